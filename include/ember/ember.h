@@ -1,0 +1,17 @@
+/* ember: the GPU computing stack with a C core. One header for the C API. */
+#ifndef EMBER_H
+#define EMBER_H
+
+#define EMBER_VERSION_MAJOR 0
+#define EMBER_VERSION_MINOR 1
+#define EMBER_VERSION_PATCH 0
+#define EMBER_VERSION_STRING "0.1.0"
+
+#include "ember/status.h"
+#include "ember/dtype.h"
+#include "ember/shape.h"
+#include "ember/util.h"
+#include "ember/diskcache.h"
+#include "ember/runtime.h"
+
+#endif

@@ -1,0 +1,273 @@
+/* ember: devices, memory, streams, events, compilation, modules, launches.
+ *
+ * One API over two backends: `cuda` (the CUDA driver and NVRTC, opened at run
+ * time with dlopen) and `host` (the CPU: the system C compiler and a thread
+ * pool). Nothing here tells a caller which backend it has, except
+ * em_device_type() for those that must know (transfers between devices).
+ *
+ * Ownership: devices are owned by ember and live until exit. Streams,
+ * events and modules are created and destroyed by the caller; a function
+ * belongs to its module. Compiled code (em_code) is the caller's to free.
+ */
+#ifndef EMBER_RUNTIME_H
+#define EMBER_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ember/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct em_device em_device;
+typedef struct em_stream em_stream;
+typedef struct em_event em_event;
+typedef struct em_module em_module;
+typedef struct em_function em_function;
+
+typedef enum em_device_type { EM_DEVICE_CPU = 0, EM_DEVICE_CUDA = 1 } em_device_type;
+
+/* ---- devices ---------------------------------------------------------- */
+
+/* Number of devices of a type. For CUDA: 0 when the driver is missing or
+ * sees no GPU (why is in em_backend_status()); the cpu count is 1. */
+em_status em_device_count(em_device_type type, int *count);
+
+/* The device of a type and ordinal; EM_ERR_INVALID_VALUE if out of range,
+ * EM_ERR_UNAVAILABLE (with the reason) if the backend cannot start. */
+em_status em_device_get(em_device_type type, int id, em_device **out);
+
+/* Parse "cpu", "cuda", "cuda:N" (also "gpu", "gpu:N") into a device. */
+em_status em_device_parse(const char *spec, em_device **out);
+
+/* The default device: $EMBER_DEVICE if set, else cuda:0 when a driver and a
+ * GPU work, else cpu. Decided once per process. */
+em_status em_device_default(em_device **out);
+
+em_device_type em_device_get_type(const em_device *d);
+int em_device_get_id(const em_device *d);
+/* "cpu" or "cuda:N"; owned by ember. */
+const char *em_device_name(const em_device *d);
+
+typedef struct em_device_props {
+    char name[256];               /* "NVIDIA H100 80GB HBM3"; the CPU model */
+    int cc_major, cc_minor;       /* compute capability; 0.0 on cpu */
+    int multiprocessor_count;     /* SMs; logical cores on cpu */
+    int warp_size;                /* 32; 1 on cpu */
+    int max_threads_per_block;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+    int max_shared_per_block;     /* bytes, without opt-in */
+    int max_shared_per_block_optin;
+    int max_shared_per_multiprocessor;
+    int regs_per_block;
+    int clock_rate_khz;
+    int memory_clock_rate_khz;
+    int memory_bus_width;         /* bits */
+    int l2_cache_size;            /* bytes */
+    int pci_bus_id, pci_device_id, pci_domain_id;
+    int unified_addressing;
+    int64_t total_memory;         /* bytes */
+} em_device_props;
+
+em_status em_device_get_props(em_device *d, em_device_props *out);
+
+/* Free and total memory in bytes (cpu: available and total RAM). */
+em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_bytes);
+
+/* Wait for all work on every stream of the device. */
+em_status em_device_synchronize(em_device *d);
+
+/* The architecture NVRTC should target for this device, as 10*major+minor
+ * (90 for an H100); 0 on cpu. */
+int em_device_arch(const em_device *d);
+
+/* Why a backend is or is not usable: "ok", or the reason ("libcuda.so.1 not
+ * found: install the NVIDIA driver", "no CUDA device"). Never fails. */
+const char *em_backend_status(em_device_type type);
+
+/* Versions as the libraries report them (CUDA: 13000 for 13.0); 0 if the
+ * library is missing. Loads the library if needed; never fails. */
+int em_cuda_driver_version(void);
+int em_nvrtc_version(void);
+
+/* The calling thread's current device (initially the default device) and
+ * current stream (initially NULL, meaning that device's default stream).
+ * Setting the device resets the current stream to NULL. These are what
+ * Python's `with device:` and `with stream:` change. */
+em_status em_current_device(em_device **out);
+void em_set_current_device(em_device *d);
+em_stream *em_current_stream(void);
+void em_set_current_stream(em_stream *s);
+
+/* ---- memory ----------------------------------------------------------- */
+
+/* Allocate from the device's stream-ordered caching pool. The block may be
+ * used on `stream` (NULL: the default stream) at once; use on another
+ * stream needs that stream to wait for `stream`. Size 0 gives a distinct
+ * non-NULL pointer. On exhaustion the pool frees its cached blocks, retries
+ * once, then fails with EM_ERR_OUT_OF_MEMORY stating requested, in use,
+ * cached and free bytes. Pointers are 256-byte aligned. */
+em_status em_malloc(em_device *d, size_t nbytes, em_stream *stream, void **ptr);
+
+/* Return a block to the pool; it is reused for later work on `stream` (NULL:
+ * default) at once, and on other streams once work queued so far on
+ * `stream` has finished. ptr NULL is a no-op. */
+em_status em_free(em_device *d, void *ptr, em_stream *stream);
+
+typedef struct em_pool_stats {
+    size_t used_bytes;     /* held by live allocations (rounded sizes) */
+    size_t cached_bytes;   /* freed, kept for reuse */
+    size_t total_bytes;    /* used + cached: what the pool holds */
+    size_t peak_bytes;     /* highest used_bytes so far */
+    size_t limit_bytes;    /* 0: no limit */
+    uint64_t n_allocs;     /* allocations served */
+    uint64_t n_hits;       /* of those, served from the cache */
+} em_pool_stats;
+
+em_status em_pool_get_stats(em_device *d, em_pool_stats *out);
+
+/* Cap total_bytes (0 removes the cap); an allocation past it fails as out
+ * of memory. */
+em_status em_pool_set_limit(em_device *d, size_t limit);
+
+/* Release every cached block back to the device. */
+em_status em_pool_free_all(em_device *d);
+
+/* Page-locked host memory (cuMemHostAlloc with the cuda backend available,
+ * else ordinary aligned memory). */
+em_status em_host_alloc(size_t nbytes, void **ptr);
+em_status em_host_free(void *ptr);
+
+/* Copy n bytes, ordered on `stream` (NULL: default). Either side may be
+ * device memory of d or host memory; pageable host memory makes the call
+ * return only when the copy is done. */
+em_status em_memcpy_async(em_device *d, void *dst, const void *src, size_t n,
+                          em_stream *stream);
+
+/* Set n bytes to value, ordered on `stream`. */
+em_status em_memset_async(em_device *d, void *dst, int value, size_t n,
+                          em_stream *stream);
+
+/* ---- streams and events ----------------------------------------------- */
+
+enum { EM_STREAM_DEFAULT = 0, EM_STREAM_NON_BLOCKING = 1 };
+
+/* A new stream. Without EM_STREAM_NON_BLOCKING it synchronises with the
+ * default stream as CUDA's legacy default stream does. */
+em_status em_stream_create(em_device *d, unsigned flags, em_stream **out);
+
+/* The device's default stream (never destroyed). */
+em_stream *em_stream_default(em_device *d);
+
+em_status em_stream_destroy(em_stream *s);
+em_status em_stream_synchronize(em_stream *s);
+/* *done = 1 if all work on s has finished. */
+em_status em_stream_query(em_stream *s, int *done);
+/* Later work on s waits until e has completed. */
+em_status em_stream_wait_event(em_stream *s, em_event *e);
+em_device *em_stream_device(const em_stream *s);
+/* The backend's handle (a CUstream; NULL for a cuda default stream). */
+void *em_stream_native(const em_stream *s);
+
+enum { EM_EVENT_DEFAULT = 0, EM_EVENT_DISABLE_TIMING = 1,
+       EM_EVENT_BLOCKING_SYNC = 2 };
+
+em_status em_event_create(em_device *d, unsigned flags, em_event **out);
+em_status em_event_destroy(em_event *e);
+/* Record e at the current end of s (NULL: default stream). */
+em_status em_event_record(em_event *e, em_stream *s);
+em_status em_event_synchronize(em_event *e);
+/* *done = 1 if the work before the record has finished (1 if never recorded). */
+em_status em_event_query(em_event *e, int *done);
+/* Milliseconds between two completed records of the same device. */
+em_status em_event_elapsed_ms(em_event *start, em_event *end, float *ms);
+
+/* ---- compilation ------------------------------------------------------ */
+
+typedef enum em_code_kind {
+    EM_CODE_PTX = 0,     /* NVRTC: PTX text */
+    EM_CODE_CUBIN = 1,   /* NVRTC: machine code for one architecture */
+    EM_CODE_HOST = 2     /* system C compiler: a shared object */
+} em_code_kind;
+
+typedef struct em_code {
+    em_code_kind kind;
+    void *data;          /* the code; PTX is NUL-terminated (size excludes it) */
+    size_t size;
+    char *log;           /* the compiler's log, NUL-terminated, maybe "" */
+} em_code;
+
+/* Compile CUDA C with NVRTC. arch is 10*major+minor (0: the current
+ * default device's, or 90 with no GPU); options are NVRTC's ("-O3",
+ * "--std=c++17", "-DN=4"); an "-arch"/"--gpu-architecture" option in them
+ * overrides arch. Needs NVRTC only, not a GPU. On a compile error returns
+ * EM_ERR_COMPILE with the log in the message and, if out_log is not NULL,
+ * the log in *out_log (malloc'd). */
+em_status em_compile_cuda(const char *source, const char *name,
+                          const char *const *options, int n_options, int arch,
+                          em_code_kind kind, em_code **out, char **out_log);
+
+/* Compile kernel source for the host backend with $EMBER_CC or cc (run
+ * without a shell). The source is the CUDA C subset that the host prelude
+ * supports (kernels/host_prelude.h): `extern "C" __global__ void f(...)`
+ * kernels using threadIdx/blockIdx/blockDim/gridDim. Options are passed to
+ * the compiler ("-DN=4", "-O2"); NVRTC-only options are ignored. */
+em_status em_compile_host(const char *source, const char *name,
+                          const char *const *options, int n_options,
+                          em_code **out, char **out_log);
+
+void em_code_free(em_code *c);
+
+/* ---- modules, functions, launches ------------------------------------- */
+
+/* Load compiled code onto d; the code's kind must suit the device. */
+em_status em_module_load(em_device *d, const em_code *code, em_module **out);
+em_status em_module_unload(em_module *m);
+em_device *em_module_device(const em_module *m);
+
+/* The kernel `name` of a module (owned by the module); EM_ERR_NOT_FOUND
+ * naming the kernel when absent. */
+em_status em_module_get_function(em_module *m, const char *name,
+                                 em_function **out);
+
+/* Parameter count and byte sizes, from the loaded code; -1 if unknown. */
+int em_function_param_count(const em_function *f);
+size_t em_function_param_size(const em_function *f, int i);
+const char *em_function_name(const em_function *f);
+
+typedef struct em_dim3 { unsigned x, y, z; } em_dim3;
+
+/* Launch f with args[i] pointing at parameter i's value (CUDA's
+ * convention). Invalid grid or block (zero, past the device limits, too
+ * many threads) is EM_ERR_INVALID_VALUE naming the dimension. The argument
+ * values are copied before return. */
+em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
+                    size_t shared_bytes, em_stream *stream, void **args);
+
+/* ---- the kernel cache ------------------------------------------------- */
+
+/* Compile-or-find: the module for (device backend and arch, gen_version,
+ * source, options), from the in-memory table, else the disk cache, else a
+ * fresh compile (CUBIN for cuda, a shared object for cpu) that is stored in
+ * both. The module belongs to the cache and lives until exit. source_hash
+ * may be 0 (ember hashes the source) or a hash the caller already holds.
+ * out_log, if not NULL, receives the compiler log of a fresh compile
+ * (malloc'd, maybe ""), or NULL when the module came from a cache. */
+em_status em_kernel_cache_get(em_device *d, const char *source,
+                              uint64_t source_hash,
+                              const char *const *options, int n_options,
+                              uint32_t gen_version, em_module **out,
+                              char **out_log);
+
+typedef struct em_kernel_cache_stats {
+    uint64_t memory_hits, disk_hits, compiles, disk_rejects, entries;
+} em_kernel_cache_stats;
+
+void em_kernel_cache_get_stats(em_kernel_cache_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,129 @@
+/* ember internal: the backend interface.
+ *
+ * A backend fills one `struct em_backend_ops`. The runtime layer
+ * (src/runtime/) owns the public handles, the device table, the caching
+ * memory pool, argument checks (grid/block limits, parameter counts) and the
+ * kernel cache, and calls down through this table; nothing above the
+ * runtime asks which backend it has. A backend sees only raw operations.
+ *
+ * Handles are allocated and freed by the runtime; a backend stores its own
+ * state in the `impl` field and must leave every other field alone, except
+ * where a function below says it fills one.
+ */
+#ifndef EMBER_BACKEND_H
+#define EMBER_BACKEND_H
+
+#include "ember/ember.h"
+
+struct em_backend_ops;
+
+struct em_device {
+    const struct em_backend_ops *ops;
+    em_device_type type;
+    int id;
+    char name[16];              /* "cpu", "cuda:3" */
+    int arch;                   /* filled by device_open: 90; 0 on cpu */
+    em_device_props props;      /* filled by device_open */
+    em_stream *default_stream;  /* made by the runtime after device_open */
+    struct em_pool *pool;       /* the runtime's caching pool */
+    void *impl;
+};
+
+struct em_stream {
+    em_device *dev;
+    unsigned flags;
+    int is_default;
+    void *impl;                 /* cuda: the CUstream (NULL for default) */
+};
+
+struct em_event {
+    em_device *dev;
+    unsigned flags;
+    int recorded;
+    void *impl;
+};
+
+struct em_function {
+    struct em_module *module;
+    char *name;                 /* the runtime's copy */
+    int n_params;               /* filled by module_get_function; -1 unknown */
+    size_t *param_sizes;        /* filled (malloc'd) by module_get_function */
+    size_t args_size;           /* filled: sum of sizes with C alignment */
+    void *impl;
+};
+
+struct em_module {
+    em_device *dev;
+    struct em_function **functions;  /* the runtime's list, freed on unload */
+    int n_functions;
+    void *impl;
+};
+
+struct em_backend_ops {
+    const char *name;           /* "cuda", "host" */
+    em_device_type type;
+    em_code_kind code_kind;     /* what compile() makes and module_load eats */
+
+    /* Open libraries once; EM_ERR_UNAVAILABLE with the reason if unusable.
+     * Called under the runtime's init lock, at most once per process. */
+    em_status (*init)(void);
+    em_status (*device_count)(int *count);
+    /* Fill d->impl, d->arch and d->props. */
+    em_status (*device_open)(em_device *d);
+    em_status (*mem_info)(em_device *d, size_t *free_b, size_t *total_b);
+    em_status (*synchronize)(em_device *d);
+
+    /* Raw device memory, no caching (the runtime's pool sits on top). */
+    em_status (*mem_alloc)(em_device *d, size_t n, void **p);
+    em_status (*mem_free)(em_device *d, void *p);
+    em_status (*memcpy_async)(em_device *d, void *dst, const void *src,
+                              size_t n, em_stream *s);
+    em_status (*memset_async)(em_device *d, void *dst, int value, size_t n,
+                              em_stream *s);
+
+    /* s->dev, s->flags and s->is_default are set before the call; for the
+     * default stream the backend may leave s->impl NULL. */
+    em_status (*stream_create)(em_stream *s);
+    em_status (*stream_destroy)(em_stream *s);
+    em_status (*stream_synchronize)(em_stream *s);
+    em_status (*stream_query)(em_stream *s, int *done);
+    em_status (*stream_wait_event)(em_stream *s, em_event *e);
+
+    em_status (*event_create)(em_event *e);
+    em_status (*event_destroy)(em_event *e);
+    em_status (*event_record)(em_event *e, em_stream *s);
+    em_status (*event_synchronize)(em_event *e);
+    em_status (*event_query)(em_event *e, int *done);
+    em_status (*event_elapsed_ms)(em_event *a, em_event *b, float *ms);
+
+    /* Compile for this device (kind code_kind). */
+    em_status (*compile)(em_device *d, const char *source, const char *name,
+                         const char *const *options, int n_options,
+                         em_code **out, char **out_log);
+    em_status (*module_load)(em_module *m, const em_code *code);
+    em_status (*module_unload)(em_module *m);
+    /* f->module and f->name are set; fill f->impl, n_params, param_sizes,
+     * args_size. EM_ERR_NOT_FOUND naming the kernel if absent. */
+    em_status (*module_get_function)(em_function *f);
+    /* Grid, block and shared size are already checked against d->props. */
+    em_status (*launch)(em_function *f, em_dim3 grid, em_dim3 block,
+                        size_t shared_bytes, em_stream *s, void **args);
+};
+
+extern const struct em_backend_ops em_cuda_backend;
+extern const struct em_backend_ops em_host_backend;
+
+/* Page-locked host memory through the CUDA driver; EM_ERR_UNAVAILABLE when
+ * no driver is loaded (the runtime then falls back to aligned memory). */
+em_status em_cuda_host_alloc(size_t n, void **p);
+em_status em_cuda_host_free(void *p);
+/* Nonzero if p came from em_cuda_host_alloc. */
+int em_cuda_is_host_alloc(const void *p);
+
+/* The runtime's stream resolution: NULL means the device's default. */
+static inline em_stream *em_stream_or_default(em_device *d, em_stream *s)
+{
+    return s ? s : d->default_stream;
+}
+
+#endif
