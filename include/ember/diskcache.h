@@ -25,7 +25,7 @@ extern "C" {
 /* The cache directory (not created). Returns a string owned by ember. */
 const char *em_diskcache_dir(void);
 
-/* Load the entry called name (a file name of [0-9a-z_.-], no slashes) whose
+/* Load the entry called name (a file name of [0-9a-zA-Z_.-], no slashes) whose
  * identity equals ident. On success *payload is malloc'd (caller frees) and
  * *size set. EM_ERR_NOT_FOUND when absent, damaged (then removed) or when
  * its identity differs (a hash collision; left in place). */
