@@ -200,7 +200,7 @@ typedef struct em_code {
 } em_code;
 
 /* Compile CUDA C with NVRTC. arch is 10*major+minor (0: the current
- * default device's, or 90 with no GPU); options are NVRTC's ("-O3",
+ * default device's, or 90 with no GPU); options are NVRTC's ("--use_fast_math",
  * "--std=c++17", "-DN=4"); an "-arch"/"--gpu-architecture" option in them
  * overrides arch. Needs NVRTC only, not a GPU. On a compile error returns
  * EM_ERR_COMPILE with the log in the message and, if out_log is not NULL,
