@@ -1,0 +1,263 @@
+/* ember runtime: modules, functions and launches.
+ *
+ * A module's functions are made once per name and kept in the module's
+ * list, so asking again is a short scan with no backend call; they are
+ * freed with the module. The launch path does a handful of compares and
+ * builds a message only when one fails. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+/* The runtime's module: the backend sees only the first member. */
+struct rt_module {
+    struct em_module m;
+    pthread_mutex_t lock;       /* guards m.functions (shared by threads) */
+    int cap;
+    int cached;                 /* owned by the kernel cache */
+};
+
+static struct rt_module *rt_module_of(em_module *m)
+{
+    return (struct rt_module *)m;   /* m is the first member */
+}
+
+static const char *code_kind_name(em_code_kind k)
+{
+    switch (k) {
+    case EM_CODE_PTX: return "PTX";
+    case EM_CODE_CUBIN: return "CUBIN";
+    case EM_CODE_HOST: return "host";
+    }
+    return "unknown";
+}
+
+void em_code_free(em_code *c)
+{
+    if (!c)
+        return;
+    free(c->data);
+    free(c->log);
+    free(c);
+}
+
+em_status em_module_load(em_device *d, const em_code *code, em_module **out)
+{
+    struct rt_module *rm;
+    em_status s;
+    int suits;
+    if (!out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_load: out is NULL");
+    *out = NULL;
+    if (!d || !code || !code->data)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_load: %s is NULL",
+                        !d ? "device" : !code ? "code" : "code->data");
+    /* The driver JIT-compiles PTX, so a cuda device takes either kind. */
+    suits = d->type == EM_DEVICE_CUDA
+                ? (code->kind == EM_CODE_PTX || code->kind == EM_CODE_CUBIN)
+                : code->kind == EM_CODE_HOST;
+    if (!suits)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_load: %s code cannot run on %s",
+                        code_kind_name(code->kind), d->name);
+    rm = calloc(1, sizeof *rm);
+    if (!rm)
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of host memory loading a module on %s", d->name);
+    rm->m.dev = d;
+    pthread_mutex_init(&rm->lock, NULL);
+    s = d->ops->module_load(&rm->m, code);
+    if (s != EM_OK) {
+        pthread_mutex_destroy(&rm->lock);
+        free(rm);
+        return s;
+    }
+    *out = &rm->m;
+    return EM_OK;
+}
+
+em_status em_rt_module_unload_any(em_module *m)
+{
+    struct rt_module *rm = rt_module_of(m);
+    em_status s;
+    int i;
+    /* The backend first: it may walk m->functions to release their impl. */
+    s = m->dev->ops->module_unload(m);
+    for (i = 0; i < m->n_functions; i++) {
+        em_function *f = m->functions[i];
+        free(f->name);
+        free(f->param_sizes);
+        free(f);
+    }
+    free(m->functions);
+    pthread_mutex_destroy(&rm->lock);
+    free(rm);
+    return s;
+}
+
+em_status em_module_unload(em_module *m)
+{
+    if (!m)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_unload: module is NULL");
+    if (rt_module_of(m)->cached)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_module_unload: the module belongs to the kernel cache, "
+                        "which keeps it until exit");
+    return em_rt_module_unload_any(m);
+}
+
+void em_rt_module_set_cached(em_module *m) { rt_module_of(m)->cached = 1; }
+
+em_device *em_module_device(const em_module *m) { return m ? m->dev : NULL; }
+
+/* Under the module lock, so two threads asking for one name share one
+ * handle; the backend call is a symbol lookup, short enough to hold it. */
+static em_status rt_make_function(struct rt_module *rm, const char *name,
+                                  em_function **out)
+{
+    em_module *m = &rm->m;
+    em_function *f;
+    em_status s;
+    if (m->n_functions == rm->cap) {
+        int cap = rm->cap ? 2 * rm->cap : 4;
+        em_function **nf = realloc(m->functions, (size_t)cap * sizeof *nf);
+        if (!nf)
+            return em_error(EM_ERR_OUT_OF_MEMORY,
+                            "out of host memory getting kernel %s", name);
+        m->functions = nf;
+        rm->cap = cap;
+    }
+    f = calloc(1, sizeof *f);
+    if (f)
+        f->name = strdup(name);
+    if (!f || !f->name) {
+        free(f);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory getting kernel %s", name);
+    }
+    f->module = m;
+    f->n_params = -1;
+    s = m->dev->ops->module_get_function(f);
+    if (s != EM_OK) {
+        free(f->param_sizes);
+        free(f->name);
+        free(f);
+        return s;
+    }
+    m->functions[m->n_functions++] = f;
+    *out = f;
+    return EM_OK;
+}
+
+em_status em_module_get_function(em_module *m, const char *name, em_function **out)
+{
+    struct rt_module *rm;
+    em_status s = EM_OK;
+    int i;
+    if (!out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_get_function: out is NULL");
+    *out = NULL;
+    if (!m || !name)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_get_function: %s is NULL",
+                        m ? "name" : "module");
+    rm = rt_module_of(m);
+    pthread_mutex_lock(&rm->lock);
+    /* A linear scan: modules hold a few kernels, and strcmp fails fast. */
+    for (i = 0; i < m->n_functions; i++)
+        if (!strcmp(m->functions[i]->name, name)) {
+            *out = m->functions[i];
+            break;
+        }
+    if (!*out)
+        s = rt_make_function(rm, name, out);
+    pthread_mutex_unlock(&rm->lock);
+    return s;
+}
+
+int em_function_param_count(const em_function *f) { return f ? f->n_params : -1; }
+
+size_t em_function_param_size(const em_function *f, int i)
+{
+    if (!f || !f->param_sizes || i < 0 || i >= f->n_params)
+        return (size_t)-1;
+    return f->param_sizes[i];
+}
+
+const char *em_function_name(const em_function *f) { return f ? f->name : NULL; }
+
+/* ---- launches --------------------------------------------------------- */
+
+static int shared_limit(const em_device_props *p)
+{
+    return p->max_shared_per_block_optin > p->max_shared_per_block
+               ? p->max_shared_per_block_optin : p->max_shared_per_block;
+}
+
+/* The slow path: say which dimension is wrong and what the device allows. */
+static em_status launch_error(const em_function *f, em_dim3 grid, em_dim3 block,
+                              size_t shared_bytes)
+{
+    const em_device *d = f->module->dev;
+    const em_device_props *p = &d->props;
+    const char *const axis = "xyz";
+    const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    int i;
+    for (i = 0; i < 3; i++) {
+        if (g[i] == 0 || b[i] == 0)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "launch of %s: %s.%c is 0 in grid (%u, %u, %u), block "
+                            "(%u, %u, %u); every dimension must be at least 1",
+                            f->name, g[i] == 0 ? "grid" : "block", axis[i],
+                            grid.x, grid.y, grid.z, block.x, block.y, block.z);
+        if (g[i] > (unsigned)p->max_grid_dim[i])
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "launch of %s: grid (%u, %u, %u) has grid.%c = %u; %s "
+                            "allows at most %d", f->name, grid.x, grid.y, grid.z,
+                            axis[i], g[i], d->name, p->max_grid_dim[i]);
+    }
+    /* The thread count before the per-axis limits: it is the limit that
+     * (2048, 1, 1) really breaks. */
+    if (threads > (uint64_t)p->max_threads_per_block)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "launch of %s: block (%u, %u, %u) has %llu threads; %s allows "
+                        "at most %d per block", f->name, block.x, block.y, block.z,
+                        (unsigned long long)threads, d->name, p->max_threads_per_block);
+    for (i = 0; i < 3; i++)
+        if (b[i] > (unsigned)p->max_block_dim[i])
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "launch of %s: block (%u, %u, %u) has block.%c = %u; %s "
+                            "allows at most %d", f->name, block.x, block.y, block.z,
+                            axis[i], b[i], d->name, p->max_block_dim[i]);
+    return em_error(EM_ERR_INVALID_VALUE,
+                    "launch of %s: %zu bytes of shared memory per block; %s allows "
+                    "at most %d", f->name, shared_bytes, d->name, shared_limit(p));
+}
+
+em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
+                    size_t shared_bytes, em_stream *stream, void **args)
+{
+    const em_device_props *p;
+    em_device *d;
+    em_stream *s;
+    int bad;
+    if (!f)
+        return em_error(EM_ERR_INVALID_VALUE, "em_launch: function is NULL");
+    d = f->module->dev;
+    p = &d->props;
+    if (!(s = em_rt_stream_for(d, stream, "em_launch")))
+        return EM_ERR_INVALID_VALUE;
+    /* v - 1 >= max catches 0 and too large in one unsigned compare. */
+    bad = (grid.x - 1u >= (unsigned)p->max_grid_dim[0]) |
+          (grid.y - 1u >= (unsigned)p->max_grid_dim[1]) |
+          (grid.z - 1u >= (unsigned)p->max_grid_dim[2]) |
+          (block.x - 1u >= (unsigned)p->max_block_dim[0]) |
+          (block.y - 1u >= (unsigned)p->max_block_dim[1]) |
+          (block.z - 1u >= (unsigned)p->max_block_dim[2]) |
+          ((uint64_t)block.x * block.y * block.z > (uint64_t)p->max_threads_per_block) |
+          (shared_bytes > (size_t)shared_limit(p));
+    if (bad)
+        return launch_error(f, grid, block, shared_bytes);
+    if (!args && f->n_params > 0)
+        return em_error(EM_ERR_INVALID_VALUE, "launch of %s: args is NULL but the "
+                        "kernel takes %d parameters", f->name, f->n_params);
+    return d->ops->launch(f, grid, block, shared_bytes, s, args);
+}

@@ -1,0 +1,81 @@
+/* ember internal: what the runtime's files (src/runtime/) share.
+ *
+ * The runtime owns the public handles and calls down through
+ * struct em_backend_ops (backend/backend.h). Nothing here is public API;
+ * tests include it for the failure-injection hooks.
+ */
+#ifndef EMBER_RT_RUNTIME_H
+#define EMBER_RT_RUNTIME_H
+
+#include <stdint.h>
+#include "backend/backend.h"
+
+/* ---- device.c --------------------------------------------------------- */
+
+/* Start the backend of a type once per process (later calls return the
+ * first result at once). EM_ERR_UNAVAILABLE with the reason, or
+ * EM_ERR_INVALID_VALUE for an unknown type. */
+em_status em_rt_backend_start(em_device_type type);
+
+/* Nonzero if the backend was started and is usable; never starts it. */
+int em_rt_backend_usable(em_device_type type);
+
+/* ---- current.c -------------------------------------------------------- */
+
+/* Called when a stream is destroyed: the calling thread's current stream
+ * is reset to NULL if it was s (other threads' cannot be reached). */
+void em_rt_current_forget_stream(const em_stream *s);
+
+/* ---- stream.c --------------------------------------------------------- */
+
+/* The stream work for d goes on: s, or d's default stream when s is NULL.
+ * A stream of another device gives NULL, with an EM_ERR_INVALID_VALUE
+ * message naming both. Inline because every allocation, copy and launch
+ * passes through it. */
+void em_rt_stream_mismatch(const em_device *d, const em_stream *s, const char *what);
+
+static inline em_stream *em_rt_stream_for(em_device *d, em_stream *s, const char *what)
+{
+    if (!s)
+        return d->default_stream;
+    if (s->dev == d)
+        return s;
+    em_rt_stream_mismatch(d, s, what);
+    return NULL;
+}
+
+/* Create the device's default stream (device.c calls it after
+ * device_open). */
+em_status em_rt_stream_create_default(em_device *d);
+
+/* ---- pool.c ----------------------------------------------------------- */
+
+/* Create d->pool (device.c calls it after device_open). */
+em_status em_rt_pool_create(em_device *d);
+
+/* A stream is being destroyed: wait for its work, then hand the blocks
+ * freed on it to the default stream so no later stream that happens to get
+ * the same address inherits them. */
+void em_rt_pool_forget_stream(em_stream *s);
+
+/* Failure injection for tests: raw backend allocations are numbered from 1
+ * after this call (process-wide, all devices); those numbered first ..
+ * first+count-1 fail with EM_ERR_OUT_OF_MEMORY as a full device would.
+ * first 0 turns injection off. $EMBER_TEST_FAIL_ALLOC=N or N:COUNT does
+ * the same at the pool's first raw allocation. */
+void em_rt_pool_inject_alloc_failures(uint64_t first, uint64_t count);
+
+/* Raw backend allocations and frees made by every pool so far, so a test
+ * can show that a failure path gave back all it took. */
+void em_rt_pool_raw_counts(uint64_t *allocs, uint64_t *frees);
+
+/* ---- module.c --------------------------------------------------------- */
+
+/* Mark a module as the kernel cache's: em_module_unload then refuses it,
+ * since other callers may hold its functions. */
+void em_rt_module_set_cached(em_module *m);
+
+/* Unload a module whatever its owner (the kernel cache's own clean-up). */
+em_status em_rt_module_unload_any(em_module *m);
+
+#endif

@@ -1,0 +1,209 @@
+/* ember runtime: streams and events.
+ *
+ * The runtime allocates the handles and checks what the backends assume
+ * (a stream and an event of one device, timing only between timed
+ * events); the backends do the work. */
+#include <stdlib.h>
+#include "runtime.h"
+
+void em_rt_stream_mismatch(const em_device *d, const em_stream *s, const char *what)
+{
+    em_error(EM_ERR_INVALID_VALUE, "%s: the stream belongs to %s, not %s",
+                    what, s->dev ? s->dev->name : "(no device)", d->name);
+}
+
+em_status em_rt_stream_create_default(em_device *d)
+{
+    em_stream *s = calloc(1, sizeof *s);
+    em_status st;
+    if (!s)
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of host memory creating the default stream of %s", d->name);
+    s->dev = d;
+    s->flags = EM_STREAM_DEFAULT;
+    s->is_default = 1;
+    st = d->ops->stream_create(s);
+    if (st != EM_OK) {
+        free(s);
+        return st;
+    }
+    d->default_stream = s;
+    return EM_OK;
+}
+
+em_status em_stream_create(em_device *d, unsigned flags, em_stream **out)
+{
+    em_stream *s;
+    em_status st;
+    if (!out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_create: out is NULL");
+    *out = NULL;
+    if (!d)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_create: device is NULL");
+    if (flags & ~(unsigned)EM_STREAM_NON_BLOCKING)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_stream_create: unknown flags 0x%x (known: EM_STREAM_NON_BLOCKING)",
+                        flags);
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of host memory creating a stream on %s", d->name);
+    s->dev = d;
+    s->flags = flags;
+    s->is_default = 0;
+    st = d->ops->stream_create(s);
+    if (st != EM_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return EM_OK;
+}
+
+em_stream *em_stream_default(em_device *d) { return d ? d->default_stream : NULL; }
+
+em_status em_stream_destroy(em_stream *s)
+{
+    em_status st;
+    if (!s)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_destroy: stream is NULL");
+    if (s->is_default)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "the default stream of %s cannot be destroyed", s->dev->name);
+    /* The pool first: it waits for the stream and moves the blocks freed
+     * on it, which must happen while the stream still exists. */
+    em_rt_pool_forget_stream(s);
+    em_rt_current_forget_stream(s);
+    st = s->dev->ops->stream_destroy(s);
+    free(s);
+    return st;
+}
+
+em_status em_stream_synchronize(em_stream *s)
+{
+    if (!s)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_synchronize: stream is NULL");
+    return s->dev->ops->stream_synchronize(s);
+}
+
+em_status em_stream_query(em_stream *s, int *done)
+{
+    if (!s || !done)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_query: %s is NULL",
+                        s ? "done" : "stream");
+    return s->dev->ops->stream_query(s, done);
+}
+
+em_status em_stream_wait_event(em_stream *s, em_event *e)
+{
+    if (!s || !e)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_wait_event: %s is NULL",
+                        s ? "event" : "stream");
+    if (e->dev != s->dev)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_stream_wait_event: the stream is on %s but the event on %s",
+                        s->dev->name, e->dev->name);
+    /* Waiting for an event never recorded is waiting for nothing. */
+    if (!e->recorded)
+        return EM_OK;
+    return s->dev->ops->stream_wait_event(s, e);
+}
+
+em_device *em_stream_device(const em_stream *s) { return s ? s->dev : NULL; }
+
+void *em_stream_native(const em_stream *s) { return s ? s->impl : NULL; }
+
+/* ---- events ----------------------------------------------------------- */
+
+em_status em_event_create(em_device *d, unsigned flags, em_event **out)
+{
+    em_event *e;
+    em_status st;
+    if (!out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_create: out is NULL");
+    *out = NULL;
+    if (!d)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_create: device is NULL");
+    if (flags & ~(unsigned)(EM_EVENT_DISABLE_TIMING | EM_EVENT_BLOCKING_SYNC))
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_event_create: unknown flags 0x%x (known: "
+                        "EM_EVENT_DISABLE_TIMING, EM_EVENT_BLOCKING_SYNC)", flags);
+    e = calloc(1, sizeof *e);
+    if (!e)
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of host memory creating an event on %s", d->name);
+    e->dev = d;
+    e->flags = flags;
+    st = d->ops->event_create(e);
+    if (st != EM_OK) {
+        free(e);
+        return st;
+    }
+    *out = e;
+    return EM_OK;
+}
+
+em_status em_event_destroy(em_event *e)
+{
+    em_status st;
+    if (!e)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_destroy: event is NULL");
+    st = e->dev->ops->event_destroy(e);
+    free(e);
+    return st;
+}
+
+em_status em_event_record(em_event *e, em_stream *s)
+{
+    em_stream *on;
+    em_status st;
+    if (!e)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_record: event is NULL");
+    if (!(on = em_rt_stream_for(e->dev, s, "em_event_record")))
+        return EM_ERR_INVALID_VALUE;
+    st = e->dev->ops->event_record(e, on);
+    if (st == EM_OK)
+        e->recorded = 1;
+    return st;
+}
+
+em_status em_event_synchronize(em_event *e)
+{
+    if (!e)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_synchronize: event is NULL");
+    if (!e->recorded)
+        return EM_OK;
+    return e->dev->ops->event_synchronize(e);
+}
+
+em_status em_event_query(em_event *e, int *done)
+{
+    if (!e || !done)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_query: %s is NULL",
+                        e ? "done" : "event");
+    if (!e->recorded) {
+        *done = 1;
+        return EM_OK;
+    }
+    return e->dev->ops->event_query(e, done);
+}
+
+em_status em_event_elapsed_ms(em_event *start, em_event *end, float *ms)
+{
+    if (!start || !end || !ms)
+        return em_error(EM_ERR_INVALID_VALUE, "em_event_elapsed_ms: %s is NULL",
+                        !start ? "start" : !end ? "end" : "ms");
+    if (start->dev != end->dev)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_event_elapsed_ms: events of two devices (%s and %s)",
+                        start->dev->name, end->dev->name);
+    if ((start->flags | end->flags) & EM_EVENT_DISABLE_TIMING)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_event_elapsed_ms: an event created with "
+                        "EM_EVENT_DISABLE_TIMING has no time");
+    if (!start->recorded || !end->recorded)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_event_elapsed_ms: the %s event was never recorded",
+                        !start->recorded ? "start" : "end");
+    return start->dev->ops->event_elapsed_ms(start, end, ms);
+}
