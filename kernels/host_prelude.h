@@ -1,0 +1,374 @@
+/* ember host prelude: the CUDA C subset that kernels use, in plain GNU C11.
+ *
+ * The host backend compiles kernel source with the system C compiler. It
+ * puts this file in front of the user's (or a generator's) source, strips
+ * the C++ token sequence `extern "C"`, and appends a launcher per kernel
+ * that runs the threads of a range of blocks one after another. So a kernel
+ * written for NVRTC compiles here unchanged as long as it stays inside what
+ * this file provides:
+ *
+ *   - the qualifiers __global__, __device__, __host__, __shared__,
+ *     __constant__, __managed__, __forceinline__, __noinline__,
+ *     __launch_bounds__(...), __align__(n) (__restrict__ is GNU C already);
+ *   - threadIdx, blockIdx, blockDim, gridDim and warpSize (1: each thread is
+ *     its own warp);
+ *   - atomicAdd, atomicSub, atomicExch, atomicMin, atomicMax, atomicInc,
+ *     atomicDec, atomicCAS, atomicAnd, atomicOr, atomicXor for the types
+ *     CUDA has them (and long / unsigned long, which int64_t and uint64_t
+ *     are on LP64 hosts);
+ *   - min/max over any mix of integer and floating types, <math.h>, and the
+ *     common CUDA intrinsics (rsqrtf, __expf, __popc, __float_as_int, ...);
+ *   - the vector types (float2, float4, int4, ...) with make_<type>().
+ *
+ * Threads of a block run sequentially on one OS thread, so a kernel that
+ * needs its block's threads to cooperate (__syncthreads, __syncwarp,
+ * shuffles, warp votes) cannot run yet: the compiler front end refuses such
+ * source with EM_ERR_NOT_SUPPORTED before this file is involved.
+ *
+ * Every definition is static: each compiled kernel module is a shared
+ * object with its own copy, and only the launchers are exported. Names
+ * starting with __em_ are this file's internals.
+ */
+#ifndef EMBER_HOST_PRELUDE_H
+#define EMBER_HOST_PRELUDE_H
+
+/* sincosf, exp10f and friends are GNU extensions of <math.h>. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- qualifiers --------------------------------------------------------- */
+
+/* Kernels and device functions are static so the compiler may inline them
+ * into the launcher; only the launchers need to be visible. */
+#define __global__ static
+#define __device__ static
+#define __host__
+/* Per OS thread, hence per block in flight: the threads of a block run on
+ * one OS thread, so they share it as on the GPU. A __shared__ variable
+ * keeps its value from one block to the next on the same thread; CUDA
+ * leaves shared memory undefined at block start, so no kernel can tell. */
+#define __shared__ static _Thread_local
+/* Left writable and external (no `const`) because the host may later set
+ * it, as cudaMemcpyToSymbol does. */
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __ldg(p) (*(p))
+
+/* ---- vector types -------------------------------------------------------- */
+
+/* The alignments are CUDA's, so a generator's 16-byte vector accesses
+ * (float4, int4, double2) compile to the same layout on both backends. */
+#define __EM_VEC2(T, name, al)                                                \
+    typedef struct __attribute__((aligned(al))) name { T x, y; } name;        \
+    static inline name make_##name(T x, T y)                                  \
+    { name v = {x, y}; return v; }
+#define __EM_VEC3(T, name)                                                    \
+    typedef struct name { T x, y, z; } name;                                  \
+    static inline name make_##name(T x, T y, T z)                             \
+    { name v = {x, y, z}; return v; }
+#define __EM_VEC4(T, name, al)                                                \
+    typedef struct __attribute__((aligned(al))) name { T x, y, z, w; } name;  \
+    static inline name make_##name(T x, T y, T z, T w)                        \
+    { name v = {x, y, z, w}; return v; }
+
+__EM_VEC2(int, int2, 8)
+__EM_VEC3(int, int3)
+__EM_VEC4(int, int4, 16)
+__EM_VEC2(unsigned int, uint2, 8)
+__EM_VEC3(unsigned int, uint3)
+__EM_VEC4(unsigned int, uint4, 16)
+__EM_VEC2(float, float2, 8)
+__EM_VEC3(float, float3)
+__EM_VEC4(float, float4, 16)
+__EM_VEC2(double, double2, 16)
+__EM_VEC2(long long, longlong2, 16)
+__EM_VEC2(unsigned long long, ulonglong2, 16)
+
+/* CUDA's dim3 is uint3 with constructors; C has only the layout. */
+typedef uint3 dim3;
+
+/* ---- the thread's coordinates ------------------------------------------- */
+
+/* Thread-local because the blocks of one grid run on several pool threads
+ * at once. The launcher writes them; kernels only read them. */
+static _Thread_local uint3 threadIdx;
+static _Thread_local uint3 blockIdx;
+static _Thread_local dim3 blockDim;
+static _Thread_local dim3 gridDim;
+
+/* An enumerator, not a macro, so a local variable may still be named
+ * warpSize; and a constant expression, so it may size an array. */
+enum { warpSize = 1 };
+
+/* Set the grid and block shape, and the coordinates of linear block b
+ * (x fastest, as CUDA numbers blocks). dims = grid xyz, block xyz. */
+static inline void __em_set_block(const unsigned *dims, unsigned long long b)
+{
+    gridDim.x = dims[0];
+    gridDim.y = dims[1];
+    gridDim.z = dims[2];
+    blockDim.x = dims[3];
+    blockDim.y = dims[4];
+    blockDim.z = dims[5];
+    blockIdx.x = (unsigned)(b % dims[0]);
+    b /= dims[0];
+    blockIdx.y = (unsigned)(b % dims[1]);
+    blockIdx.z = (unsigned)(b / dims[1]);
+}
+
+/* The loops of a launcher: every thread of blocks [begin, end), threads
+ * in CUDA's order (x fastest). The statement that follows runs once per
+ * thread. */
+#define __EM_FOR_EACH_THREAD(dims, begin, end)                                \
+    for (unsigned long long __em_b = (begin); __em_b < (end); __em_b++)       \
+        for (__em_set_block((dims), __em_b), threadIdx.z = 0;                 \
+             threadIdx.z < blockDim.z; threadIdx.z++)                         \
+            for (threadIdx.y = 0; threadIdx.y < blockDim.y; threadIdx.y++)    \
+                for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)
+
+/* ---- synchronisation that needs no cooperation -------------------------- */
+
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+/* Nanoseconds of a monotonic clock: it only has to increase, as the
+ * GPU's cycle counter does. */
+static inline long long clock64(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* ---- min and max -------------------------------------------------------- */
+
+/* CUDA overloads min/max; C selects on the type of (a) + (b), which is the
+ * type the usual arithmetic conversions give the pair (so min(int,
+ * unsigned) is the unsigned one, as in CUDA). Each argument is evaluated
+ * once. Floating types use fminf/fmaxf like CUDA: a NaN loses to a number. */
+#define __EM_MINMAX(T, sfx)                                                   \
+    static inline T __em_min_##sfx(T a, T b) { return a < b ? a : b; }       \
+    static inline T __em_max_##sfx(T a, T b) { return a > b ? a : b; }
+__EM_MINMAX(int, i)
+__EM_MINMAX(unsigned int, u)
+__EM_MINMAX(long, l)
+__EM_MINMAX(unsigned long, ul)
+__EM_MINMAX(long long, ll)
+__EM_MINMAX(unsigned long long, ull)
+
+#define __EM_SELECT_MINMAX(op, a, b)                                          \
+    _Generic((a) + (b),                                                       \
+             int: __em_##op##_i, unsigned int: __em_##op##_u,                 \
+             long: __em_##op##_l, unsigned long: __em_##op##_ul,              \
+             long long: __em_##op##_ll, unsigned long long: __em_##op##_ull,  \
+             float: f##op##f, double: f##op, long double: f##op##l)((a), (b))
+
+#define min(a, b) __EM_SELECT_MINMAX(min, a, b)
+#define max(a, b) __EM_SELECT_MINMAX(max, a, b)
+
+static inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+
+/* ---- math intrinsics ---------------------------------------------------- */
+
+/* The fast, less exact GPU variants are the exact functions here. They
+ * are macros because glibc's <math.h> already declares these names (as
+ * aliases of the same functions), so they cannot be redefined static. */
+#define __expf expf
+#define __exp10f exp10f
+#define __logf logf
+#define __log2f log2f
+#define __log10f log10f
+#define __sinf sinf
+#define __cosf cosf
+#define __tanf tanf
+#define __sincosf sincosf
+#define __powf powf
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline float __fdividef(float x, float y) { return x / y; }
+static inline float __frcp_rn(float x) { return 1.0f / x; }
+static inline float __fsqrt_rn(float x) { return sqrtf(x); }
+static inline float __saturatef(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;   /* NaN gives 0 */
+}
+
+/* ---- bits --------------------------------------------------------------- */
+
+static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned int)x) : 32; }
+static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned int __brev(unsigned int x)
+{
+    unsigned int r = 0;
+    for (int i = 0; i < 32; i++, x >>= 1)
+        r = (r << 1) | (x & 1u);
+    return r;
+}
+static inline unsigned int __umulhi(unsigned int a, unsigned int b)
+{
+    return (unsigned int)(((unsigned long long)a * b) >> 32);
+}
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+
+/* Reinterpretations go through memcpy, which compilers turn into a move;
+ * a pointer cast would break strict aliasing. */
+#define __EM_BITCAST(name, From, To)                                          \
+    static inline To name(From x) { To y; memcpy(&y, &x, sizeof y); return y; }
+__EM_BITCAST(__float_as_int, float, int)
+__EM_BITCAST(__float_as_uint, float, unsigned int)
+__EM_BITCAST(__int_as_float, int, float)
+__EM_BITCAST(__uint_as_float, unsigned int, float)
+__EM_BITCAST(__double_as_longlong, double, long long)
+__EM_BITCAST(__longlong_as_double, long long, double)
+
+/* ---- atomics ------------------------------------------------------------ */
+
+/* Relaxed, as CUDA's atomics are: they order nothing but themselves. The
+ * pool's join after a launch publishes every result to the caller. */
+#define __EM_RELAXED __ATOMIC_RELAXED
+
+#define __EM_ATOMIC_INT(T, sfx)                                               \
+    static inline T __em_atomic_add_##sfx(T *p, T v)                          \
+    { return __atomic_fetch_add(p, v, __EM_RELAXED); }                        \
+    static inline T __em_atomic_sub_##sfx(T *p, T v)                          \
+    { return __atomic_fetch_sub(p, v, __EM_RELAXED); }                        \
+    static inline T __em_atomic_and_##sfx(T *p, T v)                          \
+    { return __atomic_fetch_and(p, v, __EM_RELAXED); }                        \
+    static inline T __em_atomic_or_##sfx(T *p, T v)                           \
+    { return __atomic_fetch_or(p, v, __EM_RELAXED); }                         \
+    static inline T __em_atomic_xor_##sfx(T *p, T v)                          \
+    { return __atomic_fetch_xor(p, v, __EM_RELAXED); }                        \
+    static inline T __em_atomic_exch_##sfx(T *p, T v)                         \
+    { return __atomic_exchange_n(p, v, __EM_RELAXED); }                       \
+    static inline T __em_atomic_cas_##sfx(T *p, T cmp, T v)                   \
+    {                                                                         \
+        __atomic_compare_exchange_n(p, &cmp, v, 0, __EM_RELAXED,              \
+                                    __EM_RELAXED);                            \
+        return cmp; /* the old value, whether or not it matched */            \
+    }                                                                         \
+    static inline T __em_atomic_min_##sfx(T *p, T v)                          \
+    {                                                                         \
+        T old = __atomic_load_n(p, __EM_RELAXED);                             \
+        while (v < old && !__atomic_compare_exchange_n(                       \
+                   p, &old, v, 1, __EM_RELAXED, __EM_RELAXED))                \
+            ;                                                                 \
+        return old;                                                           \
+    }                                                                         \
+    static inline T __em_atomic_max_##sfx(T *p, T v)                          \
+    {                                                                         \
+        T old = __atomic_load_n(p, __EM_RELAXED);                             \
+        while (v > old && !__atomic_compare_exchange_n(                       \
+                   p, &old, v, 1, __EM_RELAXED, __EM_RELAXED))                \
+            ;                                                                 \
+        return old;                                                           \
+    }
+__EM_ATOMIC_INT(int, i)
+__EM_ATOMIC_INT(unsigned int, u)
+__EM_ATOMIC_INT(long, l)
+__EM_ATOMIC_INT(unsigned long, ul)
+__EM_ATOMIC_INT(long long, ll)
+__EM_ATOMIC_INT(unsigned long long, ull)
+
+/* Floating-point read-modify-write: a compare-and-swap loop on the bits
+ * (a racing writer makes the CAS fail and the sum is redone). */
+#define __EM_ATOMIC_FLOAT(T, Bits, sfx)                                       \
+    static inline T __em_atomic_add_##sfx(T *p, T v)                          \
+    {                                                                         \
+        Bits oldb = __atomic_load_n((Bits *)p, __EM_RELAXED), newb;           \
+        T oldv, newv;                                                         \
+        do {                                                                  \
+            memcpy(&oldv, &oldb, sizeof oldv);                                \
+            newv = oldv + v;                                                  \
+            memcpy(&newb, &newv, sizeof newb);                                \
+        } while (!__atomic_compare_exchange_n((Bits *)p, &oldb, newb, 1,      \
+                                              __EM_RELAXED, __EM_RELAXED));   \
+        return oldv;                                                          \
+    }                                                                         \
+    static inline T __em_atomic_sub_##sfx(T *p, T v)                          \
+    { return __em_atomic_add_##sfx(p, -v); }                                  \
+    static inline T __em_atomic_exch_##sfx(T *p, T v)                         \
+    {                                                                         \
+        Bits nb, ob;                                                          \
+        T old;                                                                \
+        memcpy(&nb, &v, sizeof nb);                                           \
+        ob = __atomic_exchange_n((Bits *)p, nb, __EM_RELAXED);                \
+        memcpy(&old, &ob, sizeof old);                                        \
+        return old;                                                           \
+    }
+__EM_ATOMIC_FLOAT(float, unsigned int, f)
+__EM_ATOMIC_FLOAT(double, unsigned long long, d)
+
+/* CUDA's wrapping counters: atomicInc stores (old >= v) ? 0 : old + 1,
+ * atomicDec stores (old == 0 || old > v) ? v : old - 1. */
+static inline unsigned int atomicInc(unsigned int *p, unsigned int v)
+{
+    unsigned int old = __atomic_load_n(p, __EM_RELAXED);
+    while (!__atomic_compare_exchange_n(p, &old, old >= v ? 0u : old + 1u, 1,
+                                        __EM_RELAXED, __EM_RELAXED))
+        ;
+    return old;
+}
+static inline unsigned int atomicDec(unsigned int *p, unsigned int v)
+{
+    unsigned int old = __atomic_load_n(p, __EM_RELAXED);
+    while (!__atomic_compare_exchange_n(p, &old,
+                                        (old == 0u || old > v) ? v : old - 1u,
+                                        1, __EM_RELAXED, __EM_RELAXED))
+        ;
+    return old;
+}
+
+/* Dispatch on the pointer's type. A type CUDA lacks the operation for
+ * (atomicMax on float) is a compile error, as it is with NVRTC. */
+#define __EM_ATOMIC_INTS(op)                                                  \
+    int *: __em_atomic_##op##_i, unsigned int *: __em_atomic_##op##_u,        \
+    long *: __em_atomic_##op##_l, unsigned long *: __em_atomic_##op##_ul,     \
+    long long *: __em_atomic_##op##_ll,                                       \
+    unsigned long long *: __em_atomic_##op##_ull
+#define __EM_ATOMIC_FLOATS(op)                                                \
+    float *: __em_atomic_##op##_f, double *: __em_atomic_##op##_d
+
+#define atomicAdd(p, v) _Generic((p), __EM_ATOMIC_INTS(add), __EM_ATOMIC_FLOATS(add))((p), (v))
+#define atomicSub(p, v) _Generic((p), __EM_ATOMIC_INTS(sub), __EM_ATOMIC_FLOATS(sub))((p), (v))
+#define atomicExch(p, v) _Generic((p), __EM_ATOMIC_INTS(exch), __EM_ATOMIC_FLOATS(exch))((p), (v))
+#define atomicMin(p, v) _Generic((p), __EM_ATOMIC_INTS(min))((p), (v))
+#define atomicMax(p, v) _Generic((p), __EM_ATOMIC_INTS(max))((p), (v))
+#define atomicAnd(p, v) _Generic((p), __EM_ATOMIC_INTS(and))((p), (v))
+#define atomicOr(p, v) _Generic((p), __EM_ATOMIC_INTS(or))((p), (v))
+#define atomicXor(p, v) _Generic((p), __EM_ATOMIC_INTS(xor))((p), (v))
+#define atomicCAS(p, c, v) _Generic((p), __EM_ATOMIC_INTS(cas))((p), (c), (v))
+
+#endif /* EMBER_HOST_PRELUDE_H */

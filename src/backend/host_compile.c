@@ -1,0 +1,1035 @@
+/* ember host backend: compiling kernel source with the system C compiler.
+ *
+ * The source is CUDA C restricted to what kernels/host_prelude.h provides.
+ * The front end here does only what a C compiler cannot: it removes the C++
+ * token sequence `extern "C"`, refuses constructs that need the threads of
+ * a block to run together (no block simulator yet), finds the __global__
+ * definitions and their parameter lists, and appends one launcher per
+ * kernel plus the parameter count and sizes that module_get_function reads
+ * back with dlsym. Everything else is the C compiler's job, and its errors
+ * point at the user's lines through a #line directive.
+ *
+ * The compiler is $EMBER_CC (words split on blanks, no shell) or cc, run
+ * with posix_spawn (after our own PATH search) in a private temporary
+ * directory that is removed afterwards.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "core/embedded.h"
+
+extern char **environ;
+
+#define HOST_DEFAULT_NAME "kernel.cu"
+
+/* ---- a growable string ---------------------------------------------------- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    int oom;          /* an append failed; the content is incomplete */
+} sbuf;
+
+static void sb_reserve(sbuf *b, size_t extra)
+{
+    size_t want, cap;
+    char *p;
+    if (b->oom)
+        return;
+    want = b->n + extra + 1;
+    if (want <= b->cap)
+        return;
+    cap = b->cap ? b->cap : 256;
+    while (cap < want)
+        cap *= 2;
+    p = realloc(b->p, cap);
+    if (!p) {
+        b->oom = 1;
+        return;
+    }
+    b->p = p;
+    b->cap = cap;
+}
+
+static void sb_add(sbuf *b, const char *s, size_t n)
+{
+    sb_reserve(b, n);
+    if (b->oom)
+        return;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    sb_reserve(b, (size_t)n);
+    if (b->oom)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)n;
+}
+
+/* ---- lexical pass ------------------------------------------------------- */
+
+static int is_ident(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+}
+
+static int line_of(const char *s, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos; i++)
+        line += s[i] == '\n';
+    return line;
+}
+
+static size_t skip_space(const char *s, size_t i, size_t n)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+                     s[i] == '\r' || s[i] == '\f' || s[i] == '\v'))
+        i++;
+    return i;
+}
+
+static int word_at(const char *s, size_t i, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    return i + k <= n && !memcmp(s + i, w, k) && (i + k == n || !is_ident(s[i + k])) &&
+           (i == 0 || !is_ident(s[i - 1]));
+}
+
+static void blank(char *s, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (s[i] != '\n')
+            s[i] = ' ';
+}
+
+/* Constructs that need a block's threads to run together. */
+static const char *cooperative_construct(const char *id, size_t len)
+{
+    static const char *const exact[] = {
+        "__syncwarp", "__any_sync", "__all_sync", "__activemask",
+        "__match_any_sync", "__match_all_sync", "__any", "__all",
+    };
+    static const char *const prefix[] = {"__syncthreads", "__shfl", "__ballot",
+                                         "__reduce_"};
+    for (size_t k = 0; k < sizeof exact / sizeof *exact; k++)
+        if (strlen(exact[k]) == len && !memcmp(id, exact[k], len))
+            return exact[k];
+    for (size_t k = 0; k < sizeof prefix / sizeof *prefix; k++) {
+        size_t pl = strlen(prefix[k]);
+        if (len >= pl && !memcmp(id, prefix[k], pl))
+            return prefix[k];
+    }
+    return NULL;
+}
+
+/* One pass over the source. `code` becomes what the C compiler sees: the
+ * source with `extern "C"` (and the braces of an `extern "C" { }` block)
+ * turned into blanks. `scan` is the same with comments, literals and
+ * preprocessor lines blanked too, for finding kernels. Both keep every
+ * newline, so offsets and line numbers agree with the user's text.
+ * Returns EM_ERR_NOT_SUPPORTED naming the first cooperative construct. */
+static em_status lex(const char *src, size_t n, const char *name, char *code,
+                     char *scan)
+{
+    enum { NORMAL, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR } st = NORMAL;
+    int at_line_start = 1, in_directive = 0;
+    int depth = 0, extern_depths[32], n_extern = 0;
+    size_t lit_start = 0;
+
+    memcpy(code, src, n);
+    memcpy(scan, src, n);
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        switch (st) {
+        case LINE_COMMENT:
+            if (c == '\n' && src[i - 1] != '\\') {
+                /* The line ends here, and so does a directive on it. */
+                st = NORMAL;
+                in_directive = 0;
+                at_line_start = 1;
+            } else {
+                scan[i] = ' ';
+            }
+            break;
+        case BLOCK_COMMENT:
+            /* i >= lit_start + 3: the '*' of the opening does not close */
+            if (c == '/' && src[i - 1] == '*' && i >= lit_start + 3)
+                st = NORMAL;
+            if (c != '\n')
+                scan[i] = ' ';
+            break;
+        case STRING:
+        case CHAR:
+            if (c == '\\' && i + 1 < n) {
+                blank(scan, i, i + 2);
+                i++;
+            } else if (c == (st == STRING ? '"' : '\'') || c == '\n') {
+                st = NORMAL;   /* an unterminated literal ends at the line */
+                blank(scan, i, i + 1);
+            } else {
+                scan[i] = ' ';
+            }
+            break;
+        case NORMAL:
+            if (c == '\n') {
+                if (!(i > 0 && src[i - 1] == '\\'))
+                    in_directive = 0;
+                at_line_start = 1;
+                break;
+            }
+            if (c == '#' && at_line_start)
+                in_directive = 1;
+            if (c == '/' && i + 1 < n && src[i + 1] == '/') {
+                st = LINE_COMMENT;
+                scan[i] = ' ';
+                break;
+            }
+            if (c == '/' && i + 1 < n && src[i + 1] == '*') {
+                st = BLOCK_COMMENT;
+                lit_start = i;
+                scan[i] = ' ';
+                break;
+            }
+            if (c == '"' || c == '\'') {
+                st = c == '"' ? STRING : CHAR;
+                scan[i] = ' ';
+                break;
+            }
+            if (c != ' ' && c != '\t' && c != '\r')
+                at_line_start = 0;
+            if (!in_directive && c == '{') {
+                depth++;
+            } else if (!in_directive && c == '}') {
+                /* The brace of an extern "C" block was never counted. */
+                if (n_extern && extern_depths[n_extern - 1] == depth) {
+                    code[i] = scan[i] = ' ';
+                    n_extern--;
+                } else {
+                    depth--;
+                }
+            } else if (is_ident(c) && (i == 0 || !is_ident(src[i - 1]))) {
+                size_t j = i;
+                const char *what;
+                while (j < n && is_ident(src[j]))
+                    j++;
+                if ((what = cooperative_construct(src + i, j - i)))
+                    return em_error(EM_ERR_NOT_SUPPORTED,
+                                    "'%s' at %s:%d needs the threads of a block "
+                                    "to run together; the CPU block simulator is "
+                                    "not yet available, so the host backend "
+                                    "cannot compile this kernel",
+                                    what, name, line_of(src, i));
+                if (word_at(src, i, n, "extern")) {
+                    size_t k = skip_space(src, j, n);
+                    if (k + 3 <= n && !memcmp(src + k, "\"C\"", 3) &&
+                        (k + 3 == n || !is_ident(src[k + 3]))) {
+                        size_t b = skip_space(src, k + 3, n);
+                        blank(code, i, k + 3);
+                        blank(scan, i, k + 3);
+                        if (b < n && src[b] == '{' && n_extern < 32) {
+                            code[b] = scan[b] = ' ';
+                            extern_depths[n_extern++] = depth;
+                            j = b + 1;
+                        } else {
+                            j = k + 3;
+                        }
+                    } else if (word_at(src, k, n, "__shared__")) {
+                        return em_error(EM_ERR_NOT_SUPPORTED,
+                                        "dynamic shared memory (extern __shared__) "
+                                        "at %s:%d is not yet supported by the "
+                                        "host backend", name, line_of(src, i));
+                    }
+                }
+                i = j - 1;
+            }
+            break;
+        }
+        if (in_directive)
+            scan[i] = src[i] == '\n' ? '\n' : ' ';
+    }
+    return EM_OK;
+}
+
+/* ---- kernel signatures -------------------------------------------------- */
+
+typedef struct kernel {
+    char *name;
+    int n_params;
+    char **types;     /* each parameter's type, as C text */
+} kernel;
+
+static void kernels_free(kernel *k, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int p = 0; p < k[i].n_params; p++)
+            free(k[i].types[p]);
+        free(k[i].types);
+        free(k[i].name);
+    }
+    free(k);
+}
+
+static size_t match_paren(const char *s, size_t open, size_t n)
+{
+    int d = 0;
+    for (size_t i = open; i < n; i++) {
+        if (s[i] == '(')
+            d++;
+        else if (s[i] == ')' && --d == 0)
+            return i;
+    }
+    return n;
+}
+
+/* A copy of s[a, b) with runs of blanks made one space and the ends
+ * trimmed. */
+static char *squeeze(const char *s, size_t a, size_t b)
+{
+    char *out = malloc(b - a + 1);
+    size_t k = 0;
+    int space = 0;
+    if (!out)
+        return NULL;
+    for (size_t i = a; i < b; i++) {
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+            space = k > 0;
+            continue;
+        }
+        if (space)
+            out[k++] = ' ';
+        space = 0;
+        out[k++] = s[i];
+    }
+    out[k] = 0;
+    return out;
+}
+
+/* The type of one parameter declaration `text` (already squeezed): the text
+ * before its final identifier. `T name[]` or `T name[N]` is `T *`, as C
+ * adjusts it. */
+static em_status param_type(const char *text, const char *kname, int index,
+                            const char *name, int line, char **type)
+{
+    size_t n = strlen(text), e = n, s;
+    int array = 0;
+    char *t;
+    if (e && text[e - 1] == ']') {
+        size_t o = e;
+        while (o > 0 && text[o - 1] != '[')
+            o--;
+        if (o == 0 || memchr(text, '[', o - 1))
+            return em_error(EM_ERR_NOT_SUPPORTED,
+                            "parameter %d of kernel '%s' (%s:%d) is a "
+                            "multi-dimensional array, which the host backend "
+                            "does not support: pass a pointer", index + 1,
+                            kname, name, line);
+        e = o - 1;
+        while (e > 0 && text[e - 1] == ' ')
+            e--;
+        array = 1;
+    }
+    s = e;
+    while (s > 0 && is_ident(text[s - 1]))
+        s--;
+    /* A bare type (`int`, `float *`) has no name: a C definition needs one.
+     * Identifiers that end a type are keywords or end in '*'. */
+    if (s == e || s == 0 || (text[s - 1] != ' ' && text[s - 1] != '*' &&
+                             text[s - 1] != '&'))
+        return em_error(EM_ERR_COMPILE,
+                        "cannot read parameter %d of kernel '%s' at %s:%d "
+                        "('%s'): expected a type and a name", index + 1, kname,
+                        name, line, text);
+    t = malloc(s + 3);
+    if (!t)
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory parsing kernel "
+                        "'%s'", kname);
+    memcpy(t, text, s);
+    while (s > 0 && t[s - 1] == ' ')
+        s--;
+    if (array)
+        t[s++] = '*';
+    t[s] = 0;
+    *type = t;
+    return EM_OK;
+}
+
+/* Split the parameter list scan[open+1, close) on top-level commas. */
+static em_status parse_params(const char *scan, size_t open, size_t close,
+                              kernel *k, const char *name, int line)
+{
+    size_t a = open + 1;
+    int d = 0, cap = 0;
+    for (size_t i = open + 1; i <= close; i++) {
+        char c = scan[i];
+        if (c == '(' || c == '[' || c == '<')
+            d++;
+        else if ((c == ')' || c == ']' || c == '>') && i < close)
+            d--;
+        if (i < close && !(c == ',' && d == 0))
+            continue;
+        {
+            char *text = squeeze(scan, a, i), *type = NULL;
+            em_status st;
+            a = i + 1;
+            if (!text)
+                return em_error(EM_ERR_OUT_OF_MEMORY,
+                                "out of memory parsing kernel '%s'", k->name);
+            if (k->n_params == 0 && i == close &&
+                (!*text || !strcmp(text, "void"))) {
+                free(text);
+                break;
+            }
+            st = param_type(text, k->name, k->n_params, name, line, &type);
+            free(text);
+            if (st != EM_OK)
+                return st;
+            if (k->n_params == cap) {
+                char **t;
+                cap = cap ? cap * 2 : 8;
+                t = realloc(k->types, (size_t)cap * sizeof *t);
+                if (!t) {
+                    free(type);
+                    return em_error(EM_ERR_OUT_OF_MEMORY,
+                                    "out of memory parsing kernel '%s'", k->name);
+                }
+                k->types = t;
+            }
+            k->types[k->n_params++] = type;
+        }
+    }
+    return EM_OK;
+}
+
+/* Find every __global__ function definition in `scan`. A declaration
+ * without a body (`__global__ void k(int);`) is skipped; the definition
+ * supplies the launcher. */
+static em_status find_kernels(const char *scan, size_t n, const char *name,
+                              kernel **out, int *n_out)
+{
+    kernel *ks = NULL;
+    int nk = 0, cap = 0;
+    em_status st = EM_OK;
+
+    for (size_t i = 0; i < n; i++) {
+        size_t j, open = 0, close, name_b = 0, name_e = 0;
+        if (!word_at(scan, i, n, "__global__"))
+            continue;
+        /* Walk to the '(' of the parameter list: the identifier before it
+         * is the name. Parenthesised attributes before the name are
+         * skipped whole. */
+        for (j = i + 10; j < n && scan[j] != ';' && scan[j] != '{';) {
+            if (is_ident(scan[j])) {
+                size_t e = j;
+                while (e < n && is_ident(scan[e]))
+                    e++;
+                name_b = j;
+                name_e = e;
+                j = e;
+                continue;
+            }
+            if (scan[j] == '(') {
+                int attr = name_e > name_b &&
+                           ((name_e - name_b == 17 &&
+                             !memcmp(scan + name_b, "__launch_bounds__", 17)) ||
+                            (name_e - name_b == 13 &&
+                             !memcmp(scan + name_b, "__attribute__", 13)) ||
+                            (name_e - name_b == 9 &&
+                             !memcmp(scan + name_b, "__align__", 9)));
+                if (!attr) {
+                    open = j;
+                    break;
+                }
+                j = match_paren(scan, j, n) + 1;
+                name_b = name_e = 0;
+                continue;
+            }
+            j++;
+        }
+        if (!open || name_e == name_b) {
+            i = j;
+            continue;
+        }
+        close = match_paren(scan, open, n);
+        if (close >= n) {
+            st = em_error(EM_ERR_COMPILE,
+                          "unbalanced parentheses in the parameter list of "
+                          "kernel '%.*s' at %s:%d", (int)(name_e - name_b),
+                          scan + name_b, name, line_of(scan, open));
+            goto fail;
+        }
+        j = skip_space(scan, close + 1, n);
+        /* Attributes may also follow the list. */
+        while (word_at(scan, j, n, "__attribute__")) {
+            size_t p = skip_space(scan, j + 13, n);
+            if (p >= n || scan[p] != '(')
+                break;
+            j = skip_space(scan, match_paren(scan, p, n) + 1, n);
+        }
+        if (j >= n || scan[j] != '{') {
+            i = close;
+            continue;
+        }
+        {
+            int dup = 0;
+            for (int k = 0; k < nk; k++)
+                if (strlen(ks[k].name) == name_e - name_b &&
+                    !memcmp(ks[k].name, scan + name_b, name_e - name_b))
+                    dup = 1;
+            if (dup) {    /* the C compiler reports the redefinition */
+                i = close;
+                continue;
+            }
+        }
+        if (nk == cap) {
+            kernel *t;
+            cap = cap ? cap * 2 : 4;
+            t = realloc(ks, (size_t)cap * sizeof *t);
+            if (!t) {
+                st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory parsing kernels");
+                goto fail;
+            }
+            ks = t;
+        }
+        memset(&ks[nk], 0, sizeof ks[nk]);
+        ks[nk].name = squeeze(scan, name_b, name_e);
+        nk++;
+        if (!ks[nk - 1].name) {
+            st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory parsing kernels");
+            goto fail;
+        }
+        st = parse_params(scan, open, close, &ks[nk - 1], name,
+                          line_of(scan, open));
+        if (st != EM_OK)
+            goto fail;
+        i = close;
+    }
+    *out = ks;
+    *n_out = nk;
+    return EM_OK;
+fail:
+    kernels_free(ks, nk);
+    return st;
+}
+
+/* ---- the translation unit ----------------------------------------------- */
+
+static void add_line_directive(sbuf *b, const char *file)
+{
+    sb_puts(b, "\n#line 1 \"");
+    for (const char *p = file; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_add(b, "\\", 1);
+        if (*p != '\n' && *p != '\r')
+            sb_add(b, p, 1);
+    }
+    sb_puts(b, "\"\n");
+}
+
+/* The launcher of kernel K: run every thread of blocks [begin, end) with
+ * the arguments the runtime packed, as __em_blocks_K, and export the
+ * parameter count and sizes the loader checks launches against. The
+ * argument values are read once, before the loops. */
+static void add_launcher(sbuf *b, const kernel *k)
+{
+    const char *vis = "__attribute__((visibility(\"default\")))";
+    sb_printf(b, "\n%s const int __em_nparams_%s = %d;\n", vis, k->name,
+              k->n_params);
+    sb_printf(b, "%s const size_t __em_psizes_%s[] = {", vis, k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->types[p]);
+    sb_printf(b, "%s};\n", k->n_params ? "" : "0");
+    sb_printf(b, "%s void __em_blocks_%s(void **__em_args, const unsigned "
+              "*__em_dims, unsigned long long __em_begin, unsigned long long "
+              "__em_end);\n", vis, k->name);
+    sb_printf(b, "void __em_blocks_%s(void **__em_args, const unsigned "
+              "*__em_dims, unsigned long long __em_begin, unsigned long long "
+              "__em_end)\n{\n", k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "    %s __em_p%d = *(%s *)__em_args[%d];\n", k->types[p],
+                  p, k->types[p], p);
+    sb_printf(b, "    (void)__em_args;\n"
+              "    __EM_FOR_EACH_THREAD(__em_dims, __em_begin, __em_end)\n"
+              "        %s(", k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "%s__em_p%d", p ? ", " : "", p);
+    sb_puts(b, ");\n}\n");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Does an option mean something to a C compiler? NVRTC's own options
+ * (--std=c++17, -arch=sm_90, --use_fast_math, -default-device, -fmad=,
+ * -ftz=, -maxrregcount=, -lineinfo, -rdc, ...) are dropped: they select
+ * things the host does not have. */
+static int host_option(const char *o)
+{
+    static const char *const nvrtc_f[] = {"-fmad", "-ftz", "-fprec"};
+    if (o[0] != '-' || o[1] == '-')
+        return 0;
+    switch (o[1]) {
+    case 'D': case 'U': case 'I': case 'O': case 'W': case 'w': case 'g':
+        if (o[1] == 'g' && strcmp(o, "-g") && strncmp(o, "-gdwarf", 7) &&
+            strncmp(o, "-g1", 3) && strncmp(o, "-g2", 3) && strncmp(o, "-g3", 3))
+            return 0;
+        return 1;
+    case 'f':
+        for (size_t k = 0; k < sizeof nvrtc_f / sizeof *nvrtc_f; k++)
+            if (!strncmp(o, nvrtc_f[k], strlen(nvrtc_f[k])))
+                return 0;
+        return 1;
+    case 'm':
+        return strncmp(o, "-maxrregcount", 13) != 0;
+    default:
+        return 0;
+    }
+}
+
+/* ---- running the compiler ----------------------------------------------- */
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (d) {
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static em_status write_file(const char *path, const char *data, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return em_error_native(EM_ERR_IO, errno, "errno",
+                               "cannot create %s: %s", path, strerror(errno));
+    while (n) {
+        ssize_t w = write(fd, data, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = errno;
+            close(fd);
+            return em_error_native(EM_ERR_IO, e, "errno", "cannot write %s: %s",
+                                   path, strerror(e));
+        }
+        data += w;
+        n -= (size_t)w;
+    }
+    if (close(fd))
+        return em_error_native(EM_ERR_IO, errno, "errno", "cannot write %s: %s",
+                               path, strerror(errno));
+    return EM_OK;
+}
+
+/* Read a whole file into malloc'd memory, NUL-terminated. */
+static em_status read_file(const char *path, char **data, size_t *size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    size_t got = 0;
+    char *p;
+    if (fd < 0 || fstat(fd, &sb)) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return em_error_native(EM_ERR_IO, e, "errno", "cannot read %s: %s",
+                               path, strerror(e));
+    }
+    p = malloc((size_t)sb.st_size + 1);
+    if (!p) {
+        close(fd);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "cannot allocate %lld bytes for %s",
+                        (long long)sb.st_size + 1, path);
+    }
+    while (got < (size_t)sb.st_size) {
+        ssize_t r = read(fd, p + got, (size_t)sb.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    p[got] = 0;
+    *data = p;
+    *size = got;
+    return EM_OK;
+}
+
+/* The executable that execvp would run for `name`, searched here so that
+ * a missing compiler is reported the same way whatever the libc's
+ * posix_spawn does on a failed exec (some report it only as exit 127). */
+static int find_program(const char *name, char *out, size_t n)
+{
+    const char *path = getenv("PATH"), *p;
+    struct stat sb;
+    if (strchr(name, '/')) {
+        snprintf(out, n, "%s", name);
+        return !stat(out, &sb) && S_ISREG(sb.st_mode) && !access(out, X_OK);
+    }
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (p = path;; p++) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        /* An empty PATH entry means the current directory. */
+        if ((size_t)snprintf(out, n, "%.*s%s%s", (int)len, p, len ? "/" : "",
+                             name) < n &&
+            !stat(out, &sb) && S_ISREG(sb.st_mode) && !access(out, X_OK))
+            return 1;
+        if (!e)
+            return 0;
+        p = e;
+    }
+}
+
+/* Run argv with stdout and stderr going to log_path; *status is the wait
+ * status, or -1 when it is lost (a program that sets SIGCHLD to SIG_IGN
+ * has its children reaped by the kernel). EM_ERR_UNAVAILABLE when the
+ * program cannot be started. */
+static em_status spawn_wait(char **argv, const char *log_path, int *status)
+{
+    char exe[PATH_MAX];
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int rc;
+    if (!find_program(argv[0], exe, sizeof exe))
+        return em_error(EM_ERR_UNAVAILABLE, "C compiler '%s' not found: "
+                        "install gcc or set EMBER_CC", argv[0]);
+    if (posix_spawn_file_actions_init(&fa))
+        return em_error(EM_ERR_OUT_OF_MEMORY, "posix_spawn_file_actions_init failed");
+    rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (!rc)
+        rc = posix_spawn_file_actions_addopen(&fa, 1, log_path,
+                                              O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (!rc)
+        rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    if (!rc)
+        rc = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc == ENOENT || rc == EACCES || rc == ENOTDIR)
+        return em_error_native(EM_ERR_UNAVAILABLE, rc, "errno",
+                               "C compiler '%s' not found: install gcc or set "
+                               "EMBER_CC", argv[0]);
+    if (rc)
+        return em_error_native(EM_ERR_UNAVAILABLE, rc, "errno",
+                               "cannot start C compiler '%s': %s", argv[0],
+                               strerror(rc));
+    while (waitpid(pid, status, 0) < 0) {
+        if (errno == ECHILD) {
+            *status = -1;
+            break;
+        }
+        if (errno != EINTR)
+            return em_error_native(EM_ERR_INTERNAL, errno, "errno",
+                                   "waitpid for C compiler '%s': %s", argv[0],
+                                   strerror(errno));
+    }
+    return EM_OK;
+}
+
+/* Split $EMBER_CC (or "cc") into words; argv[0..*n) point into *store. */
+static em_status compiler_words(char **store, char ***words, int *n)
+{
+    const char *env = getenv("EMBER_CC");
+    char *s, *save = NULL, **w;
+    int cap = 4, k = 0;
+    if (!env || !*env)
+        env = "cc";
+    s = strdup(env);
+    w = malloc((size_t)cap * sizeof *w);
+    if (!s || !w) {
+        free(s);
+        free(w);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading EMBER_CC");
+    }
+    for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (k == cap) {
+            char **nw = realloc(w, (size_t)(cap *= 2) * sizeof *w);
+            if (!nw) {
+                free(s);
+                free(w);
+                return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading EMBER_CC");
+            }
+            w = nw;
+        }
+        w[k++] = t;
+    }
+    if (!k) {
+        free(s);
+        free(w);
+        return em_error(EM_ERR_INVALID_VALUE, "EMBER_CC='%s' names no compiler",
+                        env);
+    }
+    *store = s;
+    *words = w;
+    *n = k;
+    return EM_OK;
+}
+
+/* The flags every host kernel is built with. -O2 rather than -O3: the
+ * compile is on the user's critical path the first time a kernel runs, and
+ * GCC's -O2 already vectorises cheap loops. No -march=native: compiled
+ * modules are cached on disk, and a cache shared between machines (an NFS
+ * home, a container image) must not hold instructions another CPU lacks.
+ * -fno-math-errno: CUDA's math functions set no errno, and errno stops
+ * sqrt from vectorising. -fno-strict-aliasing: CUDA code commonly
+ * reinterprets buffers through pointer casts. Hidden visibility keeps the
+ * user's globals out of the dynamic symbol table; launchers opt back in. */
+static const char *const host_flags[] = {
+    "-std=gnu11", "-O2", "-fPIC", "-shared", "-fno-strict-aliasing",
+    "-fno-math-errno", "-fvisibility=hidden",
+};
+#define N_HOST_FLAGS ((int)(sizeof host_flags / sizeof *host_flags))
+
+static em_status run_compiler(const char *c_path,
+                              const char *so_path, const char *log_path,
+                              const char *const *options, int n_options,
+                              const char *name, char **log)
+{
+    char *store = NULL, **cc = NULL, **argv = NULL;
+    int n_cc = 0, argc = 0, status = 0;
+    em_status st;
+    size_t log_size;
+
+    *log = NULL;
+    st = compiler_words(&store, &cc, &n_cc);
+    if (st != EM_OK)
+        return st;
+    argv = malloc((size_t)(n_cc + N_HOST_FLAGS + 2 * n_options + 6) * sizeof *argv);
+    if (!argv) {
+        st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory building compiler arguments");
+        goto done;
+    }
+    for (int k = 0; k < n_cc; k++)
+        argv[argc++] = cc[k];
+    for (int k = 0; k < N_HOST_FLAGS; k++)
+        argv[argc++] = (char *)host_flags[k];
+    /* After ours, so that the user's -O3 or -g wins. */
+    for (int k = 0; k < n_options; k++) {
+        const char *o = options[k];
+        if (!o)
+            continue;
+        if ((!strcmp(o, "-D") || !strcmp(o, "-U") || !strcmp(o, "-I")) &&
+            k + 1 < n_options && options[k + 1]) {
+            argv[argc++] = (char *)o;
+            argv[argc++] = (char *)options[++k];
+        } else if (host_option(o)) {
+            argv[argc++] = (char *)o;
+        } else if (em_log_enabled(EM_LOG_DEBUG)) {
+            em_log(EM_LOG_DEBUG, "host", "compiling %s: option '%s' ignored "
+                   "(not a C compiler option)", name, o);
+        }
+    }
+    argv[argc++] = "-o";
+    argv[argc++] = (char *)so_path;
+    argv[argc++] = (char *)c_path;
+    argv[argc++] = "-lm";
+    argv[argc] = NULL;
+
+    st = spawn_wait(argv, log_path, &status);
+    if (st != EM_OK)
+        goto done;
+    if (read_file(log_path, log, &log_size) != EM_OK) {
+        *log = strdup("");
+        if (!*log) {
+            st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading the compiler log");
+            goto done;
+        }
+    }
+    if (status == -1) {
+        /* No exit status: judge by the output, which a failed compile
+         * does not leave behind. */
+        if (access(so_path, R_OK))
+            st = em_error(EM_ERR_COMPILE, "compiling %s with '%s' failed:\n%s",
+                          name, cc[0], *log);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        /* How some libcs report an exec that failed after the search. */
+        st = em_error(EM_ERR_UNAVAILABLE, "C compiler '%s' could not be run "
+                      "(exit status 127): install gcc or set EMBER_CC\n%s",
+                      cc[0], *log);
+    } else if (!WIFEXITED(status)) {
+        st = em_error(EM_ERR_COMPILE, "C compiler '%s' killed by signal %d "
+                      "compiling %s\n%s", cc[0],
+                      WIFSIGNALED(status) ? WTERMSIG(status) : 0, name, *log);
+    } else if (WEXITSTATUS(status) != 0) {
+        st = em_error(EM_ERR_COMPILE, "compiling %s with '%s' failed (exit "
+                      "status %d):\n%s", name, cc[0], WEXITSTATUS(status), *log);
+    }
+done:
+    free(argv);
+    free(cc);
+    free(store);
+    return st;
+}
+
+/* ---- the entry point ---------------------------------------------------- */
+
+em_status em_compile_host(const char *source, const char *name,
+                          const char *const *options, int n_options,
+                          em_code **out, char **out_log)
+{
+    size_t n;
+    char *code = NULL, *scan = NULL, *log = NULL, *so = NULL;
+    char dir[PATH_MAX], c_path[PATH_MAX + 16], so_path[PATH_MAX + 16],
+        log_path[PATH_MAX + 16];
+    const char *tmp;
+    kernel *ks = NULL;
+    int nk = 0, have_dir = 0;
+    sbuf tu = {0};
+    size_t so_size = 0;
+    em_code *c = NULL;
+    em_status st;
+
+    if (out_log)
+        *out_log = NULL;
+    if (!out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_compile_host: out is NULL");
+    *out = NULL;
+    if (!source)
+        return em_error(EM_ERR_INVALID_VALUE, "em_compile_host: source is NULL");
+    if (n_options < 0 || (n_options > 0 && !options))
+        return em_error(EM_ERR_INVALID_VALUE, "em_compile_host: %d options "
+                        "given with options=%p", n_options, (const void *)options);
+    if (!name || !*name)
+        name = HOST_DEFAULT_NAME;
+
+    n = strlen(source);
+    code = malloc(n + 1);
+    scan = malloc(n + 1);
+    if (!code || !scan) {
+        st = em_error(EM_ERR_OUT_OF_MEMORY, "cannot allocate 2 x %zu bytes to "
+                      "compile %s", n + 1, name);
+        goto done;
+    }
+    code[n] = scan[n] = 0;
+    st = lex(source, n, name, code, scan);
+    if (st != EM_OK)
+        goto done;
+    st = find_kernels(scan, n, name, &ks, &nk);
+    if (st != EM_OK)
+        goto done;
+
+    add_line_directive(&tu, "ember/host_prelude.h");
+    sb_puts(&tu, em_embedded_host_prelude_h);
+    add_line_directive(&tu, name);
+    sb_add(&tu, code, n);
+    add_line_directive(&tu, "<ember: generated host launchers>");
+    for (int k = 0; k < nk; k++)
+        add_launcher(&tu, &ks[k]);
+    /* For the loader's "not found" message. */
+    sb_puts(&tu, "\n__attribute__((visibility(\"default\"))) const char "
+            "__em_kernel_names[] = \"");
+    for (int k = 0; k < nk; k++)
+        sb_printf(&tu, "%s%s", k ? ", " : "", ks[k].name);
+    sb_puts(&tu, "\";\n");
+    if (tu.oom) {
+        st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory building the "
+                      "translation unit of %s (%zu bytes of source)", name, n);
+        goto done;
+    }
+
+    tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (snprintf(dir, sizeof dir, "%s/ember-cc-XXXXXX", tmp) >= (int)sizeof dir) {
+        st = em_error(EM_ERR_INVALID_VALUE, "TMPDIR is too long: %s", tmp);
+        goto done;
+    }
+    if (!mkdtemp(dir)) {
+        st = em_error_native(EM_ERR_IO, errno, "errno", "cannot create a "
+                             "temporary directory in %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    have_dir = 1;
+    snprintf(c_path, sizeof c_path, "%s/kernel.c", dir);
+    snprintf(so_path, sizeof so_path, "%s/kernel.so", dir);
+    snprintf(log_path, sizeof log_path, "%s/log.txt", dir);
+    st = write_file(c_path, tu.p, tu.n);
+    if (st != EM_OK)
+        goto done;
+    st = run_compiler(c_path, so_path, log_path, options, n_options, name,
+                      &log);
+    if (st != EM_OK)
+        goto done;
+    st = read_file(so_path, &so, &so_size);
+    if (st != EM_OK)
+        goto done;
+
+    c = malloc(sizeof *c);
+    if (!c) {
+        st = em_error(EM_ERR_OUT_OF_MEMORY, "cannot allocate em_code");
+        goto done;
+    }
+    c->kind = EM_CODE_HOST;
+    c->data = so;
+    c->size = so_size;
+    c->log = log;
+    so = NULL;
+    if (out_log) {
+        *out_log = strdup(log);
+        if (!*out_log) {
+            c->log = NULL;
+            free(c->data);
+            free(c);
+            c = NULL;
+            st = em_error(EM_ERR_OUT_OF_MEMORY, "cannot copy the compiler log");
+            goto done;
+        }
+    }
+    log = NULL;
+    *out = c;
+
+done:
+    if (st == EM_ERR_COMPILE && out_log && !*out_log) {
+        /* The compiler's log, or our own reason when the front end
+         * rejected the source before the compiler ran. */
+        *out_log = log ? log : strdup(em_last_error());
+        log = NULL;
+    }
+    if (have_dir)
+        remove_dir(dir);
+    free(log);
+    free(so);
+    free(tu.p);
+    kernels_free(ks, nk);
+    free(code);
+    free(scan);
+    return st;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The Python tests against an extension built with AddressSanitizer and UBSan
+# (make asan). The interpreter is not instrumented, so the sanitizer runtime
+# is preloaded; leak checking is off here because CPython keeps objects alive
+# at exit by design (the C tests check leaks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VPY=$PWD/.venv/bin/python
+B=build/asan-py
+.venv/bin/cmake -S . -B $B -G Ninja -DEMBER_SANITIZE=ON -DEMBER_BUILD_PYTHON=ON \
+    -DEMBER_BUILD_TESTS=OFF -DPython_EXECUTABLE="$VPY" -DEMBER_WERROR=${WERROR:-ON} >/dev/null
+.venv/bin/cmake --build $B --target _ember
+pkg=$B/pkg
+rm -rf "$pkg" && mkdir -p "$pkg"
+cp -r python/ember "$pkg/ember"
+cp $B/_ember*.so "$pkg/ember/"
+export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+cd tests/python
+PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider
