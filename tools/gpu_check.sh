@@ -30,7 +30,7 @@ echo "build ok"
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   echo "== C tests"
-  (cd build/c && ctest --output-on-failure -j 8) >"$OUT/ctest.log" 2>&1 || status=1
+  (cd build/c && EMBER_TEST_REQUIRE_GPU=1 ctest --output-on-failure -j 8) >"$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|SKIP|\*\*\*Failed|Failed" "$OUT/ctest.log" | head -20
   echo "== Python tests"
   (cd tests/python && $PY -m pytest -q -rs -p no:cacheprovider) >"$OUT/pytest.log" 2>&1 || status=1
