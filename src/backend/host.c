@@ -760,7 +760,7 @@ static em_status event_time(em_event *e, const char *which, struct timespec *t)
 
 static em_status host_event_elapsed_ms(em_event *a, em_event *b, float *ms)
 {
-    struct timespec ta, tb;
+    struct timespec ta = {0, 0}, tb = {0, 0};  /* gcc -O3 cannot see event_time sets them */
     em_status st;
     if (!ms)
         return em_error(EM_ERR_INVALID_VALUE, "cpu event_elapsed_ms: ms is NULL");

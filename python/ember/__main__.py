@@ -1,0 +1,16 @@
+"""python -m ember info: what ember found on this machine, and why not."""
+import sys
+
+from ember import _ember
+
+
+def main(argv):
+    if argv in ([], ["info"]):
+        print(_ember.info(), end="")
+        return 0
+    print("usage: python -m ember info", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

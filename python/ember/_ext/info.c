@@ -1,0 +1,128 @@
+/* ember Python extension: the report behind `python -m ember info`. It says
+ * what ember found and, for what it did not, why, so it must itself never
+ * fail on a machine that lacks something: each failure becomes a line. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "module.h"
+
+typedef struct {
+    char buf[16384];
+    size_t len;
+} report;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void say(report *r, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (r->len >= sizeof r->buf - 1)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(r->buf + r->len, sizeof r->buf - r->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        r->len += (size_t)n < sizeof r->buf - r->len ? (size_t)n
+                                                      : sizeof r->buf - r->len - 1;
+}
+
+static void say_version(report *r, const char *what, int v)
+{
+    if (v > 0)
+        say(r, "%-12s %d.%d (%d)\n", what, v / 1000, (v % 1000) / 10, v);
+    else
+        say(r, "%-12s not found\n", what);
+}
+
+static double gib(size_t b)
+{
+    return (double)b / (1024.0 * 1024.0 * 1024.0);
+}
+
+static void say_device(report *r, em_device *d)
+{
+    em_device_props p;
+    size_t free_b = 0, total_b = 0;
+    if (em_device_get_props(d, &p) != EM_OK) {
+        say(r, "  %-8s (properties unavailable: %s)\n", em_device_name(d), em_last_error());
+        return;
+    }
+    p.name[sizeof p.name - 1] = 0;
+    say(r, "  %-8s %s", em_device_name(d), p.name);
+    if (em_device_get_type(d) == EM_DEVICE_CUDA)
+        say(r, ", compute capability %d.%d, %d SMs", p.cc_major, p.cc_minor,
+            p.multiprocessor_count);
+    else
+        say(r, ", %d cores", p.multiprocessor_count);
+    if (em_device_mem_info(d, &free_b, &total_b) == EM_OK)
+        say(r, "; memory %.1f GiB total, %.1f GiB free\n", gib(total_b), gib(free_b));
+    else
+        say(r, "; memory unknown (%s)\n", em_last_error());
+}
+
+static PyObject *mod_info(PyObject *m, PyObject *unused)
+{
+    report *rp;
+    em_kernel_cache_stats ks;
+    em_device *d;
+    uint64_t entries = 0, bytes = 0;
+    int n = 0, i;
+    PyObject *out;
+
+    rp = PyMem_Malloc(sizeof *rp);
+    if (!rp)
+        return PyErr_NoMemory();
+    rp->len = 0;
+    rp->buf[0] = 0;
+    say(rp, "ember %s (Python %s)\n", EMBER_VERSION_STRING, Py_GetVersion());
+    say(rp, "backends:\n  cpu:  %s\n  cuda: %s\n", em_backend_status(EM_DEVICE_CPU),
+        em_backend_status(EM_DEVICE_CUDA));
+    say_version(rp, "CUDA driver:", em_cuda_driver_version());
+    say_version(rp, "NVRTC:", em_nvrtc_version());
+
+    say(rp, "devices:\n");
+    if (em_device_get(EM_DEVICE_CPU, 0, &d) == EM_OK)
+        say_device(rp, d);
+    else
+        say(rp, "  cpu      unavailable: %s\n", em_last_error());
+    if (em_device_count(EM_DEVICE_CUDA, &n) != EM_OK)
+        n = 0;
+    for (i = 0; i < n; i++) {
+        if (em_device_get(EM_DEVICE_CUDA, i, &d) == EM_OK)
+            say_device(rp, d);
+        else
+            say(rp, "  cuda:%d   unavailable: %s\n", i, em_last_error());
+    }
+    if (em_device_default(&d) == EM_OK)
+        say(rp, "default device: %s\n", em_device_name(d));
+    else
+        say(rp, "default device: none (%s)\n", em_last_error());
+
+    if (em_diskcache_usage(&entries, &bytes) == EM_OK)
+        say(rp, "kernel cache: %s (%llu entries, %.1f MiB)\n", em_diskcache_dir(),
+            (unsigned long long)entries, (double)bytes / (1024.0 * 1024.0));
+    else
+        say(rp, "kernel cache: %s (unreadable: %s)\n", em_diskcache_dir(), em_last_error());
+    em_kernel_cache_get_stats(&ks);
+    say(rp, "kernel cache this process: %llu compiles, %llu memory hits, %llu disk hits\n",
+        (unsigned long long)ks.compiles, (unsigned long long)ks.memory_hits,
+        (unsigned long long)ks.disk_hits);
+
+    out = PyUnicode_DecodeUTF8(rp->buf, (Py_ssize_t)rp->len, "replace");
+    PyMem_Free(rp);
+    return out;
+}
+
+static PyMethodDef info_functions[] = {
+    {"info", mod_info, METH_NOARGS,
+     "A report of ember's version, backends, library versions, devices and "
+     "kernel cache (what `python -m ember info` prints)."},
+    {NULL},
+};
+
+int empy_info_init(PyObject *m, empy_state *st)
+{
+    return PyModule_AddFunctions(m, info_functions);
+}

@@ -1,0 +1,119 @@
+/* ember Python extension: the module `ember._ember`.
+ *
+ * Multi-phase initialisation (PEP 489) with all types and exceptions in the
+ * module state, so nothing here is a process-wide Python object. Import does
+ * no device work: CUDA is started by the first call that needs a device. */
+#include <string.h>
+#include "module.h"
+#include "errors.h"
+
+int empy_add_type(PyObject *m, PyType_Spec *spec, PyObject *base,
+                  PyTypeObject **slot)
+{
+    const char *dot = strrchr(spec->name, '.');
+    PyObject *t = PyType_FromModuleAndSpec(m, spec, base);
+    if (!t)
+        return -1;
+    *slot = (PyTypeObject *)t;
+    return PyModule_AddObjectRef(m, dot ? dot + 1 : spec->name, t);
+}
+
+#if PY_VERSION_HEX < 0x030A0000
+PyObject *empy_disallow_new(PyTypeObject *t, PyObject *a, PyObject *k)
+{
+    PyErr_Format(PyExc_TypeError, "cannot create '%s' instances", t->tp_name);
+    return NULL;
+}
+#endif
+
+static int intern(PyObject **slot, const char *s)
+{
+    *slot = PyUnicode_InternFromString(s);
+    return *slot ? 0 : -1;
+}
+
+static int empy_exec(PyObject *m)
+{
+    empy_state *st = empy_state_of_module(m);
+
+    if (intern(&st->s_cai, "__cuda_array_interface__") < 0 ||
+        intern(&st->s_data, "data") < 0 ||
+        intern(&st->s_shared_mem, "shared_mem") < 0 ||
+        intern(&st->s_stream, "stream") < 0 ||
+        intern(&st->s_key_stream, "ember.current_stream") < 0 ||
+        intern(&st->s_key_stack, "ember.context_stack") < 0)
+        return -1;
+    if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
+        empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
+        empy_wrappers_init(m, st) < 0 || empy_program_init(m, st) < 0 ||
+        empy_runtime_init(m, st) < 0 || empy_info_init(m, st) < 0)
+        return -1;
+    return PyModule_AddStringConstant(m, "__version__", EMBER_VERSION_STRING);
+}
+
+#define EMPY_STATE_OBJECTS(X)                                               \
+    X(Device) X(ComputeCapability) X(Stream) X(Event) X(Buffer)             \
+    X(MemoryPool) X(PinnedMemory) X(Program) X(ObjectCode) X(RawModule)     \
+    X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
+    X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
+    X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)
+
+static int empy_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    empy_state *st = empy_state_of_module(m);
+    if (!st)
+        return 0;
+#define VISIT(f) Py_VISIT(st->f);
+    EMPY_STATE_OBJECTS(VISIT)
+#undef VISIT
+    Py_VISIT(st->cai_types[0]);
+    Py_VISIT(st->cai_types[1]);
+    return 0;
+}
+
+static int empy_clear(PyObject *m)
+{
+    empy_state *st = empy_state_of_module(m);
+    if (!st)
+        return 0;
+#define CLEAR(f) Py_CLEAR(st->f);
+    EMPY_STATE_OBJECTS(CLEAR)
+#undef CLEAR
+    Py_CLEAR(st->cai_types[0]);
+    Py_CLEAR(st->cai_types[1]);
+    return 0;
+}
+
+static void empy_free(void *m)
+{
+    empy_clear((PyObject *)m);
+}
+
+static PyModuleDef_Slot empy_slots[] = {
+    {Py_mod_exec, (void *)empy_exec},
+#ifdef Py_mod_gil
+    /* The C core is thread-safe and the extension keeps its shared state
+     * in immutable or atomically published objects. */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, NULL},
+};
+
+static PyModuleDef empy_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "ember._ember",
+    .m_doc = "ember's C extension: devices, streams, events, memory, "
+             "compilation and kernel launches over the ember C API.",
+    .m_size = sizeof(empy_state),
+    .m_slots = empy_slots,
+    .m_traverse = empy_traverse,
+    .m_clear = empy_clear,
+    .m_free = empy_free,
+};
+
+PyMODINIT_FUNC PyInit__ember(void);
+
+PyMODINIT_FUNC PyInit__ember(void)
+{
+    return PyModuleDef_Init(&empy_module);
+}

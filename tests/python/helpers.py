@@ -1,0 +1,41 @@
+"""Helpers shared by the tests: moving NumPy arrays through ember memory and
+comparing with NumPy (values, dtype and shape)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import ember
+
+
+def to_device(a, device):
+    """A new ember.Buffer on device holding the bytes of array a."""
+    a = np.ascontiguousarray(a)
+    buf = ember.alloc(a.nbytes, device=device)
+    buf.copy_from_host(a)
+    return buf
+
+
+def to_numpy(buf, dtype, shape=None):
+    """The contents of buf as a NumPy array of dtype (and shape)."""
+    out = np.empty(buf.nbytes // np.dtype(dtype).itemsize, dtype=dtype)
+    buf.copy_to_host(out)
+    return out if shape is None else out.reshape(shape)
+
+
+def assert_array_equal(actual, expected):
+    """Same dtype, same shape, same values."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    np.testing.assert_array_equal(actual, expected)
+
+
+def run_python(*args):
+    """Run `python args...` in a fresh interpreter that finds this ember."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                          env=env, timeout=300)

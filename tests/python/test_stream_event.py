@@ -1,0 +1,120 @@
+import pytest
+
+import ember
+
+from helpers import to_numpy
+
+import numpy as np
+
+
+def test_stream_basics(dev):
+    s = ember.Stream(device=dev)
+    assert s.device == dev
+    assert s.ptr != 0 or dev.type == "cpu"
+    s.synchronize()
+    assert s.query() is True and s.done is True
+    assert "ember.Stream" in repr(s)
+    nb = ember.Stream(non_blocking=True, device=dev)
+    nb.synchronize()
+    assert nb != s and s == s
+
+
+def test_default_stream(device):
+    with ember.Device(device) as d:
+        cur = ember.get_current_stream()
+        assert cur.ptr == 0 and cur.device == d
+        assert ember.Stream.null.ptr == 0
+        assert ember.Stream.null == cur
+        assert ember.Stream.null.device == d
+        ember.Stream.null.synchronize()
+
+
+def test_with_stream(device):
+    with ember.Device(device):
+        s1 = ember.Stream()
+        s2 = ember.Stream()
+        with s1:
+            assert ember.get_current_stream() is s1
+            with s2:
+                assert ember.get_current_stream() is s2
+            assert ember.get_current_stream() is s1
+        assert ember.get_current_stream().ptr == 0
+
+
+def test_with_stream_switches_device(device):
+    s = ember.Stream(device=device)
+    before = ember.get_current_device()
+    with ember.Device("cpu"):
+        with s:
+            assert ember.get_current_device() == ember.Device(device)
+        assert ember.get_current_device() == ember.Device("cpu")
+    assert ember.get_current_device() == before
+
+
+def test_stream_use(device):
+    with ember.Device(device):
+        s = ember.Stream()
+        assert s.use() is s
+        assert ember.get_current_stream() is s
+        ember.Stream.null.use()
+        assert ember.get_current_stream().ptr == 0
+
+
+def test_events_and_elapsed_time(dev):
+    with dev:
+        buf = ember.alloc(1 << 20)
+        start = ember.Event()
+        end = ember.Event()
+        start.record()
+        buf.memset(3)
+        end.record()
+        end.synchronize()
+        assert start.query() and end.done
+        t = ember.get_elapsed_time(start, end)
+        assert isinstance(t, float) and t >= 0.0
+        assert to_numpy(buf, np.uint8)[::4096].tolist() == [3] * 256
+
+
+def test_event_on_stream_and_wait(dev):
+    s1 = ember.Stream(device=dev)
+    s2 = ember.Stream(device=dev)
+    buf = ember.alloc(4096, device=dev, stream=s1)
+    buf.memset(7, stream=s1)
+    ev = s1.record()
+    assert isinstance(ev, ember.Event) and ev.device == dev
+    s2.wait_event(ev)
+    s2.synchronize()
+    assert ev.done
+    ev2 = ember.Event(device=dev)
+    assert s1.record(ev2) is ev2
+    ev2.record(stream=s2)
+    ev2.synchronize()
+    assert to_numpy(buf, np.uint8).tolist() == [7] * 4096
+
+
+def test_event_flags(dev):
+    e = ember.Event(block=True, disable_timing=True, device=dev)
+    assert e.query()          # never recorded
+    e.record()
+    e.synchronize()
+    assert e.done
+
+
+def test_stream_type_errors(dev):
+    s = ember.Stream(device=dev)
+    with pytest.raises(TypeError):
+        s.wait_event(s)
+    with pytest.raises(TypeError):
+        s.record("event")
+    with pytest.raises(TypeError):
+        ember.Event(device=dev).record(stream=3)
+    with pytest.raises(TypeError):
+        ember.get_elapsed_time(1, 2)
+    with pytest.raises(ValueError):
+        ember.Stream(device="tpu")
+
+
+def test_stream_of_other_device_rejected(need_cuda):
+    s = ember.Stream(device="cuda:0")
+    with pytest.raises(ValueError):
+        ember.Event(device="cpu").record(s)
