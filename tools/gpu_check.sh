@@ -33,12 +33,13 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   (cd build/c && EMBER_TEST_REQUIRE_GPU=1 ctest --output-on-failure -j 8) >"$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|SKIP|\*\*\*Failed|Failed" "$OUT/ctest.log" | head -20
   echo "== Python tests"
-  (cd tests/python && $PY -m pytest -q -rs -p no:cacheprovider) >"$OUT/pytest.log" 2>&1 || status=1
+  (cd tests/python && EMBER_TEST_REQUIRE_GPU=1 $PY -m pytest -q -rs -p no:cacheprovider) >"$OUT/pytest.log" 2>&1 || status=1
   grep -E "passed|failed|error|SKIPPED" "$OUT/pytest.log" | tail -15
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== benchmarks"
+  build/c/bench_launch 2>&1 | tee "$OUT/bench_launch.log"
   $PY bench/run.py --out "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" || status=1
 fi
 exit $status

@@ -1,5 +1,7 @@
 """Shared fixtures: every device test runs on 'cpu' and, when a GPU works,
 on 'cuda:0'; without one the cuda case is skipped with the backend's reason."""
+import os
+
 import pytest
 
 import ember
@@ -13,6 +15,10 @@ def _cuda_count():
 
 
 HAVE_CUDA = _cuda_count() > 0
+# On the GPU machine a missing GPU must fail the run, not skip half of it.
+if os.environ.get("EMBER_TEST_REQUIRE_GPU") == "1" and not HAVE_CUDA:
+    raise pytest.UsageError("EMBER_TEST_REQUIRE_GPU=1 but no CUDA device: "
+                            + ember.backend_status("cuda"))
 HAVE_NVRTC = ember.cuda.runtime.runtimeGetVersion() > 0
 
 
