@@ -25,7 +25,7 @@ CHILD = textwrap.dedent(r'''
         raise SystemExit("no error after an illegal address")
     assert "reset" in first and "restart" in first, first
     # Later calls report the fault again instead of crashing.
-    for call in (dev.synchronize, lambda: ember.alloc(16), lambda: k((1,), (1,), (buf, 0))):
+    for call in (dev.synchronize, lambda: k((1,), (1,), (buf, 0)), dev.mem_info):
         try:
             call()
         except ember.CUDAError as e:
