@@ -237,6 +237,32 @@ int em_function_param_count(const em_function *f);
 size_t em_function_param_size(const em_function *f, int i);
 const char *em_function_name(const em_function *f);
 
+/* What a parameter holds, read from the kernel's source. */
+typedef enum em_param_kind {
+    EM_PARAM_UNKNOWN = 0,   /* no source, or a type the reader cannot resolve */
+    EM_PARAM_POINTER,       /* `T *p`, `T p[]` */
+    EM_PARAM_INT,           /* int, long long, char, int32_t, ptrdiff_t, enums */
+    EM_PARAM_UINT,          /* unsigned ..., size_t, uint64_t */
+    EM_PARAM_FLOAT,         /* float, double, __half (IEEE half) */
+    EM_PARAM_BOOL,
+    EM_PARAM_OTHER          /* by value: a struct, float4, a class template,
+                             * __nv_bfloat16 (a struct, not an IEEE number) */
+} em_param_kind;
+
+/* The kind of parameter i. Known only for modules from the kernel cache
+ * (em_kernel_cache_get), which has the source, and only where the source
+ * can be read: EM_PARAM_UNKNOWN for code loaded with em_module_load (a
+ * user's CUBIN or PTX), for templates and other C++ the reader cannot
+ * follow, for a type it cannot resolve (from a header, say), and when the
+ * source's parameter count differs from the loaded code's. */
+em_param_kind em_function_param_kind(const em_function *f, int i);
+
+/* Parameter i's type as C text ("const float *", arrays adjusted to
+ * pointers) and name ("" if unnamed), owned by the module; NULL when the
+ * source's signature is unknown, as for em_function_param_kind. */
+const char *em_function_param_type(const em_function *f, int i);
+const char *em_function_param_name(const em_function *f, int i);
+
 typedef struct em_dim3 { unsigned x, y, z; } em_dim3;
 
 /* Launch f with args[i] pointing at parameter i's value (CUDA's

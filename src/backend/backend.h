@@ -16,6 +16,8 @@
 #include "ember/ember.h"
 
 struct em_backend_ops;
+struct em_ksig;
+struct em_ksig_kernel;
 
 struct em_device {
     const struct em_backend_ops *ops;
@@ -49,6 +51,11 @@ struct em_function {
     int n_params;               /* filled by module_get_function; -1 unknown */
     size_t *param_sizes;        /* filled (malloc'd) by module_get_function */
     size_t args_size;           /* filled: sum of sizes with C alignment */
+    /* The runtime's, from the module's signatures (never the backend's):
+     * n_params kinds (malloc'd), NULL when unknown; the signature they came
+     * from, which the module owns. */
+    em_param_kind *param_kinds;
+    const struct em_ksig_kernel *sig;
     void *impl;
 };
 
@@ -56,6 +63,10 @@ struct em_module {
     em_device *dev;
     struct em_function **functions;  /* the runtime's list, freed on unload */
     int n_functions;
+    /* The runtime's: the kernels' signatures read from the source, when
+     * the module was compiled from source (the kernel cache's); NULL for
+     * code loaded as is. Set before the module is shared, freed on unload. */
+    struct em_ksig *sigs;
     void *impl;
 };
 

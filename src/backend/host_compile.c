@@ -3,11 +3,13 @@
  * The source is CUDA C restricted to what kernels/host_prelude.h provides.
  * The front end here does only what a C compiler cannot: it removes the C++
  * token sequence `extern "C"`, refuses constructs that need the threads of
- * a block to run together (no block simulator yet), finds the __global__
- * definitions and their parameter lists, and appends one launcher per
- * kernel plus the parameter count and sizes that module_get_function reads
- * back with dlsym. Everything else is the C compiler's job, and its errors
- * point at the user's lines through a #line directive.
+ * a block to run together (no block simulator yet), and appends one
+ * launcher per kernel plus the parameter count and sizes that
+ * module_get_function reads back with dlsym. The kernels and their
+ * parameter types come from the signature reader the runtime also uses
+ * (core/ksig.c), so the two never disagree about a kernel. Everything else
+ * is the C compiler's job, and its errors point at the user's lines
+ * through a #line directive.
  *
  * The compiler is $EMBER_CC (words split on blanks, no shell) or cc, run
  * with posix_spawn (after our own PATH search) in a private temporary
@@ -28,6 +30,7 @@
 
 #include "backend/backend.h"
 #include "core/embedded.h"
+#include "core/ksig.h"
 
 extern char **environ;
 
@@ -155,393 +158,86 @@ static const char *cooperative_construct(const char *id, size_t len)
     return NULL;
 }
 
-/* One pass over the source. `code` becomes what the C compiler sees: the
- * source with `extern "C"` (and the braces of an `extern "C" { }` block)
- * turned into blanks. `scan` is the same with comments, literals and
- * preprocessor lines blanked too, for finding kernels. Both keep every
- * newline, so offsets and line numbers agree with the user's text.
- * Returns EM_ERR_NOT_SUPPORTED naming the first cooperative construct. */
-static em_status lex(const char *src, size_t n, const char *name, char *code,
-                     char *scan)
+/* Make `code` what the C compiler sees: the source with `extern "C"` (and
+ * the braces of an `extern "C" { }` block) turned into blanks, every
+ * newline kept so that line numbers agree with the user's text. `text` is
+ * the source with comments and literals blanked (directives kept: a macro
+ * may hold `extern "C"` or a cooperative construct), `scan` with
+ * directives blanked too (braces there do not nest). Returns
+ * EM_ERR_NOT_SUPPORTED naming the first cooperative construct. */
+static em_status lex(const char *src, const char *text, const char *scan, size_t n,
+                     const char *name, char *code)
 {
-    enum { NORMAL, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR } st = NORMAL;
-    int at_line_start = 1, in_directive = 0;
     int depth = 0, extern_depths[32], n_extern = 0;
-    size_t lit_start = 0;
 
     memcpy(code, src, n);
-    memcpy(scan, src, n);
     for (size_t i = 0; i < n; i++) {
-        char c = src[i];
-        switch (st) {
-        case LINE_COMMENT:
-            if (c == '\n' && src[i - 1] != '\\') {
-                /* The line ends here, and so does a directive on it. */
-                st = NORMAL;
-                in_directive = 0;
-                at_line_start = 1;
+        char c = text[i];
+        if (scan[i] == '{') {
+            depth++;
+        } else if (scan[i] == '}') {
+            /* The brace of an extern "C" block was never counted. */
+            if (n_extern && extern_depths[n_extern - 1] == depth) {
+                code[i] = ' ';
+                n_extern--;
             } else {
-                scan[i] = ' ';
+                depth--;
             }
-            break;
-        case BLOCK_COMMENT:
-            /* i >= lit_start + 3: the '*' of the opening does not close */
-            if (c == '/' && src[i - 1] == '*' && i >= lit_start + 3)
-                st = NORMAL;
-            if (c != '\n')
-                scan[i] = ' ';
-            break;
-        case STRING:
-        case CHAR:
-            if (c == '\\' && i + 1 < n) {
-                blank(scan, i, i + 2);
-                i++;
-            } else if (c == (st == STRING ? '"' : '\'') || c == '\n') {
-                st = NORMAL;   /* an unterminated literal ends at the line */
-                blank(scan, i, i + 1);
-            } else {
-                scan[i] = ' ';
-            }
-            break;
-        case NORMAL:
-            if (c == '\n') {
-                if (!(i > 0 && src[i - 1] == '\\'))
-                    in_directive = 0;
-                at_line_start = 1;
-                break;
-            }
-            if (c == '#' && at_line_start)
-                in_directive = 1;
-            if (c == '/' && i + 1 < n && src[i + 1] == '/') {
-                st = LINE_COMMENT;
-                scan[i] = ' ';
-                break;
-            }
-            if (c == '/' && i + 1 < n && src[i + 1] == '*') {
-                st = BLOCK_COMMENT;
-                lit_start = i;
-                scan[i] = ' ';
-                break;
-            }
-            if (c == '"' || c == '\'') {
-                st = c == '"' ? STRING : CHAR;
-                scan[i] = ' ';
-                break;
-            }
-            if (c != ' ' && c != '\t' && c != '\r')
-                at_line_start = 0;
-            if (!in_directive && c == '{') {
-                depth++;
-            } else if (!in_directive && c == '}') {
-                /* The brace of an extern "C" block was never counted. */
-                if (n_extern && extern_depths[n_extern - 1] == depth) {
-                    code[i] = scan[i] = ' ';
-                    n_extern--;
-                } else {
-                    depth--;
-                }
-            } else if (is_ident(c) && (i == 0 || !is_ident(src[i - 1]))) {
-                size_t j = i;
-                const char *what;
-                while (j < n && is_ident(src[j]))
-                    j++;
-                if ((what = cooperative_construct(src + i, j - i)))
-                    return em_error(EM_ERR_NOT_SUPPORTED,
-                                    "'%s' at %s:%d needs the threads of a block "
-                                    "to run together; the CPU block simulator is "
-                                    "not yet available, so the host backend "
-                                    "cannot compile this kernel",
-                                    what, name, line_of(src, i));
-                if (word_at(src, i, n, "extern")) {
-                    size_t k = skip_space(src, j, n);
-                    if (k + 3 <= n && !memcmp(src + k, "\"C\"", 3) &&
-                        (k + 3 == n || !is_ident(src[k + 3]))) {
-                        size_t b = skip_space(src, k + 3, n);
-                        blank(code, i, k + 3);
-                        blank(scan, i, k + 3);
-                        if (b < n && src[b] == '{' && n_extern < 32) {
-                            code[b] = scan[b] = ' ';
-                            extern_depths[n_extern++] = depth;
-                            j = b + 1;
-                        } else {
-                            j = k + 3;
-                        }
-                    } else if (word_at(src, k, n, "__shared__")) {
-                        return em_error(EM_ERR_NOT_SUPPORTED,
-                                        "dynamic shared memory (extern __shared__) "
-                                        "at %s:%d is not yet supported by the "
-                                        "host backend", name, line_of(src, i));
+        } else if (is_ident(c) && (i == 0 || !is_ident(text[i - 1]))) {
+            size_t j = i;
+            const char *what;
+            while (j < n && is_ident(text[j]))
+                j++;
+            if ((what = cooperative_construct(text + i, j - i)))
+                return em_error(EM_ERR_NOT_SUPPORTED,
+                                "'%s' at %s:%d needs the threads of a block "
+                                "to run together; the CPU block simulator is "
+                                "not yet available, so the host backend "
+                                "cannot compile this kernel",
+                                what, name, line_of(src, i));
+            if (word_at(text, i, n, "extern")) {
+                /* The literal "C" is blank in text: read it from src. */
+                size_t k = skip_space(src, j, n);
+                if (k + 3 <= n && !memcmp(src + k, "\"C\"", 3) &&
+                    (k + 3 == n || !is_ident(src[k + 3]))) {
+                    size_t b = skip_space(src, k + 3, n);
+                    blank(code, i, k + 3);
+                    if (b < n && src[b] == '{' && n_extern < 32) {
+                        code[b] = ' ';
+                        extern_depths[n_extern++] = depth;
+                        j = b + 1;
+                    } else {
+                        j = k + 3;
                     }
+                } else if (word_at(src, k, n, "__shared__")) {
+                    return em_error(EM_ERR_NOT_SUPPORTED,
+                                    "dynamic shared memory (extern __shared__) "
+                                    "at %s:%d is not yet supported by the "
+                                    "host backend", name, line_of(src, i));
                 }
-                i = j - 1;
             }
-            break;
+            i = j - 1;
         }
-        if (in_directive)
-            scan[i] = src[i] == '\n' ? '\n' : ' ';
     }
     return EM_OK;
 }
 
 /* ---- kernel signatures -------------------------------------------------- */
 
-typedef struct kernel {
-    char *name;
-    int n_params;
-    char **types;     /* each parameter's type, as C text */
-} kernel;
-
-static void kernels_free(kernel *k, int n)
+/* The first kernel the launchers cannot be written for, as the error. */
+static em_status check_kernels(const em_ksig *sig)
 {
-    for (int i = 0; i < n; i++) {
-        for (int p = 0; p < k[i].n_params; p++)
-            free(k[i].types[p]);
-        free(k[i].types);
-        free(k[i].name);
+    for (int k = 0; k < sig->n_kernels; k++) {
+        const em_ksig_kernel *ks = &sig->kernels[k];
+        if (ks->status == EM_ERR_NOT_SUPPORTED)
+            return em_error(ks->status, "%s, which the host backend does not "
+                            "support: pass a pointer", ks->why);
+        if (ks->status != EM_OK)
+            return em_error(ks->status, "%s", ks->why);
     }
-    free(k);
-}
-
-static size_t match_paren(const char *s, size_t open, size_t n)
-{
-    int d = 0;
-    for (size_t i = open; i < n; i++) {
-        if (s[i] == '(')
-            d++;
-        else if (s[i] == ')' && --d == 0)
-            return i;
-    }
-    return n;
-}
-
-/* A copy of s[a, b) with runs of blanks made one space and the ends
- * trimmed. */
-static char *squeeze(const char *s, size_t a, size_t b)
-{
-    char *out = malloc(b - a + 1);
-    size_t k = 0;
-    int space = 0;
-    if (!out)
-        return NULL;
-    for (size_t i = a; i < b; i++) {
-        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-            space = k > 0;
-            continue;
-        }
-        if (space)
-            out[k++] = ' ';
-        space = 0;
-        out[k++] = s[i];
-    }
-    out[k] = 0;
-    return out;
-}
-
-/* The type of one parameter declaration `text` (already squeezed): the text
- * before its final identifier. `T name[]` or `T name[N]` is `T *`, as C
- * adjusts it. */
-static em_status param_type(const char *text, const char *kname, int index,
-                            const char *name, int line, char **type)
-{
-    size_t n = strlen(text), e = n, s;
-    int array = 0;
-    char *t;
-    if (e && text[e - 1] == ']') {
-        size_t o = e;
-        while (o > 0 && text[o - 1] != '[')
-            o--;
-        if (o == 0 || memchr(text, '[', o - 1))
-            return em_error(EM_ERR_NOT_SUPPORTED,
-                            "parameter %d of kernel '%s' (%s:%d) is a "
-                            "multi-dimensional array, which the host backend "
-                            "does not support: pass a pointer", index + 1,
-                            kname, name, line);
-        e = o - 1;
-        while (e > 0 && text[e - 1] == ' ')
-            e--;
-        array = 1;
-    }
-    s = e;
-    while (s > 0 && is_ident(text[s - 1]))
-        s--;
-    /* A bare type (`int`, `float *`) has no name: a C definition needs one.
-     * Identifiers that end a type are keywords or end in '*'. */
-    if (s == e || s == 0 || (text[s - 1] != ' ' && text[s - 1] != '*' &&
-                             text[s - 1] != '&'))
-        return em_error(EM_ERR_COMPILE,
-                        "cannot read parameter %d of kernel '%s' at %s:%d "
-                        "('%s'): expected a type and a name", index + 1, kname,
-                        name, line, text);
-    t = malloc(s + 3);
-    if (!t)
-        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory parsing kernel "
-                        "'%s'", kname);
-    memcpy(t, text, s);
-    while (s > 0 && t[s - 1] == ' ')
-        s--;
-    if (array)
-        t[s++] = '*';
-    t[s] = 0;
-    *type = t;
+    if (sig->status != EM_OK)
+        return em_error(sig->status, "%s", sig->why);
     return EM_OK;
-}
-
-/* Split the parameter list scan[open+1, close) on top-level commas. */
-static em_status parse_params(const char *scan, size_t open, size_t close,
-                              kernel *k, const char *name, int line)
-{
-    size_t a = open + 1;
-    int d = 0, cap = 0;
-    for (size_t i = open + 1; i <= close; i++) {
-        char c = scan[i];
-        if (c == '(' || c == '[' || c == '<')
-            d++;
-        else if ((c == ')' || c == ']' || c == '>') && i < close)
-            d--;
-        if (i < close && !(c == ',' && d == 0))
-            continue;
-        {
-            char *text = squeeze(scan, a, i), *type = NULL;
-            em_status st;
-            a = i + 1;
-            if (!text)
-                return em_error(EM_ERR_OUT_OF_MEMORY,
-                                "out of memory parsing kernel '%s'", k->name);
-            if (k->n_params == 0 && i == close &&
-                (!*text || !strcmp(text, "void"))) {
-                free(text);
-                break;
-            }
-            st = param_type(text, k->name, k->n_params, name, line, &type);
-            free(text);
-            if (st != EM_OK)
-                return st;
-            if (k->n_params == cap) {
-                char **t;
-                cap = cap ? cap * 2 : 8;
-                t = realloc(k->types, (size_t)cap * sizeof *t);
-                if (!t) {
-                    free(type);
-                    return em_error(EM_ERR_OUT_OF_MEMORY,
-                                    "out of memory parsing kernel '%s'", k->name);
-                }
-                k->types = t;
-            }
-            k->types[k->n_params++] = type;
-        }
-    }
-    return EM_OK;
-}
-
-/* Find every __global__ function definition in `scan`. A declaration
- * without a body (`__global__ void k(int);`) is skipped; the definition
- * supplies the launcher. */
-static em_status find_kernels(const char *scan, size_t n, const char *name,
-                              kernel **out, int *n_out)
-{
-    kernel *ks = NULL;
-    int nk = 0, cap = 0;
-    em_status st = EM_OK;
-
-    for (size_t i = 0; i < n; i++) {
-        size_t j, open = 0, close, name_b = 0, name_e = 0;
-        if (!word_at(scan, i, n, "__global__"))
-            continue;
-        /* Walk to the '(' of the parameter list: the identifier before it
-         * is the name. Parenthesised attributes before the name are
-         * skipped whole. */
-        for (j = i + 10; j < n && scan[j] != ';' && scan[j] != '{';) {
-            if (is_ident(scan[j])) {
-                size_t e = j;
-                while (e < n && is_ident(scan[e]))
-                    e++;
-                name_b = j;
-                name_e = e;
-                j = e;
-                continue;
-            }
-            if (scan[j] == '(') {
-                int attr = name_e > name_b &&
-                           ((name_e - name_b == 17 &&
-                             !memcmp(scan + name_b, "__launch_bounds__", 17)) ||
-                            (name_e - name_b == 13 &&
-                             !memcmp(scan + name_b, "__attribute__", 13)) ||
-                            (name_e - name_b == 9 &&
-                             !memcmp(scan + name_b, "__align__", 9)));
-                if (!attr) {
-                    open = j;
-                    break;
-                }
-                j = match_paren(scan, j, n) + 1;
-                name_b = name_e = 0;
-                continue;
-            }
-            j++;
-        }
-        if (!open || name_e == name_b) {
-            i = j;
-            continue;
-        }
-        close = match_paren(scan, open, n);
-        if (close >= n) {
-            st = em_error(EM_ERR_COMPILE,
-                          "unbalanced parentheses in the parameter list of "
-                          "kernel '%.*s' at %s:%d", (int)(name_e - name_b),
-                          scan + name_b, name, line_of(scan, open));
-            goto fail;
-        }
-        j = skip_space(scan, close + 1, n);
-        /* Attributes may also follow the list. */
-        while (word_at(scan, j, n, "__attribute__")) {
-            size_t p = skip_space(scan, j + 13, n);
-            if (p >= n || scan[p] != '(')
-                break;
-            j = skip_space(scan, match_paren(scan, p, n) + 1, n);
-        }
-        if (j >= n || scan[j] != '{') {
-            i = close;
-            continue;
-        }
-        {
-            int dup = 0;
-            for (int k = 0; k < nk; k++)
-                if (strlen(ks[k].name) == name_e - name_b &&
-                    !memcmp(ks[k].name, scan + name_b, name_e - name_b))
-                    dup = 1;
-            if (dup) {    /* the C compiler reports the redefinition */
-                i = close;
-                continue;
-            }
-        }
-        if (nk == cap) {
-            kernel *t;
-            cap = cap ? cap * 2 : 4;
-            t = realloc(ks, (size_t)cap * sizeof *t);
-            if (!t) {
-                st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory parsing kernels");
-                goto fail;
-            }
-            ks = t;
-        }
-        memset(&ks[nk], 0, sizeof ks[nk]);
-        ks[nk].name = squeeze(scan, name_b, name_e);
-        nk++;
-        if (!ks[nk - 1].name) {
-            st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory parsing kernels");
-            goto fail;
-        }
-        st = parse_params(scan, open, close, &ks[nk - 1], name,
-                          line_of(scan, open));
-        if (st != EM_OK)
-            goto fail;
-        i = close;
-    }
-    *out = ks;
-    *n_out = nk;
-    return EM_OK;
-fail:
-    kernels_free(ks, nk);
-    return st;
 }
 
 /* ---- the translation unit ----------------------------------------------- */
@@ -562,14 +258,14 @@ static void add_line_directive(sbuf *b, const char *file)
  * the arguments the runtime packed, as __em_blocks_K, and export the
  * parameter count and sizes the loader checks launches against. The
  * argument values are read once, before the loops. */
-static void add_launcher(sbuf *b, const kernel *k)
+static void add_launcher(sbuf *b, const em_ksig_kernel *k)
 {
     const char *vis = "__attribute__((visibility(\"default\")))";
     sb_printf(b, "\n%s const int __em_nparams_%s = %d;\n", vis, k->name,
               k->n_params);
     sb_printf(b, "%s const size_t __em_psizes_%s[] = {", vis, k->name);
     for (int p = 0; p < k->n_params; p++)
-        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->types[p]);
+        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->params[p].type);
     sb_printf(b, "%s};\n", k->n_params ? "" : "0");
     sb_printf(b, "%s void __em_blocks_%s(void **__em_args, const unsigned "
               "*__em_dims, unsigned long long __em_begin, unsigned long long "
@@ -578,8 +274,8 @@ static void add_launcher(sbuf *b, const kernel *k)
               "*__em_dims, unsigned long long __em_begin, unsigned long long "
               "__em_end)\n{\n", k->name);
     for (int p = 0; p < k->n_params; p++)
-        sb_printf(b, "    %s __em_p%d = *(%s *)__em_args[%d];\n", k->types[p],
-                  p, k->types[p], p);
+        sb_printf(b, "    %s __em_p%d = *(%s *)__em_args[%d];\n", k->params[p].type,
+                  p, k->params[p].type, p);
     sb_printf(b, "    (void)__em_args;\n"
               "    __EM_FOR_EACH_THREAD(__em_dims, __em_begin, __em_end)\n"
               "        %s(", k->name);
@@ -906,12 +602,12 @@ em_status em_compile_host(const char *source, const char *name,
                           em_code **out, char **out_log)
 {
     size_t n;
-    char *code = NULL, *scan = NULL, *log = NULL, *so = NULL;
+    char *code = NULL, *text = NULL, *scan = NULL, *log = NULL, *so = NULL;
     char dir[PATH_MAX], c_path[PATH_MAX + 16], so_path[PATH_MAX + 16],
         log_path[PATH_MAX + 16];
     const char *tmp;
-    kernel *ks = NULL;
-    int nk = 0, have_dir = 0;
+    em_ksig *sig = NULL;
+    int have_dir = 0;
     sbuf tu = {0};
     size_t so_size = 0;
     em_code *c = NULL;
@@ -932,17 +628,24 @@ em_status em_compile_host(const char *source, const char *name,
 
     n = strlen(source);
     code = malloc(n + 1);
+    text = malloc(n + 1);
     scan = malloc(n + 1);
-    if (!code || !scan) {
-        st = em_error(EM_ERR_OUT_OF_MEMORY, "cannot allocate 2 x %zu bytes to "
+    if (!code || !text || !scan) {
+        st = em_error(EM_ERR_OUT_OF_MEMORY, "cannot allocate 3 x %zu bytes to "
                       "compile %s", n + 1, name);
         goto done;
     }
-    code[n] = scan[n] = 0;
-    st = lex(source, n, name, code, scan);
+    code[n] = text[n] = scan[n] = 0;
+    em_ksig_blank(source, n, text, 1);
+    em_ksig_blank(source, n, scan, 0);
+    st = lex(source, text, scan, n, name, code);
     if (st != EM_OK)
         goto done;
-    st = find_kernels(scan, n, name, &ks, &nk);
+    /* The launchers need types as text only: no options, no kinds. */
+    st = em_ksig_parse(source, name, NULL, 0, &sig);
+    if (st != EM_OK)
+        goto done;
+    st = check_kernels(sig);
     if (st != EM_OK)
         goto done;
 
@@ -951,13 +654,13 @@ em_status em_compile_host(const char *source, const char *name,
     add_line_directive(&tu, name);
     sb_add(&tu, code, n);
     add_line_directive(&tu, "<ember: generated host launchers>");
-    for (int k = 0; k < nk; k++)
-        add_launcher(&tu, &ks[k]);
+    for (int k = 0; k < sig->n_kernels; k++)
+        add_launcher(&tu, &sig->kernels[k]);
     /* For the loader's "not found" message. */
     sb_puts(&tu, "\n__attribute__((visibility(\"default\"))) const char "
             "__em_kernel_names[] = \"");
-    for (int k = 0; k < nk; k++)
-        sb_printf(&tu, "%s%s", k ? ", " : "", ks[k].name);
+    for (int k = 0; k < sig->n_kernels; k++)
+        sb_printf(&tu, "%s%s", k ? ", " : "", sig->kernels[k].name);
     sb_puts(&tu, "\";\n");
     if (tu.oom) {
         st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory building the "
@@ -1028,8 +731,9 @@ done:
     free(log);
     free(so);
     free(tu.p);
-    kernels_free(ks, nk);
+    em_ksig_free(sig);
     free(code);
+    free(text);
     free(scan);
     return st;
 }

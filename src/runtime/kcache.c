@@ -19,6 +19,11 @@
  * wins and the second unloads its module. That wastes a compile in a rare
  * race instead of holding a lock across the compiler. Modules stay until
  * exit.
+ *
+ * The cache is where a module and its source meet, so a module it hands
+ * out carries the kernels' signatures read from that source (core/ksig.c),
+ * whichever way the code came: compiled now or loaded from disk. They give
+ * the module's functions their parameter kinds.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -27,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include "runtime.h"
+#include "core/ksig.h"
 
 #define KC_SEED 0x656d6265724b4331ull   /* "emberKC1" */
 
@@ -378,6 +384,10 @@ em_status em_kernel_cache_get(em_device *d, const char *source, uint64_t source_
         kc_entry_free(e);
         return s;
     }
+    /* Before the module is shared. Only a lack of memory fails, and then
+     * the kinds stay unknown: launches lose checks, not correctness. */
+    if (em_ksig_parse(e->source, "kernel.cu", options, n_options, &m->sigs) != EM_OK)
+        m->sigs = NULL;
     pthread_rwlock_wrlock(&kc_lock);
     won = kc_find(hash, &key, d, source, options, n_options);
     if (!won) {

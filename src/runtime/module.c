@@ -3,11 +3,14 @@
  * A module's functions are made once per name and kept in the module's
  * list, so asking again is a short scan with no backend call; they are
  * freed with the module. The launch path does a handful of compares and
- * builds a message only when one fails. */
+ * builds a message only when one fails. A function also gets its
+ * parameters' kinds when the module carries the source's signatures (the
+ * kernel cache's modules do) and they agree with the loaded code. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "core/ksig.h"
 
 /* The runtime's module: the backend sees only the first member. */
 struct rt_module {
@@ -86,9 +89,11 @@ em_status em_rt_module_unload_any(em_module *m)
         em_function *f = m->functions[i];
         free(f->name);
         free(f->param_sizes);
+        free(f->param_kinds);
         free(f);
     }
     free(m->functions);
+    em_ksig_free(m->sigs);
     pthread_mutex_destroy(&rm->lock);
     free(rm);
     return s;
@@ -108,6 +113,45 @@ em_status em_module_unload(em_module *m)
 void em_rt_module_set_cached(em_module *m) { rt_module_of(m)->cached = 1; }
 
 em_device *em_module_device(const em_module *m) { return m ? m->dev : NULL; }
+
+/* Can a parameter of this kind have this size in the loaded code? A
+ * mismatch means the source was misread, so nothing of it is trusted. */
+static int kind_fits(em_param_kind k, size_t size)
+{
+    switch (k) {
+    case EM_PARAM_POINTER: return size == sizeof(void *);
+    case EM_PARAM_INT:
+    case EM_PARAM_UINT: return size == 1 || size == 2 || size == 4 || size == 8;
+    case EM_PARAM_FLOAT: return size == 2 || size == 4 || size == 8;
+    case EM_PARAM_BOOL: return size == 1;
+    case EM_PARAM_OTHER:
+    case EM_PARAM_UNKNOWN: break;
+    }
+    return 1;
+}
+
+/* Give f the kinds of its source's signature, when the module has one for
+ * its name that agrees with the loaded code. Without memory for them the
+ * kinds stay unknown: launches lose checks, not correctness. */
+static void rt_attach_signature(em_function *f)
+{
+    const em_ksig_kernel *k = em_ksig_find(f->module->sigs, f->name);
+    em_param_kind *kinds;
+    int i;
+    if (!k || f->n_params < 0 || k->n_params != f->n_params ||
+        (f->n_params > 0 && !f->param_sizes))
+        return;
+    for (i = 0; i < k->n_params; i++)
+        if (!kind_fits(k->params[i].kind, f->param_sizes[i]))
+            return;
+    kinds = malloc((size_t)(k->n_params > 0 ? k->n_params : 1) * sizeof *kinds);
+    if (!kinds)
+        return;
+    for (i = 0; i < k->n_params; i++)
+        kinds[i] = k->params[i].kind;
+    f->param_kinds = kinds;
+    f->sig = k;
+}
 
 /* Under the module lock, so two threads asking for one name share one
  * handle; the backend call is a symbol lookup, short enough to hold it. */
@@ -142,6 +186,7 @@ static em_status rt_make_function(struct rt_module *rm, const char *name,
         free(f);
         return s;
     }
+    rt_attach_signature(f);
     m->functions[m->n_functions++] = f;
     *out = f;
     return EM_OK;
@@ -182,6 +227,27 @@ size_t em_function_param_size(const em_function *f, int i)
 }
 
 const char *em_function_name(const em_function *f) { return f ? f->name : NULL; }
+
+em_param_kind em_function_param_kind(const em_function *f, int i)
+{
+    if (!f || !f->param_kinds || i < 0 || i >= f->n_params)
+        return EM_PARAM_UNKNOWN;
+    return f->param_kinds[i];
+}
+
+const char *em_function_param_type(const em_function *f, int i)
+{
+    if (!f || !f->sig || i < 0 || i >= f->n_params)
+        return NULL;
+    return f->sig->params[i].type;
+}
+
+const char *em_function_param_name(const em_function *f, int i)
+{
+    if (!f || !f->sig || i < 0 || i >= f->n_params)
+        return NULL;
+    return f->sig->params[i].name;
+}
 
 /* ---- launches --------------------------------------------------------- */
 

@@ -213,7 +213,26 @@ static void test_params(void)
         CHECK(em_function_param_size(f, 3) == 8);
         CHECK(em_function_param_size(f, 4) == 2);
     }
+    /* Loaded as is: no source, no kinds. */
+    CHECK(f && em_function_param_kind(f, 3) == EM_PARAM_UNKNOWN);
     CHECK_OK(em_module_unload(m));
+
+    /* Through the kernel cache, the source gives each parameter its kind
+     * once the driver's count agrees with it (drivers before 12.4 give no
+     * count, and then nothing is known). */
+    m = NULL;
+    f = NULL;
+    CHECK_OK(em_kernel_cache_get(dev, params_src, 0, NULL, 0, 1, &m, NULL));
+    if (m)
+        CHECK_OK(em_module_get_function(m, "mixed", &f));
+    if (f && em_function_param_count(f) != -1) {
+        static const em_param_kind want[] = {
+            EM_PARAM_INT, EM_PARAM_FLOAT, EM_PARAM_OTHER, EM_PARAM_POINTER, EM_PARAM_INT,
+        };
+        for (int i = 0; i < 5; i++)
+            CHECK(em_function_param_kind(f, i) == want[i]);
+        CHECK(em_function_param_type(f, 2) && !strcmp(em_function_param_type(f, 2), "three"));
+    }
 }
 
 static void test_shared(void)

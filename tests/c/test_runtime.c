@@ -615,6 +615,9 @@ static void test_modules(void)
     CHECK(em_function_param_size(f, 2) == sizeof(float));
     CHECK(em_function_param_size(f, 3) == (size_t)-1);
     CHECK(em_function_param_size(f, -1) == (size_t)-1);
+    /* Loaded without its source: the kinds are unknown. */
+    CHECK(em_function_param_kind(f, 0) == EM_PARAM_UNKNOWN);
+    CHECK(em_function_param_type(f, 0) == NULL);
 
     CHECK(run_add(d, f, 2.5f));
 
@@ -683,11 +686,19 @@ static em_kernel_cache_stats kc_stats(void)
     return st;
 }
 
+/* add_k from the kernel cache, with its parameter kinds read from the
+ * source whether the module was compiled or loaded from disk. */
 static em_function *kc_function(em_module *m)
 {
     em_function *f = NULL;
     if (m)
         CHECK_OK(em_module_get_function(m, "add_k", &f));
+    if (f) {
+        CHECK(em_function_param_kind(f, 0) == EM_PARAM_POINTER);
+        CHECK(em_function_param_kind(f, 1) == EM_PARAM_INT);
+        CHECK(em_function_param_kind(f, 2) == EM_PARAM_FLOAT);
+        CHECK(em_function_param_type(f, 0) && !strcmp(em_function_param_type(f, 0), "float *"));
+    }
     return f;
 }
 

@@ -5,7 +5,16 @@
  * parameter, in a stack buffer, and calls em_launch: no temporary Python
  * objects, no string lookups, exact types tested before any protocol.
  * Parameter sizes come from the loaded code (em_function_param_size), so a
- * Python int or float becomes exactly what the kernel declared. */
+ * Python int or float becomes exactly what the kernel declared.
+ *
+ * Where the source says what a parameter is (em_function_param_kind: the
+ * kernel cache's modules), that decides what it accepts, before anything
+ * reaches the device: a float for a pointer would make the kernel
+ * dereference garbage (a crash on cpu, a context lost on the GPU), and an
+ * int's bits in a float parameter would be a silently wrong answer. Code
+ * without source (RawModule(ptx=...)) keeps the rules by size alone. The
+ * kinds are read from an array per call; messages, with the parameter's C
+ * declaration, are built only when an argument is refused. */
 #include <string.h>
 #include "module.h"
 #include "errors.h"
@@ -18,7 +27,7 @@ empy_kslot *empy_kslot_new(em_device *d, em_function *f)
 {
     int n = em_function_param_count(f), i;
     size_t nn = n > 0 ? (size_t)n : 0;
-    empy_kslot *s = PyMem_RawMalloc(sizeof *s + nn * sizeof(size_t));
+    empy_kslot *s = PyMem_RawMalloc(sizeof *s + nn * sizeof(empy_kparam));
     if (!s) {
         PyErr_NoMemory();
         return NULL;
@@ -32,8 +41,9 @@ empy_kslot *empy_kslot_new(em_device *d, em_function *f)
     s->pack_bytes = 0;
     for (i = 0; i < n; i++) {
         size_t sz = em_function_param_size(f, i);
-        s->sizes[i] = sz == (size_t)-1 ? 0 : sz;   /* 0: unknown */
-        s->pack_bytes += (s->sizes[i] + 15) & ~(size_t)15;
+        s->params[i].size = sz == (size_t)-1 ? 0 : sz;   /* 0: unknown */
+        s->params[i].kind = (int)em_function_param_kind(f, i);
+        s->pack_bytes += (s->params[i].size + 15) & ~(size_t)15;
     }
     return s;
 }
@@ -230,43 +240,83 @@ static Py_ssize_t put_pointer(pack_ctx *c, int i, const void *p, size_t want)
     return put_bytes(c, &p, sizeof p);
 }
 
-static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want)
+/* " (const float *x)": parameter i's declaration for messages, or "" when
+ * the source's signature is unknown. */
+static const char *param_decl(const pack_ctx *c, int i, char *buf, size_t n)
 {
+    const char *type = em_function_param_type(c->slot->fn, i);
+    const char *name = em_function_param_name(c->slot->fn, i);
+    size_t tl;
+    if (!type) {
+        buf[0] = 0;
+        return buf;
+    }
+    if (!name)
+        name = "";
+    tl = strlen(type);
+    snprintf(buf, n, " (%s%s%s)", type, *name && tl && type[tl - 1] != '*' ? " " : "",
+             name);
+    return buf;
+}
+
+#define DECL(c, i) param_decl((c), (i), decl_buf, sizeof decl_buf)
+
+/* A Python int (or the result of __index__) into a want-byte integer,
+ * range-checked as signed or unsigned. */
+static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want, int is_unsigned)
+{
+    char decl_buf[160];
     int ovf = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &ovf);
-    long long lo, hi;
+    unsigned long long u = 0;
+    int fits;
 
     if (v == -1 && !ovf && PyErr_Occurred())
         return -1;
-    switch (want) {
-    case 0:
-    case 8: lo = INT64_MIN; hi = INT64_MAX; want = 8; break;
-    case 4: lo = INT32_MIN; hi = INT32_MAX; break;
-    case 2: lo = INT16_MIN; hi = INT16_MAX; break;
-    case 1: lo = INT8_MIN; hi = INT8_MAX; break;
-    default:
+    if (want == 0)
+        want = 8;
+    if (want != 1 && want != 2 && want != 4 && want != 8) {
         PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: an int was given but the parameter is "
+                     "kernel '%s' args[%d]%s: an int was given but the parameter is "
                      "%zu bytes (pass a NumPy scalar of that size)",
-                     c->slot->name, i, want);
+                     c->slot->name, i, DECL(c, i), want);
         return -1;
     }
-    if (ovf || v < lo || v > hi) {
+    if (is_unsigned) {
+        if (ovf > 0) {
+            u = PyLong_AsUnsignedLongLong(o);
+            fits = !(u == (unsigned long long)-1 && PyErr_Occurred());
+            if (!fits)
+                PyErr_Clear();
+        } else {
+            u = (unsigned long long)v;
+            fits = !ovf && v >= 0;
+        }
+        fits = fits && (want == 8 || u < 1ull << (8 * want));
+    } else {
+        long long lim = want == 8 ? 0 : 1ll << (8 * want - 1);
+        fits = !ovf && (want == 8 || (v >= -lim && v < lim));
+        u = (unsigned long long)v;
+    }
+    if (!fits) {
         PyErr_Format(PyExc_OverflowError,
-                     "kernel '%s' args[%d]: %S does not fit the %zu-byte signed "
-                     "integer parameter", c->slot->name, i, o, want);
+                     "kernel '%s' args[%d]%s: %S does not fit the %zu-byte %s integer "
+                     "parameter", c->slot->name, i, DECL(c, i), o, want,
+                     is_unsigned ? "unsigned" : "signed");
         return -1;
     }
+    /* Two's complement: the low bytes of u are the value at either sign. */
     switch (want) {
-    case 8: { int64_t x = v; return put_bytes(c, &x, 8); }
-    case 4: { int32_t x = (int32_t)v; return put_bytes(c, &x, 4); }
-    case 2: { int16_t x = (int16_t)v; return put_bytes(c, &x, 2); }
-    default: { int8_t x = (int8_t)v; return put_bytes(c, &x, 1); }
+    case 8: { uint64_t x = u; return put_bytes(c, &x, 8); }
+    case 4: { uint32_t x = (uint32_t)u; return put_bytes(c, &x, 4); }
+    case 2: { uint16_t x = (uint16_t)u; return put_bytes(c, &x, 2); }
+    default: { uint8_t x = (uint8_t)u; return put_bytes(c, &x, 1); }
     }
 }
 
 static Py_ssize_t put_float(pack_ctx *c, int i, double v, size_t want)
 {
+    char decl_buf[160];
     switch (want) {
     case 0:
     case 8: return put_bytes(c, &v, 8);
@@ -281,8 +331,8 @@ static Py_ssize_t put_float(pack_ctx *c, int i, double v, size_t want)
 #endif
     default:
         PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: a float was given but the parameter is "
-                     "%zu bytes", c->slot->name, i, want);
+                     "kernel '%s' args[%d]%s: a float was given but the parameter is "
+                     "%zu bytes", c->slot->name, i, DECL(c, i), want);
         return -1;
     }
 }
@@ -431,11 +481,12 @@ static void note_cai_type(empy_state *st, PyTypeObject *t)
 #endif
 }
 
-static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
+/* An argument for a parameter of unknown kind: its Python type decides,
+ * checked against the parameter's size where that is known. */
+static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
 {
     empy_state *st = c->st;
     PyTypeObject *t = Py_TYPE(o);
-    size_t want = c->slot->n_params >= 0 ? c->slot->sizes[i] : 0;
     Py_ssize_t off;
     int r;
 
@@ -443,7 +494,7 @@ static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
     if (t == st->Buffer)
         return put_buffer_arg(c, i, (empy_Buffer *)o, want);
     if (t == &PyLong_Type || t == &PyBool_Type)
-        return put_int(c, i, o, want ? want : (t == &PyBool_Type ? 1 : 8));
+        return put_int(c, i, o, want ? want : (t == &PyBool_Type ? 1 : 8), 0);
     if (t == &PyFloat_Type)
         return put_float(c, i, PyFloat_AS_DOUBLE(o), want);
     if (t == st->PinnedMemory)
@@ -504,7 +555,7 @@ static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
     if (PyComplex_Check(o))
         return put_complex(c, i, PyComplex_AsCComplex(o), want);
     if (PyLong_Check(o))
-        return put_int(c, i, o, want);
+        return put_int(c, i, o, want, 0);
     if (PyFloat_Check(o))
         return put_float(c, i, PyFloat_AS_DOUBLE(o), want);
     r = put_cai(c, i, o, want, &off);
@@ -516,7 +567,7 @@ static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
         PyObject *n = PyNumber_Index(o);
         if (!n)
             return -1;
-        off = put_int(c, i, n, want);
+        off = put_int(c, i, n, want, 0);
         Py_DECREF(n);
         return off;
     }
@@ -525,6 +576,327 @@ static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
                  "an array with __cuda_array_interface__, ember.In/Out/InOut, an int, "
                  "a float or a NumPy scalar)", c->slot->name, i, t->tp_name);
     return -1;
+}
+
+/* ---- parameters of known kinds --------------------------------------- */
+
+/* What a 0-d buffer (a NumPy scalar) holds, by its struct-module format. */
+enum { NUM_NONE, NUM_INT, NUM_UINT, NUM_FLOAT, NUM_BOOL };
+
+static int scalar_kind(const Py_buffer *v)
+{
+    const char *f = v->format ? v->format : "B";
+    if (*f == '@' || *f == '=')
+        f++;
+    else if (*f == '<' || *f == '>' || *f == '!')
+        /* bytes to copy as they are only in the machine's own order */
+        f = (*f == '<') == (PY_LITTLE_ENDIAN != 0) ? f + 1 : "";
+    if (!f[0] || f[1])
+        return NUM_NONE;
+    switch (f[0]) {
+    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n': return NUM_INT;
+    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N': return NUM_UINT;
+    case 'e': case 'f': case 'd': case 'g': return NUM_FLOAT;
+    case '?': return NUM_BOOL;
+    }
+    return NUM_NONE;
+}
+
+/* The value of an integer or bool scalar of 1, 2, 4 or 8 bytes. */
+static double scalar_int_value(const Py_buffer *v, int is_unsigned)
+{
+    const char *p = v->buf;
+    switch (v->len) {
+    case 1: { uint8_t x; memcpy(&x, p, 1); return is_unsigned ? (double)x : (double)(int8_t)x; }
+    case 2: { uint16_t x; memcpy(&x, p, 2); return is_unsigned ? (double)x : (double)(int16_t)x; }
+    case 4: { uint32_t x; memcpy(&x, p, 4); return is_unsigned ? (double)x : (double)(int32_t)x; }
+    default: { uint64_t x; memcpy(&x, p, 8); return is_unsigned ? (double)x : (double)(int64_t)x; }
+    }
+}
+
+/* The argument does not suit the parameter's kind. */
+static Py_ssize_t kind_error(pack_ctx *c, int i, PyObject *o)
+{
+    char decl_buf[160];
+    const empy_kparam *p = &c->slot->params[i];
+    const char *what = "", *hint = "";
+    switch (p->kind) {
+    case EM_PARAM_POINTER:
+        what = "a pointer";
+        hint = "pass an ember.Buffer, ember.In/Out/InOut or an array with "
+               "__cuda_array_interface__";
+        break;
+    case EM_PARAM_INT:
+        what = "an integer";
+        hint = "pass an int or a NumPy integer of its size";
+        break;
+    case EM_PARAM_UINT:
+        what = "an unsigned integer";
+        hint = "pass an int or a NumPy integer of its size";
+        break;
+    case EM_PARAM_FLOAT:
+        what = "a floating-point number";
+        hint = "pass a float, an int or a NumPy scalar";
+        break;
+    case EM_PARAM_BOOL:
+        what = "a bool";
+        hint = "pass True or False";
+        break;
+    default:
+        PyErr_Format(PyExc_TypeError,
+                     "kernel '%s' args[%d]%s is passed by value (%zu bytes); got "
+                     "%.100s (pass bytes, or a NumPy array or structured scalar, of "
+                     "exactly %zu bytes)", c->slot->name, i, DECL(c, i), p->size,
+                     Py_TYPE(o)->tp_name, p->size);
+        return -1;
+    }
+    PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s is %s; got %.100s (%s)",
+                 c->slot->name, i, DECL(c, i), what, Py_TYPE(o)->tp_name, hint);
+    return -1;
+}
+
+/* A NumPy scalar's buffer, or 0 with no exception when o has none (or
+ * refuses, as device arrays do). -1 only for a failure that must stand. */
+static int get_scalar(PyObject *o, Py_buffer *v)
+{
+    if (!PyObject_CheckBuffer(o))
+        return 0;
+    if (PyObject_GetBuffer(o, v, PyBUF_RECORDS_RO) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_MemoryError))
+            return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    if (v->ndim != 0) {
+        PyBuffer_Release(v);
+        return 0;
+    }
+    return 1;
+}
+
+static Py_ssize_t scalar_size_error(pack_ctx *c, int i, PyObject *o, const Py_buffer *v)
+{
+    char decl_buf[160];
+    PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s: %.100s is %zd bytes but the "
+                 "parameter is %zu bytes", c->slot->name, i, DECL(c, i),
+                 Py_TYPE(o)->tp_name, v->len, c->slot->params[i].size);
+    return -1;
+}
+
+static int is_memory(const empy_state *st, PyTypeObject *t)
+{
+    return t == st->Buffer || t == st->PinnedMemory || t == st->In || t == st->Out ||
+           t == st->InOut;
+}
+
+static Py_ssize_t put_pointer_param(pack_ctx *c, int i, PyObject *o)
+{
+    empy_state *st = c->st;
+    PyTypeObject *t = Py_TYPE(o);
+    Py_ssize_t off;
+    Py_buffer v;
+    int r;
+
+    if (t == st->Buffer)
+        return put_buffer_arg(c, i, (empy_Buffer *)o, sizeof(void *));
+    if (t == st->PinnedMemory)
+        return put_pointer(c, i, ((empy_PinnedMemory *)o)->ptr, sizeof(void *));
+    if (t == st->In || t == st->Out || t == st->InOut)
+        return put_wrapper(c, i, o, sizeof(void *));
+    if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || o == Py_None)
+        return kind_error(c, i, o);
+    /* Device arrays first: CuPy's also have a buffer slot that refuses. */
+    r = put_cai(c, i, o, sizeof(void *), &off);
+    if (r)
+        return r < 0 ? -1 : off;
+    if (PyObject_CheckBuffer(o) && PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) == 0) {
+        int ndim = v.ndim;
+        PyBuffer_Release(&v);
+        if (ndim > 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "kernel '%s' args[%d]: a host array (%.100s) cannot be "
+                         "passed directly; wrap it as ember.In(a), ember.Out(a) or "
+                         "ember.InOut(a), or copy it into an ember.Buffer",
+                         c->slot->name, i, t->tp_name);
+            return -1;
+        }
+    }
+    PyErr_Clear();
+    return kind_error(c, i, o);
+}
+
+static Py_ssize_t put_int_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    int is_unsigned = p->kind == EM_PARAM_UINT, r, k;
+    Py_ssize_t off;
+    Py_buffer v;
+
+    if (t == &PyLong_Type || t == &PyBool_Type)
+        return put_int(c, i, o, p->size, is_unsigned);
+    if (PyFloat_Check(o) || PyComplex_Check(o) || is_memory(c->st, t))
+        return kind_error(c, i, o);
+    if ((r = get_scalar(o, &v)) != 0) {
+        if (r < 0)
+            return -1;
+        k = scalar_kind(&v);
+        if (k != NUM_INT && k != NUM_UINT && k != NUM_BOOL)
+            off = kind_error(c, i, o);
+        else if ((size_t)v.len != p->size)
+            off = scalar_size_error(c, i, o, &v);
+        else
+            off = put_bytes(c, v.buf, p->size);
+        PyBuffer_Release(&v);
+        return off;
+    }
+    if (PyLong_Check(o))
+        return put_int(c, i, o, p->size, is_unsigned);
+    if (PyIndex_Check(o)) {
+        PyObject *n = PyNumber_Index(o);
+        if (!n)
+            return -1;
+        off = put_int(c, i, n, p->size, is_unsigned);
+        Py_DECREF(n);
+        return off;
+    }
+    return kind_error(c, i, o);
+}
+
+static Py_ssize_t put_float_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    Py_ssize_t off;
+    Py_buffer v;
+    double d;
+    int r, k;
+
+    if (t == &PyFloat_Type)
+        return put_float(c, i, PyFloat_AS_DOUBLE(o), p->size);
+    if (PyComplex_Check(o) || is_memory(c->st, t))
+        return kind_error(c, i, o);
+    /* NumPy scalars before float subclasses: numpy.float64 is both, and
+     * its size must match as any NumPy scalar's does. */
+    if ((r = get_scalar(o, &v)) != 0) {
+        if (r < 0)
+            return -1;
+        k = scalar_kind(&v);
+        if (k == NUM_FLOAT)     /* the same format only: its bytes as they are */
+            off = (size_t)v.len == p->size ? put_bytes(c, v.buf, p->size)
+                                           : scalar_size_error(c, i, o, &v);
+        else if ((k == NUM_INT || k == NUM_UINT || k == NUM_BOOL) &&
+                 (v.len == 1 || v.len == 2 || v.len == 4 || v.len == 8))
+            /* NumPy's same_kind casting: integers become floats */
+            off = put_float(c, i, scalar_int_value(&v, k != NUM_INT), p->size);
+        else
+            off = kind_error(c, i, o);
+        PyBuffer_Release(&v);
+        return off;
+    }
+    if (PyFloat_Check(o))
+        return put_float(c, i, PyFloat_AsDouble(o), p->size);
+    if (!PyLong_Check(o) && !PyIndex_Check(o))
+        return kind_error(c, i, o);
+    {
+        PyObject *n = PyNumber_Index(o);
+        if (!n)
+            return -1;
+        d = PyLong_AsDouble(n);
+        Py_DECREF(n);
+    }
+    if (d == -1.0 && PyErr_Occurred()) {
+        char decl_buf[160];
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
+        PyErr_Format(PyExc_OverflowError, "kernel '%s' args[%d]%s: %S is too large "
+                     "for a floating-point parameter", c->slot->name, i, DECL(c, i), o);
+        return -1;
+    }
+    return put_float(c, i, d, p->size);
+}
+
+static Py_ssize_t put_bool_param(pack_ctx *c, int i, PyObject *o)
+{
+    unsigned char b;
+    Py_buffer v;
+    int r;
+    if (PyBool_Check(o)) {
+        b = o == Py_True;
+        return put_bytes(c, &b, 1);
+    }
+    if (PyLong_Check(o)) {
+        int ovf = 0;
+        long long x = PyLong_AsLongLongAndOverflow(o, &ovf);
+        if (x == -1 && !ovf && PyErr_Occurred())
+            return -1;
+        if (ovf || (x != 0 && x != 1)) {
+            char decl_buf[160];
+            PyErr_Format(PyExc_OverflowError, "kernel '%s' args[%d]%s: %S does not "
+                         "fit the bool parameter (0 or 1)", c->slot->name, i,
+                         DECL(c, i), o);
+            return -1;
+        }
+        b = (unsigned char)x;
+        return put_bytes(c, &b, 1);
+    }
+    if (!PyFloat_Check(o) && !is_memory(c->st, Py_TYPE(o)) &&
+        (r = get_scalar(o, &v)) != 0) {
+        Py_ssize_t off;
+        if (r < 0)
+            return -1;
+        off = scalar_kind(&v) == NUM_BOOL && v.len == 1 ? put_bytes(c, v.buf, 1)
+                                                          : kind_error(c, i, o);
+        PyBuffer_Release(&v);
+        return off;
+    }
+    return kind_error(c, i, o);
+}
+
+/* A struct, vector or other by-value parameter: exactly its bytes. A
+ * NumPy number is refused even at the right size, since its bytes are a
+ * number, not the struct (a float16 is not a __nv_bfloat16). */
+static Py_ssize_t put_value_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
+{
+    char decl_buf[160];
+    Py_ssize_t off;
+    Py_buffer v;
+    if (is_memory(c->st, Py_TYPE(o)) || !PyObject_CheckBuffer(o))
+        return kind_error(c, i, o);
+    if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_MemoryError))
+            return -1;
+        PyErr_Clear();
+        return kind_error(c, i, o);
+    }
+    if (v.ndim == 0 && scalar_kind(&v) != NUM_NONE)
+        off = kind_error(c, i, o);
+    else if (!PyBuffer_IsContiguous(&v, 'C'))
+        off = (PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s: %.100s is not "
+                            "contiguous", c->slot->name, i, DECL(c, i),
+                            Py_TYPE(o)->tp_name), -1);
+    else if ((size_t)v.len != p->size)
+        off = scalar_size_error(c, i, o, &v);
+    else
+        off = put_bytes(c, v.buf, p->size);
+    PyBuffer_Release(&v);
+    return off;
+}
+
+static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
+{
+    const empy_kparam *p;
+    if (c->slot->n_params < 0)
+        return put_untyped(c, i, o, 0);
+    p = &c->slot->params[i];
+    switch (p->kind) {
+    case EM_PARAM_POINTER: return put_pointer_param(c, i, o);
+    case EM_PARAM_INT:
+    case EM_PARAM_UINT: return put_int_param(c, i, o, p);
+    case EM_PARAM_FLOAT: return put_float_param(c, i, o, p);
+    case EM_PARAM_BOOL: return put_bool_param(c, i, o);
+    case EM_PARAM_OTHER: return put_value_param(c, i, o, p);
+    default: return put_untyped(c, i, o, p->size);
+    }
 }
 
 /* Copy Out/InOut arrays back after a successful launch, then wait, so the

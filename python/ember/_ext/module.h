@@ -40,6 +40,16 @@ typedef struct empy_state {
      * objects of those types (launch.c). */
     PyObject *cai_types[2];
     int cai_next;
+    /* arrays (ndarray.h) */
+    PyTypeObject *DType;
+    PyTypeObject *ndarray;
+    PyTypeObject *Flags;
+    PyTypeObject *ufunc;
+    PyObject *AxisError;
+    PyObject *s_array_interface;   /* "__array_interface__" */
+    PyObject *s_array;             /* "__array__" */
+    PyObject *dtypes[EM_DTYPE_COUNT];
+    PyObject *ufuncs[EM_OP_COUNT];  /* NULL for ops with no ufunc object */
 } empy_state;
 
 static inline empy_state *empy_state_of_type(PyTypeObject *t)
@@ -143,6 +153,12 @@ void empy_set_device(empy_state *st, em_device *d);
 int empy_set_stream(empy_state *st, PyObject *stream_or_none);
 
 /* The launch path, shared by RawKernel and Function (launch.c). */
+typedef struct empy_kparam {
+    size_t size;               /* bytes, from the loaded code; 0: unknown */
+    int kind;                  /* em_param_kind, from the source; UNKNOWN:
+                                * convert by size alone */
+} empy_kparam;
+
 typedef struct empy_kslot {
     em_device *dev;
     em_function *fn;
@@ -151,7 +167,7 @@ typedef struct empy_kslot {
     int is_cpu;
     size_t pack_bytes;         /* room the packed arguments need */
     struct empy_kslot *next;
-    size_t sizes[];            /* n_params entries */
+    empy_kparam params[];      /* n_params entries */
 } empy_kslot;
 
 /* A slot for function f of device d (PyMem_RawMalloc'd); NULL with an

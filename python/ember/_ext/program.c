@@ -403,7 +403,7 @@ static PyObject *slot_param_sizes(const empy_kslot *s)
         Py_RETURN_NONE;
     t = PyTuple_New(s->n_params);
     for (i = 0; t && i < s->n_params; i++) {
-        PyObject *v = PyLong_FromSize_t(s->sizes[i]);
+        PyObject *v = PyLong_FromSize_t(s->params[i].size);
         if (!v) {
             Py_CLEAR(t);
             break;
@@ -411,6 +411,43 @@ static PyObject *slot_param_sizes(const empy_kslot *s)
         PyTuple_SET_ITEM(t, i, v);
     }
     return t;
+}
+
+static const char *kind_name(int k)
+{
+    switch (k) {
+    case EM_PARAM_POINTER: return "pointer";
+    case EM_PARAM_INT: return "int";
+    case EM_PARAM_UINT: return "uint";
+    case EM_PARAM_FLOAT: return "float";
+    case EM_PARAM_BOOL: return "bool";
+    case EM_PARAM_OTHER: return "other";
+    }
+    return NULL;
+}
+
+static PyObject *slot_param_kinds(const empy_kslot *s)
+{
+    PyObject *t;
+    int i;
+    if (s->n_params < 0)
+        Py_RETURN_NONE;
+    t = PyTuple_New(s->n_params);
+    for (i = 0; t && i < s->n_params; i++) {
+        const char *k = kind_name(s->params[i].kind);
+        PyObject *v = k ? PyUnicode_FromString(k) : Py_NewRef(Py_None);
+        if (!v) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *Function_get_param_kinds(PyObject *self, void *c)
+{
+    return slot_param_kinds(FUNC(self)->slot);
 }
 
 static PyObject *Function_get_name(PyObject *self, void *c)
@@ -442,6 +479,11 @@ static PyGetSetDef Function_getset[] = {
      "The kernel's parameter count (None if the code does not say).", NULL},
     {"param_sizes", Function_get_param_sizes, NULL,
      "Each parameter's size in bytes (None if unknown).", NULL},
+    {"param_kinds", Function_get_param_kinds, NULL,
+     "What each parameter holds, read from the source: 'pointer', 'int', "
+     "'uint', 'float', 'bool' or 'other' (by value), None where unknown (code "
+     "loaded as PTX or CUBIN, templates, types from headers). Known kinds are "
+     "enforced at launch. None if the parameter count is unknown.", NULL},
     {"device", Function_get_device, NULL, "The device the code is loaded on.", NULL},
     {NULL},
 };
