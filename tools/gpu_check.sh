@@ -41,5 +41,6 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== benchmarks"
   build/c/bench_launch 2>&1 | tee "$OUT/bench_launch.log"
   $PY bench/run.py --out "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" || status=1
+  $PY bench/arrays.py --out "$OUT/bench_arrays.md" 2>&1 | tee "$OUT/bench_arrays.log" || status=1
 fi
 exit $status
