@@ -2,10 +2,13 @@
  *
  * A ufunc is an op id. Type resolution follows NumPy 2 (NEP 50): Python
  * scalars are weak (they take the array's dtype when their value fits its
- * kind), NumPy scalars and arrays are strong. The kernel for a call is
- * found by a compact descriptor (op, loop dtypes, layout class, vector
- * width, index width) in a per-device table, so a repeated call builds no
- * source and no strings; only a first call generates and compiles.
+ * kind), NumPy scalars and arrays are strong. Each op has NumPy's loops in
+ * NumPy's order; bfloat16 (not in NumPy) has a loop wherever float16 does,
+ * right after it, and computes in float32 as float16 does. The kernel for
+ * a call is found by a compact descriptor (op, loop dtypes, layout class,
+ * vector width, index width) in a per-device table, so a repeated call
+ * builds no source and no strings; only a first call generates and
+ * compiles.
  */
 #ifndef EMBER_UFUNC_H
 #define EMBER_UFUNC_H
@@ -76,16 +79,60 @@ typedef struct em_operand {
 
 /* The loop dtypes and output dtype NumPy would choose for op over these
  * inputs. EM_ERR_TYPE naming the ufunc and the dtypes when none exists
- * (bitwise on floats, for example). */
+ * (bitwise on floats, for example). loop_dtype (may be NULL) receives nin
+ * entries, the dtype each input is cast to (they differ only for mixed
+ * loops such as ldexp's float-and-int). A Python int that does not fit its
+ * loop dtype is EM_ERR_OVERFLOW ("Python integer 300 out of bounds for
+ * int8"), except in comparisons, which compare such values exactly. */
 em_status em_ufunc_resolve(em_op op, const em_operand *in, int nin,
                            em_dtype *loop_dtype, em_dtype *out_dtype);
+
+/* ---- dtype promotion and casting (NumPy 2 rules) ---------------------- */
+
+typedef enum em_casting {
+    EM_CASTING_NO = 0, EM_CASTING_EQUIV, EM_CASTING_SAFE,
+    EM_CASTING_SAME_KIND, EM_CASTING_UNSAFE
+} em_casting;
+
+/* numpy.promote_types(a, b). bfloat16 (not in NumPy) promotes like
+ * float16, and float16 with bfloat16 gives float32. EM_ERR_TYPE for an
+ * invalid dtype. */
+em_status em_dtype_promote(em_dtype a, em_dtype b, em_dtype *out);
+
+/* numpy.can_cast(from, to, casting): nonzero when allowed. */
+int em_dtype_can_cast(em_dtype from, em_dtype to, em_casting casting);
+
+/* numpy.result_type over operands, weak Python scalars included (an int
+ * with an int8 array is int8; alone, Python scalars take int64, float64,
+ * complex128). EM_ERR_INVALID_VALUE for n < 1. */
+em_status em_result_type(const em_operand *in, int n, em_dtype *out);
+
+/* Convert one value between dtypes as kernels convert elements (NumPy's
+ * unsafe casting: wrap-around for integers, round-to-nearest-even for
+ * floats, the real part of complex numbers). */
+em_status em_scalar_cast(const void *src, em_dtype from, void *dst,
+                         em_dtype to);
 
 /* out = op(in...). If out->storage is NULL, a new array of the broadcast
  * shape and resolved dtype is made on the inputs' device; otherwise out
  * must have the broadcast shape and is written with casting ('same_kind'
  * for ufunc out=, as NumPy; EM_ERR_TYPE otherwise). `where` (may be NULL)
  * is a bool array broadcast to the shape: elements where it is false keep
- * out's values. */
+ * out's values.
+ *
+ * EM_OP_COPY casts instead ('unsafe', as assignment does): from an array
+ * input a strided copy, from a scalar a fill (a Python int that the
+ * output's integer dtype cannot hold is EM_ERR_OVERFLOW, as in NumPy 2).
+ * An input overlapping out other than element for element (a[1:] +=
+ * a[:-1]) is copied first, so results are as if every input were read
+ * before out is written. A Python or NumPy integer scalar exponent below 0
+ * in an integer power is EM_ERR_INVALID_VALUE ("Integers to negative
+ * integer powers are not allowed."); for an array exponent the check would
+ * cost a device pass, so ember computes 1/x truncated instead (1, -1 or 0).
+ * Complex arcsin, arccos, arctan and their hyperbolic forms are
+ * EM_ERR_TYPE (not yet implemented). Stream: s, or NULL for the calling
+ * thread's current stream when it is on the operands' device, else that
+ * device's default stream. */
 em_status em_ufunc_apply(em_op op, const em_operand *in, int nin,
                          em_array *out, const em_array *where, em_stream *s);
 

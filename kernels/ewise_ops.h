@@ -1,0 +1,957 @@
+/* ember kernels: NumPy's elementwise loops as inline functions.
+ *
+ * One function per (op, loop type): ew_<op>_<t>(...), where <t> is the
+ * compute type of the loop's inputs (b i8 i16 i32 i64 u8 u16 u32 u64 f32
+ * f64 c64 c128; float16 and bfloat16 loops compute in f32), joined with a
+ * second suffix when a loop mixes types (ew_ldexp_f32_i64,
+ * ew_less_i64_u64). Conversions between storage types are
+ * ew_<to>_from_<from category>; the elementwise generator
+ * (src/codegen/ewise.c) pastes this file in front of each kernel and
+ * composes these names, and the library includes it too, so scalars are
+ * cast on the host exactly as kernels cast array elements.
+ *
+ * Three compilers read this file: NVRTC (CUDA C++, no standard headers),
+ * the host C compiler after kernels/host_prelude.h, and the library's own
+ * C build (warning-clean under -Wall -Wextra). So: C that is also C++, no
+ * overloading, no templates, no compound literals; per-type functions come
+ * from macros.
+ *
+ * Semantics are NumPy 2's, including the corners: integer overflow wraps
+ * (computed in unsigned arithmetic, so C has no undefined behaviour),
+ * integer division and remainder by zero give 0, floor_divide and remainder
+ * take the divisor's sign, shifts past the width give 0 (or -1 for a
+ * negative right_shift), maximum/minimum propagate NaN, fmax/fmin ignore
+ * it, comparisons with NaN are false. Out-of-range float-to-integer casts
+ * (undefined in C; NumPy warns) give what x86 gives: NaN and values outside
+ * the int32 range become INT32_MIN for types up to 32 bits (then wrap),
+ * outside int64 INT64_MIN, on CPU and GPU alike.
+ */
+#ifndef EMBER_EWISE_OPS_H
+#define EMBER_EWISE_OPS_H
+
+/* The one-line helpers are kept as a table, which clang-format would
+ * spread over three times the lines: */
+/* clang-format off */
+
+/* ---- types and the qualifier of every helper ------------------------- */
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define EW_CUDA 1
+/* Most helpers go unused in any one kernel; that is the point. */
+#pragma nv_diag_suppress 177
+#define EW_FN static __device__ __forceinline__
+typedef signed char ew_i8;
+typedef short ew_i16;
+typedef int ew_i32;
+typedef long long ew_i64;
+typedef unsigned char ew_u8;
+typedef unsigned short ew_u16;
+typedef unsigned int ew_u32;
+typedef unsigned long long ew_u64;
+#else
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#define EW_FN static inline
+typedef int8_t ew_i8;
+typedef int16_t ew_i16;
+typedef int32_t ew_i32;
+typedef int64_t ew_i64;
+typedef uint8_t ew_u8;
+typedef uint16_t ew_u16;
+typedef uint32_t ew_u32;
+typedef uint64_t ew_u64;
+#endif
+
+typedef unsigned char ew_b;     /* bool: 0 or 1 */
+typedef unsigned short ew_f16;  /* IEEE binary16, as bits */
+typedef unsigned short ew_bf16; /* bfloat16 (the top half of a float), as bits */
+typedef float ew_f32;
+typedef double ew_f64;
+typedef struct ew_c64 { float re, im; } ew_c64;
+typedef struct ew_c128 { double re, im; } ew_c128;
+
+#define EW_I64_MIN (-9223372036854775807LL - 1)
+#define EW_LN2 0.693147180559945309417232121458176568
+#define EW_LOG2E 1.442695040888963407359924681001892137
+#define EW_LOG10E 0.434294481903251827651128918916605082
+#define EW_I32_MIN (-2147483647 - 1)
+
+/* ---- bits ------------------------------------------------------------ */
+
+#ifdef EW_CUDA
+EW_FN ew_u32 ew_f32_bits(float x) { return __float_as_uint(x); }
+EW_FN float ew_bits_f32(ew_u32 b) { return __uint_as_float(b); }
+EW_FN ew_u64 ew_f64_bits(double x) { return (ew_u64)__double_as_longlong(x); }
+EW_FN double ew_bits_f64(ew_u64 b) { return __longlong_as_double((long long)b); }
+#else
+EW_FN ew_u32 ew_f32_bits(float x) { ew_u32 b; memcpy(&b, &x, sizeof b); return b; }
+EW_FN float ew_bits_f32(ew_u32 b) { float x; memcpy(&x, &b, sizeof x); return x; }
+EW_FN ew_u64 ew_f64_bits(double x) { ew_u64 b; memcpy(&b, &x, sizeof b); return b; }
+EW_FN double ew_bits_f64(ew_u64 b) { double x; memcpy(&x, &b, sizeof x); return x; }
+#endif
+
+/* NVRTC has no INFINITY or NAN macros. */
+EW_FN float ew_inf_f32(void) { return ew_bits_f32(0x7f800000u); }
+EW_FN float ew_nan_f32(void) { return ew_bits_f32(0x7fc00000u); }
+EW_FN double ew_inf_f64(void) { return ew_bits_f64(0x7ff0000000000000ull); }
+EW_FN double ew_nan_f64(void) { return ew_bits_f64(0x7ff8000000000000ull); }
+
+EW_FN int ew_fisinf_f32(float x) { return fabsf(x) == ew_inf_f32(); }
+EW_FN int ew_fisinf_f64(double x) { return fabs(x) == ew_inf_f64(); }
+EW_FN int ew_fisfinite_f32(float x) { return fabsf(x) < ew_inf_f32(); }
+EW_FN int ew_fisfinite_f64(double x) { return fabs(x) < ew_inf_f64(); }
+
+/* ---- float16 and bfloat16 ------------------------------------------- */
+
+/* Casts between the 16-bit floats and float are exact (widening) or round
+ * to nearest even, and NaNs keep their payload bits, as NumPy's casts do;
+ * the GPU's cvt instructions would give one canonical NaN, so the cast
+ * functions check for NaN first. Arithmetic loops widen and narrow with
+ * the _ld/_st variants instead, which skip that check on the GPU: NaNs
+ * that go through arithmetic come out canonical there anyway. */
+EW_FN float ew_f16_nan_to_f32(ew_f16 h)
+{
+    return ew_bits_f32(((ew_u32)(h & 0x8000u) << 16) | 0x7f800000u |
+                       ((ew_u32)(h & 0x3ffu) << 13));
+}
+
+EW_FN ew_f16 ew_f32_nan_to_f16(ew_u32 u)
+{
+    ew_u32 h = ((u >> 16) & 0x8000u) | 0x7c00u | ((u & 0x7fffffu) >> 13);
+    return (ew_f16)((h & 0x3ffu) ? h : h | 1u);
+}
+
+EW_FN float ew_f16_to_f32(ew_f16 h)
+{
+#ifdef EW_CUDA
+    float f;
+    if ((h & 0x7fffu) > 0x7c00u)
+        return ew_f16_nan_to_f32(h);
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+#else
+    ew_u32 sign = (ew_u32)(h & 0x8000u) << 16;
+    ew_u32 e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f)   /* inf or NaN: keep the payload */
+        return ew_bits_f32(sign | 0x7f800000u | (m << 13));
+    if (e == 0) {    /* zero or subnormal: m * 2^-24, exact in float */
+        float v = (float)m * 5.9604644775390625e-8f;
+        return sign ? -v : v;
+    }
+    return ew_bits_f32(sign | ((e + 112u) << 23) | (m << 13));
+#endif
+}
+
+/* Round to nearest even; NaN stays a (quiet) NaN. */
+EW_FN ew_f16 ew_f32_to_f16(float f)
+{
+#ifdef EW_CUDA
+    unsigned short h;
+    if (f != f)
+        return ew_f32_nan_to_f16(ew_f32_bits(f));
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    ew_u32 u = ew_f32_bits(f);
+    ew_u32 sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return ew_f32_nan_to_f16(u);
+    if (a >= 0x477ff000u)   /* 65520 and up round to infinity */
+        return (ew_f16)(sign | 0x7c00u);
+    if (a < 0x38800000u) {
+        /* Below the smallest normal half. Adding 0.5 puts the value where
+         * a float's last bit is worth 2^-24, a half subnormal's step, so
+         * the FPU's own round-to-nearest-even does the rounding. */
+        float v = ew_bits_f32(a) + 0.5f;
+        return (ew_f16)(sign | (ew_f32_bits(v) - 0x3f000000u));
+    }
+    /* Rebias the exponent (127 -> 15) and round on the 13 dropped bits,
+     * ties to the even result. */
+    a += 0xc8000fffu + ((a >> 13) & 1u);
+    return (ew_f16)(sign | (a >> 13));
+#endif
+}
+
+/* A double rounded to float by round-to-odd: rounding that again to a
+ * format of at most 22 significant bits gives the correctly rounded
+ * result, so doubles reach float16 and bfloat16 through float without a
+ * double-rounding error. */
+EW_FN float ew_f64_to_f32_odd(double x)
+{
+    float f = (float)x;
+    ew_u32 b;
+    if (x != x || (double)f == x)
+        return f;
+    b = ew_f32_bits(f);
+    if (!(b & 1u)) {
+        /* f is the even neighbour; x lies between f and the odd one. */
+        if (fabs((double)f) > fabs(x))
+            b -= 1u;
+        else
+            b += 1u;
+    }
+    return ew_bits_f32(b);
+}
+
+EW_FN ew_f16 ew_f64_to_f16(double x)
+{
+#ifdef EW_CUDA
+    unsigned short h;
+    if (x != x)
+        return ew_f32_to_f16((float)x);
+    asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(x));
+    return h;
+#else
+    return ew_f32_to_f16(ew_f64_to_f32_odd(x));
+#endif
+}
+
+EW_FN float ew_bf16_to_f32(ew_bf16 h) { return ew_bits_f32((ew_u32)h << 16); }
+
+EW_FN ew_bf16 ew_f32_to_bf16(float f)
+{
+#if defined(EW_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned short h;
+    if (f != f)
+        return (ew_bf16)((ew_f32_bits(f) >> 16) | 0x40u);
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    ew_u32 u = ew_f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)   /* NaN: truncate, keep it quiet */
+        return (ew_bf16)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (ew_bf16)(u >> 16);
+#endif
+}
+
+EW_FN ew_bf16 ew_f64_to_bf16(double x) { return ew_f32_to_bf16(ew_f64_to_f32_odd(x)); }
+
+#ifdef EW_CUDA
+EW_FN float ew_f16_ld(ew_f16 h)
+{
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+EW_FN ew_f16 ew_f16_st(float f)
+{
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+#else
+EW_FN float ew_f16_ld(ew_f16 h) { return ew_f16_to_f32(h); }
+EW_FN ew_f16 ew_f16_st(float f) { return ew_f32_to_f16(f); }
+#endif
+#if defined(EW_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+EW_FN ew_bf16 ew_bf16_st(float f)
+{
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+#else
+EW_FN ew_bf16 ew_bf16_st(float f) { return ew_f32_to_bf16(f); }
+#endif
+EW_FN float ew_bf16_ld(ew_bf16 h) { return ew_bf16_to_f32(h); }
+
+/* ---- float to integer, as x86 does it -------------------------------- */
+
+EW_FN ew_i32 ew_f64_to_i32(double x)
+{
+    return (x > -2147483649.0 && x < 2147483648.0) ? (ew_i32)x : EW_I32_MIN;
+}
+
+EW_FN ew_i64 ew_f64_to_i64(double x)
+{
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (ew_i64)x
+                                                                       : EW_I64_MIN;
+}
+
+EW_FN ew_u64 ew_f64_to_u64(double x)
+{
+    if (x >= 9223372036854775808.0 && x < 18446744073709551616.0)
+        return (ew_u64)(x - 9223372036854775808.0) + 0x8000000000000000ull;
+    return (ew_u64)ew_f64_to_i64(x);
+}
+
+/* ---- complex --------------------------------------------------------- */
+
+EW_FN ew_c64 ew_mk_c64(float re, float im)
+{
+    ew_c64 z;
+    z.re = re;
+    z.im = im;
+    return z;
+}
+
+EW_FN ew_c128 ew_mk_c128(double re, double im)
+{
+    ew_c128 z;
+    z.re = re;
+    z.im = im;
+    return z;
+}
+
+/* ---- conversions between storage types ------------------------------- */
+
+/* ew_<to>_from_<from>: the source categories are b, i64 (every signed
+ * integer, widened), u64 (every unsigned one), f32 (float16 and bfloat16
+ * after their exact widening), f64, c64 and c128. Complex to real drops
+ * the imaginary part, as NumPy does (with a warning ember does not give). */
+#define EW_CVT_INT(D, T, VIA)                                                 \
+    EW_FN T ew_##D##_from_b(ew_b x) { return (T)x; }                          \
+    EW_FN T ew_##D##_from_i64(ew_i64 x) { return (T)x; }                      \
+    EW_FN T ew_##D##_from_u64(ew_u64 x) { return (T)x; }                      \
+    EW_FN T ew_##D##_from_f64(double x) { return (T)ew_f64_to_##VIA(x); }     \
+    EW_FN T ew_##D##_from_f32(float x) { return ew_##D##_from_f64((double)x); } \
+    EW_FN T ew_##D##_from_c64(ew_c64 x) { return ew_##D##_from_f32(x.re); }   \
+    EW_FN T ew_##D##_from_c128(ew_c128 x) { return ew_##D##_from_f64(x.re); }
+
+EW_CVT_INT(i8, ew_i8, i32)
+EW_CVT_INT(i16, ew_i16, i32)
+EW_CVT_INT(i32, ew_i32, i32)
+EW_CVT_INT(i64, ew_i64, i64)
+EW_CVT_INT(u8, ew_u8, i32)
+EW_CVT_INT(u16, ew_u16, i32)
+EW_CVT_INT(u32, ew_u32, i64)
+EW_CVT_INT(u64, ew_u64, u64)
+
+EW_FN ew_b ew_b_from_b(ew_b x) { return x; }
+EW_FN ew_b ew_b_from_i64(ew_i64 x) { return x != 0; }
+EW_FN ew_b ew_b_from_u64(ew_u64 x) { return x != 0; }
+EW_FN ew_b ew_b_from_f32(float x) { return x != 0; }
+EW_FN ew_b ew_b_from_f64(double x) { return x != 0; }
+EW_FN ew_b ew_b_from_c64(ew_c64 x) { return x.re != 0 || x.im != 0; }
+EW_FN ew_b ew_b_from_c128(ew_c128 x) { return x.re != 0 || x.im != 0; }
+
+#define EW_CVT_REAL(D, T)                                                     \
+    EW_FN T ew_##D##_from_b(ew_b x) { return (T)x; }                          \
+    EW_FN T ew_##D##_from_i64(ew_i64 x) { return (T)x; }                      \
+    EW_FN T ew_##D##_from_u64(ew_u64 x) { return (T)x; }                      \
+    EW_FN T ew_##D##_from_f32(float x) { return (T)x; }                       \
+    EW_FN T ew_##D##_from_f64(double x) { return (T)x; }                      \
+    EW_FN T ew_##D##_from_c64(ew_c64 x) { return (T)x.re; }                   \
+    EW_FN T ew_##D##_from_c128(ew_c128 x) { return (T)x.re; }
+EW_CVT_REAL(f32, float)
+EW_CVT_REAL(f64, double)
+
+/* Integers reach float16 through float: a value float rounds is far past
+ * float16's range, so the second rounding cannot matter. */
+EW_FN ew_f16 ew_f16_from_b(ew_b x) { return x ? 0x3c00 : 0; }
+EW_FN ew_f16 ew_f16_from_i64(ew_i64 x) { return ew_f32_to_f16((float)x); }
+EW_FN ew_f16 ew_f16_from_u64(ew_u64 x) { return ew_f32_to_f16((float)x); }
+EW_FN ew_f16 ew_f16_from_f32(float x) { return ew_f32_to_f16(x); }
+EW_FN ew_f16 ew_f16_from_f64(double x) { return ew_f64_to_f16(x); }
+EW_FN ew_f16 ew_f16_from_c64(ew_c64 x) { return ew_f32_to_f16(x.re); }
+EW_FN ew_f16 ew_f16_from_c128(ew_c128 x) { return ew_f64_to_f16(x.re); }
+
+EW_FN ew_bf16 ew_bf16_from_b(ew_b x) { return x ? 0x3f80 : 0; }
+EW_FN ew_bf16 ew_bf16_from_i64(ew_i64 x) { return ew_f64_to_bf16((double)x); }
+EW_FN ew_bf16 ew_bf16_from_u64(ew_u64 x) { return ew_f64_to_bf16((double)x); }
+EW_FN ew_bf16 ew_bf16_from_f32(float x) { return ew_f32_to_bf16(x); }
+EW_FN ew_bf16 ew_bf16_from_f64(double x) { return ew_f64_to_bf16(x); }
+EW_FN ew_bf16 ew_bf16_from_c64(ew_c64 x) { return ew_f32_to_bf16(x.re); }
+EW_FN ew_bf16 ew_bf16_from_c128(ew_c128 x) { return ew_f64_to_bf16(x.re); }
+
+#define EW_CVT_COMPLEX(D, C, T, RD)                                           \
+    EW_FN C ew_##D##_from_b(ew_b x) { return ew_mk_##D((T)x, 0); }            \
+    EW_FN C ew_##D##_from_i64(ew_i64 x) { return ew_mk_##D(ew_##RD##_from_i64(x), 0); } \
+    EW_FN C ew_##D##_from_u64(ew_u64 x) { return ew_mk_##D(ew_##RD##_from_u64(x), 0); } \
+    EW_FN C ew_##D##_from_f32(float x) { return ew_mk_##D((T)x, 0); }         \
+    EW_FN C ew_##D##_from_f64(double x) { return ew_mk_##D((T)x, 0); }        \
+    EW_FN C ew_##D##_from_c64(ew_c64 x) { return ew_mk_##D((T)x.re, (T)x.im); } \
+    EW_FN C ew_##D##_from_c128(ew_c128 x) { return ew_mk_##D((T)x.re, (T)x.im); }
+EW_CVT_COMPLEX(c64, ew_c64, float, f32)
+EW_CVT_COMPLEX(c128, ew_c128, double, f64)
+
+/* ---- bool loops ------------------------------------------------------ */
+
+EW_FN ew_b ew_add_b(ew_b a, ew_b b) { return a | b; }
+EW_FN ew_b ew_multiply_b(ew_b a, ew_b b) { return a & b; }
+EW_FN ew_b ew_maximum_b(ew_b a, ew_b b) { return a | b; }
+EW_FN ew_b ew_minimum_b(ew_b a, ew_b b) { return a & b; }
+EW_FN ew_b ew_fmax_b(ew_b a, ew_b b) { return a | b; }
+EW_FN ew_b ew_fmin_b(ew_b a, ew_b b) { return a & b; }
+EW_FN ew_b ew_bitwise_and_b(ew_b a, ew_b b) { return a & b; }
+EW_FN ew_b ew_bitwise_or_b(ew_b a, ew_b b) { return a | b; }
+EW_FN ew_b ew_bitwise_xor_b(ew_b a, ew_b b) { return a ^ b; }
+EW_FN ew_b ew_absolute_b(ew_b a) { return a; }
+EW_FN ew_b ew_floor_b(ew_b a) { return a; }
+EW_FN ew_b ew_ceil_b(ew_b a) { return a; }
+EW_FN ew_b ew_trunc_b(ew_b a) { return a; }
+EW_FN ew_b ew_invert_b(ew_b a) { return !a; }
+
+/* Comparisons, logical ops and classification: every real type. */
+#define EW_COMPARE_OPS(S, T)                                                  \
+    EW_FN ew_b ew_equal_##S(T a, T b) { return a == b; }                      \
+    EW_FN ew_b ew_not_equal_##S(T a, T b) { return a != b; }                  \
+    EW_FN ew_b ew_less_##S(T a, T b) { return a < b; }                        \
+    EW_FN ew_b ew_less_equal_##S(T a, T b) { return a <= b; }                 \
+    EW_FN ew_b ew_greater_##S(T a, T b) { return a > b; }                     \
+    EW_FN ew_b ew_greater_equal_##S(T a, T b) { return a >= b; }              \
+    EW_FN ew_b ew_logical_and_##S(T a, T b) { return a != 0 && b != 0; }      \
+    EW_FN ew_b ew_logical_or_##S(T a, T b) { return a != 0 || b != 0; }       \
+    EW_FN ew_b ew_logical_xor_##S(T a, T b) { return (a != 0) != (b != 0); }  \
+    EW_FN ew_b ew_logical_not_##S(T a) { return a == 0; }
+
+EW_COMPARE_OPS(b, ew_b)
+EW_FN ew_b ew_isnan_b(ew_b a) { (void)a; return 0; }
+EW_FN ew_b ew_isinf_b(ew_b a) { (void)a; return 0; }
+EW_FN ew_b ew_isfinite_b(ew_b a) { (void)a; return 1; }
+
+/* ---- integer loops --------------------------------------------------- */
+
+/* W is the wide unsigned type the arithmetic is done in (unsigned int for
+ * types up to 32 bits, so no promotion to signed int can overflow), BITS
+ * the width. */
+#define EW_INT_OPS(S, T, W, BITS)                                             \
+    EW_COMPARE_OPS(S, T)                                                      \
+    EW_FN T ew_add_##S(T a, T b) { return (T)((W)a + (W)b); }                 \
+    EW_FN T ew_subtract_##S(T a, T b) { return (T)((W)a - (W)b); }            \
+    EW_FN T ew_multiply_##S(T a, T b) { return (T)((W)a * (W)b); }            \
+    EW_FN T ew_maximum_##S(T a, T b) { return a > b ? a : b; }                \
+    EW_FN T ew_minimum_##S(T a, T b) { return a < b ? a : b; }                \
+    EW_FN T ew_fmax_##S(T a, T b) { return a > b ? a : b; }                   \
+    EW_FN T ew_fmin_##S(T a, T b) { return a < b ? a : b; }                   \
+    EW_FN T ew_bitwise_and_##S(T a, T b) { return (T)(a & b); }               \
+    EW_FN T ew_bitwise_or_##S(T a, T b) { return (T)(a | b); }                \
+    EW_FN T ew_bitwise_xor_##S(T a, T b) { return (T)(a ^ b); }               \
+    EW_FN T ew_left_shift_##S(T a, T b)                                       \
+    {                                                                         \
+        return (ew_u64)(ew_i64)b < BITS ? (T)((W)a << b) : (T)0;              \
+    }                                                                         \
+    EW_FN T ew_negative_##S(T a) { return (T)(0 - (W)a); }                    \
+    EW_FN T ew_positive_##S(T a) { return a; }                                \
+    EW_FN T ew_square_##S(T a) { return (T)((W)a * (W)a); }                   \
+    EW_FN T ew_invert_##S(T a) { return (T)~a; }                              \
+    EW_FN T ew_conjugate_##S(T a) { return a; }                               \
+    EW_FN T ew_floor_##S(T a) { return a; }                                   \
+    EW_FN T ew_ceil_##S(T a) { return a; }                                    \
+    EW_FN T ew_trunc_##S(T a) { return a; }                                   \
+    EW_FN ew_b ew_isnan_##S(T a) { (void)a; return 0; }                       \
+    EW_FN ew_b ew_isinf_##S(T a) { (void)a; return 0; }                       \
+    EW_FN ew_b ew_isfinite_##S(T a) { (void)a; return 1; }                    \
+    /* Square-and-multiply, wrapping. */                                      \
+    EW_FN T ew_upow_##S(T a, ew_u64 e)                                        \
+    {                                                                         \
+        W r = 1, base = (W)a;                                                 \
+        while (e) {                                                           \
+            if (e & 1u)                                                       \
+                r *= base;                                                    \
+            base *= base;                                                     \
+            e >>= 1;                                                          \
+        }                                                                     \
+        return (T)r;                                                          \
+    }
+
+/* MIN // -1 wraps to MIN and MIN % -1 is 0, without C's undefined
+ * division. A negative power (which NumPy refuses, and ember refuses for
+ * scalar exponents on the host) gives 1/a truncated: 1, -1 or 0. */
+#define EW_SINT_OPS(S, T, W, BITS, RECIP0)                                    \
+    EW_INT_OPS(S, T, W, BITS)                                                 \
+    EW_FN T ew_floor_divide_##S(T a, T b)                                     \
+    {                                                                         \
+        T q;                                                                  \
+        if (b == 0)                                                           \
+            return 0;                                                         \
+        if (b == -1)                                                          \
+            return (T)(0 - (W)a);                                             \
+        q = (T)(a / b);                                                       \
+        if (a % b != 0 && ((a < 0) != (b < 0)))                               \
+            q = (T)(q - 1);                                                   \
+        return q;                                                             \
+    }                                                                         \
+    EW_FN T ew_remainder_##S(T a, T b)                                        \
+    {                                                                         \
+        T r;                                                                  \
+        if (b == 0 || b == -1)                                                \
+            return 0;                                                         \
+        r = (T)(a % b);                                                       \
+        if (r != 0 && ((r < 0) != (b < 0)))                                   \
+            r = (T)(r + b);                                                   \
+        return r;                                                             \
+    }                                                                         \
+    EW_FN T ew_power_##S(T a, T b)                                            \
+    {                                                                         \
+        if (b < 0)                                                            \
+            return (T)(a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0);        \
+        return ew_upow_##S(a, (ew_u64)b);                                     \
+    }                                                                         \
+    EW_FN T ew_right_shift_##S(T a, T b)                                      \
+    {                                                                         \
+        return (ew_u64)(ew_i64)b < BITS ? (T)(a >> b) : (T)(a < 0 ? -1 : 0);  \
+    }                                                                         \
+    EW_FN T ew_absolute_##S(T a) { return a < 0 ? (T)(0 - (W)a) : a; }       \
+    EW_FN T ew_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }               \
+    EW_FN T ew_reciprocal_##S(T a)                                            \
+    {                                                                         \
+        return a == 0 ? (T)(RECIP0) : (T)(a == 1 ? 1 : a == -1 ? -1 : 0);     \
+    }
+
+#define EW_UINT_OPS(S, T, W, BITS)                                            \
+    EW_INT_OPS(S, T, W, BITS)                                                 \
+    EW_FN T ew_floor_divide_##S(T a, T b) { return b ? (T)(a / b) : (T)0; }   \
+    EW_FN T ew_remainder_##S(T a, T b) { return b ? (T)(a % b) : (T)0; }      \
+    EW_FN T ew_power_##S(T a, T b) { return ew_upow_##S(a, (ew_u64)b); }      \
+    EW_FN T ew_right_shift_##S(T a, T b)                                      \
+    {                                                                         \
+        return (ew_u64)b < BITS ? (T)(a >> b) : (T)0;                         \
+    }                                                                         \
+    EW_FN T ew_absolute_##S(T a) { return a; }                                \
+    EW_FN T ew_sign_##S(T a) { return (T)(a > 0); }                           \
+    EW_FN T ew_reciprocal_##S(T a)                                            \
+    {                                                                         \
+        return (T)(a == 1);                                                   \
+    }
+
+/* reciprocal(0) is 1.0/0 cast back, as NumPy computes it: x86 gives the
+ * integer indefinite value, which the 8- and 16-bit types truncate to 0. */
+EW_SINT_OPS(i8, ew_i8, ew_u32, 8, 0)
+EW_SINT_OPS(i16, ew_i16, ew_u32, 16, 0)
+EW_SINT_OPS(i32, ew_i32, ew_u32, 32, EW_I32_MIN)
+EW_SINT_OPS(i64, ew_i64, ew_u64, 64, EW_I64_MIN)
+EW_UINT_OPS(u8, ew_u8, ew_u32, 8)
+EW_UINT_OPS(u16, ew_u16, ew_u32, 16)
+EW_UINT_OPS(u32, ew_u32, ew_u32, 32)
+EW_UINT_OPS(u64, ew_u64, ew_u64, 64)
+
+/* NumPy's exact int64-with-uint64 comparison loops (qQ->?, Qq->?). */
+#define EW_MIXED_COMPARE(OP, EXPR_SU, EXPR_US)                                \
+    EW_FN ew_b ew_##OP##_i64_u64(ew_i64 a, ew_u64 b) { return EXPR_SU; }      \
+    EW_FN ew_b ew_##OP##_u64_i64(ew_u64 a, ew_i64 b) { return EXPR_US; }
+EW_MIXED_COMPARE(equal, a >= 0 && (ew_u64)a == b, b >= 0 && a == (ew_u64)b)
+EW_MIXED_COMPARE(not_equal, a < 0 || (ew_u64)a != b, b < 0 || a != (ew_u64)b)
+EW_MIXED_COMPARE(less, a < 0 || (ew_u64)a < b, b >= 0 && a < (ew_u64)b)
+EW_MIXED_COMPARE(less_equal, a < 0 || (ew_u64)a <= b, b >= 0 && a <= (ew_u64)b)
+EW_MIXED_COMPARE(greater, a >= 0 && (ew_u64)a > b, b < 0 || a > (ew_u64)b)
+EW_MIXED_COMPARE(greater_equal, a >= 0 && (ew_u64)a >= b, b < 0 || a >= (ew_u64)b)
+
+/* ---- floating-point loops -------------------------------------------- */
+
+/* F is the C math suffix (f for float, nothing for double). float16 and
+ * bfloat16 loops use the f32 functions on widened values and round the
+ * result once, as NumPy does. */
+#define EW_FLOAT_OPS(S, T, F)                                                 \
+    EW_COMPARE_OPS(S, T)                                                      \
+    EW_FN T ew_add_##S(T a, T b) { return a + b; }                            \
+    EW_FN T ew_subtract_##S(T a, T b) { return a - b; }                       \
+    EW_FN T ew_multiply_##S(T a, T b) { return a * b; }                       \
+    EW_FN T ew_true_divide_##S(T a, T b) { return a / b; }                    \
+    /* Python's floor division: the quotient of the exact remainder's      */ \
+    /* division, corrected to the floor and rounded to the nearest integer.*/ \
+    EW_FN T ew_floor_divide_##S(T a, T b)                                     \
+    {                                                                         \
+        T mod, div, fl;                                                       \
+        if (b == 0)                                                           \
+            return a / b;                                                     \
+        mod = fmod##F(a, b);                                                  \
+        div = (a - mod) / b;                                                  \
+        if (mod != 0 && ((b < 0) != (mod < 0)))                               \
+            div -= 1;                                                         \
+        if (div != 0) {                                                       \
+            fl = floor##F(div);                                               \
+            if (div - fl > (T)0.5)                                            \
+                fl += 1;                                                      \
+        } else {                                                              \
+            fl = copysign##F((T)0, a / b);                                    \
+        }                                                                     \
+        return fl;                                                            \
+    }                                                                         \
+    /* The remainder takes the divisor's sign; an exact zero too. */          \
+    EW_FN T ew_remainder_##S(T a, T b)                                        \
+    {                                                                         \
+        T mod = fmod##F(a, b);                                                \
+        if (b == 0)                                                           \
+            return mod;                                                       \
+        if (mod != 0) {                                                       \
+            if ((b < 0) != (mod < 0))                                         \
+                mod += b;                                                     \
+        } else {                                                              \
+            mod = copysign##F((T)0, b);                                       \
+        }                                                                     \
+        return mod;                                                           \
+    }                                                                         \
+    EW_FN T ew_power_##S(T a, T b) { return pow##F(a, b); }                   \
+    EW_FN T ew_float_power_##S(T a, T b) { return pow##F(a, b); }             \
+    /* NaN wins (maximum) or loses (fmax); of two equal values (0.0 and   */ \
+    /* -0.0) the second, as NumPy's float32/float64 loops return.         */ \
+    EW_FN T ew_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; }    \
+    EW_FN T ew_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }    \
+    EW_FN T ew_fmax_##S(T a, T b) { return (a > b || b != b) ? a : b; }       \
+    EW_FN T ew_fmin_##S(T a, T b) { return (a < b || b != b) ? a : b; }       \
+    EW_FN T ew_arctan2_##S(T a, T b) { return atan2##F(a, b); }               \
+    EW_FN T ew_hypot_##S(T a, T b) { return hypot##F(a, b); }                 \
+    EW_FN T ew_copysign_##S(T a, T b) { return copysign##F(a, b); }           \
+    EW_FN T ew_nextafter_##S(T a, T b) { return nextafter##F(a, b); }         \
+    EW_FN T ew_logaddexp_##S(T a, T b)                                        \
+    {                                                                         \
+        T d;                                                                  \
+        if (a == b) /* also two infinities of one sign */                     \
+            return a + (T)EW_LN2;                                             \
+        d = a - b;                                                            \
+        if (d > 0)                                                            \
+            return a + log1p##F(exp##F(-d));                                  \
+        if (d <= 0)                                                           \
+            return b + log1p##F(exp##F(d));                                   \
+        return d; /* NaN */                                                   \
+    }                                                                         \
+    EW_FN T ew_logaddexp2_##S(T a, T b)                                       \
+    {                                                                         \
+        const T log2e = (T)EW_LOG2E;                                          \
+        T d;                                                                  \
+        if (a == b)                                                           \
+            return a + 1;                                                     \
+        d = a - b;                                                            \
+        if (d > 0)                                                            \
+            return a + log1p##F(exp2##F(-d)) * log2e;                         \
+        if (d <= 0)                                                           \
+            return b + log1p##F(exp2##F(d)) * log2e;                          \
+        return d;                                                             \
+    }                                                                         \
+    EW_FN T ew_heaviside_##S(T x, T h0)                                       \
+    {                                                                         \
+        if (x != x)                                                           \
+            return x;                                                         \
+        return x < 0 ? (T)0 : x > 0 ? (T)1 : h0;                              \
+    }                                                                         \
+    EW_FN T ew_ldexp_##S##_i32(T x, ew_i32 e) { return ldexp##F(x, e); }      \
+    EW_FN T ew_ldexp_##S##_i64(T x, ew_i64 e)                                 \
+    {                                                                         \
+        return ldexp##F(x, e > 2147483647 ? 2147483647                        \
+                           : e < EW_I32_MIN ? EW_I32_MIN : (int)e);           \
+    }                                                                         \
+    EW_FN T ew_negative_##S(T a) { return -a; }                               \
+    EW_FN T ew_positive_##S(T a) { return a; }                                \
+    EW_FN T ew_absolute_##S(T a) { return fabs##F(a); }                       \
+    EW_FN T ew_sign_##S(T a)                                                  \
+    {                                                                         \
+        return a > 0 ? (T)1 : a < 0 ? (T)-1 : a == 0 ? (T)0 : a;              \
+    }                                                                         \
+    EW_FN T ew_square_##S(T a) { return a * a; }                              \
+    EW_FN T ew_sqrt_##S(T a) { return sqrt##F(a); }                           \
+    EW_FN T ew_cbrt_##S(T a) { return cbrt##F(a); }                           \
+    EW_FN T ew_reciprocal_##S(T a) { return (T)1 / a; }                       \
+    EW_FN T ew_exp_##S(T a) { return exp##F(a); }                             \
+    EW_FN T ew_exp2_##S(T a) { return exp2##F(a); }                           \
+    EW_FN T ew_expm1_##S(T a) { return expm1##F(a); }                         \
+    EW_FN T ew_log_##S(T a) { return log##F(a); }                             \
+    EW_FN T ew_log2_##S(T a) { return log2##F(a); }                           \
+    EW_FN T ew_log10_##S(T a) { return log10##F(a); }                         \
+    EW_FN T ew_log1p_##S(T a) { return log1p##F(a); }                         \
+    EW_FN T ew_sin_##S(T a) { return sin##F(a); }                             \
+    EW_FN T ew_cos_##S(T a) { return cos##F(a); }                             \
+    EW_FN T ew_tan_##S(T a) { return tan##F(a); }                             \
+    EW_FN T ew_arcsin_##S(T a) { return asin##F(a); }                         \
+    EW_FN T ew_arccos_##S(T a) { return acos##F(a); }                         \
+    EW_FN T ew_arctan_##S(T a) { return atan##F(a); }                         \
+    EW_FN T ew_sinh_##S(T a) { return sinh##F(a); }                           \
+    EW_FN T ew_cosh_##S(T a) { return cosh##F(a); }                           \
+    EW_FN T ew_tanh_##S(T a) { return tanh##F(a); }                           \
+    EW_FN T ew_arcsinh_##S(T a) { return asinh##F(a); }                       \
+    EW_FN T ew_arccosh_##S(T a) { return acosh##F(a); }                       \
+    EW_FN T ew_arctanh_##S(T a) { return atanh##F(a); }                       \
+    EW_FN T ew_floor_##S(T a) { return floor##F(a); }                         \
+    EW_FN T ew_ceil_##S(T a) { return ceil##F(a); }                           \
+    EW_FN T ew_trunc_##S(T a) { return trunc##F(a); }                         \
+    EW_FN T ew_rint_##S(T a) { return rint##F(a); }                           \
+    EW_FN T ew_conjugate_##S(T a) { return a; }                               \
+    EW_FN ew_b ew_isnan_##S(T a) { return a != a; }                           \
+    EW_FN ew_b ew_isinf_##S(T a) { return (ew_b)ew_fisinf_##S(a); }           \
+    EW_FN ew_b ew_isfinite_##S(T a) { return (ew_b)ew_fisfinite_##S(a); }
+
+EW_FLOAT_OPS(f32, float, f)
+EW_FLOAT_OPS(f64, double, )
+
+EW_FN ew_b ew_signbit_f32(float a) { return (ew_b)(ew_f32_bits(a) >> 31); }
+EW_FN ew_b ew_signbit_f64(double a) { return (ew_b)(ew_f64_bits(a) >> 63); }
+
+/* The 16-bit float loops (bfloat16 too) differ from float32's in
+ * corners, as NumPy's float16 loops do: of two equal values maximum,
+ * minimum, fmax and fmin return the first, and nextafter(x, x) is x.
+ * nextafter steps one unit of the 16-bit type, so it steps the bits (sign
+ * and magnitude: away from zero is +1). */
+EW_FN float ew_maximum_f16(float a, float b) { return (a >= b || a != a) ? a : b; }
+EW_FN float ew_minimum_f16(float a, float b) { return (a <= b || a != a) ? a : b; }
+EW_FN float ew_fmax_f16(float a, float b) { return (a >= b || b != b) ? a : b; }
+EW_FN float ew_fmin_f16(float a, float b) { return (a <= b || b != b) ? a : b; }
+
+#define EW_NEXTAFTER_16(S, TO16, FROM16)                                      \
+    EW_FN float ew_nextafter_##S(float a, float b)                            \
+    {                                                                         \
+        unsigned short x;                                                     \
+        if (a != a || b != b)                                                 \
+            return a + b;                                                     \
+        if (a == b)                                                           \
+            return a;                                                         \
+        if (a == 0)                                                           \
+            return FROM16((unsigned short)(ew_signbit_f32(b) ? 0x8001u : 1u)); \
+        x = TO16(a);                                                          \
+        x = (unsigned short)(((a < b) == (a > 0)) ? x + 1u : x - 1u);         \
+        return FROM16(x);                                                     \
+    }
+EW_NEXTAFTER_16(f16, ew_f32_to_f16, ew_f16_to_f32)
+EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
+
+/* ---- complex loops --------------------------------------------------- */
+
+/* NumPy orders complex numbers lexicographically; a NaN in an imaginary
+ * part makes a strict real-part comparison false. */
+#define EW_COMPLEX_OPS(S, C, T, F, R)                                         \
+    EW_FN int ew_nz_##S(C a) { return a.re != 0 || a.im != 0; }               \
+    EW_FN int ew_cnan_##S(C a) { return a.re != a.re || a.im != a.im; }       \
+    EW_FN int ew_clt_##S(C a, C b)                                            \
+    {                                                                         \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||               \
+               (a.re == b.re && a.im < b.im);                                 \
+    }                                                                         \
+    EW_FN int ew_cle_##S(C a, C b)                                            \
+    {                                                                         \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||               \
+               (a.re == b.re && a.im <= b.im);                                \
+    }                                                                         \
+    EW_FN ew_b ew_equal_##S(C a, C b) { return a.re == b.re && a.im == b.im; } \
+    EW_FN ew_b ew_not_equal_##S(C a, C b) { return a.re != b.re || a.im != b.im; } \
+    EW_FN ew_b ew_less_##S(C a, C b) { return (ew_b)ew_clt_##S(a, b); }       \
+    EW_FN ew_b ew_less_equal_##S(C a, C b) { return (ew_b)ew_cle_##S(a, b); } \
+    EW_FN ew_b ew_greater_##S(C a, C b) { return (ew_b)ew_clt_##S(b, a); }    \
+    EW_FN ew_b ew_greater_equal_##S(C a, C b) { return (ew_b)ew_cle_##S(b, a); } \
+    EW_FN ew_b ew_logical_and_##S(C a, C b) { return ew_nz_##S(a) && ew_nz_##S(b); } \
+    EW_FN ew_b ew_logical_or_##S(C a, C b) { return ew_nz_##S(a) || ew_nz_##S(b); } \
+    EW_FN ew_b ew_logical_xor_##S(C a, C b) { return ew_nz_##S(a) != ew_nz_##S(b); } \
+    EW_FN ew_b ew_logical_not_##S(C a) { return !ew_nz_##S(a); }             \
+    EW_FN ew_b ew_isnan_##S(C a) { return (ew_b)ew_cnan_##S(a); }             \
+    EW_FN ew_b ew_isinf_##S(C a)                                              \
+    {                                                                         \
+        return (ew_b)(ew_fisinf_##R(a.re) || ew_fisinf_##R(a.im));              \
+    }                                                                         \
+    EW_FN ew_b ew_isfinite_##S(C a)                                           \
+    {                                                                         \
+        return (ew_b)(ew_fisfinite_##R(a.re) && ew_fisfinite_##R(a.im));        \
+    }                                                                         \
+    EW_FN C ew_maximum_##S(C a, C b)                                          \
+    {                                                                         \
+        return (ew_cnan_##S(a) || ew_cle_##S(b, a)) ? a : b;                  \
+    }                                                                         \
+    EW_FN C ew_minimum_##S(C a, C b)                                          \
+    {                                                                         \
+        return (ew_cnan_##S(a) || ew_cle_##S(a, b)) ? a : b;                  \
+    }                                                                         \
+    EW_FN C ew_fmax_##S(C a, C b)                                             \
+    {                                                                         \
+        return (ew_cnan_##S(b) || ew_cle_##S(b, a)) ? a : b;                  \
+    }                                                                         \
+    EW_FN C ew_fmin_##S(C a, C b)                                             \
+    {                                                                         \
+        return (ew_cnan_##S(b) || ew_cle_##S(a, b)) ? a : b;                  \
+    }                                                                         \
+    EW_FN C ew_add_##S(C a, C b) { return ew_mk_##S(a.re + b.re, a.im + b.im); } \
+    EW_FN C ew_subtract_##S(C a, C b) { return ew_mk_##S(a.re - b.re, a.im - b.im); } \
+    EW_FN C ew_multiply_##S(C a, C b)                                         \
+    {                                                                         \
+        return ew_mk_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); \
+    }                                                                         \
+    /* Smith's method: scale by the larger part of the divisor so the      */ \
+    /* intermediate products neither overflow nor underflow needlessly.    */ \
+    EW_FN C ew_true_divide_##S(C a, C b)                                      \
+    {                                                                         \
+        T ar = fabs##F(b.re), ai = fabs##F(b.im), rat, scl;                   \
+        if (ar >= ai) {                                                       \
+            if (ar == 0 && ai == 0)                                           \
+                return ew_mk_##S(a.re / ar, a.im / ar);                       \
+            rat = b.im / b.re;                                                \
+            scl = (T)1 / (b.re + b.im * rat);                                 \
+            return ew_mk_##S((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl); \
+        }                                                                     \
+        rat = b.re / b.im;                                                    \
+        scl = (T)1 / (b.im + b.re * rat);                                     \
+        return ew_mk_##S((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl); \
+    }                                                                         \
+    EW_FN C ew_negative_##S(C a) { return ew_mk_##S(-a.re, -a.im); }          \
+    EW_FN C ew_positive_##S(C a) { return a; }                                \
+    EW_FN C ew_conjugate_##S(C a) { return ew_mk_##S(a.re, -a.im); }          \
+    EW_FN T ew_absolute_##S(C a) { return hypot##F(a.re, a.im); }             \
+    EW_FN C ew_square_##S(C a) { return ew_multiply_##S(a, a); }              \
+    /* Smith's method for 1/z; zero gives NaNs, as NumPy's loop does. */   \
+    EW_FN C ew_reciprocal_##S(C a)                                            \
+    {                                                                         \
+        T r, d;                                                               \
+        if (fabs##F(a.im) <= fabs##F(a.re)) {                                 \
+            r = a.im / a.re;                                                  \
+            d = a.re + a.im * r;                                              \
+            return ew_mk_##S(1 / d, -r / d);                                  \
+        }                                                                     \
+        r = a.re / a.im;                                                      \
+        d = a.re * r + a.im;                                                  \
+        return ew_mk_##S(r / d, -1 / d);                                      \
+    }                                                                         \
+    EW_FN C ew_rint_##S(C a) { return ew_mk_##S(rint##F(a.re), rint##F(a.im)); } \
+    /* z/|z|; infinite parts count as +-1, NaN anywhere gives NaN. */         \
+    EW_FN C ew_sign_##S(C a)                                                  \
+    {                                                                         \
+        T qnan = ew_nan_##R(), m;                                             \
+        int ir = ew_fisinf_##R(a.re), ii = ew_fisinf_##R(a.im);                 \
+        if (ew_cnan_##S(a) || (ir && ii))                                     \
+            return ew_mk_##S(qnan, qnan);                                       \
+        if (ir)                                                               \
+            return ew_mk_##S(a.re > 0 ? (T)1 : (T)-1, 0);                     \
+        if (ii)                                                               \
+            return ew_mk_##S(0, a.im > 0 ? (T)1 : (T)-1);                     \
+        m = hypot##F(a.re, a.im);                                             \
+        if (m == 0)                                                           \
+            return ew_mk_##S(0, 0);                                           \
+        return ew_mk_##S(a.re / m, a.im / m);                                 \
+    }                                                                         \
+    EW_FN C ew_exp_##S(C a)                                                   \
+    {                                                                         \
+        T e;                                                                  \
+        if (a.im == 0)                                                        \
+            return ew_mk_##S(exp##F(a.re), a.im);                             \
+        if (!ew_fisfinite_##R(a.im) && ew_fisinf_##R(a.re))                     \
+            return a.re < 0 ? ew_mk_##S(0, 0)                                 \
+                            : ew_mk_##S(a.re, ew_nan_##R());                  \
+        e = exp##F(a.re);                                                     \
+        return ew_mk_##S(e * cos##F(a.im), e * sin##F(a.im));                 \
+    }                                                                         \
+    EW_FN C ew_log_##S(C a)                                                   \
+    {                                                                         \
+        return ew_mk_##S(log##F(hypot##F(a.re, a.im)), atan2##F(a.im, a.re)); \
+    }                                                                         \
+    EW_FN C ew_sqrt_##S(C a)                                                  \
+    {                                                                         \
+        T x = a.re, y = a.im, t, scale = 1;                                   \
+        if (x == 0 && y == 0)                                                 \
+            return ew_mk_##S(0, y);                                           \
+        if (ew_fisinf_##R(y))                                                  \
+            return ew_mk_##S(ew_inf_##R(), y);                                \
+        if (x != x)                                                           \
+            return ew_mk_##S(x, x);                                           \
+        if (ew_fisinf_##R(x)) {                                                \
+            if (x > 0)                                                        \
+                return ew_mk_##S(x, y != y ? y : copysign##F((T)0, y));       \
+            return ew_mk_##S(y != y ? y : (T)0, copysign##F(-x, y));          \
+        }                                                                     \
+        if (y != y)                                                           \
+            return ew_mk_##S(y, y);                                           \
+        /* |z| + |x| may overflow near the top of the range. */               \
+        if (fabs##F(x) > EW_##R##_BIG || fabs##F(y) > EW_##R##_BIG) {                   \
+            x *= (T)0.25;                                                     \
+            y *= (T)0.25;                                                     \
+            scale = 2;                                                        \
+        }                                                                     \
+        t = sqrt##F((fabs##F(x) + hypot##F(x, y)) * (T)0.5);                  \
+        if (x >= 0)                                                           \
+            return ew_mk_##S(t * scale, y / (2 * t) * scale);                 \
+        return ew_mk_##S(fabs##F(y) / (2 * t) * scale, copysign##F(t, y) * scale); \
+    }                                                                         \
+    EW_FN C ew_cmul_real_##S(C a, T k) { return ew_mk_##S(a.re * k, a.im * k); } \
+    EW_FN C ew_exp2_##S(C a)                                                  \
+    {                                                                         \
+        return ew_exp_##S(ew_cmul_real_##S(a, (T)EW_LN2));                   \
+    }                                                                         \
+    EW_FN C ew_log2_##S(C a)                                                  \
+    {                                                                         \
+        return ew_cmul_real_##S(ew_log_##S(a), (T)EW_LOG2E);                 \
+    }                                                                         \
+    EW_FN C ew_log10_##S(C a)                                                 \
+    {                                                                         \
+        return ew_cmul_real_##S(ew_log_##S(a), (T)EW_LOG10E);                \
+    }                                                                         \
+    /* exp(z) - 1 without cancellation: cos y - 1 = -2 sin^2(y/2). */         \
+    EW_FN C ew_expm1_##S(C a)                                                 \
+    {                                                                         \
+        T s = sin##F(a.im * (T)0.5);                                          \
+        return ew_mk_##S(expm1##F(a.re) * cos##F(a.im) - 2 * s * s,           \
+                         exp##F(a.re) * sin##F(a.im));                        \
+    }                                                                         \
+    EW_FN C ew_log1p_##S(C a)                                                 \
+    {                                                                         \
+        return ew_log_##S(ew_mk_##S(a.re + 1, a.im));                         \
+    }                                                                         \
+    EW_FN C ew_sin_##S(C a)                                                   \
+    {                                                                         \
+        return ew_mk_##S(sin##F(a.re) * cosh##F(a.im), cos##F(a.re) * sinh##F(a.im)); \
+    }                                                                         \
+    EW_FN C ew_cos_##S(C a)                                                   \
+    {                                                                         \
+        return ew_mk_##S(cos##F(a.re) * cosh##F(a.im),                       \
+                         -(sin##F(a.re) * sinh##F(a.im)));                    \
+    }                                                                         \
+    EW_FN C ew_sinh_##S(C a)                                                  \
+    {                                                                         \
+        return ew_mk_##S(sinh##F(a.re) * cos##F(a.im), cosh##F(a.re) * sin##F(a.im)); \
+    }                                                                         \
+    EW_FN C ew_cosh_##S(C a)                                                  \
+    {                                                                         \
+        return ew_mk_##S(cosh##F(a.re) * cos##F(a.im), sinh##F(a.re) * sin##F(a.im)); \
+    }                                                                         \
+    /* Kahan's formulation, which stays finite for large real parts. */       \
+    EW_FN C ew_tanh_##S(C a)                                                  \
+    {                                                                         \
+        T x = a.re, y = a.im, t, beta, s, rho, den;                           \
+        if (x != x)                                                           \
+            return ew_mk_##S(x, y == 0 ? y : x);                              \
+        if (ew_fisinf_##R(x))                                                  \
+            return ew_mk_##S(x > 0 ? (T)1 : (T)-1,                            \
+                             copysign##F((T)0, ew_fisfinite_##R(y)            \
+                                                   ? sin##F(y) * cos##F(y)    \
+                                                   : (T)1));                  \
+        if (!ew_fisfinite_##R(y))                                              \
+            return ew_mk_##S(y - y, y - y);                                   \
+        if (fabs##F(x) > EW_##R##_TANH_BIG) {                                      \
+            T e = exp##F(-2 * fabs##F(x));                                    \
+            return ew_mk_##S(x > 0 ? (T)1 : (T)-1, 4 * sin##F(y) * cos##F(y) * e); \
+        }                                                                     \
+        t = tan##F(y);                                                        \
+        beta = 1 + t * t;                                                     \
+        s = sinh##F(x);                                                       \
+        rho = sqrt##F(1 + s * s);                                             \
+        den = 1 + beta * s * s;                                               \
+        return ew_mk_##S(beta * rho * s / den, t / den);                      \
+    }                                                                         \
+    /* tan z = -i tanh(i z). */                                               \
+    EW_FN C ew_tan_##S(C a)                                                   \
+    {                                                                         \
+        C w = ew_tanh_##S(ew_mk_##S(-a.im, a.re));                            \
+        return ew_mk_##S(w.im, -w.re);                                        \
+    }                                                                         \
+    /* Integer exponents below 100 by repeated squaring, as NumPy, so      */ \
+    /* z**2 is z*z exactly; others through exp(b log a).                   */ \
+    EW_FN C ew_power_##S(C a, C b)                                            \
+    {                                                                         \
+        if (b.re == 0 && b.im == 0)                                           \
+            return ew_mk_##S(1, 0);                                           \
+        if (a.re == 0 && a.im == 0) {                                         \
+            if (b.re > 0)                                                     \
+                return ew_mk_##S(0, 0);                                       \
+            return ew_mk_##S(ew_nan_##R(), ew_nan_##R());                     \
+        }                                                                     \
+        if (b.im == 0 && fabs##F(b.re) < 100 && b.re == (T)(int)b.re) {       \
+            int n = (int)b.re, m = n < 0 ? -n : n;                            \
+            C r = ew_mk_##S(1, 0), p = a;                                     \
+            while (m) {                                                       \
+                if (m & 1)                                                    \
+                    r = ew_multiply_##S(r, p);                                \
+                p = ew_multiply_##S(p, p);                                    \
+                m >>= 1;                                                      \
+            }                                                                 \
+            return n < 0 ? ew_reciprocal_##S(r) : r;                          \
+        }                                                                     \
+        return ew_exp_##S(ew_multiply_##S(b, ew_log_##S(a)));                 \
+    }                                                                         \
+    EW_FN C ew_float_power_##S(C a, C b) { return ew_power_##S(a, b); }
+
+/* Past these |re| and |im|, complex sqrt scales its argument by 1/4. */
+#define EW_f32_BIG 8.5e37f
+#define EW_f64_BIG 4.4e307
+/* tanh(x) is 1 in the type's precision beyond these. */
+#define EW_f32_TANH_BIG 9.0f
+#define EW_f64_TANH_BIG 22.0
+
+EW_COMPLEX_OPS(c64, ew_c64, float, f, f32)
+EW_COMPLEX_OPS(c128, ew_c128, double, , f64)
+
+/* clang-format on */
+#endif /* EMBER_EWISE_OPS_H */

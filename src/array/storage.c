@@ -1,0 +1,92 @@
+/* ember array: refcounted storage shared by views.
+ *
+ * The count is a C11 atomic so views may be made and dropped on any thread
+ * (free-threaded Python drops references from many). Taking a reference
+ * needs no ordering, since the taker already holds one; dropping one is a
+ * release, and the thread that drops the last acquires before freeing, so
+ * every write any holder made through the storage happens before the free
+ * (the usual refcount discipline).
+ *
+ * Owned memory goes back to the pool on the stream it was allocated on:
+ * work that used it was queued there (or made to wait for it), so the
+ * pool may hand the block to the next allocation on that stream at once,
+ * and to other streams only after that work.
+ */
+#include <stdlib.h>
+#include "array/array_internal.h"
+#include "ember/util.h"
+
+static em_status storage_new(em_device *d, em_storage **out)
+{
+    em_storage *st = calloc(1, sizeof *st);
+    if (!st)
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of host memory for an array's storage on %s",
+                        em_device_name(d));
+    atomic_init(&st->refs, 1);
+    st->device = d;
+    *out = st;
+    return EM_OK;
+}
+
+em_status em_arr_storage_alloc(em_device *d, size_t nbytes, em_stream *s,
+                               em_storage **out)
+{
+    em_storage *st = NULL;
+    em_status rc = storage_new(d, &st);
+    if (rc != EM_OK)
+        return rc;
+    rc = em_malloc(d, nbytes, s, &st->base);
+    if (rc != EM_OK) {
+        free(st);
+        return rc;
+    }
+    st->nbytes = nbytes;
+    st->stream = s;
+    st->owned = 1;
+    *out = st;
+    return EM_OK;
+}
+
+em_status em_arr_storage_wrap(em_device *d, void *base,
+                              void (*release)(void *), void *ctx,
+                              em_storage **out)
+{
+    em_storage *st = NULL;
+    em_status rc = storage_new(d, &st);
+    if (rc != EM_OK)
+        return rc;
+    st->base = base;
+    st->release = release;
+    st->release_ctx = ctx;
+    *out = st;
+    return EM_OK;
+}
+
+void em_arr_storage_retain(em_storage *st)
+{
+    atomic_fetch_add_explicit(&st->refs, 1, memory_order_relaxed);
+}
+
+void em_arr_storage_release(em_storage *st)
+{
+    if (atomic_fetch_sub_explicit(&st->refs, 1, memory_order_release) != 1)
+        return;
+    atomic_thread_fence(memory_order_acquire);
+    if (st->owned) {
+        /* Nobody can act on a failure here (this runs from destructors),
+         * so it is logged; the pool only fails for a pointer it does not
+         * know, which would be a bug in this file. */
+        if (em_free(st->device, st->base, st->stream) != EM_OK)
+            em_log(EM_LOG_WARN, "array", "freeing an array's memory on %s: %s",
+                   em_device_name(st->device), em_last_error());
+    } else if (st->release) {
+        st->release(st->release_ctx);
+    }
+    free(st);
+}
+
+long long em_arr_storage_refs(const em_storage *st)
+{
+    return atomic_load_explicit(&st->refs, memory_order_relaxed);
+}

@@ -1,0 +1,602 @@
+/* ember ufuncs: em_ufunc_apply, from operands to one launch.
+ *
+ * Checks (devices, shapes, dtypes, casting), then the layout: when every
+ * array is contiguous in one order with the full shape, a flat loop;
+ * otherwise axes of extent 1 are dropped, axes are ordered by the
+ * output's strides, neighbours that are contiguous with each other in
+ * every operand are merged, and the kernel indexes the rest. The kernel
+ * comes from the generator's per-device table by descriptor; scalars are
+ * cast to their loop dtype here and passed by value.
+ *
+ * An input that overlaps the output other than element-for-element (a
+ * shifted view of the same memory) is first copied, so results are as if
+ * all inputs were read before any output was written, as NumPy does.
+ */
+#include <string.h>
+
+#include "array/array_internal.h"
+#include "array/ufunc_internal.h"
+#include "codegen/ewise.h"
+
+#define SHAPE_STR 768
+
+typedef struct operand_view {
+    const em_array *a;            /* NULL for a scalar */
+    int64_t strides[EM_MAX_NDIM]; /* broadcast to the call's shape */
+} operand_view;
+
+static em_status check_array(const em_array *a, const char *what,
+                             em_device **dev, const char **dev_what)
+{
+    em_status st = em_arr_check(a, what);
+    if (st != EM_OK)
+        return st;
+    if (!*dev) {
+        *dev = a->device;
+        *dev_what = what;
+    } else if (a->device != *dev) {
+        return em_error(
+            EM_ERR_INVALID_VALUE,
+            "operands are on different devices: %s "
+            "is on %s and %s on %s (ember does not copy between devices "
+            "implicitly)",
+            *dev_what, em_device_name(*dev), what, em_device_name(a->device));
+    }
+    return EM_OK;
+}
+
+/* Strides of a laid out against the call's shape: trailing axes aligned,
+ * broadcast axes 0. */
+static void broadcast_strides(const em_array *a, int nd, const int64_t *shape,
+                              int64_t *out)
+{
+    int off = nd - a->ndim;
+    for (int i = 0; i < nd; i++) {
+        int j = i - off;
+        out[i] =
+            (j < 0 || a->shape[j] == 1 || shape[i] == 1) ? 0 : a->strides[j];
+    }
+}
+
+/* Address arithmetic, not pointer comparison: the two may be different
+ * allocations, which C does not let pointers compare. */
+static int ranges_overlap(const char *a, int64_t alo, int64_t ahi,
+                          const char *b, int64_t blo, int64_t bhi)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return alo < ahi && blo < bhi &&
+           pa + (uintptr_t)alo < pb + (uintptr_t)bhi &&
+           pb + (uintptr_t)blo < pa + (uintptr_t)ahi;
+}
+
+/* Whether input a (strides a_st against the call's shape) must be copied
+ * before out is written. */
+static int needs_copy(const em_array *out, const int64_t *out_st,
+                      const em_array *a, const int64_t *a_st, int nd,
+                      const int64_t *shape)
+{
+    int64_t olo, ohi, alo, ahi;
+    em_layout_extent(nd, shape, out_st, (int64_t)em_dtype_size(out->dtype),
+                     &olo, &ohi);
+    em_layout_extent(nd, shape, a_st, (int64_t)em_dtype_size(a->dtype), &alo,
+                     &ahi);
+    if (!ranges_overlap(out->data, olo, ohi, a->data, alo, ahi))
+        return 0;
+    /* Element for element (each output element read from exactly where it
+     * is written, as in `x += 1`) is safe: a thread reads before it
+     * writes, and nobody else touches that element. */
+    if (out->data == a->data &&
+        em_dtype_size(out->dtype) == em_dtype_size(a->dtype) &&
+        !memcmp(out_st, a_st, (size_t)nd * sizeof *out_st))
+        return 0;
+    return 1;
+}
+
+/* A contiguous copy of a on stream s. */
+static em_status copy_input(const em_array *a, em_stream *s, em_array *tmp)
+{
+    em_operand o;
+    em_status st =
+        em_array_empty(a->device, a->dtype, a->ndim, a->shape, 'C', s, tmp);
+    if (st != EM_OK)
+        return st;
+    memset(&o, 0, sizeof o);
+    o.array = a;
+    o.dtype = a->dtype;
+    st = em_ufunc_apply(EM_OP_COPY, &o, 1, tmp, NULL, s);
+    if (st != EM_OK)
+        em_array_release(tmp);
+    return st;
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+typedef struct layout {
+    int nd;
+    int64_t shape[EM_MAX_NDIM];
+    int64_t st[EM_GEN_SLOTS][EM_MAX_NDIM];
+    int used[EM_GEN_SLOTS];
+} layout;
+
+/* Drop extent-1 axes, order axes by the output's stride (outermost
+ * first), merge axes contiguous with their inner neighbour in every
+ * operand. Leaves at least one axis. */
+static void collapse(layout *L)
+{
+    int n = 0;
+    for (int i = 0; i < L->nd; i++) {
+        if (L->shape[i] == 1)
+            continue;
+        L->shape[n] = L->shape[i];
+        for (int s = 0; s < EM_GEN_SLOTS; s++)
+            L->st[s][n] = L->st[s][i];
+        n++;
+    }
+    if (n == 0) {
+        L->nd = 1;
+        L->shape[0] = 1;
+        for (int s = 0; s < EM_GEN_SLOTS; s++)
+            L->st[s][0] = 0;
+        return;
+    }
+    /* Insertion sort (stable) on |output stride|, largest first, so the
+     * innermost loop walks the output's memory in order. */
+    for (int i = 1; i < n; i++) {
+        for (int j = i; j > 0; j--) {
+            int64_t a = L->st[EM_GEN_SLOT_OUT][j - 1],
+                    b = L->st[EM_GEN_SLOT_OUT][j];
+            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b))
+                break;
+            int64_t t = L->shape[j];
+            L->shape[j] = L->shape[j - 1];
+            L->shape[j - 1] = t;
+            for (int s = 0; s < EM_GEN_SLOTS; s++) {
+                t = L->st[s][j];
+                L->st[s][j] = L->st[s][j - 1];
+                L->st[s][j - 1] = t;
+            }
+        }
+    }
+    /* Merge axis i into i+1 when every operand steps over it as one run. */
+    int m = 0;
+    for (int i = 1; i < n; i++) {
+        int ok = 1;
+        for (int s = 0; s < EM_GEN_SLOTS && ok; s++)
+            if (L->used[s] && L->st[s][m] != L->shape[i] * L->st[s][i])
+                ok = 0;
+        if (ok) {
+            L->shape[m] *= L->shape[i];
+            for (int s = 0; s < EM_GEN_SLOTS; s++)
+                L->st[s][m] = L->st[s][i];
+        } else {
+            m++;
+            L->shape[m] = L->shape[i];
+            for (int s = 0; s < EM_GEN_SLOTS; s++)
+                L->st[s][m] = L->st[s][i];
+        }
+    }
+    L->nd = m + 1;
+}
+
+/* Largest |offset| sum an operand reaches: bounds every partial offset
+ * the strided kernel computes. */
+static int fits_32(const layout *L, int64_t n)
+{
+    if (n >= ((int64_t)1 << 31))
+        return 0;
+    for (int s = 0; s < EM_GEN_SLOTS; s++) {
+        int64_t span = 0;
+        if (!L->used[s])
+            continue;
+        for (int i = 0; i < L->nd; i++) {
+            int64_t st = L->st[s][i] < 0 ? -L->st[s][i] : L->st[s][i];
+            if (st >= ((int64_t)1 << 31))
+                return 0;
+            span += (L->shape[i] - 1) * st;
+            if (span >= ((int64_t)1 << 31))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int all_contiguous(const em_array *out, const operand_view *v, int nin,
+                          const em_array *where, unsigned flag)
+{
+    if (!(out->flags & flag))
+        return 0;
+    for (int k = 0; k < nin; k++)
+        if (v[k].a && (!(v[k].a->flags & flag) || v[k].a->size != out->size))
+            return 0;
+    return !where || ((where->flags & flag) && where->size == out->size);
+}
+
+/* Elements per vector access: 16 bytes of the widest operand, halved
+ * until every array's pointer is aligned to its own vector. */
+static int vector_width(const em_gen_ewise *d, const em_gen_ewise_call *c,
+                        int nin)
+{
+    size_t widest = em_dtype_size((em_dtype)d->out);
+    int vw;
+    for (int k = 0; k < nin; k++)
+        if (d->src[k] != EM_GEN_SCALAR &&
+            em_dtype_size((em_dtype)d->src[k]) > widest)
+            widest = em_dtype_size((em_dtype)d->src[k]);
+    for (vw = (int)(16 / widest); vw > 1; vw /= 2) {
+        int ok = (uintptr_t)c->ptr[EM_GEN_SLOT_OUT] %
+                     (vw * em_dtype_size((em_dtype)d->out)) ==
+                 0;
+        for (int k = 0; k < nin && ok; k++)
+            if (d->src[k] != EM_GEN_SCALAR)
+                ok = (uintptr_t)c->ptr[EM_GEN_SLOT_IN0 + k] %
+                         (vw * em_dtype_size((em_dtype)d->src[k])) ==
+                     0;
+        if (ok)
+            break;
+    }
+    return vw < 1 ? 1 : vw;
+}
+
+/* The element size of an operand slot of d. */
+static int64_t slot_size(const em_gen_ewise *d, int s)
+{
+    em_dtype dt = s == EM_GEN_SLOT_OUT ? (em_dtype)d->out
+                  : s == EM_GEN_SLOT_MASK
+                      ? EM_BOOL
+                      : (em_dtype)d->src[s - EM_GEN_SLOT_IN0];
+    return (int64_t)em_dtype_size(dt);
+}
+
+/* Two axes, the output running along the inner one and some input along
+ * the outer one (x.T + y, ascontiguousarray(x.T)): on the GPU such an
+ * input goes through shared-memory tiles, else every warp's loads of it
+ * would touch 32 rows. Marks those inputs and switches d to the tiled
+ * layout. */
+static int runs_along_outer(const layout *L, const em_gen_ewise *d, int s)
+{
+    int64_t size = slot_size(d, s), s0 = L->st[s][0], s1 = L->st[s][1];
+    return L->used[s] && (s0 == size || s0 == -size) && s1 != size && s1 != 0;
+}
+
+static int use_tiles(const layout *L, em_gen_ewise *d)
+{
+    int tiled[2];
+    if (L->nd != 2 ||
+        L->st[EM_GEN_SLOT_OUT][1] != slot_size(d, EM_GEN_SLOT_OUT) ||
+        (L->shape[0] + 31) / 32 > 65535 || L->shape[0] < 2 || L->shape[1] < 2)
+        return 0;
+    tiled[0] = runs_along_outer(L, d, EM_GEN_SLOT_IN0);
+    tiled[1] = runs_along_outer(L, d, EM_GEN_SLOT_IN1);
+    if (!tiled[0] && !tiled[1])
+        return 0;
+    d->layout = EM_GEN_TILED;
+    for (int s = 0; s < EM_GEN_SLOTS; s++)
+        d->inner[s] = 0;
+    for (int k = 0; k < 2; k++)
+        if (tiled[k])
+            d->inner[EM_GEN_SLOT_IN0 + k] = EM_GEN_INNER_TILE;
+    return 1;
+}
+
+/* Strided on the GPU: vectors along the last axis when every operand
+ * steps it by one element or not at all (a row plus a broadcast column or
+ * scalar), the extent divides, and every row of every unit operand starts
+ * on its vector's alignment. */
+static int strided_vector_width(const layout *L, const em_gen_ewise *d,
+                                const em_gen_ewise_call *c)
+{
+    int last = L->nd - 1, vw;
+    int64_t widest = 1, size[EM_GEN_SLOTS];
+    for (int s = 0; s < EM_GEN_SLOTS; s++) {
+        if (!L->used[s])
+            continue;
+        size[s] = slot_size(d, s);
+        if (d->inner[s] == EM_GEN_INNER_ANY ||
+            (s == EM_GEN_SLOT_OUT && d->inner[s] != EM_GEN_INNER_UNIT))
+            return 1;
+        if (size[s] > widest)
+            widest = size[s];
+    }
+    for (vw = (int)(16 / widest); vw > 1; vw /= 2) {
+        int ok = L->shape[last] % vw == 0;
+        for (int s = 0; s < EM_GEN_SLOTS && ok; s++) {
+            int64_t al = vw * size[s];
+            if (!L->used[s] || d->inner[s] != EM_GEN_INNER_UNIT)
+                continue;
+            ok = (uintptr_t)c->ptr[s] % (uintptr_t)al == 0;
+            for (int i = 0; i < last && ok; i++)
+                ok = L->st[s][i] % al == 0;
+        }
+        if (ok)
+            break;
+    }
+    return vw;
+}
+
+/* GPU loads need each element on its component's alignment. */
+static em_status check_alignment(const em_array *a, const char *what)
+{
+    size_t al = em_dtype_get(a->dtype)->align;
+    if (a->size == 0)
+        return EM_OK;
+    if ((uintptr_t)a->data % al)
+        return em_error(EM_ERR_NOT_SUPPORTED,
+                        "%s (%s) is not aligned to %zu bytes, "
+                        "which the GPU needs: copy it first",
+                        what, em_dtype_get(a->dtype)->name, al);
+    for (int i = 0; i < a->ndim; i++)
+        if (a->shape[i] > 1 && a->strides[i] % (int64_t)al)
+            return em_error(
+                EM_ERR_NOT_SUPPORTED,
+                "%s (%s) has a stride of %lld bytes, "
+                "not a multiple of its %zu-byte alignment, which the GPU "
+                "needs: copy it first",
+                what, em_dtype_get(a->dtype)->name, (long long)a->strides[i],
+                al);
+    return EM_OK;
+}
+
+/* ---- the entry point --------------------------------------------------- */
+
+static int is_signed_int(em_dtype d)
+{
+    return em_dtype_get(d)->kind_id == EM_KIND_INT;
+}
+
+static em_status launch(em_op op, const operand_view *v, int nin,
+                        const em_dtype *loop_in, em_dtype loop_out,
+                        em_array *out, const em_array *where,
+                        const em_operand *in, int nd, const int64_t *shape,
+                        em_stream *s)
+{
+    em_device *dev = out->device;
+    int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
+    em_gen_ewise d;
+    em_gen_ewise_call call, *c = &call;
+    em_function *fn;
+    em_status st;
+    layout L;
+    int contig;
+
+    memset(&d, 0, sizeof d);
+    memset(c, 0, sizeof *c);
+    d.op = (uint8_t)op;
+    d.out = (uint8_t)out->dtype;
+    d.loop_out = (uint8_t)loop_out;
+    d.where = where != NULL;
+    d.vec = 1;
+    d.ndim = 1;
+    c->n = out->size;
+    c->ptr[EM_GEN_SLOT_OUT] = out->data;
+    for (int k = 0; k < nin; k++) {
+        d.loop_in[k] = (uint8_t)loop_in[k];
+        if (v[k].a) {
+            d.src[k] = (uint8_t)v[k].a->dtype;
+            c->ptr[EM_GEN_SLOT_IN0 + k] = v[k].a->data;
+        } else {
+            d.src[k] = EM_GEN_SCALAR;
+            em_scalar_cast(&in[k].value, in[k].dtype, c->scalar[k], loop_in[k]);
+        }
+    }
+    if (where)
+        c->ptr[EM_GEN_SLOT_MASK] = where->data;
+
+    contig = all_contiguous(out, v, nin, where, EM_ARRAY_C_CONTIGUOUS) ||
+             all_contiguous(out, v, nin, where, EM_ARRAY_F_CONTIGUOUS);
+    if (contig) {
+        d.layout = EM_GEN_CONTIG;
+        d.idx64 = !cuda || c->n >= ((int64_t)1 << 31);
+        if (cuda && !where)
+            d.vec = (uint8_t)vector_width(&d, c, nin);
+    } else {
+        memset(&L, 0, sizeof L);
+        L.nd = nd;
+        memcpy(L.shape, shape, (size_t)nd * sizeof *shape);
+        memcpy(L.st[EM_GEN_SLOT_OUT], out->strides, (size_t)nd * sizeof *shape);
+        L.used[EM_GEN_SLOT_OUT] = 1;
+        for (int k = 0; k < nin; k++)
+            if (v[k].a) {
+                memcpy(L.st[EM_GEN_SLOT_IN0 + k], v[k].strides,
+                       (size_t)nd * sizeof *shape);
+                L.used[EM_GEN_SLOT_IN0 + k] = 1;
+            }
+        if (where) {
+            broadcast_strides(where, nd, shape, L.st[EM_GEN_SLOT_MASK]);
+            L.used[EM_GEN_SLOT_MASK] = 1;
+        }
+        collapse(&L);
+        d.layout = EM_GEN_STRIDED;
+        d.ndim = (uint8_t)L.nd;
+        d.idx64 = !cuda || !fits_32(&L, c->n);
+        for (int s2 = 0; s2 < EM_GEN_SLOTS; s2++) {
+            int64_t last;
+            if (!L.used[s2])
+                continue;
+            last = L.st[s2][L.nd - 1];
+            d.inner[s2] = last == 0                   ? EM_GEN_INNER_ZERO
+                          : last == slot_size(&d, s2) ? EM_GEN_INNER_UNIT
+                                                      : EM_GEN_INNER_ANY;
+        }
+        /* The tiled kernel keeps the index width chosen above. */
+        if (cuda && !use_tiles(&L, &d) && !where)
+            d.vec = (uint8_t)strided_vector_width(&L, &d, c);
+        c->ndim = L.nd;
+        memcpy(c->shape, L.shape, sizeof c->shape);
+        memcpy(c->strides, L.st, sizeof c->strides);
+    }
+
+    /* em_launch copies the arguments, so the call may live here. */
+    st = em_gen_ewise_function(dev, &d, &fn);
+    if (st == EM_OK) {
+        em_gen_ewise_pack(dev, &d, c);
+        st = em_launch(fn, c->grid, c->block, 0, s, c->args);
+    }
+    return st;
+}
+
+em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
+                         const em_array *where, em_stream *s)
+{
+    static const char *const in_names[2] = {"input 0", "input 1"};
+    const em_op_info *info = em_op_get(op);
+    em_device *dev = NULL;
+    const char *dev_what = NULL;
+    em_dtype loop_in[2] = {EM_BOOL, EM_BOOL}, loop_out;
+    operand_view v[2];
+    em_array tmp[3];
+    int nd = 0, made_out = 0, ntmp = 0;
+    int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM];
+    em_stream *on;
+    em_status st;
+    char b1[SHAPE_STR], b2[SHAPE_STR];
+
+    if (!info)
+        return em_error(EM_ERR_INVALID_VALUE, "em_ufunc_apply: invalid op %d",
+                        (int)op);
+    if (nin != info->nin || !in || !out)
+        return em_error(EM_ERR_INVALID_VALUE, "ufunc '%s': %s", info->name,
+                        nin != info->nin ? "wrong number of inputs"
+                        : !in            ? "inputs are NULL"
+                                         : "out is NULL");
+    for (int k = 0; k < nin; k++)
+        if (in[k].array &&
+            (st = check_array(in[k].array, in_names[k], &dev, &dev_what)))
+            return st;
+    if (out->storage && (st = check_array(out, "the output", &dev, &dev_what)))
+        return st;
+    if (where && (st = check_array(where, "where", &dev, &dev_what)))
+        return st;
+    if (where && where->dtype != EM_BOOL)
+        return em_error(EM_ERR_TYPE,
+                        "ufunc '%s': where= must be a bool array, not %s",
+                        info->name, em_dtype_get(where->dtype)->name);
+    if (!dev && (st = em_current_device(&dev)) != EM_OK)
+        return st;
+
+    /* The call's shape: the inputs' (and the mask's) broadcast, which the
+     * output must equal. */
+    for (int k = 0; k < nin; k++)
+        if (in[k].array &&
+            (st = em_shape_broadcast(nd, shape, in[k].array->ndim,
+                                     in[k].array->shape, &nd, shape)) != EM_OK)
+            return em_error(
+                st, "ufunc '%s': operands could not be broadcast together: %s",
+                info->name, em_last_error());
+    if (where && (st = em_shape_broadcast(nd, shape, where->ndim, where->shape,
+                                          &nd, shape)) != EM_OK)
+        return em_error(
+            st, "ufunc '%s': where= does not broadcast with the operands: %s",
+            info->name, em_last_error());
+    if (out->storage) {
+        int n2;
+        int64_t s2[EM_MAX_NDIM];
+        st = em_shape_broadcast(nd, shape, out->ndim, out->shape, &n2, s2);
+        if (st != EM_OK || n2 != out->ndim ||
+            memcmp(s2, out->shape, (size_t)n2 * sizeof *s2))
+            return em_error(
+                EM_ERR_INVALID_VALUE,
+                "ufunc '%s': non-broadcastable output "
+                "operand with shape %s doesn't match the broadcast shape %s",
+                info->name,
+                em_shape_format(out->ndim, out->shape, b1, sizeof b1),
+                em_shape_format(nd, shape, b2, sizeof b2));
+        nd = out->ndim;
+        memcpy(shape, out->shape, (size_t)nd * sizeof *shape);
+    }
+
+    /* Types. A copy keeps its input's dtype to the output (a fill casts
+     * its scalar to the output's dtype here, once). */
+    if (op == EM_OP_COPY) {
+        if (in[0].array) {
+            loop_in[0] = in[0].array->dtype;
+        } else if (out->storage) {
+            loop_in[0] = out->dtype;
+            /* NumPy 2 refuses a Python int that its target cannot hold. */
+            if ((st = em_ufunc_check_pyint(&in[0], out->dtype)) != EM_OK)
+                return st;
+        } else {
+            st = em_ufunc_resolve_full(op, in, 1, loop_in, &loop_out);
+            if (st != EM_OK)
+                return st;
+        }
+        loop_out = loop_in[0];
+    } else {
+        st = em_ufunc_resolve_full(op, in, nin, loop_in, &loop_out);
+        if (st == EM_OK)
+            st = em_ufunc_check_supported(op, loop_in);
+        if (st != EM_OK)
+            return st;
+    }
+    if (op == EM_OP_POWER && !in[1].array && is_signed_int(loop_in[1])) {
+        int64_t e = 0;
+        em_scalar_cast(&in[1].value, in[1].dtype, &e, EM_INT64);
+        if (e < 0)
+            return em_error(
+                EM_ERR_INVALID_VALUE,
+                "Integers to negative integer powers are not allowed.");
+    }
+
+    if (!(on = em_arr_stream(dev, s, info->name)))
+        return EM_ERR_INVALID_VALUE;
+    if (!out->storage) {
+        st = em_array_empty(dev, loop_out, nd, shape, 'C', on, out);
+        if (st != EM_OK)
+            return st;
+        made_out = 1;
+    } else {
+        if (!(out->flags & EM_ARRAY_WRITEABLE))
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "ufunc '%s': output array is read-only",
+                            info->name);
+        if (op != EM_OP_COPY &&
+            !em_dtype_can_cast(loop_out, out->dtype, EM_CASTING_SAME_KIND))
+            return em_error(EM_ERR_TYPE,
+                            "Cannot cast ufunc '%s' output from dtype('%s') "
+                            "to dtype('%s') with casting rule 'same_kind'",
+                            info->name, em_dtype_get(loop_out)->name,
+                            em_dtype_get(out->dtype)->name);
+    }
+    if (out->size == 0)
+        return EM_OK;
+
+    /* The inputs as views of the call's shape; overlapping ones copied. */
+    memcpy(out_st, out->strides, (size_t)nd * sizeof *out_st);
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 1)
+            out_st[k] = 0;
+    st = EM_OK;
+    for (int k = 0; k < nin && st == EM_OK; k++) {
+        v[k].a = in[k].array;
+        if (!v[k].a)
+            continue;
+        broadcast_strides(v[k].a, nd, shape, v[k].strides);
+        if (needs_copy(out, out_st, v[k].a, v[k].strides, nd, shape)) {
+            st = copy_input(v[k].a, on, &tmp[ntmp]);
+            if (st == EM_OK) {
+                v[k].a = &tmp[ntmp++];
+                broadcast_strides(v[k].a, nd, shape, v[k].strides);
+            }
+        }
+    }
+    if (st == EM_OK && where) {
+        int64_t wst[EM_MAX_NDIM];
+        broadcast_strides(where, nd, shape, wst);
+        if (needs_copy(out, out_st, where, wst, nd, shape) &&
+            (st = copy_input(where, on, &tmp[ntmp])) == EM_OK)
+            where = &tmp[ntmp++];
+    }
+    if (st == EM_OK && em_device_get_type(dev) == EM_DEVICE_CUDA) {
+        st = check_alignment(out, "the output");
+        for (int k = 0; k < nin && st == EM_OK; k++)
+            if (v[k].a)
+                st = check_alignment(v[k].a, in_names[k]);
+    }
+    if (st == EM_OK)
+        st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd, shape,
+                    on);
+    for (int k = 0; k < ntmp; k++)
+        em_array_release(&tmp[k]);
+    if (st != EM_OK && made_out)
+        em_array_release(out);
+    return st;
+}
