@@ -39,3 +39,26 @@ def run_python(*args):
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     return subprocess.run([sys.executable, *args], capture_output=True, text=True,
                           env=env, timeout=300)
+
+
+def assert_array_equal_np(x, expected, device=None):
+    """x is an ember array equal to `expected` (a NumPy array, or anything
+    numpy.asarray takes): same dtype, same shape, same values, with NaN equal
+    to NaN and the sign of zeros compared; on `device` when given."""
+    assert isinstance(x, ember.ndarray), type(x)
+    expected = np.asarray(expected)
+    assert x.dtype == expected.dtype, (x.dtype, expected.dtype)
+    assert x.shape == expected.shape, (x.shape, expected.shape)
+    assert x.ndim == expected.ndim and x.size == expected.size
+    if device is not None:
+        assert x.device == ember.Device(device), (x.device, device)
+    actual = ember.asnumpy(x)
+    assert actual.dtype == expected.dtype and actual.shape == expected.shape
+    np.testing.assert_array_equal(actual, expected, strict=True)
+    if expected.dtype.kind in "fc":
+        parts = [(actual, expected)] if expected.dtype.kind == "f" else [
+            (actual.real, expected.real), (actual.imag, expected.imag)]
+        for a, b in parts:
+            zero = b == 0      # NaN's sign bit means nothing; a zero's does
+            np.testing.assert_array_equal(np.signbit(a[zero]), np.signbit(b[zero]),
+                                          err_msg="signs of zeros differ")

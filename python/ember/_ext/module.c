@@ -6,6 +6,7 @@
 #include <string.h>
 #include "module.h"
 #include "errors.h"
+#include "ndarray.h"
 
 int empy_add_type(PyObject *m, PyType_Spec *spec, PyObject *base,
                   PyTypeObject **slot)
@@ -46,7 +47,10 @@ static int empy_exec(PyObject *m)
     if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
         empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
         empy_wrappers_init(m, st) < 0 || empy_program_init(m, st) < 0 ||
-        empy_runtime_init(m, st) < 0 || empy_info_init(m, st) < 0)
+        empy_runtime_init(m, st) < 0 || empy_info_init(m, st) < 0 ||
+        empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
+        empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
+        empy_ufunc_init(m, st) < 0)
         return -1;
     return PyModule_AddStringConstant(m, "__version__", EMBER_VERSION_STRING);
 }
@@ -56,11 +60,14 @@ static int empy_exec(PyObject *m)
     X(MemoryPool) X(PinnedMemory) X(Program) X(ObjectCode) X(RawModule)     \
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
-    X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)
+    X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
+    X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
+    X(s_array_interface) X(s_array)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 {
     empy_state *st = empy_state_of_module(m);
+    int i;
     if (!st)
         return 0;
 #define VISIT(f) Py_VISIT(st->f);
@@ -68,12 +75,17 @@ static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 #undef VISIT
     Py_VISIT(st->cai_types[0]);
     Py_VISIT(st->cai_types[1]);
+    for (i = 0; i < EM_DTYPE_COUNT; i++)
+        Py_VISIT(st->dtypes[i]);
+    for (i = 0; i < EM_OP_COUNT; i++)
+        Py_VISIT(st->ufuncs[i]);
     return 0;
 }
 
 static int empy_clear(PyObject *m)
 {
     empy_state *st = empy_state_of_module(m);
+    int i;
     if (!st)
         return 0;
 #define CLEAR(f) Py_CLEAR(st->f);
@@ -81,6 +93,10 @@ static int empy_clear(PyObject *m)
 #undef CLEAR
     Py_CLEAR(st->cai_types[0]);
     Py_CLEAR(st->cai_types[1]);
+    for (i = 0; i < EM_DTYPE_COUNT; i++)
+        Py_CLEAR(st->dtypes[i]);
+    for (i = 0; i < EM_OP_COUNT; i++)
+        Py_CLEAR(st->ufuncs[i]);
     return 0;
 }
 

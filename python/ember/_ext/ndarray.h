@@ -1,0 +1,177 @@
+/* ember Python extension: what the array files share (dtype.c, ndarray.c,
+ * ndarray_index.c, ndarray_interop.c, creation.c, ufuncobj.c).
+ *
+ * An ndarray embeds its em_array, so making one costs one Python object
+ * and whatever storage the C call allocated; nothing else is allocated on
+ * the operator path. */
+#ifndef EMPY_NDARRAY_H
+#define EMPY_NDARRAY_H
+
+#include "module.h"
+
+/* ---- the objects -------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    em_dtype id;
+} empy_DType;
+
+typedef struct {
+    PyObject_HEAD
+    em_array a;
+    /* What the memory belongs to: the ndarray this is a view of (always the
+     * one that owns the storage, as NumPy collapses chains), the foreign
+     * object a zero-copy array wraps, or NULL when this array owns it. */
+    PyObject *base;
+    /* A Stream object the storage was allocated on (the pool frees on it,
+     * so it must live as long as the storage); NULL for default streams. */
+    PyObject *stream;
+} empy_ndarray;
+
+typedef struct {
+    PyObject_HEAD
+    em_op op;
+    int nin, nout;
+    PyObject *name;
+    vectorcallfunc vectorcall;
+} empy_Ufunc;
+
+#define EMPY_ARR(o) (&((empy_ndarray *)(o))->a)
+
+/* Exact ndarray test without the module state: ndarray has no subclasses,
+ * and its dealloc is unique to it in every interpreter. */
+void empy_ndarray_dealloc(PyObject *self);
+static inline int empy_is_ndarray(PyObject *o)
+{
+    return Py_TYPE(o)->tp_dealloc == empy_ndarray_dealloc;
+}
+
+/* ---- dtype.c ------------------------------------------------------------ */
+
+int empy_dtype_init(PyObject *m, empy_state *st);
+
+/* The dtype object of d (borrowed). */
+static inline PyObject *empy_dtype_obj(empy_state *st, em_dtype d)
+{
+    return st->dtypes[d];
+}
+
+/* A dtype= argument: an ember dtype, a string, a Python type (float,
+ * int, bool, complex), a NumPy dtype or scalar type. -1 with TypeError
+ * naming the argument when it is not one. */
+int empy_dtype_arg(empy_state *st, PyObject *o, em_dtype *out);
+
+/* As empy_dtype_arg without raising: 1 if o names a dtype, 0 if not. */
+int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out);
+
+/* The dtype of a PEP 3118 buffer format ("<f", "Zd", "?", "l") of the
+ * given item size; -1 with TypeError when ember has no such dtype. */
+int empy_format_dtype(const char *fmt, Py_ssize_t itemsize, em_dtype *out);
+
+/* The PEP 3118 format of d ("f", "Zd"), or NULL (bfloat16 has none). */
+const char *empy_dtype_format(em_dtype d);
+
+/* NumPy's array-interface type string of d ("<f4", "|b1"); bfloat16 has
+ * none and gives NULL. */
+const char *empy_dtype_typestr(em_dtype d);
+
+/* NumPy, imported on first use (new reference), or NULL with ImportError
+ * saying what needed it. */
+PyObject *empy_numpy(const char *what);
+
+/* The Python object of one element of dtype d stored at p (host memory):
+ * bool, int, float or complex. */
+PyObject *empy_item_to_py(em_dtype d, const void *p);
+
+/* A scalar operand from a Python scalar (weak) or a NumPy scalar or any
+ * 0-d buffer (strong). 1 if o is one, 0 if not (no exception), -1 on
+ * error (an int that fits no 64-bit type). */
+int empy_scalar_operand(PyObject *o, em_operand *op);
+
+/* Raise unless a weak Python int scalar fits dtype d (NumPy 2 raises
+ * OverflowError for `int8_array[0] = 300`); 0 if fine or not such a
+ * scalar. */
+int empy_check_weak_fits(const em_operand *op, em_dtype d);
+
+/* NumPy's promote_types (through the ufunc table's add); -1 without an
+ * exception when the C API refuses. */
+int empy_promote(em_dtype a, em_dtype b, em_dtype *out);
+
+/* Whether a cast is allowed under NumPy's rule named by casting ('no',
+ * 'equiv', 'safe', 'same_kind', 'unsafe'); -1 with ValueError for
+ * another name. */
+int empy_can_cast(em_dtype from, em_dtype to, const char *casting);
+
+/* ---- ndarray.c ---------------------------------------------------------- */
+
+int empy_ndarray_init(PyObject *m, empy_state *st);
+
+/* A new ndarray holding *a (its reference moves in: *a is zeroed; on
+ * failure it is released). base (borrowed) is what the memory belongs to
+ * (an ndarray whose own base is taken instead when it has one), or NULL
+ * for fresh storage. */
+PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base);
+
+/* The host copy of an array as a new NumPy array (NumPy imported on
+ * demand); bfloat16 is widened to float32 when widen_bf16. */
+PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16);
+
+/* Copy src into a fresh array on device d (NULL: src's) of dtype (src's
+ * when dtype < 0) and order 'C'/'F'. */
+em_status empy_array_copy_new(const em_array *src, em_device *d, int dtype,
+                              char order, em_array *out);
+
+/* Parse a shape argument: an int or a sequence of ints (args of a
+ * function taking *shape are passed as the tuple). -1 with an exception. */
+int empy_shape_arg(PyObject *o, const char *what, int *ndim, int64_t *shape);
+
+/* Run an em_status-returning call with the GIL released. */
+#define EMPY_NOGIL(rc, call)      \
+    do {                          \
+        Py_BEGIN_ALLOW_THREADS    \
+        (rc) = (call);            \
+        Py_END_ALLOW_THREADS      \
+    } while (0)
+
+/* ---- ndarray_index.c ---------------------------------------------------- */
+
+PyObject *empy_ndarray_subscript(PyObject *self, PyObject *key);
+int empy_ndarray_ass_subscript(PyObject *self, PyObject *key, PyObject *value);
+PyObject *empy_ndarray_item(PyObject *self, Py_ssize_t i);
+
+/* ---- ndarray_interop.c -------------------------------------------------- */
+
+PyObject *empy_nd_array_interface(PyObject *self, void *closure);
+PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure);
+PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_nd_array(PyObject *self, PyObject *args, PyObject *kw);
+int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags);
+void empy_ndarray_releasebuffer(PyObject *self, Py_buffer *view);
+int empy_interop_init(PyObject *m, empy_state *st);
+
+/* ---- creation.c --------------------------------------------------------- */
+
+int empy_creation_init(PyObject *m, empy_state *st);
+
+/* NumPy's copy= argument: -1 None (copy if needed), 0 False (never), 1
+ * True (always). */
+enum { EMPY_COPY_IF_NEEDED = -1, EMPY_COPY_NEVER = 0, EMPY_COPY_ALWAYS = 1 };
+
+/* ember.asarray: an ndarray from anything array-like. dtype < 0: keep or
+ * infer; dev NULL: the source's device for arrays that have one, else
+ * the current device. */
+PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
+                       int copy, char order);
+
+/* ---- ufuncobj.c --------------------------------------------------------- */
+
+int empy_ufunc_init(PyObject *m, empy_state *st);
+extern PyType_Slot empy_ndarray_number_slots[];
+PyObject *empy_ndarray_richcompare(PyObject *a, PyObject *b, int op);
+PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames);
+/* Apply op to n inputs into a new array (out NULL) or into out. */
+PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin,
+                          PyObject *out, PyObject *where);
+
+#endif
