@@ -6,9 +6,10 @@
  * second suffix when a loop mixes types (ew_ldexp_f32_i64,
  * ew_less_i64_u64). Conversions between storage types are
  * ew_<to>_from_<from category>; the elementwise generator
- * (src/codegen/ewise.c) pastes this file in front of each kernel and
- * composes these names, and the library includes it too, so scalars are
- * cast on the host exactly as kernels cast array elements.
+ * (src/codegen/ewise.c) pastes this file in front of each kernel (the base
+ * and the "@ew-section"s its loop types need) and composes these names,
+ * and the library includes all of it, so scalars are cast on the host
+ * exactly as kernels cast array elements.
  *
  * Three compilers read this file: NVRTC (CUDA C++, no standard headers),
  * the host C compiler after kernels/host_prelude.h, and the library's own
@@ -22,9 +23,10 @@
  * take the divisor's sign, shifts past the width give 0 (or -1 for a
  * negative right_shift), maximum/minimum propagate NaN, fmax/fmin ignore
  * it, comparisons with NaN are false. Out-of-range float-to-integer casts
- * (undefined in C; NumPy warns) give what x86 gives: NaN and values outside
- * the int32 range become INT32_MIN for types up to 32 bits (then wrap),
- * outside int64 INT64_MIN, on CPU and GPU alike.
+ * (undefined in C; NumPy warns) give what NumPy gives on x86, on CPU and
+ * GPU alike: the value converts to int32 (int8/16/32, uint8/16) or int64
+ * (uint32, int64, and uint64 below 2^63), NaN and values out of that range
+ * becoming its minimum, and the narrow types keep the low bits.
  */
 #ifndef EMBER_EWISE_OPS_H
 #define EMBER_EWISE_OPS_H
@@ -367,6 +369,27 @@ EW_FN ew_bf16 ew_bf16_from_c128(ew_c128 x) { return ew_f64_to_bf16(x.re); }
 EW_CVT_COMPLEX(c64, ew_c64, float, f32)
 EW_CVT_COMPLEX(c128, ew_c128, double, f64)
 
+/* Comparisons, logical ops and classification: every real type. */
+#define EW_COMPARE_OPS(S, T)                                                  \
+    EW_FN ew_b ew_equal_##S(T a, T b) { return a == b; }                      \
+    EW_FN ew_b ew_not_equal_##S(T a, T b) { return a != b; }                  \
+    EW_FN ew_b ew_less_##S(T a, T b) { return a < b; }                        \
+    EW_FN ew_b ew_less_equal_##S(T a, T b) { return a <= b; }                 \
+    EW_FN ew_b ew_greater_##S(T a, T b) { return a > b; }                     \
+    EW_FN ew_b ew_greater_equal_##S(T a, T b) { return a >= b; }              \
+    EW_FN ew_b ew_logical_and_##S(T a, T b) { return a != 0 && b != 0; }      \
+    EW_FN ew_b ew_logical_or_##S(T a, T b) { return a != 0 || b != 0; }       \
+    EW_FN ew_b ew_logical_xor_##S(T a, T b) { return (a != 0) != (b != 0); }  \
+    EW_FN ew_b ew_logical_not_##S(T a) { return a == 0; }
+
+/* The kernel generator pastes the base part (to here) and then only the
+ * sections a kernel's loop types need; each section has its own guard so
+ * that several kernels can share one program. */
+#endif /* EMBER_EWISE_OPS_H */
+
+/* @ew-section bool */
+#ifndef EMBER_EWISE_OPS_BOOL
+#define EMBER_EWISE_OPS_BOOL
 /* ---- bool loops ------------------------------------------------------ */
 
 EW_FN ew_b ew_add_b(ew_b a, ew_b b) { return a | b; }
@@ -384,24 +407,16 @@ EW_FN ew_b ew_ceil_b(ew_b a) { return a; }
 EW_FN ew_b ew_trunc_b(ew_b a) { return a; }
 EW_FN ew_b ew_invert_b(ew_b a) { return !a; }
 
-/* Comparisons, logical ops and classification: every real type. */
-#define EW_COMPARE_OPS(S, T)                                                  \
-    EW_FN ew_b ew_equal_##S(T a, T b) { return a == b; }                      \
-    EW_FN ew_b ew_not_equal_##S(T a, T b) { return a != b; }                  \
-    EW_FN ew_b ew_less_##S(T a, T b) { return a < b; }                        \
-    EW_FN ew_b ew_less_equal_##S(T a, T b) { return a <= b; }                 \
-    EW_FN ew_b ew_greater_##S(T a, T b) { return a > b; }                     \
-    EW_FN ew_b ew_greater_equal_##S(T a, T b) { return a >= b; }              \
-    EW_FN ew_b ew_logical_and_##S(T a, T b) { return a != 0 && b != 0; }      \
-    EW_FN ew_b ew_logical_or_##S(T a, T b) { return a != 0 || b != 0; }       \
-    EW_FN ew_b ew_logical_xor_##S(T a, T b) { return (a != 0) != (b != 0); }  \
-    EW_FN ew_b ew_logical_not_##S(T a) { return a == 0; }
-
 EW_COMPARE_OPS(b, ew_b)
 EW_FN ew_b ew_isnan_b(ew_b a) { (void)a; return 0; }
 EW_FN ew_b ew_isinf_b(ew_b a) { (void)a; return 0; }
 EW_FN ew_b ew_isfinite_b(ew_b a) { (void)a; return 1; }
 
+#endif
+
+/* @ew-section int */
+#ifndef EMBER_EWISE_OPS_INT
+#define EMBER_EWISE_OPS_INT
 /* ---- integer loops --------------------------------------------------- */
 
 /* W is the wide unsigned type the arithmetic is done in (unsigned int for
@@ -529,6 +544,11 @@ EW_MIXED_COMPARE(less_equal, a < 0 || (ew_u64)a <= b, b >= 0 && a <= (ew_u64)b)
 EW_MIXED_COMPARE(greater, a >= 0 && (ew_u64)a > b, b < 0 || a > (ew_u64)b)
 EW_MIXED_COMPARE(greater_equal, a >= 0 && (ew_u64)a >= b, b < 0 || a >= (ew_u64)b)
 
+#endif
+
+/* @ew-section float */
+#ifndef EMBER_EWISE_OPS_FLOAT
+#define EMBER_EWISE_OPS_FLOAT
 /* ---- floating-point loops -------------------------------------------- */
 
 /* F is the C math suffix (f for float, nothing for double). float16 and
@@ -574,8 +594,21 @@ EW_MIXED_COMPARE(greater_equal, a >= 0 && (ew_u64)a >= b, b < 0 || a >= (ew_u64)
         }                                                                     \
         return mod;                                                           \
     }                                                                         \
-    EW_FN T ew_power_##S(T a, T b) { return pow##F(a, b); }                   \
-    EW_FN T ew_float_power_##S(T a, T b) { return pow##F(a, b); }             \
+    /* CUDA's pow is within 2 ulp, not correctly rounded (3.0 ** 1.0 gave */ \
+    /* 2.9999999999999996 on an H100); the exponents written most often  */ \
+    /* get the correctly rounded answer NumPy gives, on both backends.   */ \
+    EW_FN T ew_pow_##S(T a, T b)                                              \
+    {                                                                         \
+        if (b == (T)1)                                                        \
+            return a;                                                         \
+        if (b == (T)2)                                                        \
+            return a * a;                                                     \
+        if (b == (T)-1)                                                       \
+            return (T)1 / a;                                                  \
+        return pow##F(a, b);                                                  \
+    }                                                                         \
+    EW_FN T ew_power_##S(T a, T b) { return ew_pow_##S(a, b); }               \
+    EW_FN T ew_float_power_##S(T a, T b) { return ew_pow_##S(a, b); }         \
     /* NaN wins (maximum) or loses (fmax); of two equal values (0.0 and   */ \
     /* -0.0) the second, as NumPy's float32/float64 loops return.         */ \
     EW_FN T ew_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; }    \
@@ -695,6 +728,11 @@ EW_FN float ew_fmin_f16(float a, float b) { return (a <= b || b != b) ? a : b; }
 EW_NEXTAFTER_16(f16, ew_f32_to_f16, ew_f16_to_f32)
 EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
 
+#endif
+
+/* @ew-section complex */
+#ifndef EMBER_EWISE_OPS_COMPLEX
+#define EMBER_EWISE_OPS_COMPLEX
 /* ---- complex loops --------------------------------------------------- */
 
 /* NumPy orders complex numbers lexicographically; a NaN in an imaginary
@@ -953,5 +991,7 @@ EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
 EW_COMPLEX_OPS(c64, ew_c64, float, f, f32)
 EW_COMPLEX_OPS(c128, ew_c128, double, , f64)
 
+#endif
+
+/* @ew-section end */
 /* clang-format on */
-#endif /* EMBER_EWISE_OPS_H */

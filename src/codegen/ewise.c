@@ -7,6 +7,7 @@
  * output dtype and converted to the output array's. Every identifier the
  * kernel defines carries its name as a suffix (see ewise.h).
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,83 @@ static void sb_printf(sb *b, const char *fmt, ...)
 static void sb_puts(sb *b, const char *s)
 {
     sb_printf(b, "%s", s);
+}
+
+/* ---- the ops header, by section --------------------------------------- */
+
+/* kernels/ewise_ops.h in pieces: the base (types, conversions) that every
+ * kernel needs, then the op sections, of which a kernel takes only those
+ * of its loop's types, comments stripped. The cache keeps each kernel's
+ * source in memory and on disk, so this keeps a float32 add at a third of
+ * the whole header's size. */
+enum {
+    SEC_BASE,
+    SEC_BOOL,
+    SEC_INT,
+    SEC_FLOAT,
+    SEC_COMPLEX,
+    SEC_END,
+    SEC_COUNT
+};
+static const char *const section_names[SEC_COUNT] = {"",      "bool",    "int",
+                                                     "float", "complex", "end"};
+static char *sections[SEC_COUNT];
+static pthread_once_t sections_once = PTHREAD_ONCE_INIT;
+
+/* Copy text[0, n) without its comments, blank lines and runs of blanks
+ * (the header's aligned macro continuations are mostly spaces; it has no
+ * string literal whose spacing matters). */
+static char *strip_comments(const char *text, size_t n)
+{
+    char *out = malloc(n + 1), *o = out;
+    size_t i = 0;
+    if (!out)
+        return NULL;
+    while (i < n) {
+        if (text[i] == '/' && i + 1 < n && text[i + 1] == '*') {
+            const char *end = strstr(text + i + 2, "*/");
+            i = end ? (size_t)(end - text) + 2 : n;
+            continue;
+        }
+        if (text[i] == '\n' && (o == out || o[-1] == '\n')) {
+            i++;
+            continue;
+        }
+        if ((text[i] == ' ' || text[i] == '\t') &&
+            (o == out || o[-1] == ' ' || o[-1] == '\n')) {
+            i++;
+            continue;
+        }
+        *o++ = text[i++];
+    }
+    *o = 0;
+    return out;
+}
+
+static void split_sections(void)
+{
+    const char *text = em_embedded_ewise_ops_h, *start = text;
+    char *parts[SEC_COUNT] = {0};
+    for (int k = 0; k < SEC_COUNT; k++) {
+        char marker[48];
+        const char *end;
+        if (k + 1 < SEC_COUNT) {
+            snprintf(marker, sizeof marker, "/* @ew-section %s */",
+                     section_names[k + 1]);
+            end = strstr(start, marker);
+        } else {
+            marker[0] = 0;
+            end = start + strlen(start);
+        }
+        if (!end ||
+            !(parts[k] = strip_comments(start, (size_t)(end - start)))) {
+            for (int j = 0; j < k; j++)
+                free(parts[j]);
+            return; /* the whole header is used instead */
+        }
+        start = end + strlen(marker);
+    }
+    memcpy(sections, parts, sizeof sections);
 }
 
 /* ---- names of types and conversions ---------------------------------- */
@@ -716,6 +794,33 @@ static void emit_strided_host(sb *b, const em_gen_ewise *d, int nin,
     sb_puts(b, "    }\n}\n");
 }
 
+static int section_of(int dtype)
+{
+    if (dtype == EM_BOOL)
+        return SEC_BOOL;
+    if (dtype <= EM_UINT64)
+        return SEC_INT;
+    return dtype <= EM_FLOAT64 ? SEC_FLOAT : SEC_COMPLEX;
+}
+
+static void emit_header(sb *b, const em_gen_ewise *d, int nin)
+{
+    int need[SEC_COUNT] = {0};
+    pthread_once(&sections_once, split_sections);
+    if (!sections[SEC_BASE]) {
+        sb_puts(b, em_embedded_ewise_ops_h);
+        sb_puts(b, "\n");
+        return;
+    }
+    need[SEC_BASE] = need[SEC_END] = 1;
+    if (d->op != EM_OP_COPY)
+        for (int k = 0; k < nin; k++)
+            need[section_of(d->loop_in[k])] = 1;
+    for (int k = 0; k < SEC_COUNT; k++)
+        if (need[k])
+            sb_puts(b, sections[k]);
+}
+
 static const char *layout_name(const em_gen_ewise *d)
 {
     return d->layout == EM_GEN_CONTIG  ? "contiguous"
@@ -764,8 +869,7 @@ em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
               em_dtype_get((em_dtype)d->out)->name, layout_name(d), d->ndim,
               d->vec, d->idx64 ? "64-bit" : "32-bit",
               d->where ? ", where" : "");
-    sb_puts(&b, em_embedded_ewise_ops_h);
-    sb_puts(&b, "\n");
+    emit_header(&b, d, nin);
     emit_elem(&b, d, nin, name);
     if (d->layout == EM_GEN_CONTIG) {
         if (target == EM_DEVICE_CUDA)

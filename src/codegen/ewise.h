@@ -5,9 +5,9 @@
  * dtype (or "scalar by value"), the output dtype, the layout class, the
  * collapsed rank, the vector width and the index width. The generator
  * turns a descriptor into CUDA C that NVRTC and the host prelude both
- * accept: kernels/ewise_ops.h, then a per-element function composed of
- * that header's conversions and op, then one kernel `ew` whose loop
- * depends on the layout and target:
+ * accept: kernels/ewise_ops.h (the parts the loop's types need), then a
+ * per-element function composed of that header's conversions and op, then
+ * one kernel `ew` whose loop depends on the layout and target:
  *
  *   contiguous, cuda: grid-stride over vectors of `vec` elements (one
  *     aligned load per input, one store), then the tail;
@@ -15,7 +15,9 @@
  *     chunk the C compiler can vectorise;
  *   strided, cuda: per element, a division chain over the collapsed
  *     extents (multiply-shift when 32-bit) yields each operand's offset,
- *     four elements' loads in flight per thread;
+ *     four elements' loads in flight per thread; with vec > 1 the last
+ *     axis counts vectors, loaded whole by operands that run along it and
+ *     once by those broadcast along it (a row plus a column);
  *   strided, host: each block walks its chunk odometer-style, with an
  *     inner loop along the last axis;
  *   tiled, cuda only: two axes with a transposed input, through 32x32
@@ -65,7 +67,7 @@ typedef struct em_gen_ewise {
     uint8_t op;         /* em_op */
     uint8_t layout;     /* EM_GEN_CONTIG / _STRIDED / _TILED (cuda, 2 axes) */
     uint8_t ndim;       /* strided: collapsed rank, 1..EM_MAX_NDIM; contig: 1 */
-    uint8_t vec;        /* contig on cuda: elements per vector access, 1..16 */
+    uint8_t vec;        /* cuda: elements per vector access, 1..16 */
     uint8_t idx64;      /* 64-bit indices and offsets */
     uint8_t where;      /* a bool mask operand (slot EM_GEN_SLOT_MASK) */
     uint8_t out;        /* the output array's dtype */
