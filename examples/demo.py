@@ -57,3 +57,13 @@ y.copy_to_host(out)
 want = [1.0 + 2.0 * (reps + 1) * (i % 1000) for i in range(8)]
 assert list(out[:8]) == want, (list(out[:8]), want)
 print(f"  result checked: y[:4] = {list(out[:4])}")
+
+# Arrays: NumPy semantics on the same device (first slice: creation,
+# indexing, elementwise ufuncs with NumPy 2 promotion).
+a = ember.arange(n, dtype=ember.float32)
+b = ember.ones(n, dtype="float32")
+t0 = time.perf_counter()
+c = ember.sqrt(a * 2 + b)
+dev.synchronize()
+print(f"  arrays: sqrt(a * 2 + b) on {n} float32 in "
+      f"{(time.perf_counter() - t0) * 1e3:.2f} ms -> {c[:4]!r}")
