@@ -463,40 +463,61 @@ static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t ni
     return empy_ufunc_call(st, u->op, in, (int)nin, out, where);
 }
 
+/* The ufunc keywords ember reads; order/subok/signature are accepted and
+ * ignored (results are C-ordered ndarrays either way). Sets *unknown to the
+ * first other keyword (NULL if none); -1 only on a Python error. Shared by
+ * ember.<ufunc>(...) and __array_ufunc__, which differ only in what an
+ * unknown keyword means. */
+typedef struct ufunc_kw { PyObject *out, *where, *dtype, *casting; } ufunc_kw;
+
+static int parse_ufunc_kw(PyObject *kwnames, PyObject *const *values,
+                          ufunc_kw *kw, const char **unknown)
+{
+    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    memset(kw, 0, sizeof *kw);
+    *unknown = NULL;
+    for (i = 0; i < nkw; i++) {
+        const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        if (!k)
+            return -1;
+        if (!strcmp(k, "out"))
+            kw->out = values[i];
+        else if (!strcmp(k, "where"))
+            kw->where = values[i];
+        else if (!strcmp(k, "dtype"))
+            kw->dtype = values[i];
+        else if (!strcmp(k, "casting"))
+            kw->casting = values[i];
+        else if (strcmp(k, "order") && strcmp(k, "subok") && strcmp(k, "signature")) {
+            if (!*unknown)
+                *unknown = k;
+        }
+    }
+    return 0;
+}
+
 static PyObject *Ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                   PyObject *kwnames)
 {
     empy_Ufunc *u = UF(self);
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), i, nkw;
-    PyObject *out = NULL, *where = NULL, *dtype = NULL, *casting = NULL;
-    nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (i = 0; i < nkw; i++) {
-        const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
-        PyObject *v = args[nargs + i];
-        if (!k)
-            return NULL;
-        if (!strcmp(k, "out"))
-            out = v;
-        else if (!strcmp(k, "where"))
-            where = v;
-        else if (!strcmp(k, "dtype"))
-            dtype = v;
-        else if (!strcmp(k, "casting"))
-            casting = v;
-        else if (!strcmp(k, "order") || !strcmp(k, "subok") || !strcmp(k, "signature"))
-            continue;   /* ember's results are C-ordered ndarrays either way */
-        else {
-            PyErr_Format(PyExc_TypeError, "%U() got an unexpected keyword argument "
-                         "'%s'", u->name, k);
-            return NULL;
-        }
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *out;
+    ufunc_kw kw;
+    const char *unknown;
+    if (parse_ufunc_kw(kwnames, args + nargs, &kw, &unknown) < 0)
+        return NULL;
+    if (unknown) {
+        PyErr_Format(PyExc_TypeError, "%U() got an unexpected keyword argument "
+                     "'%s'", u->name, unknown);
+        return NULL;
     }
+    out = kw.out;
     if (nargs == u->nin + 1 && !out) {
         /* np.add(a, b, out) */
         out = args[u->nin];
         nargs = u->nin;
     }
-    return ufunc_invoke(self, args, nargs, out, where, dtype, casting);
+    return ufunc_invoke(self, args, nargs, out, kw.where, kw.dtype, kw.casting);
 }
 
 static void Ufunc_dealloc(PyObject *self)
@@ -600,9 +621,9 @@ PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t 
                               PyObject *kwnames)
 {
     empy_state *st = empy_state_of(self);
-    Py_ssize_t i, nkw;
-    PyObject *name_o, *out = NULL, *where = NULL, *dtype = NULL, *casting = NULL;
-    const char *method, *name;
+    PyObject *name_o;
+    ufunc_kw kw;
+    const char *method, *name, *unknown;
     em_op op;
     const em_op_info *info;
     if (nargs < 2) {
@@ -628,23 +649,10 @@ PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     Py_DECREF(name_o);
     info = em_op_get(op);
-    nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (i = 0; i < nkw; i++) {
-        const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
-        PyObject *v = args[nargs + i];
-        if (!k)
-            return NULL;
-        if (!strcmp(k, "out"))
-            out = v;
-        else if (!strcmp(k, "where"))
-            where = v;
-        else if (!strcmp(k, "dtype"))
-            dtype = v;
-        else if (!strcmp(k, "casting"))
-            casting = v;
-        else if (strcmp(k, "order") && strcmp(k, "subok"))
-            Py_RETURN_NOTIMPLEMENTED;
-    }
+    if (parse_ufunc_kw(kwnames, args + nargs, &kw, &unknown) < 0)
+        return NULL;
+    if (unknown)   /* a keyword ember does not know: let NumPy decide */
+        Py_RETURN_NOTIMPLEMENTED;
     if (nargs - 2 != info->nin)
         Py_RETURN_NOTIMPLEMENTED;
     if (!st->ufuncs[op])
@@ -652,8 +660,8 @@ PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t 
     {
         /* NumPy arrays among the inputs of a GPU operation stay a
          * TypeError (raised by the call), as in CuPy. */
-        return ufunc_invoke(st->ufuncs[op], args + 2, nargs - 2, out, where, dtype,
-                            casting);
+        return ufunc_invoke(st->ufuncs[op], args + 2, nargs - 2, kw.out, kw.where,
+                            kw.dtype, kw.casting);
     }
 }
 
