@@ -15,5 +15,6 @@
 #include "ember/runtime.h"
 #include "ember/array.h"
 #include "ember/ufunc.h"
+#include "ember/reduce.h"
 
 #endif

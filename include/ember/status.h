@@ -27,6 +27,7 @@ typedef enum em_status {
     EM_ERR_NOT_SUPPORTED,   /* valid but not implemented on this backend */
     EM_ERR_OVERFLOW,        /* a value does not fit its destination */
     EM_ERR_INTERNAL,        /* a broken invariant inside ember */
+    EM_ERR_AXIS,            /* an axis out of range: ember.AxisError */
     EM_STATUS_COUNT
 } em_status;
 

@@ -21,6 +21,7 @@ static PyObject *exc_class(empy_state *st, em_status s)
     case EM_ERR_IO: return PyExc_OSError;
     case EM_ERR_NOT_SUPPORTED: return PyExc_NotImplementedError;
     case EM_ERR_OVERFLOW: return PyExc_OverflowError;
+    case EM_ERR_AXIS: return st->AxisError;
     default: return PyExc_RuntimeError;
     }
 }

@@ -50,7 +50,9 @@ static int empy_exec(PyObject *m)
         empy_runtime_init(m, st) < 0 || empy_info_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
-        empy_ufunc_init(m, st) < 0)
+        empy_ufunc_init(m, st) < 0 || empy_reduction_init(m, st) < 0 ||
+        empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
+        empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0)
         return -1;
     return PyModule_AddStringConstant(m, "__version__", EMBER_VERSION_STRING);
 }

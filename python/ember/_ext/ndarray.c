@@ -1219,6 +1219,28 @@ static PyType_Slot nd_base_slots[] = {
 
 static PyType_Slot nd_slots[MAX_SLOTS];
 
+/* nd_methods followed by every family's methods (ndarray.h), built once. */
+#define MAX_METHODS 160
+static PyMethodDef nd_all_methods[MAX_METHODS];
+
+static int gather_methods(void)
+{
+    PyMethodDef *tables[] = {nd_methods, empy_reduction_nd_methods,
+                             empy_linalg_nd_methods, empy_manip_nd_methods,
+                             empy_indexfn_nd_methods};
+    size_t n = 0, t, i;
+    for (t = 0; t < sizeof tables / sizeof *tables; t++)
+        for (i = 0; tables[t][i].ml_name; i++) {
+            if (n + 1 >= MAX_METHODS) {
+                PyErr_SetString(PyExc_SystemError, "ember: raise MAX_METHODS");
+                return -1;
+            }
+            nd_all_methods[n++] = tables[t][i];
+        }
+    nd_all_methods[n].ml_name = NULL;
+    return 0;
+}
+
 static PyType_Spec nd_spec = {
     "ember.ndarray", sizeof(empy_ndarray), 0,
     Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | EMPY_TPFLAGS_NOINIT, nd_slots,
@@ -1229,9 +1251,15 @@ int empy_ndarray_init(PyObject *m, empy_state *st)
     PyObject *bases;
     size_t n = 0, i;
     int rc;
+    if (gather_methods() < 0)
+        return -1;
     /* The operator slots live with the ufuncs (ufuncobj.c). */
-    for (i = 0; nd_base_slots[i].slot; i++)
-        nd_slots[n++] = nd_base_slots[i];
+    for (i = 0; nd_base_slots[i].slot; i++) {
+        nd_slots[n] = nd_base_slots[i];
+        if (nd_slots[n].slot == Py_tp_methods)
+            nd_slots[n].pfunc = nd_all_methods;
+        n++;
+    }
     for (i = 0; empy_ndarray_number_slots[i].slot && n + 1 < MAX_SLOTS; i++)
         nd_slots[n++] = empy_ndarray_number_slots[i];
     nd_slots[n].slot = 0;

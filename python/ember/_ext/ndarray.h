@@ -163,6 +163,21 @@ enum { EMPY_COPY_IF_NEEDED = -1, EMPY_COPY_NEVER = 0, EMPY_COPY_ALWAYS = 1 };
 PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
                        int copy, char order);
 
+/* ---- the array functions, one file per family -------------------------
+ * Each file adds its module functions in its init and lists the ndarray
+ * methods it provides (x.sum(), x.take(), ...) in a NULL-ended table that
+ * empy_ndarray_init appends to the type's own methods. */
+
+int empy_reduction_init(PyObject *m, empy_state *st);   /* reduction.c */
+extern PyMethodDef empy_reduction_nd_methods[];
+int empy_linalg_init(PyObject *m, empy_state *st);      /* linalg.c */
+extern PyMethodDef empy_linalg_nd_methods[];
+int empy_manip_init(PyObject *m, empy_state *st);       /* manip.c */
+extern PyMethodDef empy_manip_nd_methods[];
+int empy_ranges_init(PyObject *m, empy_state *st);      /* creation_ranges.c */
+int empy_indexfn_init(PyObject *m, empy_state *st);     /* index_funcs.c */
+extern PyMethodDef empy_indexfn_nd_methods[];
+
 /* ---- ufuncobj.c --------------------------------------------------------- */
 
 int empy_ufunc_init(PyObject *m, empy_state *st);
