@@ -74,6 +74,62 @@ static int via_driver(void *p)
                                       0, c->raw, c->args, NULL) != CUDA_SUCCESS;
 }
 
+/* The array path below the Python layer: a 1,000-element float32 add into
+ * a fresh array (what `a + b` costs from C) and into a preallocated one,
+ * and the allocation alone, so the per-op figure splits into launch,
+ * pool and the ufunc's own work. */
+struct arr_ctx {
+    em_array a, b, out;
+    em_device *d;
+};
+
+static int ufunc_new(void *p)
+{
+    struct arr_ctx *c = p;
+    em_array r = {0};
+    em_operand in[2] = {{.array = &c->a}, {.array = &c->b}};
+    if (em_ufunc_apply(EM_OP_ADD, in, 2, &r, NULL, NULL) != EM_OK)
+        return 1;
+    em_array_release(&r);
+    return 0;
+}
+
+static int ufunc_out(void *p)
+{
+    struct arr_ctx *c = p;
+    em_operand in[2] = {{.array = &c->a}, {.array = &c->b}};
+    return em_ufunc_apply(EM_OP_ADD, in, 2, &c->out, NULL, NULL) != EM_OK;
+}
+
+static int alloc_only(void *p)
+{
+    struct arr_ctx *c = p;
+    em_array r = {0};
+    int64_t n = 1000;
+    if (em_array_empty(c->d, EM_FLOAT32, 1, &n, 'C', NULL, &r) != EM_OK)
+        return 1;
+    em_array_release(&r);
+    return 0;
+}
+
+static void array_path(em_device *d)
+{
+    struct arr_ctx c = {.d = d};
+    int64_t n = 1000;
+    if (em_array_empty(d, EM_FLOAT32, 1, &n, 'C', NULL, &c.a) != EM_OK ||
+        em_array_empty(d, EM_FLOAT32, 1, &n, 'C', NULL, &c.b) != EM_OK ||
+        em_array_empty(d, EM_FLOAT32, 1, &n, 'C', NULL, &c.out) != EM_OK) {
+        fprintf(stderr, "array setup: %s\n", em_last_error());
+        return;
+    }
+    printf("  em_ufunc_apply add 1000, new out %8.0f\n", median_ns(ufunc_new, &c, d));
+    printf("  em_ufunc_apply add 1000, out=    %8.0f\n", median_ns(ufunc_out, &c, d));
+    printf("  em_array_empty + release 1000    %8.0f\n", median_ns(alloc_only, &c, d));
+    em_array_release(&c.a);
+    em_array_release(&c.b);
+    em_array_release(&c.out);
+}
+
 int main(void)
 {
     em_device *d;
@@ -110,6 +166,7 @@ int main(void)
     printf("  cuLaunchKernel, per-thread       %8.0f\n", median_ns(via_driver, &c, d));
     c.raw = (CUstream)em_stream_native(nb);
     printf("  cuLaunchKernel, non-blocking     %8.0f\n", median_ns(via_driver, &c, d));
+    array_path(d);
     em_free(d, x, NULL);
     em_free(d, y, NULL);
     em_stream_destroy(nb);
