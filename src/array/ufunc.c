@@ -12,7 +12,6 @@
  * shifted view of the same memory) is first copied, so results are as if
  * all inputs were read before any output was written, as NumPy does.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "array/array_internal.h"
@@ -271,20 +270,6 @@ static int use_tiles(const layout *L, em_gen_ewise *d)
     if (!tiled[0] && !tiled[1])
         return 0;
     d->layout = EM_GEN_TILED;
-    /* 64x64 tiles when every operand is at most 2 bytes wide (see
-     * emit_tiled_cuda); EMBER_EWISE_TILE=1|2 forces one, for measuring. */
-    {
-        static int forced = -1;
-        int64_t widest = 1;
-        if (forced < 0) {
-            const char *e = getenv("EMBER_EWISE_TILE");
-            forced = e && (e[0] == '1' || e[0] == '2') && !e[1] ? e[0] - '0' : 0;
-        }
-        for (int s = 0; s < EM_GEN_SLOTS; s++)
-            if (L->used[s] && slot_size(d, s) > widest)
-                widest = slot_size(d, s);
-        d->vec = (uint8_t)(forced ? forced : widest <= 2 ? 2 : 1);
-    }
     for (int s = 0; s < EM_GEN_SLOTS; s++)
         d->inner[s] = 0;
     for (int k = 0; k < 2; k++)

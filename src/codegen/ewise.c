@@ -636,17 +636,13 @@ static void emit_strided_cuda(sb *b, const em_gen_ewise *d, int nin,
 }
 
 /* Two axes where some input runs along the outer one (a transposed
- * operand): square tiles of 32*J (J = d->vec, 1 or 2), each such input
- * read along its contiguous axis into shared memory, the output written
- * along its own. A block of 32x8 threads covers one tile, so each thread
- * moves 4*J*J elements: J = 2 keeps as many bytes in flight per thread for
- * 2-byte types as J = 1 does for 4-byte ones. CUDA only: the host runs a
- * block's threads one after another and has no barrier. */
+ * operand): 32x32 tiles, each such input read along its contiguous axis
+ * into shared memory, the output written along its own. CUDA only: the
+ * host runs a block's threads one after another and has no barrier. */
 static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
                             const char *name)
 {
     int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), w32 = !d->idx64;
-    int J = d->vec, T = 32 * J, K = 4 * J, U = J * K;
     const char *ix = w32 ? "int" : "long long";
     emit_geom(b, d, na, name, 0);
     sb_printf(b, "extern \"C\" __global__ void %s(", name);
@@ -655,13 +651,13 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
     for (int a = 0; a < na; a++)
         if (slots[a] >= EM_GEN_SLOT_IN0 && slots[a] <= EM_GEN_SLOT_IN1 &&
             d->inner[slots[a]] == EM_GEN_INNER_TILE)
-            sb_printf(b, "    __shared__ %s t%d[%d][%d];\n",
+            sb_printf(b, "    __shared__ %s t%d[32][33];\n",
                       storage_type[input_dtype(d, slots[a] - EM_GEN_SLOT_IN0)],
-                      slots[a] - EM_GEN_SLOT_IN0, T, T + 1);
+                      slots[a] - EM_GEN_SLOT_IN0);
     /* 32-bit offsets when every operand's span fits (the caller's idx64).
-     * Thread (tx, ty) handles tile rows ty + 8k and columns tx + 32j; the
-     * loops have fixed trip counts so that all loads of a phase are in
-     * flight before the first store. */
+     * Each thread handles rows ty, ty+8, ty+16, ty+24 of the tile; the
+     * loops have a fixed trip count so that all four loads of a phase are
+     * in flight before the first store. */
     sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
               ix, ix, ix);
     for (int a = 0; a < na; a++)
@@ -670,83 +666,77 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
             ix, a, ix, a, a, ix, a);
     sb_printf(
         b,
-        "    const %s r0 = (%s)blockIdx.y * %d, c0 = (%s)blockIdx.x * %d;\n"
+        "    const %s r0 = (%s)blockIdx.y * 32, c0 = (%s)blockIdx.x * 32;\n"
         "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
         "#pragma unroll\n"
-        "    for (int j = 0; j < %d; j++)\n"
-        "#pragma unroll\n"
-        "    for (int k = 0; k < %d; k++) {\n"
-        "        const %s r = r0 + tx + 32 * j, c = c0 + ty + 8 * k;\n"
+        "    for (int k = 0; k < 4; k++) {\n"
+        "        const %s r = r0 + tx, c = c0 + ty + 8 * k;\n"
         "        if (r < rows && c < cols) {\n",
-        ix, ix, T, ix, T, J, K, ix);
+        ix, ix, ix, ix);
     for (int a = 0; a < na; a++) {
         int sl = slots[a];
         if (sl >= EM_GEN_SLOT_IN0 && sl <= EM_GEN_SLOT_IN1 &&
             d->inner[sl] == EM_GEN_INNER_TILE) {
             int k = sl - EM_GEN_SLOT_IN0;
             sb_printf(b,
-                      "            t%d[tx + 32 * j][ty + 8 * k] = *(const %s *)"
-                      "(in%d + r * s%d0 + c * s%d1);\n",
+                      "            t%d[tx][ty + 8 * k] = *(const %s *)(in%d + "
+                      "r * s%d0 + "
+                      "c * s%d1);\n",
                       k, storage_type[input_dtype(d, k)], k, a, a);
         }
     }
     sb_printf(b,
               "        }\n    }\n    __syncthreads();\n"
-              "    %s o0[%d];\n    int ok[%d];\n",
-              ix, U, U);
+              "    %s o0[4];\n    int ok[4];\n",
+              ix);
     for (int k = 0, a = 1; k < nin; k++) {
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
-            sb_printf(b, "    %s x%d[%d];\n", storage_type[input_dtype(d, k)],
-                      k, U);
+            sb_printf(b, "    %s x%d[4];\n", storage_type[input_dtype(d, k)],
+                      k);
         a++;
     }
     if (d->where)
-        sb_printf(b, "    ew_b m[%d];\n", U);
+        sb_puts(b, "    ew_b m[4];\n");
     sb_printf(b,
               "#pragma unroll\n"
-              "    for (int j = 0; j < %d; j++)\n"
-              "#pragma unroll\n"
-              "    for (int k = 0; k < %d; k++) {\n"
-              "        const int u = j * %d + k;\n"
-              "        const %s r = r0 + ty + 8 * k, c = c0 + tx + 32 * j;\n"
-              "        ok[u] = r < rows && c < cols;\n"
-              "        if (!ok[u])\n            continue;\n"
-              "        o0[u] = r * s00 + c * s01;\n",
-              J, K, K, ix);
+              "    for (int k = 0; k < 4; k++) {\n"
+              "        const %s r = r0 + ty + 8 * k, c = c0 + tx;\n"
+              "        ok[k] = r < rows && c < cols;\n"
+              "        if (!ok[k])\n            continue;\n"
+              "        o0[k] = r * s00 + c * s01;\n",
+              ix);
     for (int k = 0, a = 1; k < nin; k++) {
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
             sb_printf(
                 b,
-                "        x%d[u] = *(const %s *)(in%d + r * s%d0 + c * s%d1);\n",
+                "        x%d[k] = *(const %s *)(in%d + r * s%d0 + c * s%d1);\n",
                 k, storage_type[input_dtype(d, k)], k, a, a);
         a++;
     }
     if (d->where)
         sb_printf(
-            b, "        m[u] = *(const ew_b *)(mask + r * s%d0 + c * s%d1);\n",
+            b, "        m[k] = *(const ew_b *)(mask + r * s%d0 + c * s%d1);\n",
             na - 1, na - 1);
     sb_printf(b,
-              "    }\n#pragma unroll\n    for (int j = 0; j < %d; j++)\n"
-              "#pragma unroll\n    for (int k = 0; k < %d; k++) {\n"
-              "        const int u = j * %d + k;\n"
-              "        if (ok[u]%s)\n"
-              "            *(%s *)(out + o0[u]) = ew_elem_%s(",
-              J, K, K, d->where ? " && m[u]" : "", storage_type[d->out], name);
+              "    }\n#pragma unroll\n    for (int k = 0; k < 4; k++)\n"
+              "        if (ok[k]%s)\n"
+              "            *(%s *)(out + o0[k]) = ew_elem_%s(",
+              d->where ? " && m[k]" : "", storage_type[d->out], name);
     for (int k = 0; k < nin; k++) {
         if (k)
             sb_puts(b, ", ");
         if (!is_array(d, k))
             sb_printf(b, "in%d", k);
         else if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            sb_printf(b, "t%d[ty + 8 * k][tx + 32 * j]", k);
+            sb_printf(b, "t%d[ty + 8 * k][tx]", k);
         else
-            sb_printf(b, "x%d[u]", k);
+            sb_printf(b, "x%d[k]", k);
     }
-    sb_puts(b, ");\n    }\n}\n");
+    sb_puts(b, ");\n}\n");
 }
 
 static void emit_strided_host(sb *b, const em_gen_ewise *d, int nin,
@@ -850,11 +840,10 @@ em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
     *out = NULL;
     if ((st = check_desc(d, &nin)) != EM_OK)
         return st;
-    if (d->layout == EM_GEN_TILED &&
-        (target != EM_DEVICE_CUDA || d->ndim != 2 || d->vec > 2))
+    if (d->layout == EM_GEN_TILED && (target != EM_DEVICE_CUDA || d->ndim != 2))
         return em_error(EM_ERR_INVALID_VALUE,
                         "ewise generator: the tiled layout is for "
-                        "two axes on cuda, tiles of 32 or 64");
+                        "two axes on cuda");
     if (d->layout == EM_GEN_STRIDED && d->vec > 1) {
         /* Vectors along the last axis: cuda, no mask, every operand unit
          * or zero stride there, the output unit. */
@@ -1009,11 +998,10 @@ void em_gen_ewise_pack(em_device *dev, const em_gen_ewise *d,
         }
     }
     if (cuda && d->layout == EM_GEN_TILED) {
-        int64_t t = 32 * (int64_t)d->vec;
         c->block.x = 32;
         c->block.y = 8;
-        c->grid.x = (unsigned)((c->shape[1] + t - 1) / t);
-        c->grid.y = (unsigned)((c->shape[0] + t - 1) / t);
+        c->grid.x = (unsigned)((c->shape[1] + 31) / 32);
+        c->grid.y = (unsigned)((c->shape[0] + 31) / 32);
     } else if (cuda) {
         int64_t work = c->n / (d->vec > 0 ? d->vec : 1);
         c->grid.x = cuda_blocks(work, units);

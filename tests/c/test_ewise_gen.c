@@ -150,10 +150,9 @@ static int loop_descs(em_op op, const em_ufunc_loop *l, em_device_type target,
         d[n].inner[EM_GEN_SLOT_IN0] = EM_GEN_INNER_TILE;
         n++;
         if (nin == 2) {
-            /* Both tiled, in 64x64 tiles. */
+            /* Both tiled, the first a scalar-free float16 read. */
             d[n] = d[n - 1];
             d[n].where = 0;
-            d[n].vec = 2;
             d[n].inner[EM_GEN_SLOT_IN1] = EM_GEN_INNER_TILE;
             n++;
         }
@@ -213,7 +212,6 @@ static void test_all_casts(em_device_type target)
                 d.layout = EM_GEN_TILED;
                 d.ndim = 2;
                 d.idx64 = 1;
-                d.vec = (uint8_t)((s + t) % 2 + 1);
                 d.inner[EM_GEN_SLOT_IN0] = EM_GEN_INNER_TILE;
                 prog_add(&p, &d, target);
             }
