@@ -258,7 +258,28 @@ static int runs_along_outer(const layout *L, const em_gen_ewise *d, int s)
     return L->used[s] && (s0 == size || s0 == -size) && s1 != size && s1 != 0;
 }
 
-static int use_tiles(const layout *L, em_gen_ewise *d)
+/* Pairs of 2-byte elements as 32-bit words (see emit_tiled_pairs_cuda):
+ * every operand 2 bytes wide, even extents, 4-byte aligned pointers and
+ * row steps, the tiled inputs stepping one element along axis 0 and the
+ * others one element along axis 1. */
+static int tile_pairs(const layout *L, const em_gen_ewise *d,
+                      const em_gen_ewise_call *c)
+{
+    if (d->where || L->shape[0] % 2 || L->shape[1] % 2)
+        return 0;
+    for (int s = 0; s < EM_GEN_SLOTS; s++) {
+        int t = d->inner[s] == EM_GEN_INNER_TILE;
+        if (!L->used[s])
+            continue;
+        if (slot_size(d, s) != 2 || (uintptr_t)c->ptr[s] % 4 ||
+            L->st[s][t ? 0 : 1] != 2 || L->st[s][t ? 1 : 0] % 4)
+            return 0;
+    }
+    return 1;
+}
+
+static int use_tiles(const layout *L, em_gen_ewise *d,
+                     const em_gen_ewise_call *c)
 {
     int tiled[2];
     if (L->nd != 2 ||
@@ -275,6 +296,8 @@ static int use_tiles(const layout *L, em_gen_ewise *d)
     for (int k = 0; k < 2; k++)
         if (tiled[k])
             d->inner[EM_GEN_SLOT_IN0 + k] = EM_GEN_INNER_TILE;
+    if (tile_pairs(L, d, c))
+        d->vec = 2;
     return 1;
 }
 
@@ -418,7 +441,7 @@ static em_status launch(em_op op, const operand_view *v, int nin,
                                                       : EM_GEN_INNER_ANY;
         }
         /* The tiled kernel keeps the index width chosen above. */
-        if (cuda && !use_tiles(&L, &d) && !where)
+        if (cuda && !use_tiles(&L, &d, c) && !where)
             d.vec = (uint8_t)strided_vector_width(&L, &d, c);
         c->ndim = L.nd;
         memcpy(c->shape, L.shape, sizeof c->shape);

@@ -739,6 +739,106 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
     sb_puts(b, ");\n}\n");
 }
 
+/* The tiled layout for 2-byte operands (d->vec == 2): every access moves
+ * a pair of elements as one 32-bit word, so a warp's loads and stores are
+ * 128 bytes, as they are for 4-byte types in the kernel above (with single
+ * 2-byte accesses the float16 transpose ran at three quarters of copy
+ * bandwidth). A tile is 64x64; the caller guarantees even extents, 4-byte
+ * aligned pointers and row strides, a transposed input whose stride along
+ * axis 0 is one element, and unit strides along axis 1 elsewhere. Shared
+ * memory holds the transposed input column by column ([c][r], 33 words
+ * per column), so the loads store whole words without bank conflicts and
+ * the compute phase reads single elements with at most two-way ones. */
+static void emit_tiled_pairs_cuda(sb *b, const em_gen_ewise *d, int nin,
+                                  const char *name)
+{
+    int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), w32 = !d->idx64;
+    const char *ix = w32 ? "int" : "long long";
+    sb_printf(b, "typedef struct __align__(4) ew_po_%s { %s v[2]; } ew_po_%s;\n",
+              name, storage_type[d->out], name);
+    for (int k = 0; k < nin; k++)
+        if (is_array(d, k))
+            sb_printf(b,
+                      "typedef struct __align__(4) ew_p%d_%s { %s v[2]; } "
+                      "ew_p%d_%s;\n",
+                      k, name, storage_type[input_dtype(d, k)], k, name);
+    emit_geom(b, d, na, name, 0);
+    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    emit_params(b, d, nin, 1);
+    sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
+    for (int k = 0; k < nin; k++)
+        if (is_array(d, k) && d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
+            sb_printf(b, "    __shared__ ew_p%d_%s t%d[64 * 33];\n", k, name, k);
+    sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
+              ix, ix, ix);
+    for (int a = 0; a < na; a++)
+        sb_printf(
+            b, "    const %s s%d0 = (%s)g.st[%d][0], s%d1 = (%s)g.st[%d][1];\n",
+            ix, a, ix, a, a, ix, a);
+    sb_printf(b,
+              "    const %s r0 = (%s)blockIdx.y * 64, c0 = (%s)blockIdx.x * 64;\n"
+              "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
+              "#pragma unroll\n"
+              "    for (int k = 0; k < 8; k++) {\n"
+              "        const %s r = r0 + 2 * tx, c = c0 + ty + 8 * k;\n"
+              "        if (r < rows && c < cols) {\n",
+              ix, ix, ix, ix);
+    for (int k = 0, a = 1; k < nin; k++) {
+        if (!is_array(d, k))
+            continue;
+        if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
+            sb_printf(b,
+                      "            t%d[(ty + 8 * k) * 33 + tx] = *(const "
+                      "ew_p%d_%s *)(in%d + r * s%d0 + c * s%d1);\n",
+                      k, k, name, k, a, a);
+        a++;
+    }
+    sb_printf(b, "        }\n    }\n    __syncthreads();\n"
+                 "    %s o0[8];\n    int ok[8];\n", ix);
+    for (int k = 0; k < nin; k++)
+        if (is_array(d, k) && d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
+            sb_printf(b, "    ew_p%d_%s x%d[8];\n", k, name, k);
+    sb_printf(b,
+              "#pragma unroll\n"
+              "    for (int k = 0; k < 8; k++) {\n"
+              "        const %s r = r0 + ty + 8 * k, c = c0 + 2 * tx;\n"
+              "        ok[k] = r < rows && c < cols;\n"
+              "        if (!ok[k])\n            continue;\n"
+              "        o0[k] = r * s00 + c * s01;\n",
+              ix);
+    for (int k = 0, a = 1; k < nin; k++) {
+        if (!is_array(d, k))
+            continue;
+        if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
+            sb_printf(b,
+                      "        x%d[k] = *(const ew_p%d_%s *)(in%d + r * s%d0 + "
+                      "c * s%d1);\n",
+                      k, k, name, k, a, a);
+        a++;
+    }
+    sb_printf(b,
+              "    }\n#pragma unroll\n    for (int k = 0; k < 8; k++) {\n"
+              "        const int rr = ty + 8 * k;\n"
+              "        ew_po_%s y;\n"
+              "        if (!ok[k])\n            continue;\n"
+              "#pragma unroll\n"
+              "        for (int h = 0; h < 2; h++)\n"
+              "            y.v[h] = ew_elem_%s(",
+              name, name);
+    for (int k = 0; k < nin; k++) {
+        if (k)
+            sb_puts(b, ", ");
+        if (!is_array(d, k))
+            sb_printf(b, "in%d", k);
+        else if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
+            sb_printf(b, "t%d[(2 * tx + h) * 33 + (rr >> 1)].v[rr & 1]", k);
+        else
+            sb_printf(b, "x%d[k].v[h]", k);
+    }
+    sb_printf(b, ");\n        *(ew_po_%s *)(out + o0[k]) = y;\n    }\n}\n",
+              name);
+}
+
 static void emit_strided_host(sb *b, const em_gen_ewise *d, int nin,
                               const char *name)
 {
@@ -840,10 +940,12 @@ em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
     *out = NULL;
     if ((st = check_desc(d, &nin)) != EM_OK)
         return st;
-    if (d->layout == EM_GEN_TILED && (target != EM_DEVICE_CUDA || d->ndim != 2))
+    if (d->layout == EM_GEN_TILED &&
+        (target != EM_DEVICE_CUDA || d->ndim != 2 || d->vec > 2 ||
+         (d->vec == 2 && (d->where || em_dtype_size((em_dtype)d->out) != 2))))
         return em_error(EM_ERR_INVALID_VALUE,
-                        "ewise generator: the tiled layout is for "
-                        "two axes on cuda");
+                        "ewise generator: the tiled layout is for two axes "
+                        "on cuda, in pairs only for 2-byte operands");
     if (d->layout == EM_GEN_STRIDED && d->vec > 1) {
         /* Vectors along the last axis: cuda, no mask, every operand unit
          * or zero stride there, the output unit. */
@@ -876,6 +978,8 @@ em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
             emit_contig_cuda(&b, d, nin, name);
         else
             emit_contig_host(&b, d, nin, name);
+    } else if (d->layout == EM_GEN_TILED && d->vec == 2) {
+        emit_tiled_pairs_cuda(&b, d, nin, name);
     } else if (d->layout == EM_GEN_TILED) {
         emit_tiled_cuda(&b, d, nin, name);
     } else {
@@ -998,10 +1102,11 @@ void em_gen_ewise_pack(em_device *dev, const em_gen_ewise *d,
         }
     }
     if (cuda && d->layout == EM_GEN_TILED) {
+        int64_t t = d->vec == 2 ? 64 : 32;
         c->block.x = 32;
         c->block.y = 8;
-        c->grid.x = (unsigned)((c->shape[1] + 31) / 32);
-        c->grid.y = (unsigned)((c->shape[0] + 31) / 32);
+        c->grid.x = (unsigned)((c->shape[1] + t - 1) / t);
+        c->grid.y = (unsigned)((c->shape[0] + t - 1) / t);
     } else if (cuda) {
         int64_t work = c->n / (d->vec > 0 ? d->vec : 1);
         c->grid.x = cuda_blocks(work, units);

@@ -93,8 +93,8 @@ static int loop_descs(em_op op, const em_ufunc_loop *l, em_device_type target,
     for (int k = 0; k < nin; k++)
         if (em_dtype_size((em_dtype)l->in[k]) > widest)
             widest = em_dtype_size((em_dtype)l->in[k]);
-    memset(d, 0, 7 * sizeof *d);
-    for (int i = 0; i < 7; i++) {
+    memset(d, 0, 8 * sizeof *d);
+    for (int i = 0; i < 8; i++) {
         d[i].op = (uint8_t)op;
         d[i].out = d[i].loop_out = l->out;
         d[i].ndim = 1;
@@ -156,6 +156,19 @@ static int loop_descs(em_op op, const em_ufunc_loop *l, em_device_type target,
             d[n].inner[EM_GEN_SLOT_IN1] = EM_GEN_INNER_TILE;
             n++;
         }
+        if (widest == 2 && em_dtype_size((em_dtype)l->out) == 2) {
+            /* 2-byte operands in pairs; input 1 (if any) read directly. */
+            int all2 = 1;
+            for (int k = 0; k < nin; k++)
+                all2 &= em_dtype_size((em_dtype)l->in[k]) == 2;
+            if (all2) {
+                d[n].layout = EM_GEN_TILED;
+                d[n].ndim = 2;
+                d[n].vec = 2;
+                d[n].inner[EM_GEN_SLOT_IN0] = EM_GEN_INNER_TILE;
+                n++;
+            }
+        }
     }
     return n;
 }
@@ -170,7 +183,7 @@ static void test_all_loops(em_device_type target)
         char what[64];
         CHECK(nl > 0);
         for (int i = 0; i < nl; i++) {
-            em_gen_ewise d[7];
+            em_gen_ewise d[8];
             em_dtype li[2] = {(em_dtype)loops[i].in[0],
                               (em_dtype)loops[i].in[1]};
             int nd;
@@ -214,6 +227,12 @@ static void test_all_casts(em_device_type target)
                 d.idx64 = 1;
                 d.inner[EM_GEN_SLOT_IN0] = EM_GEN_INNER_TILE;
                 prog_add(&p, &d, target);
+                if (em_dtype_size((em_dtype)s) == 2 &&
+                    em_dtype_size((em_dtype)t) == 2) {
+                    d.vec = 2;
+                    prog_add(&p, &d, target);
+                    d.vec = 1;
+                }
             }
         }
     prog_compile(&p, target, "ewise_casts.cu");
