@@ -42,5 +42,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   build/c/bench_launch 2>&1 | tee "$OUT/bench_launch.log"
   $PY bench/run.py --out "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" || status=1
   $PY bench/arrays.py --out "$OUT/bench_arrays.md" 2>&1 | tee "$OUT/bench_arrays.log" || status=1
+  # The cpu device against NumPy on this machine's cores.
+  $PY bench/cpu.py 2>&1 | tee "$OUT/bench_cpu.log" || status=1
 fi
 exit $status
