@@ -1,11 +1,842 @@
-/* ember Python extension: reductions (sum, mean, argmax, ...) over em_reduce. */
+/* ember Python extension: reductions (sum, mean, argmax, ...) over em_reduce.
+ *
+ * One table-driven argument parser serves every function and method: each
+ * entry lists its parameters in NumPy's positional order and its
+ * keyword-only ones. The input may be anything ember.asarray takes (a
+ * list or a NumPy array goes to the current device); the result of a
+ * reduction to 0-d is a 0-d ember array, as CuPy's. RuntimeWarnings follow
+ * NumPy's: mean of an empty slice, degrees of freedom <= 0, all-NaN slices
+ * of nanmin/nanmax/nanmean/nanvar (this last check reads one value back
+ * from the device). */
+#include <math.h>
+#include <string.h>
+
+#include "ember/reduce.h"
+#include "errors.h"
 #include "ndarray.h"
 
-static PyMethodDef reduction_functions[] = {
-    {NULL},
+enum {
+    P_A,
+    P_AXIS,
+    P_DTYPE,
+    P_OUT,
+    P_KEEPDIMS,
+    P_DDOF,
+    P_INITIAL,
+    P_WHERE,
+    P_MEAN,
+    P_CORRECTION,
+    P_WEIGHTS,
+    P_RETURNED,
+    P_COUNT
+};
+
+static const char *const pnames[P_COUNT] = {
+    "a",       "axis",  "dtype", "out",        "keepdims", "ddof",
+    "initial", "where", "mean",  "correction", "weights",  "returned"};
+
+#define END (-1)
+
+typedef struct spec {
+    const char *name;
+    int op;                /* em_reduce_op, or -1 for ptp/average */
+    signed char pos[8];    /* positional order (END-terminated) */
+    signed char kwonly[6]; /* keyword-only (END-terminated) */
+} spec;
+
+enum { OP_PTP = -1, OP_AVERAGE = -2 };
+
+#define SUM_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_DTYPE, P_OUT, P_KEEPDIMS, P_INITIAL, P_WHERE, END       \
+    }
+#define MEAN_POS                                                               \
+    {                                                                          \
+        P_A, P_AXIS, P_DTYPE, P_OUT, P_KEEPDIMS, END                           \
+    }
+#define VAR_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_DTYPE, P_OUT, P_DDOF, P_KEEPDIMS, END                   \
+    }
+#define MIN_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_OUT, P_KEEPDIMS, P_INITIAL, P_WHERE, END                \
+    }
+#define ARG_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_OUT, END                                                \
+    }
+#define ANY_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_OUT, P_KEEPDIMS, END                                    \
+    }
+
+static const spec specs[] = {
+    {"sum", EM_RED_SUM, SUM_POS, {END}},
+    {"prod", EM_RED_PROD, SUM_POS, {END}},
+    {"mean", EM_RED_MEAN, MEAN_POS, {P_WHERE, END}},
+    {"var", EM_RED_VAR, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"std", EM_RED_STD, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"min", EM_RED_MIN, MIN_POS, {END}},
+    {"max", EM_RED_MAX, MIN_POS, {END}},
+    {"amin", EM_RED_MIN, MIN_POS, {END}},
+    {"amax", EM_RED_MAX, MIN_POS, {END}},
+    {"ptp", OP_PTP, {P_A, P_AXIS, P_OUT, P_KEEPDIMS, END}, {END}},
+    {"argmin", EM_RED_ARGMIN, ARG_POS, {P_KEEPDIMS, END}},
+    {"argmax", EM_RED_ARGMAX, ARG_POS, {P_KEEPDIMS, END}},
+    {"any", EM_RED_ANY, ANY_POS, {P_WHERE, END}},
+    {"all", EM_RED_ALL, ANY_POS, {P_WHERE, END}},
+    {"count_nonzero",
+     EM_RED_COUNT_NONZERO,
+     {P_A, P_AXIS, END},
+     {P_KEEPDIMS, END}},
+    {"nansum", EM_RED_NANSUM, SUM_POS, {END}},
+    {"nanprod", EM_RED_NANPROD, SUM_POS, {END}},
+    {"nanmean", EM_RED_NANMEAN, MEAN_POS, {P_WHERE, END}},
+    {"nanvar", EM_RED_NANVAR, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"nanstd", EM_RED_NANSTD, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"nanmin", EM_RED_NANMIN, MIN_POS, {END}},
+    {"nanmax", EM_RED_NANMAX, MIN_POS, {END}},
+    {"nanargmin", EM_RED_NANARGMIN, ARG_POS, {P_KEEPDIMS, END}},
+    {"nanargmax", EM_RED_NANARGMAX, ARG_POS, {P_KEEPDIMS, END}},
+    {"average",
+     OP_AVERAGE,
+     {P_A, P_AXIS, P_WEIGHTS, P_RETURNED, END},
+     {P_KEEPDIMS, END}},
+};
+
+enum {
+    S_SUM,
+    S_PROD,
+    S_MEAN,
+    S_VAR,
+    S_STD,
+    S_MIN,
+    S_MAX,
+    S_AMIN,
+    S_AMAX,
+    S_PTP,
+    S_ARGMIN,
+    S_ARGMAX,
+    S_ANY,
+    S_ALL,
+    S_COUNT_NONZERO,
+    S_NANSUM,
+    S_NANPROD,
+    S_NANMEAN,
+    S_NANVAR,
+    S_NANSTD,
+    S_NANMIN,
+    S_NANMAX,
+    S_NANARGMIN,
+    S_NANARGMAX,
+    S_AVERAGE
+};
+
+/* Bind fastcall arguments to parameter slots. first: the first positional
+ * slot (1 for methods, whose `a` is self). */
+static int bind(const spec *sp, int first, PyObject *const *args,
+                Py_ssize_t nargs, PyObject *kwnames, PyObject **v)
+{
+    int npos = 0;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    memset(v, 0, P_COUNT * sizeof *v);
+    while (sp->pos[first + npos] != END)
+        npos++;
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes at most %d positional arguments (%zd given)",
+                     sp->name, npos, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        v[sp->pos[first + i]] = args[i];
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        int slot = -1;
+        if (!k)
+            return -1;
+        for (int j = first; sp->pos[j] != END && slot < 0; j++)
+            if (!strcmp(k, pnames[sp->pos[j]]))
+                slot = sp->pos[j];
+        for (int j = 0; sp->kwonly[j] != END && slot < 0; j++)
+            if (!strcmp(k, pnames[sp->kwonly[j]]))
+                slot = sp->kwonly[j];
+        if (slot < 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got an unexpected keyword argument '%s'",
+                         sp->name, k);
+            return -1;
+        }
+        if (v[slot]) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got multiple values for argument '%s'", sp->name,
+                         k);
+            return -1;
+        }
+        v[slot] = args[nargs + i];
+    }
+    if (first == 0 && !v[P_A]) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() missing required argument 'a' (pos 1)", sp->name);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct call {
+    PyObject *a;   /* the input as an ndarray (new reference) */
+    PyObject *out; /* borrowed, or NULL */
+    int axes[EM_MAX_NDIM];
+    em_reduce_args ra;
+    int keepdims;
+} call;
+
+static int parse_axis(const spec *sp, PyObject *o, call *c)
+{
+    int arg = sp->op == EM_RED_ARGMIN || sp->op == EM_RED_ARGMAX ||
+              sp->op == EM_RED_NANARGMIN || sp->op == EM_RED_NANARGMAX;
+    c->ra.axes = NULL;
+    c->ra.naxes = 0;
+    if (!o || o == Py_None)
+        return 0;
+    if (PyTuple_Check(o) || PyList_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        if (arg || sp->op == OP_AVERAGE) {
+            if (arg) {
+                PyErr_Format(PyExc_TypeError,
+                             "'%.50s' object cannot be interpreted as an "
+                             "integer (%s takes one axis or None)",
+                             Py_TYPE(o)->tp_name, sp->name);
+                return -1;
+            }
+        }
+        if (n > EM_MAX_NDIM) {
+            PyErr_Format(PyExc_ValueError, "%s: too many axes (%zd)", sp->name,
+                         n);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, i));
+            if (v == -1 && PyErr_Occurred())
+                return -1;
+            if (v < -1000000 || v > 1000000)
+                v = v < 0 ? -1000000 : 1000000;
+            c->axes[i] = (int)v;
+        }
+        c->ra.axes = c->axes;
+        c->ra.naxes = (int)n;
+        if (n == 0)
+            c->ra.axes = c->axes; /* an empty tuple reduces nothing */
+        return 0;
+    }
+    {
+        PyObject *idx = PyNumber_Index(o);
+        long v;
+        if (!idx) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: axis must be an integer, a tuple of integers "
+                         "or None, not %.50s",
+                         sp->name, Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        v = PyLong_AsLong(idx);
+        Py_DECREF(idx);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < -1000000 || v > 1000000)
+            v = v < 0 ? -1000000 : 1000000;
+        c->axes[0] = (int)v;
+        c->ra.axes = c->axes;
+        c->ra.naxes = 1;
+    }
+    return 0;
+}
+
+static int is_true_default(PyObject *o)
+{
+    return !o || o == Py_True;
+}
+
+static int parse(empy_state *st, const spec *sp, PyObject *self,
+                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                 PyObject **v, call *c)
+{
+    memset(c, 0, sizeof *c);
+    if (bind(sp, self ? 1 : 0, args, nargs, kwnames, v) < 0)
+        return -1;
+    if (self)
+        v[P_A] = self;
+    if (v[P_INITIAL]) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: initial= is not supported yet", sp->name);
+        return -1;
+    }
+    if (!is_true_default(v[P_WHERE])) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: where= is not supported yet", sp->name);
+        return -1;
+    }
+    if (v[P_MEAN] && v[P_MEAN] != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: mean= is not supported yet", sp->name);
+        return -1;
+    }
+    if (parse_axis(sp, v[P_AXIS], c) < 0)
+        return -1;
+    if (v[P_DTYPE] && v[P_DTYPE] != Py_None) {
+        if (empy_dtype_arg(st, v[P_DTYPE], &c->ra.dtype) < 0)
+            return -1;
+        c->ra.has_dtype = 1;
+    }
+    if (v[P_KEEPDIMS]) {
+        int k = PyObject_IsTrue(v[P_KEEPDIMS]);
+        if (k < 0)
+            return -1;
+        c->ra.keepdims = c->keepdims = k;
+    }
+    if (v[P_DDOF] && v[P_CORRECTION]) {
+        PyErr_Format(PyExc_ValueError,
+                     "ember.%s: ddof and correction can't be provided "
+                     "simultaneously.",
+                     sp->name);
+        return -1;
+    }
+    {
+        PyObject *d = v[P_DDOF] ? v[P_DDOF] : v[P_CORRECTION];
+        if (d && d != Py_None) {
+            c->ra.ddof = PyFloat_AsDouble(d);
+            if (c->ra.ddof == -1.0 && PyErr_Occurred())
+                return -1;
+        }
+    }
+    if (v[P_OUT] && v[P_OUT] != Py_None) {
+        PyObject *o = v[P_OUT];
+        if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1)
+            o = PyTuple_GET_ITEM(o, 0);
+        if (!empy_is_ndarray(o)) {
+            PyErr_Format(PyExc_TypeError,
+                         "ember.%s: out= must be an ember.ndarray, not %.100s",
+                         sp->name, Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        c->out = o;
+    }
+    if (empy_is_ndarray(v[P_A])) {
+        Py_INCREF(v[P_A]);
+        c->a = v[P_A];
+    } else {
+        c->a = empy_asarray(st, v[P_A], -1,
+                            c->out ? EMPY_ARR(c->out)->device : NULL,
+                            EMPY_COPY_IF_NEEDED, 'K');
+        if (!c->a)
+            return -1;
+    }
+    return 0;
+}
+
+/* Reduced elements per output (for warnings), from the parsed axes. */
+static int64_t reduced_count(const em_array *a, const em_reduce_args *ra)
+{
+    int64_t k = 1;
+    if (!ra->axes) {
+        return a->size;
+    }
+    for (int i = 0; i < ra->naxes; i++) {
+        int ax = ra->axes[i] < 0 ? ra->axes[i] + a->ndim : ra->axes[i];
+        if (ax >= 0 && ax < a->ndim)
+            k *= a->shape[ax];
+    }
+    return k;
+}
+
+/* 1 if any element of r is NaN (one value read back), 0 if not, -1. */
+static int any_nan(empy_state *st, const em_array *r)
+{
+    em_array m;
+    em_reduce_args none;
+    unsigned char buf[16];
+    double c[2];
+    em_status rc;
+    int k = em_dtype_get(r->dtype)->kind_id;
+    if (r->size == 0 || (k != EM_KIND_FLOAT && k != EM_KIND_COMPLEX))
+        return 0;
+    memset(&m, 0, sizeof m);
+    memset(&none, 0, sizeof none);
+    EMPY_NOGIL(rc, em_reduce(EM_RED_MAX, r, &none, &m, NULL));
+    if (rc == EM_OK) {
+        EMPY_NOGIL(rc, em_array_to_host(&m, buf, NULL, NULL));
+        if (rc == EM_OK)
+            rc = em_scalar_cast(buf, m.dtype, c, EM_COMPLEX128);
+    }
+    em_array_release(&m);
+    if (rc != EM_OK)
+        return empy_fail(st, rc);
+    return isnan(c[0]) || isnan(c[1]);
+}
+
+static int warn(const char *msg)
+{
+    return PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1);
+}
+
+/* Run op on c into a new array or c->out; the result object. */
+static PyObject *reduce_into(empy_state *st, em_reduce_op op, call *c,
+                             PyObject *out)
+{
+    em_array res;
+    em_status rc;
+    memset(&res, 0, sizeof res);
+    if (out)
+        res = *EMPY_ARR(out);
+    EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR(c->a), &c->ra, &res, NULL));
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    if (out) {
+        Py_INCREF(out);
+        return out;
+    }
+    return empy_ndarray_new(st, &res, NULL);
+}
+
+static PyObject *do_reduce(empy_state *st, const spec *sp, call *c)
+{
+    em_reduce_op op = (em_reduce_op)sp->op;
+    PyObject *r = reduce_into(st, op, c, c->out);
+    int64_t K;
+    if (!r)
+        return NULL;
+    K = reduced_count(EMPY_ARR(c->a), &c->ra);
+    switch (op) {
+    case EM_RED_MEAN:
+        if (K == 0 && warn("Mean of empty slice.") < 0)
+            goto fail;
+        break;
+    case EM_RED_VAR:
+    case EM_RED_STD:
+        if ((double)K - c->ra.ddof <= 0 &&
+            warn("Degrees of freedom <= 0 for slice") < 0)
+            goto fail;
+        break;
+    case EM_RED_NANMIN:
+    case EM_RED_NANMAX:
+    case EM_RED_NANMEAN:
+    case EM_RED_NANVAR:
+    case EM_RED_NANSTD: {
+        int n = K == 0 ? EMPY_ARR(r)->size > 0 : any_nan(st, EMPY_ARR(r));
+        /* nanmean/nanvar give NaN for inf - inf too: only an all-NaN
+         * slice (nanmax NaN there) warns. One more pass, only when the
+         * result holds a NaN. */
+        if (n > 0 && K > 0 && op != EM_RED_NANMIN && op != EM_RED_NANMAX) {
+            PyObject *hi = reduce_into(st, EM_RED_NANMAX, c, NULL);
+            n = hi ? any_nan(st, EMPY_ARR(hi)) : -1;
+            Py_XDECREF(hi);
+        }
+        if (n < 0)
+            goto fail;
+        if (n) {
+            const char *msg = op == EM_RED_NANMEAN ? "Mean of empty slice"
+                              : op == EM_RED_NANMIN || op == EM_RED_NANMAX
+                                  ? "All-NaN slice encountered"
+                                  : "Degrees of freedom <= 0 for slice.";
+            if (warn(msg) < 0)
+                goto fail;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return r;
+fail:
+    Py_DECREF(r);
+    return NULL;
+}
+
+static PyObject *do_ptp(empy_state *st, call *c)
+{
+    PyObject *hi, *lo, *in[2], *r;
+    if (!(hi = reduce_into(st, EM_RED_MAX, c, NULL)))
+        return NULL;
+    if (!(lo = reduce_into(st, EM_RED_MIN, c, NULL))) {
+        Py_DECREF(hi);
+        return NULL;
+    }
+    in[0] = hi;
+    in[1] = lo;
+    r = empy_ufunc_call(st, EM_OP_SUBTRACT, in, 2, c->out, NULL);
+    Py_DECREF(hi);
+    Py_DECREF(lo);
+    return r;
+}
+
+/* A new array: x cast to dtype (x itself, with a new reference, when it
+ * already has it). */
+static PyObject *cast(empy_state *st, PyObject *x, em_dtype dt)
+{
+    em_array r;
+    em_status rc;
+    if (EMPY_ARR(x)->dtype == dt) {
+        Py_INCREF(x);
+        return x;
+    }
+    memset(&r, 0, sizeof r);
+    rc = empy_array_copy_new(EMPY_ARR(x), NULL, (int)dt, 'C', &r);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return empy_ndarray_new(st, &r, NULL);
+}
+
+static PyObject *do_average(empy_state *st, call *c, PyObject *wobj,
+                            PyObject *returned_obj)
+{
+    em_array *a = EMPY_ARR(c->a);
+    int returned = returned_obj ? PyObject_IsTrue(returned_obj) : 0;
+    PyObject *w = NULL, *aw = NULL, *prod = NULL, *num = NULL, *den = NULL,
+             *avg = NULL, *in[2], *res = NULL, *wv = NULL;
+    em_dtype rt;
+    em_reduce_args keep;
+    em_status rc;
+    if (returned < 0)
+        return NULL;
+    if (!wobj || wobj == Py_None) {
+        spec msp = specs[S_MEAN];
+        if (!(avg = do_reduce(st, &msp, c)))
+            return NULL;
+        if (!returned)
+            return avg;
+        {
+            /* The count, in the average's dtype, broadcast to its shape. */
+            em_array cnt;
+            double k = (double)reduced_count(a, &c->ra);
+            em_dtype dt = EMPY_ARR(avg)->dtype;
+            memset(&cnt, 0, sizeof cnt);
+            rc = em_array_empty(a->device, dt, EMPY_ARR(avg)->ndim,
+                                EMPY_ARR(avg)->shape, 'C', NULL, &cnt);
+            if (rc == EM_OK)
+                EMPY_NOGIL(rc, em_array_fill(&cnt, &k, EM_FLOAT64, NULL));
+            if (rc != EM_OK) {
+                em_array_release(&cnt);
+                Py_DECREF(avg);
+                return empy_raise(st, rc);
+            }
+            if (!(den = empy_ndarray_new(st, &cnt, NULL))) {
+                Py_DECREF(avg);
+                return NULL;
+            }
+            res = PyTuple_Pack(2, avg, den);
+            Py_DECREF(avg);
+            Py_DECREF(den);
+            return res;
+        }
+    }
+    if (empy_is_ndarray(wobj)) {
+        Py_INCREF(wobj);
+        w = wobj;
+    } else if (!(w = empy_asarray(st, wobj, -1, a->device, EMPY_COPY_IF_NEEDED,
+                                  'K'))) {
+        return NULL;
+    }
+    if (EMPY_ARR(w)->device != a->device) {
+        PyErr_Format(PyExc_ValueError, "average: a is on %s and weights on %s",
+                     em_device_name(a->device),
+                     em_device_name(EMPY_ARR(w)->device));
+        goto done;
+    }
+    /* The result type: NumPy's, with integers averaging in float64. */
+    {
+        em_dtype p;
+        if (empy_promote(a->dtype, EMPY_ARR(w)->dtype, &p) < 0) {
+            PyErr_Format(PyExc_TypeError, "average: no common dtype");
+            goto done;
+        }
+        if (em_dtype_get(p)->kind_id == EM_KIND_BOOL ||
+            em_dtype_get(p)->kind_id == EM_KIND_INT ||
+            em_dtype_get(p)->kind_id == EM_KIND_UINT)
+            p = EM_FLOAT64;
+        rt = p;
+    }
+    {
+        em_array *wa = EMPY_ARR(w);
+        int same =
+            wa->ndim == a->ndim &&
+            !memcmp(wa->shape, a->shape, (size_t)a->ndim * sizeof(int64_t));
+        if (!same) {
+            em_array view;
+            int64_t shape[EM_MAX_NDIM];
+            int ax;
+            if (!c->ra.axes) {
+                PyErr_SetString(PyExc_TypeError,
+                                "Axis must be specified when shapes of a and "
+                                "weights differ.");
+                goto done;
+            }
+            if (wa->ndim != 1 || c->ra.naxes != 1) {
+                PyErr_SetString(PyExc_TypeError,
+                                "1D weights expected when shapes of a and "
+                                "weights differ.");
+                goto done;
+            }
+            ax = c->ra.axes[0];
+            if (ax < -a->ndim || ax >= a->ndim) {
+                PyErr_Format(st->AxisError,
+                             "axis %d is out of bounds for array of dimension "
+                             "%d",
+                             ax, a->ndim);
+                goto done;
+            }
+            if (ax < 0)
+                ax += a->ndim;
+            if (wa->shape[0] != a->shape[ax]) {
+                PyErr_SetString(PyExc_ValueError,
+                                "Length of weights not compatible with "
+                                "specified axis.");
+                goto done;
+            }
+            for (int i = 0; i < a->ndim; i++)
+                shape[i] = i == ax ? wa->shape[0] : 1;
+            memset(&view, 0, sizeof view);
+            rc = em_array_reshape_view(wa, a->ndim, shape, 'C', &view);
+            if (rc != EM_OK) {
+                empy_raise(st, rc);
+                goto done;
+            }
+            if (!(wv = empy_ndarray_new(st, &view, w)))
+                goto done;
+        }
+    }
+    if (!(aw = cast(st, c->a, rt)))
+        goto done;
+    in[0] = aw;
+    in[1] = wv ? wv : w;
+    if (!(prod = empy_ufunc_call(st, EM_OP_MULTIPLY, in, 2, NULL, NULL)))
+        goto done;
+    keep = c->ra;
+    keep.has_dtype = 1;
+    keep.dtype = rt;
+    {
+        call c2 = *c;
+        PyObject *wsrc = wv ? wv : w, *wb;
+        c2.ra = keep;
+        c2.a = prod;
+        if (!(num = reduce_into(st, EM_RED_SUM, &c2, NULL)))
+            goto done;
+        /* The weights' sum over the same axes: broadcast first so that
+         * 1-D weights count once per reduced element, as NumPy's. */
+        {
+            em_array bw;
+            memset(&bw, 0, sizeof bw);
+            rc = em_array_broadcast_to(EMPY_ARR(wsrc), a->ndim, a->shape, &bw);
+            if (rc != EM_OK) {
+                empy_raise(st, rc);
+                goto done;
+            }
+            if (!(wb = empy_ndarray_new(st, &bw, wsrc)))
+                goto done;
+        }
+        c2.a = wb;
+        den = reduce_into(st, EM_RED_SUM, &c2, NULL);
+        Py_DECREF(wb);
+        if (!den)
+            goto done;
+    }
+    {
+        /* NumPy refuses weights that sum to zero anywhere. */
+        em_array z, anyz;
+        em_operand ops[2];
+        em_reduce_args none;
+        unsigned char flag = 0;
+        memset(&z, 0, sizeof z);
+        memset(&anyz, 0, sizeof anyz);
+        memset(ops, 0, sizeof ops);
+        memset(&none, 0, sizeof none);
+        ops[0].array = EMPY_ARR(den);
+        ops[0].dtype = EMPY_ARR(den)->dtype;
+        ops[1].dtype = EM_INT64;
+        ops[1].weak = 1;
+        ops[1].value.i = 0;
+        EMPY_NOGIL(rc, em_ufunc_apply(EM_OP_EQUAL, ops, 2, &z, NULL, NULL));
+        if (rc == EM_OK)
+            EMPY_NOGIL(rc, em_reduce(EM_RED_ANY, &z, &none, &anyz, NULL));
+        if (rc == EM_OK)
+            EMPY_NOGIL(rc, em_array_to_host(&anyz, &flag, NULL, NULL));
+        em_array_release(&z);
+        em_array_release(&anyz);
+        if (rc != EM_OK) {
+            empy_raise(st, rc);
+            goto done;
+        }
+        if (flag) {
+            PyErr_SetString(PyExc_ZeroDivisionError,
+                            "Weights sum to zero, can't be normalized");
+            goto done;
+        }
+    }
+    in[0] = num;
+    in[1] = den;
+    if (!(avg = empy_ufunc_call(st, EM_OP_TRUE_DIVIDE, in, 2, NULL, NULL)))
+        goto done;
+    if (returned) {
+        res = PyTuple_Pack(2, avg, den);
+        Py_DECREF(avg);
+    } else {
+        res = avg;
+    }
+done:
+    Py_XDECREF(w);
+    Py_XDECREF(wv);
+    Py_XDECREF(aw);
+    Py_XDECREF(prod);
+    Py_XDECREF(num);
+    Py_XDECREF(den);
+    return res;
+}
+
+static PyObject *dispatch(empy_state *st, int which, PyObject *self,
+                          PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
+{
+    const spec *sp = &specs[which];
+    PyObject *v[P_COUNT], *r;
+    call c;
+    if (parse(st, sp, self, args, nargs, kwnames, v, &c) < 0) {
+        Py_XDECREF(c.a);
+        return NULL;
+    }
+    if (sp->op == OP_PTP)
+        r = do_ptp(st, &c);
+    else if (sp->op == OP_AVERAGE)
+        r = do_average(st, &c, v[P_WEIGHTS], v[P_RETURNED]);
+    else
+        r = do_reduce(st, sp, &c);
+    Py_XDECREF(c.a);
+    return r;
+}
+
+#define FN(NAME, IDX)                                                          \
+    static PyObject *fn_##NAME(PyObject *m, PyObject *const *args,             \
+                               Py_ssize_t nargs, PyObject *kwnames)            \
+    {                                                                          \
+        return dispatch(empy_state_of_module(m), IDX, NULL, args, nargs,       \
+                        kwnames);                                              \
+    }
+#define METH(NAME, IDX)                                                        \
+    static PyObject *nd_##NAME(PyObject *self, PyObject *const *args,          \
+                               Py_ssize_t nargs, PyObject *kwnames)            \
+    {                                                                          \
+        return dispatch(empy_state_of(self), IDX, self, args, nargs, kwnames); \
+    }
+
+FN(sum, S_SUM)
+FN(prod, S_PROD) FN(mean, S_MEAN) FN(var, S_VAR) FN(std, S_STD) FN(min, S_MIN)
+    FN(max, S_MAX) FN(amin, S_AMIN) FN(amax, S_AMAX) FN(ptp, S_PTP)
+        FN(argmin, S_ARGMIN) FN(argmax, S_ARGMAX) FN(any, S_ANY) FN(all, S_ALL)
+            FN(count_nonzero,
+               S_COUNT_NONZERO) FN(nansum, S_NANSUM) FN(nanprod, S_NANPROD)
+                FN(nanmean, S_NANMEAN) FN(nanvar, S_NANVAR) FN(nanstd, S_NANSTD)
+                    FN(nanmin, S_NANMIN) FN(nanmax, S_NANMAX) FN(nanargmin,
+                                                                 S_NANARGMIN)
+                        FN(nanargmax, S_NANARGMAX) FN(average, S_AVERAGE)
+
+                            METH(sum, S_SUM) METH(prod, S_PROD)
+                                METH(mean, S_MEAN) METH(var, S_VAR)
+                                    METH(std, S_STD) METH(min, S_MIN)
+                                        METH(max, S_MAX) METH(argmin, S_ARGMIN)
+                                            METH(argmax, S_ARGMAX)
+                                                METH(any, S_ANY)
+                                                    METH(all, S_ALL)
+
+#define FENTRY(NAME, DOC)                                                      \
+    {                                                                          \
+#NAME, (PyCFunction)(void (*)(void))fn_##NAME,                         \
+            METH_FASTCALL | METH_KEYWORDS, DOC                                 \
+    }
+#define MENTRY(NAME, DOC)                                                      \
+    {                                                                          \
+#NAME, (PyCFunction)(void (*)(void))nd_##NAME,                         \
+            METH_FASTCALL | METH_KEYWORDS, DOC                                 \
+    }
+
+                                                        static PyMethodDef
+    reduction_functions[] = {
+        FENTRY(sum,
+               "sum(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+               "Sum of elements over the given axes (NumPy's accumulator "
+               "dtypes)."),
+        FENTRY(
+            prod,
+            "prod(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+            "Product of elements over the given axes."),
+        FENTRY(
+            mean,
+            "mean(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+            "Arithmetic mean over the given axes."),
+        FENTRY(var, "var(a, axis=None, dtype=None, out=None, ddof=0, "
+                    "keepdims=False)\n--\n\nVariance (divisor N - ddof)."),
+        FENTRY(std, "std(a, axis=None, dtype=None, out=None, ddof=0, "
+                    "keepdims=False)\n--\n\nStandard deviation."),
+        FENTRY(min, "min(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Minimum (NaN propagates)."),
+        FENTRY(max, "max(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Maximum (NaN propagates)."),
+        FENTRY(amin, "amin(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                     "Alias of min."),
+        FENTRY(amax, "amax(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                     "Alias of max."),
+        FENTRY(ptp, "ptp(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "max - min over the given axes."),
+        FENTRY(argmin,
+               "argmin(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
+               "Index of the first minimum (C-order flat index for "
+               "axis=None)."),
+        FENTRY(argmax,
+               "argmax(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
+               "Index of the first maximum."),
+        FENTRY(any, "any(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Whether any element is nonzero."),
+        FENTRY(all, "all(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Whether every element is nonzero."),
+        FENTRY(count_nonzero,
+               "count_nonzero(a, axis=None, *, keepdims=False)\n--\n\n"
+               "Number of nonzero elements."),
+        FENTRY(nansum,
+               "nansum(a, axis=None, dtype=None, out=None, keepdims=False)"
+               "\n--\n\nSum treating NaN as zero."),
+        FENTRY(nanprod, "nanprod(a, axis=None, dtype=None, out=None, "
+                        "keepdims=False)\n--\n\nProduct treating NaN as one."),
+        FENTRY(nanmean, "nanmean(a, axis=None, dtype=None, out=None, "
+                        "keepdims=False)\n--\n\nMean ignoring NaNs."),
+        FENTRY(nanvar, "nanvar(a, axis=None, dtype=None, out=None, ddof=0, "
+                       "keepdims=False)\n--\n\nVariance ignoring NaNs."),
+        FENTRY(nanstd,
+               "nanstd(a, axis=None, dtype=None, out=None, ddof=0, "
+               "keepdims=False)\n--\n\nStandard deviation ignoring NaNs."),
+        FENTRY(nanmin, "nanmin(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                       "Minimum ignoring NaNs."),
+        FENTRY(nanmax, "nanmax(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                       "Maximum ignoring NaNs."),
+        FENTRY(nanargmin, "nanargmin(a, axis=None, out=None, *, keepdims=False)"
+                          "\n--\n\nIndex of the minimum ignoring NaNs."),
+        FENTRY(nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False)"
+                          "\n--\n\nIndex of the maximum ignoring NaNs."),
+        FENTRY(average,
+               "average(a, axis=None, weights=None, returned=False, *, "
+               "keepdims=False)\n--\n\nWeighted average."),
+        {NULL},
 };
 
 PyMethodDef empy_reduction_nd_methods[] = {
+    MENTRY(sum, "sum(axis=None, dtype=None, out=None, keepdims=False)"),
+    MENTRY(prod, "prod(axis=None, dtype=None, out=None, keepdims=False)"),
+    MENTRY(mean, "mean(axis=None, dtype=None, out=None, keepdims=False)"),
+    MENTRY(var, "var(axis=None, dtype=None, out=None, ddof=0, keepdims=False)"),
+    MENTRY(std, "std(axis=None, dtype=None, out=None, ddof=0, keepdims=False)"),
+    MENTRY(min, "min(axis=None, out=None, keepdims=False)"),
+    MENTRY(max, "max(axis=None, out=None, keepdims=False)"),
+    MENTRY(argmin, "argmin(axis=None, out=None, *, keepdims=False)"),
+    MENTRY(argmax, "argmax(axis=None, out=None, *, keepdims=False)"),
+    MENTRY(any, "any(axis=None, out=None, keepdims=False)"),
+    MENTRY(all, "all(axis=None, out=None, keepdims=False)"),
     {NULL},
 };
 
