@@ -16,5 +16,6 @@
 #include "ember/array.h"
 #include "ember/ufunc.h"
 #include "ember/reduce.h"
+#include "ember/linalg.h"
 
 #endif

@@ -4,6 +4,8 @@ Every program also runs on the CPU: the device ``cpu`` compiles the same
 kernels with the system C compiler. This module only re-exports the C
 extension; importing it starts no device and imports no NumPy.
 """
+import sys as _sys
+
 from ember import _ember
 from ember._ember import __version__
 
@@ -17,6 +19,9 @@ _public = sorted(name for name in vars(_ember) if not name.startswith("_"))
 globals().update({name: getattr(_ember, name) for name in _public})
 
 from ember import cuda  # noqa: E402  (after the names cuda.* refers to)
+# `import ember.linalg` and `from ember.linalg import norm` work, as
+# ember.cuda.runtime does.
+_sys.modules[__name__ + ".linalg"] = _ember.linalg
 
 newaxis = None
 inf = float("inf")

@@ -172,6 +172,9 @@ int empy_reduction_init(PyObject *m, empy_state *st);   /* reduction.c */
 extern PyMethodDef empy_reduction_nd_methods[];
 int empy_linalg_init(PyObject *m, empy_state *st);      /* linalg.c */
 extern PyMethodDef empy_linalg_nd_methods[];
+PyObject *empy_nd_matmul(PyObject *a, PyObject *b);       /* linalg.c */
+PyObject *empy_nd_imatmul(PyObject *a, PyObject *b);
+PyObject *empy_linalg_norm(PyObject *m, PyObject *args, PyObject *kw); /* linalg_norm.c */
 int empy_manip_init(PyObject *m, empy_state *st);       /* manip.c */
 extern PyMethodDef empy_manip_nd_methods[];
 int empy_ranges_init(PyObject *m, empy_state *st);      /* creation_ranges.c */

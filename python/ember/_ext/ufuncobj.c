@@ -347,13 +347,6 @@ static PyObject *nb_divmod(PyObject *a, PyObject *b)
     return Py_BuildValue("(NN)", q, r);
 }
 
-static PyObject *nb_matmul(PyObject *a, PyObject *b)
-{
-    PyErr_SetString(PyExc_NotImplementedError, "matmul (@) is not implemented "
-                    "by ember yet");
-    return NULL;
-}
-
 static PyObject *nb_negative(PyObject *a) { return unary(a, EM_OP_NEGATIVE); }
 static PyObject *nb_positive(PyObject *a) { return unary(a, EM_OP_POSITIVE); }
 static PyObject *nb_absolute(PyObject *a) { return unary(a, EM_OP_ABSOLUTE); }
@@ -395,8 +388,8 @@ PyType_Slot empy_ndarray_number_slots[] = {
     {Py_nb_inplace_lshift, nb_inplace_lshift},
     {Py_nb_rshift, nb_rshift},
     {Py_nb_inplace_rshift, nb_inplace_rshift},
-    {Py_nb_matrix_multiply, nb_matmul},
-    {Py_nb_inplace_matrix_multiply, nb_matmul},
+    {Py_nb_matrix_multiply, empy_nd_matmul},
+    {Py_nb_inplace_matrix_multiply, empy_nd_imatmul},
     {Py_nb_negative, nb_negative},
     {Py_nb_positive, nb_positive},
     {Py_nb_absolute, nb_absolute},

@@ -1,0 +1,227 @@
+/* ember arrays: cumsum, cumprod, nancumsum, nancumprod (em_cumulate).
+ *
+ * The axis becomes the kernel's line; every other axis (extent-1 ones
+ * dropped) indexes lines. Flattening uses a 1-D view when the layout has
+ * one, else a contiguous copy. The accumulator is the output's dtype, as
+ * in NumPy's accumulate, so out= of another dtype changes the arithmetic
+ * (int8 wraps, float32 rounds) just as NumPy's does.
+ */
+#include <string.h>
+
+#include "array/array_internal.h"
+#include "codegen/cumulate.h"
+
+#define SHAPE_STR 256
+
+const char *em_cumulate_name(em_cumulate_op op)
+{
+    static const char *const names[EM_CUM_OP_COUNT] = {
+        "cumsum", "cumprod", "nancumsum", "nancumprod"};
+    return (unsigned)op < EM_CUM_OP_COUNT ? names[op] : NULL;
+}
+
+em_dtype em_cumulate_dtype(em_cumulate_op op, em_dtype in)
+{
+    (void)op;
+    switch (in) {
+    case EM_BOOL:
+    case EM_INT8:
+    case EM_INT16:
+    case EM_INT32:
+        return EM_INT64;
+    case EM_UINT8:
+    case EM_UINT16:
+    case EM_UINT32:
+        return EM_UINT64;
+    default:
+        return in;
+    }
+}
+
+static int same_layout(const em_array *x, const em_array *y)
+{
+    return x->data == y->data && x->ndim == y->ndim &&
+           em_dtype_size(x->dtype) == em_dtype_size(y->dtype) &&
+           !memcmp(x->strides, y->strides, (size_t)x->ndim * sizeof(int64_t));
+}
+
+static int overlaps(const em_array *x, const em_array *y)
+{
+    int64_t xlo, xhi, ylo, yhi;
+    uintptr_t px = (uintptr_t)x->data, py = (uintptr_t)y->data;
+    if (!x->size || !y->size)
+        return 0;
+    em_layout_extent(x->ndim, x->shape, x->strides,
+                     (int64_t)em_dtype_size(x->dtype), &xlo, &xhi);
+    em_layout_extent(y->ndim, y->shape, y->strides,
+                     (int64_t)em_dtype_size(y->dtype), &ylo, &yhi);
+    return px + (uintptr_t)xlo < py + (uintptr_t)yhi &&
+           py + (uintptr_t)ylo < px + (uintptr_t)xhi;
+}
+
+static em_status check_aligned(const em_array *x, const char *fn,
+                               const char *what)
+{
+    size_t al = em_dtype_get(x->dtype)->align;
+    if (!x->size)
+        return EM_OK;
+    if ((uintptr_t)x->data % al)
+        goto bad;
+    for (int i = 0; i < x->ndim; i++)
+        if (x->shape[i] > 1 && x->strides[i] % (int64_t)al)
+            goto bad;
+    return EM_OK;
+bad:
+    return em_error(EM_ERR_NOT_SUPPORTED,
+                    "%s: %s (%s) is not aligned to its itemsize, which the "
+                    "GPU needs: copy it first",
+                    fn, what, em_dtype_get(x->dtype)->name);
+}
+
+/* The kernel over src (any layout) into dst (same shape) along axis. */
+static em_status launch(em_cumulate_op op, const em_array *src,
+                        const em_array *dst, int axis, em_stream *s)
+{
+    em_gen_cumulate d;
+    em_gen_cum_geom g;
+    em_status st;
+    if (em_device_get_type(dst->device) == EM_DEVICE_CUDA &&
+        ((st = check_aligned(src, em_cumulate_name(op), "the input")) ||
+         (st = check_aligned(dst, em_cumulate_name(op), "the output"))))
+        return st;
+    memset(&d, 0, sizeof d);
+    memset(&g, 0, sizeof g);
+    d.op = (uint8_t)op;
+    d.in = (uint8_t)src->dtype;
+    d.out = (uint8_t)dst->dtype;
+    g.len = src->shape[axis];
+    g.sin = src->strides[axis];
+    g.sout = dst->strides[axis];
+    g.nlines = 1;
+    for (int i = 0; i < src->ndim; i++) {
+        if (i == axis || src->shape[i] == 1)
+            continue;
+        g.shape[g.nd] = src->shape[i];
+        g.si[g.nd] = src->strides[i];
+        g.so[g.nd] = dst->strides[i];
+        g.nlines *= src->shape[i];
+        g.nd++;
+    }
+    /* A block per line when a thread per line would leave the GPU
+     * nearly idle on long serial walks. */
+    if (em_device_get_type(dst->device) == EM_DEVICE_CUDA && g.len >= 1024 &&
+        g.nlines < 8192 && dst->dtype != EM_FLOAT16 &&
+        dst->dtype != EM_BFLOAT16)
+        d.kind = EM_GEN_CUM_BLOCK;
+    return em_gen_cumulate_run(dst->device, &d, src->data, dst->data, &g, s);
+}
+
+em_status em_cumulate(em_cumulate_op op, const em_array *a, int axis,
+                      int flatten, int has_dtype, em_dtype dtype, em_array *out,
+                      em_stream *s)
+{
+    const char *fn = em_cumulate_name(op);
+    em_array src = {0}, res = {0};
+    em_dtype acc;
+    em_stream *on;
+    int made_out = 0, via_tmp = 0;
+    char b1[SHAPE_STR], b2[SHAPE_STR];
+    em_status st;
+
+    if (!fn)
+        return em_error(EM_ERR_INVALID_VALUE, "em_cumulate: bad op %d",
+                        (int)op);
+    if (!a || !out)
+        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
+    if ((st = em_arr_check(a, fn)) != EM_OK)
+        return st;
+    if (has_dtype && !em_dtype_get(dtype))
+        return em_error(EM_ERR_TYPE, "%s: invalid dtype %d", fn, (int)dtype);
+    if (out->storage) {
+        if ((st = em_arr_check(out, fn)) != EM_OK)
+            return st;
+        if (out->device != a->device)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "%s: out= is on %s and the input on %s (ember "
+                            "does not copy between devices implicitly)",
+                            fn, em_device_name(out->device),
+                            em_device_name(a->device));
+        if (!(out->flags & EM_ARRAY_WRITEABLE))
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "%s: output array is read-only", fn);
+    }
+    if (!(on = em_arr_stream(a->device, s, fn)))
+        return EM_ERR_INVALID_VALUE;
+
+    /* The source as an array whose axis `axis` is the line. A 0-d input
+     * is one element along axis 0, as in NumPy. */
+    if (flatten || a->ndim == 0) {
+        int64_t n = a->size;
+        if (!flatten && axis != 0 && axis != -1)
+            return em_error(EM_ERR_AXIS,
+                            "%s: axis %d is out of bounds for array of "
+                            "dimension 1",
+                            fn, axis);
+        st = em_array_reshape_view(a, 1, &n, 'C', &src);
+        if (st == EM_ERR_NOT_SUPPORTED) {
+            em_array c = {0};
+            st = em_array_empty(a->device, a->dtype, a->ndim, a->shape, 'C', on,
+                                &c);
+            if (st == EM_OK && (st = em_array_copy(&c, a, on)) == EM_OK)
+                st = em_array_reshape_view(&c, 1, &n, 'C', &src);
+            em_array_release(&c);
+        }
+        if (st != EM_OK)
+            return st;
+        axis = 0;
+    } else {
+        if (axis < -a->ndim || axis >= a->ndim)
+            return em_error(EM_ERR_AXIS,
+                            "axis %d is out of bounds for array of dimension "
+                            "%d",
+                            axis, a->ndim);
+        if (axis < 0)
+            axis += a->ndim;
+        em_array_retain(a, &src);
+    }
+
+    acc = has_dtype      ? dtype
+          : out->storage ? out->dtype
+                         : em_cumulate_dtype(op, a->dtype);
+    if (out->storage) {
+        if (out->ndim != src.ndim ||
+            memcmp(out->shape, src.shape, (size_t)src.ndim * sizeof(int64_t))) {
+            st = em_error(EM_ERR_INVALID_VALUE,
+                          "%s: out= has shape %s, the result has shape %s", fn,
+                          em_shape_format(out->ndim, out->shape, b1, sizeof b1),
+                          em_shape_format(src.ndim, src.shape, b2, sizeof b2));
+            goto done;
+        }
+        /* The kernel reads each element before writing it, so out may be
+         * the input itself; other overlaps and another dtype go through
+         * a temporary. */
+        via_tmp = out->dtype != acc ||
+                  (overlaps(out, &src) && !same_layout(out, &src));
+        if (via_tmp)
+            st = em_array_empty(a->device, acc, src.ndim, src.shape, 'C', on,
+                                &res);
+        else
+            em_array_retain(out, &res);
+    } else {
+        st = em_array_empty(a->device, acc, src.ndim, src.shape, 'C', on, out);
+        if (st == EM_OK) {
+            made_out = 1;
+            em_array_retain(out, &res);
+        }
+    }
+    if (st == EM_OK && res.size)
+        st = launch(op, &src, &res, axis, on);
+    if (st == EM_OK && via_tmp)
+        st = em_array_copy(out, &res, on);
+done:
+    em_array_release(&src);
+    em_array_release(&res);
+    if (st != EM_OK && made_out)
+        em_array_release(out);
+    return st;
+}
