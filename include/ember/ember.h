@@ -17,5 +17,6 @@
 #include "ember/ufunc.h"
 #include "ember/reduce.h"
 #include "ember/linalg.h"
+#include "ember/index.h"
 
 #endif

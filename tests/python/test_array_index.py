@@ -76,16 +76,7 @@ def test_getitem_errors(device):
         x[1.5]
     with pytest.raises(IndexError, match="only integers, slices"):
         x["a"]
-    with pytest.raises(NotImplementedError, match="advanced indexing"):
-        x[[0, 1]]
-    with pytest.raises(NotImplementedError, match="advanced indexing"):
-        x[ember.asarray([0, 1], device=device)]
-    with pytest.raises(NotImplementedError, match="advanced indexing"):
-        x[x > 0]
-    with pytest.raises(NotImplementedError, match="advanced indexing"):
-        x[np.array([0, 1])]
-    with pytest.raises(NotImplementedError):
-        x[True]
+    # Advanced indexing (arrays, lists, booleans): test_array_advindex.py.
     with pytest.raises(IndexError):
         x[2**70]
     with pytest.raises(ValueError, match="slice step cannot be zero"):
@@ -174,8 +165,6 @@ def test_setitem_errors(device):
         x[0] = "a"
     with pytest.raises(TypeError):
         x[0] = None
-    with pytest.raises(NotImplementedError):
-        x[[0, 1]] = 1
     with pytest.raises(IndexError):
         x[5] = 1
     ro = ember.asarray(np.zeros(3), device="cpu")

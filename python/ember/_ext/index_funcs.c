@@ -1,11 +1,975 @@
-/* ember Python extension: take, put, where and the other index functions. */
+/* ember Python extension: take, take_along_axis, put, where, nonzero,
+ * flatnonzero, argwhere, repeat, compress, extract, and the ndarray
+ * methods take, put, repeat, nonzero, compress. Each parses its
+ * arguments, brings array-likes onto the right device and calls the C
+ * API in include/ember/index.h with the GIL released. */
+#include <string.h>
+#include "module.h"
+#include "errors.h"
 #include "ndarray.h"
 
+/* An ember array for an argument: ember arrays as they are, anything
+ * else onto dev (NULL: the current device) with dtype (< 0: inferred). */
+static PyObject *as_array(empy_state *st, PyObject *o, int dtype,
+                          em_device *dev)
+{
+    if (empy_is_ndarray(o) && (dtype < 0 || (int)EMPY_ARR(o)->dtype == dtype)) {
+        Py_INCREF(o);
+        return o;
+    }
+    return empy_asarray(st, o, dtype, dev, EMPY_COPY_IF_NEEDED, 'K');
+}
+
+/* Indices on a's device, of an integer dtype ([] is an empty int64). */
+static PyObject *as_indices(empy_state *st, PyObject *o, const em_array *a)
+{
+    PyObject *r;
+    if (empy_is_ndarray(o) && EMPY_ARR(o)->device != a->device) {
+        PyErr_Format(PyExc_ValueError,
+                     "the indices are on %s but the array on %s (ember does "
+                     "not copy between devices implicitly)",
+                     em_device_name(EMPY_ARR(o)->device),
+                     em_device_name(a->device));
+        return NULL;
+    }
+    r = as_array(st, o, -1, a->device);
+    if (r && EMPY_ARR(r)->size == 0 &&
+        em_dtype_get(EMPY_ARR(r)->dtype)->kind == 'f' && !empy_is_ndarray(o)) {
+        Py_DECREF(r);
+        r = as_array(st, o, EM_INT64, a->device);
+    }
+    return r;
+}
+
+static int parse_mode(PyObject *o, em_index_mode *mode)
+{
+    const char *s;
+    if (!o || o == Py_None) {
+        *mode = EM_INDEX_RAISE;
+        return 0;
+    }
+    if (!(s = PyUnicode_AsUTF8(o)))
+        return -1;
+    if (!strcmp(s, "raise"))
+        *mode = EM_INDEX_RAISE;
+    else if (!strcmp(s, "wrap"))
+        *mode = EM_INDEX_WRAP;
+    else if (!strcmp(s, "clip"))
+        *mode = EM_INDEX_CLIP;
+    else {
+        PyErr_Format(PyExc_ValueError,
+                     "mode must be 'raise', 'wrap' or 'clip', not '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+/* axis: None -> EM_TAKE_FLAT, else an int. */
+static int parse_axis(PyObject *o, int *axis)
+{
+    long v;
+    if (!o || o == Py_None) {
+        *axis = EM_TAKE_FLAT;
+        return 0;
+    }
+    v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM + 1)
+        v = EM_MAX_NDIM + 1; /* out of range for any array */
+    *axis = (int)v;
+    return 0;
+}
+
+/* A 1-d C-ordered view (or copy) of a. */
+static em_status flat_of(const em_array *a, em_array *out)
+{
+    int64_t n = a->size;
+    em_array tmp;
+    em_status rc = em_array_reshape_view(a, 1, &n, 'C', out);
+    if (rc != EM_ERR_NOT_SUPPORTED)
+        return rc;
+    rc = empy_array_copy_new(a, NULL, -1, 'C', &tmp);
+    if (rc != EM_OK)
+        return rc;
+    rc = em_array_reshape_view(&tmp, 1, &n, 'C', out);
+    em_array_release(&tmp);
+    return rc;
+}
+
+static PyObject *do_take(empy_state *st, PyObject *ao, PyObject *io,
+                         PyObject *axo, PyObject *out, PyObject *modeo)
+{
+    PyObject *a = NULL, *ind = NULL, *r = NULL;
+    em_index_mode mode;
+    em_array res;
+    em_status rc;
+    int axis;
+    if (parse_mode(modeo, &mode) < 0 || parse_axis(axo, &axis) < 0)
+        return NULL;
+    if (out && out != Py_None && !empy_is_ndarray(out)) {
+        PyErr_SetString(PyExc_TypeError, "take: out must be an ember array");
+        return NULL;
+    }
+    if (!(a = as_array(st, ao, -1, NULL)))
+        return NULL;
+    if (!(ind = as_indices(st, io, EMPY_ARR(a))))
+        goto done;
+    if (out && out != Py_None) {
+        if (EMPY_ARR(out)->device != EMPY_ARR(a)->device) {
+            PyErr_Format(PyExc_ValueError, "take: out is on %s but the array "
+                         "on %s", em_device_name(EMPY_ARR(out)->device),
+                         em_device_name(EMPY_ARR(a)->device));
+            goto done;
+        }
+        res = *EMPY_ARR(out);
+        EMPY_NOGIL(rc, em_take(EMPY_ARR(a), EMPY_ARR(ind), axis, mode, &res,
+                               NULL));
+        if (rc == EM_OK) {
+            Py_INCREF(out);
+            r = out;
+        } else {
+            empy_fail(st, rc);
+        }
+        goto done;
+    }
+    memset(&res, 0, sizeof res);
+    EMPY_NOGIL(rc, em_take(EMPY_ARR(a), EMPY_ARR(ind), axis, mode, &res, NULL));
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+    else
+        r = empy_ndarray_new(st, &res, NULL);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(ind);
+    return r;
+}
+
+static PyObject *fn_take(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"a", "indices", "axis", "out", "mode", NULL};
+    PyObject *a, *ind, *axis = Py_None, *out = Py_None, *mode = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOO:take", kws, &a, &ind,
+                                     &axis, &out, &mode))
+        return NULL;
+    return do_take(empy_state_of_module(m), a, ind, axis, out, mode);
+}
+
+static PyObject *nd_take(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"indices", "axis", "out", "mode", NULL};
+    PyObject *ind, *axis = Py_None, *out = Py_None, *mode = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOO:take", kws, &ind, &axis,
+                                     &out, &mode))
+        return NULL;
+    return do_take(empy_state_of(self), self, ind, axis, out, mode);
+}
+
+static PyObject *fn_take_along_axis(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"arr", "indices", "axis", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *io, *axo = NULL, *a = NULL, *ind = NULL, *r = NULL;
+    em_array res, flat;
+    em_status rc;
+    int axis;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:take_along_axis", kws,
+                                     &ao, &io, &axo))
+        return NULL;
+    if (!axo) {
+        PyErr_SetString(PyExc_TypeError, "take_along_axis() missing required "
+                        "argument 'axis'");
+        return NULL;
+    }
+    if (parse_axis(axo, &axis) < 0 || !(a = as_array(st, ao, -1, NULL)))
+        return NULL;
+    if (!(ind = as_indices(st, io, EMPY_ARR(a))))
+        goto done;
+    memset(&res, 0, sizeof res);
+    if (axis == EM_TAKE_FLAT) {
+        if (EMPY_ARR(ind)->ndim != 1) {
+            PyErr_SetString(PyExc_ValueError, "when axis=None, `indices` "
+                            "must have a single dimension.");
+            goto done;
+        }
+        if ((rc = flat_of(EMPY_ARR(a), &flat)) == EM_OK) {
+            EMPY_NOGIL(rc, em_take_along_axis(&flat, EMPY_ARR(ind), 0, &res,
+                                              NULL));
+            em_array_release(&flat);
+        }
+    } else {
+        EMPY_NOGIL(rc, em_take_along_axis(EMPY_ARR(a), EMPY_ARR(ind), axis,
+                                          &res, NULL));
+    }
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+    else
+        r = empy_ndarray_new(st, &res, NULL);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(ind);
+    return r;
+}
+
+static PyObject *fn_put_along_axis(PyObject *m, PyObject *args,
+                                   PyObject *kw)
+{
+    static char *kws[] = {"arr", "indices", "values", "axis", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *io, *vo, *axo, *ind = NULL, *v = NULL;
+    em_array *a;
+    em_status rc;
+    int axis;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO:put_along_axis", kws,
+                                     &ao, &io, &vo, &axo))
+        return NULL;
+    if (!empy_is_ndarray(ao)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "put_along_axis: arr must be an ember array");
+        return NULL;
+    }
+    a = &((empy_ndarray *)ao)->a;
+    if (parse_axis(axo, &axis) < 0)
+        return NULL;
+    if (axis == EM_TAKE_FLAT) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "put_along_axis with axis=None is not supported by "
+                        "ember; use put()");
+        return NULL;
+    }
+    if (!(ind = as_indices(st, io, a)))
+        return NULL;
+    if (empy_is_ndarray(vo) && EMPY_ARR(vo)->device != a->device) {
+        PyErr_Format(PyExc_ValueError, "put_along_axis: the values are on %s "
+                     "but the array on %s",
+                     em_device_name(EMPY_ARR(vo)->device),
+                     em_device_name(a->device));
+        goto done;
+    }
+    if (!(v = as_array(st, vo, empy_is_ndarray(vo) ? -1 : (int)a->dtype,
+                       a->device)))
+        goto done;
+    EMPY_NOGIL(rc, em_put_along_axis(a, EMPY_ARR(ind), EMPY_ARR(v), axis,
+                                     NULL));
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+done:
+    Py_XDECREF(ind);
+    Py_XDECREF(v);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *do_put(empy_state *st, PyObject *ao, PyObject *io,
+                        PyObject *vo, PyObject *modeo)
+{
+    PyObject *ind = NULL, *v = NULL;
+    em_index_mode mode;
+    em_status rc;
+    const em_array *a;
+    if (!empy_is_ndarray(ao)) {
+        PyErr_SetString(PyExc_TypeError, "put: a must be an ember array");
+        return NULL;
+    }
+    a = EMPY_ARR(ao);
+    if (parse_mode(modeo, &mode) < 0)
+        return NULL;
+    if (!(ind = as_indices(st, io, a)))
+        return NULL;
+    if (empy_is_ndarray(vo) && EMPY_ARR(vo)->device != a->device) {
+        PyErr_Format(PyExc_ValueError, "put: the values are on %s but the "
+                     "array on %s", em_device_name(EMPY_ARR(vo)->device),
+                     em_device_name(a->device));
+        goto done;
+    }
+    if (!(v = as_array(st, vo, empy_is_ndarray(vo) ? -1 : (int)a->dtype,
+                       a->device)))
+        goto done;
+    EMPY_NOGIL(rc, em_put(&((empy_ndarray *)ao)->a, EMPY_ARR(ind),
+                          EMPY_ARR(v), mode, NULL));
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+done:
+    Py_XDECREF(ind);
+    Py_XDECREF(v);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *fn_put(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"a", "ind", "v", "mode", NULL};
+    PyObject *a, *ind, *v, *mode = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|O:put", kws, &a, &ind, &v,
+                                     &mode))
+        return NULL;
+    return do_put(empy_state_of_module(m), a, ind, v, mode);
+}
+
+static PyObject *nd_put(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"indices", "values", "mode", NULL};
+    PyObject *ind, *v, *mode = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:put", kws, &ind, &v,
+                                     &mode))
+        return NULL;
+    return do_put(empy_state_of(self), self, ind, v, mode);
+}
+
+/* nonzero as the (ndim, count) array, wrapped. */
+static PyObject *nonzero_array(empy_state *st, const em_array *a)
+{
+    em_array nz;
+    em_status rc;
+    EMPY_NOGIL(rc, em_nonzero(a, &nz, NULL));
+    if (rc != EM_OK)
+        return empy_fail(st, rc), NULL;
+    return empy_ndarray_new(st, &nz, NULL);
+}
+
+/* Row d of the (ndim, count) array as a view. */
+static PyObject *nz_row(empy_state *st, PyObject *nzo, int d)
+{
+    const em_array *nz = EMPY_ARR(nzo);
+    em_array row;
+    em_array_retain(nz, &row);
+    row.ndim = 1;
+    row.shape[0] = nz->shape[1];
+    row.strides[0] = 8;
+    row.data = nz->data + (int64_t)d * nz->shape[1] * 8;
+    em_array_update_flags(&row);
+    return empy_ndarray_new(st, &row, nzo);
+}
+
+static PyObject *do_nonzero(empy_state *st, PyObject *ao)
+{
+    PyObject *a = as_array(st, ao, -1, NULL), *nz, *t;
+    int nd;
+    if (!a)
+        return NULL;
+    nz = nonzero_array(st, EMPY_ARR(a));
+    nd = EMPY_ARR(a)->ndim;
+    Py_DECREF(a);
+    if (!nz)
+        return NULL;
+    if (!(t = PyTuple_New(nd))) {
+        Py_DECREF(nz);
+        return NULL;
+    }
+    for (int d = 0; d < nd; d++) {
+        PyObject *row = nz_row(st, nz, d);
+        if (!row) {
+            Py_DECREF(t);
+            Py_DECREF(nz);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, d, row);
+    }
+    Py_DECREF(nz);
+    return t;
+}
+
+static PyObject *fn_nonzero(PyObject *m, PyObject *a)
+{
+    return do_nonzero(empy_state_of_module(m), a);
+}
+
+static PyObject *nd_nonzero(PyObject *self, PyObject *unused)
+{
+    return do_nonzero(empy_state_of(self), self);
+}
+
+/* Nonzero positions of a flattened, as one int64 array. */
+static PyObject *flat_nonzero(empy_state *st, const em_array *a)
+{
+    em_array flat;
+    em_status rc = flat_of(a, &flat);
+    PyObject *fo, *nz, *row;
+    if (rc != EM_OK)
+        return empy_fail(st, rc), NULL;
+    if (!(fo = empy_ndarray_new(st, &flat, NULL)))
+        return NULL;
+    nz = nonzero_array(st, EMPY_ARR(fo));
+    Py_DECREF(fo);
+    if (!nz)
+        return NULL;
+    row = nz_row(st, nz, 0);
+    Py_DECREF(nz);
+    return row;
+}
+
+static PyObject *fn_flatnonzero(PyObject *m, PyObject *ao)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a = as_array(st, ao, -1, NULL), *r;
+    if (!a)
+        return NULL;
+    r = flat_nonzero(st, EMPY_ARR(a));
+    Py_DECREF(a);
+    return r;
+}
+
+static PyObject *fn_argwhere(PyObject *m, PyObject *ao)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a = as_array(st, ao, -1, NULL), *nz, *r;
+    em_array t;
+    if (!a)
+        return NULL;
+    if (EMPY_ARR(a)->ndim == 0) {
+        /* NumPy: one row of no coordinates per nonzero element */
+        PyObject *flat = flat_nonzero(st, EMPY_ARR(a));
+        int64_t shape[2];
+        em_status rc;
+        Py_DECREF(a);
+        if (!flat)
+            return NULL;
+        shape[0] = EMPY_ARR(flat)->shape[0];
+        shape[1] = 0;
+        rc = em_array_empty(EMPY_ARR(flat)->device, EM_INT64, 2, shape, 'C',
+                            NULL, &t);
+        Py_DECREF(flat);
+        if (rc != EM_OK)
+            return empy_fail(st, rc), NULL;
+        return empy_ndarray_new(st, &t, NULL);
+    }
+    nz = nonzero_array(st, EMPY_ARR(a));
+    Py_DECREF(a);
+    if (!nz)
+        return NULL;
+    if (em_array_transpose(EMPY_ARR(nz), NULL, &t) != EM_OK) {
+        Py_DECREF(nz);
+        return empy_fail(st, EM_ERR_INTERNAL), NULL;
+    }
+    r = empy_ndarray_new(st, &t, nz);
+    Py_DECREF(nz);
+    return r;
+}
+
+static PyObject *fn_where(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"condition", "x", "y", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *co, *xo = NULL, *yo = NULL, *cond = NULL, *xa = NULL, *ya = NULL,
+                  *r = NULL;
+    em_operand ops[2];
+    em_device *dev = NULL;
+    em_array res;
+    em_status rc;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:where", kws, &co, &xo,
+                                     &yo))
+        return NULL;
+    if (!xo && !yo)
+        return do_nonzero(st, co);
+    if (!xo || !yo) {
+        PyErr_SetString(PyExc_ValueError,
+                        "either both or neither of x and y should be given");
+        return NULL;
+    }
+    /* The device: the first ember array's. */
+    if (empy_is_ndarray(co))
+        dev = EMPY_ARR(co)->device;
+    else if (empy_is_ndarray(xo))
+        dev = EMPY_ARR(xo)->device;
+    else if (empy_is_ndarray(yo))
+        dev = EMPY_ARR(yo)->device;
+    if (!(cond = as_array(st, co, -1, dev)))
+        return NULL;
+    dev = EMPY_ARR(cond)->device;
+    {
+        PyObject *in[2] = {xo, yo}, **arr[2] = {&xa, &ya};
+        for (int k = 0; k < 2; k++) {
+            int s = empy_is_ndarray(in[k]) ? 0 : empy_scalar_operand(in[k],
+                                                                    &ops[k]);
+            if (s < 0)
+                goto done;
+            if (s == 0) {
+                if (!(*arr[k] = as_array(st, in[k], -1, dev)))
+                    goto done;
+                memset(&ops[k], 0, sizeof ops[k]);
+                ops[k].array = EMPY_ARR(*arr[k]);
+                ops[k].dtype = ops[k].array->dtype;
+            }
+        }
+    }
+    memset(&res, 0, sizeof res);
+    EMPY_NOGIL(rc, em_where(EMPY_ARR(cond), &ops[0], &ops[1], &res, NULL));
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+    else
+        r = empy_ndarray_new(st, &res, NULL);
+done:
+    Py_XDECREF(cond);
+    Py_XDECREF(xa);
+    Py_XDECREF(ya);
+    return r;
+}
+
+/* repeats as host integers: one for all, or one per element. */
+static int64_t *repeat_counts(PyObject *ro, Py_ssize_t *n)
+{
+    PyObject *seq, *list = NULL;
+    int64_t *r;
+    if (PyLong_Check(ro) || (PyIndex_Check(ro) && !PyObject_CheckBuffer(ro) &&
+                             !PySequence_Check(ro))) {
+        long long v = PyLong_AsLongLong(ro);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        if (!(r = PyMem_Malloc(sizeof *r)))
+            return (int64_t *)PyErr_NoMemory();
+        r[0] = v;
+        *n = 1;
+        return r;
+    }
+    /* An array's values are read to the host once (ember arrays too). */
+    if (PyObject_HasAttrString(ro, "tolist")) {
+        if (!(list = PyObject_CallMethod(ro, "tolist", NULL)))
+            return NULL;
+        ro = list;
+    }
+    if (PyLong_Check(ro)) {
+        r = repeat_counts(ro, n);
+        Py_XDECREF(list);
+        return r;
+    }
+    seq = PySequence_Fast(ro, "repeats must be an integer or a sequence of "
+                              "integers");
+    Py_XDECREF(list);
+    if (!seq)
+        return NULL;
+    *n = PySequence_Fast_GET_SIZE(seq);
+    if (!(r = PyMem_Malloc(sizeof *r * (size_t)(*n ? *n : 1)))) {
+        Py_DECREF(seq);
+        return (int64_t *)PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        long long v;
+        if (PyFloat_Check(it)) {
+            PyErr_SetString(PyExc_TypeError, "Cannot cast array data from "
+                            "dtype('float64') to dtype('int64') according to "
+                            "the rule 'safe'");
+            PyMem_Free(r);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        v = PyLong_AsLongLong(it);
+        if (v == -1 && PyErr_Occurred()) {
+            PyMem_Free(r);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        r[i] = v;
+    }
+    Py_DECREF(seq);
+    return r;
+}
+
+static PyObject *do_repeat(empy_state *st, PyObject *ao, PyObject *ro,
+                           PyObject *axo)
+{
+    PyObject *a = NULL, *r = NULL;
+    int64_t *counts = NULL, *idx = NULL, total = 0, n;
+    Py_ssize_t nc = 0;
+    em_array src, ind, res;
+    em_status rc;
+    int axis;
+    memset(&src, 0, sizeof src);
+    memset(&ind, 0, sizeof ind);
+    if (parse_axis(axo, &axis) < 0 || !(a = as_array(st, ao, -1, NULL)))
+        return NULL;
+    if (!(counts = repeat_counts(ro, &nc)))
+        goto done;
+    if (axis == EM_TAKE_FLAT) {
+        if ((rc = flat_of(EMPY_ARR(a), &src)) != EM_OK) {
+            empy_fail(st, rc);
+            goto done;
+        }
+        axis = 0;
+    } else {
+        int nd = EMPY_ARR(a)->ndim;
+        if (axis < -nd || axis >= nd) {
+            empy_fail(st, em_error(EM_ERR_AXIS, "axis %d is out of bounds "
+                                   "for array of dimension %d", axis, nd));
+            goto done;
+        }
+        if (axis < 0)
+            axis += nd;
+        em_array_retain(EMPY_ARR(a), &src);
+    }
+    n = src.shape[axis];
+    if (nc != 1 && nc != n) {
+        PyErr_Format(PyExc_ValueError, "operands could not be broadcast "
+                     "together with shape (%lld,) (%zd,)", (long long)n, nc);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nc; i++)
+        if (counts[i] < 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "repeats may not contain negative values.");
+            goto done;
+        }
+    for (int64_t i = 0; i < n; i++)
+        total += counts[nc == 1 ? 0 : i];
+    /* The gather's indices, made on the host and sent once. */
+    if (!(idx = PyMem_Malloc(sizeof *idx * (size_t)(total ? total : 1)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t i = 0, o = 0; i < n; i++)
+        for (int64_t j = 0; j < counts[nc == 1 ? 0 : i]; j++)
+            idx[o++] = i;
+    rc = em_array_empty(src.device, EM_INT64, 1, &total, 'C', NULL, &ind);
+    if (rc == EM_OK && total)
+        EMPY_NOGIL(rc, em_array_from_host(&ind, idx, NULL, NULL));
+    memset(&res, 0, sizeof res);
+    if (rc == EM_OK)
+        EMPY_NOGIL(rc, em_take(&src, &ind, axis, EM_INDEX_CLIP, &res, NULL));
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+    else
+        r = empy_ndarray_new(st, &res, NULL);
+done:
+    PyMem_Free(counts);
+    PyMem_Free(idx);
+    em_array_release(&src);
+    em_array_release(&ind);
+    Py_XDECREF(a);
+    return r;
+}
+
+static PyObject *fn_repeat(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"a", "repeats", "axis", NULL};
+    PyObject *a, *rep, *axis = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:repeat", kws, &a, &rep,
+                                     &axis))
+        return NULL;
+    return do_repeat(empy_state_of_module(m), a, rep, axis);
+}
+
+static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"repeats", "axis", NULL};
+    PyObject *rep, *axis = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:repeat", kws, &rep, &axis))
+        return NULL;
+    return do_repeat(empy_state_of(self), self, rep, axis);
+}
+
+static PyObject *do_compress(empy_state *st, PyObject *co, PyObject *ao,
+                             PyObject *axo, PyObject *out)
+{
+    PyObject *a = NULL, *cond = NULL, *idx = NULL, *r = NULL;
+    if (!(a = as_array(st, ao, -1, NULL)))
+        return NULL;
+    if (!(cond = as_array(st, co, -1, EMPY_ARR(a)->device)))
+        goto done;
+    if (EMPY_ARR(cond)->device != EMPY_ARR(a)->device) {
+        PyErr_Format(PyExc_ValueError, "compress: the condition is on %s but "
+                     "the array on %s", em_device_name(EMPY_ARR(cond)->device),
+                     em_device_name(EMPY_ARR(a)->device));
+        goto done;
+    }
+    if (EMPY_ARR(cond)->ndim != 1) {
+        PyErr_SetString(PyExc_ValueError, "condition must be a 1-d array");
+        goto done;
+    }
+    if (!(idx = flat_nonzero(st, EMPY_ARR(cond))))
+        goto done;
+    r = do_take(st, a, idx, axo, out, NULL);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(cond);
+    Py_XDECREF(idx);
+    return r;
+}
+
+static PyObject *fn_compress(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"condition", "a", "axis", "out", NULL};
+    PyObject *c, *a, *axis = Py_None, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:compress", kws, &c, &a,
+                                     &axis, &out))
+        return NULL;
+    return do_compress(empy_state_of_module(m), c, a, axis, out);
+}
+
+static PyObject *nd_compress(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"condition", "axis", "out", NULL};
+    PyObject *c, *axis = Py_None, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:compress", kws, &c, &axis,
+                                     &out))
+        return NULL;
+    return do_compress(empy_state_of(self), c, self, axis, out);
+}
+
+static PyObject *fn_extract(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"condition", "arr", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *co, *ao, *a = NULL, *cond = NULL, *idx = NULL, *r = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:extract", kws, &co, &ao))
+        return NULL;
+    if (!(a = as_array(st, ao, -1, NULL)))
+        return NULL;
+    if (!(cond = as_array(st, co, -1, EMPY_ARR(a)->device)))
+        goto done;
+    if (EMPY_ARR(cond)->device != EMPY_ARR(a)->device) {
+        PyErr_Format(PyExc_ValueError, "extract: the condition is on %s but "
+                     "the array on %s", em_device_name(EMPY_ARR(cond)->device),
+                     em_device_name(EMPY_ARR(a)->device));
+        goto done;
+    }
+    if (!(idx = flat_nonzero(st, EMPY_ARR(cond))))
+        goto done;
+    r = do_take(st, a, idx, Py_None, Py_None, NULL);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(cond);
+    Py_XDECREF(idx);
+    return r;
+}
+
+static PyObject *do_choose(empy_state *st, PyObject *ao, PyObject *co,
+                           PyObject *out, PyObject *modeo)
+{
+    PyObject *a = NULL, *seq = NULL, *arrs[EM_CHOOSE_MAX] = {0}, *r = NULL;
+    const em_array *ch[EM_CHOOSE_MAX];
+    em_index_mode mode;
+    em_array res;
+    em_status rc;
+    Py_ssize_t n = 0;
+    if (parse_mode(modeo, &mode) < 0 || !(a = as_array(st, ao, -1, NULL)))
+        return NULL;
+    if (em_dtype_get(EMPY_ARR(a)->dtype)->kind != 'i' &&
+        em_dtype_get(EMPY_ARR(a)->dtype)->kind != 'u') {
+        PyErr_Format(PyExc_TypeError, "choose: the index array must be of an "
+                     "integer dtype, not %s",
+                     em_dtype_get(EMPY_ARR(a)->dtype)->name);
+        goto done;
+    }
+    if (!(seq = PySequence_Fast(co, "choices must be a sequence of arrays")))
+        goto done;
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > EM_CHOOSE_MAX) {
+        PyErr_Format(PyExc_ValueError, "choose: %zd choices (ember takes 1 to "
+                     "%d)", n, EM_CHOOSE_MAX);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!(arrs[i] = as_array(st, PySequence_Fast_GET_ITEM(seq, i), -1,
+                                 EMPY_ARR(a)->device)))
+            goto done;
+        ch[i] = EMPY_ARR(arrs[i]);
+    }
+    if (out && out != Py_None) {
+        if (!empy_is_ndarray(out)) {
+            PyErr_SetString(PyExc_TypeError, "choose: out must be an ember "
+                            "array");
+            goto done;
+        }
+        res = *EMPY_ARR(out);
+    } else {
+        memset(&res, 0, sizeof res);
+    }
+    EMPY_NOGIL(rc, em_choose(EMPY_ARR(a), ch, (int)n, mode, &res, NULL));
+    if (rc != EM_OK) {
+        empy_fail(st, rc);
+    } else if (out && out != Py_None) {
+        Py_INCREF(out);
+        r = out;
+    } else {
+        r = empy_ndarray_new(st, &res, NULL);
+    }
+done:
+    for (Py_ssize_t i = 0; i < n; i++)
+        Py_XDECREF(arrs[i]);
+    Py_XDECREF(seq);
+    Py_XDECREF(a);
+    return r;
+}
+
+static PyObject *fn_choose(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"a", "choices", "out", "mode", NULL};
+    PyObject *a, *c, *out = Py_None, *mode = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:choose", kws, &a, &c,
+                                     &out, &mode))
+        return NULL;
+    return do_choose(empy_state_of_module(m), a, c, out, mode);
+}
+
+static PyObject *nd_choose(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"choices", "out", "mode", NULL};
+    PyObject *c, *out = Py_None, *mode = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:choose", kws, &c, &out,
+                                     &mode))
+        return NULL;
+    return do_choose(empy_state_of(self), self, c, out, mode);
+}
+
+/* select: the default everywhere, then each choice where its condition
+ * holds, last to first, so the first true condition wins (masked copies,
+ * no compaction). */
+static PyObject *fn_select(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"condlist", "choicelist", "default", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *cl, *chl, *def = NULL, *cs = NULL, *hs = NULL, *r = NULL;
+    PyObject *conds[EM_CHOOSE_MAX] = {0}, *chs[EM_CHOOSE_MAX] = {0};
+    em_operand ops[EM_CHOOSE_MAX + 1];
+    em_device *dev = NULL;
+    em_array res;
+    em_status rc = EM_OK;
+    int64_t shape[EM_MAX_NDIM];
+    int nd = 0;
+    Py_ssize_t n = 0;
+    em_dtype dt;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:select", kws, &cl, &chl,
+                                     &def))
+        return NULL;
+    if (!(cs = PySequence_Fast(cl, "condlist must be a sequence")) ||
+        !(hs = PySequence_Fast(chl, "choicelist must be a sequence")))
+        goto done;
+    n = PySequence_Fast_GET_SIZE(cs);
+    if (n != PySequence_Fast_GET_SIZE(hs)) {
+        PyErr_SetString(PyExc_ValueError, "list of cases must be same length "
+                        "as list of conditions");
+        n = 0;
+        goto done;
+    }
+    if (n < 1 || n > EM_CHOOSE_MAX) {
+        PyErr_Format(PyExc_ValueError, "select: %zd cases (ember takes 1 to "
+                     "%d)", n, EM_CHOOSE_MAX);
+        n = 0;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n && !dev; i++) {
+        if (empy_is_ndarray(PySequence_Fast_GET_ITEM(cs, i)))
+            dev = EMPY_ARR(PySequence_Fast_GET_ITEM(cs, i))->device;
+        else if (empy_is_ndarray(PySequence_Fast_GET_ITEM(hs, i)))
+            dev = EMPY_ARR(PySequence_Fast_GET_ITEM(hs, i))->device;
+    }
+    memset(ops, 0, sizeof ops);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const em_array *c, *h;
+        if (!(conds[i] = as_array(st, PySequence_Fast_GET_ITEM(cs, i), -1,
+                                  dev)) ||
+            !(chs[i] = as_array(st, PySequence_Fast_GET_ITEM(hs, i), -1, dev)))
+            goto done;
+        c = EMPY_ARR(conds[i]);
+        h = EMPY_ARR(chs[i]);
+        dev = c->device;
+        if (c->dtype != EM_BOOL) {
+            PyErr_Format(PyExc_TypeError, "invalid entry %zd in condlist: "
+                         "should be boolean ndarray", i);
+            goto done;
+        }
+        if (h->device != dev || c->device != dev) {
+            PyErr_Format(PyExc_ValueError, "select: arrays on %s and %s "
+                         "(ember does not copy between devices implicitly)",
+                         em_device_name(dev), em_device_name(h->device));
+            goto done;
+        }
+        if (em_shape_broadcast(nd, shape, c->ndim, c->shape, &nd, shape) !=
+                EM_OK ||
+            em_shape_broadcast(nd, shape, h->ndim, h->shape, &nd, shape) !=
+                EM_OK) {
+            PyErr_SetString(PyExc_ValueError, "shape mismatch: objects cannot "
+                            "be broadcast to a single shape");
+            goto done;
+        }
+        ops[i].array = h;
+        ops[i].dtype = h->dtype;
+    }
+    {
+        PyObject *zero = def ? NULL : PyLong_FromLong(0);
+        int k = def || zero ? empy_scalar_operand(def ? def : zero, &ops[n])
+                            : -1;
+        Py_XDECREF(zero);
+        if (k < 0)
+            goto done;
+        if (k == 0) {
+            PyErr_SetString(PyExc_TypeError, "select: default must be a "
+                            "scalar in ember");
+            goto done;
+        }
+    }
+    if ((rc = em_result_type(ops, (int)n + 1, &dt)) != EM_OK) {
+        empy_fail(st, rc);
+        goto done;
+    }
+    rc = em_array_empty(dev, dt, nd, shape, 'C', NULL, &res);
+    if (rc == EM_OK) {
+        em_operand d = ops[n];
+        unsigned char buf[16];
+        if ((rc = em_scalar_cast(&d.value, d.dtype, buf, dt)) == EM_OK) {
+            memcpy(&d.value, buf, sizeof buf);
+            d.dtype = dt;
+            d.weak = 0;
+            Py_BEGIN_ALLOW_THREADS
+            rc = em_ufunc_apply(EM_OP_COPY, &d, 1, &res, NULL, NULL);
+            for (Py_ssize_t i = n - 1; i >= 0 && rc == EM_OK; i--)
+                rc = em_ufunc_apply(EM_OP_COPY, &ops[i], 1, &res,
+                                    EMPY_ARR(conds[i]), NULL);
+            Py_END_ALLOW_THREADS
+        }
+        if (rc != EM_OK)
+            em_array_release(&res);
+    }
+    if (rc != EM_OK)
+        empy_fail(st, rc);
+    else
+        r = empy_ndarray_new(st, &res, NULL);
+done:
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(conds[i]);
+        Py_XDECREF(chs[i]);
+    }
+    Py_XDECREF(cs);
+    Py_XDECREF(hs);
+    return r;
+}
+
+#define KW(f) ((PyCFunction)(void (*)(void))(f)), METH_VARARGS | METH_KEYWORDS
+
 static PyMethodDef indexfn_functions[] = {
+    {"take", KW(fn_take), "take(a, indices, axis=None, out=None, "
+     "mode='raise'): elements of a along an axis"},
+    {"take_along_axis", KW(fn_take_along_axis),
+     "take_along_axis(arr, indices, axis)"},
+    {"put", KW(fn_put), "put(a, ind, v, mode='raise'): a.flat[ind] = v"},
+    {"put_along_axis", KW(fn_put_along_axis),
+     "put_along_axis(arr, indices, values, axis)"},
+    {"choose", KW(fn_choose), "choose(a, choices, out=None, mode='raise')"},
+    {"select", KW(fn_select), "select(condlist, choicelist, default=0)"},
+    {"where", KW(fn_where), "where(condition, x, y), or nonzero(condition)"},
+    {"nonzero", (PyCFunction)fn_nonzero, METH_O,
+     "nonzero(a): a tuple of int64 index arrays, one per axis"},
+    {"flatnonzero", (PyCFunction)fn_flatnonzero, METH_O,
+     "flatnonzero(a): indices of the nonzero elements of a.ravel()"},
+    {"argwhere", (PyCFunction)fn_argwhere, METH_O,
+     "argwhere(a): the nonzero coordinates as rows"},
+    {"repeat", KW(fn_repeat), "repeat(a, repeats, axis=None)"},
+    {"compress", KW(fn_compress), "compress(condition, a, axis=None, "
+     "out=None)"},
+    {"extract", KW(fn_extract), "extract(condition, arr)"},
     {NULL},
 };
 
 PyMethodDef empy_indexfn_nd_methods[] = {
+    {"take", KW(nd_take), "take(indices, axis=None, out=None, mode='raise')"},
+    {"put", KW(nd_put), "put(indices, values, mode='raise')"},
+    {"repeat", KW(nd_repeat), "repeat(repeats, axis=None)"},
+    {"nonzero", (PyCFunction)nd_nonzero, METH_NOARGS,
+     "nonzero(): a tuple of int64 index arrays"},
+    {"compress", KW(nd_compress), "compress(condition, axis=None, out=None)"},
+    {"choose", KW(nd_choose), "choose(choices, out=None, mode='raise')"},
     {NULL},
 };
 
