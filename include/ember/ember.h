@@ -18,5 +18,6 @@
 #include "ember/reduce.h"
 #include "ember/linalg.h"
 #include "ember/index.h"
+#include "ember/manip.h"
 
 #endif

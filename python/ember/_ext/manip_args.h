@@ -1,0 +1,158 @@
+/* ember Python extension: argument helpers shared by manip.c and
+ * creation_ranges.c (vectorcall keyword parsing, axes, array lists). */
+#ifndef EMPY_MANIP_ARGS_H
+#define EMPY_MANIP_ARGS_H
+
+#include <string.h>
+#include "ndarray.h"
+#include "errors.h"
+
+#define MANIP_FASTCALL PyObject *m, PyObject *const *args, Py_ssize_t nargs, \
+                       PyObject *kwnames
+#define MANIP_FN(fn) {#fn, (PyCFunction)(void (*)(void))mod_##fn, \
+                      METH_FASTCALL | METH_KEYWORDS, NULL}
+
+/* Fill vals (borrowed, NULL when absent) from positional and keyword
+ * arguments; the first npos names may come positionally, the first
+ * nrequired must be given. -1 with TypeError. */
+static inline int manip_parse(const char *fname, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames,
+                              const char *const *names, int npos, int nrequired,
+                              PyObject **vals)
+{
+    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int n = 0, j;
+    while (names[n])
+        n++;
+    for (j = 0; j < n; j++)
+        vals[j] = NULL;
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional "
+                     "arguments (%zd given)", fname, npos, nargs);
+        return -1;
+    }
+    for (i = 0; i < nargs; i++)
+        vals[i] = args[i];
+    for (i = 0; i < nkw; i++) {
+        const char *ks = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        if (!ks)
+            return -1;
+        for (j = 0; j < n; j++)
+            if (!strcmp(ks, names[j]))
+                break;
+        if (j == n) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword "
+                         "argument '%s'", fname, ks);
+            return -1;
+        }
+        if (vals[j]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for "
+                         "argument '%s'", fname, ks);
+            return -1;
+        }
+        vals[j] = args[nargs + i];
+    }
+    for (j = 0; j < nrequired; j++) {
+        if (!vals[j]) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'",
+                         fname, names[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static inline int manip_given(PyObject *o)
+{
+    return o && o != Py_None;
+}
+
+/* An int argument (not bool); dflt when absent or None. */
+static inline int manip_int(PyObject *o, const char *what, int64_t dflt, int64_t *out)
+{
+    long long v;
+    if (!manip_given(o)) {
+        *out = dflt;
+        return 0;
+    }
+    if (PyBool_Check(o) || !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) {
+        PyObject *i = PyNumber_Index(o);
+        if (!i)
+            return -1;
+        v = PyLong_AsLongLong(i);
+        Py_DECREF(i);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* 1 with *out when o is one integer (an int, a NumPy integer, a 0-d
+ * integer array), 0 when it is something else (arrays of several
+ * elements included: they have __index__ but refuse it), -1 on overflow. */
+static inline int manip_scalar_index(PyObject *o, int64_t *out)
+{
+    PyObject *i;
+    long long v;
+    if (PyBool_Check(o) || !PyIndex_Check(o))
+        return 0;
+    if (!(i = PyNumber_Index(o))) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            return 0;
+        }
+        return -1;
+    }
+    v = PyLong_AsLongLong(i);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 1;
+}
+
+/* Normalise axis against ndim, raising ember.AxisError as NumPy does. */
+static inline int manip_axis(empy_state *st, int64_t axis, int ndim, int *out)
+{
+    if (axis < -ndim || axis >= ndim) {
+        PyErr_Format(st->AxisError, "axis %lld is out of bounds for array of "
+                     "dimension %d", (long long)axis, ndim);
+        return -1;
+    }
+    *out = (int)(axis < 0 ? axis + ndim : axis);
+    return 0;
+}
+
+/* An ember array of o (new reference): itself, or converted onto dev
+ * (NULL: the current device). */
+static inline PyObject *manip_array(empy_state *st, PyObject *o, em_device *dev)
+{
+    if (empy_is_ndarray(o))
+        return Py_NewRef(o);
+    return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
+}
+
+/* A view of base's storage with layout v (no reference yet) as an ndarray. */
+static inline PyObject *manip_view(empy_state *st, PyObject *base, const em_array *v)
+{
+    em_array r;
+    em_array_retain(v, &r);
+    return empy_ndarray_new(st, &r, base);
+}
+
+/* The result of a C call that made *a: the new ndarray, or the exception. */
+static inline PyObject *manip_result(empy_state *st, em_status rc, em_array *a)
+{
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return empy_ndarray_new(st, a, NULL);
+}
+
+#endif
