@@ -991,6 +991,162 @@ EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
 EW_COMPLEX_OPS(c64, ew_c64, float, f, f32)
 EW_COMPLEX_OPS(c128, ew_c128, double, , f64)
 
+/* ---- complex inverse trigonometric and hyperbolic functions ----------- */
+
+/* Finite arguments use Kahan's formulas ("Branch cuts for complex
+ * elementary functions", 1987), built from principal square roots of
+ * 1 - z and 1 + z formed part by part, so the sign of a zero imaginary
+ * part picks the side of a branch cut exactly as C99 and NumPy do and
+ * nothing cancels near the cuts or near 0. Infinite and NaN parts follow
+ * C99 Annex G (what NumPy returns): the helpers take |x|, |y| and the
+ * caller puts the signs back, as the functions are odd and commute with
+ * conjugation. The other three follow from
+ *   asin z = -i asinh(i z), atan z = -i atanh(i z),
+ *   acosh z = +-i acos z (the sign that gives a non-negative real part). */
+#define EW_COMPLEX_ATRIG(S, C, T, F, R)                                       \
+    EW_FN int ew_cfinite_##S(C a)                                             \
+    {                                                                         \
+        return ew_fisfinite_##R(a.re) && ew_fisfinite_##R(a.im);              \
+    }                                                                         \
+    /* The sign bit (-0 included); the float section's signbit is not   */ \
+    /* pasted into complex-only kernels.                                 */ \
+    EW_FN int ew_neg_##S(T v) { return copysign##F((T)1, v) < 0; }            \
+    /* Kahan's arcsin for finite z. */                                        \
+    EW_FN C ew_casin_fin_##S(C z)                                             \
+    {                                                                         \
+        C p = ew_sqrt_##S(ew_mk_##S(1 - z.re, -z.im));                        \
+        C q = ew_sqrt_##S(ew_mk_##S(1 + z.re, z.im));                         \
+        return ew_mk_##S(atan2##F(z.re, p.re * q.re - p.im * q.im),          \
+                         asinh##F(p.re * q.im - p.im * q.re));                \
+    }                                                                         \
+    /* asinh of a non-finite (|x|, |y|), signs put back by the caller. */     \
+    EW_FN C ew_casinh_nf_##S(T x, T y)                                        \
+    {                                                                         \
+        T nan = ew_nan_##R(), inf = ew_inf_##R();                             \
+        if (x != x)                                                           \
+            return ew_fisinf_##R(y) ? ew_mk_##S(inf, nan)                     \
+                                    : ew_mk_##S(nan, y == 0 ? y : nan);       \
+        if (ew_fisinf_##R(x)) {                                               \
+            if (y != y)                                                       \
+                return ew_mk_##S(inf, nan);                                   \
+            return ew_mk_##S(inf, ew_fisinf_##R(y) ? (T)0.785398163397448309616 \
+                                                   : (T)0);                   \
+        }                                                                     \
+        return ew_fisinf_##R(y) ? ew_mk_##S(inf, (T)1.57079632679489661923)   \
+                                : ew_mk_##S(nan, nan);                        \
+    }                                                                         \
+    EW_FN C ew_arcsinh_##S(C z)                                               \
+    {                                                                         \
+        C w;                                                                  \
+        if (ew_cfinite_##S(z)) {                                              \
+            w = ew_casin_fin_##S(ew_mk_##S(-z.im, z.re));                     \
+            return ew_mk_##S(w.im, -w.re);                                    \
+        }                                                                     \
+        w = ew_casinh_nf_##S(fabs##F(z.re), fabs##F(z.im));                   \
+        return ew_mk_##S(copysign##F(w.re, z.re), copysign##F(w.im, z.im));   \
+    }                                                                         \
+    EW_FN C ew_arcsin_##S(C z)                                                \
+    {                                                                         \
+        C w;                                                                  \
+        if (ew_cfinite_##S(z))                                                \
+            return ew_casin_fin_##S(z);                                       \
+        w = ew_arcsinh_##S(ew_mk_##S(-z.im, z.re));                           \
+        return ew_mk_##S(w.im, -w.re);                                        \
+    }                                                                         \
+    /* acos of non-finite (x, |y|); the caller conjugates for y < 0. */      \
+    EW_FN C ew_cacos_nf_##S(T x, T y)                                         \
+    {                                                                         \
+        T nan = ew_nan_##R(), inf = ew_inf_##R();                             \
+        if (x != x)                                                           \
+            return ew_mk_##S(nan, ew_fisinf_##R(y) ? -inf : nan);             \
+        if (y != y) {                                                         \
+            if (ew_fisinf_##R(x))                                             \
+                return ew_mk_##S(nan, -inf);                                  \
+            return ew_mk_##S(x == 0 ? (T)1.57079632679489661923 : nan, nan);  \
+        }                                                                     \
+        if (x == inf)                                                         \
+            return ew_mk_##S(ew_fisinf_##R(y) ? (T)0.785398163397448309616    \
+                                              : (T)0, -inf);                  \
+        if (x == -inf)                                                        \
+            return ew_mk_##S(ew_fisinf_##R(y) ? (T)2.35619449019234492885     \
+                                              : (T)3.14159265358979323846, -inf); \
+        return ew_mk_##S((T)1.57079632679489661923, -inf);                    \
+    }                                                                         \
+    EW_FN C ew_arccos_##S(C z)                                                \
+    {                                                                         \
+        C p, q, w;                                                            \
+        if (ew_cfinite_##S(z)) {                                              \
+            p = ew_sqrt_##S(ew_mk_##S(1 - z.re, -z.im));                      \
+            q = ew_sqrt_##S(ew_mk_##S(1 + z.re, z.im));                       \
+            return ew_mk_##S(2 * atan2##F(p.re, q.re),                       \
+                             asinh##F(q.re * p.im - q.im * p.re));            \
+        }                                                                     \
+        w = ew_cacos_nf_##S(z.re, fabs##F(z.im));                             \
+        return ew_mk_##S(w.re, ew_neg_##S(z.im) ? -w.im : w.im);          \
+    }                                                                         \
+    EW_FN C ew_arccosh_##S(C z)                                               \
+    {                                                                         \
+        C w = ew_arccos_##S(z);                                               \
+        /* acos(+-0 + i NaN) = pi/2 + i NaN: acosh gives NaN + i pi/2.   */ \
+        if (ew_neg_##S(w.im) || w.im != w.im)                                 \
+            return ew_mk_##S(-w.im, w.re);                                    \
+        return ew_mk_##S(w.im, -w.re);                                        \
+    }                                                                         \
+    /* atanh of non-finite (|x|, |y|), signs put back by the caller. */       \
+    EW_FN C ew_catanh_nf_##S(T x, T y)                                        \
+    {                                                                         \
+        T nan = ew_nan_##R();                                                 \
+        if (ew_fisinf_##R(y))                                                 \
+            return ew_mk_##S(0, (T)1.57079632679489661923);                   \
+        if (x != x)                                                           \
+            return ew_mk_##S(nan, nan);                                       \
+        if (ew_fisinf_##R(x))                                                 \
+            return ew_mk_##S(0, y != y ? nan : (T)1.57079632679489661923);    \
+        return ew_mk_##S(x == 0 ? (T)0 : nan, nan);                           \
+    }                                                                         \
+    /* Re = log(|1+z|^2 / |1-z|^2) / 4, through log1p on |x| (odd in x,   */ \
+    /* so nothing cancels near x = -1) or, when |1-z|^2 would underflow,  */ \
+    /* as a difference of logs of hypot; Im = arg((1+z)(1-conj z)) / 2.   */ \
+    /* Past EW_<R>_ATANH_BIG the squares would overflow and atanh z is    */ \
+    /* 1/z to working precision in Re.                                     */ \
+    EW_FN C ew_arctanh_##S(C z)                                               \
+    {                                                                         \
+        T x = z.re, y = z.im, ax = fabs##F(x), ay = fabs##F(y), d, h, re;     \
+        C w;                                                                  \
+        if (!ew_cfinite_##S(z)) {                                             \
+            w = ew_catanh_nf_##S(ax, ay);                                     \
+            return ew_mk_##S(copysign##F(w.re, x), copysign##F(w.im, y));     \
+        }                                                                     \
+        if (ax > EW_##R##_ATANH_BIG || ay > EW_##R##_ATANH_BIG) {             \
+            h = hypot##F(x, y);                                               \
+            return ew_mk_##S(x / h / h,                                       \
+                             copysign##F((T)1.57079632679489661923, y));      \
+        }                                                                     \
+        d = (1 - ax) * (1 - ax) + y * y;                                      \
+        if (d > EW_##R##_ATANH_TINY)                                          \
+            re = (T)0.25 * log1p##F(4 * ax / d);                              \
+        else                                                                  \
+            re = (T)0.5 * (log##F(hypot##F(1 + ax, y)) -                      \
+                           log##F(hypot##F(1 - ax, y)));                      \
+        return ew_mk_##S(copysign##F(re, x),                                  \
+                         (T)0.5 * atan2##F(2 * y, (1 - x) * (1 + x) - y * y)); \
+    }                                                                         \
+    EW_FN C ew_arctan_##S(C z)                                                \
+    {                                                                         \
+        C w = ew_arctanh_##S(ew_mk_##S(-z.im, z.re));                         \
+        return ew_mk_##S(w.im, -w.re);                                        \
+    }
+
+/* Past these |re| or |im|, (1 - x)^2 + y^2 could overflow in atanh. */
+#define EW_f32_ATANH_BIG 1.0e18f
+#define EW_f64_ATANH_BIG 1.0e150
+/* Below these, |1 - z|^2 has lost precision to underflow. */
+#define EW_f32_ATANH_TINY 1.0e-30f
+#define EW_f64_ATANH_TINY 1.0e-290
+
+EW_COMPLEX_ATRIG(c64, ew_c64, float, f, f32)
+EW_COMPLEX_ATRIG(c128, ew_c128, double, , f64)
+
 #endif
 
 /* @ew-section end */

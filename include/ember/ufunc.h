@@ -125,12 +125,16 @@ em_status em_scalar_cast(const void *src, em_dtype from, void *dst,
  * output's integer dtype cannot hold is EM_ERR_OVERFLOW, as in NumPy 2).
  * An input overlapping out other than element for element (a[1:] +=
  * a[:-1]) is copied first, so results are as if every input were read
- * before out is written. A Python or NumPy integer scalar exponent below 0
- * in an integer power is EM_ERR_INVALID_VALUE ("Integers to negative
- * integer powers are not allowed."); for an array exponent the check would
- * cost a device pass, so ember computes 1/x truncated instead (1, -1 or 0).
- * Complex arcsin, arccos, arctan and their hyperbolic forms are
- * EM_ERR_TYPE (not yet implemented). Stream: s, or NULL for the calling
+ * before out is written. A negative integer exponent in an integer power
+ * is EM_ERR_INVALID_VALUE ("Integers to negative integer powers are not
+ * allowed."), as in NumPy: free for a scalar exponent; for a signed
+ * integer array exponent it costs one min-reduction pass over the
+ * exponent plus a one-element device-to-host read, which waits for the
+ * stream (unsigned and bool exponents skip it). The check covers every
+ * element, also those a where= mask leaves out. Complex arcsin, arccos,
+ * arctan, arcsinh, arccosh and arctanh follow C99 Annex G and NumPy's
+ * branch cuts (the sign of a zero part picks the side of a cut). Stream:
+ * s, or NULL for the calling
  * thread's current stream when it is on the operands' device, else that
  * device's default stream. */
 em_status em_ufunc_apply(em_op op, const em_operand *in, int nin,

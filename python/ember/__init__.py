@@ -7,7 +7,7 @@ extension; importing it starts no device and imports no NumPy.
 import sys as _sys
 
 from ember import _ember
-from ember._ember import __version__
+from ember._ember import __version__, __array_namespace_info__
 
 # Everything public the extension defines (devices, streams, memory,
 # programs, errors, ndarray and its functions, the dtypes as ember.float32

@@ -17,6 +17,7 @@
 #include "array/array_internal.h"
 #include "array/ufunc_internal.h"
 #include "codegen/ewise.h"
+#include "ember/reduce.h"
 
 #define SHAPE_STR 768
 
@@ -457,6 +458,35 @@ static em_status launch(em_op op, const operand_view *v, int nin,
     return st;
 }
 
+/* NumPy refuses integer powers with a negative integer exponent, which
+ * for an array exponent means looking at every element before computing:
+ * one min-reduction over the exponent and a read of its one-element
+ * result (which waits for the stream). Only signed integer exponents pay
+ * it; unsigned and bool ones cannot be negative. */
+static em_status check_negative_exponent(const em_array *e, em_stream *on)
+{
+    em_reduce_args args;
+    em_array m;
+    unsigned char bytes[16];
+    int64_t v = 0;
+    em_status st;
+    if (e->size == 0)
+        return EM_OK;
+    memset(&args, 0, sizeof args);
+    memset(&m, 0, sizeof m);
+    st = em_reduce(EM_RED_MIN, e, &args, &m, on);
+    if (st == EM_OK)
+        st = em_array_to_host(&m, bytes, NULL, on);
+    em_array_release(&m);
+    if (st != EM_OK)
+        return st;
+    em_scalar_cast(bytes, e->dtype, &v, EM_INT64);
+    if (v < 0)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "Integers to negative integer powers are not allowed.");
+    return EM_OK;
+}
+
 em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
                          const em_array *where, em_stream *s)
 {
@@ -561,6 +591,10 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
 
     if (!(on = em_arr_stream(dev, s, info->name)))
         return EM_ERR_INVALID_VALUE;
+    if (op == EM_OP_POWER && in[1].array && is_signed_int(loop_in[1]) &&
+        is_signed_int(in[1].array->dtype) &&
+        (st = check_negative_exponent(in[1].array, on)) != EM_OK)
+        return st;
     if (!out->storage) {
         st = em_array_empty(dev, loop_out, nd, shape, 'C', on, out);
         if (st != EM_OK)

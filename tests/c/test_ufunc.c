@@ -514,6 +514,13 @@ static void run_int_edges(em_dtype dt, const long long *vals, int nv,
         int n = r < nbin ? nv * nv : nv;
         em_op op = op_named(row->op);
         memset(&out, 0, sizeof out);
+        if (op == EM_OP_POWER && is_signed) {
+            /* B holds negative exponents: NumPy (and ember) refuse. */
+            CHECK_STATUS(apply2(op, arr_op(&A), arr_op(&B), &out),
+                         EM_ERR_INVALID_VALUE);
+            CHECK(strstr(em_last_error(), "negative integer powers"));
+            continue;
+        }
         CHECK_OK(r < nbin ? apply2(op, arr_op(&A), arr_op(&B), &out)
                           : apply1(op, arr_op(&U), &out));
         if (!out.storage)
@@ -1178,10 +1185,12 @@ static void test_errors(void)
                  EM_ERR_OVERFLOW);
     CHECK(strstr(em_last_error(), "1099511627776 out of bounds for int32"));
     {
-        em_array c = mk1(EM_COMPLEX64, 3, NULL);
-        CHECK_STATUS(apply1(EM_OP_ARCSIN, arr_op(&c), &out), EM_ERR_TYPE);
-        CHECK(strstr(em_last_error(), "arcsin") &&
-              strstr(em_last_error(), "complex64"));
+        /* Complex arcsin has a loop now (kernels/ewise_ops.h). */
+        em_array c = mk1(EM_COMPLEX64, 3, NULL), r;
+        memset(&r, 0, sizeof r);
+        CHECK_OK(apply1(EM_OP_ARCSIN, arr_op(&c), &r));
+        CHECK(r.dtype == EM_COMPLEX64);
+        em_array_release(&r);
         em_array_release(&c);
     }
     /* out=: shape, casting, read-only. */

@@ -1,8 +1,8 @@
 /* ember Python extension: making arrays — empty/zeros/ones/full and their
  * _like, arange, and asarray/array/ascontiguousarray/copy from ember
  * arrays, anything with the buffer protocol (NumPy arrays and scalars
- * among them), __array_interface__, __cuda_array_interface__, Python
- * scalars and nested sequences.
+ * among them), __array_interface__, __cuda_array_interface__, __dlpack__
+ * (dlpack.c), Python scalars and nested sequences.
  *
  * Host data in the right place is wrapped, not copied (a NumPy array for
  * a cpu array, a CuPy or PyTorch array for a cuda one), unless copy=True
@@ -946,6 +946,21 @@ PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
         Py_DECREF(iface);
         return r;
     }
+    /* DLPack (PyTorch's cpu tensors, JAX, any Array API library) before
+     * the generic buffer: it is zero-copy and keeps the dtype, bfloat16
+     * included. */
+    if (PyObject_HasAttrString(obj, "__dlpack__") &&
+        PyObject_HasAttrString(obj, "__dlpack_device__")) {
+        PyObject *w = empy_dlpack_import(st, obj);
+        if (!w)
+            return NULL;
+        if (!(EMPY_ARR(w)->flags & EM_ARRAY_ALIGNED) && copy == EMPY_COPY_IF_NEEDED)
+            copy = EMPY_COPY_ALWAYS;
+        r = finish(st, EMPY_ARR(w), w, dtype, asked ? asked : EMPY_ARR(w)->device,
+                   copy, order);
+        Py_DECREF(w);
+        return r;
+    }
     if (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer)
         return from_buffer(st, obj, dtype, dev, copy, order);
     if (optional_attr(obj, st->s_array_interface, &iface) < 0)
@@ -1638,8 +1653,8 @@ static PyMethodDef creation_functions[] = {
     {"asarray", FAST(mod_asarray),
      "asarray(a, dtype=None, order=None, *, device=None, copy=None): an ember "
      "array from an ember array (itself when nothing changes), anything with "
-     "the buffer protocol, __array_interface__ or __cuda_array_interface__ "
-     "(zero-copy when on the target device), Python scalars or nested "
+     "the buffer protocol, __array_interface__, __cuda_array_interface__ or "
+     "__dlpack__ (zero-copy when on the target device), Python scalars or nested "
      "sequences. device defaults to the source's for arrays with one, else "
      "the current device."},
     {"array", FAST(mod_array),

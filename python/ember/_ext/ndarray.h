@@ -180,6 +180,13 @@ extern PyMethodDef empy_manip_nd_methods[];
 int empy_ranges_init(PyObject *m, empy_state *st);      /* creation_ranges.c */
 int empy_indexfn_init(PyObject *m, empy_state *st);     /* index_funcs.c */
 extern PyMethodDef empy_indexfn_nd_methods[];
+int empy_dlpack_init(PyObject *m, empy_state *st);      /* dlpack.c */
+extern PyMethodDef empy_dlpack_nd_methods[];
+/* An ndarray over the memory of obj.__dlpack__() (zero-copy, on the
+ * producer's device, base obj); NULL with an exception. */
+PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
+int empy_array_api_init(PyObject *m, empy_state *st);   /* array_api.c */
+int empy_ufunc_compose_init(PyObject *m, empy_state *st); /* ufunc_compose.c */
 
 /* ---- ufuncobj.c --------------------------------------------------------- */
 
