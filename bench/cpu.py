@@ -1,0 +1,89 @@
+"""ember on device 'cpu' against NumPy on the same machine: large
+elementwise ops and reductions, as times and their ratio (the arrays
+issue's target is ember within 1.5x of NumPy).
+
+usage: python bench/cpu.py [--n LOG2] [--out FILE]
+
+Each case: one warm-up call (the first ember call compiles its kernel with
+the system C compiler, or loads it from the disk cache), then the median
+wall time of several calls, each followed by the device's synchronize so
+ember's queued work is counted. Results are fresh arrays in both libraries,
+as `a + b` makes them. An ember function that is not there yet shows as
+"n/a (missing)"."""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import ember as em
+
+
+def median_ms(fn, sync, reps):
+    fn()
+    sync()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        ts.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(ts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=24, help="log2 of the element count")
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    n = 1 << args.n
+    dev = em.Device("cpu")
+    sync = dev.synchronize
+    rng = np.random.default_rng(0)
+    rows = []
+
+    def case(name, np_fn, em_fn):
+        try:
+            e = median_ms(em_fn, sync, args.reps)
+        except AttributeError as exc:
+            e = f"n/a (missing: {exc})"
+        except Exception as exc:  # noqa: BLE001 (one case must not end the run)
+            e = f"n/a ({type(exc).__name__}: {exc})"
+        h = median_ms(np_fn, lambda: None, args.reps)
+        rows.append((name, e, h))
+        print(name, e, h, flush=True)
+
+    for dt in ("float32", "float64"):
+        a = rng.random(n).astype(dt)
+        b = rng.random(n).astype(dt)
+        x = em.asarray(a, device="cpu")
+        y = em.asarray(b, device="cpu")
+        tag = f"{dt} 2^{args.n}"
+        case(f"a+b {tag}", lambda: a + b, lambda: x + y)
+        case(f"a*b {tag}", lambda: a * b, lambda: x * y)
+        case(f"exp(a) {tag}", lambda: np.exp(a), lambda: em.exp(x))
+        case(f"sum {tag}", lambda: a.sum(), lambda: x.sum())
+        case(f"max {tag}", lambda: a.max(), lambda: x.max())
+        case(f"argmax {tag}", lambda: a.argmax(), lambda: x.argmax())
+        case(f"mean {tag}", lambda: a.mean(), lambda: x.mean())
+        del x, y
+
+    lines = ["| case | ember ms | NumPy ms | ember / NumPy | within 1.5x |",
+             "|---|---|---|---|---|"]
+    for name, e, h in rows:
+        if isinstance(e, str):
+            lines.append(f"| {name} | {e} | {h:.3f} | | |")
+        else:
+            r = e / h
+            lines.append(f"| {name} | {e:.3f} | {h:.3f} | {r:.2f} | "
+                         f"{'yes' if r <= 1.5 else 'no'} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
