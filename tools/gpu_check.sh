@@ -33,8 +33,30 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   (cd build/c && EMBER_TEST_REQUIRE_GPU=1 ctest --output-on-failure -j 8) >"$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|SKIP|\*\*\*Failed|Failed" "$OUT/ctest.log" | head -20
   echo "== Python tests"
-  (cd tests/python && EMBER_TEST_REQUIRE_GPU=1 $PY -m pytest -q -rs -p no:cacheprovider) >"$OUT/pytest.log" 2>&1 || status=1
-  grep -E "passed|failed|error|SKIPPED" "$OUT/pytest.log" | tail -15
+  # One pytest per file, several at once: the time goes into compiling
+  # kernels (cc for the cpu half, NVRTC for the GPU half), which uses one
+  # core per process. The kernel cache directory is safe to share.
+  logs=$(mktemp -d)
+  (cd tests/python && ls test_*.py) | xargs -P "${SHARDS:-8}" -I{} sh -c \
+    'cd tests/python && EMBER_TEST_REQUIRE_GPU=1 '"$PY"' -m pytest -q -rs -p no:cacheprovider {} >"'"$logs"'/pytest_{}.log" 2>&1'
+  # One log file back (the device tool returns a few files only).
+  for f in "$logs"/pytest_*.log; do echo "=== $(basename "$f")"; cat "$f"; done >"$OUT/pytest.log"
+  $PY - "$logs" <<'PYEOF' | tee -a "$OUT/pytest.log" || status=1
+import glob, re, sys
+tot, bad = {}, []
+for f in sorted(glob.glob(sys.argv[1] + "/pytest_*.log")):
+    text = open(f).read()
+    last = [l for l in text.splitlines() if re.search(r"\d+ (passed|failed|error|skipped)", l)]
+    line = last[-1] if last else "no summary (crashed?)"
+    for n, what in re.findall(r"(\d+) (passed|failed|errors?|skipped)", line):
+        tot[what] = tot.get(what, 0) + int(n)
+    if not last or re.search(r"failed|error", line):
+        bad.append(f.split("pytest_")[-1] + ": " + line)
+print("pytest total:", ", ".join(f"{v} {k}" for k, v in sorted(tot.items())))
+for b in bad:
+    print("  FAILED IN", b)
+sys.exit(1 if bad else 0)
+PYEOF
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
