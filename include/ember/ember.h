@@ -19,5 +19,6 @@
 #include "ember/linalg.h"
 #include "ember/index.h"
 #include "ember/manip.h"
+#include "ember/parallel.h"
 
 #endif

@@ -19,9 +19,10 @@ _public = sorted(name for name in vars(_ember) if not name.startswith("_"))
 globals().update({name: getattr(_ember, name) for name in _public})
 
 from ember import cuda  # noqa: E402  (after the names cuda.* refers to)
-# `import ember.linalg` and `from ember.linalg import norm` work, as
+# `import ember.linalg`, `from ember.parallel import scan` work, as
 # ember.cuda.runtime does.
 _sys.modules[__name__ + ".linalg"] = _ember.linalg
+_sys.modules[__name__ + ".parallel"] = _ember.parallel
 
 newaxis = None
 inf = float("inf")

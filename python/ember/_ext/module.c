@@ -54,7 +54,7 @@ static int empy_exec(PyObject *m)
         empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
         empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0 ||
         empy_dlpack_init(m, st) < 0 || empy_array_api_init(m, st) < 0 ||
-        empy_ufunc_compose_init(m, st) < 0)
+        empy_ufunc_compose_init(m, st) < 0 || empy_parallel_init(m, st) < 0)
         return -1;
     return PyModule_AddStringConstant(m, "__version__", EMBER_VERSION_STRING);
 }

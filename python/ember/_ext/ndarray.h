@@ -188,6 +188,17 @@ PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
 int empy_array_api_init(PyObject *m, empy_state *st);   /* array_api.c */
 int empy_ufunc_compose_init(PyObject *m, empy_state *st); /* ufunc_compose.c */
 
+/* The parallel algorithms (parallel.c makes ember.parallel): each family
+ * file lists its ember.parallel functions, its top-level NumPy functions
+ * and its ndarray methods. */
+int empy_parallel_init(PyObject *m, empy_state *st);
+extern PyMethodDef empy_par_scan_functions[], empy_np_scan_functions[],
+    empy_scan_nd_methods[];                               /* parallel_scan.c */
+extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
+    empy_sort_nd_methods[];                               /* parallel_sort.c */
+extern PyMethodDef empy_par_hist_functions[], empy_np_hist_functions[],
+    empy_hist_nd_methods[];                               /* parallel_hist.c */
+
 /* ---- ufuncobj.c --------------------------------------------------------- */
 
 int empy_ufunc_init(PyObject *m, empy_state *st);
