@@ -193,6 +193,51 @@ static inline unsigned long long ullmax(unsigned long long a, unsigned long long
 
 /* ---- math intrinsics ---------------------------------------------------- */
 
+/* exp and expf without branches or calls, so GCC vectorises the loops that
+ * use them (glibc's scalar expf ran elementwise exp at a third of NumPy's
+ * SIMD speed). exp(x) = 2^n exp(r) with n = rint(x / ln 2), r reduced in
+ * two steps (ln 2 split into a high part exact in n * hi and a low part),
+ * exp(r) by its Taylor series (|r| <= 0.347: the first omitted term is
+ * below 1e-8 relative for float, 2e-16 for double), and 2^n applied as
+ * two powers of two so that results in the subnormal range round once.
+ * Within 2 ulp, as CUDA's own expf and exp are; NaN passes through, the
+ * clamps turn overflow into inf and underflow into 0 naturally. */
+static inline float __em_expf(float x)
+{
+    float xc = x > 89.0f ? 89.0f : x < -104.0f ? -104.0f : x;
+    float xs = xc == xc ? xc : 0.0f, n = rintf(xs * 1.44269504088896341f);
+    float r = (xs - n * 0.693359375f) - n * -2.12194440e-4f, p, s1, s2;
+    int ni = (int)n, n1 = ni >> 1, n2 = ni - n1;
+    unsigned b1 = (unsigned)(n1 + 127) << 23, b2 = (unsigned)(n2 + 127) << 23;
+    p = 1.0f + r * (1.0f + r * (0.5f + r * (1.66666672e-1f + r * (4.16666679e-2f +
+        r * (8.33333377e-3f + r * (1.38888892e-3f + r * 1.98412701e-4f))))));
+    memcpy(&s1, &b1, 4);
+    memcpy(&s2, &b2, 4);
+    p = p * s1 * s2;
+    return x == x ? p : x;
+}
+
+static inline double __em_exp(double x)
+{
+    double xc = x > 710.0 ? 710.0 : x < -746.0 ? -746.0 : x;
+    double xs = xc == xc ? xc : 0.0, n = rint(xs * 1.4426950408889634074);
+    double r = (xs - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
+    double p, s1, s2;
+    int ni = (int)n, n1 = ni >> 1, n2 = ni - n1;
+    unsigned long long b1 = (unsigned long long)(n1 + 1023) << 52;
+    unsigned long long b2 = (unsigned long long)(n2 + 1023) << 52;
+    p = 1.0 + r * (1.0 + r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 +
+        r * (1.0 / 720 + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 +
+        r * (1.0 / 3628800 + r * (1.0 / 39916800 + r * (1.0 / 479001600))))))))))));
+    memcpy(&s1, &b1, 8);
+    memcpy(&s2, &b2, 8);
+    p = p * s1 * s2;
+    return x == x ? p : x;
+}
+#define expf(x) __em_expf(x)
+#define exp(x) __em_exp(x)
+
+
 /* The fast, less exact GPU variants are the exact functions here. They
  * are macros because glibc's <math.h> already declares these names (as
  * aliases of the same functions), so they cannot be redefined static. */

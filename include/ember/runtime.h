@@ -79,8 +79,10 @@ em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_byt
 /* Wait for all work on every stream of the device. */
 em_status em_device_synchronize(em_device *d);
 
-/* The architecture NVRTC should target for this device, as 10*major+minor
- * (90 for an H100); 0 on cpu. */
+/* The architecture kernels are built for, part of kernel cache keys: on
+ * cuda the NVRTC target, 10*major+minor (90 for an H100); on cpu a nonzero
+ * digest of the CPU's model and instruction-set flags (host kernels are
+ * built with -march=native), or 0 when the CPU cannot be identified. */
 int em_device_arch(const em_device *d);
 
 /* Why a backend is or is not usable: "ok", or the reason ("libcuda.so.1 not

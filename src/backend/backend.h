@@ -124,6 +124,10 @@ struct em_backend_ops {
 extern const struct em_backend_ops em_cuda_backend;
 extern const struct em_backend_ops em_host_backend;
 
+/* The host CPU's identity for kernel cache keys (host_compile.c): nonzero
+ * when host kernels are built with -march=native for this CPU. */
+int em_host_cpu_arch(void);
+
 /* Page-locked host memory through the CUDA driver; EM_ERR_UNAVAILABLE when
  * no driver is loaded (the runtime then falls back to aligned memory). */
 em_status em_cuda_host_alloc(size_t n, void **p);

@@ -894,7 +894,7 @@ static em_status host_device_open(em_device *d)
     p->l2_cache_size = l2 > 0 && l2 < INT32_MAX ? (int)l2 : 0;
     p->unified_addressing = 1;
     p->total_memory = page > 0 && pages > 0 ? (int64_t)page * pages : 0;
-    d->arch = 0;
+    d->arch = em_host_cpu_arch();
     d->impl = hd;
     return EM_OK;
 }

@@ -589,52 +589,61 @@ static void emit_host_select_row(sb *b, const em_gen_reduce *d, const char *n)
              cmp);
     snprintf(nanexpr, sizeof nanexpr, flt ? "anynan_%s(p + j0, j1 - j0)" : "0",
              n);
-    /* float32: GCC's generic vectors, two of four lanes, one compare and
-     * a select per vector and a NaN flag alongside; measured at twice the
-     * speed of the lane arrays (float64 gains nothing: memory bound). */
-    if (d->in == EM_FLOAT32) {
-        char *q = vecpath;
-        size_t left = sizeof vecpath;
-        int w = snprintf(
-            q, left,
-            "        if (sk == 4 && j1 - j0 >= 8) {\n"
-            "            typedef float vf __attribute__((vector_size(16)));\n"
-            "            typedef int vi __attribute__((vector_size(16)));\n"
+    /* float32 and float64: GCC's generic 32-byte vectors (one AVX2
+     * register, or two SSE ones on the baseline), two per step, one
+     * compare and a select per vector and a NaN flag alongside; twice the
+     * speed of the lane arrays, which the SLP vectoriser keeps at 16
+     * bytes. Lane l of V0 sees elements k + l, of V1 k + w + l; a lane's
+     * strict compare keeps its first occurrence, and the two are merged
+     * preferring the lower index on ties. */
+    if (flt) {
+        int w = d->in == EM_FLOAT32 ? 8 : 4;
+        const char *it = d->in == EM_FLOAT32 ? "int" : "long long";
+        char upd[256] = "", fin[256];
+        if (arg) {
+            snprintf(upd, sizeof upd,
+                     "                I0 = (q0 & t0) | (I0 & ~t0);\n"
+                     "                I1 = (q1 & t1) | (I1 & ~t1);\n"
+                     "                q0 += %d;\n                q1 += %d;\n",
+                     2 * w, 2 * w);
+            snprintf(fin, sizeof fin,
+                     "L[l].i = j0 + (V0[l] == V1[l] ? (I0[l] < I1[l] ? I0[l] "
+                     ": I1[l]) : V0[l] %s V1[l] ? I0[l] : I1[l])", cmp);
+        } else {
+            snprintf(fin, sizeof fin, "L[l].has = 1");
+        }
+        snprintf(
+            vecpath, sizeof vecpath,
+            "        if (sk == %d && j1 - j0 >= %d) {\n"
+            "            typedef %s vf __attribute__((vector_size(32)));\n"
+            "            typedef %s vi __attribute__((vector_size(32)));\n"
             "            vf V0, V1, x0, x1;\n"
-            "            vi N = {0, 0, 0, 0}, I0 = {0, 0, 0, 0}, I1 = {0, 0, "
-            "0, 0}, q0, q1, t0, t1;\n"
+            "            vi N, I0, I1, q0, q1, t0, t1;\n"
             "            int bad = 0;\n"
-            "            for (l = 0; l < 4; l++) { V0[l] = V1[l] = p[j0]; "
-            "q0[l] = l; q1[l] = l + 4; }\n"
-            "            for (k = j0; k + 8 <= j1; k += 8) {\n"
-            "                memcpy(&x0, p + k, 16);\n"
-            "                memcpy(&x1, p + k + 4, 16);\n"
+            "            for (l = 0; l < %d; l++) { V0[l] = V1[l] = p[j0]; "
+            "q0[l] = l; q1[l] = l + %d; N[l] = I0[l] = I1[l] = 0; }\n"
+            "            for (k = j0; k + %d <= j1; k += %d) {\n"
+            "                memcpy(&x0, p + k, 32);\n"
+            "                memcpy(&x1, p + k + %d, 32);\n"
             "                t0 = x0 %s V0;\n                t1 = x1 %s V1;\n"
             "                V0 = (vf)(((vi)x0 & t0) | ((vi)V0 & ~t0));\n"
             "                V1 = (vf)(((vi)x1 & t1) | ((vi)V1 & ~t1));\n"
             "%s"
             "                N |= (x0 != x0) | (x1 != x1);\n"
             "            }\n"
-            "            for (l = 0; l < 4; l++) bad |= N[l];\n"
+            "            for (l = 0; l < %d; l++) bad |= N[l] != 0;\n"
             "            if (!bad) {\n"
-            "                for (l = 0; l < 4; l++) {\n"
-            "                    L[l].v = V0[l]; L[l + 4].v = V1[l];\n"
+            "                for (l = 0; l < 8; l++) L[l] = init_%s();\n"
+            "                for (l = 0; l < %d; l++) {\n"
+            "                    L[l].v = V0[l] %s V1[l] ? V0[l] : V1[l];\n"
             "                    %s;\n"
             "                }\n"
             "                for (; k < j1; k++) step_%s(&L[0], p[k], k);\n"
             "                goto merge_%s;\n"
             "            }\n"
             "        }\n",
-            cmp, cmp,
-            arg ? "                I0 = (q0 & t0) | (I0 & ~t0);\n"
-                  "                I1 = (q1 & t1) | (I1 & ~t1);\n"
-                  "                q0 += 8;\n                q1 += 8;\n"
-                : "",
-            arg ? "L[l].i = j0 + I0[l]; L[l + 4].i = j0 + I1[l]"
-                : "L[l].has = 1; L[l + 4].has = 1",
-            n, n);
-        (void)left;
-        (void)w;
+            (int)em_dtype_size((em_dtype)d->in), 2 * w, ts, it, w, w, 2 * w,
+            2 * w, w, cmp, cmp, upd, w, n, w, cmp, fin, n, n);
     }
     if (flt)
         sb_printf(b,
@@ -681,7 +690,7 @@ static void emit_host_select_row(sb *b, const em_gen_reduce *d, const char *n)
         n, n, n, n, n, ts, ts, vecpath, ts, nanexpr, ct, n, ct, n,
         arg ? il : "", cmp, ct, n, arg ? i0 : "", cmp,
         arg ? "L[l].i = I[l]" : "L[l].has = 1", n, n, n, ts, n, n, ts);
-    if (d->in == EM_FLOAT32)
+    if (flt)
         sb_printf(b, "    merge_%s:\n", n);
     sb_printf(b,
               "        c = comb_%s(comb_%s(comb_%s(L[0], L[1]), comb_%s(L[2], "

@@ -74,7 +74,7 @@ static void test_devices(void)
     CHECK(em_device_get_type(d) == EM_DEVICE_CPU);
     CHECK(em_device_get_id(d) == 0);
     CHECK(!strcmp(em_device_name(d), "cpu"));
-    CHECK(em_device_arch(d) == 0);
+    CHECK(em_device_arch(d) >= 0);   /* a digest of the CPU on cpu */
     CHECK_OK(em_device_default(&e));
     CHECK(e == d);
 

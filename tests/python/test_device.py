@@ -77,7 +77,8 @@ def test_properties(dev):
     cc = dev.compute_capability
     assert cc == (p["major"], p["minor"]) and (cc.major, cc.minor) == tuple(cc)
     if dev.type == "cpu":
-        assert cc == (0, 0) and p["warpSize"] == 1 and dev.arch == 0
+        # arch on cpu: a digest of the CPU's model and flags (cache keys).
+        assert cc == (0, 0) and p["warpSize"] == 1 and dev.arch >= 0
     else:
         assert cc.major >= 5 and p["warpSize"] == 32
         assert dev.arch == 10 * cc.major + cc.minor

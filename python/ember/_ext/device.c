@@ -296,7 +296,8 @@ static PyGetSetDef Device_getset[] = {
     {"compute_capability", Device_get_cc, NULL,
      "(major, minor); (0, 0) on cpu.", NULL},
     {"arch", Device_get_arch, NULL,
-     "The NVRTC target, 10*major+minor; 0 on cpu.", NULL},
+     "The compile target in kernel cache keys: 10*major+minor on cuda; on "
+     "cpu a digest of the CPU's model and flags (0 if unknown).", NULL},
     {"properties", Device_get_properties, NULL,
      "Every device property, named as cudaGetDeviceProperties does.", NULL},
     {"attributes", Device_get_attributes, NULL,
