@@ -462,6 +462,30 @@ EW_FN ew_b ew_isfinite_b(ew_b a) { (void)a; return 1; }
         return (T)r;                                                          \
     }
 
+/* gcd and lcm on magnitudes (ew_mag_<S>) in the wide unsigned type W, as
+ * NumPy computes them in an unsigned C type at least as wide: gcd(MIN, 0)
+ * is MIN's magnitude, which the cast back wraps to MIN, and an lcm too
+ * large for the type wraps. lcm(0, x) is 0. */
+#define EW_GCD_OPS(S, T, W)                                                   \
+    EW_FN W ew_ugcd_##S(W a, W b)                                             \
+    {                                                                         \
+        while (a != 0) {                                                      \
+            W c = b % a;                                                      \
+            b = a;                                                            \
+            a = c;                                                            \
+        }                                                                     \
+        return b;                                                             \
+    }                                                                         \
+    EW_FN T ew_gcd_##S(T a, T b)                                              \
+    {                                                                         \
+        return (T)ew_ugcd_##S(ew_mag_##S(a), ew_mag_##S(b));                  \
+    }                                                                         \
+    EW_FN T ew_lcm_##S(T a, T b)                                              \
+    {                                                                         \
+        W x = ew_mag_##S(a), y = ew_mag_##S(b), g = ew_ugcd_##S(x, y);        \
+        return g ? (T)(x / g * y) : (T)0;                                     \
+    }
+
 /* MIN // -1 wraps to MIN and MIN % -1 is 0, without C's undefined
  * division. A negative power (which NumPy refuses, and ember refuses for
  * scalar exponents on the host) gives 1/a truncated: 1, -1 or 0. */
@@ -504,7 +528,17 @@ EW_FN ew_b ew_isfinite_b(ew_b a) { (void)a; return 1; }
     EW_FN T ew_reciprocal_##S(T a)                                            \
     {                                                                         \
         return a == 0 ? (T)(RECIP0) : (T)(a == 1 ? 1 : a == -1 ? -1 : 0);     \
-    }
+    }                                                                         \
+    /* C's remainder, with the dividend's sign. A zero divisor gives 0, as */ \
+    /* NumPy's loop does; so does -1, which any a divides, and that keeps */ \
+    /* MIN % -1 from trapping. */                                             \
+    EW_FN T ew_fmod_##S(T a, T b)                                             \
+    {                                                                         \
+        return (b == 0 || b == -1) ? (T)0 : (T)(a % b);                       \
+    }                                                                         \
+    /* |a| in W: MIN's magnitude fits there. */                               \
+    EW_FN W ew_mag_##S(T a) { return a < 0 ? 0 - (W)a : (W)a; }              \
+    EW_GCD_OPS(S, T, W)
 
 #define EW_UINT_OPS(S, T, W, BITS)                                            \
     EW_INT_OPS(S, T, W, BITS)                                                 \
@@ -520,7 +554,10 @@ EW_FN ew_b ew_isfinite_b(ew_b a) { (void)a; return 1; }
     EW_FN T ew_reciprocal_##S(T a)                                            \
     {                                                                         \
         return (T)(a == 1);                                                   \
-    }
+    }                                                                         \
+    EW_FN T ew_fmod_##S(T a, T b) { return b ? (T)(a % b) : (T)0; }          \
+    EW_FN W ew_mag_##S(T a) { return (W)a; }                                  \
+    EW_GCD_OPS(S, T, W)
 
 /* reciprocal(0) is 1.0/0 cast back, as NumPy computes it: x86 gives the
  * integer indefinite value, which the 8- and 16-bit types truncate to 0. */
@@ -550,6 +587,33 @@ EW_MIXED_COMPARE(greater_equal, a >= 0 && (ew_u64)a >= b, b < 0 || a >= (ew_u64)
 #ifndef EMBER_EWISE_OPS_FLOAT
 #define EMBER_EWISE_OPS_FLOAT
 /* ---- floating-point loops -------------------------------------------- */
+
+/* frexp from the bits: x = m * 2^e with 0.5 <= |m| < 1, exact on both
+ * backends whatever their frexp does with subnormals, which are first
+ * scaled into the normal range by 2^64 (exact). Zeros, infinities and NaN
+ * give (x, 0), as NumPy's; C leaves e unspecified for the last two. U is
+ * the bits' type, MB the mantissa's width, EM the exponent mask, BIAS the
+ * exponent bias. */
+#define EW_FREXP(S, T, U, MB, EM, BIAS)                                       \
+    EW_FN T ew_frexp_##S(T a, ew_i32 *e)                                      \
+    {                                                                         \
+        U b, field;                                                           \
+        ew_i32 k = 0;                                                         \
+        *e = 0;                                                               \
+        if (a == 0 || !ew_fisfinite_##S(a))                                   \
+            return a;                                                         \
+        if (((ew_##S##_bits(a) >> MB) & EM) == 0) {                           \
+            a *= (T)18446744073709551616.0;                                   \
+            k = 64;                                                           \
+        }                                                                     \
+        b = ew_##S##_bits(a);                                                 \
+        field = (b >> MB) & EM;                                               \
+        *e = (ew_i32)field - (BIAS - 1) - k;                                  \
+        b = (b & ~((U)EM << MB)) | ((U)(BIAS - 1) << MB);                     \
+        return ew_bits_##S(b);                                                \
+    }
+EW_FREXP(f32, float, ew_u32, 23, 0xffu, 127)
+EW_FREXP(f64, double, ew_u64, 52, 0x7ffu, 1023)
 
 /* F is the C math suffix (f for float, nothing for double). float16 and
  * bfloat16 loops use the f32 functions on widened values and round the
@@ -693,7 +757,39 @@ EW_MIXED_COMPARE(greater_equal, a >= 0 && (ew_u64)a >= b, b < 0 || a >= (ew_u64)
     EW_FN T ew_conjugate_##S(T a) { return a; }                               \
     EW_FN ew_b ew_isnan_##S(T a) { return a != a; }                           \
     EW_FN ew_b ew_isinf_##S(T a) { return (ew_b)ew_fisinf_##S(a); }           \
-    EW_FN ew_b ew_isfinite_##S(T a) { return (ew_b)ew_fisfinite_##S(a); }
+    EW_FN ew_b ew_isfinite_##S(T a) { return (ew_b)ew_fisfinite_##S(a); }     \
+    /* C's fmod: exact, with the dividend's sign (CUDA's is exact too). */    \
+    EW_FN T ew_fmod_##S(T a, T b) { return fmod##F(a, b); }                   \
+    /* NumPy's spacing: the step to the next value away from zero, with   */ \
+    /* x's sign; both zeros step up (+smallest subnormal), the largest    */ \
+    /* finite values to +-inf, inf and NaN give NaN. Stepping the bits    */ \
+    /* is exact on both backends, whatever their nextafter does with      */ \
+    /* subnormals, and the difference of neighbours is exact.             */ \
+    EW_FN T ew_spacing_##S(T a)                                               \
+    {                                                                         \
+        if (!ew_fisfinite_##S(a))                                             \
+            return ew_nan_##S();                                              \
+        if (a == 0)                                                           \
+            return ew_bits_##S(1u);                                           \
+        return ew_bits_##S(ew_##S##_bits(a) + 1u) - a;                        \
+    }                                                                         \
+    /* modf's fractional part, with x's sign also when it is zero (whole  */ \
+    /* numbers, infinities); NaN stays NaN. x - trunc(x) is exact.        */ \
+    EW_FN T ew_modf_frac_##S(T a)                                             \
+    {                                                                         \
+        return copysign##F(ew_fisinf_##S(a) ? (T)0 : a - trunc##F(a), a);    \
+    }                                                                         \
+    EW_FN ew_i32 ew_frexp_exp_##S(T a)                                        \
+    {                                                                         \
+        ew_i32 e;                                                             \
+        (void)ew_frexp_##S(a, &e);                                            \
+        return e;                                                             \
+    }                                                                         \
+    EW_FN T ew_frexp_mant_##S(T a)                                            \
+    {                                                                         \
+        ew_i32 e;                                                             \
+        return ew_frexp_##S(a, &e);                                           \
+    }
 
 EW_FLOAT_OPS(f32, float, f)
 EW_FLOAT_OPS(f64, double, )
@@ -727,6 +823,26 @@ EW_FN float ew_fmin_f16(float a, float b) { return (a <= b || b != b) ? a : b; }
     }
 EW_NEXTAFTER_16(f16, ew_f32_to_f16, ew_f16_to_f32)
 EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
+
+/* NumPy's float16 spacing is its own: the step towards +inf, so it is
+ * positive for negative x too (spacing(-1) is 2^-11, the step below 1 in
+ * magnitude). bfloat16, which NumPy lacks, follows float32's definition:
+ * the step away from zero with x's sign. Differences of neighbours are
+ * exact in float. */
+EW_FN float ew_spacing_f16(float a)
+{
+    if (!ew_fisfinite_f32(a))
+        return ew_nan_f32();
+    return ew_nextafter_f16(a, ew_inf_f32()) - a;
+}
+EW_FN float ew_spacing_bf16(float a)
+{
+    if (!ew_fisfinite_f32(a))
+        return ew_nan_f32();
+    if (a == 0)
+        return ew_nextafter_bf16(a, ew_inf_f32());
+    return ew_nextafter_bf16(a, copysignf(ew_inf_f32(), a)) - a;
+}
 
 #endif
 

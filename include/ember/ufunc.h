@@ -47,11 +47,22 @@ typedef enum em_op {
     EM_OP_CONJUGATE,
     /* y = x, cast to the output's dtype: copies and astype */
     EM_OP_COPY,
+    /* added after copy, as the order is part of cache keys */
+    EM_OP_FMOD, EM_OP_GCD, EM_OP_LCM,
+    EM_OP_SPACING,
+    /* Halves of NumPy's two-output ufuncs, which em_ufunc_apply (one
+     * output) runs as two ops; the Python ember.modf and ember.frexp
+     * compose them. Their names start with '_' as they are not NumPy's:
+     * the fractional part of modf (its integral part is trunc of the
+     * input cast to the same loop type), and frexp's mantissa and int32
+     * exponent. */
+    EM_OP_MODF_FRAC, EM_OP_FREXP_MANT, EM_OP_FREXP_EXP,
     EM_OP_COUNT
 } em_op;
 
 typedef struct em_op_info {
-    const char *name;    /* NumPy's ufunc name: "add", "true_divide" */
+    const char *name;    /* NumPy's ufunc name: "add", "true_divide";
+                            "_modf_frac" and such for internal ops */
     int nin, nout;
 } em_op_info;
 

@@ -102,6 +102,18 @@ static const op_row op_rows[EM_OP_COUNT] = {
     /* Not a NumPy ufunc: a cast. Resolution keeps the input's dtype; the
      * cast happens on the way to the output. */
     [EM_OP_COPY] = {"copy", 1, 0, "?:? b:b B:B h:h H:H i:i I:I q:q Q:Q e:e E:E f:f d:d F:F D:D"},
+    /* No bool loops: bools take the int8 ones, as in NumPy. */
+    [EM_OP_FMOD] = {"fmod", 2, 0, "bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q ee:e EE:E ff:f dd:d"},
+    /* gcd and lcm look for a loop of the inputs' common type, which for
+     * two bools is bool, which has none (NumPy's uniform resolver). */
+    [EM_OP_GCD] = {"gcd", 2, EM_UF_NO_BOOL, "bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q"},
+    [EM_OP_LCM] = {"lcm", 2, EM_UF_NO_BOOL, "bb:b BB:B hh:h HH:H ii:i II:I qq:q QQ:Q"},
+    [EM_OP_SPACING] = {"spacing", 1, 0, "e:e E:E f:f d:d"},
+    /* Internal halves of modf and frexp (see ufunc.h); NumPy's loops are
+     * e->ee, f->ff, d->dd and e->ei, f->fi, d->di. */
+    [EM_OP_MODF_FRAC] = {"_modf_frac", 1, 0, "e:e E:E f:f d:d"},
+    [EM_OP_FREXP_MANT] = {"_frexp_mant", 1, 0, "e:e E:E f:f d:d"},
+    [EM_OP_FREXP_EXP] = {"_frexp_exp", 1, 0, "e:i E:i f:i d:i"},
 };
 
 /* clang-format on */

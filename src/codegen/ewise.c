@@ -259,9 +259,13 @@ static void op_function_name(const em_gen_ewise *d, int nin, char *out,
 {
     const char *name = em_op_get((em_op)d->op)->name;
     int half = d->loop_in[0] == EM_FLOAT16 || d->loop_in[0] == EM_BFLOAT16;
+    /* Internal ops ("_modf_frac") are ew_modf_frac_<t>: C++ reserves
+     * names with a double underscore. */
+    if (name[0] == '_')
+        name++;
     /* The 16-bit float loops with their own corner rules (ewise_ops.h). */
-    if (half && d->op == EM_OP_NEXTAFTER) {
-        snprintf(out, n, "ew_nextafter_%s", storage_sfx[d->loop_in[0]]);
+    if (half && (d->op == EM_OP_NEXTAFTER || d->op == EM_OP_SPACING)) {
+        snprintf(out, n, "ew_%s_%s", name, storage_sfx[d->loop_in[0]]);
         return;
     }
     if (half && (d->op == EM_OP_MAXIMUM || d->op == EM_OP_MINIMUM ||

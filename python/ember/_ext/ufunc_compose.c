@@ -1,6 +1,8 @@
 /* ember Python extension: NumPy's elementwise functions that are not one
  * kernel but a few ufunc calls — real, imag, clip, round/around, divmod,
- * angle, deg2rad/radians, rad2deg/degrees, nan_to_num.
+ * angle, deg2rad/radians, rad2deg/degrees, nan_to_num, the two-output
+ * ufuncs modf and frexp, and the comparisons isclose, allclose,
+ * array_equal and array_equiv.
  *
  * Each is composed from the ember ufuncs in C (no Python frame), so it has
  * their type resolution (NEP 50: a Python scalar takes the array's dtype),
@@ -462,6 +464,409 @@ done:
     return res;
 }
 
+/* ---- modf, frexp ------------------------------------------------------- */
+
+/* The out= of a two-output ufunc: positional outs after x, or out= as a
+ * tuple of two (None for a fresh array). */
+static int two_outs(PyObject *pos1, PyObject *pos2, PyObject *kw_out, const char *name,
+                    PyObject **o1, PyObject **o2)
+{
+    *o1 = none_to_null(pos1);
+    *o2 = none_to_null(pos2);
+    if (!kw_out || kw_out == Py_None)
+        return 0;
+    if (pos1 || pos2) {
+        PyErr_Format(PyExc_TypeError, "%s: cannot specify 'out' as both a positional "
+                     "and keyword argument", name);
+        return -1;
+    }
+    if (!PyTuple_Check(kw_out) || PyTuple_GET_SIZE(kw_out) != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: out must be a tuple of two arrays (or "
+                     "None), one per output", name);
+        return -1;
+    }
+    *o1 = none_to_null(PyTuple_GET_ITEM(kw_out, 0));
+    *o2 = none_to_null(PyTuple_GET_ITEM(kw_out, 1));
+    return 0;
+}
+
+static int shares_storage(PyObject *out, PyObject *x)
+{
+    return out && empy_is_ndarray(out) && EMPY_ARR(out)->storage == EMPY_ARR(x)->storage;
+}
+
+/* NumPy's modf and frexp: two one-output ops over one input. The loop is
+ * resolved once, under the public name, so a bad dtype is "ufunc 'modf'
+ * not supported ...". The input is read by two kernels, so it is copied
+ * first when an out= array shares its memory (modf(x, out=(x, y)) must
+ * see x as it was). */
+static PyObject *two_output(PyObject *m, PyObject *args, PyObject *kw, const char *name,
+                            em_op first, em_op second)
+{
+    static char *kwlist[] = {"x", "out1", "out2", "out", "where", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *val, *p1 = NULL, *p2 = NULL, *kout = NULL, *where = NULL, *o1, *o2;
+    PyObject *x, *xc = NULL, *r1 = NULL, *r2 = NULL;
+    char fmt[32];
+    em_operand op;
+    em_dtype loop, res;
+    snprintf(fmt, sizeof fmt, "O|OO$OO:%s", name);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &val, &p1, &p2, &kout, &where))
+        return NULL;
+    if (two_outs(p1, p2, kout, name, &o1, &o2) < 0)
+        return NULL;
+    if (!(x = as_array(st, val)))
+        return NULL;
+    memset(&op, 0, sizeof op);
+    op.array = EMPY_ARR(x);
+    op.dtype = EMPY_ARR(x)->dtype;
+    if (em_ufunc_resolve(first, &op, 1, &loop, &res) != EM_OK) {
+        PyErr_Format(PyExc_TypeError, "ufunc '%s' not supported for the input type %s",
+                     name, em_dtype_get(EMPY_ARR(x)->dtype)->name);
+        Py_DECREF(x);
+        return NULL;
+    }
+    /* modf's integral part is trunc in the loop's float type (trunc of an
+     * integer array would stay integer). */
+    xc = empy_asarray(st, x, second == EM_OP_TRUNC ? (int)loop : -1, NULL,
+                      shares_storage(o1, x) || shares_storage(o2, x)
+                          ? EMPY_COPY_ALWAYS
+                          : EMPY_COPY_IF_NEEDED,
+                      'K');
+    Py_DECREF(x);
+    if (!xc)
+        return NULL;
+    if ((r1 = empy_ufunc_call(st, first, &xc, 1, o1, where)))
+        r2 = empy_ufunc_call(st, second, &xc, 1, o2, where);
+    Py_DECREF(xc);
+    if (!r2) {
+        Py_XDECREF(r1);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", r1, r2);
+}
+
+static PyObject *mod_modf(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return two_output(m, args, kw, "modf", EM_OP_MODF_FRAC, EM_OP_TRUNC);
+}
+
+static PyObject *mod_frexp(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return two_output(m, args, kw, "frexp", EM_OP_FREXP_MANT, EM_OP_FREXP_EXP);
+}
+
+/* ---- isclose, allclose, array_equal, array_equiv --------------------------- */
+
+static int is_py_number(PyObject *o)
+{
+    return PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o);
+}
+
+/* Python numbers stay themselves (weak, as in NumPy's isclose), and so do
+ * NumPy scalars (strong, as the 0-d arrays NumPy makes of them are): the
+ * ufuncs take both by value on any device. Anything else becomes an
+ * array. New reference. */
+static PyObject *number_or_array(empy_state *st, PyObject *o)
+{
+    em_operand tmp;
+    int k;
+    if (empy_is_ndarray(o))
+        return Py_NewRef(o);
+    if ((k = empy_scalar_operand(o, &tmp)) < 0)
+        return NULL;
+    return k ? Py_NewRef(o) : as_array(st, o);
+}
+
+/* a | b or a & b (bool arrays, which may broadcast to a larger shape than
+ * a's, so into a new array); steals a, NULL on error. */
+static PyObject *bool_combine(empy_state *st, em_op op, PyObject *a, PyObject *b)
+{
+    PyObject *r;
+    if (!a || !b) {
+        Py_XDECREF(a);
+        return NULL;
+    }
+    r = uf2(st, op, a, b, NULL);
+    Py_DECREF(a);
+    return r;
+}
+
+/* isnan(x) & isnan(y): new reference. */
+static PyObject *both_nan(empy_state *st, PyObject *x, PyObject *y)
+{
+    PyObject *nx = uf1(st, EM_OP_ISNAN, x, NULL), *ny, *r;
+    if (!nx)
+        return NULL;
+    ny = uf1(st, EM_OP_ISNAN, y, NULL);
+    r = bool_combine(st, EM_OP_BITWISE_AND, nx, ny);
+    Py_XDECREF(ny);
+    return r;
+}
+
+/* NumPy's isclose, step for step, so the arithmetic happens in the same
+ * dtypes: b (the reference) is made inexact with result_type(b, 1.0) (a
+ * Python int becomes a float), then
+ *   (|a - b| <= atol + rtol * |b|) & isfinite(b) | (a == b)
+ * with Python-number tolerances weak (float32 data compares in float32),
+ * plus isnan(a) & isnan(b) with equal_nan. The array result, before the
+ * 0-d unwrapping. */
+static PyObject *isclose_array(empy_state *st, PyObject *a, PyObject *b, PyObject *rtol_o,
+                               PyObject *atol_o, int equal_nan)
+{
+    PyObject *x = NULL, *y = NULL, *rtol = NULL, *atol = NULL, *t = NULL, *d = NULL;
+    PyObject *r = NULL, *u;
+    if (!(x = number_or_array(st, a)) || !(y = number_or_array(st, b)) ||
+        !(rtol = number_or_array(st, rtol_o)) || !(atol = number_or_array(st, atol_o)))
+        goto done;
+    if (!is_py_number(y)) {
+        /* An array or a NumPy scalar: result_type(y, 1.0), y's device (a
+         * scalar goes to x's, where the rest is computed). */
+        em_operand ops[2];
+        em_dtype dt;
+        em_status rc;
+        int arr = empy_is_ndarray(y);
+        memset(ops, 0, sizeof ops);
+        if (arr) {
+            ops[0].array = EMPY_ARR(y);
+            ops[0].dtype = EMPY_ARR(y)->dtype;
+        } else if (empy_scalar_operand(y, &ops[0]) < 0) {
+            goto done;
+        }
+        ops[1].dtype = EM_FLOAT64;
+        ops[1].weak = 1;
+        ops[1].value.f = 1.0;
+        if ((rc = em_result_type(ops, 2, &dt)) != EM_OK) {
+            empy_raise(st, rc);
+            goto done;
+        }
+        if (!arr || dt != EMPY_ARR(y)->dtype) {
+            u = empy_asarray(st, y, (int)dt,
+                             arr ? NULL
+                                 : empy_is_ndarray(x) ? EMPY_ARR(x)->device : NULL,
+                             EMPY_COPY_IF_NEEDED, 'K');
+            Py_SETREF(y, u);
+            if (!y)
+                goto done;
+        }
+    } else if (PyLong_Check(y)) {
+        u = PyNumber_Float(y);
+        Py_SETREF(y, u);
+        if (!y)
+            goto done;
+    }
+    /* d = |x - y|, t = atol + rtol * |y| */
+    if (!(d = uf2(st, EM_OP_SUBTRACT, x, y, NULL)))
+        goto done;
+    Py_SETREF(d, uf1(st, EM_OP_ABSOLUTE, d, NULL));
+    if (!d || !(t = uf1(st, EM_OP_ABSOLUTE, y, NULL)))
+        goto done;
+    Py_SETREF(t, uf2(st, EM_OP_MULTIPLY, rtol, t, NULL));
+    if (!t)
+        goto done;
+    Py_SETREF(t, uf2(st, EM_OP_ADD, atol, t, NULL));
+    if (!t || !(r = uf2(st, EM_OP_LESS_EQUAL, d, t, NULL)))
+        goto done;
+    u = uf1(st, EM_OP_ISFINITE, y, NULL);
+    r = bool_combine(st, EM_OP_BITWISE_AND, r, u);
+    Py_XDECREF(u);
+    u = r ? uf2(st, EM_OP_EQUAL, x, y, NULL) : NULL;
+    r = bool_combine(st, EM_OP_BITWISE_OR, r, u);
+    Py_XDECREF(u);
+    if (r && equal_nan) {
+        u = both_nan(st, x, y);
+        r = bool_combine(st, EM_OP_BITWISE_OR, r, u);
+        Py_XDECREF(u);
+    }
+done:
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(rtol);
+    Py_XDECREF(atol);
+    Py_XDECREF(t);
+    Py_XDECREF(d);
+    return r;
+}
+
+static int parse_close(PyObject *args, PyObject *kw, const char *fmt, PyObject **a,
+                       PyObject **b, PyObject **rtol, PyObject **atol, int *equal_nan)
+{
+    static char *kwlist[] = {"a", "b", "rtol", "atol", "equal_nan", NULL};
+    *rtol = *atol = NULL;
+    *equal_nan = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, a, b, rtol, atol, equal_nan))
+        return -1;
+    /* The defaults are Python floats, so weak, as NumPy's are. */
+    *rtol = *rtol ? Py_NewRef(*rtol) : PyFloat_FromDouble(1e-05);
+    *atol = *atol ? Py_NewRef(*atol) : PyFloat_FromDouble(1e-08);
+    if (!*rtol || !*atol) {
+        Py_CLEAR(*rtol);
+        Py_CLEAR(*atol);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *mod_isclose(PyObject *m, PyObject *args, PyObject *kw)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *b, *rtol, *atol, *r, *key, *v;
+    int equal_nan;
+    if (parse_close(args, kw, "OO|OOp:isclose", &a, &b, &rtol, &atol, &equal_nan) < 0)
+        return NULL;
+    r = isclose_array(st, a, b, rtol, atol, equal_nan);
+    Py_DECREF(rtol);
+    Py_DECREF(atol);
+    if (!r || !empy_is_ndarray(r))
+        return r;
+    /* NumPy returns result[()]: what indexing a 0-d array with () gives. */
+    if (!(key = PyTuple_New(0))) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    v = PyObject_GetItem(r, key);
+    Py_DECREF(key);
+    Py_DECREF(r);
+    return v;
+}
+
+/* Whether every element of x (an array) is true: 1, 0, or -1 with an
+ * exception. One all-reduction and a one-element read. */
+static int all_true(empy_state *st, PyObject *x)
+{
+    em_reduce_args ra;
+    em_array res;
+    em_status rc;
+    PyObject *o;
+    int v;
+    if (!empy_is_ndarray(x))
+        return PyObject_IsTrue(x);
+    memset(&ra, 0, sizeof ra);
+    memset(&res, 0, sizeof res);
+    EMPY_NOGIL(rc, em_reduce(EM_RED_ALL, EMPY_ARR(x), &ra, &res, NULL));
+    if (rc != EM_OK) {
+        empy_raise(st, rc);
+        return -1;
+    }
+    if (!(o = empy_ndarray_new(st, &res, NULL)))
+        return -1;
+    v = PyObject_IsTrue(o);
+    Py_DECREF(o);
+    return v;
+}
+
+static PyObject *bool_result(int v)
+{
+    if (v < 0)
+        return NULL;
+    return PyBool_FromLong(v);
+}
+
+static PyObject *mod_allclose(PyObject *m, PyObject *args, PyObject *kw)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *b, *rtol, *atol, *r;
+    int equal_nan, v;
+    if (parse_close(args, kw, "OO|OOp:allclose", &a, &b, &rtol, &atol, &equal_nan) < 0)
+        return NULL;
+    r = isclose_array(st, a, b, rtol, atol, equal_nan);
+    Py_DECREF(rtol);
+    Py_DECREF(atol);
+    if (!r)
+        return NULL;
+    v = all_true(st, r);
+    Py_DECREF(r);
+    return bool_result(v);
+}
+
+/* Both inputs as arrays; 0 (no exception) when either cannot be one, as
+ * NumPy's array_equal and array_equiv answer False then. */
+static int two_arrays(empy_state *st, PyObject *a, PyObject *b, PyObject **x,
+                      PyObject **y)
+{
+    *x = as_array(st, a);
+    *y = *x ? as_array(st, b) : NULL;
+    if (!*y) {
+        Py_CLEAR(*x);
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+static int can_hold_nan(PyObject *x)
+{
+    em_dtype_kind k = kind_of(x);
+    return k == EM_KIND_FLOAT || k == EM_KIND_COMPLEX;
+}
+
+/* all(x == y), with NaNs in the same places equal when equal_nan. */
+static int all_equal(empy_state *st, PyObject *x, PyObject *y, int equal_nan)
+{
+    PyObject *eq = uf2(st, EM_OP_EQUAL, x, y, NULL), *u;
+    int v;
+    if (eq && equal_nan && (can_hold_nan(x) || can_hold_nan(y))) {
+        u = both_nan(st, x, y);
+        eq = bool_combine(st, EM_OP_BITWISE_OR, eq, u);
+        Py_XDECREF(u);
+    }
+    if (!eq)
+        return -1;
+    v = all_true(st, eq);
+    Py_DECREF(eq);
+    return v;
+}
+
+static PyObject *mod_array_equal(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"a1", "a2", "equal_nan", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *b, *x, *y;
+    int equal_nan = 0, v;
+    const em_array *ax, *ay;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:array_equal", kwlist, &a, &b,
+                                     &equal_nan))
+        return NULL;
+    if (!two_arrays(st, a, b, &x, &y))
+        Py_RETURN_FALSE;
+    ax = EMPY_ARR(x);
+    ay = EMPY_ARR(y);
+    if (ax->ndim != ay->ndim ||
+        memcmp(ax->shape, ay->shape, (size_t)ax->ndim * sizeof *ax->shape))
+        v = 0;
+    else
+        v = all_equal(st, x, y, equal_nan);
+    Py_DECREF(x);
+    Py_DECREF(y);
+    return bool_result(v);
+}
+
+static PyObject *mod_array_equiv(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"a1", "a2", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *b, *x, *y;
+    int v = 1;
+    const em_array *ax, *ay;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:array_equiv", kwlist, &a, &b))
+        return NULL;
+    if (!two_arrays(st, a, b, &x, &y))
+        Py_RETURN_FALSE;
+    ax = EMPY_ARR(x);
+    ay = EMPY_ARR(y);
+    /* Broadcastable: trailing extents equal or 1. */
+    for (int i = 1; i <= ax->ndim && i <= ay->ndim; i++) {
+        int64_t p = ax->shape[ax->ndim - i], q = ay->shape[ay->ndim - i];
+        if (p != q && p != 1 && q != 1)
+            v = 0;
+    }
+    if (v)
+        v = all_equal(st, x, y, 0);
+    Py_DECREF(x);
+    Py_DECREF(y);
+    return bool_result(v);
+}
+
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 static PyMethodDef compose_functions[] = {
@@ -483,6 +888,25 @@ static PyMethodDef compose_functions[] = {
     {"nan_to_num", KW(mod_nan_to_num),
      "nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None): NaN and "
      "infinities replaced by finite numbers (real and imaginary parts alike)."},
+    {"modf", KW(mod_modf),
+     "modf(x, out1=None, out2=None, /, *, out=None, where=True): (fractional "
+     "part, integral part), both with x's sign."},
+    {"frexp", KW(mod_frexp),
+     "frexp(x, out1=None, out2=None, /, *, out=None, where=True): (mantissa, "
+     "int32 exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1."},
+    {"isclose", KW(mod_isclose),
+     "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False): |a - b| <= "
+     "atol + rtol * |b| elementwise (b the reference), infinities equal only "
+     "to themselves."},
+    {"allclose", KW(mod_allclose),
+     "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False): whether "
+     "isclose holds everywhere (a Python bool)."},
+    {"array_equal", KW(mod_array_equal),
+     "array_equal(a1, a2, equal_nan=False): same shape and elements (a Python "
+     "bool)."},
+    {"array_equiv", KW(mod_array_equiv),
+     "array_equiv(a1, a2): broadcastable and equal everywhere (a Python "
+     "bool)."},
     {NULL},
 };
 

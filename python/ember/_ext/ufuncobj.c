@@ -635,6 +635,20 @@ PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t 
         Py_RETURN_NOTIMPLEMENTED;
     }
     name = PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
+    if (name && (!strcmp(name, "modf") || !strcmp(name, "frexp") ||
+                 !strcmp(name, "divmod") || !strcmp(name, "matmul"))) {
+        /* NumPy ufuncs that ember composes in C (two outputs, or a
+         * gufunc): the ember function of the same name takes the same
+         * arguments. */
+        PyObject *mod = PyType_GetModule(Py_TYPE(self)), *fn, *r;
+        fn = mod ? PyObject_GetAttr(mod, name_o) : NULL;
+        Py_DECREF(name_o);
+        if (!fn)
+            return NULL;
+        r = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
+        Py_DECREF(fn);
+        return r;
+    }
     if (!name || em_op_from_name(name, &op) != EM_OK || op == EM_OP_COPY) {
         PyErr_Clear();
         Py_DECREF(name_o);
@@ -673,8 +687,11 @@ int empy_ufunc_init(PyObject *m, empy_state *st)
     for (i = 0; i < EM_OP_COUNT; i++) {
         const em_op_info *info = em_op_get((em_op)i);
         empy_Ufunc *u;
-        if (!info || i == EM_OP_COPY)
-            continue;   /* copy is a cast, and ember.copy is a function */
+        /* copy is a cast, and ember.copy is a function; ops named "_..."
+         * are halves of two-output ufuncs (ember.modf, ember.frexp are
+         * composed in ufunc_compose.c), not ufuncs of their own. */
+        if (!info || i == EM_OP_COPY || info->name[0] == '_')
+            continue;
         u = PyObject_New(empy_Ufunc, st->ufunc);
         if (!u)
             return -1;
