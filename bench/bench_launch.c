@@ -74,6 +74,58 @@ static int via_driver(void *p)
                                       0, c->raw, c->args, NULL) != CUDA_SUCCESS;
 }
 
+/* Driver calls per operation, counted by wrapping the loader's function
+ * table: a driver call beyond the launch costs on the order of a
+ * microsecond on a virtual machine, so the per-op figure should show one
+ * cuLaunchKernel and little else. */
+static struct em_cuda_driver real;
+static long n_ctxget, n_ctxset, n_launch, n_squery, n_erecord, n_equery,
+    n_swait, n_attr, n_other;
+static CUresult w_ctxget(CUcontext *c) { n_ctxget++; return real.cuCtxGetCurrent(c); }
+static CUresult w_ctxset(CUcontext c) { n_ctxset++; return real.cuCtxSetCurrent(c); }
+static CUresult w_squery(CUstream s) { n_squery++; return real.cuStreamQuery(s); }
+static CUresult w_erecord(CUevent e, CUstream s) { n_erecord++; return real.cuEventRecord(e, s); }
+static CUresult w_equery(CUevent e) { n_equery++; return real.cuEventQuery(e); }
+static CUresult w_swait(CUstream s, CUevent e, unsigned f) { n_swait++; return real.cuStreamWaitEvent(s, e, f); }
+static CUresult w_attr(int *v, int a, CUfunction f) { n_attr++; return real.cuFuncGetAttribute(v, a, f); }
+static CUresult w_memset(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { n_other++; return real.cuMemsetD8Async(d, v, n, s); }
+static CUresult w_memcpy(CUdeviceptr d, CUdeviceptr s_, size_t n, CUstream s) { n_other++; return real.cuMemcpyAsync(d, s_, n, s); }
+static CUresult w_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                         unsigned bx, unsigned by, unsigned bz, unsigned sh,
+                         CUstream s, void **p, void **e)
+{
+    n_launch++;
+    return real.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, sh, s, p, e);
+}
+
+static void count_calls(const char *what, int (*fn)(void *), void *ctx)
+{
+    const int n = 1000;
+    real = em_cuda_drv;
+    em_cuda_drv.cuCtxGetCurrent = w_ctxget;
+    em_cuda_drv.cuCtxSetCurrent = w_ctxset;
+    em_cuda_drv.cuStreamQuery = w_squery;
+    em_cuda_drv.cuEventRecord = w_erecord;
+    em_cuda_drv.cuEventQuery = w_equery;
+    em_cuda_drv.cuStreamWaitEvent = w_swait;
+    em_cuda_drv.cuFuncGetAttribute = w_attr;
+    em_cuda_drv.cuMemsetD8Async = w_memset;
+    em_cuda_drv.cuMemcpyAsync = w_memcpy;
+    em_cuda_drv.cuLaunchKernel = w_launch;
+    n_ctxget = n_ctxset = n_launch = n_squery = n_erecord = n_equery = n_swait =
+        n_attr = n_other = 0;
+    for (int i = 0; i < n; i++)
+        if (fn(ctx))
+            break;
+    em_cuda_drv = real;
+    printf("  driver calls per %-22s launch %.2f ctxget %.2f ctxset %.2f "
+           "streamquery %.2f eventrecord %.2f eventquery %.2f waitevent %.2f "
+           "funcattr %.2f memset/memcpy %.2f\n", what, (double)n_launch / n,
+           (double)n_ctxget / n, (double)n_ctxset / n, (double)n_squery / n,
+           (double)n_erecord / n, (double)n_equery / n, (double)n_swait / n,
+           (double)n_attr / n, (double)n_other / n);
+}
+
 /* The array path below the Python layer: a 1,000-element float32 add into
  * a fresh array (what `a + b` costs from C) and into a preallocated one,
  * and the allocation alone, so the per-op figure splits into launch,
@@ -101,6 +153,17 @@ static int ufunc_out(void *p)
     return em_ufunc_apply(EM_OP_ADD, in, 2, &c->out, NULL, NULL) != EM_OK;
 }
 
+static int reduce_sum(void *p)
+{
+    struct arr_ctx *c = p;
+    em_array r = {0};
+    em_reduce_args none = {0};
+    if (em_reduce(EM_RED_SUM, &c->a, &none, &r, NULL) != EM_OK)
+        return 1;
+    em_array_release(&r);
+    return 0;
+}
+
 static int alloc_only(void *p)
 {
     struct arr_ctx *c = p;
@@ -125,6 +188,17 @@ static void array_path(em_device *d)
     printf("  em_ufunc_apply add 1000, new out %8.0f\n", median_ns(ufunc_new, &c, d));
     printf("  em_ufunc_apply add 1000, out=    %8.0f\n", median_ns(ufunc_out, &c, d));
     printf("  em_array_empty + release 1000    %8.0f\n", median_ns(alloc_only, &c, d));
+    count_calls("ufunc add, new out", ufunc_new, &c);
+    count_calls("ufunc add, out=", ufunc_out, &c);
+    {
+        em_array r = {0};
+        em_reduce_args none = {0};
+        if (em_reduce(EM_RED_SUM, &c.a, &none, &r, NULL) == EM_OK) {
+            em_array_release(&r);
+            count_calls("sum 1000", reduce_sum, &c);
+            printf("  em_reduce sum 1000, new out      %8.0f\n", median_ns(reduce_sum, &c, d));
+        }
+    }
     em_array_release(&c.a);
     em_array_release(&c.b);
     em_array_release(&c.out);
