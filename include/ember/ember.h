@@ -20,5 +20,6 @@
 #include "ember/index.h"
 #include "ember/manip.h"
 #include "ember/parallel.h"
+#include "ember/sort.h"
 
 #endif

@@ -1,0 +1,60 @@
+/* ember algorithms: what the sort, search and top-k files share. */
+#ifndef EMBER_ALGO_SORT_INTERNAL_H
+#define EMBER_ALGO_SORT_INTERNAL_H
+
+#include "array/array_internal.h"
+#include "codegen/sort.h"
+#include "ember/sort.h"
+
+/* One key of a (possibly multi-key) radix order: element j's key is at
+ * keys + j * stride, read as dtype (for a complex dtype: one component,
+ * or with group set, NumPy's NaN group of the whole number). Bits
+ * [begin, end) of its image take part. */
+typedef struct em_srt_key {
+    em_dtype dtype;
+    const char *keys;
+    long long stride;
+    int group, desc, begin, end;
+} em_srt_key;
+
+/* The stable order of n elements by keys[0] (least significant) ...
+ * keys[nkeys - 1], then (rowlen > 0) by row (flat index / rowlen), the
+ * most significant: *perm gets an int64 permutation of n elements from
+ * em_malloc on s (the caller em_frees it on s). n > 0. */
+em_status em_srt_order(em_device *dev, long long n, long long rowlen,
+                       const em_srt_key *keys, int nkeys, em_stream *s,
+                       long long **perm);
+
+/* Keys-only: the one integer or bool key sorted into keys_out (the
+ * dtype's items, contiguous) without a permutation. */
+em_status em_srt_sort_keys(em_device *dev, long long n, const em_srt_key *key,
+                           void *keys_out, em_stream *s);
+
+/* Whether a dtype's keys-only sort may skip the permutation (its image
+ * maps back to the exact key: integers and bool). */
+static inline int em_srt_keys_only(em_dtype d)
+{
+    return d == EM_BOOL || (d >= EM_INT8 && d <= EM_UINT64);
+}
+
+/* dst[i] = src[perm[i]] for n items of itemsize bytes (contiguous). */
+em_status em_srt_gather(em_device *dev, const void *src, const long long *perm,
+                        void *dst, long long n, size_t itemsize, em_stream *s);
+
+/* Launch a grid-stride kernel over n items. */
+em_status em_srt_launch_n(em_function *f, em_device *dev, long long n,
+                          void **args, em_stream *s);
+
+/* A C-contiguous, aligned copy of a (or another reference when a is one
+ * already). */
+em_status em_srt_contiguous(const em_array *a, em_stream *s, em_array *out);
+
+/* The merge-pass kernels (srt_merge, srt_iota) for keys of dt under the
+ * comparator expression expr (malloc'd source for target). */
+em_status em_srt_merge_source(em_dtype dt, const char *expr,
+                              em_device_type target, char **out);
+
+/* The image width in bits of a key dtype (0: not sortable by radix). */
+int em_srt_key_bits(em_dtype d);
+
+#endif

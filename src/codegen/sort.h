@@ -1,0 +1,68 @@
+/* ember codegen: the radix sort kernels (see src/algo/radix_sort.c for
+ * the schedule).
+ *
+ * Two kinds of module per device: one generic (digit histograms, the scan
+ * of digit counts, the stable scatter for 32- and 64-bit images, gathers
+ * by item size) and one per key dtype (the order-preserving bit image).
+ * Kernels are found by a 64-bit key in the shared per-device table
+ * (linalg_table.c) under the family EM_GEN_FAMILY_SORT, so a repeated
+ * call builds no source.
+ */
+#ifndef EMBER_CODEGEN_SORT_H
+#define EMBER_CODEGEN_SORT_H
+
+#include <stdint.h>
+
+#include "ember/dtype.h"
+#include "ember/runtime.h"
+
+#define EM_GEN_SORT_VERSION 1u
+/* Chosen away from the small family numbers in linalg_table.h. */
+#define EM_GEN_FAMILY_SORT 0x5au
+
+/* The generic module's kernels, and the per-dtype image kernels. */
+typedef enum em_gen_sort_fn {
+    EM_SRT_HIST32 = 0,
+    EM_SRT_HIST64,
+    EM_SRT_SCAN,
+    EM_SRT_SCATTER32,
+    EM_SRT_SCATTER64,
+    EM_SRT_GATHER1,
+    EM_SRT_GATHER2,
+    EM_SRT_GATHER4,
+    EM_SRT_GATHER8,
+    EM_SRT_GATHER16,
+    EM_SRT_ROWMOD,
+    EM_SRT_SEARCH32,
+    EM_SRT_SEARCH64,
+    EM_SRT_GSUM,
+    EM_SRT_GAPPLY,
+    /* CUDA only: a warp per chunk */
+    EM_SRT_WHIST32,
+    EM_SRT_WHIST64,
+    EM_SRT_WSCATTER32,
+    EM_SRT_WSCATTER64,
+    EM_SRT_GENERIC_COUNT,
+    EM_SRT_IMAGE = 32, /* per dtype: the bit image of a key (or, for a
+                          complex dtype, of one component) */
+    EM_SRT_GROUP,      /* complex only: NumPy's NaN group of a key */
+    EM_SRT_UNIMAGE     /* ints and bool: images back to keys (keys-only
+                          sorts); merge_sort.c uses the next two numbers */
+} em_gen_sort_fn;
+
+/* Digits per pass and the radix. */
+#define EM_SRT_BITS 8
+#define EM_SRT_RADIX 256
+
+/* Source of the generic module (dtype < 0) or of dtype's image module. */
+em_status em_gen_sort_source(int dtype, em_device_type target, char **out);
+
+/* The definition of SRT_FOR(i, n), the loop over a thread's share of
+ * [0, n), for a target (shared with the merge kernels). */
+const char *em_gen_sort_loop(em_device_type target);
+
+/* The compiled kernel fn (for dtype when fn >= EM_SRT_IMAGE). */
+em_status em_gen_sort_function(em_device *dev, em_gen_sort_fn fn,
+                               em_dtype dtype, em_function **out);
+
+#endif
