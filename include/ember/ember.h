@@ -21,5 +21,6 @@
 #include "ember/manip.h"
 #include "ember/parallel.h"
 #include "ember/sort.h"
+#include "ember/scan.h"
 
 #endif

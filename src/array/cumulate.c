@@ -10,6 +10,7 @@
 
 #include "array/array_internal.h"
 #include "codegen/cumulate.h"
+#include "codegen/scan.h"
 
 #define SHAPE_STR 256
 
@@ -106,6 +107,28 @@ static em_status launch(em_cumulate_op op, const em_array *src,
         g.so[g.nd] = dst->strides[i];
         g.nlines *= src->shape[i];
         g.nd++;
+    }
+    /* Sums and products whose other axes collapse to one stride run on
+     * the device-wide scan (one pass on CUDA). 16-bit floats stay on the
+     * sequential walk: NumPy rounds them step by step in index order, and
+     * any other order gives visibly different results. Many short lines
+     * stay on the thread-per-line walk, which suits them. The nan forms
+     * replace a NaN by the neutral value as each element is loaded. */
+    if (g.nd <= 1 &&
+        (g.len >= 256 || g.nlines == 1) &&
+        dst->dtype != EM_FLOAT16 && dst->dtype != EM_BFLOAT16) {
+        em_gen_scan sd;
+        memset(&sd, 0, sizeof sd);
+        sd.op = (uint8_t)(op == EM_CUM_SUM || op == EM_CUM_NANSUM
+                              ? EM_PAR_ADD
+                              : EM_PAR_MUL);
+        if (op == EM_CUM_NANSUM || op == EM_CUM_NANPROD)
+            sd.flags = EM_GEN_SCAN_NAN;
+        sd.in = (uint8_t)src->dtype;
+        sd.out = (uint8_t)dst->dtype;
+        return em_gen_scan_run(dst->device, &sd, src->data, dst->data,
+                               g.nlines, g.len, g.nd ? g.si[0] : 0, g.sin,
+                               g.nd ? g.so[0] : 0, g.sout, NULL, s);
     }
     /* A block per line when a thread per line would leave the GPU
      * nearly idle on long serial walks. */
