@@ -20,7 +20,8 @@
 #include "ember/index.h"
 #include "ember/manip.h"
 #include "ember/parallel.h"
-#include "ember/sort.h"
 #include "ember/scan.h"
+#include "ember/sort.h"
+#include "ember/histogram.h"
 
 #endif

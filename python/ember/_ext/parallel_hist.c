@@ -1,11 +1,835 @@
-/* ember Python extension: the parallel algorithms' hist family. */
+/* ember Python extension: the parallel algorithms' hist family:
+ * ember.parallel.histogram_even and NumPy's histogram,
+ * histogram_bin_edges, bincount and digitize, over include/ember/
+ * histogram.h with the GIL released around each C call. */
+#include <math.h>
+#include <string.h>
+
+#include "errors.h"
 #include "ndarray.h"
 
+/* An ember array for an argument: ember arrays as they are, anything
+ * else onto dev (NULL: the current device), dtype inferred. */
+static PyObject *hist_array(empy_state *st, PyObject *o, em_device *dev)
+{
+    if (empy_is_ndarray(o)) {
+        Py_INCREF(o);
+        return o;
+    }
+    return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
+}
+
+/* The second array must live where the first does. */
+static int same_device(PyObject *a, PyObject *b, const char *fn, const char *an,
+                       const char *bn)
+{
+    if (EMPY_ARR(a)->device == EMPY_ARR(b)->device)
+        return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "%s: %s is on %s but %s on %s (ember does not copy between "
+                 "devices implicitly)",
+                 fn, bn, em_device_name(EMPY_ARR(b)->device), an,
+                 em_device_name(EMPY_ARR(a)->device));
+    return -1;
+}
+
+static PyObject *wrap_new(empy_state *st, em_status s, em_array *r)
+{
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    return empy_ndarray_new(st, r, NULL);
+}
+
+static PyObject *py_histogram_even(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"x", "bins", "lower", "upper", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *xo, *x;
+    long long bins;
+    double lo, hi;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OLdd:histogram_even", kws, &xo,
+                                     &bins, &lo, &hi))
+        return NULL;
+    if (!(x = hist_array(st, xo, NULL)))
+        return NULL;
+    EMPY_NOGIL(s, em_histogram_even(EMPY_ARR(x), bins, lo, hi, &r, NULL));
+    Py_DECREF(x);
+    return wrap_new(st, s, &r);
+}
+
+/* range=(lo, hi) or None. */
+static int parse_range(PyObject *o, int *has, double *lo, double *hi)
+{
+    PyObject *seq;
+    *has = 0;
+    if (!o || o == Py_None)
+        return 0;
+    if (!(seq = PySequence_Fast(o, "range must be a pair (min, max)")))
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 2) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "range must be a pair (min, max)");
+        return -1;
+    }
+    *lo = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, 0));
+    if (!PyErr_Occurred())
+        *hi = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, 1));
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+        return -1;
+    *has = 1;
+    return 0;
+}
+
+/* The edges of histogram(a, bins, range): *uniform when bins was a
+ * count. Returns a new ndarray or NULL. */
+static PyObject *bin_edges(empy_state *st, PyObject *a, PyObject *bins,
+                           PyObject *range, int *uniform, double ends[2])
+{
+    em_array r;
+    em_status s;
+    *uniform = 0;
+    if (PyUnicode_Check(bins)) {
+        PyErr_Format(PyExc_ValueError,
+                     "histogram: bins=%R (a bin-width estimator) is not "
+                     "supported by ember; pass a count or the edges",
+                     bins);
+        return NULL;
+    }
+    /* an ember array has __index__ too: it is edges, not a count */
+    if (!empy_is_ndarray(bins) && (PyLong_Check(bins) || PyIndex_Check(bins))) {
+        long long nb = PyLong_AsLongLong(bins);
+        int has;
+        double lo = 0, hi = 0;
+        if (nb == -1 && PyErr_Occurred())
+            return NULL;
+        if (parse_range(range, &has, &lo, &hi) < 0)
+            return NULL;
+        EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r,
+                                             ends, NULL));
+        *uniform = 1;
+        return wrap_new(st, s, &r);
+    }
+    {
+        PyObject *e = hist_array(st, bins, EMPY_ARR(a)->device);
+        if (!e)
+            return NULL;
+        if (same_device(a, e, "histogram", "a", "bins") < 0) {
+            Py_DECREF(e);
+            return NULL;
+        }
+        if (EMPY_ARR(e)->ndim != 1) {
+            Py_DECREF(e);
+            PyErr_SetString(PyExc_ValueError,
+                            "`bins` must be 1d, when an array");
+            return NULL;
+        }
+        return e;
+    }
+}
+
+static PyObject *py_histogram_bin_edges(PyObject *m, PyObject *args,
+                                        PyObject *kw)
+{
+    static char *kws[] = {"a", "bins", "range", "weights", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *a, *bins = NULL, *range = NULL, *wo = NULL, *e, *ten;
+    int uniform;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOO:histogram_bin_edges", kws,
+                                     &ao, &bins, &range, &wo))
+        return NULL;
+    if (!(a = hist_array(st, ao, NULL)))
+        return NULL;
+    if (!(ten = PyLong_FromLong(10))) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    e = bin_edges(st, a, bins ? bins : ten, range, &uniform, NULL);
+    Py_DECREF(ten);
+    Py_DECREF(a);
+    return e;
+}
+
+static PyObject *py_histogram(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"a", "bins", "range", "density", "weights", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *a, *bins = NULL, *range = NULL, *dens = NULL, *wo = NULL;
+    PyObject *w = NULL, *e = NULL, *ten = NULL, *res = NULL, *h;
+    em_array r, r2;
+    em_status s;
+    int uniform, density = 0;
+    double ends[2] = {0, 0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:histogram", kws, &ao,
+                                     &bins, &range, &dens, &wo))
+        return NULL;
+    if (dens && dens != Py_None && (density = PyObject_IsTrue(dens)) < 0)
+        return NULL;
+    if (!(a = hist_array(st, ao, NULL)))
+        return NULL;
+    if (wo && wo != Py_None) {
+        if (!(w = hist_array(st, wo, EMPY_ARR(a)->device)) ||
+            same_device(a, w, "histogram", "a", "weights") < 0)
+            goto done;
+    }
+    if (!(ten = PyLong_FromLong(10)))
+        goto done;
+    if (!(e = bin_edges(st, a, bins ? bins : ten, range, &uniform, ends)))
+        goto done;
+    /* equal bins: the ends are known here, so no read of the edges */
+    if (uniform)
+        EMPY_NOGIL(s, em_histogram_uniform(EMPY_ARR(a), w ? EMPY_ARR(w) : NULL,
+                                           EMPY_ARR(e), ends, &r, NULL));
+    else
+        EMPY_NOGIL(s, em_histogram_edges(EMPY_ARR(a), w ? EMPY_ARR(w) : NULL,
+                                         EMPY_ARR(e), 0, &r, NULL));
+    if (s != EM_OK) {
+        empy_raise(st, s);
+        goto done;
+    }
+    if (density) {
+        EMPY_NOGIL(s, em_histogram_density(&r, EMPY_ARR(e), &r2, NULL));
+        em_array_release(&r);
+        if (s != EM_OK) {
+            empy_raise(st, s);
+            goto done;
+        }
+        r = r2;
+    } else if (w && EMPY_ARR(w)->dtype != EM_FLOAT64 &&
+               EMPY_ARR(w)->dtype != EM_BOOL &&
+               em_dtype_get(EMPY_ARR(w)->dtype)->kind_id != EM_KIND_COMPLEX) {
+        /* NumPy sums weights in their own dtype. */
+        int64_t nb = r.size;
+        s = em_array_empty(r.device, EMPY_ARR(w)->dtype, 1, &nb, 'C', NULL,
+                           &r2);
+        if (s == EM_OK)
+            EMPY_NOGIL(s, em_array_copy(&r2, &r, NULL));
+        em_array_release(&r);
+        if (s != EM_OK) {
+            if (r2.storage)
+                em_array_release(&r2);
+            empy_raise(st, s);
+            goto done;
+        }
+        r = r2;
+    }
+    if (!(h = empy_ndarray_new(st, &r, NULL)))
+        goto done;
+    res = PyTuple_Pack(2, h, e);
+    Py_DECREF(h);
+done:
+    Py_XDECREF(ten);
+    Py_XDECREF(e);
+    Py_XDECREF(w);
+    Py_DECREF(a);
+    return res;
+}
+
+static PyObject *py_bincount(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"x", "weights", "minlength", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *xo, *x, *wo = NULL, *w = NULL, *res = NULL;
+    long long minlength = 0;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL:bincount", kws, &xo, &wo,
+                                     &minlength))
+        return NULL;
+    if (!(x = hist_array(st, xo, NULL)))
+        return NULL;
+    if (wo && wo != Py_None &&
+        (!(w = hist_array(st, wo, EMPY_ARR(x)->device)) ||
+         same_device(x, w, "bincount", "x", "weights") < 0))
+        goto done;
+    EMPY_NOGIL(s, em_bincount(EMPY_ARR(x), w ? EMPY_ARR(w) : NULL, minlength,
+                              &r, NULL));
+    res = wrap_new(st, s, &r);
+done:
+    Py_XDECREF(w);
+    Py_DECREF(x);
+    return res;
+}
+
+static PyObject *py_digitize(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"x", "bins", "right", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *xo, *x, *bo, *b = NULL, *res = NULL;
+    int right = 0;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:digitize", kws, &xo, &bo,
+                                     &right))
+        return NULL;
+    if (!(x = hist_array(st, xo, NULL)))
+        return NULL;
+    if (!(b = hist_array(st, bo, EMPY_ARR(x)->device)) ||
+        same_device(x, b, "digitize", "x", "bins") < 0)
+        goto done;
+    EMPY_NOGIL(s, em_digitize(EMPY_ARR(x), EMPY_ARR(b), right, &r, NULL));
+    res = wrap_new(st, s, &r);
+done:
+    Py_XDECREF(b);
+    Py_DECREF(x);
+    return res;
+}
+
+/* ---- unique and set operations --------------------------------------- */
+
+static PyObject *new_or_none(empy_state *st, em_array *a)
+{
+    return empy_ndarray_new(st, a, NULL);
+}
+
+/* The C unique with the wanted parts; builds NumPy's return value: the
+ * values alone, or a tuple of values and the wanted parts in NumPy's
+ * order. Returns NULL with an exception set. */
+static PyObject *run_unique(empy_state *st, PyObject *x, int equal_nan, int ri,
+                            int rv, int rc, int tuple)
+{
+    em_array v, idx, inv, cnt;
+    PyObject *parts[4], *res;
+    int np_ = 0;
+    em_status s;
+    EMPY_NOGIL(s, em_unique(EMPY_ARR(x), equal_nan, &v, ri ? &idx : NULL,
+                            rv ? &inv : NULL, rc ? &cnt : NULL, NULL));
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    parts[np_++] = new_or_none(st, &v);
+    if (ri)
+        parts[np_++] = new_or_none(st, &idx);
+    if (rv)
+        parts[np_++] = new_or_none(st, &inv);
+    if (rc)
+        parts[np_++] = new_or_none(st, &cnt);
+    for (int i = 0; i < np_; i++)
+        if (!parts[i]) {
+            for (int j = 0; j < np_; j++)
+                Py_XDECREF(parts[j]);
+            return NULL;
+        }
+    if (np_ == 1 && !tuple)
+        return parts[0];
+    if (!(res = PyTuple_New(np_))) {
+        for (int j = 0; j < np_; j++)
+            Py_DECREF(parts[j]);
+        return NULL;
+    }
+    for (int i = 0; i < np_; i++)
+        PyTuple_SET_ITEM(res, i, parts[i]);
+    return res;
+}
+
+static PyObject *py_unique(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {
+        "ar",   "return_index", "return_inverse", "return_counts",
+        "axis", "equal_nan",    "sorted",         NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *a, *axis = Py_None, *res;
+    int ri = 0, rv = 0, rc = 0, en = 1, sorted = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pppO$pp:unique", kws, &ao,
+                                     &ri, &rv, &rc, &axis, &en, &sorted))
+        return NULL;
+    if (!(a = hist_array(st, ao, NULL)))
+        return NULL;
+    if (axis != Py_None) {
+        long ax = PyLong_AsLong(axis);
+        int nd = EMPY_ARR(a)->ndim;
+        if (ax == -1 && PyErr_Occurred()) {
+            Py_DECREF(a);
+            return NULL;
+        }
+        if (ax < -nd || ax >= nd || nd == 0) {
+            Py_DECREF(a);
+            return empy_raise(st, em_error(EM_ERR_AXIS,
+                                           "axis %ld is out of bounds for "
+                                           "array of dimension %d",
+                                           ax, nd));
+        }
+        if (nd != 1) {
+            Py_DECREF(a);
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "ember.unique: axis= on arrays of more than one "
+                            "dimension is not supported yet");
+            return NULL;
+        }
+    }
+    res = run_unique(st, a, en, ri, rv, rc, 0);
+    Py_DECREF(a);
+    return res;
+}
+
+/* Array API: unique_values / _counts / _inverse / _all (NaNs distinct,
+ * as NumPy's). */
+static PyObject *api_unique(PyObject *m, PyObject *x0, int ri, int rv, int rc)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *x = hist_array(st, x0, NULL), *res;
+    if (!x)
+        return NULL;
+    res = run_unique(st, x, 0, ri, rv, rc, ri || rv || rc);
+    Py_DECREF(x);
+    return res;
+}
+
+static PyObject *py_unique_values(PyObject *m, PyObject *x)
+{
+    return api_unique(m, x, 0, 0, 0);
+}
+
+static PyObject *py_unique_counts(PyObject *m, PyObject *x)
+{
+    return api_unique(m, x, 0, 0, 1);
+}
+
+static PyObject *py_unique_inverse(PyObject *m, PyObject *x)
+{
+    return api_unique(m, x, 0, 1, 0);
+}
+
+static PyObject *py_unique_all(PyObject *m, PyObject *x)
+{
+    return api_unique(m, x, 1, 1, 1);
+}
+
+/* Two array arguments on one device (the second follows the first). */
+static int two_arrays(empy_state *st, PyObject *ao, PyObject *bo,
+                      const char *fn, PyObject **a, PyObject **b)
+{
+    *b = NULL;
+    if (!(*a = hist_array(st, ao, NULL)))
+        return -1;
+    if (!(*b = hist_array(st, bo, EMPY_ARR(*a)->device)) ||
+        same_device(*a, *b, fn, "ar1", "ar2") < 0) {
+        Py_CLEAR(*a);
+        Py_CLEAR(*b);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *isin_common(PyObject *m, PyObject *args, PyObject *kw,
+                             int flat)
+{
+    static char *kws[] = {"element", "test_elements", "assume_unique",
+                          "invert",  "kind",          NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *bo, *a, *b, *kind = Py_None, *res;
+    int au = 0, inv = 0;
+    em_array r, rf;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|pp$O:isin", kws, &ao, &bo,
+                                     &au, &inv, &kind))
+        return NULL;
+    if (two_arrays(st, ao, bo, "isin", &a, &b) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_isin(EMPY_ARR(a), EMPY_ARR(b), inv, &r, NULL));
+    Py_DECREF(a);
+    Py_DECREF(b);
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    if (flat) {
+        int64_t n = r.size;
+        s = em_array_reshape_view(&r, 1, &n, 'C', &rf);
+        em_array_release(&r);
+        if (s != EM_OK)
+            return empy_raise(st, s);
+        r = rf;
+    }
+    res = empy_ndarray_new(st, &r, NULL);
+    return res;
+}
+
+static PyObject *py_isin(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return isin_common(m, args, kw, 0);
+}
+
+static PyObject *py_in1d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return isin_common(m, args, kw, 1);
+}
+
+static PyObject *py_union1d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"ar1", "ar2", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *bo, *a, *b;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:union1d", kws, &ao, &bo))
+        return NULL;
+    if (two_arrays(st, ao, bo, "union1d", &a, &b) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_union1d(EMPY_ARR(a), EMPY_ARR(b), &r, NULL));
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return wrap_new(st, s, &r);
+}
+
+static PyObject *py_intersect1d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"ar1", "ar2", "assume_unique", "return_indices",
+                          NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *bo, *a, *b, *v, *i1, *i2, *res;
+    int au = 0, ri = 0;
+    em_array r, x1, x2;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|pp:intersect1d", kws, &ao,
+                                     &bo, &au, &ri))
+        return NULL;
+    if (two_arrays(st, ao, bo, "intersect1d", &a, &b) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_intersect1d(EMPY_ARR(a), EMPY_ARR(b), au, &r,
+                                 ri ? &x1 : NULL, ri ? &x2 : NULL, NULL));
+    Py_DECREF(a);
+    Py_DECREF(b);
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    if (!ri)
+        return empy_ndarray_new(st, &r, NULL);
+    v = empy_ndarray_new(st, &r, NULL);
+    i1 = empy_ndarray_new(st, &x1, NULL);
+    i2 = empy_ndarray_new(st, &x2, NULL);
+    res = v && i1 && i2 ? PyTuple_Pack(3, v, i1, i2) : NULL;
+    Py_XDECREF(v);
+    Py_XDECREF(i1);
+    Py_XDECREF(i2);
+    return res;
+}
+
+static PyObject *py_setdiff1d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"ar1", "ar2", "assume_unique", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *bo, *a, *b;
+    int au = 0;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:setdiff1d", kws, &ao, &bo,
+                                     &au))
+        return NULL;
+    if (two_arrays(st, ao, bo, "setdiff1d", &a, &b) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_setdiff1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return wrap_new(st, s, &r);
+}
+
+static PyObject *py_setxor1d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"ar1", "ar2", "assume_unique", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *bo, *a, *b;
+    int au = 0;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:setxor1d", kws, &ao, &bo,
+                                     &au))
+        return NULL;
+    if (two_arrays(st, ao, bo, "setxor1d", &a, &b) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_setxor1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return wrap_new(st, s, &r);
+}
+
+/* ---- median, quantile, percentile ------------------------------------ */
+
+/* axis=None (*naxes -1), an int or a tuple of ints. */
+static int parse_axes(PyObject *o, int *axes, int *naxes)
+{
+    PyObject *seq;
+    Py_ssize_t n;
+    *naxes = -1;
+    if (!o || o == Py_None)
+        return 0;
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM + 1)
+            v = EM_MAX_NDIM + 1; /* out of range for any array */
+        axes[0] = (int)v;
+        *naxes = 1;
+        return 0;
+    }
+    if (!(seq = PySequence_Fast(o, "axis must be an int or a tuple")))
+        return -1;
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (n > EM_MAX_NDIM) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many axes");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM + 1)
+            v = EM_MAX_NDIM + 1;
+        axes[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    *naxes = (int)n;
+    return 0;
+}
+
+/* NumPy's result type of a quantile of a: a's float type (float64 for
+ * integers and bool), promoted with q's dtype when q is an array. */
+static em_dtype quantile_dtype(em_dtype a, em_dtype q, int weak)
+{
+    em_dtype r = em_dtype_get(a)->kind_id == EM_KIND_FLOAT ? a : EM_FLOAT64;
+    if (!weak && q != r && em_dtype_promote(r, q, &r) != EM_OK)
+        r = EM_FLOAT64;
+    return r;
+}
+
+static PyObject *do_quantile(PyObject *m, PyObject *args, PyObject *kw, int pct,
+                             int nan)
+{
+    static char *kws[] = {
+        "a",      "q",        "axis",    "out", "overwrite_input",
+        "method", "keepdims", "weights", NULL};
+    const char *fn = pct ? "percentile" : "quantile";
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *qo, *axo = Py_None, *outo = Py_None, *ow = NULL;
+    PyObject *meth = NULL, *wo = Py_None, *a = NULL, *np = NULL, *qa = NULL;
+    PyObject *res = NULL;
+    int keepdims = 0, axes[EM_MAX_NDIM], naxes, weak, qndim;
+    int64_t qshape[EM_MAX_NDIM];
+    em_dtype qdt = EM_FLOAT64;
+    double *qv = NULL;
+    Py_ssize_t nq;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOOOp$O", kws, &ao, &qo,
+                                     &axo, &outo, &ow, &meth, &keepdims, &wo))
+        return NULL;
+    if (outo != Py_None || wo != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: out= and weights= are not supported yet", fn);
+        return NULL;
+    }
+    if (meth && meth != Py_None) {
+        const char *ms = PyUnicode_AsUTF8(meth);
+        if (!ms)
+            return NULL;
+        if (strcmp(ms, "linear")) {
+            PyErr_Format(PyExc_ValueError,
+                         "ember.%s: method '%s' is not supported (only "
+                         "'linear')",
+                         fn, ms);
+            return NULL;
+        }
+    }
+    if (parse_axes(axo, axes, &naxes) < 0)
+        return NULL;
+    weak = PyFloat_Check(qo) || PyLong_Check(qo);
+    if (!(np = empy_numpy(fn)))
+        return NULL;
+    {
+        PyObject *q0 = PyObject_CallMethod(np, "asarray", "O", qo), *dt;
+        if (!q0)
+            goto done;
+        dt = PyObject_GetAttrString(q0, "dtype");
+        if (dt) {
+            PyObject *kind = PyObject_GetAttrString(dt, "kind"),
+                     *isz = PyObject_GetAttrString(dt, "itemsize");
+            if (kind && isz && PyUnicode_Check(kind)) {
+                const char *k = PyUnicode_AsUTF8(kind);
+                long sz = PyLong_AsLong(isz);
+                if (k && k[0] == 'f')
+                    qdt = sz == 2   ? EM_FLOAT16
+                          : sz == 4 ? EM_FLOAT32
+                                    : EM_FLOAT64;
+            }
+            Py_XDECREF(kind);
+            Py_XDECREF(isz);
+            Py_DECREF(dt);
+        }
+        /* not ascontiguousarray: it makes a 0-d q 1-d */
+        qa = PyObject_CallMethod(np, "asarray", "Oss", q0, "float64", "C");
+        Py_DECREF(q0);
+        if (!qa || PyErr_Occurred())
+            goto done;
+    }
+    {
+        Py_buffer view;
+        if (PyObject_GetBuffer(qa, &view, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
+            goto done;
+        qndim = view.ndim;
+        if (qndim > EM_MAX_NDIM) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "q has too many dimensions");
+            goto done;
+        }
+        for (int i = 0; i < qndim; i++)
+            qshape[i] = view.shape[i];
+        nq = view.len / 8;
+        if (!(qv = PyMem_Malloc((size_t)(nq ? nq : 1) * sizeof *qv))) {
+            PyBuffer_Release(&view);
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(qv, view.buf, (size_t)nq * sizeof *qv);
+        PyBuffer_Release(&view);
+    }
+    for (Py_ssize_t i = 0; i < nq; i++) {
+        if (pct) {
+            if (!(qv[i] >= 0 && qv[i] <= 100)) {
+                PyErr_SetString(PyExc_ValueError,
+                                "Percentiles must be in the range [0, 100]");
+                goto done;
+            }
+            qv[i] /= 100;
+        }
+    }
+    if (!(a = hist_array(st, ao, NULL)))
+        goto done;
+    EMPY_NOGIL(s, (nan ? em_nanquantile : em_quantile)(
+                      EMPY_ARR(a), qv, qndim, qshape, naxes < 0 ? NULL : axes,
+                      naxes, keepdims, 0,
+                      quantile_dtype(EMPY_ARR(a)->dtype, qdt, weak), &r, NULL));
+    res = wrap_new(st, s, &r);
+done:
+    PyMem_Free(qv);
+    Py_XDECREF(qa);
+    Py_XDECREF(a);
+    Py_XDECREF(np);
+    return res;
+}
+
+static PyObject *py_quantile(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return do_quantile(m, args, kw, 0, 0);
+}
+
+static PyObject *py_percentile(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return do_quantile(m, args, kw, 1, 0);
+}
+
+static PyObject *py_nanquantile(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return do_quantile(m, args, kw, 0, 1);
+}
+
+static PyObject *py_nanpercentile(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return do_quantile(m, args, kw, 1, 1);
+}
+
+static PyObject *do_median(PyObject *m, PyObject *args, PyObject *kw, int nan)
+{
+    static char *kws[] = {"a",        "axis", "out", "overwrite_input",
+                          "keepdims", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *a, *axo = Py_None, *outo = Py_None, *ow = NULL;
+    int keepdims = 0, axes[EM_MAX_NDIM], naxes;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOp:median", kws, &ao, &axo,
+                                     &outo, &ow, &keepdims))
+        return NULL;
+    if (outo != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "ember.median: out= is not supported yet");
+        return NULL;
+    }
+    if (parse_axes(axo, axes, &naxes) < 0)
+        return NULL;
+    if (!(a = hist_array(st, ao, NULL)))
+        return NULL;
+    EMPY_NOGIL(s, (nan ? em_nanquantile : em_quantile)(
+                      EMPY_ARR(a), NULL, 0, NULL, naxes < 0 ? NULL : axes,
+                      naxes, keepdims, 1,
+                      quantile_dtype(EMPY_ARR(a)->dtype, EM_FLOAT64, 1), &r,
+                      NULL));
+    Py_DECREF(a);
+    return wrap_new(st, s, &r);
+}
+
+static PyObject *py_median(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return do_median(m, args, kw, 0);
+}
+
+static PyObject *py_nanmedian(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return do_median(m, args, kw, 1);
+}
+
+#define KW (PyCFunction)(void (*)(void))
+
 PyMethodDef empy_par_hist_functions[] = {
+    {"histogram_even", KW py_histogram_even, METH_VARARGS | METH_KEYWORDS,
+     "histogram_even(x, bins, lower, upper): int64 counts of `bins` equal "
+     "half-open bins over [lower, upper) (CUB's HistogramEven)."},
     {NULL},
 };
 
 PyMethodDef empy_np_hist_functions[] = {
+    {"histogram", KW py_histogram, METH_VARARGS | METH_KEYWORDS,
+     "histogram(a, bins=10, range=None, density=None, weights=None): "
+     "NumPy's histogram; returns (hist, bin_edges)."},
+    {"histogram_bin_edges", KW py_histogram_bin_edges,
+     METH_VARARGS | METH_KEYWORDS,
+     "histogram_bin_edges(a, bins=10, range=None, weights=None)"},
+    {"bincount", KW py_bincount, METH_VARARGS | METH_KEYWORDS,
+     "bincount(x, weights=None, minlength=0): NumPy's bincount."},
+    {"digitize", KW py_digitize, METH_VARARGS | METH_KEYWORDS,
+     "digitize(x, bins, right=False): NumPy's digitize."},
+    {"unique", KW py_unique, METH_VARARGS | METH_KEYWORDS,
+     "unique(ar, return_index=False, return_inverse=False, "
+     "return_counts=False, axis=None, *, equal_nan=True): NumPy's unique."},
+    {"unique_values", (PyCFunction)py_unique_values, METH_O,
+     "unique_values(x): the sorted distinct values (NaNs distinct)."},
+    {"unique_counts", (PyCFunction)py_unique_counts, METH_O,
+     "unique_counts(x): (values, counts)."},
+    {"unique_inverse", (PyCFunction)py_unique_inverse, METH_O,
+     "unique_inverse(x): (values, inverse_indices)."},
+    {"unique_all", (PyCFunction)py_unique_all, METH_O,
+     "unique_all(x): (values, indices, inverse_indices, counts)."},
+    {"isin", KW py_isin, METH_VARARGS | METH_KEYWORDS,
+     "isin(element, test_elements, assume_unique=False, invert=False)"},
+    {"in1d", KW py_in1d, METH_VARARGS | METH_KEYWORDS,
+     "in1d(ar1, ar2, assume_unique=False, invert=False): isin, flattened."},
+    {"union1d", KW py_union1d, METH_VARARGS | METH_KEYWORDS,
+     "union1d(ar1, ar2)"},
+    {"intersect1d", KW py_intersect1d, METH_VARARGS | METH_KEYWORDS,
+     "intersect1d(ar1, ar2, assume_unique=False, return_indices=False)"},
+    {"setdiff1d", KW py_setdiff1d, METH_VARARGS | METH_KEYWORDS,
+     "setdiff1d(ar1, ar2, assume_unique=False)"},
+    {"setxor1d", KW py_setxor1d, METH_VARARGS | METH_KEYWORDS,
+     "setxor1d(ar1, ar2, assume_unique=False)"},
+    {"median", KW py_median, METH_VARARGS | METH_KEYWORDS,
+     "median(a, axis=None, out=None, overwrite_input=False, "
+     "keepdims=False)"},
+    {"quantile", KW py_quantile, METH_VARARGS | METH_KEYWORDS,
+     "quantile(a, q, axis=None, out=None, overwrite_input=False, "
+     "method='linear', keepdims=False)"},
+    {"nanmedian", KW py_nanmedian, METH_VARARGS | METH_KEYWORDS,
+     "nanmedian(a, axis=None, out=None, overwrite_input=False, "
+     "keepdims=False)"},
+    {"nanquantile", KW py_nanquantile, METH_VARARGS | METH_KEYWORDS,
+     "nanquantile(a, q, axis=None, out=None, overwrite_input=False, "
+     "method='linear', keepdims=False)"},
+    {"nanpercentile", KW py_nanpercentile, METH_VARARGS | METH_KEYWORDS,
+     "nanpercentile(a, q, axis=None, out=None, overwrite_input=False, "
+     "method='linear', keepdims=False)"},
+    {"percentile", KW py_percentile, METH_VARARGS | METH_KEYWORDS,
+     "percentile(a, q, axis=None, out=None, overwrite_input=False, "
+     "method='linear', keepdims=False)"},
     {NULL},
 };
 
