@@ -17,13 +17,13 @@ status=0
   echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
   $PY -c 'import sys, numpy, cupy; print(sys.version.split()[0], "numpy", numpy.__version__, "cupy", cupy.__version__)' 2>&1
   ls /usr/local/cuda/lib64/libnvrtc.so* 2>&1 | head -3
-} | tee "$OUT/machine.log"
+} | tee "$OUT/build.log"
 
 echo "== build"
 if ! { cmake -S . -B build/c -G Ninja -DEMBER_WERROR=ON >/dev/null &&
        cmake --build build/c -j 16 &&
        $PY -m pip install -q --no-build-isolation --no-deps --no-compile . ; } \
-     >"$OUT/build.log" 2>&1; then
+     >>"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; echo "BUILD FAILED"; exit 1
 fi
 echo "build ok"
@@ -60,11 +60,19 @@ PYEOF
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
+  # Six files at most come back from the device tool: every benchmark's
+  # output goes to bench.log and every table to tables.md.
   echo "== benchmarks"
-  build/c/bench_launch 2>&1 | tee "$OUT/bench_launch.log"
-  $PY bench/run.py --out "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" || status=1
-  $PY bench/arrays.py --out "$OUT/bench_arrays.md" 2>&1 | tee "$OUT/bench_arrays.log" || status=1
+  : >"$OUT/tables.md"
+  build/c/bench_launch 2>&1 | tee "$OUT/bench.log"
+  for b in run arrays algorithms; do
+    $PY bench/$b.py --out "$OUT/t_$b.md" 2>&1 | tee -a "$OUT/bench.log" || status=1
+    [ -f "$OUT/t_$b.md" ] && { echo "### bench/$b.py"; cat "$OUT/t_$b.md"; echo; } >>"$OUT/tables.md"
+    rm -f "$OUT/t_$b.md"
+  done
   # The cpu device against NumPy on this machine's cores.
-  $PY bench/cpu.py 2>&1 | tee "$OUT/bench_cpu.log" || status=1
+  $PY bench/cpu.py --out "$OUT/t_cpu.md" 2>&1 | tee -a "$OUT/bench.log" || status=1
+  [ -f "$OUT/t_cpu.md" ] && { echo "### bench/cpu.py"; cat "$OUT/t_cpu.md"; } >>"$OUT/tables.md"
+  rm -f "$OUT/t_cpu.md"
 fi
 exit $status

@@ -1,0 +1,175 @@
+"""The parallel algorithms issue's speed cases: ember vs CuPy vs PyTorch in
+one process, with the same run's device copy bandwidth as the reference.
+
+usage: python bench/algorithms.py [--out FILE] [--only SUBSTRING]
+       python bench/algorithms.py --device cpu --log2n 16   (a check)
+
+Measurement as in bench/arrays.py (whose helpers this imports): device
+cases are the median of 20 event-timed calls after 3 warm-ups. Scans
+count bytes read plus written (cumsum float32: 8 bytes per element;
+int32 to int64: 12), histogram and bincount bytes read; sorts are keys per
+second; unique, a[mask] and nonzero are milliseconds (lower is
+better; the last column then says how many times faster ember is). A peer without the
+operation shows n/a."""
+import argparse
+
+import numpy as np
+
+import arrays as A
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out")
+    ap.add_argument("--only")
+    ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--log2n", type=int, default=28)
+    args = ap.parse_args()
+    A.DEVICE = args.device
+    n = 1 << args.log2n
+    n27, n26 = n >> 1, n >> 2
+    libs = A.load_libs()
+    rng = np.random.default_rng(0)
+    rows = []
+
+    ref = next(l for l in ("cupy", "torch", "ember") if not isinstance(libs[l], str))
+    h = libs[ref]
+    src, dst = h["put"](np.zeros(n, np.float32)), h["put"](np.zeros(n, np.float32))
+    copy_fn = (lambda: dst.copy_(src)) if ref == "torch" else (
+        lambda: dst.__setitem__(Ellipsis, src))
+    copy_bw = 8 * n / A.gpu_ms(copy_fn, h["sync"], h["ev"]) / 1e6
+    del src, dst
+    h["free"]()
+    print(f"copy bandwidth {copy_bw:.0f} GB/s ({ref})")
+
+    def case(name, unit, hosts, op, scale, bw=None):
+        """op(lib, mod, *arrays) -> callable (None: the library lacks it);
+        the figure is scale / milliseconds, or milliseconds when scale is
+        None."""
+        if args.only and args.only not in name:
+            return
+        print(name, flush=True)
+
+        def measure(lib, h):
+            xs = [h["put"](a) for a in hosts]
+            fn = op(lib, h["mod"], *xs)
+            if fn is None:
+                raise A.Missing("no such operation")
+            ms = A.gpu_ms(fn, h["sync"], h["ev"])
+            return ms if scale is None else scale / ms
+        rows.append((name, A.run_each(libs, measure), unit, bw))
+
+    f32 = rng.standard_normal(n).astype(np.float32)
+    i32 = rng.integers(0, 100, n).astype(np.int32)
+
+    def cumsum(lib, mod, x):
+        if lib == "torch":
+            return lambda: mod.cumsum(x, 0)
+        return lambda: A.need(mod, "cumsum")(x)
+    case("cumsum float32 2^%d" % args.log2n, "GB/s", (f32,), cumsum, 8 * n / 1e6, copy_bw)
+    case("cumsum int32 -> int64 2^%d" % args.log2n, "GB/s", (i32,), cumsum, 12 * n / 1e6,
+         copy_bw)
+
+    def scan(expr):
+        def op(lib, mod, x):
+            if lib != "ember":
+                return None
+            return lambda: A.need(mod, "parallel.inclusive_scan")(x, expr)
+        return op
+    case("inclusive_scan 'add' float32 2^%d" % args.log2n, "GB/s", (f32,), scan("add"),
+         8 * n / 1e6, copy_bw)
+    case("inclusive_scan 'a + b' (user) float32 2^%d" % args.log2n, "GB/s", (f32,),
+         scan("a + b"), 8 * n / 1e6, copy_bw)
+    del i32
+
+    u32 = rng.integers(0, 2**32, n27, dtype=np.uint32)
+    keys = {"uint32": u32, "float32": f32[:n27].copy(),
+            "float64": f32[:n27].astype(np.float64)}
+    del u32
+
+    def sort(lib, mod, x):
+        if lib == "torch":
+            if x.dtype == mod.uint32:
+                return None
+            return lambda: mod.sort(x)
+        return lambda: A.need(mod, "sort")(x)
+    for dt, k in keys.items():
+        case(f"sort {dt} 2^{args.log2n - 1}", "Gkeys/s", (k,), sort, n27 / 1e6)
+
+    def argsort(lib, mod, x):
+        if lib == "torch":
+            return lambda: mod.sort(x, stable=True)
+        return lambda: A.need(mod, "argsort")(x)
+    case(f"argsort float32 2^{args.log2n - 1} (PyTorch: sort with indices)", "Gkeys/s",
+         (keys["float32"],), argsort, n27 / 1e6)
+
+    def pairs(lib, mod, k, v):
+        if lib == "ember":
+            return lambda: A.need(mod, "parallel.radix_sort")(k, v)
+        if lib == "torch":
+            return lambda: mod.sort(k, stable=True)
+        return None
+    case(f"sort pairs float32 keys + int64 values 2^{args.log2n - 1}", "Gkeys/s",
+         (keys["float32"], np.arange(n27, dtype=np.int64)), pairs, n27 / 1e6)
+    del keys
+
+    u01 = rng.random(n, dtype=np.float32)
+
+    def hist(lib, mod, x):
+        if lib == "torch":
+            return lambda: mod.histc(x, bins=256, min=0, max=1)
+        return lambda: A.need(mod, "histogram")(x, bins=256, range=(0, 1))
+    case("histogram 256 bins float32 2^%d (bytes read)" % args.log2n, "GB/s", (u01,), hist,
+         4 * n / 1e6, copy_bw)
+
+    small = rng.integers(0, 4096, n26).astype(np.int32)
+
+    def bincount(lib, mod, x):
+        return lambda: A.need(mod, "bincount")(x)
+    case(f"bincount int32 2^{args.log2n - 2}, 4,096 values (bytes read)", "GB/s", (small,),
+         bincount, 4 * n26 / 1e6, copy_bw)
+    del small
+
+    uq = rng.integers(0, 1 << 20, n26).astype(np.int32)
+
+    def unique(lib, mod, x):
+        return lambda: A.need(mod, "unique")(x)
+    case(f"unique int32 2^{args.log2n - 2}, 1M distinct", "ms", (uq,), unique, None)
+    del uq
+
+    mask = u01 < 0.5
+
+    def masked(lib, mod, x, m):
+        return lambda: x[m]
+    case("a[mask] float32 2^%d, half true" % args.log2n, "ms", (f32, mask), masked, None)
+
+    def nonzero(lib, mod, m):
+        return lambda: A.need(mod, "nonzero")(m)
+    case("nonzero bool 2^%d, half true" % args.log2n, "ms", (mask,), nonzero, None)
+
+    def fmt(x):
+        return x if isinstance(x, str) else f"{x:.4g}"
+
+    def frac(x, bw):
+        return f"{x / bw:.0%}" if bw and not isinstance(x, str) else ""
+
+    lines = ["| case | ember | CuPy | PyTorch | unit | ember / copy | ember vs CuPy |",
+             "|---|---|---|---|---|---|---|"]
+    for name, v, unit, bw in rows:
+        e, c, t = (v[k] for k in A.LIBS)
+        vs = ""
+        if not isinstance(e, str) and not isinstance(c, str):
+            vs = f"{c / e:.2f}x faster" if unit == "ms" else f"{e / c:.2f}x"
+        lines.append(f"| {name} | {fmt(e)} | {fmt(c)} | {fmt(t)} | {unit} | "
+                     f"{frac(e, bw)} | {vs} |")
+    lines.append(f"| (ref) device copy, read+write ({ref}) | {copy_bw:.0f} | | | GB/s | "
+                 "100% | |")
+    table = "\n".join(lines)
+    print(table)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
