@@ -91,6 +91,9 @@ em_status em_gen_hist_functions(em_device *dev, const em_gen_hist *d,
                                 em_function *fn[2])
 {
     static const char *const host_opts[] = {"-O2"};
+    /* NumPy's quantile interpolation a + diff * t rounds twice: no fused
+     * multiply-add (the host has -ffp-contract=off). */
+    static const char *const cuda_opts[] = {"--fmad=false"};
     uint64_t key;
     ht_table *t;
     ht_slot *hit;
@@ -110,7 +113,7 @@ em_status em_gen_hist_functions(em_device *dev, const em_gen_hist *d,
     }
     if ((st = em_gen_hist_source(d, em_device_get_type(dev), &src)) != EM_OK)
         return st;
-    st = em_kernel_cache_get(dev, src, 0, cpu ? host_opts : NULL, cpu ? 1 : 0,
+    st = em_kernel_cache_get(dev, src, 0, cpu ? host_opts : cuda_opts, 1,
                              EM_GEN_HIST_VERSION, &m, NULL);
     free(src);
     if (st != EM_OK)

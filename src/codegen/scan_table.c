@@ -112,8 +112,11 @@ em_status em_gen_scan_table_get(em_device *dev, uint64_t word,
                                 const char *name, const char *const *names,
                                 int n, em_function **fns)
 {
-    /* -fwrapv: a user's signed arithmetic wraps, as it does on the GPU. */
+    /* -fwrapv: a user's signed arithmetic wraps, as it does on the GPU.
+     * -fmad=false: "a * b + 1.0" rounds twice, as NumPy and the host
+     * (-ffp-contract=off) do, instead of becoming one fused multiply-add. */
     static const char *const host_opts[] = {"-O3", "-fwrapv"};
+    static const char *const cuda_opts[] = {"--fmad=false"};
     uint64_t hash = expr ? em_hash64(expr, strlen(expr), 0x5ca9) : 0;
     st_table *t = table_for(dev);
     st_slot *hit;
@@ -130,7 +133,7 @@ em_status em_gen_scan_table_get(em_device *dev, uint64_t word,
     st = gen(word, expr, em_device_get_type(dev), name, &src);
     if (st != EM_OK)
         return st;
-    st = em_kernel_cache_get(dev, src, 0, cpu ? host_opts : NULL, cpu ? 2 : 0,
+    st = em_kernel_cache_get(dev, src, 0, cpu ? host_opts : cuda_opts, cpu ? 2 : 1,
                              EM_GEN_SCAN_VERSION, &m, NULL);
     free(src);
     if (st != EM_OK) {

@@ -616,6 +616,9 @@ static PyObject *isclose_array(empy_state *st, PyObject *a, PyObject *b, PyObjec
 {
     PyObject *x = NULL, *y = NULL, *rtol = NULL, *atol = NULL, *t = NULL, *d = NULL;
     PyObject *r = NULL, *u;
+    em_device *dev, *old_dev = NULL;
+    em_stream *old_s = NULL;
+    int switched = 0;
     if (!(x = number_or_array(st, a)) || !(y = number_or_array(st, b)) ||
         !(rtol = number_or_array(st, rtol_o)) || !(atol = number_or_array(st, atol_o)))
         goto done;
@@ -655,6 +658,15 @@ static PyObject *isclose_array(empy_state *st, PyObject *a, PyObject *b, PyObjec
         if (!y)
             goto done;
     }
+    /* Steps on scalars alone (isfinite(1.0)) make 0-d arrays on the
+     * current device: make that the arrays' device for the duration. */
+    dev = empy_is_ndarray(x) ? EMPY_ARR(x)->device
+          : empy_is_ndarray(y) ? EMPY_ARR(y)->device : NULL;
+    old_s = em_current_stream();
+    if (dev && em_current_device(&old_dev) == EM_OK && old_dev != dev) {
+        em_set_current_device(dev);
+        switched = 1;
+    }
     /* d = |x - y|, t = atol + rtol * |y| */
     if (!(d = uf2(st, EM_OP_SUBTRACT, x, y, NULL)))
         goto done;
@@ -679,6 +691,10 @@ static PyObject *isclose_array(empy_state *st, PyObject *a, PyObject *b, PyObjec
         Py_XDECREF(u);
     }
 done:
+    if (switched) {
+        em_set_current_device(old_dev);
+        em_set_current_stream(old_s);
+    }
     Py_XDECREF(x);
     Py_XDECREF(y);
     Py_XDECREF(rtol);
