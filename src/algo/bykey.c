@@ -109,7 +109,7 @@ em_status em_scan_by_key(const em_array *keys, const em_array *values,
 {
     static const char fn[] = "scan_by_key";
     em_array kc = {0}, heads = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!keys || !values || !out)
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
@@ -134,7 +134,7 @@ em_status em_reduce_by_key(const em_array *keys, const em_array *values,
 {
     static const char fn[] = "reduce_by_key";
     em_array kc = {0}, heads = {0}, tails = {0}, sc = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!keys || !values || !out_keys || !out_values)
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
@@ -173,7 +173,7 @@ em_status em_unique_by_key(const em_array *keys, const em_array *values,
 {
     static const char fn[] = "unique_by_key";
     em_array kc = {0}, heads = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!keys || !out_keys || (values && !out_values))
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
@@ -222,7 +222,7 @@ em_status em_segmented_reduce(const em_array *values, const em_array *offsets,
 {
     static const char fn[] = "segmented_reduce";
     em_array off = {0}, heads = {0}, sc = {0}, dinit = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     int64_t m, n, one = 1;
     char b1[SHAPE_STR];
     em_status st;

@@ -157,7 +157,7 @@ static em_status count(int op, const em_array *c, const em_array *w,
 em_status em_histogram_even(const em_array *x, int64_t bins, double lower,
                             double upper, em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array c;
     em_status st;
     if (!x || !out)
@@ -305,7 +305,7 @@ em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
                                  double lo, double hi, em_array *out,
                                  double ends[2], em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_dtype bt, at;
     double *v;
     em_array e64;
@@ -416,7 +416,7 @@ static em_status by_edges(const em_array *x, const em_array *weights,
                           const em_array *edges, int uniform,
                           const double *ends, em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array c, w, e;
     int64_t nbins;
     double lo = 0, norm = 0;
@@ -526,7 +526,7 @@ em_status em_histogram_uniform(const em_array *x, const em_array *weights,
 em_status em_bincount(const em_array *x, const em_array *weights,
                       int64_t minlength, em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array c, w;
     int64_t len = minlength;
     em_dtype_kind k;
@@ -607,7 +607,7 @@ em_status em_bincount(const em_array *x, const em_array *weights,
 em_status em_digitize(const em_array *x, const em_array *bins, int right,
                       em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array c, b;
     double *hb = NULL;
     int inc = 1, dec = 1;
@@ -697,7 +697,7 @@ em_status em_digitize(const em_array *x, const em_array *bins, int right,
 em_status em_histogram_density(const em_array *hist, const em_array *edges,
                                em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array h, e;
     double *hv = NULL, *ev = NULL, sum = 0;
     int64_t nb;

@@ -269,7 +269,7 @@ em_status em_merge_sort(const em_array *keys, const em_array *values,
     const char *fn = "merge_sort";
     em_array kc = {0}, vc = {0};
     long long *perm = NULL;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!keys || !out_keys || (values && !out_values))
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
@@ -332,7 +332,7 @@ em_status em_merge(const em_array *a_keys, const em_array *a_values,
     const char *fn = "merge";
     em_array kc = {0}, vc = {0};
     long long *perm = NULL;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!a_keys || !b_keys || !out_keys || (!a_values) != (!b_values) ||
         (a_values && !out_values))

@@ -17,7 +17,7 @@ static em_status quantile(const em_array *a, const double *q, int qndim,
                           em_array *out, em_stream *s)
 {
     const char *fn = median ? "median" : "quantile";
-    em_stream *on;
+    em_stream *on = NULL;
     em_device *dev;
     em_dtype wt;
     em_array work, moved, sorted, qd, res;

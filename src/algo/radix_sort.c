@@ -356,7 +356,7 @@ em_status em_radix_sort(const em_array *keys, const em_array *values,
     em_array kc = {0}, vc = {0};
     em_srt_key key;
     long long *perm = NULL;
-    em_stream *on;
+    em_stream *on = NULL;
     int width;
     em_status st;
 

@@ -85,7 +85,7 @@ em_status em_scan(const em_array *x, int axis, const em_par_op *op,
     const char *fn = exclusive ? "exclusive_scan" : "inclusive_scan";
     em_array src = {0}, res = {0}, tin = {0}, tout = {0}, view = {0};
     em_gen_scan d;
-    em_stream *on;
+    em_stream *on = NULL;
     long long irs, ors;
     int perm[EM_MAX_NDIM];
     em_status st;

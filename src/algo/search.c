@@ -56,7 +56,7 @@ em_status em_searchsorted(const em_array *sorted, const em_array *needles,
     em_operand ops[2];
     em_dtype dt;
     void *hi = NULL, *ni = NULL;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
 
     if (!sorted || !needles || !out)

@@ -61,7 +61,7 @@ em_status em_par_transform(const char *expr, int ninputs,
     int64_t shape[EM_MAX_NDIM];
     int ndim = 0, made = 0;
     em_device *dev;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st = EM_OK;
 
     if (!expr || !expr[0] || !inputs || !out)
@@ -139,7 +139,7 @@ static em_status compact(const char *fn, const em_array *x, const char *pred,
 {
     em_array xc = {0}, mc = {0}, fl = {0}, pos = {0};
     int64_t n, nsel = 0;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
 
     if (!x || !out || (!pred && !mask) || (pred && mask))

@@ -70,7 +70,7 @@ static em_status pair_check(const em_array *a, const em_array *b,
 em_status em_union1d(const em_array *a, const em_array *b, em_array *out,
                      em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array fa, fb, c;
     em_status st;
     memset(out, 0, sizeof *out);
@@ -106,7 +106,7 @@ em_status em_intersect1d(const em_array *a, const em_array *b,
                          int assume_unique, em_array *out, em_array *idx1,
                          em_array *idx2, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array ua, ub, ia, ib, c, perm, sorted, f, pos, p1, p2, q;
     int want = idx1 && idx2;
     em_status st;
@@ -223,7 +223,7 @@ done:
 em_status em_setdiff1d(const em_array *a, const em_array *b, int assume_unique,
                        em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array ua, m;
     em_status st;
     memset(out, 0, sizeof *out);
@@ -242,7 +242,7 @@ em_status em_setdiff1d(const em_array *a, const em_array *b, int assume_unique,
 em_status em_setxor1d(const em_array *a, const em_array *b, int assume_unique,
                       em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_array ua, ub, c, sorted, f;
     em_status st;
     memset(out, 0, sizeof *out);

@@ -46,7 +46,7 @@ static em_status sort_impl(const em_array *a, int axis, int flatten,
     int64_t n;
     long long rowlen, *perm = NULL;
     em_srt_key keys[3];
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
 
     if (!a || !out)
@@ -174,7 +174,7 @@ em_status em_top_k(const em_array *x, int64_t k, int largest,
     em_srt_key keys[3];
     long long *perm = NULL;
     em_array c = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     int nkeys;
     em_status st;
 

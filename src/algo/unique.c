@@ -154,7 +154,7 @@ em_status em_unique(const em_array *a, int equal_nan, em_array *values,
                     em_array *index, em_array *inverse, em_array *counts,
                     em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_device *dev;
     em_dtype wt;
     em_array flat, perm, sorted, flags, nz, pos, vals, cs;
@@ -280,7 +280,7 @@ done:
 em_status em_isin(const em_array *element, const em_array *test, int invert,
                   em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_device *dev;
     em_dtype ct, wt;
     em_array x, t, u, j;

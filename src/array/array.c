@@ -74,7 +74,7 @@ em_status em_array_empty(em_device *d, em_dtype dtype, int ndim,
                          em_array *out)
 {
     em_array a;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status rc;
     int64_t size, itemsize;
     char buf[SHAPE_STR];

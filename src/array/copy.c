@@ -222,7 +222,7 @@ em_status em_array_fill(em_array *a, const void *value, em_dtype value_dtype,
 {
     const em_dtype_info *vi;
     em_operand op;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status rc;
     int byte;
     if ((rc = em_arr_check(a, "em_array_fill: the array")) != EM_OK)

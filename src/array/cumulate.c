@@ -146,7 +146,7 @@ em_status em_cumulate(em_cumulate_op op, const em_array *a, int axis,
     const char *fn = em_cumulate_name(op);
     em_array src = {0}, res = {0};
     em_dtype acc;
-    em_stream *on;
+    em_stream *on = NULL;
     int made_out = 0, via_tmp = 0;
     char b1[SHAPE_STR], b2[SHAPE_STR];
     em_status st;

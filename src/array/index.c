@@ -228,7 +228,7 @@ static em_status run(int op, const em_array *src, const em_index_geom *g,
 em_status em_index_gather(const em_array *src, const em_index_geom *g,
                           em_index_mode mode, em_array *out, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     char b1[SHAPE_STR], b2[SHAPE_STR];
     int made = 0;
@@ -276,7 +276,7 @@ em_status em_index_scatter(em_array *dst, const em_index_geom *g,
                            em_index_mode mode, const em_array *values,
                            em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     char b1[SHAPE_STR], b2[SHAPE_STR];
     if (!dst || !g || !values)
@@ -308,7 +308,7 @@ em_status em_index_scatter(em_array *dst, const em_index_geom *g,
 em_status em_nonzero(const em_array *a, em_array *out, em_stream *s)
 {
     em_device *dev;
-    em_stream *on;
+    em_stream *on = NULL;
     em_array mask, counts;
     em_gen_gather d;
     em_function *fn[3];

@@ -313,7 +313,7 @@ static int where_kernel(const em_array *mask, const em_operand *xy,
     em_gen_gather d;
     em_function *fn[3];
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
-    em_stream *on;
+    em_stream *on = NULL;
     for (int k = 0; k < 2; k++)
         if (xy[k].array && (xy[k].array->dtype != dt ||
                             (cuda && !(xy[k].array->flags & EM_ARRAY_ALIGNED))))

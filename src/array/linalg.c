@@ -118,7 +118,7 @@ static em_status run_plan(const char *fn, const plan *p, const em_array *a,
     em_device *dev = a->device;
     em_array A = {0}, B = {0}, C = {0};
     em_gen_mm_geom g;
-    em_stream *on;
+    em_stream *on = NULL;
     int made_out = 0, via_tmp = 0;
     int64_t isz = (int64_t)em_dtype_size(t);
     char b1[SHAPE_STR], b2[SHAPE_STR];
@@ -479,7 +479,7 @@ em_status em_vdot(const em_array *a, const em_array *b, em_array *out,
     plan p;
     em_dtype t;
     em_array fa = {0}, fb = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!a || !b || !out)
         return em_error(EM_ERR_INVALID_VALUE, "em_vdot: NULL argument");
@@ -512,7 +512,7 @@ em_status em_outer(const em_array *a, const em_array *b, em_array *out,
                    em_stream *s)
 {
     em_array fa = {0}, fb = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!a || !b || !out)
         return em_error(EM_ERR_INVALID_VALUE, "em_outer: NULL argument");
@@ -561,7 +561,7 @@ em_status em_tensordot(const em_array *a, const em_array *b, int naxes,
     int64_t M = 1, N = 1, K = 1, rshape[EM_MAX_NDIM];
     int rnd = 0;
     em_array ta = {0}, tb = {0}, r = {0};
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     char b1[SHAPE_STR], b2[SHAPE_STR];
 

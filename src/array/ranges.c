@@ -227,7 +227,7 @@ em_status em_eye(em_device *d, int64_t n, int64_t m, int64_t k,
                  em_dtype dtype, char order, em_array *out, em_stream *s)
 {
     int64_t shape[2] = {n, m}, one = 1;
-    em_stream *on;
+    em_stream *on = NULL;
     em_array diag;
     em_status rc;
     if (n < 0 || m < 0)
@@ -334,7 +334,7 @@ em_status em_tril(const em_array *a, int64_t k, int upper, em_array *out,
     int64_t n, m, shape[2];
     em_array mask;
     em_operand in;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status rc;
     if ((rc = em_arr_check(a, upper ? "triu: the array" : "tril: the array")) != EM_OK)
         return rc;

@@ -376,7 +376,7 @@ em_status em_reduce(em_reduce_op op, const em_array *a,
     int64_t rshape[EM_MAX_NDIM], kshape[EM_MAX_NDIM], M = 1, K = 1;
     em_dtype R, C;
     em_array res, tmp;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     view2 v;
     char b1[SHAPE_STR], b2[SHAPE_STR];

@@ -593,7 +593,7 @@ em_status em_array_from_host(em_array *dst, const void *host,
     int64_t cstr[EM_MAX_NDIM];
     const int64_t *hs = host_strides;
     size_t is;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status rc;
     xlayout l;
     if ((rc = em_arr_check(dst, "em_array_from_host: dst")) != EM_OK)
@@ -649,7 +649,7 @@ em_status em_array_to_host(const em_array *src, void *host,
     int64_t cstr[EM_MAX_NDIM];
     const int64_t *hs = host_strides;
     size_t is;
-    em_stream *on;
+    em_stream *on = NULL;
     em_status rc;
     xlayout l;
     if ((rc = em_arr_check(src, "em_array_to_host: src")) != EM_OK)

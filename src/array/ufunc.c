@@ -499,7 +499,7 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
     em_array tmp[3];
     int nd = 0, made_out = 0, ntmp = 0;
     int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM];
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     char b1[SHAPE_STR], b2[SHAPE_STR];
 

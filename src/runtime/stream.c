@@ -155,7 +155,7 @@ em_status em_event_destroy(em_event *e)
 
 em_status em_event_record(em_event *e, em_stream *s)
 {
-    em_stream *on;
+    em_stream *on = NULL;
     em_status st;
     if (!e)
         return em_error(EM_ERR_INVALID_VALUE, "em_event_record: event is NULL");
