@@ -13,61 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "codegen/ewise.h"
 #include "codegen/ewise_embedded.h"
-
-/* ---- a growable string ----------------------------------------------- */
-
-typedef struct sb {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sb;
-
-static void sb_vprintf(sb *b, const char *fmt, va_list ap)
-{
-    va_list aq;
-    int k;
-    if (b->oom)
-        return;
-    va_copy(aq, ap);
-    k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, aq);
-    va_end(aq);
-    if (k < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (!b->p || b->n + (size_t)k + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        char *p;
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-        vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-    }
-    b->n += (size_t)k;
-}
-
-static void sb_printf(sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(b, fmt, ap);
-    va_end(ap);
-}
-
-static void sb_puts(sb *b, const char *s)
-{
-    sb_printf(b, "%s", s);
-}
 
 /* ---- the ops header, by section --------------------------------------- */
 
@@ -189,31 +137,31 @@ static const char *store_fn(int d)
 
 /* Conversions are emitted as nested calls, each as an opening and a
  * closing part. */
-static void cvt_open(sb *b, int from, int to)
+static void cvt_open(em_sb *b, int from, int to)
 {
     if (from == to)
         return;
-    sb_printf(b, "ew_%s_from_%s(", storage_sfx[to], category[from]);
+    em_sb_printf(b, "ew_%s_from_%s(", storage_sfx[to], category[from]);
     if (widen_fn(from))
-        sb_printf(b, "%s(", widen_fn(from));
+        em_sb_printf(b, "%s(", widen_fn(from));
 }
 
-static void cvt_close(sb *b, int from, int to)
+static void cvt_close(em_sb *b, int from, int to)
 {
     if (from != to)
-        sb_puts(b, widen_fn(from) ? "))" : ")");
+        em_sb_puts(b, widen_fn(from) ? "))" : ")");
 }
 
-static void wrap_open(sb *b, const char *fn)
+static void wrap_open(em_sb *b, const char *fn)
 {
     if (fn)
-        sb_printf(b, "%s(", fn);
+        em_sb_printf(b, "%s(", fn);
 }
 
-static void wrap_close(sb *b, const char *fn)
+static void wrap_close(em_sb *b, const char *fn)
 {
     if (fn)
-        sb_puts(b, ")");
+        em_sb_puts(b, ")");
 }
 
 /* The C type of input k's parameter and element. */
@@ -281,86 +229,86 @@ static void op_function_name(const em_gen_ewise *d, int nin, char *out,
         snprintf(out, n, "ew_%s_%s", name, compute_sfx[d->loop_in[0]]);
 }
 
-static void emit_elem(sb *b, const em_gen_ewise *d, int nin, const char *name)
+static void emit_elem(em_sb *b, const em_gen_ewise *d, int nin, const char *name)
 {
     char fn[64];
-    sb_printf(b, "EW_FN %s ew_elem_%s(", storage_type[d->out], name);
+    em_sb_printf(b, "EW_FN %s ew_elem_%s(", storage_type[d->out], name);
     for (int k = 0; k < nin; k++)
-        sb_printf(b, "%s%s x%d", k ? ", " : "", storage_type[input_dtype(d, k)],
+        em_sb_printf(b, "%s%s x%d", k ? ", " : "", storage_type[input_dtype(d, k)],
                   k);
-    sb_puts(b, ")\n{\n    return ");
+    em_sb_puts(b, ")\n{\n    return ");
     if (d->op == EM_OP_COPY) {
         /* A cast: straight from the input's dtype to the output's. */
         cvt_open(b, input_dtype(d, 0), d->out);
-        sb_puts(b, "x0");
+        em_sb_puts(b, "x0");
         cvt_close(b, input_dtype(d, 0), d->out);
-        sb_puts(b, ";\n}\n");
+        em_sb_puts(b, ";\n}\n");
         return;
     }
     /* out <- store(op(load(loop <- x0), ...)) */
     op_function_name(d, nin, fn, sizeof fn);
     cvt_open(b, d->loop_out, d->out);
     wrap_open(b, store_fn(d->loop_out));
-    sb_printf(b, "%s(", fn);
+    em_sb_printf(b, "%s(", fn);
     for (int k = 0; k < nin; k++) {
         if (k)
-            sb_puts(b, ", ");
+            em_sb_puts(b, ", ");
         wrap_open(b, load_fn(d->loop_in[k]));
         cvt_open(b, input_dtype(d, k), d->loop_in[k]);
-        sb_printf(b, "x%d", k);
+        em_sb_printf(b, "x%d", k);
         cvt_close(b, input_dtype(d, k), d->loop_in[k]);
         wrap_close(b, load_fn(d->loop_in[k]));
     }
-    sb_puts(b, ")");
+    em_sb_puts(b, ")");
     wrap_close(b, store_fn(d->loop_out));
     cvt_close(b, d->loop_out, d->out);
-    sb_puts(b, ";\n}\n");
+    em_sb_puts(b, ";\n}\n");
 }
 
 /* ---- kernels ----------------------------------------------------------- */
 
 /* The parameters shared by every layout: out, the inputs, the mask. */
-static void emit_params(sb *b, const em_gen_ewise *d, int nin, int bytes)
+static void emit_params(em_sb *b, const em_gen_ewise *d, int nin, int bytes)
 {
     if (bytes)
-        sb_puts(b, "char *out");
+        em_sb_puts(b, "char *out");
     else
-        sb_printf(b, "%s *out", storage_type[d->out]);
+        em_sb_printf(b, "%s *out", storage_type[d->out]);
     for (int k = 0; k < nin; k++) {
         if (!is_array(d, k))
-            sb_printf(b, ", %s in%d", storage_type[input_dtype(d, k)], k);
+            em_sb_printf(b, ", %s in%d", storage_type[input_dtype(d, k)], k);
         else if (bytes)
-            sb_printf(b, ", const char *in%d", k);
+            em_sb_printf(b, ", const char *in%d", k);
         else
-            sb_printf(b, ", const %s *in%d", storage_type[input_dtype(d, k)],
+            em_sb_printf(b, ", const %s *in%d", storage_type[input_dtype(d, k)],
                       k);
     }
     if (d->where)
-        sb_puts(b, bytes ? ", const char *mask" : ", const ew_b *mask");
+        em_sb_puts(b, bytes ? ", const char *mask" : ", const ew_b *mask");
 }
 
 /* The call of the element function on contiguous element t. */
-static void contig_statement(sb *b, const em_gen_ewise *d, int nin,
+static void contig_statement(em_sb *b, const em_gen_ewise *d, int nin,
                              const char *name, const char *t,
                              const char *indent)
 {
-    sb_printf(b, "%s", indent);
+    em_sb_printf(b, "%s", indent);
     if (d->where)
-        sb_printf(b, "if (mask[%s]) ", t);
-    sb_printf(b, "out[%s] = ew_elem_%s(", t, name);
+        em_sb_printf(b, "if (mask[%s]) ", t);
+    em_sb_printf(b, "out[%s] = ew_elem_%s(", t, name);
     for (int k = 0; k < nin; k++)
-        sb_printf(b, is_array(d, k) ? "%sin%d[%s]" : "%sin%d", k ? ", " : "", k,
+        em_sb_printf(b, is_array(d, k) ? "%sin%d[%s]" : "%sin%d", k ? ", " : "", k,
                   t);
-    sb_puts(b, ");\n");
+    em_sb_puts(b, ");\n");
 }
 
-static void emit_contig_cuda(sb *b, const em_gen_ewise *d, int nin,
+static void emit_contig_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                              const char *name)
 {
     const char *ix = d->idx64 ? "unsigned long long" : "unsigned";
     int vw = d->vec;
     if (vw > 1) {
-        sb_printf(
+        em_sb_printf(
             b,
             "typedef struct __align__(%d) ew_vo_%s { %s v[%d]; } ew_vo_%s;\n",
             vw * (int)em_dtype_size((em_dtype)d->out), name,
@@ -368,7 +316,7 @@ static void emit_contig_cuda(sb *b, const em_gen_ewise *d, int nin,
         for (int k = 0; k < nin; k++)
             if (is_array(d, k)) {
                 int dt = input_dtype(d, k);
-                sb_printf(
+                em_sb_printf(
                     b,
                     "typedef struct __align__(%d) ew_v%d_%s { %s v[%d]; } "
                     "ew_v%d_%s;\n",
@@ -376,51 +324,51 @@ static void emit_contig_cuda(sb *b, const em_gen_ewise *d, int nin,
                     storage_type[dt], vw, k, name);
             }
     }
-    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 0);
-    sb_printf(b, ", %s n)\n{\n", ix);
-    sb_printf(b, "    const %s step = (%s)gridDim.x * blockDim.x;\n", ix, ix);
-    sb_printf(b,
+    em_sb_printf(b, ", %s n)\n{\n", ix);
+    em_sb_printf(b, "    const %s step = (%s)gridDim.x * blockDim.x;\n", ix, ix);
+    em_sb_printf(b,
               "    const %s i = (%s)blockIdx.x * blockDim.x + threadIdx.x;\n",
               ix, ix);
     if (vw > 1) {
-        sb_printf(b, "    const %s nv = n / %d;\n", ix, vw);
-        sb_printf(b, "    for (%s v = i; v < nv; v += step) {\n", ix);
+        em_sb_printf(b, "    const %s nv = n / %d;\n", ix, vw);
+        em_sb_printf(b, "    for (%s v = i; v < nv; v += step) {\n", ix);
         for (int k = 0; k < nin; k++)
             if (is_array(d, k))
-                sb_printf(b,
+                em_sb_printf(b,
                           "        const ew_v%d_%s a%d = ((const ew_v%d_%s "
                           "*)in%d)[v];\n",
                           k, name, k, k, name, k);
-        sb_printf(b, "        ew_vo_%s r;\n#pragma unroll\n", name);
-        sb_printf(b,
+        em_sb_printf(b, "        ew_vo_%s r;\n#pragma unroll\n", name);
+        em_sb_printf(b,
                   "        for (int k = 0; k < %d; k++)\n            r.v[k] = "
                   "ew_elem_%s(",
                   vw, name);
         for (int k = 0; k < nin; k++)
-            sb_printf(b, is_array(d, k) ? "%sa%d.v[k]" : "%sin%d",
+            em_sb_printf(b, is_array(d, k) ? "%sa%d.v[k]" : "%sin%d",
                       k ? ", " : "", k);
-        sb_printf(b, ");\n        ((ew_vo_%s *)out)[v] = r;\n    }\n", name);
-        sb_printf(b, "    for (%s t = nv * %d + i; t < n; t += step)\n", ix,
+        em_sb_printf(b, ");\n        ((ew_vo_%s *)out)[v] = r;\n    }\n", name);
+        em_sb_printf(b, "    for (%s t = nv * %d + i; t < n; t += step)\n", ix,
                   vw);
     } else {
-        sb_printf(b, "    for (%s t = i; t < n; t += step)\n", ix);
+        em_sb_printf(b, "    for (%s t = i; t < n; t += step)\n", ix);
     }
     contig_statement(b, d, nin, name, "t", "        ");
-    sb_puts(b, "}\n");
+    em_sb_puts(b, "}\n");
 }
 
-static void emit_contig_host(sb *b, const em_gen_ewise *d, int nin,
+static void emit_contig_host(em_sb *b, const em_gen_ewise *d, int nin,
                              const char *name)
 {
-    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 0);
-    sb_puts(b, ", long long n, long long chunk)\n{\n"
+    em_sb_puts(b, ", long long n, long long chunk)\n{\n"
                "    const long long lo = (long long)blockIdx.x * chunk;\n"
                "    const long long hi = n - lo > chunk ? lo + chunk : n;\n"
                "    for (long long t = lo; t < hi; t++)\n");
     contig_statement(b, d, nin, name, "t", "        ");
-    sb_puts(b, "}\n");
+    em_sb_puts(b, "}\n");
 }
 
 /* The array operands in slot order: out, array inputs, mask. */
@@ -452,7 +400,7 @@ static int slot_dtype(const em_gen_ewise *d, int slot)
 
 /* The strided store statement; element j of the current row is at offset
  * o<a> plus j inner strides (j NULL: the offset itself). */
-static void strided_statement(sb *b, const em_gen_ewise *d, int nin,
+static void strided_statement(em_sb *b, const em_gen_ewise *d, int nin,
                               const char *name, const int *slots, int na,
                               const char *j, const char *indent)
 {
@@ -473,31 +421,31 @@ static void strided_statement(sb *b, const em_gen_ewise *d, int nin,
                      "*(%s%s *)(%s + o%d + %s * g.st[%d][%d])", cq, ty,
                      slot_ptr(s), a, j, a, last);
     }
-    sb_printf(b, "%s", indent);
+    em_sb_printf(b, "%s", indent);
     if (d->where)
-        sb_printf(b, "if (%s) ", e[EM_GEN_SLOT_MASK]);
-    sb_printf(b, "%s = ew_elem_%s(", e[EM_GEN_SLOT_OUT], name);
+        em_sb_printf(b, "if (%s) ", e[EM_GEN_SLOT_MASK]);
+    em_sb_printf(b, "%s = ew_elem_%s(", e[EM_GEN_SLOT_OUT], name);
     for (int k = 0; k < nin; k++) {
         if (is_array(d, k))
-            sb_printf(b, "%s%s", k ? ", " : "", e[EM_GEN_SLOT_IN0 + k]);
+            em_sb_printf(b, "%s%s", k ? ", " : "", e[EM_GEN_SLOT_IN0 + k]);
         else
-            sb_printf(b, "%sin%d", k ? ", " : "", k);
+            em_sb_printf(b, "%sin%d", k ? ", " : "", k);
     }
-    sb_puts(b, ");\n");
+    em_sb_puts(b, ");\n");
 }
 
-static void emit_geom(sb *b, const em_gen_ewise *d, int na, const char *name,
+static void emit_geom(em_sb *b, const em_gen_ewise *d, int na, const char *name,
                       int w32)
 {
     int nd = d->ndim;
     if (w32)
-        sb_printf(b,
+        em_sb_printf(b,
                   "struct ew_geom_%s { unsigned n; unsigned shape[%d]; "
                   "unsigned mul[%d]; "
                   "unsigned shr[%d]; int st[%d][%d]; };\n",
                   name, nd, nd, nd, na, nd);
     else
-        sb_printf(b,
+        em_sb_printf(b,
                   "struct ew_geom_%s { long long n; long long shape[%d]; "
                   "long long st[%d][%d]; };\n",
                   name, nd, na, nd);
@@ -508,7 +456,7 @@ static void emit_geom(sb *b, const em_gen_ewise *d, int na, const char *name,
  * requests in flight. */
 #define EW_UNROLL 4
 
-static void emit_strided_cuda(sb *b, const em_gen_ewise *d, int nin,
+static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                               const char *name)
 {
     int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), nd = d->ndim,
@@ -523,69 +471,69 @@ static void emit_strided_cuda(sb *b, const em_gen_ewise *d, int nin,
         for (int a = 0; a < na; a++)
             if (d->inner[slots[a]] == EM_GEN_INNER_UNIT) {
                 int dt = slot_dtype(d, slots[a]);
-                sb_printf(b,
+                em_sb_printf(b,
                           "typedef struct __align__(%d) ew_v%d_%s { %s v[%d]; "
                           "} ew_v%d_%s;\n",
                           vw * (int)em_dtype_size((em_dtype)dt), a, name,
                           storage_type[dt], vw, a, name);
             }
-    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);
-    sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
-    sb_printf(b, "    const %s step = (%s)gridDim.x * blockDim.x;\n", ix, ix);
-    sb_printf(b,
+    em_sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
+    em_sb_printf(b, "    const %s step = (%s)gridDim.x * blockDim.x;\n", ix, ix);
+    em_sb_printf(b,
               "    for (%s base = (%s)blockIdx.x * blockDim.x + threadIdx.x; "
               "base < g.n; "
               "base += %d * step) {\n",
               ix, ix, EW_UNROLL);
-    sb_printf(b, "        %s", ox);
+    em_sb_printf(b, "        %s", ox);
     for (int a = 0; a < na; a++)
-        sb_printf(b, "%so%d[%d]", a ? ", " : " ", a, EW_UNROLL);
-    sb_printf(b, ";\n        int ok[%d];\n", EW_UNROLL);
+        em_sb_printf(b, "%so%d[%d]", a ? ", " : " ", a, EW_UNROLL);
+    em_sb_printf(b, ";\n        int ok[%d];\n", EW_UNROLL);
     for (int a = 0; a < na; a++) {
         int sl = slots[a], k = sl - EM_GEN_SLOT_IN0;
         if (sl != EM_GEN_SLOT_IN0 && sl != EM_GEN_SLOT_IN1)
             continue;
         if (vw > 1 && d->inner[sl] == EM_GEN_INNER_UNIT)
-            sb_printf(b, "        ew_v%d_%s x%d[%d];\n", a, name, k, EW_UNROLL);
+            em_sb_printf(b, "        ew_v%d_%s x%d[%d];\n", a, name, k, EW_UNROLL);
         else
-            sb_printf(b, "        %s x%d[%d];\n",
+            em_sb_printf(b, "        %s x%d[%d];\n",
                       storage_type[input_dtype(d, k)], k, EW_UNROLL);
     }
     if (d->where)
-        sb_printf(b, "        ew_b m[%d];\n", EW_UNROLL);
-    sb_printf(b,
+        em_sb_printf(b, "        ew_b m[%d];\n", EW_UNROLL);
+    em_sb_printf(b,
               "#pragma unroll\n        for (int u = 0; u < %d; u++) {\n"
               "            %s r = base + u * step, c;\n"
               "            ok[u] = r < g.n;\n"
               "            if (!ok[u])\n                continue;\n",
               EW_UNROLL, ix);
     for (int a = 0; a < na; a++)
-        sb_printf(b, "            o%d[u] = 0;\n", a);
+        em_sb_printf(b, "            o%d[u] = 0;\n", a);
     for (int dim = nd - 1; dim >= 0; dim--) {
         if (dim > 0) {
             if (w32)
-                sb_printf(b,
+                em_sb_printf(b,
                           "            { unsigned q = (__umulhi(r, g.mul[%d]) "
                           "+ r) >> "
                           "g.shr[%d]; c = r - q * g.shape[%d]; r = q; }\n",
                           dim, dim, dim);
             else
-                sb_printf(
+                em_sb_printf(
                     b, "            c = r %% g.shape[%d]; r /= g.shape[%d];\n",
                     dim, dim);
         } else {
-            sb_puts(b, "            c = r;\n");
+            em_sb_puts(b, "            c = r;\n");
         }
         for (int a = 0; a < na; a++) {
             int sl = slots[a];
             if (dim == nd - 1 && d->inner[sl] == EM_GEN_INNER_ZERO)
                 continue;
             if (dim == nd - 1 && d->inner[sl] == EM_GEN_INNER_UNIT)
-                sb_printf(b, "            o%d[u] += (%s)c * %d;\n", a, ox,
+                em_sb_printf(b, "            o%d[u] += (%s)c * %d;\n", a, ox,
                           vw * (int)em_dtype_size((em_dtype)slot_dtype(d, sl)));
             else
-                sb_printf(b, "            o%d[u] += (%s)c * g.st[%d][%d];\n", a,
+                em_sb_printf(b, "            o%d[u] += (%s)c * g.st[%d][%d];\n", a,
                           ox, a, dim);
         }
     }
@@ -594,81 +542,81 @@ static void emit_strided_cuda(sb *b, const em_gen_ewise *d, int nin,
         if (sl == EM_GEN_SLOT_OUT)
             continue;
         if (sl == EM_GEN_SLOT_MASK)
-            sb_printf(b, "            m[u] = *(const ew_b *)(mask + o%d[u]);\n",
+            em_sb_printf(b, "            m[u] = *(const ew_b *)(mask + o%d[u]);\n",
                       a);
         else if (vw > 1 && d->inner[sl] == EM_GEN_INNER_UNIT)
-            sb_printf(
+            em_sb_printf(
                 b,
                 "            x%d[u] = *(const ew_v%d_%s *)(in%d + o%d[u]);\n",
                 k, a, name, k, a);
         else
-            sb_printf(b, "            x%d[u] = *(const %s *)(in%d + o%d[u]);\n",
+            em_sb_printf(b, "            x%d[u] = *(const %s *)(in%d + o%d[u]);\n",
                       k, storage_type[input_dtype(d, k)], k, a);
     }
-    sb_printf(
+    em_sb_printf(
         b,
         "        }\n#pragma unroll\n        for (int u = 0; u < %d; u++) {\n"
         "            if (!ok[u]%s)\n                continue;\n",
         EW_UNROLL, d->where ? " || !m[u]" : "");
     if (vw > 1) {
-        sb_printf(b,
+        em_sb_printf(b,
                   "            ew_v0_%s y;\n#pragma unroll\n"
                   "            for (int e = 0; e < %d; e++)\n"
                   "                y.v[e] = ew_elem_%s(",
                   name, vw, name);
     } else {
-        sb_printf(b, "            *(%s *)(out + o0[u]) = ew_elem_%s(",
+        em_sb_printf(b, "            *(%s *)(out + o0[u]) = ew_elem_%s(",
                   storage_type[d->out], name);
     }
     for (int k = 0, a = 1; k < nin; k++) {
         if (k)
-            sb_puts(b, ", ");
+            em_sb_puts(b, ", ");
         if (!is_array(d, k)) {
-            sb_printf(b, "in%d", k);
+            em_sb_printf(b, "in%d", k);
             continue;
         }
         if (vw > 1 && d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_UNIT)
-            sb_printf(b, "x%d[u].v[e]", k);
+            em_sb_printf(b, "x%d[u].v[e]", k);
         else
-            sb_printf(b, "x%d[u]", k);
+            em_sb_printf(b, "x%d[u]", k);
         a++;
     }
-    sb_puts(b, ");\n");
+    em_sb_puts(b, ");\n");
     if (vw > 1)
-        sb_printf(b, "            *(ew_v0_%s *)(out + o0[u]) = y;\n", name);
-    sb_puts(b, "        }\n    }\n}\n");
+        em_sb_printf(b, "            *(ew_v0_%s *)(out + o0[u]) = y;\n", name);
+    em_sb_puts(b, "        }\n    }\n}\n");
 }
 
 /* Two axes where some input runs along the outer one (a transposed
  * operand): 32x32 tiles, each such input read along its contiguous axis
  * into shared memory, the output written along its own. CUDA only: the
  * host runs a block's threads one after another and has no barrier. */
-static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
+static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                             const char *name)
 {
     int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), w32 = !d->idx64;
     const char *ix = w32 ? "int" : "long long";
     emit_geom(b, d, na, name, 0);
-    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);
-    sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
+    em_sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
     for (int a = 0; a < na; a++)
         if (slots[a] >= EM_GEN_SLOT_IN0 && slots[a] <= EM_GEN_SLOT_IN1 &&
             d->inner[slots[a]] == EM_GEN_INNER_TILE)
-            sb_printf(b, "    __shared__ %s t%d[32][33];\n",
+            em_sb_printf(b, "    __shared__ %s t%d[32][33];\n",
                       storage_type[input_dtype(d, slots[a] - EM_GEN_SLOT_IN0)],
                       slots[a] - EM_GEN_SLOT_IN0);
     /* 32-bit offsets when every operand's span fits (the caller's idx64).
      * Each thread handles rows ty, ty+8, ty+16, ty+24 of the tile; the
      * loops have a fixed trip count so that all four loads of a phase are
      * in flight before the first store. */
-    sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
+    em_sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
               ix, ix, ix);
     for (int a = 0; a < na; a++)
-        sb_printf(
+        em_sb_printf(
             b, "    const %s s%d0 = (%s)g.st[%d][0], s%d1 = (%s)g.st[%d][1];\n",
             ix, a, ix, a, a, ix, a);
-    sb_printf(
+    em_sb_printf(
         b,
         "    const %s r0 = (%s)blockIdx.y * 32, c0 = (%s)blockIdx.x * 32;\n"
         "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
@@ -682,14 +630,14 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
         if (sl >= EM_GEN_SLOT_IN0 && sl <= EM_GEN_SLOT_IN1 &&
             d->inner[sl] == EM_GEN_INNER_TILE) {
             int k = sl - EM_GEN_SLOT_IN0;
-            sb_printf(b,
+            em_sb_printf(b,
                       "            t%d[tx][ty + 8 * k] = *(const %s *)(in%d + "
                       "r * s%d0 + "
                       "c * s%d1);\n",
                       k, storage_type[input_dtype(d, k)], k, a, a);
         }
     }
-    sb_printf(b,
+    em_sb_printf(b,
               "        }\n    }\n    __syncthreads();\n"
               "    %s o0[4];\n    int ok[4];\n",
               ix);
@@ -697,13 +645,13 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
-            sb_printf(b, "    %s x%d[4];\n", storage_type[input_dtype(d, k)],
+            em_sb_printf(b, "    %s x%d[4];\n", storage_type[input_dtype(d, k)],
                       k);
         a++;
     }
     if (d->where)
-        sb_puts(b, "    ew_b m[4];\n");
-    sb_printf(b,
+        em_sb_puts(b, "    ew_b m[4];\n");
+    em_sb_printf(b,
               "#pragma unroll\n"
               "    for (int k = 0; k < 4; k++) {\n"
               "        const %s r = r0 + ty + 8 * k, c = c0 + tx;\n"
@@ -715,32 +663,32 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
-            sb_printf(
+            em_sb_printf(
                 b,
                 "        x%d[k] = *(const %s *)(in%d + r * s%d0 + c * s%d1);\n",
                 k, storage_type[input_dtype(d, k)], k, a, a);
         a++;
     }
     if (d->where)
-        sb_printf(
+        em_sb_printf(
             b, "        m[k] = *(const ew_b *)(mask + r * s%d0 + c * s%d1);\n",
             na - 1, na - 1);
-    sb_printf(b,
+    em_sb_printf(b,
               "    }\n#pragma unroll\n    for (int k = 0; k < 4; k++)\n"
               "        if (ok[k]%s)\n"
               "            *(%s *)(out + o0[k]) = ew_elem_%s(",
               d->where ? " && m[k]" : "", storage_type[d->out], name);
     for (int k = 0; k < nin; k++) {
         if (k)
-            sb_puts(b, ", ");
+            em_sb_puts(b, ", ");
         if (!is_array(d, k))
-            sb_printf(b, "in%d", k);
+            em_sb_printf(b, "in%d", k);
         else if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            sb_printf(b, "t%d[ty + 8 * k][tx]", k);
+            em_sb_printf(b, "t%d[ty + 8 * k][tx]", k);
         else
-            sb_printf(b, "x%d[k]", k);
+            em_sb_printf(b, "x%d[k]", k);
     }
-    sb_puts(b, ");\n}\n");
+    em_sb_puts(b, ");\n}\n");
 }
 
 /* The tiled layout for 2-byte operands (d->vec == 2): every access moves
@@ -753,33 +701,33 @@ static void emit_tiled_cuda(sb *b, const em_gen_ewise *d, int nin,
  * memory holds the transposed input column by column ([c][r], 33 words
  * per column), so the loads store whole words without bank conflicts and
  * the compute phase reads single elements with at most two-way ones. */
-static void emit_tiled_pairs_cuda(sb *b, const em_gen_ewise *d, int nin,
+static void emit_tiled_pairs_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                                   const char *name)
 {
     int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), w32 = !d->idx64;
     const char *ix = w32 ? "int" : "long long";
-    sb_printf(b, "typedef struct __align__(4) ew_po_%s { %s v[2]; } ew_po_%s;\n",
+    em_sb_printf(b, "typedef struct __align__(4) ew_po_%s { %s v[2]; } ew_po_%s;\n",
               name, storage_type[d->out], name);
     for (int k = 0; k < nin; k++)
         if (is_array(d, k))
-            sb_printf(b,
+            em_sb_printf(b,
                       "typedef struct __align__(4) ew_p%d_%s { %s v[2]; } "
                       "ew_p%d_%s;\n",
                       k, name, storage_type[input_dtype(d, k)], k, name);
     emit_geom(b, d, na, name, 0);
-    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);
-    sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
+    em_sb_printf(b, ", struct ew_geom_%s g)\n{\n", name);
     for (int k = 0; k < nin; k++)
         if (is_array(d, k) && d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            sb_printf(b, "    __shared__ ew_p%d_%s t%d[64 * 33];\n", k, name, k);
-    sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
+            em_sb_printf(b, "    __shared__ ew_p%d_%s t%d[64 * 33];\n", k, name, k);
+    em_sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
               ix, ix, ix);
     for (int a = 0; a < na; a++)
-        sb_printf(
+        em_sb_printf(
             b, "    const %s s%d0 = (%s)g.st[%d][0], s%d1 = (%s)g.st[%d][1];\n",
             ix, a, ix, a, a, ix, a);
-    sb_printf(b,
+    em_sb_printf(b,
               "    const %s r0 = (%s)blockIdx.y * 64, c0 = (%s)blockIdx.x * 64;\n"
               "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
               "#pragma unroll\n"
@@ -791,18 +739,18 @@ static void emit_tiled_pairs_cuda(sb *b, const em_gen_ewise *d, int nin,
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            sb_printf(b,
+            em_sb_printf(b,
                       "            t%d[(ty + 8 * k) * 33 + tx] = *(const "
                       "ew_p%d_%s *)(in%d + r * s%d0 + c * s%d1);\n",
                       k, k, name, k, a, a);
         a++;
     }
-    sb_printf(b, "        }\n    }\n    __syncthreads();\n"
+    em_sb_printf(b, "        }\n    }\n    __syncthreads();\n"
                  "    %s o0[8];\n    int ok[8];\n", ix);
     for (int k = 0; k < nin; k++)
         if (is_array(d, k) && d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
-            sb_printf(b, "    ew_p%d_%s x%d[8];\n", k, name, k);
-    sb_printf(b,
+            em_sb_printf(b, "    ew_p%d_%s x%d[8];\n", k, name, k);
+    em_sb_printf(b,
               "#pragma unroll\n"
               "    for (int k = 0; k < 8; k++) {\n"
               "        const %s r = r0 + ty + 8 * k, c = c0 + 2 * tx;\n"
@@ -814,13 +762,13 @@ static void emit_tiled_pairs_cuda(sb *b, const em_gen_ewise *d, int nin,
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
-            sb_printf(b,
+            em_sb_printf(b,
                       "        x%d[k] = *(const ew_p%d_%s *)(in%d + r * s%d0 + "
                       "c * s%d1);\n",
                       k, k, name, k, a, a);
         a++;
     }
-    sb_printf(b,
+    em_sb_printf(b,
               "    }\n#pragma unroll\n    for (int k = 0; k < 8; k++) {\n"
               "        const int rr = ty + 8 * k;\n"
               "        ew_po_%s y;\n"
@@ -831,71 +779,71 @@ static void emit_tiled_pairs_cuda(sb *b, const em_gen_ewise *d, int nin,
               name, name);
     for (int k = 0; k < nin; k++) {
         if (k)
-            sb_puts(b, ", ");
+            em_sb_puts(b, ", ");
         if (!is_array(d, k))
-            sb_printf(b, "in%d", k);
+            em_sb_printf(b, "in%d", k);
         else if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            sb_printf(b, "t%d[(2 * tx + h) * 33 + (rr >> 1)].v[rr & 1]", k);
+            em_sb_printf(b, "t%d[(2 * tx + h) * 33 + (rr >> 1)].v[rr & 1]", k);
         else
-            sb_printf(b, "x%d[k].v[h]", k);
+            em_sb_printf(b, "x%d[k].v[h]", k);
     }
-    sb_printf(b, ");\n        *(ew_po_%s *)(out + o0[k]) = y;\n    }\n}\n",
+    em_sb_printf(b, ");\n        *(ew_po_%s *)(out + o0[k]) = y;\n    }\n}\n",
               name);
 }
 
-static void emit_strided_host(sb *b, const em_gen_ewise *d, int nin,
+static void emit_strided_host(em_sb *b, const em_gen_ewise *d, int nin,
                               const char *name)
 {
     int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), nd = d->ndim,
                              last = nd - 1;
     emit_geom(b, d, na, name, 0);
-    sb_printf(b, "extern \"C\" __global__ void %s(", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);
-    sb_printf(b, ", struct ew_geom_%s g, long long chunk)\n{\n", name);
-    sb_printf(b,
+    em_sb_printf(b, ", struct ew_geom_%s g, long long chunk)\n{\n", name);
+    em_sb_printf(b,
               "    const long long lo = (long long)blockIdx.x * chunk;\n"
               "    const long long hi = g.n - lo > chunk ? lo + chunk : g.n;\n"
               "    long long c[%d], i = lo, r = lo, cnt, j",
               nd);
     for (int a = 0; a < na; a++)
-        sb_printf(b, ", o%d = 0", a);
-    sb_puts(b, ";\n");
+        em_sb_printf(b, ", o%d = 0", a);
+    em_sb_puts(b, ";\n");
     /* Where the chunk starts. */
     for (int dim = last; dim >= 0; dim--) {
         if (dim > 0)
-            sb_printf(b, "    c[%d] = r %% g.shape[%d]; r /= g.shape[%d];\n",
+            em_sb_printf(b, "    c[%d] = r %% g.shape[%d]; r /= g.shape[%d];\n",
                       dim, dim, dim);
         else
-            sb_puts(b, "    c[0] = r;\n");
+            em_sb_puts(b, "    c[0] = r;\n");
         for (int a = 0; a < na; a++)
-            sb_printf(b, "    o%d += c[%d] * g.st[%d][%d];\n", a, dim, a, dim);
+            em_sb_printf(b, "    o%d += c[%d] * g.st[%d][%d];\n", a, dim, a, dim);
     }
-    sb_puts(b, "    (void)j;\n    while (i < hi) {\n");
-    sb_printf(b,
+    em_sb_puts(b, "    (void)j;\n    while (i < hi) {\n");
+    em_sb_printf(b,
               "        cnt = g.shape[%d] - c[%d];\n"
               "        if (cnt > hi - i)\n            cnt = hi - i;\n"
               "        for (j = 0; j < cnt; j++)\n",
               last, last);
     strided_statement(b, d, nin, name, slots, na, "j", "            ");
-    sb_puts(b, "        i += cnt;\n        if (i >= hi)\n            break;\n");
+    em_sb_puts(b, "        i += cnt;\n        if (i >= hi)\n            break;\n");
     /* The row is done: back to its start, then carry into outer axes. */
     for (int a = 0; a < na; a++)
-        sb_printf(b, "        o%d -= c[%d] * g.st[%d][%d];\n", a, last, a,
+        em_sb_printf(b, "        o%d -= c[%d] * g.st[%d][%d];\n", a, last, a,
                   last);
-    sb_printf(b, "        c[%d] = 0;\n", last);
+    em_sb_printf(b, "        c[%d] = 0;\n", last);
     for (int dim = last - 1; dim >= 0; dim--) {
-        sb_printf(b, "        c[%d]++;\n", dim);
+        em_sb_printf(b, "        c[%d]++;\n", dim);
         for (int a = 0; a < na; a++)
-            sb_printf(b, "        o%d += g.st[%d][%d];\n", a, a, dim);
-        sb_printf(b,
+            em_sb_printf(b, "        o%d += g.st[%d][%d];\n", a, a, dim);
+        em_sb_printf(b,
                   "        if (c[%d] < g.shape[%d])\n            continue;\n",
                   dim, dim);
         for (int a = 0; a < na; a++)
-            sb_printf(b, "        o%d -= c[%d] * g.st[%d][%d];\n", a, dim, a,
+            em_sb_printf(b, "        o%d -= c[%d] * g.st[%d][%d];\n", a, dim, a,
                       dim);
-        sb_printf(b, "        c[%d] = 0;\n", dim);
+        em_sb_printf(b, "        c[%d] = 0;\n", dim);
     }
-    sb_puts(b, "    }\n}\n");
+    em_sb_puts(b, "    }\n}\n");
 }
 
 static int section_of(int dtype)
@@ -907,13 +855,13 @@ static int section_of(int dtype)
     return dtype <= EM_FLOAT64 ? SEC_FLOAT : SEC_COMPLEX;
 }
 
-static void emit_header(sb *b, const em_gen_ewise *d, int nin)
+static void emit_header(em_sb *b, const em_gen_ewise *d, int nin)
 {
     int need[SEC_COUNT] = {0};
     pthread_once(&sections_once, split_sections);
     if (!sections[SEC_BASE]) {
-        sb_puts(b, em_embedded_ewise_ops_h);
-        sb_puts(b, "\n");
+        em_sb_puts(b, em_embedded_ewise_ops_h);
+        em_sb_puts(b, "\n");
         return;
     }
     need[SEC_BASE] = need[SEC_END] = 1;
@@ -922,7 +870,7 @@ static void emit_header(sb *b, const em_gen_ewise *d, int nin)
             need[section_of(d->loop_in[k])] = 1;
     for (int k = 0; k < SEC_COUNT; k++)
         if (need[k])
-            sb_puts(b, sections[k]);
+            em_sb_puts(b, sections[k]);
 }
 
 static const char *layout_name(const em_gen_ewise *d)
@@ -935,7 +883,7 @@ static const char *layout_name(const em_gen_ewise *d)
 em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
                               const char *name, char **out)
 {
-    sb b = {0};
+    em_sb b = {0};
     int nin = 0;
     em_status st;
     if (!d || !name || !out)
@@ -965,12 +913,12 @@ em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
                 "ewise generator: a strided layout "
                 "with vectors needs unit or zero inner strides on cuda");
     }
-    sb_printf(&b, "/* ember elementwise: %s, loop %s",
+    em_sb_printf(&b, "/* ember elementwise: %s, loop %s",
               em_op_get((em_op)d->op)->name,
               em_dtype_get((em_dtype)d->loop_in[0])->name);
     if (nin == 2)
-        sb_printf(&b, ",%s", em_dtype_get((em_dtype)d->loop_in[1])->name);
-    sb_printf(&b, "->%s, out %s, %s, ndim %d, vec %d, %s indices%s */\n",
+        em_sb_printf(&b, ",%s", em_dtype_get((em_dtype)d->loop_in[1])->name);
+    em_sb_printf(&b, "->%s, out %s, %s, ndim %d, vec %d, %s indices%s */\n",
               em_dtype_get((em_dtype)d->loop_out)->name,
               em_dtype_get((em_dtype)d->out)->name, layout_name(d), d->ndim,
               d->vec, d->idx64 ? "64-bit" : "32-bit",

@@ -9,46 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "codegen/gather.h"
-
-typedef struct gsb {
-    char *p;
-    size_t n, cap;
-    int oom;
-} gsb;
-
-static void gsb_printf(gsb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void gsb_printf(gsb *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (b->n + (size_t)k + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        char *p;
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        if (!(p = realloc(b->p, cap))) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
 
 /* The C type an index array's elements are read as. */
 static const char *index_ctype(int dt)
@@ -133,17 +95,17 @@ static em_status check_desc(const em_gen_gather *d)
 /* The loop head: a grid-stride loop on cuda, a chunk per block on the
  * host (a scatter runs as one chunk, so that the last write in C order
  * wins there). */
-static void loop_head(gsb *b, em_device_type target, const char *n)
+static void loop_head(em_sb *b, em_device_type target, const char *n)
 {
     if (target == EM_DEVICE_CUDA)
-        gsb_printf(b,
+        em_sb_printf(b,
                    "    const long long step = (long long)gridDim.x * "
                    "blockDim.x;\n"
                    "    for (long long t = (long long)blockIdx.x * blockDim.x "
                    "+ threadIdx.x; t < %s; t += step) {\n",
                    n);
     else
-        gsb_printf(b,
+        em_sb_printf(b,
                    "    const long long lo = (long long)blockIdx.x * chunk;\n"
                    "    const long long hi = %s - lo > chunk ? lo + chunk : "
                    "%s;\n"
@@ -151,93 +113,93 @@ static void loop_head(gsb *b, em_device_type target, const char *n)
                    n, n);
 }
 
-static void emit_gather(gsb *b, const em_gen_gather *d, em_device_type target,
+static void emit_gather(em_sb *b, const em_gen_gather *d, em_device_type target,
                         const char *name)
 {
     int R = d->ndim, K = d->nidx;
     const char *et = elem_ctype(d->elem);
     char etbuf[64];
     if (!et) {
-        gsb_printf(b,
+        em_sb_printf(b,
                    "typedef struct gg_e_%s { unsigned long long w[2]; } "
                    "gg_e_%s;\n",
                    name, name);
         snprintf(etbuf, sizeof etbuf, "gg_e_%s", name);
         et = etbuf;
     }
-    gsb_printf(b,
+    em_sb_printf(b,
                "struct gg_geom_%s { long long n; long long shape[%d]; "
                "long long vst[%d]; long long sst[%d]; long long ist[%d][%d]; "
                "long long ext[%d]; long long st[%d]; };\n",
                name, R, R, R, K, R, K, K);
     if (d->mode == EM_INDEX_RAISE)
-        gsb_printf(b,
+        em_sb_printf(b,
                    "__device__ void gg_bad_%s(unsigned long long *err, int k, "
                    "unsigned long long v)\n{\n"
                    "    if (atomicCAS(err, 0ull, 1ull) == 0ull) {\n"
                    "        err[1] = (unsigned long long)k;\n"
                    "        err[2] = v;\n    }\n}\n",
                    name);
-    gsb_printf(b, "extern \"C\" __global__ void %s(char *val, char *src", name);
+    em_sb_printf(b, "extern \"C\" __global__ void %s(char *val, char *src", name);
     for (int k = 0; k < K; k++)
-        gsb_printf(b, ", const char *i%d", k);
-    gsb_printf(b,
+        em_sb_printf(b, ", const char *i%d", k);
+    em_sb_printf(b,
                ", unsigned long long *err, struct gg_geom_%s g, long long "
                "chunk)\n{\n",
                name);
-    gsb_printf(b, "    (void)err;\n    (void)chunk;\n");
+    em_sb_printf(b, "    (void)err;\n    (void)chunk;\n");
     loop_head(b, target, "g.n");
-    gsb_printf(b, "        long long r = t, c, ov = 0, os = 0");
+    em_sb_printf(b, "        long long r = t, c, ov = 0, os = 0");
     for (int k = 0; k < K; k++)
-        gsb_printf(b, ", q%d = 0", k);
-    gsb_printf(b, ";\n");
+        em_sb_printf(b, ", q%d = 0", k);
+    em_sb_printf(b, ";\n");
     for (int dim = R - 1; dim >= 0; dim--) {
         if (dim > 0)
-            gsb_printf(b,
+            em_sb_printf(b,
                        "        c = r %% g.shape[%d];\n        r /= "
                        "g.shape[%d];\n",
                        dim, dim);
         else
-            gsb_printf(b, "        c = r;\n");
-        gsb_printf(b,
+            em_sb_printf(b, "        c = r;\n");
+        em_sb_printf(b,
                    "        ov += c * g.vst[%d];\n        os += c * "
                    "g.sst[%d];\n",
                    dim, dim);
         for (int k = 0; k < K; k++)
-            gsb_printf(b, "        q%d += c * g.ist[%d][%d];\n", k, k, dim);
+            em_sb_printf(b, "        q%d += c * g.ist[%d][%d];\n", k, k, dim);
     }
     for (int k = 0; k < K; k++) {
         const char *it = index_ctype(d->idx[k]);
         if (index_unsigned(d->idx[k])) {
-            gsb_printf(b,
+            em_sb_printf(b,
                        "        {\n            unsigned long long x = "
                        "(unsigned long long)*(const %s *)(i%d + q%d);\n"
                        "            const unsigned long long e = (unsigned "
                        "long long)g.ext[%d];\n",
                        it, k, k, k);
             if (d->mode == EM_INDEX_RAISE)
-                gsb_printf(b,
+                em_sb_printf(b,
                            "            if (x >= e) {\n                "
                            "gg_bad_%s(err, %d, x);\n                "
                            "continue;\n            }\n",
                            name, k);
             else if (d->mode == EM_INDEX_WRAP)
-                gsb_printf(b, "            x = e ? x %% e : x;\n");
+                em_sb_printf(b, "            x = e ? x %% e : x;\n");
             else
-                gsb_printf(b, "            if (x >= e)\n                x = "
+                em_sb_printf(b, "            if (x >= e)\n                x = "
                               "e - 1;\n");
-            gsb_printf(b,
+            em_sb_printf(b,
                        "            os += (long long)x * g.st[%d];\n        "
                        "}\n",
                        k);
         } else {
-            gsb_printf(b,
+            em_sb_printf(b,
                        "        {\n            const long long x0 = (long "
                        "long)*(const %s *)(i%d + q%d), e = g.ext[%d];\n"
                        "            long long x = x0;\n",
                        it, k, k, k);
             if (d->mode == EM_INDEX_RAISE)
-                gsb_printf(b,
+                em_sb_printf(b,
                            "            if (x < 0)\n                x += e;\n"
                            "            if (x < 0 || x >= e) {\n"
                            "                gg_bad_%s(err, %d, (unsigned long "
@@ -245,42 +207,42 @@ static void emit_gather(gsb *b, const em_gen_gather *d, em_device_type target,
                            "            }\n",
                            name, k);
             else if (d->mode == EM_INDEX_WRAP)
-                gsb_printf(b, "            if (e) {\n                x %%= "
+                em_sb_printf(b, "            if (e) {\n                x %%= "
                               "e;\n                if (x < 0)\n"
                               "                    x += e;\n            }\n");
             else
-                gsb_printf(b,
+                em_sb_printf(b,
                            "            if (x >= e)\n                x = e - "
                            "1;\n            if (x < 0)\n                x = "
                            "0;\n");
-            gsb_printf(b, "            os += x * g.st[%d];\n        }\n", k);
+            em_sb_printf(b, "            os += x * g.st[%d];\n        }\n", k);
         }
     }
     if (d->op == EM_GEN_GATHER)
-        gsb_printf(b, "        *(%s *)(val + ov) = *(const %s *)(src + os);\n",
+        em_sb_printf(b, "        *(%s *)(val + ov) = *(const %s *)(src + os);\n",
                    et, et);
     else
-        gsb_printf(b, "        *(%s *)(src + os) = *(const %s *)(val + ov);\n",
+        em_sb_printf(b, "        *(%s *)(src + os) = *(const %s *)(val + ov);\n",
                    et, et);
-    gsb_printf(b, "    }\n}\n");
+    em_sb_printf(b, "    }\n}\n");
 }
 
-static void emit_compact(gsb *b, const em_gen_gather *d, em_device_type target,
+static void emit_compact(em_sb *b, const em_gen_gather *d, em_device_type target,
                          const char *name)
 {
     int R = d->ndim, cuda = target == EM_DEVICE_CUDA;
     const char *range =
         "    const long long lo = (long long)blockIdx.x * chunk;\n"
         "    const long long hi = n - lo > chunk ? lo + chunk : n;\n";
-    gsb_printf(b, "struct gc_shape_%s { long long s[%d]; };\n", name, R);
+    em_sb_printf(b, "struct gc_shape_%s { long long s[%d]; };\n", name, R);
     /* counts */
-    gsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void %s_count(const unsigned char *m, "
                "long long n, long long chunk, long long *counts)\n{\n%s"
                "    long long cnt = 0;\n",
                name, range);
     if (cuda)
-        gsb_printf(b,
+        em_sb_printf(b,
                    "    for (long long base = lo; base < hi; base += %d)\n"
                    "        cnt += __syncthreads_count(base + threadIdx.x "
                    "< hi && m[base + threadIdx.x] != 0);\n"
@@ -288,11 +250,11 @@ static void emit_compact(gsb *b, const em_gen_gather *d, em_device_type target,
                    "        counts[blockIdx.x] = cnt;\n}\n",
                    EM_GEN_GATHER_BLOCK);
     else
-        gsb_printf(b, "    for (long long t = lo; t < hi; t++)\n"
+        em_sb_printf(b, "    for (long long t = lo; t < hi; t++)\n"
                       "        cnt += m[t] != 0;\n"
                       "    counts[blockIdx.x] = cnt;\n}\n");
     /* the scan: few blocks, so one thread */
-    gsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void %s_scan(long long *counts, "
                "long long nb, long long *total)\n{\n"
                "    if (threadIdx.x != 0 || blockIdx.x != 0)\n        return;\n"
@@ -303,14 +265,14 @@ static void emit_compact(gsb *b, const em_gen_gather *d, em_device_type target,
                "    *total = s;\n}\n",
                name);
     /* the coordinates */
-    gsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void %s_write(const unsigned char *m, "
                "long long n, long long chunk, const long long *offs, long "
                "long *out, long long count, struct gc_shape_%s g)\n{\n%s"
                "    long long off = offs[blockIdx.x];\n",
                name, name, range);
     if (cuda) {
-        gsb_printf(b,
+        em_sb_printf(b,
                    "    __shared__ int wc[%d];\n"
                    "    const int lane = threadIdx.x & 31, w = threadIdx.x >> "
                    "5;\n"
@@ -333,41 +295,41 @@ static void emit_compact(gsb *b, const em_gen_gather *d, em_device_type target,
                    EM_GEN_GATHER_BLOCK / 32, EM_GEN_GATHER_BLOCK,
                    EM_GEN_GATHER_BLOCK / 32);
     } else {
-        gsb_printf(b, "    for (long long t = lo; t < hi; t++) {\n"
+        em_sb_printf(b, "    for (long long t = lo; t < hi; t++) {\n"
                       "        if (m[t] != 0) {\n"
                       "            const long long pos = off++;\n"
                       "            long long r = t;\n");
     }
     for (int dim = R - 1; dim > 0; dim--)
-        gsb_printf(b,
+        em_sb_printf(b,
                    "            out[%d * count + pos] = r %% g.s[%d];\n"
                    "            r /= g.s[%d];\n",
                    dim, dim, dim);
-    gsb_printf(b, "            out[pos] = r;\n        }\n");
+    em_sb_printf(b, "            out[pos] = r;\n        }\n");
     if (cuda)
-        gsb_printf(b, "        off += all;\n        __syncthreads();\n");
-    gsb_printf(b, "    }\n    (void)n;\n}\n");
+        em_sb_printf(b, "        off += all;\n        __syncthreads();\n");
+    em_sb_printf(b, "    }\n    (void)n;\n}\n");
 }
 
-static void emit_where(gsb *b, const em_gen_gather *d, em_device_type target,
+static void emit_where(em_sb *b, const em_gen_gather *d, em_device_type target,
                        const char *name)
 {
     int R = d->ndim;
     const char *et = elem_ctype(d->elem);
     char etbuf[64];
     if (!et) {
-        gsb_printf(b,
+        em_sb_printf(b,
                    "typedef struct gw_e_%s { unsigned long long w[2]; } "
                    "gw_e_%s;\n",
                    name, name);
         snprintf(etbuf, sizeof etbuf, "gw_e_%s", name);
         et = etbuf;
     }
-    gsb_printf(b,
+    em_sb_printf(b,
                "struct gw_geom_%s { long long n; long long shape[%d]; "
                "long long st[4][%d]; };\n",
                name, R, R);
-    gsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void %s(char *out, const char *c, "
                "const char *x, const char *y, %s xs, %s ys, struct "
                "gw_geom_%s g, long long chunk)\n{\n"
@@ -375,33 +337,33 @@ static void emit_where(gsb *b, const em_gen_gather *d, em_device_type target,
                "    (void)xs;\n    (void)ys;\n",
                name, et, et, name);
     loop_head(b, target, "g.n");
-    gsb_printf(b, "        long long r = t, k, o0 = 0, o1 = 0, o2 = 0, "
+    em_sb_printf(b, "        long long r = t, k, o0 = 0, o1 = 0, o2 = 0, "
                   "o3 = 0;\n");
     for (int dim = R - 1; dim >= 0; dim--) {
         if (dim > 0)
-            gsb_printf(b,
+            em_sb_printf(b,
                        "        k = r %% g.shape[%d];\n        r /= "
                        "g.shape[%d];\n",
                        dim, dim);
         else
-            gsb_printf(b, "        k = r;\n");
+            em_sb_printf(b, "        k = r;\n");
         for (int a = 0; a < 4; a++)
-            gsb_printf(b, "        o%d += k * g.st[%d][%d];\n", a, a, dim);
+            em_sb_printf(b, "        o%d += k * g.st[%d][%d];\n", a, a, dim);
     }
-    gsb_printf(b,
+    em_sb_printf(b,
                "        *(%s *)(out + o0) = *(const unsigned char *)(c + "
                "o1) ? ",
                et);
     if (d->idx[0])
-        gsb_printf(b, "xs");
+        em_sb_printf(b, "xs");
     else
-        gsb_printf(b, "*(const %s *)(x + o2)", et);
-    gsb_printf(b, " : ");
+        em_sb_printf(b, "*(const %s *)(x + o2)", et);
+    em_sb_printf(b, " : ");
     if (d->idx[1])
-        gsb_printf(b, "ys");
+        em_sb_printf(b, "ys");
     else
-        gsb_printf(b, "*(const %s *)(y + o3)", et);
-    gsb_printf(b, ";\n    }\n}\n");
+        em_sb_printf(b, "*(const %s *)(y + o3)", et);
+    em_sb_printf(b, ";\n    }\n}\n");
 }
 
 em_status em_gen_gather_source(const em_gen_gather *d, em_device_type target,
@@ -409,7 +371,7 @@ em_status em_gen_gather_source(const em_gen_gather *d, em_device_type target,
 {
     static const char *const ops[] = {"gather", "scatter", "compaction",
                                       "where"};
-    gsb b = {0};
+    em_sb b = {0};
     em_status st;
     if (!d || !name || !out)
         return em_error(EM_ERR_INVALID_VALUE,
@@ -417,7 +379,7 @@ em_status em_gen_gather_source(const em_gen_gather *d, em_device_type target,
     *out = NULL;
     if ((st = check_desc(d)) != EM_OK)
         return st;
-    gsb_printf(&b,
+    em_sb_printf(&b,
                "/* ember %s: rank %d, %d index arrays, %d-byte elements, "
                "mode %d */\n",
                ops[d->op], d->ndim, d->nidx, d->elem, d->mode);

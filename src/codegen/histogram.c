@@ -10,46 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "codegen/histogram.h"
-
-typedef struct hsb {
-    char *p;
-    size_t n, cap;
-    int oom;
-} hsb;
-
-static void hsb_printf(hsb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void hsb_printf(hsb *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (b->n + (size_t)k + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        char *p;
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        if (!(p = realloc(b->p, cap))) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
 
 static const char *x_ctype(int dt)
 {
@@ -87,9 +49,9 @@ int em_gen_hist_native(int dt)
 
 /* hb(): the bin of value xv, or -1 when it is not counted; for the
  * counting ops only. */
-static void emit_bin(hsb *b, const em_gen_hist *d, const char *xt)
+static void emit_bin(em_sb *b, const em_gen_hist *d, const char *xt)
 {
-    hsb_printf(b,
+    em_sb_printf(b,
                "__device__ __forceinline__ long long hb(%s xv, const double "
                "*__restrict__ edges, long long nbins, double lo, double hi, "
                "double norm)\n{\n"
@@ -99,7 +61,7 @@ static void emit_bin(hsb *b, const em_gen_hist *d, const char *xt)
     switch (d->op) {
     case EM_GEN_HIST_EVEN:
         /* CUB's rule; the clamp absorbs rounding just below upper. */
-        hsb_printf(b, "    const double v = (double)xv;\n"
+        em_sb_printf(b, "    const double v = (double)xv;\n"
                       "    if (!(v >= lo && v < hi))\n        return -1;\n"
                       "    long long b = (long long)((v - lo) * norm);\n"
                       "    return b >= nbins ? nbins - 1 : b;\n");
@@ -107,7 +69,7 @@ static void emit_bin(hsb *b, const em_gen_hist *d, const char *xt)
     case EM_GEN_HIST_UNIFORM:
         /* NumPy's rule: a computed guess, then one step of correction
          * against the edges, which decide. */
-        hsb_printf(b, "    const double v = (double)xv;\n"
+        em_sb_printf(b, "    const double v = (double)xv;\n"
                       "    if (!(v >= edges[0] && v <= edges[nbins]))\n"
                       "        return -1;\n"
                       "    long long b = (long long)((v - lo) * norm);\n"
@@ -121,7 +83,7 @@ static void emit_bin(hsb *b, const em_gen_hist *d, const char *xt)
     case EM_GEN_HIST_EDGES:
         /* The last edge e with e <= v: the bins are half-open except the
          * last, which the range test closes. */
-        hsb_printf(b, "    const double v = (double)xv;\n"
+        em_sb_printf(b, "    const double v = (double)xv;\n"
                       "    if (!(v >= edges[0] && v <= edges[nbins]))\n"
                       "        return -1;\n"
                       "    long long b = 0, e = nbins;\n"
@@ -132,15 +94,15 @@ static void emit_bin(hsb *b, const em_gen_hist *d, const char *xt)
                       "    return b;\n");
         break;
     default: /* bincount: the caller checked 0 <= x < nbins */
-        hsb_printf(b, "    return (long long)xv;\n");
+        em_sb_printf(b, "    return (long long)xv;\n");
         break;
     }
-    hsb_printf(b, "}\n");
+    em_sb_printf(b, "}\n");
 }
 
 /* cuda: four loads in flight per thread before their atomics, since one
  * load per iteration leaves the memory system idle between atomics. */
-static void emit_count_cuda(hsb *b, const em_gen_hist *d, const char *xt)
+static void emit_count_cuda(em_sb *b, const em_gen_hist *d, const char *xt)
 {
     const char *ct = d->weighted ? "double" : "unsigned long long";
     const char *st = d->weighted ? "double" : "unsigned int";
@@ -149,7 +111,7 @@ static void emit_count_cuda(hsb *b, const em_gen_hist *d, const char *xt)
                        : d->weighted ? "(double)"
                                      : "(unsigned long long)";
     emit_bin(b, d, xt);
-    hsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void hk(const %s *__restrict__ x, "
                "const double *__restrict__ w, long long n, long long chunk, "
                "const double *__restrict__ edges, long long nbins, double lo, "
@@ -157,13 +119,13 @@ static void emit_count_cuda(hsb *b, const em_gen_hist *d, const char *xt)
                "    (void)chunk;\n    (void)w;\n",
                xt, ct);
     if (d->shared)
-        hsb_printf(b,
+        em_sb_printf(b,
                    "    extern __shared__ %s sc[];\n"
                    "    for (long long k = threadIdx.x; k < nbins; k += "
                    "blockDim.x)\n        sc[k] = 0;\n"
                    "    __syncthreads();\n",
                    st);
-    hsb_printf(b,
+    em_sb_printf(b,
                "    const long long step = (long long)gridDim.x * "
                "blockDim.x;\n"
                "    long long i = (long long)blockIdx.x * blockDim.x + "
@@ -174,24 +136,24 @@ static void emit_count_cuda(hsb *b, const em_gen_hist *d, const char *xt)
                "* step], x3 = x[i + 3 * step];\n",
                xt);
     if (d->weighted)
-        hsb_printf(b, "        const double w0 = w[i], w1 = w[i + step], w2 = "
+        em_sb_printf(b, "        const double w0 = w[i], w1 = w[i + step], w2 = "
                       "w[i + 2 * step], w3 = w[i + 3 * step];\n");
     for (int u = 0; u < 4; u++) {
         char one[8] = "1u";
         if (d->weighted)
             snprintf(one, sizeof one, "w%d", u);
-        hsb_printf(b,
+        em_sb_printf(b,
                    "        if ((b = hb(x%d, edges, nbins, lo, hi, norm)) >= "
                    "0)\n            atomicAdd(&%s[b], %s%s);\n",
                    u, dst, cast, one);
     }
-    hsb_printf(b,
+    em_sb_printf(b,
                "    }\n    for (; i < n; i += step)\n"
                "        if ((b = hb(x[i], edges, nbins, lo, hi, norm)) >= 0)\n"
                "            atomicAdd(&%s[b], %s%s);\n",
                dst, cast, d->weighted ? "w[i]" : "1u");
     if (d->shared)
-        hsb_printf(b,
+        em_sb_printf(b,
                    "    __syncthreads();\n"
                    "    for (long long k = threadIdx.x; k < nbins; k += "
                    "blockDim.x) {\n"
@@ -199,14 +161,14 @@ static void emit_count_cuda(hsb *b, const em_gen_hist *d, const char *xt)
                    "        if (c != 0)\n"
                    "            atomicAdd(&out[k], (%s)c);\n    }\n",
                    st, ct);
-    hsb_printf(b, "}\n");
+    em_sb_printf(b, "}\n");
 }
 
-static void emit_count_host(hsb *b, const em_gen_hist *d, const char *xt)
+static void emit_count_host(em_sb *b, const em_gen_hist *d, const char *xt)
 {
     const char *ct = d->weighted ? "double" : "unsigned long long";
     emit_bin(b, d, xt);
-    hsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void hk(const %s *__restrict__ x, "
                "const double *__restrict__ w, long long n, long long chunk, "
                "const double *__restrict__ edges, long long nbins, double lo, "
@@ -219,12 +181,12 @@ static void emit_count_host(hsb *b, const em_gen_hist *d, const char *xt)
                "    const long long end = n - beg > chunk ? beg + chunk : n;\n"
                "    for (long long i = beg; i < end; i++) {\n",
                xt, ct, ct);
-    hsb_printf(b,
+    em_sb_printf(b,
                "        const long long b = hb(x[i], edges, nbins, lo, hi, "
                "norm);\n"
                "        if (b >= 0)\n            row[b] += %s;\n    }\n}\n",
                d->weighted ? "w[i]" : "1u");
-    hsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void hm(const %s *rows, long long "
                "nrows, long long nbins, long long chunk, %s *out)\n{\n"
                "    const long long beg = (long long)blockIdx.x * chunk;\n"
@@ -238,27 +200,27 @@ static void emit_count_host(hsb *b, const em_gen_hist *d, const char *xt)
                ct, ct, ct);
 }
 
-static void emit_digitize(hsb *b, const em_gen_hist *d, em_device_type target,
+static void emit_digitize(em_sb *b, const em_gen_hist *d, em_device_type target,
                           const char *xt)
 {
     int right = d->flags & EM_GEN_HIST_RIGHT,
         dec = d->flags & EM_GEN_HIST_DECREASING;
     /* NumPy sorts NaN last: a < b in that order. */
-    hsb_printf(b, "__device__ __forceinline__ int hd_lt(double a, double b)\n"
+    em_sb_printf(b, "__device__ __forceinline__ int hd_lt(double a, double b)\n"
                   "{\n    return a < b || (b != b && a == a);\n}\n");
-    hsb_printf(b,
+    em_sb_printf(b,
                "extern \"C\" __global__ void hd(const %s *__restrict__ x, "
                "long long n, long long chunk, const double *__restrict__ "
                "bins, long long nb, long long *out)\n{\n"
                "    (void)chunk;\n",
                xt);
     if (target == EM_DEVICE_CUDA)
-        hsb_printf(b, "    const long long step = (long long)gridDim.x * "
+        em_sb_printf(b, "    const long long step = (long long)gridDim.x * "
                       "blockDim.x;\n"
                       "    for (long long i = (long long)blockIdx.x * "
                       "blockDim.x + threadIdx.x; i < n; i += step) {\n");
     else
-        hsb_printf(b, "    const long long beg = (long long)blockIdx.x * "
+        em_sb_printf(b, "    const long long beg = (long long)blockIdx.x * "
                       "chunk;\n"
                       "    const long long end = n - beg > chunk ? beg + chunk "
                       ": n;\n"
@@ -266,84 +228,84 @@ static void emit_digitize(hsb *b, const em_gen_hist *d, em_device_type target,
     /* searchsorted over the increasing sequence s (bins, or bins read
      * backwards when they decrease): side 'right' counts s[k] <= v,
      * side 'left' counts s[k] < v. right=False uses side 'right'. */
-    hsb_printf(b, "        const double v = (double)x[i];\n"
+    em_sb_printf(b, "        const double v = (double)x[i];\n"
                   "        long long lo = 0, hi = nb;\n"
                   "        while (lo < hi) {\n"
                   "            const long long m = lo + ((hi - lo) >> 1);\n");
-    hsb_printf(b, "            const double s = bins[%s];\n",
+    em_sb_printf(b, "            const double s = bins[%s];\n",
                dec ? "nb - 1 - m" : "m");
     if (!right)
-        hsb_printf(b, "            if (!hd_lt(v, s))\n");
+        em_sb_printf(b, "            if (!hd_lt(v, s))\n");
     else
-        hsb_printf(b, "            if (hd_lt(s, v))\n");
-    hsb_printf(b, "                lo = m + 1;\n            else\n"
+        em_sb_printf(b, "            if (hd_lt(s, v))\n");
+    em_sb_printf(b, "                lo = m + 1;\n            else\n"
                   "                hi = m;\n        }\n");
-    hsb_printf(b, "        out[i] = %s;\n    }\n}\n", dec ? "nb - lo" : "lo");
+    em_sb_printf(b, "        out[i] = %s;\n    }\n}\n", dec ? "nb - lo" : "lo");
 }
 
-static void loop_head(hsb *b, em_device_type target)
+static void loop_head(em_sb *b, em_device_type target)
 {
     if (target == EM_DEVICE_CUDA)
-        hsb_printf(b, "    (void)chunk;\n"
+        em_sb_printf(b, "    (void)chunk;\n"
                       "    const long long step = (long long)gridDim.x * "
                       "blockDim.x;\n"
                       "    for (long long i = (long long)blockIdx.x * "
                       "blockDim.x + threadIdx.x; i < n; i += step) {\n");
     else
-        hsb_printf(b, "    const long long beg = (long long)blockIdx.x * "
+        em_sb_printf(b, "    const long long beg = (long long)blockIdx.x * "
                       "chunk;\n"
                       "    const long long end = n - beg > chunk ? beg + chunk "
                       ": n;\n"
                       "    for (long long i = beg; i < end; i++) {\n");
 }
 
-static void emit_unique(hsb *b, const em_gen_hist *d, em_device_type target,
+static void emit_unique(em_sb *b, const em_gen_hist *d, em_device_type target,
                         const char *xt)
 {
     int fl = d->xdt == EM_FLOAT32 || d->xdt == EM_FLOAT64;
     switch (d->op) {
     case EM_GEN_UNIQ_FLAGS:
-        hsb_printf(b,
+        em_sb_printf(b,
                    "extern \"C\" __global__ void hu(const %s *__restrict__ "
                    "s, long long n, long long chunk, unsigned char *f)\n{\n",
                    xt);
         loop_head(b, target);
         if (d->flags & EM_GEN_UNIQ_DUP)
-            hsb_printf(b, "        f[i] = i + 1 < n && s[i] == s[i + 1];\n");
+            em_sb_printf(b, "        f[i] = i + 1 < n && s[i] == s[i + 1];\n");
         else if (d->flags & EM_GEN_UNIQ_XOR)
-            hsb_printf(b, "        f[i] = (i == 0 || s[i] != s[i - 1]) && "
+            em_sb_printf(b, "        f[i] = (i == 0 || s[i] != s[i - 1]) && "
                           "(i + 1 == n || s[i] != s[i + 1]);\n");
         else if (fl && (d->flags & EM_GEN_UNIQ_EQUAL_NAN))
-            hsb_printf(b, "        f[i] = i == 0 || (s[i] != s[i - 1] && "
+            em_sb_printf(b, "        f[i] = i == 0 || (s[i] != s[i - 1] && "
                           "!(s[i] != s[i] && s[i - 1] != s[i - 1]));\n");
         else
-            hsb_printf(b, "        f[i] = i == 0 || s[i] != s[i - 1];\n");
+            em_sb_printf(b, "        f[i] = i == 0 || s[i] != s[i - 1];\n");
         break;
     case EM_GEN_UNIQ_COUNTS:
-        hsb_printf(b, "extern \"C\" __global__ void hu(const long long "
+        em_sb_printf(b, "extern \"C\" __global__ void hu(const long long "
                       "*__restrict__ p, long long k, long long n, long long "
                       "chunk, long long *c)\n{\n"
                       "    { const long long total = n; n = k;\n");
         loop_head(b, target);
-        hsb_printf(b, "        c[i] = (i + 1 < k ? p[i + 1] : total) - "
+        em_sb_printf(b, "        c[i] = (i + 1 < k ? p[i + 1] : total) - "
                       "p[i];\n    }\n");
         break;
     case EM_GEN_UNIQ_INVERSE:
-        hsb_printf(b, "extern \"C\" __global__ void hu(const long long "
+        em_sb_printf(b, "extern \"C\" __global__ void hu(const long long "
                       "*__restrict__ perm, const long long *__restrict__ cs, "
                       "long long n, long long chunk, long long *inv)\n{\n");
         loop_head(b, target);
-        hsb_printf(b, "        inv[perm[i]] = cs[i] - 1;\n");
+        em_sb_printf(b, "        inv[perm[i]] = cs[i] - 1;\n");
         break;
     case EM_GEN_QUANTILE: {
-        hsb_printf(b,
+        em_sb_printf(b,
                    "extern \"C\" __global__ void hu(const %s *__restrict__ "
                    "s, long long n, long long rows, long long len, const "
                    "double *__restrict__ q, long long chunk, double *out)"
                    "\n{\n    (void)q;\n",
                    xt);
         loop_head(b, target);
-        hsb_printf(b,
+        em_sb_printf(b,
                    "        const long long r = i %% rows, k = i / rows;\n"
                    "        const %s *row = s + r * len;\n"
                    "        double res;\n"
@@ -352,7 +314,7 @@ static void emit_unique(hsb *b, const em_gen_hist *d, em_device_type target,
                    xt);
         if (fl && (d->flags & EM_GEN_QUANT_NAN))
             /* nan*: the NaNs sorted last are left out of the row */
-            hsb_printf(b, "        {\n            long long lo = 0, hi = len;\n"
+            em_sb_printf(b, "        {\n            long long lo = 0, hi = len;\n"
                           "            while (lo < hi) {\n"
                           "                const long long m = lo + ((hi - "
                           "lo) >> 1);\n"
@@ -361,22 +323,22 @@ static void emit_unique(hsb *b, const em_gen_hist *d, em_device_type target,
                           "                else\n"
                           "                    lo = m + 1;\n            }\n"
                           "            ln = lo;\n        }\n");
-        hsb_printf(b, "        if (ln == 0)\n            res = %s;\n",
+        em_sb_printf(b, "        if (ln == 0)\n            res = %s;\n",
                    target == EM_DEVICE_CUDA
                        ? "__longlong_as_double(0x7ff8000000000000ll)"
                        : "NAN");
         if (fl && !(d->flags & EM_GEN_QUANT_NAN))
-            hsb_printf(b, "        else if (row[ln - 1] != row[ln - 1])\n"
+            em_sb_printf(b, "        else if (row[ln - 1] != row[ln - 1])\n"
                           "            res = (double)row[ln - 1];\n");
         if (d->flags & EM_GEN_QUANT_MEDIAN)
-            hsb_printf(b, "        else if (ln %% 2)\n"
+            em_sb_printf(b, "        else if (ln %% 2)\n"
                           "            res = (double)row[ln / 2];\n"
                           "        else\n"
                           "            res = ((double)row[ln / 2 - 1] + "
                           "(double)row[ln / 2]) / 2;\n");
         else
             /* NumPy's _get_indexes and _lerp, in float64 */
-            hsb_printf(b,
+            em_sb_printf(b,
                        "        else {\n"
                        "            const double v = (double)(ln - 1) * q[k];\n"
                        "            long long p0, p1;\n"
@@ -397,30 +359,30 @@ static void emit_unique(hsb *b, const em_gen_hist *d, em_device_type target,
                        /* NumPy subtracts in the data's float type */
                        d->xdt == EM_FLOAT32 ? "(double)(row[p1] - row[p0])"
                                             : "bb - a");
-        hsb_printf(b, "        out[i] = res;\n");
+        em_sb_printf(b, "        out[i] = res;\n");
         break;
     }
     default: /* isin */
-        hsb_printf(b,
+        em_sb_printf(b,
                    "extern \"C\" __global__ void hu(const %s *__restrict__ "
                    "x, const long long *__restrict__ j, const %s "
                    "*__restrict__ s, long long n, long long m, long long "
                    "chunk, unsigned char *out)\n{\n",
                    xt, xt);
         loop_head(b, target);
-        hsb_printf(b,
+        em_sb_printf(b,
                    "        const long long k = j[i];\n"
                    "        out[i] = %s(k < m && s[k] == x[i]);\n",
                    (d->flags & EM_GEN_SET_INVERT) ? "!" : "");
         break;
     }
-    hsb_printf(b, "    }\n}\n");
+    em_sb_printf(b, "    }\n}\n");
 }
 
 em_status em_gen_hist_source(const em_gen_hist *d, em_device_type target,
                              char **out)
 {
-    hsb b = {0};
+    em_sb b = {0};
     const char *xt = x_ctype(d->xdt);
     *out = NULL;
     if (!xt || d->op >= EM_GEN_HIST_OP_COUNT)
@@ -428,7 +390,7 @@ em_status em_gen_hist_source(const em_gen_hist *d, em_device_type target,
                         "histogram generator: bad descriptor (op %d, dtype "
                         "%d)",
                         d->op, d->xdt);
-    hsb_printf(&b, "/* ember histogram v%u: op %d */\n", EM_GEN_HIST_VERSION,
+    em_sb_printf(&b, "/* ember histogram v%u: op %d */\n", EM_GEN_HIST_VERSION,
                d->op);
     if (d->op == EM_GEN_HIST_DIGITIZE)
         emit_digitize(&b, d, target, xt);

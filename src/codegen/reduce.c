@@ -18,49 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "codegen/reduce.h"
 
 extern const char em_embedded_ewise_ops_h[];
 extern const char em_embedded_reduce_ops_h[];
-
-typedef struct sb {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sb;
-
-static void sb_printf(sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (!b->p || b->n + (size_t)k + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 8192;
-        char *p;
-        while (cap < b->n + (size_t)k + 1)
-            cap *= 2;
-        if (!(p = realloc(b->p, cap))) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-        va_start(ap, fmt);
-        vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-        va_end(ap);
-    }
-    b->n += (size_t)k;
-}
 
 /* ---- the headers ------------------------------------------------------ */
 
@@ -165,13 +127,13 @@ size_t em_gen_reduce_acc_size(const em_gen_reduce *d)
 
 /* ---- the op parts ------------------------------------------------------ */
 
-static void emit_skip(sb *b, int op, const char *cs)
+static void emit_skip(em_sb *b, int op, const char *cs)
 {
     if (skips_nan(op))
-        sb_printf(b, "    if (rd_isnan_%s(x)) return;\n", cs);
+        em_sb_printf(b, "    if (rd_isnan_%s(x)) return;\n", cs);
 }
 
-static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
+static void emit_op(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     int op = d->op, C = d->compute, R = real_of(C);
     const char *ct = storage_type[C], *cs = storage_sfx[C];
@@ -182,7 +144,7 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
     char bx[96], bb[96], ba[96];
 
     /* Load: the input's storage type to the compute type. */
-    sb_printf(b, "EW_FN %s ld_%s(%s x) { return ew_%s_from_%s(%s(x)); }\n", ct,
+    em_sb_printf(b, "EW_FN %s ld_%s(%s x) { return ew_%s_from_%s(%s(x)); }\n", ct,
               n, storage_type[d->in], cs, category[d->in], widen_fn(d->in));
 
     /* "x better than v", "b.v better than a.v", "a.v better than b.v". */
@@ -201,63 +163,63 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
         int prod = op == EM_RED_PROD || op == EM_RED_NANPROD;
         int sq = op == EM_RED_SUMSQ, nm = op == EM_RED_NANMEAN;
         const char *at = sq ? rt : ct, *as = sq ? rs : cs;
-        sb_printf(b, "typedef struct acc_%s { %s v;%s } acc_%s;\n", n, at,
+        em_sb_printf(b, "typedef struct acc_%s { %s v;%s } acc_%s;\n", n, at,
                   nm ? " long long n;" : "", n);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = rd_%s_%s();%s "
                   "return a; }\n",
                   n, n, n, prod ? "one" : "zero", as, nm ? " a.n = 0;" : "");
-        sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
+        em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
                   n, ct);
-        sb_printf(b, "    (void)k;\n");
+        em_sb_printf(b, "    (void)k;\n");
         emit_skip(b, op, cs);
         if (sq)
-            sb_printf(b, "    a->v += rd_abs2_%s(x);\n", cs);
+            em_sb_printf(b, "    a->v += rd_abs2_%s(x);\n", cs);
         else
-            sb_printf(b, "    a->v = rd_%s_%s(a->v, x);\n",
+            em_sb_printf(b, "    a->v = rd_%s_%s(a->v, x);\n",
                       prod ? "mul" : "add", cs);
         if (nm)
-            sb_printf(b, "    a->n++;\n");
-        sb_printf(b, "}\n");
-        sb_printf(b,
+            em_sb_printf(b, "    a->n++;\n");
+        em_sb_printf(b, "}\n");
+        em_sb_printf(b,
                   "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b) { a.v = "
                   "rd_%s_%s(a.v, b.v);%s return a; }\n",
                   n, n, n, n, prod ? "mul" : "add", as,
                   nm ? " a.n += b.n;" : "");
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN void fin_%s(char *out, long long m, acc_%s a, double "
                   "cnt, double ddof)\n{\n    (void)cnt; (void)ddof;\n",
                   n, n);
         if (op == EM_RED_MEAN)
-            sb_printf(b, "    a.v = rd_div_%s(a.v, cnt);\n", cs);
+            em_sb_printf(b, "    a.v = rd_div_%s(a.v, cnt);\n", cs);
         else if (nm)
-            sb_printf(b, "    a.v = rd_div_%s(a.v, (double)a.n);\n", cs);
-        sb_printf(b, "    ((%s *)out)[m] = ew_%s_from_%s(a.v);\n}\n", ot, os,
+            em_sb_printf(b, "    a.v = rd_div_%s(a.v, (double)a.n);\n", cs);
+        em_sb_printf(b, "    ((%s *)out)[m] = ew_%s_from_%s(a.v);\n}\n", ot, os,
                   sq ? rs : cs);
         break;
     }
     case CL_MINMAX:
-        sb_printf(b, "typedef struct acc_%s { %s v; int has; } acc_%s;\n", n,
+        em_sb_printf(b, "typedef struct acc_%s { %s v; int has; } acc_%s;\n", n,
                   ct, n);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = rd_zero_%s(); "
                   "a.has = 0; return a; }\n",
                   n, n, n, cs);
-        sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
+        em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
                   n, ct);
-        sb_printf(b, "    (void)k;\n");
+        em_sb_printf(b, "    (void)k;\n");
         emit_skip(b, op, cs);
-        sb_printf(b,
+        em_sb_printf(b,
                   "    if (!a->has) { a->v = x; a->has = 1; return; }\n"
                   "    if (rd_isnan_%s(a->v)) return;\n"
                   "    if (rd_isnan_%s(x) || %s) a->v = x;\n}\n",
                   cs, cs, bx);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b)\n{\n"
                   "    if (!b.has) return a;\n    if (!a.has) return b;\n"
                   "    step_%s(&a, b.v, 0);\n    return a;\n}\n",
                   n, n, n, n, n);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN void fin_%s(char *out, long long m, acc_%s a, double "
                   "cnt, double ddof)\n{\n    (void)cnt; (void)ddof;\n"
                   "    ((%s *)out)[m] = ew_%s_from_%s(a.has ? a.v : "
@@ -265,21 +227,21 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
                   n, n, ot, os, cs, cs);
         break;
     case CL_ARG:
-        sb_printf(b, "typedef struct acc_%s { %s v; long long i; } acc_%s;\n",
+        em_sb_printf(b, "typedef struct acc_%s { %s v; long long i; } acc_%s;\n",
                   n, ct, n);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = rd_zero_%s(); "
                   "a.i = -1; return a; }\n",
                   n, n, n, cs);
-        sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
+        em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
                   n, ct);
         emit_skip(b, op, cs);
-        sb_printf(b,
+        em_sb_printf(b,
                   "    if (a->i < 0) { a->v = x; a->i = k; return; }\n"
                   "    if (rd_isnan_%s(a->v)) return;\n"
                   "    if (rd_isnan_%s(x) || %s) { a->v = x; a->i = k; }\n}\n",
                   cs, cs, bx);
-        sb_printf(
+        em_sb_printf(
             b,
             "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b)\n{\n"
             "    int na, nb;\n"
@@ -290,7 +252,7 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
             "    if (%s) return b;\n    if (%s) return a;\n"
             "    return a.i <= b.i ? a : b;\n}\n",
             n, n, n, n, cs, cs, bb, ba);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN void fin_%s(char *out, long long m, acc_%s a, double "
                   "cnt, double ddof)\n{\n    (void)cnt; (void)ddof;\n"
                   "    ((ew_i64 *)out)[m] = a.i;\n}\n",
@@ -301,21 +263,21 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
                         : op == EM_RED_ALL ? "&="
                                            : "+=";
         const char *g = op == EM_RED_ANY ? "|" : op == EM_RED_ALL ? "&" : "+";
-        sb_printf(b, "typedef struct acc_%s { long long v; } acc_%s;\n", n, n);
-        sb_printf(b,
+        em_sb_printf(b, "typedef struct acc_%s { long long v; } acc_%s;\n", n, n);
+        em_sb_printf(b,
                   "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = %d; return a; "
                   "}\n",
                   n, n, n, op == EM_RED_ALL);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN void step_%s(acc_%s *a, %s x, long long k) { (void)k; "
                   "a->v %s rd_nz_%s(x); }\n",
                   n, n, ct, f, cs);
-        sb_printf(
+        em_sb_printf(
             b,
             "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b) { a.v = a.v %s b.v; "
             "return a; }\n",
             n, n, n, n, g);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN void fin_%s(char *out, long long m, acc_%s a, double "
                   "cnt, double ddof)\n{\n    (void)cnt; (void)ddof;\n"
                   "    ((%s *)out)[m] = ew_%s_from_i64(a.v);\n}\n",
@@ -323,27 +285,27 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
         break;
     }
     case CL_VAR:
-        sb_printf(b,
+        em_sb_printf(b,
                   "typedef struct acc_%s { long long n; %s mean; %s m2; } "
                   "acc_%s;\n",
                   n, ct, rt, n);
-        sb_printf(b,
+        em_sb_printf(b,
                   "EW_FN acc_%s init_%s(void) { acc_%s a; a.n = 0; a.mean = "
                   "rd_zero_%s(); a.m2 = 0; return a; }\n",
                   n, n, n, cs);
         /* Welford's update; Chan's formula merges. One pass, and both are
          * stable where the naive sum of squares is not. */
-        sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
+        em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
                   n, ct);
-        sb_printf(b, "    %s dl;\n    (void)k;\n", ct);
+        em_sb_printf(b, "    %s dl;\n    (void)k;\n", ct);
         emit_skip(b, op, cs);
-        sb_printf(b,
+        em_sb_printf(b,
                   "    a->n++;\n    dl = rd_sub_%s(x, a->mean);\n"
                   "    a->mean = rd_add_%s(a->mean, rd_div_%s(dl, "
                   "(double)a->n));\n"
                   "    a->m2 += rd_redot_%s(dl, rd_sub_%s(x, a->mean));\n}\n",
                   cs, cs, cs, cs, cs);
-        sb_printf(
+        em_sb_printf(
             b,
             "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b)\n{\n"
             "    acc_%s r;\n    %s dl;\n    double n;\n"
@@ -356,7 +318,7 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
             "(double)b.n / n);\n"
             "    return r;\n}\n",
             n, n, n, n, n, ct, cs, cs, cs, rt, cs, rt);
-        sb_printf(
+        em_sb_printf(
             b,
             "EW_FN void fin_%s(char *out, long long m, acc_%s a, double "
             "cnt, double ddof)\n{\n"
@@ -364,37 +326,37 @@ static void emit_op(sb *b, const em_gen_reduce *d, const char *n)
             "    if (dv < 0) dv = 0;\n    v = a.m2 / (%s)dv;\n",
             n, n, rt, rt);
         if (op == EM_RED_STD || op == EM_RED_NANSTD)
-            sb_printf(b, "    v = rd_sqrt_%s(v);\n", rs);
-        sb_printf(b, "    ((%s *)out)[m] = ew_%s_from_%s(v);\n}\n", ot, os, rs);
+            em_sb_printf(b, "    v = rd_sqrt_%s(v);\n", rs);
+        em_sb_printf(b, "    ((%s *)out)[m] = ew_%s_from_%s(v);\n}\n", ot, os, rs);
         break;
     }
 }
 
 /* ---- skeletons ---------------------------------------------------------- */
 
-static void emit_sig(sb *b, const char *n, int cuda)
+static void emit_sig(em_sb *b, const char *n, int cuda)
 {
-    sb_printf(b,
+    em_sb_printf(b,
               "struct g_%s { long long M, K, sm, sk, S, chunk, rows; double "
               "count, ddof; };\n",
               n);
-    sb_printf(b,
+    em_sb_printf(b,
               "extern \"C\" __global__ void %s%s(const char *in, char *out, "
               "acc_%s *part, struct g_%s g)\n{\n",
               cuda ? "__launch_bounds__(256) " : "", n, n, n);
 }
 
-static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
+static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     const char *ix = d->idx64 ? "long long" : "int";
     const char *ts = storage_type[d->in];
     int vw = d->vec;
     if (d->sched == EM_GEN_RED_ROWS && vw > 1)
-        sb_printf(b,
+        em_sb_printf(b,
                   "typedef struct __align__(%d) vec_%s { %s v[%d]; } vec_%s;\n",
                   vw * (int)em_dtype_size((em_dtype)d->in), n, ts, vw, n);
     emit_sig(b, n, 1);
-    sb_printf(b,
+    em_sb_printf(b,
               "    const %s M = (%s)g.M, K = (%s)g.K, S = (%s)g.S, chunk = "
               "(%s)g.chunk;\n"
               "    const %s sm = (%s)g.sm, sk = (%s)g.sk;\n"
@@ -404,7 +366,7 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
               ix, ix, ix, ix, ix, ix, ix, ix);
     switch (d->sched) {
     case EM_GEN_RED_ROWS:
-        sb_printf(
+        em_sb_printf(
             b,
             "    __shared__ acc_%s sh[256];\n"
             "    for (%s bi = (%s)blockIdx.x; bi < M * S; bi += (%s)gridDim.x) "
@@ -416,7 +378,7 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
             "        acc_%s a = init_%s();\n",
             n, ix, ix, ix, ix, ix, n, n);
         if (vw > 1) {
-            sb_printf(
+            em_sb_printf(
                 b,
                 "        const vec_%s *p = (const vec_%s *)(row + k0 * sk);\n"
                 "        const %s nv = k1 > k0 ? (k1 - k0) / %d : 0;\n"
@@ -442,7 +404,7 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
                 n, n, ix, vw, ix, n, vw, n, n, vw, vw, n, n, vw, n, vw, n, n,
                 vw, ix, vw, n, n, ts);
         } else {
-            sb_printf(
+            em_sb_printf(
                 b,
                 "        %s k = k0 + t;\n"
                 "        for (; k + 256 < k1; k += 512) {\n"
@@ -455,24 +417,24 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
                 "k * sk)), (long long)k);\n",
                 ix, ts, ts, ts, n, n, n, n, n, n, ts);
         }
-        sb_printf(b,
+        em_sb_printf(b,
                   "        sh[t] = a;\n        __syncthreads();\n"
                   "        for (int w = 128; w > 0; w >>= 1) {\n"
                   "            if (t < w) sh[t] = comb_%s(sh[t], sh[t + w]);\n"
                   "            __syncthreads();\n        }\n",
                   n);
         if (d->split)
-            sb_printf(b, "        if (t == 0) part[bi] = sh[0];\n");
+            em_sb_printf(b, "        if (t == 0) part[bi] = sh[0];\n");
         else
-            sb_printf(b,
+            em_sb_printf(b,
                       "        if (t == 0) fin_%s(out, (long long)m, sh[0], "
                       "g.count, g.ddof);\n",
                       n);
-        sb_printf(b, "        __syncthreads();\n    }\n}\n");
+        em_sb_printf(b, "        __syncthreads();\n    }\n}\n");
         break;
     case EM_GEN_RED_WARP:
     case EM_GEN_RED_FIN:
-        sb_printf(b,
+        em_sb_printf(b,
                   "    __shared__ acc_%s sh[256];\n"
                   "    const int lane = t & 31;\n"
                   "    for (%s base = (%s)blockIdx.x * 8; base < M; base += "
@@ -482,7 +444,7 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
                   "        if (m < M) {\n",
                   n, ix, ix, ix, ix, n, n);
         if (d->sched == EM_GEN_RED_WARP)
-            sb_printf(
+            em_sb_printf(
                 b,
                 "            const char *row = in + m * sm;\n"
                 "            for (%s k = lane; k < K; k += 32)\n"
@@ -490,11 +452,11 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
                 "sk)), (long long)k);\n",
                 ix, n, n, ts);
         else
-            sb_printf(b,
+            em_sb_printf(b,
                       "            for (%s s = lane; s < S; s += 32)\n"
                       "                a = comb_%s(a, part[s * M + m]);\n",
                       ix, n);
-        sb_printf(
+        em_sb_printf(
             b,
             "        }\n        sh[t] = a;\n"
             "        for (int w = 16; w > 0; w >>= 1) {\n"
@@ -509,7 +471,7 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
     case EM_GEN_RED_COLS:
         /* Eight rows per pass: eight independent loads in flight per
          * thread before the first is used. */
-        sb_printf(
+        em_sb_printf(
             b,
             "    const %s s = (%s)blockIdx.y;\n"
             "    const %s k0 = s * chunk, k1 = K - k0 > chunk ? k0 + chunk "
@@ -532,9 +494,9 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
             "+ k * sk)), (long long)k);\n",
             ix, ix, ix, ix, ix, ix, n, n, ix, ts, ts, n, n, n, n, ts);
         if (d->split)
-            sb_printf(b, "        part[s * M + m] = a;\n    }\n}\n");
+            em_sb_printf(b, "        part[s * M + m] = a;\n    }\n}\n");
         else
-            sb_printf(b,
+            em_sb_printf(b,
                       "        fin_%s(out, (long long)m, a, g.count, g.ddof);\n"
                       "    }\n}\n",
                       n);
@@ -544,11 +506,11 @@ static void emit_cuda(sb *b, const em_gen_reduce *d, const char *n)
 
 /* The host ROWS entry: a split of one row into a partial, or a range of
  * rows to results. */
-static void emit_host_entry(sb *b, const em_gen_reduce *d, const char *n)
+static void emit_host_entry(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     emit_sig(b, n, 0);
     if (d->split)
-        sb_printf(b,
+        em_sb_printf(b,
                   "    const long long bi = blockIdx.x, m = bi %% g.M, s = "
                   "bi / g.M;\n"
                   "    const long long k0 = s * g.chunk, k1 = g.K - k0 > "
@@ -557,7 +519,7 @@ static void emit_host_entry(sb *b, const em_gen_reduce *d, const char *n)
                   "    part[bi] = row_%s(in + m * g.sm, k0, k1, g.sk);\n}\n",
                   n);
     else
-        sb_printf(b,
+        em_sb_printf(b,
                   "    const long long m0 = (long long)blockIdx.x * g.rows;\n"
                   "    const long long m1 = g.M - m0 > g.rows ? m0 + g.rows : "
                   "g.M;\n"
@@ -576,7 +538,7 @@ static void emit_host_entry(sb *b, const em_gen_reduce *d, const char *n)
  * need more than one compare, which defeats the vectoriser, so a
  * sub-block holding a NaN (found by a loop-vectorised scan of it, in L1
  * by then) goes through the generic step instead. */
-static void emit_host_select_row(sb *b, const em_gen_reduce *d, const char *n)
+static void emit_host_select_row(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     const char *ts = storage_type[d->in], *ct = storage_type[d->compute];
     int arg = class_of(d->op) == CL_ARG;
@@ -646,14 +608,14 @@ static void emit_host_select_row(sb *b, const em_gen_reduce *d, const char *n)
             2 * w, w, cmp, cmp, upd, w, n, w, cmp, fin, n, n);
     }
     if (flt)
-        sb_printf(b,
+        em_sb_printf(b,
                   "__attribute__((optimize(\"tree-loop-vectorize\"))) static "
                   "int anynan_%s(const %s *p, long long n)\n{\n"
                   "    int r = 0;\n"
                   "    for (long long i = 0; i < n; i++) r |= p[i] != p[i];\n"
                   "    return r;\n}\n",
                   n, ts);
-    sb_printf(
+    em_sb_printf(
         b,
         "static acc_%s row_%s(const char *row, long long k0, long long "
         "k1, long long sk)\n{\n"
@@ -691,8 +653,8 @@ static void emit_host_select_row(sb *b, const em_gen_reduce *d, const char *n)
         arg ? il : "", cmp, ct, n, arg ? i0 : "", cmp,
         arg ? "L[l].i = I[l]" : "L[l].has = 1", n, n, n, ts, n, n, ts);
     if (flt)
-        sb_printf(b, "    merge_%s:\n", n);
-    sb_printf(b,
+        em_sb_printf(b, "    merge_%s:\n", n);
+    em_sb_printf(b,
               "        c = comb_%s(comb_%s(comb_%s(L[0], L[1]), comb_%s(L[2], "
               "L[3])), comb_%s(comb_%s(L[4], L[5]), comb_%s(L[6], L[7])));\n"
               "        while (top > 0 && lv[top - 1] == v) { c = "
@@ -704,7 +666,7 @@ static void emit_host_select_row(sb *b, const em_gen_reduce *d, const char *n)
               n, n, n, n, n, n, n, n, n);
 }
 
-static void emit_host(sb *b, const em_gen_reduce *d, const char *n)
+static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     const char *ts = storage_type[d->in];
     if ((d->sched == EM_GEN_RED_ROWS || d->sched == EM_GEN_RED_WARP) &&
@@ -718,7 +680,7 @@ static void emit_host(sb *b, const em_gen_reduce *d, const char *n)
         /* Eight accumulators per sub-block of 1024 (independent chains the
          * compiler can vectorise), the sub-blocks merged pairwise through
          * a binary counter of partial results: NumPy-grade accuracy. */
-        sb_printf(
+        em_sb_printf(
             b,
             "static acc_%s row_%s(const char *row, long long k0, long long "
             "k1, long long sk)\n{\n"
@@ -753,7 +715,7 @@ static void emit_host(sb *b, const em_gen_reduce *d, const char *n)
         emit_host_entry(b, d, n);
     } else if (d->sched == EM_GEN_RED_COLS) {
         emit_sig(b, n, 0);
-        sb_printf(
+        em_sb_printf(
             b,
             "    const long long tiles = (g.M + 2047) / 2048;\n"
             "    const long long tl = blockIdx.x %% tiles, s = blockIdx.x / "
@@ -787,16 +749,16 @@ static void emit_host(sb *b, const em_gen_reduce *d, const char *n)
             n, n, ts, ts, ts, ts, ts, ts, ts, ts, n, n, n, n, n, n, n, n, ts,
             ts, n, n);
         if (d->split)
-            sb_printf(b, "    for (j = 0; j < w; j++) part[s * g.M + m0 + j] = "
+            em_sb_printf(b, "    for (j = 0; j < w; j++) part[s * g.M + m0 + j] = "
                          "A[j];\n}\n");
         else
-            sb_printf(b,
+            em_sb_printf(b,
                       "    for (j = 0; j < w; j++) fin_%s(out, m0 + j, A[j], "
                       "g.count, g.ddof);\n}\n",
                       n);
     } else {
         emit_sig(b, n, 0);
-        sb_printf(b,
+        em_sb_printf(b,
                   "    const long long m0 = (long long)blockIdx.x * g.rows;\n"
                   "    const long long m1 = g.M - m0 > g.rows ? m0 + g.rows : "
                   "g.M;\n"
@@ -834,7 +796,7 @@ em_status em_gen_reduce_source(const em_gen_reduce *d, em_device_type target,
                                const char *name, char **out)
 {
     static const char *const sched_names[] = {"rows", "warp", "cols", "fin"};
-    sb b = {0};
+    em_sb b = {0};
     em_status st;
     if (!d || !name || !out)
         return em_error(EM_ERR_INVALID_VALUE,
@@ -846,7 +808,7 @@ em_status em_gen_reduce_source(const em_gen_reduce *d, em_device_type target,
     if (!ewise_base)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a reduction kernel");
-    sb_printf(&b,
+    em_sb_printf(&b,
               "/* ember reduction: %s, %s -> %s (compute %s), %s%s, vec %d, "
               "%s indices */\n",
               em_reduce_name((em_reduce_op)d->op),
@@ -855,7 +817,7 @@ em_status em_gen_reduce_source(const em_gen_reduce *d, em_device_type target,
               em_dtype_get((em_dtype)d->compute)->name, sched_names[d->sched],
               d->split ? " to partials" : "", d->vec,
               d->idx64 ? "64-bit" : "32-bit");
-    sb_printf(&b, "%s\n%s\n", ewise_base, em_embedded_reduce_ops_h);
+    em_sb_printf(&b, "%s\n%s\n", ewise_base, em_embedded_reduce_ops_h);
     emit_op(&b, d, name);
     if (target == EM_DEVICE_CUDA)
         emit_cuda(&b, d, name);

@@ -1,0 +1,24 @@
+/* ember core (internal): a growable string for generated source and
+ * compiler command lines. Appends after a failed allocation are no-ops and
+ * set `oom`, so a generator writes its whole text and checks once. */
+#ifndef EMBER_CORE_STRBUF_H
+#define EMBER_CORE_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct em_sb {
+    char *p;        /* NUL-terminated once anything was appended */
+    size_t n, cap;
+    int oom;
+} em_sb;
+
+void em_sb_vprintf(em_sb *b, const char *fmt, va_list ap);
+void em_sb_printf(em_sb *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void em_sb_puts(em_sb *b, const char *s);
+
+#endif
