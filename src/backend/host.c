@@ -263,7 +263,11 @@ static em_status grid_run(host_blocks_fn run, void **argv, const unsigned *dims)
     g.n_blocks = (unsigned long long)dims[0] * dims[1] * dims[2];
     if (g.n_blocks == 0 || threads == 0)
         return EM_OK;
-    min_blocks = (THREADS_PER_TASK + threads - 1) / threads;
+    /* Generated host kernels run one thread per block over a chunk their
+     * generator sized to the work (and to the core count), so a block of
+     * one thread is a unit of real work: without this, every such grid
+     * ran on the calling thread alone. */
+    min_blocks = threads == 1 ? 1 : (THREADS_PER_TASK + threads - 1) / threads;
     tasks = (g.n_blocks + min_blocks - 1) / min_blocks;
     if (tasks <= 1) {
         run(argv, dims, 0, g.n_blocks);
