@@ -1012,54 +1012,6 @@ PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
 
 /* ---- module functions ---------------------------------------------------- */
 
-/* Parse keyword arguments from a vectorcall into vals (borrowed). The
- * first npos names may also come positionally. */
-static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                      PyObject *kwnames, const char *const *names, int npos,
-                      int nrequired, PyObject **vals)
-{
-    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    int n = 0, j;
-    while (names[n])
-        n++;
-    for (j = 0; j < n; j++)
-        vals[j] = NULL;
-    if (nargs > npos) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments "
-                     "(%zd given)", fname, npos, nargs);
-        return -1;
-    }
-    for (i = 0; i < nargs; i++)
-        vals[i] = args[i];
-    for (i = 0; i < nkw; i++) {
-        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-        const char *ks = PyUnicode_AsUTF8(k);
-        if (!ks)
-            return -1;
-        for (j = 0; j < n; j++)
-            if (!strcmp(ks, names[j]))
-                break;
-        if (j == n) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword "
-                         "argument '%s'", fname, ks);
-            return -1;
-        }
-        if (vals[j]) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument "
-                         "'%s'", fname, ks);
-            return -1;
-        }
-        vals[j] = args[nargs + i];
-    }
-    for (j = 0; j < nrequired; j++) {
-        if (!vals[j]) {
-            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'",
-                         fname, names[j]);
-            return -1;
-        }
-    }
-    return 0;
-}
 
 #define FASTCALL_ARGS PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #define NARGS nargs
@@ -1193,11 +1145,11 @@ static PyObject *make(empy_state *st, const char *fname, int kind, PyObject *con
     em_dtype d;
     em_array a;
     if (kind == MK_FULL) {
-        if (parse_args(fname, args, nargs, kwnames, fnames, 4, 2,
+        if (empy_parse_args(fname, args, nargs, kwnames, fnames, 4, 2,
                        vals) < 0)
             return NULL;
         v = vals + 1;   /* dtype, order, device, like line up with names[1..] */
-    } else if (parse_args(fname, args, nargs, kwnames, names, 3, 1,
+    } else if (empy_parse_args(fname, args, nargs, kwnames, names, 3, 1,
                           vals) < 0) {
         return NULL;
     }
@@ -1254,11 +1206,11 @@ static PyObject *make_like(empy_state *st, const char *fname, int kind,
     em_device *dev;
     em_array a;
     if (kind == MK_FULL) {
-        if (parse_args(fname, args, nargs, kwnames, fnames, 6, 2,
+        if (empy_parse_args(fname, args, nargs, kwnames, fnames, 6, 2,
                        vals) < 0)
             return NULL;
         v = vals + 1;
-    } else if (parse_args(fname, args, nargs, kwnames, names, 5, 1,
+    } else if (empy_parse_args(fname, args, nargs, kwnames, names, 5, 1,
                           vals) < 0) {
         return NULL;
     }
@@ -1343,7 +1295,7 @@ static PyObject *mod_arange(FASTCALL_ARGS)
     em_array a;
     em_status rc;
 
-    if (parse_args("arange", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
+    if (empy_parse_args("arange", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
         dtype_kw(st, vals[3], &dt) < 0 || device_kw(st, vals[4], &dev) < 0 ||
         unused_like(vals[5]) < 0)
         return NULL;
@@ -1571,7 +1523,7 @@ static PyObject *mod_asarray(FASTCALL_ARGS)
     PyObject *vals[6];
     int copy;
     char order;
-    if (parse_args("asarray", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
+    if (empy_parse_args("asarray", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
         copy_kw(vals[4], EMPY_COPY_IF_NEEDED, &copy) < 0 ||
         order_kw(vals[2], 'K', &order) < 0 || unused_like(vals[5]) < 0)
         return NULL;
@@ -1586,7 +1538,7 @@ static PyObject *mod_array(FASTCALL_ARGS)
     PyObject *vals[8];
     int copy, ndmin = 0;
     char order;
-    if (parse_args("array", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
+    if (empy_parse_args("array", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
         copy_kw(vals[2], EMPY_COPY_ALWAYS, &copy) < 0 ||
         order_kw(vals[3], 'K', &order) < 0 || unused_like(vals[7]) < 0)
         return NULL;
@@ -1603,7 +1555,7 @@ static PyObject *mod_ascontiguousarray(FASTCALL_ARGS)
     static const char *const names[] = {"a", "dtype", "device", "like", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *vals[4];
-    if (parse_args("ascontiguousarray", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
+    if (empy_parse_args("ascontiguousarray", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
         unused_like(vals[3]) < 0)
         return NULL;
     /* NumPy gives at least one dimension here. */
@@ -1616,7 +1568,7 @@ static PyObject *mod_copy(FASTCALL_ARGS)
     empy_state *st = empy_state_of_module(m);
     PyObject *vals[4];
     char order;
-    if (parse_args("copy", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
+    if (empy_parse_args("copy", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
         order_kw(vals[1], 'K', &order) < 0)
         return NULL;
     return asarray_common(st, vals[0], NULL, vals[3], EMPY_COPY_ALWAYS, order, 0);

@@ -196,7 +196,7 @@ static PyObject *mod_linspace(MANIP_FASTCALL)
     em_device *dev;
     em_array res;
     em_status rc;
-    if (manip_parse("linspace", args, nargs, kwnames, names, 7, 2, v) < 0)
+    if (empy_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0)
         return NULL;
     if (!is_scalar_like(v[0]) || !is_scalar_like(v[1]) || !computes_in_64(v)) {
         if (num_arg(v[2], &num) < 0 || device_of(st, v[7], &dev) < 0)
@@ -273,7 +273,7 @@ static PyObject *mod_logspace(MANIP_FASTCALL)
     em_device *dev;
     em_array res;
     em_status rc;
-    if (manip_parse("logspace", args, nargs, kwnames, names, 7, 2, v) < 0 ||
+    if (empy_parse_args("logspace", args, nargs, kwnames, names, 7, 2, v) < 0 ||
         scalar_value(st, v[0], "logspace", &a, &ca) < 0 ||
         scalar_value(st, v[1], "logspace", &b, &cb) < 0 || num_arg(v[2], &num) < 0 ||
         (manip_given(v[4]) && scalar_value(st, v[4], "logspace", &base, &cbase) < 0) ||
@@ -307,7 +307,7 @@ static PyObject *mod_geomspace(MANIP_FASTCALL)
     em_device *dev;
     em_array res;
     em_status rc;
-    if (manip_parse("geomspace", args, nargs, kwnames, names, 6, 2, v) < 0 ||
+    if (empy_parse_args("geomspace", args, nargs, kwnames, names, 6, 2, v) < 0 ||
         scalar_value(st, v[0], "geomspace", &a, &ca) < 0 ||
         scalar_value(st, v[1], "geomspace", &b, &cb) < 0 || num_arg(v[2], &num) < 0 ||
         axis_1d(st, v[5]) < 0 || device_of(st, v[6], &dev) < 0)
@@ -350,7 +350,7 @@ static PyObject *mod_eye(MANIP_FASTCALL)
     char order = 'C';
     em_array res;
     em_status rc;
-    if (manip_parse("eye", args, nargs, kwnames, names, 5, 1, v) < 0 ||
+    if (empy_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0 ||
         size_arg(v[0], "N", 0, &n) < 0 || size_arg(v[1], "M", n, &mm) < 0 ||
         manip_int(v[2], "k", 0, &k) < 0 || device_of(st, v[5], &dev) < 0 ||
         no_like(v[6]) < 0)
@@ -381,7 +381,7 @@ static PyObject *mod_identity(MANIP_FASTCALL)
     em_device *dev;
     em_array res;
     em_status rc;
-    if (manip_parse("identity", args, nargs, kwnames, names, 2, 1, v) < 0 ||
+    if (empy_parse_args("identity", args, nargs, kwnames, names, 2, 1, v) < 0 ||
         size_arg(v[0], "n", 0, &n) < 0 || device_of(st, v[2], &dev) < 0 ||
         no_like(v[3]) < 0)
         return NULL;
@@ -402,7 +402,7 @@ static PyObject *mod_tri(MANIP_FASTCALL)
     em_device *dev;
     em_array res;
     em_status rc;
-    if (manip_parse("tri", args, nargs, kwnames, names, 4, 1, v) < 0 ||
+    if (empy_parse_args("tri", args, nargs, kwnames, names, 4, 1, v) < 0 ||
         size_arg(v[0], "N", 0, &n) < 0 || size_arg(v[1], "M", n, &mm) < 0 ||
         manip_int(v[2], "k", 0, &k) < 0 || device_of(st, v[4], &dev) < 0 ||
         no_like(v[5]) < 0)
@@ -423,7 +423,7 @@ static PyObject *tril_common(PyObject *m, const char *fname, int upper,
     int64_t k;
     em_array res, src;
     em_status rc;
-    if (manip_parse(fname, args, nargs, kwnames, names, 2, 1, v) < 0 ||
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 2, 1, v) < 0 ||
         manip_int(v[1], "k", 0, &k) < 0 || !(a = manip_array(st, v[0], NULL)))
         return NULL;
     src = *EMPY_ARR(a);
@@ -467,7 +467,7 @@ static PyObject *mod_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nar
     int copy = 1, sparse = 0, xy = 1, j;
     int64_t shape[EM_MAX_NDIM];
     em_device *dev = NULL;
-    if (manip_parse("meshgrid", args + n, 0, kwnames, names, 0, 0, v) < 0)
+    if (empy_parse_args("meshgrid", args + n, 0, kwnames, names, 0, 0, v) < 0)
         return NULL;
     if ((v[0] && (copy = PyObject_IsTrue(v[0])) < 0) ||
         (v[1] && (sparse = PyObject_IsTrue(v[1])) < 0))

@@ -303,7 +303,7 @@ static PyObject *concat_impl(PyObject *m, const char *fname, PyObject *const *ar
     empy_state *st = empy_state_of_module(m);
     PyObject *v[5];
     int64_t axis;
-    if (manip_parse(fname, args, nargs, kwnames, names, 3, 1, v) < 0)
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 3, 1, v) < 0)
         return NULL;
     if (v[1] == Py_None)
         return join_list(st, fname, v[0], 0, 0, 1, v[2], v[3], v[4]);
@@ -329,7 +329,7 @@ static PyObject *mod_stack(MANIP_FASTCALL)
     empy_state *st = empy_state_of_module(m);
     PyObject *v[5];
     int64_t axis;
-    if (manip_parse("stack", args, nargs, kwnames, names, 3, 1, v) < 0 ||
+    if (empy_parse_args("stack", args, nargs, kwnames, names, 3, 1, v) < 0 ||
         manip_int(v[1], "axis", 0, &axis) < 0)
         return NULL;
     return join_list(st, "stack", v[0], 'S', axis, 0, v[2], v[3], v[4]);
@@ -340,7 +340,7 @@ static PyObject *stack_like(PyObject *m, const char *fname, int kind, int64_t ax
 {
     static const char *const names[] = {"tup", "dtype", "casting", NULL};
     PyObject *v[3];
-    if (manip_parse(fname, args, nargs, kwnames, names, 1, 1, v) < 0)
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 1, 1, v) < 0)
         return NULL;
     return join_list(empy_state_of_module(m), fname, v[0], kind, axis, 0, NULL, v[1],
                      v[2]);
@@ -485,7 +485,7 @@ static PyObject *split_common(PyObject *m, const char *fname, int equal,
     static const char *const names[] = {"ary", "indices_or_sections", "axis", NULL};
     PyObject *v[3];
     int64_t axis;
-    if (manip_parse(fname, args, nargs, kwnames, names, 3, 2, v) < 0 ||
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 3, 2, v) < 0 ||
         manip_int(v[2], "axis", 0, &axis) < 0)
         return NULL;
     return split_impl(empy_state_of_module(m), v[0], v[1], axis, equal);
@@ -511,7 +511,7 @@ static PyObject *xsplit(PyObject *m, char which, PyObject *const *args, Py_ssize
     PyObject *v[2], *a, *r;
     int need = which == 'h' ? 1 : which == 'v' ? 2 : 3, nd;
     fname[0] = which;
-    if (manip_parse(fname, args, nargs, kwnames, names, 2, 2, v) < 0)
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 2, 2, v) < 0)
         return NULL;
     if (!(a = manip_array(st, v[0], NULL)))
         return NULL;
@@ -580,7 +580,7 @@ static PyObject *mod_tile(MANIP_FASTCALL)
     em_array res;
     em_status rc;
     int n;
-    if (manip_parse("tile", args, nargs, kwnames, names, 2, 2, v) < 0 ||
+    if (empy_parse_args("tile", args, nargs, kwnames, names, 2, 2, v) < 0 ||
         int_list(v[1], "reps", EM_MAX_NDIM, reps, &n) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;
@@ -609,7 +609,7 @@ static PyObject *mod_flip(MANIP_FASTCALL)
     int64_t ax64[EM_MAX_NDIM];
     int axes[EM_MAX_NDIM], n = -1, i;
     PyObject *v[2], *a, *r;
-    if (manip_parse("flip", args, nargs, kwnames, names, 2, 1, v) < 0)
+    if (empy_parse_args("flip", args, nargs, kwnames, names, 2, 1, v) < 0)
         return NULL;
     if (manip_given(v[1])) {
         if (int_list(v[1], "axis", EM_MAX_NDIM, ax64, &n) < 0)
@@ -663,7 +663,7 @@ static PyObject *mod_rot90(MANIP_FASTCALL)
     int n = 2, nd, a0, a1, perm[EM_MAX_NDIM], i;
     em_array t;
     em_status rc;
-    if (manip_parse("rot90", args, nargs, kwnames, names, 3, 1, v) < 0 ||
+    if (empy_parse_args("rot90", args, nargs, kwnames, names, 3, 1, v) < 0 ||
         manip_int(v[1], "k", 1, &k) < 0)
         return NULL;
     ax[0] = 0;
@@ -732,7 +732,7 @@ static PyObject *mod_roll(MANIP_FASTCALL)
     PyObject *v[3], *a, *src, *r = NULL;
     em_array res;
     em_status rc;
-    if (manip_parse("roll", args, nargs, kwnames, names, 3, 2, v) < 0)
+    if (empy_parse_args("roll", args, nargs, kwnames, names, 3, 2, v) < 0)
         return NULL;
     if (int_list(v[1], "shift", EM_MAX_NDIM, sh, &ns) < 0)
         return NULL;
@@ -904,7 +904,7 @@ static PyObject *mod_pad(MANIP_FASTCALL)
     em_array res;
     em_status rc;
     int nd, i, has_values = 0;
-    if (manip_parse("pad", args, nargs, kwnames, names, 3, 2, v) < 0 ||
+    if (empy_parse_args("pad", args, nargs, kwnames, names, 3, 2, v) < 0 ||
         pad_mode(v[2], &mode) < 0)
         return NULL;
     if (v[3] && mode != EM_PAD_CONSTANT) {
@@ -1048,7 +1048,7 @@ static PyObject *mod_diagonal(MANIP_FASTCALL)
     static const char *const names[] = {"a", "offset", "axis1", "axis2", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *v[4], *a, *r;
-    if (manip_parse("diagonal", args, nargs, kwnames, names, 4, 1, v) < 0 ||
+    if (empy_parse_args("diagonal", args, nargs, kwnames, names, 4, 1, v) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;
     r = diagonal_of(st, a, v + 1);
@@ -1061,7 +1061,7 @@ static PyObject *nd_diagonal(PyObject *self, PyObject *const *args, Py_ssize_t n
 {
     static const char *const names[] = {"offset", "axis1", "axis2", NULL};
     PyObject *v[3];
-    if (manip_parse("diagonal", args, nargs, kwnames, names, 3, 0, v) < 0)
+    if (empy_parse_args("diagonal", args, nargs, kwnames, names, 3, 0, v) < 0)
         return NULL;
     return diagonal_of(empy_state_of(self), self, v);
 }
@@ -1076,7 +1076,7 @@ static PyObject *diag_impl(PyObject *m, const char *fname, int flat,
     int64_t k;
     em_array res;
     em_status rc;
-    if (manip_parse(fname, args, nargs, kwnames, names, 2, 1, v) < 0 ||
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 2, 1, v) < 0 ||
         manip_int(v[1], "k", 0, &k) < 0 || !(a = manip_array(st, v[0], NULL)))
         return NULL;
     src = flat ? raveled(a) : Py_NewRef(a);
@@ -1145,7 +1145,7 @@ static PyObject *mod_trace(MANIP_FASTCALL)
                                         NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *v[6], *a, *r;
-    if (manip_parse("trace", args, nargs, kwnames, names, 6, 1, v) < 0 ||
+    if (empy_parse_args("trace", args, nargs, kwnames, names, 6, 1, v) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;
     r = trace_of(st, a, v + 1);
@@ -1158,7 +1158,7 @@ static PyObject *nd_trace(PyObject *self, PyObject *const *args, Py_ssize_t narg
 {
     static const char *const names[] = {"offset", "axis1", "axis2", "dtype", "out", NULL};
     PyObject *v[5];
-    if (manip_parse("trace", args, nargs, kwnames, names, 5, 0, v) < 0)
+    if (empy_parse_args("trace", args, nargs, kwnames, names, 5, 0, v) < 0)
         return NULL;
     return trace_of(empy_state_of(self), self, v);
 }
@@ -1186,7 +1186,7 @@ static PyObject *mod_reshape(MANIP_FASTCALL)
     static const char *const names[] = {"a", "shape", "order", "newshape", "copy", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *v[5], *margs, *kw, *r;
-    if (manip_parse("reshape", args, nargs, kwnames, names, 3, 1, v) < 0)
+    if (empy_parse_args("reshape", args, nargs, kwnames, names, 3, 1, v) < 0)
         return NULL;
     if (v[1] && v[3]) {
         PyErr_SetString(PyExc_TypeError, "You cannot specify 'newshape' and 'shape' "
@@ -1222,7 +1222,7 @@ static PyObject *forward(PyObject *m, const char *fname, const char *method,
     int n = 0, i;
     while (names[n])
         n++;
-    if (manip_parse(fname, args, nargs, kwnames, names, npos, nreq, v) < 0)
+    if (empy_parse_args(fname, args, nargs, kwnames, names, npos, nreq, v) < 0)
         return NULL;
     margs = PyTuple_New(0);
     kw = PyDict_New();
@@ -1258,7 +1258,7 @@ static PyObject *mod_swapaxes(MANIP_FASTCALL)
     static const char *const names[] = {"a", "axis1", "axis2", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *v[3], *margs, *r;
-    if (manip_parse("swapaxes", args, nargs, kwnames, names, 3, 3, v) < 0 ||
+    if (empy_parse_args("swapaxes", args, nargs, kwnames, names, 3, 3, v) < 0 ||
         !(margs = PyTuple_Pack(2, v[1], v[2])))
         return NULL;
     r = via_method(st, v[0], "swapaxes", margs, NULL);
@@ -1273,7 +1273,7 @@ static PyObject *transpose_common(PyObject *m, const char *fname, int need_axes,
     static const char *const names[] = {"a", "axes", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *v[2], *margs, *r;
-    if (manip_parse(fname, args, nargs, kwnames, names, 2, need_axes ? 2 : 1, v) < 0)
+    if (empy_parse_args(fname, args, nargs, kwnames, names, 2, need_axes ? 2 : 1, v) < 0)
         return NULL;
     margs = manip_given(v[1]) ? PyTuple_Pack(1, v[1]) : PyTuple_New(0);
     if (!margs)
@@ -1326,7 +1326,7 @@ static PyObject *mod_expand_dims(MANIP_FASTCALL)
     unsigned char isnew[EM_MAX_NDIM];
     em_array lay;
     int64_t cnt[EM_MAX_NDIM];
-    if (manip_parse("expand_dims", args, nargs, kwnames, names, 2, 2, v) < 0 ||
+    if (empy_parse_args("expand_dims", args, nargs, kwnames, names, 2, 2, v) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;
     if (int_list(v[1], "axis", EM_MAX_NDIM, cnt, &n) < 0)
@@ -1371,7 +1371,7 @@ static PyObject *mod_moveaxis(MANIP_FASTCALL)
     unsigned char used[EM_MAX_NDIM];
     em_array t;
     em_status rc;
-    if (manip_parse("moveaxis", args, nargs, kwnames, names, 3, 3, v) < 0 ||
+    if (empy_parse_args("moveaxis", args, nargs, kwnames, names, 3, 3, v) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;
     nd = EMPY_ARR(a)->ndim;
@@ -1416,7 +1416,7 @@ static PyObject *mod_broadcast_to(MANIP_FASTCALL)
     int nd;
     em_array t;
     em_status rc;
-    if (manip_parse("broadcast_to", args, nargs, kwnames, names, 2, 2, v) < 0 ||
+    if (empy_parse_args("broadcast_to", args, nargs, kwnames, names, 2, 2, v) < 0 ||
         empy_shape_arg(v[1], "shape", &nd, shape) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;

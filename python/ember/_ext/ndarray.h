@@ -125,6 +125,14 @@ em_status empy_array_copy_new(const em_array *src, em_device *d, int dtype,
  * function taking *shape are passed as the tuple). -1 with an exception. */
 int empy_shape_arg(PyObject *o, const char *what, int *ndim, int64_t *shape);
 
+/* Fill vals (borrowed, NULL when absent) from a vectorcall's positional
+ * and keyword arguments by the NULL-ended names; the first npos may come
+ * positionally, the first nrequired must be given. -1 with TypeError
+ * naming fname (args.c). */
+int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int npos,
+                    int nrequired, PyObject **vals);
+
 /* Run an em_status-returning call with the GIL released. */
 #define EMPY_NOGIL(rc, call)      \
     do {                          \
