@@ -1,13 +1,15 @@
 /* ember algorithms: transform and stream compaction (em_par_transform,
  * em_select, em_partition).
  *
- * Compaction is flags (the predicate, 0/1 in int64), their inclusive scan
- * (each selected element's 1-based place), one read of the last place
- * (the result's size: the only host synchronisation) and a scatter.
+ * Compaction is the compaction generator's two passes over a byte mask
+ * (the predicate's values from a transform, or the caller's mask): per-tile
+ * counts and their scan, one read of the total (the result's size: the
+ * only host synchronisation), and the ordered write of each tile.
  */
 #include <string.h>
 
 #include "array/array_internal.h"
+#include "codegen/compact.h"
 #include "codegen/scan.h"
 #include "ember/ufunc.h"
 
@@ -133,15 +135,35 @@ done:
     return st;
 }
 
+/* The trailing shape of x past a mask of rank k, after a count. */
+static em_status rows_out(const em_array *x, int k, int64_t count,
+                          em_stream *on, em_array *out)
+{
+    int64_t shape[EM_MAX_NDIM];
+    int nd = x->ndim - k + 1;
+    shape[0] = count;
+    memcpy(shape + 1, x->shape + k, (size_t)(x->ndim - k) * sizeof *shape);
+    return em_array_empty(x->device, x->dtype, nd, shape, 'C', on, out);
+}
+
+/* Compaction by the compaction generator (codegen/compact.h): a count
+ * pass over the mask's bytes, the one read of the total, and a write pass
+ * that moves whole rows of x (the elements under a mask of x's shape, the
+ * trailing sub-arrays under a mask of its leading dimensions). Rows of a
+ * power-of-two size up to 16 bytes move as single words; longer ones go
+ * through their flat indices and a row copy. */
 static em_status compact(const char *fn, const em_array *x, const char *pred,
                          const em_array *mask, int partition, em_array *out,
                          int64_t *nselected, em_stream *s)
 {
-    em_array xc = {0}, mc = {0}, fl = {0}, pos = {0};
-    int64_t n, nsel = 0;
+    em_array xc = {0}, mc = {0}, idx = {0};
+    em_compact c;
+    int64_t rows, row_bytes, esize;
+    int k;
     em_stream *on = NULL;
     em_status st;
 
+    memset(&c, 0, sizeof c);
     if (!x || !out || (!pred && !mask) || (pred && mask))
         return em_error(EM_ERR_INVALID_VALUE,
                         "%s: needs an array and one of a predicate or a mask",
@@ -156,12 +178,19 @@ static em_status compact(const char *fn, const em_array *x, const char *pred,
         if (mask->dtype != EM_BOOL)
             return em_error(EM_ERR_TYPE, "%s: the mask must be bool, not %s",
                             fn, em_dtype_get(mask->dtype)->name);
-        if (mask->ndim != x->ndim ||
-            memcmp(mask->shape, x->shape, (size_t)x->ndim * sizeof(int64_t)))
+        /* select also takes a mask over x's leading dimensions (NumPy's
+         * a[mask] with mask.shape == a.shape[:k]) */
+        if ((partition ? mask->ndim != x->ndim
+                       : mask->ndim < 1 || mask->ndim > x->ndim) ||
+            memcmp(mask->shape, x->shape,
+                   (size_t)mask->ndim * sizeof(int64_t)))
             return em_error(
                 EM_ERR_INVALID_VALUE,
-                "%s: the mask's shape %s is not the array's shape %s", fn,
-                em_shape_format(mask->ndim, mask->shape, b1, sizeof b1),
+                partition ? "%s: the mask's shape %s is not the array's "
+                            "shape %s"
+                          : "%s: the mask's shape %s is neither the array's "
+                            "shape %s nor its leading dimensions",
+                fn, em_shape_format(mask->ndim, mask->shape, b1, sizeof b1),
                 em_shape_format(x->ndim, x->shape, b2, sizeof b2));
         if (mask->device != x->device)
             return em_error(EM_ERR_INVALID_VALUE,
@@ -171,47 +200,81 @@ static em_status compact(const char *fn, const em_array *x, const char *pred,
     }
     if (!(on = em_arr_stream(x->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
-    n = x->size;
+    esize = (int64_t)em_dtype_size(x->dtype);
     if ((st = flat(x, on, &xc)) != EM_OK)
         goto done;
-    if (mask && (st = flat(mask, on, &mc)) != EM_OK)
-        goto done;
-    if (n > 0) {
-        em_gen_scan sd;
-        memset(&sd, 0, sizeof sd);
-        sd.op = EM_PAR_ADD;
-        sd.in = sd.out = EM_INT64;
-        if ((st = em_array_empty(x->device, EM_INT64, 1, &n, 'C', on, &fl)) ||
-            (st = em_array_empty(x->device, EM_INT64, 1, &n, 'C', on, &pos)) ||
-            (st = em_gen_flags_run(x->device, pred, x->dtype, xc.data,
-                                   mask ? mc.data : NULL, (int64_t *)fl.data,
-                                   n, on)) ||
-            (st = em_gen_scan_run(x->device, &sd, fl.data, pos.data, 1, n, 0,
-                                  8, 0, 8, NULL, on)))
+    if (mask) {
+        k = mask->ndim;
+        if ((st = flat(mask, on, &mc)) != EM_OK)
             goto done;
-        /* The one host read: the result's size. */
-        if ((st = em_memcpy_async(x->device, &nsel,
-                                  (int64_t *)pos.data + (n - 1), 8, on)) ||
-            (st = em_stream_synchronize(on)))
+    } else {
+        const em_array *in[1] = {&xc};
+        k = x->ndim;
+        if ((st = em_par_transform(pred, 1, in, EM_BOOL, &mc, on)) != EM_OK)
             goto done;
     }
-    {
-        int64_t m = partition ? n : nsel;
-        if ((st = em_array_empty(x->device, x->dtype, 1, &m, 'C', on, out)))
+    rows = mc.size;
+    row_bytes = rows ? x->size / rows * esize : 0;
+    /* A row moves as one word when it is one and x is aligned to it;
+     * partition copies a misaligned x first. */
+    if ((row_bytes == 1 || row_bytes == 2 || row_bytes == 4 ||
+         row_bytes == 8 || row_bytes == 16) &&
+        (uintptr_t)xc.data % (uintptr_t)row_bytes && partition) {
+        em_array t = {0};
+        int64_t n = xc.size;
+        if ((st = em_array_empty(x->device, x->dtype, 1, &n, 'C', on, &t)) ||
+            (st = em_array_copy(&t, &xc, on))) {
+            em_array_release(&t);
             goto done;
+        }
+        em_array_release(&xc);
+        xc = t;
     }
-    if (n > 0)
-        st = em_gen_scatter_run(x->device, x->dtype, partition, xc.data,
-                                (const int64_t *)fl.data,
-                                (const int64_t *)pos.data, out->data, n, nsel,
-                                on);
+    if (row_bytes == 0 || ((row_bytes == 1 || row_bytes == 2 ||
+                            row_bytes == 4 || row_bytes == 8 ||
+                            row_bytes == 16) &&
+                           (uintptr_t)xc.data % (uintptr_t)row_bytes == 0)) {
+        st = em_compact_count(&c, x->device,
+                              partition ? EM_GEN_COMPACT_PART
+                                        : EM_GEN_COMPACT_ELEM,
+                              row_bytes ? (int)row_bytes : 1, 0, mc.data,
+                              rows, on);
+        if (st != EM_OK)
+            goto done;
+        if (partition) {
+            int64_t m = rows;
+            st = em_array_empty(x->device, x->dtype, 1, &m, 'C', on, out);
+        } else if (pred) {
+            int64_t m = c.total;
+            st = em_array_empty(x->device, x->dtype, 1, &m, 'C', on, out);
+        } else {
+            st = rows_out(x, k, c.total, on, out);
+        }
+        if (st == EM_OK && row_bytes)
+            st = em_compact_write(&c, xc.data, out->data, NULL);
+    } else {
+        /* long rows: their indices, then a copy of each */
+        st = em_compact_count(&c, x->device, EM_GEN_COMPACT_INDEX, 8, 0,
+                              mc.data, rows, on);
+        if (st == EM_OK)
+            st = em_array_empty(x->device, EM_INT64, 1, &c.total, 'C', on,
+                                &idx);
+        if (st == EM_OK)
+            st = em_compact_write(&c, NULL, idx.data, NULL);
+        if (st == EM_OK)
+            st = rows_out(x, k, c.total, on, out);
+        if (st == EM_OK)
+            st = em_compact_rows(x->device, xc.data,
+                                 (const int64_t *)idx.data, c.total,
+                                 row_bytes, out->data, on);
+    }
     if (nselected)
-        *nselected = nsel;
+        *nselected = c.total;
 done:
+    em_compact_end(&c);
     em_array_release(&xc);
     em_array_release(&mc);
-    em_array_release(&fl);
-    em_array_release(&pos);
+    em_array_release(&idx);
     if (st != EM_OK && out->storage)
         em_array_release(out);
     return st;

@@ -1,5 +1,6 @@
 /* ember algorithms: unique and isin (histogram.h), on sort.h's stable
- * sorts, em_nonzero's compaction and em_take's gathers; the few kernels
+ * sorts, the compaction generator (codegen/compact.h: masks and the hash
+ * set of plain integer unique) and em_take's gathers; the few kernels
  * of their own (run flags, run lengths, the inverse scatter, the isin
  * test) come from codegen/histogram.h.
  */
@@ -7,6 +8,7 @@
 
 #include "algo/sets_internal.h"
 #include "array/array_internal.h"
+#include "codegen/compact.h"
 #include "codegen/ewise.h"
 #include "codegen/histogram.h"
 #include "ember/index.h"
@@ -132,8 +134,10 @@ em_status em_sets_compress(const em_array *x, const em_array *f, em_stream *on,
     em_array nz, p;
     int64_t k;
     em_status st;
-    if (pos)
-        memset(pos, 0, sizeof *pos);
+    if (!pos)
+        /* the values alone: one compaction, no positions and no gather */
+        return em_select(x, NULL, f, out, on);
+    memset(pos, 0, sizeof *pos);
     memset(out, 0, sizeof *out);
     if ((st = em_nonzero(f, &nz, on)) != EM_OK)
         return st;
@@ -143,7 +147,7 @@ em_status em_sets_compress(const em_array *x, const em_array *f, em_stream *on,
     if (st != EM_OK)
         return st;
     st = em_take(x, &p, EM_TAKE_FLAT, EM_INDEX_RAISE, out, on);
-    if (st == EM_OK && pos)
+    if (st == EM_OK)
         *pos = p;
     else
         em_array_release(&p);
@@ -191,6 +195,26 @@ em_status em_unique(const em_array *a, int equal_nan, em_array *values,
     }
     if ((st = em_sets_flat(a, wt, on, &flat)) != EM_OK)
         goto done;
+    /* unique of 4- and 8-byte integers without index or inverse: a hash
+     * set of the distinct values (one pass, the table in cache; with
+     * return_counts a counter per slot), then a sort of only those. A
+     * table that overflows falls back to sorting everything. */
+    if (!index && !inverse &&
+        (wt == EM_INT32 || wt == EM_UINT32 || wt == EM_INT64 ||
+         wt == EM_UINT64)) {
+        int fell_back = 0;
+        st = em_compact_hash_unique(dev, flat.data, n, wt, &vals,
+                                    counts ? &cs : NULL, &fell_back, on);
+        if (st != EM_OK)
+            goto done;
+        if (!fell_back) {
+            /* with counts, they travel with their values */
+            st = counts ? em_radix_sort(&vals, &cs, 0, 0, -1, values, counts,
+                                        on)
+                        : em_sort(&vals, 0, 1, values, on);
+            goto done;
+        }
+    }
     if (index || inverse) {
         st = em_argsort(&flat, 0, 1, &perm, on);
         if (st == EM_OK)
@@ -214,15 +238,32 @@ em_status em_unique(const em_array *a, int equal_nan, em_array *values,
         if ((st = em_launch(f, grid, block, 0, on, args)) != EM_OK)
             goto done;
     }
-    /* their positions (the one read of the count is em_nonzero's) */
-    if ((st = em_nonzero(&flags, &nz, on)) != EM_OK)
-        goto done;
-    k = nz.shape[1];
-    if ((st = em_array_reshape_view(&nz, 1, &k, 'C', &pos)) != EM_OK)
-        goto done;
-    if ((st = em_take(&sorted, &pos, EM_TAKE_FLAT, EM_INDEX_RAISE, &vals,
-                      on)) != EM_OK)
-        goto done;
+    if (!index && !counts) {
+        /* the run starts' values by one compaction (its count is the one
+         * read of the size) */
+        em_compact c;
+        if ((st = em_compact_count(&c, dev, EM_GEN_COMPACT_ELEM,
+                                   (int)em_dtype_size(wt), 0, flags.data, n,
+                                   on)) != EM_OK)
+            goto done;
+        k = c.total;
+        st = em_array_empty(dev, wt, 1, &k, 'C', on, &vals);
+        if (st == EM_OK)
+            st = em_compact_write(&c, sorted.data, vals.data, NULL);
+        em_compact_end(&c);
+        if (st != EM_OK)
+            goto done;
+    } else {
+        /* their positions (the one read of the count is em_nonzero's) */
+        if ((st = em_nonzero(&flags, &nz, on)) != EM_OK)
+            goto done;
+        k = nz.shape[1];
+        if ((st = em_array_reshape_view(&nz, 1, &k, 'C', &pos)) != EM_OK)
+            goto done;
+        if ((st = em_take(&sorted, &pos, EM_TAKE_FLAT, EM_INDEX_RAISE, &vals,
+                          on)) != EM_OK)
+            goto done;
+    }
     if (wt == a->dtype) {
         *values = vals;
         zero(&vals);

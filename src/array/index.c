@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "array/array_internal.h"
+#include "codegen/compact.h"
 #include "codegen/ewise.h"
 #include "codegen/gather.h"
 
@@ -305,16 +306,16 @@ em_status em_index_scatter(em_array *dst, const em_index_geom *g,
 
 /* ---- nonzero ------------------------------------------------------------ */
 
+/* Two passes of the compaction generator (codegen/compact.h) over the
+ * mask's bytes: per-tile counts (then the one read of the total), and the
+ * coordinates of each tile's true elements written at its offset. */
 em_status em_nonzero(const em_array *a, em_array *out, em_stream *s)
 {
     em_device *dev;
     em_stream *on = NULL;
-    em_array mask, counts;
-    em_gen_gather d;
-    em_function *fn[3];
-    int cuda;
-    int64_t n, chunk, nb, total = 0, shape2[2];
-    em_dim3 grid = {1, 1, 1}, block = {1, 1, 1}, one = {1, 1, 1};
+    em_array mask;
+    em_compact c;
+    int64_t n, shape2[2];
     em_status st;
 
     if (!a || !out)
@@ -326,7 +327,6 @@ em_status em_nonzero(const em_array *a, em_array *out, em_stream *s)
                         "Calling nonzero on 0d arrays is not allowed. Use "
                         "np.atleast_1d(scalar).nonzero() instead.");
     dev = a->device;
-    cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
     if (!(on = em_arr_stream(dev, s, "nonzero")))
         return EM_ERR_INVALID_VALUE;
     n = a->size;
@@ -351,58 +351,15 @@ em_status em_nonzero(const em_array *a, em_array *out, em_stream *s)
             return st;
         }
     }
-    memset(&d, 0, sizeof d);
-    d.op = EM_GEN_COMPACT;
-    d.ndim = (uint8_t)a->ndim;
-    d.elem = 1;
-    if ((st = em_gen_gather_functions(dev, &d, fn)) != EM_OK) {
-        em_array_release(&mask);
-        return st;
-    }
-    if (cuda) {
-        int64_t tiles = (n + EM_GEN_GATHER_BLOCK - 1) / EM_GEN_GATHER_BLOCK;
-        nb = tiles < EM_GEN_COMPACT_MAX_BLOCKS ? tiles
-                                               : EM_GEN_COMPACT_MAX_BLOCKS;
-        chunk = (tiles + nb - 1) / nb * EM_GEN_GATHER_BLOCK;
-        block.x = EM_GEN_GATHER_BLOCK;
-    } else {
-        int64_t units = em_gen_device_units(dev);
-        chunk = n / (units * 4);
-        if (chunk < 65536)
-            chunk = 65536;
-    }
-    nb = (n + chunk - 1) / chunk;
-    grid.x = (unsigned)nb;
-    {
-        int64_t cn = nb + 1;
-        st = em_array_empty(dev, EM_INT64, 1, &cn, 'C', on, &counts);
-    }
+    st = em_compact_count(&c, dev, EM_GEN_COMPACT_COORDS, 8, a->ndim,
+                          mask.data, n, on);
     if (st == EM_OK) {
-        void *mp = mask.data, *cp = counts.data,
-             *tp = (int64_t *)counts.data + nb;
-        void *a1[] = {&mp, &n, &chunk, &cp};
-        void *a2[] = {&cp, &nb, &tp};
-        st = em_launch(fn[0], grid, block, 0, on, a1);
-        if (st == EM_OK)
-            st = em_launch(fn[1], one, one, 0, on, a2);
-        if (st == EM_OK)
-            st = em_memcpy_async(dev, &total, tp, sizeof total, on);
-        if (st == EM_OK)
-            st = em_stream_synchronize(on);
-        if (st == EM_OK) {
-            shape2[1] = total;
-            st = em_array_empty(dev, EM_INT64, 2, shape2, 'C', on, out);
-        }
-        if (st == EM_OK && total > 0) {
-            void *op = out->data;
-            int64_t shp[EM_MAX_NDIM];
-            void *a3[] = {&mp, &n, &chunk, &cp, &op, &total, shp};
-            memcpy(shp, a->shape, (size_t)a->ndim * sizeof *shp);
-            st = em_launch(fn[2], grid, block, 0, on, a3);
-            if (st != EM_OK)
-                em_array_release(out);
-        }
-        em_array_release(&counts);
+        shape2[1] = c.total;
+        st = em_array_empty(dev, EM_INT64, 2, shape2, 'C', on, out);
+        if (st == EM_OK &&
+            (st = em_compact_write(&c, NULL, out->data, a->shape)) != EM_OK)
+            em_array_release(out);
+        em_compact_end(&c);
     }
     em_array_release(&mask);
     return st;

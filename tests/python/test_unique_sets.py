@@ -54,6 +54,43 @@ def test_unique_large(device):
     _check_unique(np.full(100_001, 7, np.int32), device)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int64", "uint64"])
+@pytest.mark.parametrize("n,distinct", [(0, 1), (1, 1), (2, 2), (4097, 3),
+                                        (200_003, 5000), (300_001, 290_000)])
+def test_unique_plain_ints(device, dtype, n, distinct):
+    # plain unique of 4- and 8-byte integers goes through a hash set; the
+    # all-ones pattern (-1, or the maximum unsigned) is the table's empty
+    # key and must still come out
+    a = _data(dtype, n, distinct=distinct, seed=n)
+    if n > 10:
+        a[3] = np.array(-1).astype(dtype)
+        a[-1] = np.iinfo(dtype).min
+    x = ember.asarray(a, device=device)
+    assert_array_equal_np(ember.unique(x), np.unique(a), device)
+    # return_counts: a counter per slot, sorted with the values
+    got = ember.unique(x, return_counts=True)
+    exp = np.unique(a, return_counts=True)
+    assert_array_equal_np(got[0], exp[0], device)
+    assert_array_equal_np(got[1], exp[1], device)
+
+
+def test_unique_hash_fallback(device, monkeypatch):
+    # a table too small for the distinct values overflows and unique falls
+    # back to sorting: the same answer
+    a = _data("int64", 100_003, distinct=3000, seed=4)
+    monkeypatch.setenv("EMBER_TEST_HASH_SLOTS_LOG2", "8")
+    assert_array_equal_np(ember.unique(ember.asarray(a, device=device)),
+                          np.unique(a), device)
+    got = ember.unique(ember.asarray(a, device=device), return_counts=True)
+    exp = np.unique(a, return_counts=True)
+    assert_array_equal_np(got[1], exp[1], device)
+    monkeypatch.delenv("EMBER_TEST_HASH_SLOTS_LOG2")
+    # more distinct values than the largest table holds at half load
+    b = np.random.default_rng(5).permutation(2_500_000).astype(np.int32)
+    assert_array_equal_np(ember.unique(ember.asarray(b, device=device)),
+                          np.unique(b), device)
+
+
 def test_unique_special_floats(device):
     a = np.array([np.nan, 1.0, -0.0, 0.0, np.inf, -np.inf, np.nan, 1.0,
                   0.0, -0.0, np.nan])

@@ -659,6 +659,38 @@ static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
     return do_repeat(empy_state_of(self), self, rep, axis);
 }
 
+/* a's elements (flat) or rows (axis 0) under a bool condition of that
+ * length, by one compaction (em_select) instead of indices and a gather;
+ * Py_None (a new reference) when the operands are not of that form. */
+static PyObject *select_direct(empy_state *st, const em_array *a,
+                               const em_array *cond, int flat)
+{
+    em_array fa, fc, res;
+    em_status rc;
+    if (cond->dtype != EM_BOOL || cond->device != a->device ||
+        (flat ? cond->size != a->size
+              : a->ndim < 1 || cond->ndim != 1 ||
+                    cond->shape[0] != a->shape[0]))
+        Py_RETURN_NONE;
+    memset(&res, 0, sizeof res);
+    if (!flat) {
+        EMPY_NOGIL(rc, em_select(a, NULL, cond, &res, NULL));
+    } else {
+        if ((rc = flat_of(a, &fa)) != EM_OK)
+            return empy_fail(st, rc), NULL;
+        if ((rc = flat_of(cond, &fc)) != EM_OK) {
+            em_array_release(&fa);
+            return empy_fail(st, rc), NULL;
+        }
+        EMPY_NOGIL(rc, em_select(&fa, NULL, &fc, &res, NULL));
+        em_array_release(&fa);
+        em_array_release(&fc);
+    }
+    if (rc != EM_OK)
+        return empy_fail(st, rc), NULL;
+    return empy_ndarray_new(st, &res, NULL);
+}
+
 static PyObject *do_compress(empy_state *st, PyObject *co, PyObject *ao,
                              PyObject *axo, PyObject *out)
 {
@@ -676,6 +708,23 @@ static PyObject *do_compress(empy_state *st, PyObject *co, PyObject *ao,
     if (EMPY_ARR(cond)->ndim != 1) {
         PyErr_SetString(PyExc_ValueError, "condition must be a 1-d array");
         goto done;
+    }
+    if (out == Py_None) {
+        /* the whole flattened array, or axis 0: one compaction */
+        long ax = 1;
+        if (axo != Py_None && PyLong_Check(axo)) {
+            ax = PyLong_AsLong(axo);
+            if (ax == -1 && PyErr_Occurred())
+                goto done;
+            if (ax < 0)
+                ax += EMPY_ARR(a)->ndim;
+        }
+        if (axo == Py_None || ax == 0) {
+            r = select_direct(st, EMPY_ARR(a), EMPY_ARR(cond), axo == Py_None);
+            if (r != Py_None)
+                goto done;
+            Py_CLEAR(r);
+        }
     }
     if (!(idx = flat_nonzero(st, EMPY_ARR(cond))))
         goto done;
@@ -724,6 +773,10 @@ static PyObject *fn_extract(PyObject *m, PyObject *args, PyObject *kw)
                      em_device_name(EMPY_ARR(a)->device));
         goto done;
     }
+    r = select_direct(st, EMPY_ARR(a), EMPY_ARR(cond), 1);
+    if (r != Py_None)
+        goto done;
+    Py_CLEAR(r);
     if (!(idx = flat_nonzero(st, EMPY_ARR(cond))))
         goto done;
     r = do_take(st, a, idx, Py_None, Py_None, NULL);

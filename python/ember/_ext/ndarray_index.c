@@ -558,11 +558,39 @@ done:
     return ret;
 }
 
+/* a[mask] for a boolean ember array over a's leading dimensions (alone
+ * or as a 1-tuple): one compaction of whole trailing rows (em_select), no
+ * coordinates and no gather. NULL without an exception when the key is
+ * not of that form (the general path then handles it, errors included). */
+static PyObject *mask_get(empy_state *st, PyObject *self, PyObject *key)
+{
+    const em_array *a = &NDA(self)->a, *m;
+    em_array out;
+    em_status rc;
+    if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) == 1)
+        key = PyTuple_GET_ITEM(key, 0);
+    if (!empy_is_ndarray(key))
+        return NULL;
+    m = EMPY_ARR(key);
+    if (m->dtype != EM_BOOL || m->ndim < 1 || m->ndim > a->ndim ||
+        m->device != a->device ||
+        memcmp(m->shape, a->shape, (size_t)m->ndim * sizeof *m->shape))
+        return NULL;
+    memset(&out, 0, sizeof out);
+    EMPY_NOGIL(rc, em_select(a, NULL, m, &out, NULL));
+    if (rc != EM_OK)
+        return empy_fail(st, rc), NULL;
+    return empy_ndarray_new(st, &out, NULL);
+}
+
 static PyObject *adv_get(empy_state *st, PyObject *self, PyObject *key)
 {
     adv_plan p;
     em_array out;
     em_status rc;
+    PyObject *r = mask_get(st, self, key);
+    if (r || PyErr_Occurred())
+        return r;
     if (adv_resolve(st, &NDA(self)->a, key, &p) < 0)
         return NULL;
     memset(&out, 0, sizeof out);
