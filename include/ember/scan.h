@@ -14,7 +14,7 @@
  * min and max propagate NaN (as np.minimum.accumulate). A C expression
  * works on the output dtype's natural C type (int32_t, float, ...; a
  * 16-bit float as float, complex as ew_c64/ew_c128 structs with .re/.im).
- * argmin/argmax need tuple values and are not scan operators yet.
+ * argmin/argmax need tuple values (em_scan_tuple below).
  *
  * Streams: every function here is ordered on s (NULL: the current stream
  * of the array's device) and never synchronises, except em_select and
@@ -63,7 +63,9 @@ em_status em_par_transform(const char *expr, int ninputs,
 /* Stream compaction. The elements of the flattened x (in C order) for
  * which the predicate holds, in order, into a new 1-D array *out of x's
  * dtype. The predicate is either a C expression over `a` (x's natural C
- * type), or mask, a bool array of x's shape (then pred is NULL). */
+ * type), or mask, a bool array of x's shape (then pred is NULL). A mask
+ * of x's leading shape x.shape[:k] selects whole sub-arrays, as NumPy's
+ * x[mask]: *out then has shape (count,) + x.shape[k:]. */
 em_status em_select(const em_array *x, const char *pred, const em_array *mask,
                     em_array *out, em_stream *s);
 
@@ -110,6 +112,54 @@ em_status em_segmented_reduce(const em_array *values, const em_array *offsets,
 /* Runs of x (1-D): each run's value and its length (int64). */
 em_status em_run_length_encode(const em_array *x, em_array *out_values,
                                em_array *out_counts, em_stream *s);
+
+/* ---- tuple (zipped) values ------------------------------------------
+ * A value is a tuple of 2 to EM_SCAN_MAX_TUPLE components, component k
+ * taken from array k (all of one size; EM_ERR_INVALID_VALUE naming both
+ * lengths otherwise; flattened in C order), each of its own dtype. The
+ * operator is one of:
+ *  - a built-in (add, mul, min, max, and, or, xor) applied per component;
+ *  - argmin or argmax on a (value, index) pair: the smaller (larger)
+ *    value wins, a tie goes to the lower index, and a NaN value beats
+ *    every number (the first NaN wins), as NumPy's argmin/argmax;
+ *  - one C expression per component over a0, a1, ... (the left operand's
+ *    components, from the lower index) and b0, b1, ... (the right's),
+ *    each in its component's value type, e.g. {"a0 + b0", "a1 + b1"}.
+ * Results are new 1-D arrays, one per component. out_dtypes may be NULL:
+ * add and mul then take em_scan_default_dtype per component, other
+ * operators keep each input's dtype. init, where taken, is an array of
+ * one pointer per component, each to one value of that component's
+ * output dtype. */
+#define EM_SCAN_MAX_TUPLE 4
+
+typedef struct em_par_tuple_op {
+    em_par_builtin kind;       /* EM_PAR_EXPR: exprs below */
+    int nexpr;                 /* EM_PAR_EXPR: must equal the components */
+    const char *const *exprs;  /* NUL-terminated, copied by the callee */
+} em_par_tuple_op;
+
+/* Inclusive or exclusive scan of tuple values (as em_scan over the
+ * flattened arrays): outs[k] receives component k. */
+em_status em_scan_tuple(int n, const em_array *const *xs,
+                        const em_par_tuple_op *op, int exclusive,
+                        const void *const *init, const em_dtype *out_dtypes,
+                        em_array *outs, em_stream *s);
+
+/* em_scan_by_key with tuple values (keys 1-D, values 1-D of its length). */
+em_status em_scan_by_key_tuple(const em_array *keys, int n,
+                               const em_array *const *values,
+                               const em_par_tuple_op *op, int exclusive,
+                               const void *const *init,
+                               const em_dtype *out_dtypes, em_array *outs,
+                               em_stream *s);
+
+/* em_reduce_by_key with tuple values: *out_keys and outs[0..n). */
+em_status em_reduce_by_key_tuple(const em_array *keys, int n,
+                                 const em_array *const *values,
+                                 const em_par_tuple_op *op,
+                                 const em_dtype *out_dtypes,
+                                 em_array *out_keys, em_array *outs,
+                                 em_stream *s);
 
 #ifdef __cplusplus
 }

@@ -5,10 +5,11 @@
 
 #include "codegen/linalg_table.h"
 #include "codegen/scan.h"
+#include "codegen/scan_kernels.h"
 #include "ember/util.h"
 
-enum { FAMILY_SCAN = 1, FAMILY_TRANSFORM = 2, FAMILY_FLAGS = 3,
-       FAMILY_SCATTER = 4 };
+/* Families of the scan table's words (transform.c has 2 to 6). */
+enum { FAMILY_SCAN = 1, FAMILY_SCAN_TUPLE = 7 };
 
 static const char *builtin_name(em_par_builtin op)
 {
@@ -146,228 +147,93 @@ static void emit_op(em_gen_buf *b, em_par_builtin op, const char *expr,
         em_gen_buf_printf(b, "    return r;\n}\n");
 }
 
+/* Size and alignment of the C types the generators name (value and
+ * storage types of em_gen_lt_type, the storage types of the dtypes). */
+static size_t ctype_size(const char *ty, size_t *align)
+{
+    static const struct {
+        const char *name;
+        unsigned char size, align;
+    } tab[] = {{"ew_b", 1, 1},    {"ew_i8", 1, 1},   {"ew_u8", 1, 1},
+               {"ew_i16", 2, 2},  {"ew_u16", 2, 2},  {"ew_f16", 2, 2},
+               {"ew_bf16", 2, 2}, {"ew_i32", 4, 4},  {"ew_u32", 4, 4},
+               {"float", 4, 4},   {"ew_i64", 8, 8},  {"ew_u64", 8, 8},
+               {"double", 8, 8},  {"ew_c64", 8, 4},  {"ew_c128", 16, 8}};
+    for (size_t k = 0; k < sizeof tab / sizeof *tab; k++)
+        if (!strcmp(tab[k].name, ty)) {
+            *align = tab[k].align;
+            return tab[k].size;
+        }
+    *align = 8;
+    return 16;
+}
+
+static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* The C layout of struct { T0 c0; T1 c1; ... } (n members). */
+static size_t struct_size(int n, const char *const *ty, size_t *align)
+{
+    size_t off = 0, al = 1;
+    for (int k = 0; k < n; k++) {
+        size_t a, sz = ctype_size(ty[k], &a);
+        off = round_up(off, a) + sz;
+        al = a > al ? a : al;
+    }
+    *align = al;
+    return round_up(off, al);
+}
+
+/* A tuning knob from the environment, read once: EMBER_SCAN_ITEMS and
+ * EMBER_SCAN_MINB let a benchmark try other CUDA tile shapes without a
+ * rebuild (the kernel source, hence its cache entry, changes with them).
+ * Out-of-range values keep the default. */
+static int knob(const char *name, int *cache, int dflt, int lo, int hi)
+{
+    int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
+    if (v == 0) {
+        const char *e = getenv(name);
+        long x = e ? strtol(e, NULL, 10) : 0;
+        v = x >= lo && x <= hi ? (int)x : -1;
+        __atomic_store_n(cache, v, __ATOMIC_RELAXED);
+    }
+    return v > 0 ? v : dflt;
+}
+
+static int items_knob, minb_knob;
+
+/* Whether d's kernels take 32 items per thread: plain scans whose
+ * elements and values are at most 4 bytes. Measured on the H100 at 2^28
+ * float32 (cumsum, 'a + b'): 32 items and 4 blocks per SM 2,355 GB/s,
+ * 16 and 6 2,126, 16 and 8 2,230, 24 and 4 2,058; int32 -> int64 is best
+ * at 16 items and 6 blocks (2,626 GB/s; 32 does not fit its staging). */
+static int wide_tile(const em_gen_scan *d, size_t accsz)
+{
+    return !d->ncomp && !(d->flags & EM_GEN_SCAN_SEGMENTED) && accsz <= 4 &&
+           em_dtype_size((em_dtype)d->in) <= 4 &&
+           em_dtype_size((em_dtype)d->out) <= 4;
+}
+
+/* Items per thread of d's CUDA kernel. */
+static int items_for(const em_gen_scan *d, size_t accsz)
+{
+    if (d->ncomp)
+        return accsz <= 8 ? 8 : 4;
+    if (wide_tile(d, accsz))
+        return knob("EMBER_SCAN_ITEMS", &items_knob, 32, 4, 32);
+    return em_gen_scan_items((em_dtype)d->in, (em_dtype)d->out);
+}
+
 int em_gen_scan_items(em_dtype in, em_dtype out)
 {
     size_t sz = em_dtype_size(in) > em_dtype_size(out) ? em_dtype_size(in)
                                                        : em_dtype_size(out);
-    return sz <= 4 ? 16 : sz == 8 ? 8 : 4;
+    /* 16 items of up to 8 bytes: 16-64 KiB tiles, at most 128 bytes of
+     * each lane's staging (8 chunks, bank-conflict free under SC_SW; 32 KiB
+     * of shared memory per block). */
+    int dflt = sz <= 8 ? 16 : 8;
+    int v = knob("EMBER_SCAN_ITEMS", &items_knob, dflt, 4, 32);
+    return v * sz > 128 ? dflt : v;
 }
-
-/* Host: chunk totals, the serial pass over them, the chunk scans. A block
- * is one thread; blocks never wait on each other. */
-static const char host_body[] =
-    "extern \"C\" __global__ void NAME_reduce(const char *in, struct "
-    "sc_slot *tot, struct sc_geom g, struct sc_init init, const unsigned "
-    "char *heads)\n{\n"
-    "    const long long nt = g.nrows * g.ntiles;\n"
-    "    for (long long t = blockIdx.x; t < nt; t += gridDim.x) {\n"
-    "        const long long row = t / g.ntiles, lo = (t % g.ntiles) * "
-    "g.tile;\n"
-    "        const long long hi = lo + g.tile < g.len ? lo + g.tile : g.len;\n"
-    "        const char *p = in + row * g.irs;\n"
-    "        sc_acc acc = SC_X(p, lo);\n"
-    "        SC_SEG(acc, row, lo);\n"
-    "        for (long long i = lo + 1; i < hi; i++) {\n"
-    "            sc_acc x = SC_X(p, i);\n"
-    "            SC_SEG(x, row, i);\n"
-    "            acc = sc_op(acc, x);\n"
-    "        }\n"
-    "        tot[t].v = acc;\n"
-    "    }\n}\n"
-    "extern \"C\" __global__ void NAME_carry(struct sc_slot *tot, struct "
-    "sc_geom g, struct sc_init init)\n{\n"
-    "    for (long long row = blockIdx.x; row < g.nrows; row += gridDim.x) {\n"
-    "        struct sc_slot *r = tot + row * g.ntiles;\n"
-    "        sc_acc run = SC_LD(init.v);\n"
-    "        int has = SC_HAS_INIT;\n"
-    "        for (long long c = 0; c < g.ntiles; c++) {\n"
-    "            sc_acc x = r[c].v;\n"
-    "            r[c].v = run;\n"
-    "            run = has ? sc_op(run, x) : x;\n"
-    "            has = 1;\n"
-    "        }\n"
-    "    }\n}\n"
-    "extern \"C\" __global__ void NAME_scan(const char *in, char *out, const "
-    "struct sc_slot *tot, struct sc_geom g, struct sc_init init, const "
-    "unsigned char *heads)\n{\n"
-    "    const long long nt = g.nrows * g.ntiles;\n"
-    "    for (long long t = blockIdx.x; t < nt; t += gridDim.x) {\n"
-    "        const long long row = t / g.ntiles, c = t % g.ntiles, lo = c * "
-    "g.tile;\n"
-    "        const long long hi = lo + g.tile < g.len ? lo + g.tile : g.len;\n"
-    "        const char *p = in + row * g.irs;\n"
-    "        char *q = out + row * g.ors;\n"
-    "        sc_acc run = c > 0 ? tot[t].v : SC_LD(init.v);\n"
-    "        int has = c > 0 || SC_HAS_INIT;\n"
-    "        for (long long i = lo; i < hi; i++) {\n"
-    "            sc_acc x = SC_X(p, i);\n"
-    "            SC_SEG(x, row, i);\n"
-    "#if SC_EXCL\n"
-    "            SC_Y(q, i) = SC_ST(SC_EXV(run, x));\n"
-    "#endif\n"
-    "            run = has ? sc_op(run, x) : x;\n"
-    "            has = 1;\n"
-    "#if !SC_EXCL\n"
-    "            SC_Y(q, i) = SC_ST(run);\n"
-    "#endif\n"
-    "        }\n"
-    "    }\n}\n";
-
-/* CUDA: one tile per block. Loads and stores go through shared memory so
- * global accesses are coalesced while each thread scans SC_ITEMS
- * consecutive elements; the shared index is padded every 32 elements so
- * a thread's consecutive run does not fall into one bank. Tile status
- * words are read through L2 (__ldcg): a line cached in L1 before its
- * neighbour tile published would be stale. */
-static const char cuda_body[] =
-    "#define SC_BLOCK 256\n"
-    "#define SC_TILE (SC_BLOCK * SC_ITEMS)\n"
-    "#define SC_PAD(i) ((i) + ((i) >> 5))\n"
-    "EW_FN sc_acc sc_ldcg(const struct sc_slot *p)\n{\n"
-    "    struct sc_slot r;\n"
-    "    const unsigned long long *s = (const unsigned long long *)p;\n"
-    "    unsigned long long *d = (unsigned long long *)&r;\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < (int)(sizeof(r) / 8); k++)\n"
-    "        d[k] = __ldcg(s + k);\n"
-    "    return r.v;\n}\n"
-    "extern \"C\" __global__ void __launch_bounds__(SC_BLOCK) NAME(const char "
-    "*in, char *out, unsigned *flags, struct sc_slot *agg, struct sc_slot "
-    "*inc, unsigned *counter, struct sc_geom g, struct sc_init init, const "
-    "unsigned char *heads)\n{\n"
-    "    __shared__ unsigned s_tile;\n"
-    "    __shared__ sc_acc s_part[SC_BLOCK];\n"
-    "    __shared__ sc_acc s_look[32];\n"
-    "    __shared__ sc_acc s_prefix;\n"
-    "    __shared__ __align__(16) unsigned char s_buf[SC_PAD(SC_TILE) * "
-    "SC_BUFSZ];\n"
-    "    const int tid = threadIdx.x;\n"
-    "    if (tid == 0)\n"
-    "        s_tile = atomicAdd(counter, 1u);\n"
-    "    __syncthreads();\n"
-    "    const long long t = s_tile;\n"
-    "    const long long row = t / g.ntiles, c = t % g.ntiles, lo = c * "
-    "SC_TILE;\n"
-    "    const int n = (int)(g.len - lo < SC_TILE ? g.len - lo : SC_TILE);\n"
-    "    const char *pin = in + row * g.irs + lo * g.ies;\n"
-    "    char *pout = out + row * g.ors + lo * g.oes;\n"
-    "    sc_in *bin = (sc_in *)s_buf;\n"
-    "    sc_t *bout = (sc_t *)s_buf;\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < SC_ITEMS; k++) {\n"
-    "        const int i = k * SC_BLOCK + tid;\n"
-    "        if (i < n)\n"
-    "            bin[SC_PAD(i)] = *(const sc_in *)(pin + (long long)i * "
-    "g.ies);\n"
-    "    }\n"
-    "    __syncthreads();\n"
-    "    const int i0 = tid * SC_ITEMS;\n"
-    "    const int cnt = n - i0;\n"
-    "    sc_acc v[SC_ITEMS];\n"
-    "    sc_acc tot = SC_LD(init.v);\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < SC_ITEMS; k++)\n"
-    "        if (k < cnt) {\n"
-    "            v[k] = SC_CONV(bin[SC_PAD(i0 + k)]);\n"
-    "            SC_SEG(v[k], row, lo + i0 + k);\n"
-    "            tot = k ? sc_op(tot, v[k]) : v[k];\n"
-    "        }\n"
-    "    s_part[tid] = tot;\n"
-    "    __syncthreads();\n"
-    "    for (int d = 1; d < SC_BLOCK; d <<= 1) {\n"
-    "        sc_acc l = tot;\n"
-    "        if (tid >= d)\n"
-    "            l = s_part[tid - d];\n"
-    "        __syncthreads();\n"
-    "        if (tid >= d) {\n"
-    "            tot = sc_op(l, tot);\n"
-    "            s_part[tid] = tot;\n"
-    "        }\n"
-    "        __syncthreads();\n"
-    "    }\n"
-    "    const int nvalid = (n + SC_ITEMS - 1) / SC_ITEMS;\n"
-    "    if (tid == 0) {\n"
-    "        const sc_acc a = s_part[nvalid - 1];\n"
-    "        if (c == 0) {\n"
-    "#if SC_HAS_INIT\n"
-    "            inc[t].v = sc_op(SC_LD(init.v), a);\n"
-    "#else\n"
-    "            inc[t].v = a;\n"
-    "#endif\n"
-    "            __threadfence();\n"
-    "            *(volatile unsigned *)&flags[t] = 2u;\n"
-    "        } else {\n"
-    "            agg[t].v = a;\n"
-    "            __threadfence();\n"
-    "            *(volatile unsigned *)&flags[t] = 1u;\n"
-    "        }\n"
-    "    }\n"
-    "    if (c > 0 && tid < 32) {\n"
-    "        const int lane = tid;\n"
-    "        const long long first = t - c;\n"
-    "        sc_acc run = SC_LD(init.v);\n"
-    "        int has = 0;\n"
-    "        for (long long j = t - 1;; j -= 32) {\n"
-    "            const long long jj = j - lane;\n"
-    "            const int valid = jj >= first;\n"
-    "            unsigned f = 0;\n"
-    "            do {\n"
-    "                if (valid)\n"
-    "                    f = *(volatile unsigned *)&flags[jj];\n"
-    "            } while (__any_sync(0xffffffffu, valid && f == 0));\n"
-    "            __threadfence();\n"
-    "            const unsigned pm = __ballot_sync(0xffffffffu, valid && f == "
-    "2u);\n"
-    "            const int stop = pm ? __ffs(pm) - 1 : 31;\n"
-    "            if (valid && lane <= stop)\n"
-    "                s_look[lane] = f == 2u ? sc_ldcg(&inc[jj]) : "
-    "sc_ldcg(&agg[jj]);\n"
-    "            __syncwarp();\n"
-    "            if (lane == 0) {\n"
-    "                sc_acc w = s_look[stop];\n"
-    "                for (int k = stop - 1; k >= 0; k--)\n"
-    "                    w = sc_op(w, s_look[k]);\n"
-    "                run = has ? sc_op(w, run) : w;\n"
-    "                has = 1;\n"
-    "            }\n"
-    "            __syncwarp();\n"
-    "            if (pm)\n"
-    "                break;\n"
-    "        }\n"
-    "        if (lane == 0) {\n"
-    "            inc[t].v = sc_op(run, s_part[nvalid - 1]);\n"
-    "            __threadfence();\n"
-    "            *(volatile unsigned *)&flags[t] = 2u;\n"
-    "            s_prefix = run;\n"
-    "        }\n"
-    "    }\n"
-    "    __syncthreads();\n"
-    "    sc_acc p = c > 0 ? s_prefix : SC_LD(init.v);\n"
-    "    int has = c > 0 || SC_HAS_INIT;\n"
-    "    if (tid > 0) {\n"
-    "        const sc_acc tp = s_part[tid - 1];\n"
-    "        p = has ? sc_op(p, tp) : tp;\n"
-    "        has = 1;\n"
-    "    }\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < SC_ITEMS; k++)\n"
-    "        if (k < cnt) {\n"
-    "#if SC_EXCL\n"
-    "            bout[SC_PAD(i0 + k)] = SC_ST(SC_EXV(p, v[k]));\n"
-    "#endif\n"
-    "            p = has ? sc_op(p, v[k]) : v[k];\n"
-    "            has = 1;\n"
-    "#if !SC_EXCL\n"
-    "            bout[SC_PAD(i0 + k)] = SC_ST(p);\n"
-    "#endif\n"
-    "        }\n"
-    "    __syncthreads();\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < SC_ITEMS; k++) {\n"
-    "        const int i = k * SC_BLOCK + tid;\n"
-    "        if (i < n)\n"
-    "            *(sc_t *)(pout + (long long)i * g.oes) = bout[SC_PAD(i)];\n"
-    "    }\n}\n";
 
 /* Appends body with every NAME replaced by name. */
 static void emit_named(em_gen_buf *b, const char *body, const char *name)
@@ -380,18 +246,155 @@ static void emit_named(em_gen_buf *b, const char *body, const char *name)
     em_gen_buf_printf(b, "%s", p);
 }
 
-/* Types, load/store and the operator for values of dtype `out` read from
- * storage of dtype `in`: sc_t, sc_in, sc_acc, SC_LD, SC_ST, SC_CONV, sc_op,
- * struct sc_slot and struct sc_init. */
-static void emit_common(em_gen_buf *b, em_par_builtin op, const char *expr,
-                        em_dtype in, em_dtype out, int segmented, int nan)
+/* Expression k (of n) of a tuple operator: the k-th '\x1f'-separated
+ * field of expr. */
+static const char *field(const char *expr, int k, int *len)
 {
-    const char *ty, *ld, *st, *o1, *o2, *cl;
-    value_type(op, out, &ty, &ld, &st);
-    em_gen_convert(in, out, &o1, &o2, &cl);
-    em_gen_buf_printf(b, "%s\ntypedef %s sc_t;\ntypedef %s sc_in;\n",
-                      em_gen_ops_base(), em_gen_lt_type_of(out)->storage,
-                      em_gen_lt_type_of(in)->storage);
+    const char *p = expr, *q;
+    for (int i = 0; i < k && p; i++)
+        p = (p = strchr(p, '\x1f')) ? p + 1 : NULL;
+    if (!p) {
+        *len = 1;
+        return "0";
+    }
+    q = strchr(p, '\x1f');
+    *len = q ? (int)(q - p) : (int)strlen(p);
+    return p;
+}
+
+/* Tuple values: storage struct sc_tst, value struct sc_tval, the
+ * conversions between them, the loads/stores of the component arrays and
+ * the operator `fname` over sc_tval. */
+static void emit_tuple(em_gen_buf *b, const em_gen_scan *d,
+                       const char *fname)
+{
+    const char *vty[EM_GEN_SCAN_MAXT], *sty[EM_GEN_SCAN_MAXT];
+    const char *ld[EM_GEN_SCAN_MAXT], *stm[EM_GEN_SCAN_MAXT];
+    int n = d->ncomp;
+    em_par_builtin op = (em_par_builtin)d->op;
+    em_par_builtin vop = op == EM_PAR_ARGMIN || op == EM_PAR_ARGMAX
+                             ? EM_PAR_EXPR
+                             : op;
+    for (int k = 0; k < n; k++) {
+        value_type(vop, (em_dtype)d->tout[k], &vty[k], &ld[k], &stm[k]);
+        sty[k] = em_gen_lt_type_of((em_dtype)d->tout[k])->storage;
+        em_gen_buf_printf(b, "#define SC_LDC%d(x) %s\n#define SC_STC%d(x) %s\n",
+                          k, ld[k], k, stm[k]);
+    }
+    em_gen_buf_printf(b, "typedef struct sc_tst_ {");
+    for (int k = 0; k < n; k++)
+        em_gen_buf_printf(b, " %s c%d;", sty[k], k);
+    em_gen_buf_printf(b, " } sc_tst;\ntypedef struct sc_tval_ {");
+    for (int k = 0; k < n; k++)
+        em_gen_buf_printf(b, " %s c%d;", vty[k], k);
+    em_gen_buf_printf(b, " } sc_tval;\n"
+                         "EW_FN sc_tval sc_tld(sc_tst x)\n{\n    sc_tval r;\n");
+    for (int k = 0; k < n; k++)
+        em_gen_buf_printf(b, "    r.c%d = SC_LDC%d(x.c%d);\n", k, k, k);
+    em_gen_buf_printf(b, "    return r;\n}\n"
+                         "EW_FN sc_tst sc_tsto(sc_tval x)\n{\n    sc_tst r;\n");
+    for (int k = 0; k < n; k++)
+        em_gen_buf_printf(b, "    r.c%d = SC_STC%d(x.c%d);\n", k, k, k);
+    em_gen_buf_printf(b, "    return r;\n}\n"
+                         "struct sc_tup { const char *in[%d]; char *out[%d]; };\n"
+                         "EW_FN sc_tst sc_tload(struct sc_tup tp, long long i)\n"
+                         "{\n    sc_tst r;\n",
+                      EM_GEN_SCAN_MAXT, EM_GEN_SCAN_MAXT);
+    for (int k = 0; k < n; k++) {
+        const char *o1, *o2, *cl;
+        em_gen_convert((em_dtype)d->tin[k], (em_dtype)d->tout[k], &o1, &o2,
+                       &cl);
+        em_gen_buf_printf(b, "    r.c%d = %s%s(((const %s *)tp.in[%d])[i])%s;\n",
+                          k, o1, o2,
+                          em_gen_lt_type_of((em_dtype)d->tin[k])->storage, k,
+                          cl);
+    }
+    em_gen_buf_printf(b, "    return r;\n}\n"
+                         "EW_FN void sc_tstore(struct sc_tup tp, long long i, "
+                         "sc_tst v)\n{\n");
+    for (int k = 0; k < n; k++)
+        em_gen_buf_printf(b, "    ((%s *)tp.out[%d])[i] = v.c%d;\n", sty[k], k,
+                          k);
+    em_gen_buf_printf(b, "}\n");
+    /* the operator */
+    if (op == EM_PAR_ARGMIN || op == EM_PAR_ARGMAX) {
+        /* ties and NaN as NumPy's argmin: the lower index wins a tie, a
+         * NaN beats every number, the first NaN wins */
+        int fl = em_gen_lt_type_of((em_dtype)d->tout[0])->cls == 'f';
+        em_gen_buf_printf(
+            b,
+            "EW_FN sc_tval %s(sc_tval a, sc_tval b)\n{\n"
+            "    const int an = %s, bn = %s;\n    int pb;\n"
+            "    if (an || bn)\n        pb = an ? bn && b.c1 < a.c1 : 1;\n"
+            "    else\n        pb = b.c0 %s a.c0 || (b.c0 == a.c0 && b.c1 < "
+            "a.c1);\n"
+            "    return pb ? b : a;\n}\n",
+            fname, fl ? "a.c0 != a.c0" : "0", fl ? "b.c0 != b.c0" : "0",
+            op == EM_PAR_ARGMIN ? "<" : ">");
+    } else if (op == EM_PAR_EXPR) {
+        em_gen_buf_printf(b, "EW_FN sc_tval %s(sc_tval a, sc_tval b)\n{\n",
+                          fname);
+        for (int k = 0; k < n; k++)
+            em_gen_buf_printf(b,
+                              "    const %s a%d = a.c%d, b%d = b.c%d;\n"
+                              "    (void)a%d;\n    (void)b%d;\n",
+                              vty[k], k, k, k, k, k, k);
+        em_gen_buf_printf(b, "    sc_tval r;\n");
+        for (int k = 0; k < n; k++) {
+            int len, bl = em_gen_lt_type_of((em_dtype)d->tout[k])->cls == 'b';
+            const char *e = field(d->expr, k, &len);
+            /* on lines of their own, so the compiler's message points at
+             * the expression */
+            em_gen_buf_printf(b, "    r.c%d = %s(\n%.*s\n    )%s;\n", k,
+                              bl ? "(" : "", len, e, bl ? ") ? 1 : 0" : "");
+            if (d->tout[k] == EM_FLOAT16 || d->tout[k] == EM_BFLOAT16)
+                em_gen_buf_printf(b, "    r.c%d = SC_LDC%d(SC_STC%d(r.c%d));\n",
+                                  k, k, k, k);
+        }
+        em_gen_buf_printf(b, "    return r;\n}\n");
+    } else {
+        for (int k = 0; k < n; k++) {
+            char fn[32], l[16], s[16];
+            snprintf(fn, sizeof fn, "sc_opc%d", k);
+            snprintf(l, sizeof l, "SC_LDC%d", k);
+            snprintf(s, sizeof s, "SC_STC%d", k);
+            emit_op(b, op, NULL, (em_dtype)d->tout[k], fn, vty[k], l, s);
+        }
+        em_gen_buf_printf(b, "EW_FN sc_tval %s(sc_tval a, sc_tval b)\n{\n"
+                             "    sc_tval r;\n",
+                          fname);
+        for (int k = 0; k < n; k++)
+            em_gen_buf_printf(b, "    r.c%d = sc_opc%d(a.c%d, b.c%d);\n", k, k,
+                              k, k);
+        em_gen_buf_printf(b, "    return r;\n}\n");
+    }
+}
+
+/* Types, load/store and the operator for values of dtype `out` read from
+ * storage of dtype `in` (or tuples of them): sc_t, sc_in, sc_acc, SC_LD,
+ * SC_ST, SC_CONV, SC_SEG, SC_EXV, sc_op, struct sc_slot, struct sc_init,
+ * struct sc_tup. (acc_size below gives the sizes of these types.) */
+static void emit_common(em_gen_buf *b, const em_gen_scan *d, int nan)
+{
+    em_par_builtin op = (em_par_builtin)d->op;
+    em_dtype in = (em_dtype)d->in, out = (em_dtype)d->out;
+    int segmented = d->flags & EM_GEN_SCAN_SEGMENTED;
+    const char *ty, *ld, *st, *o1 = "", *o2 = "", *cl = "";
+    em_gen_buf_printf(b, "%s\n", em_gen_ops_base());
+    if (d->ncomp) {
+        emit_tuple(b, d, segmented ? "sc_op0" : "sc_op");
+        em_gen_buf_printf(b, "typedef sc_tst sc_t;\ntypedef sc_tst sc_in;\n");
+        ty = "sc_tval";
+        ld = "sc_tld(x)";
+        st = "sc_tsto(x)";
+    } else {
+        value_type(op, out, &ty, &ld, &st);
+        em_gen_convert(in, out, &o1, &o2, &cl);
+        em_gen_buf_printf(b, "typedef %s sc_t;\ntypedef %s sc_in;\n"
+                             "struct sc_tup { int unused; };\n",
+                          em_gen_lt_type_of(out)->storage,
+                          em_gen_lt_type_of(in)->storage);
+    }
     if (!segmented) {
         em_gen_buf_printf(b,
                           "typedef %s sc_acc;\n#define SC_LD(x) %s\n"
@@ -399,7 +402,8 @@ static void emit_common(em_gen_buf *b, em_par_builtin op, const char *expr,
                           "#define SC_SEG(x, row, i) ((void)0)\n"
                           "#define SC_EXV(run, x) (run)\n",
                           ty, ld, st);
-        emit_op(b, op, expr, out, "sc_op", "sc_acc", "SC_LD", "SC_ST");
+        if (!d->ncomp)
+            emit_op(b, op, d->expr, out, "sc_op", "sc_acc", "SC_LD", "SC_ST");
     } else {
         /* By key: a value and "a segment starts in here". Combining
          * keeps the right operand alone when it holds a head, which is
@@ -408,7 +412,9 @@ static void emit_common(em_gen_buf *b, em_par_builtin op, const char *expr,
                           "typedef %s sc_val;\n#define SC_LD0(x) %s\n"
                           "#define SC_ST0(x) %s\n",
                           ty, ld, st);
-        emit_op(b, op, expr, out, "sc_op0", "sc_val", "SC_LD0", "SC_ST0");
+        if (!d->ncomp)
+            emit_op(b, op, d->expr, out, "sc_op0", "sc_val", "SC_LD0",
+                    "SC_ST0");
         em_gen_buf_printf(
             b,
             "typedef struct sc_pair { sc_val v; int f; } sc_acc;\n"
@@ -423,7 +429,7 @@ static void emit_common(em_gen_buf *b, em_par_builtin op, const char *expr,
             "sc_op0(SC_LD0(init.v), (x).v); } while (0)\n"
             "#define SC_EXV(run, x) ((x).f ? SC_LD(init.v) : (run))\n");
     }
-    if (nan) {
+    if (nan && !d->ncomp) {
         const em_gen_lt_type *t = em_gen_lt_type_of(out);
         em_gen_buf_printf(
             b,
@@ -438,63 +444,208 @@ static void emit_common(em_gen_buf *b, em_par_builtin op, const char *expr,
                          "struct sc_init { sc_t v; };\n");
 }
 
+/* sizeof(sc_acc) of d's kernels; *tsize receives sizeof(sc_t). */
+static size_t acc_size(const em_gen_scan *d, size_t *tsize)
+{
+    const char *vty[EM_GEN_SCAN_MAXT], *sty[EM_GEN_SCAN_MAXT], *ld, *st;
+    size_t al, vs;
+    em_par_builtin op = (em_par_builtin)d->op;
+    if (d->ncomp) {
+        int n = d->ncomp < EM_GEN_SCAN_MAXT ? d->ncomp : EM_GEN_SCAN_MAXT;
+        for (int k = 0; k < n; k++) {
+            value_type(op == EM_PAR_ARGMIN || op == EM_PAR_ARGMAX ? EM_PAR_EXPR
+                                                                  : op,
+                       (em_dtype)d->tout[k], &vty[k], &ld, &st);
+            sty[k] = em_gen_lt_type_of((em_dtype)d->tout[k])->storage;
+        }
+        *tsize = struct_size(n, sty, &al);
+        vs = struct_size(n, vty, &al);
+    } else {
+        value_type(op, (em_dtype)d->out, &vty[0], &ld, &st);
+        *tsize = em_dtype_size((em_dtype)d->out);
+        vs = ctype_size(vty[0], &al);
+    }
+    if (d->flags & EM_GEN_SCAN_SEGMENTED)
+        return round_up(round_up(vs, 4) + 4, al > 4 ? al : 4);
+    return vs;
+}
+
+em_status em_gen_scan_tuple_check(const em_gen_scan *d, const char *fn)
+{
+    em_status st;
+    if (d->ncomp < 2 || d->ncomp > EM_GEN_SCAN_MAXT)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "%s: a tuple value has 2 to %d components, not %d", fn,
+                        EM_GEN_SCAN_MAXT, d->ncomp);
+    for (int k = 0; k < d->ncomp; k++)
+        if (d->tin[k] >= EM_DTYPE_COUNT || d->tout[k] >= EM_DTYPE_COUNT)
+            return em_error(EM_ERR_TYPE, "%s: invalid dtype in component %d",
+                            fn, k);
+    switch (d->op) {
+    case EM_PAR_ARGMIN:
+    case EM_PAR_ARGMAX:
+        if (d->ncomp != 2)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "%s: '%s' takes a (value, index) pair, not %d "
+                            "components",
+                            fn, builtin_name((em_par_builtin)d->op), d->ncomp);
+        for (int k = 0; k < 2; k++)
+            if (em_gen_lt_type_of((em_dtype)d->tout[k])->cls == 'c')
+                return em_error(EM_ERR_TYPE,
+                                "%s: '%s' needs real values and indices, not "
+                                "%s",
+                                fn, builtin_name((em_par_builtin)d->op),
+                                em_dtype_get((em_dtype)d->tout[k])->name);
+        return EM_OK;
+    case EM_PAR_EXPR:
+        if (!d->expr)
+            return em_error(EM_ERR_INVALID_VALUE, "%s: no expressions", fn);
+        return EM_OK;
+    default:
+        for (int k = 0; k < d->ncomp; k++)
+            if ((st = em_gen_scan_check((em_par_builtin)d->op,
+                                        (em_dtype)d->tout[k], fn)) != EM_OK)
+                return st;
+        return EM_OK;
+    }
+}
+
+em_status em_gen_scan_pack_init(const em_gen_scan *d,
+                                const void *const *inits, void *buf,
+                                size_t cap, size_t *size)
+{
+    size_t off = 0, al = 1;
+    if (!d->ncomp) {
+        size_t sz = em_dtype_size((em_dtype)d->out);
+        if (sz > cap)
+            return em_error(EM_ERR_INVALID_VALUE, "scan: init too large");
+        memcpy(buf, inits[0], sz);
+        *size = sz;
+        return EM_OK;
+    }
+    memset(buf, 0, cap);
+    for (int k = 0; k < d->ncomp; k++) {
+        size_t a, sz = ctype_size(
+                      em_gen_lt_type_of((em_dtype)d->tout[k])->storage, &a);
+        off = round_up(off, a);
+        if (off + sz > cap)
+            return em_error(EM_ERR_INVALID_VALUE, "scan: init too large");
+        memcpy((char *)buf + off, inits[k], sz);
+        off += sz;
+        al = a > al ? a : al;
+    }
+    *size = round_up(off, al);
+    return EM_OK;
+}
+
+/* Blocks per SM the CUDA kernel is built for (__launch_bounds__): as
+ * many as its registers allow without spilling, measured with ptxas for
+ * sm_90 (40 registers: 6 blocks of 256 threads; 48: 5; 64: 4). More
+ * resident tiles keep more loads in flight while others look back. */
+static int default_minb(const em_gen_scan *d, size_t accsz)
+{
+    int seg = d->flags & EM_GEN_SCAN_SEGMENTED;
+    int cplx = !d->ncomp && em_gen_lt_type_of((em_dtype)d->out)->cls == 'c';
+    if (d->ncomp || accsz > 8)
+        return 1;
+    if (wide_tile(d, accsz))
+        return 4; /* 64 registers at 32 items */
+    if (!seg && !cplx &&
+        (accsz <= 4 || em_dtype_size((em_dtype)d->in) <= 4))
+        return 6;
+    if (!seg && !cplx)
+        return 5;
+    return 4;
+}
+
 em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                              const char *name, char **out)
 {
     em_gen_buf b = {0};
+    size_t tsize = 0, accsz;
     em_status st;
     if (!d || !name || !out)
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_gen_scan_source: NULL argument");
     *out = NULL;
-    if (d->in >= EM_DTYPE_COUNT || d->out >= EM_DTYPE_COUNT ||
-        d->op >= EM_PAR_BUILTIN_COUNT || (d->op == EM_PAR_EXPR && !d->expr))
-        return em_error(EM_ERR_INVALID_VALUE,
-                        "scan generator: bad descriptor (op %d, %d -> %d)",
-                        d->op, d->in, d->out);
-    if ((st = em_gen_scan_check((em_par_builtin)d->op, (em_dtype)d->out,
-                                "scan")) != EM_OK)
-        return st;
+    if (d->ncomp) {
+        if (d->op >= EM_PAR_BUILTIN_COUNT)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "scan generator: bad descriptor (op %d)", d->op);
+        if ((st = em_gen_scan_tuple_check(d, "scan")) != EM_OK)
+            return st;
+    } else {
+        if (d->in >= EM_DTYPE_COUNT || d->out >= EM_DTYPE_COUNT ||
+            d->op >= EM_PAR_BUILTIN_COUNT || (d->op == EM_PAR_EXPR && !d->expr))
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "scan generator: bad descriptor (op %d, %d -> %d)",
+                            d->op, d->in, d->out);
+        if ((st = em_gen_scan_check((em_par_builtin)d->op, (em_dtype)d->out,
+                                    "scan")) != EM_OK)
+            return st;
+    }
     if (!em_gen_ops_base())
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a scan kernel");
-    em_gen_buf_printf(&b, "/* ember scan: %s, %s -> %s, %s */\n",
-                      builtin_name((em_par_builtin)d->op),
-                      em_dtype_get((em_dtype)d->in)->name,
-                      em_dtype_get((em_dtype)d->out)->name,
-                      d->flags & EM_GEN_SCAN_EXCLUSIVE ? "exclusive"
-                                                       : "inclusive");
+    if (d->ncomp)
+        em_gen_buf_printf(&b, "/* ember scan: %s over %d-tuples, %s */\n",
+                          builtin_name((em_par_builtin)d->op), d->ncomp,
+                          d->flags & EM_GEN_SCAN_EXCLUSIVE ? "exclusive"
+                                                           : "inclusive");
+    else
+        em_gen_buf_printf(&b, "/* ember scan: %s, %s -> %s, %s */\n",
+                          builtin_name((em_par_builtin)d->op),
+                          em_dtype_get((em_dtype)d->in)->name,
+                          em_dtype_get((em_dtype)d->out)->name,
+                          d->flags & EM_GEN_SCAN_EXCLUSIVE ? "exclusive"
+                                                           : "inclusive");
     em_gen_buf_printf(
         &b,
         "struct sc_geom { long long nrows, len, irs, ies, ors, oes, tile, "
-        "ntiles; };\n#define SC_EXCL %d\n#define SC_HAS_INIT %d\n",
+        "ntiles; };\n#define SC_EXCL %d\n#define SC_HAS_INIT %d\n"
+        "#define SC_TUPLE %d\n",
         d->flags & EM_GEN_SCAN_EXCLUSIVE ? 1 : 0,
-        d->flags & EM_GEN_SCAN_INIT ? 1 : 0);
-    emit_common(&b, (em_par_builtin)d->op, d->expr, (em_dtype)d->in,
-                (em_dtype)d->out, d->flags & EM_GEN_SCAN_SEGMENTED,
-                (d->flags & EM_GEN_SCAN_NAN) && !(d->flags & EM_GEN_SCAN_SEGMENTED) &&
+        d->flags & EM_GEN_SCAN_INIT ? 1 : 0, d->ncomp ? 1 : 0);
+    emit_common(&b, d,
+                (d->flags & EM_GEN_SCAN_NAN) &&
+                    !(d->flags & EM_GEN_SCAN_SEGMENTED) &&
                     (d->op == EM_PAR_ADD || d->op == EM_PAR_MUL) &&
                     (em_gen_lt_type_of((em_dtype)d->out)->cls == 'f' ||
                      em_gen_lt_type_of((em_dtype)d->out)->cls == 'c'));
+    accsz = acc_size(d, &tsize);
     if (target == EM_DEVICE_CUDA) {
-        size_t si = em_dtype_size((em_dtype)d->in),
-               so = em_dtype_size((em_dtype)d->out);
-        em_gen_buf_printf(&b, "#define SC_ITEMS %d\n#define SC_BUFSZ %zu\n",
-                          em_gen_scan_items((em_dtype)d->in, (em_dtype)d->out),
-                          si > so ? si : so);
-        emit_named(&b, cuda_body, name);
+        size_t si = d->ncomp ? 1 : em_dtype_size((em_dtype)d->in),
+               so = d->ncomp ? 1 : em_dtype_size((em_dtype)d->out);
+        int items = items_for(d, accsz);
+        em_gen_buf_printf(&b,
+                          "#define SC_ITEMS %d\n#define SC_BUFSZ %zu\n"
+                          "#define SC_VIN %d\n#define SC_VOUT %d\n"
+                          "#define SC_ACCSZ %zu\n#define SC_PACK %d\n"
+                          "#define SC_MINB %d\n",
+                          items, si > so ? si : so,
+                          !d->ncomp && (items * si) % 16 == 0,
+                          !d->ncomp && (items * so) % 16 == 0, accsz,
+                          accsz <= 4 ? 1 : accsz <= 8 ? 2 : 0,
+                          knob("EMBER_SCAN_MINB", &minb_knob,
+                               default_minb(d, accsz), 1, 8));
+        emit_named(&b, em_scan_cuda_body, name);
     } else {
-        if (d->flags & EM_GEN_SCAN_CONTIG)
+        if (d->ncomp)
+            em_gen_buf_printf(
+                &b, "#define SC_X(p, i) SC_LD(sc_tload(tp, i))\n"
+                    "#define SC_PUT(q, i, v) sc_tstore(tp, i, v)\n");
+        else if (d->flags & EM_GEN_SCAN_CONTIG)
             em_gen_buf_printf(
                 &b, "#define SC_X(p, i) SC_CONV(((const sc_in *)(p))[i])\n"
-                    "#define SC_Y(q, i) (((sc_t *)(q))[i])\n");
+                    "#define SC_PUT(q, i, v) (((sc_t *)(q))[i] = (v))\n");
         else
             em_gen_buf_printf(
                 &b,
                 "#define SC_X(p, i) SC_CONV(*(const sc_in *)((p) + (i) * "
                 "g.ies))\n"
-                "#define SC_Y(q, i) (*(sc_t *)((q) + (i) * g.oes))\n");
-        emit_named(&b, host_body, name);
+                "#define SC_PUT(q, i, v) (*(sc_t *)((q) + (i) * g.oes) = "
+                "(v))\n");
+        emit_named(&b, em_scan_host_body, name);
     }
     if (b.oom) {
         free(b.p);
@@ -507,8 +658,16 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
 
 static uint64_t scan_word(const em_gen_scan *d)
 {
-    return ((uint64_t)FAMILY_SCAN << 56) | ((uint64_t)d->flags << 24) |
-           ((uint64_t)d->out << 16) | ((uint64_t)d->in << 8) | d->op;
+    uint64_t w;
+    if (!d->ncomp)
+        return ((uint64_t)FAMILY_SCAN << 56) | ((uint64_t)d->flags << 24) |
+               ((uint64_t)d->out << 16) | ((uint64_t)d->in << 8) | d->op;
+    /* 4 bits per dtype (EM_DTYPE_COUNT <= 16), 4 components */
+    w = ((uint64_t)FAMILY_SCAN_TUPLE << 56) | ((uint64_t)d->flags << 48) |
+        ((uint64_t)d->op << 40) | ((uint64_t)d->ncomp << 32);
+    for (int k = 0; k < d->ncomp && k < EM_GEN_SCAN_MAXT; k++)
+        w |= (uint64_t)((d->tin[k] << 4) | d->tout[k]) << (8 * k);
+    return w;
 }
 
 static em_status scan_from_word(uint64_t w, const char *expr,
@@ -516,16 +675,172 @@ static em_status scan_from_word(uint64_t w, const char *expr,
                                 char **out)
 {
     em_gen_scan d;
+    memset(&d, 0, sizeof d);
+    d.expr = expr;
+    if ((w >> 56) == FAMILY_SCAN_TUPLE) {
+        d.flags = (uint8_t)((w >> 48) & 0xff);
+        d.op = (uint8_t)((w >> 40) & 0xff);
+        d.ncomp = (uint8_t)((w >> 32) & 0xff);
+        for (int k = 0; k < d.ncomp && k < EM_GEN_SCAN_MAXT; k++) {
+            d.tin[k] = (uint8_t)((w >> (8 * k + 4)) & 0xf);
+            d.tout[k] = (uint8_t)((w >> (8 * k)) & 0xf);
+        }
+        return em_gen_scan_source(&d, target, name, out);
+    }
     d.op = (uint8_t)(w & 0xff);
     d.in = (uint8_t)((w >> 8) & 0xff);
     d.out = (uint8_t)((w >> 16) & 0xff);
     d.flags = (uint8_t)((w >> 24) & 0xff);
-    d.expr = expr;
     return em_gen_scan_source(&d, target, name, out);
 }
 
 /* The host pool's useful parallelism; more blocks only cost launches. */
 #define HOST_MAX_BLOCKS 4096
+
+/* The kernels' struct sc_tup: the component arrays of a tuple scan. */
+typedef struct scan_tup {
+    const void *in[EM_GEN_SCAN_MAXT];
+    void *out[EM_GEN_SCAN_MAXT];
+} scan_tup;
+
+static em_status run(em_device *dev, const em_gen_scan *desc, const void *in,
+                     void *out, long long nrows, long long len, long long irs,
+                     long long ies, long long ors, long long oes,
+                     const void *init, size_t initsz,
+                     const unsigned char *heads, const scan_tup *tup,
+                     em_stream *s)
+{
+    int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
+    em_gen_scan d = *desc;
+    em_gen_scan_geom g;
+    em_function *fn[3];
+    unsigned char initbuf[256] __attribute__((aligned(16))) = {0};
+    size_t tsize, accsz, slot;
+    const void *pin = in;
+    void *pout = out, *tmp = NULL;
+    scan_tup tp;
+    em_dim3 grid = {1, 1, 1}, threads = {1, 1, 1};
+    long long total;
+    em_status st;
+
+    if (nrows <= 0 || len <= 0)
+        return EM_OK;
+    if (init && initsz <= sizeof initbuf)
+        memcpy(initbuf, init, initsz);
+    memset(&tp, 0, sizeof tp);
+    if (tup)
+        tp = *tup;
+    d.flags &= (uint8_t)~(EM_GEN_SCAN_CONTIG | EM_GEN_SCAN_SEGMENTED);
+    if (heads)
+        d.flags |= EM_GEN_SCAN_SEGMENTED;
+    if (!cuda && !d.ncomp && ies == (long long)em_dtype_size((em_dtype)d.in) &&
+        oes == (long long)em_dtype_size((em_dtype)d.out))
+        d.flags |= EM_GEN_SCAN_CONTIG;
+    accsz = acc_size(&d, &tsize);
+    slot = round_up(accsz, 8);
+    memset(&g, 0, sizeof g);
+    g.nrows = nrows;
+    g.len = len;
+    g.irs = irs;
+    g.ies = ies;
+    g.ors = ors;
+    g.oes = oes;
+    if (cuda) {
+        static const char *const names[] = {"sc"};
+        unsigned *counter;
+        void *status, *args[8];
+        size_t sbytes;
+        int items = items_for(&d, accsz);
+        g.tile = (long long)EM_GEN_SCAN_BLOCK * items;
+        g.ntiles = (len + g.tile - 1) / g.tile;
+        total = g.ntiles * nrows;
+        if (total > 0x7fffffffLL || nrows > (1LL << 40))
+            return em_error(EM_ERR_NOT_SUPPORTED,
+                            "scan: %lld tiles of %lld elements is more than "
+                            "one launch holds",
+                            total, g.tile);
+        st = em_gen_scan_table_get(dev, scan_word(&d), d.expr, scan_from_word,
+                                   "sc", names, 1, fn);
+        if (st != EM_OK)
+            return st;
+        /* the tile status words, as the kernel lays them out (SC_PACK) */
+        sbytes = accsz <= 4   ? (size_t)total * 8
+                 : accsz <= 8 ? (size_t)total * 16
+                              : ((size_t)total * 4 + 15) / 16 * 16 +
+                                    2 * (size_t)total * slot;
+        st = em_malloc(dev, 16 + sbytes, s, &tmp);
+        if (st != EM_OK)
+            return st;
+        counter = (unsigned *)tmp;
+        status = (char *)tmp + 16;
+        st = em_memset_async(dev, tmp, 0, 16 + sbytes, s);
+        if (st == EM_OK) {
+            args[0] = &pin;
+            args[1] = &pout;
+            args[2] = &status;
+            args[3] = &counter;
+            args[4] = &g;
+            args[5] = initbuf;
+            args[6] = &heads;
+            args[7] = &tp;
+            grid.x = (unsigned)total;
+            threads.x = EM_GEN_SCAN_BLOCK;
+            st = em_launch(fn[0], grid, threads, 0, s, args);
+        }
+        em_free(dev, tmp, s);
+        return st;
+    } else {
+        static const char *const names[] = {"sc_reduce", "sc_carry",
+                                            "sc_scan"};
+        void *tot = NULL;
+        void *args[7];
+        g.tile = EM_GEN_SCAN_HOST_CHUNK;
+        g.ntiles = (len + g.tile - 1) / g.tile;
+        total = g.ntiles * nrows;
+        st = em_gen_scan_table_get(dev, scan_word(&d), d.expr, scan_from_word,
+                                   "sc", names, 3, fn);
+        if (st != EM_OK)
+            return st;
+        if (g.ntiles > 1) {
+            st = em_malloc(dev, (size_t)total * slot, s, &tmp);
+            if (st != EM_OK)
+                return st;
+            tot = tmp;
+            args[0] = &pin;
+            args[1] = &tot;
+            args[2] = &g;
+            args[3] = initbuf;
+            args[4] = &heads;
+            args[5] = &tp;
+            grid.x = (unsigned)(total < HOST_MAX_BLOCKS ? total
+                                                        : HOST_MAX_BLOCKS);
+            st = em_launch(fn[0], grid, threads, 0, s, args);
+            if (st == EM_OK) {
+                args[0] = &tot;
+                args[1] = &g;
+                args[2] = initbuf;
+                grid.x = (unsigned)(nrows < HOST_MAX_BLOCKS ? nrows
+                                                            : HOST_MAX_BLOCKS);
+                st = em_launch(fn[1], grid, threads, 0, s, args);
+            }
+        }
+        if (st == EM_OK) {
+            args[0] = &pin;
+            args[1] = &pout;
+            args[2] = &tot;
+            args[3] = &g;
+            args[4] = initbuf;
+            args[5] = &heads;
+            args[6] = &tp;
+            grid.x =
+                (unsigned)(total < HOST_MAX_BLOCKS ? total : HOST_MAX_BLOCKS);
+            st = em_launch(fn[2], grid, threads, 0, s, args);
+        }
+        if (tmp)
+            em_free(dev, tmp, s);
+        return st;
+    }
+}
 
 em_status em_gen_scan_run(em_device *dev, const em_gen_scan *desc,
                           const void *in, void *out, long long nrows,
@@ -543,132 +858,30 @@ em_status em_gen_scan_run_heads(em_device *dev, const em_gen_scan *desc,
                                 long long ors, long long oes, const void *init,
                                 const unsigned char *heads, em_stream *s)
 {
-    int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
-    em_gen_scan d = *desc;
-    em_gen_scan_geom g;
-    em_function *fn[3];
-    unsigned char initbuf[16] __attribute__((aligned(16))) = {0};
-    size_t osz = em_dtype_size((em_dtype)d.out), slot;
-    const void *pin = in;
-    void *pout = out, *tmp = NULL;
-    em_dim3 grid = {1, 1, 1}, threads = {1, 1, 1};
-    long long total;
-    em_status st;
+    if (desc->ncomp)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_gen_scan_run: a tuple descriptor needs "
+                        "em_gen_scan_run_tuple");
+    return run(dev, desc, in, out, nrows, len, irs, ies, ors, oes, init,
+               em_dtype_size((em_dtype)desc->out), heads, NULL, s);
+}
 
-    if (nrows <= 0 || len <= 0)
-        return EM_OK;
-    /* Room for any kernel's struct sc_slot (at most a complex128 and a
-     * head flag, 8-aligned: 24 bytes); the kernel sets the stride. */
-    slot = 32;
-    if (init)
-        memcpy(initbuf, init, osz);
-    d.flags &= (uint8_t)~(EM_GEN_SCAN_CONTIG | EM_GEN_SCAN_SEGMENTED);
-    if (heads)
-        d.flags |= EM_GEN_SCAN_SEGMENTED;
-    if (!cuda && ies == (long long)em_dtype_size((em_dtype)d.in) &&
-        oes == (long long)osz)
-        d.flags |= EM_GEN_SCAN_CONTIG;
-    memset(&g, 0, sizeof g);
-    g.nrows = nrows;
-    g.len = len;
-    g.irs = irs;
-    g.ies = ies;
-    g.ors = ors;
-    g.oes = oes;
-    if (cuda) {
-        static const char *const names[] = {"sc"};
-        unsigned *flags;
-        void *agg, *inc;
-        unsigned *counter;
-        size_t fbytes;
-        void *args[9];
-        g.tile = (long long)EM_GEN_SCAN_BLOCK *
-                 em_gen_scan_items((em_dtype)d.in, (em_dtype)d.out);
-        g.ntiles = (len + g.tile - 1) / g.tile;
-        total = g.ntiles * nrows;
-        if (total > 0x7fffffffLL || nrows > (1LL << 40))
-            return em_error(EM_ERR_NOT_SUPPORTED,
-                            "scan: %lld tiles of %lld elements is more than "
-                            "one launch holds",
-                            total, g.tile);
-        st = em_gen_scan_table_get(dev, scan_word(&d), d.expr, scan_from_word,
-                                   "sc", names, 1, fn);
-        if (st != EM_OK)
-            return st;
-        fbytes = ((size_t)total * 4 + 16 + 15) / 16 * 16;
-        st = em_malloc(dev, fbytes + 2 * (size_t)total * slot, s, &tmp);
-        if (st != EM_OK)
-            return st;
-        counter = (unsigned *)tmp;
-        flags = (unsigned *)((char *)tmp + 16);
-        agg = (char *)tmp + fbytes;
-        inc = (char *)agg + (size_t)total * slot;
-        st = em_memset_async(dev, tmp, 0, fbytes, s);
-        if (st == EM_OK) {
-            const void *initp = initbuf;
-            args[0] = &pin;
-            args[1] = &pout;
-            args[2] = &flags;
-            args[3] = &agg;
-            args[4] = &inc;
-            args[5] = &counter;
-            args[6] = &g;
-            args[7] = (void *)initp;
-            args[8] = &heads;
-            grid.x = (unsigned)total;
-            threads.x = EM_GEN_SCAN_BLOCK;
-            st = em_launch(fn[0], grid, threads, 0, s, args);
-        }
-        em_free(dev, tmp, s);
+em_status em_gen_scan_run_tuple(em_device *dev, const em_gen_scan *d,
+                                const void *const *ins, void *const *outs,
+                                long long n, const void *init,
+                                const unsigned char *heads, em_stream *s)
+{
+    scan_tup tp;
+    size_t tsize;
+    em_status st;
+    if ((st = em_gen_scan_tuple_check(d, "scan")) != EM_OK)
         return st;
-    } else {
-        static const char *const names[] = {"sc_reduce", "sc_carry",
-                                            "sc_scan"};
-        void *tot = NULL;
-        void *args[6];
-        const void *initp = initbuf;
-        g.tile = EM_GEN_SCAN_HOST_CHUNK;
-        g.ntiles = (len + g.tile - 1) / g.tile;
-        total = g.ntiles * nrows;
-        st = em_gen_scan_table_get(dev, scan_word(&d), d.expr, scan_from_word,
-                                   "sc", names, 3, fn);
-        if (st != EM_OK)
-            return st;
-        if (g.ntiles > 1) {
-            st = em_malloc(dev, (size_t)total * slot, s, &tmp);
-            if (st != EM_OK)
-                return st;
-            tot = tmp;
-            args[0] = &pin;
-            args[1] = &tot;
-            args[2] = &g;
-            args[3] = (void *)initp;
-            args[4] = &heads;
-            grid.x = (unsigned)(total < HOST_MAX_BLOCKS ? total
-                                                        : HOST_MAX_BLOCKS);
-            st = em_launch(fn[0], grid, threads, 0, s, args);
-            if (st == EM_OK) {
-                args[0] = &tot;
-                args[1] = &g;
-                args[2] = (void *)initp;
-                grid.x = (unsigned)(nrows < HOST_MAX_BLOCKS ? nrows
-                                                            : HOST_MAX_BLOCKS);
-                st = em_launch(fn[1], grid, threads, 0, s, args);
-            }
-        }
-        if (st == EM_OK) {
-            args[0] = &pin;
-            args[1] = &pout;
-            args[2] = &tot;
-            args[3] = &g;
-            args[4] = (void *)initp;
-            args[5] = &heads;
-            grid.x =
-                (unsigned)(total < HOST_MAX_BLOCKS ? total : HOST_MAX_BLOCKS);
-            st = em_launch(fn[2], grid, threads, 0, s, args);
-        }
-        if (tmp)
-            em_free(dev, tmp, s);
-        return st;
+    memset(&tp, 0, sizeof tp);
+    for (int k = 0; k < d->ncomp; k++) {
+        tp.in[k] = ins[k];
+        tp.out[k] = outs[k];
     }
+    (void)acc_size(d, &tsize);
+    return run(dev, d, NULL, NULL, 1, n, 0, 0, 0, 0, init, tsize, heads, &tp,
+               s);
 }

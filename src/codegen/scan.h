@@ -1,13 +1,15 @@
 /* ember codegen: the scan kernels and the small generated kernels of the
  * algorithms built on them (transform, compaction).
  *
- * One generator, two schedules. CUDA: a single pass, a tile of
- * EM_GEN_SCAN_BLOCK threads x items per block, the tile's index taken from
- * an atomic counter (so a tile only waits on tiles that already started),
- * per-tile flag + aggregate + inclusive-prefix words, a warp looking back
- * over 32 predecessors at a time. Host: blocks run one thread and cannot
- * wait on each other, so three kernels: chunk totals, a serial pass over
- * them per row, the chunk scans seeded with their prefix.
+ * One generator, two schedules (bodies in scan_kernels.h). CUDA: a single
+ * pass, a tile of EM_GEN_SCAN_BLOCK threads x 8 to 32 consecutive items
+ * each, staged per warp through shared memory with 16-byte accesses, the
+ * tile's index taken from an atomic counter (so a tile only waits on tiles
+ * that already started), one status word per tile (flag and value packed
+ * where they fit), a warp looking back over 32 predecessors at a time.
+ * Host: blocks run one thread and cannot wait on each other, so three
+ * kernels: chunk totals, a serial pass over them per row, the chunk scans
+ * seeded with their prefix. Values may be tuples (a generated struct).
  *
  * Kernels are found in a per-device table by a 64-bit descriptor word and
  * the operator's expression (hashed once per call), see scan_table.c.
@@ -19,7 +21,7 @@
 
 #include "ember/scan.h"
 
-#define EM_GEN_SCAN_VERSION 1u
+#define EM_GEN_SCAN_VERSION 2u
 #define EM_GEN_SCAN_BLOCK 256
 /* Elements per host chunk: large enough that the serial pass over chunk
  * totals costs nothing, small enough to spread a few million elements
@@ -38,11 +40,20 @@ enum {
     EM_GEN_SCAN_NAN = 16
 };
 
+/* Components of a tuple (zipped) value at most. */
+#define EM_GEN_SCAN_MAXT 4
+
 typedef struct em_gen_scan {
     uint8_t op;       /* em_par_builtin */
     uint8_t in, out;  /* dtypes; the operator works in out's value type */
     uint8_t flags;    /* EM_GEN_SCAN_* */
-    const char *expr; /* EM_PAR_EXPR only */
+    const char *expr; /* EM_PAR_EXPR only; tuples: the ncomp expressions
+                       * (over a0, b0, a1, ...) joined by '\x1f' */
+    /* Tuples (ncomp >= 2; 0 otherwise): the components' input and output
+     * dtypes (in and out unused). op: add/mul/min/max per component,
+     * argmin/argmax over (value, index), or one expression each. */
+    uint8_t ncomp;
+    uint8_t tin[EM_GEN_SCAN_MAXT], tout[EM_GEN_SCAN_MAXT];
 } em_gen_scan;
 
 /* Rows of len elements; byte strides between rows and between elements. */
@@ -59,8 +70,29 @@ em_status em_gen_scan_check(em_par_builtin op, em_dtype dt, const char *fn);
 em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                              const char *name, char **out);
 
-/* Items per thread of the CUDA tile for these dtypes. */
+/* Items per thread of the CUDA tile for these dtypes (16, or 8 for
+ * 16-byte ones); plain scans whose elements and values are at most 4
+ * bytes take 32 instead (scan.c, wide_tile). */
 int em_gen_scan_items(em_dtype in, em_dtype out);
+
+/* Whether a tuple descriptor is meaningful (EM_ERR_TYPE / INVALID_VALUE
+ * naming fn otherwise): 2..EM_GEN_SCAN_MAXT components, argmin/argmax on
+ * two real components, per-component built-ins valid for each dtype. */
+em_status em_gen_scan_tuple_check(const em_gen_scan *d, const char *fn);
+
+/* Packs one init value per component (each of tout[k]'s storage) into
+ * the kernel's init struct in buf (cap bytes); *size receives its size. */
+em_status em_gen_scan_pack_init(const em_gen_scan *d,
+                                const void *const *inits, void *buf,
+                                size_t cap, size_t *size);
+
+/* A scan of tuple values: ncomp contiguous inputs of n elements (dtypes
+ * tin) into ncomp contiguous outputs (tout); init packed by
+ * em_gen_scan_pack_init or NULL; heads as em_gen_scan_run_heads or NULL. */
+em_status em_gen_scan_run_tuple(em_device *dev, const em_gen_scan *d,
+                                const void *const *ins, void *const *outs,
+                                long long n, const void *init,
+                                const unsigned char *heads, em_stream *s);
 
 /* Scan in -> out on s (temporaries from the pool on s). init: one value
  * of out's storage, or NULL. */

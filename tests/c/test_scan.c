@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "codegen/linalg_table.h"
 #include "codegen/scan.h"
 
 static const em_par_builtin ops[] = {EM_PAR_ADD, EM_PAR_MUL, EM_PAR_MIN,
@@ -70,7 +71,10 @@ static void test_compile_all(em_device_type target)
                                       {EM_INT32, EM_INT64},
                                       {EM_UINT16, EM_UINT64},
                                       {EM_FLOAT16, EM_FLOAT32},
-                                      {EM_FLOAT64, EM_COMPLEX128}};
+                                      {EM_FLOAT64, EM_COMPLEX128},
+                                      {EM_UINT8, EM_UINT32},
+                                      {EM_INT8, EM_FLOAT32},
+                                      {EM_BOOL, EM_INT16}};
         for (size_t k = 0; k < sizeof conv / sizeof *conv; k++) {
             em_gen_scan d = {0};
             d.op = EM_PAR_ADD;
@@ -79,6 +83,61 @@ static void test_compile_all(em_device_type target)
             d.flags = (uint8_t)(k % 4);
             compile_one(&d, target);
         }
+    }
+    /* Tuple values: per-component built-ins over mixed dtypes, argmin
+     * and argmax on (value, index), expressions over 2 to 4 components;
+     * every flag combination the algorithms use. */
+    {
+        static const uint8_t dts[][4] = {
+            {EM_FLOAT32, EM_INT64, EM_INT32, EM_FLOAT64},
+            {EM_INT16, EM_FLOAT64, EM_BOOL, EM_UINT8},
+            {EM_FLOAT16, EM_INT32, EM_COMPLEX64, EM_INT8},
+            {EM_INT32, EM_INT64, EM_UINT64, EM_COMPLEX128}};
+        static const em_par_builtin tops[] = {EM_PAR_ADD, EM_PAR_MUL,
+                                              EM_PAR_MAX, EM_PAR_ARGMIN,
+                                              EM_PAR_ARGMAX, EM_PAR_EXPR};
+        static const uint8_t tflags[] = {0, EM_GEN_SCAN_INIT,
+                                         EM_GEN_SCAN_EXCLUSIVE |
+                                             EM_GEN_SCAN_INIT,
+                                         EM_GEN_SCAN_SEGMENTED,
+                                         EM_GEN_SCAN_SEGMENTED |
+                                             EM_GEN_SCAN_EXCLUSIVE |
+                                             EM_GEN_SCAN_INIT};
+        int m = 0;
+        for (size_t r = 0; r < sizeof dts / sizeof *dts; r++)
+            for (size_t k = 0; k < sizeof tops / sizeof *tops; k++) {
+                em_gen_scan d;
+                memset(&d, 0, sizeof d);
+                d.op = (uint8_t)tops[k];
+                d.ncomp = tops[k] == EM_PAR_ARGMIN || tops[k] == EM_PAR_ARGMAX
+                              ? 2
+                              : (uint8_t)(2 + (r + k) % 3);
+                for (int c = 0; c < d.ncomp; c++)
+                    d.tin[c] = d.tout[c] = dts[r][c];
+                if (tops[k] == EM_PAR_ARGMIN || tops[k] == EM_PAR_ARGMAX) {
+                    if (em_gen_lt_type_of((em_dtype)d.tout[0])->cls == 'c' ||
+                        em_gen_lt_type_of((em_dtype)d.tout[1])->cls == 'c')
+                        continue;
+                    d.tin[1] = EM_INT32;
+                    d.tout[1] = EM_INT64;
+                } else if (tops[k] != EM_PAR_EXPR) {
+                    int ok = 1;
+                    for (int c = 0; c < d.ncomp; c++)
+                        ok &= em_gen_scan_check(tops[k], (em_dtype)d.tout[c],
+                                                "t") == EM_OK;
+                    if (!ok)
+                        continue;
+                    d.tin[0] = EM_INT8; /* a conversion on load */
+                }
+                d.expr = tops[k] == EM_PAR_EXPR
+                             ? "a0\x1f"
+                               "b1\x1f"
+                               "a2\x1f"
+                               "b3"
+                             : NULL;
+                d.flags = tflags[m++ % (int)sizeof tflags];
+                compile_one(&d, target);
+            }
     }
     /* The kernels around the scan, for every dtype. */
     for (int dt = 0; dt < EM_DTYPE_COUNT; dt++) {
@@ -214,6 +273,93 @@ static void check_flat(em_device *cpu, long long n, const em_par_op *op,
     free(r);
 }
 
+/* Tuple values through the C API on the cpu device: affine maps (m, c)
+ * composed in order (not commutative), a float argmin with its index,
+ * and the errors for mismatched lengths and a wrong expression count. */
+static void test_cpu_tuple(em_device *cpu)
+{
+    static const char *const aff2[] = {"a0 * b0", "b0 * a1 + b1"};
+    const int64_t n = 70001, four = 4;
+    int64_t *m = malloc((size_t)n * 8), *c = malloc((size_t)n * 8);
+    int64_t *r0 = malloc((size_t)n * 8), *r1 = malloc((size_t)n * 8);
+    float *f = malloc((size_t)n * 4);
+    em_array xm = {0}, xc = {0}, xf = {0}, xs = {0}, out[2];
+    const em_array *in[2];
+    em_par_tuple_op op = {EM_PAR_EXPR, 2, aff2};
+    em_dtype dts[2] = {EM_INT64, EM_INT64};
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        m[i] = i % 3 - 1;
+        c[i] = (i * 7919) % 1000 - 500;
+        f[i] = (float)((i * 37) % 1001) - 300.0f;
+    }
+    f[5000] = f[60000] = -400.0f; /* a tie: the lower index wins */
+    CHECK_OK(em_array_empty(cpu, EM_INT64, 1, &n, 'C', NULL, &xm));
+    CHECK_OK(em_array_empty(cpu, EM_INT64, 1, &n, 'C', NULL, &xc));
+    CHECK_OK(em_array_empty(cpu, EM_FLOAT32, 1, &n, 'C', NULL, &xf));
+    CHECK_OK(em_array_from_host(&xm, m, NULL, NULL));
+    CHECK_OK(em_array_from_host(&xc, c, NULL, NULL));
+    CHECK_OK(em_array_from_host(&xf, f, NULL, NULL));
+    in[0] = &xm;
+    in[1] = &xc;
+    CHECK_OK(em_scan_tuple(2, in, &op, 0, NULL, dts, out, NULL));
+    CHECK_OK(em_array_to_host(&out[0], r0, NULL, NULL));
+    CHECK_OK(em_array_to_host(&out[1], r1, NULL, NULL));
+    {
+        uint64_t am = (uint64_t)m[0], ac = (uint64_t)c[0];
+        bad |= r0[0] != m[0] || r1[0] != c[0];
+        for (int64_t i = 1; i < n; i++) {
+            uint64_t bm = (uint64_t)m[i], bc = (uint64_t)c[i];
+            ac = bm * ac + bc;
+            am = am * bm;
+            bad |= r0[i] != (int64_t)am || r1[i] != (int64_t)ac;
+        }
+    }
+    CHECK(!bad);
+    em_array_release(&out[0]);
+    em_array_release(&out[1]);
+    /* argmin over (value, position) */
+    {
+        em_par_tuple_op amin = {EM_PAR_ARGMIN, 0, NULL};
+        int64_t best = 0;
+        for (int64_t i = 1; i < n; i++)
+            if (f[i] < f[best])
+                best = i;
+        for (int64_t i = 0; i < n; i++)
+            m[i] = i;
+        CHECK_OK(em_array_from_host(&xm, m, NULL, NULL));
+        in[0] = &xf;
+        in[1] = &xm;
+        CHECK_OK(em_scan_tuple(2, in, &amin, 0, NULL, NULL, out, NULL));
+        CHECK(out[0].dtype == EM_FLOAT32 && out[1].dtype == EM_INT64);
+        CHECK_OK(em_array_to_host(&out[1], r1, NULL, NULL));
+        CHECK(best == 5000 && r1[n - 1] == best);
+        em_array_release(&out[0]);
+        em_array_release(&out[1]);
+    }
+    /* errors */
+    CHECK_OK(em_array_empty(cpu, EM_INT64, 1, &four, 'C', NULL, &xs));
+    in[0] = &xc;
+    in[1] = &xs;
+    CHECK_STATUS(em_scan_tuple(2, in, &op, 0, NULL, NULL, out, NULL),
+                 EM_ERR_INVALID_VALUE);
+    CHECK(strstr(em_last_error(), "70001") && strstr(em_last_error(), " 4"));
+    op.nexpr = 1;
+    in[1] = &xm;
+    CHECK_STATUS(em_scan_tuple(2, in, &op, 0, NULL, NULL, out, NULL),
+                 EM_ERR_INVALID_VALUE);
+    CHECK(strstr(em_last_error(), "1 expressions") != NULL);
+    em_array_release(&xm);
+    em_array_release(&xc);
+    em_array_release(&xf);
+    em_array_release(&xs);
+    free(m);
+    free(c);
+    free(r0);
+    free(r1);
+    free(f);
+}
+
 static void test_cpu(void)
 {
     em_device *cpu;
@@ -221,6 +367,7 @@ static void test_cpu(void)
     const long long sizes[] = {0, 1, 2, 65535, 65536, 65537, 200003};
     const int64_t seven = 7;
     CHECK_OK(em_device_get(EM_DEVICE_CPU, 0, &cpu));
+    test_cpu_tuple(cpu);
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         check_flat(cpu, sizes[k], &add, 0, NULL);
         check_flat(cpu, sizes[k], &add, 1, &seven);

@@ -8,8 +8,9 @@ from helpers import assert_array_equal_np
 
 P = ember.parallel
 
-# Sizes around the host chunk (65536) and the CUDA tiles (4096, 2048, 1024).
-SIZES = [0, 1, 2, 1023, 1025, 4096, 4097, 65535, 65537, 131072 + 3]
+# Sizes around the host chunk (65536) and the CUDA tiles (8192 elements of
+# up to 4 bytes, 4096 of 8, 2048 of 16).
+SIZES = [0, 1, 2, 1023, 1025, 4096, 4097, 8191, 8193, 65535, 65537, 131072 + 3]
 
 AFFINE = ("(long long)(((((unsigned long long)a >> 32) * ((unsigned long long)b"
           " >> 32)) << 32) | ((((unsigned long long)b >> 32) * ((unsigned long "
@@ -89,6 +90,9 @@ def test_cumsum_sizes(device, n):
     got = P.inclusive_scan(ember.asarray(x, device=device), "add")
     np.testing.assert_allclose(ember.asnumpy(got), np.cumsum(x), rtol=1e-12,
                                atol=1e-9)
+    xs = data(np.int16, n)
+    got = P.inclusive_scan(ember.asarray(xs, device=device), "add", dtype="int32")
+    assert_array_equal_np(got, np.cumsum(xs, dtype=np.int32))
     xi = data(np.int32, n)
     got = P.inclusive_scan(ember.asarray(xi, device=device), "add")
     assert_array_equal_np(got, np.cumsum(xi))
@@ -265,6 +269,46 @@ def test_large(device):
     got = ember.asnumpy(ember.cumsum(ember.asarray(xf, device=device)))
     np.testing.assert_allclose(got, np.cumsum(xf.astype(np.float64)), rtol=1e-3,
                                atol=0.5)
+
+
+@pytest.mark.parametrize("dtype,out", [("float32", None), ("int16", "int16"),
+                                       ("int32", None), ("complex64", None),
+                                       ("uint8", "float64")])
+def test_scan_paths(device, dtype, out):
+    """Every tile status layout (value of 4, 8, 16 bytes), many tiles, the
+    16-byte vector path and the scalar one (views off 16-byte alignment),
+    and a scan in place."""
+    n = (1 << 20) + 5
+    x = data(dtype, n, seed=3)
+    ex = ember.asarray(x, device=device)
+    for off in (0, 1, 3):
+        got = ember.asnumpy(P.inclusive_scan(ex[off:], "add", dtype=out))
+        want = np.cumsum(x[off:], dtype=out)
+        if want.dtype.kind in "fc":
+            assert_scan_close(got, want, 1e-4, scan_atol(x[off:].astype(want.dtype)))
+        else:
+            np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+    k = (1 << 16) + 7
+    got = ember.asnumpy(P.exclusive_scan(ex[:k], "b", 3))
+    want = np.concatenate([[3], x[:k - 1]]).astype(got.dtype)
+    np.testing.assert_array_equal(got, want)
+    if out is None and dtype == "float32":
+        y = ember.asarray(x.copy(), device=device)
+        ember.cumsum(y, out=y)
+        assert_scan_close(ember.asnumpy(y), np.cumsum(x), 1e-4, scan_atol(x))
+
+
+def test_by_key_many_tiles(device):
+    n = (1 << 19) + 3
+    keys = runs(n, seed=6, nkeys=2).astype(np.int64)
+    for vals, op, f in ((data(np.int32, n, seed=7), "max", max),
+                        (data(np.int64, n, seed=8), "add", lambda a, b: a + b),
+                        (affine_data(n), AFFINE, affine)):
+        ek, ev = ember.asarray(keys, device=device), ember.asarray(vals, device=device)
+        uk, uv = py_by_key(keys.tolist(), vals.tolist(), f)
+        gk, gv = P.reduce_by_key(ek, ev, op, dtype=vals.dtype)
+        assert ember.asnumpy(gk).tolist() == uk and ember.asnumpy(gv).tolist() == uv
 
 
 @pytest.mark.parametrize("n", [0, 1, 4097, 65537, 200003])
@@ -488,3 +532,148 @@ def test_reduce_argmin_argmax(device):
     assert_array_equal_np(got, np.argmax(x2, axis=1))
     with pytest.raises(TypeError, match="argmin"):
         P.reduce(ex, "argmin", 0.0)
+
+
+# ---- tuple (zipped) values ------------------------------------------------
+
+AFF2 = ("a0 * b0", "b0 * a1 + b1")   # composing x -> m*x + c, left first
+
+
+def aff2(a, b):
+    m = (a[0] * b[0]) & (2**64 - 1)
+    c = (b[0] * a[1] + b[1]) & (2**64 - 1)
+    return tuple(v - 2**64 if v >= 2**63 else v for v in (m, c))
+
+
+@pytest.mark.parametrize("n", [1, 2, 4097, 70001])
+def test_tuple_noncommutative(device, n):
+    rng = np.random.default_rng(n)
+    m = rng.integers(-3, 4, n).astype(np.int64)
+    c = rng.integers(-1000, 1000, n).astype(np.int64)
+    em_, ec = ember.asarray(m, device=device), ember.asarray(c, device=device)
+    want = py_scan(list(zip(m.tolist(), c.tolist())), aff2)
+    g0, g1 = P.inclusive_scan((em_, ec), AFF2)
+    assert list(zip(ember.asnumpy(g0).tolist(), ember.asnumpy(g1).tolist())) == want
+    r0, r1 = P.reduce((em_, ec), AFF2)
+    assert (int(r0), int(r1)) == want[-1]
+    init = (2, 5)
+    want = py_scan(list(zip(m.tolist(), c.tolist())), aff2, init, exclusive=True)
+    g0, g1 = P.exclusive_scan((em_, ec), AFF2, init)
+    assert list(zip(ember.asnumpy(g0).tolist(), ember.asnumpy(g1).tolist())) == want
+
+
+def test_tuple_mean_with_count(device):
+    x = data(np.float64, 100001, seed=21)
+    ones = np.ones(x.size, np.int64)
+    s, cnt = P.reduce((ember.asarray(x, device=device),
+                       ember.asarray(ones, device=device)), ("a0 + b0", "a1 + b1"))
+    assert int(cnt) == x.size
+    np.testing.assert_allclose(float(s) / int(cnt), x.mean(), rtol=1e-9, atol=1e-12)
+    # built-in per component, each with its own dtype (cumsum's rules)
+    xi = data(np.int32, 5000, seed=22)
+    xf = data(np.float32, 5000, seed=23)
+    g0, g1 = P.inclusive_scan((ember.asarray(xi, device=device),
+                               ember.asarray(xf, device=device)), "add")
+    assert_array_equal_np(g0, np.cumsum(xi))
+    assert_scan_close(ember.asnumpy(g1), np.cumsum(xf), 1e-4, scan_atol(xf))
+    g0, g1 = P.inclusive_scan((ember.asarray(xi, device=device),
+                               ember.asarray(xf, device=device)), "max")
+    assert_array_equal_np(g0, np.maximum.accumulate(xi))
+    assert_array_equal_np(g1, np.maximum.accumulate(xf))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16"])
+def test_tuple_argmin_argmax(device, dtype):
+    n = 70001
+    rng = np.random.default_rng(3)
+    x = rng.integers(-50, 50, n).astype(dtype)      # many ties
+    idx = np.arange(n, dtype=np.int64)
+    ex, ei = ember.asarray(x, device=device), ember.asarray(idx, device=device)
+    for op, ref in (("argmin", np.argmin), ("argmax", np.argmax)):
+        v, i = P.reduce((ex, ei), op)
+        assert int(i) == int(ref(x)) and v == x[ref(x)]
+    # running argmin: each prefix's first minimum
+    v, i = P.inclusive_scan((ex[:3000], ei[:3000]), "argmin")
+    want_i = [int(np.argmin(x[:k + 1])) for k in range(0, 3000, 97)]
+    assert ember.asnumpy(i)[::97].tolist() == want_i
+    if dtype != "int16":
+        xn = x.copy()
+        xn[[7, 40000, 40001]] = np.nan
+        exn = ember.asarray(xn, device=device)
+        for op, ref in (("argmin", np.argmin), ("argmax", np.argmax)):
+            v, i = P.reduce((exn, ei), op)
+            assert int(i) == int(ref(xn)) == 7 and np.isnan(float(v))
+
+
+def test_tuple_by_key(device):
+    n = 70001
+    keys = runs(n, seed=9, nkeys=4).astype(np.int32)
+    a = data(np.int64, n, seed=10)
+    b = data(np.float64, n, seed=11)
+    ek, ea, eb = (ember.asarray(v, device=device) for v in (keys, a, b))
+    uk, ua = py_by_key(keys.tolist(), a.tolist(), lambda p, q: p + q)
+    _, ub = py_by_key(keys.tolist(), b.tolist(), max)
+    gk, (ga, gb) = P.reduce_by_key(ek, (ea, eb), ("a0 + b0", "a1 > b1 ? a1 : b1"))
+    assert ember.asnumpy(gk).tolist() == uk
+    assert ember.asnumpy(ga).tolist() == ua and ember.asnumpy(gb).tolist() == ub
+    # argmin by key with positions
+    pos = ember.asarray(np.arange(n, dtype=np.int64), device=device)
+    gk, (gv, gi) = P.reduce_by_key(ek, (eb, pos), "argmin")
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    ends = np.r_[starts[1:], n]
+    assert ember.asnumpy(gi).tolist() == [int(s + np.argmin(b[s:e]))
+                                          for s, e in zip(starts, ends)]
+    # scan by key: per-run running sums of both
+    ws, wc, prev = [], [], None
+    for k, x in zip(keys.tolist(), a.tolist()):
+        ws.append(x if k != prev else ws[-1] + x)
+        wc.append(1 if k != prev else wc[-1] + 1)
+        prev = k
+    s0, s1 = P.scan_by_key(ek, (ea, ember.asarray(np.ones(n, np.int8), device=device)),
+                           "add")
+    assert ember.asnumpy(s0).tolist() == ws and ember.asnumpy(s1).tolist() == wc
+    assert ember.asnumpy(s1).dtype == np.int64
+    e0, e1 = P.scan_by_key(ek, (ea, eb), ("a0 + b0", "a1 + b1"), (0, 0.0),
+                           exclusive=True)
+    assert ember.asnumpy(e0)[1:].tolist() == [0 if keys[i] != keys[i - 1] else
+                                              ws[i - 1] for i in range(1, n)]
+
+
+def test_tuple_bad(device):
+    a = ember.asarray(np.zeros(5), device=device)
+    b = ember.asarray(np.zeros(4, np.int64), device=device)
+    with pytest.raises(ValueError, match=r"5 elements.*values\[1\] 4"):
+        P.reduce((a, b), "add")
+    with pytest.raises(ValueError, match=r"5 elements.*values\[1\] 4"):
+        P.inclusive_scan((a, b), ("a0 + b0", "a1 + b1"))
+    b5 = ember.asarray(np.zeros(5, np.int64), device=device)
+    with pytest.raises(ValueError, match="3 expressions.*2 components"):
+        P.reduce((a, b5), ("a0 + b0", "a1 + b1", "a0"))
+    with pytest.raises(ValueError, match="1 expression.*2 components"):
+        P.reduce((a, b5), "a0 + b0")
+    with pytest.raises(ValueError, match="2 to 4"):
+        P.reduce((a,), "add")
+    with pytest.raises(ValueError, match="2 to 4"):
+        P.reduce((a, a, a, a, a), "add")
+    with pytest.raises(ValueError, match="argmin.*pair"):
+        P.reduce((a, b5, b5), "argmin")
+    with pytest.raises(TypeError, match="argmin.*complex"):
+        P.reduce((ember.asarray(np.zeros(5, complex), device=device), b5), "argmin")
+    with pytest.raises(ember.CompileError, match="a0 @ b0"):
+        P.reduce((a, b5), ("a0 @ b0", "a1"))
+    with pytest.raises(ValueError, match="init.*tuple of 2"):
+        P.exclusive_scan((a, b5), ("a0", "a1"), 0)
+    with pytest.raises(TypeError, match="needs an init"):
+        P.exclusive_scan((a, b5), "max")
+    with pytest.raises(TypeError, match="dtype.*tuple of 2"):
+        P.inclusive_scan((a, b5), "add", dtype="float64")
+    with pytest.raises(NotImplementedError, match="axis"):
+        P.inclusive_scan((a, b5), "add", axis=0)
+    k = ember.asarray(np.zeros(4, np.int32), device=device)
+    with pytest.raises(ValueError, match=r"keys has 4 elements and values\[0\] 5"):
+        P.reduce_by_key(k, (a, b5), "add")
+    e = ember.asarray(np.zeros(0), device=device)
+    e2 = ember.asarray(np.zeros(0, np.int64), device=device)
+    assert [float(v) for v in P.reduce((e, e2), "add", (1.5, 2))] == [1.5, 2.0]
+    with pytest.raises(ValueError, match="zero-size"):
+        P.reduce((e, e2), "add")

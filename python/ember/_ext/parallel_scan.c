@@ -90,6 +90,205 @@ static int scalar_arg(empy_state *st, PyObject *o, em_dtype dt, void *buf)
     return 0;
 }
 
+
+/* ---- tuple (zipped) values ------------------------------------------ */
+
+/* What a tuple call holds: the component arrays, the operator, the
+ * output dtypes and the init values. */
+typedef struct tup_args {
+    int n;
+    PyObject *nd[EM_SCAN_MAX_TUPLE];
+    const em_array *arr[EM_SCAN_MAX_TUPLE];
+    em_par_tuple_op op;
+    const char *exprs[EM_SCAN_MAX_TUPLE];
+    em_dtype dt[EM_SCAN_MAX_TUPLE];
+    unsigned char init[EM_SCAN_MAX_TUPLE][16] __attribute__((aligned(16)));
+    const void *initp[EM_SCAN_MAX_TUPLE];
+    int has_init;
+} tup_args;
+
+static void tup_clear(tup_args *t)
+{
+    for (int k = 0; k < EM_SCAN_MAX_TUPLE; k++)
+        Py_CLEAR(t->nd[k]);
+}
+
+/* Fills t from values (a tuple of arrays), op, dtype and init (Py_None
+ * when absent). exclusive: init defaults to 0 (add/or/xor) or 1 (mul).
+ * dev: the device of the arrays that are not ember arrays (NULL: the
+ * first ember array's, else the current one). -1 with an exception. */
+static int tup_parse(empy_state *st, const char *fn, PyObject *values,
+                     PyObject *opo, PyObject *dto, PyObject *init,
+                     int exclusive, em_device *dev, tup_args *t)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(values);
+    memset(t, 0, sizeof *t);
+    if (n < 2 || n > EM_SCAN_MAX_TUPLE) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: tuple values have 2 to %d arrays, not %zd", fn,
+                     EM_SCAN_MAX_TUPLE, n);
+        return -1;
+    }
+    t->n = (int)n;
+    for (Py_ssize_t k = 0; k < n && !dev; k++)
+        if (empy_is_ndarray(PyTuple_GET_ITEM(values, k)))
+            dev = EMPY_ARR(PyTuple_GET_ITEM(values, k))->device;
+    for (int k = 0; k < t->n; k++) {
+        if (!(t->nd[k] = as_nd(st, PyTuple_GET_ITEM(values, k), dev)))
+            goto fail;
+        t->arr[k] = EMPY_ARR(t->nd[k]);
+    }
+    /* the operator: a built-in's name, or one expression per component */
+    if (!opo) {
+        t->op.kind = EM_PAR_ADD;
+    } else if (PyUnicode_Check(opo)) {
+        em_par_op one;
+        if (op_arg(opo, fn, &one) < 0)
+            goto fail;
+        if (one.kind == EM_PAR_EXPR) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: 1 expression for tuple values of %d "
+                         "components: give a tuple of %d C expressions over "
+                         "a0, b0, a1, b1, ... or a built-in ('add', 'mul', "
+                         "'min', 'max', 'argmin', 'argmax')",
+                         fn, t->n, t->n);
+            goto fail;
+        }
+        t->op.kind = one.kind;
+    } else if (PyTuple_Check(opo)) {
+        Py_ssize_t m = PyTuple_GET_SIZE(opo);
+        if (m != t->n) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: %zd expressions for tuple values of %d "
+                         "components (one per component)",
+                         fn, m, t->n);
+            goto fail;
+        }
+        for (Py_ssize_t k = 0; k < m; k++) {
+            PyObject *e = PyTuple_GET_ITEM(opo, k);
+            if (!PyUnicode_Check(e)) {
+                PyErr_Format(PyExc_TypeError,
+                             "%s: expression %zd must be a str, not %.100s",
+                             fn, k, Py_TYPE(e)->tp_name);
+                goto fail;
+            }
+            if (!(t->exprs[k] = PyUnicode_AsUTF8(e)))
+                goto fail;
+        }
+        t->op.kind = EM_PAR_EXPR;
+        t->op.nexpr = (int)m;
+        t->op.exprs = t->exprs;
+    } else {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: op must be a str (a built-in) or a tuple of C "
+                     "expressions, not %.100s",
+                     fn, Py_TYPE(opo)->tp_name);
+        goto fail;
+    }
+    /* output dtypes */
+    if (dto && dto != Py_None) {
+        if (!PyTuple_Check(dto) || PyTuple_GET_SIZE(dto) != t->n) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: dtype for tuple values is a tuple of %d "
+                         "dtypes, not %.100s",
+                         fn, t->n, Py_TYPE(dto)->tp_name);
+            goto fail;
+        }
+        for (int k = 0; k < t->n; k++)
+            if (empy_dtype_arg(st, PyTuple_GET_ITEM(dto, k), &t->dt[k]) < 0)
+                goto fail;
+    } else
+        for (int k = 0; k < t->n; k++)
+            t->dt[k] = t->op.kind == EM_PAR_ADD || t->op.kind == EM_PAR_MUL
+                           ? em_scan_default_dtype(t->op.kind,
+                                                   t->arr[k]->dtype)
+                           : t->arr[k]->dtype;
+    /* init values */
+    if (init && init != Py_None) {
+        if (!PyTuple_Check(init) || PyTuple_GET_SIZE(init) != t->n) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: init for tuple values is a tuple of %d "
+                         "scalars",
+                         fn, t->n);
+            goto fail;
+        }
+        for (int k = 0; k < t->n; k++)
+            if (scalar_arg(st, PyTuple_GET_ITEM(init, k), t->dt[k],
+                           t->init[k]) < 0)
+                goto fail;
+        t->has_init = 1;
+    } else if (exclusive) {
+        int one = t->op.kind == EM_PAR_MUL;
+        if (!one && t->op.kind != EM_PAR_ADD && t->op.kind != EM_PAR_OR &&
+            t->op.kind != EM_PAR_XOR) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: this operator needs an init value (a tuple "
+                         "of %d scalars)",
+                         fn, t->n);
+            goto fail;
+        }
+        for (int k = 0; k < t->n; k++) {
+            PyObject *v = t->dt[k] == EM_BOOL ? PyBool_FromLong(one)
+                                              : PyLong_FromLong(one);
+            int rc = v ? scalar_arg(st, v, t->dt[k], t->init[k]) : -1;
+            Py_XDECREF(v);
+            if (rc < 0)
+                goto fail;
+        }
+        t->has_init = 1;
+    }
+    for (int k = 0; k < t->n; k++)
+        t->initp[k] = t->init[k];
+    return 0;
+fail:
+    tup_clear(t);
+    return -1;
+}
+
+/* A tuple of n new ndarrays over res (released on failure). */
+static PyObject *tuple_of(empy_state *st, int n, em_array *res)
+{
+    PyObject *r = PyTuple_New(n);
+    for (int k = 0; k < n; k++) {
+        PyObject *a = r ? empy_ndarray_new(st, &res[k], NULL) : NULL;
+        if (!a) {
+            for (int j = k + (r ? 1 : 0); j < n; j++)
+                em_array_release(&res[j]);
+            Py_XDECREF(r);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(r, k, a);
+    }
+    return r;
+}
+
+static PyObject *tuple_scan(PyObject *m, PyObject *x, PyObject *opo,
+                            PyObject *init, PyObject *axo, PyObject *dto,
+                            int exclusive)
+{
+    const char *fn = exclusive ? "exclusive_scan" : "inclusive_scan";
+    empy_state *st = empy_state_of_module(m);
+    em_array res[EM_SCAN_MAX_TUPLE];
+    tup_args t;
+    em_status s;
+    if (axo && axo != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "%s: tuple values are scanned flattened (axis=None) "
+                     "only",
+                     fn);
+        return NULL;
+    }
+    if (tup_parse(st, fn, x, opo, dto, init, exclusive, NULL, &t) < 0)
+        return NULL;
+    memset(res, 0, sizeof res);
+    EMPY_NOGIL(s, em_scan_tuple(t.n, t.arr, &t.op, exclusive,
+                                t.has_init ? t.initp : NULL, t.dt, res, NULL));
+    tup_clear(&t);
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    return tuple_of(st, t.n, res);
+}
+
 static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
                          int exclusive)
 {
@@ -110,6 +309,8 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
                                      kwlist, &x, &opo, &init,
                                      &axo, &dto))
         return NULL;
+    if (PyTuple_Check(x))
+        return tuple_scan(m, x, opo, init, axo, dto, exclusive);
     if (op_arg(opo, fn, &op) < 0 || axis_arg(axo, fn, &axis) < 0)
         return NULL;
     if (!(rx = as_nd(st, x, NULL)))
@@ -335,6 +536,73 @@ static PyObject *par_partition(PyObject *m, PyObject *args, PyObject *kw)
     return do_compact(m, args, kw, 1);
 }
 
+
+/* reduce over tuple values: the last element of each component's scan
+ * (init alone for empty arrays). */
+static PyObject *tuple_reduce(PyObject *m, PyObject *x, PyObject *opo,
+                              PyObject *init, PyObject *axo, PyObject *dto)
+{
+    empy_state *st = empy_state_of_module(m);
+    em_array res[EM_SCAN_MAX_TUPLE];
+    PyObject *r = NULL;
+    tup_args t;
+    em_status s;
+    if (axo && axo != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "reduce: tuple values are reduced flattened "
+                        "(axis=None) only");
+        return NULL;
+    }
+    if (tup_parse(st, "reduce", x, opo, dto, init, 0, NULL, &t) < 0)
+        return NULL;
+    memset(res, 0, sizeof res);
+    EMPY_NOGIL(s, em_scan_tuple(t.n, t.arr, &t.op, 0,
+                                t.has_init ? t.initp : NULL, t.dt, res, NULL));
+    if (s != EM_OK) {
+        empy_raise(st, s);
+        goto done;
+    }
+    if (!(r = tuple_of(st, t.n, res)))
+        goto done;
+    if (t.arr[0]->size == 0) {
+        if (!t.has_init) {
+            PyErr_SetString(PyExc_ValueError,
+                            "reduce: zero-size arrays and no init value");
+            Py_CLEAR(r);
+            goto done;
+        }
+        /* init alone, as arrays on the values' device */
+        Py_CLEAR(r);
+        if (!(r = PyTuple_New(t.n)))
+            goto done;
+        for (int k = 0; k < t.n; k++) {
+            PyObject *a = empy_asarray(st, PyTuple_GET_ITEM(init, k),
+                                       (int)t.dt[k], t.arr[0]->device, -1,
+                                       'C');
+            if (!a) {
+                Py_CLEAR(r);
+                goto done;
+            }
+            PyTuple_SET_ITEM(r, k, a);
+        }
+        goto done;
+    }
+    for (int k = 0; k < t.n; k++) {
+        PyObject *it = PyTuple_GET_ITEM(r, k), *idx = PyLong_FromLong(-1),
+                 *v = idx ? PyObject_GetItem(it, idx) : NULL;
+        Py_XDECREF(idx);
+        if (!v) {
+            Py_CLEAR(r);
+            goto done;
+        }
+        PyTuple_SET_ITEM(r, k, v);
+        Py_DECREF(it);
+    }
+done:
+    tup_clear(&t);
+    return r;
+}
+
 /* reduce: the last element of the scan along the axis. */
 static PyObject *par_reduce(PyObject *m, PyObject *args, PyObject *kw)
 {
@@ -348,6 +616,8 @@ static PyObject *par_reduce(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOO:reduce", kwlist, &x,
                                      &opo, &init, &axo, &dto))
         return NULL;
+    if (PyTuple_Check(x))
+        return tuple_reduce(m, x, opo, init, axo, dto);
     if (op_arg(opo, "reduce", &op) < 0 || axis_arg(axo, "reduce", &axis) < 0)
         return NULL;
     if (!(rx = as_nd(st, x, NULL)))
@@ -397,9 +667,11 @@ static PyObject *par_reduce(PyObject *m, PyObject *args, PyObject *kw)
     if (axis == EM_SCAN_FLAT) {
         if (EMPY_ARR(rx)->size == 0) {
             /* only init: one element, scanned as itself */
-            PyObject *one = PyTuple_Pack(1, init), *t;
+            PyObject *one = PyList_New(1), *t;
             if (!one)
                 goto done;
+            Py_INCREF(init);
+            PyList_SET_ITEM(one, 0, init);
             Py_DECREF(sargs);
             sargs = PyTuple_Pack(2, one, opo);
             Py_DECREF(one);
@@ -491,6 +763,22 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOpO:scan_by_key", kwlist,
                                      &k, &v, &opo, &init, &exclusive, &dto))
         return NULL;
+    if (PyTuple_Check(v)) {
+        em_array tres[EM_SCAN_MAX_TUPLE];
+        tup_args t;
+        if (!(rk = as_nd(st, k, NULL)) ||
+            tup_parse(st, "scan_by_key", v, opo, dto, init, exclusive,
+                      EMPY_ARR(rk)->device, &t) < 0)
+            goto done;
+        memset(tres, 0, sizeof tres);
+        EMPY_NOGIL(s, em_scan_by_key_tuple(EMPY_ARR(rk), t.n, t.arr, &t.op,
+                                           exclusive,
+                                           t.has_init ? t.initp : NULL, t.dt,
+                                           tres, NULL));
+        tup_clear(&t);
+        r = s == EM_OK ? tuple_of(st, t.n, tres) : empy_raise(st, s);
+        goto done;
+    }
     if (opo && op_arg(opo, "scan_by_key", &op) < 0)
         return NULL;
     if (!(rk = as_nd(st, k, NULL)) ||
@@ -542,6 +830,33 @@ static PyObject *par_reduce_by_key(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:reduce_by_key", kwlist,
                                      &k, &v, &opo, &dto))
         return NULL;
+    if (PyTuple_Check(v)) {
+        em_array res[EM_SCAN_MAX_TUPLE];
+        tup_args t;
+        PyObject *kk, *vv;
+        if (!(rk = as_nd(st, k, NULL)) ||
+            tup_parse(st, "reduce_by_key", v, opo, dto, Py_None, 0,
+                      EMPY_ARR(rk)->device, &t) < 0)
+            goto done;
+        memset(res, 0, sizeof res);
+        EMPY_NOGIL(s, em_reduce_by_key_tuple(EMPY_ARR(rk), t.n, t.arr, &t.op,
+                                             t.dt, &ok, res, NULL));
+        tup_clear(&t);
+        if (s != EM_OK) {
+            r = empy_raise(st, s);
+            goto done;
+        }
+        if (!(kk = empy_ndarray_new(st, &ok, NULL))) {
+            for (int j = 0; j < t.n; j++)
+                em_array_release(&res[j]);
+            goto done;
+        }
+        if ((vv = tuple_of(st, t.n, res)))
+            r = PyTuple_Pack(2, kk, vv);
+        Py_DECREF(kk);
+        Py_XDECREF(vv);
+        goto done;
+    }
     if (opo && op_arg(opo, "reduce_by_key", &op) < 0)
         return NULL;
     if (!(rk = as_nd(st, k, NULL)) ||
@@ -650,18 +965,25 @@ PyMethodDef empy_par_scan_functions[] = {
       "is x[0] op ... op x[i] (init, when given, in front). op: 'add', "
       "'mul', 'min', 'max', 'and', 'or', 'xor' or a C expression over a and "
       "b (associative; a is the lower index). axis=None scans the "
-      "flattened array. dtype: add/mul default to cumsum's (int -> int64)."),
+      "flattened array. dtype: add/mul default to cumsum's (int -> int64). "
+      "x may be a tuple of 2 to 4 arrays of one length (zipped values): op "
+      "is then a built-in per component, 'argmin'/'argmax' on (value, "
+      "index), or a tuple of C expressions over a0, b0, a1, b1, ...; init "
+      "and dtype are tuples; the result is a tuple of arrays."),
     F("exclusive_scan", par_exclusive_scan,
       "exclusive_scan(x, op, init=None, axis=None, dtype=None): element i is "
       "init op x[0] op ... op x[i-1]; element 0 is init. init defaults to "
-      "0 for add/or/xor and 1 for mul, and is required otherwise."),
+      "0 for add/or/xor and 1 for mul, and is required otherwise. Tuple "
+      "values as for inclusive_scan."),
     F("transform", par_transform,
       "transform(op, *inputs, dtype=None, out=None): elementwise C "
       "expression over the inputs named a, b, c, ... (broadcast, cast to "
       "their common dtype; the result is dtype or that common dtype)."),
     F("reduce", par_reduce,
       "reduce(x, op, init=None, axis=None, dtype=None): x[0] op x[1] op ... "
-      "in index order along axis (None: all elements), init in front."),
+      "in index order along axis (None: all elements), init in front. "
+      "Tuple values (see inclusive_scan) give a tuple: reduce((x, idx), "
+      "'argmin'), reduce((x, ones), ('a0 + b0', 'a1 + b1'))."),
     F("select", par_select,
       "select(x, predicate): the elements of x (flattened) for which "
       "predicate holds, in order; predicate is a C expression over a or a "
@@ -672,11 +994,13 @@ PyMethodDef empy_par_scan_functions[] = {
     F("scan_by_key", par_scan_by_key,
       "scan_by_key(keys, values, op='add', init=None, exclusive=False, "
       "dtype=None): a scan of values restarting at each run of equal "
-      "consecutive keys (init in front of every run)."),
+      "consecutive keys (init in front of every run). values may be a "
+      "tuple of arrays (see inclusive_scan)."),
     F("reduce_by_key", par_reduce_by_key,
       "reduce_by_key(keys, values, op='add', dtype=None): (unique_keys, "
       "reduced): one key per run of equal consecutive keys and its values "
-      "combined in order."),
+      "combined in order. values may be a tuple of arrays (then "
+      "(unique_keys, (reduced0, reduced1, ...)))."),
     F("unique_by_key", par_unique_by_key,
       "unique_by_key(keys, values=None): the first key (and value) of each "
       "run of equal consecutive keys."),
