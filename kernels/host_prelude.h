@@ -11,7 +11,7 @@
  *     __constant__, __managed__, __forceinline__, __noinline__,
  *     __launch_bounds__(...), __align__(n) (__restrict__ is GNU C already);
  *   - threadIdx, blockIdx, blockDim, gridDim and warpSize (1: each thread is
- *     its own warp);
+ *     its own warp; 32 in the block simulator);
  *   - atomicAdd, atomicSub, atomicExch, atomicMin, atomicMax, atomicInc,
  *     atomicDec, atomicCAS, atomicAnd, atomicOr, atomicXor for the types
  *     CUDA has them (and long / unsigned long, which int64_t and uint64_t
@@ -20,13 +20,17 @@
  *     common CUDA intrinsics (rsqrtf, __expf, __popc, __float_as_int, ...);
  *   - the vector types (float2, float4, int4, ...) with make_<type>().
  *
- * Threads of a block run sequentially on one OS thread, so a kernel that
- * needs its block's threads to cooperate (__syncthreads, __syncwarp,
- * shuffles, warp votes) cannot run yet: the compiler front end refuses such
- * source with EM_ERR_NOT_SUPPORTED before this file is involved.
+ * Threads of a block run on one OS thread: one after another in a loop
+ * for most kernels; as fibers of the block simulator (src/backend/
+ * host_sim.c) when the source needs them to cooperate. The compiler front
+ * end then defines __EM_SIM, which switches on this file's __syncthreads*,
+ * __syncwarp, shuffles, votes, match and reduce operations and (with
+ * __EM_SIM_DYN) dynamic shared memory.
  *
  * Every definition is static: each compiled kernel module is a shared
- * object with its own copy, and only the launchers are exported. Names
+ * object with its own copy, and only the launchers are exported (and, in
+ * the simulator, the figure __em_sim_stack_need; the dynamic shared
+ * memory is external only so that its assembler name can be shared). Names
  * starting with __em_ are this file's internals.
  */
 #ifndef EMBER_HOST_PRELUDE_H
@@ -114,8 +118,14 @@ static _Thread_local dim3 blockDim;
 static _Thread_local dim3 gridDim;
 
 /* An enumerator, not a macro, so a local variable may still be named
- * warpSize; and a constant expression, so it may size an array. */
+ * warpSize; and a constant expression, so it may size an array. Warps
+ * exist only in the block simulator (32 consecutive linear thread ids, as
+ * on the GPU); elsewhere each thread is its own warp. */
+#ifdef __EM_SIM
+enum { warpSize = 32 };
+#else
 enum { warpSize = 1 };
+#endif
 
 /* Set the grid and block shape, and the coordinates of linear block b
  * (x fastest, as CUDA numbers blocks). dims = grid xyz, block xyz. */
@@ -142,6 +152,192 @@ static inline void __em_set_block(const unsigned *dims, unsigned long long b)
              threadIdx.z < blockDim.z; threadIdx.z++)                         \
             for (threadIdx.y = 0; threadIdx.y < blockDim.y; threadIdx.y++)    \
                 for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)
+
+/* ---- the block simulator ------------------------------------------------ */
+
+#ifdef __EM_SIM
+/* host_compile.c defines __EM_SIM for source that needs the threads of a
+ * block to run together. Each thread is then a fiber of the scheduler in
+ * src/backend/host_sim.c, reached through this table, which must stay
+ * identical to em_sim_ops in src/backend/host_sim.h. */
+struct __em_sim_ops {
+    int (*run_block)(void *, void (*)(void *, unsigned), void *,
+                     const unsigned *, unsigned long long);
+    int (*sync)(int, int, int);
+    unsigned long long (*warp)(int, unsigned, unsigned long long, int, int);
+};
+static _Thread_local const struct __em_sim_ops *__em_sim;
+/* The linear thread index (x fastest); per fiber, like threadIdx. */
+static _Thread_local unsigned __em_tid;
+
+static inline void __em_set_thread(unsigned t)
+{
+    __em_tid = t;
+    threadIdx.x = t % blockDim.x;
+    t /= blockDim.x;
+    threadIdx.y = t % blockDim.y;
+    threadIdx.z = t / blockDim.y;
+}
+
+/* The fibers of a block share one OS thread and so its thread-locals: a
+ * fiber keeps its own coordinates on its stack across each switch. */
+static inline int __em_sync(int site, int kind, int pred)
+{
+    uint3 t = threadIdx;
+    unsigned id = __em_tid;
+    int r = __em_sim->sync(site, kind, pred);
+    threadIdx = t;
+    __em_tid = id;
+    return r;
+}
+
+static inline unsigned long long __em_warp(int op, unsigned mask,
+                                           unsigned long long v, int arg,
+                                           int site)
+{
+    uint3 t = threadIdx;
+    unsigned id = __em_tid;
+    unsigned long long r = __em_sim->warp(op, mask, v, arg, site);
+    threadIdx = t;
+    __em_tid = id;
+    return r;
+}
+
+/* The site (source line) tells barriers apart: threads waiting at
+ * different __syncthreads are reported, not silently matched. */
+#define __syncthreads() ((void)__em_sync(__LINE__, 0, 0))
+#define __syncthreads_count(p) __em_sync(__LINE__, 0, (p) != 0)
+#define __syncthreads_and(p) __em_sync(__LINE__, 1, (p) != 0)
+#define __syncthreads_or(p) __em_sync(__LINE__, 2, (p) != 0)
+/* CUDA's default arguments: mask 0xffffffff, width warpSize. */
+#define __EM_OPT(dflt, ...) ((dflt) __VA_OPT__(* 0 + (__VA_ARGS__)))
+#define __syncwarp(...)                                                       \
+    ((void)__em_warp(0, (unsigned)__EM_OPT(0xffffffffu, __VA_ARGS__), 0, 0,  \
+                     __LINE__))
+
+/* The lane a shuffle reads, by CUDA's rules: lanes form segments of
+ * `width` (a power of two up to 32); __shfl_sync reads lane src modulo
+ * width of the caller's segment; _up and _down read delta lanes away and
+ * keep their own value past the segment's edge; _xor reads lane ^ mask,
+ * which may lie in an earlier segment but not a later one. */
+static inline int __em_shfl_src(int mode, unsigned lane, int arg, int width)
+{
+    unsigned w = (unsigned)width, a = (unsigned)arg, s;
+    if (w - 1 >= 32 || (w & (w - 1)))
+        w = 32;   /* undefined in CUDA; the whole warp here */
+    switch (mode) {
+    case 0:
+        return (int)((lane & ~(w - 1)) | (a & (w - 1)));
+    case 1:
+        return (lane & (w - 1)) >= a ? (int)(lane - a) : (int)lane;
+    case 2:
+        return (lane & (w - 1)) + a < w ? (int)(lane + a) : (int)lane;
+    default:
+        s = lane ^ a;
+        return s <= (lane | (w - 1)) ? (int)s : (int)lane;
+    }
+}
+
+#define __EM_SHFL_T(T, sfx)                                                   \
+    static inline T __em_shfl_##sfx(int site, int mode, unsigned mask, T v,   \
+                                    int arg, int width)                       \
+    {                                                                         \
+        unsigned long long b = 0;                                             \
+        memcpy(&b, &v, sizeof v);                                             \
+        b = __em_warp(1, mask, b, __em_shfl_src(mode, __em_tid & 31, arg,     \
+                                                width), site);                \
+        memcpy(&v, &b, sizeof v);                                             \
+        return v;                                                             \
+    }                                                                         \
+    static inline unsigned long long __em_bits_##sfx(T v)                     \
+    {                                                                         \
+        unsigned long long b = 0;                                             \
+        memcpy(&b, &v, sizeof v);                                             \
+        return b;                                                             \
+    }
+__EM_SHFL_T(int, i)
+__EM_SHFL_T(unsigned int, u)
+__EM_SHFL_T(long, l)
+__EM_SHFL_T(unsigned long, ul)
+__EM_SHFL_T(long long, ll)
+__EM_SHFL_T(unsigned long long, ull)
+__EM_SHFL_T(float, f)
+__EM_SHFL_T(double, d)
+
+/* `+ 0` promotes char and short to int, as C++ overloading would. */
+#define __EM_BY_TYPE(name, v)                                                 \
+    _Generic((v) + 0, int: name##i, unsigned int: name##u, long: name##l,     \
+             unsigned long: name##ul, long long: name##ll,                    \
+             unsigned long long: name##ull, float: name##f, double: name##d)
+#define __EM_SHFL(mode, mask, v, arg, ...)                                    \
+    __EM_BY_TYPE(__em_shfl_, v)(__LINE__, mode, (mask), (v), (int)(arg),      \
+                                __EM_OPT(32, __VA_ARGS__))
+#define __shfl_sync(mask, v, lane, ...) __EM_SHFL(0, mask, v, lane, __VA_ARGS__)
+#define __shfl_up_sync(mask, v, d, ...) __EM_SHFL(1, mask, v, d, __VA_ARGS__)
+#define __shfl_down_sync(mask, v, d, ...) __EM_SHFL(2, mask, v, d, __VA_ARGS__)
+#define __shfl_xor_sync(mask, v, m, ...) __EM_SHFL(3, mask, v, m, __VA_ARGS__)
+
+#define __ballot_sync(mask, p)                                                \
+    ((unsigned)__em_warp(2, (mask), (p) != 0, 0, __LINE__))
+#define __all_sync(mask, p) ((int)__em_warp(3, (mask), (p) != 0, 0, __LINE__))
+#define __any_sync(mask, p) ((int)__em_warp(4, (mask), (p) != 0, 0, __LINE__))
+/* The lanes that reach this __activemask together: it answers once every
+ * lane of the warp that has not returned waits somewhere (here, at a
+ * barrier, in a warp operation), with the lanes waiting at this line. */
+#define __activemask() ((unsigned)__em_warp(15, 0, 0, 0, __LINE__))
+
+#define __match_any_sync(mask, v)                                             \
+    ((unsigned)__em_warp(5, (mask), __EM_BY_TYPE(__em_bits_, v)(v), 0,        \
+                         __LINE__))
+static inline unsigned __em_match_all(int site, unsigned mask,
+                                      unsigned long long b, int *pred)
+{
+    unsigned r = (unsigned)__em_warp(6, mask, b, 0, site);
+    *pred = r != 0;
+    return r;
+}
+#define __match_all_sync(mask, v, pred)                                       \
+    __em_match_all(__LINE__, (mask), __EM_BY_TYPE(__em_bits_, v)(v), (pred))
+
+/* sm_80's warp reductions of 32-bit integers; min and max by signedness. */
+static inline unsigned __em_reduce_u(int site, int op, unsigned mask, unsigned v)
+{
+    return (unsigned)__em_warp(op, mask, v, 0, site);
+}
+static inline int __em_reduce_i(int site, int op, unsigned mask, int v)
+{
+    op = op == 8 ? 10 : op == 9 ? 11 : op;
+    return (int)(unsigned)__em_warp(op, mask, (unsigned)v, 0, site);
+}
+#define __EM_REDUCE(op, mask, v)                                              \
+    _Generic((v) + 0, unsigned int: __em_reduce_u, default: __em_reduce_i)(   \
+        __LINE__, op, (mask), (v))
+#define __reduce_add_sync(mask, v) __EM_REDUCE(7, mask, v)
+#define __reduce_min_sync(mask, v) __EM_REDUCE(8, mask, v)
+#define __reduce_max_sync(mask, v) __EM_REDUCE(9, mask, v)
+#define __reduce_and_sync(mask, v) __em_reduce_u(__LINE__, 12, (mask), (v))
+#define __reduce_or_sync(mask, v) __em_reduce_u(__LINE__, 13, (mask), (v))
+#define __reduce_xor_sync(mask, v) __em_reduce_u(__LINE__, 14, (mask), (v))
+
+#ifdef __EM_SIM_STACK_NEED
+/* What the module's large frames add up to, as host_compile.c read them
+ * from the compiler: the simulator gives each fiber at least this much
+ * stack (and a margin) when it runs this module's kernels. */
+__attribute__((visibility("default")))
+const unsigned long long __em_sim_stack_need = __EM_SIM_STACK_NEED;
+#endif
+
+#ifdef __EM_SIM_DYN
+/* Dynamic shared memory. host_compile.c turns `extern __shared__ T a[];`
+ * into `extern __EM_DYNSH T a[] __asm__("__em_dyn_shared");`, so every
+ * such array names this one per-OS-thread (so per-block) storage, as all
+ * start at the block's dynamic shared memory on the GPU. It is as large
+ * as the most a launch may ask for, the cpu device's 48 KiB per block. */
+#define __EM_DYNSH _Thread_local
+_Thread_local unsigned char __em_dyn_shared_mem[49152]
+    __asm__("__em_dyn_shared") __attribute__((aligned(64)));
+#endif
+#endif /* __EM_SIM */
 
 /* ---- synchronisation that needs no cooperation -------------------------- */
 

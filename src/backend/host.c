@@ -5,7 +5,10 @@
  * (CUDA's legacy default stream). A created stream is a queue with one
  * worker thread that runs its operations in order; launches from any
  * stream spread their blocks over the shared pool (threadpool.c). Modules
- * are shared objects made by host_compile.c and opened with dlopen.
+ * are shared objects made by host_compile.c and opened with dlopen. A
+ * kernel whose threads cooperate has a simulator launcher instead of the
+ * plain one, and each of its blocks runs as fibers (host_sim.c); plain
+ * kernels keep the loop over threads and pay nothing for that.
  */
 #define _GNU_SOURCE 1   /* mkstemps */
 #include <dlfcn.h>
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/host_sim.h"
 #include "backend/threadpool.h"
 
 /* The launcher every kernel gets (see host_compile.c): runs all threads of
@@ -54,6 +58,9 @@ typedef struct host_op {
     union {
         struct {
             host_blocks_fn run;
+            em_sim_blocks_fn sim;
+            const char *name;
+            size_t stack_need;
             unsigned dims[6];
             void **argv;       /* into this op's allocation */
         } launch;
@@ -80,7 +87,9 @@ struct host_stream {
 };
 
 typedef struct host_function {
-    host_blocks_fn run;
+    host_blocks_fn run;        /* the plain launcher, or NULL */
+    em_sim_blocks_fn sim;      /* the simulator's, or NULL */
+    size_t stack_need;         /* its module's large frames, or 0 */
     int n_params;
     size_t *offsets;           /* of each value in a queued launch's copy */
     size_t buf_size;
@@ -240,6 +249,8 @@ static void bulk_run(void *dst, const void *src, int value, size_t n)
 
 typedef struct grid {
     host_blocks_fn run;
+    em_sim_blocks_fn sim;
+    em_sim_launch *launch;
     void **argv;
     const unsigned *dims;
     unsigned long long n_blocks, per_task;
@@ -251,12 +262,21 @@ static void grid_task(void *ctx, size_t t)
     unsigned long long b0 = (unsigned long long)t * g->per_task;
     unsigned long long b1 = g->n_blocks - b0 < g->per_task ? g->n_blocks
                                                            : b0 + g->per_task;
-    g->run(g->argv, g->dims, b0, b1);
+    if (g->sim)
+        g->sim(g->launch, &em_host_sim_ops, g->argv, g->dims, b0, b1);
+    else
+        g->run(g->argv, g->dims, b0, b1);
 }
 
-static em_status grid_run(host_blocks_fn run, void **argv, const unsigned *dims)
+/* Run the grid: with the plain launcher run, or with the simulator's sim
+ * (then a failure of any block, reported by the pool thread that ran it,
+ * becomes this thread's error). name is the kernel's, for messages. */
+static em_status grid_run(host_blocks_fn run, em_sim_blocks_fn sim,
+                          const char *name, size_t stack_need, void **argv,
+                          const unsigned *dims)
 {
-    grid g = {run, argv, dims, 0, 0};
+    em_sim_launch launch;
+    grid g = {run, sim, NULL, argv, dims, 0, 0};
     unsigned long long threads = (unsigned long long)dims[3] * dims[4] * dims[5];
     unsigned long long min_blocks, tasks, max_tasks;
 
@@ -269,9 +289,16 @@ static em_status grid_run(host_blocks_fn run, void **argv, const unsigned *dims)
      * ran on the calling thread alone. */
     min_blocks = threads == 1 ? 1 : (THREADS_PER_TASK + threads - 1) / threads;
     tasks = (g.n_blocks + min_blocks - 1) / min_blocks;
+    if (sim) {
+        memset(&launch, 0, sizeof launch);
+        launch.kernel = name;
+        launch.stack_need = stack_need;
+        g.launch = &launch;
+    }
     if (tasks <= 1) {
-        run(argv, dims, 0, g.n_blocks);
-        return EM_OK;
+        g.per_task = g.n_blocks;
+        grid_task(&g, 0);
+        return sim ? em_host_sim_result(&launch) : EM_OK;
     }
     /* Several tasks per thread even out blocks of uneven cost. */
     max_tasks = 8ull * (unsigned long long)em_host_thread_count();
@@ -279,7 +306,10 @@ static em_status grid_run(host_blocks_fn run, void **argv, const unsigned *dims)
         tasks = max_tasks;
     g.per_task = (g.n_blocks + tasks - 1) / tasks;
     tasks = (g.n_blocks + g.per_task - 1) / g.per_task;
-    return em_host_parallel_for((size_t)tasks, grid_task, &g);
+    em_status st = em_host_parallel_for((size_t)tasks, grid_task, &g);
+    if (st == EM_OK && sim)
+        st = em_host_sim_result(&launch);
+    return st;
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -375,7 +405,9 @@ static em_status op_run(host_op *op)
 {
     switch (op->kind) {
     case OP_LAUNCH:
-        return grid_run(op->u.launch.run, op->u.launch.argv, op->u.launch.dims);
+        return grid_run(op->u.launch.run, op->u.launch.sim, op->u.launch.name,
+                        op->u.launch.stack_need, op->u.launch.argv,
+                        op->u.launch.dims);
     case OP_COPY:
         bulk_run(op->u.copy.dst, op->u.copy.src, 0, op->u.copy.n);
         return EM_OK;
@@ -1038,7 +1070,7 @@ static int valid_identifier(const char *s)
 static em_status host_module_get_function(em_function *f)
 {
     void *h = f->module ? f->module->impl : NULL;
-    void *run = NULL;
+    void *run = NULL, *sim = NULL;
     const int *np = NULL;
     const size_t *ps = NULL;
     const char *names;
@@ -1050,11 +1082,14 @@ static em_status host_module_get_function(em_function *f)
         return em_error(EM_ERR_INVALID_VALUE, "cpu module_get_function: no "
                         "module or no name");
     if (valid_identifier(f->name)) {
-        run = module_symbol(h, "__em_blocks_", f->name);
+        /* A cooperative module has only the simulator's launchers. */
+        sim = module_symbol(h, EM_SIM_SYMBOL, f->name);
+        if (!sim)
+            run = module_symbol(h, "__em_blocks_", f->name);
         np = module_symbol(h, "__em_nparams_", f->name);
         ps = module_symbol(h, "__em_psizes_", f->name);
     }
-    if (!run || !np || !ps) {
+    if ((!run && !sim) || !np || !ps) {
         names = dlsym(h, "__em_kernel_names");
         return em_error(EM_ERR_NOT_FOUND, "kernel '%s' not found in module "
                         "(kernels: %s)", f->name,
@@ -1088,7 +1123,13 @@ static em_status host_module_get_function(em_function *f)
         buf += sz;
         f->param_sizes[i] = sz;
     }
-    memcpy(&hf->run, &run, sizeof run);   /* object to function pointer */
+    /* Object to function pointers. */
+    memcpy(&hf->run, &run, sizeof run);
+    memcpy(&hf->sim, &sim, sizeof sim);
+    if (sim) {
+        const unsigned long long *need = dlsym(h, "__em_sim_stack_need");
+        hf->stack_need = need ? (size_t)*need : 0;
+    }
     hf->n_params = n;
     hf->buf_size = buf;
     f->n_params = n;
@@ -1111,7 +1152,9 @@ static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
     char *store;
     em_status st;
 
-    (void)shared_bytes;   /* no dynamic shared memory on the host yet */
+    /* Dynamic shared memory is the module's own per-thread storage of
+     * the largest size em_launch allows (kernels/host_prelude.h). */
+    (void)shared_bytes;
     if (!hf)
         return em_error(EM_ERR_INVALID_VALUE, "cpu launch: function not loaded");
     if (hf->n_params > 0 && !args)
@@ -1123,7 +1166,7 @@ static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
                             "args[%d] is NULL", f->name, i);
     if (!hs) {
         wait_blocking_streams(device_of(f->module ? f->module->dev : NULL));
-        return grid_run(hf->run, args, dims);
+        return grid_run(hf->run, hf->sim, f->name, hf->stack_need, args, dims);
     }
     /* A queued launch keeps copies of the argument values: the caller's
      * may be gone by the time it runs. */
@@ -1133,6 +1176,9 @@ static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
     if (st != EM_OK)
         return st;
     op->u.launch.run = hf->run;
+    op->u.launch.sim = hf->sim;
+    op->u.launch.name = f->name;
+    op->u.launch.stack_need = hf->stack_need;
     memcpy(op->u.launch.dims, dims, sizeof dims);
     op->u.launch.argv = (void **)(op + 1);
     store = (char *)op + head;

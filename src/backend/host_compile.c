@@ -2,10 +2,14 @@
  *
  * The source is CUDA C restricted to what kernels/host_prelude.h provides.
  * The front end here does only what a C compiler cannot: it removes the C++
- * token sequence `extern "C"`, refuses constructs that need the threads of
- * a block to run together (no block simulator yet), and appends one
- * launcher per kernel plus the parameter count and sizes that
- * module_get_function reads back with dlsym. The kernels and their
+ * token sequence `extern "C"`, notices constructs that need the threads of
+ * a block to run together (then the module is cooperative: the prelude's
+ * block-simulator part is switched on, `extern __shared__` arrays are
+ * given the one storage of dynamic shared memory, and each kernel's
+ * launcher runs its blocks as fibers, see host_sim.c), refuses the few
+ * such constructs that have no simulation, and appends one launcher per
+ * kernel plus the parameter count and sizes that module_get_function
+ * reads back with dlsym. The kernels and their
  * parameter types come from the signature reader the runtime also uses
  * (core/ksig.c), so the two never disagree about a kernel. Everything else
  * is the C compiler's job, and its errors point at the user's lines
@@ -36,6 +40,10 @@
 extern char **environ;
 
 #define HOST_DEFAULT_NAME "kernel.cu"
+/* Frames above this many bytes are reported by the compiler of a
+ * cooperative module (see frames_over_limit); smaller ones fit the
+ * default fiber stack. */
+#define SIM_FRAME_WARN "16384"
 
 /* ---- a growable string ---------------------------------------------------- */
 
@@ -139,18 +147,38 @@ static void blank(char *s, size_t from, size_t to)
             s[i] = ' ';
 }
 
-/* Constructs that need a block's threads to run together. */
-static const char *cooperative_construct(const char *id, size_t len)
+/* Constructs that need a block's threads to run together: the simulated
+ * ones (the prelude defines each under __EM_SIM), and those refused. */
+static const char *const coop_names[] = {
+    "__syncthreads", "__syncthreads_count", "__syncthreads_and",
+    "__syncthreads_or", "__syncwarp", "__shfl_sync", "__shfl_up_sync",
+    "__shfl_down_sync", "__shfl_xor_sync", "__all_sync", "__any_sync",
+    "__ballot_sync", "__activemask", "__match_any_sync", "__match_all_sync",
+    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+};
+
+/* NULL when id is no cooperative construct; else *supported says whether
+ * the simulator has it. */
+static const char *cooperative_construct(const char *id, size_t len, int *supported)
 {
-    static const char *const exact[] = {
-        "__syncwarp", "__any_sync", "__all_sync", "__activemask",
-        "__match_any_sync", "__match_all_sync", "__any", "__all",
-    };
-    static const char *const prefix[] = {"__syncthreads", "__shfl", "__ballot",
-                                         "__reduce_"};
-    for (size_t k = 0; k < sizeof exact / sizeof *exact; k++)
-        if (strlen(exact[k]) == len && !memcmp(id, exact[k], len))
-            return exact[k];
+    /* Warp operations without a mask (gone since CUDA 9) and names the
+     * simulator does not know. */
+    static const char *const legacy[] = {"__any", "__all"};
+    static const char *const prefix[] = {"__syncthreads", "__syncwarp", "__shfl",
+                                         "__ballot", "__reduce_", "__match_"};
+    *supported = 0;
+    if (len < 5 || id[0] != '_' || id[1] != '_')
+        return NULL;   /* most identifiers, at once */
+    for (size_t k = 0; k < sizeof coop_names / sizeof *coop_names; k++)
+        if (strlen(coop_names[k]) == len && !memcmp(id, coop_names[k], len)) {
+            *supported = 1;
+            return coop_names[k];
+        }
+    *supported = 0;
+    for (size_t k = 0; k < sizeof legacy / sizeof *legacy; k++)
+        if (strlen(legacy[k]) == len && !memcmp(id, legacy[k], len))
+            return legacy[k];
     for (size_t k = 0; k < sizeof prefix / sizeof *prefix; k++) {
         size_t pl = strlen(prefix[k]);
         if (len >= pl && !memcmp(id, prefix[k], pl))
@@ -159,15 +187,64 @@ static const char *cooperative_construct(const char *id, size_t len)
     return NULL;
 }
 
+/* What the lexical pass found. */
+typedef struct lex_info {
+    const char *coop;    /* the first cooperative construct, or NULL */
+    int coop_line;
+    int dyn_shared;      /* an `extern __shared__` array */
+    size_t *labels;      /* where each one's declarator ends */
+    int n_labels, cap_labels;
+} lex_info;
+
+/* Where the declarator of an `extern __shared__` declaration starting at
+ * i ends: after its last `[...]`, else before the `;`. */
+static size_t declarator_end(const char *text, size_t i, size_t n)
+{
+    while (i < n && text[i] != ';' && text[i] != '[' && text[i] != '{' &&
+           text[i] != '}' && text[i] != '=')
+        i++;
+    while (i < n && text[i] == '[') {
+        int depth = 0;
+        for (; i < n; i++) {
+            depth += (text[i] == '[') - (text[i] == ']');
+            if (depth == 0)
+                break;
+        }
+        i = i < n ? i + 1 : n;
+        size_t j = skip_space(text, i, n);
+        if (j < n && text[j] == '[')
+            i = j;
+    }
+    return i;
+}
+
+static em_status add_label(lex_info *li, size_t pos)
+{
+    if (li->n_labels == li->cap_labels) {
+        int cap = li->cap_labels ? 2 * li->cap_labels : 8;
+        size_t *p = realloc(li->labels, (size_t)cap * sizeof *p);
+        if (!p)
+            return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading "
+                            "extern __shared__ declarations");
+        li->labels = p;
+        li->cap_labels = cap;
+    }
+    li->labels[li->n_labels++] = pos;
+    return EM_OK;
+}
+
 /* Make `code` what the C compiler sees: the source with `extern "C"` (and
  * the braces of an `extern "C" { }` block) turned into blanks, every
- * newline kept so that line numbers agree with the user's text. `text` is
+ * newline kept so that line numbers agree with the user's text, and the
+ * `__shared__` of `extern __shared__` turned into __EM_DYNSH (same length;
+ * li->labels then says where each such declarator ends, for the assembler
+ * name that joins them to the prelude's dynamic shared memory). `text` is
  * the source with comments and literals blanked (directives kept: a macro
  * may hold `extern "C"` or a cooperative construct), `scan` with
  * directives blanked too (braces there do not nest). Returns
- * EM_ERR_NOT_SUPPORTED naming the first cooperative construct. */
+ * EM_ERR_NOT_SUPPORTED naming the first construct the simulator lacks. */
 static em_status lex(const char *src, const char *text, const char *scan, size_t n,
-                     const char *name, char *code)
+                     const char *name, char *code, lex_info *li)
 {
     int depth = 0, extern_depths[32], n_extern = 0;
 
@@ -187,15 +264,25 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
         } else if (is_ident(c) && (i == 0 || !is_ident(text[i - 1]))) {
             size_t j = i;
             const char *what;
+            int supported;
             while (j < n && is_ident(text[j]))
                 j++;
-            if ((what = cooperative_construct(text + i, j - i)))
-                return em_error(EM_ERR_NOT_SUPPORTED,
-                                "'%s' at %s:%d needs the threads of a block "
-                                "to run together; the CPU block simulator is "
-                                "not yet available, so the host backend "
-                                "cannot compile this kernel",
-                                what, name, line_of(src, i));
+            if ((what = cooperative_construct(text + i, j - i, &supported))) {
+                if (!supported)
+                    return em_error(EM_ERR_NOT_SUPPORTED,
+                                    "'%.*s' at %s:%d is not supported by the "
+                                    "CPU block simulator (it runs "
+                                    "__syncthreads*, __syncwarp, __shfl*_sync, "
+                                    "__all/__any/__ballot_sync, __activemask, "
+                                    "__match_*_sync and __reduce_*_sync; the "
+                                    "forms without _sync were removed in CUDA "
+                                    "9)", (int)(j - i), text + i, name,
+                                    line_of(src, i));
+                if (!li->coop) {
+                    li->coop = what;
+                    li->coop_line = line_of(src, i);
+                }
+            }
             if (word_at(text, i, n, "extern")) {
                 /* The literal "C" is blank in text: read it from src. */
                 size_t k = skip_space(src, j, n);
@@ -210,11 +297,19 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
                     } else {
                         j = k + 3;
                     }
-                } else if (word_at(src, k, n, "__shared__")) {
-                    return em_error(EM_ERR_NOT_SUPPORTED,
-                                    "dynamic shared memory (extern __shared__) "
-                                    "at %s:%d is not yet supported by the "
-                                    "host backend", name, line_of(src, i));
+                } else if (word_at(text, (k = skip_space(text, j, n)), n,
+                                   "__shared__")) {
+                    /* (text, not src: a comment may sit between.) */
+                    em_status st = add_label(li, declarator_end(text, k + 10, n));
+                    if (st != EM_OK)
+                        return st;
+                    memcpy(code + k, "__EM_DYNSH", 10);
+                    if (!li->coop) {
+                        li->coop = "extern __shared__";
+                        li->coop_line = line_of(src, i);
+                    }
+                    li->dyn_shared = 1;
+                    j = k + 10;
                 }
             }
             i = j - 1;
@@ -283,6 +378,54 @@ static void add_launcher(sbuf *b, const em_ksig_kernel *k)
     for (int p = 0; p < k->n_params; p++)
         sb_printf(b, "%s__em_p%d", p ? ", " : "", p);
     sb_puts(b, ");\n}\n");
+}
+
+/* The launcher of kernel K in a cooperative module: the argument values
+ * in a closure, a function that runs one thread of the current block
+ * (with the closure and a linear thread index, from a fiber), and
+ * __em_sim2_K, which sets each block's coordinates and hands it to the
+ * simulator (host_sim.h). */
+static void add_sim_launcher(sbuf *b, const em_ksig_kernel *k)
+{
+    const char *vis = "__attribute__((visibility(\"default\")))";
+    sb_printf(b, "\n%s const int __em_nparams_%s = %d;\n", vis, k->name,
+              k->n_params);
+    sb_printf(b, "%s const size_t __em_psizes_%s[] = {", vis, k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->params[p].type);
+    sb_printf(b, "%s};\n", k->n_params ? "" : "0");
+    sb_printf(b, "struct __em_cl_%s {", k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, " %s p%d;", k->params[p].type, p);
+    sb_puts(b, " char __em_end; };\n");
+    sb_printf(b, "static void __em_thread_%s(void *__em_v, unsigned __em_t)\n{\n"
+              "    struct __em_cl_%s *__em_c = (struct __em_cl_%s *)__em_v;\n"
+              "    (void)__em_c;\n"
+              "    __em_set_thread(__em_t);\n    %s(", k->name, k->name,
+              k->name, k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "%s__em_c->p%d", p ? ", " : "", p);
+    sb_puts(b, ");\n}\n");
+    sb_printf(b, "%s int __em_sim2_%s(void *__em_l, const struct __em_sim_ops "
+              "*__em_o, void **__em_args, const unsigned *__em_dims, unsigned "
+              "long long __em_begin, unsigned long long __em_end);\n", vis,
+              k->name);
+    sb_printf(b, "int __em_sim2_%s(void *__em_l, const struct __em_sim_ops "
+              "*__em_o, void **__em_args, const unsigned *__em_dims, unsigned "
+              "long long __em_begin, unsigned long long __em_end)\n{\n"
+              "    struct __em_cl_%s __em_c = {", k->name, k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "*(%s *)__em_args[%d], ", k->params[p].type, p);
+    sb_printf(b, "0};\n"
+              "    (void)__em_args;\n"
+              "    __em_sim = __em_o;\n"
+              "    for (unsigned long long __em_b = __em_begin; __em_b < __em_end; "
+              "__em_b++) {\n"
+              "        __em_set_block(__em_dims, __em_b);\n"
+              "        if (__em_o->run_block(__em_l, __em_thread_%s, &__em_c, "
+              "__em_dims, __em_b))\n"
+              "            return 1;\n"
+              "    }\n    return 0;\n}\n", k->name);
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -525,7 +668,10 @@ static const char *const host_flags[] = {
 
 /* A nonzero 31-bit digest of the CPU model and instruction-set flags
  * from /proc/cpuinfo, or 0 when they cannot be read (then kernels are
- * built for the baseline and cached under arch 0). Read once. */
+ * built for the baseline and cached under arch 0). Read once. The host
+ * prelude is in the digest too: a module built with another prelude
+ * (whose interface with the library, the block simulator's say, may
+ * differ) is then never taken from the disk cache. */
 static int cpu_arch;
 static pthread_once_t cpu_arch_once = PTHREAD_ONCE_INIT;
 
@@ -547,8 +693,11 @@ static void read_cpu_arch(void)
         }
     }
     fclose(f);
-    if (seen)
+    if (seen) {
+        h = em_hash64(em_embedded_host_prelude_h,
+                      strlen(em_embedded_host_prelude_h), h);
         cpu_arch = (int)(h & 0x7fffffff) | 1;
+    }
 }
 
 int em_host_cpu_arch(void)
@@ -560,7 +709,8 @@ int em_host_cpu_arch(void)
 static em_status run_compiler(const char *c_path,
                               const char *so_path, const char *log_path,
                               const char *const *options, int n_options,
-                              const char *name, int native, char **log)
+                              const char *name, int native, int sim,
+                              const char *sim_define, char **log)
 {
     char *store = NULL, **cc = NULL, **argv = NULL;
     int n_cc = 0, argc = 0, status = 0;
@@ -571,7 +721,8 @@ static em_status run_compiler(const char *c_path,
     st = compiler_words(&store, &cc, &n_cc);
     if (st != EM_OK)
         return st;
-    argv = malloc((size_t)(n_cc + N_HOST_FLAGS + 2 * n_options + 8) * sizeof *argv);
+    /* Ours: at most 11 beyond the compiler, its flags and the options. */
+    argv = malloc((size_t)(n_cc + N_HOST_FLAGS + 2 * n_options + 16) * sizeof *argv);
     if (!argv) {
         st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory building compiler arguments");
         goto done;
@@ -589,6 +740,13 @@ static em_status run_compiler(const char *c_path,
         argv[argc++] = "-mno-avx512f";
 #endif
     }
+    /* A fiber's stack has one guard page below it: a frame larger than a
+     * page must touch each of its pages in turn, or an overflow could
+     * skip the guard and land in the next fiber's stack. */
+    if (sim) {
+        argv[argc++] = "-fstack-clash-protection";
+        argv[argc++] = "-Wframe-larger-than=" SIM_FRAME_WARN;
+    }
     /* After ours, so that the user's -O3 or -g wins. */
     for (int k = 0; k < n_options; k++) {
         const char *o = options[k];
@@ -604,6 +762,12 @@ static em_status run_compiler(const char *c_path,
             em_log(EM_LOG_DEBUG, "host", "compiling %s: option '%s' ignored "
                    "(not a C compiler option)", name, o);
         }
+    }
+    if (sim) {
+        /* Frame sizes are information here, never a failure. */
+        argv[argc++] = "-Wno-error=frame-larger-than=";
+        if (sim_define)
+            argv[argc++] = (char *)sim_define;
     }
     argv[argc++] = "-o";
     argv[argc++] = (char *)so_path;
@@ -647,6 +811,26 @@ done:
     return st;
 }
 
+/* ---- fiber stacks --------------------------------------------------------- */
+
+/* The sum of the frame sizes the compiler reported as larger than
+ * SIM_FRAME_WARN: GCC says "the frame size of N bytes is larger than",
+ * Clang "stack frame size (N) exceeds limit". A bound on what a chain of
+ * those functions can use, when none recurses; 0 when none was reported. */
+static unsigned long long frames_over_limit(const char *log)
+{
+    static const char *const keys[] = {"frame size of ", "stack frame size ("};
+    unsigned long long sum = 0;
+    for (size_t k = 0; log && k < sizeof keys / sizeof *keys; k++)
+        for (const char *p = strstr(log, keys[k]); p; p = strstr(p + 1, keys[k])) {
+            char *end;
+            unsigned long long v = strtoull(p + strlen(keys[k]), &end, 10);
+            if (end != p + strlen(keys[k]))
+                sum += v;
+        }
+    return sum;
+}
+
 /* ---- the entry point ---------------------------------------------------- */
 
 em_status em_compile_host(const char *source, const char *name,
@@ -659,7 +843,9 @@ em_status em_compile_host(const char *source, const char *name,
         log_path[PATH_MAX + 16];
     const char *tmp;
     em_ksig *sig = NULL;
-    int have_dir = 0;
+    lex_info li = {0};
+    int have_dir = 0, native = em_host_cpu_arch() != 0;
+    unsigned long long need;
     sbuf tu = {0};
     size_t so_size = 0;
     em_code *c = NULL;
@@ -690,7 +876,7 @@ em_status em_compile_host(const char *source, const char *name,
     code[n] = text[n] = scan[n] = 0;
     em_ksig_blank(source, n, text, 1);
     em_ksig_blank(source, n, scan, 0);
-    st = lex(source, text, scan, n, name, code);
+    st = lex(source, text, scan, n, name, code, &li);
     if (st != EM_OK)
         goto done;
     /* The launchers need types as text only: no options, no kinds. */
@@ -701,13 +887,29 @@ em_status em_compile_host(const char *source, const char *name,
     if (st != EM_OK)
         goto done;
 
+    if (li.coop)
+        sb_printf(&tu, "#define __EM_SIM 1\n%s", li.dyn_shared
+                  ? "#define __EM_SIM_DYN 1\n" : "");
     add_line_directive(&tu, "ember/host_prelude.h");
     sb_puts(&tu, em_embedded_host_prelude_h);
     add_line_directive(&tu, name);
-    sb_add(&tu, code, n);
+    {
+        /* The user's code, with each extern __shared__ declarator given
+         * the assembler name of the dynamic shared memory. */
+        size_t at = 0;
+        for (int k = 0; k < li.n_labels; k++) {
+            sb_add(&tu, code + at, li.labels[k] - at);
+            sb_puts(&tu, " __asm__(\"__em_dyn_shared\")");
+            at = li.labels[k];
+        }
+        sb_add(&tu, code + at, n - at);
+    }
     add_line_directive(&tu, "<ember: generated host launchers>");
     for (int k = 0; k < sig->n_kernels; k++)
-        add_launcher(&tu, &sig->kernels[k]);
+        if (li.coop)
+            add_sim_launcher(&tu, &sig->kernels[k]);
+        else
+            add_launcher(&tu, &sig->kernels[k]);
     /* For the loader's "not found" message. */
     sb_puts(&tu, "\n__attribute__((visibility(\"default\"))) const char "
             "__em_kernel_names[] = \"");
@@ -740,7 +942,7 @@ em_status em_compile_host(const char *source, const char *name,
     if (st != EM_OK)
         goto done;
     st = run_compiler(c_path, so_path, log_path, options, n_options, name,
-                      em_host_cpu_arch() != 0, &log);
+                      native, li.coop != NULL, NULL, &log);
     if (st == EM_ERR_COMPILE && em_host_cpu_arch()) {
         /* A compiler that rejects -march=native, or crashes with it,
          * still gets the portable build; a real error in the source
@@ -748,11 +950,22 @@ em_status em_compile_host(const char *source, const char *name,
         char *first = log;
         log = NULL;
         st = run_compiler(c_path, so_path, log_path, options, n_options, name,
-                          0, &log);
+                          0, li.coop != NULL, NULL, &log);
+        native = 0;
         if (st == EM_OK)
             em_log(EM_LOG_WARN, "host", "compiling %s failed with "
                    "-march=native, built for the baseline CPU instead: %.200s",
                    name ? name : "a kernel", first ? first : "");
+        free(first);
+    }
+    if (st == EM_OK && li.coop && (need = frames_over_limit(log)) > 0) {
+        /* Large frames: build again with the stack the module's fibers
+         * need, which the loader reads back (__em_sim_stack_need). */
+        char def[64], *first = log;
+        snprintf(def, sizeof def, "-D__EM_SIM_STACK_NEED=%lluULL", need);
+        log = NULL;
+        st = run_compiler(c_path, so_path, log_path, options, n_options, name,
+                          native, 1, def, &log);
         free(first);
     }
     if (st != EM_OK)
@@ -798,6 +1011,7 @@ done:
     free(so);
     free(tu.p);
     em_ksig_free(sig);
+    free(li.labels);
     free(code);
     free(text);
     free(scan);
