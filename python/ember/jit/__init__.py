@@ -1,0 +1,56 @@
+"""ember.jit: Python kernels translated to kernel C (docs/jit-design.md).
+
+translate(pyfunc, argcodes, debug=False, target='cuda') gives the source of
+one `extern "C" __global__` kernel specialised on the argument type codes
+('Af4_1C', 'i8', ...), which NVRTC and the host C compiler both compile;
+translate_device gives a `__device__` function for vectorize and the
+parallel primitives; parse_signature reads Numba's signature strings.
+"""
+from collections import namedtuple
+
+from .module import Module
+from .types import parse_argcode, parse_signature, parse_signature_full, argcode_of, NONE
+
+__all__ = ["translate", "translate_device", "Translation", "parse_signature",
+           "parse_signature_full"]
+
+Translation = namedtuple("Translation", "source name sites shared_dynamic")
+Translation.__doc__ = """A translated kernel: `source` (C), `name` (of the
+__global__ function), `sites` (tuple of (array name, file, line) by bounds
+check site id), `shared_dynamic` (whether it uses cuda.shared.array(0, ...))."""
+
+
+def _check_target(target):
+    if target not in ("cuda", "cpu"):
+        raise ValueError("target must be 'cuda' or 'cpu', not %r" % (target,))
+
+
+def _argtypes(argcodes):
+    if isinstance(argcodes, str):
+        raise TypeError("argcodes must be a sequence of type codes, not a str")
+    return [parse_argcode(c) for c in argcodes]
+
+
+def translate(pyfunc, argcodes, *, debug=False, target="cuda"):
+    """The kernel C of Python function pyfunc for arguments of the given
+    type codes. Bounds checks are on for target 'cpu' and, with debug, for
+    'cuda'; the kernel then takes `long long *__emjit_err` last."""
+    from .emit import FunctionTranslator
+    _check_target(target)
+    mod = Module(checked=bool(debug) or target == "cpu", target=target)
+    ft = FunctionTranslator(mod, pyfunc, _argtypes(argcodes), kind="kernel")
+    text = ft.translate()
+    return Translation(mod.source(text), ft.cname, tuple(mod.sites), mod.shared_dynamic)
+
+
+def translate_device(pyfunc, argcodes):
+    """(source, C name, result code) of pyfunc as a __device__ function of
+    the given argument types; the result code is 'none' when it returns
+    nothing. Array accesses are not bounds-checked."""
+    from ember._ember import CompileError
+    mod = Module(checked=False, target="cuda")
+
+    def fail(msg):
+        raise CompileError(msg)
+    cname, rt = mod.device(pyfunc, _argtypes(argcodes), fail)
+    return mod.source(""), cname, argcode_of(rt if rt is not None else NONE)

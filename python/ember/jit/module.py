@@ -1,0 +1,278 @@
+"""One translation unit: the prelude, the helpers the kernel's accesses and
+atomics need, constant arrays, the device functions (callees first) and
+the kernel; plus the bounds-check site table."""
+import os
+import re
+import zlib
+
+from .types import storage_c, value_c, Scalar, NAMES
+
+_PRELUDE = None
+
+# Which prelude section a kernel needs, by the helpers its code calls.
+_SECTION_USES = {
+    "half": re.compile(r"__emjit_(h2f|f2h|rh|f2h_d)\b"),
+    "int": re.compile(r"__emjit_(fdiv|mod|pow|shl|shr|abs)_[iu]\d|__emjit_(min|max)_"),
+    "float": re.compile(r"__emjit_(fdiv|mod|round)_f\d"),
+    "complex": re.compile(r"__emjit_\w*c(8|16)\b"),
+    "atomic": re.compile(r"__emjit_a(max|min|inc|dec)_"),
+}
+
+
+def prelude():
+    """(base, {section name: text}) of prelude.h."""
+    global _PRELUDE
+    if _PRELUDE is None:
+        with open(os.path.join(os.path.dirname(__file__), "prelude.h")) as f:
+            text = f.read()
+        parts = text.split("/* @emjit-section ")
+        sections = {}
+        for p in parts[1:]:
+            name = p[:p.index(" ")]
+            sections[name] = "/* @emjit-section " + p
+        _PRELUDE = (parts[0], sections)
+    return _PRELUDE
+
+
+def prelude_for(code):
+    """The prelude text that code (the rest of a translation) needs."""
+    base, sections = prelude()
+    out = [base]
+    for name, text in sections.items():
+        if _SECTION_USES[name].search(code):
+            out.append(text)
+    return "".join(out)
+
+
+def zero_of(dtype):
+    if dtype in ("c8", "c16"):
+        return "__emjit_mk_%s(0, 0)" % dtype
+    return "(%s)0" % storage_c(dtype)
+
+
+class Module:
+    def __init__(self, checked, target):
+        self.checked = checked
+        self.target = target
+        self.helpers = {}          # name -> C text, in order of need
+        self.consts = []           # C definitions of constant arrays
+        self.const_ids = {}
+        self.devfuncs = {}         # key -> (cname, rettype)
+        self.devtexts = []         # definitions, callees first
+        self.in_progress = set()
+        self.sites = []            # (array name, file, line)
+        self.shared_dynamic = False
+
+    # ---- array element access --------------------------------------------
+
+    def access(self, dtype, ndim):
+        """(pointer helper, load helper) names for arrays of dtype/ndim: the
+        pointer to an element (NULL when a check fails) and its value (0
+        then). Checked helpers take the site id and the record last."""
+        sfx = "%s_%d%s" % (dtype, ndim, "c" if self.checked else "")
+        at, ld = "__emjit_at_" + sfx, "__emjit_ld_" + sfx
+        if at in self.helpers:
+            return at, ld
+        T = storage_c(dtype)
+        ps = ["%s *d" % T]
+        ps += ["long long n%d" % k for k in range(ndim)]
+        ps += ["long long s%d" % k for k in range(ndim)]
+        ps += ["long long i%d" % k for k in range(ndim)]
+        args = ["d"] + ["n%d" % k for k in range(ndim)] + ["s%d" % k for k in range(ndim)]
+        args += ["i%d" % k for k in range(ndim)]
+        if self.checked:
+            ps += ["int site", "long long *err"]
+            args += ["site", "err"]
+        lines = ["#ifndef EMJ_HAVE_%s" % at.upper(), "#define EMJ_HAVE_%s" % at.upper()]
+        lines.append("EMJ_FN %s *%s(%s)" % (T, at, ", ".join(ps)))
+        lines.append("{")
+        if self.checked:
+            if ndim:
+                lines.append("    long long %s;" % ", ".join("w%d" % k for k in range(ndim)))
+            for k in range(ndim):
+                lines.append("    if ((w%d = __emjit_ck(i%d, n%d, %d, site, err)) < 0)" % (k, k, k, k))
+                lines.append("        return 0;")
+            off = " + ".join("w%d * s%d" % (k, k) for k in range(ndim)) or "0"
+        else:
+            off = " + ".join("__emjit_wrap(i%d, n%d) * s%d" % (k, k, k)
+                             for k in range(ndim)) or "0"
+        lines.append("    return d + (%s);" % off)
+        lines.append("}")
+        lines.append("EMJ_FN %s %s(%s)" % (T, ld, ", ".join(ps)))
+        lines.append("{")
+        lines.append("    %s *p = %s(%s);" % (T, at, ", ".join(args)))
+        if self.checked:
+            lines.append("    return p ? *p : %s;" % zero_of(dtype))
+        else:
+            lines.append("    return *p;")
+        lines.append("}")
+        lines.append("#endif")
+        self.helpers[at] = "\n".join(lines)
+        return at, ld
+
+    # ---- atomics ---------------------------------------------------------
+
+    def atomic(self, op, dtype):
+        """The wrapper for cuda.atomic.<op> on elements of dtype: skips a
+        NULL pointer (a failed bounds check) and returns the old value; None
+        when CUDA has no way to do it."""
+        T = storage_c(dtype)
+        ull = "unsigned long long"
+        body = None
+        if op == "add":
+            if dtype in ("i4", "u4", "u8", "f4", "f8"):
+                body = "atomicAdd(p, v)"
+            elif dtype == "i8":
+                body = "(long long)atomicAdd((%s *)p, (%s)v)" % (ull, ull)
+        elif op == "sub":
+            if dtype in ("i4", "u4"):
+                body = "atomicSub(p, v)"
+            elif dtype in ("f4", "f8"):
+                body = "atomicAdd(p, -v)"
+            elif dtype in ("i8", "u8"):
+                body = "(%s)atomicAdd((%s *)p, 0ull - (%s)v)" % (T, ull, ull)
+        elif op in ("max", "min"):
+            fn = "atomicMax" if op == "max" else "atomicMin"
+            if dtype in ("i4", "u4", "i8", "u8"):
+                body = "%s(p, v)" % fn
+            elif dtype in ("f4", "f8"):
+                body = "__emjit_a%s_%s(p, v)" % (op, dtype)
+        elif op in ("and", "or", "xor"):
+            fn = {"and": "atomicAnd", "or": "atomicOr", "xor": "atomicXor"}[op]
+            if dtype in ("i4", "u4", "u8"):
+                body = "%s(p, v)" % fn
+            elif dtype == "i8":
+                body = "(long long)%s((%s *)p, (%s)v)" % (fn, ull, ull)
+        elif op == "exch":
+            if dtype in ("i4", "u4", "u8", "f4"):
+                body = "atomicExch(p, v)"
+            elif dtype == "i8":
+                body = "(long long)atomicExch((%s *)p, (%s)v)" % (ull, ull)
+            elif dtype == "f8":
+                body = ("__longlong_as_double((long long)atomicExch((%s *)p, "
+                        "(%s)__double_as_longlong(v)))" % (ull, ull))
+        elif op in ("inc", "dec"):
+            if dtype == "u4":
+                body = "atomic%s(p, v)" % ("Inc" if op == "inc" else "Dec")
+            elif dtype == "u8":
+                body = "__emjit_a%s_u8(p, v)" % op
+        elif op == "cas":
+            if dtype in ("i4", "u4", "u8"):
+                body = "atomicCAS(p, c, v)"
+            elif dtype == "i8":
+                body = "(long long)atomicCAS((%s *)p, (%s)c, (%s)v)" % (ull, ull, ull)
+        if body is None:
+            return None
+        name = "__emjit_atomic_%s_%s" % (op, dtype)
+        if name not in self.helpers:
+            params = "%s *p, %s c, %s v" % (T, T, T) if op == "cas" else "%s *p, %s v" % (T, T)
+            self.helpers[name] = "\n".join([
+                "#ifndef EMJ_HAVE_%s" % name.upper(), "#define EMJ_HAVE_%s" % name.upper(),
+                "EMJ_FN %s %s(%s)" % (T, name, params),
+                "{", "    return p ? (%s)(%s) : (%s)0;" % (T, body, T), "}", "#endif"])
+        return name
+
+    # ---- tuples returned by device functions ------------------------------
+
+    def tuple_struct(self, codes):
+        """The C struct type of a returned tuple of scalar codes, and its
+        maker __emjit_mk_<...>."""
+        name = "__emjit_tup_" + "_".join(codes)
+        if name not in self.helpers:
+            fields = " ".join("%s f%d;" % (value_c(c), k) for k, c in enumerate(codes))
+            params = ", ".join("%s a%d" % (value_c(c), k) for k, c in enumerate(codes))
+            sets = " ".join("t.f%d = a%d;" % (k, k) for k in range(len(codes)))
+            self.helpers[name] = "\n".join([
+                "#ifndef EMJ_HAVE_%s" % name.upper(), "#define EMJ_HAVE_%s" % name.upper(),
+                "typedef struct %s { %s } %s;" % (name, fields, name),
+                "EMJ_FN %s __emjit_mk_%s(%s) { %s t; %s return t; }" % (
+                    name, name[8:], params, name, sets),
+                "#endif"])
+        return name
+
+    # ---- sites, constants, device functions -------------------------------
+
+    def site(self, array_name, where, node):
+        self.sites.append((array_name, where.filename, where.line(node)))
+        return len(self.sites) - 1
+
+    def const_array(self, arr):
+        """The C name of a __constant__ array holding arr's values (C order)."""
+        from .ops import literal
+        dt = arr.dtype.str[1:]
+        key = (dt, arr.shape, arr.tobytes())
+        if key in self.const_ids:
+            return self.const_ids[key]
+        name = "__emjit_const%d" % len(self.consts)
+        flat = arr.ravel(order="C").tolist()
+        if dt == "b1":
+            vals = ["1" if x else "0" for x in flat]
+        elif dt == "f2":
+            vals = ["%du" % int(x) for x in arr.ravel(order="C").view("u2").tolist()]
+        elif dt in ("c8", "c16"):
+            vals = ["{%s, %s}" % (literal(complex(x).real, "f4" if dt == "c8" else "f8"),
+                                  literal(complex(x).imag, "f4" if dt == "c8" else "f8"))
+                    for x in flat]
+        else:
+            vals = [literal(x, dt) for x in flat]
+        n = max(1, len(vals))
+        body = ",\n    ".join(", ".join(vals[i:i + 8]) for i in range(0, len(vals), 8))
+        self.consts.append("__constant__ %s %s[%d] = {\n    %s\n};" % (
+            storage_c(dt), name, n, body or "0"))
+        self.const_ids[key] = name
+        return name
+
+    def device_name(self, pyfunc, argtypes):
+        # a stable name (it is part of the source, hence of cache keys)
+        key = repr((getattr(pyfunc, "__module__", ""), getattr(pyfunc, "__qualname__", ""),
+                    [repr(t) for t in argtypes])).encode()
+        h = "%08x%02x" % (zlib.crc32(key), len(key) & 0xff)
+        base = "".join(ch if ch.isalnum() else "_" for ch in pyfunc.__name__)
+        return "__emjit_dev_%s_%s" % (base, h)
+
+    def device(self, pyfunc, argtypes, fail):
+        """(C name, result type) of device function pyfunc specialised on
+        argtypes, translating it (and what it calls) on first use."""
+        from .emit import FunctionTranslator
+        key = (pyfunc, tuple(argtypes))
+        if key in self.devfuncs:
+            return self.devfuncs[key]
+        if key in self.in_progress:
+            fail("device function '%s' calls itself; recursion is not supported"
+                 % pyfunc.__name__)
+        self.in_progress.add(key)
+        try:
+            ft = FunctionTranslator(self, pyfunc, argtypes, kind="device",
+                                    cname=self.device_name(pyfunc, argtypes))
+            text = ft.translate()
+        finally:
+            self.in_progress.discard(key)
+        self.devfuncs[key] = (ft.cname, ft.return_type)
+        self.devtexts.append((ft.cname, text))
+        return ft.cname, ft.return_type
+
+    def source(self, main_text):
+        parts = []
+        if self.helpers:
+            parts.append('#line 1 "ember/jit/helpers"')
+            parts.extend(self.helpers.values())
+        parts.extend(self.consts)
+        # Device functions callees first; a specialisation that only an
+        # early inference pass asked for (a variable's type was still
+        # widening) is left out.
+        used, keep = main_text or "", []
+        for k, (cname, text) in enumerate(reversed(self.devtexts)):
+            if not main_text and k == 0 or cname + "(" in used:
+                keep.append(text)
+                used += text
+        parts.extend(reversed(keep))
+        if main_text:
+            parts.append(main_text)
+        body = "\n".join(parts) + "\n"
+        return '#line 1 "ember/jit/prelude.h"\n' + prelude_for(body) + body
+
+
+def describe(t):
+    if isinstance(t, Scalar):
+        return NAMES[t.code]
+    return repr(t)
