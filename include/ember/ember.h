@@ -23,5 +23,6 @@
 #include "ember/scan.h"
 #include "ember/sort.h"
 #include "ember/histogram.h"
+#include "ember/ckernel.h"
 
 #endif

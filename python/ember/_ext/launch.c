@@ -85,7 +85,7 @@ static int parse_extent(PyObject *o, const char *what, int i, unsigned *out)
     return 0;
 }
 
-static int parse_dim(PyObject *o, const char *what, em_dim3 *d)
+int empy_parse_dim(PyObject *o, const char *what, em_dim3 *d)
 {
     Py_ssize_t n, i;
     PyObject *const *items;
@@ -154,8 +154,8 @@ int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
         }
         *slot = args[nargs + i];
     }
-    if (parse_dim(args[0], "grid", &lc->grid) < 0 ||
-        parse_dim(args[1], "block", &lc->block) < 0)
+    if (empy_parse_dim(args[0], "grid", &lc->grid) < 0 ||
+        empy_parse_dim(args[1], "block", &lc->block) < 0)
         return -1;
     lc->args = args[2];
     if (shared && shared != Py_None) {

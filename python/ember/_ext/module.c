@@ -7,6 +7,8 @@
 #include "module.h"
 #include "errors.h"
 #include "ndarray.h"
+#include "jit.h"
+#include "ckernel.h"
 
 int empy_add_type(PyObject *m, PyType_Spec *spec, PyObject *base,
                   PyTypeObject **slot)
@@ -54,7 +56,10 @@ static int empy_exec(PyObject *m)
         empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
         empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0 ||
         empy_dlpack_init(m, st) < 0 || empy_array_api_init(m, st) < 0 ||
-        empy_ufunc_compose_init(m, st) < 0 || empy_parallel_init(m, st) < 0)
+        empy_ufunc_compose_init(m, st) < 0 || empy_parallel_init(m, st) < 0 ||
+        empy_jit_init(m, st) < 0 || empy_ckernel_init(m, st) < 0 ||
+        empy_cuda_compat_init(m, st) < 0 || empy_vectorize_init(m, st) < 0 ||
+        empy_guvectorize_init(m, st) < 0 || empy_vzreduce_init(m, st) < 0)
         return -1;
     return PyModule_AddStringConstant(m, "__version__", EMBER_VERSION_STRING);
 }
@@ -66,7 +71,8 @@ static int empy_exec(PyObject *m)
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
     X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
-    X(s_array_interface) X(s_array)
+    X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
+    X(DeviceFunction) X(JitDecorator)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 {

@@ -48,6 +48,11 @@ typedef struct empy_state {
     PyObject *AxisError;
     PyObject *s_array_interface;   /* "__array_interface__" */
     PyObject *s_array;             /* "__array__" */
+    /* ember.cuda.jit (jit_dispatch.c) */
+    PyTypeObject *Dispatcher;
+    PyTypeObject *LaunchConfig;
+    PyTypeObject *DeviceFunction;
+    PyTypeObject *JitDecorator;
     PyObject *dtypes[EM_DTYPE_COUNT];
     PyObject *ufuncs[EM_OP_COUNT];  /* NULL for ops with no ufunc object */
 } empy_state;
@@ -181,6 +186,10 @@ typedef struct {
     PyObject *args;     /* borrowed */
     PyObject *stream;   /* borrowed; NULL when not given */
 } empy_launch_call;
+
+/* A grid or block argument: an int or a tuple/list of 1 to 3 ints (what
+ * names it in messages); TypeError or ValueError. */
+int empy_parse_dim(PyObject *o, const char *what, em_dim3 *d);
 
 int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
                       size_t nargsf, PyObject *kwnames, empy_launch_call *lc);

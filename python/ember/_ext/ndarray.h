@@ -207,6 +207,9 @@ extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
 extern PyMethodDef empy_par_hist_functions[], empy_np_hist_functions[],
     empy_hist_nd_methods[];                               /* parallel_hist.c */
 
+/* Numba's copy_to_host / copy_to_device (cuda_compat.c). */
+extern PyMethodDef empy_cuda_compat_nd_methods[];
+
 /* ---- ufuncobj.c --------------------------------------------------------- */
 
 int empy_ufunc_init(PyObject *m, empy_state *st);

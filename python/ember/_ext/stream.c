@@ -549,6 +549,8 @@ static PyObject *Event_record(PyObject *self, PyObject *const *args,
     }
     if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
         sarg = args[nargs];
+    if (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0)
+        sarg = Py_None;   /* Numba's stream=0 */
     if (empy_stream_for_device(st, sarg, EVENT(self)->dev, &s) < 0)
         return NULL;
     rc = em_event_record(EVENT(self)->e, s);
@@ -587,7 +589,53 @@ static PyObject *Event_get_device(PyObject *self, void *c)
     return empy_device_new(empy_state_of(self), EVENT(self)->dev);
 }
 
+/* Numba's spellings: evt.wait(stream) and evt.elapsed_time(evtend). */
+static PyObject *Event_wait(PyObject *self, PyObject *const *args,
+                            Py_ssize_t nargs)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s;
+    em_status rc;
+    PyObject *a = nargs > 0 ? args[0] : Py_None;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "wait() takes one optional argument, stream");
+        return NULL;
+    }
+    if (PyLong_CheckExact(a) && PyLong_AsLong(a) == 0)
+        a = Py_None;   /* Numba's stream=0 */
+    if (empy_stream_for_device(st, a, EVENT(self)->dev, &s) < 0)
+        return NULL;
+    if (!s)
+        s = em_stream_default(EVENT(self)->dev);
+    if ((rc = em_stream_wait_event(s, EVENT(self)->e)) != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Event_elapsed_time(PyObject *self, PyObject *end)
+{
+    empy_state *st = empy_state_of(self);
+    float ms = 0;
+    em_status rc;
+    if (!Py_IS_TYPE(end, st->Event)) {
+        PyErr_SetString(PyExc_TypeError, "elapsed_time() needs an ember.Event");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_event_elapsed_ms(EVENT(self)->e, EVENT(end)->e, &ms);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return PyFloat_FromDouble(ms);
+}
+
 static PyMethodDef Event_methods[] = {
+    {"wait", (PyCFunction)(void (*)(void))Event_wait, METH_FASTCALL,
+     "wait(stream=None): make later work on the stream wait for this event "
+     "(Numba's spelling)."},
+    {"elapsed_time", Event_elapsed_time, METH_O,
+     "elapsed_time(evtend): milliseconds from this event to evtend (Numba's "
+     "spelling)."},
     {"record", (PyCFunction)(void (*)(void))Event_record, METH_FASTCALL | METH_KEYWORDS,
      "record(stream=None): mark the current end of the stream (None: the "
      "current stream)."},

@@ -12,6 +12,23 @@ from ember._ember import (
     cuda_is_available as is_available,
 )
 
+# Python kernels (Numba-CUDA's spellings): the decorator and its types.
+from ember._ember import (  # noqa: E402
+    _jit as jit, _Dispatcher as Dispatcher, _LaunchConfig as LaunchConfig,
+    _DeviceFunction as DeviceFunction,
+)
+
+# Numba-CUDA's data movement, streams and events (python/ember/_ext/cuda_compat.c).
+from ember._ember import _cuda_compat as _cc  # noqa: E402
+to_device, device_array, device_array_like, pinned_array, mapped_array = (
+    _cc.to_device, _cc.device_array, _cc.device_array_like, _cc.pinned_array,
+    _cc.mapped_array)
+stream, default_stream, event, event_elapsed_time = (
+    _cc.stream, _cc.default_stream, _cc.event, _cc.event_elapsed_time)
+synchronize, current_context, get_current_device = (
+    _cc.synchronize, _cc.current_context, _cc.get_current_device)
+from ember._ember import reduce  # noqa: E402  (numba.cuda.reduce)
+
 # `import ember.cuda.runtime` and `from ember.cuda import runtime` both work.
 _sys.modules[__name__ + ".runtime"] = runtime
 
@@ -21,4 +38,9 @@ __all__ = [
     "Buffer", "MemoryPool", "PinnedMemory", "alloc", "alloc_pinned_memory",
     "get_default_memory_pool", "In", "Out", "InOut", "CUDAError",
     "CompileError", "BackendUnavailableError", "is_available",
+    "jit", "Dispatcher", "LaunchConfig", "DeviceFunction",
+    "to_device", "device_array", "device_array_like", "pinned_array",
+    "mapped_array",
+    "stream", "default_stream", "event", "event_elapsed_time", "synchronize",
+    "current_context", "get_current_device", "reduce",
 ]
