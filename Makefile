@@ -12,7 +12,7 @@ JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 .PHONY: demo test venv build install ctest pytest asan valgrind bench clean
 
 demo: install
-	$(VPY) examples/demo.py
+	$(VPY) examples/tour.py
 
 test: install ctest pytest
 

@@ -2,7 +2,7 @@
 # The one call on the lent GPU machine: build ember there (it reaches no
 # package registry, so no build isolation), run every C and Python test on
 # the GPU, then the benchmarks side by side with CuPy. Logs go under $OUT.
-#   device run: bash tools/gpu_check.sh [tests|bench|all]
+#   device run: bash tools/gpu_check.sh [tests|examples|bench|all]
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/ember-out}
@@ -59,13 +59,23 @@ sys.exit(1 if bad else 0)
 PYEOF
 fi
 
+if [ "$what" = examples ] || [ "$what" = all ]; then
+  # Every example on the CPU (the simulator) and on the GPU, full size.
+  echo "== examples"
+  for f in examples/[a-z]*.py; do
+    case $f in */tour.py|*/demo.py) continue ;; esac
+    echo "--- $f"; timeout 300 $PY "$f" 2>&1 || { echo "EXAMPLE FAILED: $f"; status=1; }
+  done 2>&1 | tee "$OUT/examples.log"
+  grep -q "EXAMPLE FAILED" "$OUT/examples.log" && status=1
+fi
+
 if [ "$what" = bench ] || [ "$what" = all ]; then
   # Six files at most come back from the device tool: every benchmark's
   # output goes to bench.log and every table to tables.md.
   echo "== benchmarks"
   : >"$OUT/tables.md"
   build/c/bench_launch 2>&1 | tee "$OUT/bench.log"
-  for b in run arrays algorithms; do
+  for b in run arrays algorithms kernels; do
     $PY bench/$b.py --out "$OUT/t_$b.md" 2>&1 | tee -a "$OUT/bench.log" || status=1
     [ -f "$OUT/t_$b.md" ] && { echo "### bench/$b.py"; cat "$OUT/t_$b.md"; echo; } >>"$OUT/tables.md"
     rm -f "$OUT/t_$b.md"
