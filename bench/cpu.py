@@ -1,8 +1,8 @@
 """ember on device 'cpu' against NumPy on the same machine: large
-elementwise ops and reductions, as times and their ratio (the arrays
-issue's target is ember within 1.5x of NumPy).
+elementwise ops, reductions, sorts and cumsum, as times and their ratio
+(the arrays and algorithms issues' target is ember within 1.5x of NumPy).
 
-usage: python bench/cpu.py [--n LOG2] [--out FILE]
+usage: python bench/cpu.py [--n LOG2] [--out FILE] [--only SUBSTRING]
 
 Each case: one warm-up call (the first ember call compiles its kernel with
 the system C compiler, or loads it from the disk cache), then the median
@@ -36,6 +36,7 @@ def main():
     ap.add_argument("--n", type=int, default=24, help="log2 of the element count")
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--out")
+    ap.add_argument("--only", help="run the cases whose name has this")
     args = ap.parse_args()
     n = 1 << args.n
     dev = em.Device("cpu")
@@ -44,6 +45,8 @@ def main():
     rows = []
 
     def case(name, np_fn, em_fn):
+        if args.only and args.only not in name:
+            return
         try:
             e = median_ms(em_fn, sync, args.reps)
         except AttributeError as exc:
@@ -68,6 +71,21 @@ def main():
         case(f"argmax {tag}", lambda: a.argmax(), lambda: x.argmax())
         case(f"mean {tag}", lambda: a.mean(), lambda: x.mean())
         del x, y
+
+    # The algorithms issue's cpu cases: sort (and argsort, which NumPy
+    # answers with its stable sort) and cumsum against NumPy.
+    for dt in ("float32", "int32"):
+        a = (rng.standard_normal(n) * 1e6).astype(dt)
+        x = em.asarray(a, device="cpu")
+        tag = f"{dt} 2^{args.n}"
+        case(f"sort {tag}", lambda: np.sort(a), lambda: em.sort(x))
+        case(f"argsort {tag} (NumPy: kind='stable')",
+             lambda: np.argsort(a, kind="stable"), lambda: em.argsort(x))
+        del x
+    a = rng.random(n).astype("float32")
+    x = em.asarray(a, device="cpu")
+    case(f"cumsum float32 2^{args.n}", lambda: np.cumsum(a), lambda: em.cumsum(x))
+    del x
 
     lines = ["| case | ember ms | NumPy ms | ember / NumPy | within 1.5x |",
              "|---|---|---|---|---|"]

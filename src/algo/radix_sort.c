@@ -12,8 +12,9 @@
  * orders (complex numbers, rows of an axis sort) are more passes with
  * the next key's image gathered through the permutation so far.
  *
- * This is the simple multi-kernel LSD radix; the Onesweep schedule
- * (decoupled look-back over digit counts) is not done yet.
+ * 1-D sorts of one key go to radix_onesweep.c instead (raw keys moved,
+ * Onesweep on CUDA); this engine serves multi-key orders, values of
+ * other sizes, and CUDA sorts of 2^30 keys or more.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,31 @@ static int warp_mode(em_device *dev)
     return __atomic_load_n(&mode, __ATOMIC_RELAXED);
 }
 
+size_t em_srt_counts_bytes(long long nchunks)
+{
+    return (size_t)(nchunks + (nchunks + 63) / 64) * EM_SRT_RADIX * 8;
+}
+
+em_status em_srt_scan_counts(em_device *dev, long long *counts,
+                             long long nchunks, em_stream *s)
+{
+    long long ngroups = (nchunks + 63) / 64, *part = counts + nchunks * 256;
+    em_dim3 ggrid = {(unsigned)ngroups, 1, 1}, gblock = {256, 1, 1};
+    em_dim3 one = {1, 1, 1}, sb = {is_cuda(dev) ? 256u : 1u, 1, 1};
+    void *gargs[3] = {&counts, &nchunks, &part};
+    void *sargs[2] = {&part, &ngroups};
+    em_function *fc, *fg, *fa;
+    em_status st;
+    if ((st = em_gen_sort_function(dev, EM_SRT_SCAN, EM_BOOL, &fc)) != EM_OK ||
+        (st = em_gen_sort_function(dev, EM_SRT_GSUM, EM_BOOL, &fg)) != EM_OK ||
+        (st = em_gen_sort_function(dev, EM_SRT_GAPPLY, EM_BOOL, &fa)) != EM_OK)
+        return st;
+    if ((st = em_launch(fg, ggrid, gblock, 0, s, gargs)) != EM_OK ||
+        (st = em_launch(fc, one, sb, 0, s, sargs)) != EM_OK)
+        return st;
+    return em_launch(fa, ggrid, gblock, 0, s, gargs);
+}
+
 /* One digit pass: u/p -> u2/p2 by bits [shift, shift + nbits) of the
  * image (rowlen 0) or of the row index. counts holds nchunks * 256
  * counts and then the groups' sums. */
@@ -138,11 +164,9 @@ static em_status pass(em_device *dev, int wide, const void *u,
                       long long rowlen, long long *counts, em_stream *s)
 {
     const int warps = warp_mode(dev);
-    em_function *fh, *fs, *fc, *fg, *fa;
+    em_function *fh, *fs;
     unsigned mask = (1u << nbits) - 1u;
-    long long ngroups = (nchunks + 63) / 64, *part = counts + nchunks * 256;
-    em_dim3 grid = {1, 1, 1}, block = {1, 1, 1}, one = {1, 1, 1};
-    em_dim3 ggrid = {(unsigned)ngroups, 1, 1}, gblock = {256, 1, 1};
+    em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     void *args[11];
     em_status st;
     em_gen_sort_fn hist = warps ? (wide ? EM_SRT_WHIST64 : EM_SRT_WHIST32)
@@ -150,10 +174,6 @@ static em_status pass(em_device *dev, int wide, const void *u,
     em_gen_sort_fn scat = warps ? (wide ? EM_SRT_WSCATTER64 : EM_SRT_WSCATTER32)
                                 : (wide ? EM_SRT_SCATTER64 : EM_SRT_SCATTER32);
     if ((st = em_gen_sort_function(dev, hist, EM_BOOL, &fh)) != EM_OK ||
-        (st = em_gen_sort_function(dev, EM_SRT_SCAN, EM_BOOL, &fc)) != EM_OK ||
-        (st = em_gen_sort_function(dev, EM_SRT_GSUM, EM_BOOL, &fg)) != EM_OK ||
-        (st = em_gen_sort_function(dev, EM_SRT_GAPPLY, EM_BOOL, &fa)) !=
-            EM_OK ||
         (st = em_gen_sort_function(dev, scat, EM_BOOL, &fs)) != EM_OK)
         return st;
     /* Warp mode: 8 chunks (warps) to a block of 256. Otherwise a thread
@@ -177,17 +197,9 @@ static em_status pass(em_device *dev, int wide, const void *u,
     args[6] = &mask;
     args[7] = &rowlen;
     args[8] = &counts;
-    if ((st = em_launch(fh, grid, block, 0, s, args)) != EM_OK)
+    if ((st = em_launch(fh, grid, block, 0, s, args)) != EM_OK ||
+        (st = em_srt_scan_counts(dev, counts, nchunks, s)) != EM_OK)
         return st;
-    {
-        void *gargs[3] = {&counts, &nchunks, &part};
-        void *sargs[2] = {&part, &ngroups};
-        em_dim3 sb = {is_cuda(dev) ? 256u : 1u, 1, 1};
-        if ((st = em_launch(fg, ggrid, gblock, 0, s, gargs)) != EM_OK ||
-            (st = em_launch(fc, one, sb, 0, s, sargs)) != EM_OK ||
-            (st = em_launch(fa, ggrid, gblock, 0, s, gargs)) != EM_OK)
-            return st;
-    }
     args[0] = &u;
     args[1] = &p;
     args[2] = &u2;
@@ -232,9 +244,7 @@ static em_status order(em_device *dev, long long n, long long rowlen,
     for (int i = perm ? 0 : 2; i < 4 && st == EM_OK; i++)
         st = em_malloc(dev, (size_t)n * 8, s, &buf[i]);
     if (st == EM_OK)
-        st = em_malloc(
-            dev, (size_t)(nchunks + (nchunks + 63) / 64) * EM_SRT_RADIX * 8, s,
-            &buf[4]);
+        st = em_malloc(dev, em_srt_counts_bytes(nchunks), s, &buf[4]);
     if (st != EM_OK)
         goto fail;
     p = buf[0];
@@ -417,6 +427,14 @@ em_status em_radix_sort(const em_array *keys, const em_array *values,
     key.desc = descending != 0;
     key.begin = begin_bit;
     key.end = end_bit;
+    if (em_srt_fast_ok(keys->device, kc.size, keys->dtype,
+                       values ? em_dtype_size(values->dtype) : 0)) {
+        st = em_srt_fast(keys->device, kc.size, keys->dtype, kc.data, key.desc,
+                         begin_bit, end_bit, values ? vc.data : NULL,
+                         values ? em_dtype_size(values->dtype) : 0,
+                         out_keys->data, values ? out_values->data : NULL, on);
+        goto done;
+    }
     if (!values && em_srt_keys_only(keys->dtype)) {
         st = em_srt_sort_keys(keys->device, kc.size, &key, out_keys->data, on);
         goto done;

@@ -1,10 +1,11 @@
 /* ember algorithms: NumPy's sort and argsort along an axis, and top_k.
  *
- * The axis is moved last and the array copied C-contiguous, so the rows
- * to sort are consecutive; one radix order sorts every row at once with
- * the row index as the most significant key (a segmented sort in
- * ceil(log2(rows) / 8) extra passes). Complex numbers sort by three keys
- * (imaginary part, real part, NumPy's NaN group), least significant
+ * One row (1-D, or axis=None) and top_k go to the raw-key radix sort
+ * (radix_onesweep.c). Otherwise the axis is moved last and the array
+ * copied C-contiguous, so the rows to sort are consecutive; one radix order
+ * sorts every row at once with the row index as the most significant key (a
+ * segmented sort in ceil(log2(rows) / 8) extra passes). Complex numbers sort by
+ * three keys (imaginary part, real part, NumPy's NaN group), least significant
  * first. The result is copied back into the input's axis order.
  */
 #include <string.h>
@@ -108,6 +109,22 @@ static em_status sort_impl(const em_array *a, int axis, int flatten,
         } else {
             st = em_array_copy(&res, &c, on);
         }
+    } else if (c.size && c.size == rowlen &&
+               em_srt_fast_ok(a->device, c.size, a->dtype,
+                              want_indices ? 8 : 0)) {
+        /* One row: the raw keys move; argsort's positions travel as
+         * values and its sorted keys are scratch. */
+        void *kout = want_indices ? NULL : res.data;
+        int bits = em_srt_key_bits(a->dtype);
+        if (want_indices)
+            st = em_malloc(a->device, (size_t)c.size * em_dtype_size(a->dtype),
+                           on, &kout);
+        if (st == EM_OK)
+            st = em_srt_fast(a->device, c.size, a->dtype, c.data, 0, 0, bits,
+                             NULL, want_indices ? 8 : 0, kout,
+                             want_indices ? res.data : NULL, on);
+        if (want_indices && kout)
+            em_free(a->device, kout, on);
     } else if (c.size && !want_indices && c.size == rowlen &&
                em_srt_keys_only(a->dtype)) {
         keys_for(a->dtype, c.data, keys);
@@ -208,6 +225,29 @@ em_status em_top_k(const em_array *x, int64_t k, int largest,
         goto done;
     if (!k)
         goto done;
+    if (em_srt_fast_ok(x->device, c.size, x->dtype, 8)) {
+        /* The whole sort with positions, then its first k of each. */
+        const size_t ks = em_dtype_size(x->dtype);
+        void *sorted = NULL;
+        st = em_malloc(x->device, (size_t)c.size * ks, on, &sorted);
+        if (st == EM_OK)
+            st = em_malloc(x->device, (size_t)c.size * 8, on, (void **)&perm);
+        if (st == EM_OK)
+            st = em_srt_fast(x->device, c.size, x->dtype, c.data, largest != 0,
+                             0, em_srt_key_bits(x->dtype), NULL, 8, sorted,
+                             perm, on);
+        if (st == EM_OK && out_values)
+            st = em_memcpy_async(x->device, out_values->data, sorted,
+                                 (size_t)k * ks, on);
+        if (st == EM_OK && out_indices)
+            st = em_memcpy_async(x->device, out_indices->data, perm,
+                                 (size_t)k * 8, on);
+        if (sorted)
+            em_free(x->device, sorted, on);
+        if (perm)
+            em_free(x->device, perm, on);
+        goto done;
+    }
     nkeys = keys_for(x->dtype, c.data, keys);
     keys[0].desc = largest != 0;
     if ((st = em_srt_order(x->device, c.size, 0, keys, nkeys, on, &perm)) !=

@@ -54,6 +54,27 @@ em_status em_srt_contiguous(const em_array *a, em_stream *s, em_array *out);
 em_status em_srt_merge_source(em_dtype dt, const char *expr,
                               em_device_type target, char **out);
 
+/* Whether em_srt_fast sorts n keys of dt with values of vsize bytes (0:
+ * none) on dev. */
+int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize);
+
+/* The stable radix sort that moves the raw keys (radix_onesweep.c): n
+ * contiguous keys of dt by bits [begin, end) of their image (descending
+ * when desc) into kout, and values (vsize bytes each; vals NULL with vout
+ * given: the keys' input positions as int64, vsize 8) into vout. keys
+ * and kout must not overlap. Call only where em_srt_fast_ok. */
+em_status em_srt_fast(em_device *dev, long long n, em_dtype dt,
+                      const void *keys, int desc, int begin, int end,
+                      const void *vals, size_t vsize, void *kout, void *vout,
+                      em_stream *s);
+
+/* The chunked passes' counts (counts[c * 256 + d], nchunks chunks): the
+ * bytes to allocate (room for the scan's group sums), and the scan that
+ * turns them into output positions (digits in order, then chunks). */
+size_t em_srt_counts_bytes(long long nchunks);
+em_status em_srt_scan_counts(em_device *dev, long long *counts,
+                             long long nchunks, em_stream *s);
+
 /* The image width in bits of a key dtype (0: not sortable by radix). */
 int em_srt_key_bits(em_dtype d);
 

@@ -321,14 +321,16 @@ static em_status image_source(em_dtype dt, em_device_type target, char **out)
         em_gen_buf_printf(&b, "#define SRT_IMG(b, nan) ((b) ^= SRT_SIGN)\n");
         break;
     default:
+        /* Without branches (selects), since signs are random: negative
+         * keys complemented, positive ones given the sign bit. */
         em_gen_buf_printf(
             &b,
-            "#define SRT_IMG(b, nan) do { srt_img m_ = (b) & ~SRT_SIGN;\\\n"
-            "    if (m_ > (srt_img)%s) (nan) = 1;\\\n"
-            "    else if (m_ == 0) (b) = SRT_SIGN;\\\n"
-            "    else (b) = ((b) & SRT_SIGN) ? (~(b) & SRT_ONES) : ((b) | "
-            "SRT_SIGN); } while (0)\n",
-            t->inf);
+            "#define SRT_IMG(b, nan) do { const srt_img m_ = (b) & "
+            "~SRT_SIGN;\\\n"
+            "    (nan) = m_ > (srt_img)%s;\\\n"
+            "    (b) = m_ == 0 ? SRT_SIGN : (b) ^ ((((srt_img)0 - ((b) >> "
+            "%d)) & SRT_ONES) | SRT_SIGN); } while (0)\n",
+            t->inf, t->bits - 1);
     }
     /* keys + j * stride is key j (stride: the item size, or a complex
      * item's size for one component); p_in (may be NULL: the identity)
@@ -368,6 +370,8 @@ static em_status image_source(em_dtype dt, em_device_type target, char **out)
             "    }\n"
             "}\n",
             t->cls == 'i' ? "        b ^= SRT_SIGN;\n" : "");
+    if (!cplx)
+        em_gen_sort_keys_source(&b, dt, target);
     if (cplx)
         /* NumPy's complex order puts R+Rj, then R+nanj, then nan+Rj, then
          * nan+nanj: this group is the most significant key. */
@@ -459,10 +463,18 @@ em_status em_gen_sort_function(em_device *dev, em_gen_sort_fn fn,
         "srt_whist64",   "srt_wscatter32", "srt_wscatter64"};
     const char *name;
     uint64_t key = (uint64_t)EM_GEN_FAMILY_SORT << 56 | (unsigned)fn;
+    static const char *const key_names[] = {
+        "srt_up",     "srt_osscan",   "srt_os0",      "srt_os4",
+        "srt_os8",    "srt_khist",    "srt_kscat0",   "srt_kscat4",
+        "srt_kscat8", "srt_kbucket0", "srt_kbucket4", "srt_kbucket8",
+        "srt_ktop"};
     if (fn == EM_SRT_IMAGE || fn == EM_SRT_GROUP || fn == EM_SRT_UNIMAGE) {
         name = fn == EM_SRT_IMAGE   ? "srt_image"
                : fn == EM_SRT_GROUP ? "srt_group"
                                     : "srt_unimage";
+        key |= (uint64_t)(unsigned)dtype << 8;
+    } else if (fn >= EM_SRT_UP && fn <= EM_SRT_KTOP) {
+        name = key_names[fn - EM_SRT_UP];
         key |= (uint64_t)(unsigned)dtype << 8;
     } else if ((unsigned)fn < EM_SRT_GENERIC_COUNT) {
         name = names[fn];

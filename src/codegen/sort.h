@@ -16,7 +16,7 @@
 #include "ember/dtype.h"
 #include "ember/runtime.h"
 
-#define EM_GEN_SORT_VERSION 1u
+#define EM_GEN_SORT_VERSION 2u
 /* Chosen away from the small family numbers in linalg_table.h. */
 #define EM_GEN_FAMILY_SORT 0x5au
 
@@ -46,8 +46,23 @@ typedef enum em_gen_sort_fn {
     EM_SRT_IMAGE = 32, /* per dtype: the bit image of a key (or, for a
                           complex dtype, of one component) */
     EM_SRT_GROUP,      /* complex only: NumPy's NaN group of a key */
-    EM_SRT_UNIMAGE     /* ints and bool: images back to keys (keys-only
+    EM_SRT_UNIMAGE,    /* ints and bool: images back to keys (keys-only
                           sorts); merge_sort.c uses the next two numbers */
+    /* per dtype, moving raw keys (sort_onesweep.c). CUDA: */
+    EM_SRT_UP = 40, /* every pass's digit histogram in one read */
+    EM_SRT_OSSCAN,  /* the histograms to digit offsets */
+    EM_SRT_OS0,     /* one Onesweep pass: keys only */
+    EM_SRT_OS4,     /* ... with 4-byte values */
+    EM_SRT_OS8,     /* ... with 8-byte values (or input positions) */
+    /* host: */
+    EM_SRT_KHIST,    /* per-chunk digit counts (of the top digit) */
+    EM_SRT_KSCAT0,   /* per-chunk stable scatter: keys only */
+    EM_SRT_KSCAT4,   /* ... with 4-byte values */
+    EM_SRT_KSCAT8,   /* ... with 8-byte values (or input positions) */
+    EM_SRT_KBUCKET0, /* per bucket of the top digit: LSD of the rest */
+    EM_SRT_KBUCKET4,
+    EM_SRT_KBUCKET8,
+    EM_SRT_KTOP /* the top digit: the highest one keys differ in */
 } em_gen_sort_fn;
 
 /* Digits per pass and the radix. */
@@ -56,6 +71,19 @@ typedef enum em_gen_sort_fn {
 
 /* Source of the generic module (dtype < 0) or of dtype's image module. */
 em_status em_gen_sort_source(int dtype, em_device_type target, char **out);
+
+/* The largest n the Onesweep status words (30-bit counts) take, and the
+ * keys per thread of a pass over keys of dt (vals: with values); a tile
+ * is 256 threads of them. */
+#define EM_SRT_OS_MAX_N ((1ll << 30) - 1)
+int em_gen_sort_os_items(em_dtype dt, int vals);
+
+/* Appends to a dtype's image module (after srt_key's prerequisites:
+ * srt_raw, srt_img, SRT_IMG, SRT_ONES) the kernels that move raw keys:
+ * Onesweep for CUDA, chunked LSD for the host (sort_onesweep.c). */
+struct em_gen_buf;
+void em_gen_sort_keys_source(struct em_gen_buf *b, em_dtype dt,
+                             em_device_type target);
 
 /* The definition of SRT_FOR(i, n), the loop over a thread's share of
  * [0, n), for a target (shared with the merge kernels). */

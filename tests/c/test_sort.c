@@ -243,6 +243,204 @@ static void test_errors(void)
     em_array_release(&v);
 }
 
+/* ---- the raw-key sorts (radix_onesweep.c) against a reference -------- */
+
+/* Key i of dtype dt as the reference orders it: the order-preserving
+ * image (NaN largest, -0.0 as 0.0), flipped for descending, then bits
+ * [b0, b1) only. */
+static uint64_t ref_key(em_dtype dt, const void *keys, int64_t i, int desc,
+                        int b0, int b1)
+{
+    uint64_t u = 0, ones;
+    int bits = em_srt_key_bits(dt), nan = 0;
+    switch (dt) {
+    case EM_UINT8:
+        u = ((const uint8_t *)keys)[i];
+        break;
+    case EM_INT16:
+        u = (uint16_t)((const int16_t *)keys)[i] ^ 0x8000u;
+        break;
+    case EM_UINT32:
+        u = ((const uint32_t *)keys)[i];
+        break;
+    case EM_INT64:
+        u = (uint64_t)((const int64_t *)keys)[i] ^ (1ull << 63);
+        break;
+    case EM_FLOAT32: {
+        float f = ((const float *)keys)[i];
+        uint32_t b;
+        if (f == 0.0f)
+            f = 0.0f;
+        memcpy(&b, &f, 4);
+        nan = isnan(f);
+        u = (b >> 31) ? (uint32_t)~b : (b | 0x80000000u);
+        break;
+    }
+    case EM_FLOAT64: {
+        double f = ((const double *)keys)[i];
+        uint64_t b;
+        if (f == 0.0)
+            f = 0.0;
+        memcpy(&b, &f, 8);
+        nan = isnan(f);
+        u = (b >> 63) ? ~b : (b | (1ull << 63));
+        break;
+    }
+    default:
+        break;
+    }
+    ones = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    if (desc)
+        u = ~u & ones;
+    if (nan)
+        u = ones;
+    u >>= b0;
+    return b1 - b0 >= 64 ? u : u & ((1ull << (b1 - b0)) - 1);
+}
+
+static const uint64_t *ref_keys;
+static int ref_cmp(const void *x, const void *y)
+{
+    int64_t i = *(const int64_t *)x, j = *(const int64_t *)y;
+    if (ref_keys[i] != ref_keys[j])
+        return ref_keys[i] < ref_keys[j] ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Random keys of dt (few distinct values when dup, with NaNs, infs and
+ * signed zeros for floats; all equal when dup == 2). */
+static void fill_keys(em_dtype dt, void *k, int64_t n, int dup)
+{
+    size_t sz = em_dtype_size(dt);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = (uint64_t)rnd() << 40 ^ (uint64_t)rnd() << 20 ^ rnd();
+        if (dup == 2)
+            r = 77;
+        else if (dup == 3) /* few top bytes: large buckets on the host */
+            r = (r % 3) << (8 * sz - 8) ^ (r & 0xffffff);
+        else if (dup)
+            r %= 13;
+        if (dt == EM_FLOAT32 || dt == EM_FLOAT64) {
+            static const double sp[] = {NAN,  -NAN, INFINITY, -INFINITY,
+                                        -0.0, 0.0,  1e-300};
+            double f = dup == 3 ? (double)(r % 100000) + 0.5
+                       : dup    ? (double)r - 6.0
+                                : ((double)(r % 2000001) - 1e6) / 7;
+            if (dup != 2 && rnd() % 16 == 0)
+                f = sp[rnd() % 7];
+            if (dt == EM_FLOAT32)
+                ((float *)k)[i] = (float)f;
+            else
+                ((double *)k)[i] = f;
+        } else {
+            memcpy((char *)k + i * sz, &r, sz);
+        }
+    }
+    if (dt == EM_FLOAT32 && n > 3 && dup != 2) {
+        uint32_t pay = 0x7fc01234u; /* a NaN payload must come back */
+        memcpy((char *)k + 3 * sz, &pay, 4);
+    }
+}
+
+/* em_radix_sort of n keys (values: 0 none, else their size in bytes) and
+ * em_sort / em_argsort (1-D) against the reference, bit-exact. */
+static void test_raw(em_dtype dt, int64_t n, int vsize, int desc, int b0,
+                     int b1, int dup)
+{
+    size_t ks = em_dtype_size(dt);
+    int bits = em_srt_key_bits(dt), bad = 0;
+    int e1 = b1 < 0 ? bits : b1;
+    char *k = malloc((size_t)n * ks + 8), *ko = malloc((size_t)n * ks + 8);
+    char *v = malloc((size_t)n * 8 + 8), *vo = malloc((size_t)n * 8 + 8);
+    int64_t *idx = malloc((size_t)n * 8 + 8), *ai = malloc((size_t)n * 8 + 8);
+    uint64_t *rk = malloc((size_t)n * 8 + 8);
+    em_dtype vdt = vsize == 4 ? EM_INT32 : vsize == 2 ? EM_INT16 : EM_INT64;
+    em_array a, b = {0}, ok = {0}, ov = {0};
+    fill_keys(dt, k, n, dup);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t val = i * 3 + 1;
+        memcpy(v + i * (vsize ? vsize : 8), &val, vsize ? (size_t)vsize : 8);
+        rk[i] = ref_key(dt, k, i, desc, b0, e1);
+        idx[i] = i;
+    }
+    ref_keys = rk;
+    qsort(idx, (size_t)n, 8, ref_cmp);
+    a = up(dt, 1, &n, k);
+    if (vsize)
+        b = up(vdt, 1, &n, v);
+    CHECK_OK(em_radix_sort(&a, vsize ? &b : NULL, desc, b0, b1, &ok,
+                           vsize ? &ov : NULL, NULL));
+    down(&ok, ko);
+    if (vsize)
+        down(&ov, vo);
+    for (int64_t i = 0; i < n; i++) {
+        if (memcmp(ko + i * ks, k + idx[i] * ks, ks))
+            bad++;
+        if (vsize && memcmp(vo + i * vsize, v + idx[i] * vsize, (size_t)vsize))
+            bad++;
+    }
+    if (!desc && b0 == 0 && e1 == bits) {
+        em_array o = {0};
+        CHECK_OK(em_argsort(&a, 0, 0, &o, NULL));
+        down(&o, ai);
+        em_array_release(&o);
+        CHECK_OK(em_sort(&a, 0, 0, &o, NULL));
+        down(&o, ko);
+        em_array_release(&o);
+        for (int64_t i = 0; i < n; i++)
+            if (ai[i] != idx[i] || memcmp(ko + i * ks, k + idx[i] * ks, ks))
+                bad++;
+    }
+    CHECK(bad == 0);
+    if (bad)
+        fprintf(stderr,
+                "  raw sort %s n=%lld values=%d desc=%d bits [%d, %d) "
+                "dup=%d: %d bad\n",
+                em_dtype_get(dt)->name, (long long)n, vsize, desc, b0, b1, dup,
+                bad);
+    em_array_release(&a);
+    em_array_release(&b);
+    em_array_release(&ok);
+    em_array_release(&ov);
+    free(k);
+    free(ko);
+    free(v);
+    free(vo);
+    free(idx);
+    free(ai);
+    free(rk);
+}
+
+static void test_raw_all(void)
+{
+    /* Around the Onesweep tile (4096 keys) and many tiles + 1. */
+    static const int64_t sizes[] = {0, 1, 2, 4095, 4096, 4097, 4096 * 37 + 1};
+    static const em_dtype dts[] = {EM_UINT32,  EM_FLOAT32, EM_INT64,
+                                   EM_FLOAT64, EM_UINT8,   EM_INT16};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+            test_raw(dts[d], sizes[s], 0, 0, 0, -1, (int)(s & 1));
+            test_raw(dts[d], sizes[s], 8, (int)(d & 1), 0, -1, 1);
+        }
+    test_raw(EM_FLOAT32, 300001, 4, 1, 0, -1, 0);
+    test_raw(EM_FLOAT64, 300001, 8, 0, 0, -1, 0);
+    test_raw(EM_UINT32, 300001, 0, 0, 0, -1, 0);
+    test_raw(EM_INT64, 100003, 4, 0, 0, -1, 0);
+    test_raw(EM_UINT32, 300001, 8, 0, 0, -1, 3);
+    test_raw(EM_INT64, 300001, 4, 1, 0, -1, 3);
+    test_raw(EM_FLOAT32, 300001, 8, 0, 0, -1, 3);
+    test_raw(EM_UINT32, 300001, 0, 0, 0, 28, 3);
+    /* all-equal keys, 2-byte values (the permutation engine), bit ranges */
+    test_raw(EM_INT64, 70001, 8, 0, 0, -1, 2);
+    test_raw(EM_FLOAT32, 70001, 0, 1, 0, -1, 2);
+    test_raw(EM_UINT32, 70001, 2, 0, 0, -1, 0);
+    test_raw(EM_UINT32, 70001, 8, 0, 4, 20, 0);
+    test_raw(EM_UINT32, 70001, 0, 1, 3, 5, 0);
+    test_raw(EM_UINT32, 5000, 8, 0, 7, 7, 0);
+    test_raw(EM_INT64, 70001, 8, 1, 40, 64, 0);
+    test_raw(EM_INT64, 70001, 0, 0, 0, 9, 0);
+}
+
 int main(void)
 {
     const char *spec = getenv("EMBER_TEST_DEVICE");
@@ -273,6 +471,7 @@ int main(void)
         test_pairs_i32(sizes[i], 1);
     }
     test_floats();
+    test_raw_all();
     test_axis();
     test_search();
     test_top_k();

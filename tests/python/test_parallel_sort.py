@@ -383,3 +383,118 @@ def test_rows_edge_cases(device):
                                   np.argsort(x, axis=axis, kind="stable"))
             assert_array_equal_np(ember.sort(a, axis=axis),
                                   np.sort(x, axis=axis, kind="stable"))
+
+
+# ---- the raw-key radix sort (Onesweep on CUDA): tiles of 4096 keys ----
+TILE = 4096
+
+
+@pytest.mark.parametrize("n", [TILE - 1, TILE, TILE + 1, TILE * 33 + 1])
+def test_tile_sizes(device, n):
+    for dtype, dup in [("uint32", False), ("float32", True), ("int64", True),
+                       ("float64", False)]:
+        x = rand(dtype, n, seed=n + 3, dup=dup)
+        a = ember.asarray(x, device=device)
+        o = np.argsort(x, kind="stable")
+        assert_array_equal_np(ember.sort(a), x[o], device)
+        assert_array_equal_np(ember.argsort(a), o, device)
+        vals = np.arange(n, dtype=np.float32) * 2 - 7
+        k, v = ember.parallel.radix_sort(a, ember.asarray(vals, device=device))
+        assert_array_equal_np(k, x[o])
+        assert_array_equal_np(v, vals[o])
+
+
+def test_all_equal_and_sorted(device):
+    n = TILE * 5 + 17
+    for x in [np.full(n, 7, np.uint32), np.full(n, -0.0, np.float64),
+              np.arange(n, dtype=np.int64)[::-1].copy(),
+              np.arange(n, dtype=np.float32)]:
+        a = ember.asarray(x, device=device)
+        o = np.argsort(x, kind="stable")
+        assert_array_equal_np(ember.sort(a), x[o])
+        assert_array_equal_np(ember.argsort(a), o)
+        k, v = ember.parallel.radix_sort(a, ember.arange(n, device=device),
+                                         descending=True)
+        od = np.lexsort((np.arange(n), -x.astype(np.float64)))
+        assert_array_equal_np(k, x[od])
+        assert_array_equal_np(v, od)
+
+
+def test_nan_payloads_and_signed_zeros(device):
+    n = 3 * TILE + 5
+    rng = np.random.default_rng(11)
+    bits = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    bits[rng.integers(0, n, 500)] = 0x7FC00000 | rng.integers(1, 2**22, 500,
+                                                              dtype=np.uint32)
+    bits[rng.integers(0, n, 500)] = 0xFFC01234
+    bits[rng.integers(0, n, 300)] = 0x80000000  # -0.0
+    bits[rng.integers(0, n, 300)] = 0           # 0.0
+    x = bits.view(np.float32)
+    a = ember.asarray(x, device=device)
+    o = np.argsort(x, kind="stable")
+    assert_array_equal_np(ember.argsort(a), o)
+    got = ember.asnumpy(ember.sort(a)).view(np.uint32)
+    np.testing.assert_array_equal(got, bits[o])  # payloads, signs, order
+
+
+@pytest.mark.parametrize("dtype", ["uint32", "int64", "float64", "uint64"])
+def test_descending_bits_pairs(device, dtype):
+    n = 2 * TILE + 3
+    x = rand(dtype, n, seed=12, dup=False)
+    a = ember.asarray(x, device=device)
+    width = 8 * np.dtype(dtype).itemsize
+    ids = np.arange(n, dtype=np.int64)
+    # NumPy's order as ranks (-0.0 ties 0.0, NaNs share the last rank)
+    r = np.unique(x, return_inverse=True)[1].astype(np.int64)
+    nan = np.isnan(x) if dtype[0] == "f" else np.zeros(n, bool)
+    for desc in [False, True]:
+        k, v = ember.parallel.radix_sort(a, ember.asarray(ids, device=device),
+                                         descending=desc)
+        o = np.argsort(np.where(nan, n, -r) if desc else r, kind="stable")
+        assert_array_equal_np(v, o)
+        assert_array_equal_np(k, x[o])
+    if dtype[0] in "ui":
+        img = x.view(np.dtype(f"uint{width}"))
+        if dtype[0] == "i":
+            img = img ^ np.array(1 << (width - 1), img.dtype)
+        for lo, hi in [(4, 20), (width - 24, width), (0, 0), (3, 5)]:
+            d = (img >> np.array(lo, img.dtype)) & np.array(
+                (1 << (hi - lo)) - 1, img.dtype)
+            o = np.argsort(d, kind="stable")
+            k, v = ember.parallel.radix_sort(a, ember.asarray(ids, device=device),
+                                             begin_bit=lo, end_bit=hi)
+            assert_array_equal_np(v, o)
+            assert_array_equal_np(k, x[o])
+
+
+def test_large_pairs(device):
+    n = 2_500_001
+    rng = np.random.default_rng(13)
+    x = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    a = ember.asarray(x, device=device)
+    o = np.argsort(x, kind="stable")
+    assert_array_equal_np(ember.sort(a), x[o])
+    k, v = ember.parallel.radix_sort(a, ember.arange(n, device=device,
+                                                     dtype=ember.int32))
+    assert_array_equal_np(v, o.astype(np.int32))
+    y = rng.standard_normal(n)
+    assert_array_equal_np(ember.argsort(ember.asarray(y, device=device)),
+                          np.argsort(y, kind="stable"))
+
+
+def test_top_k_tiles(device):
+    n = 3 * TILE + 7
+    for dtype in ["int32", "float32", "uint64"]:
+        x = rand(dtype, n, seed=22, dup=dtype != "uint64")
+        a = ember.asarray(x, device=device)
+        r = np.unique(x, return_inverse=True)[1].astype(np.int64)
+        nan = np.isnan(x) if dtype[0] == "f" else np.zeros(n, bool)
+        for k in [1, TILE + 1, n]:
+            v, i = ember.parallel.top_k(a, k)
+            o = np.argsort(np.where(nan, n, -r), kind="stable")[:k]
+            assert_array_equal_np(i, o)
+            assert_array_equal_np(v, x[o])
+            v, i = ember.parallel.top_k(a, k, largest=False)
+            o = np.argsort(r, kind="stable")[:k]
+            assert_array_equal_np(i, o)
+            assert_array_equal_np(v, x[o])

@@ -1,0 +1,237 @@
+/* ember algorithms: the radix sort that moves raw keys (and values) pass
+ * after pass, Onesweep-style on CUDA, chunked LSD on the host; the
+ * kernels are in src/codegen/sort_onesweep.c. It serves 1-D sorts of one
+ * real or integer key (em_radix_sort, 1-D em_sort and em_argsort,
+ * em_top_k); multi-key orders (complex numbers, rows of an axis sort)
+ * keep the permutation engine in radix_sort.c.
+ *
+ * The floor on the H100 (2.93 TB/s of copy bandwidth, counting read plus
+ * write), for n = 2^27 keys:
+ *   uint32/float32 keys: the upsweep reads 4 B a key, each of 4 passes
+ *     reads and writes 4 B: 36 B a key, 4.83 GB, 1.65 ms, 81 Gkeys/s.
+ *   float64 keys: 8 B + 8 passes x 16 B = 136 B a key, 18.3 GB, 6.2 ms,
+ *     21.6 Gkeys/s.
+ *   float32 keys + int64 values (pairs) and argsort (whose first pass
+ *     makes the positions instead of reading them): 4 B + 4 x (8 + 16) =
+ *     100 B a key (92 for argsort), 13.4 GB, 4.6 ms, 29 Gkeys/s (32 for
+ *     argsort).
+ * A Onesweep pass also writes its tiles' status words (4 B per digit and
+ * tile: 1 KB per 4,096 keys, 6% of a 32-bit keys-only pass) and
+ * scatters in runs that are not whole cache lines, so expect 60-70% of
+ * the floor: about 50 Gkeys/s for 32-bit keys, 14 for 64-bit keys and 18
+ * for pairs (CuPy measured 38.5, 14.9; PyTorch pairs 19.4).
+ * Measured (H100, 2^27 keys, with CuPy/PyTorch in the same run): uint32
+ * 27.3 Gkeys/s (CuPy 37.9), float32 29.2 (CuPy 36.6), float64 9.5 (CuPy
+ * 14.9), argsort float32 18.3 (CuPy 18.9), pairs float32 + int64 17.4
+ * (PyTorch 19.2): 34%, 36%, 44% and 59% of the floor. The upsweep costs
+ * about 0.2 ms and a 32-bit pass about 1.15 ms (0.9 TB/s of key traffic;
+ * at the 2.9 TB/s copy bandwidth it would take 0.37 ms), so the passes
+ * are bound by something other than bandwidth (the latency of a tile's
+ * serial phases and its look-back, most likely: reading 8 earlier tiles
+ * at once instead of 1 gained 10%).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo/sort_internal.h"
+
+static int is_cuda(em_device *dev)
+{
+    return em_device_get_type(dev) == EM_DEVICE_CUDA;
+}
+
+/* EMBER_SORT_ONESWEEP=0 sends every sort to the permutation engine (to
+ * compare, or as a way around a fault). Read once. */
+static int enabled(void)
+{
+    static int on = -1;
+    if (__atomic_load_n(&on, __ATOMIC_RELAXED) < 0) {
+        const char *e = getenv("EMBER_SORT_ONESWEEP");
+        __atomic_store_n(&on, !(e && !strcmp(e, "0")), __ATOMIC_RELAXED);
+    }
+    return __atomic_load_n(&on, __ATOMIC_RELAXED);
+}
+
+int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize)
+{
+    if (!enabled() || !em_srt_key_bits(dt))
+        return 0;
+    if (vsize != 0 && vsize != 4 && vsize != 8)
+        return 0;
+    return !is_cuda(dev) || n <= EM_SRT_OS_MAX_N;
+}
+
+/* Pass p of npass: the digit's shift and mask. */
+static void digit_of(int p, int npass, int begin, int end, int *shift,
+                     unsigned *mask)
+{
+    int bits = end - begin - 8 * p;
+    *shift = begin + 8 * p;
+    if (bits > 8 || (p < npass - 1))
+        bits = 8;
+    *mask = bits >= 8 ? 0xffu : (1u << bits) - 1u;
+}
+
+static em_status onesweep(em_device *dev, long long n, em_dtype dt,
+                          const void *keys, int desc, int begin, int end,
+                          const void *vals, size_t vsize, void *kout,
+                          void *vout, void *ktmp, void *vtmp, int npass,
+                          em_stream *s)
+{
+    const long long tile = 256ll * em_gen_sort_os_items(dt, vsize != 0);
+    const long long ntiles = (n + tile - 1) / tile;
+    const size_t hist_words = (size_t)npass * 256, ctr_words = 64;
+    const size_t status_words = (size_t)ntiles * 256;
+    em_gen_sort_fn pfn = vsize == 0   ? EM_SRT_OS0
+                         : vsize == 4 ? EM_SRT_OS4
+                                      : EM_SRT_OS8;
+    em_function *fup, *fscan, *fpass;
+    unsigned *aux = NULL, lastmask;
+    int shift;
+    em_status st;
+
+    if ((st = em_gen_sort_function(dev, EM_SRT_UP, dt, &fup)) != EM_OK ||
+        (st = em_gen_sort_function(dev, EM_SRT_OSSCAN, dt, &fscan)) != EM_OK ||
+        (st = em_gen_sort_function(dev, pfn, dt, &fpass)) != EM_OK)
+        return st;
+    /* One zeroed block: the histograms, a tile counter per pass and a
+     * status array per pass (so no pass waits for a reset). */
+    st = em_malloc(dev, (hist_words + ctr_words + status_words * npass) * 4, s,
+                   (void **)&aux);
+    if (st == EM_OK)
+        st = em_memset_async(
+            dev, aux, 0, (hist_words + ctr_words + status_words * npass) * 4,
+            s);
+    if (st != EM_OK)
+        goto done;
+    digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
+    {
+        em_dim3 grid = {(unsigned)(ntiles < 1024 ? ntiles : 1024), 1, 1};
+        em_dim3 block = {256, 1, 1}, one = {1, 1, 1};
+        void *args[7] = {&keys, &n, &begin, &npass, &lastmask, &desc, &aux};
+        void *sargs[2] = {&aux, &npass};
+        if ((st = em_launch(fup, grid, block, 0, s, args)) != EM_OK ||
+            (st = em_launch(fscan, one, block, 0, s, sargs)) != EM_OK)
+            goto done;
+    }
+    for (int p = 0; p < npass && st == EM_OK; p++) {
+        /* The last pass lands in kout/vout. */
+        const int to_out = (npass - 1 - p) % 2 == 0;
+        const void *ksrc = p == 0 ? keys : (to_out ? ktmp : kout);
+        const void *vsrc = p == 0 ? vals : (to_out ? vtmp : vout);
+        void *kdst = to_out ? kout : ktmp, *vdst = to_out ? vout : vtmp;
+        const unsigned *offs = aux + (size_t)p * 256;
+        unsigned *ctr = aux + hist_words + p;
+        unsigned *status = aux + hist_words + ctr_words + status_words * p;
+        unsigned mask;
+        em_dim3 grid = {(unsigned)ntiles, 1, 1}, block = {256, 1, 1};
+        void *args[11] = {&ksrc, &kdst, &vsrc, &vdst,   &n,  &shift,
+                          &mask, &desc, &offs, &status, &ctr};
+        digit_of(p, npass, begin, end, &shift, &mask);
+        st = em_launch(fpass, grid, block, 0, s, args);
+    }
+done:
+    if (aux)
+        em_free(dev, aux, s);
+    return st;
+}
+
+static em_status chunked(em_device *dev, long long n, em_dtype dt,
+                         const void *keys, int desc, int begin, int end,
+                         const void *vals, size_t vsize, void *kout, void *vout,
+                         void *ktmp, void *vtmp, int npass, em_stream *s)
+{
+    /* Up to 256 chunks of at least 8,192 keys: a few per pool thread. */
+    long long chunk = (n + 255) / 256, nchunks;
+    const int k = vsize == 0 ? 0 : vsize == 4 ? 1 : 2;
+    em_function *fh, *ft, *fs, *fb = NULL;
+    char *aux = NULL;
+    long long *counts;
+    void *vary, *top;
+    /* The top digit's pass lands in kout when it is the only one, else in
+     * ktmp for the buckets to finish into kout. */
+    void *kdst = npass > 1 ? ktmp : kout, *vdst = npass > 1 ? vtmp : vout;
+    const void *none = NULL;
+    unsigned lastmask;
+    int shift, me = npass - 1;
+    em_status st;
+
+    if (chunk < 8192)
+        chunk = 8192;
+    nchunks = (n + chunk - 1) / chunk;
+    if ((st = em_gen_sort_function(dev, EM_SRT_KHIST, dt, &fh)) != EM_OK ||
+        (st = em_gen_sort_function(dev, EM_SRT_KTOP, dt, &ft)) != EM_OK ||
+        (st = em_gen_sort_function(dev, (em_gen_sort_fn)(EM_SRT_KSCAT0 + k), dt,
+                                   &fs)) != EM_OK ||
+        (npass > 1 &&
+         (st = em_gen_sort_function(dev, (em_gen_sort_fn)(EM_SRT_KBUCKET0 + k),
+                                    dt, &fb)) != EM_OK))
+        return st;
+    /* counts, then each chunk's OR and AND of images, then the top pass */
+    if ((st = em_malloc(dev, em_srt_counts_bytes(nchunks) + nchunks * 16 + 16,
+                        s, (void **)&aux)) != EM_OK)
+        return st;
+    counts = (long long *)aux;
+    vary = aux + em_srt_counts_bytes(nchunks);
+    top = aux + em_srt_counts_bytes(nchunks) + nchunks * 16;
+    digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
+    {
+        em_dim3 grid = {(unsigned)nchunks, 1, 1}, block = {1, 1, 1};
+        em_dim3 one = {1, 1, 1}, buckets = {256, 1, 1};
+        void *hargs[11] = {&keys, &n,      &chunk, &begin, &npass, &lastmask,
+                           &desc, &counts, &vary,  &none,  &me};
+        void *targs[6] = {&vary, &nchunks, &begin, &npass, &lastmask, &top};
+        void *sargs[12] = {&keys,  &kdst,  &vals,     &vdst, &n,      &chunk,
+                           &begin, &npass, &lastmask, &desc, &counts, &top};
+        void *bargs[9] = {&ktmp,   &kout,  &vtmp, &vout, &n,
+                          &counts, &begin, &top,  &desc};
+        st = em_launch(fh, grid, block, 0, s, hargs);
+        if (st == EM_OK)
+            st = em_launch(ft, one, block, 0, s, targs);
+        /* The lower passes' counts, each kept only if it is the top. */
+        hargs[8] = &none;
+        hargs[9] = &top;
+        for (me = npass - 2; me >= 0 && st == EM_OK; me--)
+            st = em_launch(fh, grid, block, 0, s, hargs);
+        if (st == EM_OK)
+            st = em_srt_scan_counts(dev, counts, nchunks, s);
+        if (st == EM_OK)
+            st = em_launch(fs, grid, block, 0, s, sargs);
+        if (st == EM_OK && fb)
+            st = em_launch(fb, buckets, block, 0, s, bargs);
+    }
+    em_free(dev, aux, s);
+    return st;
+}
+
+em_status em_srt_fast(em_device *dev, long long n, em_dtype dt,
+                      const void *keys, int desc, int begin, int end,
+                      const void *vals, size_t vsize, void *kout, void *vout,
+                      em_stream *s)
+{
+    const size_t ks = em_dtype_size(dt);
+    /* begin == end still makes one pass (mask 0): a stable copy, which
+     * also writes argsort's positions. */
+    const int npass = end > begin ? (end - begin + 7) / 8 : 1;
+    void *ktmp = NULL, *vtmp = NULL;
+    em_status st = EM_OK;
+
+    if (n <= 0)
+        return EM_OK;
+    if (end <= begin)
+        begin = end = 0;
+    if (npass > 1) {
+        st = em_malloc(dev, (size_t)n * ks, s, &ktmp);
+        if (st == EM_OK && vsize)
+            st = em_malloc(dev, (size_t)n * vsize, s, &vtmp);
+    }
+    if (st == EM_OK)
+        st = (is_cuda(dev) ? onesweep : chunked)(dev, n, dt, keys, desc != 0,
+                                                 begin, end, vals, vsize, kout,
+                                                 vout, ktmp, vtmp, npass, s);
+    if (ktmp)
+        em_free(dev, ktmp, s);
+    if (vtmp)
+        em_free(dev, vtmp, s);
+    return st;
+}
