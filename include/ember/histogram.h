@@ -23,8 +23,18 @@
 extern "C" {
 #endif
 
-/* Bins kept in shared memory per CUDA block; more use global atomics. */
-#define EM_HIST_SHARED_BINS 4096
+/* Bins kept in shared memory per CUDA block (half as many with weights);
+ * more use global atomics. bincount counts up to this many values (or
+ * minlength) in the same pass that finds its output's length. */
+#define EM_HIST_SHARED_BINS 8192
+
+/* What em_histogram_bin_edges knows about the equal bins it made, so
+ * that counting needs no read of the edges: the first and last edge as
+ * the edges array holds them, and the largest distance of an edge from
+ * exact equal spacing between them, in bins. */
+typedef struct em_hist_grid {
+    double first, last, dev;
+} em_hist_grid;
 
 /* CUB's HistogramEven: `bins` equal bins over [lower, upper) (every bin
  * half-open, upper excluded; values outside and NaN are not counted).
@@ -54,16 +64,31 @@ em_status em_histogram_edges(const em_array *x, const em_array *weights,
  * finite", as NumPy). lo == hi widens to [lo - 0.5, hi + 0.5]. *out is a
  * new array of bins + 1 edges in NumPy's dtype (the float type of the
  * input, float64 for integers) on x's device, computed as NumPy's
- * linspace. ends (NULL: not wanted) receives the first and last edge as
- * the array holds them, for em_histogram_uniform. */
+ * linspace. grid (NULL: not wanted) receives what em_histogram_uniform
+ * needs to count without reading the edges back. */
 em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
                                  double lo, double hi, em_array *out,
-                                 double ends[2], em_stream *s);
+                                 em_hist_grid *grid, em_stream *s);
 
-/* em_histogram_edges with uniform edges (from em_histogram_bin_edges)
- * whose first and last value the caller passes: no host read. */
+/* NumPy's bin count for a string `bins`: method is one of "auto", "fd",
+ * "sturges", "sqrt", "rice", "scott", "doane", "stone" (anything else is
+ * EM_ERR_INVALID_VALUE naming it). The data (x flattened, trimmed to
+ * [lo, hi] when has_range) gives a width as NumPy's estimator of that
+ * name; *nbins = ceil(range / width) (at least 1 for integer data's
+ * widths below 1; 1 for a zero width or no data). Statistics are computed
+ * on the device (in float64 where NumPy uses the data's float type, so a
+ * width that lands within rounding of a whole count may differ by one);
+ * a few small reads. 'stone' counts one histogram per candidate count
+ * (up to max(100, sqrt(n))), as NumPy does; NumPy's warning when the
+ * best is the last candidate is not given. */
+em_status em_histogram_bin_count(const em_array *x, const char *method,
+                                 int has_range, double lo, double hi,
+                                 int64_t *nbins, em_stream *s);
+
+/* em_histogram_edges with the uniform edges em_histogram_bin_edges made
+ * and the grid it described them with: no host read, one pass over x. */
 em_status em_histogram_uniform(const em_array *x, const em_array *weights,
-                               const em_array *edges, const double ends[2],
+                               const em_array *edges, const em_hist_grid *grid,
                                em_array *out, em_stream *s);
 
 /* NumPy's density=True: hist / diff(edges) / sum(hist) as float64 (nbins
@@ -74,10 +99,42 @@ em_status em_histogram_density(const em_array *hist, const em_array *edges,
 /* NumPy's bincount: x is 1-d of a non-negative integer type (a negative
  * value is EM_ERR_INVALID_VALUE; a bool is counted as 0/1). *out has
  * max(max(x) + 1, minlength) elements: int64 counts, or float64 sums of
- * weights (same length as x). The length needs x's maximum: one small
- * read. */
+ * weights (same length as x). One pass counts the values below
+ * max(EM_HIST_SHARED_BINS, minlength) (half that with weights) while it
+ * finds x's extremes; the length needs them: one small read. Only when
+ * a value is past that bound is x counted again. *out may be a view of
+ * a slightly longer buffer. */
 em_status em_bincount(const em_array *x, const em_array *weights,
                       int64_t minlength, em_array *out, em_stream *s);
+
+/* One coordinate's bins for em_histogram2d: the given edges (1-d, real,
+ * on x's device, at least one, monotonically non-decreasing, else
+ * EM_ERR_INVALID_VALUE), or, with edges NULL, `count` equal bins over
+ * [lo, hi] (has_range) or over the coordinate's minimum and maximum, as
+ * NumPy's histogramdd makes them (float64 edges for a given range or
+ * integer data, else the data's float type; no check of collapsed
+ * edges). */
+typedef struct em_hist_axis {
+    const em_array *edges;
+    int64_t count;
+    int has_range;
+    double lo, hi;
+} em_hist_axis;
+
+/* NumPy's histogram2d: x and y 1-d of one length (else
+ * EM_ERR_INVALID_VALUE naming both), real (complex is EM_ERR_TYPE), taken
+ * in their promoted dtype as NumPy stacks them; weights NULL or real of
+ * their length. A pair counts in bin (i, j) when x is in x's bin i and y
+ * in y's bin j (half-open bins, the last closed; NaN and values outside
+ * are not counted). *hist is a new float64 (nx, ny) array of counts or
+ * weight sums, or with dens NumPy's density (hist / dx_i / dy_j /
+ * sum(hist), on a host copy); *xedges and *yedges the edges used (the
+ * given arrays themselves, or new ones). One pass over x and y, plus
+ * one small read of each coordinate's range when it is computed. */
+em_status em_histogram2d(const em_array *x, const em_array *y,
+                         const em_array *weights, const em_hist_axis axes[2],
+                         int dens, em_array *hist, em_array *xedges,
+                         em_array *yedges, em_stream *s);
 
 /* NumPy's digitize: for each element of x, the index of its bin in `bins`
  * (1-d, real, monotonically increasing or decreasing, else

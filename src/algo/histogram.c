@@ -6,19 +6,20 @@
  * privatized counters: see codegen/histogram.h for the schedules.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/hist_internal.h"
 #include "array/array_internal.h"
 #include "codegen/ewise.h"
 #include "codegen/histogram.h"
-#include "ember/reduce.h"
 
 /* Host rows of private counters at most (beyond, fewer blocks). */
 #define HIST_HOST_MAX_COUNTERS (1ll << 22)
 
-static const char *dt_name(em_dtype d)
+const char *em_hist_dt_name(em_dtype d)
 {
     const em_dtype_info *i = em_dtype_get(d);
     return i ? i->name : "?";
@@ -32,14 +33,16 @@ static int is_real(em_dtype d)
 
 /* *c: a new reference to x's elements, C-contiguous, of `want` (or, with
  * want < 0, of x's dtype when the kernels load it, else float32). */
-static em_status contiguous_as(const em_array *x, int want, em_stream *on,
-                               em_array *c)
+em_status em_hist_contiguous(const em_array *x, int want, em_stream *on,
+                             em_array *c)
 {
     em_dtype dt = want >= 0                      ? (em_dtype)want
                   : em_gen_hist_native(x->dtype) ? x->dtype
                                                  : EM_FLOAT32;
     em_status st;
-    if (dt == x->dtype && (x->flags & EM_ARRAY_C_CONTIGUOUS)) {
+    /* aligned too: the kernels load whole (vectors of) elements */
+    if (dt == x->dtype && (x->flags & EM_ARRAY_C_CONTIGUOUS) &&
+        (x->flags & EM_ARRAY_ALIGNED)) {
         em_array_retain(x, c);
         return EM_OK;
     }
@@ -51,7 +54,7 @@ static em_status contiguous_as(const em_array *x, int want, em_stream *on,
     return st;
 }
 
-static em_status check_real(const em_array *x, const char *fn, const char *arg)
+em_status em_hist_check_real(const em_array *x, const char *fn, const char *arg)
 {
     em_status st = em_arr_check(x, fn);
     if (st != EM_OK)
@@ -61,57 +64,186 @@ static em_status check_real(const em_array *x, const char *fn, const char *arg)
                         "%s: %s of dtype %s is not supported "
                         "(only bool, integer and real floating "
                         "dtypes)",
-                        fn, arg, dt_name(x->dtype));
+                        fn, arg, em_hist_dt_name(x->dtype));
     return EM_OK;
 }
 
-/* Launch the counting kernel of op over c (n elements) into out (nbins
- * counters of 8 bytes, on c's device): zeroes and fills out. */
-static em_status count(int op, const em_array *c, const em_array *w,
-                       const double *edges, int64_t nbins, double lo, double hi,
-                       double norm, em_array *out, em_stream *on)
+/* The bins a CUDA block keeps in shared memory (with or without
+ * weights). */
+int64_t em_hist_shared_cap(int weighted)
+{
+    /* $EMBER_HIST_SHARED_KB (4 to 200) overrides the bytes per block, for
+     * tuning on another GPU (bench/hist_tune.py); read once */
+    static int64_t bytes;
+    int64_t b = __atomic_load_n(&bytes, __ATOMIC_RELAXED);
+    if (!b) {
+        const char *v = getenv("EMBER_HIST_SHARED_KB");
+        int kb = v ? atoi(v) : 0;
+        b = kb >= 4 && kb <= 200 ? (int64_t)kb * 1024
+                                 : EM_GEN_HIST_SHARED_BYTES;
+        __atomic_store_n(&bytes, b, __ATOMIC_RELAXED);
+    }
+    return b / (weighted ? 8 : 4);
+}
+
+/* Page-locked slots for the small reads (bincount's extremes, the range
+ * pass): a read into page-locked memory is one DMA on the stream, where
+ * pageable memory goes through the driver's staging copy first. One
+ * 4 KiB block made on first use and kept for the process; slots are
+ * taken under a lock, and with all taken a read goes the pageable way. */
+#define PIN_SLOT_BYTES 64
+#define PIN_SLOTS 64
+
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *pin_base;
+static uint64_t pin_used; /* bit i: slot i is taken */
+static int pin_failed;
+
+static void *pin_take(void)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&pin_lock);
+    if (!pin_base && !pin_failed) {
+        void *b = NULL;
+        if (em_host_alloc(PIN_SLOT_BYTES * PIN_SLOTS, &b) == EM_OK)
+            pin_base = b;
+        else
+            pin_failed = 1;
+    }
+    if (pin_base && pin_used != ~0ull) {
+        int i = __builtin_ctzll(~pin_used);
+        pin_used |= 1ull << i;
+        p = pin_base + (size_t)i * PIN_SLOT_BYTES;
+    }
+    pthread_mutex_unlock(&pin_lock);
+    return p;
+}
+
+static void pin_give(void *p)
+{
+    pthread_mutex_lock(&pin_lock);
+    pin_used &= ~(1ull << (((unsigned char *)p - pin_base) / PIN_SLOT_BYTES));
+    pthread_mutex_unlock(&pin_lock);
+}
+
+/* n <= PIN_SLOT_BYTES bytes at src (memory of dev) into host, once the
+ * work queued on `on` is done: the one small read of a result's size. */
+static em_status small_read(em_device *dev, const void *src, void *host,
+                            size_t n, em_stream *on)
+{
+    void *p = em_device_get_type(dev) == EM_DEVICE_CUDA ? pin_take() : NULL;
+    em_status st;
+    if (!p) /* pageable: returns when the copy is done */
+        return em_memcpy_async(dev, host, src, n, on);
+    st = em_memcpy_async(dev, p, src, n, on);
+    if (st == EM_OK)
+        st = em_stream_synchronize(on);
+    if (st == EM_OK)
+        memcpy(host, p, n);
+    pin_give(p);
+    return st;
+}
+
+/* CUDA blocks per SM for a count into nbins bins. Fewer blocks would
+ * mean fewer global atomics when the blocks add their shared bins to the
+ * output, but on the H100 four blocks of 512 were as fast or faster for
+ * 256 to 8192 bins (bench/hist_tune.py: 4096 bins 2186 GB/s against 1870
+ * with two). $EMBER_HIST_BLOCKS_PER_SM (1 to EM_GEN_HIST_BLOCKS_PER_SM)
+ * overrides, for tuning on another GPU; read once. */
+int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem)
+{
+    static int per_sm[64]; /* shared bytes per SM by cuda device id */
+    int id = em_device_get_id(dev), have = 0, fit;
+    static int env = -1;
+    int e = __atomic_load_n(&env, __ATOMIC_RELAXED);
+    if (e < 0) {
+        const char *v = getenv("EMBER_HIST_BLOCKS_PER_SM");
+        e = v ? atoi(v) : 0;
+        if (e < 0 || e > EM_GEN_HIST_BLOCKS_PER_SM)
+            e = 0;
+        __atomic_store_n(&env, e, __ATOMIC_RELAXED);
+    }
+    if (e <= 0)
+        e = EM_GEN_HIST_BLOCKS_PER_SM;
+    /* never more blocks than an SM holds at once: a grid-stride block
+     * that must wait for another to finish doubles the time */
+    if (id >= 0 && id < 64)
+        have = __atomic_load_n(&per_sm[id], __ATOMIC_RELAXED);
+    if (!have) {
+        em_device_props pr;
+        if (em_device_get_props(dev, &pr) != EM_OK ||
+            pr.max_shared_per_multiprocessor <= 0)
+            return e;
+        have = pr.max_shared_per_multiprocessor;
+        if (id >= 0 && id < 64)
+            __atomic_store_n(&per_sm[id], have, __ATOMIC_RELAXED);
+    }
+    fit = (int)((size_t)have / (shmem + 1024)); /* 1 KiB reserved per block */
+    return fit < 1 ? 1 : fit < e ? fit : e;
+}
+
+/* Launch the counting kernel of op over c (n elements) into outp: nbins
+ * counters of 8 bytes, zeroed here, followed (with_mm, bincount) by the
+ * two int64 extremes the kernel reduces, zeroed too. Stream ordered: no
+ * host synchronisation. */
+static em_status count(int op, int flags, const em_array *c, const em_array *w,
+                       const void *edges, int64_t nbins, double lo, double hi,
+                       double norm, double eps, int with_mm, void *outp,
+                       em_stream *on)
 {
     em_device *dev = c->device;
     int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
     int64_t n = c->size;
+    size_t extra = with_mm ? 16 : 0;
     em_gen_hist d;
     em_function *fn[2];
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     const void *xp = c->data, *wp = w ? w->data : NULL, *ep = edges;
-    void *op_ = out->data;
+    void *op_ = outp, *mm = with_mm ? (char *)outp + nbins * 8 : NULL;
+    int64_t sbins = 0, cshift = 0, chunk = 0;
     em_status st;
 
     if (n == 0)
-        return em_memset_async(dev, out->data, 0, (size_t)nbins * 8, on);
+        return em_memset_async(dev, outp, 0, (size_t)nbins * 8 + extra, on);
     memset(&d, 0, sizeof d);
     d.op = (uint8_t)op;
+    d.flags = (uint8_t)flags;
     d.xdt = (uint8_t)c->dtype;
     d.weighted = w != NULL;
-    d.shared = cuda && nbins <= EM_HIST_SHARED_BINS;
+    d.idx32 = nbins < (1ll << 31) - 1;
     if ((st = em_gen_hist_functions(dev, &d, fn)) != EM_OK)
         return st;
     if (cuda) {
-        int64_t tiles = (n + EM_GEN_HIST_BLOCK - 1) / EM_GEN_HIST_BLOCK,
-                cap = (int64_t)em_gen_device_units(dev) * 16,
-                least = n / (1ll << 30) + 1, nb;
-        size_t shmem = d.shared ? (size_t)nbins * (w ? 8 : 4) : 0;
-        int64_t chunk = 0;
-        void *args[] = {&xp,    &wp, &n,  &chunk, &ep,
-                        &nbins, &lo, &hi, &norm,  &op_};
+        int64_t vec = w ? 1 : 16 / (int64_t)em_dtype_size(c->dtype),
+                per = (int64_t)EM_GEN_HIST_BLOCK * vec * 2,
+                tiles = (n + per - 1) / per, cap, least = n / (1ll << 30) + 1,
+                nb, scap = em_hist_shared_cap(w != NULL);
+        size_t shmem;
+        void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
+                        &hi, &norm, &eps, &sbins, &cshift, &op_,   &mm};
+        sbins = nbins < scap ? nbins : scap;
+        /* copies of each bin while they fit: fewer lanes share a bank */
+        while (cshift < 5 && (sbins << (cshift + 1)) <= scap)
+            cshift++;
+        shmem = (size_t)(sbins << cshift) * (w ? 8 : 4);
+        cap = (int64_t)em_gen_device_units(dev) *
+              em_hist_blocks_per_sm(dev, shmem);
         nb = tiles < cap ? tiles : cap;
         if (nb < least) /* a block's 32-bit shared counters never wrap */
             nb = least;
         grid.x = (unsigned)nb;
         block.x = EM_GEN_HIST_BLOCK;
-        st = em_memset_async(dev, out->data, 0, (size_t)nbins * 8, on);
+        st = em_memset_async(dev, outp, 0, (size_t)nbins * 8 + extra, on);
         if (st == EM_OK)
             st = em_launch(fn[0], grid, block, shmem, on, args);
         return st;
     }
     {
-        int64_t units = em_gen_device_units(dev), chunk, nb, rows_max;
+        int64_t units = em_gen_device_units(dev), nb, rows_max;
         em_array rows;
         void *rp;
+        if (with_mm && (st = em_memset_async(dev, mm, 0, extra, on)) != EM_OK)
+            return st;
         chunk = (n + units * 4 - 1) / (units * 4);
         if (chunk < 65536)
             chunk = 65536;
@@ -125,20 +257,20 @@ static em_status count(int op, const em_array *c, const em_array *w,
         }
         grid.x = (unsigned)nb;
         if (nb == 1) {
-            void *args[] = {&xp,    &wp, &n,  &chunk, &ep,
-                            &nbins, &lo, &hi, &norm,  &op_};
+            void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
+                            &hi, &norm, &eps, &sbins, &cshift, &op_,   &mm};
             return em_launch(fn[0], grid, block, 0, on, args);
         }
         {
             int64_t total = nb * nbins;
-            st = em_array_empty(dev, out->dtype, 1, &total, 'C', on, &rows);
+            st = em_array_empty(dev, EM_INT64, 1, &total, 'C', on, &rows);
             if (st != EM_OK)
                 return st;
         }
         rp = rows.data;
         {
-            void *args[] = {&xp,    &wp, &n,  &chunk, &ep,
-                            &nbins, &lo, &hi, &norm,  &rp};
+            void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
+                            &hi, &norm, &eps, &sbins, &cshift, &rp,    &mm};
             st = em_launch(fn[0], grid, block, 0, on, args);
         }
         if (st == EM_OK) {
@@ -162,7 +294,7 @@ em_status em_histogram_even(const em_array *x, int64_t bins, double lower,
     em_status st;
     if (!x || !out)
         return em_error(EM_ERR_INVALID_VALUE, "histogram_even: NULL argument");
-    if ((st = check_real(x, "histogram_even", "x")) != EM_OK)
+    if ((st = em_hist_check_real(x, "histogram_even", "x")) != EM_OK)
         return st;
     if (bins < 1)
         return em_error(EM_ERR_INVALID_VALUE,
@@ -175,12 +307,12 @@ em_status em_histogram_even(const em_array *x, int64_t bins, double lower,
                         lower, upper);
     if (!(on = em_arr_stream(x->device, s, "histogram_even")))
         return EM_ERR_INVALID_VALUE;
-    if ((st = contiguous_as(x, -1, on, &c)) != EM_OK)
+    if ((st = em_hist_contiguous(x, -1, on, &c)) != EM_OK)
         return st;
     st = em_array_empty(x->device, EM_INT64, 1, &bins, 'C', on, out);
     if (st == EM_OK) {
-        st = count(EM_GEN_HIST_EVEN, &c, NULL, NULL, bins, lower, upper,
-                   (double)bins / (upper - lower), out, on);
+        st = count(EM_GEN_HIST_EVEN, 0, &c, NULL, NULL, bins, lower, upper,
+                   (double)bins / (upper - lower), 0, 0, out->data, on);
         if (st != EM_OK)
             em_array_release(out);
     }
@@ -188,74 +320,61 @@ em_status em_histogram_even(const em_array *x, int64_t bins, double lower,
     return st;
 }
 
-/* One element of a 0-d or 1-d array's host copy as double. */
-static double host_to_double(const void *p, em_dtype dt)
+/* The minimum and maximum of c (n > 0) as doubles, both NaN when c
+ * holds a NaN (as NumPy's a.min() and a.max()): one pass, one small
+ * read. */
+em_status em_hist_data_range(const em_array *c, em_stream *on, double *lo,
+                             double *hi)
 {
-    switch (dt) {
-    case EM_BOOL:
-    case EM_UINT8:
-        return *(const unsigned char *)p;
-    case EM_INT8:
-        return *(const signed char *)p;
-    case EM_INT16:
-        return *(const short *)p;
-    case EM_INT32:
-        return *(const int *)p;
-    case EM_INT64:
-        return (double)*(const long long *)p;
-    case EM_UINT16:
-        return *(const unsigned short *)p;
-    case EM_UINT32:
-        return *(const unsigned int *)p;
-    case EM_UINT64:
-        return (double)*(const unsigned long long *)p;
-    case EM_FLOAT32:
-        return *(const float *)p;
-    case EM_FLOAT64:
-        return *(const double *)p;
-    default:
-        return NAN;
-    }
-}
-
-static int64_t host_to_i64(const void *p, em_dtype dt)
-{
-    switch (dt) {
-    case EM_BOOL:
-    case EM_UINT8:
-        return *(const unsigned char *)p;
-    case EM_INT8:
-        return *(const signed char *)p;
-    case EM_INT16:
-        return *(const short *)p;
-    case EM_INT32:
-        return *(const int *)p;
-    case EM_INT64:
-        return *(const long long *)p;
-    case EM_UINT16:
-        return *(const unsigned short *)p;
-    case EM_UINT32:
-        return *(const unsigned int *)p;
-    default: /* uint64 is refused before */
-        return (int64_t) * (const unsigned long long *)p;
-    }
-}
-
-/* Minimum (op MIN) or maximum of c, read back as 8 host bytes. */
-static em_status extreme(const em_array *c, em_reduce_op op, em_stream *on,
-                         unsigned char host[8])
-{
-    em_reduce_args ra;
-    em_array r;
+    em_device *dev = c->device;
+    em_gen_hist d;
+    em_function *fn[2];
+    em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
+    int64_t n = c->size, chunk = 0, three = 3;
+    uint64_t mm[3];
+    const void *xp = c->data;
+    void *mp;
+    em_array buf;
     em_status st;
-    memset(&ra, 0, sizeof ra);
-    memset(&r, 0, sizeof r); /* no storage: a new result */
-    if ((st = em_reduce(op, c, &ra, &r, on)) != EM_OK)
+    memset(&d, 0, sizeof d);
+    d.op = EM_GEN_HIST_MINMAX;
+    d.xdt = (uint8_t)c->dtype;
+    if ((st = em_gen_hist_functions(dev, &d, fn)) != EM_OK)
         return st;
-    memset(host, 0, 8);
-    st = em_array_to_host(&r, host, NULL, on);
-    em_array_release(&r);
-    return st;
+    if ((st = em_array_empty(dev, EM_UINT64, 1, &three, 'C', on, &buf)) !=
+        EM_OK)
+        return st;
+    mp = buf.data;
+    if (em_device_get_type(dev) == EM_DEVICE_CUDA) {
+        int64_t tiles = (n + EM_GEN_HIST_BLOCK - 1) / EM_GEN_HIST_BLOCK,
+                cap = (int64_t)em_gen_device_units(dev) * 8;
+        grid.x = (unsigned)(tiles < cap ? tiles : cap);
+        block.x = EM_GEN_HIST_BLOCK;
+    } else {
+        int64_t units = em_gen_device_units(dev);
+        chunk = (n + units * 4 - 1) / (units * 4);
+        if (chunk < 65536)
+            chunk = 65536;
+        grid.x = (unsigned)((n + chunk - 1) / chunk);
+    }
+    {
+        void *args[] = {&xp, &n, &chunk, &mp};
+        st = em_memset_async(dev, buf.data, 0, sizeof mm, on);
+        if (st == EM_OK)
+            st = em_launch(fn[0], grid, block, 0, on, args);
+    }
+    if (st == EM_OK)
+        st = small_read(dev, buf.data, mm, sizeof mm, on);
+    em_array_release(&buf);
+    if (st != EM_OK)
+        return st;
+    if (mm[2]) {
+        *lo = *hi = NAN;
+    } else {
+        *lo = em_gen_hist_unkey(~mm[0]);
+        *hi = em_gen_hist_unkey(mm[1]);
+    }
+    return EM_OK;
 }
 
 /* v rounded to the nearest value of float type t (ties to even), as
@@ -301,9 +420,22 @@ static em_status upload_f64(em_device *dev, const double *v, int64_t n,
     return st;
 }
 
-em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
-                                 double lo, double hi, em_array *out,
-                                 double ends[2], em_stream *s)
+/* The largest distance of edges v[0..nbins] from exact equal spacing
+ * between v[0] and v[nbins], in bins. */
+static double grid_dev(const double *v, int64_t nbins)
+{
+    double first = v[0], last = v[nbins], span = last - first, dev = 0;
+    for (int64_t i = 0; i <= nbins; i++) {
+        double g = first + span * ((double)i / (double)nbins),
+               dd = fabs(v[i] - g);
+        dev = dd > dev ? dd : dev;
+    }
+    return dev * ((double)nbins / span);
+}
+
+em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
+                        double lo, double hi, int dd, em_array *out,
+                        em_hist_grid *grid, em_stream *s)
 {
     em_stream *on = NULL;
     em_dtype bt, at;
@@ -312,7 +444,7 @@ em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
     em_status st;
     if (!x || !out)
         return em_error(EM_ERR_INVALID_VALUE, "histogram: NULL argument");
-    if ((st = check_real(x, "histogram", "a")) != EM_OK)
+    if ((st = em_hist_check_real(x, "histogram", "a")) != EM_OK)
         return st;
     if (bins < 1)
         return em_error(EM_ERR_INVALID_VALUE,
@@ -337,16 +469,9 @@ em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
         hi = 1;
     } else {
         em_array c;
-        unsigned char a[8], b[8];
-        if ((st = contiguous_as(x, -1, on, &c)) != EM_OK)
+        if ((st = em_hist_contiguous(x, -1, on, &c)) != EM_OK)
             return st;
-        st = extreme(&c, EM_RED_MIN, on, a);
-        if (st == EM_OK)
-            st = extreme(&c, EM_RED_MAX, on, b);
-        if (st == EM_OK) {
-            lo = host_to_double(a, c.dtype);
-            hi = host_to_double(b, c.dtype);
-        }
+        st = em_hist_data_range(&c, on, &lo, &hi);
         em_array_release(&c);
         if (st != EM_OK)
             return st;
@@ -379,8 +504,11 @@ em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
         }
         v[bins] = hi;
     }
-    /* NumPy refuses edges that collapse in the bin dtype */
-    for (int64_t i = 0; i < bins; i++)
+    /* histogramdd's linspace keeps its arithmetic type */
+    if (dd)
+        bt = at;
+    /* NumPy refuses edges that collapse in the bin dtype (histogram only) */
+    for (int64_t i = 0; !dd && i < bins; i++)
         if (!(round_to(v[i], bt) < round_to(v[i + 1], bt))) {
             free(v);
             return em_error(EM_ERR_INVALID_VALUE,
@@ -388,12 +516,33 @@ em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
                             "finite-sized bins.",
                             (long long)bins);
         }
-    if (ends) { /* as the device will hold them, in the bin dtype */
-        ends[0] = round_to(v[0], bt);
-        ends[1] = round_to(v[bins], bt);
+    /* as the device will hold them, in the bin dtype */
+    for (int64_t i = 0; i <= bins; i++)
+        v[i] = round_to(v[i], bt);
+    if (grid) {
+        grid->first = v[0];
+        grid->last = v[bins];
+        grid->dev = grid_dev(v, bins);
     }
     {
         int64_t ne = bins + 1;
+        if (bt == EM_FLOAT32) { /* uploaded as they are: no cast kernel */
+            float *f = malloc((size_t)ne * sizeof *f);
+            if (!f) {
+                free(v);
+                return em_error(EM_ERR_OUT_OF_MEMORY,
+                                "histogram: %lld bin edges", (long long)ne);
+            }
+            for (int64_t i = 0; i < ne; i++)
+                f[i] = (float)v[i];
+            free(v);
+            st = em_array_empty(x->device, bt, 1, &ne, 'C', on, out);
+            if (st == EM_OK &&
+                (st = em_array_from_host(out, f, NULL, on)) != EM_OK)
+                em_array_release(out);
+            free(f);
+            return st;
+        }
         st = upload_f64(x->device, v, ne, on, &e64);
         free(v);
         if (st != EM_OK)
@@ -410,23 +559,31 @@ em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
     return st;
 }
 
-/* ends: NULL, or the uniform edges' first and last value known to the
- * caller (no host read then). */
+em_status em_histogram_bin_edges(const em_array *x, int64_t bins, int has_range,
+                                 double lo, double hi, em_array *out,
+                                 em_hist_grid *grid, em_stream *s)
+{
+    return em_hist_edges(x, bins, has_range, lo, hi, 0, out, grid, s);
+}
+
+/* grid: NULL, or what the caller knows of uniform edges (no host read
+ * then). */
 static em_status by_edges(const em_array *x, const em_array *weights,
                           const em_array *edges, int uniform,
-                          const double *ends, em_array *out, em_stream *s)
+                          const em_hist_grid *grid, em_array *out, em_stream *s)
 {
     em_stream *on = NULL;
     em_array c, w, e;
     int64_t nbins;
-    double lo = 0, norm = 0;
+    em_hist_grid g = {0, 0, 0};
+    int fp32;
     em_status st;
     if (!x || !edges || !out)
         return em_error(EM_ERR_INVALID_VALUE, "histogram: NULL argument");
-    if ((st = check_real(x, "histogram", "a")) != EM_OK ||
-        (st = check_real(edges, "histogram", "bins")) != EM_OK ||
+    if ((st = em_hist_check_real(x, "histogram", "a")) != EM_OK ||
+        (st = em_hist_check_real(edges, "histogram", "bins")) != EM_OK ||
         (weights &&
-         (st = check_real(weights, "histogram", "weights")) != EM_OK))
+         (st = em_hist_check_real(weights, "histogram", "weights")) != EM_OK))
         return st;
     if (edges->ndim != 1 || edges->size < 1)
         return em_error(EM_ERR_INVALID_VALUE,
@@ -451,52 +608,65 @@ static em_status by_edges(const em_array *x, const em_array *weights,
     if (nbins == 0) /* one edge: no bins, as NumPy */
         return em_array_empty(x->device, weights ? EM_FLOAT64 : EM_INT64, 1,
                               &nbins, 'C', on, out);
-    if ((st = contiguous_as(edges, EM_FLOAT64, on, &e)) != EM_OK)
-        return st;
-    if (uniform && ends) {
-        lo = ends[0];
-        norm = (double)nbins / (ends[1] - ends[0]);
-        if (!isfinite(norm))
-            uniform = 0;
+    if (uniform && grid) {
+        g = *grid;
     } else {
         /* NumPy's monotonicity check and the uniform kernel's constants,
          * on a host copy (edges are few next to the data). */
         double *hv = malloc((size_t)(nbins + 1) * sizeof *hv);
         if (!hv)
-            st = em_error(EM_ERR_OUT_OF_MEMORY, "histogram: %lld edges",
-                          (long long)nbins + 1);
-        if (st == EM_OK)
+            return em_error(EM_ERR_OUT_OF_MEMORY, "histogram: %lld edges",
+                            (long long)nbins + 1);
+        if ((st = em_hist_contiguous(edges, EM_FLOAT64, on, &e)) == EM_OK) {
             st = em_array_to_host(&e, hv, NULL, on);
+            em_array_release(&e);
+        }
         for (int64_t i = 0; st == EM_OK && i < nbins; i++)
             if (hv[i] > hv[i + 1])
                 st = em_error(EM_ERR_INVALID_VALUE,
                               "`bins` must increase monotonically, when an "
                               "array (edge %lld is %g, edge %lld is %g)",
                               (long long)i, hv[i], (long long)i + 1, hv[i + 1]);
-        if (st == EM_OK && uniform) {
-            lo = hv[0];
-            norm = (double)nbins / (hv[nbins] - hv[0]);
-            if (!isfinite(norm))
-                uniform = 0;
+        if (st == EM_OK && uniform && hv[nbins] > hv[0]) {
+            g.first = hv[0];
+            g.last = hv[nbins];
+            g.dev = grid_dev(hv, nbins);
         }
         free(hv);
+        if (st != EM_OK)
+            return st;
     }
+    if (uniform &&
+        !(g.last > g.first && isfinite((double)nbins / (g.last - g.first))))
+        uniform = 0;
     memset(&w, 0, sizeof w);
-    if (st == EM_OK)
-        st = contiguous_as(x, -1, on, &c);
-    if (st == EM_OK && weights &&
-        (st = contiguous_as(weights, EM_FLOAT64, on, &w)) != EM_OK)
+    if ((st = em_hist_contiguous(x, -1, on, &c)) != EM_OK)
+        return st;
+    /* the uniform guess is computed in float for float32 data against
+     * float32 edges (exact: float32, or float16/bfloat16 for such data) */
+    fp32 = uniform && c.dtype == EM_FLOAT32 &&
+           (edges->dtype == EM_FLOAT32 || edges->dtype == EM_FLOAT16 ||
+            edges->dtype == EM_BFLOAT16);
+    if ((st = em_hist_contiguous(edges, fp32 ? EM_FLOAT32 : EM_FLOAT64, on,
+                                 &e)) != EM_OK) {
         em_array_release(&c);
-    if (st != EM_OK) {
+        return st;
+    }
+    if (weights &&
+        (st = em_hist_contiguous(weights, EM_FLOAT64, on, &w)) != EM_OK) {
+        em_array_release(&c);
         em_array_release(&e);
         return st;
     }
     st = em_array_empty(x->device, weights ? EM_FLOAT64 : EM_INT64, 1, &nbins,
                         'C', on, out);
     if (st == EM_OK) {
-        st = count(uniform ? EM_GEN_HIST_UNIFORM : EM_GEN_HIST_EDGES, &c,
-                   weights ? &w : NULL, (const double *)e.data, nbins, lo, 0,
-                   norm, out, on);
+        double norm = uniform ? (double)nbins / (g.last - g.first) : 0;
+        st = count(uniform ? EM_GEN_HIST_UNIFORM : EM_GEN_HIST_EDGES,
+                   fp32 ? EM_GEN_HIST_FP32 : 0, &c, weights ? &w : NULL, e.data,
+                   nbins, g.first, g.last, norm,
+                   uniform ? em_gen_hist_eps(nbins, g.dev, fp32) : 0, 0,
+                   out->data, on);
         if (st != EM_OK)
             em_array_release(out);
     }
@@ -515,12 +685,33 @@ em_status em_histogram_edges(const em_array *x, const em_array *weights,
 }
 
 em_status em_histogram_uniform(const em_array *x, const em_array *weights,
-                               const em_array *edges, const double ends[2],
+                               const em_array *edges, const em_hist_grid *grid,
                                em_array *out, em_stream *s)
 {
-    if (!ends)
-        return em_error(EM_ERR_INVALID_VALUE, "histogram: NULL ends");
-    return by_edges(x, weights, edges, 1, ends, out, s);
+    if (!grid)
+        return em_error(EM_ERR_INVALID_VALUE, "histogram: NULL grid");
+    return by_edges(x, weights, edges, 1, grid, out, s);
+}
+
+/* One bincount pass over c: *buf gets nbins counters (int64 bits, the
+ * sums' float64 bits with weights) and then x's two extremes (see
+ * codegen/histogram.h). */
+static em_status bincount_pass(const em_array *c, const em_array *w,
+                               int64_t nbins, em_stream *on, em_array *buf)
+{
+    int64_t total = nbins + 2;
+    em_status st;
+    if (total < nbins)
+        return em_error(EM_ERR_OVERFLOW, "bincount: %lld bins",
+                        (long long)nbins);
+    st = em_array_empty(c->device, EM_INT64, 1, &total, 'C', on, buf);
+    if (st != EM_OK)
+        return st;
+    st = count(EM_GEN_HIST_BINCOUNT, 0, c, w, NULL, nbins, 0, 0, 0, 0, 1,
+               buf->data, on);
+    if (st != EM_OK)
+        em_array_release(buf);
+    return st;
 }
 
 em_status em_bincount(const em_array *x, const em_array *weights,
@@ -541,7 +732,7 @@ em_status em_bincount(const em_array *x, const em_array *weights,
         return em_error(EM_ERR_TYPE,
                         "bincount: cannot cast array data from dtype('%s') "
                         "to dtype('int64') according to the rule 'safe'",
-                        dt_name(x->dtype));
+                        em_hist_dt_name(x->dtype));
     if (x->ndim != 1)
         return em_error(EM_ERR_INVALID_VALUE,
                         "bincount: x must be 1-dimensional, not %d-"
@@ -551,7 +742,7 @@ em_status em_bincount(const em_array *x, const em_array *weights,
         return em_error(EM_ERR_INVALID_VALUE,
                         "'minlength' must not be negative");
     if (weights) {
-        if ((st = check_real(weights, "bincount", "weights")) != EM_OK)
+        if ((st = em_hist_check_real(weights, "bincount", "weights")) != EM_OK)
             return st;
         if (weights->ndim != 1 || weights->size != x->size)
             return em_error(
@@ -566,36 +757,58 @@ em_status em_bincount(const em_array *x, const em_array *weights,
     }
     if (!(on = em_arr_stream(x->device, s, "bincount")))
         return EM_ERR_INVALID_VALUE;
-    if ((st = contiguous_as(x, -1, on, &c)) != EM_OK)
+    if ((st = em_hist_contiguous(x, -1, on, &c)) != EM_OK)
         return st;
-    if (x->size > 0) {
-        unsigned char a[8], b[8];
-        st = extreme(&c, EM_RED_MIN, on, a);
-        if (st == EM_OK)
-            st = extreme(&c, EM_RED_MAX, on, b);
-        if (st == EM_OK && host_to_i64(a, c.dtype) < 0)
-            st = em_error(EM_ERR_INVALID_VALUE,
-                          "'list' argument must have no negative elements "
-                          "(bincount found %lld)",
-                          (long long)host_to_i64(a, c.dtype));
-        if (st == EM_OK && host_to_i64(b, c.dtype) + 1 > len)
-            len = host_to_i64(b, c.dtype) + 1;
-    }
     memset(&w, 0, sizeof w);
-    if (st == EM_OK && weights)
-        st = contiguous_as(weights, EM_FLOAT64, on, &w);
-    if (st == EM_OK) {
+    if (weights &&
+        (st = em_hist_contiguous(weights, EM_FLOAT64, on, &w)) != EM_OK) {
+        em_array_release(&c);
+        return st;
+    }
+    if (x->size == 0) {
         /* NumPy gives int64 zeros for an empty x, weights or not */
-        st = em_array_empty(x->device,
-                            weights && x->size > 0 ? EM_FLOAT64 : EM_INT64, 1,
-                            &len, 'C', on, out);
-        if (st == EM_OK && x->size == 0 && len > 0)
-            st = em_memset_async(x->device, out->data, 0, (size_t)len * 8, on);
-        else if (st == EM_OK && len > 0) {
-            st = count(EM_GEN_HIST_BINCOUNT, &c, weights ? &w : NULL, NULL, len,
-                       0, 0, 0, out, on);
-            if (st != EM_OK)
-                em_array_release(out);
+        st = em_array_empty(x->device, EM_INT64, 1, &len, 'C', on, out);
+        if (st == EM_OK && len > 0 &&
+            (st = em_memset_async(x->device, out->data, 0, (size_t)len * 8,
+                                  on)) != EM_OK)
+            em_array_release(out);
+    } else {
+        /* One pass counts the values below a bound that shared memory
+         * holds while it reduces x's extremes, which the length needs
+         * anyway (the one small read); the counts are final unless a
+         * value was past the bound. */
+        int64_t bound = em_hist_shared_cap(weights != NULL), mm[2] = {0, 0};
+        em_array buf;
+        if (bound < minlength)
+            bound = minlength;
+        st = bincount_pass(&c, weights ? &w : NULL, bound, on, &buf);
+        if (st == EM_OK) {
+            st = small_read(x->device, (char *)buf.data + bound * 8, mm,
+                            sizeof mm, on);
+            if (st == EM_OK && mm[0] < 0)
+                st = em_error(EM_ERR_INVALID_VALUE,
+                              "'list' argument must have no negative "
+                              "elements (bincount found %lld)",
+                              (long long)mm[0]);
+            if (st == EM_OK && mm[1] + 1 > len)
+                len = mm[1] + 1;
+            if (st == EM_OK && mm[1] >= bound) { /* count again, all of x */
+                em_array_release(&buf);
+                st = bincount_pass(&c, weights ? &w : NULL, len, on, &buf);
+            }
+            if (st == EM_OK) {
+                em_slice head = {0, len, 1};
+                em_array h;
+                if ((st = em_array_slice(&buf, &head, &h)) == EM_OK) {
+                    if (!weights)
+                        *out = h;
+                    else {
+                        st = em_array_view_dtype(&h, EM_FLOAT64, out);
+                        em_array_release(&h);
+                    }
+                }
+            }
+            em_array_release(&buf);
         }
     }
     if (weights)
@@ -615,8 +828,8 @@ em_status em_digitize(const em_array *x, const em_array *bins, int right,
     em_status st;
     if (!x || !bins || !out)
         return em_error(EM_ERR_INVALID_VALUE, "digitize: NULL argument");
-    if ((st = check_real(x, "digitize", "x")) != EM_OK ||
-        (st = check_real(bins, "digitize", "bins")) != EM_OK)
+    if ((st = em_hist_check_real(x, "digitize", "x")) != EM_OK ||
+        (st = em_hist_check_real(bins, "digitize", "bins")) != EM_OK)
         return st;
     if (bins->ndim != 1)
         return em_error(EM_ERR_INVALID_VALUE, "object too deep for desired "
@@ -628,7 +841,7 @@ em_status em_digitize(const em_array *x, const em_array *bins, int right,
     if (!(on = em_arr_stream(x->device, s, "digitize")))
         return EM_ERR_INVALID_VALUE;
     nb = bins->size;
-    if ((st = contiguous_as(bins, EM_FLOAT64, on, &b)) != EM_OK)
+    if ((st = em_hist_contiguous(bins, EM_FLOAT64, on, &b)) != EM_OK)
         return st;
     /* NumPy's monotonicity check, on a host copy (bins are few). */
     if (nb > 0 && !(hb = malloc((size_t)nb * sizeof *hb)))
@@ -648,7 +861,7 @@ em_status em_digitize(const em_array *x, const em_array *bins, int right,
         st = em_error(EM_ERR_INVALID_VALUE,
                       "bins must be monotonically increasing or decreasing");
     if (st == EM_OK)
-        st = contiguous_as(x, -1, on, &c);
+        st = em_hist_contiguous(x, -1, on, &c);
     if (st != EM_OK) {
         em_array_release(&b);
         return st;
@@ -711,9 +924,9 @@ em_status em_histogram_density(const em_array *hist, const em_array *edges,
     if (!(on = em_arr_stream(hist->device, s, "histogram")))
         return EM_ERR_INVALID_VALUE;
     nb = hist->size;
-    if ((st = contiguous_as(hist, EM_FLOAT64, on, &h)) != EM_OK)
+    if ((st = em_hist_contiguous(hist, EM_FLOAT64, on, &h)) != EM_OK)
         return st;
-    if ((st = contiguous_as(edges, EM_FLOAT64, on, &e)) != EM_OK) {
+    if ((st = em_hist_contiguous(edges, EM_FLOAT64, on, &e)) != EM_OK) {
         em_array_release(&h);
         return st;
     }

@@ -118,7 +118,9 @@ em_status em_gen_hist_functions(em_device *dev, const em_gen_hist *d,
     free(src);
     if (st != EM_OK)
         return st;
-    if (d->op >= EM_GEN_UNIQ_FLAGS) {
+    if (d->op == EM_GEN_HIST_MINMAX) {
+        st = em_module_get_function(m, "hx", &f[0]);
+    } else if (d->op >= EM_GEN_UNIQ_FLAGS && d->op <= EM_GEN_QUANTILE) {
         st = em_module_get_function(m, "hu", &f[0]);
     } else if (d->op == EM_GEN_HIST_DIGITIZE) {
         st = em_module_get_function(m, "hd", &f[0]);

@@ -40,8 +40,9 @@ static void compile_one(const em_gen_hist *d, em_device_type target)
     free(src);
 }
 
-/* Every (op, weighted, shared, flags) class for two dtypes, and every
- * dtype for the loads; the host has no shared variant. */
+/* Every (op, weighted, idx32, flags) class for two dtypes, and every
+ * dtype of every counting op for the loads (the cuda kernel's vector
+ * unpacking differs by dtype). */
 static void test_compile(em_device_type target)
 {
     em_gen_hist d;
@@ -56,12 +57,20 @@ static void test_compile(em_device_type target)
                     d.flags = (uint8_t)v;
                 } else {
                     d.weighted = (uint8_t)(v & 1);
-                    d.shared = (uint8_t)(cuda && (v & 2));
-                    if (!cuda && (v & 2))
-                        continue;
+                    d.idx32 = (uint8_t)(v >> 1);
                 }
                 compile_one(&d, target);
             }
+    /* the float guess of UNIFORM over float32 with float32 edges */
+    for (int v = 0; v < 4; v++) {
+        memset(&d, 0, sizeof d);
+        d.op = EM_GEN_HIST_UNIFORM;
+        d.xdt = EM_FLOAT32;
+        d.flags = EM_GEN_HIST_FP32;
+        d.weighted = (uint8_t)(v & 1);
+        d.idx32 = (uint8_t)(v >> 1);
+        compile_one(&d, target);
+    }
     for (int op = EM_GEN_UNIQ_FLAGS; op < EM_GEN_HIST_OP_COUNT; op++)
         for (int v = 0; v < 4; v++) {
             static const int fl[] = {0, EM_GEN_UNIQ_EQUAL_NAN, EM_GEN_UNIQ_DUP,
@@ -79,13 +88,28 @@ static void test_compile(em_device_type target)
             compile_one(&d, target);
         }
     for (int i = 0; i < NDT; i++) {
+        for (int op = 0; op <= EM_GEN_HIST_BINCOUNT; op++)
+            for (int wt = 0; wt < 2; wt++) {
+                memset(&d, 0, sizeof d);
+                d.op = (uint8_t)op;
+                d.xdt = (uint8_t)dtypes[i];
+                d.idx32 = 1;
+                d.weighted = (uint8_t)wt;
+                /* the weighted loop does not depend on the dtype's width;
+                 * the host's loop not on the op */
+                if (cuda ? !wt || op == EM_GEN_HIST_UNIFORM
+                         : !wt && op == i % (EM_GEN_HIST_BINCOUNT + 1))
+                    compile_one(&d, target);
+            }
         memset(&d, 0, sizeof d);
-        d.op = (uint8_t)(i % 2 ? EM_GEN_HIST_UNIFORM : EM_GEN_HIST_BINCOUNT);
         d.xdt = (uint8_t)dtypes[i];
-        d.shared = (uint8_t)cuda;
+        d.op = EM_GEN_HIST_MINMAX;
         compile_one(&d, target);
+        if (cuda) {
+            d.op = EM_GEN_HIST_2D;
+            compile_one(&d, target);
+        }
         d.op = EM_GEN_HIST_DIGITIZE;
-        d.shared = 0;
         compile_one(&d, target);
         d.op = EM_GEN_UNIQ_FLAGS;
         d.flags = EM_GEN_UNIQ_EQUAL_NAN;
@@ -188,6 +212,50 @@ static void test_cpu(void)
         em_array_release(&x);
         x = host_array(cpu, EM_FLOAT64, 4, wv);
         CHECK_STATUS(em_bincount(&x, NULL, 0, &r, NULL), EM_ERR_TYPE);
+        em_array_release(&x);
+    }
+    /* bincount past the shared-memory bound: a second pass counts all */
+    {
+        const int v[] = {9000, 1, 9000};
+        int64_t *big = calloc(9001, sizeof *big);
+        x = host_array(cpu, EM_INT32, 3, v);
+        CHECK_OK(em_bincount(&x, NULL, 0, &r, NULL));
+        CHECK(r.size == 9001);
+        if (big && r.size == 9001) {
+            read_i64(&r, big);
+            CHECK(big[9000] == 2 && big[1] == 1 && big[0] == 0);
+        }
+        free(big);
+        em_array_release(&r);
+        em_array_release(&x);
+    }
+    /* histogram2d: a value on the last edge is in the last bin; NaN and
+     * values outside are not counted; lengths must match */
+    {
+        const double xv[] = {0.0, 0.5, 1.0, 2.0, NAN},
+                     yv[] = {0.0, 1.0, 1.0, 0.5, 0.0};
+        em_hist_axis ax[2];
+        em_array y, xe, ye;
+        memset(ax, 0, sizeof ax);
+        ax[0].count = 2;
+        ax[1].count = 1;
+        ax[0].has_range = ax[1].has_range = 1;
+        ax[0].hi = ax[1].hi = 1.0;
+        x = host_array(cpu, EM_FLOAT64, 5, xv);
+        y = host_array(cpu, EM_FLOAT64, 5, yv);
+        CHECK_OK(em_histogram2d(&x, &y, NULL, ax, 0, &r, &xe, &ye, NULL));
+        CHECK(r.ndim == 2 && r.shape[0] == 2 && r.shape[1] == 1 &&
+              r.dtype == EM_FLOAT64 && xe.size == 3 && ye.size == 2);
+        CHECK_OK(em_array_to_host(&r, gd, NULL, NULL));
+        CHECK(gd[0] == 1.0 && gd[1] == 2.0);
+        em_array_release(&r);
+        em_array_release(&xe);
+        em_array_release(&ye);
+        em_array_release(&y);
+        y = host_array(cpu, EM_FLOAT64, 4, yv);
+        CHECK_STATUS(em_histogram2d(&x, &y, NULL, ax, 0, &r, &xe, &ye, NULL),
+                     EM_ERR_INVALID_VALUE);
+        em_array_release(&y);
         em_array_release(&x);
     }
     /* digitize, increasing and decreasing, right or not */

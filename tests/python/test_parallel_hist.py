@@ -169,8 +169,10 @@ def test_histogram_bad_input(device):
                                       device=device), bins=100)
     with pytest.raises(ValueError, match="same shape"):
         ember.histogram(y, weights=ember.asarray(np.ones(3), device=device))
-    with pytest.raises(ValueError, match="estimator"):
-        ember.histogram(y, bins="auto")
+    with pytest.raises(ValueError, match="'bogus' is not a valid estimator"):
+        ember.histogram(y, bins="bogus")
+    with pytest.raises(TypeError, match="weighted data"):
+        ember.histogram(y, bins="auto", weights=y)
     with pytest.raises(TypeError, match="histogram.*complex128"):
         ember.histogram(ember.asarray(np.ones(3, complex), device=device))
 
@@ -301,3 +303,220 @@ def test_digitize_bad_input(device):
     with pytest.raises(TypeError, match="digitize.*complex"):
         ember.digitize(ember.asarray(np.ones(2, complex), device=device),
                        [0, 1])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint16",
+                                   "uint32"])
+def test_bincount_bound(device, dtype):
+    # one pass counts values below the shared-memory bound and finds the
+    # extremes; a value past the bound (or a minlength past it) takes the
+    # second pass; both must agree with NumPy
+    rng = np.random.default_rng(20)
+    hi = min(np.iinfo(dtype).max, 20000)
+    for n, top in [(1_000_003, 4096), (300_001, hi), (5, 8191), (5, 8192),
+                   (4097, 8193)]:
+        a = rng.integers(0, min(top, hi), n).astype(dtype)
+        a[-1] = min(top, hi) - 1
+        x = ember.asarray(a, device=device)
+        assert_array_equal_np(ember.bincount(x), np.bincount(a), device)
+        assert_array_equal_np(ember.bincount(x, minlength=9000),
+                              np.bincount(a, minlength=9000), device)
+        w = rng.standard_normal(n)
+        got = ember.bincount(x, weights=ember.asarray(w, device=device))
+        np.testing.assert_allclose(ember.asnumpy(got),
+                                   np.bincount(a, weights=w), rtol=1e-9,
+                                   atol=1e-9)
+    if np.dtype(dtype).kind == "i":
+        a = rng.integers(0, 100, 100_000).astype(dtype)
+        a[77_777] = -3
+        with pytest.raises(ValueError, match="negative.*-3"):
+            ember.bincount(ember.asarray(a, device=device))
+
+
+def test_counting_unaligned_views(device):
+    # views starting off a 16-byte boundary and lengths that are not a
+    # whole number of vectors: the elements around the vectors count too
+    rng = np.random.default_rng(21)
+    a = rng.random(100_000).astype(np.float32)
+    b = rng.integers(0, 300, 100_000).astype(np.int16)
+    x, y = ember.asarray(a, device=device), ember.asarray(b, device=device)
+    for s in (1, 2, 3, 5, 7):
+        for e in (None, -1, -3):
+            h, _ = ember.histogram(x[s:e], bins=64, range=(0, 1))
+            assert_array_equal_np(h, np.histogram(a[s:e], bins=64,
+                                                  range=(0, 1))[0], device)
+            assert_array_equal_np(ember.bincount(y[s:e]),
+                                  np.bincount(b[s:e]), device)
+    for n in (1, 3, 4, 5, 15, 17, 33):
+        h, _ = ember.histogram(x[:n], bins=7)
+        assert_array_equal_np(h, np.histogram(a[:n], bins=7)[0], device)
+
+
+def test_histogram_uniform_guess(device):
+    # a narrow range far from zero: float32 edges sit far from equal
+    # spacing, so the guess is corrected against the edges everywhere
+    rng = np.random.default_rng(22)
+    a = (1000 + rng.random(200_001)).astype(np.float32)
+    x = ember.asarray(a, device=device)
+    for bins in (3, 256, 1000, 4096, 8192, 8193):
+        h, e = ember.histogram(x, bins=bins)
+        eh, ee = np.histogram(a, bins=bins)
+        assert_array_equal_np(e, ee, device)
+        assert_array_equal_np(h, eh, device)
+    # every edge itself, and its neighbours, in float32 and float64
+    for dt in (np.float32, np.float64):
+        e = np.linspace(-3, 5, 257).astype(dt)
+        v = np.concatenate([e, np.nextafter(e, dt(-9)), np.nextafter(e, dt(9)),
+                            [-0.0, np.nan, np.inf, -np.inf]]).astype(dt)
+        h, _ = ember.histogram(ember.asarray(v, device=device), bins=256,
+                               range=(-3, 5))
+        assert_array_equal_np(h, np.histogram(v, bins=256, range=(-3, 5))[0],
+                              device)
+
+
+def test_histogram_autorange_special(device):
+    # the range pass: -0.0, infinities and NaN as NumPy's min and max
+    a = np.array([-0.0, 0.0, 1.5, -2.25], np.float64)
+    x = ember.asarray(a, device=device)
+    assert_array_equal_np(ember.histogram(x, bins=5)[1],
+                          np.histogram(a, bins=5)[1], device)
+    for bad in ([1.0, -np.inf], [np.nan, np.nan], [np.inf]):
+        with pytest.raises(ValueError, match="autodetected range"):
+            ember.histogram(ember.asarray(np.array(bad), device=device))
+    for dt in ("int8", "uint32", "int64", "float16"):
+        v = _data(dt, 3001, seed=23)
+        h, e = ember.histogram(ember.asarray(v, device=device), bins=11)
+        eh, ee = np.histogram(v, bins=11)
+        assert_array_equal_np(e, ee, device)
+        assert_array_equal_np(h, eh, device)
+
+
+def _h2_check(device, xa, ya, **kw):
+    x = ember.asarray(xa, device=device)
+    y = ember.asarray(ya, device=device)
+    ekw = dict(kw)
+    for k in ("weights",):
+        if ekw.get(k) is not None:
+            ekw[k] = ember.asarray(ekw[k], device=device)
+    h, ex, ey = ember.histogram2d(x, y, **ekw)
+    eh, eex, eey = np.histogram2d(xa, ya, **kw)
+    assert h.dtype == eh.dtype and h.shape == eh.shape
+    if kw.get("density") or kw.get("weights") is not None:
+        np.testing.assert_allclose(ember.asnumpy(h), eh, rtol=1e-9,
+                                   atol=1e-12)
+    else:
+        np.testing.assert_array_equal(ember.asnumpy(h), eh)
+    assert ember.asnumpy(ex).dtype == eex.dtype
+    np.testing.assert_array_equal(ember.asnumpy(ex), eex)
+    np.testing.assert_array_equal(ember.asnumpy(ey), eey)
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float64"),
+                                    ("float32", "float32"),
+                                    ("int32", "float32"), ("int16", "uint8"),
+                                    ("float16", "float16")])
+def test_histogram2d_dtypes(device, dtypes):
+    n = 20_001
+    xa = _data(dtypes[0], n, seed=30)
+    ya = _data(dtypes[1], n, seed=31)
+    _h2_check(device, xa, ya)
+    _h2_check(device, xa, ya, bins=(7, 3))
+    _h2_check(device, xa, ya, bins=5, range=[[-10, 10], [-3, 50]])
+
+
+def test_histogram2d_bins_forms(device):
+    rng = np.random.default_rng(32)
+    xa = rng.standard_normal(5003)
+    ya = rng.standard_normal(5003) * 3
+    xa[:4] = [np.nan, np.inf, -1.0, 2.0]
+    ya[:4] = [0.0, 0.0, np.nan, 6.0]
+    _h2_check(device, xa, ya, bins=[-2, -1, 0, 0, 1, 2], range=None)
+    _h2_check(device, xa, ya, bins=[[-2, 0, 2], [-6, -1, 0, 6]])
+    _h2_check(device, xa, ya, bins=[4, [-6, -1, 0, 6]],
+              range=[(-3, 3), None])
+    _h2_check(device, xa, ya, bins=[np.array([-1.0, 1.0]), 3],
+              range=[None, (-5, 5)])
+    # the last edge of each axis is in the last bin; large bin counts use
+    # global atomics
+    e = np.linspace(-1, 1, 11)
+    _h2_check(device, np.repeat(e, 11), np.tile(e, 11), bins=[e, e])
+    xf, yf = xa[4:], ya[4:]
+    _h2_check(device, xf, yf, bins=(200, 100))
+    _h2_check(device, xf, yf, bins=3, range=[[0, 0], [1, 1]])
+    _h2_check(device, np.zeros(0), np.zeros(0), bins=4)
+
+
+def test_histogram2d_weights_density(device):
+    rng = np.random.default_rng(33)
+    xa = rng.standard_normal(30_001)
+    ya = rng.random(30_001)
+    w = rng.random(30_001)
+    _h2_check(device, xa, ya, weights=w, bins=(9, 4))
+    _h2_check(device, xa, ya, density=True, bins=[[-3, -1, 0, 3], 5])
+    _h2_check(device, xa, ya, weights=w, density=True)
+    _h2_check(device, xa, ya, weights=(w * 10).astype(np.int64), bins=6)
+
+
+def test_histogram2d_bad_input(device):
+    x = ember.asarray(np.arange(5.0), device=device)
+    y = ember.asarray(np.arange(4.0), device=device)
+    with pytest.raises(ValueError, match="same length.*5.*4"):
+        ember.histogram2d(x, y)
+    with pytest.raises(ValueError, match="weights.*3.*5"):
+        ember.histogram2d(x, x, weights=ember.asarray(np.ones(3),
+                                                      device=device))
+    with pytest.raises(TypeError, match="histogram2d.*complex128"):
+        ember.histogram2d(ember.asarray(np.ones(3, complex), device=device),
+                          ember.asarray(np.ones(3), device=device))
+    with pytest.raises(ValueError, match="dimension of bins"):
+        ember.histogram2d(x, x, bins=[3])
+    with pytest.raises(ValueError, match="monotonically"):
+        ember.histogram2d(x, x, bins=[[0, 2, 1], 3])
+    with pytest.raises(ValueError, match="positive"):
+        ember.histogram2d(x, x, bins=[0, 3])
+    with pytest.raises(ValueError, match="max must be larger"):
+        ember.histogram2d(x, x, range=[[2, 1], None])
+    with pytest.raises(ValueError, match="autodetected range"):
+        ember.histogram2d(ember.asarray(np.array([1.0, np.nan]),
+                                        device=device),
+                          ember.asarray(np.ones(2), device=device))
+
+
+ESTIMATORS = ["auto", "fd", "sturges", "sqrt", "rice", "scott", "doane",
+              "stone"]
+
+
+@pytest.mark.parametrize("method", ESTIMATORS)
+def test_histogram_bin_estimators(device, method):
+    rng = np.random.default_rng(40)
+    cases = [rng.standard_normal(5000), rng.exponential(2.0, 3001),
+             rng.integers(-50, 50, 2000).astype(np.int32),
+             np.concatenate([rng.standard_normal(1000), [30.0, 31.0]]),
+             np.array([2.5]), np.full(7, 3.0), np.zeros(0)]
+    for a in cases:
+        x = ember.asarray(a, device=device)
+        e = ember.histogram_bin_edges(x, bins=method)
+        ee = np.histogram_bin_edges(a, bins=method)
+        assert_array_equal_np(e, ee, device)
+        h, e = ember.histogram(x, bins=method)
+        eh, ee = np.histogram(a, bins=method)
+        assert_array_equal_np(h, eh, device)
+        assert_array_equal_np(e, ee, device)
+    # trimmed to a range (with values outside it, and a NaN, left out)
+    a = np.concatenate([rng.standard_normal(4000) * 3, [np.nan, 100.0]])
+    x = ember.asarray(a, device=device)
+    for rng_ in [(-2.0, 2.5), (0.0, 0.0), (10.0, 20.0)]:
+        e = ember.histogram_bin_edges(x, bins=method, range=rng_)
+        ee = np.histogram_bin_edges(a, bins=method, range=rng_)
+        assert_array_equal_np(e, ee, device)
+
+
+def test_histogram_bin_estimators_float32(device):
+    rng = np.random.default_rng(41)
+    a = (rng.standard_normal(20000) * 5 + 1).astype(np.float32)
+    x = ember.asarray(a, device=device)
+    for method in ("auto", "fd", "sturges", "sqrt", "rice", "scott",
+                   "doane"):
+        e = ember.histogram_bin_edges(x, bins=method)
+        ee = np.histogram_bin_edges(a, bins=method)
+        assert_array_equal_np(e, ee, device)

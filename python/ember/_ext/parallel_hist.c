@@ -83,36 +83,62 @@ static int parse_range(PyObject *o, int *has, double *lo, double *hi)
     return 0;
 }
 
-/* The edges of histogram(a, bins, range): *uniform when bins was a
- * count. Returns a new ndarray or NULL. */
+/* NumPy's estimator names for a string `bins`. */
+static int known_estimator(const char *name)
+{
+    static const char *const names[] = {"stone", "auto",  "doane", "fd",
+                                        "rice",  "scott", "sqrt",  "sturges"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i]))
+            return 1;
+    return 0;
+}
+
+/* The edges of histogram(a, bins, range) (weighted: weights were given):
+ * *uniform when bins was a count or an estimator's name. Returns a new
+ * ndarray or NULL. */
 static PyObject *bin_edges(empy_state *st, PyObject *a, PyObject *bins,
-                           PyObject *range, int *uniform, double ends[2])
+                           PyObject *range, int weighted, int *uniform,
+                           em_hist_grid *grid)
 {
     em_array r;
     em_status s;
+    long long nb = 0;
+    int has;
+    double lo = 0, hi = 0;
     *uniform = 0;
     if (PyUnicode_Check(bins)) {
-        PyErr_Format(PyExc_ValueError,
-                     "histogram: bins=%R (a bin-width estimator) is not "
-                     "supported by ember; pass a count or the edges",
-                     bins);
-        return NULL;
-    }
-    /* an ember array has __index__ too: it is edges, not a count */
-    if (!empy_is_ndarray(bins) && (PyLong_Check(bins) || PyIndex_Check(bins))) {
-        long long nb = PyLong_AsLongLong(bins);
-        int has;
-        double lo = 0, hi = 0;
+        const char *name = PyUnicode_AsUTF8(bins);
+        int64_t count = 1;
+        if (!name)
+            return NULL;
+        if (!known_estimator(name)) {
+            PyErr_Format(PyExc_ValueError,
+                         "%R is not a valid estimator for `bins`", bins);
+            return NULL;
+        }
+        if (weighted) {
+            PyErr_SetString(PyExc_TypeError,
+                            "Automated estimation of the number of bins is "
+                            "not supported for weighted data");
+            return NULL;
+        }
+        if (parse_range(range, &has, &lo, &hi) < 0)
+            return NULL;
+        EMPY_NOGIL(s, em_histogram_bin_count(EMPY_ARR(a), name, has, lo, hi,
+                                             &count, NULL));
+        if (s != EM_OK)
+            return empy_raise(st, s);
+        nb = count;
+    } else if (!empy_is_ndarray(bins) &&
+               (PyLong_Check(bins) || PyIndex_Check(bins))) {
+        /* an ember array has __index__ too: it is edges, not a count */
+        nb = PyLong_AsLongLong(bins);
         if (nb == -1 && PyErr_Occurred())
             return NULL;
         if (parse_range(range, &has, &lo, &hi) < 0)
             return NULL;
-        EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r,
-                                             ends, NULL));
-        *uniform = 1;
-        return wrap_new(st, s, &r);
-    }
-    {
+    } else {
         PyObject *e = hist_array(st, bins, EMPY_ARR(a)->device);
         if (!e)
             return NULL;
@@ -128,6 +154,10 @@ static PyObject *bin_edges(empy_state *st, PyObject *a, PyObject *bins,
         }
         return e;
     }
+    EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r, grid,
+                                         NULL));
+    *uniform = 1;
+    return wrap_new(st, s, &r);
 }
 
 static PyObject *py_histogram_bin_edges(PyObject *m, PyObject *args,
@@ -146,7 +176,8 @@ static PyObject *py_histogram_bin_edges(PyObject *m, PyObject *args,
         Py_DECREF(a);
         return NULL;
     }
-    e = bin_edges(st, a, bins ? bins : ten, range, &uniform, NULL);
+    e = bin_edges(st, a, bins ? bins : ten, range, wo && wo != Py_None,
+                  &uniform, NULL);
     Py_DECREF(ten);
     Py_DECREF(a);
     return e;
@@ -161,7 +192,7 @@ static PyObject *py_histogram(PyObject *m, PyObject *args, PyObject *kw)
     em_array r, r2;
     em_status s;
     int uniform, density = 0;
-    double ends[2] = {0, 0};
+    em_hist_grid grid = {0, 0, 0};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:histogram", kws, &ao,
                                      &bins, &range, &dens, &wo))
         return NULL;
@@ -176,12 +207,13 @@ static PyObject *py_histogram(PyObject *m, PyObject *args, PyObject *kw)
     }
     if (!(ten = PyLong_FromLong(10)))
         goto done;
-    if (!(e = bin_edges(st, a, bins ? bins : ten, range, &uniform, ends)))
+    if (!(e = bin_edges(st, a, bins ? bins : ten, range, w != NULL, &uniform,
+                        &grid)))
         goto done;
-    /* equal bins: the ends are known here, so no read of the edges */
+    /* equal bins: their grid is known here, so no read of the edges */
     if (uniform)
         EMPY_NOGIL(s, em_histogram_uniform(EMPY_ARR(a), w ? EMPY_ARR(w) : NULL,
-                                           EMPY_ARR(e), ends, &r, NULL));
+                                           EMPY_ARR(e), &grid, &r, NULL));
     else
         EMPY_NOGIL(s, em_histogram_edges(EMPY_ARR(a), w ? EMPY_ARR(w) : NULL,
                                          EMPY_ARR(e), 0, &r, NULL));
@@ -224,6 +256,153 @@ done:
     Py_XDECREF(e);
     Py_XDECREF(w);
     Py_DECREF(a);
+    return res;
+}
+
+/* An int-like scalar (a bin count), not an array of edges. */
+static int is_count(PyObject *o)
+{
+    if (empy_is_ndarray(o))
+        return EMPY_ARR(o)->ndim == 0 &&
+               em_dtype_get(EMPY_ARR(o)->dtype)->kind_id != EM_KIND_FLOAT;
+    return PyLong_Check(o) || (PyIndex_Check(o) && !PySequence_Check(o));
+}
+
+/* histogram2d's bins[i] (a count or edges) and range[i] into *ax; *keep
+ * holds the edges array, if any. */
+static int axis_bins(empy_state *st, PyObject *b, PyObject *rng, PyObject *x,
+                     int i, em_hist_axis *ax, PyObject **keep)
+{
+    memset(ax, 0, sizeof *ax);
+    *keep = NULL;
+    if (rng && parse_range(rng, &ax->has_range, &ax->lo, &ax->hi) < 0)
+        return -1;
+    if (is_count(b)) {
+        long long c = PyLong_AsLongLong(b);
+        if (c == -1 && PyErr_Occurred())
+            return -1;
+        ax->count = c;
+        return 0;
+    }
+    if (PyFloat_Check(b) || (empy_is_ndarray(b) && EMPY_ARR(b)->ndim == 0)) {
+        PyErr_Format(PyExc_TypeError,
+                     "histogram2d: `bins[%d]` must be an integer or an array "
+                     "of edges, not %R",
+                     i, b);
+        return -1;
+    }
+    if (!(*keep = hist_array(st, b, EMPY_ARR(x)->device)))
+        return -1;
+    if (same_device(x, *keep, "histogram2d", "x", "bins") < 0) {
+        Py_CLEAR(*keep);
+        return -1;
+    }
+    ax->edges = EMPY_ARR(*keep);
+    return 0;
+}
+
+static PyObject *py_histogram2d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kws[] = {"x",       "y",       "bins", "range",
+                          "density", "weights", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *xo, *yo, *bins = NULL, *range = NULL, *dens = NULL, *wo = NULL;
+    PyObject *x = NULL, *y = NULL, *w = NULL, *b[2] = {NULL, NULL};
+    PyObject *r[2] = {NULL, NULL}, *keep[2] = {NULL, NULL}, *seq = NULL;
+    PyObject *rseq = NULL, *res = NULL, *ho = NULL, *xe = NULL, *ye = NULL;
+    em_hist_axis ax[2];
+    em_array h, exa, eya;
+    em_status s;
+    int density = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOOO:histogram2d", kws, &xo,
+                                     &yo, &bins, &range, &dens, &wo))
+        return NULL;
+    if (dens && dens != Py_None && (density = PyObject_IsTrue(dens)) < 0)
+        return NULL;
+    if (!(x = hist_array(st, xo, NULL)))
+        return NULL;
+    if (!(y = hist_array(st, yo, EMPY_ARR(x)->device)) ||
+        same_device(x, y, "histogram2d", "x", "y") < 0)
+        goto done;
+    if (wo && wo != Py_None &&
+        (!(w = hist_array(st, wo, EMPY_ARR(x)->device)) ||
+         same_device(x, w, "histogram2d", "x", "weights") < 0))
+        goto done;
+    /* NumPy's reading of bins: a count for both, a pair (each a count or
+     * edges), or one array of edges for both */
+    if (!bins || is_count(bins)) {
+        b[0] = b[1] = bins ? bins : NULL;
+    } else if (PyUnicode_Check(bins)) {
+        PyErr_Format(PyExc_ValueError,
+                     "histogram2d: bins=%R: bin-width estimators are for "
+                     "histogram only",
+                     bins);
+        goto done;
+    } else {
+        Py_ssize_t nb = PyObject_Length(bins);
+        if (nb < 0)
+            goto done;
+        if (nb == 1) {
+            PyErr_SetString(PyExc_ValueError,
+                            "The dimension of bins must be equal to the "
+                            "dimension of the sample x.");
+            goto done;
+        }
+        if (nb == 2) {
+            if (!(seq = PySequence_Fast(bins, "bins must be a sequence")))
+                goto done;
+            b[0] = PySequence_Fast_GET_ITEM(seq, 0);
+            b[1] = PySequence_Fast_GET_ITEM(seq, 1);
+        } else {
+            b[0] = b[1] = bins;
+        }
+    }
+    if (range && range != Py_None) {
+        if (!(rseq = PySequence_Fast(range, "range must be a pair of pairs")))
+            goto done;
+        if (PySequence_Fast_GET_SIZE(rseq) != 2) {
+            PyErr_SetString(PyExc_ValueError,
+                            "histogram2d: range must be [[xmin, xmax], "
+                            "[ymin, ymax]]");
+            goto done;
+        }
+        r[0] = PySequence_Fast_GET_ITEM(rseq, 0);
+        r[1] = PySequence_Fast_GET_ITEM(rseq, 1);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!b[i]) {
+            memset(&ax[i], 0, sizeof ax[i]);
+            ax[i].count = 10;
+            if (r[i] &&
+                parse_range(r[i], &ax[i].has_range, &ax[i].lo, &ax[i].hi) < 0)
+                goto done;
+        } else if (axis_bins(st, b[i], r[i], x, i, &ax[i], &keep[i]) < 0) {
+            goto done;
+        }
+    }
+    EMPY_NOGIL(s,
+               em_histogram2d(EMPY_ARR(x), EMPY_ARR(y), w ? EMPY_ARR(w) : NULL,
+                              ax, density, &h, &exa, &eya, NULL));
+    if (s != EM_OK) {
+        empy_raise(st, s);
+        goto done;
+    }
+    ho = empy_ndarray_new(st, &h, NULL);
+    xe = empy_ndarray_new(st, &exa, NULL);
+    ye = empy_ndarray_new(st, &eya, NULL);
+    if (ho && xe && ye)
+        res = PyTuple_Pack(3, ho, xe, ye);
+done:
+    Py_XDECREF(ho);
+    Py_XDECREF(xe);
+    Py_XDECREF(ye);
+    Py_XDECREF(keep[0]);
+    Py_XDECREF(keep[1]);
+    Py_XDECREF(seq);
+    Py_XDECREF(rseq);
+    Py_XDECREF(w);
+    Py_XDECREF(y);
+    Py_XDECREF(x);
     return res;
 }
 
@@ -785,6 +964,9 @@ PyMethodDef empy_np_hist_functions[] = {
     {"histogram_bin_edges", KW py_histogram_bin_edges,
      METH_VARARGS | METH_KEYWORDS,
      "histogram_bin_edges(a, bins=10, range=None, weights=None)"},
+    {"histogram2d", KW py_histogram2d, METH_VARARGS | METH_KEYWORDS,
+     "histogram2d(x, y, bins=10, range=None, density=None, weights=None): "
+     "NumPy's histogram2d; returns (hist, xedges, yedges)."},
     {"bincount", KW py_bincount, METH_VARARGS | METH_KEYWORDS,
      "bincount(x, weights=None, minlength=0): NumPy's bincount."},
     {"digitize", KW py_digitize, METH_VARARGS | METH_KEYWORDS,
