@@ -21,7 +21,8 @@ import arrays as A
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
-    ap.add_argument("--only")
+    ap.add_argument("--only", help="run the cases whose name holds one of "
+                    "these comma-separated substrings")
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--log2n", type=int, default=28)
     args = ap.parse_args()
@@ -46,7 +47,7 @@ def main():
         """op(lib, mod, *arrays) -> callable (None: the library lacks it);
         the figure is scale / milliseconds, or milliseconds when scale is
         None."""
-        if args.only and args.only not in name:
+        if args.only and not any(o in name for o in args.only.split(",")):
             return
         print(name, flush=True)
 
@@ -115,17 +116,26 @@ def main():
 
     u01 = rng.random(n, dtype=np.float32)
 
+    def warmed(fn, calls=200):
+        """fn after `calls` untimed calls (tens of milliseconds of GPU work):
+        the counting cases follow seconds of host-side data generation, and
+        a GPU that idled that long may not be at full clocks for gpu_ms's
+        three warm-ups (every library gets the same)."""
+        for _ in range(calls):
+            fn()
+        return fn
+
     def hist(lib, mod, x):
         if lib == "torch":
-            return lambda: mod.histc(x, bins=256, min=0, max=1)
-        return lambda: A.need(mod, "histogram")(x, bins=256, range=(0, 1))
+            return warmed(lambda: mod.histc(x, bins=256, min=0, max=1))
+        return warmed(lambda: A.need(mod, "histogram")(x, bins=256, range=(0, 1)))
     case("histogram 256 bins float32 2^%d (bytes read)" % args.log2n, "GB/s", (u01,), hist,
          4 * n / 1e6, copy_bw)
 
     small = rng.integers(0, 4096, n26).astype(np.int32)
 
     def bincount(lib, mod, x):
-        return lambda: A.need(mod, "bincount")(x)
+        return warmed(lambda: A.need(mod, "bincount")(x))
     case(f"bincount int32 2^{args.log2n - 2}, 4,096 values (bytes read)", "GB/s", (small,),
          bincount, 4 * n26 / 1e6, copy_bw)
     del small
@@ -135,6 +145,13 @@ def main():
     def unique(lib, mod, x):
         return lambda: A.need(mod, "unique")(x)
     case(f"unique int32 2^{args.log2n - 2}, 1M distinct", "ms", (uq,), unique, None)
+
+    def unique_counts(lib, mod, x):
+        if lib == "torch":
+            return lambda: mod.unique(x, return_counts=True)
+        return lambda: A.need(mod, "unique")(x, return_counts=True)
+    case(f"unique return_counts int32 2^{args.log2n - 2}, 1M distinct", "ms", (uq,),
+         unique_counts, None)
     del uq
 
     mask = u01 < 0.5
@@ -146,6 +163,13 @@ def main():
     def nonzero(lib, mod, m):
         return lambda: A.need(mod, "nonzero")(m)
     case("nonzero bool 2^%d, half true" % args.log2n, "ms", (mask,), nonzero, None)
+    side = 1 << (args.log2n // 2)
+    case("nonzero bool (2^%d, 2^%d), half true" % (args.log2n // 2, args.log2n // 2), "ms",
+         (mask[:side * side].reshape(side, side),), nonzero, None)
+    r16 = f32[:n >> 4 << 4].reshape(-1, 16)
+    case("a[mask] float32 rows (2^%d, 16), half the rows" % (args.log2n - 4), "ms",
+         (r16, mask[:r16.shape[0]]), masked, None)
+    del r16
 
     def fmt(x):
         return x if isinstance(x, str) else f"{x:.4g}"
