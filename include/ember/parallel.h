@@ -41,6 +41,15 @@ typedef struct em_par_op {
     const char *expr;
 } em_par_op;
 
+/* An expression may bring C definitions it calls (e.g. a Python device
+ * function's translation): "DEFINITIONS" EM_PAR_PRELUDE_SEP "EXPRESSION".
+ * The definitions are pasted before the generated kernel(s) and, being part
+ * of the string, of its cache key. For tuple operators (scan.h) the first
+ * expression carries them; for select/partition predicates and transform
+ * expressions the same form holds. The definitions must be C that both
+ * NVRTC and the host C compiler accept (__device__ functions). */
+#define EM_PAR_PRELUDE_SEP '\x1e'
+
 /* Parse a built-in's name ("add", "mul", "min", "max", "and", "or", "xor",
  * "argmin", "argmax"); anything else is taken as a C expression.
  * expr_out receives `name` for expressions (not copied). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "codegen/linalg_table.h"
+#include "codegen/par_prelude.h"
 #include "codegen/scan.h"
 #include "codegen/scan_kernels.h"
 #include "ember/util.h"
@@ -562,6 +563,7 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                              const char *name, char **out)
 {
     em_gen_buf b = {0};
+    em_gen_scan bare;
     size_t tsize = 0, accsz;
     em_status st;
     if (!d || !name || !out)
@@ -587,6 +589,12 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
     if (!em_gen_ops_base())
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a scan kernel");
+    /* a device function's definitions first; the rest sees the bare
+     * expression */
+    em_gen_par_prelude(&b, d->expr);
+    bare = *d;
+    bare.expr = em_gen_par_expr(d->expr);
+    d = &bare;
     if (d->ncomp)
         em_gen_buf_printf(&b, "/* ember scan: %s over %d-tuples, %s */\n",
                           builtin_name((em_par_builtin)d->op), d->ncomp,

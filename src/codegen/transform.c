@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codegen/linalg_table.h"
+#include "codegen/par_prelude.h"
 #include "codegen/scan.h"
 
 enum { FAMILY_TRANSFORM = 2, FAMILY_FLAGS = 3, FAMILY_SCATTER = 4,
@@ -77,6 +78,8 @@ em_status em_gen_transform_source(const char *expr, int nin,
     natural(out_dt, &oty, &old, &ost);
     (void)vst;
     (void)old;
+    em_gen_par_prelude(&b, expr);
+    expr = em_gen_par_expr(expr);
     em_gen_buf_printf(&b, "/* ember transform */\n%s\n", em_gen_ops_base());
     emit_loop(&b, target);
     em_gen_buf_printf(&b,
@@ -114,6 +117,8 @@ em_status em_gen_flags_source(const char *pred, em_dtype dt,
     else
         ty = ld = st = "";
     (void)st;
+    em_gen_par_prelude(&b, pred);
+    pred = em_gen_par_expr(pred);
     em_gen_buf_printf(&b, "/* ember select flags */\n%s\n", em_gen_ops_base());
     emit_loop(&b, target);
     if (pred)

@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "ndarray.h"
+#include "parallel_devfn.h"
 
 /* x as an ndarray: ndarrays as they are, anything else through asarray
  * on the current device (new reference). */
@@ -20,14 +21,42 @@ static PyObject *as_nd(empy_state *st, PyObject *x, em_device *dev)
     return empy_asarray(st, x, -1, dev, -1, 'K');
 }
 
-/* The operator: a str naming a built-in or holding a C expression. */
-static int op_arg(PyObject *o, const char *fn, em_par_op *op)
+/* A callable that is not a device function: say how to make it one. */
+static int not_devfn(PyObject *o, const char *fn, const char *what)
+{
+    PyObject *nm = PyObject_GetAttrString(o, "__name__");
+    if (!nm) {
+        PyErr_Clear();
+        nm = PyUnicode_FromString("?");
+    }
+    if (nm)
+        PyErr_Format(PyExc_TypeError,
+                     "%s: %s '%S' is not a device function: decorate a "
+                     "Python function with @ember.cuda.jit(device=True), or "
+                     "pass a C expression string",
+                     fn, what, nm);
+    Py_XDECREF(nm);
+    return -1;
+}
+
+/* The operator: a str naming a built-in or holding a C expression, or a
+ * device function (kind EM_PAR_EXPR with no expression yet: devfn_op
+ * fills it once the value dtype is known). */
+static int op_arg(empy_state *st, PyObject *o, const char *fn, em_par_op *op)
 {
     const char *s;
+    if (o && empy_par_is_devfn(st, o)) {
+        op->kind = EM_PAR_EXPR;
+        op->expr = NULL;
+        return 0;
+    }
+    if (o && PyCallable_Check(o))
+        return not_devfn(o, fn, "op");
     if (!o || !PyUnicode_Check(o)) {
         PyErr_Format(PyExc_TypeError,
                      "%s: op must be a str (a built-in such as 'add' or a C "
-                     "expression over a and b), not %.100s",
+                     "expression over a and b) or a device function "
+                     "(ember.cuda.jit(device=True)), not %.100s",
                      fn, o ? Py_TYPE(o)->tp_name : "nothing");
         return -1;
     }
@@ -39,6 +68,37 @@ static int op_arg(PyObject *o, const char *fn, em_par_op *op)
     }
     em_par_op_parse(s, op);
     return 0;
+}
+
+/* A device function operator o over values of dtype dt: op->expr becomes
+ * "name(a, b)" with the translation as its definitions, held by *keep
+ * (released by the caller after the call). Nothing for other operators. */
+static int devfn_op(empy_state *st, PyObject *o, const char *fn, em_dtype dt,
+                    em_par_op *op, PyObject **keep)
+{
+    em_dtype r;
+    if (!o || !empy_par_is_devfn(st, o))
+        return 0;
+    return empy_par_devfn_expr(st, o, fn, dt, 2, (int)dt, &op->expr, &r,
+                               keep);
+}
+
+/* TypeError: the operator has no identity to start an exclusive scan. */
+static int need_init(empy_state *st, PyObject *o, const em_par_op *op,
+                     const char *fn)
+{
+    if (o && empy_par_is_devfn(st, o)) {
+        PyObject *nm = PyObject_GetAttrString(o, "__name__");
+        if (nm)
+            PyErr_Format(PyExc_TypeError,
+                         "%s: device function '%S' as the operator needs an "
+                         "init value (it has no known identity)",
+                         fn, nm);
+        Py_XDECREF(nm);
+    } else
+        PyErr_Format(PyExc_TypeError, "%s: operator '%s' needs an init value",
+                     fn, op->expr ? op->expr : "min/max/and");
+    return -1;
 }
 
 /* axis: None -> EM_SCAN_FLAT, else an int. */
@@ -105,12 +165,14 @@ typedef struct tup_args {
     unsigned char init[EM_SCAN_MAX_TUPLE][16] __attribute__((aligned(16)));
     const void *initp[EM_SCAN_MAX_TUPLE];
     int has_init;
+    PyObject *keep; /* a device function's expressions */
 } tup_args;
 
 static void tup_clear(tup_args *t)
 {
     for (int k = 0; k < EM_SCAN_MAX_TUPLE; k++)
         Py_CLEAR(t->nd[k]);
+    Py_CLEAR(t->keep);
 }
 
 /* Fills t from values (a tuple of arrays), op, dtype and init (Py_None
@@ -141,9 +203,14 @@ static int tup_parse(empy_state *st, const char *fn, PyObject *values,
     /* the operator: a built-in's name, or one expression per component */
     if (!opo) {
         t->op.kind = EM_PAR_ADD;
+    } else if (empy_par_is_devfn(st, opo)) {
+        /* translated below, once the component dtypes are known */
+        t->op.kind = EM_PAR_EXPR;
+        t->op.nexpr = t->n;
+        t->op.exprs = t->exprs;
     } else if (PyUnicode_Check(opo)) {
         em_par_op one;
-        if (op_arg(opo, fn, &one) < 0)
+        if (op_arg(st, opo, fn, &one) < 0)
             goto fail;
         if (one.kind == EM_PAR_EXPR) {
             PyErr_Format(PyExc_ValueError,
@@ -178,10 +245,13 @@ static int tup_parse(empy_state *st, const char *fn, PyObject *values,
         t->op.kind = EM_PAR_EXPR;
         t->op.nexpr = (int)m;
         t->op.exprs = t->exprs;
+    } else if (PyCallable_Check(opo)) {
+        not_devfn(opo, fn, "op");
+        goto fail;
     } else {
         PyErr_Format(PyExc_TypeError,
-                     "%s: op must be a str (a built-in) or a tuple of C "
-                     "expressions, not %.100s",
+                     "%s: op must be a str (a built-in), a tuple of C "
+                     "expressions or a device function, not %.100s",
                      fn, Py_TYPE(opo)->tp_name);
         goto fail;
     }
@@ -203,6 +273,10 @@ static int tup_parse(empy_state *st, const char *fn, PyObject *values,
                            ? em_scan_default_dtype(t->op.kind,
                                                    t->arr[k]->dtype)
                            : t->arr[k]->dtype;
+    if (opo && empy_par_is_devfn(st, opo) &&
+        empy_par_devfn_tuple(st, opo, fn, t->n, t->dt, t->exprs, &t->keep) <
+            0)
+        goto fail;
     /* init values */
     if (init && init != Py_None) {
         if (!PyTuple_Check(init) || PyTuple_GET_SIZE(init) != t->n) {
@@ -296,7 +370,7 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
     const char *fn = exclusive ? "exclusive_scan" : "inclusive_scan";
     empy_state *st = empy_state_of_module(m);
     PyObject *x, *opo = NULL, *init = Py_None, *axo = Py_None,
-                 *dto = Py_None, *rx;
+                 *dto = Py_None, *rx, *keep = NULL;
     unsigned char buf[16] __attribute__((aligned(16)));
     em_par_op op;
     em_dtype dt;
@@ -311,7 +385,7 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
         return NULL;
     if (PyTuple_Check(x))
         return tuple_scan(m, x, opo, init, axo, dto, exclusive);
-    if (op_arg(opo, fn, &op) < 0 || axis_arg(axo, fn, &axis) < 0)
+    if (op_arg(st, opo, fn, &op) < 0 || axis_arg(axo, fn, &axis) < 0)
         return NULL;
     if (!(rx = as_nd(st, x, NULL)))
         return NULL;
@@ -320,6 +394,8 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
             goto fail;
     } else
         dt = em_scan_default_dtype(op.kind, EMPY_ARR(rx)->dtype);
+    if (devfn_op(st, opo, fn, dt, &op, &keep) < 0)
+        goto fail;
     has_init = init != Py_None;
     if (exclusive && !has_init) {
         /* Built-ins with an obvious identity need no init. */
@@ -330,9 +406,7 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
         else if (op.kind == EM_PAR_MUL)
             init = PyLong_FromLongLong(one);
         else {
-            PyErr_Format(PyExc_TypeError,
-                         "exclusive_scan: operator '%s' needs an init value",
-                         op.expr ? op.expr : "min/max/and");
+            need_init(st, opo, &op, fn);
             goto fail;
         }
         if (!init)
@@ -350,11 +424,13 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
     EMPY_NOGIL(s, em_scan(EMPY_ARR(rx), axis, &op, exclusive,
                           has_init ? buf : NULL, dt, &res, NULL));
     Py_DECREF(rx);
+    Py_XDECREF(keep);
     if (s != EM_OK)
         return empy_raise(st, s);
     return empy_ndarray_new(st, &res, NULL);
 fail:
     Py_DECREF(rx);
+    Py_XDECREF(keep);
     return NULL;
 }
 
@@ -372,7 +448,8 @@ static PyObject *par_exclusive_scan(PyObject *m, PyObject *args, PyObject *kw)
 static PyObject *par_transform(PyObject *m, PyObject *args, PyObject *kw)
 {
     empy_state *st = empy_state_of_module(m);
-    PyObject *expr, *dto = NULL, *outo = NULL, *nd[8] = {0}, *r = NULL;
+    PyObject *expr, *dto = NULL, *outo = NULL, *nd[8] = {0}, *r = NULL,
+                    *keep = NULL;
     const em_array *in[8];
     Py_ssize_t nargs = PyTuple_GET_SIZE(args), nin = nargs - 1;
     em_device *dev = NULL;
@@ -406,11 +483,16 @@ static PyObject *par_transform(PyObject *m, PyObject *args, PyObject *kw)
         return NULL;
     }
     expr = PyTuple_GET_ITEM(args, 0);
-    if (!PyUnicode_Check(expr) || !(e = PyUnicode_AsUTF8(expr))) {
+    if (empy_par_is_devfn(st, expr))
+        e = NULL; /* translated once the inputs' dtype is known */
+    else if (PyCallable_Check(expr)) {
+        not_devfn(expr, "transform", "op");
+        return NULL;
+    } else if (!PyUnicode_Check(expr) || !(e = PyUnicode_AsUTF8(expr))) {
         if (!PyErr_Occurred())
             PyErr_Format(PyExc_TypeError,
                          "transform: op must be a str (a C expression over "
-                         "a, b, ...), not %.100s",
+                         "a, b, ...) or a device function, not %.100s",
                          Py_TYPE(expr)->tp_name);
         return NULL;
     }
@@ -434,6 +516,25 @@ static PyObject *par_transform(PyObject *m, PyObject *args, PyObject *kw)
                 empy_raise(st, s);
                 goto done;
             }
+    }
+    if (!e) {
+        /* a device function over the inputs' common dtype (the one
+         * em_par_transform casts them to); its result type is the
+         * result's unless dtype= or out= says otherwise */
+        em_dtype vt = in[0]->dtype, rt;
+        int typed = (dto && dto != Py_None) ||
+                    (outo && outo != Py_None && empy_is_ndarray(outo));
+        for (Py_ssize_t k = 1; k < nin; k++)
+            if ((s = em_dtype_promote(vt, in[k]->dtype, &vt)) != EM_OK) {
+                empy_raise(st, s);
+                goto done;
+            }
+        if (empy_par_devfn_expr(st, expr, "transform", vt, (int)nin,
+                                dto && dto != Py_None ? (int)dt : -1, &e,
+                                &rt, &keep) < 0)
+            goto done;
+        if (!typed)
+            dt = rt;
     }
     EMPY_NOGIL(s, em_par_transform(e, (int)nin, in, dt, &res, NULL));
     if (s != EM_OK) {
@@ -461,6 +562,7 @@ static PyObject *par_transform(PyObject *m, PyObject *args, PyObject *kw)
 done:
     for (int k = 0; k < 8; k++)
         Py_XDECREF(nd[k]);
+    Py_XDECREF(keep);
     return r;
 }
 
@@ -471,7 +573,7 @@ static PyObject *do_compact(PyObject *m, PyObject *args, PyObject *kw,
     static char *kwlist[] = {"x", "predicate", NULL};
     const char *fn = partition ? "partition" : "select";
     empy_state *st = empy_state_of_module(m);
-    PyObject *x, *pred, *rx, *rm = NULL, *r = NULL;
+    PyObject *x, *pred, *rx, *rm = NULL, *r = NULL, *keep = NULL;
     const char *e = NULL;
     em_array res = {0};
     int64_t k = 0;
@@ -482,7 +584,17 @@ static PyObject *do_compact(PyObject *m, PyObject *args, PyObject *kw,
         return NULL;
     if (!(rx = as_nd(st, x, NULL)))
         return NULL;
-    if (PyUnicode_Check(pred)) {
+    if (empy_par_is_devfn(st, pred)) {
+        /* a predicate of one argument; its result is taken as a truth
+         * value, as a C expression's is */
+        em_dtype rt;
+        if (empy_par_devfn_expr(st, pred, fn, EMPY_ARR(rx)->dtype, 1, -1, &e,
+                                &rt, &keep) < 0)
+            goto done;
+    } else if (PyCallable_Check(pred)) {
+        not_devfn(pred, fn, "predicate");
+        goto done;
+    } else if (PyUnicode_Check(pred)) {
         if (!(e = PyUnicode_AsUTF8(pred)))
             goto done;
         if (!e[0]) {
@@ -523,6 +635,7 @@ static PyObject *do_compact(PyObject *m, PyObject *args, PyObject *kw,
 done:
     Py_DECREF(rx);
     Py_XDECREF(rm);
+    Py_XDECREF(keep);
     return r;
 }
 
@@ -618,7 +731,8 @@ static PyObject *par_reduce(PyObject *m, PyObject *args, PyObject *kw)
         return NULL;
     if (PyTuple_Check(x))
         return tuple_reduce(m, x, opo, init, axo, dto);
-    if (op_arg(opo, "reduce", &op) < 0 || axis_arg(axo, "reduce", &axis) < 0)
+    if (op_arg(st, opo, "reduce", &op) < 0 ||
+        axis_arg(axo, "reduce", &axis) < 0)
         return NULL;
     if (!(rx = as_nd(st, x, NULL)))
         return NULL;
@@ -721,8 +835,9 @@ done:
 
 /* init for a scan by key: as do_scan's. 1 with a value in buf, 0 without,
  * -1 with an exception. */
-static int init_arg(empy_state *st, PyObject *init, em_par_op *op,
-                    em_dtype dt, int exclusive, const char *fn, void *buf)
+static int init_arg(empy_state *st, PyObject *init, PyObject *opo,
+                    em_par_op *op, em_dtype dt, int exclusive, const char *fn,
+                    void *buf)
 {
     PyObject *v;
     int rc;
@@ -735,11 +850,8 @@ static int init_arg(empy_state *st, PyObject *init, em_par_op *op,
         v = dt == EM_BOOL ? PyBool_FromLong(0) : PyLong_FromLong(0);
     else if (op->kind == EM_PAR_MUL)
         v = dt == EM_BOOL ? PyBool_FromLong(1) : PyLong_FromLong(1);
-    else {
-        PyErr_Format(PyExc_TypeError, "%s: operator '%s' needs an init value",
-                     fn, op->expr ? op->expr : "min/max/and");
-        return -1;
-    }
+    else
+        return need_init(st, opo, op, fn);
     if (!v)
         return -1;
     rc = scalar_arg(st, v, dt, buf) < 0 ? -1 : 1;
@@ -753,7 +865,7 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
                              "dtype", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *k, *v, *opo = NULL, *init = Py_None, *dto = Py_None, *rk = NULL,
-                     *rv = NULL, *r = NULL;
+                     *rv = NULL, *r = NULL, *keep = NULL;
     unsigned char buf[16] __attribute__((aligned(16)));
     int exclusive = 0, hi;
     em_par_op op = {EM_PAR_ADD, NULL};
@@ -779,7 +891,7 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
         r = s == EM_OK ? tuple_of(st, t.n, tres) : empy_raise(st, s);
         goto done;
     }
-    if (opo && op_arg(opo, "scan_by_key", &op) < 0)
+    if (opo && op_arg(st, opo, "scan_by_key", &op) < 0)
         return NULL;
     if (!(rk = as_nd(st, k, NULL)) ||
         !(rv = as_nd(st, v, EMPY_ARR(rk)->device)))
@@ -789,7 +901,9 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
             goto done;
     } else
         dt = em_scan_default_dtype(op.kind, EMPY_ARR(rv)->dtype);
-    if ((hi = init_arg(st, init, &op, dt, exclusive, "scan_by_key", buf)) < 0)
+    if (devfn_op(st, opo, "scan_by_key", dt, &op, &keep) < 0 ||
+        (hi = init_arg(st, init, opo, &op, dt, exclusive, "scan_by_key",
+                       buf)) < 0)
         goto done;
     EMPY_NOGIL(s, em_scan_by_key(EMPY_ARR(rk), EMPY_ARR(rv), &op, exclusive,
                                  hi ? buf : NULL, dt, &res, NULL));
@@ -797,6 +911,7 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
 done:
     Py_XDECREF(rk);
     Py_XDECREF(rv);
+    Py_XDECREF(keep);
     return r;
 }
 
@@ -822,7 +937,7 @@ static PyObject *par_reduce_by_key(PyObject *m, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"keys", "values", "op", "dtype", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *k, *v, *opo = NULL, *dto = Py_None, *rk = NULL, *rv = NULL,
-                     *r = NULL;
+                     *r = NULL, *keep = NULL;
     em_par_op op = {EM_PAR_ADD, NULL};
     em_dtype dt;
     em_array ok = {0}, ov = {0};
@@ -857,7 +972,7 @@ static PyObject *par_reduce_by_key(PyObject *m, PyObject *args, PyObject *kw)
         Py_XDECREF(vv);
         goto done;
     }
-    if (opo && op_arg(opo, "reduce_by_key", &op) < 0)
+    if (opo && op_arg(st, opo, "reduce_by_key", &op) < 0)
         return NULL;
     if (!(rk = as_nd(st, k, NULL)) ||
         !(rv = as_nd(st, v, EMPY_ARR(rk)->device)))
@@ -867,12 +982,15 @@ static PyObject *par_reduce_by_key(PyObject *m, PyObject *args, PyObject *kw)
             goto done;
     } else
         dt = em_scan_default_dtype(op.kind, EMPY_ARR(rv)->dtype);
+    if (devfn_op(st, opo, "reduce_by_key", dt, &op, &keep) < 0)
+        goto done;
     EMPY_NOGIL(s, em_reduce_by_key(EMPY_ARR(rk), EMPY_ARR(rv), &op, dt, &ok,
                                    &ov, NULL));
     r = s == EM_OK ? pair(st, &ok, &ov) : empy_raise(st, s);
 done:
     Py_XDECREF(rk);
     Py_XDECREF(rv);
+    Py_XDECREF(keep);
     return r;
 }
 
@@ -926,7 +1044,7 @@ static PyObject *par_segmented_reduce(PyObject *m, PyObject *args,
                              NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *v, *o, *opo, *init, *dto = Py_None, *rv = NULL, *ro = NULL,
-                           *r = NULL;
+                           *r = NULL, *keep = NULL;
     unsigned char buf[16] __attribute__((aligned(16)));
     em_par_op op;
     em_dtype dt;
@@ -935,7 +1053,7 @@ static PyObject *par_segmented_reduce(PyObject *m, PyObject *args,
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|O:segmented_reduce",
                                      kwlist, &v, &o, &opo, &init, &dto))
         return NULL;
-    if (op_arg(opo, "segmented_reduce", &op) < 0)
+    if (op_arg(st, opo, "segmented_reduce", &op) < 0)
         return NULL;
     if (!(rv = as_nd(st, v, NULL)) ||
         !(ro = as_nd(st, o, EMPY_ARR(rv)->device)))
@@ -945,7 +1063,8 @@ static PyObject *par_segmented_reduce(PyObject *m, PyObject *args,
             goto done;
     } else
         dt = em_scan_default_dtype(op.kind, EMPY_ARR(rv)->dtype);
-    if (scalar_arg(st, init, dt, buf) < 0)
+    if (devfn_op(st, opo, "segmented_reduce", dt, &op, &keep) < 0 ||
+        scalar_arg(st, init, dt, buf) < 0)
         goto done;
     EMPY_NOGIL(s, em_segmented_reduce(EMPY_ARR(rv), EMPY_ARR(ro), &op, buf,
                                       dt, &res, NULL));
@@ -953,6 +1072,7 @@ static PyObject *par_segmented_reduce(PyObject *m, PyObject *args,
 done:
     Py_XDECREF(rv);
     Py_XDECREF(ro);
+    Py_XDECREF(keep);
     return r;
 }
 
