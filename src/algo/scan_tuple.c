@@ -136,7 +136,9 @@ static em_status tup_prepare(const char *fn, int n, const em_array *const *xs,
     t->d.op = (uint8_t)op->kind;
     t->d.flags = (uint8_t)((exclusive ? EM_GEN_SCAN_EXCLUSIVE : 0) |
                            (init ? EM_GEN_SCAN_INIT : 0));
-    for (int k = 0; k < n; k++) {
+    /* n <= EM_SCAN_MAX_TUPLE (EM_GEN_SCAN_MAXT) was checked above; the bound
+     * in the loop tells GCC -O3's overflow warning so too. */
+    for (int k = 0; k < n && k < EM_GEN_SCAN_MAXT; k++) {
         t->d.tin[k] = (uint8_t)xs[k]->dtype;
         t->d.tout[k] = (uint8_t)(out_dtypes ? out_dtypes[k]
                                  : op->kind == EM_PAR_ADD ||
