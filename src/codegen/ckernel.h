@@ -94,6 +94,27 @@ size_t ck_csize(em_dtype d);
 em_status ck_bind(const em_ckernel *k, const em_operand *in,
                   const em_array *out, ck_bound *b);
 
+/* The broadcast shape (*nd, shape) of the array arguments among the
+ * first np parameters (outputs only where given, raw ones left out);
+ * *narr counts them. */
+em_status ck_broadcast(const em_ckernel *k, const em_operand *in,
+                       const em_array *out, int np, int *nd, int64_t *shape,
+                       int *narr);
+/* EM_ERR_INVALID_VALUE unless every given non-raw output has the shape
+ * (nd, shape) and is writeable; `expected` introduces the shape in the
+ * message ("the result's is"). */
+em_status ck_check_outputs(const em_ckernel *k, const em_array *out, int nd,
+                           const int64_t *shape, const char *expected);
+/* Allocate the outputs not given, C-ordered, marking each in made[]; on
+ * a failure (of this or a later step) ck_drop_outputs releases those
+ * marked. */
+em_status ck_make_outputs(const em_ckernel *k, const ck_bound *b,
+                          em_array *out, int nd, const int64_t *shape,
+                          em_stream *s, int *made);
+void ck_drop_outputs(const em_ckernel *k, em_array *out, const int *made);
+/* A key's device and dtype fields (the rest zero). */
+void ck_key_init(ck_key *key, const em_ckernel *k, const ck_bound *b);
+
 /* The compiled specialisation for key (from k's table or built by gen);
  * on a compile failure the message names the kernel and its snippets. */
 typedef em_status (*ck_gen_fn)(const em_ckernel *k, const ck_bound *b,

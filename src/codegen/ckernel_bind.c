@@ -93,6 +93,16 @@ static em_status bind_one(const em_ckernel *k, ck_bound *b, int *bound,
     return EM_OK;
 }
 
+/* Parameter j's array argument: an input's array, a given output, else
+ * NULL (a scalar, or an output still to be made). */
+static const em_array *array_arg(const em_ckernel *k, const em_operand *in,
+                                 const em_array *out, int j)
+{
+    if (j < k->nin)
+        return in[j].array;
+    return out[j - k->nin].storage ? &out[j - k->nin] : NULL;
+}
+
 em_status ck_bind(const em_ckernel *k, const em_operand *in,
                   const em_array *out, ck_bound *b)
 {
@@ -101,10 +111,7 @@ em_status ck_bind(const em_ckernel *k, const em_operand *in,
     memset(b, 0, sizeof *b);
     /* the device: every array's, and one for all */
     for (int j = 0; j < k->np; j++) {
-        const em_array *a = j < k->nin ? in[j].array
-                                       : (out[j - k->nin].storage
-                                              ? &out[j - k->nin]
-                                              : NULL);
+        const em_array *a = array_arg(k, in, out, j);
         if (!a)
             continue;
         if (!b->dev)
@@ -185,6 +192,88 @@ em_status ck_bind(const em_ckernel *k, const em_operand *in,
         }
     }
     return EM_OK;
+}
+
+em_status ck_broadcast(const em_ckernel *k, const em_operand *in,
+                       const em_array *out, int np, int *nd, int64_t *shape,
+                       int *narr)
+{
+    em_status st;
+    *nd = *narr = 0;
+    for (int j = 0; j < np; j++) {
+        const em_array *a = array_arg(k, in, out, j);
+        int64_t tmp[EM_MAX_NDIM];
+        int nt;
+        if (!a || k->p[j].raw)
+            continue;
+        if ((*narr)++ == 0) {
+            *nd = a->ndim;
+            memcpy(shape, a->shape, sizeof(int64_t) * (size_t)*nd);
+            continue;
+        }
+        if ((st = em_shape_broadcast(*nd, shape, a->ndim, a->shape, &nt,
+                                     tmp)) != EM_OK)
+            return st;
+        *nd = nt;
+        memcpy(shape, tmp, sizeof(int64_t) * (size_t)*nd);
+    }
+    return EM_OK;
+}
+
+em_status ck_check_outputs(const em_ckernel *k, const em_array *out, int nd,
+                           const int64_t *shape, const char *expected)
+{
+    for (int j = k->nin; j < k->np; j++) {
+        const em_array *o = &out[j - k->nin];
+        char b1[128], b2[128];
+        if (!o->storage || k->p[j].raw)
+            continue;
+        if (o->ndim != nd ||
+            memcmp(o->shape, shape, sizeof(int64_t) * (size_t)nd))
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "%s '%s': the output '%s' has shape %s, %s %s",
+                            kind_name(k), k->name, k->p[j].name,
+                            em_shape_format(o->ndim, o->shape, b1, sizeof b1),
+                            expected,
+                            em_shape_format(nd, shape, b2, sizeof b2));
+        if (!(o->flags & EM_ARRAY_WRITEABLE))
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "%s '%s': the output '%s' is read-only",
+                            kind_name(k), k->name, k->p[j].name);
+    }
+    return EM_OK;
+}
+
+em_status ck_make_outputs(const em_ckernel *k, const ck_bound *b,
+                          em_array *out, int nd, const int64_t *shape,
+                          em_stream *s, int *made)
+{
+    em_status st;
+    for (int j = k->nin; j < k->np; j++) {
+        if (out[j - k->nin].storage)
+            continue;
+        if ((st = em_array_empty(b->dev, b->dt[j], nd, shape, 'C', s,
+                                 &out[j - k->nin])) != EM_OK)
+            return st;
+        made[j] = 1;
+    }
+    return EM_OK;
+}
+
+void ck_drop_outputs(const em_ckernel *k, em_array *out, const int *made)
+{
+    for (int j = k->nin; j < k->np; j++)
+        if (made[j])
+            em_array_release(&out[j - k->nin]);
+}
+
+void ck_key_init(ck_key *key, const em_ckernel *k, const ck_bound *b)
+{
+    memset(key, 0, sizeof *key);
+    key->dev_type = (uint8_t)em_device_get_type(b->dev);
+    key->dev_id = (uint8_t)em_device_get_id(b->dev);
+    for (int j = 0; j < k->np; j++)
+        key->dt[j] = (uint8_t)(b->dt[j] | (b->scalar[j] ? CK_SCALAR : 0));
 }
 
 void ck_emit_head(em_sb *sb, const em_ckernel *k, const ck_bound *b,

@@ -240,26 +240,8 @@ em_status em_ckernel_elementwise(em_ckernel *k, const em_operand *in,
     if ((st = ck_bind(k, in, out, &b)) != EM_OK)
         return st;
     /* the broadcast shape of the non-raw arrays */
-    for (int j = 0; j < k->np; j++) {
-        const em_array *a = j < k->nin ? in[j].array
-                                       : (out[j - k->nin].storage
-                                              ? &out[j - k->nin]
-                                              : NULL);
-        int64_t tmp[EM_MAX_NDIM];
-        int nt;
-        if (!a || k->p[j].raw)
-            continue;
-        if (narr++ == 0) {
-            nd = a->ndim;
-            memcpy(shape, a->shape, sizeof(int64_t) * (size_t)nd);
-            continue;
-        }
-        if ((st = em_shape_broadcast(nd, shape, a->ndim, a->shape, &nt,
-                                     tmp)) != EM_OK)
-            return st;
-        nd = nt;
-        memcpy(shape, tmp, sizeof(int64_t) * (size_t)nd);
-    }
+    if ((st = ck_broadcast(k, in, out, k->np, &nd, shape, &narr)) != EM_OK)
+        return st;
     if (narr == 0) {
         if (size < 0)
             return em_error(EM_ERR_INVALID_VALUE,
@@ -274,42 +256,16 @@ em_status em_ckernel_elementwise(em_ckernel *k, const em_operand *in,
                         "non-raw array arguments already set the size",
                         k->name);
     }
-    for (int j = k->nin; j < k->np; j++) {
-        em_array *o = &out[j - k->nin];
-        char b1[128], b2[128];
-        if (!o->storage || k->p[j].raw)
-            continue;
-        if (o->ndim != nd ||
-            memcmp(o->shape, shape, sizeof(int64_t) * (size_t)nd))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "ElementwiseKernel '%s': the output '%s' has "
-                            "shape %s, the arguments broadcast to %s",
-                            k->name, k->p[j].name,
-                            em_shape_format(o->ndim, o->shape, b1, sizeof b1),
-                            em_shape_format(nd, shape, b2, sizeof b2));
-        if (!(o->flags & EM_ARRAY_WRITEABLE))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "ElementwiseKernel '%s': the output '%s' is "
-                            "read-only",
-                            k->name, k->p[j].name);
-    }
-    for (int j = k->nin; j < k->np; j++) {
-        if (out[j - k->nin].storage)
-            continue;
-        if ((st = em_array_empty(b.dev, b.dt[j], nd, shape, 'C', s,
-                                 &out[j - k->nin])) != EM_OK)
-            goto fail;
-        alloc[j] = 1;
-    }
+    if ((st = ck_check_outputs(k, out, nd, shape,
+                               "the arguments broadcast to")) != EM_OK)
+        return st;
+    if ((st = ck_make_outputs(k, &b, out, nd, shape, s, alloc)) != EM_OK)
+        goto fail;
     if ((st = geometry(k, in, out, &b, nd, shape, &g)) != EM_OK)
         goto fail;
     if (g.n == 0)
         return EM_OK;
-    memset(&key, 0, sizeof key);
-    key.dev_type = (uint8_t)em_device_get_type(b.dev);
-    key.dev_id = (uint8_t)em_device_get_id(b.dev);
-    for (int j = 0; j < k->np; j++)
-        key.dt[j] = (uint8_t)(b.dt[j] | (b.scalar[j] ? CK_SCALAR : 0));
+    ck_key_init(&key, k, &b);
     key.nd0 = (uint8_t)(g.contig ? 0 : g.nd);
     key.nd1 = (uint8_t)g.contig;
     if ((st = ck_function(k, b.dev, &b, &key, gen_ewise, &fn, NULL)) !=
@@ -358,8 +314,6 @@ em_status em_ckernel_elementwise(em_ckernel *k, const em_operand *in,
         goto fail;
     return EM_OK;
 fail:
-    for (int j = k->nin; j < k->np; j++)
-        if (alloc[j])
-            em_array_release(&out[j - k->nin]);
+    ck_drop_outputs(k, out, alloc);
     return st;
 }

@@ -480,23 +480,9 @@ em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
                         "'%s' is an elementwise kernel", k->name);
     if ((st = ck_bind(k, in, out, &b)) != EM_OK)
         return st;
-    for (int j = 0; j < k->nin; j++) {
-        const em_array *a = in[j].array;
-        int64_t tmp[EM_MAX_NDIM];
-        int nt;
-        if (!a)
-            continue;
-        if (narr++ == 0) {
-            nd = a->ndim;
-            memcpy(shape, a->shape, sizeof(int64_t) * (size_t)nd);
-            continue;
-        }
-        if ((st = em_shape_broadcast(nd, shape, a->ndim, a->shape, &nt,
-                                     tmp)) != EM_OK)
-            return st;
-        nd = nt;
-        memcpy(shape, tmp, sizeof(int64_t) * (size_t)nd);
-    }
+    if ((st = ck_broadcast(k, in, out, k->nin, &nd, shape, &narr)) !=
+        EM_OK)
+        return st;
     if (naxis < 0) {
         for (int a = 0; a < nd; a++)
             red[a] = 1;
@@ -526,38 +512,16 @@ em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
             oshape[ond++] = shape[a];
         }
     }
-    for (int j = k->nin; j < k->np; j++) {
-        em_array *o = &out[j - k->nin];
-        char b1[128], b2[128];
-        if (!o->storage)
-            continue;
-        if (o->ndim != ond ||
-            memcmp(o->shape, oshape, sizeof(int64_t) * (size_t)ond))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "ReductionKernel '%s': the output '%s' has shape "
-                            "%s, the result's is %s",
-                            k->name, k->p[j].name,
-                            em_shape_format(o->ndim, o->shape, b1, sizeof b1),
-                            em_shape_format(ond, oshape, b2, sizeof b2));
-        if (!(o->flags & EM_ARRAY_WRITEABLE))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "ReductionKernel '%s': the output '%s' is "
-                            "read-only",
-                            k->name, k->p[j].name);
-    }
+    if ((st = ck_check_outputs(k, out, ond, oshape, "the result's is")) !=
+        EM_OK)
+        return st;
     if (g.red_size == 0 && g.out_size > 0 && !k->identity)
         return em_error(EM_ERR_INVALID_VALUE,
                         "zero-size array to reduction operation %s which "
                         "has no identity",
                         k->name);
-    for (int j = k->nin; j < k->np; j++) {
-        if (out[j - k->nin].storage)
-            continue;
-        if ((st = em_array_empty(b.dev, b.dt[j], ond, oshape, 'C', s,
-                                 &out[j - k->nin])) != EM_OK)
-            goto fail;
-        alloc[j] = 1;
-    }
+    if ((st = ck_make_outputs(k, &b, out, ond, oshape, s, alloc)) != EM_OK)
+        goto fail;
     if (g.out_size == 0)
         return EM_OK;
     /* strides over the kept and the reduced axes, in elements */
@@ -612,11 +576,7 @@ em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
     g.kd = collapse(g.kd, g.ksh, g.kst, use_k, k->np);
     g.rd = collapse(g.rd, g.rsh, g.rst, use_r, k->np);
 
-    memset(&key, 0, sizeof key);
-    key.dev_type = (uint8_t)em_device_get_type(b.dev);
-    key.dev_id = (uint8_t)em_device_get_id(b.dev);
-    for (int j = 0; j < k->np; j++)
-        key.dt[j] = (uint8_t)(b.dt[j] | (b.scalar[j] ? CK_SCALAR : 0));
+    ck_key_init(&key, k, &b);
     key.nd0 = (uint8_t)g.kd;
     key.nd1 = (uint8_t)g.rd;
     key.bs = 0;
@@ -755,8 +715,6 @@ em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
         goto fail;
     return EM_OK;
 fail:
-    for (int j = k->nin; j < k->np; j++)
-        if (alloc[j])
-            em_array_release(&out[j - k->nin]);
+    ck_drop_outputs(k, out, alloc);
     return st;
 }

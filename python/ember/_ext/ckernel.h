@@ -15,6 +15,17 @@ int empy_vectorize_init(PyObject *m, empy_state *st);   /* vectorize.c */
 int empy_guvectorize_init(PyObject *m, empy_state *st); /* guvectorize.c */
 int empy_vzreduce_init(PyObject *m, empy_state *st);    /* vectorize_reduce.c */
 
+/* How both kernel types' objects begin (each checks its layout against
+ * this), so one method table serves both. */
+typedef struct empy_ck_object {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    em_ckernel *k;
+} empy_ck_object;
+
+/* _set_check_cuda and _cached_count, for the tests. */
+extern PyMethodDef empy_ck_methods[];
+
 /* The operands of one call: ember arrays as they are, Python and NumPy
  * scalars by value, other array-likes (NumPy arrays, lists) copied to the
  * current device (kept alive in keep[]). */
@@ -64,5 +75,12 @@ int empy_vz_operands(empy_state *st, int cpu_target, PyObject *const *objs,
                      int *any_array);
 PyObject *empy_vz_finish(empy_state *st, PyObject *r, int to_host,
                          int scalar);
+/* Also shared with guvectorize.c: the kernel-side C type of a dtype the
+ * ufunc builders take (NULL for the others); a stream= argument (None or
+ * 0: the current stream, *s NULL); a target= argument ('cuda', the
+ * default: *cpu 0; 'cpu' or 'parallel': *cpu 1). -1 with an exception. */
+const char *empy_vz_ctype(em_dtype d);
+int empy_vz_stream(empy_state *st, PyObject *o, em_stream **s);
+int empy_vz_target(PyObject *t, int *cpu);
 
 #endif

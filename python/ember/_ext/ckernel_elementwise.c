@@ -186,6 +186,11 @@ typedef struct {
     int nin, nout, nargs, reduce_dims, no_return, return_tuple;
 } EKObject;
 
+_Static_assert(offsetof(EKObject, vectorcall) ==
+                       offsetof(empy_ck_object, vectorcall) &&
+                   offsetof(EKObject, k) == offsetof(empy_ck_object, k),
+               "EKObject must begin as empy_ck_object");
+
 static const char *const call_kw[] = {"size", "stream", "block_size",
                                       "shared_mem", NULL};
 
@@ -336,25 +341,25 @@ static PyObject *EK_repr(PyObject *self)
                                 ek->name, ek->in_params, ek->out_params);
 }
 
-static PyObject *EK_cached(PyObject *self, PyObject *unused)
+static PyObject *ck_cached(PyObject *self, PyObject *unused)
 {
     (void)unused;
-    return PyLong_FromLong(em_ckernel_cached(((EKObject *)self)->k));
+    return PyLong_FromLong(em_ckernel_cached(((empy_ck_object *)self)->k));
 }
 
-static PyObject *EK_check_cuda(PyObject *self, PyObject *on)
+static PyObject *ck_check_cuda(PyObject *self, PyObject *on)
 {
     int v = PyObject_IsTrue(on);
     if (v < 0)
         return NULL;
-    em_ckernel_set_check_cuda(((EKObject *)self)->k, v);
+    em_ckernel_set_check_cuda(((empy_ck_object *)self)->k, v);
     Py_RETURN_NONE;
 }
 
-static PyMethodDef EK_methods[] = {
-    {"_set_check_cuda", EK_check_cuda, METH_O,
+PyMethodDef empy_ck_methods[] = {
+    {"_set_check_cuda", ck_check_cuda, METH_O,
      "Tests: also compile each new cpu variant's CUDA twin with NVRTC."},
-    {"_cached_count", EK_cached, METH_NOARGS,
+    {"_cached_count", ck_cached, METH_NOARGS,
      "How many specialisations this kernel has compiled."},
     {NULL, NULL, 0, NULL},
 };
@@ -385,7 +390,7 @@ static PyType_Slot EK_slots[] = {
     {Py_tp_dealloc, EK_dealloc},
     {Py_tp_repr, EK_repr},
     {Py_tp_call, PyVectorcall_Call},
-    {Py_tp_methods, EK_methods},
+    {Py_tp_methods, empy_ck_methods},
     {Py_tp_members, EK_members},
     {Py_tp_doc, "ElementwiseKernel(in_params, out_params, operation, "
                 "name='kernel', reduce_dims=True, preamble='', "

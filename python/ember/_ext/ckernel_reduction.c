@@ -15,6 +15,11 @@ typedef struct {
     int nin, nout, nargs, reduce_dims;
 } RKObject;
 
+_Static_assert(offsetof(RKObject, vectorcall) ==
+                       offsetof(empy_ck_object, vectorcall) &&
+                   offsetof(RKObject, k) == offsetof(empy_ck_object, k),
+               "RKObject must begin as empy_ck_object");
+
 static const char *const call_kw[] = {"axis", "keepdims", "out", "stream",
                                       NULL};
 
@@ -259,29 +264,6 @@ static PyObject *RK_repr(PyObject *self)
                                 rk->name, rk->in_params, rk->out_params);
 }
 
-static PyObject *RK_cached(PyObject *self, PyObject *unused)
-{
-    (void)unused;
-    return PyLong_FromLong(em_ckernel_cached(((RKObject *)self)->k));
-}
-
-static PyObject *RK_check_cuda(PyObject *self, PyObject *on)
-{
-    int v = PyObject_IsTrue(on);
-    if (v < 0)
-        return NULL;
-    em_ckernel_set_check_cuda(((RKObject *)self)->k, v);
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef RK_methods[] = {
-    {"_set_check_cuda", RK_check_cuda, METH_O,
-     "Tests: also compile each new cpu variant's CUDA twin with NVRTC."},
-    {"_cached_count", RK_cached, METH_NOARGS,
-     "How many specialisations this kernel has compiled."},
-    {NULL, NULL, 0, NULL},
-};
-
 static PyMemberDef RK_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(RKObject, vectorcall),
      READONLY, NULL},
@@ -310,7 +292,7 @@ static PyType_Slot RK_slots[] = {
     {Py_tp_dealloc, RK_dealloc},
     {Py_tp_repr, RK_repr},
     {Py_tp_call, PyVectorcall_Call},
-    {Py_tp_methods, RK_methods},
+    {Py_tp_methods, empy_ck_methods},
     {Py_tp_members, RK_members},
     {Py_tp_doc, "ReductionKernel(in_params, out_params, map_expr, "
                 "reduce_expr, post_map_expr, identity, name='reduce_kernel', "

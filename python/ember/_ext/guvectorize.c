@@ -98,24 +98,6 @@ bad:
     return -1;
 }
 
-static const char *ctype_of(em_dtype d)
-{
-    switch (d) {
-    case EM_BOOL: return "bool";
-    case EM_INT8: return "signed char";
-    case EM_INT16: return "short";
-    case EM_INT32: return "int";
-    case EM_INT64: return "long long";
-    case EM_UINT8: return "unsigned char";
-    case EM_UINT16: return "unsigned short";
-    case EM_UINT32: return "unsigned int";
-    case EM_UINT64: return "unsigned long long";
-    case EM_FLOAT32: return "float";
-    case EM_FLOAT64: return "double";
-    default: return NULL;
-    }
-}
-
 /* A signature's argument codes -> dtypes ('Af8_1A' and 'f8' alike). */
 static int sig_dtypes(GUObject *g, PyObject *sig, em_dtype *dt)
 {
@@ -148,7 +130,8 @@ static int sig_dtypes(GUObject *g, PyObject *sig, em_dtype *dt)
             k++;
         }
         code[k] = 0;
-        if (em_dtype_from_name(code, &dt[j]) != EM_OK || !ctype_of(dt[j])) {
+        if (em_dtype_from_name(code, &dt[j]) != EM_OK ||
+            !empy_vz_ctype(dt[j])) {
             PyErr_Format(PyExc_NotImplementedError,
                          "guvectorize: argument %d of %R: bool, integer, "
                          "float32 and float64 arrays are supported",
@@ -208,7 +191,7 @@ static int gu_build(GUObject *g, const em_dtype *dt)
     for (int j = 0; j < n; j++) {
         int nd = g->ncore[j] ? g->ncore[j] : 1;
         c += (size_t)snprintf(op + c, sizeof op - c, "%s(%s *)_ck_ptr_g%d",
-                              j ? ", " : "", ctype_of(dt[j]), j);
+                              j ? ", " : "", empy_vz_ctype(dt[j]), j);
         for (int t = 0; t < nd; t++) {
             a += (size_t)snprintf(inp + a, sizeof inp - a,
                                   "%sint64 g%d_n%d", a ? ", " : "", j, t);
@@ -288,9 +271,7 @@ static PyObject *GU_vectorcall(PyObject *self, PyObject *const *args,
     if (empy_parse_args(PyUnicode_AsUTF8(g->name), args + n, 0, kwnames,
                         gu_kw, 0, 0, kw) < 0)
         return NULL;
-    if (kw[1] && kw[1] != Py_None &&
-        !(PyLong_CheckExact(kw[1]) && PyLong_AsLong(kw[1]) == 0) &&
-        !(s = empy_stream_resolve(st, kw[1])))
+    if (empy_vz_stream(st, kw[1], &s) < 0)
         return NULL;
     for (int j = 0; j < g->nout; j++) {
         PyObject *o = n == nt ? args[g->nin + j] : NULL;
@@ -610,7 +591,7 @@ static PyObject *mod_guvectorize(PyObject *m, PyObject *const *args,
                                  Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *v[5], *cfg, *r;
-    const char *t = "cuda";
+    int cpu;
     if (empy_parse_args("guvectorize", args, nargs, kwnames, guvectorize_kw, 3,
                         2, v) < 0)
         return NULL;
@@ -619,16 +600,10 @@ static PyObject *mod_guvectorize(PyObject *m, PyObject *const *args,
                         "guvectorize: the layout is a string like '(n),(n)->()'");
         return NULL;
     }
-    if (v[2] && v[2] != Py_None &&
-        (!PyUnicode_Check(v[2]) || !(t = PyUnicode_AsUTF8(v[2])) ||
-         (strcmp(t, "cuda") && strcmp(t, "cpu") && strcmp(t, "parallel")))) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError,
-                            "target must be 'cuda', 'cpu' or 'parallel'");
+    if (empy_vz_target(v[2], &cpu) < 0)
         return NULL;
-    }
     if (!(cfg = Py_BuildValue("(OOOO)", m, v[0], v[1],
-                              strcmp(t, "cuda") ? Py_True : Py_False)))
+                              cpu ? Py_True : Py_False)))
         return NULL;
     r = PyCFunction_New(&gu_make_def, cfg);
     Py_DECREF(cfg);

@@ -13,15 +13,7 @@
 #include <string.h>
 #include "jit.h"
 #include "errors.h"
-
-#if PY_VERSION_HEX >= 0x030C0000
-#define EMPY_T_PYSSIZET Py_T_PYSSIZET
-#define EMPY_READONLY Py_READONLY
-#else
-#include <structmember.h>
-#define EMPY_T_PYSSIZET T_PYSSIZET
-#define EMPY_READONLY READONLY
-#endif
+#include "member_compat.h"
 
 #define ARGS_STACK 8         /* arguments classified on the stack */
 #define PARAMS_STACK 64      /* flattened parameters packed on the stack */

@@ -11,15 +11,7 @@
 #include <string.h>
 #include "module.h"
 #include "errors.h"
-
-#if PY_VERSION_HEX >= 0x030C0000
-#define EMPY_T_PYSSIZET Py_T_PYSSIZET
-#define EMPY_READONLY Py_READONLY
-#else
-#include <structmember.h>
-#define EMPY_T_PYSSIZET T_PYSSIZET
-#define EMPY_READONLY READONLY
-#endif
+#include "member_compat.h"
 
 /* The kernel cache's generator version for user source: the source is the
  * kernel as written, so this changes only if ember's wrapping of it does. */

@@ -1,6 +1,7 @@
 /* ember Python extension: ufuncs from scalar Python functions, with
  * Numba's spellings: ember.vectorize (also as a bare decorator); the
- * helpers here serve ember.reduce (vectorize_reduce.c) too.
+ * helpers here serve ember.reduce (vectorize_reduce.c) and
+ * ember.guvectorize (guvectorize.c) too.
  *
  * The scalar function is translated once per signature by
  * ember.jit.translate_device into a __device__ function, which becomes the
@@ -86,7 +87,10 @@ PyObject *empy_vz_translate(PyObject *pyfunc, const em_dtype *in, int n)
     return r;
 }
 
-static const char *ctype_of(em_dtype d)
+/* Not the C-string kernels' ck_ctype (src/codegen/ckernel_bind.c): that
+ * one is internal to the library and also maps the 16-bit floats, which
+ * the ufunc builders do not take (NULL here is what refuses them). */
+const char *empy_vz_ctype(em_dtype d)
 {
     switch (d) {
     case EM_BOOL: return "bool";
@@ -106,7 +110,7 @@ static const char *ctype_of(em_dtype d)
 
 int empy_vz_check_supported(const char *what, PyObject *name, em_dtype d)
 {
-    if (ctype_of(d))
+    if (empy_vz_ctype(d))
         return 0;
     PyErr_Format(PyExc_NotImplementedError,
                  "%s '%U': %s is not supported yet (bool, the integer types, "
@@ -171,11 +175,11 @@ static int vz_add(VZObject *v, const em_dtype *in, int has_out, em_dtype out)
         n += (size_t)snprintf(inp + n, sizeof inp - n, "%sT%d x%d",
                               j ? ", " : "", j, j);
     snprintf(outp, sizeof outp, "%s y", em_dtype_get(rd)->name);
-    n = (size_t)snprintf(opbuf, sizeof opbuf, "y = (%s)%s(", ctype_of(rd),
-                         cname);
+    n = (size_t)snprintf(opbuf, sizeof opbuf, "y = (%s)%s(",
+                         empy_vz_ctype(rd), cname);
     for (int j = 0; j < v->nin; j++)
         n += (size_t)snprintf(opbuf + n, sizeof opbuf - n, "%s(%s)x%d",
-                              j ? ", " : "", ctype_of(in[j]), j);
+                              j ? ", " : "", empy_vz_ctype(in[j]), j);
     snprintf(opbuf + n, sizeof opbuf - n, ")");
     memset(&d, 0, sizeof d);
     d.in_params = inp;
@@ -301,6 +305,14 @@ static int pick(const vz_sig *sigs, int nsigs, int nin, const em_operand *ops)
     return best;
 }
 
+int empy_vz_stream(empy_state *st, PyObject *o, em_stream **s)
+{
+    *s = NULL;
+    if (!o || o == Py_None || (PyLong_CheckExact(o) && PyLong_AsLong(o) == 0))
+        return 0;
+    return (*s = empy_stream_resolve(st, o)) ? 0 : -1;
+}
+
 /* The call's result: as NumPy when every input came from the host. */
 PyObject *empy_vz_finish(empy_state *st, PyObject *r, int to_host,
                          int scalar)
@@ -358,9 +370,7 @@ static PyObject *VZ_vectorcall(PyObject *self, PyObject *const *args,
                      v->name, Py_TYPE(outo)->tp_name);
         return NULL;
     }
-    if (kw[1] && kw[1] != Py_None &&
-        !(PyLong_CheckExact(kw[1]) && PyLong_AsLong(kw[1]) == 0) &&
-        !(s = empy_stream_resolve(st, kw[1])))
+    if (empy_vz_stream(st, kw[1], &s) < 0)
         return NULL;
     if (empy_vz_operands(st, v->cpu_target, args, v->nin, ops, keep,
                          &host_only, &any_array) < 0)
@@ -551,7 +561,7 @@ static PyType_Spec VZ_spec = {
 
 /* ---- the decorators ---------------------------------------------------- */
 
-static int target_arg(PyObject *t, int *cpu)
+int empy_vz_target(PyObject *t, int *cpu)
 {
     const char *s;
     *cpu = 0;
@@ -746,7 +756,7 @@ static PyObject *mod_vectorize(PyObject *m, PyObject *const *args,
     if (empy_parse_args("vectorize", args, nargs, kwnames, vectorize_kw, 1,
                         0, v) < 0)
         return NULL;
-    if (target_arg(v[1], &cpu) < 0)
+    if (empy_vz_target(v[1], &cpu) < 0)
         return NULL;
     /* @vectorize bare: the function itself */
     if (v[0] && PyCallable_Check(v[0]) && !PyUnicode_Check(v[0])) {

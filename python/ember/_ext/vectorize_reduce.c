@@ -237,9 +237,7 @@ static PyObject *RD_vectorcall(PyObject *self, PyObject *const *args,
     if (empy_parse_args(PyUnicode_AsUTF8(r->name), args, n, kwnames,
                         rd_call_kw, 5, 1, v) < 0)
         return NULL;
-    if (v[4] && v[4] != Py_None &&
-        !(PyLong_CheckExact(v[4]) && PyLong_AsLong(v[4]) == 0) &&
-        !(s = empy_stream_resolve(st, v[4])))
+    if (empy_vz_stream(st, v[4], &s) < 0)
         return NULL;
     x = Py_NewRef(v[0]);
     if (v[1] && v[1] != Py_None) {
