@@ -171,28 +171,18 @@ def main():
          (r16, mask[:r16.shape[0]]), masked, None)
     del r16
 
-    def fmt(x):
-        return x if isinstance(x, str) else f"{x:.4g}"
-
-    def frac(x, bw):
-        return f"{x / bw:.0%}" if bw and not isinstance(x, str) else ""
-
-    lines = ["| case | ember | CuPy | PyTorch | unit | ember / copy | ember vs CuPy |",
-             "|---|---|---|---|---|---|---|"]
+    lines = []
     for name, v, unit, bw in rows:
         e, c, t = (v[k] for k in A.LIBS)
         vs = ""
         if not isinstance(e, str) and not isinstance(c, str):
             vs = f"{c / e:.2f}x faster" if unit == "ms" else f"{e / c:.2f}x"
-        lines.append(f"| {name} | {fmt(e)} | {fmt(c)} | {fmt(t)} | {unit} | "
-                     f"{frac(e, bw)} | {vs} |")
+        lines.append(f"| {name} | {A.fmt(e)} | {A.fmt(c)} | {A.fmt(t)} | {unit} | "
+                     f"{A.frac(e, bw)} | {vs} |")
     lines.append(f"| (ref) device copy, read+write ({ref}) | {copy_bw:.0f} | | | GB/s | "
                  "100% | |")
-    table = "\n".join(lines)
-    print(table)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(table + "\n")
+    A.write_table(("case", "ember", "CuPy", "PyTorch", "unit", "ember / copy", "ember vs CuPy"),
+                  lines, args.out)
 
 
 if __name__ == "__main__":

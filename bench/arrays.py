@@ -79,6 +79,27 @@ def wall_ms(fn, sync, reps=5):
     return statistics.median(ts)
 
 
+def fmt(x):
+    """A figure to 4 significant digits; a string (an "n/a" reason) as it is."""
+    return x if isinstance(x, str) else f"{x:.4g}"
+
+
+def frac(x, bw):
+    """x as a fraction of the copy bandwidth bw ("" without one)."""
+    return f"{x / bw:.0%}" if bw and not isinstance(x, str) else ""
+
+
+def write_table(columns, lines, out=None):
+    """Prints the Markdown table of the column names and the row lines (each
+    "| a | b |"), and writes it to the file out as well when one is given."""
+    table = "\n".join(["| " + " | ".join(columns) + " |",
+                       "|" + "---|" * len(columns)] + lines)
+    print(table)
+    if out:
+        with open(out, "w") as fh:
+            fh.write(table + "\n")
+
+
 def load_libs():
     """Each library's handles, or the reason it is not there."""
     libs = {}
@@ -287,25 +308,15 @@ def main():
             print(name)
             rows.append((name, run_each(libs, h2d(pinned)), "GB/s", None))
 
-    def fmt(x):
-        return x if isinstance(x, str) else f"{x:.4g}"
-
-    def frac(x, bw):
-        return f"{x / bw:.0%}" if bw and not isinstance(x, str) else ""
-
-    lines = ["| case | ember | CuPy | PyTorch | unit | ember / copy | CuPy / copy |",
-             "|---|---|---|---|---|---|---|"]
+    lines = []
     for name, v, unit, bw in rows:
         e, c, t = (v[k] for k in LIBS)
         lines.append(f"| {name} | {fmt(e)} | {fmt(c)} | {fmt(t)} | {unit} | "
                      f"{frac(e, bw)} | {frac(c, bw)} |")
     lines.append(f"| (ref) device copy, read+write ({ref}) | {copy_bw:.0f} | | | GB/s | "
                  "100% | |")
-    table = "\n".join(lines)
-    print(table)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(table + "\n")
+    write_table(("case", "ember", "CuPy", "PyTorch", "unit", "ember / copy", "CuPy / copy"),
+                lines, args.out)
 
 
 if __name__ == "__main__":

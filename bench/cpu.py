@@ -11,24 +11,12 @@ ember's queued work is counted. Results are fresh arrays in both libraries,
 as `a + b` makes them. An ember function that is not there yet shows as
 "n/a (missing)"."""
 import argparse
-import statistics
-import time
 
 import numpy as np
 
 import ember as em
 
-
-def median_ms(fn, sync, reps):
-    fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        ts.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(ts)
+import arrays as A
 
 
 def main():
@@ -48,12 +36,12 @@ def main():
         if args.only and args.only not in name:
             return
         try:
-            e = median_ms(em_fn, sync, args.reps)
+            e = A.wall_ms(em_fn, sync, args.reps)
         except AttributeError as exc:
             e = f"n/a (missing: {exc})"
         except Exception as exc:  # noqa: BLE001 (one case must not end the run)
             e = f"n/a ({type(exc).__name__}: {exc})"
-        h = median_ms(np_fn, lambda: None, args.reps)
+        h = A.wall_ms(np_fn, lambda: None, args.reps)
         rows.append((name, e, h))
         print(name, e, h, flush=True)
 
@@ -87,8 +75,7 @@ def main():
     case(f"cumsum float32 2^{args.n}", lambda: np.cumsum(a), lambda: em.cumsum(x))
     del x
 
-    lines = ["| case | ember ms | NumPy ms | ember / NumPy | within 1.5x |",
-             "|---|---|---|---|---|"]
+    lines = []
     for name, e, h in rows:
         if isinstance(e, str):
             lines.append(f"| {name} | {e} | {h:.3f} | | |")
@@ -96,11 +83,8 @@ def main():
             r = e / h
             lines.append(f"| {name} | {e:.3f} | {h:.3f} | {r:.2f} | "
                          f"{'yes' if r <= 1.5 else 'no'} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(table + "\n")
+    A.write_table(("case", "ember ms", "NumPy ms", "ember / NumPy", "within 1.5x"), lines,
+                  args.out)
 
 
 if __name__ == "__main__":

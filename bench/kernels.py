@@ -33,6 +33,8 @@ import numpy as np
 import arrays as A
 
 TPB = 16
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "examples")
 
 CUDA_ADD = r'''
 extern "C" __global__ void add(const float *a, const float *b, float *out)
@@ -158,27 +160,16 @@ def main():
         if i < out.size:
             out[i] = a[i] + b[i]
 
-    @cuda.jit
-    def matmul_tiled(A_, B_, C_):
-        sA = cuda.shared.array((TPB, TPB), dtype=np.float32)
-        sB = cuda.shared.array((TPB, TPB), dtype=np.float32)
-        x, y = cuda.grid(2)
-        tx = cuda.threadIdx.x
-        ty = cuda.threadIdx.y
-        acc = np.float32(0)
-        for t in range((A_.shape[1] + TPB - 1) // TPB):
-            sA[tx, ty] = 0
-            sB[tx, ty] = 0
-            if x < A_.shape[0] and ty + t * TPB < A_.shape[1]:
-                sA[tx, ty] = A_[x, ty + t * TPB]
-            if y < B_.shape[1] and tx + t * TPB < B_.shape[0]:
-                sB[tx, ty] = B_[tx + t * TPB, y]
-            cuda.syncthreads()
-            for k in range(TPB):
-                acc += sA[tx, k] * sB[k, ty]
-            cuda.syncthreads()
-        if x < C_.shape[0] and y < C_.shape[1]:
-            C_[x, y] = acc
+    # the tiled kernel of examples/matmul.py, so the bench times the code
+    # the tutorial shows; CUDA_MATMUL is the same algorithm in CUDA C
+    sys.path.insert(0, EXAMPLES)
+    try:
+        import matmul as example
+    finally:
+        sys.path.remove(EXAMPLES)
+    if example.TPB != TPB:
+        raise RuntimeError(f"examples/matmul.py has TPB {example.TPB}, CUDA_MATMUL {TPB}")
+    matmul_tiled = example.matmul_tiled
 
     d = em.Device(dev)
     sync = d.synchronize
@@ -291,22 +282,15 @@ def main():
             rows.append((f"tiled matmul float32 {n} (jit vs CuPy RawKernel, same algorithm)",
                          jit_ms, c_ms, "CuPy RawKernel (CUDA C)", "ms"))
 
-    def fmt(x):
-        return x if isinstance(x, str) else f"{x:.4g}"
-
-    lines = ["| case | ember | reference | reference is | unit | ember vs reference |",
-             "|---|---|---|---|---|---|"]
+    lines = []
     for name, e, r, rname, unit in rows:
         vs = ""
         if not isinstance(e, str) and not isinstance(r, str) and r != "":
             vs = (f"{r / e:.2f}x faster" if unit in ("ms", "us")
                   else f"{e / r:.0%}")
-        lines.append(f"| {name} | {fmt(e)} | {fmt(r)} | {rname} | {unit} | {vs} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(table + "\n")
+        lines.append(f"| {name} | {A.fmt(e)} | {A.fmt(r)} | {rname} | {unit} | {vs} |")
+    A.write_table(("case", "ember", "reference", "reference is", "unit", "ember vs reference"),
+                  lines, args.out)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import sys
 import tempfile
 import time
 
+import arrays as A
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PY = sys.executable
@@ -196,16 +198,12 @@ def main():
         except Exception as exc:
             print(f"{f.__name__} FAILED: {exc!r}")
             rows.append((f.__name__ + " FAILED", float("nan"), "", "", "", "", str(exc)[:60]))
-    lines = ["| measurement | ember | peer | peer value | unit | ember/peer | target |",
-             "|---|---|---|---|---|---|---|"]
+    lines = []
     for what, e, peer, pv, unit, ratio, target in rows:
         fmt = lambda v: f"{v:.3g}" if isinstance(v, float) else str(v)
         lines.append(f"| {what} | {fmt(e)} | {peer} | {fmt(pv)} | {unit} | {fmt(ratio)} | {target} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(table + "\n")
+    A.write_table(("measurement", "ember", "peer", "peer value", "unit", "ember/peer", "target"),
+                  lines, args.out)
 
 
 if __name__ == "__main__":

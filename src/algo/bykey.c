@@ -8,15 +8,16 @@
  */
 #include <string.h>
 
+#include "algo/bykey_internal.h"
 #include "array/array_internal.h"
 #include "codegen/scan.h"
 
 #define SHAPE_STR 256
 
-/* keys as a contiguous 1-D array and its head flags (bool). */
-static em_status heads_of(const char *fn, const em_array *keys,
-                          const em_array *values, em_stream *on,
-                          em_array *kc, em_array *heads)
+/* (bykey_internal.h; scan_tuple.c's by-key operations use it too.) */
+em_status em_bykey_heads(const char *fn, const em_array *keys,
+                         const em_array *values, em_stream *on, em_array *kc,
+                         em_array *heads)
 {
     char b1[SHAPE_STR], b2[SHAPE_STR];
     int64_t n;
@@ -116,7 +117,7 @@ em_status em_scan_by_key(const em_array *keys, const em_array *values,
     memset(out, 0, sizeof *out);
     if (!(on = em_arr_stream(keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
-    st = heads_of(fn, keys, values, on, &kc, &heads);
+    st = em_bykey_heads(fn, keys, values, on, &kc, &heads);
     if (st == EM_OK)
         st = seg_scan(fn, values, &heads, op, exclusive, init, out_dtype, on,
                       out);
@@ -142,7 +143,7 @@ em_status em_reduce_by_key(const em_array *keys, const em_array *values,
     memset(out_values, 0, sizeof *out_values);
     if (!(on = em_arr_stream(keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
-    if ((st = heads_of(fn, keys, values, on, &kc, &heads)) != EM_OK ||
+    if ((st = em_bykey_heads(fn, keys, values, on, &kc, &heads)) != EM_OK ||
         (st = seg_scan(fn, values, &heads, op, 0, NULL, out_dtype, on,
                        &sc)) != EM_OK ||
         (st = em_array_empty(keys->device, EM_BOOL, 1, keys->shape, 'C', on,
@@ -182,7 +183,7 @@ em_status em_unique_by_key(const em_array *keys, const em_array *values,
         memset(out_values, 0, sizeof *out_values);
     if (!(on = em_arr_stream(keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
-    if ((st = heads_of(fn, keys, values, on, &kc, &heads)) == EM_OK &&
+    if ((st = em_bykey_heads(fn, keys, values, on, &kc, &heads)) == EM_OK &&
         (st = em_select(&kc, NULL, &heads, out_keys, on)) == EM_OK && values)
         st = em_select(values, NULL, &heads, out_values, on);
     em_array_release(&kc);

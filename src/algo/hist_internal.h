@@ -28,9 +28,41 @@ int64_t em_hist_shared_cap(int weighted);
  * $EMBER_HIST_BLOCKS_PER_SM), but never more than an SM holds at once. */
 int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem);
 
+/* CUDA blocks for a counting kernel over n elements in `tiles` tiles,
+ * with shmem bytes of shared counters per block: as many as the SMs hold
+ * at once (em_hist_blocks_per_sm), no more than the tiles, and at least
+ * one per 2^30 elements so a block's 32-bit shared counters never wrap. */
+int64_t em_hist_cuda_blocks(em_device *dev, int64_t n, int64_t tiles,
+                            size_t shmem);
+
+/* The host schedule of a pass over n elements: *chunk elements a block,
+ * four blocks per device unit but at least `least` elements each; returns
+ * the blocks. */
+int64_t em_hist_host_chunks(em_device *dev, int64_t n, int64_t least,
+                            int64_t *chunk);
+
+/* A host count of n elements into nbins int64-sized counters: fn[0] over
+ * the blocks of em_hist_host_chunks (fewer when their rows of private
+ * counters would pass a bound). One block counts straight into the
+ * output; more count into rows of a scratch array that fn[1] then adds
+ * into it. args are fn[0]'s arguments, including chunk (set here) and at
+ * args[out_arg] the address of a void * holding the output. */
+em_status em_hist_host_count(em_device *dev, em_function *const fn[2],
+                             void **args, int out_arg, int64_t n, int64_t nbins,
+                             int64_t *chunk, em_stream *on);
+
 /* The minimum and maximum of c (from em_hist_contiguous, n > 0) as
  * doubles, both NaN when c holds a NaN: one pass, one small read. */
 em_status em_hist_data_range(const em_array *c, em_stream *on, double *lo,
+                             double *hi);
+
+/* EM_ERR_INVALID_VALUE as NumPy words it unless lo <= hi, both finite:
+ * a `range` parameter given. */
+em_status em_hist_check_range(double lo, double hi);
+
+/* em_hist_data_range, then EM_ERR_INVALID_VALUE as NumPy words it unless
+ * both ends are finite: the range when none is given. */
+em_status em_hist_auto_range(const em_array *c, em_stream *on, double *lo,
                              double *hi);
 
 /* em_histogram_bin_edges; with dd nonzero, as NumPy's histogramdd makes

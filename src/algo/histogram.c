@@ -16,9 +16,6 @@
 #include "codegen/ewise.h"
 #include "codegen/histogram.h"
 
-/* Host rows of private counters at most (beyond, fewer blocks). */
-#define HIST_HOST_MAX_COUNTERS (1ll << 22)
-
 const char *em_hist_dt_name(em_dtype d)
 {
     const em_dtype_info *i = em_dtype_get(d);
@@ -201,6 +198,8 @@ static em_status count(int op, int flags, const em_array *c, const em_array *w,
     const void *xp = c->data, *wp = w ? w->data : NULL, *ep = edges;
     void *op_ = outp, *mm = with_mm ? (char *)outp + nbins * 8 : NULL;
     int64_t sbins = 0, cshift = 0, chunk = 0;
+    void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
+                    &hi, &norm, &eps, &sbins, &cshift, &op_,   &mm};
     em_status st;
 
     if (n == 0)
@@ -216,74 +215,24 @@ static em_status count(int op, int flags, const em_array *c, const em_array *w,
     if (cuda) {
         int64_t vec = w ? 1 : 16 / (int64_t)em_dtype_size(c->dtype),
                 per = (int64_t)EM_GEN_HIST_BLOCK * vec * 2,
-                tiles = (n + per - 1) / per, cap, least = n / (1ll << 30) + 1,
-                nb, scap = em_hist_shared_cap(w != NULL);
+                tiles = (n + per - 1) / per,
+                scap = em_hist_shared_cap(w != NULL);
         size_t shmem;
-        void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
-                        &hi, &norm, &eps, &sbins, &cshift, &op_,   &mm};
         sbins = nbins < scap ? nbins : scap;
         /* copies of each bin while they fit: fewer lanes share a bank */
         while (cshift < 5 && (sbins << (cshift + 1)) <= scap)
             cshift++;
         shmem = (size_t)(sbins << cshift) * (w ? 8 : 4);
-        cap = (int64_t)em_gen_device_units(dev) *
-              em_hist_blocks_per_sm(dev, shmem);
-        nb = tiles < cap ? tiles : cap;
-        if (nb < least) /* a block's 32-bit shared counters never wrap */
-            nb = least;
-        grid.x = (unsigned)nb;
+        grid.x = (unsigned)em_hist_cuda_blocks(dev, n, tiles, shmem);
         block.x = EM_GEN_HIST_BLOCK;
         st = em_memset_async(dev, outp, 0, (size_t)nbins * 8 + extra, on);
         if (st == EM_OK)
             st = em_launch(fn[0], grid, block, shmem, on, args);
         return st;
     }
-    {
-        int64_t units = em_gen_device_units(dev), nb, rows_max;
-        em_array rows;
-        void *rp;
-        if (with_mm && (st = em_memset_async(dev, mm, 0, extra, on)) != EM_OK)
-            return st;
-        chunk = (n + units * 4 - 1) / (units * 4);
-        if (chunk < 65536)
-            chunk = 65536;
-        nb = (n + chunk - 1) / chunk;
-        rows_max = HIST_HOST_MAX_COUNTERS / nbins;
-        if (rows_max < 1)
-            rows_max = 1;
-        if (nb > rows_max) {
-            nb = rows_max;
-            chunk = (n + nb - 1) / nb;
-        }
-        grid.x = (unsigned)nb;
-        if (nb == 1) {
-            void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
-                            &hi, &norm, &eps, &sbins, &cshift, &op_,   &mm};
-            return em_launch(fn[0], grid, block, 0, on, args);
-        }
-        {
-            int64_t total = nb * nbins;
-            st = em_array_empty(dev, EM_INT64, 1, &total, 'C', on, &rows);
-            if (st != EM_OK)
-                return st;
-        }
-        rp = rows.data;
-        {
-            void *args[] = {&xp, &wp,   &n,   &chunk, &ep,     &nbins, &lo,
-                            &hi, &norm, &eps, &sbins, &cshift, &rp,    &mm};
-            st = em_launch(fn[0], grid, block, 0, on, args);
-        }
-        if (st == EM_OK) {
-            int64_t bchunk = (nbins + units - 1) / units;
-            void *args[] = {&rp, &nb, &nbins, &bchunk, &op_};
-            if (bchunk < 1024)
-                bchunk = 1024;
-            grid.x = (unsigned)((nbins + bchunk - 1) / bchunk);
-            st = em_launch(fn[1], grid, block, 0, on, args);
-        }
-        em_array_release(&rows);
+    if (with_mm && (st = em_memset_async(dev, mm, 0, extra, on)) != EM_OK)
         return st;
-    }
+    return em_hist_host_count(dev, fn, args, 12, n, nbins, &chunk, on);
 }
 
 em_status em_histogram_even(const em_array *x, int64_t bins, double lower,
@@ -351,11 +300,7 @@ em_status em_hist_data_range(const em_array *c, em_stream *on, double *lo,
         grid.x = (unsigned)(tiles < cap ? tiles : cap);
         block.x = EM_GEN_HIST_BLOCK;
     } else {
-        int64_t units = em_gen_device_units(dev);
-        chunk = (n + units * 4 - 1) / (units * 4);
-        if (chunk < 65536)
-            chunk = 65536;
-        grid.x = (unsigned)((n + chunk - 1) / chunk);
+        grid.x = (unsigned)em_hist_host_chunks(dev, n, 65536, &chunk);
     }
     {
         void *args[] = {&xp, &n, &chunk, &mp};
@@ -375,6 +320,27 @@ em_status em_hist_data_range(const em_array *c, em_stream *on, double *lo,
         *hi = em_gen_hist_unkey(mm[1]);
     }
     return EM_OK;
+}
+
+em_status em_hist_check_range(double lo, double hi)
+{
+    if (lo > hi)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "max must be larger than min in range parameter.");
+    if (!isfinite(lo) || !isfinite(hi))
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "supplied range of [%g, %g] is not finite", lo, hi);
+    return EM_OK;
+}
+
+em_status em_hist_auto_range(const em_array *c, em_stream *on, double *lo,
+                             double *hi)
+{
+    em_status st = em_hist_data_range(c, on, lo, hi);
+    if (st == EM_OK && (!isfinite(*lo) || !isfinite(*hi)))
+        st = em_error(EM_ERR_INVALID_VALUE,
+                      "autodetected range of [%g, %g] is not finite", *lo, *hi);
+    return st;
 }
 
 /* v rounded to the nearest value of float type t (ties to even), as
@@ -458,12 +424,8 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
      * range or integer data. */
     at = has_range || x->size == 0 ? EM_FLOAT64 : bt;
     if (has_range) {
-        if (lo > hi)
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "max must be larger than min in range parameter.");
-        if (!isfinite(lo) || !isfinite(hi))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "supplied range of [%g, %g] is not finite", lo, hi);
+        if ((st = em_hist_check_range(lo, hi)) != EM_OK)
+            return st;
     } else if (x->size == 0) {
         lo = 0;
         hi = 1;
@@ -471,14 +433,10 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
         em_array c;
         if ((st = em_hist_contiguous(x, -1, on, &c)) != EM_OK)
             return st;
-        st = em_hist_data_range(&c, on, &lo, &hi);
+        st = em_hist_auto_range(&c, on, &lo, &hi);
         em_array_release(&c);
         if (st != EM_OK)
             return st;
-        if (!isfinite(lo) || !isfinite(hi))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "autodetected range of [%g, %g] is not finite", lo,
-                            hi);
     }
     if (lo == hi) {
         lo = round_to(lo - 0.5, at);
@@ -891,11 +849,7 @@ em_status em_digitize(const em_array *x, const em_array *bins, int right,
                 grid.x = (unsigned)(tiles < cap ? tiles : cap);
                 block.x = EM_GEN_HIST_BLOCK;
             } else {
-                int64_t units = em_gen_device_units(dev);
-                chunk = (n + units * 4 - 1) / (units * 4);
-                if (chunk < 16384)
-                    chunk = 16384;
-                grid.x = (unsigned)((n + chunk - 1) / chunk);
+                grid.x = (unsigned)em_hist_host_chunks(dev, n, 16384, &chunk);
             }
             st = em_launch(fn[0], grid, block, 0, on, args);
         }

@@ -12,12 +12,8 @@
 
 #include "algo/hist_internal.h"
 #include "array/array_internal.h"
-#include "codegen/ewise.h"
 #include "codegen/histogram.h"
 #include "ember/ufunc.h"
-
-/* Host rows of private counters at most (beyond, fewer blocks). */
-#define H2_HOST_MAX_COUNTERS (1ll << 22)
 
 /* One coordinate's edges: *shown (what histogram2d returns: the given
  * edges, or new ones as histogramdd makes them from the sample column
@@ -94,6 +90,8 @@ static em_status count_pairs(const em_array *cx, const em_array *cy,
     em_gen_hist d;
     em_function *fn[2];
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
+    void *args[] = {&xp,  &yp,  &wp,  &n,     &chunk, &xep,
+                    &nxe, &yep, &nye, &sbins, &op};
     em_status st;
     memset(&d, 0, sizeof d);
     d.op = EM_GEN_HIST_2D;
@@ -103,68 +101,18 @@ static em_status count_pairs(const em_array *cx, const em_array *cy,
         return st;
     if (em_device_get_type(dev) == EM_DEVICE_CUDA) {
         int64_t tiles = (n + EM_GEN_HIST_BLOCK - 1) / EM_GEN_HIST_BLOCK,
-                scap = em_hist_shared_cap(w != NULL),
-                least = n / (1ll << 30) + 1, cap, nb;
-        void *args[] = {&xp,  &yp,  &wp,  &n,     &chunk, &xep,
-                        &nxe, &yep, &nye, &sbins, &op};
+                scap = em_hist_shared_cap(w != NULL);
+        size_t shmem;
         sbins = nbins < scap ? nbins : scap;
-        cap = (int64_t)em_gen_device_units(dev) *
-              em_hist_blocks_per_sm(dev, (size_t)sbins * (w ? 8 : 4));
-        nb = tiles < cap ? tiles : cap;
-        if (nb < least) /* a block's 32-bit shared counters never wrap */
-            nb = least;
-        grid.x = (unsigned)nb;
+        shmem = (size_t)sbins * (w ? 8 : 4);
+        grid.x = (unsigned)em_hist_cuda_blocks(dev, n, tiles, shmem);
         block.x = EM_GEN_HIST_BLOCK;
         st = em_memset_async(dev, buf, 0, (size_t)nbins * 8, on);
         if (st == EM_OK)
-            st = em_launch(fn[0], grid, block, (size_t)sbins * (w ? 8 : 4), on,
-                           args);
+            st = em_launch(fn[0], grid, block, shmem, on, args);
         return st;
     }
-    {
-        int64_t units = em_gen_device_units(dev), nb, rows_max;
-        em_array rows;
-        void *rp;
-        chunk = (n + units * 4 - 1) / (units * 4);
-        if (chunk < 65536)
-            chunk = 65536;
-        nb = (n + chunk - 1) / chunk;
-        rows_max = H2_HOST_MAX_COUNTERS / nbins;
-        if (rows_max < 1)
-            rows_max = 1;
-        if (nb > rows_max) {
-            nb = rows_max;
-            chunk = (n + nb - 1) / nb;
-        }
-        grid.x = (unsigned)nb;
-        if (nb == 1) {
-            void *args[] = {&xp,  &yp,  &wp,  &n,     &chunk, &xep,
-                            &nxe, &yep, &nye, &sbins, &op};
-            return em_launch(fn[0], grid, block, 0, on, args);
-        }
-        {
-            int64_t total = nb * nbins;
-            st = em_array_empty(dev, EM_INT64, 1, &total, 'C', on, &rows);
-            if (st != EM_OK)
-                return st;
-        }
-        rp = rows.data;
-        {
-            void *args[] = {&xp,  &yp,  &wp,  &n,     &chunk, &xep,
-                            &nxe, &yep, &nye, &sbins, &rp};
-            st = em_launch(fn[0], grid, block, 0, on, args);
-        }
-        if (st == EM_OK) {
-            int64_t bchunk = (nbins + units - 1) / units;
-            void *args[] = {&rp, &nb, &nbins, &bchunk, &op};
-            if (bchunk < 1024)
-                bchunk = 1024;
-            grid.x = (unsigned)((nbins + bchunk - 1) / bchunk);
-            st = em_launch(fn[1], grid, block, 0, on, args);
-        }
-        em_array_release(&rows);
-        return st;
-    }
+    return em_hist_host_count(dev, fn, args, 10, n, nbins, &chunk, on);
 }
 
 /* NumPy's density: hist / dx[i] / dy[j] / hist.sum(), on a host copy. */

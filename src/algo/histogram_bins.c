@@ -202,14 +202,8 @@ em_status em_histogram_bin_count(const em_array *x, const char *method,
     isint = em_dtype_get(x->dtype)->kind_id != EM_KIND_FLOAT;
     ft = isint ? EM_FLOAT64 : x->dtype;
     *nbins = 1;
-    if (has_range) {
-        if (lo > hi)
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "max must be larger than min in range parameter.");
-        if (!isfinite(lo) || !isfinite(hi))
-            return em_error(EM_ERR_INVALID_VALUE,
-                            "supplied range of [%g, %g] is not finite", lo, hi);
-    }
+    if (has_range && (st = em_hist_check_range(lo, hi)) != EM_OK)
+        return st;
     if (x->size == 0)
         return EM_OK;
     if ((st = em_hist_contiguous(x, -1, on, &c)) != EM_OK)
@@ -220,14 +214,8 @@ em_status em_histogram_bin_count(const em_array *x, const char *method,
     if (st != EM_OK)
         return st;
     if (!has_range) {
-        if ((st = em_hist_data_range(&flat, on, &first, &last)) != EM_OK)
+        if ((st = em_hist_auto_range(&flat, on, &first, &last)) != EM_OK)
             goto done;
-        if (!isfinite(first) || !isfinite(last)) {
-            st = em_error(EM_ERR_INVALID_VALUE,
-                          "autodetected range of [%g, %g] is not finite", first,
-                          last);
-            goto done;
-        }
         amin = first;
         amax = last;
         if (first == last) { /* NumPy widens the range, in the data's type */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/bykey_internal.h"
 #include "array/array_internal.h"
 #include "codegen/scan.h"
 
@@ -223,30 +224,6 @@ em_status em_scan_tuple(int n, const em_array *const *xs,
     return st;
 }
 
-/* Contiguous keys (1-D) and their head flags. */
-static em_status heads_of(const char *fn, const em_array *keys,
-                          em_stream *on, em_array *kc, em_array *heads)
-{
-    char b1[SHAPE_STR];
-    int64_t n;
-    em_status st;
-    if ((st = em_arr_check(keys, fn)) != EM_OK)
-        return st;
-    if (keys->ndim != 1)
-        return em_error(EM_ERR_INVALID_VALUE,
-                        "%s: keys must be 1-D, not of shape %s", fn,
-                        em_shape_format(keys->ndim, keys->shape, b1,
-                                        sizeof b1));
-    n = keys->size;
-    if ((st = flat_of(keys, on, kc)) != EM_OK ||
-        (st = em_array_empty(keys->device, EM_BOOL, 1, &n, 'C', on, heads)) !=
-            EM_OK)
-        return st;
-    return n ? em_gen_heads_run(keys->device, keys->dtype, 0, kc->data,
-                                (unsigned char *)heads->data, n, on)
-             : EM_OK;
-}
-
 /* The by-key checks shared by scan and reduce: values on the keys'
  * device, of the keys' length. */
 static em_status by_key_prepare(const char *fn, const em_array *keys, int n,
@@ -269,7 +246,7 @@ static em_status by_key_prepare(const char *fn, const em_array *keys, int n,
     if ((st = tup_prepare(fn, n, values, op, exclusive, init, out_dtypes, 1,
                           keys->size, "keys", on, t)) != EM_OK)
         return st;
-    return heads_of(fn, keys, on, kc, heads);
+    return em_bykey_heads(fn, keys, NULL, on, kc, heads);
 }
 
 em_status em_scan_by_key_tuple(const em_array *keys, int n,

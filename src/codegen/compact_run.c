@@ -145,6 +145,18 @@ em_status em_compact_rows(em_device *dev, const void *src, const int64_t *idx,
     }
 }
 
+/* The hash kernels' host schedule over n items: *chunk of them per block
+ * (four per device unit, at least 65536 items each); returns the
+ * blocks. */
+static unsigned host_chunks(em_device *dev, int64_t n, int64_t *chunk)
+{
+    int64_t units = em_gen_device_units(dev);
+    *chunk = (n + units * 4 - 1) / (units * 4);
+    if (*chunk < 65536)
+        *chunk = 65536;
+    return (unsigned)((n + *chunk - 1) / *chunk);
+}
+
 em_status em_compact_hash_unique(em_device *dev, const void *keys, int64_t n,
                                  em_dtype dt, em_array *out, em_array *counts,
                                  int *fell_back, em_stream *on)
@@ -206,11 +218,7 @@ em_status em_compact_hash_unique(em_device *dev, const void *keys, int64_t n,
         grid.x = (unsigned)(b < cap ? b : cap);
         block.x = 256;
     } else {
-        int64_t units = em_gen_device_units(dev);
-        chunk = (n + units * 4 - 1) / (units * 4);
-        if (chunk < 65536)
-            chunk = 65536;
-        grid.x = (unsigned)((n + chunk - 1) / chunk);
+        grid.x = host_chunks(dev, n, &chunk);
     }
     {
         void *kp = (void *)keys, *tp = table.data, *wp = words.data,
@@ -240,11 +248,7 @@ em_status em_compact_hash_unique(em_device *dev, const void *keys, int64_t n,
         grid.x = (unsigned)((slots + 256 * 16 - 1) / (256 * 16));
         block.x = 256;
     } else {
-        int64_t units = em_gen_device_units(dev);
-        chunk = (slots + units * 4 - 1) / (units * 4);
-        if (chunk < 65536)
-            chunk = 65536;
-        grid.x = (unsigned)((slots + chunk - 1) / chunk);
+        grid.x = host_chunks(dev, slots, &chunk);
     }
     {
         void *tp = table.data, *op = out->data, *wp = words.data,

@@ -298,6 +298,24 @@ static void emit_count_cuda(em_sb *b, const em_gen_hist *d, const char *xt)
                  st, d->weighted ? "double" : "unsigned long long");
 }
 
+/* hm: the host counting kernels' second pass, adding the blocks' rows of
+ * private counters (of counter type ct) into out, a chunk of bins each. */
+static void emit_merge(em_sb *b, const char *ct)
+{
+    em_sb_printf(b,
+                 "extern \"C\" __global__ void hm(const %s *rows, long long "
+                 "nrows, long long nbins, long long chunk, %s *out)\n{\n"
+                 "    const long long beg = (long long)blockIdx.x * chunk;\n"
+                 "    const long long end = nbins - beg > chunk ? beg + chunk "
+                 ": nbins;\n"
+                 "    for (long long k = beg; k < end; k++) {\n"
+                 "        %s s = 0;\n"
+                 "        for (long long r = 0; r < nrows; r++)\n"
+                 "            s += rows[r * nbins + k];\n"
+                 "        out[k] = s;\n    }\n}\n",
+                 ct, ct, ct);
+}
+
 /* host: block b counts [b*chunk, (b+1)*chunk) into its own row
  * out + b*nbins, with no atomics; bincount's extremes are merged with one
  * atomic per block. */
@@ -325,21 +343,11 @@ static void emit_count_host(em_sb *b, const em_gen_hist *d, const char *xt)
                         "    if (mxv > 0)\n        atomicMax(&mm[1], (long "
                         "long)mxv);\n");
     em_sb_printf(b, "}\n");
-    em_sb_printf(b,
-                 "extern \"C\" __global__ void hm(const %s *rows, long long "
-                 "nrows, long long nbins, long long chunk, %s *out)\n{\n"
-                 "    const long long beg = (long long)blockIdx.x * chunk;\n"
-                 "    const long long end = nbins - beg > chunk ? beg + chunk "
-                 ": nbins;\n"
-                 "    for (long long k = beg; k < end; k++) {\n"
-                 "        %s s = 0;\n"
-                 "        for (long long r = 0; r < nrows; r++)\n"
-                 "            s += rows[r * nbins + k];\n"
-                 "        out[k] = s;\n    }\n}\n",
-                 ct, ct, ct);
+    emit_merge(b, ct);
 }
 
 static void loop_head(em_sb *b, em_device_type target);
+static void loop_for(em_sb *b, em_device_type target);
 
 /* histogram2d: see histogram.h. */
 static void emit_hist2d(em_sb *b, const em_gen_hist *d, em_device_type target,
@@ -404,20 +412,7 @@ static void emit_hist2d(em_sb *b, const em_gen_hist *d, em_device_type target,
         em_sb_printf(b, "        row[k] += %s;\n    }\n}\n",
                      d->weighted ? "w[i]" : "1u");
     if (!cuda)
-        em_sb_printf(b,
-                     "extern \"C\" __global__ void hm(const %s *rows, long "
-                     "long nrows, long long nbins, long long chunk, %s "
-                     "*out)\n{\n"
-                     "    const long long beg = (long long)blockIdx.x * "
-                     "chunk;\n"
-                     "    const long long end = nbins - beg > chunk ? beg + "
-                     "chunk : nbins;\n"
-                     "    for (long long k = beg; k < end; k++) {\n"
-                     "        %s s = 0;\n"
-                     "        for (long long r = 0; r < nrows; r++)\n"
-                     "            s += rows[r * nbins + k];\n"
-                     "        out[k] = s;\n    }\n}\n",
-                     ct, ct, ct);
+        emit_merge(b, ct);
 }
 
 /* The range pass: the order-preserving key of (double)v + 0.0 (so -0.0
@@ -469,18 +464,7 @@ static void emit_digitize(em_sb *b, const em_gen_hist *d, em_device_type target,
                  "bins, long long nb, long long *out)\n{\n"
                  "    (void)chunk;\n",
                  xt);
-    if (target == EM_DEVICE_CUDA)
-        em_sb_printf(b, "    const long long step = (long long)gridDim.x * "
-                        "blockDim.x;\n"
-                        "    for (long long i = (long long)blockIdx.x * "
-                        "blockDim.x + threadIdx.x; i < n; i += step) {\n");
-    else
-        em_sb_printf(b,
-                     "    const long long beg = (long long)blockIdx.x * "
-                     "chunk;\n"
-                     "    const long long end = n - beg > chunk ? beg + chunk "
-                     ": n;\n"
-                     "    for (long long i = beg; i < end; i++) {\n");
+    loop_for(b, target);
     /* searchsorted over the increasing sequence s (bins, or bins read
      * backwards when they decrease): side 'right' counts s[k] <= v,
      * side 'left' counts s[k] < v. right=False uses side 'right'. */
@@ -499,11 +483,12 @@ static void emit_digitize(em_sb *b, const em_gen_hist *d, em_device_type target,
     em_sb_printf(b, "        out[i] = %s;\n    }\n}\n", dec ? "nb - lo" : "lo");
 }
 
-static void loop_head(em_sb *b, em_device_type target)
+/* The loop over a block's elements i of [0, n): grid-stride on CUDA, a
+ * chunk per block on the host. */
+static void loop_for(em_sb *b, em_device_type target)
 {
     if (target == EM_DEVICE_CUDA)
-        em_sb_printf(b, "    (void)chunk;\n"
-                        "    const long long step = (long long)gridDim.x * "
+        em_sb_printf(b, "    const long long step = (long long)gridDim.x * "
                         "blockDim.x;\n"
                         "    for (long long i = (long long)blockIdx.x * "
                         "blockDim.x + threadIdx.x; i < n; i += step) {\n");
@@ -514,6 +499,14 @@ static void loop_head(em_sb *b, em_device_type target)
                      "    const long long end = n - beg > chunk ? beg + chunk "
                      ": n;\n"
                      "    for (long long i = beg; i < end; i++) {\n");
+}
+
+/* loop_for, in a kernel that has not used chunk yet. */
+static void loop_head(em_sb *b, em_device_type target)
+{
+    if (target == EM_DEVICE_CUDA)
+        em_sb_printf(b, "    (void)chunk;\n");
+    loop_for(b, target);
 }
 
 static void emit_unique(em_sb *b, const em_gen_hist *d, em_device_type target,

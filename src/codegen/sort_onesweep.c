@@ -50,6 +50,18 @@ static const char key_fn[] =
     "}\n"
     "#define SRT_DIG(k) ((unsigned)(srt_key((k), desc) >> shift) & mask)\n";
 
+/* The steps of a 256-thread block's exclusive scan that srt_osscan and the
+ * pass kernels share: x (a thread's count) becomes its warp's inclusive
+ * sum, pre the sum of the earlier warps' totals (through wt[8]). */
+#define OS_BLOCK_SCAN                                                          \
+    "        for (int o = 1; o < 32; o <<= 1) {\n"                             \
+    "            const unsigned y = __shfl_up_sync(0xffffffffu, x, o);\n"      \
+    "            if (lane >= o) x += y;\n"                                     \
+    "        }\n"                                                              \
+    "        if (lane == 31) wt[w] = x;\n"                                     \
+    "        __syncthreads();\n"                                               \
+    "        for (int k = 0; k < w; k++) pre += wt[k];\n"
+
 /* hist holds npass * 256 counts (zeroed by the caller); pass p's digit is
  * bits [begin + 8p, begin + 8p + 8) of the image, the last pass masked by
  * lastmask. */
@@ -98,14 +110,7 @@ static const char up_cuda[] =
     "    const int t = threadIdx.x, lane = t & 31, w = t >> 5;\n"
     "    for (int p = 0; p < npass; p++) {\n"
     "        const unsigned c = hist[p * 256 + t];\n"
-    "        unsigned x = c, pre = 0u;\n"
-    "        for (int o = 1; o < 32; o <<= 1) {\n"
-    "            const unsigned y = __shfl_up_sync(0xffffffffu, x, o);\n"
-    "            if (lane >= o) x += y;\n"
-    "        }\n"
-    "        if (lane == 31) wt[w] = x;\n"
-    "        __syncthreads();\n"
-    "        for (int k = 0; k < w; k++) pre += wt[k];\n"
+    "        unsigned x = c, pre = 0u;\n" OS_BLOCK_SCAN
     "        hist[p * 256 + t] = pre + x - c;\n"
     "        __syncthreads();\n"
     "    }\n"
@@ -181,14 +186,7 @@ static const char pass_cuda[] =
     "cnt;\n"
     /* The tile's digit starts (a block scan over the 256 digits). */
     "    {\n"
-    "        unsigned x = cnt, pre = 0u;\n"
-    "        for (int o = 1; o < 32; o <<= 1) {\n"
-    "            const unsigned y = __shfl_up_sync(0xffffffffu, x, o);\n"
-    "            if (lane >= o) x += y;\n"
-    "        }\n"
-    "        if (lane == 31) wt[w] = x;\n"
-    "        __syncthreads();\n"
-    "        for (int k = 0; k < w; k++) pre += wt[k];\n"
+    "        unsigned x = cnt, pre = 0u;\n" OS_BLOCK_SCAN
     "        tstart[t] = pre + x - cnt;\n"
     "    }\n"
     /* Keys to their places in the tile now, so that their registers are
