@@ -457,6 +457,18 @@ def test_histogram2d_weights_density(device):
     _h2_check(device, xa, ya, weights=(w * 10).astype(np.int64), bins=6)
 
 
+@pytest.mark.parametrize("n", [65_537, 300_001])
+def test_histogram2d_many_blocks(device, n):
+    # long enough that the cpu count splits over several blocks and merges
+    rng = np.random.default_rng(34)
+    xa = rng.standard_normal(n)
+    ya = rng.standard_normal(n) * 2
+    w = rng.random(n)
+    _h2_check(device, xa, ya, bins=(30, 20))
+    _h2_check(device, xa, ya, bins=(7, 3), weights=w)
+    _h2_check(device, xa, ya, bins=(600, 500))
+
+
 def test_histogram2d_bad_input(device):
     x = ember.asarray(np.arange(5.0), device=device)
     y = ember.asarray(np.arange(4.0), device=device)
