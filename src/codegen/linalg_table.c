@@ -7,116 +7,39 @@
 #include <string.h>
 
 #include "codegen/ewise_embedded.h"
+#include "codegen/kernel_table.h"
 #include "codegen/linalg_table.h"
 
-#define LT_SLOTS 1024 /* a power of two */
-#define LT_MAX_FILL (LT_SLOTS * 3 / 4)
-#define LT_MAX_DEVICES 64
+static em_gen_ktable linalg_table = EM_GEN_KTABLE(1024);
 
-typedef struct lt_slot {
+typedef struct linalg_miss {
     uint64_t key;
-    em_function *fn; /* published last (release) */
-} lt_slot;
+    em_gen_source_fn gen;
+    const char *name;
+    uint32_t gen_version;
+} linalg_miss;
 
-typedef struct lt_table {
-    pthread_mutex_t lock;
-    int count;
-    lt_slot slots[LT_SLOTS];
-} lt_table;
-
-static lt_table *lt_tables[2][LT_MAX_DEVICES];
-
-static lt_table *table_for(em_device *dev)
+static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
-    int type = em_device_get_type(dev) == EM_DEVICE_CUDA,
-        id = em_device_get_id(dev);
-    lt_table *t, *expected = NULL;
-    if (id < 0 || id >= LT_MAX_DEVICES)
-        return NULL;
-    t = __atomic_load_n(&lt_tables[type][id], __ATOMIC_ACQUIRE);
-    if (t)
-        return t;
-    t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    pthread_mutex_init(&t->lock, NULL);
-    if (!__atomic_compare_exchange_n(&lt_tables[type][id], &expected, t, 0,
-                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        pthread_mutex_destroy(&t->lock);
-        free(t);
-        return expected;
-    }
-    return t;
-}
-
-static uint64_t key_hash(uint64_t k)
-{
-    uint64_t h = k * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
-
-static em_function *table_find(lt_table *t, uint64_t key)
-{
-    for (uint64_t i = key_hash(key), n = 0; n < LT_SLOTS; i++, n++) {
-        lt_slot *s = &t->slots[i & (LT_SLOTS - 1)];
-        em_function *fn = __atomic_load_n(&s->fn, __ATOMIC_ACQUIRE);
-        if (!fn)
-            return NULL;
-        if (s->key == key)
-            return fn;
-    }
-    return NULL;
-}
-
-static void table_insert(lt_table *t, uint64_t key, em_function *fn)
-{
-    pthread_mutex_lock(&t->lock);
-    if (t->count < LT_MAX_FILL && !table_find(t, key)) {
-        for (uint64_t i = key_hash(key);; i++) {
-            lt_slot *s = &t->slots[i & (LT_SLOTS - 1)];
-            if (s->fn)
-                continue;
-            s->key = key;
-            __atomic_store_n(&s->fn, fn, __ATOMIC_RELEASE);
-            t->count++;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&t->lock);
+    /* -O3 lets the host compiler vectorise the packed inner loops. */
+    static const char *const host_opts[] = {"-O3"};
+    const linalg_miss *c = ctx;
+    char *src = NULL;
+    int cpu = em_device_get_type(dev) == EM_DEVICE_CPU;
+    em_status st = c->gen(c->key, em_device_get_type(dev), c->name, &src);
+    if (st != EM_OK)
+        return st;
+    return em_gen_kt_compile(dev, src, cpu ? host_opts : NULL, cpu ? 1 : 0,
+                             c->gen_version, &c->name, 1, fn);
 }
 
 em_status em_gen_table_function(em_device *dev, uint64_t key,
                                 em_gen_source_fn gen, const char *name,
                                 uint32_t gen_version, em_function **out)
 {
-    /* -O3 lets the host compiler vectorise the packed inner loops. */
-    static const char *const host_opts[] = {"-O3"};
-    lt_table *t = table_for(dev);
-    em_function *fn;
-    em_module *m = NULL;
-    char *src = NULL;
-    int cpu = em_device_get_type(dev) == EM_DEVICE_CPU;
-    em_status st;
-
-    if (t && (fn = table_find(t, key))) {
-        *out = fn;
-        return EM_OK;
-    }
-    st = gen(key, em_device_get_type(dev), name, &src);
-    if (st != EM_OK)
-        return st;
-    st = em_kernel_cache_get(dev, src, 0, cpu ? host_opts : NULL, cpu ? 1 : 0,
-                             gen_version, &m, NULL);
-    free(src);
-    if (st != EM_OK)
-        return st;
-    st = em_module_get_function(m, name, &fn);
-    if (st != EM_OK)
-        return st;
-    if (t)
-        table_insert(t, key, fn);
-    *out = fn;
-    return EM_OK;
+    em_gen_kkey k = {{key}, NULL};
+    linalg_miss c = {key, gen, name, gen_version};
+    return em_gen_kt_get(&linalg_table, dev, &k, 1, out, load, &c);
 }
 
 static char *ops_base;

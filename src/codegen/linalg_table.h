@@ -1,11 +1,9 @@
 /* ember codegen: descriptor -> compiled kernel tables for the product and
  * cumulate generators (matmul.c, cumulate.c).
  *
- * The same scheme as ewise_cache.c, smaller: per device, a fixed
- * open-addressed table keyed by one 64-bit word (the family in the top
- * byte, the family's descriptor below), read without a lock; a miss asks
- * the caller's generator for source, goes through the kernel cache and
- * publishes the function. A full table still works (misses stay misses).
+ * A kernel_table.h table keyed by one 64-bit word (the family in the top
+ * byte, the family's descriptor below); a miss asks the caller's generator
+ * for source and goes through the kernel cache.
  */
 #ifndef EMBER_CODEGEN_LINALG_TABLE_H
 #define EMBER_CODEGEN_LINALG_TABLE_H

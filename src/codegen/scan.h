@@ -120,17 +120,11 @@ em_status em_gen_transform_source(const char *expr, int nin,
                                   em_device_type target, const char *name,
                                   char **out);
 
-/* Compaction scatter: flag[i] = pred(x[i]) (pred a C expression over `a`,
- * or mask[i] when pred is NULL) as int64 0/1, contiguous x. */
-em_status em_gen_flags_run(em_device *dev, const char *pred, em_dtype dt,
-                           const void *x, const void *mask, int64_t *flags,
-                           long long n, em_stream *s);
-/* out[pos[i] - 1] = x[i] where selected (pos the inclusive scan of the
- * flags); with `partition`, rejected ones go to nsel + i - pos[i]. */
-em_status em_gen_scatter_run(em_device *dev, em_dtype dt, int partition,
-                             const void *x, const int64_t *flags,
-                             const int64_t *pos, void *out, long long n,
-                             long long nsel, em_stream *s);
+/* Compaction flags: flag[i] = pred(x[i]) (pred a C expression over `a`,
+ * or mask[i] when pred is NULL) as int64 0/1, contiguous x; compaction
+ * scatter: out[pos[i] - 1] = x[i] where selected (pos the inclusive scan
+ * of the flags); with `partition`, rejected ones go to nsel + i - pos[i].
+ * Only the sources remain (no caller launches them; tests compile them). */
 em_status em_gen_flags_source(const char *pred, em_dtype dt,
                               em_device_type target, const char *name,
                               char **out);

@@ -314,36 +314,6 @@ em_status em_gen_transform_run(em_device *dev, const char *expr, int nin,
     return launch(dev, w, expr, args, n, s);
 }
 
-em_status em_gen_flags_run(em_device *dev, const char *pred, em_dtype dt,
-                           const void *x, const void *mask, int64_t *flags,
-                           long long n, em_stream *s)
-{
-    void *args[4];
-    uint64_t w = ((uint64_t)FAMILY_FLAGS << 56) | (pred ? dt : 0xff);
-    args[0] = &x;
-    args[1] = &mask;
-    args[2] = &flags;
-    args[3] = &n;
-    return launch(dev, w, pred, args, n, s);
-}
-
-em_status em_gen_scatter_run(em_device *dev, em_dtype dt, int partition,
-                             const void *x, const int64_t *flags,
-                             const int64_t *pos, void *out, long long n,
-                             long long nsel, em_stream *s)
-{
-    void *args[6];
-    uint64_t w = ((uint64_t)FAMILY_SCATTER << 56) |
-                 ((uint64_t)(partition ? 1 : 0) << 16) | dt;
-    args[0] = &x;
-    args[1] = &flags;
-    args[2] = &pos;
-    args[3] = &out;
-    args[4] = &n;
-    args[5] = &nsel;
-    return launch(dev, w, NULL, args, n, s);
-}
-
 em_status em_gen_heads_run(em_device *dev, em_dtype dt, int tails,
                            const void *in, unsigned char *out, long long n,
                            em_stream *s)
