@@ -272,7 +272,9 @@ void ck_key_init(ck_key *key, const em_ckernel *k, const ck_bound *b)
     memset(key, 0, sizeof *key);
     key->dev_type = (uint8_t)em_device_get_type(b->dev);
     key->dev_id = (uint8_t)em_device_get_id(b->dev);
-    for (int j = 0; j < k->np; j++)
+    /* np <= EM_CK_MAX_PARAMS (the parser's limit); the bound in the loop
+     * tells GCC -O3's overflow warning so too. */
+    for (int j = 0; j < k->np && j < EM_CK_MAX_PARAMS; j++)
         key->dt[j] = (uint8_t)(b->dt[j] | (b->scalar[j] ? CK_SCALAR : 0));
 }
 
