@@ -386,8 +386,11 @@ static em_status rank_check(const em_array *a, const em_array *b,
     return EM_OK;
 }
 
-em_status em_dot(const em_array *a, const em_array *b, em_array *out,
-                 em_stream *s)
+/* dot and inner differ only in b's summed axis: dot's is b's
+ * second-to-last (its only one for a vector), inner's b's last. */
+static em_status dot_or_inner(const char *fn, const em_array *a,
+                              const em_array *b, int kb_last, em_array *out,
+                              em_stream *s)
 {
     plan p;
     em_dtype t;
@@ -395,15 +398,15 @@ em_status em_dot(const em_array *a, const em_array *b, em_array *out,
     char b1[SHAPE_STR], b2[SHAPE_STR];
     em_status st;
     if (!a || !b || !out)
-        return em_error(EM_ERR_INVALID_VALUE, "em_dot: NULL argument");
-    if ((st = check_pair(a, b, "dot")) != EM_OK)
+        return em_error(EM_ERR_INVALID_VALUE, "em_%s: NULL argument", fn);
+    if ((st = check_pair(a, b, fn)) != EM_OK)
         return st;
     if (a->ndim == 0 || b->ndim == 0)
         return multiply(a, b, out, s);
-    if ((st = rank_check(a, b, "dot")) != EM_OK)
+    if ((st = rank_check(a, b, fn)) != EM_OK)
         return st;
     ka = a->ndim - 1;
-    kb = b->ndim == 1 ? 0 : b->ndim - 2;
+    kb = kb_last || b->ndim == 1 ? b->ndim - 1 : b->ndim - 2;
     if (a->shape[ka] != b->shape[kb])
         return em_error(EM_ERR_INVALID_VALUE,
                         "shapes %s and %s not aligned: %lld (dim %d) != %lld "
@@ -415,61 +418,58 @@ em_status em_dot(const em_array *a, const em_array *b, em_array *out,
     if ((st = em_dtype_promote(a->dtype, b->dtype, &t)) != EM_OK)
         return st;
     plan_init(&p);
-    plan_outer_axes(&p, a, ka, b, kb);
     /* dot's result keeps b's last axis last: b's free axes are its
      * leading ones then its last, which plan_outer_axes already orders. */
-    return run_plan("dot", &p, a, b, t, 0, out, s);
+    plan_outer_axes(&p, a, ka, b, kb);
+    return run_plan(fn, &p, a, b, t, 0, out, s);
+}
+
+em_status em_dot(const em_array *a, const em_array *b, em_array *out,
+                 em_stream *s)
+{
+    return dot_or_inner("dot", a, b, 0, out, s);
 }
 
 em_status em_inner(const em_array *a, const em_array *b, em_array *out,
                    em_stream *s)
 {
-    plan p;
-    em_dtype t;
-    int ka, kb;
-    char b1[SHAPE_STR], b2[SHAPE_STR];
-    em_status st;
-    if (!a || !b || !out)
-        return em_error(EM_ERR_INVALID_VALUE, "em_inner: NULL argument");
-    if ((st = check_pair(a, b, "inner")) != EM_OK)
-        return st;
-    if (a->ndim == 0 || b->ndim == 0)
-        return multiply(a, b, out, s);
-    if ((st = rank_check(a, b, "inner")) != EM_OK)
-        return st;
-    ka = a->ndim - 1;
-    kb = b->ndim - 1;
-    if (a->shape[ka] != b->shape[kb])
-        return em_error(EM_ERR_INVALID_VALUE,
-                        "shapes %s and %s not aligned: %lld (dim %d) != %lld "
-                        "(dim %d)",
-                        em_shape_format(a->ndim, a->shape, b1, sizeof b1),
-                        em_shape_format(b->ndim, b->shape, b2, sizeof b2),
-                        (long long)a->shape[ka], ka, (long long)b->shape[kb],
-                        kb);
-    if ((st = em_dtype_promote(a->dtype, b->dtype, &t)) != EM_OK)
-        return st;
-    plan_init(&p);
-    plan_outer_axes(&p, a, ka, b, kb);
-    return run_plan("inner", &p, a, b, t, 0, out, s);
+    return dot_or_inner("inner", a, b, 1, out, s);
 }
 
-/* a as a 1-D array in C order: a view when the layout allows, else a
- * contiguous copy. */
-static em_status flat(const em_array *a, em_stream *s, em_array *out)
+/* a reshaped to (nd, shape) in C order: a view when the layout allows,
+ * else a view of a contiguous copy. */
+static em_status reshaped(const em_array *a, int nd, const int64_t *shape,
+                          em_stream *s, em_array *out)
 {
-    int64_t n = a->size;
-    em_array c;
-    em_status st = em_array_reshape_view(a, 1, &n, 'C', out);
+    em_array c = {0};
+    em_status st = em_array_reshape_view(a, nd, shape, 'C', out);
     if (st != EM_ERR_NOT_SUPPORTED)
         return st;
     st = em_array_empty(a->device, a->dtype, a->ndim, a->shape, 'C', s, &c);
-    if (st != EM_OK)
-        return st;
-    st = em_array_copy(&c, a, s);
-    if (st == EM_OK)
-        st = em_array_reshape_view(&c, 1, &n, 'C', out);
+    if (st == EM_OK && (st = em_array_copy(&c, a, s)) == EM_OK)
+        st = em_array_reshape_view(&c, nd, shape, 'C', out);
     em_array_release(&c);
+    return st;
+}
+
+/* a as a 1-D array in C order. */
+static em_status flat(const em_array *a, em_stream *s, em_array *out)
+{
+    int64_t n = a->size;
+    return reshaped(a, 1, &n, s, out);
+}
+
+/* The axes of a permuted by perm, then viewed (or copied) as the matrix
+ * (rows, cols). */
+static em_status as_matrix(const em_array *a, const int *perm, int64_t rows,
+                           int64_t cols, em_stream *s, em_array *out)
+{
+    int64_t s2[2] = {rows, cols};
+    em_array tmp = {0};
+    em_status st = em_array_transpose(a, a->ndim ? perm : NULL, &tmp);
+    if (st == EM_OK)
+        st = reshaped(&tmp, 2, s2, s, out);
+    em_array_release(&tmp);
     return st;
 }
 
@@ -621,37 +621,9 @@ em_status em_tensordot(const em_array *a, const em_array *b, int naxes,
         }
     if (!(on = em_arr_stream(a->device, s, "tensordot")))
         return EM_ERR_INVALID_VALUE;
-    {
-        int64_t s2a[2] = {M, K}, s2b[2] = {K, N};
-        em_array tmp = {0};
-        st = em_array_transpose(a, a->ndim ? pa : NULL, &tmp);
-        if (st == EM_OK) {
-            st = em_array_reshape_view(&tmp, 2, s2a, 'C', &ta);
-            if (st == EM_ERR_NOT_SUPPORTED) {
-                em_array c = {0};
-                st = em_array_empty(a->device, a->dtype, tmp.ndim, tmp.shape,
-                                    'C', on, &c);
-                if (st == EM_OK && (st = em_array_copy(&c, &tmp, on)) == EM_OK)
-                    st = em_array_reshape_view(&c, 2, s2a, 'C', &ta);
-                em_array_release(&c);
-            }
-        }
-        em_array_release(&tmp);
-        if (st == EM_OK)
-            st = em_array_transpose(b, b->ndim ? pb : NULL, &tmp);
-        if (st == EM_OK) {
-            st = em_array_reshape_view(&tmp, 2, s2b, 'C', &tb);
-            if (st == EM_ERR_NOT_SUPPORTED) {
-                em_array c = {0};
-                st = em_array_empty(b->device, b->dtype, tmp.ndim, tmp.shape,
-                                    'C', on, &c);
-                if (st == EM_OK && (st = em_array_copy(&c, &tmp, on)) == EM_OK)
-                    st = em_array_reshape_view(&c, 2, s2b, 'C', &tb);
-                em_array_release(&c);
-            }
-        }
-        em_array_release(&tmp);
-    }
+    st = as_matrix(a, pa, M, K, on, &ta);
+    if (st == EM_OK)
+        st = as_matrix(b, pb, K, N, on, &tb);
     if (st == EM_OK) {
         if (out->storage) {
             /* Write through a matrix view of out when it has one. */

@@ -97,6 +97,39 @@ static em_status flat_of(const em_array *a, em_array *out)
     return rc;
 }
 
+/* res (a new array from an em_ call that returned rc) wrapped, or rc
+ * raised. */
+static PyObject *result_of(empy_state *st, em_status rc, em_array *res)
+{
+    if (rc != EM_OK)
+        return empy_fail(st, rc), NULL;
+    return empy_ndarray_new(st, res, NULL);
+}
+
+/* put's and put_along_axis's indices and values for a, both on a's
+ * device, the values in a's dtype unless already an ember array (new
+ * references; -1 with the error raised and nothing held). */
+static int put_operands(empy_state *st, PyObject *io, PyObject *vo,
+                        const em_array *a, const char *fn, PyObject **ind,
+                        PyObject **v)
+{
+    if (!(*ind = as_indices(st, io, a)))
+        return -1;
+    if (empy_is_ndarray(vo) && EMPY_ARR(vo)->device != a->device) {
+        PyErr_Format(PyExc_ValueError, "%s: the values are on %s but the "
+                     "array on %s", fn, em_device_name(EMPY_ARR(vo)->device),
+                     em_device_name(a->device));
+        Py_CLEAR(*ind);
+        return -1;
+    }
+    if (!(*v = as_array(st, vo, empy_is_ndarray(vo) ? -1 : (int)a->dtype,
+                        a->device))) {
+        Py_CLEAR(*ind);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *do_take(empy_state *st, PyObject *ao, PyObject *io,
                          PyObject *axo, PyObject *out, PyObject *modeo)
 {
@@ -135,10 +168,7 @@ static PyObject *do_take(empy_state *st, PyObject *ao, PyObject *io,
     }
     memset(&res, 0, sizeof res);
     EMPY_NOGIL(rc, em_take(EMPY_ARR(a), EMPY_ARR(ind), axis, mode, &res, NULL));
-    if (rc != EM_OK)
-        empy_fail(st, rc);
-    else
-        r = empy_ndarray_new(st, &res, NULL);
+    r = result_of(st, rc, &res);
 done:
     Py_XDECREF(a);
     Py_XDECREF(ind);
@@ -201,10 +231,7 @@ static PyObject *fn_take_along_axis(PyObject *m, PyObject *args, PyObject *kw)
         EMPY_NOGIL(rc, em_take_along_axis(EMPY_ARR(a), EMPY_ARR(ind), axis,
                                           &res, NULL));
     }
-    if (rc != EM_OK)
-        empy_fail(st, rc);
-    else
-        r = empy_ndarray_new(st, &res, NULL);
+    r = result_of(st, rc, &res);
 done:
     Py_XDECREF(a);
     Py_XDECREF(ind);
@@ -216,7 +243,7 @@ static PyObject *fn_put_along_axis(PyObject *m, PyObject *args,
 {
     static char *kws[] = {"arr", "indices", "values", "axis", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *io, *vo, *axo, *ind = NULL, *v = NULL;
+    PyObject *ao, *io, *vo, *axo, *ind, *v;
     em_array *a;
     em_status rc;
     int axis;
@@ -237,34 +264,21 @@ static PyObject *fn_put_along_axis(PyObject *m, PyObject *args,
                         "ember; use put()");
         return NULL;
     }
-    if (!(ind = as_indices(st, io, a)))
+    if (put_operands(st, io, vo, a, "put_along_axis", &ind, &v) < 0)
         return NULL;
-    if (empy_is_ndarray(vo) && EMPY_ARR(vo)->device != a->device) {
-        PyErr_Format(PyExc_ValueError, "put_along_axis: the values are on %s "
-                     "but the array on %s",
-                     em_device_name(EMPY_ARR(vo)->device),
-                     em_device_name(a->device));
-        goto done;
-    }
-    if (!(v = as_array(st, vo, empy_is_ndarray(vo) ? -1 : (int)a->dtype,
-                       a->device)))
-        goto done;
     EMPY_NOGIL(rc, em_put_along_axis(a, EMPY_ARR(ind), EMPY_ARR(v), axis,
                                      NULL));
+    Py_DECREF(ind);
+    Py_DECREF(v);
     if (rc != EM_OK)
-        empy_fail(st, rc);
-done:
-    Py_XDECREF(ind);
-    Py_XDECREF(v);
-    if (PyErr_Occurred())
-        return NULL;
+        return empy_fail(st, rc), NULL;
     Py_RETURN_NONE;
 }
 
 static PyObject *do_put(empy_state *st, PyObject *ao, PyObject *io,
                         PyObject *vo, PyObject *modeo)
 {
-    PyObject *ind = NULL, *v = NULL;
+    PyObject *ind, *v;
     em_index_mode mode;
     em_status rc;
     const em_array *a;
@@ -275,26 +289,14 @@ static PyObject *do_put(empy_state *st, PyObject *ao, PyObject *io,
     a = EMPY_ARR(ao);
     if (parse_mode(modeo, &mode) < 0)
         return NULL;
-    if (!(ind = as_indices(st, io, a)))
+    if (put_operands(st, io, vo, a, "put", &ind, &v) < 0)
         return NULL;
-    if (empy_is_ndarray(vo) && EMPY_ARR(vo)->device != a->device) {
-        PyErr_Format(PyExc_ValueError, "put: the values are on %s but the "
-                     "array on %s", em_device_name(EMPY_ARR(vo)->device),
-                     em_device_name(a->device));
-        goto done;
-    }
-    if (!(v = as_array(st, vo, empy_is_ndarray(vo) ? -1 : (int)a->dtype,
-                       a->device)))
-        goto done;
     EMPY_NOGIL(rc, em_put(&((empy_ndarray *)ao)->a, EMPY_ARR(ind),
                           EMPY_ARR(v), mode, NULL));
+    Py_DECREF(ind);
+    Py_DECREF(v);
     if (rc != EM_OK)
-        empy_fail(st, rc);
-done:
-    Py_XDECREF(ind);
-    Py_XDECREF(v);
-    if (PyErr_Occurred())
-        return NULL;
+        return empy_fail(st, rc), NULL;
     Py_RETURN_NONE;
 }
 
@@ -324,9 +326,7 @@ static PyObject *nonzero_array(empy_state *st, const em_array *a)
     em_array nz;
     em_status rc;
     EMPY_NOGIL(rc, em_nonzero(a, &nz, NULL));
-    if (rc != EM_OK)
-        return empy_fail(st, rc), NULL;
-    return empy_ndarray_new(st, &nz, NULL);
+    return result_of(st, rc, &nz);
 }
 
 /* Row d of the (ndim, count) array as a view. */
@@ -496,10 +496,7 @@ static PyObject *fn_where(PyObject *m, PyObject *args, PyObject *kw)
     }
     memset(&res, 0, sizeof res);
     EMPY_NOGIL(rc, em_where(EMPY_ARR(cond), &ops[0], &ops[1], &res, NULL));
-    if (rc != EM_OK)
-        empy_fail(st, rc);
-    else
-        r = empy_ndarray_new(st, &res, NULL);
+    r = result_of(st, rc, &res);
 done:
     Py_XDECREF(cond);
     Py_XDECREF(xa);
@@ -627,10 +624,7 @@ static PyObject *do_repeat(empy_state *st, PyObject *ao, PyObject *ro,
     memset(&res, 0, sizeof res);
     if (rc == EM_OK)
         EMPY_NOGIL(rc, em_take(&src, &ind, axis, EM_INDEX_CLIP, &res, NULL));
-    if (rc != EM_OK)
-        empy_fail(st, rc);
-    else
-        r = empy_ndarray_new(st, &res, NULL);
+    r = result_of(st, rc, &res);
 done:
     PyMem_Free(counts);
     PyMem_Free(idx);
@@ -686,25 +680,56 @@ static PyObject *select_direct(empy_state *st, const em_array *a,
         em_array_release(&fa);
         em_array_release(&fc);
     }
-    if (rc != EM_OK)
-        return empy_fail(st, rc), NULL;
-    return empy_ndarray_new(st, &res, NULL);
+    return result_of(st, rc, &res);
+}
+
+/* compress's and extract's operands: a as an array and the condition
+ * on its device (new references in *a and *cond, each NULL or set even
+ * on failure, which returns -1 with the error raised). */
+static int array_and_condition(empy_state *st, PyObject *ao, PyObject *co,
+                               const char *fn, PyObject **a, PyObject **cond)
+{
+    if (!(*a = as_array(st, ao, -1, NULL)))
+        return -1;
+    if (!(*cond = as_array(st, co, -1, EMPY_ARR(*a)->device)))
+        return -1;
+    if (EMPY_ARR(*cond)->device != EMPY_ARR(*a)->device) {
+        PyErr_Format(PyExc_ValueError, "%s: the condition is on %s but the "
+                     "array on %s", fn, em_device_name(EMPY_ARR(*cond)->device),
+                     em_device_name(EMPY_ARR(*a)->device));
+        return -1;
+    }
+    return 0;
+}
+
+/* compress and extract: with try_direct, one compaction where
+ * select_direct takes the operands (flat as it takes it); otherwise the
+ * condition's nonzero (flat) positions, then a gather. */
+static PyObject *compact(empy_state *st, PyObject *a, const em_array *cond,
+                         int try_direct, int flat, PyObject *axo,
+                         PyObject *out)
+{
+    PyObject *idx, *r;
+    if (try_direct) {
+        r = select_direct(st, EMPY_ARR(a), cond, flat);
+        if (r != Py_None)
+            return r;
+        Py_DECREF(r);
+    }
+    if (!(idx = flat_nonzero(st, cond)))
+        return NULL;
+    r = do_take(st, a, idx, axo, out, NULL);
+    Py_DECREF(idx);
+    return r;
 }
 
 static PyObject *do_compress(empy_state *st, PyObject *co, PyObject *ao,
                              PyObject *axo, PyObject *out)
 {
-    PyObject *a = NULL, *cond = NULL, *idx = NULL, *r = NULL;
-    if (!(a = as_array(st, ao, -1, NULL)))
-        return NULL;
-    if (!(cond = as_array(st, co, -1, EMPY_ARR(a)->device)))
+    PyObject *a = NULL, *cond = NULL, *r = NULL;
+    int direct = 0;
+    if (array_and_condition(st, ao, co, "compress", &a, &cond) < 0)
         goto done;
-    if (EMPY_ARR(cond)->device != EMPY_ARR(a)->device) {
-        PyErr_Format(PyExc_ValueError, "compress: the condition is on %s but "
-                     "the array on %s", em_device_name(EMPY_ARR(cond)->device),
-                     em_device_name(EMPY_ARR(a)->device));
-        goto done;
-    }
     if (EMPY_ARR(cond)->ndim != 1) {
         PyErr_SetString(PyExc_ValueError, "condition must be a 1-d array");
         goto done;
@@ -719,20 +744,12 @@ static PyObject *do_compress(empy_state *st, PyObject *co, PyObject *ao,
             if (ax < 0)
                 ax += EMPY_ARR(a)->ndim;
         }
-        if (axo == Py_None || ax == 0) {
-            r = select_direct(st, EMPY_ARR(a), EMPY_ARR(cond), axo == Py_None);
-            if (r != Py_None)
-                goto done;
-            Py_CLEAR(r);
-        }
+        direct = axo == Py_None || ax == 0;
     }
-    if (!(idx = flat_nonzero(st, EMPY_ARR(cond))))
-        goto done;
-    r = do_take(st, a, idx, axo, out, NULL);
+    r = compact(st, a, EMPY_ARR(cond), direct, axo == Py_None, axo, out);
 done:
     Py_XDECREF(a);
     Py_XDECREF(cond);
-    Py_XDECREF(idx);
     return r;
 }
 
@@ -760,30 +777,15 @@ static PyObject *fn_extract(PyObject *m, PyObject *args, PyObject *kw)
 {
     static char *kws[] = {"condition", "arr", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *co, *ao, *a = NULL, *cond = NULL, *idx = NULL, *r = NULL;
+    PyObject *co, *ao, *a = NULL, *cond = NULL, *r = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:extract", kws, &co, &ao))
         return NULL;
-    if (!(a = as_array(st, ao, -1, NULL)))
-        return NULL;
-    if (!(cond = as_array(st, co, -1, EMPY_ARR(a)->device)))
+    if (array_and_condition(st, ao, co, "extract", &a, &cond) < 0)
         goto done;
-    if (EMPY_ARR(cond)->device != EMPY_ARR(a)->device) {
-        PyErr_Format(PyExc_ValueError, "extract: the condition is on %s but "
-                     "the array on %s", em_device_name(EMPY_ARR(cond)->device),
-                     em_device_name(EMPY_ARR(a)->device));
-        goto done;
-    }
-    r = select_direct(st, EMPY_ARR(a), EMPY_ARR(cond), 1);
-    if (r != Py_None)
-        goto done;
-    Py_CLEAR(r);
-    if (!(idx = flat_nonzero(st, EMPY_ARR(cond))))
-        goto done;
-    r = do_take(st, a, idx, Py_None, Py_None, NULL);
+    r = compact(st, a, EMPY_ARR(cond), 1, 1, Py_None, Py_None);
 done:
     Py_XDECREF(a);
     Py_XDECREF(cond);
-    Py_XDECREF(idx);
     return r;
 }
 
@@ -975,10 +977,7 @@ static PyObject *fn_select(PyObject *m, PyObject *args, PyObject *kw)
         if (rc != EM_OK)
             em_array_release(&res);
     }
-    if (rc != EM_OK)
-        empy_fail(st, rc);
-    else
-        r = empy_ndarray_new(st, &res, NULL);
+    r = result_of(st, rc, &res);
 done:
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_XDECREF(conds[i]);
