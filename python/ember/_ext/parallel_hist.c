@@ -33,6 +33,51 @@ static int same_device(PyObject *a, PyObject *b, const char *fn, const char *an,
     return -1;
 }
 
+/* o as an array on a's device, named an and on in the error when o is an
+ * ember array elsewhere. Returns a new reference or NULL. */
+static PyObject *array_beside(empy_state *st, PyObject *a, PyObject *o,
+                              const char *fn, const char *an, const char *on)
+{
+    PyObject *b = hist_array(st, o, EMPY_ARR(a)->device);
+    if (b && same_device(a, b, fn, an, on) < 0)
+        Py_CLEAR(b);
+    return b;
+}
+
+/* Two array arguments an and bn of fn on one device (the second follows
+ * the first). */
+static int two_arrays(empy_state *st, PyObject *ao, PyObject *bo,
+                      const char *fn, const char *an, const char *bn,
+                      PyObject **a, PyObject **b)
+{
+    *b = NULL;
+    if (!(*a = hist_array(st, ao, NULL)))
+        return -1;
+    if (!(*b = array_beside(st, *a, bo, fn, an, bn))) {
+        Py_CLEAR(*a);
+        return -1;
+    }
+    return 0;
+}
+
+/* A tuple of new ndarrays over rs[0..n) (n <= 4; every array's reference
+ * moves in, even on failure). */
+static PyObject *array_tuple(empy_state *st, em_array *rs, int n)
+{
+    PyObject *parts[4], *res;
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= (parts[i] = empy_ndarray_new(st, &rs[i], NULL)) != NULL;
+    if (!ok || !(res = PyTuple_New(n))) {
+        for (int i = 0; i < n; i++)
+            Py_XDECREF(parts[i]);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(res, i, parts[i]);
+    return res;
+}
+
 static PyObject *wrap_new(empy_state *st, em_status s, em_array *r)
 {
     if (s != EM_OK)
@@ -139,13 +184,9 @@ static PyObject *bin_edges(empy_state *st, PyObject *a, PyObject *bins,
         if (parse_range(range, &has, &lo, &hi) < 0)
             return NULL;
     } else {
-        PyObject *e = hist_array(st, bins, EMPY_ARR(a)->device);
+        PyObject *e = array_beside(st, a, bins, "histogram", "a", "bins");
         if (!e)
             return NULL;
-        if (same_device(a, e, "histogram", "a", "bins") < 0) {
-            Py_DECREF(e);
-            return NULL;
-        }
         if (EMPY_ARR(e)->ndim != 1) {
             Py_DECREF(e);
             PyErr_SetString(PyExc_ValueError,
@@ -200,11 +241,9 @@ static PyObject *py_histogram(PyObject *m, PyObject *args, PyObject *kw)
         return NULL;
     if (!(a = hist_array(st, ao, NULL)))
         return NULL;
-    if (wo && wo != Py_None) {
-        if (!(w = hist_array(st, wo, EMPY_ARR(a)->device)) ||
-            same_device(a, w, "histogram", "a", "weights") < 0)
-            goto done;
-    }
+    if (wo && wo != Py_None &&
+        !(w = array_beside(st, a, wo, "histogram", "a", "weights")))
+        goto done;
     if (!(ten = PyLong_FromLong(10)))
         goto done;
     if (!(e = bin_edges(st, a, bins ? bins : ten, range, w != NULL, &uniform,
@@ -291,12 +330,8 @@ static int axis_bins(empy_state *st, PyObject *b, PyObject *rng, PyObject *x,
                      i, b);
         return -1;
     }
-    if (!(*keep = hist_array(st, b, EMPY_ARR(x)->device)))
+    if (!(*keep = array_beside(st, x, b, "histogram2d", "x", "bins")))
         return -1;
-    if (same_device(x, *keep, "histogram2d", "x", "bins") < 0) {
-        Py_CLEAR(*keep);
-        return -1;
-    }
     ax->edges = EMPY_ARR(*keep);
     return 0;
 }
@@ -309,9 +344,9 @@ static PyObject *py_histogram2d(PyObject *m, PyObject *args, PyObject *kw)
     PyObject *xo, *yo, *bins = NULL, *range = NULL, *dens = NULL, *wo = NULL;
     PyObject *x = NULL, *y = NULL, *w = NULL, *b[2] = {NULL, NULL};
     PyObject *r[2] = {NULL, NULL}, *keep[2] = {NULL, NULL}, *seq = NULL;
-    PyObject *rseq = NULL, *res = NULL, *ho = NULL, *xe = NULL, *ye = NULL;
+    PyObject *rseq = NULL, *res = NULL;
     em_hist_axis ax[2];
-    em_array h, exa, eya;
+    em_array out[3]; /* hist, xedges, yedges */
     em_status s;
     int density = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOOO:histogram2d", kws, &xo,
@@ -321,12 +356,10 @@ static PyObject *py_histogram2d(PyObject *m, PyObject *args, PyObject *kw)
         return NULL;
     if (!(x = hist_array(st, xo, NULL)))
         return NULL;
-    if (!(y = hist_array(st, yo, EMPY_ARR(x)->device)) ||
-        same_device(x, y, "histogram2d", "x", "y") < 0)
+    if (!(y = array_beside(st, x, yo, "histogram2d", "x", "y")))
         goto done;
     if (wo && wo != Py_None &&
-        (!(w = hist_array(st, wo, EMPY_ARR(x)->device)) ||
-         same_device(x, w, "histogram2d", "x", "weights") < 0))
+        !(w = array_beside(st, x, wo, "histogram2d", "x", "weights")))
         goto done;
     /* NumPy's reading of bins: a count for both, a pair (each a count or
      * edges), or one array of edges for both */
@@ -382,20 +415,13 @@ static PyObject *py_histogram2d(PyObject *m, PyObject *args, PyObject *kw)
     }
     EMPY_NOGIL(s,
                em_histogram2d(EMPY_ARR(x), EMPY_ARR(y), w ? EMPY_ARR(w) : NULL,
-                              ax, density, &h, &exa, &eya, NULL));
+                              ax, density, &out[0], &out[1], &out[2], NULL));
     if (s != EM_OK) {
         empy_raise(st, s);
         goto done;
     }
-    ho = empy_ndarray_new(st, &h, NULL);
-    xe = empy_ndarray_new(st, &exa, NULL);
-    ye = empy_ndarray_new(st, &eya, NULL);
-    if (ho && xe && ye)
-        res = PyTuple_Pack(3, ho, xe, ye);
+    res = array_tuple(st, out, 3);
 done:
-    Py_XDECREF(ho);
-    Py_XDECREF(xe);
-    Py_XDECREF(ye);
     Py_XDECREF(keep[0]);
     Py_XDECREF(keep[1]);
     Py_XDECREF(seq);
@@ -420,8 +446,7 @@ static PyObject *py_bincount(PyObject *m, PyObject *args, PyObject *kw)
     if (!(x = hist_array(st, xo, NULL)))
         return NULL;
     if (wo && wo != Py_None &&
-        (!(w = hist_array(st, wo, EMPY_ARR(x)->device)) ||
-         same_device(x, w, "bincount", "x", "weights") < 0))
+        !(w = array_beside(st, x, wo, "bincount", "x", "weights")))
         goto done;
     EMPY_NOGIL(s, em_bincount(EMPY_ARR(x), w ? EMPY_ARR(w) : NULL, minlength,
                               &r, NULL));
@@ -436,32 +461,22 @@ static PyObject *py_digitize(PyObject *m, PyObject *args, PyObject *kw)
 {
     static char *kws[] = {"x", "bins", "right", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *xo, *x, *bo, *b = NULL, *res = NULL;
+    PyObject *xo, *x, *bo, *b;
     int right = 0;
     em_array r;
     em_status s;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:digitize", kws, &xo, &bo,
                                      &right))
         return NULL;
-    if (!(x = hist_array(st, xo, NULL)))
+    if (two_arrays(st, xo, bo, "digitize", "x", "bins", &x, &b) < 0)
         return NULL;
-    if (!(b = hist_array(st, bo, EMPY_ARR(x)->device)) ||
-        same_device(x, b, "digitize", "x", "bins") < 0)
-        goto done;
     EMPY_NOGIL(s, em_digitize(EMPY_ARR(x), EMPY_ARR(b), right, &r, NULL));
-    res = wrap_new(st, s, &r);
-done:
-    Py_XDECREF(b);
+    Py_DECREF(b);
     Py_DECREF(x);
-    return res;
+    return wrap_new(st, s, &r);
 }
 
 /* ---- unique and set operations --------------------------------------- */
-
-static PyObject *new_or_none(empy_state *st, em_array *a)
-{
-    return empy_ndarray_new(st, a, NULL);
-}
 
 /* The C unique with the wanted parts; builds NumPy's return value: the
  * values alone, or a tuple of values and the wanted parts in NumPy's
@@ -469,37 +484,24 @@ static PyObject *new_or_none(empy_state *st, em_array *a)
 static PyObject *run_unique(empy_state *st, PyObject *x, int equal_nan, int ri,
                             int rv, int rc, int tuple)
 {
-    em_array v, idx, inv, cnt;
-    PyObject *parts[4], *res;
-    int np_ = 0;
+    em_array parts[4]; /* values, index, inverse, counts */
+    int n = 1;
     em_status s;
-    EMPY_NOGIL(s, em_unique(EMPY_ARR(x), equal_nan, &v, ri ? &idx : NULL,
-                            rv ? &inv : NULL, rc ? &cnt : NULL, NULL));
+    EMPY_NOGIL(s, em_unique(EMPY_ARR(x), equal_nan, &parts[0],
+                            ri ? &parts[1] : NULL, rv ? &parts[2] : NULL,
+                            rc ? &parts[3] : NULL, NULL));
     if (s != EM_OK)
         return empy_raise(st, s);
-    parts[np_++] = new_or_none(st, &v);
+    /* the wanted parts to the front, in NumPy's order */
     if (ri)
-        parts[np_++] = new_or_none(st, &idx);
+        parts[n++] = parts[1];
     if (rv)
-        parts[np_++] = new_or_none(st, &inv);
+        parts[n++] = parts[2];
     if (rc)
-        parts[np_++] = new_or_none(st, &cnt);
-    for (int i = 0; i < np_; i++)
-        if (!parts[i]) {
-            for (int j = 0; j < np_; j++)
-                Py_XDECREF(parts[j]);
-            return NULL;
-        }
-    if (np_ == 1 && !tuple)
-        return parts[0];
-    if (!(res = PyTuple_New(np_))) {
-        for (int j = 0; j < np_; j++)
-            Py_DECREF(parts[j]);
-        return NULL;
-    }
-    for (int i = 0; i < np_; i++)
-        PyTuple_SET_ITEM(res, i, parts[i]);
-    return res;
+        parts[n++] = parts[3];
+    if (n == 1 && !tuple)
+        return empy_ndarray_new(st, &parts[0], NULL);
+    return array_tuple(st, parts, n);
 }
 
 static PyObject *py_unique(PyObject *m, PyObject *args, PyObject *kw)
@@ -575,22 +577,6 @@ static PyObject *py_unique_all(PyObject *m, PyObject *x)
     return api_unique(m, x, 1, 1, 1);
 }
 
-/* Two array arguments on one device (the second follows the first). */
-static int two_arrays(empy_state *st, PyObject *ao, PyObject *bo,
-                      const char *fn, PyObject **a, PyObject **b)
-{
-    *b = NULL;
-    if (!(*a = hist_array(st, ao, NULL)))
-        return -1;
-    if (!(*b = hist_array(st, bo, EMPY_ARR(*a)->device)) ||
-        same_device(*a, *b, fn, "ar1", "ar2") < 0) {
-        Py_CLEAR(*a);
-        Py_CLEAR(*b);
-        return -1;
-    }
-    return 0;
-}
-
 static PyObject *isin_common(PyObject *m, PyObject *args, PyObject *kw,
                              int flat)
 {
@@ -604,7 +590,7 @@ static PyObject *isin_common(PyObject *m, PyObject *args, PyObject *kw,
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|pp$O:isin", kws, &ao, &bo,
                                      &au, &inv, &kind))
         return NULL;
-    if (two_arrays(st, ao, bo, "isin", &a, &b) < 0)
+    if (two_arrays(st, ao, bo, "isin", "ar1", "ar2", &a, &b) < 0)
         return NULL;
     EMPY_NOGIL(s, em_isin(EMPY_ARR(a), EMPY_ARR(b), inv, &r, NULL));
     Py_DECREF(a);
@@ -633,21 +619,48 @@ static PyObject *py_in1d(PyObject *m, PyObject *args, PyObject *kw)
     return isin_common(m, args, kw, 1);
 }
 
-static PyObject *py_union1d(PyObject *m, PyObject *args, PyObject *kw)
+/* union1d, setdiff1d and setxor1d: two arrays in, one sorted array out;
+ * only union1d takes no assume_unique. */
+enum set_op { SET_UNION, SET_DIFF, SET_XOR };
+
+static PyObject *set_op(PyObject *m, PyObject *args, PyObject *kw,
+                        enum set_op op)
 {
-    static char *kws[] = {"ar1", "ar2", NULL};
+    static char *kws[] = {"ar1", "ar2", "assume_unique", NULL};
+    static char *kws_union[] = {"ar1", "ar2", NULL};
+    static const char *const fmt[] = {"OO:union1d", "OO|p:setdiff1d",
+                                      "OO|p:setxor1d"};
+    const char *fn = strchr(fmt[op], ':') + 1; /* the name in the format */
     empy_state *st = empy_state_of_module(m);
     PyObject *ao, *bo, *a, *b;
+    int au = 0;
     em_array r;
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:union1d", kws, &ao, &bo))
+    em_status s = EM_OK;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, fmt[op],
+                                     op == SET_UNION ? kws_union : kws, &ao,
+                                     &bo, &au))
         return NULL;
-    if (two_arrays(st, ao, bo, "union1d", &a, &b) < 0)
+    if (two_arrays(st, ao, bo, fn, "ar1", "ar2", &a, &b) < 0)
         return NULL;
-    EMPY_NOGIL(s, em_union1d(EMPY_ARR(a), EMPY_ARR(b), &r, NULL));
+    switch (op) {
+    case SET_UNION:
+        EMPY_NOGIL(s, em_union1d(EMPY_ARR(a), EMPY_ARR(b), &r, NULL));
+        break;
+    case SET_DIFF:
+        EMPY_NOGIL(s, em_setdiff1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
+        break;
+    case SET_XOR:
+        EMPY_NOGIL(s, em_setxor1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
+        break;
+    }
     Py_DECREF(a);
     Py_DECREF(b);
     return wrap_new(st, s, &r);
+}
+
+static PyObject *py_union1d(PyObject *m, PyObject *args, PyObject *kw)
+{
+    return set_op(m, args, kw, SET_UNION);
 }
 
 static PyObject *py_intersect1d(PyObject *m, PyObject *args, PyObject *kw)
@@ -655,69 +668,34 @@ static PyObject *py_intersect1d(PyObject *m, PyObject *args, PyObject *kw)
     static char *kws[] = {"ar1", "ar2", "assume_unique", "return_indices",
                           NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *bo, *a, *b, *v, *i1, *i2, *res;
+    PyObject *ao, *bo, *a, *b;
     int au = 0, ri = 0;
-    em_array r, x1, x2;
+    em_array r[3]; /* values, indices into ar1, indices into ar2 */
     em_status s;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|pp:intersect1d", kws, &ao,
                                      &bo, &au, &ri))
         return NULL;
-    if (two_arrays(st, ao, bo, "intersect1d", &a, &b) < 0)
+    if (two_arrays(st, ao, bo, "intersect1d", "ar1", "ar2", &a, &b) < 0)
         return NULL;
-    EMPY_NOGIL(s, em_intersect1d(EMPY_ARR(a), EMPY_ARR(b), au, &r,
-                                 ri ? &x1 : NULL, ri ? &x2 : NULL, NULL));
+    EMPY_NOGIL(s, em_intersect1d(EMPY_ARR(a), EMPY_ARR(b), au, &r[0],
+                                 ri ? &r[1] : NULL, ri ? &r[2] : NULL, NULL));
     Py_DECREF(a);
     Py_DECREF(b);
     if (s != EM_OK)
         return empy_raise(st, s);
     if (!ri)
-        return empy_ndarray_new(st, &r, NULL);
-    v = empy_ndarray_new(st, &r, NULL);
-    i1 = empy_ndarray_new(st, &x1, NULL);
-    i2 = empy_ndarray_new(st, &x2, NULL);
-    res = v && i1 && i2 ? PyTuple_Pack(3, v, i1, i2) : NULL;
-    Py_XDECREF(v);
-    Py_XDECREF(i1);
-    Py_XDECREF(i2);
-    return res;
+        return empy_ndarray_new(st, &r[0], NULL);
+    return array_tuple(st, r, 3);
 }
 
 static PyObject *py_setdiff1d(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kws[] = {"ar1", "ar2", "assume_unique", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *bo, *a, *b;
-    int au = 0;
-    em_array r;
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:setdiff1d", kws, &ao, &bo,
-                                     &au))
-        return NULL;
-    if (two_arrays(st, ao, bo, "setdiff1d", &a, &b) < 0)
-        return NULL;
-    EMPY_NOGIL(s, em_setdiff1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return wrap_new(st, s, &r);
+    return set_op(m, args, kw, SET_DIFF);
 }
 
 static PyObject *py_setxor1d(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kws[] = {"ar1", "ar2", "assume_unique", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *bo, *a, *b;
-    int au = 0;
-    em_array r;
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:setxor1d", kws, &ao, &bo,
-                                     &au))
-        return NULL;
-    if (two_arrays(st, ao, bo, "setxor1d", &a, &b) < 0)
-        return NULL;
-    EMPY_NOGIL(s, em_setxor1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return wrap_new(st, s, &r);
+    return set_op(m, args, kw, SET_XOR);
 }
 
 /* ---- median, quantile, percentile ------------------------------------ */
@@ -950,6 +928,13 @@ static PyObject *py_nanmedian(PyObject *m, PyObject *args, PyObject *kw)
 
 #define KW (PyCFunction)(void (*)(void))
 
+/* The signatures the order statistics share, for their docstrings. */
+#define MEDIAN_ARGS                                                            \
+    "(a, axis=None, out=None, overwrite_input=False, keepdims=False)"
+#define QUANTILE_ARGS                                                          \
+    "(a, q, axis=None, out=None, overwrite_input=False, method='linear', "     \
+    "keepdims=False)"
+
 PyMethodDef empy_par_hist_functions[] = {
     {"histogram_even", KW py_histogram_even, METH_VARARGS | METH_KEYWORDS,
      "histogram_even(x, bins, lower, upper): int64 counts of `bins` equal "
@@ -995,23 +980,17 @@ PyMethodDef empy_np_hist_functions[] = {
     {"setxor1d", KW py_setxor1d, METH_VARARGS | METH_KEYWORDS,
      "setxor1d(ar1, ar2, assume_unique=False)"},
     {"median", KW py_median, METH_VARARGS | METH_KEYWORDS,
-     "median(a, axis=None, out=None, overwrite_input=False, "
-     "keepdims=False)"},
+     "median" MEDIAN_ARGS},
     {"quantile", KW py_quantile, METH_VARARGS | METH_KEYWORDS,
-     "quantile(a, q, axis=None, out=None, overwrite_input=False, "
-     "method='linear', keepdims=False)"},
+     "quantile" QUANTILE_ARGS},
     {"nanmedian", KW py_nanmedian, METH_VARARGS | METH_KEYWORDS,
-     "nanmedian(a, axis=None, out=None, overwrite_input=False, "
-     "keepdims=False)"},
+     "nanmedian" MEDIAN_ARGS},
     {"nanquantile", KW py_nanquantile, METH_VARARGS | METH_KEYWORDS,
-     "nanquantile(a, q, axis=None, out=None, overwrite_input=False, "
-     "method='linear', keepdims=False)"},
+     "nanquantile" QUANTILE_ARGS},
     {"nanpercentile", KW py_nanpercentile, METH_VARARGS | METH_KEYWORDS,
-     "nanpercentile(a, q, axis=None, out=None, overwrite_input=False, "
-     "method='linear', keepdims=False)"},
+     "nanpercentile" QUANTILE_ARGS},
     {"percentile", KW py_percentile, METH_VARARGS | METH_KEYWORDS,
-     "percentile(a, q, axis=None, out=None, overwrite_input=False, "
-     "method='linear', keepdims=False)"},
+     "percentile" QUANTILE_ARGS},
     {NULL},
 };
 
