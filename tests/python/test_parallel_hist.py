@@ -65,6 +65,17 @@ def test_histogram_range_and_edges(device):
     eb = np.array([0.0, 1.5, 3.0], dtype=np.float32)
     h, e = ember.histogram(x, bins=ember.asarray(eb, device=device))
     assert_array_equal_np(h, np.histogram(a, bins=eb)[0], device)
+    # NumPy arrays of edges are edges (they have __index__ too), and a
+    # NumPy integer scalar is a count
+    nb = np.array([0.0, 2.0, 6.0])
+    h, e = ember.histogram(x, bins=nb)
+    eh, ee = np.histogram(a, bins=nb)
+    assert_array_equal_np(h, eh, device)
+    np.testing.assert_array_equal(ember.asnumpy(e), ee)
+    h, e = ember.histogram(x, bins=np.int64(7), range=(0, 3))
+    eh, ee = np.histogram(a, bins=np.int64(7), range=(0, 3))
+    assert_array_equal_np(h, eh, device)
+    np.testing.assert_array_equal(ember.asnumpy(e), ee)
 
 
 def test_histogram_edge_rounding(device):

@@ -139,6 +139,15 @@ static int known_estimator(const char *name)
     return 0;
 }
 
+/* An int-like scalar (a bin count), not an array of edges. */
+static int is_count(PyObject *o)
+{
+    if (empy_is_ndarray(o))
+        return EMPY_ARR(o)->ndim == 0 &&
+               em_dtype_get(EMPY_ARR(o)->dtype)->kind_id != EM_KIND_FLOAT;
+    return PyLong_Check(o) || (PyIndex_Check(o) && !PySequence_Check(o));
+}
+
 /* The edges of histogram(a, bins, range) (weighted: weights were given):
  * *uniform when bins was a count or an estimator's name. Returns a new
  * ndarray or NULL. */
@@ -175,9 +184,9 @@ static PyObject *bin_edges(empy_state *st, PyObject *a, PyObject *bins,
         if (s != EM_OK)
             return empy_raise(st, s);
         nb = count;
-    } else if (!empy_is_ndarray(bins) &&
-               (PyLong_Check(bins) || PyIndex_Check(bins))) {
-        /* an ember array has __index__ too: it is edges, not a count */
+    } else if (is_count(bins)) {
+        /* arrays (ember's or NumPy's) have __index__ too: edges, not a
+         * count, unless they are integer scalars */
         nb = PyLong_AsLongLong(bins);
         if (nb == -1 && PyErr_Occurred())
             return NULL;
@@ -298,14 +307,6 @@ done:
     return res;
 }
 
-/* An int-like scalar (a bin count), not an array of edges. */
-static int is_count(PyObject *o)
-{
-    if (empy_is_ndarray(o))
-        return EMPY_ARR(o)->ndim == 0 &&
-               em_dtype_get(EMPY_ARR(o)->dtype)->kind_id != EM_KIND_FLOAT;
-    return PyLong_Check(o) || (PyIndex_Check(o) && !PySequence_Check(o));
-}
 
 /* histogram2d's bins[i] (a count or edges) and range[i] into *ax; *keep
  * holds the edges array, if any. */
