@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "array/array_internal.h"
+#include "algo/scan_internal.h"
 #include "codegen/scan.h"
 
 em_dtype em_scan_default_dtype(em_par_builtin op, em_dtype in)
@@ -48,7 +48,8 @@ static int rows_collapse(const em_array *a, int axis, long long *rs)
     return 1;
 }
 
-static em_status check_aligned(const em_array *x, const char *fn)
+em_status em_scan_check_aligned(const em_array *x, const char *fn,
+                                const char *what)
 {
     size_t al = em_dtype_get(x->dtype)->align;
     if (em_device_get_type(x->device) != EM_DEVICE_CUDA || !x->size)
@@ -61,9 +62,24 @@ static em_status check_aligned(const em_array *x, const char *fn)
     return EM_OK;
 bad:
     return em_error(EM_ERR_NOT_SUPPORTED,
-                    "%s: the input (%s) is not aligned to its itemsize, "
-                    "which the GPU needs: copy it first",
-                    fn, em_dtype_get(x->dtype)->name);
+                    "%s: %s (%s) is not aligned to its itemsize, which the "
+                    "GPU needs: copy it first",
+                    fn, what, em_dtype_get(x->dtype)->name);
+}
+
+em_status em_scan_flat_source(const em_array *x, em_stream *on, em_array *flat)
+{
+    int64_t n = x->size;
+    em_status st = em_array_reshape_view(x, 1, &n, 'C', flat);
+    if (st == EM_ERR_NOT_SUPPORTED) {
+        em_array c = {0};
+        st = em_array_empty(x->device, x->dtype, x->ndim, x->shape, 'C', on,
+                            &c);
+        if (st == EM_OK && (st = em_array_copy(&c, x, on)) == EM_OK)
+            st = em_array_reshape_view(&c, 1, &n, 'C', flat);
+        em_array_release(&c);
+    }
+    return st;
 }
 
 static em_status run_rows(const em_gen_scan *d, const em_array *src,
@@ -106,7 +122,7 @@ em_status em_scan(const em_array *x, int axis, const em_par_op *op,
                         "%s: an exclusive scan needs an init value", fn);
     if ((st = em_gen_scan_check(op->kind, out_dtype, fn)) != EM_OK)
         return st;
-    if ((st = check_aligned(x, fn)) != EM_OK)
+    if ((st = em_scan_check_aligned(x, fn, "the input")) != EM_OK)
         return st;
     if (!(on = em_arr_stream(x->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
@@ -119,22 +135,12 @@ em_status em_scan(const em_array *x, int axis, const em_par_op *op,
     d.expr = op->kind == EM_PAR_EXPR ? op->expr : NULL;
 
     if (axis == EM_SCAN_FLAT || x->ndim == 0) {
-        int64_t n = x->size;
         if (axis != EM_SCAN_FLAT && axis != 0 && axis != -1)
             return em_error(EM_ERR_AXIS,
                             "%s: axis %d is out of bounds for array of "
                             "dimension 1",
                             fn, axis);
-        st = em_array_reshape_view(x, 1, &n, 'C', &src);
-        if (st == EM_ERR_NOT_SUPPORTED) {
-            em_array c = {0};
-            st = em_array_empty(x->device, x->dtype, x->ndim, x->shape, 'C',
-                                on, &c);
-            if (st == EM_OK && (st = em_array_copy(&c, x, on)) == EM_OK)
-                st = em_array_reshape_view(&c, 1, &n, 'C', &src);
-            em_array_release(&c);
-        }
-        if (st != EM_OK)
+        if ((st = em_scan_flat_source(x, on, &src)) != EM_OK)
             return st;
         axis = 0;
     } else {

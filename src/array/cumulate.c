@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "array/array_internal.h"
+#include "algo/scan_internal.h"
 #include "codegen/cumulate.h"
 #include "codegen/scan.h"
 
@@ -23,20 +23,10 @@ const char *em_cumulate_name(em_cumulate_op op)
 
 em_dtype em_cumulate_dtype(em_cumulate_op op, em_dtype in)
 {
+    /* Every op sums or multiplies, widening small integers as the
+     * device-wide scan's add does. */
     (void)op;
-    switch (in) {
-    case EM_BOOL:
-    case EM_INT8:
-    case EM_INT16:
-    case EM_INT32:
-        return EM_INT64;
-    case EM_UINT8:
-    case EM_UINT16:
-    case EM_UINT32:
-        return EM_UINT64;
-    default:
-        return in;
-    }
+    return em_scan_default_dtype(EM_PAR_ADD, in);
 }
 
 static int same_layout(const em_array *x, const em_array *y)
@@ -60,25 +50,6 @@ static int overlaps(const em_array *x, const em_array *y)
            py + (uintptr_t)ylo < px + (uintptr_t)xhi;
 }
 
-static em_status check_aligned(const em_array *x, const char *fn,
-                               const char *what)
-{
-    size_t al = em_dtype_get(x->dtype)->align;
-    if (!x->size)
-        return EM_OK;
-    if ((uintptr_t)x->data % al)
-        goto bad;
-    for (int i = 0; i < x->ndim; i++)
-        if (x->shape[i] > 1 && x->strides[i] % (int64_t)al)
-            goto bad;
-    return EM_OK;
-bad:
-    return em_error(EM_ERR_NOT_SUPPORTED,
-                    "%s: %s (%s) is not aligned to its itemsize, which the "
-                    "GPU needs: copy it first",
-                    fn, what, em_dtype_get(x->dtype)->name);
-}
-
 /* The kernel over src (any layout) into dst (same shape) along axis. */
 static em_status launch(em_cumulate_op op, const em_array *src,
                         const em_array *dst, int axis, em_stream *s)
@@ -86,9 +57,10 @@ static em_status launch(em_cumulate_op op, const em_array *src,
     em_gen_cumulate d;
     em_gen_cum_geom g;
     em_status st;
-    if (em_device_get_type(dst->device) == EM_DEVICE_CUDA &&
-        ((st = check_aligned(src, em_cumulate_name(op), "the input")) ||
-         (st = check_aligned(dst, em_cumulate_name(op), "the output"))))
+    if ((st = em_scan_check_aligned(src, em_cumulate_name(op),
+                                    "the input")) != EM_OK ||
+        (st = em_scan_check_aligned(dst, em_cumulate_name(op),
+                                    "the output")) != EM_OK)
         return st;
     memset(&d, 0, sizeof d);
     memset(&g, 0, sizeof g);
@@ -179,22 +151,12 @@ em_status em_cumulate(em_cumulate_op op, const em_array *a, int axis,
     /* The source as an array whose axis `axis` is the line. A 0-d input
      * is one element along axis 0, as in NumPy. */
     if (flatten || a->ndim == 0) {
-        int64_t n = a->size;
         if (!flatten && axis != 0 && axis != -1)
             return em_error(EM_ERR_AXIS,
                             "%s: axis %d is out of bounds for array of "
                             "dimension 1",
                             fn, axis);
-        st = em_array_reshape_view(a, 1, &n, 'C', &src);
-        if (st == EM_ERR_NOT_SUPPORTED) {
-            em_array c = {0};
-            st = em_array_empty(a->device, a->dtype, a->ndim, a->shape, 'C', on,
-                                &c);
-            if (st == EM_OK && (st = em_array_copy(&c, a, on)) == EM_OK)
-                st = em_array_reshape_view(&c, 1, &n, 'C', &src);
-            em_array_release(&c);
-        }
-        if (st != EM_OK)
+        if ((st = em_scan_flat_source(a, on, &src)) != EM_OK)
             return st;
         axis = 0;
     } else {

@@ -40,7 +40,7 @@ static int not_devfn(PyObject *o, const char *fn, const char *what)
 }
 
 /* The operator: a str naming a built-in or holding a C expression, or a
- * device function (kind EM_PAR_EXPR with no expression yet: devfn_op
+ * device function (kind EM_PAR_EXPR with no expression yet: value_dtype
  * fills it once the value dtype is known). */
 static int op_arg(empy_state *st, PyObject *o, const char *fn, em_par_op *op)
 {
@@ -70,16 +70,24 @@ static int op_arg(empy_state *st, PyObject *o, const char *fn, em_par_op *op)
     return 0;
 }
 
-/* A device function operator o over values of dtype dt: op->expr becomes
- * "name(a, b)" with the translation as its definitions, held by *keep
- * (released by the caller after the call). Nothing for other operators. */
-static int devfn_op(empy_state *st, PyObject *o, const char *fn, em_dtype dt,
-                    em_par_op *op, PyObject **keep)
+/* The values' dtype *dt: dtype= (dto; Py_None when absent), else the
+ * operator's default for inputs of dtype in. A device function operator
+ * o is then translated over *dt: op->expr becomes "name(a, b)" with the
+ * translation as its definitions, held by *keep (released by the caller
+ * after the call). */
+static int value_dtype(empy_state *st, PyObject *o, PyObject *dto,
+                       const char *fn, em_dtype in, em_par_op *op,
+                       em_dtype *dt, PyObject **keep)
 {
     em_dtype r;
+    if (dto != Py_None) {
+        if (empy_dtype_arg(st, dto, dt) < 0)
+            return -1;
+    } else
+        *dt = em_scan_default_dtype(op->kind, in);
     if (!o || !empy_par_is_devfn(st, o))
         return 0;
-    return empy_par_devfn_expr(st, o, fn, dt, 2, (int)dt, &op->expr, &r,
+    return empy_par_devfn_expr(st, o, fn, *dt, 2, (int)*dt, &op->expr, &r,
                                keep);
 }
 
@@ -150,6 +158,33 @@ static int scalar_arg(empy_state *st, PyObject *o, em_dtype dt, void *buf)
     return 0;
 }
 
+/* init (Py_None when absent) as one value of dtype dt in buf. An
+ * exclusive scan without one starts from the identity of add/or/xor (0)
+ * or mul (1); other operators need one. 1 with a value in buf, 0
+ * without, -1 with an exception. */
+static int init_arg(empy_state *st, PyObject *init, PyObject *opo,
+                    em_par_op *op, em_dtype dt, int exclusive, const char *fn,
+                    void *buf)
+{
+    PyObject *v;
+    int rc;
+    if (init != Py_None)
+        return scalar_arg(st, init, dt, buf) < 0 ? -1 : 1;
+    if (!exclusive)
+        return 0;
+    if (op->kind == EM_PAR_ADD || op->kind == EM_PAR_OR ||
+        op->kind == EM_PAR_XOR)
+        v = dt == EM_BOOL ? PyBool_FromLong(0) : PyLong_FromLong(0);
+    else if (op->kind == EM_PAR_MUL)
+        v = dt == EM_BOOL ? PyBool_FromLong(1) : PyLong_FromLong(1);
+    else
+        return need_init(st, opo, op, fn);
+    if (!v)
+        return -1;
+    rc = scalar_arg(st, v, dt, buf) < 0 ? -1 : 1;
+    Py_DECREF(v);
+    return rc;
+}
 
 /* ---- tuple (zipped) values ------------------------------------------ */
 
@@ -336,31 +371,32 @@ static PyObject *tuple_of(empy_state *st, int n, em_array *res)
     return r;
 }
 
-static PyObject *tuple_scan(PyObject *m, PyObject *x, PyObject *opo,
-                            PyObject *init, PyObject *axo, PyObject *dto,
-                            int exclusive)
+/* The scans of tuple values x, flattened (axo must be None; verb says
+ * what fn does to them), as a tuple of arrays. t keeps the parsed
+ * arguments for the caller, who tup_clears it, also after a failure. */
+static PyObject *tuple_scans(empy_state *st, const char *fn, const char *verb,
+                             PyObject *x, PyObject *opo, PyObject *init,
+                             PyObject *axo, PyObject *dto, int exclusive,
+                             tup_args *t)
 {
-    const char *fn = exclusive ? "exclusive_scan" : "inclusive_scan";
-    empy_state *st = empy_state_of_module(m);
     em_array res[EM_SCAN_MAX_TUPLE];
-    tup_args t;
     em_status s;
+    memset(t, 0, sizeof *t);
     if (axo && axo != Py_None) {
         PyErr_Format(PyExc_NotImplementedError,
-                     "%s: tuple values are scanned flattened (axis=None) "
-                     "only",
-                     fn);
+                     "%s: tuple values are %s flattened (axis=None) only", fn,
+                     verb);
         return NULL;
     }
-    if (tup_parse(st, fn, x, opo, dto, init, exclusive, NULL, &t) < 0)
+    if (tup_parse(st, fn, x, opo, dto, init, exclusive, NULL, t) < 0)
         return NULL;
     memset(res, 0, sizeof res);
-    EMPY_NOGIL(s, em_scan_tuple(t.n, t.arr, &t.op, exclusive,
-                                t.has_init ? t.initp : NULL, t.dt, res, NULL));
-    tup_clear(&t);
+    EMPY_NOGIL(s, em_scan_tuple(t->n, t->arr, &t->op, exclusive,
+                                t->has_init ? t->initp : NULL, t->dt, res,
+                                NULL));
     if (s != EM_OK)
         return empy_raise(st, s);
-    return tuple_of(st, t.n, res);
+    return tuple_of(st, t->n, res);
 }
 
 static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
@@ -383,43 +419,20 @@ static PyObject *do_scan(PyObject *m, PyObject *args, PyObject *kw,
                                      kwlist, &x, &opo, &init,
                                      &axo, &dto))
         return NULL;
-    if (PyTuple_Check(x))
-        return tuple_scan(m, x, opo, init, axo, dto, exclusive);
+    if (PyTuple_Check(x)) {
+        tup_args t;
+        PyObject *r = tuple_scans(st, fn, "scanned", x, opo, init, axo, dto,
+                                  exclusive, &t);
+        tup_clear(&t);
+        return r;
+    }
     if (op_arg(st, opo, fn, &op) < 0 || axis_arg(axo, fn, &axis) < 0)
         return NULL;
     if (!(rx = as_nd(st, x, NULL)))
         return NULL;
-    if (dto != Py_None) {
-        if (empy_dtype_arg(st, dto, &dt) < 0)
-            goto fail;
-    } else
-        dt = em_scan_default_dtype(op.kind, EMPY_ARR(rx)->dtype);
-    if (devfn_op(st, opo, fn, dt, &op, &keep) < 0)
-        goto fail;
-    has_init = init != Py_None;
-    if (exclusive && !has_init) {
-        /* Built-ins with an obvious identity need no init. */
-        long long zero = 0, one = 1;
-        if (op.kind == EM_PAR_ADD || op.kind == EM_PAR_OR ||
-            op.kind == EM_PAR_XOR)
-            init = PyLong_FromLongLong(zero);
-        else if (op.kind == EM_PAR_MUL)
-            init = PyLong_FromLongLong(one);
-        else {
-            need_init(st, opo, &op, fn);
-            goto fail;
-        }
-        if (!init)
-            goto fail;
-        if (dt == EM_BOOL) {
-            Py_DECREF(init);
-            init = PyBool_FromLong(op.kind == EM_PAR_MUL);
-        }
-        has_init = scalar_arg(st, init, dt, buf) == 0;
-        Py_DECREF(init);
-        if (!has_init)
-            goto fail;
-    } else if (has_init && scalar_arg(st, init, dt, buf) < 0)
+    if (value_dtype(st, opo, dto, fn, EMPY_ARR(rx)->dtype, &op, &dt,
+                    &keep) < 0 ||
+        (has_init = init_arg(st, init, opo, &op, dt, exclusive, fn, buf)) < 0)
         goto fail;
     EMPY_NOGIL(s, em_scan(EMPY_ARR(rx), axis, &op, exclusive,
                           has_init ? buf : NULL, dt, &res, NULL));
@@ -656,26 +669,10 @@ static PyObject *tuple_reduce(PyObject *m, PyObject *x, PyObject *opo,
                               PyObject *init, PyObject *axo, PyObject *dto)
 {
     empy_state *st = empy_state_of_module(m);
-    em_array res[EM_SCAN_MAX_TUPLE];
-    PyObject *r = NULL;
+    PyObject *r;
     tup_args t;
-    em_status s;
-    if (axo && axo != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "reduce: tuple values are reduced flattened "
-                        "(axis=None) only");
-        return NULL;
-    }
-    if (tup_parse(st, "reduce", x, opo, dto, init, 0, NULL, &t) < 0)
-        return NULL;
-    memset(res, 0, sizeof res);
-    EMPY_NOGIL(s, em_scan_tuple(t.n, t.arr, &t.op, 0,
-                                t.has_init ? t.initp : NULL, t.dt, res, NULL));
-    if (s != EM_OK) {
-        empy_raise(st, s);
-        goto done;
-    }
-    if (!(r = tuple_of(st, t.n, res)))
+    if (!(r = tuple_scans(st, "reduce", "reduced", x, opo, init, axo, dto, 0,
+                          &t)))
         goto done;
     if (t.arr[0]->size == 0) {
         if (!t.has_init) {
@@ -833,32 +830,6 @@ done:
     return r;
 }
 
-/* init for a scan by key: as do_scan's. 1 with a value in buf, 0 without,
- * -1 with an exception. */
-static int init_arg(empy_state *st, PyObject *init, PyObject *opo,
-                    em_par_op *op, em_dtype dt, int exclusive, const char *fn,
-                    void *buf)
-{
-    PyObject *v;
-    int rc;
-    if (init != Py_None)
-        return scalar_arg(st, init, dt, buf) < 0 ? -1 : 1;
-    if (!exclusive)
-        return 0;
-    if (op->kind == EM_PAR_ADD || op->kind == EM_PAR_OR ||
-        op->kind == EM_PAR_XOR)
-        v = dt == EM_BOOL ? PyBool_FromLong(0) : PyLong_FromLong(0);
-    else if (op->kind == EM_PAR_MUL)
-        v = dt == EM_BOOL ? PyBool_FromLong(1) : PyLong_FromLong(1);
-    else
-        return need_init(st, opo, op, fn);
-    if (!v)
-        return -1;
-    rc = scalar_arg(st, v, dt, buf) < 0 ? -1 : 1;
-    Py_DECREF(v);
-    return rc;
-}
-
 static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"keys", "values", "op", "init", "exclusive",
@@ -896,12 +867,8 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args, PyObject *kw)
     if (!(rk = as_nd(st, k, NULL)) ||
         !(rv = as_nd(st, v, EMPY_ARR(rk)->device)))
         goto done;
-    if (dto != Py_None) {
-        if (empy_dtype_arg(st, dto, &dt) < 0)
-            goto done;
-    } else
-        dt = em_scan_default_dtype(op.kind, EMPY_ARR(rv)->dtype);
-    if (devfn_op(st, opo, "scan_by_key", dt, &op, &keep) < 0 ||
+    if (value_dtype(st, opo, dto, "scan_by_key", EMPY_ARR(rv)->dtype, &op, &dt,
+                    &keep) < 0 ||
         (hi = init_arg(st, init, opo, &op, dt, exclusive, "scan_by_key",
                        buf)) < 0)
         goto done;
@@ -977,12 +944,8 @@ static PyObject *par_reduce_by_key(PyObject *m, PyObject *args, PyObject *kw)
     if (!(rk = as_nd(st, k, NULL)) ||
         !(rv = as_nd(st, v, EMPY_ARR(rk)->device)))
         goto done;
-    if (dto != Py_None) {
-        if (empy_dtype_arg(st, dto, &dt) < 0)
-            goto done;
-    } else
-        dt = em_scan_default_dtype(op.kind, EMPY_ARR(rv)->dtype);
-    if (devfn_op(st, opo, "reduce_by_key", dt, &op, &keep) < 0)
+    if (value_dtype(st, opo, dto, "reduce_by_key", EMPY_ARR(rv)->dtype, &op,
+                    &dt, &keep) < 0)
         goto done;
     EMPY_NOGIL(s, em_reduce_by_key(EMPY_ARR(rk), EMPY_ARR(rv), &op, dt, &ok,
                                    &ov, NULL));
@@ -1058,12 +1021,8 @@ static PyObject *par_segmented_reduce(PyObject *m, PyObject *args,
     if (!(rv = as_nd(st, v, NULL)) ||
         !(ro = as_nd(st, o, EMPY_ARR(rv)->device)))
         goto done;
-    if (dto != Py_None) {
-        if (empy_dtype_arg(st, dto, &dt) < 0)
-            goto done;
-    } else
-        dt = em_scan_default_dtype(op.kind, EMPY_ARR(rv)->dtype);
-    if (devfn_op(st, opo, "segmented_reduce", dt, &op, &keep) < 0 ||
+    if (value_dtype(st, opo, dto, "segmented_reduce", EMPY_ARR(rv)->dtype, &op,
+                    &dt, &keep) < 0 ||
         scalar_arg(st, init, dt, buf) < 0)
         goto done;
     EMPY_NOGIL(s, em_segmented_reduce(EMPY_ARR(rv), EMPY_ARR(ro), &op, buf,
