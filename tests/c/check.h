@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "ember/ember.h"
 
 static int check_failures;
@@ -45,6 +46,26 @@ static inline int check_report(const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
     return check_failures ? 1 : 0;
+}
+
+/* Whether the CUDA variants can be compiled here: 1 with NVRTC; 0 without
+ * it when EMBER_TEST_NO_NVRTC=1 says that is expected (the NVRTC parts are
+ * skipped); -1 otherwise, and the test fails, since every machine that
+ * runs the suite has the CUDA toolkit and a silent skip would hide half
+ * of it. */
+static inline int check_nvrtc(const char *name)
+{
+    const char *skip = getenv("EMBER_TEST_NO_NVRTC");
+    if (em_nvrtc_version() > 0)
+        return 1;
+    if (skip && !strcmp(skip, "1")) {
+        printf("SKIP nvrtc parts: no NVRTC\n");
+        return 0;
+    }
+    fprintf(stderr, "%s: NVRTC not found (%s); set EMBER_TEST_NO_NVRTC=1 on "
+                    "machines without it\n",
+            name, em_backend_status(EM_DEVICE_CUDA));
+    return -1;
 }
 
 #endif

@@ -223,17 +223,12 @@ static void test_create_errors(void)
 int main(void)
 {
     const char *spec = getenv("EMBER_TEST_DEVICE");
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
     if (em_device_parse(spec && *spec ? spec : "cpu", &dev) != EM_OK) {
         fprintf(stderr, "no device %s: %s\n", spec, em_last_error());
         return 77;
     }
-    check_cuda = em_nvrtc_version() > 0;
-    if (!check_cuda && !(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-        fprintf(stderr, "NVRTC not found; set EMBER_TEST_NO_NVRTC=1 on "
-                        "machines without it\n");
+    if ((check_cuda = check_nvrtc("test_ckernel")) < 0)
         return 1;
-    }
     em_set_current_device(dev);
     test_elementwise();
     test_reduction();

@@ -191,18 +191,8 @@ out:
 
 int main(void)
 {
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
-    if (em_nvrtc_version() == 0) {
-        have_nvrtc = 0;
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr,
-                    "NVRTC not found (%s); set EMBER_TEST_NO_NVRTC=1 "
-                    "on a machine without it\n",
-                    em_last_error());
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    }
+    if ((have_nvrtc = check_nvrtc("test_compact")) < 0)
+        return 1;
     test_compile_all();
     test_cpu_select();
     return check_report("test_compact");

@@ -366,18 +366,8 @@ static void test_repeat(void)
 
 int main(void)
 {
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
-    if (em_nvrtc_version() == 0) {
-        have_nvrtc = 0;
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr,
-                    "NVRTC not found (%s); set EMBER_TEST_NO_NVRTC=1 on "
-                    "machines without it\n",
-                    em_backend_status(EM_DEVICE_CUDA));
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    }
+    if ((have_nvrtc = check_nvrtc("test_ewise_gen")) < 0)
+        return 1;
     test_divider();
     test_bad_desc();
     if (have_nvrtc) {

@@ -354,18 +354,12 @@ static void test_cpu(void)
 
 int main(void)
 {
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
+    int nvrtc = check_nvrtc("test_histogram");
+    if (nvrtc < 0)
+        return 1;
     test_bad_desc();
-    if (em_nvrtc_version() == 0) {
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr, "NVRTC not found; set EMBER_TEST_NO_NVRTC=1 on "
-                            "machines without it\n");
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    } else {
+    if (nvrtc)
         test_compile(EM_DEVICE_CUDA);
-    }
     test_compile(EM_DEVICE_CPU);
     test_cpu();
     return check_report("test_histogram");

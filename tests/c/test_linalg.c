@@ -364,16 +364,8 @@ static void test_cumulate(void)
 int main(void)
 {
     const char *spec = getenv("EMBER_TEST_DEVICE");
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
-    if (em_nvrtc_version() == 0) {
-        have_nvrtc = 0;
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr, "test_linalg: NVRTC is missing (set "
-                            "EMBER_TEST_NO_NVRTC=1 to skip its part)\n");
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    }
+    if ((have_nvrtc = check_nvrtc("test_linalg")) < 0)
+        return 1;
     if (em_device_parse(spec && *spec ? spec : "cpu", &dev) != EM_OK) {
         fprintf(stderr, "test_linalg: device %s: %s\n", spec, em_last_error());
         return spec ? 77 : 1;

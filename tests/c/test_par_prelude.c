@@ -191,8 +191,10 @@ static void test_cpu(const char *prelude)
 
 int main(void)
 {
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
+    int nvrtc = check_nvrtc("test_par_prelude");
     char *prelude = jit_prelude(), *op, *pred, *tup;
+    if (nvrtc < 0)
+        return 1;
     CHECK(prelude && prelude[0]);
     if (!prelude)
         return 1;
@@ -201,15 +203,7 @@ int main(void)
     tup = with_defs(prelude, "a + b", "devop_f(a0, b0)");
     test_cpu(prelude);
     test_compile(op, pred, tup, EM_DEVICE_CPU);
-    if (em_nvrtc_version() == 0) {
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr, "NVRTC not found (%s); set EMBER_TEST_NO_NVRTC=1 "
-                            "on machines without it\n",
-                    em_backend_status(EM_DEVICE_CUDA));
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    } else
+    if (nvrtc > 0)
         test_compile(op, pred, tup, EM_DEVICE_CUDA);
     free(op);
     free(pred);

@@ -329,7 +329,6 @@ static void test_all_kernels(em_device_type t)
 int main(void)
 {
     const char *spec = getenv("EMBER_TEST_DEVICE");
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
     if (em_device_parse(spec && *spec ? spec : "cpu", &dev) != EM_OK) {
         fprintf(stderr, "no device %s: %s\n", spec, em_last_error());
         return 77;
@@ -337,15 +336,8 @@ int main(void)
     test_full_f32();
     test_axes();
     test_errors();
-    if (em_nvrtc_version() == 0) {
-        have_nvrtc = 0;
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr, "NVRTC not found; set EMBER_TEST_NO_NVRTC=1 on "
-                            "machines without it\n");
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    }
+    if ((have_nvrtc = check_nvrtc("test_reduce")) < 0)
+        return 1;
     if (have_nvrtc)
         test_all_kernels(EM_DEVICE_CUDA);
     test_all_kernels(EM_DEVICE_CPU);

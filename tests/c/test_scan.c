@@ -431,17 +431,11 @@ static void test_cpu(void)
 
 int main(void)
 {
-    const char *no_nvrtc = getenv("EMBER_TEST_NO_NVRTC");
+    int nvrtc = check_nvrtc("test_scan");
+    if (nvrtc < 0)
+        return 1;
     test_cpu();
-    if (em_nvrtc_version() == 0) {
-        if (!(no_nvrtc && !strcmp(no_nvrtc, "1"))) {
-            fprintf(stderr, "NVRTC not found (%s); set EMBER_TEST_NO_NVRTC=1 "
-                            "on machines without it\n",
-                    em_backend_status(EM_DEVICE_CUDA));
-            return 1;
-        }
-        printf("SKIP nvrtc parts: no NVRTC\n");
-    } else
+    if (nvrtc)
         test_compile_all(EM_DEVICE_CUDA);
     return check_report("test_scan");
 }
