@@ -2,7 +2,7 @@
 # The one call on the lent GPU machine: build ember there (it reaches no
 # package registry, so no build isolation), run every C and Python test on
 # the GPU, then the benchmarks side by side with CuPy. Logs go under $OUT.
-#   device run: bash tools/gpu_check.sh [tests|examples|bench|all]
+#   device run: bash tools/gpu_check.sh [tests|examples|bench|all|profile]
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/ember-out}
@@ -67,6 +67,20 @@ if [ "$what" = examples ] || [ "$what" = all ]; then
     echo "--- $f"; timeout 300 $PY "$f" 2>&1 || { echo "EXAMPLE FAILED: $f"; status=1; }
   done 2>&1 | tee "$OUT/examples.log"
   grep -q "EXAMPLE FAILED" "$OUT/examples.log" && status=1
+fi
+
+if [ "$what" = profile ]; then
+  # Nsight Compute on one call of each bench/profile.py case (CASES, space
+  # separated), at the GPU's own clocks; one report file comes back.
+  echo "== profile"
+  for c in ${CASES:-sort cumsum hist4096 bincount}; do
+    echo "##### $c"
+    ncu --clock-control none -c ${NCU_COUNT:-8} ${NCU_ARGS:---section SpeedOfLight \
+        --section MemoryWorkloadAnalysis --section WarpStateStats \
+        --section SchedulerStats --section Occupancy --section LaunchStats} \
+        $PY bench/profile.py "$c" 2>&1
+  done >"$OUT/ncu.txt"
+  grep -E "^#####|^  [a-z_0-9]+.*\(|Duration|Memory Throughput|DRAM Throughput" "$OUT/ncu.txt" | head -80
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then

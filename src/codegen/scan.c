@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/kernel_table.h"
 #include "codegen/linalg_table.h"
 #include "codegen/par_prelude.h"
 #include "codegen/scan.h"
@@ -184,22 +185,8 @@ static size_t struct_size(int n, const char *const *ty, size_t *align)
     return round_up(off, al);
 }
 
-/* A tuning knob from the environment, read once: EMBER_SCAN_ITEMS and
- * EMBER_SCAN_MINB let a benchmark try other CUDA tile shapes without a
- * rebuild (the kernel source, hence its cache entry, changes with them).
- * Out-of-range values keep the default. */
-static int knob(const char *name, int *cache, int dflt, int lo, int hi)
-{
-    int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
-    if (v == 0) {
-        const char *e = getenv(name);
-        long x = e ? strtol(e, NULL, 10) : 0;
-        v = x >= lo && x <= hi ? (int)x : -1;
-        __atomic_store_n(cache, v, __ATOMIC_RELAXED);
-    }
-    return v > 0 ? v : dflt;
-}
-
+/* EMBER_SCAN_ITEMS and EMBER_SCAN_MINB: other CUDA tile shapes for a
+ * benchmark (em_gen_env_knob). */
 static int items_knob, minb_knob;
 
 /* Whether d's kernels take 32 items per thread: plain scans whose
@@ -220,7 +207,7 @@ static int items_for(const em_gen_scan *d, size_t accsz)
     if (d->ncomp)
         return accsz <= 8 ? 8 : 4;
     if (wide_tile(d, accsz))
-        return knob("EMBER_SCAN_ITEMS", &items_knob, 32, 4, 32);
+        return em_gen_env_knob("EMBER_SCAN_ITEMS", &items_knob, 32, 4, 32);
     return em_gen_scan_items((em_dtype)d->in, (em_dtype)d->out);
 }
 
@@ -232,7 +219,7 @@ int em_gen_scan_items(em_dtype in, em_dtype out)
      * each lane's staging (8 chunks, bank-conflict free under SC_SW; 32 KiB
      * of shared memory per block). */
     int dflt = sz <= 8 ? 16 : 8;
-    int v = knob("EMBER_SCAN_ITEMS", &items_knob, dflt, 4, 32);
+    int v = em_gen_env_knob("EMBER_SCAN_ITEMS", &items_knob, dflt, 4, 32);
     return v * sz > 128 ? dflt : v;
 }
 
@@ -634,7 +621,7 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                           !d->ncomp && (items * si) % 16 == 0,
                           !d->ncomp && (items * so) % 16 == 0, accsz,
                           accsz <= 4 ? 1 : accsz <= 8 ? 2 : 0,
-                          knob("EMBER_SCAN_MINB", &minb_knob,
+                          em_gen_env_knob("EMBER_SCAN_MINB", &minb_knob,
                                default_minb(d, accsz), 1, 8));
         emit_named(&b, em_scan_cuda_body, name);
     } else {

@@ -14,12 +14,13 @@
  * kernel per pass (srt_os0: keys only, srt_os4 / srt_os8: with 4- or
  * 8-byte values). A block takes a tile id from an atomic counter, loads
  * its 256 x items keys (em_gen_sort_os_items per thread, warp-striped so
- * loads are coalesced),
- * ranks them by digit within each warp (__match_any_sync, steps in input
- * order: stable), publishes its digit counts (flag A) to a status array,
- * looks back over earlier tiles (a thread per digit) until it finds an
- * inclusive prefix (flag P), publishes its own, and scatters through
- * shared memory so each digit's run is written by consecutive threads.
+ * loads are coalesced), counts their digits per warp and publishes the
+ * tile's counts (flag A) to a status array at once; then it ranks the keys
+ * by digit within each warp (ballots find a digit's lanes, steps in input
+ * order: stable) straight to their places in the tile, looks back over
+ * earlier tiles (a thread per digit) until it finds an inclusive prefix
+ * (flag P), publishes its own, and scatters from shared memory so each
+ * digit's run is written by consecutive threads.
  * Look-back only ever waits on tiles with smaller ids, which were handed
  * out earlier to blocks already running: no wait can hang. A status word
  * is 2 flag bits and a 30-bit count, so the schedule takes n < 2^30.
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "codegen/kernel_table.h"
 #include "codegen/linalg_table.h"
 #include "codegen/sort.h"
 
@@ -72,11 +74,33 @@ static const char up_cuda[] =
     /* Blocks to keep resident per SM: registers are capped to fit them
      * (ptxas: about 80 and 104 wanted without a cap, no spills with). */
     "#define OS_MINB(items) (sizeof(srt_raw) > 4 || (items) > 16 ? 3 : 4)\n"
+    /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
+     * ballot per bit, each lane keeping the ballot or its complement by its
+     * own bit. Written in PTX so each bit costs four instructions; the
+     * compiler's version of the same C took six or seven. */
+    "__device__ __forceinline__ unsigned os_peers8(unsigned d)\n"
+    "{\n"
+    "    unsigned peers = 0xffffffffu;\n"
+    "#pragma unroll\n"
+    "    for (int b = 0; b < 8; b++) {\n"
+    "        unsigned on;\n"
+    "        asm(\"{\\n\\t.reg .pred p;\\n\\t.reg .u32 x;\\n\\t\"\n"
+    "            \"and.b32 x, %1, %2;\\n\\tsetp.ne.u32 p, x, 0;\\n\\t\"\n"
+    "            \"vote.sync.ballot.b32 %0, p, 0xffffffff;\\n\\t\"\n"
+    "            \"@!p not.b32 %0, %0;\\n\\t}\" : \"=r\"(on) : \"r\"(d), \"r\"(1u << b));\n"
+    "        peers &= on;\n"
+    "    }\n"
+    "    return peers;\n"
+    "}\n"
     "extern \"C\" __global__ void __launch_bounds__(256) srt_up(const "
     "srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, "
     "int desc, unsigned *hist)\n"
     "{\n"
     "    __shared__ unsigned h[8 * 256];\n"
+    /* The bits of the image that the passes sort by, from bit begin:
+     * each pass's digit is then one byte of it. */
+    "    const srt_img keep = ((srt_img)lastmask << 8 * (npass - 1)) | "
+    "(((srt_img)1 << 8 * (npass - 1)) - 1);\n"
     "    for (int i = threadIdx.x; i < 8 * 256; i += 256) h[i] = 0u;\n"
     "    __syncthreads();\n"
     /* Four independent loads in flight per thread. */
@@ -90,12 +114,13 @@ static const char up_cuda[] =
     "#pragma unroll\n"
     "        for (int u = 0; u < 4; u++) {\n"
     "            if (i + u * S >= n) break;\n"
-    "            const srt_img b = srt_key(r[u], desc);\n"
-    "            for (int p = 0; p < npass; p++) {\n"
-    "                const unsigned m = p == npass - 1 ? lastmask : 0xffu;\n"
-    "                atomicAdd(&h[p * 256 + ((unsigned)(b >> (begin + 8 * p)) "
-    "& m)], 1u);\n"
-    "            }\n"
+    "            const srt_img b = (srt_key(r[u], desc) >> begin) & keep;\n"
+    /* Every byte is counted, used or not (rows past npass stay
+     * unread): no branch per pass. */
+    "#pragma unroll\n"
+    "            for (int p = 0; p < (int)sizeof(srt_img); p++)\n"
+    "                atomicAdd(&h[p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)], "
+    "1u);\n"
     "        }\n"
     "    }\n"
     "    __syncthreads();\n"
@@ -121,23 +146,18 @@ static const char up_cuda[] =
  * pass). offs: this pass's 256 digit offsets; status: ntiles * 256 words,
  * zero before the pass; ctr: the tile counter, zero before the pass. */
 static const char pass_cuda[] =
-    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I)) @N(const "
-    "srt_raw "
-    "*kin, srt_raw *kout, const @V *vin, @V *vout, long long n, int shift, "
-    "unsigned mask, int desc, const unsigned *offs, unsigned *status, "
-    "unsigned *ctr)\n"
+    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I)) @N(const srt_raw *kin, srt_raw *kout, const @V *vin, @V *vout, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *status, unsigned *ctr)\n"
     "{\n"
     "    __shared__ union { srt_raw k[256 * @I]; @V v[256 * @I]; } buf;\n"
     "    __shared__ unsigned wh[8][256];\n"
-    "    __shared__ unsigned tstart[256];\n"
     "    __shared__ long long gbase[256];\n"
     "    __shared__ unsigned char sdig[@P ? 256 * @I : 1];\n"
     "    __shared__ unsigned wt[8];\n"
     "    __shared__ unsigned tile_s;\n"
     "    const int t = threadIdx.x, lane = t & 31, w = t >> 5;\n"
     "    srt_raw key[@I];\n"
-    /* dr: the digit (256: no key) above the rank (below 2^16). */
-    "    unsigned dr[@I];\n"
+    /* dg: a key's digit (256: no key), later its place in the tile. */
+    "    unsigned dg[@I];\n"
     "    if (t == 0) tile_s = atomicAdd(ctr, 1u);\n"
     "    for (int i = t; i < 8 * 256; i += 256) (&wh[0][0])[i] = 0u;\n"
     "    __syncthreads();\n"
@@ -150,63 +170,72 @@ static const char pass_cuda[] =
     "        const int i = wbase + j * 32;\n"
     "        if (i < tn) {\n"
     "            key[j] = kin[t0 + i];\n"
-    "            dr[j] = SRT_DIG(key[j]) << 16;\n"
+    "            dg[j] = SRT_DIG(key[j]);\n"
     "        } else {\n"
-    "            dr[j] = 256u << 16;\n"
+    "            dg[j] = 256u;\n"
     "        }\n"
     "    }\n"
-    /* Rank within the warp, step by step in input order (stable): lanes
-     * of one digit are peers; the lowest takes the run's start from the
-     * warp's counter and tells the others. */
+    /* Each warp's digit counts first (one shared atomic a key), so the
+     * tile's counts are published before the ranking: later tiles' look-back
+     * then seldom waits on this one. */
+    "    const int full = tn == 256 * @I;\n"
+    "    if (full) {\n"
     "#pragma unroll\n"
-    "    for (int j = 0; j < @I; j++) {\n"
-    "        const unsigned d = dr[j] >> 16;\n"
-    "        const unsigned peers = __match_any_sync(0xffffffffu, d);\n"
-    "        const int leader = __ffs(peers) - 1;\n"
-    "        unsigned old = 0u;\n"
-    "        if (lane == leader && d < 256u) {\n"
-    "            old = wh[w][d];\n"
-    "            wh[w][d] = old + __popc(peers);\n"
-    "        }\n"
-    "        old = __shfl_sync(0xffffffffu, old, leader);\n"
-    "        dr[j] |= old + __popc(peers & ((1u << lane) - 1u));\n"
-    "        __syncwarp();\n"
+    "        for (int j = 0; j < @I; j++) atomicAdd(&wh[w][dg[j]], 1u);\n"
+    "    } else {\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < @I; j++)\n"
+    "            if (dg[j] < 256u) atomicAdd(&wh[w][dg[j]], 1u);\n"
     "    }\n"
     "    __syncthreads();\n"
-    /* Thread t owns digit t: the warps' exclusive sums and the tile's
-     * count, published at once for later tiles. */
-    "    unsigned cnt = 0u;\n"
-    "    for (int k = 0; k < 8; k++) {\n"
-    "        const unsigned v = wh[k][t];\n"
-    "        wh[k][t] = cnt;\n"
-    "        cnt += v;\n"
-    "    }\n"
+    "    unsigned cnt = 0u, tstart;\n"
+    "    for (int k = 0; k < 8; k++) cnt += wh[k][t];\n"
     "    volatile unsigned *st = (volatile unsigned *)status;\n"
-    "    st[(long long)tile * 256 + t] = (tile ? OS_FLAG_A : OS_FLAG_P) | "
-    "cnt;\n"
-    /* The tile's digit starts (a block scan over the 256 digits). */
+    "    st[(long long)tile * 256 + t] = (tile ? OS_FLAG_A : OS_FLAG_P) | cnt;\n"
     "    {\n"
     "        unsigned x = cnt, pre = 0u;\n" OS_BLOCK_SCAN
-    "        tstart[t] = pre + x - cnt;\n"
+    "        tstart = pre + x - cnt;\n"
     "    }\n"
-    /* Keys to their places in the tile now, so that their registers are
-     * free during the look-back. */
+    /* wh[k][d]: where warp k's first key of digit d goes in the tile. */
+    "    {\n"
+    "        unsigned run = tstart;\n"
+    "        for (int k = 0; k < 8; k++) {\n"
+    "            const unsigned v = wh[k][t];\n"
+    "            wh[k][t] = run;\n"
+    "            run += v;\n"
+    "        }\n"
+    "    }\n"
     "    __syncthreads();\n"
+    /* Rank within the warp, step by step in input order (stable). The
+     * lanes of one digit find each other through one ballot per digit bit
+     * (ALU work: __match_any_sync goes through the shared-memory pipe, which
+     * ncu showed saturated); the no-key bit only in a partial tile. The
+     * lowest peer takes the run's places from the warp's next place for the
+     * digit and tells the others; each key goes to its place at once. */
     "#pragma unroll\n"
     "    for (int j = 0; j < @I; j++) {\n"
-    "        const unsigned d = dr[j] >> 16;\n"
+    "        const unsigned d = dg[j];\n"
+    "        unsigned peers = os_peers8(d);\n"
+    "        if (!full) {\n"
+    "            const unsigned on = __ballot_sync(0xffffffffu, d >> 8);\n"
+    "            peers &= d >> 8 ? on : ~on;\n"
+    "        }\n"
+    "        const int leader = __ffs(peers) - 1;\n"
+    "        unsigned old = 0u;\n"
+    "        if (lane == leader && d < 256u) old = atomicAdd(&wh[w][d], __popc(peers));\n"
+    "        old = __shfl_sync(0xffffffffu, old, leader);\n"
     "        if (d < 256u) {\n"
-    "            dr[j] = (dr[j] & 0xffffu) + tstart[d] + wh[w][d];\n"
-    "            buf.k[dr[j]] = key[j];\n"
+    "            dg[j] = old + __popc(peers & ((1u << lane) - 1u));\n"
+    "            buf.k[dg[j]] = key[j];\n"
     "        }\n"
     "    }\n"
     /* Look back over earlier tiles only (they were handed out before
-     * this one, so their blocks are running and will publish). */
+     * this one, so their blocks are running and will publish). @W earlier
+     * tiles are read at once (independent loads); the sum runs from the
+     * nearest back to the first inclusive prefix, or stops at a tile not yet
+     * published and reads again from there. */
     "    {\n"
     "        unsigned excl = 0u;\n"
-    /* @W earlier tiles are read at once (independent loads); the sum
-     * runs from the nearest back to the first inclusive prefix, or stops
-     * at a tile not yet published and reads again from there. */
     "        if (tile) {\n"
     "            long long k = (long long)tile - 1;\n"
     "            int done = 0;\n"
@@ -215,8 +244,7 @@ static const char pass_cuda[] =
     "                int live = 1;\n"
     "#pragma unroll\n"
     "                for (int q = 0; q < @W; q++)\n"
-    "                    v[q] = k - q >= 0 ? st[(k - q) * 256 + t] : "
-    "OS_FLAG_P;\n"
+    "                    v[q] = k - q >= 0 ? st[(k - q) * 256 + t] : OS_FLAG_P;\n"
     "#pragma unroll\n"
     "                for (int q = 0; q < @W; q++) {\n"
     "                    if (live) {\n"
@@ -229,14 +257,16 @@ static const char pass_cuda[] =
     "                        }\n"
     "                    }\n"
     "                }\n"
+    "                if (!done && @S) __nanosleep(@S);\n"
     "            }\n"
     "            st[(long long)tile * 256 + t] = OS_FLAG_P | (excl + cnt);\n"
     "        }\n"
-    "        gbase[t] = (long long)offs[t] + excl - tstart[t];\n"
+    "        gbase[t] = (long long)offs[t] + excl - tstart;\n"
     "    }\n"
     "    __syncthreads();\n"
     /* Unrolled (a guard, not a loop bound) so the shared-memory reads
-     * and global stores of all @I keys overlap. */
+     * and global stores of all @I keys overlap; consecutive threads write
+     * one digit's run. */
     "#pragma unroll\n"
     "    for (int q = 0; q < @I; q++) {\n"
     "        const int i = t + q * 256;\n"
@@ -252,7 +282,7 @@ static const char pass_cuda[] =
     "#pragma unroll\n"
     "        for (int j = 0; j < @I; j++) {\n"
     "            const int i = wbase + j * 32;\n"
-    "            if (i < tn) buf.v[dr[j]] = vin ? vin[t0 + i] : (@V)(t0 + i);\n"
+    "            if (i < tn) buf.v[dg[j]] = vin ? vin[t0 + i] : (@V)(t0 + i);\n"
     "        }\n"
     "        __syncthreads();\n"
     "#pragma unroll\n"
@@ -424,20 +454,30 @@ static const char bucket_host[] =
     "    }\n"
     "}\n";
 
-/* Keys per thread (a tile is 256 threads of them) and tiles read at once
- * in the look-back. Measured on the H100 (2^27 keys, one run): 16, 20
- * and 24 keys per thread sorted uint32 keys equally fast (27.1, 26.6,
- * 26.4 Gkeys/s); a window of 8 tiles beat 1 (24.8) and equalled 16. */
+/* Keys per thread (a tile is 256 threads of them), tiles read at once in
+ * the look-back, and nanoseconds a look-back sleeps before it reads an
+ * unpublished tile again; EMBER_SORT_ITEMS, EMBER_SORT_WINDOW and
+ * EMBER_SORT_SLEEP try others (em_gen_env_knob). Measured on the H100
+ * (2^27 keys, one run): 16, 20 and 24 keys per thread sorted uint32 keys
+ * equally fast (27.1, 26.6, 26.4 Gkeys/s); a window of 8 tiles beat 1
+ * (24.8) and equalled 16. */
+static int items_knob, window_knob, sleep_knob;
+
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
     (void)dt;
     (void)vals;
-    return 16;
+    return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 16, 4, 24);
 }
 
 static int window(void)
 {
-    return 8;
+    return em_gen_env_knob("EMBER_SORT_WINDOW", &window_knob, 8, 1, 32);
+}
+
+static int nap(void)
+{
+    return em_gen_env_knob("EMBER_SORT_SLEEP", &sleep_knob, 0, 0, 10000);
 }
 
 static void emit(em_gen_buf *b, const char *tpl, const char *name,
@@ -445,7 +485,7 @@ static void emit(em_gen_buf *b, const char *tpl, const char *name,
 {
     for (const char *q = tpl; *q; q++) {
         if (q[0] == '@' && (q[1] == 'N' || q[1] == 'V' || q[1] == 'P' ||
-                            q[1] == 'I' || q[1] == 'W')) {
+                            q[1] == 'I' || q[1] == 'W' || q[1] == 'S')) {
             if (q[1] == 'N')
                 em_gen_buf_printf(b, "%s", name);
             else if (q[1] == 'V')
@@ -454,6 +494,8 @@ static void emit(em_gen_buf *b, const char *tpl, const char *name,
                 em_gen_buf_printf(b, "%d", vals);
             else if (q[1] == 'I')
                 em_gen_buf_printf(b, "%d", items);
+            else if (q[1] == 'S')
+                em_gen_buf_printf(b, "%d", nap());
             else
                 em_gen_buf_printf(b, "%d", window());
             q++;

@@ -1,0 +1,74 @@
+"""One issue-4 case, called once on the GPU, for a profiler to watch.
+
+usage: ncu -c 8 python bench/profile.py CASE [log2n]
+CASE: sort (uint32), sortf (float32), sortd (float64), argsort
+(float32), pairs (float32 + int64), cumsum
+(float32), hist256 and hist4096 (float32 in [0, 1)), bincount (int32 below 4,096).
+The first call is the one profiled: compiling happens on the host, and
+the profiler flushes the caches before each kernel anyway.
+
+With --time the case is instead timed (median of 20 event-timed calls
+after 3 warm-ups) and printed, for comparing EMBER_* knobs."""
+import sys
+
+import numpy as np
+
+import ember as em
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    case = args[0]
+    log2n = int(args[1]) if len(args) > 1 else 28
+    n = 1 << log2n
+    rng = np.random.default_rng(0)
+    dev = "cuda:0"
+    put = lambda h: em.asarray(h, device=dev)  # noqa: E731
+    if case == "sort":
+        x = put(rng.integers(0, 1 << 32, n >> 1, dtype=np.uint32))
+        fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
+    elif case == "sortf":
+        x = put(rng.random(n >> 1, dtype=np.float32))
+        fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
+    elif case == "sortd":
+        x = put(rng.random(n >> 1))
+        fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
+    elif case == "argsort":
+        x = put(rng.random(n >> 1, dtype=np.float32))
+        fn, work = (lambda: em.argsort(x)), (n >> 1, "Gkeys/s")
+    elif case == "pairs":
+        x = put(rng.random(n >> 1, dtype=np.float32))
+        v = put(np.arange(n >> 1, dtype=np.int64))
+        fn, work = (lambda: em.parallel.radix_sort(x, v)), (n >> 1, "Gkeys/s")
+    elif case == "cumsum":
+        x = put(rng.random(n, dtype=np.float32))
+        fn, work = (lambda: em.cumsum(x)), (8 * n, "GB/s")
+    elif case in ("hist256", "hist4096"):
+        x, bins = put(rng.random(n, dtype=np.float32)), int(case[4:])
+        fn, work = (lambda: em.histogram(x, bins=bins, range=(0, 1))), (4 * n, "GB/s")
+    elif case == "bincount":
+        x = put(rng.integers(0, 4096, n >> 2).astype(np.int32))
+        fn, work = (lambda: em.bincount(x)), (n, "GB/s")
+    else:
+        raise SystemExit(f"unknown case {case!r}")
+    d = em.Device(dev)
+    if "--time" not in sys.argv:
+        fn()
+        d.synchronize()
+        return
+    for _ in range(3):
+        fn()
+    d.synchronize()
+    a, b = em.Event(), em.Event()
+    ts = []
+    for _ in range(20):
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(em.get_elapsed_time(a, b))
+    ms = float(np.median(ts))
+    print(f"{case} {ms:.4f} ms {work[0] / ms / 1e6:.1f} {work[1]}", flush=True)
+
+
+main()
