@@ -446,8 +446,16 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
         return em_error(EM_ERR_OUT_OF_MEMORY, "histogram: %lld bin edges",
                         (long long)bins + 1);
     /* NumPy's linspace, each operation rounded to the arithmetic type:
-     * i * step + start, then the exact stop. */
-    {
+     * i * step + start, then the exact stop. In float64 (a given range)
+     * the roundings are no-ops: a loop without them, since on the lent
+     * GPU's host 4,096 edges took 0.15 ms the general way, which the
+     * GPU spent idle. */
+    if (at == EM_FLOAT64 && hi - lo != 0 && (hi - lo) / (double)bins != 0) {
+        double step = (hi - lo) / (double)bins;
+        for (int64_t i = 0; i < bins; i++)
+            v[i] = (double)i * step + lo;
+        v[bins] = hi;
+    } else {
         double delta = round_to(hi - lo, at),
                step = round_to(delta / (double)bins, at);
         for (int64_t i = 0; i <= bins; i++) {
@@ -465,18 +473,24 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
     /* histogramdd's linspace keeps its arithmetic type */
     if (dd)
         bt = at;
-    /* NumPy refuses edges that collapse in the bin dtype (histogram only) */
+    /* as the device will hold them, in the bin dtype; NumPy refuses edges
+     * that collapse there (histogram only) */
+    if (bt == EM_FLOAT64) {
+    } else if (bt == EM_FLOAT32) {
+        for (int64_t i = 0; i <= bins; i++)
+            v[i] = (double)(float)v[i];
+    } else {
+        for (int64_t i = 0; i <= bins; i++)
+            v[i] = round_to(v[i], bt);
+    }
     for (int64_t i = 0; !dd && i < bins; i++)
-        if (!(round_to(v[i], bt) < round_to(v[i + 1], bt))) {
+        if (!(v[i] < v[i + 1])) {
             free(v);
             return em_error(EM_ERR_INVALID_VALUE,
                             "Too many bins for data range. Cannot create %lld "
                             "finite-sized bins.",
                             (long long)bins);
         }
-    /* as the device will hold them, in the bin dtype */
-    for (int64_t i = 0; i <= bins; i++)
-        v[i] = round_to(v[i], bt);
     if (grid) {
         grid->first = v[0];
         grid->last = v[bins];
