@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "algo/sort_internal.h"
+#include "codegen/ewise.h"
 
 static int is_cuda(em_device *dev)
 {
@@ -61,6 +62,32 @@ int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize)
     return !is_cuda(dev) || n <= EM_SRT_OS_MAX_N;
 }
 
+/* The upsweep's shared memory for an image of ib bytes, and *lg: 2^lg
+ * counters per digit, as many as fit in 128 KiB and in what one block
+ * may have on this device (32 on Hopper and Ampere). */
+static size_t up_shared(em_device *dev, size_t ib, int *lg)
+{
+    static int optin[64]; /* bytes a block may opt in to, by device id */
+    int id = em_device_get_id(dev), have = 0;
+    size_t bytes;
+    if (id >= 0 && id < 64)
+        have = __atomic_load_n(&optin[id], __ATOMIC_RELAXED);
+    if (!have) {
+        em_device_props pr;
+        have = em_device_get_props(dev, &pr) == EM_OK &&
+                       pr.max_shared_per_block_optin > 0
+                   ? pr.max_shared_per_block_optin
+                   : 48 * 1024;
+        if (id >= 0 && id < 64)
+            __atomic_store_n(&optin[id], have, __ATOMIC_RELAXED);
+    }
+    *lg = 5;
+    while (*lg > 0 && ((bytes = ib * 256 * 4 << *lg) > 128 * 1024 ||
+                       bytes > (size_t)have))
+        (*lg)--;
+    return ib * 256 * 4 << *lg;
+}
+
 /* Pass p of npass: the digit's shift and mask. */
 static void digit_of(int p, int npass, int begin, int end, int *shift,
                      unsigned *mask)
@@ -82,6 +109,13 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
     const long long ntiles = (n + tile - 1) / tile;
     const size_t hist_words = (size_t)npass * 256, ctr_words = 64;
     const size_t status_words = (size_t)ntiles * 256;
+    /* Two status arrays taking turns: pass p reads array p % 2 and
+     * zeroes array (p + 1) % 2 for pass p + 1, so only the first is
+     * cleared here (clearing one per pass cost 11 us each for 2^27
+     * keys). */
+    const int nstat = npass > 1 ? 2 : 1;
+    const size_t aux_bytes = (hist_words + ctr_words + status_words * nstat) * 4,
+                 clear_bytes = (hist_words + ctr_words + status_words) * 4;
     em_gen_sort_fn pfn = vsize == 0   ? EM_SRT_OS0
                          : vsize == 4 ? EM_SRT_OS4
                                       : EM_SRT_OS8;
@@ -94,23 +128,25 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         (st = em_gen_sort_function(dev, EM_SRT_OSSCAN, dt, &fscan)) != EM_OK ||
         (st = em_gen_sort_function(dev, pfn, dt, &fpass)) != EM_OK)
         return st;
-    /* One zeroed block: the histograms, a tile counter per pass and a
-     * status array per pass (so no pass waits for a reset). */
-    st = em_malloc(dev, (hist_words + ctr_words + status_words * npass) * 4, s,
-                   (void **)&aux);
+    /* One block: the histograms, a tile counter per pass and the status
+     * arrays; zeroed but for the second status array. */
+    st = em_malloc(dev, aux_bytes, s, (void **)&aux);
     if (st == EM_OK)
-        st = em_memset_async(
-            dev, aux, 0, (hist_words + ctr_words + status_words * npass) * 4,
-            s);
+        st = em_memset_async(dev, aux, 0, clear_bytes, s);
     if (st != EM_OK)
         goto done;
     digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
     {
-        em_dim3 grid = {(unsigned)(ntiles < 1024 ? ntiles : 1024), 1, 1};
-        em_dim3 block = {256, 1, 1}, one = {1, 1, 1};
-        void *args[7] = {&keys, &n, &begin, &npass, &lastmask, &desc, &aux};
+        int lg;
+        const size_t shm = up_shared(dev, em_dtype_size(dt) > 4 ? 8 : 4, &lg);
+        const long long most = (n + 8191) / 8192,
+                        units = em_gen_device_units(dev);
+        em_dim3 grid = {(unsigned)(units < most ? units : most), 1, 1};
+        em_dim3 block = {256, 1, 1}, up = {1024, 1, 1}, one = {1, 1, 1};
+        void *args[8] = {&keys, &n,    &begin, &npass,
+                         &lastmask, &desc, &lg,  &aux};
         void *sargs[2] = {&aux, &npass};
-        if ((st = em_launch(fup, grid, block, 0, s, args)) != EM_OK ||
+        if ((st = em_launch(fup, grid, up, shm, s, args)) != EM_OK ||
             (st = em_launch(fscan, one, block, 0, s, sargs)) != EM_OK)
             goto done;
     }
@@ -122,11 +158,14 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         void *kdst = to_out ? kout : ktmp, *vdst = to_out ? vout : vtmp;
         const unsigned *offs = aux + (size_t)p * 256;
         unsigned *ctr = aux + hist_words + p;
-        unsigned *status = aux + hist_words + ctr_words + status_words * p;
+        unsigned *status = aux + hist_words + ctr_words + status_words * (p % 2);
+        unsigned *next = p + 1 < npass ? aux + hist_words + ctr_words +
+                                             status_words * ((p + 1) % 2)
+                                       : NULL;
         unsigned mask;
         em_dim3 grid = {(unsigned)ntiles, 1, 1}, block = {256, 1, 1};
-        void *args[11] = {&ksrc, &kdst, &vsrc, &vdst,   &n,  &shift,
-                          &mask, &desc, &offs, &status, &ctr};
+        void *args[12] = {&ksrc, &kdst, &vsrc, &vdst,   &n,   &shift,
+                          &mask, &desc, &offs, &status, &ctr, &next};
         digit_of(p, npass, begin, end, &shift, &mask);
         st = em_launch(fpass, grid, block, 0, s, args);
     }

@@ -66,14 +66,19 @@ static const char key_fn[] =
 
 /* hist holds npass * 256 counts (zeroed by the caller); pass p's digit is
  * bits [begin + 8p, begin + 8p + 8) of the image, the last pass masked by
- * lastmask. */
+ * lastmask. srt_up: blocks of 1,024 threads, each with dynamic shared
+ * memory of 4 * 256 << lg counters per byte of the image: each digit has
+ * 2^lg of them and lane l of a warp counts into number l mod 2^lg, so
+ * with lg 5 no two lanes' atomics meet in a bank (one counter per digit
+ * took 3-4 passes over the banks per warp instruction, and the kernel
+ * ran at 2.25 TB/s). */
 static const char up_cuda[] =
     "#define OS_FLAG_A 0x40000000u\n"
     "#define OS_FLAG_P 0x80000000u\n"
     "#define OS_VAL 0x3fffffffu\n"
     /* Blocks to keep resident per SM: registers are capped to fit them
      * (ptxas: about 80 and 104 wanted without a cap, no spills with). */
-    "#define OS_MINB(items) (sizeof(srt_raw) > 4 || (items) > 16 ? 3 : 4)\n"
+    "#define OS_MINB(items) ((items) > 24 ? 2 : sizeof(srt_raw) > 4 || (items) > 16 ? 3 : 4)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
      * own bit. Written in PTX so each bit costs four instructions; the
@@ -92,40 +97,55 @@ static const char up_cuda[] =
     "    }\n"
     "    return peers;\n"
     "}\n"
-    "extern \"C\" __global__ void __launch_bounds__(256) srt_up(const "
-    "srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, "
-    "int desc, unsigned *hist)\n"
+    "__device__ __forceinline__ void os_count(unsigned *h, srt_raw r, int desc, int begin, srt_img keep, int lg, int lane)\n"
     "{\n"
-    "    __shared__ unsigned h[8 * 256];\n"
+    "    const srt_img b = (srt_key(r, desc) >> begin) & keep;\n"
+    "#pragma unroll\n"
+    "    for (int p = 0; p < (int)sizeof(srt_img); p++)\n"
+    "        atomicAdd(&h[((p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)) << lg) + lane], 1u);\n"
+    "}\n"
+    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist)\n"
+    "{\n"
+    "    extern __shared__ unsigned h[];\n"
+    "    const int t = threadIdx.x, L = 1 << lg, lane = t & (L - 1);\n"
+    "    const int words = (int)sizeof(srt_img) * 256 * L;\n"
     /* The bits of the image that the passes sort by, from bit begin:
      * each pass's digit is then one byte of it. */
-    "    const srt_img keep = ((srt_img)lastmask << 8 * (npass - 1)) | "
-    "(((srt_img)1 << 8 * (npass - 1)) - 1);\n"
-    "    for (int i = threadIdx.x; i < 8 * 256; i += 256) h[i] = 0u;\n"
+    "    const srt_img keep = ((srt_img)lastmask << 8 * (npass - 1)) | (((srt_img)1 << 8 * (npass - 1)) - 1);\n"
+    "    for (int i = t; i < words; i += 1024) h[i] = 0u;\n"
     "    __syncthreads();\n"
-    /* Four independent loads in flight per thread. */
-    "    const long long S = (long long)gridDim.x * 256;\n"
-    "    for (long long i = (long long)blockIdx.x * 256 + threadIdx.x; i < "
-    "n; i += 4 * S) {\n"
-    "        srt_raw r[4];\n"
+    "    const long long S = (long long)gridDim.x * 1024, g = (long long)blockIdx.x * 1024 + t;\n"
+    "    long long done = 0;\n"
+    /* 16-byte loads, two in flight per thread, when the keys are aligned
+     * for them; then the rest one key at a time. */
+    "    if (((size_t)keys & 15) == 0) {\n"
+    "        const int V = 16 / sizeof(srt_raw);\n"
+    "        const long long nv = n / V;\n"
+    "        const uint4 *kv = (const uint4 *)keys;\n"
+    "        for (long long i = g; i < nv; i += 2 * S) {\n"
+    "            union { uint4 v; srt_raw k[16 / sizeof(srt_raw)]; } a, c;\n"
+    "            a.v = kv[i];\n"
+    "            const int two = i + S < nv;\n"
+    "            if (two) c.v = kv[i + S];\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 4; u++) r[u] = i + u * S < n ? keys[i + u * "
-    "S] : (srt_raw)0;\n"
+    "            for (int u = 0; u < V; u++) os_count(h, a.k[u], desc, begin, keep, lg, lane);\n"
+    "            if (two) {\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 4; u++) {\n"
-    "            if (i + u * S >= n) break;\n"
-    "            const srt_img b = (srt_key(r[u], desc) >> begin) & keep;\n"
-    /* Every byte is counted, used or not (rows past npass stay
-     * unread): no branch per pass. */
-    "#pragma unroll\n"
-    "            for (int p = 0; p < (int)sizeof(srt_img); p++)\n"
-    "                atomicAdd(&h[p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)], "
-    "1u);\n"
+    "                for (int u = 0; u < V; u++) os_count(h, c.k[u], desc, begin, keep, lg, lane);\n"
+    "            }\n"
     "        }\n"
+    "        done = nv * V;\n"
     "    }\n"
+    "    for (long long i = done + g; i < n; i += S) os_count(h, keys[i], desc, begin, keep, lg, lane);\n"
     "    __syncthreads();\n"
-    "    for (int i = threadIdx.x; i < npass * 256; i += 256)\n"
-    "        if (h[i]) atomicAdd(&hist[i], h[i]);\n"
+    /* Thread q adds digit q's lane counters, starting at a lane that
+     * depends on q so that a warp's reads fall in distinct banks. */
+    "    for (int q = t; q < npass * 256; q += 1024) {\n"
+    "        const unsigned *row = h + (q << lg);\n"
+    "        unsigned c = 0u;\n"
+    "        for (int l = 0; l < L; l++) c += row[(l + q) & (L - 1)];\n"
+    "        if (c) atomicAdd(&hist[q], c);\n"
+    "    }\n"
     "}\n"
     /* One block of 256 threads: each pass's counts to exclusive sums. */
     "extern \"C\" __global__ void __launch_bounds__(256) srt_osscan(unsigned "
@@ -144,9 +164,10 @@ static const char up_cuda[] =
 /* One pass. @V is the value type, @P 1 with values. vin NULL with vout
  * given: the values are the keys' input positions (argsort's first
  * pass). offs: this pass's 256 digit offsets; status: ntiles * 256 words,
- * zero before the pass; ctr: the tile counter, zero before the pass. */
+ * zero before the pass; ctr: the tile counter, zero before the pass;
+ * next: the next pass's status words (NULL for the last), zeroed here. */
 static const char pass_cuda[] =
-    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I)) @N(const srt_raw *kin, srt_raw *kout, const @V *vin, @V *vout, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *status, unsigned *ctr)\n"
+    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I)) @N(const srt_raw *kin, srt_raw *kout, const @V *vin, @V *vout, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *status, unsigned *ctr, unsigned *next)\n"
     "{\n"
     "    __shared__ union { srt_raw k[256 * @I]; @V v[256 * @I]; } buf;\n"
     "    __shared__ unsigned wh[8][256];\n"
@@ -165,6 +186,9 @@ static const char pass_cuda[] =
     "    const long long t0 = (long long)tile * (256 * @I);\n"
     "    const int tn = n - t0 < 256 * @I ? (int)(n - t0) : 256 * @I;\n"
     "    const int wbase = w * (32 * @I) + lane;\n"
+    /* The next pass's status words for this tile start at zero (that pass
+     * starts after this one ends), so the host clears only the first. */
+    "    if (next) next[(long long)tile * 256 + t] = 0u;\n"
     "#pragma unroll\n"
     "    for (int j = 0; j < @I; j++) {\n"
     "        const int i = wbase + j * 32;\n"
@@ -257,7 +281,6 @@ static const char pass_cuda[] =
     "                        }\n"
     "                    }\n"
     "                }\n"
-    "                if (!done && @S) __nanosleep(@S);\n"
     "            }\n"
     "            st[(long long)tile * 256 + t] = OS_FLAG_P | (excl + cnt);\n"
     "        }\n"
@@ -454,20 +477,22 @@ static const char bucket_host[] =
     "    }\n"
     "}\n";
 
-/* Keys per thread (a tile is 256 threads of them), tiles read at once in
- * the look-back, and nanoseconds a look-back sleeps before it reads an
- * unpublished tile again; EMBER_SORT_ITEMS, EMBER_SORT_WINDOW and
- * EMBER_SORT_SLEEP try others (em_gen_env_knob). Measured on the H100
- * (2^27 keys, one run): 16, 20 and 24 keys per thread sorted uint32 keys
- * equally fast (27.1, 26.6, 26.4 Gkeys/s); a window of 8 tiles beat 1
- * (24.8) and equalled 16. */
-static int items_knob, window_knob, sleep_knob;
+/* Keys per thread (a tile is 256 threads of them) and tiles read at once
+ * in the look-back; EMBER_SORT_ITEMS (keys-only passes) and
+ * EMBER_SORT_WINDOW try others (em_gen_env_knob). Measured on the H100,
+ * 2^27 keys, with the counts published before the ranking: uint32 keys
+ * 41.9, 40.6 and 42.4 Gkeys/s with 16, 20 and 24 keys per thread (float32
+ * 40.4, 39.2, 41.6); windows of 16 and 32 tiles were 5% and 13% slower
+ * than 8, and sleeping between reads of an unpublished tile changed
+ * nothing. */
+static int items_knob, window_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
     (void)dt;
-    (void)vals;
-    return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 16, 4, 24);
+    /* with values, 16 is the most that fits 48 KiB of static shared
+     * memory for 8-byte keys and values */
+    return vals ? 16 : em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 32);
 }
 
 static int window(void)
@@ -475,17 +500,12 @@ static int window(void)
     return em_gen_env_knob("EMBER_SORT_WINDOW", &window_knob, 8, 1, 32);
 }
 
-static int nap(void)
-{
-    return em_gen_env_knob("EMBER_SORT_SLEEP", &sleep_knob, 0, 0, 10000);
-}
-
 static void emit(em_gen_buf *b, const char *tpl, const char *name,
                  const char *vtype, int vals, int items)
 {
     for (const char *q = tpl; *q; q++) {
         if (q[0] == '@' && (q[1] == 'N' || q[1] == 'V' || q[1] == 'P' ||
-                            q[1] == 'I' || q[1] == 'W' || q[1] == 'S')) {
+                            q[1] == 'I' || q[1] == 'W')) {
             if (q[1] == 'N')
                 em_gen_buf_printf(b, "%s", name);
             else if (q[1] == 'V')
@@ -494,8 +514,6 @@ static void emit(em_gen_buf *b, const char *tpl, const char *name,
                 em_gen_buf_printf(b, "%d", vals);
             else if (q[1] == 'I')
                 em_gen_buf_printf(b, "%d", items);
-            else if (q[1] == 'S')
-                em_gen_buf_printf(b, "%d", nap());
             else
                 em_gen_buf_printf(b, "%d", window());
             q++;
@@ -518,8 +536,8 @@ void em_gen_sort_keys_source(em_gen_buf *b, em_dtype dt, em_device_type target)
         em_gen_buf_printf(b, "%s", up_cuda);
         for (int i = 0; i < 3; i++) {
             snprintf(name, sizeof name, "srt_os%s", kinds[i].sfx);
-            emit(b, pass_cuda, name, kinds[i].vtype, kinds[i].vals,
-                 em_gen_sort_os_items(dt, kinds[i].vals));
+            const int items = em_gen_sort_os_items(dt, kinds[i].vals);
+            emit(b, pass_cuda, name, kinds[i].vtype, kinds[i].vals, items);
         }
     } else {
         em_gen_buf_printf(b, "%s", hist_host);
