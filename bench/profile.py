@@ -3,7 +3,9 @@
 usage: ncu -c 8 python bench/profile.py CASE [log2n]
 CASE: sort (uint32), sortf (float32), sortd (float64), argsort
 (float32), pairs (float32 + int64), cumsum
-(float32), hist256 and hist4096 (float32 in [0, 1)), bincount (int32 below 4,096).
+(float32), cumsum64 (int32 to int64), hist256 and hist4096 (float32 in [0, 1)),
+even256 and even4096 (the same through parallel.histogram_even), edges4096
+(histogram_bin_edges alone), bincount (int32 below 4,096).
 The first call is the one profiled: compiling happens on the host, and
 the profiler flushes the caches before each kernel anyway.
 
@@ -43,9 +45,18 @@ def main():
     elif case == "cumsum":
         x = put(rng.random(n, dtype=np.float32))
         fn, work = (lambda: em.cumsum(x)), (8 * n, "GB/s")
+    elif case == "cumsum64":
+        x = put(rng.integers(0, 100, n).astype(np.int32))
+        fn, work = (lambda: em.cumsum(x, dtype=np.int64)), (12 * n, "GB/s")
     elif case in ("hist256", "hist4096"):
         x, bins = put(rng.random(n, dtype=np.float32)), int(case[4:])
         fn, work = (lambda: em.histogram(x, bins=bins, range=(0, 1))), (4 * n, "GB/s")
+    elif case in ("even256", "even4096"):
+        x, bins = put(rng.random(n, dtype=np.float32)), int(case[4:])
+        fn, work = (lambda: em.parallel.histogram_even(x, bins, 0.0, 1.0)), (4 * n, "GB/s")
+    elif case == "edges4096":
+        x = put(rng.random(1024, dtype=np.float32))
+        fn, work = (lambda: em.histogram_bin_edges(x, bins=4096, range=(0, 1))), (1, "/ms")
     elif case == "bincount":
         x = put(rng.integers(0, 4096, n >> 2).astype(np.int32))
         fn, work = (lambda: em.bincount(x)), (n, "GB/s")

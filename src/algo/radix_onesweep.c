@@ -67,23 +67,11 @@ int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize)
  * may have on this device (32 on Hopper and Ampere). */
 static size_t up_shared(em_device *dev, size_t ib, int *lg)
 {
-    static int optin[64]; /* bytes a block may opt in to, by device id */
-    int id = em_device_get_id(dev), have = 0;
+    const size_t have = (size_t)em_gen_device_shared(dev, 1);
     size_t bytes;
-    if (id >= 0 && id < 64)
-        have = __atomic_load_n(&optin[id], __ATOMIC_RELAXED);
-    if (!have) {
-        em_device_props pr;
-        have = em_device_get_props(dev, &pr) == EM_OK &&
-                       pr.max_shared_per_block_optin > 0
-                   ? pr.max_shared_per_block_optin
-                   : 48 * 1024;
-        if (id >= 0 && id < 64)
-            __atomic_store_n(&optin[id], have, __ATOMIC_RELAXED);
-    }
     *lg = 5;
-    while (*lg > 0 && ((bytes = ib * 256 * 4 << *lg) > 128 * 1024 ||
-                       bytes > (size_t)have))
+    while (*lg > 0 &&
+           ((bytes = ib * 256 * 4 << *lg) > 128 * 1024 || bytes > have))
         (*lg)--;
     return ib * 256 * 4 << *lg;
 }

@@ -127,6 +127,9 @@ void em_gen_ewise_pack(em_device *dev, const em_gen_ewise *d,
 
 /* The device's SM count (cuda) or core count (cpu), cached. */
 int em_gen_device_units(em_device *dev);
+/* Shared memory in bytes: per SM (per_block 0) or what one block may opt
+ * in to (per_block 1); asked once per device, 48 KiB when unknown. */
+int em_gen_device_shared(em_device *dev, int per_block);
 
 /* Multiply-shift constants for dividing 32-bit values below 2^31 by d
  * (1 <= d < 2^31): q = (umulhi(n, mul) + n) >> shift. */

@@ -78,7 +78,7 @@ static const char up_cuda[] =
     "#define OS_VAL 0x3fffffffu\n"
     /* Blocks to keep resident per SM: registers are capped to fit them
      * (ptxas: about 80 and 104 wanted without a cap, no spills with). */
-    "#define OS_MINB(items) ((items) > 24 ? 2 : sizeof(srt_raw) > 4 || (items) > 16 ? 3 : 4)\n"
+    "#define OS_MINB(items) (sizeof(srt_raw) > 4 || (items) > 16 ? 3 : 4)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
      * own bit. Written in PTX so each bit costs four instructions; the
@@ -482,17 +482,18 @@ static const char bucket_host[] =
  * EMBER_SORT_WINDOW try others (em_gen_env_knob). Measured on the H100,
  * 2^27 keys, with the counts published before the ranking: uint32 keys
  * 41.9, 40.6 and 42.4 Gkeys/s with 16, 20 and 24 keys per thread (float32
- * 40.4, 39.2, 41.6); windows of 16 and 32 tiles were 5% and 13% slower
- * than 8, and sleeping between reads of an unpublished tile changed
- * nothing. */
+ * 40.4, 39.2, 41.6), 35.4 and 34.8 with 28 and 32 at 2 blocks per SM;
+ * windows of 16 and 32 tiles were 5% and 13% slower than 8, and sleeping
+ * between reads of an unpublished tile changed nothing. */
 static int items_knob, window_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
-    (void)dt;
-    /* with values, 16 is the most that fits 48 KiB of static shared
-     * memory for 8-byte keys and values */
-    return vals ? 16 : em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 32);
+    /* 16 with values or 8-byte keys: the most whose tile fits 48 KiB of
+     * static shared memory beside the warps' counters */
+    if (vals || em_dtype_size(dt) > 4)
+        return 16;
+    return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
 }
 
 static int window(void)
