@@ -107,13 +107,12 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
     em_gen_sort_fn pfn = vsize == 0   ? EM_SRT_OS0
                          : vsize == 4 ? EM_SRT_OS4
                                       : EM_SRT_OS8;
-    em_function *fup, *fscan, *fpass;
+    em_function *fup, *fpass;
     unsigned *aux = NULL, lastmask;
     int shift;
     em_status st;
 
     if ((st = em_gen_sort_function(dev, EM_SRT_UP, dt, &fup)) != EM_OK ||
-        (st = em_gen_sort_function(dev, EM_SRT_OSSCAN, dt, &fscan)) != EM_OK ||
         (st = em_gen_sort_function(dev, pfn, dt, &fpass)) != EM_OK)
         return st;
     /* One block: the histograms, a tile counter per pass and the status
@@ -129,13 +128,14 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         const size_t shm = up_shared(dev, em_dtype_size(dt) > 4 ? 8 : 4, &lg);
         const long long most = (n + 8191) / 8192,
                         units = em_gen_device_units(dev);
+        /* the upsweep's count of finished blocks: the last word of the
+         * counters */
+        unsigned *fin = aux + hist_words + ctr_words - 1;
         em_dim3 grid = {(unsigned)(units < most ? units : most), 1, 1};
-        em_dim3 block = {256, 1, 1}, up = {1024, 1, 1}, one = {1, 1, 1};
-        void *args[8] = {&keys, &n,    &begin, &npass,
-                         &lastmask, &desc, &lg,  &aux};
-        void *sargs[2] = {&aux, &npass};
-        if ((st = em_launch(fup, grid, up, shm, s, args)) != EM_OK ||
-            (st = em_launch(fscan, one, block, 0, s, sargs)) != EM_OK)
+        em_dim3 up = {1024, 1, 1};
+        void *args[9] = {&keys, &n,    &begin, &npass, &lastmask,
+                         &desc, &lg,   &aux,   &fin};
+        if ((st = em_launch(fup, grid, up, shm, s, args)) != EM_OK)
             goto done;
     }
     for (int p = 0; p < npass && st == EM_OK; p++) {

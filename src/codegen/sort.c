@@ -464,10 +464,9 @@ em_status em_gen_sort_function(em_device *dev, em_gen_sort_fn fn,
     const char *name;
     uint64_t key = (uint64_t)EM_GEN_FAMILY_SORT << 56 | (unsigned)fn;
     static const char *const key_names[] = {
-        "srt_up",     "srt_osscan",   "srt_os0",      "srt_os4",
-        "srt_os8",    "srt_khist",    "srt_kscat0",   "srt_kscat4",
-        "srt_kscat8", "srt_kbucket0", "srt_kbucket4", "srt_kbucket8",
-        "srt_ktop"};
+        "srt_up",       "srt_os0",      "srt_os4",      "srt_os8",
+        "srt_khist",    "srt_kscat0",   "srt_kscat4",   "srt_kscat8",
+        "srt_kbucket0", "srt_kbucket4", "srt_kbucket8", "srt_ktop"};
     if (fn == EM_SRT_IMAGE || fn == EM_SRT_GROUP || fn == EM_SRT_UNIMAGE) {
         name = fn == EM_SRT_IMAGE   ? "srt_image"
                : fn == EM_SRT_GROUP ? "srt_group"

@@ -49,8 +49,8 @@ typedef enum em_gen_sort_fn {
     EM_SRT_UNIMAGE,    /* ints and bool: images back to keys (keys-only
                           sorts); merge_sort.c uses the next two numbers */
     /* per dtype, moving raw keys (sort_onesweep.c). CUDA: */
-    EM_SRT_UP = 40, /* every pass's digit histogram in one read */
-    EM_SRT_OSSCAN,  /* the histograms to digit offsets */
+    EM_SRT_UP = 40, /* every pass's digit histogram in one read, then
+                       (its last block) each digit's first place */
     EM_SRT_OS0,     /* one Onesweep pass: keys only */
     EM_SRT_OS4,     /* ... with 4-byte values */
     EM_SRT_OS8,     /* ... with 8-byte values (or input positions) */

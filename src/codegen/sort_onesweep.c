@@ -9,8 +9,8 @@
  * gather at the end.
  *
  * CUDA (Onesweep): srt_up builds the digit histograms of every pass in one
- * read of the keys (shared-memory counters, then global atomics);
- * srt_osscan turns them into each digit's first output position; then one
+ * read of the keys (shared-memory counters, then global atomics) and its
+ * last block turns them into each digit's first output position; then one
  * kernel per pass (srt_os0: keys only, srt_os4 / srt_os8: with 4- or
  * 8-byte values). A block takes a tile id from an atomic counter, loads
  * its 256 x items keys (em_gen_sort_os_items per thread, warp-striped so
@@ -104,7 +104,7 @@ static const char up_cuda[] =
     "    for (int p = 0; p < (int)sizeof(srt_img); p++)\n"
     "        atomicAdd(&h[((p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)) << lg) + lane], 1u);\n"
     "}\n"
-    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist)\n"
+    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist, unsigned *fin)\n"
     "{\n"
     "    extern __shared__ unsigned h[];\n"
     "    const int t = threadIdx.x, L = 1 << lg, lane = t & (L - 1);\n"
@@ -146,18 +146,26 @@ static const char up_cuda[] =
     "        for (int l = 0; l < L; l++) c += row[(l + q) & (L - 1)];\n"
     "        if (c) atomicAdd(&hist[q], c);\n"
     "    }\n"
-    "}\n"
-    /* One block of 256 threads: each pass's counts to exclusive sums. */
-    "extern \"C\" __global__ void __launch_bounds__(256) srt_osscan(unsigned "
-    "*hist, int npass)\n"
-    "{\n"
-    "    __shared__ unsigned wt[8];\n"
-    "    const int t = threadIdx.x, lane = t & 31, w = t >> 5;\n"
-    "    for (int p = 0; p < npass; p++) {\n"
-    "        const unsigned c = hist[p * 256 + t];\n"
-    "        unsigned x = c, pre = 0u;\n" OS_BLOCK_SCAN
-    "        hist[p * 256 + t] = pre + x - c;\n"
-    "        __syncthreads();\n"
+    /* The last block to finish turns the counts into each digit's first
+     * place, pass by pass (one launch fewer). */
+    "    __shared__ unsigned wt[32];\n"
+    "    __shared__ int last;\n"
+    "    __threadfence();\n"
+    "    __syncthreads();\n"
+    "    if (t == 0) last = atomicAdd(fin, 1u) == gridDim.x - 1;\n"
+    "    __syncthreads();\n"
+    "    if (!last) return;\n"
+    "    __threadfence();\n"
+    "    {\n"
+    "        volatile unsigned *vh = hist;\n"
+    "        const int lane = t & 31, w = t >> 5;\n"
+    "        for (int p = 0; p < npass; p++) {\n"
+    "            const unsigned c = t < 256 ? vh[p * 256 + t] : 0u;\n"
+    "            unsigned x = c, pre = 0u;\n"
+    OS_BLOCK_SCAN
+    "            if (t < 256) vh[p * 256 + t] = pre + x - c;\n"
+    "            __syncthreads();\n"
+    "        }\n"
     "    }\n"
     "}\n";
 
@@ -171,7 +179,8 @@ static const char pass_cuda[] =
     "{\n"
     "    __shared__ union { srt_raw k[256 * @I]; @V v[256 * @I]; } buf;\n"
     "    __shared__ unsigned wh[8][256];\n"
-    "    __shared__ long long gbase[256];\n"
+    /* n < 2^30: a key's place, and gbase, fit an int */
+    "    __shared__ int gbase[256];\n"
     "    __shared__ unsigned char sdig[@P ? 256 * @I : 1];\n"
     "    __shared__ unsigned wt[8];\n"
     "    __shared__ unsigned tile_s;\n"
@@ -284,7 +293,7 @@ static const char pass_cuda[] =
     "            }\n"
     "            st[(long long)tile * 256 + t] = OS_FLAG_P | (excl + cnt);\n"
     "        }\n"
-    "        gbase[t] = (long long)offs[t] + excl - tstart;\n"
+    "        gbase[t] = (int)(offs[t] + excl) - (int)tstart;\n"
     "    }\n"
     "    __syncthreads();\n"
     /* Unrolled (a guard, not a loop bound) so the shared-memory reads
