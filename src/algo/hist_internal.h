@@ -24,16 +24,16 @@ em_status em_hist_contiguous(const em_array *x, int want, em_stream *on,
 int64_t em_hist_shared_cap(int weighted);
 
 /* CUDA blocks per SM for a counting kernel using shmem bytes of dynamic
- * shared memory per block: EM_GEN_HIST_BLOCKS_PER_SM (or
- * $EMBER_HIST_BLOCKS_PER_SM), but never more than an SM holds at once. */
-int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem);
+ * shared memory per block: dflt (or $EMBER_HIST_BLOCKS_PER_SM), but
+ * never more than an SM holds at once. */
+int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem, int dflt);
 
 /* CUDA blocks for a counting kernel over n elements in `tiles` tiles,
- * with shmem bytes of shared counters per block: as many as the SMs hold
- * at once (em_hist_blocks_per_sm), no more than the tiles, and at least
+ * with shmem bytes of shared counters per block: per_sm a SM
+ * (em_hist_blocks_per_sm's dflt), no more than the tiles, and at least
  * one per 2^30 elements so a block's 32-bit shared counters never wrap. */
 int64_t em_hist_cuda_blocks(em_device *dev, int64_t n, int64_t tiles,
-                            size_t shmem);
+                            size_t shmem, int per_sm);
 
 /* The host schedule of a pass over n elements: *chunk elements a block,
  * four blocks per device unit but at least `least` elements each; returns

@@ -105,7 +105,8 @@ static em_status count_pairs(const em_array *cx, const em_array *cy,
         size_t shmem;
         sbins = nbins < scap ? nbins : scap;
         shmem = (size_t)sbins * (w ? 8 : 4);
-        grid.x = (unsigned)em_hist_cuda_blocks(dev, n, tiles, shmem);
+        grid.x = (unsigned)em_hist_cuda_blocks(dev, n, tiles, shmem,
+                                                    EM_GEN_HIST_BLOCKS_PER_SM);
         block.x = EM_GEN_HIST_BLOCK;
         st = em_memset_async(dev, buf, 0, (size_t)nbins * 8, on);
         if (st == EM_OK)

@@ -9,10 +9,10 @@
 #define HIST_HOST_MAX_COUNTERS (1ll << 22)
 
 int64_t em_hist_cuda_blocks(em_device *dev, int64_t n, int64_t tiles,
-                            size_t shmem)
+                            size_t shmem, int per_sm)
 {
     int64_t cap = (int64_t)em_gen_device_units(dev) *
-                  em_hist_blocks_per_sm(dev, shmem),
+                  em_hist_blocks_per_sm(dev, shmem, per_sm),
             least = n / (1ll << 30) + 1, nb = tiles < cap ? tiles : cap;
     /* a block's 32-bit shared counters never wrap */
     return nb < least ? least : nb;
