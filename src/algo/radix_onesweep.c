@@ -21,14 +21,13 @@
  * the floor: about 50 Gkeys/s for 32-bit keys, 14 for 64-bit keys and 18
  * for pairs (CuPy measured 38.5, 14.9; PyTorch pairs 19.4).
  * Measured (H100, 2^27 keys, with CuPy/PyTorch in the same run): uint32
- * 27.3 Gkeys/s (CuPy 37.9), float32 29.2 (CuPy 36.6), float64 9.5 (CuPy
- * 14.9), argsort float32 18.3 (CuPy 18.9), pairs float32 + int64 17.4
- * (PyTorch 19.2): 34%, 36%, 44% and 59% of the floor. The upsweep costs
- * about 0.2 ms and a 32-bit pass about 1.15 ms (0.9 TB/s of key traffic;
- * at the 2.9 TB/s copy bandwidth it would take 0.37 ms), so the passes
- * are bound by something other than bandwidth (the latency of a tile's
- * serial phases and its look-back, most likely: reading 8 earlier tiles
- * at once instead of 1 gained 10%).
+ * 45.2 Gkeys/s (CuPy 37.8), float32 42.3 (CuPy 36.5), float64 11.3 (CuPy
+ * 14.9), argsort float32 18.8 (CuPy 18.6), pairs float32 + int64 18.1
+ * (PyTorch 19.2): 56%, 52%, 52%, 59% and 62% of the floor. ncu: upsweep
+ * takes 0.19 ms (floor 0.18) and a 32-bit keys-only pass about 0.74 ms
+ * (floor 0.37). A pass is bound by instruction issue and latency, not by
+ * bandwidth: a quarter of its warp samples wait on the tile's loads, a
+ * quarter are the ranking's ballots, a sixth the look-back.
  */
 #include <stdlib.h>
 #include <string.h>
