@@ -149,10 +149,8 @@ static em_status small_read(em_device *dev, const void *src, void *host,
  * overrides, for tuning on another GPU; read once. */
 int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem, int dflt)
 {
-    static int per_sm[64]; /* shared bytes per SM by cuda device id */
-    int id = em_device_get_id(dev), have = 0, fit;
     static int env = -1;
-    int e = __atomic_load_n(&env, __ATOMIC_RELAXED);
+    int e = __atomic_load_n(&env, __ATOMIC_RELAXED), fit;
     if (e < 0) {
         const char *v = getenv("EMBER_HIST_BLOCKS_PER_SM");
         e = v ? atoi(v) : 0;
@@ -163,19 +161,9 @@ int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem, int dflt)
     if (e <= 0)
         e = dflt;
     /* never more blocks than an SM holds at once: a grid-stride block
-     * that must wait for another to finish doubles the time */
-    if (id >= 0 && id < 64)
-        have = __atomic_load_n(&per_sm[id], __ATOMIC_RELAXED);
-    if (!have) {
-        em_device_props pr;
-        if (em_device_get_props(dev, &pr) != EM_OK ||
-            pr.max_shared_per_multiprocessor <= 0)
-            return e;
-        have = pr.max_shared_per_multiprocessor;
-        if (id >= 0 && id < 64)
-            __atomic_store_n(&per_sm[id], have, __ATOMIC_RELAXED);
-    }
-    fit = (int)((size_t)have / (shmem + 1024)); /* 1 KiB reserved per block */
+     * that must wait for another to finish doubles the time (1 KiB of
+     * each block's shared memory is the driver's) */
+    fit = (int)((size_t)em_gen_device_shared(dev, 0) / (shmem + 1024));
     return fit < 1 ? 1 : fit < e ? fit : e;
 }
 
