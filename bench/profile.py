@@ -1,8 +1,9 @@
 """One issue-4 case, called once on the GPU, for a profiler to watch.
 
 usage: ncu -c 8 python bench/profile.py CASE [log2n]
-CASE: sort (uint32), sortf (float32), sortd (float64), argsort
-(float32), pairs (float32 + int64), cumsum
+CASE: sort (uint32), sortf (float32), sortd (float64), sortd32 (float32
+values as float64, as in bench/algorithms.py), argsort (float32), pairs
+(float32 + int64), pairsd (float64 + int64), cumsum
 (float32), cumsum64 (int32 to int64), hist256 and hist4096 (float32 in [0, 1)),
 even256 and even4096 (the same through parallel.histogram_even), edges4096
 (histogram_bin_edges alone), bincount (int32 below 4,096).
@@ -35,6 +36,13 @@ def main():
     elif case == "sortd":
         x = put(rng.random(n >> 1))
         fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
+    elif case == "sortd32":
+        x = put(rng.random(n >> 1, dtype=np.float32).astype(np.float64))
+        fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
+    elif case == "pairsd":
+        x = put(rng.random(n >> 1))
+        v = put(np.arange(n >> 1, dtype=np.int64))
+        fn, work = (lambda: em.parallel.radix_sort(x, v)), (n >> 1, "Gkeys/s")
     elif case == "argsort":
         x = put(rng.random(n >> 1, dtype=np.float32))
         fn, work = (lambda: em.argsort(x)), (n >> 1, "Gkeys/s")

@@ -96,18 +96,20 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
     const long long ntiles = (n + tile - 1) / tile;
     const size_t hist_words = (size_t)npass * 256, ctr_words = 64;
     const size_t status_words = (size_t)ntiles * 256;
-    /* Two status arrays taking turns: pass p reads array p % 2 and
-     * zeroes array (p + 1) % 2 for pass p + 1, so only the first is
-     * cleared here (clearing one per pass cost 11 us each for 2^27
-     * keys). */
+    /* Two status arrays taking turns: the k-th pass that runs reads
+     * array k % 2 and zeroes array (k + 1) % 2 for the next, so only the
+     * first is cleared here (clearing one per pass cost 11 us each for
+     * 2^27 keys). */
     const int nstat = npass > 1 ? 2 : 1;
     const size_t aux_bytes = (hist_words + ctr_words + status_words * nstat) * 4,
                  clear_bytes = (hist_words + ctr_words + status_words) * 4;
     em_gen_sort_fn pfn = vsize == 0   ? EM_SRT_OS0
                          : vsize == 4 ? EM_SRT_OS4
                                       : EM_SRT_OS8;
+    /* values staged in input order, and each place's input index */
+    const size_t vshared = vsize ? (size_t)tile * (vsize + 2) : 0;
     em_function *fup, *fpass;
-    unsigned *aux = NULL, lastmask;
+    unsigned *aux = NULL, *plan, lastmask;
     int shift;
     em_status st;
 
@@ -121,6 +123,8 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         st = em_memset_async(dev, aux, 0, clear_bytes, s);
     if (st != EM_OK)
         goto done;
+    /* the passes' plan words, among the counters (which take npass + 1) */
+    plan = aux + hist_words + 32;
     digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
     {
         int lg;
@@ -132,29 +136,26 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         unsigned *fin = aux + hist_words + ctr_words - 1;
         em_dim3 grid = {(unsigned)(units < most ? units : most), 1, 1};
         em_dim3 up = {1024, 1, 1};
-        void *args[9] = {&keys, &n,    &begin, &npass, &lastmask,
-                         &desc, &lg,   &aux,   &fin};
+        void *args[10] = {&keys, &n,  &begin, &npass, &lastmask,
+                          &desc, &lg, &aux,   &fin,   &plan};
         if ((st = em_launch(fup, grid, up, shm, s, args)) != EM_OK)
             goto done;
     }
+    /* Each pass reads its plan word (from srt_up's last block) for its
+     * buffers, or to skip: which passes run is known only on the device,
+     * so every pass is launched. */
     for (int p = 0; p < npass && st == EM_OK; p++) {
-        /* The last pass lands in kout/vout. */
-        const int to_out = (npass - 1 - p) % 2 == 0;
-        const void *ksrc = p == 0 ? keys : (to_out ? ktmp : kout);
-        const void *vsrc = p == 0 ? vals : (to_out ? vtmp : vout);
-        void *kdst = to_out ? kout : ktmp, *vdst = to_out ? vout : vtmp;
-        const unsigned *offs = aux + (size_t)p * 256;
+        const unsigned *offs = aux + (size_t)p * 256, *pw = plan + p;
         unsigned *ctr = aux + hist_words + p;
-        unsigned *status = aux + hist_words + ctr_words + status_words * (p % 2);
-        unsigned *next = p + 1 < npass ? aux + hist_words + ctr_words +
-                                             status_words * ((p + 1) % 2)
-                                       : NULL;
+        unsigned *s0 = aux + hist_words + ctr_words;
+        unsigned *s1 = nstat > 1 ? s0 + status_words : NULL;
         unsigned mask;
         em_dim3 grid = {(unsigned)ntiles, 1, 1}, block = {256, 1, 1};
-        void *args[12] = {&ksrc, &kdst, &vsrc, &vdst,   &n,   &shift,
-                          &mask, &desc, &offs, &status, &ctr, &next};
+        void *args[15] = {&keys, &kout,  &ktmp, &vals, &vout,
+                          &vtmp, &n,     &shift, &mask, &desc,
+                          &offs, &s0,    &s1,   &ctr,  &pw};
         digit_of(p, npass, begin, end, &shift, &mask);
-        st = em_launch(fpass, grid, block, 0, s, args);
+        st = em_launch(fpass, grid, block, vshared, s, args);
     }
 done:
     if (aux)

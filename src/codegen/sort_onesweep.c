@@ -76,12 +76,18 @@ static const char up_cuda[] =
     "#define OS_FLAG_A 0x40000000u\n"
     "#define OS_FLAG_P 0x80000000u\n"
     "#define OS_VAL 0x3fffffffu\n"
+    /* A pass's plan word (written by srt_up): OS_SKIP, or bits 1-2 its
+     * source (the input, buffer a, buffer b), bit 3 its destination (a or
+     * b), bit 4 its status array, bit 5 set when a pass runs after it. */
+    "#define OS_SKIP 1u\n"
     /* Blocks to keep resident per SM: registers are capped to fit them.
      * Integer keys without values (24 a thread, digits not kept) take
      * OS_MINB0, 4: ptxas spills about 100 bytes a thread there, yet
      * uint32 sorted at 47.3 Gkeys/s against 47.2 with 3 blocks and no
-     * spills. Kept digits or values: 3 blocks (about 80 registers). */
-    "#define OS_MINB(items, p) (sizeof(srt_raw) > 4 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
+     * spills. Kept digits, or 8-byte keys, or 8-byte values (whose
+     * staged tile leaves shared memory for 3 blocks): 3 blocks (about 80
+     * registers). */
+    "#define OS_MINB(items, p, vs) (sizeof(srt_raw) > 4 || (p) && (vs) > 4 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
      * own bit. Written in PTX so each bit costs four instructions; the
@@ -107,7 +113,7 @@ static const char up_cuda[] =
     "    for (int p = 0; p < (int)sizeof(srt_img); p++)\n"
     "        atomicAdd(&h[((p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)) << lg) + lane], 1u);\n"
     "}\n"
-    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist, unsigned *fin)\n"
+    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist, unsigned *fin, unsigned *plan)\n"
     "{\n"
     "    extern __shared__ unsigned h[];\n"
     "    const int t = threadIdx.x, L = 1 << lg, lane = t & (L - 1);\n"
@@ -150,9 +156,9 @@ static const char up_cuda[] =
     "        if (c) atomicAdd(&hist[q], c);\n"
     "    }\n"
     /* The last block to finish turns the counts into each digit's first
-     * place, pass by pass (one launch fewer). */
+     * place, pass by pass (one launch fewer), and writes the plan. */
     "    __shared__ unsigned wt[32];\n"
-    "    __shared__ int last;\n"
+    "    __shared__ int last, alike[8];\n"
     "    __threadfence();\n"
     "    __syncthreads();\n"
     "    if (t == 0) last = atomicAdd(fin, 1u) == gridDim.x - 1;\n"
@@ -162,34 +168,62 @@ static const char up_cuda[] =
     "    {\n"
     "        volatile unsigned *vh = hist;\n"
     "        const int lane = t & 31, w = t >> 5;\n"
+    "        if (t < 8) alike[t] = 0;\n"
+    "        __syncthreads();\n"
     "        for (int p = 0; p < npass; p++) {\n"
     "            const unsigned c = t < 256 ? vh[p * 256 + t] : 0u;\n"
     "            unsigned x = c, pre = 0u;\n"
+    "            if (c == (unsigned)n) alike[p] = 1;\n"
     OS_BLOCK_SCAN
     "            if (t < 256) vh[p * 256 + t] = pre + x - c;\n"
     "            __syncthreads();\n"
     "        }\n"
     "    }\n"
+    /* A pass whose digit every key shares would only copy: skip it
+     * (float32 values held as float64 leave 29 low bits zero: 3 of 8
+     * passes). The passes that run take turns between the two buffers so
+     * that the last lands in the output, and between the two status
+     * arrays. With every pass skippable the last still runs: a stable
+     * copy, which also writes argsort's positions. */
+    "    if (t == 0) {\n"
+    "        int e = 0, k = 0;\n"
+    "        for (int p = 0; p < npass; p++) e += !alike[p];\n"
+    "        if (!e) alike[npass - 1] = 0, e = 1;\n"
+    "        for (int p = 0; p < npass; p++) {\n"
+    "            if (alike[p]) { plan[p] = OS_SKIP; continue; }\n"
+    "            const unsigned src = k == 0 ? 0u : (e - k) % 2 == 0 ? 1u : 2u;\n"
+    "            const unsigned dst = (e - 1 - k) % 2 == 0 ? 0u : 1u;\n"
+    "            plan[p] = src << 1 | dst << 3 | (unsigned)(k % 2) << 4 | (unsigned)(k + 1 < e) << 5;\n"
+    "            k++;\n"
+    "        }\n"
+    "    }\n"
     "}\n";
 
-/* One pass. @V is the value type, @P 1 with values. vin NULL with vout
- * given: the values are the keys' input positions (argsort's first
- * pass). offs: this pass's 256 digit offsets; status: ntiles * 256 words,
- * zero before the pass; ctr: the tile counter, zero before the pass;
- * next: the next pass's status words (NULL for the last), zeroed here. */
+/* One pass. @V is the value type, @P 1 with values. The pass's plan
+ * word (OS_SKIP, srt_up) picks its source among the input k0/v0 and the
+ * buffers a and b, its destination, and its status array among s0 and
+ * s1. v0 NULL: the values are the keys' input positions (argsort's first
+ * pass). offs: this pass's 256 digit offsets; a status array: ntiles *
+ * 256 words, zero before the pass (a pass zeroes the next one's); ctr:
+ * the tile counter, zero before the pass. With values, dynamic shared
+ * memory holds the tile's values in input order (vst, loaded with
+ * cp.async while the keys are ranked) and each place's input index
+ * (inv), 256 * @I * (sizeof(@V) + 2) bytes. */
 static const char pass_cuda[] =
-    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P)) @N(const srt_raw *kin, srt_raw *kout, const @V *vin, @V *vout, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *status, unsigned *ctr, unsigned *next)\n"
+    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P, sizeof(@V))) @N(const srt_raw *k0, srt_raw *ka, srt_raw *kb, const @V *v0, @V *va, @V *vb, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *s0, unsigned *s1, unsigned *ctr, const unsigned *plan)\n"
     "{\n"
-    "    __shared__ union { srt_raw k[256 * @I]; @V v[256 * @I]; } buf;\n"
+    "    __shared__ srt_raw buf[256 * @I];\n"
     "    __shared__ unsigned wh[8][256];\n"
     /* n < 2^30: a key's place, and gbase, fit an int */
     "    __shared__ int gbase[256];\n"
-    "    __shared__ unsigned char sdig[@P ? 256 * @I : 1];\n"
     "    __shared__ unsigned wt[8];\n"
-    "    __shared__ unsigned tile_s;\n"
+    "    __shared__ unsigned tile_s, plan_s;\n"
+    "    extern __shared__ __align__(16) unsigned char os_dyn[];\n"
+    "    @V *const vst = (@V *)os_dyn;\n"
+    "    unsigned short *const inv = (unsigned short *)(os_dyn + sizeof(@V) * 256 * @I);\n"
     "    const int t = threadIdx.x, lane = t & 31, w = t >> 5;\n"
     "    srt_raw key[@I];\n"
-    /* dg: a key's digit (256: no key), later its place in the tile. */
+    /* dg: a key's digit (256: no key). */
     "    unsigned dg[@I];\n"
     /* Integer keys only: the digit is taken from the key again where
      * needed rather than kept, so 24 keys a thread fit 64 registers (H100,
@@ -197,30 +231,62 @@ static const char pass_cuda[] =
      * to take twice than the registers save (39.5 against 42.1): OS_KEEP. */
     "#undef OS_D\n"
     "#define OS_D(j) (@P || OS_KEEP ? dg[j] : wbase + (j) * 32 < tn ? SRT_DIG(key[j]) : 256u)\n"
-    "    if (t == 0) tile_s = atomicAdd(ctr, 1u);\n"
+    "    if (t == 0) {\n"
+    "        tile_s = atomicAdd(ctr, 1u);\n"
+    "        plan_s = *plan;\n"
+    "    }\n"
     "    for (int i = t; i < 8 * 256; i += 256) (&wh[0][0])[i] = 0u;\n"
     "    __syncthreads();\n"
-    "    const unsigned tile = tile_s;\n"
+    "    const unsigned pl = plan_s, tile = tile_s;\n"
+    "    if (pl & OS_SKIP) return;\n"
+    "    const unsigned src = pl >> 1 & 3u;\n"
+    "    const srt_raw *const kin = src == 0u ? k0 : src == 1u ? ka : kb;\n"
+    "    srt_raw *const kout = pl >> 3 & 1u ? kb : ka;\n"
+    "    const @V *const vin = src == 0u ? v0 : src == 1u ? va : vb;\n"
+    "    @V *const vout = pl >> 3 & 1u ? vb : va;\n"
+    "    volatile unsigned *const st = (volatile unsigned *)(pl >> 4 & 1u ? s1 : s0);\n"
+    "    unsigned *const next = pl >> 5 & 1u ? (pl >> 4 & 1u ? s0 : s1) : NULL;\n"
     "    const long long t0 = (long long)tile * (256 * @I);\n"
     "    const int tn = n - t0 < 256 * @I ? (int)(n - t0) : 256 * @I;\n"
     "    const int wbase = w * (32 * @I) + lane;\n"
     /* The next pass's status words for this tile start at zero (that pass
      * starts after this one ends), so the host clears only the first. */
     "    if (next) next[(long long)tile * 256 + t] = 0u;\n"
+    /* All @I loads are issued before any key is used: with the digit
+     * taken in the same guarded step, each load sat in its own branch and
+     * the block waited out one memory latency per key (ncu: half of a
+     * float64 pass's warp samples on the first use of each load). */
+    "    const int full = tn == 256 * @I;\n"
     "#pragma unroll\n"
-    "    for (int j = 0; j < @I; j++) {\n"
-    "        const int i = wbase + j * 32;\n"
-    "        if (i < tn) {\n"
-    "            key[j] = kin[t0 + i];\n"
-    "            if (@P || OS_KEEP) dg[j] = SRT_DIG(key[j]);\n"
+    "    for (int j = 0; j < @I; j++)\n"
+    "        key[j] = full || wbase + j * 32 < tn ? kin[t0 + wbase + j * 32] : (srt_raw)0;\n"
+    /* The tile's values start on their way to shared memory; they are
+     * needed only after the look-back. */
+    "    if (@P && vin) {\n"
+    "        if (!((size_t)vin & (sizeof(@V) - 1))) {\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < @I; q++) {\n"
+    "                const int i = t + q * 256;\n"
+    "                if (full || i < tn) {\n"
+    "                    const unsigned d = (unsigned)__cvta_generic_to_shared(vst + i);\n"
+    "                    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\" ::\"r\"(d), \"l\"(vin + t0 + i), \"n\"(sizeof(@V) == 4 ? 4 : 8) : \"memory\");\n"
+    "                }\n"
+    "            }\n"
+    "            asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
     "        } else {\n"
-    "            if (@P || OS_KEEP) dg[j] = 256u;\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < @I; q++)\n"
+    "                if (full || t + q * 256 < tn) vst[t + q * 256] = vin[t0 + t + q * 256];\n"
     "        }\n"
+    "    }\n"
+    "    if (@P || OS_KEEP) {\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < @I; j++)\n"
+    "            dg[j] = full || wbase + j * 32 < tn ? SRT_DIG(key[j]) : 256u;\n"
     "    }\n"
     /* Each warp's digit counts first (one shared atomic a key), so the
      * tile's counts are published before the ranking: later tiles' look-back
      * then seldom waits on this one. */
-    "    const int full = tn == 256 * @I;\n"
     "    if (full) {\n"
     "#pragma unroll\n"
     "        for (int j = 0; j < @I; j++) atomicAdd(&wh[w][OS_D(j)], 1u);\n"
@@ -232,7 +298,6 @@ static const char pass_cuda[] =
     "    __syncthreads();\n"
     "    unsigned cnt = 0u, tstart;\n"
     "    for (int k = 0; k < 8; k++) cnt += wh[k][t];\n"
-    "    volatile unsigned *st = (volatile unsigned *)status;\n"
     "    st[(long long)tile * 256 + t] = (tile ? OS_FLAG_A : OS_FLAG_P) | cnt;\n"
     "    {\n"
     "        unsigned x = cnt, pre = 0u;\n" OS_BLOCK_SCAN
@@ -268,8 +333,8 @@ static const char pass_cuda[] =
     "        old = __shfl_sync(0xffffffffu, old, leader);\n"
     "        if (d < 256u) {\n"
     "            const unsigned pos = old + __popc(peers & ((1u << lane) - 1u));\n"
-    "            buf.k[pos] = key[j];\n"
-    "            if (@P) dg[j] = pos;\n"
+    "            buf[pos] = key[j];\n"
+    "            if (@P) inv[pos] = (unsigned short)(wbase + j * 32);\n"
     "        }\n"
     "    }\n"
     /* Look back over earlier tiles only (they were handed out before
@@ -305,6 +370,7 @@ static const char pass_cuda[] =
     "        }\n"
     "        gbase[t] = (int)(offs[t] + excl) - (int)tstart;\n"
     "    }\n"
+    "    if (@P && vin) asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n"
     "    __syncthreads();\n"
     /* Unrolled (a guard, not a loop bound) so the shared-memory reads
      * and global stores of all @I keys overlap; consecutive threads write
@@ -313,24 +379,13 @@ static const char pass_cuda[] =
     "    for (int q = 0; q < @I; q++) {\n"
     "        const int i = t + q * 256;\n"
     "        if (i < tn) {\n"
-    "            const srt_raw k = buf.k[i];\n"
-    "            const unsigned d = SRT_DIG(k);\n"
-    "            kout[gbase[d] + i] = k;\n"
-    "            if (@P) sdig[i] = (unsigned char)d;\n"
-    "        }\n"
-    "    }\n"
-    "    if (@P) {\n"
-    "        __syncthreads();\n"
-    "#pragma unroll\n"
-    "        for (int j = 0; j < @I; j++) {\n"
-    "            const int i = wbase + j * 32;\n"
-    "            if (i < tn) buf.v[dg[j]] = vin ? vin[t0 + i] : (@V)(t0 + i);\n"
-    "        }\n"
-    "        __syncthreads();\n"
-    "#pragma unroll\n"
-    "        for (int q = 0; q < @I; q++) {\n"
-    "            const int i = t + q * 256;\n"
-    "            if (i < tn) vout[gbase[sdig[i]] + i] = buf.v[i];\n"
+    "            const srt_raw k = buf[i];\n"
+    "            const int o = gbase[SRT_DIG(k)] + i;\n"
+    "            kout[o] = k;\n"
+    "            if (@P) {\n"
+    "                const unsigned from = inv[i];\n"
+    "                vout[o] = vin ? vst[from] : (@V)(t0 + from);\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "}\n";
@@ -511,7 +566,10 @@ static int items_knob, window_knob;
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
     /* 16 with values or 8-byte keys: the most whose tile fits 48 KiB of
-     * static shared memory beside the warps' counters */
+     * static shared memory beside the warps' counters; 12 for 8-byte keys
+     * with values, so that 3 blocks' keys and staged values fit an SM */
+    if (vals && em_dtype_size(dt) > 4)
+        return 12;
     if (vals || em_dtype_size(dt) > 4)
         return 16;
     return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
