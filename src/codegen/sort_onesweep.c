@@ -87,7 +87,7 @@ static const char up_cuda[] =
      * spills. Kept digits, or 8-byte keys, or 8-byte values (whose
      * staged tile leaves shared memory for 3 blocks): 3 blocks (about 80
      * registers). */
-    "#define OS_MINB(items, p, vs) (sizeof(srt_raw) > 4 || (p) && (vs) > 4 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
+    "#define OS_MINB(items, p, vs) (sizeof(srt_raw) > 4 || (p) && (vs) > 4 && (items) > 12 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
      * own bit. Written in PTX so each bit costs four instructions; the
@@ -560,8 +560,11 @@ static const char bucket_host[] =
  * windows of 16 and 32 tiles were 5% and 13% slower than 8, and sleeping
  * between reads of an unpublished tile changed nothing. With 24 keys a
  * thread and integer digits taken twice: windows of 4, 8 and 12 tiles
- * 47.8, 47.3 and 46.3 Gkeys/s (float32 41.2, 39.5, 37.0). */
-static int items_knob, window_knob;
+ * 47.8, 47.3 and 46.3 Gkeys/s (float32 41.2, 39.5, 37.0). Pairs
+ * (float32 + int64, values staged by cp.async; EMBER_SORT_VITEMS): 16
+ * keys a thread at 3 blocks per SM 19.3 Gkeys/s, 12 at 4 blocks 17.6, 8
+ * 16.0; windows of 4, 8 and 16 the same within 1%. */
+static int items_knob, vitems_knob, window_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
@@ -570,7 +573,9 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
      * with values, so that 3 blocks' keys and staged values fit an SM */
     if (vals && em_dtype_size(dt) > 4)
         return 12;
-    if (vals || em_dtype_size(dt) > 4)
+    if (vals)
+        return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 16, 4, 16);
+    if (em_dtype_size(dt) > 4)
         return 16;
     return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
 }
