@@ -9,7 +9,7 @@
  *   hk(const X *x, const double *w, long long n, long long chunk,
  *      const E *edges, long long nbins, double lo, double hi,
  *      double norm, double eps, long long sbins, long long cshift,
- *      C *out, long long *mm)
+ *      C *out, long long *mm, long long *mmh)
  * with C unsigned long long (counts) or double (weights), E float for
  * UNIFORM with EM_GEN_HIST_FP32 (float32 data and float32 edges: the
  * guess is computed in float, as NumPy's) and double otherwise. EVEN counts [lo, hi) with bin (v - lo) * norm;
@@ -19,7 +19,10 @@
  * EDGES searches the edges; BINCOUNT counts values in [0, nbins) and
  * also reduces mm[0] = min(mm[0], min x), mm[1] = max(mm[1], max x)
  * (the caller zeroes mm, so a nonzero mm[0] is the smallest negative
- * value and mm[1] the largest value when it is positive).
+ * value and mm[1] the largest value when it is positive). cuda, with
+ * mmh (page-locked host memory) not NULL: mm[2] (zeroed too) counts the
+ * finished blocks and the last copies mm[0] and mm[1] to mmh, so the
+ * host reads them after a stream synchronisation with no copy.
  * cuda: blocks of EM_GEN_HIST_BLOCK threads, a grid of at most
  * EM_GEN_HIST_BLOCKS_PER_SM per SM looping over x (16-byte loads when
  * unweighted: x must be aligned to its itemsize). The first sbins bins
