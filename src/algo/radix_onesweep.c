@@ -21,13 +21,15 @@
  * the floor: about 50 Gkeys/s for 32-bit keys, 14 for 64-bit keys and 18
  * for pairs (CuPy measured 38.5, 14.9; PyTorch pairs 19.4).
  * Measured (H100, 2^27 keys, with CuPy/PyTorch in the same run): uint32
- * 45.2 Gkeys/s (CuPy 37.8), float32 42.3 (CuPy 36.5), float64 11.3 (CuPy
- * 14.9), argsort float32 18.8 (CuPy 18.6), pairs float32 + int64 18.1
- * (PyTorch 19.2): 56%, 52%, 52%, 59% and 62% of the floor. ncu: upsweep
- * takes 0.19 ms (floor 0.18) and a 32-bit keys-only pass about 0.74 ms
- * (floor 0.37). A pass is bound by instruction issue and latency, not by
- * bandwidth: a quarter of its warp samples wait on the tile's loads, a
- * quarter are the ranking's ballots, a sixth the look-back.
+ * 45.5 Gkeys/s (CuPy 38.7), float32 45.9 (CuPy 37.5), float64 15.9 with
+ * 53-bit mantissas (CuPy 14.3), argsort float32 19.7 (CuPy 18.9), pairs
+ * float32 + int64 18.5 (PyTorch 19.4): 56%, 57%, 74%, 62% and 64% of the
+ * floor. ncu: upsweep takes 0.19 ms (floor 0.18), a 32-bit keys-only
+ * pass about 0.68 ms (floor 0.37), a float64 pass 0.99 (floor 0.73,
+ * CUB's 1.02) and a pairs pass 1.7-1.8 (floor 1.1, CUB's 1.54). A pass
+ * is bound by latency and issue, not by bandwidth; in a pairs pass 30% of
+ * the warp samples are the look-back and the barrier behind it.
+ * A pass whose digit all keys share is skipped (srt_up's plan words).
  */
 #include <stdlib.h>
 #include <string.h>
