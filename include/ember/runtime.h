@@ -137,6 +137,16 @@ em_status em_pool_set_limit(em_device *d, size_t limit);
 /* Release every cached block back to the device. */
 em_status em_pool_free_all(em_device *d);
 
+/* EM_DEVICE_SCRATCH_BYTES of d's memory, zeroed when first asked for and
+ * kept as long as the device: for a kernel that keeps counters there
+ * (blocks counting arrivals, claiming work) and sets them back to zero
+ * before it ends, so a call needs no memset launch before it. Outside
+ * the pool (its statistics do not count it). Callers share the block:
+ * each owns a part by a convention of its own (bincount: one 64-byte
+ * part per page-locked slot it holds). */
+#define EM_DEVICE_SCRATCH_BYTES 4096
+em_status em_device_scratch(em_device *d, void **ptr);
+
 /* Page-locked host memory (cuMemHostAlloc with the cuda backend available,
  * else ordinary aligned memory). */
 em_status em_host_alloc(size_t nbytes, void **ptr);

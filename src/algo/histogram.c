@@ -87,30 +87,46 @@ int64_t em_hist_shared_cap(int weighted)
  * pass): a read into page-locked memory is one DMA on the stream, where
  * pageable memory goes through the driver's staging copy first. One
  * 4 KiB block made on first use and kept for the process; slots are
- * taken under a lock, and with all taken a read goes the pageable way. */
+ * taken under a lock, and with all taken a read goes the pageable way.
+ * A slot's words 0-3 hold what is read (at most PIN_READ_BYTES); word 7
+ * is nonzero while the part of the device scratch with the slot's
+ * number is at zero: bincount's kernel sets it at its very end, which
+ * may come after the host gave the slot back, and only a slot so
+ * marked is lent to bincount again (pin_take(1)). */
 #define PIN_SLOT_BYTES 64
 #define PIN_SLOTS 64
+#define PIN_READ_BYTES 32
+/* bincount's counters: the slot's number picks a part of the scratch */
+_Static_assert(PIN_SLOT_BYTES * PIN_SLOTS <= EM_DEVICE_SCRATCH_BYTES,
+               "a scratch part per slot");
 
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *pin_base;
 static uint64_t pin_used; /* bit i: slot i is taken */
 static int pin_failed;
 
-static void *pin_take(void)
+static void *pin_take(int clean)
 {
     void *p = NULL;
     pthread_mutex_lock(&pin_lock);
     if (!pin_base && !pin_failed) {
         void *b = NULL;
-        if (em_host_alloc(PIN_SLOT_BYTES * PIN_SLOTS, &b) == EM_OK)
+        if (em_host_alloc(PIN_SLOT_BYTES * PIN_SLOTS, &b) == EM_OK) {
             pin_base = b;
-        else
+            for (int i = 0; i < PIN_SLOTS; i++)
+                ((int64_t *)(pin_base + (size_t)i * PIN_SLOT_BYTES))[7] = 1;
+        } else {
             pin_failed = 1;
+        }
     }
-    if (pin_base && pin_used != ~0ull) {
-        int i = __builtin_ctzll(~pin_used);
+    for (int i = 0; pin_base && i < PIN_SLOTS; i++) {
+        unsigned char *q = pin_base + (size_t)i * PIN_SLOT_BYTES;
+        if (pin_used >> i & 1 ||
+            (clean && !__atomic_load_n((int64_t *)q + 7, __ATOMIC_ACQUIRE)))
+            continue;
         pin_used |= 1ull << i;
-        p = pin_base + (size_t)i * PIN_SLOT_BYTES;
+        p = q;
+        break;
     }
     pthread_mutex_unlock(&pin_lock);
     return p;
@@ -123,12 +139,15 @@ static void pin_give(void *p)
     pthread_mutex_unlock(&pin_lock);
 }
 
-/* n <= PIN_SLOT_BYTES bytes at src (memory of dev) into host, once the
+/* n bytes at src (memory of dev) into host (through a slot when n <=
+ * PIN_READ_BYTES), once the
  * work queued on `on` is done: the one small read of a result's size. */
 static em_status small_read(em_device *dev, const void *src, void *host,
                             size_t n, em_stream *on)
 {
-    void *p = em_device_get_type(dev) == EM_DEVICE_CUDA ? pin_take() : NULL;
+    void *p = em_device_get_type(dev) == EM_DEVICE_CUDA && n <= PIN_READ_BYTES
+                  ? pin_take(0)
+                  : NULL;
     em_status st;
     if (!p) /* pageable: returns when the copy is done */
         return em_memcpy_async(dev, host, src, n, on);
@@ -138,6 +157,38 @@ static em_status small_read(em_device *dev, const void *src, void *host,
     if (st == EM_OK)
         memcpy(host, p, n);
     pin_give(p);
+    return st;
+}
+
+/* Wait for bincount's kernel to set pin[2] (see codegen/histogram.h),
+ * then copy the extremes it left in pin[0..1] to mm. The flag comes
+ * before the kernel adds up its blocks' counts, so the host builds the
+ * result while the kernel ends, where a stream synchronisation waited
+ * for the end and its report (6-8 us a call on the H100). Every few
+ * thousand looks the stream is asked whether it is idle, so a kernel
+ * that failed, and never set the flag, ends the wait with the stream's
+ * error. */
+static em_status await_extremes(volatile int64_t *pin, int64_t mm[2],
+                                em_stream *on)
+{
+    em_status st = EM_OK;
+    for (unsigned i = 1;
+         !__atomic_load_n((int64_t *)&pin[2], __ATOMIC_ACQUIRE); i++) {
+        int idle = 0;
+        if (i % 4096)
+            continue;
+        if ((st = em_stream_query(on, &idle)) != EM_OK)
+            return st;
+        if (idle) {
+            if (!__atomic_load_n((int64_t *)&pin[2], __ATOMIC_ACQUIRE))
+                return em_error(EM_ERR_INTERNAL,
+                                "bincount: the kernel ended without "
+                                "reporting its extremes");
+            break;
+        }
+    }
+    mm[0] = pin[0];
+    mm[1] = pin[1];
     return st;
 }
 
@@ -168,25 +219,26 @@ int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem, int dflt)
 }
 
 /* Launch the counting kernel of op over c (n elements) into outp: nbins
- * counters of 8 bytes, zeroed here, followed (with_mm, bincount) by the
- * two int64 extremes the kernel reduces and its count of finished
- * blocks, zeroed too; mmh (cuda, or NULL): where the kernel also leaves
- * the extremes (see codegen/histogram.h). Stream ordered: no host
- * synchronisation. */
+ * counters of 8 bytes, zeroed here. bincount: mm, the two int64 extremes
+ * the kernel reduces and its counters, is outp + nbins (zeroed with it);
+ * or with mmh (cuda, nbins within shared memory) a part of the device's
+ * scratch, which the kernel leaves at zero, and the kernel zeroes outp
+ * itself and reports in mmh (see codegen/histogram.h): no memset. Stream
+ * ordered: no host synchronisation. */
 static em_status count(int op, int flags, const em_array *c, const em_array *w,
                        const void *edges, int64_t nbins, double lo, double hi,
-                       double norm, double eps, int with_mm, void *outp,
+                       double norm, double eps, void *mm, void *outp,
                        void *mmh, em_stream *on)
 {
     em_device *dev = c->device;
     int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
     int64_t n = c->size;
-    size_t extra = with_mm ? 24 : 0;
+    size_t extra = mm && !mmh ? 24 : 0;
     em_gen_hist d;
     em_function *fn[2];
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     const void *xp = c->data, *wp = w ? w->data : NULL, *ep = edges;
-    void *op_ = outp, *mm = with_mm ? (char *)outp + nbins * 8 : NULL;
+    void *op_ = outp;
     int64_t sbins = 0, cshift = 0, chunk = 0;
     void *args[] = {&xp,     &wp,     &n,   &chunk, &ep,  &nbins,
                     &lo,     &hi,     &norm, &eps,  &sbins, &cshift,
@@ -194,8 +246,11 @@ static em_status count(int op, int flags, const em_array *c, const em_array *w,
     em_status st;
 
     if (n == 0) {
-        if (mmh)
+        if (mmh) { /* the extremes of nothing; done; scratch untouched */
             memset(mmh, 0, 16);
+            __atomic_store_n((int64_t *)mmh + 2, 1, __ATOMIC_RELEASE);
+            __atomic_store_n((int64_t *)mmh + 7, 1, __ATOMIC_RELEASE);
+        }
         return em_memset_async(dev, outp, 0, (size_t)nbins * 8 + extra, on);
     }
     memset(&d, 0, sizeof d);
@@ -225,12 +280,14 @@ static em_status count(int op, int flags, const em_array *c, const em_array *w,
             dev, n, tiles, shmem,
             op == EM_GEN_HIST_BINCOUNT ? 2 : EM_GEN_HIST_BLOCKS_PER_SM);
         block.x = EM_GEN_HIST_BLOCK;
-        st = em_memset_async(dev, outp, 0, (size_t)nbins * 8 + extra, on);
+        st = mmh ? EM_OK
+                 : em_memset_async(dev, outp, 0, (size_t)nbins * 8 + extra,
+                                   on);
         if (st == EM_OK)
             st = em_launch(fn[0], grid, block, shmem, on, args);
         return st;
     }
-    if (with_mm && (st = em_memset_async(dev, mm, 0, extra, on)) != EM_OK)
+    if (extra && (st = em_memset_async(dev, mm, 0, extra, on)) != EM_OK)
         return st;
     return em_hist_host_count(dev, fn, args, 12, n, nbins, &chunk, on);
 }
@@ -261,7 +318,8 @@ em_status em_histogram_even(const em_array *x, int64_t bins, double lower,
     st = em_array_empty(x->device, EM_INT64, 1, &bins, 'C', on, out);
     if (st == EM_OK) {
         st = count(EM_GEN_HIST_EVEN, 0, &c, NULL, NULL, bins, lower, upper,
-                   (double)bins / (upper - lower), 0, 0, out->data, NULL, on);
+                   (double)bins / (upper - lower), 0, NULL, out->data, NULL,
+                   on);
         if (st != EM_OK)
             em_array_release(out);
     }
@@ -637,7 +695,7 @@ static em_status by_edges(const em_array *x, const em_array *weights,
         st = count(uniform ? EM_GEN_HIST_UNIFORM : EM_GEN_HIST_EDGES,
                    fp32 ? EM_GEN_HIST_FP32 : 0, &c, weights ? &w : NULL, e.data,
                    nbins, g.first, g.last, norm,
-                   uniform ? em_gen_hist_eps(nbins, g.dev, fp32) : 0, 0,
+                   uniform ? em_gen_hist_eps(nbins, g.dev, fp32) : 0, NULL,
                    out->data, NULL, on);
         if (st != EM_OK)
             em_array_release(out);
@@ -666,14 +724,14 @@ em_status em_histogram_uniform(const em_array *x, const em_array *weights,
 }
 
 /* One bincount pass over c: *buf gets nbins counters (int64 bits, the
- * sums' float64 bits with weights) and then x's two extremes and the
- * kernel's count of finished blocks (see codegen/histogram.h); mmh as
- * count()'s. */
+ * sums' float64 bits with weights), then x's two extremes and the
+ * kernel's count of finished blocks (see codegen/histogram.h); with mmh
+ * (and mmd, its part of the device scratch) the nbins counters alone. */
 static em_status bincount_pass(const em_array *c, const em_array *w,
-                               int64_t nbins, void *mmh, em_stream *on,
-                               em_array *buf)
+                               int64_t nbins, void *mmh, void *mmd,
+                               em_stream *on, em_array *buf)
 {
-    int64_t total = nbins + 3;
+    int64_t total = mmh ? nbins : nbins + 3;
     em_status st;
     if (total < nbins)
         return em_error(EM_ERR_OVERFLOW, "bincount: %lld bins",
@@ -681,8 +739,8 @@ static em_status bincount_pass(const em_array *c, const em_array *w,
     st = em_array_empty(c->device, EM_INT64, 1, &total, 'C', on, buf);
     if (st != EM_OK)
         return st;
-    st = count(EM_GEN_HIST_BINCOUNT, 0, c, w, NULL, nbins, 0, 0, 0, 0, 1,
-               buf->data, mmh, on);
+    st = count(EM_GEN_HIST_BINCOUNT, 0, c, w, NULL, nbins, 0, 0, 0, 0,
+               mmh ? mmd : (char *)buf->data + nbins * 8, buf->data, mmh, on);
     if (st != EM_OK)
         em_array_release(buf);
     return st;
@@ -752,22 +810,32 @@ em_status em_bincount(const em_array *x, const em_array *weights,
          * anyway (the one small read); the counts are final unless a
          * value was past the bound. */
         int64_t bound = em_hist_shared_cap(weights != NULL), mm[2] = {0, 0};
-        /* On CUDA the kernel leaves the extremes in a page-locked slot:
-         * after the kernel the host only waits, where a copy back took
-         * another 2-3 us (2^26 int32: 116 us a call, 98 in the kernel). */
-        void *pin = em_device_get_type(x->device) == EM_DEVICE_CUDA
-                        ? pin_take()
-                        : NULL;
+        /* On CUDA, with every bin in shared memory, the kernel zeroes its
+         * output and keeps its counters in a part of the device's scratch
+         * (no memset launch first: 3-4 us a call), and leaves the
+         * extremes in a page-locked slot, which the host watches (see
+         * await_extremes). The slot's number picks the scratch part. */
+        void *pin = NULL, *mmd = NULL, *scratch = NULL;
         em_array buf;
         if (bound < minlength)
             bound = minlength;
-        st = bincount_pass(&c, weights ? &w : NULL, bound, pin, on, &buf);
+        if (em_device_get_type(x->device) == EM_DEVICE_CUDA &&
+            bound == em_hist_shared_cap(weights != NULL) &&
+            em_device_scratch(x->device, &scratch) == EM_OK &&
+            (pin = pin_take(1))) {
+            mmd = (char *)scratch + ((unsigned char *)pin - pin_base);
+            /* the done flag and the scratch part's, which the kernel sets */
+            __atomic_store_n((int64_t *)pin + 2, 0, __ATOMIC_RELEASE);
+            __atomic_store_n((int64_t *)pin + 7, 0, __ATOMIC_RELEASE);
+        }
+        st = bincount_pass(&c, weights ? &w : NULL, bound, pin, mmd, on,
+                           &buf);
         if (st == EM_OK) {
             if (!pin)
                 st = small_read(x->device, (char *)buf.data + bound * 8, mm,
                                 sizeof mm, on);
-            else if ((st = em_stream_synchronize(on)) == EM_OK)
-                memcpy(mm, pin, sizeof mm);
+            else
+                st = await_extremes(pin, mm, on);
             if (st == EM_OK && mm[0] < 0)
                 st = em_error(EM_ERR_INVALID_VALUE,
                               "'list' argument must have no negative "
@@ -777,8 +845,8 @@ em_status em_bincount(const em_array *x, const em_array *weights,
                 len = mm[1] + 1;
             if (st == EM_OK && mm[1] >= bound) { /* count again, all of x */
                 em_array_release(&buf);
-                st = bincount_pass(&c, weights ? &w : NULL, len, NULL, on,
-                                   &buf);
+                st = bincount_pass(&c, weights ? &w : NULL, len, NULL, NULL,
+                                   on, &buf);
             }
             if (st == EM_OK) {
                 em_slice head = {0, len, 1};

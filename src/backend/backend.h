@@ -28,6 +28,7 @@ struct em_device {
     em_device_props props;      /* filled by device_open */
     em_stream *default_stream;  /* made by the runtime after device_open */
     struct em_pool *pool;       /* the runtime's caching pool */
+    void *scratch;              /* em_device_scratch's block, or NULL */
     void *impl;
 };
 

@@ -20,9 +20,16 @@
  * also reduces mm[0] = min(mm[0], min x), mm[1] = max(mm[1], max x)
  * (the caller zeroes mm, so a nonzero mm[0] is the smallest negative
  * value and mm[1] the largest value when it is positive). cuda, with
- * mmh (page-locked host memory) not NULL: mm[2] (zeroed too) counts the
- * finished blocks and the last copies mm[0] and mm[1] to mmh, so the
- * host reads them after a stream synchronisation with no copy.
+ * mmh (page-locked host memory) not NULL, and then sbins == nbins: mm is
+ * 6 words that are zero before the kernel and again after it (a part of
+ * em_device_scratch), and out is zeroed by the kernel, not the caller
+ * (mm[3] and mm[4] count the parts claimed and zeroed). mm[2] counts
+ * the blocks that have reduced their extremes, and the last copies mm[0]
+ * and mm[1] to mmh and then sets mmh[2] to 1 (the host zeroes it) before
+ * the blocks add their counts to out: when the host sees the flag the
+ * extremes are there, with no copy, and the kernel may still be adding
+ * (what reads out is stream-ordered behind it). mm[5] counts the blocks
+ * past that; the last sets mm back to zero and then mmh[7] to 1.
  * cuda: blocks of EM_GEN_HIST_BLOCK threads, a grid of at most
  * EM_GEN_HIST_BLOCKS_PER_SM per SM looping over x (16-byte loads when
  * unweighted: x must be aligned to its itemsize). The first sbins bins

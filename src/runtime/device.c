@@ -333,6 +333,38 @@ em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_byt
     return s;
 }
 
+em_status em_device_scratch(em_device *d, void **ptr)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    void *p;
+    em_status st = EM_OK;
+    if (!d || !ptr)
+        return em_error(EM_ERR_INVALID_VALUE, "em_device_scratch: %s is NULL",
+                        d ? "ptr" : "device");
+    if ((p = __atomic_load_n(&d->scratch, __ATOMIC_ACQUIRE))) {
+        *ptr = p;
+        return EM_OK;
+    }
+    /* made once: a lock on the first calls only */
+    pthread_mutex_lock(&lock);
+    if (!(p = d->scratch)) {
+        st = d->ops->mem_alloc(d, EM_DEVICE_SCRATCH_BYTES, &p);
+        if (st == EM_OK &&
+            ((st = d->ops->memset_async(d, p, 0, EM_DEVICE_SCRATCH_BYTES,
+                                        d->default_stream)) != EM_OK ||
+             (st = d->ops->stream_synchronize(d->default_stream)) != EM_OK)) {
+            d->ops->mem_free(d, p);
+            p = NULL;
+        }
+        if (st == EM_OK)
+            __atomic_store_n(&d->scratch, p, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    if (st == EM_OK)
+        *ptr = p;
+    return st;
+}
+
 em_status em_device_synchronize(em_device *d)
 {
     if (!d)

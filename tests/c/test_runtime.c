@@ -259,6 +259,34 @@ static em_pool_stats stats(em_device *d)
     return st;
 }
 
+/* em_device_scratch: one zeroed block per device, outside the pool, the
+ * same block on every call; on each CUDA device too when there is one. */
+static void test_device_scratch(void)
+{
+    int ncuda = 0;
+    em_device *ds[2] = {cpu(), NULL};
+    void *p = NULL, *q = NULL;
+    CHECK(em_device_scratch(NULL, &p) == EM_ERR_INVALID_VALUE);
+    CHECK(em_device_scratch(cpu(), NULL) == EM_ERR_INVALID_VALUE);
+    if (em_device_count(EM_DEVICE_CUDA, &ncuda) == EM_OK && ncuda > 0)
+        CHECK_OK(em_device_get(EM_DEVICE_CUDA, 0, &ds[1]));
+    for (int i = 0; i < 2 && ds[i]; i++) {
+        em_pool_stats before = stats(ds[i]);
+        unsigned char h[EM_DEVICE_SCRATCH_BYTES];
+        int zero = 1;
+        CHECK_OK(em_device_scratch(ds[i], &p));
+        CHECK_OK(em_device_scratch(ds[i], &q));
+        CHECK(p != NULL && p == q);
+        CHECK(stats(ds[i]).used_bytes == before.used_bytes);
+        memset(h, 0xab, sizeof h);
+        CHECK_OK(em_memcpy_async(ds[i], h, p, sizeof h, NULL));
+        CHECK_OK(em_device_synchronize(ds[i]));
+        for (size_t k = 0; k < sizeof h; k++)
+            zero &= h[k] == 0;
+        CHECK(zero);
+    }
+}
+
 static void test_pool_basics(void)
 {
     em_device *d = cpu();
@@ -889,6 +917,7 @@ int main(int argc, char **argv)
     test_devices();
     test_current();
     test_streams();
+    test_device_scratch();
     test_pool_basics();
     test_pool_streams();
     test_pool_limit();

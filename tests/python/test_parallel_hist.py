@@ -263,6 +263,40 @@ def test_bincount_layouts_and_large_values(device):
                           device)
 
 
+def test_bincount_back_to_back_and_threads(device):
+    # On the GPU each call's kernel zeroes its own output and keeps its
+    # counters in a part of the device's scratch, which it leaves at zero
+    # as it ends, after the call has returned: calls queued one after
+    # another, and calls from threads on their own streams, must each
+    # still count from zero
+    import threading
+    rng = np.random.default_rng(21)
+    data = [rng.integers(0, top, n) for n, top in
+            [(300_001, 4096), (7, 3), (1, 1), (200_003, 9000), (65_537, 5)]]
+    xs = [ember.asarray(a, device=device) for a in data]
+    got = [ember.bincount(xs[i % len(xs)]) for i in range(40)]
+    for i, g in enumerate(got):
+        assert_array_equal_np(g, np.bincount(data[i % len(data)]), device)
+    bad = []
+
+    def work(k):
+        with ember.Device(device):
+            with ember.Stream():
+                for i in range(15):
+                    j = (i + k) % len(xs)
+                    w = ember.bincount(xs[j], minlength=k)
+                    exp = np.bincount(data[j], minlength=k)
+                    if not np.array_equal(ember.asnumpy(w), exp):
+                        bad.append((k, i))
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert bad == []
+
+
 def test_bincount_bad_input(device):
     with pytest.raises(ValueError, match="negative"):
         ember.bincount(ember.asarray(np.array([1, -1, 2]), device=device))
