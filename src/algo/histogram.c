@@ -140,8 +140,8 @@ static void pin_give(void *p)
 }
 
 /* n bytes at src (memory of dev) into host (through a slot when n <=
- * PIN_READ_BYTES), once the
- * work queued on `on` is done: the one small read of a result's size. */
+ * PIN_READ_BYTES), once the work queued on `on` is done: the one small
+ * read of a result's size. */
 static em_status small_read(em_device *dev, const void *src, void *host,
                             size_t n, em_stream *on)
 {
