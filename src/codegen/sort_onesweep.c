@@ -86,8 +86,9 @@ static const char up_cuda[] =
      * uint32 sorted at 47.3 Gkeys/s against 47.2 with 3 blocks and no
      * spills. Kept digits, or 8-byte keys, or 8-byte values (whose
      * staged tile leaves shared memory for 3 blocks): 3 blocks (about 80
-     * registers). */
-    "#define OS_MINB(items, p, vs) (sizeof(srt_raw) > 4 || (p) && (vs) > 4 && (items) > 12 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
+     * registers). Values with more than 16 keys a thread: 2 (their
+     * tile's keys, values and indices take 107 KB at 28). */
+    "#define OS_MINB(items, p, vs) ((p) && (items) > 16 ? 2 : sizeof(srt_raw) > 4 || (p) && (vs) > 4 && (items) > 12 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
      * own bit. Written in PTX so each bit costs four instructions; the
@@ -568,13 +569,20 @@ static int items_knob, vitems_knob, window_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
-    /* 16 with values or 8-byte keys: the most whose tile fits 48 KiB of
-     * static shared memory beside the warps' counters; 12 for 8-byte keys
-     * with values, so that 3 blocks' keys and staged values fit an SM */
+    /* 4-byte keys with values: 28, at 2 blocks per SM (OS_MINB). A
+     * pass's cost follows the length of the runs it writes (about
+     * tile / 256 keys of a digit): on the H100, pairs of float32 and
+     * int64 took 1.8-1.9 ms a pass with random digits and 1.27 ms on
+     * the top byte of normal floats, where few digits occur; 16, 20, 24,
+     * 28 and 32 keys a thread gave 19.3, 21.3, 21.7, 22.5 and 21.1 Gkeys/s
+     * (argsort 19.9, 22.3, 22.7, 23.5, 21.4; 32 leaves one block an SM).
+     * 16 for 8-byte keys: the most whose tile fits 48 KiB of static
+     * shared memory beside the warps' counters; 12 for 8-byte keys with
+     * values, so that 3 blocks' keys and staged values fit an SM. */
     if (vals && em_dtype_size(dt) > 4)
         return 12;
     if (vals)
-        return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 16, 4, 16);
+        return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 28, 4, 32);
     if (em_dtype_size(dt) > 4)
         return 16;
     return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
