@@ -564,7 +564,12 @@ static const char bucket_host[] =
  * 47.8, 47.3 and 46.3 Gkeys/s (float32 41.2, 39.5, 37.0). Pairs
  * (float32 + int64, values staged by cp.async; EMBER_SORT_VITEMS): 16
  * keys a thread at 3 blocks per SM 19.3 Gkeys/s, 12 at 4 blocks 17.6, 8
- * 16.0; windows of 4, 8 and 16 the same within 1%. */
+ * 16.0; windows of 4, 8 and 16 the same within 1%. At 28 keys a thread
+ * the window matters (EMBER_SORT_VWINDOW): 1, 2, 3 and 4 tiles gave
+ * 23.0, 22.7, 22.4 and 22.4 (argsort 24.1, 23.7, 23.6, 23.4), while
+ * keys-only float32 lost 7% at 1 tile and uint32 gained 1%, so only the
+ * passes with values take 1 (float64 + int64: 7.6 Gkeys/s at 1 tile, 7.4
+ * at 4). */
 static int items_knob, vitems_knob, window_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
@@ -593,6 +598,14 @@ static int window(void)
     return em_gen_env_knob("EMBER_SORT_WINDOW", &window_knob, 4, 1, 32);
 }
 
+static int vwindow_knob;
+
+/* The look-back window of the passes with values (EMBER_SORT_VWINDOW). */
+static int vwindow(void)
+{
+    return em_gen_env_knob("EMBER_SORT_VWINDOW", &vwindow_knob, 1, 1, 32);
+}
+
 static int minb_knob;
 
 /* Blocks per SM of the 4-byte-key passes (keys only, or at most 16 keys
@@ -617,7 +630,7 @@ static void emit(em_gen_buf *b, const char *tpl, const char *name,
             else if (q[1] == 'I')
                 em_gen_buf_printf(b, "%d", items);
             else
-                em_gen_buf_printf(b, "%d", window());
+                em_gen_buf_printf(b, "%d", vals ? vwindow() : window());
             q++;
         } else {
             em_gen_buf_printf(b, "%c", *q);
