@@ -15,6 +15,7 @@
 #include "array/array_internal.h"
 #include "codegen/ewise.h"
 #include "codegen/histogram.h"
+#include "runtime/pinslot.h"
 
 const char *em_hist_dt_name(em_dtype d)
 {
@@ -83,82 +84,9 @@ int64_t em_hist_shared_cap(int weighted)
     return b / (weighted ? 8 : 4);
 }
 
-/* Page-locked slots for the small reads (bincount's extremes, the range
- * pass): a read into page-locked memory is one DMA on the stream, where
- * pageable memory goes through the driver's staging copy first. One
- * 4 KiB block made on first use and kept for the process; slots are
- * taken under a lock, and with all taken a read goes the pageable way.
- * A slot's words 0-3 hold what is read (at most PIN_READ_BYTES); word 7
- * is nonzero while the part of the device scratch with the slot's
- * number is at zero: bincount's kernel sets it at its very end, which
- * may come after the host gave the slot back, and only a slot so
- * marked is lent to bincount again (pin_take(1)). */
-#define PIN_SLOT_BYTES 64
-#define PIN_SLOTS 64
-#define PIN_READ_BYTES 32
-/* bincount's counters: the slot's number picks a part of the scratch */
-_Static_assert(PIN_SLOT_BYTES * PIN_SLOTS <= EM_DEVICE_SCRATCH_BYTES,
+/* bincount's counters: a pin slot's number picks a part of the scratch */
+_Static_assert(EM_PIN_SLOT_BYTES * EM_PIN_SLOTS <= EM_DEVICE_SCRATCH_BYTES,
                "a scratch part per slot");
-
-static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned char *pin_base;
-static uint64_t pin_used; /* bit i: slot i is taken */
-static int pin_failed;
-
-static void *pin_take(int clean)
-{
-    void *p = NULL;
-    pthread_mutex_lock(&pin_lock);
-    if (!pin_base && !pin_failed) {
-        void *b = NULL;
-        if (em_host_alloc(PIN_SLOT_BYTES * PIN_SLOTS, &b) == EM_OK) {
-            pin_base = b;
-            for (int i = 0; i < PIN_SLOTS; i++)
-                ((int64_t *)(pin_base + (size_t)i * PIN_SLOT_BYTES))[7] = 1;
-        } else {
-            pin_failed = 1;
-        }
-    }
-    for (int i = 0; pin_base && i < PIN_SLOTS; i++) {
-        unsigned char *q = pin_base + (size_t)i * PIN_SLOT_BYTES;
-        if (pin_used >> i & 1 ||
-            (clean && !__atomic_load_n((int64_t *)q + 7, __ATOMIC_ACQUIRE)))
-            continue;
-        pin_used |= 1ull << i;
-        p = q;
-        break;
-    }
-    pthread_mutex_unlock(&pin_lock);
-    return p;
-}
-
-static void pin_give(void *p)
-{
-    pthread_mutex_lock(&pin_lock);
-    pin_used &= ~(1ull << (((unsigned char *)p - pin_base) / PIN_SLOT_BYTES));
-    pthread_mutex_unlock(&pin_lock);
-}
-
-/* n bytes at src (memory of dev) into host (through a slot when n <=
- * PIN_READ_BYTES), once the work queued on `on` is done: the one small
- * read of a result's size. */
-static em_status small_read(em_device *dev, const void *src, void *host,
-                            size_t n, em_stream *on)
-{
-    void *p = em_device_get_type(dev) == EM_DEVICE_CUDA && n <= PIN_READ_BYTES
-                  ? pin_take(0)
-                  : NULL;
-    em_status st;
-    if (!p) /* pageable: returns when the copy is done */
-        return em_memcpy_async(dev, host, src, n, on);
-    st = em_memcpy_async(dev, p, src, n, on);
-    if (st == EM_OK)
-        st = em_stream_synchronize(on);
-    if (st == EM_OK)
-        memcpy(host, p, n);
-    pin_give(p);
-    return st;
-}
 
 /* Wait for bincount's kernel to set pin[2] (see codegen/histogram.h),
  * then copy the extremes it left in pin[0..1] to mm. The flag comes
@@ -367,7 +295,7 @@ em_status em_hist_data_range(const em_array *c, em_stream *on, double *lo,
             st = em_launch(fn[0], grid, block, 0, on, args);
     }
     if (st == EM_OK)
-        st = small_read(dev, buf.data, mm, sizeof mm, on);
+        st = em_read_small(dev, buf.data, mm, sizeof mm, on);
     em_array_release(&buf);
     if (st != EM_OK)
         return st;
@@ -822,8 +750,9 @@ em_status em_bincount(const em_array *x, const em_array *weights,
         if (em_device_get_type(x->device) == EM_DEVICE_CUDA &&
             bound == em_hist_shared_cap(weights != NULL) &&
             em_device_scratch(x->device, &scratch) == EM_OK &&
-            (pin = pin_take(1))) {
-            mmd = (char *)scratch + ((unsigned char *)pin - pin_base);
+            (pin = em_pin_take(1))) {
+            mmd = (char *)scratch +
+                  (size_t)em_pin_index(pin) * EM_PIN_SLOT_BYTES;
             /* the done flag and the scratch part's, which the kernel sets */
             __atomic_store_n((int64_t *)pin + 2, 0, __ATOMIC_RELEASE);
             __atomic_store_n((int64_t *)pin + 7, 0, __ATOMIC_RELEASE);
@@ -832,7 +761,7 @@ em_status em_bincount(const em_array *x, const em_array *weights,
                            &buf);
         if (st == EM_OK) {
             if (!pin)
-                st = small_read(x->device, (char *)buf.data + bound * 8, mm,
+                st = em_read_small(x->device, (char *)buf.data + bound * 8, mm,
                                 sizeof mm, on);
             else
                 st = await_extremes(pin, mm, on);
@@ -863,7 +792,7 @@ em_status em_bincount(const em_array *x, const em_array *weights,
             em_array_release(&buf);
         }
         if (pin)
-            pin_give(pin);
+            em_pin_give(pin);
     }
     if (weights)
         em_array_release(&w);

@@ -8,6 +8,7 @@
 
 #include "codegen/compact.h"
 #include "codegen/ewise.h"
+#include "runtime/pinslot.h"
 
 static int is_cuda(em_device *dev)
 {
@@ -61,10 +62,8 @@ em_status em_compact_count(em_compact *c, em_device *dev, int kind, int elem,
     }
     /* The one host read: the result's size. */
     if (st == EM_OK)
-        st = em_memcpy_async(dev, &c->total, c->offs + c->nt, sizeof c->total,
-                             on);
-    if (st == EM_OK)
-        st = em_stream_synchronize(on);
+        st = em_read_small(dev, c->offs + c->nt, &c->total, sizeof c->total,
+                           on);
     if (st != EM_OK)
         em_compact_end(c);
     return st;
@@ -231,8 +230,7 @@ em_status em_compact_hash_unique(em_device *dev, const void *keys, int64_t n,
     }
     /* The size read: keys inserted, overflow, whether the empty key was
      * among them. */
-    if ((st = em_memcpy_async(dev, w, words.data, sizeof w, on)) != EM_OK ||
-        (st = em_stream_synchronize(on)) != EM_OK)
+    if ((st = em_read_small(dev, words.data, w, sizeof w, on)) != EM_OK)
         goto done;
     if (w[1]) {
         *fell_back = 1;
