@@ -6,7 +6,6 @@
  * privatized counters: see codegen/histogram.h for the schedules.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -761,8 +760,8 @@ em_status em_bincount(const em_array *x, const em_array *weights,
                            &buf);
         if (st == EM_OK) {
             if (!pin)
-                st = em_read_small(x->device, (char *)buf.data + bound * 8, mm,
-                                sizeof mm, on);
+                st = em_read_small(x->device, (char *)buf.data + bound * 8,
+                                   mm, sizeof mm, on);
             else
                 st = await_extremes(pin, mm, on);
             if (st == EM_OK && mm[0] < 0)
