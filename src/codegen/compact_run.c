@@ -37,14 +37,16 @@ em_status em_compact_count(em_compact *c, em_device *dev, int kind, int elem,
         return st;
     c->tile = em_gen_compact_tile(&c->d, em_device_get_type(dev));
     c->nt = (n + c->tile - 1) / c->tile;
-    /* offsets (nt + 1 int64), then the int32 counts */
-    words = c->nt + 1 + (c->nt + 1) / 2;
+    /* offsets (nt + 1 int64), then the int32 counts from a 16-byte
+     * boundary (cc_scan's vector loads) */
+    words = ((c->nt + 2) & ~(int64_t)1) + (c->nt + 1) / 2 + 1;
     if ((st = em_array_empty(dev, EM_INT64, 1, &words, 'C', on, &c->scratch)) !=
         EM_OK)
         return st;
     c->offs = (int64_t *)c->scratch.data;
     {
-        void *mp = (void *)mask, *cp = c->offs + c->nt + 1, *op = c->offs;
+        void *mp = (void *)mask, *cp = c->offs + ((c->nt + 2) & ~(int64_t)1),
+             *op = c->offs;
         void *a1[] = {&mp, &n, &c->nt, &cp};
         void *a2[] = {&cp, &c->nt, &op};
         if (cuda) {
@@ -62,8 +64,8 @@ em_status em_compact_count(em_compact *c, em_device *dev, int kind, int elem,
     }
     /* The one host read: the result's size. */
     if (st == EM_OK)
-        st = em_read_small(dev, c->offs + c->nt, &c->total, sizeof c->total,
-                           on);
+        st =
+            em_read_small(dev, c->offs + c->nt, &c->total, sizeof c->total, on);
     if (st != EM_OK)
         em_compact_end(c);
     return st;
