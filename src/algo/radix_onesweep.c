@@ -108,8 +108,11 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
     em_gen_sort_fn pfn = vsize == 0   ? EM_SRT_OS0
                          : vsize == 4 ? EM_SRT_OS4
                                       : EM_SRT_OS8;
-    /* values staged in input order, and each place's input index */
-    const size_t vshared = vsize ? (size_t)tile * (vsize + 2) : 0;
+    /* the tile's keys in order, then with values the values staged in
+     * input order and each place's input index */
+    const size_t vshared =
+        (size_t)tile * ((em_dtype_size(dt) > 4 ? em_dtype_size(dt) : 0) +
+                        (vsize ? vsize + 2 : 0));
     em_function *fup, *fpass;
     unsigned *aux = NULL, *plan, lastmask;
     int shift;

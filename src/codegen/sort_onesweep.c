@@ -206,22 +206,29 @@ static const char up_cuda[] =
  * s1. v0 NULL: the values are the keys' input positions (argsort's first
  * pass). offs: this pass's 256 digit offsets; a status array: ntiles *
  * 256 words, zero before the pass (a pass zeroes the next one's); ctr:
- * the tile counter, zero before the pass. With values, dynamic shared
- * memory holds the tile's values in input order (vst, loaded with
- * cp.async while the keys are ranked) and each place's input index
- * (inv), 256 * @I * (sizeof(@V) + 2) bytes. */
+ * the tile counter, zero before the pass. Dynamic shared memory holds,
+ * for 8-byte keys (OS_DYNBUF), the tile's keys in order (buf: 20 keys a
+ * thread take 40 KiB, past the 48 KiB of static shared memory with the
+ * counters; smaller keys keep buf static), then with values the tile's
+ * values in input order (vst, loaded with cp.async while the keys are
+ * ranked) and each place's input index (inv), 256 * @I * (sizeof(@V) +
+ * 2) bytes. */
 static const char pass_cuda[] =
     "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P, sizeof(@V))) @N(const srt_raw *k0, srt_raw *ka, srt_raw *kb, const @V *v0, @V *va, @V *vb, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *s0, unsigned *s1, unsigned *ctr, const unsigned *plan)\n"
     "{\n"
-    "    __shared__ srt_raw buf[256 * @I];\n"
     "    __shared__ unsigned wh[8][256];\n"
     /* n < 2^30: a key's place, and gbase, fit an int */
     "    __shared__ int gbase[256];\n"
     "    __shared__ unsigned wt[8];\n"
     "    __shared__ unsigned tile_s, plan_s;\n"
     "    extern __shared__ __align__(16) unsigned char os_dyn[];\n"
-    "    @V *const vst = (@V *)os_dyn;\n"
-    "    unsigned short *const inv = (unsigned short *)(os_dyn + sizeof(@V) * 256 * @I);\n"
+    "#if OS_DYNBUF\n"
+    "    srt_raw *const buf = (srt_raw *)os_dyn;\n"
+    "#else\n"
+    "    __shared__ srt_raw buf[256 * @I];\n"
+    "#endif\n"
+    "    @V *const vst = (@V *)(os_dyn + OS_DYNBUF * sizeof(srt_raw) * 256 * @I);\n"
+    "    unsigned short *const inv = (unsigned short *)(os_dyn + (OS_DYNBUF * sizeof(srt_raw) + sizeof(@V)) * 256 * @I);\n"
     "    const int t = threadIdx.x, lane = t & 31, w = t >> 5;\n"
     "    srt_raw key[@I];\n"
     /* dg: a key's digit (256: no key). */
@@ -570,7 +577,7 @@ static const char bucket_host[] =
  * keys-only float32 lost 7% at 1 tile and uint32 gained 1%, so only the
  * passes with values take 1 (float64 + int64: 7.6 Gkeys/s at 1 tile, 7.4
  * at 4). */
-static int items_knob, vitems_knob, window_knob;
+static int items_knob, vitems_knob, window_knob, ditems_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
@@ -581,15 +588,20 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
      * the top byte of normal floats, where few digits occur; 16, 20, 24,
      * 28 and 32 keys a thread gave 19.3, 21.3, 21.7, 22.5 and 21.1 Gkeys/s
      * (argsort 19.9, 22.3, 22.7, 23.5, 21.4; 32 leaves one block an SM).
-     * 16 for 8-byte keys: the most whose tile fits 48 KiB of static
-     * shared memory beside the warps' counters; 12 for 8-byte keys with
-     * values, so that 3 blocks' keys and staged values fit an SM. */
+     * 20 for 8-byte keys (EMBER_SORT_DITEMS), their tile in dynamic
+     * shared memory (OS_DYNBUF), 3 blocks per SM: 16, 18, 20 and 22 keys
+     * a thread sorted 2^27 float64 at 15.9, 16.2, 16.4-16.5 and 16.1
+     * Gkeys/s (float32 values held as float64: 24.3, 24.9, 25.3-25.5,
+     * 24.9); 24 spills at 3 blocks and at 2 blocks read 15.3. 16 had
+     * been the most whose tile fit 48 KiB of static shared memory. 12
+     * for 8-byte keys with values, so that 3 blocks' keys and staged
+     * values fit an SM. */
     if (vals && em_dtype_size(dt) > 4)
         return 12;
     if (vals)
         return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 28, 4, 32);
     if (em_dtype_size(dt) > 4)
-        return 16;
+        return em_gen_env_knob("EMBER_SORT_DITEMS", &ditems_knob, 20, 4, 22);
     return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
 }
 
@@ -648,8 +660,8 @@ void em_gen_sort_keys_source(em_gen_buf *b, em_dtype dt, em_device_type target)
     char name[32];
     em_gen_buf_printf(b, "%s", key_fn);
     if (target == EM_DEVICE_CUDA) {
-        em_gen_buf_printf(b, "#define OS_MINB0 %d\n#define OS_KEEP %d\n%s",
-                          minb0(),
+        em_gen_buf_printf(b, "#define OS_MINB0 %d\n#define OS_DYNBUF %d\n#define OS_KEEP %d\n%s",
+                          minb0(), em_dtype_size(dt) > 4,
                           em_dtype_get(dt)->kind_id == EM_KIND_FLOAT, up_cuda);
         for (int i = 0; i < 3; i++) {
             snprintf(name, sizeof name, "srt_os%s", kinds[i].sfx);
