@@ -3,7 +3,8 @@
 usage: ncu -c 8 python bench/profile.py CASE [log2n]
 CASE: sort (uint32), sortf (float32), sortd (float64), sortd32 (float32
 values as float64, as in bench/algorithms.py), argsort (float32), pairs
-(float32 + int64), pairsd (float64 + int64), cumsum
+(float32 in [0, 1) + int64), pairsn (standard normal float32 + int64, as
+in bench/algorithms.py), pairsd (float64 + int64), cumsum
 (float32), cumsum64 (int32 to int64), hist256 and hist4096 (float32 in [0, 1)),
 even256 and even4096 (the same through parallel.histogram_even), edges4096
 (histogram_bin_edges alone), bincount (int32 below 4,096).
@@ -46,6 +47,10 @@ def main():
     elif case == "argsort":
         x = put(rng.random(n >> 1, dtype=np.float32))
         fn, work = (lambda: em.argsort(x)), (n >> 1, "Gkeys/s")
+    elif case == "pairsn":
+        x = put(rng.standard_normal(n >> 1).astype(np.float32))
+        v = put(np.arange(n >> 1, dtype=np.int64))
+        fn, work = (lambda: em.parallel.radix_sort(x, v)), (n >> 1, "Gkeys/s")
     elif case == "pairs":
         x = put(rng.random(n >> 1, dtype=np.float32))
         v = put(np.arange(n >> 1, dtype=np.int64))
