@@ -152,11 +152,13 @@ static void cuda_count(em_sb *b, const em_gen_compact *d)
 
 /* One block of 1,024 threads scans the per-tile counts in rounds of
  * 8,192: thread t sums counts [8t, 8t + 8) of the round (two 16-byte
- * loads; the next round's are in flight during this round's block scan)
- * and writes their 8 offsets as four 16-byte stores. The version before
- * gave each thread one contiguous 1/1,024 of all the counts, so every
- * warp access touched 32 lines: 132 us of nonzero's 726 on 2^28 flags
- * (65,536 tiles), one SM's L1 doing it all. */
+ * loads; the next round's are in flight during this round's block scan),
+ * and the round's offsets go out through shared memory, a warp writing
+ * 256 consecutive bytes. The first version gave each thread one
+ * contiguous 1/1,024 of all the counts, so every warp access touched 32
+ * lines: 132 us of nonzero's 726 on 2^28 flags (65,536 tiles), one SM's
+ * L1 doing it all; with each thread storing its own 8 offsets (four
+ * 16-byte stores, 16 lines a warp store) it took 32 us. */
 static void cuda_scan(em_sb *b)
 {
     em_sb_puts(
@@ -164,9 +166,9 @@ static void cuda_scan(em_sb *b)
         "extern \"C\" __global__ void __launch_bounds__(1024) cc_scan(const "
         "int *counts, long long nt, long long *offs)\n{\n"
         "    __shared__ long long ws[32];\n"
+        "    __shared__ __align__(16) int st[8192];\n"
         "    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;\n"
-        "    const int vec = !(((unsigned long long)counts | "
-        "(unsigned long long)offs) & 15);\n"
+        "    const int vec = !((unsigned long long)counts & 15);\n"
         "    long long carry = 0;\n"
         "    int c[8], nx[8];\n"
         "#define CC_LOAD(r, a) do { const long long i0 = (r) + 8ll * "
@@ -202,22 +204,26 @@ static void cuda_scan(em_sb *b)
         "            }\n"
         "            ws[lane] = u;\n        }\n"
         "        __syncthreads();\n"
-        "        long long base = carry + v - s + (w ? ws[w - 1] : 0), "
-        "o8[8];\n"
-        "        carry += ws[31];\n"
+        /* a round's own prefixes fit an int: 8,192 tiles of at most
+         * 4,096 flags */
+        "        int base = (int)(v - s + (w ? ws[w - 1] : 0));\n"
+        "        const long long total = ws[31];\n"
+        "        int o[8];\n"
         "#pragma unroll\n"
         "        for (int k = 0; k < 8; k++) {\n"
-        "            o8[k] = base;\n            base += c[k];\n        }\n"
-        "        const long long i0 = r + 8ll * threadIdx.x;\n"
-        "        if (vec && i0 + 8 <= nt) {\n"
+        "            o[k] = base;\n            base += c[k];\n        }\n"
+        "        *(int4 *)(st + 8 * threadIdx.x) = make_int4(o[0], o[1], "
+        "o[2], o[3]);\n"
+        "        *(int4 *)(st + 8 * threadIdx.x + 4) = make_int4(o[4], o[5], "
+        "o[6], o[7]);\n"
+        "        __syncthreads();\n"
         "#pragma unroll\n"
-        "            for (int k = 0; k < 8; k += 2)\n"
-        "                *(longlong2 *)(offs + i0 + k) = make_longlong2(o8[k], "
-        "o8[k + 1]);\n"
-        "        } else {\n"
-        "            for (int k = 0; k < 8; k++)\n"
-        "                if (i0 + k < nt)\n                    offs[i0 + k] = "
-        "o8[k];\n        }\n"
+        "        for (int k = 0; k < 8; k++) {\n"
+        "            const long long i = r + k * 1024 + threadIdx.x;\n"
+        "            if (i < nt)\n"
+        "                offs[i] = carry + st[k * 1024 + threadIdx.x];\n"
+        "        }\n"
+        "        carry += total;\n"
         "        __syncthreads();\n"
         "    }\n"
         "#undef CC_LOAD\n"
