@@ -385,14 +385,18 @@ def test_rows_edge_cases(device):
                                   np.sort(x, axis=axis, kind="stable"))
 
 
-# ---- the raw-key radix sort (Onesweep on CUDA): tiles of 4096 keys ----
+# ---- the raw-key radix sort (Onesweep on CUDA) ----
+# Tiles: 256 threads x 24 keys (4-byte keys alone), x 20 (8-byte keys),
+# x 12 (8-byte keys with values), x 28 (4-byte keys with values: VTILE).
 TILE = 4096
+VTILE = 256 * 28
 
 
-@pytest.mark.parametrize("n", [TILE - 1, TILE, TILE + 1, TILE * 33 + 1])
+@pytest.mark.parametrize("n", [TILE - 1, TILE, TILE + 1, TILE * 33 + 1,
+                               VTILE - 1, VTILE, VTILE + 1, VTILE * 4 + 100])
 def test_tile_sizes(device, n):
     for dtype, dup in [("uint32", False), ("float32", True), ("int64", True),
-                       ("float64", False)]:
+                       ("float64", False), ("int32", True)]:
         x = rand(dtype, n, seed=n + 3, dup=dup)
         a = ember.asarray(x, device=device)
         o = np.argsort(x, kind="stable")
@@ -402,6 +406,10 @@ def test_tile_sizes(device, n):
         k, v = ember.parallel.radix_sort(a, ember.asarray(vals, device=device))
         assert_array_equal_np(k, x[o])
         assert_array_equal_np(v, vals[o])
+        big = np.arange(n, dtype=np.int64) * 3 - (1 << 40)
+        k, v = ember.parallel.radix_sort(a, ember.asarray(big, device=device))
+        assert_array_equal_np(k, x[o])
+        assert_array_equal_np(v, big[o])
 
 
 def test_all_equal_and_sorted(device):
