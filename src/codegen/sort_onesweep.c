@@ -87,7 +87,8 @@ static const char up_cuda[] =
      * spills. Kept digits, or 8-byte keys, or 8-byte values (whose
      * staged tile leaves shared memory for 3 blocks): 3 blocks (about 80
      * registers). Values with more than 16 keys a thread: 2 (their
-     * tile's keys, values and indices take 107 KB at 28). */
+     * tile's keys, values and indices take 111 KB at 29: two blocks
+     * and their 1 KB reserves just fit the 228 KB of an H100 SM). */
     "#define OS_MINB(items, p, vs) ((p) && (items) > 16 ? 2 : sizeof(srt_raw) > 4 || (p) && (vs) > 4 && (items) > 12 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
@@ -581,13 +582,16 @@ static int items_knob, vitems_knob, window_knob, ditems_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
-    /* 4-byte keys with values: 28, at 2 blocks per SM (OS_MINB). A
+    /* 4-byte keys with values: 29, at 2 blocks per SM (OS_MINB). A
      * pass's cost follows the length of the runs it writes (about
      * tile / 256 keys of a digit): on the H100, pairs of float32 and
      * int64 took 1.8-1.9 ms a pass with random digits and 1.27 ms on
      * the top byte of normal floats, where few digits occur; 16, 20, 24,
      * 28 and 32 keys a thread gave 19.3, 21.3, 21.7, 22.5 and 21.1 Gkeys/s
-     * (argsort 19.9, 22.3, 22.7, 23.5, 21.4; 32 leaves one block an SM).
+     * (argsort 19.9, 22.3, 22.7, 23.5, 21.4; 32 leaves one block an SM);
+     * later, 29 against 28: 5.870-5.872 ms against 5.906-5.931 for the
+     * bench's pairs (argsort the same within 1%), the most that leaves
+     * two blocks an SM (30 would take 236 KB).
      * 20 for 8-byte keys (EMBER_SORT_DITEMS), their tile in dynamic
      * shared memory (OS_DYNBUF), 3 blocks per SM: 16, 18, 20 and 22 keys
      * a thread sorted 2^27 float64 at 15.9, 16.2, 16.4-16.5 and 16.1
@@ -599,7 +603,7 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
     if (vals && em_dtype_size(dt) > 4)
         return 12;
     if (vals)
-        return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 28, 4, 32);
+        return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 29, 4, 32);
     if (em_dtype_size(dt) > 4)
         return em_gen_env_knob("EMBER_SORT_DITEMS", &ditems_knob, 20, 4, 22);
     return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);

@@ -387,9 +387,9 @@ def test_rows_edge_cases(device):
 
 # ---- the raw-key radix sort (Onesweep on CUDA) ----
 # Tiles: 256 threads x 24 keys (4-byte keys alone), x 20 (8-byte keys),
-# x 12 (8-byte keys with values), x 28 (4-byte keys with values: VTILE).
+# x 12 (8-byte keys with values), x 29 (4-byte keys with values: VTILE).
 TILE = 4096
-VTILE = 256 * 28
+VTILE = 256 * 29
 
 
 @pytest.mark.parametrize("n", [TILE - 1, TILE, TILE + 1, TILE * 33 + 1,
