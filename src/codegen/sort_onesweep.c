@@ -87,8 +87,8 @@ static const char up_cuda[] =
      * spills. Kept digits, or 8-byte keys, or 8-byte values (whose
      * staged tile leaves shared memory for 3 blocks): 3 blocks (about 80
      * registers). Values with more than 16 keys a thread: 2 (their
-     * tile's keys, values and indices take 111 KB at 29: two blocks
-     * and their 1 KB reserves just fit the 228 KB of an H100 SM). */
+     * tile's keys, values and indices take 110.5 KiB at 29: two blocks
+     * and their 1 KiB reserves fit the 228 KiB of an H100 SM). */
     "#define OS_MINB(items, p, vs) ((p) && (items) > 16 ? 2 : sizeof(srt_raw) > 4 || (p) && (vs) > 4 && (items) > 12 || ((p) || OS_KEEP) && (items) > 16 ? 3 : OS_MINB0)\n"
     /* The lanes whose digit (bits 0-7 of d) equals this lane's: one
      * ballot per bit, each lane keeping the ballot or its complement by its
@@ -591,7 +591,7 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
      * (argsort 19.9, 22.3, 22.7, 23.5, 21.4; 32 leaves one block an SM);
      * later, 29 against 28: 5.870-5.872 ms against 5.906-5.931 for the
      * bench's pairs (argsort the same within 1%), the most that leaves
-     * two blocks an SM (30 would take 236 KB).
+     * two blocks an SM (30 would need 230 KiB).
      * 20 for 8-byte keys (EMBER_SORT_DITEMS), their tile in dynamic
      * shared memory (OS_DYNBUF), 3 blocks per SM: 16, 18, 20 and 22 keys
      * a thread sorted 2^27 float64 at 15.9, 16.2, 16.4-16.5 and 16.1
