@@ -1,8 +1,10 @@
 """One issue-4 case, called once on the GPU, for a profiler to watch.
 
 usage: ncu -c 8 python bench/profile.py CASE [log2n]
-CASE: sort (uint32), sortf (float32), sortd (float64), sortd32 (float32
-values as float64, as in bench/algorithms.py), argsort (float32), pairs
+CASE: sort (uint32), sortf (float32), sortn (standard normal float32,
+as in bench/algorithms.py), sortd (float64), sortd32 (float32
+values as float64, as in bench/algorithms.py), argsort (float32),
+argsortn (standard normal float32, as in bench/algorithms.py), pairs
 (float32 in [0, 1) + int64), pairsn (standard normal float32 + int64, as
 in bench/algorithms.py), pairsd (float64 + int64), cumsum
 (float32), cumsum64 (int32 to int64), hist256 and hist4096 (float32 in [0, 1)),
@@ -34,6 +36,9 @@ def main():
     elif case == "sortf":
         x = put(rng.random(n >> 1, dtype=np.float32))
         fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
+    elif case == "sortn":
+        x = put(rng.standard_normal(n >> 1).astype(np.float32))
+        fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
     elif case == "sortd":
         x = put(rng.random(n >> 1))
         fn, work = (lambda: em.sort(x)), (n >> 1, "Gkeys/s")
@@ -46,6 +51,9 @@ def main():
         fn, work = (lambda: em.parallel.radix_sort(x, v)), (n >> 1, "Gkeys/s")
     elif case == "argsort":
         x = put(rng.random(n >> 1, dtype=np.float32))
+        fn, work = (lambda: em.argsort(x)), (n >> 1, "Gkeys/s")
+    elif case == "argsortn":
+        x = put(rng.standard_normal(n >> 1).astype(np.float32))
         fn, work = (lambda: em.argsort(x)), (n >> 1, "Gkeys/s")
     elif case == "pairsn":
         x = put(rng.standard_normal(n >> 1).astype(np.float32))

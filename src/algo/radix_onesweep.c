@@ -64,17 +64,26 @@ int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize)
 }
 
 /* The upsweep's shared memory for an image of ib bytes, and *lg: 2^lg
- * counters per digit, as many as fit in 128 KiB and in what one block
- * may have on this device (32 on Hopper and Ampere). */
-static size_t up_shared(em_device *dev, size_t ib, int *lg)
+ * counters per digit, as many as fit in 128 KiB (176 KiB with the
+ * data-chosen layout's counts: bytes 0-2, 128 digits of 7 bits and 1,024
+ * 16-bit halves) and in what one block may have on this device (32 on
+ * Hopper and Ampere). */
+static size_t up_bytes(size_t ib, int adapt, int lg)
 {
-    const size_t have = (size_t)em_gen_device_shared(dev, 1);
+    return adapt ? (size_t)(3 * 256 + 128 + 512) * 4 << lg
+                 : ib * 256 * 4 << lg;
+}
+
+static size_t up_shared(em_device *dev, size_t ib, int adapt, int *lg)
+{
+    const size_t have = (size_t)em_gen_device_shared(dev, 1),
+                 cap = (adapt ? 176 : 128) * 1024;
     size_t bytes;
     *lg = 5;
     while (*lg > 0 &&
-           ((bytes = ib * 256 * 4 << *lg) > 128 * 1024 || bytes > have))
+           ((bytes = up_bytes(ib, adapt, *lg)) > cap || bytes > have))
         (*lg)--;
-    return ib * 256 * 4 << *lg;
+    return up_bytes(ib, adapt, *lg);
 }
 
 /* Pass p of npass: the digit's shift and mask. */
@@ -96,7 +105,13 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
 {
     const long long tile = 256ll * em_gen_sort_os_items(dt, vsize != 0);
     const long long ntiles = (n + tile - 1) / tile;
-    const size_t hist_words = (size_t)npass * 256, ctr_words = 64;
+    /* srt_up may choose the digits from the data (sort_onesweep.c:
+     * os_layout) for 4-byte keys sorted by all their bits. */
+    int adapt = em_dtype_size(dt) == 4 && npass == 4 && begin == 0 &&
+                      end == 32 && em_gen_sort_os_adapt(vsize != 0);
+    const size_t hist_words =
+                     (size_t)npass * 256 + (adapt ? EM_SRT_OS_ADAPT_WORDS : 0),
+                 ctr_words = 64;
     const size_t status_words = (size_t)ntiles * 256;
     /* Two status arrays taking turns: the k-th pass that runs reads
      * array k % 2 and zeroes array (k + 1) % 2 for the next, so only the
@@ -114,7 +129,7 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         (size_t)tile * ((em_dtype_size(dt) > 4 ? em_dtype_size(dt) : 0) +
                         (vsize ? vsize + 2 : 0));
     em_function *fup, *fpass;
-    unsigned *aux = NULL, *plan, lastmask;
+    unsigned *aux = NULL, *plan, *cmap, lastmask;
     int shift;
     em_status st;
 
@@ -130,19 +145,30 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         goto done;
     /* the passes' plan words, among the counters (which take npass + 1) */
     plan = aux + hist_words + 32;
+    /* the passes load a map even when none was made: then any 256 words */
+    cmap = adapt ? aux + hist_words - 256 : aux;
     digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
     {
         int lg;
-        const size_t shm = up_shared(dev, em_dtype_size(dt) > 4 ? 8 : 4, &lg);
+        const size_t shm =
+            up_shared(dev, em_dtype_size(dt) > 4 ? 8 : 4, adapt, &lg);
+        int tilesz = (int)tile;
         const long long most = (n + 8191) / 8192,
                         units = em_gen_device_units(dev);
         /* the upsweep's count of finished blocks: the last word of the
          * counters */
         unsigned *fin = aux + hist_words + ctr_words - 1;
-        em_dim3 grid = {(unsigned)(units < most ? units : most), 1, 1};
+        /* A 16-bit counter of the top 10 bits takes about n / grid / 2^lg
+         * keys: keep that below 57,344 (2^16 less a block's 8,192). */
+        long long blocks = units < most ? units : most;
+        const long long least = n / (57344ll << lg) + 1;
+        em_dim3 grid = {0, 1, 1};
         em_dim3 up = {1024, 1, 1};
-        void *args[10] = {&keys, &n,  &begin, &npass, &lastmask,
-                          &desc, &lg, &aux,   &fin,   &plan};
+        if (adapt && blocks < least)
+            blocks = least;
+        grid.x = (unsigned)blocks;
+        void *args[12] = {&keys, &n,   &begin, &npass, &lastmask, &desc,
+                          &lg,   &aux, &fin,   &plan,  &adapt,    &tilesz};
         if ((st = em_launch(fup, grid, up, shm, s, args)) != EM_OK)
             goto done;
     }
@@ -156,9 +182,9 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         unsigned *s1 = nstat > 1 ? s0 + status_words : NULL;
         unsigned mask;
         em_dim3 grid = {(unsigned)ntiles, 1, 1}, block = {256, 1, 1};
-        void *args[15] = {&keys, &kout,  &ktmp, &vals, &vout,
-                          &vtmp, &n,     &shift, &mask, &desc,
-                          &offs, &s0,    &s1,   &ctr,  &pw};
+        void *args[16] = {&keys, &kout, &ktmp, &vals, &vout, &vtmp,
+                          &n,    &shift, &mask, &desc, &offs, &s0,
+                          &s1,   &ctr,  &pw,   &cmap};
         digit_of(p, npass, begin, end, &shift, &mask);
         st = em_launch(fpass, grid, block, vshared, s, args);
     }

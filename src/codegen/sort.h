@@ -78,6 +78,13 @@ em_status em_gen_sort_source(int dtype, em_device_type target, char **out);
 #define EM_SRT_OS_MAX_N ((1ll << 30) - 1)
 int em_gen_sort_os_items(em_dtype dt, int vals);
 
+/* Whether a Onesweep sort of 4-byte keys over all 32 bits may let srt_up
+ * choose its digits from the data (with values: vals); the kernels
+ * extend srt_up's histogram area by EM_SRT_OS_ADAPT_WORDS words, the
+ * last 256 of them the top pass's map. */
+int em_gen_sort_os_adapt(int vals);
+#define EM_SRT_OS_ADAPT_WORDS (128 + 1024 + 256)
+
 /* Appends to a dtype's image module (after srt_key's prerequisites:
  * srt_raw, srt_img, SRT_IMG, SRT_ONES) the kernels that move raw keys:
  * Onesweep for CUDA, chunked LSD for the host (sort_onesweep.c). */

@@ -21,6 +21,13 @@
  * earlier tiles (a thread per digit) until it finds an inclusive prefix
  * (flag P), publishes its own, and scatters from shared memory so each
  * digit's run is written by consecutive threads.
+ * With values (em_gen_sort_os_adapt), 4-byte keys sorted by all their
+ * bits may take digits chosen from the data: when their top 10 bits take
+ * at most 256 values (floats: the sign and a narrow exponent range),
+ * srt_up's last block (os_layout) sorts by bits [0, 8), [8, 15), [15,
+ * 22) and then the top 10 bits through a map of the values that occur,
+ * so two passes write runs twice as long; each pass learns its digit
+ * from its plan word.
  * Look-back only ever waits on tiles with smaller ids, which were handed
  * out earlier to blocks already running: no wait can hang. A status word
  * is 2 flag bits and a 30-bit count, so the schedule takes n < 2^30.
@@ -80,6 +87,11 @@ static const char up_cuda[] =
      * source (the input, buffer a, buffer b), bit 3 its destination (a or
      * b), bit 4 its status array, bit 5 set when a pass runs after it. */
     "#define OS_SKIP 1u\n"
+    /* Bit 6: the pass's digit is bits [bits 8-12, + bits 13-16) of the
+     * image, chosen by srt_up from the data, not the launch's shift and
+     * mask; bit 7: the digit goes through the compressed map (OS_ADAPT). */
+    "#define OS_OWN 0x40u\n"
+    "#define OS_CMAP 0x80u\n"
     /* Blocks to keep resident per SM: registers are capped to fit them.
      * Integer keys without values (24 a thread, digits not kept) take
      * OS_MINB0, 4: ptxas spills about 100 bytes a thread there, yet
@@ -108,23 +120,32 @@ static const char up_cuda[] =
     "    }\n"
     "    return peers;\n"
     "}\n"
-    "__device__ __forceinline__ void os_count(unsigned *h, srt_raw r, int desc, int begin, srt_img keep, int lg, int lane)\n"
+    /* With the data-chosen layout's counts (adapt), bytes 0-2, bits [15,
+     * 22) and the top 10 bits (byte 3 is their sum by fours); the top 10
+     * bits' lane-private counters are 16-bit halves of words (64 KiB
+     * rather than 128), which srt_up's grid keeps below 2^16. */
+    "__device__ __forceinline__ void os_count(unsigned *h, srt_raw r, int desc, int begin, srt_img keep, int lg, int lane, int adapt)\n"
     "{\n"
     "    const srt_img b = (srt_key(r, desc) >> begin) & keep;\n"
     "#pragma unroll\n"
     "    for (int p = 0; p < (int)sizeof(srt_img); p++)\n"
-    "        atomicAdd(&h[((p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)) << lg) + lane], 1u);\n"
+    "        if (!OS_ADAPT || p < 3 || !adapt)\n"
+    "            atomicAdd(&h[((p * 256 + ((unsigned)(b >> 8 * p) & 0xffu)) << lg) + lane], 1u);\n"
+    "#if OS_ADAPT\n"
+    "    if (adapt) {\n"
+    "        unsigned *e = h + (3 * 256 << lg);\n"
+    "        const unsigned top = (unsigned)(b >> 22);\n"
+    "        atomicAdd(&e[(((unsigned)(b >> 15) & 127u) << lg) + lane], 1u);\n"
+    "        atomicAdd(&e[((128 + (top >> 1)) << lg) + lane], 1u << ((top & 1u) << 4));\n"
+    "    }\n"
+    "#endif\n"
     "}\n"
-    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist, unsigned *fin, unsigned *plan)\n"
+    /* The counting loop of srt_up: LG its lg when known at compile time
+     * (else -1: lg0), AD its adapt. */
+    "template <int LG, int AD>\n"
+    "__device__ __forceinline__ void os_keys(const srt_raw *keys, long long n, int desc, int begin, srt_img keep, int lg0, unsigned *h)\n"
     "{\n"
-    "    extern __shared__ unsigned h[];\n"
-    "    const int t = threadIdx.x, L = 1 << lg, lane = t & (L - 1);\n"
-    "    const int words = (int)sizeof(srt_img) * 256 * L;\n"
-    /* The bits of the image that the passes sort by, from bit begin:
-     * each pass's digit is then one byte of it. */
-    "    const srt_img keep = ((srt_img)lastmask << 8 * (npass - 1)) | (((srt_img)1 << 8 * (npass - 1)) - 1);\n"
-    "    for (int i = t; i < words; i += 1024) h[i] = 0u;\n"
-    "    __syncthreads();\n"
+    "    const int lg = LG >= 0 ? LG : lg0, t = threadIdx.x, lane = t & ((1 << lg) - 1);\n"
     "    const long long S = (long long)gridDim.x * 1024, g = (long long)blockIdx.x * 1024 + t;\n"
     "    long long done = 0;\n"
     /* 16-byte loads, two in flight per thread, when the keys are aligned
@@ -139,28 +160,105 @@ static const char up_cuda[] =
     "            const int two = i + S < nv;\n"
     "            if (two) c.v = kv[i + S];\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < V; u++) os_count(h, a.k[u], desc, begin, keep, lg, lane);\n"
+    "            for (int u = 0; u < V; u++) os_count(h, a.k[u], desc, begin, keep, lg, lane, AD);\n"
     "            if (two) {\n"
     "#pragma unroll\n"
-    "                for (int u = 0; u < V; u++) os_count(h, c.k[u], desc, begin, keep, lg, lane);\n"
+    "                for (int u = 0; u < V; u++) os_count(h, c.k[u], desc, begin, keep, lg, lane, AD);\n"
     "            }\n"
     "        }\n"
     "        done = nv * V;\n"
     "    }\n"
-    "    for (long long i = done + g; i < n; i += S) os_count(h, keys[i], desc, begin, keep, lg, lane);\n"
+    "    for (long long i = done + g; i < n; i += S) os_count(h, keys[i], desc, begin, keep, lg, lane, AD);\n"
+    "}\n"
+    /* Whether to sort 4-byte keys by digits [0, 8), [8, 15), [15, 22)
+     * and the top 10 bits through a map to at most 256 digits, instead
+     * of by bytes. A pass costs more the shorter the runs it writes (a
+     * tile's keys of one digit; docs/algorithms.md): an 8-bit pass of
+     * pairs over random digits took 1.70 ms, a 7-bit one 1.55. Real
+     * keys often fill few values of their top bits (floats: the sign and
+     * exponent), so when the top 10 bits take at most 256 values the two
+     * middle passes can be 7 bits wide at no extra pass. Taken when that
+     * holds and the runs a tile is expected to write (a digit of count c
+     * in a tile of T keys out of n: min(1, T c / n) runs) are fewer.
+     * All 1,024 threads of the last block call it; hist: the summed
+     * counts (bytes, then bits [15, 22), then the top 10 bits); nzw: 32
+     * words of shared memory, left holding each warp's occupied-bin mask
+     * of the top 10 bits. */
+    "#if OS_ADAPT\n"
+    "__device__ int os_layout(volatile const unsigned *hist, long long n, int tilesz, unsigned *nzw)\n"
+    "{\n"
+    "    __shared__ float gain_s;\n"
+    "    __shared__ unsigned occ_s;\n"
+    "    const int t = threadIdx.x, lane = t & 31;\n"
+    "    const float T = (float)tilesz, fn = (float)n;\n"
+    "    const unsigned c10 = hist[4 * 256 + 128 + t];\n"
+    "    if (t == 0) gain_s = 0.f, occ_s = 0u;\n"
+    "    __syncthreads();\n"
+    "#define OS_RUNS(c) fminf(1.f, T * (float)(c) / fn)\n"
+    "    float g = OS_RUNS(c10);\n"
+    "    if (t < 256) g -= OS_RUNS(hist[256 + t]) + OS_RUNS(hist[512 + t]) + OS_RUNS(hist[768 + t]);\n"
+    "    if (t < 128) g += OS_RUNS(hist[256 + t] + hist[384 + t]) + OS_RUNS(hist[4 * 256 + t]);\n"
+    "#undef OS_RUNS\n"
+    "    for (int o = 16; o; o >>= 1) g += __shfl_xor_sync(0xffffffffu, g, o);\n"
+    "    const unsigned nz = __ballot_sync(0xffffffffu, c10 != 0u);\n"
+    "    if (lane == 0) {\n"
+    "        nzw[t >> 5] = nz;\n"
+    "        atomicAdd(&gain_s, g);\n"
+    "        atomicAdd(&occ_s, (unsigned)__popc(nz));\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    return occ_s <= 256u && gain_s < 0.f;\n"
+    "}\n"
+    "#endif\n"
+    "extern \"C\" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, long long n, int begin, int npass, unsigned lastmask, int desc, int lg, unsigned *hist, unsigned *fin, unsigned *plan, int adapt, int tilesz)\n"
+    "{\n"
+    "    extern __shared__ unsigned h[];\n"
+    "    const int t = threadIdx.x, L = 1 << lg;\n"
+    "#if !OS_ADAPT\n"
+    "    adapt = 0;\n"
+    "#endif\n"
+    "    const int nb = adapt ? 3 : (int)sizeof(srt_img);\n"
+    "    const int words = nb * 256 * L;\n"
+    "    const int ewords = adapt ? (128 + 512) << lg : 0;\n"
+    /* The bits of the image that the passes sort by, from bit begin:
+     * each pass's digit is then one byte of it. */
+    "    const srt_img keep = ((srt_img)lastmask << 8 * (npass - 1)) | (((srt_img)1 << 8 * (npass - 1)) - 1);\n"
+    "    for (int i = t; i < words + ewords; i += 1024) h[i] = 0u;\n"
+    "    __syncthreads();\n"
+    /* lg is 5 wherever shared memory allows (Hopper, Ampere): then the
+     * counters' addresses fold into fewer instructions, and the loop is
+     * bound by issue (about 40 instructions a key). */
+    "    if (lg == 5) {\n"
+    "        if (adapt) os_keys<5, 1>(keys, n, desc, begin, keep, lg, h);\n"
+    "        else os_keys<5, 0>(keys, n, desc, begin, keep, lg, h);\n"
+    "    } else {\n"
+    "        if (adapt) os_keys<-1, 1>(keys, n, desc, begin, keep, lg, h);\n"
+    "        else os_keys<-1, 0>(keys, n, desc, begin, keep, lg, h);\n"
+    "    }\n"
     "    __syncthreads();\n"
     /* Thread q adds digit q's lane counters, starting at a lane that
      * depends on q so that a warp's reads fall in distinct banks. */
-    "    for (int q = t; q < npass * 256; q += 1024) {\n"
+    "    for (int q = t; q < nb * 256 && q < npass * 256; q += 1024) {\n"
     "        const unsigned *row = h + (q << lg);\n"
     "        unsigned c = 0u;\n"
     "        for (int l = 0; l < L; l++) c += row[(l + q) & (L - 1)];\n"
     "        if (c) atomicAdd(&hist[q], c);\n"
     "    }\n"
+    "    if (adapt) {\n"
+    "        for (int q = t; q < 128 + 1024; q += 1024) {\n"
+    "            const int r = q < 128 ? q : 128 + ((q - 128) >> 1), sh = q < 128 ? 0 : (q & 1) << 4;\n"
+    "            const unsigned *row = h + words + (r << lg);\n"
+    "            unsigned c = 0u;\n"
+    "            const unsigned m = q < 128 ? 0xffffffffu : 0xffffu;\n"
+    "            for (int l = 0; l < L; l++) c += row[(l + r) & (L - 1)] >> sh & m;\n"
+    "            if (c) atomicAdd(&hist[npass * 256 + q], c);\n"
+    "        }\n"
+    "    }\n"
     /* The last block to finish turns the counts into each digit's first
      * place, pass by pass (one launch fewer), and writes the plan. */
     "    __shared__ unsigned wt[32];\n"
     "    __shared__ int last, alike[8];\n"
+    "    int own = 0;\n"
     "    __threadfence();\n"
     "    __syncthreads();\n"
     "    if (t == 0) last = atomicAdd(fin, 1u) == gridDim.x - 1;\n"
@@ -171,12 +269,34 @@ static const char up_cuda[] =
     "        volatile unsigned *vh = hist;\n"
     "        const int lane = t & 31, w = t >> 5;\n"
     "        if (t < 8) alike[t] = 0;\n"
+    "#if OS_ADAPT\n"
+    "        __shared__ unsigned nzw[32];\n"
+    "        if (adapt && t < 256)\n"
+    "            vh[3 * 256 + t] = vh[4 * 256 + 128 + 4 * t] + vh[4 * 256 + 129 + 4 * t] + vh[4 * 256 + 130 + 4 * t] + vh[4 * 256 + 131 + 4 * t];\n"
     "        __syncthreads();\n"
+    "        own = adapt && os_layout(vh, n, tilesz, nzw);\n"
+    "#endif\n"
+    "        __syncthreads();\n"
+    /* With the data-chosen layout, pass 1's counts fold byte 1's (bits
+     * [8, 15)), pass 2's were counted, and pass 3's digit is the rank of
+     * its top-10-bit value among those that occur: cm maps each value to
+     * it, and each occurring value's offset goes to its rank's slot. */
     "        for (int p = 0; p < npass; p++) {\n"
-    "            const unsigned c = t < 256 ? vh[p * 256 + t] : 0u;\n"
+    "            unsigned c = t < 256 ? vh[p * 256 + t] : 0u;\n"
+    "            if (own && p == 1) c = t < 128 ? vh[256 + t] + vh[384 + t] : 0u;\n"
+    "            if (own && p == 2) c = t < 128 ? vh[4 * 256 + t] : 0u;\n"
+    "            if (own && p == 3) c = vh[4 * 256 + 128 + t];\n"
     "            unsigned x = c, pre = 0u;\n"
     "            if (c == (unsigned)n) alike[p] = 1;\n"
     OS_BLOCK_SCAN
+    "#if OS_ADAPT\n"
+    "            if (own && p == 3) {\n"
+    "                unsigned r = (unsigned)__popc(nzw[w] & ((1u << lane) - 1u));\n"
+    "                for (int k = 0; k < w; k++) r += (unsigned)__popc(nzw[k]);\n"
+    "                ((unsigned char *)(hist + 4 * 256 + 128 + 1024))[t] = (unsigned char)r;\n"
+    "                if (c) vh[3 * 256 + r] = pre + x - c;\n"
+    "            } else\n"
+    "#endif\n"
     "            if (t < 256) vh[p * 256 + t] = pre + x - c;\n"
     "            __syncthreads();\n"
     "        }\n"
@@ -196,6 +316,11 @@ static const char up_cuda[] =
     "            const unsigned src = k == 0 ? 0u : (e - k) % 2 == 0 ? 1u : 2u;\n"
     "            const unsigned dst = (e - 1 - k) % 2 == 0 ? 0u : 1u;\n"
     "            plan[p] = src << 1 | dst << 3 | (unsigned)(k % 2) << 4 | (unsigned)(k + 1 < e) << 5;\n"
+    "            if (own) {\n"
+    "                const unsigned sh = p == 0 ? 0u : p == 1 ? 8u : p == 2 ? 15u : 22u;\n"
+    "                const unsigned wd = p == 0 ? 8u : p == 3 ? 10u : 7u;\n"
+    "                plan[p] |= OS_OWN | sh << 8 | wd << 13 | (p == 3 ? OS_CMAP : 0u);\n"
+    "            }\n"
     "            k++;\n"
     "        }\n"
     "    }\n"
@@ -215,9 +340,14 @@ static const char up_cuda[] =
  * ranked) and each place's input index (inv), 256 * @I * (sizeof(@V) +
  * 2) bytes. */
 static const char pass_cuda[] =
-    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P, sizeof(@V))) @N(const srt_raw *k0, srt_raw *ka, srt_raw *kb, const @V *v0, @V *va, @V *vb, long long n, int shift, unsigned mask, int desc, const unsigned *offs, unsigned *s0, unsigned *s1, unsigned *ctr, const unsigned *plan)\n"
+    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P, sizeof(@V))) @N(const srt_raw *k0, srt_raw *ka, srt_raw *kb, const @V *v0, @V *va, @V *vb, long long n, int shift0, unsigned mask0, int desc, const unsigned *offs, unsigned *s0, unsigned *s1, unsigned *ctr, const unsigned *plan, const unsigned *cmap)\n"
     "{\n"
     "    __shared__ unsigned wh[8][256];\n"
+    "#if OS_ADAPT\n"
+    /* the compressed map of a data-chosen top pass (srt_up), as bytes */
+    "    __shared__ unsigned cm_s[256];\n"
+    "    cm_s[threadIdx.x] = cmap[threadIdx.x];\n"
+    "#endif\n"
     /* n < 2^30: a key's place, and gbase, fit an int */
     "    __shared__ int gbase[256];\n"
     "    __shared__ unsigned wt[8];\n"
@@ -239,7 +369,13 @@ static const char pass_cuda[] =
      * 2^27 uint32: 47.3 Gkeys/s against 42.7). A float's image costs more
      * to take twice than the registers save (39.5 against 42.1): OS_KEEP. */
     "#undef OS_D\n"
-    "#define OS_D(j) (@P || OS_KEEP ? dg[j] : wbase + (j) * 32 < tn ? SRT_DIG(key[j]) : 256u)\n"
+    "#define OS_D(j) (@P || OS_KEEP ? dg[j] : wbase + (j) * 32 < tn ? OS_DIG(key[j]) : 256u)\n"
+    "#undef OS_DIG\n"
+    "#if OS_ADAPT\n"
+    "#define OS_DIG(k) (cmp ? (unsigned)((const unsigned char *)cm_s)[SRT_DIG(k)] : SRT_DIG(k))\n"
+    "#else\n"
+    "#define OS_DIG(k) SRT_DIG(k)\n"
+    "#endif\n"
     "    if (t == 0) {\n"
     "        tile_s = atomicAdd(ctr, 1u);\n"
     "        plan_s = *plan;\n"
@@ -248,6 +384,11 @@ static const char pass_cuda[] =
     "    __syncthreads();\n"
     "    const unsigned pl = plan_s, tile = tile_s;\n"
     "    if (pl & OS_SKIP) return;\n"
+    "    int shift = shift0;\n"
+    "    unsigned mask = mask0;\n"
+    "    const int cmp = (pl & OS_CMAP) != 0u;\n"
+    "    (void)cmp;\n"
+    "    if (pl & OS_OWN) shift = pl >> 8 & 31u, mask = (1u << (pl >> 13 & 15u)) - 1u;\n"
     "    const unsigned src = pl >> 1 & 3u;\n"
     "    const srt_raw *const kin = src == 0u ? k0 : src == 1u ? ka : kb;\n"
     "    srt_raw *const kout = pl >> 3 & 1u ? kb : ka;\n"
@@ -291,7 +432,7 @@ static const char pass_cuda[] =
     "    if (@P || OS_KEEP) {\n"
     "#pragma unroll\n"
     "        for (int j = 0; j < @I; j++)\n"
-    "            dg[j] = full || wbase + j * 32 < tn ? SRT_DIG(key[j]) : 256u;\n"
+    "            dg[j] = full || wbase + j * 32 < tn ? OS_DIG(key[j]) : 256u;\n"
     "    }\n"
     /* Each warp's digit counts first (one shared atomic a key), so the
      * tile's counts are published before the ranking: later tiles' look-back
@@ -389,7 +530,7 @@ static const char pass_cuda[] =
     "        const int i = t + q * 256;\n"
     "        if (i < tn) {\n"
     "            const srt_raw k = buf[i];\n"
-    "            const int o = gbase[SRT_DIG(k)] + i;\n"
+    "            const int o = gbase[OS_DIG(k)] + i;\n"
     "            kout[o] = k;\n"
     "            if (@P) {\n"
     "                const unsigned from = inv[i];\n"
@@ -609,6 +750,20 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
     return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
 }
 
+static int adapt_knob;
+
+/* EMBER_SORT_ADAPT: 0 never, 1 with values only, 2 always. Values
+ * only by default: on the H100 (2^27 standard normal float32 keys) pairs
+ * took 5.77-5.79 ms against 5.85-5.88 with bytes and argsort 5.53
+ * against 5.62, but keys alone 3.09 against 3.05 ms: srt_up's extra
+ * counts (255 us against 228) cost more than a keys-only pass gains
+ * from longer runs. */
+int em_gen_sort_os_adapt(int vals)
+{
+    const int k = em_gen_env_knob("EMBER_SORT_ADAPT", &adapt_knob, 1, 0, 2);
+    return k == 2 || (k == 1 && vals);
+}
+
 static int window(void)
 {
     return em_gen_env_knob("EMBER_SORT_WINDOW", &window_knob, 4, 1, 32);
@@ -664,9 +819,11 @@ void em_gen_sort_keys_source(em_gen_buf *b, em_dtype dt, em_device_type target)
     char name[32];
     em_gen_buf_printf(b, "%s", key_fn);
     if (target == EM_DEVICE_CUDA) {
-        em_gen_buf_printf(b, "#define OS_MINB0 %d\n#define OS_DYNBUF %d\n#define OS_KEEP %d\n%s",
+        em_gen_buf_printf(b, "#define OS_MINB0 %d\n#define OS_DYNBUF %d\n#define OS_KEEP %d\n"
+                          "#define OS_ADAPT %d\n%s",
                           minb0(), em_dtype_size(dt) > 4,
-                          em_dtype_get(dt)->kind_id == EM_KIND_FLOAT, up_cuda);
+                          em_dtype_get(dt)->kind_id == EM_KIND_FLOAT,
+                          em_dtype_size(dt) == 4, up_cuda);
         for (int i = 0; i < 3; i++) {
             snprintf(name, sizeof name, "srt_os%s", kinds[i].sfx);
             const int items = em_gen_sort_os_items(dt, kinds[i].vals);

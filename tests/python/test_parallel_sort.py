@@ -536,3 +536,52 @@ def test_top_k_tiles(device):
             o = np.argsort(r, kind="stable")[:k]
             assert_array_equal_np(i, o)
             assert_array_equal_np(v, x[o])
+
+
+@pytest.mark.parametrize("occupied", [1, 255, 256, 257, 1024])
+def test_top_bits_layout(device, occupied):
+    # 4-byte keys whose top 10 bits take at most 256 values may be sorted
+    # by digits [0, 8), [8, 15), [15, 22) and the top 10 bits through a
+    # map (GPU); 257 and more must keep bytes. Keys are images (uint32),
+    # int32 (sign bit flipped) and float32 (normal floats fill few top
+    # values); descending and pairs exercise the same passes.
+    n = 3 * VTILE + 29
+    rng = np.random.default_rng(occupied)
+    tops = rng.choice(1024, occupied, replace=False).astype(np.uint32)
+    top = tops[rng.integers(0, occupied, n)]
+    u = (top << np.uint32(22)) | rng.integers(0, 1 << 22, n, dtype=np.uint32)
+    f = rng.standard_normal(n).astype(np.float32) * np.float32(occupied)
+    ids = np.arange(n, dtype=np.int64)
+    for x in [u, u.view(np.int32), f]:
+        a = ember.asarray(x, device=device)
+        o = np.argsort(x, kind="stable")
+        assert_array_equal_np(ember.sort(a), x[o])
+        assert_array_equal_np(ember.argsort(a), o)
+        k, v = ember.parallel.radix_sort(a, ember.asarray(ids, device=device))
+        assert_array_equal_np(k, x[o])
+        assert_array_equal_np(v, o)
+        od = np.argsort(-x.astype(np.float64), kind="stable")
+        k, v = ember.parallel.radix_sort(a, ember.asarray(ids, device=device),
+                                         descending=True)
+        assert_array_equal_np(k, x[od])
+        assert_array_equal_np(v, od)
+
+
+def test_top_bits_counts_large(need_cuda):
+    # 2^28 + 2^26 keys nearly all in one top-10 value: srt_up's 16-bit
+    # counters of those values must not overflow (its grid grows).
+    n = (1 << 28) + (1 << 26)
+    rng = np.random.default_rng(5)
+    idx = np.unique(rng.integers(0, n, 4000))
+    special = rng.standard_normal(len(idx)).astype(np.float32) * 4
+    x = ember.full(n, 1.0, dtype=ember.float32, device="cuda:0")
+    x[ember.asarray(idx, device="cuda:0")] = ember.asarray(special,
+                                                          device="cuda:0")
+    s = ember.asnumpy(ember.sort(x))
+    del x
+    sp = np.sort(special)
+    lo, hi = sp[sp < 1], sp[sp > 1]
+    ones = n - len(lo) - len(hi)
+    np.testing.assert_array_equal(s[:len(lo)], lo)
+    assert np.all(s[len(lo):len(lo) + ones] == 1)
+    np.testing.assert_array_equal(s[len(lo) + ones:], hi)
