@@ -226,8 +226,9 @@ static const char up_cuda[] =
     "    for (int i = t; i < words + ewords; i += 1024) h[i] = 0u;\n"
     "    __syncthreads();\n"
     /* lg is 5 wherever shared memory allows (Hopper, Ampere): then the
-     * counters' addresses fold into fewer instructions, and the loop is
-     * bound by issue (about 40 instructions a key). */
+     * counters' addresses fold into fewer instructions. The loop is bound
+     * by issue: on the H100 this took srt_up with the data-chosen
+     * layout's counts from 297 to 255 us for 2^27 keys. */
     "    if (lg == 5) {\n"
     "        if (adapt) os_keys<5, 1>(keys, n, desc, begin, keep, lg, h);\n"
     "        else os_keys<5, 0>(keys, n, desc, begin, keep, lg, h);\n"
