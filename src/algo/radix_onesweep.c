@@ -173,19 +173,16 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
             goto done;
     }
     /* Each pass reads its plan word (from srt_up's last block) for its
-     * buffers, or to skip: which passes run is known only on the device,
-     * so every pass is launched. */
+     * digit and buffers, or to skip: which passes run is known only on
+     * the device, so every pass is launched. */
     for (int p = 0; p < npass && st == EM_OK; p++) {
         const unsigned *offs = aux + (size_t)p * 256, *pw = plan + p;
         unsigned *ctr = aux + hist_words + p;
         unsigned *s0 = aux + hist_words + ctr_words;
         unsigned *s1 = nstat > 1 ? s0 + status_words : NULL;
-        unsigned mask;
         em_dim3 grid = {(unsigned)ntiles, 1, 1}, block = {256, 1, 1};
-        void *args[16] = {&keys, &kout, &ktmp, &vals, &vout, &vtmp,
-                          &n,    &shift, &mask, &desc, &offs, &s0,
-                          &s1,   &ctr,  &pw,   &cmap};
-        digit_of(p, npass, begin, end, &shift, &mask);
+        void *args[14] = {&keys, &kout, &ktmp, &vals, &vout, &vtmp, &n,
+                          &desc, &offs, &s0,   &s1,   &ctr,  &pw,   &cmap};
         st = em_launch(fpass, grid, block, vshared, s, args);
     }
 done:

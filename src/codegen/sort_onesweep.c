@@ -87,11 +87,17 @@ static const char up_cuda[] =
      * source (the input, buffer a, buffer b), bit 3 its destination (a or
      * b), bit 4 its status array, bit 5 set when a pass runs after it. */
     "#define OS_SKIP 1u\n"
-    /* Bit 6: the pass's digit is bits [bits 8-12, + bits 13-16) of the
-     * image, chosen by srt_up from the data, not the launch's shift and
-     * mask; bit 7: the digit goes through the compressed map (OS_ADAPT). */
-    "#define OS_OWN 0x40u\n"
+    /* Bits 8-13 the digit's shift and bits 14-17 its width (srt_up
+     * chooses them: bytes from begin, or the data-chosen layout); bit 7:
+     * the digit goes through the compressed map (OS_ADAPT). */
     "#define OS_CMAP 0x80u\n"
+    /* With the data-chosen layout's counts (npass 4), hist holds after the
+     * 4 x 256 byte counts those of bits [15, 22) (OS_H7, 128), of the top
+     * 10 bits (OS_H10, 1,024) and the top pass's map (OS_HMAP, 1,024
+     * bytes): EM_SRT_OS_ADAPT_WORDS in all. */
+    "#define OS_H7 (4 * 256)\n"
+    "#define OS_H10 (OS_H7 + 128)\n"
+    "#define OS_HMAP (OS_H10 + 1024)\n"
     /* Blocks to keep resident per SM: registers are capped to fit them.
      * Integer keys without values (24 a thread, digits not kept) take
      * OS_MINB0, 4: ptxas spills about 100 bytes a thread there, yet
@@ -191,13 +197,13 @@ static const char up_cuda[] =
     "    __shared__ unsigned occ_s;\n"
     "    const int t = threadIdx.x, lane = t & 31;\n"
     "    const float T = (float)tilesz, fn = (float)n;\n"
-    "    const unsigned c10 = hist[4 * 256 + 128 + t];\n"
+    "    const unsigned c10 = hist[OS_H10 + t];\n"
     "    if (t == 0) gain_s = 0.f, occ_s = 0u;\n"
     "    __syncthreads();\n"
     "#define OS_RUNS(c) fminf(1.f, T * (float)(c) / fn)\n"
     "    float g = OS_RUNS(c10);\n"
     "    if (t < 256) g -= OS_RUNS(hist[256 + t]) + OS_RUNS(hist[512 + t]) + OS_RUNS(hist[768 + t]);\n"
-    "    if (t < 128) g += OS_RUNS(hist[256 + t] + hist[384 + t]) + OS_RUNS(hist[4 * 256 + t]);\n"
+    "    if (t < 128) g += OS_RUNS(hist[256 + t] + hist[384 + t]) + OS_RUNS(hist[OS_H7 + t]);\n"
     "#undef OS_RUNS\n"
     "    for (int o = 16; o; o >>= 1) g += __shfl_xor_sync(0xffffffffu, g, o);\n"
     "    const unsigned nz = __ballot_sync(0xffffffffu, c10 != 0u);\n"
@@ -252,7 +258,7 @@ static const char up_cuda[] =
     "            unsigned c = 0u;\n"
     "            const unsigned m = q < 128 ? 0xffffffffu : 0xffffu;\n"
     "            for (int l = 0; l < L; l++) c += row[(l + r) & (L - 1)] >> sh & m;\n"
-    "            if (c) atomicAdd(&hist[npass * 256 + q], c);\n"
+    "            if (c) atomicAdd(&hist[OS_H7 + q], c);\n"
     "        }\n"
     "    }\n"
     /* The last block to finish turns the counts into each digit's first
@@ -273,7 +279,7 @@ static const char up_cuda[] =
     "#if OS_ADAPT\n"
     "        __shared__ unsigned nzw[32];\n"
     "        if (adapt && t < 256)\n"
-    "            vh[3 * 256 + t] = vh[4 * 256 + 128 + 4 * t] + vh[4 * 256 + 129 + 4 * t] + vh[4 * 256 + 130 + 4 * t] + vh[4 * 256 + 131 + 4 * t];\n"
+    "            vh[3 * 256 + t] = vh[OS_H10 + 4 * t] + vh[OS_H10 + 4 * t + 1] + vh[OS_H10 + 4 * t + 2] + vh[OS_H10 + 4 * t + 3];\n"
     "        __syncthreads();\n"
     "        own = adapt && os_layout(vh, n, tilesz, nzw);\n"
     "#endif\n"
@@ -285,8 +291,8 @@ static const char up_cuda[] =
     "        for (int p = 0; p < npass; p++) {\n"
     "            unsigned c = t < 256 ? vh[p * 256 + t] : 0u;\n"
     "            if (own && p == 1) c = t < 128 ? vh[256 + t] + vh[384 + t] : 0u;\n"
-    "            if (own && p == 2) c = t < 128 ? vh[4 * 256 + t] : 0u;\n"
-    "            if (own && p == 3) c = vh[4 * 256 + 128 + t];\n"
+    "            if (own && p == 2) c = t < 128 ? vh[OS_H7 + t] : 0u;\n"
+    "            if (own && p == 3) c = vh[OS_H10 + t];\n"
     "            unsigned x = c, pre = 0u;\n"
     "            if (c == (unsigned)n) alike[p] = 1;\n"
     OS_BLOCK_SCAN
@@ -294,7 +300,7 @@ static const char up_cuda[] =
     "            if (own && p == 3) {\n"
     "                unsigned r = (unsigned)__popc(nzw[w] & ((1u << lane) - 1u));\n"
     "                for (int k = 0; k < w; k++) r += (unsigned)__popc(nzw[k]);\n"
-    "                ((unsigned char *)(hist + 4 * 256 + 128 + 1024))[t] = (unsigned char)r;\n"
+    "                ((unsigned char *)(hist + OS_HMAP))[t] = (unsigned char)r;\n"
     "                if (c) vh[3 * 256 + r] = pre + x - c;\n"
     "            } else\n"
     "#endif\n"
@@ -317,18 +323,20 @@ static const char up_cuda[] =
     "            const unsigned src = k == 0 ? 0u : (e - k) % 2 == 0 ? 1u : 2u;\n"
     "            const unsigned dst = (e - 1 - k) % 2 == 0 ? 0u : 1u;\n"
     "            plan[p] = src << 1 | dst << 3 | (unsigned)(k % 2) << 4 | (unsigned)(k + 1 < e) << 5;\n"
+    "            unsigned sh = begin + 8 * p, wd = p == npass - 1 ? __popc(lastmask) : 8;\n"
     "            if (own) {\n"
-    "                const unsigned sh = p == 0 ? 0u : p == 1 ? 8u : p == 2 ? 15u : 22u;\n"
-    "                const unsigned wd = p == 0 ? 8u : p == 3 ? 10u : 7u;\n"
-    "                plan[p] |= OS_OWN | sh << 8 | wd << 13 | (p == 3 ? OS_CMAP : 0u);\n"
+    "                sh = p == 0 ? 0u : p == 1 ? 8u : p == 2 ? 15u : 22u;\n"
+    "                wd = p == 0 ? 8u : p == 3 ? 10u : 7u;\n"
+    "                plan[p] |= p == 3 ? OS_CMAP : 0u;\n"
     "            }\n"
+    "            plan[p] |= sh << 8 | wd << 14;\n"
     "            k++;\n"
     "        }\n"
     "    }\n"
     "}\n";
 
 /* One pass. @V is the value type, @P 1 with values. The pass's plan
- * word (OS_SKIP, srt_up) picks its source among the input k0/v0 and the
+ * word (OS_SKIP, srt_up) picks its digit, its source among the input k0/v0 and the
  * buffers a and b, its destination, and its status array among s0 and
  * s1. v0 NULL: the values are the keys' input positions (argsort's first
  * pass). offs: this pass's 256 digit offsets; a status array: ntiles *
@@ -341,7 +349,7 @@ static const char up_cuda[] =
  * ranked) and each place's input index (inv), 256 * @I * (sizeof(@V) +
  * 2) bytes. */
 static const char pass_cuda[] =
-    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P, sizeof(@V))) @N(const srt_raw *k0, srt_raw *ka, srt_raw *kb, const @V *v0, @V *va, @V *vb, long long n, int shift0, unsigned mask0, int desc, const unsigned *offs, unsigned *s0, unsigned *s1, unsigned *ctr, const unsigned *plan, const unsigned *cmap)\n"
+    "extern \"C\" __global__ void __launch_bounds__(256, OS_MINB(@I, @P, sizeof(@V))) @N(const srt_raw *k0, srt_raw *ka, srt_raw *kb, const @V *v0, @V *va, @V *vb, long long n, int desc, const unsigned *offs, unsigned *s0, unsigned *s1, unsigned *ctr, const unsigned *plan, const unsigned *cmap)\n"
     "{\n"
     "    __shared__ unsigned wh[8][256];\n"
     "#if OS_ADAPT\n"
@@ -385,11 +393,9 @@ static const char pass_cuda[] =
     "    __syncthreads();\n"
     "    const unsigned pl = plan_s, tile = tile_s;\n"
     "    if (pl & OS_SKIP) return;\n"
-    "    int shift = shift0;\n"
-    "    unsigned mask = mask0;\n"
-    "    const int cmp = (pl & OS_CMAP) != 0u;\n"
+    "    const int shift = pl >> 8 & 63u, cmp = (pl & OS_CMAP) != 0u;\n"
+    "    const unsigned mask = (1u << (pl >> 14 & 15u)) - 1u;\n"
     "    (void)cmp;\n"
-    "    if (pl & OS_OWN) shift = pl >> 8 & 31u, mask = (1u << (pl >> 13 & 15u)) - 1u;\n"
     "    const unsigned src = pl >> 1 & 3u;\n"
     "    const srt_raw *const kin = src == 0u ? k0 : src == 1u ? ka : kb;\n"
     "    srt_raw *const kout = pl >> 3 & 1u ? kb : ka;\n"
