@@ -14,7 +14,11 @@ The first call is the one profiled: compiling happens on the host, and
 the profiler flushes the caches before each kernel anyway.
 
 With --time the case is instead timed (median of 20 event-timed calls
-after 3 warm-ups) and printed, for comparing EMBER_* knobs."""
+after 3 warm-ups) and printed, for comparing EMBER_* knobs. With --host
+also the host's time per call (queued back to back): what an event-timed
+call pays before its first kernel starts. With --trace a timeline of one
+call (CUPTI through torch.profiler): each kernel's duration and the gap
+before it, so launch gaps show beside the kernels' own time."""
 import sys
 
 import numpy as np
@@ -101,6 +105,39 @@ def main():
         ts.append(em.get_elapsed_time(a, b))
     ms = float(np.median(ts))
     print(f"{case} {ms:.4f} ms {work[0] / ms / 1e6:.1f} {work[1]}", flush=True)
+    if "--host" in sys.argv:
+        import time
+        d.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(20):
+            fn()
+        t1 = time.perf_counter()
+        d.synchronize()
+        print(f"{case} host {(t1 - t0) / 20 * 1e6:.1f} us a call", flush=True)
+    if "--trace" in sys.argv:
+        trace(fn, d)
+
+
+def trace(fn, d):
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(3):
+            fn()
+            d.synchronize()
+    ev = sorted((e for e in prof.events() if e.device_type.name == "CUDA"),
+                key=lambda e: e.time_range.start)
+    # the last call's kernels: those after the largest gap before the end
+    gaps = [ev[i].time_range.start - ev[i - 1].time_range.end for i in range(1, len(ev))]
+    first = max(range(1, len(ev)), key=lambda i: gaps[i - 1]) if len(ev) > 1 else 0
+    prev = None
+    for e in ev[first:]:
+        gap = e.time_range.start - prev if prev is not None else 0
+        print(f"  {e.name[:40]:40s} {e.time_range.elapsed_us():9.1f} us  gap {gap:6.1f}")
+        prev = e.time_range.end
+    span = ev[-1].time_range.end - ev[first].time_range.start
+    print(f"  span {span:.1f} us", flush=True)
+    del torch
 
 
 main()

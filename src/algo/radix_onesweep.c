@@ -64,20 +64,21 @@ int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize)
 }
 
 /* The upsweep's shared memory for an image of ib bytes, and *lg: 2^lg
- * counters per digit, as many as fit in 128 KiB (176 KiB with the
- * data-chosen layout's counts: bytes 0-2, 128 digits of 7 bits and 1,024
- * 16-bit halves) and in what one block may have on this device (32 on
- * Hopper and Ampere). */
+ * counters per digit, as many as fit in 128 KiB (192 KiB with the
+ * data-chosen layout's counts: bytes 0-2 and two 7-bit digits at 2^lg
+ * counters, the top 11 bits at 2^(lg - 2)) and in what one block may
+ * have on this device (32 on Hopper and Ampere). */
 static size_t up_bytes(size_t ib, int adapt, int lg)
 {
-    return adapt ? (size_t)(3 * 256 + 128 + 512) * 4 << lg
+    const int lt = lg > 2 ? lg - 2 : 0;
+    return adapt ? ((size_t)(3 * 256 + 256) * 4 << lg) + ((size_t)2048 * 4 << lt)
                  : ib * 256 * 4 << lg;
 }
 
 static size_t up_shared(em_device *dev, size_t ib, int adapt, int *lg)
 {
     const size_t have = (size_t)em_gen_device_shared(dev, 1),
-                 cap = (adapt ? 176 : 128) * 1024;
+                 cap = (adapt ? 192 : 128) * 1024;
     size_t bytes;
     *lg = 5;
     while (*lg > 0 &&
@@ -146,7 +147,7 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
     /* the passes' plan words, among the counters (which take npass + 1) */
     plan = aux + hist_words + 32;
     /* the passes load a map even when none was made: then any 256 words */
-    cmap = adapt ? aux + hist_words - 256 : aux;
+    cmap = adapt ? aux + hist_words - EM_SRT_OS_MAP_WORDS : aux;
     digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
     {
         int lg;
@@ -158,15 +159,9 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         /* the upsweep's count of finished blocks: the last word of the
          * counters */
         unsigned *fin = aux + hist_words + ctr_words - 1;
-        /* A 16-bit counter of the top 10 bits takes about n / grid / 2^lg
-         * keys: keep that below 57,344 (2^16 less a block's 8,192). */
-        long long blocks = units < most ? units : most;
-        const long long least = n / (57344ll << lg) + 1;
-        em_dim3 grid = {0, 1, 1};
+        const long long blocks = units < most ? units : most;
+        em_dim3 grid = {(unsigned)blocks, 1, 1};
         em_dim3 up = {1024, 1, 1};
-        if (adapt && blocks < least)
-            blocks = least;
-        grid.x = (unsigned)blocks;
         void *args[12] = {&keys, &n,   &begin, &npass, &lastmask, &desc,
                           &lg,   &aux, &fin,   &plan,  &adapt,    &tilesz};
         if ((st = em_launch(fup, grid, up, shm, s, args)) != EM_OK)

@@ -81,9 +81,11 @@ int em_gen_sort_os_items(em_dtype dt, int vals);
 /* Whether a Onesweep sort of 4-byte keys over all 32 bits may let srt_up
  * choose its digits from the data (with values: vals); the kernels
  * extend srt_up's histogram area by EM_SRT_OS_ADAPT_WORDS words, the
- * last 256 of them the top pass's map. */
+ * last EM_SRT_OS_MAP_WORDS of them the top pass's map (a byte for each
+ * value of the top 11 bits). */
 int em_gen_sort_os_adapt(int vals);
-#define EM_SRT_OS_ADAPT_WORDS (128 + 1024 + 256)
+#define EM_SRT_OS_MAP_WORDS 512
+#define EM_SRT_OS_ADAPT_WORDS (2 * 128 + 2048 + EM_SRT_OS_MAP_WORDS)
 
 /* Appends to a dtype's image module (after srt_key's prerequisites:
  * srt_raw, srt_img, SRT_IMG, SRT_ONES) the kernels that move raw keys:

@@ -22,11 +22,11 @@
  * (flag P), publishes its own, and scatters from shared memory so each
  * digit's run is written by consecutive threads.
  * With values (em_gen_sort_os_adapt), 4-byte keys sorted by all their
- * bits may take digits chosen from the data: when their top 10 bits take
+ * bits may take digits chosen from the data: when their top 11 bits take
  * at most 256 values (floats: the sign and a narrow exponent range),
- * srt_up's last block (os_layout) sorts by bits [0, 8), [8, 15), [15,
- * 22) and then the top 10 bits through a map of the values that occur,
- * so two passes write runs twice as long; each pass learns its digit
+ * srt_up's last block (os_layout) sorts by bits [0, 7), [7, 14), [14,
+ * 21) and then the top 11 bits through a map of the values that occur,
+ * so three passes write runs twice as long; each pass learns its digit
  * from its plan word.
  * Look-back only ever waits on tiles with smaller ids, which were handed
  * out earlier to blocks already running: no wait can hang. A status word
@@ -92,12 +92,12 @@ static const char up_cuda[] =
      * the digit goes through the compressed map (OS_ADAPT). */
     "#define OS_CMAP 0x80u\n"
     /* With the data-chosen layout's counts (npass 4), hist holds after the
-     * 4 x 256 byte counts those of bits [15, 22) (OS_H7, 128), of the top
-     * 10 bits (OS_H10, 1,024) and the top pass's map (OS_HMAP, 1,024
-     * bytes): EM_SRT_OS_ADAPT_WORDS in all. */
+     * 4 x 256 byte counts those of bits [7, 14) and [14, 21) (OS_H7, 2 x
+     * 128), of the top 11 bits (OS_H11, 2,048) and the top pass's map
+     * (OS_HMAP, 2,048 bytes): EM_SRT_OS_ADAPT_WORDS in all. */
     "#define OS_H7 (4 * 256)\n"
-    "#define OS_H10 (OS_H7 + 128)\n"
-    "#define OS_HMAP (OS_H10 + 1024)\n"
+    "#define OS_H11 (OS_H7 + 256)\n"
+    "#define OS_HMAP (OS_H11 + 2048)\n"
     /* Blocks to keep resident per SM: registers are capped to fit them.
      * Integer keys without values (24 a thread, digits not kept) take
      * OS_MINB0, 4: ptxas spills about 100 bytes a thread there, yet
@@ -126,11 +126,13 @@ static const char up_cuda[] =
     "    }\n"
     "    return peers;\n"
     "}\n"
-    /* With the data-chosen layout's counts (adapt), bytes 0-2, bits [15,
-     * 22) and the top 10 bits (byte 3 is their sum by fours); the top 10
-     * bits' lane-private counters are 16-bit halves of words (64 KiB
-     * rather than 128), which srt_up's grid keeps below 2^16. */
-    "__device__ __forceinline__ void os_count(unsigned *h, srt_raw r, int desc, int begin, srt_img keep, int lg, int lane, int adapt)\n"
+    /* With the data-chosen layout's counts (adapt), bytes 0-2, bits [7,
+     * 14) and [14, 21), and the top 11 bits (byte 3 is their sum by
+     * eights). The top 11 bits have 2^(lg - 2) counters a value (lane tl
+     * of them): 2,048 lane-private ones would take 256 KiB, more than a
+     * block has, and the counting loop is bound by issue, not by the
+     * lanes' atomics that meet. */
+    "__device__ __forceinline__ void os_count(unsigned *h, srt_raw r, int desc, int begin, srt_img keep, int lg, int lane, int lt, int tl, int adapt)\n"
     "{\n"
     "    const srt_img b = (srt_key(r, desc) >> begin) & keep;\n"
     "#pragma unroll\n"
@@ -140,9 +142,9 @@ static const char up_cuda[] =
     "#if OS_ADAPT\n"
     "    if (adapt) {\n"
     "        unsigned *e = h + (3 * 256 << lg);\n"
-    "        const unsigned top = (unsigned)(b >> 22);\n"
-    "        atomicAdd(&e[(((unsigned)(b >> 15) & 127u) << lg) + lane], 1u);\n"
-    "        atomicAdd(&e[((128 + (top >> 1)) << lg) + lane], 1u << ((top & 1u) << 4));\n"
+    "        atomicAdd(&e[(((unsigned)(b >> 7) & 127u) << lg) + lane], 1u);\n"
+    "        atomicAdd(&e[((128 + ((unsigned)(b >> 14) & 127u)) << lg) + lane], 1u);\n"
+    "        atomicAdd(&e[(256 << lg) + ((unsigned)(b >> 21) << lt) + tl], 1u);\n"
     "    }\n"
     "#endif\n"
     "}\n"
@@ -152,6 +154,7 @@ static const char up_cuda[] =
     "__device__ __forceinline__ void os_keys(const srt_raw *keys, long long n, int desc, int begin, srt_img keep, int lg0, unsigned *h)\n"
     "{\n"
     "    const int lg = LG >= 0 ? LG : lg0, t = threadIdx.x, lane = t & ((1 << lg) - 1);\n"
+    "    const int lt = lg > 2 ? lg - 2 : 0, tl = t & ((1 << lt) - 1);\n"
     "    const long long S = (long long)gridDim.x * 1024, g = (long long)blockIdx.x * 1024 + t;\n"
     "    long long done = 0;\n"
     /* 16-byte loads, two in flight per thread, when the keys are aligned
@@ -166,30 +169,32 @@ static const char up_cuda[] =
     "            const int two = i + S < nv;\n"
     "            if (two) c.v = kv[i + S];\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < V; u++) os_count(h, a.k[u], desc, begin, keep, lg, lane, AD);\n"
+    "            for (int u = 0; u < V; u++) os_count(h, a.k[u], desc, begin, keep, lg, lane, lt, tl, AD);\n"
     "            if (two) {\n"
     "#pragma unroll\n"
-    "                for (int u = 0; u < V; u++) os_count(h, c.k[u], desc, begin, keep, lg, lane, AD);\n"
+    "                for (int u = 0; u < V; u++) os_count(h, c.k[u], desc, begin, keep, lg, lane, lt, tl, AD);\n"
     "            }\n"
     "        }\n"
     "        done = nv * V;\n"
     "    }\n"
-    "    for (long long i = done + g; i < n; i += S) os_count(h, keys[i], desc, begin, keep, lg, lane, AD);\n"
+    "    for (long long i = done + g; i < n; i += S) os_count(h, keys[i], desc, begin, keep, lg, lane, lt, tl, AD);\n"
     "}\n"
-    /* Whether to sort 4-byte keys by digits [0, 8), [8, 15), [15, 22)
-     * and the top 10 bits through a map to at most 256 digits, instead
+    /* Whether to sort 4-byte keys by digits [0, 7), [7, 14), [14, 21)
+     * and the top 11 bits through a map to at most 256 digits, instead
      * of by bytes. A pass costs more the shorter the runs it writes (a
      * tile's keys of one digit; docs/algorithms.md): an 8-bit pass of
      * pairs over random digits took 1.70 ms, a 7-bit one 1.55. Real
      * keys often fill few values of their top bits (floats: the sign and
-     * exponent), so when the top 10 bits take at most 256 values the two
-     * middle passes can be 7 bits wide at no extra pass. Taken when that
-     * holds and the runs a tile is expected to write (a digit of count c
-     * in a tile of T keys out of n: min(1, T c / n) runs) are fewer.
-     * All 1,024 threads of the last block call it; hist: the summed
-     * counts (bytes, then bits [15, 22), then the top 10 bits); nzw: 32
-     * words of shared memory, left holding each warp's occupied-bin mask
-     * of the top 10 bits. */
+     * exponent), so when the top 11 bits take at most 256 values the
+     * three lower passes can be 7 bits wide at no extra pass. Taken when
+     * that holds and the runs a tile is expected to write (a digit of
+     * count c in a tile of T keys out of n: min(1, T c / n) runs) are
+     * fewer. All 1,024 threads of the last block call it, thread t for
+     * top values 2t and 2t + 1; hist: the summed counts (bytes, byte 3
+     * already folded from the top 11 bits, then bits [7, 14) and [14,
+     * 21), then the top 11 bits); nzw: 64 words of shared memory, left
+     * holding each warp's occupied masks of the even top values (0-31)
+     * and of the odd ones (32-63). */
     "#if OS_ADAPT\n"
     "__device__ int os_layout(volatile const unsigned *hist, long long n, int tilesz, unsigned *nzw)\n"
     "{\n"
@@ -197,20 +202,21 @@ static const char up_cuda[] =
     "    __shared__ unsigned occ_s;\n"
     "    const int t = threadIdx.x, lane = t & 31;\n"
     "    const float T = (float)tilesz, fn = (float)n;\n"
-    "    const unsigned c10 = hist[OS_H10 + t];\n"
+    "    const unsigned c0 = hist[OS_H11 + 2 * t], c1 = hist[OS_H11 + 2 * t + 1];\n"
     "    if (t == 0) gain_s = 0.f, occ_s = 0u;\n"
     "    __syncthreads();\n"
     "#define OS_RUNS(c) fminf(1.f, T * (float)(c) / fn)\n"
-    "    float g = OS_RUNS(c10);\n"
-    "    if (t < 256) g -= OS_RUNS(hist[256 + t]) + OS_RUNS(hist[512 + t]) + OS_RUNS(hist[768 + t]);\n"
-    "    if (t < 128) g += OS_RUNS(hist[256 + t] + hist[384 + t]) + OS_RUNS(hist[OS_H7 + t]);\n"
+    "    float g = OS_RUNS(c0) + OS_RUNS(c1);\n"
+    "    if (t < 256) g -= OS_RUNS(hist[t]) + OS_RUNS(hist[256 + t]) + OS_RUNS(hist[512 + t]) + OS_RUNS(hist[768 + t]);\n"
+    "    if (t < 128) g += OS_RUNS(hist[t] + hist[128 + t]) + OS_RUNS(hist[OS_H7 + t]) + OS_RUNS(hist[OS_H7 + 128 + t]);\n"
     "#undef OS_RUNS\n"
     "    for (int o = 16; o; o >>= 1) g += __shfl_xor_sync(0xffffffffu, g, o);\n"
-    "    const unsigned nz = __ballot_sync(0xffffffffu, c10 != 0u);\n"
+    "    const unsigned nz0 = __ballot_sync(0xffffffffu, c0 != 0u), nz1 = __ballot_sync(0xffffffffu, c1 != 0u);\n"
     "    if (lane == 0) {\n"
-    "        nzw[t >> 5] = nz;\n"
+    "        nzw[t >> 5] = nz0;\n"
+    "        nzw[32 + (t >> 5)] = nz1;\n"
     "        atomicAdd(&gain_s, g);\n"
-    "        atomicAdd(&occ_s, (unsigned)__popc(nz));\n"
+    "        atomicAdd(&occ_s, (unsigned)(__popc(nz0) + __popc(nz1)));\n"
     "    }\n"
     "    __syncthreads();\n"
     "    return occ_s <= 256u && gain_s < 0.f;\n"
@@ -225,7 +231,8 @@ static const char up_cuda[] =
     "#endif\n"
     "    const int nb = adapt ? 3 : (int)sizeof(srt_img);\n"
     "    const int words = nb * 256 * L;\n"
-    "    const int ewords = adapt ? (128 + 512) << lg : 0;\n"
+    "    const int lt = lg > 2 ? lg - 2 : 0;\n"
+    "    const int ewords = adapt ? (256 << lg) + (2048 << lt) : 0;\n"
     /* The bits of the image that the passes sort by, from bit begin:
      * each pass's digit is then one byte of it. */
     "    const srt_img keep = ((srt_img)lastmask << 8 * (npass - 1)) | (((srt_img)1 << 8 * (npass - 1)) - 1);\n"
@@ -233,8 +240,8 @@ static const char up_cuda[] =
     "    __syncthreads();\n"
     /* lg is 5 wherever shared memory allows (Hopper, Ampere): then the
      * counters' addresses fold into fewer instructions. The loop is bound
-     * by issue: on the H100 this took srt_up with the data-chosen
-     * layout's counts from 297 to 255 us for 2^27 keys. */
+     * by issue: on the H100 this took srt_up with the earlier
+     * data-chosen layout's counts from 297 to 255 us for 2^27 keys. */
     "    if (lg == 5) {\n"
     "        if (adapt) os_keys<5, 1>(keys, n, desc, begin, keep, lg, h);\n"
     "        else os_keys<5, 0>(keys, n, desc, begin, keep, lg, h);\n"
@@ -252,12 +259,11 @@ static const char up_cuda[] =
     "        if (c) atomicAdd(&hist[q], c);\n"
     "    }\n"
     "    if (adapt) {\n"
-    "        for (int q = t; q < 128 + 1024; q += 1024) {\n"
-    "            const int r = q < 128 ? q : 128 + ((q - 128) >> 1), sh = q < 128 ? 0 : (q & 1) << 4;\n"
-    "            const unsigned *row = h + words + (r << lg);\n"
+    "        for (int q = t; q < 256 + 2048; q += 1024) {\n"
+    "            const int top = q >= 256, k = top ? lt : lg, K = 1 << k;\n"
+    "            const unsigned *row = h + words + (top ? (256 << lg) + ((q - 256) << lt) : q << lg);\n"
     "            unsigned c = 0u;\n"
-    "            const unsigned m = q < 128 ? 0xffffffffu : 0xffffu;\n"
-    "            for (int l = 0; l < L; l++) c += row[(l + r) & (L - 1)] >> sh & m;\n"
+    "            for (int l = 0; l < K; l++) c += row[(l + q) & (K - 1)];\n"
     "            if (c) atomicAdd(&hist[OS_H7 + q], c);\n"
     "        }\n"
     "    }\n"
@@ -277,31 +283,42 @@ static const char up_cuda[] =
     "        const int lane = t & 31, w = t >> 5;\n"
     "        if (t < 8) alike[t] = 0;\n"
     "#if OS_ADAPT\n"
-    "        __shared__ unsigned nzw[32];\n"
-    "        if (adapt && t < 256)\n"
-    "            vh[3 * 256 + t] = vh[OS_H10 + 4 * t] + vh[OS_H10 + 4 * t + 1] + vh[OS_H10 + 4 * t + 2] + vh[OS_H10 + 4 * t + 3];\n"
+    "        __shared__ unsigned nzw[64];\n"
+    "        if (adapt && t < 256) {\n"
+    "            unsigned c = 0u;\n"
+    "            for (int j = 0; j < 8; j++) c += vh[OS_H11 + 8 * t + j];\n"
+    "            vh[3 * 256 + t] = c;\n"
+    "        }\n"
     "        __syncthreads();\n"
     "        own = adapt && os_layout(vh, n, tilesz, nzw);\n"
     "#endif\n"
     "        __syncthreads();\n"
-    /* With the data-chosen layout, pass 1's counts fold byte 1's (bits
-     * [8, 15)), pass 2's were counted, and pass 3's digit is the rank of
-     * its top-10-bit value among those that occur: cm maps each value to
-     * it, and each occurring value's offset goes to its rank's slot. */
+    /* With the data-chosen layout, pass 0's counts fold byte 0's (bits
+     * [0, 7)), passes 1 and 2 were counted, and pass 3's digit is the
+     * rank of its top-11-bit value among those that occur: the map
+     * (OS_HMAP) takes each value to it, and each occurring value's offset
+     * goes to its rank's slot. Thread t scans top values 2t and 2t + 1
+     * (c0, c1) as one. */
     "        for (int p = 0; p < npass; p++) {\n"
-    "            unsigned c = t < 256 ? vh[p * 256 + t] : 0u;\n"
-    "            if (own && p == 1) c = t < 128 ? vh[256 + t] + vh[384 + t] : 0u;\n"
-    "            if (own && p == 2) c = t < 128 ? vh[OS_H7 + t] : 0u;\n"
-    "            if (own && p == 3) c = vh[OS_H10 + t];\n"
+    "            unsigned c = t < 256 ? vh[p * 256 + t] : 0u, c0 = 0u, c1 = 0u;\n"
+    "            if (own && p == 0) c = t < 128 ? vh[t] + vh[128 + t] : 0u;\n"
+    "            if (own && p == 1) c = t < 128 ? vh[OS_H7 + t] : 0u;\n"
+    "            if (own && p == 2) c = t < 128 ? vh[OS_H7 + 128 + t] : 0u;\n"
+    "            if (own && p == 3) c0 = vh[OS_H11 + 2 * t], c1 = vh[OS_H11 + 2 * t + 1], c = c0 + c1;\n"
     "            unsigned x = c, pre = 0u;\n"
-    "            if (c == (unsigned)n) alike[p] = 1;\n"
+    "            if (own && p == 3 ? c0 == (unsigned)n || c1 == (unsigned)n : c == (unsigned)n) alike[p] = 1;\n"
     OS_BLOCK_SCAN
     "#if OS_ADAPT\n"
     "            if (own && p == 3) {\n"
-    "                unsigned r = (unsigned)__popc(nzw[w] & ((1u << lane) - 1u));\n"
-    "                for (int k = 0; k < w; k++) r += (unsigned)__popc(nzw[k]);\n"
-    "                ((unsigned char *)(hist + OS_HMAP))[t] = (unsigned char)r;\n"
-    "                if (c) vh[3 * 256 + r] = pre + x - c;\n"
+    "                const unsigned below = (1u << lane) - 1u;\n"
+    "                unsigned r = (unsigned)(__popc(nzw[w] & below) + __popc(nzw[32 + w] & below));\n"
+    "                for (int k = 0; k < w; k++) r += (unsigned)(__popc(nzw[k]) + __popc(nzw[32 + k]));\n"
+    "                unsigned char *const cm = (unsigned char *)(hist + OS_HMAP);\n"
+    "                const unsigned r1 = r + (c0 != 0u);\n"
+    "                cm[2 * t] = (unsigned char)r;\n"
+    "                cm[2 * t + 1] = (unsigned char)r1;\n"
+    "                if (c0) vh[3 * 256 + r] = pre + x - c;\n"
+    "                if (c1) vh[3 * 256 + r1] = pre + x - c1;\n"
     "            } else\n"
     "#endif\n"
     "            if (t < 256) vh[p * 256 + t] = pre + x - c;\n"
@@ -325,8 +342,8 @@ static const char up_cuda[] =
     "            plan[p] = src << 1 | dst << 3 | (unsigned)(k % 2) << 4 | (unsigned)(k + 1 < e) << 5;\n"
     "            unsigned sh = begin + 8 * p, wd = p == npass - 1 ? __popc(lastmask) : 8;\n"
     "            if (own) {\n"
-    "                sh = p == 0 ? 0u : p == 1 ? 8u : p == 2 ? 15u : 22u;\n"
-    "                wd = p == 0 ? 8u : p == 3 ? 10u : 7u;\n"
+    "                sh = 7u * (unsigned)p;\n"
+    "                wd = p == 3 ? 11u : 7u;\n"
     "                plan[p] |= p == 3 ? OS_CMAP : 0u;\n"
     "            }\n"
     "            plan[p] |= sh << 8 | wd << 14;\n"
@@ -354,8 +371,8 @@ static const char pass_cuda[] =
     "    __shared__ unsigned wh[8][256];\n"
     "#if OS_ADAPT\n"
     /* the compressed map of a data-chosen top pass (srt_up), as bytes */
-    "    __shared__ unsigned cm_s[256];\n"
-    "    cm_s[threadIdx.x] = cmap[threadIdx.x];\n"
+    "    __shared__ unsigned cm_s[EM_SRT_OS_MAP_WORDS];\n"
+    "    for (int i = threadIdx.x; i < EM_SRT_OS_MAP_WORDS; i += 256) cm_s[i] = cmap[i];\n"
     "#endif\n"
     /* n < 2^30: a key's place, and gbase, fit an int */
     "    __shared__ int gbase[256];\n"
@@ -760,11 +777,13 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
 static int adapt_knob;
 
 /* EMBER_SORT_ADAPT: 0 never, 1 with values only, 2 always. Values
- * only by default: on the H100 (2^27 standard normal float32 keys) pairs
- * took 5.77-5.79 ms against 5.85-5.88 with bytes and argsort 5.53
- * against 5.62, but keys alone 3.09 against 3.05 ms: srt_up's extra
- * counts (255 us against 228) cost more than a keys-only pass gains
- * from longer runs. */
+ * only by default: on the H100 (2^27 standard normal float32 keys)
+ * pairs took 5.69 ms against 5.80 with bytes, and on another machine
+ * 5.66-5.68 against 5.71-5.74 with the earlier layout ([0, 8), [8, 15),
+ * [15, 22), top 10 bits), argsort 5.42-5.46 against 5.48-5.53; but keys
+ * alone 3.01 against 2.97 ms: a keys-only pass costs the same at 7 bits as at 8
+ * (0.68 ms), so srt_up's extra counts (246-250 us against 228) are not
+ * paid back. */
 int em_gen_sort_os_adapt(int vals)
 {
     const int k = em_gen_env_knob("EMBER_SORT_ADAPT", &adapt_knob, 1, 0, 2);
@@ -827,10 +846,10 @@ void em_gen_sort_keys_source(em_gen_buf *b, em_dtype dt, em_device_type target)
     em_gen_buf_printf(b, "%s", key_fn);
     if (target == EM_DEVICE_CUDA) {
         em_gen_buf_printf(b, "#define OS_MINB0 %d\n#define OS_DYNBUF %d\n#define OS_KEEP %d\n"
-                          "#define OS_ADAPT %d\n%s",
+                          "#define OS_ADAPT %d\n#define EM_SRT_OS_MAP_WORDS %d\n%s",
                           minb0(), em_dtype_size(dt) > 4,
                           em_dtype_get(dt)->kind_id == EM_KIND_FLOAT,
-                          em_dtype_size(dt) == 4, up_cuda);
+                          em_dtype_size(dt) == 4, EM_SRT_OS_MAP_WORDS, up_cuda);
         for (int i = 0; i < 3; i++) {
             snprintf(name, sizeof name, "srt_os%s", kinds[i].sfx);
             const int items = em_gen_sort_os_items(dt, kinds[i].vals);
