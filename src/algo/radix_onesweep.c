@@ -87,15 +87,13 @@ static size_t up_shared(em_device *dev, size_t ib, int adapt, int *lg)
     return up_bytes(ib, adapt, *lg);
 }
 
-/* Pass p of npass: the digit's shift and mask. */
-static void digit_of(int p, int npass, int begin, int end, int *shift,
-                     unsigned *mask)
+/* The mask of the last of npass byte digits over bits [begin, end): the
+ * kernels take every other digit (and, on CUDA, its shift) from the
+ * plan or the pass number. */
+static unsigned last_mask(int npass, int begin, int end)
 {
-    int bits = end - begin - 8 * p;
-    *shift = begin + 8 * p;
-    if (bits > 8 || (p < npass - 1))
-        bits = 8;
-    *mask = bits >= 8 ? 0xffu : (1u << bits) - 1u;
+    const int bits = end - begin - 8 * (npass - 1);
+    return bits >= 8 ? 0xffu : (1u << bits) - 1u;
 }
 
 static em_status onesweep(em_device *dev, long long n, em_dtype dt,
@@ -131,7 +129,6 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
                         (vsize ? vsize + 2 : 0));
     em_function *fup, *fpass;
     unsigned *aux = NULL, *plan, *cmap, lastmask;
-    int shift;
     em_status st;
 
     if ((st = em_gen_sort_function(dev, EM_SRT_UP, dt, &fup)) != EM_OK ||
@@ -146,9 +143,10 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         goto done;
     /* the passes' plan words, among the counters (which take npass + 1) */
     plan = aux + hist_words + 32;
-    /* the passes load a map even when none was made: then any 256 words */
+    /* the passes load a map even when none was made: then any
+     * EM_SRT_OS_MAP_WORDS words of aux (it holds at least 576) */
     cmap = adapt ? aux + hist_words - EM_SRT_OS_MAP_WORDS : aux;
-    digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
+    lastmask = last_mask(npass, begin, end);
     {
         int lg;
         const size_t shm =
@@ -159,8 +157,7 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
         /* the upsweep's count of finished blocks: the last word of the
          * counters */
         unsigned *fin = aux + hist_words + ctr_words - 1;
-        const long long blocks = units < most ? units : most;
-        em_dim3 grid = {(unsigned)blocks, 1, 1};
+        em_dim3 grid = {(unsigned)(units < most ? units : most), 1, 1};
         em_dim3 up = {1024, 1, 1};
         void *args[12] = {&keys, &n,   &begin, &npass, &lastmask, &desc,
                           &lg,   &aux, &fin,   &plan,  &adapt,    &tilesz};
@@ -203,7 +200,7 @@ static em_status chunked(em_device *dev, long long n, em_dtype dt,
     void *kdst = npass > 1 ? ktmp : kout, *vdst = npass > 1 ? vtmp : vout;
     const void *none = NULL;
     unsigned lastmask;
-    int shift, me = npass - 1;
+    int me = npass - 1;
     em_status st;
 
     if (chunk < 8192)
@@ -224,7 +221,7 @@ static em_status chunked(em_device *dev, long long n, em_dtype dt,
     counts = (long long *)aux;
     vary = aux + em_srt_counts_bytes(nchunks);
     top = aux + em_srt_counts_bytes(nchunks) + nchunks * 16;
-    digit_of(npass - 1, npass, begin, end, &shift, &lastmask);
+    lastmask = last_mask(npass, begin, end);
     {
         em_dim3 grid = {(unsigned)nchunks, 1, 1}, block = {1, 1, 1};
         em_dim3 one = {1, 1, 1}, buckets = {256, 1, 1};
