@@ -143,7 +143,10 @@ typedef struct {
     const char **pnames;      /* UTF-8 of params, PyMem */
     int nargs;
     int debug, fastmath, lineinfo, cache, opt, maxreg;
-    char optstr[80], regopt[32];
+    int boundscheck;          /* -1 the default (on for cpu, debug on cuda),
+                               * else off/on: jit(boundscheck=) or
+                               * $EMBER_BOUNDSCHECK, read at decoration */
+    char optstr[96], regopt[32];
     empy_jit_entry *entries, *last;
     PyObject *configs[EMPY_JIT_CONFIGS];
     int next_config;
@@ -170,7 +173,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     PyObject *sigs;           /* list of str, or NULL */
-    int device, debug, fastmath, lineinfo, cache, opt, maxreg;
+    int device, debug, fastmath, lineinfo, cache, opt, maxreg, boundscheck;
 } empy_JitDecorator;
 
 #define DISP(o) ((empy_Dispatcher *)(o))

@@ -129,8 +129,9 @@ static PyObject *translate(empy_Dispatcher *k, PyObject *argcodes, const char *t
     if (!fn)
         return NULL;
     args = PyTuple_Pack(2, k->py_func, argcodes);
-    kw = Py_BuildValue("{s:O,s:s}", "debug", k->debug ? Py_True : Py_False, "target",
-                       target);
+    kw = Py_BuildValue("{s:O,s:s,s:O}", "debug", k->debug ? Py_True : Py_False, "target",
+                       target, "boundscheck", k->boundscheck < 0 ? Py_None
+                                              : k->boundscheck ? Py_True : Py_False);
     if (args && kw)
         res = PyObject_Call(fn, args, kw);
     Py_DECREF(fn);

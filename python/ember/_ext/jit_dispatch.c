@@ -4,6 +4,7 @@
  * makes: subscripting gives a launch configuration, jit_launch.c) and the
  * DeviceFunction of jit(device=True). Specialisations are made in
  * jit_compile.c. */
+#include <stdlib.h>
 #include <string.h>
 #include "jit.h"
 #include "errors.h"
@@ -389,6 +390,16 @@ static PyObject *signature_codes(PyObject *sig)
     return codes;
 }
 
+/* $EMBER_BOUNDSCHECK=0|1 wins over the decorator's boundscheck=, as
+ * NUMBA_BOUNDSCHECK does in Numba; anything else leaves it. */
+static int env_boundscheck(int given)
+{
+    const char *e = getenv("EMBER_BOUNDSCHECK");
+    if (e && (e[0] == '0' || e[0] == '1') && !e[1])
+        return e[0] - '0';
+    return given;
+}
+
 static PyObject *make_dispatcher(empy_state *st, PyObject *func, PyObject *sigs,
                                  const empy_JitDecorator *o)
 {
@@ -440,8 +451,10 @@ static PyObject *make_dispatcher(empy_state *st, PyObject *func, PyObject *sigs,
     k->cache = o->cache;
     k->opt = o->opt;
     k->maxreg = o->maxreg;
+    k->boundscheck = env_boundscheck(o->boundscheck);
     snprintf(k->optstr, sizeof k->optstr, "debug=%d fastmath=%d lineinfo=%d opt=%d "
-             "maxreg=%d", o->debug, o->fastmath, o->lineinfo, o->opt, o->maxreg);
+             "maxreg=%d boundscheck=%d", o->debug, o->fastmath, o->lineinfo, o->opt,
+             o->maxreg, k->boundscheck);
     snprintf(k->regopt, sizeof k->regopt, "-maxrregcount=%d", o->maxreg);
     PyObject_GC_Track(k);
     k->name = PyObject_GetAttrString(func, "__name__");
@@ -553,9 +566,9 @@ static PyObject *mod_jit(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 {
     static const char *const names[] = {"func_or_sig", "device", "debug", "fastmath",
                                         "lineinfo", "cache", "opt", "max_registers",
-                                        "inline", "link", NULL};
+                                        "inline", "link", "boundscheck", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *v[10], *f, *sigs = NULL, *out;
+    PyObject *v[11], *f, *sigs = NULL, *out;
     empy_JitDecorator o, *deco;
 
     if (empy_parse_args("jit", args, nargs, kwnames, names, 1, 0, v) < 0)
@@ -563,6 +576,9 @@ static PyObject *mod_jit(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     if (flag_arg(v[1], 0, &o.device) < 0 || flag_arg(v[2], 0, &o.debug) < 0 ||
         flag_arg(v[3], 0, &o.fastmath) < 0 || flag_arg(v[4], 0, &o.lineinfo) < 0 ||
         flag_arg(v[5], 1, &o.cache) < 0 || flag_arg(v[6], 1, &o.opt) < 0)
+        return NULL;
+    o.boundscheck = -1;
+    if (v[10] && v[10] != Py_None && flag_arg(v[10], 0, &o.boundscheck) < 0)
         return NULL;
     o.maxreg = 0;
     if (v[7] && v[7] != Py_None) {
@@ -590,25 +606,16 @@ static PyObject *mod_jit(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     }
     f = v[0];
     if (f && f != Py_None && !PyFunction_Check(f)) {
-        if (PyUnicode_Check(f)) {
-            sigs = PyList_New(1);
-            if (sigs)
-                PyList_SET_ITEM(sigs, 0, Py_NewRef(f));
-        } else if (PyList_Check(f) || PyTuple_Check(f)) {
-            Py_ssize_t i;
-            sigs = PySequence_List(f);
-            for (i = 0; sigs && i < PyList_GET_SIZE(sigs); i++) {
-                if (!PyUnicode_Check(PyList_GET_ITEM(sigs, i))) {
-                    PyErr_Format(PyExc_TypeError, "jit signatures must be str like "
-                                 "'void(float32[:], int32)', not %.100s",
-                                 Py_TYPE(PyList_GET_ITEM(sigs, i))->tp_name);
-                    Py_CLEAR(sigs);
-                }
-            }
-        } else {
-            PyErr_Format(PyExc_TypeError, "jit takes a function, a signature str or a "
-                         "list of them, not %.100s", Py_TYPE(f)->tp_name);
-            return NULL;
+        /* a str, a Signature, a tuple of types or a list of them: the
+         * translator package spells each as a signature string */
+        PyObject *mod = empy_jit_module(), *fn;
+        fn = mod ? PyObject_GetAttrString(mod, "signature_strings") : NULL;
+        sigs = fn ? PyObject_CallOneArg(fn, f) : NULL;
+        Py_XDECREF(fn);
+        Py_XDECREF(mod);
+        if (sigs && !PyList_Check(sigs)) {
+            PyErr_SetString(PyExc_TypeError, "ember.jit.signature_strings must return a list");
+            Py_CLEAR(sigs);
         }
         if (!sigs)
             return NULL;
@@ -629,6 +636,7 @@ static PyObject *mod_jit(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     deco->cache = o.cache;
     deco->opt = o.opt;
     deco->maxreg = o.maxreg;
+    deco->boundscheck = o.boundscheck;
     out = (PyObject *)deco;
     return out;
 }
@@ -648,7 +656,7 @@ static PyObject *mod_kernel_cache_stats(PyObject *m, PyObject *unused)
 static PyMethodDef jit_functions[] = {
     {"_jit", (PyCFunction)(void (*)(void))mod_jit, METH_FASTCALL | METH_KEYWORDS,
      "jit(func=None, *, device=False, debug=False, fastmath=False, lineinfo=False, "
-     "cache=True, opt=True), also jit('void(float32[:], int32)') or a list of "
+     "cache=True, opt=True, boundscheck=None), also jit('void(float32[:], int32)') or a list of "
      "signatures: a Python kernel (ember.cuda.jit)."},
     {"_kernel_cache_stats", mod_kernel_cache_stats, METH_NOARGS,
      "This process's kernel cache counters: compiles, memory_hits, disk_hits, "

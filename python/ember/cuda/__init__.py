@@ -44,3 +44,9 @@ __all__ = [
     "stream", "default_stream", "event", "event_elapsed_time", "synchronize",
     "current_context", "get_current_device", "reduce",
 ]
+
+# Numba's type objects, for signatures (python/ember/cuda/types.py).
+from . import types  # noqa: E402
+from .types import (  # noqa: E402,F401
+    void, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, intp,
+    uintp, float16, float32, float64, complex64, complex128, CPointer)

@@ -9,10 +9,11 @@ parallel primitives; parse_signature reads Numba's signature strings.
 from collections import namedtuple
 
 from .module import Module
-from .types import parse_argcode, parse_signature, parse_signature_full, argcode_of, NONE
+from .types import (parse_argcode, parse_signature, parse_signature_full, argcode_of, NONE,
+                    signature_strings)
 
 __all__ = ["translate", "translate_device", "Translation", "parse_signature",
-           "parse_signature_full"]
+           "parse_signature_full", "signature_strings"]
 
 Translation = namedtuple("Translation", "source name sites shared_dynamic")
 Translation.__doc__ = """A translated kernel: `source` (C), `name` (of the
@@ -31,13 +32,15 @@ def _argtypes(argcodes):
     return [parse_argcode(c) for c in argcodes]
 
 
-def translate(pyfunc, argcodes, *, debug=False, target="cuda"):
+def translate(pyfunc, argcodes, *, debug=False, target="cuda", boundscheck=None):
     """The kernel C of Python function pyfunc for arguments of the given
     type codes. Bounds checks are on for target 'cpu' and, with debug, for
-    'cuda'; the kernel then takes `long long *__emjit_err` last."""
+    'cuda', unless boundscheck is True or False; the kernel then takes
+    `long long *__emjit_err` last."""
     from .emit import FunctionTranslator
     _check_target(target)
-    mod = Module(checked=bool(debug) or target == "cpu", target=target)
+    checked = bool(debug) or target == "cpu" if boundscheck is None else bool(boundscheck)
+    mod = Module(checked=checked, target=target)
     ft = FunctionTranslator(mod, pyfunc, _argtypes(argcodes), kind="kernel")
     text = ft.translate()
     return Translation(mod.source(text), ft.cname, tuple(mod.sites), mod.shared_dynamic)

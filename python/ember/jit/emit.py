@@ -90,6 +90,8 @@ class FunctionTranslator:
         self.decls = {}        # name -> (ArrayRef, its call) of shared/local/const
         self.cnames = {}
         self.used_cnames = set()
+        # names bound to compile-time objects (bi = cuda.blockIdx, f = math.sqrt)
+        self.aliases = {}
         for p, t in zip(self.params, self.argtypes):
             if isinstance(t, Array):
                 self.arrays[p] = self._param_array(p, t)
@@ -517,12 +519,25 @@ class FunctionTranslator:
                                      "an array variable may name one array only" % name)
                 self.arrays[name] = ref
                 return
+            if isinstance(v.type, PyObj) and v.code is None:
+                # a second name for a compile-time object: `bi = cuda.blockIdx`
+                old = self.aliases.get(name)
+                if name in self.vartypes or name in self.arrays or (
+                        old is not None and old.type != v.type):
+                    raise self.error(s, "variable '%s' would name both %r and %r"
+                                     % (name, old.type if old is not None else
+                                        self.vartypes.get(name) or self.arrays[name].type,
+                                        v.type))
+                self.aliases[name] = v
+                return
             if isinstance(v.type, PyObj) or v.type == NONE:
                 raise self.error(s, "cannot assign %r to variable '%s' in a kernel"
                                  % (v.type, name))
-            if name in self.arrays:
+            if name in self.arrays or name in self.aliases:
                 raise self.error(s, "variable '%s' would have two incompatible types: %r "
-                                 "and %r" % (name, self.arrays[name].type, make_strong(v.type)))
+                                 "and %r" % (name, self.arrays[name].type if name in
+                                             self.arrays else self.aliases[name].type,
+                                             make_strong(v.type)))
             vt = self.set_type(name, v.type, s)
             self.assign_var(name, vt, v, s)
             return
@@ -706,6 +721,8 @@ class FunctionTranslator:
 
     def e_Name(self, node):
         name = node.id
+        if name in self.aliases:
+            return self.aliases[name]
         if name in self.arrays:
             ref = self.arrays[name]
             return V(ref, ref.type)
@@ -807,7 +824,7 @@ class FunctionTranslator:
     def e_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
         for e, n in zip(items, node.elts):
-            if not isinstance(e.type, (Scalar, Tuple)):
+            if not isinstance(e.type, (Scalar, Tuple, PyObj)):
                 raise self.error(n, "tuples of %r are not supported in kernels" % (e.type,))
         return V(items, Tuple(e.type for e in items))
 

@@ -140,7 +140,17 @@ def _py_attribute(tr, obj, attr, node):
             return V(None, PyObj("cudans", attr))
         if attr in CUDA_FUNCS:
             return V(None, PyObj("cuda", attr))
+        if attr == "types":
+            return V(None, PyObj("module", "cudatypes"))
+        code = code_of_name(attr)
+        if code is not None and attr not in ("float", "int", "bool", "complex"):
+            return V(None, PyObj("ctor", code))      # cuda.float32(x), as numba.float32
         fail("cuda.%s is not supported in kernels" % attr)
+    if k == "module" and n == "cudatypes":
+        code = code_of_name(attr)
+        if code is None:
+            fail("types.%s is not a number type kernels know" % attr)
+        return V(None, PyObj("ctor", code))
     if k == "cudadim":
         if attr in ("x", "y", "z"):
             return V("((int)%s.%s)" % (n, attr), I4)
@@ -287,7 +297,7 @@ def call(tr, f, node):
     if k == "cuda":
         return _cuda(tr, f.name, node)
     if k == "devfunc":
-        return _devcall(tr, f.name, node)
+        return _devcall(tr, f.name, node, f.extra)
     if k == "method":
         if f.name == "conjugate":
             if node.args or node.keywords:
@@ -727,12 +737,47 @@ def _atomic(tr, op, node):
     return V("%s(%s, %s)" % (fn, p, v), Scalar(dt))
 
 
-def _devcall(tr, pyfunc, node):
+def _pick_signature(tr, name, sigs, vals, node):
+    """(argument types, result code or None) of the first declared
+    signature the call's values fit: arrays of the same dtype and ndim,
+    numbers of any type (converted, as Numba casts to the signature)."""
+    from .types import parse_signature_full, parse_argcode
+    for sig in sigs:
+        ret, codes = parse_signature_full(sig)
+        if len(codes) != len(vals):
+            continue
+        types = [parse_argcode(c) for c in codes]
+        ok = True
+        for t, v in zip(types, vals):
+            if isinstance(t, Array):
+                ok = ok and isinstance(v.type, Array) and v.type.dtype == t.dtype and \
+                    v.type.ndim == t.ndim
+            else:
+                ok = ok and isinstance(v.type, Scalar) and (
+                    v.type.kind != "c" or t.kind == "c")
+        if ok:
+            return types, (None if ret == "void" else ret)
+    raise tr.error(node, "device function '%s' has no signature for arguments (%s); "
+                   "declared: %s" % (name, ", ".join(repr(v.type) for v in vals),
+                                     ", ".join(sigs)))
+
+
+def conv_value(v, t):
+    """Scalar value v as type t (a Scalar)."""
+    return V(conv(v, t.code), t)
+
+
+def _devcall(tr, pyfunc, node, sigs=None):
     name = pyfunc.__name__
     if node.keywords:
         raise tr.error(node, "keyword arguments to device function '%s' are not supported"
                        % name)
     vals = [tr.expr(a) for a in node.args]
+    sig_types, sig_ret = (None, None)
+    if sigs:
+        sig_types, sig_ret = _pick_signature(tr, name, sigs, vals, node)
+        vals = [conv_value(v, t) if isinstance(t, Scalar) else v
+                for v, t in zip(vals, sig_types)]
     argtypes, codes = [], []
     for v, a in zip(vals, node.args):
         t = v.type
@@ -759,6 +804,8 @@ def _devcall(tr, pyfunc, node):
     if tr.mod.checked:
         codes.append("__emjit_err")
     call_code = "%s(%s)" % (cname, ", ".join(codes))
+    if sig_ret is not None and isinstance(rt, Scalar) and rt.code != sig_ret:
+        return V(conv(V(call_code, rt), sig_ret), Scalar(sig_ret))
     if isinstance(rt, Tuple):
         # The call runs once, as a statement before the one that uses its
         # elements; so it may not sit where Python would skip it.

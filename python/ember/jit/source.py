@@ -116,6 +116,10 @@ def classify(obj):
         return None
     if np is not None and isinstance(obj, np.ndarray):
         return obj
+    # ember.cuda.types (and Numba's types, which carry no such code, are not)
+    if type(obj).__name__ == "Type" and hasattr(obj, "_ember_type_code"):
+        code = obj._ember_type_code
+        return PyObj("ctor", code) if code is not None else None
     mod_name = getattr(obj, "__name__", None) if inspect.ismodule(obj) else None
     if mod_name is not None:
         if mod_name == "math":
@@ -124,6 +128,8 @@ def classify(obj):
             return PyObj("module", "np")
         if mod_name in CUDA_MODULES:
             return PyObj("module", "cuda")
+        if mod_name in ("ember.cuda.types", "numba.types", "numba.core.types"):
+            return PyObj("module", "cudatypes")
         if mod_name == "ember":
             return PyObj("module", "ember")
         return None
@@ -131,13 +137,20 @@ def classify(obj):
     # @cuda.jit(device=True)) or a function marked _ember_device
     if getattr(obj, "_ember_device", False) is True:
         f = getattr(obj, "py_func", obj)
-        return PyObj("devfunc", f)
+        return PyObj("devfunc", f, _signatures(obj))
     if getattr(obj, "py_func", None) is not None and (
             getattr(obj, "device", False) is True or
             getattr(obj, "_device", False) is True):
-        return PyObj("devfunc", obj.py_func)
+        return PyObj("devfunc", obj.py_func, _signatures(obj))
     if getattr(obj, "py_func", None) is not None:
-        return PyObj("kernelfunc", obj.py_func)
+        # a kernel (ember's or Numba-CUDA's dispatcher) cannot be called from
+        # a kernel; a CPU function (numba.njit's dispatcher) becomes a device
+        # function, as Numba compiles it for the GPU when a kernel calls it
+        if type(obj).__name__ in ("Dispatcher", "CUDADispatcher", "CUDAKernel"):
+            return PyObj("kernelfunc", obj.py_func)
+        if inspect.isfunction(obj.py_func):
+            return PyObj("devfunc", obj.py_func)
+        return None
     if inspect.isbuiltin(obj) or inspect.isfunction(obj) or callable(obj):
         mid = _math_ids().get(id(obj))
         if mid is not None and getattr(math, mid) is obj:
@@ -159,6 +172,12 @@ def classify(obj):
             for n in CUDA_TOP:
                 if getattr(cuda, n, None) is obj and obj is not None:
                     return PyObj("cuda", n)
+        # any other Python function a kernel calls is compiled as a device
+        # function; NumPy's and ember's own Python functions are not kernel code
+        mod = getattr(obj, "__module__", None) or ""
+        if inspect.isfunction(obj) and not mod.startswith(("numpy", "ember.", "math")) \
+                and mod != "ember":
+            return PyObj("devfunc", obj)
     # ember dtypes (ember.float32) are dtype arguments
     from .types import code_of_dtype
     if type(obj).__name__ == "dtype" or (np is not None and isinstance(obj, np.dtype)):
@@ -186,6 +205,14 @@ CUDA_TOP = ("grid", "gridsize", "laneid", "warpsize", "threadIdx", "blockIdx",
             "all_sync", "any_sync", "ballot_sync", "activemask", "threadfence",
             "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs",
             "fma", "jit")
+
+
+def _signatures(obj):
+    """The signature strings a device function was declared with, or None."""
+    sigs = getattr(obj, "signatures", None)
+    if not sigs:
+        return None
+    return tuple(s for s in sigs if isinstance(s, str)) or None
 
 
 def lookup_global(pyfunc, name):

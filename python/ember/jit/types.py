@@ -378,6 +378,35 @@ def parse_signature_full(sig):
     return ret, tuple(_parse_one(a, sig) for a in _split_top(args))
 
 
+def _sig_item(x):
+    """One signature as a string: a str, a Signature of ember.cuda.types, or
+    a tuple/list of argument types (Numba's `jit((float32[:], int32))`)."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, (tuple, list)):
+        for t in x:
+            if not hasattr(t, "dims") and getattr(t, "_ember_type_code", None) is None \
+                    and type(t).__name__ != "CPointer":
+                raise TypeError("a signature's argument types must be ember.cuda.types "
+                                "types like float32[:] or int32, not %r" % (t,))
+        return "(" + ", ".join(str(t) for t in x) + ")"
+    if type(x).__name__ == "Signature" and hasattr(x, "return_type"):
+        return str(x)
+    raise TypeError("jit takes a function, a signature (a str like 'void(float32[:], "
+                    "int32)', void(float32[:]) or a tuple of types) or a list of them, "
+                    "not %s" % type(x).__name__)
+
+
+def signature_strings(obj):
+    """The list of signature strings that jit(obj) means: one signature
+    (a str, a Signature, a tuple of types) or a list of them; a tuple of
+    str is a list of signatures, as before."""
+    if isinstance(obj, list) or (isinstance(obj, tuple) and obj and
+                                 all(isinstance(x, str) for x in obj)):
+        return [_sig_item(x) for x in obj]
+    return [_sig_item(obj)]
+
+
 def parse_signature(sig):
     """The argument type codes of a Numba signature string:
     parse_signature("void(float32[:], float32[:,::1], int32)") is
