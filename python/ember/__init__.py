@@ -18,6 +18,18 @@ from ember._ember import __version__, __array_namespace_info__
 _public = sorted(name for name in vars(_ember) if not name.startswith("_"))
 globals().update({name: getattr(_ember, name) for name in _public})
 
+# NumPy's exception classes (AxisError, ComplexWarning, ...) are answered
+# on each access: a subclass of NumPy's once NumPy is loaded, without
+# importing it (python/ember/_ext/errors.c says why that is always right).
+_np_exception_names = _ember._np_exception_names
+
+
+def __getattr__(name):
+    if name in _np_exception_names:
+        return _ember._np_exception(name)
+    raise AttributeError(f"module 'ember' has no attribute {name!r}")
+
+
 from ember import cuda  # noqa: E402  (after the names cuda.* refers to)
 # `import ember.linalg`, `from ember.parallel import scan` work, as
 # ember.cuda.runtime does.
@@ -31,4 +43,5 @@ pi = 3.141592653589793
 e = 2.718281828459045
 __array_api_version__ = "2024.12"
 
-__all__ = ["__version__", "cuda", "newaxis", "inf", "nan", "pi", "e"] + _public
+__all__ = (["__version__", "cuda", "newaxis", "inf", "nan", "pi", "e"] + _public
+           + list(_np_exception_names))

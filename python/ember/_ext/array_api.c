@@ -121,7 +121,7 @@ static PyObject *mod_astype(PyObject *m, PyObject *args, PyObject *kw)
 static int norm_axis(empy_state *st, int axis, int ndim, int *out)
 {
     if (axis < -ndim || axis >= ndim) {
-        PyErr_Format(st->AxisError, "axis %d is out of bounds for array of "
+        PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS), "axis %d is out of bounds for array of "
                      "dimension %d", axis, ndim);
         return -1;
     }

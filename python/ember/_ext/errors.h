@@ -20,4 +20,22 @@ int empy_fail(empy_state *st, em_status s);
 PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
                              const char *source);
 
+/* The exception classes NumPy also has (numpy.exceptions), by number. */
+enum {
+    EMPY_EXC_AXIS,
+    EMPY_EXC_COMPLEX_WARNING,
+    EMPY_EXC_DTYPE_PROMOTION,
+    EMPY_EXC_TOO_HARD,
+    EMPY_EXC_VISIBLE_DEPRECATION,
+    EMPY_EXC_RANK_WARNING,
+    EMPY_EXC_COUNT_CHECK
+};
+_Static_assert(EMPY_EXC_COUNT_CHECK == EMPY_EXC_COUNT, "module.h: EMPY_EXC_COUNT");
+
+/* The class to raise (or warn with) for one of them, borrowed: a subclass
+ * of NumPy's when NumPy is loaded (never imported here), else ember's own
+ * base class, of which the former is a subclass. Never fails; keeps any
+ * exception already set. */
+PyObject *empy_np_exc(empy_state *st, int which);
+
 #endif

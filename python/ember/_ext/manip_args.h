@@ -72,7 +72,7 @@ static inline int manip_scalar_index(PyObject *o, int64_t *out)
 static inline int manip_axis(empy_state *st, int64_t axis, int ndim, int *out)
 {
     if (axis < -ndim || axis >= ndim) {
-        PyErr_Format(st->AxisError, "axis %lld is out of bounds for array of "
+        PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS), "axis %lld is out of bounds for array of "
                      "dimension %d", (long long)axis, ndim);
         return -1;
     }

@@ -72,7 +72,7 @@ static int empy_exec(PyObject *m)
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
     X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
-    X(DeviceFunction) X(JitDecorator)
+    X(DeviceFunction) X(JitDecorator) X(s_np_exceptions)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 {
@@ -85,6 +85,10 @@ static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 #undef VISIT
     Py_VISIT(st->cai_types[0]);
     Py_VISIT(st->cai_types[1]);
+    for (i = 0; i < EMPY_EXC_COUNT; i++) {
+        Py_VISIT(st->np_exc[i][0]);
+        Py_VISIT(st->np_exc[i][1]);
+    }
     for (i = 0; i < EM_DTYPE_COUNT; i++)
         Py_VISIT(st->dtypes[i]);
     for (i = 0; i < EM_OP_COUNT; i++)
@@ -103,6 +107,10 @@ static int empy_clear(PyObject *m)
 #undef CLEAR
     Py_CLEAR(st->cai_types[0]);
     Py_CLEAR(st->cai_types[1]);
+    for (i = 0; i < EMPY_EXC_COUNT; i++) {
+        Py_CLEAR(st->np_exc[i][0]);
+        Py_CLEAR(st->np_exc[i][1]);
+    }
     for (i = 0; i < EM_DTYPE_COUNT; i++)
         Py_CLEAR(st->dtypes[i]);
     for (i = 0; i < EM_OP_COUNT; i++)

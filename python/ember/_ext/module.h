@@ -53,6 +53,11 @@ typedef struct empy_state {
     PyTypeObject *LaunchConfig;
     PyTypeObject *DeviceFunction;
     PyTypeObject *JitDecorator;
+    /* NumPy's exception classes: ember's base, and (once NumPy is loaded)
+     * the subclass of both it and NumPy's (errors.c). */
+#define EMPY_EXC_COUNT 6
+    PyObject *np_exc[EMPY_EXC_COUNT][2];
+    PyObject *s_np_exceptions;     /* "numpy.exceptions" */
     PyObject *dtypes[EM_DTYPE_COUNT];
     PyObject *ufuncs[EM_OP_COUNT];  /* NULL for ops with no ufunc object */
 } empy_state;

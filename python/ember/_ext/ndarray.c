@@ -673,6 +673,10 @@ static PyObject *nd_astype(PyObject *self, PyObject *args, PyObject *kw)
     }
     if ((copy = PyObject_IsTrue(copy_o)) < 0)
         return NULL;
+    if (em_dtype_get(NDA(self)->a.dtype)->kind == 'c' && em_dtype_get(d)->kind != 'c' &&
+        PyErr_WarnEx(empy_np_exc(st, EMPY_EXC_COMPLEX_WARNING), "Casting complex "
+                     "values to real discards the imaginary part", 1) < 0)
+        return NULL;
     if (dev_o != Py_None && empy_device_arg(st, dev_o, &dev) < 0)
         return NULL;
     if (!copy && d == NDA(self)->a.dtype && dev == NDA(self)->a.device)
@@ -886,7 +890,7 @@ static PyObject *nd_flatten(PyObject *self, PyObject *args, PyObject *kw)
 static int norm_axis(empy_state *st, Py_ssize_t ax, int ndim, int *out)
 {
     if (ax < -ndim || ax >= ndim) {
-        PyErr_Format(st->AxisError, "axis %zd is out of bounds for array of "
+        PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS), "axis %zd is out of bounds for array of "
                      "dimension %d", ax, ndim);
         return -1;
     }
@@ -1250,9 +1254,7 @@ static PyType_Spec nd_spec = {
 
 int empy_ndarray_init(PyObject *m, empy_state *st)
 {
-    PyObject *bases;
     size_t n = 0, i;
-    int rc;
     if (gather_methods() < 0)
         return -1;
     /* The operator slots live with the ufuncs (ufuncobj.c). */
@@ -1268,17 +1270,6 @@ int empy_ndarray_init(PyObject *m, empy_state *st)
     nd_slots[n].pfunc = NULL;
     if (empy_add_type(m, &nd_spec, NULL, &st->ndarray) < 0)
         return -1;
-    if (empy_add_type(m, &Flags_spec, NULL, &st->Flags) < 0)
-        return -1;
-    bases = PyTuple_Pack(2, PyExc_ValueError, PyExc_IndexError);
-    if (!bases)
-        return -1;
-    st->AxisError = PyErr_NewExceptionWithDoc(
-        "ember.AxisError", "An axis argument out of range for the array "
-        "(a ValueError and an IndexError, as NumPy's).", bases, NULL);
-    Py_DECREF(bases);
-    if (!st->AxisError)
-        return -1;
-    rc = PyModule_AddObjectRef(m, "AxisError", st->AxisError);
-    return rc;
+    /* AxisError and NumPy's other exception classes are errors.c's. */
+    return empy_add_type(m, &Flags_spec, NULL, &st->Flags);
 }

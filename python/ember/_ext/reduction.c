@@ -579,7 +579,7 @@ static PyObject *do_average(empy_state *st, call *c, PyObject *wobj,
             }
             ax = c->ra.axes[0];
             if (ax < -a->ndim || ax >= a->ndim) {
-                PyErr_Format(st->AxisError,
+                PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS),
                              "axis %d is out of bounds for array of dimension "
                              "%d",
                              ax, a->ndim);
