@@ -133,7 +133,7 @@ static PyObject *finish(empy_state *st, const em_array *src, PyObject *owner,
         no_copy_error();
         return NULL;
     }
-    rc = empy_array_copy_new(src, dev, dtype, result_order(src, order), &out);
+    rc = empy_array_copy_order(src, dev, dtype, order, &out);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     return empy_ndarray_new(st, &out, NULL);
@@ -357,7 +357,8 @@ static PyObject *from_interface(empy_state *st, PyObject *obj, PyObject *d,
 }
 
 /* The CUDA device a foreign pointer is taken to live on: the asked one
- * when it is a GPU, else the current device when it is, else cuda:0. */
+ * when it is a GPU, else the current device when it is, else cuda:0; the
+ * cpu device when CUDA is unavailable. */
 static int cai_device(empy_state *st, em_device *asked, em_device **out)
 {
     em_device *cur;
@@ -373,6 +374,13 @@ static int cai_device(empy_state *st, em_device *asked, em_device **out)
         return 0;
     }
     rc = em_device_get(EM_DEVICE_CUDA, 0, out);
+    if (rc == EM_ERR_UNAVAILABLE) {
+        /* No CUDA driver in this process, so no device memory either: the
+         * pointer is host memory (Numba's simulator exports its arrays so,
+         * and ember's cpu arrays may be handed round the same way). */
+        *out = cur;
+        return 0;
+    }
     return rc == EM_OK ? 0 : empy_fail(st, rc);
 }
 

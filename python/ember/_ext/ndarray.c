@@ -185,6 +185,61 @@ static char keep_order(const em_array *a, char order)
                ? 'F' : 'C';
 }
 
+/* NumPy's order 'K': the axes from the largest |stride| to the smallest,
+ * ties kept in axis order (NumPy's PyArray_CreateSortedStridePerm). */
+static void stride_perm(const em_array *a, int *perm)
+{
+    int i, j;
+    for (i = 0; i < a->ndim; i++) {
+        int64_t si = a->strides[i] < 0 ? -a->strides[i] : a->strides[i];
+        for (j = i; j > 0; j--) {
+            int64_t sj = a->strides[perm[j - 1]];
+            if (sj < 0)
+                sj = -sj;
+            if (sj >= si)
+                break;
+            perm[j] = perm[j - 1];
+        }
+        perm[j] = i;
+    }
+}
+
+/* A copy of src laid out as NumPy's order 'K' lays it out: memory order
+ * of the axes kept, strides positive and dense. */
+static em_status copy_keep_layout(const em_array *src, em_device *d, int dtype,
+                                  em_array *out)
+{
+    int perm[EM_MAX_NDIM], i;
+    int64_t shape[EM_MAX_NDIM];
+    em_array t;
+    em_status rc;
+    stride_perm(src, perm);
+    for (i = 0; i < src->ndim; i++)
+        shape[i] = src->shape[perm[i]];
+    rc = em_array_empty(d ? d : src->device, dtype < 0 ? src->dtype : (em_dtype)dtype,
+                        src->ndim, shape, 'C', NULL, &t);
+    if (rc != EM_OK)
+        return rc;
+    *out = t;
+    for (i = 0; i < src->ndim; i++) {
+        out->shape[perm[i]] = t.shape[i];
+        out->strides[perm[i]] = t.strides[i];
+    }
+    em_array_update_flags(out);
+    EMPY_NOGIL(rc, em_array_copy(out, src, NULL));
+    if (rc != EM_OK)
+        em_array_release(out);
+    return rc;
+}
+
+em_status empy_array_copy_order(const em_array *src, em_device *d, int dtype,
+                               char order, em_array *out)
+{
+    if (order == 'K' && !(src->flags & (EM_ARRAY_C_CONTIGUOUS | EM_ARRAY_F_CONTIGUOUS)))
+        return copy_keep_layout(src, d, dtype, out);
+    return empy_array_copy_new(src, d, dtype, keep_order(src, order), out);
+}
+
 /* ---- attributes -------------------------------------------------------- */
 
 static PyObject *tuple_of(int n, const int64_t *v)
@@ -621,8 +676,7 @@ static PyObject *copy_as(PyObject *self, int dtype, char order)
 {
     empy_state *st = empy_state_of(self);
     em_array out;
-    em_status rc = empy_array_copy_new(&NDA(self)->a, NULL, dtype,
-                                       keep_order(&NDA(self)->a, order), &out);
+    em_status rc = empy_array_copy_order(&NDA(self)->a, NULL, dtype, order, &out);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     return empy_ndarray_new(st, &out, NULL);
@@ -683,8 +737,7 @@ static PyObject *nd_astype(PyObject *self, PyObject *args, PyObject *kw)
         return Py_NewRef(self);
     {
         em_array out;
-        em_status rc = empy_array_copy_new(&NDA(self)->a, dev, (int)d,
-                                           keep_order(&NDA(self)->a, order), &out);
+        em_status rc = empy_array_copy_order(&NDA(self)->a, dev, (int)d, order, &out);
         if (rc != EM_OK)
             return empy_raise(st, rc);
         return empy_ndarray_new(st, &out, NULL);
@@ -857,32 +910,85 @@ static PyObject *nd_reshape(PyObject *self, PyObject *args, PyObject *kw)
     return reshape_impl(self, ndim, shape, order, copy);
 }
 
+/* NumPy's ravel and flatten: a view only when the elements already lie
+ * densely in the asked order (for 'K': in memory order, ignoring extent-1
+ * axes), else a copy in that order; 'K' copies in memory order. */
+static PyObject *ravel_impl(PyObject *self, char order, int copy)
+{
+    const em_array *a = &NDA(self)->a;
+    int64_t n = -1;
+    int perm[EM_MAX_NDIM], i;
+    if (order == 'A')
+        order = keep_order(a, 'A');
+    if (order == 'K') {
+        if (a->flags & EM_ARRAY_C_CONTIGUOUS)
+            order = 'C';
+        else if (a->flags & EM_ARRAY_F_CONTIGUOUS)
+            order = 'F';
+    }
+    if (!copy && ((order == 'C' && (a->flags & EM_ARRAY_C_CONTIGUOUS)) ||
+                  (order == 'F' && (a->flags & EM_ARRAY_F_CONTIGUOUS))))
+        return reshape_impl(self, 1, &n, order, EMPY_COPY_NEVER);
+    if (order != 'K')
+        return reshape_impl(self, 1, &n, order, EMPY_COPY_ALWAYS);
+    stride_perm(a, perm);
+    if (!copy) {
+        int64_t want = (int64_t)em_dtype_size(a->dtype);
+        for (i = a->ndim - 1; i >= 0; i--) {
+            if (a->shape[perm[i]] == 1)
+                continue;
+            if (a->strides[perm[i]] != want)
+                break;
+            want *= a->shape[perm[i]];
+        }
+        if (i < 0) {
+            em_array v = *a;
+            v.ndim = 1;
+            v.shape[0] = a->size;
+            v.strides[0] = (int64_t)em_dtype_size(a->dtype);
+            em_array_update_flags(&v);
+            return new_view(self, &v);
+        }
+    }
+    {
+        /* Memory order is C order of the axes permuted by perm. */
+        empy_state *st = empy_state_of(self);
+        em_array t, c;
+        em_status rc = em_array_transpose(a, perm, &t);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        rc = empy_array_copy_new(&t, NULL, -1, 'C', &c);
+        em_array_release(&t);
+        if (rc == EM_OK)
+            rc = em_array_reshape_view(&c, 1, &n, 'C', &c);
+        if (rc != EM_OK) {
+            em_array_release(&c);
+            return empy_raise(st, rc);
+        }
+        return empy_ndarray_new(st, &c, NULL);
+    }
+}
+
 static PyObject *nd_ravel(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"order", NULL};
     PyObject *order_o = NULL;
-    int64_t n = -1;
     char order;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:ravel", kwlist, &order_o) ||
         order_arg(order_o, "CFAK", 'C', &order) < 0)
         return NULL;
-    if (order == 'K')
-        order = keep_order(&NDA(self)->a, 'K');
-    return reshape_impl(self, 1, &n, order, EMPY_COPY_IF_NEEDED);
+    return ravel_impl(self, order, 0);
 }
 
 static PyObject *nd_flatten(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"order", NULL};
     PyObject *order_o = NULL;
-    int64_t n = -1;
     char order;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:flatten", kwlist, &order_o) ||
         order_arg(order_o, "CFAK", 'C', &order) < 0)
         return NULL;
-    if (order == 'K')
-        order = keep_order(&NDA(self)->a, 'K');
-    return reshape_impl(self, 1, &n, order, EMPY_COPY_ALWAYS);
+    return ravel_impl(self, order, 1);
 }
 
 /* Axis i of an ndim-d array, negative counting from the end; AxisError

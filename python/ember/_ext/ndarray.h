@@ -121,6 +121,12 @@ PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16);
 em_status empy_array_copy_new(const em_array *src, em_device *d, int dtype,
                               char order, em_array *out);
 
+/* A copy of src in order 'C', 'F', 'A' or 'K' laid out as NumPy lays out
+ * copy(order) and astype(order): 'K' keeps the memory order of the axes
+ * (dense, positive strides). */
+em_status empy_array_copy_order(const em_array *src, em_device *d, int dtype,
+                                char order, em_array *out);
+
 /* Parse a shape argument: an int or a sequence of ints (args of a
  * function taking *shape are passed as the tuple). -1 with an exception. */
 int empy_shape_arg(PyObject *o, const char *what, int *ndim, int64_t *shape);
