@@ -1308,11 +1308,9 @@ static PyObject *mod_arange(FASTCALL_ARGS)
         unused_like(vals[5]) < 0)
         return NULL;
     if (!vals[1] || vals[1] == Py_None) {
-        /* arange(stop) */
-        if (vals[2] && vals[2] != Py_None) {
-            PyErr_SetString(PyExc_TypeError, "arange() needs stop when step is given");
-            return NULL;
-        }
+        /* arange(stop) and arange(stop, step=s): the Array API's
+         * arange(start, /, stop=None, step=1) reads a lone start as stop,
+         * step or not, as NumPy does. */
         zero = PyLong_FromLong(0);
         start = zero;
         stop = vals[0];

@@ -338,6 +338,32 @@ static int size_arg(PyObject *o, const char *what, int64_t dflt, int64_t *out)
     return 0;
 }
 
+/* eye's k: any offset past the matrix gives zeros, so one too large for
+ * int64 (the Array API suite passes 2**63) is clamped instead of raising
+ * OverflowError; NumPy accepts it too. */
+static int eye_offset(PyObject *o, int64_t n, int64_t m, int64_t *k)
+{
+    if (manip_int(o, "k", 0, k) < 0) {
+        PyObject *i;
+        int neg;
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
+        if (!(i = PyNumber_Index(o)))
+            return -1;
+        neg = PyObject_RichCompareBool(i, Py_False, Py_LT);
+        Py_DECREF(i);
+        if (neg < 0)
+            return -1;
+        *k = neg ? -n : m;
+    }
+    if (*k > m)
+        *k = m;
+    else if (*k < -n)
+        *k = -n;
+    return 0;
+}
+
 static PyObject *mod_eye(MANIP_FASTCALL)
 {
     static const char *const names[] = {"N", "M", "k", "dtype", "order", "device",
@@ -352,7 +378,7 @@ static PyObject *mod_eye(MANIP_FASTCALL)
     em_status rc;
     if (empy_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0 ||
         size_arg(v[0], "N", 0, &n) < 0 || size_arg(v[1], "M", n, &mm) < 0 ||
-        manip_int(v[2], "k", 0, &k) < 0 || device_of(st, v[5], &dev) < 0 ||
+        eye_offset(v[2], n, mm, &k) < 0 || device_of(st, v[5], &dev) < 0 ||
         no_like(v[6]) < 0)
         return NULL;
     if (manip_given(v[3]) && empy_dtype_arg(st, v[3], &dt) < 0)
@@ -544,7 +570,12 @@ static PyObject *mod_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nar
             Py_DECREF(old);
         }
     }
-    return out;
+    {
+        /* The Array API returns a list (NumPy 2 a tuple; both unpack). */
+        PyObject *l = PySequence_List(out);
+        Py_DECREF(out);
+        return l;
+    }
 fail:
     Py_DECREF(out);
     return NULL;

@@ -206,12 +206,12 @@ static PyObject *fn_take_along_axis(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:take_along_axis", kws,
                                      &ao, &io, &axo))
         return NULL;
-    if (!axo) {
-        PyErr_SetString(PyExc_TypeError, "take_along_axis() missing required "
-                        "argument 'axis'");
+    /* NumPy 2.3+ and the Array API 2024.12 default to the last axis. */
+    if (!axo)
+        axis = -1;
+    else if (parse_axis(axo, &axis) < 0)
         return NULL;
-    }
-    if (parse_axis(axo, &axis) < 0 || !(a = as_array(st, ao, -1, NULL)))
+    if (!(a = as_array(st, ao, -1, NULL)))
         return NULL;
     if (!(ind = as_indices(st, io, EMPY_ARR(a))))
         goto done;

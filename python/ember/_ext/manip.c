@@ -1508,7 +1508,12 @@ static PyObject *mod_broadcast_arrays(PyObject *m, PyObject *const *args, Py_ssi
         PyTuple_SET_ITEM(tup, i, b);
         Py_DECREF(a);
     }
-    return tup;
+    {
+        /* The Array API returns a list (NumPy 2 a tuple; both unpack). */
+        PyObject *l = PySequence_List(tup);
+        Py_DECREF(tup);
+        return l;
+    }
 fail:
     Py_DECREF(tup);
     return NULL;
