@@ -1013,12 +1013,25 @@ EW_FN float ew_spacing_bf16(float a)
     {                                                                         \
         return ew_cmul_real_##S(ew_log_##S(a), (T)EW_LOG10E);                \
     }                                                                         \
-    /* exp(z) - 1 without cancellation: cos y - 1 = -2 sin^2(y/2). */         \
+    /* exp(z) - 1 without cancellation: cos y - 1 = -2 sin^2(y/2). The    */ \
+    /* branches give the Array API's (C99 Annex G's) special cases, where  */ \
+    /* the formula would make inf * 0 a NaN.                               */ \
     EW_FN C ew_expm1_##S(C a)                                                 \
     {                                                                         \
-        T s = sin##F(a.im * (T)0.5);                                          \
-        return ew_mk_##S(expm1##F(a.re) * cos##F(a.im) - 2 * s * s,           \
-                         exp##F(a.re) * sin##F(a.im));                        \
+        T x = a.re, y = a.im, s;                                              \
+        if (y == 0)                                                           \
+            return ew_mk_##S(expm1##F(x), y);                                 \
+        if (ew_fisinf_##R(x)) {                                               \
+            if (x < 0)                                                        \
+                return ew_mk_##S((T)-1, ew_fisfinite_##R(y) ? 0 * sin##F(y) : (T)0); \
+            if (ew_fisfinite_##R(y))                                          \
+                return ew_mk_##S(x * cos##F(y), x * sin##F(y));               \
+            return ew_mk_##S(x, y - y);                                       \
+        }                                                                     \
+        if (!ew_fisfinite_##R(x) || !ew_fisfinite_##R(y))                     \
+            return ew_mk_##S((x - x) + (y - y), (x - x) + (y - y));           \
+        s = sin##F(y * (T)0.5);                                               \
+        return ew_mk_##S(expm1##F(x) * cos##F(y) - 2 * s * s, exp##F(x) * sin##F(y)); \
     }                                                                         \
     EW_FN C ew_log1p_##S(C a)                                                 \
     {                                                                         \
@@ -1033,13 +1046,38 @@ EW_FN float ew_spacing_bf16(float a)
         return ew_mk_##S(cos##F(a.re) * cosh##F(a.im),                       \
                          -(sin##F(a.re) * sinh##F(a.im)));                    \
     }                                                                         \
+    /* sinh and cosh: the product formulas for finite parts; the branches  */ \
+    /* give the Array API's (C99 Annex G's) special cases, where the       */ \
+    /* formulas would make inf * 0 a NaN (cosh(0 + i inf) = NaN + 0i).     */ \
     EW_FN C ew_sinh_##S(C a)                                                  \
     {                                                                         \
-        return ew_mk_##S(sinh##F(a.re) * cos##F(a.im), cosh##F(a.re) * sin##F(a.im)); \
+        T x = a.re, y = a.im;                                                 \
+        if (y == 0)                                                           \
+            return ew_mk_##S(sinh##F(x), y);                                  \
+        if (ew_fisfinite_##R(x) && ew_fisfinite_##R(y))                       \
+            return ew_mk_##S(sinh##F(x) * cos##F(y), cosh##F(x) * sin##F(y)); \
+        if (x == 0)                                                           \
+            return ew_mk_##S(x, y - y);                                       \
+        if (ew_fisinf_##R(x))                                                 \
+            return ew_fisfinite_##R(y)                                        \
+                       ? ew_mk_##S(x * cos##F(y), fabs##F(x) * sin##F(y))     \
+                       : ew_mk_##S(x, y - y);                                 \
+        return ew_mk_##S((x - x) + (y - y), (x - x) + (y - y));               \
     }                                                                         \
     EW_FN C ew_cosh_##S(C a)                                                  \
     {                                                                         \
-        return ew_mk_##S(cosh##F(a.re) * cos##F(a.im), sinh##F(a.re) * sin##F(a.im)); \
+        T x = a.re, y = a.im;                                                 \
+        if (y == 0)                                                           \
+            return ew_mk_##S(cosh##F(x), copysign##F((T)0, x) * y);           \
+        if (ew_fisfinite_##R(x) && ew_fisfinite_##R(y))                       \
+            return ew_mk_##S(cosh##F(x) * cos##F(y), sinh##F(x) * sin##F(y)); \
+        if (x == 0)                                                           \
+            return ew_mk_##S(y - y, x);                                       \
+        if (ew_fisinf_##R(x))                                                 \
+            return ew_fisfinite_##R(y)                                        \
+                       ? ew_mk_##S(fabs##F(x) * cos##F(y), x * sin##F(y))     \
+                       : ew_mk_##S(fabs##F(x), y - y);                        \
+        return ew_mk_##S((x - x) + (y - y), (x - x) + (y - y));               \
     }                                                                         \
     /* Kahan's formulation, which stays finite for large real parts. */       \
     EW_FN C ew_tanh_##S(C a)                                                  \
