@@ -50,3 +50,4 @@ from . import types  # noqa: E402
 from .types import (  # noqa: E402,F401
     void, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, intp,
     uintp, float16, float32, float64, complex64, complex128, CPointer)
+from . import random  # noqa: E402  (Numba's xoroshiro128p generators)

@@ -9,7 +9,7 @@ from .ops import V, binop, compare, conv, is_simple, literal, truth, unary
 from .source import PyObj, classify, lookup_global, read_function
 from .types import (Array, Scalar, Tuple, NONE, make_strong, storage_c, unify,
                     value_c)
-from . import intrinsics
+from . import intrinsics, views
 
 # C and C++ keywords and names the preludes define: a Python variable of
 # such a name gets a suffix.
@@ -50,12 +50,15 @@ def _is_docstring(stmt):
 class ArrayRef:
     """How to reach an array in C: its data pointer and the C expressions
     of each axis's extent and stride (in elements)."""
-    __slots__ = ("name", "data", "shapes", "strides", "type", "writable", "decl_text")
+    __slots__ = ("name", "data", "shapes", "strides", "type", "writable", "decl_text",
+                 "is_view")
 
-    def __init__(self, name, data, shapes, strides, type, writable=True, decl_text=None):
+    def __init__(self, name, data, shapes, strides, type, writable=True, decl_text=None,
+                 is_view=False):
         self.name, self.data, self.shapes = name, data, shapes
         self.strides, self.type, self.writable = strides, type, writable
         self.decl_text = decl_text
+        self.is_view = is_view     # C temporaries or a view variable's locals
 
     def __eq__(self, other):
         return isinstance(other, ArrayRef) and self.data == other.data
@@ -92,6 +95,7 @@ class FunctionTranslator:
         self.used_cnames = set()
         # names bound to compile-time objects (bi = cuda.blockIdx, f = math.sqrt)
         self.aliases = {}
+        self.view_vars = {}    # name -> ArrayRef of a variable holding views
         for p, t in zip(self.params, self.argtypes):
             if isinstance(t, Array):
                 self.arrays[p] = self._param_array(p, t)
@@ -256,6 +260,7 @@ class FunctionTranslator:
             if name in pset:
                 continue
             decls += self._declare(name, t)
+        decls += views.declarations(self)
         for ctype, name in self.temps:
             decls.append("%s %s;" % (ctype, name))
         body = ["    " + d for d in decls + prologue + self.decls_text]
@@ -430,7 +435,10 @@ class FunctionTranslator:
             f = self.expr(it.func)
         if not (f is not None and isinstance(f.type, PyObj) and f.type.kind == "builtin"
                 and f.type.name == "range"):
-            raise self.error(s, "kernels can loop only over range(...), not %s"
+            arr = self.expr(it)
+            if isinstance(arr.type, Array) and arr.type.ndim >= 1:
+                return self._for_array(s, arr.code)
+            raise self.error(s, "kernels can loop only over range(...) and arrays, not %s"
                              % ast.unparse(it) if hasattr(ast, "unparse") else "this")
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.error(s, "range() takes 1 to 3 positional arguments")
@@ -478,6 +486,21 @@ class FunctionTranslator:
         self.loops -= 1
         self.emit("}")
 
+    def _for_array(self, s, ref):
+        """for x in a: the elements of a 1-d array, the rows (views) of
+        others, over the first axis's extent when the loop starts."""
+        i = self.temp("long long")
+        n = self.temp("long long")
+        self.emit("%s = %s;" % (n, ref.shapes[0]))
+        self.emit("for (%s = 0; %s < %s; %s++) {" % (i, i, n, i))
+        self.depth += 1
+        self.store(s.target, views.element_or_row(self, ref, i, s), s)
+        self.depth -= 1
+        self.loops += 1
+        self.nested(s.body)
+        self.loops -= 1
+        self.emit("}")
+
     def s_AnnAssign(self, s):
         if s.value is None:
             return
@@ -508,6 +531,13 @@ class FunctionTranslator:
     def store(self, target, v, s):
         if isinstance(target, ast.Name):
             name = target.id
+            if isinstance(v.type, Array) and (v.code.is_view or name in self.view_vars):
+                if name in self.vartypes or name in self.aliases:
+                    raise self.error(s, "variable '%s' would have two incompatible types: "
+                                     "%r and %r" % (name, self.vartypes.get(name) or
+                                                    self.aliases[name].type, v.type))
+                views.bind(self, name, v.code, s)
+                return
             if isinstance(v.type, Array):
                 ref = v.code
                 old = self.arrays.get(name)
@@ -613,8 +643,8 @@ class FunctionTranslator:
             sl = sl.value
         if isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
                 isinstance(e, ast.Slice) for e in sl.elts)):
-            raise self.error(node, "slicing arrays is not supported in kernels; index "
-                             "each element (array '%s')" % ref.name)
+            raise self.error(node, "assigning to a slice is not supported in kernels; "
+                             "assign each element (array '%s')" % ref.name)
         v = self.expr(sl)
         items = v.code if isinstance(v.type, Tuple) else [v]
         if len(items) != nd:
@@ -635,6 +665,22 @@ class FunctionTranslator:
             site = self.mod.site(ref.name, self.where, node) if self.final else 0
             args += [str(site), "__emjit_err"]
         return args
+
+    def load_items(self, ref, items, node):
+        """ref[items] for integer items already evaluated (V)."""
+        nd = ref.type.ndim
+        if len(items) != nd:
+            raise self.error(node, "array '%s' has %d dimension%s but %d indices were given"
+                             % (ref.name, nd, "" if nd == 1 else "s", len(items)))
+        idx = []
+        for e in items:
+            if not isinstance(e.type, Scalar) or e.type.kind not in "biu":
+                raise self.error(node, "array '%s' index must be an integer, not %r"
+                                 % (ref.name, e.type))
+            idx.append(conv(e, "i8"))
+        at, ld = self.mod.access(ref.type.dtype, ref.type.ndim)
+        c = "%s(%s)" % (ld, ", ".join(self.access_args(ref, idx, node)))
+        return V(_from_storage(c, ref.type.dtype), Scalar(ref.type.dtype))
 
     def load_element(self, ref, node):
         idx = self.index_values(ref, node.slice, node)
@@ -780,7 +826,12 @@ class FunctionTranslator:
         base = self.expr(node.value)
         t = base.type
         if isinstance(t, Array):
-            return self.load_element(base.code, node)
+            items = views.subscript_items(self, node.slice)
+            if any(isinstance(e, ast.Slice) for e in items) or len(items) < t.ndim:
+                ref = views.make_view(self, base.code, items, node)
+                ref.is_view = True
+                return V(ref, ref.type)
+            return self.load_items(base.code, items, node)
         if isinstance(t, Tuple):
             sl = node.slice.value if isinstance(node.slice, ast.Index) else node.slice
             if isinstance(sl, ast.Slice):

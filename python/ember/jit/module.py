@@ -16,6 +16,7 @@ _SECTION_USES = {
     "float": re.compile(r"__emjit_(fdiv|mod|round)_f\d"),
     "complex": re.compile(r"__emjit_\w*c(8|16)\b"),
     "atomic": re.compile(r"__emjit_a(max|min|inc|dec)_"),
+    "slice": re.compile(r"__emjit_slice\b"),
 }
 
 

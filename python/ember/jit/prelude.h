@@ -407,3 +407,47 @@ EMJ_FN unsigned long long __emjit_adec_u8(unsigned long long *p, unsigned long l
     }
 }
 #endif
+
+/* @emjit-section slice */
+#ifndef EMBER_JIT_PRELUDE_SLICE
+#define EMBER_JIT_PRELUDE_SLICE
+/* ---- slices ---------------------------------------------------------- */
+
+/* Python's slice of an axis of extent n (slice.indices, then the length):
+ * bounds past either end are clipped, negative ones count from the end;
+ * an absent start or stop (has_* 0) is the end the step walks from or to.
+ * Returns the length; the first index goes to *first. */
+EMJ_FN long long __emjit_slice(long long n, long long start, long long stop, long long step,
+                               int has_start, int has_stop, long long *first)
+{
+    long long len;
+    if (step == 0) {   /* Python raises; the translator refuses a literal 0 */
+        *first = 0;
+        return 0;
+    }
+    if (!has_start) {
+        start = step < 0 ? n - 1 : 0;
+    } else if (start < 0) {
+        start += n;
+        if (start < 0)
+            start = step < 0 ? -1 : 0;
+    } else if (start >= n) {
+        start = step < 0 ? n - 1 : n;
+    }
+    if (!has_stop) {
+        stop = step < 0 ? -1 : n;
+    } else if (stop < 0) {
+        stop += n;
+        if (stop < 0)
+            stop = step < 0 ? -1 : 0;
+    } else if (stop >= n) {
+        stop = step < 0 ? n - 1 : n;
+    }
+    if (step < 0)
+        len = stop < start ? (start - stop - 1) / (-step) + 1 : 0;
+    else
+        len = start < stop ? (stop - start - 1) / step + 1 : 0;
+    *first = len ? start : 0;
+    return len;
+}
+#endif
