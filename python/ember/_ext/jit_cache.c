@@ -257,6 +257,10 @@ static void put_value(wbuf *b, PyObject *v, int depth)
         /* named things whose meaning is their name */
         put_str(b, PyType_Check(v) ? "T" : "C");
         put_qualname(b, v);
+    } else if (strcmp(tn, "ember.ndarray") == 0) {
+        /* captured by address (ember.jit.views.captured_array): only this
+         * process may reuse the translation */
+        b->uncacheable = 1;
     } else if (put_buffer(b, v) == 0) {
         /* NumPy arrays and scalars: cuda.const.array_like bakes values */
     } else {

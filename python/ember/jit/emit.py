@@ -790,6 +790,9 @@ class FunctionTranslator:
         return V(self.cvar(name), t)
 
     def global_value(self, obj, name, node):
+        if type(obj).__name__ == "ndarray" and type(obj).__module__ == "ember":
+            ref = views.captured_array(self, obj, name, node)
+            return V(ref, ref.type)
         c = classify(obj)
         if c is None:
             raise self.error(node, "global '%s' (%s) cannot be used in a kernel: only "

@@ -31,6 +31,8 @@ MATH_PRED = ("isnan", "isinf", "isfinite")
 NP_ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
               "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2",
               "power": "pow"}
+NP_ARITH = {"add": ast.Add, "subtract": ast.Sub, "multiply": ast.Mult, "divide": ast.Div,
+            "true_divide": ast.Div, "floor_divide": ast.FloorDiv}
 NP_FLOAT_RESULT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc", "rint": "rint"}
 
 CUDA_DIMS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
@@ -291,6 +293,10 @@ def call(tr, f, node):
     if k == "math":
         return _math(tr, f.name, node, numpy=False)
     if k == "np":
+        from . import ufunc_out
+        if ufunc_out.has_out(f.name, node):
+            return ufunc_out.call(tr, f.name, node,
+                                  lambda tr_, n, c: _math(tr_, n, c, numpy=True))
         return _math(tr, f.name, node, numpy=True)
     if k in ("ctor", "dtype"):
         return _ctor(tr, f.name, node)
@@ -315,6 +321,9 @@ def call(tr, f, node):
 
 
 def _args(tr, node, lo, hi, what):
+    pre = getattr(node, "_emjit_vals", None)
+    if pre is not None:       # elements of arrays, for ufuncs with out
+        return list(pre)
     if node.keywords:
         raise tr.error(node, "%s takes no keyword arguments in kernels" % what)
     n = len(node.args)
@@ -529,6 +538,14 @@ def _round_f2(c, code):
 def _math(tr, name, node, numpy):
     mod = "numpy" if numpy else "math"
     what = "%s.%s()" % (mod, name)
+    if numpy and name in NP_ARITH:
+        a, b = _args(tr, node, 2, 2, what)
+        return binop(NP_ARITH[name], _scalar(tr, a, node, what), _scalar(tr, b, node, what),
+                     tr.fail_at(node))
+    if numpy and name == "negative":
+        (v,) = _args(tr, node, 1, 1, what)
+        from .ops import unary
+        return unary(ast.USub(), _scalar(tr, v, node, what), tr.fail_at(node))
     if numpy:
         name = NP_ALIASES.get(name, name)
         if name in ("abs", "absolute"):

@@ -195,7 +195,8 @@ NP_FUNCS = ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "si
             "copysign", "fmod", "power", "cbrt", "sign", "minimum", "maximum",
             "fmin", "fmax", "float16", "float32", "float64", "int8", "int16", "int32",
             "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "complex64",
-            "complex128", "pi", "e", "inf", "nan", "intp", "uintp")
+            "complex128", "pi", "e", "inf", "nan", "intp", "uintp", "add", "subtract",
+            "multiply", "divide", "true_divide", "floor_divide", "negative")
 
 # Names directly under cuda.
 CUDA_TOP = ("grid", "gridsize", "laneid", "warpsize", "threadIdx", "blockIdx",

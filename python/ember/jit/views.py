@@ -162,3 +162,42 @@ def element_or_row(tr, ref, idx_c, node):
     t = Array(dt, ref.type.ndim - 1, "A", _space(ref), None)
     return V(ArrayRef(ref.name, data, list(ref.shapes[1:]), list(ref.strides[1:]), t,
                       ref.writable, is_view=True), t)
+
+
+def captured_array(tr, arr, name, node):
+    """An ember array read from the kernel's globals or closure: captured by
+    pointer (as Numba captures device arrays), so the kernel reads and
+    writes that memory. Its address, shape and strides are baked into the
+    source; the function keeps a reference so the memory outlives it."""
+    from .emit import ArrayRef
+    from .types import code_of_dtype
+    dev = str(arr.device)
+    on_cpu = dev == "cpu"
+    if on_cpu != (tr.mod.target == "cpu"):
+        raise tr.error(node, "global array '%s' is on %s but the kernel is compiled for "
+                       "%s: use an array on the kernel's device" % (name, dev, tr.mod.target))
+    iface = arr.__array_interface__ if on_cpu else arr.__cuda_array_interface__
+    code = code_of_dtype(arr.dtype)
+    if code is None:
+        raise tr.error(node, "global array '%s' of dtype %s cannot be used in kernels"
+                       % (name, arr.dtype))
+    item = arr.itemsize
+    shape = tuple(int(d) for d in arr.shape)
+    if iface.get("strides") is None:
+        strides, acc = [], 1
+        for d in reversed(shape):
+            strides.insert(0, acc)
+            acc *= d
+    else:
+        if any(s % item for s in iface["strides"]):
+            raise tr.error(node, "global array '%s' has strides %r that are not whole "
+                           "elements" % (name, iface["strides"]))
+        strides = [s // item for s in iface["strides"]]
+    ptr = int(iface["data"][0])
+    keep = tr.pyfunc.__dict__.setdefault("__ember_captured__", [])
+    if not any(x is arr for x in keep):
+        keep.append(arr)
+    T = storage_c(code)
+    t = Array(code, len(shape), "A", "param", None)
+    return ArrayRef(name, "((%s *)%dULL)" % (T, ptr), ["%dLL" % d for d in shape],
+                    ["(%dLL)" % s for s in strides], t, not iface["data"][1])
