@@ -126,6 +126,10 @@ typedef struct empy_jit_entry {
     int has_err;              /* the last parameter is the error record */
     int is_cpu;
     void *err_dev;            /* cuda: the device's copy of the record */
+    int grid_sync;            /* calls grid.sync(): launched cooperatively,
+                               * the grid's barrier a hidden parameter
+                               * before the record */
+    void *grid_dev;           /* cuda: that barrier's counter */
     long long spare[EMPY_JIT_ERR_SLOTS]; /* cpu: a record nothing reads */
     uint32_t *pcode;          /* the codes compiled for (nargs) */
     uint32_t key[];           /* the call codes that select it (nargs),
@@ -224,6 +228,29 @@ PyObject *empy_jit_subscript(PyObject *self, PyObject *key);
  * shared memory size. */
 int empy_jit_stream_arg(empy_state *st, PyObject *o, PyObject **out);
 int empy_jit_shared_arg(PyObject *o, size_t *out);
+
+/* ---- grid synchronisation (jit_coop.c) ------------------------------------ */
+
+/* What a cpu kernel that calls grid.sync() gets for its hidden grid
+ * parameter: one per block, as kernels' prelude (python/ember/jit/
+ * prelude.h, __emjit_grid_rec) reads it. */
+typedef struct empy_jit_grid_rec {
+    void (*wait)(void *bar);
+    void *bar;
+    unsigned int block[3], grid[3];
+} empy_jit_grid_rec;
+
+/* The most blocks of `block` threads a grid-synchronising kernel may have
+ * on d (Numba's max_cooperative_grid_blocks). */
+long long empy_jit_coop_limit(em_device *d, em_dim3 block);
+
+/* Run a grid-synchronising cpu kernel: every block as a grid of one block
+ * on a thread of its own, argv[grid_slot] pointing at its record, all
+ * sharing one barrier. Synchronous; the first failure's message (the
+ * blocks' threads have their own thread-local errors) is set as this
+ * thread's error. */
+em_status empy_jit_coop_cpu(em_function *fn, em_dim3 grid, em_dim3 block, size_t shared,
+                            em_stream *s, void **argv, int nparams, int grid_slot);
 
 /* ---- the disk index (jit_cache.c) ---------------------------------------- */
 

@@ -211,6 +211,8 @@ void empy_jit_entry_free(empy_jit_entry *e)
 {
     if (e->err_dev)
         (void)em_free(e->dev, e->err_dev, NULL);
+    if (e->grid_dev)
+        (void)em_free(e->dev, e->grid_dev, NULL);
     Py_XDECREF(e->trans);
     PyMem_RawFree(e);
 }
@@ -256,7 +258,7 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
     em_function *fn;
     empy_jit_entry *e;
     char *log = NULL;
-    int nopts = 0, expected = 0, pc, i, j, p;
+    int nopts = 0, expected = 0, pc, i, j, p, grid_sync;
     em_status rc;
 
     if (!(argcodes = empy_jit_argcodes(pcode, n)))
@@ -293,6 +295,10 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
     }
     for (i = 0; i < n; i++)
         expected += empy_jcode_nparams(pcode[i]);
+    /* grid.sync()'s barrier, a hidden parameter (ember.jit's prelude
+     * defines this function only for kernels that call it) */
+    grid_sync = strstr(src, "__emjit_grid_sync(") != NULL;
+    expected += grid_sync;
     pc = em_function_param_count(fn);
     if (pc >= 0 && pc != expected && pc != expected + 1) {
         abi_error(st, k, argcodes, "parameter count", pc, expected);
@@ -320,6 +326,7 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
     e->nparams = expected;
     e->has_err = pc == expected + 1;
     e->is_cpu = is_cpu;
+    e->grid_sync = grid_sync;
     memcpy(e->key, key, sizeof *key * (size_t)n);
     memcpy(e->pcode, pcode, sizeof *pcode * (size_t)n);
     if (e->has_err && !is_cpu) {
@@ -330,6 +337,13 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
             empy_raise(st, rc);
             goto fail;
         }
+    }
+    if (grid_sync && !is_cpu &&
+        (rc = em_malloc(d, sizeof(unsigned int), NULL, &e->grid_dev)) != EM_OK) {
+        e->trans = NULL;
+        empy_jit_entry_free(e);
+        empy_raise(st, rc);
+        goto fail;
     }
     Py_DECREF(argcodes);
     entry_publish(k, e);
@@ -403,10 +417,20 @@ empy_jit_entry *empy_jit_explicit(empy_state *st, empy_Dispatcher *k, em_device 
     memcpy(alias->key, key, sizeof *key * (size_t)n);
     memcpy(alias->pcode, e->pcode, sizeof *key * (size_t)n);
     Py_INCREF(alias->trans);
+    alias->err_dev = alias->grid_dev = NULL;    /* its own, freed with it */
     if (alias->has_err && !alias->is_cpu) {
         em_status rc = em_malloc(d, EMPY_JIT_ERR_SLOTS * sizeof(long long), NULL, &alias->err_dev);
         if (rc != EM_OK) {
             alias->err_dev = NULL;
+            empy_jit_entry_free(alias);
+            empy_raise(st, rc);
+            return NULL;
+        }
+    }
+    if (alias->grid_sync && !alias->is_cpu) {
+        em_status rc = em_malloc(d, sizeof(unsigned int), NULL, &alias->grid_dev);
+        if (rc != EM_OK) {
+            alias->grid_dev = NULL;
             empy_jit_entry_free(alias);
             empy_raise(st, rc);
             return NULL;

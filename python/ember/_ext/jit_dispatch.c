@@ -217,7 +217,35 @@ static void disp_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
+/* Numba's kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize=0):
+ * how many blocks a grid that calls grid.sync() may have on the current
+ * device (jit_coop.c says how it is reckoned). */
+static PyObject *disp_max_coop(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames)
+{
+    static const char *const names[] = {"blockdim", "dynsmemsize", NULL};
+    empy_state *st = empy_state_of(self);
+    PyObject *v[2];
+    em_dim3 b;
+    em_device *d;
+    em_status rc;
+    if (empy_parse_args("max_cooperative_grid_blocks", args, nargs, kwnames, names, 2, 1,
+                        v) < 0 || empy_parse_dim(v[0], "blockdim", &b) < 0)
+        return NULL;
+    if (!b.x || !b.y || !b.z) {
+        PyErr_Format(PyExc_ValueError, "blockdim must be positive, got %R", v[0]);
+        return NULL;
+    }
+    if ((rc = em_current_device(&d)) != EM_OK)
+        return empy_raise(st, rc);
+    return PyLong_FromLongLong(empy_jit_coop_limit(d, b));
+}
+
 static PyMethodDef disp_methods[] = {
+    {"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))disp_max_coop,
+     METH_FASTCALL | METH_KEYWORDS,
+     "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a grid "
+     "that calls cuda.cg.this_grid().sync() may have on the current device."},
     {"forall", (PyCFunction)(void (*)(void))disp_forall, METH_FASTCALL | METH_KEYWORDS,
      "forall(ntasks, tpb=0, stream=0, sharedmem=0) -> LaunchConfig: a 1-D launch of "
      "at least ntasks threads (256 per block unless tpb says)."},

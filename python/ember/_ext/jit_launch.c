@@ -69,6 +69,7 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
     empy_jit_entry *e;
     PyObject *result = NULL;
     int i, done = 0, dev_arg = -1, np = 0, host_inplace = 0, read_rec, cpu_async;
+    int grid_slot = -1;
     size_t off = 0;
     em_status rc;
 
@@ -165,6 +166,31 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
                            &np) < 0)
             goto out;
 
+    if (e->grid_sync) {
+        /* grid.sync(): every block must run at once */
+        long long nb = (long long)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+        long long lim = empy_jit_coop_limit(dev, cfg->block);
+        void *gp = e->grid_dev;
+        if (nb > lim) {
+            PyErr_Format(PyExc_ValueError, "kernel '%s' synchronises its grid "
+                         "(cuda.cg.this_grid().sync()), so all its blocks must run at "
+                         "once: %lld blocks of %u threads exceed the %lld that %s runs "
+                         "together (see kernel.max_cooperative_grid_blocks(blockdim))",
+                         k->kname, nb, cfg->block.x * cfg->block.y * cfg->block.z, lim,
+                         em_device_name(dev));
+            goto out;
+        }
+        if (!e->is_cpu && (rc = em_memset_async(dev, gp, 0, sizeof(unsigned int), s)) != EM_OK) {
+            empy_raise(st, rc);
+            goto out;
+        }
+        off = (off + 15) & ~(size_t)15;
+        memcpy(pbuf + off, &gp, sizeof gp);
+        grid_slot = np;
+        argv[np++] = pbuf + off;
+        off += sizeof gp;
+    }
+
     /* cpu work on a created stream runs on its worker thread: reading the
      * record, or handing in-place NumPy memory back, waits for it. */
     cpu_async = e->is_cpu && s && s != em_stream_default(dev);
@@ -187,7 +213,16 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
         argv[np++] = pbuf + off;
     }
 
-    if (e->is_cpu) {
+    if (e->is_cpu && e->grid_sync) {
+        /* after the stream's earlier work, every block on a thread of its
+         * own (jit_coop.c), done when this returns */
+        Py_BEGIN_ALLOW_THREADS
+        rc = cpu_async ? em_stream_synchronize(s) : EM_OK;
+        if (rc == EM_OK)
+            rc = empy_jit_coop_cpu(e->fn, cfg->grid, cfg->block, cfg->shared,
+                                   em_stream_default(dev), argv, np, grid_slot);
+        Py_END_ALLOW_THREADS
+    } else if (e->is_cpu) {
         Py_BEGIN_ALLOW_THREADS
         rc = em_launch(e->fn, cfg->grid, cfg->block, cfg->shared, s, argv);
         if (rc == EM_OK && cpu_async && (read_rec || host_inplace))

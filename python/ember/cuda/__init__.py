@@ -6,11 +6,14 @@ import sys as _sys
 from ember._ember import (
     runtime, Program, ObjectCode, RawModule, RawKernel, Function,
     Device, Stream, Event, get_current_stream, get_elapsed_time,
-    Buffer, MemoryPool, PinnedMemory, alloc, alloc_pinned_memory,
+    Buffer, PinnedMemory, alloc, alloc_pinned_memory,
     get_default_memory_pool, In, Out, InOut,
     CUDAError, CompileError, BackendUnavailableError,
     cuda_is_available as is_available,
 )
+
+# CuPy's pointers into device memory: a.data, ember.ndarray(memptr=...).
+from ember._ember import MemoryPointer, UnownedMemory  # noqa: E402
 
 # Python kernels (Numba-CUDA's spellings): the decorator and its types.
 from ember._ember import (  # noqa: E402
@@ -23,16 +26,27 @@ from ember._ember import _cuda_compat as _cc  # noqa: E402
 to_device, device_array, device_array_like, pinned_array, mapped_array = (
     _cc.to_device, _cc.device_array, _cc.device_array_like, _cc.pinned_array,
     _cc.mapped_array)
-stream, default_stream, event, event_elapsed_time = (
-    _cc.stream, _cc.default_stream, _cc.event, _cc.event_elapsed_time)
+default_stream, event, event_elapsed_time = (
+    _cc.default_stream, _cc.event, _cc.event_elapsed_time)
+# Numba's cuda.stream() and CuPy's cupy.cuda.stream module in one object
+# (python/ember/cuda/stream.py).
+from . import stream  # noqa: E402
 synchronize, current_context, get_current_device = (
     _cc.synchronize, _cc.current_context, _cc.get_current_device)
 from ember._ember import reduce  # noqa: E402  (numba.cuda.reduce)
+
+# CuPy's pools and allocator hooks (memory.py, pinned_memory.py say what
+# ember does with them).
+from . import memory, pinned_memory  # noqa: E402
+from .memory import MemoryPool, set_allocator, get_allocator  # noqa: E402
+from .pinned_memory import (  # noqa: E402
+    PinnedMemoryPool, PinnedMemoryPointer, set_pinned_memory_allocator)
 
 # `import ember.cuda.runtime` and `from ember.cuda import runtime` both work.
 _sys.modules[__name__ + ".runtime"] = runtime
 
 __all__ = [
+    "MemoryPointer", "UnownedMemory",
     "runtime", "Program", "ObjectCode", "RawModule", "RawKernel", "Function",
     "Device", "Stream", "Event", "get_current_stream", "get_elapsed_time",
     "Buffer", "MemoryPool", "PinnedMemory", "alloc", "alloc_pinned_memory",
@@ -43,6 +57,8 @@ __all__ = [
     "mapped_array",
     "stream", "default_stream", "event", "event_elapsed_time", "synchronize",
     "current_context", "get_current_device", "reduce",
+    "set_allocator", "get_allocator", "PinnedMemoryPool",
+    "PinnedMemoryPointer", "set_pinned_memory_allocator",
 ]
 
 # Numba's type objects, for signatures (python/ember/cuda/types.py).
@@ -51,3 +67,4 @@ from .types import (  # noqa: E402,F401
     void, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, intp,
     uintp, float16, float32, float64, complex64, complex128, CPointer)
 from . import random  # noqa: E402  (Numba's xoroshiro128p generators)
+from . import cg  # noqa: E402  (cooperative groups: cg.this_grid().sync())

@@ -252,6 +252,12 @@ class FunctionTranslator:
                 elif t.code == "f2":
                     src = V("__emjit_h2f(%s__arg)" % cv, t)
                 prologue.append("%s %s = %s;" % (value_c(vt.code), cv, conv(src, vt.code)))
+        if self.kind == "kernel" and mod.grid_sync:
+            # the grid's barrier (docs/jit-design.md): on cpu the block's
+            # launch record, which also gives its place in the grid
+            params.append("void *__emjit_grid")
+            if mod.target == "cpu":
+                prologue.insert(0, "__emjit_grid_enter(__emjit_grid);")
         if mod.checked:
             params.append("long long *__emjit_err")
         decls = []

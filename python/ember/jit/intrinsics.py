@@ -37,6 +37,7 @@ NP_FLOAT_RESULT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc", "rint": "
 
 CUDA_DIMS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
 CUDA_NAMESPACES = {"shared": ("array",), "local": ("array",), "const": ("array_like",),
+                   "cg": ("this_grid",),
                    "atomic": ("add", "sub", "max", "min", "and_", "or_", "xor", "exch",
                               "inc", "dec", "cas", "compare_and_swap")}
 CUDA_FUNCS = ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
@@ -153,6 +154,10 @@ def _py_attribute(tr, obj, attr, node):
         if code is None:
             fail("types.%s is not a number type kernels know" % attr)
         return V(None, PyObj("ctor", code))
+    if k == "gridgroup":
+        if attr == "sync":
+            return V(None, PyObj("method", "grid_sync"))
+        fail("the grid group has no attribute '%s' in kernels (sync is supported)" % attr)
     if k == "cudadim":
         if attr in ("x", "y", "z"):
             return V("((int)%s.%s)" % (n, attr), I4)
@@ -305,6 +310,8 @@ def call(tr, f, node):
     if k == "devfunc":
         return _devcall(tr, f.name, node, f.extra)
     if k == "method":
+        if f.name == "grid_sync":
+            return _grid_sync(tr, node)
         if f.name == "conjugate":
             if node.args or node.keywords:
                 raise tr.error(node, "conjugate() takes no arguments")
@@ -710,9 +717,24 @@ def _cuda(tr, name, node):
         code = _float_code(tr, t, node, what)
         return V(_round_f2("%s(%s, %s, %s)" % (_cfn("fma", code), conv(a, code), conv(b, code),
                                                conv(c, code)), code), Scalar(code))
+    if name == "cg.this_grid":
+        _args(tr, node, 0, 0, what)
+        return V(None, PyObj("gridgroup", "grid"))
     if name.startswith("atomic."):
         return _atomic(tr, name[7:], node)
     raise tr.error(node, "%s is not supported in kernels" % what)
+
+
+def _grid_sync(tr, node):
+    """grid.sync(): every thread of the grid waits for every other. The
+    kernel then takes the grid's barrier as a hidden parameter and is
+    launched cooperatively (docs/jit-design.md)."""
+    _args(tr, node, 0, 0, "grid.sync()")
+    if tr.kind != "kernel":
+        raise tr.error(node, "grid.sync() is supported in kernels, not in device "
+                       "functions; call it in the kernel")
+    tr.mod.grid_sync = True
+    return V("__emjit_grid_sync(__emjit_grid)", NONE)
 
 
 def _atomic(tr, op, node):

@@ -17,6 +17,7 @@ _SECTION_USES = {
     "complex": re.compile(r"__emjit_\w*c(8|16)\b"),
     "atomic": re.compile(r"__emjit_a(max|min|inc|dec)_"),
     "slice": re.compile(r"__emjit_slice\b"),
+    "grid": re.compile(r"__emjit_grid_(sync|enter)\b"),
 }
 
 
@@ -63,6 +64,7 @@ class Module:
         self.in_progress = set()
         self.sites = []            # (array name, file, line)
         self.shared_dynamic = False
+        self.grid_sync = False     # the kernel calls grid.sync()
 
     # ---- array element access --------------------------------------------
 

@@ -451,3 +451,73 @@ EMJ_FN long long __emjit_slice(long long n, long long start, long long stop, lon
     return len;
 }
 #endif
+
+/* @emjit-section grid */
+#ifndef EMBER_JIT_PRELUDE_GRID
+#define EMBER_JIT_PRELUDE_GRID
+/* ---- grid synchronisation (cuda.cg.this_grid().sync()) --------------- */
+
+#ifdef EMJ_CUDA
+/* g is a zeroed unsigned int of device memory, and every block is resident
+ * (the dispatcher keeps the grid within max_cooperative_grid_blocks).
+ * Thread 0 of each block adds to the counter: block 0 adds 2^31 - (blocks
+ * - 1), the others 1, so the top bit flips when the last block arrives and
+ * the lower bits are as before, ready for the next barrier. */
+EMJ_FN void __emjit_grid_enter(void *g) { (void)g; }
+EMJ_FN void __emjit_grid_sync(void *g)
+{
+    unsigned int *bar = (unsigned int *)g;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        unsigned int nb = gridDim.x * gridDim.y * gridDim.z;
+        unsigned int add = (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+                               ? 0x80000000u - (nb - 1u) : 1u;
+        unsigned int old;
+        __threadfence();
+        old = atomicAdd(bar, add);
+        while (((old ^ *(volatile unsigned int *)bar) & 0x80000000u) == 0u)
+            ;
+        __threadfence();
+    }
+    __syncthreads();
+}
+#else
+/* On cpu every block of the grid runs on a thread of its own, launched as
+ * a grid of one block (python/ember/_ext/jit_coop.c); g is that block's
+ * record, laid out as empy_jit_grid_rec in jit.h. */
+typedef struct __emjit_grid_rec {
+    void (*wait)(void *bar);
+    void *bar;
+    unsigned int block[3], grid[3];
+} __emjit_grid_rec;
+
+/* Whether a thread of this block already waits for the other blocks in
+ * this barrier (the block's fibers share the OS thread's variables). */
+static _Thread_local int __emjit_grid_waited;
+
+EMJ_FN void __emjit_grid_enter(void *g)
+{
+    const __emjit_grid_rec *r = (const __emjit_grid_rec *)g;
+    blockIdx.x = r->block[0];
+    blockIdx.y = r->block[1];
+    blockIdx.z = r->block[2];
+    gridDim.x = r->grid[0];
+    gridDim.y = r->grid[1];
+    gridDim.z = r->grid[2];
+}
+
+/* The block's barrier, then one fiber blocks the OS thread until every
+ * block has arrived (the others wait at the second barrier meanwhile). */
+EMJ_FN void __emjit_grid_sync(void *g)
+{
+    const __emjit_grid_rec *r = (const __emjit_grid_rec *)g;
+    __syncthreads();
+    if (!__emjit_grid_waited) {
+        __emjit_grid_waited = 1;
+        r->wait(r->bar);
+    }
+    __syncthreads();
+    __emjit_grid_waited = 0;
+}
+#endif
+#endif

@@ -128,6 +128,8 @@ def classify(obj):
             return PyObj("module", "np")
         if mod_name in CUDA_MODULES:
             return PyObj("module", "cuda")
+        if mod_name in ("ember.cuda.cg", "numba.cuda.cg"):
+            return PyObj("cudans", "cg")
         if mod_name in ("ember.cuda.types", "numba.types", "numba.core.types"):
             return PyObj("module", "cudatypes")
         if mod_name == "ember":
@@ -205,7 +207,7 @@ CUDA_TOP = ("grid", "gridsize", "laneid", "warpsize", "threadIdx", "blockIdx",
             "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
             "all_sync", "any_sync", "ballot_sync", "activemask", "threadfence",
             "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs",
-            "fma", "jit")
+            "fma", "jit", "cg")
 
 
 def _signatures(obj):
