@@ -173,6 +173,11 @@ em_status em_stream_create(em_device *d, unsigned flags, em_stream **out);
 /* The device's default stream (never destroyed). */
 em_stream *em_stream_default(em_device *d);
 
+/* Let go of a stream made by em_stream_create. Memory allocated on it
+ * may outlive this call: each such block keeps the stream alive until it
+ * is freed (on s, still valid, or on another stream), and the stream is
+ * torn down, after its queued work, when the last goes. A second destroy
+ * of the same stream is EM_ERR_INVALID_VALUE while blocks hold it. */
 em_status em_stream_destroy(em_stream *s);
 em_status em_stream_synchronize(em_stream *s);
 /* *done = 1 if all work on s has finished. */

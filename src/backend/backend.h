@@ -37,6 +37,12 @@ struct em_stream {
     unsigned flags;
     int is_default;
     void *impl;                 /* cuda: the CUstream (NULL for default) */
+    /* The runtime's (stream.c): holders of a created stream, its creator
+     * and each pool block allocated on it, so memory allocated on a stream
+     * stays freeable after em_stream_destroy; and whether the creator has
+     * let go. */
+    int refs;
+    int orphaned;
 };
 
 struct em_event {

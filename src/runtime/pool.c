@@ -44,6 +44,10 @@ struct rt_block {
     size_t size;                /* rounded: what the backend gave */
     unsigned cls;
     int in_use;
+    em_stream *owner;           /* in use and allocated on a created stream:
+                                 * that stream, which it holds a reference
+                                 * to, so a free on it stays valid after
+                                 * em_stream_destroy */
     struct rt_block *hnext;     /* the pointer map's chain */
     struct rt_block *fnext;     /* a free list */
 };
@@ -442,8 +446,8 @@ static void pool_unreserve(struct em_pool *p, size_t size)
     pool_unlock(p);
 }
 
-static em_status pool_alloc_fresh(em_device *d, size_t nbytes, size_t size,
-                                  unsigned cls, void **ptr)
+static em_status pool_alloc_fresh(em_device *d, em_stream *on, size_t nbytes,
+                                  size_t size, unsigned cls, void **ptr)
 {
     struct em_pool *p = d->pool;
     struct rt_block *b = malloc(sizeof *b);
@@ -484,7 +488,9 @@ static em_status pool_alloc_fresh(em_device *d, size_t nbytes, size_t size,
     b->size = size;
     b->cls = cls;
     b->in_use = 1;
+    b->owner = on->is_default ? NULL : on;
     b->fnext = NULL;
+    em_rt_stream_retain(on);
     pool_lock(p);
     map_insert(p, b);
     p->used += size;
@@ -521,6 +527,8 @@ em_status em_malloc(em_device *d, size_t nbytes, em_stream *stream, void **ptr)
     if (bins && (b = bins->head[cls])) {
         bins->head[cls] = b->fnext;
         b->in_use = 1;
+        b->owner = s->is_default ? NULL : s;
+        em_rt_stream_retain(s);
         p->cached -= size;
         p->used += size;
         if (p->used > p->peak)
@@ -532,7 +540,7 @@ em_status em_malloc(em_device *d, size_t nbytes, em_stream *stream, void **ptr)
         return EM_OK;
     }
     pool_unlock(p);
-    return pool_alloc_fresh(d, nbytes, size, cls, ptr);
+    return pool_alloc_fresh(d, s, nbytes, size, cls, ptr);
 }
 
 /* No memory for a new stream's free lists: give the block straight back,
@@ -550,7 +558,8 @@ em_status em_free(em_device *d, void *ptr, em_stream *stream)
     struct em_pool *p;
     struct rt_bins *bins;
     struct rt_block *b;
-    em_stream *s;
+    em_stream *s, *owner;
+    em_status st = EM_OK;
     if (!ptr)
         return EM_OK;
     if (!d)
@@ -568,6 +577,8 @@ em_status em_free(em_device *d, void *ptr, em_stream *stream)
         return em_error(EM_ERR_INVALID_VALUE,
                         "pointer %p was not allocated by the pool of %s", ptr, d->name);
     }
+    owner = b->owner;
+    b->owner = NULL;
     bins = bins_find(p, s);
     if (!bins && (bins = calloc(1, sizeof *bins))) {
         bins->stream = s;
@@ -579,14 +590,19 @@ em_status em_free(em_device *d, void *ptr, em_stream *stream)
         map_remove(p, b);
         p->total -= b->size;
         pool_unlock(p);
-        return pool_free_uncached(d, b, s);
+        st = pool_free_uncached(d, b, s);
+    } else {
+        b->in_use = 0;
+        b->fnext = bins->head[b->cls];
+        bins->head[b->cls] = b;
+        p->cached += b->size;
+        pool_unlock(p);
     }
-    b->in_use = 0;
-    b->fnext = bins->head[b->cls];
-    bins->head[b->cls] = b;
-    p->cached += b->size;
-    pool_unlock(p);
-    return EM_OK;
+    /* Last, and without the lock: the block's stream may go with it, and
+     * its teardown waits for the stream and takes the lock. */
+    if (owner)
+        em_rt_stream_release(owner);
+    return st;
 }
 
 void em_rt_pool_forget_stream(em_stream *s)

@@ -44,6 +44,20 @@ static inline em_stream *em_rt_stream_for(em_device *d, em_stream *s, const char
     return NULL;
 }
 
+/* Holders of a created stream: em_stream_create gives the creator one
+ * reference, each pool block allocated on the stream takes one while in
+ * use, and the stream is torn down (its work waited for, its cached blocks
+ * handed to the default stream, the backend's stream destroyed) when the
+ * last goes. Default streams are not counted. Retaining needs a reference
+ * already held; release may tear down, so never call it with the pool's
+ * lock held or on the stream's own worker thread. */
+static inline void em_rt_stream_retain(em_stream *s)
+{
+    if (!s->is_default)
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+}
+void em_rt_stream_release(em_stream *s);
+
 /* Create the device's default stream (device.c calls it after
  * device_open). */
 em_status em_rt_stream_create_default(em_device *d);

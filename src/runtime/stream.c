@@ -51,6 +51,7 @@ em_status em_stream_create(em_device *d, unsigned flags, em_stream **out)
     s->dev = d;
     s->flags = flags;
     s->is_default = 0;
+    s->refs = 1;                /* the creator's, dropped by em_stream_destroy */
     st = d->ops->stream_create(s);
     if (st != EM_OK) {
         free(s);
@@ -62,21 +63,53 @@ em_status em_stream_create(em_device *d, unsigned flags, em_stream **out)
 
 em_stream *em_stream_default(em_device *d) { return d ? d->default_stream : NULL; }
 
-em_status em_stream_destroy(em_stream *s)
+/* The last holder is gone: nothing can queue work on s or free memory on
+ * it any more. */
+static em_status stream_teardown(em_stream *s)
 {
     em_status st;
+    /* The pool first: it waits for the stream and moves the blocks freed
+     * on it, which must happen while the stream still exists. */
+    em_rt_pool_forget_stream(s);
+    st = s->dev->ops->stream_destroy(s);
+    free(s);
+    return st;
+}
+
+void em_rt_stream_release(em_stream *s)
+{
+    em_device *d = s->dev;
+    if (s->is_default)
+        return;
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    /* Called from a free, whose caller cannot act on this: logged. */
+    if (stream_teardown(s) != EM_OK)
+        em_log(EM_LOG_WARN, "stream", "destroying a stream of %s after its last "
+               "block was freed: %s", d->name, em_last_error());
+}
+
+em_status em_stream_destroy(em_stream *s)
+{
     if (!s)
         return em_error(EM_ERR_INVALID_VALUE, "em_stream_destroy: stream is NULL");
     if (s->is_default)
         return em_error(EM_ERR_INVALID_VALUE,
                         "the default stream of %s cannot be destroyed", s->dev->name);
-    /* The pool first: it waits for the stream and moves the blocks freed
-     * on it, which must happen while the stream still exists. */
-    em_rt_pool_forget_stream(s);
+    /* Destroying twice while blocks keep the stream alive would drop
+     * their references; a second call after the teardown is a use after
+     * free that no check can catch. */
+    if (__atomic_exchange_n(&s->orphaned, 1, __ATOMIC_ACQ_REL))
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_stream_destroy: the stream of %s was destroyed already",
+                        s->dev->name);
     em_rt_current_forget_stream(s);
-    st = s->dev->ops->stream_destroy(s);
-    free(s);
-    return st;
+    /* Memory allocated on s may outlive this call (CUDA, too, allows
+     * destroying a stream with work pending): each such block holds a
+     * reference, and the last one to go tears the stream down. */
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return EM_OK;
+    return stream_teardown(s);
 }
 
 em_status em_stream_synchronize(em_stream *s)
