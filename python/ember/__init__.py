@@ -24,9 +24,22 @@ globals().update({name: getattr(_ember, name) for name in _public})
 _np_exception_names = _ember._np_exception_names
 
 
+# The Python layer of composite functions (python/ember/_api/): each name
+# is loaded on first access, so `import ember` does not pay for it. Its
+# names replace the extension's where both exist (sort, argsort, unique_*:
+# the Array API's keywords and result types over the C calls).
+from ember import _api  # noqa: E402
+for _name in _api.__all__:
+    globals().pop(_name, None)
+del _name
+
+
 def __getattr__(name):
     if name in _np_exception_names:
         return _ember._np_exception(name)
+    if name in _api._WHERE:
+        value = globals()[name] = _api.load(name)
+        return value
     raise AttributeError(f"module 'ember' has no attribute {name!r}")
 
 
@@ -44,4 +57,5 @@ e = 2.718281828459045
 __array_api_version__ = "2024.12"
 
 __all__ = (["__version__", "cuda", "newaxis", "inf", "nan", "pi", "e"] + _public
-           + list(_np_exception_names))
+           + list(_np_exception_names)
+           + [name for name in _api.__all__ if name not in _public])

@@ -1211,6 +1211,26 @@ static PyObject *nd_array_namespace(PyObject *self, PyObject *args, PyObject *kw
     return PyImport_ImportModule("ember");
 }
 
+/* NEP 18: numpy.foo(ember_array, ...) runs ember.foo. Which function
+ * answers is composition, so it is Python (ember._api.dispatch), imported
+ * on the first call: a cold path. */
+static PyObject *nd_array_function(PyObject *self, PyObject *const *args, Py_ssize_t n)
+{
+    PyObject *mod, *fn, *r;
+    if (n != 4) {
+        PyErr_SetString(PyExc_TypeError, "__array_function__(func, types, args, kwargs)");
+        return NULL;
+    }
+    mod = PyImport_ImportModule("ember._api.dispatch");
+    fn = mod ? PyObject_GetAttrString(mod, "array_function") : NULL;
+    Py_XDECREF(mod);
+    if (!fn)
+        return NULL;
+    r = PyObject_CallFunctionObjArgs(fn, self, args[0], args[1], args[2], args[3], NULL);
+    Py_DECREF(fn);
+    return r;
+}
+
 static PyObject *nd_reduce(PyObject *self, PyObject *unused)
 {
     /* Pickled through the host: ember.asarray(host copy, device=...). */
@@ -1267,6 +1287,9 @@ static PyMethodDef nd_methods[] = {
     {"__array_ufunc__", (PyCFunction)(void (*)(void))empy_nd_array_ufunc,
      METH_FASTCALL | METH_KEYWORDS,
      "NumPy's ufuncs called on ember arrays run in ember (method __call__)."},
+    {"__array_function__", (PyCFunction)(void (*)(void))nd_array_function, METH_FASTCALL,
+     "NumPy's functions called on ember arrays run ember's function of the same "
+     "name, or raise TypeError."},
     {"get", (PyCFunction)(void (*)(void))empy_nd_get, METH_VARARGS | METH_KEYWORDS,
      "get(stream=None, out=None): a NumPy copy on the host."},
     {"__array__", (PyCFunction)(void (*)(void))empy_nd_array,

@@ -1,0 +1,36 @@
+"""ember's Python layer: NumPy's and the Array API's composite functions,
+written over ember's own functions and ufuncs (DESIGN.md, "Where C ends").
+
+Each module holds one family. `import ember` imports only this table; a
+name's module is imported on its first use (ember/__init__.py's
+__getattr__ calls `load`), so the layer adds no import time, and NumPy is
+never imported by it."""
+
+# name -> the module of this package that defines it
+_WHERE = {}
+for _mod, _names in {
+    "dispatch": "get_array_module",
+    "indexing": "diag_indices diag_indices_from fill_diagonal ix_ place putmask "
+                "ravel_multi_index tril_indices tril_indices_from triu_indices "
+                "triu_indices_from unravel_index",
+    "index_tricks": "c_ r_",
+    "assign": "copyto",
+    "calculus": "convolve correlate ediff1d gradient interp trapezoid unwrap vander",
+    "window": "bartlett blackman hamming hanning kaiser",
+    "manip": "append asfortranarray broadcast delete insert resize trim_zeros",
+    "typecheck": "isscalar real_if_close",
+    "histogramdd": "histogramdd",
+    "sets": "unique_all unique_counts unique_inverse unique_values",
+    "sorting": "argsort sort",
+}.items():
+    for _name in _names.split():
+        _WHERE[_name] = _mod
+del _mod, _names, _name
+
+__all__ = sorted(_WHERE)
+
+
+def load(name):
+    """The object `name` of this layer (its module imported on first use)."""
+    mod = __import__("ember._api." + _WHERE[name], fromlist=[name])
+    return getattr(mod, name)

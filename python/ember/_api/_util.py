@@ -1,0 +1,53 @@
+"""Helpers shared by the composite modules: where an argument's data goes,
+and the fused kernels, built from the C snippets in _api/kernels/ on their
+first call."""
+import os
+
+from ember import _ember as _e
+
+_kernels = {}
+
+
+def device_of(*args):
+    """The device of the first ember array among args, else None (then
+    ember puts new arrays on the current device)."""
+    for a in args:
+        if isinstance(a, _e.ndarray):
+            return a.device
+    return None
+
+
+def as_array(a, device=None, dtype=None):
+    """a as an ember array on `device` (a list of parameters is uploaded
+    there; an ember array elsewhere is an error from ember.asarray)."""
+    if isinstance(a, _e.ndarray) and dtype is None and (
+            device is None or a.device == device):
+        return a
+    return _e.asarray(a, dtype=dtype, device=device)
+
+
+def normalize_axis(axis, ndim, what="axis"):
+    """axis in [0, ndim), or NumPy's AxisError (an IndexError and a
+    ValueError) naming it."""
+    if not -ndim <= axis < ndim:
+        import ember
+        raise ember.AxisError(f"{what} {axis} is out of bounds for array of "
+                              f"dimension {ndim}")
+    return axis % ndim
+
+
+def kernel(name, in_params, out_params, **kw):
+    """The ElementwiseKernel whose operation is kernels/<name>.c, built once
+    per process (device code lives in files, not in Python strings)."""
+    k = _kernels.get(name)
+    if k is None:
+        path = os.path.join(os.path.dirname(__file__), "kernels", name + ".c")
+        with open(path) as f:
+            src = f.read()
+        preamble, sep, body = src.partition("/* operation */")
+        if not sep:
+            preamble, body = "", src
+        k = _e.ElementwiseKernel(in_params, out_params, body, "ember_" + name,
+                                 preamble=preamble, **kw)
+        _kernels[name] = k
+    return k

@@ -1,0 +1,50 @@
+"""NEP 18 dispatch: numpy.foo(ember_array, ...) runs ember.foo, as CuPy's
+ndarray.__array_function__ does. ember.ndarray.__array_function__ (a C
+shim in _ext/ndarray.c) calls array_function here."""
+import sys
+
+from ember import _ember
+
+
+def _ember_function(func):
+    """ember's function answering NumPy's `func`, or None. numpy.linalg.norm
+    is ember.linalg.norm; numpy.where is ember.where."""
+    import ember
+    mod = ember
+    for part in (getattr(func, "__module__", None) or "numpy").split(".")[1:]:
+        if part.startswith("_"):      # numpy._core.fromnumeric and the like
+            continue
+        mod = getattr(mod, part, None)
+        if mod is None:
+            return None
+    found = getattr(mod, getattr(func, "__name__", ""), None)
+    return found if callable(found) and found is not func else None
+
+
+def array_function(self, func, types, args, kwargs):
+    # Only ember arrays and NumPy's own arrays may take part: another
+    # library's array type gets NotImplemented, so NumPy asks it next.
+    nd = sys.modules.get("numpy")
+    for t in types:
+        if not (issubclass(t, _ember.ndarray) or
+                (nd is not None and issubclass(t, nd.ndarray))):
+            return NotImplemented
+    fn = _ember_function(func)
+    if fn is None:
+        name = getattr(func, "__qualname__", getattr(func, "__name__", repr(func)))
+        mod = getattr(func, "__module__", "numpy") or "numpy"
+        raise TypeError(f"no implementation of {mod}.{name} for ember arrays "
+                        "(ember has no function of that name; convert with "
+                        "ember.asnumpy to run NumPy's on the host)")
+    return fn(*args, **kwargs)
+
+
+def get_array_module(*args):
+    """CuPy's get_array_module: the ember module when any argument is an
+    ember array, else numpy (imported then, not at `import ember`)."""
+    for a in args:
+        if isinstance(a, _ember.ndarray):
+            import ember
+            return ember
+    import numpy
+    return numpy

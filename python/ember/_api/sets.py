@@ -1,0 +1,94 @@
+"""The Array API's unique_all/_counts/_inverse/_values: named tuples (as
+NumPy 2's UniqueAllResult, ...) over the C unique for real dtypes, and a
+composite of ember's stable sort for complex ones (which the C unique does
+not take). NaNs are distinct, as the standard and NumPy say."""
+import operator
+
+from ember import _ember as _e
+from ember._api._util import as_array
+
+
+def _result(name, fields):
+    """A tuple subclass with named fields, as collections.namedtuple makes
+    (without importing collections at `import ember`)."""
+    def __new__(cls, *values):
+        return tuple.__new__(cls, values)
+
+    def __repr__(self):
+        return name + "(" + ", ".join(f"{f}={v!r}" for f, v in zip(fields, self)) + ")"
+
+    ns = {"__slots__": (), "_fields": fields, "__new__": __new__,
+          "__repr__": __repr__, "__module__": __name__}
+    for i, f in enumerate(fields):
+        ns[f] = property(operator.itemgetter(i), doc=f"Field {i}: {f}.")
+    return type(name, (tuple,), ns)
+
+
+UniqueAllResult = _result("UniqueAllResult",
+                          ("values", "indices", "inverse_indices", "counts"))
+UniqueCountsResult = _result("UniqueCountsResult", ("values", "counts"))
+UniqueInverseResult = _result("UniqueInverseResult", ("values", "inverse_indices"))
+
+
+def _complex_unique(x):
+    """(values, first indices, inverse, counts) by a stable argsort: equal
+    neighbours after sorting form one group, whose first member in the sort
+    is its first occurrence."""
+    flat = _e.ravel(x)
+    n = flat.size
+    dev = x.device
+    if n == 0:
+        e = _e.empty((0,), dtype=_e.int64, device=dev)
+        return flat, e, _e.empty(x.shape, dtype=_e.int64, device=dev), e
+    perm = _e.argsort(flat, stable=True)
+    s = flat[perm]
+    first = _e.empty((n,), dtype=_e.bool_, device=dev)
+    first[:1] = True
+    first[1:] = s[1:] != s[:-1]
+    values = s[first]
+    indices = perm[first]
+    inverse = _e.empty((n,), dtype=_e.int64, device=dev)
+    inverse[perm] = _e.cumsum(first) - 1
+    starts = _e.flatnonzero(first)
+    counts = _e.diff(starts, append=n)
+    return values, indices, inverse.reshape(x.shape), counts
+
+
+def _arr(x):
+    return as_array(x, x.device if isinstance(x, _e.ndarray) else None)
+
+
+def unique_all(x, /):
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        return UniqueAllResult(*_complex_unique(x))
+    return UniqueAllResult(*_c_unique_all(x))
+
+
+def unique_counts(x, /):
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        v, _, _, c = _complex_unique(x)
+        return UniqueCountsResult(v, c)
+    return UniqueCountsResult(*_c_unique_counts(x))
+
+
+def unique_inverse(x, /):
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        v, _, inv, _ = _complex_unique(x)
+        return UniqueInverseResult(v, inv)
+    return UniqueInverseResult(*_c_unique_inverse(x))
+
+
+def unique_values(x, /):
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        return _complex_unique(x)[0]
+    return _c_unique_values(x)
+
+
+_c_unique_all = _e.unique_all
+_c_unique_counts = _e.unique_counts
+_c_unique_inverse = _e.unique_inverse
+_c_unique_values = _e.unique_values
