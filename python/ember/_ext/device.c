@@ -15,6 +15,18 @@ PyObject *empy_device_new(empy_state *st, em_device *dev)
     return (PyObject *)o;
 }
 
+/* A CUDA ordinal. Without a GPU, 0 is the cpu device, so that a program
+ * written for one GPU (cupy.cuda.Device(0).use(), runtime.setDevice(0))
+ * runs unchanged; other ordinals still fail, naming why CUDA is missing. */
+static em_status device_ordinal(int n, em_device **out)
+{
+    int count = 0;
+    if (n == 0 && (em_device_count(EM_DEVICE_CUDA, &count) != EM_OK ||
+                   count == 0))
+        return em_device_get(EM_DEVICE_CPU, 0, out);
+    return em_device_get(EM_DEVICE_CUDA, n, out);
+}
+
 int empy_device_arg(empy_state *st, PyObject *spec, em_device **out)
 {
     em_status s;
@@ -40,7 +52,7 @@ int empy_device_arg(empy_state *st, PyObject *spec, em_device **out)
                          "got %zd", n);
             return -1;
         }
-        s = em_device_get(EM_DEVICE_CUDA, (int)n, out);
+        s = device_ordinal((int)n, out);
     } else {
         PyErr_Format(PyExc_TypeError,
                      "device must be 'cpu', 'cuda', 'cuda:N', an int, an "
@@ -315,7 +327,8 @@ static PyType_Slot Device_slots[] = {
     {Py_tp_methods, Device_methods},
     {Py_tp_getset, Device_getset},
     {Py_tp_doc, "Device(spec=None)\n\nA device: 'cpu', 'cuda', 'cuda:N', "
-                "'gpu:N', an int N (cuda:N) or None (the current device).\n"
+                "'gpu:N', an int N (cuda:N; 0 is cpu when there is no GPU) "
+                "or None (the current device).\n"
                 "`with device:` makes it current for the block."},
     {0, NULL},
 };

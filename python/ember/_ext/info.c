@@ -95,6 +95,9 @@ static PyObject *mod_info(PyObject *m, PyObject *unused)
         else
             say(rp, "  cuda:%d   unavailable: %s\n", i, em_last_error());
     }
+    if (n == 0)
+        say(rp, "device 0 (Device(0), runtime.setDevice(0)): cpu, as there "
+                "is no GPU\n");
     if (em_device_default(&d) == EM_OK)
         say(rp, "default device: %s\n", em_device_name(d));
     else

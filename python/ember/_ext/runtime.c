@@ -6,24 +6,16 @@
 #include "module.h"
 #include "errors.h"
 
+/* An ordinal as Device(n) reads it: cuda:n, or the cpu device for 0 when
+ * there is no GPU (so setDevice(0) and getDeviceProperties(0) work there). */
 static int cuda_device(empy_state *st, PyObject *arg, em_device **out)
 {
-    long n;
-    em_status rc;
     if (PyBool_Check(arg) || !PyLong_Check(arg)) {
         PyErr_Format(PyExc_TypeError, "a device ordinal must be an int, not %.100s",
                      Py_TYPE(arg)->tp_name);
         return -1;
     }
-    n = PyLong_AsLong(arg);
-    if (n == -1 && PyErr_Occurred())
-        return -1;
-    if (n < 0 || n > INT32_MAX) {
-        PyErr_Format(PyExc_ValueError, "invalid device ordinal %ld", n);
-        return -1;
-    }
-    rc = em_device_get(EM_DEVICE_CUDA, (int)n, out);
-    return rc == EM_OK ? 0 : empy_fail(st, rc);
+    return empy_device_arg(st, arg, out);
 }
 
 static PyObject *rt_getDeviceCount(PyObject *m, PyObject *unused)
@@ -36,25 +28,17 @@ static PyObject *rt_getDeviceCount(PyObject *m, PyObject *unused)
 }
 
 /* The current CUDA device's ordinal. When the thread's current device is
- * the cpu, CUDA's own notion still applies: device 0 if there is one. */
+ * the cpu, CUDA's own notion still applies: device 0 if there is one, and
+ * without a GPU 0 as well, the ordinal that names the cpu device. */
 static PyObject *rt_getDevice(PyObject *m, PyObject *unused)
 {
     empy_state *st = empy_state_of_module(m);
     em_device *d;
-    int n = 0;
-    em_status rc;
     if (empy_device_arg(st, NULL, &d) < 0)
         return NULL;
     if (em_device_get_type(d) == EM_DEVICE_CUDA)
         return PyLong_FromLong(em_device_get_id(d));
-    rc = em_device_count(EM_DEVICE_CUDA, &n);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    if (n > 0)
-        return PyLong_FromLong(0);
-    PyErr_Format(st->BackendUnavailableError, "no CUDA device: %s",
-                 em_backend_status(EM_DEVICE_CUDA));
-    return NULL;
+    return PyLong_FromLong(0);
 }
 
 static PyObject *rt_setDevice(PyObject *m, PyObject *arg)
@@ -73,12 +57,25 @@ static PyObject *rt_getDeviceProperties(PyObject *m, PyObject *arg)
     em_device_props p;
     em_device *d;
     em_status rc;
+    PyObject *props, *name;
     if (cuda_device(st, arg, &d) < 0)
         return NULL;
     rc = em_device_get_props(d, &p);
     if (rc != EM_OK)
         return empy_raise(st, rc);
-    return empy_props_dict(&p);
+    if (!(props = empy_props_dict(&p)))
+        return NULL;
+    /* CuPy's dict holds the name as the C string's bytes (programs call
+     * props['name'].decode()); Device.properties keeps it a str. */
+    p.name[sizeof p.name - 1] = 0;
+    name = PyBytes_FromString(p.name);
+    if (!name || PyDict_SetItemString(props, "name", name) < 0) {
+        Py_XDECREF(name);
+        Py_DECREF(props);
+        return NULL;
+    }
+    Py_DECREF(name);
+    return props;
 }
 
 static PyObject *rt_driverGetVersion(PyObject *m, PyObject *unused)
@@ -126,9 +123,11 @@ static PyMethodDef runtime_functions[] = {
     {"getDeviceCount", rt_getDeviceCount, METH_NOARGS,
      "The number of CUDA devices (0 without a driver or GPU)."},
     {"getDevice", rt_getDevice, METH_NOARGS, "The current CUDA device's ordinal."},
-    {"setDevice", rt_setDevice, METH_O, "setDevice(n): make cuda:n current."},
+    {"setDevice", rt_setDevice, METH_O,
+     "setDevice(n): make cuda:n current (0 without a GPU: the cpu device)."},
     {"getDeviceProperties", rt_getDeviceProperties, METH_O,
-     "getDeviceProperties(n) -> dict of cuda:n's properties."},
+     "getDeviceProperties(n) -> dict of cuda:n's properties (0 without a "
+     "GPU: the cpu device's)."},
     {"driverGetVersion", rt_driverGetVersion, METH_NOARGS,
      "The CUDA driver's version (12040 for 12.4); 0 without a driver."},
     {"runtimeGetVersion", rt_runtimeGetVersion, METH_NOARGS,
