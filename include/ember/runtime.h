@@ -126,6 +126,7 @@ typedef struct em_pool_stats {
     size_t limit_bytes;    /* 0: no limit */
     uint64_t n_allocs;     /* allocations served */
     uint64_t n_hits;       /* of those, served from the cache */
+    size_t n_cached_blocks; /* blocks among cached_bytes (CuPy's n_free_blocks) */
 } em_pool_stats;
 
 em_status em_pool_get_stats(em_device *d, em_pool_stats *out);

@@ -364,6 +364,14 @@ em_status em_pool_get_stats(em_device *d, em_pool_stats *out)
     out->limit_bytes = p->limit;
     out->n_allocs = p->n_allocs;
     out->n_hits = p->n_hits;
+    /* Counted here rather than kept up to date: a statistics call may walk
+     * the lists, the alloc and free paths should not pay for a counter. */
+    out->n_cached_blocks = 0;
+    for (struct rt_bins *bins = p->dflt; bins;
+         bins = bins == p->dflt ? p->others : bins->next)
+        for (unsigned c = 0; c < POOL_NCLASS; c++)
+            for (struct rt_block *b = bins->head[c]; b; b = b->fnext)
+                out->n_cached_blocks++;
     pool_unlock(p);
     return EM_OK;
 }

@@ -436,20 +436,22 @@ POOL_STAT(MemoryPool_peak_bytes, ps.peak_bytes)
 POOL_STAT(MemoryPool_get_limit, ps.limit_bytes)
 POOL_STAT(MemoryPool_n_allocs, ps.n_allocs)
 POOL_STAT(MemoryPool_n_hits, ps.n_hits)
+POOL_STAT(MemoryPool_n_free_blocks, ps.n_cached_blocks)
 
 static PyObject *MemoryPool_stats(PyObject *self, PyObject *unused)
 {
     em_pool_stats ps;
     if (pool_stats(self, &ps) < 0)
         return NULL;
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K}",
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}",
                          "used_bytes", (unsigned long long)ps.used_bytes,
                          "cached_bytes", (unsigned long long)ps.cached_bytes,
                          "total_bytes", (unsigned long long)ps.total_bytes,
                          "peak_bytes", (unsigned long long)ps.peak_bytes,
                          "limit_bytes", (unsigned long long)ps.limit_bytes,
                          "n_allocs", (unsigned long long)ps.n_allocs,
-                         "n_hits", (unsigned long long)ps.n_hits);
+                         "n_hits", (unsigned long long)ps.n_hits,
+                         "n_cached_blocks", (unsigned long long)ps.n_cached_blocks);
 }
 
 static PyObject *MemoryPool_free_all_blocks(PyObject *self, PyObject *unused)
@@ -504,6 +506,16 @@ static PyObject *MemoryPool_set_limit(PyObject *self, PyObject *args, PyObject *
     Py_RETURN_NONE;
 }
 
+/* CuPy's pool.malloc(size), the allocator a program hands to
+ * set_allocator: a Buffer from this pool's device on the current stream. */
+static PyObject *MemoryPool_malloc(PyObject *self, PyObject *n_obj)
+{
+    size_t n;
+    if (size_arg(n_obj, "size", &n) < 0)
+        return NULL;
+    return buffer_alloc(empy_state_of(self), n, POOL(self), Py_None);
+}
+
 static PyObject *MemoryPool_get_device(PyObject *self, void *c)
 {
     return empy_device_new(empy_state_of(self), POOL(self));
@@ -521,6 +533,10 @@ static PyMethodDef MemoryPool_methods[] = {
     {"n_allocs", MemoryPool_n_allocs, METH_NOARGS, "Allocations served so far."},
     {"n_hits", MemoryPool_n_hits, METH_NOARGS,
      "Allocations served from cached blocks so far."},
+    {"malloc", MemoryPool_malloc, METH_O,
+     "malloc(size) -> Buffer of size bytes from this pool (CuPy's name)."},
+    {"n_free_blocks", MemoryPool_n_free_blocks, METH_NOARGS,
+     "The number of blocks cached for reuse (CuPy's name)."},
     {"stats", MemoryPool_stats, METH_NOARGS, "Every statistic, as a dict."},
     {"free_all_blocks", MemoryPool_free_all_blocks, METH_NOARGS,
      "Release every cached block back to the device."},
