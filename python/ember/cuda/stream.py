@@ -1,0 +1,32 @@
+"""ember.cuda.stream: two peers' spellings under one name.
+
+CuPy has a module, ``cupy.cuda.stream``, holding ``Stream``, ``Event``,
+``get_current_stream`` and ``get_elapsed_time``; Numba has a function,
+``numba.cuda.stream()``, that makes a new stream. This module is both: its
+names are CuPy's, and calling it is Numba's call. The objects are ember's
+own (python/ember/_ext/stream.c)."""
+import sys as _sys
+import types as _types
+
+from ember._ember import Stream, Event, get_current_stream, get_elapsed_time
+from ember._ember import _cuda_compat as _cc
+
+
+class _StreamModule(_types.ModuleType):
+    def __call__(self):
+        """Numba's cuda.stream(): a new Stream on the current device."""
+        return _cc.stream()
+
+
+def ExternalStream(ptr, device_id=-1):
+    """CuPy's ExternalStream wraps a foreign CUstream, which ember's runtime
+    cannot adopt: say so rather than hand back a stream that is not it."""
+    raise NotImplementedError(
+        "ember.cuda.stream.ExternalStream(%#x): ember cannot adopt a stream it "
+        "did not create; make one with ember.cuda.Stream()" % int(ptr))
+
+
+_sys.modules[__name__].__class__ = _StreamModule
+
+__all__ = ["Stream", "Event", "get_current_stream", "get_elapsed_time",
+           "ExternalStream"]

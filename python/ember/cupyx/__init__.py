@@ -1,0 +1,6 @@
+"""The part of cupyx that ember provides: ``ember.cupyx.profiler`` (the
+profiler's benchmark). Other cupyx modules are not here."""
+from ember import profiler  # noqa: F401
+import sys as _sys
+
+_sys.modules[__name__ + ".profiler"] = profiler

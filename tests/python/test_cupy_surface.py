@@ -1,0 +1,350 @@
+"""CuPy's spellings of the runtime in ember: Device(0) on a machine without a
+GPU, ember.cuda.stream as CuPy's module and Numba's function, ember.testing,
+ember.profiler.benchmark, the memory pools and allocator hooks, and the
+ember.cuda.runtime calls example programs make. Each runs on every device."""
+import re
+
+import numpy as np
+import pytest
+
+import ember
+import ember.testing as testing
+from conftest import HAVE_CUDA
+
+
+# ---- Device(0) -----------------------------------------------------------
+
+def test_device_zero_is_the_first_device():
+    """A one-GPU program's Device(0): cuda:0 with a GPU, else the cpu."""
+    d = ember.cuda.Device(0)
+    assert d == (ember.Device("cuda:0") if HAVE_CUDA else ember.Device("cpu"))
+    assert d.id == 0 and ember.cuda.Device().id == 0 or HAVE_CUDA
+    before = ember.get_current_device()
+    try:
+        d.use()
+        assert ember.get_current_device() == d
+        d.synchronize()
+        cc = d.compute_capability
+        assert (cc.major, cc.minor) == ((0, 0) if d.type == "cpu" else tuple(cc))
+        with ember.cuda.Device(0) as e:
+            assert ember.get_current_device() == e == d
+            x = ember.arange(5)
+            assert x.device == d
+            np.testing.assert_array_equal(ember.asnumpy(x * 2), np.arange(5) * 2)
+        assert ember.cuda.runtime.getDevice() == 0
+        ember.cuda.runtime.setDevice(0)
+        assert ember.get_current_device() == d
+    finally:
+        before.use()
+
+
+def test_other_ordinals_still_fail():
+    if HAVE_CUDA:
+        pytest.skip("only meaningful without a GPU")
+    with pytest.raises(ember.BackendUnavailableError):
+        ember.cuda.Device(1)
+    with pytest.raises(ember.BackendUnavailableError):
+        ember.cuda.runtime.setDevice(1)
+
+
+def test_info_says_what_device_zero_is():
+    out = ember.info()
+    if not HAVE_CUDA:
+        assert re.search(r"device 0 .*: cpu", out), out
+
+
+# ---- runtime ------------------------------------------------------------
+
+def test_runtime_names(device):
+    rt = ember.cuda.runtime
+    with ember.Device(device) as d:
+        n = 0 if d.type == "cpu" and not HAVE_CUDA else d.id
+        p = rt.getDeviceProperties(n)
+        assert isinstance(p["name"], bytes) and p["name"].decode() == d.name
+        assert p["totalGlobalMem"] == d.mem_info()[1] or d.type == "cpu"
+        for k in ("multiProcessorCount", "major", "minor", "maxThreadsPerBlock",
+                  "warpSize", "sharedMemPerBlock"):
+            assert isinstance(p[k], int) and p[k] >= 0, k
+        free, total = rt.memGetInfo()
+        assert 0 < free <= total
+        if d.type == "cpu":
+            assert total == ember.Device("cpu").mem_info()[1]
+        rt.deviceSynchronize()
+        assert rt.getDeviceCount() == (rt.getDeviceCount() if HAVE_CUDA else 0)
+
+
+# ---- ember.cuda.stream -----------------------------------------------------
+
+def test_stream_module_and_function(device):
+    import ember.cuda.stream as stream_mod
+    from ember.cuda.stream import Stream, Event, get_current_stream
+    assert stream_mod is ember.cuda.stream
+    with ember.Device(device):
+        s = ember.cuda.stream()           # Numba's call
+        assert isinstance(s, ember.Stream) and s.device == ember.Device(device)
+        s2 = ember.cuda.stream.Stream(non_blocking=True)   # CuPy's class
+        assert Stream is ember.Stream and Event is ember.Event
+        with s2:
+            assert get_current_stream() is s2
+            a = ember.arange(10, dtype=ember.float32)
+            e1, e2 = ember.cuda.stream.Event(), ember.cuda.Event()
+            e1.record()
+            b = (a * 3).sum()
+            e2.record()
+            e2.synchronize()
+            assert ember.cuda.stream.get_elapsed_time(e1, e2) >= 0
+        assert float(b) == 135.0
+        assert get_current_stream() is not s2
+        assert ember.cuda.stream.Stream.null.ptr == 0
+        # Numba's event() still is a function
+        ev = ember.cuda.event(timing=True)
+        assert isinstance(ev, ember.Event)
+
+
+def test_external_stream_says_no():
+    with pytest.raises(NotImplementedError, match="adopt"):
+        ember.cuda.stream.ExternalStream(0x1234)
+
+
+# ---- memory pools --------------------------------------------------------
+
+def test_memory_pool(device):
+    with ember.Device(device):
+        pool = ember.cuda.MemoryPool()
+        pool.free_all_blocks()
+        used0 = pool.used_bytes()
+        buf = pool.malloc(3000)
+        assert buf.size == 3000 and buf.ptr != 0
+        assert buf.device == ember.Device(device)
+        assert pool.used_bytes() >= used0 + 3000
+        assert pool.total_bytes() >= pool.used_bytes()
+        del buf
+        assert pool.used_bytes() == used0
+        assert pool.n_free_blocks() >= 1
+        assert pool.free_bytes() >= 3000
+        pool.free_all_blocks()
+        assert pool.n_free_blocks() == 0 and pool.free_bytes() == 0
+        # the default pool is the same pool, and its malloc is CuPy's
+        dflt = ember.get_default_memory_pool()
+        b2 = dflt.malloc(100)
+        assert pool.used_bytes() == dflt.used_bytes() >= used0 + 100
+        del b2
+        pool.set_limit(size=1 << 20)
+        try:
+            assert pool.get_limit() == 1 << 20
+            with pytest.raises(MemoryError):
+                pool.malloc(2 << 20)
+        finally:
+            pool.set_limit(size=0)
+        assert pool.get_limit() == 0
+
+
+def test_set_allocator():
+    pool = ember.cuda.MemoryPool()
+    ember.cuda.set_allocator(pool.malloc)
+    ember.cuda.set_allocator(ember.get_default_memory_pool().malloc)
+    ember.cuda.set_allocator(None)
+    assert callable(ember.cuda.get_allocator())
+    with pytest.raises(NotImplementedError, match="caching pool"):
+        ember.cuda.set_allocator(lambda n: None)
+    with pytest.raises(NotImplementedError):
+        ember.cuda.MemoryPool(allocator=lambda n: None)
+    # arrays are still made, from the pool
+    np.testing.assert_array_equal(ember.asnumpy(ember.arange(4)), np.arange(4))
+
+
+def test_pinned_memory_pool():
+    pool = ember.cuda.PinnedMemoryPool()
+    p = pool.malloc(256)
+    assert p.size == 256 and p.ptr != 0 and int(p) == p.ptr
+    h = np.asarray(p).view(np.float32)
+    h[:] = np.arange(64, dtype=np.float32)
+    assert pool.used_bytes() == 256 and pool.n_free_blocks() == 0
+    ptr = p.ptr
+    del p
+    # a NumPy array over the block keeps it from the free list
+    assert pool.n_free_blocks() == 0
+    np.testing.assert_array_equal(h, np.arange(64, dtype=np.float32))
+    del h
+    assert pool.n_free_blocks() == 1 and pool.used_bytes() == 0
+    assert pool.total_bytes() == 256
+    q = pool.malloc(256)                # reused, same block
+    assert q.ptr == ptr and pool.n_free_blocks() == 0
+    del q
+    pool.free_all_blocks()
+    assert pool.n_free_blocks() == 0 and pool.total_bytes() == 0
+    from ember.cuda import pinned_memory as pm
+    ember.cuda.set_pinned_memory_allocator(pool.malloc)
+    try:
+        r = pm.alloc_pinned_memory(64)
+        assert pool.used_bytes() == 64
+        del r
+        ember.cuda.set_pinned_memory_allocator(None)
+        r = pm.alloc_pinned_memory(64)
+        assert pool.used_bytes() == 0 and r.size == 64
+        with pytest.raises(NotImplementedError):
+            ember.cuda.set_pinned_memory_allocator(print)
+    finally:
+        ember.cuda.set_pinned_memory_allocator(
+            pm.get_default_pinned_memory_pool().malloc)
+
+
+# ---- ember.testing ------------------------------------------------------
+
+def test_assertions(device):
+    with ember.Device(device):
+        a = ember.asarray(np.array([1.0, 2.0, 3.0]))
+        testing.assert_allclose(a, np.array([1.0, 2.0, 3.0 + 1e-9]), rtol=1e-6)
+        testing.assert_array_equal(a, a)
+        testing.assert_array_almost_equal(a, np.array([1.0, 2.0, 3.0000001]))
+        testing.assert_array_less(a, a + 1)
+        with pytest.raises(AssertionError):
+            testing.assert_allclose(a, np.array([1.0, 2.0, 3.1]))
+        with pytest.raises(AssertionError):
+            testing.assert_array_equal(a, np.array([1.0, 2.0, 4.0]))
+        with pytest.raises(AssertionError):
+            testing.assert_array_less(a, a)
+        with pytest.raises(AssertionError):
+            testing.assert_array_almost_equal(a, a + 1e-3)
+
+
+def test_numpy_cupy_decorators_compare(device):
+    calls = []
+
+    @testing.numpy_cupy_allclose(rtol=1e-6)
+    def good(xp):
+        calls.append(xp)
+        return xp.sin(xp.arange(10, dtype=xp.float32)) * 2
+
+    @testing.numpy_cupy_array_equal()
+    def differs(xp):
+        x = xp.arange(5)
+        return x + (1 if xp is ember else 0)
+
+    @testing.numpy_cupy_array_equal()
+    def wrong_dtype(xp):
+        return xp.arange(5, dtype=xp.int32 if xp is ember else xp.int64)
+
+    @testing.numpy_cupy_array_equal(type_check=False)
+    def dtype_unchecked(xp):
+        return xp.arange(5, dtype=xp.int32 if xp is ember else xp.int64)
+
+    @testing.numpy_cupy_array_equal()
+    def host_result(xp):
+        return np.arange(3)
+
+    @testing.numpy_cupy_allclose(accept_error=ValueError)
+    def both_raise(xp):
+        return xp.ones((2, 3)).reshape(5)
+
+    with ember.Device(device):
+        good()
+        assert calls == [ember, np]
+        with pytest.raises(AssertionError):
+            differs()
+        with pytest.raises(AssertionError, match="dtype"):
+            wrong_dtype()
+        dtype_unchecked()
+        with pytest.raises(AssertionError, match="host"):
+            host_result()
+        both_raise()
+
+
+def test_dtype_decorators():
+    seen = []
+
+    @testing.for_all_dtypes()
+    def t(dtype):
+        seen.append(np.dtype(dtype))
+
+    t()
+    assert np.dtype(np.float16) in seen and np.dtype(np.complex128) in seen
+    assert np.dtype(np.bool_) in seen and len(seen) == 14
+    seen.clear()
+    testing.for_all_dtypes(no_float16=True, no_bool=True, no_complex=True)(t.__wrapped__)()
+    assert len(seen) == 10
+    seen.clear()
+    testing.for_float_dtypes(name="dt")(lambda dt: seen.append(dt))()
+    assert seen == [np.float16, np.float32, np.float64]
+    seen.clear()
+    testing.for_int_dtypes(no_bool=True)(lambda dtype: seen.append(dtype))()
+    assert len(seen) == 8 and np.bool_ not in seen
+    seen.clear()
+    testing.for_dtypes([np.int8, "f8"])(lambda dtype: seen.append(dtype))()
+    assert seen == [np.int8, np.float64]
+    # the keyword is hidden from pytest's fixture lookup
+    import inspect
+    assert "dtype" not in inspect.signature(t).parameters
+
+    @testing.for_float_dtypes(no_float16=True)
+    def failing(dtype):
+        assert dtype != np.float64
+
+    with pytest.raises(AssertionError):
+        failing()
+
+
+@testing.for_float_dtypes(no_float16=True)
+@testing.numpy_cupy_allclose(rtol=1e-5)
+def test_decorated_like_cupys_own(xp, dtype):
+    a = testing.shaped_arange((3, 4), xp, dtype)
+    return (a * 2).sum(axis=1)
+
+
+def test_shaped_arrays(device):
+    with ember.Device(device):
+        a = testing.shaped_arange((2, 3), ember, np.float32)
+        assert a.device == ember.Device(device)
+        np.testing.assert_array_equal(ember.asnumpy(a),
+                                      np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+        b = testing.shaped_arange((4,), np, np.bool_)
+        np.testing.assert_array_equal(b, [False, True, False, True])
+        c = testing.shaped_arange((2,), np, np.complex64)
+        np.testing.assert_array_equal(c, [1 + 1j, 2 + 2j])
+        r = testing.shaped_reverse_arange((3,), np, np.int32)
+        np.testing.assert_array_equal(r, [3, 2, 1])
+        x = testing.shaped_random((5, 4), ember, np.float64, scale=3, seed=7)
+        y = testing.shaped_random((5, 4), np, np.float64, scale=3, seed=7)
+        np.testing.assert_array_equal(ember.asnumpy(x), y)
+        assert y.min() >= 0 and y.max() < 3
+        f = testing.shaped_arange((2, 3), ember, np.int64, order="F")
+        assert f.flags.f_contiguous
+
+
+# ---- profiler ------------------------------------------------------------
+
+def test_benchmark(device):
+    from ember.profiler import benchmark
+    import ember.cupyx.profiler as cupyx_profiler
+    assert cupyx_profiler.benchmark is benchmark
+    calls = []
+
+    def work(a, k=1):
+        calls.append(k)
+        return (a * k).sum()
+
+    with ember.Device(device) as d:
+        a = ember.arange(1000, dtype=ember.float32)
+        r = benchmark(work, (a,), {"k": 2}, n_repeat=7, n_warmup=3)
+        assert len(calls) == 10 and set(calls) == {2}
+        assert r.name == "work"
+        assert r.cpu_times.shape == (7,) and r.gpu_times.shape == (1, 7)
+        assert (r.cpu_times > 0).all() and (r.gpu_times >= 0).all()
+        s = str(r)
+        label = "GPU-%d" % d.id if d.type == "cuda" else "CPU-device"
+        num = r"\s*[0-9]+\.[0-9]{3}"
+        pat = (r"^work {16}:    CPU:%s us   \+/-%s \(min:%s / max:%s\) us"
+               r"     %s:%s us   \+/-%s \(min:%s / max:%s\) us$"
+               % (num, num, num, num, label, num, num, num, num))
+        assert re.match(pat, s), s
+        assert r.to_str() == s.split("     " + label)[0]
+        mean_us = float(s.split("CPU:")[1].split("us")[0])
+        assert abs(mean_us - r.cpu_times.mean() * 1e6) < 1e-3
+        one = benchmark(work, (a,), n_repeat=1, n_warmup=0, name="one")
+        assert "+/-" not in str(one) and str(one).startswith("one" + " " * 17 + ":")
+        # max_duration stops early
+        import time
+        slow = benchmark(lambda: time.sleep(0.01), n_repeat=1000, n_warmup=0,
+                         max_duration=0.05)
+        assert 1 <= slow.cpu_times.size < 20
+        assert slow.cpu_times.min() >= 0.009
