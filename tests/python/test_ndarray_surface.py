@@ -174,3 +174,130 @@ def test_asarray_dlpack_zero_copy(device):
     z[3] = -3.0
     assert float(e[3]) == -3.0
     assert z.device == e.device
+
+
+# ---- .flat -----------------------------------------------------------------
+
+@pytest.mark.parametrize("layout", ["C", "T", "step"])
+def test_flat_reads(device, layout):
+    n0 = np.arange(24.0).reshape(4, 6)
+    e0 = ember.asarray(n0, device=device)
+    n, e = {"C": (n0, e0), "T": (n0.T, e0.T), "step": (n0[:, ::2], e0[:, ::2])}[layout]
+    f = e.flat
+    assert len(f) == n.size and f.base is e
+    assert [float(x) for x in f] == list(n.flat)
+    for key in (5, -1, slice(2, 9), slice(None, None, -3), [1, 3, 2],
+                np.array([[0, 4], [7, 1]]), n.ravel() > 9.0, Ellipsis):
+        got = e.flat[key]
+        want = n.flat[key]
+        if np.ndim(want) == 0:
+            assert float(got) == want, key
+        else:
+            assert_array_equal_np(got, want)
+    assert_array_equal_np(e.flat.copy(), n.flatten())
+    with pytest.raises(IndexError):
+        e.flat[n.size]
+    with pytest.raises(IndexError, match="too many indices for flat iterator"):
+        e.flat[n > 3]
+    # a slice of a.flat is a copy, as NumPy's
+    s = e0.flat[0:3]
+    s[0] = -5.0
+    assert float(e0[0, 0]) == 0.0
+
+
+@pytest.mark.parametrize("layout", ["C", "T", "step"])
+def test_flat_writes(device, layout):
+    n0 = np.arange(24.0).reshape(4, 6)
+    e0 = ember.asarray(n0, device=device)
+    n, e = {"C": (n0, e0), "T": (n0.T, e0.T), "step": (n0[:, ::2], e0[:, ::2])}[layout]
+    writes = [(3, -1.0), (-2, -2.0), (slice(1, 8, 2), -3.0),
+              (slice(0, 6), [10.0, 11.0]),            # cycled, as NumPy's
+              ([0, 5, 7], [20.0, 21.0, 22.0]), ([2, 4, 9], [30.0, 31.0]),
+              (np.arange(n.size) % 5 == 0, 0.5), (np.arange(n.size) % 3 == 0, [7.0, 8.0]),
+              (Ellipsis, 1.5)]
+    for key, val in writes[:-1]:
+        n.flat[key] = val
+        e.flat[key] = val
+        assert_array_equal_np(e0, n0)
+    n.flat[writes[-1][0]] = writes[-1][1]
+    e.flat[writes[-1][0]] = writes[-1][1]
+    assert_array_equal_np(e0, n0)
+    with pytest.raises(IndexError):
+        e.flat[[0, n.size]] = 1.0
+
+
+# ---- .data, MemoryPointer, UnownedMemory, the constructor ------------------
+
+def test_data_is_a_memory_pointer(device):
+    a = ember.arange(12, dtype=ember.float64, device=device).reshape(3, 4)
+    p = a.data
+    assert isinstance(p, ember.cuda.MemoryPointer)
+    assert p.ptr == _address(a) == int(p)
+    assert p.device == a.device and p.mem.ptr == p.ptr and p.mem.size == a.nbytes
+    assert (p + 16).ptr == p.ptr + 16 and (p + 16 - 8).ptr == p.ptr + 8
+    assert a[1:].data.ptr == p.ptr + 32
+    assert a[::-1].data.ptr == p.ptr + 64          # its first element, as CuPy's
+    assert a[::-1].data.mem.ptr == p.ptr
+    with pytest.raises(ValueError):
+        p + 200                                      # past the memory's end
+    del a
+    assert p.mem.owner.shape == (12,) or p.mem.owner.shape == (3, 4)  # kept alive
+
+
+def test_ndarray_over_memptr(device):
+    with ember.Device(device):
+        a = ember.arange(12, dtype=ember.float64).reshape(3, 4)
+        b = ember.ndarray((2, 2), dtype=ember.float64, memptr=a.data + 8)
+        assert_array_equal_np(b, np.arange(1.0, 5.0).reshape(2, 2))
+        b[0, 0] = 99.0                                # aliases a
+        assert float(a[0, 1]) == 99.0
+        c = ember.ndarray((2, 3), dtype=ember.float64, memptr=a.data, strides=(8, 32))
+        want = np.arange(12.0).reshape(3, 4)
+        want[0, 1] = 99.0
+        assert_array_equal_np(c, np.lib.stride_tricks.as_strided(want.ravel(), (2, 3),
+                                                                 (8, 32)))
+        u = ember.cuda.UnownedMemory(a.data.ptr, a.nbytes, a, device_id=a.device)
+        assert u.owner is a and u.size == 96 and u.device == a.device
+        d = ember.ndarray((12,), memptr=ember.cuda.MemoryPointer(u, 0))
+        d[11] = -1.0
+        assert float(a[2, 3]) == -1.0
+        with pytest.raises(ValueError):
+            ember.ndarray((13,), memptr=ember.cuda.MemoryPointer(u, 0))
+        with pytest.raises(ValueError):
+            ember.cuda.MemoryPointer(u, 97)
+        with pytest.raises(TypeError):
+            ember.ndarray((2,), memptr=12345)
+        # fresh memory: dtype, order, strides as asked
+        f = ember.ndarray((2, 3), dtype="int32", order="F")
+        assert f.dtype == ember.int32 and f.strides == (4, 8) and f.device == ember.Device(device)
+        g = ember.ndarray((2, 3), strides=(8, 16))
+        assert g.strides == (8, 16)
+        g[...] = 1.0
+        assert_array_equal_np(g, np.ones((2, 3)))
+        with pytest.raises(ValueError):
+            ember.ndarray((-1, 2))
+
+
+# ---- subclasses --------------------------------------------------------------
+
+class _Tagged(ember.ndarray):
+    def __array_finalize__(self, obj):
+        self.tag = getattr(obj, "tag", "new")
+
+
+def test_subclass(device):
+    with ember.Device(device):
+        a = ember.arange(6.0).reshape(2, 3)
+        t = a.view(_Tagged)
+        assert type(t) is _Tagged and t.tag == "new"
+        t.tag = "mine"
+        for v in (t[1:], t.T, t.reshape(3, 2), t.ravel(), t[0]):
+            assert type(v) is _Tagged and v.tag == "mine", type(v)
+        assert_array_equal_np(t + 1, np.arange(1.0, 7.0).reshape(2, 3))
+        assert float(t.sum()) == 15.0 and float(ember.sum(t)) == 15.0
+        assert type(t.view(ember.ndarray)) is ember.ndarray
+        fresh = _Tagged((4,), dtype=ember.int64)
+        assert type(fresh) is _Tagged and fresh.shape == (4,)
+        fresh[...] = 3
+        assert_array_equal_np(fresh * 2, np.full(4, 6))
+        assert isinstance(t, ember.ndarray)

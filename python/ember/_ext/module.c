@@ -51,6 +51,7 @@ static int empy_exec(PyObject *m)
         empy_wrappers_init(m, st) < 0 || empy_program_init(m, st) < 0 ||
         empy_runtime_init(m, st) < 0 || empy_info_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
+        empy_ndarray_memory_init(m, st) < 0 || empy_flat_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
         empy_ufunc_init(m, st) < 0 || empy_reduction_init(m, st) < 0 ||
         empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
@@ -72,7 +73,8 @@ static int empy_exec(PyObject *m)
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
     X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
-    X(DeviceFunction) X(JitDecorator) X(s_np_exceptions)
+    X(DeviceFunction) X(JitDecorator) X(s_np_exceptions) X(MemoryPointer)  \
+    X(UnownedMemory) X(flatiter)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 {

@@ -45,6 +45,9 @@ typedef struct empy_state {
     PyTypeObject *ndarray;
     PyTypeObject *Flags;
     PyTypeObject *ufunc;
+    PyTypeObject *MemoryPointer;   /* ndarray_memory.c */
+    PyTypeObject *UnownedMemory;
+    PyTypeObject *flatiter;        /* ndarray_flat.c */
     PyObject *AxisError;
     PyObject *s_array_interface;   /* "__array_interface__" */
     PyObject *s_array;             /* "__array__" */
@@ -64,7 +67,13 @@ typedef struct empy_state {
 
 static inline empy_state *empy_state_of_type(PyTypeObject *t)
 {
-    return (empy_state *)PyType_GetModuleState(t);
+    /* A Python subclass of an ember type (class MyArr(ember.ndarray)) has
+     * no module of its own: the ember type among its bases has. */
+    while (t && !((t->tp_flags & Py_TPFLAGS_HEAPTYPE) &&
+                  ((PyHeapTypeObject *)t)->ht_module))
+        t = t->tp_base;
+    return t ? (empy_state *)PyModule_GetState(((PyHeapTypeObject *)t)->ht_module)
+             : NULL;
 }
 
 static inline empy_state *empy_state_of(PyObject *self)

@@ -18,7 +18,47 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
 
 /* ---- making and dropping ----------------------------------------------- */
 
+/* A view of a Python subclass's instance keeps the subclass (NumPy's and
+ * CuPy's rule), and runs its __array_finalize__(viewed) when it has one. */
+static PyObject *subclass_view(PyTypeObject *tp, em_array *a, PyObject *base)
+{
+    PyObject *viewed = base, *fin, *r;
+    empy_ndarray *o = (empy_ndarray *)tp->tp_alloc(tp, 0);
+    if (!o) {
+        em_array_release(a);
+        return NULL;
+    }
+    o->a = *a;
+    memset(a, 0, sizeof *a);
+    o->stream = NULL;
+    if (NDA(base)->base)
+        base = NDA(base)->base;
+    o->base = Py_NewRef(base);
+    fin = PyObject_GetAttrString((PyObject *)tp, "__array_finalize__");
+    if (!fin) {
+        PyErr_Clear();
+        return (PyObject *)o;
+    }
+    r = PyObject_CallFunctionObjArgs(fin, (PyObject *)o, viewed, NULL);
+    Py_DECREF(fin);
+    if (!r) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return (PyObject *)o;
+}
+
+static PyObject *plain_new(empy_state *st, em_array *a, PyObject *base);
+
 PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base)
+{
+    if (base && Py_TYPE(base) != st->ndarray && empy_is_ndarray(base))
+        return subclass_view(Py_TYPE(base), a, base);
+    return plain_new(st, a, base);
+}
+
+static PyObject *plain_new(empy_state *st, em_array *a, PyObject *base)
 {
     empy_ndarray *o = PyObject_New(empy_ndarray, st->ndarray);
     if (!o) {
@@ -1100,13 +1140,33 @@ static PyObject *nd_view(PyObject *self, PyObject *args, PyObject *kw)
     em_status rc;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:view", kwlist, &dt, &type))
         return NULL;
-    /* view(ember.ndarray) asks for the same type: a plain view. */
-    if (dt == (PyObject *)st->ndarray)
+    /* view(SomeType) with SomeType ember.ndarray or a subclass asks for a
+     * view of that type (NumPy's a.view(MyArr)). */
+    if (dt != Py_None && PyType_Check(dt) &&
+        PyType_IsSubtype((PyTypeObject *)dt, st->ndarray)) {
+        type = dt;
         dt = Py_None;
-    if (type != Py_None && type != (PyObject *)st->ndarray) {
-        PyErr_SetString(PyExc_TypeError, "ember arrays have no subclasses to "
-                        "view as");
+    }
+    if (type != Py_None && !(PyType_Check(type) &&
+                             PyType_IsSubtype((PyTypeObject *)type, st->ndarray))) {
+        PyErr_Format(PyExc_TypeError, "view(type=) needs ember.ndarray or a "
+                     "subclass of it, not %R", type);
         return NULL;
+    }
+    if (type != Py_None && type != (PyObject *)Py_TYPE(self)) {
+        em_array r;
+        if (dt == Py_None) {
+            em_array_retain(&NDA(self)->a, &r);
+        } else {
+            if (empy_dtype_arg(st, dt, &d) < 0)
+                return NULL;
+            rc = em_array_view_dtype(&NDA(self)->a, d, &r);
+            if (rc != EM_OK)
+                return empy_raise(st, rc);
+        }
+        if (type == (PyObject *)st->ndarray)
+            return plain_new(st, &r, self);   /* a subclass's view as the plain type */
+        return subclass_view((PyTypeObject *)type, &r, self);
     }
     if (dt == Py_None)
         return new_view(self, &NDA(self)->a);
@@ -1318,6 +1378,10 @@ static PyGetSetDef nd_getset[] = {
      "NumPy's array interface (cpu arrays only).", NULL},
     {"__cuda_array_interface__", empy_nd_cuda_array_interface, NULL,
      "The CUDA array interface, version 3 (cuda arrays only).", NULL},
+    {"data", empy_nd_get_data, NULL, "An ember.cuda.MemoryPointer to the first "
+                                     "element (CuPy's; on cpu a host address).", NULL},
+    {"flat", empy_nd_get_flat, NULL, "A flatiter: the elements in C order, "
+                                     "indexable and assignable.", NULL},
     {NULL},
 };
 
@@ -1343,10 +1407,13 @@ static PyType_Slot nd_base_slots[] = {
     {Py_bf_getbuffer, empy_ndarray_getbuffer},
     {Py_bf_releasebuffer, empy_ndarray_releasebuffer},
     {Py_tp_richcompare, empy_ndarray_richcompare},
-    EMPY_NOINIT_SLOT
-    {Py_tp_doc, "An n-dimensional array on one device ('cpu' or 'cuda:N'), "
-                "with NumPy's semantics. Make one with ember.asarray, "
-                "ember.zeros, ember.arange, ..."},
+    {Py_tp_new, empy_ndarray_tp_new},
+    {Py_tp_doc, "ndarray(shape, dtype=float, memptr=None, strides=None, "
+                "order='C'): an n-dimensional array on one device ('cpu' or "
+                "'cuda:N'), with NumPy's semantics, over memptr (an "
+                "ember.cuda.MemoryPointer) or fresh memory on the current "
+                "device, as CuPy's. Usually made by ember.asarray, ember.zeros, "
+                "ember.arange, ...; Python subclasses keep their type in views."},
     {0, NULL},
 };
 
@@ -1378,7 +1445,7 @@ static int gather_methods(void)
 
 static PyType_Spec nd_spec = {
     "ember.ndarray", sizeof(empy_ndarray), 0,
-    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | EMPY_TPFLAGS_NOINIT, nd_slots,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | EMPY_TPFLAGS_IMMUTABLE, nd_slots,
 };
 
 int empy_ndarray_init(PyObject *m, empy_state *st)

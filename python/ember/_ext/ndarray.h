@@ -38,12 +38,19 @@ typedef struct {
 
 #define EMPY_ARR(o) (&((empy_ndarray *)(o))->a)
 
-/* Exact ndarray test without the module state: ndarray has no subclasses,
- * and its dealloc is unique to it in every interpreter. */
+/* ndarray test without the module state: ndarray's dealloc is unique to
+ * it in every interpreter; a Python subclass has CPython's dealloc, and
+ * ndarray's among its bases'. */
 void empy_ndarray_dealloc(PyObject *self);
 static inline int empy_is_ndarray(PyObject *o)
 {
-    return Py_TYPE(o)->tp_dealloc == empy_ndarray_dealloc;
+    PyTypeObject *t = Py_TYPE(o);
+    if (t->tp_dealloc == empy_ndarray_dealloc)
+        return 1;
+    for (t = t->tp_base; t; t = t->tp_base)
+        if (t->tp_dealloc == empy_ndarray_dealloc)
+            return 1;
+    return 0;
 }
 
 /* ---- dtype.c ------------------------------------------------------------ */
@@ -146,6 +153,18 @@ int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
         (rc) = (call);            \
         Py_END_ALLOW_THREADS      \
     } while (0)
+
+/* ---- ndarray_memory.c, ndarray_flat.c -------------------------------------- */
+
+int empy_ndarray_memory_init(PyObject *m, empy_state *st);
+/* a.data: an ember.cuda.MemoryPointer to a's first element. */
+PyObject *empy_nd_get_data(PyObject *self, void *closure);
+/* ember.ndarray(shape, dtype=float, memptr=None, strides=None, order='C'),
+ * for ndarray and its Python subclasses. */
+PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw);
+int empy_flat_init(PyObject *m, empy_state *st);
+/* a.flat: an ember.flatiter over a. */
+PyObject *empy_nd_get_flat(PyObject *self, void *closure);
 
 /* ---- ndarray_index.c ---------------------------------------------------- */
 

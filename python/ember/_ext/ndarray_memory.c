@@ -1,0 +1,544 @@
+/* ember Python extension: an ndarray's memory as CuPy names it.
+ *
+ * ember.cuda.UnownedMemory(ptr, size, owner, device_id) stands for memory
+ * someone else allocated (owner keeps it alive); ember.cuda.MemoryPointer
+ * (mem, offset) is an address inside such memory (or an ember Buffer);
+ * a.data is a MemoryPointer to a's first element, and
+ * ember.ndarray(shape, dtype, memptr, strides, order) makes an array over
+ * one, or over fresh memory. On the cpu device the addresses are host
+ * addresses. */
+#include <string.h>
+#include "module.h"
+#include "errors.h"
+#include "ndarray.h"
+
+typedef struct {
+    PyObject_HEAD
+    uintptr_t ptr;
+    size_t size;
+    PyObject *owner;
+    em_device *dev;
+} empy_Unowned;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *mem;      /* UnownedMemory, Buffer, or any object with .ptr */
+    uintptr_t ptr;      /* absolute address */
+    uintptr_t base;     /* mem's start, and its size when known (else 0) */
+    size_t size;
+    em_device *dev;
+} empy_MemPtr;
+
+/* ---- UnownedMemory -------------------------------------------------------- */
+
+static PyObject *Unowned_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"ptr", "size", "owner", "device_id", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *ptr_o, *owner, *dev_o = Py_None;
+    Py_ssize_t size;
+    empy_Unowned *u;
+    em_device *dev;
+    void *ptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnO|O:UnownedMemory", kwlist, &ptr_o,
+                                     &size, &owner, &dev_o))
+        return NULL;
+    ptr = PyLong_AsVoidPtr(ptr_o);
+    if (!ptr && PyErr_Occurred())
+        return NULL;
+    if (size < 0) {
+        PyErr_Format(PyExc_ValueError, "UnownedMemory size must be >= 0, not %zd", size);
+        return NULL;
+    }
+    /* CuPy's device_id=-1 means "the current device", as None does. */
+    if (PyLong_Check(dev_o) && PyLong_AsLong(dev_o) == -1)
+        dev_o = Py_None;
+    if (empy_device_arg(st, dev_o, &dev) < 0)
+        return NULL;
+    u = (empy_Unowned *)type->tp_alloc(type, 0);
+    if (!u)
+        return NULL;
+    u->ptr = (uintptr_t)ptr;
+    u->size = (size_t)size;
+    u->owner = Py_NewRef(owner);
+    u->dev = dev;
+    return (PyObject *)u;
+}
+
+static void Unowned_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(((empy_Unowned *)self)->owner);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static int Unowned_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((empy_Unowned *)self)->owner);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static PyObject *Unowned_repr(PyObject *self)
+{
+    empy_Unowned *u = (empy_Unowned *)self;
+    char buf[128];
+    PyOS_snprintf(buf, sizeof buf, "<UnownedMemory 0x%zx, %zu bytes on %s>",
+                  (size_t)u->ptr, u->size, em_device_name(u->dev));
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *Unowned_get_ptr(PyObject *self, void *c)
+{
+    return PyLong_FromSize_t((size_t)((empy_Unowned *)self)->ptr);
+}
+
+static PyObject *Unowned_get_size(PyObject *self, void *c)
+{
+    return PyLong_FromSize_t(((empy_Unowned *)self)->size);
+}
+
+static PyObject *Unowned_get_owner(PyObject *self, void *c)
+{
+    return Py_NewRef(((empy_Unowned *)self)->owner);
+}
+
+static PyObject *Unowned_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), ((empy_Unowned *)self)->dev);
+}
+
+static PyObject *Unowned_get_device_id(PyObject *self, void *c)
+{
+    return PyLong_FromLong(em_device_get_id(((empy_Unowned *)self)->dev));
+}
+
+static PyGetSetDef Unowned_getset[] = {
+    {"ptr", Unowned_get_ptr, NULL, "The start address.", NULL},
+    {"size", Unowned_get_size, NULL, "Bytes.", NULL},
+    {"owner", Unowned_get_owner, NULL, "What keeps the memory alive.", NULL},
+    {"device", Unowned_get_device, NULL, "The Device the memory is on.", NULL},
+    {"device_id", Unowned_get_device_id, NULL, "The device's ordinal.", NULL},
+    {NULL},
+};
+
+static PyType_Slot Unowned_slots[] = {
+    {Py_tp_new, Unowned_new},
+    {Py_tp_dealloc, Unowned_dealloc},
+    {Py_tp_traverse, Unowned_traverse},
+    {Py_tp_repr, Unowned_repr},
+    {Py_tp_getset, Unowned_getset},
+    {Py_tp_doc, "UnownedMemory(ptr, size, owner, device_id=None): memory ember "
+                "did not allocate, kept alive by owner (CuPy's spelling). "
+                "device_id: a CUDA ordinal, a Device or 'cpu'; None or -1: "
+                "the current device."},
+    {0, NULL},
+};
+
+static PyType_Spec Unowned_spec = {
+    "ember.cuda.UnownedMemory", sizeof(empy_Unowned), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | EMPY_TPFLAGS_IMMUTABLE, Unowned_slots,
+};
+
+/* ---- MemoryPointer -------------------------------------------------------- */
+
+/* The start, size (0: unknown) and device of a mem object. */
+static int mem_facts(empy_state *st, PyObject *mem, uintptr_t *base, size_t *size,
+                     em_device **dev)
+{
+    PyObject *o;
+    void *p;
+    if (Py_TYPE(mem) == st->UnownedMemory) {
+        empy_Unowned *u = (empy_Unowned *)mem;
+        *base = u->ptr;
+        *size = u->size;
+        *dev = u->dev;
+        return 0;
+    }
+    if (Py_TYPE(mem) == st->Buffer) {
+        empy_Buffer *b = (empy_Buffer *)mem;
+        *base = (uintptr_t)b->ptr;
+        *size = b->nbytes;
+        *dev = b->dev;
+        return 0;
+    }
+    /* A foreign allocation (CuPy's Memory): .ptr, .size, .device_id. */
+    if (!(o = PyObject_GetAttrString(mem, "ptr"))) {
+        PyErr_Format(PyExc_TypeError, "MemoryPointer needs memory with a .ptr "
+                     "(UnownedMemory, Buffer), not %.100s", Py_TYPE(mem)->tp_name);
+        return -1;
+    }
+    p = PyLong_AsVoidPtr(o);
+    Py_DECREF(o);
+    if (!p && PyErr_Occurred())
+        return -1;
+    *base = (uintptr_t)p;
+    *size = 0;
+    if ((o = PyObject_GetAttrString(mem, "size"))) {
+        Py_ssize_t n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+        Py_DECREF(o);
+        if (n < 0 && PyErr_Occurred())
+            return -1;
+        *size = n > 0 ? (size_t)n : 0;
+    }
+    PyErr_Clear();
+    o = PyObject_GetAttrString(mem, "device_id");
+    PyErr_Clear();
+    if (empy_device_arg(st, o ? o : Py_None, dev) < 0) {
+        Py_XDECREF(o);
+        return -1;
+    }
+    Py_XDECREF(o);
+    return 0;
+}
+
+static PyObject *memptr_make(empy_state *st, PyObject *mem, uintptr_t base, size_t size,
+                             em_device *dev, uintptr_t ptr)
+{
+    empy_MemPtr *p = PyObject_GC_New(empy_MemPtr, st->MemoryPointer);
+    if (!p)
+        return NULL;
+    p->mem = Py_NewRef(mem);
+    p->base = base;
+    p->size = size;
+    p->dev = dev;
+    p->ptr = ptr;
+    PyObject_GC_Track(p);
+    return (PyObject *)p;
+}
+
+static PyObject *MemPtr_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"mem", "offset", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *mem;
+    Py_ssize_t off;
+    uintptr_t base;
+    size_t size;
+    em_device *dev;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On:MemoryPointer", kwlist, &mem, &off) ||
+        mem_facts(st, mem, &base, &size, &dev) < 0)
+        return NULL;
+    if (off < 0 || (size && (size_t)off > size)) {
+        PyErr_Format(PyExc_ValueError, "MemoryPointer offset %zd is outside the "
+                     "memory's %zu bytes", off, size);
+        return NULL;
+    }
+    return memptr_make(st, mem, base, size, dev, base + (uintptr_t)off);
+}
+
+static void MemPtr_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(((empy_MemPtr *)self)->mem);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static int MemPtr_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((empy_MemPtr *)self)->mem);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static PyObject *MemPtr_repr(PyObject *self)
+{
+    empy_MemPtr *p = (empy_MemPtr *)self;
+    char buf[128];
+    PyOS_snprintf(buf, sizeof buf, "<MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
+                  em_device_name(p->dev));
+    return PyUnicode_FromString(buf);
+}
+
+/* p + n, n + p, p - n: another pointer into the same memory (CuPy's
+ * pointer arithmetic, bounds-checked when the size is known). */
+static PyObject *memptr_shift(PyObject *p_o, PyObject *n_o, int sign)
+{
+    empy_MemPtr *p = (empy_MemPtr *)p_o;
+    Py_ssize_t n;
+    intptr_t off;
+    if (!PyIndex_Check(n_o) || PyBool_Check(n_o))
+        Py_RETURN_NOTIMPLEMENTED;
+    n = PyNumber_AsSsize_t(n_o, PyExc_OverflowError);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    off = (intptr_t)(p->ptr - p->base) + sign * (intptr_t)n;
+    if (off < 0 || (p->size && (size_t)off > p->size)) {
+        PyErr_Format(PyExc_ValueError, "MemoryPointer arithmetic out of range: "
+                     "offset %zd of %zu bytes", (Py_ssize_t)off, p->size);
+        return NULL;
+    }
+    return memptr_make(empy_state_of(p_o), p->mem, p->base, p->size, p->dev,
+                       p->base + (uintptr_t)off);
+}
+
+static int is_memptr(PyObject *o)
+{
+    return Py_TYPE(o)->tp_dealloc == MemPtr_dealloc;
+}
+
+static PyObject *MemPtr_add(PyObject *a, PyObject *b)
+{
+    return is_memptr(a) ? memptr_shift(a, b, 1) : memptr_shift(b, a, 1);
+}
+
+static PyObject *MemPtr_sub(PyObject *a, PyObject *b)
+{
+    if (!is_memptr(a))
+        Py_RETURN_NOTIMPLEMENTED;
+    return memptr_shift(a, b, -1);
+}
+
+static PyObject *MemPtr_int(PyObject *self)
+{
+    return PyLong_FromSize_t((size_t)((empy_MemPtr *)self)->ptr);
+}
+
+static int MemPtr_bool(PyObject *self)
+{
+    return ((empy_MemPtr *)self)->ptr != 0;
+}
+
+static PyObject *MemPtr_get_mem(PyObject *self, void *c)
+{
+    return Py_NewRef(((empy_MemPtr *)self)->mem);
+}
+
+static PyObject *MemPtr_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), ((empy_MemPtr *)self)->dev);
+}
+
+static PyObject *MemPtr_get_device_id(PyObject *self, void *c)
+{
+    return PyLong_FromLong(em_device_get_id(((empy_MemPtr *)self)->dev));
+}
+
+static PyObject *MemPtr_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if (!is_memptr(a) || !is_memptr(b))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_RETURN_RICHCOMPARE(((empy_MemPtr *)a)->ptr, ((empy_MemPtr *)b)->ptr, op);
+}
+
+static PyObject *MemPtr_hash_ptr(PyObject *self)
+{
+    return PyLong_FromSize_t((size_t)((empy_MemPtr *)self)->ptr);
+}
+
+static Py_hash_t MemPtr_hash(PyObject *self)
+{
+    return (Py_hash_t)((empy_MemPtr *)self)->ptr;
+}
+
+static PyGetSetDef MemPtr_getset[] = {
+    {"ptr", (getter)MemPtr_hash_ptr, NULL, "The address (on cpu, a host address).", NULL},
+    {"mem", MemPtr_get_mem, NULL, "The memory this points into.", NULL},
+    {"device", MemPtr_get_device, NULL, "The Device the memory is on.", NULL},
+    {"device_id", MemPtr_get_device_id, NULL, "The device's ordinal.", NULL},
+    {NULL},
+};
+
+static PyType_Slot MemPtr_slots[] = {
+    {Py_tp_new, MemPtr_new},
+    {Py_tp_dealloc, MemPtr_dealloc},
+    {Py_tp_traverse, MemPtr_traverse},
+    {Py_tp_repr, MemPtr_repr},
+    {Py_tp_getset, MemPtr_getset},
+    {Py_tp_richcompare, MemPtr_richcompare},
+    {Py_tp_hash, MemPtr_hash},
+    {Py_nb_add, MemPtr_add},
+    {Py_nb_subtract, MemPtr_sub},
+    {Py_nb_int, MemPtr_int},
+    {Py_nb_bool, MemPtr_bool},
+    {Py_tp_doc, "MemoryPointer(mem, offset): an address offset bytes into mem "
+                "(UnownedMemory, Buffer, or any memory with .ptr), as CuPy's. "
+                "p + n and p - n move it; int(p) is p.ptr."},
+    {0, NULL},
+};
+
+static PyType_Spec MemPtr_spec = {
+    "ember.cuda.MemoryPointer", sizeof(empy_MemPtr), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | EMPY_TPFLAGS_IMMUTABLE, MemPtr_slots,
+};
+
+/* ---- a.data ---------------------------------------------------------------- */
+
+/* The lowest and one-past-highest byte offsets of a's elements from a->data. */
+static void span(const em_array *a, int64_t *lo, int64_t *hi)
+{
+    int i;
+    *lo = 0;
+    *hi = a->size ? (int64_t)em_dtype_size(a->dtype) : 0;
+    for (i = 0; i < a->ndim && a->size; i++) {
+        int64_t ext = (a->shape[i] - 1) * a->strides[i];
+        if (ext < 0)
+            *lo += ext;
+        else
+            *hi += ext;
+    }
+}
+
+PyObject *empy_nd_get_data(PyObject *self, void *c)
+{
+    empy_state *st = empy_state_of(self);
+    const em_array *a = EMPY_ARR(self);
+    empy_ndarray *nd = (empy_ndarray *)self;
+    empy_Unowned *u;
+    int64_t lo, hi;
+    PyObject *r;
+    span(a, &lo, &hi);
+    /* The memory is the array's own elements, kept alive by the array. */
+    u = (empy_Unowned *)st->UnownedMemory->tp_alloc(st->UnownedMemory, 0);
+    if (!u)
+        return NULL;
+    u->ptr = (uintptr_t)a->data + (uintptr_t)lo;
+    u->size = (size_t)(hi - lo);
+    u->owner = Py_NewRef(nd->base && empy_is_ndarray(nd->base) ? nd->base : self);
+    u->dev = a->device;
+    r = memptr_make(st, (PyObject *)u, u->ptr, u->size, u->dev, (uintptr_t)a->data);
+    Py_DECREF(u);
+    return r;
+}
+
+/* ---- ember.ndarray(shape, dtype=float, memptr=None, strides=None, order='C') */
+
+static void release_ref(void *ctx)
+{
+    PyGILState_STATE g;
+    if (!Py_IsInitialized())
+        return;
+    g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)ctx);
+    PyGILState_Release(g);
+}
+
+/* A new object of type tp (ndarray or a subclass) holding *a. */
+static PyObject *nd_of_type(PyTypeObject *tp, em_array *a, PyObject *base)
+{
+    empy_ndarray *o = (empy_ndarray *)tp->tp_alloc(tp, 0);
+    if (!o) {
+        em_array_release(a);
+        return NULL;
+    }
+    o->a = *a;
+    memset(a, 0, sizeof *a);
+    o->base = base ? Py_NewRef(base) : NULL;
+    o->stream = NULL;
+    return (PyObject *)o;
+}
+
+PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"shape", "dtype", "memptr", "strides", "order", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *shape_o, *dt_o = Py_None, *mp_o = Py_None, *str_o = Py_None;
+    const char *order = "C";
+    int64_t shape[EM_MAX_NDIM], strides[EM_MAX_NDIM];
+    int ndim, i;
+    size_t item;
+    em_dtype dt = EM_FLOAT64;
+    em_array a;
+    em_status rc;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOs:ndarray", kwlist, &shape_o, &dt_o,
+                                     &mp_o, &str_o, &order) ||
+        empy_shape_arg(shape_o, "shape", &ndim, shape) < 0 ||
+        (dt_o != Py_None && empy_dtype_arg(st, dt_o, &dt) < 0))
+        return NULL;
+    if ((order[0] != 'C' && order[0] != 'F') || order[1]) {
+        PyErr_Format(PyExc_ValueError, "order must be 'C' or 'F', not '%s'", order);
+        return NULL;
+    }
+    for (i = 0; i < ndim; i++)
+        if (shape[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+            return NULL;
+        }
+    item = em_dtype_size(dt);
+    if (str_o != Py_None) {
+        int n;
+        if (empy_shape_arg(str_o, "strides", &n, strides) < 0)
+            return NULL;
+        if (n != ndim) {
+            PyErr_Format(PyExc_ValueError, "strides has %d entries for a shape of %d", n,
+                         ndim);
+            return NULL;
+        }
+    } else if (em_strides_contiguous(ndim, shape, (int64_t)item, order[0], strides) != EM_OK) {
+        return empy_raise(st, EM_ERR_OVERFLOW);
+    }
+    if (mp_o == Py_None) {
+        em_device *dev;
+        em_array t;
+        int64_t lo, hi, nbytes;
+        if (empy_device_arg(st, Py_None, &dev) < 0)
+            return NULL;
+        memset(&t, 0, sizeof t);
+        t.dtype = dt;
+        t.ndim = ndim;
+        memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
+        memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
+        em_array_update_flags(&t);
+        span(&t, &lo, &hi);
+        nbytes = hi - lo;
+        /* Fresh memory of the span's bytes, the layout placed in it. */
+        rc = em_array_empty(dev, EM_UINT8, 1, &nbytes, 'C', NULL, &a);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        a.data -= lo;
+        a.dtype = dt;
+        a.ndim = ndim;
+        memcpy(a.shape, shape, sizeof(int64_t) * (size_t)ndim);
+        memcpy(a.strides, strides, sizeof(int64_t) * (size_t)ndim);
+        em_array_update_flags(&a);
+        if (type == st->ndarray)
+            return empy_ndarray_new(st, &a, NULL);
+        return nd_of_type(type, &a, NULL);
+    }
+    if (Py_TYPE(mp_o) != st->MemoryPointer) {
+        PyErr_Format(PyExc_TypeError, "memptr must be an ember.cuda.MemoryPointer, not "
+                     "%.100s", Py_TYPE(mp_o)->tp_name);
+        return NULL;
+    }
+    {
+        empy_MemPtr *p = (empy_MemPtr *)mp_o;
+        em_array t;
+        int64_t lo, hi;
+        memset(&t, 0, sizeof t);
+        t.dtype = dt;
+        t.ndim = ndim;
+        memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
+        memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
+        em_array_update_flags(&t);
+        span(&t, &lo, &hi);
+        if (p->size && t.size &&
+            ((intptr_t)(p->ptr - p->base) + lo < 0 ||
+             (uintptr_t)((intptr_t)(p->ptr - p->base) + hi) > p->size)) {
+            PyErr_Format(PyExc_ValueError, "an array of shape %R and strides %R needs "
+                         "bytes [%lld, %lld) around the pointer, outside its memory "
+                         "(offset %zu of %zu bytes)", shape_o, str_o, (long long)lo,
+                         (long long)hi, (size_t)(p->ptr - p->base), p->size);
+            return NULL;
+        }
+        rc = em_array_wrap(p->dev, t.size ? (void *)p->ptr : NULL, dt, ndim, shape,
+                           strides, 0, release_ref, mp_o, &a);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        /* The storage holds this reference until its last view goes. */
+        Py_INCREF(mp_o);
+        if (type == st->ndarray)
+            return empy_ndarray_new(st, &a, mp_o);
+        return nd_of_type(type, &a, mp_o);
+    }
+}
+
+int empy_ndarray_memory_init(PyObject *m, empy_state *st)
+{
+    if (empy_add_type(m, &Unowned_spec, NULL, &st->UnownedMemory) < 0)
+        return -1;
+    return empy_add_type(m, &MemPtr_spec, NULL, &st->MemoryPointer);
+}
