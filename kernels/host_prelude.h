@@ -27,6 +27,12 @@
  * __syncwarp, shuffles, votes, match and reduce operations and (with
  * __EM_SIM_DYN) dynamic shared memory.
  *
+ * Users' kernels (RawKernel, RawModule, ElementwiseKernel, ...) are
+ * compiled as C++ instead, with kernels/host_prelude_cxx.h after this
+ * file: under __cplusplus the few C-only spellings here (_Generic
+ * dispatch, the min/max/exp macros) step aside for that file's overloads,
+ * and everything else is shared.
+ *
  * Every definition is static: each compiled kernel module is a shared
  * object with its own copy, and only the launchers are exported (and, in
  * the simulator, the figure __em_sim_stack_need; the dynamic shared
@@ -41,23 +47,58 @@
 #define _GNU_SOURCE 1
 #endif
 
+/* g++ has no _Thread_local; __thread (not thread_local) keeps the
+ * variables free of C++'s dynamic-initialisation wrappers. */
+#ifdef __cplusplus
+#define _Thread_local __thread
+#endif
+
+/* The host compiler's front end defines __EM_USER_STDINT when the source
+ * declares uint64_t and friends itself (`typedef unsigned long long
+ * uint64_t;`, common in NVRTC code, which has no <stdint.h>). Those names
+ * then stay the source's: <stdlib.h> (through <sys/types.h>) would declare
+ * int8_t..int64_t, so they are renamed while the system headers are read,
+ * and <stdint.h> is left out. This file itself uses only built-in types. */
+#ifdef __EM_USER_STDINT
+#define int8_t __em_sys_int8_t
+#define int16_t __em_sys_int16_t
+#define int32_t __em_sys_int32_t
+#define int64_t __em_sys_int64_t
+#endif
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#ifndef __EM_USER_STDINT
 #include <stdint.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __EM_USER_STDINT
+#undef int8_t
+#undef int16_t
+#undef int32_t
+#undef int64_t
+#endif
 
 /* ---- qualifiers --------------------------------------------------------- */
 
 /* Kernels and device functions are static so the compiler may inline them
- * into the launcher; only the launchers need to be visible. */
+ * into the launcher; only the launchers need to be visible. In C++ a
+ * __device__ may qualify a member function, which `static` would change,
+ * and __device__/__constant__ variables must be found by name
+ * (RawModule.get_global, through dlsym): they are visible there, and the
+ * module is built with -fno-semantic-interposition so calls still inline. */
+#ifdef __cplusplus
+#define __global__ static
+#define __device__ __attribute__((visibility("default")))
+#else
 #define __global__ static
 #define __device__ static
+#endif
 #define __host__
 /* Per OS thread, hence per block in flight: the threads of a block run on
  * one OS thread, so they share it as on the GPU. A __shared__ variable
@@ -66,7 +107,11 @@
 #define __shared__ static _Thread_local
 /* Left writable and external (no `const`) because the host may later set
  * it, as cudaMemcpyToSymbol does. */
+#ifdef __cplusplus
+#define __constant__ __attribute__((visibility("default")))
+#else
 #define __constant__
+#endif
 #define __managed__
 #define __grid_constant__
 #define __forceinline__ inline __attribute__((always_inline))
@@ -92,18 +137,60 @@
     static inline name make_##name(T x, T y, T z, T w)                        \
     { name v = {x, y, z, w}; return v; }
 
+#define __EM_VEC1(T, name, al)                                                \
+    typedef struct __attribute__((aligned(al))) name { T x; } name;           \
+    static inline name make_##name(T x) { name v = {x}; return v; }
+
+/* Every vector type of CUDA's vector_types.h, with its alignment (long is
+ * 8 bytes here, as on 64-bit Linux hosts and GPUs). */
+__EM_VEC1(signed char, char1, 1)
+__EM_VEC2(signed char, char2, 2)
+__EM_VEC3(signed char, char3)
+__EM_VEC4(signed char, char4, 4)
+__EM_VEC1(unsigned char, uchar1, 1)
+__EM_VEC2(unsigned char, uchar2, 2)
+__EM_VEC3(unsigned char, uchar3)
+__EM_VEC4(unsigned char, uchar4, 4)
+__EM_VEC1(short, short1, 2)
+__EM_VEC2(short, short2, 4)
+__EM_VEC3(short, short3)
+__EM_VEC4(short, short4, 8)
+__EM_VEC1(unsigned short, ushort1, 2)
+__EM_VEC2(unsigned short, ushort2, 4)
+__EM_VEC3(unsigned short, ushort3)
+__EM_VEC4(unsigned short, ushort4, 8)
+__EM_VEC1(int, int1, 4)
 __EM_VEC2(int, int2, 8)
 __EM_VEC3(int, int3)
 __EM_VEC4(int, int4, 16)
+__EM_VEC1(unsigned int, uint1, 4)
 __EM_VEC2(unsigned int, uint2, 8)
 __EM_VEC3(unsigned int, uint3)
 __EM_VEC4(unsigned int, uint4, 16)
+__EM_VEC1(long, long1, 8)
+__EM_VEC2(long, long2, 16)
+__EM_VEC3(long, long3)
+__EM_VEC4(long, long4, 16)
+__EM_VEC1(unsigned long, ulong1, 8)
+__EM_VEC2(unsigned long, ulong2, 16)
+__EM_VEC3(unsigned long, ulong3)
+__EM_VEC4(unsigned long, ulong4, 16)
+__EM_VEC1(float, float1, 4)
 __EM_VEC2(float, float2, 8)
 __EM_VEC3(float, float3)
 __EM_VEC4(float, float4, 16)
-__EM_VEC2(double, double2, 16)
+__EM_VEC1(long long, longlong1, 8)
 __EM_VEC2(long long, longlong2, 16)
+__EM_VEC3(long long, longlong3)
+__EM_VEC4(long long, longlong4, 16)
+__EM_VEC1(unsigned long long, ulonglong1, 8)
 __EM_VEC2(unsigned long long, ulonglong2, 16)
+__EM_VEC3(unsigned long long, ulonglong3)
+__EM_VEC4(unsigned long long, ulonglong4, 16)
+__EM_VEC1(double, double1, 8)
+__EM_VEC2(double, double2, 16)
+__EM_VEC3(double, double3)
+__EM_VEC4(double, double4, 16)
 
 /* CUDA's dim3 is uint3 with constructors; C has only the layout. */
 typedef uint3 dim3;
@@ -264,11 +351,16 @@ __EM_SHFL_T(unsigned long long, ull)
 __EM_SHFL_T(float, f)
 __EM_SHFL_T(double, d)
 
-/* `+ 0` promotes char and short to int, as C++ overloading would. */
+/* `+ 0` promotes char and short to int, as C++ overloading would. In C++
+ * the base name is an overload set (kernels/host_prelude_cxx.h). */
+#ifdef __cplusplus
+#define __EM_BY_TYPE(name, v) name
+#else
 #define __EM_BY_TYPE(name, v)                                                 \
     _Generic((v) + 0, int: name##i, unsigned int: name##u, long: name##l,     \
              unsigned long: name##ul, long long: name##ll,                    \
              unsigned long long: name##ull, float: name##f, double: name##d)
+#endif
 #define __EM_SHFL(mode, mask, v, arg, ...)                                    \
     __EM_BY_TYPE(__em_shfl_, v)(__LINE__, mode, (mask), (v), (int)(arg),      \
                                 __EM_OPT(32, __VA_ARGS__))
@@ -309,9 +401,13 @@ static inline int __em_reduce_i(int site, int op, unsigned mask, int v)
     op = op == 8 ? 10 : op == 9 ? 11 : op;
     return (int)(unsigned)__em_warp(op, mask, (unsigned)v, 0, site);
 }
+#ifdef __cplusplus
+#define __EM_REDUCE(op, mask, v) __em_reduce_(__LINE__, op, (mask), (v))
+#else
 #define __EM_REDUCE(op, mask, v)                                              \
     _Generic((v) + 0, unsigned int: __em_reduce_u, default: __em_reduce_i)(   \
         __LINE__, op, (mask), (v))
+#endif
 #define __reduce_add_sync(mask, v) __EM_REDUCE(7, mask, v)
 #define __reduce_min_sync(mask, v) __EM_REDUCE(8, mask, v)
 #define __reduce_max_sync(mask, v) __EM_REDUCE(9, mask, v)
@@ -323,6 +419,9 @@ static inline int __em_reduce_i(int site, int op, unsigned mask, int v)
 /* What the module's large frames add up to, as host_compile.c read them
  * from the compiler: the simulator gives each fiber at least this much
  * stack (and a margin) when it runs this module's kernels. */
+#ifdef __cplusplus
+extern "C"   /* a const of C++ would have internal linkage */
+#endif
 __attribute__((visibility("default")))
 const unsigned long long __em_sim_stack_need = __EM_SIM_STACK_NEED;
 #endif
@@ -370,6 +469,7 @@ __EM_MINMAX(unsigned long, ul)
 __EM_MINMAX(long long, ll)
 __EM_MINMAX(unsigned long long, ull)
 
+#ifndef __cplusplus
 #define __EM_SELECT_MINMAX(op, a, b)                                          \
     _Generic((a) + (b),                                                       \
              int: __em_##op##_i, unsigned int: __em_##op##_u,                 \
@@ -379,6 +479,13 @@ __EM_MINMAX(unsigned long long, ull)
 
 #define min(a, b) __EM_SELECT_MINMAX(min, a, b)
 #define max(a, b) __EM_SELECT_MINMAX(max, a, b)
+
+/* CUDA overloads abs; C's abs takes an int, so abs(-1.5) would be 1. */
+#define abs(x)                                                                \
+    _Generic((x) + 0, long: labs, unsigned long: labs, long long: llabs,      \
+             unsigned long long: llabs, float: fabsf, double: fabs,           \
+             long double: fabsl, default: abs)(x)
+#endif
 
 static inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 static inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
@@ -430,8 +537,11 @@ static inline double __em_exp(double x)
     p = p * s1 * s2;
     return x == x ? p : x;
 }
+/* In C++ exp is an overload set of <cmath> that a macro would break. */
+#ifndef __cplusplus
 #define expf(x) __em_expf(x)
 #define exp(x) __em_exp(x)
+#endif
 
 
 /* The fast, less exact GPU variants are the exact functions here. They
@@ -602,6 +712,7 @@ static inline unsigned int atomicDec(unsigned int *p, unsigned int v)
 #define __EM_ATOMIC_FLOATS(op)                                                \
     float *: __em_atomic_##op##_f, double *: __em_atomic_##op##_d
 
+#ifndef __cplusplus
 #define atomicAdd(p, v) _Generic((p), __EM_ATOMIC_INTS(add), __EM_ATOMIC_FLOATS(add))((p), (v))
 #define atomicSub(p, v) _Generic((p), __EM_ATOMIC_INTS(sub), __EM_ATOMIC_FLOATS(sub))((p), (v))
 #define atomicExch(p, v) _Generic((p), __EM_ATOMIC_INTS(exch), __EM_ATOMIC_FLOATS(exch))((p), (v))
@@ -611,5 +722,6 @@ static inline unsigned int atomicDec(unsigned int *p, unsigned int v)
 #define atomicOr(p, v) _Generic((p), __EM_ATOMIC_INTS(or))((p), (v))
 #define atomicXor(p, v) _Generic((p), __EM_ATOMIC_INTS(xor))((p), (v))
 #define atomicCAS(p, c, v) _Generic((p), __EM_ATOMIC_INTS(cas))((p), (c), (v))
+#endif
 
 #endif /* EMBER_HOST_PRELUDE_H */

@@ -227,6 +227,17 @@ em_status em_compile_cuda(const char *source, const char *name,
                           const char *const *options, int n_options, int arch,
                           em_code_kind kind, em_code **out, char **out_log);
 
+/* Options the host compiler reads instead of passing them on. With
+ * EM_HOST_OPTION_CXX the source is CUDA C++ (users' kernels: RawKernel,
+ * RawModule, ElementwiseKernel, ReductionKernel), compiled with $EMBER_CXX
+ * or c++; without it, C (ember's generated kernels). Each
+ * EM_HOST_OPTION_NAME_EXPR "<expr>" option (NVRTC's name expressions:
+ * "axpy<float>") instantiates that kernel and makes it launchable under
+ * the expression as its name. Being options, both are in the kernel
+ * cache's key. NVRTC takes neither: give them for cpu devices only. */
+#define EM_HOST_OPTION_CXX "-xc++"
+#define EM_HOST_OPTION_NAME_EXPR "--name-expression="
+
 /* Compile kernel source for the host backend with $EMBER_CC or cc (run
  * without a shell). The source is the CUDA C subset that the host prelude
  * supports (kernels/host_prelude.h): `extern "C" __global__ void f(...)`

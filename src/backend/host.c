@@ -25,6 +25,7 @@
 
 #include "backend/backend.h"
 #include "backend/host_sim.h"
+#include "backend/host_names.h"
 #include "backend/threadpool.h"
 
 /* The launcher every kernel gets (see host_compile.c): runs all threads of
@@ -1056,17 +1057,6 @@ static void *module_symbol(void *h, const char *prefix, const char *kernel)
     return dlsym(h, sym);
 }
 
-static int valid_identifier(const char *s)
-{
-    if (!*s || (*s >= '0' && *s <= '9'))
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9') || *s == '_'))
-            return 0;
-    return 1;
-}
-
 static em_status host_module_get_function(em_function *f)
 {
     void *h = f->module ? f->module->impl : NULL;
@@ -1076,18 +1066,21 @@ static em_status host_module_get_function(em_function *f)
     const char *names;
     host_function *hf;
     size_t off = 0, buf = 0;
+    char sym[480];
     int n;
 
     if (!h || !f->name)
         return em_error(EM_ERR_INVALID_VALUE, "cpu module_get_function: no "
                         "module or no name");
-    if (valid_identifier(f->name)) {
+    /* A name expression of a C++ module ("axpy<float>") has its launcher
+     * under an encoded name (host_names.h). */
+    if (em_host_kernel_symbol(f->name, sym, sizeof sym)) {
         /* A cooperative module has only the simulator's launchers. */
-        sim = module_symbol(h, EM_SIM_SYMBOL, f->name);
+        sim = module_symbol(h, EM_SIM_SYMBOL, sym);
         if (!sim)
-            run = module_symbol(h, "__em_blocks_", f->name);
-        np = module_symbol(h, "__em_nparams_", f->name);
-        ps = module_symbol(h, "__em_psizes_", f->name);
+            run = module_symbol(h, "__em_blocks_", sym);
+        np = module_symbol(h, "__em_nparams_", sym);
+        ps = module_symbol(h, "__em_psizes_", sym);
     }
     if ((!run && !sim) || !np || !ps) {
         names = dlsym(h, "__em_kernel_names");

@@ -18,6 +18,13 @@
  * The compiler is $EMBER_CC (words split on blanks, no shell) or cc, run
  * with posix_spawn (after our own PATH search) in a private temporary
  * directory that is removed afterwards.
+ *
+ * Users' kernels come with the option EM_HOST_OPTION_CXX: they are CUDA
+ * C++, compiled by $EMBER_CXX or c++ against host_prelude.h followed by
+ * host_prelude_cxx.h, and their launchers are written by that prelude's
+ * templates from each kernel's type (so templates instantiated through
+ * EM_HOST_OPTION_NAME_EXPR options, and parameter types the signature
+ * reader cannot resolve, need nothing from it).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +43,7 @@
 #include "backend/backend.h"
 #include "core/embedded.h"
 #include "core/ksig.h"
+#include "backend/host_names.h"
 
 extern char **environ;
 
@@ -459,6 +467,17 @@ static int host_option(const char *o)
 
 /* ---- running the compiler ----------------------------------------------- */
 
+/* The two compilers: C for ember's generated kernels, C++ for users'. */
+typedef struct compiler_kind {
+    const char *what;       /* "C compiler", for messages */
+    const char *env;        /* the variable that overrides it */
+    const char *dflt;
+    const char *package;    /* what to install */
+} compiler_kind;
+
+static const compiler_kind c_compiler = {"C compiler", "EMBER_CC", "cc", "gcc"};
+static const compiler_kind cxx_compiler = {"C++ compiler", "EMBER_CXX", "c++", "g++"};
+
 static void remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -563,15 +582,17 @@ static int find_program(const char *name, char *out, size_t n)
  * status, or -1 when it is lost (a program that sets SIGCHLD to SIG_IGN
  * has its children reaped by the kernel). EM_ERR_UNAVAILABLE when the
  * program cannot be started. */
-static em_status spawn_wait(char **argv, const char *log_path, int *status)
+static em_status spawn_wait(char **argv, const char *log_path, int *status,
+                            const compiler_kind *ck)
 {
     char exe[PATH_MAX];
     posix_spawn_file_actions_t fa;
     pid_t pid;
     int rc;
     if (!find_program(argv[0], exe, sizeof exe))
-        return em_error(EM_ERR_UNAVAILABLE, "C compiler '%s' not found: "
-                        "install gcc or set EMBER_CC", argv[0]);
+        return em_error(EM_ERR_UNAVAILABLE, "%s '%s' not found: "
+                        "install %s or set %s", ck->what, argv[0], ck->package,
+                        ck->env);
     if (posix_spawn_file_actions_init(&fa))
         return em_error(EM_ERR_OUT_OF_MEMORY, "posix_spawn_file_actions_init failed");
     rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -585,11 +606,11 @@ static em_status spawn_wait(char **argv, const char *log_path, int *status)
     posix_spawn_file_actions_destroy(&fa);
     if (rc == ENOENT || rc == EACCES || rc == ENOTDIR)
         return em_error_native(EM_ERR_UNAVAILABLE, rc, "errno",
-                               "C compiler '%s' not found: install gcc or set "
-                               "EMBER_CC", argv[0]);
+                               "%s '%s' not found: install %s or set %s",
+                               ck->what, argv[0], ck->package, ck->env);
     if (rc)
         return em_error_native(EM_ERR_UNAVAILABLE, rc, "errno",
-                               "cannot start C compiler '%s': %s", argv[0],
+                               "cannot start %s '%s': %s", ck->what, argv[0],
                                strerror(rc));
     while (waitpid(pid, status, 0) < 0) {
         if (errno == ECHILD) {
@@ -598,26 +619,28 @@ static em_status spawn_wait(char **argv, const char *log_path, int *status)
         }
         if (errno != EINTR)
             return em_error_native(EM_ERR_INTERNAL, errno, "errno",
-                                   "waitpid for C compiler '%s': %s", argv[0],
+                                   "waitpid for %s '%s': %s", ck->what, argv[0],
                                    strerror(errno));
     }
     return EM_OK;
 }
 
-/* Split $EMBER_CC (or "cc") into words; argv[0..*n) point into *store. */
-static em_status compiler_words(char **store, char ***words, int *n)
+/* Split $EMBER_CC (or "cc"), or the C++ compiler's variable, into words;
+ * argv[0..*n) point into *store. */
+static em_status compiler_words(const compiler_kind *ck, char **store, char ***words,
+                                int *n)
 {
-    const char *env = getenv("EMBER_CC");
+    const char *env = getenv(ck->env);
     char *s, *save = NULL, **w;
     int cap = 4, k = 0;
     if (!env || !*env)
-        env = "cc";
+        env = ck->dflt;
     s = strdup(env);
     w = malloc((size_t)cap * sizeof *w);
     if (!s || !w) {
         free(s);
         free(w);
-        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading EMBER_CC");
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading %s", ck->env);
     }
     for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         if (k == cap) {
@@ -625,7 +648,8 @@ static em_status compiler_words(char **store, char ***words, int *n)
             if (!nw) {
                 free(s);
                 free(w);
-                return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading EMBER_CC");
+                return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading %s",
+                                ck->env);
             }
             w = nw;
         }
@@ -634,8 +658,8 @@ static em_status compiler_words(char **store, char ***words, int *n)
     if (!k) {
         free(s);
         free(w);
-        return em_error(EM_ERR_INVALID_VALUE, "EMBER_CC='%s' names no compiler",
-                        env);
+        return em_error(EM_ERR_INVALID_VALUE, "%s='%s' names no compiler",
+                        ck->env, env);
     }
     *store = s;
     *words = w;
@@ -666,12 +690,24 @@ static const char *const host_flags[] = {
 };
 #define N_HOST_FLAGS ((int)(sizeof host_flags / sizeof *host_flags))
 
+/* C++ (users' kernels) replaces the first flag and adds these. C++17 is
+ * NVRTC's default dialect. __device__ functions and variables are visible
+ * in C++ (so RawModule.get_global finds them): -fno-semantic-interposition
+ * lets calls to them still be inlined. Device code has no exceptions and
+ * no RTTI. */
+static const char *const host_cxx_flags[] = {
+    "-std=gnu++17", "-fno-semantic-interposition", "-fno-exceptions", "-fno-rtti",
+};
+#define N_HOST_CXX_FLAGS ((int)(sizeof host_cxx_flags / sizeof *host_cxx_flags))
+
 /* A nonzero 31-bit digest of the CPU model and instruction-set flags
  * from /proc/cpuinfo, or 0 when they cannot be read (then kernels are
  * built for the baseline and cached under arch 0). Read once. The host
- * prelude is in the digest too: a module built with another prelude
+ * preludes are in the digest too: a module built with another prelude
  * (whose interface with the library, the block simulator's say, may
- * differ) is then never taken from the disk cache. */
+ * differ) is then never taken from the disk cache; so are $EMBER_CC and
+ * $EMBER_CXX as the process started with, for modules another compiler
+ * built. (The language is in the cache key as an option.) */
 static int cpu_arch;
 static pthread_once_t cpu_arch_once = PTHREAD_ONCE_INIT;
 
@@ -694,8 +730,13 @@ static void read_cpu_arch(void)
     }
     fclose(f);
     if (seen) {
+        const char *cc = getenv("EMBER_CC"), *cxx = getenv("EMBER_CXX");
         h = em_hash64(em_embedded_host_prelude_h,
                       strlen(em_embedded_host_prelude_h), h);
+        h = em_hash64(em_embedded_host_prelude_cxx_h,
+                      strlen(em_embedded_host_prelude_cxx_h), h);
+        h = em_hash64(cc ? cc : "", cc ? strlen(cc) + 1 : 0, h);
+        h = em_hash64(cxx ? cxx : "", cxx ? strlen(cxx) + 1 : 0, h);
         cpu_arch = (int)(h & 0x7fffffff) | 1;
     }
 }
@@ -710,19 +751,21 @@ static em_status run_compiler(const char *c_path,
                               const char *so_path, const char *log_path,
                               const char *const *options, int n_options,
                               const char *name, int native, int sim,
-                              const char *sim_define, char **log)
+                              const char *sim_define, int cxx, char **log)
 {
+    const compiler_kind *ck = cxx ? &cxx_compiler : &c_compiler;
     char *store = NULL, **cc = NULL, **argv = NULL;
     int n_cc = 0, argc = 0, status = 0;
     em_status st;
     size_t log_size;
 
     *log = NULL;
-    st = compiler_words(&store, &cc, &n_cc);
+    st = compiler_words(ck, &store, &cc, &n_cc);
     if (st != EM_OK)
         return st;
     /* Ours: at most 11 beyond the compiler, its flags and the options. */
-    argv = malloc((size_t)(n_cc + N_HOST_FLAGS + 2 * n_options + 16) * sizeof *argv);
+    argv = malloc((size_t)(n_cc + N_HOST_FLAGS + N_HOST_CXX_FLAGS + 2 * n_options + 16) *
+                  sizeof *argv);
     if (!argv) {
         st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory building compiler arguments");
         goto done;
@@ -730,7 +773,9 @@ static em_status run_compiler(const char *c_path,
     for (int k = 0; k < n_cc; k++)
         argv[argc++] = cc[k];
     for (int k = 0; k < N_HOST_FLAGS; k++)
-        argv[argc++] = (char *)host_flags[k];
+        argv[argc++] = (char *)(cxx && k == 0 ? host_cxx_flags[0] : host_flags[k]);
+    for (int k = 1; cxx && k < N_HOST_CXX_FLAGS; k++)
+        argv[argc++] = (char *)host_cxx_flags[k];
     if (native) {
         argv[argc++] = "-march=native";
 #if defined(__x86_64__) || defined(__i386__)
@@ -760,7 +805,7 @@ static em_status run_compiler(const char *c_path,
             argv[argc++] = (char *)o;
         } else if (em_log_enabled(EM_LOG_DEBUG)) {
             em_log(EM_LOG_DEBUG, "host", "compiling %s: option '%s' ignored "
-                   "(not a C compiler option)", name, o);
+                   "(not a %s option)", name, o, ck->what);
         }
     }
     if (sim) {
@@ -775,7 +820,7 @@ static em_status run_compiler(const char *c_path,
     argv[argc++] = "-lm";
     argv[argc] = NULL;
 
-    st = spawn_wait(argv, log_path, &status);
+    st = spawn_wait(argv, log_path, &status, ck);
     if (st != EM_OK)
         goto done;
     if (read_file(log_path, log, &log_size) != EM_OK) {
@@ -793,12 +838,12 @@ static em_status run_compiler(const char *c_path,
                           name, cc[0], *log);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         /* How some libcs report an exec that failed after the search. */
-        st = em_error(EM_ERR_UNAVAILABLE, "C compiler '%s' could not be run "
-                      "(exit status 127): install gcc or set EMBER_CC\n%s",
-                      cc[0], *log);
+        st = em_error(EM_ERR_UNAVAILABLE, "%s '%s' could not be run "
+                      "(exit status 127): install %s or set %s\n%s",
+                      ck->what, cc[0], ck->package, ck->env, *log);
     } else if (!WIFEXITED(status)) {
-        st = em_error(EM_ERR_COMPILE, "C compiler '%s' killed by signal %d "
-                      "compiling %s\n%s", cc[0],
+        st = em_error(EM_ERR_COMPILE, "%s '%s' killed by signal %d "
+                      "compiling %s\n%s", ck->what, cc[0],
                       WIFSIGNALED(status) ? WTERMSIG(status) : 0, name, *log);
     } else if (WEXITSTATUS(status) != 0) {
         st = em_error(EM_ERR_COMPILE, "compiling %s with '%s' failed (exit "
@@ -831,6 +876,123 @@ static unsigned long long frames_over_limit(const char *log)
     return sum;
 }
 
+/* ---- C++: users' kernels -------------------------------------------------- */
+
+/* The name expressions among the options (pointers into them), and
+ * whether the source is C++. */
+typedef struct host_lang {
+    int cxx;
+    const char **exprs;
+    int n_exprs;
+} host_lang;
+
+static em_status read_lang(const char *const *options, int n, host_lang *hl)
+{
+    size_t pl = strlen(EM_HOST_OPTION_NAME_EXPR);
+    memset(hl, 0, sizeof *hl);
+    for (int k = 0; k < n; k++) {
+        if (!options[k])
+            continue;
+        if (!strcmp(options[k], EM_HOST_OPTION_CXX)) {
+            hl->cxx = 1;
+        } else if (!strncmp(options[k], EM_HOST_OPTION_NAME_EXPR, pl)) {
+            if (!hl->exprs && !(hl->exprs = malloc((size_t)n * sizeof *hl->exprs)))
+                return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading "
+                                "name expressions");
+            hl->exprs[hl->n_exprs++] = options[k] + pl;
+        }
+    }
+    if (hl->n_exprs && !hl->cxx)
+        return em_error(EM_ERR_INVALID_VALUE, "name expressions (%s) need C++ "
+                        "source (the %s option)", hl->exprs[0], EM_HOST_OPTION_CXX);
+    for (int k = 0; k < hl->n_exprs; k++) {
+        const char *e = hl->exprs[k];
+        if (!*e || strpbrk(e, "\"\\\n\r;{}"))
+            return em_error(EM_ERR_INVALID_VALUE, "name expression '%s' is not "
+                            "the name of a kernel (like 'axpy<float>')", e);
+    }
+    return EM_OK;
+}
+
+/* Does the source declare one of <stdint.h>'s names itself (a typedef,
+ * a `using` alias or a #define)? NVRTC has no <stdint.h>, so CUDA code
+ * often writes `typedef unsigned long long uint64_t;`, which would clash
+ * with the system's typedef: the prelude then leaves those names alone
+ * (__EM_USER_STDINT). text has comments and literals blanked. */
+static int declares_stdint(const char *text, size_t n)
+{
+    static const char *const names[] = {
+        "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+        "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t",
+    };
+    for (size_t i = 0; i < n; i++) {
+        size_t a, b;
+        if (!is_ident(text[i]) || (i && is_ident(text[i - 1])))
+            continue;
+        if (word_at(text, i, n, "typedef")) {
+            /* the last identifier before the declaration's ';' */
+            for (b = i + 7; b < n && text[b] != ';' && text[b] != '{'; b++)
+                ;
+            if (b >= n || text[b] == '{')
+                continue;
+            while (b > i && !is_ident(text[b - 1]))
+                b--;
+            for (a = b; a > i && is_ident(text[a - 1]); a--)
+                ;
+        } else if (word_at(text, i, n, "using") || word_at(text, i, n, "define")) {
+            a = skip_space(text, i + (text[i] == 'u' ? 5 : 6), n);
+            for (b = a; b < n && is_ident(text[b]); b++)
+                ;
+        } else {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+            if (b - a == strlen(names[k]) && !memcmp(text + a, names[k], b - a))
+                return 1;
+    }
+    return 0;
+}
+
+/* The launchers of a C++ module: one per kernel the signature reader
+ * found (not templates, which exist only as instances, nor names defined
+ * twice), then one per name expression, written by host_prelude_cxx.h's
+ * macros from each kernel's type. */
+static void add_cxx_launchers(sbuf *b, const em_ksig *sig, const host_lang *hl, int coop)
+{
+    char sym[512];
+    const char *macro = coop ? "__EM_SIM_KERNEL" : "__EM_KERNEL";
+    int first = 1;
+    for (int k = 0; k < sig->n_kernels; k++) {
+        const em_ksig_kernel *ks = &sig->kernels[k];
+        if (ks->templated || ks->ambiguous ||
+            !em_host_kernel_symbol(ks->name, sym, sizeof sym))
+            continue;
+        sb_printf(b, "%s(%s, %s)\n", macro, sym, ks->name);
+    }
+    for (int e = 0; e < hl->n_exprs; e++) {
+        int dup = 0;
+        for (int k = 0; k < sig->n_kernels && !dup; k++)
+            dup = !sig->kernels[k].templated && !sig->kernels[k].ambiguous &&
+                  !strcmp(sig->kernels[k].name, hl->exprs[e]);
+        for (int f = 0; f < e && !dup; f++)
+            dup = !strcmp(hl->exprs[f], hl->exprs[e]);
+        if (!dup && em_host_kernel_symbol(hl->exprs[e], sym, sizeof sym))
+            sb_printf(b, "%s(%s, %s)\n", macro, sym, hl->exprs[e]);
+    }
+    /* For the loader's "not found" message. */
+    sb_puts(b, "extern \"C\" __EM_EXPORT const char __em_kernel_names[] = \"");
+    for (int k = 0; k < sig->n_kernels; k++)
+        if (!sig->kernels[k].templated) {
+            sb_printf(b, "%s%s", first ? "" : ", ", sig->kernels[k].name);
+            first = 0;
+        }
+    for (int e = 0; e < hl->n_exprs; e++) {
+        sb_printf(b, "%s%s", first ? "" : ", ", hl->exprs[e]);
+        first = 0;
+    }
+    sb_puts(b, "\";\n");
+}
+
 /* ---- the entry point ---------------------------------------------------- */
 
 em_status em_compile_host(const char *source, const char *name,
@@ -844,6 +1006,7 @@ em_status em_compile_host(const char *source, const char *name,
     const char *tmp;
     em_ksig *sig = NULL;
     lex_info li = {0};
+    host_lang hl = {0};
     int have_dir = 0, native = em_host_cpu_arch() != 0;
     unsigned long long need;
     sbuf tu = {0};
@@ -864,6 +1027,9 @@ em_status em_compile_host(const char *source, const char *name,
     if (!name || !*name)
         name = HOST_DEFAULT_NAME;
 
+    st = read_lang(options, n_options, &hl);
+    if (st != EM_OK)
+        goto done;
     n = strlen(source);
     code = malloc(n + 1);
     text = malloc(n + 1);
@@ -883,15 +1049,26 @@ em_status em_compile_host(const char *source, const char *name,
     st = em_ksig_parse(source, name, NULL, 0, &sig);
     if (st != EM_OK)
         goto done;
-    st = check_kernels(sig);
+    /* C++ launchers take the parameters from each kernel's type: only a
+     * source the reader could not get through stops them. */
+    if (!hl.cxx)
+        st = check_kernels(sig);
+    else if (sig->status != EM_OK)
+        st = em_error(sig->status, "%s", sig->why);
     if (st != EM_OK)
         goto done;
 
+    if (declares_stdint(text, n))
+        sb_puts(&tu, "#define __EM_USER_STDINT 1\n");
     if (li.coop)
         sb_printf(&tu, "#define __EM_SIM 1\n%s", li.dyn_shared
                   ? "#define __EM_SIM_DYN 1\n" : "");
     add_line_directive(&tu, "ember/host_prelude.h");
     sb_puts(&tu, em_embedded_host_prelude_h);
+    if (hl.cxx) {
+        add_line_directive(&tu, "ember/host_prelude_cxx.h");
+        sb_puts(&tu, em_embedded_host_prelude_cxx_h);
+    }
     add_line_directive(&tu, name);
     {
         /* The user's code, with each extern __shared__ declarator given
@@ -905,17 +1082,21 @@ em_status em_compile_host(const char *source, const char *name,
         sb_add(&tu, code + at, n - at);
     }
     add_line_directive(&tu, "<ember: generated host launchers>");
-    for (int k = 0; k < sig->n_kernels; k++)
-        if (li.coop)
-            add_sim_launcher(&tu, &sig->kernels[k]);
-        else
-            add_launcher(&tu, &sig->kernels[k]);
-    /* For the loader's "not found" message. */
-    sb_puts(&tu, "\n__attribute__((visibility(\"default\"))) const char "
-            "__em_kernel_names[] = \"");
-    for (int k = 0; k < sig->n_kernels; k++)
-        sb_printf(&tu, "%s%s", k ? ", " : "", sig->kernels[k].name);
-    sb_puts(&tu, "\";\n");
+    if (hl.cxx) {
+        add_cxx_launchers(&tu, sig, &hl, li.coop != NULL);
+    } else {
+        for (int k = 0; k < sig->n_kernels; k++)
+            if (li.coop)
+                add_sim_launcher(&tu, &sig->kernels[k]);
+            else
+                add_launcher(&tu, &sig->kernels[k]);
+        /* For the loader's "not found" message. */
+        sb_puts(&tu, "\n__attribute__((visibility(\"default\"))) const char "
+                "__em_kernel_names[] = \"");
+        for (int k = 0; k < sig->n_kernels; k++)
+            sb_printf(&tu, "%s%s", k ? ", " : "", sig->kernels[k].name);
+        sb_puts(&tu, "\";\n");
+    }
     if (tu.oom) {
         st = em_error(EM_ERR_OUT_OF_MEMORY, "out of memory building the "
                       "translation unit of %s (%zu bytes of source)", name, n);
@@ -935,14 +1116,14 @@ em_status em_compile_host(const char *source, const char *name,
         goto done;
     }
     have_dir = 1;
-    snprintf(c_path, sizeof c_path, "%s/kernel.c", dir);
+    snprintf(c_path, sizeof c_path, "%s/kernel.%s", dir, hl.cxx ? "cpp" : "c");
     snprintf(so_path, sizeof so_path, "%s/kernel.so", dir);
     snprintf(log_path, sizeof log_path, "%s/log.txt", dir);
     st = write_file(c_path, tu.p, tu.n);
     if (st != EM_OK)
         goto done;
     st = run_compiler(c_path, so_path, log_path, options, n_options, name,
-                      native, li.coop != NULL, NULL, &log);
+                      native, li.coop != NULL, NULL, hl.cxx, &log);
     if (st == EM_ERR_COMPILE && em_host_cpu_arch()) {
         /* A compiler that rejects -march=native, or crashes with it,
          * still gets the portable build; a real error in the source
@@ -950,7 +1131,7 @@ em_status em_compile_host(const char *source, const char *name,
         char *first = log;
         log = NULL;
         st = run_compiler(c_path, so_path, log_path, options, n_options, name,
-                          0, li.coop != NULL, NULL, &log);
+                          0, li.coop != NULL, NULL, hl.cxx, &log);
         native = 0;
         if (st == EM_OK)
             em_log(EM_LOG_WARN, "host", "compiling %s failed with "
@@ -965,7 +1146,7 @@ em_status em_compile_host(const char *source, const char *name,
         snprintf(def, sizeof def, "-D__EM_SIM_STACK_NEED=%lluULL", need);
         log = NULL;
         st = run_compiler(c_path, so_path, log_path, options, n_options, name,
-                          native, 1, def, &log);
+                          native, 1, def, hl.cxx, &log);
         free(first);
     }
     if (st != EM_OK)
@@ -1011,6 +1192,7 @@ done:
     free(so);
     free(tu.p);
     em_ksig_free(sig);
+    free(hl.exprs);
     free(li.labels);
     free(code);
     free(text);

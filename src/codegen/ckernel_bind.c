@@ -366,6 +366,30 @@ static em_status cuda_twin(const em_ckernel *k, const ck_bound *b,
     return EM_OK;
 }
 
+/* The kernel cache for a specialisation's source. The user's snippets are
+ * C++ as NVRTC reads them (T(0), overloaded abs): on cpu the host compiler
+ * is asked for C++ by an option of its own, which NVRTC never sees. */
+static em_status cache_get(const em_ckernel *k, em_device *dev, const char *src,
+                           em_module **m)
+{
+    const char **opts;
+    em_status st;
+    if (em_device_get_type(dev) != EM_DEVICE_CPU)
+        return em_kernel_cache_get(dev, src, 0, (const char *const *)k->options,
+                                   k->n_options, EM_CK_VERSION, m, NULL);
+    opts = malloc(((size_t)k->n_options + 1) * sizeof *opts);
+    if (!opts)
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory compiling kernel '%s'",
+                        k->name);
+    for (int i = 0; i < k->n_options; i++)
+        opts[i] = k->options[i];
+    opts[k->n_options] = EM_HOST_OPTION_CXX;
+    st = em_kernel_cache_get(dev, src, 0, opts, k->n_options + 1, EM_CK_VERSION, m,
+                             NULL);
+    free(opts);
+    return st;
+}
+
 em_status ck_function(em_ckernel *k, em_device *dev, const ck_bound *b,
                       const ck_key *key, ck_gen_fn gen, em_function **out,
                       em_function **fin)
@@ -390,8 +414,7 @@ em_status ck_function(em_ckernel *k, em_device *dev, const ck_bound *b,
         return compile_error(k, st);
     if ((st = gen(k, b, key, em_device_get_type(dev), &src)) != EM_OK)
         return st;
-    st = em_kernel_cache_get(dev, src, 0, (const char *const *)k->options,
-                             k->n_options, EM_CK_VERSION, &m, NULL);
+    st = cache_get(k, dev, src, &m);
     free(src);
     if (st != EM_OK)
         return compile_error(k, st);

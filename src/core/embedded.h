@@ -4,6 +4,7 @@
 #define EMBER_EMBEDDED_H
 
 extern const char em_embedded_host_prelude_h[];
+extern const char em_embedded_host_prelude_cxx_h[];
 
 /* NULL-terminated parallel lists of every embedded file. */
 extern const char *const em_embedded_names[];

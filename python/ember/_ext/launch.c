@@ -18,6 +18,7 @@
 #include <string.h>
 #include "module.h"
 #include "errors.h"
+#include "ndarray.h"
 
 #define PACK_STACK 1024     /* bytes of arguments held on the stack */
 #define ARGS_STACK 32       /* arguments held on the stack */
@@ -120,44 +121,61 @@ int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
                       size_t nargsf, PyObject *kwnames, empy_launch_call *lc)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw, i;
-    PyObject *shared = NULL;
+    /* grid, block, args, shared_mem, stream: by position or by CuPy's
+     * keywords (kern(grid, block, args=(...), shared_mem=0, stream=s)). */
+    static const char *const names[5] = {"grid", "block", "args", "shared_mem",
+                                         "stream"};
+    PyObject *given[5] = {NULL, NULL, NULL, NULL, NULL};
+    PyObject *shared;
 
     lc->stream = NULL;
     lc->shared = 0;
-    if (nargs > 5 || nargs < 3) {
+    if (nargs > 5) {
         PyErr_Format(PyExc_TypeError,
                      "kernel '%s' is called as k(grid, block, args, shared_mem=0, "
                      "stream=None) (%zd positional arguments given)", kname, nargs);
         return -1;
     }
-    if (nargs > 3)
-        shared = args[3];
-    if (nargs > 4)
-        lc->stream = args[4];
+    for (i = 0; i < nargs; i++)
+        given[i] = args[i];
     nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (i = 0; i < nkw; i++) {
         PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-        PyObject **slot;
+        int w;
         if (kw_is(k, st->s_stream))
-            slot = &lc->stream;
+            w = 4;
         else if (kw_is(k, st->s_shared_mem))
-            slot = &shared;
+            w = 3;
         else {
-            PyErr_Format(PyExc_TypeError, "kernel '%s' got an unexpected keyword "
-                         "argument %R", kname, k);
-            return -1;
+            for (w = 0; w < 3; w++)
+                if (PyUnicode_Check(k) && PyUnicode_CompareWithASCIIString(k, names[w]) == 0)
+                    break;
+            if (w == 3) {
+                PyErr_Format(PyExc_TypeError, "kernel '%s' got an unexpected keyword "
+                             "argument %R", kname, k);
+                return -1;
+            }
         }
-        if (*slot) {
+        if (given[w]) {
             PyErr_Format(PyExc_TypeError, "kernel '%s' got multiple values for %R",
                          kname, k);
             return -1;
         }
-        *slot = args[nargs + i];
+        given[w] = args[nargs + i];
     }
-    if (empy_parse_dim(args[0], "grid", &lc->grid) < 0 ||
-        empy_parse_dim(args[1], "block", &lc->block) < 0)
+    for (i = 0; i < 3; i++)
+        if (!given[i]) {
+            PyErr_Format(PyExc_TypeError,
+                         "kernel '%s' is called as k(grid, block, args, shared_mem=0, "
+                         "stream=None): '%s' is missing", kname, names[i]);
+            return -1;
+        }
+    shared = given[3];
+    lc->stream = given[4];
+    if (empy_parse_dim(given[0], "grid", &lc->grid) < 0 ||
+        empy_parse_dim(given[1], "block", &lc->block) < 0)
         return -1;
-    lc->args = args[2];
+    lc->args = given[2];
     if (shared && shared != Py_None) {
         if (!PyLong_Check(shared) || PyBool_Check(shared)) {
             PyErr_Format(PyExc_TypeError, "shared_mem must be an int, not %.100s",
@@ -465,6 +483,29 @@ static int put_cai(pack_ctx *c, int i, PyObject *o, size_t want, Py_ssize_t *off
     return *off < 0 ? -1 : 1;
 }
 
+/* An ember array is device memory on its own device, whichever that is:
+ * its data pointer is passed as is (on cpu too, where its buffer protocol
+ * would otherwise make it look like a host array to copy). 1 when o is one
+ * (*off set), 0 when it is not, -1 with ValueError when it lives on
+ * another device than the kernel's. */
+static int put_ndarray(pack_ctx *c, int i, PyObject *o, size_t want, Py_ssize_t *off)
+{
+    const em_array *a;
+    if (!empy_is_ndarray(o))
+        return 0;
+    a = EMPY_ARR(o);
+    if (a->device != c->dev) {
+        PyErr_Format(PyExc_ValueError,
+                     "kernel '%s' args[%d]: the ember array (%zd elements of "
+                     "%s) is on %s but the kernel runs on %s",
+                     c->slot->name, i, (Py_ssize_t)a->size, em_dtype_get(a->dtype)->name,
+                     em_device_name(a->device), em_device_name(c->dev));
+        return -1;
+    }
+    *off = put_pointer(c, i, a->data, want);
+    return *off < 0 ? -1 : 1;
+}
+
 /* Remember a type whose objects had __cuda_array_interface__, so the next
  * one goes straight to it: CuPy arrays also have a buffer slot that raises,
  * and an exception per argument would cost more than the launch. */
@@ -502,6 +543,8 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
     if (t == st->In || t == st->Out || t == st->InOut)
         return put_wrapper(c, i, o, want);
 
+    if ((r = put_ndarray(c, i, o, want, &off)) != 0)
+        return r < 0 ? -1 : off;
     if ((PyObject *)t == st->cai_types[0] || (PyObject *)t == st->cai_types[1]) {
         r = put_cai(c, i, o, want, &off);
         if (r)
@@ -705,6 +748,8 @@ static Py_ssize_t put_pointer_param(pack_ctx *c, int i, PyObject *o)
         return put_wrapper(c, i, o, sizeof(void *));
     if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || o == Py_None)
         return kind_error(c, i, o);
+    if ((r = put_ndarray(c, i, o, sizeof(void *), &off)) != 0)
+        return r < 0 ? -1 : off;
     /* Device arrays first: CuPy's also have a buffer slot that refuses. */
     r = put_cai(c, i, o, sizeof(void *), &off);
     if (r)

@@ -86,19 +86,60 @@ static const char *source_utf8(PyObject *src)
     return PyUnicode_AsUTF8(src);
 }
 
-/* The kernel cache for source on d; 0 or -1 with CompileError etc. */
+/* The kernel cache for source on d; 0 or -1 with CompileError etc. On
+ * cpu the source is C++, as NVRTC reads it, and the name expressions (a
+ * tuple of str, or NULL) are instantiated there; both travel as the host
+ * compiler's own options (EM_HOST_OPTION_*), which NVRTC never sees. */
 static int cache_get(empy_state *st, em_device *d, const char *src,
-                     const char *const *opts, int nopts, em_module **mod)
+                     const char *const *opts, int nopts, PyObject *exprs,
+                     em_module **mod)
 {
-    char *log = NULL;
-    em_status rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_kernel_cache_get(d, src, 0, opts, nopts, EMPY_RAW_GEN_VERSION, mod, &log);
-    Py_END_ALLOW_THREADS
-    if (rc != EM_OK)
-        empy_raise_compile(st, rc, log, src);
-    free(log);
-    return rc == EM_OK ? 0 : -1;
+    char *log = NULL, **owned = NULL;
+    const char **all = NULL;
+    Py_ssize_t ne = exprs ? PyTuple_GET_SIZE(exprs) : 0, i;
+    int n = nopts;
+    em_status rc = EM_OK;
+
+    if (em_device_get_type(d) == EM_DEVICE_CPU) {
+        all = PyMem_Malloc(sizeof *all * (size_t)(nopts + 1 + ne));
+        owned = PyMem_Calloc((size_t)(ne ? ne : 1), sizeof *owned);
+        if (!all || !owned) {
+            PyMem_Free(all);
+            PyMem_Free(owned);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (i = 0; i < nopts; i++)
+            all[i] = opts[i];
+        all[n++] = EM_HOST_OPTION_CXX;
+        for (i = 0; i < ne; i++) {
+            const char *e = PyUnicode_AsUTF8(PyTuple_GET_ITEM(exprs, i));
+            size_t len = e ? strlen(e) : 0, pl = strlen(EM_HOST_OPTION_NAME_EXPR);
+            if (!e || !(owned[i] = PyMem_Malloc(pl + len + 1))) {
+                if (e)
+                    PyErr_NoMemory();
+                n = -1;
+                break;
+            }
+            memcpy(owned[i], EM_HOST_OPTION_NAME_EXPR, pl);
+            memcpy(owned[i] + pl, e, len + 1);
+            all[n++] = owned[i];
+        }
+        opts = all;
+    }
+    if (n >= 0) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = em_kernel_cache_get(d, src, 0, opts, n, EMPY_RAW_GEN_VERSION, mod, &log);
+        Py_END_ALLOW_THREADS
+        if (rc != EM_OK)
+            empy_raise_compile(st, rc, log, src);
+        free(log);
+    }
+    for (i = 0; owned && i < ne; i++)
+        PyMem_Free(owned[i]);
+    PyMem_Free(owned);
+    PyMem_Free(all);
+    return n >= 0 && rc == EM_OK ? 0 : -1;
 }
 
 /* ---- Program and ObjectCode -------------------------------------------- */
@@ -513,6 +554,7 @@ typedef struct {
     em_module *mod;
     int owned;            /* loaded here (cubin/ptx), not by the cache */
     PyObject *code, *options, *name;
+    PyObject *exprs;      /* name_expressions: a tuple of str, or NULL */
 } empy_RawModule;
 
 #define RMOD(o) ((empy_RawModule *)(o))
@@ -587,18 +629,58 @@ static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t
     return rc == EM_OK ? 0 : empy_fail(st, rc);
 }
 
+/* name_expressions as a tuple of str (NULL for None). */
+static int name_expressions_arg(PyObject *o, PyObject **out)
+{
+    Py_ssize_t i;
+    *out = NULL;
+    if (o == Py_None)
+        return 0;
+    if (PyUnicode_Check(o) || !(*out = PySequence_Tuple(o))) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "name_expressions must be a sequence of str "
+                     "(like ('axpy<float>',)), not %.100s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    for (i = 0; i < PyTuple_GET_SIZE(*out); i++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(*out, i))) {
+            PyErr_Format(PyExc_TypeError, "name_expressions must be str, not %.100s",
+                         Py_TYPE(PyTuple_GET_ITEM(*out, i))->tp_name);
+            Py_CLEAR(*out);
+            return -1;
+        }
+    return 0;
+}
+
 static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"code", "options", "name", "path", "cubin", "ptx", NULL};
+    /* CuPy's signature, plus cuda.core-style cubin= and ptx=. */
+    static char *kwlist[] = {"code", "path", "options", "backend", "translate_cucomplex",
+                             "name", "cubin", "ptx", "name_expressions",
+                             "enable_cooperative_groups", "jitify", NULL};
     empy_state *st = empy_state_of_type(type);
     PyObject *code = Py_None, *opts = NULL, *name = Py_None, *path = Py_None;
-    PyObject *cubin = Py_None, *ptx = Py_None;
+    PyObject *cubin = Py_None, *ptx = Py_None, *exprs = Py_None;
+    const char *backend = "nvrtc";
+    int cucomplex = 0, coop = 0, jitify = 0;
     empy_RawModule *m;
     int given;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOO:RawModule", kwlist, &code, &opts,
-                                     &name, &path, &cubin, &ptx))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsp$OOOOpp:RawModule", kwlist, &code,
+                                     &path, &opts, &backend, &cucomplex, &name, &cubin,
+                                     &ptx, &exprs, &coop, &jitify))
         return NULL;
+    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
+        PyErr_Format(PyExc_ValueError, "RawModule: backend must be 'nvrtc' or 'nvcc', "
+                     "not '%s'", backend);
+        return NULL;
+    }
+    if (cucomplex || coop || jitify) {
+        PyErr_Format(PyExc_NotImplementedError, "RawModule(%s=True) is not supported "
+                     "by ember", cucomplex ? "translate_cucomplex"
+                     : coop ? "enable_cooperative_groups" : "jitify");
+        return NULL;
+    }
     given = (code != Py_None) + (path != Py_None) + (cubin != Py_None) + (ptx != Py_None);
     if (given != 1) {
         PyErr_SetString(PyExc_TypeError,
@@ -614,8 +696,13 @@ static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     m->name = Py_NewRef(name);
     m->code = Py_NewRef(code);
-    if (!(m->options = options_tuple(opts)))
+    if (!(m->options = options_tuple(opts)) || name_expressions_arg(exprs, &m->exprs) < 0)
         goto fail;
+    if (m->exprs && code == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "RawModule: name_expressions need code= "
+                        "(source to instantiate them in)");
+        goto fail;
+    }
 
     if (code != Py_None) {
         const char *src = source_utf8(code), **ov;
@@ -625,7 +712,7 @@ static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             goto fail;
         if (!(ov = options_array(m->options, &nopts)))
             goto fail;
-        rc = cache_get(st, d, src, ov, nopts, &m->mod);
+        rc = cache_get(st, d, src, ov, nopts, m->exprs, &m->mod);
         PyMem_Free(ov);
         if (rc < 0)
             goto fail;
@@ -713,8 +800,34 @@ static void RawModule_dealloc(PyObject *self)
     Py_XDECREF(m->code);
     Py_XDECREF(m->options);
     Py_XDECREF(m->name);
+    Py_XDECREF(m->exprs);
     tp->tp_free(self);
     Py_DECREF(tp);
+}
+
+/* On cuda a name expression names a mangled kernel that only NVRTC's
+ * lowered names (nvrtcGetLoweredName) could find, which the cuda backend
+ * does not ask for yet. -1 with NotImplementedError for such a name. */
+static int check_expression_device(PyObject *self, PyObject *name)
+{
+    empy_RawModule *m = RMOD(self);
+    Py_ssize_t i;
+    if (!m->exprs || em_device_get_type(em_module_device(m->mod)) == EM_DEVICE_CPU)
+        return 0;
+    for (i = 0; i < PyTuple_GET_SIZE(m->exprs); i++) {
+        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(m->exprs, i), name);
+        if (eq == -1 && PyErr_Occurred())
+            return -1;
+        if (eq == 0) {
+            PyErr_Format(PyExc_NotImplementedError,
+                         "RawModule.get_function(%R): name expressions work on cpu "
+                         "only for now (on %s they need NVRTC's lowered names); "
+                         "call the template from an extern \"C\" kernel instead",
+                         name, em_device_name(em_module_device(m->mod)));
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
@@ -730,7 +843,7 @@ static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
                      Py_TYPE(name)->tp_name);
         return NULL;
     }
-    if (!(s = PyUnicode_AsUTF8(name)))
+    if (!(s = PyUnicode_AsUTF8(name)) || check_expression_device(self, name) < 0)
         return NULL;
     rc = em_module_get_function(RMOD(self)->mod, s, &f);
     if (rc != EM_OK)
@@ -778,9 +891,12 @@ static PyType_Slot RawModule_slots[] = {
     {Py_tp_repr, RawModule_repr},
     {Py_tp_methods, RawModule_methods},
     {Py_tp_getset, RawModule_getset},
-    {Py_tp_doc, "RawModule(code=None, *, options=(), name=None, path=None, cubin=None, "
-                "ptx=None)\n\nKernels compiled (through the kernel cache) or loaded "
-                "for the current device: NVRTC on cuda, the host C compiler on cpu."},
+    {Py_tp_doc, "RawModule(code=None, path=None, options=(), backend='nvrtc', *, "
+                "name=None, cubin=None, ptx=None, name_expressions=None)\n\nKernels "
+                "compiled (through the kernel cache) or loaded for the current device: "
+                "NVRTC on cuda, the host C++ compiler on cpu. name_expressions "
+                "('axpy<float>', ...) instantiate templates for get_function (cpu "
+                "only for now)."},
     {0, NULL},
 };
 
@@ -818,7 +934,7 @@ static empy_kslot *kernel_slot(empy_state *st, empy_RawKernel *k, em_device *d)
     for (s = LOAD_ACQUIRE(k->slots); s; s = s->next)
         if (s->dev == d)
             goto found;
-    if (cache_get(st, d, k->src, k->opts, k->nopts, &mod) < 0)
+    if (cache_get(st, d, k->src, k->opts, k->nopts, NULL, &mod) < 0)
         return NULL;
     rc = em_module_get_function(mod, k->kname, &fn);
     if (rc != EM_OK) {
