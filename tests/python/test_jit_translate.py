@@ -264,7 +264,7 @@ def e_yield(a):
 
 
 def e_iter_array(a):
-    for x in a:
+    for x in 5:
         pass
 
 
@@ -369,9 +369,9 @@ ERRORS = [
     (e_unknown_call, ["Af8_1C"], "sorted(3)", r"global 'sorted' \(builtin_function_or_method\)"),
     (e_undefined, ["Af8_1C"], "not_defined_anywhere", "name 'not_defined_anywhere' is not "
      "defined"),
-    (e_slice, ["Af8_1C"], "a[1:3]", "slicing arrays is not supported"),
+    (e_slice, ["Af8_1C"], "a[1:3]", r"cannot store array\(float64, 1d, A\) in an element"),
     (e_yield, ["Af8_1C"], "yield", r"generators \(yield\) are not supported"),
-    (e_iter_array, ["Af8_1C"], "for x in a", r"only over range\(...\)"),
+    (e_iter_array, ["Af8_1C"], "for x in 5", r"only over range\(...\) and arrays"),
     (e_nested_def, ["Af8_1C"], "def inner", "nested function definitions"),
     (e_return_value, ["Af8_1C"], "return 1", "a kernel cannot return a value"),
     (e_grid4, ["Af8_1C"], "cuda.grid(4)", r"cuda.grid\(\) takes 1, 2 or 3, not 4"),

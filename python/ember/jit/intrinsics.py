@@ -643,8 +643,14 @@ def _ctor(tr, code, node):
     v = _scalar(tr, vals[0], node, what)
     if code == "b1":
         return V(truth(v), B1)
-    return V(conv(v, code), Scalar(code), v.const if v.const is not None and
-             v.type.kind == code[0] else None)
+    const = v.const if v.const is not None and v.type.kind == code[0] else None
+    if isinstance(const, int) and code[0] in "iu":
+        # the value the conversion gives (int8(300) is 44, as in Numba)
+        bits = 8 * int(code[1:])
+        const &= (1 << bits) - 1
+        if code[0] == "i" and const >= 1 << (bits - 1):
+            const -= 1 << bits
+    return V(conv(v, code), Scalar(code), const)
 
 
 def _cuda(tr, name, node):
