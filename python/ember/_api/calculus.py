@@ -29,7 +29,7 @@ def _conv_real(a, v, mode_off, length):
     return out
 
 
-def _conv(a, v, mode, what):
+def _conv(a, v, mode, what, same_up=False):
     dev = device_of(a, v)
     a, v = as_array(a, dev), as_array(v, dev)
     if a.ndim != 1 or v.ndim != 1:
@@ -44,7 +44,7 @@ def _conv(a, v, mode, what):
     if mode == "full":
         off, length = 0, n + m - 1
     elif mode == "same":
-        off, length = (lo - 1) // 2, hi
+        off, length = (lo - 1) - (lo - 1) // 2 if same_up else (lo - 1) // 2, hi
     elif mode == "valid":
         off, length = lo - 1, hi - lo + 1
     else:
@@ -86,7 +86,9 @@ def correlate(a, v, mode="valid"):
         v = _e.conj(v)
     if v.ndim == 1:
         v = v[::-1]
-    return _conv(a, v, mode, "correlate")
+    # NumPy swaps the operands when v is the longer one and reverses the
+    # result, which rounds the 'same' window's start up instead of down.
+    return _conv(a, v, mode, "correlate", same_up=v.size > a.size)
 
 
 # ---- differences and integrals ------------------------------------------------

@@ -96,7 +96,12 @@ def putmask(a, mask, values):
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size "
                          f"(mask shape {mask.shape}, data shape {a.shape})")
+    scalar = isinstance(values, (bool, int, float, complex))
     vals = as_array(values, a.device)
+    if not scalar and not _e.can_cast(vals.dtype, a.dtype, "safe"):
+        # NumPy's putmask casts array values safely (Python scalars are weak).
+        raise TypeError(f"Cannot cast array data from dtype('{vals.dtype}') to "
+                        f"dtype('{a.dtype}') according to the rule 'safe'")
     if vals.size == 0:
         return None
     if vals.size != 1 or vals.ndim:
@@ -118,9 +123,14 @@ def place(arr, mask, vals):
     n = int(_e.count_nonzero(mask))
     if n == 0:
         return None
+    scalar = isinstance(vals, (bool, int, float, complex))
     v = _e.ravel(as_array(vals, arr.device))
     if v.size == 0:
         raise ValueError("Cannot insert from an empty array!")
+    if not scalar and not _e.can_cast(v.dtype, arr.dtype, "safe"):
+        # NumPy's place casts array values safely (Python scalars are weak).
+        raise TypeError(f"Cannot cast array data from dtype('{v.dtype}') to "
+                        f"dtype('{arr.dtype}') according to the rule 'safe'")
     arr[mask] = _cyclic(v, n, arr.device, arr.dtype)
     return None
 
