@@ -256,6 +256,14 @@ em_status em_module_load(em_device *d, const em_code *code, em_module **out);
 em_status em_module_unload(em_module *m);
 em_device *em_module_device(const em_module *m);
 
+/* The device address and byte size of the module's __device__ or
+ * __constant__ variable `name` (cuModuleGetGlobal on cuda, the shared
+ * object's symbol on cpu), for the host to read and write with the copy
+ * functions (cudaMemcpyToSymbol's job). EM_ERR_NOT_FOUND naming the
+ * variable when the module has none. */
+em_status em_module_get_global(em_module *m, const char *name, void **ptr,
+                               size_t *size);
+
 /* The kernel `name` of a module (owned by the module); EM_ERR_NOT_FOUND
  * naming the kernel when absent. */
 em_status em_module_get_function(em_module *m, const char *name,

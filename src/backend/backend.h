@@ -123,6 +123,11 @@ struct em_backend_ops {
     /* f->module and f->name are set; fill f->impl, n_params, param_sizes,
      * args_size. EM_ERR_NOT_FOUND naming the kernel if absent. */
     em_status (*module_get_function)(em_function *f);
+    /* The device address and byte size of the module's global variable
+     * `name` (__device__ or __constant__); EM_ERR_NOT_FOUND naming it when
+     * the module has none. */
+    em_status (*module_get_global)(em_module *m, const char *name, void **ptr,
+                                   size_t *size);
     /* Grid, block and shared size are already checked against d->props. */
     em_status (*launch)(em_function *f, em_dim3 grid, em_dim3 block,
                         size_t shared_bytes, em_stream *s, void **args);

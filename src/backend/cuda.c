@@ -667,6 +667,29 @@ static em_status param_info(em_function *f, CUfunction fn)
     return EM_OK;
 }
 
+static em_status cu_module_get_global(em_module *m, const char *name, void **ptr,
+                                      size_t *size)
+{
+    em_device *d = m->dev;
+    struct cu_mod *cm = m->impl;
+    CUdeviceptr p = 0;
+    size_t n = 0;
+    CUresult r;
+    if (!cm)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "global '%s': the module is not loaded", name);
+    CU_ENTER(d, "cuModuleGetGlobal");
+    r = drv.cuModuleGetGlobal_v2(&p, &n, cm->mod, name);
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return em_error_native(EM_ERR_NOT_FOUND, r, em_cuda_error_name(r),
+                               "global variable '%s' not found in module", name);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r, "cuModuleGetGlobal('%s')", name);
+    *ptr = (void *)(uintptr_t)p;
+    *size = n;
+    return EM_OK;
+}
+
 static em_status cu_module_get_function(em_function *f)
 {
     em_module *m = f->module;
@@ -976,5 +999,6 @@ const struct em_backend_ops em_cuda_backend = {
     .module_load = cu_module_load,
     .module_unload = cu_module_unload,
     .module_get_function = cu_module_get_function,
+    .module_get_global = cu_module_get_global,
     .launch = cu_launch,
 };

@@ -161,6 +161,8 @@ struct em_cuda_driver {
     CUresult (*cuModuleUnload)(CUmodule m);
     CUresult (*cuModuleGetFunction)(CUfunction *f, CUmodule m,
                                     const char *name);
+    CUresult (*cuModuleGetGlobal_v2)(CUdeviceptr *p, size_t *bytes, CUmodule m,
+                                     const char *name);
     CUresult (*cuFuncGetAttribute)(int *value, int attrib, CUfunction f);
     CUresult (*cuFuncSetAttribute)(CUfunction f, int attrib, int value);
     /* optional: CUDA 12.4+ */

@@ -46,7 +46,8 @@ static const struct sym driver_syms[] = {
     DRV(cuEventDestroy_v2, 1), DRV(cuEventRecord, 1),
     DRV(cuEventSynchronize, 1), DRV(cuEventQuery, 1),
     DRV(cuModuleLoadDataEx, 1), DRV(cuModuleUnload, 1),
-    DRV(cuModuleGetFunction, 1), DRV(cuFuncGetAttribute, 1),
+    DRV(cuModuleGetFunction, 1), DRV(cuModuleGetGlobal_v2, 1),
+    DRV(cuFuncGetAttribute, 1),
     DRV(cuFuncSetAttribute, 1),
     DRV(cuFuncGetParamInfo, 0), DRV(cuLaunchKernel, 1),
 };

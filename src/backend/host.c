@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE 1   /* mkstemps */
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -1131,6 +1132,31 @@ static em_status host_module_get_function(em_function *f)
     return EM_OK;
 }
 
+/* A __device__ or __constant__ variable of a C++ module: the prelude makes
+ * them visible (kernels/host_prelude.h), so the shared object's dynamic
+ * symbol table has each one with its size. Functions, thread-locals
+ * (__shared__) and the launchers' own symbols are not variables here. */
+static em_status host_module_get_global(em_module *m, const char *name, void **ptr,
+                                        size_t *size)
+{
+    void *h = m ? m->impl : NULL, *p;
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+
+    if (!h)
+        return em_error(EM_ERR_INVALID_VALUE, "cpu module_get_global('%s'): the "
+                        "module is not loaded", name);
+    p = strncmp(name, "__em_", 5) ? dlsym(h, name) : NULL;
+    if (!p || !dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        (sym->st_info & 0xf) != STT_OBJECT)   /* ST_TYPE: the low nibble */
+        return em_error(EM_ERR_NOT_FOUND, "global variable '%s' not found in "
+                        "module (a __device__ or __constant__ variable at "
+                        "namespace scope, not static)", name);
+    *ptr = p;
+    *size = (size_t)sym->st_size;
+    return EM_OK;
+}
+
 /* ---- launches ----------------------------------------------------------- */
 
 static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
@@ -1219,5 +1245,6 @@ const struct em_backend_ops em_host_backend = {
     .module_load = host_module_load,
     .module_unload = host_module_unload,
     .module_get_function = host_module_get_function,
+    .module_get_global = host_module_get_global,
     .launch = host_launch,
 };

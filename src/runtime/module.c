@@ -217,6 +217,23 @@ em_status em_module_get_function(em_module *m, const char *name, em_function **o
     return s;
 }
 
+em_status em_module_get_global(em_module *m, const char *name, void **ptr,
+                               size_t *size)
+{
+    if (!ptr || !size)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_get_global: %s is NULL",
+                        ptr ? "size" : "ptr");
+    *ptr = NULL;
+    *size = 0;
+    if (!m || !name || !*name)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_get_global: %s is NULL",
+                        m ? "name" : "module");
+    if (!m->dev->ops->module_get_global)
+        return em_error(EM_ERR_NOT_SUPPORTED, "global variables of %s modules",
+                        m->dev->name);
+    return m->dev->ops->module_get_global(m, name, ptr, size);
+}
+
 int em_function_param_count(const em_function *f) { return f ? f->n_params : -1; }
 
 size_t em_function_param_size(const em_function *f, int i)

@@ -854,6 +854,46 @@ static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
     return function_new(st, slot, 1, self);
 }
 
+/* CuPy's get_global: a MemoryPointer to the module's __device__ or
+ * __constant__ variable, over memory the module owns (and keeps alive:
+ * it is the UnownedMemory's owner), which ember.ndarray(shape, dtype,
+ * memptr) can view and the host can write. */
+static PyObject *RawModule_get_global(PyObject *self, PyObject *name)
+{
+    empy_state *st = empy_state_of(self);
+    em_module *mod = RMOD(self)->mod;
+    PyObject *dev, *mem, *r;
+    const char *s;
+    size_t size;
+    void *ptr;
+    em_status rc;
+
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "get_global() needs a str, not %.100s",
+                     Py_TYPE(name)->tp_name);
+        return NULL;
+    }
+    if (!(s = PyUnicode_AsUTF8(name)))
+        return NULL;
+    rc = em_module_get_global(mod, s, &ptr, &size);
+    if (rc == EM_ERR_NOT_FOUND) {
+        PyErr_Format(PyExc_AttributeError, "%s", em_last_error());
+        return NULL;
+    }
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    if (!(dev = empy_device_new(st, em_module_device(mod))))
+        return NULL;
+    mem = PyObject_CallFunction((PyObject *)st->UnownedMemory, "NnOO",
+                                PyLong_FromVoidPtr(ptr), (Py_ssize_t)size, self, dev);
+    Py_DECREF(dev);
+    if (!mem)
+        return NULL;
+    r = PyObject_CallFunction((PyObject *)st->MemoryPointer, "On", mem, (Py_ssize_t)0);
+    Py_DECREF(mem);
+    return r;
+}
+
 static PyObject *RawModule_get_device(PyObject *self, void *c)
 {
     return empy_device_new(empy_state_of(self), em_module_device(RMOD(self)->mod));
@@ -875,6 +915,10 @@ static PyMethodDef RawModule_methods[] = {
     {"get_function", RawModule_get_function, METH_O,
      "get_function(name) -> Function; AttributeError if the module has no "
      "kernel of that name."},
+    {"get_global", RawModule_get_global, METH_O,
+     "get_global(name) -> ember.cuda.MemoryPointer to the module's __device__ or "
+     "__constant__ variable (ptr.mem.size bytes); ember.ndarray(shape, dtype, ptr) "
+     "views it. AttributeError if the module has none of that name."},
     {NULL},
 };
 
