@@ -83,8 +83,9 @@ def insert(arr, obj, values, axis=None):
         if idx.ndim > 1:
             raise ValueError("index array argument obj to insert must be one "
                              "dimensional or scalar")
-    if idx.ndim == 0:
-        i = int(idx)
+    if idx.size == 1:
+        # One index (also [i]) inserts `values` as a block, as NumPy does.
+        i = int(idx.reshape(()))
         if not -N <= i <= N:
             raise IndexError(f"index {i} is out of bounds for axis {axis} with "
                              f"size {N}")
@@ -92,7 +93,9 @@ def insert(arr, obj, values, axis=None):
             i += N
         v = _e.asarray(values, dtype=arr.dtype, device=arr.device)
         v = v.reshape((1,) * (nd - v.ndim) + v.shape) if v.ndim < nd else v
-        if v.ndim and nd:
+        if idx.ndim == 0 and v.ndim and nd:
+            # a[:, i] = v broadcasts v unlike a[:, [i]] = v: NumPy moves
+            # v's first axis to `axis` so both behave as the latter.
             v = _e.moveaxis(v, 0, axis)
         numnew = v.shape[axis] if v.ndim else 1
         shape = list(arr.shape)
