@@ -241,6 +241,7 @@ static void put_value(wbuf *b, PyObject *v, int depth)
     } else if (strcmp(tn, "ember.cuda.Dispatcher") == 0 ||
                strcmp(tn, "ember.cuda.DeviceFunction") == 0) {
         PyObject *pf = PyObject_GetAttrString(v, "py_func");
+        PyObject *sigs = PyObject_GetAttrString(v, "signatures"), *t;
         put_str(b, "J");
         if (pf)
             put_func(b, pf, depth + 1);
@@ -248,6 +249,15 @@ static void put_value(wbuf *b, PyObject *v, int depth)
             PyErr_Clear();
             b->uncacheable = 1;
         }
+        /* a device function's signatures convert its arguments and result */
+        t = sigs ? PySequence_Tuple(sigs) : NULL;
+        if (t)
+            put_value(b, t, depth);
+        else
+            b->uncacheable = 1;
+        PyErr_Clear();
+        Py_XDECREF(t);
+        Py_XDECREF(sigs);
         Py_XDECREF(pf);
     } else if (PyFunction_Check(v)) {
         put_str(b, "F");
@@ -257,6 +267,13 @@ static void put_value(wbuf *b, PyObject *v, int depth)
         /* named things whose meaning is their name */
         put_str(b, PyType_Check(v) ? "T" : "C");
         put_qualname(b, v);
+    } else if (PyObject_HasAttrString(v, "_ember_type_code")) {
+        /* ember.cuda.types' objects: their meaning is their name */
+        PyObject *r = PyObject_Str(v);
+        put_str(b, "Y");
+        put_obj_str(b, r);
+        Py_XDECREF(r);
+        PyErr_Clear();
     } else if (strcmp(tn, "ember.ndarray") == 0) {
         /* captured by address (ember.jit.views.captured_array): only this
          * process may reuse the translation */
