@@ -301,3 +301,32 @@ def test_subclass(device):
         fresh[...] = 3
         assert_array_equal_np(fresh * 2, np.full(4, 6))
         assert isinstance(t, ember.ndarray)
+
+
+# ---- round, byteswap ---------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32", "int8"])
+def test_round_method(device, dtype):
+    n = (np.array([1.25, 2.5, -3.456, 1234.5678, 0.5, -0.5]) * 3).astype(dtype)
+    e = ember.asarray(n, device=device)
+    for dec in (0, 1, 2, -1, -2):
+        assert_array_equal_np(e.round(dec), n.round(dec))
+        assert_array_equal_np(e.round(decimals=dec), n.round(decimals=dec))
+    out = ember.empty_like(e)
+    r = e.round(1, out=out)
+    assert r is out
+    assert_array_equal_np(out, n.round(1))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint32", "int64", "float32", "float64",
+                                   "complex64", "complex128", "uint8", "bool"])
+def test_byteswap(device, dtype):
+    n = (np.arange(12) * 1234567.891 - 5e6).astype(dtype).reshape(3, 4)
+    e = ember.asarray(n, device=device)
+    assert_array_equal_np(e.byteswap(), n.byteswap())
+    assert_array_equal_np(e.T[::2].byteswap(), n.T[::2].byteswap())
+    assert_array_equal_np(e, n)                       # not in place
+    v = e.T
+    assert v.byteswap(inplace=True) is v
+    n.T.byteswap(inplace=True)
+    assert_array_equal_np(e, n)

@@ -182,15 +182,10 @@ static int round_real(empy_state *st, PyObject *p, PyObject *f, int decimals, in
 /* NumPy's rule: scale by 10**|decimals|, round half to even, scale back;
  * integers are returned as they are for decimals >= 0 and go through
  * float64 otherwise. */
-static PyObject *mod_round(PyObject *m, PyObject *args, PyObject *kw)
+static PyObject *round_impl(empy_state *st, PyObject *a, int decimals, PyObject *out)
 {
-    static char *kwlist[] = {"a", "decimals", "out", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *a, *out = Py_None, *x, *f = NULL, *y = NULL, *z = NULL, *r = NULL;
-    int decimals = 0;
+    PyObject *x, *f = NULL, *y = NULL, *z = NULL, *r = NULL;
     em_dtype_kind k;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iO:round", kwlist, &a, &decimals, &out))
-        return NULL;
     out = none_to_null(out);
     if (!(x = as_array(st, a)))
         return NULL;
@@ -257,6 +252,34 @@ done:
     Py_DECREF(x);
     return r;
 }
+
+static PyObject *mod_round(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"a", "decimals", "out", NULL};
+    PyObject *a, *out = Py_None;
+    int decimals = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iO:round", kwlist, &a, &decimals, &out))
+        return NULL;
+    return round_impl(empy_state_of_module(m), a, decimals, out);
+}
+
+/* a.round(decimals=0, out=None). (NumPy's arrays have no __round__, so
+ * neither have ember's.) */
+static PyObject *nd_round(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"decimals", "out", NULL};
+    PyObject *out = Py_None;
+    int decimals = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|iO:round", kwlist, &decimals, &out))
+        return NULL;
+    return round_impl(empy_state_of(self), self, decimals, out);
+}
+
+PyMethodDef empy_compose_nd_methods[] = {
+    {"round", (PyCFunction)(void (*)(void))nd_round, METH_VARARGS | METH_KEYWORDS,
+     "round(decimals=0, out=None): ember.round(a, decimals, out)."},
+    {NULL},
+};
 
 /* ---- divmod, angle ------------------------------------------------------- */
 
