@@ -24,6 +24,9 @@
  * builds for runs at least 1024 threads an SM, and kernels of up to 64
  * registers a thread fit that many. */
 #define GPU_THREADS_PER_SM 1024
+/* Resident blocks an SM holds at most (16 on Turing, 32 since Volta
+ * otherwise): the smaller, so small blocks never outnumber it. */
+#define GPU_BLOCKS_PER_SM 16
 
 typedef struct barrier {
     pthread_mutex_t mu;
@@ -176,5 +179,7 @@ long long empy_jit_coop_limit(em_device *d, em_dim3 block)
     if (em_device_get_type(d) == EM_DEVICE_CPU)
         return (long long)units * CPU_BLOCKS_PER_CORE;
     per = GPU_THREADS_PER_SM / threads;
+    if (per > GPU_BLOCKS_PER_SM)
+        per = GPU_BLOCKS_PER_SM;
     return (long long)units * (per > 0 ? per : 1);
 }

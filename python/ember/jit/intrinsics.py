@@ -342,6 +342,9 @@ def _args(tr, node, lo, hi, what):
 
 
 def _scalar(tr, v, node, what):
+    if isinstance(v.type, Array) and what.startswith("numpy."):
+        raise tr.error(node, "%s of an array needs an output array in kernels, which "
+                       "cannot allocate: %s(x, out) or out=out" % (what, what[:-2]))
     if not isinstance(v.type, Scalar):
         raise tr.error(node, "%s needs a number, not %r" % (what, v.type))
     return v
