@@ -953,11 +953,31 @@ static int declares_stdint(const char *text, size_t n)
     return 0;
 }
 
+/* Is line `line` inside braces (a namespace: kernels cannot be in
+ * functions or classes)? code has extern "C" blocks' braces blanked, scan
+ * has comments, literals and directives blanked. */
+static int nested_at_line(const char *code, const char *scan, size_t n, int line)
+{
+    int depth = 0, at = 1;
+    for (size_t i = 0; i < n && at < line; i++) {
+        if (scan[i] == '\n')
+            at++;
+        else if (scan[i] == '{' && code[i] == '{')
+            depth++;
+        else if (scan[i] == '}' && code[i] == '}')
+            depth--;
+    }
+    return depth > 0;
+}
+
 /* The launchers of a C++ module: one per kernel the signature reader
- * found (not templates, which exist only as instances, nor names defined
- * twice), then one per name expression, written by host_prelude_cxx.h's
- * macros from each kernel's type. */
-static void add_cxx_launchers(sbuf *b, const em_ksig *sig, const host_lang *hl, int coop)
+ * found at namespace scope (not templates, which exist only as instances,
+ * nor names defined twice, nor kernels inside a namespace, whose plain
+ * name would not resolve here: name expressions reach those), then one
+ * per name expression, written by host_prelude_cxx.h's macros from each
+ * kernel's type. */
+static void add_cxx_launchers(sbuf *b, const em_ksig *sig, const host_lang *hl, int coop,
+                              const char *code, const char *scan, size_t n)
 {
     char sym[512];
     const char *macro = coop ? "__EM_SIM_KERNEL" : "__EM_KERNEL";
@@ -965,6 +985,7 @@ static void add_cxx_launchers(sbuf *b, const em_ksig *sig, const host_lang *hl, 
     for (int k = 0; k < sig->n_kernels; k++) {
         const em_ksig_kernel *ks = &sig->kernels[k];
         if (ks->templated || ks->ambiguous ||
+            nested_at_line(code, scan, n, ks->line) ||
             !em_host_kernel_symbol(ks->name, sym, sizeof sym))
             continue;
         sb_printf(b, "%s(%s, %s)\n", macro, sym, ks->name);
@@ -1083,7 +1104,7 @@ em_status em_compile_host(const char *source, const char *name,
     }
     add_line_directive(&tu, "<ember: generated host launchers>");
     if (hl.cxx) {
-        add_cxx_launchers(&tu, sig, &hl, li.coop != NULL);
+        add_cxx_launchers(&tu, sig, &hl, li.coop != NULL, code, scan, n);
     } else {
         for (int k = 0; k < sig->n_kernels; k++)
             if (li.coop)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import ember
+from conftest import HAVE_NVRTC
 from helpers import assert_array_equal_np
 
 
@@ -47,7 +48,7 @@ extern "C" __global__ void ov_int(const int *x, const long long *y, long long *o
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     out[3 * i + 0] = abs(x[i]);
-    out[3 * i + 1] = min(x[i], y[i]);
+    out[3 * i + 1] = min((long long)x[i], y[i]);
     out[3 * i + 2] = max(abs(y[i]), (long long)x[i]);
 }
 '''
@@ -85,9 +86,13 @@ def test_overloaded_math_double_float_int(device):
 def test_abs_in_elementwise_and_reduction_kernels(device):
     x = np.array([-1.5, 2.25, -0.75, 3.0, -1e-3])
     ek = ember.ElementwiseKernel("T x", "T y", "y = abs(x) + max(x, T(0))", "absmax_cxx")
+    if device == "cpu" and HAVE_NVRTC:
+        ek._set_check_cuda(True)   # the same snippet through NVRTC too
     assert_array_equal_np(ek(arr(x, device)), np.abs(x) + np.maximum(x, 0), device)
     rk = ember.ReductionKernel("T x", "T y", "abs(x)", "max(a, b)", "y = a", "0",
                                "absmax_red_cxx")
+    if device == "cpu" and HAVE_NVRTC:
+        rk._set_check_cuda(True)
     r = ember.asnumpy(rk(arr(x, device)))
     assert r == 3.0 and r.dtype == np.float64
     xf = x.astype(np.float32)
@@ -151,11 +156,17 @@ __global__ void plain_cxx(float *x, int n) {   // a C++ (mangled) name
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] = -x[i];
 }
+namespace ns {
+__global__ void twice(float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = 2 * x[i];
+}
+}
 '''
 
 
 def test_name_expressions(device):
-    exprs = ("scale_k<float, 3>", "scale_k<double, 5>", "plain_cxx")
+    exprs = ("scale_k<float, 3>", "scale_k<double, 5>", "plain_cxx", "ns::twice")
     with ember.Device(device):
         m = ember.RawModule(code=NAMED, name_expressions=exprs)
         if device.startswith("cuda"):
@@ -174,6 +185,9 @@ def test_name_expressions(device):
         launch1(m.get_function("plain_cxx"), 10, (xf, 10))
         np.testing.assert_array_equal(ember.asnumpy(xf),
                                       -(np.arange(10, dtype=np.float32) * 3 + 0.5))
+        launch1(m.get_function("ns::twice"), 10, (xf, 10))
+        np.testing.assert_array_equal(ember.asnumpy(xf),
+                                      -2 * (np.arange(10, dtype=np.float32) * 3 + 0.5))
         with pytest.raises(AttributeError):
             m.get_function("scale_k<int, 2>")   # not instantiated
 
