@@ -369,6 +369,31 @@ def test_views(device):
     np.testing.assert_array_equal(out, exp)
 
 
+@case("Af8_2C", "Af8_2C")
+def _slice_assign(a, b):
+    i = cuda.grid(1)
+    sh = cuda.shared.array((4, 3), np.float64)
+    if i < a.shape[0]:
+        sh[cuda.threadIdx.x] = 1.5          # a row of a 2-d array, one number
+        a[i, :] = b[i, :]                   # a view from another view
+        a[i, 1:3] += 5
+        a[i, -1:] *= sh[cuda.threadIdx.x, 0:1]
+        row = b[i]
+        row[::2] = -1
+
+
+def test_slice_assignment(device):
+    a, b = np.zeros((4, 3)), np.arange(12.0).reshape(4, 3)
+    ea, eb = b.copy(), b.copy()
+    ea[:, 1:3] += 5
+    ea[:, -1:] *= 1.5
+    eb[:, ::2] = -1
+    with ember.Device(device):
+        cuda.jit(_slice_assign)[1, 4](a, b)
+    np.testing.assert_array_equal(a, ea)
+    np.testing.assert_array_equal(b, eb)
+
+
 @case("Af4_1C", "Ai8_1C")
 def _view_bounds(a, out):
     v = a[2:6]
@@ -498,6 +523,34 @@ def test_device_array_global_wrong_device():
 
     with pytest.raises(ember.CompileError, match="on cpu but the kernel is compiled for cuda"):
         translate(k, ("Af8_1C",), target="cuda")
+
+
+class _OtherGpuArray:
+    """Another library's GPU array, as CuPy's or PyTorch's present
+    themselves: only __cuda_array_interface__ (not launched here)."""
+    __cuda_array_interface__ = {"shape": (4, 5), "typestr": "<f4", "data": (0x7000, False),
+                                "strides": (40, 4), "version": 3}
+
+
+_OTHER = _OtherGpuArray()
+
+
+def _reads_other(out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = _OTHER[i, 1] + _OTHER.shape[1]
+
+
+def test_cuda_array_interface_global_captured():
+    t = translate(_reads_other, ("Af4_1C",), target="cuda")
+    # its pointer, extents and strides in elements (40 bytes = 10 floats)
+    assert "((float *)%dULL)" % 0x7000 in t.source and "(10LL)" in t.source
+    if HAVE_NVRTC:
+        obj = cuda.Program(t.source, name="reads_other.cu").compile("ptx", arch=90)
+        assert t.name.encode() in obj.code
+    with pytest.raises(ember.CompileError, match="is on cuda but the kernel is compiled "
+                                                 "for cpu"):
+        translate(_reads_other, ("Af4_1C",), target="cpu")
 
 
 # ---- 8. bounds checks off ------------------------------------------------------------

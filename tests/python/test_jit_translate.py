@@ -93,8 +93,8 @@ def test_parameters_and_bounds_record():
 
 def test_wrong_index_count():
     def k(a):
-        a[0] = 1
-    with pytest.raises(ember.CompileError, match=r"array 'a' has 2 dimensions but 1 index"):
+        a[0, 1, 2] = 1     # (a[0] = 1 fills row 0, as in NumPy)
+    with pytest.raises(ember.CompileError, match=r"array 'a' has 2 dimensions but 3 indices"):
         translate(k, ["Af4_2C"])
 
 

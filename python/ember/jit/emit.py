@@ -694,6 +694,21 @@ class FunctionTranslator:
         c = "%s(%s)" % (ld, ", ".join(self.access_args(ref, idx, node)))
         return V(_from_storage(c, ref.type.dtype), Scalar(ref.type.dtype))
 
+    def pointer_items(self, ref, items, node):
+        """The C pointer to element ref[items] (evaluated integers)."""
+        nd = ref.type.ndim
+        if len(items) != nd:
+            raise self.error(node, "array '%s' has %d dimension%s but %d indices were given"
+                             % (ref.name, nd, "" if nd == 1 else "s", len(items)))
+        idx = []
+        for e in items:
+            if not isinstance(e.type, Scalar) or e.type.kind not in "biu":
+                raise self.error(node, "array '%s' index must be an integer, not %r"
+                                 % (ref.name, e.type))
+            idx.append(conv(e, "i8"))
+        at, ld = self.mod.access(ref.type.dtype, nd)
+        return "%s(%s)" % (at, ", ".join(self.access_args(ref, idx, node)))
+
     def pointer(self, ref, sl, node):
         idx = self.index_values(ref, sl, node)
         at, ld = self.mod.access(ref.type.dtype, ref.type.ndim)
@@ -709,9 +724,15 @@ class FunctionTranslator:
         if not ref.writable:
             raise self.error(s, "array '%s' is constant memory and cannot be written"
                              % ref.name)
+        items = views.subscript_items(self, target.slice)
+        if any(isinstance(e, ast.Slice) for e in items) or len(items) < ref.type.ndim:
+            from . import ufunc_out
+            view = views.make_view(self, ref, items, target)
+            ufunc_out.assign(self, view, v, op, s)
+            return
         dt = ref.type.dtype
         T = storage_c(dt)
-        p = self.pointer(ref, target.slice, target)
+        p = self.pointer_items(ref, items, target)
         if op is not None:
             cur = V(_from_storage("(*__emjit_p)", dt), Scalar(dt))
             v = binop(op, cur, v, self.fail_at(s))
@@ -796,7 +817,7 @@ class FunctionTranslator:
         return V(self.cvar(name), t)
 
     def global_value(self, obj, name, node):
-        if type(obj).__name__ == "ndarray" and type(obj).__module__ == "ember":
+        if views.is_device_array(obj):
             ref = views.captured_array(self, obj, name, node)
             return V(ref, ref.type)
         c = classify(obj)

@@ -38,9 +38,6 @@ def call(tr, name, node, scalar_fn):
     if len(args) != nin or out_node is None:
         raise tr.error(node, "%s takes %d input%s and an output array in kernels"
                        % (what, nin, "" if nin == 1 else "s"))
-    if tr.cond_depth:
-        raise tr.error(node, "%s with an output array cannot be part of a condition"
-                       % what)
     ins = [tr.expr(a) for a in args]
     out = tr.expr(out_node)
     if not isinstance(out.type, Array):
@@ -49,6 +46,33 @@ def call(tr, name, node, scalar_fn):
     if not oref.writable:
         raise tr.error(node, "the output of %s, array '%s', is constant memory"
                        % (what, oref.name))
+    fake = ast.copy_location(ast.Call(func=node.func, args=list(args), keywords=[]), node)
+
+    def compute(elems):
+        fake._emjit_vals = elems
+        return scalar_fn(tr, name, fake)
+    return elementwise(tr, oref, ins, args, node, compute, what)
+
+
+def assign(tr, oref, v, op, node):
+    """view[...] = v and view[...] op= v: v a number (every element) or an
+    array lined up with the view's last axes."""
+    from .ops import binop
+    what = "assignment to a slice of '%s'" % oref.name
+
+    def compute(elems):
+        if op is None:
+            return elems[1]
+        return binop(op, elems[0], elems[1], tr.fail_at(node))
+    return elementwise(tr, oref, [V(oref, oref.type), v], [node, node], node, compute,
+                       what)
+
+
+def elementwise(tr, oref, ins, args, node, compute, what):
+    """Loops over oref's elements storing compute([each input's element]);
+    inputs are arrays (lined up with oref's last axes) or numbers."""
+    if tr.cond_depth:
+        raise tr.error(node, "%s cannot be part of a condition" % what)
     nd = oref.type.ndim
     # numbers are evaluated once, before the loops
     vals = []
@@ -70,26 +94,23 @@ def call(tr, name, node, scalar_fn):
         tr.emit("for (%s = 0; %s < %s; %s++) {" % (idx[k], idx[k], oref.shapes[k], idx[k]))
         tr.depth += 1
     elems = []
+    from .emit import _from_storage, _to_storage
     for v, a in zip(vals, args):
         if isinstance(v.type, Array):
             ref = v.code
             sub = idx[nd - ref.type.ndim:]
             at, ld = tr.mod.access(ref.type.dtype, ref.type.ndim)
             c = "%s(%s)" % (ld, ", ".join(tr.access_args(ref, sub, a)))
-            from .emit import _from_storage
             elems.append(V(_from_storage(c, ref.type.dtype), Scalar(ref.type.dtype)))
         else:
             elems.append(v)
-    fake = ast.copy_location(ast.Call(func=node.func, args=list(args), keywords=[]), node)
-    fake._emjit_vals = elems
-    r = scalar_fn(tr, name, fake)
+    r = compute(elems)
     if not isinstance(r.type, Scalar):
         raise tr.error(node, "%s does not give a number here" % what)
     dt = oref.type.dtype
     if r.type.kind == "c" and dt[0] != "c":
         raise tr.error(node, "%s gives %r, which array '%s' (%r) cannot hold"
                        % (what, r.type, oref.name, oref.type))
-    from .emit import _to_storage
     at, ld = tr.mod.access(dt, nd)
     p = "%s(%s)" % (at, ", ".join(tr.access_args(oref, idx, node)))
     tr.emit("{")

@@ -164,25 +164,41 @@ def element_or_row(tr, ref, idx_c, node):
                       ref.writable, is_view=True), t)
 
 
+def is_device_array(obj):
+    """An ember array, or another library's GPU array (CuPy's, PyTorch's,
+    Numba's: anything with __cuda_array_interface__ that is not NumPy's)."""
+    t = type(obj)
+    if t.__name__ == "ndarray" and t.__module__ == "ember":
+        return True
+    if t.__module__ == "numpy" or isinstance(obj, type):
+        return False
+    try:
+        return isinstance(getattr(obj, "__cuda_array_interface__", None), dict)
+    except Exception:     # a property that fails is no array
+        return False
+
+
 def captured_array(tr, arr, name, node):
     """An ember array read from the kernel's globals or closure: captured by
     pointer (as Numba captures device arrays), so the kernel reads and
     writes that memory. Its address, shape and strides are baked into the
     source; the function keeps a reference so the memory outlives it."""
     from .emit import ArrayRef
-    from .types import code_of_dtype
-    dev = str(arr.device)
+    from .types import code_of_name
+    ember_array = type(arr).__module__ == "ember"
+    dev = str(arr.device) if ember_array else "cuda"
     on_cpu = dev == "cpu"
     if on_cpu != (tr.mod.target == "cpu"):
         raise tr.error(node, "global array '%s' is on %s but the kernel is compiled for "
                        "%s: use an array on the kernel's device" % (name, dev, tr.mod.target))
     iface = arr.__array_interface__ if on_cpu else arr.__cuda_array_interface__
-    code = code_of_dtype(arr.dtype)
+    ts = iface["typestr"]
+    code = code_of_name(ts[1:]) if ts[:1] in ("<", ">", "|", "=") else None
     if code is None:
-        raise tr.error(node, "global array '%s' of dtype %s cannot be used in kernels"
-                       % (name, arr.dtype))
-    item = arr.itemsize
-    shape = tuple(int(d) for d in arr.shape)
+        raise tr.error(node, "global array '%s' of type %s cannot be used in kernels"
+                       % (name, iface["typestr"]))
+    item = int(code[1:])
+    shape = tuple(int(d) for d in iface["shape"])
     if iface.get("strides") is None:
         strides, acc = [], 1
         for d in reversed(shape):
