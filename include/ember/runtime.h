@@ -227,6 +227,15 @@ em_status em_compile_cuda(const char *source, const char *name,
                           const char *const *options, int n_options, int arch,
                           em_code_kind kind, em_code **out, char **out_log);
 
+/* The names NVRTC gives C++ name expressions ("axpy<float>", "ns::k") in
+ * source compiled with options: what the GPU module knows those kernels
+ * by (CuPy's name_expressions). Compiles the source once to PTX (NVRTC
+ * only, no GPU). out[i] receives each malloc'd name; on failure none is
+ * left allocated. EM_ERR_NOT_SUPPORTED for an NVRTC without the calls. */
+em_status em_cuda_lowered_names(const char *source, const char *const *options,
+                                int n_options, const char *const *exprs, int n_exprs,
+                                char **out);
+
 /* Options the host compiler reads instead of passing them on. With
  * EM_HOST_OPTION_CXX the source is CUDA C++ (users' kernels: RawKernel,
  * RawModule, ElementwiseKernel, ReductionKernel), compiled with $EMBER_CXX

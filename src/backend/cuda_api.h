@@ -193,6 +193,10 @@ struct em_cuda_nvrtc {
     nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram p, char *cubin);
     nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram p, size_t *n);
     nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram p, char *log);
+    /* optional: C++ name expressions (NVRTC 10+) */
+    nvrtcResult (*nvrtcAddNameExpression)(nvrtcProgram p, const char *expr);
+    nvrtcResult (*nvrtcGetLoweredName)(nvrtcProgram p, const char *expr,
+                                       const char **lowered);
 };
 
 /* Filled once by the loaders below; read-only afterwards. */

@@ -59,7 +59,8 @@ static const struct sym nvrtc_syms[] = {
     NVRTC(nvrtcCompileProgram, 1), NVRTC(nvrtcGetPTXSize, 1),
     NVRTC(nvrtcGetPTX, 1), NVRTC(nvrtcGetCUBINSize, 1),
     NVRTC(nvrtcGetCUBIN, 1), NVRTC(nvrtcGetProgramLogSize, 1),
-    NVRTC(nvrtcGetProgramLog, 1),
+    NVRTC(nvrtcGetProgramLog, 1), NVRTC(nvrtcAddNameExpression, 0),
+    NVRTC(nvrtcGetLoweredName, 0),
 };
 
 /* Resolve every symbol of a table into `table`; on a missing required one,

@@ -259,3 +259,73 @@ em_status em_compile_cuda(const char *source, const char *name,
     return em_cuda_nvrtc_compile(source, name, options, n_options, arch, kind,
                                  automatic, out, out_log);
 }
+
+em_status em_cuda_lowered_names(const char *source, const char *const *options,
+                                int n_options, const char *const *exprs, int n_exprs,
+                                char **out)
+{
+    char arch_opt[48];
+    const char **opts;
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+    em_status st;
+    int arch = em_cuda_first_device_arch(), n_opts = 0, i;
+
+    if (!source || n_exprs < 0 || (n_exprs && (!exprs || !out)) || n_options < 0 ||
+        (n_options && !options))
+        return em_error(EM_ERR_INVALID_VALUE, "em_cuda_lowered_names: bad arguments");
+    for (i = 0; i < n_exprs; i++)
+        out[i] = NULL;
+    if ((st = em_cuda_load_nvrtc()) != EM_OK)
+        return st;
+    if (!em_cuda_nvrtc_fn.nvrtcAddNameExpression || !em_cuda_nvrtc_fn.nvrtcGetLoweredName)
+        return em_error(EM_ERR_NOT_SUPPORTED, "this NVRTC has no name expressions "
+                        "(nvrtcAddNameExpression needs CUDA 10 or newer)");
+    if (!(opts = malloc(((size_t)n_options + 1) * sizeof *opts)))
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory for name expressions");
+    for (i = 0; i < n_options; i++)
+        if (!is_arch_option(options[i]))
+            opts[n_opts++] = options[i];
+    /* PTX for a virtual architecture: names do not depend on it. */
+    snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=compute_%d",
+             arch ? arch : EM_CUDA_FALLBACK_ARCH);
+    opts[n_opts++] = arch_opt;
+    r = em_cuda_nvrtc_fn.nvrtcCreateProgram(&prog, source, "kernel.cu", 0, NULL, NULL);
+    for (i = 0; r == NVRTC_SUCCESS && i < n_exprs; i++)
+        r = em_cuda_nvrtc_fn.nvrtcAddNameExpression(prog, exprs[i]);
+    if (r == NVRTC_SUCCESS)
+        r = em_cuda_nvrtc_fn.nvrtcCompileProgram(prog, n_opts, opts);
+    free(opts);
+    if (r != NVRTC_SUCCESS) {
+        char *log = prog ? program_log(prog) : NULL;
+        st = em_error_native(EM_ERR_COMPILE, r, nvrtc_error_name(r),
+                             "NVRTC compilation for name expressions failed: %s\n%s",
+                             nvrtc_error_name(r), log ? log : "");
+        free(log);
+        if (prog)
+            em_cuda_nvrtc_fn.nvrtcDestroyProgram(&prog);
+        return st;
+    }
+    for (i = 0; i < n_exprs; i++) {
+        const char *low = NULL;
+        r = em_cuda_nvrtc_fn.nvrtcGetLoweredName(prog, exprs[i], &low);
+        if (r != NVRTC_SUCCESS || !low) {
+            st = em_error_native(EM_ERR_NOT_FOUND, r, nvrtc_error_name(r),
+                                 "name expression '%s' names no kernel of the "
+                                 "source: %s", exprs[i], nvrtc_error_name(r));
+            break;
+        }
+        if (!(out[i] = strdup(low))) {
+            st = em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory for name "
+                          "expressions");
+            break;
+        }
+    }
+    em_cuda_nvrtc_fn.nvrtcDestroyProgram(&prog);
+    if (st != EM_OK)
+        for (i = 0; i < n_exprs; i++) {
+            free(out[i]);
+            out[i] = NULL;
+        }
+    return st;
+}

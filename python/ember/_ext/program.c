@@ -555,6 +555,7 @@ typedef struct {
     int owned;            /* loaded here (cubin/ptx), not by the cache */
     PyObject *code, *options, *name;
     PyObject *exprs;      /* name_expressions: a tuple of str, or NULL */
+    PyObject *lowered;    /* on cuda: NVRTC's names for exprs, once asked */
 } empy_RawModule;
 
 #define RMOD(o) ((empy_RawModule *)(o))
@@ -801,38 +802,87 @@ static void RawModule_dealloc(PyObject *self)
     Py_XDECREF(m->options);
     Py_XDECREF(m->name);
     Py_XDECREF(m->exprs);
+    Py_XDECREF(m->lowered);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
 
-/* On cuda a name expression names a mangled kernel that only NVRTC's
- * lowered names (nvrtcGetLoweredName) could find, which the cuda backend
- * does not ask for yet. -1 with NotImplementedError for such a name. */
-static int check_expression_device(PyObject *self, PyObject *name)
+/* NVRTC's names of the name expressions (a tuple parallel to exprs),
+ * asked once: the GPU module knows C++ kernels only by them. */
+static PyObject *lowered_names(empy_state *st, empy_RawModule *m)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(m->exprs), i;
+    const char **ex, *src, **ov;
+    char **low;
+    PyObject *t = NULL;
+    int nopts;
+    em_status rc;
+
+    if (m->lowered)
+        return m->lowered;
+    if (!(src = source_utf8(m->code)) || !(ov = options_array(m->options, &nopts)))
+        return NULL;
+    ex = PyMem_Calloc((size_t)n + 1, sizeof *ex);
+    low = PyMem_Calloc((size_t)n + 1, sizeof *low);
+    if (!ex || !low) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < n; i++)
+        if (!(ex[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(m->exprs, i))))
+            goto done;
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_cuda_lowered_names(src, ov, nopts, ex, (int)n, low);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK) {
+        empy_raise_compile(st, rc, NULL, src);
+        goto done;
+    }
+    if ((t = PyTuple_New(n)))
+        for (i = 0; i < n; i++) {
+            PyObject *v = PyUnicode_FromString(low[i]);
+            if (!v) {
+                Py_CLEAR(t);
+                break;
+            }
+            PyTuple_SET_ITEM(t, i, v);
+        }
+    for (i = 0; i < n; i++)
+        free(low[i]);
+    m->lowered = t;
+done:
+    PyMem_Free(ov);
+    PyMem_Free(ex);
+    PyMem_Free(low);
+    return t;
+}
+
+/* The name to look the kernel up by: on cuda, a name expression's
+ * lowered (mangled) name; else the name itself. New reference. */
+static PyObject *kernel_lookup_name(PyObject *self, PyObject *name)
 {
     empy_RawModule *m = RMOD(self);
+    PyObject *low;
     Py_ssize_t i;
     if (!m->exprs || em_device_get_type(em_module_device(m->mod)) == EM_DEVICE_CPU)
-        return 0;
+        return Py_NewRef(name);
     for (i = 0; i < PyTuple_GET_SIZE(m->exprs); i++) {
         int eq = PyUnicode_Compare(PyTuple_GET_ITEM(m->exprs, i), name);
         if (eq == -1 && PyErr_Occurred())
-            return -1;
+            return NULL;
         if (eq == 0) {
-            PyErr_Format(PyExc_NotImplementedError,
-                         "RawModule.get_function(%R): name expressions work on cpu "
-                         "only for now (on %s they need NVRTC's lowered names); "
-                         "call the template from an extern \"C\" kernel instead",
-                         name, em_device_name(em_module_device(m->mod)));
-            return -1;
+            if (!(low = lowered_names(empy_state_of(self), m)))
+                return NULL;
+            return Py_NewRef(PyTuple_GET_ITEM(low, i));
         }
     }
-    return 0;
+    return Py_NewRef(name);
 }
 
 static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
 {
     empy_state *st = empy_state_of(self);
+    PyObject *lookup;
     const char *s;
     em_function *f;
     empy_kslot *slot;
@@ -843,9 +893,14 @@ static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
                      Py_TYPE(name)->tp_name);
         return NULL;
     }
-    if (!(s = PyUnicode_AsUTF8(name)) || check_expression_device(self, name) < 0)
+    if (!(lookup = kernel_lookup_name(self, name)))
         return NULL;
+    if (!(s = PyUnicode_AsUTF8(lookup))) {
+        Py_DECREF(lookup);
+        return NULL;
+    }
     rc = em_module_get_function(RMOD(self)->mod, s, &f);
+    Py_DECREF(lookup);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     slot = empy_kslot_new(em_module_device(RMOD(self)->mod), f);
@@ -939,8 +994,8 @@ static PyType_Slot RawModule_slots[] = {
                 "name=None, cubin=None, ptx=None, name_expressions=None)\n\nKernels "
                 "compiled (through the kernel cache) or loaded for the current device: "
                 "NVRTC on cuda, the host C++ compiler on cpu. name_expressions "
-                "('axpy<float>', ...) instantiate templates for get_function (cpu "
-                "only for now)."},
+                "('axpy<float>', ...) instantiate templates and C++ kernels for "
+                "get_function by the same string."},
     {0, NULL},
 };
 
@@ -1051,13 +1106,28 @@ static PyObject *RawKernel_vectorcall(PyObject *self, PyObject *const *args, siz
 
 static PyObject *RawKernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"code", "name", "options", NULL};
+    /* CuPy's signature. */
+    static char *kwlist[] = {"code", "name", "options", "backend", "translate_cucomplex",
+                             "enable_cooperative_groups", "jitify", NULL};
     PyObject *code, *name, *opts = NULL;
+    const char *backend = "nvrtc";
+    int cucomplex = 0, coop = 0, jitify = 0;
     empy_RawKernel *k;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "UU|O:RawKernel", kwlist, &code, &name,
-                                     &opts))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "UU|Osp$pp:RawKernel", kwlist, &code, &name,
+                                     &opts, &backend, &cucomplex, &coop, &jitify))
         return NULL;
+    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
+        PyErr_Format(PyExc_ValueError, "RawKernel: backend must be 'nvrtc' or 'nvcc', "
+                     "not '%s'", backend);
+        return NULL;
+    }
+    if (cucomplex || coop || jitify) {
+        PyErr_Format(PyExc_NotImplementedError, "RawKernel(%s=True) is not supported "
+                     "by ember", cucomplex ? "translate_cucomplex"
+                     : coop ? "enable_cooperative_groups" : "jitify");
+        return NULL;
+    }
     k = (empy_RawKernel *)type->tp_alloc(type, 0);
     if (!k)
         return NULL;
@@ -1154,7 +1224,8 @@ static PyType_Slot RawKernel_slots[] = {
     {Py_tp_methods, RawKernel_methods},
     {Py_tp_getset, RawKernel_getset},
     {Py_tp_members, RawKernel_members},
-    {Py_tp_doc, "RawKernel(code, name, options=())\n\nOne kernel of CUDA C source, "
+    {Py_tp_doc, "RawKernel(code, name, options=(), backend='nvrtc')\n\nOne kernel of "
+                "CUDA C++ source, "
                 "compiled for each device at its first launch there. "
                 "k(grid, block, args, shared_mem=0, stream=None) launches it on "
                 "the stream's device, or the current device and stream."},
