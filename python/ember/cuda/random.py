@@ -16,8 +16,7 @@ functions below exactly as in Numba. The states are computed on the host
 """
 import math
 
-import numpy as np
-
+import ember
 from ember._ember import _jit
 
 __all__ = ["create_xoroshiro128p_states", "init_xoroshiro128p_states",
@@ -25,13 +24,21 @@ __all__ = ["create_xoroshiro128p_states", "init_xoroshiro128p_states",
            "xoroshiro128p_uniform_float64", "xoroshiro128p_normal_float32",
            "xoroshiro128p_normal_float64", "xoroshiro128p_dtype"]
 
-# The row of a state array (Numba's record has the same two fields).
-xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)])
+# Kernel code below spells its types ember.uint64(...), not NumPy's, so
+# that importing ember (which imports this module) imports no NumPy.
 
 # The jump polynomial: 2**64 calls of next() in one.
 _JUMP = (0xbeac0467eba5facb, 0xd86b048b86aa9922)
-_TWO_PI_F4 = np.float32(2 * math.pi)
-_TWO_PI_F8 = 2 * math.pi
+_TWO_PI = 2 * math.pi
+
+
+def __getattr__(name):
+    # Numba's record type of one state (the rows here hold the same two
+    # fields); made on first use, as it needs NumPy
+    if name == "xoroshiro128p_dtype":
+        import numpy as np
+        return np.dtype([("s0", np.uint64), ("s1", np.uint64)])
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 _device = _jit(device=True)
 
@@ -51,12 +58,12 @@ def xoroshiro128p_next(states, index):
 @_device
 def xoroshiro128p_jump(states, index):
     """Advance generator `index` by 2**64 steps."""
-    s0 = np.uint64(0)
-    s1 = np.uint64(0)
+    s0 = ember.uint64(0)
+    s1 = ember.uint64(0)
     for i in range(2):
         word = _JUMP[i]
         for b in range(64):
-            if (word >> np.uint64(b)) & np.uint64(1):
+            if (word >> ember.uint64(b)) & ember.uint64(1):
                 s0 ^= states[index, 0]
                 s1 ^= states[index, 1]
             xoroshiro128p_next(states, index)
@@ -66,7 +73,7 @@ def xoroshiro128p_jump(states, index):
 
 @_device
 def _uint64_to_unit_float64(x):
-    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return (x >> ember.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @_device
@@ -78,7 +85,7 @@ def xoroshiro128p_uniform_float64(states, index):
 @_device
 def xoroshiro128p_uniform_float32(states, index):
     """A float32 uniform on [0, 1] (the float64 draw rounded, as Numba)."""
-    return np.float32(_uint64_to_unit_float64(xoroshiro128p_next(states, index)))
+    return ember.float32(_uint64_to_unit_float64(xoroshiro128p_next(states, index)))
 
 
 @_device
@@ -86,7 +93,8 @@ def xoroshiro128p_normal_float32(states, index):
     """A float32 standard normal (Box-Muller's first value)."""
     u1 = xoroshiro128p_uniform_float32(states, index)
     u2 = xoroshiro128p_uniform_float32(states, index)
-    return math.sqrt(np.float32(-2.0) * math.log(u1)) * math.cos(_TWO_PI_F4 * u2)
+    two_pi = ember.float32(_TWO_PI)
+    return math.sqrt(ember.float32(-2.0) * math.log(u1)) * math.cos(two_pi * u2)
 
 
 @_device
@@ -94,16 +102,16 @@ def xoroshiro128p_normal_float64(states, index):
     """A float64 standard normal (Box-Muller's first value)."""
     u1 = xoroshiro128p_uniform_float64(states, index)
     u2 = xoroshiro128p_uniform_float64(states, index)
-    return math.sqrt(-2.0 * math.log(u1)) * math.cos(_TWO_PI_F8 * u2)
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(_TWO_PI * u2)
 
 
 @_device
 def _seed_state(states, index, seed):
     # one splitmix64 step; Numba starts both words from it
-    z = seed + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
+    z = seed + ember.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> ember.uint64(30))) * ember.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> ember.uint64(27))) * ember.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> ember.uint64(31))
     states[index, 0] = z
     states[index, 1] = z
 
@@ -124,7 +132,7 @@ def _init_states(states, seed, subsequence_start):
 
 
 def _host_states(n, seed, subsequence_start):
-    import ember
+    import numpy as np
     n = int(n)
     if n < 0:
         raise ValueError("the number of generators must be >= 0, got %d" % n)
@@ -142,6 +150,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     """Seed the generators of an existing state array (a device array or a
     NumPy array of shape (n, 2), uint64): generator i starts
     subsequence_start + i jumps of 2**64 after the seed's state."""
+    import numpy as np
     shape = tuple(states.shape)
     if len(shape) != 2 or shape[1] != 2 or np.dtype(str(states.dtype)) != np.uint64:
         raise TypeError("a state array is uint64 of shape (n, 2), not %s of shape %s"
