@@ -143,6 +143,35 @@ def _rotate(a, rounds):
         cuda.cg.this_grid().sync()
 
 
+@cuda.jit(device=True)
+def _shift_once(a, i):
+    g = cuda.cg.this_grid()
+    v = _read_after_sync(a, i)    # a device function may wait for the grid too
+    g.sync()
+    a[i] = v
+
+
+@cuda.jit(device=True)
+def _read_after_sync(a, i):
+    cuda.cg.this_grid().sync()
+    return a[(i + 1) % a.shape[0]]
+
+
+@case("Ai8_1C",)
+def _shift_twice(a):
+    i = cuda.grid(1)
+    _shift_once(a, i)
+    _shift_once(a, i)
+
+
+def test_grid_sync_in_device_functions(device):
+    k = cuda.jit(_shift_twice)
+    with ember.Device(device):
+        a = ember.asarray(np.arange(24, dtype=np.int64))
+        k[3, 8](a)
+    np.testing.assert_array_equal(host(a), np.roll(np.arange(24), -2))
+
+
 def test_grid_sync_two_phases(device):
     k = cuda.jit(_two_phase)
     with ember.Device(device):

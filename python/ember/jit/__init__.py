@@ -56,4 +56,7 @@ def translate_device(pyfunc, argcodes):
     def fail(msg):
         raise CompileError(msg)
     cname, rt = mod.device(pyfunc, _argtypes(argcodes), fail)
+    if mod.grid_sync:
+        fail("%s calls cuda.cg.this_grid().sync(), which only a kernel launched "
+             "with ember.cuda.jit can do" % pyfunc.__name__)
     return mod.source(""), cname, argcode_of(rt if rt is not None else NONE)

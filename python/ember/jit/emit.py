@@ -96,6 +96,8 @@ class FunctionTranslator:
         # names bound to compile-time objects (bi = cuda.blockIdx, f = math.sqrt)
         self.aliases = {}
         self.view_vars = {}    # name -> ArrayRef of a variable holding views
+        self.uses_grid = False # a device function calling grid.sync(), maybe
+                               # through another
         for p, t in zip(self.params, self.argtypes):
             if isinstance(t, Array):
                 self.arrays[p] = self._param_array(p, t)
@@ -252,6 +254,8 @@ class FunctionTranslator:
                 elif t.code == "f2":
                     src = V("__emjit_h2f(%s__arg)" % cv, t)
                 prologue.append("%s %s = %s;" % (value_c(vt.code), cv, conv(src, vt.code)))
+        if self.kind == "device" and self.uses_grid:
+            params.append("void *__emjit_grid")
         if self.kind == "kernel" and mod.grid_sync:
             # the grid's barrier (docs/jit-design.md): on cpu the block's
             # launch record, which also gives its place in the grid

@@ -740,8 +740,7 @@ def _grid_sync(tr, node):
     launched cooperatively (docs/jit-design.md)."""
     _args(tr, node, 0, 0, "grid.sync()")
     if tr.kind != "kernel":
-        raise tr.error(node, "grid.sync() is supported in kernels, not in device "
-                       "functions; call it in the kernel")
+        tr.uses_grid = True       # the barrier comes in as a parameter
     tr.mod.grid_sync = True
     return V("__emjit_grid_sync(__emjit_grid)", NONE)
 
@@ -849,6 +848,10 @@ def _devcall(tr, pyfunc, node, sigs=None):
             raise tr.error(a, "device function '%s' cannot take %r as an argument"
                            % (name, t))
     cname, rt = tr.mod.device(pyfunc, argtypes, tr.fail_at(node))
+    if cname in tr.mod.devgrid:       # it (or what it calls) calls grid.sync()
+        codes.append("__emjit_grid")
+        if tr.kind != "kernel":
+            tr.uses_grid = True
     if tr.mod.checked:
         codes.append("__emjit_err")
     call_code = "%s(%s)" % (cname, ", ".join(codes))

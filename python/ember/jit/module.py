@@ -65,6 +65,7 @@ class Module:
         self.sites = []            # (array name, file, line)
         self.shared_dynamic = False
         self.grid_sync = False     # the kernel calls grid.sync()
+        self.devgrid = set()       # device functions that take the grid barrier
 
     # ---- array element access --------------------------------------------
 
@@ -251,6 +252,8 @@ class Module:
         finally:
             self.in_progress.discard(key)
         self.devfuncs[key] = (ft.cname, ft.return_type)
+        if ft.uses_grid:
+            self.devgrid.add(ft.cname)
         self.devtexts.append((ft.cname, text))
         return ft.cname, ft.return_type
 
