@@ -1,0 +1,179 @@
+"""cuda.core's Device over ember.Device: one object per device, the
+current-device switch, properties under cuda.core's attribute names, and
+the factories for streams, events and memory."""
+import threading
+import uuid as _uuid
+
+import ember
+
+__all__ = ["Device", "DeviceProperties"]
+
+# cuda.core's DeviceProperties names -> ember.Device.properties keys
+_PROPS = {
+    "max_threads_per_block": "maxThreadsPerBlock",
+    "warp_size": "warpSize",
+    "multiprocessor_count": "multiProcessorCount",
+    "max_shared_memory_per_block": "sharedMemPerBlock",
+    "max_shared_memory_per_block_optin": "sharedMemPerBlockOptin",
+    "max_shared_memory_per_multiprocessor": "sharedMemPerMultiprocessor",
+    "max_registers_per_block": "regsPerBlock",
+    "clock_rate": "clockRate",
+    "memory_clock_rate": "memoryClockRate",
+    "global_memory_bus_width": "memoryBusWidth",
+    "l2_cache_size": "l2CacheSize",
+    "compute_capability_major": "major",
+    "compute_capability_minor": "minor",
+    "pci_bus_id": "pciBusID",
+    "pci_device_id": "pciDeviceID",
+    "pci_domain_id": "pciDomainID",
+    "unified_addressing": "unifiedAddressing",
+}
+_DIMS = {"max_block_dim_": "maxThreadsDim", "max_grid_dim_": "maxGridSize"}
+
+
+class DeviceProperties:
+    """A device's properties as attributes named as cuda.core names them
+    (max_threads_per_block, multiprocessor_count, ...). Asking for one ember
+    does not report raises AttributeError naming it."""
+
+    def __init__(self, dev):
+        self._p = dev.properties
+
+    def __getattr__(self, name):
+        if name in _PROPS:
+            return int(self._p[_PROPS[name]])
+        for prefix, key in _DIMS.items():
+            if name.startswith(prefix) and name[-1] in "xyz" and \
+                    len(name) == len(prefix) + 1:
+                return int(self._p[key]["xyz".index(name[-1])])
+        raise AttributeError("ember does not report the device property %r"
+                             % name)
+
+    def __dir__(self):
+        return sorted(list(_PROPS) + [p + c for p in _DIMS for c in "xyz"])
+
+
+_lock = threading.Lock()
+_devices = {}
+
+
+class Device:
+    """Device(device_id=None): the current device for None, else cuda:N;
+    without a GPU, 0 is the cpu device (as ember.Device(0)). ember.Device
+    objects and specs ('cpu', 'cuda:1') are accepted too. One object per
+    device: Device(0) is Device(0)."""
+
+    def __new__(cls, device_id=None):
+        d = ember.get_current_device() if device_id is None else \
+            ember.Device(device_id)
+        key = (d.type, d.id)
+        with _lock:
+            obj = _devices.get(key)
+            if obj is None:
+                obj = super().__new__(cls)
+                obj._dev = d
+                obj._mr = None
+                _devices[key] = obj
+        return obj
+
+    # ---- identity and properties ----
+    @property
+    def device_id(self):
+        return self._dev.id
+
+    @property
+    def name(self):
+        return self._dev.name
+
+    @property
+    def compute_capability(self):
+        return self._dev.compute_capability
+
+    @property
+    def arch(self):
+        cc = self._dev.compute_capability
+        return "%d%d" % (cc.major, cc.minor)
+
+    @property
+    def properties(self):
+        return DeviceProperties(self._dev)
+
+    @property
+    def pci_bus_id(self):
+        p = self._dev.properties
+        return "%08X:%02X:%02X.0" % (p["pciDomainID"], p["pciBusID"],
+                                     p["pciDeviceID"])
+
+    @property
+    def uuid(self):
+        """The GPU's UUID (cuda.core's string form). On the cpu device,
+        the machine's id (/etc/machine-id) in the same form."""
+        u = getattr(self._dev, "uuid", None)
+        if u is not None:
+            return str(u)
+        if self._dev.type == "cpu":
+            for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+                try:
+                    with open(path) as f:
+                        return str(_uuid.UUID(hex=f.read().strip()))
+                except (OSError, ValueError):
+                    continue
+            raise RuntimeError("the cpu device's uuid: no /etc/machine-id")
+        raise NotImplementedError("Device(%d).uuid: this ember does not read "
+                                  "GPU UUIDs" % self.device_id)
+
+    @property
+    def context(self):
+        """ember uses each device's primary context; the Device stands for
+        it."""
+        return self
+
+    # ---- current device ----
+    def set_current(self, ctx=None):
+        if ctx is not None and ctx is not self:
+            raise NotImplementedError("set_current(ctx): ember uses each "
+                                      "device's primary context only")
+        self._dev.use()
+
+    def sync(self):
+        self._dev.synchronize()
+
+    # ---- factories ----
+    @property
+    def default_stream(self):
+        from ._stream import Stream
+        with self._dev:
+            return Stream._wrap(ember.get_current_stream(), self)
+
+    def create_stream(self, obj=None, options=None):
+        from ._stream import Stream
+        if obj is not None:
+            raise NotImplementedError("create_stream(obj): ember cannot adopt "
+                                      "a foreign stream")
+        return Stream._create(self, options)
+
+    def create_event(self, options=None):
+        from ._stream import Event
+        return Event._create(self, options)
+
+    @property
+    def memory_resource(self):
+        from ._memory import DeviceMemoryResource
+        if self._mr is None:
+            self._mr = DeviceMemoryResource(self)
+        return self._mr
+
+    @memory_resource.setter
+    def memory_resource(self, mr):
+        self._mr = mr
+
+    def allocate(self, size, stream=None):
+        return self.memory_resource.allocate(size, stream)
+
+    def __int__(self):
+        return self.device_id
+
+    def __repr__(self):
+        return "<Device %d (%s) on ember %s>" % (self.device_id, self.name,
+                                                 self._dev)
+

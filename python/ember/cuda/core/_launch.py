@@ -1,0 +1,98 @@
+"""cuda.core's LaunchConfig and launch(stream, config, kernel, *args) over
+ember's kernel launch. Arguments are converted by the kernel's parameter
+types (read from its source): ember arrays, Buffers, objects with
+__cuda_array_interface__ or __dlpack__ (viewed without a copy), addresses
+as ints (a.data.ptr) for pointer parameters, NumPy scalars as they are
+(np.float32(2.0) is 4 bytes, np.uint64(n) 8) and Python numbers as the
+parameter's C type."""
+import numpy
+
+import ember
+
+from ._memory import Buffer
+from ._program import Kernel
+from ._stream import Stream, _ember_stream
+
+__all__ = ["LaunchConfig", "launch"]
+
+
+def _dim3(v, what):
+    t = (v,) if isinstance(v, (int, numpy.integer)) else tuple(v)
+    if not 1 <= len(t) <= 3 or any(int(x) < 1 for x in t):
+        raise ValueError("LaunchConfig: %s must be a positive int or 1 to 3 "
+                         "positive ints, got %r" % (what, v))
+    return tuple(int(x) for x in t)
+
+
+class LaunchConfig:
+    """LaunchConfig(grid=None, cluster=None, block=None, shmem_size=None,
+    cooperative_launch=False)."""
+
+    def __init__(self, grid=None, cluster=None, block=None, shmem_size=None,
+                 cooperative_launch=False):
+        if grid is None or block is None:
+            raise ValueError("LaunchConfig needs grid= and block=")
+        self.grid = _dim3(grid, "grid")
+        self.block = _dim3(block, "block")
+        self.cluster = None if cluster is None else _dim3(cluster, "cluster")
+        self.shmem_size = 0 if shmem_size is None else int(shmem_size)
+        self.cooperative_launch = bool(cooperative_launch)
+
+    def __repr__(self):
+        return ("LaunchConfig(grid=%s, cluster=%s, block=%s, shmem_size=%d, "
+                "cooperative_launch=%s)" % (self.grid, self.cluster,
+                                            self.block, self.shmem_size,
+                                            self.cooperative_launch))
+
+
+def _address(ptr):
+    """A device array at a raw address, for a pointer parameter (the memory
+    is the caller's; ember only passes its address)."""
+    mem = ember.cuda.UnownedMemory(int(ptr), 1, None)
+    return ember.ndarray((1,), numpy.uint8,
+                         memptr=ember.cuda.MemoryPointer(mem, 0))
+
+
+def _arg(a, kind):
+    if isinstance(a, Buffer):
+        return a._kernel_arg()
+    if isinstance(a, ember.ndarray):
+        return a
+    if kind == "pointer" and isinstance(a, (int, numpy.integer)) and \
+            not isinstance(a, bool):
+        return _address(a)
+    if hasattr(a, "__cuda_array_interface__"):
+        return ember.asarray(a)
+    if hasattr(a, "__dlpack__") and not isinstance(a, numpy.generic):
+        return ember.from_dlpack(a)
+    return a
+
+
+def launch(stream, config, kernel, *kernel_args):
+    """Queue kernel on stream with config's grid, block and dynamic shared
+    memory."""
+    if not isinstance(config, LaunchConfig):
+        raise TypeError("launch(): config must be a LaunchConfig, not %s"
+                        % type(config).__name__)
+    if not isinstance(kernel, Kernel):
+        raise TypeError("launch(): kernel must be a Kernel (from "
+                        "ObjectCode.get_kernel), not %s" % type(kernel).__name__)
+    if stream is None or not isinstance(stream, (Stream, ember.Stream)):
+        raise TypeError("launch(): stream must be a Stream, not %s"
+                        % type(stream).__name__)
+    if config.cluster is not None and config.cluster != (1,) * len(
+            config.cluster):
+        raise NotImplementedError("LaunchConfig(cluster=%s): ember does not "
+                                  "launch thread block clusters"
+                                  % (config.cluster,))
+    if config.cooperative_launch:
+        raise NotImplementedError("LaunchConfig(cooperative_launch=True): "
+                                  "ember launches raw kernels without "
+                                  "grid-wide synchronisation")
+    kinds = kernel._fn.param_kinds
+    if len(kernel_args) != len(kinds):
+        raise TypeError("launch(): kernel %s takes %d arguments, %d given"
+                        % (kernel.name, len(kinds), len(kernel_args)))
+    args = tuple(_arg(a, k) for a, k in zip(kernel_args, kinds))
+    kernel._fn(config.grid, config.block, args, shared_mem=config.shmem_size,
+               stream=_ember_stream(stream))

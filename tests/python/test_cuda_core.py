@@ -1,0 +1,318 @@
+"""cuda.core's spellings (ember.cuda.core and .experimental): Device,
+Program/ProgramOptions/ObjectCode, LaunchConfig and launch with every kind
+of argument, Stream, Event, Buffer, memory resources and system, on every
+device, checked against NumPy."""
+import numpy as np
+import pytest
+
+import ember
+from ember.cuda import core
+from conftest import HAVE_CUDA
+
+VECTOR_ADD = r"""
+template<typename T>
+__global__ void vector_add(const T* A, const T* B, T* C, size_t N)
+{
+    const unsigned int tid = threadIdx.x + blockIdx.x * blockDim.x;
+    for (size_t i = tid; i < N; i += gridDim.x * blockDim.x)
+        C[i] = A[i] + B[i];
+}
+"""
+
+SCALE = r"""
+extern "C" __global__ void scale(float *x, float a, unsigned long long n)
+{
+    unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= a * FACTOR;
+}
+"""
+
+
+@pytest.fixture
+def cdev(device):
+    with ember.Device(device):
+        d = core.Device(ember.Device(device))
+        d.set_current()
+        yield d
+
+
+def test_experimental_path_has_the_same_names():
+    from ember.cuda.core import experimental
+    for n in core.__all__:
+        assert getattr(experimental, n) is getattr(core, n), n
+
+
+def test_device(cdev, device):
+    d = ember.Device(device)
+    assert core.Device(d) is cdev                    # one object per device
+    assert core.Device() is cdev                     # the current device
+    assert cdev.device_id == d.id and cdev.name == d.name
+    cc = cdev.compute_capability
+    assert (cc.major, cc.minor) == tuple(d.compute_capability)
+    p = cdev.properties
+    assert p.max_threads_per_block == d.properties["maxThreadsPerBlock"] > 0
+    assert p.multiprocessor_count == d.properties["multiProcessorCount"]
+    assert p.max_block_dim_x == d.properties["maxThreadsDim"][0]
+    assert p.warp_size in (1, 32)
+    with pytest.raises(AttributeError, match="texture"):
+        p.maximum_texture1d_width
+    assert len(cdev.pci_bus_id.split(":")) == 3
+    u = cdev.uuid
+    assert len(u) == 36 and u.count("-") == 4
+    cdev.sync()
+    assert cdev.default_stream.handle == 0
+    assert int(cdev) == d.id
+
+
+def test_device_zero_without_gpu():
+    if HAVE_CUDA:
+        assert core.Device(0)._dev == ember.Device("cuda:0")
+    else:
+        assert core.Device(0)._dev == ember.Device("cpu")
+    assert core.system.num_devices >= 1
+    assert len(core.system.devices) == core.system.num_devices
+    major, minor = core.system.driver_version
+    assert (major > 0) == HAVE_CUDA or major >= 0
+
+
+def test_vector_add_lesson(cdev):
+    s = cdev.create_stream()
+    arch = "".join(str(i) for i in cdev.compute_capability)
+    prog = core.Program(VECTOR_ADD, code_type="c++",
+                        options=core.ProgramOptions(std="c++17",
+                                                    arch=f"sm_{arch}"))
+    mod = prog.compile("cubin", name_expressions=("vector_add<float>",
+                                                  "vector_add<double>"))
+    ker = mod.get_kernel("vector_add<float>")
+    assert ker.num_arguments == 4
+    assert ker.arguments_info == [(0, 8), (8, 8), (16, 8), (24, 8)]
+    size = 50000
+    rng = np.random.default_rng(0)
+    ha, hb = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
+    a, b = ember.asarray(ha), ember.asarray(hb)
+    c = ember.empty_like(a)
+    s.sync()
+    block = 256
+    grid = (size + block - 1) // block
+    config = core.LaunchConfig(grid=grid, block=block)
+    # addresses as ints, as the lesson passes a.data.ptr
+    core.launch(s, config, ker, a.data.ptr, b.data.ptr, c.data.ptr,
+                np.uint64(size))
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(c), ha + hb)
+    # ember arrays themselves, and the double instantiation
+    kd = mod.get_kernel("vector_add<double>")
+    x = ember.arange(10, dtype=ember.float64)
+    y = ember.empty_like(x)
+    core.launch(s, core.LaunchConfig(grid=(2,), block=(4, 1, 1)), kd, x, x, y,
+                np.uint64(10))
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(y), 2 * np.arange(10.0))
+
+
+class _CAI:
+    """Someone else's device array: only __cuda_array_interface__."""
+
+    def __init__(self, arr):
+        self._arr = arr
+        self.__cuda_array_interface__ = {
+            "shape": arr.shape, "typestr": "<f4", "version": 3,
+            "data": (arr.data.ptr, False), "strides": None}
+
+
+class _DLPack:
+    def __init__(self, arr):
+        self._arr = arr
+
+    def __dlpack__(self, **kw):
+        return self._arr.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self._arr.__dlpack_device__()
+
+
+def test_launch_argument_kinds(cdev):
+    obj = core.Program(SCALE, options=core.ProgramOptions(
+        define_macro=("FACTOR", "2"))).compile("cubin")
+    k = obj.get_kernel("scale")
+    s = cdev.create_stream(options=core.StreamOptions(nonblocking=False))
+    assert not s.is_nonblocking
+    cfg = core.LaunchConfig(grid=1, block=64)
+    base = np.arange(8, dtype=np.float32)
+
+    def run(arg, holder):
+        core.launch(s, cfg, k, arg, np.float32(1.5), np.uint64(8))
+        s.sync()
+        np.testing.assert_array_equal(ember.asnumpy(holder), base * 3)
+
+    # (copies: on cpu, asarray of a NumPy array may share its memory)
+    a = ember.asarray(base.copy())
+    run(a, a)
+    a = ember.asarray(base.copy())
+    run(_CAI(a), a)
+    a = ember.asarray(base.copy())
+    run(_DLPack(a), a)
+    buf = cdev.allocate(base.nbytes, stream=s)
+    buf.copy_from(_host_buffer(base), stream=s)
+    core.launch(s, cfg, k, buf, 1.5, 8)          # Python numbers: by C type
+    out = _host_buffer(np.zeros(8, np.float32))
+    buf.copy_to(out, stream=s)
+    s.sync()
+    np.testing.assert_array_equal(np.frombuffer(out._mem, np.float32), base * 3)
+    with pytest.raises(TypeError, match="3 arguments"):
+        core.launch(s, cfg, k, buf, 1.5)
+    with pytest.raises(TypeError):
+        core.launch(s, cfg, k, 1.5, 1.5, 8)       # a float for a pointer
+    with pytest.raises(TypeError, match="LaunchConfig"):
+        core.launch(s, (1, 64), k, buf, 1.5, 8)
+    with pytest.raises(NotImplementedError, match="cluster"):
+        core.launch(s, core.LaunchConfig(grid=2, block=64, cluster=2), k,
+                    buf, 1.5, 8)
+    with pytest.raises(ValueError):
+        core.LaunchConfig(grid=0, block=64)
+    with pytest.raises(ValueError):
+        core.LaunchConfig(block=64)
+
+
+def _host_buffer(h):
+    b = core.LegacyPinnedMemoryResource().allocate(h.nbytes)
+    np.frombuffer(b._mem, h.dtype)[:] = h
+    return b
+
+
+def test_shared_memory(cdev):
+    src = r"""
+    extern "C" __global__ void rev(const int *in, int *out, int n)
+    {
+        extern __shared__ int tile[];
+        int t = threadIdx.x;
+        tile[t] = in[t];
+        __syncthreads();
+        out[t] = tile[n - 1 - t];
+    }
+    """
+    k = core.Program(src).compile("ptx").get_kernel("rev")
+    s = cdev.create_stream()
+    x = ember.arange(32, dtype=ember.int32)
+    y = ember.empty_like(x)
+    core.launch(s, core.LaunchConfig(grid=1, block=32, shmem_size=32 * 4), k,
+                x, y, np.int32(32))
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(y), np.arange(32)[::-1])
+
+
+def test_program_errors_and_options(cdev):
+    with pytest.raises(ember.CompileError):
+        core.Program("__global__ void k( {").compile("cubin")
+    with pytest.raises(ValueError):
+        core.Program(SCALE).compile("fatbin")
+    with pytest.raises(NotImplementedError, match="ltoir"):
+        core.Program(SCALE).compile("ltoir")
+    with pytest.raises(TypeError):
+        core.Program(SCALE, options={"std": "c++17"})
+    o = core.ProgramOptions(std="c++17", debug=True, lineinfo=True,
+                            use_fast_math=True, define_macro=["TEST_FLAG_A", ("TEST_FLAG_B", "2")],
+                            include_path=["/tmp"], max_register_count=32,
+                            ftz=True, relocatable_device_code=False)
+    opts = o._as_options()
+    assert "--std=c++17" in opts and "-DTEST_FLAG_A" in opts and "-DTEST_FLAG_B=2" in opts
+    assert "-I/tmp" in opts and "--maxrregcount=32" in opts
+    assert "--ftz=true" in opts and "--use_fast_math" in opts
+    k = core.Program(SCALE.replace("FACTOR", "1"), options=o).compile(
+        "cubin").get_kernel("scale")
+    x = ember.ones(4, dtype=ember.float32)
+    s = cdev.create_stream()
+    core.launch(s, core.LaunchConfig(grid=1, block=4), k, x, np.float32(5),
+                np.uint64(4))
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(x), np.full(4, 5, np.float32))
+    with pytest.raises(AttributeError):
+        core.Program(SCALE, options=core.ProgramOptions(
+            define_macro="FACTOR=1")).compile("cubin").get_kernel("nope")
+
+
+def test_object_code_from_ptx(cdev, device):
+    src = 'extern "C" __global__ void one(int *a) { a[threadIdx.x] = 1; }'
+    ptx = ember.cuda.Program(src).compile("ptx").code
+    oc = core.ObjectCode.from_ptx(ptx)
+    assert oc.code_type == "ptx" and oc.code == ptx
+    if device == "cpu":
+        with pytest.raises(ValueError, match="cpu"):
+            oc.get_kernel("one")
+        return
+    k = oc.get_kernel("one")
+    x = ember.zeros(8, dtype=ember.int32)
+    s = cdev.create_stream()
+    core.launch(s, core.LaunchConfig(grid=1, block=8), k, x)
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(x), np.ones(8, np.int32))
+    cubin = ember.cuda.Program(src).compile("cubin").code
+    k2 = core.ObjectCode.from_cubin(cubin).get_kernel("one")
+    assert k2.num_arguments == 1
+
+
+def test_streams_and_events(cdev):
+    s1 = cdev.create_stream()
+    s2 = cdev.create_stream(options=core.StreamOptions(nonblocking=True))
+    assert s1 != s2 and s1.handle != 0 and s1.__cuda_stream__() == (0, s1.handle)
+    assert s1.device is cdev
+    with pytest.raises(NotImplementedError, match="priority"):
+        cdev.create_stream(options=core.StreamOptions(priority=-1))
+    t = core.EventOptions(enable_timing=True)
+    e0 = s1.record(options=t)
+    x = ember.arange(100000, dtype=ember.float64)
+    with s1._s:
+        y = (x * 2).sum()
+    e1 = cdev.create_event(options=t)
+    assert s1.record(e1) is e1
+    e1.sync()
+    assert e1.is_done and not e1.is_timing_disabled
+    ms = e1 - e0
+    assert isinstance(ms, float) and ms >= 0
+    plain = s1.record()
+    plain.sync()
+    with pytest.raises(RuntimeError, match="enable_timing"):
+        plain - e0
+    s2.wait(e1)
+    s2.wait(s1)
+    s2.sync()
+    assert float(y) == 2 * np.arange(100000.0).sum()
+    with pytest.raises(NotImplementedError):
+        cdev.create_event(options=core.EventOptions(support_ipc=True))
+    with pytest.raises(RuntimeError):
+        core.Stream()
+
+
+def test_buffers(cdev, device):
+    s = cdev.create_stream()
+    mr = cdev.memory_resource
+    assert isinstance(mr, core.DeviceMemoryResource)
+    assert mr.device_id == cdev.device_id and mr.is_device_accessible
+    assert mr.is_host_accessible == (device == "cpu")
+    h = np.arange(16, dtype=np.int32)
+    src = _host_buffer(h)
+    assert src.is_host_accessible and src.size == 64
+    d1 = cdev.allocate(64, stream=s)
+    assert d1.handle != 0 and d1.size == 64 and d1.memory_resource is mr
+    d1.copy_from(src, stream=s)
+    d2 = d1.copy_to(stream=s)                   # a new buffer from mr
+    assert d2.size == 64 and d2.handle != d1.handle
+    back = _host_buffer(np.zeros(16, np.int32))
+    d2.copy_to(back, stream=s)
+    s.sync()
+    np.testing.assert_array_equal(np.frombuffer(back._mem, np.int32), h)
+    with pytest.raises(ValueError):
+        d1.copy_to(stream=None)
+    small = cdev.allocate(16)
+    with pytest.raises(ValueError):
+        small.copy_from(d1, stream=s)
+    # DLPack: a 1-D int8 view of the bytes, on the buffer's device
+    v = ember.from_dlpack(d2)
+    assert v.shape == (64,) and v.dtype == ember.int8
+    np.testing.assert_array_equal(ember.asnumpy(v).view(np.int32), h)
+    assert d2.__dlpack_device__() == ember.asarray(h).__dlpack_device__()
+    hv = np.from_dlpack(src)
+    np.testing.assert_array_equal(hv.view(np.int32), h)
+    d2.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        d2.copy_to(stream=s)
