@@ -1019,8 +1019,8 @@ EW_FN float ew_spacing_bf16(float a)
     EW_FN C ew_expm1_##S(C a)                                                 \
     {                                                                         \
         T x = a.re, y = a.im, s;                                              \
-        if (y == 0)                                                           \
-            return ew_mk_##S(expm1##F(x), y);                                 \
+        if (y == 0)   /* exp(+-0) - 1 is +0 for complex z, unlike real -0. */ \
+            return ew_mk_##S(x == 0 ? (T)0 : expm1##F(x), y);                 \
         if (ew_fisinf_##R(x)) {                                               \
             if (x < 0)                                                        \
                 return ew_mk_##S((T)-1, ew_fisfinite_##R(y) ? 0 * sin##F(y) : (T)0); \
@@ -1090,8 +1090,8 @@ EW_FN float ew_spacing_bf16(float a)
                              copysign##F((T)0, ew_fisfinite_##R(y)            \
                                                    ? sin##F(y) * cos##F(y)    \
                                                    : (T)1));                  \
-        if (!ew_fisfinite_##R(y))                                              \
-            return ew_mk_##S(y - y, y - y);                                   \
+        if (!ew_fisfinite_##R(y))   /* tanh(+-0 + i inf) = +-0 + i NaN */   \
+            return ew_mk_##S(x == 0 ? x : y - y, y - y);                      \
         if (fabs##F(x) > EW_##R##_TANH_BIG) {                                      \
             T e = exp##F(-2 * fabs##F(x));                                    \
             return ew_mk_##S(x > 0 ? (T)1 : (T)-1, 4 * sin##F(y) * cos##F(y) * e); \

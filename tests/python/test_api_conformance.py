@@ -201,3 +201,29 @@ def test_take_along_axis_default(device):
 @pytest.mark.parametrize("k", [2**63, -2**63, 2**63 - 1, -(2**64), 2**100, 3, -3, 1])
 def test_eye_huge_k(device, k):
     assert_array_equal_np(ember.eye(3, 4, k=k, device=device), np.eye(3, 4, k=k), device)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_more_complex_special_cases(device, dtype):
+    z = np.array([complex(-0.0, 0.0), complex(0.0, INF), complex(0.0, NAN),
+                  complex(-0.0, INF)], dtype=dtype)
+    e = ember.asnumpy(ember.expm1(E(z[:1], device)))
+    _eq(complex(e[0]), (0.0, 0.0))                      # not -0 + 0j
+    t = ember.asnumpy(ember.tanh(E(z[1:], device)))
+    _eq(complex(t[0]), (0.0, NAN))
+    _eq(complex(t[1]), (0.0, NAN))
+    _eq(complex(t[2]), (-0.0, NAN))                     # tanh is odd
+
+
+def test_std_var_correction(device):
+    a = np.arange(12.0).reshape(3, 4) ** 1.5
+    for f in ("std", "var"):
+        for corr in (0, 1, 1.5):
+            got = getattr(ember, f)(E(a, device), axis=0, correction=corr, keepdims=True)
+            want = getattr(np, f)(a, axis=0, correction=corr, keepdims=True)
+            np.testing.assert_allclose(ember.asnumpy(got), want, rtol=1e-13)
+            assert got.shape == want.shape and got.device == ember.Device(device)
+        np.testing.assert_allclose(ember.asnumpy(getattr(ember, f)(E(a, device), ddof=1)),
+                                   getattr(np, f)(a, ddof=1), rtol=1e-13)
+        with pytest.raises(ValueError, match="simultaneously"):
+            getattr(ember, f)(E(a, device), ddof=1, correction=1)

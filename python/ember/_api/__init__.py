@@ -22,6 +22,7 @@ for _mod, _names in {
     "histogramdd": "histogramdd",
     "sets": "unique_all unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",
+    "stats": "std var",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod
