@@ -1,8 +1,10 @@
 /* ember Python extension: keyword parsing for vectorcall functions, shared
- * by every module function that takes named arguments. */
+ * by every module function that takes named arguments, and the checked
+ * conversions of args.h. */
 #include <string.h>
 
 #include "ndarray.h"
+#include "args.h"
 
 int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, const char *const *names, int npos,
@@ -49,4 +51,58 @@ int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
         }
     }
     return 0;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+int empy_index_arg(PyObject *o, const char *what, int bool_ok, int64_t *out)
+{
+    PyObject *i;
+    long long v;
+    int overflow = 0;
+    if ((!bool_ok && PyBool_Check(o)) || !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    /* One call into Python (__index__), checked before anything else. */
+    if (!(i = PyNumber_Index(o)))
+        return -1;
+    v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_OverflowError, "%s: Python int too large to convert "
+                     "to int64", what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int empy_size_arg(PyObject *o, const char *what, int64_t *out)
+{
+    if (empy_index_arg(o, what, 0, out) == 0)
+        return 0;
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: Maximum allowed dimension exceeded", what);
+    }
+    return -1;
+}
+
+Py_ssize_t empy_len_arg(PyObject *o)
+{
+    Py_ssize_t n = PyObject_Length(o);
+    if (n < 0)
+        return -1;
+    /* No array has an extent near 2**62: refuse it here, before a caller
+     * sizes a buffer or a loop by it. */
+    if (n > ((Py_ssize_t)1 << 48)) {
+        PyErr_Format(PyExc_ValueError, "Maximum allowed dimension exceeded "
+                     "(len() of a %.100s is %zd)", Py_TYPE(o)->tp_name, n);
+        return -1;
+    }
+    return n;
 }

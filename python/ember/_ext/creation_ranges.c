@@ -59,7 +59,9 @@ static int num_arg(PyObject *o, int64_t *num)
                      "integer");
         return -1;
     }
-    if (manip_int(o, "num", 50, num) < 0)
+    if (!manip_given(o))
+        *num = 50;
+    else if (empy_size_arg(o, "num", num) < 0)
         return -1;
     if (*num < 0) {
         PyErr_Format(PyExc_ValueError, "Number of samples, %lld, must be non-negative.",
@@ -328,7 +330,9 @@ static PyObject *mod_geomspace(MANIP_FASTCALL)
 
 static int size_arg(PyObject *o, const char *what, int64_t dflt, int64_t *out)
 {
-    if (manip_int(o, what, dflt, out) < 0)
+    if (!manip_given(o))
+        *out = dflt;
+    else if (empy_size_arg(o, what, out) < 0)
         return -1;
     if (*out < 0) {
         PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed (%s=%lld)",

@@ -62,6 +62,12 @@ PyObject *empy_raise(empy_state *st, em_status s)
     if (!msg || !*msg)
         msg = em_status_name(s);
     cls = exc_class(st, s);
+    /* EM_ERR_OVERFLOW is both a value out of a dtype's range, which NumPy
+     * reports as OverflowError ("Python integer 300 out of bounds for
+     * int8"), and a size or offset past int64, which NumPy reports as
+     * ValueError ("array is too big", "Maximum allowed size exceeded"). */
+    if (s == EM_ERR_OVERFLOW && strncmp(msg, "Python integer", 14) != 0)
+        cls = PyExc_ValueError;
     pmsg = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
     if (!pmsg)
         return NULL;

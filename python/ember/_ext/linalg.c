@@ -369,7 +369,9 @@ static PyObject *do_cumulate(empy_state *st, em_cumulate_op op, PyObject *x,
     if (out_arg(out_obj, &out) < 0 || dtype_opt(st, dtype_obj, &has, &dt) < 0)
         return NULL;
     if (axis_obj && axis_obj != Py_None) {
-        long v = PyLong_AsLong(axis_obj);
+        long v = PyBool_Check(axis_obj) ? -1 : PyLong_AsLong(axis_obj);
+        if (PyBool_Check(axis_obj))     /* NumPy: not an axis */
+            PyErr_SetString(PyExc_TypeError, "an integer is required for the axis");
         if (v == -1 && PyErr_Occurred()) {
             if (PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear();

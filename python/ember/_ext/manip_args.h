@@ -6,6 +6,7 @@
 #include <string.h>
 #include "ndarray.h"
 #include "errors.h"
+#include "args.h"
 
 #define MANIP_FASTCALL PyObject *m, PyObject *const *args, Py_ssize_t nargs, \
                        PyObject *kwnames
@@ -20,28 +21,11 @@ static inline int manip_given(PyObject *o)
 /* An int argument (not bool); dflt when absent or None. */
 static inline int manip_int(PyObject *o, const char *what, int64_t dflt, int64_t *out)
 {
-    long long v;
     if (!manip_given(o)) {
         *out = dflt;
         return 0;
     }
-    if (PyBool_Check(o) || !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    v = PyLong_AsLongLong(o);
-    if (v == -1 && PyErr_Occurred()) {
-        PyObject *i = PyNumber_Index(o);
-        if (!i)
-            return -1;
-        v = PyLong_AsLongLong(i);
-        Py_DECREF(i);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-    }
-    *out = v;
-    return 0;
+    return empy_index_arg(o, what, 0, out);
 }
 
 /* 1 with *out when o is one integer (an int, a NumPy integer, a 0-d

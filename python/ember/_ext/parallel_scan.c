@@ -116,6 +116,10 @@ static int axis_arg(PyObject *o, const char *fn, int *axis)
     *axis = EM_SCAN_FLAT;
     if (!o || o == Py_None)
         return 0;
+    if (PyBool_Check(o)) {  /* NumPy: "an integer is required for the axis" */
+        PyErr_Format(PyExc_TypeError, "%s: axis must be an int or None, not bool", fn);
+        return -1;
+    }
     v = PyLong_AsLong(o);
     if (v == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {

@@ -127,6 +127,49 @@ static PyObject *np_argsort(PyObject *m, PyObject *args, PyObject *kw)
     return np_sort_impl(m, args, kw, 1);
 }
 
+/* What NumPy makes of kth before reading it (np.asarray(kth)): an
+ * array deeper than 1-D is a ValueError, booleans a ValueError, anything
+ * not integer (an empty list is float64) a TypeError. 0 when o passes. */
+static int kth_kind_check(PyObject *o, int *ndim_out)
+{
+    static const char not_int[] = "Partition index must be integer";
+    int ndim = -1;
+    char kind = 0;
+    if (empy_is_ndarray(o)) {
+        ndim = EMPY_ARR(o)->ndim;
+        kind = em_dtype_get(EMPY_ARR(o)->dtype)->kind;
+    } else if (PyObject_CheckBuffer(o)) {
+        Py_buffer v;
+        const char *f;
+        if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) < 0)
+            return -1;
+        ndim = v.ndim;
+        f = v.format ? v.format : "B";
+        while (*f && strchr("@=<>!", *f))
+            f++;
+        kind = *f == '?' ? 'b' : strchr("bBhHiIlLqQnN", *f) ? 'i' : 'f';
+        PyBuffer_Release(&v);
+    } else if (PyBool_Check(o)) {
+        kind = 'b';
+    } else if (PyUnicode_Check(o) || PyBytes_Check(o)) {
+        kind = 'U';         /* NumPy reads a string as one, not a sequence */
+    }
+    if (ndim > 1) {
+        PyErr_Format(PyExc_ValueError, "kth must be scalar or 1-D, not %d-D", ndim);
+        return -1;
+    }
+    if (kind == 'b') {
+        PyErr_SetString(PyExc_ValueError, "Booleans unacceptable as partition index");
+        return -1;
+    }
+    if (kind && kind != 'i' && kind != 'u') {
+        PyErr_SetString(PyExc_TypeError, not_int);
+        return -1;
+    }
+    *ndim_out = ndim;
+    return 0;
+}
+
 /* kth: an int or a sequence of ints, each within [-n, n) of the axis. A
  * full sort satisfies every kth. */
 static int kth_check(PyObject *kth, const em_array *a, int axis, int flatten)
@@ -134,6 +177,9 @@ static int kth_check(PyObject *kth, const em_array *a, int axis, int flatten)
     int64_t n;
     PyObject *seq;
     Py_ssize_t k;
+    int kdim = -1;          /* -1: not an array */
+    if (kth_kind_check(kth, &kdim) < 0)
+        return -1;
     if (flatten || a->ndim == 0) {
         n = a->size;
     } else {
@@ -142,21 +188,46 @@ static int kth_check(PyObject *kth, const em_array *a, int axis, int flatten)
             return 0; /* the sort names the bad axis */
         n = a->shape[ax];
     }
-    if (!(seq = PySequence_Check(kth) ? PySequence_Fast(kth, "kth")
-                                      : PyTuple_Pack(1, kth)))
+    if (!(seq = kdim != 0 && PySequence_Check(kth) ? PySequence_Fast(kth, "kth")
+                                                   : PyTuple_Pack(1, kth)))
         return -1;
+    if (PySequence_Fast_GET_SIZE(seq) == 0 && kdim < 0) {
+        Py_DECREF(seq);     /* NumPy reads [] as float64 */
+        PyErr_SetString(PyExc_TypeError, "Partition index must be integer");
+        return -1;
+    }
     for (k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
         PyObject *it = PySequence_Fast_GET_ITEM(seq, k);
-        long long v = PyLong_AsLongLong(it);
-        if (v == -1 && PyErr_Occurred()) {
+        long long v;
+        int overflow = 0;
+        if (PyBool_Check(it)) {
             Py_DECREF(seq);
-            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_TypeError,
-                             "partition: kth must be an int or a sequence "
-                             "of ints, not %.100s",
-                             Py_TYPE(it)->tp_name);
+            PyErr_SetString(PyExc_ValueError, "Booleans unacceptable as partition index");
+            return -1;
+        }
+        if (PySequence_Check(it) && !empy_is_ndarray(it) && !PyObject_CheckBuffer(it)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "kth must be scalar or 1-D");
+            return -1;
+        }
+        v = -1;
+        if (PyIndex_Check(it)) {
+            PyObject *i = PyNumber_Index(it);
+            if (i) {
+                v = PyLong_AsLongLongAndOverflow(i, &overflow);
+                Py_DECREF(i);
             }
+        } else {
+            PyErr_SetString(PyExc_TypeError, "Partition index must be integer");
+        }
+        if ((v == -1 && PyErr_Occurred()) || overflow) {
+            /* it is seq's: name it before seq goes */
+            if (overflow || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "Partition index must be integer, "
+                             "not %.100s", Py_TYPE(it)->tp_name);
+            }
+            Py_DECREF(seq);
             return -1;
         }
         if (v < -n || v >= n) {

@@ -217,7 +217,14 @@ static int parse_axis(const spec *sp, PyObject *o, call *c)
             return -1;
         }
         for (Py_ssize_t i = 0; i < n; i++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, i));
+            long v;
+            if (PyBool_Check(PySequence_Fast_GET_ITEM(o, i))) {
+                /* NumPy: True is not an axis, though it is an int */
+                PyErr_Format(PyExc_TypeError, "%s: an integer is required for "
+                             "the axis, not bool", sp->name);
+                return -1;
+            }
+            v = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, i));
             if (v == -1 && PyErr_Occurred())
                 return -1;
             if (v < -1000000 || v > 1000000)
@@ -231,9 +238,19 @@ static int parse_axis(const spec *sp, PyObject *o, call *c)
         return 0;
     }
     {
-        PyObject *idx = PyNumber_Index(o);
+        PyObject *idx;
         long v;
+        if (PyBool_Check(o)) {
+            PyErr_Format(PyExc_TypeError, "%s: an integer is required for the "
+                         "axis, not bool", sp->name);
+            return -1;
+        }
+        idx = PyNumber_Index(o);
         if (!idx) {
+            /* __index__'s own error (not the lack of one) goes up as is */
+            if (PyIndex_Check(o))
+                return -1;
+            PyErr_Clear();
             PyErr_Format(PyExc_TypeError,
                          "%s: axis must be an integer, a tuple of integers "
                          "or None, not %.50s",
