@@ -245,6 +245,16 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _PI):
         interval_high = period / 2
         boundary_ambiguous = True
     interval_low = -interval_high
+    if dtype in (_e.float32, _e.float64) and dd.dtype == dtype:
+        ph_correct = _e.empty(dd.shape, dtype=dtype, device=p.device)
+        if ph_correct.size:
+            kernel("unwrap", "T dd, T period, T lo, T hi, T discont, bool amb",
+                   "T corr")(dd, period, interval_low, interval_high, discont,
+                             boundary_ambiguous, ph_correct)
+        up = _e.asarray(p, dtype=dtype, copy=True)
+        s1 = _sl(nd, axis, slice(1, None))
+        up[s1] = p[s1] + _e.cumsum(ph_correct, axis=axis)
+        return up
     ddmod = _e.remainder(dd - interval_low, period) + interval_low
     if boundary_ambiguous:
         ddmod = _e.where((ddmod == interval_low) & (dd > 0),
