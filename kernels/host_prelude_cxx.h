@@ -504,6 +504,16 @@ static inline int __em_reduce_(int site, int op, unsigned mask, int v)
 }
 #endif
 
+#ifdef __EM_SIM_DYN
+/* A block-scope `extern __shared__ T s[];` of C++ source becomes
+ * `T (*const s) = __em_dyn_ptr();` (host_compile.c): this converts to a
+ * pointer of whatever type to the calling OS thread's (so the block's)
+ * dynamic shared memory. */
+struct __em_dyn_ptr {
+    template <class T> operator T *() const { return (T *)__em_dyn_shared_mem; }
+};
+#endif
+
 /* ---- launchers ----------------------------------------------------------- */
 
 /* What host_compile.c writes after the user's source, one line a kernel:

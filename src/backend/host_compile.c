@@ -200,7 +200,8 @@ typedef struct lex_info {
     const char *coop;    /* the first cooperative construct, or NULL */
     int coop_line;
     int dyn_shared;      /* an `extern __shared__` array */
-    size_t *labels;      /* where each one's declarator ends */
+    size_t *labels;      /* where text is inserted (see lex) */
+    char *label_kinds;   /* what: one of EDIT_* */
     int n_labels, cap_labels;
 } lex_info;
 
@@ -226,17 +227,32 @@ static size_t declarator_end(const char *text, size_t i, size_t n)
     return i;
 }
 
-static em_status add_label(lex_info *li, size_t pos)
+/* What is inserted at a label: the assembler name of the dynamic shared
+ * memory, or (C++, in a function) the two halves that turn the array into
+ * a pointer to it. */
+enum { EDIT_ASM, EDIT_PTR_OPEN, EDIT_PTR_INIT };
+static const char *const edit_text[] = {
+    " __asm__(\"__em_dyn_shared\")", "(*const ", " = __em_dyn_ptr()",
+};
+
+static em_status add_label(lex_info *li, size_t pos, int kind)
 {
     if (li->n_labels == li->cap_labels) {
         int cap = li->cap_labels ? 2 * li->cap_labels : 8;
-        size_t *p = realloc(li->labels, (size_t)cap * sizeof *p);
+        char *k = realloc(li->label_kinds, (size_t)cap);
+        size_t *p;
+        if (!k)
+            return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading "
+                            "extern __shared__ declarations");
+        li->label_kinds = k;
+        p = realloc(li->labels, (size_t)cap * sizeof *p);
         if (!p)
             return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading "
                             "extern __shared__ declarations");
         li->labels = p;
         li->cap_labels = cap;
     }
+    li->label_kinds[li->n_labels] = (char)kind;
     li->labels[li->n_labels++] = pos;
     return EM_OK;
 }
@@ -252,7 +268,7 @@ static em_status add_label(lex_info *li, size_t pos)
  * directives blanked too (braces there do not nest). Returns
  * EM_ERR_NOT_SUPPORTED naming the first construct the simulator lacks. */
 static em_status lex(const char *src, const char *text, const char *scan, size_t n,
-                     const char *name, char *code, lex_info *li)
+                     const char *name, int cxx, char *code, lex_info *li)
 {
     int depth = 0, extern_depths[32], n_extern = 0;
 
@@ -308,10 +324,39 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
                 } else if (word_at(text, (k = skip_space(text, j, n)), n,
                                    "__shared__")) {
                     /* (text, not src: a comment may sit between.) */
-                    em_status st = add_label(li, declarator_end(text, k + 10, n));
-                    if (st != EM_OK)
-                        return st;
-                    memcpy(code + k, "__EM_DYNSH", 10);
+                    size_t end = declarator_end(text, k + 10, n);
+                    em_status st;
+                    if (cxx && depth > 0) {
+                        /* g++ drops the assembler name of a block-scope
+                         * extern in a template: `extern __shared__ T
+                         * s[];` becomes `T (*const s) = __em_dyn_ptr();`,
+                         * a pointer to the block's dynamic shared memory
+                         * (host_prelude_cxx.h), made when the line runs. */
+                        size_t b = k + 10, e, nm;
+                        while (b < end && text[b] != '[')
+                            b++;
+                        for (e = b; e < end && text[e] != ']'; e++)
+                            ;
+                        for (nm = b; nm > k + 10 && !is_ident(text[nm - 1]); nm--)
+                            ;
+                        for (; nm > k + 10 && is_ident(text[nm - 1]); nm--)
+                            ;
+                        if (b >= end || e >= end || nm <= k + 10)
+                            return em_error(EM_ERR_COMPILE, "%s:%d: cannot read "
+                                            "the extern __shared__ declaration",
+                                            name, line_of(src, i));
+                        blank(code, i, i + 6);
+                        blank(code, k, k + 10);
+                        blank(code, b, e + 1);
+                        code[b] = ')';
+                        if ((st = add_label(li, nm, EDIT_PTR_OPEN)) != EM_OK ||
+                            (st = add_label(li, end, EDIT_PTR_INIT)) != EM_OK)
+                            return st;
+                    } else {
+                        if ((st = add_label(li, end, EDIT_ASM)) != EM_OK)
+                            return st;
+                        memcpy(code + k, "__EM_DYNSH", 10);
+                    }
                     if (!li->coop) {
                         li->coop = "extern __shared__";
                         li->coop_line = line_of(src, i);
@@ -1063,7 +1108,7 @@ em_status em_compile_host(const char *source, const char *name,
     code[n] = text[n] = scan[n] = 0;
     em_ksig_blank(source, n, text, 1);
     em_ksig_blank(source, n, scan, 0);
-    st = lex(source, text, scan, n, name, code, &li);
+    st = lex(source, text, scan, n, name, hl.cxx, code, &li);
     if (st != EM_OK)
         goto done;
     /* The launchers need types as text only: no options, no kinds. */
@@ -1097,7 +1142,7 @@ em_status em_compile_host(const char *source, const char *name,
         size_t at = 0;
         for (int k = 0; k < li.n_labels; k++) {
             sb_add(&tu, code + at, li.labels[k] - at);
-            sb_puts(&tu, " __asm__(\"__em_dyn_shared\")");
+            sb_puts(&tu, edit_text[(int)li.label_kinds[k]]);
             at = li.labels[k];
         }
         sb_add(&tu, code + at, n - at);
@@ -1215,6 +1260,7 @@ done:
     em_ksig_free(sig);
     free(hl.exprs);
     free(li.labels);
+    free(li.label_kinds);
     free(code);
     free(text);
     free(scan);

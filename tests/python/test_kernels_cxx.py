@@ -463,3 +463,49 @@ def test_get_global_constant_memory(device):
         np.testing.assert_array_equal(ember.asnumpy(coeffs), r)
         with pytest.raises(AttributeError, match="nope"):
             m.get_global("nope")
+
+
+DYNSHARED = r'''
+#define BLOCK 64
+template <typename T> struct Pair {
+    T a, b;
+    __host__ __device__ Pair operator+(const Pair &o) const { return {a + o.a, b + o.b}; }
+};
+
+template <typename T>
+__global__ void __launch_bounds__(BLOCK) tree_sum(const T *__restrict__ x, T *out, int n) {
+    extern __shared__ unsigned char smem[];        // dynamic, in a template
+    Pair<T> *s = reinterpret_cast<Pair<T> *>(smem);
+    unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+    s[t] = Pair<T>{g < (unsigned)n ? x[g] : T(0), T(1)};
+    __syncthreads();
+    #pragma unroll
+    for (int d = BLOCK / 2; d > 0; d >>= 1) {
+        if (t < (unsigned)d) s[t] = s[t] + s[t + d];
+        __syncthreads();
+    }
+    if (t == 0) { out[2 * blockIdx.x] = s[0].a; out[2 * blockIdx.x + 1] = s[0].b; }
+}
+
+extern "C" __global__ void tree_sum_f32(const float *x, float *out, int n) {
+    tree_sum<float>(x, out, n);   // the C-linkage wrapper, for every device
+}
+'''
+
+
+def test_template_dynamic_shared_memory(device):
+    x = np.arange(200, dtype=np.float64) * 0.25
+    with ember.Device(device):
+        m = ember.RawModule(code=DYNSHARED, name_expressions=("tree_sum<double>",))
+        out = ember.zeros(8, dtype=ember.float64, device=device)
+        m.get_function("tree_sum<double>")(4, 64, (arr(x, device), out, x.size),
+                                           shared_mem=64 * 16)
+        got = ember.asnumpy(out).reshape(4, 2)
+        np.testing.assert_array_equal(got[:, 0], np.pad(x, (0, 56)).reshape(4, 64).sum(1))
+        np.testing.assert_array_equal(got[:, 1], [64.0] * 4)
+        xf = x.astype(np.float32)
+        outf = ember.zeros(8, dtype=ember.float32, device=device)
+        m.get_function("tree_sum_f32")(4, 64, (arr(xf, device), outf, xf.size),
+                                       shared_mem=64 * 8)
+        np.testing.assert_array_equal(ember.asnumpy(outf).reshape(4, 2)[:, 0],
+                                      np.pad(xf, (0, 56)).reshape(4, 64).sum(1))
