@@ -69,6 +69,7 @@ typedef struct em_device_props {
     int pci_bus_id, pci_device_id, pci_domain_id;
     int unified_addressing;
     int64_t total_memory;         /* bytes */
+    unsigned char uuid[16];       /* cuDeviceGetUuid's; all zero on cpu or unknown */
 } em_device_props;
 
 em_status em_device_get_props(em_device *d, em_device_props *out);
@@ -317,6 +318,21 @@ typedef struct em_dim3 { unsigned x, y, z; } em_dim3;
  * values are copied before return. */
 em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
                     size_t shared_bytes, em_stream *stream, void **args);
+
+/* As em_launch, with every block of the grid running at once so that they
+ * may synchronise with one another (CUDA's cooperative launch,
+ * cuLaunchCooperativeKernel): a grid larger than the device holds at once
+ * fails with the driver's CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+ * EM_ERR_NOT_SUPPORTED on cpu and on drivers without it. */
+em_status em_launch_cooperative(em_function *f, em_dim3 grid, em_dim3 block,
+                                size_t shared_bytes, em_stream *stream,
+                                void **args);
+
+/* How many blocks of f, of block_threads threads and dyn_shared bytes of
+ * dynamic shared memory each, one multiprocessor holds at once (CUDA's
+ * occupancy calculator) into *out. EM_ERR_NOT_SUPPORTED on cpu. */
+em_status em_function_max_active_blocks(em_function *f, int block_threads,
+                                        size_t dyn_shared, int *out);
 
 /* ---- the kernel cache ------------------------------------------------- */
 

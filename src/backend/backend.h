@@ -131,6 +131,13 @@ struct em_backend_ops {
     /* Grid, block and shared size are already checked against d->props. */
     em_status (*launch)(em_function *f, em_dim3 grid, em_dim3 block,
                         size_t shared_bytes, em_stream *s, void **args);
+    /* Optional (NULL on cpu): a launch whose blocks all run at once, and
+     * how many blocks of f one multiprocessor holds at once. */
+    em_status (*launch_cooperative)(em_function *f, em_dim3 grid,
+                                    em_dim3 block, size_t shared_bytes,
+                                    em_stream *s, void **args);
+    em_status (*max_active_blocks)(em_function *f, int block_threads,
+                                   size_t dyn_shared, int *out);
 };
 
 extern const struct em_backend_ops em_cuda_backend;

@@ -284,6 +284,11 @@ static em_status cu_device_open(em_device *d)
     if (r != CUDA_SUCCESS)
         return cu_fail(NULL, r, "cuDeviceTotalMem(cuda:%d)", d->id);
     p.total_memory = (int64_t)total;
+    /* Optional: a driver without it leaves the UUID zero (unknown). */
+    if (drv.cuDeviceGetUuid_v2)
+        (void)drv.cuDeviceGetUuid_v2(p.uuid, dev);
+    else if (drv.cuDeviceGetUuid)
+        (void)drv.cuDeviceGetUuid(p.uuid, dev);
 
     struct cu_dev *dv = calloc(1, sizeof *dv);
     if (!dv)
@@ -803,6 +808,61 @@ static em_status cu_launch(em_function *f, em_dim3 grid, em_dim3 block,
     return EM_OK;
 }
 
+/* A grid whose blocks all run at once, for kernels that synchronise the
+ * whole grid: the driver refuses one larger than the device holds. Not on
+ * the hot path of ordinary launches. */
+static em_status cu_launch_cooperative(em_function *f, em_dim3 grid,
+                                       em_dim3 block, size_t shared_bytes,
+                                       em_stream *s, void **args)
+{
+    em_device *d = f->module->dev;
+    struct cu_fn *cf = f->impl;
+    if (!drv.cuLaunchCooperativeKernel)
+        return em_error(EM_ERR_NOT_SUPPORTED, "cooperative launch of '%s': "
+                        "the CUDA driver has no cuLaunchCooperativeKernel",
+                        f->name);
+    CU_ENTER(d, "cuLaunchCooperativeKernel");
+    if (shared_bytes > UINT_MAX)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "kernel '%s': %zu bytes of shared memory", f->name,
+                        shared_bytes);
+    unsigned shared = (unsigned)shared_bytes;
+    if (shared > atomic_load_explicit(&cf->dyn_shared, memory_order_acquire)) {
+        em_status st = raise_dyn_shared(f, cf, shared);
+        if (st != EM_OK)
+            return st;
+    }
+    CUresult r = drv.cuLaunchCooperativeKernel(cf->fn, grid.x, grid.y, grid.z,
+                                               block.x, block.y, block.z,
+                                               shared, stream_of(s), args);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r,
+                       "cuLaunchCooperativeKernel('%s', grid %ux%ux%u, block "
+                       "%ux%ux%u, %u shared bytes)",
+                       f->name, grid.x, grid.y, grid.z, block.x, block.y,
+                       block.z, shared);
+    return EM_OK;
+}
+
+static em_status cu_max_active_blocks(em_function *f, int block_threads,
+                                      size_t dyn_shared, int *out)
+{
+    em_device *d = f->module->dev;
+    struct cu_fn *cf = f->impl;
+    if (!drv.cuOccupancyMaxActiveBlocksPerMultiprocessor)
+        return em_error(EM_ERR_NOT_SUPPORTED, "occupancy of '%s': the CUDA "
+                        "driver has no cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                        f->name);
+    CU_ENTER(d, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    CUresult r = drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        out, cf->fn, block_threads, dyn_shared);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r, "cuOccupancyMaxActiveBlocksPerMultiprocessor('%s', "
+                       "%d threads, %zu shared bytes)", f->name, block_threads,
+                       dyn_shared);
+    return EM_OK;
+}
+
 /* ---- pinned host memory ------------------------------------------------ */
 
 /* Pinned blocks are few and large, so a sorted array searched by bisection
@@ -1001,4 +1061,6 @@ const struct em_backend_ops em_cuda_backend = {
     .module_get_function = cu_module_get_function,
     .module_get_global = cu_module_get_global,
     .launch = cu_launch,
+    .launch_cooperative = cu_launch_cooperative,
+    .max_active_blocks = cu_max_active_blocks,
 };

@@ -127,6 +127,9 @@ struct em_cuda_driver {
     CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
     CUresult (*cuDeviceGetAttribute)(int *value, int attrib, CUdevice dev);
     CUresult (*cuDeviceTotalMem_v2)(size_t *bytes, CUdevice dev);
+    /* CUuuid is a struct of 16 chars: a pointer to 16 bytes is the same */
+    CUresult (*cuDeviceGetUuid_v2)(unsigned char *uuid, CUdevice dev);
+    CUresult (*cuDeviceGetUuid)(unsigned char *uuid, CUdevice dev);
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
     CUresult (*cuCtxGetCurrent)(CUcontext *ctx);
     CUresult (*cuCtxSetCurrent)(CUcontext ctx);
@@ -172,6 +175,15 @@ struct em_cuda_driver {
                                unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned shared, CUstream s,
                                void **params, void **extra);
+    /* optional: grids whose blocks run at once, and the occupancy that
+     * sizes them (ember.cuda.jit's grid.sync()) */
+    CUresult (*cuLaunchCooperativeKernel)(CUfunction f, unsigned gx,
+                                          unsigned gy, unsigned gz,
+                                          unsigned bx, unsigned by,
+                                          unsigned bz, unsigned shared,
+                                          CUstream s, void **params);
+    CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(
+        int *blocks, CUfunction f, int block_size, size_t dyn_shared);
 };
 
 struct em_cuda_nvrtc {

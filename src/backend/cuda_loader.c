@@ -36,6 +36,7 @@ static const struct sym driver_syms[] = {
     DRV(cuGetErrorString, 1), DRV(cuDeviceGet, 1), DRV(cuDeviceGetCount, 1),
     DRV(cuDeviceGetName, 1), DRV(cuDeviceGetAttribute, 1),
     DRV(cuDeviceTotalMem_v2, 1), DRV(cuDevicePrimaryCtxRetain, 1),
+    DRV(cuDeviceGetUuid_v2, 0), DRV(cuDeviceGetUuid, 0),
     DRV(cuCtxGetCurrent, 1), DRV(cuCtxSetCurrent, 1),
     DRV(cuCtxPushCurrent_v2, 1), DRV(cuCtxPopCurrent_v2, 1),
     DRV(cuCtxSynchronize, 1), DRV(cuMemGetInfo_v2, 1), DRV(cuMemAlloc_v2, 1),
@@ -50,6 +51,8 @@ static const struct sym driver_syms[] = {
     DRV(cuFuncGetAttribute, 1),
     DRV(cuFuncSetAttribute, 1),
     DRV(cuFuncGetParamInfo, 0), DRV(cuLaunchKernel, 1),
+    DRV(cuLaunchCooperativeKernel, 0),
+    DRV(cuOccupancyMaxActiveBlocksPerMultiprocessor, 0),
 };
 
 static const struct sym nvrtc_syms[] = {

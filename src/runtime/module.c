@@ -315,8 +315,41 @@ static em_status launch_error(const em_function *f, em_dim3 grid, em_dim3 block,
                     "at most %d", f->name, shared_bytes, d->name, shared_limit(p));
 }
 
+static em_status launch_checked(em_function *f, em_dim3 grid, em_dim3 block,
+                                size_t shared_bytes, em_stream *stream,
+                                void **args, int cooperative);
+
 em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
                     size_t shared_bytes, em_stream *stream, void **args)
+{
+    return launch_checked(f, grid, block, shared_bytes, stream, args, 0);
+}
+
+em_status em_launch_cooperative(em_function *f, em_dim3 grid, em_dim3 block,
+                                size_t shared_bytes, em_stream *stream,
+                                void **args)
+{
+    return launch_checked(f, grid, block, shared_bytes, stream, args, 1);
+}
+
+em_status em_function_max_active_blocks(em_function *f, int block_threads,
+                                        size_t dyn_shared, int *out)
+{
+    em_device *d;
+    if (!f || !out || block_threads <= 0)
+        return em_error(EM_ERR_INVALID_VALUE, "em_function_max_active_blocks: "
+                        "%s", !f ? "function is NULL" : !out ? "out is NULL"
+                        : "block_threads must be positive");
+    d = f->module->dev;
+    if (!d->ops->max_active_blocks)
+        return em_error(EM_ERR_NOT_SUPPORTED, "occupancy of %s on %s", f->name,
+                        d->name);
+    return d->ops->max_active_blocks(f, block_threads, dyn_shared, out);
+}
+
+static em_status launch_checked(em_function *f, em_dim3 grid, em_dim3 block,
+                                size_t shared_bytes, em_stream *stream,
+                                void **args, int cooperative)
 {
     const em_device_props *p;
     em_device *d;
@@ -342,5 +375,11 @@ em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
     if (!args && f->n_params > 0)
         return em_error(EM_ERR_INVALID_VALUE, "launch of %s: args is NULL but the "
                         "kernel takes %d parameters", f->name, f->n_params);
+    if (cooperative) {
+        if (!d->ops->launch_cooperative)
+            return em_error(EM_ERR_NOT_SUPPORTED, "cooperative launch of %s on %s",
+                            f->name, d->name);
+        return d->ops->launch_cooperative(f, grid, block, shared_bytes, s, args);
+    }
     return d->ops->launch(f, grid, block, shared_bytes, s, args);
 }

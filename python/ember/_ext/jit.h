@@ -241,8 +241,10 @@ typedef struct empy_jit_grid_rec {
 } empy_jit_grid_rec;
 
 /* The most blocks of `block` threads a grid-synchronising kernel may have
- * on d (Numba's max_cooperative_grid_blocks). */
-long long empy_jit_coop_limit(em_device *d, em_dim3 block);
+ * on d (Numba's max_cooperative_grid_blocks): on cuda from fn's occupancy
+ * with `shared` bytes of dynamic shared memory when fn is given and the
+ * driver says, else a conservative figure. */
+long long empy_jit_coop_limit(em_device *d, em_dim3 block, em_function *fn, size_t shared);
 
 /* Run a grid-synchronising cpu kernel: every block as a grid of one block
  * on a thread of its own, argv[grid_slot] pointing at its record, all

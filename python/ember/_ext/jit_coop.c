@@ -20,9 +20,10 @@
 /* Blocks per core a cpu grid may have: each is an OS thread that blocks
  * (does not spin) at a barrier, so this is a bound on threads, not speed. */
 #define CPU_BLOCKS_PER_CORE 16
-/* Threads per SM assumed free for a grid on the GPU: every GPU ember
- * builds for runs at least 1024 threads an SM, and kernels of up to 64
- * registers a thread fit that many. */
+/* Without a compiled kernel to ask the driver about (or a driver that
+ * answers): threads per SM assumed free for a grid on the GPU. Every GPU
+ * ember builds for runs at least 1024 threads an SM, and kernels of up to
+ * 64 registers a thread fit that many. */
 #define GPU_THREADS_PER_SM 1024
 /* Resident blocks an SM holds at most (16 on Turing, 32 since Volta
  * otherwise): the smaller, so small blocks never outnumber it. */
@@ -167,17 +168,21 @@ em_status empy_jit_coop_cpu(em_function *fn, em_dim3 grid, em_dim3 block, size_t
     return st;
 }
 
-long long empy_jit_coop_limit(em_device *d, em_dim3 block)
+long long empy_jit_coop_limit(em_device *d, em_dim3 block, em_function *fn, size_t shared)
 {
     em_device_props p;
     long long threads = (long long)block.x * block.y * block.z, per;
-    int units = 1;
+    int units = 1, active;
     if (em_device_get_props(d, &p) == EM_OK && p.multiprocessor_count > 0)
         units = p.multiprocessor_count;
     if (threads <= 0)
         return 0;
     if (em_device_get_type(d) == EM_DEVICE_CPU)
         return (long long)units * CPU_BLOCKS_PER_CORE;
+    /* the driver's occupancy of this kernel, as Numba asks it */
+    if (fn && threads <= 1024 &&
+        em_function_max_active_blocks(fn, (int)threads, shared, &active) == EM_OK)
+        return (long long)units * active;
     per = GPU_THREADS_PER_SM / threads;
     if (per > GPU_BLOCKS_PER_SM)
         per = GPU_BLOCKS_PER_SM;

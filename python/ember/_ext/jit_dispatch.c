@@ -229,6 +229,8 @@ static PyObject *disp_max_coop(PyObject *self, PyObject *const *args, Py_ssize_t
     em_dim3 b;
     em_device *d;
     em_status rc;
+    empy_jit_entry *e;
+    size_t shared = 0;
     if (empy_parse_args("max_cooperative_grid_blocks", args, nargs, kwnames, names, 2, 1,
                         v) < 0 || empy_parse_dim(v[0], "blockdim", &b) < 0)
         return NULL;
@@ -236,9 +238,16 @@ static PyObject *disp_max_coop(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_Format(PyExc_ValueError, "blockdim must be positive, got %R", v[0]);
         return NULL;
     }
+    if (v[1] && empy_jit_shared_arg(v[1], &shared) < 0)
+        return NULL;
     if ((rc = em_current_device(&d)) != EM_OK)
         return empy_raise(st, rc);
-    return PyLong_FromLongLong(empy_jit_coop_limit(d, b));
+    /* the newest specialisation on d that synchronises its grid, if any
+     * (Numba asks this of one compiled kernel) */
+    for (e = EMPY_LOAD_ACQUIRE(DISP(self)->entries); e; e = e->next)
+        if (e->dev == d && e->grid_sync)
+            break;
+    return PyLong_FromLongLong(empy_jit_coop_limit(d, b, e ? e->fn : NULL, shared));
 }
 
 static PyMethodDef disp_methods[] = {

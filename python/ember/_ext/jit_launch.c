@@ -169,7 +169,7 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
     if (e->grid_sync) {
         /* grid.sync(): every block must run at once */
         long long nb = (long long)cfg->grid.x * cfg->grid.y * cfg->grid.z;
-        long long lim = empy_jit_coop_limit(dev, cfg->block);
+        long long lim = empy_jit_coop_limit(dev, cfg->block, e->fn, cfg->shared);
         void *gp = e->grid_dev;
         if (nb > lim) {
             PyErr_Format(PyExc_ValueError, "kernel '%s' synchronises its grid "
@@ -229,7 +229,15 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
             rc = em_stream_synchronize(s);
         Py_END_ALLOW_THREADS
     } else {
-        rc = em_launch(e->fn, cfg->grid, cfg->block, cfg->shared, s, argv);
+        if (e->grid_sync) {
+            rc = em_launch_cooperative(e->fn, cfg->grid, cfg->block, cfg->shared, s, argv);
+            /* a driver without cooperative launches: the grid is within
+             * what the device holds, so an ordinary launch keeps it resident */
+            if (rc == EM_ERR_NOT_SUPPORTED)
+                rc = em_launch(e->fn, cfg->grid, cfg->block, cfg->shared, s, argv);
+        } else {
+            rc = em_launch(e->fn, cfg->grid, cfg->block, cfg->shared, s, argv);
+        }
         if (rc == EM_OK && read_rec) {
             Py_BEGIN_ALLOW_THREADS
             rc = em_stream_synchronize(s ? s : em_stream_default(dev));
