@@ -195,9 +195,12 @@ def test_grid_sync_rounds(device):
 def test_grid_too_large(device):
     k = cuda.jit(_two_phase)
     with ember.Device(device):
+        a = ember.asarray(np.zeros(4, np.int64))
+        k[1, 32](a, ember.asarray(np.zeros(4, np.int64)))
+        # compiled now: on the GPU the driver's occupancy of this kernel
         lim = k.max_cooperative_grid_blocks(32)
         assert lim >= 1
-        a = ember.asarray(np.zeros(4, np.int64))
+        assert k.max_cooperative_grid_blocks((16, 2), 0) == lim
         with pytest.raises(ValueError, match="max_cooperative_grid_blocks"):
             k[lim + 1, 32](a, a)
 
