@@ -161,6 +161,29 @@ static PyObject *Device_get_cc(PyObject *self, void *c)
     return cc;
 }
 
+/* The GPU's UUID as cuda.core writes it (8-4-4-4-12 hex digits); None on
+ * cpu, which has none, or where the driver did not say. */
+static PyObject *Device_get_uuid(PyObject *self, void *c)
+{
+    static const char hex[] = "0123456789abcdef";
+    em_device_props p;
+    char s[37];
+    int nonzero = 0, k = 0;
+    if (get_props(self, &p) < 0)
+        return NULL;
+    for (int i = 0; i < 16; i++) {
+        nonzero |= p.uuid[i];
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            s[k++] = '-';
+        s[k++] = hex[p.uuid[i] >> 4];
+        s[k++] = hex[p.uuid[i] & 15];
+    }
+    s[k] = 0;
+    if (!nonzero)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
 static PyObject *Device_get_arch(PyObject *self, void *c)
 {
     return PyLong_FromLong(em_device_arch(DEV(self)));
@@ -310,6 +333,8 @@ static PyGetSetDef Device_getset[] = {
     {"arch", Device_get_arch, NULL,
      "The compile target in kernel cache keys: 10*major+minor on cuda; on "
      "cpu a digest of the CPU's model and flags (0 if unknown).", NULL},
+    {"uuid", Device_get_uuid, NULL,
+     "The GPU's UUID ('8-4-4-4-12' hex digits); None on cpu.", NULL},
     {"properties", Device_get_properties, NULL,
      "Every device property, named as cudaGetDeviceProperties does.", NULL},
     {"attributes", Device_get_attributes, NULL,

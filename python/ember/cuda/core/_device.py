@@ -108,9 +108,9 @@ class Device:
     def uuid(self):
         """The GPU's UUID (cuda.core's string form). On the cpu device,
         the machine's id (/etc/machine-id) in the same form."""
-        u = getattr(self._dev, "uuid", None)
+        u = self._dev.uuid
         if u is not None:
-            return str(u)
+            return u
         if self._dev.type == "cpu":
             for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
                 try:
@@ -119,8 +119,8 @@ class Device:
                 except (OSError, ValueError):
                     continue
             raise RuntimeError("the cpu device's uuid: no /etc/machine-id")
-        raise NotImplementedError("Device(%d).uuid: this ember does not read "
-                                  "GPU UUIDs" % self.device_id)
+        raise RuntimeError("Device(%d).uuid: the CUDA driver did not give "
+                           "one" % self.device_id)
 
     @property
     def context(self):
