@@ -226,3 +226,20 @@ def test_source_module_options(drv):
         SourceModule("__global__ void broken( { }")
     with pytest.raises(AttributeError):
         SourceModule(src, options=["-DSCALE=1"]).get_function("nope")
+
+
+def test_get_global_constant(drv):
+    from ember.pycuda.compiler import SourceModule
+    mod = SourceModule(r"""
+    __constant__ float coef[4];
+    __global__ void apply(float *out) { out[threadIdx.x] = coef[threadIdx.x] * 2; }
+    """)
+    ptr, size = mod.get_global("coef")
+    assert size == 16
+    drv.memcpy_htod(ptr, np.array([1, 2, 3, 4], np.float32))
+    back = np.zeros(4, np.float32)
+    drv.memcpy_dtoh(back, ptr)
+    np.testing.assert_array_equal(back, [1, 2, 3, 4])
+    out = np.zeros(4, np.float32)
+    mod.get_function("apply")(drv.Out(out), block=(4, 1, 1))
+    np.testing.assert_array_equal(out, [2, 4, 6, 8])

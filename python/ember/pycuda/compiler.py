@@ -38,14 +38,19 @@ class SourceModule:
 
     def get_global(self, name):
         """(address, size in bytes) of a __device__ or __constant__
-        variable, as PyCUDA returns; the address works with memcpy_htod."""
-        get = getattr(self._mod, "get_global", None)
-        if get is None:
-            raise NotImplementedError(
-                "SourceModule.get_global(%r): this ember has no "
-                "RawModule.get_global" % name)
-        mp = get(name)
-        alloc = DeviceAllocation.__new__(DeviceAllocation)
-        alloc._buf, alloc.ptr = mp, int(mp.ptr)
-        alloc.size = getattr(getattr(mp, "mem", None), "size", 0)
-        return alloc, alloc.size
+        variable, as PyCUDA returns; the address works with memcpy_htod and
+        memcpy_dtoh."""
+        mp = self._mod.get_global(name)
+        return _GlobalAllocation(mp), mp.mem.size
+
+
+class _GlobalAllocation(DeviceAllocation):
+    """A module variable's memory (the module owns it)."""
+
+    def __init__(self, mp):
+        self._buf = mp
+        self.ptr = int(mp.ptr)
+        self.size = mp.mem.size
+
+    def _memptr(self, offset=0):
+        return self._buf + offset
