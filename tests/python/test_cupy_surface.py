@@ -351,3 +351,13 @@ def test_benchmark(device):
                          max_duration=0.05)
         assert 1 <= slow.cpu_times.size < 20
         assert slow.cpu_times.min() >= 0.009
+
+
+def test_default_pinned_pool_at_top_level():
+    pool = ember.get_default_pinned_memory_pool()
+    assert isinstance(pool, ember.cuda.PinnedMemoryPool)
+    assert pool is ember.cuda.pinned_memory.get_default_pinned_memory_pool()
+    n = pool.n_free_blocks()
+    p = ember.cuda.pinned_memory.alloc_pinned_memory(48)
+    del p
+    assert pool.n_free_blocks() == n + 1
