@@ -514,6 +514,118 @@ struct __em_dyn_ptr {
 };
 #endif
 
+/* ---- half precision (cuda_fp16.h) --------------------------------------- */
+
+#ifdef __FLT16_MAX__
+/* CUDA's __half over the compiler's _Float16 (IEEE binary16). Arithmetic
+ * goes through float and rounds once to half: float's 24 bits are enough
+ * (2 x 11 + 2) for that double rounding to give the correctly rounded
+ * half result of + - * / and sqrt, which is what the GPU computes. */
+struct __half {
+    _Float16 __v;
+    __half() = default;
+    template <class T, class = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+    __half(T v) : __v((_Float16)v) {}
+    operator float() const { return (float)__v; }
+    __half &operator+=(const __half &o) { __v = (_Float16)((float)__v + (float)o.__v); return *this; }
+    __half &operator-=(const __half &o) { __v = (_Float16)((float)__v - (float)o.__v); return *this; }
+    __half &operator*=(const __half &o) { __v = (_Float16)((float)__v * (float)o.__v); return *this; }
+    __half &operator/=(const __half &o) { __v = (_Float16)((float)__v / (float)o.__v); return *this; }
+};
+typedef __half half;
+struct __attribute__((aligned(4))) __half2 { __half x, y; };
+typedef __half2 half2;
+
+static inline __half __em_h(float f) { __half h; h.__v = (_Float16)f; return h; }
+static inline __half operator+(const __half &a, const __half &b) { return __em_h((float)a + (float)b); }
+static inline __half operator-(const __half &a, const __half &b) { return __em_h((float)a - (float)b); }
+static inline __half operator*(const __half &a, const __half &b) { return __em_h((float)a * (float)b); }
+static inline __half operator/(const __half &a, const __half &b) { return __em_h((float)a / (float)b); }
+static inline __half operator-(const __half &a) { return __em_h(-(float)a); }
+static inline bool operator==(const __half &a, const __half &b) { return (float)a == (float)b; }
+static inline bool operator!=(const __half &a, const __half &b) { return (float)a != (float)b; }
+static inline bool operator<(const __half &a, const __half &b) { return (float)a < (float)b; }
+static inline bool operator>(const __half &a, const __half &b) { return (float)a > (float)b; }
+static inline bool operator<=(const __half &a, const __half &b) { return (float)a <= (float)b; }
+static inline bool operator>=(const __half &a, const __half &b) { return (float)a >= (float)b; }
+
+static inline __half __float2half(float f) { return __em_h(f); }
+static inline __half __float2half_rn(float f) { return __em_h(f); }
+static inline __half __double2half(double d) { __half h; h.__v = (_Float16)d; return h; }
+static inline float __half2float(__half h) { return (float)h; }
+static inline __half __int2half_rn(int i) { __half h; h.__v = (_Float16)i; return h; }
+static inline int __half2int_rz(__half h) { return __float2int_rz((float)h); }
+static inline int __half2int_rn(__half h) { return __float2int_rn((float)h); }
+static inline unsigned short __half_as_ushort(__half h)
+{
+    unsigned short u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+static inline __half __ushort_as_half(unsigned short u)
+{
+    __half h;
+    memcpy(&h, &u, 2);
+    return h;
+}
+static inline short __half_as_short(__half h) { return (short)__half_as_ushort(h); }
+static inline __half __short_as_half(short s) { return __ushort_as_half((unsigned short)s); }
+static inline __half __hadd(__half a, __half b) { return a + b; }
+static inline __half __hsub(__half a, __half b) { return a - b; }
+static inline __half __hmul(__half a, __half b) { return a * b; }
+static inline __half __hdiv(__half a, __half b) { return a / b; }
+static inline __half __hneg(__half a) { return -a; }
+static inline __half __habs(__half a) { return __em_h(fabsf((float)a)); }
+static inline __half __hfma(__half a, __half b, __half c)
+{
+    /* a * b is exact in double; the sum may round twice (to double,
+     * then half), which differs from one rounding only in rare ties. */
+    return __double2half((double)(float)a * (float)b + (float)c);
+}
+static inline __half __hmax(__half a, __half b) { return __em_h(fmaxf((float)a, (float)b)); }
+static inline __half __hmin(__half a, __half b) { return __em_h(fminf((float)a, (float)b)); }
+static inline bool __heq(__half a, __half b) { return a == b; }
+static inline bool __hne(__half a, __half b) { return a != b; }
+static inline bool __hlt(__half a, __half b) { return a < b; }
+static inline bool __hgt(__half a, __half b) { return a > b; }
+static inline bool __hle(__half a, __half b) { return a <= b; }
+static inline bool __hge(__half a, __half b) { return a >= b; }
+static inline bool __hisnan(__half a) { return (float)a != (float)a; }
+static inline __half hsqrt(__half a) { return __em_h(sqrtf((float)a)); }
+static inline __half hrsqrt(__half a) { return __em_h(1.0f / sqrtf((float)a)); }
+static inline __half hrcp(__half a) { return __em_h(1.0f / (float)a); }
+static inline __half hexp(__half a) { return __em_h(expf((float)a)); }
+static inline __half hlog(__half a) { return __em_h(logf((float)a)); }
+static inline __half hsin(__half a) { return __em_h(sinf((float)a)); }
+static inline __half hcos(__half a) { return __em_h(cosf((float)a)); }
+static inline __half hfloor(__half a) { return __em_h(floorf((float)a)); }
+static inline __half hceil(__half a) { return __em_h(ceilf((float)a)); }
+static inline __half2 __halves2half2(__half a, __half b) { __half2 r = {a, b}; return r; }
+static inline __half2 __floats2half2_rn(float a, float b) { return __halves2half2(__em_h(a), __em_h(b)); }
+static inline __half2 __float2half2_rn(float a) { return __floats2half2_rn(a, a); }
+static inline float2 __half22float2(__half2 h) { return make_float2((float)h.x, (float)h.y); }
+static inline __half __low2half(__half2 h) { return h.x; }
+static inline __half __high2half(__half2 h) { return h.y; }
+static inline float __low2float(__half2 h) { return (float)h.x; }
+static inline float __high2float(__half2 h) { return (float)h.y; }
+static inline __half2 __hadd2(__half2 a, __half2 b) { return __halves2half2(a.x + b.x, a.y + b.y); }
+static inline __half2 __hsub2(__half2 a, __half2 b) { return __halves2half2(a.x - b.x, a.y - b.y); }
+static inline __half2 __hmul2(__half2 a, __half2 b) { return __halves2half2(a.x * b.x, a.y * b.y); }
+static inline __half2 __hfma2(__half2 a, __half2 b, __half2 c)
+{
+    return __halves2half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
+}
+static inline __half atomicAdd(__half *p, __half v)
+{
+    unsigned short *w = (unsigned short *)p;
+    unsigned short old = __atomic_load_n(w, __EM_RELAXED), nw;
+    do
+        nw = __half_as_ushort(__ushort_as_half(old) + v);
+    while (!__atomic_compare_exchange_n(w, &old, nw, 1, __EM_RELAXED, __EM_RELAXED));
+    return __ushort_as_half(old);
+}
+#endif
+
 /* ---- launchers ----------------------------------------------------------- */
 
 /* What host_compile.c writes after the user's source, one line a kernel:

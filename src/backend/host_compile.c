@@ -923,6 +923,44 @@ static unsigned long long frames_over_limit(const char *log)
 
 /* ---- C++: users' kernels -------------------------------------------------- */
 
+/* CUDA's own headers that kernels include for what the prelude already
+ * declares (__half, the vector types, the built-in variables): their
+ * #include lines are blanked (newlines kept) rather than failing to be
+ * found. text has comments and literals blanked, directives kept. */
+static void blank_cuda_includes(const char *src, const char *text, char *code, size_t n)
+{
+    static const char *const headers[] = {
+        "cuda_fp16.h", "cuda_runtime.h", "device_launch_parameters.h",
+        "vector_types.h", "vector_functions.h", "device_functions.h",
+    };
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i, e;
+        if (text[i] != '#')
+            continue;
+        while (j > 0 && (text[j - 1] == ' ' || text[j - 1] == '\t'))
+            j--;
+        if (j > 0 && text[j - 1] != '\n')
+            continue;   /* not the first thing on its line */
+        j = skip_space(text, i + 1, n);
+        if (!word_at(text, j, n, "include"))
+            continue;
+        for (e = j; e < n && src[e] != '\n'; e++)
+            ;
+        j = skip_space(src, j + 7, e);
+        if (j >= e || (src[j] != '<' && src[j] != '"'))
+            continue;
+        for (size_t k = 0; k < sizeof headers / sizeof *headers; k++) {
+            size_t len = strlen(headers[k]);
+            if (j + 1 + len < e && !memcmp(src + j + 1, headers[k], len) &&
+                src[j + 1 + len] == (src[j] == '<' ? '>' : '"')) {
+                blank(code, i, e);
+                break;
+            }
+        }
+        i = e;
+    }
+}
+
 /* The name expressions among the options (pointers into them), and
  * whether the source is C++. */
 typedef struct host_lang {
@@ -1111,6 +1149,8 @@ em_status em_compile_host(const char *source, const char *name,
     st = lex(source, text, scan, n, name, hl.cxx, code, &li);
     if (st != EM_OK)
         goto done;
+    if (hl.cxx)
+        blank_cuda_includes(source, text, code, n);
     /* The launchers need types as text only: no options, no kinds. */
     st = em_ksig_parse(source, name, NULL, 0, &sig);
     if (st != EM_OK)

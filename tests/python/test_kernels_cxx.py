@@ -509,3 +509,53 @@ def test_template_dynamic_shared_memory(device):
                                        shared_mem=64 * 8)
         np.testing.assert_array_equal(ember.asnumpy(outf).reshape(4, 2)[:, 0],
                                       np.pad(xf, (0, 56)).reshape(4, 64).sum(1))
+
+
+HALF = r'''
+#include <cuda_fp16.h>
+
+extern "C" __global__ void half_ops(const __half *x, const __half *y, __half *out,
+                                    float *outf, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    __half a = x[i], b = y[i];
+    out[4 * i + 0] = a + b;
+    out[4 * i + 1] = __hmul(a, b);
+    out[4 * i + 2] = a / b;
+    out[4 * i + 3] = __float2half(__half2float(a) * 3.0f);
+    outf[i] = __half2float(__hmax(a, b));
+}
+'''
+
+
+def _cuda_include_options():
+    """NVRTC finds cuda_fp16.h only through -I (CuPy adds it too)."""
+    import os
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.path.exists(os.path.join(root, "include", "cuda_fp16.h")):
+            return ("-I" + os.path.join(root, "include"),)
+    return None
+
+
+def test_half(device):
+    rng = np.random.default_rng(9)
+    n = 64
+    x = rng.uniform(-4, 4, n).astype(np.float16)
+    y = rng.uniform(0.5, 3, n).astype(np.float16)
+    opts = ()
+    if device.startswith("cuda"):
+        opts = _cuda_include_options()
+        if opts is None:
+            pytest.skip("cuda_fp16.h not found for NVRTC (set CUDA_HOME)")
+    with ember.Device(device):
+        k = ember.RawKernel(HALF, "half_ops", options=opts)
+        out = ember.zeros(4 * n, dtype=ember.float16, device=device)
+        outf = ember.zeros(n, dtype=ember.float32, device=device)
+        launch1(k, n, (arr(x, device), arr(y, device), out, outf, n))
+        got = ember.asnumpy(out).reshape(n, 4)
+    # NumPy's float16 operations round the exact result once, as the GPU does
+    np.testing.assert_array_equal(got[:, 0], x + y)
+    np.testing.assert_array_equal(got[:, 1], x * y)
+    np.testing.assert_array_equal(got[:, 2], x / y)
+    np.testing.assert_array_equal(got[:, 3], (x.astype(np.float32) * 3).astype(np.float16))
+    np.testing.assert_array_equal(ember.asnumpy(outf), np.maximum(x, y).astype(np.float32))
