@@ -653,8 +653,8 @@ class FunctionTranslator:
             sl = sl.value
         if isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
                 isinstance(e, ast.Slice) for e in sl.elts)):
-            raise self.error(node, "assigning to a slice is not supported in kernels; "
-                             "assign each element (array '%s')" % ref.name)
+            raise self.error(node, "a slice of array '%s' cannot be used here: give the "
+                             "index of one element" % ref.name)
         v = self.expr(sl)
         items = v.code if isinstance(v.type, Tuple) else [v]
         if len(items) != nd:
@@ -676,8 +676,8 @@ class FunctionTranslator:
             args += [str(site), "__emjit_err"]
         return args
 
-    def load_items(self, ref, items, node):
-        """ref[items] for integer items already evaluated (V)."""
+    def _item_indices(self, ref, items, node):
+        """The C indices (long long) of integer items already evaluated (V)."""
         nd = ref.type.ndim
         if len(items) != nd:
             raise self.error(node, "array '%s' has %d dimension%s but %d indices were given"
@@ -688,29 +688,19 @@ class FunctionTranslator:
                 raise self.error(node, "array '%s' index must be an integer, not %r"
                                  % (ref.name, e.type))
             idx.append(conv(e, "i8"))
-        at, ld = self.mod.access(ref.type.dtype, ref.type.ndim)
-        c = "%s(%s)" % (ld, ", ".join(self.access_args(ref, idx, node)))
-        return V(_from_storage(c, ref.type.dtype), Scalar(ref.type.dtype))
+        return idx
 
-    def load_element(self, ref, node):
-        idx = self.index_values(ref, node.slice, node)
+    def load_items(self, ref, items, node):
+        """The element ref[items]."""
+        idx = self._item_indices(ref, items, node)
         at, ld = self.mod.access(ref.type.dtype, ref.type.ndim)
         c = "%s(%s)" % (ld, ", ".join(self.access_args(ref, idx, node)))
         return V(_from_storage(c, ref.type.dtype), Scalar(ref.type.dtype))
 
     def pointer_items(self, ref, items, node):
-        """The C pointer to element ref[items] (evaluated integers)."""
-        nd = ref.type.ndim
-        if len(items) != nd:
-            raise self.error(node, "array '%s' has %d dimension%s but %d indices were given"
-                             % (ref.name, nd, "" if nd == 1 else "s", len(items)))
-        idx = []
-        for e in items:
-            if not isinstance(e.type, Scalar) or e.type.kind not in "biu":
-                raise self.error(node, "array '%s' index must be an integer, not %r"
-                                 % (ref.name, e.type))
-            idx.append(conv(e, "i8"))
-        at, ld = self.mod.access(ref.type.dtype, nd)
+        """The C pointer to the element ref[items]."""
+        idx = self._item_indices(ref, items, node)
+        at, ld = self.mod.access(ref.type.dtype, ref.type.ndim)
         return "%s(%s)" % (at, ", ".join(self.access_args(ref, idx, node)))
 
     def pointer(self, ref, sl, node):
@@ -863,7 +853,6 @@ class FunctionTranslator:
             items = views.subscript_items(self, node.slice)
             if any(isinstance(e, ast.Slice) for e in items) or len(items) < t.ndim:
                 ref = views.make_view(self, base.code, items, node)
-                ref.is_view = True
                 return V(ref, ref.type)
             return self.load_items(base.code, items, node)
         if isinstance(t, Tuple):
