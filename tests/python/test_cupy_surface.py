@@ -74,6 +74,7 @@ def test_runtime_names(device):
             assert total == ember.Device("cpu").mem_info()[1]
         rt.deviceSynchronize()
         assert (rt.getDeviceCount() > 0) == HAVE_CUDA
+        assert rt.is_hip is False and rt.cudaSuccess == 0
 
 
 # ---- ember.cuda.stream -----------------------------------------------------

@@ -174,7 +174,9 @@ int empy_runtime_init(PyObject *m, empy_state *st)
         Py_DECREF(f);
     }
     Py_DECREF(modname);
-    if (PyModule_AddIntConstant(rt, "cudaSuccess", 0) < 0)
+    if (PyModule_AddIntConstant(rt, "cudaSuccess", 0) < 0 ||
+        /* CuPy's flag that programs test before ROCm-specific paths */
+        PyModule_AddObjectRef(rt, "is_hip", Py_False) < 0)
         goto fail;
     rc = PyModule_AddObjectRef(m, "runtime", rt);
     Py_DECREF(rt);
