@@ -401,6 +401,27 @@ def test_views(device):
     np.testing.assert_array_equal(out, exp)
 
 
+@case("Af8_2C", "Af8_1C")
+def _iterate_rows(a, out):
+    s = 0.0
+    for row in a:                  # rows of a 2-d array are views
+        for x in row[1:]:
+            s += x
+    out[0] = s
+    n = 0
+    for r in a[::2]:
+        n += len(r)
+    out[1] = n
+
+
+def test_iterate_rows(device):
+    a = np.arange(12.0).reshape(3, 4)
+    out = np.zeros(2)
+    with ember.Device(device):
+        cuda.jit(_iterate_rows)[1, 1](a, out)
+    np.testing.assert_array_equal(out, [a[:, 1:].sum(), a[::2].size])
+
+
 @case("Af8_2C", "Af8_2C")
 def _slice_assign(a, b):
     i = cuda.grid(1)
