@@ -149,6 +149,7 @@ def test_device_and_context(drv):
     dev = drv.Device(0)
     assert drv.Device.count() >= 1
     assert isinstance(dev.name(), str) and dev.total_memory() > 0
+    assert len(dev.pci_bus_id()) == 12 and dev.pci_bus_id()[4] == ":"
     cc = dev.compute_capability()
     assert isinstance(cc, tuple) and len(cc) == 2
     attrs = dev.get_attributes()

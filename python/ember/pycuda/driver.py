@@ -100,7 +100,7 @@ class Device:
 
     def pci_bus_id(self):
         p = self._dev.properties
-        return "%04x:%02x:%02x.0" % (p["pciDomainID"], p["pciBusID"],
+        return "%04X:%02X:%02X.0" % (p["pciDomainID"], p["pciBusID"],
                                      p["pciDeviceID"])
 
     def get_attribute(self, attr):

@@ -101,7 +101,7 @@ class Device:
     @property
     def pci_bus_id(self):
         p = self._dev.properties
-        return "%08X:%02X:%02X.0" % (p["pciDomainID"], p["pciBusID"],
+        return "%04X:%02X:%02X.0" % (p["pciDomainID"], p["pciBusID"],
                                      p["pciDeviceID"])
 
     @property
