@@ -720,9 +720,9 @@ class FunctionTranslator:
                              % ref.name)
         items = views.subscript_items(self, target.slice)
         if any(isinstance(e, ast.Slice) for e in items) or len(items) < ref.type.ndim:
-            from . import ufunc_out
+            from . import elementwise
             view = views.make_view(self, ref, items, target)
-            ufunc_out.assign(self, view, v, op, s)
+            elementwise.assign(self, view, v, op, s)
             return
         dt = ref.type.dtype
         T = storage_c(dt)

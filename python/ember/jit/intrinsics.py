@@ -298,9 +298,9 @@ def call(tr, f, node):
     if k == "math":
         return _math(tr, f.name, node, numpy=False)
     if k == "np":
-        from . import ufunc_out
-        if ufunc_out.has_out(f.name, node):
-            return ufunc_out.call(tr, f.name, node,
+        from . import elementwise
+        if elementwise.has_out(f.name, node):
+            return elementwise.call(tr, f.name, node,
                                   lambda tr_, n, c: _math(tr_, n, c, numpy=True))
         return _math(tr, f.name, node, numpy=True)
     if k in ("ctor", "dtype"):

@@ -1,10 +1,11 @@
-"""NumPy ufuncs on arrays inside kernels, with an output array:
-`np.sin(x, out)`, `np.add(a[i, :], b, out=row)`. A kernel cannot allocate,
-so the output is required (as in Numba); the call becomes loops over the
-output's elements, each computing the scalar function. Inputs are arrays
-(views too) or numbers; an input array of fewer dimensions lines up with
-the output's last ones, as NumPy broadcasts (an axis is not stretched: its
-extent must equal the output's, which bounds checks enforce on cpu)."""
+"""Loops over the elements of an array inside a kernel: NumPy ufuncs on
+arrays with an output array, `np.sin(x, out)`, `np.add(a[i, :], b,
+out=row)` (a kernel cannot allocate, so the output is required, as in
+Numba), and assignment to views, `a[i, :] = b[i, :]`, `sh[:] = 0`. Inputs
+are arrays (views too) or numbers; an input array of fewer dimensions
+lines up with the output's last ones, as NumPy broadcasts (an axis is not
+stretched: its extent must equal the output's, which bounds checks
+enforce on cpu)."""
 import ast
 
 from .ops import V, conv
@@ -51,7 +52,7 @@ def call(tr, name, node, scalar_fn):
     def compute(elems):
         fake._emjit_vals = elems
         return scalar_fn(tr, name, fake)
-    return elementwise(tr, oref, ins, args, node, compute, what)
+    return loops(tr, oref, ins, args, node, compute, what)
 
 
 def assign(tr, oref, v, op, node):
@@ -64,11 +65,10 @@ def assign(tr, oref, v, op, node):
         if op is None:
             return elems[1]
         return binop(op, elems[0], elems[1], tr.fail_at(node))
-    return elementwise(tr, oref, [V(oref, oref.type), v], [node, node], node, compute,
-                       what)
+    return loops(tr, oref, [V(oref, oref.type), v], [node, node], node, compute, what)
 
 
-def elementwise(tr, oref, ins, args, node, compute, what):
+def loops(tr, oref, ins, args, node, compute, what):
     """Loops over oref's elements storing compute([each input's element]);
     inputs are arrays (lined up with oref's last axes) or numbers."""
     if tr.cond_depth:
