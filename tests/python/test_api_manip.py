@@ -147,7 +147,8 @@ def test_isscalar(device):
                                 {"bins": 3, "range": [(-2, 2), (0, 1)]},
                                 {"bins": 4, "density": True},
                                 {"bins": [np.array([-3, -1, 0, 0.5, 3]),
-                                          np.array([0.0, 0.25, 1.0])]}])
+                                          np.array([0.0, 0.25, 1.0])]},
+                                {"bins": [np.array([-3, 0, 3]), np.array([0, 1])]}])
 def test_histogramdd(device, kw):
     rng = np.random.default_rng(1)
     s = np.stack([rng.standard_normal(200), rng.random(200)], axis=1)
@@ -164,6 +165,7 @@ def test_histogramdd(device, kw):
         np.testing.assert_allclose(ember.asnumpy(got_h), want_h, rtol=1e-12)
         assert len(got_e) == len(want_e)
         for g, e in zip(got_e, want_e):
+            assert g.dtype == e.dtype
             np.testing.assert_allclose(ember.asnumpy(g), e, rtol=1e-15)
     # 3-d, given as a sequence of coordinate arrays
     cols = [rng.random(50) for _ in range(3)]

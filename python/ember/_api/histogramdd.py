@@ -43,8 +43,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             if e.size > 1 and bool(_e.any(e[1:] < e[:-1])):
                 raise ValueError(f"`bins[{i}]` must be monotonically increasing, "
                                  "when an array")
-            edges.append(e.astype(_e.result_type(e, _e.float64)
-                                  if e.dtype.kind in "iub" else e.dtype))
+            edges.append(e)         # NumPy returns given edges as they are
             continue
         try:
             nb = operator.index(b)
