@@ -34,12 +34,19 @@ for _name in _api.__all__:
 del _name
 
 
+_LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda"})
+
+
 def __getattr__(name):
     if name in _np_exception_names:
         return _ember._np_exception(name)
     if name in _api._WHERE:
         value = globals()[name] = _api.load(name)
         return value
+    if name in _LAZY_SUBMODULES:
+        # cupy.testing works without `import cupy.testing`; so must ours.
+        import importlib
+        return importlib.import_module(__name__ + "." + name)
     raise AttributeError(f"module 'ember' has no attribute {name!r}")
 
 
