@@ -60,7 +60,9 @@ class PinnedMemoryPool:
                 "ember.cuda.PinnedMemoryPool(allocator=%r): the pool takes "
                 "page-locked memory from ember itself; pass no allocator"
                 % (allocator,))
-        self._lock = threading.Lock()
+        # reentrant: a collection inside a locked section may run a
+        # pointer's __del__, which gives its block back under the lock
+        self._lock = threading.RLock()
         self._free = {}          # size -> [PinnedMemory]
         self._in_use = 0
 
