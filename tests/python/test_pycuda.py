@@ -244,3 +244,47 @@ def test_get_global_constant(drv):
     out = np.zeros(4, np.float32)
     mod.get_function("apply")(drv.Out(out), block=(4, 1, 1))
     np.testing.assert_array_equal(out, [2, 4, 6, 8])
+
+
+def test_elementwise_kernel(drv):
+    from ember.pycuda import gpuarray
+    from ember.pycuda.elementwise import ElementwiseKernel
+    lin = ElementwiseKernel("float a, float *x, float b, float *y, float *z",
+                            "z[i] = a*x[i] + b*y[i]", "linear_combination")
+    hx = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
+    hy = np.random.default_rng(3).standard_normal(1000).astype(np.float32)
+    x, y = gpuarray.to_gpu(hx), gpuarray.to_gpu(hy)
+    z = gpuarray.empty_like(x)
+    lin(np.float32(5), x, 6, y, z)
+    np.testing.assert_allclose(z.get(), 5 * hx + 6 * hy, rtol=1e-6)
+    # range= and slice=, and n inside the operation
+    idx = ElementwiseKernel("int *out", "out[i] = n - i", "count_down")
+    o = gpuarray.zeros(10, np.int32)
+    idx(o, range=slice(1, 10, 4))
+    np.testing.assert_array_equal(o.get(), [0, 9, 0, 0, 0, 5, 0, 0, 0, 1])
+    idx(o, slice=slice(-2, None))
+    np.testing.assert_array_equal(o.get(), [0, 9, 0, 0, 0, 5, 0, 0, 2, 1])
+    with pytest.raises(TypeError, match="array"):
+        idx(drv.mem_alloc(40))
+    with pytest.raises(TypeError):
+        lin(np.float32(5), x, 6, y)
+
+
+def test_reduction_kernel(drv):
+    from ember.pycuda import gpuarray
+    from ember.pycuda.reduction import ReductionKernel
+    dot = ReductionKernel(np.float32, neutral="0", reduce_expr="a+b",
+                          map_expr="x[i]*y[i]",
+                          arguments="float *x, float *y")
+    hx = np.arange(100, dtype=np.float32)
+    hy = np.linspace(0, 1, 100).astype(np.float32)
+    r = dot(gpuarray.to_gpu(hx), gpuarray.to_gpu(hy))
+    assert isinstance(r, gpuarray.GPUArray) and r.shape == ()
+    np.testing.assert_allclose(r.get(), np.dot(hx, hy), rtol=1e-5)
+    mx = ReductionKernel(np.int64, neutral="-1", reduce_expr="a > b ? a : b",
+                         arguments="const int *in")
+    hi = np.random.default_rng(4).integers(0, 1 << 30, 777).astype(np.int32)
+    assert int(mx(gpuarray.to_gpu(hi)).get()) == hi.max()
+    part = dot(gpuarray.to_gpu(hx), gpuarray.to_gpu(np.ones(100, np.float32)),
+               range=slice(10, 20))
+    assert float(part.get()) == hx[10:20].sum()

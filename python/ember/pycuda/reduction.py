@@ -1,0 +1,62 @@
+"""PyCUDA's ``pycuda.reduction.ReductionKernel``: map_expr on element i of
+the arguments (an ElementwiseKernel into a dtype_out array), then
+reduce_expr on pairs a, b from neutral (ember's ReductionKernel, which
+names its operands a and b as PyCUDA does)."""
+import numpy
+
+import ember
+
+from . import gpuarray
+from .elementwise import ElementwiseKernel
+
+__all__ = ["ReductionKernel"]
+
+_C_NAMES = {"float32": "float", "float64": "double", "int8": "signed char",
+            "uint8": "unsigned char", "int16": "short",
+            "uint16": "unsigned short", "int32": "int",
+            "uint32": "unsigned int", "int64": "long long",
+            "uint64": "unsigned long long", "bool": "bool"}
+
+
+class ReductionKernel:
+    """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None,
+    arguments=None, name='reduce_kernel', keep=False, options=None,
+    preamble='', allocator=None); called with the arguments, it returns a
+    0-d GPUArray of dtype_out."""
+
+    def __init__(self, dtype_out, neutral, reduce_expr, map_expr=None,
+                 arguments=None, name="reduce_kernel", keep=False,
+                 options=None, preamble="", allocator=None):
+        self.dtype_out = numpy.dtype(dtype_out)
+        ctype = _C_NAMES.get(self.dtype_out.name)
+        if ctype is None:
+            raise NotImplementedError("ReductionKernel(dtype_out=%s): ember "
+                                      "maps numbers and bools only"
+                                      % self.dtype_out)
+        if arguments is None:
+            raise TypeError("ReductionKernel: arguments are needed")
+        if map_expr is None:      # PyCUDA's default: the one input itself
+            first = arguments.split(",")[0].replace("*", " ").split()[-1]
+            map_expr = "%s[i]" % first
+        self.name = name
+        self._map = ElementwiseKernel(
+            "%s, %s *out__" % (arguments, ctype), "out__[i] = (%s)" % map_expr,
+            name + "_map", options=options, preamble=preamble)
+        self._reduce = ember.ReductionKernel(
+            "T x", "T y", "x", reduce_expr, "y = a", str(neutral),
+            name + "_reduce", preamble=preamble)
+
+    def __call__(self, *args, stream=None, out=None, range=None, slice=None):
+        n = next((a.size for a in args if isinstance(a, ember.ndarray)), None)
+        if n is None:
+            raise TypeError("%s(): one argument must be an array" % self.name)
+        mapped = gpuarray.empty(n, self.dtype_out)
+        self._map(*args, mapped, range=range, slice=slice, stream=stream)
+        if range is not None or slice is not None:
+            r = range if range is not None else slice
+            mapped = mapped[r]
+        result = self._reduce(mapped)
+        if out is not None:
+            out[...] = result
+            return out
+        return gpuarray._wrap(result)
