@@ -93,3 +93,13 @@ def test_all_exports_resolve():
         assert name in ember.__all__
         assert getattr(ember, name) is not None
     assert ember.sort is ember._api.sorting.sort
+
+
+def test_composites_never_move_data_between_devices(need_cuda):
+    a = ember.asarray(np.arange(4.0), device="cpu")
+    b = ember.asarray(np.arange(3.0), device="cuda:0")
+    for call in (lambda: ember.convolve(a, b), lambda: ember.interp(a, b, b),
+                 lambda: ember.append(a, b), lambda: ember.insert(a, 1, b[:1]),
+                 lambda: ember.r_[a, b], lambda: ember.putmask(a, b > 1, 0.0)):
+        with pytest.raises(ValueError, match="different devices"):
+            call()

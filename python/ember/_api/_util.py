@@ -18,11 +18,15 @@ def device_of(*args):
 
 
 def as_array(a, device=None, dtype=None):
-    """a as an ember array on `device` (a list of parameters is uploaded
-    there; an ember array elsewhere is an error from ember.asarray)."""
-    if isinstance(a, _e.ndarray) and dtype is None and (
-            device is None or a.device == device):
-        return a
+    """a as an ember array on `device` (a list of parameters or a NumPy
+    array is uploaded there). An ember array on another device is a
+    ValueError naming both: ember never moves data between devices
+    silently."""
+    if isinstance(a, _e.ndarray):
+        if device is not None and a.device != device:
+            raise ValueError(f"operands are on different devices: {a.device} "
+                             f"and {device}")
+        return a if dtype is None else a.astype(dtype, copy=False)
     return _e.asarray(a, dtype=dtype, device=device)
 
 

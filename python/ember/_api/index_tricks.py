@@ -1,6 +1,6 @@
 """r_ and c_: NumPy's index-expression concatenation objects."""
 from ember import _ember as _e
-from ember._api._util import device_of
+from ember._api._util import as_array, device_of
 
 
 def _is_scalar(x):
@@ -56,7 +56,7 @@ class AxisConcatenator:
                 new = new.reshape((1,) * max(ndmin, 1))
                 scalar = True
             else:
-                new = _e.asarray(item, device=dev)
+                new = as_array(item, dev)
                 if ndmin > 1:
                     new = self._ndmin(new, ndmin, trans1d)
                 elif new.ndim == 0:

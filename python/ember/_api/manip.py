@@ -91,7 +91,7 @@ def insert(arr, obj, values, axis=None):
                              f"size {N}")
         if i < 0:
             i += N
-        v = _e.asarray(values, dtype=arr.dtype, device=arr.device)
+        v = as_array(values, arr.device, arr.dtype)
         v = v.reshape((1,) * (nd - v.ndim) + v.shape) if v.ndim < nd else v
         if idx.ndim == 0 and v.ndim and nd:
             # a[:, i] = v broadcasts v unlike a[:, [i]] = v: NumPy moves
@@ -122,7 +122,7 @@ def insert(arr, obj, values, axis=None):
     old[pos] = False
     key = [slice(None)] * nd
     key[axis] = pos
-    v = _e.asarray(values, dtype=arr.dtype, device=arr.device)
+    v = as_array(values, arr.device, arr.dtype)
     if v.ndim < nd:
         v = v.reshape((1,) * (nd - v.ndim) + v.shape)
     new[tuple(key)] = v
