@@ -140,6 +140,8 @@ def test_interp(device):
           np.interp(xs, xpp, fpp, period=360), device, 1e-14)
     with pytest.raises(ValueError, match="empty"):
         ember.interp(E(x, device), E(np.zeros(0), device), E(np.zeros(0), device))
+    with pytest.raises(TypeError, match="safe"):
+        ember.interp(E(x + 1j, device), E(xp, device), E(fp, device))
     with pytest.raises(ValueError, match="same length"):
         ember.interp(E(x, device), E(xp, device), E(fp[:3], device))
 

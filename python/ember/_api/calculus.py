@@ -294,6 +294,12 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         out.real[...] = re
         out.imag[...] = im
         return out
+    for name, v in (("x", x), ("xp", xp)):
+        if v.dtype.kind == "c":
+            # NumPy converts x and xp to float64 with the 'safe' rule.
+            raise TypeError(f"Cannot cast array data from dtype('{v.dtype}') to "
+                            f"dtype('float64') according to the rule 'safe' "
+                            f"(interp's {name})")
     x = x.astype(_e.float64, copy=False)
     xp = xp.astype(_e.float64, copy=False)
     fp = fp.astype(_e.float64, copy=False)

@@ -185,6 +185,8 @@ def unravel_index(indices, shape, order="C"):
         raise TypeError(f"only int indices permitted (indices have dtype {x.dtype})")
     size = 1
     for d in shape:
+        if d < 0:
+            raise ValueError(f"dimensions must be non-negative (shape {shape})")
         size *= d
     x = x.astype(_e.int64, copy=False)
     if x.size and bool(_e.any((x < 0) | (x >= size))):
