@@ -362,3 +362,13 @@ def test_default_pinned_pool_at_top_level():
     p = ember.cuda.pinned_memory.alloc_pinned_memory(48)
     del p
     assert pool.n_free_blocks() == n + 1
+
+
+def test_mem_info_property_and_call(device):
+    d = ember.cuda.Device(device)
+    free, total = d.mem_info            # CuPy: a property
+    f2, t2 = d.mem_info()               # ember: a call
+    assert 0 < free <= total and t2 == total and 0 < f2 <= t2
+    assert isinstance(d.mem_info, tuple) and len(d.mem_info) == 2
+    with pytest.raises(TypeError):
+        d.mem_info(0)

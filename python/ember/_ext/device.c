@@ -269,13 +269,40 @@ static PyObject *Device_get_attributes(PyObject *self, void *c)
         "TotalGlobalMem", (long long)p.total_memory);
 }
 
-static PyObject *Device_mem_info(PyObject *self, PyObject *unused)
+/* (free, total): CuPy reads d.mem_info as a property and ember documents
+ * d.mem_info(), so the tuple is also callable and returns itself. */
+static PyObject *MemInfo_call(PyObject *self, PyObject *args, PyObject *kw)
 {
+    if (PyTuple_GET_SIZE(args) || (kw && PyDict_GET_SIZE(kw))) {
+        PyErr_SetString(PyExc_TypeError, "mem_info() takes no arguments");
+        return NULL;
+    }
+    return Py_NewRef(self);
+}
+
+static PyType_Slot MemInfo_slots[] = {
+    {Py_tp_call, MemInfo_call},
+    {Py_tp_doc, "(free, total) bytes of a device; calling it gives itself."},
+    {0, NULL},
+};
+
+static PyType_Spec MemInfo_spec = {
+    "ember.MemInfo", 0, 0, Py_TPFLAGS_DEFAULT, MemInfo_slots,
+};
+
+static PyObject *Device_get_mem_info(PyObject *self, void *c)
+{
+    empy_state *st = empy_state_of(self);
     size_t free_b = 0, total_b = 0;
+    PyObject *t, *r;
     em_status s = em_device_mem_info(DEV(self), &free_b, &total_b);
     if (s != EM_OK)
-        return empy_raise(empy_state_of(self), s);
-    return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
+        return empy_raise(st, s);
+    if (!(t = Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b)))
+        return NULL;
+    r = PyObject_CallOneArg((PyObject *)st->MemInfo, t);
+    Py_DECREF(t);
+    return r;
 }
 
 static PyObject *Device_synchronize(PyObject *self, PyObject *unused)
@@ -313,8 +340,6 @@ static PyObject *Device_exit(PyObject *self, PyObject *const *args,
 }
 
 static PyMethodDef Device_methods[] = {
-    {"mem_info", Device_mem_info, METH_NOARGS,
-     "mem_info() -> (free, total) bytes of the device (RAM on cpu)."},
     {"synchronize", Device_synchronize, METH_NOARGS,
      "Wait for all work on every stream of the device."},
     {"use", Device_use, METH_NOARGS,
@@ -333,6 +358,9 @@ static PyGetSetDef Device_getset[] = {
     {"arch", Device_get_arch, NULL,
      "The compile target in kernel cache keys: 10*major+minor on cuda; on "
      "cpu a digest of the CPU's model and flags (0 if unknown).", NULL},
+    {"mem_info", Device_get_mem_info, NULL,
+     "(free, total) bytes of the device (RAM on cpu), as CuPy's property; "
+     "mem_info() gives the same.", NULL},
     {"uuid", Device_get_uuid, NULL,
      "The GPU's UUID ('8-4-4-4-12' hex digits); None on cpu.", NULL},
     {"properties", Device_get_properties, NULL,
@@ -445,7 +473,9 @@ int empy_device_init(PyObject *m, empy_state *st)
     if (!st->ComputeCapability ||
         PyModule_AddObjectRef(m, "ComputeCapability", (PyObject *)st->ComputeCapability) < 0)
         return -1;
-    if (empy_add_type(m, &Device_spec, NULL, &st->Device) < 0)
+    if (empy_add_type(m, &MemInfo_spec, (PyObject *)&PyTuple_Type,
+                      &st->MemInfo) < 0 ||
+        empy_add_type(m, &Device_spec, NULL, &st->Device) < 0)
         return -1;
     return PyModule_AddFunctions(m, device_functions);
 }

@@ -66,7 +66,7 @@ static int empy_exec(PyObject *m)
 }
 
 #define EMPY_STATE_OBJECTS(X)                                               \
-    X(Device) X(ComputeCapability) X(Stream) X(Event) X(Buffer)             \
+    X(Device) X(ComputeCapability) X(MemInfo) X(Stream) X(Event) X(Buffer)  \
     X(MemoryPool) X(PinnedMemory) X(Program) X(ObjectCode) X(RawModule)     \
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \

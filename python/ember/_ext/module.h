@@ -13,6 +13,7 @@
 typedef struct empy_state {
     PyTypeObject *Device;
     PyTypeObject *ComputeCapability;
+    PyTypeObject *MemInfo;
     PyTypeObject *Stream;
     PyTypeObject *Event;
     PyTypeObject *Buffer;
