@@ -26,8 +26,8 @@ _np_exception_names = _ember._np_exception_names
 
 # The Python layer of composite functions (python/ember/_api/): each name
 # is loaded on first access, so `import ember` does not pay for it. Its
-# names replace the extension's where both exist (sort, argsort, unique_*:
-# the Array API's keywords and result types over the C calls).
+# names replace the extension's where both exist (sort, argsort, unique_*,
+# std, var: the Array API's keywords and result types over the C calls).
 from ember import _api  # noqa: E402
 for _name in _api.__all__:
     globals().pop(_name, None)

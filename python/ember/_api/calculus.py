@@ -1,7 +1,8 @@
 """Differences, integrals and interpolation on samples: gradient,
 trapezoid, ediff1d, unwrap, interp, convolve, correlate, vander. Composed
-from ember's ufuncs and slicing; convolution and interp are one fused
-kernel each (kernels/convolve.c, kernels/interp.c)."""
+from ember's ufuncs and slicing; convolution, interp and unwrap's
+correction are one fused kernel each (kernels/convolve.c, interp.c,
+unwrap.c)."""
 import operator
 
 from ember import _ember as _e
