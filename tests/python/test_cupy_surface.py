@@ -372,3 +372,15 @@ def test_mem_info_property_and_call(device):
     assert isinstance(d.mem_info, tuple) and len(d.mem_info) == 2
     with pytest.raises(TypeError):
         d.mem_info(0)
+
+
+def test_compute_capability_both_spellings(device):
+    d = ember.cuda.Device(device)
+    cc = d.compute_capability
+    major, minor = cc                               # cuda.core: (major, minor)
+    assert (cc.major, cc.minor) == (major, minor) == tuple(cc)
+    assert str(cc) == "%d%d" % (major, minor)      # CuPy: the string '90'
+    assert f"sm_{cc}" == "sm_%d%d" % (major, minor)
+    assert cc == str(cc) and cc == (major, minor) and cc != "x"
+    assert int(cc) == 10 * major + minor
+    assert (cc >= "00") and not (cc < "00")

@@ -467,11 +467,49 @@ static PyStructSequence_Desc cc_desc = {
     cc_fields, 2,
 };
 
+/* cuda.core reads compute_capability as (major, minor) and CuPy as the
+ * string '90': the pair also prints, compares with a str and converts to
+ * int as CuPy's string does (f"sm_{cc}", cc >= '70', int(cc)). */
+static PyObject *cc_str(PyObject *self)
+{
+    return PyUnicode_FromFormat("%S%S", PyTuple_GET_ITEM(self, 0),
+                                PyTuple_GET_ITEM(self, 1));
+}
+
+static PyObject *cc_richcompare(PyObject *a, PyObject *b, int op)
+{
+    PyObject *s, *r;
+    if (!PyUnicode_Check(b))
+        return PyTuple_Type.tp_richcompare(a, b, op);
+    if (!(s = cc_str(a)))
+        return NULL;
+    r = PyObject_RichCompare(s, b, op);
+    Py_DECREF(s);
+    return r;
+}
+
+static PyObject *cc_int(PyObject *self)
+{
+    PyObject *s = cc_str(self), *r;
+    if (!s)
+        return NULL;
+    r = PyLong_FromUnicodeObject(s, 10);
+    Py_DECREF(s);
+    return r;
+}
+
 int empy_device_init(PyObject *m, empy_state *st)
 {
     st->ComputeCapability = PyStructSequence_NewType(&cc_desc);
-    if (!st->ComputeCapability ||
-        PyModule_AddObjectRef(m, "ComputeCapability", (PyObject *)st->ComputeCapability) < 0)
+    if (!st->ComputeCapability)
+        return -1;
+    /* a heap type: its slots are its own to set before first use */
+    st->ComputeCapability->tp_str = cc_str;
+    st->ComputeCapability->tp_richcompare = cc_richcompare;
+    st->ComputeCapability->tp_as_number->nb_int = cc_int;
+    PyType_Modified(st->ComputeCapability);
+    if (PyModule_AddObjectRef(m, "ComputeCapability",
+                              (PyObject *)st->ComputeCapability) < 0)
         return -1;
     if (empy_add_type(m, &MemInfo_spec, (PyObject *)&PyTuple_Type,
                       &st->MemInfo) < 0 ||
