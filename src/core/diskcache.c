@@ -42,6 +42,7 @@
 #include "ember/diskcache.h"
 #include "ember/util.h"
 #include "core/diskcache_internal.h"
+#include "core/fault.h"
 
 #define EM_DC_MAGIC "EMBERKC\n"
 #define EM_DC_VERSION 1u
@@ -387,7 +388,8 @@ em_status em_diskcache_store(const char *name, const void *ident,
     s = em_dc_open_temp(dir, tmp, sizeof tmp, &fd);
     if (s != EM_OK)
         return s;
-    if (em_write_all(fd, hdr, sizeof hdr) != 0 ||
+    if ((em_fault_hit(EM_FAULT_DISK_WRITE) && (errno = ENOSPC)) ||
+        em_write_all(fd, hdr, sizeof hdr) != 0 ||
         em_write_all(fd, ident, ident_size) != 0 ||
         em_write_all(fd, payload, size) != 0) {
         s = em_dc_ioerr("cannot write", tmp);

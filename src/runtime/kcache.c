@@ -33,6 +33,7 @@
 #include <time.h>
 #include "runtime.h"
 #include "core/ksig.h"
+#include "core/fault.h"
 
 #define KC_SEED 0x656d6265724b4331ull   /* "emberKC1" */
 
@@ -275,8 +276,11 @@ static em_status kc_compile(em_device *d, struct kc_entry *e, const char *const 
     em_code *code = NULL;
     char *log = NULL;
     double t0 = kc_now_ms();
-    em_status s = d->ops->compile(d, e->source, "ember_kernel", options, e->n_options,
-                                  &code, &log);
+    em_status s = em_fault_hit(EM_FAULT_COMPILE)
+        ? em_error(EM_ERR_COMPILE, "injected failure of compile #%" PRIu64 " (%s)",
+                   em_fault_attempts(EM_FAULT_COMPILE), name)
+        : d->ops->compile(d, e->source, "ember_kernel", options, e->n_options, &code,
+                          &log);
     kc_count_up(&kc_stats.compiles);
     if (!log && code && code->log)
         log = strdup(code->log);

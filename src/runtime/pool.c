@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "core/fault.h"
 
 #define POOL_SMALL_MAX 4096u
 #define POOL_MAX_SHIFT 48       /* no device has 256 TiB; rounding stays exact */
@@ -196,8 +197,7 @@ static void map_remove(struct em_pool *p, struct rt_block *b)
 
 /* ---- raw allocations, with failure injection for tests ---------------- */
 
-static uint64_t rt_raw_attempts, rt_raw_allocs, rt_raw_frees;
-static uint64_t rt_fail_first, rt_fail_count;
+static uint64_t rt_raw_allocs, rt_raw_frees;
 static pthread_once_t rt_inject_once = PTHREAD_ONCE_INIT;
 
 static void rt_inject_from_env(void)
@@ -210,18 +210,14 @@ static void rt_inject_from_env(void)
         em_log(EM_LOG_WARN, "pool", "EMBER_TEST_FAIL_ALLOC=%s is not N or N:COUNT; ignored", v);
         return;
     }
-    rt_fail_count = count;
-    __atomic_store_n(&rt_fail_first, first, __ATOMIC_RELEASE);
+    em_fault_arm(EM_FAULT_DEVICE_ALLOC, first, count);
 }
 
 void em_rt_pool_inject_alloc_failures(uint64_t first, uint64_t count)
 {
     /* Read the variable now so it cannot override this call later. */
     pthread_once(&rt_inject_once, rt_inject_from_env);
-    __atomic_store_n(&rt_fail_first, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&rt_raw_attempts, 0, __ATOMIC_RELAXED);
-    rt_fail_count = count;
-    __atomic_store_n(&rt_fail_first, first, __ATOMIC_RELEASE);
+    em_fault_arm(EM_FAULT_DEVICE_ALLOC, first, count);
 }
 
 void em_rt_pool_raw_counts(uint64_t *allocs, uint64_t *frees)
@@ -234,17 +230,13 @@ void em_rt_pool_raw_counts(uint64_t *allocs, uint64_t *frees)
 
 static em_status raw_alloc(em_device *d, size_t n, void **ptr)
 {
-    uint64_t first;
     em_status s;
     pthread_once(&rt_inject_once, rt_inject_from_env);
-    first = __atomic_load_n(&rt_fail_first, __ATOMIC_ACQUIRE);
-    if (first) {
-        uint64_t k = __atomic_add_fetch(&rt_raw_attempts, 1, __ATOMIC_RELAXED);
-        if (k >= first && k - first < rt_fail_count)
-            return em_error(EM_ERR_OUT_OF_MEMORY,
-                            "injected failure of raw allocation #%" PRIu64
-                            " (%zu bytes on %s)", k, n, d->name);
-    }
+    if (em_fault_hit(EM_FAULT_DEVICE_ALLOC))
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "injected failure of raw allocation #%" PRIu64
+                        " (%zu bytes on %s)", em_fault_attempts(EM_FAULT_DEVICE_ALLOC),
+                        n, d->name);
     s = d->ops->mem_alloc(d, n, ptr);
     if (s == EM_OK)
         __atomic_add_fetch(&rt_raw_allocs, 1, __ATOMIC_RELAXED);
