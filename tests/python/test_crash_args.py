@@ -190,3 +190,12 @@ class BigLen:
 ])
 def test_huge_len(device, call):
     same_exception(lambda: call(np, {}), lambda: call(ember, {"device": device}))
+
+
+# ---- found by the fuzzer (tests/fuzz) ----------------------------------------
+
+def test_format_spec_not_str(device):
+    for a in (ember.asarray([1.0, 2.0], device=device), ember.asarray(1.5, device=device)):
+        with pytest.raises(TypeError):
+            a.__format__(0)
+    assert format(ember.asarray(1.5, device=device), ".2f") == "1.50"

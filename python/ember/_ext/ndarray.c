@@ -1255,6 +1255,11 @@ static PyObject *nd_conj(PyObject *self, PyObject *unused)
 static PyObject *nd_format(PyObject *self, PyObject *spec)
 {
     PyObject *v, *r;
+    if (!PyUnicode_Check(spec)) {   /* PyObject_Format would SystemError */
+        PyErr_Format(PyExc_TypeError, "__format__() argument must be str, not %.100s",
+                     Py_TYPE(spec)->tp_name);
+        return NULL;
+    }
     if (NDA(self)->a.ndim == 0)
         v = one_item(self, PyExc_ValueError, "");
     else
