@@ -330,3 +330,156 @@ def test_byteswap(device, dtype):
     assert v.byteswap(inplace=True) is v
     n.T.byteswap(inplace=True)
     assert_array_equal_np(e, n)
+
+
+# ---- ufunc methods -------------------------------------------------------------
+
+_BINARY = ["add", "multiply", "maximum", "minimum", "subtract", "power", "true_divide",
+           "bitwise_xor", "bitwise_and", "logical_and", "logical_or", "fmax", "fmin",
+           "floor_divide", "arctan2", "hypot", "gcd"]
+
+
+def _operands(name):
+    n = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
+    if name in ("true_divide", "fmax", "fmin", "arctan2", "hypot", "power"):
+        n = n.astype(np.float64) / 3
+    return n
+
+
+def _same(got, want):
+    if isinstance(want, Exception):
+        assert isinstance(got, type(want)), (got, want)
+        return
+    assert not isinstance(got, Exception), got
+    assert_array_equal_np(got, want) if np.asarray(want).dtype.kind not in "fc" else (
+        np.testing.assert_allclose(ember.asnumpy(got), want, rtol=1e-12),
+        _dtype_shape(got, want))
+
+
+def _dtype_shape(got, want):
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+
+
+def _both(f):
+    try:
+        return f()
+    except Exception as ex:      # the same class of error as NumPy's
+        return ex
+
+
+@pytest.mark.parametrize("name", _BINARY)
+def test_ufunc_reduce_accumulate_reduceat_outer(device, name):
+    n = _operands(name)
+    e = ember.asarray(n, device=device)
+    eu, nu = getattr(ember, name), getattr(np, name)
+    for ax in (0, 1, -1, None, (0, 1)):
+        _same(_both(lambda: eu.reduce(e, axis=ax)), _both(lambda: nu.reduce(n, axis=ax)))
+    _same(eu.reduce(e, axis=1, keepdims=True), nu.reduce(n, axis=1, keepdims=True))
+    _same(eu.accumulate(e), nu.accumulate(n))
+    _same(eu.accumulate(e, axis=1), nu.accumulate(n, axis=1))
+    for idx in ([0, 2, 1, 3], [3], [0, 0, 1]):
+        _same(eu.reduceat(e, idx, axis=1), nu.reduceat(n, idx, axis=1))
+    _same(eu.reduceat(e, [0, 2]), nu.reduceat(n, [0, 2]))
+    _same(eu.outer(e[0], e[:, 1]), nu.outer(n[0], n[:, 1]))
+    _same(eu.outer(e, e[1]), nu.outer(n, n[1]))
+    # NumPy's ufunc methods on ember arrays run ember's
+    _same(nu.reduce(e, axis=0), nu.reduce(n, axis=0))
+
+
+def test_ufunc_method_dtypes_and_arguments(device):
+    i8 = np.array([100, 100, -3], np.int8)
+    e8 = ember.asarray(i8, device=device)
+    _same(ember.add.reduce(e8), np.add.reduce(i8))                  # int64
+    _same(ember.add.accumulate(e8), np.add.accumulate(i8))
+    _same(ember.add.accumulate(e8, dtype="int8"), np.add.accumulate(i8, dtype="int8"))
+    _same(ember.maximum.reduce(e8, dtype="float32"), np.maximum.reduce(i8, dtype="float32"))
+    _same(ember.subtract.accumulate(e8), np.subtract.accumulate(i8))
+    _same(ember.add.reduce(e8, initial=5), np.add.reduce(i8, initial=5))
+    z = np.zeros((0, 3))
+    ez = ember.asarray(z, device=device)
+    _same(ember.maximum.reduce(ez, axis=0, initial=-1.0),
+          np.maximum.reduce(z, axis=0, initial=-1.0))
+    _same(ember.add.reduce(ez, axis=0), np.add.reduce(z, axis=0))
+    with pytest.raises(ValueError, match="no identity"):
+        ember.subtract.reduce(ez, axis=0)
+    zi = np.zeros((0, 3), np.int64)
+    for name in ("bitwise_and", "bitwise_or", "gcd"):
+        _same(getattr(ember, name).reduce(ember.asarray(zi, device=device), axis=0),
+              getattr(np, name).reduce(zi, axis=0))
+    _same(ember.hypot.reduce(ez, axis=0), np.hypot.reduce(z, axis=0))
+    _same(ember.logaddexp.reduce(ez, axis=0), np.logaddexp.reduce(z, axis=0))
+    with pytest.raises(ValueError, match="not reorderable"):
+        ember.subtract.reduce(ember.ones((2, 2), device=device), axis=None)
+    with pytest.raises(TypeError, match="No loop matching"):
+        ember.less.reduce(e8)
+    with pytest.raises(ValueError, match="only supported for binary functions"):
+        ember.sqrt.reduce(e8)
+    with pytest.raises(IndexError):
+        ember.add.reduceat(e8, [0, 3])
+    out = ember.empty(3, dtype=ember.float64, device=device)
+    assert ember.multiply.accumulate(e8, out=out) is out
+    _same(out, np.multiply.accumulate(i8).astype(np.float64))
+
+
+def test_ufunc_at(device):
+    def both(fn):
+        n = np.arange(12.0).reshape(3, 4)
+        e = ember.asarray(n, device=device)
+        fn(ember, e)
+        fn(np, n)
+        assert_array_equal_np(e, n)
+    both(lambda m, x: m.add.at(x, (0, [0, 1, 0, 0]), [1.0, 2.0, 3.0, 4.0]))  # repeats add up
+    both(lambda m, x: m.subtract.at(x, ([1, 1, 2], [3, 3, 0]), 1.5))
+    both(lambda m, x: m.multiply.at(x, (slice(None), [0, 0, 3]), 2.0))
+    both(lambda m, x: m.maximum.at(x, [2, 0, 2], 5.0))                     # rows
+    both(lambda m, x: m.negative.at(x, (2, [1, 2])))                       # unary
+    both(lambda m, x: m.power.at(x, (np.array([[0], [1]]), np.array([1, 2])), 2.0))
+    n = np.zeros(5, np.int64)
+    e = ember.zeros(5, dtype=ember.int64, device=device)
+    idx = [0, 4, 4, 4, 1, 0]
+    ember.add.at(e, idx, 1)
+    np.add.at(n, idx, 1)
+    assert_array_equal_np(e, n)
+    with pytest.raises(ValueError):
+        ember.add.at(e, [0])                     # no second operand
+    with pytest.raises(IndexError):
+        ember.add.at(e, [7], 1)
+
+
+def test_ufunc_dtype_argument(device):
+    i8 = np.array([100, 100, -3], np.int8)
+    e8 = ember.asarray(i8, device=device)
+    ef = ember.asarray([1.5, 2.5], device=device)
+    _same(ember.add(e8, e8, dtype="float32"), np.add(i8, i8, dtype="float32"))
+    _same(ember.add(e8, 1, dtype="int16"), np.add(i8, 1, dtype="int16"))
+    _same(ember.multiply(e8, 2.5, dtype="float64"), np.multiply(i8, 2.5, dtype="float64"))
+    _same(ember.sqrt(ember.abs(e8), dtype="float32"), np.sqrt(np.abs(i8), dtype="float32"))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' input 0"):
+        ember.add(ef, 1, dtype="int8")
+    with pytest.raises(TypeError, match="No loop matching"):
+        ember.less(ef, 1, dtype="float64")
+
+
+def test_matmul_axes(device):
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((3, 4, 5))
+    B = rng.standard_normal((5, 3, 6))
+    eA, eB = ember.asarray(A, device=device), ember.asarray(B, device=device)
+    for axes in ([(1, 2), (0, 2), (1, 2)], [(-2, -1), (0, 2), (0, 1)]):
+        got = ember.matmul(eA, eB, axes=axes)
+        want = np.matmul(A, B, axes=axes)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(ember.asnumpy(got), want, rtol=1e-12)
+    v = rng.standard_normal(5)
+    got = ember.matmul(eA, ember.asarray(v, device=device), axes=[(1, 2), (0,), (1,)])
+    np.testing.assert_allclose(ember.asnumpy(got), np.matmul(A, v, axes=[(1, 2), (0,), (1,)]))
+    Bt = B.transpose(1, 0, 2)
+    out, wout = ember.empty((3, 6, 4), device=device), np.empty((3, 6, 4))
+    assert ember.matmul(eA, ember.asarray(Bt, device=device), axes=[(1, 2), (1, 2), (2, 1)],
+                        out=out) is out
+    np.matmul(A, Bt, axes=[(1, 2), (1, 2), (2, 1)], out=wout)
+    np.testing.assert_allclose(ember.asnumpy(out), wout, rtol=1e-12)
+    with pytest.raises(ValueError):
+        ember.matmul(eA, eB, axes=[(1,), (0, 2), (1, 2)])
+    with pytest.raises(np.exceptions.AxisError):
+        ember.matmul(eA, eB, axes=[(1, 7), (0, 2), (1, 2)])

@@ -124,8 +124,8 @@ static PyObject *call_pair(empy_state *st, pair_fn fn, PyObject *a, PyObject *b,
 /* ---- products --------------------------------------------------------------
  */
 
-static PyObject *do_matmul(empy_state *st, PyObject *a, PyObject *b,
-                           PyObject *out_obj, PyObject *dtype_obj)
+PyObject *empy_matmul(empy_state *st, PyObject *a, PyObject *b, PyObject *out_obj,
+                      PyObject *dtype_obj)
 {
     PyObject *ra, *rb, *out, *r;
     em_array res = {0};
@@ -146,11 +146,11 @@ static PyObject *do_matmul(empy_state *st, PyObject *a, PyObject *b,
 
 static PyObject *la_matmul(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"", "", "out", "dtype", "casting", NULL};
-    PyObject *a, *b, *out = NULL, *dtype = NULL;
+    static char *kwlist[] = {"", "", "out", "dtype", "casting", "axes", NULL};
+    PyObject *a, *b, *out = NULL, *dtype = NULL, *axes = NULL;
     const char *casting = "same_kind";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$Os:matmul", kwlist, &a, &b,
-                                     &out, &dtype, &casting))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$OsO:matmul", kwlist, &a, &b,
+                                     &out, &dtype, &casting, &axes))
         return NULL;
     if (strcmp(casting, "same_kind")) {
         PyErr_Format(PyExc_ValueError,
@@ -159,7 +159,9 @@ static PyObject *la_matmul(PyObject *m, PyObject *args, PyObject *kw)
                      casting);
         return NULL;
     }
-    return do_matmul(empy_state_of_module(m), a, b, out, dtype);
+    if (axes && axes != Py_None)   /* linalg_axes.c */
+        return empy_matmul_axes(empy_state_of_module(m), a, b, out, dtype, axes);
+    return empy_matmul(empy_state_of_module(m), a, b, out, dtype);
 }
 
 static PyObject *la_dot(PyObject *m, PyObject *args, PyObject *kw)
@@ -557,7 +559,7 @@ PyObject *empy_nd_matmul(PyObject *a, PyObject *b)
     PyObject *nd = empy_is_ndarray(a) ? a : b;
     if (!matmul_operand(a) || !matmul_operand(b))
         Py_RETURN_NOTIMPLEMENTED;
-    return do_matmul(empy_state_of(nd), a, b, NULL, NULL);
+    return empy_matmul(empy_state_of(nd), a, b, NULL, NULL);
 }
 
 /* a @= b: into a, which NumPy allows only when the result keeps a's
@@ -567,7 +569,7 @@ PyObject *empy_nd_imatmul(PyObject *a, PyObject *b)
 {
     if (!empy_is_ndarray(a) || !matmul_operand(b))
         Py_RETURN_NOTIMPLEMENTED;
-    return do_matmul(empy_state_of(a), a, b, a, NULL);
+    return empy_matmul(empy_state_of(a), a, b, a, NULL);
 }
 
 /* ---- tables

@@ -424,6 +424,69 @@ static int out_arg(PyObject *o, PyObject **out)
     return 0;
 }
 
+/* dtype=d, NumPy's meaning: the loop is the one over d, so the inputs are
+ * cast to d ('same_kind', as NumPy checks it) and the result has dtype d;
+ * a ufunc without such a loop (less gives bool) is NumPy's TypeError.
+ * Python scalars stay weak and take d. */
+static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const *in,
+                                 int nin, PyObject *out, PyObject *where, PyObject *dtype)
+{
+    PyObject *cast[MAX_IN] = {NULL, NULL}, *r = NULL;
+    em_operand ops[MAX_IN];
+    em_dtype d, outd;
+    int i;
+    if (empy_dtype_arg(st, dtype, &d) < 0)
+        return NULL;
+    memset(ops, 0, sizeof ops);
+    for (i = 0; i < nin; i++)
+        ops[i].dtype = d;
+    if (em_ufunc_resolve(u->op, ops, nin, NULL, &outd) != EM_OK || outd != d) {
+        PyErr_Format(PyExc_TypeError, "No loop matching the specified signature and "
+                     "casting was found for ufunc %U (dtype=%s)", u->name,
+                     em_dtype_get(d)->name);
+        return NULL;
+    }
+    for (i = 0; i < nin; i++) {
+        em_operand op;
+        int k = quick_operand(in[i], &op);
+        if (k < 0)
+            goto done;
+        if (k == 1 && !op.array && op.weak) {
+            cast[i] = Py_NewRef(in[i]);
+            continue;
+        }
+        if (k == 1 && op.array) {
+            cast[i] = Py_NewRef(in[i]);
+        } else if (!(cast[i] = empy_asarray(st, in[i], -1, out ? EMPY_ARR(out)->device
+                                                              : NULL,
+                                              EMPY_COPY_IF_NEEDED, 'K'))) {
+            goto done;
+        }
+        if (EMPY_ARR(cast[i])->dtype != d) {
+            int ok = empy_can_cast(EMPY_ARR(cast[i])->dtype, d, "same_kind");
+            PyObject *c;
+            if (ok <= 0) {
+                if (ok == 0)
+                    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' input %d from "
+                                 "dtype('%s') to dtype('%s') with casting rule "
+                                 "'same_kind'", u->name, i,
+                                 em_dtype_get(EMPY_ARR(cast[i])->dtype)->name,
+                                 em_dtype_get(d)->name);
+                goto done;
+            }
+            c = empy_asarray(st, cast[i], (int)d, NULL, EMPY_COPY_IF_NEEDED, 'K');
+            Py_SETREF(cast[i], c);
+            if (!c)
+                goto done;
+        }
+    }
+    r = empy_ufunc_call(st, u->op, cast, nin, out, where);
+done:
+    for (i = 0; i < nin; i++)
+        Py_XDECREF(cast[i]);
+    return r;
+}
+
 /* Call with inputs and keyword values already split out. */
 static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t nin,
                               PyObject *out_o, PyObject *where, PyObject *dtype,
@@ -438,11 +501,6 @@ static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t ni
                      u->nin + u->nout, nin);
         return NULL;
     }
-    if (dtype && dtype != Py_None) {
-        PyErr_Format(PyExc_NotImplementedError, "%U(): dtype= is not supported by "
-                     "ember yet; cast the inputs with astype()", u->name);
-        return NULL;
-    }
     if (casting && casting != Py_None) {
         const char *c = PyUnicode_Check(casting) ? PyUnicode_AsUTF8(casting) : NULL;
         if (!c || strcmp(c, "same_kind")) {
@@ -453,6 +511,8 @@ static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t ni
     }
     if (out_arg(out_o, &out) < 0)
         return NULL;
+    if (dtype && dtype != Py_None)
+        return call_with_dtype(st, u, in, (int)nin, out, where, dtype);
     return empy_ufunc_call(st, u->op, in, (int)nin, out, where);
 }
 
@@ -553,23 +613,26 @@ static PyObject *Ufunc_get_doc(PyObject *self, void *c)
                                 UF(self)->nin == 1 ? "x" : "x1, x2", UF(self)->name);
 }
 
-static PyObject *Ufunc_not_yet(PyObject *self, PyObject *args, PyObject *kw)
-{
-    PyErr_Format(PyExc_NotImplementedError, "ufunc methods (reduce, accumulate, "
-                 "outer, at) are not implemented by ember yet (%U)", UF(self)->name);
-    return NULL;
-}
-
 static PyObject *Ufunc_reduce_pickle(PyObject *self, PyObject *unused)
 {
     return Py_NewRef(UF(self)->name);
 }
 
 static PyMethodDef Ufunc_methods[] = {
-    {"reduce", (PyCFunction)(void (*)(void))Ufunc_not_yet, METH_VARARGS | METH_KEYWORDS, NULL},
-    {"accumulate", (PyCFunction)(void (*)(void))Ufunc_not_yet, METH_VARARGS | METH_KEYWORDS, NULL},
-    {"outer", (PyCFunction)(void (*)(void))Ufunc_not_yet, METH_VARARGS | METH_KEYWORDS, NULL},
-    {"at", (PyCFunction)(void (*)(void))Ufunc_not_yet, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"reduce", (PyCFunction)(void (*)(void))empy_ufunc_reduce, METH_VARARGS | METH_KEYWORDS,
+     "reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None): "
+     "op folded along the axes (NumPy's)."},
+    {"accumulate", (PyCFunction)(void (*)(void))empy_ufunc_accumulate,
+     METH_VARARGS | METH_KEYWORDS,
+     "accumulate(array, axis=0, dtype=None, out=None): the running reduction."},
+    {"reduceat", (PyCFunction)(void (*)(void))empy_ufunc_reduceat,
+     METH_VARARGS | METH_KEYWORDS,
+     "reduceat(array, indices, axis=0, dtype=None, out=None): reductions over "
+     "the slices indices[i]:indices[i+1] (one element where they do not increase)."},
+    {"outer", (PyCFunction)(void (*)(void))empy_ufunc_outer, METH_VARARGS | METH_KEYWORDS,
+     "outer(A, B, **kwargs): op(a, b) for every pair, of shape A.shape + B.shape."},
+    {"at", (PyCFunction)(void (*)(void))empy_ufunc_at, METH_VARARGS | METH_KEYWORDS,
+     "at(a, indices, b=None): op in place at the indices, once per occurrence."},
     {"__reduce__", Ufunc_reduce_pickle, METH_NOARGS, NULL},
     {NULL},
 };
@@ -625,6 +688,25 @@ PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     method = PyUnicode_Check(args[1]) ? PyUnicode_AsUTF8(args[1]) : NULL;
+    if (method && (!strcmp(method, "reduce") || !strcmp(method, "accumulate") ||
+                   !strcmp(method, "reduceat") || !strcmp(method, "outer") ||
+                   !strcmp(method, "at"))) {
+        /* numpy.add.reduce(x) and friends: ember's ufunc's method. */
+        PyObject *fn, *r;
+        name_o = PyObject_GetAttrString(args[0], "__name__");
+        name = name_o && PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
+        if (!name || em_op_from_name(name, &op) != EM_OK || !st->ufuncs[op]) {
+            PyErr_Clear();
+            Py_XDECREF(name_o);
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        Py_DECREF(name_o);
+        if (!(fn = PyObject_GetAttr(st->ufuncs[op], args[1])))
+            return NULL;
+        r = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
+        Py_DECREF(fn);
+        return r;
+    }
     if (!method || strcmp(method, "__call__")) {
         PyErr_Clear();
         Py_RETURN_NOTIMPLEMENTED;
