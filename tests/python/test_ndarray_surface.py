@@ -483,3 +483,63 @@ def test_matmul_axes(device):
         ember.matmul(eA, eB, axes=[(1,), (0, 2), (1, 2)])
     with pytest.raises(np.exceptions.AxisError):
         ember.matmul(eA, eB, axes=[(1, 7), (0, 2), (1, 2)])
+
+
+# ---- memory of advanced indexing -------------------------------------------------
+
+# Made without temporaries, so the pool's peak before the statement is
+# what is in use, and the peak after it tells what the statement took.
+_MEM_SETUP = (
+    "import sys, ember, numpy as np\n"
+    "dev = sys.argv[1]\n"
+    "pool = ember.MemoryPool(dev)\n"
+    "a = ember.zeros((40, 50, 60), dtype=ember.float32, device=dev)\n"
+    "m = ember.asarray(np.arange(a.size).reshape(a.shape) % 3 == 0, device=dev)\n"
+    "i = ember.asarray(np.arange(50) % 7, device=dev)\n"
+    "x, y, z = i[:, None, None] % 40, i[None, :, None], i[None, None, :]\n"
+    "v = ember.asarray(np.arange(40000, dtype=np.float32), device=dev)\n"
+    "res = None\n"
+    "used = pool.stats()['used_bytes']\n"
+    "assert pool.stats()['peak_bytes'] == used, 'setup left a peak'\n")
+_MEM_CASES = {
+    # name: (statement, bytes the result holds, allowed multiple of them)
+    "mask fill": ("a[m] = 1.0", 0, 0),
+    # the positions (8 bytes a True) and the values cast: 3 times the values
+    "mask assign": ("a[m] = v", 40000 * 4, 4),
+    "mask get": ("res = a[m]", 40000 * 4, 3),
+    "broadcast ints": ("res = a[x, y, z]", 50 * 50 * 50 * 4, 3),
+    "inner ints": ("res = a[:, i]", 40 * 50 * 60 * 4, 3),
+    "ints assign": ("a[:, i[:, None], i[None, :50]] = 2.0", 40 * 50 * 50 * 4, 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_MEM_CASES))
+def test_advanced_indexing_memory(device, case):
+    stmt, result_bytes, k = _MEM_CASES[case]
+    code = (_MEM_SETUP + stmt + "\n"
+            "print(pool.stats()['peak_bytes'] - used)\n")
+    r = run_python("-c", code, device)
+    assert r.returncode == 0, r.stderr
+    transient = int(r.stdout.split()[-1])
+    # the result (and for masks the compacted positions) and nothing of the
+    # size of the coordinates of every True, or of the broadcast index space
+    assert transient <= k * result_bytes + 64 * 1024, (case, transient, result_bytes)
+
+
+def test_mask_assignment_values(device):
+    n = np.arange(24.0).reshape(2, 3, 4)
+    m = n % 3 == 0
+    for layout in ("C", "T"):
+        nn = n.copy() if layout == "C" else n.transpose(2, 0, 1).copy()
+        mm = m if layout == "C" else m.transpose(2, 0, 1)
+        e = ember.asarray(n, device=device)
+        e = e if layout == "C" else e.transpose(2, 0, 1)
+        for val in (5.0, np.arange(8.0) * 10, [7.0], np.float32(2)):
+            nn[mm] = val
+            e[ember.asarray(mm, device=device)] = val
+            assert_array_equal_np(e, nn)
+        with pytest.raises(ValueError):
+            e[ember.asarray(mm, device=device)] = [1.0, 2.0]
+    if device == "cpu":
+        e = ember.asarray(n)
+        assert_array_equal_np(e[m], n[m])          # a NumPy mask, compacted

@@ -312,7 +312,7 @@ static em_status zero_index(em_device *dev, int64_t n, em_array *out)
 #define ADV_MAX_ITEMS (EM_MAX_NDIM * 2)
 
 static int adv_resolve(empy_state *st, const em_array *a, PyObject *key,
-                       adv_plan *p)
+                       adv_plan *p, int defer_whole_mask)
 {
     PyObject *const *items;
     PyObject *arrs[ADV_MAX_ITEMS] = {0};
@@ -420,6 +420,14 @@ static int adv_resolve(empy_state *st, const em_array *a, PyObject *key,
                 if (ia->ndim == a->ndim && n == 1) {
                     p->whole_mask = 1;
                     em_array_retain(ia, &p->mask);
+                    if (defer_whole_mask) {
+                        /* The caller works from the mask itself: the
+                         * coordinates (8 * ndim bytes per True) are not
+                         * made (mask_assign). */
+                        em_array_retain(a, &p->view);
+                        ret = 0;
+                        goto done;
+                    }
                 }
                 EMPY_NOGIL(rc, em_nonzero(ia, &nz, NULL));
                 if (rc != EM_OK) {
@@ -567,20 +575,36 @@ static PyObject *mask_get(empy_state *st, PyObject *self, PyObject *key)
     const em_array *a = &NDA(self)->a, *m;
     em_array out;
     em_status rc;
+    PyObject *conv = NULL, *r;
     if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) == 1)
         key = PyTuple_GET_ITEM(key, 0);
-    if (!empy_is_ndarray(key))
-        return NULL;
+    if (!empy_is_ndarray(key)) {
+        /* A NumPy mask (or nested lists of bools) on the cpu device takes
+         * the same road once it is an ember array, and leaves the
+         * coordinates (8 * ndim bytes per True) unmade. */
+        if (em_device_get_type(a->device) != EM_DEVICE_CPU ||
+            !PyObject_HasAttr(key, st->s_array_interface))
+            return NULL;
+        if (!(conv = index_array(st, key, a->device))) {
+            PyErr_Clear();
+            return NULL;
+        }
+        key = conv;
+    }
     m = EMPY_ARR(key);
     if (m->dtype != EM_BOOL || m->ndim < 1 || m->ndim > a->ndim ||
         m->device != a->device ||
-        memcmp(m->shape, a->shape, (size_t)m->ndim * sizeof *m->shape))
+        memcmp(m->shape, a->shape, (size_t)m->ndim * sizeof *m->shape)) {
+        Py_XDECREF(conv);
         return NULL;
+    }
     memset(&out, 0, sizeof out);
     EMPY_NOGIL(rc, em_select(a, NULL, m, &out, NULL));
+    Py_XDECREF(conv);
     if (rc != EM_OK)
         return empy_fail(st, rc), NULL;
-    return empy_ndarray_new(st, &out, NULL);
+    r = empy_ndarray_new(st, &out, NULL);
+    return r;
 }
 
 static PyObject *adv_get(empy_state *st, PyObject *self, PyObject *key)
@@ -591,7 +615,7 @@ static PyObject *adv_get(empy_state *st, PyObject *self, PyObject *key)
     PyObject *r = mask_get(st, self, key);
     if (r || PyErr_Occurred())
         return r;
-    if (adv_resolve(st, &NDA(self)->a, key, &p) < 0)
+    if (adv_resolve(st, &NDA(self)->a, key, &p, 0) < 0)
         return NULL;
     memset(&out, 0, sizeof out);
     EMPY_NOGIL(rc, em_index_gather(&p.view, &p.g,
@@ -606,6 +630,59 @@ static PyObject *adv_get(empy_state *st, PyObject *self, PyObject *key)
 
 static int assign(empy_state *st, em_array *dst, PyObject *value);
 
+/* a[mask] = values for a mask of a's whole shape and an array of values:
+ * the flat positions of the mask's True elements (8 bytes each, where the
+ * coordinates would take 8 * ndim), and one put. */
+static int mask_assign(empy_state *st, em_array *a, const em_array *mask,
+                       PyObject *value)
+{
+    em_array flat, nz, pos, vals;
+    int64_t all = -1;
+    em_status rc;
+    int ret = -1;
+    memset(&flat, 0, sizeof flat);
+    memset(&nz, 0, sizeof nz);
+    memset(&vals, 0, sizeof vals);
+    rc = em_array_reshape_view(mask, 1, &all, 'C', &flat);
+    if (rc == EM_ERR_NOT_SUPPORTED) {
+        em_array c;
+        rc = em_array_empty(mask->device, EM_BOOL, mask->ndim, mask->shape, 'C',
+                            NULL, &c);
+        if (rc == EM_OK) {
+            EMPY_NOGIL(rc, em_array_copy(&c, mask, NULL));
+            if (rc == EM_OK)
+                rc = em_array_reshape_view(&c, 1, &all, 'C', &flat);
+            em_array_release(&c);
+        }
+    }
+    if (rc == EM_OK)
+        EMPY_NOGIL(rc, em_nonzero(&flat, &nz, NULL));
+    if (rc != EM_OK)
+        goto fail;
+    pos = nz;                          /* its one row, shape (count,) */
+    pos.ndim = 1;
+    pos.shape[0] = nz.shape[1];
+    pos.strides[0] = 8;
+    em_array_update_flags(&pos);
+    rc = em_array_empty(a->device, a->dtype, 1, pos.shape, 'C', NULL, &vals);
+    if (rc != EM_OK)
+        goto fail;
+    if (assign(st, &vals, value) < 0)
+        goto done;
+    EMPY_NOGIL(rc, em_put(a, &pos, &vals, EM_INDEX_CLIP, NULL));
+    if (rc != EM_OK)
+        goto fail;
+    ret = 0;
+    goto done;
+fail:
+    empy_fail(st, rc);
+done:
+    em_array_release(&flat);
+    em_array_release(&nz);
+    em_array_release(&vals);
+    return ret;
+}
+
 static int adv_set(empy_state *st, PyObject *self, PyObject *key,
                    PyObject *value)
 {
@@ -614,7 +691,7 @@ static int adv_set(empy_state *st, PyObject *self, PyObject *key,
     em_status rc;
     em_operand op;
     int k, ret = -1;
-    if (adv_resolve(st, &NDA(self)->a, key, &p) < 0)
+    if (adv_resolve(st, &NDA(self)->a, key, &p, 1) < 0)
         return -1;
     /* A whole-shape mask with one value: a masked fill, no compaction. */
     if (p.whole_mask && !empy_is_ndarray(value) &&
@@ -639,6 +716,10 @@ static int adv_set(empy_state *st, PyObject *self, PyObject *key,
         EMPY_NOGIL(rc, em_ufunc_apply(EM_OP_COPY, &op, 1, &p.view, &p.mask,
                                       NULL));
         ret = rc == EM_OK ? 0 : empy_fail(st, rc);
+        goto done;
+    }
+    if (p.whole_mask) {
+        ret = mask_assign(st, &p.view, &p.mask, value);
         goto done;
     }
     rc = em_array_empty(p.view.device, p.view.dtype, p.g.ndim, p.g.shape, 'C',
