@@ -222,6 +222,10 @@ def test_flat_writes(device, layout):
     n.flat[writes[-1][0]] = writes[-1][1]
     e.flat[writes[-1][0]] = writes[-1][1]
     assert_array_equal_np(e0, n0)
+    f = e.flat                    # reads after writes through one flatiter
+    assert float(f[4]) == n.flat[4]
+    f[4] = -9.0
+    assert float(f[4]) == -9.0
     with pytest.raises(IndexError):
         e.flat[[0, n.size]] = 1.0
 

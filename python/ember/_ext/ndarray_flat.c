@@ -14,7 +14,7 @@
 typedef struct {
     PyObject_HEAD
     PyObject *base;     /* the array */
-    PyObject *flat;     /* its C-order ravel, made on first use */
+    PyObject *flat;     /* its C-order ravel, made when iteration starts */
     Py_ssize_t index;   /* the next element the iterator gives */
 } empy_Flat;
 
@@ -100,12 +100,17 @@ static PyObject *flat_key(empy_state *st, PyObject *key, em_device *dev)
 static PyObject *Flat_subscript(PyObject *self, PyObject *key)
 {
     empy_Flat *f = (empy_Flat *)self;
-    PyObject *flat = flat_of(f), *k, *r;
-    if (!flat)
-        return NULL;
+    PyObject *flat, *k, *r;
+    /* A fresh ravel each time (a view when a is C-contiguous): the copy of
+     * a non-contiguous a must not go stale after a write. */
     if (!(k = flat_key(empy_state_of(f->base), key, EMPY_ARR(f->base)->device)))
         return NULL;
+    if (!(flat = ravel_c(f->base))) {
+        Py_DECREF(k);
+        return NULL;
+    }
     r = empy_ndarray_subscript(flat, k);
+    Py_DECREF(flat);
     Py_DECREF(k);
     /* A slice of a C-contiguous array is a view; a.flat[...] is a copy. */
     if (r && empy_is_ndarray(r) && EMPY_ARR(r)->ndim > 0 &&
