@@ -199,3 +199,27 @@ def test_format_spec_not_str(device):
         with pytest.raises(TypeError):
             a.__format__(0)
     assert format(ember.asarray(1.5, device=device), ".2f") == "1.50"
+
+
+def test_unowned_memory_huge_device_id():
+    """device_id past a C long was SystemError (the -1 check left the
+    OverflowError set)."""
+    with pytest.raises((OverflowError, ValueError, TypeError)) as info:
+        ember.UnownedMemory(0, 8, None, 2**70)
+    assert not isinstance(info.value, SystemError)
+
+
+def test_device_array_bad_strides(device):
+    for strides in (("a",), (2**70,)):
+        with pytest.raises((TypeError, OverflowError, ValueError,
+                            NotImplementedError)) as info:
+            with ember.Device(device):
+                ember.cuda.device_array((2,), strides=strides)
+        assert not isinstance(info.value, SystemError)
+
+
+def test_event_record_huge_int_stream(device):
+    with ember.Device(device):
+        e = ember.Event()
+        with pytest.raises(TypeError):
+            e.record(2**70)

@@ -145,8 +145,11 @@ static int alloc_args(empy_state *st, const char *fn, PyObject *shape_o,
             char o = pass ? 'F' : 'C';
             int same = 1;
             em_strides_contiguous(*nd, shape, em_dtype_size(*dt), o, want);
-            for (int i = 0; i < *nd && same; i++)
+            for (int i = 0; i < *nd && same; i++) {
                 same = PyLong_AsLongLong(PyTuple_GET_ITEM(t, i)) == want[i];
+                if (PyErr_Occurred())   /* not an int: no second pass */
+                    ok = same = 0;
+            }
             if (same) {
                 *order = o;
                 Py_XDECREF(t);

@@ -51,8 +51,11 @@ static PyObject *Unowned_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     }
     /* CuPy's device_id=-1 means "the current device", as None does. */
-    if (PyLong_Check(dev_o) && PyLong_AsLong(dev_o) == -1)
+    if (PyLong_Check(dev_o) && PyLong_AsLong(dev_o) == -1) {
+        if (PyErr_Occurred())       /* past a C long: not -1 */
+            return NULL;
         dev_o = Py_None;
+    }
     if (empy_device_arg(st, dev_o, &dev) < 0)
         return NULL;
     u = (empy_Unowned *)type->tp_alloc(type, 0);

@@ -551,6 +551,7 @@ static PyObject *Event_record(PyObject *self, PyObject *const *args,
         sarg = args[nargs];
     if (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0)
         sarg = Py_None;   /* Numba's stream=0 */
+    PyErr_Clear();         /* a huge int is not 0, and not a stream either */
     if (empy_stream_for_device(st, sarg, EVENT(self)->dev, &s) < 0)
         return NULL;
     rc = em_event_record(EVENT(self)->e, s);
@@ -603,6 +604,7 @@ static PyObject *Event_wait(PyObject *self, PyObject *const *args,
     }
     if (PyLong_CheckExact(a) && PyLong_AsLong(a) == 0)
         a = Py_None;   /* Numba's stream=0 */
+    PyErr_Clear();         /* a huge int is not 0, and not a stream either */
     if (empy_stream_for_device(st, a, EVENT(self)->dev, &s) < 0)
         return NULL;
     if (!s)

@@ -310,6 +310,7 @@ int empy_vz_stream(empy_state *st, PyObject *o, em_stream **s)
     *s = NULL;
     if (!o || o == Py_None || (PyLong_CheckExact(o) && PyLong_AsLong(o) == 0))
         return 0;
+    PyErr_Clear();      /* a huge int is not 0; resolve says what it is */
     return (*s = empy_stream_resolve(st, o)) ? 0 : -1;
 }
 

@@ -176,8 +176,13 @@ static int axes_arg(PyObject *o, int *axes, int *naxis, int dflt0)
     if (!t)
         return -1;
     *naxis = (int)PyTuple_GET_SIZE(t);
-    for (int i = 0; i < *naxis && i < EM_MAX_NDIM; i++)
+    for (int i = 0; i < *naxis && i < EM_MAX_NDIM; i++) {
         axes[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, i));
+        if (PyErr_Occurred()) {     /* not an int: stop before the next call */
+            Py_DECREF(t);
+            return -1;
+        }
+    }
     Py_DECREF(t);
     if (*naxis > EM_MAX_NDIM) {
         PyErr_SetString(PyExc_ValueError, "too many axes");
