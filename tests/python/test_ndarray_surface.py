@@ -420,6 +420,21 @@ def test_ufunc_method_dtypes_and_arguments(device):
         ember.sqrt.reduce(e8)
     with pytest.raises(IndexError):
         ember.add.reduceat(e8, [0, 3])
+    n = np.arange(12.0).reshape(3, 4) - 4
+    e = ember.asarray(n, device=device)
+    w = n % 3 != 0
+    ew = ember.asarray(w, device=device)
+    for name, kw in (("add", {}), ("multiply", {}), ("add", {"initial": 2.0}),
+                     ("maximum", {"initial": -100.0}), ("minimum", {"initial": 100.0}),
+                     ("logical_or", {})):
+        for ax in (0, 1, None):
+            _same(getattr(ember, name).reduce(e, axis=ax, where=ew, **kw),
+                  getattr(np, name).reduce(n, axis=ax, where=w, **kw))
+    _same(ember.add.reduce(e, axis=1, where=ember.asarray([True, False, True, True],
+                                                           device=device)),
+          np.add.reduce(n, axis=1, where=[True, False, True, True]))
+    with pytest.raises(ValueError, match="initial"):
+        ember.maximum.reduce(e, where=ew)
     out = ember.empty(3, dtype=ember.float64, device=device)
     assert ember.multiply.accumulate(e8, out=out) is out
     _same(out, np.multiply.accumulate(i8).astype(np.float64))

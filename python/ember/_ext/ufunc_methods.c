@@ -289,6 +289,59 @@ static PyObject *deliver(empy_state *st, PyObject *res, PyObject *out)
 
 /* ---- reduce --------------------------------------------------------------- */
 
+/* reduce's where=: *a with the masked-out elements replaced by the
+ * ufunc's identity, which leaves the reduction of the others unchanged;
+ * maximum and friends have none, but an element equal to initial= changes
+ * nothing there either (NumPy asks for initial= then). */
+static int masked_input(empy_state *st, PyObject *self, PyObject **a, PyObject *where_o,
+                        const em_operand *initial)
+{
+    static const char *const idempotent[] = {"maximum", "minimum", "fmax", "fmin", NULL};
+    em_operand fill, x;
+    em_array out;
+    em_status rc;
+    PyObject *w;
+    memset(&fill, 0, sizeof fill);
+    fill.weak = 1;
+    fill.dtype = EM_INT64;
+    if (!strcmp(uname(self), "add") || !strcmp(uname(self), "logical_or")) {
+        fill.dtype = !strcmp(uname(self), "add") ? EM_INT64 : EM_BOOL;
+    } else if (!strcmp(uname(self), "multiply") || !strcmp(uname(self), "logical_and")) {
+        fill.dtype = !strcmp(uname(self), "multiply") ? EM_INT64 : EM_BOOL;
+        if (fill.dtype == EM_BOOL)
+            fill.value.bytes[0] = 1;
+        else
+            fill.value.i = 1;
+    } else if (is_named(self, idempotent)) {
+        if (!initial) {
+            PyErr_Format(PyExc_ValueError, "reduction operation '%s' does not have an "
+                         "identity, so to use a where mask one has to specify "
+                         "'initial'", uname(self));
+            return -1;
+        }
+        fill = *initial;
+    } else if (!identity(self, &fill)) {
+        PyErr_Format(PyExc_NotImplementedError, "%s.reduce: where= needs a ufunc with an "
+                     "identity (or maximum/minimum with initial=) in ember",
+                     uname(self));
+        return -1;
+    }
+    if (!(w = empy_asarray(st, where_o, EM_BOOL, EMPY_ARR(*a)->device,
+                           EMPY_COPY_IF_NEEDED, 'K')))
+        return -1;
+    memset(&x, 0, sizeof x);
+    x.array = EMPY_ARR(*a);
+    x.dtype = x.array->dtype;
+    memset(&out, 0, sizeof out);
+    EMPY_NOGIL(rc, em_where(EMPY_ARR(w), &x, &fill, &out, NULL));
+    Py_DECREF(w);
+    if (rc != EM_OK)
+        return empy_fail(st, rc);
+    /* where() broadcast the mask; the reduction is over a's own shape */
+    Py_SETREF(*a, empy_ndarray_new(st, &out, NULL));
+    return *a ? 0 : -1;
+}
+
 PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"array", "axis", "dtype", "out", "keepdims", "initial",
@@ -307,11 +360,6 @@ PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw)
                                      &dtype_o, &out_o, &keepdims, &init_o, &where_o) ||
         need_binary(self, "reduce") < 0)
         return NULL;
-    if (where_o != Py_True) {
-        PyErr_Format(PyExc_NotImplementedError, "%s.reduce: where= is not supported by "
-                     "ember; mask the input with ember.where first", uname(self));
-        return NULL;
-    }
     out = out_of(out_o);
     if (!(a = as_array(st, arr_o, out && empy_is_ndarray(out) ? EMPY_ARR(out)->device
                                                               : NULL)))
@@ -332,6 +380,9 @@ PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     if (init_o == Py_None)
         init_o = NULL;
+    if (where_o != Py_True && masked_input(st, self, &a, where_o,
+                                           init_o ? &init : NULL) < 0)
+        goto done;
     /* the result's shape */
     {
         unsigned char red[EM_MAX_NDIM] = {0};
