@@ -35,6 +35,7 @@ def program(dev, data):
     d_data = ember.asarray(data)
     bins = dev.allocate(256 * 4, stream=s)        # a cuda.core Buffer
     ember.from_dlpack(bins)[...] = 0               # its bytes, through DLPack
+    dev.sync()           # that and d_data ran on the default stream; s waits
     props = dev.properties
     config = LaunchConfig(grid=2 * props.multiprocessor_count, block=256)
     timing = EventOptions(enable_timing=True)

@@ -92,7 +92,9 @@ def test_vector_add_lesson(cdev):
     ha, hb = rng.random(size, dtype=np.float32), rng.random(size, dtype=np.float32)
     a, b = ember.asarray(ha), ember.asarray(hb)
     c = ember.empty_like(a)
-    s.sync()
+    # the arrays were made on the default stream and s does not wait for
+    # it (StreamOptions' nonblocking=True), so wait as the lesson does
+    cdev.sync()
     block = 256
     grid = (size + block - 1) // block
     config = core.LaunchConfig(grid=grid, block=block)
@@ -105,6 +107,7 @@ def test_vector_add_lesson(cdev):
     kd = mod.get_kernel("vector_add<double>")
     x = ember.arange(10, dtype=ember.float64)
     y = ember.empty_like(x)
+    cdev.sync()
     core.launch(s, core.LaunchConfig(grid=(2,), block=(4, 1, 1)), kd, x, x, y,
                 np.uint64(10))
     s.sync()
@@ -196,6 +199,7 @@ def test_shared_memory(cdev):
     s = cdev.create_stream()
     x = ember.arange(32, dtype=ember.int32)
     y = ember.empty_like(x)
+    cdev.sync()
     core.launch(s, core.LaunchConfig(grid=1, block=32, shmem_size=32 * 4), k,
                 x, y, np.int32(32))
     s.sync()
@@ -223,6 +227,7 @@ def test_program_errors_and_options(cdev):
         "cubin").get_kernel("scale")
     x = ember.ones(4, dtype=ember.float32)
     s = cdev.create_stream()
+    cdev.sync()
     core.launch(s, core.LaunchConfig(grid=1, block=4), k, x, np.float32(5),
                 np.uint64(4))
     s.sync()
@@ -244,6 +249,7 @@ def test_object_code_from_ptx(cdev, device):
     k = oc.get_kernel("one")
     x = ember.zeros(8, dtype=ember.int32)
     s = cdev.create_stream()
+    cdev.sync()
     core.launch(s, core.LaunchConfig(grid=1, block=8), k, x)
     s.sync()
     np.testing.assert_array_equal(ember.asnumpy(x), np.ones(8, np.int32))
@@ -262,6 +268,7 @@ def test_streams_and_events(cdev):
     t = core.EventOptions(enable_timing=True)
     e0 = s1.record(options=t)
     x = ember.arange(100000, dtype=ember.float64)
+    cdev.sync()
     with s1._s:
         y = (x * 2).sum()
     e1 = cdev.create_event(options=t)
