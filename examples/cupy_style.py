@@ -28,7 +28,8 @@ def program():
     mempool = cp.get_default_memory_pool()
     x = cp.arange(n, dtype=cp.float32)
     y = cp.ones(n, dtype=cp.float32)
-    stream = cp.cuda.stream.Stream(non_blocking=True)
+    # a blocking stream: it waits for x and y, made on the default stream
+    stream = cp.cuda.stream.Stream()
     with stream:
         saxpy(((n + 255) // 256,), (256,), (cp.float32(2.0), x, y, cp.int32(n)))
     stream.synchronize()
