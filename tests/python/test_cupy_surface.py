@@ -136,7 +136,7 @@ def test_memory_pool(device):
         pool.set_limit(size=1 << 20)
         try:
             assert pool.get_limit() == 1 << 20
-            with pytest.raises(MemoryError):
+            with pytest.raises(ember.cuda.memory.OutOfMemoryError):
                 pool.malloc(2 << 20)
         finally:
             pool.set_limit(size=0)

@@ -13,7 +13,12 @@ and a per-call Python allocator would put a Python frame on the hot path
 """
 from ember import _ember
 
-__all__ = ["MemoryPool", "set_allocator", "get_allocator"]
+__all__ = ["MemoryPool", "set_allocator", "get_allocator",
+           "OutOfMemoryError"]
+
+# CuPy's cupy.cuda.memory.OutOfMemoryError: ember raises MemoryError (with
+# the requested, in-use, cached and free bytes), so catching this catches it.
+OutOfMemoryError = MemoryError
 
 
 class MemoryPool:
