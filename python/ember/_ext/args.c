@@ -91,18 +91,3 @@ int empy_size_arg(PyObject *o, const char *what, int64_t *out)
     }
     return -1;
 }
-
-Py_ssize_t empy_len_arg(PyObject *o)
-{
-    Py_ssize_t n = PyObject_Length(o);
-    if (n < 0)
-        return -1;
-    /* No array has an extent near 2**62: refuse it here, before a caller
-     * sizes a buffer or a loop by it. */
-    if (n > ((Py_ssize_t)1 << 48)) {
-        PyErr_Format(PyExc_ValueError, "Maximum allowed dimension exceeded "
-                     "(len() of a %.100s is %zd)", Py_TYPE(o)->tp_name, n);
-        return -1;
-    }
-    return n;
-}

@@ -19,9 +19,4 @@ int empy_index_arg(PyObject *o, const char *what, int bool_ok, int64_t *out);
  * ValueError "Maximum allowed dimension exceeded", not OverflowError. */
 int empy_size_arg(PyObject *o, const char *what, int64_t *out);
 
-/* A Python-level length (len(o)) that NumPy would accept as an array
- * extent: -1 with the exception from __len__, or ValueError for one no
- * array can have (NumPy's "Maximum allowed dimension exceeded"). */
-Py_ssize_t empy_len_arg(PyObject *o);
-
 #endif
