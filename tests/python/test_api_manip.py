@@ -49,11 +49,14 @@ def test_delete_errors(device):
     ([2], 6, 1), (-1, 5, 1), (1, [[7], [8], [9]], 1),
     (1, [7, 8, 9], 1), (2, 5, 0), ([1, 3], [7, 8], 1), ([2, 0, 2], [10, 20, 30], 1),
     (slice(0, 4, 2), [6, 7], 1), ([0, 1], 5, 0), ([4, -4], [1, 2], 1),
+    (np.array([True, False, True, False]), [5, 6], 1),
+    (np.array([False, True, False]), [[5, 6, 7, 8]], 0),
 ])
 def test_insert(device, obj, values, axis):
     a = np.arange(12).reshape(3, 4).astype(np.int32)
     want = np.insert(a, obj, values, axis=axis)
-    got = ember.insert(E(a, device), obj, values, axis=axis)
+    got = ember.insert(E(a, device), E(obj, device) if isinstance(obj, np.ndarray)
+                       else obj, values, axis=axis)
     assert_array_equal_np(got, want, device)
 
 

@@ -72,9 +72,11 @@ def insert(arr, obj, values, axis=None):
     else:
         idx = as_array(obj, arr.device)
         if idx.dtype == _e.bool_:
-            raise IndexError("boolean indices for insert are not supported "
-                             "(NumPy 2 treats them as integers; pass "
-                             "nonzero(mask)[0])")
+            # NumPy 2: a boolean obj is a mask over the axis' positions.
+            if idx.ndim != 1:
+                raise ValueError("boolean array argument obj to insert must be "
+                                 f"one dimensional (got shape {idx.shape})")
+            idx = _e.flatnonzero(idx)
         if idx.size == 0 and idx.dtype.kind not in "iu":
             idx = idx.astype(_e.int64)
         if idx.dtype.kind not in "iu":
