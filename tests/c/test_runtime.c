@@ -657,6 +657,19 @@ static void test_modules(void)
     CHECK_STATUS(em_launch(f, (em_dim3){1, 1, 1}, (em_dim3){1, 0, 1}, 0, NULL, args),
                  EM_ERR_INVALID_VALUE);
     CHECK(CONTAINS(em_last_error(), "block.y is 0"));
+    /* A cooperative launch is checked as any, then refused on cpu (and so
+     * is the occupancy query): ember.cuda.jit runs such grids itself. */
+    CHECK_STATUS(em_launch_cooperative(f, (em_dim3){0, 1, 1}, (em_dim3){1, 1, 1}, 0, NULL,
+                                       args), EM_ERR_INVALID_VALUE);
+    CHECK_STATUS(em_launch_cooperative(f, (em_dim3){1, 1, 1}, (em_dim3){1, 1, 1}, 0, NULL,
+                                       args), EM_ERR_NOT_SUPPORTED);
+    CHECK(CONTAINS(em_last_error(), "cooperative launch of add_k on cpu"));
+    {
+        int nb = -1;
+        CHECK_STATUS(em_function_max_active_blocks(f, 32, 0, &nb), EM_ERR_NOT_SUPPORTED);
+        CHECK_STATUS(em_function_max_active_blocks(f, 0, 0, &nb), EM_ERR_INVALID_VALUE);
+        CHECK(nb == -1);
+    }
     if (pr.max_grid_dim[1] < INT32_MAX) {
         unsigned gy = (unsigned)pr.max_grid_dim[1] + 1;
         CHECK_STATUS(em_launch(f, (em_dim3){1, gy, 1}, (em_dim3){1, 1, 1}, 0, NULL, args),
