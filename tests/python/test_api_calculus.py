@@ -208,3 +208,22 @@ def test_windows(device, M):
             close(getattr(ember, name)(M), getattr(np, name)(M), device, 1e-13, 1e-15)
         for beta in (0.0, 5.0, 14.0, 40.0):
             close(ember.kaiser(M, beta), np.kaiser(M, beta), device, 1e-12, 1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.float16])
+def test_sinc_i0_fix(device, dtype):
+    x = np.array([-3.5, -1.0, -0.25, 0.0, 0.5, 1.0, 2.75, 7.0, 12.0], dtype=dtype)
+    rtol = {np.float64: 1e-13, np.float32: 1e-6, np.float16: 1e-3}.get(dtype, 1e-13)
+    close(ember.sinc(E(x, device)), np.sinc(x), device, rtol, 1e-7)
+    # I0 by its series is within a few ulps of NumPy's Chebyshev fit (which
+    # computes float32 in float32, so that dtype gets a float32 tolerance)
+    # (NumPy's float16 i0(12) overflows inside its float16 steps; the value,
+    # 18950, fits float16, and ember returns it)
+    xi = x[:-1] if dtype == np.float16 else x
+    close(ember.i0(E(xi, device)), np.i0(xi), device, rtol, 0)
+    big = np.array([20.0, 100.0, 700.0])
+    close(ember.i0(E(big, device)), np.i0(big), device, 1e-12)
+    with pytest.raises(TypeError, match="complex"):
+        ember.i0(E(np.array([1j]), device))
+    xf = np.array([-2.5, -0.5, 0.0, 1.5, 3.9], dtype=dtype)
+    assert_array_equal_np(ember.fix(E(xf, device)), np.fix(xf), device)

@@ -175,3 +175,31 @@ def test_histogramdd(device, kw):
     got_h, _ = ember.histogramdd([E(c, device) for c in cols], bins=2)
     want_h, _ = np.histogramdd(cols, bins=2)
     np.testing.assert_array_equal(ember.asnumpy(got_h), want_h)
+
+
+def test_rollaxis(device):
+    a = np.zeros((3, 4, 5, 6))
+    for axis, start in [(3, 1), (2, 0), (1, 4), (-1, 0), (0, 4), (2, 2), (1, -1)]:
+        got = ember.rollaxis(E(a, device), axis, start)
+        assert got.shape == np.rollaxis(a, axis, start).shape
+    x = np.arange(24).reshape(2, 3, 4)
+    assert_array_equal_np(ember.rollaxis(E(x, device), 2, 1), np.rollaxis(x, 2, 1), device)
+    with pytest.raises(ember.AxisError):
+        ember.rollaxis(E(a, device), 0, 6)
+
+
+def test_shape_queries(device):
+    a = np.zeros((2, 3, 4), dtype=np.complex64)
+    ea = E(a, device)
+    assert ember.ndim(ea) == np.ndim(a) and ember.shape(ea) == np.shape(a)
+    assert ember.size(ea) == np.size(a) and ember.size(ea, 1) == np.size(a, 1)
+    assert ember.size(ea, (0, 2)) == np.size(a, (0, 2))
+    assert ember.ndim(3) == 0 and ember.shape([[1, 2]]) == (1, 2)
+    assert ember.iscomplexobj(ea) and not ember.isrealobj(ea)
+    assert not ember.iscomplexobj(E(np.ones(2), device)) and ember.iscomplexobj(1j)
+    z = np.array([1 + 0j, 2j, 3 - 1e-30j], dtype=np.complex128)
+    assert_array_equal_np(ember.iscomplex(E(z, device)), np.iscomplex(z), device)
+    assert_array_equal_np(ember.isreal(E(z, device)), np.isreal(z), device)
+    r = np.array([1.0, 2.0])
+    assert_array_equal_np(ember.iscomplex(E(r, device)), np.iscomplex(r), device)
+    assert_array_equal_np(ember.isreal(E(r, device)), np.isreal(r), device)

@@ -15,10 +15,13 @@ for _mod, _names in {
                 "triu_indices_from unravel_index",
     "index_tricks": "c_ r_",
     "assign": "copyto",
-    "calculus": "convolve correlate ediff1d gradient interp trapezoid unwrap vander",
+    "calculus": "convolve correlate ediff1d fix gradient i0 interp sinc trapezoid "
+                "unwrap vander",
     "window": "bartlett blackman hamming hanning kaiser",
-    "manip": "append asfortranarray broadcast delete insert resize trim_zeros",
-    "typecheck": "isscalar real_if_close",
+    "manip": "append asfortranarray broadcast delete insert resize rollaxis "
+             "trim_zeros",
+    "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
+                 "real_if_close shape size",
     "histogramdd": "histogramdd",
     "sets": "unique_all unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",

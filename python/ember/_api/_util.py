@@ -40,18 +40,22 @@ def normalize_axis(axis, ndim, what="axis"):
     return axis % ndim
 
 
-def kernel(name, in_params, out_params, **kw):
+def kernel(name, in_params, out_params, include=(), **kw):
     """The ElementwiseKernel whose operation is kernels/<name>.c, built once
-    per process (device code lives in files, not in Python strings)."""
+    per process (device code lives in files, not in Python strings). The
+    files named in `include` (helpers shared by several kernels) go first
+    in its preamble."""
     k = _kernels.get(name)
     if k is None:
-        path = os.path.join(os.path.dirname(__file__), "kernels", name + ".c")
-        with open(path) as f:
-            src = f.read()
-        preamble, sep, body = src.partition("/* operation */")
+        here = os.path.join(os.path.dirname(__file__), "kernels")
+        parts = []
+        for f in tuple(include) + (name + ".c",):
+            with open(os.path.join(here, f)) as fh:
+                parts.append(fh.read())
+        preamble, sep, body = parts[-1].partition("/* operation */")
         if not sep:
-            preamble, body = "", src
+            preamble, body = "", parts[-1]
         k = _e.ElementwiseKernel(in_params, out_params, body, "ember_" + name,
-                                 preamble=preamble, **kw)
+                                 preamble="".join(parts[:-1]) + preamble, **kw)
         _kernels[name] = k
     return k

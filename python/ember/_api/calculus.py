@@ -350,3 +350,36 @@ def vander(x, N=None, increasing=False):
         cols = _e.broadcast_to(x.astype(dt).reshape(n, 1), (n, N - 1))
         v = _e.concatenate((ones, _e.cumprod(cols, axis=1)), axis=1)
     return v if increasing else _e.ascontiguousarray(v[:, ::-1])
+
+
+# ---- special functions NumPy keeps beside the ufuncs --------------------------
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0: NumPy's steps (pi x, with a zero
+    replaced by the dtype's eps)."""
+    x = as_array(x, device_of(x))
+    y = _PI * x
+    eps = _e.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
+    y = _e.where(y != 0, y, _e.asarray(eps, dtype=y.dtype, device=y.device))
+    return _e.sin(y) / y
+
+
+def i0(x):
+    """The modified Bessel function of order 0, one kernel (kernels/i0.c):
+    its power series in double, stored in x's float dtype (float64 for
+    integers), so float32 results are more accurate than NumPy's."""
+    x = as_array(x, device_of(x))
+    if x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    if x.dtype.kind in "iub":
+        x = x.astype(_e.float64)
+    out = _e.empty(x.shape, dtype=x.dtype, device=x.device)
+    if out.size:
+        kernel("i0", "T x", "T y", include=("bessel_i0.h",))(x, out)
+    return out
+
+
+def fix(x, out=None):
+    """Round towards zero (NumPy's fix: integers stay integers)."""
+    return _e.trunc(as_array(x, device_of(x)), out=out) if out is not None else \
+        _e.trunc(as_array(x, device_of(x)))

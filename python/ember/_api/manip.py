@@ -240,3 +240,26 @@ class broadcast:
             i //= s
         key = tuple(reversed(coords))
         return tuple(v[key] for v in self.values)
+
+
+def rollaxis(a, axis, start=0):
+    """NumPy's rollaxis (moveaxis is the clearer spelling): axis moved to
+    just before `start`. A view."""
+    a = as_array(a, device_of(a))
+    n = a.ndim
+    axis = normalize_axis(operator.index(axis), n)
+    start = operator.index(start)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        import ember
+        raise ember.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but "
+                              f"{start} was passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return a.transpose(axes)

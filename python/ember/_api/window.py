@@ -50,5 +50,6 @@ def kaiser(M, beta):
     if r is not None:
         return r
     out = _e.empty((M,))
-    kernel("kaiser", "float64 beta, int64 M", "float64 w")(float(beta), M, out)
+    kernel("kaiser", "float64 beta, int64 M", "float64 w",
+           include=("bessel_i0.h",))(float(beta), M, out)
     return out
