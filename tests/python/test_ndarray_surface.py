@@ -564,3 +564,26 @@ def test_mask_assignment_values(device):
     if device == "cpu":
         e = ember.asarray(n)
         assert_array_equal_np(e[m], n[m])          # a NumPy mask, compacted
+
+
+def test_memory_pointer_copies(device):
+    a = ember.arange(8, dtype=ember.float64, device=device)
+    b = ember.zeros(8, dtype=ember.float64, device=device)
+    b.data.copy_from_device(a.data + 16, 24)               # a[2:5] -> b[0:3]
+    assert_array_equal_np(b, np.array([2, 3, 4, 0, 0, 0, 0, 0], np.float64))
+    h = np.zeros(4)
+    a.data.copy_to_host(h, 32)
+    np.testing.assert_array_equal(h, [0, 1, 2, 3])
+    b.data.copy_from_host(np.full(2, 9.0), 16)
+    b.data.copy_from_host_async(np.full(1, 8.0), 8, stream=None)
+    (b.data + 56).memset(0xFF, 8)
+    (b.data + 24).memset_async(0, 8)
+    want = np.array([8, 9, 4, 0, 0, 0, 0, 0], np.float64)
+    want.view(np.uint8)[56:] = 0xFF
+    assert_array_equal_np(b, want)
+    with pytest.raises(ValueError):
+        b.data.copy_from_device(a.data, 72)                 # past a's 64 bytes
+    with pytest.raises(ValueError):
+        (b.data + 8).memset(0, 64)
+    with pytest.raises(ValueError):
+        a.data.copy_to_host(np.zeros(2), 32)                # host buffer too small
