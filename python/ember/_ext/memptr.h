@@ -1,0 +1,33 @@
+/* ember Python extension: ember.cuda.UnownedMemory and MemoryPointer, the
+ * objects memptr.c makes and ndarray_memory.c reads (a.data, the ndarray
+ * constructor). */
+#ifndef EMPY_MEMPTR_H
+#define EMPY_MEMPTR_H
+
+#include "module.h"
+
+typedef struct {
+    PyObject_HEAD
+    uintptr_t ptr;
+    size_t size;
+    PyObject *owner;
+    em_device *dev;
+} empy_Unowned;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *mem;      /* UnownedMemory, Buffer, or any object with .ptr */
+    uintptr_t ptr;      /* absolute address */
+    uintptr_t base;     /* mem's start, and its size when known (else 0) */
+    size_t size;
+    em_device *dev;
+} empy_MemPtr;
+
+/* A new MemoryPointer at ptr inside mem (start base, size bytes, 0:
+ * unknown) on dev. */
+PyObject *empy_memptr_make(empy_state *st, PyObject *mem, uintptr_t base, size_t size,
+                           em_device *dev, uintptr_t ptr);
+
+int empy_memptr_init(PyObject *m, empy_state *st);
+
+#endif
