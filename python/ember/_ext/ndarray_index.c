@@ -579,11 +579,25 @@ static PyObject *mask_get(empy_state *st, PyObject *self, PyObject *key)
     if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) == 1)
         key = PyTuple_GET_ITEM(key, 0);
     if (!empy_is_ndarray(key)) {
-        /* A NumPy mask (or nested lists of bools) on the cpu device takes
-         * the same road once it is an ember array, and leaves the
-         * coordinates (8 * ndim bytes per True) unmade. */
-        if (em_device_get_type(a->device) != EM_DEVICE_CPU ||
-            !PyObject_HasAttr(key, st->s_array_interface))
+        /* A NumPy mask takes the same road once it is an ember array, and
+         * leaves the coordinates (8 * ndim bytes per True) unmade. Only a
+         * boolean one is converted here (an integer index array would be
+         * converted twice). */
+        PyObject *dt;
+        int is_bool;
+        if (!PyObject_HasAttr(key, st->s_array_interface))
+            return NULL;
+        dt = PyObject_GetAttrString(key, "dtype");
+        is_bool = dt && PyObject_HasAttrString(dt, "kind");
+        if (is_bool) {
+            PyObject *kind = PyObject_GetAttrString(dt, "kind");
+            is_bool = kind && PyUnicode_Check(kind) &&
+                      PyUnicode_CompareWithASCIIString(kind, "b") == 0;
+            Py_XDECREF(kind);
+        }
+        Py_XDECREF(dt);
+        PyErr_Clear();
+        if (!is_bool)
             return NULL;
         if (!(conv = index_array(st, key, a->device))) {
             PyErr_Clear();
