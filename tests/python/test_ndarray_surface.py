@@ -563,7 +563,7 @@ def test_mask_assignment_values(device):
             e[ember.asarray(mm, device=device)] = [1.0, 2.0]
     e = ember.asarray(n, device=device)
     assert_array_equal_np(e[m], n[m])              # a NumPy mask, compacted
-    assert_array_equal_np(e[m[0]], n[m[0]])        # over the leading axes
+    assert_array_equal_np(e[m[:, :, 0]], n[m[:, :, 0]])  # over the leading axes
 
 
 def test_memory_pointer_copies(device):
