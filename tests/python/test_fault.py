@@ -25,7 +25,9 @@ CHILD = textwrap.dedent(r'''
         raise SystemExit("no error after an illegal address")
     assert "reset" in first and "restart" in first, first
     # Later calls report the fault again instead of crashing.
-    for call in (dev.synchronize, lambda: k((1,), (1,), (buf, 0)), dev.mem_info):
+    # mem_info is a property (CuPy's spelling): reading it is the call.
+    for call in (dev.synchronize, lambda: k((1,), (1,), (buf, 0)),
+                 lambda: dev.mem_info):
         try:
             call()
         except ember.CUDAError as e:
