@@ -462,6 +462,15 @@ def test_get_global_constant_memory(device):
         np.testing.assert_allclose(ember.asnumpy(y), r[0] + x * (r[1] + x * (r[2] + x * r[3])),
                                    rtol=1e-6)
         np.testing.assert_array_equal(ember.asnumpy(coeffs), r)
+        # CuPy's MemoryPointer copies: from the host, back, from the device
+        g.copy_from_host(c, 16)
+        back = np.zeros(4, dtype=np.float32)
+        g.copy_to_host(back, 16)
+        np.testing.assert_array_equal(back, c)
+        launch1(m.get_function("poly"), x.size, (arr(x, device), y, x.size))
+        np.testing.assert_allclose(ember.asnumpy(y), expect, rtol=1e-6)
+        g.copy_from_device(arr(r.copy(), device).data, 16)
+        np.testing.assert_array_equal(ember.asnumpy(coeffs), r)
         with pytest.raises(AttributeError, match="nope"):
             m.get_global("nope")
 
