@@ -227,3 +227,13 @@ def test_std_var_correction(device):
                                    getattr(np, f)(a, ddof=1), rtol=1e-13)
         with pytest.raises(ValueError, match="simultaneously"):
             getattr(ember, f)(E(a, device), ddof=1, correction=1)
+
+
+def test_arange_too_large_is_an_error(device):
+    # the host buffer's byte count used to wrap (2**62 * 8), a crash
+    with ember.Device(device):
+        for args in ((2**62,), (0.0, 2**62), (2**61,)):
+            with pytest.raises((ValueError, MemoryError)):
+                ember.arange(*args)
+        with pytest.raises((ValueError, MemoryError)):
+            ember.diag_indices(2**62)

@@ -1384,6 +1384,11 @@ static PyObject *mod_arange(FASTCALL_ARGS)
     default:
         packd = result == EM_BOOL ? EM_BOOL : EM_INT64;
     }
+    if (len > INT64_MAX / (int64_t)em_dtype_size(packd)) {
+        /* The byte count would wrap: NumPy's error, not a short buffer. */
+        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
+        goto done_step;
+    }
     buf = PyMem_Malloc((size_t)(len ? len : 1) * em_dtype_size(packd));
     if (!buf) {
         PyErr_NoMemory();
