@@ -271,6 +271,10 @@ def test_ndarray_over_memptr(device):
             ember.cuda.MemoryPointer(u, 97)
         with pytest.raises(TypeError):
             ember.ndarray((2,), memptr=12345)
+        empty = ember.cuda.MemoryPointer(ember.cuda.UnownedMemory(0, 0, None), 0)
+        with pytest.raises(ValueError):          # a size-0 memory holds nothing
+            ember.ndarray((3,), memptr=empty)
+        assert ember.ndarray((0,), memptr=empty).size == 0
         # fresh memory: dtype, order, strides as asked
         f = ember.ndarray((2, 3), dtype="int32", order="F")
         assert f.dtype == ember.int32 and f.strides == (4, 8) and f.device == ember.Device(device)

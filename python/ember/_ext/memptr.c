@@ -158,13 +158,13 @@ static int mem_facts(empy_state *st, PyObject *mem, uintptr_t *base, size_t *siz
     if (!p && PyErr_Occurred())
         return -1;
     *base = (uintptr_t)p;
-    *size = 0;
+    *size = EMPY_SIZE_UNKNOWN;
     if ((o = PyObject_GetAttrString(mem, "size"))) {
         Py_ssize_t n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
         Py_DECREF(o);
         if (n < 0 && PyErr_Occurred())
             return -1;
-        *size = n > 0 ? (size_t)n : 0;
+        *size = n >= 0 ? (size_t)n : EMPY_SIZE_UNKNOWN;
     }
     PyErr_Clear();
     o = PyObject_GetAttrString(mem, "device_id");
@@ -204,7 +204,7 @@ static PyObject *MemPtr_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "On:MemoryPointer", kwlist, &mem, &off) ||
         mem_facts(st, mem, &base, &size, &dev) < 0)
         return NULL;
-    if (off < 0 || (size && (size_t)off > size)) {
+    if (off < 0 || (size != EMPY_SIZE_UNKNOWN && (size_t)off > size)) {
         PyErr_Format(PyExc_ValueError, "MemoryPointer offset %zd is outside the "
                      "memory's %zu bytes", off, size);
         return NULL;
@@ -250,7 +250,7 @@ static PyObject *memptr_shift(PyObject *p_o, PyObject *n_o, int sign)
     if (n == -1 && PyErr_Occurred())
         return NULL;
     off = (intptr_t)(p->ptr - p->base) + sign * (intptr_t)n;
-    if (off < 0 || (p->size && (size_t)off > p->size)) {
+    if (off < 0 || (p->size != EMPY_SIZE_UNKNOWN && (size_t)off > p->size)) {
         PyErr_Format(PyExc_ValueError, "MemoryPointer arithmetic out of range: "
                      "offset %zd of %zu bytes", (Py_ssize_t)off, p->size);
         return NULL;
@@ -327,7 +327,7 @@ static int check_room(empy_MemPtr *p, Py_ssize_t n, const char *what)
         PyErr_Format(PyExc_ValueError, "%s: size must be >= 0, not %zd", what, n);
         return -1;
     }
-    if (p->size && (size_t)(p->ptr - p->base) + (size_t)n > p->size) {
+    if (p->size != EMPY_SIZE_UNKNOWN && (size_t)(p->ptr - p->base) + (size_t)n > p->size) {
         PyErr_Format(PyExc_ValueError, "%s: %zd bytes at offset %zu pass the end of "
                      "the memory's %zu bytes", what, n, (size_t)(p->ptr - p->base),
                      p->size);

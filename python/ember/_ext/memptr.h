@@ -6,6 +6,8 @@
 
 #include "module.h"
 
+#define EMPY_SIZE_UNKNOWN ((size_t)-1)
+
 typedef struct {
     PyObject_HEAD
     uintptr_t ptr;
@@ -18,13 +20,14 @@ typedef struct {
     PyObject_HEAD
     PyObject *mem;      /* UnownedMemory, Buffer, or any object with .ptr */
     uintptr_t ptr;      /* absolute address */
-    uintptr_t base;     /* mem's start, and its size when known (else 0) */
+    uintptr_t base;     /* mem's start, and its size (EMPY_SIZE_UNKNOWN for a
+                           foreign memory object without .size) */
     size_t size;
     em_device *dev;
 } empy_MemPtr;
 
-/* A new MemoryPointer at ptr inside mem (start base, size bytes, 0:
- * unknown) on dev. */
+/* A new MemoryPointer at ptr inside mem (start base, size bytes or
+ * EMPY_SIZE_UNKNOWN) on dev. */
 PyObject *empy_memptr_make(empy_state *st, PyObject *mem, uintptr_t base, size_t size,
                            em_device *dev, uintptr_t ptr);
 

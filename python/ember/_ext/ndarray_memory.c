@@ -228,7 +228,7 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
         em_array_update_flags(&t);
         span(&t, &lo, &hi);
-        if (p->size && t.size &&
+        if (p->size != EMPY_SIZE_UNKNOWN && t.size &&
             ((intptr_t)(p->ptr - p->base) + lo < 0 ||
              (uintptr_t)((intptr_t)(p->ptr - p->base) + hi) > p->size)) {
             PyErr_Format(PyExc_ValueError, "an array of shape %R and strides %R needs "
