@@ -65,6 +65,26 @@ def test_device(cdev, device):
     assert int(cdev) == d.id
 
 
+def test_cpu_uuid_without_machine_id(cdev, device, monkeypatch):
+    """A container may lack /etc/machine-id (the GPU machine does): the cpu
+    device's uuid then comes from what is left, and never raises."""
+    import socket
+    import uuid
+    from ember.cuda.core import _device
+
+    def no_file(path, *a, **k):
+        raise FileNotFoundError(path)
+
+    monkeypatch.setattr(_device, "open", no_file, raising=False)
+    u = cdev.uuid
+    if device == "cpu":
+        assert u == str(uuid.uuid5(uuid.NAMESPACE_DNS,
+                                   "cpu.ember." + socket.gethostname()))
+    assert len(u) == 36 and str(uuid.UUID(u)) == u and cdev.uuid == u
+    monkeypatch.undo()
+    assert len(cdev.uuid) == 36
+
+
 def test_device_zero_without_gpu():
     if HAVE_CUDA:
         assert core.Device(0)._dev == ember.Device("cuda:0")
@@ -135,7 +155,7 @@ class _DLPack:
         return self._arr.__dlpack_device__()
 
 
-def test_launch_argument_kinds(cdev):
+def test_launch_argument_kinds(cdev, device):
     obj = core.Program(SCALE, options=core.ProgramOptions(
         define_macro=("FACTOR", "2"))).compile("cubin")
     k = obj.get_kernel("scale")
@@ -149,13 +169,19 @@ def test_launch_argument_kinds(cdev):
         s.sync()
         np.testing.assert_array_equal(ember.asnumpy(holder), base * 3)
 
+    # every array on the parametrized device, whatever the default is
     # (copies: on cpu, asarray of a NumPy array may share its memory)
-    a = ember.asarray(base.copy())
+    a = ember.asarray(base.copy(), device=device)
     run(a, a)
-    a = ember.asarray(base.copy())
-    run(_CAI(a), a)
-    a = ember.asarray(base.copy())
+    if device != "cpu":
+        # __cuda_array_interface__ describes CUDA memory, so only a GPU
+        # array can be handed over through it
+        a = ember.asarray(base.copy(), device=device)
+        run(_CAI(a), a)
+    a = ember.asarray(base.copy(), device=device)
     run(_DLPack(a), a)
+    a = ember.asarray(base.copy(), device=device)
+    run(a.data.ptr, a)                           # an address, as an int
     buf = cdev.allocate(base.nbytes, stream=s)
     buf.copy_from(_host_buffer(base), stream=s)
     core.launch(s, cfg, k, buf, 1.5, 8)          # Python numbers: by C type
@@ -176,6 +202,39 @@ def test_launch_argument_kinds(cdev):
         core.LaunchConfig(grid=0, block=64)
     with pytest.raises(ValueError):
         core.LaunchConfig(block=64)
+
+
+def test_launch_uses_the_streams_device(cdev, device):
+    """Addresses and foreign arrays are taken to be on the launch stream's
+    device, whatever device the thread has current."""
+    k = core.Program(SCALE.replace("FACTOR", "1")).compile(
+        "cubin").get_kernel("scale")
+    s = cdev.create_stream(options=core.StreamOptions(nonblocking=False))
+    base = np.arange(8, dtype=np.float32)
+    a = ember.asarray(base.copy(), device=device)
+    other = "cpu" if device != "cpu" else ("cuda:0" if HAVE_CUDA else "cpu")
+    with ember.Device(other):
+        core.launch(s, core.LaunchConfig(grid=1, block=8), k, a.data.ptr,
+                    np.float32(2), np.uint64(8))
+        core.launch(s, core.LaunchConfig(grid=1, block=8), k, _DLPack(a),
+                    np.float32(2), np.uint64(8))
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(a), base * 4)
+
+
+def test_name_expressions_instantiate_templates_in_the_code(need_nvrtc):
+    """The bytes of a C++ Program compiled with name expressions hold the
+    template instances under NVRTC's lowered names (vector_add<float> is
+    _Z10vector_addIfEvPKT_S2_PS0_m); without them, no kernel at all."""
+    prog = core.Program(VECTOR_ADD, code_type="c++")
+    ptx = prog.compile("ptx", name_expressions=("vector_add<float>",
+                                                "vector_add<double>")).code
+    assert b".entry _Z10vector_addIfEvPKT_S2_PS0_m(" in ptx
+    assert b".entry _Z10vector_addIdEvPKT_S2_PS0_m(" in ptx
+    assert b".entry" not in prog.compile("ptx").code
+    with pytest.raises(ember.CompileError):
+        core.Program(VECTOR_ADD).compile(
+            "ptx", name_expressions=("vector_add<no_such_type>",)).code
 
 
 def _host_buffer(h):

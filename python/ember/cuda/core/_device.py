@@ -1,6 +1,7 @@
 """cuda.core's Device over ember.Device: one object per device, the
 current-device switch, properties under cuda.core's attribute names, and
 the factories for streams, events and memory."""
+import socket as _socket
 import threading
 import uuid as _uuid
 
@@ -57,6 +58,22 @@ _lock = threading.Lock()
 _devices = {}
 
 
+def _host_uuid():
+    """The cpu device's uuid: the machine id systemd or dbus keep, else the
+    board's DMI uuid, else a name-based uuid of the host name. Each is
+    stable for the machine; the last exists everywhere (a container without
+    /etc/machine-id), so asking never fails."""
+    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id",
+                 "/sys/class/dmi/id/product_uuid"):
+        try:
+            with open(path) as f:
+                return str(_uuid.UUID(f.read().strip()))
+        except (OSError, ValueError):
+            continue
+    return str(_uuid.uuid5(_uuid.NAMESPACE_DNS,
+                           "cpu.ember." + _socket.gethostname()))
+
+
 class Device:
     """Device(device_id=None): the current device for None, else cuda:N;
     without a GPU, 0 is the cpu device (as ember.Device(0)). ember.Device
@@ -106,19 +123,14 @@ class Device:
 
     @property
     def uuid(self):
-        """The GPU's UUID (cuda.core's string form). On the cpu device,
-        the machine's id (/etc/machine-id) in the same form."""
+        """The GPU's UUID (cuda.core's string form). On the cpu device, an
+        id of the machine in the same form (see _host_uuid); never raises
+        there, as containers often lack /etc/machine-id."""
         u = self._dev.uuid
         if u is not None:
             return u
         if self._dev.type == "cpu":
-            for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
-                try:
-                    with open(path) as f:
-                        return str(_uuid.UUID(hex=f.read().strip()))
-                except (OSError, ValueError):
-                    continue
-            raise RuntimeError("the cpu device's uuid: no /etc/machine-id")
+            return _host_uuid()
         raise RuntimeError("Device(%d).uuid: the CUDA driver did not give "
                            "one" % self.device_id)
 
