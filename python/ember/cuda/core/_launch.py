@@ -45,24 +45,29 @@ class LaunchConfig:
                                             self.cooperative_launch))
 
 
-def _address(ptr):
-    """A device array at a raw address, for a pointer parameter (the memory
-    is the caller's; ember only passes its address)."""
-    mem = ember.cuda.UnownedMemory(int(ptr), 1, None)
+def _address(ptr, dev):
+    """A device array at a raw address on dev, for a pointer parameter (the
+    memory is the caller's; ember only passes its address)."""
+    mem = ember.cuda.UnownedMemory(int(ptr), 1, None, dev)
     return ember.ndarray((1,), numpy.uint8,
                          memptr=ember.cuda.MemoryPointer(mem, 0))
 
 
-def _arg(a, kind):
+def _arg(a, kind, dev):
+    """One launch argument as the kernel takes it. Foreign memory is taken
+    to be on the launch stream's device (dev), as cuda.core launches there,
+    never on the thread's current or the default device."""
     if isinstance(a, Buffer):
         return a._kernel_arg()
     if isinstance(a, ember.ndarray):
         return a
     if kind == "pointer" and isinstance(a, (int, numpy.integer)) and \
             not isinstance(a, bool):
-        return _address(a)
+        return _address(a, dev)
     if hasattr(a, "__cuda_array_interface__"):
-        return ember.asarray(a)
+        # CUDA memory by the interface's definition: on a cpu stream the
+        # array keeps its GPU and the launch names both devices
+        return ember.asarray(a, device=dev if dev.type == "cuda" else None)
     if hasattr(a, "__dlpack__") and not isinstance(a, numpy.generic):
         return ember.from_dlpack(a)
     return a
@@ -93,6 +98,8 @@ def launch(stream, config, kernel, *kernel_args):
     if len(kernel_args) != len(kinds):
         raise TypeError("launch(): kernel %s takes %d arguments, %d given"
                         % (kernel.name, len(kinds), len(kernel_args)))
-    args = tuple(_arg(a, k) for a, k in zip(kernel_args, kinds))
+    es = _ember_stream(stream)
+    dev = es.device if es is not None else ember.get_current_device()
+    args = tuple(_arg(a, k, dev) for a, k in zip(kernel_args, kinds))
     kernel._fn(config.grid, config.block, args, shared_mem=config.shmem_size,
-               stream=_ember_stream(stream))
+               stream=es)
