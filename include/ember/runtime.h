@@ -244,7 +244,10 @@ em_status em_cuda_lowered_names(const char *source, const char *const *options,
  * EM_HOST_OPTION_NAME_EXPR "<expr>" option (NVRTC's name expressions:
  * "axpy<float>") instantiates that kernel and makes it launchable under
  * the expression as its name. Being options, both are in the kernel
- * cache's key. NVRTC takes neither: give them for cpu devices only. */
+ * cache's key. NVRTC skips EM_HOST_OPTION_CXX and takes each name
+ * expression through nvrtcAddNameExpression, which instantiates it; the
+ * GPU module then knows the kernel by its lowered name
+ * (em_cuda_lowered_names). */
 #define EM_HOST_OPTION_CXX "-xc++"
 #define EM_HOST_OPTION_NAME_EXPR "--name-expression="
 

@@ -169,9 +169,23 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
     if (!opts)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of host memory compiling '%s'", name);
-    for (int i = 0; i < n_options; i++)
-        opts[i] = options[i];
-    int n_opts = n_options;
+    /* Name expressions come as EM_HOST_OPTION_NAME_EXPR options (so they
+     * are in the kernel cache's key); NVRTC takes them as calls, which is
+     * what instantiates a template kernel such as vector_add<float>. */
+    size_t nel = strlen(EM_HOST_OPTION_NAME_EXPR);
+    int n_opts = 0, n_exprs = 0;
+    for (int i = 0; i < n_options; i++) {
+        if (!strncmp(options[i], EM_HOST_OPTION_NAME_EXPR, nel))
+            n_exprs++;
+        else if (strcmp(options[i], EM_HOST_OPTION_CXX))
+            opts[n_opts++] = options[i];
+    }
+    if (n_exprs && !em_cuda_nvrtc_fn.nvrtcAddNameExpression) {
+        free(opts);
+        return em_error(EM_ERR_NOT_SUPPORTED, "this NVRTC has no name "
+                        "expressions (nvrtcAddNameExpression needs CUDA 10 "
+                        "or newer)");
+    }
     if (!user_arch) {
         snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s_%d",
                  kind == EM_CODE_PTX ? "compute" : "sm", arch);
@@ -189,7 +203,11 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
                                "nvrtcCreateProgram for '%s' failed: %s",
                                name, nvrtc_error_name(r));
     }
-    r = em_cuda_nvrtc_fn.nvrtcCompileProgram(prog, n_opts, opts);
+    for (int i = 0; r == NVRTC_SUCCESS && i < n_options; i++)
+        if (!strncmp(options[i], EM_HOST_OPTION_NAME_EXPR, nel))
+            r = em_cuda_nvrtc_fn.nvrtcAddNameExpression(prog, options[i] + nel);
+    if (r == NVRTC_SUCCESS)
+        r = em_cuda_nvrtc_fn.nvrtcCompileProgram(prog, n_opts, opts);
     free(opts);
 
     char *log = program_log(prog);

@@ -87,9 +87,10 @@ static const char *source_utf8(PyObject *src)
 }
 
 /* The kernel cache for source on d; 0 or -1 with CompileError etc. On
- * cpu the source is C++, as NVRTC reads it, and the name expressions (a
- * tuple of str, or NULL) are instantiated there; both travel as the host
- * compiler's own options (EM_HOST_OPTION_*), which NVRTC never sees. */
+ * cpu the source is C++, as NVRTC reads it (EM_HOST_OPTION_CXX). The name
+ * expressions (a tuple of str, or NULL) travel as EM_HOST_OPTION_NAME_EXPR
+ * options on every device: the compiler instantiates them (NVRTC through
+ * nvrtcAddNameExpression), and the cache key holds them. */
 static int cache_get(empy_state *st, em_device *d, const char *src,
                      const char *const *opts, int nopts, PyObject *exprs,
                      em_module **mod)
@@ -99,8 +100,9 @@ static int cache_get(empy_state *st, em_device *d, const char *src,
     Py_ssize_t ne = exprs ? PyTuple_GET_SIZE(exprs) : 0, i;
     int n = nopts;
     em_status rc = EM_OK;
+    int cpu = em_device_get_type(d) == EM_DEVICE_CPU;
 
-    if (em_device_get_type(d) == EM_DEVICE_CPU) {
+    if (cpu || ne) {
         all = PyMem_Malloc(sizeof *all * (size_t)(nopts + 1 + ne));
         owned = PyMem_Calloc((size_t)(ne ? ne : 1), sizeof *owned);
         if (!all || !owned) {
@@ -111,7 +113,8 @@ static int cache_get(empy_state *st, em_device *d, const char *src,
         }
         for (i = 0; i < nopts; i++)
             all[i] = opts[i];
-        all[n++] = EM_HOST_OPTION_CXX;
+        if (cpu)
+            all[n++] = EM_HOST_OPTION_CXX;
         for (i = 0; i < ne; i++) {
             const char *e = PyUnicode_AsUTF8(PyTuple_GET_ITEM(exprs, i));
             size_t len = e ? strlen(e) : 0, pl = strlen(EM_HOST_OPTION_NAME_EXPR);

@@ -190,6 +190,11 @@ class Program:
         return oc
 
 
+# EM_HOST_OPTION_NAME_EXPR (include/ember/runtime.h): a name expression as
+# a compile option, which NVRTC takes through nvrtcAddNameExpression
+_NAME_EXPR_OPTION = "--name-expression="
+
+
 class ObjectCode:
     """Compiled code and the kernels in it (get_kernel). Loaded on the
     device current at get_kernel (once per device)."""
@@ -241,9 +246,12 @@ class ObjectCode:
                 with open(self._path, "rb") as f:
                     self._code = f.read()
             else:
+                # the name expressions instantiate template kernels, so
+                # the bytes hold vector_add<float> as RawModule's do
+                opts = tuple(self._options) + tuple(
+                    _NAME_EXPR_OPTION + e for e in self._exprs)
                 self._code = ember.cuda.Program(
-                    self._source, options=self._options).compile(
-                        self._kind).code
+                    self._source, options=opts).compile(self._kind).code
         return self._code
 
     def _module(self):
