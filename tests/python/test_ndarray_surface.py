@@ -284,6 +284,10 @@ def test_ndarray_over_memptr(device):
         assert_array_equal_np(g, np.ones((2, 3)))
         with pytest.raises(ValueError):
             ember.ndarray((-1, 2))
+        with pytest.raises((ValueError, OverflowError, MemoryError)):
+            ember.ndarray((2 ** 40, 2 ** 30))
+        with pytest.raises(ValueError, match="too big"):
+            ember.ndarray((2 ** 20,), strides=(2 ** 60,))
 
 
 # ---- subclasses --------------------------------------------------------------

@@ -11,18 +11,27 @@
 /* ---- a.data ---------------------------------------------------------------- */
 
 /* The lowest and one-past-highest byte offsets of a's elements from a->data. */
-static void span(const em_array *a, int64_t *lo, int64_t *hi)
+static int span(const em_array *a, int64_t *lo, int64_t *hi)
 {
     int i;
     *lo = 0;
     *hi = a->size ? (int64_t)em_dtype_size(a->dtype) : 0;
     for (i = 0; i < a->ndim && a->size; i++) {
-        int64_t ext = (a->shape[i] - 1) * a->strides[i];
-        if (ext < 0)
-            *lo += ext;
-        else
-            *hi += ext;
+        int64_t ext;
+        if (__builtin_mul_overflow(a->shape[i] - 1, a->strides[i], &ext) ||
+            __builtin_add_overflow(ext < 0 ? *lo : *hi, ext, ext < 0 ? lo : hi))
+            return -1;
     }
+    return 0;
+}
+
+static int span_checked(const em_array *a, int64_t *lo, int64_t *hi)
+{
+    if (span(a, lo, hi) == 0 && !__builtin_sub_overflow(*hi, *lo, &(int64_t){0}))
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "array is too big; the strides and shape "
+                    "span more bytes than fit in 64 bits");
+    return -1;
 }
 
 PyObject *empy_nd_get_data(PyObject *self, void *c)
@@ -172,6 +181,10 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             return NULL;
         }
     item = em_dtype_size(dt);
+    /* The element count must fit in bytes whatever the strides. */
+    rc = em_strides_contiguous(ndim, shape, (int64_t)item, order[0], strides);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
     if (str_o != Py_None) {
         int n;
         if (empy_shape_arg(str_o, "strides", &n, strides) < 0)
@@ -181,8 +194,6 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                          ndim);
             return NULL;
         }
-    } else if (em_strides_contiguous(ndim, shape, (int64_t)item, order[0], strides) != EM_OK) {
-        return empy_raise(st, EM_ERR_OVERFLOW);
     }
     if (mp_o == Py_None) {
         em_device *dev;
@@ -196,7 +207,8 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
         memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
         em_array_update_flags(&t);
-        span(&t, &lo, &hi);
+        if (span_checked(&t, &lo, &hi) < 0)
+            return NULL;
         nbytes = hi - lo;
         /* Fresh memory of the span's bytes, the layout placed in it. */
         rc = em_array_empty(dev, EM_UINT8, 1, &nbytes, 'C', NULL, &a);
@@ -227,7 +239,8 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
         memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
         em_array_update_flags(&t);
-        span(&t, &lo, &hi);
+        if (span_checked(&t, &lo, &hi) < 0)
+            return NULL;
         if (p->size != EMPY_SIZE_UNKNOWN && t.size &&
             ((intptr_t)(p->ptr - p->base) + lo < 0 ||
              (uintptr_t)((intptr_t)(p->ptr - p->base) + hi) > p->size)) {
