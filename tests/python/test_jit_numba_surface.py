@@ -504,9 +504,11 @@ def test_ufunc_out_and_plain_functions(device):
     o1, o2, o3 = np.zeros_like(a), np.zeros_like(a), np.zeros(4)
     with ember.Device(device):
         cuda.jit(_ufuncs)[1, 4](a, o1, o2, o3)
-    np.testing.assert_allclose(o1, np.sin(a), rtol=1e-15)
+    # CUDA's double sin is within 2 ulp of the rounded result, and NVRTC
+    # contracts x * k + 1 into one FMA (one rounding, NumPy's two): tolerances
+    np.testing.assert_allclose(o1, np.sin(a), rtol=1e-14)
     np.testing.assert_array_equal(o2, a + 0.5)
-    np.testing.assert_array_equal(o3, a[:, 0] * 2 + 1 + a[:, 1] ** 2)
+    np.testing.assert_allclose(o3, a[:, 0] * 2 + 1 + a[:, 1] ** 2, rtol=1e-12)
 
 
 @case("Af4_2C", "Af4_1C", "Af4_2C")
