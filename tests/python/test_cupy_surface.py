@@ -313,6 +313,29 @@ def test_shaped_arrays(device):
         assert y.min() >= 0 and y.max() < 3
         f = testing.shaped_arange((2, 3), ember, np.int64, order="F")
         assert f.flags.f_contiguous
+        np.testing.assert_array_equal(ember.asnumpy(f),
+                                      np.arange(1, 7).reshape(2, 3))
+        g = testing.shaped_random((3, 4), ember, np.float32, seed=2, order="F")
+        assert g.flags.f_contiguous and not g.flags.c_contiguous
+        np.testing.assert_array_equal(
+            ember.asnumpy(g), testing.shaped_random((3, 4), np, np.float32, seed=2))
+
+
+def test_asarray_keeps_fortran_order(device):
+    """A Fortran-ordered NumPy array stays Fortran-ordered on every device
+    for order 'K' (the default) and 'A', as NumPy's and CuPy's asarray."""
+    h = np.asfortranarray(np.arange(12, dtype=np.float64).reshape(3, 4))
+    for kw in ({}, {"order": "K"}, {"order": "A"}):
+        a = ember.asarray(h, device=device, **kw)
+        assert a.flags.f_contiguous and not a.flags.c_contiguous, kw
+        assert a.strides == h.strides
+        np.testing.assert_array_equal(ember.asnumpy(a), h)
+    c = ember.asarray(h, device=device, order="C")
+    assert c.flags.c_contiguous
+    np.testing.assert_array_equal(ember.asnumpy(c), h)
+    b = ember.array(h, dtype=ember.float32, device=device)   # a conversion too
+    assert b.flags.f_contiguous
+    np.testing.assert_array_equal(ember.asnumpy(b), h.astype(np.float32))
 
 
 # ---- profiler ------------------------------------------------------------

@@ -226,8 +226,11 @@ static PyObject *from_buffer(empy_state *st, PyObject *obj, int dtype, em_device
         no_copy_error();
         goto fail;
     }
-    rc = em_array_empty(dev, bd, v->ndim, shape, result_order(NULL, order) == 'F' ? 'F' : 'C',
-                        NULL, &a);
+    /* 'K' and 'A' keep a Fortran-ordered host array Fortran-ordered on
+     * the GPU, as NumPy's copy and CuPy's asarray do. */
+    if (order != 'C' && order != 'F')
+        order = PyBuffer_IsContiguous(v, 'F') && !PyBuffer_IsContiguous(v, 'C') ? 'F' : 'C';
+    rc = em_array_empty(dev, bd, v->ndim, shape, order, NULL, &a);
     if (rc == EM_OK) {
         EMPY_NOGIL(rc, em_array_from_host(&a, v->buf, strides, NULL));
         if (rc != EM_OK)
