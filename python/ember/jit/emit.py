@@ -555,8 +555,14 @@ class FunctionTranslator:
                     raise self.error(s, "variable '%s' would have two incompatible types: %r "
                                      "and %r" % (name, self.vartypes[name], v.type))
                 if old is not None and old != ref:
-                    raise self.error(s, "variable '%s' is bound to two different arrays; "
-                                     "an array variable may name one array only" % name)
+                    if (old.type.dtype, old.type.ndim) != (ref.type.dtype, ref.type.ndim):
+                        raise self.error(s, "variable '%s' would hold arrays of two kinds: "
+                                         "%r and %r" % (name, old.type, ref.type))
+                    # Numba lets a variable name another array of its type
+                    # (swapping buffers each step): from the next pass on it
+                    # holds a pointer, extents and strides of its own
+                    views.bind(self, name, ref, s)
+                    return
                 self.arrays[name] = ref
                 return
             if isinstance(v.type, PyObj) and v.code is None:
