@@ -93,9 +93,19 @@ static PyObject *disp_sources(empy_Dispatcher *k)
     return out;
 }
 
+/* Numba's mapping: lookups by the declared type tuple too, and values that
+ * answer max_cooperative_grid_blocks (python/ember/jit/overloads.py). */
 static PyObject *disp_overloads(PyObject *self, void *c)
 {
-    return disp_sources(DISP(self));
+    PyObject *src = disp_sources(DISP(self)), *mod, *r = NULL;
+    if (!src)
+        return NULL;
+    if ((mod = PyImport_ImportModule("ember.jit.overloads")) != NULL) {
+        r = PyObject_CallMethod(mod, "overloads", "OO", self, src);
+        Py_DECREF(mod);
+    }
+    Py_DECREF(src);
+    return r;
 }
 
 static PyObject *disp_inspect_source(PyObject *self, PyObject *const *args,
