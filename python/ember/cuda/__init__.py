@@ -23,9 +23,11 @@ from ember._ember import (  # noqa: E402
 
 # Numba-CUDA's data movement, streams and events (python/ember/_ext/cuda_compat.c).
 from ember._ember import _cuda_compat as _cc  # noqa: E402
-to_device, device_array, device_array_like, pinned_array, mapped_array = (
-    _cc.to_device, _cc.device_array, _cc.device_array_like, _cc.pinned_array,
-    _cc.mapped_array)
+# Their arrays are DeviceNDArrays: a[0] is a NumPy scalar, as in Numba
+# (python/ember/cuda/devicearray.py).
+from .devicearray import (  # noqa: E402
+    DeviceNDArray, to_device, device_array, device_array_like, pinned_array,
+    mapped_array, is_cuda_ndarray)
 default_stream, event, event_elapsed_time = (
     _cc.default_stream, _cc.event, _cc.event_elapsed_time)
 # Numba's cuda.stream() and CuPy's cupy.cuda.stream module in one object
@@ -54,7 +56,7 @@ __all__ = [
     "CompileError", "BackendUnavailableError", "is_available",
     "jit", "Dispatcher", "LaunchConfig", "DeviceFunction",
     "to_device", "device_array", "device_array_like", "pinned_array",
-    "mapped_array",
+    "mapped_array", "DeviceNDArray", "is_cuda_ndarray",
     "stream", "default_stream", "event", "event_elapsed_time", "synchronize",
     "current_context", "get_current_device", "reduce",
     "set_allocator", "get_allocator", "PinnedMemoryPool",

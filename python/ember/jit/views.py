@@ -167,9 +167,10 @@ def element_or_row(tr, ref, idx_c, node):
 def is_device_array(obj):
     """An ember array, or another library's GPU array (CuPy's, PyTorch's,
     Numba's: anything with __cuda_array_interface__ that is not NumPy's)."""
-    t = type(obj)
-    if t.__name__ == "ndarray" and t.__module__ == "ember":
+    from ember._ember import ndarray
+    if isinstance(obj, ndarray):      # subclasses too (cuda.DeviceNDArray)
         return True
+    t = type(obj)
     if t.__module__ == "numpy" or isinstance(obj, type):
         return False
     try:
@@ -185,7 +186,8 @@ def captured_array(tr, arr, name, node):
     source; the function keeps a reference so the memory outlives it."""
     from .emit import ArrayRef
     from .types import code_of_name
-    ember_array = type(arr).__module__ == "ember"
+    from ember._ember import ndarray
+    ember_array = isinstance(arr, ndarray)
     dev = str(arr.device) if ember_array else "cuda"
     on_cpu = dev == "cpu"
     if on_cpu != (tr.mod.target == "cpu"):
