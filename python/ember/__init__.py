@@ -34,7 +34,7 @@ for _name in _api.__all__:
 del _name
 
 
-_LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda"})
+_LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit"})
 
 
 def __getattr__(name):

@@ -6,6 +6,8 @@ one `extern "C" __global__` kernel specialised on the argument type codes
 translate_device gives a `__device__` function for vectorize and the
 parallel primitives; parse_signature reads Numba's signature strings.
 """
+import sys as _sys
+import types as _types
 from collections import namedtuple
 
 from .module import Module
@@ -60,3 +62,14 @@ def translate_device(pyfunc, argcodes):
         fail("%s calls cuda.cg.this_grid().sync(), which only a kernel launched "
              "with ember.cuda.jit can do" % pyfunc.__name__)
     return mod.source(""), cname, argcode_of(rt if rt is not None else NONE)
+
+
+class _JitModule(_types.ModuleType):
+    """`import ember as numba; @numba.jit` is Numba's CPU decorator
+    (host.py); the module keeps being the translator package."""
+    def __call__(self, *args, **kwargs):
+        from .host import jit
+        return jit(*args, **kwargs)
+
+
+_sys.modules[__name__].__class__ = _JitModule
