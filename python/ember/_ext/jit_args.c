@@ -100,6 +100,14 @@ int empy_jcode_accepts(uint32_t want, uint32_t have)
     char wk, hk;
     if (want == have)
         return 1;
+    if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY && EMPY_JCODE_KIND(have) != EMPY_JK_ARRAY) {
+        /* An integer for a 1-d parameter of any layout is an address:
+         * Numba's CPointer (types.py spells it so), passed as
+         * x.__cuda_array_interface__["data"][0]. */
+        char ik = em_dtype_get(EMPY_JCODE_DTYPE(have))->kind;
+        return EMPY_JCODE_NDIM(want) == 1 && !EMPY_JCODE_C(want) &&
+               (ik == 'i' || ik == 'u');
+    }
     if (EMPY_JCODE_KIND(want) != EMPY_JCODE_KIND(have))
         return 0;
     if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY)
@@ -436,6 +444,24 @@ int empy_jarg_pack(const char *kname, const char *pname, const empy_jarg *ja,
     long long iv;
     int is_neg, k;
 
+    if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY && ja->src == EMPY_JA_SCALAR) {
+        /* an address for a CPointer (empy_jcode_accepts): no extent is
+         * known, so the bounds are the address space's, as in Numba */
+        long long n = INT64_MAX, one = 1;
+        if (em_dtype_get(ja->sdt)->kind == 'i' && ja->v.i < 0) {
+            PyErr_Format(PyExc_ValueError, "kernel '%s' argument '%s': the address "
+                         "%lld is negative", kname, pname, ja->v.i);
+            return -1;
+        }
+        memcpy(p, &ja->v.u, 8);
+        memcpy(p + 8, &n, 8);
+        memcpy(p + 16, &one, 8);
+        argv[(*np)++] = p;
+        argv[(*np)++] = p + 8;
+        argv[(*np)++] = p + 16;
+        *off += 24;
+        return 0;
+    }
     if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY) {
         const em_array *a = ja->a;
         int64_t isz = (int64_t)em_dtype_size(a->dtype);

@@ -155,9 +155,21 @@ PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
     void *native;
     const char *t;
     if (is_cpu(a)) {
-        PyErr_SetString(PyExc_AttributeError, "__cuda_array_interface__ is for "
-                        "CUDA memory; this array is on cpu");
-        return NULL;
+        em_device *cuda;
+        /* Where no CUDA driver can load, no library can take the pointer
+         * for device memory, and Numba-style code that passes
+         * __cuda_array_interface__["data"][0] to a kernel runs on cpu (the
+         * consumers here read it as host memory then, see creation.c).
+         * With a driver, a host pointer posing as device memory would be
+         * a crash elsewhere: AttributeError. */
+        if (em_device_get(EM_DEVICE_CUDA, 0, &cuda) != EM_ERR_UNAVAILABLE) {
+            PyErr_SetString(PyExc_AttributeError, "__cuda_array_interface__ is for "
+                            "CUDA memory; this array is on cpu");
+            return NULL;
+        }
+        if (!(t = interface_typestr(a)) || wait_device(empy_state_of(self), a) < 0)
+            return NULL;
+        return interface_dict(a, t, Py_None);
     }
     if (!(t = interface_typestr(a)))
         return NULL;
