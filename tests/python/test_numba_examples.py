@@ -1,0 +1,197 @@
+"""What Numba-CUDA's documentation examples need of ember (issue 18 item 3):
+trimmed versions of those programs in our own words, each checked against
+NumPy or a hand-computed value on every device: overloads keyed by type
+tuples, array variables rebound to another buffer, Numba-style device
+arrays (scalars from integer indexing), CPointer arguments, and
+`import ember as numba; @numba.jit` functions reused in kernels."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+from ember import cuda
+from ember.cuda import int32, float64, types
+
+
+def host(a):
+    return a.copy_to_host() if hasattr(a, "copy_to_host") else np.asarray(a)
+
+
+# ---- kernel.overloads[sig] and max_cooperative_grid_blocks ------------------------
+
+def _rows_from_previous(m):
+    col = cuda.grid(1)
+    g = cuda.cg.this_grid()
+    for row in range(1, m.shape[0]):
+        m[row, col] = m[row - 1, m.shape[1] - col - 1] + 1
+        g.sync()
+
+
+def test_overloads_keyed_by_type_tuple(device):
+    sig = (int32[:, ::1],)
+    with ember.Device(device):
+        k = cuda.jit(sig)(_rows_from_previous)
+        ov = k.overloads[sig]
+        assert sig in k.overloads and ("Ai4_2C",) in k.overloads
+        assert k.overloads["void(int32[:, ::1])"] == ov
+        mb = ov.max_cooperative_grid_blocks(8)
+        assert mb == k.max_cooperative_grid_blocks(8) and mb >= 4
+        a = np.zeros((6, 32), np.int32)
+        k[4, 8](a)
+    np.testing.assert_array_equal(a, np.tile(np.arange(6), (32, 1)).T)
+    with pytest.raises(KeyError):
+        k.overloads[(float64[:],)]
+
+
+# ---- array variables rebound: the heat equation's two buffers ---------------------
+
+def _heat(b0, b1, steps, k):
+    i = cuda.grid(1)
+    if i >= len(b0):
+        return
+    g = cuda.cg.this_grid()
+    for step in range(steps):
+        if step % 2 == 0:
+            cur = b0
+            nxt = b1
+        else:
+            cur = b1
+            nxt = b0
+        t = cur[i]
+        left = cur[i - 1] if i > 0 else 0.0
+        right = cur[i + 1] if i < len(cur) - 1 else 0.0
+        nxt[i] = t + k * (left - 2 * t + right)
+        g.sync()
+
+
+def test_array_variable_rebound(device):
+    n, steps = 41, 30
+    data = np.zeros(n)
+    data[20] = 100.0
+    exp = [data.copy(), np.zeros(n)]
+    for s in range(steps):
+        cur, nxt = exp[s % 2], exp[(s + 1) % 2]
+        padded = np.concatenate([[0.0], cur, [0.0]])
+        nxt[:] = cur + 0.25 * (padded[:-2] - 2 * cur + padded[2:])
+    with ember.Device(device):
+        b0 = cuda.to_device(data)
+        b1 = cuda.device_array_like(b0)
+        cuda.jit(_heat).forall(n)(b0, b1, steps, 0.25)
+        got = b1.copy_to_host() if steps % 2 else b0.copy_to_host()
+    np.testing.assert_allclose(got, exp[steps % 2], rtol=1e-12, atol=1e-12)
+
+
+def test_array_variable_of_two_kinds_is_an_error():
+    def k(a, b):
+        x = a
+        if cuda.grid(1) == 0:
+            x = b
+        x[0] = 1
+
+    with ember.Device("cpu"):
+        with pytest.raises(ember.CompileError, match="'x' would hold arrays of two kinds"):
+            cuda.jit(k)[1, 1](np.zeros(2), np.zeros(2, np.int32))
+
+
+# ---- Numba's device arrays: scalars from integer indexing -------------------------
+
+def _block_sum(data):
+    tid = cuda.threadIdx.x
+    sh = cuda.shared.array(64, int32)
+    sh[tid] = data[tid]
+    cuda.syncthreads()
+    s = 1
+    while s < cuda.blockDim.x:
+        if tid % (2 * s) == 0:
+            sh[tid] += sh[tid + s]
+        s *= 2
+        cuda.syncthreads()
+    if tid == 0:
+        data[0] = sh[0]
+
+
+def test_device_array_indexing_gives_scalars(device):
+    with ember.Device(device):
+        a = cuda.to_device(np.arange(64))
+        assert isinstance(a, cuda.DeviceNDArray) and isinstance(a, ember.ndarray)
+        cuda.jit(_block_sum)[1, 64](a)
+        first = a[0]
+        assert type(first) is np.int64 and first == 2016
+        np.testing.assert_equal(a[0], sum(range(64)))
+        m = cuda.to_device(np.arange(6.0).reshape(2, 3))
+        assert type(m[1, 2]) is np.float64 and m[1, 2] == 5.0
+        row = m[1]                       # a view, still Numba's kind
+        assert isinstance(row, cuda.DeviceNDArray) and row[0] == 3.0
+        np.testing.assert_array_equal(host(m[:, 1:]), [[1, 2], [4, 5]])
+        assert list(cuda.to_device(np.array([1, 10, 234]))) == [1, 10, 234]
+        e = cuda.device_array((2, 2), np.float32)
+        assert isinstance(e, cuda.DeviceNDArray) and e.dtype == np.float32
+        assert e.is_c_contiguous() and not e.is_f_contiguous()
+        # ember's own arrays keep CuPy's answer, a 0-d array
+        z = ember.asarray(np.arange(3))[1]
+        assert isinstance(z, ember.ndarray) and z.ndim == 0 and int(z) == 1
+        assert type(a + 1) is ember.ndarray
+
+
+# ---- CPointer: an address from __cuda_array_interface__ ---------------------------
+
+def _add_one(x, n):
+    i = cuda.grid(1)
+    if i < n:
+        x[i] += 1
+
+
+def test_cpointer_address_argument(device):
+    sig = types.void(types.CPointer(types.uint8), types.uint32)
+    with ember.Device(device):
+        k = cuda.jit(sig)(_add_one)
+        x = cuda.to_device(np.arange(10, dtype=np.uint8))
+        ptr = x.__cuda_array_interface__["data"][0]
+        k[1, 32](ptr, len(x))
+        np.testing.assert_array_equal(x.copy_to_host(), np.arange(1, 11))
+        with pytest.raises(TypeError, match="no matching definition"):
+            k[1, 32](1.5, 3)
+
+
+def test_cpu_cuda_array_interface_only_without_a_driver():
+    a = ember.asarray(np.arange(4, dtype=np.float32), device="cpu")
+    if cuda.is_available():
+        with pytest.raises(AttributeError, match="this array is on cpu"):
+            a.__cuda_array_interface__
+        return
+    ci = a.__cuda_array_interface__
+    assert ci["data"][0] == a.__array_interface__["data"][0]
+    assert ci["shape"] == (4,) and ci["typestr"] == "<f4" and ci["stream"] is None
+
+
+# ---- import ember as numba: @numba.jit reused inside a kernel ---------------------
+
+def test_numba_jit_function_reused_in_kernel(device):
+    import ember as numba
+
+    @numba.jit
+    def logic(x, y, z):
+        return 4 * z * (2 * x - (4 * y) / 2 * math.pi)
+
+    @numba.jit(nopython=True)
+    def inv(x):
+        return 1.0 / x
+
+    assert logic(1, 2, 3) == pytest.approx(-126.79644737231007, rel=1e-15)
+    assert inv(4.0) == 0.25
+
+    def k(res, x, y, z):
+        i = cuda.grid(1)
+        if i < len(x):
+            res[i] = logic(x[i], y[i], z[i]) + inv(x[i])
+
+    x, y, z = np.array([1, 10, 234]), np.array([2, 2, 4014]), np.array([3, 14, 2211])
+    with ember.Device(device):
+        res = cuda.to_device(np.zeros(3))
+        cuda.jit(k).forall(3)(res, cuda.to_device(x), cuda.to_device(y), cuda.to_device(z))
+        got = res.copy_to_host()
+    exp = [logic(a, b, c) + 1.0 / a for a, b, c in zip(x, y, z)]
+    np.testing.assert_allclose(got, exp, rtol=1e-12)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        numba.jit(bogus=True)
