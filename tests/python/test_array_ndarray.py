@@ -370,7 +370,9 @@ def test_cpu_exports_are_zero_copy():
     s = x[::2]
     assert s.__array_interface__["strides"] == (16,)
     assert np.asarray(s).tolist() == [0.0, 2.0, 4.0]
-    assert not hasattr(x, "__cuda_array_interface__")
+    # only where no CUDA driver loads (test_numba_examples.py)
+    assert hasattr(x, "__cuda_array_interface__") == (
+        ember.cuda.runtime.driverGetVersion() == 0)
     y = np.asarray(x, copy=True)
     y[0] = -5
     assert x[0].item() == 0

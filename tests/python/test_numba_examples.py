@@ -156,7 +156,7 @@ def test_cpointer_address_argument(device):
 
 def test_cpu_cuda_array_interface_only_without_a_driver():
     a = ember.asarray(np.arange(4, dtype=np.float32), device="cpu")
-    if cuda.is_available():
+    if cuda.runtime.driverGetVersion() != 0:      # a CUDA driver loads
         with pytest.raises(AttributeError, match="this array is on cpu"):
             a.__cuda_array_interface__
         return

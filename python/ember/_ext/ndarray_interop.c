@@ -155,14 +155,13 @@ PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
     void *native;
     const char *t;
     if (is_cpu(a)) {
-        em_device *cuda;
         /* Where no CUDA driver can load, no library can take the pointer
          * for device memory, and Numba-style code that passes
          * __cuda_array_interface__["data"][0] to a kernel runs on cpu (the
          * consumers here read it as host memory then, see creation.c).
          * With a driver, a host pointer posing as device memory would be
          * a crash elsewhere: AttributeError. */
-        if (em_device_get(EM_DEVICE_CUDA, 0, &cuda) != EM_ERR_UNAVAILABLE) {
+        if (em_cuda_driver_version() != 0) {
             PyErr_SetString(PyExc_AttributeError, "__cuda_array_interface__ is for "
                             "CUDA memory; this array is on cpu");
             return NULL;
