@@ -195,3 +195,52 @@ def test_numba_jit_function_reused_in_kernel(device):
     np.testing.assert_allclose(got, exp, rtol=1e-12)
     with pytest.raises(TypeError, match="unexpected keyword"):
         numba.jit(bogus=True)
+
+
+# ---- CuPy's cupyx.jit kernels on the same translator ------------------------------
+
+def test_cupyx_jit_rawkernel(device):
+    from ember.cupyx import jit
+
+    @jit.rawkernel()
+    def copy_scaled(x, y, size):
+        tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+        ntid = jit.gridDim.x * jit.blockDim.x
+        for i in range(tid, size, ntid):
+            y[i] = x[i] * 2
+
+    @jit.rawkernel()
+    def block_sum(x, y, size):
+        tid = jit.threadIdx.x
+        ntid = jit.blockDim.x
+        value = np.float64(0)
+        for i in range(tid, size, ntid):
+            value += x[i]
+        smem = jit.shared_memory(np.float64, 64)
+        smem[tid] = value
+        jit.syncthreads()
+        if tid == 0:
+            total = np.float64(0)
+            for i in range(ntid):
+                total += smem[i]
+            y[0] = total
+        jit.atomic_add(y, 1, 1.0)
+
+    x = np.random.default_rng(3).random(1000)
+    with ember.Device(device):
+        ex = ember.asarray(x)
+        ey = ember.zeros(1000)
+        copy_scaled((4,), (32,), (ex, ey, np.uint32(1000)))
+        np.testing.assert_array_equal(host(ey), x * 2)
+        ey2 = ember.zeros(1000)
+        copy_scaled[3, 64](ex, ey2, 1000)
+        np.testing.assert_array_equal(host(ey2), x * 2)
+        out = ember.zeros(2)
+        block_sum((1,), (64,), (ex, out, 1000))
+        got = host(out)
+    np.testing.assert_allclose(got[0], x.sum(), rtol=1e-12)
+    assert got[1] == 64.0
+    with pytest.raises(TypeError, match="args must be a tuple"):
+        copy_scaled((1,), (1,), [ex, ey, 3])
+    with pytest.raises(RuntimeError, match="only be used inside"):
+        jit.syncthreads()

@@ -523,6 +523,9 @@ class FunctionTranslator:
         # declarations of arrays: x = cuda.shared.array(...) etc.
         if isinstance(value, ast.Call):
             f = self.expr(value.func)
+            if isinstance(f.type, PyObj) and f.type.kind == "cuda" and \
+                    f.type.name == "shared_memory":
+                value, f = intrinsics.cupyx_shared_memory(self, value, s)
             if isinstance(f.type, PyObj) and f.type.kind == "cuda" and f.type.name in (
                     "shared.array", "local.array", "const.array_like"):
                 if len(targets) != 1 or not isinstance(targets[0], ast.Name):

@@ -149,6 +149,17 @@ def _py_attribute(tr, obj, attr, node):
         if code is not None and attr not in ("float", "int", "bool", "complex"):
             return V(None, PyObj("ctor", code))      # cuda.float32(x), as numba.float32
         fail("cuda.%s is not supported in kernels" % attr)
+    if k == "module" and n == "cupyxjit":
+        # cupyx.jit's names for Numba's: jit.threadIdx, jit.grid(1),
+        # jit.syncthreads(), jit.atomic_add(a, i, v), jit.shared_memory(dt, n)
+        op = attr[7:] + "_" if attr in ("atomic_and", "atomic_or") else attr[7:]
+        if attr.startswith("atomic_") and op in CUDA_NAMESPACES["atomic"]:
+            return V(None, PyObj("cuda", "atomic.%s" % op))
+        if attr == "shared_memory":
+            return V(None, PyObj("cuda", "shared_memory"))
+        if attr in CUDA_DIMS or attr in CUDA_FUNCS or attr in ("laneid", "warpsize"):
+            return _py_attribute(tr, PyObj("module", "cuda"), attr, node)
+        fail("cupyx.jit.%s is not supported in kernels" % attr)
     if k == "module" and n == "cudatypes":
         code = code_of_name(attr)
         if code is None:
@@ -229,6 +240,19 @@ def _bind(tr, node, names, required, what):
         if n not in out:
             raise tr.error(node, "%s is missing its argument '%s'" % (what, n))
     return out
+
+
+def cupyx_shared_memory(tr, call, s):
+    """cupyx.jit.shared_memory(dtype, size, alignment=None) as Numba's
+    cuda.shared.array(size, dtype): (the rewritten call, its function);
+    size None is dynamic shared memory, as CuPy's."""
+    a = _bind(tr, call, ["dtype", "size", "alignment"], 2, "jit.shared_memory()")
+    size = a["size"]
+    if isinstance(size, ast.Constant) and size.value is None:
+        size = ast.copy_location(ast.Constant(value=0), size)
+    new = ast.copy_location(ast.Call(func=call.func, args=[size, a["dtype"]], keywords=[]),
+                            call)
+    return new, V(None, PyObj("cuda", "shared.array"))
 
 
 def make_array(tr, name, what, call, s):

@@ -128,6 +128,8 @@ def classify(obj):
             return PyObj("module", "np")
         if mod_name in CUDA_MODULES:
             return PyObj("module", "cuda")
+        if mod_name in ("ember.cupyx.jit", "cupyx.jit"):
+            return PyObj("module", "cupyxjit")     # CuPy's kernel spellings
         if mod_name in ("ember.cuda.cg", "numba.cuda.cg"):
             return PyObj("cudans", "cg")
         if mod_name in ("ember.cuda.types", "numba.types", "numba.core.types"):
