@@ -7,7 +7,7 @@
 #include "codegen/linalg_table.h"
 #include "codegen/par_prelude.h"
 #include "codegen/scan.h"
-#include "codegen/scan_kernels.h"
+#include "core/embedded.h"
 #include "ember/util.h"
 
 /* Families of the scan table's words (transform.c has 2 to 6). */
@@ -645,7 +645,7 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                           em_gen_env_knob("EMBER_SCAN_MINB", &minb_knob,
                                default_minb(d, accsz), 1, 8),
                           lean(d, items));
-        emit_named(&b, em_scan_cuda_body, name);
+        emit_named(&b, em_embedded_scan_cuda_cuh, name);
     } else {
         if (d->ncomp)
             em_gen_buf_printf(
@@ -662,7 +662,7 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                 "g.ies))\n"
                 "#define SC_PUT(q, i, v) (*(sc_t *)((q) + (i) * g.oes) = "
                 "(v))\n");
-        emit_named(&b, em_scan_host_body, name);
+        emit_named(&b, em_embedded_scan_host_cuh, name);
     }
     if (b.oom) {
         free(b.p);

@@ -1,7 +1,7 @@
 /* ember codegen: the scan kernels and the small generated kernels of the
  * algorithms built on them (transform, compaction).
  *
- * One generator, two schedules (bodies in scan_kernels.h). CUDA: a single
+ * One generator, two schedules (bodies in kernels/scan_*.cuh). CUDA: a single
  * pass, a tile of EM_GEN_SCAN_BLOCK threads x 8 to 32 consecutive items
  * each, staged per warp through shared memory with 16-byte accesses, the
  * tile's index taken from an atomic counter (so a tile only waits on tiles
