@@ -105,6 +105,45 @@ def test_stream_module_and_function(device):
         assert isinstance(ev, ember.Event)
 
 
+# ---- host <-> device copies --------------------------------------------
+
+def test_ndarray_set(device):
+    """CuPy's a.set(arr, stream=None): a host array copied into an existing
+    array, whatever the layouts, with CuPy's errors for a wrong kind, dtype
+    or shape."""
+    with ember.Device(device):
+        h = np.arange(12, dtype=np.float32).reshape(3, 4)
+        a = ember.empty((3, 4), dtype=ember.float32)
+        assert a.set(h) is None
+        np.testing.assert_array_equal(ember.asnumpy(a), h)
+        s = ember.cuda.Stream()
+        a.set(h * 2, stream=s)                   # ordered on s
+        s.synchronize()
+        np.testing.assert_array_equal(ember.asnumpy(a), h * 2)
+        a.set(np.asfortranarray(h + 1), stream=ember.cuda.Stream.null)
+        np.testing.assert_array_equal(ember.asnumpy(a), h + 1)
+        strided = np.arange(24, dtype=np.float32).reshape(3, 8)[:, ::2]
+        a.set(strided)
+        np.testing.assert_array_equal(ember.asnumpy(a), strided)
+        f = ember.zeros((4, 3), dtype=ember.int64).T       # Fortran-ordered
+        f.set(np.arange(12, dtype=np.int64).reshape(3, 4))
+        np.testing.assert_array_equal(ember.asnumpy(f), np.arange(12).reshape(3, 4))
+        big = ember.zeros((4, 6), dtype=ember.float64)
+        big[1:3, ::2].set(np.ones((2, 3)))        # a strided view
+        expect = np.zeros((4, 6))
+        expect[1:3, ::2] = 1
+        np.testing.assert_array_equal(ember.asnumpy(big), expect)
+        with pytest.raises(TypeError, match="numpy.ndarray"):
+            a.set([[0.0] * 4] * 3)
+        with pytest.raises(TypeError, match="float64 array cannot be set to float32"):
+            a.set(h.astype(np.float64))
+        with pytest.raises(ValueError, match=r"Old shape: \(3, 4\), new shape: \(4, 3\)"):
+            a.set(h.T.copy())
+        with pytest.raises(ValueError, match="new shape"):
+            a.set(h.ravel())
+        np.testing.assert_array_equal(ember.asnumpy(a), strided)   # untouched
+
+
 def test_external_stream_says_no():
     with pytest.raises(NotImplementedError, match="adopt"):
         ember.cuda.stream.ExternalStream(0x1234)

@@ -1357,6 +1357,9 @@ static PyMethodDef nd_methods[] = {
      "name, or raise TypeError."},
     {"get", (PyCFunction)(void (*)(void))empy_nd_get, METH_VARARGS | METH_KEYWORDS,
      "get(stream=None, out=None): a NumPy copy on the host."},
+    {"set", (PyCFunction)(void (*)(void))empy_nd_set, METH_VARARGS | METH_KEYWORDS,
+     "set(arr, stream=None): copy the NumPy array arr (same dtype and shape) "
+     "into this array, as CuPy's."},
     {"__array__", (PyCFunction)(void (*)(void))empy_nd_array,
      METH_VARARGS | METH_KEYWORDS,
      "__array__(dtype=None, copy=None): for numpy.asarray (zero-copy on cpu)."},

@@ -177,6 +177,7 @@ PyObject *empy_ndarray_item(PyObject *self, Py_ssize_t i);
 PyObject *empy_nd_array_interface(PyObject *self, void *closure);
 PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure);
 PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_nd_set(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *empy_nd_array(PyObject *self, PyObject *args, PyObject *kw);
 int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags);
 void empy_ndarray_releasebuffer(PyObject *self, Py_buffer *view);

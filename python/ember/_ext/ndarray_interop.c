@@ -275,6 +275,74 @@ PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
     return empy_ndarray_to_numpy(st, self, 0);
 }
 
+/* CuPy's a.set(arr, stream=None): the host-to-device copy into an existing
+ * array. arr must be a NumPy array of a's dtype and shape (CuPy's
+ * TypeError and ValueError otherwise); any layout on either side. The copy
+ * is ordered on stream (the current stream when None) and returns once arr
+ * may be reused. */
+PyObject *empy_nd_set(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"arr", "stream", NULL};
+    empy_state *st = empy_state_of(self);
+    em_array *a = &NDA(self)->a;
+    PyObject *arr, *stream = Py_None, *np, *nd;
+    Py_buffer v;
+    int64_t strides[EM_MAX_NDIM + 1];
+    em_dtype hd;
+    em_stream *s;
+    em_status rc;
+    int i, isnd;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:set", kwlist, &arr, &stream))
+        return NULL;
+    if (!(np = empy_numpy("ndarray.set")))
+        return NULL;
+    nd = PyObject_GetAttrString(np, "ndarray");
+    Py_DECREF(np);
+    isnd = nd ? PyObject_IsInstance(arr, nd) : -1;
+    Py_XDECREF(nd);
+    if (isnd < 0)
+        return NULL;
+    if (!isnd) {
+        PyErr_Format(PyExc_TypeError, "Only numpy.ndarray can be set to an "
+                     "ember.ndarray, not %.100s", Py_TYPE(arr)->tp_name);
+        return NULL;
+    }
+    if (empy_stream_for_device(st, stream, a->device, &s) < 0 ||
+        PyObject_GetBuffer(arr, &v, PyBUF_RECORDS_RO) < 0)
+        return NULL;
+    if (empy_format_dtype(v.format, v.itemsize, &hd) < 0)
+        goto fail;
+    if (hd != a->dtype) {
+        PyErr_Format(PyExc_TypeError, "%s array cannot be set to %s array",
+                     em_dtype_get(hd)->name, em_dtype_get(a->dtype)->name);
+        goto fail;
+    }
+    for (i = 0; i < a->ndim && v.ndim == a->ndim; i++)
+        if (v.shape[i] != a->shape[i])
+            break;
+    if (v.ndim != a->ndim || i < a->ndim) {
+        PyObject *old = PyObject_GetAttrString(self, "shape"), *new_;
+        new_ = old ? PyObject_GetAttrString(arr, "shape") : NULL;
+        if (new_)
+            PyErr_Format(PyExc_ValueError, "Shape mismatch. Old shape: %R, new "
+                         "shape: %R", old, new_);
+        Py_XDECREF(old);
+        Py_XDECREF(new_);
+        goto fail;
+    }
+    for (i = 0; i < a->ndim; i++)
+        strides[i] = v.strides[i];
+    EMPY_NOGIL(rc, em_array_from_host(a, v.buf, strides, s));
+    PyBuffer_Release(&v);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&v);
+    return NULL;
+}
+
 PyObject *empy_nd_array(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"dtype", "copy", NULL};
