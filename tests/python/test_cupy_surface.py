@@ -144,6 +144,49 @@ def test_ndarray_set(device):
         np.testing.assert_array_equal(ember.asnumpy(a), strided)   # untouched
 
 
+MATRIX_STRUCT = r"""
+template<typename T>
+struct Mat2 {
+    T v[2][2];
+};
+
+template<typename T>
+__global__ void mat_axpb(const Mat2<T> *a, const Mat2<T> b, Mat2<T> *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 2; c++) {
+            T s = b.v[r][c];
+            for (int k = 0; k < 2; k++)
+                s += a[i].v[r][k] * b.v[k][c];
+            out[i].v[r][c] = s;
+        }
+}
+"""
+
+
+def test_struct_argument_as_numpy_array(device):
+    """A template struct passed by value as a one-element NumPy structured
+    array (its bytes), as CuPy's packed_matrix example passes a 4x4
+    matrix: out = a @ b + b for each 2x2 matrix of a."""
+    with ember.Device(device):
+        m = ember.RawModule(code=MATRIX_STRUCT,
+                            name_expressions=("mat_axpb<float>", "mat_axpb<double>"))
+        for ctype, dt in (("float", np.float32), ("double", np.float64)):
+            n = 5
+            ha = np.arange(n * 4, dtype=dt).reshape(n, 2, 2) / 3
+            hb = np.array([[1.5, -2.0], [0.25, 4.0]], dtype=dt)
+            mat = np.dtype({"names": ["v"], "formats": [(dt, (2, 2))]})
+            a = ember.asarray(ha)
+            out = ember.empty_like(a)
+            f = m.get_function("mat_axpb<%s>" % ctype)
+            f((1,), (n,), (a, hb.ravel().view(mat), out, np.int32(n)))
+            ember.cuda.Device().synchronize()
+            np.testing.assert_allclose(ember.asnumpy(out), ha @ hb + hb,
+                                       rtol=1e-6)
+
+
 def test_external_stream_says_no():
     with pytest.raises(NotImplementedError, match="adopt"):
         ember.cuda.stream.ExternalStream(0x1234)

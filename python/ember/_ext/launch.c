@@ -584,6 +584,17 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
             PyBuffer_Release(&v);
             return off;
         }
+        /* CuPy passes a NumPy array's bytes by value, so a struct built
+         * as a structured array fills a by-value parameter of its size
+         * (CuPy's packed_matrix example). A pointer-sized parameter keeps
+         * the error below: a host array there is the common mistake of
+         * one meant as device memory. */
+        if (want && want != sizeof(void *) && (size_t)v.len == want &&
+            PyBuffer_IsContiguous(&v, 'C')) {
+            off = put_bytes(c, v.buf, want);
+            PyBuffer_Release(&v);
+            return off;
+        }
         PyBuffer_Release(&v);
         r = put_cai(c, i, o, want, &off);
         if (r)
