@@ -223,3 +223,17 @@ def test_event_record_huge_int_stream(device):
         e = ember.Event()
         with pytest.raises(TypeError):
             e.record(2**70)
+
+
+def test_choose_too_many_choices(device):
+    """33 choices: the error path released 33 entries of a 32-entry array
+    (UBSan: index 32 out of bounds; a wild Py_DECREF without it). Found by
+    the fuzzer under make asan."""
+    a = ember.asarray(np.zeros(5, np.int64), device=device)
+    with pytest.raises(ValueError, match="choices"):
+        a.choose(np.ones(33, np.int32))
+    with pytest.raises(ValueError, match="choices"):
+        ember.choose(a, [np.ones(5)] * 33)
+    assert_array_equal_np(ember.choose(a, [np.arange(5.0), np.ones(5)]),
+                          np.choose(np.zeros(5, np.int64), [np.arange(5.0), np.ones(5)]),
+                          device)

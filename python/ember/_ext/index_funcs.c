@@ -813,6 +813,7 @@ static PyObject *do_choose(empy_state *st, PyObject *ao, PyObject *co,
     if (n < 1 || n > EM_CHOOSE_MAX) {
         PyErr_Format(PyExc_ValueError, "choose: %zd choices (ember takes 1 to "
                      "%d)", n, EM_CHOOSE_MAX);
+        n = 0;      /* arrs holds EM_CHOOSE_MAX: none of them to release */
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
