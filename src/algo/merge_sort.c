@@ -18,6 +18,7 @@
 
 #include "algo/sort_internal.h"
 #include "codegen/linalg_table.h"
+#include "core/embedded.h"
 
 /* The expression of the kernel being generated (a miss in the table asks
  * source_from_key for source on the calling thread). */
@@ -58,50 +59,9 @@ em_status em_srt_merge_source(em_dtype dt, const char *expr,
         "/* ember merge sort pass: %s, comparator: %s */\n%s\n%s"
         "typedef %s srt_raw;\ntypedef %s srt_k;\n"
         "#define SRT_LD(x) %s\n"
-        "EW_FN int srt_less(srt_k a, srt_k b)\n{\n    return (%s);\n}\n"
-        "#define SRT_KEY(j) SRT_LD(((const srt_raw *)keys)[j])\n"
-        /* Runs of width w at multiples of 2w, or (split >= 0) the two
-         * runs [0, split) and [split, n). */
-        "extern \"C\" __global__ void srt_merge(const char *keys, const "
-        "long long *p, long long *q, long long n, long long w, long long "
-        "split)\n"
-        "{\n"
-        "    SRT_FOR(i, n) {\n"
-        "        long long start, mid, end, lo, hi;\n"
-        "        srt_k x = SRT_KEY(p[i]);\n"
-        "        if (split >= 0) {\n"
-        "            start = 0; mid = split; end = n;\n"
-        "        } else {\n"
-        "            start = (i / (2 * w)) * 2 * w;\n"
-        "            mid = start + w < n ? start + w : n;\n"
-        "            end = start + 2 * w < n ? start + 2 * w : n;\n"
-        "        }\n"
-        "        if (i < mid) {\n"
-        "            lo = mid; hi = end;\n"
-        "            while (lo < hi) {\n"
-        "                long long m = lo + ((hi - lo) >> 1);\n"
-        "                if (srt_less(SRT_KEY(p[m]), x)) lo = m + 1;\n"
-        "                else hi = m;\n"
-        "            }\n"
-        "            q[i + (lo - mid)] = p[i];\n"
-        "        } else {\n"
-        "            lo = start; hi = mid;\n"
-        "            while (lo < hi) {\n"
-        "                long long m = lo + ((hi - lo) >> 1);\n"
-        "                if (!srt_less(x, SRT_KEY(p[m]))) lo = m + 1;\n"
-        "                else hi = m;\n"
-        "            }\n"
-        "            q[(i - mid) + lo] = p[i];\n"
-        "        }\n"
-        "    }\n"
-        "}\n"
-        "extern \"C\" __global__ void srt_iota(long long *p, long long n)\n"
-        "{\n"
-        "    SRT_FOR(i, n)\n"
-        "        p[i] = i;\n"
-        "}\n",
+        "EW_FN int srt_less(srt_k a, srt_k b)\n{\n    return (%s);\n}\n%s",
         em_dtype_get(dt)->name, expr, base, em_gen_sort_loop(target),
-        t->storage, kt, ld, expr);
+        t->storage, kt, ld, expr, em_embedded_merge_sort_cuh);
     if (b.oom) {
         free(b.p);
         return em_error(EM_ERR_OUT_OF_MEMORY,

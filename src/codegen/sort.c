@@ -10,179 +10,19 @@
  * runs a block's threads one after another without barriers). Loops
  * over all items (SRT_FOR) stride by the grid on CUDA and take
  * contiguous ranges on the host.
+ *
+ * The kernels are kernels/sort_radix*.cuh (generic) and
+ * kernels/sort_image.cuh, sort_unimage.cuh, sort_group.cuh and
+ * sort_onesweep_*.cuh (per key dtype); this file writes the per-dtype
+ * definitions they build on and pastes them together.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codegen/linalg_table.h"
 #include "codegen/sort.h"
-
-/* Kernel templates: @N is the kernel's name, @T its item type. (Written
- * out per kernel rather than as macros: the host compiler finds kernels
- * by their `extern "C"` in the source text.) */
-static const char generic_head[] =
-    "typedef unsigned int srt_u32;\n"
-    "typedef unsigned long long srt_u64;\n"
-    "typedef struct { srt_u64 a, b; } srt_x16;\n"
-    /* The digit of element i: of the image, or (rowlen > 0) of the row
-     * that the element's original flat index p[i] lies in. */
-    "#define SRT_DIGIT(i) (rowlen > 0 ? (unsigned)(((srt_u64)(p[i] / "
-    "rowlen)) >> shift) & mask : (unsigned)(u[i] >> shift) & mask)\n";
-
-static const char hist_tpl[] =
-    "extern \"C\" __global__ void @N(const @T *u, const long long *p, "
-    "long long n, long long chunk, long long nchunks, int shift, unsigned "
-    "mask, long long rowlen, long long *counts)\n"
-    "{\n"
-    "    long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    long long h[256], lo, hi;\n"
-    "    if (c >= nchunks) return;\n"
-    "    for (int d = 0; d < 256; d++) h[d] = 0;\n"
-    "    lo = c * chunk; hi = lo + chunk < n ? lo + chunk : n;\n"
-    "    for (long long i = lo; i < hi; i++) h[SRT_DIGIT(i)]++;\n"
-    "    for (int d = 0; d < 256; d++) counts[c * 256 + d] = h[d];\n"
-    "}\n";
-
-static const char scatter_tpl[] =
-    "extern \"C\" __global__ void @N(const @T *u, const long long *p, @T "
-    "*u2, long long *p2, long long n, long long chunk, long long nchunks, "
-    "int shift, unsigned mask, long long rowlen, const long long *counts)\n"
-    "{\n"
-    "    long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    long long o[256], lo, hi;\n"
-    "    if (c >= nchunks) return;\n"
-    "    for (int d = 0; d < 256; d++) o[d] = counts[c * 256 + d];\n"
-    "    lo = c * chunk; hi = lo + chunk < n ? lo + chunk : n;\n"
-    "    for (long long i = lo; i < hi; i++) {\n"
-    "        long long j = o[SRT_DIGIT(i)]++;\n"
-    "        u2[j] = u[i];\n"
-    "        if (p) p2[j] = p[i];\n"
-    "    }\n"
-    "}\n";
-
-static const char gather_tpl[] =
-    "extern \"C\" __global__ void @N(const char *src, const long long *p, "
-    "char *dst, long long n)\n"
-    "{\n"
-    "    SRT_FOR(i, n)\n"
-    "        ((@T *)dst)[i] = ((const @T *)src)[p[i]];\n"
-    "}\n";
-
-/* Lower (right = 0) or upper bound of each needle's image among the
- * sorted images. */
-static const char search_tpl[] =
-    "extern \"C\" __global__ void @N(const @T *hay, long long n, const @T "
-    "*nd, long long m, long long *out, int right)\n"
-    "{\n"
-    "    SRT_FOR(i, m) {\n"
-    "        const @T v = nd[i];\n"
-    "        long long lo = 0, hi = n;\n"
-    "        while (lo < hi) {\n"
-    "            long long mid = lo + ((hi - lo) >> 1);\n"
-    "            if (right ? hay[mid] <= v : hay[mid] < v) lo = mid + 1;\n"
-    "            else hi = mid;\n"
-    "        }\n"
-    "        out[i] = lo;\n"
-    "    }\n"
-    "}\n";
-
-/* CUDA: a warp per chunk, 8 warps to a block, each warp with its own
- * shared counters (so no block barrier). The histogram counts with
- * shared atomics. The scatter reads 32 consecutive keys at a time
- * (coalesced); lanes holding the same digit rank themselves by
- * __match_any_sync, so equal digits keep their order within a step, and
- * steps go in order: the scatter stays stable. The chunk loop bound is
- * the same for every lane, so each __ballot_sync sees the full warp. */
-static const char whist_tpl[] =
-    "extern \"C\" __global__ void @N(const @T *u, const long long *p, "
-    "long long n, long long chunk, long long nchunks, int shift, unsigned "
-    "mask, long long rowlen, long long *counts)\n"
-    "{\n"
-    "    __shared__ unsigned h[8][256];\n"
-    "    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;\n"
-    "    const long long c = (long long)blockIdx.x * 8 + w;\n"
-    "    if (c >= nchunks) return;\n"
-    "    for (int d = lane; d < 256; d += 32) h[w][d] = 0u;\n"
-    "    __syncwarp();\n"
-    "    {\n"
-    "        const long long lo = c * chunk;\n"
-    "        const long long hi = lo + chunk < n ? lo + chunk : n;\n"
-    "        for (long long i = lo + lane; i < hi; i += 32)\n"
-    "            atomicAdd(&h[w][SRT_DIGIT(i)], 1u);\n"
-    "    }\n"
-    "    __syncwarp();\n"
-    "    for (int d = lane; d < 256; d += 32)\n"
-    "        counts[c * 256 + d] = (long long)h[w][d];\n"
-    "}\n";
-
-static const char wscatter_tpl[] =
-    "extern \"C\" __global__ void @N(const @T *u, const long long *p, @T "
-    "*u2, long long *p2, long long n, long long chunk, long long nchunks, "
-    "int shift, unsigned mask, long long rowlen, const long long *counts)\n"
-    "{\n"
-    "    __shared__ long long o[8][256];\n"
-    "    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;\n"
-    "    const long long c = (long long)blockIdx.x * 8 + w;\n"
-    "    long long lo, hi;\n"
-    "    if (c >= nchunks) return;\n"
-    "    for (int d = lane; d < 256; d += 32) o[w][d] = counts[c * 256 + d];\n"
-    "    __syncwarp();\n"
-    "    lo = c * chunk;\n"
-    "    hi = lo + chunk < n ? lo + chunk : n;\n"
-    "    for (long long base = lo; base < hi; base += 32) {\n"
-    "        const long long i = base + lane;\n"
-    "        const unsigned act = __ballot_sync(0xffffffffu, i < hi);\n"
-    "        if (i < hi) {\n"
-    "            const unsigned d = SRT_DIGIT(i);\n"
-    "            const unsigned peers = __match_any_sync(act, d);\n"
-    "            const int rank = __popc(peers & ((1u << lane) - 1u));\n"
-    "            const long long j = o[w][d] + rank;\n"
-    "            __syncwarp(act);\n"
-    "            if (rank == 0) o[w][d] = o[w][d] + __popc(peers);\n"
-    "            __syncwarp(act);\n"
-    "            u2[j] = u[i];\n"
-    "            if (p) p2[j] = p[i];\n"
-    "        }\n"
-    "    }\n"
-    "}\n";
-
-/* The scan of digit counts in three steps that need no barrier: per
- * group of 64 chunks, per digit (a thread each), the group's sum; the
- * scan of the group sums (srt_scan over groups); then each group's
- * chunks get their positions from their group's start. */
-static const char group_src[] =
-    "extern \"C\" __global__ void srt_gsum(const long long *counts, long "
-    "long nchunks, long long *part)\n"
-    "{\n"
-    "    const int d = threadIdx.x;\n"
-    "    const long long g = blockIdx.x, c1 = (g + 1) * 64 < nchunks ? (g + "
-    "1) * 64 : nchunks;\n"
-    "    long long s = 0;\n"
-    "    for (long long c = g * 64; c < c1; c++) s += counts[c * 256 + d];\n"
-    "    part[g * 256 + d] = s;\n"
-    "}\n"
-    "extern \"C\" __global__ void srt_gapply(long long *counts, long long "
-    "nchunks, const long long *part)\n"
-    "{\n"
-    "    const int d = threadIdx.x;\n"
-    "    const long long g = blockIdx.x, c1 = (g + 1) * 64 < nchunks ? (g + "
-    "1) * 64 : nchunks;\n"
-    "    long long s = part[g * 256 + d];\n"
-    "    for (long long c = g * 64; c < c1; c++) {\n"
-    "        const long long v = counts[c * 256 + d];\n"
-    "        counts[c * 256 + d] = s;\n"
-    "        s += v;\n"
-    "    }\n"
-    "}\n";
-
-/* After a row sort every element stays in its row: the index along the
- * row is the flat index less the row's start. */
-static const char rowmod_src[] =
-    "extern \"C\" __global__ void srt_rowmod(const long long *p, long long "
-    "*out, long long n, long long rowlen)\n"
-    "{\n"
-    "    SRT_FOR(i, n)\n"
-    "        out[i] = p[i] - (i / rowlen) * rowlen;\n"
-    "}\n";
+#include "core/embedded.h"
 
 /* SRT_FOR(i, n): this thread's share of [0, n). CUDA strides by the
  * grid (coalesced); the host gives each thread one contiguous range (a
@@ -200,65 +40,43 @@ const char *em_gen_sort_loop(em_device_type target)
                  "srt_per_ < (n) ? i + srt_per_ : (n); i < srt_e_; i++)\n";
 }
 
-static void emit_tpl(em_gen_buf *b, const char *tpl, const char *name,
-                     const char *type)
+void em_gen_sort_paste(em_gen_buf *b, const char *body, int n,
+                       const char *const ph[], const char *const text[])
 {
-    for (const char *q = tpl; *q; q++) {
-        if (q[0] == '@' && q[1] == 'N') {
-            em_gen_buf_printf(b, "%s", name);
-            q++;
-        } else if (q[0] == '@' && q[1] == 'T') {
-            em_gen_buf_printf(b, "%s", type);
-            q++;
-        } else {
-            em_gen_buf_printf(b, "%c", *q);
+    const char *p = body;
+    for (;;) {
+        const char *best = NULL;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            const char *q = strstr(p, ph[i]);
+            if (q && (!best || q < best))
+                best = q, k = i;
         }
+        if (!best)
+            break;
+        em_gen_buf_printf(b, "%.*s%s", (int)(best - p), p, text[k]);
+        p = best + strlen(ph[k]);
     }
+    em_gen_buf_printf(b, "%s", p);
 }
 
-/* The counts are chunk-major (counts[c * 256 + d]); the scan turns them
- * into each (chunk, digit)'s first output position: digits in order, and
- * within a digit, chunks in order. */
-static const char scan_cuda[] =
-    "extern \"C\" __global__ void srt_scan(long long *counts, long long "
-    "nchunks)\n"
-    "{\n"
-    "    __shared__ long long tot[256];\n"
-    "    const int d = threadIdx.x;\n"
-    "    long long s = 0;\n"
-    "    for (long long c = 0; c < nchunks; c++) {\n"
-    "        long long v = counts[c * 256 + d];\n"
-    "        counts[c * 256 + d] = s;\n"
-    "        s += v;\n"
-    "    }\n"
-    "    tot[d] = s;\n"
-    "    __syncthreads();\n"
-    "    if (d == 0) {\n"
-    "        long long a = 0;\n"
-    "        for (int k = 0; k < 256; k++) {\n"
-    "            long long v = tot[k];\n"
-    "            tot[k] = a;\n"
-    "            a += v;\n"
-    "        }\n"
-    "    }\n"
-    "    __syncthreads();\n"
-    "    s = tot[d];\n"
-    "    for (long long c = 0; c < nchunks; c++)\n"
-    "        counts[c * 256 + d] += s;\n"
-    "}\n";
-
-static const char scan_host[] =
-    "extern \"C\" __global__ void srt_scan(long long *counts, long long "
-    "nchunks)\n"
-    "{\n"
-    "    long long s = 0;\n"
-    "    for (int d = 0; d < 256; d++)\n"
-    "        for (long long c = 0; c < nchunks; c++) {\n"
-    "            long long v = counts[c * 256 + d];\n"
-    "            counts[c * 256 + d] = s;\n"
-    "            s += v;\n"
-    "        }\n"
-    "}\n";
+/* One copy of a per-width file: kernel k's placeholder kn[k][0] becomes
+ * its name, kn[k][1] + bits (srt_hist + 32), and the item type's, type. */
+static void paste_width(em_gen_buf *b, const char *body, int n,
+                        const char *const kn[][2], const char *bits,
+                        const char *type)
+{
+    const char *ph[4], *text[4];
+    char names[3][32];
+    for (int k = 0; k < n && k < 3; k++) {
+        snprintf(names[k], sizeof names[k], "%s%s", kn[k][1], bits);
+        ph[k] = kn[k][0];
+        text[k] = names[k];
+    }
+    ph[n] = "SRT_ITEM_T";
+    text[n] = type;
+    em_gen_sort_paste(b, body, n + 1, ph, text);
+}
 
 /* How a dtype's bits map to an unsigned image that orders as NumPy does:
  * the raw type read, the image type, the width in bits, the class
@@ -332,66 +150,14 @@ static em_status image_source(em_dtype dt, em_device_type target, char **out)
             "%d)) & SRT_ONES) | SRT_SIGN); } while (0)\n",
             t->inf, t->bits - 1);
     }
-    /* keys + j * stride is key j (stride: the item size, or a complex
-     * item's size for one component); p_in (may be NULL: the identity)
-     * is the current order; p_out, when given, gets the identity. NaNs
-     * take the largest image, ascending or descending. */
-    em_gen_buf_printf(
-        &b,
-        "extern \"C\" __global__ void srt_image(const char *keys, long long "
-        "stride, const long long *p_in, srt_img *u, long long *p_out, long "
-        "long n, int desc)\n"
-        "{\n"
-        "    SRT_FOR(i, n) {\n"
-        "        const long long j = p_in ? p_in[i] : i;\n"
-        "        srt_img b = (srt_img)*(const srt_raw *)(keys + j * stride);\n"
-        "        int nan = 0;\n"
-        "        SRT_IMG(b, nan);\n"
-        "        if (desc && !nan) b = ~b & SRT_ONES;\n"
-        "        if (nan) b = SRT_ONES;\n"
-        "        u[i] = b;\n"
-        "        if (p_out) p_out[i] = i;\n"
-        "    }\n"
-        "}\n");
-    /* Keys-only sorts of integers and bools sort the images alone and
-     * turn them back into keys (floats go through the permutation, which
-     * keeps -0.0 and NaN payloads as they were). */
+    em_gen_buf_printf(&b, "#define SRT_SIGNED %d\n#define SRT_INF %s\n%s",
+                      t->cls == 'i', t->inf, em_embedded_sort_image_cuh);
     if (t->cls != 'f')
-        em_gen_buf_printf(
-            &b,
-            "extern \"C\" __global__ void srt_unimage(const srt_img *u, char "
-            "*out, long long n, int desc)\n"
-            "{\n"
-            "    SRT_FOR(i, n) {\n"
-            "        srt_img b = u[i];\n"
-            "        if (desc) b = ~b & SRT_ONES;\n"
-            "%s"
-            "        ((srt_raw *)out)[i] = (srt_raw)b;\n"
-            "    }\n"
-            "}\n",
-            t->cls == 'i' ? "        b ^= SRT_SIGN;\n" : "");
+        em_gen_buf_printf(&b, "%s", em_embedded_sort_unimage_cuh);
     if (!cplx)
         em_gen_sort_keys_source(&b, dt, target);
     if (cplx)
-        /* NumPy's complex order puts R+Rj, then R+nanj, then nan+Rj, then
-         * nan+nanj: this group is the most significant key. */
-        em_gen_buf_printf(
-            &b,
-            "extern \"C\" __global__ void srt_group(const char *keys, const "
-            "long long *p_in, srt_u32 *u, long long *p_out, long long n)\n"
-            "{\n"
-            "    SRT_FOR(i, n) {\n"
-            "        const long long j = p_in ? p_in[i] : i;\n"
-            "        const srt_raw *x = (const srt_raw *)(keys + j * 2 * "
-            "sizeof(srt_raw));\n"
-            "        srt_u32 g = 0;\n"
-            "        if ((x[0] & ~SRT_SIGN) > (srt_raw)%s) g |= 2;\n"
-            "        if ((x[1] & ~SRT_SIGN) > (srt_raw)%s) g |= 1;\n"
-            "        u[i] = g;\n"
-            "        if (p_out) p_out[i] = i;\n"
-            "    }\n"
-            "}\n",
-            t->inf, t->inf);
+        em_gen_buf_printf(&b, "%s", em_embedded_sort_group_cuh);
     if (b.oom) {
         free(b.p);
         return em_error(EM_ERR_OUT_OF_MEMORY,
@@ -403,6 +169,18 @@ static em_status image_source(em_dtype dt, em_device_type target, char **out)
 
 em_status em_gen_sort_source(int dtype, em_device_type target, char **out)
 {
+    static const char *const chunk[][2] = {{"SRT_HIST", "srt_hist"},
+                                           {"SRT_SCATTER", "srt_scatter"},
+                                           {"SRT_SEARCH", "srt_search"}};
+    static const char *const warp[][2] = {{"SRT_WHIST", "srt_whist"},
+                                          {"SRT_WSCATTER", "srt_wscatter"}};
+    static const char *const gather[][2] = {{"SRT_GATHER", "srt_gather"}};
+    static const struct {
+        const char *bits, *type;
+    } widths[] = {{"32", "srt_u32"}, {"64", "srt_u64"}},
+      items[] = {{"1", "unsigned char"}, {"2", "unsigned short"},
+                 {"4", "srt_u32"},       {"8", "srt_u64"},
+                 {"16", "srt_x16"}};
     em_gen_buf b = {0};
     if (!out)
         return em_error(EM_ERR_INVALID_VALUE, "em_gen_sort_source: NULL out");
@@ -413,27 +191,20 @@ em_status em_gen_sort_source(int dtype, em_device_type target, char **out)
                             "sort generator: bad dtype %d", dtype);
         return image_source((em_dtype)dtype, target, out);
     }
-    em_gen_buf_printf(&b, "/* ember radix sort: generic kernels */\n%s%s%s%s",
-                      em_gen_sort_loop(target), generic_head, rowmod_src,
-                      target == EM_DEVICE_CUDA ? scan_cuda : scan_host);
-    em_gen_buf_printf(&b, "%s", group_src);
-    if (target == EM_DEVICE_CUDA) {
-        emit_tpl(&b, whist_tpl, "srt_whist32", "srt_u32");
-        emit_tpl(&b, whist_tpl, "srt_whist64", "srt_u64");
-        emit_tpl(&b, wscatter_tpl, "srt_wscatter32", "srt_u32");
-        emit_tpl(&b, wscatter_tpl, "srt_wscatter64", "srt_u64");
+    em_gen_buf_printf(&b, "/* ember radix sort: generic kernels */\n%s"
+                      "#define SRT_CUDA %d\n%s",
+                      em_gen_sort_loop(target), target == EM_DEVICE_CUDA,
+                      em_embedded_sort_radix_cuh);
+    for (int w = 0; w < 2; w++) {
+        if (target == EM_DEVICE_CUDA)
+            paste_width(&b, em_embedded_sort_radix_warp_cuh, 2, warp,
+                        widths[w].bits, widths[w].type);
+        paste_width(&b, em_embedded_sort_radix_chunk_cuh, 3, chunk,
+                    widths[w].bits, widths[w].type);
     }
-    emit_tpl(&b, hist_tpl, "srt_hist32", "srt_u32");
-    emit_tpl(&b, hist_tpl, "srt_hist64", "srt_u64");
-    emit_tpl(&b, scatter_tpl, "srt_scatter32", "srt_u32");
-    emit_tpl(&b, scatter_tpl, "srt_scatter64", "srt_u64");
-    emit_tpl(&b, gather_tpl, "srt_gather1", "unsigned char");
-    emit_tpl(&b, gather_tpl, "srt_gather2", "unsigned short");
-    emit_tpl(&b, gather_tpl, "srt_gather4", "srt_u32");
-    emit_tpl(&b, gather_tpl, "srt_gather8", "srt_u64");
-    emit_tpl(&b, gather_tpl, "srt_gather16", "srt_x16");
-    emit_tpl(&b, search_tpl, "srt_search32", "srt_u32");
-    emit_tpl(&b, search_tpl, "srt_search64", "srt_u64");
+    for (int i = 0; i < 5; i++)
+        paste_width(&b, em_embedded_sort_radix_gather_cuh, 1, gather,
+                    items[i].bits, items[i].type);
     if (b.oom) {
         free(b.p);
         return em_error(EM_ERR_OUT_OF_MEMORY,

@@ -94,6 +94,12 @@ struct em_gen_buf;
 void em_gen_sort_keys_source(struct em_gen_buf *b, em_dtype dt,
                              em_device_type target);
 
+/* Appends body with each of the n placeholders ph[i] replaced by text[i]
+ * as text (kernel names and parameter types, which the host compiler and
+ * the runtime read from the source before preprocessing). */
+void em_gen_sort_paste(struct em_gen_buf *b, const char *body, int n,
+                       const char *const ph[], const char *const text[]);
+
 /* The definition of SRT_FOR(i, n), the loop over a thread's share of
  * [0, n), for a target (shared with the merge kernels). */
 const char *em_gen_sort_loop(em_device_type target);
