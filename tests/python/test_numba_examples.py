@@ -12,6 +12,7 @@ import pytest
 import ember
 from ember import cuda
 from ember.cuda import int32, float64, types
+from conftest import HAVE_NVRTC
 
 
 def host(a):
@@ -244,3 +245,82 @@ def test_cupyx_jit_rawkernel(device):
         copy_scaled((1,), (1,), [ex, ey, 3])
     with pytest.raises(RuntimeError, match="only be used inside"):
         jit.syncthreads()
+
+
+# ---- cuda.declare_device: CUDA C++ device functions linked from a file ------------
+
+_FOREIGN_CU = r"""
+// Numba's ABI: the result through the first pointer, a status returned
+extern "C" __device__ int scaled_product(float *out, float a, float b)
+{
+    *out = 2.0f * a * b;
+    return 0;
+}
+
+template <typename T> __device__ T sum_of(const T *p, int n)
+{
+    T s = T(0);
+    for (int i = 0; i < n; i++)
+        s += p[i];
+    return s;
+}
+
+extern "C" __device__ int prefix_total(double *out, double *p, int n)
+{
+    *out = sum_of(p, n);
+    return 0;
+}
+"""
+
+
+def _foreign(tmp_path):
+    cu = tmp_path / "foreign.cu"
+    cu.write_text(_FOREIGN_CU)
+    prod = cuda.declare_device("scaled_product", "float32(float32, float32)", link=str(cu))
+    tot = cuda.declare_device("prefix_total", "float64(CPointer(float64), int32)",
+                              link=str(cu))
+    return prod, tot
+
+
+def test_declare_device_links_cuda_cxx(device, tmp_path):
+    prod, tot = _foreign(tmp_path)
+
+    @cuda.jit
+    def k(r, x, y, acc):
+        i = cuda.grid(1)
+        if i < len(r):
+            r[i] = prod(x[i], y[i])
+        if i == 0:
+            acc[3] = tot(acc, 3)
+
+    x = np.linspace(-1, 1, 9).astype(np.float32)
+    y = (x * 3 + 1).astype(np.float32)
+    r = np.zeros_like(x)
+    acc = np.array([1.5, 2.0, 3.25, 0.0])
+    with ember.Device(device):
+        k[1, 16](r, x, y, acc)
+    np.testing.assert_array_equal(r, np.float32(2) * x * y)
+    assert acc[3] == 6.75
+    if HAVE_NVRTC:   # the same source compiles for the GPU
+        from ember.jit import translate
+        t = translate(k.py_func, ["Af4_1C"] * 3 + ["Af8_1C"], target="cuda")
+        obj = cuda.Program(t.source, name="k.cu").compile("ptx", arch=90)
+        assert b".entry" in obj.code and t.name.encode() in obj.code
+
+
+def test_declare_device_errors(tmp_path):
+    prod, tot = _foreign(tmp_path)
+    with pytest.raises(FileNotFoundError, match="not found"):
+        cuda.declare_device("f", "float32(float32)", link=str(tmp_path / "none.cu"))
+    with pytest.raises(TypeError, match="returns a value"):
+        cuda.declare_device("f", "void(float32)", link=str(tmp_path / "foreign.cu"))
+    with pytest.raises(RuntimeError, match="call it from a @cuda.jit kernel"):
+        prod(1.0, 2.0)
+
+    @cuda.jit
+    def wrong(acc):
+        acc[0] = tot(acc, 3)
+
+    with ember.Device("cpu"):
+        with pytest.raises(ember.CompileError, match=r"CPointer\(float64\)"):
+            wrong[1, 1](np.zeros(3, np.float32))

@@ -280,6 +280,10 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
     kname = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 1));
     if (!src || !kname)
         goto fail;
+    /* CUDA C++ files linked by cuda.declare_device (ember/jit/module.py's
+     * mark): on cpu the kernel and they compile as C++ together */
+    if (is_cpu && strstr(src, "/* ember.jit: linked CUDA C++ */"))
+        opts[nopts++] = EM_HOST_OPTION_CXX;
     Py_BEGIN_ALLOW_THREADS
     rc = em_kernel_cache_get(d, src, 0, opts, nopts, JIT_GEN_VERSION, &mod, &log);
     Py_END_ALLOW_THREADS

@@ -69,4 +69,5 @@ from .types import (  # noqa: E402,F401
     void, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, intp,
     uintp, float16, float32, float64, complex64, complex128, CPointer)
 from . import random  # noqa: E402  (Numba's xoroshiro128p generators)
+from .ffi import declare_device  # noqa: E402  (foreign CUDA C++ device functions)
 from . import cg  # noqa: E402  (cooperative groups: cg.this_grid().sync())

@@ -333,6 +333,8 @@ def call(tr, f, node):
         return _cuda(tr, f.name, node)
     if k == "devfunc":
         return _devcall(tr, f.name, node, f.extra)
+    if k == "extfunc":
+        return _extcall(tr, f.extra, node)
     if k == "method":
         if f.name == "grid_sync":
             return _grid_sync(tr, node)
@@ -836,6 +838,37 @@ def _pick_signature(tr, name, sigs, vals, node):
 def conv_value(v, t):
     """Scalar value v as type t (a Scalar)."""
     return V(conv(v, t.code), t)
+
+
+def _extcall(tr, ext, node):
+    """A call of a cuda.declare_device function: Numba's ABI, the result
+    through a pointer to a temporary (python/ember/cuda/ffi.py)."""
+    from .types import parse_argcode
+    what = "%s()" % ext.name
+    vals = _args(tr, node, len(ext.argcodes), len(ext.argcodes), what)
+    if tr.cond_depth:
+        raise tr.error(node, "the foreign function %s cannot be called in a condition, a "
+                       "conditional expression or and/or: assign its result first"
+                       % ext.name)
+    params, codes = [], []
+    for k, (v, c) in enumerate(zip(vals, ext.argcodes)):
+        want = parse_argcode(c)
+        if isinstance(want, Array):
+            if not isinstance(v.type, Array) or v.type.dtype != want.dtype:
+                raise tr.error(node, "argument %d of %s is CPointer(%s): pass an array of "
+                               "that dtype, not %r" % (k + 1, ext.name, NAMES[want.dtype],
+                                                       v.type))
+            params.append("%s *" % storage_c(want.dtype))
+            codes.append(v.code.data)
+        else:
+            params.append(value_c(want.code))
+            codes.append(conv(_scalar(tr, v, node, what), want.code))
+    rt = ext.restype
+    tr.mod.extern(ext, 'extern "C" __device__ int %s(%s *, %s);'
+                  % (ext.name, value_c(rt), ", ".join(params) or "void"))
+    tmp = tr.temp(value_c(rt))
+    tr.emit("%s(&%s%s);" % (ext.name, tmp, "".join(", " + c for c in codes)))
+    return V(tmp, Scalar(rt))
 
 
 def _devcall(tr, pyfunc, node, sigs=None):

@@ -66,6 +66,8 @@ class Module:
         self.shared_dynamic = False
         self.grid_sync = False     # the kernel calls grid.sync()
         self.devgrid = set()       # device functions that take the grid barrier
+        self.externs = {}          # cuda.declare_device name -> its C declaration
+        self.links = {}            # linked CUDA C++ file -> its text
 
     # ---- array element access --------------------------------------------
 
@@ -257,8 +259,17 @@ class Module:
         self.devtexts.append((ft.cname, text))
         return ft.cname, ft.return_type
 
+    def extern(self, ext, decl):
+        """Declare a cuda.declare_device function and take in its files."""
+        old = self.externs.get(ext.name)
+        if old is not None and old != decl:
+            raise ValueError("foreign function %s is declared twice, differently" % ext.name)
+        self.externs[ext.name] = decl
+        for path, text in ext.sources():
+            self.links.setdefault(path, text)
+
     def source(self, main_text):
-        parts = []
+        parts = list(self.externs.values())
         if self.helpers:
             parts.append('#line 1 "ember/jit/helpers"')
             parts.extend(self.helpers.values())
@@ -274,8 +285,19 @@ class Module:
         parts.extend(reversed(keep))
         if main_text:
             parts.append(main_text)
+        if self.links:
+            # one translation unit with the linked files; the marker has
+            # the host compile it as C++ (python/ember/_ext/jit_compile.c)
+            parts.append(LINKED_CXX_MARK)
+            for path, text in self.links.items():
+                parts.append('#line 1 "%s"' % path.replace("\\", "\\\\").replace('"', '\\"'))
+                parts.append(text)
         body = "\n".join(parts) + "\n"
         return '#line 1 "ember/jit/prelude.h"\n' + prelude_for(body) + body
+
+
+# What tells the compile step that the source holds linked CUDA C++
+LINKED_CXX_MARK = "/* ember.jit: linked CUDA C++ */"
 
 
 def describe(t):

@@ -137,6 +137,8 @@ def classify(obj):
         if mod_name == "ember":
             return PyObj("module", "ember")
         return None
+    if getattr(obj, "_ember_extern", False) is True:     # cuda.declare_device
+        return PyObj("extfunc", obj.name, obj)
     # device functions: Numba's spelling (a dispatcher with .py_func made by
     # @cuda.jit(device=True)) or a function marked _ember_device
     if getattr(obj, "_ember_device", False) is True:
