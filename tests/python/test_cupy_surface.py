@@ -144,6 +144,28 @@ def test_ndarray_set(device):
         np.testing.assert_array_equal(ember.asnumpy(a), strided)   # untouched
 
 
+def test_get_and_asnumpy_on_a_stream(device):
+    """get(stream=)/asnumpy(stream=) order the copy on that stream, so they
+    read what work queued there wrote (a non-blocking stream: the default
+    stream does not wait for it)."""
+    with ember.Device(device):
+        x = ember.arange(100000, dtype=ember.float64)
+        ember.cuda.Device().synchronize()
+        s = ember.cuda.Stream(non_blocking=True)
+        with s:
+            y = x * 3 + 1
+        expect = np.arange(100000.0) * 3 + 1
+        np.testing.assert_array_equal(y.get(stream=s), expect)
+        np.testing.assert_array_equal(ember.asnumpy(y, stream=s), expect)
+        with s:
+            z = y * 2
+        out = np.empty(100000)
+        assert z.get(stream=s, out=out) is out
+        np.testing.assert_array_equal(out, expect * 2)
+        with pytest.raises(TypeError, match="stream"):
+            y.get(stream="s")
+
+
 MATRIX_STRUCT = r"""
 template<typename T>
 struct Mat2 {

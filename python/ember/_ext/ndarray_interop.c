@@ -187,8 +187,9 @@ PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
 /* ---- host copies -------------------------------------------------------- */
 
 /* Copy a into the host memory of NumPy array (or any writable buffer) h of
- * the same shape. */
-static int copy_into_host(empy_state *st, const em_array *a, PyObject *h)
+ * the same shape, ordered on s (NULL: the current stream). */
+static int copy_into_host(empy_state *st, const em_array *a, PyObject *h,
+                          em_stream *s)
 {
     Py_buffer v;
     int64_t strides[EM_MAX_NDIM + 1];
@@ -212,7 +213,7 @@ static int copy_into_host(empy_state *st, const em_array *a, PyObject *h)
         }
         strides[i] = v.strides[i];
     }
-    EMPY_NOGIL(rc, em_array_to_host(a, v.buf, strides, NULL));
+    EMPY_NOGIL(rc, em_array_to_host(a, v.buf, strides, s));
     PyBuffer_Release(&v);
     return rc == EM_OK ? 0 : empy_fail(st, rc);
 fail:
@@ -220,7 +221,8 @@ fail:
     return -1;
 }
 
-PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16)
+static PyObject *to_numpy(empy_state *st, PyObject *self, int widen_bf16,
+                          em_stream *s)
 {
     const em_array *a = &NDA(self)->a;
     em_array wide;
@@ -253,10 +255,31 @@ PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16)
         Py_DECREF(shape);
     }
     Py_XDECREF(np);
-    if (h && copy_into_host(st, src, h) < 0)
+    if (h && copy_into_host(st, src, h, s) < 0)
         Py_CLEAR(h);
     em_array_release(&wide);
     return h;
+}
+
+PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16)
+{
+    return to_numpy(st, self, widen_bf16, NULL);
+}
+
+/* get() and asnumpy(): the copy to the host is ordered on stream (CuPy's
+ * argument), so it reads what work queued there wrote. */
+static PyObject *host_copy(empy_state *st, PyObject *self, PyObject *stream,
+                           PyObject *out)
+{
+    em_stream *s;
+    if (empy_stream_for_device(st, stream, NDA(self)->a.device, &s) < 0)
+        return NULL;
+    if (out != Py_None) {
+        if (copy_into_host(st, &NDA(self)->a, out, s) < 0)
+            return NULL;
+        return Py_NewRef(out);
+    }
+    return to_numpy(st, self, 0, s);
 }
 
 PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
@@ -267,12 +290,7 @@ PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOO:get", kwlist, &stream, &order,
                                      &out, &blocking))
         return NULL;
-    if (out != Py_None) {
-        if (copy_into_host(st, &NDA(self)->a, out) < 0)
-            return NULL;
-        return Py_NewRef(out);
-    }
-    return empy_ndarray_to_numpy(st, self, 0);
+    return host_copy(st, self, stream, out);
 }
 
 /* CuPy's a.set(arr, stream=None): the host-to-device copy into an existing
@@ -394,14 +412,8 @@ static PyObject *mod_asnumpy(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:asnumpy", kwlist, &a, &stream,
                                      &order, &out, &blocking))
         return NULL;
-    if (empy_is_ndarray(a)) {
-        if (out != Py_None) {
-            if (copy_into_host(st, EMPY_ARR(a), out) < 0)
-                return NULL;
-            return Py_NewRef(out);
-        }
-        return empy_ndarray_to_numpy(st, a, 0);
-    }
+    if (empy_is_ndarray(a))
+        return host_copy(st, a, stream, out);
     np = empy_numpy("asnumpy");
     if (!np)
         return NULL;
