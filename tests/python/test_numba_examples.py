@@ -5,6 +5,7 @@ tuples, array variables rebound to another buffer, Numba-style device
 arrays (scalars from integer indexing), CPointer arguments, and
 `import ember as numba; @numba.jit` functions reused in kernels."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -324,3 +325,38 @@ def test_declare_device_errors(tmp_path):
     with ember.Device("cpu"):
         with pytest.raises(ember.CompileError, match=r"CPointer\(float64\)"):
             wrong[1, 1](np.zeros(3, np.float32))
+
+
+# ---- a captured DeviceNDArray is never cached on disk -----------------------------
+
+_CAPTURE_SCRIPT = '''
+import sys
+import numpy as np
+from ember import cuda
+import ember
+with ember.Device(sys.argv[1]):
+    table = cuda.to_device(np.arange(4.0))
+
+    @cuda.jit
+    def k(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = table[i] * 2
+
+    out = cuda.device_array(4)
+    k[1, 4](out)
+    print(out.copy_to_host().tolist())
+'''
+
+
+def test_captured_device_array_not_cached_on_disk(device, tmp_path, monkeypatch):
+    # its address is baked into the source: a later process must translate anew
+    from helpers import run_python
+    script = tmp_path / "k.py"
+    script.write_text(_CAPTURE_SCRIPT)
+    monkeypatch.setenv("EMBER_CACHE_DIR", str(tmp_path / "cache"))
+    for _ in range(2):
+        r = run_python(str(script), device)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split("\n")[0] == "[0.0, 2.0, 4.0, 6.0]"
+    assert not [f for f in os.listdir(tmp_path / "cache") if f.startswith("jit-")]

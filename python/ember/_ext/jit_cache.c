@@ -274,9 +274,11 @@ static void put_value(wbuf *b, PyObject *v, int depth)
         put_obj_str(b, r);
         Py_XDECREF(r);
         PyErr_Clear();
-    } else if (strcmp(tn, "ember.ndarray") == 0) {
+    } else if (empy_is_ndarray(v)) {
         /* captured by address (ember.jit.views.captured_array): only this
-         * process may reuse the translation */
+         * process may reuse the translation. Subclasses too (a
+         * cuda.DeviceNDArray on cpu exports a buffer, whose hash would
+         * otherwise cache a stale address on disk). */
         b->uncacheable = 1;
     } else if (put_buffer(b, v) == 0) {
         /* NumPy arrays and scalars: cuda.const.array_like bakes values */
