@@ -86,6 +86,13 @@ em_status em_device_synchronize(em_device *d);
  * built with -march=native), or 0 when the CPU cannot be identified. */
 int em_device_arch(const em_device *d);
 
+/* The device whose memory ptr addresses, for a pointer from elsewhere (an
+ * interface dict, an int): cuda:N when the CUDA driver reports device or
+ * managed memory of GPU N; cpu for host memory, pinned and registered
+ * included, for an address the driver does not know, for NULL, and when
+ * no CUDA driver works. */
+em_status em_pointer_device(const void *ptr, em_device **out);
+
 /* Why a backend is or is not usable: "ok", or the reason ("libcuda.so.1 not
  * found: install the NVIDIA driver", "no CUDA device"). Never fails. */
 const char *em_backend_status(em_device_type type);

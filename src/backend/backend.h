@@ -153,6 +153,10 @@ em_status em_cuda_host_alloc(size_t n, void **p);
 em_status em_cuda_host_free(void *p);
 /* Nonzero if p came from em_cuda_host_alloc. */
 int em_cuda_is_host_alloc(const void *p);
+/* The CUDA device ordinal whose memory p addresses, as the driver reports
+ * it; -1 for host memory (pageable, pinned, registered), for an address
+ * the driver does not know, and when no driver works. */
+em_status em_cuda_pointer_ordinal(const void *p, int *ordinal);
 
 /* The runtime's stream resolution: NULL means the device's default. */
 static inline em_stream *em_stream_or_default(em_device *d, em_stream *s)

@@ -1029,6 +1029,44 @@ int em_cuda_is_host_alloc(const void *p)
     return in;
 }
 
+/* ---- foreign pointers -------------------------------------------------- */
+
+/* An address handed over by another library (__cuda_array_interface__, a
+ * raw int) may be host memory; taking it for device memory makes the
+ * first copy or kernel fault the context for the whole process, so the
+ * driver is asked. Device 0's primary context is pushed as host_push
+ * does: with unified addressing any context answers for every device, and
+ * the caller's current context (CuPy's, PyTorch's) stays as it was. */
+em_status em_cuda_pointer_ordinal(const void *p, int *ordinal)
+{
+    int attrs[2] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    unsigned mtype = 0;
+    int ord = -1;
+    void *data[2] = {&mtype, &ord};
+
+    *ordinal = -1;
+    if (!p)
+        return EM_OK;
+    pthread_once(&host_once, host_ctx_once);
+    if (host_status != EM_OK)
+        return EM_OK;           /* no usable driver: no device memory either */
+    CUresult r = host_push();
+    if (r != CUDA_SUCCESS)
+        return cu_fail(NULL, r, "cuCtxPushCurrent before cuPointerGetAttributes");
+    r = drv.cuPointerGetAttributes(2, attrs, data, dptr(p));
+    host_pop();
+    if (r != CUDA_SUCCESS)
+        return cu_fail(NULL, r, "cuPointerGetAttributes(%p)", p);
+    /* Pinned and registered host memory report HOST, memory the driver
+     * never saw reports 0: both are host memory. Managed memory reports
+     * DEVICE with the device it was allocated for. */
+    if ((mtype == CU_MEMORYTYPE_DEVICE || mtype == CU_MEMORYTYPE_UNIFIED) &&
+        ord >= 0)
+        *ordinal = ord;
+    return EM_OK;
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 const struct em_backend_ops em_cuda_backend = {

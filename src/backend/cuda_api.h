@@ -89,6 +89,12 @@ enum {
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 };
 
+/* CUpointer_attribute values and the CUmemorytype they report. */
+enum { CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+       CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9 };
+enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2,
+       CU_MEMORYTYPE_ARRAY = 3, CU_MEMORYTYPE_UNIFIED = 4 };
+
 enum { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 };
 enum { CU_EVENT_DEFAULT = 0x0, CU_EVENT_BLOCKING_SYNC = 0x1,
        CU_EVENT_DISABLE_TIMING = 0x2 };
@@ -145,6 +151,11 @@ struct em_cuda_driver {
                               CUstream s);
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char v, size_t n,
                                 CUstream s);
+    /* What the driver knows of an address (CUDA 7+): unlike the singular
+     * cuPointerGetAttribute it answers CUDA_SUCCESS with zeroed values for
+     * memory it never saw, so a foreign host pointer is no error. */
+    CUresult (*cuPointerGetAttributes)(unsigned n, int *attributes,
+                                       void **data, CUdeviceptr p);
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
     CUresult (*cuStreamDestroy_v2)(CUstream s);
     CUresult (*cuStreamSynchronize)(CUstream s);

@@ -195,6 +195,23 @@ em_status em_device_get(em_device_type type, int id, em_device **out)
     return s;
 }
 
+em_status em_pointer_device(const void *ptr, em_device **out)
+{
+    int ord = -1;
+    em_status s;
+    if (!out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_pointer_device: out is NULL");
+    *out = NULL;
+    /* Only a started CUDA backend is asked; one that cannot start means
+     * no driver, so no device memory in this process. */
+    if (ptr && em_rt_backend_start(EM_DEVICE_CUDA) == EM_OK &&
+        (s = em_cuda_pointer_ordinal(ptr, &ord)) != EM_OK)
+        return s;
+    if (ord >= 0)
+        return em_device_get(EM_DEVICE_CUDA, ord, out);
+    return em_device_get(EM_DEVICE_CPU, 0, out);
+}
+
 /* Digits only, no sign, at most 9 of them so the value fits an int. */
 static int rt_parse_ordinal(const char *p, int *id)
 {

@@ -359,13 +359,31 @@ static PyObject *from_interface(empy_state *st, PyObject *obj, PyObject *d,
     return r;
 }
 
-/* The CUDA device a foreign pointer is taken to live on: the asked one
- * when it is a GPU, else the current device when it is, else cuda:0; the
- * cpu device when CUDA is unavailable. */
-static int cai_device(empy_state *st, em_device *asked, em_device **out)
+/* The device the memory of a __cuda_array_interface__ lives on. The
+ * driver is asked (em_pointer_device): a host pointer posing as device
+ * memory would fault the CUDA context for the whole process at the first
+ * copy, and device memory may belong to another GPU than the current
+ * one. Host memory (pinned or not, or any pointer where no driver loads:
+ * Numba's simulator and ember's cpu arrays export theirs so) is on cpu.
+ * A null pointer (an empty array) says nothing: the asked device when it
+ * is a GPU, else the current one when it is, else cuda:0, else cpu. */
+static int cai_device(empy_state *st, PyObject *iface, em_device *asked,
+                      em_device **out)
 {
+    PyObject *data = PyDict_Check(iface) ? PyDict_GetItemString(iface, "data") : NULL;
+    void *ptr = NULL;
     em_device *cur;
     em_status rc;
+    if (data && PyTuple_Check(data) && PyTuple_GET_SIZE(data) == 2 &&
+        PyLong_Check(PyTuple_GET_ITEM(data, 0))) {
+        ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+        if (!ptr && PyErr_Occurred())
+            return -1;
+    }
+    if (ptr) {
+        rc = em_pointer_device(ptr, out);
+        return rc == EM_OK ? 0 : empy_fail(st, rc);
+    }
     if (asked && em_device_get_type(asked) == EM_DEVICE_CUDA) {
         *out = asked;
         return 0;
@@ -378,9 +396,6 @@ static int cai_device(empy_state *st, em_device *asked, em_device **out)
     }
     rc = em_device_get(EM_DEVICE_CUDA, 0, out);
     if (rc == EM_ERR_UNAVAILABLE) {
-        /* No CUDA driver in this process, so no device memory either: the
-         * pointer is host memory (Numba's simulator exports its arrays so,
-         * and ember's cpu arrays may be handed round the same way). */
         *out = cur;
         return 0;
     }
@@ -948,7 +963,7 @@ PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
         return NULL;
     if (iface) {
         /* Without device=, the data stays on its GPU. */
-        if (cai_device(st, asked, &d) < 0) {
+        if (cai_device(st, iface, asked, &d) < 0) {
             Py_DECREF(iface);
             return NULL;
         }
