@@ -104,9 +104,12 @@ def test_orders_match_numpy(device, shape):
                 assert r.strides == rn.strides, where
                 assert r.flags.c_contiguous == rn.flags.c_contiguous, where
                 assert r.flags.f_contiguous == rn.flags.f_contiguous, where
-                # a view exactly where NumPy gives one
-                assert (np.shares_memory(rn, nv) ==
-                        (r.base is not None and (r.base is ev or r.base is ev.base))), where
+                # a view exactly where NumPy gives one: ev itself, a view
+                # of it, or of what it wraps (on cpu, ev is a view of nv;
+                # on a GPU it is a copy, so ev itself stands for nv)
+                view = r is ev or r.base is ev or (r.base is not None and
+                                                   r.base is ev.base)
+                assert np.shares_memory(rn, nv) == view, where
 
 
 def test_ravel_view_writes_through(device):
@@ -146,10 +149,37 @@ def test_asarray_cuda_array_interface_zero_copy(device):
     assert float(x[0, 0]) == 42.0
 
 
+def test_asarray_cuda_array_interface_host_memory(device):
+    # Host memory handed over as if it were device memory (a cpu array's
+    # or NumPy's address in a CUDA interface): where a CUDA driver works
+    # it is asked, and the pointer is wrapped on cpu, never taken for
+    # device memory (which faulted the GPU's context for the process).
+    with ember.Device(device):               # the current device: any
+        for src in (ember.arange(12, dtype=ember.float64, device="cpu"),
+                    np.arange(12.0)):
+            addr = (src.__array_interface__["data"][0])
+            face = {"shape": (5,), "typestr": "<f8", "data": (addr + 8, False),
+                    "version": 3, "strides": (16,)}
+            x = ember.asarray(_CAI(face))
+            assert x.device == ember.Device("cpu")
+            assert_array_equal_np(x, np.arange(1.0, 11.0, 2.0))
+            x[0] = -5.0                      # the wrap writes through
+            assert float(src[1]) == -5.0
+            y = ember.asarray(_CAI(face), device=device)   # a copy onto device
+            assert y.device == ember.Device(device)
+            assert_array_equal_np(y, np.array([-5.0, 3.0, 5.0, 7.0, 9.0]))
+        g = ember.arange(4.0, device=device)  # device memory keeps its device
+        if device != "cpu":
+            face = dict(g.__cuda_array_interface__)
+            assert ember.asarray(_CAI(face)).device == g.device
+            with ember.Device("cpu"):
+                assert ember.asarray(_CAI(face)).device == g.device
+
+
 def test_asarray_dlpack_zero_copy(device):
     n = np.arange(6.0)
     if device == "cpu":
-        x = ember.asarray(n)
+        x = ember.asarray(n, device="cpu")   # the default device may be a GPU
         x[1] = 9.0
         assert n[1] == 9.0
         y = ember.from_dlpack(n)
@@ -485,6 +515,41 @@ def test_ufunc_dtype_argument(device):
         ember.add(ef, 1, dtype="int8")
     with pytest.raises(TypeError, match="No loop matching"):
         ember.less(ef, 1, dtype="float64")
+
+
+def test_ufunc_dtype_with_bad_out(device):
+    # The fuzzer's crash: a positional out that is no array, with dtype=,
+    # read as an array before it was checked. NumPy's TypeError instead,
+    # whatever the current device and wherever the input lives.
+    swapped = np.ones((3, 0, 2), bool).astype(np.dtype(bool).newbyteorder())
+    x = ember.asarray(swapped, device=device)
+    with ember.Device(device):
+        for inp in (swapped, x, np.ones(3)):
+            with pytest.raises(TypeError):
+                ember.sinh(inp, 7, dtype="F")
+            with pytest.raises(TypeError):
+                ember.sinh(inp, out=(7,), dtype="F")
+        for call in (lambda: ember.add.reduce(x, out=7),
+                     lambda: ember.add.reduce(x, 0, "f4", 7),
+                     lambda: ember.add.accumulate(x, out=7),
+                     lambda: ember.add.reduceat(ember.ones(3, device=device), [0, 1],
+                                                out=7),
+                     lambda: ember.add.outer(x, x, out=7)):
+            with pytest.raises(TypeError, match="out must be an ember array"):
+                call()
+    with ember.Device("cpu"):           # the array's device decides, not the current one
+        r = ember.sinh(x, dtype="F")
+    assert r.device == x.device and r.dtype == ember.complex64 and r.shape == (3, 0, 2)
+    e = ember.asarray([0.5, -1.0], device=device)
+    out = ember.empty(2, dtype=ember.complex64, device=device)
+    assert ember.sinh(e, out, dtype="F") is out
+    _same(out, np.sinh(np.array([0.5, -1.0]), dtype="F"))
+    # only Python scalars: dtype= alone gives the loop's type, as NumPy's
+    with ember.Device(device):
+        _same(ember.sinh(2.0, dtype="f4"), np.sinh(2.0, dtype="f4"))
+        _same(ember.add(2, 3, dtype="i1"), np.add(2, 3, dtype="i1"))
+        with pytest.raises(OverflowError):
+            ember.add(2, 300, dtype="i1")
 
 
 def test_matmul_axes(device):

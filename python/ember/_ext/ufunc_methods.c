@@ -89,11 +89,19 @@ static PyObject *as_array(empy_state *st, PyObject *o, em_device *dev)
     return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
 }
 
-static PyObject *out_of(PyObject *o)
+/* out=: None, an ember array, or a tuple of one. Checked before anything
+ * reads it as an array (its dtype picks the accumulator). */
+static int out_of(PyObject *o, PyObject **out)
 {
     if (o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1)
         o = PyTuple_GET_ITEM(o, 0);
-    return o == Py_None ? NULL : o;
+    *out = o == Py_None ? NULL : o;
+    if (*out && !empy_is_ndarray(*out)) {
+        PyErr_Format(PyExc_TypeError, "out must be an ember array, not %.100s",
+                     Py_TYPE(*out)->tp_name);
+        return -1;
+    }
+    return 0;
 }
 
 /* NumPy's accumulator dtype of reduce/accumulate/reduceat. */
@@ -360,9 +368,9 @@ PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw)
                                      &dtype_o, &out_o, &keepdims, &init_o, &where_o) ||
         need_binary(self, "reduce") < 0)
         return NULL;
-    out = out_of(out_o);
-    if (!(a = as_array(st, arr_o, out && empy_is_ndarray(out) ? EMPY_ARR(out)->device
-                                                              : NULL)))
+    if (out_of(out_o, &out) < 0)
+        return NULL;
+    if (!(a = as_array(st, arr_o, out ? EMPY_ARR(out)->device : NULL)))
         return NULL;
     nd = EMPY_ARR(a)->ndim;
     if (!axis_o) {
@@ -523,8 +531,9 @@ PyObject *empy_ufunc_accumulate(PyObject *self, PyObject *args, PyObject *kw)
                                      &dtype_o, &out_o) ||
         need_binary(self, "accumulate") < 0)
         return NULL;
-    out = out_of(out_o);
-    if (!(a = as_array(st, arr_o, NULL)))
+    if (out_of(out_o, &out) < 0)
+        return NULL;
+    if (!(a = as_array(st, arr_o, out ? EMPY_ARR(out)->device : NULL)))
         return NULL;
     if (EMPY_ARR(a)->ndim == 0) {
         Py_DECREF(a);
@@ -605,13 +614,15 @@ PyObject *empy_ufunc_reduceat(PyObject *self, PyObject *args, PyObject *kw)
     em_dtype otype;
     em_reduce_op rop = EM_RED_SUM;
     em_array res;
+    em_device *cpu;
     em_status rc = EM_OK;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|nOO:reduceat", kwlist, &arr_o, &idx_o,
                                      &axis_i, &dtype_o, &out_o) ||
         need_binary(self, "reduceat") < 0)
         return NULL;
-    out = out_of(out_o);
-    if (!(a = as_array(st, arr_o, NULL)))
+    if (out_of(out_o, &out) < 0)
+        return NULL;
+    if (!(a = as_array(st, arr_o, out ? EMPY_ARR(out)->device : NULL)))
         return NULL;
     nd = EMPY_ARR(a)->ndim;
     if (axis_i < -nd || axis_i >= nd) {
@@ -621,7 +632,13 @@ PyObject *empy_ufunc_reduceat(PyObject *self, PyObject *args, PyObject *kw)
     }
     axis = (int)(axis_i < 0 ? axis_i + nd : axis_i);
     len = EMPY_ARR(a)->shape[axis];
-    if (!(idx = as_array(st, idx_o, NULL)))
+    /* The bounds are read on the host (below): a list of them becomes a
+     * cpu array, not one on the current device. */
+    if ((rc = em_device_get(EM_DEVICE_CPU, 0, &cpu)) != EM_OK) {
+        empy_raise(st, rc);
+        goto done;
+    }
+    if (!(idx = as_array(st, idx_o, empy_is_ndarray(idx_o) ? NULL : cpu)))
         goto done;
     if (EMPY_ARR(idx)->ndim != 1 || !strchr("iu", em_dtype_get(EMPY_ARR(idx)->dtype)->kind)) {
         PyErr_Format(PyExc_TypeError, "%s.reduceat: indices must be a 1-d array of "

@@ -427,14 +427,17 @@ static int out_arg(PyObject *o, PyObject **out)
 /* dtype=d, NumPy's meaning: the loop is the one over d, so the inputs are
  * cast to d ('same_kind', as NumPy checks it) and the result has dtype d;
  * a ufunc without such a loop (less gives bool) is NumPy's TypeError.
- * Python scalars stay weak and take d. */
+ * Python scalars stay weak and take d. Array-likes are placed as without
+ * dtype= (parse_operands: the device of the ember operands or of out,
+ * never a silent copy of host memory onto a GPU). */
 static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const *in,
                                  int nin, PyObject *out, PyObject *where, PyObject *dtype)
 {
     PyObject *cast[MAX_IN] = {NULL, NULL}, *r = NULL;
     em_operand ops[MAX_IN];
+    operands_t o;
     em_dtype d, outd;
-    int i;
+    int i, k;
     if (empy_dtype_arg(st, dtype, &d) < 0)
         return NULL;
     memset(ops, 0, sizeof ops);
@@ -446,21 +449,30 @@ static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const 
                      em_dtype_get(d)->name);
         return NULL;
     }
+    if (out && !empy_is_ndarray(out)) {
+        PyErr_Format(PyExc_TypeError, "out must be an ember array, not %.100s",
+                     Py_TYPE(out)->tp_name);
+        return NULL;
+    }
+    k = parse_operands(st, in, nin, out ? EMPY_ARR(out) : NULL, &o);
+    if (k <= 0) {
+        operands_clear(&o);
+        /* Not array-like: the call without dtype= says which input. */
+        return k < 0 ? NULL : empy_ufunc_call(st, u->op, in, nin, out, where);
+    }
     for (i = 0; i < nin; i++) {
-        em_operand op;
-        int k = quick_operand(in[i], &op);
-        if (k < 0)
-            goto done;
-        if (k == 1 && !op.array && op.weak) {
+        if (o.ops[i].array) {
+            cast[i] = Py_NewRef(o.tmp[i] ? o.tmp[i] : in[i]);
+        } else if (o.ops[i].weak) {
             cast[i] = Py_NewRef(in[i]);
             continue;
-        }
-        if (k == 1 && op.array) {
-            cast[i] = Py_NewRef(in[i]);
-        } else if (!(cast[i] = empy_asarray(st, in[i], -1, out ? EMPY_ARR(out)->device
-                                                              : NULL,
-                                              EMPY_COPY_IF_NEEDED, 'K'))) {
-            goto done;
+        } else {
+            /* A NumPy scalar is strong: a 0-d array to cast like the rest. */
+            em_device *dev = o.dev;
+            if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
+                goto done;
+            if (!(cast[i] = empy_asarray(st, in[i], -1, dev, EMPY_COPY_IF_NEEDED, 'K')))
+                goto done;
         }
         if (EMPY_ARR(cast[i])->dtype != d) {
             int ok = empy_can_cast(EMPY_ARR(cast[i])->dtype, d, "same_kind");
@@ -480,10 +492,27 @@ static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const 
                 goto done;
         }
     }
+    for (i = 0; i < nin && !empy_is_ndarray(cast[i]); i++)
+        ;
+    if (i == nin) {
+        /* Only Python scalars: nothing else gives the loop's dtype, so
+         * they become 0-d arrays of d (NumPy: sinh(2.0, dtype='f4') is
+         * float32), on out's device or the current one. */
+        em_device *dev = o.dev;
+        if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
+            goto done;
+        for (i = 0; i < nin; i++) {
+            PyObject *c = empy_asarray(st, in[i], (int)d, dev, EMPY_COPY_IF_NEEDED, 'K');
+            Py_SETREF(cast[i], c);
+            if (!c)
+                goto done;
+        }
+    }
     r = empy_ufunc_call(st, u->op, cast, nin, out, where);
 done:
     for (i = 0; i < nin; i++)
         Py_XDECREF(cast[i]);
+    operands_clear(&o);
     return r;
 }
 
