@@ -360,3 +360,49 @@ def test_captured_device_array_not_cached_on_disk(device, tmp_path, monkeypatch)
         assert r.returncode == 0, r.stderr
         assert r.stdout.split("\n")[0] == "[0.0, 2.0, 4.0, 6.0]"
     assert not [f for f in os.listdir(tmp_path / "cache") if f.startswith("jit-")]
+
+
+def test_declare_device_search_paths(device, tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "twice.cuh").write_text(
+        "#pragma once\n__device__ inline float twice(float v) { return 2.0f * v; }\n")
+    (tmp_path / "b" / "plus.cuh").write_text(
+        '#pragma once\n#include "twice.cuh"\n'
+        "__device__ inline float plus_twice(float a, float b) { return a + twice(b); }\n")
+    cu = tmp_path / "f.cu"
+    cu.write_text('#include "plus.cuh"\nextern "C" __device__ int f(float *r, float a, '
+                  'float b) { *r = plus_twice(a, b); return 0; }\n')
+    from ember.cuda import config
+    monkeypatch.setattr(config, "CUDA_NVRTC_EXTRA_SEARCH_PATHS",
+                        "%s:%s" % (tmp_path / "a", tmp_path / "b"))
+    f = cuda.declare_device("f", "float32(float32, float32)", link=str(cu))
+
+    @cuda.jit
+    def k(r, x):
+        i = cuda.grid(1)
+        if i < len(r):
+            r[i] = f(x[i], 1.5)
+
+    x = np.arange(5, dtype=np.float32)
+    r = np.zeros_like(x)
+    with ember.Device(device):
+        k[1, 8](r, x)
+    np.testing.assert_array_equal(r, x + np.float32(3))
+
+
+def test_cffi_from_buffer(device, tmp_path):
+    cffi = pytest.importorskip("cffi")
+    _, tot = _foreign(tmp_path)
+    ffi = cffi.FFI()
+
+    @cuda.jit
+    def k(result, values):
+        p = ffi.from_buffer(values)
+        result[()] = tot(p, len(values))
+
+    v = np.arange(6, dtype=np.float64)
+    r = np.zeros((), np.float64)
+    with ember.Device(device):
+        k[1, 1](r, v)
+    assert r[()] == v.sum()

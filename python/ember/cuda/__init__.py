@@ -70,4 +70,5 @@ from .types import (  # noqa: E402,F401
     uintp, float16, float32, float64, complex64, complex128, CPointer)
 from . import random  # noqa: E402  (Numba's xoroshiro128p generators)
 from .ffi import declare_device  # noqa: E402  (foreign CUDA C++ device functions)
+from . import config  # noqa: E402  (Numba's settings ember reads)
 from . import cg  # noqa: E402  (cooperative groups: cg.this_grid().sync())

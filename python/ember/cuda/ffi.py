@@ -53,12 +53,8 @@ class ExternalFunction:
 
     def sources(self):
         """(path, text) of each linked file, read now (a kernel compiled
-        later sees the file as it is then)."""
-        out = []
-        for p in self.link:
-            with open(p, encoding="utf-8") as f:
-                out.append((p, f.read()))
-        return out
+        later sees the file as it is then), its quoted #includes expanded."""
+        return [(p, _expand(p, _search_paths(), [])) for p in self.link]
 
     def __call__(self, *args):
         raise RuntimeError("%s is a foreign device function: call it from a "
@@ -66,6 +62,47 @@ class ExternalFunction:
 
     def __repr__(self):
         return "<ember.cuda foreign function %s: %s>" % (self.name, self.sig)
+
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[ \t]*(//.*)?$')
+
+
+def _search_paths():
+    from . import config
+    dirs = getattr(config, "CUDA_NVRTC_EXTRA_SEARCH_PATHS", "") or ""
+    return [d for d in str(dirs).split(":") if d]
+
+
+def _expand(path, search, stack):
+    """The text of path with each `#include "name"` found beside the file
+    or in the search paths put in place (with #line marks), as a
+    preprocessor would. Inlined here, not left to the compiler, so the
+    kernel cache, keyed by the source, sees a header's edits."""
+    if path in stack:
+        raise ValueError("%s includes itself (through %s)" % (path, " -> ".join(stack)))
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    out = []
+    for n, line in enumerate(lines, 1):
+        m = _INCLUDE.match(line)
+        found = None
+        if m:
+            for d in [os.path.dirname(path)] + search:
+                cand = os.path.join(d, m.group(1))
+                if os.path.isfile(cand):
+                    found = os.path.abspath(cand)
+                    break
+        if found is None:
+            out.append(line)
+            continue
+        out.append('#line 1 "%s"' % _quoted(found))
+        out.append(_expand(found, search, stack + [path]))
+        out.append('#line %d "%s"' % (n + 1, _quoted(path)))
+    return "\n".join(out)
+
+
+def _quoted(p):
+    return p.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def declare_device(name, sig, link=None, use_cooperative=False):

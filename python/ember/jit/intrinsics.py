@@ -160,6 +160,10 @@ def _py_attribute(tr, obj, attr, node):
         if attr in CUDA_DIMS or attr in CUDA_FUNCS or attr in ("laneid", "warpsize"):
             return _py_attribute(tr, PyObj("module", "cuda"), attr, node)
         fail("cupyx.jit.%s is not supported in kernels" % attr)
+    if k == "cffi" and n == "ffi":
+        if attr == "from_buffer":
+            return V(None, PyObj("cffi", "from_buffer"))
+        fail("cffi's ffi.%s is not supported in kernels (from_buffer is)" % attr)
     if k == "module" and n == "cudatypes":
         code = code_of_name(attr)
         if code is None:
@@ -335,6 +339,14 @@ def call(tr, f, node):
         return _devcall(tr, f.name, node, f.extra)
     if k == "extfunc":
         return _extcall(tr, f.extra, node)
+    if k == "cffi" and f.name == "from_buffer":
+        # Numba's pointer to an array's data: the array itself, whose data
+        # pointer a foreign function's CPointer parameter receives
+        (v,) = _args(tr, node, 1, 1, "ffi.from_buffer()")
+        if not isinstance(v.type, Array):
+            raise tr.error(node, "ffi.from_buffer() takes an array in kernels, not %r"
+                           % (v.type,))
+        return v
     if k == "method":
         if f.name == "grid_sync":
             return _grid_sync(tr, node)

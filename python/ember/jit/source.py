@@ -137,6 +137,8 @@ def classify(obj):
         if mod_name == "ember":
             return PyObj("module", "ember")
         return None
+    if type(obj).__name__ == "FFI" and type(obj).__module__.startswith("cffi"):
+        return PyObj("cffi", "ffi")        # ffi.from_buffer(array) in kernels
     if getattr(obj, "_ember_extern", False) is True:     # cuda.declare_device
         return PyObj("extfunc", obj.name, obj)
     # device functions: Numba's spelling (a dispatcher with .py_func made by
