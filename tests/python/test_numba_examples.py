@@ -406,3 +406,25 @@ def test_cffi_from_buffer(device, tmp_path):
     with ember.Device(device):
         k[1, 1](r, v)
     assert r[()] == v.sum()
+
+
+def test_jit_link_argument(device, tmp_path):
+    cu = tmp_path / "foreign.cu"
+    cu.write_text(_FOREIGN_CU)
+    prod = cuda.declare_device("scaled_product", "float32(float32, float32)")
+
+    def k(r, x):
+        i = cuda.grid(1)
+        if i < len(r):
+            r[i] = prod(x[i], x[i])
+
+    x = np.arange(4, dtype=np.float32)
+    r = np.zeros_like(x)
+    with ember.Device(device):
+        cuda.jit(link=[str(cu)])(k)[1, 4](r, x)
+    np.testing.assert_array_equal(r, 2 * x * x)
+    with pytest.raises(FileNotFoundError, match="not found"):
+        cuda.jit(link=[str(tmp_path / "nope.cu")])
+    with pytest.raises(NotImplementedError, match="PTX"):
+        (tmp_path / "f.ptx").write_text("")
+        cuda.jit(link=str(tmp_path / "f.ptx"))

@@ -177,6 +177,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     PyObject *sigs;           /* list of str, or NULL */
+    PyObject *link;           /* jit(link=...): list of .cu paths, or NULL */
     int device, debug, fastmath, lineinfo, cache, opt, maxreg, boundscheck;
 } empy_JitDecorator;
 

@@ -462,6 +462,10 @@ static PyObject *make_dispatcher(empy_state *st, PyObject *func, PyObject *sigs,
                      Py_TYPE(func)->tp_name);
         return NULL;
     }
+    /* jit(link=...): the files ember.jit.translate appends for the
+     * cuda.declare_device functions the kernel calls */
+    if (o->link && PyObject_SetAttrString(func, "__ember_link__", o->link) < 0)
+        return NULL;
     if (o->device) {
         empy_DeviceFunction *f = PyObject_GC_New(empy_DeviceFunction, st->DeviceFunction);
         if (!f)
@@ -578,6 +582,7 @@ static void deco_dealloc(PyObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
     Py_XDECREF(((empy_JitDecorator *)self)->sigs);
+    Py_XDECREF(((empy_JitDecorator *)self)->link);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -640,15 +645,18 @@ static PyObject *mod_jit(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     }
     /* inline= is accepted and ignored: device functions are always
      * compiled into their callers. */
+    o.link = NULL;
     if (v[9] && v[9] != Py_None) {
         int t = PyObject_IsTrue(v[9]);
         if (t < 0)
             return NULL;
         if (t) {
-            PyErr_SetString(PyExc_NotImplementedError, "jit(link=...): linking "
-                            "separately compiled CUDA files is not supported; put the "
-                            "code in a RawModule");
-            return NULL;
+            /* checked now (files exist, .cu), as Numba does at decoration */
+            PyObject *ffi = PyImport_ImportModule("ember.cuda.ffi");
+            o.link = ffi ? PyObject_CallMethod(ffi, "link_paths", "O", v[9]) : NULL;
+            Py_XDECREF(ffi);
+            if (!o.link)
+                return NULL;
         }
     }
     f = v[0];
@@ -664,18 +672,25 @@ static PyObject *mod_jit(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
             PyErr_SetString(PyExc_TypeError, "ember.jit.signature_strings must return a list");
             Py_CLEAR(sigs);
         }
-        if (!sigs)
+        if (!sigs) {
+            Py_XDECREF(o.link);
             return NULL;
+        }
         f = NULL;
     }
-    if (f && f != Py_None)
-        return make_dispatcher(st, f, NULL, &o);
+    if (f && f != Py_None) {
+        out = make_dispatcher(st, f, NULL, &o);
+        Py_XDECREF(o.link);
+        return out;
+    }
     deco = PyObject_New(empy_JitDecorator, st->JitDecorator);
     if (!deco) {
         Py_XDECREF(sigs);
+        Py_XDECREF(o.link);
         return NULL;
     }
     deco->sigs = sigs;
+    deco->link = o.link;
     deco->device = o.device;
     deco->debug = o.debug;
     deco->fastmath = o.fastmath;

@@ -35,26 +35,12 @@ class ExternalFunction:
             raise TypeError("declare_device(%r, %r): the result must be a number"
                             % (name, text))
         self.name, self.sig, self.restype, self.argcodes = name, text, ret, args
-        if link is None:
-            link = []
-        elif isinstance(link, (str, os.PathLike)):
-            link = [link]
-        self.link = []
-        for p in link:
-            p = os.fspath(p)
-            if not os.path.isfile(p):
-                raise FileNotFoundError("declare_device(%r): link file %r not found"
-                                        % (name, p))
-            if not p.endswith((".cu", ".cuh", ".h")):
-                raise NotImplementedError(
-                    "declare_device(%r): ember links CUDA C++ source (.cu), not %r "
-                    "(PTX, cubin, fatbin and LTO-IR cannot run on cpu)" % (name, p))
-            self.link.append(os.path.abspath(p))
+        self.link = link_paths(link, "declare_device(%r)" % name)
 
     def sources(self):
         """(path, text) of each linked file, read now (a kernel compiled
         later sees the file as it is then), its quoted #includes expanded."""
-        return [(p, _expand(p, _search_paths(), [])) for p in self.link]
+        return read_links(self.link)
 
     def __call__(self, *args):
         raise RuntimeError("%s is a foreign device function: call it from a "
@@ -62,6 +48,31 @@ class ExternalFunction:
 
     def __repr__(self):
         return "<ember.cuda foreign function %s: %s>" % (self.name, self.sig)
+
+
+def link_paths(link, what="jit(link=...)"):
+    """The absolute paths of a link= argument (a path or a list of them),
+    each an existing CUDA C++ source file."""
+    if link is None:
+        link = []
+    elif isinstance(link, (str, os.PathLike)):
+        link = [link]
+    out = []
+    for p in link:
+        p = os.fspath(p)
+        if not os.path.isfile(p):
+            raise FileNotFoundError("%s: link file %r not found" % (what, p))
+        if not p.endswith((".cu", ".cuh", ".h")):
+            raise NotImplementedError(
+                "%s: ember links CUDA C++ source (.cu), not %r (PTX, cubin, fatbin "
+                "and LTO-IR cannot run on cpu)" % (what, p))
+        out.append(os.path.abspath(p))
+    return out
+
+
+def read_links(paths):
+    """(path, text) of each file, its quoted #includes expanded."""
+    return [(p, _expand(p, _search_paths(), [])) for p in paths]
 
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[ \t]*(//.*)?$')

@@ -45,6 +45,13 @@ def translate(pyfunc, argcodes, *, debug=False, target="cuda", boundscheck=None)
     mod = Module(checked=checked, target=target)
     ft = FunctionTranslator(mod, pyfunc, _argtypes(argcodes), kind="kernel")
     text = ft.translate()
+    links = getattr(pyfunc, "__ember_link__", None)
+    if links and mod.externs:
+        # cuda.jit(link=...): only with a foreign function called, which
+        # also keeps the translation off the disk index (the files may change)
+        from ember.cuda.ffi import read_links
+        for path, src in read_links(links):
+            mod.links.setdefault(path, src)
     return Translation(mod.source(text), ft.cname, tuple(mod.sites), mod.shared_dynamic)
 
 
