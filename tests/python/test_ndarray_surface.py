@@ -603,6 +603,10 @@ _MEM_CASES = {
     "mask get": ("res = a[m]", 40000 * 4, 3),
     "broadcast ints": ("res = a[x, y, z]", 50 * 50 * 50 * 4, 3),
     "inner ints": ("res = a[:, i]", 40 * 50 * 60 * 4, 3),
+    # a mask past the first axis: its True positions (8 bytes each) and one
+    # take, no coordinates
+    "inner mask": ("res = a[:, m[0]]", 40 * 1000 * 4, 2),
+    "last-axis mask": ("res = a[..., m[0, 0]]", 40 * 50 * 20 * 4, 2),
     "ints assign": ("a[:, i[:, None], i[None, :50]] = 2.0", 40 * 50 * 50 * 4, 3),
 }
 
@@ -637,6 +641,32 @@ def test_mask_assignment_values(device):
     e = ember.asarray(n, device=device)
     assert_array_equal_np(e[m], n[m])              # a NumPy mask, compacted
     assert_array_equal_np(e[m[:, :, 0]], n[m[:, :, 0]])  # over the leading axes
+
+
+def test_mask_past_the_first_axis(device):
+    rng = np.random.default_rng(1)
+    n = rng.standard_normal((4, 5, 6, 3))
+    layouts = {"C": (n, ember.asarray(n, device=device)),
+               "T": (n, ember.asarray(n.T.copy(), device=device).T),   # not mergeable
+               "step": (n[:, :, ::2], ember.asarray(n, device=device)[:, :, ::2])}
+    for name, (nn, e) in layouts.items():
+        for k in range(4):
+            for md in range(1, 5 - k):
+                m = rng.random(nn.shape[k:k + md]) < 0.4
+                rest = (slice(None),) * (4 - k - md)
+                for key in ((slice(None),) * k + (m,), (slice(None),) * k + (m,) + rest,
+                            (Ellipsis, m) + rest, (slice(None),) * k + (m, Ellipsis)):
+                    want = nn[key]
+                    for kk in (key, tuple(ember.asarray(x, device=device)
+                                          if isinstance(x, np.ndarray) else x
+                                          for x in key)):
+                        assert_array_equal_np(e[kk], want)
+    e = ember.zeros((3, 4), device=device)
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        e[:, np.ones(3, bool)]
+    with pytest.raises(IndexError):
+        e[:, np.ones((4, 1), bool)]
+    assert e[:, np.zeros(4, bool)].shape == (3, 0)
 
 
 def test_memory_pointer_copies(device):

@@ -566,54 +566,160 @@ done:
     return ret;
 }
 
-/* a[mask] for a boolean ember array over a's leading dimensions (alone
- * or as a 1-tuple): one compaction of whole trailing rows (em_select), no
- * coordinates and no gather. NULL without an exception when the key is
- * not of that form (the general path then handles it, errors included). */
+/* The flat C-order positions of mask's True elements, 1-d int64 (8 bytes
+ * a True, where coordinates take 8 * ndim). */
+static em_status mask_positions(const em_array *mask, em_array *pos)
+{
+    em_array flat, nz;
+    int64_t all = -1;
+    em_status rc;
+    memset(&flat, 0, sizeof flat);
+    memset(&nz, 0, sizeof nz);
+    rc = em_array_reshape_view(mask, 1, &all, 'C', &flat);
+    if (rc == EM_ERR_NOT_SUPPORTED) {
+        em_array c;
+        rc = em_array_empty(mask->device, EM_BOOL, mask->ndim, mask->shape, 'C',
+                            NULL, &c);
+        if (rc == EM_OK) {
+            EMPY_NOGIL(rc, em_array_copy(&c, mask, NULL));
+            if (rc == EM_OK)
+                rc = em_array_reshape_view(&c, 1, &all, 'C', &flat);
+            em_array_release(&c);
+        }
+    }
+    if (rc == EM_OK)
+        EMPY_NOGIL(rc, em_nonzero(&flat, &nz, NULL));
+    em_array_release(&flat);
+    if (rc != EM_OK)
+        return rc;
+    *pos = nz;                         /* its one row, shape (count,) */
+    pos->ndim = 1;
+    pos->shape[0] = nz.shape[1];
+    pos->strides[0] = 8;
+    em_array_update_flags(pos);
+    return EM_OK;
+}
+
+static int is_full_slice(PyObject *o)
+{
+    return PySlice_Check(o) && ((PySliceObject *)o)->start == Py_None &&
+           ((PySliceObject *)o)->stop == Py_None && ((PySliceObject *)o)->step == Py_None;
+}
+
+/* A NumPy-style boolean key (not an ember array) as an ember array on
+ * dev; NULL without an exception when it is not one (an integer index
+ * array is left to the general path, which converts it once). */
+static PyObject *bool_key(empy_state *st, PyObject *key, em_device *dev)
+{
+    PyObject *dt, *conv;
+    int is_bool;
+    if (!PyObject_HasAttr(key, st->s_array_interface))
+        return NULL;
+    dt = PyObject_GetAttrString(key, "dtype");
+    is_bool = dt && PyObject_HasAttrString(dt, "kind");
+    if (is_bool) {
+        PyObject *kind = PyObject_GetAttrString(dt, "kind");
+        is_bool = kind && PyUnicode_Check(kind) &&
+                  PyUnicode_CompareWithASCIIString(kind, "b") == 0;
+        Py_XDECREF(kind);
+    }
+    Py_XDECREF(dt);
+    PyErr_Clear();
+    if (!is_bool)
+        return NULL;
+    if (!(conv = index_array(st, key, dev)))
+        PyErr_Clear();
+    return conv;
+}
+
+/* a[mask], a[:, mask], a[..., mask, :]: one boolean array over axes
+ * k..k+m-1 of a, every other item a full slice or one Ellipsis. k == 0:
+ * one compaction of whole trailing rows (em_select). k > 0: the flat
+ * positions of the mask's True elements (em_nonzero) and one take along
+ * the mask's axes seen as one; neither builds coordinates. NULL without
+ * an exception when the key is not of that form (the general path then
+ * handles it, errors included). */
 static PyObject *mask_get(empy_state *st, PyObject *self, PyObject *key)
 {
     const em_array *a = &NDA(self)->a, *m;
-    em_array out;
+    PyObject *items[EM_MAX_NDIM + 2], *mkey = NULL, *conv = NULL, *r = NULL;
+    Py_ssize_t n, i;
+    int at = -1, ell = -1, before = 0, after = 0, k, md;
+    int64_t shape[EM_MAX_NDIM], merged = 1;
+    em_array out, view, pos;
     em_status rc;
-    PyObject *conv = NULL, *r;
-    if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) == 1)
-        key = PyTuple_GET_ITEM(key, 0);
-    if (!empy_is_ndarray(key)) {
-        /* A NumPy mask takes the same road once it is an ember array, and
-         * leaves the coordinates (8 * ndim bytes per True) unmade. Only a
-         * boolean one is converted here (an integer index array would be
-         * converted twice). */
-        PyObject *dt;
-        int is_bool;
-        if (!PyObject_HasAttr(key, st->s_array_interface))
+    if (PyTuple_Check(key)) {
+        n = PyTuple_GET_SIZE(key);
+        if (n < 1 || n > EM_MAX_NDIM + 1)
             return NULL;
-        dt = PyObject_GetAttrString(key, "dtype");
-        is_bool = dt && PyObject_HasAttrString(dt, "kind");
-        if (is_bool) {
-            PyObject *kind = PyObject_GetAttrString(dt, "kind");
-            is_bool = kind && PyUnicode_Check(kind) &&
-                      PyUnicode_CompareWithASCIIString(kind, "b") == 0;
-            Py_XDECREF(kind);
-        }
-        Py_XDECREF(dt);
-        PyErr_Clear();
-        if (!is_bool)
-            return NULL;
-        if (!(conv = index_array(st, key, a->device))) {
-            PyErr_Clear();
-            return NULL;
-        }
-        key = conv;
+        for (i = 0; i < n; i++)
+            items[i] = PyTuple_GET_ITEM(key, i);
+    } else {
+        n = 1;
+        items[0] = key;
     }
-    m = EMPY_ARR(key);
-    if (m->dtype != EM_BOOL || m->ndim < 1 || m->ndim > a->ndim ||
+    for (i = 0; i < n; i++) {
+        if (items[i] == Py_Ellipsis && ell < 0) {
+            ell = (int)i;
+        } else if (is_full_slice(items[i])) {
+            if (at < 0)
+                before++;
+            else
+                after++;
+        } else if (at < 0 && (empy_is_ndarray(items[i]) ||
+                              PyObject_HasAttr(items[i], st->s_array_interface))) {
+            at = (int)i;
+        } else {
+            return NULL;
+        }
+    }
+    if (at < 0)
+        return NULL;
+    mkey = items[at];
+    if (!empy_is_ndarray(mkey)) {
+        if (!(conv = bool_key(st, mkey, a->device)))
+            return NULL;
+        mkey = conv;
+    }
+    m = EMPY_ARR(mkey);
+    md = m->ndim;
+    k = ell >= 0 && ell < at ? a->ndim - md - after : before;
+    if (m->dtype != EM_BOOL || md < 1 || k < 0 || k + md + after > a->ndim ||
         m->device != a->device ||
-        memcmp(m->shape, a->shape, (size_t)m->ndim * sizeof *m->shape)) {
+        memcmp(m->shape, a->shape + k, (size_t)md * sizeof *m->shape)) {
         Py_XDECREF(conv);
         return NULL;
     }
     memset(&out, 0, sizeof out);
-    EMPY_NOGIL(rc, em_select(a, NULL, m, &out, NULL));
+    if (k == 0) {
+        EMPY_NOGIL(rc, em_select(a, NULL, m, &out, NULL));
+        Py_XDECREF(conv);
+        if (rc != EM_OK)
+            return empy_fail(st, rc), NULL;
+        return empy_ndarray_new(st, &out, NULL);
+    }
+    /* The mask's axes as one: a view where they are laid out as C order
+     * lays them (a C-contiguous a always); otherwise the general path. */
+    memset(&view, 0, sizeof view);
+    memset(&pos, 0, sizeof pos);
+    for (i = 0; i < md; i++)
+        merged *= a->shape[k + i];
+    for (i = 0; i < k; i++)
+        shape[i] = a->shape[i];
+    shape[k] = merged;
+    for (i = k + md; i < a->ndim; i++)
+        shape[i - md + 1] = a->shape[i];
+    rc = em_array_reshape_view(a, a->ndim - md + 1, shape, 'C', &view);
+    if (rc == EM_ERR_NOT_SUPPORTED) {
+        Py_XDECREF(conv);
+        return NULL;
+    }
+    if (rc == EM_OK)
+        rc = mask_positions(m, &pos);
+    if (rc == EM_OK)
+        EMPY_NOGIL(rc, em_take(&view, &pos, k, EM_INDEX_CLIP, &out, NULL));
+    em_array_release(&view);
+    em_array_release(&pos);
     Py_XDECREF(conv);
     if (rc != EM_OK)
         return empy_fail(st, rc), NULL;
@@ -650,34 +756,14 @@ static int assign(empy_state *st, em_array *dst, PyObject *value);
 static int mask_assign(empy_state *st, em_array *a, const em_array *mask,
                        PyObject *value)
 {
-    em_array flat, nz, pos, vals;
-    int64_t all = -1;
+    em_array pos, vals;
     em_status rc;
     int ret = -1;
-    memset(&flat, 0, sizeof flat);
-    memset(&nz, 0, sizeof nz);
+    memset(&pos, 0, sizeof pos);
     memset(&vals, 0, sizeof vals);
-    rc = em_array_reshape_view(mask, 1, &all, 'C', &flat);
-    if (rc == EM_ERR_NOT_SUPPORTED) {
-        em_array c;
-        rc = em_array_empty(mask->device, EM_BOOL, mask->ndim, mask->shape, 'C',
-                            NULL, &c);
-        if (rc == EM_OK) {
-            EMPY_NOGIL(rc, em_array_copy(&c, mask, NULL));
-            if (rc == EM_OK)
-                rc = em_array_reshape_view(&c, 1, &all, 'C', &flat);
-            em_array_release(&c);
-        }
-    }
-    if (rc == EM_OK)
-        EMPY_NOGIL(rc, em_nonzero(&flat, &nz, NULL));
+    rc = mask_positions(mask, &pos);
     if (rc != EM_OK)
         goto fail;
-    pos = nz;                          /* its one row, shape (count,) */
-    pos.ndim = 1;
-    pos.shape[0] = nz.shape[1];
-    pos.strides[0] = 8;
-    em_array_update_flags(&pos);
     rc = em_array_empty(a->device, a->dtype, 1, pos.shape, 'C', NULL, &vals);
     if (rc != EM_OK)
         goto fail;
@@ -691,8 +777,7 @@ static int mask_assign(empy_state *st, em_array *a, const em_array *mask,
 fail:
     empy_fail(st, rc);
 done:
-    em_array_release(&flat);
-    em_array_release(&nz);
+    em_array_release(&pos);
     em_array_release(&vals);
     return ret;
 }
