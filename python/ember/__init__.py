@@ -43,6 +43,9 @@ def __getattr__(name):
     if name in _api._WHERE:
         value = globals()[name] = _api.load(name)
         return value
+    if name == "njit":   # `from numba import njit` after the import change
+        from ember.jit.host import njit
+        return njit
     if name in _LAZY_SUBMODULES:
         # cupy.testing works without `import cupy.testing`; so must ours.
         import importlib
@@ -56,6 +59,18 @@ get_default_pinned_memory_pool = cuda.pinned_memory.get_default_pinned_memory_po
 # `import ember.linalg`, `from ember.parallel import scan` work, as
 # ember.cuda.runtime does.
 _sys.modules[__name__ + ".linalg"] = _ember.linalg
+
+
+def _linalg_getattr(name):
+    # ember.linalg's composites live in _api/norms.py, loaded on first use.
+    if name == "norm":
+        from ember._api.norms import norm
+        _ember.linalg.norm = norm
+        return norm
+    raise AttributeError(f"module 'ember.linalg' has no attribute {name!r}")
+
+
+_ember.linalg.__getattr__ = _linalg_getattr
 _sys.modules[__name__ + ".parallel"] = _ember.parallel
 
 newaxis = None

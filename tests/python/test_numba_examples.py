@@ -176,10 +176,11 @@ def test_numba_jit_function_reused_in_kernel(device):
     def logic(x, y, z):
         return 4 * z * (2 * x - (4 * y) / 2 * math.pi)
 
-    @numba.jit(nopython=True)
+    @numba.njit
     def inv(x):
         return 1.0 / x
 
+    assert numba.jit(nopython=True)(inv.py_func)(2.0) == 0.5
     assert logic(1, 2, 3) == pytest.approx(-126.79644737231007, rel=1e-15)
     assert inv(4.0) == 0.25
 
