@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "array/array_internal.h"
-#include "codegen/compact.h"
+#include "array/compact_run.h"
 #include "codegen/scan.h"
 #include "ember/ufunc.h"
 

@@ -8,7 +8,7 @@
 
 #include "algo/sets_internal.h"
 #include "array/array_internal.h"
-#include "codegen/compact.h"
+#include "array/compact_run.h"
 #include "codegen/ewise.h"
 #include "codegen/histogram.h"
 #include "ember/index.h"

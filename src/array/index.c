@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "array/array_internal.h"
-#include "codegen/compact.h"
+#include "array/compact_run.h"
 #include "codegen/ewise.h"
 #include "codegen/gather.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "codegen/compact.h"
+#include "array/compact_run.h"
 
 static int have_nvrtc = 1;
 

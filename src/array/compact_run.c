@@ -1,12 +1,12 @@
-/* ember codegen: launching the compaction and hash-set kernels (see
- * compact.h). The count pass ends in the one small read of the total;
+/* ember array: launching the compaction and hash-set kernels (see
+ * compact_run.h). The count pass ends in the one small read of the total;
  * nothing else here waits on the device except the hash set's read of its
  * four counter words, which is also where its result's size comes from.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/compact.h"
+#include "array/compact_run.h"
 #include "codegen/ewise.h"
 #include "runtime/pinslot.h"
 
