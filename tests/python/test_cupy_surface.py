@@ -100,6 +100,14 @@ def test_stream_module_and_function(device):
         assert float(b) == 135.0
         assert get_current_stream() is not s2
         assert ember.cuda.stream.Stream.null.ptr == 0
+        # CuPy's examples time and wait on the null stream itself
+        null = ember.cuda.Stream.null
+        t0 = null.record()
+        c = ember.arange(1000, dtype=ember.int64).sum()
+        t1 = null.record()
+        null.synchronize()
+        assert int(c) == 499500
+        assert ember.cuda.get_elapsed_time(t0, t1) >= 0
         # Numba's event() still is a function
         ev = ember.cuda.event(timing=True)
         assert isinstance(ev, ember.Event)
