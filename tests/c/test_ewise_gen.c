@@ -1,6 +1,8 @@
-/* The elementwise generator: every op's every loop, in every layout class,
- * compiles with NVRTC (to PTX for sm_90: no GPU needed, so CI catches
- * CUDA-side errors) and with the host C compiler; contiguous kernels use
+/* The elementwise generator: every op's every loop compiles contiguous,
+ * and every layout class with a rotating sample of the loops (sample.h:
+ * each op meets each layout, each dtype meets each layout), with NVRTC
+ * (to PTX for sm_90: no GPU needed, so CI catches CUDA-side errors) and
+ * with the host C compiler; contiguous kernels use
  * 16-byte vector accesses; the 32-bit divider is exact; and a repeated
  * ufunc call compiles nothing. NVRTC missing fails the test unless
  * EMBER_TEST_NO_NVRTC=1 says so on purpose. */
@@ -11,10 +13,17 @@
 #include "array/ufunc_internal.h"
 #include "check.h"
 #include "codegen/ewise.h"
+#include "sample.h"
 #include "ember/ufunc.h"
 
 static int have_nvrtc = 1;
 static double compile_seconds[2];
+
+/* One loop in LAYOUT_EVERY gets each non-contiguous layout in a run. The
+ * layout code is shared by all loops and the dtype code by all layouts;
+ * their meeting points (vector width, half pairs, casts on load) are
+ * reached through the rotation, which walks every dtype and every op. */
+enum { LAYOUT_EVERY = 6, CAST_EVERY = 4 };
 
 static double now_s(void)
 {
@@ -57,7 +66,13 @@ static void prog_compile(prog *p, em_device_type target, const char *what)
     if (!p->n)
         return;
     if (target == EM_DEVICE_CUDA) {
-        st = em_compile_cuda(p->src, what, opts, n_opts, 90, EM_CODE_PTX, &c,
+        /* The generator's options and the compile-check ones. */
+        const char *all[8];
+        int n_all = 0;
+        for (int i = 0; i < n_opts && n_all < 7; i++)
+            all[n_all++] = opts[i];
+        all[n_all++] = sample_nvrtc_opts[0];
+        st = em_compile_cuda(p->src, what, all, n_all, 90, EM_CODE_PTX, &c,
                              &log);
     } else {
         /* Whether the C compiles is the question here; optimising
@@ -181,7 +196,15 @@ static void test_all_loops(em_device_type target)
         const em_ufunc_loop *loops = em_ufunc_loops((em_op)op, &nl);
         prog p = {0};
         char what[64];
+        int ok = 0, every;
         CHECK(nl > 0);
+        for (int i = 0; i < nl; i++) {
+            em_dtype li[2] = {(em_dtype)loops[i].in[0],
+                              (em_dtype)loops[i].in[1]};
+            ok += em_ufunc_check_supported((em_op)op, li) == EM_OK;
+        }
+        /* An op with fewer loops than the stride is checked whole. */
+        every = ok < LAYOUT_EVERY ? 1 : LAYOUT_EVERY;
         for (int i = 0; i < nl; i++) {
             em_gen_ewise d[8];
             em_dtype li[2] = {(em_dtype)loops[i].in[0],
@@ -191,7 +214,9 @@ static void test_all_loops(em_device_type target)
                 continue;
             nd = loop_descs((em_op)op, &loops[i], target, d);
             for (int k = 0; k < nd; k++)
-                prog_add(&p, &d[k], target);
+                if (k == 0 || sample_pick((unsigned)op, loops[i].in[0],
+                                           (unsigned)k, (unsigned)every))
+                    prog_add(&p, &d[k], target);
         }
         kernels += p.n;
         snprintf(what, sizeof what, "ewise_%s.cu", em_op_get((em_op)op)->name);
@@ -202,10 +227,12 @@ static void test_all_loops(em_device_type target)
            compile_seconds[target == EM_DEVICE_CUDA]);
 }
 
-/* Every cast, array to array and scalar fill, in both layout classes. */
+/* Every cast contiguous; strided and tiled for a rotating 1 in CAST_EVERY
+ * of the pairs (each source and each target dtype in each layout). */
 static void test_all_casts(em_device_type target)
 {
     prog p = {0};
+    int kernels = 0;
     for (int s = 0; s < EM_DTYPE_COUNT; s++)
         for (int t = 0; t < EM_DTYPE_COUNT; t++) {
             em_gen_ewise d;
@@ -217,6 +244,8 @@ static void test_all_casts(em_device_type target)
             d.vec = target == EM_DEVICE_CUDA ? 2 : 1;
             d.idx64 = target == EM_DEVICE_CPU;
             prog_add(&p, &d, target);
+            if (!sample_pick((unsigned)s, (unsigned)t, 0, CAST_EVERY))
+                continue;
             d.layout = EM_GEN_STRIDED;
             d.ndim = 4;
             d.vec = 1;
@@ -235,7 +264,10 @@ static void test_all_casts(em_device_type target)
                 }
             }
         }
+    kernels = p.n;
     prog_compile(&p, target, "ewise_casts.cu");
+    printf("%s: %d cast kernels\n", target == EM_DEVICE_CUDA ? "nvrtc" : "cc",
+           kernels);
 }
 
 static int contains(const void *hay, const char *needle)
@@ -368,6 +400,7 @@ int main(void)
 {
     if ((have_nvrtc = check_nvrtc("test_ewise_gen")) < 0)
         return 1;
+    sample_seed("test_ewise_gen");
     test_divider();
     test_bad_desc();
     if (have_nvrtc) {
