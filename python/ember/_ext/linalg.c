@@ -616,7 +616,8 @@ static PyMethodDef linalg_functions[] = {
 };
 
 /* What ember.linalg holds (its own module object, functions bound to the
- * extension module so they reach its state). */
+ * extension module so they reach its state); norm comes from
+ * python/ember/_api/norms.py, installed by ember/__init__.py. */
 static PyMethodDef linalg_namespace[] = {
     F("matmul", la_matmul, "numpy.linalg.matmul"),
     F("vecdot", la_vecdot, "numpy.linalg.vecdot"),
@@ -624,10 +625,6 @@ static PyMethodDef linalg_namespace[] = {
      "numpy.linalg.matrix_transpose"},
     F("outer", la_outer, "numpy.linalg.outer"),
     F("tensordot", la_tensordot, "numpy.linalg.tensordot"),
-    F("norm", empy_linalg_norm,
-      "norm(x, ord=None, axis=None, keepdims=False): vector and matrix "
-      "norms (ord 2, -2 and 'nuc' need an SVD, which comes with the math "
-      "libraries)."),
     {NULL},
 };
 

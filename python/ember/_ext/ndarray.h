@@ -214,7 +214,6 @@ PyObject *empy_matmul(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
 PyObject *empy_matmul_axes(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
                            PyObject *dtype, PyObject *axes);
 PyObject *empy_nd_imatmul(PyObject *a, PyObject *b);
-PyObject *empy_linalg_norm(PyObject *m, PyObject *args, PyObject *kw); /* linalg_norm.c */
 int empy_manip_init(PyObject *m, empy_state *st);       /* manip.c */
 extern PyMethodDef empy_manip_nd_methods[];
 int empy_ranges_init(PyObject *m, empy_state *st);      /* creation_ranges.c */
