@@ -1,10 +1,34 @@
 """Shared fixtures: every device test runs on 'cpu' and, when a GPU works,
 on 'cuda:0'; without one the cuda case is skipped with the backend's reason."""
 import os
+import shutil
+import tempfile
 
 import pytest
 
-import ember
+# Each pytest session compiles into its own empty kernel cache, so a run
+# never leans on kernels an earlier run left in ~/.cache/ember: what passes
+# here passes on a fresh clone, and the time is the cold time. ember reads
+# the variable once, at its first compile, so it is set before the import.
+# A caller that names a directory keeps it (tools/gpu_check.sh shares one
+# across the pytest processes it runs side by side, on purpose).
+_OWN_CACHE = None
+if not os.environ.get("EMBER_CACHE_DIR"):
+    _OWN_CACHE = tempfile.mkdtemp(prefix="ember-test-cache-")
+    os.environ["EMBER_CACHE_DIR"] = _OWN_CACHE
+
+import ember  # noqa: E402  (after the cache directory is chosen)
+
+
+def pytest_report_header(config):
+    return "ember kernel cache: " + os.environ["EMBER_CACHE_DIR"] + (
+        " (this session's own, empty at start)" if _OWN_CACHE else
+        " (EMBER_CACHE_DIR from the caller)")
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE:
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
 def _cuda_count():
