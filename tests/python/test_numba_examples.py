@@ -243,6 +243,13 @@ def test_cupyx_jit_rawkernel(device):
         got = host(out)
     np.testing.assert_allclose(got[0], x.sum(), rtol=1e-12)
     assert got[1] == 64.0
+    if HAVE_NVRTC:
+        from ember.jit import translate
+        for f, codes in ((copy_scaled, ["Af8_1C", "Af8_1C", "u4"]),
+                         (block_sum, ["Af8_1C", "Af8_1C", "i8"])):
+            t = translate(f.py_func, codes, target="cuda")
+            obj = cuda.Program(t.source, name="c.cu").compile("ptx", arch=90)
+            assert b".entry" in obj.code
     with pytest.raises(TypeError, match="args must be a tuple"):
         copy_scaled((1,), (1,), [ex, ey, 3])
     with pytest.raises(RuntimeError, match="only be used inside"):
@@ -429,3 +436,19 @@ def test_jit_link_argument(device, tmp_path):
     with pytest.raises(NotImplementedError, match="PTX"):
         (tmp_path / "f.ptx").write_text("")
         cuda.jit(link=str(tmp_path / "f.ptx"))
+
+
+# ---- the kernels above compile with NVRTC (what the GPU run will build) -----------
+
+@pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not found")
+@pytest.mark.parametrize("f, codes", [
+    (_rows_from_previous, ["Ai4_2C"]),
+    (_heat, ["Af8_1C", "Af8_1C", "i8", "f8"]),
+    (_block_sum, ["Ai8_1C"]),
+    (_add_one, ["Au1_1A", "u4"]),
+])
+def test_nvrtc_compiles(f, codes):
+    from ember.jit import translate
+    t = translate(f, codes, target="cuda")
+    obj = cuda.Program(t.source, name=f.__name__ + ".cu").compile("ptx", arch=90)
+    assert b".entry" in obj.code and t.name.encode() in obj.code
