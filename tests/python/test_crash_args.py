@@ -237,3 +237,18 @@ def test_choose_too_many_choices(device):
     assert_array_equal_np(ember.choose(a, [np.arange(5.0), np.ones(5)]),
                           np.choose(np.zeros(5, np.int64), [np.arange(5.0), np.ones(5)]),
                           device)
+
+
+@pytest.mark.parametrize("reps", [(2**62,), 2**62, 2**63 - 1])
+def test_repeat_total_past_int64(device, reps):
+    """The repeat total wrapped the host index buffer's size to a small
+    one, then filled it (signed overflow under UBSan, a heap overflow
+    without it). Found by the fuzzer under make asan."""
+    with pytest.raises(ValueError):
+        np.repeat(0, reps)
+    with pytest.raises(ValueError):
+        ember.repeat(ember.asarray(0, device=device), reps)
+    with pytest.raises(ValueError):
+        ember.repeat(ember.asarray([1, 2], device=device), (2**62, 2**62))
+    assert_array_equal_np(ember.repeat(ember.asarray([1, 2], device=device), (2, 3)),
+                          np.repeat([1, 2], (2, 3)), device)

@@ -608,8 +608,18 @@ static PyObject *do_repeat(empy_state *st, PyObject *ao, PyObject *ro,
                             "repeats may not contain negative values.");
             goto done;
         }
-    for (int64_t i = 0; i < n; i++)
-        total += counts[nc == 1 ? 0 : i];
+    for (int64_t i = 0; i < n; i++) {
+        int64_t c = counts[nc == 1 ? 0 : i];
+        /* The host index buffer below is 8 bytes an element: a total past
+         * that (or past int64) would wrap its size to a small buffer. */
+        if (c > (INT64_MAX / 8) - total) {
+            PyErr_SetString(PyExc_ValueError, "array is too big; `arr.size * "
+                            "arr.dtype.itemsize` is larger than the maximum "
+                            "possible size.");
+            goto done;
+        }
+        total += c;
+    }
     /* The gather's indices, made on the host and sent once. */
     if (!(idx = PyMem_Malloc(sizeof *idx * (size_t)(total ? total : 1)))) {
         PyErr_NoMemory();
