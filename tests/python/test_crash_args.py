@@ -252,3 +252,13 @@ def test_repeat_total_past_int64(device, reps):
         ember.repeat(ember.asarray([1, 2], device=device), (2**62, 2**62))
     assert_array_equal_np(ember.repeat(ember.asarray([1, 2], device=device), (2, 3)),
                           np.repeat([1, 2], (2, 3)), device)
+
+
+def test_round_int_min_decimals(device):
+    """decimals=-2**31 negated an int (UBSan; found by the fuzzer)."""
+    a = ember.asarray(np.ones(7, np.uint8), device=device)
+    assert_array_equal_np(ember.round(a, -(2**31)), np.round(np.ones(7, np.uint8), -(2**31)),
+                          device)
+    f = ember.asarray(np.array([1.5, 2.5]), device=device)
+    assert_array_equal_np(ember.round(f, -(2**31)), np.round(np.array([1.5, 2.5]), -(2**31)),
+                          device)

@@ -199,7 +199,8 @@ static PyObject *round_impl(empy_state *st, PyObject *a, int decimals, PyObject 
         Py_DECREF(x);
         return r;
     }
-    f = PyFloat_FromDouble(pow(10.0, decimals < 0 ? -decimals : decimals));
+    /* fabs of the double: -INT_MIN is not an int */
+    f = PyFloat_FromDouble(pow(10.0, fabs((double)decimals)));
     if (!f)
         goto done;
     if (k != EM_KIND_FLOAT && k != EM_KIND_COMPLEX) {
