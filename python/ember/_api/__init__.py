@@ -26,6 +26,7 @@ for _mod, _names in {
     "histogramdd": "histogramdd",
     "sets": "unique_all unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",
+    "splitting": "array_split dsplit hsplit split vsplit",
     "stats": "std var",
 }.items():
     for _name in _names.split():

@@ -1,6 +1,7 @@
-/* ember Python extension: joining, splitting, tiling, flipping, rolling and
+/* ember Python extension: joining, tiling, flipping, rolling and
  * padding arrays, diagonals, and the shape functions NumPy has as module
  * functions (moveaxis, expand_dims, broadcast_arrays, atleast_1d, ...).
+ * The split family is Python (python/ember/_api/splitting.py).
  *
  * Views are built here as layouts over the argument's storage; everything
  * that writes memory is one call of include/ember/manip.h. */
@@ -364,186 +365,6 @@ static PyObject *mod_dstack(MANIP_FASTCALL)
 static PyObject *mod_column_stack(MANIP_FASTCALL)
 {
     return stack_like(m, "column_stack", -2, 1, args, nargs, kwnames);
-}
-
-/* ---- split -------------------------------------------------------------- */
-
-/* The pieces of a along axis between the points bounds[0..n]. */
-static PyObject *pieces(empy_state *st, PyObject *a, int axis, const int64_t *lo,
-                        const int64_t *hi, Py_ssize_t n)
-{
-    const em_array *A = EMPY_ARR(a);
-    PyObject *list = PyList_New(n);
-    Py_ssize_t i;
-    if (!list)
-        return NULL;
-    for (i = 0; i < n; i++) {
-        em_array v = *A;
-        int64_t len = hi[i] > lo[i] ? hi[i] - lo[i] : 0;
-        PyObject *p;
-        if (len > 0)
-            v.data += lo[i] * A->strides[axis];
-        v.shape[axis] = len;
-        em_array_update_flags(&v);
-        v.flags = (v.flags & ~(unsigned)EM_ARRAY_WRITEABLE) |
-                  (A->flags & EM_ARRAY_WRITEABLE);
-        p = manip_view(st, a, &v);
-        if (!p) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, p);
-    }
-    return list;
-}
-
-/* NumPy's array_split (equal=0) and split (equal=1). */
-static PyObject *split_impl(empy_state *st, PyObject *ary, PyObject *ios, int64_t axis64,
-                            int equal)
-{
-    PyObject *a = manip_array(st, ary, NULL), *r = NULL;
-    int64_t *lo = NULL, *hi = NULL, n, len;
-    Py_ssize_t k, i;
-    int axis;
-    if (!a)
-        return NULL;
-    if (manip_axis(st, axis64, EMPY_ARR(a)->ndim, &axis) < 0)
-        goto done;
-    len = EMPY_ARR(a)->shape[axis];
-    if ((k = manip_scalar_index(ios, &n)) < 0)
-        goto done;
-    if (k) {
-        int64_t each, extra;
-        if (n <= 0) {
-            PyErr_SetString(PyExc_ValueError, "number sections must be larger than 0.");
-            goto done;
-        }
-        if (equal && len % n) {
-            PyErr_SetString(PyExc_ValueError, "array split does not result in an "
-                            "equal division");
-            goto done;
-        }
-        if (n > PY_SSIZE_T_MAX / 16 || !(lo = PyMem_Malloc(sizeof(int64_t) * (size_t)n))
-            || !(hi = PyMem_Malloc(sizeof(int64_t) * (size_t)n))) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        each = len / n;
-        extra = len % n;
-        for (i = 0; i < n; i++) {
-            lo[i] = i ? hi[i - 1] : 0;
-            hi[i] = lo[i] + each + (i < extra);
-        }
-        r = pieces(st, a, axis, lo, hi, (Py_ssize_t)n);
-    } else {
-        PyObject *fast = PySequence_Fast(ios, "indices_or_sections must be an integer "
-                                              "or a sequence of integers");
-        int64_t prev = 0;
-        if (!fast)
-            goto done;
-        k = PySequence_Fast_GET_SIZE(fast);
-        lo = PyMem_Malloc(sizeof(int64_t) * (size_t)(k + 1));
-        hi = PyMem_Malloc(sizeof(int64_t) * (size_t)(k + 1));
-        if (!lo || !hi) {
-            Py_DECREF(fast);
-            PyErr_NoMemory();
-            goto done;
-        }
-        /* Each piece is a[prev:idx] with Python's slice clamping. */
-        for (i = 0; i <= k; i++) {
-            int64_t x;
-            if (i < k) {
-                if (manip_int(PySequence_Fast_GET_ITEM(fast, i), "split index",
-                              0, &x) < 0) {
-                    Py_DECREF(fast);
-                    goto done;
-                }
-                if (x < 0)
-                    x = x + len < 0 ? 0 : x + len;
-                if (x > len)
-                    x = len;
-            } else {
-                x = len;
-            }
-            lo[i] = prev;
-            hi[i] = x;
-            prev = x;
-        }
-        Py_DECREF(fast);
-        r = pieces(st, a, axis, lo, hi, k + 1);
-    }
-done:
-    PyMem_Free(lo);
-    PyMem_Free(hi);
-    Py_DECREF(a);
-    return r;
-}
-
-static PyObject *split_common(PyObject *m, const char *fname, int equal,
-                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"ary", "indices_or_sections", "axis", NULL};
-    PyObject *v[3];
-    int64_t axis;
-    if (empy_parse_args(fname, args, nargs, kwnames, names, 3, 2, v) < 0 ||
-        manip_int(v[2], "axis", 0, &axis) < 0)
-        return NULL;
-    return split_impl(empy_state_of_module(m), v[0], v[1], axis, equal);
-}
-
-static PyObject *mod_split(MANIP_FASTCALL)
-{
-    return split_common(m, "split", 1, args, nargs, kwnames);
-}
-
-static PyObject *mod_array_split(MANIP_FASTCALL)
-{
-    return split_common(m, "array_split", 0, args, nargs, kwnames);
-}
-
-/* hsplit (which 'h'), vsplit ('v'), dsplit ('d'). */
-static PyObject *xsplit(PyObject *m, char which, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames)
-{
-    static const char *const names[] = {"ary", "indices_or_sections", NULL};
-    char fname[8] = "?split";
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[2], *a, *r;
-    int need = which == 'h' ? 1 : which == 'v' ? 2 : 3, nd;
-    fname[0] = which;
-    if (empy_parse_args(fname, args, nargs, kwnames, names, 2, 2, v) < 0)
-        return NULL;
-    if (!(a = manip_array(st, v[0], NULL)))
-        return NULL;
-    nd = EMPY_ARR(a)->ndim;
-    if (nd < need) {
-        PyErr_Format(PyExc_ValueError, "%s only works on arrays of %d or more "
-                     "dimensions", fname, need);
-        Py_DECREF(a);
-        return NULL;
-    }
-    r = split_impl(st, a, v[1],
-                   which == 'h'   ? (nd > 1 ? 1 : 0)
-                   : which == 'v' ? 0
-                                  : 2,
-                   1);
-    Py_DECREF(a);
-    return r;
-}
-
-static PyObject *mod_hsplit(MANIP_FASTCALL)
-{
-    return xsplit(m, 'h', args, nargs, kwnames);
-}
-
-static PyObject *mod_vsplit(MANIP_FASTCALL)
-{
-    return xsplit(m, 'v', args, nargs, kwnames);
-}
-
-static PyObject *mod_dsplit(MANIP_FASTCALL)
-{
-    return xsplit(m, 'd', args, nargs, kwnames);
 }
 
 /* ---- tile, flip, rot90, roll -------------------------------------------- */
@@ -1573,8 +1394,7 @@ static PyObject *mod_atleast_3d(PyObject *m, PyObject *const *args, Py_ssize_t n
 static PyMethodDef manip_functions[] = {
     MANIP_FN(concatenate), MANIP_FN(concat), MANIP_FN(stack), MANIP_FN(hstack),
     MANIP_FN(vstack), MANIP_FN(dstack), MANIP_FN(column_stack),
-    MANIP_FN(split), MANIP_FN(array_split), MANIP_FN(hsplit), MANIP_FN(vsplit),
-    MANIP_FN(dsplit), MANIP_FN(tile), MANIP_FN(flip), ONE_ARG(fliplr), ONE_ARG(flipud),
+    MANIP_FN(tile), MANIP_FN(flip), ONE_ARG(fliplr), ONE_ARG(flipud),
     MANIP_FN(rot90), MANIP_FN(roll), MANIP_FN(pad), MANIP_FN(diag), MANIP_FN(diagflat),
     MANIP_FN(diagonal), MANIP_FN(trace),
     MANIP_FN(reshape), MANIP_FN(ravel), MANIP_FN(squeeze), MANIP_FN(swapaxes),
