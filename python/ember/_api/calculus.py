@@ -7,6 +7,7 @@ import operator
 
 from ember import _ember as _e
 from ember._api._util import as_array, device_of, kernel, normalize_axis
+from ember._api.arrayapi import diff
 
 _PI = 3.141592653589793
 
@@ -131,7 +132,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             shape[axis] = d.shape[0]
             d = d.reshape(shape)
         else:
-            d = _e.diff(x, axis=axis)
+            d = diff(x, axis=axis)
     s1, s2 = _sl(nd, axis, slice(1, None)), _sl(nd, axis, slice(None, -1))
     return _e.sum(d * (y[s1] + y[s2]) / 2.0, axis=axis)
 
@@ -235,7 +236,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _PI):
     p = as_array(p, device_of(p))
     nd = p.ndim
     axis = normalize_axis(axis, nd)
-    dd = _e.diff(p, axis=axis)
+    dd = diff(p, axis=axis)
     if discont is None:
         discont = period / 2
     dtype = _e.result_type(dd, period)

@@ -6,6 +6,7 @@ import operator
 
 from ember import _ember as _e
 from ember._api._util import as_array
+from ember._api.arrayapi import diff
 
 
 def _result(name, fields):
@@ -50,7 +51,7 @@ def _complex_unique(x):
     inverse = _e.empty((n,), dtype=_e.int64, device=dev)
     inverse[perm] = _e.cumsum(first) - 1
     starts = _e.flatnonzero(first)
-    counts = _e.diff(starts, append=n)
+    counts = diff(starts, append=n)
     return values, indices, inverse.reshape(x.shape), counts
 
 

@@ -1,8 +1,7 @@
 /* ember Python extension: the parts of the Python Array API standard
  * (2024.12) that are about the namespace rather than an array family —
  * ember.__array_namespace_info__() and its inspection methods,
- * ember.isdtype, ember.astype, ember.diff, ember.unstack, ember.finfo
- * and ember.iinfo (whose
+ * ember.isdtype, ember.finfo and ember.iinfo (whose
  * attributes are Python floats and ints, as the standard asks, where
  * NumPy gives scalars of the dtype).
  *
@@ -89,225 +88,6 @@ static PyObject *mod_isdtype(PyObject *m, PyObject *args, PyObject *kw)
         empy_dtype_arg(st, dt, &d) < 0 || (r = kind_any(st, d, kind)) < 0)
         return NULL;
     return PyBool_FromLong(r);
-}
-
-/* ---- astype ------------------------------------------------------------- */
-
-static PyObject *mod_astype(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"x", "dtype", "copy", "device", NULL};
-    PyObject *x, *dt, *copy = Py_True, *device = Py_None, *meth, *a, *k, *r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OO:astype", kwlist, &x, &dt, &copy,
-                                     &device))
-        return NULL;
-    if (!empy_is_ndarray(x)) {
-        PyErr_Format(PyExc_TypeError, "astype needs an ember array (got %.100s); "
-                     "use ember.asarray(x, dtype=...)", Py_TYPE(x)->tp_name);
-        return NULL;
-    }
-    meth = PyObject_GetAttrString(x, "astype");
-    a = meth ? PyTuple_Pack(1, dt) : NULL;
-    k = a ? Py_BuildValue("{s:O,s:O}", "copy", copy, "device", device) : NULL;
-    r = k ? PyObject_Call(meth, a, k) : NULL;
-    Py_XDECREF(meth);
-    Py_XDECREF(a);
-    Py_XDECREF(k);
-    return r;
-}
-
-/* ---- diff, unstack ----------------------------------------------------- */
-
-/* axis in [-ndim, ndim) made non-negative; AxisError as NumPy words it. */
-static int norm_axis(empy_state *st, int axis, int ndim, int *out)
-{
-    if (axis < -ndim || axis >= ndim) {
-        PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS), "axis %d is out of bounds for array of "
-                     "dimension %d", axis, ndim);
-        return -1;
-    }
-    *out = axis < 0 ? axis + ndim : axis;
-    return 0;
-}
-
-/* The index (:, ..., :, s) with s at position axis (new reference). */
-static PyObject *axis_index(int axis, PyObject *s)
-{
-    PyObject *t = PyTuple_New(axis + 1);
-    int i;
-    if (!t)
-        return NULL;
-    for (i = 0; i < axis; i++) {
-        PyObject *all = PySlice_New(NULL, NULL, NULL);
-        if (!all) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, all);
-    }
-    PyTuple_SET_ITEM(t, axis, Py_NewRef(s));
-    return t;
-}
-
-/* x[(:,)*axis + (s,)] for a slice [start:stop] (new reference). */
-static PyObject *take_slice(PyObject *x, int axis, Py_ssize_t start, Py_ssize_t stop,
-                            int has_stop)
-{
-    PyObject *a = PyLong_FromSsize_t(start), *b = has_stop ? PyLong_FromSsize_t(stop) : NULL;
-    PyObject *sl = a && (b || !has_stop) ? PySlice_New(a, b, NULL) : NULL, *idx, *r = NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    if (!sl)
-        return NULL;
-    idx = axis_index(axis, sl);
-    Py_DECREF(sl);
-    if (idx)
-        r = PyObject_GetItem(x, idx);
-    Py_XDECREF(idx);
-    return r;
-}
-
-/* prepend/append for diff: broadcast to x's shape with extent 1 on axis,
- * then concatenated (ember.concatenate, from the shape functions). */
-static PyObject *diff_extend(empy_state *st, PyObject *m, PyObject *x, int axis,
-                             PyObject *pre, PyObject *app)
-{
-    PyObject *parts = PyList_New(0), *cat = NULL, *bto = NULL, *r = NULL;
-    PyObject *ends[2] = {pre, app};
-    int k;
-    if (!parts)
-        return NULL;
-    cat = PyObject_GetAttrString(m, "concatenate");
-    bto = cat ? PyObject_GetAttrString(m, "broadcast_to") : NULL;
-    if (!bto) {
-        PyErr_SetString(PyExc_NotImplementedError, "diff with prepend/append needs "
-                        "ember.concatenate and ember.broadcast_to");
-        goto done;
-    }
-    for (k = 0; k < 2; k++) {
-        PyObject *e, *shape, *b;
-        const em_array *a = EMPY_ARR(x);
-        int i;
-        if (k == 1 && PyList_Append(parts, x) < 0)
-            goto done;
-        if (!ends[k])
-            continue;
-        e = empy_asarray(st, ends[k], -1, a->device, EMPY_COPY_IF_NEEDED, 'K');
-        if (!e)
-            goto done;
-        if (EMPY_ARR(e)->ndim == 0) {
-            shape = PyTuple_New(a->ndim);
-            for (i = 0; shape && i < a->ndim; i++)
-                PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(i == axis ? 1 : a->shape[i]));
-            b = shape ? PyObject_CallFunctionObjArgs(bto, e, shape, NULL) : NULL;
-            Py_XDECREF(shape);
-            Py_DECREF(e);
-            e = b;
-        }
-        if (!e || PyList_Append(parts, e) < 0) {
-            Py_XDECREF(e);
-            goto done;
-        }
-        Py_DECREF(e);
-    }
-    {
-        PyObject *kw = Py_BuildValue("{s:i}", "axis", axis), *args = PyTuple_Pack(1, parts);
-        if (kw && args)
-            r = PyObject_Call(cat, args, kw);
-        Py_XDECREF(kw);
-        Py_XDECREF(args);
-    }
-done:
-    Py_XDECREF(cat);
-    Py_XDECREF(bto);
-    Py_DECREF(parts);
-    return r;
-}
-
-static PyObject *mod_diff(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"a", "n", "axis", "prepend", "append", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *a, *pre = NULL, *app = NULL, *x;
-    int n = 1, axis = -1, ax, i;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iiOO:diff", kwlist, &a, &n, &axis, &pre,
-                                     &app))
-        return NULL;
-    pre = pre == Py_None ? NULL : pre;
-    app = app == Py_None ? NULL : app;
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "order must be non-negative but got %d", n);
-        return NULL;
-    }
-    if (!(x = empy_asarray(st, a, -1, NULL, EMPY_COPY_IF_NEEDED, 'K')))
-        return NULL;
-    if (EMPY_ARR(x)->ndim == 0) {
-        Py_DECREF(x);
-        PyErr_SetString(PyExc_ValueError, "diff requires input that is at least one "
-                        "dimensional");
-        return NULL;
-    }
-    if (norm_axis(st, axis, EMPY_ARR(x)->ndim, &ax) < 0) {
-        Py_DECREF(x);
-        return NULL;
-    }
-    if (n == 0)
-        return x;
-    if (pre || app) {
-        PyObject *e = diff_extend(st, m, x, ax, pre, app);
-        Py_DECREF(x);
-        if (!(x = e))
-            return NULL;
-    }
-    for (i = 0; i < n; i++) {
-        /* NumPy: not_equal for bool, subtract otherwise; each order one
-         * shorter. */
-        em_op op = EMPY_ARR(x)->dtype == EM_BOOL ? EM_OP_NOT_EQUAL : EM_OP_SUBTRACT;
-        PyObject *hi = take_slice(x, ax, 1, 0, 0);
-        PyObject *lo = hi ? take_slice(x, ax, 0, -1, 1) : NULL, *r = NULL;
-        if (lo) {
-            PyObject *in[2] = {hi, lo};
-            r = empy_ufunc_call(st, op, in, 2, NULL, NULL);
-        }
-        Py_XDECREF(hi);
-        Py_XDECREF(lo);
-        Py_DECREF(x);
-        if (!(x = r))
-            return NULL;
-    }
-    return x;
-}
-
-static PyObject *mod_unstack(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"x", "axis", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *x, *t;
-    int axis = 0, ax;
-    int64_t i, n;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$i:unstack", kwlist, &x, &axis))
-        return NULL;
-    if (!empy_is_ndarray(x)) {
-        PyErr_Format(PyExc_TypeError, "unstack needs an ember array (got %.100s)",
-                     Py_TYPE(x)->tp_name);
-        return NULL;
-    }
-    if (norm_axis(st, axis, EMPY_ARR(x)->ndim, &ax) < 0)
-        return NULL;
-    n = EMPY_ARR(x)->shape[ax];
-    if (!(t = PyTuple_New((Py_ssize_t)n)))
-        return NULL;
-    for (i = 0; i < n; i++) {
-        PyObject *k = PyLong_FromLongLong(i), *idx = k ? axis_index(ax, k) : NULL;
-        PyObject *v = idx ? PyObject_GetItem(x, idx) : NULL;
-        Py_XDECREF(k);
-        Py_XDECREF(idx);
-        if (!v) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, (Py_ssize_t)i, v);
-    }
-    return t;
 }
 
 /* ---- finfo, iinfo ------------------------------------------------------- */
@@ -659,19 +439,11 @@ static PyMethodDef array_api_functions[] = {
      "isdtype(dtype, kind): whether dtype is of kind — a dtype, one of 'bool', "
      "'signed integer', 'unsigned integer', 'integral', 'real floating', "
      "'complex floating', 'numeric', or a tuple of these."},
-    {"diff", (PyCFunction)(void (*)(void))mod_diff, METH_VARARGS | METH_KEYWORDS,
-     "diff(a, n=1, axis=-1, prepend=None, append=None): the n-th discrete "
-     "difference along axis (not_equal for bool)."},
-    {"unstack", (PyCFunction)(void (*)(void))mod_unstack, METH_VARARGS | METH_KEYWORDS,
-     "unstack(x, /, *, axis=0): a tuple of views, one per index along axis."},
     {"finfo", mod_finfo, METH_O,
      "finfo(type): limits of a floating dtype (complex: of its parts) — bits, "
      "eps, max, min, smallest_normal, tiny, resolution, precision, dtype."},
     {"iinfo", mod_iinfo, METH_O, "iinfo(type): limits of an integer dtype — bits, "
      "min, max, dtype, kind."},
-    {"astype", (PyCFunction)(void (*)(void))mod_astype, METH_VARARGS | METH_KEYWORDS,
-     "astype(x, dtype, /, *, copy=True, device=None): x cast to dtype (x "
-     "itself when copy=False and nothing changes)."},
     {NULL},
 };
 
