@@ -1,9 +1,10 @@
 /* Reductions: em_reduce against values computed here (naively, in double)
  * on the cpu device (EMBER_TEST_DEVICE=cuda:0 runs the same checks on a
- * GPU), the error cases, and every kernel the generator can produce (each
- * op x input dtype x schedule x index width) compiled with NVRTC to PTX
- * for sm_90 and with the host compiler. NVRTC missing fails the test
- * unless EMBER_TEST_NO_NVRTC=1. */
+ * GPU), the error cases, and the generator's kernels compiled with NVRTC
+ * to PTX for sm_90 and with the host compiler: every op x input dtype in
+ * the row schedule, and every other schedule x index width x vector width
+ * for a rotating sample of the dtypes (sample.h). NVRTC missing fails the
+ * test unless EMBER_TEST_NO_NVRTC=1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "check.h"
 #include "codegen/reduce.h"
 #include "ember/reduce.h"
+#include "sample.h"
 
 static em_device *dev;
 
@@ -240,6 +242,9 @@ static void test_errors(void)
 
 static int have_nvrtc = 1;
 
+/* One input dtype in SCHED_EVERY gets each schedule but the first. */
+enum { SCHED_EVERY = 4 };
+
 typedef struct prog {
     char *src;
     size_t len;
@@ -270,7 +275,8 @@ static void prog_compile(prog *p, em_device_type t, const char *what)
     if (!p->n)
         return;
     if (t == EM_DEVICE_CUDA) {
-        st = em_compile_cuda(p->src, what, NULL, 0, 90, EM_CODE_PTX, &c, &log);
+        st = em_compile_cuda(p->src, what, sample_nvrtc_opts,
+                             SAMPLE_NVRTC_NOPTS, 90, EM_CODE_PTX, &c, &log);
     } else {
         static const char *const o0[] = {"-O0"};
         st = em_compile_host(p->src, what, o0, 1, &c, &log);
@@ -309,6 +315,11 @@ static void test_all_kernels(em_device_type t)
                     if (split &&
                         (sched == EM_GEN_RED_WARP || sched == EM_GEN_RED_FIN))
                         continue;
+                    if ((sched || split) &&
+                        !sample_pick((unsigned)in, (unsigned)op,
+                                     (unsigned)(sched * 2 + split),
+                                     SCHED_EVERY))
+                        continue;
                     d.sched = (uint8_t)sched;
                     d.split = (uint8_t)split;
                     d.vec = 1;
@@ -338,6 +349,7 @@ int main(void)
     test_errors();
     if ((have_nvrtc = check_nvrtc("test_reduce")) < 0)
         return 1;
+    sample_seed("test_reduce");
     if (have_nvrtc)
         test_all_kernels(EM_DEVICE_CUDA);
     test_all_kernels(EM_DEVICE_CPU);

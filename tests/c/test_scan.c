@@ -1,5 +1,7 @@
-/* Scans: every CUDA variant the generator makes compiles with NVRTC (PTX
- * for sm_90, no GPU needed); on the cpu device, scans agree with a serial
+/* Scans: the generator's variants compile with NVRTC (PTX for sm_90, no
+ * GPU needed) and cc: every (operator, dtype) plainly, the segmented, NaN
+ * and helper kernels for a rotating sample (sample.h) that gives each
+ * dtype and each variant its turn; on the cpu device, scans agree with a serial
  * loop across chunk boundaries, rows, exclusive/inclusive, init and a
  * non-commutative user operator; bad operators are refused. NVRTC missing
  * skips the compile part only with EMBER_TEST_NO_NVRTC=1. */
@@ -10,6 +12,11 @@
 #include "check.h"
 #include "codegen/linalg_table.h"
 #include "codegen/scan.h"
+#include "sample.h"
+
+/* One (operator, dtype) pair in VARIANT_EVERY also compiles segmented
+ * and with NaN flags; one dtype in VARIANT_EVERY gets each helper kernel. */
+enum { VARIANT_EVERY = 3 };
 
 static const em_par_builtin ops[] = {EM_PAR_ADD, EM_PAR_MUL, EM_PAR_MIN,
                                      EM_PAR_MAX, EM_PAR_AND, EM_PAR_OR,
@@ -24,8 +31,8 @@ static void compile_one(const em_gen_scan *d, em_device_type target)
     if (st != EM_OK)
         return;
     if (target == EM_DEVICE_CUDA)
-        st = em_compile_cuda(src, "scan.cu", NULL, 0, 90, EM_CODE_PTX, &c,
-                             &log);
+        st = em_compile_cuda(src, "scan.cu", sample_nvrtc_opts,
+                             SAMPLE_NVRTC_NOPTS, 90, EM_CODE_PTX, &c, &log);
     else {
         static const char *const o0[] = {"-O0"};
         st = em_compile_host(src, "scan.c", o0, 1, &c, &log);
@@ -56,6 +63,8 @@ static void test_compile_all(em_device_type target)
                          ? (dt >= EM_COMPLEX64 ? "a" : "a * 2 + b")
                          : NULL;
             compile_one(&d, target);
+            if (!sample_pick((unsigned)dt, (unsigned)k, 0, VARIANT_EVERY))
+                continue;
             d.flags |= EM_GEN_SCAN_SEGMENTED;
             compile_one(&d, target);
             n++;
@@ -147,6 +156,8 @@ static void test_compile_all(em_device_type target)
             em_code *c = NULL;
             em_status st;
             int cplx = dt >= EM_COMPLEX64;
+            if (!sample_pick((unsigned)dt, (unsigned)v, 0, VARIANT_EVERY))
+                continue;
             switch (v) {
             case 0:
                 st = em_gen_transform_source(cplx ? "a" : "a + b", 2, two,
@@ -176,8 +187,9 @@ static void test_compile_all(em_device_type target)
             if (st != EM_OK)
                 continue;
             if (target == EM_DEVICE_CUDA)
-                st = em_compile_cuda(src, "tr.cu", NULL, 0, 90, EM_CODE_PTX,
-                                     &c, &log);
+                st = em_compile_cuda(src, "tr.cu", sample_nvrtc_opts,
+                                     SAMPLE_NVRTC_NOPTS, 90, EM_CODE_PTX, &c,
+                                     &log);
             else {
                 static const char *const o0[] = {"-O0"};
                 st = em_compile_host(src, "tr.c", o0, 1, &c, &log);
@@ -197,16 +209,18 @@ static void test_compile_all(em_device_type target)
         em_code *c = NULL;
         CHECK_OK(em_gen_heads_source(EM_BOOL, 1, target, "tr", &src));
         if (target == EM_DEVICE_CUDA)
-            CHECK_OK(em_compile_cuda(src, "tr.cu", NULL, 0, 90, EM_CODE_PTX,
-                                     &c, NULL));
+            CHECK_OK(em_compile_cuda(src, "tr.cu", sample_nvrtc_opts,
+                                     SAMPLE_NVRTC_NOPTS, 90, EM_CODE_PTX, &c,
+                                     NULL));
         em_code_free(c);
         free(src);
         c = NULL;
         src = NULL;
         CHECK_OK(em_gen_segments_source(EM_BOOL, 0, target, "tr", &src));
         if (target == EM_DEVICE_CUDA)
-            CHECK_OK(em_compile_cuda(src, "tr.cu", NULL, 0, 90, EM_CODE_PTX,
-                                     &c, NULL));
+            CHECK_OK(em_compile_cuda(src, "tr.cu", sample_nvrtc_opts,
+                                     SAMPLE_NVRTC_NOPTS, 90, EM_CODE_PTX, &c,
+                                     NULL));
         em_code_free(c);
         free(src);
     }
@@ -434,6 +448,7 @@ int main(void)
     int nvrtc = check_nvrtc("test_scan");
     if (nvrtc < 0)
         return 1;
+    sample_seed("test_scan");
     test_cpu();
     if (nvrtc)
         test_compile_all(EM_DEVICE_CUDA);
