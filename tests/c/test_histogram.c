@@ -1,14 +1,16 @@
-/* Histogram, bincount and digitize kernels: every generated variant's
- * class compiles with NVRTC (PTX for sm_90, no GPU needed) and with the
- * host compiler; on cpu the C API agrees with hand-computed results and
- * refuses bad input with the right status. NVRTC missing fails the test
- * unless EMBER_TEST_NO_NVRTC=1. */
+/* Histogram, bincount and digitize kernels: every op compiles with NVRTC
+ * (PTX for sm_90, no GPU needed) and with the host compiler, the variant
+ * classes by a rotating sample (sample.h) that gives each op and each
+ * dtype every class in turn; on cpu the C API agrees with hand-computed
+ * results and refuses bad input with the right status. NVRTC missing
+ * fails the test unless EMBER_TEST_NO_NVRTC=1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "codegen/histogram.h"
+#include "sample.h"
 
 static const int dtypes[] = {EM_BOOL,   EM_INT8,    EM_INT16,  EM_INT32,
                              EM_INT64,  EM_UINT8,   EM_UINT16, EM_UINT32,
@@ -25,7 +27,8 @@ static void compile_one(const em_gen_hist *d, em_device_type target)
     if (!src)
         return;
     if (target == EM_DEVICE_CUDA)
-        st = em_compile_cuda(src, "hist", NULL, 0, 90, EM_CODE_PTX, &c, &log);
+        st = em_compile_cuda(src, "hist", sample_nvrtc_opts,
+                             SAMPLE_NVRTC_NOPTS, 90, EM_CODE_PTX, &c, &log);
     else
         st = em_compile_host(src, "hist", o0, 1, &c, &log);
     check_count++;
@@ -40,9 +43,13 @@ static void compile_one(const em_gen_hist *d, em_device_type target)
     free(src);
 }
 
-/* Every (op, weighted, idx32, flags) class for two dtypes, and every
- * dtype of every counting op for the loads (the cuda kernel's vector
- * unpacking differs by dtype). */
+/* One op in VARIANT_EVERY gets each (weighted, idx32, flags) class beyond
+ * the plain one; one dtype in VARIANT_EVERY gets each non-counting op. */
+enum { VARIANT_EVERY = 3 };
+
+/* Every op plainly and a sample of its (weighted, idx32, flags) classes,
+ * for two dtypes, and every dtype of every counting op for the loads (the
+ * cuda kernel's vector unpacking differs by dtype). */
 static void test_compile(em_device_type target)
 {
     em_gen_hist d;
@@ -50,6 +57,9 @@ static void test_compile(em_device_type target)
     for (int op = 0; op < EM_GEN_HIST_OP_COUNT; op++)
         for (int k = 0; k < 2; k++)
             for (int v = 0; v < 4; v++) {
+                if (v && !sample_pick((unsigned)op, (unsigned)k, (unsigned)v,
+                                      VARIANT_EVERY))
+                    continue;
                 memset(&d, 0, sizeof d);
                 d.op = (uint8_t)op;
                 d.xdt = (uint8_t)(k ? EM_FLOAT32 : EM_INT64);
@@ -104,21 +114,25 @@ static void test_compile(em_device_type target)
         memset(&d, 0, sizeof d);
         d.xdt = (uint8_t)dtypes[i];
         d.op = EM_GEN_HIST_MINMAX;
-        compile_one(&d, target);
-        if (cuda) {
-            d.op = EM_GEN_HIST_2D;
+        if (sample_pick((unsigned)i, 0, 0, VARIANT_EVERY))
             compile_one(&d, target);
-        }
+        d.op = EM_GEN_HIST_2D;
+        if (cuda && sample_pick((unsigned)i, 1, 0, VARIANT_EVERY))
+            compile_one(&d, target);
         d.op = EM_GEN_HIST_DIGITIZE;
-        compile_one(&d, target);
+        if (sample_pick((unsigned)i, 2, 0, VARIANT_EVERY))
+            compile_one(&d, target);
         d.op = EM_GEN_UNIQ_FLAGS;
         d.flags = EM_GEN_UNIQ_EQUAL_NAN;
-        compile_one(&d, target);
+        if (sample_pick((unsigned)i, 3, 0, VARIANT_EVERY))
+            compile_one(&d, target);
         d.op = EM_GEN_SET_ISIN;
         d.flags = 0;
-        compile_one(&d, target);
+        if (sample_pick((unsigned)i, 4, 0, VARIANT_EVERY))
+            compile_one(&d, target);
         d.op = EM_GEN_QUANTILE;
-        compile_one(&d, target);
+        if (sample_pick((unsigned)i, 5, 0, VARIANT_EVERY))
+            compile_one(&d, target);
     }
 }
 
@@ -357,6 +371,7 @@ int main(void)
     int nvrtc = check_nvrtc("test_histogram");
     if (nvrtc < 0)
         return 1;
+    sample_seed("test_histogram");
     test_bad_desc();
     if (nvrtc)
         test_compile(EM_DEVICE_CUDA);
