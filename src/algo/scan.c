@@ -10,6 +10,7 @@
 
 #include "algo/scan_internal.h"
 #include "codegen/scan.h"
+#include "core/layout.h"
 
 em_dtype em_scan_default_dtype(em_par_builtin op, em_dtype in)
 {
@@ -34,18 +35,16 @@ em_dtype em_scan_default_dtype(em_par_builtin op, em_dtype in)
  * with one stride; *rs receives it (0 when there is at most one row). */
 static int rows_collapse(const em_array *a, int axis, long long *rs)
 {
-    int prev = -1;
-    *rs = 0;
-    for (int i = a->ndim - 1; i >= 0; i--) {
-        if (i == axis || a->shape[i] == 1)
-            continue;
-        if (prev < 0)
-            *rs = a->strides[i];
-        else if (a->strides[i] != a->strides[prev] * a->shape[prev])
-            return 0;
-        prev = i;
-    }
-    return 1;
+    int64_t sh[EM_MAX_NDIM], st[EM_MAX_NDIM], extent, stride;
+    int n = 0, ok;
+    for (int i = 0; i < a->ndim; i++)
+        if (i != axis) {
+            sh[n] = a->shape[i];
+            st[n++] = a->strides[i];
+        }
+    ok = em_layout_run(n, sh, st, 0, &extent, &stride);
+    *rs = ok ? (long long)stride : 0;
+    return ok;
 }
 
 em_status em_scan_check_aligned(const em_array *x, const char *fn,

@@ -20,6 +20,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include "core/layout.h"
 #include "ember/ember.h"
 
 /* ---- storage.c -------------------------------------------------------- */
@@ -101,5 +102,17 @@ em_status em_arr_transfer_d2d(em_device *dd, void *dst, em_stream *ds,
 /* Give every cached pinned staging buffer back (after their copies
  * finish). Tests call it before exit so leak checkers see a clean heap. */
 void em_arr_transfer_trim(void);
+
+/* ---- overlap ---------------------------------------------------------- */
+
+/* Whether the bytes x and y touch intersect (never for an empty one). */
+static inline int em_arr_overlap(const em_array *x, const em_array *y)
+{
+    em_layout_mem a = {x->data, x->ndim, x->shape, x->strides,
+                       (int64_t)em_dtype_size(x->dtype)};
+    em_layout_mem b = {y->data, y->ndim, y->shape, y->strides,
+                       (int64_t)em_dtype_size(y->dtype)};
+    return em_layout_overlap(&a, &b);
+}
 
 #endif

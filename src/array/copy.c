@@ -25,18 +25,6 @@
 #include "array/array_internal.h"
 #include "ember/ufunc.h"
 
-static int overlaps(const em_array *a, const em_array *b)
-{
-    int64_t alo, ahi, blo, bhi;
-    size_t is = em_dtype_size(a->dtype), js = em_dtype_size(b->dtype);
-    em_layout_extent(a->ndim, a->shape, a->strides, (int64_t)is, &alo, &ahi);
-    em_layout_extent(b->ndim, b->shape, b->strides, (int64_t)js, &blo, &bhi);
-    if (alo == ahi || blo == bhi)
-        return 0;
-    return (uintptr_t)a->data + (uintptr_t)alo < (uintptr_t)b->data + (uintptr_t)bhi
-        && (uintptr_t)b->data + (uintptr_t)blo < (uintptr_t)a->data + (uintptr_t)ahi;
-}
-
 static int same_layout(const em_array *a, const em_array *b)
 {
     return a->data == b->data && a->dtype == b->dtype && a->ndim == b->ndim
@@ -64,7 +52,7 @@ static em_status copy_local(em_array *dst, const em_array *b,
     em_status rc;
     if (same_layout(dst, b))
         return EM_OK;
-    if (overlaps(dst, b)) {
+    if (em_arr_overlap(dst, b)) {
         rc = em_array_empty(d, src->dtype, src->ndim, src->shape, 'C', on, &tmp);
         if (rc != EM_OK)
             return rc;

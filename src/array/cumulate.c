@@ -36,20 +36,6 @@ static int same_layout(const em_array *x, const em_array *y)
            !memcmp(x->strides, y->strides, (size_t)x->ndim * sizeof(int64_t));
 }
 
-static int overlaps(const em_array *x, const em_array *y)
-{
-    int64_t xlo, xhi, ylo, yhi;
-    uintptr_t px = (uintptr_t)x->data, py = (uintptr_t)y->data;
-    if (!x->size || !y->size)
-        return 0;
-    em_layout_extent(x->ndim, x->shape, x->strides,
-                     (int64_t)em_dtype_size(x->dtype), &xlo, &xhi);
-    em_layout_extent(y->ndim, y->shape, y->strides,
-                     (int64_t)em_dtype_size(y->dtype), &ylo, &yhi);
-    return px + (uintptr_t)xlo < py + (uintptr_t)yhi &&
-           py + (uintptr_t)ylo < px + (uintptr_t)xhi;
-}
-
 /* The kernel over src (any layout) into dst (same shape) along axis. */
 static em_status launch(em_cumulate_op op, const em_array *src,
                         const em_array *dst, int axis, em_stream *s)
@@ -186,7 +172,7 @@ em_status em_cumulate(em_cumulate_op op, const em_array *a, int axis,
          * the input itself; other overlaps and another dtype go through
          * a temporary. */
         via_tmp = out->dtype != acc ||
-                  (overlaps(out, &src) && !same_layout(out, &src));
+                  (em_arr_overlap(out, &src) && !same_layout(out, &src));
         if (via_tmp)
             st = em_array_empty(a->device, acc, src.ndim, src.shape, 'C', on,
                                 &res);

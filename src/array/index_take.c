@@ -285,18 +285,6 @@ em_status em_put(em_array *a, const em_array *indices, const em_array *values,
     return st;
 }
 
-/* Strides of a against (nd, shape): trailing axes aligned, broadcast
- * axes 0. */
-static void bstrides(const em_array *a, int nd, const int64_t *shape,
-                     int64_t *out)
-{
-    int off = nd - a->ndim;
-    for (int i = 0; i < nd; i++) {
-        int j = i - off;
-        out[i] = j < 0 || a->shape[j] == 1 || shape[i] == 1 ? 0 : a->strides[j];
-    }
-}
-
 /* The one-kernel where; 0 when it does not apply (the caller copies
  * twice instead), else 1 with the launch's status in *st. */
 static int where_kernel(const em_array *mask, const em_operand *xy,
@@ -344,7 +332,8 @@ static int where_kernel(const em_array *mask, const em_operand *xy,
     for (int a = 0; a < 4; a++) {
         int64_t *w = words + 1 + nd + a * nd;
         if (ops[a] && out->ndim)
-            bstrides(ops[a], nd, shape, w);
+            em_layout_broadcast_strides(ops[a]->ndim, ops[a]->shape,
+                                        ops[a]->strides, nd, shape, w);
         else
             memset(w, 0, (size_t)nd * sizeof *w);
         ptrs[a] = ops[a] ? ops[a]->data : NULL;

@@ -96,20 +96,6 @@ static em_status as_dtype(const em_array *a, em_dtype t, int conj, em_stream *s,
     return st;
 }
 
-static int overlaps(const em_array *x, const em_array *y)
-{
-    int64_t xlo, xhi, ylo, yhi;
-    uintptr_t px = (uintptr_t)x->data, py = (uintptr_t)y->data;
-    if (!x->size || !y->size)
-        return 0;
-    em_layout_extent(x->ndim, x->shape, x->strides,
-                     (int64_t)em_dtype_size(x->dtype), &xlo, &xhi);
-    em_layout_extent(y->ndim, y->shape, y->strides,
-                     (int64_t)em_dtype_size(y->dtype), &ylo, &yhi);
-    return px + (uintptr_t)xlo < py + (uintptr_t)yhi &&
-           py + (uintptr_t)ylo < px + (uintptr_t)xhi;
-}
-
 /* Run plan p over a and b (already checked) in dtype t into out. */
 static em_status run_plan(const char *fn, const plan *p, const em_array *a,
                           const em_array *b, em_dtype t, int conj_a,
@@ -151,7 +137,8 @@ static em_status run_plan(const char *fn, const plan *p, const em_array *a,
                             "dtype('%s') with casting rule 'same_kind'",
                             fn, em_dtype_get(t)->name,
                             em_dtype_get(out->dtype)->name);
-        via_tmp = out->dtype != t || overlaps(out, a) || overlaps(out, b);
+        via_tmp = out->dtype != t || em_arr_overlap(out, a) ||
+                  em_arr_overlap(out, b);
         if (!via_tmp && em_device_get_type(dev) == EM_DEVICE_CUDA &&
             out->size && (uintptr_t)out->data % em_dtype_get(t)->align)
             via_tmp = 1;

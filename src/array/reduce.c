@@ -17,6 +17,7 @@
 #include "array/reduce_internal.h"
 #include "codegen/ewise.h"
 #include "codegen/reduce.h"
+#include "core/layout.h"
 
 #define SHAPE_STR 768
 
@@ -30,42 +31,18 @@ static int arg_op(em_reduce_op op)
            op == EM_RED_NANARGMIN || op == EM_RED_NANARGMAX;
 }
 
-static int64_t iabs(int64_t v)
-{
-    return v < 0 ? -v : v;
-}
-
 /* Merge the axes list[0..n) of a (shape/strides) into one run; 0 when
  * they do not form one. sort: order by |stride| first (the order of the
  * reduced elements does not matter). */
 static int merge_axes(const em_array *a, const int *list, int n, int sort,
                       int64_t *extent, int64_t *stride)
 {
-    int ax[EM_MAX_NDIM], m = 0;
-    for (int i = 0; i < n; i++)
-        if (a->shape[list[i]] != 1)
-            ax[m++] = list[i];
-    if (sort)
-        for (int i = 1; i < m; i++)
-            for (int j = i;
-                 j > 0 && iabs(a->strides[ax[j - 1]]) < iabs(a->strides[ax[j]]);
-                 j--) {
-                int t = ax[j];
-                ax[j] = ax[j - 1];
-                ax[j - 1] = t;
-            }
-    *extent = 1;
-    *stride = 0;
-    if (m == 0)
-        return 1;
-    *extent = a->shape[ax[m - 1]];
-    *stride = a->strides[ax[m - 1]];
-    for (int i = m - 2; i >= 0; i--) {
-        if (a->strides[ax[i]] != *stride * *extent)
-            return 0;
-        *extent *= a->shape[ax[i]];
+    int64_t sh[EM_MAX_NDIM], st[EM_MAX_NDIM];
+    for (int i = 0; i < n; i++) {
+        sh[i] = a->shape[list[i]];
+        st[i] = a->strides[list[i]];
     }
-    return 1;
+    return em_layout_run(n, sh, st, sort, extent, stride);
 }
 
 static int aligned_for_gpu(const em_array *a)
@@ -249,10 +226,15 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
         plan_host(&p, v, size, em_gen_device_units(dev));
     /* 32-bit counters and offsets on the GPU when everything, including
      * a grid-stride step past the end, stays below 2^30 / 2^31. */
-    p.d.idx64 = !cuda || v->M * p.g.S >= ((int64_t)1 << 30) ||
-                v->K >= ((int64_t)1 << 30) ||
-                (v->M - 1) * iabs(v->sm) + (v->K - 1) * iabs(v->sk) + 16 >=
-                    ((int64_t)1 << 31);
+    {
+        int64_t ext[2] = {v->M, v->K}, sst[1][EM_MAX_NDIM] = {{v->sm, v->sk}};
+        int64_t count = v->M * p.g.S > v->K ? v->M * p.g.S : v->K;
+        /* counters below 2^30 (2 * count below 2^31), offsets 16 bytes
+         * past the end below 2^31 */
+        p.d.idx64 = !cuda || !em_layout_fits32(
+                                 2, ext, 1, (const int64_t(*)[EM_MAX_NDIM])sst,
+                                 NULL, 2 * count, 16);
+    }
     if (p.d.split) {
         p.fin = p.d;
         p.fin.sched = EM_GEN_RED_FIN;
@@ -287,20 +269,6 @@ done:
 }
 
 /* ---- the entry point --------------------------------------------------- */
-
-static int ranges_overlap(const em_array *x, const em_array *y)
-{
-    int64_t xlo, xhi, ylo, yhi;
-    uintptr_t px = (uintptr_t)x->data, py = (uintptr_t)y->data;
-    if (!x->size || !y->size)
-        return 0;
-    em_layout_extent(x->ndim, x->shape, x->strides,
-                     (int64_t)em_dtype_size(x->dtype), &xlo, &xhi);
-    em_layout_extent(y->ndim, y->shape, y->strides,
-                     (int64_t)em_dtype_size(y->dtype), &ylo, &yhi);
-    return px + (uintptr_t)xlo < py + (uintptr_t)yhi &&
-           py + (uintptr_t)ylo < px + (uintptr_t)xhi;
-}
 
 /* The view of a to reduce, copied into (kept..., reduced...) order when
  * its axes do not merge (or are misaligned for the GPU). *tmp holds the
@@ -482,7 +450,7 @@ em_status em_reduce(em_reduce_op op, const em_array *a,
     memset(&res, 0, sizeof res);
     memset(&tmp, 0, sizeof tmp);
     if (out->storage && out->dtype == R &&
-        (out->flags & EM_ARRAY_C_CONTIGUOUS) && !ranges_overlap(out, a)) {
+        (out->flags & EM_ARRAY_C_CONTIGUOUS) && !em_arr_overlap(out, a)) {
         res = *out;
     } else {
         (void)kshape;

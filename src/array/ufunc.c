@@ -17,6 +17,7 @@
 #include "array/array_internal.h"
 #include "array/ufunc_internal.h"
 #include "codegen/ewise.h"
+#include "core/layout.h"
 #include "ember/reduce.h"
 
 #define SHAPE_STR 768
@@ -46,28 +47,11 @@ static em_status check_array(const em_array *a, const char *what,
     return EM_OK;
 }
 
-/* Strides of a laid out against the call's shape: trailing axes aligned,
- * broadcast axes 0. */
+/* Strides of a laid out against the call's shape. */
 static void broadcast_strides(const em_array *a, int nd, const int64_t *shape,
                               int64_t *out)
 {
-    int off = nd - a->ndim;
-    for (int i = 0; i < nd; i++) {
-        int j = i - off;
-        out[i] =
-            (j < 0 || a->shape[j] == 1 || shape[i] == 1) ? 0 : a->strides[j];
-    }
-}
-
-/* Address arithmetic, not pointer comparison: the two may be different
- * allocations, which C does not let pointers compare. */
-static int ranges_overlap(const char *a, int64_t alo, int64_t ahi,
-                          const char *b, int64_t blo, int64_t bhi)
-{
-    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return alo < ahi && blo < bhi &&
-           pa + (uintptr_t)alo < pb + (uintptr_t)bhi &&
-           pb + (uintptr_t)blo < pa + (uintptr_t)ahi;
+    em_layout_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, out);
 }
 
 /* Whether input a (strides a_st against the call's shape) must be copied
@@ -76,12 +60,11 @@ static int needs_copy(const em_array *out, const int64_t *out_st,
                       const em_array *a, const int64_t *a_st, int nd,
                       const int64_t *shape)
 {
-    int64_t olo, ohi, alo, ahi;
-    em_layout_extent(nd, shape, out_st, (int64_t)em_dtype_size(out->dtype),
-                     &olo, &ohi);
-    em_layout_extent(nd, shape, a_st, (int64_t)em_dtype_size(a->dtype), &alo,
-                     &ahi);
-    if (!ranges_overlap(out->data, olo, ohi, a->data, alo, ahi))
+    em_layout_mem o = {out->data, nd, shape, out_st,
+                       (int64_t)em_dtype_size(out->dtype)};
+    em_layout_mem i = {a->data, nd, shape, a_st,
+                       (int64_t)em_dtype_size(a->dtype)};
+    if (!em_layout_overlap(&o, &i))
         return 0;
     /* Element for element (each output element read from exactly where it
      * is written, as in `x += 1`) is safe: a thread reads before it
@@ -120,85 +103,19 @@ typedef struct layout {
 } layout;
 
 /* Drop extent-1 axes, order axes by the output's stride (outermost
- * first), merge axes contiguous with their inner neighbour in every
- * operand. Leaves at least one axis. */
+ * first) so the innermost loop walks the output's memory in order, merge
+ * axes contiguous with their inner neighbour in every operand. Leaves at
+ * least one axis. */
 static void collapse(layout *L)
 {
-    int n = 0;
-    for (int i = 0; i < L->nd; i++) {
-        if (L->shape[i] == 1)
-            continue;
-        L->shape[n] = L->shape[i];
-        for (int s = 0; s < EM_GEN_SLOTS; s++)
-            L->st[s][n] = L->st[s][i];
-        n++;
-    }
-    if (n == 0) {
+    L->nd = em_layout_collapse(L->nd, L->shape, EM_GEN_SLOTS, L->st, L->used,
+                               EM_GEN_SLOT_OUT, 1);
+    if (L->nd == 0) {
         L->nd = 1;
         L->shape[0] = 1;
         for (int s = 0; s < EM_GEN_SLOTS; s++)
             L->st[s][0] = 0;
-        return;
     }
-    /* Insertion sort (stable) on |output stride|, largest first, so the
-     * innermost loop walks the output's memory in order. */
-    for (int i = 1; i < n; i++) {
-        for (int j = i; j > 0; j--) {
-            int64_t a = L->st[EM_GEN_SLOT_OUT][j - 1],
-                    b = L->st[EM_GEN_SLOT_OUT][j];
-            if ((a < 0 ? -a : a) >= (b < 0 ? -b : b))
-                break;
-            int64_t t = L->shape[j];
-            L->shape[j] = L->shape[j - 1];
-            L->shape[j - 1] = t;
-            for (int s = 0; s < EM_GEN_SLOTS; s++) {
-                t = L->st[s][j];
-                L->st[s][j] = L->st[s][j - 1];
-                L->st[s][j - 1] = t;
-            }
-        }
-    }
-    /* Merge axis i into i+1 when every operand steps over it as one run. */
-    int m = 0;
-    for (int i = 1; i < n; i++) {
-        int ok = 1;
-        for (int s = 0; s < EM_GEN_SLOTS && ok; s++)
-            if (L->used[s] && L->st[s][m] != L->shape[i] * L->st[s][i])
-                ok = 0;
-        if (ok) {
-            L->shape[m] *= L->shape[i];
-            for (int s = 0; s < EM_GEN_SLOTS; s++)
-                L->st[s][m] = L->st[s][i];
-        } else {
-            m++;
-            L->shape[m] = L->shape[i];
-            for (int s = 0; s < EM_GEN_SLOTS; s++)
-                L->st[s][m] = L->st[s][i];
-        }
-    }
-    L->nd = m + 1;
-}
-
-/* Largest |offset| sum an operand reaches: bounds every partial offset
- * the strided kernel computes. */
-static int fits_32(const layout *L, int64_t n)
-{
-    if (n >= ((int64_t)1 << 31))
-        return 0;
-    for (int s = 0; s < EM_GEN_SLOTS; s++) {
-        int64_t span = 0;
-        if (!L->used[s])
-            continue;
-        for (int i = 0; i < L->nd; i++) {
-            int64_t st = L->st[s][i] < 0 ? -L->st[s][i] : L->st[s][i];
-            if (st >= ((int64_t)1 << 31))
-                return 0;
-            span += (L->shape[i] - 1) * st;
-            if (span >= ((int64_t)1 << 31))
-                return 0;
-        }
-    }
-    return 1;
 }
 
 static int all_contiguous(const em_array *out, const operand_view *v, int nin,
@@ -409,7 +326,7 @@ static em_status launch(em_op op, const operand_view *v, int nin,
              all_contiguous(out, v, nin, where, EM_ARRAY_F_CONTIGUOUS);
     if (contig) {
         d.layout = EM_GEN_CONTIG;
-        d.idx64 = !cuda || c->n >= ((int64_t)1 << 31);
+        d.idx64 = !cuda || !em_layout_fits32(0, NULL, 0, NULL, NULL, c->n, 0);
         if (cuda && !where)
             d.vec = (uint8_t)vector_width(&d, c, nin);
     } else {
@@ -431,7 +348,10 @@ static em_status launch(em_op op, const operand_view *v, int nin,
         collapse(&L);
         d.layout = EM_GEN_STRIDED;
         d.ndim = (uint8_t)L.nd;
-        d.idx64 = !cuda || !fits_32(&L, c->n);
+        /* bounds every partial offset the strided kernel computes */
+        d.idx64 = !cuda || !em_layout_fits32(L.nd, L.shape, EM_GEN_SLOTS,
+                                             (const int64_t(*)[EM_MAX_NDIM])L.st,
+                                             L.used, c->n, 0);
         for (int s2 = 0; s2 < EM_GEN_SLOTS; s2++) {
             int64_t last;
             if (!L.used[s2])
@@ -497,8 +417,9 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
     em_dtype loop_in[2] = {EM_BOOL, EM_BOOL}, loop_out;
     operand_view v[2];
     em_array tmp[3];
-    int nd = 0, made_out = 0, ntmp = 0;
+    int nd = 0, made_out = 0, ntmp = 0, in_nd[2];
     int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM];
+    const int64_t *in_shape[2];
     em_stream *on = NULL;
     em_status st;
     char b1[SHAPE_STR], b2[SHAPE_STR];
@@ -528,13 +449,14 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
 
     /* The call's shape: the inputs' (and the mask's) broadcast, which the
      * output must equal. */
-    for (int k = 0; k < nin; k++)
-        if (in[k].array &&
-            (st = em_shape_broadcast(nd, shape, in[k].array->ndim,
-                                     in[k].array->shape, &nd, shape)) != EM_OK)
-            return em_error(
-                st, "ufunc '%s': operands could not be broadcast together: %s",
-                info->name, em_last_error());
+    for (int k = 0; k < nin; k++) {
+        in_nd[k] = in[k].array ? in[k].array->ndim : 0;
+        in_shape[k] = in[k].array ? in[k].array->shape : NULL;
+    }
+    if ((st = em_layout_broadcast(nin, in_nd, in_shape, &nd, shape)) != EM_OK)
+        return em_error(
+            st, "ufunc '%s': operands could not be broadcast together: %s",
+            info->name, em_last_error());
     if (where && (st = em_shape_broadcast(nd, shape, where->ndim, where->shape,
                                           &nd, shape)) != EM_OK)
         return em_error(

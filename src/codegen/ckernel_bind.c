@@ -7,6 +7,7 @@
 
 #include "codegen/ckernel.h"
 #include "codegen/linalg_table.h"
+#include "core/layout.h"
 
 const char *ck_ctype(em_dtype d)
 {
@@ -198,26 +199,17 @@ em_status ck_broadcast(const em_ckernel *k, const em_operand *in,
                        const em_array *out, int np, int *nd, int64_t *shape,
                        int *narr)
 {
-    em_status st;
-    *nd = *narr = 0;
+    int ndim[EM_CK_MAX_PARAMS];
+    const int64_t *shapes[EM_CK_MAX_PARAMS];
+    *narr = 0;
     for (int j = 0; j < np; j++) {
         const em_array *a = array_arg(k, in, out, j);
-        int64_t tmp[EM_MAX_NDIM];
-        int nt;
-        if (!a || k->p[j].raw)
-            continue;
-        if ((*narr)++ == 0) {
-            *nd = a->ndim;
-            memcpy(shape, a->shape, sizeof(int64_t) * (size_t)*nd);
-            continue;
-        }
-        if ((st = em_shape_broadcast(*nd, shape, a->ndim, a->shape, &nt,
-                                     tmp)) != EM_OK)
-            return st;
-        *nd = nt;
-        memcpy(shape, tmp, sizeof(int64_t) * (size_t)*nd);
+        int arr = a && !k->p[j].raw;
+        ndim[j] = arr ? a->ndim : 0;
+        shapes[j] = arr ? a->shape : NULL;
+        *narr += arr;
     }
-    return EM_OK;
+    return em_layout_broadcast(np, ndim, shapes, nd, shape);
 }
 
 em_status ck_check_outputs(const em_ckernel *k, const em_array *out, int nd,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "codegen/ckernel.h"
+#include "core/layout.h"
 
 #define MAX_ARGS (EM_CK_MAX_PARAMS * (EM_MAX_NDIM + 2) + EM_MAX_NDIM + 2)
 
@@ -149,21 +150,18 @@ static em_status gen_ewise(const em_ckernel *k, const ck_bound *b,
 /* Element strides of a over the shape (nd, shape), right-aligned, 0 on
  * broadcast axes. */
 static em_status elem_strides(const em_ckernel *k, int j, const em_array *a,
-                              int nd, int64_t *st)
+                              int nd, const int64_t *shape, int64_t *st)
 {
     int64_t isz = (int64_t)em_dtype_size(a->dtype);
+    em_layout_broadcast_strides(a->ndim, a->shape, a->strides, nd, shape, st);
     for (int ax = 0; ax < nd; ax++) {
-        int aa = ax - (nd - a->ndim);
-        st[ax] = 0;
-        if (aa < 0 || a->shape[aa] == 1)
-            continue;
-        if (a->strides[aa] % isz)
+        if (st[ax] % isz)
             return em_error(EM_ERR_NOT_SUPPORTED,
                             "ElementwiseKernel '%s': the argument for '%s' "
                             "has a byte stride (%lld) that is not a multiple "
                             "of its item size; pass a copy",
-                            k->name, k->p[j].name, (long long)a->strides[aa]);
-        st[ax] = a->strides[aa] / isz;
+                            k->name, k->p[j].name, (long long)st[ax]);
+        st[ax] /= isz;
     }
     return EM_OK;
 }
@@ -172,8 +170,6 @@ static em_status geometry(const em_ckernel *k, const em_operand *in,
                           const em_array *out, const ck_bound *b, int nd,
                           const int64_t *shape, ew_geom *g)
 {
-    int64_t st[EM_CK_MAX_PARAMS][EM_MAX_NDIM];
-    int keep[EM_MAX_NDIM], nk = 0;
     em_status s;
     memset(g, 0, sizeof *g);
     g->n = 1;
@@ -184,33 +180,13 @@ static em_status geometry(const em_ckernel *k, const em_operand *in,
         if (k->p[j].raw || !a || b->scalar[j])
             continue;
         g->isarr[j] = 1;
-        if ((s = elem_strides(k, j, a, nd, st[j])) != EM_OK)
+        if ((s = elem_strides(k, j, a, nd, shape, g->st[j])) != EM_OK)
             return s;
     }
-    for (int ax = 0; ax < nd; ax++)
-        if (shape[ax] != 1)
-            keep[nk++] = ax;
-    /* merge axis keep[t] into the one after when every operand allows */
-    g->nd = 0;
-    for (int t = 0; t < nk; t++) {
-        int ax = keep[t], merge = k->reduce_dims && g->nd > 0;
-        for (int j = 0; j < k->np && merge; j++)
-            if (g->isarr[j] &&
-                g->st[j][g->nd - 1] != st[j][ax] * shape[ax])
-                merge = 0;
-        if (merge) {
-            g->shape[g->nd - 1] *= shape[ax];
-            for (int j = 0; j < k->np; j++)
-                if (g->isarr[j])
-                    g->st[j][g->nd - 1] = st[j][ax];
-        } else {
-            g->shape[g->nd] = shape[ax];
-            for (int j = 0; j < k->np; j++)
-                if (g->isarr[j])
-                    g->st[j][g->nd] = st[j][ax];
-            g->nd++;
-        }
-    }
+    if (nd > 0)
+        memcpy(g->shape, shape, (size_t)nd * sizeof *shape);
+    g->nd = em_layout_collapse(nd, g->shape, k->np, g->st, g->isarr, -1,
+                               k->reduce_dims);
     g->contig = g->nd <= 1;
     for (int j = 0; j < k->np && g->nd == 1; j++)
         if (g->isarr[j] && g->st[j][0] != 1)

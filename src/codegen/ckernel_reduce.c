@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "codegen/ckernel.h"
+#include "core/layout.h"
 
 #define MAX_ARGS (EM_CK_MAX_PARAMS * (2 * EM_MAX_NDIM + 1) + 2 * EM_MAX_NDIM + 8)
 
@@ -426,34 +427,6 @@ static size_t reduce_type_size(const em_ckernel *k, const ck_bound *b)
     return 0;
 }
 
-/* Collapse a set of axes (ext, per-operand strides) in place; returns the
- * new count. Extent-1 axes go; neighbours merge when every operand's
- * outer stride is its inner stride times the inner extent. */
-static int collapse(int n, int64_t *ext, int64_t st[][EM_MAX_NDIM],
-                    const int *use, int np)
-{
-    int m = 0;
-    for (int a = 0; a < n; a++) {
-        int merge = m > 0;
-        if (ext[a] == 1)
-            continue;
-        for (int j = 0; j < np && merge; j++)
-            if (use[j] && st[j][m - 1] != st[j][a] * ext[a])
-                merge = 0;
-        if (merge) {
-            ext[m - 1] *= ext[a];
-            for (int j = 0; j < np; j++)
-                st[j][m - 1] = st[j][a];
-        } else {
-            ext[m] = ext[a];
-            for (int j = 0; j < np; j++)
-                st[j][m] = st[j][a];
-            m++;
-        }
-    }
-    return m;
-}
-
 em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
                             em_array *out, const int *axes, int naxis,
                             int keepdims, em_stream *s)
@@ -527,19 +500,20 @@ em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
     /* strides over the kept and the reduced axes, in elements */
     for (int j = 0; j < k->np; j++) {
         const em_array *a = j < k->nin ? in[j].array : &out[j - k->nin];
-        int64_t isz;
+        int64_t isz, bst[EM_MAX_NDIM];
         if (!a)
             continue;
         g.isarr[j] = 1;
         use_k[j] = 1;
         use_r[j] = j < k->nin;
         isz = (int64_t)em_dtype_size(a->dtype);
+        if (j < k->nin)
+            em_layout_broadcast_strides(a->ndim, a->shape, a->strides, nd,
+                                        shape, bst);
         for (int ax = 0, ko = 0, ro = 0, oo = 0; ax < nd; ax++) {
             int64_t bs = 0;
             if (j < k->nin) {
-                int aa = ax - (nd - a->ndim);
-                if (aa >= 0 && a->shape[aa] != 1)
-                    bs = a->strides[aa];
+                bs = bst[ax];
             } else if (!red[ax] || keepdims) {
                 bs = a->shape[oo] != 1 ? a->strides[oo] : 0;
                 oo++;
@@ -573,8 +547,8 @@ em_status em_ckernel_reduce(em_ckernel *k, const em_operand *in,
         else
             g.ksh[ko++] = shape[ax];
     }
-    g.kd = collapse(g.kd, g.ksh, g.kst, use_k, k->np);
-    g.rd = collapse(g.rd, g.rsh, g.rst, use_r, k->np);
+    g.kd = em_layout_collapse(g.kd, g.ksh, k->np, g.kst, use_k, -1, 1);
+    g.rd = em_layout_collapse(g.rd, g.rsh, k->np, g.rst, use_r, -1, 1);
 
     ck_key_init(&key, k, &b);
     key.nd0 = (uint8_t)g.kd;
