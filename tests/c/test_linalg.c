@@ -1,7 +1,8 @@
-/* Products and cumulative sums: every kernel the matmul and cumulate
- * generators can produce compiles with NVRTC (PTX for sm_90, no GPU
- * needed) and with the host compiler; results on the test device against
- * hand-computed values; bad input is refused with the right status. NVRTC
+/* Products and cumulative sums: the matmul and cumulate generators'
+ * kernels compile with NVRTC (PTX for sm_90, no GPU needed) and with the
+ * host compiler, every dtype in the first variant and the other variants
+ * for a rotating sample of dtypes (sample.h); results on the test device
+ * against hand-computed values; bad input is refused with the right status. NVRTC
  * missing fails the test unless EMBER_TEST_NO_NVRTC=1 says so. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,9 +11,13 @@
 #include "check.h"
 #include "codegen/cumulate.h"
 #include "codegen/matmul.h"
+#include "sample.h"
 
 static em_device *dev;
 static int have_nvrtc = 1;
+
+/* One dtype in VARIANT_EVERY gets each variant beyond the first. */
+enum { VARIANT_EVERY = 3 };
 
 static void compile_one(const char *src, em_device_type target,
                         const char *what)
@@ -21,7 +26,8 @@ static void compile_one(const char *src, em_device_type target,
     char *log = NULL;
     em_status st;
     if (target == EM_DEVICE_CUDA) {
-        st = em_compile_cuda(src, what, NULL, 0, 90, EM_CODE_PTX, &c, &log);
+        st = em_compile_cuda(src, what, sample_nvrtc_opts, SAMPLE_NVRTC_NOPTS,
+                             90, EM_CODE_PTX, &c, &log);
     } else {
         static const char *const o0[] = {"-O0"};
         st = em_compile_host(src, what, o0, 1, &c, &log);
@@ -53,6 +59,9 @@ static void test_compile_all(void)
                 char *src = NULL, what[64];
                 if (target == EM_DEVICE_CPU && v != 1)
                     continue; /* the host has one kernel for all */
+                if (v != 1 && !sample_pick((unsigned)dt, (unsigned)v, 0,
+                                           VARIANT_EVERY))
+                    continue;
                 snprintf(what, sizeof what, "matmul_%s_%d.cu",
                          em_dtype_get((em_dtype)dt)->name, v);
                 CHECK_OK(em_gen_matmul_source(&d, target, "mm", &src));
@@ -80,6 +89,9 @@ static void test_compile_all(void)
                     if (k == 3 && target != EM_DEVICE_CUDA)
                         continue;
                     if (k == 2 && (op != EM_CUM_SUM || in == EM_FLOAT16))
+                        continue;
+                    if (k && !sample_pick((unsigned)in, (unsigned)op,
+                                          (unsigned)k, VARIANT_EVERY))
                         continue;
                     snprintf(what, sizeof what, "cum_%d_%d_%d_%d.cu", op, in,
                              (int)d.out, d.kind);
@@ -372,6 +384,7 @@ int main(void)
     }
     em_set_current_device(dev);
     printf("test_linalg on %s\n", em_device_name(dev));
+    sample_seed("test_linalg");
     test_compile_all();
     test_matmul_int();
     test_matmul_types();
