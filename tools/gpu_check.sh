@@ -2,7 +2,7 @@
 # The one call on the lent GPU machine: build ember there (it reaches no
 # package registry, so no build isolation), run every C and Python test on
 # the GPU, then the benchmarks side by side with CuPy. Logs go under $OUT.
-#   device run: bash tools/gpu_check.sh [tests|examples|bench|all|profile]
+#   device run: bash tools/gpu_check.sh [tests|examples|bench|all|profile|sanitize]
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/ember-out}
@@ -67,6 +67,27 @@ if [ "$what" = examples ] || [ "$what" = all ]; then
     echo "--- $f"; timeout 300 $PY "$f" 2>&1 || { echo "EXAMPLE FAILED: $f"; status=1; }
   done 2>&1 | tee "$OUT/examples.log"
   grep -q "EXAMPLE FAILED" "$OUT/examples.log" && status=1
+fi
+
+if [ "$what" = sanitize ]; then
+  # compute-sanitizer over the cuda half of a subset that reaches every
+  # kernel family: elementwise and ufuncs, reductions, scans, sorts,
+  # compaction, histograms, sets, indexing, users' kernels (C++ and jit),
+  # cooperative launch. memcheck on all of it, racecheck (much slower) on
+  # the families with shared memory and barriers. Logs: sanitize_*.log.
+  echo "== compute-sanitizer"
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  MEMCHECK=${MEMCHECK_FILES:-"test_array_ufunc.py test_array_reduce.py test_parallel_scan.py test_parallel_sort.py test_compaction.py test_parallel_hist.py test_unique_sets.py test_array_advindex.py test_kernels_cxx.py test_jit_numba_surface.py test_rawkernel.py"}
+  RACECHECK=${RACECHECK_FILES:-"test_parallel_scan.py test_parallel_sort.py test_parallel_hist.py test_jit_numba_surface.py"}
+  for tool in memcheck racecheck; do
+    files=$MEMCHECK; [ $tool = racecheck ] && files=$RACECHECK
+    (cd tests/python && EMBER_TEST_REQUIRE_GPU=1 timeout ${SAN_TIMEOUT:-240} "$CS" --tool $tool \
+        --error-exitcode 99 --print-limit 20 $PY -m pytest -q -x -p no:cacheprovider \
+        -k "cuda and not fuzz" $files) >"$OUT/sanitize_$tool.log" 2>&1
+    rc=$?
+    echo "$tool: exit $rc ($( grep -E "ERROR SUMMARY|passed|failed" "$OUT/sanitize_$tool.log" | tail -2 | tr '\n' ' '))"
+    [ $rc -ne 0 ] && status=1
+  done
 fi
 
 if [ "$what" = profile ]; then
