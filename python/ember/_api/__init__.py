@@ -15,6 +15,7 @@ for _mod, _names in {
                 "triu_indices_from unravel_index",
     "index_tricks": "c_ r_",
     "assign": "copyto",
+    "average": "average",
     "arrayapi": "astype diff unstack",
     "compare": "allclose array_equal array_equiv isclose",
     "calculus": "convolve correlate ediff1d fix gradient i0 interp sinc trapezoid "

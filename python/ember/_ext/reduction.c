@@ -26,25 +26,23 @@ enum {
     P_WHERE,
     P_MEAN,
     P_CORRECTION,
-    P_WEIGHTS,
-    P_RETURNED,
     P_COUNT
 };
 
 static const char *const pnames[P_COUNT] = {
     "a",       "axis",  "dtype", "out",        "keepdims", "ddof",
-    "initial", "where", "mean",  "correction", "weights",  "returned"};
+    "initial", "where", "mean",  "correction"};
 
 #define END (-1)
 
 typedef struct spec {
     const char *name;
-    int op;                /* em_reduce_op, or -1 for ptp/average */
+    int op;                /* em_reduce_op, or OP_PTP */
     signed char pos[8];    /* positional order (END-terminated) */
     signed char kwonly[6]; /* keyword-only (END-terminated) */
 } spec;
 
-enum { OP_PTP = -1, OP_AVERAGE = -2 };
+enum { OP_PTP = -1 };
 
 #define SUM_POS                                                                \
     {                                                                          \
@@ -99,10 +97,6 @@ static const spec specs[] = {
     {"nanmax", EM_RED_NANMAX, MIN_POS, {END}},
     {"nanargmin", EM_RED_NANARGMIN, ARG_POS, {P_KEEPDIMS, END}},
     {"nanargmax", EM_RED_NANARGMAX, ARG_POS, {P_KEEPDIMS, END}},
-    {"average",
-     OP_AVERAGE,
-     {P_A, P_AXIS, P_WEIGHTS, P_RETURNED, END},
-     {P_KEEPDIMS, END}},
 };
 
 enum {
@@ -129,8 +123,7 @@ enum {
     S_NANMIN,
     S_NANMAX,
     S_NANARGMIN,
-    S_NANARGMAX,
-    S_AVERAGE
+    S_NANARGMAX
 };
 
 /* Bind fastcall arguments to parameter slots. first: the first positional
@@ -202,14 +195,12 @@ static int parse_axis(const spec *sp, PyObject *o, call *c)
         return 0;
     if (PyTuple_Check(o) || PyList_Check(o)) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        if (arg || sp->op == OP_AVERAGE) {
-            if (arg) {
-                PyErr_Format(PyExc_TypeError,
-                             "'%.50s' object cannot be interpreted as an "
-                             "integer (%s takes one axis or None)",
-                             Py_TYPE(o)->tp_name, sp->name);
-                return -1;
-            }
+        if (arg) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.50s' object cannot be interpreted as an "
+                         "integer (%s takes one axis or None)",
+                         Py_TYPE(o)->tp_name, sp->name);
+            return -1;
         }
         if (n > EM_MAX_NDIM) {
             PyErr_Format(PyExc_ValueError, "%s: too many axes (%zd)", sp->name,
@@ -487,228 +478,6 @@ static PyObject *do_ptp(empy_state *st, call *c)
     return r;
 }
 
-/* A new array: x cast to dtype (x itself, with a new reference, when it
- * already has it). */
-static PyObject *cast(empy_state *st, PyObject *x, em_dtype dt)
-{
-    em_array r;
-    em_status rc;
-    if (EMPY_ARR(x)->dtype == dt) {
-        Py_INCREF(x);
-        return x;
-    }
-    memset(&r, 0, sizeof r);
-    rc = empy_array_copy_new(EMPY_ARR(x), NULL, (int)dt, 'C', &r);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return empy_ndarray_new(st, &r, NULL);
-}
-
-static PyObject *do_average(empy_state *st, call *c, PyObject *wobj,
-                            PyObject *returned_obj)
-{
-    em_array *a = EMPY_ARR(c->a);
-    int returned = returned_obj ? PyObject_IsTrue(returned_obj) : 0;
-    PyObject *w = NULL, *aw = NULL, *prod = NULL, *num = NULL, *den = NULL,
-             *avg = NULL, *in[2], *res = NULL, *wv = NULL;
-    em_dtype rt;
-    em_reduce_args keep;
-    em_status rc;
-    if (returned < 0)
-        return NULL;
-    if (!wobj || wobj == Py_None) {
-        spec msp = specs[S_MEAN];
-        if (!(avg = do_reduce(st, &msp, c)))
-            return NULL;
-        if (!returned)
-            return avg;
-        {
-            /* The count, in the average's dtype, broadcast to its shape. */
-            em_array cnt;
-            double k = (double)reduced_count(a, &c->ra);
-            em_dtype dt = EMPY_ARR(avg)->dtype;
-            memset(&cnt, 0, sizeof cnt);
-            rc = em_array_empty(a->device, dt, EMPY_ARR(avg)->ndim,
-                                EMPY_ARR(avg)->shape, 'C', NULL, &cnt);
-            if (rc == EM_OK)
-                EMPY_NOGIL(rc, em_array_fill(&cnt, &k, EM_FLOAT64, NULL));
-            if (rc != EM_OK) {
-                em_array_release(&cnt);
-                Py_DECREF(avg);
-                return empy_raise(st, rc);
-            }
-            if (!(den = empy_ndarray_new(st, &cnt, NULL))) {
-                Py_DECREF(avg);
-                return NULL;
-            }
-            res = PyTuple_Pack(2, avg, den);
-            Py_DECREF(avg);
-            Py_DECREF(den);
-            return res;
-        }
-    }
-    if (empy_is_ndarray(wobj)) {
-        Py_INCREF(wobj);
-        w = wobj;
-    } else if (!(w = empy_asarray(st, wobj, -1, a->device, EMPY_COPY_IF_NEEDED,
-                                  'K'))) {
-        return NULL;
-    }
-    if (EMPY_ARR(w)->device != a->device) {
-        PyErr_Format(PyExc_ValueError, "average: a is on %s and weights on %s",
-                     em_device_name(a->device),
-                     em_device_name(EMPY_ARR(w)->device));
-        goto done;
-    }
-    /* The result type: NumPy's, with integers averaging in float64. */
-    {
-        em_dtype p;
-        if (empy_promote(a->dtype, EMPY_ARR(w)->dtype, &p) < 0) {
-            PyErr_Format(PyExc_TypeError, "average: no common dtype");
-            goto done;
-        }
-        if (em_dtype_get(p)->kind_id == EM_KIND_BOOL ||
-            em_dtype_get(p)->kind_id == EM_KIND_INT ||
-            em_dtype_get(p)->kind_id == EM_KIND_UINT)
-            p = EM_FLOAT64;
-        rt = p;
-    }
-    {
-        em_array *wa = EMPY_ARR(w);
-        int same =
-            wa->ndim == a->ndim &&
-            !memcmp(wa->shape, a->shape, (size_t)a->ndim * sizeof(int64_t));
-        if (!same) {
-            em_array view;
-            int64_t shape[EM_MAX_NDIM];
-            int ax;
-            if (!c->ra.axes) {
-                PyErr_SetString(PyExc_TypeError,
-                                "Axis must be specified when shapes of a and "
-                                "weights differ.");
-                goto done;
-            }
-            if (wa->ndim != 1 || c->ra.naxes != 1) {
-                PyErr_SetString(PyExc_TypeError,
-                                "1D weights expected when shapes of a and "
-                                "weights differ.");
-                goto done;
-            }
-            ax = c->ra.axes[0];
-            if (ax < -a->ndim || ax >= a->ndim) {
-                PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS),
-                             "axis %d is out of bounds for array of dimension "
-                             "%d",
-                             ax, a->ndim);
-                goto done;
-            }
-            if (ax < 0)
-                ax += a->ndim;
-            if (wa->shape[0] != a->shape[ax]) {
-                PyErr_SetString(PyExc_ValueError,
-                                "Length of weights not compatible with "
-                                "specified axis.");
-                goto done;
-            }
-            for (int i = 0; i < a->ndim; i++)
-                shape[i] = i == ax ? wa->shape[0] : 1;
-            memset(&view, 0, sizeof view);
-            rc = em_array_reshape_view(wa, a->ndim, shape, 'C', &view);
-            if (rc != EM_OK) {
-                empy_raise(st, rc);
-                goto done;
-            }
-            if (!(wv = empy_ndarray_new(st, &view, w)))
-                goto done;
-        }
-    }
-    if (!(aw = cast(st, c->a, rt)))
-        goto done;
-    in[0] = aw;
-    in[1] = wv ? wv : w;
-    if (!(prod = empy_ufunc_call(st, EM_OP_MULTIPLY, in, 2, NULL, NULL)))
-        goto done;
-    keep = c->ra;
-    keep.has_dtype = 1;
-    keep.dtype = rt;
-    {
-        call c2 = *c;
-        PyObject *wsrc = wv ? wv : w, *wb;
-        c2.ra = keep;
-        c2.a = prod;
-        if (!(num = reduce_into(st, EM_RED_SUM, &c2, NULL)))
-            goto done;
-        /* The weights' sum over the same axes: broadcast first so that
-         * 1-D weights count once per reduced element, as NumPy's. */
-        {
-            em_array bw;
-            memset(&bw, 0, sizeof bw);
-            rc = em_array_broadcast_to(EMPY_ARR(wsrc), a->ndim, a->shape, &bw);
-            if (rc != EM_OK) {
-                empy_raise(st, rc);
-                goto done;
-            }
-            if (!(wb = empy_ndarray_new(st, &bw, wsrc)))
-                goto done;
-        }
-        c2.a = wb;
-        den = reduce_into(st, EM_RED_SUM, &c2, NULL);
-        Py_DECREF(wb);
-        if (!den)
-            goto done;
-    }
-    {
-        /* NumPy refuses weights that sum to zero anywhere. */
-        em_array z, anyz;
-        em_operand ops[2];
-        em_reduce_args none;
-        unsigned char flag = 0;
-        memset(&z, 0, sizeof z);
-        memset(&anyz, 0, sizeof anyz);
-        memset(ops, 0, sizeof ops);
-        memset(&none, 0, sizeof none);
-        ops[0].array = EMPY_ARR(den);
-        ops[0].dtype = EMPY_ARR(den)->dtype;
-        ops[1].dtype = EM_INT64;
-        ops[1].weak = 1;
-        ops[1].value.i = 0;
-        EMPY_NOGIL(rc, em_ufunc_apply(EM_OP_EQUAL, ops, 2, &z, NULL, NULL));
-        if (rc == EM_OK)
-            EMPY_NOGIL(rc, em_reduce(EM_RED_ANY, &z, &none, &anyz, NULL));
-        if (rc == EM_OK)
-            EMPY_NOGIL(rc, em_array_to_host(&anyz, &flag, NULL, NULL));
-        em_array_release(&z);
-        em_array_release(&anyz);
-        if (rc != EM_OK) {
-            empy_raise(st, rc);
-            goto done;
-        }
-        if (flag) {
-            PyErr_SetString(PyExc_ZeroDivisionError,
-                            "Weights sum to zero, can't be normalized");
-            goto done;
-        }
-    }
-    in[0] = num;
-    in[1] = den;
-    if (!(avg = empy_ufunc_call(st, EM_OP_TRUE_DIVIDE, in, 2, NULL, NULL)))
-        goto done;
-    if (returned) {
-        res = PyTuple_Pack(2, avg, den);
-        Py_DECREF(avg);
-    } else {
-        res = avg;
-    }
-done:
-    Py_XDECREF(w);
-    Py_XDECREF(wv);
-    Py_XDECREF(aw);
-    Py_XDECREF(prod);
-    Py_XDECREF(num);
-    Py_XDECREF(den);
-    return res;
-}
-
 static PyObject *dispatch(empy_state *st, int which, PyObject *self,
                           PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames)
@@ -722,8 +491,6 @@ static PyObject *dispatch(empy_state *st, int which, PyObject *self,
     }
     if (sp->op == OP_PTP)
         r = do_ptp(st, &c);
-    else if (sp->op == OP_AVERAGE)
-        r = do_average(st, &c, v[P_WEIGHTS], v[P_RETURNED]);
     else
         r = do_reduce(st, sp, &c);
     Py_XDECREF(c.a);
@@ -753,7 +520,7 @@ FN(prod, S_PROD) FN(mean, S_MEAN) FN(var, S_VAR) FN(std, S_STD) FN(min, S_MIN)
                 FN(nanmean, S_NANMEAN) FN(nanvar, S_NANVAR) FN(nanstd, S_NANSTD)
                     FN(nanmin, S_NANMIN) FN(nanmax, S_NANMAX) FN(nanargmin,
                                                                  S_NANARGMIN)
-                        FN(nanargmax, S_NANARGMAX) FN(average, S_AVERAGE)
+                        FN(nanargmax, S_NANARGMAX)
 
                             METH(sum, S_SUM) METH(prod, S_PROD)
                                 METH(mean, S_MEAN) METH(var, S_VAR)
@@ -836,9 +603,6 @@ FN(prod, S_PROD) FN(mean, S_MEAN) FN(var, S_VAR) FN(std, S_STD) FN(min, S_MIN)
                           "\n--\n\nIndex of the minimum ignoring NaNs."),
         FENTRY(nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False)"
                           "\n--\n\nIndex of the maximum ignoring NaNs."),
-        FENTRY(average,
-               "average(a, axis=None, weights=None, returned=False, *, "
-               "keepdims=False)\n--\n\nWeighted average."),
         {NULL},
 };
 
