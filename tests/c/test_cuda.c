@@ -405,6 +405,39 @@ static void test_pinned(void)
     CHECK_OK(em_host_free(NULL));
 }
 
+/* Where a foreign pointer lives, as the driver tells it: device memory
+ * (an interior address too) on its GPU, host memory of every kind on cpu,
+ * on any thread (one with no current context included). */
+static void *pointer_devices(void *arg)
+{
+    int *ok = arg;
+    void *d = NULL, *pin = NULL, *h = malloc(64);
+    em_device *w = NULL, *c = NULL, *hp = NULL, *np = NULL;
+    em_device *cpu = NULL;
+    *ok = em_device_get(EM_DEVICE_CPU, 0, &cpu) == EM_OK
+          && em_malloc(dev, 4096, NULL, &d) == EM_OK
+          && em_host_alloc(256, &pin) == EM_OK && h
+          && em_pointer_device((char *)d + 100, &w) == EM_OK && w == dev
+          && em_pointer_device(pin, &c) == EM_OK && c == cpu
+          && em_pointer_device(h, &hp) == EM_OK && hp == cpu
+          && em_pointer_device(NULL, &np) == EM_OK && np == cpu;
+    em_free(dev, d, NULL);
+    em_host_free(pin);
+    free(h);
+    return NULL;
+}
+
+static void test_pointer_device(void)
+{
+    pthread_t t;
+    int ok = 0, ok2 = 0;
+    pointer_devices(&ok);
+    CHECK(ok);
+    CHECK(pthread_create(&t, NULL, pointer_devices, &ok2) == 0);
+    pthread_join(t, NULL);
+    CHECK(ok2);
+}
+
 /* A fresh thread has no current context: the backend must make one
  * current before the driver call. */
 static void *other_thread(void *arg)
@@ -468,6 +501,7 @@ int main(void)
     test_bad_image();
     test_streams_events();
     test_pinned();
+    test_pointer_device();
     test_threads();
     return check_report("test_cuda");
 }

@@ -85,6 +85,25 @@ static void test_devices(void)
     CHECK_OK(em_device_get(EM_DEVICE_CPU, 0, &e));
     CHECK(e == d);
 
+    /* Host memory is on cpu, with or without a CUDA driver (test_cuda
+     * checks device memory); so is a null pointer. */
+    {
+        void *h = malloc(32), *pm = NULL;
+        e = NULL;
+        CHECK_OK(em_pointer_device(h, &e));
+        CHECK(e == d);
+        CHECK_OK(em_malloc(d, 64, NULL, &pm));
+        e = NULL;
+        CHECK_OK(em_pointer_device(pm, &e));
+        CHECK(e == d);
+        e = NULL;
+        CHECK_OK(em_pointer_device(NULL, &e));
+        CHECK(e == d);
+        CHECK_STATUS(em_pointer_device(h, NULL), EM_ERR_INVALID_VALUE);
+        em_free(d, pm, NULL);
+        free(h);
+    }
+
     CHECK_STATUS(em_device_parse("tpu", &e), EM_ERR_INVALID_VALUE);
     CHECK(CONTAINS(em_last_error(), "tpu"));
     CHECK(e == NULL);
