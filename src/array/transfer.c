@@ -57,6 +57,7 @@
 #include <string.h>
 #include "array/array_internal.h"
 #include "backend/threadpool.h"
+#include "core/layout.h"
 
 #define STAGE_BYTES ((size_t)16 << 20)
 #define STAGE_MAX 8
@@ -87,33 +88,23 @@ enum { REBASE_DST = 1, REBASE_SRC = 2 };
 static void xl_init(xlayout *l, int nd, const int64_t *shape, size_t itemsize,
                     const int64_t *dstr, const int64_t *sstr, int reverse)
 {
-    int i, k = 0;
+    int64_t st[2][EM_MAX_NDIM];
     l->nt = 0;
     l->itemsize = (int64_t)itemsize;
-    for (i = 0; i < nd; i++) {
+    for (int i = 0; i < nd; i++) {
         int j = reverse ? nd - 1 - i : i;
-        int64_t dspan, sspan;
-        if (shape[j] == 1)
-            continue;
-        if (k > 0 && !__builtin_mul_overflow(dstr[j], shape[j], &dspan)
-            && !__builtin_mul_overflow(sstr[j], shape[j], &sspan)
-            && l->dstr[k - 1] == dspan && l->sstr[k - 1] == sspan) {
-            l->shape[k - 1] *= shape[j];
-            l->dstr[k - 1] = dstr[j];
-            l->sstr[k - 1] = sstr[j];
-            continue;
-        }
-        l->shape[k] = shape[j];
-        l->dstr[k] = dstr[j];
-        l->sstr[k] = sstr[j];
-        k++;
+        l->shape[i] = shape[j];
+        st[0][i] = dstr[j];
+        st[1][i] = sstr[j];
     }
-    if (k == 0) {
+    l->nd = em_layout_collapse(nd, l->shape, 2, st, NULL, -1, 1);
+    if (l->nd == 0) {
         l->shape[0] = 1;
-        l->dstr[0] = l->sstr[0] = (int64_t)itemsize;
-        k = 1;
+        st[0][0] = st[1][0] = (int64_t)itemsize;
+        l->nd = 1;
     }
-    l->nd = k;
+    memcpy(l->dstr, st[0], (size_t)l->nd * sizeof *st[0]);
+    memcpy(l->sstr, st[1], (size_t)l->nd * sizeof *st[1]);
 }
 
 static int xl_dense(const xlayout *l)

@@ -84,9 +84,14 @@ int em_layout_collapse(int nd, int64_t *shape, int nop,
     }
     for (int i = 0; i < n; i++) {
         int ok = merge && m > 0;
-        for (int j = 0; j < nop && ok; j++)
-            if ((!used || used[j]) && st[j][m - 1] != shape[i] * st[j][i])
+        for (int j = 0; j < nop && ok; j++) {
+            int64_t run;
+            /* a product past int64 is no run (and no real array) */
+            if ((!used || used[j]) &&
+                (__builtin_mul_overflow(shape[i], st[j][i], &run) ||
+                 st[j][m - 1] != run))
                 ok = 0;
+        }
         if (ok) {
             shape[m - 1] *= shape[i];
             move_axis(nop, st, m - 1, i);

@@ -157,6 +157,15 @@ static void test_collapse(void)
         CHECK(sh[0] == 0 && st[0][0] == 8);
     }
     {
+        /* a run whose byte product passes int64 does not merge, even
+         * where the wrapped product would equal the outer stride */
+        int64_t sh[] = {2, (int64_t)1 << 62};
+        memset(st, 0, sizeof st);
+        st[0][0] = 0;
+        st[0][1] = 4;
+        CHECK(em_layout_collapse(2, sh, 1, st, NULL, -1, 1) == 2);
+    }
+    {
         /* without merge, only the extent-1 axes go */
         int64_t sh[] = {3, 1, 4};
         memset(st, 0, sizeof st);
