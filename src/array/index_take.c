@@ -524,11 +524,11 @@ em_status em_choose(const em_array *a, const em_array *const *choices, int n,
         memset(&g, 0, sizeof g);
         g.ndim = nd;
         for (int d = 0; d < nd; d++) {
-            int j = d - (nd - a->ndim);
             g.shape[d] = shape[d + 1];
             g.src_strides[d] = stack.strides[d + 1];
-            g.idx_strides[0][d] = j < 0 || a->shape[j] == 1 ? 0 : a->strides[j];
         }
+        em_layout_broadcast_strides(a->ndim, a->shape, a->strides, nd,
+                                    shape + 1, g.idx_strides[0]);
         g.nidx = 1;
         g.idx[0] = a;
         g.extent[0] = n;
