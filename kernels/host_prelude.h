@@ -141,56 +141,29 @@
     typedef struct __attribute__((aligned(al))) name { T x; } name;           \
     static inline name make_##name(T x) { name v = {x}; return v; }
 
+/* One row per element type: its 1-, 2-, 3- and 4-wide vectors, given the
+ * alignments of the 1-, 2- and 4-wide ones (the 3-wide one keeps its
+ * element's alignment, as in CUDA). */
+#define __EM_VECS(T, base, al1, al2, al4)                                     \
+    __EM_VEC1(T, base##1, al1)                                                \
+    __EM_VEC2(T, base##2, al2)                                                \
+    __EM_VEC3(T, base##3)                                                     \
+    __EM_VEC4(T, base##4, al4)
+
 /* Every vector type of CUDA's vector_types.h, with its alignment (long is
  * 8 bytes here, as on 64-bit Linux hosts and GPUs). */
-__EM_VEC1(signed char, char1, 1)
-__EM_VEC2(signed char, char2, 2)
-__EM_VEC3(signed char, char3)
-__EM_VEC4(signed char, char4, 4)
-__EM_VEC1(unsigned char, uchar1, 1)
-__EM_VEC2(unsigned char, uchar2, 2)
-__EM_VEC3(unsigned char, uchar3)
-__EM_VEC4(unsigned char, uchar4, 4)
-__EM_VEC1(short, short1, 2)
-__EM_VEC2(short, short2, 4)
-__EM_VEC3(short, short3)
-__EM_VEC4(short, short4, 8)
-__EM_VEC1(unsigned short, ushort1, 2)
-__EM_VEC2(unsigned short, ushort2, 4)
-__EM_VEC3(unsigned short, ushort3)
-__EM_VEC4(unsigned short, ushort4, 8)
-__EM_VEC1(int, int1, 4)
-__EM_VEC2(int, int2, 8)
-__EM_VEC3(int, int3)
-__EM_VEC4(int, int4, 16)
-__EM_VEC1(unsigned int, uint1, 4)
-__EM_VEC2(unsigned int, uint2, 8)
-__EM_VEC3(unsigned int, uint3)
-__EM_VEC4(unsigned int, uint4, 16)
-__EM_VEC1(long, long1, 8)
-__EM_VEC2(long, long2, 16)
-__EM_VEC3(long, long3)
-__EM_VEC4(long, long4, 16)
-__EM_VEC1(unsigned long, ulong1, 8)
-__EM_VEC2(unsigned long, ulong2, 16)
-__EM_VEC3(unsigned long, ulong3)
-__EM_VEC4(unsigned long, ulong4, 16)
-__EM_VEC1(float, float1, 4)
-__EM_VEC2(float, float2, 8)
-__EM_VEC3(float, float3)
-__EM_VEC4(float, float4, 16)
-__EM_VEC1(long long, longlong1, 8)
-__EM_VEC2(long long, longlong2, 16)
-__EM_VEC3(long long, longlong3)
-__EM_VEC4(long long, longlong4, 16)
-__EM_VEC1(unsigned long long, ulonglong1, 8)
-__EM_VEC2(unsigned long long, ulonglong2, 16)
-__EM_VEC3(unsigned long long, ulonglong3)
-__EM_VEC4(unsigned long long, ulonglong4, 16)
-__EM_VEC1(double, double1, 8)
-__EM_VEC2(double, double2, 16)
-__EM_VEC3(double, double3)
-__EM_VEC4(double, double4, 16)
+__EM_VECS(signed char, char, 1, 2, 4)
+__EM_VECS(unsigned char, uchar, 1, 2, 4)
+__EM_VECS(short, short, 2, 4, 8)
+__EM_VECS(unsigned short, ushort, 2, 4, 8)
+__EM_VECS(int, int, 4, 8, 16)
+__EM_VECS(unsigned int, uint, 4, 8, 16)
+__EM_VECS(long, long, 8, 16, 16)
+__EM_VECS(unsigned long, ulong, 8, 16, 16)
+__EM_VECS(float, float, 4, 8, 16)
+__EM_VECS(long long, longlong, 8, 16, 16)
+__EM_VECS(unsigned long long, ulonglong, 8, 16, 16)
+__EM_VECS(double, double, 8, 16, 16)
 
 /* CUDA's dim3 is uint3 with constructors; C has only the layout. */
 typedef uint3 dim3;
