@@ -778,6 +778,21 @@ static em_status raise_dyn_shared(em_function *f, struct cu_fn *cf,
     return st;
 }
 
+/* Both launches check the dynamic shared memory the same way: it must fit
+ * the driver's unsigned, and a size past what the function allows so far
+ * raises its limit once. */
+static inline em_status launch_shared(em_function *f, struct cu_fn *cf,
+                                      size_t shared_bytes)
+{
+    if (shared_bytes > UINT_MAX)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "kernel '%s': %zu bytes of shared memory", f->name,
+                        shared_bytes);
+    if (shared_bytes > atomic_load_explicit(&cf->dyn_shared, memory_order_acquire))
+        return raise_dyn_shared(f, cf, (unsigned)shared_bytes);
+    return EM_OK;
+}
+
 /* The hot path: no allocation, no strings, no locks unless the failure or
  * the first large-shared-memory launch needs them. */
 static em_status cu_launch(em_function *f, em_dim3 grid, em_dim3 block,
@@ -786,16 +801,10 @@ static em_status cu_launch(em_function *f, em_dim3 grid, em_dim3 block,
     em_device *d = f->module->dev;
     struct cu_fn *cf = f->impl;
     CU_ENTER(d, "cuLaunchKernel");
-    if (shared_bytes > UINT_MAX)
-        return em_error(EM_ERR_INVALID_VALUE,
-                        "kernel '%s': %zu bytes of shared memory", f->name,
-                        shared_bytes);
+    em_status st = launch_shared(f, cf, shared_bytes);
+    if (st != EM_OK)
+        return st;
     unsigned shared = (unsigned)shared_bytes;
-    if (shared > atomic_load_explicit(&cf->dyn_shared, memory_order_acquire)) {
-        em_status st = raise_dyn_shared(f, cf, shared);
-        if (st != EM_OK)
-            return st;
-    }
     CUresult r = drv.cuLaunchKernel(cf->fn, grid.x, grid.y, grid.z, block.x,
                                     block.y, block.z, shared, stream_of(s),
                                     args, NULL);
@@ -822,16 +831,10 @@ static em_status cu_launch_cooperative(em_function *f, em_dim3 grid,
                         "the CUDA driver has no cuLaunchCooperativeKernel",
                         f->name);
     CU_ENTER(d, "cuLaunchCooperativeKernel");
-    if (shared_bytes > UINT_MAX)
-        return em_error(EM_ERR_INVALID_VALUE,
-                        "kernel '%s': %zu bytes of shared memory", f->name,
-                        shared_bytes);
+    em_status st = launch_shared(f, cf, shared_bytes);
+    if (st != EM_OK)
+        return st;
     unsigned shared = (unsigned)shared_bytes;
-    if (shared > atomic_load_explicit(&cf->dyn_shared, memory_order_acquire)) {
-        em_status st = raise_dyn_shared(f, cf, shared);
-        if (st != EM_OK)
-            return st;
-    }
     CUresult r = drv.cuLaunchCooperativeKernel(cf->fn, grid.x, grid.y, grid.z,
                                                block.x, block.y, block.z,
                                                shared, stream_of(s), args);
