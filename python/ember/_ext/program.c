@@ -656,6 +656,25 @@ static int name_expressions_arg(PyObject *o, PyObject **out)
     return 0;
 }
 
+/* RawModule and RawKernel take CuPy's compiler choices the same way; the
+ * three features ember lacks are refused rather than ignored. */
+static int check_cupy_options(const char *who, const char *backend, int cucomplex,
+                              int coop, int jitify)
+{
+    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
+        PyErr_Format(PyExc_ValueError, "%s: backend must be 'nvrtc' or 'nvcc', "
+                     "not '%s'", who, backend);
+        return -1;
+    }
+    if (cucomplex || coop || jitify) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(%s=True) is not supported "
+                     "by ember", who, cucomplex ? "translate_cucomplex"
+                     : coop ? "enable_cooperative_groups" : "jitify");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     /* CuPy's signature, plus cuda.core-style cubin= and ptx=. */
@@ -674,17 +693,8 @@ static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                                      &path, &opts, &backend, &cucomplex, &name, &cubin,
                                      &ptx, &exprs, &coop, &jitify))
         return NULL;
-    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
-        PyErr_Format(PyExc_ValueError, "RawModule: backend must be 'nvrtc' or 'nvcc', "
-                     "not '%s'", backend);
+    if (check_cupy_options("RawModule", backend, cucomplex, coop, jitify) < 0)
         return NULL;
-    }
-    if (cucomplex || coop || jitify) {
-        PyErr_Format(PyExc_NotImplementedError, "RawModule(%s=True) is not supported "
-                     "by ember", cucomplex ? "translate_cucomplex"
-                     : coop ? "enable_cooperative_groups" : "jitify");
-        return NULL;
-    }
     given = (code != Py_None) + (path != Py_None) + (cubin != Py_None) + (ptx != Py_None);
     if (given != 1) {
         PyErr_SetString(PyExc_TypeError,
@@ -1120,17 +1130,8 @@ static PyObject *RawKernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "UU|Osp$pp:RawKernel", kwlist, &code, &name,
                                      &opts, &backend, &cucomplex, &coop, &jitify))
         return NULL;
-    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
-        PyErr_Format(PyExc_ValueError, "RawKernel: backend must be 'nvrtc' or 'nvcc', "
-                     "not '%s'", backend);
+    if (check_cupy_options("RawKernel", backend, cucomplex, coop, jitify) < 0)
         return NULL;
-    }
-    if (cucomplex || coop || jitify) {
-        PyErr_Format(PyExc_NotImplementedError, "RawKernel(%s=True) is not supported "
-                     "by ember", cucomplex ? "translate_cucomplex"
-                     : coop ? "enable_cooperative_groups" : "jitify");
-        return NULL;
-    }
     k = (empy_RawKernel *)type->tp_alloc(type, 0);
     if (!k)
         return NULL;
