@@ -27,24 +27,21 @@
 #define SC_SW(o) (((((o) >> 4) ^ (((o) >> 7) & 7)) << 4) | ((o) & 15))
 typedef char sc_size_check[sizeof(sc_acc) == SC_ACCSZ ? 1 : -1];
 typedef union sc_words { sc_acc v; unsigned w[(SC_ACCSZ + 3) / 4]; } sc_words;
-EW_FN sc_acc sc_shfl_up(sc_acc v, int d)
-{
-    sc_words u;
-    u.v = v;
-#pragma unroll
-    for (int k = 0; k < (SC_ACCSZ + 3) / 4; k++)
-        u.w[k] = __shfl_up_sync(SC_FULL, u.w[k], d);
-    return u.v;
-}
-EW_FN sc_acc sc_shfl_down(sc_acc v, int d)
-{
-    sc_words u;
-    u.v = v;
-#pragma unroll
-    for (int k = 0; k < (SC_ACCSZ + 3) / 4; k++)
-        u.w[k] = __shfl_down_sync(SC_FULL, u.w[k], d);
-    return u.v;
-}
+/* A shuffle of an accumulator of any size, a 32-bit word at a time; one
+ * macro stamps the up and down directions. */
+#define SC_SHFL(dir)                                                          \
+    EW_FN sc_acc sc_shfl_##dir(sc_acc v, int d)                               \
+    {                                                                         \
+        sc_words u;                                                           \
+        u.v = v;                                                              \
+        _Pragma("unroll")                                                     \
+        for (int k = 0; k < (SC_ACCSZ + 3) / 4; k++)                          \
+            u.w[k] = __shfl_##dir##_sync(SC_FULL, u.w[k], d);                 \
+        return u.v;                                                           \
+    }
+SC_SHFL(up)
+SC_SHFL(down)
+#undef SC_SHFL
 #if SC_PACK == 1
 typedef union sc_word { sc_acc v; unsigned long long b; unsigned u[2]; } sc_word;
 EW_FN void sc_put(void *st, long long t, long long total, unsigned f, sc_acc v)
