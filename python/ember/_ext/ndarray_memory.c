@@ -139,6 +139,18 @@ static void release_ref(void *ctx)
     PyGILState_Release(g);
 }
 
+/* Lays dtype, shape and strides over a's data: the layout a span is checked
+ * on, and the same layout placed in fresh memory. */
+static void set_layout(em_array *a, em_dtype dt, int ndim, const int64_t *shape,
+                       const int64_t *strides)
+{
+    a->dtype = dt;
+    a->ndim = ndim;
+    memcpy(a->shape, shape, sizeof(int64_t) * (size_t)ndim);
+    memcpy(a->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    em_array_update_flags(a);
+}
+
 /* A new object of type tp (ndarray or a subclass) holding *a. */
 static PyObject *nd_of_type(PyTypeObject *tp, em_array *a, PyObject *base)
 {
@@ -202,11 +214,7 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (empy_device_arg(st, Py_None, &dev) < 0)
             return NULL;
         memset(&t, 0, sizeof t);
-        t.dtype = dt;
-        t.ndim = ndim;
-        memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
-        memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
-        em_array_update_flags(&t);
+        set_layout(&t, dt, ndim, shape, strides);
         if (span_checked(&t, &lo, &hi) < 0)
             return NULL;
         nbytes = hi - lo;
@@ -215,11 +223,7 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (rc != EM_OK)
             return empy_raise(st, rc);
         a.data -= lo;
-        a.dtype = dt;
-        a.ndim = ndim;
-        memcpy(a.shape, shape, sizeof(int64_t) * (size_t)ndim);
-        memcpy(a.strides, strides, sizeof(int64_t) * (size_t)ndim);
-        em_array_update_flags(&a);
+        set_layout(&a, dt, ndim, shape, strides);
         if (type == st->ndarray)
             return empy_ndarray_new(st, &a, NULL);
         return nd_of_type(type, &a, NULL);
@@ -234,11 +238,7 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         em_array t;
         int64_t lo, hi;
         memset(&t, 0, sizeof t);
-        t.dtype = dt;
-        t.ndim = ndim;
-        memcpy(t.shape, shape, sizeof(int64_t) * (size_t)ndim);
-        memcpy(t.strides, strides, sizeof(int64_t) * (size_t)ndim);
-        em_array_update_flags(&t);
+        set_layout(&t, dt, ndim, shape, strides);
         if (span_checked(&t, &lo, &hi) < 0)
             return NULL;
         if (p->size != EMPY_SIZE_UNKNOWN && t.size &&
