@@ -18,19 +18,27 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
 
 /* ---- making and dropping ----------------------------------------------- */
 
-/* A view of a Python subclass's instance keeps the subclass (NumPy's and
- * CuPy's rule), and runs its __array_finalize__(viewed) when it has one. */
-static PyObject *subclass_view(PyTypeObject *tp, em_array *a, PyObject *base)
+empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a)
 {
-    PyObject *viewed = base, *fin, *r;
-    empy_ndarray *o = (empy_ndarray *)tp->tp_alloc(tp, 0);
     if (!o) {
         em_array_release(a);
         return NULL;
     }
     o->a = *a;
     memset(a, 0, sizeof *a);
+    o->base = NULL;
     o->stream = NULL;
+    return o;
+}
+
+/* A view of a Python subclass's instance keeps the subclass (NumPy's and
+ * CuPy's rule), and runs its __array_finalize__(viewed) when it has one. */
+static PyObject *subclass_view(PyTypeObject *tp, em_array *a, PyObject *base)
+{
+    PyObject *viewed = base, *fin, *r;
+    empy_ndarray *o = empy_ndarray_hold((empy_ndarray *)tp->tp_alloc(tp, 0), a);
+    if (!o)
+        return NULL;
     if (NDA(base)->base)
         base = NDA(base)->base;
     o->base = Py_NewRef(base);
@@ -60,14 +68,9 @@ PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base)
 
 static PyObject *plain_new(empy_state *st, em_array *a, PyObject *base)
 {
-    empy_ndarray *o = PyObject_New(empy_ndarray, st->ndarray);
-    if (!o) {
-        em_array_release(a);
+    empy_ndarray *o = empy_ndarray_hold(PyObject_New(empy_ndarray, st->ndarray), a);
+    if (!o)
         return NULL;
-    }
-    o->a = *a;
-    memset(a, 0, sizeof *a);
-    o->stream = NULL;
     if (base && empy_is_ndarray(base) && NDA(base)->base)
         base = NDA(base)->base;
     o->base = base ? Py_NewRef(base) : NULL;

@@ -113,6 +113,11 @@ int empy_can_cast(em_dtype from, em_dtype to, const char *casting);
 
 int empy_ndarray_init(PyObject *m, empy_state *st);
 
+/* o, a fresh object of an ndarray type (or NULL: allocation failed), made
+ * to hold *a: the reference moves in and *a is zeroed; base and stream
+ * are NULL for the caller to set. NULL, with *a released, when o is. */
+empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a);
+
 /* A new ndarray holding *a (its reference moves in: *a is zeroed; on
  * failure it is released). base (borrowed) is what the memory belongs to
  * (an ndarray whose own base is taken instead when it has one), or NULL

@@ -154,15 +154,10 @@ static void set_layout(em_array *a, em_dtype dt, int ndim, const int64_t *shape,
 /* A new object of type tp (ndarray or a subclass) holding *a. */
 static PyObject *nd_of_type(PyTypeObject *tp, em_array *a, PyObject *base)
 {
-    empy_ndarray *o = (empy_ndarray *)tp->tp_alloc(tp, 0);
-    if (!o) {
-        em_array_release(a);
+    empy_ndarray *o = empy_ndarray_hold((empy_ndarray *)tp->tp_alloc(tp, 0), a);
+    if (!o)
         return NULL;
-    }
-    o->a = *a;
-    memset(a, 0, sizeof *a);
     o->base = base ? Py_NewRef(base) : NULL;
-    o->stream = NULL;
     return (PyObject *)o;
 }
 
