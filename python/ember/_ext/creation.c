@@ -143,7 +143,7 @@ static PyObject *finish(empy_state *st, const em_array *src, PyObject *owner,
 
 /* Release callbacks may run on any thread (the last reference to the
  * storage may go there), so they take the GIL themselves. */
-static void release_pyobj(void *ctx)
+void empy_release_pyobj(void *ctx)
 {
     PyGILState_STATE g;
     if (!Py_IsInitialized())
@@ -344,7 +344,7 @@ static PyObject *from_interface(empy_state *st, PyObject *obj, PyObject *d,
                         &readonly) < 0)
         return NULL;
     rc = em_array_wrap(wdev, ptr, idt, ndim, shape, has_strides ? strides : NULL,
-                       readonly, release_pyobj, obj, &a);
+                       readonly, empy_release_pyobj, obj, &a);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     /* The storage holds this reference until its last view goes. */

@@ -113,6 +113,11 @@ int empy_can_cast(em_dtype from, em_dtype to, const char *casting);
 
 int empy_ndarray_init(PyObject *m, empy_state *st);
 
+/* em_array_wrap's release callback for storage that holds a reference
+ * to the Python object ctx (creation.c): drops it, taking the GIL, from
+ * whichever thread the storage's last view goes on. */
+void empy_release_pyobj(void *ctx);
+
 /* o, a fresh object of an ndarray type (or NULL: allocation failed), made
  * to hold *a: the reference moves in and *a is zeroed; base and stream
  * are NULL for the caller to set. NULL, with *a released, when o is. */

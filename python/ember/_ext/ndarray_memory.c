@@ -129,16 +129,6 @@ PyMethodDef empy_memory_nd_methods[] = {
 
 /* ---- ember.ndarray(shape, dtype=float, memptr=None, strides=None, order='C') */
 
-static void release_ref(void *ctx)
-{
-    PyGILState_STATE g;
-    if (!Py_IsInitialized())
-        return;
-    g = PyGILState_Ensure();
-    Py_DECREF((PyObject *)ctx);
-    PyGILState_Release(g);
-}
-
 /* Lays dtype, shape and strides over a's data: the layout a span is checked
  * on, and the same layout placed in fresh memory. */
 static void set_layout(em_array *a, em_dtype dt, int ndim, const int64_t *shape,
@@ -246,7 +236,7 @@ PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             return NULL;
         }
         rc = em_array_wrap(p->dev, t.size ? (void *)p->ptr : NULL, dt, ndim, shape,
-                           strides, 0, release_ref, mp_o, &a);
+                           strides, 0, empy_release_pyobj, mp_o, &a);
         if (rc != EM_OK)
             return empy_raise(st, rc);
         /* The storage holds this reference until its last view goes. */
