@@ -104,6 +104,16 @@ static int out_of(PyObject *o, PyObject **out)
     return 0;
 }
 
+/* reduce, accumulate and reduceat read out= first, then their array on
+ * out's device (the current one without out): a new reference, or NULL. */
+static PyObject *array_and_out(empy_state *st, PyObject *arr_o, PyObject *out_o,
+                               PyObject **out)
+{
+    if (out_of(out_o, out) < 0)
+        return NULL;
+    return as_array(st, arr_o, *out ? EMPY_ARR(*out)->device : NULL);
+}
+
 /* NumPy's accumulator dtype of reduce/accumulate/reduceat. */
 static int acc_dtype(empy_state *st, PyObject *self, em_dtype in, PyObject *dtype_o,
                      PyObject *out, em_dtype *otype)
@@ -368,9 +378,7 @@ PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw)
                                      &dtype_o, &out_o, &keepdims, &init_o, &where_o) ||
         need_binary(self, "reduce") < 0)
         return NULL;
-    if (out_of(out_o, &out) < 0)
-        return NULL;
-    if (!(a = as_array(st, arr_o, out ? EMPY_ARR(out)->device : NULL)))
+    if (!(a = array_and_out(st, arr_o, out_o, &out)))
         return NULL;
     nd = EMPY_ARR(a)->ndim;
     if (!axis_o) {
@@ -531,9 +539,7 @@ PyObject *empy_ufunc_accumulate(PyObject *self, PyObject *args, PyObject *kw)
                                      &dtype_o, &out_o) ||
         need_binary(self, "accumulate") < 0)
         return NULL;
-    if (out_of(out_o, &out) < 0)
-        return NULL;
-    if (!(a = as_array(st, arr_o, out ? EMPY_ARR(out)->device : NULL)))
+    if (!(a = array_and_out(st, arr_o, out_o, &out)))
         return NULL;
     if (EMPY_ARR(a)->ndim == 0) {
         Py_DECREF(a);
@@ -620,9 +626,7 @@ PyObject *empy_ufunc_reduceat(PyObject *self, PyObject *args, PyObject *kw)
                                      &axis_i, &dtype_o, &out_o) ||
         need_binary(self, "reduceat") < 0)
         return NULL;
-    if (out_of(out_o, &out) < 0)
-        return NULL;
-    if (!(a = as_array(st, arr_o, out ? EMPY_ARR(out)->device : NULL)))
+    if (!(a = array_and_out(st, arr_o, out_o, &out)))
         return NULL;
     nd = EMPY_ARR(a)->ndim;
     if (axis_i < -nd || axis_i >= nd) {
