@@ -73,14 +73,25 @@ static void operands_clear(operands_t *o)
 /* Parse n inputs. Ember arrays and scalars first; then array-likes go to
  * the device of the ember operands (or of out, or the current one). A
  * NumPy array becomes a zero-copy cpu array, but is never moved to a GPU
- * behind the caller's back (that is a TypeError saying how). Returns 1, 0
- * when an input is not array-like (no exception), -1 on error. */
+ * behind the caller's back (that is a TypeError saying how). out (or
+ * NULL) is checked first, for every caller: an ember array or a TypeError.
+ * Returns 1, 0 when an input is not array-like (no exception), -1 on
+ * error. */
 static int parse_operands(empy_state *st, PyObject *const *in, int n,
-                          const em_array *out, operands_t *o)
+                          PyObject *out_o, operands_t *o)
 {
     int i, k, pending = 0;
+    const em_array *out = NULL;
     memset(o, 0, sizeof *o);
     o->nin = n;
+    if (out_o) {
+        if (!empy_is_ndarray(out_o)) {
+            PyErr_Format(PyExc_TypeError, "out must be an ember array, not %.100s",
+                         Py_TYPE(out_o)->tp_name);
+            return -1;
+        }
+        out = EMPY_ARR(out_o);
+    }
     for (i = 0; i < n; i++) {
         k = quick_operand(in[i], &o->ops[i]);
         if (k < 0)
@@ -185,12 +196,7 @@ PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin
     const em_array *w = NULL;
     int k;
 
-    if (out && !empy_is_ndarray(out)) {
-        PyErr_Format(PyExc_TypeError, "out must be an ember array, not %.100s",
-                     Py_TYPE(out)->tp_name);
-        return NULL;
-    }
-    k = parse_operands(st, in, nin, out ? EMPY_ARR(out) : NULL, &o);
+    k = parse_operands(st, in, nin, out, &o);
     if (k <= 0) {
         if (k == 0) {
             int i;
@@ -449,12 +455,7 @@ static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const 
                      em_dtype_get(d)->name);
         return NULL;
     }
-    if (out && !empy_is_ndarray(out)) {
-        PyErr_Format(PyExc_TypeError, "out must be an ember array, not %.100s",
-                     Py_TYPE(out)->tp_name);
-        return NULL;
-    }
-    k = parse_operands(st, in, nin, out ? EMPY_ARR(out) : NULL, &o);
+    k = parse_operands(st, in, nin, out, &o);
     if (k <= 0) {
         operands_clear(&o);
         /* Not array-like: the call without dtype= says which input. */
