@@ -109,6 +109,15 @@ int em_layout_run(int n, const int64_t *shape, const int64_t *strides,
 {
     int64_t sh[EM_MAX_NDIM], st[1][EM_MAX_NDIM];
     int m;
+    /* No element is visited, whatever the strides: an empty (2, 0) has
+     * strides (1, 1), which do not chain, and a caller that then walked
+     * the first axis alone read two elements of an empty buffer. */
+    for (int i = 0; i < n; i++)
+        if (shape[i] == 0) {
+            *extent = 0;
+            *stride = 0;
+            return 1;
+        }
     if (n > 0) {
         memcpy(sh, shape, (size_t)n * sizeof *sh);
         memcpy(st[0], strides, (size_t)n * sizeof *sh);

@@ -47,8 +47,9 @@ int em_layout_collapse(int nd, int64_t *shape, int nop,
 
 /* One operand's axes (n of them) as a single run: 1 with *extent their
  * product and *stride the innermost stride when they merge into one (1
- * and 0 when no axis of extent other than 1 is left), else 0 and the
- * outputs unspecified. sort: order by |stride| first. */
+ * and 0 when no axis of extent other than 1 is left; 0 and 0 when an
+ * axis is empty), else 0 and the outputs unspecified. sort: order by
+ * |stride| first. */
 int em_layout_run(int n, const int64_t *shape, const int64_t *strides,
                   int sort, int64_t *extent, int64_t *stride);
 

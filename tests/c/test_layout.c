@@ -217,6 +217,13 @@ static void test_run(void)
         int64_t gsh[] = {3, 4}, gst[] = {64, 8};
         CHECK(!em_layout_run(2, gsh, gst, 0, &e, &s));
     }
+    /* an empty axis empties the run, whatever the strides: (2, 0) bool
+     * has strides (1, 1), which do not chain */
+    {
+        int64_t esh[] = {2, 0}, est[] = {1, 1};
+        CHECK(em_layout_run(2, esh, est, 0, &e, &s) && e == 0 && s == 0);
+        CHECK(em_layout_run(2, esh, est, 1, &e, &s) && e == 0 && s == 0);
+    }
 }
 
 /* ---- 32-bit fit ------------------------------------------------------- */

@@ -284,6 +284,15 @@ def test_empty(device):
         ember.max(on(device, np.zeros((0, 0))), axis=0)
     check(ember.sum(on(device, np.zeros((3, 0), np.int8)), axis=1),
           np.sum(np.zeros((3, 0), np.int8), axis=1))
+    # an empty axis after a longer one: (2, 0) has strides that do not
+    # chain, and the whole reduction read two elements of an empty buffer
+    # (all() False, prod() 0 on the GPU)
+    for shape in [(2, 0), (3, 0, 2), (0, 2)]:
+        for dt in (np.bool_, np.float32):
+            x = np.ones(shape, dtype=dt)
+            e = on(device, x)
+            for name in ["sum", "prod", "any", "all"]:
+                check(getattr(ember, name)(e), getattr(np, name)(x))
 
 
 def test_zero_d(device):
