@@ -7,6 +7,7 @@
 #include "module.h"
 #include "errors.h"
 #include "ndarray.h"
+#include "manip_args.h"
 
 /* Entry e of axes= for an operand of ndim dims with ncore core dims:
  * ncore axes, made non-negative. An int stands for a 1-tuple. */
@@ -23,12 +24,8 @@ static int core_axes(empy_state *st, PyObject *e, int ndim, int ncore, int *core
         return -1;
     }
     for (i = 0; i < n; i++) {
-        if (v[i] < -ndim || v[i] >= ndim) {
-            PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS), "axis %lld is out of bounds "
-                         "for array of dimension %d", (long long)v[i], ndim);
+        if (manip_axis(st, v[i], ndim, &core[i]) < 0)
             return -1;
-        }
-        core[i] = (int)(v[i] < 0 ? v[i] + ndim : v[i]);
         if (i && core[i] == core[0]) {
             PyErr_SetString(PyExc_ValueError, "matmul: repeated axis in axes");
             return -1;

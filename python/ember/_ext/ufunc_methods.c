@@ -16,6 +16,7 @@
 #include "module.h"
 #include "errors.h"
 #include "ndarray.h"
+#include "manip_args.h"
 
 #define UF(o) ((empy_Ufunc *)(o))
 
@@ -227,12 +228,8 @@ static int axes_arg(empy_state *st, PyObject *o, int ndim, int *axes, int *naxes
     if (empy_shape_arg(o, "axis", &n, v) < 0)
         return -1;
     for (i = 0; i < n; i++) {
-        if (v[i] < -ndim || v[i] >= ndim) {
-            PyErr_Format(empy_np_exc(st, EMPY_EXC_AXIS), "axis %lld is out of bounds "
-                         "for array of dimension %d", (long long)v[i], ndim);
+        if (manip_axis(st, v[i], ndim, &axes[i]) < 0)
             return -1;
-        }
-        axes[i] = (int)(v[i] < 0 ? v[i] + ndim : v[i]);
         if (seen[axes[i]]++) {
             PyErr_SetString(PyExc_ValueError, "duplicate value in 'axis'");
             return -1;
