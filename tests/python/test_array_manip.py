@@ -406,6 +406,12 @@ def test_pad_empty_mode_and_stat_errors(device):
         ember.pad(E(x, device), 1, "edge", stat_length=1)
     with pytest.raises(NotImplementedError):
         ember.pad(E(x, device), 1, "median")
+    # empty rows of pad widths leave nothing to broadcast (used to read
+    # past the end of the flattened list: a fuzzer found it)
+    with pytest.raises(ValueError):
+        ember.pad(E(x, device), np.zeros((2, 0), int))
+    with pytest.raises((TypeError, ValueError)):
+        ember.pad(E(x, device), np.ones((3, 0, 2), "uint16").T)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

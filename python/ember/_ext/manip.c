@@ -647,7 +647,8 @@ static PyObject *as_pairs(PyObject *o, int nd, const char *what, PyObject **pair
     {
         Py_ssize_t size = PyList_GET_SIZE(flat), R = nc <= 0 ? 1 : nr,
                    C = nc <= 0 ? nr : nc;
-        /* a flat list of rows length C, R rows (a 1-D list is one row) */
+        /* a flat list of rows length C, R rows (a 1-D list is one row);
+         * rows that are empty sequences leave fewer items than R * C */
         if (size == 1) {
             for (i = 0; i < 2 * nd; i++)
                 pairs[i] = PyList_GET_ITEM(flat, 0);
@@ -656,7 +657,7 @@ static PyObject *as_pairs(PyObject *o, int nd, const char *what, PyObject **pair
                 pairs[2 * i] = PyList_GET_ITEM(flat, 0);
                 pairs[2 * i + 1] = PyList_GET_ITEM(flat, 1);
             }
-        } else if ((R == nd || R == 1) && (C == 2 || C == 1)) {
+        } else if (size == R * C && (R == nd || R == 1) && (C == 2 || C == 1)) {
             for (i = 0; i < nd; i++)
                 for (j = 0; j < 2; j++)
                     pairs[2 * i + j] = PyList_GET_ITEM(flat, (R == 1 ? 0 : i) * C
