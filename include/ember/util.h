@@ -37,6 +37,39 @@ void em_log(em_log_level level, const char *module, const char *fmt, ...)
 
 #define em_log_enabled(level) ((level) >= em_log_level_get())
 
+/* ember's environment variables, in one table (src/core/knob.c; docs/knobs.md
+ * lists them with their meanings). Tuning knobs are integers read once, on
+ * first use; the others are read where they are used, so a program or test
+ * may change them between calls. */
+typedef enum em_knob {
+    /* configuration */
+    EM_KNOB_DEVICE, EM_KNOB_CACHE_DIR, EM_KNOB_NUM_THREADS, EM_KNOB_CC,
+    EM_KNOB_CXX, EM_KNOB_NVRTC_PATH, EM_KNOB_LOG, EM_KNOB_BOUNDSCHECK,
+    EM_KNOB_SIM_STACK,
+    /* tuning (integers, read once) */
+    EM_KNOB_SCAN_ITEMS, EM_KNOB_SCAN_MINB, EM_KNOB_SCAN_LEAN,
+    EM_KNOB_SORT_ITEMS, EM_KNOB_SORT_VITEMS, EM_KNOB_SORT_DITEMS,
+    EM_KNOB_SORT_WINDOW, EM_KNOB_SORT_VWINDOW, EM_KNOB_SORT_MINB,
+    EM_KNOB_SORT_ADAPT, EM_KNOB_SORT_SIMPLE, EM_KNOB_SORT_ONESWEEP,
+    EM_KNOB_HIST_SHARED_KB, EM_KNOB_HIST_BLOCKS_PER_SM,
+    /* test hooks */
+    EM_KNOB_TEST_FAIL_ALLOC, EM_KNOB_TEST_HASH_SLOTS_LOG2,
+    EM_KNOB_CKERNEL_CHECK_CUDA,
+    EM_KNOB_COUNT
+} em_knob;
+
+/* The variable's name ("EMBER_SCAN_ITEMS") and a line saying what it does;
+ * NULL past EM_KNOB_COUNT. */
+const char *em_knob_name(em_knob k);
+const char *em_knob_meaning(em_knob k);
+
+/* The variable's text now; NULL when unset or empty. */
+const char *em_knob_text(em_knob k);
+
+/* A tuning knob's value when it is set to an integer within its range,
+ * else dflt. Read once per process. */
+int em_knob_int(em_knob k, int dflt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 #include "array/array_internal.h"
 #include "codegen/ewise.h"
 #include "codegen/histogram.h"
+#include "ember/util.h"
 #include "runtime/pinslot.h"
 
 const char *em_hist_dt_name(em_dtype d)
@@ -71,15 +72,8 @@ int64_t em_hist_shared_cap(int weighted)
 {
     /* $EMBER_HIST_SHARED_KB (4 to 200) overrides the bytes per block, for
      * tuning on another GPU (bench/hist_tune.py); read once */
-    static int64_t bytes;
-    int64_t b = __atomic_load_n(&bytes, __ATOMIC_RELAXED);
-    if (!b) {
-        const char *v = getenv("EMBER_HIST_SHARED_KB");
-        int kb = v ? atoi(v) : 0;
-        b = kb >= 4 && kb <= 200 ? (int64_t)kb * 1024
-                                 : EM_GEN_HIST_SHARED_BYTES;
-        __atomic_store_n(&bytes, b, __ATOMIC_RELAXED);
-    }
+    int64_t b = (int64_t)em_knob_int(EM_KNOB_HIST_SHARED_KB,
+                                     EM_GEN_HIST_SHARED_BYTES / 1024) * 1024;
     return b / (weighted ? 8 : 4);
 }
 
@@ -125,19 +119,12 @@ static em_status await_extremes(volatile int64_t *pin, int64_t mm[2],
  * 256 to 8192 bins (bench/hist_tune.py: 4096 bins 2186 GB/s against 1870
  * with two). $EMBER_HIST_BLOCKS_PER_SM (1 to EM_GEN_HIST_BLOCKS_PER_SM)
  * overrides, for tuning on another GPU; read once. */
+_Static_assert(EM_GEN_HIST_BLOCKS_PER_SM == 4,
+               "EMBER_HIST_BLOCKS_PER_SM's range in core/knob.c");
+
 int64_t em_hist_blocks_per_sm(em_device *dev, size_t shmem, int dflt)
 {
-    static int env = -1;
-    int e = __atomic_load_n(&env, __ATOMIC_RELAXED), fit;
-    if (e < 0) {
-        const char *v = getenv("EMBER_HIST_BLOCKS_PER_SM");
-        e = v ? atoi(v) : 0;
-        if (e < 0 || e > EM_GEN_HIST_BLOCKS_PER_SM)
-            e = 0;
-        __atomic_store_n(&env, e, __ATOMIC_RELAXED);
-    }
-    if (e <= 0)
-        e = dflt;
+    int e = em_knob_int(EM_KNOB_HIST_BLOCKS_PER_SM, dflt), fit;
     /* never more blocks than an SM holds at once: a grid-stride block
      * that must wait for another to finish doubles the time (1 KiB of
      * each block's shared memory is the driver's) */

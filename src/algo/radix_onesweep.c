@@ -36,6 +36,7 @@
 
 #include "algo/sort_internal.h"
 #include "codegen/ewise.h"
+#include "ember/util.h"
 
 static int is_cuda(em_device *dev)
 {
@@ -46,12 +47,7 @@ static int is_cuda(em_device *dev)
  * compare, or as a way around a fault). Read once. */
 static int enabled(void)
 {
-    static int on = -1;
-    if (__atomic_load_n(&on, __ATOMIC_RELAXED) < 0) {
-        const char *e = getenv("EMBER_SORT_ONESWEEP");
-        __atomic_store_n(&on, !(e && !strcmp(e, "0")), __ATOMIC_RELAXED);
-    }
-    return __atomic_load_n(&on, __ATOMIC_RELAXED);
+    return em_knob_int(EM_KNOB_SORT_ONESWEEP, 1);
 }
 
 int em_srt_fast_ok(em_device *dev, long long n, em_dtype dt, size_t vsize)

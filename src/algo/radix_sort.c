@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "algo/sort_internal.h"
+#include "ember/util.h"
 
 int em_srt_key_bits(em_dtype d)
 {
@@ -120,14 +121,7 @@ em_status em_srt_contiguous(const em_array *a, em_stream *s, em_array *out)
  * kernels are new). Read once. */
 static int warp_mode(em_device *dev)
 {
-    static int mode = -1;
-    if (!is_cuda(dev))
-        return 0;
-    if (__atomic_load_n(&mode, __ATOMIC_RELAXED) < 0) {
-        const char *e = getenv("EMBER_SORT_SIMPLE");
-        __atomic_store_n(&mode, !(e && !strcmp(e, "1")), __ATOMIC_RELAXED);
-    }
-    return __atomic_load_n(&mode, __ATOMIC_RELAXED);
+    return is_cuda(dev) && !em_knob_int(EM_KNOB_SORT_SIMPLE, 0);
 }
 
 size_t em_srt_counts_bytes(long long nchunks)

@@ -8,6 +8,7 @@
 
 #include "array/compact_run.h"
 #include "codegen/ewise.h"
+#include "ember/util.h"
 #include "runtime/pinslot.h"
 
 static int is_cuda(em_device *dev)
@@ -168,7 +169,7 @@ em_status em_compact_hash_unique(em_device *dev, const void *keys, int64_t n,
     uint64_t w[5] = {0, 0, 0, 0, 0};
     int64_t slots = 64, nw = 5, chunk = 0, distinct;
     int elem = (int)em_dtype_size(dt), cuda = is_cuda(dev), lg = 0;
-    const char *env = getenv("EMBER_TEST_HASH_SLOTS_LOG2");
+    const char *env = em_knob_text(EM_KNOB_TEST_HASH_SLOTS_LOG2);
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     em_status st;
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "backend/cuda_api.h"
+#include "ember/util.h"
 
 /* dlsym hands back object pointers that we store into function-pointer
  * members; POSIX guarantees this works, the assert documents the premise. */
@@ -355,9 +356,9 @@ static void load_nvrtc_once(void)
 {
     char why[512] = "";
     char env_why[512] = "";
-    const char *env = getenv("EMBER_NVRTC_PATH");
+    const char *env = em_knob_text(EM_KNOB_NVRTC_PATH);
 
-    if (env && env[0]) {
+    if (env) {
         struct stat st;
         int ok = (stat(env, &st) == 0 && S_ISDIR(st.st_mode))
                      ? try_nvrtc_dir(env, env_why, sizeof env_why)

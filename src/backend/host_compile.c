@@ -44,6 +44,7 @@
 #include "core/embedded.h"
 #include "core/ksig.h"
 #include "backend/host_names.h"
+#include "ember/util.h"
 
 extern char **environ;
 
@@ -515,13 +516,13 @@ static int host_option(const char *o)
 /* The two compilers: C for ember's generated kernels, C++ for users'. */
 typedef struct compiler_kind {
     const char *what;       /* "C compiler", for messages */
-    const char *env;        /* the variable that overrides it */
+    em_knob env;            /* the variable that overrides it */
     const char *dflt;
     const char *package;    /* what to install */
 } compiler_kind;
 
-static const compiler_kind c_compiler = {"C compiler", "EMBER_CC", "cc", "gcc"};
-static const compiler_kind cxx_compiler = {"C++ compiler", "EMBER_CXX", "c++", "g++"};
+static const compiler_kind c_compiler = {"C compiler", EM_KNOB_CC, "cc", "gcc"};
+static const compiler_kind cxx_compiler = {"C++ compiler", EM_KNOB_CXX, "c++", "g++"};
 
 static void remove_dir(const char *dir)
 {
@@ -637,7 +638,7 @@ static em_status spawn_wait(char **argv, const char *log_path, int *status,
     if (!find_program(argv[0], exe, sizeof exe))
         return em_error(EM_ERR_UNAVAILABLE, "%s '%s' not found: "
                         "install %s or set %s", ck->what, argv[0], ck->package,
-                        ck->env);
+                        em_knob_name(ck->env));
     if (posix_spawn_file_actions_init(&fa))
         return em_error(EM_ERR_OUT_OF_MEMORY, "posix_spawn_file_actions_init failed");
     rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -652,7 +653,7 @@ static em_status spawn_wait(char **argv, const char *log_path, int *status,
     if (rc == ENOENT || rc == EACCES || rc == ENOTDIR)
         return em_error_native(EM_ERR_UNAVAILABLE, rc, "errno",
                                "%s '%s' not found: install %s or set %s",
-                               ck->what, argv[0], ck->package, ck->env);
+                               ck->what, argv[0], ck->package, em_knob_name(ck->env));
     if (rc)
         return em_error_native(EM_ERR_UNAVAILABLE, rc, "errno",
                                "cannot start %s '%s': %s", ck->what, argv[0],
@@ -675,17 +676,18 @@ static em_status spawn_wait(char **argv, const char *log_path, int *status,
 static em_status compiler_words(const compiler_kind *ck, char **store, char ***words,
                                 int *n)
 {
-    const char *env = getenv(ck->env);
+    const char *env = em_knob_text(ck->env);
     char *s, *save = NULL, **w;
     int cap = 4, k = 0;
-    if (!env || !*env)
+    if (!env)
         env = ck->dflt;
     s = strdup(env);
     w = malloc((size_t)cap * sizeof *w);
     if (!s || !w) {
         free(s);
         free(w);
-        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading %s", ck->env);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading %s",
+                        em_knob_name(ck->env));
     }
     for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         if (k == cap) {
@@ -694,7 +696,7 @@ static em_status compiler_words(const compiler_kind *ck, char **store, char ***w
                 free(s);
                 free(w);
                 return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading %s",
-                                ck->env);
+                                em_knob_name(ck->env));
             }
             w = nw;
         }
@@ -704,7 +706,7 @@ static em_status compiler_words(const compiler_kind *ck, char **store, char ***w
         free(s);
         free(w);
         return em_error(EM_ERR_INVALID_VALUE, "%s='%s' names no compiler",
-                        ck->env, env);
+                        em_knob_name(ck->env), env);
     }
     *store = s;
     *words = w;
@@ -775,7 +777,7 @@ static void read_cpu_arch(void)
     }
     fclose(f);
     if (seen) {
-        const char *cc = getenv("EMBER_CC"), *cxx = getenv("EMBER_CXX");
+        const char *cc = em_knob_text(EM_KNOB_CC), *cxx = em_knob_text(EM_KNOB_CXX);
         h = em_hash64(em_embedded_host_prelude_h,
                       strlen(em_embedded_host_prelude_h), h);
         h = em_hash64(em_embedded_host_prelude_cxx_h,
@@ -885,7 +887,7 @@ static em_status run_compiler(const char *c_path,
         /* How some libcs report an exec that failed after the search. */
         st = em_error(EM_ERR_UNAVAILABLE, "%s '%s' could not be run "
                       "(exit status 127): install %s or set %s\n%s",
-                      ck->what, cc[0], ck->package, ck->env, *log);
+                      ck->what, cc[0], ck->package, em_knob_name(ck->env), *log);
     } else if (!WIFEXITED(status)) {
         st = em_error(EM_ERR_COMPILE, "%s '%s' killed by signal %d "
                       "compiling %s\n%s", ck->what, cc[0],

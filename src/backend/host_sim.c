@@ -144,9 +144,9 @@ static pthread_once_t stack_once = PTHREAD_ONCE_INIT;
 
 static void read_stack_size(void)
 {
-    const char *env = getenv("EMBER_SIM_STACK");
+    const char *env = em_knob_text(EM_KNOB_SIM_STACK);
     size_t pg = page_size(), v = SIM_DEFAULT_STACK;
-    if (env && *env) {
+    if (env) {
         char *end;
         unsigned long long x;
         errno = 0;

@@ -72,8 +72,8 @@ static int cores_available(void)
 
 static int decide_thread_count(void)
 {
-    const char *env = getenv("EMBER_NUM_THREADS");
-    if (env && *env) {
+    const char *env = em_knob_text(EM_KNOB_NUM_THREADS);
+    if (env) {
         char *end;
         long v;
         errno = 0;

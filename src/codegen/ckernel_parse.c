@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codegen/ckernel.h"
+#include "ember/util.h"
 
 static const char *const c_words[] = {
     "float", "double", "int", "char", "short", "long", "unsigned", "signed",
@@ -204,8 +205,8 @@ static em_status create(const em_ckernel_desc *d, int reduction,
         return em_error(EM_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
     k->reduction = reduction;
     {
-        const char *cc = getenv("EMBER_CKERNEL_CHECK_CUDA");
-        k->check_cuda = cc && *cc && strcmp(cc, "0");
+        const char *cc = em_knob_text(EM_KNOB_CKERNEL_CHECK_CUDA);
+        k->check_cuda = cc && strcmp(cc, "0");
     }
     pthread_mutex_init(&k->lock, NULL);
     if ((st = parse_list(k, d->in_params, 0, what)) != EM_OK)

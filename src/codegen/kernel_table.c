@@ -133,15 +133,3 @@ em_status em_gen_kt_compile(em_device *dev, char *src, const char *const *opts,
         st = em_module_get_function(m, names[i], &fn[i]);
     return st;
 }
-
-int em_gen_env_knob(const char *name, int *cache, int dflt, int lo, int hi)
-{
-    int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
-    if (v == 0) {
-        const char *e = getenv(name);
-        long x = e ? strtol(e, NULL, 10) : 0;
-        v = e && x >= lo && x <= hi ? (int)x + 1 : -1;
-        __atomic_store_n(cache, v, __ATOMIC_RELAXED);
-    }
-    return v > 0 ? v - 1 : dflt;
-}

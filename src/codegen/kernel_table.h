@@ -59,12 +59,6 @@ em_status em_gen_kt_get(em_gen_ktable *family, em_device *dev,
 /* The miss path most loaders share: compiles src (freed here, whatever
  * the outcome) through the kernel cache with opts under gen_version and
  * looks up the kernels names[0..n) of the module into fn. */
-/* A tuning knob from the environment, read once into *cache: lets a
- * benchmark try other CUDA kernel shapes without a rebuild (the kernel
- * source, hence its cache entry, changes with them). Values outside
- * [lo, hi] keep dflt. */
-int em_gen_env_knob(const char *name, int *cache, int dflt, int lo, int hi);
-
 em_status em_gen_kt_compile(em_device *dev, char *src, const char *const *opts,
                             int n_opts, uint32_t gen_version,
                             const char *const *names, int n, em_function **fn);

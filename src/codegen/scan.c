@@ -186,9 +186,7 @@ static size_t struct_size(int n, const char *const *ty, size_t *align)
 }
 
 /* EMBER_SCAN_ITEMS and EMBER_SCAN_MINB: other CUDA tile shapes for a
- * benchmark (em_gen_env_knob). */
-static int items_knob, minb_knob;
-
+ * benchmark (em_knob_int). */
 /* Whether d's kernels take 32 items per thread: plain scans whose
  * elements and values are at most 4 bytes. Measured on the H100 at 2^28
  * float32 (cumsum, 'a + b'): 32 items and 4 blocks per SM 2,355 GB/s,
@@ -201,8 +199,6 @@ static int wide_tile(const em_gen_scan *d, size_t accsz)
            em_dtype_size((em_dtype)d->out) <= 4;
 }
 
-static int lean_knob;
-
 /* SC_LEAN: elements of one size in and out, 16-byte staging both ways:
  * the kernel reads and writes each lane's run 16 bytes at a time, which
  * keeps few registers live (EMBER_SCAN_LEAN=0 turns it off, to
@@ -212,7 +208,7 @@ static int lean(const em_gen_scan *d, int items)
     size_t si = em_dtype_size((em_dtype)d->in);
     return !d->ncomp && si == em_dtype_size((em_dtype)d->out) &&
            (items * si) % 16 == 0 &&
-           em_gen_env_knob("EMBER_SCAN_LEAN", &lean_knob, 1, 0, 1);
+           em_knob_int(EM_KNOB_SCAN_LEAN, 1);
 }
 
 /* Items per thread of d's CUDA kernel. */
@@ -221,7 +217,7 @@ static int items_for(const em_gen_scan *d, size_t accsz)
     if (d->ncomp)
         return accsz <= 8 ? 8 : 4;
     if (wide_tile(d, accsz))
-        return em_gen_env_knob("EMBER_SCAN_ITEMS", &items_knob, 32, 4, 32);
+        return em_knob_int(EM_KNOB_SCAN_ITEMS, 32);
     return em_gen_scan_items((em_dtype)d->in, (em_dtype)d->out);
 }
 
@@ -233,7 +229,7 @@ int em_gen_scan_items(em_dtype in, em_dtype out)
      * each lane's staging (8 chunks, bank-conflict free under SC_SW; 32 KiB
      * of shared memory per block). */
     int dflt = sz <= 8 ? 16 : 8;
-    int v = em_gen_env_knob("EMBER_SCAN_ITEMS", &items_knob, dflt, 4, 32);
+    int v = em_knob_int(EM_KNOB_SCAN_ITEMS, dflt);
     return v * sz > 128 ? dflt : v;
 }
 
@@ -642,8 +638,7 @@ em_status em_gen_scan_source(const em_gen_scan *d, em_device_type target,
                           !d->ncomp && (items * si) % 16 == 0,
                           !d->ncomp && (items * so) % 16 == 0, accsz,
                           accsz <= 4 ? 1 : accsz <= 8 ? 2 : 0,
-                          em_gen_env_knob("EMBER_SCAN_MINB", &minb_knob,
-                               default_minb(d, accsz), 1, 8),
+                          em_knob_int(EM_KNOB_SCAN_MINB, default_minb(d, accsz)),
                           lean(d, items));
         emit_named(&b, em_embedded_scan_cuda_cuh, name);
     } else {

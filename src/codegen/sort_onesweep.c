@@ -48,10 +48,11 @@
 #include "codegen/linalg_table.h"
 #include "codegen/sort.h"
 #include "core/embedded.h"
+#include "ember/util.h"
 
 /* Keys per thread (a tile is 256 threads of them) and tiles read at once
  * in the look-back; EMBER_SORT_ITEMS (keys-only passes) and
- * EMBER_SORT_WINDOW try others (em_gen_env_knob). Measured on the H100,
+ * EMBER_SORT_WINDOW try others (em_knob_int). Measured on the H100,
  * 2^27 keys, with the counts published before the ranking: uint32 keys
  * 41.9, 40.6 and 42.4 Gkeys/s with 16, 20 and 24 keys per thread (float32
  * 40.4, 39.2, 41.6), 35.4 and 34.8 with 28 and 32 at 2 blocks per SM;
@@ -67,7 +68,6 @@
  * keys-only float32 lost 7% at 1 tile and uint32 gained 1%, so only the
  * passes with values take 1 (float64 + int64: 7.6 Gkeys/s at 1 tile, 7.4
  * at 4). */
-static int items_knob, vitems_knob, window_knob, ditems_knob;
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
@@ -92,13 +92,11 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
     if (vals && em_dtype_size(dt) > 4)
         return 12;
     if (vals)
-        return em_gen_env_knob("EMBER_SORT_VITEMS", &vitems_knob, 29, 4, 32);
+        return em_knob_int(EM_KNOB_SORT_VITEMS, 29);
     if (em_dtype_size(dt) > 4)
-        return em_gen_env_knob("EMBER_SORT_DITEMS", &ditems_knob, 20, 4, 22);
-    return em_gen_env_knob("EMBER_SORT_ITEMS", &items_knob, 24, 4, 24);
+        return em_knob_int(EM_KNOB_SORT_DITEMS, 20);
+    return em_knob_int(EM_KNOB_SORT_ITEMS, 24);
 }
-
-static int adapt_knob;
 
 /* EMBER_SORT_ADAPT: 0 never, 1 with values only, 2 always. Values
  * only by default: on the H100 (2^27 standard normal float32 keys)
@@ -110,30 +108,26 @@ static int adapt_knob;
  * paid back. */
 int em_gen_sort_os_adapt(int vals)
 {
-    const int k = em_gen_env_knob("EMBER_SORT_ADAPT", &adapt_knob, 1, 0, 2);
+    const int k = em_knob_int(EM_KNOB_SORT_ADAPT, 1);
     return k == 2 || (k == 1 && vals);
 }
 
 static int window(void)
 {
-    return em_gen_env_knob("EMBER_SORT_WINDOW", &window_knob, 4, 1, 32);
+    return em_knob_int(EM_KNOB_SORT_WINDOW, 4);
 }
-
-static int vwindow_knob;
 
 /* The look-back window of the passes with values (EMBER_SORT_VWINDOW). */
 static int vwindow(void)
 {
-    return em_gen_env_knob("EMBER_SORT_VWINDOW", &vwindow_knob, 1, 1, 32);
+    return em_knob_int(EM_KNOB_SORT_VWINDOW, 1);
 }
-
-static int minb_knob;
 
 /* Blocks per SM of the 4-byte-key passes (keys only, or at most 16 keys
  * a thread): EMBER_SORT_MINB tries others. */
 static int minb0(void)
 {
-    return em_gen_env_knob("EMBER_SORT_MINB", &minb_knob, 4, 1, 8);
+    return em_knob_int(EM_KNOB_SORT_MINB, 4);
 }
 
 /* The parameters of one kernel (kernels/sort_onesweep_*.cuh name them

@@ -83,7 +83,7 @@ static void em_dc_compute(void)
     int ok = 0;
     em_dc_problem[0] = 0;
     em_dc_path[0] = 0;
-    if ((v = getenv("EMBER_CACHE_DIR")) && *v) {
+    if ((v = em_knob_text(EM_KNOB_CACHE_DIR))) {
         char cwd[PATH_MAX];
         /* Fix a relative path now, so a later chdir() does not move it. */
         if (v[0] != '/' && getcwd(cwd, sizeof cwd))

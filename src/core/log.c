@@ -11,8 +11,8 @@ static volatile int em_level = -1;
 
 static int em_level_from_env(void)
 {
-    const char *v = getenv("EMBER_LOG");
-    if (!v || !*v)
+    const char *v = em_knob_text(EM_KNOB_LOG);
+    if (!v)
         return EM_LOG_WARN;
     if (!strcmp(v, "debug")) return EM_LOG_DEBUG;
     if (!strcmp(v, "info")) return EM_LOG_INFO;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ember/util.h"
 #include "runtime.h"
 
 struct rt_backend {
@@ -271,11 +272,11 @@ static char rt_default_msg[768];
 
 static void rt_pick_default(void)
 {
-    const char *env = getenv("EMBER_DEVICE");
+    const char *env = em_knob_text(EM_KNOB_DEVICE);
     em_device *d = NULL;
     int n = 0;
     em_status s;
-    if (env && *env) {
+    if (env) {
         s = em_device_parse(env, &d);
         if (s != EM_OK) {
             rt_default_status = s;

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ember/util.h"
 #include "runtime.h"
 #include "core/fault.h"
 
@@ -202,9 +203,9 @@ static pthread_once_t rt_inject_once = PTHREAD_ONCE_INIT;
 
 static void rt_inject_from_env(void)
 {
-    const char *v = getenv("EMBER_TEST_FAIL_ALLOC");
+    const char *v = em_knob_text(EM_KNOB_TEST_FAIL_ALLOC);
     unsigned long long first = 0, count = 1;
-    if (!v || !*v)
+    if (!v)
         return;
     if (sscanf(v, "%llu:%llu", &first, &count) < 1 || first == 0) {
         em_log(EM_LOG_WARN, "pool", "EMBER_TEST_FAIL_ALLOC=%s is not N or N:COUNT; ignored", v);

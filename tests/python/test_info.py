@@ -1,3 +1,8 @@
+import os
+import re
+import subprocess
+import sys
+
 import ember
 
 from helpers import run_python
@@ -19,3 +24,36 @@ def test_info_function():
 def test_bad_command():
     r = run_python("-m", "ember", "frobnicate")
     assert r.returncode == 2 and "usage" in r.stderr
+
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def test_knobs_documented():
+    """docs/knobs.md lists exactly the variables of core/knob.c's table,
+    and no C file reads an EMBER_ variable except through the table."""
+    names = {n for n, _, _ in ember._ember._knobs()}
+    with open(os.path.join(ROOT, "docs", "knobs.md")) as f:
+        doc = set(re.findall(r"`(EMBER_\w+)`", f.read()))
+    assert doc == names, (doc - names, names - doc)
+    readers = []
+    for top in ("src", os.path.join("python", "ember", "_ext")):
+        for d, _, files in os.walk(os.path.join(ROOT, top)):
+            for fn in files:
+                if fn.endswith((".c", ".h")):
+                    with open(os.path.join(d, fn)) as f:
+                        if re.search(r'getenv\("EMBER_', f.read()):
+                            readers.append(fn)
+    assert not readers, readers
+
+
+def test_info_lists_set_knobs():
+    env = dict(os.environ, EMBER_SORT_WINDOW="8",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("EMBER_LOG", None)
+    r = subprocess.run([sys.executable, "-m", "ember", "info"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "EMBER_SORT_WINDOW=8" in r.stdout
+    row = [n for n, _, v in ember._ember._knobs() if n == "EMBER_SORT_WINDOW"]
+    assert row == ["EMBER_SORT_WINDOW"]

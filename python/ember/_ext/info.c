@@ -113,8 +113,33 @@ static PyObject *mod_info(PyObject *m, PyObject *unused)
         (unsigned long long)ks.compiles, (unsigned long long)ks.memory_hits,
         (unsigned long long)ks.disk_hits);
 
+    say(rp, "environment (docs/knobs.md lists ember's variables):");
+    for (i = 0, n = 0; i < EM_KNOB_COUNT; i++) {
+        const char *v = em_knob_text((em_knob)i);
+        if (v)
+            say(rp, "%s %s=%.200s", n++ ? "," : "", em_knob_name((em_knob)i), v);
+    }
+    say(rp, "%s\n", n ? "" : " none set");
+
     out = PyUnicode_DecodeUTF8(rp->buf, (Py_ssize_t)rp->len, "replace");
     PyMem_Free(rp);
+    return out;
+}
+
+/* Every variable of the table as (name, meaning, value or None), for
+ * tests that keep docs/knobs.md in step. */
+static PyObject *mod_knobs(PyObject *m, PyObject *unused)
+{
+    PyObject *out = PyTuple_New(EM_KNOB_COUNT);
+    for (int i = 0; out && i < EM_KNOB_COUNT; i++) {
+        const char *v = em_knob_text((em_knob)i);
+        PyObject *row = Py_BuildValue("(ssz)", em_knob_name((em_knob)i),
+                                      em_knob_meaning((em_knob)i), v);
+        if (!row)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, row);
+    }
     return out;
 }
 
@@ -122,6 +147,8 @@ static PyMethodDef info_functions[] = {
     {"info", mod_info, METH_NOARGS,
      "A report of ember's version, backends, library versions, devices and "
      "kernel cache (what `python -m ember info` prints)."},
+    {"_knobs", mod_knobs, METH_NOARGS,
+     "ember's environment variables as (name, meaning, value or None)."},
     {NULL},
 };
 

@@ -6,6 +6,7 @@
  * jit_compile.c. */
 #include <stdlib.h>
 #include <string.h>
+#include "ember/util.h"
 #include "jit.h"
 #include "errors.h"
 
@@ -441,7 +442,7 @@ static PyObject *signature_codes(PyObject *sig)
  * NUMBA_BOUNDSCHECK does in Numba; anything else leaves it. */
 static int env_boundscheck(int given)
 {
-    const char *e = getenv("EMBER_BOUNDSCHECK");
+    const char *e = em_knob_text(EM_KNOB_BOUNDSCHECK);
     if (e && (e[0] == '0' || e[0] == '1') && !e[1])
         return e[0] - '0';
     return given;
