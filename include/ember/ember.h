@@ -23,6 +23,7 @@
 #include "ember/scan.h"
 #include "ember/sort.h"
 #include "ember/histogram.h"
+#include "ember/random.h"
 #include "ember/ckernel.h"
 
 #endif

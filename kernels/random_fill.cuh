@@ -1,0 +1,298 @@
+/* ember random: rnd_fill writes n draws of one distribution (src/math/
+ * random.c pastes it after random_bits.cuh, random_math.cuh and these
+ * #defines):
+ *   RND_CUDA   1 for the cuda backend, 0 for the host
+ *   RND_DIST   the distribution, numbered as em_random_dist in
+ *              include/ember/random.h
+ *   RND_T      the element type written
+ *   RND_VEC    (cuda) a 16-byte vector of RND_T, RND_VW its lanes
+ * Thread t owns runs of `per` consecutive elements, runs t, t+T, t+2T..
+ * of the output (T threads in the grid). Word-stream draws take element
+ * e's word from the stream at e (64-bit words) or at the e-th 32-bit half
+ * (low half first, as NumPy's next_uint32), after the buffered words the
+ * caller passes (npre 64-bit words p0..p2, then, for 32-bit draws, the
+ * half h32 when has32). Keyed draws (rejection methods) take attempt j of
+ * element e from the Philox block of counter (e, j, 0, 0) under key
+ * (s4, s5), so no result depends on the thread layout.
+ */
+#define RND_WORDS 2    /* per-element 64-bit words */
+#define RND_KEYED 3    /* per-element attempts from keyed Philox blocks */
+#if RND_DIST == 0 || RND_DIST == 2 || RND_DIST == 4 || RND_DIST == 5
+#define RND_KIND RND_WORDS
+#elif RND_DIST == 1 || RND_DIST == 3
+#define RND_KIND 1
+#else
+#define RND_KIND RND_KEYED
+#endif
+
+#define RND_2M53 1.1102230246251565404e-16 /* 2^-53 */
+
+/* (0, 1), never either end: the normal quantile and the logs need it. */
+__device__ __forceinline__ double rnd_open(unsigned long long x)
+{
+    return ((double)(x >> 11) + 0.5) * RND_2M53;
+}
+
+#if RND_KIND == RND_KEYED
+__device__ __forceinline__ void rnd_attempt(long long e, unsigned long long j,
+                                            const unsigned long long *w,
+                                            unsigned long long out[4])
+{
+    unsigned long long c[4] = {(unsigned long long)e, j, 0, 0};
+    rnd_philox(c, w + 4, out);
+}
+
+/* Attempts past this many give NaN (gamma) or -1: only a parameter the
+ * caller should have refused gets there. */
+#define RND_MAX_ATTEMPTS 100000
+
+#if RND_DIST == 6
+/* Gamma(shape), Marsaglia and Tsang's squeeze (shape >= 1); a shape
+ * below 1 is Gamma(shape + 1) U^(1/shape). */
+__device__ double rnd_value(long long e, const unsigned long long *w,
+                            double shape, double scale,
+                            unsigned long long c0, unsigned long long c1)
+{
+    double sh = shape < 1.0 ? shape + 1.0 : shape, d, c, res = 0.0 / 0.0;
+    unsigned long long r[4];
+    (void)c0;
+    (void)c1;
+    if (shape == 0.0)
+        return 0.0;
+    d = sh - 1.0 / 3.0;
+    c = 1.0 / sqrt(9.0 * d);
+    for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+        double x, v, u;
+        rnd_attempt(e, j, w, r);
+        x = rnd_ppnd(rnd_open(r[0]));
+        v = 1.0 + c * x;
+        if (v <= 0.0)
+            continue;
+        v = v * v * v;
+        u = rnd_open(r[1]);
+        if (u < 1.0 - 0.0331 * (x * x) * (x * x) ||
+            rnd_log(u) < 0.5 * x * x + d * (1.0 - v + rnd_log(v))) {
+            res = d * v;
+            break;
+        }
+    }
+    if (shape < 1.0) {
+        rnd_attempt(e, 0, w, r);
+        res = res * rnd_exp(rnd_log(rnd_open(r[2])) / shape);
+    }
+    return res * scale;
+}
+#elif RND_DIST == 7
+/* Poisson(lam): inversion from one uniform below lam = 10, Hormann's
+ * PTRS (transformed rejection with squeeze) above. */
+__device__ long long rnd_value(long long e, const unsigned long long *w,
+                               double lam, double b, unsigned long long c0,
+                               unsigned long long c1)
+{
+    unsigned long long r[4];
+    (void)b;
+    (void)c0;
+    (void)c1;
+    if (lam == 0.0)
+        return 0;
+    if (lam < 10.0) {
+        double u, p = rnd_exp(-lam), f;
+        long long k = 0;
+        rnd_attempt(e, 0, w, r);
+        u = rnd_open(r[0]);
+        f = p;
+        while (u > f && k < 1000) {
+            k++;
+            p = p * lam / (double)k;
+            f = f + p;
+        }
+        return k;
+    } else {
+        double slam = sqrt(lam), loglam = rnd_log(lam);
+        double bb = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * bb;
+        double inva = 1.1239 + 1.1328 / (bb - 3.4), vr = 0.9277 - 3.6224 / (bb - 2.0);
+        for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+            double u, v, us, k;
+            rnd_attempt(e, j, w, r);
+            u = rnd_open(r[0]) - 0.5;
+            v = rnd_open(r[1]);
+            us = 0.5 - (u < 0.0 ? -u : u);
+            k = floor((2.0 * a / us + bb) * u + lam + 0.43);
+            if (us >= 0.07 && v <= vr)
+                return (long long)k;
+            if (k < 0.0 || (us < 0.013 && v > us))
+                continue;
+            if (rnd_log(v) + rnd_log(inva) - rnd_log(a / (us * us) + bb) <=
+                -lam + k * loglam - rnd_loggam(k + 1.0))
+                return (long long)k;
+        }
+        return -1;
+    }
+}
+#elif RND_DIST == 8
+/* Binomial(n = c0, p = b), for p <= 1/2 (the other half by symmetry):
+ * inversion from one uniform while n p < 10, Hormann's BTRS above. */
+__device__ long long rnd_value(long long e, const unsigned long long *w,
+                               double a0, double p0, unsigned long long c0,
+                               unsigned long long c1)
+{
+    long long n = (long long)c0, k = -1;
+    int flip = p0 > 0.5;
+    double p = flip ? 1.0 - p0 : p0, q = 1.0 - p, dn = (double)n;
+    unsigned long long r[4];
+    (void)a0;
+    (void)c1;
+    if (n == 0 || p == 0.0)
+        k = 0;
+    else if (dn * p < 10.0) {
+        double u, pk = rnd_exp(dn * rnd_log1p(-p)), f = pk, ratio = p / q;
+        rnd_attempt(e, 0, w, r);
+        u = rnd_open(r[0]);
+        k = 0;
+        /* past the mean, stop once the remaining terms cannot matter */
+        while (u > f && k < n && !((double)k > dn * p && pk < 1e-17)) {
+            k++;
+            pk = pk * ratio * ((dn - (double)k + 1.0) / (double)k);
+            f = f + pk;
+        }
+    } else {
+        double spq = sqrt(dn * p * q), bb = 1.15 + 2.53 * spq;
+        double a = -0.0873 + 0.0248 * bb + 0.01 * p, c = dn * p + 0.5;
+        double vr = 0.92 - 4.2 / bb, alpha = (2.83 + 5.1 / bb) * spq;
+        double lpq = rnd_log(p / q), m = floor((dn + 1.0) * p);
+        double h = rnd_loggam(m + 1.0) + rnd_loggam(dn - m + 1.0);
+        for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+            double u, v, us, kk;
+            rnd_attempt(e, j, w, r);
+            u = rnd_open(r[0]) - 0.5;
+            v = rnd_open(r[1]);
+            us = 0.5 - (u < 0.0 ? -u : u);
+            kk = floor((2.0 * a / us + bb) * u + c);
+            if (kk < 0.0 || kk > dn)
+                continue;
+            if (us >= 0.07 && v <= vr) {
+                k = (long long)kk;
+                break;
+            }
+            v = rnd_log(v * alpha / (a / (us * us) + bb));
+            if (v <= h - rnd_loggam(kk + 1.0) - rnd_loggam(dn - kk + 1.0) +
+                         (kk - m) * lpq) {
+                k = (long long)kk;
+                break;
+            }
+        }
+    }
+    return flip && k >= 0 ? n - k : k;
+}
+#elif RND_DIST == 9
+/* low (c1) + an integer in [0, range) (range c0; 0 is 2^64) by Lemire's
+ * multiply-shift, rejecting the few products that would bias it. */
+__device__ unsigned long long rnd_value(long long e, const unsigned long long *w,
+                                        double a, double b,
+                                        unsigned long long range,
+                                        unsigned long long low)
+{
+    unsigned long long r[4], t = range ? (0 - range) % range : 0;
+    (void)a;
+    (void)b;
+    for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+        rnd_attempt(e, j, w, r);
+        for (int l = 0; l < 4; l++) {
+            if (!range)
+                return low + r[l];
+            if (r[l] * range >= t)
+                return low + __umul64hi(r[l], range);
+        }
+    }
+    return low;
+}
+#endif
+#endif /* RND_KEYED */
+
+/* The value of a word-stream element from its word x. */
+#if RND_DIST == 0 || RND_DIST == 1
+#define RND_FROM_WORD(x) ((RND_T)(x))
+#elif RND_DIST == 2
+#define RND_FROM_WORD(x) \
+    ((RND_T)(a + b * ((double)((x) >> 11) * RND_2M53)))
+#elif RND_DIST == 3
+#define RND_FROM_WORD(x) \
+    ((RND_T)((float)((x) >> 8) * (1.0f / 16777216.0f)))
+#elif RND_DIST == 4
+#define RND_FROM_WORD(x) ((RND_T)(a + b * rnd_ppnd(rnd_open(x))))
+#elif RND_DIST == 5
+#define RND_FROM_WORD(x) \
+    ((RND_T)(b * -rnd_log(((double)((x) >> 11) + 1.0) * RND_2M53)))
+#endif
+
+extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec)
+{
+    const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
+    const long long T = (long long)gridDim.x * blockDim.x;
+    const long long runs = (n + per - 1) / per;
+    (void)p0;
+    (void)p1;
+    (void)p2;
+    (void)h32;
+    (void)has32;
+    (void)c0;
+    (void)c1;
+    (void)a;
+    (void)b;
+    (void)vec;
+    for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         q < runs; q += T) {
+        const long long e0 = q * per, e1 = e0 + per < n ? e0 + per : n;
+#if RND_CUDA
+        __align__(16) RND_T v[RND_RUN];
+#define RND_PUT(e, x) (v[(e) - e0] = (x))
+#else
+#define RND_PUT(e, x) (out[e] = (x))
+#endif
+#if RND_KIND == RND_KEYED
+        for (long long e = e0; e < e1; e++)
+            RND_PUT(e, (RND_T)rnd_value(e, w, a, b, c0, c1));
+#else
+        const unsigned long long pre[3] = {p0, p1, p2};
+        rnd_src src;
+#if RND_KIND == RND_WORDS
+        long long g = e0 - npre;
+        rnd_src_init(&src, gen, w, (unsigned long long)(g < 0 ? 0 : g));
+        for (long long e = e0; e < e1; e++) {
+            unsigned long long x = e < npre ? pre[e] : rnd_next(&src);
+            RND_PUT(e, RND_FROM_WORD(x));
+        }
+#else
+        long long j0 = e0 - has32, g = (j0 < 0 ? 0 : j0 >> 1) - npre;
+        unsigned long long cur = 0;
+        int have = 0;
+        rnd_src_init(&src, gen, w, (unsigned long long)(g < 0 ? 0 : g));
+        for (long long e = e0; e < e1; e++) {
+            unsigned int x;
+            if (e < has32) {
+                x = h32;
+            } else {
+                long long j = e - has32;
+                if (!(j & 1) || !have) {
+                    cur = (j >> 1) < npre ? pre[j >> 1] : rnd_next(&src);
+                    have = 1;
+                }
+                x = (j & 1) ? (unsigned int)(cur >> 32) : (unsigned int)cur;
+            }
+            RND_PUT(e, RND_FROM_WORD(x));
+        }
+#endif
+#endif
+#if RND_CUDA
+        if (vec && e1 - e0 == RND_RUN) {
+            RND_VEC *o = (RND_VEC *)(out + e0);
+            for (int k = 0; k < RND_RUN / RND_VW; k++)
+                o[k] = ((const RND_VEC *)v)[k];
+        } else {
+            for (long long e = e0; e < e1; e++)
+                out[e] = v[e - e0];
+        }
+#endif
+#undef RND_PUT
+    }
+}

@@ -1,0 +1,177 @@
+/* ember math: em_random_fill (include/ember/random.h). Generates the
+ * kernel of one (distribution, dtype) pair from kernels/random_*.cuh,
+ * keeps it in a kernel table, and launches it over the output. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ember/random.h"
+#include "codegen/ewise.h"
+#include "codegen/kernel_table.h"
+#include "core/embedded.h"
+#include "core/strbuf.h"
+
+#define RND_VERSION 1u
+/* A cuda thread's run of consecutive elements: four 64-bit words, or
+ * four words' eight halves (two 16-byte stores either way). */
+#define RND_RUN_CUDA 8
+#define RND_BLOCK 256
+
+static em_gen_ktable random_table = EM_GEN_KTABLE(64);
+
+typedef struct rnd_desc {
+    uint32_t dist, dtype;
+} rnd_desc;
+
+/* The dtypes each distribution writes. */
+static int dtype_ok(em_random_dist dist, em_dtype t)
+{
+    switch (dist) {
+    case EM_RANDOM_BITS64:
+        return t == EM_UINT64 || t == EM_INT64;
+    case EM_RANDOM_BITS32:
+        return t == EM_UINT32 || t == EM_INT32;
+    case EM_RANDOM_UNIFORM:
+        return t == EM_FLOAT64;
+    case EM_RANDOM_UNIFORM32:
+        return t == EM_FLOAT32;
+    case EM_RANDOM_NORMAL:
+    case EM_RANDOM_EXPONENTIAL:
+    case EM_RANDOM_GAMMA:
+        return t == EM_FLOAT32 || t == EM_FLOAT64;
+    case EM_RANDOM_POISSON:
+    case EM_RANDOM_BINOMIAL:
+        return t == EM_INT64;
+    case EM_RANDOM_INTEGERS:
+        return t == EM_INT32 || t == EM_INT64 || t == EM_UINT32 ||
+               t == EM_UINT64;
+    default:
+        return 0;
+    }
+}
+
+/* The 16-byte vector of a 4- or 8-byte element type. */
+static const char *vec_type(em_dtype t)
+{
+    switch (t) {
+    case EM_FLOAT32:
+        return "float4";
+    case EM_FLOAT64:
+        return "double2";
+    case EM_INT32:
+        return "int4";
+    case EM_UINT32:
+        return "uint4";
+    case EM_INT64:
+        return "longlong2";
+    default:
+        return "ulonglong2";
+    }
+}
+
+static em_status load(const void *ctx, em_device *dev, em_function **fn)
+{
+    static const char *const names[1] = {"rnd_fill"};
+    static const char *const host_opts[] = {"-O2"};
+    /* No fused multiply-adds: the draws must round as on the host. */
+    static const char *const cuda_opts[] = {"--fmad=false"};
+    const rnd_desc *d = ctx;
+    int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
+    em_dtype t = (em_dtype)d->dtype;
+    em_sb b = {0};
+
+    em_sb_printf(&b,
+                 "/* ember random: distribution %u, %s */\n"
+                 "#define RND_CUDA %d\n#define RND_DIST %u\n"
+                 "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n"
+                 "#define RND_RUN %d\n",
+                 d->dist, em_dtype_get(t)->name, cuda, d->dist,
+                 em_dtype_get(t)->c_type, vec_type(t),
+                 16 / (int)em_dtype_size(t), RND_RUN_CUDA);
+    em_sb_puts(&b, em_embedded_random_bits_cuh);
+    em_sb_puts(&b, em_embedded_random_math_cuh);
+    em_sb_puts(&b, em_embedded_random_fill_cuh);
+    if (b.oom) {
+        free(b.p);
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of memory generating a random kernel");
+    }
+    return em_gen_kt_compile(dev, b.p, cuda ? cuda_opts : host_opts, 1,
+                             RND_VERSION, names, 1, fn);
+}
+
+em_status em_random_fill(em_array *out, const em_random_stream *st,
+                         em_random_dist dist, const em_random_params *p,
+                         em_stream *s)
+{
+    em_function *fn[EM_GEN_KT_FNS] = {NULL};
+    em_gen_kkey key = {{0}, NULL};
+    rnd_desc d;
+    em_device *dev;
+    em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
+    int64_t n, per;
+    int vec, gen;
+    em_status rc;
+
+    if (!out || !st || !p)
+        return em_error(EM_ERR_INVALID_VALUE, "em_random_fill: NULL argument");
+    if ((unsigned)dist >= EM_RANDOM_DIST_COUNT ||
+        (st->gen != EM_RANDOM_PCG64 && st->gen != EM_RANDOM_PHILOX) ||
+        st->npre < 0 || st->npre > 3)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_random_fill: distribution %d, generator %d, %d "
+                        "buffered words",
+                        (int)dist, (int)st->gen, st->npre);
+    if (!dtype_ok(dist, out->dtype))
+        return em_error(EM_ERR_TYPE,
+                        "random distribution %d cannot write dtype %s",
+                        (int)dist, em_dtype_get(out->dtype)->name);
+    if (!(out->flags & EM_ARRAY_C_CONTIGUOUS) ||
+        !(out->flags & EM_ARRAY_WRITEABLE))
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "random output must be C-contiguous and writeable");
+    n = out->size;
+    if (n == 0)
+        return EM_OK;
+    dev = out->device;
+    d.dist = (uint32_t)dist;
+    d.dtype = (uint32_t)out->dtype;
+    memcpy(key.w, &d, sizeof d);
+    if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=
+        EM_OK)
+        return rc;
+    if (em_device_get_type(dev) == EM_DEVICE_CUDA) {
+        int64_t runs = (n + RND_RUN_CUDA - 1) / RND_RUN_CUDA,
+                blocks = (runs + RND_BLOCK - 1) / RND_BLOCK,
+                cap = (int64_t)em_gen_device_units(dev) * 64;
+        per = RND_RUN_CUDA;
+        block.x = RND_BLOCK;
+        grid.x = (unsigned)(blocks < cap ? blocks : cap);
+    } else {
+        /* One run a host thread: a few per core, and at least 16384
+         * elements each, so the jump at a run's start costs nothing. */
+        int64_t units = em_gen_device_units(dev) * 4;
+        per = (n + units - 1) / units;
+        if (per < 16384)
+            per = 16384;
+        per = (per + 7) & ~(int64_t)7;
+        grid.x = (unsigned)((n + per - 1) / per);
+    }
+    vec = ((uintptr_t)out->data & 15) == 0;
+    gen = (int)st->gen;
+    {
+        void *op = out->data;
+        unsigned long long w[6], pre[3], c0 = p->c0, c1 = p->c1;
+        int npre = st->npre, has32 = st->has32 ? 1 : 0;
+        unsigned h32 = st->half;
+        double a = p->a, b = p->b;
+        void *args[] = {&op,     &n,      &per,    &gen,   &w[0],  &w[1],
+                        &w[2],   &w[3],   &w[4],   &w[5],  &npre,  &pre[0],
+                        &pre[1], &pre[2], &has32,  &h32,   &a,     &b,
+                        &c0,     &c1,     &vec};
+        for (int i = 0; i < 6; i++)
+            w[i] = st->words[i];
+        for (int i = 0; i < 3; i++)
+            pre[i] = st->pre[i];
+        return em_launch(fn[0], grid, block, 0, s, args);
+    }
+}
