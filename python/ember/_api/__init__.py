@@ -26,6 +26,8 @@ for _mod, _names in {
     "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",
+    "quantiles": "median nanmedian nanpercentile nanquantile percentile "
+                 "quantile",
     "sets": "unique_all unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",
     "splitting": "array_split dsplit hsplit split vsplit",

@@ -701,240 +701,70 @@ static PyObject *py_setxor1d(PyObject *m, PyObject *args, PyObject *kw)
 
 /* ---- median, quantile, percentile ------------------------------------ */
 
-/* axis=None (*naxes -1), an int or a tuple of ints. */
-static int parse_axes(PyObject *o, int *axes, int *naxes)
+/* _quantile(a, q, qshape, axes, keepdims, median, skipnan, dtype): the
+ * order statistics of src/algo/quantile.c (sort each row, one kernel
+ * interpolates) for _api/quantiles.py, which parses NumPy's signatures:
+ * q a list of fractions of shape qshape (ignored for a median), axes
+ * None or a tuple of ints, dtype the result's. */
+static PyObject *py_quantile_core(PyObject *m, PyObject *args)
 {
-    PyObject *seq;
-    Py_ssize_t n;
-    *naxes = -1;
-    if (!o || o == Py_None)
-        return 0;
-    if (!PyTuple_Check(o) && !PyList_Check(o)) {
-        long v = PyLong_AsLong(o);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        if (v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM + 1)
-            v = EM_MAX_NDIM + 1; /* out of range for any array */
-        axes[0] = (int)v;
-        *naxes = 1;
-        return 0;
-    }
-    if (!(seq = PySequence_Fast(o, "axis must be an int or a tuple")))
-        return -1;
-    n = PySequence_Fast_GET_SIZE(seq);
-    if (n > EM_MAX_NDIM) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "too many axes");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM + 1)
-            v = EM_MAX_NDIM + 1;
-        axes[i] = (int)v;
-    }
-    Py_DECREF(seq);
-    *naxes = (int)n;
-    return 0;
-}
-
-/* NumPy's result type of a quantile of a: a's float type (float64 for
- * integers and bool), promoted with q's dtype when q is an array. */
-static em_dtype quantile_dtype(em_dtype a, em_dtype q, int weak)
-{
-    em_dtype r = em_dtype_get(a)->kind_id == EM_KIND_FLOAT ? a : EM_FLOAT64;
-    if (!weak && q != r && em_dtype_promote(r, q, &r) != EM_OK)
-        r = EM_FLOAT64;
-    return r;
-}
-
-static PyObject *do_quantile(PyObject *m, PyObject *args, PyObject *kw, int pct,
-                             int nan)
-{
-    static char *kws[] = {
-        "a",      "q",        "axis",    "out", "overwrite_input",
-        "method", "keepdims", "weights", NULL};
-    const char *fn = pct ? "percentile" : "quantile";
     empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *qo, *axo = Py_None, *outo = Py_None, *ow = NULL;
-    PyObject *meth = NULL, *wo = Py_None, *a = NULL, *np = NULL, *qa = NULL;
-    PyObject *res = NULL;
-    int keepdims = 0, axes[EM_MAX_NDIM], naxes, weak, qndim;
+    PyObject *a, *ql, *qsh, *axo, *dto, *res = NULL;
+    int keepdims, median, skipnan, axes[EM_MAX_NDIM], naxes = -1, qndim;
     int64_t qshape[EM_MAX_NDIM];
-    em_dtype qdt = EM_FLOAT64;
-    double *qv = NULL;
+    double *qv;
     Py_ssize_t nq;
+    em_dtype dt;
     em_array r;
     em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOOOp$O", kws, &ao, &qo,
-                                     &axo, &outo, &ow, &meth, &keepdims, &wo))
+    if (!PyArg_ParseTuple(args, "O!O!OOpppO:_quantile", st->ndarray, &a,
+                          &PyList_Type, &ql, &qsh, &axo, &keepdims, &median,
+                          &skipnan, &dto) ||
+        empy_shape_arg(qsh, "q", &qndim, qshape) < 0 ||
+        empy_dtype_arg(st, dto, &dt) < 0)
         return NULL;
-    if (outo != Py_None || wo != Py_None) {
-        PyErr_Format(PyExc_NotImplementedError,
-                     "ember.%s: out= and weights= are not supported yet", fn);
-        return NULL;
-    }
-    if (meth && meth != Py_None) {
-        const char *ms = PyUnicode_AsUTF8(meth);
-        if (!ms)
-            return NULL;
-        if (strcmp(ms, "linear")) {
-            PyErr_Format(PyExc_ValueError,
-                         "ember.%s: method '%s' is not supported (only "
-                         "'linear')",
-                         fn, ms);
+    if (axo != Py_None) {
+        if (!PyTuple_Check(axo) || PyTuple_GET_SIZE(axo) > EM_MAX_NDIM) {
+            PyErr_SetString(PyExc_ValueError, "too many axes");
             return NULL;
         }
-    }
-    if (parse_axes(axo, axes, &naxes) < 0)
-        return NULL;
-    weak = PyFloat_Check(qo) || PyLong_Check(qo);
-    if (!(np = empy_numpy(fn)))
-        return NULL;
-    {
-        PyObject *q0 = PyObject_CallMethod(np, "asarray", "O", qo), *dt;
-        if (!q0)
-            goto done;
-        dt = PyObject_GetAttrString(q0, "dtype");
-        if (dt) {
-            PyObject *kind = PyObject_GetAttrString(dt, "kind"),
-                     *isz = PyObject_GetAttrString(dt, "itemsize");
-            if (kind && isz && PyUnicode_Check(kind)) {
-                const char *k = PyUnicode_AsUTF8(kind);
-                long sz = PyLong_AsLong(isz);
-                if (k && k[0] == 'f')
-                    qdt = sz == 2   ? EM_FLOAT16
-                          : sz == 4 ? EM_FLOAT32
-                                    : EM_FLOAT64;
-            }
-            Py_XDECREF(kind);
-            Py_XDECREF(isz);
-            Py_DECREF(dt);
+        naxes = (int)PyTuple_GET_SIZE(axo);
+        for (int i = 0; i < naxes; i++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(axo, i));
+            if (v == -1 && PyErr_Occurred())
+                return NULL;
+            /* past any array's dimensions: the core's AxisError */
+            axes[i] = v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM ? EM_MAX_NDIM
+                                                               : (int)v;
         }
-        /* not ascontiguousarray: it makes a 0-d q 1-d */
-        qa = PyObject_CallMethod(np, "asarray", "Oss", q0, "float64", "C");
-        Py_DECREF(q0);
-        if (!qa || PyErr_Occurred())
-            goto done;
     }
+    nq = PyList_GET_SIZE(ql);
     {
-        Py_buffer view;
-        if (PyObject_GetBuffer(qa, &view, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
-            goto done;
-        qndim = view.ndim;
-        if (qndim > EM_MAX_NDIM) {
-            PyBuffer_Release(&view);
-            PyErr_SetString(PyExc_ValueError, "q has too many dimensions");
-            goto done;
-        }
+        int64_t n = 1; /* the core reads prod(qshape) fractions */
         for (int i = 0; i < qndim; i++)
-            qshape[i] = view.shape[i];
-        nq = view.len / 8;
-        if (!(qv = PyMem_Malloc((size_t)(nq ? nq : 1) * sizeof *qv))) {
-            PyBuffer_Release(&view);
-            PyErr_NoMemory();
-            goto done;
+            n *= qshape[i];
+        if (!median && n != nq) {
+            PyErr_SetString(PyExc_ValueError, "_quantile: q and qshape differ");
+            return NULL;
         }
-        memcpy(qv, view.buf, (size_t)nq * sizeof *qv);
-        PyBuffer_Release(&view);
     }
+    if (!(qv = PyMem_Malloc((size_t)(nq ? nq : 1) * sizeof *qv)))
+        return PyErr_NoMemory();
     for (Py_ssize_t i = 0; i < nq; i++) {
-        if (pct) {
-            if (!(qv[i] >= 0 && qv[i] <= 100)) {
-                PyErr_SetString(PyExc_ValueError,
-                                "Percentiles must be in the range [0, 100]");
-                goto done;
-            }
-            qv[i] /= 100;
-        }
+        qv[i] = PyFloat_AsDouble(PyList_GET_ITEM(ql, i));
+        if (qv[i] == -1 && PyErr_Occurred())
+            goto done;
     }
-    if (!(a = hist_array(st, ao, NULL)))
-        goto done;
-    EMPY_NOGIL(s, (nan ? em_nanquantile : em_quantile)(
+    EMPY_NOGIL(s, (skipnan ? em_nanquantile : em_quantile)(
                       EMPY_ARR(a), qv, qndim, qshape, naxes < 0 ? NULL : axes,
-                      naxes, keepdims, 0,
-                      quantile_dtype(EMPY_ARR(a)->dtype, qdt, weak), &r, NULL));
+                      naxes, keepdims, median, dt, &r, NULL));
     res = wrap_new(st, s, &r);
 done:
     PyMem_Free(qv);
-    Py_XDECREF(qa);
-    Py_XDECREF(a);
-    Py_XDECREF(np);
     return res;
 }
 
-static PyObject *py_quantile(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return do_quantile(m, args, kw, 0, 0);
-}
-
-static PyObject *py_percentile(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return do_quantile(m, args, kw, 1, 0);
-}
-
-static PyObject *py_nanquantile(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return do_quantile(m, args, kw, 0, 1);
-}
-
-static PyObject *py_nanpercentile(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return do_quantile(m, args, kw, 1, 1);
-}
-
-static PyObject *do_median(PyObject *m, PyObject *args, PyObject *kw, int nan)
-{
-    static char *kws[] = {"a",        "axis", "out", "overwrite_input",
-                          "keepdims", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *a, *axo = Py_None, *outo = Py_None, *ow = NULL;
-    int keepdims = 0, axes[EM_MAX_NDIM], naxes;
-    em_array r;
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOp:median", kws, &ao, &axo,
-                                     &outo, &ow, &keepdims))
-        return NULL;
-    if (outo != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "ember.median: out= is not supported yet");
-        return NULL;
-    }
-    if (parse_axes(axo, axes, &naxes) < 0)
-        return NULL;
-    if (!(a = hist_array(st, ao, NULL)))
-        return NULL;
-    EMPY_NOGIL(s, (nan ? em_nanquantile : em_quantile)(
-                      EMPY_ARR(a), NULL, 0, NULL, naxes < 0 ? NULL : axes,
-                      naxes, keepdims, 1,
-                      quantile_dtype(EMPY_ARR(a)->dtype, EM_FLOAT64, 1), &r,
-                      NULL));
-    Py_DECREF(a);
-    return wrap_new(st, s, &r);
-}
-
-static PyObject *py_median(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return do_median(m, args, kw, 0);
-}
-
-static PyObject *py_nanmedian(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return do_median(m, args, kw, 1);
-}
-
 #define KW (PyCFunction)(void (*)(void))
-
-/* The signatures the order statistics share, for their docstrings. */
-#define MEDIAN_ARGS                                                            \
-    "(a, axis=None, out=None, overwrite_input=False, keepdims=False)"
-#define QUANTILE_ARGS                                                          \
-    "(a, q, axis=None, out=None, overwrite_input=False, method='linear', "     \
-    "keepdims=False)"
 
 PyMethodDef empy_par_hist_functions[] = {
     {"histogram_even", KW py_histogram_even, METH_VARARGS | METH_KEYWORDS,
@@ -980,18 +810,8 @@ PyMethodDef empy_np_hist_functions[] = {
      "setdiff1d(ar1, ar2, assume_unique=False)"},
     {"setxor1d", KW py_setxor1d, METH_VARARGS | METH_KEYWORDS,
      "setxor1d(ar1, ar2, assume_unique=False)"},
-    {"median", KW py_median, METH_VARARGS | METH_KEYWORDS,
-     "median" MEDIAN_ARGS},
-    {"quantile", KW py_quantile, METH_VARARGS | METH_KEYWORDS,
-     "quantile" QUANTILE_ARGS},
-    {"nanmedian", KW py_nanmedian, METH_VARARGS | METH_KEYWORDS,
-     "nanmedian" MEDIAN_ARGS},
-    {"nanquantile", KW py_nanquantile, METH_VARARGS | METH_KEYWORDS,
-     "nanquantile" QUANTILE_ARGS},
-    {"nanpercentile", KW py_nanpercentile, METH_VARARGS | METH_KEYWORDS,
-     "nanpercentile" QUANTILE_ARGS},
-    {"percentile", KW py_percentile, METH_VARARGS | METH_KEYWORDS,
-     "percentile" QUANTILE_ARGS},
+    {"_quantile", py_quantile_core, METH_VARARGS,
+     "_quantile(a, q, qshape, axes, keepdims, median, skipnan, dtype)"},
     {NULL},
 };
 
