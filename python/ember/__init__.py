@@ -34,7 +34,8 @@ for _name in _api.__all__:
 del _name
 
 
-_LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit"})
+_LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
+                              "random"})
 
 
 def __getattr__(name):
