@@ -42,11 +42,9 @@ extern "C" __global__ void __launch_bounds__(CC_BLOCK) cc_count(const unsigned c
  * 8,192: thread t sums counts [8t, 8t + 8) of the round (two 16-byte
  * loads; the next round's are in flight during this round's block scan),
  * and the round's offsets go out through shared memory, a warp writing
- * 256 consecutive bytes. The first version gave each thread one
- * contiguous 1/1,024 of all the counts, so every warp access touched 32
- * lines: 132 us of nonzero's 726 on 2^28 flags (65,536 tiles), one SM's
- * L1 doing it all; with each thread storing its own 8 offsets (four
- * 16-byte stores, 16 lines a warp store) it took 32 us. */
+ * 256 consecutive bytes. Giving each thread one contiguous 1/1,024 of
+ * all the counts instead made every warp access touch 32 lines, four
+ * times slower (bench/README.md, 'compaction'). */
 extern "C" __global__ void __launch_bounds__(1024) cc_scan(const int *counts, long long nt, long long *offs)
 {
     __shared__ long long ws[32];
@@ -124,8 +122,8 @@ extern "C" __global__ void __launch_bounds__(1024) cc_scan(const int *counts, lo
  * staged in shared memory so the tile goes out coalesced: writing
  * straight from registers would scatter every store instruction over the
  * warp's whole output span. (A variant that gave each thread every 256th
- * flag, ordered by warp ballots, measured slower on the H100: 0.96 ms
- * against 0.85 for a[mask] of 2^28 float32.) */
+ * flag, ordered by warp ballots, was slower; bench/README.md,
+ * 'compaction'.) */
 struct cc_shape { long long s[CC_RANK]; };
 extern "C" __global__ void __launch_bounds__(CC_BLOCK) cc_write(const unsigned char *m, const CC_X *x, long long n, const long long *offs, CC_STAGE *out, long long total, struct cc_shape g)
 {

@@ -46,9 +46,9 @@ extern "C" __global__ void __launch_bounds__(256, OS_MINB(OS_ITEMS, OS_VALS, siz
     /* dg: a key's digit (256: no key). */
     unsigned dg[OS_ITEMS];
 /* Integer keys only: the digit is taken from the key again where
- * needed rather than kept, so 24 keys a thread fit 64 registers (H100,
- * 2^27 uint32: 47.3 Gkeys/s against 42.7). A float's image costs more
- * to take twice than the registers save (39.5 against 42.1): OS_KEEP. */
+ * needed rather than kept, so 24 keys a thread fit 64 registers. A
+ * float's image costs more to take twice than the registers save:
+ * OS_KEEP (bench/README.md, 'onesweep'). */
 #undef OS_D
 #define OS_D(j) (OS_VALS || OS_KEEP ? dg[j] : wbase + (j) * 32 < tn ? OS_DIG(key[j]) : 256u)
 #undef OS_DIG

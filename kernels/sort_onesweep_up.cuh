@@ -43,9 +43,9 @@
 #define OS_HMAP (OS_H11 + 2048)
 /* Blocks to keep resident per SM: registers are capped to fit them.
  * Integer keys without values (24 a thread, digits not kept) take
- * OS_MINB0, 4: ptxas spills about 100 bytes a thread there, yet
- * uint32 sorted at 47.3 Gkeys/s against 47.2 with 3 blocks and no
- * spills. Kept digits, or 8-byte keys, or 8-byte values (whose
+ * OS_MINB0, 4: ptxas spills about 100 bytes a thread there, yet that
+ * ran as fast as 3 blocks without spills (bench/README.md,
+ * 'onesweep'). Kept digits, or 8-byte keys, or 8-byte values (whose
  * staged tile leaves shared memory for 3 blocks): 3 blocks (about 80
  * registers). Values with more than 16 keys a thread: 2 (their
  * tile's keys, values and indices take 110.5 KiB at 29: two blocks
@@ -125,8 +125,9 @@ __device__ __forceinline__ void os_keys(const srt_raw *keys, long long n, int de
 /* Whether to sort 4-byte keys by digits [0, 7), [7, 14), [14, 21)
  * and the top 11 bits through a map to at most 256 digits, instead
  * of by bytes. A pass costs more the shorter the runs it writes (a
- * tile's keys of one digit; docs/algorithms.md): an 8-bit pass of
- * pairs over random digits took 1.70 ms, a 7-bit one 1.55. Real
+ * tile's keys of one digit; docs/algorithms.md): a 7-bit pass of pairs
+ * over random digits is about 10% faster than an 8-bit one
+ * (bench/README.md, 'onesweep'). Real
  * keys often fill few values of their top bits (floats: the sign and
  * exponent), so when the top 11 bits take at most 256 values the
  * three lower passes can be 7 bits wide at no extra pass. Taken when
@@ -182,9 +183,8 @@ extern "C" __global__ void __launch_bounds__(1024) srt_up(const srt_raw *keys, l
     for (int i = t; i < words + ewords; i += 1024) h[i] = 0u;
     __syncthreads();
     /* lg is 5 wherever shared memory allows (Hopper, Ampere): then the
-     * counters' addresses fold into fewer instructions. The loop is bound
-     * by issue: on the H100 this took srt_up with the earlier
-     * data-chosen layout's counts from 297 to 255 us for 2^27 keys. */
+     * counters' addresses fold into fewer instructions, which the loop,
+     * bound by issue, repays (bench/README.md, 'onesweep'). */
     if (lg == 5) {
         if (adapt) os_keys<5, 1>(keys, n, desc, begin, keep, lg, h);
         else os_keys<5, 0>(keys, n, desc, begin, keep, lg, h);

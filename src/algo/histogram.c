@@ -85,7 +85,8 @@ _Static_assert(EM_PIN_SLOT_BYTES * EM_PIN_SLOTS <= EM_DEVICE_SCRATCH_BYTES,
  * then copy the extremes it left in pin[0..1] to mm. The flag comes
  * before the kernel adds up its blocks' counts, so the host builds the
  * result while the kernel ends, where a stream synchronisation waited
- * for the end and its report (6-8 us a call on the H100). Every few
+ * for the end and its report (microseconds a call; bench/README.md,
+ * 'histogram'). Every few
  * thousand looks the stream is asked whether it is idle, so a kernel
  * that failed, and never set the flag, ends the wait with the stream's
  * error. */
@@ -116,8 +117,8 @@ static em_status await_extremes(volatile int64_t *pin, int64_t mm[2],
 /* CUDA blocks per SM for a count into nbins bins. Fewer blocks would
  * mean fewer global atomics when the blocks add their shared bins to the
  * output, but on the H100 four blocks of 512 were as fast or faster for
- * 256 to 8192 bins (bench/hist_tune.py: 4096 bins 2186 GB/s against 1870
- * with two). $EMBER_HIST_BLOCKS_PER_SM (1 to EM_GEN_HIST_BLOCKS_PER_SM)
+ * 256 to 8192 bins (bench/hist_tune.py; bench/README.md, 'histogram').
+ * $EMBER_HIST_BLOCKS_PER_SM (1 to EM_GEN_HIST_BLOCKS_PER_SM)
  * overrides, for tuning on another GPU; read once. */
 _Static_assert(EM_GEN_HIST_BLOCKS_PER_SM == 4,
                "EMBER_HIST_BLOCKS_PER_SM's range in core/knob.c");
@@ -186,10 +187,9 @@ static em_status count(int op, int flags, const em_array *c, const em_array *w,
         while (cshift < 5 && (sbins << (cshift + 1)) <= scap)
             cshift++;
         shmem = (size_t)(sbins << cshift) * (w ? 8 : 4);
-        /* bincount: 2 blocks per SM. Each block adds its nonzero counts to
-         * the output with global atomics, all at the end; over 2^26 int32
-         * below 4,096 that was 2,198 GB/s with 4 blocks, 2,297 with 2 and
-         * 1,786 with 1 (the kernel reads only 256 MiB). */
+        /* bincount: 2 blocks per SM, the fastest of 1, 2 and 4. Each
+         * block adds its nonzero counts to the output with global
+         * atomics, all at the end (bench/README.md, 'histogram'). */
         grid.x = (unsigned)em_hist_cuda_blocks(
             dev, n, tiles, shmem,
             op == EM_GEN_HIST_BINCOUNT ? 2 : EM_GEN_HIST_BLOCKS_PER_SM);
@@ -419,9 +419,9 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
                         (long long)bins + 1);
     /* NumPy's linspace, each operation rounded to the arithmetic type:
      * i * step + start, then the exact stop. In float64 (a given range)
-     * the roundings are no-ops: a loop without them, since on the lent
-     * GPU's host 4,096 edges took 0.15 ms the general way, which the
-     * GPU spent idle. */
+     * the roundings are no-ops: a loop without them, since the general
+     * way cost host time that the GPU spent idle (bench/README.md,
+     * 'histogram'). */
     if (at == EM_FLOAT64 && hi - lo != 0 && (hi - lo) / (double)bins != 0) {
         double step = (hi - lo) / (double)bins;
         for (int64_t i = 0; i < bins; i++)
@@ -726,7 +726,8 @@ em_status em_bincount(const em_array *x, const em_array *weights,
         int64_t bound = em_hist_shared_cap(weights != NULL), mm[2] = {0, 0};
         /* On CUDA, with every bin in shared memory, the kernel zeroes its
          * output and keeps its counters in a part of the device's scratch
-         * (no memset launch first: 3-4 us a call), and leaves the
+         * (no memset launch first; bench/README.md, 'histogram'), and
+         * leaves the
          * extremes in a page-locked slot, which the host watches (see
          * await_extremes). The slot's number picks the scratch part. */
         void *pin = NULL, *mmd = NULL, *scratch = NULL;

@@ -5,30 +5,11 @@
  * em_top_k); multi-key orders (complex numbers, rows of an axis sort)
  * keep the permutation engine in radix_sort.c.
  *
- * The floor on the H100 (2.93 TB/s of copy bandwidth, counting read plus
- * write), for n = 2^27 keys:
- *   uint32/float32 keys: the upsweep reads 4 B a key, each of 4 passes
- *     reads and writes 4 B: 36 B a key, 4.83 GB, 1.65 ms, 81 Gkeys/s.
- *   float64 keys: 8 B + 8 passes x 16 B = 136 B a key, 18.3 GB, 6.2 ms,
- *     21.6 Gkeys/s.
- *   float32 keys + int64 values (pairs) and argsort (whose first pass
- *     makes the positions instead of reading them): 4 B + 4 x (8 + 16) =
- *     100 B a key (92 for argsort), 13.4 GB, 4.6 ms, 29 Gkeys/s (32 for
- *     argsort).
- * A Onesweep pass also writes its tiles' status words (4 B per digit and
- * tile: 1 KB per 4,096 keys, 6% of a 32-bit keys-only pass) and
- * scatters in runs that are not whole cache lines, so expect 60-70% of
- * the floor: about 50 Gkeys/s for 32-bit keys, 14 for 64-bit keys and 18
- * for pairs (CuPy measured 38.5, 14.9; PyTorch pairs 19.4).
- * Measured (H100, 2^27 keys, with CuPy/PyTorch in the same run): uint32
- * 45.5 Gkeys/s (CuPy 38.7), float32 45.9 (CuPy 37.5), float64 15.9 with
- * 53-bit mantissas (CuPy 14.3), argsort float32 19.7 (CuPy 18.9), pairs
- * float32 + int64 18.5 (PyTorch 19.4): 56%, 57%, 74%, 62% and 64% of the
- * floor. ncu: upsweep takes 0.19 ms (floor 0.18), a 32-bit keys-only
- * pass about 0.68 ms (floor 0.37), a float64 pass 0.99 (floor 0.73,
- * CUB's 1.02) and a pairs pass 1.7-1.8 (floor 1.1, CUB's 1.54). A pass
- * is bound by latency and issue, not by bandwidth; in a pairs pass 30% of
- * the warp samples are the look-back and the barrier behind it.
+ * The floor on the H100 (2.93 TB/s, read plus write), 2^27 keys: 36 B a
+ * key for 4-byte keys (81 Gkeys/s), 136 B for float64 (21.6), 100 B for
+ * float32 + int64 pairs (29). A pass is bound by latency and issue, not
+ * by bandwidth; the results against that floor, CuPy's and PyTorch's,
+ * and ncu's per-kernel times: bench/README.md, 'onesweep'.
  * A pass whose digit all keys share is skipped (srt_up's plan words).
  */
 #include <stdlib.h>
@@ -110,8 +91,8 @@ static em_status onesweep(em_device *dev, long long n, em_dtype dt,
     const size_t status_words = (size_t)ntiles * 256;
     /* Two status arrays taking turns: the k-th pass that runs reads
      * array k % 2 and zeroes array (k + 1) % 2 for the next, so only the
-     * first is cleared here (clearing one per pass cost 11 us each for
-     * 2^27 keys). */
+     * first is cleared here (clearing one before every pass cost more;
+     * bench/README.md, 'onesweep'). */
     const int nstat = npass > 1 ? 2 : 1;
     const size_t aux_bytes = (hist_words + ctr_words + status_words * nstat) * 4,
                  clear_bytes = (hist_words + ctr_words + status_words) * 4;

@@ -183,9 +183,9 @@ em_status em_compact_hash_unique(em_device *dev, const void *keys, int64_t n,
         return EM_OK;
     }
     /* The table should stay in cache: 2^22 slots fit the H100's 50 MB L2;
-     * on the host a table past the L2 loses to sorting (measured: 1M
-     * distinct of 4M int32, 202 ms hashed vs 85 ms sorted), so there it is
-     * capped at 2^18 slots and more distinct values fall back early. */
+     * on the host a table past the L2 loses to sorting (bench/README.md,
+     * 'compaction'), so there it is capped at 2^18 slots and more
+     * distinct values fall back early. */
     if (env && (lg = atoi(env)) >= 1 && lg <= 30)
         slots = (int64_t)1 << lg;
     else

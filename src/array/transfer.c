@@ -2,9 +2,9 @@
  *
  * The goal is the pageable case: a NumPy array's buffer, which the GPU
  * cannot read by DMA. The driver's own pageable path copies through a
- * small internal buffer one piece at a time and reaches 6.7 GB/s for
- * 1 GiB on the lent H100, against 54.5 GB/s from pinned memory. The
- * target is 20 GB/s or more; the pipeline below gives it:
+ * small internal buffer one piece at a time, several times slower than a
+ * copy from pinned memory; the pipeline below keeps the link busy
+ * (bench/README.md, 'transfers', has the figures):
  *
  *   - A per-process cache of pinned staging buffers (STAGE_BYTES each, at
  *     most STAGE_MAX of them: 128 MiB of pinned memory in all, made only
@@ -18,23 +18,18 @@
  *     strided layout) the bytes into buffer k mod n, queues its DMA on the
  *     stream and records the buffer's event, then goes on to chunk k+1 in
  *     the next buffer while the DMA runs. The host copy is spread over the
- *     host thread pool: on the lent machine one core copies 8 GB/s and all
- *     16 together 57 GB/s, so one core would be the bottleneck, not the
- *     link. The call returns when the last chunk is in a staging buffer:
+ *     host thread pool: one core copies far slower than the link moves
+ *     data, so one core would be the bottleneck. The call returns when
+ *     the last chunk is in a staging buffer:
  *     the caller's memory is free then, while the last DMAs still run,
  *     stream-ordered, from ember's buffers.
  *   - Device to host: DMAs into all taken buffers are queued first; then
  *     the host waits for chunk k's event, copies (or scatters) it out and
  *     queues chunk k+n into the freed buffer. The call returns when the
  *     last chunk is in the caller's memory.
- *   - Measured (1 GiB, lent H100, warm): 45-50 GB/s host to device and
- *     52 GB/s device to host; chunks of 8 or 32 MiB, or 6 to 8 buffers per
- *     call, were no better, 4 MiB chunks worse. The host copy sets the
- *     pace: on lent machines whose memory was slower (16 threads copying
- *     17 GB/s instead of 57) the same code gave 20-39 GB/s. A process's first transfer
- *     runs at about 20 GB/s, as it pins the staging buffers; a first copy
- *     into freshly allocated host memory runs at about 13 GB/s, paying the
- *     page faults that any writer would.
+ *   - Chunk size and buffers per call are the best of those tried; the
+ *     host copy sets the pace, and a process's first transfer is slower,
+ *     as it pins the staging buffers (bench/README.md, 'transfers').
  *   - Small device-to-host copies (under SMALL_BYTES, host side
  *     contiguous) go straight through the driver, followed by a stream
  *     synchronisation. Small host-to-device copies still go through a
@@ -122,9 +117,9 @@ static int xl_dense(const xlayout *l)
 /* memcpy with streaming stores: the bytes go to memory without first
  * reading the destination's lines into the cache, which gains nothing
  * when the destination is far larger than the cache. Used for the copy
- * out of staging into the caller's memory (device to host), where on the
- * lent H100 host it took 1 GiB from 45 to 52 GB/s; into staging (host to
- * device) it measured no better, so memcpy stays there. */
+ * out of staging into the caller's memory (device to host), where it was
+ * faster than memcpy; into staging (host to device) it was no better, so
+ * memcpy stays there (bench/README.md, 'transfers'). */
 static void copy_nt(char *d, const char *s, size_t n)
 {
     size_t head = (16 - ((uintptr_t)d & 15)) & 15, i;

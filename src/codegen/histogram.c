@@ -211,9 +211,8 @@ static void emit_count_cuda(em_sb *b, const em_gen_hist *d, const char *xt)
     const char *st = d->weighted ? "double" : "unsigned int";
     int vec = 16 / (int)em_dtype_size((em_dtype)d->xdt);
     /* 16-byte loads in flight per thread: bincount runs 2 blocks per SM,
-     * the others 4 (H100, 2^26 int32 bincount: kernel 96 us with 4
-     * against 98 with 2; 4 made the 4,096-bin histogram of 2^28 float32
-     * 1-3% slower) */
+     * the others 4 (4 loads helped bincount a little and slowed the
+     * histogram; bench/README.md, 'histogram') */
     const int unroll = d->op == EM_GEN_HIST_BINCOUNT ? 4 : 2;
     char launch[64];
     emit_bin(b, d, xt);
@@ -335,9 +334,9 @@ static void emit_count_cuda(em_sb *b, const em_gen_hist *d, const char *xt)
                       * mmh[2], before the blocks add their counts to out:
                       * the host learns the output's length from host
                       * memory while the kernel still runs, and builds the
-                      * result (stream-ordered) meanwhile. Waiting for the
-                      * stream and copying the extremes back took 6-8 us
-                      * more a call (2^26 int32). mm[2] counts the blocks. */
+                      * result (stream-ordered) meanwhile, not waiting for
+                      * the stream (bench/README.md, 'histogram'). mm[2]
+                      * counts the blocks. */
                      "    if (mmh) {\n"
                      "        __shared__ int last;\n"
                      "        __syncthreads();\n"

@@ -188,10 +188,9 @@ static size_t struct_size(int n, const char *const *ty, size_t *align)
 /* EMBER_SCAN_ITEMS and EMBER_SCAN_MINB: other CUDA tile shapes for a
  * benchmark (em_knob_int). */
 /* Whether d's kernels take 32 items per thread: plain scans whose
- * elements and values are at most 4 bytes. Measured on the H100 at 2^28
- * float32 (cumsum, 'a + b'): 32 items and 4 blocks per SM 2,355 GB/s,
- * 16 and 6 2,126, 16 and 8 2,230, 24 and 4 2,058; int32 -> int64 is best
- * at 16 items and 6 blocks (2,626 GB/s; 32 does not fit its staging). */
+ * elements and values are at most 4 bytes, where 32 items at 4 blocks per
+ * SM was the fastest tile on the H100; int32 -> int64 is best at 16 items
+ * and 6 blocks (32 does not fit its staging). bench/README.md, 'scan'. */
 static int wide_tile(const em_gen_scan *d, size_t accsz)
 {
     return !d->ncomp && !(d->flags & EM_GEN_SCAN_SEGMENTED) && accsz <= 4 &&
@@ -547,11 +546,10 @@ static int default_minb(const em_gen_scan *d, size_t accsz)
     if (d->ncomp || accsz > 8)
         return 1;
     if (wide_tile(d, accsz) && lean(d, items_for(d, accsz)))
-        /* 16-byte reads of the staging leave few registers live: float32
-         * cumsum at 2^28 ran at 2,345, 2,426, 2,555, 2,539 and 2,573 GB/s
-         * with 4 to 8 blocks per SM (6 fit its shared memory; 8 caps the
-         * registers at 32). A user's expression may need more registers
-         * than a built-in: 6. */
+        /* 16-byte reads of the staging leave few registers live, and
+         * float32 cumsum ran fastest at 8 blocks per SM (8 caps the
+         * registers at 32; bench/README.md, 'scan'). A user's expression
+         * may need more registers than a built-in: 6. */
         return d->op == EM_PAR_EXPR ? 6 : 8;
     if (wide_tile(d, accsz))
         return 4; /* 64 registers at 32 items */

@@ -52,43 +52,20 @@
 
 /* Keys per thread (a tile is 256 threads of them) and tiles read at once
  * in the look-back; EMBER_SORT_ITEMS (keys-only passes) and
- * EMBER_SORT_WINDOW try others (em_knob_int). Measured on the H100,
- * 2^27 keys, with the counts published before the ranking: uint32 keys
- * 41.9, 40.6 and 42.4 Gkeys/s with 16, 20 and 24 keys per thread (float32
- * 40.4, 39.2, 41.6), 35.4 and 34.8 with 28 and 32 at 2 blocks per SM;
- * windows of 16 and 32 tiles were 5% and 13% slower than 8, and sleeping
- * between reads of an unpublished tile changed nothing. With 24 keys a
- * thread and integer digits taken twice: windows of 4, 8 and 12 tiles
- * 47.8, 47.3 and 46.3 Gkeys/s (float32 41.2, 39.5, 37.0). Pairs
- * (float32 + int64, values staged by cp.async; EMBER_SORT_VITEMS): 16
- * keys a thread at 3 blocks per SM 19.3 Gkeys/s, 12 at 4 blocks 17.6, 8
- * 16.0; windows of 4, 8 and 16 the same within 1%. At 28 keys a thread
- * the window matters (EMBER_SORT_VWINDOW): 1, 2, 3 and 4 tiles gave
- * 23.0, 22.7, 22.4 and 22.4 (argsort 24.1, 23.7, 23.6, 23.4), while
- * keys-only float32 lost 7% at 1 tile and uint32 gained 1%, so only the
- * passes with values take 1 (float64 + int64: 7.6 Gkeys/s at 1 tile, 7.4
- * at 4). */
+ * EMBER_SORT_WINDOW try others (em_knob_int). 24 keys a thread and a
+ * window of 4 were the fastest keys-only shape on the H100; the passes
+ * with values read one tile at a time (bench/README.md, 'onesweep'). */
 
 int em_gen_sort_os_items(em_dtype dt, int vals)
 {
-    /* 4-byte keys with values: 29, at 2 blocks per SM (OS_MINB). A
-     * pass's cost follows the length of the runs it writes (about
-     * tile / 256 keys of a digit): on the H100, pairs of float32 and
-     * int64 took 1.8-1.9 ms a pass with random digits and 1.27 ms on
-     * the top byte of normal floats, where few digits occur; 16, 20, 24,
-     * 28 and 32 keys a thread gave 19.3, 21.3, 21.7, 22.5 and 21.1 Gkeys/s
-     * (argsort 19.9, 22.3, 22.7, 23.5, 21.4; 32 leaves one block an SM);
-     * later, 29 against 28: 5.870-5.872 ms against 5.906-5.931 for the
-     * bench's pairs (argsort the same within 1%), the most that leaves
-     * two blocks an SM (30 would need 230 KiB).
-     * 20 for 8-byte keys (EMBER_SORT_DITEMS), their tile in dynamic
-     * shared memory (OS_DYNBUF), 3 blocks per SM: 16, 18, 20 and 22 keys
-     * a thread sorted 2^27 float64 at 15.9, 16.2, 16.4-16.5 and 16.1
-     * Gkeys/s (float32 values held as float64: 24.3, 24.9, 25.3-25.5,
-     * 24.9); 24 spills at 3 blocks and at 2 blocks read 15.3. 16 had
-     * been the most whose tile fit 48 KiB of static shared memory. 12
-     * for 8-byte keys with values, so that 3 blocks' keys and staged
-     * values fit an SM. */
+    /* 4-byte keys with values: 29, at 2 blocks per SM (OS_MINB): a
+     * pass's cost follows the length of the runs it writes (about tile /
+     * 256 keys of a digit), so the tile is as long as fits: 29 is the
+     * most that leaves two blocks an SM (30 would need 230 KiB). 20 for 8-byte keys (EMBER_SORT_DITEMS),
+     * their tile in dynamic shared memory (OS_DYNBUF), 3 blocks per SM:
+     * the fastest of 16-22 (24 spills). 12 for 8-byte keys with values,
+     * so that 3 blocks' keys and staged values fit an SM. The runs behind
+     * these: bench/README.md, 'onesweep'. */
     if (vals && em_dtype_size(dt) > 4)
         return 12;
     if (vals)
@@ -99,13 +76,9 @@ int em_gen_sort_os_items(em_dtype dt, int vals)
 }
 
 /* EMBER_SORT_ADAPT: 0 never, 1 with values only, 2 always. Values
- * only by default: on the H100 (2^27 standard normal float32 keys)
- * pairs took 5.69 ms against 5.80 with bytes, and on another machine
- * 5.66-5.68 against 5.71-5.74 with the earlier layout ([0, 8), [8, 15),
- * [15, 22), top 10 bits), argsort 5.42-5.46 against 5.48-5.53; but keys
- * alone 3.01 against 2.97 ms: a keys-only pass costs the same at 7 bits as at 8
- * (0.68 ms), so srt_up's extra counts (246-250 us against 228) are not
- * paid back. */
+ * only by default: the 7-bit passes pay back srt_up's extra counts when
+ * they carry values, but a keys-only pass costs the same at 7 bits as at
+ * 8 (bench/README.md, 'onesweep'). */
 int em_gen_sort_os_adapt(int vals)
 {
     const int k = em_knob_int(EM_KNOB_SORT_ADAPT, 1);

@@ -77,10 +77,10 @@ struct em_pool {
 /* A spin lock that yields: the critical sections are a few dozen
  * instructions and never call out, so a waiter does best to spin briefly,
  * and yielding after that keeps a preempted holder from stalling its
- * waiters. On the lent H100 host (a virtualised Xeon) bench_pool measured
- * 33 ns per alloc+free with it against 70 ns with a pthread mutex, and
- * 1.7 us against 2.5 us with 4 threads hammering one device; what remains
- * under contention is the pool's shared cache lines moving between cores. */
+ * waiters. bench_pool found it faster than a pthread mutex, alone and
+ * with 4 threads hammering one device (bench/README.md, 'pool'); what
+ * remains under contention is the pool's shared cache lines moving
+ * between cores. */
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
