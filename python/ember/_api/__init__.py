@@ -28,7 +28,8 @@ for _mod, _names in {
     "histogramdd": "histogramdd",
     "quantiles": "median nanmedian nanpercentile nanquantile percentile "
                  "quantile",
-    "sets": "unique_all unique_counts unique_inverse unique_values",
+    "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique_all "
+            "unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",
     "splitting": "array_split dsplit hsplit split vsplit",
     "stats": "std var",

@@ -1,11 +1,15 @@
 """The Array API's unique_all/_counts/_inverse/_values: named tuples (as
 NumPy 2's UniqueAllResult, ...) over the C unique for real dtypes, and a
 composite of ember's stable sort for complex ones (which the C unique does
-not take). NaNs are distinct, as the standard and NumPy say."""
+not take). NaNs are distinct, as the standard and NumPy say.
+
+NumPy's isin/in1d and the 1-D set operations: their signatures here, the
+work in the C core (src/algo/setops.c, one sort or hash pass each)
+through the extension's one entry `_setop`."""
 import operator
 
 from ember import _ember as _e
-from ember._api._util import as_array
+from ember._api._util import as_array, device_of
 from ember._api.arrayapi import diff
 
 
@@ -93,3 +97,49 @@ _c_unique_all = _e.unique_all
 _c_unique_counts = _e.unique_counts
 _c_unique_inverse = _e.unique_inverse
 _c_unique_values = _e.unique_values
+
+
+def _pair(ar1, ar2):
+    """Both operands on one device: the first ember array's (a list or a
+    NumPy array is uploaded there); ember arrays on two devices are a
+    ValueError."""
+    a = as_array(ar1, device_of(ar1, ar2))
+    return a, as_array(ar2, a.device)
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *,
+         kind=None):
+    """Whether each element of `element` is in test_elements (kind, a
+    hint of NumPy's algorithm, is ignored: the C core picks its own)."""
+    a, b = _pair(element, test_elements)
+    return _e._setop("isin", a, b, bool(assume_unique), bool(invert))
+
+
+def in1d(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
+    """isin, flattened."""
+    return isin(ar1, ar2, assume_unique, invert, kind=kind).reshape(-1)
+
+
+def union1d(ar1, ar2):
+    """The sorted distinct values in either array."""
+    return _e._setop("union1d", *_pair(ar1, ar2), False, False)
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted distinct values in both arrays; with return_indices,
+    also where each first occurs in ar1 and in ar2 (flattened)."""
+    return _e._setop("intersect1d", *_pair(ar1, ar2), bool(assume_unique),
+                     bool(return_indices))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The distinct values of ar1 not in ar2 (sorted unless
+    assume_unique, as NumPy)."""
+    return _e._setop("setdiff1d", *_pair(ar1, ar2), bool(assume_unique),
+                     False)
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted values in exactly one of the arrays."""
+    return _e._setop("setxor1d", *_pair(ar1, ar2), bool(assume_unique),
+                     False)

@@ -578,125 +578,44 @@ static PyObject *py_unique_all(PyObject *m, PyObject *x)
     return api_unique(m, x, 1, 1, 1);
 }
 
-static PyObject *isin_common(PyObject *m, PyObject *args, PyObject *kw,
-                             int flat)
+/* _setop(op, ar1, ar2, assume_unique, flag): the set operations of
+ * src/algo/setops.c for _api/sets.py, which parses NumPy's signatures
+ * and puts both arrays on one device. op: "isin" (flag: invert),
+ * "union1d", "intersect1d" (flag: return_indices, then a tuple of
+ * values and the indices into ar1 and ar2), "setdiff1d", "setxor1d". */
+static PyObject *py_setop(PyObject *m, PyObject *args)
 {
-    static char *kws[] = {"element", "test_elements", "assume_unique",
-                          "invert",  "kind",          NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *bo, *a, *b, *kind = Py_None, *res;
-    int au = 0, inv = 0;
-    em_array r, rf;
+    const char *op;
+    PyObject *ao, *bo;
+    const em_array *a, *b;
+    int au, flag, tuple = 0;
+    em_array r[3];
     em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|pp$O:isin", kws, &ao, &bo,
-                                     &au, &inv, &kind))
+    if (!PyArg_ParseTuple(args, "sO!O!pp:_setop", &op, st->ndarray, &ao,
+                          st->ndarray, &bo, &au, &flag) ||
+        same_device(ao, bo, op, "ar1", "ar2") < 0)
         return NULL;
-    if (two_arrays(st, ao, bo, "isin", "ar1", "ar2", &a, &b) < 0)
+    a = EMPY_ARR(ao), b = EMPY_ARR(bo);
+    if (!strcmp(op, "isin")) {
+        EMPY_NOGIL(s, em_isin(a, b, flag, &r[0], NULL));
+    } else if (!strcmp(op, "union1d")) {
+        EMPY_NOGIL(s, em_union1d(a, b, &r[0], NULL));
+    } else if (!strcmp(op, "intersect1d")) {
+        tuple = flag;
+        EMPY_NOGIL(s, em_intersect1d(a, b, au, &r[0], flag ? &r[1] : NULL,
+                                     flag ? &r[2] : NULL, NULL));
+    } else if (!strcmp(op, "setdiff1d")) {
+        EMPY_NOGIL(s, em_setdiff1d(a, b, au, &r[0], NULL));
+    } else if (!strcmp(op, "setxor1d")) {
+        EMPY_NOGIL(s, em_setxor1d(a, b, au, &r[0], NULL));
+    } else {
+        PyErr_Format(PyExc_ValueError, "_setop: no set operation '%s'", op);
         return NULL;
-    EMPY_NOGIL(s, em_isin(EMPY_ARR(a), EMPY_ARR(b), inv, &r, NULL));
-    Py_DECREF(a);
-    Py_DECREF(b);
+    }
     if (s != EM_OK)
         return empy_raise(st, s);
-    if (flat) {
-        int64_t n = r.size;
-        s = em_array_reshape_view(&r, 1, &n, 'C', &rf);
-        em_array_release(&r);
-        if (s != EM_OK)
-            return empy_raise(st, s);
-        r = rf;
-    }
-    res = empy_ndarray_new(st, &r, NULL);
-    return res;
-}
-
-static PyObject *py_isin(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return isin_common(m, args, kw, 0);
-}
-
-static PyObject *py_in1d(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return isin_common(m, args, kw, 1);
-}
-
-/* union1d, setdiff1d and setxor1d: two arrays in, one sorted array out;
- * only union1d takes no assume_unique. */
-enum set_op { SET_UNION, SET_DIFF, SET_XOR };
-
-static PyObject *set_op(PyObject *m, PyObject *args, PyObject *kw,
-                        enum set_op op)
-{
-    static char *kws[] = {"ar1", "ar2", "assume_unique", NULL};
-    static char *kws_union[] = {"ar1", "ar2", NULL};
-    static const char *const fmt[] = {"OO:union1d", "OO|p:setdiff1d",
-                                      "OO|p:setxor1d"};
-    const char *fn = strchr(fmt[op], ':') + 1; /* the name in the format */
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *bo, *a, *b;
-    int au = 0;
-    em_array r;
-    em_status s = EM_OK;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, fmt[op],
-                                     op == SET_UNION ? kws_union : kws, &ao,
-                                     &bo, &au))
-        return NULL;
-    if (two_arrays(st, ao, bo, fn, "ar1", "ar2", &a, &b) < 0)
-        return NULL;
-    switch (op) {
-    case SET_UNION:
-        EMPY_NOGIL(s, em_union1d(EMPY_ARR(a), EMPY_ARR(b), &r, NULL));
-        break;
-    case SET_DIFF:
-        EMPY_NOGIL(s, em_setdiff1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
-        break;
-    case SET_XOR:
-        EMPY_NOGIL(s, em_setxor1d(EMPY_ARR(a), EMPY_ARR(b), au, &r, NULL));
-        break;
-    }
-    Py_DECREF(a);
-    Py_DECREF(b);
-    return wrap_new(st, s, &r);
-}
-
-static PyObject *py_union1d(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return set_op(m, args, kw, SET_UNION);
-}
-
-static PyObject *py_intersect1d(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {"ar1", "ar2", "assume_unique", "return_indices",
-                          NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *bo, *a, *b;
-    int au = 0, ri = 0;
-    em_array r[3]; /* values, indices into ar1, indices into ar2 */
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|pp:intersect1d", kws, &ao,
-                                     &bo, &au, &ri))
-        return NULL;
-    if (two_arrays(st, ao, bo, "intersect1d", "ar1", "ar2", &a, &b) < 0)
-        return NULL;
-    EMPY_NOGIL(s, em_intersect1d(EMPY_ARR(a), EMPY_ARR(b), au, &r[0],
-                                 ri ? &r[1] : NULL, ri ? &r[2] : NULL, NULL));
-    Py_DECREF(a);
-    Py_DECREF(b);
-    if (s != EM_OK)
-        return empy_raise(st, s);
-    if (!ri)
-        return empy_ndarray_new(st, &r[0], NULL);
-    return array_tuple(st, r, 3);
-}
-
-static PyObject *py_setdiff1d(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return set_op(m, args, kw, SET_DIFF);
-}
-
-static PyObject *py_setxor1d(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return set_op(m, args, kw, SET_XOR);
+    return tuple ? array_tuple(st, r, 3) : empy_ndarray_new(st, &r[0], NULL);
 }
 
 /* ---- median, quantile, percentile ------------------------------------ */
@@ -798,18 +717,8 @@ PyMethodDef empy_np_hist_functions[] = {
      "unique_inverse(x): (values, inverse_indices)."},
     {"unique_all", (PyCFunction)py_unique_all, METH_O,
      "unique_all(x): (values, indices, inverse_indices, counts)."},
-    {"isin", KW py_isin, METH_VARARGS | METH_KEYWORDS,
-     "isin(element, test_elements, assume_unique=False, invert=False)"},
-    {"in1d", KW py_in1d, METH_VARARGS | METH_KEYWORDS,
-     "in1d(ar1, ar2, assume_unique=False, invert=False): isin, flattened."},
-    {"union1d", KW py_union1d, METH_VARARGS | METH_KEYWORDS,
-     "union1d(ar1, ar2)"},
-    {"intersect1d", KW py_intersect1d, METH_VARARGS | METH_KEYWORDS,
-     "intersect1d(ar1, ar2, assume_unique=False, return_indices=False)"},
-    {"setdiff1d", KW py_setdiff1d, METH_VARARGS | METH_KEYWORDS,
-     "setdiff1d(ar1, ar2, assume_unique=False)"},
-    {"setxor1d", KW py_setxor1d, METH_VARARGS | METH_KEYWORDS,
-     "setxor1d(ar1, ar2, assume_unique=False)"},
+    {"_setop", py_setop, METH_VARARGS,
+     "_setop(op, ar1, ar2, assume_unique, flag)"},
     {"_quantile", py_quantile_core, METH_VARARGS,
      "_quantile(a, q, qshape, axes, keepdims, median, skipnan, dtype)"},
     {NULL},
