@@ -179,6 +179,20 @@ enum { EM_STREAM_DEFAULT = 0, EM_STREAM_NON_BLOCKING = 1 };
  * default stream as CUDA's legacy default stream does. */
 em_status em_stream_create(em_device *d, unsigned flags, em_stream **out);
 
+/* em_stream_create with a scheduling priority: smaller numbers are more
+ * urgent. A priority outside the device's range is clamped into it, as
+ * CUDA does; the cpu device has one priority, 0. */
+em_status em_stream_create_with_priority(em_device *d, unsigned flags,
+                                         int priority, em_stream **out);
+
+/* The device's stream priorities: *least (the default, 0) and *greatest
+ * (the most urgent: a number no larger than *least). */
+em_status em_device_stream_priority_range(em_device *d, int *least,
+                                          int *greatest);
+
+/* The priority s runs at (after clamping; 0 for a default stream). */
+int em_stream_priority(const em_stream *s);
+
 /* The device's default stream (never destroyed). */
 em_stream *em_stream_default(em_device *d);
 

@@ -35,6 +35,7 @@ struct em_device {
 struct em_stream {
     em_device *dev;
     unsigned flags;
+    int priority;               /* smaller is more urgent; 0 by default */
     int is_default;
     void *impl;                 /* cuda: the CUstream (NULL for default) */
     /* The runtime's (stream.c): holders of a created stream, its creator
@@ -99,9 +100,11 @@ struct em_backend_ops {
     em_status (*memset_async)(em_device *d, void *dst, int value, size_t n,
                               em_stream *s);
 
-    /* s->dev, s->flags and s->is_default are set before the call; for the
-     * default stream the backend may leave s->impl NULL. */
+    /* s->dev, s->flags, s->priority (within stream_priority_range) and
+     * s->is_default are set before the call; for the default stream the
+     * backend may leave s->impl NULL. */
     em_status (*stream_create)(em_stream *s);
+    em_status (*stream_priority_range)(em_device *d, int *least, int *greatest);
     em_status (*stream_destroy)(em_stream *s);
     em_status (*stream_synchronize)(em_stream *s);
     em_status (*stream_query)(em_stream *s, int *done);

@@ -405,10 +405,27 @@ static em_status cu_stream_create(em_stream *s)
     CUstream cs = NULL;
     unsigned flags = (s->flags & EM_STREAM_NON_BLOCKING)
                          ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT;
-    CUresult r = drv.cuStreamCreate(&cs, flags);
+    /* the runtime asked stream_priority_range first: a priority other
+     * than 0 means the driver has cuStreamCreateWithPriority */
+    CUresult r = s->priority
+                     ? drv.cuStreamCreateWithPriority(&cs, flags, s->priority)
+                     : drv.cuStreamCreate(&cs, flags);
     if (r != CUDA_SUCCESS)
-        return cu_fail(s->dev, r, "cuStreamCreate(flags %u)", flags);
+        return cu_fail(s->dev, r, "cuStreamCreate(flags %u, priority %d)", flags,
+                       s->priority);
     s->impl = cs;
+    return EM_OK;
+}
+
+static em_status cu_stream_priority_range(em_device *d, int *least, int *greatest)
+{
+    *least = *greatest = 0;
+    if (!drv.cuCtxGetStreamPriorityRange || !drv.cuStreamCreateWithPriority)
+        return EM_OK;
+    CU_ENTER(d, "cuCtxGetStreamPriorityRange");
+    CUresult r = drv.cuCtxGetStreamPriorityRange(least, greatest);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r, "cuCtxGetStreamPriorityRange");
     return EM_OK;
 }
 
@@ -1086,6 +1103,7 @@ const struct em_backend_ops em_cuda_backend = {
     .memcpy_async = cu_memcpy_async,
     .memset_async = cu_memset_async,
     .stream_create = cu_stream_create,
+    .stream_priority_range = cu_stream_priority_range,
     .stream_destroy = cu_stream_destroy,
     .stream_synchronize = cu_stream_synchronize,
     .stream_query = cu_stream_query,

@@ -157,6 +157,9 @@ struct em_cuda_driver {
     CUresult (*cuPointerGetAttributes)(unsigned n, int *attributes,
                                        void **data, CUdeviceptr p);
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
+    CUresult (*cuStreamCreateWithPriority)(CUstream *s, unsigned flags,
+                                           int priority);
+    CUresult (*cuCtxGetStreamPriorityRange)(int *least, int *greatest);
     CUresult (*cuStreamDestroy_v2)(CUstream s);
     CUresult (*cuStreamSynchronize)(CUstream s);
     CUresult (*cuStreamQuery)(CUstream s);

@@ -44,6 +44,7 @@ static const struct sym driver_syms[] = {
     DRV(cuMemFree_v2, 1), DRV(cuMemHostAlloc, 1), DRV(cuMemFreeHost, 1),
     DRV(cuMemcpyAsync, 1), DRV(cuMemsetD8Async, 1),
     DRV(cuPointerGetAttributes, 1), DRV(cuStreamCreate, 1),
+    DRV(cuStreamCreateWithPriority, 0), DRV(cuCtxGetStreamPriorityRange, 0),
     DRV(cuStreamDestroy_v2, 1), DRV(cuStreamSynchronize, 1),
     DRV(cuStreamQuery, 1), DRV(cuStreamWaitEvent, 1), DRV(cuEventCreate, 1),
     DRV(cuEventDestroy_v2, 1), DRV(cuEventRecord, 1),

@@ -489,6 +489,13 @@ static em_status new_op(int kind, size_t extra, host_op **out)
     return EM_OK;
 }
 
+/* The pool's workers run the streams' work as it comes: one priority. */
+static em_status host_stream_priority_range(em_device *d, int *least, int *greatest)
+{
+    *least = *greatest = 0;
+    return EM_OK;
+}
+
 static em_status host_stream_create(em_stream *s)
 {
     host_device *hd = device_of(s->dev);
@@ -1231,6 +1238,7 @@ const struct em_backend_ops em_host_backend = {
     .memcpy_async = host_memcpy_async,
     .memset_async = host_memset_async,
     .stream_create = host_stream_create,
+    .stream_priority_range = host_stream_priority_range,
     .stream_destroy = host_stream_destroy,
     .stream_synchronize = host_stream_synchronize,
     .stream_query = host_stream_query,

@@ -33,8 +33,25 @@ em_status em_rt_stream_create_default(em_device *d)
 
 em_status em_stream_create(em_device *d, unsigned flags, em_stream **out)
 {
+    return em_stream_create_with_priority(d, flags, 0, out);
+}
+
+em_status em_device_stream_priority_range(em_device *d, int *least, int *greatest)
+{
+    if (!d || !least || !greatest)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "em_device_stream_priority_range: a NULL argument");
+    return d->ops->stream_priority_range(d, least, greatest);
+}
+
+int em_stream_priority(const em_stream *s) { return s ? s->priority : 0; }
+
+em_status em_stream_create_with_priority(em_device *d, unsigned flags,
+                                         int priority, em_stream **out)
+{
     em_stream *s;
     em_status st;
+    int least = 0, greatest = 0;
     if (!out)
         return em_error(EM_ERR_INVALID_VALUE, "em_stream_create: out is NULL");
     *out = NULL;
@@ -44,12 +61,15 @@ em_status em_stream_create(em_device *d, unsigned flags, em_stream **out)
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_stream_create: unknown flags 0x%x (known: EM_STREAM_NON_BLOCKING)",
                         flags);
+    if (priority && (st = d->ops->stream_priority_range(d, &least, &greatest)) != EM_OK)
+        return st;
     s = calloc(1, sizeof *s);
     if (!s)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of host memory creating a stream on %s", d->name);
     s->dev = d;
     s->flags = flags;
+    s->priority = priority > least ? least : priority < greatest ? greatest : priority;
     s->is_default = 0;
     s->refs = 1;                /* the creator's, dropped by em_stream_destroy */
     st = d->ops->stream_create(s);

@@ -322,8 +322,9 @@ def test_streams_and_events(cdev):
     s2 = cdev.create_stream(options=core.StreamOptions(nonblocking=True))
     assert s1 != s2 and s1.handle != 0 and s1.__cuda_stream__() == (0, s1.handle)
     assert s1.device is cdev
-    with pytest.raises(NotImplementedError, match="priority"):
-        cdev.create_stream(options=core.StreamOptions(priority=-1))
+    least, greatest = ember.cuda.runtime.deviceGetStreamPriorityRange()
+    s3 = cdev.create_stream(options=core.StreamOptions(priority=-1))
+    assert s3.priority == max(-1, greatest) and s1.priority == least == 0
     t = core.EventOptions(enable_timing=True)
     e0 = s1.record(options=t)
     x = ember.arange(100000, dtype=ember.float64)

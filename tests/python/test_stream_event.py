@@ -19,6 +19,29 @@ def test_stream_basics(dev):
     assert nb != s and s == s
 
 
+def test_stream_priority(dev):
+    with dev:
+        least, greatest = ember.cuda.runtime.deviceGetStreamPriorityRange()
+    if dev.type == "cpu":
+        assert (least, greatest) == (0, 0)   # one priority, as documented
+    else:
+        assert least == 0 and greatest <= 0
+    assert ember.Stream(device=dev).priority == 0
+    assert ember.Stream.null.priority == 0
+    hi = ember.Stream(device=dev, priority=greatest)
+    assert hi.priority == greatest
+    # out of range clamps, as CUDA does
+    assert ember.Stream(device=dev, priority=-10**12).priority == greatest
+    assert ember.Stream(device=dev, priority=7).priority == least
+    x = ember.arange(1000, dtype=ember.float64, device=dev)
+    with hi:
+        y = (x * 2).sum()
+    hi.synchronize()
+    assert float(y) == 999 * 1000
+    with pytest.raises(TypeError):
+        ember.Stream(device=dev, priority="high")
+
+
 def test_default_stream(device):
     with ember.Device(device) as d:
         cur = ember.get_current_stream()

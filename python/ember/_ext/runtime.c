@@ -119,6 +119,19 @@ static PyObject *rt_memGetInfo(PyObject *m, PyObject *unused)
     return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
 }
 
+static PyObject *rt_deviceGetStreamPriorityRange(PyObject *m, PyObject *unused)
+{
+    empy_state *st = empy_state_of_module(m);
+    int least = 0, greatest = 0;
+    em_device *d;
+    em_status rc;
+    if (empy_device_arg(st, NULL, &d) < 0)
+        return NULL;
+    if ((rc = em_device_stream_priority_range(d, &least, &greatest)) != EM_OK)
+        return empy_raise(st, rc);
+    return Py_BuildValue("(ii)", least, greatest);
+}
+
 static PyMethodDef runtime_functions[] = {
     {"getDeviceCount", rt_getDeviceCount, METH_NOARGS,
      "The number of CUDA devices (0 without a driver or GPU)."},
@@ -136,6 +149,9 @@ static PyMethodDef runtime_functions[] = {
      "Wait for all work on the current device."},
     {"memGetInfo", rt_memGetInfo, METH_NOARGS,
      "(free, total) bytes of the current device."},
+    {"deviceGetStreamPriorityRange", rt_deviceGetStreamPriorityRange, METH_NOARGS,
+     "(least, greatest) stream priorities of the current device; (0, 0) on "
+     "cpu, which has one."},
     {NULL},
 };
 

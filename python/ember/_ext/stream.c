@@ -6,6 +6,7 @@
  * get_current_stream(), and an owned stream must stay alive while it is
  * current, so the current Stream object and the with-block stack live in
  * the thread state dict: per thread, freed when the thread ends. */
+#include <limits.h>
 #include "module.h"
 #include "errors.h"
 
@@ -222,21 +223,28 @@ int empy_context_pop(empy_state *st)
 
 static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"non_blocking", "device", NULL};
+    static char *kwlist[] = {"non_blocking", "device", "priority", NULL};
     empy_state *st = empy_state_of_type(type);
-    int non_blocking = 0;
-    PyObject *dev_arg = Py_None, *obj;
+    int non_blocking = 0, priority = 0;
+    PyObject *dev_arg = Py_None, *prio_arg = Py_None, *obj;
     em_device *d;
     em_stream *s;
     em_status rc;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pO:Stream", kwlist,
-                                     &non_blocking, &dev_arg))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pOO:Stream", kwlist,
+                                     &non_blocking, &dev_arg, &prio_arg))
         return NULL;
+    if (prio_arg != Py_None) {
+        long v = PyLong_AsLong(prio_arg);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        /* any int is a priority: CUDA clamps it into the device's range */
+        priority = v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+    }
     if (empy_device_arg(st, dev_arg, &d) < 0)
         return NULL;
-    rc = em_stream_create(d, non_blocking ? EM_STREAM_NON_BLOCKING : EM_STREAM_DEFAULT,
-                          &s);
+    rc = em_stream_create_with_priority(
+        d, non_blocking ? EM_STREAM_NON_BLOCKING : EM_STREAM_DEFAULT, priority, &s);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     obj = stream_wrap(st, s, 1);
@@ -436,6 +444,12 @@ static PyObject *Stream_get_device(PyObject *self, void *c)
     return empy_device_new(st, em_stream_device(s));
 }
 
+static PyObject *Stream_get_priority(PyObject *self, void *c)
+{
+    em_stream *s = empy_stream_resolve(empy_state_of(self), self);
+    return s ? PyLong_FromLong(em_stream_priority(s)) : NULL;
+}
+
 static PyMethodDef Stream_methods[] = {
     {"synchronize", Stream_synchronize, METH_NOARGS,
      "Wait until all work queued on the stream has finished."},
@@ -457,6 +471,8 @@ static PyGetSetDef Stream_getset[] = {
     {"ptr", Stream_get_ptr, NULL, "The native handle (a CUstream); 0 for a default stream.",
      NULL},
     {"device", Stream_get_device, NULL, "The stream's device.", NULL},
+    {"priority", Stream_get_priority, NULL, "The stream's priority (smaller is "
+     "more urgent; the device's range clamps what was asked).", NULL},
     {NULL},
 };
 

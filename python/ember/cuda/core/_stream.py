@@ -47,12 +47,9 @@ class Stream:
     @classmethod
     def _create(cls, device, options):
         opts = options if options is not None else StreamOptions()
-        if opts.priority not in (None, 0):
-            raise NotImplementedError("StreamOptions(priority=%r): ember "
-                                      "streams have one priority"
-                                      % opts.priority)
         obj = cls._wrap(ember.Stream(non_blocking=bool(opts.nonblocking),
-                                     device=device._dev), device)
+                                     device=device._dev,
+                                     priority=opts.priority), device)
         obj._nonblocking = bool(opts.nonblocking)
         return obj
 
@@ -70,7 +67,7 @@ class Stream:
 
     @property
     def priority(self):
-        return 0
+        return self._s.priority
 
     def __cuda_stream__(self):
         return (0, self.handle)
