@@ -1,0 +1,415 @@
+"""ember.random against NumPy: the promised draws bit for bit (raw words,
+random float64/float32, uniform, bytes, and the state afterwards), the
+others by moments and a two-sample Kolmogorov-Smirnov test against
+NumPy's draws (fixed seeds: deterministic, yet a wrong distribution
+fails), and NumPy's errors."""
+import math
+import pathlib
+import statistics
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ember
+import ember.random as er
+from conftest import HAVE_NVRTC
+
+GENS = {
+    "pcg64": (lambda s: er.default_rng(s), lambda s: np.random.default_rng(s)),
+    "philox": (lambda s: er.Generator(er.Philox(s)),
+               lambda s: np.random.Generator(np.random.Philox(s))),
+}
+
+
+def host(a):
+    return ember.asnumpy(a)
+
+
+def same_state(g, r):
+    a, b = g.bit_generator.state, r.bit_generator.state
+    assert str(a) == str(b)
+
+
+@pytest.mark.parametrize("kind", sorted(GENS))
+@pytest.mark.parametrize("seed", [0, 1, 2 ** 40 + 3])
+def test_raw_words_are_numpys(device, kind, seed):
+    mk, nmk = GENS[kind]
+    with ember.Device(device):
+        g, r = mk(seed), nmk(seed)
+        for n in (0, 1, 3, 4, 5, 17):
+            a = g.bit_generator.random_raw(n)
+            assert a.device == ember.Device(device)
+            np.testing.assert_array_equal(host(a),
+                                          r.bit_generator.random_raw(n))
+        same_state(g, r)
+
+
+@pytest.mark.parametrize("kind", sorted(GENS))
+@pytest.mark.parametrize("seed", [0, 7, 123456789])
+def test_successive_random_float32_float64_are_numpys(device, kind, seed):
+    """Odd float32 counts leave NumPy's buffered half; float64 draws in
+    between must not touch it; the state afterwards is NumPy's."""
+    mk, nmk = GENS[kind]
+    steps = [(3, "f4"), (5, "f8"), (1, "f4"), (0, "f4"), (2, "f8"), (9, "f4"),
+             (4, "f4"), (1001, "f4"), (6, "f8"), (1, "f4"), (1, "f4")]
+    with ember.Device(device):
+        g, r = mk(seed), nmk(seed)
+        for n, dt in steps:
+            got = host(g.random(n, dtype=dt))
+            assert got.dtype == np.dtype(dt)
+            np.testing.assert_array_equal(got, r.random(n, dtype=dt))
+        same_state(g, r)
+
+
+@pytest.mark.parametrize("kind", sorted(GENS))
+def test_large_draws_are_numpys(device, kind):
+    mk, nmk = GENS[kind]
+    with ember.Device(device):
+        g, r = mk(2024), nmk(2024)
+        np.testing.assert_array_equal(host(g.random(10 ** 6, dtype=np.float32)),
+                                      r.random(10 ** 6, dtype=np.float32))
+        np.testing.assert_array_equal(host(g.random(10 ** 6 + 1)),
+                                      r.random(10 ** 6 + 1))
+        same_state(g, r)
+
+
+@pytest.mark.parametrize("kind", sorted(GENS))
+def test_uniform_and_bytes_are_numpys(device, kind):
+    mk, nmk = GENS[kind]
+    with ember.Device(device):
+        g, r = mk(99), nmk(99)
+        np.testing.assert_array_equal(host(g.uniform(-2.5, 7.25, 1001)),
+                                      r.uniform(-2.5, 7.25, 1001))
+        np.testing.assert_array_equal(host(g.uniform(size=(3, 5))),
+                                      r.uniform(size=(3, 5)))
+        g.random(1, dtype=np.float32)
+        r.random(1, dtype=np.float32)
+        for n in (0, 1, 5, 8, 13):
+            assert g.bytes(n) == r.bytes(n)
+        lo, hi = np.array([0.0, 1.0, -3.0]), np.array([[1.0], [2.0]])
+        np.testing.assert_array_equal(host(g.uniform(ember.asarray(lo), hi)),
+                                      r.uniform(lo, hi))
+        same_state(g, r)
+
+
+def test_state_set_from_numpy_midstream(device):
+    """A Philox state with a part-used block and a buffered half, set from
+    NumPy's state dict, continues as NumPy's does."""
+    with ember.Device(device):
+        r = np.random.Generator(np.random.Philox(5))
+        r.random(3, dtype=np.float32)
+        r.bit_generator.random_raw(2)
+        g = er.Generator(er.Philox(0))
+        g.bit_generator.state = r.bit_generator.state
+        np.testing.assert_array_equal(host(g.random(11, dtype=np.float32)),
+                                      r.random(11, dtype=np.float32))
+        np.testing.assert_array_equal(host(g.random(6)), r.random(6))
+        same_state(g, r)
+        p = np.random.default_rng(3)
+        p.random(1, dtype=np.float32)
+        q = er.default_rng(4)
+        q.bit_generator.state = p.bit_generator.state
+        np.testing.assert_array_equal(host(q.random(7, dtype=np.float32)),
+                                      p.random(7, dtype=np.float32))
+
+
+def test_out_fills_in_place_and_checks_as_numpy(device):
+    with ember.Device(device):
+        g, r = er.default_rng(11), np.random.default_rng(11)
+        out = ember.empty((4, 5), dtype=np.float32)
+        assert g.random(out=out, dtype=np.float32) is out
+        np.testing.assert_array_equal(host(out), r.random((4, 5), np.float32))
+        out64 = ember.empty(7)
+        assert g.random(7, out=out64) is out64
+        np.testing.assert_array_equal(host(out64), r.random(7))
+        z = ember.empty(6)
+        assert g.standard_normal(out=z) is z
+        with pytest.raises(TypeError):
+            g.random(out=ember.empty(3, dtype=np.float32))
+        with pytest.raises(ValueError):
+            g.random(4, out=ember.empty(3))
+        with pytest.raises(ValueError):
+            g.random(out=ember.empty((3, 3))[:, 0])
+
+
+def test_shapes_and_dtypes(device):
+    with ember.Device(device):
+        g = er.default_rng(1)
+        assert g.random().shape == ()
+        assert g.random((2, 3)).shape == (2, 3)
+        assert g.standard_normal(4, dtype=np.float32).dtype == np.float32
+        assert g.integers(0, 5, (2, 2)).dtype == np.int64
+        for dt in (np.int8, np.uint16, np.int32, np.uint64, np.bool_):
+            assert g.integers(0, 2, 3, dtype=dt).dtype == np.dtype(dt)
+        assert g.poisson(2.0, 3).dtype == np.int64
+        assert g.choice(5, (2, 3)).shape == (2, 3)
+        assert g.normal(np.zeros(3), 1.0).shape == (3,)
+        assert g.multivariate_normal([0, 0, 0], np.eye(3), (4, 2)).shape == \
+            (4, 2, 3)
+        assert er.rand(2, 3).shape == (2, 3) and er.rand().shape == ()
+        assert er.randn(4).dtype == np.float64
+
+
+def ks_stat(a, b):
+    """Two-sample Kolmogorov-Smirnov D."""
+    a, b = np.sort(a), np.sort(b)
+    x = np.concatenate([a, b])
+    fa = np.searchsorted(a, x, side="right") / a.size
+    fb = np.searchsorted(b, x, side="right") / b.size
+    return np.max(np.abs(fa - fb))
+
+
+def ks_ok(a, b, c=1.95):  # alpha = 0.001
+    n, m = len(a), len(b)
+    return ks_stat(a, b) < c * math.sqrt((n + m) / (n * m))
+
+
+N = 20000
+DISTS = [
+    ("standard_normal", (), {}),
+    ("normal", (3.0, 2.5), {}),
+    ("exponential", (2.0,), {}),
+    ("gamma", (0.5, 2.0), {}),
+    ("gamma", (3.0,), {}),
+    ("gamma", (40.0, 0.5), {}),
+    ("beta", (2.0, 5.0), {}),
+    ("beta", (0.5, 0.5), {}),
+    ("poisson", (3.5,), {}),
+    ("poisson", (80.0,), {}),
+    ("binomial", (20, 0.3), {}),
+    ("binomial", (2000, 0.7), {}),
+    ("binomial", (10 ** 9, 3e-9), {}),
+    ("integers", (-7, 13), {}),
+    ("uniform", (1.0, 4.0), {}),
+]
+
+
+@pytest.mark.parametrize("name,args,kw", DISTS,
+                         ids=[f"{d[0]}{d[1]}" for d in DISTS])
+def test_distribution_matches_numpys(device, name, args, kw):
+    with ember.Device(device):
+        got = host(getattr(er.default_rng(42), name)(*args, size=N, **kw))
+    ref = getattr(np.random.default_rng(43), name)(*args, size=N, **kw)
+    assert got.dtype == ref.dtype
+    assert ks_ok(got, ref), (name, args, ks_stat(got, ref))
+    sd = max(ref.std(), 1e-12)
+    assert abs(got.mean() - ref.mean()) < 5 * sd * math.sqrt(2 / N)
+    assert abs(got.std() / sd - 1) < 0.05
+
+
+def test_a_wrong_distribution_fails_the_check():
+    """The check above rejects a close-but-wrong distribution."""
+    r = np.random.default_rng(0)
+    assert not ks_ok(r.gamma(3.0, size=N), r.gamma(3.3, size=N))
+    assert not ks_ok(r.poisson(3.5, size=N), r.poisson(3.7, size=N))
+
+
+def test_standard_normal_float32_and_exponential_float32(device):
+    with ember.Device(device):
+        g = er.default_rng(8)
+        z = host(g.standard_normal(N, dtype=np.float32))
+        e = host(g.standard_exponential(N, dtype=np.float32))
+    r = np.random.default_rng(9)
+    assert z.dtype == e.dtype == np.float32
+    assert ks_ok(z, r.standard_normal(N)) and ks_ok(e, r.standard_exponential(N))
+
+
+def test_normals_are_the_normal_quantile_of_the_stream(device):
+    """ember's normal is AS241 of the word's uniform (0, 1): compare with
+    Python's own AS241 over libm's log, to a few ulps."""
+    with ember.Device(device):
+        g = er.default_rng(21)
+        z = host(g.standard_normal(3000))
+    raw = np.random.default_rng(21).bit_generator.random_raw(3000)
+    u = ((raw >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53
+    nd = statistics.NormalDist()
+    ref = np.array([nd.inv_cdf(x) for x in u])
+    np.testing.assert_allclose(z, ref, rtol=4e-15, atol=1e-300)
+
+
+def test_integers_cover_the_range_uniformly(device):
+    with ember.Device(device):
+        g = er.default_rng(3)
+        x = host(g.integers(0, 10, 50000))
+        y = host(g.integers(250, 255, 1000, dtype=np.uint8, endpoint=True))
+        big = host(g.integers(-2 ** 63, 2 ** 63 - 1, 4000, endpoint=True))
+    counts = np.bincount(x, minlength=10)
+    assert x.min() == 0 and x.max() == 9
+    chi2 = np.sum((counts - 5000) ** 2 / 5000)
+    assert chi2 < 27.9  # 9 degrees of freedom, alpha = 0.001
+    assert set(np.unique(y)) == {250, 251, 252, 253, 254, 255}
+    assert (big < 0).mean() == pytest.approx(0.5, abs=0.05)
+
+
+def test_same_seed_same_draws(device):
+    with ember.Device(device):
+        draws = []
+        for _ in range(2):
+            g = er.default_rng(77)
+            draws.append([host(g.standard_normal(100)),
+                          host(g.integers(0, 1000, 50)), host(g.gamma(0.7, 1, 50)),
+                          host(g.poisson(30, 50)), host(g.binomial(100, .4, 50)),
+                          host(g.permutation(40))])
+        for a, b in zip(*draws):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_keyed_draws_do_not_depend_on_the_device(device):
+    """The same seed gives the same non-NumPy draws on cpu and this device
+    (on the GPU host, the cuda case compares the two backends)."""
+    out = {}
+    for d in ("cpu", device):
+        with ember.Device(d):
+            g = er.default_rng(5)
+            out[d] = [host(g.standard_normal(999, dtype=np.float32)),
+                      host(g.exponential(1.5, 999)), host(g.gamma(2.5, 1, 99)),
+                      host(g.poisson(25, 99)), host(g.binomial(500, .2, 99)),
+                      host(g.integers(0, 7, 99))]
+    for a, b in zip(out["cpu"], out[device]):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_choice_permutation_shuffle(device):
+    with ember.Device(device):
+        g = er.default_rng(12)
+        p = host(g.permutation(1000))
+        assert sorted(p.tolist()) == list(range(1000))
+        assert not np.array_equal(p, np.arange(1000))
+        a = ember.arange(12).reshape(4, 3)
+        pa = host(g.permutation(a))
+        assert sorted(map(tuple, pa.tolist())) == \
+            sorted(map(tuple, host(a).tolist()))
+        pc = host(g.permutation(a, axis=1))
+        assert sorted(pc[0].tolist()) == [0, 1, 2]
+        x = ember.arange(100)
+        g.shuffle(x)
+        assert sorted(host(x).tolist()) == list(range(100))
+        s = host(g.choice(50, 50, replace=False))
+        assert sorted(s.tolist()) == list(range(50))
+        w = host(g.choice([10, 20, 30], 30000, p=[0.2, 0.5, 0.3]))
+        fr = [(w == v).mean() for v in (10, 20, 30)]
+        np.testing.assert_allclose(fr, [0.2, 0.5, 0.3], atol=0.015)
+        k = host(g.choice(5, 3, replace=False, p=[0.1, 0, 0.3, 0.4, 0.2]))
+        assert len(set(k.tolist())) == 3 and 1 not in k
+        # weighted without replacement: the first pick is p-distributed
+        first = host(ember.concatenate([g.choice(3, 1, replace=False,
+                                                 p=[0.6, 0.3, 0.1])
+                                        for _ in range(300)]))
+        assert 0.5 < (first == 0).mean() < 0.7
+        assert g.choice(0, 0).shape == (0,)
+
+
+def _both(fn):
+    """The exception class NumPy raises for fn(generator) (None: none)."""
+    try:
+        fn(np.random.default_rng(0))
+    except Exception as e:  # noqa: BLE001
+        return type(e)
+    return None
+
+
+ERRORS = [
+    lambda g: g.normal(0, -1),
+    lambda g: g.exponential(-1),
+    lambda g: g.uniform(0, np.inf),
+    lambda g: g.uniform(2, 1),
+    lambda g: g.integers(5, 3),
+    lambda g: g.integers(0),
+    lambda g: g.integers(0, 300, dtype=np.int8),
+    lambda g: g.integers(-1, 3, dtype=np.uint8),
+    lambda g: g.integers(0, 5, dtype=np.float64),
+    lambda g: g.random(dtype=np.int32),
+    lambda g: g.standard_normal(dtype=np.int32),
+    lambda g: g.random(-1),
+    lambda g: g.choice(5, 6, replace=False),
+    lambda g: g.choice(3, p=[0.5, 0.6, 0.1]),
+    lambda g: g.choice(3, p=[-0.5, 1, 0.5]),
+    lambda g: g.choice(3, p=[0.5, 0.5]),
+    lambda g: g.choice(2, p=[[0.5, 0.5]]),
+    lambda g: g.choice(3, 2, replace=False, p=[1, 0, 0]),
+    lambda g: g.choice(0),
+    lambda g: g.choice([]),
+    lambda g: g.gamma(-1),
+    lambda g: g.gamma(1, -1),
+    lambda g: g.beta(0, 1),
+    lambda g: g.poisson(-1),
+    lambda g: g.poisson(np.nan),
+    lambda g: g.poisson(1e30),
+    lambda g: g.binomial(-1, 0.5),
+    lambda g: g.binomial(1, 1.5),
+    lambda g: g.multivariate_normal([0, 0], [[1, 0]]),
+    lambda g: g.permutation(np.float64(1.5)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(ERRORS)))
+def test_errors_are_numpys(device, i):
+    want = _both(ERRORS[i])
+    assert want is not None
+    with ember.Device(device):
+        with pytest.raises(want):
+            ERRORS[i](er.default_rng(0))
+
+
+def test_legacy_api(device):
+    with ember.Device(device):
+        er.seed(5)
+        a = host(er.rand(3, 2))
+        er.seed(5)
+        np.testing.assert_array_equal(host(er.rand(3, 2)), a)
+        assert a.dtype == np.float64 and ((a >= 0) & (a < 1)).all()
+        rs = er.RandomState(9)
+        x = host(rs.randint(3, 8, size=2000))
+        assert x.min() == 3 and x.max() == 7 and x.dtype == np.int64
+        assert host(rs.randn(2, 2)).shape == (2, 2)
+        assert host(er.uniform(2, 3, 10)).min() >= 2
+        assert host(er.normal(0, 1, 4)).shape == (4,)
+        assert host(er.random_sample(3)).shape == (3,)
+        assert host(er.random((2,))).shape == (2,)
+        assert sorted(host(er.permutation(5)).tolist()) == list(range(5))
+        y = ember.arange(6)
+        er.shuffle(y)
+        assert sorted(host(y).tolist()) == list(range(6))
+        assert host(er.choice(4, 3)).max() < 4
+        with pytest.raises(ValueError):
+            er.seed(-1)
+        st = rs.get_state()
+        u = host(rs.rand(5))
+        rs.set_state(st)
+        np.testing.assert_array_equal(host(rs.rand(5)), u)
+
+
+def test_random_is_an_attribute_without_import():
+    code = ("import sys, ember as cupy\n"
+            "assert 'ember.random' not in sys.modules\n"
+            "cupy.random.seed(1); print(cupy.random.rand(2).shape)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "(2,)"
+
+
+KERNELS = pathlib.Path(__file__).resolve().parents[2] / "kernels"
+
+
+@pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not found")
+def test_cuda_kernels_compile_with_nvrtc():
+    """Every distribution's kernel, as src/math/random.c assembles it for
+    the cuda backend, compiles with NVRTC (the GPU host runs them)."""
+    body = "".join((KERNELS / f).read_text() for f in
+                   ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
+    for dist, t, vec, vw in [(0, "unsigned long long", "ulonglong2", 2),
+                             (1, "unsigned int", "uint4", 4),
+                             (2, "double", "double2", 2),
+                             (3, "float", "float4", 4), (4, "float", "float4", 4),
+                             (5, "double", "double2", 2),
+                             (6, "double", "double2", 2),
+                             (7, "long long", "longlong2", 2),
+                             (8, "long long", "longlong2", 2),
+                             (9, "int", "int4", 4)]:
+        src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n"
+               f"#define RND_T {t}\n#define RND_VEC {vec}\n"
+               f"#define RND_VW {vw}\n#define RND_RUN 8\n") + body
+        ember.cuda.Program(src, options=("--fmad=false",),
+                           name="rnd_fill").compile("ptx", arch=90)
