@@ -102,6 +102,30 @@ const char *em_backend_status(em_device_type type);
 int em_cuda_driver_version(void);
 int em_nvrtc_version(void);
 
+/* ---- vendor libraries ------------------------------------------------- */
+
+/* The CUDA libraries ember opens with dlopen when a feature needs them. */
+typedef enum em_vendor_lib {
+    EM_VENDOR_CUBLAS, EM_VENDOR_CUBLASLT, EM_VENDOR_CUFFT, EM_VENDOR_CUSOLVER,
+    EM_VENDOR_CUSPARSE, EM_VENDOR_CURAND, EM_VENDOR_COUNT
+} em_vendor_lib;
+
+/* Look in dir too (after $EMBER_CUDA_LIBS, before $CUDA_HOME): the Python
+ * package adds the lib/ folders of pip's nvidia-* wheels. A directory
+ * added after a library was opened does not reopen it. */
+em_status em_vendor_add_dir(const char *dir);
+
+/* The library, opened once: found in $EMBER_CUDA_LIBS (folders separated
+ * by ':'), the added folders, $CUDA_HOME/lib64, $CUDA_PATH/lib64,
+ * /usr/local/cuda/lib64, then the loader's path. EM_ERR_UNAVAILABLE names
+ * the library, where it was looked for and the pip package that has it. */
+em_status em_vendor_open(em_vendor_lib lib, void **handle);
+
+/* "cuFFT"; the file it was loaded from (NULL until opened, or when it
+ * could not be); NULL past EM_VENDOR_COUNT. */
+const char *em_vendor_name(em_vendor_lib lib);
+const char *em_vendor_path(em_vendor_lib lib);
+
 /* The calling thread's current device (initially the default device) and
  * current stream (initially NULL, meaning that device's default stream).
  * Setting the device resets the current stream to NULL. These are what

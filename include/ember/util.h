@@ -44,7 +44,8 @@ void em_log(em_log_level level, const char *module, const char *fmt, ...)
 typedef enum em_knob {
     /* configuration */
     EM_KNOB_DEVICE, EM_KNOB_CACHE_DIR, EM_KNOB_NUM_THREADS, EM_KNOB_CC,
-    EM_KNOB_CXX, EM_KNOB_NVRTC_PATH, EM_KNOB_LOG, EM_KNOB_BOUNDSCHECK,
+    EM_KNOB_CXX, EM_KNOB_NVRTC_PATH, EM_KNOB_CUDA_LIBS, EM_KNOB_LOG,
+    EM_KNOB_BOUNDSCHECK,
     EM_KNOB_SIM_STACK,
     /* tuning (integers, read once) */
     EM_KNOB_SCAN_ITEMS, EM_KNOB_SCAN_MINB, EM_KNOB_SCAN_LEAN,

@@ -4,10 +4,19 @@ Every program also runs on the CPU: the device ``cpu`` compiles the same
 kernels with the system C compiler. This module only re-exports the C
 extension; importing it starts no device and imports no NumPy.
 """
+import os as _os
 import sys as _sys
 
 from ember import _ember
 from ember._ember import __version__, __array_namespace_info__
+
+# pip's nvidia-* wheels keep the CUDA libraries under site-packages/nvidia;
+# the C core opens cuBLAS, cuFFT, ... from there when a feature needs one
+# (src/backend/vendor.c). A stat per path entry: nothing is loaded here.
+for _p in _sys.path:
+    if _p and _os.path.isdir(_p + "/nvidia"):
+        _ember._vendor_add_dir(_p + "/nvidia")
+del _p
 
 # Everything public the extension defines (devices, streams, memory,
 # programs, errors, ndarray and its functions, the dtypes as ember.float32

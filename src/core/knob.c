@@ -21,6 +21,9 @@ static const knob knobs[EM_KNOB_COUNT] = {
                      "(default c++)", 1, 0},
     [EM_KNOB_NVRTC_PATH] = {"EMBER_NVRTC_PATH", "the NVRTC library to load, "
                             "before the usual places", 1, 0},
+    [EM_KNOB_CUDA_LIBS] = {"EMBER_CUDA_LIBS", "folders (':' between) searched "
+                           "first for cuBLAS, cuFFT, cuSOLVER and the other CUDA "
+                           "libraries", 1, 0},
     [EM_KNOB_LOG] = {"EMBER_LOG", "what ember prints to stderr: "
                      "debug|info|warn|off (default warn)", 1, 0},
     [EM_KNOB_BOUNDSCHECK] = {"EMBER_BOUNDSCHECK", "0 or 1: turns index checks of "

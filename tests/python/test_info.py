@@ -57,3 +57,30 @@ def test_info_lists_set_knobs():
     assert "EMBER_SORT_WINDOW=8" in r.stdout
     row = [n for n, _, v in ember._ember._knobs() if n == "EMBER_SORT_WINDOW"]
     assert row == ["EMBER_SORT_WINDOW"]
+
+
+def test_vendor_libraries(tmp_path):
+    """Each CUDA library is found (and ember info says where) or its row
+    says why, naming the pip package; $EMBER_CUDA_LIBS is searched first."""
+    rows = ember._ember._vendor_libs()
+    assert [r[0] for r in rows] == ["cuBLAS", "cuBLASLt", "cuFFT", "cuSOLVER",
+                                   "cuSPARSE", "cuRAND"]
+    for name, path, why in rows:
+        assert (path is None) != (why is None)
+        if path:
+            assert os.path.exists(path), path
+        else:
+            assert name in why and "pip install nvidia-" in why
+    info = ember.info()
+    assert "CUDA libraries:" in info and "cuFFT" in info
+    cufft = rows[2][1]
+    if cufft is None:
+        return
+    os.symlink(cufft, tmp_path / os.path.basename(cufft))
+    env = dict(os.environ, EMBER_CUDA_LIBS=f"/nonexistent:{tmp_path}",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, "-c", "import ember; "
+                        "print(ember._ember._vendor_libs()[2][1])"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(tmp_path / os.path.basename(cufft))

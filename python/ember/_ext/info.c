@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "module.h"
+#include "errors.h"
 
 typedef struct {
     char buf[16384];
@@ -113,6 +114,16 @@ static PyObject *mod_info(PyObject *m, PyObject *unused)
         (unsigned long long)ks.compiles, (unsigned long long)ks.memory_hits,
         (unsigned long long)ks.disk_hits);
 
+    say(rp, "CUDA libraries:\n");
+    for (i = 0; i < EM_VENDOR_COUNT; i++) {
+        void *h;
+        if (em_vendor_open((em_vendor_lib)i, &h) == EM_OK)
+            say(rp, "  %-9s %s\n", em_vendor_name((em_vendor_lib)i),
+                em_vendor_path((em_vendor_lib)i));
+        else
+            say(rp, "  %-9s %s\n", em_vendor_name((em_vendor_lib)i), em_last_error());
+    }
+
     say(rp, "environment (docs/knobs.md lists ember's variables):");
     for (i = 0, n = 0; i < EM_KNOB_COUNT; i++) {
         const char *v = em_knob_text((em_knob)i);
@@ -143,10 +154,49 @@ static PyObject *mod_knobs(PyObject *m, PyObject *unused)
     return out;
 }
 
+/* _vendor_add_dir(folder): where pip's nvidia-* wheels are (ember/__init__
+ * passes site-packages/nvidia of each path entry that has one). */
+static PyObject *mod_vendor_add_dir(PyObject *m, PyObject *arg)
+{
+    const char *dir = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    em_status rc;
+    if (!dir) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "_vendor_add_dir: a str folder");
+        return NULL;
+    }
+    if ((rc = em_vendor_add_dir(dir)) != EM_OK)
+        return empy_raise(empy_state_of_module(m), rc);
+    Py_RETURN_NONE;
+}
+
+/* Each CUDA library as (name, file it was loaded from or None, why not or
+ * None), opening it if it was not. */
+static PyObject *mod_vendor_libs(PyObject *m, PyObject *unused)
+{
+    PyObject *out = PyTuple_New(EM_VENDOR_COUNT);
+    for (int i = 0; out && i < EM_VENDOR_COUNT; i++) {
+        void *h;
+        int ok = em_vendor_open((em_vendor_lib)i, &h) == EM_OK;
+        PyObject *row = Py_BuildValue("(szz)", em_vendor_name((em_vendor_lib)i),
+                                      ok ? em_vendor_path((em_vendor_lib)i) : NULL,
+                                      ok ? NULL : em_last_error());
+        if (!row)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, row);
+    }
+    return out;
+}
+
 static PyMethodDef info_functions[] = {
     {"info", mod_info, METH_NOARGS,
      "A report of ember's version, backends, library versions, devices and "
      "kernel cache (what `python -m ember info` prints)."},
+    {"_vendor_add_dir", mod_vendor_add_dir, METH_O,
+     "Also look in this folder (pip's site-packages/nvidia) for CUDA libraries."},
+    {"_vendor_libs", mod_vendor_libs, METH_NOARGS,
+     "The CUDA libraries as (name, path or None, why not or None)."},
     {"_knobs", mod_knobs, METH_NOARGS,
      "ember's environment variables as (name, meaning, value or None)."},
     {NULL},
