@@ -13,10 +13,14 @@ from ember._ember import __version__, __array_namespace_info__
 # pip's nvidia-* wheels keep the CUDA libraries under site-packages/nvidia;
 # the C core opens cuBLAS, cuFFT, ... from there when a feature needs one
 # (src/backend/vendor.c). A stat per path entry: nothing is loaded here.
-for _p in _sys.path:
-    if _p and _os.path.isdir(_p + "/nvidia"):
-        _ember._vendor_add_dir(_p + "/nvidia")
-del _p
+def _add_wheel_dirs():
+    for p in _sys.path:
+        if p and _os.path.isdir(p + "/nvidia"):
+            _ember._vendor_add_dir(p + "/nvidia")
+
+
+_add_wheel_dirs()
+del _add_wheel_dirs
 
 # Everything public the extension defines (devices, streams, memory,
 # programs, errors, ndarray and its functions, the dtypes as ember.float32
