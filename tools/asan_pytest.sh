@@ -15,7 +15,7 @@ rm -rf "$pkg" && mkdir -p "$pkg"
 cp -r python/ember "$pkg/ember"
 cp $B/_ember*.so "$pkg/ember/"
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cd tests/python
 PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider
