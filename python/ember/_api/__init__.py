@@ -26,6 +26,7 @@ for _mod, _names in {
     "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",
+    "ranges": "geomspace linspace logspace",
     "quantiles": "median nanmedian nanpercentile nanquantile percentile "
                  "quantile",
     "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique_all "

@@ -6,6 +6,7 @@ import operator
 from ember import _ember as _e
 from ember._api._util import as_array, device_of
 from ember._api.indexing import ravel_multi_index
+from ember._api.ranges import linspace
 
 
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
@@ -66,7 +67,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges.append(_e.linspace(lo, hi, nb + 1, device=s.device))
+        edges.append(linspace(lo, hi, nb + 1, device=s.device))
     nbin = tuple(e.size + 1 for e in edges)      # plus the two outlier bins
     counts = []
     for i, e in enumerate(edges):

@@ -1,6 +1,7 @@
 """r_ and c_: NumPy's index-expression concatenation objects."""
 from ember import _ember as _e
 from ember._api._util import as_array, device_of
+from ember._api.ranges import linspace
 
 
 def _is_scalar(x):
@@ -28,7 +29,7 @@ class AxisConcatenator:
                 step = 1 if item.step is None else item.step
                 if isinstance(step, complex):
                     num = int(abs(step))
-                    new = _e.linspace(start, item.stop, num=num, device=dev)
+                    new = linspace(start, item.stop, num=num, device=dev)
                 else:
                     new = _e.arange(start, item.stop, step, device=dev)
                 if ndmin > 1:

@@ -1,7 +1,7 @@
-/* ember Python extension: linspace, logspace, eye, identity, tri, tril,
- * triu, meshgrid. The values come from include/ember/manip.h's creation
- * functions; this file parses NumPy's signatures. */
-#include <math.h>
+/* ember Python extension: eye, identity, tri, tril, triu, meshgrid, and
+ * the entries _api/ranges.py's linspace, logspace and geomspace call. The
+ * values come from include/ember/manip.h's creation functions; this file
+ * parses NumPy's signatures. */
 #include "manip_args.h"
 
 static int device_of(empy_state *st, PyObject *o, em_device **out)
@@ -18,314 +18,76 @@ static int no_like(PyObject *like)
     return 0;
 }
 
-/* A scalar start/stop/base: its value and whether it is complex. Arrays
- * (other than 0-d ones) are not supported yet. */
-static int scalar_value(empy_state *st, PyObject *o, const char *what, Py_complex *v,
-                        int *cplx)
+/* _space(kind, start, stop, num, endpoint, base, dtype, device): the
+ * values of linspace, logspace or geomspace (kind) between scalar ends,
+ * one kernel each (include/ember/manip.h), for _api/ranges.py, which
+ * parses NumPy's signatures. Returns (array, step): linspace's step, as
+ * a complex number (0 for the others). */
+static PyObject *mod_space(PyObject *m, PyObject *args)
 {
-    em_operand op;
-    int k;
-    if (empy_is_ndarray(o)) {
-        if (EMPY_ARR(o)->ndim != 0) {
-            PyErr_Format(PyExc_NotImplementedError, "%s: only scalar start and stop "
-                         "are supported by ember yet", what);
-            return -1;
-        }
-        *cplx = em_dtype_get(EMPY_ARR(o)->dtype)->kind == 'c';
-    } else {
-        if ((k = empy_scalar_operand(o, &op)) < 0)
-            return -1;
-        if (k == 0) {
-            PyErr_Format(PyExc_NotImplementedError, "%s: only scalar start and stop "
-                         "are supported by ember yet, not %.100s", what,
-                         Py_TYPE(o)->tp_name);
-            return -1;
-        }
-        *cplx = em_dtype_get(op.dtype)->kind == 'c';
-    }
-    if (*cplx) {
-        *v = PyComplex_AsCComplex(o);
-    } else {
-        v->real = PyFloat_AsDouble(o);
-        v->imag = 0;
-    }
-    return PyErr_Occurred() ? -1 : 0;
-}
-
-static int num_arg(PyObject *o, int64_t *num)
-{
-    if (manip_given(o) && PyFloat_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "'float' object cannot be interpreted as an "
-                     "integer");
-        return -1;
-    }
-    if (!manip_given(o))
-        *num = 50;
-    else if (empy_size_arg(o, "num", num) < 0)
-        return -1;
-    if (*num < 0) {
-        PyErr_Format(PyExc_ValueError, "Number of samples, %lld, must be non-negative.",
-                     (long long)*num);
-        return -1;
-    }
-    return 0;
-}
-
-/* The result is 1-D, so axis may only be 0 or -1. */
-static int axis_1d(empy_state *st, PyObject *o)
-{
-    int64_t ax;
-    int x;
-    if (manip_int(o, "axis", 0, &ax) < 0)
-        return -1;
-    return manip_axis(st, ax, 1, &x);
-}
-
-static int is_scalar_like(PyObject *o)
-{
-    em_operand op;
-    int k;
-    if (empy_is_ndarray(o))
-        return EMPY_ARR(o)->ndim == 0;
-    k = empy_scalar_operand(o, &op);
-    if (k < 0)
-        PyErr_Clear();
-    return k > 0;
-}
-
-/* Whether NumPy computes linspace of these scalar ends in float64 or
- * complex128 (the host path); NumPy float32 or float16 scalars make it
- * compute in their type, which the device path does step by step. */
-static int computes_in_64(PyObject *const *v)
-{
-    em_operand ops[2];
+    empy_state *st = empy_state_of_module(m);
+    const char *kind;
+    Py_complex a, b, step;
+    long long num;
+    int endpoint;
+    double base, sv[2] = {0, 0};
+    PyObject *dto, *devo, *r;
     em_dtype dt;
-    int i, k;
-    for (i = 0; i < 2; i++) {
-        if (empy_is_ndarray(v[i])) {
-            memset(&ops[i], 0, sizeof ops[i]);
-            ops[i].array = EMPY_ARR(v[i]);
-            ops[i].dtype = EMPY_ARR(v[i])->dtype;
-        } else if ((k = empy_scalar_operand(v[i], &ops[i])) <= 0) {
-            PyErr_Clear();
-            return 1;
-        }
+    em_device *dev;
+    em_array res;
+    em_status rc;
+    if (!PyArg_ParseTuple(args, "sDDLpdOO:_space", &kind, &a, &b, &num,
+                          &endpoint, &base, &dto, &devo) ||
+        empy_dtype_arg(st, dto, &dt) < 0 || device_of(st, devo, &dev) < 0)
+        return NULL;
+    memset(&res, 0, sizeof res);
+    if (!strcmp(kind, "linspace")) {
+        EMPY_NOGIL(rc, em_linspace(dev, a.real, a.imag, b.real, b.imag, num,
+                                   endpoint, dt, sv, &res, NULL));
+    } else if (!strcmp(kind, "logspace")) {
+        EMPY_NOGIL(rc, em_logspace(dev, a.real, b.real, num, endpoint, base,
+                                   dt, &res, NULL));
+    } else if (!strcmp(kind, "geomspace")) {
+        EMPY_NOGIL(rc, em_geomspace(dev, a.real, b.real, num, endpoint, dt,
+                                    &res, NULL));
+    } else {
+        PyErr_Format(PyExc_ValueError, "_space: no range '%s'", kind);
+        return NULL;
     }
-    if (em_result_type(ops, 2, &dt) != EM_OK)
-        return 1;
-    k = em_dtype_get(dt)->kind;
-    return (k != 'f' && k != 'c') || dt == EM_FLOAT64 || dt == EM_COMPLEX128;
+    if (!(r = manip_result(st, rc, &res)))
+        return NULL;
+    step.real = sv[0], step.imag = sv[1];
+    return Py_BuildValue("(ND)", r, &step);
 }
 
-/* linspace with array start or stop: em_linspace_array. */
-static PyObject *linspace_arrays(empy_state *st, PyObject *const *v, em_device *dev,
-                                 int64_t num, int endpoint, int retstep)
+/* _linspace_array(start, stop, num, endpoint, axis, compute, dtype,
+ * retstep): linspace between array ends of one device (em_linspace_array,
+ * one kernel), computed in `compute`; with retstep, (array, step). */
+static PyObject *mod_linspace_array(PyObject *m, PyObject *args)
 {
-    PyObject *ends[2] = {NULL, NULL}, *r = NULL;
-    em_operand ops[2];
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ao, *bo, *cto, *dto, *r, *so;
+    long long num;
+    int endpoint, axis, retstep;
     em_dtype compute, dt;
     em_array res, step;
-    int64_t axis;
     em_status rc;
-    int i, k;
-    if (!manip_given(v[7])) {
-        dev = NULL;
-        for (i = 0; i < 2 && !dev; i++)
-            if (empy_is_ndarray(v[i]))
-                dev = EMPY_ARR(v[i])->device;
-    }
-    for (i = 0; i < 2; i++) {
-        k = empy_is_ndarray(v[i]) ? 0 : empy_scalar_operand(v[i], &ops[i]);
-        if (k < 0)
-            goto done;
-        if (k == 0) {
-            if (!(ends[i] = manip_array(st, v[i], dev)))
-                goto done;
-            memset(&ops[i], 0, sizeof ops[i]);
-            ops[i].array = EMPY_ARR(ends[i]);
-            ops[i].dtype = EMPY_ARR(ends[i])->dtype;
-        }
-    }
-    if ((rc = em_result_type(ops, 2, &compute)) != EM_OK) {
-        empy_raise(st, rc);
-        goto done;
-    }
-    k = em_dtype_get(compute)->kind;
-    if (k != 'f' && k != 'c')
-        compute = EM_FLOAT64;
-    for (i = 0; i < 2; i++) {
-        if (!ends[i] && !(ends[i] = empy_asarray(st, v[i], (int)compute, dev,
-                                                 EMPY_COPY_IF_NEEDED, 'K')))
-            goto done;
-    }
-    dt = compute;
-    if (manip_given(v[5]) && empy_dtype_arg(st, v[5], &dt) < 0)
-        goto done;
-    if (manip_int(v[6], "axis", 0, &axis) < 0)
-        goto done;
-    if (axis < INT32_MIN || axis > INT32_MAX)
-        axis = INT32_MAX;
+    if (!PyArg_ParseTuple(args, "O!O!LpiOOp:_linspace_array", st->ndarray, &ao,
+                          st->ndarray, &bo, &num, &endpoint, &axis, &cto, &dto,
+                          &retstep) ||
+        empy_dtype_arg(st, cto, &compute) < 0 || empy_dtype_arg(st, dto, &dt) < 0)
+        return NULL;
     memset(&res, 0, sizeof res);
     memset(&step, 0, sizeof step);
-    EMPY_NOGIL(rc, em_linspace_array(EMPY_ARR(ends[0]), EMPY_ARR(ends[1]), num, endpoint,
-                                     (int)axis, compute, dt, retstep ? &step : NULL, &res,
-                                     NULL));
-    if (!(r = manip_result(st, rc, &res)))
-        goto done;
-    if (retstep) {
-        PyObject *so = empy_ndarray_new(st, &step, NULL), *t;
-        t = so ? PyTuple_Pack(2, r, so) : NULL;
-        Py_XDECREF(so);
-        Py_SETREF(r, t);
-    }
-done:
-    Py_XDECREF(ends[0]);
-    Py_XDECREF(ends[1]);
-    return r;
-}
-
-static PyObject *mod_linspace(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"start", "stop", "num", "endpoint", "retstep",
-                                        "dtype", "axis", "device", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[8], *r;
-    Py_complex a, b;
-    int ca, cb, endpoint = 1, retstep = 0;
-    int64_t num;
-    double step[2];
-    em_dtype dt;
-    em_device *dev;
-    em_array res;
-    em_status rc;
-    if (empy_parse_args("linspace", args, nargs, kwnames, names, 7, 2, v) < 0)
-        return NULL;
-    if (!is_scalar_like(v[0]) || !is_scalar_like(v[1]) || !computes_in_64(v)) {
-        if (num_arg(v[2], &num) < 0 || device_of(st, v[7], &dev) < 0)
-            return NULL;
-        if (v[3] && (endpoint = PyObject_IsTrue(v[3])) < 0)
-            return NULL;
-        if (v[4] && (retstep = PyObject_IsTrue(v[4])) < 0)
-            return NULL;
-        return linspace_arrays(st, v, dev, num, endpoint, retstep);
-    }
-    if (scalar_value(st, v[0], "linspace", &a, &ca) < 0 ||
-        scalar_value(st, v[1], "linspace", &b, &cb) < 0 || num_arg(v[2], &num) < 0 ||
-        axis_1d(st, v[6]) < 0 || device_of(st, v[7], &dev) < 0)
-        return NULL;
-    if (v[3] && (endpoint = PyObject_IsTrue(v[3])) < 0)
-        return NULL;
-    if (v[4] && (retstep = PyObject_IsTrue(v[4])) < 0)
-        return NULL;
-    if (manip_given(v[5])) {
-        if (empy_dtype_arg(st, v[5], &dt) < 0)
-            return NULL;
-    } else {
-        dt = ca || cb ? EM_COMPLEX128 : EM_FLOAT64;
-    }
-    if ((ca || cb) && em_dtype_get(dt)->kind != 'c') {
-        PyErr_Format(PyExc_TypeError, "linspace: complex start or stop for dtype %s",
-                     em_dtype_get(dt)->name);
-        return NULL;
-    }
-    if (!(ca || cb) && em_dtype_get(dt)->kind == 'c') {
-        /* real start and stop, complex result: NumPy computes in float64 */
-        memset(&res, 0, sizeof res);
-        EMPY_NOGIL(rc, em_linspace(dev, a.real, 0, b.real, 0, num, endpoint, EM_FLOAT64,
-                                   step, &res, NULL));
-        if (rc == EM_OK) {
-            em_array c;
-            rc = em_array_empty(dev, dt, 1, &num, 'C', NULL, &c);
-            if (rc == EM_OK && num)
-                EMPY_NOGIL(rc, em_array_copy(&c, &res, NULL));
-            em_array_release(&res);
-            if (rc == EM_OK)
-                res = c;
-            else if (c.storage)
-                em_array_release(&c);
-        }
-    } else {
-        memset(&res, 0, sizeof res);
-        EMPY_NOGIL(rc, em_linspace(dev, a.real, a.imag, b.real, b.imag, num, endpoint, dt,
-                                   step, &res, NULL));
-    }
-    r = manip_result(st, rc, &res);
-    if (!r || !retstep)
+    EMPY_NOGIL(rc, em_linspace_array(EMPY_ARR(ao), EMPY_ARR(bo), num, endpoint, axis,
+                                     compute, dt, retstep ? &step : NULL, &res, NULL));
+    if (!(r = manip_result(st, rc, &res)) || !retstep)
         return r;
-    {
-        PyObject *s = (ca || cb) ? PyComplex_FromDoubles(step[0], step[1])
-                                 : PyFloat_FromDouble(step[0]);
-        PyObject *t = s ? PyTuple_Pack(2, r, s) : NULL;
-        Py_XDECREF(s);
+    if (!(so = empy_ndarray_new(st, &step, NULL))) {
         Py_DECREF(r);
-        return t;
-    }
-}
-
-static PyObject *mod_logspace(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"start", "stop", "num", "endpoint", "base",
-                                        "dtype", "axis", "device", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[8];
-    Py_complex a, b, base = {10.0, 0};
-    int ca, cb, cbase = 0, endpoint = 1;
-    int64_t num;
-    em_dtype dt = EM_FLOAT64;
-    em_device *dev;
-    em_array res;
-    em_status rc;
-    if (empy_parse_args("logspace", args, nargs, kwnames, names, 7, 2, v) < 0 ||
-        scalar_value(st, v[0], "logspace", &a, &ca) < 0 ||
-        scalar_value(st, v[1], "logspace", &b, &cb) < 0 || num_arg(v[2], &num) < 0 ||
-        (manip_given(v[4]) && scalar_value(st, v[4], "logspace", &base, &cbase) < 0) ||
-        axis_1d(st, v[6]) < 0 || device_of(st, v[7], &dev) < 0)
-        return NULL;
-    if (ca || cb || cbase) {
-        PyErr_SetString(PyExc_NotImplementedError, "logspace: complex start, stop or "
-                        "base is not supported by ember yet");
         return NULL;
     }
-    if (v[3] && (endpoint = PyObject_IsTrue(v[3])) < 0)
-        return NULL;
-    if (manip_given(v[5]) && empy_dtype_arg(st, v[5], &dt) < 0)
-        return NULL;
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_logspace(dev, a.real, b.real, num, endpoint, base.real, dt, &res,
-                               NULL));
-    return manip_result(st, rc, &res);
-}
-
-static PyObject *mod_geomspace(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"start", "stop", "num", "endpoint", "dtype",
-                                        "axis", "device", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[7];
-    Py_complex a, b;
-    int ca, cb, endpoint = 1;
-    int64_t num;
-    em_dtype dt = EM_FLOAT64;
-    em_device *dev;
-    em_array res;
-    em_status rc;
-    if (empy_parse_args("geomspace", args, nargs, kwnames, names, 6, 2, v) < 0 ||
-        scalar_value(st, v[0], "geomspace", &a, &ca) < 0 ||
-        scalar_value(st, v[1], "geomspace", &b, &cb) < 0 || num_arg(v[2], &num) < 0 ||
-        axis_1d(st, v[5]) < 0 || device_of(st, v[6], &dev) < 0)
-        return NULL;
-    if (ca || cb) {
-        PyErr_SetString(PyExc_NotImplementedError, "geomspace: complex start or stop "
-                        "is not supported by ember yet");
-        return NULL;
-    }
-    if (v[3] && (endpoint = PyObject_IsTrue(v[3])) < 0)
-        return NULL;
-    if (manip_given(v[4]) && empy_dtype_arg(st, v[4], &dt) < 0)
-        return NULL;
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_geomspace(dev, a.real, b.real, num, endpoint, dt, &res, NULL));
-    return manip_result(st, rc, &res);
+    return Py_BuildValue("(NN)", r, so);
 }
 
 static int size_arg(PyObject *o, const char *what, int64_t dflt, int64_t *out)
@@ -586,11 +348,15 @@ fail:
 }
 
 static PyMethodDef ranges_functions[] = {
-    MANIP_FN(linspace),  MANIP_FN(logspace),
-    MANIP_FN(geomspace), MANIP_FN(eye),
-    MANIP_FN(identity),  MANIP_FN(tri),
-    MANIP_FN(tril),      MANIP_FN(triu),
-    MANIP_FN(meshgrid),  {NULL},
+    {"_space", mod_space, METH_VARARGS,
+     "_space(kind, start, stop, num, endpoint, base, dtype, device)"},
+    {"_linspace_array", mod_linspace_array, METH_VARARGS,
+     "_linspace_array(start, stop, num, endpoint, axis, compute, dtype, "
+     "retstep)"},
+    MANIP_FN(eye),       MANIP_FN(identity),
+    MANIP_FN(tri),       MANIP_FN(tril),
+    MANIP_FN(triu),      MANIP_FN(meshgrid),
+    {NULL},
 };
 
 int empy_ranges_init(PyObject *m, empy_state *st)
