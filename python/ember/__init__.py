@@ -48,7 +48,7 @@ del _name
 
 
 _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
-                              "random"})
+                              "random", "fft"})
 
 
 def __getattr__(name):

@@ -1,0 +1,142 @@
+"""ember.fft: NumPy's and the Array API's discrete Fourier transforms.
+
+On the cpu device a transform is pocketfft, through NumPy, on a zero-copy
+view of the array's host memory, and its result is adopted without a copy:
+the values, dtypes (float32 and float16 give complex64, as NumPy 2 and CuPy
+do) and errors are NumPy's own. The frequency and shift helpers are
+compositions of ember's functions and run on every device. On a CUDA device
+the transforms need cuFFT, which is not wired yet: they raise
+NotImplementedError naming it (docs/fft.md).
+"""
+import operator
+
+import ember
+
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft",
+           "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",
+           "rfftfreq", "fftshift", "ifftshift"]
+
+
+def _numpy():
+    import numpy
+    return numpy
+
+
+def _on_host(a, name):
+    """a as an ember array and a NumPy view of the same bytes (cpu only)."""
+    x = a if isinstance(a, ember.ndarray) else ember.asarray(a)
+    if x.device.type != "cpu":
+        raise NotImplementedError(
+            f"ember.fft.{name} on {x.device}: the CUDA transforms need cuFFT, "
+            "which ember does not call yet; ember.fft runs on the cpu device")
+    return x, _numpy().asarray(x)
+
+
+def _out_view(out, name):
+    if out is None:
+        return None
+    if not isinstance(out, ember.ndarray):
+        raise TypeError(f"ember.fft.{name}: out must be an ember.ndarray, not "
+                        f"{type(out).__name__}")
+    if out.device.type != "cpu":
+        raise ValueError(f"ember.fft.{name}: out is on {out.device}, the "
+                         "transform on cpu")
+    return _numpy().asarray(out)
+
+
+def _adopt(r, out):
+    # NumPy wrote into out's own bytes, or made a new host array whose
+    # buffer ember now shares
+    return out if out is not None else ember.asarray(r)
+
+
+def _one_axis(name):
+    def transform(a, n=None, axis=-1, norm=None, out=None):
+        _, h = _on_host(a, name)
+        o = _out_view(out, name)
+        return _adopt(getattr(_numpy().fft, name)(h, n=n, axis=axis, norm=norm,
+                                                  out=o), out)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = (f"numpy.fft.{name}(a, n=None, axis=-1, norm=None, "
+                         "out=None) on ember arrays.")
+    return transform
+
+
+def _n_axes(name, default_axes):
+    def transform(a, s=None, axes=default_axes, norm=None, out=None):
+        _, h = _on_host(a, name)
+        o = _out_view(out, name)
+        return _adopt(getattr(_numpy().fft, name)(h, s=s, axes=axes, norm=norm,
+                                                  out=o), out)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = (f"numpy.fft.{name}(a, s=None, axes={default_axes!r}, "
+                         "norm=None, out=None) on ember arrays.")
+    return transform
+
+
+fft, ifft, rfft, irfft, hfft, ihfft = (
+    _one_axis(n) for n in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"))
+fft2, ifft2, rfft2, irfft2 = (
+    _n_axes(n, (-2, -1)) for n in ("fft2", "ifft2", "rfft2", "irfft2"))
+fftn, ifftn, rfftn, irfftn = (
+    _n_axes(n, None) for n in ("fftn", "ifftn", "rfftn", "irfftn"))
+
+
+def _length(n):
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ValueError(f"n should be an integer, not {type(n).__name__}") \
+            from None
+    return n
+
+
+def _freq_dtype(dtype):
+    dt = ember.dtype("float64" if dtype is None else dtype)
+    if dt.kind != "f":
+        raise ValueError(f"fftfreq: dtype must be a real floating-point "
+                         f"dtype, not {dt}")
+    return dt
+
+
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
+    """The sample frequencies of an n-point transform with spacing d:
+    [0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d*n), as NumPy computes
+    them (integers times 1/(n*d)), made on `device`."""
+    n = _length(n)
+    val = 1.0 / (n * d)
+    k = ember.arange(n, dtype=ember.int64, device=device)
+    # the upper half counts up from -(n//2): k - n for k > (n-1)//2
+    k = ember.where(k > (n - 1) // 2, k - n, k)
+    return (k * val).astype(_freq_dtype(dtype), copy=False)
+
+
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    """The sample frequencies of rfft's output: [0, 1, ..., n//2] / (d*n)."""
+    n = _length(n)
+    val = 1.0 / (n * d)
+    k = ember.arange(n // 2 + 1, dtype=ember.int64, device=device)
+    return (k * val).astype(_freq_dtype(dtype), copy=False)
+
+
+def _shifts(x, axes, sign):
+    if axes is None:
+        axes = tuple(range(x.ndim))
+    if isinstance(axes, int):
+        return sign * (x.shape[axes] // 2), axes
+    return tuple(sign * (x.shape[ax] // 2) for ax in axes), axes
+
+
+def fftshift(x, axes=None):
+    """Move the zero-frequency term to the centre: a roll by n//2 along
+    each axis (all by default)."""
+    x = x if isinstance(x, ember.ndarray) else ember.asarray(x)
+    shift, axes = _shifts(x, axes, 1)
+    return ember.roll(x, shift, axes)
+
+
+def ifftshift(x, axes=None):
+    """fftshift's inverse: a roll by -(n//2) along each axis."""
+    x = x if isinstance(x, ember.ndarray) else ember.asarray(x)
+    shift, axes = _shifts(x, axes, -1)
+    return ember.roll(x, shift, axes)
