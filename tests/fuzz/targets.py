@@ -26,7 +26,8 @@ BUILTINS = ["len", "list", "int", "float", "complex", "bool", "repr", "str",
 OBJECTS = {"P.S": "Stream", "P.E": "Event", "P.BUF": "Buffer",
            "P.POOL": "MemoryPool", "P.DEV": "Device", "P.RAW": "RawKernel",
            "P.MOD": "RawModule", "P.EK": "ElementwiseKernel",
-           "P.RK": "ReductionKernel", "P.JIT": "Dispatcher"}
+           "P.RK": "ReductionKernel", "P.JIT": "Dispatcher",
+           "P.RNG": "Generator", "P.RS": "RandomState"}
 KERNEL_CALLS = ["P.EK", "P.EK1", "P.RK", "P.RAW", "P.JIT[1, 32]", "P.JIT[4, 4, P.S]",
                 "P.JIT2[1, 64]", "P.JIT[2**31, 1]", "P.JIT[0, 0]", "P.JIT[1, 2048]",
                 "P.JIT[(1, 1, 1), (1, 1, 2**20)]", "P.MOD.get_function('fuzz_inc')",
@@ -53,7 +54,7 @@ def public(mod, prefix):
 def collect(ember, P):
     """Module-level targets (strings), and the names of ndarray methods."""
     t = public(ember, "ember")
-    for sub in ("cuda", "parallel", "linalg", "runtime"):
+    for sub in ("cuda", "parallel", "linalg", "runtime", "random"):
         m = getattr(ember, sub, None)
         if m is not None:
             t += public(m, f"ember.{sub}")
