@@ -27,6 +27,7 @@ for _mod, _names in {
                  "real_if_close shape size",
     "histogramdd": "histogramdd",
     "ranges": "geomspace linspace logspace",
+    "pad": "pad",
     "quantiles": "median nanmedian nanpercentile nanquantile percentile "
                  "quantile",
     "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique_all "

@@ -598,248 +598,84 @@ done:
 
 /* ---- pad ---------------------------------------------------------------- */
 
-/* NumPy's _as_pairs: o broadcast to nd (before, after) pairs of Python
- * objects (borrowed from the returned `keep`, a new list). */
-static PyObject *as_pairs(PyObject *o, int nd, const char *what, PyObject **pairs)
+/* n ints of a list into out; -1 with ValueError when it holds another
+ * count. */
+static int int64_list(PyObject *l, Py_ssize_t n, int64_t *out)
 {
-    PyObject *rows, *flat;
-    Py_ssize_t nr, i, j, nc = -1;
-    int scalar = !PySequence_Check(o) || PyUnicode_Check(o) || empy_is_ndarray(o);
-    if (scalar || nd == 0) {   /* a 0-d array has no pairs to fill */
-        for (i = 0; i < 2 * nd; i++)
-            pairs[i] = o;
-        return Py_NewRef(o);
+    if (PyList_GET_SIZE(l) != n) {
+        PyErr_Format(PyExc_ValueError, "_pad: %zd values for %zd pad sides",
+                     PyList_GET_SIZE(l), n);
+        return -1;
     }
-    rows = PySequence_List(o);
-    if (!rows)
-        return NULL;
-    nr = PyList_GET_SIZE(rows);
-    flat = PyList_New(0);
-    if (!flat) {
-        Py_DECREF(rows);
-        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PyList_GET_ITEM(l, i));
+        if (out[i] == -1 && PyErr_Occurred())
+            return -1;
     }
-    for (i = 0; i < nr; i++) {
-        PyObject *e = PyList_GET_ITEM(rows, i), *inner;
-        Py_ssize_t c;
-        if (PySequence_Check(e) && !PyUnicode_Check(e)) {
-            if (!(inner = PySequence_List(e)))
-                goto fail;
-            c = PyList_GET_SIZE(inner);
-            for (j = 0; j < c; j++)
-                if (PyList_Append(flat, PyList_GET_ITEM(inner, j)) < 0) {
-                    Py_DECREF(inner);
-                    goto fail;
-                }
-            Py_DECREF(inner);
-        } else {
-            c = 0;
-            if (PyList_Append(flat, e) < 0)
-                goto fail;
-        }
-        if (nc < 0)
-            nc = c;
-        else if (nc != c) {
-            PyErr_Format(PyExc_ValueError, "%s is ragged", what);
-            goto fail;
-        }
-    }
-    {
-        Py_ssize_t size = PyList_GET_SIZE(flat), R = nc <= 0 ? 1 : nr,
-                   C = nc <= 0 ? nr : nc;
-        /* a flat list of rows length C, R rows (a 1-D list is one row);
-         * rows that are empty sequences leave fewer items than R * C */
-        if (size == 1) {
-            for (i = 0; i < 2 * nd; i++)
-                pairs[i] = PyList_GET_ITEM(flat, 0);
-        } else if (size == 2 && !(R == 2 && C == 1)) {
-            for (i = 0; i < nd; i++) {
-                pairs[2 * i] = PyList_GET_ITEM(flat, 0);
-                pairs[2 * i + 1] = PyList_GET_ITEM(flat, 1);
-            }
-        } else if (size == R * C && (R == nd || R == 1) && (C == 2 || C == 1)) {
-            for (i = 0; i < nd; i++)
-                for (j = 0; j < 2; j++)
-                    pairs[2 * i + j] = PyList_GET_ITEM(flat, (R == 1 ? 0 : i) * C
-                                                       + (C == 1 ? 0 : j));
-        } else {
-            goto bad;
-        }
-        Py_DECREF(rows);
-        return flat;
-    bad:
-        PyErr_Format(PyExc_ValueError, "%s: operands could not be broadcast to "
-                     "(%d, 2)", what, nd);
-    }
-fail:
-    Py_DECREF(rows);
-    Py_DECREF(flat);
-    return NULL;
+    return 0;
 }
 
-static int pad_mode(PyObject *o, em_pad_mode *out)
+/* _pad(a, widths, mode, values, dtype, stat_length): the pad kernels of
+ * src/array/manip_pad.c for _api/pad.py, which parses NumPy's signature:
+ * widths, values (None or numbers of dtype: int64, float64 or
+ * complex128) and stat_length (None or ints, -1 for a whole axis) are
+ * lists of 2 * a.ndim (before, after) entries; mode names an em_pad_mode
+ * (reflect_odd and symmetric_odd for reflect_type='odd'). */
+static PyObject *mod_pad(PyObject *m, PyObject *args)
 {
-    static const char *const names[] = {"constant", "edge", "reflect", "symmetric",
-                                        "wrap", "", "", "empty", "maximum", "minimum",
-                                        "mean", "linear_ramp", NULL};
-    const char *s;
-    int i;
-    if (!manip_given(o)) {
-        *out = EM_PAD_CONSTANT;
-        return 0;
-    }
-    if (!PyUnicode_Check(o)) {
-        PyErr_SetString(PyExc_NotImplementedError, "pad: a callable mode is not "
-                        "supported by ember");
-        return -1;
-    }
-    if (!(s = PyUnicode_AsUTF8(o)))
-        return -1;
-    for (i = 0; names[i]; i++) {
-        if (names[i][0] && !strcmp(s, names[i])) {
-            *out = (em_pad_mode)i;
-            return 0;
-        }
-    }
-    if (!strcmp(s, "median")) {
-        PyErr_Format(PyExc_NotImplementedError, "pad mode '%s' is not supported by "
-                     "ember yet", s);
-        return -1;
-    }
-    PyErr_Format(PyExc_ValueError, "mode '%s' is not supported", s);
-    return -1;
-}
-
-static PyObject *mod_pad(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"array", "pad_width", "mode", "constant_values",
-                                        "reflect_type", "stat_length", "end_values",
-                                        NULL};
+    static const char *const modes[] = {
+        "constant", "edge",  "reflect", "symmetric", "wrap", "reflect_odd",
+        "symmetric_odd", "empty", "maximum", "minimum", "mean", "linear_ramp",
+        NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *v[7], *vals_o, *a = NULL, *r = NULL;
-    PyObject *keep = NULL, *keep2 = NULL, *keep3 = NULL;
-    PyObject *wp[2 * EM_MAX_NDIM], *cp[2 * EM_MAX_NDIM], *lp[2 * EM_MAX_NDIM];
+    PyObject *a, *wl, *vl, *dto, *sl;
+    const char *name;
     int64_t width[2 * EM_MAX_NDIM], stat_len[2 * EM_MAX_NDIM];
-    double vals[4 * EM_MAX_NDIM];
-    em_dtype vd = EM_INT64;
-    em_pad_mode mode;
+    union { int64_t i[2 * EM_MAX_NDIM]; double f[2 * EM_MAX_NDIM];
+            Py_complex c[2 * EM_MAX_NDIM]; } vals;
+    em_dtype vd;
     em_array res;
     em_status rc;
-    int nd, i, has_values = 0;
-    if (empy_parse_args("pad", args, nargs, kwnames, names, 3, 2, v) < 0 ||
-        pad_mode(v[2], &mode) < 0)
+    int mode = 0;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "O!O!sOOO:_pad", st->ndarray, &a, &PyList_Type, &wl,
+                          &name, &vl, &dto, &sl) ||
+        empy_dtype_arg(st, dto, &vd) < 0)
         return NULL;
-    if (v[3] && mode != EM_PAD_CONSTANT) {
-        PyErr_Format(PyExc_ValueError, "unsupported keyword arguments for mode '%U': "
-                     "{'constant_values'}", v[2]);
-        return NULL;
-    }
-    if (v[6] && mode != EM_PAD_LINEAR_RAMP) {
-        PyErr_Format(PyExc_ValueError, "unsupported keyword arguments for mode '%U': "
-                     "{'end_values'}", v[2] ? v[2] : Py_None);
+    while (modes[mode] && strcmp(modes[mode], name))
+        mode++;
+    if (!modes[mode]) {
+        PyErr_Format(PyExc_ValueError, "mode '%s' is not supported", name);
         return NULL;
     }
-    if (v[5] && (mode < EM_PAD_MAXIMUM || mode == EM_PAD_LINEAR_RAMP)) {
-        PyErr_Format(PyExc_ValueError, "unsupported keyword arguments for mode '%U': "
-                     "{'stat_length'}", v[2] ? v[2] : Py_None);
+    n = 2 * (Py_ssize_t)EMPY_ARR(a)->ndim;
+    if (int64_list(wl, n, width) < 0 ||
+        (sl != Py_None && (!PyList_Check(sl) || int64_list(sl, n, stat_len) < 0)))
         return NULL;
-    }
-    if (v[4] && mode != EM_PAD_REFLECT && mode != EM_PAD_SYMMETRIC) {
-        PyErr_Format(PyExc_ValueError, "unsupported keyword arguments for mode '%U': "
-                     "{'reflect_type'}", v[2] ? v[2] : Py_None);
-        return NULL;
-    }
-    if (v[4]) {
-        const char *s = PyUnicode_Check(v[4]) ? PyUnicode_AsUTF8(v[4]) : NULL;
-        if (s && !strcmp(s, "odd")) {
-            mode = mode == EM_PAD_REFLECT ? EM_PAD_REFLECT_ODD : EM_PAD_SYMMETRIC_ODD;
-        } else if (!s || strcmp(s, "even")) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "reflect_type must be 'even' or 'odd'");
+    if (vl != Py_None) {
+        if (!PyList_Check(vl) || PyList_GET_SIZE(vl) != n ||
+            (vd != EM_INT64 && vd != EM_FLOAT64 && vd != EM_COMPLEX128)) {
+            PyErr_SetString(PyExc_ValueError, "_pad: values must be a list of "
+                            "int64, float64 or complex128 numbers, one per side");
             return NULL;
         }
-    }
-    if (!(a = manip_array(st, v[0], NULL)))
-        return NULL;
-    nd = EMPY_ARR(a)->ndim;
-    if (!(keep = as_pairs(v[1], nd, "pad_width", wp)))
-        goto done;
-    for (i = 0; i < 2 * nd; i++) {
-        PyObject *w = wp[i];
-        if (PyFloat_Check(w) || PyBool_Check(w) || !PyIndex_Check(w)) {
-            PyErr_SetString(PyExc_TypeError, "`pad_width` must be of integral type.");
-            goto done;
-        }
-        if (manip_int(w, "pad_width", 0, &width[i]) < 0)
-            goto done;
-    }
-    vals_o = mode == EM_PAD_LINEAR_RAMP ? v[6] : v[3];
-    if (manip_given(vals_o)) {
-        int any_c = 0, any_f = 0;
-        const char *what = mode == EM_PAD_LINEAR_RAMP ? "end_values" : "constant_values";
-        if (!(keep2 = as_pairs(vals_o, nd, what, cp)))
-            goto done;
-        for (i = 0; i < 2 * nd; i++) {
-            em_operand op;
-            int k = empy_scalar_operand(cp[i], &op);
-            if (k < 0)
-                goto done;
-            if (k == 0) {
-                PyErr_Format(PyExc_TypeError, "%s must be numbers, not %.100s", what,
-                             Py_TYPE(cp[i])->tp_name);
-                goto done;
-            }
-            any_c |= em_dtype_get(op.dtype)->kind == 'c';
-            any_f |= em_dtype_get(op.dtype)->kind == 'f';
-        }
-        /* NumPy makes one array of the values (complex128, float64 or
-         * int64) and assigns from it with an unsafe cast. */
-        vd = any_c ? EM_COMPLEX128 : any_f ? EM_FLOAT64 : EM_INT64;
-        for (i = 0; i < 2 * nd; i++) {
-            em_operand op;
-            empy_scalar_operand(cp[i], &op);
-            if ((rc = em_scalar_cast(op.value.bytes, op.dtype,
-                                     (char *)vals + (size_t)i * em_dtype_size(vd), vd))
-                != EM_OK) {
-                empy_raise(st, rc);
-                goto done;
-            }
-        }
-        has_values = 1;
-    }
-    if (manip_given(v[5])) {
-        if (!(keep3 = as_pairs(v[5], nd, "stat_length", lp)))
-            goto done;
-        for (i = 0; i < 2 * nd; i++) {
-            if (lp[i] == Py_None) {
-                stat_len[i] = -1;
-                continue;
-            }
-            if (PyFloat_Check(lp[i]) ||
-                manip_int(lp[i], "stat_length", 0, &stat_len[i]) < 0)
-                goto bad_len;
-            if (stat_len[i] < 0) {
-                PyErr_SetString(PyExc_ValueError, "index can't contain negative values");
-                goto done;
-            }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *o = PyList_GET_ITEM(vl, i);
+            if (vd == EM_COMPLEX128)
+                vals.c[i] = PyComplex_AsCComplex(o);
+            else if (vd == EM_FLOAT64)
+                vals.f[i] = PyFloat_AsDouble(o);
+            else
+                vals.i[i] = PyLong_AsLongLong(o);
+            if (PyErr_Occurred())
+                return NULL;
         }
     }
     memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_array_pad(EMPY_ARR(a), width, mode, has_values ? vals : NULL, vd,
-                                keep3 ? stat_len : NULL, &res, NULL));
-    r = manip_result(st, rc, &res);
-    goto done;
-bad_len:
-    if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "`stat_length` must be of integral type.");
-    }
-done:
-    Py_XDECREF(keep);
-    Py_XDECREF(keep2);
-    Py_XDECREF(keep3);
-    Py_DECREF(a);
-    return r;
+    EMPY_NOGIL(rc, em_array_pad(EMPY_ARR(a), width, (em_pad_mode)mode,
+                                vl != Py_None ? (const void *)&vals : NULL, vd,
+                                sl != Py_None ? stat_len : NULL, &res, NULL));
+    return manip_result(st, rc, &res);
 }
 
 /* ---- diagonals ---------------------------------------------------------- */
@@ -1396,13 +1232,15 @@ static PyMethodDef manip_functions[] = {
     MANIP_FN(concatenate), MANIP_FN(concat), MANIP_FN(stack), MANIP_FN(hstack),
     MANIP_FN(vstack), MANIP_FN(dstack), MANIP_FN(column_stack),
     MANIP_FN(tile), MANIP_FN(flip), ONE_ARG(fliplr), ONE_ARG(flipud),
-    MANIP_FN(rot90), MANIP_FN(roll), MANIP_FN(pad), MANIP_FN(diag), MANIP_FN(diagflat),
+    MANIP_FN(rot90), MANIP_FN(roll), MANIP_FN(diag), MANIP_FN(diagflat),
     MANIP_FN(diagonal), MANIP_FN(trace),
     MANIP_FN(reshape), MANIP_FN(ravel), MANIP_FN(squeeze), MANIP_FN(swapaxes),
     MANIP_FN(transpose), MANIP_FN(permute_dims),
     MANIP_FN(expand_dims), MANIP_FN(moveaxis), MANIP_FN(broadcast_to),
     FAST_ONLY(broadcast_shapes), FAST_ONLY(broadcast_arrays),
     FAST_ONLY(atleast_1d), FAST_ONLY(atleast_2d), FAST_ONLY(atleast_3d),
+    {"_pad", mod_pad, METH_VARARGS,
+     "_pad(a, widths, mode, values, dtype, stat_length)"},
     {NULL},
 };
 
