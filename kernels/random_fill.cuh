@@ -13,7 +13,9 @@
  * caller passes (npre 64-bit words p0..p2, then, for 32-bit draws, the
  * half h32 when has32). Keyed draws (rejection methods) take attempt j of
  * element e from the Philox block of counter (e, j, 0, 0) under key
- * (s4, s5), so no result depends on the thread layout.
+ * (s4, s5), so no result depends on the thread layout. A keyed draw
+ * takes its a and b from pa[e] and pb[e] where those are not NULL (for
+ * binomial, pa holds n; for integers, pa the low end and pb the range).
  */
 #define RND_WORDS 2    /* per-element 64-bit words */
 #define RND_KEYED 3    /* per-element attempts from keyed Philox blocks */
@@ -225,7 +227,7 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
     ((RND_T)(b * -rnd_log(((double)((x) >> 11) + 1.0) * RND_2M53)))
 #endif
 
-extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec)
+extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb)
 {
     const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
     const long long T = (long long)gridDim.x * blockDim.x;
@@ -240,6 +242,8 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
     (void)a;
     (void)b;
     (void)vec;
+    (void)pa;
+    (void)pb;
     for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
          q < runs; q += T) {
         const long long e0 = q * per, e1 = e0 + per < n ? e0 + per : n;
@@ -250,8 +254,21 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
 #define RND_PUT(e, x) (out[e] = (x))
 #endif
 #if RND_KIND == RND_KEYED
-        for (long long e = e0; e < e1; e++)
-            RND_PUT(e, (RND_T)rnd_value(e, w, a, b, c0, c1));
+        for (long long e = e0; e < e1; e++) {
+            /* per-element parameters where the caller gave arrays */
+            double ea = pa ? pa[e] : a, eb = pb ? pb[e] : b;
+            unsigned long long e0w = c0, e1w = c1;
+#if RND_DIST == 8
+            if (pa)
+                e0w = (unsigned long long)(long long)ea;
+#elif RND_DIST == 9
+            if (pa)
+                e1w = (unsigned long long)(long long)ea;
+            if (pb)
+                e0w = (unsigned long long)eb;
+#endif
+            RND_PUT(e, (RND_T)rnd_value(e, w, ea, eb, e0w, e1w));
+        }
 #else
         const unsigned long long pre[3] = {p0, p1, p2};
         rnd_src src;

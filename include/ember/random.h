@@ -60,9 +60,15 @@ typedef struct em_random_stream {
     uint32_t half;
 } em_random_stream;
 
+/* The distribution's parameters (see em_random_dist). For the keyed
+ * draws, pa and pb, when not NULL, are per-element values (out->size
+ * float64 values each, C order, on out's device) that replace a and b:
+ * for binomial pa holds n, for integers pa the low end and pb the range
+ * (integers, exact below 2^53). */
 typedef struct em_random_params {
     double a, b;
     uint64_t c0, c1;
+    const em_array *pa, *pb;
 } em_random_params;
 
 /* Fills out (C-contiguous, writeable, of a dtype dist accepts) with

@@ -130,6 +130,21 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         return em_error(EM_ERR_INVALID_VALUE,
                         "random output must be C-contiguous and writeable");
     n = out->size;
+    for (int i = 0; i < 2; i++) {
+        const em_array *q = i ? p->pb : p->pa;
+        if (q && (q->dtype != EM_FLOAT64 || q->size != n ||
+                  q->device != out->device ||
+                  !(q->flags & EM_ARRAY_C_CONTIGUOUS) ||
+                  dist < EM_RANDOM_GAMMA))
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "random parameter array %s: needs float64, "
+                            "C-contiguous, %lld elements on the output's "
+                            "device, for a keyed distribution (got %s, %lld "
+                            "elements, distribution %d)",
+                            i ? "pb" : "pa", (long long)n,
+                            em_dtype_get(q->dtype)->name, (long long)q->size,
+                            (int)dist);
+    }
     if (n == 0)
         return EM_OK;
     dev = out->device;
@@ -159,7 +174,8 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     vec = ((uintptr_t)out->data & 15) == 0;
     gen = (int)st->gen;
     {
-        void *op = out->data;
+        void *op = out->data, *pa = p->pa ? p->pa->data : NULL,
+             *pb = p->pb ? p->pb->data : NULL;
         unsigned long long w[6], pre[3], c0 = p->c0, c1 = p->c1;
         int npre = st->npre, has32 = st->has32 ? 1 : 0;
         unsigned h32 = st->half;
@@ -167,7 +183,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         void *args[] = {&op,     &n,      &per,    &gen,   &w[0],  &w[1],
                         &w[2],   &w[3],   &w[4],   &w[5],  &npre,  &pre[0],
                         &pre[1], &pre[2], &has32,  &h32,   &a,     &b,
-                        &c0,     &c1,     &vec};
+                        &c0,     &c1,     &vec,   &pa,    &pb};
         for (int i = 0; i < 6; i++)
             w[i] = st->words[i];
         for (int i = 0; i < 3; i++)

@@ -199,6 +199,29 @@ def test_distribution_matches_numpys(device, name, args, kw):
     assert abs(got.std() / sd - 1) < 0.05
 
 
+ARRAY_DISTS = [
+    ("gamma", ([0.5, 4.0], [1.0, 3.0])),
+    ("beta", ([0.5, 3.0], [2.0, 0.7])),
+    ("poisson", ([2.0, 300.0],)),
+    ("binomial", ([15, 5000], [0.9, 0.02])),
+    ("integers", ([-5, 1000], [5, 1003])),
+]
+
+
+@pytest.mark.parametrize("name,args", ARRAY_DISTS,
+                         ids=[d[0] for d in ARRAY_DISTS])
+def test_array_parameters_broadcast_per_element(device, name, args):
+    """Array-valued parameters: each column has its own parameters."""
+    n = 8000
+    with ember.Device(device):
+        eargs = [ember.asarray(args[0])] + list(args[1:])
+        got = host(getattr(er.default_rng(1), name)(*eargs, size=(n, 2)))
+    ref = getattr(np.random.default_rng(2), name)(*args, size=(n, 2))
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+    for c in range(2):
+        assert ks_ok(got[:, c], ref[:, c]), (name, c, ks_stat(got[:, c], ref[:, c]))
+
+
 def test_a_wrong_distribution_fails_the_check():
     """The check above rejects a close-but-wrong distribution."""
     r = np.random.default_rng(0)
@@ -341,6 +364,14 @@ ERRORS = [
     lambda g: g.binomial(1, 1.5),
     lambda g: g.multivariate_normal([0, 0], [[1, 0]]),
     lambda g: g.permutation(np.float64(1.5)),
+    lambda g: g.gamma([1.0, -1.0]),
+    lambda g: g.poisson([1.0, np.nan]),
+    lambda g: g.binomial([3, -1], 0.5),
+    lambda g: g.binomial([3, 1], [0.5, 1.5]),
+    lambda g: g.integers([0, 5], [3, 5]),
+    lambda g: g.integers([0, 5], 300, dtype=np.int8),
+    lambda g: g.beta([1.0, 0.0], 1.0),
+    lambda g: g.gamma([1.0, 2.0], size=3),
 ]
 
 

@@ -16,26 +16,40 @@ static int u64_arg(PyObject *o, const char *what, unsigned long long *out)
     return 0;
 }
 
-/* _random_fill(out, gen, words, pre, half, dist, a, b, c0, c1): words a
- * 6-tuple, pre a tuple of up to 3 buffered words, half None or the
- * buffered 32-bit half (em_random_stream's fields). */
+/* _random_fill(out, gen, words, pre, half, dist, a, b, c0, c1, pa=None,
+ * pb=None): words a 6-tuple, pre a tuple of up to 3 buffered words, half
+ * None or the buffered 32-bit half (em_random_stream's fields); pa, pb
+ * ember arrays of per-element parameters (em_random_params). */
 static PyObject *py_random_fill(PyObject *m, PyObject *const *args,
                                 Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"out", "gen",  "words", "pre", "half",
                                         "dist", "a",   "b",     "c0",  "c1",
-                                        NULL};
+                                        "pa",   "pb",  NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *v[10];
+    PyObject *v[12];
     em_random_stream rs;
     em_random_params p;
     unsigned long long x;
     int dist;
     em_status s;
 
-    if (empy_parse_args("_random_fill", args, nargs, kwnames, names, 10, 10,
+    if (empy_parse_args("_random_fill", args, nargs, kwnames, names, 12, 10,
                         v) < 0)
         return NULL;
+    memset(&p, 0, sizeof p);
+    for (int i = 10; i < 12; i++) {
+        if (!v[i] || v[i] == Py_None)
+            continue;
+        if (!empy_is_ndarray(v[i]))
+            return PyErr_Format(PyExc_TypeError,
+                                "_random_fill: %s must be an ember.ndarray "
+                                "or None", names[i]);
+        if (i == 10)
+            p.pa = EMPY_ARR(v[i]);
+        else
+            p.pb = EMPY_ARR(v[i]);
+    }
     if (!empy_is_ndarray(v[0]))
         return PyErr_Format(PyExc_TypeError,
                             "_random_fill: out must be an ember.ndarray, not %s",

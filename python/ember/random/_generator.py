@@ -121,11 +121,19 @@ class Generator:
                             "exponential", "scale")
 
     def _keyed(self, dist, dt, size, a=0.0, b=1.0, c0=0, c1=0, out=None,
-               fname=""):
+               fname="", pa=None, pb=None):
         o = out_array(size, dt, out, fname)
         k0, k1 = self._bit_generator._key()
-        _ember_fill(o, dist, (0, 0, 0, 0, k0, k1), a, b, c0, c1)
+        _ember_fill(o, dist, (0, 0, 0, 0, k0, k1), a, b, c0, c1, pa, pb)
         return o
+
+    @staticmethod
+    def _per_element(size, *params):
+        """Array-valued parameters: the result's shape and each parameter
+        as a C-contiguous float64 array of that shape on the device."""
+        shape = _bshape(size, *params)
+        return shape, [ember.ascontiguousarray(ember.broadcast_to(
+            ember.asarray(q, dtype=_F64), shape)) for q in params]
 
     def integers(self, low, high=None, size=None, dtype=_np.int64,
                  endpoint=False):
@@ -133,9 +141,7 @@ class Generator:
         if dt.kind not in "iub":
             raise TypeError(f"Unsupported dtype {dt!r} for integers")
         if is_array(low) or is_array(high):
-            raise NotImplementedError(
-                "ember.random.Generator.integers: array-valued low/high are "
-                "not supported yet; pass scalars")
+            return self._integers_arrays(low, high, size, dt, endpoint)
         if high is None:
             lo, hi = 0, operator.index(low)
         else:
@@ -156,6 +162,29 @@ class Generator:
         o = self._keyed(_b.INTEGERS, work, size, c0=hi - lo + 1, c1=lo)
         return o if work == dt else o.astype(dt)
 
+    def _integers_arrays(self, low, high, size, dt, endpoint):
+        if high is None:
+            low, high = 0, low
+        lo, hi = host(low), host(high)
+        if lo.dtype.kind not in "iub" or hi.dtype.kind not in "iub":
+            raise TypeError("Unsupported array type for integers: low and "
+                            "high must be integers")
+        lo, hi = _np.broadcast_arrays(lo.astype(object), hi.astype(object))
+        top = hi if endpoint else hi - 1
+        check(_np.all(lo <= top), "low > high" if endpoint else "low >= high")
+        info = _np.iinfo(dt) if dt.kind != "b" else None
+        mn, mx = (0, 1) if info is None else (info.min, info.max)
+        check(_np.all(lo >= mn), f"low is out of bounds for {dt}")
+        check(_np.all(top <= mx), f"high is out of bounds for {dt}")
+        # The kernel takes per-element bounds as float64: exact below 2^53.
+        check(_np.all(_np.abs(lo) < 2 ** 53) and _np.all(_np.abs(top) < 2 ** 53),
+              "array bounds beyond 2**53 are not supported by ember")
+        shape, (pa, pb) = self._per_element(size, lo.astype(_F64),
+                                            (top - lo + 1).astype(_F64))
+        work = dt if dt in _INT_OUT else _np.dtype(_np.int32)
+        o = self._keyed(_b.INTEGERS, work, shape, pa=pa, pb=pb)
+        return o if work == dt else o.astype(dt)
+
     def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
         dt = _float_dtype(dtype, "standard_gamma")
         return self._gamma(shape, 1.0, size, dt, out)
@@ -164,7 +193,12 @@ class Generator:
         return self._gamma(shape, scale, size, _F64, None)
 
     def _gamma(self, shape, scale, size, dt, out):
-        self._scalars("gamma", shape, scale)
+        if is_array(shape) or is_array(scale):
+            _all(shape, lambda v: v >= 0, "shape < 0")
+            _all(scale, lambda v: v >= 0, "scale < 0")
+            shp, (pa, pb) = self._per_element(size, shape, scale)
+            return self._keyed(_b.GAMMA, dt, shp if out is None else None,
+                               out=out, fname="standard_gamma", pa=pa, pb=pb)
         k, s = scalar(shape, "shape"), scalar(scale, "scale")
         check(k >= 0, "shape < 0")
         check(s >= 0, "scale < 0")
@@ -172,35 +206,39 @@ class Generator:
                            fname="standard_gamma")
 
     def beta(self, a, b, size=None):
-        self._scalars("beta", a, b)
-        fa, fb = scalar(a, "a"), scalar(b, "b")
-        check(fa > 0, "a <= 0")
-        check(fb > 0, "b <= 0")
-        x = self._gamma(fa, 1.0, size, _F64, None)
-        y = self._gamma(fb, 1.0, size, _F64, None)
+        _all(a, lambda v: v > 0, "a <= 0")
+        _all(b, lambda v: v > 0, "b <= 0")
+        if is_array(a) or is_array(b):
+            size = _bshape(size, a, b)
+        x = self._gamma(a, 1.0, size, _F64, None)
+        y = self._gamma(b, 1.0, size, _F64, None)
         return x / (x + y)
 
     def poisson(self, lam=1.0, size=None):
-        self._scalars("poisson", lam)
-        f = scalar(lam, "lam")
-        check(f >= 0, "lam < 0 or lam is NaN")
-        check(f <= _POISSON_LAM_MAX, "lam value too large")
-        return self._keyed(_b.POISSON, _np.dtype(_np.int64), size, f)
+        _all(lam, lambda v: v >= 0, "lam < 0 or lam is NaN")
+        _all(lam, lambda v: v <= _POISSON_LAM_MAX, "lam value too large")
+        i64 = _np.dtype(_np.int64)
+        if is_array(lam):
+            shp, (pa,) = self._per_element(size, lam)
+            return self._keyed(_b.POISSON, i64, shp, pa=pa)
+        return self._keyed(_b.POISSON, i64, size, scalar(lam, "lam"))
 
     def binomial(self, n, p, size=None):
-        self._scalars("binomial", n, p)
+        i64 = _np.dtype(_np.int64)
+        if is_array(n) or is_array(p):
+            hn = host(n)
+            if hn.dtype.kind not in "iub":
+                raise TypeError("binomial: n must be integers")
+            check(_np.all(hn >= 0), "n < 0")
+            _all(p, lambda v: (v >= 0) & (v <= 1), "p < 0, p > 1 or p is NaN")
+            check(_np.all(hn < 2 ** 53),
+                  "array-valued n beyond 2**53 is not supported by ember")
+            shp, (pa, pb) = self._per_element(size, hn.astype(_F64), p)
+            return self._keyed(_b.BINOMIAL, i64, shp, pa=pa, pb=pb)
         ni, fp = operator.index(n), scalar(p, "p")
         check(ni >= 0, "n < 0")
         check(0 <= fp <= 1, "p < 0, p > 1 or p is NaN")
-        return self._keyed(_b.BINOMIAL, _np.dtype(_np.int64), size, 0.0, fp,
-                           c0=ni)
-
-    @staticmethod
-    def _scalars(fname, *params):
-        if any(is_array(p) for p in params):
-            raise NotImplementedError(
-                f"ember.random.Generator.{fname}: array-valued parameters are"
-                " not supported yet; pass scalars")
+        return self._keyed(_b.BINOMIAL, i64, size, 0.0, fp, c0=ni)
 
     # ---- composites ------------------------------------------------------
     def _perm_index(self, n):
@@ -332,11 +370,18 @@ def _psd_fail(check_valid):
                   RuntimeWarning, stacklevel=3)
 
 
-def _ember_fill(out, dist, words, a, b, c0, c1):
+def _all(x, ok, msg):
+    """NumPy's parameter check: ok(values) must hold everywhere (NaN
+    fails it)."""
+    v = host(x, _F64) if is_array(x) else _np.float64(scalar(x, "parameter"))
+    check(bool(_np.all(ok(v))), msg)
+
+
+def _ember_fill(out, dist, words, a, b, c0, c1, pa=None, pb=None):
     """A keyed fill: the Philox key in words[4:], no stream state."""
     from ember import _ember
     _ember._random_fill(out, 1, words, (), None, dist, float(a), float(b),
-                        c0 & _b._M64, c1 & _b._M64)
+                        c0 & _b._M64, c1 & _b._M64, pa, pb)
 
 
 _POISSON_LAM_MAX = float(_np.iinfo(_np.int64).max) - \

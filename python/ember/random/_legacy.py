@@ -6,13 +6,12 @@ Generator over Philox seeded with `seed`, so it is reproducible and the
 same on every ember device, but its numbers differ from NumPy's
 RandomState (docs/random.md).
 """
-import operator
 
 import numpy as _np
 
 from ember.random._bitgen import Philox
 from ember.random._generator import Generator
-from ember.random._util import shape_of
+from ember.random._util import norm_dtype
 
 
 class RandomState:
@@ -36,14 +35,15 @@ class RandomState:
     def set_state(self, state):
         self._gen.bit_generator.state = state
 
-    def rand(self, *args):
-        return self._gen.random(args if args else None)
+    # dtype= as CuPy's legacy functions take it (NumPy's have none).
+    def rand(self, *args, dtype=float):
+        return self._gen.random(args if args else None, dtype=dtype)
 
-    def randn(self, *args):
-        return self._gen.standard_normal(args if args else None)
+    def randn(self, *args, dtype=float):
+        return self._gen.standard_normal(args if args else None, dtype=dtype)
 
-    def random_sample(self, size=None):
-        return self._gen.random(size)
+    def random_sample(self, size=None, dtype=float):
+        return self._gen.random(size, dtype=dtype)
 
     random = ranf = sample = random_sample
 
@@ -55,14 +55,14 @@ class RandomState:
             low, high = 1, low
         return self._gen.integers(low, high, size=size, endpoint=True)
 
-    def uniform(self, low=0.0, high=1.0, size=None):
-        return self._gen.uniform(low, high, size)
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
+        return _as(self._gen.uniform(low, high, size), dtype)
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
-        return self._gen.normal(loc, scale, size)
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        return _as(self._gen.normal(loc, scale, size), dtype)
 
-    def standard_normal(self, size=None):
-        return self._gen.standard_normal(size)
+    def standard_normal(self, size=None, dtype=float):
+        return self._gen.standard_normal(size, dtype=dtype)
 
     def exponential(self, scale=1.0, size=None):
         return self._gen.exponential(scale, size)
@@ -105,6 +105,13 @@ class RandomState:
         return self._gen.integers(0, _np.iinfo(_np.int64).max, size=size)
 
 
+def _as(a, dtype):
+    dt = norm_dtype(dtype)
+    if dt.kind != "f" or dt.itemsize not in (4, 8):
+        raise TypeError(f"Unsupported dtype {dt!r}")
+    return a if a.dtype == dt else a.astype(dt)
+
+
 _global = None
 
 
@@ -145,4 +152,3 @@ _NAMES = ("rand", "randn", "randint", "random_integers", "random_sample",
           "beta", "poisson", "binomial", "multivariate_normal", "choice",
           "permutation", "shuffle", "bytes", "get_state", "set_state")
 FUNCTIONS = {n: _forward(n) for n in _NAMES}
-del operator, shape_of
