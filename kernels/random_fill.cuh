@@ -7,7 +7,9 @@
  *   RND_T      the element type written
  *   RND_VEC    (cuda) a 16-byte vector of RND_T, RND_VW its lanes
  * Thread t owns runs of `per` consecutive elements, runs t, t+T, t+2T..
- * of the output (T threads in the grid). Word-stream draws take element
+ * of the output (T threads in the grid): on cuda 64, so a PCG64 thread's
+ * jump to its run costs little beside the run's draws, written as 16-byte
+ * stores; on the host one long run a thread. Word-stream draws take element
  * e's word from the stream at e (64-bit words) or at the e-th 32-bit half
  * (low half first, as NumPy's next_uint32), after the buffered words the
  * caller passes (npre 64-bit words p0..p2, then, for 32-bit draws, the
@@ -227,6 +229,27 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
     ((RND_T)(b * -rnd_log(((double)((x) >> 11) + 1.0) * RND_2M53)))
 #endif
 
+#if RND_CUDA
+/* A cuda thread writes its run in groups of RND_GROUP elements (runs
+ * start at multiples of it): a whole group as 16-byte stores when out is
+ * aligned, a run's short tail one element at a time. e is the group's
+ * last element written. */
+#define RND_GROUP 8
+__device__ __forceinline__ void rnd_store(RND_T *out, long long e,
+                                          const RND_T *v, int vec)
+{
+    const long long base = e & ~(long long)(RND_GROUP - 1);
+    if (vec && e - base == RND_GROUP - 1) {
+        RND_VEC *o = (RND_VEC *)(out + base);
+        for (int k = 0; k < RND_GROUP / RND_VW; k++)
+            o[k] = ((const RND_VEC *)v)[k];
+    } else {
+        for (long long i = base; i <= e; i++)
+            out[i] = v[i - base];
+    }
+}
+#endif
+
 extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb)
 {
     const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
@@ -248,8 +271,13 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
          q < runs; q += T) {
         const long long e0 = q * per, e1 = e0 + per < n ? e0 + per : n;
 #if RND_CUDA
-        __align__(16) RND_T v[RND_RUN];
-#define RND_PUT(e, x) (v[(e) - e0] = (x))
+        __align__(16) RND_T v[RND_GROUP];
+#define RND_PUT(e, x)                                                       \
+    do {                                                                    \
+        v[(e) & (RND_GROUP - 1)] = (x);                                     \
+        if (((e) & (RND_GROUP - 1)) == RND_GROUP - 1 || (e) + 1 == e1)      \
+            rnd_store(out, e, v, vec);                                      \
+    } while (0)
 #else
 #define RND_PUT(e, x) (out[e] = (x))
 #endif
@@ -299,16 +327,6 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
             RND_PUT(e, RND_FROM_WORD(x));
         }
 #endif
-#endif
-#if RND_CUDA
-        if (vec && e1 - e0 == RND_RUN) {
-            RND_VEC *o = (RND_VEC *)(out + e0);
-            for (int k = 0; k < RND_RUN / RND_VW; k++)
-                o[k] = ((const RND_VEC *)v)[k];
-        } else {
-            for (long long e = e0; e < e1; e++)
-                out[e] = v[e - e0];
-        }
 #endif
 #undef RND_PUT
     }

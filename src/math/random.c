@@ -10,10 +10,11 @@
 #include "core/embedded.h"
 #include "core/strbuf.h"
 
-#define RND_VERSION 1u
-/* A cuda thread's run of consecutive elements: four 64-bit words, or
- * four words' eight halves (two 16-byte stores either way). */
-#define RND_RUN_CUDA 8
+#define RND_VERSION 2u
+/* A cuda thread's run of consecutive elements: long enough that the
+ * PCG64 jump to its start (up to 64 squarings of 128-bit numbers) is a
+ * small part of the run's cost. */
+#define RND_RUN_CUDA 64
 #define RND_BLOCK 256
 
 static em_gen_ktable random_table = EM_GEN_KTABLE(64);
@@ -82,11 +83,10 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
     em_sb_printf(&b,
                  "/* ember random: distribution %u, %s */\n"
                  "#define RND_CUDA %d\n#define RND_DIST %u\n"
-                 "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n"
-                 "#define RND_RUN %d\n",
+                 "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n",
                  d->dist, em_dtype_get(t)->name, cuda, d->dist,
                  em_dtype_get(t)->c_type, vec_type(t),
-                 16 / (int)em_dtype_size(t), RND_RUN_CUDA);
+                 16 / (int)em_dtype_size(t));
     em_sb_puts(&b, em_embedded_random_bits_cuh);
     em_sb_puts(&b, em_embedded_random_math_cuh);
     em_sb_puts(&b, em_embedded_random_fill_cuh);

@@ -441,6 +441,58 @@ def test_cuda_kernels_compile_with_nvrtc():
                              (9, "int", "int4", 4)]:
         src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n"
                f"#define RND_T {t}\n#define RND_VEC {vec}\n"
-               f"#define RND_VW {vw}\n#define RND_RUN 8\n") + body
+               f"#define RND_VW {vw}\n") + body
         ember.cuda.Program(src, options=("--fmad=false",),
                            name="rnd_fill").compile("ptx", arch=90)
+
+
+# The cuda schedule (runs of 64 elements a thread, grid-stride, 16-byte
+# group stores) run by the host backend as a RawKernel: its draws must be
+# the host schedule's. A wrapper passes the NULL parameter arrays, which
+# a RawKernel call cannot.
+WRAP = """
+extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
+    int gen, unsigned long long s0, unsigned long long s1,
+    unsigned long long s2, unsigned long long s3, unsigned long long s4,
+    unsigned long long s5, int npre, unsigned long long p0,
+    unsigned long long p1, unsigned long long p2, int has32, unsigned int h32,
+    double a, double b, unsigned long long c0, unsigned long long c1, int vec)
+{
+    rnd_fill(out, n, per, gen, s0, s1, s2, s3, s4, s5, npre, p0, p1, p2,
+             has32, h32, a, b, c0, c1, vec, 0, 0);
+}
+"""
+
+
+@pytest.mark.parametrize("dist,ctype,vec,vw,npdt,gen", [
+    (3, "float", "float4", 4, np.float32, "philox"),
+    (4, "float", "float4", 4, np.float32, "pcg64"),
+    (7, "long long", "longlong2", 2, np.int64, "pcg64"),
+])
+def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
+                                                          vw, npdt, gen):
+    from ember import _ember
+    body = "".join((KERNELS / f).read_text() for f in
+                   ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
+    src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n#define RND_T {ctype}\n"
+           f"#define RND_VEC {vec}\n#define RND_VW {vw}\n") + body + WRAP
+    with ember.Device("cpu"):
+        bg = GENS[gen][0](17).bit_generator
+        bg.random_raw(1)            # Philox: three buffered words
+        er.Generator(bg).random(1, dtype=np.float32)  # a buffered half
+        words, pre = bg._words(), bg._prefix()
+        half = bg._half if bg._has32 else None
+        n = 1001
+        want = ember.empty(n, dtype=npdt)
+        _ember._random_fill(want, bg._gen, words, pre, half, dist, 2.0, 30.0,
+                            0, 0)
+        got = ember.zeros(n, dtype=npdt)
+        pw = list(pre) + [0] * (3 - len(pre))
+        k = ember.RawKernel(src, "rnd_fill_t")
+        k((3,), (4,), (got, np.int64(n), np.int64(64), np.int32(bg._gen),
+                       *[np.uint64(x) for x in words], np.int32(len(pre)),
+                       *[np.uint64(x) for x in pw],
+                       np.int32(half is not None), np.uint32(half or 0),
+                       np.float64(2.0), np.float64(30.0), np.uint64(0),
+                       np.uint64(0), np.int32(1)))
+        np.testing.assert_array_equal(host(got), host(want))
