@@ -50,6 +50,22 @@ __device__ __forceinline__ void rnd_attempt(long long e, unsigned long long j,
  * caller should have refused gets there. */
 #define RND_MAX_ATTEMPTS 100000
 
+/* Attempt j of Hormann's transformed rejection (PTRS, BTRS) for element
+ * e: U uniform on (-1/2, 1/2), *v on (0, 1), *us = 1/2 - |U|, and the
+ * candidate floor((2a/us + b) U + c) returned. */
+__device__ double rnd_tr_attempt(long long e, unsigned long long j,
+                                 const unsigned long long *w, double a,
+                                 double b, double c, double *v, double *us)
+{
+    unsigned long long r[4];
+    double u;
+    rnd_attempt(e, j, w, r);
+    u = rnd_open(r[0]) - 0.5;
+    *v = rnd_open(r[1]);
+    *us = 0.5 - (u < 0.0 ? -u : u);
+    return floor((2.0 * a / *us + b) * u + c);
+}
+
 #if RND_DIST == 6
 /* Gamma(shape), Marsaglia and Tsang's squeeze (shape >= 1); a shape
  * below 1 is Gamma(shape + 1) U^(1/shape). */
@@ -116,12 +132,7 @@ __device__ long long rnd_value(long long e, const unsigned long long *w,
         double bb = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * bb;
         double inva = 1.1239 + 1.1328 / (bb - 3.4), vr = 0.9277 - 3.6224 / (bb - 2.0);
         for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
-            double u, v, us, k;
-            rnd_attempt(e, j, w, r);
-            u = rnd_open(r[0]) - 0.5;
-            v = rnd_open(r[1]);
-            us = 0.5 - (u < 0.0 ? -u : u);
-            k = floor((2.0 * a / us + bb) * u + lam + 0.43);
+            double v, us, k = rnd_tr_attempt(e, j, w, a, bb, lam + 0.43, &v, &us);
             if (us >= 0.07 && v <= vr)
                 return (long long)k;
             if (k < 0.0 || (us < 0.013 && v > us))
@@ -166,12 +177,7 @@ __device__ long long rnd_value(long long e, const unsigned long long *w,
         double lpq = rnd_log(p / q), m = floor((dn + 1.0) * p);
         double h = rnd_loggam(m + 1.0) + rnd_loggam(dn - m + 1.0);
         for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
-            double u, v, us, kk;
-            rnd_attempt(e, j, w, r);
-            u = rnd_open(r[0]) - 0.5;
-            v = rnd_open(r[1]);
-            us = 0.5 - (u < 0.0 ? -u : u);
-            kk = floor((2.0 * a / us + bb) * u + c);
+            double v, us, kk = rnd_tr_attempt(e, j, w, a, bb, c, &v, &us);
             if (kk < 0.0 || kk > dn)
                 continue;
             if (us >= 0.07 && v <= vr) {

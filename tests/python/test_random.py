@@ -32,6 +32,16 @@ def same_state(g, r):
     assert str(a) == str(b)
 
 
+def same_random_steps(g, r, steps):
+    """g.random and NumPy's r.random agree over (count, dtype) steps, and
+    leave the same state."""
+    for n, dt in steps:
+        got = host(g.random(n, dtype=dt))
+        assert got.dtype == np.dtype(dt)
+        np.testing.assert_array_equal(got, r.random(n, dtype=dt))
+    same_state(g, r)
+
+
 @pytest.mark.parametrize("kind", sorted(GENS))
 @pytest.mark.parametrize("seed", [0, 1, 2 ** 40 + 3])
 def test_raw_words_are_numpys(device, kind, seed):
@@ -55,24 +65,15 @@ def test_successive_random_float32_float64_are_numpys(device, kind, seed):
     steps = [(3, "f4"), (5, "f8"), (1, "f4"), (0, "f4"), (2, "f8"), (9, "f4"),
              (4, "f4"), (1001, "f4"), (6, "f8"), (1, "f4"), (1, "f4")]
     with ember.Device(device):
-        g, r = mk(seed), nmk(seed)
-        for n, dt in steps:
-            got = host(g.random(n, dtype=dt))
-            assert got.dtype == np.dtype(dt)
-            np.testing.assert_array_equal(got, r.random(n, dtype=dt))
-        same_state(g, r)
+        same_random_steps(mk(seed), nmk(seed), steps)
 
 
 @pytest.mark.parametrize("kind", sorted(GENS))
 def test_large_draws_are_numpys(device, kind):
     mk, nmk = GENS[kind]
     with ember.Device(device):
-        g, r = mk(2024), nmk(2024)
-        np.testing.assert_array_equal(host(g.random(10 ** 6, dtype=np.float32)),
-                                      r.random(10 ** 6, dtype=np.float32))
-        np.testing.assert_array_equal(host(g.random(10 ** 6 + 1)),
-                                      r.random(10 ** 6 + 1))
-        same_state(g, r)
+        same_random_steps(mk(2024), nmk(2024), [(10 ** 6, "f4"),
+                                                (10 ** 6 + 1, "f8")])
 
 
 @pytest.mark.parametrize("kind", sorted(GENS))
