@@ -33,15 +33,7 @@ def main():
     rng = np.random.default_rng(0)
     rows = []
 
-    ref = next(l for l in ("cupy", "torch", "ember") if not isinstance(libs[l], str))
-    h = libs[ref]
-    src, dst = h["put"](np.zeros(n, np.float32)), h["put"](np.zeros(n, np.float32))
-    copy_fn = (lambda: dst.copy_(src)) if ref == "torch" else (
-        lambda: dst.__setitem__(Ellipsis, src))
-    copy_bw = 8 * n / A.gpu_ms(copy_fn, h["sync"], h["ev"]) / 1e6
-    del src, dst
-    h["free"]()
-    print(f"copy bandwidth {copy_bw:.0f} GB/s ({ref})")
+    ref, copy_bw = A.copy_reference(libs, n)
 
     def case(name, unit, hosts, op, scale, bw=None):
         """op(lib, mod, *arrays) -> callable (None: the library lacks it);
@@ -175,18 +167,7 @@ def main():
          (r16, mask[:r16.shape[0]]), masked, None)
     del r16
 
-    lines = []
-    for name, v, unit, bw in rows:
-        e, c, t = (v[k] for k in A.LIBS)
-        vs = ""
-        if not isinstance(e, str) and not isinstance(c, str):
-            vs = f"{c / e:.2f}x faster" if unit == "ms" else f"{e / c:.2f}x"
-        lines.append(f"| {name} | {A.fmt(e)} | {A.fmt(c)} | {A.fmt(t)} | {unit} | "
-                     f"{A.frac(e, bw)} | {vs} |")
-    lines.append(f"| (ref) device copy, read+write ({ref}) | {copy_bw:.0f} | | | GB/s | "
-                 "100% | |")
-    A.write_table(("case", "ember", "CuPy", "PyTorch", "unit", "ember / copy", "ember vs CuPy"),
-                  lines, args.out)
+    A.write_ratio_table(rows, ref, copy_bw, args.out)
 
 
 if __name__ == "__main__":

@@ -137,6 +137,40 @@ def load_libs():
     return libs
 
 
+def copy_reference(libs, n):
+    """The library whose copy is the reference (CuPy, else PyTorch, else
+    ember) and its device copy bandwidth over n float32, read + written,
+    in GB/s."""
+    ref = next(l for l in ("cupy", "torch", "ember") if not isinstance(libs[l], str))
+    h = libs[ref]
+    src, dst = h["put"](np.zeros(n, np.float32)), h["put"](np.zeros(n, np.float32))
+    copy_fn = (lambda: dst.copy_(src)) if ref == "torch" else (
+        lambda: dst.__setitem__(Ellipsis, src))
+    copy_bw = 8 * n / gpu_ms(copy_fn, h["sync"], h["ev"]) / 1e6
+    del src, dst
+    h["free"]()
+    print(f"copy bandwidth {copy_bw:.0f} GB/s ({ref})")
+    return ref, copy_bw
+
+
+def write_ratio_table(rows, ref, copy_bw, out=None):
+    """rows of (case, {lib: value}, unit, bandwidth or None) as a table
+    with ember's fraction of the copy bandwidth and ember vs CuPy (for
+    milliseconds: how many times faster ember is)."""
+    lines = []
+    for name, v, unit, bw in rows:
+        e, c, t = (v[k] for k in LIBS)
+        vs = ""
+        if not isinstance(e, str) and not isinstance(c, str):
+            vs = f"{c / e:.2f}x faster" if unit == "ms" else f"{e / c:.2f}x"
+        lines.append(f"| {name} | {fmt(e)} | {fmt(c)} | {fmt(t)} | {unit} | "
+                     f"{frac(e, bw)} | {vs} |")
+    lines.append(f"| (ref) device copy, read+write ({ref}) | {copy_bw:.0f} | | | GB/s | "
+                 "100% | |")
+    write_table(("case", "ember", "CuPy", "PyTorch", "unit", "ember / copy", "ember vs CuPy"),
+                lines, out)
+
+
 def run_each(libs, measure):
     """measure(lib, handles) -> number for each library; a failure becomes
     a short "n/a (...)" string in that column."""

@@ -31,15 +31,7 @@ def main():
     libs = A.load_libs()
     rows = []
 
-    ref = next(l for l in ("cupy", "torch", "ember") if not isinstance(libs[l], str))
-    h = libs[ref]
-    src, dst = h["put"](np.zeros(n, np.float32)), h["put"](np.zeros(n, np.float32))
-    copy_fn = (lambda: dst.copy_(src)) if ref == "torch" else (
-        lambda: dst.__setitem__(Ellipsis, src))
-    copy_bw = 8 * n / A.gpu_ms(copy_fn, h["sync"], h["ev"]) / 1e6
-    del src, dst
-    h["free"]()
-    print(f"copy bandwidth {copy_bw:.0f} GB/s ({ref})")
+    ref, copy_bw = A.copy_reference(libs, n)
 
     def case(name, op):
         """op(lib, mod, out) -> callable writing n float32 values (None:
@@ -54,47 +46,31 @@ def main():
             if fn is None:
                 raise A.Missing("no such call")
             return 4 * n / 1e6 / A.gpu_ms(fn, h["sync"], h["ev"])
-        rows.append((name, A.run_each(libs, measure)))
+        rows.append((name, A.run_each(libs, measure), "GB/s", copy_bw))
 
-    def gen_uniform(lib, mod, out):
-        if lib == "torch":
-            return lambda: mod.rand(n, out=out)
-        g = A.need(mod, "random.default_rng")(0)
-        return lambda: g.random(n, dtype=np.float32, out=out)
-    case(f"Generator.random float32 2^{args.log2n} (torch.rand)", gen_uniform)
-
-    def gen_normal(lib, mod, out):
-        if lib == "torch":
-            return lambda: mod.randn(n, out=out)
-        g = A.need(mod, "random.default_rng")(0)
-        return lambda: g.standard_normal(n, dtype=np.float32, out=out)
+    def generator(method, torch_fn):
+        def op(lib, mod, out):
+            if lib == "torch":
+                return lambda: getattr(mod, torch_fn)(n, out=out)
+            f = getattr(A.need(mod, "random.default_rng")(0), method)
+            return lambda: f(n, dtype=np.float32, out=out)
+        return op
+    case(f"Generator.random float32 2^{args.log2n} (torch.rand)",
+         generator("random", "rand"))
     case(f"Generator.standard_normal float32 2^{args.log2n} (torch.randn)",
-         gen_normal)
+         generator("standard_normal", "randn"))
 
-    def legacy_uniform(lib, mod, out):
-        if lib == "torch":
-            return None
-        f = A.need(mod, "random.random_sample")
-        return lambda: f(n, dtype=np.float32)
-    case(f"legacy random_sample float32 2^{args.log2n}", legacy_uniform)
+    def legacy(name):
+        def op(lib, mod, out):
+            if lib == "torch":
+                return None
+            f = A.need(mod, "random." + name)
+            return lambda: f(n, dtype=np.float32)
+        return op
+    for name in ("random_sample", "standard_normal"):
+        case(f"legacy {name} float32 2^{args.log2n}", legacy(name))
 
-    def legacy_normal(lib, mod, out):
-        if lib == "torch":
-            return None
-        f = A.need(mod, "random.standard_normal")
-        return lambda: f(n, dtype=np.float32)
-    case(f"legacy standard_normal float32 2^{args.log2n}", legacy_normal)
-
-    lines = []
-    for name, v in rows:
-        e, c, t = (v[k] for k in A.LIBS)
-        vs = "" if isinstance(e, str) or isinstance(c, str) else f"{e / c:.2f}x"
-        lines.append(f"| {name} | {A.fmt(e)} | {A.fmt(c)} | {A.fmt(t)} | GB/s | "
-                     f"{A.frac(e, copy_bw)} | {vs} |")
-    lines.append(f"| (ref) device copy, read+write ({ref}) | {copy_bw:.0f} | | | GB/s | "
-                 "100% | |")
-    A.write_table(("case", "ember", "CuPy", "PyTorch", "unit", "ember / copy",
-                   "ember vs CuPy"), lines, args.out)
+    A.write_ratio_table(rows, ref, copy_bw, args.out)
 
 
 if __name__ == "__main__":
