@@ -22,7 +22,7 @@ for _mod, _names in {
                 "unwrap vander",
     "window": "bartlett blackman hamming hanning kaiser",
     "manip": "append asfortranarray broadcast delete insert resize rollaxis "
-             "trim_zeros",
+             "tile trim_zeros",
     "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",

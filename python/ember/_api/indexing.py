@@ -5,6 +5,7 @@ import operator
 
 from ember import _ember as _e
 from ember._api._util import as_array, device_of
+from ember._api.manip import tile
 
 
 def diag_indices(n, ndim=2):
@@ -85,7 +86,7 @@ def _cyclic(values, n, device, dtype):
     if v.size == n:
         return v.astype(dtype, copy=False)
     reps = -(-n // v.size)
-    return _e.tile(v, reps)[:n].astype(dtype, copy=False)
+    return tile(v, reps)[:n].astype(dtype, copy=False)
 
 
 def putmask(a, mask, values):

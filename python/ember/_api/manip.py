@@ -1,4 +1,4 @@
-"""Array manipulation composites: append, delete, insert, resize,
+"""Array manipulation composites: append, delete, insert, resize, tile,
 trim_zeros, asfortranarray and the broadcast object."""
 import operator
 
@@ -150,7 +150,38 @@ def resize(a, new_shape):
     if a.size == 0 or n == 0:
         return _e.zeros(new_shape, dtype=a.dtype, device=a.device)
     reps = -(-n // a.size)
-    return _e.tile(flat, reps)[:n].reshape(new_shape)
+    return tile(flat, reps)[:n].reshape(new_shape)
+
+
+def tile(A, reps):
+    """A repeated reps times along each axis, in one copy: the result,
+    viewed with a (repeats, extent) pair of axes for each axis that
+    repeats, is assigned A broadcast over the repeats (NumPy's
+    axis-by-axis repeats would take a kernel per axis)."""
+    a = as_array(A)
+    try:
+        reps = tuple(reps)
+    except TypeError:
+        reps = (reps,)
+    reps = tuple(operator.index(r) for r in reps)
+    for r in reps:
+        if r < 0:
+            raise ValueError(f"negative dimensions are not allowed (tile reps "
+                             f"{r})")
+    nd = max(len(reps), a.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    shape = (1,) * (nd - a.ndim) + a.shape
+    view, spread, out = [], [], []
+    for r, s in zip(reps, shape):
+        if r != 1:
+            view.append(1)
+            spread.append(r)
+        view.append(s)
+        spread.append(s)
+        out.append(r * s)
+    res = _e.empty(tuple(out), dtype=a.dtype, device=a.device)
+    res.reshape(tuple(spread))[...] = a.reshape(tuple(view))
+    return res
 
 
 def trim_zeros(filt, trim="fb", axis=None):

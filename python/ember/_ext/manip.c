@@ -1,7 +1,8 @@
-/* ember Python extension: joining, tiling, flipping, rolling and
- * padding arrays, diagonals, and the shape functions NumPy has as module
- * functions (moveaxis, expand_dims, broadcast_arrays, atleast_1d, ...).
- * The split family is Python (python/ember/_api/splitting.py).
+/* ember Python extension: joining, flipping and rolling arrays,
+ * diagonals, the shape functions NumPy has as module functions (moveaxis,
+ * expand_dims, broadcast_arrays, atleast_1d, ...) and the entry of pad's
+ * kernels. The split family, tile and pad's arguments are Python
+ * (python/ember/_api/splitting.py, manip.py, pad.py).
  *
  * Views are built here as layouts over the argument's storage; everything
  * that writes memory is one call of include/ember/manip.h. */
@@ -367,7 +368,7 @@ static PyObject *mod_column_stack(MANIP_FASTCALL)
     return stack_like(m, "column_stack", -2, 1, args, nargs, kwnames);
 }
 
-/* ---- tile, flip, rot90, roll -------------------------------------------- */
+/* ---- flip, rot90, roll -------------------------------------------------- */
 
 /* An int or a sequence of ints into v (at most max); -1 with TypeError. */
 static int int_list(PyObject *o, const char *what, int max, int64_t *v, int *n)
@@ -390,25 +391,6 @@ static int int_list(PyObject *o, const char *what, int max, int64_t *v, int *n)
         return -1;
     }
     return k;
-}
-
-static PyObject *mod_tile(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"A", "reps", NULL};
-    empy_state *st = empy_state_of_module(m);
-    int64_t reps[EM_MAX_NDIM];
-    PyObject *v[2], *a;
-    em_array res;
-    em_status rc;
-    int n;
-    if (empy_parse_args("tile", args, nargs, kwnames, names, 2, 2, v) < 0 ||
-        int_list(v[1], "reps", EM_MAX_NDIM, reps, &n) < 0 ||
-        !(a = manip_array(st, v[0], NULL)))
-        return NULL;
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_array_tile(EMPY_ARR(a), n, reps, &res, NULL));
-    Py_DECREF(a);
-    return manip_result(st, rc, &res);
 }
 
 /* A flip view of a over the given axes (NULL: all) as an ndarray. */
@@ -1231,7 +1213,7 @@ static PyObject *mod_atleast_3d(PyObject *m, PyObject *const *args, Py_ssize_t n
 static PyMethodDef manip_functions[] = {
     MANIP_FN(concatenate), MANIP_FN(concat), MANIP_FN(stack), MANIP_FN(hstack),
     MANIP_FN(vstack), MANIP_FN(dstack), MANIP_FN(column_stack),
-    MANIP_FN(tile), MANIP_FN(flip), ONE_ARG(fliplr), ONE_ARG(flipud),
+    MANIP_FN(flip), ONE_ARG(fliplr), ONE_ARG(flipud),
     MANIP_FN(rot90), MANIP_FN(roll), MANIP_FN(diag), MANIP_FN(diagflat),
     MANIP_FN(diagonal), MANIP_FN(trace),
     MANIP_FN(reshape), MANIP_FN(ravel), MANIP_FN(squeeze), MANIP_FN(swapaxes),
