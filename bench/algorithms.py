@@ -11,22 +11,13 @@ int32 to int64: 12), histogram and bincount bytes read; sorts are keys per
 second; unique, a[mask] and nonzero are milliseconds (lower is
 better; the last column then says how many times faster ember is). A peer without the
 operation shows n/a."""
-import argparse
-
 import numpy as np
 
 import arrays as A
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--only", help="run the cases whose name holds one of "
-                    "these comma-separated substrings")
-    ap.add_argument("--device", default="cuda:0")
-    ap.add_argument("--log2n", type=int, default=28)
-    args = ap.parse_args()
-    A.DEVICE = args.device
+    args = A.parse_case_args()
     n = 1 << args.log2n
     n27, n26 = n >> 1, n >> 2
     libs = A.load_libs()

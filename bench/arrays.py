@@ -137,6 +137,21 @@ def load_libs():
     return libs
 
 
+def parse_case_args():
+    """The options of the side-by-side scripts (algorithms.py, rng.py):
+    --out, --only, --device (sets DEVICE), --log2n."""
+    global DEVICE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out")
+    ap.add_argument("--only", help="run the cases whose name holds one of "
+                    "these comma-separated substrings")
+    ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--log2n", type=int, default=28)
+    args = ap.parse_args()
+    DEVICE = args.device
+    return args
+
+
 def copy_reference(libs, n):
     """The library whose copy is the reference (CuPy, else PyTorch, else
     ember) and its device copy bandwidth over n float32, read + written,

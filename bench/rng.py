@@ -11,22 +11,13 @@ preallocated output (out=; torch.rand/randn(out=)); legacy rows are the
 module functions (cupy.random.random_sample / standard_normal with
 dtype=float32), which allocate their result. A peer without the call
 shows n/a."""
-import argparse
-
 import numpy as np
 
 import arrays as A
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--only", help="run the cases whose name holds one of "
-                    "these comma-separated substrings")
-    ap.add_argument("--device", default="cuda:0")
-    ap.add_argument("--log2n", type=int, default=28)
-    args = ap.parse_args()
-    A.DEVICE = args.device
+    args = A.parse_case_args()
     n = 1 << args.log2n
     libs = A.load_libs()
     rows = []
