@@ -21,8 +21,8 @@ for _mod, _names in {
     "calculus": "convolve correlate ediff1d fix gradient i0 interp sinc trapezoid "
                 "unwrap vander",
     "window": "bartlett blackman hamming hanning kaiser",
-    "manip": "append asfortranarray broadcast delete insert resize rollaxis "
-             "tile trim_zeros",
+    "manip": "append asfortranarray broadcast delete insert repeat resize "
+             "rollaxis tile trim_zeros",
     "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",

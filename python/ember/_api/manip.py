@@ -1,5 +1,5 @@
-"""Array manipulation composites: append, delete, insert, resize, tile,
-trim_zeros, asfortranarray and the broadcast object."""
+"""Array manipulation composites: append, delete, insert, repeat, resize,
+tile, trim_zeros, asfortranarray and the broadcast object."""
 import operator
 
 from ember import _ember as _e
@@ -182,6 +182,64 @@ def tile(A, reps):
     res = _e.empty(tuple(out), dtype=a.dtype, device=a.device)
     res.reshape(tuple(spread))[...] = a.reshape(tuple(view))
     return res
+
+
+def _repeat_counts(repeats):
+    """One count for all, or a list of one per element (arrays' values
+    are read to the host once)."""
+    if hasattr(repeats, "tolist"):
+        repeats = repeats.tolist()
+    if isinstance(repeats, int) or (hasattr(type(repeats), "__index__")
+                                    and not hasattr(repeats, "__len__")):
+        return operator.index(repeats)
+    try:
+        counts = list(repeats)
+    except TypeError:
+        raise TypeError("repeats must be an integer or a sequence of "
+                        "integers") from None
+    for c in counts:
+        if isinstance(c, float):
+            raise TypeError("Cannot cast array data from dtype('float64') to "
+                            "dtype('int64') according to the rule 'safe'")
+    return [operator.index(c) for c in counts]
+
+
+def repeat(a, repeats, axis=None):
+    """Each element of a (flattened when axis is None), or each slice
+    along axis, repeated: one broadcast copy for a single count, a gather
+    by the counts' running sums otherwise."""
+    a = as_array(a)
+    counts = _repeat_counts(repeats)
+    if axis is None:
+        a, axis = _e.ravel(a), 0
+    else:
+        axis = normalize_axis(operator.index(axis), a.ndim)
+    n = a.shape[axis]
+    single = isinstance(counts, int)
+    if not single and len(counts) not in (1, n):
+        raise ValueError("operands could not be broadcast together with "
+                         f"shape ({n},) ({len(counts)},)")
+    if single or len(counts) == 1:
+        c = counts if single else counts[0]
+        if c < 0:
+            raise ValueError("repeats may not contain negative values.")
+        total = c * n
+    else:
+        if any(c < 0 for c in counts):
+            raise ValueError("repeats may not contain negative values.")
+        total = sum(counts)
+    # An 8-byte index per result element must stay addressable.
+    if total > (2**63 - 1) // 8:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` "
+                         "is larger than the maximum possible size.")
+    pre, post = a.shape[:axis], a.shape[axis + 1:]
+    if single or len(counts) == 1:
+        res = _e.empty(pre + (total,) + post, dtype=a.dtype, device=a.device)
+        res.reshape(pre + (n, c) + post)[...] = a.reshape(pre + (n, 1) + post)
+        return res
+    ends = _e.cumsum(_e.asarray(counts, dtype=_e.int64, device=a.device))
+    idx = _e.searchsorted(ends, _e.arange(total, device=a.device), side="right")
+    return _e.take(a, idx, axis=axis)
 
 
 def trim_zeros(filt, trim="fb", axis=None):

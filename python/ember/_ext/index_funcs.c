@@ -1,6 +1,7 @@
 /* ember Python extension: take, take_along_axis, put, where, nonzero,
- * flatnonzero, argwhere, repeat, compress, extract, and the ndarray
- * methods take, put, repeat, nonzero, compress. Each parses its
+ * flatnonzero, argwhere, compress, extract, and the ndarray methods take,
+ * put, repeat (which calls the Python ember.repeat), nonzero, compress.
+ * Each parses its
  * arguments, brings array-likes onto the right device and calls the C
  * API in include/ember/index.h with the GIL released. */
 #include <string.h>
@@ -504,163 +505,27 @@ done:
     return r;
 }
 
-/* repeats as host integers: one for all, or one per element. */
-static int64_t *repeat_counts(PyObject *ro, Py_ssize_t *n)
-{
-    PyObject *seq, *list = NULL;
-    int64_t *r;
-    if (PyLong_Check(ro) || (PyIndex_Check(ro) && !PyObject_CheckBuffer(ro) &&
-                             !PySequence_Check(ro))) {
-        long long v = PyLong_AsLongLong(ro);
-        if (v == -1 && PyErr_Occurred())
-            return NULL;
-        if (!(r = PyMem_Malloc(sizeof *r)))
-            return (int64_t *)PyErr_NoMemory();
-        r[0] = v;
-        *n = 1;
-        return r;
-    }
-    /* An array's values are read to the host once (ember arrays too). */
-    if (PyObject_HasAttrString(ro, "tolist")) {
-        if (!(list = PyObject_CallMethod(ro, "tolist", NULL)))
-            return NULL;
-        ro = list;
-    }
-    if (PyLong_Check(ro)) {
-        r = repeat_counts(ro, n);
-        Py_XDECREF(list);
-        return r;
-    }
-    seq = PySequence_Fast(ro, "repeats must be an integer or a sequence of "
-                              "integers");
-    Py_XDECREF(list);
-    if (!seq)
-        return NULL;
-    *n = PySequence_Fast_GET_SIZE(seq);
-    if (!(r = PyMem_Malloc(sizeof *r * (size_t)(*n ? *n : 1)))) {
-        Py_DECREF(seq);
-        return (int64_t *)PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < *n; i++) {
-        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
-        long long v;
-        if (PyFloat_Check(it)) {
-            PyErr_SetString(PyExc_TypeError, "Cannot cast array data from "
-                            "dtype('float64') to dtype('int64') according to "
-                            "the rule 'safe'");
-            PyMem_Free(r);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        v = PyLong_AsLongLong(it);
-        if (v == -1 && PyErr_Occurred()) {
-            PyMem_Free(r);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        r[i] = v;
-    }
-    Py_DECREF(seq);
-    return r;
-}
-
-static PyObject *do_repeat(empy_state *st, PyObject *ao, PyObject *ro,
-                           PyObject *axo)
-{
-    PyObject *a = NULL, *r = NULL;
-    int64_t *counts = NULL, *idx = NULL, total = 0, n;
-    Py_ssize_t nc = 0;
-    em_array src, ind, res;
-    em_status rc;
-    int axis;
-    memset(&src, 0, sizeof src);
-    memset(&ind, 0, sizeof ind);
-    if (parse_axis(axo, &axis) < 0 || !(a = as_array(st, ao, -1, NULL)))
-        return NULL;
-    if (!(counts = repeat_counts(ro, &nc)))
-        goto done;
-    if (axis == EM_TAKE_FLAT) {
-        if ((rc = flat_of(EMPY_ARR(a), &src)) != EM_OK) {
-            empy_fail(st, rc);
-            goto done;
-        }
-        axis = 0;
-    } else {
-        int nd = EMPY_ARR(a)->ndim;
-        if (axis < -nd || axis >= nd) {
-            empy_fail(st, em_error(EM_ERR_AXIS, "axis %d is out of bounds "
-                                   "for array of dimension %d", axis, nd));
-            goto done;
-        }
-        if (axis < 0)
-            axis += nd;
-        em_array_retain(EMPY_ARR(a), &src);
-    }
-    n = src.shape[axis];
-    if (nc != 1 && nc != n) {
-        PyErr_Format(PyExc_ValueError, "operands could not be broadcast "
-                     "together with shape (%lld,) (%zd,)", (long long)n, nc);
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < nc; i++)
-        if (counts[i] < 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "repeats may not contain negative values.");
-            goto done;
-        }
-    for (int64_t i = 0; i < n; i++) {
-        int64_t c = counts[nc == 1 ? 0 : i];
-        /* The host index buffer below is 8 bytes an element: a total past
-         * that (or past int64) would wrap its size to a small buffer. */
-        if (c > (INT64_MAX / 8) - total) {
-            PyErr_SetString(PyExc_ValueError, "array is too big; `arr.size * "
-                            "arr.dtype.itemsize` is larger than the maximum "
-                            "possible size.");
-            goto done;
-        }
-        total += c;
-    }
-    /* The gather's indices, made on the host and sent once. */
-    if (!(idx = PyMem_Malloc(sizeof *idx * (size_t)(total ? total : 1)))) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (int64_t i = 0, o = 0; i < n; i++)
-        for (int64_t j = 0; j < counts[nc == 1 ? 0 : i]; j++)
-            idx[o++] = i;
-    rc = em_array_empty(src.device, EM_INT64, 1, &total, 'C', NULL, &ind);
-    if (rc == EM_OK && total)
-        EMPY_NOGIL(rc, em_array_from_host(&ind, idx, NULL, NULL));
-    memset(&res, 0, sizeof res);
-    if (rc == EM_OK)
-        EMPY_NOGIL(rc, em_take(&src, &ind, axis, EM_INDEX_CLIP, &res, NULL));
-    r = result_of(st, rc, &res);
-done:
-    PyMem_Free(counts);
-    PyMem_Free(idx);
-    em_array_release(&src);
-    em_array_release(&ind);
-    Py_XDECREF(a);
-    return r;
-}
-
-static PyObject *fn_repeat(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {"a", "repeats", "axis", NULL};
-    PyObject *a, *rep, *axis = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:repeat", kws, &a, &rep,
-                                     &axis))
-        return NULL;
-    return do_repeat(empy_state_of_module(m), a, rep, axis);
-}
-
+/* ndarray.repeat: ember.repeat(self, ...), composition in Python
+ * (python/ember/_api/manip.py) on a cold path. */
 static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kws[] = {"repeats", "axis", NULL};
-    PyObject *rep, *axis = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:repeat", kws, &rep, &axis))
+    PyObject *mod = PyImport_ImportModule("ember._api.manip"), *fn, *all, *r;
+    fn = mod ? PyObject_GetAttrString(mod, "repeat") : NULL;
+    Py_XDECREF(mod);
+    if (!fn)
         return NULL;
-    return do_repeat(empy_state_of(self), self, rep, axis);
+    all = PyTuple_New(PyTuple_GET_SIZE(args) + 1);
+    if (!all) {
+        Py_DECREF(fn);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(all, 0, Py_NewRef(self));
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++)
+        PyTuple_SET_ITEM(all, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+    r = PyObject_Call(fn, all, kw);
+    Py_DECREF(all);
+    Py_DECREF(fn);
+    return r;
 }
 
 /* a's elements (flat) or rows (axis 0) under a bool condition of that
@@ -1018,7 +883,6 @@ static PyMethodDef indexfn_functions[] = {
      "flatnonzero(a): indices of the nonzero elements of a.ravel()"},
     {"argwhere", (PyCFunction)fn_argwhere, METH_O,
      "argwhere(a): the nonzero coordinates as rows"},
-    {"repeat", KW(fn_repeat), "repeat(a, repeats, axis=None)"},
     {"compress", KW(fn_compress), "compress(condition, a, axis=None, "
      "out=None)"},
     {"extract", KW(fn_extract), "extract(condition, arr)"},
