@@ -392,6 +392,12 @@ def test_legacy_api(device):
         er.seed(5)
         np.testing.assert_array_equal(host(er.rand(3, 2)), a)
         assert a.dtype == np.float64 and ((a >= 0) & (a < 1)).all()
+        # CuPy's dtype= on the legacy functions
+        assert er.rand(3, dtype=np.float32).dtype == np.float32
+        assert er.randn(3, dtype=np.float32).dtype == np.float32
+        assert er.uniform(0, 1, 3, dtype=np.float32).dtype == np.float32
+        with pytest.raises(TypeError):
+            er.normal(0, 1, 3, dtype=np.int32)
         rs = er.RandomState(9)
         x = host(rs.randint(3, 8, size=2000))
         assert x.min() == 3 and x.max() == 7 and x.dtype == np.int64
@@ -411,6 +417,26 @@ def test_legacy_api(device):
         u = host(rs.rand(5))
         rs.set_state(st)
         np.testing.assert_array_equal(host(rs.rand(5)), u)
+
+
+def test_threads_share_a_generator():
+    """Draws from several threads each take their own words: together
+    they are NumPy's draws in some order, none twice."""
+    import threading
+    g = er.default_rng(31)
+    parts = []
+
+    def work():
+        for _ in range(20):
+            parts.append(host(g.bit_generator.random_raw(7)))
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    got = np.sort(np.concatenate(parts))
+    want = np.sort(np.random.default_rng(31).bit_generator.random_raw(560))
+    np.testing.assert_array_equal(got, want)
 
 
 def test_random_is_an_attribute_without_import():

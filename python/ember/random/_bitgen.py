@@ -7,6 +7,8 @@ the stream, and the state then moves past the words used, so successive
 calls continue the stream exactly as NumPy's would (including NumPy's
 buffered half of a 64-bit word after an odd number of 32-bit draws).
 """
+import threading
+
 import numpy as _np
 
 from ember import _ember
@@ -30,10 +32,16 @@ class BitGenerator:
     def __init__(self):
         self._has32 = False
         self._half = 0
+        # As NumPy's: one draw at a time moves a shared generator's state.
+        self.lock = threading.Lock()
 
     def _fill(self, out, dist, a=0.0, b=1.0, c0=0, c1=0):
         """Fill ember array `out` (C-contiguous) with draws of dist and
         move the state past the words they used."""
+        with self.lock:
+            self._fill_locked(out, dist, a, b, c0, c1)
+
+    def _fill_locked(self, out, dist, a, b, c0, c1):
         n = out.size
         half = self._half if (self._has32 and dist in _HALVES) else None
         _ember._random_fill(out, self._gen, self._words(), self._prefix(),
@@ -54,7 +62,8 @@ class BitGenerator:
     def _key(self):
         """A Philox key for the keyed (rejection) draws: the next two
         words of the stream."""
-        return self._next64(2)
+        with self.lock:
+            return self._next64(2)
 
     def random_raw(self, size=None, output=True):
         """The next `size` 64-bit words as an ember uint64 array."""
