@@ -19,7 +19,8 @@ test: install ctest pytest
 $(VENV)/.ready:
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
-	$(VPY) -m pip install -q numpy pytest hypothesis cffi scikit-build-core cmake ninja
+	$(VPY) -m pip install -q numpy pytest hypothesis cffi scikit-build-core cmake ninja \
+	    scipy-openblas64
 	touch $@
 
 venv: $(VENV)/.ready

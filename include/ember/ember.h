@@ -17,6 +17,7 @@
 #include "ember/ufunc.h"
 #include "ember/reduce.h"
 #include "ember/linalg.h"
+#include "ember/lapack.h"
 #include "ember/index.h"
 #include "ember/manip.h"
 #include "ember/parallel.h"

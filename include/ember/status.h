@@ -28,6 +28,9 @@ typedef enum em_status {
     EM_ERR_OVERFLOW,        /* a value does not fit its destination */
     EM_ERR_INTERNAL,        /* a broken invariant inside ember */
     EM_ERR_AXIS,            /* an axis out of range: ember.AxisError */
+    EM_ERR_LINALG,          /* a matrix LAPACK cannot take (singular, not
+                               positive definite, no convergence):
+                               ember.linalg.LinAlgError */
     EM_STATUS_COUNT
 } em_status;
 

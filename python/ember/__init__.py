@@ -76,15 +76,25 @@ _sys.modules[__name__ + ".linalg"] = _ember.linalg
 
 
 def _linalg_getattr(name):
-    # ember.linalg's composites live in _api/norms.py, loaded on first use.
-    if name == "norm":
-        from ember._api.norms import norm
-        _ember.linalg.norm = norm
-        return norm
+    # ember.linalg's Python functions (solve, svd, norm, ...) live in
+    # _api/linalg.py, imported on the first use of one of them.
+    from ember._api import linalg as la
+    if name == "LinAlgError":   # the class raised now (errors.c)
+        return _ember._np_exception(name)
+    if name in la.__all__:
+        value = getattr(la, name)
+        setattr(_ember.linalg, name, value)
+        return value
     raise AttributeError(f"module 'ember.linalg' has no attribute {name!r}")
 
 
+def _linalg_dir():
+    from ember._api import linalg as la
+    return sorted(set(vars(_ember.linalg)) | set(la.__all__))
+
+
 _ember.linalg.__getattr__ = _linalg_getattr
+_ember.linalg.__dir__ = _linalg_dir
 _sys.modules[__name__ + ".parallel"] = _ember.parallel
 
 newaxis = None

@@ -1,5 +1,5 @@
 /* ember backend: finding and opening the CUDA libraries (cuBLAS, cuFFT,
- * cuSOLVER, ...) with dlopen, once each, so that building ember needs none
+ * cuSOLVER, ...) and the CPU's OpenBLAS with dlopen, once each, so that building ember needs none
  * of them and a machine without one loses only the features that use it.
  * Callers resolve the functions they need from the handle. */
 #define _GNU_SOURCE   /* dlinfo */
@@ -27,6 +27,11 @@ static const em_vendor_desc descs[EM_VENDOR_COUNT] = {
                             "nvidia-cusolver"},
     [EM_VENDOR_CUSPARSE] = {"cuSPARSE", {"libcusparse.so.12"}, "nvidia-cusparse"},
     [EM_VENDOR_CURAND] = {"cuRAND", {"libcurand.so.10"}, "nvidia-curand"},
+    /* The CPU's BLAS and LAPACK: the OpenBLAS build NumPy and SciPy ship
+     * (64-bit integers, symbols named scipy_dgesv_64_); ember/_api/linalg
+     * adds the wheel's lib/ folder before the first use. */
+    [EM_VENDOR_OPENBLAS] = {"OpenBLAS", {"libscipy_openblas64_.so"},
+                            "scipy-openblas64", 1},
 };
 
 #define MAX_DIRS 32
@@ -143,7 +148,11 @@ void *em_vendor_search(const em_vendor_desc *d, const char *const *dirs, int n_d
         h = try_dir(d, "/usr/local/cuda/lib64", path, n);
     if (!h)
         h = try_dir(d, NULL, path, n);
-    if (!h)
+    if (!h && d->cpu)
+        snprintf(why, why_n, "%s (%s) not found in the added folders, "
+                 "$EMBER_CUDA_LIBS or the loader's path: `pip install %s` "
+                 "(ember's cpu extra)", d->name, d->sonames[0], d->package);
+    else if (!h)
         snprintf(why, why_n, "%s (%s) not found in $EMBER_CUDA_LIBS, pip's "
                  "nvidia-* wheels, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda/lib64 "
                  "or the loader's path: install the CUDA toolkit or `pip install "

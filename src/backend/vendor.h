@@ -13,6 +13,7 @@ typedef struct em_vendor_desc {
     const char *name;                           /* "cuFFT" */
     const char *sonames[EM_VENDOR_MAX_SONAMES]; /* newest first; NULL ends */
     const char *package;                        /* what pip installs it from */
+    int cpu;                                    /* a host library, not CUDA's */
 } em_vendor_desc;
 
 /* d's library opened from the first place that has it (em_vendor_open's

@@ -64,15 +64,17 @@ def test_vendor_libraries(tmp_path):
     says why, naming the pip package; $EMBER_CUDA_LIBS is searched first."""
     rows = ember._ember._vendor_libs()
     assert [r[0] for r in rows] == ["cuBLAS", "cuBLASLt", "cuFFT", "cuSOLVER",
-                                   "cuSPARSE", "cuRAND"]
+                                   "cuSPARSE", "cuRAND", "OpenBLAS"]
     for name, path, why in rows:
         assert (path is None) != (why is None)
         if path:
             assert os.path.exists(path), path
         else:
-            assert name in why and "pip install nvidia-" in why
+            assert name in why and ("pip install scipy-openblas64" in why
+                                    if name == "OpenBLAS" else
+                                    "pip install nvidia-" in why)
     info = ember.info()
-    assert "CUDA libraries:" in info and "cuFFT" in info
+    assert "CUDA libraries" in info and "cuFFT" in info and "OpenBLAS" in info
     cufft = rows[2][1]
     if cufft is None:
         return

@@ -1,14 +1,12 @@
 """ember.linalg.norm, as numpy.linalg.norm, from ember's ufuncs and
-reductions. The spectral and nuclear norms need an SVD and raise until
-the math libraries bring one."""
+reductions; the spectral (2, -2) and nuclear ('nuc') matrix norms from the
+singular values (ember.linalg.svdvals, LAPACK)."""
 import operator
 
 from ember import _ember as _e
 from ember._api._util import normalize_axis
 
 _INF = float("inf")
-_SVD = ("needs a singular value decomposition, which comes with ember's "
-        "math libraries issue")
 
 
 def _axes(axis, ndim, ord):
@@ -60,9 +58,21 @@ def _matrix(x, p, row, col, keepdims):
     return (_e.max if p > 0 else _e.min)(t, axis=second, keepdims=keepdims)
 
 
+def _svd_norm(x, row, col, op, keepdims):
+    """op (max, min or sum) of the singular values of the matrices over
+    axes row and col, as NumPy's _multi_svd_norm."""
+    from ember._api.linalg import svdvals
+    y = _e.moveaxis(x, (row, col), (-2, -1))
+    r = op(svdvals(y), axis=-1)
+    if keepdims:
+        shape = list(x.shape)
+        shape[row] = shape[col] = 1
+        r = r.reshape(tuple(shape))
+    return r
+
+
 def norm(x, ord=None, axis=None, keepdims=False):
-    """Vector and matrix norms (ord 2, -2 and 'nuc' of matrices need an
-    SVD, which comes with the math libraries)."""
+    """Vector and matrix norms, as numpy.linalg.norm."""
     x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
     if x.dtype.kind not in "fc":
         x = x.astype(_e.float64)          # as NumPy: integers and bools
@@ -74,14 +84,15 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if ord == "fro" and matrix:
             return _vector(x, 2.0, axes, keepdims)
         if ord == "nuc" and matrix:
-            raise NotImplementedError("norm(ord='nuc') " + _SVD)
+            return _svd_norm(x, axes[0], axes[1], _e.sum, keepdims)
         raise ValueError("Invalid norm order for matrices." if matrix else
                          "Invalid norm order 'fro' or 'nuc' for vectors")
     p = float(ord)
     if not matrix:
         return _vector(x, p, axes, keepdims)
     if p in (2.0, -2.0):
-        raise NotImplementedError("norm(ord=2 or -2) of a matrix " + _SVD)
+        return _svd_norm(x, axes[0], axes[1], _e.max if p > 0 else _e.min,
+                         keepdims)
     if p not in (1.0, -1.0, _INF, -_INF):
         raise ValueError("Invalid norm order for matrices.")
     return _matrix(x, p, axes[0], axes[1], keepdims)

@@ -22,6 +22,7 @@ static PyObject *exc_class(empy_state *st, em_status s)
     case EM_ERR_NOT_SUPPORTED: return PyExc_NotImplementedError;
     case EM_ERR_OVERFLOW: return PyExc_OverflowError;
     case EM_ERR_AXIS: return empy_np_exc(st, EMPY_EXC_AXIS);
+    case EM_ERR_LINALG: return empy_np_exc(st, EMPY_EXC_LINALG);
     default: return PyExc_RuntimeError;
     }
 }
@@ -201,6 +202,7 @@ static int add_exception(PyObject *m, const char *name, const char *doc,
 static const struct {
     const char *name, *doc;
     PyObject **bases[2];   /* builtin bases, the second may be NULL */
+    const char *module;    /* NumPy's module of it, if not numpy.exceptions */
 } np_excs[EMPY_EXC_COUNT] = {
     [EMPY_EXC_AXIS] = {"AxisError", "An axis argument out of range for the "
                        "array (a ValueError and an IndexError, as NumPy's).",
@@ -217,6 +219,10 @@ static const struct {
                                       {&PyExc_UserWarning, NULL}},
     [EMPY_EXC_RANK_WARNING] = {"RankWarning", "A least-squares fit is poorly "
                                "conditioned.", {&PyExc_RuntimeWarning, NULL}},
+    [EMPY_EXC_LINALG] = {"LinAlgError", "A matrix the linear-algebra function "
+                         "cannot take: singular, not positive definite, or "
+                         "no convergence (a ValueError, as NumPy's).",
+                         {&PyExc_ValueError, NULL}, "numpy.linalg"},
 };
 
 PyObject *empy_np_exc(empy_state *st, int which)
@@ -228,7 +234,12 @@ PyObject *empy_np_exc(empy_state *st, int which)
     /* A lookup in sys.modules: never imports NumPy, and costs nothing on
      * the hot path (errors only). */
     PyErr_Fetch(&exc, &val, &tb);
-    npx = PyImport_GetModule(st->s_np_exceptions);
+    if (np_excs[which].module) {
+        PyObject *mn = PyUnicode_FromString(np_excs[which].module);
+        npx = mn ? PyImport_GetModule(mn) : NULL;
+        Py_XDECREF(mn);
+    } else
+        npx = PyImport_GetModule(st->s_np_exceptions);
     if (!npx) {
         PyErr_Clear();
         PyErr_Restore(exc, val, tb);
@@ -244,7 +255,8 @@ PyObject *empy_np_exc(empy_state *st, int which)
     }
     bases = PyTuple_Pack(2, st->np_exc[which][0], npcls);
     dict = PyDict_New();
-    PyOS_snprintf(full, sizeof full, "ember.%s", np_excs[which].name);
+    PyOS_snprintf(full, sizeof full, "ember.%s%s",
+                  np_excs[which].module ? "linalg." : "", np_excs[which].name);
     doc = PyUnicode_FromString(np_excs[which].doc);
     if (bases && dict && doc && PyDict_SetItemString(dict, "__doc__", doc) == 0)
         st->np_exc[which][1] = PyErr_NewException(full, bases, dict);
@@ -285,7 +297,7 @@ static int np_excs_init(PyObject *m, empy_state *st)
     st->s_np_exceptions = PyUnicode_InternFromString("numpy.exceptions");
     if (!st->s_np_exceptions || PyModule_AddFunctions(m, errors_functions) < 0)
         return -1;
-    names = PyTuple_New(EMPY_EXC_COUNT);
+    names = PyList_New(0);
     if (!names)
         return -1;
     for (i = 0; i < EMPY_EXC_COUNT; i++) {
@@ -297,19 +309,34 @@ static int np_excs_init(PyObject *m, empy_state *st)
             Py_DECREF(names);
             return -1;
         }
-        PyOS_snprintf(full, sizeof full, "ember.%s", np_excs[i].name);
+        PyOS_snprintf(full, sizeof full, "ember.%s%s",
+                      np_excs[i].module ? "linalg." : "", np_excs[i].name);
         st->np_exc[i][0] = PyErr_NewExceptionWithDoc(full, np_excs[i].doc, bases, NULL);
         Py_DECREF(bases);
         if (!st->np_exc[i][0]) {
             Py_DECREF(names);
             return -1;
         }
-        PyTuple_SET_ITEM(names, i, PyUnicode_FromString(np_excs[i].name));
+        /* ember.X only for numpy.exceptions' classes (ember.linalg holds
+         * LinAlgError) */
+        if (!np_excs[i].module) {
+            PyObject *nm = PyUnicode_FromString(np_excs[i].name);
+            if (!nm || PyList_Append(names, nm) < 0) {
+                Py_XDECREF(nm);
+                Py_DECREF(names);
+                return -1;
+            }
+            Py_DECREF(nm);
+        }
     }
     /* Base classes never leave as module attributes: only through
      * _np_exception, so `ember.AxisError` is always the class raised now. */
     st->AxisError = Py_NewRef(st->np_exc[EMPY_EXC_AXIS][0]);
-    return PyModule_AddObject(m, "_np_exception_names", names);
+    {
+        PyObject *t = PyList_AsTuple(names);
+        Py_DECREF(names);
+        return t ? PyModule_AddObject(m, "_np_exception_names", t) : -1;
+    }
 }
 
 int empy_errors_init(PyObject *m, empy_state *st)

@@ -20,7 +20,8 @@ int empy_fail(empy_state *st, em_status s);
 PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
                              const char *source);
 
-/* The exception classes NumPy also has (numpy.exceptions), by number. */
+/* The exception classes NumPy also has (numpy.exceptions; LinAlgError is
+ * numpy.linalg's and is ember.linalg.LinAlgError, not ember's), by number. */
 enum {
     EMPY_EXC_AXIS,
     EMPY_EXC_COMPLEX_WARNING,
@@ -28,6 +29,7 @@ enum {
     EMPY_EXC_TOO_HARD,
     EMPY_EXC_VISIBLE_DEPRECATION,
     EMPY_EXC_RANK_WARNING,
+    EMPY_EXC_LINALG,
     EMPY_EXC_COUNT_CHECK
 };
 _Static_assert(EMPY_EXC_COUNT_CHECK == EMPY_EXC_COUNT, "module.h: EMPY_EXC_COUNT");

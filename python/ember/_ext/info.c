@@ -114,7 +114,7 @@ static PyObject *mod_info(PyObject *m, PyObject *unused)
         (unsigned long long)ks.compiles, (unsigned long long)ks.memory_hits,
         (unsigned long long)ks.disk_hits);
 
-    say(rp, "CUDA libraries:\n");
+    say(rp, "CUDA libraries (and the cpu's OpenBLAS):\n");
     for (i = 0; i < EM_VENDOR_COUNT; i++) {
         void *h;
         if (em_vendor_open((em_vendor_lib)i, &h) == EM_OK)

@@ -635,6 +635,8 @@ PyMethodDef empy_linalg_nd_methods[] = {
     {NULL},
 };
 
+int empy_lapack_init(PyObject *m, empy_state *st); /* lapack.c */
+
 int empy_linalg_init(PyObject *m, empy_state *st)
 {
     PyObject *ns = PyModule_New("ember.linalg"), *modname;
@@ -657,7 +659,7 @@ int empy_linalg_init(PyObject *m, empy_state *st)
     Py_DECREF(modname);
     rc = PyModule_AddObjectRef(m, "linalg", ns);
     Py_DECREF(ns);
-    if (rc < 0)
+    if (rc < 0 || empy_lapack_init(m, st) < 0)
         return -1;
     return PyModule_AddFunctions(m, linalg_functions);
 fail:

@@ -59,7 +59,7 @@ typedef struct empy_state {
     PyTypeObject *JitDecorator;
     /* NumPy's exception classes: ember's base, and (once NumPy is loaded)
      * the subclass of both it and NumPy's (errors.c). */
-#define EMPY_EXC_COUNT 6
+#define EMPY_EXC_COUNT 7
     PyObject *np_exc[EMPY_EXC_COUNT][2];
     PyObject *s_np_exceptions;     /* "numpy.exceptions" */
     PyObject *dtypes[EM_DTYPE_COUNT];

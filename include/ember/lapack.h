@@ -1,0 +1,99 @@
+/* ember: dense linear algebra through LAPACK (the math layer).
+ *
+ * Each function takes a stack of matrices, a (..., M, N) array of dtype
+ * float32, float64, complex64 or complex128 with any strides, loops over
+ * the leading (batch) axes in C and calls one LAPACK routine a matrix,
+ * checking its info. Operands of one call share the batch shape (the
+ * caller broadcasts; a broadcast operand's zero strides are fine) and the
+ * dtype. Results are new C-contiguous arrays on a's device, written into
+ * the zeroed em_array the caller passes; a NULL result pointer means that
+ * result is not wanted (and, where it is a factor, not computed).
+ *
+ * On the cpu device LAPACK is OpenBLAS from the scipy-openblas64 wheel
+ * (em_vendor_open(EM_VENDOR_OPENBLAS)); a missing library is
+ * EM_ERR_UNAVAILABLE naming the pip package. LAPACK overwrites its input,
+ * so each matrix is copied once, into the result when the result can hold
+ * the factorisation (inv, cholesky), else into a Fortran-ordered
+ * workspace. On cuda every function is EM_ERR_NOT_SUPPORTED (cuSOLVER is
+ * not wired yet).
+ *
+ * Failures as numpy.linalg reports them: a singular matrix (solve, inv),
+ * one not positive definite (cholesky) or an iteration that did not
+ * converge (eig*, svd, lstsq) is EM_ERR_LINALG with NumPy's message; too
+ * few dimensions or a non-square matrix where one must be square is
+ * EM_ERR_LINALG as well (NumPy raises LinAlgError for both); another dtype
+ * is EM_ERR_TYPE; mismatched shapes are EM_ERR_INVALID_VALUE.
+ */
+#ifndef EMBER_LAPACK_H
+#define EMBER_LAPACK_H
+
+#include "ember/array.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* x = a^-1 b for a (..., n, n) and b (..., n, k); x is (..., n, k). */
+em_status em_linalg_solve(const em_array *a, const em_array *b, em_array *x);
+
+/* out = a^-1, (..., n, n). */
+em_status em_linalg_inv(const em_array *a, em_array *out);
+
+/* From an LU factorisation of each (..., n, n) matrix: sign (a's dtype;
+ * for complex a the unit-modulus phase) and logabs (the real dtype), as
+ * numpy.linalg.slogdet, and det = sign * exp(logabs), as numpy.linalg.det
+ * computes it. A singular matrix gives sign 0, logabs -inf, det 0. Any of
+ * the three may be NULL. */
+em_status em_linalg_det(const em_array *a, em_array *det, em_array *sign,
+                        em_array *logabs);
+
+/* The Cholesky factor of each Hermitian positive-definite (..., n, n)
+ * matrix: lower L with a = L L^H read from a's lower triangle, or, when
+ * upper, U with a = U^H U read from its upper triangle; the other
+ * triangle of the result is zero. */
+em_status em_linalg_cholesky(const em_array *a, int upper, em_array *out);
+
+/* numpy.linalg.qr's modes, for a (..., m, n) and k = min(m, n). */
+typedef enum em_qr_mode {
+    EM_QR_REDUCED = 0, /* q (..., m, k), r (..., k, n) */
+    EM_QR_COMPLETE,    /* q (..., m, m), r (..., m, n) */
+    EM_QR_R,           /* r (..., k, n) only (q must be NULL) */
+    EM_QR_RAW          /* q gets h (..., n, m): geqrf's Fortran-ordered
+                          output read in C order; r gets tau (..., k) */
+} em_qr_mode;
+em_status em_linalg_qr(const em_array *a, em_qr_mode mode, em_array *q,
+                       em_array *r);
+
+/* Eigenvalues w (..., n) in ascending order (the real dtype) and, when v
+ * is not NULL, orthonormal eigenvectors as v's columns, of each Hermitian
+ * (..., n, n) matrix read from its lower (lower != 0) or upper triangle. */
+em_status em_linalg_eigh(const em_array *a, int lower, em_array *w,
+                         em_array *v);
+
+/* Eigenvalues w (..., n) and, when v is not NULL, right eigenvectors as
+ * v's columns (unit 2-norm), of general square matrices; both complex
+ * (complex64 for float32 and complex64 input). Real input's conjugate
+ * pairs are expanded as numpy.linalg.eig does; the caller may then drop
+ * an imaginary part that is zero everywhere, as NumPy does. */
+em_status em_linalg_eig(const em_array *a, em_array *w, em_array *v);
+
+/* Singular values s (..., k) in descending order (the real dtype), and
+ * when u and vh are not NULL the singular vectors: u (..., m, m) and vh
+ * (..., n, n) when full, else u (..., m, k) and vh (..., k, n). */
+em_status em_linalg_svd(const em_array *a, int full, em_array *s, em_array *u,
+                        em_array *vh);
+
+/* Minimum-norm least squares (gelsd) for a (..., m, n), b (..., m, k):
+ * x (..., n, k); resid (..., k), the real dtype, the squared 2-norms of
+ * the residual columns b - a x as LAPACK leaves them (meaningful where
+ * m > n and the rank is n); rank (..., ) int64; s (..., min(m, n)), a's
+ * singular values. Singular values at most rcond times the largest count
+ * as zero (rcond < 0: machine precision). */
+em_status em_linalg_lstsq(const em_array *a, const em_array *b, double rcond,
+                          em_array *x, em_array *resid, em_array *rank,
+                          em_array *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
