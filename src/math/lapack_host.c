@@ -897,7 +897,9 @@ em_status em_linalg_svd(const em_array *a, int full, em_array *s, em_array *u,
         else
             ((gesdd_r_fn)fns[R_GESDD][j.t])(&jobz, &m, &n, wa, &ldu, so, wu, &ldu,
                                             wv, &ldvt, work, &lw, iwork, &info, 1);
-        if (info > 0) {
+        /* -4: LAPACK 3.10's gesdd found a NaN in A, which NumPy reports
+         * as non-convergence */
+        if (info > 0 || info == -4) {
             rc = em_error(EM_ERR_LINALG, "SVD did not converge");
             goto done;
         }

@@ -367,6 +367,11 @@ def test_errors(cpu_only):
     assert float(N(s)) == 0.0 and float(N(l)) == -np.inf
     with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
         la.cholesky(E(-np.eye(3), d))
+    nan = E(np.full((3, 3), np.nan), d)
+    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+        la.svd(nan)
+    with pytest.raises(np.linalg.LinAlgError, match="did not converge"):
+        la.eigh(nan)
     for f in (la.inv, la.det, la.slogdet, la.cholesky, la.eigh, la.eigvalsh,
               la.eig, la.eigvals):
         with pytest.raises(np.linalg.LinAlgError,
