@@ -585,8 +585,9 @@ static PyMethodDef compose_functions[] = {
     {"real", mod_real, METH_O, "real(val): the real parts (a view for complex arrays)."},
     {"imag", mod_imag, METH_O, "imag(val): the imaginary parts."},
     {"clip", KW(mod_clip),
-     "clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None): "
-     "minimum(maximum(a, a_min), a_max)."},
+     "clip($module, a, a_min=None, a_max=None, out=None, *, min=None, max=None)\n"
+     "--\n\nminimum(maximum(a, a_min), a_max), as numpy.clip and the Array "
+     "API's clip."},
     {"round", KW(mod_round),
      "round(a, decimals=0, out=None): round half to even at 10**-decimals."},
     {"around", KW(mod_round), "around(a, decimals=0, out=None): ember.round."},
