@@ -10,13 +10,17 @@ import sys as _sys
 from ember import _ember
 from ember._ember import __version__, __array_namespace_info__
 
-# pip's nvidia-* wheels keep the CUDA libraries under site-packages/nvidia;
-# the C core opens cuBLAS, cuFFT, ... from there when a feature needs one
-# (src/backend/vendor.c). A stat per path entry: nothing is loaded here.
+# pip's nvidia-* wheels keep the CUDA libraries under site-packages/nvidia,
+# the scipy-openblas64 wheel OpenBLAS under site-packages/scipy_openblas64/
+# lib; the C core opens cuBLAS, cuFFT, OpenBLAS ... from there when a
+# feature needs one (src/backend/vendor.c). Two stats per path entry:
+# nothing is loaded here.
 def _add_wheel_dirs():
     for p in _sys.path:
         if p and _os.path.isdir(p + "/nvidia"):
             _ember._vendor_add_dir(p + "/nvidia")
+        if p and _os.path.isdir(p + "/scipy_openblas64/lib"):
+            _ember._vendor_add_dir(p + "/scipy_openblas64/lib")
 
 
 _add_wheel_dirs()

@@ -189,10 +189,12 @@ static em_status start(job *j, const char *name, const em_array *a, int square)
     if ((rc = ready()) != EM_OK)
         return rc;
     /* LAPACK reads host memory now: work queued on the current stream
-     * (a created host stream runs on its own thread) must be done. */
+     * (a created host stream runs on its own thread; the default one
+     * waits for the blocking streams) must be done. */
     s = em_current_stream();
-    if (s && em_stream_device(s) == a->device &&
-        (rc = em_stream_synchronize(s)) != EM_OK)
+    if (!s || em_stream_device(s) != a->device)
+        s = em_stream_default(a->device);
+    if ((rc = em_stream_synchronize(s)) != EM_OK)
         return rc;
     return EM_OK;
 }

@@ -1,7 +1,8 @@
 """ember.linalg's decompositions and solvers, as numpy.linalg's: argument
 handling, dtypes, batch shapes and result assembly here; the work is one C
 call a function (include/ember/lapack.h), which loops over the batch and
-calls LAPACK (OpenBLAS from the scipy-openblas64 wheel) on the cpu device.
+calls LAPACK (OpenBLAS from the scipy-openblas64 wheel, whose folder
+ember/__init__.py hands the C core) on the cpu device.
 Loaded on the first use of one of these names (ember/__init__.py), so
 `import ember` does not pay for it; NumPy is never imported here."""
 import operator
@@ -26,31 +27,11 @@ SVDResult = namedtuple("SVDResult", "U S Vh")
 
 _NoValue = object()
 _QR_MODES = {"reduced": 0, "complete": 1, "r": 2, "raw": 3}
-_ready = False
 
 
 def _linalg_error(msg):
     # NumPy's LinAlgError subclass once NumPy is loaded (errors.c)
     return _c._np_exception("LinAlgError")(msg)
-
-
-def _load():
-    """Tell the C core where the scipy-openblas64 wheel keeps OpenBLAS,
-    once; without the wheel the first LAPACK call raises naming it."""
-    global _ready
-    if _ready:
-        return
-    _ready = True
-    import importlib.util
-    import os
-    try:
-        spec = importlib.util.find_spec("scipy_openblas64")
-    except (ImportError, ValueError):
-        spec = None
-    for d in (spec.submodule_search_locations or []) if spec else []:
-        lib = os.path.join(d, "lib")
-        if os.path.isdir(lib):
-            _c._vendor_add_dir(lib)
 
 
 def _arr(a):
@@ -62,7 +43,6 @@ def _on_cpu(name, *arrs):
         if a.device.type != "cpu":
             raise NotImplementedError(f"ember.linalg.{name} on cuda needs "
                                       "cuSOLVER, not wired yet")
-    _load()
 
 
 def _stacked_2d(a):
