@@ -77,8 +77,8 @@ __device__ double rnd_value(long long e, const unsigned long long *w,
     unsigned long long r[4];
     (void)c0;
     (void)c1;
-    if (shape == 0.0)
-        return 0.0;
+    if (shape == 0.0 || shape != shape)
+        return shape; /* 0, or NaN (NumPy's too) without the loop */
     d = sh - 1.0 / 3.0;
     c = 1.0 / sqrt(9.0 * d);
     for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {

@@ -373,7 +373,28 @@ ERRORS = [
     lambda g: g.integers([0, 5], 300, dtype=np.int8),
     lambda g: g.beta([1.0, 0.0], 1.0),
     lambda g: g.gamma([1.0, 2.0], size=3),
+    lambda g: g.normal(0, -0.0),
+    lambda g: g.gamma(1.0, [1.0, -0.0]),
+    lambda g: g.beta(-0.0, 1.0),
+    lambda g: g.choice(3, p=[np.nan, 0.5, 0.5]),
 ]
+
+
+@pytest.mark.parametrize("call", [
+    "g.normal(0, np.nan)", "g.exponential(np.nan)", "g.gamma(np.nan)",
+    "g.gamma(1, np.nan)", "g.beta(np.nan, 1)", "g.normal(0, [1, -np.nan])",
+    "g.poisson(-0.0)", "g.binomial(5, -0.0)", "g.gamma(np.inf)",
+])
+def test_nan_and_signed_zero_parameters_as_numpy(device, call):
+    """NaN scales and shapes give NaN, -0.0 is a valid lam or p, as in
+    NumPy (whose checks let them through)."""
+    ref = np.asarray(eval(call, {"g": np.random.default_rng(0), "np": np}))
+    with ember.Device(device):
+        got = host(eval(call, {"g": er.default_rng(0), "np": np}))
+    assert got.shape == ref.shape
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    if call.startswith(("g.poisson", "g.binomial", "g.gamma(np.inf")):
+        np.testing.assert_array_equal(got, ref)
 
 
 @pytest.mark.parametrize("i", range(len(ERRORS)))

@@ -91,14 +91,12 @@ class Generator:
     def _affine(self, dist, loc, scale, size, dtype, out, fname, sname):
         """loc + scale * (a standard draw of dist), NumPy's checks."""
         dt = _float_dtype(dtype, fname)
+        _nonneg(scale, f"{sname} < 0")
         if is_array(loc) or is_array(scale):
-            check(not _np.any(host(scale) < 0) and
-                  not _np.any(_np.isnan(host(scale, _F64))), f"{sname} < 0")
             z = self._affine(dist, 0.0, 1.0, _bshape(size, loc, scale), dt,
                              None, fname, sname)
             return ember.asarray(loc, dtype=dt) + ember.asarray(scale, dtype=dt) * z
         a, b = scalar(loc, "loc"), scalar(scale, sname)
-        check(b >= 0, f"{sname} < 0")
         o = out_array(size, dt, out, fname)
         self._bit_generator._fill(o, dist, a, b)
         return o
@@ -193,21 +191,19 @@ class Generator:
         return self._gamma(shape, scale, size, _F64, None)
 
     def _gamma(self, shape, scale, size, dt, out):
+        _nonneg(shape, "shape < 0")
+        _nonneg(scale, "scale < 0")
         if is_array(shape) or is_array(scale):
-            _all(shape, lambda v: v >= 0, "shape < 0")
-            _all(scale, lambda v: v >= 0, "scale < 0")
             shp, (pa, pb) = self._per_element(size, shape, scale)
             return self._keyed(_b.GAMMA, dt, shp if out is None else None,
                                out=out, fname="standard_gamma", pa=pa, pb=pb)
         k, s = scalar(shape, "shape"), scalar(scale, "scale")
-        check(k >= 0, "shape < 0")
-        check(s >= 0, "scale < 0")
         return self._keyed(_b.GAMMA, dt, size, k, s, out=out,
                            fname="standard_gamma")
 
     def beta(self, a, b, size=None):
-        _all(a, lambda v: v > 0, "a <= 0")
-        _all(b, lambda v: v > 0, "b <= 0")
+        _all(a, lambda v: ~(v <= 0), "a <= 0")
+        _all(b, lambda v: ~(v <= 0), "b <= 0")
         if is_array(a) or is_array(b):
             size = _bshape(size, a, b)
         x = self._gamma(a, 1.0, size, _F64, None)
@@ -293,8 +289,8 @@ class Generator:
             ph = host(p, _F64)
             check(ph.ndim == 1, "p must be 1-dimensional")
             check(ph.size == pop, "a and p must have same size")
-            check(not _np.any(_np.isnan(ph)) and _np.all(ph >= 0),
-                  "Probabilities are not non-negative")
+            check(not _np.any(_np.isnan(ph)), "Probabilities contain NaN")
+            check(_np.all(ph >= 0), "Probabilities are not non-negative")
             check(abs(_np.sum(ph) - 1.0) <= _np.sqrt(_np.finfo(_F64).eps),
                   "Probabilities do not sum to 1. See Notes section of "
                   "docstring for more information.")
@@ -375,6 +371,11 @@ def _all(x, ok, msg):
     fails it)."""
     v = host(x, _F64) if is_array(x) else _np.float64(scalar(x, "parameter"))
     check(bool(_np.all(ok(v))), msg)
+
+
+def _nonneg(x, msg):
+    """NumPy's non-negative check: -0.0 fails it, NaN passes."""
+    _all(x, lambda v: _np.isnan(v) | ~_np.signbit(v), msg)
 
 
 def _ember_fill(out, dist, words, a, b, c0, c1, pa=None, pb=None):
