@@ -104,6 +104,21 @@ __device__ void rnd_src_init(rnd_src *s, int gen, const unsigned long long *w,
     }
 }
 
+/* s at a thread's next run. PCG64 moves the previous run's start by the
+ * grid's stride, one multiply-add by that stride's LCG power (jm, ja,
+ * which the host computes once a launch), unless `fresh` (the first run,
+ * or one whose start was clamped to the stream's start); Philox starts
+ * anew at word g, as cheap as the multiply-add. */
+__device__ void rnd_src_seek(rnd_src *s, int fresh, int gen,
+                             const unsigned long long *w, unsigned long long g,
+                             rnd_u128 jm, rnd_u128 ja)
+{
+    if (!fresh && gen == RND_PCG)
+        s->st = rnd_add128(rnd_mul128(jm, s->st), ja);
+    else
+        rnd_src_init(s, gen, w, g);
+}
+
 __device__ __forceinline__ unsigned long long rnd_next(rnd_src *s)
 {
     if (s->gen == RND_PCG) {

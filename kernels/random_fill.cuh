@@ -7,9 +7,10 @@
  *   RND_T      the element type written
  *   RND_VEC    (cuda) a 16-byte vector of RND_T, RND_VW its lanes
  * Thread t owns runs of `per` consecutive elements, runs t, t+T, t+2T..
- * of the output (T threads in the grid): on cuda 64, so a PCG64 thread's
- * jump to its run costs little beside the run's draws, written as 16-byte
- * stores; on the host one long run a thread. Word-stream draws take element
+ * of the output (T threads in the grid): on cuda 64, written as 16-byte
+ * stores, a PCG64 thread reaching each next run by the stride's jump (jm,
+ * ja: the LCG's power for T runs' words); on the host one long run a
+ * thread. Word-stream draws take element
  * e's word from the stream at e (64-bit words) or at the e-th 32-bit half
  * (low half first, as NumPy's next_uint32), after the buffered words the
  * caller passes (npre 64-bit words p0..p2, then, for 32-bit draws, the
@@ -256,7 +257,7 @@ __device__ __forceinline__ void rnd_store(RND_T *out, long long e,
 }
 #endif
 
-extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb)
+extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo)
 {
     const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
     const long long T = (long long)gridDim.x * blockDim.x;
@@ -273,6 +274,15 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
     (void)vec;
     (void)pa;
     (void)pb;
+    (void)jm_hi;
+    (void)jm_lo;
+    (void)ja_hi;
+    (void)ja_lo;
+#if RND_KIND != RND_KEYED
+    const rnd_u128 jm = {jm_hi, jm_lo}, ja = {ja_hi, ja_lo};
+    rnd_src start;
+    int fresh = 1;
+#endif
     for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
          q < runs; q += T) {
         const long long e0 = q * per, e1 = e0 + per < n ? e0 + per : n;
@@ -308,7 +318,10 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
         rnd_src src;
 #if RND_KIND == RND_WORDS
         long long g = e0 - npre;
-        rnd_src_init(&src, gen, w, (unsigned long long)(g < 0 ? 0 : g));
+        rnd_src_seek(&start, fresh, gen, w, (unsigned long long)(g < 0 ? 0 : g),
+                     jm, ja);
+        fresh = g < 0;
+        src = start;
         for (long long e = e0; e < e1; e++) {
             unsigned long long x = e < npre ? pre[e] : rnd_next(&src);
             RND_PUT(e, RND_FROM_WORD(x));
@@ -317,7 +330,10 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
         long long j0 = e0 - has32, g = (j0 < 0 ? 0 : j0 >> 1) - npre;
         unsigned long long cur = 0;
         int have = 0;
-        rnd_src_init(&src, gen, w, (unsigned long long)(g < 0 ? 0 : g));
+        rnd_src_seek(&start, fresh, gen, w, (unsigned long long)(g < 0 ? 0 : g),
+                     jm, ja);
+        fresh = j0 < 0 || g < 0; /* a clamped start is off the stride */
+        src = start;
         for (long long e = e0; e < e1; e++) {
             unsigned int x;
             if (e < has32) {

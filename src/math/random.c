@@ -10,7 +10,7 @@
 #include "core/embedded.h"
 #include "core/strbuf.h"
 
-#define RND_VERSION 2u
+#define RND_VERSION 3u
 /* A cuda thread's run of consecutive elements: long enough that the
  * PCG64 jump to its start (up to 64 squarings of 128-bit numbers) is a
  * small part of the run's cost. */
@@ -69,6 +69,30 @@ static const char *vec_type(em_dtype t)
     }
 }
 
+/* The LCG power for k PCG64 steps with increment inc: state' = m state
+ * + a (Brown's method, as the kernels' jump). 128-bit integers are a GCC
+ * and Clang extension, which every host ember builds on has. */
+static void pcg_power(uint64_t inc_hi, uint64_t inc_lo, uint64_t k,
+                      uint64_t out[4])
+{
+    typedef unsigned __int128 u128;
+    u128 am = 1, aa = 0, m = ((u128)0x2360ED051FC65DA4ULL << 64) |
+                             0x4385DF649FCCF645ULL,
+         a = ((u128)inc_hi << 64) | inc_lo;
+    for (; k; k >>= 1) {
+        if (k & 1) {
+            am *= m;
+            aa = aa * m + a;
+        }
+        a *= m + 1;
+        m *= m;
+    }
+    out[0] = (uint64_t)(am >> 64);
+    out[1] = (uint64_t)am;
+    out[2] = (uint64_t)(aa >> 64);
+    out[3] = (uint64_t)aa;
+}
+
 static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
     static const char *const names[1] = {"rnd_fill"};
@@ -110,6 +134,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     int64_t n, per;
     int vec, gen;
+    uint64_t jump[4] = {0, 1, 0, 0}; /* the identity (unused by Philox) */
     em_status rc;
 
     if (!out || !st || !p)
@@ -173,9 +198,17 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     }
     vec = ((uintptr_t)out->data & 15) == 0;
     gen = (int)st->gen;
+    if (gen == EM_RANDOM_PCG64) {
+        /* the words between a thread's successive runs' starts */
+        uint64_t stride = (uint64_t)grid.x * block.x * (uint64_t)per;
+        if (dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32)
+            stride /= 2;
+        pcg_power(st->words[2], st->words[3], stride, jump);
+    }
     {
         void *op = out->data, *pa = p->pa ? p->pa->data : NULL,
              *pb = p->pb ? p->pb->data : NULL;
+        unsigned long long j[4] = {jump[0], jump[1], jump[2], jump[3]};
         unsigned long long w[6], pre[3], c0 = p->c0, c1 = p->c1;
         int npre = st->npre, has32 = st->has32 ? 1 : 0;
         unsigned h32 = st->half;
@@ -183,7 +216,8 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         void *args[] = {&op,     &n,      &per,    &gen,   &w[0],  &w[1],
                         &w[2],   &w[3],   &w[4],   &w[5],  &npre,  &pre[0],
                         &pre[1], &pre[2], &has32,  &h32,   &a,     &b,
-                        &c0,     &c1,     &vec,   &pa,    &pb};
+                        &c0,     &c1,     &vec,   &pa,    &pb,
+                        &j[0],   &j[1],   &j[2],  &j[3]};
         for (int i = 0; i < 6; i++)
             w[i] = st->words[i];
         for (int i = 0; i < 3; i++)

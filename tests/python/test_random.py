@@ -504,16 +504,20 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
     unsigned long long s2, unsigned long long s3, unsigned long long s4,
     unsigned long long s5, int npre, unsigned long long p0,
     unsigned long long p1, unsigned long long p2, int has32, unsigned int h32,
-    double a, double b, unsigned long long c0, unsigned long long c1, int vec)
+    double a, double b, unsigned long long c0, unsigned long long c1, int vec,
+    unsigned long long j0, unsigned long long j1, unsigned long long j2,
+    unsigned long long j3)
 {
     rnd_fill(out, n, per, gen, s0, s1, s2, s3, s4, s5, npre, p0, p1, p2,
-             has32, h32, a, b, c0, c1, vec, 0, 0);
+             has32, h32, a, b, c0, c1, vec, 0, 0, j0, j1, j2, j3);
 }
 """
 
 
 @pytest.mark.parametrize("dist,ctype,vec,vw,npdt,gen", [
     (3, "float", "float4", 4, np.float32, "philox"),
+    (3, "float", "float4", 4, np.float32, "pcg64"),
+    (2, "double", "double2", 2, np.float64, "pcg64"),
     (4, "float", "float4", 4, np.float32, "pcg64"),
     (7, "long long", "longlong2", 2, np.int64, "pcg64"),
 ])
@@ -536,11 +540,17 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                             0, 0)
         got = ember.zeros(n, dtype=npdt)
         pw = list(pre) + [0] * (3 - len(pre))
+        # PCG64's jump between a thread's runs: 12 threads' runs of 64
+        # elements (32 words for 32-bit draws)
+        from ember.random._streams import M64, pcg_power
+        jm, ja = pcg_power(bg._inc if gen == "pcg64" else 1,
+                           12 * (32 if dist == 3 else 64))
+        jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
         k = ember.RawKernel(src, "rnd_fill_t")
         k((3,), (4,), (got, np.int64(n), np.int64(64), np.int32(bg._gen),
                        *[np.uint64(x) for x in words], np.int32(len(pre)),
                        *[np.uint64(x) for x in pw],
                        np.int32(half is not None), np.uint32(half or 0),
                        np.float64(2.0), np.float64(30.0), np.uint64(0),
-                       np.uint64(0), np.int32(1)))
+                       np.uint64(0), np.int32(1), *[np.uint64(x) for x in jw]))
         np.testing.assert_array_equal(host(got), host(want))

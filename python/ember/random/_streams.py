@@ -15,8 +15,8 @@ PHILOX_M = (0xD2E7470EE14C6C93, 0xCA5A826395121157)
 PHILOX_W = (0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B)
 
 
-def pcg_advance(state, inc, k):
-    """The LCG state k steps after state."""
+def pcg_power(inc, k):
+    """(m, a): k LCG steps take a state s to m s + a."""
     acc_m, acc_a, m, a = 1, 0, PCG_MULT, inc
     while k:
         if k & 1:
@@ -25,7 +25,13 @@ def pcg_advance(state, inc, k):
         a = (m + 1) * a & M128
         m = m * m & M128
         k >>= 1
-    return (acc_m * state + acc_a) & M128
+    return acc_m, acc_a
+
+
+def pcg_advance(state, inc, k):
+    """The LCG state k steps after state."""
+    m, a = pcg_power(inc, k)
+    return (m * state + a) & M128
 
 
 def pcg_output(state):
