@@ -182,7 +182,10 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     if (em_device_get_type(dev) == EM_DEVICE_CUDA) {
         int64_t runs = (n + RND_RUN_CUDA - 1) / RND_RUN_CUDA,
                 blocks = (runs + RND_BLOCK - 1) / RND_BLOCK,
-                cap = (int64_t)em_gen_device_units(dev) * 64;
+                /* a full device (2048 threads an SM): each thread's
+                 * first run costs a log-time jump, so no more threads
+                 * than fill the device */
+                cap = (int64_t)em_gen_device_units(dev) * 8;
         per = RND_RUN_CUDA;
         block.x = RND_BLOCK;
         grid.x = (unsigned)(blocks < cap ? blocks : cap);
