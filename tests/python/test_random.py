@@ -554,3 +554,42 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                        np.float64(2.0), np.float64(30.0), np.uint64(0),
                        np.uint64(0), np.int32(1), *[np.uint64(x) for x in jw]))
         np.testing.assert_array_equal(host(got), host(want))
+
+
+def test_multivariate_normal_moments(device):
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, 0.0], [0.6, 1.0, -0.3], [0.0, -0.3, 0.5]])
+    for method in ("svd", "eigh", "cholesky"):
+        with ember.Device(device):
+            x = host(er.default_rng(4).multivariate_normal(mean, cov, 40000,
+                                                           method=method))
+        assert x.shape == (40000, 3)
+        np.testing.assert_allclose(x.mean(axis=0), mean, atol=0.03)
+        np.testing.assert_allclose(np.cov(x.T), cov, atol=0.05)
+    with pytest.raises(ValueError):
+        er.default_rng(0).multivariate_normal([0, 0], [[1, 2], [2, 1]],
+                                              check_valid="raise")
+
+
+def test_seeding_and_advance_as_numpy(device):
+    with ember.Device(device):
+        ss = np.random.SeedSequence(2024)
+        ctr = np.array([2**64 - 1, 2**64 - 1, 3, 0], dtype=np.uint64)
+        for g, r in [(er.Generator(er.PCG64(er.SeedSequence(2024))),
+                      np.random.Generator(np.random.PCG64(ss))),
+                     (er.default_rng([1, 2, 3]), np.random.default_rng([1, 2, 3])),
+                     (er.Generator(er.Philox(key=7)),
+                      np.random.Generator(np.random.Philox(key=7))),
+                     # a counter whose next increment carries twice
+                     (er.Generator(er.Philox(5, counter=ctr)),
+                      np.random.Generator(np.random.Philox(5, counter=ctr)))]:
+            np.testing.assert_array_equal(host(g.random(9)), r.random(9))
+            same_state(g, r)
+        g, r = er.default_rng(8), np.random.default_rng(8)
+        g.bit_generator.advance(12345)
+        r.bit_generator.advance(12345)
+        np.testing.assert_array_equal(host(g.random(5)), r.random(5))
+        assert er.default_rng(g) is g
+        assert er.default_rng(g.bit_generator).bit_generator is g.bit_generator
+        with pytest.raises(TypeError):
+            er.Generator(np.random.PCG64(1))
