@@ -13,8 +13,7 @@
  * (em_vendor_open(EM_VENDOR_OPENBLAS)); a missing library is
  * EM_ERR_UNAVAILABLE naming the pip package. LAPACK overwrites its input,
  * so each matrix is copied once, into the result when the result can hold
- * the factorisation (inv, cholesky), else into a Fortran-ordered
- * workspace. On cuda every function is EM_ERR_NOT_SUPPORTED (cuSOLVER is
+ * the factorisation (cholesky), else into a Fortran-ordered workspace. On cuda every function is EM_ERR_NOT_SUPPORTED (cuSOLVER is
  * not wired yet).
  *
  * Failures as numpy.linalg reports them: a singular matrix (solve, inv),

@@ -21,13 +21,12 @@ typedef int64_t lint; /* LAPACK's INTEGER in the ILP64 build */
  * signatures differ for some (rwork); each call site casts to the one it
  * uses. Character arguments get Fortran's hidden lengths at the end. */
 enum {
-    R_GESV, R_GETRF, R_GETRI, R_POTRF, R_GEQRF, R_ORGQR, R_SYEVD, R_GEEV,
+    R_GESV, R_GETRF, R_POTRF, R_GEQRF, R_ORGQR, R_SYEVD, R_GEEV,
     R_GESDD, R_GELSD, R_COUNT
 };
 static const char *const rnames[R_COUNT][4] = {
     [R_GESV] = {"sgesv", "dgesv", "cgesv", "zgesv"},
     [R_GETRF] = {"sgetrf", "dgetrf", "cgetrf", "zgetrf"},
-    [R_GETRI] = {"sgetri", "dgetri", "cgetri", "zgetri"},
     [R_POTRF] = {"spotrf", "dpotrf", "cpotrf", "zpotrf"},
     [R_GEQRF] = {"sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf"},
     [R_ORGQR] = {"sorgqr", "dorgqr", "cungqr", "zungqr"},
@@ -298,6 +297,14 @@ static void from_fortran(const job *j, char *dst, const char *buf, lint ld,
              ld * (int64_t)es, m, n, es);
 }
 
+/* The identity into a C-ordered n x n matrix of type t. */
+static void eye(int t, char *o, int64_t n)
+{
+    memset(o, 0, (size_t)(n * n) * t_size[t]);
+    for (int64_t d = 0; d < n; d++)
+        put(t, o, d * n + d, 1, 0);
+}
+
 /* ---- solve ------------------------------------------------------------- */
 
 typedef void (*gesv_fn)(lint *, lint *, void *, lint *, lint *, void *,
@@ -350,16 +357,14 @@ done:
 /* ---- inv, det ---------------------------------------------------------- */
 
 typedef void (*getrf_fn)(lint *, lint *, void *, lint *, lint *, lint *);
-typedef void (*getri_fn)(lint *, void *, lint *, lint *, void *, lint *, lint *);
 
 em_status em_linalg_inv(const em_array *a, em_array *out)
 {
     job j;
     em_status rc;
-    void *piv = NULL, *work = NULL;
-    lint n, info = 0, lwork = -1;
+    void *wa = NULL, *piv = NULL;
+    lint n, info = 0;
     size_t es;
-    char q[32];
     if ((rc = start(&j, "inv", a, 1)) != EM_OK)
         return rc;
     n = j.n;
@@ -368,34 +373,31 @@ em_status em_linalg_inv(const em_array *a, em_array *out)
         return rc;
     if (j.batch == 0 || n == 0)
         return EM_OK;
-    if ((rc = walloc(&j, &piv, n, sizeof(lint))) != EM_OK)
-        goto done;
-    ((getri_fn)fns[R_GETRI][j.t])(&n, out->data, &n, piv, q, &lwork, &info);
-    lwork = query_len(j.t, q);
-    if ((rc = walloc(&j, &work, lwork, es)) != EM_OK)
+    if ((rc = walloc(&j, &wa, n * n, es)) != EM_OK ||
+        (rc = walloc(&j, &piv, n, sizeof(lint))) != EM_OK)
         goto done;
     for (int64_t i = 0; i < j.batch; i++) {
-        /* The result holds the factorisation: a in C order is a^T in
-         * Fortran's, and inv(a^T) = inv(a)^T, so no transposes. */
+        /* gesv against the identity, as NumPy (OpenBLAS's getri is the
+         * slower way). a copied in C order is a^T to Fortran, and the
+         * solution inv(a^T) = inv(a)^T read in C order is inv(a): the
+         * result is the right-hand side, with no transposes. */
         char *o = out->data + i * n * n * (int64_t)es;
-        const char *src = mat_at(a, j.nb, i);
-        mat_copy(o, n * (int64_t)es, (int64_t)es, src, a->strides[j.nb],
-                 a->strides[j.nb + 1], n, n, es);
-        ((getrf_fn)fns[R_GETRF][j.t])(&n, &n, o, &n, piv, &info);
-        if (info == 0)
-            ((getri_fn)fns[R_GETRI][j.t])(&n, o, &n, piv, work, &lwork, &info);
+        mat_copy(wa, n * (int64_t)es, (int64_t)es, mat_at(a, j.nb, i),
+                 a->strides[j.nb], a->strides[j.nb + 1], n, n, es);
+        eye(j.t, o, n);
+        ((gesv_fn)fns[R_GESV][j.t])(&n, &n, wa, &n, piv, o, &n, &info);
         if (info > 0) {
             rc = em_error(EM_ERR_LINALG, "Singular matrix");
             goto done;
         }
         if (info < 0) {
-            rc = bad_arg(&j, "getrf/getri", info);
+            rc = bad_arg(&j, "gesv", info);
             goto done;
         }
     }
 done:
+    free(wa);
     free(piv);
-    free(work);
     if (rc != EM_OK)
         em_array_release(out);
     return rc;
@@ -814,14 +816,6 @@ typedef void (*gesdd_r_fn)(char *, lint *, lint *, void *, lint *, void *,
 typedef void (*gesdd_c_fn)(char *, lint *, lint *, void *, lint *, void *,
                            void *, lint *, void *, lint *, void *, lint *,
                            void *, lint *, lint *, size_t);
-
-/* The identity into a C-ordered n x n matrix of type t. */
-static void eye(int t, char *o, int64_t n)
-{
-    memset(o, 0, (size_t)(n * n) * t_size[t]);
-    for (int64_t d = 0; d < n; d++)
-        put(t, o, d * n + d, 1, 0);
-}
 
 em_status em_linalg_svd(const em_array *a, int full, em_array *s, em_array *u,
                         em_array *vh)

@@ -452,7 +452,7 @@ def test_cuda_not_wired(device):
 
 
 def test_missing_wheel_and_lazy_import():
-    # Without the wheel the first call names the pip package; import ember
+    # Without the wheel a LAPACK call names the pip package; import ember
     # and import ember.linalg load neither the LAPACK front end nor NumPy.
     code = (
         "import sys, os.path\n"
@@ -461,6 +461,8 @@ def test_missing_wheel_and_lazy_import():
         "import ember, ember.linalg\n"
         "assert 'ember._api.linalg' not in sys.modules\n"
         "assert 'numpy' not in sys.modules\n"
+        "x = ember.ones((40, 40))\n"
+        "print('matmul', float((x @ x)[3, 5]))\n"
         "try:\n"
         "    ember.linalg.inv(ember.eye(2))\n"
         "except Exception as e:\n"
@@ -468,3 +470,43 @@ def test_missing_wheel_and_lazy_import():
     r = run_python("-c", code)
     assert r.returncode == 0, r.stderr
     assert "pip install scipy-openblas64" in r.stdout, r.stdout
+    # matmul keeps working without OpenBLAS: the generated kernel
+    assert "matmul 40.0" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["int64"])
+def test_matmul_layouts(device, dtype):
+    """matmul on the cpu goes to OpenBLAS's gemm where the layout fits and
+    to the generated kernel otherwise: every layout against NumPy."""
+    d = device
+    a = rand((3, 40, 50), dtype) if dtype != "int64" else \
+        rng.integers(-9, 9, (3, 40, 50))
+    b = rand((50, 30), dtype) if dtype != "int64" else \
+        rng.integers(-9, 9, (50, 30))
+    cases = [
+        (lambda x: x, lambda y: y),                       # C order
+        (lambda x: x.transpose(0, 2, 1).copy().transpose(0, 2, 1),
+         lambda y: y.T.copy().T),                         # Fortran order
+        (lambda x: x[:, ::2, :], lambda y: y[:, ::-1]),   # strided, negative
+        (lambda x: x[:, :, ::2], lambda y: y[::2, :]),    # strided along k
+        (lambda x: x[1], lambda y: y),                    # 2-D
+        (lambda x: x[0, 0], lambda y: y),                 # 1-D @ 2-D
+        (lambda x: x, lambda y: y[:, 0]),                 # 2-D @ 1-D
+    ]
+    for fa, fb in cases:
+        want = fa(a) @ fb(b)
+        got = fa(E(a, d)) @ fb(E(b, d))
+        if dtype == "int64":
+            assert np.array_equal(N(got), want)
+        else:
+            close(got, want, dtype, scale=np.max(np.abs(want)))
+    # a result written into a transposed out=, and a batch broadcast
+    out = ember.empty((3, 30, 40), dtype=dtype, device=d).transpose(0, 2, 1)
+    ember.matmul(E(a, d), E(b, d), out=out)
+    if dtype == "int64":
+        assert np.array_equal(N(out), a @ b)
+    else:
+        close(out, a @ b, dtype, scale=np.max(np.abs(a @ b)))
+        c = rand((2, 1, 50, 20), dtype)
+        close(ember.matmul(E(a, d), E(c, d)), a @ c, dtype,
+              scale=np.max(np.abs(a @ c)))
