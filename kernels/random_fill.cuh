@@ -16,9 +16,9 @@
  * caller passes (npre 64-bit words p0..p2, then, for 32-bit draws, the
  * half h32 when has32). Keyed draws (rejection methods) take attempt j of
  * element e from the Philox block of counter (e, j, 0, 0) under key
- * (s4, s5), so no result depends on the thread layout. A keyed draw
- * takes its a and b from pa[e] and pb[e] where those are not NULL (for
- * binomial, pa holds n; for integers, pa the low end and pb the range).
+ * (s4, s5), so no result depends on the thread layout. A draw takes its
+ * a and b from pa[e] and pb[e] where those are not NULL (for binomial, pa
+ * holds n; for integers, pa the low end and pb the range).
  */
 #define RND_WORDS 2    /* per-element 64-bit words */
 #define RND_KEYED 3    /* per-element attempts from keyed Philox blocks */
@@ -220,20 +220,25 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
 #endif
 #endif /* RND_KEYED */
 
-/* The value of a word-stream element from its word x. */
+/* The value of word-stream element e from its word x; a and b per
+ * element where the caller gave arrays (uniform: low and high - low, as
+ * NumPy's; normal: loc and scale; exponential: scale). */
+#define RND_A(e) (pa ? pa[e] : a)
+#define RND_B(e) (pb ? pb[e] : b)
 #if RND_DIST == 0 || RND_DIST == 1
-#define RND_FROM_WORD(x) ((RND_T)(x))
+#define RND_FROM_WORD(e, x) ((RND_T)(x))
 #elif RND_DIST == 2
-#define RND_FROM_WORD(x) \
-    ((RND_T)(a + b * ((double)((x) >> 11) * RND_2M53)))
+#define RND_FROM_WORD(e, x) \
+    ((RND_T)(RND_A(e) + RND_B(e) * ((double)((x) >> 11) * RND_2M53)))
 #elif RND_DIST == 3
-#define RND_FROM_WORD(x) \
+#define RND_FROM_WORD(e, x) \
     ((RND_T)((float)((x) >> 8) * (1.0f / 16777216.0f)))
 #elif RND_DIST == 4
-#define RND_FROM_WORD(x) ((RND_T)(a + b * rnd_ppnd(rnd_open(x))))
+#define RND_FROM_WORD(e, x) \
+    ((RND_T)(RND_A(e) + RND_B(e) * rnd_ppnd(rnd_open(x))))
 #elif RND_DIST == 5
-#define RND_FROM_WORD(x) \
-    ((RND_T)(b * -rnd_log(((double)((x) >> 11) + 1.0) * RND_2M53)))
+#define RND_FROM_WORD(e, x) \
+    ((RND_T)(RND_B(e) * -rnd_log(((double)((x) >> 11) + 1.0) * RND_2M53)))
 #endif
 
 #if RND_CUDA
@@ -324,7 +329,7 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
         src = start;
         for (long long e = e0; e < e1; e++) {
             unsigned long long x = e < npre ? pre[e] : rnd_next(&src);
-            RND_PUT(e, RND_FROM_WORD(x));
+            RND_PUT(e, RND_FROM_WORD(e, x));
         }
 #else
         long long j0 = e0 - has32, g = (j0 < 0 ? 0 : j0 >> 1) - npre;
@@ -346,7 +351,7 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
                 }
                 x = (j & 1) ? (unsigned int)(cur >> 32) : (unsigned int)cur;
             }
-            RND_PUT(e, RND_FROM_WORD(x));
+            RND_PUT(e, RND_FROM_WORD(e, x));
         }
 #endif
 #endif

@@ -60,11 +60,12 @@ typedef struct em_random_stream {
     uint32_t half;
 } em_random_stream;
 
-/* The distribution's parameters (see em_random_dist). For the keyed
- * draws, pa and pb, when not NULL, are per-element values (out->size
- * float64 values each, C order, on out's device) that replace a and b:
- * for binomial pa holds n, for integers pa the low end and pb the range
- * (integers, exact below 2^53). */
+/* The distribution's parameters (see em_random_dist). pa and pb, when
+ * not NULL, are per-element values (out->size float64 values each, C
+ * order, on out's device) that replace a and b, for every distribution
+ * with parameters (not the raw words or UNIFORM32): for binomial pa holds
+ * n, for integers pa the low end and pb the range (integers, exact below
+ * 2^53). */
 typedef struct em_random_params {
     double a, b;
     uint64_t c0, c1;

@@ -160,11 +160,12 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         if (q && (q->dtype != EM_FLOAT64 || q->size != n ||
                   q->device != out->device ||
                   !(q->flags & EM_ARRAY_C_CONTIGUOUS) ||
-                  dist < EM_RANDOM_GAMMA))
+                  dist < EM_RANDOM_UNIFORM || dist == EM_RANDOM_UNIFORM32))
             return em_error(EM_ERR_INVALID_VALUE,
                             "random parameter array %s: needs float64, "
                             "C-contiguous, %lld elements on the output's "
-                            "device, for a keyed distribution (got %s, %lld "
+                            "device, for a distribution with parameters (got "
+                            "%s, %lld "
                             "elements, distribution %d)",
                             i ? "pb" : "pa", (long long)n,
                             em_dtype_get(q->dtype)->name, (long long)q->size,

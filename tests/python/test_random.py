@@ -593,3 +593,16 @@ def test_seeding_and_advance_as_numpy(device):
         assert er.default_rng(g.bit_generator).bit_generator is g.bit_generator
         with pytest.raises(TypeError):
             er.Generator(np.random.PCG64(1))
+
+
+def test_array_loc_and_scale_are_the_affine_of_the_standard_draw(device):
+    """normal(loc, scale) with arrays is loc + scale * z of the same words,
+    rounded once each, as NumPy's; exponential(scale) likewise."""
+    loc, scale = np.array([0.0, 10.0, -3.5]), np.array([[1.0], [2.5]])
+    with ember.Device(device):
+        z = host(er.default_rng(6).standard_normal((2, 3)))
+        x = host(er.default_rng(6).normal(ember.asarray(loc), scale))
+        e = host(er.default_rng(6).standard_exponential((2, 3)))
+        y = host(er.default_rng(6).exponential(scale, size=(2, 3)))
+    np.testing.assert_array_equal(x, loc + scale * z)
+    np.testing.assert_array_equal(y, scale * e)

@@ -35,18 +35,19 @@ class BitGenerator:
         # As NumPy's: one draw at a time moves a shared generator's state.
         self.lock = threading.Lock()
 
-    def _fill(self, out, dist, a=0.0, b=1.0, c0=0, c1=0):
-        """Fill ember array `out` (C-contiguous) with draws of dist and
-        move the state past the words they used."""
+    def _fill(self, out, dist, a=0.0, b=1.0, c0=0, c1=0, pa=None, pb=None):
+        """Fill ember array `out` (C-contiguous) with draws of dist (its
+        parameters a and b, or per element pa and pb) and move the state
+        past the words they used."""
         with self.lock:
-            self._fill_locked(out, dist, a, b, c0, c1)
+            self._fill_locked(out, dist, a, b, c0, c1, pa, pb)
 
-    def _fill_locked(self, out, dist, a, b, c0, c1):
+    def _fill_locked(self, out, dist, a, b, c0, c1, pa, pb):
         n = out.size
         half = self._half if (self._has32 and dist in _HALVES) else None
         _ember._random_fill(out, self._gen, self._words(), self._prefix(),
                             half, dist, float(a), float(b), c0 & _M64,
-                            c1 & _M64)
+                            c1 & _M64, pa, pb)
         if not n:
             return
         if dist not in _HALVES:

@@ -62,14 +62,15 @@ class Generator:
 
     def uniform(self, low=0.0, high=1.0, size=None):
         if is_array(low) or is_array(high):
-            lo, hi = ember.asarray(low, dtype=_F64), ember.asarray(high, dtype=_F64)
+            shape, (lo, hi) = self._per_element(size, low, high)
             rng = hi - lo
             hr = host(rng)
             if not _np.all(_np.isfinite(hr)):
                 raise OverflowError("high - low range exceeds valid bounds")
             check(not _np.any(hr < 0), "high - low < 0")
-            u = self.random(_bshape(size, lo, hi))
-            return lo + rng * u
+            o = ember.empty(shape, dtype=_F64)
+            self._bit_generator._fill(o, _b.UNIFORM, pa=lo, pb=rng)
+            return o
         lo, hi = scalar(low, "low"), scalar(high, "high")
         rng = hi - lo
         if not _np.isfinite(rng):
@@ -93,9 +94,10 @@ class Generator:
         dt = _float_dtype(dtype, fname)
         _nonneg(scale, f"{sname} < 0")
         if is_array(loc) or is_array(scale):
-            z = self._affine(dist, 0.0, 1.0, _bshape(size, loc, scale), dt,
-                             None, fname, sname)
-            return ember.asarray(loc, dtype=dt) + ember.asarray(scale, dtype=dt) * z
+            shape, (pa, pb) = self._per_element(size, loc, scale)
+            o = ember.empty(shape, dtype=dt)
+            self._bit_generator._fill(o, dist, pa=pa, pb=pb)
+            return o
         a, b = scalar(loc, "loc"), scalar(scale, sname)
         o = out_array(size, dt, out, fname)
         self._bit_generator._fill(o, dist, a, b)
