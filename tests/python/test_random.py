@@ -323,6 +323,9 @@ def test_choice_permutation_shuffle(device):
                                         for _ in range(300)]))
         assert 0.5 < (first == 0).mean() < 0.7
         assert g.choice(0, 0).shape == (0,)
+        assert host(g.permutation(-1)).shape == (0,)
+        assert host(g.permutation(True)).tolist() == [0]
+        assert host(g.permutation(np.int8(3))).dtype == np.int64
 
 
 def _both(fn):

@@ -250,7 +250,8 @@ class Generator:
 
     def permutation(self, x, axis=0):
         if isinstance(x, (int, _np.integer)):
-            return ember.take(ember.arange(int(x)), self._perm_index(int(x)))
+            # the indices' order is the permuted arange(x) (empty below 1)
+            return self._perm_index(max(int(x), 0))
         arr = ember.asarray(x)
         if arr.ndim < 1:
             raise ember.AxisError("x must be an integer or at least "
