@@ -197,9 +197,10 @@ static em_status run_plan(const char *fn, const plan *p, const em_array *a,
             g.cm = p->mc >= 0 ? C.strides[p->mc] : 0;
             g.cn = p->nc >= 0 ? C.strides[p->nc] : 0;
             (void)isz;
-            /* On the cpu, OpenBLAS's gemm where it takes the layout (the
-             * generated kernel reached a tenth of its speed); the kernel
-             * for the rest: other dtypes, doubly strided operands. */
+            /* On the cpu, OpenBLAS's gemm where it takes the layout (at
+             * 1024 the generated kernel took 3.4x its time in float32 and
+             * float64, 5x in complex128); the kernel for the rest: other
+             * dtypes, doubly strided operands, tiny products. */
             if (em_device_get_type(dev) == EM_DEVICE_CPU)
                 st = em_host_gemm(t, A.data, B.data, C.data, &g, on, &done);
             if (st == EM_OK && !done)

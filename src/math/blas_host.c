@@ -34,9 +34,10 @@ static void load(void)
 }
 
 /* Below this many multiply-adds the generated kernel (no call overhead,
- * one launch for the whole batch) is as fast; measured on the 2-core
- * development machine, bench/cpu_linalg.py. */
-#define MIN_WORK (24 * 24 * 24)
+ * one launch for the whole batch) is faster: on the 2-core development
+ * machine a float64 batch of 4x4x4 products took 2.1 ms in the kernel and
+ * 4.8 ms as gemm calls, one of 8x8x8 products 1.0 ms and 0.55 ms. */
+#define MIN_WORK (8 * 8 * 8)
 
 /* How gemm reads a rows x cols matrix with byte strides rs, cs:
  * column-major as is ('N', leading dimension cs), or the transpose of a
