@@ -13,7 +13,7 @@
  * set *done. *done stays 0, with EM_OK, where gemm does not fit: a dtype
  * other than float32, float64, complex64 or complex128, an operand
  * strided along both matrix axes, or negative or misaligned strides, a
- * product too small to gain, or no OpenBLAS (the scipy-openblas64 wheel);
+ * product under 8x8x8 multiply-adds, or no OpenBLAS (the scipy-openblas64 wheel);
  * the caller then runs the generated kernel. */
 em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
                        const em_gen_mm_geom *g, em_stream *s, int *done);
