@@ -529,13 +529,13 @@ em_status em_linalg_qr(const em_array *a, em_qr_mode mode, em_array *q,
     size_t es;
     char w1[32];
     em_array dummy = {0};
-    if ((rc = start(&j, "qr", a, 0)) != EM_OK)
-        return rc;
     if ((unsigned)mode > EM_QR_RAW || (mode == EM_QR_R && q) ||
         (mode != EM_QR_R && !q) || !r)
         return em_error(EM_ERR_INVALID_VALUE, "qr: mode %d with results q %s, "
                         "r %s", (int)mode, q ? "given" : "NULL",
                         r ? "given" : "NULL");
+    if ((rc = start(&j, "qr", a, 0)) != EM_OK)
+        return rc;
     m = j.m;
     n = j.n;
     k = m < n ? m : n;

@@ -24,7 +24,7 @@ static int link_libm(const char *dir, const char *name)
 
 static void test_missing(void)
 {
-    em_vendor_desc d = {"cuNothing", {"libcunothing.so.99"}, "nvidia-cunothing"};
+    em_vendor_desc d = {"cuNothing", {"libcunothing.so.99"}, "nvidia-cunothing", 0};
     char path[PATH_MAX] = "", why[1024] = "";
     unsetenv("EMBER_CUDA_LIBS");
     CHECK(!em_vendor_search(&d, NULL, 0, path, sizeof path, why, sizeof why));
@@ -32,9 +32,19 @@ static void test_missing(void)
     CHECK(strstr(why, "pip install nvidia-cunothing") && strstr(why, "EMBER_CUDA_LIBS"));
 }
 
+/* A host library (OpenBLAS's kind) names its pip package, not CUDA. */
+static void test_missing_cpu(void)
+{
+    em_vendor_desc d = {"BLASNothing", {"libblasnothing.so"}, "blas-nothing", 1};
+    char path[PATH_MAX] = "", why[1024] = "";
+    CHECK(!em_vendor_search(&d, NULL, 0, path, sizeof path, why, sizeof why));
+    CHECK(strstr(why, "BLASNothing") && strstr(why, "pip install blas-nothing"));
+    CHECK(!strstr(why, "CUDA toolkit") && !strstr(why, "nvidia-"));
+}
+
 static void test_order(void)
 {
-    em_vendor_desc d = {"fake", {"libfake_ember.so.1", "libm.so.6"}, "none"};
+    em_vendor_desc d = {"fake", {"libfake_ember.so.1", "libm.so.6"}, "none", 0};
     char env_dir[256], wheel[128], lib[256];
     char path[PATH_MAX] = "", why[1024] = "";
     const char *dirs[1];
@@ -98,6 +108,7 @@ int main(void)
         return 1;
     }
     test_missing();
+    test_missing_cpu();
     test_order();
     test_public();
     {

@@ -12,6 +12,7 @@ from collections import namedtuple
 import ember as _e
 from ember import _ember as _c
 from ember._api._util import normalize_axis
+from ember._api.norms import _vector, norm  # noqa: F401 (ember.linalg.norm)
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
            "eigh", "eigvalsh", "eig", "eigvals", "svd", "svdvals", "lstsq",
@@ -407,13 +408,6 @@ def cond(x, p=None):
 
 # ---- norms and the Array API's names ---------------------------------------
 
-def norm(x, ord=None, axis=None, keepdims=False):
-    """numpy.linalg.norm (python/ember/_api/norms.py; ord 2, -2 and 'nuc'
-    of matrices through svdvals)."""
-    from ember._api.norms import norm as _norm
-    return _norm(x, ord=ord, axis=axis, keepdims=keepdims)
-
-
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Array API matrix_norm: norm over the last two axes."""
     return norm(_arr(x), axis=(-2, -1), keepdims=keepdims, ord=ord)
@@ -422,7 +416,6 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """Array API vector_norm: the vector norm over axis (None: all axes,
     a tuple: those axes as one vector)."""
-    from ember._api.norms import _vector
     x = _arr(x)
     if x.dtype.kind not in "fc":
         x = x.astype(_e.float64)

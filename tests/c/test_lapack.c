@@ -1,0 +1,138 @@
+/* LAPACK on the cpu (include/ember/lapack.h): argument checks without the
+ * library, then, where the scipy-openblas64 wheel is found (the checkout's
+ * .venv, or the folder in $EMBER_TEST_OPENBLAS), small solves, a singular
+ * matrix and a Cholesky factor against hand-computed values. */
+#include <glob.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+
+static em_device *dev;
+
+static void make(em_array *a, em_dtype t, int nd, const int64_t *shape,
+                 const double *vals)
+{
+    int64_t n = 1;
+    CHECK_OK(em_array_empty(dev, t, nd, shape, 'C', NULL, a));
+    for (int i = 0; i < nd; i++)
+        n *= shape[i];
+    for (int64_t i = 0; i < n && vals; i++) {
+        if (t == EM_FLOAT64)
+            ((double *)a->data)[i] = vals[i];
+        else if (t == EM_FLOAT32)
+            ((float *)a->data)[i] = (float)vals[i];
+        else if (t == EM_INT32)
+            ((int32_t *)a->data)[i] = (int32_t)vals[i];
+    }
+}
+
+static void test_checks(void)
+{
+    em_array a = {0}, v = {0}, i = {0}, r = {0};
+    int64_t s23[2] = {2, 3}, s3[1] = {3}, s22[2] = {2, 2};
+    make(&a, EM_FLOAT64, 2, s23, NULL);
+    make(&v, EM_FLOAT64, 1, s3, NULL);
+    make(&i, EM_INT32, 2, s22, NULL);
+    CHECK_STATUS(em_linalg_inv(&a, &r), EM_ERR_LINALG);
+    CHECK(strstr(em_last_error(), "must be square") != NULL);
+    CHECK(r.storage == NULL);
+    CHECK_STATUS(em_linalg_det(&v, &r, NULL, NULL), EM_ERR_LINALG);
+    CHECK(strstr(em_last_error(), "at least two-dimensional") != NULL);
+    CHECK_STATUS(em_linalg_cholesky(&i, 0, &r), EM_ERR_TYPE);
+    CHECK_STATUS(em_linalg_inv(NULL, &r), EM_ERR_INVALID_VALUE);
+    CHECK_STATUS(em_linalg_qr(&a, EM_QR_R, &r, &r), EM_ERR_INVALID_VALUE);
+    em_array_release(&a);
+    em_array_release(&v);
+    em_array_release(&i);
+}
+
+/* The wheel's folder, added before any LAPACK call: a vendor library is
+ * looked for once. */
+static void add_dirs(void)
+{
+    const char *env = getenv("EMBER_TEST_OPENBLAS"), *tail;
+    char pat[4096];
+    glob_t g;
+    if (env && *env)
+        em_vendor_add_dir(env);
+    /* the checkout's root, from this file's path as the build gave it */
+    tail = strstr(__FILE__, "tests/c/test_lapack.c");
+    snprintf(pat, sizeof pat, "%.*s.venv/lib/python3*/site-packages/"
+             "scipy_openblas64/lib", tail ? (int)(tail - __FILE__) : 0,
+             __FILE__);
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t k = 0; k < g.gl_pathc; k++)
+            em_vendor_add_dir(g.gl_pathv[k]);
+        globfree(&g);
+    }
+}
+
+static int find_openblas(void)
+{
+    void *h;
+    int found = em_vendor_open(EM_VENDOR_OPENBLAS, &h) == EM_OK;
+    if (!found) {
+        /* the message names the pip package */
+        CHECK(strstr(em_last_error(), "pip install scipy-openblas64") != NULL);
+        printf("SKIP the LAPACK calls: %s\n", em_last_error());
+    }
+    return found;
+}
+
+static void test_solve_det_cholesky(void)
+{
+    /* [[4, 1], [2, 3]] x = [1, 2]: x = [0.1, 0.6]; det 10 */
+    static const double av[] = {4, 1, 2, 3}, bv[] = {1, 2},
+                        sing[] = {1, 2, 2, 4}, spd[] = {4, 2, 2, 5};
+    int64_t s22[2] = {2, 2}, s21[2] = {2, 1};
+    em_array a = {0}, b = {0}, x = {0}, d = {0}, sg = {0}, la = {0}, s = {0},
+             l = {0}, f = {0}, fx = {0}, fb = {0};
+    make(&a, EM_FLOAT64, 2, s22, av);
+    make(&b, EM_FLOAT64, 2, s21, bv);
+    CHECK_OK(em_linalg_solve(&a, &b, &x));
+    CHECK(x.ndim == 2 && x.shape[0] == 2 && x.shape[1] == 1);
+    CHECK(fabs(((double *)x.data)[0] - 0.1) < 1e-14 &&
+          fabs(((double *)x.data)[1] - 0.6) < 1e-14);
+    CHECK_OK(em_linalg_det(&a, &d, &sg, &la));
+    CHECK(fabs(*(double *)d.data - 10) < 1e-12 && *(double *)sg.data == 1 &&
+          fabs(*(double *)la.data - log(10.0)) < 1e-14);
+    make(&f, EM_FLOAT32, 2, s22, av);
+    make(&fb, EM_FLOAT32, 2, s21, bv);
+    CHECK_OK(em_linalg_solve(&f, &fb, &fx));
+    CHECK(fx.dtype == EM_FLOAT32 && fabsf(((float *)fx.data)[1] - 0.6f) < 1e-6f);
+    make(&s, EM_FLOAT64, 2, s22, sing);
+    CHECK_STATUS(em_linalg_inv(&s, &x), EM_ERR_LINALG);
+    CHECK(strstr(em_last_error(), "Singular matrix") != NULL);
+    /* [[4, 2], [2, 5]] = L L^T with L = [[2, 0], [1, 2]] */
+    em_array_release(&s);
+    make(&s, EM_FLOAT64, 2, s22, spd);
+    CHECK_OK(em_linalg_cholesky(&s, 0, &l));
+    CHECK(((double *)l.data)[0] == 2 && ((double *)l.data)[1] == 0 &&
+          ((double *)l.data)[2] == 1 && ((double *)l.data)[3] == 2);
+    em_array_release(&l);
+    CHECK_OK(em_linalg_cholesky(&s, 1, &l));
+    CHECK(((double *)l.data)[1] == 1 && ((double *)l.data)[2] == 0);
+    em_array_release(&l);
+    CHECK_STATUS(em_linalg_cholesky(&a, 0, &l), EM_OK); /* reads the lower */
+    em_array_release(&l);
+    ((double *)s.data)[0] = -1;
+    CHECK_STATUS(em_linalg_cholesky(&s, 0, &l), EM_ERR_LINALG);
+    CHECK(strstr(em_last_error(), "not positive definite") != NULL);
+    em_array *all[] = {&a, &b, &x, &d, &sg, &la, &s, &l, &f, &fx, &fb};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+        em_array_release(all[k]);
+}
+
+int main(void)
+{
+    if (em_device_parse("cpu", &dev) != EM_OK) {
+        fprintf(stderr, "test_lapack: %s\n", em_last_error());
+        return 1;
+    }
+    add_dirs();
+    test_checks();
+    if (find_openblas())
+        test_solve_det_cholesky();
+    return check_report("test_lapack");
+}
