@@ -540,3 +540,16 @@ def test_streams_and_threads(cpu_only):
     for t in ts:
         t.join()
     assert out == [True] * 12
+
+
+def test_numpy_dispatch(cpu_only):
+    """numpy.linalg's functions on ember arrays run ember.linalg's
+    (__array_function__)."""
+    a = well((4, 4), "float64")
+    b = rand((4, 2), "float64")
+    r = np.linalg.solve(E(a, cpu_only), E(b, cpu_only))
+    assert isinstance(r, ember.ndarray)
+    close(r, np.linalg.solve(a, b))
+    u, s, vh = np.linalg.svd(E(a, cpu_only))
+    assert isinstance(s, ember.ndarray)
+    close(s, np.linalg.svd(a)[1])
