@@ -19,10 +19,15 @@
  * (s4, s5), so no result depends on the thread layout. A draw takes its
  * a and b from pa[e] and pb[e] where those are not NULL (for binomial, pa
  * holds n; for integers, pa the low end and pb the range).
+ * RND_DIST 10 is the family of one-word transforms (lognormal through
+ * geometric): one kernel per dtype serves them all, the distribution
+ * chosen at run time by the `dist` argument, so adding one costs no
+ * compile.
  */
 #define RND_WORDS 2    /* per-element 64-bit words */
 #define RND_KEYED 3    /* per-element attempts from keyed Philox blocks */
-#if RND_DIST == 0 || RND_DIST == 2 || RND_DIST == 4 || RND_DIST == 5
+#if RND_DIST == 0 || RND_DIST == 2 || RND_DIST == 4 || RND_DIST == 5 || \
+    RND_DIST == 10
 #define RND_KIND RND_WORDS
 #elif RND_DIST == 1 || RND_DIST == 3
 #define RND_KIND 1
@@ -223,6 +228,131 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
 /* The value of word-stream element e from its word x; a and b per
  * element where the caller gave arrays (uniform: low and high - low, as
  * NumPy's; normal: loc and scale; exponential: scale). */
+/* The standard exponential of word x: -log of ((x >> 11) + 1) 2^-53 in
+ * (0, 1], so 0 <= E <= 53 log 2. */
+__device__ __forceinline__ double rnd_stdexp(unsigned long long x)
+{
+    return -rnd_log(((double)(x >> 11) + 1.0) * RND_2M53);
+}
+
+#if RND_DIST == 10
+/* em_random_dist codes of the one-word family (include/ember/random.h) */
+#define RND_LOGNORMAL 10
+#define RND_LAPLACE 11
+#define RND_LOGISTIC 12
+#define RND_GUMBEL 13
+#define RND_RAYLEIGH 14
+#define RND_WEIBULL 15
+#define RND_PARETO 16
+#define RND_POWER 17
+#define RND_CAUCHY 18
+#define RND_GEOMETRIC 19
+
+/* exp(x) - 1 without losing x's digits near 0: Kahan's method, which
+ * undoes the rounding of u = exp(x) with x / log(u). */
+__device__ double rnd_expm1(double x)
+{
+    double u, um1;
+    if (x != x || x > 709.782712893384)
+        return x > 0.0 ? 1.0 / 0.0 : x;
+    u = rnd_exp(x);
+    if (u == 1.0)
+        return x;
+    um1 = u - 1.0;
+    if (um1 == -1.0)
+        return -1.0;
+    return um1 * x / rnd_log(u);
+}
+
+/* tan(pi t) for t in (-1/2, 1/2): sin and cos of pi s, s = |t| folded to
+ * [0, 1/4] (0.5 - |t| is exact there), by their Taylor series to x^17
+ * and x^18 (terms below 1e-19 past those), and cot for the fold. */
+__device__ double rnd_tanpi(double t)
+{
+    double s = t < 0.0 ? -t : t, x, x2, sn, cs, r;
+    int fold = s > 0.25;
+    if (fold)
+        s = 0.5 - s;
+    x = s * 3.14159265358979323846;
+    x2 = x * x;
+    sn = -1.0 / 355687428096000.0;
+    sn = sn * x2 + 1.0 / 1307674368000.0;
+    sn = sn * x2 - 1.0 / 6227020800.0;
+    sn = sn * x2 + 1.0 / 39916800.0;
+    sn = sn * x2 - 1.0 / 362880.0;
+    sn = sn * x2 + 1.0 / 5040.0;
+    sn = sn * x2 - 1.0 / 120.0;
+    sn = sn * x2 + 1.0 / 6.0;
+    sn = 1.0 - sn * x2;
+    sn = sn * x;
+    cs = 1.0 / 6402373705728000.0;
+    cs = cs * x2 - 1.0 / 20922789888000.0;
+    cs = cs * x2 + 1.0 / 87178291200.0;
+    cs = cs * x2 - 1.0 / 479001600.0;
+    cs = cs * x2 + 1.0 / 3628800.0;
+    cs = cs * x2 - 1.0 / 40320.0;
+    cs = cs * x2 + 1.0 / 720.0;
+    cs = cs * x2 - 1.0 / 24.0;
+    cs = cs * x2 + 0.5;
+    cs = 1.0 - cs * x2;
+    r = fold ? cs / sn : sn / cs;
+    return t < 0.0 ? -r : r;
+}
+
+/* Draw `dist` of the family from word x, parameters a and b (as NumPy
+ * names them: lognormal mean, sigma; laplace, logistic, gumbel loc,
+ * scale; rayleigh scale in b; weibull, pareto, power a; geometric p in
+ * a). Each is the inverse CDF (or NumPy's transform) of the word's open
+ * uniform u or standard exponential E, in IEEE operations and ember's own
+ * log and exp. */
+__device__ double rnd_word_value(int dist, unsigned long long x, double a,
+                                 double b)
+{
+    double u = rnd_open(x), e, r;
+    switch (dist) {
+    case RND_LOGNORMAL:
+        return rnd_exp(a + b * rnd_ppnd(u));
+    case RND_LAPLACE:
+        return u < 0.5 ? a + b * rnd_log(u + u)
+                       : a - b * rnd_log(2.0 - (u + u));
+    case RND_LOGISTIC:
+        return a + b * rnd_log(u / (1.0 - u));
+    case RND_GUMBEL:
+        return a - b * rnd_log(-rnd_log(u));
+    case RND_RAYLEIGH:
+        return b * sqrt(2.0 * rnd_stdexp(x));
+    case RND_WEIBULL: /* E^(1/a), as NumPy's pow(E, 1/a) */
+        if (a == 0.0)
+            return 0.0;
+        e = rnd_stdexp(x);
+        r = 1.0 / a;
+        if (e == 0.0)
+            return r == 0.0 ? 1.0 : 0.0;
+        return rnd_exp(rnd_log(e) * r);
+    case RND_PARETO:
+        return rnd_expm1(rnd_stdexp(x) / a);
+    case RND_POWER: /* u^(1/a) */
+        return rnd_exp(rnd_log(u) / a);
+    case RND_CAUCHY:
+        return rnd_tanpi(u - 0.5);
+    default: /* RND_GEOMETRIC: the trials to the first success */
+        if (a >= 1.0)
+            return 1.0;
+        return ceil(rnd_log(u) / rnd_log1p(-a));
+    }
+}
+
+/* The family's value as RND_T: geometric's counts clamp to INT64_MAX, as
+ * NumPy's do. */
+__device__ __forceinline__ RND_T rnd_word_t(int dist, double v)
+{
+    if (dist == RND_GEOMETRIC)
+        return (RND_T)(v >= 9223372036854775808.0 ? 9223372036854775807LL
+                                                  : (long long)v);
+    return (RND_T)v;
+}
+#endif
+
 #define RND_A(e) (pa ? pa[e] : a)
 #define RND_B(e) (pb ? pb[e] : b)
 #if RND_DIST == 0 || RND_DIST == 1
@@ -237,8 +367,10 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
 #define RND_FROM_WORD(e, x) \
     ((RND_T)(RND_A(e) + RND_B(e) * rnd_ppnd(rnd_open(x))))
 #elif RND_DIST == 5
+#define RND_FROM_WORD(e, x) ((RND_T)(RND_B(e) * rnd_stdexp(x)))
+#elif RND_DIST == 10
 #define RND_FROM_WORD(e, x) \
-    ((RND_T)(RND_B(e) * -rnd_log(((double)((x) >> 11) + 1.0) * RND_2M53)))
+    rnd_word_t(dist, rnd_word_value(dist, x, RND_A(e), RND_B(e)))
 #endif
 
 #if RND_CUDA
@@ -262,7 +394,7 @@ __device__ __forceinline__ void rnd_store(RND_T *out, long long e,
 }
 #endif
 
-extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo)
+extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
 {
     const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
     const long long T = (long long)gridDim.x * blockDim.x;
@@ -283,6 +415,7 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
     (void)jm_lo;
     (void)ja_hi;
     (void)ja_lo;
+    (void)dist;
 #if RND_KIND != RND_KEYED
     const rnd_u128 jm = {jm_hi, jm_lo}, ja = {ja_hi, ja_lo};
     rnd_src start;

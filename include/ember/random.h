@@ -44,6 +44,19 @@ typedef enum em_random_dist {
     EM_RANDOM_BINOMIAL = 8,    /* keyed: n c0, p b; int64 */
     EM_RANDOM_INTEGERS = 9,    /* keyed: c1 + [0, c0) (c0 = 0: 2^64), wrapped
                                   to the dtype; int32/64, uint32/64 */
+    /* One-word transforms (word, float32/64 unless said; one kernel per
+     * dtype serves all of them): */
+    EM_RANDOM_LOGNORMAL = 10,  /* exp(a + b z), z as NORMAL's */
+    EM_RANDOM_LAPLACE = 11,    /* loc a, scale b: inverse CDF of u */
+    EM_RANDOM_LOGISTIC = 12,   /* a + b log(u / (1 - u)) */
+    EM_RANDOM_GUMBEL = 13,     /* a - b log(-log u) */
+    EM_RANDOM_RAYLEIGH = 14,   /* b sqrt(2 E), E as EXPONENTIAL's */
+    EM_RANDOM_WEIBULL = 15,    /* E^(1/a) (a = 0: 0) */
+    EM_RANDOM_PARETO = 16,     /* exp(E / a) - 1 */
+    EM_RANDOM_POWER = 17,      /* u^(1/a) */
+    EM_RANDOM_CAUCHY = 18,     /* tan(pi (u - 1/2)) */
+    EM_RANDOM_GEOMETRIC = 19,  /* p a: ceil(log u / log1p(-p)), >= 1, to
+                                  INT64_MAX; int64 */
     EM_RANDOM_DIST_COUNT
 } em_random_dist;
 

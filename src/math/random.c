@@ -10,7 +10,7 @@
 #include "core/embedded.h"
 #include "core/strbuf.h"
 
-#define RND_VERSION 3u
+#define RND_VERSION 4u
 /* A cuda thread's run of consecutive elements: long enough that the
  * PCG64 jump to its start (up to 64 squarings of 128-bit numbers) is a
  * small part of the run's cost. */
@@ -38,9 +38,19 @@ static int dtype_ok(em_random_dist dist, em_dtype t)
     case EM_RANDOM_NORMAL:
     case EM_RANDOM_EXPONENTIAL:
     case EM_RANDOM_GAMMA:
+    case EM_RANDOM_LOGNORMAL:
+    case EM_RANDOM_LAPLACE:
+    case EM_RANDOM_LOGISTIC:
+    case EM_RANDOM_GUMBEL:
+    case EM_RANDOM_RAYLEIGH:
+    case EM_RANDOM_WEIBULL:
+    case EM_RANDOM_PARETO:
+    case EM_RANDOM_POWER:
+    case EM_RANDOM_CAUCHY:
         return t == EM_FLOAT32 || t == EM_FLOAT64;
     case EM_RANDOM_POISSON:
     case EM_RANDOM_BINOMIAL:
+    case EM_RANDOM_GEOMETRIC:
         return t == EM_INT64;
     case EM_RANDOM_INTEGERS:
         return t == EM_INT32 || t == EM_INT64 || t == EM_UINT32 ||
@@ -174,7 +184,9 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     if (n == 0)
         return EM_OK;
     dev = out->device;
-    d.dist = (uint32_t)dist;
+    /* the one-word transforms share their kernel (dist is an argument) */
+    d.dist = (uint32_t)(dist >= EM_RANDOM_LOGNORMAL ? EM_RANDOM_LOGNORMAL
+                                                     : dist);
     d.dtype = (uint32_t)out->dtype;
     memcpy(key.w, &d, sizeof d);
     if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=
@@ -214,14 +226,14 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
              *pb = p->pb ? p->pb->data : NULL;
         unsigned long long j[4] = {jump[0], jump[1], jump[2], jump[3]};
         unsigned long long w[6], pre[3], c0 = p->c0, c1 = p->c1;
-        int npre = st->npre, has32 = st->has32 ? 1 : 0;
+        int npre = st->npre, has32 = st->has32 ? 1 : 0, kd = (int)dist;
         unsigned h32 = st->half;
         double a = p->a, b = p->b;
         void *args[] = {&op,     &n,      &per,    &gen,   &w[0],  &w[1],
                         &w[2],   &w[3],   &w[4],   &w[5],  &npre,  &pre[0],
                         &pre[1], &pre[2], &has32,  &h32,   &a,     &b,
                         &c0,     &c1,     &vec,   &pa,    &pb,
-                        &j[0],   &j[1],   &j[2],  &j[3]};
+                        &j[0],   &j[1],   &j[2],  &j[3],  &kd};
         for (int i = 0; i < 6; i++)
             w[i] = st->words[i];
         for (int i = 0; i < 3; i++)

@@ -19,6 +19,8 @@ SeedSequence = _np.random.SeedSequence
 # em_random_dist (include/ember/random.h)
 BITS64, BITS32, UNIFORM, UNIFORM32, NORMAL, EXPONENTIAL = range(6)
 GAMMA, POISSON, BINOMIAL, INTEGERS = range(6, 10)
+(LOGNORMAL, LAPLACE, LOGISTIC, GUMBEL, RAYLEIGH, WEIBULL, PARETO, POWER,
+ CAUCHY, GEOMETRIC) = range(10, 20)
 _HALVES = (BITS32, UNIFORM32)
 
 _M64 = _s.M64

@@ -7,6 +7,7 @@ every ember device, NumPy's distribution, not NumPy's numbers. Arrays are
 made on the current device; results of size=None are 0-d arrays (as
 CuPy's), so no draw waits on the device.
 """
+import math
 import operator
 
 import numpy as _np
@@ -192,9 +193,10 @@ class Generator:
     def gamma(self, shape, scale=1.0, size=None):
         return self._gamma(shape, scale, size, _F64, None)
 
-    def _gamma(self, shape, scale, size, dt, out):
-        _nonneg(shape, "shape < 0")
-        _nonneg(scale, "scale < 0")
+    def _gamma(self, shape, scale, size, dt, out, checked=False):
+        if not checked:
+            _nonneg(shape, "shape < 0")
+            _nonneg(scale, "scale < 0")
         if is_array(shape) or is_array(scale):
             shp, (pa, pb) = self._per_element(size, shape, scale)
             return self._keyed(_b.GAMMA, dt, shp if out is None else None,
@@ -237,6 +239,220 @@ class Generator:
         check(ni >= 0, "n < 0")
         check(0 <= fp <= 1, "p < 0, p > 1 or p is NaN")
         return self._keyed(_b.BINOMIAL, i64, size, 0.0, fp, c0=ni)
+
+    # ---- one word an element: the one-word transforms ------------------
+    def _word(self, dist, dt, size, a=0.0, b=1.0):
+        """A one-word draw of dist with parameters a and b (scalars, or
+        arrays broadcast per element)."""
+        if is_array(a) or is_array(b):
+            shape, (pa, pb) = self._per_element(size, a, b)
+            o = ember.empty(shape, dtype=dt)
+            self._bit_generator._fill(o, dist, pa=pa, pb=pb)
+            return o
+        o = ember.empty(shape_of(size), dtype=dt)
+        self._bit_generator._fill(o, dist, scalar(a, "a"), scalar(b, "b"))
+        return o
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        _nonneg(sigma, "sigma < 0")
+        return self._word(_b.LOGNORMAL, _F64, size, mean, sigma)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        _nonneg(scale, "scale < 0")
+        return self._word(_b.LAPLACE, _F64, size, loc, scale)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        _nonneg(scale, "scale < 0")
+        return self._word(_b.LOGISTIC, _F64, size, loc, scale)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        _nonneg(scale, "scale < 0")
+        return self._word(_b.GUMBEL, _F64, size, loc, scale)
+
+    def rayleigh(self, scale=1.0, size=None):
+        _nonneg(scale, "scale < 0")
+        return self._word(_b.RAYLEIGH, _F64, size, 0.0, scale)
+
+    def weibull(self, a, size=None):
+        _nonneg(a, "a < 0")
+        return self._word(_b.WEIBULL, _F64, size, a)
+
+    def pareto(self, a, size=None):
+        _positive(a, "a <= 0")
+        return self._word(_b.PARETO, _F64, size, a)
+
+    def power(self, a, size=None):
+        _positive(a, "a <= 0")
+        return self._word(_b.POWER, _F64, size, a)
+
+    def standard_cauchy(self, size=None):
+        return self._word(_b.CAUCHY, _F64, size)
+
+    def geometric(self, p, size=None):
+        _all(p, lambda v: (v > 0) & (v <= 1),
+             "p <= 0, p > 1 or p contains NaNs")
+        return self._word(_b.GEOMETRIC, _np.dtype(_np.int64), size, p)
+
+    # ---- compositions: existing fills and single-operation ufunc steps --
+    # Each arithmetic step below is one ember ufunc call of one IEEE
+    # operation (+ - * / sqrt), never a fused expression, so it rounds the
+    # same on every device (no contraction into a fused multiply-add).
+    @staticmethod
+    def _cshape(size, *params):
+        """The result shape of a composite: size, which the parameters'
+        shapes must broadcast to, or their broadcast shape."""
+        b = ember.broadcast_shapes(*(q.shape if isinstance(q, ember.ndarray)
+                                     else () for q in params))
+        if size is None:
+            return b
+        s = shape_of(size)
+        if ember.broadcast_shapes(s, b) != s:
+            raise ValueError("shape mismatch: objects cannot be broadcast "
+                             "to a single shape")
+        return s
+
+    def _chi2(self, df, shape):
+        """Chi-square(df) as 2 Gamma(df / 2): the halving is exact and the
+        doubling is the gamma kernel's scale."""
+        return self._gamma(df * 0.5, 2.0, shape, _F64, None, checked=True)
+
+    def chisquare(self, df, size=None):
+        _positive(df, "df <= 0")
+        d = _param(df)
+        return self._chi2(d, self._cshape(size, d))
+
+    def standard_t(self, df, size=None):
+        _positive(df, "df <= 0")
+        d = _param(df)
+        shape = self._cshape(size, d)
+        z = self.standard_normal(shape)
+        h = d * 0.5
+        g = self._gamma(h, 1.0, shape, _F64, None, checked=True)
+        # NumPy's sqrt(df/2) z / sqrt(G)
+        return (z * _sqrt(h)) / ember.sqrt(g)
+
+    def f(self, dfnum, dfden, size=None):
+        _positive(dfnum, "dfnum <= 0")
+        _positive(dfden, "dfden <= 0")
+        n, d = _param(dfnum), _param(dfden)
+        shape = self._cshape(size, n, d)
+        x = self._chi2(n, shape)
+        y = self._chi2(d, shape)
+        return (x * d) / (y * n)
+
+    def _ncx2(self, d, c, shape):
+        """NumPy's method: Chi2(df - 1) + (z + sqrt(nonc))^2 where df > 1,
+        else Chi2(df + 2 Poisson(nonc / 2)); NaN where nonc is NaN."""
+        hd, hc = host(d, _F64), host(c, _F64)
+        if 0 in shape:
+            return ember.empty(shape, dtype=_F64)
+        dd = ember.broadcast_to(ember.asarray(d, dtype=_F64), shape)
+        cc = ember.broadcast_to(ember.asarray(c, dtype=_F64), shape)
+        big = dd > 1.0
+        res = None
+        if _np.any(hd > 1):
+            dm = ember.where(big, dd - 1.0, 0.0)
+            n = self.standard_normal(shape) + ember.sqrt(cc)
+            res = self._chi2(dm, shape) + n * n
+        if not _np.all(hd > 1):
+            lam = ember.where(big | ember.isnan(cc), 0.0,
+                              ember.minimum(cc * 0.5, _POISSON_LAM_MAX))
+            i = self._keyed(_b.POISSON, _np.dtype(_np.int64), shape,
+                            pa=ember.ascontiguousarray(lam))
+            sh = i.astype(_F64) + dd * 0.5
+            small = self._gamma(sh, 2.0, shape, _F64, None, checked=True)
+            res = small if res is None else ember.where(big, res, small)
+        if _np.any(_np.isnan(hc)):
+            res = ember.where(ember.isnan(cc), _np.nan, res)
+        return res
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        _positive(df, "df <= 0")
+        _nonneg(nonc, "nonc < 0")
+        d, c = _param(df), _param(nonc)
+        return self._ncx2(d, c, self._cshape(size, d, c))
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        _positive(dfnum, "dfnum <= 0")
+        _positive(dfden, "dfden <= 0")
+        _nonneg(nonc, "nonc < 0")
+        n, d, c = _param(dfnum), _param(dfden), _param(nonc)
+        shape = self._cshape(size, n, d, c)
+        t = self._ncx2(n, c, shape) * d
+        return t / (self._chi2(d, shape) * n)
+
+    def triangular(self, left, mode, right, size=None):
+        hl, hm, hr = host(left, _F64), host(mode, _F64), host(right, _F64)
+        check(not _np.any(hl > hm), "left > mode")
+        check(not _np.any(hm > hr), "mode > right")
+        check(not _np.any(hl == hr), "left == right")
+        lo, md, hi = _param(left), _param(mode), _param(right)
+        shape = self._cshape(size, lo, md, hi)
+        # NumPy's steps, in its order
+        base = hi - lo
+        leftbase = md - lo
+        ratio = leftbase / base
+        leftprod = leftbase * base
+        rightprod = (hi - md) * base
+        u = self.random(shape)
+        a = lo + ember.sqrt(u * leftprod)
+        b = hi - ember.sqrt((1.0 - u) * rightprod)
+        return ember.where(u <= ratio, a, b)
+
+    def wald(self, mean, scale, size=None):
+        _positive(mean, "mean <= 0")
+        _positive(scale, "scale <= 0")
+        mu, sc = _param(mean), _param(scale)
+        shape = self._cshape(size, mu, sc)
+        # NumPy's steps, in its order: Y = mean z z, X = mean (1 - 2 / (1
+        # + sqrt(1 + 4 scale / Y))) (the form without cancellation)
+        z = self.standard_normal(shape)
+        y = (mu * z) * z
+        t = ember.sqrt(1.0 + (4.0 * sc) / y)
+        x = mu * (1.0 - 2.0 / (1.0 + t))
+        u = self.random(shape)
+        return ember.where(u <= mu / (mu + x), x, (mu * mu) / x)
+
+    def dirichlet(self, alpha, size=None):
+        ha = host(alpha, _F64)
+        k = len(ha)
+        if ha.ndim != 1:
+            raise ValueError("alpha must be a one-dimensional sequence of "
+                             "floats")
+        check(not _np.any(ha < 0), "alpha < 0")
+        shape = shape_of(size) + (k,)
+        g = self._gamma(ember.asarray(ha), 1.0, shape, _F64, None,
+                        checked=True)
+        if k == 0 or 0 in shape:
+            return g
+        # The row sums by a fixed pairwise order of single additions, so
+        # they round the same on every device.
+        s = g
+        while s.shape[-1] > 1:
+            m = s.shape[-1] // 2
+            t = s[..., :m] + s[..., m:2 * m]
+            if s.shape[-1] % 2:
+                t = ember.concatenate([t, s[..., 2 * m:]], axis=-1)
+            s = t
+        # all-zero alphas give zeros, as NumPy's
+        return ember.where(s == 0.0, 0.0, g / s)
+
+    def negative_binomial(self, n, p, size=None):
+        hn, hp = host(n, _F64), host(p, _F64)
+        check(not _np.any(_np.isnan(hn)), "n must not be NaN")
+        check(not _np.any(hn <= 0), "n <= 0")
+        _all(p, lambda v: (v > 0) & (v <= 1),
+             "p <= 0, p > 1 or p contains NaNs")
+        with _np.errstate(all="ignore"):
+            lam = (1 - hp) / hp * (hn + 10 * _np.sqrt(hn))
+        check(not _np.any(lam > _POISSON_LAM_MAX),
+              "n too large or p too small, see Generator.negative_binomial "
+              "Notes")
+        nn, pp = _param(n), _param(p)
+        shape = self._cshape(size, nn, pp)
+        # the gamma-Poisson mixture: Poisson(Gamma(n, (1 - p) / p))
+        y = self._gamma(nn, (1.0 - pp) / pp, shape, _F64, None, checked=True)
+        return self._keyed(_b.POISSON, _np.dtype(_np.int64), shape, pa=y)
 
     # ---- composites ------------------------------------------------------
     def _perm_index(self, n):
@@ -374,6 +590,26 @@ def _all(x, ok, msg):
     fails it)."""
     v = host(x, _F64) if is_array(x) else _np.float64(scalar(x, "parameter"))
     check(bool(_np.all(ok(v))), msg)
+
+
+def _positive(x, msg):
+    """NumPy's positive check: 0 and -0.0 fail it, NaN passes."""
+    _all(x, lambda v: ~(v <= 0), msg)
+
+
+def _param(x):
+    """A parameter of a composite: a Python float, or, array-valued, a
+    float64 ember array (the steps are ember ufunc calls on it)."""
+    if is_array(x):
+        return ember.asarray(host(x, _F64) if not isinstance(x, ember.ndarray)
+                             else x, dtype=_F64)
+    return scalar(x, "parameter")
+
+
+def _sqrt(x):
+    """sqrt of a parameter: IEEE's correctly rounded root either way."""
+    return ember.sqrt(x) if isinstance(x, ember.ndarray) else math.sqrt(x) \
+        if x >= 0 else float("nan")
 
 
 def _nonneg(x, msg):

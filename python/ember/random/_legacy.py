@@ -11,7 +11,7 @@ import numpy as _np
 
 from ember.random._bitgen import Philox
 from ember.random._generator import Generator
-from ember.random._util import norm_dtype
+from ember.random._util import host, norm_dtype
 
 
 class RandomState:
@@ -56,34 +56,122 @@ class RandomState:
         return self._gen.integers(low, high, size=size, endpoint=True)
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
-        return _as(self._gen.uniform(low, high, size), dtype)
+        dt = _fdt(dtype)
+        return _as(self._gen.uniform(low, high, size), dt)
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
-        return _as(self._gen.normal(loc, scale, size), dtype)
+        dt = _fdt(dtype)
+        return _as(self._gen.normal(loc, scale, size), dt)
 
     def standard_normal(self, size=None, dtype=float):
         return self._gen.standard_normal(size, dtype=dtype)
 
-    def exponential(self, scale=1.0, size=None):
-        return self._gen.exponential(scale, size)
+    def exponential(self, scale=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.exponential(scale, size), dt)
 
-    def standard_exponential(self, size=None):
-        return self._gen.standard_exponential(size)
+    def standard_exponential(self, size=None, dtype=float):
+        return self._gen.standard_exponential(size, dtype=_fdt(dtype))
 
-    def gamma(self, shape, scale=1.0, size=None):
-        return self._gen.gamma(shape, scale, size)
+    def gamma(self, shape, scale=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.gamma(shape, scale, size), dt)
 
-    def standard_gamma(self, shape, size=None):
-        return self._gen.standard_gamma(shape, size)
+    def standard_gamma(self, shape, size=None, dtype=float):
+        return self._gen.standard_gamma(shape, size, dtype=_fdt(dtype))
 
-    def beta(self, a, b, size=None):
-        return self._gen.beta(a, b, size)
+    def beta(self, a, b, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.beta(a, b, size), dt)
 
-    def poisson(self, lam=1.0, size=None):
-        return self._gen.poisson(lam, size)
+    def poisson(self, lam=1.0, size=None, dtype=int):
+        dt = _idt(dtype)
+        return _as(self._gen.poisson(lam, size), dt)
 
-    def binomial(self, n, p, size=None):
-        return self._gen.binomial(n, p, size)
+    def binomial(self, n, p, size=None, dtype=int):
+        dt = _idt(dtype)
+        return _as(self._gen.binomial(n, p, size), dt)
+
+    # NumPy's (and CuPy's) other legacy distributions, with CuPy's dtype=.
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.lognormal(mean, sigma, size), dt)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.laplace(loc, scale, size), dt)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.logistic(loc, scale, size), dt)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.gumbel(loc, scale, size), dt)
+
+    def rayleigh(self, scale=1.0, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.rayleigh(scale, size), dt)
+
+    def weibull(self, a, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.weibull(a, size), dt)
+
+    def pareto(self, a, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.pareto(a, size), dt)
+
+    def power(self, a, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.power(a, size), dt)
+
+    def standard_cauchy(self, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.standard_cauchy(size), dt)
+
+    def geometric(self, p, size=None, dtype=int):
+        dt = _idt(dtype)
+        return _as(self._gen.geometric(p, size), dt)
+
+    def chisquare(self, df, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.chisquare(df, size), dt)
+
+    def standard_t(self, df, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.standard_t(df, size), dt)
+
+    def f(self, dfnum, dfden, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.f(dfnum, dfden, size), dt)
+
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.noncentral_chisquare(df, nonc, size), dt)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.noncentral_f(dfnum, dfden, nonc, size), dt)
+
+    def triangular(self, left, mode, right, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.triangular(left, mode, right, size), dt)
+
+    def wald(self, mean, scale, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.wald(mean, scale, size), dt)
+
+    def dirichlet(self, alpha, size=None, dtype=float):
+        dt = _fdt(dtype)
+        # the legacy API refuses a zero alpha too (NumPy's RandomState)
+        if not isinstance(alpha, (int, float, _np.number)) and \
+                _np.any(host(alpha, _np.float64) <= 0):
+            raise ValueError("alpha <= 0")
+        return _as(self._gen.dirichlet(alpha, size), dt)
+
+    def negative_binomial(self, n, p, size=None, dtype=int):
+        dt = _idt(dtype)
+        return _as(self._gen.negative_binomial(n, p, size), dt)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn",
                             tol=1e-8):
@@ -105,10 +193,24 @@ class RandomState:
         return self._gen.integers(0, _np.iinfo(_np.int64).max, size=size)
 
 
-def _as(a, dtype):
+def _fdt(dtype):
+    """CuPy's float dtype= (float32 or float64), checked before a draw."""
     dt = norm_dtype(dtype)
     if dt.kind != "f" or dt.itemsize not in (4, 8):
         raise TypeError(f"Unsupported dtype {dt!r}")
+    return dt
+
+
+def _idt(dtype):
+    """CuPy's int dtype= of the discrete draws (int32 or int64)."""
+    dt = norm_dtype(dtype)
+    if dt.kind != "i" or dt.itemsize not in (4, 8):
+        raise TypeError(f"Unsupported dtype {dt!r}: int32 or int64")
+    return dt
+
+
+def _as(a, dt):
+    """a as dtype dt (checked by _fdt or _idt before the draw)."""
     return a if a.dtype == dt else a.astype(dt)
 
 
@@ -150,5 +252,10 @@ _NAMES = ("rand", "randn", "randint", "random_integers", "random_sample",
           "random", "ranf", "sample", "uniform", "normal", "standard_normal",
           "exponential", "standard_exponential", "gamma", "standard_gamma",
           "beta", "poisson", "binomial", "multivariate_normal", "choice",
-          "permutation", "shuffle", "bytes", "get_state", "set_state")
+          "permutation", "shuffle", "bytes", "get_state", "set_state",
+          "lognormal", "laplace", "logistic", "gumbel", "rayleigh",
+          "weibull", "pareto", "power", "standard_cauchy", "geometric",
+          "chisquare", "standard_t", "f", "noncentral_chisquare",
+          "noncentral_f", "triangular", "wald", "dirichlet",
+          "negative_binomial")
 FUNCTIONS = {n: _forward(n) for n in _NAMES}
