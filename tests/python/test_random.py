@@ -489,7 +489,10 @@ def test_cuda_kernels_compile_with_nvrtc():
                              (6, "double", "double2", 2),
                              (7, "long long", "longlong2", 2),
                              (8, "long long", "longlong2", 2),
-                             (9, "int", "int4", 4)]:
+                             (9, "int", "int4", 4),
+                             (10, "double", "double2", 2),
+                             (10, "float", "float4", 4),
+                             (10, "long long", "longlong2", 2)]:
         src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n"
                f"#define RND_T {t}\n#define RND_VEC {vec}\n"
                f"#define RND_VW {vw}\n") + body
@@ -509,12 +512,18 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
     unsigned long long p1, unsigned long long p2, int has32, unsigned int h32,
     double a, double b, unsigned long long c0, unsigned long long c1, int vec,
     unsigned long long j0, unsigned long long j1, unsigned long long j2,
-    unsigned long long j3)
+    unsigned long long j3, int dist)
 {
     rnd_fill(out, n, per, gen, s0, s1, s2, s3, s4, s5, npre, p0, p1, p2,
-             has32, h32, a, b, c0, c1, vec, 0, 0, j0, j1, j2, j3);
+             has32, h32, a, b, c0, c1, vec, 0, 0, j0, j1, j2, j3, dist);
 }
 """
+
+
+# The one-word family (em_random_dist 10..19) is one kernel per dtype,
+# the distribution an argument: one compile checks all of a dtype's.
+FAMILY_F = (10, 11, 12, 13, 14, 15, 16, 17, 18)
+FAMILY_I = (19,)
 
 
 @pytest.mark.parametrize("dist,ctype,vec,vw,npdt,gen", [
@@ -523,14 +532,28 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
     (2, "double", "double2", 2, np.float64, "pcg64"),
     (4, "float", "float4", 4, np.float32, "pcg64"),
     (7, "long long", "longlong2", 2, np.int64, "pcg64"),
+    (FAMILY_F, "double", "double2", 2, np.float64, "pcg64"),
+    (FAMILY_F, "double", "double2", 2, np.float64, "philox"),
+    (FAMILY_I, "long long", "longlong2", 2, np.int64, "pcg64"),
 ])
 def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                                                           vw, npdt, gen):
     from ember import _ember
+    dists = dist if isinstance(dist, tuple) else (dist,)
+    kd = min(dists[0], 10)
     body = "".join((KERNELS / f).read_text() for f in
                    ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
-    src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n#define RND_T {ctype}\n"
+    src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
            f"#define RND_VEC {vec}\n#define RND_VW {vw}\n") + body + WRAP
+    k = ember.RawKernel(src, "rnd_fill_t")
+    for d in dists:
+        _cuda_schedule_case(k, d, npdt, gen)
+
+
+def _cuda_schedule_case(k, dist, npdt, gen):
+    from ember import _ember
+    # parameters every distribution takes (geometric's p = a in (0, 1])
+    a, b = (0.3, 30.0) if dist == 19 else (2.0, 30.0)
     with ember.Device("cpu"):
         bg = GENS[gen][0](17).bit_generator
         bg.random_raw(1)            # Philox: three buffered words
@@ -539,7 +562,7 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
         half = bg._half if bg._has32 else None
         n = 1001
         want = ember.empty(n, dtype=npdt)
-        _ember._random_fill(want, bg._gen, words, pre, half, dist, 2.0, 30.0,
+        _ember._random_fill(want, bg._gen, words, pre, half, dist, a, b,
                             0, 0)
         got = ember.zeros(n, dtype=npdt)
         pw = list(pre) + [0] * (3 - len(pre))
@@ -549,14 +572,14 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
         jm, ja = pcg_power(bg._inc if gen == "pcg64" else 1,
                            12 * (32 if dist == 3 else 64))
         jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
-        k = ember.RawKernel(src, "rnd_fill_t")
         k((3,), (4,), (got, np.int64(n), np.int64(64), np.int32(bg._gen),
                        *[np.uint64(x) for x in words], np.int32(len(pre)),
                        *[np.uint64(x) for x in pw],
                        np.int32(half is not None), np.uint32(half or 0),
-                       np.float64(2.0), np.float64(30.0), np.uint64(0),
-                       np.uint64(0), np.int32(1), *[np.uint64(x) for x in jw]))
-        np.testing.assert_array_equal(host(got), host(want))
+                       np.float64(a), np.float64(b), np.uint64(0),
+                       np.uint64(0), np.int32(1), *[np.uint64(x) for x in jw],
+                       np.int32(dist)))
+        np.testing.assert_array_equal(host(got), host(want), err_msg=str(dist))
 
 
 def test_multivariate_normal_moments(device):
@@ -609,3 +632,296 @@ def test_array_loc_and_scale_are_the_affine_of_the_standard_draw(device):
         y = host(er.default_rng(6).exponential(scale, size=(2, 3)))
     np.testing.assert_array_equal(x, loc + scale * z)
     np.testing.assert_array_equal(y, scale * e)
+
+
+
+# ---- the rest of NumPy's distributions --------------------------------
+# (name, args, mean, variance): the closed forms (variance None where the
+# sample variance is too noisy to check, or does not exist).
+_G = math.gamma
+MOMENTS = [
+    ("lognormal", (0.5, 0.4), math.exp(0.58),
+     (math.exp(0.16) - 1) * math.exp(1.16)),
+    ("laplace", (1.0, 2.0), 1.0, 8.0),
+    ("logistic", (1.0, 2.0), 1.0, 4 * math.pi ** 2 / 3),
+    ("gumbel", (1.0, 2.0), 1.0 + 2 * 0.5772156649015329,
+     math.pi ** 2 * 4 / 6),
+    ("rayleigh", (2.0,), 2 * math.sqrt(math.pi / 2), (4 - math.pi) / 2 * 4),
+    ("weibull", (1.5,), _G(1 + 1 / 1.5), _G(1 + 2 / 1.5) - _G(1 + 1 / 1.5) ** 2),
+    ("weibull", (0.7,), _G(1 + 1 / 0.7), None),
+    ("pareto", (5.0,), 1 / 4, 5 / (16 * 3)),
+    ("power", (2.0,), 2 / 3, 2 / (9 * 4)),
+    ("power", (0.3,), 0.3 / 1.3, 0.3 / (1.3 ** 2 * 2.3)),
+    ("standard_cauchy", (), None, None),
+    ("geometric", (0.2,), 5.0, 0.8 / 0.04),
+    ("geometric", (0.7,), 1 / 0.7, 0.3 / 0.49),
+    ("geometric", (1e-4,), 1e4, 0.9999 / 1e-8),
+    ("chisquare", (3.0,), 3.0, 6.0),
+    ("chisquare", (0.5,), 0.5, 1.0),
+    ("standard_t", (5.0,), 0.0, 5 / 3),
+    ("standard_t", (1.5,), 0.0, None),
+    ("f", (5.0, 10.0), 1.25, None),
+    ("noncentral_chisquare", (3.0, 2.0), 5.0, 14.0),
+    ("noncentral_chisquare", (0.5, 2.0), 2.5, 9.0),
+    ("noncentral_f", (3.0, 10.0, 2.0), 10 * 5 / (3 * 8), None),
+    ("triangular", (0.0, 1.0, 3.0), 4 / 3, 7 / 18),
+    ("wald", (1.3, 2.7), 1.3, 1.3 ** 3 / 2.7),
+    ("negative_binomial", (3, 0.4), 4.5, 11.25),
+    ("negative_binomial", (0.5, 0.9), 0.5 / 9, 0.5 * 0.1 / 0.81),
+]
+
+
+@pytest.mark.parametrize("name,args,mean,var", MOMENTS,
+                         ids=[f"{m[0]}{m[1]}" for m in MOMENTS])
+def test_more_distributions_moments_and_ks(device, name, args, mean, var):
+    """Each draw against its closed-form mean and variance, and against
+    NumPy's draws of the same distribution by the two-sample KS test."""
+    with ember.Device(device):
+        got = host(getattr(er.default_rng(42), name)(*args, size=N))
+    ref = getattr(np.random.default_rng(43), name)(*args, size=N)
+    assert got.dtype == ref.dtype and got.shape == (N,)
+    assert ks_ok(got, ref), (name, args, ks_stat(got, ref))
+    if mean is not None:
+        sd = math.sqrt(var) if var is not None else max(ref.std(), 1e-12)
+        assert abs(got.mean() - mean) < 5 * sd / math.sqrt(N), \
+            (name, got.mean(), mean)
+    if var is not None:
+        assert abs(got.var() / var - 1) < 0.1, (name, got.var(), var)
+    if name in ("geometric", "negative_binomial"):
+        assert got.min() >= (1 if name == "geometric" else 0)
+
+
+def test_the_moment_and_ks_checks_catch_a_wrong_parameter():
+    r = np.random.default_rng(0)
+    assert not ks_ok(r.lognormal(0.5, 0.4, N), r.lognormal(0.5, 0.44, N))
+    assert not ks_ok(r.geometric(0.2, N), r.geometric(0.21, N))
+    assert not ks_ok(r.standard_cauchy(N), 1.25 * r.standard_cauchy(N))
+
+
+def test_dirichlet_moments(device):
+    alpha = np.array([0.5, 2.0, 3.5, 1.0, 4.0])
+    with ember.Device(device):
+        x = host(er.default_rng(3).dirichlet(alpha, size=(N // 2, 2)))
+    assert x.shape == (N // 2, 2, 5) and x.dtype == np.float64
+    np.testing.assert_allclose(x.sum(axis=-1), 1.0, rtol=1e-14)
+    x = x.reshape(-1, 5)
+    a0 = alpha.sum()
+    np.testing.assert_allclose(x.mean(axis=0), alpha / a0, atol=0.004)
+    np.testing.assert_allclose(x.var(axis=0),
+                               alpha * (a0 - alpha) / (a0 ** 2 * (a0 + 1)),
+                               rtol=0.1)
+    ref = np.random.default_rng(4).dirichlet(alpha, N)
+    for c in range(5):
+        assert ks_ok(x[:, c], ref[:, c]), c
+
+
+def test_triangular_is_numpys_bit_for_bit(device):
+    """triangular is NumPy's steps over the uniform, which is NumPy's:
+    the same numbers for the same seed, scalar and array parameters."""
+    for kind in sorted(GENS):
+        mk, nmk = GENS[kind]
+        with ember.Device(device):
+            g = mk(8)
+            a = host(g.triangular(-1.0, 0.25, 2.0, size=1001))
+            b = host(g.triangular(ember.asarray([0.0, -3.0, 1.0]),
+                                  [1.0, -1.0, 1.0], [3.0, 5.0, 1.5],
+                                  size=(4, 3)))
+        r = nmk(8)
+        np.testing.assert_array_equal(a, r.triangular(-1.0, 0.25, 2.0, 1001))
+        np.testing.assert_array_equal(b, r.triangular([0.0, -3.0, 1.0],
+                                                      [1.0, -1.0, 1.0],
+                                                      [3.0, 5.0, 1.5],
+                                                      size=(4, 3)))
+
+
+NEW_NAMES = {
+    "lognormal": (0.0, 1.0), "laplace": (0.0, 1.0), "logistic": (0.0, 1.0),
+    "gumbel": (0.0, 1.0), "rayleigh": (1.0,), "weibull": (2.0,),
+    "pareto": (3.0,), "power": (2.0,), "standard_cauchy": (),
+    "geometric": (0.3,), "chisquare": (2.0,), "standard_t": (3.0,),
+    "f": (2.0, 7.0), "noncentral_chisquare": (2.0, 1.0),
+    "noncentral_f": (2.0, 7.0, 1.0), "triangular": (0.0, 0.5, 1.0),
+    "wald": (1.0, 1.0), "negative_binomial": (2, 0.5),
+}
+
+
+def test_more_distributions_shapes_dtypes_and_seeding(device):
+    with ember.Device(device):
+        for name, args in NEW_NAMES.items():
+            want = np.int64 if name in ("geometric", "negative_binomial") \
+                else np.float64
+            x = getattr(er.default_rng(9), name)(*args, size=(3, 4))
+            assert x.shape == (3, 4) and x.dtype == want, name
+            assert x.device == ember.Device(device)
+            y = getattr(er.default_rng(9), name)(*args, size=(3, 4))
+            np.testing.assert_array_equal(host(x), host(y), err_msg=name)
+            z = getattr(er.default_rng(9), name)(*args)
+            assert z.shape == () and z.dtype == want, name
+            assert getattr(er.default_rng(9), name)(*args, size=0).shape == (0,)
+            # the legacy API and CuPy's dtype=
+            rs = er.RandomState(1)
+            u = getattr(rs, name)(*args, size=5)
+            assert u.shape == (5,) and u.dtype == want, name
+            ldt = np.int32 if want == np.int64 else np.float32
+            v = getattr(er.RandomState(1), name)(*args, size=5, dtype=ldt)
+            assert v.dtype == ldt, name
+            np.testing.assert_array_equal(host(v), host(u).astype(ldt))
+            assert getattr(er, name)(*args, size=2).shape == (2,)
+            with pytest.raises(TypeError):
+                getattr(rs, name)(*args, size=2, dtype=np.int16)
+        d = er.default_rng(1).dirichlet([1.0, 2.0], size=3)
+        assert d.shape == (3, 2) and er.dirichlet([1, 1]).shape == (2,)
+        assert er.RandomState(0).dirichlet([1, 1], 2, dtype=np.float32).dtype \
+            == np.float32
+
+
+def test_cupy_stream_example():
+    """CuPy's examples/stream/curand.py, on ember."""
+    import ember as cupy
+    rand = cupy.random.RandomState(seed=1)
+    s = cupy.cuda.Stream()
+    with s:
+        y = rand.lognormal(size=(1, 3))
+        s.synchronize()
+    assert y.shape == (1, 3) and y.dtype == np.float64
+    assert (host(y) > 0).all()
+
+
+# parameter arrays: (name, per-column parameters)
+MORE_ARRAYS = [
+    ("lognormal", ([0.0, 1.0], [0.5, 0.2])),
+    ("laplace", ([0.0, 5.0], [1.0, 0.5])),
+    ("logistic", ([-1.0, 2.0], [2.0, 1.0])),
+    ("gumbel", ([0.0, 3.0], [1.0, 4.0])),
+    ("rayleigh", ([1.0, 3.0],)),
+    ("weibull", ([0.8, 3.0],)),
+    ("pareto", ([2.0, 6.0],)),
+    ("power", ([0.5, 4.0],)),
+    ("geometric", ([0.05, 0.6],)),
+    ("chisquare", ([1.0, 9.0],)),
+    ("standard_t", ([2.0, 30.0],)),
+    ("f", ([2.0, 8.0], [5.0, 20.0])),
+    ("noncentral_chisquare", ([0.7, 4.0], [3.0, 0.5])),
+    ("noncentral_f", ([0.7, 4.0], [6.0, 12.0], [3.0, 0.5])),
+    ("triangular", ([0.0, -2.0], [0.1, 0.0], [1.0, 3.0])),
+    ("wald", ([0.5, 3.0], [1.0, 4.0])),
+    ("negative_binomial", ([1.5, 20.0], [0.3, 0.8])),
+]
+
+
+@pytest.mark.parametrize("name,args", MORE_ARRAYS,
+                         ids=[d[0] for d in MORE_ARRAYS])
+def test_more_array_parameters_broadcast(device, name, args):
+    n = 6000
+    with ember.Device(device):
+        eargs = [ember.asarray(args[0])] + list(args[1:])
+        got = host(getattr(er.default_rng(1), name)(*eargs, size=(n, 2)))
+        bare = host(getattr(er.default_rng(1), name)(*eargs))
+        with pytest.raises(ValueError):
+            getattr(er.default_rng(1), name)(*eargs, size=(n, 3))
+    ref = getattr(np.random.default_rng(2), name)(*args, size=(n, 2))
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+    assert bare.shape == (2,)
+    for c in range(2):
+        assert ks_ok(got[:, c], ref[:, c]), (name, c,
+                                             ks_stat(got[:, c], ref[:, c]))
+
+
+@pytest.mark.parametrize("name", ["lognormal", "laplace", "logistic", "gumbel",
+                                  "rayleigh", "weibull", "pareto", "power",
+                                  "geometric"])
+def test_word_draws_per_element_parameters_are_the_scalar_draws(device, name):
+    """A one-word draw with array parameters uses element i's word with
+    element i's parameters: equal ones give the scalar call's numbers."""
+    args = NEW_NAMES[name]
+    with ember.Device(device):
+        x = host(getattr(er.default_rng(5), name)(*args, size=7))
+        arr = [ember.full(7, args[0])] + list(args[1:])
+        y = host(getattr(er.default_rng(5), name)(*arr))
+    np.testing.assert_array_equal(x, y)
+
+
+MORE_ERRORS = [
+    lambda g: g.lognormal(0, -1),
+    lambda g: g.lognormal(0, [1, -0.0]),
+    lambda g: g.laplace(0, -1),
+    lambda g: g.logistic(0, -0.0),
+    lambda g: g.gumbel(0, [-1, 1]),
+    lambda g: g.rayleigh(-1),
+    lambda g: g.weibull(-0.0),
+    lambda g: g.pareto(0),
+    lambda g: g.pareto([1, -1]),
+    lambda g: g.power(0),
+    lambda g: g.geometric(0),
+    lambda g: g.geometric(1.5),
+    lambda g: g.geometric(np.nan),
+    lambda g: g.geometric([0.5, 0]),
+    lambda g: g.chisquare(0),
+    lambda g: g.chisquare([1, -1]),
+    lambda g: g.standard_t(0),
+    lambda g: g.f(0, 1),
+    lambda g: g.f(1, -1),
+    lambda g: g.noncentral_chisquare(0, 1),
+    lambda g: g.noncentral_chisquare(1, -1),
+    lambda g: g.noncentral_f(0, 1, 1),
+    lambda g: g.noncentral_f(1, 0, 1),
+    lambda g: g.noncentral_f(1, 1, -1),
+    lambda g: g.triangular(1, 0, 2),
+    lambda g: g.triangular(0, 3, 2),
+    lambda g: g.triangular(1, 1, 1),
+    lambda g: g.triangular([0, 1], 1, [2, 1]),
+    lambda g: g.wald(0, 1),
+    lambda g: g.wald(1, 0),
+    lambda g: g.dirichlet([1, -1]),
+    lambda g: g.dirichlet(1),
+    lambda g: g.dirichlet([[1, 1]]),
+    lambda g: g.negative_binomial(0, 0.5),
+    lambda g: g.negative_binomial(np.nan, 0.5),
+    lambda g: g.negative_binomial(1, 0),
+    lambda g: g.negative_binomial(1, 1.5),
+    lambda g: g.negative_binomial(1e30, 1e-10),
+    lambda g: g.chisquare([1.0, 2.0], size=3),
+    lambda g: g.laplace([1.0, 2.0], size=3),
+]
+
+
+@pytest.mark.parametrize("i", range(len(MORE_ERRORS)))
+def test_more_errors_are_numpys(device, i):
+    want = _both(MORE_ERRORS[i])
+    assert want is not None
+    with ember.Device(device):
+        with pytest.raises(want):
+            MORE_ERRORS[i](er.default_rng(0))
+
+
+@pytest.mark.parametrize("call", [
+    "g.pareto(np.nan)", "g.weibull(np.inf)", "g.weibull(0.0)",
+    "g.power(np.inf)", "g.pareto(np.inf)", "g.geometric(1.0)",
+    "g.geometric(1e-300)", "g.chisquare(np.nan)", "g.wald(1, np.inf)",
+    "g.dirichlet([0.0, 0.0])", "g.dirichlet([1.0, np.nan])",
+    "g.noncentral_chisquare(0.5, np.nan)", "g.noncentral_chisquare(3, np.nan)",
+    "g.lognormal(0, np.nan)", "g.negative_binomial(1.5, 1.0)",
+    "g.triangular(np.nan, 0, 1)",
+])
+def test_edge_parameters_as_numpy(device, call):
+    """Values NumPy's checks let through give NumPy's constant or NaN."""
+    ref = np.asarray(eval(call, {"g": np.random.default_rng(0), "np": np}))
+    with ember.Device(device):
+        got = host(eval(call, {"g": er.default_rng(0), "np": np}))
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    if not call.startswith(("g.pareto(np.nan", "g.chisquare", "g.lognormal",
+                            "g.noncentral", "g.triangular")):
+        np.testing.assert_array_equal(got, ref)
+
+
+def test_more_draws_do_not_depend_on_the_device(device):
+    out = {}
+    for d in ("cpu", device):
+        with ember.Device(d):
+            g = er.default_rng(5)
+            out[d] = [host(getattr(g, n)(*a, size=99))
+                      for n, a in NEW_NAMES.items()]
+            out[d].append(host(g.dirichlet([0.5, 1.0, 2.0], 33)))
+    for a, b in zip(out["cpu"], out[device]):
+        np.testing.assert_array_equal(a, b)
