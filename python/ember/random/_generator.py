@@ -423,8 +423,8 @@ class Generator:
         shape = shape_of(size) + (k,)
         g = self._gamma(ember.asarray(ha), 1.0, shape, _F64, None,
                         checked=True)
-        if k == 0 or 0 in shape:
-            return g
+        if k == 0 or 0 in shape or not _np.any(ha):
+            return g  # all-zero alphas: zeros, as NumPy's
         # The row sums by a fixed pairwise order of single additions, so
         # they round the same on every device.
         s = g
@@ -434,8 +434,7 @@ class Generator:
             if s.shape[-1] % 2:
                 t = ember.concatenate([t, s[..., 2 * m:]], axis=-1)
             s = t
-        # all-zero alphas give zeros, as NumPy's
-        return ember.where(s == 0.0, 0.0, g / s)
+        return g / s
 
     def negative_binomial(self, n, p, size=None):
         hn, hp = host(n, _F64), host(p, _F64)
