@@ -42,8 +42,27 @@
         var = (W)t_;                                                           \
     } while (0)
 
+/* The 1-, 2-, 4- or 8-byte integer at src as a 64-bit word: sign-extended
+ * when `sign`, else zero-extended (how the kernels widen integers). */
+static ew_u64 load_int(const void *src, size_t size, int sign)
+{
+    ew_u8 w1;
+    ew_u16 w2;
+    ew_u32 w4;
+    ew_u64 w = 0, top;
+    switch (size) {
+    case 1: memcpy(&w1, src, 1), w = w1; break;
+    case 2: memcpy(&w2, src, 2), w = w2; break;
+    case 4: memcpy(&w4, src, 4), w = w4; break;
+    default: memcpy(&w, src, 8); break;
+    }
+    top = (ew_u64)1 << (8 * size - 1);
+    return sign ? (w ^ top) - top : w;
+}
+
 em_status em_scalar_cast(const void *src, em_dtype from, void *dst, em_dtype to)
 {
+    const em_dtype_info *info;
     ew_i64 i = 0;
     ew_u64 u = 0;
     float f = 0;
@@ -54,76 +73,52 @@ em_status em_scalar_cast(const void *src, em_dtype from, void *dst, em_dtype to)
     if (!src || !dst)
         return em_error(EM_ERR_INVALID_VALUE, "em_scalar_cast: %s is NULL",
                         src ? "dst" : "src");
-    if (!em_dtype_get(from) || !em_dtype_get(to))
+    if (!(info = em_dtype_get(from)) || !em_dtype_get(to))
         return em_error(EM_ERR_TYPE, "em_scalar_cast: invalid dtype %d or %d",
                         (int)from, (int)to);
-    switch (from) {
-    case EM_BOOL:
+    /* The value goes to its category's type (ew_<to>_from_<category>),
+     * which the kernels' conversions take. */
+    switch (info->kind_id) {
+    case EM_KIND_BOOL:
         LOAD(ew_b, ew_b, b);
         b = b != 0;
         STORE_AS(b, b);
         break;
-    case EM_INT8:
-        LOAD(ew_i8, ew_i64, i);
+    case EM_KIND_INT:
+        i = (ew_i64)load_int(src, info->size, 1);
         STORE_AS(i64, i);
         break;
-    case EM_INT16:
-        LOAD(ew_i16, ew_i64, i);
-        STORE_AS(i64, i);
-        break;
-    case EM_INT32:
-        LOAD(ew_i32, ew_i64, i);
-        STORE_AS(i64, i);
-        break;
-    case EM_INT64:
-        LOAD(ew_i64, ew_i64, i);
-        STORE_AS(i64, i);
-        break;
-    case EM_UINT8:
-        LOAD(ew_u8, ew_u64, u);
+    case EM_KIND_UINT:
+        u = load_int(src, info->size, 0);
         STORE_AS(u64, u);
         break;
-    case EM_UINT16:
-        LOAD(ew_u16, ew_u64, u);
-        STORE_AS(u64, u);
-        break;
-    case EM_UINT32:
-        LOAD(ew_u32, ew_u64, u);
-        STORE_AS(u64, u);
-        break;
-    case EM_UINT64:
-        LOAD(ew_u64, ew_u64, u);
-        STORE_AS(u64, u);
-        break;
-    case EM_FLOAT16: {
-        ew_f16 h;
-        memcpy(&h, src, sizeof h);
-        f = ew_f16_to_f32(h);
+    case EM_KIND_FLOAT:
+        if (from == EM_FLOAT64) {
+            LOAD(double, double, d);
+            STORE_AS(f64, d);
+            break;
+        }
+        if (from == EM_FLOAT16) {
+            ew_f16 h;
+            memcpy(&h, src, sizeof h);
+            f = ew_f16_to_f32(h);
+        } else if (from == EM_BFLOAT16) {
+            ew_bf16 h;
+            memcpy(&h, src, sizeof h);
+            f = ew_bf16_to_f32(h);
+        } else {
+            LOAD(float, float, f);
+        }
         STORE_AS(f32, f);
         break;
-    }
-    case EM_BFLOAT16: {
-        ew_bf16 h;
-        memcpy(&h, src, sizeof h);
-        f = ew_bf16_to_f32(h);
-        STORE_AS(f32, f);
-        break;
-    }
-    case EM_FLOAT32:
-        LOAD(float, float, f);
-        STORE_AS(f32, f);
-        break;
-    case EM_FLOAT64:
-        LOAD(double, double, d);
-        STORE_AS(f64, d);
-        break;
-    case EM_COMPLEX64:
-        memcpy(&c, src, sizeof c);
-        STORE_AS(c64, c);
-        break;
-    case EM_COMPLEX128:
-        memcpy(&z, src, sizeof z);
-        STORE_AS(c128, z);
+    case EM_KIND_COMPLEX:
+        if (from == EM_COMPLEX64) {
+            memcpy(&c, src, sizeof c);
+            STORE_AS(c64, c);
+        } else {
+            memcpy(&z, src, sizeof z);
+            STORE_AS(c128, z);
+        }
         break;
     default:
         break;
