@@ -573,111 +573,94 @@ em_status em_arr_transfer_d2d(em_device *dd, void *dst, em_stream *ds,
 
 /* ---- the public functions --------------------------------------------- */
 
-em_status em_array_from_host(em_array *dst, const void *host,
-                             const int64_t *host_strides, em_stream *s)
+/* One copy between host memory, laid out by host_strides (C order when
+ * NULL), and an array: src into host_dst when to_host, else host_src
+ * into dst. */
+static em_status host_transfer(int to_host, em_array *dst,
+                               const em_array *src, void *host_dst,
+                               const void *host_src,
+                               const int64_t *host_strides, em_stream *s)
 {
+    const em_array *a = to_host ? src : dst;
+    const char *fn = to_host ? "em_array_to_host" : "em_array_from_host";
     int64_t cstr[EM_MAX_NDIM];
     const int64_t *hs = host_strides;
     size_t is;
     em_stream *on = NULL;
     em_status rc;
     xlayout l;
-    if ((rc = em_arr_check(dst, "em_array_from_host: dst")) != EM_OK)
+    if ((rc = em_arr_check(a, to_host ? "em_array_to_host: src"
+                                      : "em_array_from_host: dst")) != EM_OK)
         return rc;
-    if (!(dst->flags & EM_ARRAY_WRITEABLE))
+    if (!to_host && !(dst->flags & EM_ARRAY_WRITEABLE))
         return em_error(EM_ERR_INVALID_VALUE, "assignment destination is read-only");
-    if (!(on = em_arr_stream(dst->device, s, "em_array_from_host")))
+    if (!(on = em_arr_stream(a->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
-    if (dst->size == 0)
+    if (a->size == 0)
         return EM_OK;
-    if (!host)
-        return em_error(EM_ERR_INVALID_VALUE, "em_array_from_host: host is NULL");
-    is = em_dtype_size(dst->dtype);
+    if (to_host ? !host_dst : !host_src)
+        return em_error(EM_ERR_INVALID_VALUE, "%s: host is NULL", fn);
+    is = em_dtype_size(a->dtype);
     if (!hs) {
-        if ((rc = em_strides_contiguous(dst->ndim, dst->shape, (int64_t)is, 'C',
+        if ((rc = em_strides_contiguous(a->ndim, a->shape, (int64_t)is, 'C',
                                         cstr)) != EM_OK)
             return rc;
         hs = cstr;
     }
-    if (em_device_get_type(dst->device) == EM_DEVICE_CPU) {
+    if (em_device_get_type(a->device) == EM_DEVICE_CPU) {
         if ((rc = em_stream_synchronize(on)) != EM_OK)
             return rc;
-        em_arr_host_copy(dst->ndim, dst->shape, is, dst->data, dst->strides,
-                         host, hs);
+        if (to_host)
+            em_arr_host_copy(a->ndim, a->shape, is, host_dst, hs, a->data,
+                             a->strides);
+        else
+            em_arr_host_copy(a->ndim, a->shape, is, a->data, a->strides,
+                             host_src, hs);
         return EM_OK;
     }
-    if (dst->flags & (EM_ARRAY_C_CONTIGUOUS | EM_ARRAY_F_CONTIGUOUS)) {
-        xl_init(&l, dst->ndim, dst->shape, is, dst->strides, hs,
-                !(dst->flags & EM_ARRAY_C_CONTIGUOUS));
-        return h2d(dst->device, dst->data, host, &l, dst->size, on);
+    if (a->flags & (EM_ARRAY_C_CONTIGUOUS | EM_ARRAY_F_CONTIGUOUS)) {
+        if (!to_host) {
+            xl_init(&l, a->ndim, a->shape, is, a->strides, hs,
+                    !(a->flags & EM_ARRAY_C_CONTIGUOUS));
+            return h2d(a->device, a->data, host_src, &l, a->size, on);
+        }
+        xl_init(&l, a->ndim, a->shape, is, hs, a->strides,
+                !(a->flags & EM_ARRAY_C_CONTIGUOUS));
+        l.nt = 1;
+        return d2h(a->device, a->data, host_dst, &l, a->size, on);
     } else {
         /* The temporary takes the host's order when that is Fortran, so
          * the staging copy is a plain memcpy. */
-        char order = em_is_f_contiguous(dst->ndim, dst->shape, hs, (int64_t)is)
-                     && !em_is_c_contiguous(dst->ndim, dst->shape, hs, (int64_t)is)
+        char order = em_is_f_contiguous(a->ndim, a->shape, hs, (int64_t)is)
+                     && !em_is_c_contiguous(a->ndim, a->shape, hs, (int64_t)is)
                      ? 'F' : 'C';
         em_array tmp;
-        rc = em_array_empty(dst->device, dst->dtype, dst->ndim, dst->shape,
-                            order, on, &tmp);
+        rc = em_array_empty(a->device, a->dtype, a->ndim, a->shape, order, on,
+                            &tmp);
         if (rc != EM_OK)
             return rc;
-        rc = em_array_from_host(&tmp, host, hs, on);
-        if (rc == EM_OK)
-            rc = em_array_copy(dst, &tmp, on);
+        if (to_host) {
+            rc = em_array_copy(&tmp, src, on);
+            if (rc == EM_OK)
+                rc = host_transfer(1, NULL, &tmp, host_dst, NULL, hs, on);
+        } else {
+            rc = host_transfer(0, &tmp, NULL, NULL, host_src, hs, on);
+            if (rc == EM_OK)
+                rc = em_array_copy(dst, &tmp, on);
+        }
         em_array_release(&tmp);
         return rc;
     }
 }
 
+em_status em_array_from_host(em_array *dst, const void *host,
+                             const int64_t *host_strides, em_stream *s)
+{
+    return host_transfer(0, dst, NULL, NULL, host, host_strides, s);
+}
+
 em_status em_array_to_host(const em_array *src, void *host,
                            const int64_t *host_strides, em_stream *s)
 {
-    int64_t cstr[EM_MAX_NDIM];
-    const int64_t *hs = host_strides;
-    size_t is;
-    em_stream *on = NULL;
-    em_status rc;
-    xlayout l;
-    if ((rc = em_arr_check(src, "em_array_to_host: src")) != EM_OK)
-        return rc;
-    if (!(on = em_arr_stream(src->device, s, "em_array_to_host")))
-        return EM_ERR_INVALID_VALUE;
-    if (src->size == 0)
-        return EM_OK;
-    if (!host)
-        return em_error(EM_ERR_INVALID_VALUE, "em_array_to_host: host is NULL");
-    is = em_dtype_size(src->dtype);
-    if (!hs) {
-        if ((rc = em_strides_contiguous(src->ndim, src->shape, (int64_t)is, 'C',
-                                        cstr)) != EM_OK)
-            return rc;
-        hs = cstr;
-    }
-    if (em_device_get_type(src->device) == EM_DEVICE_CPU) {
-        if ((rc = em_stream_synchronize(on)) != EM_OK)
-            return rc;
-        em_arr_host_copy(src->ndim, src->shape, is, host, hs, src->data,
-                         src->strides);
-        return EM_OK;
-    }
-    if (src->flags & (EM_ARRAY_C_CONTIGUOUS | EM_ARRAY_F_CONTIGUOUS)) {
-        xl_init(&l, src->ndim, src->shape, is, hs, src->strides,
-                !(src->flags & EM_ARRAY_C_CONTIGUOUS));
-        l.nt = 1;
-        return d2h(src->device, src->data, host, &l, src->size, on);
-    } else {
-        char order = em_is_f_contiguous(src->ndim, src->shape, hs, (int64_t)is)
-                     && !em_is_c_contiguous(src->ndim, src->shape, hs, (int64_t)is)
-                     ? 'F' : 'C';
-        em_array tmp;
-        rc = em_array_empty(src->device, src->dtype, src->ndim, src->shape,
-                            order, on, &tmp);
-        if (rc != EM_OK)
-            return rc;
-        rc = em_array_copy(&tmp, src, on);
-        if (rc == EM_OK)
-            rc = em_array_to_host(&tmp, host, hs, on);
-        em_array_release(&tmp);
-        return rc;
-    }
+    return host_transfer(1, NULL, src, host, NULL, host_strides, s);
 }
