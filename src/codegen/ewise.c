@@ -96,19 +96,18 @@ static void split_sections(void)
 
 /* ---- names of types and conversions ---------------------------------- */
 
-static const char *const storage_type[EM_DTYPE_COUNT] = {
+const char *const em_gen_ew_storage[EM_DTYPE_COUNT] = {
     "ew_b",    "ew_i8",  "ew_i16", "ew_i32", "ew_i64",
     "ew_u8",   "ew_u16", "ew_u32", "ew_u64", "ew_f16",
     "ew_bf16", "float",  "double", "ew_c64", "ew_c128"};
-static const char *const storage_sfx[EM_DTYPE_COUNT] = {
+const char *const em_gen_ew_sfx[EM_DTYPE_COUNT] = {
     "b",   "i8",  "i16",  "i32", "i64", "u8",  "u16", "u32",
     "u64", "f16", "bf16", "f32", "f64", "c64", "c128"};
 /* The type ops compute in: 16-bit floats widen to float. */
 static const char *const compute_sfx[EM_DTYPE_COUNT] = {
     "b",   "i8",  "i16", "i32", "i64", "u8",  "u16", "u32",
     "u64", "f32", "f32", "f32", "f64", "c64", "c128"};
-/* The source category of a conversion (ew_<to>_from_<category>). */
-static const char *const category[EM_DTYPE_COUNT] = {
+const char *const em_gen_ew_category[EM_DTYPE_COUNT] = {
     "b",   "i64", "i64", "i64", "i64", "u64", "u64", "u64",
     "u64", "f32", "f32", "f32", "f64", "c64", "c128"};
 
@@ -141,7 +140,8 @@ static void cvt_open(em_sb *b, int from, int to)
 {
     if (from == to)
         return;
-    em_sb_printf(b, "ew_%s_from_%s(", storage_sfx[to], category[from]);
+    em_sb_printf(b, "ew_%s_from_%s(", em_gen_ew_sfx[to],
+                 em_gen_ew_category[from]);
     if (widen_fn(from))
         em_sb_printf(b, "%s(", widen_fn(from));
 }
@@ -213,7 +213,7 @@ static void op_function_name(const em_gen_ewise *d, int nin, char *out,
         name++;
     /* The 16-bit float loops with their own corner rules (ewise_ops.h). */
     if (half && (d->op == EM_OP_NEXTAFTER || d->op == EM_OP_SPACING)) {
-        snprintf(out, n, "ew_%s_%s", name, storage_sfx[d->loop_in[0]]);
+        snprintf(out, n, "ew_%s_%s", name, em_gen_ew_sfx[d->loop_in[0]]);
         return;
     }
     if (half && (d->op == EM_OP_MAXIMUM || d->op == EM_OP_MINIMUM ||
@@ -232,10 +232,10 @@ static void op_function_name(const em_gen_ewise *d, int nin, char *out,
 static void emit_elem(em_sb *b, const em_gen_ewise *d, int nin, const char *name)
 {
     char fn[64];
-    em_sb_printf(b, "EW_FN %s ew_elem_%s(", storage_type[d->out], name);
+    em_sb_printf(b, "EW_FN %s ew_elem_%s(", em_gen_ew_storage[d->out], name);
     for (int k = 0; k < nin; k++)
-        em_sb_printf(b, "%s%s x%d", k ? ", " : "", storage_type[input_dtype(d, k)],
-                  k);
+        em_sb_printf(b, "%s%s x%d", k ? ", " : "",
+                     em_gen_ew_storage[input_dtype(d, k)], k);
     em_sb_puts(b, ")\n{\n    return ");
     if (d->op == EM_OP_COPY) {
         /* A cast: straight from the input's dtype to the output's. */
@@ -273,15 +273,16 @@ static void emit_params(em_sb *b, const em_gen_ewise *d, int nin, int bytes)
     if (bytes)
         em_sb_puts(b, "char *out");
     else
-        em_sb_printf(b, "%s *out", storage_type[d->out]);
+        em_sb_printf(b, "%s *out", em_gen_ew_storage[d->out]);
     for (int k = 0; k < nin; k++) {
         if (!is_array(d, k))
-            em_sb_printf(b, ", %s in%d", storage_type[input_dtype(d, k)], k);
+            em_sb_printf(b, ", %s in%d", em_gen_ew_storage[input_dtype(d, k)],
+                         k);
         else if (bytes)
             em_sb_printf(b, ", const char *in%d", k);
         else
-            em_sb_printf(b, ", const %s *in%d", storage_type[input_dtype(d, k)],
-                      k);
+            em_sb_printf(b, ", const %s *in%d",
+                         em_gen_ew_storage[input_dtype(d, k)], k);
     }
     if (d->where)
         em_sb_puts(b, bytes ? ", const char *mask" : ", const ew_b *mask");
@@ -312,7 +313,7 @@ static void emit_contig_cuda(em_sb *b, const em_gen_ewise *d, int nin,
             b,
             "typedef struct __align__(%d) ew_vo_%s { %s v[%d]; } ew_vo_%s;\n",
             vw * (int)em_dtype_size((em_dtype)d->out), name,
-            storage_type[d->out], vw, name);
+            em_gen_ew_storage[d->out], vw, name);
         for (int k = 0; k < nin; k++)
             if (is_array(d, k)) {
                 int dt = input_dtype(d, k);
@@ -321,7 +322,7 @@ static void emit_contig_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                     "typedef struct __align__(%d) ew_v%d_%s { %s v[%d]; } "
                     "ew_v%d_%s;\n",
                     vw * (int)em_dtype_size((em_dtype)dt), k, name,
-                    storage_type[dt], vw, k, name);
+                    em_gen_ew_storage[dt], vw, k, name);
             }
     }
     em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
@@ -408,7 +409,7 @@ static void strided_statement(em_sb *b, const em_gen_ewise *d, int nin,
     int last = d->ndim - 1;
     for (int a = 0; a < na; a++) {
         int s = slots[a];
-        const char *ty = storage_type[slot_dtype(d, s)];
+        const char *ty = em_gen_ew_storage[slot_dtype(d, s)];
         const char *cq = s == EM_GEN_SLOT_OUT ? "" : "const ";
         if (!j || d->inner[s] == EM_GEN_INNER_ZERO)
             snprintf(e[s], sizeof e[s], "*(%s%s *)(%s + o%d)", cq, ty,
@@ -475,7 +476,7 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                           "typedef struct __align__(%d) ew_v%d_%s { %s v[%d]; "
                           "} ew_v%d_%s;\n",
                           vw * (int)em_dtype_size((em_dtype)dt), a, name,
-                          storage_type[dt], vw, a, name);
+                          em_gen_ew_storage[dt], vw, a, name);
             }
     em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);
@@ -498,7 +499,7 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
             em_sb_printf(b, "        ew_v%d_%s x%d[%d];\n", a, name, k, EW_UNROLL);
         else
             em_sb_printf(b, "        %s x%d[%d];\n",
-                      storage_type[input_dtype(d, k)], k, EW_UNROLL);
+                      em_gen_ew_storage[input_dtype(d, k)], k, EW_UNROLL);
     }
     if (d->where)
         em_sb_printf(b, "        ew_b m[%d];\n", EW_UNROLL);
@@ -551,7 +552,7 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                 k, a, name, k, a);
         else
             em_sb_printf(b, "            x%d[u] = *(const %s *)(in%d + o%d[u]);\n",
-                      k, storage_type[input_dtype(d, k)], k, a);
+                      k, em_gen_ew_storage[input_dtype(d, k)], k, a);
     }
     em_sb_printf(
         b,
@@ -566,7 +567,7 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                   name, vw, name);
     } else {
         em_sb_printf(b, "            *(%s *)(out + o0[u]) = ew_elem_%s(",
-                  storage_type[d->out], name);
+                  em_gen_ew_storage[d->out], name);
     }
     for (int k = 0, a = 1; k < nin; k++) {
         if (k)
@@ -604,7 +605,8 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
         if (slots[a] >= EM_GEN_SLOT_IN0 && slots[a] <= EM_GEN_SLOT_IN1 &&
             d->inner[slots[a]] == EM_GEN_INNER_TILE)
             em_sb_printf(b, "    __shared__ %s t%d[32][33];\n",
-                      storage_type[input_dtype(d, slots[a] - EM_GEN_SLOT_IN0)],
+                      em_gen_ew_storage[input_dtype(
+                          d, slots[a] - EM_GEN_SLOT_IN0)],
                       slots[a] - EM_GEN_SLOT_IN0);
     /* 32-bit offsets when every operand's span fits (the caller's idx64).
      * Each thread handles rows ty, ty+8, ty+16, ty+24 of the tile; the
@@ -634,7 +636,7 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                       "            t%d[tx][ty + 8 * k] = *(const %s *)(in%d + "
                       "r * s%d0 + "
                       "c * s%d1);\n",
-                      k, storage_type[input_dtype(d, k)], k, a, a);
+                      k, em_gen_ew_storage[input_dtype(d, k)], k, a, a);
         }
     }
     em_sb_printf(b,
@@ -645,8 +647,8 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
         if (!is_array(d, k))
             continue;
         if (d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
-            em_sb_printf(b, "    %s x%d[4];\n", storage_type[input_dtype(d, k)],
-                      k);
+            em_sb_printf(b, "    %s x%d[4];\n",
+                         em_gen_ew_storage[input_dtype(d, k)], k);
         a++;
     }
     if (d->where)
@@ -666,7 +668,7 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
             em_sb_printf(
                 b,
                 "        x%d[k] = *(const %s *)(in%d + r * s%d0 + c * s%d1);\n",
-                k, storage_type[input_dtype(d, k)], k, a, a);
+                k, em_gen_ew_storage[input_dtype(d, k)], k, a, a);
         a++;
     }
     if (d->where)
@@ -677,7 +679,7 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
               "    }\n#pragma unroll\n    for (int k = 0; k < 4; k++)\n"
               "        if (ok[k]%s)\n"
               "            *(%s *)(out + o0[k]) = ew_elem_%s(",
-              d->where ? " && m[k]" : "", storage_type[d->out], name);
+              d->where ? " && m[k]" : "", em_gen_ew_storage[d->out], name);
     for (int k = 0; k < nin; k++) {
         if (k)
             em_sb_puts(b, ", ");
@@ -707,13 +709,13 @@ static void emit_tiled_pairs_cuda(em_sb *b, const em_gen_ewise *d, int nin,
     int slots[EM_GEN_SLOTS], na = array_slots(d, nin, slots), w32 = !d->idx64;
     const char *ix = w32 ? "int" : "long long";
     em_sb_printf(b, "typedef struct __align__(4) ew_po_%s { %s v[2]; } ew_po_%s;\n",
-              name, storage_type[d->out], name);
+              name, em_gen_ew_storage[d->out], name);
     for (int k = 0; k < nin; k++)
         if (is_array(d, k))
             em_sb_printf(b,
                       "typedef struct __align__(4) ew_p%d_%s { %s v[2]; } "
                       "ew_p%d_%s;\n",
-                      k, name, storage_type[input_dtype(d, k)], k, name);
+                      k, name, em_gen_ew_storage[input_dtype(d, k)], k, name);
     emit_geom(b, d, na, name, 0);
     em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);

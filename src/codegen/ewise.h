@@ -77,6 +77,14 @@ typedef struct em_gen_ewise {
     uint8_t inner[EM_GEN_SLOTS]; /* strided: EM_GEN_INNER_* per slot */
 } em_gen_ewise;
 
+/* The names kernels/ewise_ops.h gives each dtype, which the reduction
+ * generator uses too: its storage type ("ew_f16", "float"), the suffix of
+ * its functions ("f16"), and the category a conversion takes it from
+ * (ew_<to>_from_<category>: "f32"). */
+extern const char *const em_gen_ew_storage[EM_DTYPE_COUNT];
+extern const char *const em_gen_ew_sfx[EM_DTYPE_COUNT];
+extern const char *const em_gen_ew_category[EM_DTYPE_COUNT];
+
 /* The kernel source for a descriptor on a target (malloc'd, NUL-ended).
  * `name` is the kernel's name; every other generated identifier gets it
  * as a suffix too, so several sources can be concatenated into one

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "codegen/ewise.h"
 #include "codegen/reduce.h"
 
 extern const char em_embedded_ewise_ops_h[];
@@ -45,17 +46,6 @@ static void cut_base(void)
 }
 
 /* ---- names ------------------------------------------------------------- */
-
-static const char *const storage_type[EM_DTYPE_COUNT] = {
-    "ew_b",    "ew_i8",  "ew_i16", "ew_i32", "ew_i64",
-    "ew_u8",   "ew_u16", "ew_u32", "ew_u64", "ew_f16",
-    "ew_bf16", "float",  "double", "ew_c64", "ew_c128"};
-static const char *const storage_sfx[EM_DTYPE_COUNT] = {
-    "b",   "i8",  "i16",  "i32", "i64", "u8",  "u16", "u32",
-    "u64", "f16", "bf16", "f32", "f64", "c64", "c128"};
-static const char *const category[EM_DTYPE_COUNT] = {
-    "b",   "i64", "i64", "i64", "i64", "u64", "u64", "u64",
-    "u64", "f32", "f32", "f32", "f64", "c64", "c128"};
 
 static const char *widen_fn(int d)
 {
@@ -136,16 +126,17 @@ static void emit_skip(em_sb *b, int op, const char *cs)
 static void emit_op(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     int op = d->op, C = d->compute, R = real_of(C);
-    const char *ct = storage_type[C], *cs = storage_sfx[C];
-    const char *rt = storage_type[R], *rs = storage_sfx[R];
-    const char *ot = storage_type[d->out], *os = storage_sfx[d->out];
+    const char *ct = em_gen_ew_storage[C], *cs = em_gen_ew_sfx[C];
+    const char *rt = em_gen_ew_storage[R], *rs = em_gen_ew_sfx[R];
+    const char *ot = em_gen_ew_storage[d->out], *os = em_gen_ew_sfx[d->out];
     cls k = class_of(op);
     const char *better = is_max(op) ? "rd_lt_%s(%s, %s)" : "rd_lt_%s(%s, %s)";
     char bx[96], bb[96], ba[96];
 
     /* Load: the input's storage type to the compute type. */
     em_sb_printf(b, "EW_FN %s ld_%s(%s x) { return ew_%s_from_%s(%s(x)); }\n", ct,
-              n, storage_type[d->in], cs, category[d->in], widen_fn(d->in));
+              n, em_gen_ew_storage[d->in], cs, em_gen_ew_category[d->in],
+              widen_fn(d->in));
 
     /* "x better than v", "b.v better than a.v", "a.v better than b.v". */
     if (is_max(op)) {
@@ -349,7 +340,7 @@ static void emit_sig(em_sb *b, const char *n, int cuda)
 static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     const char *ix = d->idx64 ? "long long" : "int";
-    const char *ts = storage_type[d->in];
+    const char *ts = em_gen_ew_storage[d->in];
     int vw = d->vec;
     if (d->sched == EM_GEN_RED_ROWS && vw > 1)
         em_sb_printf(b,
@@ -540,7 +531,8 @@ static void emit_host_entry(em_sb *b, const em_gen_reduce *d, const char *n)
  * by then) goes through the generic step instead. */
 static void emit_host_select_row(em_sb *b, const em_gen_reduce *d, const char *n)
 {
-    const char *ts = storage_type[d->in], *ct = storage_type[d->compute];
+    const char *ts = em_gen_ew_storage[d->in],
+               *ct = em_gen_ew_storage[d->compute];
     int arg = class_of(d->op) == CL_ARG;
     int flt = d->in == EM_FLOAT32 || d->in == EM_FLOAT64;
     const char *cmp = is_max(d->op) ? ">" : "<";
@@ -668,7 +660,7 @@ static void emit_host_select_row(em_sb *b, const em_gen_reduce *d, const char *n
 
 static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
 {
-    const char *ts = storage_type[d->in];
+    const char *ts = em_gen_ew_storage[d->in];
     if ((d->sched == EM_GEN_RED_ROWS || d->sched == EM_GEN_RED_WARP) &&
         (class_of(d->op) == CL_MINMAX || class_of(d->op) == CL_ARG) &&
         d->compute != EM_COMPLEX64 && d->compute != EM_COMPLEX128) {
