@@ -452,6 +452,37 @@ static void emit_geom(em_sb *b, const em_gen_ewise *d, int na, const char *name,
                   name, nd, na, nd);
 }
 
+/* The arguments of the CUDA kernels' ew_elem call: an input passed by
+ * value as in<k>, an array input whose inner class is `inner` as
+ * `special`, any other as `plain` (formats of k). */
+static void emit_elem_args(em_sb *b, const em_gen_ewise *d, int nin,
+                           int inner, const char *special, const char *plain)
+{
+    for (int k = 0; k < nin; k++) {
+        if (k)
+            em_sb_puts(b, ", ");
+        if (!is_array(d, k))
+            em_sb_printf(b, "in%d", k);
+        else
+            em_sb_printf(b,
+                         d->inner[EM_GEN_SLOT_IN0 + k] == inner ? special
+                                                                : plain,
+                         k);
+    }
+}
+
+/* The tiled kernels' extents and each operand's strides along the two
+ * axes, as index type ix. */
+static void emit_tile_axes(em_sb *b, int na, const char *ix)
+{
+    em_sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
+              ix, ix, ix);
+    for (int a = 0; a < na; a++)
+        em_sb_printf(
+            b, "    const %s s%d0 = (%s)g.st[%d][0], s%d1 = (%s)g.st[%d][1];\n",
+            ix, a, ix, a, a, ix, a);
+}
+
 /* Elements per thread per pass of the strided CUDA loop: their loads are
  * all issued before the first store, so each thread keeps several memory
  * requests in flight. */
@@ -569,19 +600,8 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
         em_sb_printf(b, "            *(%s *)(out + o0[u]) = ew_elem_%s(",
                   em_gen_ew_storage[d->out], name);
     }
-    for (int k = 0, a = 1; k < nin; k++) {
-        if (k)
-            em_sb_puts(b, ", ");
-        if (!is_array(d, k)) {
-            em_sb_printf(b, "in%d", k);
-            continue;
-        }
-        if (vw > 1 && d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_UNIT)
-            em_sb_printf(b, "x%d[u].v[e]", k);
-        else
-            em_sb_printf(b, "x%d[u]", k);
-        a++;
-    }
+    emit_elem_args(b, d, nin, vw > 1 ? EM_GEN_INNER_UNIT : -1, "x%d[u].v[e]",
+                   "x%d[u]");
     em_sb_puts(b, ");\n");
     if (vw > 1)
         em_sb_printf(b, "            *(ew_v0_%s *)(out + o0[u]) = y;\n", name);
@@ -612,12 +632,7 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
      * Each thread handles rows ty, ty+8, ty+16, ty+24 of the tile; the
      * loops have a fixed trip count so that all four loads of a phase are
      * in flight before the first store. */
-    em_sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
-              ix, ix, ix);
-    for (int a = 0; a < na; a++)
-        em_sb_printf(
-            b, "    const %s s%d0 = (%s)g.st[%d][0], s%d1 = (%s)g.st[%d][1];\n",
-            ix, a, ix, a, a, ix, a);
+    emit_tile_axes(b, na, ix);
     em_sb_printf(
         b,
         "    const %s r0 = (%s)blockIdx.y * 32, c0 = (%s)blockIdx.x * 32;\n"
@@ -680,16 +695,8 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
               "        if (ok[k]%s)\n"
               "            *(%s *)(out + o0[k]) = ew_elem_%s(",
               d->where ? " && m[k]" : "", em_gen_ew_storage[d->out], name);
-    for (int k = 0; k < nin; k++) {
-        if (k)
-            em_sb_puts(b, ", ");
-        if (!is_array(d, k))
-            em_sb_printf(b, "in%d", k);
-        else if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            em_sb_printf(b, "t%d[ty + 8 * k][tx]", k);
-        else
-            em_sb_printf(b, "x%d[k]", k);
-    }
+    emit_elem_args(b, d, nin, EM_GEN_INNER_TILE, "t%d[ty + 8 * k][tx]",
+                   "x%d[k]");
     em_sb_puts(b, ");\n}\n");
 }
 
@@ -723,12 +730,7 @@ static void emit_tiled_pairs_cuda(em_sb *b, const em_gen_ewise *d, int nin,
     for (int k = 0; k < nin; k++)
         if (is_array(d, k) && d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
             em_sb_printf(b, "    __shared__ ew_p%d_%s t%d[64 * 33];\n", k, name, k);
-    em_sb_printf(b, "    const %s rows = (%s)g.shape[0], cols = (%s)g.shape[1];\n",
-              ix, ix, ix);
-    for (int a = 0; a < na; a++)
-        em_sb_printf(
-            b, "    const %s s%d0 = (%s)g.st[%d][0], s%d1 = (%s)g.st[%d][1];\n",
-            ix, a, ix, a, a, ix, a);
+    emit_tile_axes(b, na, ix);
     em_sb_printf(b,
               "    const %s r0 = (%s)blockIdx.y * 64, c0 = (%s)blockIdx.x * 64;\n"
               "    const int tx = threadIdx.x, ty = threadIdx.y;\n"
@@ -779,16 +781,9 @@ static void emit_tiled_pairs_cuda(em_sb *b, const em_gen_ewise *d, int nin,
               "        for (int h = 0; h < 2; h++)\n"
               "            y.v[h] = ew_elem_%s(",
               name, name);
-    for (int k = 0; k < nin; k++) {
-        if (k)
-            em_sb_puts(b, ", ");
-        if (!is_array(d, k))
-            em_sb_printf(b, "in%d", k);
-        else if (d->inner[EM_GEN_SLOT_IN0 + k] == EM_GEN_INNER_TILE)
-            em_sb_printf(b, "t%d[(2 * tx + h) * 33 + (rr >> 1)].v[rr & 1]", k);
-        else
-            em_sb_printf(b, "x%d[k].v[h]", k);
-    }
+    emit_elem_args(b, d, nin, EM_GEN_INNER_TILE,
+                   "t%d[(2 * tx + h) * 33 + (rr >> 1)].v[rr & 1]",
+                   "x%d[k].v[h]");
     em_sb_printf(b, ");\n        *(ew_po_%s *)(out + o0[k]) = y;\n    }\n}\n",
               name);
 }
