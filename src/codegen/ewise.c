@@ -303,26 +303,29 @@ static void contig_statement(em_sb *b, const em_gen_ewise *d, int nin,
     em_sb_puts(b, ");\n");
 }
 
+/* ew_v<tag>_<name>: vw elements of dtype dt that one access moves. */
+static void emit_vec_type(em_sb *b, const char *tag, int dt, int vw,
+                          const char *name)
+{
+    em_sb_printf(b,
+                 "typedef struct __align__(%d) ew_v%s_%s { %s v[%d]; } "
+                 "ew_v%s_%s;\n",
+                 vw * (int)em_dtype_size((em_dtype)dt), tag, name,
+                 em_gen_ew_storage[dt], vw, tag, name);
+}
+
 static void emit_contig_cuda(em_sb *b, const em_gen_ewise *d, int nin,
                              const char *name)
 {
     const char *ix = d->idx64 ? "unsigned long long" : "unsigned";
     int vw = d->vec;
     if (vw > 1) {
-        em_sb_printf(
-            b,
-            "typedef struct __align__(%d) ew_vo_%s { %s v[%d]; } ew_vo_%s;\n",
-            vw * (int)em_dtype_size((em_dtype)d->out), name,
-            em_gen_ew_storage[d->out], vw, name);
+        emit_vec_type(b, "o", d->out, vw, name);
         for (int k = 0; k < nin; k++)
             if (is_array(d, k)) {
-                int dt = input_dtype(d, k);
-                em_sb_printf(
-                    b,
-                    "typedef struct __align__(%d) ew_v%d_%s { %s v[%d]; } "
-                    "ew_v%d_%s;\n",
-                    vw * (int)em_dtype_size((em_dtype)dt), k, name,
-                    em_gen_ew_storage[dt], vw, k, name);
+                char tag[12];
+                snprintf(tag, sizeof tag, "%d", k);
+                emit_vec_type(b, tag, input_dtype(d, k), vw, name);
             }
     }
     em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
@@ -502,12 +505,9 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
     if (vw > 1)
         for (int a = 0; a < na; a++)
             if (d->inner[slots[a]] == EM_GEN_INNER_UNIT) {
-                int dt = slot_dtype(d, slots[a]);
-                em_sb_printf(b,
-                          "typedef struct __align__(%d) ew_v%d_%s { %s v[%d]; "
-                          "} ew_v%d_%s;\n",
-                          vw * (int)em_dtype_size((em_dtype)dt), a, name,
-                          em_gen_ew_storage[dt], vw, a, name);
+                char tag[12];
+                snprintf(tag, sizeof tag, "%d", a);
+                emit_vec_type(b, tag, slot_dtype(d, slots[a]), vw, name);
             }
     em_sb_printf(b, "extern \"C\" __global__ void %s(", name);
     emit_params(b, d, nin, 1);
