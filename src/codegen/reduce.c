@@ -521,6 +521,37 @@ static void emit_host_entry(em_sb *b, const em_gen_reduce *d, const char *n)
                   n, n);
 }
 
+/* A host row function's pass over a strided sub-block: element k folded
+ * into lane k mod 8 by step; closes the sub-block's branches. */
+static void emit_host_strided_steps(em_sb *b, const char *n, const char *ts)
+{
+    em_sb_printf(b,
+              "            for (k = j0; k + 8 <= j1; k += 8)\n"
+              "                for (l = 0; l < 8; l++) step_%s(&L[l], "
+              "ld_%s(*(const %s *)(row + (k + l) * sk)), k + l);\n"
+              "            for (; k < j1; k++) step_%s(&L[0], ld_%s(*(const "
+              "%s *)(row + k * sk)), k);\n"
+              "        }\n",
+              n, n, ts, n, n, ts);
+}
+
+/* The end of a host row function: a sub-block's eight accumulators
+ * merged pairwise, pushed on the binary counter of partial results, and
+ * the counter's partials merged into the row's result. */
+static void emit_host_row_merge(em_sb *b, const char *n)
+{
+    em_sb_printf(b,
+              "        c = comb_%s(comb_%s(comb_%s(L[0], L[1]), comb_%s(L[2], "
+              "L[3])), comb_%s(comb_%s(L[4], L[5]), comb_%s(L[6], L[7])));\n"
+              "        while (top > 0 && lv[top - 1] == v) { c = "
+              "comb_%s(st[top - 1], c); top--; v++; }\n"
+              "        st[top] = c; lv[top] = v; top++;\n"
+              "    }\n"
+              "    while (top > 0) { top--; r = comb_%s(st[top], r); }\n"
+              "    return r;\n}\n",
+              n, n, n, n, n, n, n, n, n);
+}
+
 /* min/max/argmin/argmax over a real type on the host: eight lanes as
  * plain arrays of values (and indices) updated by one compare and a
  * select, which the SLP vectoriser turns into vector code. Each lane
@@ -634,28 +665,14 @@ static void emit_host_select_row(em_sb *b, const em_gen_reduce *d, const char *n
         "            }\n"
         "            for (l = 0; l < 8; l++) { L[l].v = V[l]; %s; }\n"
         "        } else {\n"
-        "            for (l = 0; l < 8; l++) L[l] = init_%s();\n"
-        "            for (k = j0; k + 8 <= j1; k += 8)\n"
-        "                for (l = 0; l < 8; l++) step_%s(&L[l], "
-        "ld_%s(*(const %s *)(row + (k + l) * sk)), k + l);\n"
-        "            for (; k < j1; k++) step_%s(&L[0], ld_%s(*(const "
-        "%s *)(row + k * sk)), k);\n"
-        "        }\n",
+        "            for (l = 0; l < 8; l++) L[l] = init_%s();\n",
         n, n, n, n, n, ts, ts, vecpath, ts, nanexpr, ct, n, ct, n,
         arg ? il : "", cmp, ct, n, arg ? i0 : "", cmp,
-        arg ? "L[l].i = I[l]" : "L[l].has = 1", n, n, n, ts, n, n, ts);
+        arg ? "L[l].i = I[l]" : "L[l].has = 1", n);
+    emit_host_strided_steps(b, n, ts);
     if (flt)
         em_sb_printf(b, "    merge_%s:\n", n);
-    em_sb_printf(b,
-              "        c = comb_%s(comb_%s(comb_%s(L[0], L[1]), comb_%s(L[2], "
-              "L[3])), comb_%s(comb_%s(L[4], L[5]), comb_%s(L[6], L[7])));\n"
-              "        while (top > 0 && lv[top - 1] == v) { c = "
-              "comb_%s(st[top - 1], c); top--; v++; }\n"
-              "        st[top] = c; lv[top] = v; top++;\n"
-              "    }\n"
-              "    while (top > 0) { top--; r = comb_%s(st[top], r); }\n"
-              "    return r;\n}\n",
-              n, n, n, n, n, n, n, n, n);
+    emit_host_row_merge(b, n);
 }
 
 static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
@@ -687,23 +704,10 @@ static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
             "                for (l = 0; l < 8; l++) step_%s(&L[l], "
             "ld_%s(p[k + l]), k + l);\n"
             "            for (; k < j1; k++) step_%s(&L[0], ld_%s(p[k]), k);\n"
-            "        } else {\n"
-            "            for (k = j0; k + 8 <= j1; k += 8)\n"
-            "                for (l = 0; l < 8; l++) step_%s(&L[l], "
-            "ld_%s(*(const %s *)(row + (k + l) * sk)), k + l);\n"
-            "            for (; k < j1; k++) step_%s(&L[0], ld_%s(*(const "
-            "%s *)(row + k * sk)), k);\n"
-            "        }\n"
-            "        c = comb_%s(comb_%s(comb_%s(L[0], L[1]), comb_%s(L[2], "
-            "L[3])), comb_%s(comb_%s(L[4], L[5]), comb_%s(L[6], L[7])));\n"
-            "        while (top > 0 && lv[top - 1] == v) { c = "
-            "comb_%s(st[top - 1], c); top--; v++; }\n"
-            "        st[top] = c; lv[top] = v; top++;\n"
-            "    }\n"
-            "    while (top > 0) { top--; r = comb_%s(st[top], r); }\n"
-            "    return r;\n}\n",
-            n, n, n, n, n, n, ts, ts, ts, n, n, n, n, n, n, ts, n, n, ts, n, n,
-            n, n, n, n, n, n, n);
+            "        } else {\n",
+            n, n, n, n, n, n, ts, ts, ts, n, n, n, n);
+        emit_host_strided_steps(b, n, ts);
+        emit_host_row_merge(b, n);
         emit_host_entry(b, d, n);
     } else if (d->sched == EM_GEN_RED_COLS) {
         emit_sig(b, n, 0);
