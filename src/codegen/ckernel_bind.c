@@ -6,27 +6,15 @@
 #include <string.h>
 
 #include "codegen/ckernel.h"
+#include "codegen/ctype.h"
 #include "codegen/linalg_table.h"
 #include "core/layout.h"
 
 const char *ck_ctype(em_dtype d)
 {
-    switch (d) {
-    case EM_BOOL: return "bool";
-    case EM_INT8: return "signed char";
-    case EM_INT16: return "short";
-    case EM_INT32: return "int";
-    case EM_INT64: return "long long";
-    case EM_UINT8: return "unsigned char";
-    case EM_UINT16: return "unsigned short";
-    case EM_UINT32: return "unsigned int";
-    case EM_UINT64: return "unsigned long long";
-    case EM_FLOAT16: return "float";
-    case EM_BFLOAT16: return "float";
-    case EM_FLOAT32: return "float";
-    case EM_FLOAT64: return "double";
-    default: return NULL;
-    }
+    return d == EM_BOOL                            ? "bool"
+           : d == EM_FLOAT16 || d == EM_BFLOAT16 ? "float"
+                                                   : em_gen_ctype(d);
 }
 
 const char *ck_stype(em_dtype d)

@@ -10,25 +10,16 @@
 #include <string.h>
 
 #include "codegen/compact.h"
+#include "codegen/ctype.h"
 #include "core/embedded.h"
 #include "core/strbuf.h"
 
+/* The type an element moves as: a word, or the kernels' 16-byte cc_e16. */
 static const char *word_type(int bytes)
 {
-    switch (bytes) {
-    case 1:
-        return "unsigned char";
-    case 2:
-        return "unsigned short";
-    case 4:
-        return "unsigned int";
-    case 8:
-        return "unsigned long long";
-    case 16:
-        return "cc_e16";
-    default:
-        return NULL;
-    }
+    return bytes == 16 ? "cc_e16"
+           : bytes > 0 ? em_gen_word_type((size_t)bytes)
+                       : NULL;
 }
 
 void em_gen_compact_fill(em_gen_compact *d, em_device_type target)

@@ -10,52 +10,25 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "codegen/ctype.h"
 #include "codegen/gather.h"
-
-/* The C type an index array's elements are read as. */
-static const char *index_ctype(int dt)
-{
-    switch (dt) {
-    case EM_INT8:
-        return "signed char";
-    case EM_INT16:
-        return "short";
-    case EM_INT32:
-        return "int";
-    case EM_INT64:
-        return "long long";
-    case EM_UINT8:
-        return "unsigned char";
-    case EM_UINT16:
-        return "unsigned short";
-    case EM_UINT32:
-        return "unsigned int";
-    case EM_UINT64:
-        return "unsigned long long";
-    default:
-        return NULL;
-    }
-}
 
 static int index_unsigned(int dt)
 {
     return dt >= EM_UINT8 && dt <= EM_UINT64;
 }
 
+/* The C type an index array's elements are read as (integers only). */
+static const char *index_ctype(int dt)
+{
+    return (dt >= EM_INT8 && dt <= EM_INT64) || index_unsigned(dt)
+               ? em_gen_ctype((em_dtype)dt)
+               : NULL;
+}
+
 static const char *elem_ctype(int elem)
 {
-    switch (elem) {
-    case 1:
-        return "unsigned char";
-    case 2:
-        return "unsigned short";
-    case 4:
-        return "unsigned int";
-    case 8:
-        return "unsigned long long";
-    default:
-        return NULL;
-    }
+    return elem > 0 ? em_gen_word_type((size_t)elem) : NULL;
 }
 
 static em_status check_desc(const em_gen_gather *d)

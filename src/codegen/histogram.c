@@ -10,36 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/ctype.h"
 #include "codegen/histogram.h"
 #include "core/strbuf.h"
 
+/* How the kernels read x: bool as its byte, others as their C type. */
 static const char *x_ctype(int dt)
 {
-    switch (dt) {
-    case EM_BOOL:
-    case EM_UINT8:
-        return "unsigned char";
-    case EM_INT8:
-        return "signed char";
-    case EM_INT16:
-        return "short";
-    case EM_INT32:
-        return "int";
-    case EM_INT64:
-        return "long long";
-    case EM_UINT16:
-        return "unsigned short";
-    case EM_UINT32:
-        return "unsigned int";
-    case EM_UINT64:
-        return "unsigned long long";
-    case EM_FLOAT32:
-        return "float";
-    case EM_FLOAT64:
-        return "double";
-    default:
-        return NULL;
-    }
+    return dt == EM_BOOL ? "unsigned char" : em_gen_ctype((em_dtype)dt);
 }
 
 double em_gen_hist_eps(int64_t nbins, double dev, int fp32)
