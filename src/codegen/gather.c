@@ -31,6 +31,23 @@ static const char *elem_ctype(int elem)
     return elem > 0 ? em_gen_word_type((size_t)elem) : NULL;
 }
 
+/* The C type of one element of d->elem bytes: a word, or for 16 bytes a
+ * struct of two, <prefix>_e_<name>, declared here (its name in buf). */
+static const char *emit_elem_type(em_sb *b, const em_gen_gather *d,
+                                  const char *prefix, const char *name,
+                                  char *buf, size_t n)
+{
+    const char *et = elem_ctype(d->elem);
+    if (et)
+        return et;
+    em_sb_printf(b,
+                 "typedef struct %s_e_%s { unsigned long long w[2]; } "
+                 "%s_e_%s;\n",
+                 prefix, name, prefix, name);
+    snprintf(buf, n, "%s_e_%s", prefix, name);
+    return buf;
+}
+
 static em_status check_desc(const em_gen_gather *d)
 {
     if (d->op > EM_GEN_WHERE || d->ndim < 1 || d->ndim > EM_MAX_NDIM)
@@ -90,16 +107,8 @@ static void emit_gather(em_sb *b, const em_gen_gather *d, em_device_type target,
                         const char *name)
 {
     int R = d->ndim, K = d->nidx;
-    const char *et = elem_ctype(d->elem);
     char etbuf[64];
-    if (!et) {
-        em_sb_printf(b,
-                   "typedef struct gg_e_%s { unsigned long long w[2]; } "
-                   "gg_e_%s;\n",
-                   name, name);
-        snprintf(etbuf, sizeof etbuf, "gg_e_%s", name);
-        et = etbuf;
-    }
+    const char *et = emit_elem_type(b, d, "gg", name, etbuf, sizeof etbuf);
     em_sb_printf(b,
                "struct gg_geom_%s { long long n; long long shape[%d]; "
                "long long vst[%d]; long long sst[%d]; long long ist[%d][%d]; "
@@ -288,16 +297,8 @@ static void emit_where(em_sb *b, const em_gen_gather *d, em_device_type target,
                        const char *name)
 {
     int R = d->ndim;
-    const char *et = elem_ctype(d->elem);
     char etbuf[64];
-    if (!et) {
-        em_sb_printf(b,
-                   "typedef struct gw_e_%s { unsigned long long w[2]; } "
-                   "gw_e_%s;\n",
-                   name, name);
-        snprintf(etbuf, sizeof etbuf, "gw_e_%s", name);
-        et = etbuf;
-    }
+    const char *et = emit_elem_type(b, d, "gw", name, etbuf, sizeof etbuf);
     em_sb_printf(b,
                "struct gw_geom_%s { long long n; long long shape[%d]; "
                "long long st[4][%d]; };\n",
