@@ -102,6 +102,31 @@ static em_status uniq_or_flat(const em_array *a, int assume_unique,
     return flat_any(a, on, out);
 }
 
+/* a's and b's distinct values (each as it is with assume_unique; ia and
+ * ib, when given, their first indices) joined into c, in the dtype the
+ * set kernels work in. */
+static em_status joined(const em_array *a, const em_array *b,
+                        int assume_unique, const char *fn, em_stream *on,
+                        em_array *ua, em_array *ia, em_array *ub,
+                        em_array *ib, em_array *c)
+{
+    em_dtype wt;
+    em_array cw;
+    em_status st;
+    if ((st = uniq_or_flat(a, assume_unique, on, ua, ia)) != EM_OK ||
+        (st = uniq_or_flat(b, assume_unique, on, ub, ib)) != EM_OK ||
+        (st = concat_flat(ua, ub, on, c)) != EM_OK ||
+        (st = em_sets_work_dtype(c->dtype, fn, &wt)) != EM_OK)
+        return st;
+    if (wt != c->dtype) {
+        if ((st = em_sets_flat(c, wt, on, &cw)) != EM_OK)
+            return st;
+        em_array_release(c);
+        *c = cw;
+    }
+    return EM_OK;
+}
+
 em_status em_intersect1d(const em_array *a, const em_array *b,
                          int assume_unique, em_array *out, em_array *idx1,
                          em_array *idx2, em_stream *s)
@@ -123,24 +148,10 @@ em_status em_intersect1d(const em_array *a, const em_array *b,
         memset(idx2, 0, sizeof *idx2);
     if ((st = pair_check(a, b, "intersect1d", s, &on)) != EM_OK)
         return st;
-    if ((st = uniq_or_flat(a, assume_unique, on, &ua,
-                           want && !assume_unique ? &ia : NULL)) != EM_OK ||
-        (st = uniq_or_flat(b, assume_unique, on, &ub,
-                           want && !assume_unique ? &ib : NULL)) != EM_OK ||
-        (st = concat_flat(&ua, &ub, on, &c)) != EM_OK)
+    if ((st = joined(a, b, assume_unique, "intersect1d", on, &ua,
+                     want && !assume_unique ? &ia : NULL, &ub,
+                     want && !assume_unique ? &ib : NULL, &c)) != EM_OK)
         goto done;
-    {
-        em_dtype wt;
-        em_array cw;
-        if ((st = em_sets_work_dtype(c.dtype, "intersect1d", &wt)) != EM_OK)
-            goto done;
-        if (wt != c.dtype) {
-            if ((st = em_sets_flat(&c, wt, on, &cw)) != EM_OK)
-                goto done;
-            em_array_release(&c);
-            c = cw;
-        }
-    }
     if (want) {
         if ((st = em_argsort(&c, 0, 1, &perm, on)) != EM_OK ||
             (st = em_take(&c, &perm, EM_TAKE_FLAT, EM_INDEX_RAISE, &sorted,
@@ -251,22 +262,9 @@ em_status em_setxor1d(const em_array *a, const em_array *b, int assume_unique,
     memset(&f, 0, sizeof f);
     if ((st = pair_check(a, b, "setxor1d", s, &on)) != EM_OK)
         return st;
-    if ((st = uniq_or_flat(a, assume_unique, on, &ua, NULL)) != EM_OK ||
-        (st = uniq_or_flat(b, assume_unique, on, &ub, NULL)) != EM_OK ||
-        (st = concat_flat(&ua, &ub, on, &c)) != EM_OK)
+    if ((st = joined(a, b, assume_unique, "setxor1d", on, &ua, NULL, &ub, NULL,
+                     &c)) != EM_OK)
         goto done;
-    {
-        em_dtype wt;
-        em_array cw;
-        if ((st = em_sets_work_dtype(c.dtype, "setxor1d", &wt)) != EM_OK)
-            goto done;
-        if (wt != c.dtype) {
-            if ((st = em_sets_flat(&c, wt, on, &cw)) != EM_OK)
-                goto done;
-            em_array_release(&c);
-            c = cw;
-        }
-    }
     if ((st = em_sort(&c, 0, 1, &sorted, on)) != EM_OK ||
         (st = em_sets_flags(&sorted, EM_GEN_UNIQ_XOR_FLAG, on, &f)) != EM_OK)
         goto done;
