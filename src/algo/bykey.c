@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "algo/bykey_internal.h"
+#include "algo/sort_internal.h"
 #include "array/array_internal.h"
 #include "codegen/scan.h"
 
@@ -137,10 +138,11 @@ em_status em_reduce_by_key(const em_array *keys, const em_array *values,
     em_array kc = {0}, heads = {0}, tails = {0}, sc = {0};
     em_stream *on = NULL;
     em_status st;
-    if (!keys || !values || !out_keys || !out_values)
+    if (!values || !out_values)
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
-    memset(out_keys, 0, sizeof *out_keys);
-    memset(out_values, 0, sizeof *out_values);
+    if ((st = em_srt_outs_begin(fn, keys, values, out_keys, out_values)) !=
+        EM_OK)
+        return st;
     if (!(on = em_arr_stream(keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
     if ((st = em_bykey_heads(fn, keys, values, on, &kc, &heads)) != EM_OK ||
@@ -159,13 +161,7 @@ done:
     em_array_release(&heads);
     em_array_release(&tails);
     em_array_release(&sc);
-    if (st != EM_OK) {
-        if (out_keys->storage)
-            em_array_release(out_keys);
-        if (out_values->storage)
-            em_array_release(out_values);
-    }
-    return st;
+    return em_srt_outs_end(st, out_keys, out_values);
 }
 
 em_status em_unique_by_key(const em_array *keys, const em_array *values,
@@ -176,11 +172,9 @@ em_status em_unique_by_key(const em_array *keys, const em_array *values,
     em_array kc = {0}, heads = {0};
     em_stream *on = NULL;
     em_status st;
-    if (!keys || !out_keys || (values && !out_values))
-        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
-    memset(out_keys, 0, sizeof *out_keys);
-    if (out_values)
-        memset(out_values, 0, sizeof *out_values);
+    if ((st = em_srt_outs_begin(fn, keys, values, out_keys, out_values)) !=
+        EM_OK)
+        return st;
     if (!(on = em_arr_stream(keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
     if ((st = em_bykey_heads(fn, keys, values, on, &kc, &heads)) == EM_OK &&
@@ -188,13 +182,7 @@ em_status em_unique_by_key(const em_array *keys, const em_array *values,
         st = em_select(values, NULL, &heads, out_values, on);
     em_array_release(&kc);
     em_array_release(&heads);
-    if (st != EM_OK) {
-        if (out_keys->storage)
-            em_array_release(out_keys);
-        if (out_values && out_values->storage)
-            em_array_release(out_values);
-    }
-    return st;
+    return em_srt_outs_end(st, out_keys, out_values);
 }
 
 em_status em_run_length_encode(const em_array *x, em_array *out_values,

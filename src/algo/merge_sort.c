@@ -222,42 +222,49 @@ static em_status check_keys(const em_array *k, const em_array *v,
     return EM_OK;
 }
 
+/* The end of em_merge_sort and em_merge, given st of making kc and vc
+ * (the contiguous keys and values, which it releases): orders kc by cmp
+ * (split as order_of) and gathers keys and values into the outputs,
+ * which are released on failure. */
+static em_status order_and_gather(em_status st, em_array *kc, em_array *vc,
+                                  const em_par_op *cmp, long long split,
+                                  em_stream *on, em_array *out_keys,
+                                  em_array *out_values)
+{
+    long long *perm = NULL;
+    if (st == EM_OK)
+        st = order_of(kc, cmp, split, on, &perm);
+    if (st == EM_OK)
+        st = gather_out(kc, vc, perm, on, out_keys, out_values);
+    if (perm)
+        em_free(kc->device, perm, on);
+    em_array_release(kc);
+    if (vc)
+        em_array_release(vc);
+    return em_srt_outs_end(st, out_keys, out_values);
+}
+
 em_status em_merge_sort(const em_array *keys, const em_array *values,
                         const em_par_op *cmp, em_array *out_keys,
                         em_array *out_values, em_stream *s)
 {
     const char *fn = "merge_sort";
     em_array kc = {0}, vc = {0};
-    long long *perm = NULL;
     em_stream *on = NULL;
     em_status st;
-    if (!keys || !out_keys || (values && !out_values))
-        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
-    memset(out_keys, 0, sizeof *out_keys);
-    if (out_values)
-        memset(out_values, 0, sizeof *out_values);
+    if ((st = em_srt_outs_begin(fn, keys, values, out_keys, out_values)) !=
+        EM_OK)
+        return st;
     if ((st = check_keys(keys, values, fn)) != EM_OK)
         return st;
     if (!(on = em_arr_stream(keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
     if ((st = em_srt_contiguous(keys, on, &kc)) != EM_OK)
         return st;
-    if (values && (st = em_srt_contiguous(values, on, &vc)) != EM_OK)
-        goto done;
-    if ((st = order_of(&kc, cmp, -1, on, &perm)) != EM_OK)
-        goto done;
-    st = gather_out(&kc, values ? &vc : NULL, perm, on, out_keys, out_values);
-done:
-    if (perm)
-        em_free(keys->device, perm, on);
-    em_array_release(&kc);
-    em_array_release(&vc);
-    if (st != EM_OK) {
-        em_array_release(out_keys);
-        if (out_values)
-            em_array_release(out_values);
-    }
-    return st;
+    if (values)
+        st = em_srt_contiguous(values, on, &vc);
+    return order_and_gather(st, &kc, values ? &vc : NULL, cmp, -1, on,
+                            out_keys, out_values);
 }
 
 /* [a; b] as one new contiguous 1-D array of a's dtype. */
@@ -291,15 +298,13 @@ em_status em_merge(const em_array *a_keys, const em_array *a_values,
 {
     const char *fn = "merge";
     em_array kc = {0}, vc = {0};
-    long long *perm = NULL;
     em_stream *on = NULL;
     em_status st;
-    if (!a_keys || !b_keys || !out_keys || (!a_values) != (!b_values) ||
-        (a_values && !out_values))
+    if (!b_keys || (!a_values) != (!b_values))
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
-    memset(out_keys, 0, sizeof *out_keys);
-    if (out_values)
-        memset(out_values, 0, sizeof *out_values);
+    if ((st = em_srt_outs_begin(fn, a_keys, a_values, out_keys,
+                                out_values)) != EM_OK)
+        return st;
     if ((st = check_keys(a_keys, a_values, fn)) != EM_OK ||
         (st = check_keys(b_keys, b_values, fn)) != EM_OK)
         return st;
@@ -317,20 +322,8 @@ em_status em_merge(const em_array *a_keys, const em_array *a_values,
         return EM_ERR_INVALID_VALUE;
     if ((st = concat(a_keys, b_keys, on, &kc)) != EM_OK)
         return st;
-    if (a_values && (st = concat(a_values, b_values, on, &vc)) != EM_OK)
-        goto done;
-    if ((st = order_of(&kc, cmp, a_keys->shape[0], on, &perm)) != EM_OK)
-        goto done;
-    st = gather_out(&kc, a_values ? &vc : NULL, perm, on, out_keys, out_values);
-done:
-    if (perm)
-        em_free(a_keys->device, perm, on);
-    em_array_release(&kc);
-    em_array_release(&vc);
-    if (st != EM_OK) {
-        em_array_release(out_keys);
-        if (out_values)
-            em_array_release(out_values);
-    }
-    return st;
+    if (a_values)
+        st = concat(a_values, b_values, on, &vc);
+    return order_and_gather(st, &kc, a_values ? &vc : NULL, cmp,
+                            a_keys->shape[0], on, out_keys, out_values);
 }

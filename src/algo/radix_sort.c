@@ -364,11 +364,9 @@ em_status em_radix_sort(const em_array *keys, const em_array *values,
     int width;
     em_status st;
 
-    if (!keys || !out_keys || (values && !out_values))
-        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
-    memset(out_keys, 0, sizeof *out_keys);
-    if (out_values)
-        memset(out_values, 0, sizeof *out_values);
+    if ((st = em_srt_outs_begin(fn, keys, values, out_keys, out_values)) !=
+        EM_OK)
+        return st;
     if ((st = check_1d(keys, fn, "keys")) != EM_OK)
         return st;
     if (!(width = em_srt_key_bits(keys->dtype)))
@@ -445,10 +443,5 @@ em_status em_radix_sort(const em_array *keys, const em_array *values,
 done:
     em_array_release(&kc);
     em_array_release(&vc);
-    if (st != EM_OK) {
-        em_array_release(out_keys);
-        if (out_values)
-            em_array_release(out_values);
-    }
-    return st;
+    return em_srt_outs_end(st, out_keys, out_values);
 }

@@ -2,9 +2,41 @@
 #ifndef EMBER_ALGO_SORT_INTERNAL_H
 #define EMBER_ALGO_SORT_INTERNAL_H
 
+#include <string.h>
+
 #include "array/array_internal.h"
 #include "codegen/sort.h"
 #include "ember/sort.h"
+
+/* The start of a call that makes out_keys, and out_values when there
+ * are values: EM_ERR_INVALID_VALUE naming fn when keys, out_keys or that
+ * out_values is NULL, else both outputs cleared. */
+static inline em_status em_srt_outs_begin(const char *fn,
+                                          const em_array *keys,
+                                          const em_array *values,
+                                          em_array *out_keys,
+                                          em_array *out_values)
+{
+    if (!keys || !out_keys || (values && !out_values))
+        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
+    memset(out_keys, 0, sizeof *out_keys);
+    if (out_values)
+        memset(out_values, 0, sizeof *out_values);
+    return EM_OK;
+}
+
+/* The end of such a call: on failure the outputs give back what they
+ * hold. Returns st. */
+static inline em_status em_srt_outs_end(em_status st, em_array *out_keys,
+                                        em_array *out_values)
+{
+    if (st != EM_OK) {
+        em_array_release(out_keys);
+        if (out_values)
+            em_array_release(out_values);
+    }
+    return st;
+}
 
 /* One key of a (possibly multi-key) radix order: element j's key is at
  * keys + j * stride, read as dtype (for a complex dtype: one component,
