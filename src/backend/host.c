@@ -630,68 +630,62 @@ static em_status host_stream_wait_event(em_stream *s, em_event *e)
 
 /* ---- memory operations on streams --------------------------------------- */
 
-static em_status host_memcpy_async(em_device *d, void *dst, const void *src,
-                                   size_t n, em_stream *s)
+/* A copy of src to dst (src NULL: a fill with value) of n bytes on s:
+ * done at once on the default stream, after the queue drains when a
+ * caller's own (pageable) buffer is involved, which may be reused as soon
+ * as the call returns (as CUDA does), else queued. */
+static em_status bulk_async(em_device *d, void *dst, const void *src,
+                            int value, size_t n, em_stream *s)
 {
     host_stream *hs = queue_of(s);
     host_op *op = NULL;
     em_status st;
+    if (!hs) {
+        wait_blocking_streams(device_of(d));
+        bulk_run(dst, src, value, n);
+        return EM_OK;
+    }
+    if (!is_device_memory(dst) || (src && !is_device_memory(src))) {
+        queue_drain(hs);
+        bulk_run(dst, src, value, n);
+        return EM_OK;
+    }
+    st = new_op(src ? OP_COPY : OP_SET, 0, &op);
+    if (st != EM_OK)
+        return st;
+    if (src) {
+        op->u.copy.dst = dst;
+        op->u.copy.src = src;
+        op->u.copy.n = n;
+    } else {
+        op->u.set.dst = dst;
+        op->u.set.value = value;
+        op->u.set.n = n;
+    }
+    enqueue(hs, op);
+    return EM_OK;
+}
+
+static em_status host_memcpy_async(em_device *d, void *dst, const void *src,
+                                   size_t n, em_stream *s)
+{
     if (n == 0)
         return EM_OK;
     if (!dst || !src)
         return em_error(EM_ERR_INVALID_VALUE, "cpu memcpy of %zu bytes from %p "
                         "to %p: NULL pointer", n, src, dst);
-    if (!hs) {
-        wait_blocking_streams(device_of(d));
-        bulk_run(dst, src, 0, n);
-        return EM_OK;
-    }
-    /* A caller's own buffer (pageable memory) may be reused as soon as the
-     * call returns, so the copy is done before returning, as CUDA does. */
-    if (!is_device_memory(dst) || !is_device_memory(src)) {
-        queue_drain(hs);
-        bulk_run(dst, src, 0, n);
-        return EM_OK;
-    }
-    st = new_op(OP_COPY, 0, &op);
-    if (st != EM_OK)
-        return st;
-    op->u.copy.dst = dst;
-    op->u.copy.src = src;
-    op->u.copy.n = n;
-    enqueue(hs, op);
-    return EM_OK;
+    return bulk_async(d, dst, src, 0, n, s);
 }
 
 static em_status host_memset_async(em_device *d, void *dst, int value,
                                    size_t n, em_stream *s)
 {
-    host_stream *hs = queue_of(s);
-    host_op *op = NULL;
-    em_status st;
     if (n == 0)
         return EM_OK;
     if (!dst)
         return em_error(EM_ERR_INVALID_VALUE, "cpu memset of %zu bytes: NULL "
                         "pointer", n);
-    if (!hs) {
-        wait_blocking_streams(device_of(d));
-        bulk_run(dst, NULL, value, n);
-        return EM_OK;
-    }
-    if (!is_device_memory(dst)) {
-        queue_drain(hs);
-        bulk_run(dst, NULL, value, n);
-        return EM_OK;
-    }
-    st = new_op(OP_SET, 0, &op);
-    if (st != EM_OK)
-        return st;
-    op->u.set.dst = dst;
-    op->u.set.value = value;
-    op->u.set.n = n;
-    enqueue(hs, op);
-    return EM_OK;
+    return bulk_async(d, dst, NULL, value, n, s);
 }
 
 /* ---- events ------------------------------------------------------------- */
