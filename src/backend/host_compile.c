@@ -404,6 +404,18 @@ static void add_line_directive(sbuf *b, const char *file)
     sb_puts(b, "\"\n");
 }
 
+/* Kernel K's parameter count and sizes, exported (visibility vis) for the
+ * loader to check launches against. */
+static void add_param_table(sbuf *b, const em_ksig_kernel *k, const char *vis)
+{
+    sb_printf(b, "\n%s const int __em_nparams_%s = %d;\n", vis, k->name,
+              k->n_params);
+    sb_printf(b, "%s const size_t __em_psizes_%s[] = {", vis, k->name);
+    for (int p = 0; p < k->n_params; p++)
+        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->params[p].type);
+    sb_printf(b, "%s};\n", k->n_params ? "" : "0");
+}
+
 /* The launcher of kernel K: run every thread of blocks [begin, end) with
  * the arguments the runtime packed, as __em_blocks_K, and export the
  * parameter count and sizes the loader checks launches against. The
@@ -411,12 +423,7 @@ static void add_line_directive(sbuf *b, const char *file)
 static void add_launcher(sbuf *b, const em_ksig_kernel *k)
 {
     const char *vis = "__attribute__((visibility(\"default\")))";
-    sb_printf(b, "\n%s const int __em_nparams_%s = %d;\n", vis, k->name,
-              k->n_params);
-    sb_printf(b, "%s const size_t __em_psizes_%s[] = {", vis, k->name);
-    for (int p = 0; p < k->n_params; p++)
-        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->params[p].type);
-    sb_printf(b, "%s};\n", k->n_params ? "" : "0");
+    add_param_table(b, k, vis);
     sb_printf(b, "%s void __em_blocks_%s(void **__em_args, const unsigned "
               "*__em_dims, unsigned long long __em_begin, unsigned long long "
               "__em_end);\n", vis, k->name);
@@ -442,12 +449,7 @@ static void add_launcher(sbuf *b, const em_ksig_kernel *k)
 static void add_sim_launcher(sbuf *b, const em_ksig_kernel *k)
 {
     const char *vis = "__attribute__((visibility(\"default\")))";
-    sb_printf(b, "\n%s const int __em_nparams_%s = %d;\n", vis, k->name,
-              k->n_params);
-    sb_printf(b, "%s const size_t __em_psizes_%s[] = {", vis, k->name);
-    for (int p = 0; p < k->n_params; p++)
-        sb_printf(b, "%ssizeof(%s)", p ? ", " : "", k->params[p].type);
-    sb_printf(b, "%s};\n", k->n_params ? "" : "0");
+    add_param_table(b, k, vis);
     sb_printf(b, "struct __em_cl_%s {", k->name);
     for (int p = 0; p < k->n_params; p++)
         sb_printf(b, " %s p%d;", k->params[p].type, p);
