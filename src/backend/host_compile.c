@@ -120,33 +120,12 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 
 /* ---- lexical pass ------------------------------------------------------- */
 
-static int is_ident(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_';
-}
-
 static int line_of(const char *s, size_t pos)
 {
     int line = 1;
     for (size_t i = 0; i < pos; i++)
         line += s[i] == '\n';
     return line;
-}
-
-static size_t skip_space(const char *s, size_t i, size_t n)
-{
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
-                     s[i] == '\r' || s[i] == '\f' || s[i] == '\v'))
-        i++;
-    return i;
-}
-
-static int word_at(const char *s, size_t i, size_t n, const char *w)
-{
-    size_t k = strlen(w);
-    return i + k <= n && !memcmp(s + i, w, k) && (i + k == n || !is_ident(s[i + k])) &&
-           (i == 0 || !is_ident(s[i - 1]));
 }
 
 static void blank(char *s, size_t from, size_t to)
@@ -221,7 +200,7 @@ static size_t declarator_end(const char *text, size_t i, size_t n)
                 break;
         }
         i = i < n ? i + 1 : n;
-        size_t j = skip_space(text, i, n);
+        size_t j = em_ksig_skip_space(text, i, n);
         if (j < n && text[j] == '[')
             i = j;
     }
@@ -286,11 +265,11 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
             } else {
                 depth--;
             }
-        } else if (is_ident(c) && (i == 0 || !is_ident(text[i - 1]))) {
+        } else if (em_ksig_is_ident(c) && (i == 0 || !em_ksig_is_ident(text[i - 1]))) {
             size_t j = i;
             const char *what;
             int supported;
-            while (j < n && is_ident(text[j]))
+            while (j < n && em_ksig_is_ident(text[j]))
                 j++;
             if ((what = cooperative_construct(text + i, j - i, &supported))) {
                 if (!supported)
@@ -308,12 +287,12 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
                     li->coop_line = line_of(src, i);
                 }
             }
-            if (word_at(text, i, n, "extern")) {
+            if (em_ksig_word_at(text, i, n, "extern")) {
                 /* The literal "C" is blank in text: read it from src. */
-                size_t k = skip_space(src, j, n);
+                size_t k = em_ksig_skip_space(src, j, n);
                 if (k + 3 <= n && !memcmp(src + k, "\"C\"", 3) &&
-                    (k + 3 == n || !is_ident(src[k + 3]))) {
-                    size_t b = skip_space(src, k + 3, n);
+                    (k + 3 == n || !em_ksig_is_ident(src[k + 3]))) {
+                    size_t b = em_ksig_skip_space(src, k + 3, n);
                     blank(code, i, k + 3);
                     if (b < n && src[b] == '{' && n_extern < 32) {
                         code[b] = ' ';
@@ -322,7 +301,7 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
                     } else {
                         j = k + 3;
                     }
-                } else if (word_at(text, (k = skip_space(text, j, n)), n,
+                } else if (em_ksig_word_at(text, (k = em_ksig_skip_space(text, j, n)), n,
                                    "__shared__")) {
                     /* (text, not src: a comment may sit between.) */
                     size_t end = declarator_end(text, k + 10, n);
@@ -338,9 +317,9 @@ static em_status lex(const char *src, const char *text, const char *scan, size_t
                             b++;
                         for (e = b; e < end && text[e] != ']'; e++)
                             ;
-                        for (nm = b; nm > k + 10 && !is_ident(text[nm - 1]); nm--)
+                        for (nm = b; nm > k + 10 && !em_ksig_is_ident(text[nm - 1]); nm--)
                             ;
-                        for (; nm > k + 10 && is_ident(text[nm - 1]); nm--)
+                        for (; nm > k + 10 && em_ksig_is_ident(text[nm - 1]); nm--)
                             ;
                         if (b >= end || e >= end || nm <= k + 10)
                             return em_error(EM_ERR_COMPILE, "%s:%d: cannot read "
@@ -945,12 +924,12 @@ static void blank_cuda_includes(const char *src, const char *text, char *code, s
             j--;
         if (j > 0 && text[j - 1] != '\n')
             continue;   /* not the first thing on its line */
-        j = skip_space(text, i + 1, n);
-        if (!word_at(text, j, n, "include"))
+        j = em_ksig_skip_space(text, i + 1, n);
+        if (!em_ksig_word_at(text, j, n, "include"))
             continue;
         for (e = j; e < n && src[e] != '\n'; e++)
             ;
-        j = skip_space(src, j + 7, e);
+        j = em_ksig_skip_space(src, j + 7, e);
         if (j >= e || (src[j] != '<' && src[j] != '"'))
             continue;
         for (size_t k = 0; k < sizeof headers / sizeof *headers; k++) {
@@ -1014,21 +993,22 @@ static int declares_stdint(const char *text, size_t n)
     };
     for (size_t i = 0; i < n; i++) {
         size_t a, b;
-        if (!is_ident(text[i]) || (i && is_ident(text[i - 1])))
+        if (!em_ksig_is_ident(text[i]) || (i && em_ksig_is_ident(text[i - 1])))
             continue;
-        if (word_at(text, i, n, "typedef")) {
+        if (em_ksig_word_at(text, i, n, "typedef")) {
             /* the last identifier before the declaration's ';' */
             for (b = i + 7; b < n && text[b] != ';' && text[b] != '{'; b++)
                 ;
             if (b >= n || text[b] == '{')
                 continue;
-            while (b > i && !is_ident(text[b - 1]))
+            while (b > i && !em_ksig_is_ident(text[b - 1]))
                 b--;
-            for (a = b; a > i && is_ident(text[a - 1]); a--)
+            for (a = b; a > i && em_ksig_is_ident(text[a - 1]); a--)
                 ;
-        } else if (word_at(text, i, n, "using") || word_at(text, i, n, "define")) {
-            a = skip_space(text, i + (text[i] == 'u' ? 5 : 6), n);
-            for (b = a; b < n && is_ident(text[b]); b++)
+        } else if (em_ksig_word_at(text, i, n, "using") ||
+                   em_ksig_word_at(text, i, n, "define")) {
+            a = em_ksig_skip_space(text, i + (text[i] == 'u' ? 5 : 6), n);
+            for (b = a; b < n && em_ksig_is_ident(text[b]); b++)
                 ;
         } else {
             continue;

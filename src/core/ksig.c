@@ -17,7 +17,7 @@
 
 /* ---- characters and words ---------------------------------------------- */
 
-static int is_ident(int c)
+int em_ksig_is_ident(int c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_';
@@ -30,19 +30,19 @@ static int is_blank(int c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-static size_t skip_space(const char *s, size_t i, size_t n)
+size_t em_ksig_skip_space(const char *s, size_t i, size_t n)
 {
     while (i < n && is_blank(s[i]))
         i++;
     return i;
 }
 
-/* The identifier w at s[i] as a whole word. */
-static int word_at(const char *s, size_t i, size_t n, const char *w)
+int em_ksig_word_at(const char *s, size_t i, size_t n, const char *w)
 {
     size_t k = strlen(w);
-    return i + k <= n && !memcmp(s + i, w, k) && (i + k == n || !is_ident(s[i + k])) &&
-           (i == 0 || !is_ident(s[i - 1]));
+    return i + k <= n && !memcmp(s + i, w, k) &&
+           (i + k == n || !em_ksig_is_ident(s[i + k])) &&
+           (i == 0 || !em_ksig_is_ident(s[i - 1]));
 }
 
 static int word_is(const char *w, size_t len, const char *lit)
@@ -278,7 +278,7 @@ static void alias_add(aliases *a, const char *name, size_t len, char *text)
 static void alias_define(aliases *a, const char *def)
 {
     size_t len = 0;
-    while (is_ident(def[len]))
+    while (em_ksig_is_ident(def[len]))
         len++;
     if (!len || is_digit(def[0]))
         return;
@@ -321,11 +321,11 @@ static void collect_defines(aliases *a, const char *text, const char *scan, size
             p++;
         if (p >= e || text[p] != '#' || scan[p] == '#')
             continue;
-        p = skip_space(text, p + 1, e);
-        if (!word_at(text, p, e, "define"))
+        p = em_ksig_skip_space(text, p + 1, e);
+        if (!em_ksig_word_at(text, p, e, "define"))
             continue;
-        nb = p = skip_space(text, p + 6, e);
-        while (p < e && is_ident(text[p]))
+        nb = p = em_ksig_skip_space(text, p + 6, e);
+        while (p < e && em_ksig_is_ident(text[p]))
             p++;
         ne = p;
         if (ne == nb || is_digit(text[nb]) || (p < e && text[p] == '('))
@@ -349,29 +349,30 @@ static void collect_tags(aliases *a, const char *scan, size_t n)
     static const char *const keys[] = {"struct", "union", "class", "enum"};
     for (size_t i = 0; i < n; i++) {
         size_t k, j, nb, ne;
-        if (!is_ident(scan[i]) || (i > 0 && is_ident(scan[i - 1])))
+        if (!em_ksig_is_ident(scan[i]) || (i > 0 && em_ksig_is_ident(scan[i - 1])))
             continue;
         for (k = 0; k < 4; k++)
-            if (word_at(scan, i, n, keys[k]))
+            if (em_ksig_word_at(scan, i, n, keys[k]))
                 break;
         if (k == 4) {
-            while (i + 1 < n && is_ident(scan[i + 1]))
+            while (i + 1 < n && em_ksig_is_ident(scan[i + 1]))
                 i++;
             continue;
         }
-        j = skip_space(scan, i + strlen(keys[k]), n);
-        if (k == 3 && (word_at(scan, j, n, "class") || word_at(scan, j, n, "struct")))
-            j = skip_space(scan, j + (scan[j] == 'c' ? 5 : 6), n);
+        j = em_ksig_skip_space(scan, i + strlen(keys[k]), n);
+        if (k == 3 && (em_ksig_word_at(scan, j, n, "class") ||
+                       em_ksig_word_at(scan, j, n, "struct")))
+            j = em_ksig_skip_space(scan, j + (scan[j] == 'c' ? 5 : 6), n);
         nb = j;
-        while (j < n && is_ident(scan[j]))
+        while (j < n && em_ksig_is_ident(scan[j]))
             j++;
         ne = j;
         i = j > i ? j - 1 : i;
         if (ne == nb || is_digit(scan[nb]))
             continue;
-        j = skip_space(scan, ne, n);
+        j = em_ksig_skip_space(scan, ne, n);
         if (j < n && (scan[j] == '{' || scan[j] == ';' || scan[j] == ':' ||
-                      word_at(scan, j, n, "final")))
+                      em_ksig_word_at(scan, j, n, "final")))
             alias_add(a, scan + nb, ne - nb,
                       format("%s %.*s", k == 3 ? "enum" : "struct", (int)(ne - nb),
                              scan + nb));
@@ -410,15 +411,16 @@ static void collect_typedefs(aliases *a, const char *scan, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         size_t semi, bo, bc, e, s, j;
-        if (word_at(scan, i, n, "using")) {
+        if (em_ksig_word_at(scan, i, n, "using")) {
             size_t nb, ne;
-            j = skip_space(scan, i + 5, n);
+            j = em_ksig_skip_space(scan, i + 5, n);
             nb = j;
-            while (j < n && is_ident(scan[j]))
+            while (j < n && em_ksig_is_ident(scan[j]))
                 j++;
             ne = j;
-            j = skip_space(scan, j, n);
-            if (ne == nb || j >= n || scan[j] != '=' || word_at(scan, nb, n, "namespace"))
+            j = em_ksig_skip_space(scan, j, n);
+            if (ne == nb || j >= n || scan[j] != '=' ||
+                em_ksig_word_at(scan, nb, n, "namespace"))
                 continue;
             semi = decl_end(scan, j + 1, n, &bo, &bc);
             if (semi < n && bo == n)
@@ -426,7 +428,7 @@ static void collect_typedefs(aliases *a, const char *scan, size_t n)
             i = j;
             continue;
         }
-        if (!word_at(scan, i, n, "typedef"))
+        if (!em_ksig_word_at(scan, i, n, "typedef"))
             continue;
         j = i + 7;
         semi = decl_end(scan, j, n, &bo, &bc);
@@ -456,7 +458,7 @@ static void collect_typedefs(aliases *a, const char *scan, size_t n)
                 array = 1;
             }
             nb = e;
-            while (nb > s && is_ident(scan[nb - 1]))
+            while (nb > s && em_ksig_is_ident(scan[nb - 1]))
                 nb--;
             if (nb == e || is_digit(scan[nb]) || e == s) {
                 i = semi;
@@ -611,16 +613,16 @@ static void tally_type(const char *t, const aliases *al, int depth, tally *y)
             i += 2;
             continue;
         }
-        if (!is_ident(c) || is_digit(c)) {
+        if (!em_ksig_is_ident(c) || is_digit(c)) {
             /* '&' (a reference), '(' (a function), numbers, anything else */
             y->unknown = 1;
             i = c == '(' ? skip_group(t, i, n) : i + 1;
             continue;
         }
         b = i;
-        while (i < n && is_ident(t[i]))
+        while (i < n && em_ksig_is_ident(t[i]))
             i++;
-        k = skip_space(t, i, n);
+        k = em_ksig_skip_space(t, i, n);
         if (k + 1 < n && t[k] == ':' && t[k + 1] == ':') {
             /* std::size_t is size_t; other scopes are not known here */
             if (!word_is(t + b, i - b, "std") && !word_is(t + b, i - b, "cuda"))
@@ -643,11 +645,12 @@ static void tally_type(const char *t, const aliases *al, int depth, tally *y)
             if (word_is(w, len, "struct") || word_is(w, len, "union") ||
                 word_is(w, len, "class") || word_is(w, len, "enum")) {
                 int is_enum = w[0] == 'e';
-                if (is_enum && (word_at(t, k, n, "class") || word_at(t, k, n, "struct")))
-                    k = skip_space(t, k + (t[k] == 'c' ? 5 : 6), n);
+                if (is_enum && (em_ksig_word_at(t, k, n, "class") ||
+                                em_ksig_word_at(t, k, n, "struct")))
+                    k = em_ksig_skip_space(t, k + (t[k] == 'c' ? 5 : 6), n);
                 /* the tag, if any, says nothing more */
                 i = k;
-                while (i < n && is_ident(t[i]))
+                while (i < n && em_ksig_is_ident(t[i]))
                     i++;
                 if (is_enum)
                     y->enm++;
@@ -761,10 +764,10 @@ static int only_qualifiers(const char *text, size_t e)
             i++;
             continue;
         }
-        if (!is_ident(text[i]))
+        if (!em_ksig_is_ident(text[i]))
             return 0;
         b = i;
-        while (i < e && is_ident(text[i]))
+        while (i < e && em_ksig_is_ident(text[i]))
             i++;
         if (!word_in(text + b, i - b, qualifiers) && !word_in(text + b, i - b, more))
             return 0;
@@ -815,7 +818,7 @@ static int split_param(char *text, em_ksig_param *out, int index, const char *kn
         array = 1;
     }
     s = e;
-    while (s > 0 && is_ident(text[s - 1]))
+    while (s > 0 && em_ksig_is_ident(text[s - 1]))
         s--;
     if (s == e) {
         /* `int *`, `float *const`: no name */
@@ -959,7 +962,7 @@ static int under_template(const char *scan, size_t i)
     while (p > 0 && scan[p - 1] != ';' && scan[p - 1] != '{' && scan[p - 1] != '}')
         p--;
     for (; p + 8 <= i; p++)
-        if (word_at(scan, p, i, "template"))
+        if (em_ksig_word_at(scan, p, i, "template"))
             return 1;
     return 0;
 }
@@ -991,15 +994,15 @@ static em_status find_kernels(const char *scan, const char *text, size_t n,
         em_ksig_kernel *k;
         int body, dup = 0;
         em_status st;
-        if (scan[i] != '_' || !word_at(scan, i, n, "__global__"))
+        if (scan[i] != '_' || !em_ksig_word_at(scan, i, n, "__global__"))
             continue;
         /* Walk to the '(' of the parameter list: the identifier before it
          * is the name. Parenthesised attributes before the name are
          * skipped whole. */
         for (j = i + 10; j < n && scan[j] != ';' && scan[j] != '{';) {
-            if (is_ident(scan[j])) {
+            if (em_ksig_is_ident(scan[j])) {
                 size_t e = j;
-                while (e < n && is_ident(scan[e]))
+                while (e < n && em_ksig_is_ident(scan[e]))
                     e++;
                 name_b = j;
                 name_e = e;
@@ -1031,13 +1034,13 @@ static em_status find_kernels(const char *scan, const char *text, size_t n,
                 return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory reading kernels");
             return EM_OK;
         }
-        j = skip_space(scan, close + 1, n);
+        j = em_ksig_skip_space(scan, close + 1, n);
         /* Attributes may also follow the list. */
-        while (word_at(scan, j, n, "__attribute__")) {
-            size_t p = skip_space(scan, j + 13, n);
+        while (em_ksig_word_at(scan, j, n, "__attribute__")) {
+            size_t p = em_ksig_skip_space(scan, j + 13, n);
             if (p >= n || scan[p] != '(')
                 break;
-            j = skip_space(scan, match_close(scan, p, n) + 1, n);
+            j = em_ksig_skip_space(scan, match_close(scan, p, n) + 1, n);
         }
         body = j < n && scan[j] == '{';
         if (!body && (j >= n || scan[j] != ';')) {

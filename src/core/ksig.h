@@ -52,6 +52,14 @@ typedef struct em_ksig {
     char *why;
 } em_ksig;
 
+/* The small lexical helpers the parser uses, for other scanners of
+ * kernel C (the host compiler's): whether c can be part of an
+ * identifier; the first index from i (below n) that is not white space;
+ * whether the identifier w stands at s[i] as a whole word. */
+int em_ksig_is_ident(int c);
+size_t em_ksig_skip_space(const char *s, size_t i, size_t n);
+int em_ksig_word_at(const char *s, size_t i, size_t n, const char *w);
+
 /* Copy n bytes of src to out with comments and string and character
  * literals turned into blanks, and preprocessor lines too unless
  * keep_directives. Newlines stay, so offsets and line numbers agree with
