@@ -67,13 +67,8 @@ static em_status quantile(const em_array *a, const double *q, int qndim,
     } else {
         for (int j = 0; j < naxes; j++) {
             int ax = axes[j];
-            if (ax < -a->ndim || ax >= a->ndim)
-                return em_error(EM_ERR_AXIS,
-                                "axis %d is out of bounds for array of "
-                                "dimension %d",
-                                ax, a->ndim);
-            if (ax < 0)
-                ax += a->ndim;
+            if ((st = em_arr_axis(&ax, a->ndim)) != EM_OK)
+                return st;
             if (red[ax])
                 return em_error(EM_ERR_INVALID_VALUE, "%s: repeated axis %d",
                                 fn, ax);

@@ -80,13 +80,8 @@ static em_status sort_impl(const em_array *a, int axis, int flatten,
         axis = 0;
         perm_axes[0] = 0;
     } else {
-        if (axis < -nd || axis >= nd)
-            return em_error(EM_ERR_AXIS,
-                            "axis %d is out of bounds for array of dimension "
-                            "%d",
-                            axis, nd);
-        if (axis < 0)
-            axis += nd;
+        if ((st = em_arr_axis(&axis, nd)) != EM_OK)
+            return st;
         for (int i = 0, j = 0; i < nd; i++)
             if (i != axis)
                 perm_axes[j++] = i;

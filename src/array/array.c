@@ -36,6 +36,16 @@ em_stream *em_arr_stream_lenient(em_device *d, em_stream *s)
     return em_arr_stream(d, s, "");
 }
 
+em_status em_arr_axis(int *axis, int ndim)
+{
+    if (*axis < -ndim || *axis >= ndim)
+        return em_error(EM_ERR_AXIS, "axis %d is out of bounds for array of "
+                        "dimension %d", *axis, ndim);
+    if (*axis < 0)
+        *axis += ndim;
+    return EM_OK;
+}
+
 em_status em_arr_check(const em_array *a, const char *what)
 {
     if (!a)

@@ -75,6 +75,10 @@ void em_arr_publish_view(const em_array *a, const em_array *view,
  * and ndim); `what` names the caller and the argument. */
 em_status em_arr_check(const em_array *a, const char *what);
 
+/* Normalise a possibly negative axis of an ndim-dimensional array, or
+ * EM_ERR_AXIS with NumPy's text. */
+em_status em_arr_axis(int *axis, int ndim);
+
 /* ---- view.c ----------------------------------------------------------- */
 
 /* The layout of src broadcast to (ndim, shape) for assignment: leading

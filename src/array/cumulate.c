@@ -146,13 +146,8 @@ em_status em_cumulate(em_cumulate_op op, const em_array *a, int axis,
             return st;
         axis = 0;
     } else {
-        if (axis < -a->ndim || axis >= a->ndim)
-            return em_error(EM_ERR_AXIS,
-                            "axis %d is out of bounds for array of dimension "
-                            "%d",
-                            axis, a->ndim);
-        if (axis < 0)
-            axis += a->ndim;
+        if ((st = em_arr_axis(&axis, a->ndim)) != EM_OK)
+            return st;
         em_array_retain(a, &src);
     }
 

@@ -9,16 +9,6 @@
 
 #define SHAPE_STR 768
 
-static em_status norm_axis(int axis, int ndim, int *out)
-{
-    if (axis < -ndim || axis >= ndim)
-        return em_error(EM_ERR_AXIS,
-                        "axis %d is out of bounds for array of dimension %d",
-                        axis, ndim);
-    *out = axis < 0 ? axis + ndim : axis;
-    return EM_OK;
-}
-
 static em_status check_indices(const em_array *ind)
 {
     em_status st = em_arr_check(ind, "indices");
@@ -65,8 +55,9 @@ em_status em_take(const em_array *a, const em_array *indices, int axis,
             return st;
         ax = 0;
     } else {
-        if ((st = norm_axis(axis, a->ndim, &ax)) != EM_OK)
+        if ((st = em_arr_axis(&axis, a->ndim)) != EM_OK)
             return st;
+        ax = axis;
         em_array_retain(a, &src);
     }
     if (src.ndim - 1 + indices->ndim > EM_MAX_NDIM) {
@@ -118,8 +109,9 @@ static em_status along_geom(const em_array *a, const em_array *indices,
         return em_error(EM_ERR_INVALID_VALUE,
                         "`indices` and `arr` must have the same number of "
                         "dimensions");
-    if ((st = norm_axis(axis, a->ndim, &ax)) != EM_OK)
+    if ((st = em_arr_axis(&axis, a->ndim)) != EM_OK)
         return st;
+    ax = axis;
     memset(g, 0, sizeof *g);
     g->ndim = a->ndim;
     for (int i = 0; i < a->ndim; i++) {

@@ -13,16 +13,6 @@
 #include "array/array_internal.h"
 #include "array/manip_internal.h"
 
-em_status em_manip_axis(int *axis, int ndim)
-{
-    if (*axis < -ndim || *axis >= ndim)
-        return em_error(EM_ERR_AXIS, "axis %d is out of bounds for array of "
-                        "dimension %d", *axis, ndim);
-    if (*axis < 0)
-        *axis += ndim;
-    return EM_OK;
-}
-
 void em_manip_part(const em_array *a, int axis, int64_t start, int64_t len,
                    int64_t step, em_array *v)
 {
@@ -102,7 +92,7 @@ em_status em_array_concatenate(const em_array *const *in, int n, int axis,
     if (nd == 0)
         return em_error(EM_ERR_INVALID_VALUE, "zero-dimensional arrays cannot "
                         "be concatenated");
-    if ((rc = em_manip_axis(&axis, nd)) != EM_OK)
+    if ((rc = em_arr_axis(&axis, nd)) != EM_OK)
         return rc;
     memcpy(shape, in[0]->shape, sizeof(int64_t) * (size_t)nd);
     rt = in[0]->dtype;
@@ -245,7 +235,7 @@ em_status em_array_flip(const em_array *a, const int *axes, int naxes,
     } else {
         for (i = 0; i < naxes; i++) {
             int ax = axes[i];
-            if ((rc = em_manip_axis(&ax, a->ndim)) != EM_OK)
+            if ((rc = em_arr_axis(&ax, a->ndim)) != EM_OK)
                 return rc;
             if (flip[ax])
                 return em_error(EM_ERR_INVALID_VALUE, "repeated axis in flip");
@@ -276,8 +266,8 @@ em_status em_manip_diagonal_layout(const em_array *a, int64_t offset, int axis1,
     if (a->ndim < 2)
         return em_error(EM_ERR_INVALID_VALUE, "diag requires an array of at least "
                         "two dimensions");
-    if ((rc = em_manip_axis(&axis1, a->ndim)) != EM_OK
-        || (rc = em_manip_axis(&axis2, a->ndim)) != EM_OK)
+    if ((rc = em_arr_axis(&axis1, a->ndim)) != EM_OK
+        || (rc = em_arr_axis(&axis2, a->ndim)) != EM_OK)
         return rc;
     if (axis1 == axis2)
         return em_error(EM_ERR_INVALID_VALUE, "axis1 and axis2 cannot be the same");
@@ -381,7 +371,7 @@ em_status em_array_roll(const em_array *a, const int64_t *shift,
     for (i = 0; i < n; i++) {
         int ax = axes[i];
         int64_t ext;
-        if ((rc = em_manip_axis(&ax, a->ndim)) != EM_OK)
+        if ((rc = em_arr_axis(&ax, a->ndim)) != EM_OK)
             return rc;
         ext = a->shape[ax];
         if (ext > 0) {

@@ -4,9 +4,6 @@
 
 #include "ember/ember.h"
 
-/* Normalise a possibly negative axis, or EM_ERR_AXIS with NumPy's text. */
-em_status em_manip_axis(int *axis, int ndim);
-
 /* v = a with axis restricted to start, start+step, ... (len elements): a
  * borrowed layout (no reference of its own) that keeps a's WRITEABLE. */
 void em_manip_part(const em_array *a, int axis, int64_t start, int64_t len,

@@ -106,11 +106,8 @@ em_status em_linspace_array(const em_array *start, const em_array *stop,
         return rc;
     if (bnd + 1 > EM_MAX_NDIM)
         return em_error(EM_ERR_INVALID_VALUE, "linspace: too many dimensions");
-    if (axis < -(bnd + 1) || axis > bnd)
-        return em_error(EM_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
-                        axis, bnd + 1);
-    if (axis < 0)
-        axis += bnd + 1;
+    if ((rc = em_arr_axis(&axis, bnd + 1)) != EM_OK)
+        return rc;
     d = start->device;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);

@@ -373,13 +373,8 @@ em_status em_reduce(em_reduce_op op, const em_array *a,
                             args->naxes);
         for (int i = 0; i < args->naxes; i++) {
             int ax = args->axes[i];
-            if (ax < -a->ndim || ax >= a->ndim)
-                return em_error(EM_ERR_AXIS,
-                                "axis %d is out of bounds for array of "
-                                "dimension %d",
-                                ax, a->ndim);
-            if (ax < 0)
-                ax += a->ndim;
+            if ((st = em_arr_axis(&ax, a->ndim)) != EM_OK)
+                return st;
             if (red[ax])
                 return em_error(EM_ERR_INVALID_VALUE,
                                 "duplicate value in 'axis'");
