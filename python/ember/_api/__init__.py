@@ -26,6 +26,7 @@ for _mod, _names in {
     "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",
+    "einsum": "einsum",
     "ranges": "geomspace linspace logspace",
     "pad": "pad",
     "quantiles": "median nanmedian nanpercentile nanquantile percentile "
