@@ -1,7 +1,9 @@
 /* em_random_fill on the cpu device: PCG64 and Philox words are NumPy's
  * (values taken from numpy.random.PCG64(42) and Philox(42)), including
  * far into the stream where a thread starts by a jump; buffered words and
- * halves come first; the checks on the output array hold. */
+ * halves come first; the one-word family's shared kernel draws each
+ * member's transform; the checks on the output array hold. */
+#include <math.h>
 #include <stdint.h>
 
 #include "check.h"
@@ -73,6 +75,50 @@ static void test_philox(void)
     }
 }
 
+/* The one-word family shares one kernel, the distribution an argument:
+ * lognormal is exp of the normal of the same word (to an ulp or two of
+ * libm's exp), and consecutive fills of different members each get their
+ * own transform, not the first one compiled. */
+static void test_word_family(void)
+{
+    em_random_stream s = {EM_RANDOM_PCG64,
+                          {0xcea44f6798798f2aULL, 0xacbc7c9d68860ac8ULL,
+                           0xfa505436c9a8416eULL, 0x66caf2e28d25abffULL, 0, 0},
+                          0, {0}, 0, 0};
+    em_random_params p = {0.25, 0.5, 0, 0, NULL, NULL};
+    int64_t n = 1000;
+    em_array z, l, g;
+    CHECK_OK(em_array_empty(dev, EM_FLOAT64, 1, &n, 'C', NULL, &z));
+    CHECK_OK(em_array_empty(dev, EM_FLOAT64, 1, &n, 'C', NULL, &l));
+    CHECK_OK(em_array_empty(dev, EM_INT64, 1, &n, 'C', NULL, &g));
+    CHECK_OK(em_random_fill(&z, &s, EM_RANDOM_NORMAL, &p, NULL));
+    CHECK_OK(em_random_fill(&l, &s, EM_RANDOM_LOGNORMAL, &p, NULL));
+    p.a = 0.5; /* geometric's p */
+    CHECK_OK(em_random_fill(&g, &s, EM_RANDOM_GEOMETRIC, &p, NULL));
+    CHECK_OK(em_device_synchronize(dev));
+    {
+        const double *zz = (const double *)z.data, *ll = (const double *)l.data;
+        const int64_t *gg = (const int64_t *)g.data;
+        int bad = 0, ones = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double w = exp(zz[i]);
+            bad += !(fabs(ll[i] - w) <= 4e-16 * w);
+            bad += gg[i] < 1;
+            ones += gg[i] == 1;
+        }
+        CHECK(bad == 0);
+        CHECK(ones > 420 && ones < 580); /* P(1) = p = 1/2 */
+    }
+    /* geometric writes int64 only; the float transforms not int64 */
+    CHECK_STATUS(em_random_fill(&z, &s, EM_RANDOM_GEOMETRIC, &p, NULL),
+                 EM_ERR_TYPE);
+    CHECK_STATUS(em_random_fill(&g, &s, EM_RANDOM_CAUCHY, &p, NULL),
+                 EM_ERR_TYPE);
+    em_array_release(&z);
+    em_array_release(&l);
+    em_array_release(&g);
+}
+
 static void test_checks(void)
 {
     em_random_stream s = {EM_RANDOM_PCG64, {0, 0, 0, 1, 0, 0}, 0, {0}, 0, 0};
@@ -102,6 +148,7 @@ int main(void)
         return check_report("test_random");
     test_pcg64();
     test_philox();
+    test_word_family();
     test_checks();
     return check_report("test_random");
 }
