@@ -959,3 +959,35 @@ def test_word_draws_are_their_formula_of_the_stream(device):
             np.testing.assert_allclose(got, ref, rtol=2e-14 if name !=
                                        "standard_cauchy" else 1e-12,
                                        atol=1e-14, err_msg=name)
+
+
+def test_compositions_are_numpys_formulas_of_ember_draws(device):
+    """The compositions are NumPy's formulas, in NumPy's order of
+    operations, over the draws they take: redraw those from the same seed
+    and apply NumPy's formula in float64 on the host (each ember step is
+    one IEEE operation, so the results are equal, not close)."""
+    n = 500
+    with ember.Device(device):
+        w = host(er.default_rng(4).wald(1.3, 2.7, n))
+        g = er.default_rng(4)
+        z, u = host(g.standard_normal(n)), host(g.random(n))
+        t = host(er.default_rng(5).standard_t(3.5, n))
+        g = er.default_rng(5)
+        z2, gg = host(g.standard_normal(n)), host(g.standard_gamma(1.75, n))
+        c = host(er.default_rng(6).chisquare(3.0, n))
+        c2 = host(er.default_rng(6).standard_gamma(1.5, n))
+        f = host(er.default_rng(7).f(3.0, 5.0, n))
+        g = er.default_rng(7)
+        fx, fy = host(g.gamma(1.5, 2.0, n)), host(g.gamma(2.5, 2.0, n))
+        nc = host(er.default_rng(8).noncentral_chisquare(3.0, 2.0, n))
+        g = er.default_rng(8)
+        nz, nx = host(g.standard_normal(n)), host(g.gamma(1.0, 2.0, n))
+    y = 1.3 * z * z
+    x = 1.3 * (1 - 2 / (1 + np.sqrt(1 + 4 * 2.7 / y)))
+    np.testing.assert_array_equal(w, np.where(u <= 1.3 / (1.3 + x), x,
+                                              1.3 * 1.3 / x))
+    np.testing.assert_array_equal(t, np.sqrt(1.75) * z2 / np.sqrt(gg))
+    np.testing.assert_array_equal(c, 2.0 * c2)
+    np.testing.assert_array_equal(f, (fx * 5.0) / (fy * 3.0))
+    m = nz + np.sqrt(2.0)
+    np.testing.assert_array_equal(nc, nx + m * m)
