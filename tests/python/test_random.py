@@ -991,3 +991,55 @@ def test_compositions_are_numpys_formulas_of_ember_draws(device):
     np.testing.assert_array_equal(f, (fx * 5.0) / (fy * 3.0))
     m = nz + np.sqrt(2.0)
     np.testing.assert_array_equal(nc, nx + m * m)
+
+
+def test_multinomial_moments_and_ks(device):
+    p = np.array([0.1, 0.25, 0.05, 0.6])
+    with ember.Device(device):
+        x = host(er.default_rng(12).multinomial(40, p, size=N))
+    ref = np.random.default_rng(13).multinomial(40, p, size=N)
+    assert x.shape == (N, 4) and x.dtype == np.int64
+    assert (x.sum(axis=1) == 40).all() and x.min() >= 0
+    np.testing.assert_allclose(x.mean(axis=0), 40 * p, atol=0.1)
+    cov = 40 * (np.diag(p) - np.outer(p, p))
+    np.testing.assert_allclose(np.cov(x.T), cov, atol=0.25)
+    for c in range(4):
+        assert ks_ok(x[:, c], ref[:, c]), c
+
+
+def test_multinomial_shapes_and_parameters(device):
+    with ember.Device(device):
+        g = er.default_rng(2)
+        assert g.multinomial(5, [0.5, 0.5]).shape == (2,)
+        assert g.multinomial(5, [0.2, 0.8], size=(3, 2)).shape == (3, 2, 2)
+        n, pv = np.array([[3], [40]]), [[0.2, 0.8], [0.5, 0.5], [1.0, 0.0]]
+        y = host(g.multinomial(ember.asarray(n), pv))
+        assert y.shape == (2, 3, 2)
+        np.testing.assert_array_equal(y.sum(axis=-1), np.broadcast_to(n, (2, 3)))
+        assert (y[:, 2, 1] == 0).all()
+        np.testing.assert_array_equal(host(g.multinomial(0, [0.5, 0.5])), [0, 0])
+        np.testing.assert_array_equal(host(g.multinomial(7, [1.0])), [7])
+        # a short sum leaves the rest to the last count, as NumPy's
+        z = host(g.multinomial(9, [0.5, 0.5, 0.1], size=200))
+        assert (z[:, 2] == 0).all() and (z.sum(axis=1) == 9).all()
+        assert g.multinomial(4, [0.5, 0.5], size=0).shape == (0, 2)
+        a = host(er.default_rng(3).multinomial(30, [0.3, 0.7], 9))
+        b = host(er.default_rng(3).multinomial(30, [0.3, 0.7], 9))
+        np.testing.assert_array_equal(a, b)
+        assert er.multinomial(3, [0.5, 0.5], 4).shape == (4, 2)
+        assert er.RandomState(1).multinomial(3, [0.5, 0.5]).shape == (2,)
+
+
+@pytest.mark.parametrize("call", [
+    "g.multinomial(-1, [0.5, 0.5])", "g.multinomial(5, [-0.1, 1.1])",
+    "g.multinomial(5, [np.nan, 0.5])", "g.multinomial(5, [0.7, 0.7, 0.1])",
+    "g.multinomial(5, 0.5)", "g.multinomial(5, [])",
+    "g.multinomial([3, 4], [0.2, 0.8], size=3)",
+    "g.multinomial(5, [[0.7, 0.7, 0.1]])",
+])
+def test_multinomial_errors_are_numpys(device, call):
+    want = _both(lambda g: eval(call, {"g": g, "np": np}))
+    assert want is not None
+    with ember.Device(device):
+        with pytest.raises(want):
+            eval(call, {"g": er.default_rng(0), "np": np})

@@ -453,6 +453,57 @@ class Generator:
         y = self._gamma(nn, (1.0 - pp) / pp, shape, _F64, None, checked=True)
         return self._keyed(_b.POISSON, _np.dtype(_np.int64), shape, pa=y)
 
+    def multinomial(self, n, pvals, size=None):
+        hp = host(pvals, _F64)
+        if hp.ndim == 0 or hp.shape[-1] == 0:
+            raise ValueError("pvals must have at least 1 dimension and the "
+                             "last dimension of pvals must be greater than "
+                             "0.")
+        hn = host(n)
+        if hn.dtype.kind not in "iub":
+            hn = hn.astype(_np.int64)  # NumPy truncates a float n
+        check(not _np.any(hn < 0), "n < 0")
+        check(bool(_np.all((hp >= 0) & (hp <= 1))),
+              "pvals < 0, pvals > 1 or pvals contains NaNs")
+        check(not _np.any(_np.sum(hp[..., :-1], axis=-1) > 1.0 + 1e-12),
+              "sum(pvals[:-1]) > 1.0" if hp.ndim == 1 else
+              "sum(pvals[...,:-1]) > 1.0")
+        check(not _np.any(hn >= 2 ** 53),
+              "multinomial n beyond 2**53 is not supported by ember")
+        k = hp.shape[-1]
+        b = _np.broadcast_shapes(hn.shape, hp.shape[:-1])
+        shape = b if size is None else shape_of(size)
+        if _np.broadcast_shapes(shape, b) != shape:
+            raise ValueError("shape mismatch: objects cannot be broadcast "
+                             "to a single shape")
+        i64 = _np.dtype(_np.int64)
+        if 0 in shape:
+            return ember.empty(shape + (k,), dtype=i64)
+        # NumPy's conditional binomials: count j is Binomial(what is left,
+        # p_j / (1 - p_0 - ... - p_{j-1})), the last count what remains.
+        # The step probabilities are the host's float64 arithmetic, in
+        # NumPy's order (capped at 1 where rounding or a short sum lifts
+        # them past it).
+        rem = _np.ones(hp.shape[:-1])
+        # (copies, not ascontiguousarray, which makes a 0-d shape 1-d)
+        dn = ember.broadcast_to(ember.asarray(hn.astype(_F64)), shape).copy()
+        cols = []
+        for j in range(k - 1):
+            with _np.errstate(all="ignore"):
+                q = _np.where(rem > 0, _np.minimum(hp[..., j] / rem, 1.0),
+                              1.0)
+            rem = rem - hp[..., j]
+            if q.ndim == 0:
+                x = self._keyed(_b.BINOMIAL, i64, shape, 0.0, float(q),
+                                pa=dn)
+            else:
+                pq = ember.broadcast_to(ember.asarray(q), shape).copy()
+                x = self._keyed(_b.BINOMIAL, i64, shape, pa=dn, pb=pq)
+            cols.append(x)
+            dn = dn - x.astype(_F64)  # exact: counts below 2^53
+        cols.append(dn.astype(i64))
+        return ember.stack(cols, axis=-1)
+
     # ---- composites ------------------------------------------------------
     def _perm_index(self, n):
         """A uniformly random permutation of range(n): the order of n

@@ -169,6 +169,9 @@ class RandomState:
             raise ValueError("alpha <= 0")
         return _as(self._gen.dirichlet(alpha, size), dt)
 
+    def multinomial(self, n, pvals, size=None):
+        return self._gen.multinomial(n, pvals, size)
+
     def negative_binomial(self, n, p, size=None, dtype=int):
         dt = _idt(dtype)
         return _as(self._gen.negative_binomial(n, p, size), dt)
@@ -257,5 +260,5 @@ _NAMES = ("rand", "randn", "randint", "random_integers", "random_sample",
           "weibull", "pareto", "power", "standard_cauchy", "geometric",
           "chisquare", "standard_t", "f", "noncentral_chisquare",
           "noncentral_f", "triangular", "wald", "dirichlet",
-          "negative_binomial")
+          "negative_binomial", "multinomial")
 FUNCTIONS = {n: _forward(n) for n in _NAMES}
