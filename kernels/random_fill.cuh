@@ -20,7 +20,8 @@
  * a and b from pa[e] and pb[e] where those are not NULL (for binomial, pa
  * holds n; for integers, pa the low end and pb the range).
  * RND_DIST 10 is the family of one-word transforms (lognormal through
- * geometric): one kernel per dtype serves them all, the distribution
+ * geometric), and RND_DIST 20 that of the keyed integer draws (zipf,
+ * logseries): one kernel per dtype serves a family, the distribution
  * chosen at run time by the `dist` argument, so adding one costs no
  * compile.
  */
@@ -222,6 +223,65 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
     }
     return low;
 }
+#elif RND_DIST == 20
+#define RND_ZIPF 20
+#define RND_LOGSERIES 21
+
+__device__ __forceinline__ double rnd_pow(double x, double y)
+{
+    return rnd_exp(rnd_log(x) * y);
+}
+
+/* Zipf(a) (a in c: NumPy's rejection from a uniform on (Umin, 1], so
+ * no draw is rejected only for being past INT64_MAX) or logseries(p = a)
+ * (Kemp's method, as NumPy's), attempt j from block (e, j). */
+__device__ long long rnd_keyed_family(int dist, long long e,
+                                      const unsigned long long *w, double a)
+{
+    unsigned long long r[4];
+    if (dist == RND_ZIPF) {
+        double am1, b, umin;
+        if (a >= 1025.0)
+            return 1; /* P(X > 1) < 3e-309, and b would overflow */
+        am1 = a - 1.0;
+        b = rnd_pow(2.0, am1);
+        umin = rnd_pow(9223372036854775807.0, -am1);
+        for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+            double u01, u, v, x, t;
+            rnd_attempt(e, j, w, r);
+            u01 = rnd_open(r[0]);
+            u = u01 * umin + (1.0 - u01);
+            v = rnd_open(r[1]);
+            x = floor(rnd_pow(u, -1.0 / am1));
+            if (!(x < 9223372036854775808.0) || x < 1.0)
+                continue;
+            t = rnd_pow(1.0 + 1.0 / x, am1);
+            if (v * x * (t - 1.0) / (b - 1.0) <= t / b)
+                return (long long)x;
+        }
+        return -1;
+    } else {
+        double lr = rnd_log1p(-a);
+        for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+            double u, v, q, k;
+            rnd_attempt(e, j, w, r);
+            v = rnd_open(r[0]);
+            if (v >= a)
+                return 1;
+            u = rnd_open(r[1]);
+            q = -rnd_expm1(lr * u);
+            if (v <= q * q) {
+                k = floor(1.0 + rnd_log(v) / rnd_log(q));
+                if (!(k >= 1.0))
+                    continue;
+                return k < 9223372036854775808.0 ? (long long)k
+                                                 : 9223372036854775807LL;
+            }
+            return v >= q ? 1 : 2;
+        }
+        return -1;
+    }
+}
 #endif
 #endif /* RND_KEYED */
 
@@ -247,22 +307,6 @@ __device__ __forceinline__ double rnd_stdexp(unsigned long long x)
 #define RND_POWER 17
 #define RND_CAUCHY 18
 #define RND_GEOMETRIC 19
-
-/* exp(x) - 1 without losing x's digits near 0: Kahan's method, which
- * undoes the rounding of u = exp(x) with x / log(u). */
-__device__ double rnd_expm1(double x)
-{
-    double u, um1;
-    if (x != x || x > 709.782712893384)
-        return x > 0.0 ? 1.0 / 0.0 : x;
-    u = rnd_exp(x);
-    if (u == 1.0)
-        return x;
-    um1 = u - 1.0;
-    if (um1 == -1.0)
-        return -1.0;
-    return um1 * x / rnd_log(u);
-}
 
 /* tan(pi t) for t in (-1/2, 1/2): sin and cos of pi s, s = |t| folded to
  * [0, 1/4] (0.5 - |t| is exact there), by their Taylor series to x^17
@@ -449,7 +493,14 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int 
             if (pb)
                 e0w = (unsigned long long)eb;
 #endif
+#if RND_DIST == 20
+            (void)eb;
+            (void)e0w;
+            (void)e1w;
+            RND_PUT(e, (RND_T)rnd_keyed_family(dist, e, w, ea));
+#else
             RND_PUT(e, (RND_T)rnd_value(e, w, ea, eb, e0w, e1w));
+#endif
         }
 #else
         const unsigned long long pre[3] = {p0, p1, p2};

@@ -92,6 +92,22 @@ __device__ double rnd_exp(double x)
            __longlong_as_double((k2 + 1023) << 52);
 }
 
+/* exp(x) - 1 without losing x's digits near 0: Kahan's method, which
+ * undoes the rounding of u = exp(x) with x / log(u). */
+__device__ double rnd_expm1(double x)
+{
+    double u, um1;
+    if (x != x || x > 709.782712893384)
+        return x > 0.0 ? 1.0 / 0.0 : x;
+    u = rnd_exp(x);
+    if (u == 1.0)
+        return x;
+    um1 = u - 1.0;
+    if (um1 == -1.0)
+        return -1.0;
+    return um1 * x / rnd_log(u);
+}
+
 /* log(Gamma(x)) for x >= 1 (the discrete distributions' log k!): shifted
  * up to x >= 8, then Stirling's series with four terms. */
 __device__ double rnd_loggam(double x)

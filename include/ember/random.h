@@ -57,6 +57,9 @@ typedef enum em_random_dist {
     EM_RANDOM_CAUCHY = 18,     /* tan(pi (u - 1/2)) */
     EM_RANDOM_GEOMETRIC = 19,  /* p a: ceil(log u / log1p(-p)), >= 1, to
                                   INT64_MAX; int64 */
+    /* Keyed integer draws (int64; one kernel serves both): */
+    EM_RANDOM_ZIPF = 20,       /* a: NumPy's rejection method */
+    EM_RANDOM_LOGSERIES = 21,  /* p a: Kemp's method, as NumPy's */
     EM_RANDOM_DIST_COUNT
 } em_random_dist;
 

@@ -51,6 +51,8 @@ static int dtype_ok(em_random_dist dist, em_dtype t)
     case EM_RANDOM_POISSON:
     case EM_RANDOM_BINOMIAL:
     case EM_RANDOM_GEOMETRIC:
+    case EM_RANDOM_ZIPF:
+    case EM_RANDOM_LOGSERIES:
         return t == EM_INT64;
     case EM_RANDOM_INTEGERS:
         return t == EM_INT32 || t == EM_INT64 || t == EM_UINT32 ||
@@ -184,9 +186,11 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     if (n == 0)
         return EM_OK;
     dev = out->device;
-    /* the one-word transforms share their kernel (dist is an argument) */
-    d.dist = (uint32_t)(dist >= EM_RANDOM_LOGNORMAL ? EM_RANDOM_LOGNORMAL
-                                                     : dist);
+    /* a family shares its kernel (dist is an argument): the one-word
+     * transforms, and the keyed integer draws */
+    d.dist = (uint32_t)(dist >= EM_RANDOM_ZIPF        ? EM_RANDOM_ZIPF
+                        : dist >= EM_RANDOM_LOGNORMAL ? EM_RANDOM_LOGNORMAL
+                                                      : dist);
     d.dtype = (uint32_t)out->dtype;
     memcpy(key.w, &d, sizeof d);
     if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=

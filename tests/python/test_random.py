@@ -492,7 +492,8 @@ def test_cuda_kernels_compile_with_nvrtc():
                              (9, "int", "int4", 4),
                              (10, "double", "double2", 2),
                              (10, "float", "float4", 4),
-                             (10, "long long", "longlong2", 2)]:
+                             (10, "long long", "longlong2", 2),
+                             (20, "long long", "longlong2", 2)]:
         src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n"
                f"#define RND_T {t}\n#define RND_VEC {vec}\n"
                f"#define RND_VW {vw}\n") + body
@@ -524,6 +525,7 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
 # the distribution an argument: one compile checks all of a dtype's.
 FAMILY_F = (10, 11, 12, 13, 14, 15, 16, 17, 18)
 FAMILY_I = (19,)
+FAMILY_K = (20, 21)  # the keyed integer family
 
 
 @pytest.mark.parametrize("dist,ctype,vec,vw,npdt,gen", [
@@ -535,12 +537,13 @@ FAMILY_I = (19,)
     (FAMILY_F, "double", "double2", 2, np.float64, "pcg64"),
     (FAMILY_F, "double", "double2", 2, np.float64, "philox"),
     (FAMILY_I, "long long", "longlong2", 2, np.int64, "pcg64"),
+    (FAMILY_K, "long long", "longlong2", 2, np.int64, "pcg64"),
 ])
 def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                                                           vw, npdt, gen):
     from ember import _ember
     dists = dist if isinstance(dist, tuple) else (dist,)
-    kd = min(dists[0], 10)
+    kd = 20 if dists[0] >= 20 else min(dists[0], 10)
     body = "".join((KERNELS / f).read_text() for f in
                    ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
     src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
@@ -553,7 +556,7 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
 def _cuda_schedule_case(k, dist, npdt, gen):
     from ember import _ember
     # parameters every distribution takes (geometric's p = a in (0, 1])
-    a, b = (0.3, 30.0) if dist == 19 else (2.0, 30.0)
+    a, b = (0.3, 30.0) if dist in (19, 21) else (2.0, 30.0)
     with ember.Device("cpu"):
         bg = GENS[gen][0](17).bit_generator
         bg.random_raw(1)            # Philox: three buffered words
@@ -668,6 +671,15 @@ MOMENTS = [
     ("wald", (1.3, 2.7), 1.3, 1.3 ** 3 / 2.7),
     ("negative_binomial", (3, 0.4), 4.5, 11.25),
     ("negative_binomial", (0.5, 0.9), 0.5 / 9, 0.5 * 0.1 / 0.81),
+    # zeta(a-1) / zeta(a), and zeta(a-2) / zeta(a) - mean^2
+    ("zipf", (3.0,), 1.6449340668482264 / 1.2020569031595942, None),
+    ("zipf", (6.0,), 1.0369277551433699 / 1.0173430619844491,
+     1.0823232337111381 / 1.0173430619844491 -
+     (1.0369277551433699 / 1.0173430619844491) ** 2),
+    ("zipf", (1.3,), None, None),
+    ("logseries", (0.6,), -0.6 / (0.4 * math.log(0.4)),
+     -0.6 * (0.6 + math.log(0.4)) / (0.16 * math.log(0.4) ** 2)),
+    ("logseries", (0.99,), -0.99 / (0.01 * math.log(0.01)), None),
 ]
 
 
@@ -687,8 +699,8 @@ def test_more_distributions_moments_and_ks(device, name, args, mean, var):
             (name, got.mean(), mean)
     if var is not None:
         assert abs(got.var() / var - 1) < 0.1, (name, got.var(), var)
-    if name in ("geometric", "negative_binomial"):
-        assert got.min() >= (1 if name == "geometric" else 0)
+    if name in ("geometric", "negative_binomial", "zipf", "logseries"):
+        assert got.min() >= (0 if name == "negative_binomial" else 1)
 
 
 def test_the_moment_and_ks_checks_catch_a_wrong_parameter():
@@ -741,15 +753,16 @@ NEW_NAMES = {
     "geometric": (0.3,), "chisquare": (2.0,), "standard_t": (3.0,),
     "f": (2.0, 7.0), "noncentral_chisquare": (2.0, 1.0),
     "noncentral_f": (2.0, 7.0, 1.0), "triangular": (0.0, 0.5, 1.0),
-    "wald": (1.0, 1.0), "negative_binomial": (2, 0.5),
+    "wald": (1.0, 1.0), "negative_binomial": (2, 0.5), "zipf": (2.0,),
+    "logseries": (0.5,),
 }
 
 
 def test_more_distributions_shapes_dtypes_and_seeding(device):
     with ember.Device(device):
         for name, args in NEW_NAMES.items():
-            want = np.int64 if name in ("geometric", "negative_binomial") \
-                else np.float64
+            want = np.int64 if name in ("geometric", "negative_binomial",
+                                        "zipf", "logseries") else np.float64
             x = getattr(er.default_rng(9), name)(*args, size=(3, 4))
             assert x.shape == (3, 4) and x.dtype == want, name
             assert x.device == ember.Device(device)
@@ -806,6 +819,8 @@ MORE_ARRAYS = [
     ("triangular", ([0.0, -2.0], [0.1, 0.0], [1.0, 3.0])),
     ("wald", ([0.5, 3.0], [1.0, 4.0])),
     ("negative_binomial", ([1.5, 20.0], [0.3, 0.8])),
+    ("zipf", ([1.7, 4.0],)),
+    ("logseries", ([0.2, 0.9],)),
 ]
 
 
@@ -882,6 +897,12 @@ MORE_ERRORS = [
     lambda g: g.negative_binomial(1e30, 1e-10),
     lambda g: g.chisquare([1.0, 2.0], size=3),
     lambda g: g.laplace([1.0, 2.0], size=3),
+    lambda g: g.zipf(1.0),
+    lambda g: g.zipf(np.nan),
+    lambda g: g.zipf([2.0, 0.5]),
+    lambda g: g.logseries(1.0),
+    lambda g: g.logseries(-0.1),
+    lambda g: g.logseries(np.nan),
 ]
 
 
@@ -901,7 +922,8 @@ def test_more_errors_are_numpys(device, i):
     "g.dirichlet([0.0, 0.0])", "g.dirichlet([1.0, np.nan])",
     "g.noncentral_chisquare(0.5, np.nan)", "g.noncentral_chisquare(3, np.nan)",
     "g.lognormal(0, np.nan)", "g.negative_binomial(1.5, 1.0)",
-    "g.triangular(np.nan, 0, 1)",
+    "g.triangular(np.nan, 0, 1)", "g.zipf(np.inf)", "g.zipf(2000.0)",
+    "g.logseries(0.0)", "g.logseries(-0.0)", "g.logseries(1e-300)",
 ])
 def test_edge_parameters_as_numpy(device, call):
     """Values NumPy's checks let through give NumPy's constant or NaN."""

@@ -293,6 +293,21 @@ class Generator:
              "p <= 0, p > 1 or p contains NaNs")
         return self._word(_b.GEOMETRIC, _np.dtype(_np.int64), size, p)
 
+    def _keyed_int(self, dist, size, a):
+        i64 = _np.dtype(_np.int64)
+        if is_array(a):
+            shp, (pa,) = self._per_element(size, a)
+            return self._keyed(dist, i64, shp, pa=pa)
+        return self._keyed(dist, i64, size, scalar(a, "a"))
+
+    def zipf(self, a, size=None):
+        _all(a, lambda v: v > 1, "a <= 1 or a is NaN")
+        return self._keyed_int(_b.ZIPF, size, a)
+
+    def logseries(self, p, size=None):
+        _all(p, lambda v: (v >= 0) & (v < 1), "p < 0, p >= 1 or p is NaN")
+        return self._keyed_int(_b.LOGSERIES, size, p)
+
     # ---- compositions: existing fills and single-operation ufunc steps --
     # Each arithmetic step below is one ember ufunc call of one IEEE
     # operation (+ - * / sqrt), never a fused expression, so it rounds the

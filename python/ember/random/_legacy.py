@@ -169,6 +169,14 @@ class RandomState:
             raise ValueError("alpha <= 0")
         return _as(self._gen.dirichlet(alpha, size), dt)
 
+    def zipf(self, a, size=None, dtype=int):
+        dt = _idt(dtype)
+        return _as(self._gen.zipf(a, size), dt)
+
+    def logseries(self, p, size=None, dtype=int):
+        dt = _idt(dtype)
+        return _as(self._gen.logseries(p, size), dt)
+
     def multinomial(self, n, pvals, size=None):
         return self._gen.multinomial(n, pvals, size)
 
@@ -260,5 +268,5 @@ _NAMES = ("rand", "randn", "randint", "random_integers", "random_sample",
           "weibull", "pareto", "power", "standard_cauchy", "geometric",
           "chisquare", "standard_t", "f", "noncentral_chisquare",
           "noncentral_f", "triangular", "wald", "dirichlet",
-          "negative_binomial", "multinomial")
+          "negative_binomial", "multinomial", "zipf", "logseries")
 FUNCTIONS = {n: _forward(n) for n in _NAMES}
