@@ -17,6 +17,8 @@
  * load, disk store) is walked too. */
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +199,65 @@ static em_status op_unique(void)
 }
 
 /* A kernel no cache has seen: compile, load, store on disk, launch. */
+/* LAPACK (math/lapack_host.c): a solve and an SVD, whose workspaces and
+ * results are host allocations; skipped where OpenBLAS is not found. */
+static em_array la_a, la_b;
+static int have_lapack;
+
+static void lapack_setup(void)
+{
+    static const double a[9] = {4, 1, 0, 1, 3, 1, 0, 1, 2};
+    static const double b[3] = {6, 10, 8}; /* a @ (1, 2, 3) */
+    int64_t s33[2] = {3, 3}, s31[2] = {3, 1};
+    const char *tail = strstr(__FILE__, "tests/c/");
+    char pat[4096];
+    glob_t g;
+    void *h;
+    /* the checkout's .venv, as test_lapack finds it */
+    snprintf(pat, sizeof pat, "%.*s.venv/lib/python3*/site-packages/"
+             "scipy_openblas64/lib", tail ? (int)(tail - __FILE__) : 0, __FILE__);
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t k = 0; k < g.gl_pathc; k++)
+            em_vendor_add_dir(g.gl_pathv[k]);
+        globfree(&g);
+    }
+    have_lapack = em_vendor_open(EM_VENDOR_OPENBLAS, &h) == EM_OK;
+    if (!have_lapack) {
+        printf("SKIP the LAPACK walk: %s\n", em_last_error());
+        return;
+    }
+    CHECK_OK(em_array_empty(dev, EM_FLOAT64, 2, s33, 'C', NULL, &la_a));
+    CHECK_OK(em_array_empty(dev, EM_FLOAT64, 2, s31, 'C', NULL, &la_b));
+    CHECK_OK(em_array_from_host(&la_a, a, NULL, NULL));
+    CHECK_OK(em_array_from_host(&la_b, b, NULL, NULL));
+}
+
+static em_status op_lapack(void)
+{
+    em_array sol = {0}, s = {0}, u = {0}, vh = {0};
+    double h[3];
+    em_status st = em_linalg_solve(&la_a, &la_b, &sol);
+    if (st != EM_OK) {
+        CHECK(sol.storage == NULL);
+        return st;
+    }
+    st = host_values(&sol, h);
+    CHECK(st != EM_OK || (fabs(h[0] - 1) < 1e-12 && fabs(h[1] - 2) < 1e-12 &&
+                          fabs(h[2] - 3) < 1e-12));
+    em_array_release(&sol);
+    if (st != EM_OK)
+        return st;
+    st = em_linalg_svd(&la_a, 1, &s, &u, &vh);
+    if (st != EM_OK) {
+        CHECK(s.storage == NULL && u.storage == NULL && vh.storage == NULL);
+        return st;
+    }
+    em_array_release(&s);
+    em_array_release(&u);
+    em_array_release(&vh);
+    return EM_OK;
+}
+
 static unsigned compile_serial;
 
 static em_status op_compile_launch(void)
@@ -321,6 +382,7 @@ int main(void)
         {"sort", op_sort, 0},
         {"unique", op_unique, 0},
         {"compile+launch", op_compile_launch, 1},
+        {"lapack solve+svd", op_lapack, 0},
     };
     int kinds[] = {KIND_HOST, EM_FAULT_DEVICE_ALLOC, EM_FAULT_COMPILE,
                    EM_FAULT_DISK_WRITE};
@@ -361,7 +423,10 @@ int main(void)
     free(h);
     free(hi);
 
+    lapack_setup();
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        if (ops[o].op == op_lapack && !have_lapack)
+            continue;
         /* Warm: kernels compiled and cached before the walk. */
         if (ops[o].fresh)
             compile_serial++;
@@ -374,6 +439,8 @@ int main(void)
     em_array_release(&y);
     em_array_release(&xi);
     em_array_release(&z);
+    em_array_release(&la_a);
+    em_array_release(&la_b);
     CHECK_OK(em_pool_free_all(dev));
     {
         uint64_t allocs = 0, frees = 0;
