@@ -90,45 +90,51 @@ static PyObject *rt_runtimeGetVersion(PyObject *m, PyObject *unused)
     return PyLong_FromLong(em_nvrtc_version());
 }
 
+/* The calling thread's current device; NULL with the exception set. */
+static em_device *current(PyObject *m)
+{
+    em_device *d;
+    return empy_device_arg(empy_state_of_module(m), NULL, &d) < 0 ? NULL : d;
+}
+
+/* 1 with the exception for rc set, 0 for EM_OK. */
+static int failed(PyObject *m, em_status rc)
+{
+    if (rc == EM_OK)
+        return 0;
+    empy_raise(empy_state_of_module(m), rc);
+    return 1;
+}
+
 static PyObject *rt_deviceSynchronize(PyObject *m, PyObject *unused)
 {
-    empy_state *st = empy_state_of_module(m);
-    em_device *d;
+    em_device *d = current(m);
     em_status rc;
-    if (empy_device_arg(st, NULL, &d) < 0)
+    if (!d)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = em_device_synchronize(d);
     Py_END_ALLOW_THREADS
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
+    if (failed(m, rc))
+        return NULL;
     Py_RETURN_NONE;
 }
 
 static PyObject *rt_memGetInfo(PyObject *m, PyObject *unused)
 {
-    empy_state *st = empy_state_of_module(m);
     size_t free_b = 0, total_b = 0;
-    em_device *d;
-    em_status rc;
-    if (empy_device_arg(st, NULL, &d) < 0)
+    em_device *d = current(m);
+    if (!d || failed(m, em_device_mem_info(d, &free_b, &total_b)))
         return NULL;
-    rc = em_device_mem_info(d, &free_b, &total_b);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
     return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
 }
 
 static PyObject *rt_deviceGetStreamPriorityRange(PyObject *m, PyObject *unused)
 {
-    empy_state *st = empy_state_of_module(m);
     int least = 0, greatest = 0;
-    em_device *d;
-    em_status rc;
-    if (empy_device_arg(st, NULL, &d) < 0)
+    em_device *d = current(m);
+    if (!d || failed(m, em_device_stream_priority_range(d, &least, &greatest)))
         return NULL;
-    if ((rc = em_device_stream_priority_range(d, &least, &greatest)) != EM_OK)
-        return empy_raise(st, rc);
     return Py_BuildValue("(ii)", least, greatest);
 }
 

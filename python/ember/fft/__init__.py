@@ -44,34 +44,31 @@ def _out_view(out, name):
     return _numpy().asarray(out)
 
 
-def _adopt(r, out):
+def _run(name, a, out, *args):
+    """numpy.fft.<name>(view of a, *args, out=view of out), adopted."""
+    _, h = _on_host(a, name)
+    r = getattr(_numpy().fft, name)(h, *args, out=_out_view(out, name))
     # NumPy wrote into out's own bytes, or made a new host array whose
     # buffer ember now shares
     return out if out is not None else ember.asarray(r)
 
 
+def _named(f, name, sizes):
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"numpy.fft.{name}(a, {sizes}, norm=None, out=None) on ember arrays."
+    return f
+
+
 def _one_axis(name):
     def transform(a, n=None, axis=-1, norm=None, out=None):
-        _, h = _on_host(a, name)
-        o = _out_view(out, name)
-        return _adopt(getattr(_numpy().fft, name)(h, n=n, axis=axis, norm=norm,
-                                                  out=o), out)
-    transform.__name__ = transform.__qualname__ = name
-    transform.__doc__ = (f"numpy.fft.{name}(a, n=None, axis=-1, norm=None, "
-                         "out=None) on ember arrays.")
-    return transform
+        return _run(name, a, out, n, axis, norm)
+    return _named(transform, name, "n=None, axis=-1")
 
 
 def _n_axes(name, default_axes):
     def transform(a, s=None, axes=default_axes, norm=None, out=None):
-        _, h = _on_host(a, name)
-        o = _out_view(out, name)
-        return _adopt(getattr(_numpy().fft, name)(h, s=s, axes=axes, norm=norm,
-                                                  out=o), out)
-    transform.__name__ = transform.__qualname__ = name
-    transform.__doc__ = (f"numpy.fft.{name}(a, s=None, axes={default_axes!r}, "
-                         "norm=None, out=None) on ember arrays.")
-    return transform
+        return _run(name, a, out, s, axes, norm)
+    return _named(transform, name, f"s=None, axes={default_axes!r}")
 
 
 fft, ifft, rfft, irfft, hfft, ihfft = (
