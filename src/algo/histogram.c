@@ -6,6 +6,7 @@
  * privatized counters: see codegen/histogram.h for the schedules.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,7 +415,10 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
         lo = round_to(lo - 0.5, at);
         hi = round_to(hi + 0.5, at);
     }
-    if (!(v = malloc((size_t)(bins + 1) * sizeof *v)))
+    /* (bins + 1) * 8 bytes must not wrap around (bins = 2^63 - 1 made it
+     * 0 and a small block took the writes: a fuzzer found it) */
+    if ((uint64_t)bins >= SIZE_MAX / sizeof *v ||
+        !(v = malloc((size_t)(bins + 1) * sizeof *v)))
         return em_error(EM_ERR_OUT_OF_MEMORY, "histogram: %lld bin edges",
                         (long long)bins + 1);
     /* NumPy's linspace, each operation rounded to the arithmetic type:

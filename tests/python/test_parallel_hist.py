@@ -154,6 +154,10 @@ def test_histogram_bin_edges(device):
                           np.histogram_bin_edges(a, bins=12), device)
     assert_array_equal_np(ember.histogram_bin_edges(x, 5, range=(0, 1)),
                           np.histogram_bin_edges(a, 5, range=(0, 1)), device)
+    # a count whose edges' bytes wrap around size_t was a segfault (fuzzer)
+    for bins in (2**63 - 1, 2**61):
+        with pytest.raises(MemoryError):
+            ember.histogram_bin_edges(0, bins)
 
 
 def test_histogram_bad_input(device):
