@@ -419,8 +419,9 @@ em_status em_hist_edges(const em_array *x, int64_t bins, int has_range,
      * 0 and a small block took the writes: a fuzzer found it) */
     if ((uint64_t)bins >= SIZE_MAX / sizeof *v ||
         !(v = malloc((size_t)(bins + 1) * sizeof *v)))
-        return em_error(EM_ERR_OUT_OF_MEMORY, "histogram: %lld bin edges",
-                        (long long)bins + 1);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "histogram: the edges of %lld "
+                        "bins (%llu bytes of host memory)", (long long)bins,
+                        (unsigned long long)bins * sizeof *v + sizeof *v);
     /* NumPy's linspace, each operation rounded to the arithmetic type:
      * i * step + start, then the exact stop. In float64 (a given range)
      * the roundings are no-ops: a loop without them, since the general
