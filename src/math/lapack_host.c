@@ -305,6 +305,18 @@ static void eye(int t, char *o, int64_t n)
         put(t, o, d * n + d, 1, 0);
 }
 
+/* On failure, the outputs made so far go (NULL: an output not asked
+ * for); rc passes through. */
+static em_status drop_on_error(em_status rc, em_array *a, em_array *b, em_array *c)
+{
+    em_array *o[3] = {a, b, c};
+    if (rc != EM_OK)
+        for (int k = 0; k < 3; k++)
+            if (o[k])
+                em_array_release(o[k]);
+    return rc;
+}
+
 /* ---- solve ------------------------------------------------------------- */
 
 typedef void (*gesv_fn)(lint *, lint *, void *, lint *, lint *, void *,
@@ -410,7 +422,6 @@ em_status em_linalg_det(const em_array *a, em_array *det, em_array *sign,
     em_status rc;
     void *wa = NULL, *piv = NULL;
     lint n, info = 0;
-    em_array dummy = {0};
     if ((rc = start(&j, "det", a, 1)) != EM_OK)
         return rc;
     n = j.n;
@@ -464,12 +475,7 @@ em_status em_linalg_det(const em_array *a, em_array *det, em_array *sign,
 done:
     free(wa);
     free(piv);
-    if (rc != EM_OK) {
-        em_array_release(det ? det : &dummy);
-        em_array_release(sign ? sign : &dummy);
-        em_array_release(logabs ? logabs : &dummy);
-    }
-    return rc;
+    return drop_on_error(rc, det, sign, logabs);
 }
 
 /* ---- cholesky ------------------------------------------------------- */
@@ -528,7 +534,6 @@ em_status em_linalg_qr(const em_array *a, em_qr_mode mode, em_array *q,
     lint m, n, k, qc, ld, info = 0, lwork = 1, lw;
     size_t es;
     char w1[32];
-    em_array dummy = {0};
     if ((unsigned)mode > EM_QR_RAW || (mode == EM_QR_R && q) ||
         (mode != EM_QR_R && !q) || !r)
         return em_error(EM_ERR_INVALID_VALUE, "qr: mode %d with results q %s, "
@@ -612,11 +617,7 @@ done:
     free(wa);
     free(tau);
     free(work);
-    if (rc != EM_OK) {
-        em_array_release(q ? q : &dummy);
-        em_array_release(r ? r : &dummy);
-    }
-    return rc;
+    return drop_on_error(rc, q, r, NULL);
 }
 
 /* ---- eigh ----------------------------------------------------------- */
@@ -635,7 +636,6 @@ em_status em_linalg_eigh(const em_array *a, int lower, em_array *w, em_array *v)
     lint n, info = 0, lw = -1, lrw = -1, liw = -1, qi = 0;
     size_t es;
     char jobz = v ? 'V' : 'N', uplo = lower ? 'L' : 'U', qw[32], qr[16];
-    em_array dummy = {0};
     if ((rc = start(&j, "eigh", a, 1)) != EM_OK)
         return rc;
     if (!w)
@@ -691,11 +691,7 @@ done:
     free(rwork);
     free(iwork);
     free(ev);
-    if (rc != EM_OK) {
-        em_array_release(w ? w : &dummy);
-        em_array_release(v ? v : &dummy);
-    }
-    return rc;
+    return drop_on_error(rc, w, v, NULL);
 }
 
 /* ---- eig ------------------------------------------------------------ */
@@ -717,7 +713,6 @@ em_status em_linalg_eig(const em_array *a, em_array *w, em_array *v)
     size_t es;
     char jl = 'N', jr = v ? 'V' : 'N', qw[32], dl[32];
     int ct;
-    em_array dummy = {0};
     if ((rc = start(&j, "eig", a, 1)) != EM_OK)
         return rc;
     if (!w)
@@ -801,11 +796,7 @@ done:
     free(wr);
     free(wi);
     free(vr);
-    if (rc != EM_OK) {
-        em_array_release(w ? w : &dummy);
-        em_array_release(v ? v : &dummy);
-    }
-    return rc;
+    return drop_on_error(rc, w, v, NULL);
 }
 
 /* ---- svd ------------------------------------------------------------ */
@@ -828,7 +819,6 @@ em_status em_linalg_svd(const em_array *a, int full, em_array *s, em_array *u,
     size_t es, rs;
     char jobz, qw[32];
     int vecs = u && vh;
-    em_array dummy = {0};
     if ((rc = start(&j, "svd", a, 0)) != EM_OK)
         return rc;
     if (!s || (!!u != !!vh))
@@ -917,12 +907,7 @@ done:
     free(iwork);
     free(wu);
     free(wv);
-    if (rc != EM_OK) {
-        em_array_release(s ? s : &dummy);
-        em_array_release(u ? u : &dummy);
-        em_array_release(vh ? vh : &dummy);
-    }
-    return rc;
+    return drop_on_error(rc, s, u, vh);
 }
 
 /* ---- lstsq ---------------------------------------------------------- */
@@ -946,7 +931,6 @@ em_status em_linalg_lstsq(const em_array *a, const em_array *b, double rcond,
     size_t es, rs;
     char qw[32], qr[16];
     float rc32 = (float)rcond;
-    em_array dummy = {0};
     if ((rc = start(&j, "lstsq", a, 0)) != EM_OK || (rc = check_b(&j, b)) != EM_OK)
         return rc;
     if (!x || !resid || !rank || !s)
@@ -1042,7 +1026,6 @@ done:
         em_array_release(resid);
         em_array_release(rank);
         em_array_release(s);
-        (void)dummy;
     }
     return rc;
 }
