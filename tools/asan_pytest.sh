@@ -15,7 +15,16 @@ rm -rf "$pkg" && mkdir -p "$pkg"
 cp -r python/ember "$pkg/ember"
 cp $B/_ember*.so "$pkg/ember/"
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:intercept_tls_get_addr=0
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# The reports go to files as well: pytest captures a test's stderr, and a
+# sanitizer that halts the process takes the captured text with it.
+logs=$PWD/build/asan-py/reports
+rm -rf "$logs" && mkdir -p "$logs"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:intercept_tls_get_addr=0:log_path=$logs/asan
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan
 cd tests/python
-PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider
+rc=0
+PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider "$@" || rc=$?
+if ls "$logs"/* >/dev/null 2>&1; then
+  echo "sanitizer reports in $logs:"; head -n 12 "$logs"/*; rc=1
+fi
+exit $rc

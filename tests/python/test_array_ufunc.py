@@ -675,6 +675,12 @@ def test_clip(device, dtype):
     assert_array_equal_np(ember.clip(x), h)
     with pytest.raises(TypeError, match="not both"):
         ember.clip(x, 0, 1, min=0)
+    if np.dtype(dtype).kind in "iu":
+        # bounds at and past the dtype's ends (int64's lower end took a
+        # negation of INT64_MIN, which UBSan caught)
+        info = np.iinfo(dtype)
+        for lo, hi in ((int(info.min), 3), (int(info.min) - 1, int(info.max) + 1)):
+            assert_array_equal_np(ember.clip(x, lo, hi), np.clip(h, lo, hi))
 
 
 @pytest.mark.parametrize("dtype", ["int16", "uint8", "float16", "float32", "float64",

@@ -91,9 +91,10 @@ static int int_bound_inert(PyObject *x, PyObject *bound, int lower)
     if (!PyLong_CheckExact(bound) || (k != EM_KIND_INT && k != EM_KIND_UINT))
         return 0;
     if (lower)
-        lim = k == EM_KIND_UINT ? PyLong_FromLong(0)
-                                : PyLong_FromLongLong(-(long long)(((unsigned long long)1
-                                                                    << (bits - 1))));
+        /* -2^(bits-1), without negating INT64_MIN */
+        lim = k == EM_KIND_UINT
+                  ? PyLong_FromLong(0)
+                  : PyLong_FromLongLong(-1 - (long long)((1ULL << (bits - 1)) - 1));
     else
         lim = PyLong_FromUnsignedLongLong(
             k == EM_KIND_UINT ? (bits == 64 ? ~0ULL : (1ULL << bits) - 1)
