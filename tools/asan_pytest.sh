@@ -23,7 +23,12 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:intercept_tls_get_addr=0:log
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan
 cd tests/python
 rc=0
-PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider "$@" || rc=$?
+# Not the fuzzer's short pass: it caps each child's address space
+# (RLIMIT_AS), which ASan's shadow memory cannot live under, and without
+# the cap a call like zeros(2**31) meets the OOM killer instead of
+# MemoryError. make test runs it uninstrumented.
+PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider \
+    --deselect test_fuzz.py::test_fuzz_short_pass "$@" || rc=$?
 if ls "$logs"/* >/dev/null 2>&1; then
   echo "sanitizer reports in $logs:"; head -n 12 "$logs"/*; rc=1
 fi
