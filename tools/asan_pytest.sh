@@ -29,7 +29,10 @@ rc=0
 # MemoryError. make test runs it uninstrumented.
 PYTHONPATH="$OLDPWD/$pkg" "$VPY" -m pytest -q -p no:cacheprovider \
     --deselect test_fuzz.py::test_fuzz_short_pass "$@" || rc=$?
+# Errors fail the run. A warning that ASan ignores __asan_handle_no_return
+# is the cpu simulator's fibers switching stacks (swapcontext), not a fault.
 if ls "$logs"/* >/dev/null 2>&1; then
-  echo "sanitizer reports in $logs:"; head -n 12 "$logs"/*; rc=1
+  echo "sanitizer output in $logs:"; head -n 12 "$logs"/*
+  if grep -l "ERROR: \|runtime error" "$logs"/* >/dev/null; then rc=1; fi
 fi
 exit $rc
