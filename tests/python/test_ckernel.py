@@ -326,6 +326,17 @@ def test_axes_keepdims(device, axis):
                           x.sum(axis=axis, keepdims=True), device)
 
 
+def test_axis_of_arrays_refused(device):
+    # the entries of an array axis are arrays the sequence alone owns: the
+    # error named one after letting go of it, a use after free (fuzzer)
+    k = mk(SUM, device)
+    x = arr(np.arange(6, dtype=np.int64).reshape(2, 3), device)
+    for axis in (ember.asarray([1, 0], device=device),
+                 ember.asarray(np.ones((2, 3), "uint64"), device=device)):
+        with pytest.raises(TypeError, match="axis entries must be ints"):
+            k(x, axis=axis)
+
+
 def test_strided_reduction(device):
     k = mk(SUM, device)
     x = (np.arange(40 * 30, dtype=np.int64) % 17).reshape(40, 30)

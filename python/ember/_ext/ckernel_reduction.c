@@ -56,10 +56,11 @@ static int parse_axes(PyObject *o, int *axes, int *naxis)
         PyObject *e = PyTuple_GET_ITEM(seq, i);
         long v;
         if (!PyLong_Check(e)) {
-            Py_DECREF(seq);
+            /* e belongs to seq: name its type before letting seq go */
             PyErr_Format(PyExc_TypeError, "axis entries must be ints, not "
                                           "'%.100s'",
                          Py_TYPE(e)->tp_name);
+            Py_DECREF(seq);
             return -1;
         }
         v = PyLong_AsLong(e);
