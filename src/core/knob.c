@@ -63,7 +63,7 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_TEST_HASH_SLOTS_LOG2] = {"EMBER_TEST_HASH_SLOTS_LOG2", "tests: the "
                                       "log2 of hash-table slots of unique", 1, 0},
     [EM_KNOB_CKERNEL_CHECK_CUDA] = {"EMBER_CKERNEL_CHECK_CUDA", "tests: also "
-                                    "compile user kernels for CUDA on cpu", 1, 0},
+                                    "compile user and random kernels for CUDA on cpu", 1, 0},
 };
 
 /* 0: not read; -1: unset or out of range; else the value + 1. Racing first

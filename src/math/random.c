@@ -5,10 +5,13 @@
 #include <string.h>
 
 #include "ember/random.h"
+#include "codegen/ctype.h"
 #include "codegen/ewise.h"
 #include "codegen/kernel_table.h"
 #include "core/embedded.h"
 #include "core/strbuf.h"
+#include "ember/runtime.h"
+#include "ember/util.h"
 
 #define RND_VERSION 4u
 /* A cuda thread's run of consecutive elements: long enough that the
@@ -105,6 +108,28 @@ static void pcg_power(uint64_t inc_hi, uint64_t inc_lo, uint64_t k,
     out[3] = (uint64_t)aa;
 }
 
+/* The kernel source of d for a cuda or a host device (NULL: out of
+ * memory). */
+static char *source(const rnd_desc *d, int cuda)
+{
+    em_dtype t = (em_dtype)d->dtype;
+    em_sb b = {0};
+    em_sb_printf(&b,
+                 "/* ember random: distribution %u, %s */\n"
+                 "#define RND_CUDA %d\n#define RND_DIST %u\n"
+                 "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n",
+                 d->dist, em_dtype_get(t)->name, cuda, d->dist,
+                 em_gen_ctype(t), vec_type(t), 16 / (int)em_dtype_size(t));
+    em_sb_puts(&b, em_embedded_random_bits_cuh);
+    em_sb_puts(&b, em_embedded_random_math_cuh);
+    em_sb_puts(&b, em_embedded_random_fill_cuh);
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
 static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
     static const char *const names[1] = {"rnd_fill"};
@@ -113,25 +138,28 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
     static const char *const cuda_opts[] = {"--fmad=false"};
     const rnd_desc *d = ctx;
     int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
-    em_dtype t = (em_dtype)d->dtype;
-    em_sb b = {0};
+    const char *check = em_knob_text(EM_KNOB_CKERNEL_CHECK_CUDA);
+    char *src;
 
-    em_sb_printf(&b,
-                 "/* ember random: distribution %u, %s */\n"
-                 "#define RND_CUDA %d\n#define RND_DIST %u\n"
-                 "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n",
-                 d->dist, em_dtype_get(t)->name, cuda, d->dist,
-                 em_dtype_get(t)->c_type, vec_type(t),
-                 16 / (int)em_dtype_size(t));
-    em_sb_puts(&b, em_embedded_random_bits_cuh);
-    em_sb_puts(&b, em_embedded_random_math_cuh);
-    em_sb_puts(&b, em_embedded_random_fill_cuh);
-    if (b.oom) {
-        free(b.p);
+    /* Tests on a machine without a GPU: NVRTC reads the cuda variant too,
+     * so a CUDA-only slip fails there and not first on a GPU. */
+    if (!cuda && check && strcmp(check, "0")) {
+        em_code *code = NULL;
+        em_status st;
+        if (!(src = source(d, 1)))
+            return em_error(EM_ERR_OUT_OF_MEMORY,
+                            "out of memory generating a random kernel");
+        st = em_compile_cuda(src, "ember_random", cuda_opts, 1, 90,
+                             EM_CODE_PTX, &code, NULL);
+        free(src);
+        em_code_free(code);
+        if (st != EM_OK)
+            return st;
+    }
+    if (!(src = source(d, cuda)))
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a random kernel");
-    }
-    return em_gen_kt_compile(dev, b.p, cuda ? cuda_opts : host_opts, 1,
+    return em_gen_kt_compile(dev, src, cuda ? cuda_opts : host_opts, 1,
                              RND_VERSION, names, 1, fn);
 }
 

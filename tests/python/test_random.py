@@ -4,6 +4,7 @@ others by moments and a two-sample Kolmogorov-Smirnov test against
 NumPy's draws (fixed seeds: deterministic, yet a wrong distribution
 fails), and NumPy's errors."""
 import math
+import os
 import pathlib
 import statistics
 import subprocess
@@ -474,31 +475,31 @@ def test_random_is_an_attribute_without_import():
 
 KERNELS = pathlib.Path(__file__).resolve().parents[2] / "kernels"
 
+CUDA_TWIN_DRAWS = """
+import ember, ember.random as er
+g = er.default_rng(5)
+g.bit_generator.random_raw(8); g.integers(0, 2**32, 8, dtype="uint32")
+for dt in ("int32", "int64", "uint32", "uint64"):
+    g.integers(0, 9, 8, dtype=dt)
+for dt in ("float32", "float64"):
+    g.random(8, dtype=dt); g.standard_normal(8, dtype=dt)
+    g.standard_exponential(8, dtype=dt); g.standard_gamma(2.5, 8, dtype=dt)
+g.lognormal(size=8); g.poisson(3.0, 8); g.binomial(9, 0.5, 8)
+g.geometric(0.3, 8); g.zipf(2.0, 8); g.logseries(0.5, 8)
+print("ok")
+"""
+
 
 @pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not found")
 def test_cuda_kernels_compile_with_nvrtc():
-    """Every distribution's kernel, as src/math/random.c assembles it for
-    the cuda backend, compiles with NVRTC (the GPU host runs them)."""
-    body = "".join((KERNELS / f).read_text() for f in
-                   ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
-    for dist, t, vec, vw in [(0, "unsigned long long", "ulonglong2", 2),
-                             (1, "unsigned int", "uint4", 4),
-                             (2, "double", "double2", 2),
-                             (3, "float", "float4", 4), (4, "float", "float4", 4),
-                             (5, "double", "double2", 2),
-                             (6, "double", "double2", 2),
-                             (7, "long long", "longlong2", 2),
-                             (8, "long long", "longlong2", 2),
-                             (9, "int", "int4", 4),
-                             (10, "double", "double2", 2),
-                             (10, "float", "float4", 4),
-                             (10, "long long", "longlong2", 2),
-                             (20, "long long", "longlong2", 2)]:
-        src = (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n"
-               f"#define RND_T {t}\n#define RND_VEC {vec}\n"
-               f"#define RND_VW {vw}\n") + body
-        ember.cuda.Program(src, options=("--fmad=false",),
-                           name="rnd_fill").compile("ptx", arch=90)
+    """Every distribution family and dtype, drawn on cpu with
+    EMBER_CKERNEL_CHECK_CUDA=1, has its cuda variant (src/math/random.c's
+    source for a GPU) compiled by NVRTC too: a CUDA-only slip such as a
+    C99 type name fails here, not first on the GPU host."""
+    env = dict(os.environ, EMBER_CKERNEL_CHECK_CUDA="1", EMBER_DEVICE="cpu")
+    r = subprocess.run([sys.executable, "-c", CUDA_TWIN_DRAWS], env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
 
 
 # The cuda schedule (runs of 64 elements a thread, grid-stride, 16-byte

@@ -206,7 +206,10 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K",
     if not ops:
         raise ValueError("must specify the einstein sum subscripts string "
                          "and at least one operand")
-    ops = [x if isinstance(x, _e.ndarray) else _e.asarray(x) for x in ops]
+    like = next((x for x in ops if isinstance(x, _e.ndarray)), None)
+    ops = [x if isinstance(x, _e.ndarray) else
+           _e.asarray(x, device=like.device if like is not None else None)
+           for x in ops]
     rt = _e.result_type(*ops) if dtype is None else _e.dtype(dtype)
     if dtype is not None:
         for x in ops:

@@ -35,8 +35,18 @@ def _linalg_error(msg):
     return _c._np_exception("LinAlgError")(msg)
 
 
-def _arr(a):
-    return a if isinstance(a, _e.ndarray) else _e.asarray(a)
+def _arr(a, like=None):
+    """a as an ember array; a list or scalar goes to like's device (the
+    default device without like)."""
+    if isinstance(a, _e.ndarray):
+        return a
+    return _e.asarray(a, device=like.device if like is not None else None)
+
+
+def _arrs(*xs):
+    """Every x as an ember array on the device of the first that is one."""
+    like = next((x for x in xs if isinstance(x, _e.ndarray)), None)
+    return [_arr(x, like) for x in xs]
 
 
 def _on_cpu(name, *arrs):
@@ -104,8 +114,7 @@ def _finite(a):
 
 def solve(a, b):
     """numpy.linalg.solve: x with a @ x = b; b is (M,) or (..., M, K)."""
-    a = _arr(a)
-    b = _arr(b)
+    a, b = _arrs(a, b)
     _on_cpu("solve", a, b)
     _stacked_2d(a)
     _square(a)
@@ -202,26 +211,21 @@ def eigvalsh(a, UPLO="L"):
     return _c._la_eigh(a, lower, 0)[0]
 
 
-def _real_if_real_input(t, w, *more):
-    # NumPy: real input whose eigenvalues are all real gives real results
-    if _e.dtype(t).kind != "c" and not bool(_e.any(w.imag != 0)):
-        return (w.real.copy(),) + tuple(m.real.copy() for m in more)
-    return (w,) + more
-
-
 def eig(a):
-    """numpy.linalg.eig: eigenvalues and right eigenvectors (columns);
-    complex unless the input is real and every eigenvalue is real."""
-    a, t = _prep("eig", a)
+    """numpy.linalg.eig: eigenvalues and right eigenvectors (columns),
+    complex always, as NumPy 2.5's, CuPy's and the array API's (NumPy
+    before 2.5 gave real results when every eigenvalue was real, a dtype
+    that depended on the values and a device-to-host read)."""
+    a, _ = _prep("eig", a)
     _finite(a)
-    return EigResult(*_real_if_real_input(t, *_c._la_eig(a, 1)))
+    return EigResult(*_c._la_eig(a, 1))
 
 
 def eigvals(a):
     """numpy.linalg.eigvals."""
-    a, t = _prep("eigvals", a)
+    a, _ = _prep("eigvals", a)
     _finite(a)
-    return _real_if_real_input(t, *_c._la_eig(a, 0))[0]
+    return _c._la_eig(a, 0)[0]
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
@@ -262,8 +266,7 @@ def lstsq(a, b, rcond=None):
     """numpy.linalg.lstsq: (x, residuals, rank, s) minimising |b - a x|.
     rcond None is the machine precision of the compute dtype times
     max(M, N)."""
-    a = _arr(a)
-    b = _arr(b)
+    a, b = _arrs(a, b)
     _on_cpu("lstsq", a, b)
     vector = b.ndim == 1
     if vector:
@@ -285,7 +288,7 @@ def lstsq(a, b, rcond=None):
     if vector:
         x = x[:, 0]
     if rank != n or m <= n:
-        resid = _e.empty((0,), dtype=_real(t))
+        resid = _e.empty((0,), dtype=_real(t), device=a.device)
     return x, resid, rank, s
 
 
@@ -306,8 +309,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     _stacked_2d(a)
     m, n = a.shape[-2:]
     if m == 0 or n == 0:
-        return _e.empty(a.shape[:-2] + (n, m), dtype=a.dtype)
-    rcond = _arr(rcond)
+        return _e.empty(a.shape[:-2] + (n, m), dtype=a.dtype,
+                        device=a.device)
+    rcond = _arr(rcond, a)
     u, s, vt = svd(_e.conj(a), full_matrices=False, hermitian=hermitian)
     cutoff = rcond[..., None] * _e.max(s, axis=-1, keepdims=True)
     large = s > cutoff
@@ -327,10 +331,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         if rtol is None:
             rtol = max(A.shape[-2:]) * _e.finfo(S.dtype).eps
         else:
-            rtol = _arr(rtol)[..., None]
+            rtol = _arr(rtol, A)[..., None]
         tol = _e.max(S, axis=-1, keepdims=True) * rtol
     else:
-        tol = _arr(tol)[..., None]
+        tol = _arr(tol, A)[..., None]
     return _e.count_nonzero(S > tol, axis=-1)
 
 
@@ -378,7 +382,8 @@ def _inv_or_nan(x):
         try:
             parts.append(_c._la_inv(flat[i])[0])
         except _c._np_exception("LinAlgError"):
-            parts.append(_e.full(x.shape[-2:], float("nan"), dtype=x.dtype))
+            parts.append(_e.full(x.shape[-2:], float("nan"), dtype=x.dtype,
+                                 device=x.device))
     return _e.stack(parts).reshape(x.shape)
 
 
@@ -439,8 +444,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 def cross(x1, x2, /, *, axis=-1):
     """Array API cross: the cross product of 3-element vectors along
     axis, other axes broadcast."""
-    x1 = _arr(x1)
-    x2 = _arr(x2)
+    x1, x2 = _arrs(x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("cross: zero-dimensional arrays have no vectors")
     a1 = normalize_axis(axis, x1.ndim, "axisa")
@@ -478,7 +482,7 @@ def trace(x, /, *, offset=0, dtype=None):
 def multi_dot(arrays, *, out=None):
     """numpy.linalg.multi_dot: the chained product, multiplied in the
     order of fewest scalar multiplications."""
-    arrays = [_arr(a) for a in arrays]
+    arrays = _arrs(*arrays)
     n = len(arrays)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
@@ -549,8 +553,7 @@ def tensorinv(a, ind=2):
 
 def tensorsolve(a, b, axes=None):
     """numpy.linalg.tensorsolve: x with tensordot(a, x, x.ndim) = b."""
-    a = _arr(a)
-    b = _arr(b)
+    a, b = _arrs(a, b)
     an = a.ndim
     if axes is not None:
         allaxes = list(range(an))
