@@ -2,6 +2,7 @@
 shapes, NEP 50 promotion of Python scalars, broadcasting, views, special
 values, overflow, in-place and reflected forms, ember.ufunc objects and
 __array_ufunc__, and the errors for what does not go together."""
+import inspect
 import operator
 import warnings
 
@@ -673,8 +674,11 @@ def test_clip(device, dtype):
     assert r is out
     assert_array_equal_np(out, numpy_result(np.clip, h, lo, 5))
     assert_array_equal_np(ember.clip(x), h)
+    # NumPy's keywords; the positional bounds carry the Array API's names
+    assert_array_equal_np(ember.clip(x, a_min=0, a_max=1), np.clip(h, 0, 1))
+    assert list(inspect.signature(ember.clip).parameters)[:3] == ["a", "min", "max"]
     with pytest.raises(TypeError, match="not both"):
-        ember.clip(x, 0, 1, min=0)
+        ember.clip(x, 0, 1, a_min=0)
     if np.dtype(dtype).kind in "iu":
         # bounds at and past the dtype's ends (int64's lower end took a
         # negation of INT64_MIN, which UBSan caught)

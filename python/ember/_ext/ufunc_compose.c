@@ -106,11 +106,13 @@ static int int_bound_inert(PyObject *x, PyObject *bound, int lower)
     return r;
 }
 
-/* clip(a, a_min, a_max, out=None, *, min=, max=): maximum then minimum, so
- * NaN propagates and min > max gives max, as in NumPy. */
+/* clip(a, min, max, out=None, *, a_min=, a_max=): maximum then minimum, so
+ * NaN propagates and min > max gives max, as in NumPy. The bounds by
+ * position are the Array API's min and max (its signature test reads the
+ * names); NumPy's keywords a_min and a_max are taken as keywords. */
 static PyObject *mod_clip(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"a", "a_min", "a_max", "out", "min", "max", NULL};
+    static char *kwlist[] = {"a", "min", "max", "out", "a_min", "a_max", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *a, *lo = NULL, *hi = NULL, *out = Py_None, *kmin = NULL, *kmax = NULL;
     PyObject *r, *t;
@@ -586,7 +588,7 @@ static PyMethodDef compose_functions[] = {
     {"real", mod_real, METH_O, "real(val): the real parts (a view for complex arrays)."},
     {"imag", mod_imag, METH_O, "imag(val): the imaginary parts."},
     {"clip", KW(mod_clip),
-     "clip($module, a, a_min=None, a_max=None, out=None, *, min=None, max=None)\n"
+     "clip($module, a, min=None, max=None, out=None, *, a_min=None, a_max=None)\n"
      "--\n\nminimum(maximum(a, a_min), a_max), as numpy.clip and the Array "
      "API's clip."},
     {"round", KW(mod_round),
