@@ -9,7 +9,9 @@ argsortn (standard normal float32, as in bench/algorithms.py), pairs
 in bench/algorithms.py), pairsd (float64 + int64), cumsum
 (float32), cumsum64 (int32 to int64), hist256 and hist4096 (float32 in [0, 1)),
 even256 and even4096 (the same through parallel.histogram_even), edges4096
-(histogram_bin_edges alone), bincount (int32 below 4,096).
+(histogram_bin_edges alone), bincount (int32 below 4,096), rand and
+randn (ember.random.default_rng float32 random / standard_normal into
+out=, as in bench/rng.py).
 The first call is the one profiled: compiling happens on the host, and
 the profiler flushes the caches before each kernel anyway.
 
@@ -85,6 +87,12 @@ def main():
     elif case == "bincount":
         x = put(rng.integers(0, 4096, n >> 2).astype(np.int32))
         fn, work = (lambda: em.bincount(x)), (n, "GB/s")
+    elif case in ("rand", "randn"):
+        import ember.random
+        out = em.empty(n, dtype=np.float32, device=dev)
+        g = ember.random.default_rng(0)
+        f = g.random if case == "rand" else g.standard_normal
+        fn, work = (lambda: f(n, dtype=np.float32, out=out)), (4 * n, "GB/s")
     else:
         raise SystemExit(f"unknown case {case!r}")
     d = em.Device(dev)
