@@ -255,7 +255,9 @@ em_status em_event_elapsed_ms(em_event *start, em_event *end, float *ms);
 typedef enum em_code_kind {
     EM_CODE_PTX = 0,     /* NVRTC: PTX text */
     EM_CODE_CUBIN = 1,   /* NVRTC: machine code for one architecture */
-    EM_CODE_HOST = 2     /* system C compiler: a shared object */
+    EM_CODE_HOST = 2,    /* system C compiler: a shared object */
+    EM_CODE_LTOIR = 3    /* NVRTC -dlto: LTO-IR for a virtual architecture,
+                          * input to a linker (nvJitLink); no device loads it */
 } em_code_kind;
 
 typedef struct em_code {
@@ -268,7 +270,9 @@ typedef struct em_code {
 /* Compile CUDA C with NVRTC. arch is 10*major+minor (0: the current
  * default device's, or 90 with no GPU); options are NVRTC's ("--use_fast_math",
  * "--std=c++17", "-DN=4"); an "-arch"/"--gpu-architecture" option in them
- * overrides arch. Needs NVRTC only, not a GPU. On a compile error returns
+ * overrides arch. kind EM_CODE_LTOIR adds -dlto and needs an NVRTC with
+ * nvrtcGetLTOIR (CUDA 12), else EM_ERR_NOT_SUPPORTED naming it. Needs
+ * NVRTC only, not a GPU. On a compile error returns
  * EM_ERR_COMPILE with the log in the message and, if out_log is not NULL,
  * the log in *out_log (malloc'd). */
 em_status em_compile_cuda(const char *source, const char *name,
@@ -370,13 +374,37 @@ em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
                     size_t shared_bytes, em_stream *stream, void **args);
 
 /* As em_launch, with every block of the grid running at once so that they
- * may synchronise with one another (CUDA's cooperative launch,
- * cuLaunchCooperativeKernel): a grid larger than the device holds at once
- * fails with the driver's CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
- * EM_ERR_NOT_SUPPORTED on cpu and on drivers without it. */
+ * may synchronise with one another (CUDA's cooperative launch): a grid
+ * larger than the device holds at once fails with the driver's
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE. em_launch_ex with cooperative
+ * set; EM_ERR_NOT_SUPPORTED on drivers without cooperative launches. On
+ * cpu an ordinary launch (see em_launch_ex). */
 em_status em_launch_cooperative(em_function *f, em_dim3 grid, em_dim3 block,
                                 size_t shared_bytes, em_stream *stream,
                                 void **args);
+
+/* A launch with the options beyond grid, block and shared memory. cluster
+ * groups blocks into thread block clusters (Hopper and newer): {1, 1, 1}
+ * is no cluster. cooperative asks for all blocks at once, as
+ * em_launch_cooperative does. */
+typedef struct em_launch_config {
+    em_dim3 grid, block, cluster;
+    size_t shared_bytes;
+    int cooperative;
+} em_launch_config;
+
+/* Launch f as em_launch does, with cfg's cluster and cooperative options
+ * (CUDA's cuLaunchKernelEx). Beyond em_launch's checks, each cluster
+ * dimension must be at least 1 and divide the grid's (EM_ERR_INVALID_VALUE
+ * naming both). On cuda a cluster needs compute capability 9.0 and a
+ * driver with cuLaunchKernelEx (CUDA 12), else EM_ERR_NOT_SUPPORTED naming
+ * what is missing; a cluster of more than 8 blocks is allowed where the GPU
+ * has non-portable cluster sizes. On cpu, where a kernel cannot see
+ * clusters or synchronise its grid, a cluster (at most 8 blocks, the
+ * portable size) or cooperative launch runs as an ordinary one. Without
+ * either option this is em_launch. */
+em_status em_launch_ex(em_function *f, const em_launch_config *cfg,
+                       em_stream *stream, void **args);
 
 /* How many blocks of f, of block_threads threads and dyn_shared bytes of
  * dynamic shared memory each, one multiprocessor holds at once (CUDA's

@@ -134,11 +134,14 @@ struct em_backend_ops {
     /* Grid, block and shared size are already checked against d->props. */
     em_status (*launch)(em_function *f, em_dim3 grid, em_dim3 block,
                         size_t shared_bytes, em_stream *s, void **args);
-    /* Optional (NULL on cpu): a launch whose blocks all run at once, and
-     * how many blocks of f one multiprocessor holds at once. */
-    em_status (*launch_cooperative)(em_function *f, em_dim3 grid,
-                                    em_dim3 block, size_t shared_bytes,
-                                    em_stream *s, void **args);
+    /* Optional: a launch with a cluster other than 1x1x1 or cooperative
+     * set; the runtime calls launch for every other. cfg is checked as
+     * launch's arguments are, and each cluster dimension is at least 1
+     * and divides the grid's. */
+    em_status (*launch_ex)(em_function *f, const em_launch_config *cfg,
+                           em_stream *s, void **args);
+    /* Optional (NULL on cpu): how many blocks of f one multiprocessor
+     * holds at once. */
     em_status (*max_active_blocks)(em_function *f, int block_threads,
                                    size_t dyn_shared, int *out);
 };

@@ -43,6 +43,9 @@ struct cu_fn {
     /* The dynamic shared memory this function may use without another
      * cuFuncSetAttribute; only grows, under dyn_shared_lock. */
     atomic_uint dyn_shared;
+    /* Set once cuFuncSetAttribute allowed clusters past the portable 8
+     * blocks; setting it twice is harmless, so no lock. */
+    atomic_int nonportable;
     struct cu_fn *next;      /* the module's list, for freeing on unload */
 };
 
@@ -747,6 +750,7 @@ static em_status cu_module_get_function(em_function *f)
                         "out of host memory for kernel '%s'", f->name);
     cf->fn = fn;
     atomic_init(&cf->dyn_shared, dyn > 0 ? (unsigned)dyn : 0u);
+    atomic_init(&cf->nonportable, 0);
 
     em_status st = param_info(f, fn);
     if (st != EM_OK) {
@@ -835,8 +839,8 @@ static em_status cu_launch(em_function *f, em_dim3 grid, em_dim3 block,
 }
 
 /* A grid whose blocks all run at once, for kernels that synchronise the
- * whole grid: the driver refuses one larger than the device holds. Not on
- * the hot path of ordinary launches. */
+ * whole grid: the driver refuses one larger than the device holds. For
+ * drivers without cuLaunchKernelEx. */
 static em_status cu_launch_cooperative(em_function *f, em_dim3 grid,
                                        em_dim3 block, size_t shared_bytes,
                                        em_stream *s, void **args)
@@ -861,6 +865,78 @@ static em_status cu_launch_cooperative(em_function *f, em_dim3 grid,
                        "%ux%ux%u, %u shared bytes)",
                        f->name, grid.x, grid.y, grid.z, block.x, block.y,
                        block.z, shared);
+    return EM_OK;
+}
+
+/* Clusters of more than the portable 8 blocks need the function's leave
+ * (H100 runs 16); a GPU without them refuses the launch itself. */
+static em_status allow_nonportable(em_function *f, struct cu_fn *cf)
+{
+    if (atomic_load_explicit(&cf->nonportable, memory_order_acquire))
+        return EM_OK;
+    CUresult r = drv.cuFuncSetAttribute(
+        cf->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(f->module->dev, r, "cuFuncSetAttribute('%s', non-portable "
+                       "cluster size allowed)", f->name);
+    atomic_store_explicit(&cf->nonportable, 1, memory_order_release);
+    return EM_OK;
+}
+
+/* Thread block clusters and cooperative launches, through cuLaunchKernelEx
+ * and its attributes; a driver without it still has cooperative launches
+ * through cuLaunchCooperativeKernel. Never an ordinary launch. */
+static em_status cu_launch_ex(em_function *f, const em_launch_config *c,
+                              em_stream *s, void **args)
+{
+    em_device *d = f->module->dev;
+    struct cu_fn *cf = f->impl;
+    const em_dim3 g = c->grid, b = c->block, k = c->cluster;
+    uint64_t cluster = (uint64_t)k.x * k.y * k.z;
+    if (cluster > 1 && !drv.cuLaunchKernelEx)
+        return em_error(EM_ERR_NOT_SUPPORTED, "cluster launch of '%s': the CUDA "
+                        "driver has no cuLaunchKernelEx (CUDA 12 or newer)",
+                        f->name);
+    if (!drv.cuLaunchKernelEx)
+        return cu_launch_cooperative(f, g, b, c->shared_bytes, s, args);
+    /* The driver's answer would be a bare CUDA_ERROR_INVALID_VALUE. */
+    if (cluster > 1 && d->props.cc_major < 9)
+        return em_error(EM_ERR_NOT_SUPPORTED, "cluster launch of '%s': thread "
+                        "block clusters need compute capability 9.0; cuda:%d is "
+                        "%d.%d", f->name, d->id, d->props.cc_major,
+                        d->props.cc_minor);
+    CU_ENTER(d, "cuLaunchKernelEx");
+    em_status st = launch_shared(f, cf, c->shared_bytes);
+    if (st == EM_OK && cluster > 8)
+        st = allow_nonportable(f, cf);
+    if (st != EM_OK)
+        return st;
+    CUlaunchAttribute attrs[2];
+    unsigned n = 0;
+    memset(attrs, 0, sizeof attrs);
+    if (cluster > 1) {
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[n].value.clusterDim.x = k.x;
+        attrs[n].value.clusterDim.y = k.y;
+        attrs[n].value.clusterDim.z = k.z;
+        n++;
+    }
+    if (c->cooperative) {
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        attrs[n].value.cooperative = 1;
+        n++;
+    }
+    const CUlaunchConfig cfg = {
+        g.x, g.y, g.z, b.x, b.y, b.z, (unsigned)c->shared_bytes, stream_of(s),
+        attrs, n,
+    };
+    CUresult r = drv.cuLaunchKernelEx(&cfg, cf->fn, args, NULL);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r,
+                       "cuLaunchKernelEx('%s', grid %ux%ux%u, block %ux%ux%u, "
+                       "cluster %ux%ux%u, %scooperative, %u shared bytes)",
+                       f->name, g.x, g.y, g.z, b.x, b.y, b.z, k.x, k.y, k.z,
+                       c->cooperative ? "" : "not ", (unsigned)c->shared_bytes);
     return EM_OK;
 }
 
@@ -1120,6 +1196,6 @@ const struct em_backend_ops em_cuda_backend = {
     .module_get_function = cu_module_get_function,
     .module_get_global = cu_module_get_global,
     .launch = cu_launch,
-    .launch_cooperative = cu_launch_cooperative,
+    .launch_ex = cu_launch_ex,
     .max_active_blocks = cu_max_active_blocks,
 };

@@ -99,7 +99,45 @@ enum { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 };
 enum { CU_EVENT_DEFAULT = 0x0, CU_EVENT_BLOCKING_SYNC = 0x1,
        CU_EVENT_DISABLE_TIMING = 0x2 };
 enum { CU_MEMHOSTALLOC_PORTABLE = 0x01 };
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+       CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14 };
+
+/* cuLaunchKernelEx's configuration (CUDA 12). A CUlaunchAttribute is a
+ * 4-byte id, 4 bytes of padding and a 64-byte value union whose other
+ * members hold pointers (so it is 8-aligned): 72 bytes. Only the members
+ * ember sets are named; the union's size and alignment are the ABI's. */
+enum { CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+       CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 };
+
+typedef union CUlaunchAttributeValue_union {
+    char pad[64];
+    void *align_as_pointer_;
+    int cooperative;
+    struct { unsigned x, y, z; } clusterDim;
+} CUlaunchAttributeValue;
+
+typedef struct CUlaunchAttribute_st {
+    int id;                       /* CUlaunchAttributeID, an int-sized enum */
+    char pad[4];
+    CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig_st {
+    unsigned gridDimX, gridDimY, gridDimZ;
+    unsigned blockDimX, blockDimY, blockDimZ;
+    unsigned sharedMemBytes;
+    CUstream hStream;
+    CUlaunchAttribute *attrs;
+    unsigned numAttrs;
+} CUlaunchConfig;
+
+_Static_assert(sizeof(CUlaunchAttributeValue) == 64, "cuda.h: 64-byte union");
+_Static_assert(sizeof(CUlaunchAttribute) == 72 &&
+               offsetof(CUlaunchAttribute, value) == 8, "cuda.h: CUlaunchAttribute");
+_Static_assert(sizeof(CUlaunchConfig) == 56 &&
+               offsetof(CUlaunchConfig, hStream) == 32 &&
+               offsetof(CUlaunchConfig, attrs) == 40 &&
+               offsetof(CUlaunchConfig, numAttrs) == 48, "cuda.h: CUlaunchConfig");
 enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
 
 /* ---- NVRTC types ------------------------------------------------------- */
@@ -196,6 +234,10 @@ struct em_cuda_driver {
                                           unsigned bx, unsigned by,
                                           unsigned bz, unsigned shared,
                                           CUstream s, void **params);
+    /* optional: CUDA 12+, for thread block clusters (and cooperative
+     * launches, which it also makes) */
+    CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config, CUfunction f,
+                                 void **params, void **extra);
     CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(
         int *blocks, CUfunction f, int block_size, size_t dyn_shared);
 };
@@ -223,6 +265,9 @@ struct em_cuda_nvrtc {
     nvrtcResult (*nvrtcAddNameExpression)(nvrtcProgram p, const char *expr);
     nvrtcResult (*nvrtcGetLoweredName)(nvrtcProgram p, const char *expr,
                                        const char **lowered);
+    /* optional: LTO-IR from -dlto (NVRTC 12.0+) */
+    nvrtcResult (*nvrtcGetLTOIRSize)(nvrtcProgram p, size_t *n);
+    nvrtcResult (*nvrtcGetLTOIR)(nvrtcProgram p, char *ltoir);
 };
 
 /* Filled once by the loaders below; read-only afterwards. */

@@ -54,7 +54,7 @@ static const struct sym driver_syms[] = {
     DRV(cuFuncGetAttribute, 1),
     DRV(cuFuncSetAttribute, 1),
     DRV(cuFuncGetParamInfo, 0), DRV(cuLaunchKernel, 1),
-    DRV(cuLaunchCooperativeKernel, 0),
+    DRV(cuLaunchCooperativeKernel, 0), DRV(cuLaunchKernelEx, 0),
     DRV(cuOccupancyMaxActiveBlocksPerMultiprocessor, 0),
 };
 
@@ -66,7 +66,8 @@ static const struct sym nvrtc_syms[] = {
     NVRTC(nvrtcGetPTX, 1), NVRTC(nvrtcGetCUBINSize, 1),
     NVRTC(nvrtcGetCUBIN, 1), NVRTC(nvrtcGetProgramLogSize, 1),
     NVRTC(nvrtcGetProgramLog, 1), NVRTC(nvrtcAddNameExpression, 0),
-    NVRTC(nvrtcGetLoweredName, 0),
+    NVRTC(nvrtcGetLoweredName, 0), NVRTC(nvrtcGetLTOIRSize, 0),
+    NVRTC(nvrtcGetLTOIR, 0),
 };
 
 /* Resolve every symbol of a table into `table`; on a missing required one,

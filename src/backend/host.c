@@ -1210,6 +1210,25 @@ static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
     return EM_OK;
 }
 
+/* A kernel built for cpu has no cluster or grid-group API (the host
+ * prelude has no cooperative_groups::this_cluster or this_grid), so it
+ * cannot tell a cluster or cooperative launch from an ordinary one: run it
+ * as one. Clusters keep to CUDA's portable size, so what runs here also
+ * launches on any GPU that has clusters. */
+static em_status host_launch_ex(em_function *f, const em_launch_config *c,
+                                em_stream *s, void **args)
+{
+    enum { PORTABLE_CLUSTER = 8 };
+    uint64_t blocks = (uint64_t)c->cluster.x * c->cluster.y * c->cluster.z;
+    if (blocks > PORTABLE_CLUSTER)
+        return em_error(EM_ERR_INVALID_VALUE, "cpu launch of '%s': cluster "
+                        "(%u, %u, %u) has %llu blocks; cpu allows at most %d "
+                        "(CUDA's portable cluster size)", f->name, c->cluster.x,
+                        c->cluster.y, c->cluster.z, (unsigned long long)blocks,
+                        PORTABLE_CLUSTER);
+    return host_launch(f, c->grid, c->block, c->shared_bytes, s, args);
+}
+
 static em_status host_compile(em_device *d, const char *source,
                               const char *name, const char *const *options,
                               int n_options, em_code **out, char **out_log)
@@ -1249,4 +1268,5 @@ const struct em_backend_ops em_host_backend = {
     .module_get_function = host_module_get_function,
     .module_get_global = host_module_get_global,
     .launch = host_launch,
+    .launch_ex = host_launch_ex,
 };

@@ -72,24 +72,28 @@ static char *program_log(nvrtcProgram prog)
 }
 
 /* Copy the compiled image out of the program. PTX keeps its NUL (size
- * excludes it); a CUBIN gets one too, harmlessly, so data is always a
- * valid C string for whoever prints it by mistake. */
+ * excludes it); a CUBIN or LTO-IR gets one too, harmlessly, so data is
+ * always a valid C string for whoever prints it by mistake. */
 static em_status program_code(nvrtcProgram prog, const char *name,
                               em_code_kind kind, void **data, size_t *size)
 {
     size_t n = 0;
     nvrtcResult r;
-    int ptx = kind == EM_CODE_PTX;
-    const char *what = ptx ? "PTX" : "CUBIN";
+    int ptx = kind == EM_CODE_PTX, lto = kind == EM_CODE_LTOIR;
+    const char *what = ptx ? "PTX" : lto ? "LTO-IR" : "CUBIN";
 
     r = ptx ? em_cuda_nvrtc_fn.nvrtcGetPTXSize(prog, &n)
-            : em_cuda_nvrtc_fn.nvrtcGetCUBINSize(prog, &n);
+        : lto ? em_cuda_nvrtc_fn.nvrtcGetLTOIRSize(prog, &n)
+              : em_cuda_nvrtc_fn.nvrtcGetCUBINSize(prog, &n);
     if (r != NVRTC_SUCCESS || n == 0) {
+        if (r == NVRTC_SUCCESS && lto)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "NVRTC made no LTO-IR for '%s'", name);
         if (r == NVRTC_SUCCESS && !ptx)
             return em_error(EM_ERR_INVALID_VALUE,
                             "NVRTC made no CUBIN for '%s': the options name "
-                            "a virtual architecture (compute_XX); use sm_XX "
-                            "or ask for PTX", name);
+                            "a virtual architecture (compute_XX) or ask for "
+                            "LTO-IR (-dlto); use sm_XX or ask for PTX", name);
         return em_error_native(EM_ERR_COMPILE, r, nvrtc_error_name(r),
                                "NVRTC could not produce %s for '%s': %s",
                                what, name, nvrtc_error_name(r));
@@ -99,7 +103,8 @@ static em_status program_code(nvrtcProgram prog, const char *name,
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of host memory for %zu bytes of %s", n, what);
     r = ptx ? em_cuda_nvrtc_fn.nvrtcGetPTX(prog, buf)
-            : em_cuda_nvrtc_fn.nvrtcGetCUBIN(prog, buf);
+        : lto ? em_cuda_nvrtc_fn.nvrtcGetLTOIR(prog, buf)
+              : em_cuda_nvrtc_fn.nvrtcGetCUBIN(prog, buf);
     if (r != NVRTC_SUCCESS) {
         free(buf);
         return em_error_native(EM_ERR_COMPILE, r, nvrtc_error_name(r),
@@ -131,10 +136,10 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_compile_cuda: %d options at %p", n_options,
                         (const void *)options);
-    if (kind != EM_CODE_PTX && kind != EM_CODE_CUBIN)
+    if (kind != EM_CODE_PTX && kind != EM_CODE_CUBIN && kind != EM_CODE_LTOIR)
         return em_error(EM_ERR_INVALID_VALUE,
-                        "em_compile_cuda: code kind %d is not PTX or CUBIN",
-                        (int)kind);
+                        "em_compile_cuda: code kind %d is not PTX, CUBIN or "
+                        "LTO-IR", (int)kind);
     if (arch <= 0 || arch > 10000)
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_compile_cuda: architecture %d is not "
@@ -145,6 +150,13 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
     em_status st = em_cuda_load_nvrtc();
     if (st != EM_OK)
         return st;
+    if (kind == EM_CODE_LTOIR && (!em_cuda_nvrtc_fn.nvrtcGetLTOIRSize
+                                  || !em_cuda_nvrtc_fn.nvrtcGetLTOIR))
+        return em_error(EM_ERR_NOT_SUPPORTED, "LTO-IR for '%s': this NVRTC (%s) "
+                        "has no %s; LTO-IR needs NVRTC 12.0 or newer", name,
+                        em_cuda_nvrtc_path(),
+                        em_cuda_nvrtc_fn.nvrtcGetLTOIRSize ? "nvrtcGetLTOIR"
+                                                           : "nvrtcGetLTOIRSize");
 
     int user_arch = 0;
     for (int i = 0; i < n_options; i++) {
@@ -165,7 +177,8 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
     }
 
     char arch_opt[48];
-    const char **opts = malloc(((size_t)n_options + 1) * sizeof *opts);
+    /* room for the architecture and -dlto */
+    const char **opts = malloc(((size_t)n_options + 2) * sizeof *opts);
     if (!opts)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of host memory compiling '%s'", name);
@@ -187,10 +200,15 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
                         "or newer)");
     }
     if (!user_arch) {
+        /* LTO-IR, like PTX, is for a virtual architecture: the linker
+         * makes the machine code. */
         snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s_%d",
-                 kind == EM_CODE_PTX ? "compute" : "sm", arch);
+                 kind == EM_CODE_CUBIN ? "sm" : "compute", arch);
         opts[n_opts++] = arch_opt;
     }
+    /* NVRTC takes a repeated -dlto, so the user's own is no matter. */
+    if (kind == EM_CODE_LTOIR)
+        opts[n_opts++] = "-dlto";
 
     nvrtcProgram prog = NULL;
     nvrtcResult r = em_cuda_nvrtc_fn.nvrtcCreateProgram(&prog, source, name,

@@ -31,6 +31,7 @@ static const char *code_kind_name(em_code_kind k)
     case EM_CODE_PTX: return "PTX";
     case EM_CODE_CUBIN: return "CUBIN";
     case EM_CODE_HOST: return "host";
+    case EM_CODE_LTOIR: return "LTO-IR";
     }
     return "unknown";
 }
@@ -55,6 +56,10 @@ em_status em_module_load(em_device *d, const em_code *code, em_module **out)
     if (!d || !code || !code->data)
         return em_error(EM_ERR_INVALID_VALUE, "em_module_load: %s is NULL",
                         !d ? "device" : !code ? "code" : "code->data");
+    if (code->kind == EM_CODE_LTOIR)
+        return em_error(EM_ERR_INVALID_VALUE, "em_module_load: LTO-IR cannot be "
+                        "loaded on %s; it must be linked first (nvJitLink) into "
+                        "a CUBIN", d->name);
     /* The driver JIT-compiles PTX, so a cuda device takes either kind. */
     suits = d->type == EM_DEVICE_CUDA
                 ? (code->kind == EM_CODE_PTX || code->kind == EM_CODE_CUBIN)
@@ -315,21 +320,84 @@ static em_status launch_error(const em_function *f, em_dim3 grid, em_dim3 block,
                     "at most %d", f->name, shared_bytes, d->name, shared_limit(p));
 }
 
-static em_status launch_checked(em_function *f, em_dim3 grid, em_dim3 block,
-                                size_t shared_bytes, em_stream *stream,
-                                void **args, int cooperative);
+/* The slow path of a cluster or cooperative launch: the cluster rule
+ * CUDA has (each dimension at least 1, dividing the grid's), then the
+ * backend's op for it. */
+static em_status launch_special(em_function *f, const em_launch_config *c,
+                                em_stream *s, void **args)
+{
+    em_device *d = f->module->dev;
+    const em_dim3 g = c->grid, k = c->cluster;
+    if (k.x == 0 || k.y == 0 || k.z == 0 || g.x % k.x || g.y % k.y || g.z % k.z)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "launch of %s: cluster (%u, %u, %u) does not divide grid "
+                        "(%u, %u, %u); each cluster dimension must be at least 1 "
+                        "and divide the grid's", f->name, k.x, k.y, k.z, g.x, g.y,
+                        g.z);
+    if (!d->ops->launch_ex)
+        return em_error(EM_ERR_NOT_SUPPORTED, "%s launch of %s on %s",
+                        c->cooperative ? "cooperative" : "cluster", f->name,
+                        d->name);
+    return d->ops->launch_ex(f, c, s, args);
+}
+
+/* One path for every launch, so clusters and cooperative launches get the
+ * same checks; an ordinary launch pays one cheap test for them. */
+static em_status launch_checked(em_function *f, const em_launch_config *c,
+                                em_stream *stream, void **args)
+{
+    const em_device_props *p;
+    em_device *d;
+    em_stream *s;
+    int bad;
+    if (!f)
+        return em_error(EM_ERR_INVALID_VALUE, "em_launch: function is NULL");
+    d = f->module->dev;
+    p = &d->props;
+    if (!(s = em_rt_stream_for(d, stream, "em_launch")))
+        return EM_ERR_INVALID_VALUE;
+    /* v - 1 >= max catches 0 and too large in one unsigned compare. */
+    bad = (c->grid.x - 1u >= (unsigned)p->max_grid_dim[0]) |
+          (c->grid.y - 1u >= (unsigned)p->max_grid_dim[1]) |
+          (c->grid.z - 1u >= (unsigned)p->max_grid_dim[2]) |
+          (c->block.x - 1u >= (unsigned)p->max_block_dim[0]) |
+          (c->block.y - 1u >= (unsigned)p->max_block_dim[1]) |
+          (c->block.z - 1u >= (unsigned)p->max_block_dim[2]) |
+          ((uint64_t)c->block.x * c->block.y * c->block.z >
+           (uint64_t)p->max_threads_per_block) |
+          (c->shared_bytes > (size_t)shared_limit(p));
+    if (bad)
+        return launch_error(f, c->grid, c->block, c->shared_bytes);
+    if (!args && f->n_params > 0)
+        return em_error(EM_ERR_INVALID_VALUE, "launch of %s: args is NULL but the "
+                        "kernel takes %d parameters", f->name, f->n_params);
+    if ((c->cluster.x ^ 1u) | (c->cluster.y ^ 1u) | (c->cluster.z ^ 1u) |
+        (unsigned)c->cooperative)
+        return launch_special(f, c, s, args);
+    return d->ops->launch(f, c->grid, c->block, c->shared_bytes, s, args);
+}
 
 em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,
                     size_t shared_bytes, em_stream *stream, void **args)
 {
-    return launch_checked(f, grid, block, shared_bytes, stream, args, 0);
+    const em_launch_config c = {grid, block, {1, 1, 1}, shared_bytes, 0};
+    return launch_checked(f, &c, stream, args);
 }
 
 em_status em_launch_cooperative(em_function *f, em_dim3 grid, em_dim3 block,
                                 size_t shared_bytes, em_stream *stream,
                                 void **args)
 {
-    return launch_checked(f, grid, block, shared_bytes, stream, args, 1);
+    const em_launch_config c = {grid, block, {1, 1, 1}, shared_bytes, 1};
+    return launch_checked(f, &c, stream, args);
+}
+
+em_status em_launch_ex(em_function *f, const em_launch_config *cfg,
+                       em_stream *stream, void **args)
+{
+    if (!cfg)
+        return em_error(EM_ERR_INVALID_VALUE, "em_launch_ex: cfg is NULL");
+    return launch_checked(f, cfg, stream, args);
 }
 
 em_status em_function_max_active_blocks(em_function *f, int block_threads,
@@ -345,41 +413,4 @@ em_status em_function_max_active_blocks(em_function *f, int block_threads,
         return em_error(EM_ERR_NOT_SUPPORTED, "occupancy of %s on %s", f->name,
                         d->name);
     return d->ops->max_active_blocks(f, block_threads, dyn_shared, out);
-}
-
-static em_status launch_checked(em_function *f, em_dim3 grid, em_dim3 block,
-                                size_t shared_bytes, em_stream *stream,
-                                void **args, int cooperative)
-{
-    const em_device_props *p;
-    em_device *d;
-    em_stream *s;
-    int bad;
-    if (!f)
-        return em_error(EM_ERR_INVALID_VALUE, "em_launch: function is NULL");
-    d = f->module->dev;
-    p = &d->props;
-    if (!(s = em_rt_stream_for(d, stream, "em_launch")))
-        return EM_ERR_INVALID_VALUE;
-    /* v - 1 >= max catches 0 and too large in one unsigned compare. */
-    bad = (grid.x - 1u >= (unsigned)p->max_grid_dim[0]) |
-          (grid.y - 1u >= (unsigned)p->max_grid_dim[1]) |
-          (grid.z - 1u >= (unsigned)p->max_grid_dim[2]) |
-          (block.x - 1u >= (unsigned)p->max_block_dim[0]) |
-          (block.y - 1u >= (unsigned)p->max_block_dim[1]) |
-          (block.z - 1u >= (unsigned)p->max_block_dim[2]) |
-          ((uint64_t)block.x * block.y * block.z > (uint64_t)p->max_threads_per_block) |
-          (shared_bytes > (size_t)shared_limit(p));
-    if (bad)
-        return launch_error(f, grid, block, shared_bytes);
-    if (!args && f->n_params > 0)
-        return em_error(EM_ERR_INVALID_VALUE, "launch of %s: args is NULL but the "
-                        "kernel takes %d parameters", f->name, f->n_params);
-    if (cooperative) {
-        if (!d->ops->launch_cooperative)
-            return em_error(EM_ERR_NOT_SUPPORTED, "cooperative launch of %s on %s",
-                            f->name, d->name);
-        return d->ops->launch_cooperative(f, grid, block, shared_bytes, s, args);
-    }
-    return d->ops->launch(f, grid, block, shared_bytes, s, args);
 }

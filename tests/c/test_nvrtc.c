@@ -102,6 +102,47 @@ static void test_cubin(void)
     }
 }
 
+/* LTO-IR starts with NVVM's magic, 0x7F4E43ED stored little-endian. */
+static const unsigned char ltoir_magic[4] = { 0xED, 0x43, 0x4E, 0x7F };
+
+static void test_ltoir(void)
+{
+    em_code *c = NULL;
+    char *log = NULL;
+    CHECK_OK(em_compile_cuda(vadd_src, "vadd.cu", NULL, 0, 90, EM_CODE_LTOIR,
+                             &c, NULL));
+    if (c) {
+        CHECK(c->kind == EM_CODE_LTOIR);
+        CHECK(c->size > 64);
+        CHECK(memcmp(c->data, ltoir_magic, 4) == 0);
+        em_code_free(c);
+        c = NULL;
+    }
+    /* The user's own -dlto and architecture change nothing of that. */
+    const char *own[] = { "-dlto", "--gpu-architecture=sm_80" };
+    CHECK_OK(em_compile_cuda(reduce_src, "reduce.cu", own, 2, 90,
+                             EM_CODE_LTOIR, &c, NULL));
+    if (c) {
+        CHECK(memcmp(c->data, ltoir_magic, 4) == 0);
+        em_code_free(c);
+        c = NULL;
+    }
+    /* -dlto implies relocatable device code: NVRTC says so. */
+    const char *no_rdc[] = { "-rdc=false" };
+    CHECK_STATUS(em_compile_cuda(vadd_src, "vadd.cu", no_rdc, 1, 90,
+                                 EM_CODE_LTOIR, &c, &log),
+                 EM_ERR_COMPILE);
+    CHECK(c == NULL);
+    CHECK(contains(log, "dlto"));
+    free(log);
+    /* LTO-IR instead of a CUBIN: none to hand back. */
+    const char *dlto[] = { "-dlto" };
+    CHECK_STATUS(em_compile_cuda(vadd_src, "vadd.cu", dlto, 1, 90,
+                                 EM_CODE_CUBIN, &c, NULL),
+                 EM_ERR_INVALID_VALUE);
+    CHECK(contains(em_last_error(), "NVRTC made no CUBIN for 'vadd.cu'"));
+}
+
 static void test_defines(void)
 {
     em_code *c = NULL;
@@ -258,6 +299,7 @@ int main(void)
     test_ptx(90);
     test_ptx(80);
     test_cubin();
+    test_ltoir();
     test_defines();
     test_syntax_error();
     test_bad_options();

@@ -587,8 +587,11 @@ static const char add_src[] =
     "        x[i] += k;\n"
     "}\n";
 
-/* x[i] = i, then f adds k on the default stream; checks every element. */
-static int run_add(em_device *d, em_function *f, float k)
+/* x[i] = i, then f adds k on the default stream, launched with cluster and
+ * cooperative through em_launch_ex unless both are the defaults; checks
+ * every element. The grid is 8 blocks. */
+static int run_add_ex(em_device *d, em_function *f, float k, em_dim3 cluster,
+                      int cooperative)
 {
     enum { N = 1000 };
     float host[N];
@@ -603,8 +606,14 @@ static int run_add(em_device *d, em_function *f, float k)
     args[1] = &n;
     args[2] = &k;
     ok &= em_memcpy_async(d, x, host, sizeof host, NULL) == EM_OK;
-    ok &= em_launch(f, (em_dim3){(N + 127) / 128, 1, 1}, (em_dim3){128, 1, 1}, 0,
-                    NULL, args) == EM_OK;
+    if (cluster.x == 1 && cluster.y == 1 && cluster.z == 1 && !cooperative) {
+        ok &= em_launch(f, (em_dim3){(N + 127) / 128, 1, 1}, (em_dim3){128, 1, 1}, 0,
+                        NULL, args) == EM_OK;
+    } else {
+        const em_launch_config cfg = {{(N + 127) / 128, 1, 1}, {128, 1, 1}, cluster, 0,
+                                      cooperative};
+        ok &= em_launch_ex(f, &cfg, NULL, args) == EM_OK;
+    }
     ok &= em_memcpy_async(d, host, x, sizeof host, NULL) == EM_OK;
     ok &= em_stream_synchronize(em_stream_default(d)) == EM_OK;
     for (i = 0; i < N; i++)
@@ -613,6 +622,11 @@ static int run_add(em_device *d, em_function *f, float k)
     if (!ok)
         fprintf(stderr, "run_add: %s\n", em_last_error());
     return ok;
+}
+
+static int run_add(em_device *d, em_function *f, float k)
+{
+    return run_add_ex(d, f, k, (em_dim3){1, 1, 1}, 0);
 }
 
 static void test_modules(void)
@@ -640,6 +654,11 @@ static void test_modules(void)
     CHECK_STATUS(em_module_load(d, code, &m2), EM_ERR_INVALID_VALUE);
     CHECK(m2 == NULL);
     CHECK(CONTAINS(em_last_error(), "CUBIN"));
+    code->kind = EM_CODE_LTOIR;
+    CHECK_STATUS(em_module_load(d, code, &m2), EM_ERR_INVALID_VALUE);
+    CHECK(m2 == NULL);
+    CHECK(CONTAINS(em_last_error(), "LTO-IR cannot be loaded on cpu"));
+    CHECK(CONTAINS(em_last_error(), "linked first"));
     em_code_free(code);
     if (!m)
         return;
@@ -676,13 +695,39 @@ static void test_modules(void)
     CHECK_STATUS(em_launch(f, (em_dim3){1, 1, 1}, (em_dim3){1, 0, 1}, 0, NULL, args),
                  EM_ERR_INVALID_VALUE);
     CHECK(CONTAINS(em_last_error(), "block.y is 0"));
-    /* A cooperative launch is checked as any, then refused on cpu (and so
-     * is the occupancy query): ember.cuda.jit runs such grids itself. */
+    /* Cluster and cooperative launches are checked as any; on cpu, whose
+     * kernels cannot see either, they run as ordinary ones. */
     CHECK_STATUS(em_launch_cooperative(f, (em_dim3){0, 1, 1}, (em_dim3){1, 1, 1}, 0, NULL,
                                        args), EM_ERR_INVALID_VALUE);
-    CHECK_STATUS(em_launch_cooperative(f, (em_dim3){1, 1, 1}, (em_dim3){1, 1, 1}, 0, NULL,
-                                       args), EM_ERR_NOT_SUPPORTED);
-    CHECK(CONTAINS(em_last_error(), "cooperative launch of add_k on cpu"));
+    CHECK(CONTAINS(em_last_error(), "grid.x is 0"));
+    CHECK(run_add_ex(d, f, 1.5f, (em_dim3){1, 1, 1}, 1));
+    CHECK(run_add_ex(d, f, 2.5f, (em_dim3){2, 1, 1}, 0));
+    CHECK(run_add_ex(d, f, 3.5f, (em_dim3){8, 1, 1}, 1));
+    {
+        em_launch_config c = {{8, 1, 1}, {1, 1, 1}, {3, 1, 1}, 0, 0};
+        CHECK_STATUS(em_launch_ex(f, &c, NULL, args), EM_ERR_INVALID_VALUE);
+        CHECK(CONTAINS(em_last_error(), "cluster (3, 1, 1) does not divide grid (8, 1, 1)"));
+        c.cluster = (em_dim3){2, 2, 1};
+        CHECK_STATUS(em_launch_ex(f, &c, NULL, args), EM_ERR_INVALID_VALUE);
+        CHECK(CONTAINS(em_last_error(), "cluster (2, 2, 1) does not divide grid"));
+        c.cluster = (em_dim3){0, 1, 1};
+        c.cooperative = 1;
+        CHECK_STATUS(em_launch_ex(f, &c, NULL, args), EM_ERR_INVALID_VALUE);
+        CHECK(CONTAINS(em_last_error(), "cluster (0, 1, 1)"));
+        /* The grid's own checks come first. */
+        c.grid = (em_dim3){0, 1, 1};
+        c.cluster = (em_dim3){2, 1, 1};
+        CHECK_STATUS(em_launch_ex(f, &c, NULL, args), EM_ERR_INVALID_VALUE);
+        CHECK(CONTAINS(em_last_error(), "grid.x is 0"));
+        /* Past CUDA's portable cluster size. */
+        c.grid = (em_dim3){16, 1, 1};
+        c.cluster = (em_dim3){16, 1, 1};
+        c.cooperative = 0;
+        CHECK_STATUS(em_launch_ex(f, &c, NULL, args), EM_ERR_INVALID_VALUE);
+        CHECK(CONTAINS(em_last_error(), "16 blocks; cpu allows at most 8"));
+        CHECK_STATUS(em_launch_ex(f, NULL, NULL, args), EM_ERR_INVALID_VALUE);
+        CHECK(CONTAINS(em_last_error(), "cfg is NULL"));
+    }
     {
         int nb = -1;
         CHECK_STATUS(em_function_max_active_blocks(f, 32, 0, &nb), EM_ERR_NOT_SUPPORTED);
