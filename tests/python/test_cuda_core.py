@@ -28,6 +28,79 @@ extern "C" __global__ void scale(float *x, float a, unsigned long long n)
 """
 
 
+# NVVM's magic number, 0x7F4E43ED, little-endian: the start of LTO-IR
+LTOIR_MAGIC = b"\xedCN\x7f"
+
+# Which block of its cluster each block is, and the cluster's size, from
+# PTX's special registers (sm_90): only a cluster launch makes them other
+# than 0 and 1.
+CLUSTER_RANKS = r"""
+extern "C" __global__ void ranks(unsigned *rank, unsigned *size)
+{
+    unsigned r, n;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    if (threadIdx.x == 0) {
+        rank[blockIdx.x] = r;
+        size[blockIdx.x] = n;
+    }
+}
+"""
+
+# Blocks and threads by position, for launches whose options a cpu kernel
+# cannot see: the values show every block ran once, as an ordinary launch.
+WHERE = r"""
+extern "C" __global__ void where(int *out)
+{
+    int b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    int i = b * blockDim.x + threadIdx.x;
+    out[i] = 1000 * b + threadIdx.x;
+}
+"""
+
+# Two phases split by a grid-wide barrier: each thread reads an element
+# another block wrote in phase one, which this_grid().sync() (valid only
+# in a cooperative launch) makes safe.
+GRID_SYNC = r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void two_phase(const float *x, float *a, float *out,
+                                     int n)
+{
+    cg::grid_group g = cg::this_grid();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[i] = 2.0f * x[i];
+    g.sync();
+    if (i < n)
+        out[i] = a[i] + a[(i + blockDim.x) % n];
+}
+"""
+
+
+def _where_expected(grid, block):
+    nb = int(np.prod(grid))
+    return (1000 * np.arange(nb)[:, None] + np.arange(block)[None, :]).ravel()
+
+
+def _cuda_include_dirs():
+    """The toolkit's include folder with cooperative_groups.h (and CCCL's,
+    which it includes from CUDA 13 on), for NVRTC, which has neither."""
+    import glob
+    import os
+    import sys
+    cands = [os.path.join(os.environ[v], "include")
+             for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
+    cands.append("/usr/local/cuda/include")
+    for p in sys.path:
+        cands += sorted(glob.glob(os.path.join(p, "nvidia", "*", "include")))
+    for c in cands:
+        if os.path.isfile(os.path.join(c, "cooperative_groups.h")):
+            return [c] + [d for d in (os.path.join(c, "cccl"),)
+                          if os.path.isdir(d)]
+    pytest.skip("no CUDA headers with cooperative_groups.h (set CUDA_HOME)")
+
+
 @pytest.fixture
 def cdev(device):
     with ember.Device(device):
@@ -195,8 +268,15 @@ def test_launch_argument_kinds(cdev, device):
         core.launch(s, cfg, k, 1.5, 1.5, 8)       # a float for a pointer
     with pytest.raises(TypeError, match="LaunchConfig"):
         core.launch(s, (1, 64), k, buf, 1.5, 8)
-    with pytest.raises(NotImplementedError, match="cluster"):
-        core.launch(s, core.LaunchConfig(grid=2, block=64, cluster=2), k,
+    buf.copy_from(_host_buffer(base), stream=s)
+    core.launch(s, core.LaunchConfig(grid=2, block=4, cluster=2), k, buf,
+                np.float32(1.5), np.uint64(8))
+    buf.copy_to(out, stream=s)
+    s.sync()
+    np.testing.assert_array_equal(np.frombuffer(out._mem, np.float32),
+                                  base * 3)
+    with pytest.raises(ValueError, match="cluster"):
+        core.launch(s, core.LaunchConfig(grid=3, block=64, cluster=2), k,
                     buf, 1.5, 8)
     with pytest.raises(ValueError):
         core.LaunchConfig(grid=0, block=64)
@@ -220,6 +300,164 @@ def test_launch_uses_the_streams_device(cdev, device):
                     np.float32(2), np.uint64(8))
     s.sync()
     np.testing.assert_array_equal(ember.asnumpy(a), base * 4)
+
+
+def test_cluster_launch(cdev, device):
+    """Every block of a cluster launch runs once, in clusters of each
+    shape that divides the grid (on cpu an ordinary launch)."""
+    k = core.Program(WHERE).compile("cubin").get_kernel("where")
+    s = cdev.create_stream()
+    for grid, cluster in ((8, 2), ((8,), (2, 1, 1)), ((4, 2), (2, 2)),
+                          ((2, 2, 2), (1, 1, 2)), (8, 8), (6, (3,))):
+        out = ember.full(int(np.prod(grid)) * 32, -1, dtype=ember.int32)
+        cdev.sync()
+        core.launch(s, core.LaunchConfig(grid=grid, block=32,
+                                         cluster=cluster), k, out)
+        s.sync()
+        np.testing.assert_array_equal(ember.asnumpy(out),
+                                      _where_expected(grid, 32))
+
+
+def test_cluster_must_divide_grid(cdev, device):
+    k = core.Program(WHERE).compile("cubin").get_kernel("where")
+    s = cdev.create_stream()
+    out = ember.zeros(16 * 32, dtype=ember.int32)
+    cdev.sync()
+    with pytest.raises(ValueError, match=r"cluster \(3, 1, 1\) does not "
+                                         r"divide grid \(8, 1, 1\)"):
+        core.launch(s, core.LaunchConfig(grid=8, block=32, cluster=3), k, out)
+    with pytest.raises(ValueError, match=r"cluster \(1, 2, 1\) does not "
+                                         r"divide grid \(8, 1, 1\)"):
+        core.launch(s, core.LaunchConfig(grid=8, block=32, cluster=(1, 2)),
+                    k, out)
+    with pytest.raises(ValueError, match="cluster"):
+        core.LaunchConfig(grid=8, block=32, cluster=0)
+    if device == "cpu":
+        # past CUDA's portable 8 blocks, which a GPU may allow
+        with pytest.raises(ValueError, match="16 blocks; cpu allows at "
+                                             "most 8"):
+            core.launch(s, core.LaunchConfig(grid=16, block=32, cluster=16),
+                        k, out)
+    s.sync()
+    assert not ember.asnumpy(out).any()      # nothing ran
+
+
+def test_cluster_ranks_on_gpu(need_cuda):
+    """The GPU sees the clusters: each block's rank in its cluster is
+    blockIdx.x % cluster, past the portable 8 blocks too (an H100 runs
+    16); without a cluster each block is alone."""
+    with ember.Device("cuda:0"):
+        d = core.Device(0)
+        d.set_current()
+        k = core.Program(CLUSTER_RANKS).compile("cubin").get_kernel("ranks")
+        s = d.create_stream()
+        rank = ember.full(32, 99, dtype=ember.uint32)
+        size = ember.full(32, 99, dtype=ember.uint32)
+        d.sync()
+        if tuple(d.compute_capability) < (9, 0):
+            with pytest.raises(NotImplementedError, match="9.0"):
+                core.launch(s, core.LaunchConfig(grid=8, block=32, cluster=2),
+                            k, rank, size)
+            return
+        for grid, cluster in ((8, 2), (32, 16), (8, 1)):
+            core.launch(s, core.LaunchConfig(grid=grid, block=32,
+                                             cluster=cluster), k, rank, size)
+            s.sync()
+            np.testing.assert_array_equal(ember.asnumpy(rank)[:grid],
+                                          np.arange(grid) % cluster)
+            np.testing.assert_array_equal(ember.asnumpy(size)[:grid],
+                                          np.full(grid, cluster))
+
+
+def test_cooperative_launch(cdev, device):
+    """cooperative_launch=True runs every block (on cpu an ordinary
+    launch, with a cluster too); on the GPU a kernel that synchronises its
+    grid between two phases gives NumPy's result."""
+    k = core.Program(WHERE).compile("cubin").get_kernel("where")
+    s = cdev.create_stream()
+    for cluster in (None, 2):
+        out = ember.full(8 * 32, -1, dtype=ember.int32)
+        cdev.sync()
+        core.launch(s, core.LaunchConfig(grid=8, block=32, cluster=cluster,
+                                         cooperative_launch=True), k, out)
+        s.sync()
+        np.testing.assert_array_equal(ember.asnumpy(out),
+                                      _where_expected(8, 32))
+    if device == "cpu":
+        return
+    opts = core.ProgramOptions(std="c++17", include_path=_cuda_include_dirs())
+    k = core.Program(GRID_SYNC, options=opts).compile("cubin").get_kernel(
+        "two_phase")
+    n, block = 8 * 128, 128
+    x = np.random.default_rng(7).random(n, dtype=np.float32)
+    xa = ember.asarray(x)
+    a = ember.zeros(n, dtype=ember.float32)
+    out = ember.zeros(n, dtype=ember.float32)
+    cdev.sync()
+    core.launch(s, core.LaunchConfig(grid=n // block, block=block,
+                                     cooperative_launch=True), k, xa, a, out,
+                np.int32(n))
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(out),
+                                  2 * x + 2 * np.roll(x, -block))
+
+
+def test_kernel_call_cluster_and_cooperative_keywords(cdev, device):
+    """The kernel call under launch() takes cluster= and cooperative= by
+    keyword only."""
+    k = ember.RawKernel(WHERE, "where")
+    out = ember.full(8 * 32, -1, dtype=ember.int32)
+    cdev.sync()
+    k((8,), (32,), (out,), cluster=(2,), cooperative=True)
+    k.__call__(8, 32, [out], cluster=None, cooperative=False)
+    cdev.sync()
+    np.testing.assert_array_equal(ember.asnumpy(out), _where_expected(8, 32))
+    with pytest.raises(ValueError, match=r"cluster \(3, 1, 1\).*grid "
+                                         r"\(8, 1, 1\)"):
+        k(8, 32, (out,), cluster=3)
+    with pytest.raises(TypeError, match="clusters"):
+        k(8, 32, (out,), clusters=2)
+    with pytest.raises(TypeError):
+        k(8, 32, (out,), 0, None, 2)             # keyword only
+    with pytest.raises(TypeError):
+        k(8, 32, (out,), cluster="2")
+    with pytest.raises(ValueError, match="1 to 3"):
+        k(8, 32, (out,), cluster=(1, 1, 1, 1))
+
+
+def test_ltoir(cdev, need_nvrtc):
+    """compile('ltoir') is NVRTC's -dlto on every device: LTO-IR bytes for
+    a linker, with no kernels of their own."""
+    src = SCALE.replace("FACTOR", "1")
+    oc = core.Program(src).compile("ltoir")
+    assert oc.code_type == "ltoir"
+    assert isinstance(oc.code, bytes) and len(oc.code) > 64
+    assert oc.code[:4] == LTOIR_MAGIC
+    with pytest.raises(ValueError, match="must be linked"):
+        oc.get_kernel("scale")
+    again = core.ObjectCode.from_ltoir(oc.code)
+    assert again.code_type == "ltoir" and again.code == oc.code
+    with pytest.raises(ValueError, match="must be linked"):
+        again.get_kernel("scale")
+    # cuda.core's spelling: the options that ask for LTO-IR
+    lto = core.ProgramOptions(link_time_optimization=True, gen_opt_lto=True)
+    assert core.Program(src, options=lto).compile("ltoir").code[:4] == \
+        LTOIR_MAGIC
+    with pytest.raises(ValueError, match="ltoir"):
+        core.Program(src, options=lto).compile("cubin")
+    # a name expression's instance is in the LTO-IR too
+    plain = core.Program(VECTOR_ADD).compile("ltoir").code
+    inst = core.Program(VECTOR_ADD).compile(
+        "ltoir", name_expressions=("vector_add<float>",)).code
+    assert len(inst) > len(plain)
+    with pytest.raises(ember.CompileError):
+        core.Program("__global__ void k( {").compile("ltoir")
+    with pytest.raises(ember.CompileError, match="dlto"):
+        core.Program(src, options=core.ProgramOptions(
+            relocatable_device_code=False)).compile("ltoir")
+    ptx = ember.cuda.Program(src).compile("ptx").code
+    with pytest.raises(ValueError, match=r"C\+\+ source"):
+        core.Program(ptx.decode(), code_type="ptx").compile("ltoir")
 
 
 def test_name_expressions_instantiate_templates_in_the_code(need_nvrtc):
@@ -270,8 +508,8 @@ def test_program_errors_and_options(cdev):
         core.Program("__global__ void k( {").compile("cubin")
     with pytest.raises(ValueError):
         core.Program(SCALE).compile("fatbin")
-    with pytest.raises(NotImplementedError, match="ltoir"):
-        core.Program(SCALE).compile("ltoir")
+    assert core.Program(SCALE, options=core.ProgramOptions(
+        define_macro="FACTOR=1")).compile("ltoir").code[:4] == LTOIR_MAGIC
     with pytest.raises(TypeError):
         core.Program(SCALE, options={"std": "c++17"})
     o = core.ProgramOptions(std="c++17", debug=True, lineinfo=True,

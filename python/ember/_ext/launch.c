@@ -122,14 +122,17 @@ int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw, i;
     /* grid, block, args, shared_mem, stream: by position or by CuPy's
-     * keywords (kern(grid, block, args=(...), shared_mem=0, stream=s)). */
-    static const char *const names[5] = {"grid", "block", "args", "shared_mem",
-                                         "stream"};
-    PyObject *given[5] = {NULL, NULL, NULL, NULL, NULL};
+     * keywords (kern(grid, block, args=(...), shared_mem=0, stream=s));
+     * cluster and cooperative (cuda.core's LaunchConfig) by keyword only. */
+    static const char *const names[7] = {"grid", "block", "args", "shared_mem",
+                                         "stream", "cluster", "cooperative"};
+    PyObject *given[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     PyObject *shared;
 
     lc->stream = NULL;
     lc->shared = 0;
+    lc->cluster.x = lc->cluster.y = lc->cluster.z = 1;
+    lc->cooperative = 0;
     if (nargs > 5) {
         PyErr_Format(PyExc_TypeError,
                      "kernel '%s' is called as k(grid, block, args, shared_mem=0, "
@@ -147,10 +150,11 @@ int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
         else if (kw_is(k, st->s_shared_mem))
             w = 3;
         else {
-            for (w = 0; w < 3; w++)
-                if (PyUnicode_Check(k) && PyUnicode_CompareWithASCIIString(k, names[w]) == 0)
+            for (w = 0; w < 7; w++)
+                if ((w < 3 || w > 4) && PyUnicode_Check(k) &&
+                    PyUnicode_CompareWithASCIIString(k, names[w]) == 0)
                     break;
-            if (w == 3) {
+            if (w == 7) {
                 PyErr_Format(PyExc_TypeError, "kernel '%s' got an unexpected keyword "
                              "argument %R", kname, k);
                 return -1;
@@ -176,6 +180,15 @@ int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
         empy_parse_dim(given[1], "block", &lc->block) < 0)
         return -1;
     lc->args = given[2];
+    if (given[5] && given[5] != Py_None &&
+        empy_parse_dim(given[5], "cluster", &lc->cluster) < 0)
+        return -1;
+    if (given[6]) {
+        int on = PyObject_IsTrue(given[6]);
+        if (on < 0)
+            return -1;
+        lc->cooperative = on;
+    }
     if (shared && shared != Py_None) {
         if (!PyLong_Check(shared) || PyBool_Check(shared)) {
             PyErr_Format(PyExc_TypeError, "shared_mem must be an int, not %.100s",
@@ -1051,7 +1064,14 @@ PyObject *empy_launch(empy_state *st, empy_kslot *slot, const empy_launch_call *
     for (i = 0; i < n; i++)
         argv[i] = c.buf + offs[i];
 
-    if (slot->is_cpu) {
+    if ((lc->cluster.x ^ 1u) | (lc->cluster.y ^ 1u) | (lc->cluster.z ^ 1u) |
+        (unsigned)lc->cooperative) {
+        const em_launch_config cfg = {lc->grid, lc->block, lc->cluster, lc->shared,
+                                      lc->cooperative};
+        Py_BEGIN_ALLOW_THREADS
+        rc = em_launch_ex(slot->fn, &cfg, stream, argv);
+        Py_END_ALLOW_THREADS
+    } else if (slot->is_cpu) {
         /* the host backend may run the kernel before returning */
         Py_BEGIN_ALLOW_THREADS
         rc = em_launch(slot->fn, lc->grid, lc->block, lc->shared, stream, argv);

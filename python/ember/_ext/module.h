@@ -194,9 +194,12 @@ typedef struct empy_kslot {
  * exception. */
 empy_kslot *empy_kslot_new(em_device *d, em_function *f);
 
-/* The parsed arguments of k(grid, block, args, shared_mem=0, stream=None). */
+/* The parsed arguments of k(grid, block, args, shared_mem=0, stream=None,
+ * *, cluster=1, cooperative=False). */
 typedef struct {
     em_dim3 grid, block;
+    em_dim3 cluster;    /* 1x1x1 when not given */
+    int cooperative;
     size_t shared;
     PyObject *args;     /* borrowed */
     PyObject *stream;   /* borrowed; NULL when not given */

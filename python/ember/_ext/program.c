@@ -247,8 +247,11 @@ static PyObject *Program_compile(PyObject *self, PyObject *args, PyObject *kw)
         kind = EM_CODE_PTX;
     else if (strcmp(target, "cubin") == 0)
         kind = EM_CODE_CUBIN;
+    else if (strcmp(target, "ltoir") == 0)
+        kind = EM_CODE_LTOIR;
     else {
-        PyErr_Format(PyExc_ValueError, "target must be 'ptx' or 'cubin', not '%s'", target);
+        PyErr_Format(PyExc_ValueError, "target must be 'ptx', 'cubin' or 'ltoir', "
+                     "not '%s'", target);
         return NULL;
     }
     if (arch_arg(arch_obj, &arch) < 0)
@@ -276,7 +279,7 @@ static PyObject *Program_compile(PyObject *self, PyObject *args, PyObject *kw)
     oc->log = PyUnicode_DecodeUTF8(code->log ? code->log : "",
                                    code->log ? (Py_ssize_t)strlen(code->log) : 0,
                                    "replace");
-    oc->kind = PyUnicode_FromString(kind == EM_CODE_PTX ? "ptx" : "cubin");
+    oc->kind = PyUnicode_FromString(target);
     oc->name = Py_NewRef(p->name);
     em_code_free(code);
     if (!oc->code || !oc->log || !oc->kind) {
@@ -292,9 +295,10 @@ static PyObject *Program_get_name(PyObject *self, void *c) { return Py_NewRef(PR
 
 static PyMethodDef Program_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))Program_compile, METH_VARARGS | METH_KEYWORDS,
-     "compile(target='ptx', arch=None) -> ObjectCode. target is 'ptx' or "
-     "'cubin'; arch (90, 'sm_90') defaults to the current GPU's, or a recent "
-     "one without a GPU. Needs NVRTC, not a GPU."},
+     "compile(target='ptx', arch=None) -> ObjectCode. target is 'ptx', "
+     "'cubin' or 'ltoir' (NVRTC's -dlto, for a linker; no device loads it); "
+     "arch (90, 'sm_90') defaults to the current GPU's, or a recent one "
+     "without a GPU. Needs NVRTC, not a GPU."},
     {NULL},
 };
 
@@ -345,7 +349,7 @@ static PyObject *ObjectCode_get_name(PyObject *self, void *c) { return Py_NewRef
 static PyGetSetDef ObjectCode_getset[] = {
     {"code", ObjectCode_get_code, NULL, "The compiled code (bytes).", NULL},
     {"log", ObjectCode_get_log, NULL, "The compiler's log (str, maybe '').", NULL},
-    {"kind", ObjectCode_get_kind, NULL, "'ptx' or 'cubin'.", NULL},
+    {"kind", ObjectCode_get_kind, NULL, "'ptx', 'cubin' or 'ltoir'.", NULL},
     {"name", ObjectCode_get_name, NULL, "The program's name.", NULL},
     {NULL},
 };

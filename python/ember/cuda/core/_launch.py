@@ -26,7 +26,8 @@ def _dim3(v, what):
 
 class LaunchConfig:
     """LaunchConfig(grid=None, cluster=None, block=None, shmem_size=None,
-    cooperative_launch=False)."""
+    cooperative_launch=False). cluster is the thread block cluster's shape
+    in blocks (Hopper and newer on the GPU)."""
 
     def __init__(self, grid=None, cluster=None, block=None, shmem_size=None,
                  cooperative_launch=False):
@@ -74,8 +75,11 @@ def _arg(a, kind, dev):
 
 
 def launch(stream, config, kernel, *kernel_args):
-    """Queue kernel on stream with config's grid, block and dynamic shared
-    memory."""
+    """Queue kernel on stream with config's grid, block, dynamic shared
+    memory, cluster and cooperative_launch. A cluster must divide the grid
+    (ValueError). On cpu, whose kernels cannot see clusters or synchronise
+    their grid, a cluster of at most 8 blocks or a cooperative launch runs
+    as an ordinary launch."""
     if not isinstance(config, LaunchConfig):
         raise TypeError("launch(): config must be a LaunchConfig, not %s"
                         % type(config).__name__)
@@ -85,15 +89,6 @@ def launch(stream, config, kernel, *kernel_args):
     if stream is None or not isinstance(stream, (Stream, ember.Stream)):
         raise TypeError("launch(): stream must be a Stream, not %s"
                         % type(stream).__name__)
-    if config.cluster is not None and config.cluster != (1,) * len(
-            config.cluster):
-        raise NotImplementedError("LaunchConfig(cluster=%s): ember does not "
-                                  "launch thread block clusters"
-                                  % (config.cluster,))
-    if config.cooperative_launch:
-        raise NotImplementedError("LaunchConfig(cooperative_launch=True): "
-                                  "ember launches raw kernels without "
-                                  "grid-wide synchronisation")
     kinds = kernel._fn.param_kinds
     if len(kernel_args) != len(kinds):
         raise TypeError("launch(): kernel %s takes %d arguments, %d given"
@@ -101,5 +96,11 @@ def launch(stream, config, kernel, *kernel_args):
     es = _ember_stream(stream)
     dev = es.device if es is not None else ember.get_current_device()
     args = tuple(_arg(a, k, dev) for a, k in zip(kernel_args, kinds))
-    kernel._fn(config.grid, config.block, args, shared_mem=config.shmem_size,
-               stream=es)
+    if config.cluster is None and not config.cooperative_launch:
+        kernel._fn(config.grid, config.block, args,
+                   shared_mem=config.shmem_size, stream=es)
+    else:
+        kernel._fn(config.grid, config.block, args,
+                   shared_mem=config.shmem_size, stream=es,
+                   cluster=config.cluster or 1,
+                   cooperative=config.cooperative_launch)

@@ -1,7 +1,9 @@
 """cuda.core's Program, ProgramOptions, ObjectCode and Kernel over ember's
 compiler path: the source goes through ember.RawModule, so it is compiled
 for whichever device loads it (NVRTC to CUBIN on a GPU, the host C++
-compiler on the cpu device) and cached like every ember kernel."""
+compiler on the cpu device) and cached like every ember kernel. LTO-IR
+(compile('ltoir')) is NVRTC's on every device: bytes for a linker, with
+no kernels to launch until linked."""
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple, Union
 
@@ -59,8 +61,9 @@ class ProgramOptions:
     fdevice_syntax_only: Optional[bool] = None
     minimal: Optional[bool] = None
 
-    def _as_options(self):
-        """The NVRTC command-line options these stand for."""
+    def _as_options(self, target="cubin"):
+        """The NVRTC command-line options these stand for, compiling for
+        target ('cubin', 'ptx' or 'ltoir')."""
         o = []
 
         def many(v):
@@ -92,9 +95,14 @@ class ProgramOptions:
         if self.extra_device_vectorization:
             o.append("--extra-device-vectorization")
         if self.link_time_optimization or self.gen_opt_lto:
-            raise NotImplementedError("ProgramOptions(link_time_optimization"
-                                      "/gen_opt_lto): ember does not link "
-                                      "LTO-IR")
+            # NVRTC's -dlto makes LTO-IR instead of PTX or CUBIN; the
+            # compile for 'ltoir' adds it
+            if target != "ltoir":
+                raise ValueError("ProgramOptions(link_time_optimization/"
+                                 "gen_opt_lto) makes LTO-IR: compile('ltoir'),"
+                                 " not %r" % target)
+            if self.gen_opt_lto:
+                o.append("--gen-opt-lto")
         if self.define_macro is not None:
             # a tuple is one (name, value) pair; a list holds several macros
             ms = [self.define_macro] if isinstance(self.define_macro, (
@@ -169,22 +177,27 @@ class Program:
         pass
 
     def compile(self, target_type, name_expressions=(), logs=None):
-        """ObjectCode for target_type ('cubin' or 'ptx'). The source is
-        compiled here for the current device, so errors are raised here
-        (ember.CompileError with the log)."""
+        """ObjectCode for target_type ('cubin', 'ptx' or 'ltoir'). The
+        source is compiled here, so errors are raised here
+        (ember.CompileError with the log): for 'cubin' and 'ptx' for the
+        current device, for 'ltoir' by NVRTC with -dlto on any device
+        (NotImplementedError from an NVRTC older than 12.0)."""
         if target_type not in _TARGETS:
             raise ValueError("target_type must be one of %s, not %r"
                              % (_TARGETS, target_type))
-        if target_type == "ltoir":
-            raise NotImplementedError("compile('ltoir'): ember does not link "
-                                      "LTO-IR; ask for 'cubin' or 'ptx'")
         if self._code_type == "ptx":
+            if target_type == "ltoir":
+                raise ValueError("Program(code_type='ptx') compiles to 'ptx' "
+                                 "or 'cubin'; LTO-IR comes from C++ source")
             return ObjectCode._from(ptx=self._code, kind=target_type)
         oc = ObjectCode._from(source=self._code,
-                              options=self._options._as_options(),
+                              options=self._options._as_options(target_type),
                               exprs=tuple(name_expressions), kind=target_type,
                               name=self._options.name)
-        oc._module()          # compile now
+        if target_type == "ltoir":
+            oc.code           # compile now
+        else:
+            oc._module()
         if logs is not None:
             logs.write(oc._log())
         return oc
@@ -205,13 +218,14 @@ class ObjectCode:
 
     @classmethod
     def _from(cls, source=None, options=(), exprs=(), kind="cubin",
-              cubin=None, ptx=None, path=None, name=""):
+              cubin=None, ptx=None, path=None, name="", ltoir=None):
         obj = object.__new__(cls)
         obj._source, obj._options, obj._exprs = source, options, exprs
         obj._kind, obj._cubin, obj._ptx, obj._path = kind, cubin, ptx, path
         obj._name = name
         obj._mods = {}
-        obj._code = None
+        obj._code = ltoir
+        obj._compile_log = ""
         return obj
 
     @classmethod
@@ -220,6 +234,14 @@ class ObjectCode:
         if isinstance(module, (bytes, bytearray, memoryview)):
             return cls._from(cubin=bytes(module), kind="cubin", name=name)
         return cls._from(path=str(module), kind="cubin", name=name)
+
+    @classmethod
+    def from_ltoir(cls, module, *, name="", symbol_mapping=None):
+        """From LTO-IR bytes or the path of a file of them: code for a
+        linker, with no kernels to get."""
+        if isinstance(module, (bytes, bytearray, memoryview)):
+            return cls._from(ltoir=bytes(module), kind="ltoir", name=name)
+        return cls._from(path=str(module), kind="ltoir", name=name)
 
     @classmethod
     def from_ptx(cls, module, *, name="", symbol_mapping=None):
@@ -235,7 +257,8 @@ class ObjectCode:
 
     @property
     def code(self):
-        """The compiled bytes (NVRTC's PTX or CUBIN for the source)."""
+        """The compiled bytes (NVRTC's PTX, CUBIN or LTO-IR for the
+        source)."""
         if self._code is None:
             if self._cubin is not None:
                 self._code = self._cubin
@@ -250,8 +273,9 @@ class ObjectCode:
                 # the bytes hold vector_add<float> as RawModule's do
                 opts = tuple(self._options) + tuple(
                     _NAME_EXPR_OPTION + e for e in self._exprs)
-                self._code = ember.cuda.Program(
-                    self._source, options=opts).compile(self._kind).code
+                oc = ember.cuda.Program(self._source,
+                                        options=opts).compile(self._kind)
+                self._code, self._compile_log = oc.code, oc.log
         return self._code
 
     def _module(self):
@@ -271,11 +295,18 @@ class ObjectCode:
         return m
 
     def _log(self):
-        return ""
+        return self._compile_log
 
     def get_kernel(self, name):
         """The kernel name (a plain extern "C" name, or one of the name
         expressions given to compile(), such as 'vector_add<float>')."""
+        if self._kind == "ltoir":
+            # no driver loads LTO-IR: nvJitLink makes a CUBIN of it
+            raise ValueError("get_kernel(%r): this ObjectCode holds LTO-IR, "
+                             "which must be linked into a CUBIN first "
+                             "(cuda.core's Linker, which ember does not "
+                             "have); compile('cubin') for kernels to launch"
+                             % name)
         return Kernel(self._module().get_function(name), self)
 
 
