@@ -30,11 +30,19 @@ __device__ __forceinline__ rnd_u128 rnd_add128(rnd_u128 a, rnd_u128 b)
 #define RND_PCG 0
 #define RND_PHILOX 1
 
+/* RND_GEN, the generator a kernel reads (src/math/random.c defines it),
+ * is fixed at compile time: a source holds one generator's state, all in
+ * registers (an array indexed at run time, or a run-time choice between
+ * the two states, would put it on the stack, in local memory, which the
+ * profiler showed as the fill's bottleneck). */
 typedef struct rnd_src {
-    int gen, lane;
-    rnd_u128 st, inc;                 /* PCG64 */
-    unsigned long long ctr[4], key[2]; /* Philox: the next block's counter */
-    unsigned long long buf[4];
+#if RND_GEN == RND_PCG
+    rnd_u128 st, inc;
+#else
+    unsigned long long c0, c1, c2, c3, k0, k1; /* the next block's counter, key */
+    unsigned long long b0, b1, b2, b3; /* the block's words not yet taken */
+    int left;                          /* how many of them */
+#endif
 } rnd_src;
 
 __device__ __forceinline__ void rnd_philox(const unsigned long long c[4],
@@ -61,47 +69,71 @@ __device__ __forceinline__ void rnd_philox(const unsigned long long c[4],
     out[3] = x3;
 }
 
-/* A source at word g of the stream the state words s[] describe:
- * PCG64 s0..s3 = state hi, lo, increment hi, lo (the state before the
- * first word); Philox s0..s3 = the counter of the first word's block,
- * s4, s5 = the key. */
-__device__ void rnd_src_init(rnd_src *s, int gen, const unsigned long long *w,
-                             unsigned long long g)
+#if RND_GEN == RND_PHILOX
+/* The block of s's counter into its buffer, and the counter moved on. */
+__device__ __forceinline__ void rnd_philox_block(rnd_src *s)
 {
-    s->gen = gen;
-    if (gen == RND_PCG) {
-        rnd_u128 am = {0, 1}, aa = {0, 0};
-        rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
-        rnd_u128 a, one = {0, 1};
-        s->st.hi = w[0];
-        s->st.lo = w[1];
-        s->inc.hi = w[2];
-        s->inc.lo = w[3];
-        a = s->inc;
-        for (; g; g >>= 1) {
-            if (g & 1) {
-                am = rnd_mul128(am, m);
-                aa = rnd_add128(rnd_mul128(aa, m), a);
-            }
-            a = rnd_mul128(rnd_add128(m, one), a);
-            m = rnd_mul128(m, m);
+    const unsigned long long c[4] = {s->c0, s->c1, s->c2, s->c3},
+                             k[2] = {s->k0, s->k1};
+    unsigned long long o[4];
+    rnd_philox(c, k, o);
+    s->b0 = o[0];
+    s->b1 = o[1];
+    s->b2 = o[2];
+    s->b3 = o[3];
+    s->left = 4;
+    if (++s->c0 == 0 && ++s->c1 == 0 && ++s->c2 == 0)
+        ++s->c3;
+}
+#endif
+
+/* A source at word g of the stream the state words w[] describe:
+ * PCG64 w0..w3 = state hi, lo, increment hi, lo (the state before the
+ * first word); Philox w0..w3 = the counter of the first word's block,
+ * w4, w5 = the key. */
+__device__ __forceinline__ void rnd_src_init(rnd_src *s,
+                                             const unsigned long long *w,
+                                             unsigned long long g)
+{
+#if RND_GEN == RND_PCG
+    rnd_u128 am = {0, 1}, aa = {0, 0};
+    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
+    rnd_u128 a, one = {0, 1};
+    s->st.hi = w[0];
+    s->st.lo = w[1];
+    s->inc.hi = w[2];
+    s->inc.lo = w[3];
+    a = s->inc;
+    for (; g; g >>= 1) {
+        if (g & 1) {
+            am = rnd_mul128(am, m);
+            aa = rnd_add128(rnd_mul128(aa, m), a);
         }
-        s->st = rnd_add128(rnd_mul128(am, s->st), aa);
-    } else {
-        unsigned long long b = g >> 2;
-        int carry;
-        s->ctr[0] = w[0] + b;
-        carry = s->ctr[0] < b;
-        s->ctr[1] = w[1] + (unsigned long long)carry;
-        carry = carry && s->ctr[1] == 0;
-        s->ctr[2] = w[2] + (unsigned long long)carry;
-        carry = carry && s->ctr[2] == 0;
-        s->ctr[3] = w[3] + (unsigned long long)carry;
-        s->key[0] = w[4];
-        s->key[1] = w[5];
-        rnd_philox(s->ctr, s->key, s->buf);
-        s->lane = (int)(g & 3);
+        a = rnd_mul128(rnd_add128(m, one), a);
+        m = rnd_mul128(m, m);
     }
+    s->st = rnd_add128(rnd_mul128(am, s->st), aa);
+#else
+    unsigned long long b = g >> 2;
+    int carry, skip = (int)(g & 3);
+    s->c0 = w[0] + b;
+    carry = s->c0 < b;
+    s->c1 = w[1] + (unsigned long long)carry;
+    carry = carry && s->c1 == 0;
+    s->c2 = w[2] + (unsigned long long)carry;
+    carry = carry && s->c2 == 0;
+    s->c3 = w[3] + (unsigned long long)carry;
+    s->k0 = w[4];
+    s->k1 = w[5];
+    rnd_philox_block(s);
+    /* the block's first g % 4 words belong to earlier elements */
+    for (; skip; skip--) {
+        s->b0 = s->b1;
+        s->b1 = s->b2;
+        s->b2 = s->b3;
+        s->left--;
+    }
+#endif
 }
 
 /* s at a thread's next run. PCG64 moves the previous run's start by the
@@ -109,32 +141,43 @@ __device__ void rnd_src_init(rnd_src *s, int gen, const unsigned long long *w,
  * which the host computes once a launch), unless `fresh` (the first run,
  * or one whose start was clamped to the stream's start); Philox starts
  * anew at word g, as cheap as the multiply-add. */
-__device__ void rnd_src_seek(rnd_src *s, int fresh, int gen,
-                             const unsigned long long *w, unsigned long long g,
-                             rnd_u128 jm, rnd_u128 ja)
+__device__ __forceinline__ void rnd_src_seek(rnd_src *s, int fresh,
+                                             const unsigned long long *w,
+                                             unsigned long long g,
+                                             rnd_u128 jm, rnd_u128 ja)
 {
-    if (!fresh && gen == RND_PCG)
+#if RND_GEN == RND_PCG
+    if (!fresh) {
         s->st = rnd_add128(rnd_mul128(jm, s->st), ja);
-    else
-        rnd_src_init(s, gen, w, g);
+        return;
+    }
+#else
+    (void)fresh;
+    (void)jm;
+    (void)ja;
+#endif
+    rnd_src_init(s, w, g);
 }
 
 __device__ __forceinline__ unsigned long long rnd_next(rnd_src *s)
 {
-    if (s->gen == RND_PCG) {
-        rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
-        unsigned long long x;
-        unsigned rot;
-        s->st = rnd_add128(rnd_mul128(s->st, m), s->inc);
-        rot = (unsigned)(s->st.hi >> 58);
-        x = s->st.hi ^ s->st.lo;
-        return (x >> rot) | (x << ((64u - rot) & 63u));
-    }
-    if (s->lane == 4) {
-        if (++s->ctr[0] == 0 && ++s->ctr[1] == 0 && ++s->ctr[2] == 0)
-            ++s->ctr[3];
-        rnd_philox(s->ctr, s->key, s->buf);
-        s->lane = 0;
-    }
-    return s->buf[s->lane++];
+#if RND_GEN == RND_PCG
+    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
+    unsigned long long x;
+    unsigned rot;
+    s->st = rnd_add128(rnd_mul128(s->st, m), s->inc);
+    rot = (unsigned)(s->st.hi >> 58);
+    x = s->st.hi ^ s->st.lo;
+    return (x >> rot) | (x << ((64u - rot) & 63u));
+#else
+    unsigned long long x;
+    if (s->left == 0)
+        rnd_philox_block(s);
+    x = s->b0;
+    s->b0 = s->b1;
+    s->b1 = s->b2;
+    s->b2 = s->b3;
+    s->left--;
+    return x;
+#endif
 }

@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 4u
+#define RND_VERSION 5u
 /* A cuda thread's run of consecutive elements: long enough that the
  * PCG64 jump to its start (up to 64 squarings of 128-bit numbers) is a
  * small part of the run's cost. */
@@ -23,7 +23,8 @@
 static em_gen_ktable random_table = EM_GEN_KTABLE(64);
 
 typedef struct rnd_desc {
-    uint32_t dist, dtype;
+    uint32_t dist, dtype, gen; /* gen: 0 for the keyed draws, which read
+                                * Philox blocks whatever the stream */
 } rnd_desc;
 
 /* The dtypes each distribution writes. */
@@ -116,9 +117,9 @@ static char *source(const rnd_desc *d, int cuda)
     em_sb b = {0};
     em_sb_printf(&b,
                  "/* ember random: distribution %u, %s */\n"
-                 "#define RND_CUDA %d\n#define RND_DIST %u\n"
+                 "#define RND_CUDA %d\n#define RND_DIST %u\n#define RND_GEN %u\n"
                  "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n",
-                 d->dist, em_dtype_get(t)->name, cuda, d->dist,
+                 d->dist, em_dtype_get(t)->name, cuda, d->dist, d->gen,
                  em_gen_ctype(t), vec_type(t), 16 / (int)em_dtype_size(t));
     em_sb_puts(&b, em_embedded_random_bits_cuh);
     em_sb_puts(&b, em_embedded_random_math_cuh);
@@ -220,6 +221,9 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
                         : dist >= EM_RANDOM_LOGNORMAL ? EM_RANDOM_LOGNORMAL
                                                       : dist);
     d.dtype = (uint32_t)out->dtype;
+    d.gen = d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL
+                ? (uint32_t)st->gen
+                : 0;
     memcpy(key.w, &d, sizeof d);
     if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=
         EM_OK)

@@ -548,6 +548,7 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
     body = "".join((KERNELS / f).read_text() for f in
                    ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
     src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
+           f"#define RND_GEN {int(gen == 'philox')}\n"
            f"#define RND_VEC {vec}\n#define RND_VW {vw}\n") + body + WRAP
     k = ember.RawKernel(src, "rnd_fill_t")
     for d in dists:
