@@ -5,6 +5,8 @@
  *   RND_DIST   the distribution, numbered as em_random_dist in
  *              include/ember/random.h
  *   RND_T      the element type written
+ *   RND_F32    1 when RND_T is float: normals and exponentials are
+ *              computed in single precision
  *   RND_VEC    (cuda) a 16-byte vector of RND_T, RND_VW its lanes
  * Thread t owns runs of `per` consecutive elements, runs t, t+T, t+2T..
  * of the output (T threads in the grid): on cuda 64, written as 16-byte
@@ -408,10 +410,28 @@ __device__ __forceinline__ RND_T rnd_word_t(int dist, double v)
 #define RND_FROM_WORD(e, x) \
     ((RND_T)((float)((x) >> 8) * (1.0f / 16777216.0f)))
 #elif RND_DIST == 4
+#if RND_F32
+/* float32: the quantile of the word's top 23 bits, ((w >> 41) + 1/2)
+ * 2^-23, in single precision (every such value and 1 minus it is exact in
+ * a float) */
+#define RND_FROM_WORD(e, x)                                                 \
+    ((RND_T)(RND_A(e) +                                                     \
+             RND_B(e) * (double)rnd_ppnd7f(((float)((x) >> 41) + 0.5f) *    \
+                                           1.1920928955078125e-07f)))
+#else
 #define RND_FROM_WORD(e, x) \
     ((RND_T)(RND_A(e) + RND_B(e) * rnd_ppnd(rnd_open(x))))
+#endif
 #elif RND_DIST == 5
+#if RND_F32
+/* float32: -log of ((w >> 40) + 1) 2^-24 in (0, 1], in single precision */
+#define RND_FROM_WORD(e, x)                                                 \
+    ((RND_T)(RND_B(e) *                                                     \
+             (double)-rnd_logf(((float)((x) >> 40) + 1.0f) *                \
+                               5.9604644775390625e-08f)))
+#else
 #define RND_FROM_WORD(e, x) ((RND_T)(RND_B(e) * rnd_stdexp(x)))
+#endif
 #elif RND_DIST == 10
 #define RND_FROM_WORD(e, x) \
     rnd_word_t(dist, rnd_word_value(dist, x, RND_A(e), RND_B(e)))

@@ -177,3 +177,60 @@ __device__ double rnd_ppnd(double p)
     x = num / den;
     return q < 0.0 ? -x : x;
 }
+
+/* Single precision, for float32 normals and exponentials: float
+ * arithmetic runs at twice the double rate or more (64 times on the H100
+ * and H200, whose float32 normal fill was bound by double arithmetic),
+ * and a float32 result needs no more. */
+
+/* log(x) for a normal float x > 0 (the callers' x is at least 2^-24), as
+ * rnd_log with fdlibm's single-precision coefficients. */
+__device__ __forceinline__ float rnd_logf(float x)
+{
+    int bits = __float_as_int(x), ex = ((bits >> 23) & 0xff) - 127;
+    float m = __int_as_float((bits & 0x007fffff) | 0x3f800000), f, s, z, w,
+          r, hfsq, k;
+    if (m > 1.41421356f) {
+        m = m * 0.5f;
+        ex = ex + 1;
+    }
+    f = m - 1.0f;
+    s = f / (2.0f + f);
+    z = s * s;
+    w = z * z;
+    r = z * (6.6666662693e-01f + w * 2.8498786688e-01f) +
+        w * (4.0000972152e-01f + w * 2.4279078841e-01f);
+    hfsq = 0.5f * f * f;
+    k = (float)ex;
+    return k * 6.9313812256e-01f -
+           ((hfsq - (s * (hfsq + r) + k * 9.0580006145e-06f)) - f);
+}
+
+/* The standard normal quantile of p in (0, 1): Wichura's AS241 in its
+ * single-precision form (PPND7, relative error about 1e-7). */
+__device__ __forceinline__ float rnd_ppnd7f(float p)
+{
+    float q = p - 0.5f, r, x;
+    if (q <= 0.425f && q >= -0.425f) {
+        r = 0.180625f - q * q;
+        return q *
+               (((5.9109374720e+01f * r + 1.5929113202e+02f) * r +
+                 5.0434271938e+01f) * r + 3.3871327179e+00f) /
+               (((6.7187563600e+01f * r + 7.8757757664e+01f) * r +
+                 1.7895169469e+01f) * r + 1.0f);
+    }
+    r = q < 0.0f ? p : 1.0f - p;
+    r = sqrtf(-rnd_logf(r));
+    if (r <= 5.0f) {
+        r = r - 1.6f;
+        x = (((1.7023821103e-01f * r + 1.3067284816e+00f) * r +
+              2.7568153900e+00f) * r + 1.4234372777e+00f) /
+            ((1.2021132975e-01f * r + 7.3700164250e-01f) * r + 1.0f);
+    } else {
+        r = r - 5.0f;
+        x = (((1.7337203997e-02f * r + 4.2868294337e-01f) * r +
+              3.0812263860e+00f) * r + 6.6579051150e+00f) /
+            ((1.2258202635e-02f * r + 2.4197894225e-01f) * r + 1.0f);
+    }
+    return q < 0.0f ? -x : x;
+}

@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 5u
+#define RND_VERSION 6u
 /* A cuda thread's run of consecutive elements: long enough that the
  * PCG64 jump to its start (up to 64 squarings of 128-bit numbers) is a
  * small part of the run's cost. */
@@ -118,9 +118,11 @@ static char *source(const rnd_desc *d, int cuda)
     em_sb_printf(&b,
                  "/* ember random: distribution %u, %s */\n"
                  "#define RND_CUDA %d\n#define RND_DIST %u\n#define RND_GEN %u\n"
-                 "#define RND_T %s\n#define RND_VEC %s\n#define RND_VW %d\n",
+                 "#define RND_T %s\n#define RND_F32 %d\n#define RND_VEC %s\n"
+                 "#define RND_VW %d\n",
                  d->dist, em_dtype_get(t)->name, cuda, d->dist, d->gen,
-                 em_gen_ctype(t), vec_type(t), 16 / (int)em_dtype_size(t));
+                 em_gen_ctype(t), t == EM_FLOAT32, vec_type(t),
+                 16 / (int)em_dtype_size(t));
     em_sb_puts(&b, em_embedded_random_bits_cuh);
     em_sb_puts(&b, em_embedded_random_math_cuh);
     em_sb_puts(&b, em_embedded_random_fill_cuh);

@@ -243,15 +243,25 @@ def test_standard_normal_float32_and_exponential_float32(device):
 
 def test_normals_are_the_normal_quantile_of_the_stream(device):
     """ember's normal is AS241 of the word's uniform (0, 1): compare with
-    Python's own AS241 over libm's log, to a few ulps."""
+    Python's own quantile over libm's log, to a few ulps; float32 is the
+    single-precision AS241 (PPND7, about 1e-7) of the word's top 23 bits
+    in float arithmetic, and float32 exponentials -log of its top 24."""
     with ember.Device(device):
         g = er.default_rng(21)
         z = host(g.standard_normal(3000))
-    raw = np.random.default_rng(21).bit_generator.random_raw(3000)
-    u = ((raw >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53
+        z32 = host(g.standard_normal(3000, dtype=np.float32))
+        e32 = host(g.standard_exponential(3000, dtype=np.float32))
+    raw = np.random.default_rng(21).bit_generator.random_raw(9000)
+    u = ((raw[:3000] >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53
     nd = statistics.NormalDist()
     ref = np.array([nd.inv_cdf(x) for x in u])
     np.testing.assert_allclose(z, ref, rtol=4e-15, atol=1e-300)
+    u32 = ((raw[3000:6000] >> np.uint64(41)).astype(np.float64) + 0.5) * 2.0 ** -23
+    ref32 = np.array([nd.inv_cdf(x) for x in u32])
+    assert z32.dtype == np.float32 and (np.abs(z32) > 1.5).mean() > 0.1  # tails
+    np.testing.assert_allclose(z32, ref32, rtol=2e-6, atol=2e-7)
+    u24 = ((raw[6000:] >> np.uint64(40)).astype(np.float64) + 1.0) * 2.0 ** -24
+    np.testing.assert_allclose(e32, -np.log(u24), rtol=2e-6, atol=2e-7)
 
 
 def test_integers_cover_the_range_uniformly(device):
@@ -549,6 +559,7 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                    ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
     src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
            f"#define RND_GEN {int(gen == 'philox')}\n"
+           f"#define RND_F32 {int(ctype == 'float')}\n"
            f"#define RND_VEC {vec}\n#define RND_VW {vw}\n") + body + WRAP
     k = ember.RawKernel(src, "rnd_fill_t")
     for d in dists:
