@@ -80,6 +80,11 @@ em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_byt
 /* Wait for all work on every stream of the device. */
 em_status em_device_synchronize(em_device *d);
 
+/* Make d's context (CUDA's primary context of the device) current on the
+ * calling thread, as a CUDA library (cuBLAS, cuFFT, cuSOLVER) called next
+ * expects; nothing on cpu. */
+em_status em_device_enter(em_device *d);
+
 /* The architecture kernels are built for, part of kernel cache keys: on
  * cuda the NVRTC target, 10*major+minor (90 for an H100); on cpu a nonzero
  * digest of the CPU's model and instruction-set flags (host kernels are

@@ -144,6 +144,9 @@ struct em_backend_ops {
      * holds at once. */
     em_status (*max_active_blocks)(em_function *f, int block_threads,
                                    size_t dyn_shared, int *out);
+    /* Optional (NULL on cpu): make d's context the calling thread's
+     * current one, for a CUDA library called next (em_device_enter). */
+    em_status (*enter)(em_device *d);
 };
 
 extern const struct em_backend_ops em_cuda_backend;

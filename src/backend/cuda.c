@@ -940,6 +940,15 @@ static em_status cu_launch_ex(em_function *f, const em_launch_config *c,
     return EM_OK;
 }
 
+/* cuBLAS, cuFFT and cuSOLVER find their context as the CUDA runtime
+ * does, current on the calling thread; ember's calls set it only around
+ * its own driver calls. */
+static em_status cu_enter(em_device *d)
+{
+    CU_ENTER(d, "a CUDA library call");
+    return EM_OK;
+}
+
 static em_status cu_max_active_blocks(em_function *f, int block_threads,
                                       size_t dyn_shared, int *out)
 {
@@ -1198,4 +1207,5 @@ const struct em_backend_ops em_cuda_backend = {
     .launch = cu_launch,
     .launch_ex = cu_launch_ex,
     .max_active_blocks = cu_max_active_blocks,
+    .enter = cu_enter,
 };

@@ -383,6 +383,13 @@ em_status em_device_scratch(em_device *d, void **ptr)
     return st;
 }
 
+em_status em_device_enter(em_device *d)
+{
+    if (!d)
+        return em_error(EM_ERR_INVALID_VALUE, "em_device_enter: device is NULL");
+    return d->ops->enter ? d->ops->enter(d) : EM_OK;
+}
+
 em_status em_device_synchronize(em_device *d)
 {
     if (!d)

@@ -3,10 +3,10 @@
 On the cpu device a transform is pocketfft, through NumPy, on a zero-copy
 view of the array's host memory, and its result is adopted without a copy:
 the values, dtypes (float32 and float16 give complex64, as NumPy 2 and CuPy
-do) and errors are NumPy's own. The frequency and shift helpers are
-compositions of ember's functions and run on every device. On a CUDA device
-the transforms need cuFFT, which is not wired yet: they raise
-NotImplementedError naming it (docs/fft.md).
+do) and errors are NumPy's own. On a CUDA device a transform is cuFFT
+(opened at run time), with NumPy's semantics composed in _cufft.py over one
+C call. The frequency and shift helpers are compositions of ember's
+functions and run on every device (docs/fft.md).
 """
 import operator
 
@@ -22,34 +22,32 @@ def _numpy():
     return numpy
 
 
-def _on_host(a, name):
-    """a as an ember array and a NumPy view of the same bytes (cpu only)."""
-    x = a if isinstance(a, ember.ndarray) else ember.asarray(a)
-    if x.device.type != "cpu":
-        raise NotImplementedError(
-            f"ember.fft.{name} on {x.device}: the CUDA transforms need cuFFT, "
-            "which ember does not call yet; ember.fft runs on the cpu device")
-    return x, _numpy().asarray(x)
-
-
-def _out_view(out, name):
-    if out is None:
-        return None
+def _out_check(out, x, name):
     if not isinstance(out, ember.ndarray):
         raise TypeError(f"ember.fft.{name}: out must be an ember.ndarray, not "
                         f"{type(out).__name__}")
-    if out.device.type != "cpu":
+    if out.device != x.device:
         raise ValueError(f"ember.fft.{name}: out is on {out.device}, the "
-                         "transform on cpu")
-    return _numpy().asarray(out)
+                         f"transform on {x.device}")
 
 
 def _run(name, a, out, *args):
-    """numpy.fft.<name>(view of a, *args, out=view of out), adopted."""
-    _, h = _on_host(a, name)
-    r = getattr(_numpy().fft, name)(h, *args, out=_out_view(out, name))
-    # NumPy wrote into out's own bytes, or made a new host array whose
-    # buffer ember now shares
+    """The transform of a on its device: numpy.fft.<name> on a view of the
+    host memory (cpu; out= written in place and NumPy's result adopted
+    without a copy), or cuFFT (cuda)."""
+    x = a if isinstance(a, ember.ndarray) else ember.asarray(a)
+    if out is not None:
+        _out_check(out, x, name)
+    if x.device.type != "cpu":
+        from . import _cufft
+        r = getattr(_cufft, name)(x, *args)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+    np = _numpy()
+    r = getattr(np.fft, name)(np.asarray(x), *args,
+                              out=None if out is None else np.asarray(out))
     return out if out is not None else ember.asarray(r)
 
 

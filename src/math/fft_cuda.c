@@ -1,0 +1,265 @@
+/* ember math: em_fft_exec (include/ember/fft.h) on cuFFT, opened at run
+ * time. cuFFT's types are declared here from its documented ABI (handles
+ * and results are ints), so ember builds without CUDA's headers. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ember/fft.h"
+#include "ember/runtime.h"
+#include "ember/util.h"
+
+typedef int cufft_handle;
+enum { CUFFT_R2C = 0x2a, CUFFT_C2R = 0x2c, CUFFT_C2C = 0x29,
+       CUFFT_D2Z = 0x6a, CUFFT_Z2D = 0x6c, CUFFT_Z2Z = 0x69 };
+
+typedef struct cufft_fns {
+    int (*create)(cufft_handle *);
+    int (*make_plan)(cufft_handle, int, long long *, long long *, long long,
+                     long long, long long *, long long, long long, int,
+                     long long, size_t *);
+    int (*set_stream)(cufft_handle, void *);
+    int (*destroy)(cufft_handle);
+    int (*c2c)(cufft_handle, void *, void *, int);
+    int (*z2z)(cufft_handle, void *, void *, int);
+    int (*r2c)(cufft_handle, void *, void *);
+    int (*d2z)(cufft_handle, void *, void *);
+    int (*c2r)(cufft_handle, void *, void *);
+    int (*z2d)(cufft_handle, void *, void *);
+} cufft_fns;
+
+static cufft_fns cu;
+
+static const struct { const char *name; size_t off; } syms[] = {
+    {"cufftCreate", offsetof(cufft_fns, create)},
+    {"cufftMakePlanMany64", offsetof(cufft_fns, make_plan)},
+    {"cufftSetStream", offsetof(cufft_fns, set_stream)},
+    {"cufftDestroy", offsetof(cufft_fns, destroy)},
+    {"cufftExecC2C", offsetof(cufft_fns, c2c)},
+    {"cufftExecZ2Z", offsetof(cufft_fns, z2z)},
+    {"cufftExecR2C", offsetof(cufft_fns, r2c)},
+    {"cufftExecD2Z", offsetof(cufft_fns, d2z)},
+    {"cufftExecC2R", offsetof(cufft_fns, c2r)},
+    {"cufftExecZ2D", offsetof(cufft_fns, z2d)},
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static em_status load_status;
+static char load_why[1200];
+
+static void load(void)
+{
+    void *h;
+    if (em_vendor_open(EM_VENDOR_CUFFT, &h) != EM_OK) {
+        load_status = EM_ERR_UNAVAILABLE;
+        snprintf(load_why, sizeof load_why, "%s", em_last_error());
+        return;
+    }
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(h, syms[i].name);
+        if (!f) {
+            load_status = EM_ERR_UNAVAILABLE;
+            snprintf(load_why, sizeof load_why, "cuFFT at %s has no %s",
+                     em_vendor_path(EM_VENDOR_CUFFT), syms[i].name);
+            return;
+        }
+        memcpy((char *)&cu + syms[i].off, &f, sizeof f);
+    }
+}
+
+/* cufftResult's codes, as cufft.h numbers them. */
+static em_status fail(int r, const char *what)
+{
+    static const char *const names[] = {
+        "CUFFT_SUCCESS", "CUFFT_INVALID_PLAN", "CUFFT_ALLOC_FAILED",
+        "CUFFT_INVALID_TYPE", "CUFFT_INVALID_VALUE", "CUFFT_INTERNAL_ERROR",
+        "CUFFT_EXEC_FAILED", "CUFFT_SETUP_FAILED", "CUFFT_INVALID_SIZE",
+        "CUFFT_UNALIGNED_DATA"};
+    const char *name = r >= 0 && r < (int)(sizeof names / sizeof *names)
+                           ? names[r] : "a cufftResult";
+    return em_error_native(r == 2 ? EM_ERR_OUT_OF_MEMORY : EM_ERR_CUDA, r,
+                           name, "%s failed: %s (%d)", what, name, r);
+}
+
+/* ---- the plan table ------------------------------------------------------ */
+
+#define PLANS 32
+
+typedef struct plan_key {
+    em_device *dev;
+    int type, rank;
+    long long n[3], batch;
+} plan_key;
+
+typedef struct plan {
+    plan_key k;
+    cufft_handle h;
+    unsigned long long used; /* 0: the slot is free */
+} plan;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static plan plans[PLANS];
+static unsigned long long tick;
+
+/* The plan for k, made if missing (evicting the least recently used),
+ * with the lock held and k's device current. */
+static em_status get_plan(const plan_key *k, cufft_handle *out)
+{
+    plan *victim = &plans[0];
+    size_t work;
+    int r;
+    for (int i = 0; i < PLANS; i++) {
+        if (plans[i].used && !memcmp(&plans[i].k, k, sizeof *k)) {
+            plans[i].used = ++tick;
+            *out = plans[i].h;
+            return EM_OK;
+        }
+        if (plans[i].used < victim->used)
+            victim = &plans[i];
+    }
+    if (victim->used) {
+        em_status st = em_device_enter(victim->k.dev);
+        if (st == EM_OK)
+            cu.destroy(victim->h);
+        victim->used = 0;
+        if ((st = em_device_enter(k->dev)) != EM_OK)
+            return st;
+    }
+    if ((r = cu.create(&victim->h)) != 0)
+        return fail(r, "cufftCreate");
+    {
+        long long n[3] = {k->n[0], k->n[1], k->n[2]};
+        /* NULL layouts: each transform's data is contiguous and the next
+         * follows it (cuFFT's default strides and distances) */
+        r = cu.make_plan(victim->h, k->rank, n, NULL, 1, 0, NULL, 1, 0,
+                         k->type, k->batch, &work);
+    }
+    if (r != 0) {
+        cu.destroy(victim->h);
+        return fail(r, "cufftMakePlanMany64");
+    }
+    victim->k = *k;
+    victim->used = ++tick;
+    *out = victim->h;
+    return EM_OK;
+}
+
+/* ---- em_fft_exec --------------------------------------------------------- */
+
+static int complex_of(em_dtype real, em_dtype cplx)
+{
+    return (real == EM_FLOAT32 && cplx == EM_COMPLEX64) ||
+           (real == EM_FLOAT64 && cplx == EM_COMPLEX128);
+}
+
+static em_status check(const em_array *in, const em_array *out, int rank,
+                       em_fft_type type, int sign)
+{
+    const em_array *real = type == EM_FFT_C2R ? out : in,
+                   *cplx = type == EM_FFT_C2R ? in : out;
+    int nd = in->ndim;
+    if (rank < 1 || rank > 3 || nd < rank || out->ndim != nd ||
+        (unsigned)type > EM_FFT_C2R || (sign != -1 && sign != 1) ||
+        (type == EM_FFT_R2C && sign != -1) || (type == EM_FFT_C2R && sign != 1))
+        return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: rank %d of %d "
+                        "and %d dimensions, type %d, sign %d", rank, nd,
+                        out->ndim, (int)type, sign);
+    if (in->device != out->device)
+        return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: in is on %s, out "
+                        "on %s", em_device_name(in->device),
+                        em_device_name(out->device));
+    if (!(in->flags & EM_ARRAY_C_CONTIGUOUS) ||
+        !(out->flags & EM_ARRAY_C_CONTIGUOUS) ||
+        !(out->flags & EM_ARRAY_WRITEABLE))
+        return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: in and out must "
+                        "be C-contiguous and out writeable");
+    if (type == EM_FFT_C2C ? in->dtype != out->dtype ||
+                                 (in->dtype != EM_COMPLEX64 &&
+                                  in->dtype != EM_COMPLEX128)
+                           : !complex_of(real->dtype, cplx->dtype))
+        return em_error(EM_ERR_TYPE, "em_fft_exec: no %s transform from %s "
+                        "to %s", type == EM_FFT_C2C ? "complex" : "real",
+                        em_dtype_get(in->dtype)->name,
+                        em_dtype_get(out->dtype)->name);
+    for (int d = 0; d < nd; d++) {
+        int64_t want = real->shape[d];
+        if (type != EM_FFT_C2C && d == nd - 1)
+            want = want / 2 + 1;
+        if (cplx->shape[d] != want)
+            return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: axis %d has "
+                            "%lld elements on the %s side, %lld expected",
+                            d, (long long)cplx->shape[d],
+                            type == EM_FFT_C2C ? "output" : "complex",
+                            (long long)want);
+    }
+    if (em_device_get_type(in->device) != EM_DEVICE_CUDA)
+        return em_error(EM_ERR_NOT_SUPPORTED, "em_fft_exec runs on CUDA "
+                        "devices (cuFFT), not %s", em_device_name(in->device));
+    return EM_OK;
+}
+
+em_status em_fft_exec(const em_array *in, em_array *out, int rank,
+                      em_fft_type type, int sign, em_stream *s)
+{
+    const em_array *real;
+    plan_key k;
+    cufft_handle h = 0;
+    em_status st;
+    int r, dbl;
+    if (!in || !out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: NULL array");
+    if ((st = check(in, out, rank, type, sign)) != EM_OK)
+        return st;
+    if (in->size == 0 || out->size == 0)
+        return EM_OK;
+    pthread_once(&once, load);
+    if (load_status != EM_OK)
+        return em_error(load_status, "%s", load_why);
+    if (!s) {
+        s = em_current_stream();
+        if (!s || em_stream_device(s) != in->device)
+            s = em_stream_default(in->device);
+    } else if (em_stream_device(s) != in->device) {
+        return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: the stream is on "
+                        "%s, the arrays on %s",
+                        em_device_name(em_stream_device(s)),
+                        em_device_name(in->device));
+    }
+    real = type == EM_FFT_C2R ? out : in;
+    dbl = in->dtype == EM_FLOAT64 || in->dtype == EM_COMPLEX128;
+    memset(&k, 0, sizeof k);
+    k.dev = in->device;
+    k.type = type == EM_FFT_C2C ? (dbl ? CUFFT_Z2Z : CUFFT_C2C)
+             : type == EM_FFT_R2C ? (dbl ? CUFFT_D2Z : CUFFT_R2C)
+                                  : (dbl ? CUFFT_Z2D : CUFFT_C2R);
+    k.rank = rank;
+    k.batch = 1;
+    for (int d = 0; d < real->ndim - rank; d++)
+        k.batch *= real->shape[d];
+    for (int d = 0; d < rank; d++)
+        k.n[d] = real->shape[real->ndim - rank + d];
+
+    pthread_mutex_lock(&lock);
+    if ((st = em_device_enter(in->device)) == EM_OK &&
+        (st = get_plan(&k, &h)) == EM_OK) {
+        void *i = in->data, *o = out->data;
+        if ((r = cu.set_stream(h, em_stream_native(s))) != 0)
+            st = fail(r, "cufftSetStream");
+        else {
+            switch (k.type) {
+            case CUFFT_C2C: r = cu.c2c(h, i, o, sign); break;
+            case CUFFT_Z2Z: r = cu.z2z(h, i, o, sign); break;
+            case CUFFT_R2C: r = cu.r2c(h, i, o); break;
+            case CUFFT_D2Z: r = cu.d2z(h, i, o); break;
+            case CUFFT_C2R: r = cu.c2r(h, i, o); break;
+            default: r = cu.z2d(h, i, o); break;
+            }
+            if (r != 0)
+                st = fail(r, "cufftExec");
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return st;
+}
