@@ -1196,26 +1196,6 @@ static PyObject *make(empy_state *st, const char *fname, int kind, PyObject *con
     return r;
 }
 
-static PyObject *mod_empty(FASTCALL_ARGS)
-{
-    return make(empy_state_of_module(m), "empty", MK_EMPTY, args, nargs, kwnames);
-}
-
-static PyObject *mod_zeros(FASTCALL_ARGS)
-{
-    return make(empy_state_of_module(m), "zeros", MK_ZEROS, args, nargs, kwnames);
-}
-
-static PyObject *mod_ones(FASTCALL_ARGS)
-{
-    return make(empy_state_of_module(m), "ones", MK_ONES, args, nargs, kwnames);
-}
-
-static PyObject *mod_full(FASTCALL_ARGS)
-{
-    return make(empy_state_of_module(m), "full", MK_FULL, args, nargs, kwnames);
-}
-
 static PyObject *make_like(empy_state *st, const char *fname, int kind,
                            PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1262,25 +1242,24 @@ static PyObject *make_like(empy_state *st, const char *fname, int kind,
     return r;
 }
 
-static PyObject *mod_empty_like(FASTCALL_ARGS)
-{
-    return make_like(empy_state_of_module(m), "empty_like", MK_EMPTY, args, nargs, kwnames);
-}
-
-static PyObject *mod_zeros_like(FASTCALL_ARGS)
-{
-    return make_like(empy_state_of_module(m), "zeros_like", MK_ZEROS, args, nargs, kwnames);
-}
-
-static PyObject *mod_ones_like(FASTCALL_ARGS)
-{
-    return make_like(empy_state_of_module(m), "ones_like", MK_ONES, args, nargs, kwnames);
-}
-
-static PyObject *mod_full_like(FASTCALL_ARGS)
-{
-    return make_like(empy_state_of_module(m), "full_like", MK_FULL, args, nargs, kwnames);
-}
+/* empty, zeros, ones and full differ only in the fill, and each _like
+ * form only in taking its shape from an array. */
+#define MAKE_FNS(fn, kind)                                                  \
+    static PyObject *mod_##fn(FASTCALL_ARGS)                                \
+    {                                                                       \
+        return make(empy_state_of_module(m), #fn, kind, args, nargs,        \
+                    kwnames);                                               \
+    }                                                                       \
+    static PyObject *mod_##fn##_like(FASTCALL_ARGS)                         \
+    {                                                                       \
+        return make_like(empy_state_of_module(m), #fn "_like", kind, args,  \
+                         nargs, kwnames);                                   \
+    }
+MAKE_FNS(empty, MK_EMPTY)
+MAKE_FNS(zeros, MK_ZEROS)
+MAKE_FNS(ones, MK_ONES)
+MAKE_FNS(full, MK_FULL)
+#undef MAKE_FNS
 
 /* ---- arange ----------------------------------------------------------------- */
 
