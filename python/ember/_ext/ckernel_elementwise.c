@@ -10,6 +10,7 @@
 #include "ckernel.h"
 #include "errors.h"
 #include "structmember.h"
+#include "member_compat.h"
 
 /* ---- shared helpers ---------------------------------------------------- */
 
@@ -365,8 +366,7 @@ PyMethodDef empy_ck_methods[] = {
 };
 
 static PyMemberDef EK_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(EKObject, vectorcall),
-     READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(EKObject),
     {"name", T_OBJECT, offsetof(EKObject, name), READONLY, NULL},
     {"in_params", T_OBJECT, offsetof(EKObject, in_params), READONLY, NULL},
     {"out_params", T_OBJECT, offsetof(EKObject, out_params), READONLY, NULL},

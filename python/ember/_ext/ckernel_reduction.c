@@ -5,6 +5,7 @@
 #include "ckernel.h"
 #include "errors.h"
 #include "structmember.h"
+#include "member_compat.h"
 
 typedef struct {
     PyObject_HEAD
@@ -266,8 +267,7 @@ static PyObject *RK_repr(PyObject *self)
 }
 
 static PyMemberDef RK_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(RKObject, vectorcall),
-     READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(RKObject),
     {"name", T_OBJECT, offsetof(RKObject, name), READONLY, NULL},
     {"in_params", T_OBJECT, offsetof(RKObject, in_params), READONLY, NULL},
     {"out_params", T_OBJECT, offsetof(RKObject, out_params), READONLY, NULL},

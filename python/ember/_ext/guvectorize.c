@@ -17,6 +17,7 @@
 #include "ckernel.h"
 #include "errors.h"
 #include "structmember.h"
+#include "member_compat.h"
 
 #define GU_MAX 8      /* operands */
 #define GU_CORE 4     /* core dimensions per operand */
@@ -514,8 +515,7 @@ static PyObject *GU_repr(PyObject *self)
 }
 
 static PyMemberDef GU_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(GUObject, vectorcall),
-     READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(GUObject),
     {"__name__", T_OBJECT, offsetof(GUObject, name), READONLY, NULL},
     {"py_func", T_OBJECT, offsetof(GUObject, pyfunc), READONLY, NULL},
     {"signature", T_OBJECT, offsetof(GUObject, layout), READONLY, NULL},

@@ -354,8 +354,7 @@ static PyGetSetDef cfg_getset[] = {
 };
 
 static PyMemberDef cfg_members[] = {
-    {"__vectorcalloffset__", EMPY_T_PYSSIZET, offsetof(empy_LaunchConfig, vectorcall),
-     EMPY_READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(empy_LaunchConfig),
     {NULL},
 };
 

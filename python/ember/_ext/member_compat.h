@@ -15,4 +15,11 @@
 #define EMPY_READONLY READONLY
 #endif
 
+/* The member entry of a type whose objects carry their own vectorcall
+ * pointer in a field named vectorcall: CPython finds it (PEP 590) through
+ * __vectorcalloffset__. */
+#define EMPY_VECTORCALL_MEMBER(type)                                 \
+    {"__vectorcalloffset__", EMPY_T_PYSSIZET, offsetof(type, vectorcall), \
+     EMPY_READONLY, NULL}
+
 #endif

@@ -435,22 +435,9 @@ static PyObject *Function_repr(PyObject *self)
                                 em_device_name(FUNC(self)->slot->dev));
 }
 
-static PyObject *slot_param_sizes(const empy_kslot *s)
+static PyObject *param_size(const empy_kparam *p)
 {
-    PyObject *t;
-    int i;
-    if (s->n_params < 0)
-        Py_RETURN_NONE;
-    t = PyTuple_New(s->n_params);
-    for (i = 0; t && i < s->n_params; i++) {
-        PyObject *v = PyLong_FromSize_t(s->params[i].size);
-        if (!v) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
+    return PyLong_FromSize_t(p->size);
 }
 
 static const char *kind_name(int k)
@@ -466,7 +453,15 @@ static const char *kind_name(int k)
     return NULL;
 }
 
-static PyObject *slot_param_kinds(const empy_kslot *s)
+static PyObject *param_kind(const empy_kparam *p)
+{
+    const char *k = kind_name(p->kind);
+    return k ? PyUnicode_FromString(k) : Py_NewRef(Py_None);
+}
+
+/* One fact of each parameter as a tuple, or None when the code does not
+ * say how many there are. */
+static PyObject *slot_params(const empy_kslot *s, PyObject *(*fact)(const empy_kparam *))
 {
     PyObject *t;
     int i;
@@ -474,8 +469,7 @@ static PyObject *slot_param_kinds(const empy_kslot *s)
         Py_RETURN_NONE;
     t = PyTuple_New(s->n_params);
     for (i = 0; t && i < s->n_params; i++) {
-        const char *k = kind_name(s->params[i].kind);
-        PyObject *v = k ? PyUnicode_FromString(k) : Py_NewRef(Py_None);
+        PyObject *v = fact(&s->params[i]);
         if (!v) {
             Py_CLEAR(t);
             break;
@@ -487,7 +481,7 @@ static PyObject *slot_param_kinds(const empy_kslot *s)
 
 static PyObject *Function_get_param_kinds(PyObject *self, void *c)
 {
-    return slot_param_kinds(FUNC(self)->slot);
+    return slot_params(FUNC(self)->slot, param_kind);
 }
 
 static PyObject *Function_get_name(PyObject *self, void *c)
@@ -505,7 +499,7 @@ static PyObject *Function_get_num_params(PyObject *self, void *c)
 
 static PyObject *Function_get_param_sizes(PyObject *self, void *c)
 {
-    return slot_param_sizes(FUNC(self)->slot);
+    return slot_params(FUNC(self)->slot, param_size);
 }
 
 static PyObject *Function_get_device(PyObject *self, void *c)
@@ -529,8 +523,7 @@ static PyGetSetDef Function_getset[] = {
 };
 
 static PyMemberDef Function_members[] = {
-    {"__vectorcalloffset__", EMPY_T_PYSSIZET, offsetof(empy_Function, vectorcall),
-     EMPY_READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(empy_Function),
     {NULL},
 };
 
@@ -1219,8 +1212,7 @@ static PyGetSetDef RawKernel_getset[] = {
 };
 
 static PyMemberDef RawKernel_members[] = {
-    {"__vectorcalloffset__", EMPY_T_PYSSIZET, offsetof(empy_RawKernel, vectorcall),
-     EMPY_READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(empy_RawKernel),
     {NULL},
 };
 

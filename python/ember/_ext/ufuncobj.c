@@ -10,6 +10,7 @@
 #include <string.h>
 #include "module.h"
 #include "structmember.h"
+#include "member_compat.h"
 #include "errors.h"
 #include "ndarray.h"
 
@@ -677,7 +678,7 @@ static PyGetSetDef Ufunc_getset[] = {
 };
 
 static PyMemberDef Ufunc_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(empy_Ufunc, vectorcall), READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(empy_Ufunc),
     {NULL},
 };
 

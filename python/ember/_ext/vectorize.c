@@ -24,6 +24,7 @@
 #include "ckernel.h"
 #include "errors.h"
 #include "structmember.h"
+#include "member_compat.h"
 
 #define VZ_MAX_IN 16
 
@@ -525,8 +526,7 @@ static PyMethodDef VZ_methods[] = {
 };
 
 static PyMemberDef VZ_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(VZObject, vectorcall),
-     READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(VZObject),
     {"__name__", T_OBJECT, offsetof(VZObject, name), READONLY, NULL},
     {"py_func", T_OBJECT, offsetof(VZObject, pyfunc), READONLY, NULL},
     {"nin", T_INT, offsetof(VZObject, nin), READONLY, NULL},

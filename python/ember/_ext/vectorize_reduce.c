@@ -17,6 +17,7 @@
 #include "ckernel.h"
 #include "errors.h"
 #include "structmember.h"
+#include "member_compat.h"
 
 typedef struct {
     PyObject_HEAD
@@ -319,8 +320,7 @@ static PyMethodDef RD_methods[] = {
 };
 
 static PyMemberDef RD_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(RDObject, vectorcall),
-     READONLY, NULL},
+    EMPY_VECTORCALL_MEMBER(RDObject),
     {"__name__", T_OBJECT, offsetof(RDObject, name), READONLY, NULL},
     {"py_func", T_OBJECT, offsetof(RDObject, pyfunc), READONLY, NULL},
     {NULL, 0, 0, 0, NULL},
