@@ -683,27 +683,44 @@ static PyObject *diagonal_of(empy_state *st, PyObject *a, PyObject *const *v)
     return empy_ndarray_new(st, &d, a);
 }
 
-static PyObject *mod_diagonal(MANIP_FASTCALL)
+typedef PyObject *(*array_fn)(empy_state *st, PyObject *a, PyObject *const *v);
+
+/* fname(a, ...) and a.fname(...) parse one list of names, whose first is
+ * the array: the method takes it from self (non-NULL), the function from
+ * its first argument, converted. */
+static PyObject *function_or_method(PyObject *m, PyObject *self, const char *fname,
+                                    const char *const *names, int n, array_fn fn,
+                                    PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames)
 {
-    static const char *const names[] = {"a", "offset", "axis1", "axis2", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[4], *a, *r;
-    if (empy_parse_args("diagonal", args, nargs, kwnames, names, 4, 1, v) < 0 ||
+    empy_state *st = self ? empy_state_of(self) : empy_state_of_module(m);
+    PyObject *v[8], *a, *r;
+    if (self) {
+        if (empy_parse_args(fname, args, nargs, kwnames, names + 1, n - 1, 0, v) < 0)
+            return NULL;
+        return fn(st, self, v);
+    }
+    if (empy_parse_args(fname, args, nargs, kwnames, names, n, 1, v) < 0 ||
         !(a = manip_array(st, v[0], NULL)))
         return NULL;
-    r = diagonal_of(st, a, v + 1);
+    r = fn(st, a, v + 1);
     Py_DECREF(a);
     return r;
+}
+
+static const char *const diagonal_names[] = {"a", "offset", "axis1", "axis2", NULL};
+
+static PyObject *mod_diagonal(MANIP_FASTCALL)
+{
+    return function_or_method(m, NULL, "diagonal", diagonal_names, 4, diagonal_of,
+                              args, nargs, kwnames);
 }
 
 static PyObject *nd_diagonal(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames)
 {
-    static const char *const names[] = {"offset", "axis1", "axis2", NULL};
-    PyObject *v[3];
-    if (empy_parse_args("diagonal", args, nargs, kwnames, names, 3, 0, v) < 0)
-        return NULL;
-    return diagonal_of(empy_state_of(self), self, v);
+    return function_or_method(NULL, self, "diagonal", diagonal_names, 4, diagonal_of,
+                              args, nargs, kwnames);
 }
 
 static PyObject *diag_impl(PyObject *m, const char *fname, int flat,
@@ -779,28 +796,20 @@ static PyObject *trace_of(empy_state *st, PyObject *a, PyObject *const *v)
     return manip_result(st, rc, &res);
 }
 
+static const char *const trace_names[] = {"a", "offset", "axis1", "axis2", "dtype",
+                                          "out", NULL};
+
 static PyObject *mod_trace(MANIP_FASTCALL)
 {
-    static const char *const names[] = {"a", "offset", "axis1", "axis2", "dtype", "out",
-                                        NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[6], *a, *r;
-    if (empy_parse_args("trace", args, nargs, kwnames, names, 6, 1, v) < 0 ||
-        !(a = manip_array(st, v[0], NULL)))
-        return NULL;
-    r = trace_of(st, a, v + 1);
-    Py_DECREF(a);
-    return r;
+    return function_or_method(m, NULL, "trace", trace_names, 6, trace_of, args, nargs,
+                              kwnames);
 }
 
 static PyObject *nd_trace(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames)
 {
-    static const char *const names[] = {"offset", "axis1", "axis2", "dtype", "out", NULL};
-    PyObject *v[5];
-    if (empy_parse_args("trace", args, nargs, kwnames, names, 5, 0, v) < 0)
-        return NULL;
-    return trace_of(empy_state_of(self), self, v);
+    return function_or_method(NULL, self, "trace", trace_names, 6, trace_of, args,
+                              nargs, kwnames);
 }
 
 /* ---- shape functions as module functions -------------------------------- */
