@@ -1,14 +1,12 @@
 /* ember math: products on the cpu device through OpenBLAS's ?gemm
- * (blas_host.h). gemm is column-major; a C-ordered result is computed as
- * its transpose, C^T = B^T A^T, so either order of C costs no copy, and
- * each operand is passed as stored, 'N' or 'T' by which of its axes is
- * contiguous. */
+ * (blas_host.h), laid out by math/gemm_layout.h. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "math/blas_host.h"
+#include "math/gemm_layout.h"
 
 typedef int64_t lint;
 typedef void (*gemm_fn)(const char *, const char *, const lint *, const lint *,
@@ -39,41 +37,14 @@ static void load(void)
  * 4.8 ms as gemm calls, one of 8x8x8 products 1.0 ms and 0.55 ms. */
 #define MIN_WORK (8 * 8 * 8)
 
-/* How gemm reads a rows x cols matrix with byte strides rs, cs:
- * column-major as is ('N', leading dimension cs), or the transpose of a
- * column-major cols x rows one ('T', leading dimension rs). 0 if neither
- * fits. An axis of extent 1 takes any stride. */
-static int operand(int64_t rows, int64_t cols, int64_t rs, int64_t cs,
-                   int64_t es, char *trans, lint *ld)
-{
-    if (rs < 0 || cs < 0 || rs % es || cs % es)
-        return 0;
-    if (rows == 1 || rs == es) {
-        int64_t l = cols == 1 ? rows : cs / es;
-        if (l >= rows && l >= 1) {
-            *trans = 'N';
-            *ld = l;
-            return 1;
-        }
-    }
-    if (cols == 1 || cs == es) {
-        int64_t l = rows == 1 ? cols : rs / es;
-        if (l >= cols && l >= 1) {
-            *trans = 'T';
-            *ld = l;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
                        const em_gen_mm_geom *g, em_stream *s, int *done)
 {
     static const double one[2] = {1, 0}, zero[2] = {0, 0};
     static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
-    int ti, row_c;
+    int ti;
     int64_t es;
+    em_gemm_layout L;
     char ta, tb;
     lint m, n, k, lda, ldb, ldc;
     const void *al, *be;
@@ -95,28 +66,16 @@ em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
     for (int d = 0; d < g->nbd; d++)
         if (g->sa[d] < 0 || g->sb[d] < 0 || g->sc[d] < 0)
             return EM_OK;
-    /* C column-major: C = A B. C row-major: C^T = B^T A^T, i.e. the
-     * operands swap and each is read transposed. */
-    if (operand(g->M, g->N, g->cm, g->cn, es, &ta, &ldc) && ta == 'N')
-        row_c = 0;
-    else if (operand(g->N, g->M, g->cn, g->cm, es, &ta, &ldc) && ta == 'N')
-        row_c = 1;
-    else
+    if (!em_gemm_plan(g, es, &L))
         return EM_OK;
-    if (!row_c) {
-        m = g->M;
-        n = g->N;
-        if (!operand(g->M, g->K, g->am, g->ak, es, &ta, &lda) ||
-            !operand(g->K, g->N, g->bk, g->bn, es, &tb, &ldb))
-            return EM_OK;
-    } else {
-        m = g->N;
-        n = g->M;
-        if (!operand(g->N, g->K, g->bn, g->bk, es, &ta, &lda) ||
-            !operand(g->K, g->M, g->ak, g->am, es, &tb, &ldb))
-            return EM_OK;
-    }
-    k = g->K;
+    ta = L.ta;
+    tb = L.tb;
+    m = L.m;
+    n = L.n;
+    k = L.k;
+    lda = L.lda;
+    ldb = L.ldb;
+    ldc = L.ldc;
     pthread_once(&once, load);
     if (!gemm[ti])
         return EM_OK;
@@ -138,7 +97,7 @@ em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
             b += x * g->sb[d];
             c += x * g->sc[d];
         }
-        if (!row_c)
+        if (!L.swap)
             gemm[ti](&ta, &tb, &m, &n, &k, al, a, &lda, b, &ldb, be, c, &ldc,
                      1, 1);
         else

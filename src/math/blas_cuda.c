@@ -1,0 +1,163 @@
+/* ember math: products on CUDA devices through cuBLAS (blas_cuda.h),
+ * opened at run time and laid out by math/gemm_layout.h. cuBLAS's types
+ * are declared here from its documented ABI, so ember builds without
+ * CUDA's headers. One handle a device, made on first use and kept; a
+ * handle must not be used by two threads at once, so each has a mutex
+ * held from cublasSetStream to the queued gemm. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "math/blas_cuda.h"
+#include "math/gemm_layout.h"
+#include "ember/runtime.h"
+#include "ember/util.h"
+
+typedef void *cublas_handle;
+/* cudaDataType and cublasComputeType_t values (library_types.h,
+ * cublas_api.h) */
+enum { R_16F = 2, R_16BF = 14, R_32F = 0, R_64F = 1, C_32F = 4, C_64F = 5 };
+enum { COMPUTE_32F = 68, COMPUTE_64F = 70, GEMM_DEFAULT = -1 };
+
+typedef struct cublas_fns {
+    int (*create)(cublas_handle *);
+    int (*set_stream)(cublas_handle, void *);
+    int (*gemm)(cublas_handle, int, int, int, int, int, const void *,
+                const void *, int, int, long long, const void *, int, int,
+                long long, const void *, void *, int, int, long long, int,
+                int, int);
+} cublas_fns;
+
+static cublas_fns cu;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+
+static void load(void)
+{
+    static const struct { const char *name; size_t off; } syms[] = {
+        {"cublasCreate_v2", offsetof(cublas_fns, create)},
+        {"cublasSetStream_v2", offsetof(cublas_fns, set_stream)},
+        {"cublasGemmStridedBatchedEx", offsetof(cublas_fns, gemm)},
+    };
+    void *h;
+    if (em_vendor_open(EM_VENDOR_CUBLAS, &h) != EM_OK)
+        return; /* the generated kernel serves; ember info says why */
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(h, syms[i].name);
+        if (!f)
+            return;
+        memcpy((char *)&cu + syms[i].off, &f, sizeof f);
+    }
+    loaded = 1;
+}
+
+#define DEVICES 64
+
+static struct dev_handle {
+    pthread_mutex_t lock;
+    cublas_handle h;
+} handles[DEVICES] = {[0 ... DEVICES - 1] = {PTHREAD_MUTEX_INITIALIZER, NULL}};
+
+/* The batch axes as one uniform stride per operand (A, B, C in st), or 0
+ * when they are not: each axis's stride is the next inner one's times its
+ * extent (axes of extent 1 aside). A broadcast operand's strides are all
+ * 0, which cuBLAS takes. */
+static int uniform_batch(const em_gen_mm_geom *g, long long st[3])
+{
+    const long long *s[3] = {g->sa, g->sb, g->sc};
+    for (int o = 0; o < 3; o++) {
+        long long inner = 0, span = 0;
+        int have = 0;
+        for (int d = (int)g->nbd - 1; d >= 0; d--) {
+            if (g->shape[d] == 1)
+                continue;
+            if (have && s[o][d] != span)
+                return 0;
+            if (!have)
+                inner = s[o][d];
+            have = 1;
+            span = s[o][d] * g->shape[d];
+        }
+        st[o] = inner;
+    }
+    return 1;
+}
+
+em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
+                       const em_gen_mm_geom *g, em_stream *s, int *done)
+{
+    static const double one[2] = {1, 0}, zero[2] = {0, 0};
+    static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    em_gemm_layout L;
+    struct dev_handle *dh;
+    em_device *dev;
+    long long st[3], nb = g->nbatch;
+    int type, compute, id, r;
+    int64_t es = (int64_t)em_dtype_size(t);
+    em_status rc;
+
+    *done = 0;
+    switch (t) {
+    case EM_FLOAT16: type = R_16F; compute = COMPUTE_32F; break;
+    case EM_BFLOAT16: type = R_16BF; compute = COMPUTE_32F; break;
+    case EM_FLOAT32: type = R_32F; compute = COMPUTE_32F; break;
+    case EM_FLOAT64: type = R_64F; compute = COMPUTE_64F; break;
+    case EM_COMPLEX64: type = C_32F; compute = COMPUTE_32F; break;
+    case EM_COMPLEX128: type = C_64F; compute = COMPUTE_64F; break;
+    default: return EM_OK;
+    }
+    if (g->M <= 0 || g->N <= 0 || g->K <= 0 || g->nbatch <= 0 ||
+        (g->M == 1 && g->N == 1) ||
+        ((uintptr_t)A | (uintptr_t)B | (uintptr_t)C) % (uintptr_t)(es > 8 ? 8 : es) ||
+        !s || !em_gemm_plan(g, es, &L) || !uniform_batch(g, st))
+        return EM_OK;
+    if (L.m > INT32_MAX || L.n > INT32_MAX || L.k > INT32_MAX ||
+        L.lda > INT32_MAX || L.ldb > INT32_MAX || L.ldc > INT32_MAX ||
+        nb > INT32_MAX || st[0] % es || st[1] % es || st[2] % es ||
+        st[0] < 0 || st[1] < 0 || (st[2] <= 0 && nb > 1))
+        return EM_OK;
+    pthread_once(&once, load);
+    dev = em_stream_device(s);
+    id = em_device_get_id(dev);
+    if (!loaded || id < 0 || id >= DEVICES)
+        return EM_OK;
+    dh = &handles[id];
+    pthread_mutex_lock(&dh->lock);
+    if ((rc = em_device_enter(dev)) != EM_OK)
+        goto out;
+    if (!dh->h && (r = cu.create(&dh->h)) != 0) {
+        dh->h = NULL;
+        rc = em_error_native(r == 3 ? EM_ERR_OUT_OF_MEMORY : EM_ERR_CUDA, r,
+                             "cublasStatus_t", "cublasCreate failed (%d)", r);
+        goto out;
+    }
+    if ((r = cu.set_stream(dh->h, em_stream_native(s))) != 0) {
+        rc = em_error_native(EM_ERR_CUDA, r, "cublasStatus_t",
+                             "cublasSetStream failed (%d)", r);
+        goto out;
+    }
+    {
+        const void *al = compute == COMPUTE_64F ? (const void *)one
+                                                : (const void *)onef;
+        const void *be = compute == COMPUTE_64F ? (const void *)zero
+                                                : (const void *)zerof;
+        const void *a1 = L.swap ? B : A, *b1 = L.swap ? A : B;
+        long long s1 = L.swap ? st[1] : st[0], s2 = L.swap ? st[0] : st[1];
+        r = cu.gemm(dh->h, L.ta == 'T', L.tb == 'T', (int)L.m, (int)L.n,
+                    (int)L.k, al, a1, type, (int)L.lda, s1 / es, b1, type,
+                    (int)L.ldb, s2 / es, be, C, type, (int)L.ldc, st[2] / es,
+                    (int)nb, compute, GEMM_DEFAULT);
+    }
+    if (r != 0)
+        rc = em_error_native(EM_ERR_CUDA, r, "cublasStatus_t",
+                             "cublasGemmStridedBatchedEx(%lld x %lld x %lld, "
+                             "batch %lld, %s) failed (%d)", (long long)L.m,
+                             (long long)L.n, (long long)L.k, nb,
+                             em_dtype_get(t)->name, r);
+    else
+        *done = 1;
+out:
+    pthread_mutex_unlock(&dh->lock);
+    return rc;
+}
