@@ -27,7 +27,7 @@ def main():
     libs = A.load_libs()
     rng = np.random.default_rng(0)
     lines = []
-    for dt in ("float32", "float16", "bfloat16", "float64", "complex64"):
+    for dt in ("float32", "float16", "bfloat16", "float64"):
         name = f"matmul {dt} {n}"
         if args.only and not any(o in name for o in args.only.split(",")):
             continue
