@@ -30,6 +30,9 @@ static const knob knobs[EM_KNOB_COUNT] = {
                              "jit kernels off or on, over boundscheck=", 1, 0},
     [EM_KNOB_SIM_STACK] = {"EMBER_SIM_STACK", "bytes of stack of a simulated GPU "
                            "thread on the cpu device (default 256 KiB)", 1, 0},
+    [EM_KNOB_TF32] = {"EMBER_TF32", "1: float32 and complex64 products on "
+                      "cuda may round their inputs to TF32, as CuPy's "
+                      "CUPY_TF32 (default 0: full float32)", 1, 0},
     [EM_KNOB_SCAN_ITEMS] = {"EMBER_SCAN_ITEMS", "items per thread of CUDA scans",
                             4, 32},
     [EM_KNOB_SCAN_MINB] = {"EMBER_SCAN_MINB", "blocks per SM a CUDA scan's "

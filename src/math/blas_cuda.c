@@ -18,7 +18,8 @@ typedef void *cublas_handle;
 /* cudaDataType and cublasComputeType_t values (library_types.h,
  * cublas_api.h) */
 enum { R_16F = 2, R_16BF = 14, R_32F = 0, R_64F = 1, C_32F = 4, C_64F = 5 };
-enum { COMPUTE_32F = 68, COMPUTE_64F = 70, GEMM_DEFAULT = -1 };
+enum { COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77, COMPUTE_64F = 70,
+       GEMM_DEFAULT = -1 };
 
 typedef struct cublas_fns {
     int (*create)(cublas_handle *);
@@ -107,6 +108,12 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
     case EM_COMPLEX128: type = C_64F; compute = COMPUTE_64F; break;
     default: return EM_OK;
     }
+    if (t == EM_FLOAT32 || t == EM_COMPLEX64) {
+        /* read at each call, as the configuration variables are */
+        const char *tf = em_knob_text(EM_KNOB_TF32);
+        if (tf && !strcmp(tf, "1"))
+            compute = COMPUTE_32F_FAST_TF32;
+    }
     if (g->M <= 0 || g->N <= 0 || g->K <= 0 || g->nbatch <= 0 ||
         (g->M == 1 && g->N == 1) ||
         ((uintptr_t)A | (uintptr_t)B | (uintptr_t)C) % (uintptr_t)(es > 8 ? 8 : es) ||
@@ -138,6 +145,7 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
         goto out;
     }
     {
+        /* alpha and beta in the compute type's precision */
         const void *al = compute == COMPUTE_64F ? (const void *)one
                                                 : (const void *)onef;
         const void *be = compute == COMPUTE_64F ? (const void *)zero

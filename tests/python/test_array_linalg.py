@@ -535,3 +535,18 @@ def test_cumsum_long_lines(device):
     close(ember.cumprod(E(c, device)), np.cumprod(c), rtol=1e-9)
     h = np.ones(3000, np.float16)    # float16 keeps the in-order schedule
     assert_array_equal_np(ember.cumsum(E(h, device)), np.cumsum(h))
+
+
+def test_matmul_tf32_only_when_asked(device, monkeypatch):
+    """float32 products keep float32's precision (cuBLAS's TF32 tensor-core
+    path rounds inputs to 10 mantissa bits) unless EMBER_TF32=1 asks, as
+    CuPy's CUPY_TF32; either way the product is right to its precision."""
+    a = rng.standard_normal((256, 512)).astype(np.float32)
+    b = rng.standard_normal((512, 128)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    monkeypatch.delenv("EMBER_TF32", raising=False)
+    full = ember.asnumpy(E(a, device) @ E(b, device))
+    np.testing.assert_allclose(full, want, rtol=0, atol=2e-4)
+    monkeypatch.setenv("EMBER_TF32", "1")
+    tf32 = ember.asnumpy(E(a, device) @ E(b, device))
+    np.testing.assert_allclose(tf32, want, rtol=0, atol=0.1)
