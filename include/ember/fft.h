@@ -35,6 +35,16 @@ typedef enum em_fft_type {
 em_status em_fft_exec(const em_array *in, em_array *out, int rank,
                       em_fft_type type, int sign, em_stream *s);
 
+/* The plan cache (CuPy's cupy.fft.config.PlanCache): at most EM_FFT_PLANS
+ * plans, one table for every device and thread. em_fft_plans reports its
+ * capacity and the plans held; em_fft_plans_resize sets the capacity (0
+ * makes each plan for one call and destroys it after), destroying the
+ * least recently used past it; em_fft_plans_clear destroys them all. */
+#define EM_FFT_PLANS 32
+void em_fft_plans(int *capacity, int *held);
+em_status em_fft_plans_resize(int capacity);
+em_status em_fft_plans_clear(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,7 +85,7 @@ static em_status fail(int r, const char *what)
 
 /* ---- the plan table ------------------------------------------------------ */
 
-#define PLANS 32
+#define PLANS EM_FFT_PLANS
 
 typedef struct plan_key {
     em_device *dev;
@@ -102,47 +102,116 @@ typedef struct plan {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static plan plans[PLANS];
 static unsigned long long tick;
+static int capacity = PLANS; /* slots in use at most (em_fft_plans_resize) */
 
-/* The plan for k, made if missing (evicting the least recently used),
- * with the lock held and k's device current. */
-static em_status get_plan(const plan_key *k, cufft_handle *out)
+/* Destroys p's plan, its device current for the call (the lock held). */
+static void drop(plan *p)
 {
-    plan *victim = &plans[0];
+    if (em_device_enter(p->k.dev) == EM_OK)
+        cu.destroy(p->h);
+    p->used = 0;
+}
+
+/* The plan for k, made if missing in a free slot or the least recently
+ * used one's, with the lock held; k's device current on return. *slot is
+ * its slot, or -1 when the cache holds none (capacity 0) and the caller
+ * destroys it after use. */
+static em_status get_plan(const plan_key *k, cufft_handle *out, int *slot)
+{
+    plan *victim = NULL;
     size_t work;
+    em_status st;
     int r;
-    for (int i = 0; i < PLANS; i++) {
+    if ((st = em_device_enter(k->dev)) != EM_OK)
+        return st;
+    for (int i = 0; i < capacity; i++) {
         if (plans[i].used && !memcmp(&plans[i].k, k, sizeof *k)) {
             plans[i].used = ++tick;
             *out = plans[i].h;
+            *slot = i;
             return EM_OK;
         }
-        if (plans[i].used < victim->used)
+        if (!victim || plans[i].used < victim->used)
             victim = &plans[i];
     }
-    if (victim->used) {
-        em_status st = em_device_enter(victim->k.dev);
-        if (st == EM_OK)
-            cu.destroy(victim->h);
-        victim->used = 0;
+    if (victim && victim->used) {
+        drop(victim);
         if ((st = em_device_enter(k->dev)) != EM_OK)
             return st;
     }
-    if ((r = cu.create(&victim->h)) != 0)
+    if ((r = cu.create(out)) != 0)
         return fail(r, "cufftCreate");
     {
         long long n[3] = {k->n[0], k->n[1], k->n[2]};
         /* NULL layouts: each transform's data is contiguous and the next
          * follows it (cuFFT's default strides and distances) */
-        r = cu.make_plan(victim->h, k->rank, n, NULL, 1, 0, NULL, 1, 0,
-                         k->type, k->batch, &work);
+        r = cu.make_plan(*out, k->rank, n, NULL, 1, 0, NULL, 1, 0, k->type,
+                         k->batch, &work);
     }
     if (r != 0) {
-        cu.destroy(victim->h);
+        cu.destroy(*out);
         return fail(r, "cufftMakePlanMany64");
     }
-    victim->k = *k;
-    victim->used = ++tick;
-    *out = victim->h;
+    *slot = -1;
+    if (victim) {
+        victim->k = *k;
+        victim->h = *out;
+        victim->used = ++tick;
+        *slot = (int)(victim - plans);
+    }
+    return EM_OK;
+}
+
+void em_fft_plans(int *cap, int *held)
+{
+    int n = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < PLANS; i++)
+        n += plans[i].used != 0;
+    if (cap)
+        *cap = capacity;
+    if (held)
+        *held = n;
+    pthread_mutex_unlock(&lock);
+}
+
+em_status em_fft_plans_resize(int cap)
+{
+    if (cap < 0 || cap > PLANS)
+        return em_error(EM_ERR_INVALID_VALUE, "the FFT plan cache holds 0 to "
+                        "%d plans, not %d", PLANS, cap);
+    pthread_mutex_lock(&lock);
+    /* keep the most recently used: move the survivors to the front */
+    for (;;) {
+        int n = 0, oldest = -1;
+        for (int i = 0; i < PLANS; i++)
+            if (plans[i].used) {
+                n++;
+                if (oldest < 0 || plans[i].used < plans[oldest].used)
+                    oldest = i;
+            }
+        if (n <= cap)
+            break;
+        drop(&plans[oldest]);
+    }
+    for (int i = 0, j = 0; i < PLANS; i++)
+        if (plans[i].used) {
+            plan p = plans[i];
+            plans[i].used = 0;
+            plans[j++] = p;
+        }
+    capacity = cap;
+    pthread_mutex_unlock(&lock);
+    return EM_OK;
+}
+
+em_status em_fft_plans_clear(void)
+{
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < PLANS; i++)
+        if (plans[i].used)
+            drop(&plans[i]);
+    pthread_mutex_unlock(&lock);
     return EM_OK;
 }
 
@@ -207,7 +276,7 @@ em_status em_fft_exec(const em_array *in, em_array *out, int rank,
     plan_key k;
     cufft_handle h = 0;
     em_status st;
-    int r, dbl;
+    int r, dbl, slot = 0;
     if (!in || !out)
         return em_error(EM_ERR_INVALID_VALUE, "em_fft_exec: NULL array");
     if ((st = check(in, out, rank, type, sign)) != EM_OK)
@@ -242,8 +311,7 @@ em_status em_fft_exec(const em_array *in, em_array *out, int rank,
         k.n[d] = real->shape[real->ndim - rank + d];
 
     pthread_mutex_lock(&lock);
-    if ((st = em_device_enter(in->device)) == EM_OK &&
-        (st = get_plan(&k, &h)) == EM_OK) {
+    if ((st = get_plan(&k, &h, &slot)) == EM_OK) {
         void *i = in->data, *o = out->data;
         if ((r = cu.set_stream(h, em_stream_native(s))) != 0)
             st = fail(r, "cufftSetStream");
@@ -258,6 +326,14 @@ em_status em_fft_exec(const em_array *in, em_array *out, int rank,
             }
             if (r != 0)
                 st = fail(r, "cufftExec");
+        }
+        if (slot < 0) {
+            /* no cache: the plan goes once its work is done */
+            em_status w = em_stream_synchronize(s);
+            if (st == EM_OK)
+                st = w;
+            if (em_device_enter(in->device) == EM_OK)
+                cu.destroy(h);
         }
     }
     pthread_mutex_unlock(&lock);

@@ -200,3 +200,29 @@ def test_exec_checks_its_arguments():
         _ember._fft_exec(z[:, ::2], z[:, :4], 1, 0, -1)
     with pytest.raises(NotImplementedError, match="cuFFT"):
         _ember._fft_exec(z, ember.empty_like(z), 1, 0, -1)
+
+
+def test_plan_cache(device):
+    """cupy.fft.config's plan cache: its size can change (0 keeps none,
+    a plan made for each call), it is cleared, and on cuda a transform
+    leaves its plan there and the next one of the same shape reuses it."""
+    cache = ember.fft.config.get_plan_cache()
+    assert cache is ember.fft.config.get_plan_cache()
+    assert ember.fft.config.get_plan_cache_size() == cache.get_size() == 32
+    try:
+        cache.clear()
+        assert len(cache) == 0
+        x = ember.asarray(sample((4, 16), "complex64"), device=device)
+        want = np.fft.fft(ember.asnumpy(x))
+        close(ember.fft.fft(x), want, device == "cpu")
+        close(ember.fft.fft(x), want, device == "cpu")
+        assert cache.get_curr_size() == (0 if device == "cpu" else 1)
+        cache.set_size(0)
+        assert cache.size == 0 and len(cache) == 0
+        close(ember.fft.fft(x), want, device == "cpu")
+        assert len(cache) == 0
+        with pytest.raises(ValueError, match="0 to 32"):
+            cache.set_size(33)
+        assert "plans" in repr(cache)
+    finally:
+        cache.set_size(32)

@@ -12,9 +12,11 @@ import operator
 
 import ember
 
+from . import config  # noqa: E402  (cupy.fft.config's plan cache)
+
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft",
            "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",
-           "rfftfreq", "fftshift", "ifftshift"]
+           "rfftfreq", "fftshift", "ifftshift", "config"]
 
 
 def _numpy():
