@@ -108,14 +108,45 @@ static int parse_obj_stream(const char *fname, PyObject *args, PyObject *kw,
     return PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, obj, stream) ? 0 : -1;
 }
 
+/* One copy between b and the host memory of obj (to_host: into obj),
+ * done when it returns; obj must be contiguous, writable when written,
+ * and of b's size. */
+static int host_copy(empy_state *st, empy_Buffer *b, PyObject *obj, em_stream *s,
+                     int to_host)
+{
+    const char *fname = to_host ? "copy_to_host" : "copy_from_host";
+    int flags = PyBUF_ANY_CONTIGUOUS | (to_host ? PyBUF_WRITABLE : 0);
+    Py_buffer v;
+    em_status rc;
+    if (PyObject_GetBuffer(obj, &v, flags) < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() needs a %scontiguous object with the buffer protocol, "
+                     "not %.100s", fname, to_host ? "writable " : "",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if ((size_t)v.len != b->nbytes) {
+        PyErr_Format(PyExc_ValueError, "%s(): the %s has %zd bytes but the buffer has %zu",
+                     fname, to_host ? "destination" : "source", v.len, b->nbytes);
+        PyBuffer_Release(&v);
+        return -1;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = to_host ? em_memcpy_async(b->dev, v.buf, b->ptr, b->nbytes, s)
+                 : em_memcpy_async(b->dev, b->ptr, v.buf, b->nbytes, s);
+    if (rc == EM_OK)
+        rc = em_stream_synchronize(s ? s : em_stream_default(b->dev));
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&v);
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+}
+
 static PyObject *Buffer_copy_from_host(PyObject *self, PyObject *args, PyObject *kw)
 {
     empy_state *st = empy_state_of(self);
     empy_Buffer *b = BUF(self);
     PyObject *src = NULL, *sarg = Py_None;
-    Py_buffer v;
     em_stream *s;
-    em_status rc;
 
     if (parse_obj_stream("copy_from_host", args, kw, "src", &src, &sarg) < 0)
         return NULL;
@@ -123,29 +154,8 @@ static PyObject *Buffer_copy_from_host(PyObject *self, PyObject *args, PyObject 
         PyErr_SetString(PyExc_TypeError, "copy_from_host() missing the source object");
         return NULL;
     }
-    if (empy_stream_for_device(st, sarg, b->dev, &s) < 0)
+    if (empy_stream_for_device(st, sarg, b->dev, &s) < 0 || host_copy(st, b, src, s, 0) < 0)
         return NULL;
-    if (PyObject_GetBuffer(src, &v, PyBUF_ANY_CONTIGUOUS) < 0) {
-        PyErr_Format(PyExc_TypeError,
-                     "copy_from_host() needs a contiguous object with the buffer "
-                     "protocol, not %.100s", Py_TYPE(src)->tp_name);
-        return NULL;
-    }
-    if ((size_t)v.len != b->nbytes) {
-        PyErr_Format(PyExc_ValueError,
-                     "copy_from_host(): the source has %zd bytes but the buffer "
-                     "has %zu", v.len, b->nbytes);
-        PyBuffer_Release(&v);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_memcpy_async(b->dev, b->ptr, v.buf, b->nbytes, s);
-    if (rc == EM_OK)
-        rc = em_stream_synchronize(s ? s : em_stream_default(b->dev));
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&v);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
     Py_RETURN_NONE;
 }
 
@@ -154,9 +164,7 @@ static PyObject *Buffer_copy_to_host(PyObject *self, PyObject *args, PyObject *k
     empy_state *st = empy_state_of(self);
     empy_Buffer *b = BUF(self);
     PyObject *out = Py_None, *sarg = Py_None;
-    Py_buffer v;
     em_stream *s;
-    em_status rc;
 
     if (parse_obj_stream("copy_to_host", args, kw, "out", &out, &sarg) < 0)
         return NULL;
@@ -171,31 +179,8 @@ static PyObject *Buffer_copy_to_host(PyObject *self, PyObject *args, PyObject *k
     } else {
         Py_INCREF(out);
     }
-    if (PyObject_GetBuffer(out, &v, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        PyErr_Format(PyExc_TypeError,
-                     "copy_to_host() needs a writable contiguous object with the "
-                     "buffer protocol, not %.100s", Py_TYPE(out)->tp_name);
-        Py_DECREF(out);
-        return NULL;
-    }
-    if ((size_t)v.len != b->nbytes) {
-        PyErr_Format(PyExc_ValueError,
-                     "copy_to_host(): the destination has %zd bytes but the "
-                     "buffer has %zu", v.len, b->nbytes);
-        PyBuffer_Release(&v);
-        Py_DECREF(out);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_memcpy_async(b->dev, v.buf, b->ptr, b->nbytes, s);
-    if (rc == EM_OK)
-        rc = em_stream_synchronize(s ? s : em_stream_default(b->dev));
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&v);
-    if (rc != EM_OK) {
-        Py_DECREF(out);
-        return empy_raise(st, rc);
-    }
+    if (host_copy(st, b, out, s, 1) < 0)
+        Py_CLEAR(out);
     return out;
 }
 
