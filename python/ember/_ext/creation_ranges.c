@@ -330,18 +330,9 @@ static PyObject *mod_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nar
         }
         if (!r)
             goto fail;
-        {
-            PyObject *old = PyTuple_GET_ITEM(out, i);
-            PyTuple_SET_ITEM(out, i, r);
-            Py_DECREF(old);
-        }
+        manip_tuple_replace(out, i, r);
     }
-    {
-        /* The Array API returns a list (NumPy 2 a tuple; both unpack). */
-        PyObject *l = PySequence_List(out);
-        Py_DECREF(out);
-        return l;
-    }
+    return manip_list_of(out);
 fail:
     Py_DECREF(out);
     return NULL;

@@ -1154,15 +1154,9 @@ static PyObject *mod_broadcast_arrays(PyObject *m, PyObject *const *args, Py_ssi
         }
         if (!(b = empy_ndarray_new(st, &t, a)))
             goto fail;
-        PyTuple_SET_ITEM(tup, i, b);
-        Py_DECREF(a);
+        manip_tuple_replace(tup, i, b);
     }
-    {
-        /* The Array API returns a list (NumPy 2 a tuple; both unpack). */
-        PyObject *l = PySequence_List(tup);
-        Py_DECREF(tup);
-        return l;
-    }
+    return manip_list_of(tup);
 fail:
     Py_DECREF(tup);
     return NULL;

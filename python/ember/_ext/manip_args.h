@@ -81,6 +81,24 @@ static inline PyObject *manip_view(empy_state *st, PyObject *base, const em_arra
     return empy_ndarray_new(st, &r, base);
 }
 
+/* Put r (a new reference) in place of item i of tup, a tuple not yet
+ * shared. */
+static inline void manip_tuple_replace(PyObject *tup, Py_ssize_t i, PyObject *r)
+{
+    PyObject *old = PyTuple_GET_ITEM(tup, i);
+    PyTuple_SET_ITEM(tup, i, r);
+    Py_DECREF(old);
+}
+
+/* The arrays of tup (its reference moves in) as a list: the Array API
+ * returns a list where NumPy 2 returns a tuple; both unpack. */
+static inline PyObject *manip_list_of(PyObject *tup)
+{
+    PyObject *l = PySequence_List(tup);
+    Py_DECREF(tup);
+    return l;
+}
+
 /* The result of a C call that made *a: the new ndarray, or the exception. */
 static inline PyObject *manip_result(empy_state *st, em_status rc, em_array *a)
 {
