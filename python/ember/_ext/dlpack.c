@@ -261,20 +261,27 @@ static int sync_for_consumer(empy_state *st, const em_array *a, PyObject *stream
     }
 }
 
+/* The two ints of a pair argument named arg, whose parts are `parts`
+ * ("(major, minor)"): 1, or 0 for None, or -1 with TypeError. */
+static int parse_pair(PyObject *o, const char *arg, const char *parts, long *a, long *b)
+{
+    if (o == Py_None)
+        return 0;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s must be a %s tuple or None (got %R)", arg,
+                     parts, o);
+        return -1;
+    }
+    *a = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
+    *b = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    return PyErr_Occurred() ? -1 : 1;
+}
+
 /* (major, minor) from max_version, or -1/-1 for None. */
 static int parse_version(PyObject *o, long *major, long *minor)
 {
     *major = *minor = -1;
-    if (o == Py_None)
-        return 0;
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
-        PyErr_Format(PyExc_TypeError, "max_version must be a (major, minor) "
-                     "tuple or None (got %R)", o);
-        return -1;
-    }
-    *major = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
-    *minor = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
-    return PyErr_Occurred() ? -1 : 0;
+    return parse_pair(o, "max_version", "(major, minor)", major, minor) < 0 ? -1 : 0;
 }
 
 /* dl_device=(type, id) as an ember device, or NULL for None. */
@@ -282,18 +289,10 @@ static int parse_dl_device(empy_state *st, PyObject *o, em_device **out)
 {
     long type, id;
     em_status rc;
+    int r;
     *out = NULL;
-    if (o == Py_None)
-        return 0;
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
-        PyErr_Format(PyExc_TypeError, "dl_device must be a (device_type, "
-                     "device_id) tuple or None (got %R)", o);
-        return -1;
-    }
-    type = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
-    id = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
-    if (PyErr_Occurred())
-        return -1;
+    if ((r = parse_pair(o, "dl_device", "(device_type, device_id)", &type, &id)) <= 0)
+        return r;
     if (type == EMPY_DL_CPU || type == EMPY_DL_CUDA_HOST)
         rc = em_device_get(EM_DEVICE_CPU, 0, out);
     else if (type == EMPY_DL_CUDA || type == EMPY_DL_CUDA_MANAGED)
