@@ -535,6 +535,30 @@ static void note_cai_type(empy_state *st, PyTypeObject *t)
 #endif
 }
 
+/* A host array where device memory was meant: the common mistake, named
+ * with the ways to pass one. */
+static Py_ssize_t host_array_error(pack_ctx *c, int i, PyTypeObject *t)
+{
+    PyErr_Format(PyExc_TypeError,
+                 "kernel '%s' args[%d]: a host array (%.100s) cannot be passed "
+                 "directly; wrap it as ember.In(a), ember.Out(a) or "
+                 "ember.InOut(a), or copy it into an ember.Buffer",
+                 c->slot->name, i, t->tp_name);
+    return -1;
+}
+
+/* An object with __index__ that is not an int, as an integer. */
+static Py_ssize_t put_index(pack_ctx *c, int i, PyObject *o, size_t want, int is_unsigned)
+{
+    PyObject *n = PyNumber_Index(o);
+    Py_ssize_t off;
+    if (!n)
+        return -1;
+    off = put_int(c, i, n, want, is_unsigned);
+    Py_DECREF(n);
+    return off;
+}
+
 /* An argument for a parameter of unknown kind: its Python type decides,
  * checked against the parameter's size where that is known. */
 static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
@@ -612,12 +636,7 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
         r = put_cai(c, i, o, want, &off);
         if (r)
             return r < 0 ? -1 : off;
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: a host array (%.100s) cannot be passed "
-                     "directly; wrap it as ember.In(a), ember.Out(a) or "
-                     "ember.InOut(a), or copy it into an ember.Buffer",
-                     c->slot->name, i, t->tp_name);
-        return -1;
+        return host_array_error(c, i, t);
     }
     if (PyComplex_Check(o))
         return put_complex(c, i, PyComplex_AsCComplex(o), want);
@@ -630,14 +649,8 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
         note_cai_type(st, t);
     if (r)
         return r < 0 ? -1 : off;
-    if (PyIndex_Check(o)) {
-        PyObject *n = PyNumber_Index(o);
-        if (!n)
-            return -1;
-        off = put_int(c, i, n, want, 0);
-        Py_DECREF(n);
-        return off;
-    }
+    if (PyIndex_Check(o))
+        return put_index(c, i, o, want, 0);
     PyErr_Format(PyExc_TypeError,
                  "kernel '%s' args[%d]: cannot pass %.100s (expected an ember.Buffer, "
                  "an array with __cuda_array_interface__, ember.In/Out/InOut, an int, "
@@ -781,14 +794,8 @@ static Py_ssize_t put_pointer_param(pack_ctx *c, int i, PyObject *o)
     if (PyObject_CheckBuffer(o) && PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) == 0) {
         int ndim = v.ndim;
         PyBuffer_Release(&v);
-        if (ndim > 0) {
-            PyErr_Format(PyExc_TypeError,
-                         "kernel '%s' args[%d]: a host array (%.100s) cannot be "
-                         "passed directly; wrap it as ember.In(a), ember.Out(a) or "
-                         "ember.InOut(a), or copy it into an ember.Buffer",
-                         c->slot->name, i, t->tp_name);
-            return -1;
-        }
+        if (ndim > 0)
+            return host_array_error(c, i, t);
     }
     PyErr_Clear();
     return kind_error(c, i, o);
@@ -820,14 +827,8 @@ static Py_ssize_t put_int_param(pack_ctx *c, int i, PyObject *o, const empy_kpar
     }
     if (PyLong_Check(o))
         return put_int(c, i, o, p->size, is_unsigned);
-    if (PyIndex_Check(o)) {
-        PyObject *n = PyNumber_Index(o);
-        if (!n)
-            return -1;
-        off = put_int(c, i, n, p->size, is_unsigned);
-        Py_DECREF(n);
-        return off;
-    }
+    if (PyIndex_Check(o))
+        return put_index(c, i, o, p->size, is_unsigned);
     return kind_error(c, i, o);
 }
 
