@@ -81,6 +81,25 @@ static int key_kind(PyObject *k, Py_ssize_t *iv)
     return -1;
 }
 
+/* The items of an index (a tuple's, or *key alone) and their count; -1
+ * with NumPy's IndexError past max. */
+static Py_ssize_t key_items(const em_array *a, PyObject *const *key, Py_ssize_t max,
+                            PyObject *const **items)
+{
+    Py_ssize_t n = 1;
+    *items = key;
+    if (PyTuple_Check(*key)) {
+        *items = &PyTuple_GET_ITEM(*key, 0);
+        n = PyTuple_GET_SIZE(*key);
+    }
+    if (n > max) {
+        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
+                     "%d-dimensional, but %zd were indexed", a->ndim, n);
+        return -1;
+    }
+    return n;
+}
+
 /* The view that key selects from a: fills *out with a new reference. */
 static int index_view(empy_state *st, const em_array *a, PyObject *key,
                       em_array *out)
@@ -95,18 +114,8 @@ static int index_view(empy_state *st, const em_array *a, PyObject *key,
     em_array v;
     em_status rc;
 
-    if (PyTuple_Check(key)) {
-        items = &PyTuple_GET_ITEM(key, 0);
-        n = PyTuple_GET_SIZE(key);
-    } else {
-        items = &key;
-        n = 1;
-    }
-    if (n > EM_MAX_NDIM * 2) {
-        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
-                     "%d-dimensional, but %zd were indexed", a->ndim, n);
+    if ((n = key_items(a, &key, EM_MAX_NDIM * 2, &items)) < 0)
         return -1;
-    }
     for (i = 0; i < n; i++) {
         int k = key_kind(items[i], &ivals[i]);
         if (k < 0)
@@ -326,18 +335,8 @@ static int adv_resolve(empy_state *st, const em_array *a, PyObject *key,
     em_status rc;
 
     memset(p, 0, sizeof *p);
-    if (PyTuple_Check(key)) {
-        items = &PyTuple_GET_ITEM(key, 0);
-        n = PyTuple_GET_SIZE(key);
-    } else {
-        items = &key;
-        n = 1;
-    }
-    if (n > ADV_MAX_ITEMS) {
-        PyErr_Format(PyExc_IndexError, "too many indices for array: array is "
-                     "%d-dimensional, but %zd were indexed", a->ndim, n);
+    if ((n = key_items(a, &key, ADV_MAX_ITEMS, &items)) < 0)
         return -1;
-    }
     for (i = 0; i < n; i++) {
         int k = key_kind(items[i], &iv);
         if (k < 0)
