@@ -32,6 +32,16 @@ static PyObject *as_array(empy_state *st, PyObject *o)
     return empy_asarray(st, o, -1, NULL, EMPY_COPY_IF_NEEDED, 'K');
 }
 
+/* The loop and result dtypes of the one-input op o over the array x. */
+static em_status resolve_unary(em_op o, PyObject *x, em_dtype *loop, em_dtype *res)
+{
+    em_operand op;
+    memset(&op, 0, sizeof op);
+    op.array = EMPY_ARR(x);
+    op.dtype = op.array->dtype;
+    return em_ufunc_resolve(o, &op, 1, loop, res);
+}
+
 static em_dtype_kind kind_of(PyObject *x)
 {
     return em_dtype_get(EMPY_ARR(x)->dtype)->kind_id;
@@ -346,17 +356,13 @@ static PyObject *scale_float(PyObject *m, PyObject *args, PyObject *kw, const ch
     static char *kwlist[] = {"x", "out", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *val, *out = Py_None, *x, *y, *cf, *r = NULL;
-    em_operand op;
     em_dtype loop, res;
     em_status rc;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &val, &out))
         return NULL;
     if (!(x = as_array(st, val)))
         return NULL;
-    memset(&op, 0, sizeof op);
-    op.array = EMPY_ARR(x);
-    op.dtype = EMPY_ARR(x)->dtype;
-    rc = em_ufunc_resolve(EM_OP_SQRT, &op, 1, &loop, &res);
+    rc = resolve_unary(EM_OP_SQRT, x, &loop, &res);
     if (rc != EM_OK || em_dtype_get(res)->kind_id == EM_KIND_COMPLEX) {
         PyErr_Format(PyExc_TypeError, "ufunc '%s' not supported for the input "
                      "types (%s)", name, em_dtype_get(EMPY_ARR(x)->dtype)->name);
@@ -534,7 +540,6 @@ static PyObject *two_output(PyObject *m, PyObject *args, PyObject *kw, const cha
     PyObject *val, *p1 = NULL, *p2 = NULL, *kout = NULL, *where = NULL, *o1, *o2;
     PyObject *x, *xc = NULL, *r1 = NULL, *r2 = NULL;
     char fmt[32];
-    em_operand op;
     em_dtype loop, res;
     snprintf(fmt, sizeof fmt, "O|OO$OO:%s", name);
     if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &val, &p1, &p2, &kout, &where))
@@ -543,10 +548,7 @@ static PyObject *two_output(PyObject *m, PyObject *args, PyObject *kw, const cha
         return NULL;
     if (!(x = as_array(st, val)))
         return NULL;
-    memset(&op, 0, sizeof op);
-    op.array = EMPY_ARR(x);
-    op.dtype = EMPY_ARR(x)->dtype;
-    if (em_ufunc_resolve(first, &op, 1, &loop, &res) != EM_OK) {
+    if (resolve_unary(first, x, &loop, &res) != EM_OK) {
         PyErr_Format(PyExc_TypeError, "ufunc '%s' not supported for the input type %s",
                      name, em_dtype_get(EMPY_ARR(x)->dtype)->name);
         Py_DECREF(x);
