@@ -156,12 +156,15 @@ typedef struct job {
     int64_t batch, m, n;
     const int64_t *bshape;
     em_device *dev;
+    void *ws[8]; /* workspaces, freed by finish() */
+    int nws;
 } job;
 
 static em_status start(job *j, const char *name, const em_array *a, int square)
 {
     em_stream *s;
     em_status rc;
+    j->nws = 0;
     if (!a || !a->storage)
         return em_error(EM_ERR_INVALID_VALUE, "%s: no array", name);
     j->name = name;
@@ -248,15 +251,19 @@ static em_status wsize(const job *j, int64_t n, size_t es, size_t *out)
     return EM_OK;
 }
 
-static em_status walloc(const job *j, void **p, int64_t n, size_t es)
+static em_status walloc(job *j, void **p, int64_t n, size_t es)
 {
     size_t nbytes = 0;
     em_status rc = wsize(j, n < 1 ? 1 : n, es, &nbytes);
     if (rc != EM_OK)
         return rc;
+    if (j->nws == (int)(sizeof j->ws / sizeof j->ws[0]))
+        return em_error(EM_ERR_INTERNAL, "%s: more than %d workspaces", j->name,
+                        j->nws);
     if (!(*p = calloc(1, nbytes)))
         return em_error(EM_ERR_OUT_OF_MEMORY, "%s: out of host memory for a "
                         "workspace of %zu bytes", j->name, nbytes);
+    j->ws[j->nws++] = *p;
     return EM_OK;
 }
 
@@ -264,6 +271,18 @@ static em_status bad_arg(const job *j, const char *routine, lint info)
 {
     return em_error(EM_ERR_INTERNAL, "%s: LAPACK %s rejected argument %lld",
                     j->name, routine, (long long)-info);
+}
+
+/* A routine's info as a status: positive is the math failing (NumPy's
+ * LinAlgError message), negative is ember passing a bad argument. */
+static em_status check_info(const job *j, const char *routine, lint info,
+                            const char *failed)
+{
+    if (info > 0)
+        return em_error(EM_ERR_LINALG, "%s", failed);
+    if (info < 0)
+        return bad_arg(j, routine, info);
+    return EM_OK;
 }
 
 /* A workspace size from a query's first element (a real or complex). */
@@ -305,13 +324,17 @@ static void eye(int t, char *o, int64_t n)
         put(t, o, d * n + d, 1, 0);
 }
 
-/* On failure, the outputs made so far go (NULL: an output not asked
- * for); rc passes through. */
-static em_status drop_on_error(em_status rc, em_array *a, em_array *b, em_array *c)
+/* The workspaces go; on failure so do the outputs made so far (NULL: an
+ * output not asked for); rc passes through. */
+static em_status finish(job *j, em_status rc, em_array *a, em_array *b,
+                        em_array *c, em_array *d)
 {
-    em_array *o[3] = {a, b, c};
+    em_array *o[4] = {a, b, c, d};
+    for (int k = 0; k < j->nws; k++)
+        free(j->ws[k]);
+    j->nws = 0;
     if (rc != EM_OK)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             if (o[k])
                 em_array_release(o[k]);
     return rc;
@@ -347,23 +370,12 @@ em_status em_linalg_solve(const em_array *a, const em_array *b, em_array *x)
         to_fortran(&j, a, i, wa, n);
         to_fortran(&j, b, i, wb, n);
         ((gesv_fn)fns[R_GESV][j.t])(&n, &k, wa, &ld, piv, wb, &ld, &info);
-        if (info > 0) {
-            rc = em_error(EM_ERR_LINALG, "Singular matrix");
+        if ((rc = check_info(&j, "gesv", info, "Singular matrix")) != EM_OK)
             goto done;
-        }
-        if (info < 0) {
-            rc = bad_arg(&j, "gesv", info);
-            goto done;
-        }
         from_fortran(&j, x->data + i * n * k * (int64_t)es, wb, n, n, k);
     }
 done:
-    free(wa);
-    free(wb);
-    free(piv);
-    if (rc != EM_OK)
-        em_array_release(x);
-    return rc;
+    return finish(&j, rc, x, NULL, NULL, NULL);
 }
 
 /* ---- inv, det ---------------------------------------------------------- */
@@ -398,21 +410,11 @@ em_status em_linalg_inv(const em_array *a, em_array *out)
                  a->strides[j.nb], a->strides[j.nb + 1], n, n, es);
         eye(j.t, o, n);
         ((gesv_fn)fns[R_GESV][j.t])(&n, &n, wa, &n, piv, o, &n, &info);
-        if (info > 0) {
-            rc = em_error(EM_ERR_LINALG, "Singular matrix");
+        if ((rc = check_info(&j, "gesv", info, "Singular matrix")) != EM_OK)
             goto done;
-        }
-        if (info < 0) {
-            rc = bad_arg(&j, "gesv", info);
-            goto done;
-        }
     }
 done:
-    free(wa);
-    free(piv);
-    if (rc != EM_OK)
-        em_array_release(out);
-    return rc;
+    return finish(&j, rc, out, NULL, NULL, NULL);
 }
 
 em_status em_linalg_det(const em_array *a, em_array *det, em_array *sign,
@@ -473,9 +475,7 @@ em_status em_linalg_det(const em_array *a, em_array *det, em_array *sign,
         }
     }
 done:
-    free(wa);
-    free(piv);
-    return drop_on_error(rc, det, sign, logabs);
+    return finish(&j, rc, det, sign, logabs, NULL);
 }
 
 /* ---- cholesky ------------------------------------------------------- */
@@ -502,13 +502,10 @@ em_status em_linalg_cholesky(const em_array *a, int upper, em_array *out)
         mat_copy(o, n * (int64_t)es, (int64_t)es, mat_at(a, j.nb, i),
                  a->strides[j.nb], a->strides[j.nb + 1], n, n, es);
         ((potrf_fn)fns[R_POTRF][j.t])(&uplo, &n, o, &n, &info, 1);
-        if (info > 0) {
+        if ((rc = check_info(&j, "potrf", info,
+                             "Matrix is not positive definite")) != EM_OK) {
             em_array_release(out);
-            return em_error(EM_ERR_LINALG, "Matrix is not positive definite");
-        }
-        if (info < 0) {
-            em_array_release(out);
-            return bad_arg(&j, "potrf", info);
+            return rc;
         }
         for (lint r = 0; r < n; r++)
             for (lint c = 0; c < n; c++)
@@ -614,10 +611,7 @@ em_status em_linalg_qr(const em_array *a, em_qr_mode mode, em_array *q,
         }
     }
 done:
-    free(wa);
-    free(tau);
-    free(work);
-    return drop_on_error(rc, q, r, NULL);
+    return finish(&j, rc, q, r, NULL, NULL);
 }
 
 /* ---- eigh ----------------------------------------------------------- */
@@ -672,26 +666,16 @@ em_status em_linalg_eigh(const em_array *a, int lower, em_array *w, em_array *v)
         else
             ((syevd_fn)fns[R_SYEVD][j.t])(&jobz, &uplo, &n, wa, &n, ev, work,
                                           &lw, iwork, &liw, &info, 1, 1);
-        if (info > 0) {
-            rc = em_error(EM_ERR_LINALG, "Eigenvalues did not converge");
+        if ((rc = check_info(&j, "syevd/heevd", info,
+                             "Eigenvalues did not converge")) != EM_OK)
             goto done;
-        }
-        if (info < 0) {
-            rc = bad_arg(&j, "syevd/heevd", info);
-            goto done;
-        }
         memcpy(w->data + i * n * (int64_t)t_size[j.t & 1], ev,
                (size_t)n * t_size[j.t & 1]);
         if (v)
             from_fortran(&j, v->data + i * n * n * (int64_t)es, wa, n, n, n);
     }
 done:
-    free(wa);
-    free(work);
-    free(rwork);
-    free(iwork);
-    free(ev);
-    return drop_on_error(rc, w, v, NULL);
+    return finish(&j, rc, w, v, NULL, NULL);
 }
 
 /* ---- eig ------------------------------------------------------------ */
@@ -754,14 +738,9 @@ em_status em_linalg_eig(const em_array *a, em_array *w, em_array *v)
                 ((geev_r_fn)fns[R_GEEV][j.t])(&jl, &jr, &n, wa, &n, wr, wi, dl,
                                               &one, vr, &ldv, work, &lw, &info,
                                               1, 1);
-            if (info > 0) {
-                rc = em_error(EM_ERR_LINALG, "Eigenvalues did not converge");
+            if ((rc = check_info(&j, "geev", info,
+                                 "Eigenvalues did not converge")) != EM_OK)
                 goto done;
-            }
-            if (info < 0) {
-                rc = bad_arg(&j, "geev", info);
-                goto done;
-            }
             if (CPLX(j.t)) {
                 memcpy(wo, wr, (size_t)n * es);
                 if (vo)
@@ -790,13 +769,7 @@ em_status em_linalg_eig(const em_array *a, em_array *w, em_array *v)
         }
     }
 done:
-    free(wa);
-    free(work);
-    free(rwork);
-    free(wr);
-    free(wi);
-    free(vr);
-    return drop_on_error(rc, w, v, NULL);
+    return finish(&j, rc, w, v, NULL, NULL);
 }
 
 /* ---- svd ------------------------------------------------------------ */
@@ -885,14 +858,9 @@ em_status em_linalg_svd(const em_array *a, int full, em_array *s, em_array *u,
                                             wv, &ldvt, work, &lw, iwork, &info, 1);
         /* -4: LAPACK 3.10's gesdd found a NaN in A, which NumPy reports
          * as non-convergence */
-        if (info > 0 || info == -4) {
-            rc = em_error(EM_ERR_LINALG, "SVD did not converge");
+        if ((rc = check_info(&j, "gesdd", info == -4 ? 1 : info,
+                             "SVD did not converge")) != EM_OK)
             goto done;
-        }
-        if (info < 0) {
-            rc = bad_arg(&j, "gesdd", info);
-            goto done;
-        }
         if (vecs) {
             from_fortran(&j, u->data + i * m * ucols * (int64_t)es, wu, ldu, m,
                          ucols);
@@ -901,13 +869,7 @@ em_status em_linalg_svd(const em_array *a, int full, em_array *s, em_array *u,
         }
     }
 done:
-    free(wa);
-    free(work);
-    free(rwork);
-    free(iwork);
-    free(wu);
-    free(wv);
-    return drop_on_error(rc, s, u, vh);
+    return finish(&j, rc, s, u, vh, NULL);
 }
 
 /* ---- lstsq ---------------------------------------------------------- */
@@ -988,15 +950,9 @@ em_status em_linalg_lstsq(const em_array *a, const em_array *b, double rcond,
                     &m, &n, &nrhs, wa, &lda, wb, &ldb, ws,
                     DBL(j.t) ? (void *)&rcond : (void *)&rc32, &rk, work, &lw,
                     iwork, &info);
-            if (info > 0) {
-                rc = em_error(EM_ERR_LINALG, "SVD did not converge in Linear "
-                              "Least Squares");
+            if ((rc = check_info(&j, "gelsd", info, "SVD did not converge in "
+                                 "Linear Least Squares")) != EM_OK)
                 goto done;
-            }
-            if (info < 0) {
-                rc = bad_arg(&j, "gelsd", info);
-                goto done;
-            }
         } else
             /* no unknowns or no equations: x = 0, the residual is b */
             for (lint c = 0; c < nrhs; c++)
@@ -1015,17 +971,5 @@ em_status em_linalg_lstsq(const em_array *a, const em_array *b, double rcond,
         memcpy(s->data + i * mn * (int64_t)rs, ws, (size_t)mn * rs);
     }
 done:
-    free(wa);
-    free(wb);
-    free(work);
-    free(rwork);
-    free(iwork);
-    free(ws);
-    if (rc != EM_OK) {
-        em_array_release(x);
-        em_array_release(resid);
-        em_array_release(rank);
-        em_array_release(s);
-    }
-    return rc;
+    return finish(&j, rc, x, resid, rank, s);
 }
