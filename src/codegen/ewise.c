@@ -608,6 +608,22 @@ static void emit_strided_cuda(em_sb *b, const em_gen_ewise *d, int nin,
     em_sb_puts(b, "        }\n    }\n}\n");
 }
 
+/* The compute phase of both tiled kernels opens the same way: each thread
+ * takes rows ty, ty+8, ... of the tile (nk of them) at column c0 + col,
+ * and notes which are in bounds and where their outputs go. */
+static void emit_tile_out_rows(em_sb *b, const char *ix, int nk,
+                               const char *col)
+{
+    em_sb_printf(b,
+              "#pragma unroll\n"
+              "    for (int k = 0; k < %d; k++) {\n"
+              "        const %s r = r0 + ty + 8 * k, c = c0 + %s;\n"
+              "        ok[k] = r < rows && c < cols;\n"
+              "        if (!ok[k])\n            continue;\n"
+              "        o0[k] = r * s00 + c * s01;\n",
+              nk, ix, col);
+}
+
 /* Two axes where some input runs along the outer one (a transposed
  * operand): 32x32 tiles, each such input read along its contiguous axis
  * into shared memory, the output written along its own. CUDA only: the
@@ -668,14 +684,7 @@ static void emit_tiled_cuda(em_sb *b, const em_gen_ewise *d, int nin,
     }
     if (d->where)
         em_sb_puts(b, "    ew_b m[4];\n");
-    em_sb_printf(b,
-              "#pragma unroll\n"
-              "    for (int k = 0; k < 4; k++) {\n"
-              "        const %s r = r0 + ty + 8 * k, c = c0 + tx;\n"
-              "        ok[k] = r < rows && c < cols;\n"
-              "        if (!ok[k])\n            continue;\n"
-              "        o0[k] = r * s00 + c * s01;\n",
-              ix);
+    emit_tile_out_rows(b, ix, 4, "tx");
     for (int k = 0, a = 1; k < nin; k++) {
         if (!is_array(d, k))
             continue;
@@ -754,14 +763,7 @@ static void emit_tiled_pairs_cuda(em_sb *b, const em_gen_ewise *d, int nin,
     for (int k = 0; k < nin; k++)
         if (is_array(d, k) && d->inner[EM_GEN_SLOT_IN0 + k] != EM_GEN_INNER_TILE)
             em_sb_printf(b, "    ew_p%d_%s x%d[8];\n", k, name, k);
-    em_sb_printf(b,
-              "#pragma unroll\n"
-              "    for (int k = 0; k < 8; k++) {\n"
-              "        const %s r = r0 + ty + 8 * k, c = c0 + 2 * tx;\n"
-              "        ok[k] = r < rows && c < cols;\n"
-              "        if (!ok[k])\n            continue;\n"
-              "        o0[k] = r * s00 + c * s01;\n",
-              ix);
+    emit_tile_out_rows(b, ix, 8, "2 * tx");
     for (int k = 0, a = 1; k < nin; k++) {
         if (!is_array(d, k))
             continue;

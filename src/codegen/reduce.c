@@ -535,6 +535,21 @@ static void emit_host_strided_steps(em_sb *b, const char *n, const char *ts)
               n, n, ts, n, n, ts);
 }
 
+/* The start of a host row function, which emit_host_row_merge ends: the
+ * binary counter of partial results, then a loop over sub-blocks of 1024
+ * elements, each folded into eight accumulators L. */
+static void emit_host_row_open(em_sb *b, const char *n)
+{
+    em_sb_printf(b,
+              "static acc_%s row_%s(const char *row, long long k0, long long "
+              "k1, long long sk)\n{\n"
+              "    acc_%s st[64], r = init_%s();\n    int lv[64], top = 0;\n"
+              "    for (long long j0 = k0; j0 < k1; j0 += 1024) {\n"
+              "        long long j1 = k1 - j0 > 1024 ? j0 + 1024 : k1, k;\n"
+              "        acc_%s c, L[8];\n        int l, v = 0;\n",
+              n, n, n, n, n);
+}
+
 /* The end of a host row function: a sub-block's eight accumulators
  * merged pairwise, pushed on the binary counter of partial results, and
  * the counter's partials merged into the row's result. */
@@ -638,14 +653,9 @@ static void emit_host_select_row(em_sb *b, const em_gen_reduce *d, const char *n
                   "    for (long long i = 0; i < n; i++) r |= p[i] != p[i];\n"
                   "    return r;\n}\n",
                   n, ts);
+    emit_host_row_open(b, n);
     em_sb_printf(
         b,
-        "static acc_%s row_%s(const char *row, long long k0, long long "
-        "k1, long long sk)\n{\n"
-        "    acc_%s st[64], r = init_%s();\n    int lv[64], top = 0;\n"
-        "    for (long long j0 = k0; j0 < k1; j0 += 1024) {\n"
-        "        long long j1 = k1 - j0 > 1024 ? j0 + 1024 : k1, k;\n"
-        "        acc_%s c, L[8];\n        int l, v = 0;\n"
         "        const %s *p = (const %s *)row;\n"
         "%s"
         "        if (sk == (long long)sizeof(%s) && !%s) {\n"
@@ -666,7 +676,7 @@ static void emit_host_select_row(em_sb *b, const em_gen_reduce *d, const char *n
         "            for (l = 0; l < 8; l++) { L[l].v = V[l]; %s; }\n"
         "        } else {\n"
         "            for (l = 0; l < 8; l++) L[l] = init_%s();\n",
-        n, n, n, n, n, ts, ts, vecpath, ts, nanexpr, ct, n, ct, n,
+        ts, ts, vecpath, ts, nanexpr, ct, n, ct, n,
         arg ? il : "", cmp, ct, n, arg ? i0 : "", cmp,
         arg ? "L[l].i = I[l]" : "L[l].has = 1", n);
     emit_host_strided_steps(b, n, ts);
@@ -689,14 +699,9 @@ static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
         /* Eight accumulators per sub-block of 1024 (independent chains the
          * compiler can vectorise), the sub-blocks merged pairwise through
          * a binary counter of partial results: NumPy-grade accuracy. */
+        emit_host_row_open(b, n);
         em_sb_printf(
             b,
-            "static acc_%s row_%s(const char *row, long long k0, long long "
-            "k1, long long sk)\n{\n"
-            "    acc_%s st[64], r = init_%s();\n    int lv[64], top = 0;\n"
-            "    for (long long j0 = k0; j0 < k1; j0 += 1024) {\n"
-            "        long long j1 = k1 - j0 > 1024 ? j0 + 1024 : k1, k;\n"
-            "        acc_%s L[8], c;\n        int l, v = 0;\n"
             "        for (l = 0; l < 8; l++) L[l] = init_%s();\n"
             "        if (sk == (long long)sizeof(%s)) {\n"
             "            const %s *p = (const %s *)row;\n"
@@ -705,7 +710,7 @@ static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
             "ld_%s(p[k + l]), k + l);\n"
             "            for (; k < j1; k++) step_%s(&L[0], ld_%s(p[k]), k);\n"
             "        } else {\n",
-            n, n, n, n, n, n, ts, ts, ts, n, n, n, n);
+            n, ts, ts, ts, n, n, n, n);
         emit_host_strided_steps(b, n, ts);
         emit_host_row_merge(b, n);
         emit_host_entry(b, d, n);

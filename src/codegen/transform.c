@@ -19,9 +19,11 @@ enum { FAMILY_TRANSFORM = 2, FAMILY_FLAGS = 3, FAMILY_SCATTER = 4,
 
 #define MAX_INPUTS 8
 
-/* FOR_I(n): i over this thread's share of [0, n). */
-static void emit_loop(em_gen_buf *b, em_device_type target)
+/* Every transform kernel's source opens with a comment naming it, the
+ * ops base and TR_FOR(n): i over this thread's share of [0, n). */
+static void emit_head(em_gen_buf *b, const char *what, em_device_type target)
 {
+    em_gen_buf_printf(b, "/* ember %s */\n%s\n", what, em_gen_ops_base());
     if (target == EM_DEVICE_CUDA)
         em_gen_buf_printf(
             b, "#define TR_FOR(n) for (long long i = (long long)blockIdx.x * "
@@ -80,8 +82,7 @@ em_status em_gen_transform_source(const char *expr, int nin,
     (void)old;
     em_gen_par_prelude(&b, expr);
     expr = em_gen_par_expr(expr);
-    em_gen_buf_printf(&b, "/* ember transform */\n%s\n", em_gen_ops_base());
-    emit_loop(&b, target);
+    emit_head(&b, "transform", target);
     em_gen_buf_printf(&b,
                       "typedef %s tr_v;\ntypedef %s tr_vs;\ntypedef %s tr_o;\n"
                       "typedef %s tr_os;\n#define TR_LD(x) %s\n"
@@ -119,8 +120,7 @@ em_status em_gen_flags_source(const char *pred, em_dtype dt,
     (void)st;
     em_gen_par_prelude(&b, pred);
     pred = em_gen_par_expr(pred);
-    em_gen_buf_printf(&b, "/* ember select flags */\n%s\n", em_gen_ops_base());
-    emit_loop(&b, target);
+    emit_head(&b, "select flags", target);
     if (pred)
         em_gen_buf_printf(&b,
                           "typedef %s fl_v;\ntypedef %s fl_s;\n"
@@ -147,9 +147,7 @@ em_status em_gen_scatter_source(em_dtype dt, int partition,
 {
     em_gen_buf b = {0};
     *out = NULL;
-    em_gen_buf_printf(&b, "/* ember select scatter */\n%s\n",
-                      em_gen_ops_base());
-    emit_loop(&b, target);
+    emit_head(&b, "select scatter", target);
     em_gen_buf_printf(
         &b,
         "typedef %s sc_s;\n"
@@ -172,8 +170,7 @@ em_status em_gen_heads_source(em_dtype dt, int tails, em_device_type target,
     *out = NULL;
     natural(dt, &ty, &ld, &st);
     (void)st;
-    em_gen_buf_printf(&b, "/* ember by-key heads */\n%s\n", em_gen_ops_base());
-    emit_loop(&b, target);
+    emit_head(&b, "by-key heads", target);
     if (tails)
         em_gen_buf_printf(&b,
                           "extern \"C\" __global__ void %s(const ew_b *heads, "
@@ -208,8 +205,7 @@ em_status em_gen_segments_source(em_dtype dt, int gather,
 {
     em_gen_buf b = {0};
     *out = NULL;
-    em_gen_buf_printf(&b, "/* ember segments */\n%s\n", em_gen_ops_base());
-    emit_loop(&b, target);
+    emit_head(&b, "segments", target);
     em_gen_buf_printf(&b,
                       "EW_FN long long sg_clamp(long long v, long long n)\n"
                       "{\n    return v < 0 ? 0 : v > n ? n : v;\n}\n");
