@@ -599,13 +599,33 @@ static em_status host_stream_query(em_stream *s, int *done)
     return *done ? queue_error(hs) : EM_OK;
 }
 
+/* A record or wait queued on hs. The op holds a reference to the event
+ * until the worker has run it; a record issues the event's next
+ * generation only once its op exists, so a failed call leaves the event
+ * as it was. */
+static em_status enqueue_event_op(host_stream *hs, int kind, host_event *ev,
+                                  uint64_t gen)
+{
+    host_op *op = NULL;
+    em_status st = new_op(kind, 0, &op);
+    if (st != EM_OK)
+        return st;
+    pthread_mutex_lock(&ev->lock);
+    if (kind == OP_RECORD)
+        gen = ++ev->issued;
+    ev->refs++;
+    pthread_mutex_unlock(&ev->lock);
+    op->u.event.ev = ev;
+    op->u.event.gen = gen;
+    enqueue(hs, op);
+    return EM_OK;
+}
+
 static em_status host_stream_wait_event(em_stream *s, em_event *e)
 {
     host_stream *hs = queue_of(s);
     host_event *ev = e ? e->impl : NULL;
-    host_op *op = NULL;
     uint64_t gen;
-    em_status st;
     if (!ev)
         return em_error(EM_ERR_INVALID_VALUE, "cpu stream_wait_event: event "
                         "is NULL or not created");
@@ -616,16 +636,7 @@ static em_status host_stream_wait_event(em_stream *s, em_event *e)
         event_wait(ev, gen);
         return EM_OK;
     }
-    st = new_op(OP_WAIT, 0, &op);
-    if (st != EM_OK)
-        return st;
-    pthread_mutex_lock(&ev->lock);
-    ev->refs++;
-    pthread_mutex_unlock(&ev->lock);
-    op->u.event.ev = ev;
-    op->u.event.gen = gen;
-    enqueue(hs, op);
-    return EM_OK;
+    return enqueue_event_op(hs, OP_WAIT, ev, gen);
 }
 
 /* ---- memory operations on streams --------------------------------------- */
@@ -718,9 +729,7 @@ static em_status host_event_record(em_event *e, em_stream *s)
 {
     host_event *ev = e ? e->impl : NULL;
     host_stream *hs = queue_of(s);
-    host_op *op = NULL;
     uint64_t gen;
-    em_status st;
     if (!ev)
         return em_error(EM_ERR_INVALID_VALUE, "cpu event_record: event is "
                         "NULL or not created");
@@ -732,17 +741,7 @@ static em_status host_event_record(em_event *e, em_stream *s)
         event_complete(ev, gen);
         return EM_OK;
     }
-    st = new_op(OP_RECORD, 0, &op);
-    if (st != EM_OK)
-        return st;
-    pthread_mutex_lock(&ev->lock);
-    gen = ++ev->issued;
-    ev->refs++;
-    pthread_mutex_unlock(&ev->lock);
-    op->u.event.ev = ev;
-    op->u.event.gen = gen;
-    enqueue(hs, op);
-    return EM_OK;
+    return enqueue_event_op(hs, OP_RECORD, ev, 0);
 }
 
 static em_status host_event_synchronize(em_event *e)
