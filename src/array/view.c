@@ -22,17 +22,6 @@ static em_status check_out(const em_array *a, em_array *out, const char *fn)
     return EM_OK;
 }
 
-static em_status check_shape_arg(int ndim, const int64_t *shape, const char *fn)
-{
-    if (ndim < 0 || ndim > EM_MAX_NDIM)
-        return em_error(EM_ERR_INVALID_VALUE, "%s: ndim %d is outside 0..%d",
-                        fn, ndim, EM_MAX_NDIM);
-    if (ndim > 0 && !shape)
-        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL shape with ndim %d",
-                        fn, ndim);
-    return EM_OK;
-}
-
 /* ---- reshape ---------------------------------------------------------- */
 
 /* Strides that make `nshape` index a's elements in `fortran` (or C) index
@@ -115,7 +104,7 @@ em_status em_array_reshape_view(const em_array *a, int ndim,
     em_array v;
     em_status rc;
     if ((rc = check_out(a, out, fn)) != EM_OK
-        || (rc = check_shape_arg(ndim, shape, fn)) != EM_OK)
+        || (rc = em_shape_check_ndim(fn, ndim, shape)) != EM_OK)
         return rc;
     if (order != 'C' && order != 'F')
         return em_error(EM_ERR_INVALID_VALUE, "%s: order must be 'C' or 'F', "
@@ -288,9 +277,10 @@ static em_status broadcast_layout(const em_array *a, int ndim,
     int and_ = a->ndim, k;
     em_status rc;
     int64_t size;
-    if ((rc = check_shape_arg(ndim, shape, assign ? "em_array_copy"
-                                                  : "em_array_broadcast_to"))
-        != EM_OK || (rc = em_shape_size(ndim, shape, &size)) != EM_OK)
+    if ((rc = em_shape_check_ndim(assign ? "em_array_copy"
+                                         : "em_array_broadcast_to",
+                                  ndim, shape)) != EM_OK ||
+        (rc = em_shape_size(ndim, shape, &size)) != EM_OK)
         return rc;
     while (assign && and_ > ndim && ashape[0] == 1) {
         ashape++;

@@ -17,6 +17,10 @@
 
 #include "ember/shape.h"
 
+/* A shape argument's ndim is within 0..EM_MAX_NDIM and its shape is
+ * there when ndim > 0; fn names the caller in the error (core/shape.c). */
+em_status em_shape_check_ndim(const char *fn, int ndim, const int64_t *shape);
+
 /* NumPy broadcasting of n shapes (ndim[i], shape[i]) into (*out_nd,
  * out); a NULL shape[i] is skipped (a scalar, a raw argument). n == 0 or
  * all skipped gives ndim 0. Fails with em_shape_broadcast's error, naming

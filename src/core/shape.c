@@ -1,12 +1,13 @@
 /* ember core: overflow-checked shape and stride arithmetic. */
 #include <stdio.h>
 #include <string.h>
+#include "core/layout.h"
 #include "ember/shape.h"
 
 /* Long enough for EM_MAX_NDIM extents of 20 digits plus ", ". */
 #define EM_SHAPE_STR 768
 
-static em_status em_check_ndim(const char *fn, int ndim, const int64_t *shape)
+em_status em_shape_check_ndim(const char *fn, int ndim, const int64_t *shape)
 {
     if (ndim < 0 || ndim > EM_MAX_NDIM)
         return em_error(EM_ERR_INVALID_VALUE, "%s: ndim %d is outside 0..%d",
@@ -22,7 +23,7 @@ static em_status em_check_extents(const char *fn, int ndim,
 {
     char buf[EM_SHAPE_STR];
     int i;
-    em_status s = em_check_ndim(fn, ndim, shape);
+    em_status s = em_shape_check_ndim(fn, ndim, shape);
     if (s != EM_OK)
         return s;
     for (i = 0; i < ndim; i++)
