@@ -90,6 +90,12 @@ em_status em_arr_broadcast_layout(const em_array *src, int ndim,
 
 /* ---- transfer.c ------------------------------------------------------- */
 
+/* A new C-contiguous array of dtype t on a's device holding a's values
+ * (converted as a cast), written on stream s; nothing is left made on
+ * failure. */
+em_status em_arr_copy_new(const em_array *a, em_dtype t, em_stream *s,
+                          em_array *out);
+
 /* Copy elements between two strided layouts of one shape, both in host
  * memory, on the calling thread (and the host thread pool when large). */
 void em_arr_host_copy(int ndim, const int64_t *shape, size_t itemsize,

@@ -41,6 +41,17 @@ static em_status apply_copy(em_array *dst, const em_array *src, em_stream *on)
     return em_ufunc_apply(EM_OP_COPY, &op, 1, dst, NULL, on);
 }
 
+em_status em_arr_copy_new(const em_array *a, em_dtype t, em_stream *s,
+                          em_array *out)
+{
+    em_status st = em_array_empty(a->device, t, a->ndim, a->shape, 'C', s, out);
+    if (st != EM_OK)
+        return st;
+    if ((st = apply_copy(out, a, s)) != EM_OK)
+        em_array_release(out);
+    return st;
+}
+
 /* dst = b on one device; b is already in dst's shape. src is b before
  * broadcasting, used for the temporary when they overlap. */
 static em_status copy_local(em_array *dst, const em_array *b,

@@ -82,19 +82,12 @@ static em_status as_dtype(const em_array *a, em_dtype t, int conj, em_stream *s,
         em_array_retain(a, out);
         return EM_OK;
     }
-    st = em_array_empty(a->device, t, a->ndim, a->shape, 'C', s, out);
-    if (st != EM_OK)
+    if ((st = em_arr_copy_new(a, t, s, out)) != EM_OK || !(conj && cplx))
         return st;
     memset(&o, 0, sizeof o);
-    o.array = a;
-    o.dtype = a->dtype;
-    st = em_ufunc_apply(EM_OP_COPY, &o, 1, out, NULL, s);
-    if (st == EM_OK && conj && cplx) {
-        o.array = out;
-        o.dtype = t;
-        st = em_ufunc_apply(EM_OP_CONJUGATE, &o, 1, out, NULL, s);
-    }
-    if (st != EM_OK)
+    o.array = out;
+    o.dtype = t;
+    if ((st = em_ufunc_apply(EM_OP_CONJUGATE, &o, 1, out, NULL, s)) != EM_OK)
         em_array_release(out);
     return st;
 }

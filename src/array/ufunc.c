@@ -76,23 +76,6 @@ static int needs_copy(const em_array *out, const int64_t *out_st,
     return 1;
 }
 
-/* A contiguous copy of a on stream s. */
-static em_status copy_input(const em_array *a, em_stream *s, em_array *tmp)
-{
-    em_operand o;
-    em_status st =
-        em_array_empty(a->device, a->dtype, a->ndim, a->shape, 'C', s, tmp);
-    if (st != EM_OK)
-        return st;
-    memset(&o, 0, sizeof o);
-    o.array = a;
-    o.dtype = a->dtype;
-    st = em_ufunc_apply(EM_OP_COPY, &o, 1, tmp, NULL, s);
-    if (st != EM_OK)
-        em_array_release(tmp);
-    return st;
-}
-
 /* ---- layout ------------------------------------------------------------ */
 
 typedef struct layout {
@@ -550,7 +533,7 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
             continue;
         broadcast_strides(v[k].a, nd, shape, v[k].strides);
         if (needs_copy(out, out_st, v[k].a, v[k].strides, nd, shape)) {
-            st = copy_input(v[k].a, on, &tmp[ntmp]);
+            st = em_arr_copy_new(v[k].a, v[k].a->dtype, on, &tmp[ntmp]);
             if (st == EM_OK) {
                 v[k].a = &tmp[ntmp++];
                 broadcast_strides(v[k].a, nd, shape, v[k].strides);
@@ -561,7 +544,8 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
         int64_t wst[EM_MAX_NDIM];
         broadcast_strides(where, nd, shape, wst);
         if (needs_copy(out, out_st, where, wst, nd, shape) &&
-            (st = copy_input(where, on, &tmp[ntmp])) == EM_OK)
+            (st = em_arr_copy_new(where, where->dtype, on, &tmp[ntmp])) ==
+                EM_OK)
             where = &tmp[ntmp++];
     }
     if (st == EM_OK && em_device_get_type(dev) == EM_DEVICE_CUDA) {
