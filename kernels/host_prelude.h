@@ -584,17 +584,26 @@ __EM_BITCAST(__longlong_as_double, long long, double)
  * pool's join after a launch publishes every result to the caller. */
 #define __EM_RELAXED __ATOMIC_RELAXED
 
+/* The fetch-and-op family, one entry per GCC builtin. */
+#define __EM_ATOMIC_FETCH(T, sfx, op)                                         \
+    static inline T __em_atomic_##op##_##sfx(T *p, T v)                       \
+    { return __atomic_fetch_##op(p, v, __EM_RELAXED); }
+/* min and max: a CAS loop that stops once the stored value already wins. */
+#define __EM_ATOMIC_BOUND(T, sfx, name, cmp)                                  \
+    static inline T __em_atomic_##name##_##sfx(T *p, T v)                     \
+    {                                                                         \
+        T old = __atomic_load_n(p, __EM_RELAXED);                             \
+        while (v cmp old && !__atomic_compare_exchange_n(                     \
+                   p, &old, v, 1, __EM_RELAXED, __EM_RELAXED))                \
+            ;                                                                 \
+        return old;                                                           \
+    }
 #define __EM_ATOMIC_INT(T, sfx)                                               \
-    static inline T __em_atomic_add_##sfx(T *p, T v)                          \
-    { return __atomic_fetch_add(p, v, __EM_RELAXED); }                        \
-    static inline T __em_atomic_sub_##sfx(T *p, T v)                          \
-    { return __atomic_fetch_sub(p, v, __EM_RELAXED); }                        \
-    static inline T __em_atomic_and_##sfx(T *p, T v)                          \
-    { return __atomic_fetch_and(p, v, __EM_RELAXED); }                        \
-    static inline T __em_atomic_or_##sfx(T *p, T v)                           \
-    { return __atomic_fetch_or(p, v, __EM_RELAXED); }                         \
-    static inline T __em_atomic_xor_##sfx(T *p, T v)                          \
-    { return __atomic_fetch_xor(p, v, __EM_RELAXED); }                        \
+    __EM_ATOMIC_FETCH(T, sfx, add)                                            \
+    __EM_ATOMIC_FETCH(T, sfx, sub)                                            \
+    __EM_ATOMIC_FETCH(T, sfx, and)                                            \
+    __EM_ATOMIC_FETCH(T, sfx, or)                                             \
+    __EM_ATOMIC_FETCH(T, sfx, xor)                                            \
     static inline T __em_atomic_exch_##sfx(T *p, T v)                         \
     { return __atomic_exchange_n(p, v, __EM_RELAXED); }                       \
     static inline T __em_atomic_cas_##sfx(T *p, T cmp, T v)                   \
@@ -603,22 +612,8 @@ __EM_BITCAST(__longlong_as_double, long long, double)
                                     __EM_RELAXED);                            \
         return cmp; /* the old value, whether or not it matched */            \
     }                                                                         \
-    static inline T __em_atomic_min_##sfx(T *p, T v)                          \
-    {                                                                         \
-        T old = __atomic_load_n(p, __EM_RELAXED);                             \
-        while (v < old && !__atomic_compare_exchange_n(                       \
-                   p, &old, v, 1, __EM_RELAXED, __EM_RELAXED))                \
-            ;                                                                 \
-        return old;                                                           \
-    }                                                                         \
-    static inline T __em_atomic_max_##sfx(T *p, T v)                          \
-    {                                                                         \
-        T old = __atomic_load_n(p, __EM_RELAXED);                             \
-        while (v > old && !__atomic_compare_exchange_n(                       \
-                   p, &old, v, 1, __EM_RELAXED, __EM_RELAXED))                \
-            ;                                                                 \
-        return old;                                                           \
-    }
+    __EM_ATOMIC_BOUND(T, sfx, min, <)                                         \
+    __EM_ATOMIC_BOUND(T, sfx, max, >)
 __EM_ATOMIC_INT(int, i)
 __EM_ATOMIC_INT(unsigned int, u)
 __EM_ATOMIC_INT(long, l)
