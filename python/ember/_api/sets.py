@@ -63,27 +63,26 @@ def _arr(x):
     return as_array(x, x.device if isinstance(x, _e.ndarray) else None)
 
 
-def unique_all(x, /):
+def _unique(x, c_unique, result, fields):
+    """c_unique's answer as result; complex x goes through _complex_unique
+    instead, keeping the fields (indices into its 4-tuple) result holds."""
     x = _arr(x)
     if x.dtype.kind == "c":
-        return UniqueAllResult(*_complex_unique(x))
-    return UniqueAllResult(*_c_unique_all(x))
+        parts = _complex_unique(x)
+        return result(*(parts[k] for k in fields))
+    return result(*c_unique(x))
+
+
+def unique_all(x, /):
+    return _unique(x, _c_unique_all, UniqueAllResult, (0, 1, 2, 3))
 
 
 def unique_counts(x, /):
-    x = _arr(x)
-    if x.dtype.kind == "c":
-        v, _, _, c = _complex_unique(x)
-        return UniqueCountsResult(v, c)
-    return UniqueCountsResult(*_c_unique_counts(x))
+    return _unique(x, _c_unique_counts, UniqueCountsResult, (0, 3))
 
 
 def unique_inverse(x, /):
-    x = _arr(x)
-    if x.dtype.kind == "c":
-        v, _, inv, _ = _complex_unique(x)
-        return UniqueInverseResult(v, inv)
-    return UniqueInverseResult(*_c_unique_inverse(x))
+    return _unique(x, _c_unique_inverse, UniqueInverseResult, (0, 2))
 
 
 def unique_values(x, /):

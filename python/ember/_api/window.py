@@ -8,23 +8,23 @@ from ember._api._util import kernel
 _KIND = {"bartlett": 0, "blackman": 1, "hamming": 2, "hanning": 3}
 
 
-def _small(M):
-    # NumPy: M < 1 gives an empty float64 array, M == 1 a single 1.
+def _window(M, fill):
+    """M points of a window: fill(M, out) writes them into a float64 out,
+    except where NumPy's answer needs no kernel (M < 1 gives an empty
+    array, M == 1 a single 1)."""
+    M = operator.index(M)
     if M < 1:
         return _e.empty((0,))
     if M == 1:
         return _e.ones((1,))
-    return None
+    out = _e.empty((M,))
+    fill(M, out)
+    return out
 
 
 def _cosine_window(name, M):
-    M = operator.index(M)
-    r = _small(M)
-    if r is not None:
-        return r
-    out = _e.empty((M,))
-    kernel("window", "int64 M, int64 kind", "float64 w")(M, _KIND[name], out)
-    return out
+    return _window(M, lambda M, out: kernel("window", "int64 M, int64 kind",
+                                            "float64 w")(M, _KIND[name], out))
 
 
 def bartlett(M):
@@ -45,11 +45,6 @@ def hanning(M):
 
 
 def kaiser(M, beta):
-    M = operator.index(M)
-    r = _small(M)
-    if r is not None:
-        return r
-    out = _e.empty((M,))
-    kernel("kaiser", "float64 beta, int64 M", "float64 w",
-           include=("bessel_i0.h",))(float(beta), M, out)
-    return out
+    return _window(M, lambda M, out: kernel(
+        "kaiser", "float64 beta, int64 M", "float64 w",
+        include=("bessel_i0.h",))(float(beta), M, out))

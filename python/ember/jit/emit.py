@@ -400,13 +400,7 @@ class FunctionTranslator:
             conv(e, c) for e, c in zip(v.code, codes))))
 
     def s_If(self, s):
-        try:
-            c = self.cond(s.test)
-        except _Unknown:
-            if self.final:
-                raise
-            c = "1"
-        self.emit("if (%s) {" % c)
+        self.emit("if (%s) {" % self.branch_cond(s.test))
         self.nested(s.body)
         if s.orelse:
             self.emit("} else {")
@@ -423,11 +417,7 @@ class FunctionTranslator:
             raise self.error(s, "'while ... else' is not supported in kernels")
         self.cond_depth += 1
         try:
-            c = self.cond(s.test)
-        except _Unknown:
-            if self.final:
-                raise
-            c = "1"
+            c = self.branch_cond(s.test)
         finally:
             self.cond_depth -= 1
         self.emit("while (%s) {" % c)
@@ -657,7 +647,6 @@ class FunctionTranslator:
 
     def index_values(self, ref, sl, node):
         """The C index expressions (long long) for subscript sl of ref."""
-        nd = ref.type.ndim
         if isinstance(sl, ast.Index):       # Python < 3.9
             sl = sl.value
         if isinstance(sl, ast.Slice) or (isinstance(sl, ast.Tuple) and any(
@@ -665,18 +654,8 @@ class FunctionTranslator:
             raise self.error(node, "a slice of array '%s' cannot be used here: give the "
                              "index of one element" % ref.name)
         v = self.expr(sl)
-        items = v.code if isinstance(v.type, Tuple) else [v]
-        if len(items) != nd:
-            raise self.error(node, "array '%s' has %d dimension%s but %d index%s given"
-                             % (ref.name, nd, "" if nd == 1 else "s", len(items),
-                                "" if len(items) == 1 else "es were"))
-        out = []
-        for e in items:
-            if not isinstance(e.type, Scalar) or e.type.kind not in "biu":
-                raise self.error(node, "array '%s' index must be an integer, not %r"
-                                 % (ref.name, e.type))
-            out.append(conv(e, "i8"))
-        return out
+        return self._item_indices(ref, v.code if isinstance(v.type, Tuple) else [v],
+                                  node)
 
     def access_args(self, ref, idx, node):
         args = [ref.data] + list(ref.shapes) + list(ref.strides) + idx
@@ -689,8 +668,9 @@ class FunctionTranslator:
         """The C indices (long long) of integer items already evaluated (V)."""
         nd = ref.type.ndim
         if len(items) != nd:
-            raise self.error(node, "array '%s' has %d dimension%s but %d indices were given"
-                             % (ref.name, nd, "" if nd == 1 else "s", len(items)))
+            raise self.error(node, "array '%s' has %d dimension%s but %d %s given"
+                             % (ref.name, nd, "" if nd == 1 else "s", len(items),
+                                "index was" if len(items) == 1 else "indices were"))
         idx = []
         for e in items:
             if not isinstance(e.type, Scalar) or e.type.kind not in "biu":
@@ -766,6 +746,17 @@ class FunctionTranslator:
         if not isinstance(v.type, Scalar):
             raise self.error(node, "the truth of %r is not defined in kernels" % (v.type,))
         return truth(v)
+
+    def branch_cond(self, node):
+        """cond(node) for an if or while; a condition whose types an early
+        pass does not know yet reads as true there, so that the pass still
+        walks the body for its assignments (the final pass raises)."""
+        try:
+            return self.cond(node)
+        except _Unknown:
+            if self.final:
+                raise
+            return "1"
 
     def expr(self, node):
         m = getattr(self, "e_" + type(node).__name__, None)
