@@ -1,8 +1,10 @@
 """ember.linalg's decompositions and solvers, as numpy.linalg's: argument
-handling, dtypes, batch shapes and result assembly here; the work is one C
-call a function (include/ember/lapack.h), which loops over the batch and
-calls LAPACK (OpenBLAS from the scipy-openblas64 wheel, whose folder
-ember/__init__.py hands the C core) on the cpu device.
+handling, dtypes, batch shapes and result assembly here; on the cpu device
+the work is one C call a function (include/ember/lapack.h), which loops
+over the batch and calls LAPACK (OpenBLAS from the scipy-openblas64 wheel,
+whose folder ember/__init__.py hands the C core); on CUDA devices it is
+cuSOLVER's raw calls composed in linalg_cuda.py (qr, eig and lstsq are
+not there yet and say so).
 Loaded on the first use of one of these names (ember/__init__.py), so
 `import ember` does not pay for it; NumPy is never imported here."""
 import operator
@@ -49,11 +51,25 @@ def _arrs(*xs):
     return [_arr(x, like) for x in xs]
 
 
+# What linalg_cuda.py composes from cuSOLVER; the rest is cpu only.
+_ON_CUDA = {"solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+            "svd", "pinv", "cond"}
+
+
 def _on_cpu(name, *arrs):
     for a in arrs:
-        if a.device.type != "cpu":
+        if a.device.type != "cpu" and name not in _ON_CUDA:
             raise NotImplementedError(f"ember.linalg.{name} on cuda needs "
-                                      "cuSOLVER, not wired yet")
+                                      "cuSOLVER routines ember does not "
+                                      "call yet; it runs on cpu")
+
+
+def _cuda(a):
+    """linalg_cuda when a lives on a CUDA device, else None."""
+    if a.device.type == "cpu":
+        return None
+    from ember._api import linalg_cuda
+    return linalg_cuda
 
 
 def _stacked_2d(a):
@@ -97,10 +113,10 @@ def _real(t):
 
 def _prep(name, a, square=True):
     a = _arr(a)
-    _on_cpu(name, a)
     _stacked_2d(a)
     if square:
         _square(a)
+    _on_cpu(name, a)
     t, _ = _common(a)
     return a.astype(t, copy=False), t
 
@@ -134,32 +150,43 @@ def solve(a, b):
     batch = _e.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = _e.broadcast_to(a, batch + a.shape[-2:])
     b = _e.broadcast_to(b, batch + b.shape[-2:])
-    x = _c._la_solve(a, b)[0]
+    g = _cuda(a)
+    x = g.solve(a, b) if g else _c._la_solve(a, b)[0]
     return x[..., 0] if vector else x
 
 
 def inv(a):
     """numpy.linalg.inv."""
     a, _ = _prep("inv", a)
-    return _c._la_inv(a)[0]
+    return _inv_raw(a)
+
+
+def _inv_raw(a):
+    g = _cuda(a)
+    return g.inv(a) if g else _c._la_inv(a)[0]
 
 
 def det(a):
     """numpy.linalg.det (computed as sign * exp(logabsdet), as NumPy)."""
     a, _ = _prep("det", a)
-    return _c._la_det(a, 0)[0]
+    g = _cuda(a)
+    return g.det(a) if g else _c._la_det(a, 0)[0]
 
 
 def slogdet(a):
     """numpy.linalg.slogdet: (sign, logabsdet)."""
     a, _ = _prep("slogdet", a)
-    return SlogdetResult(*_c._la_det(a, 1))
+    g = _cuda(a)
+    return SlogdetResult(*(g.slogdet(a) if g else _c._la_det(a, 1)))
 
 
 def cholesky(a, /, *, upper=False):
     """numpy.linalg.cholesky: L with a = L @ L^H (U with a = U^H @ U when
     upper), from a's lower (upper) triangle."""
     a, _ = _prep("cholesky", a)
+    g = _cuda(a)
+    if g:
+        return g.cholesky(a, upper)
     return _c._la_cholesky(a, 1 if upper else 0)[0]
 
 
@@ -201,14 +228,17 @@ def eigh(a, UPLO="L"):
     of Hermitian matrices, read from the UPLO triangle."""
     lower = _uplo(UPLO)
     a, _ = _prep("eigh", a)
-    return EighResult(*_c._la_eigh(a, lower, 1))
+    g = _cuda(a)
+    return EighResult(*(g.eigh(a, lower, True) if g
+                        else _c._la_eigh(a, lower, 1)))
 
 
 def eigvalsh(a, UPLO="L"):
     """numpy.linalg.eigvalsh."""
     lower = _uplo(UPLO)
     a, _ = _prep("eigvalsh", a)
-    return _c._la_eigh(a, lower, 0)[0]
+    g = _cuda(a)
+    return g.eigh(a, lower, False)[0] if g else _c._la_eigh(a, lower, 0)[0]
 
 
 def eig(a):
@@ -250,6 +280,10 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         s = _e.abs(eigvalsh(a))
         return _e.flip(_e.sort(s, axis=-1), axis=-1)
     a, _ = _prep("svd", a, square=False)
+    g = _cuda(a)
+    if g:
+        r = g.svd(a, full_matrices, compute_uv)
+        return SVDResult(*r) if compute_uv else r
     if not compute_uv:
         return _c._la_svd(a, 0, 0)[0]
     return SVDResult(*_c._la_svd(a, 1 if full_matrices else 0, 1))
@@ -373,14 +407,14 @@ def _inv_or_nan(x):
     # NumPy's cond inverts with errors ignored: a singular matrix's
     # inverse is NaN and its condition number infinite.
     try:
-        return _c._la_inv(x)[0]
+        return _inv_raw(x)
     except _c._np_exception("LinAlgError"):
         pass
     flat = x.reshape((-1,) + x.shape[-2:])
     parts = []
     for i in range(flat.shape[0]):
         try:
-            parts.append(_c._la_inv(flat[i])[0])
+            parts.append(_inv_raw(flat[i]))
         except _c._np_exception("LinAlgError"):
             parts.append(_e.full(x.shape[-2:], float("nan"), dtype=x.dtype,
                                  device=x.device))

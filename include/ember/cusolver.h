@@ -1,0 +1,61 @@
+/* ember: dense factorisations on CUDA devices through cuSOLVER (the math
+ * layer), as raw calls that python/ember/_api/linalg.py composes into
+ * numpy.linalg's functions on cuda (the cpu device's are LAPACK's, in
+ * lapack.h).
+ *
+ * Every call takes a stack of column-major matrices: a C-contiguous
+ * (batch..., cols, rows) array holds, for each batch entry, a rows x cols
+ * matrix in column-major order (so a C-ordered matrix is its own
+ * transpose's column-major form). The dtypes are float32, float64,
+ * complex64 and complex128, one per call; each call loops over the batch
+ * with one workspace, queued on the thread's current stream of the
+ * arrays' device (else its default). LAPACK's info of entry i goes to
+ * info[i] (an int32 array of the batch's size), left on the device for
+ * the caller to check: a positive value is a singular matrix (getrf), one
+ * not positive definite (potrf) or a failed convergence (syevd, gesvd).
+ * cuSOLVER is opened at run time (em_vendor_open(EM_VENDOR_CUSOLVER)); a
+ * missing library is EM_ERR_UNAVAILABLE naming the pip package. On cpu
+ * every call is EM_ERR_NOT_SUPPORTED.
+ */
+#ifndef EMBER_CUSOLVER_H
+#define EMBER_CUSOLVER_H
+
+#include "ember/array.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* LU with partial pivoting of each n x n matrix of a, in place; ipiv is an
+ * int64 (batch..., n) array of LAPACK's 1-based pivots. */
+em_status em_cusolver_getrf(em_array *a, em_array *ipiv, em_array *info);
+
+/* Solve op(A) X = B for each batch entry with getrf's lu and ipiv; b is a
+ * (batch..., nrhs, n) stack, overwritten by X; trans 0 (A), 1 (A^T) or 2
+ * (A^H). */
+em_status em_cusolver_getrs(const em_array *lu, const em_array *ipiv,
+                            em_array *b, int trans, em_array *info);
+
+/* Cholesky factor of each Hermitian positive definite matrix of a, in
+ * place, in its lower (lower != 0) or upper triangle; the other triangle
+ * is left as it was. */
+em_status em_cusolver_potrf(em_array *a, int lower, em_array *info);
+
+/* Eigenvalues (ascending, into the real (batch..., n) array w) of each
+ * Hermitian matrix of a, read from its lower or upper triangle; with
+ * vectors the eigenvectors replace a (columns), else a is destroyed. */
+em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
+                            em_array *info);
+
+/* Singular values (descending, into the real (batch..., n) array s) of
+ * each m x n matrix of a, m >= n (cuSOLVER's gesvd has only that case),
+ * destroying a; with u and vt (not NULL) the left vectors, (batch...,
+ * k, m) with k = m when full else n, and the right ones transposed,
+ * (batch..., n, n). */
+em_status em_cusolver_gesvd(em_array *a, em_array *s, em_array *u,
+                            em_array *vt, int full, em_array *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,140 @@
+"""numpy.linalg's factorisations on CUDA devices: cuSOLVER's raw calls
+(include/ember/cusolver.h, as _ember._cus_*) composed with ember's array
+functions. Arguments arrive checked and in their compute dtype from
+linalg.py, which holds NumPy's semantics for both devices.
+
+cuSOLVER reads column-major matrices, and a C-ordered stack of matrices is
+the column-major stack of their transposes: an LU of A^T needs no
+transposing copy (getrs then solves with trans='T'), while Cholesky,
+eigh and the SVD copy A's transpose once. Info codes are checked on the
+host once a call, and raise as NumPy does."""
+import ember as _e
+from ember import _ember as _c
+
+
+def _error(msg):
+    return _c._np_exception("LinAlgError")(msg)
+
+
+def _check(info, message):
+    if info.size and bool(_e.any(info != 0)):
+        if bool(_e.any(info < 0)):
+            raise RuntimeError("cuSOLVER refused an argument (info < 0): a "
+                               "bug in ember.linalg")
+        raise _error(message)
+
+
+def _info(a):
+    return _e.empty(a.shape[:-2], dtype=_e.int32, device=a.device)
+
+
+def _real(t):
+    return {"complex64": _e.float32, "complex128": _e.float64}.get(
+        _e.dtype(t).name, _e.dtype(t))
+
+
+def _colmajor(a):
+    """A fresh C-contiguous stack holding each matrix of a column-major."""
+    return _e.matrix_transpose(a).copy()
+
+
+def _lu(a):
+    """getrf of A^T (a's own bytes, copied): (lu, ipiv, info)."""
+    lu = a.copy()
+    ipiv = _e.empty(a.shape[:-1], dtype=_e.int64, device=a.device)
+    info = _info(a)
+    _c._cus_getrf(lu, ipiv, info)
+    return lu, ipiv, info
+
+
+def solve(a, b):
+    """x with a @ x = b: a (..., n, n), b (..., n, k), batches equal."""
+    lu, ipiv, info = _lu(a)
+    _check(info, "Singular matrix")
+    x = _colmajor(b)
+    _c._cus_getrs(lu, ipiv, x, 1, _info(x))  # (A^T)^T X = B
+    return _e.matrix_transpose(x)
+
+
+def inv(a):
+    eye = _e.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+    return solve(a, _e.broadcast_to(eye, a.shape))
+
+
+def slogdet(a):
+    """(sign, logabsdet) from the LU of A^T (det A^T = det A): the product
+    of U's diagonal, negated once per row interchange."""
+    n = a.shape[-1]
+    if n == 0:
+        return (_e.ones(a.shape[:-2], dtype=a.dtype, device=a.device),
+                _e.zeros(a.shape[:-2], dtype=_real(a.dtype), device=a.device))
+    lu, ipiv, _ = _lu(a)  # info > 0: a zero pivot, det 0 as NumPy's
+    d = _e.diagonal(lu, axis1=-2, axis2=-1)
+    rows = _e.arange(1, n + 1, dtype=_e.int64, device=a.device)
+    swaps = _e.count_nonzero(ipiv != rows, axis=-1)
+    ad = _e.abs(d)
+    logabs = _e.sum(_e.log(ad), axis=-1)
+    unit = _e.where(ad == 0, 0, d / _e.where(ad == 0, 1, ad)).astype(a.dtype)
+    sign = _e.prod(unit, axis=-1) * (1 - 2 * (swaps % 2)).astype(a.dtype)
+    return sign, logabs.astype(_real(a.dtype))
+
+
+def det(a):
+    sign, logabs = slogdet(a)
+    return sign * _e.exp(logabs)
+
+
+def cholesky(a, upper):
+    """L (or U = L^H when upper) from a's lower (upper) triangle."""
+    c = _colmajor(a)
+    info = _info(a)
+    _c._cus_potrf(c, 0 if upper else 1, info)
+    _check(info, "Matrix is not positive definite")
+    f = _e.matrix_transpose(c)
+    return _e.triu(f) if upper else _e.tril(f)
+
+
+def _converges(a, message):
+    """NumPy's LAPACK reports no convergence for a NaN or an infinity;
+    cuSOLVER may return NaNs instead, so they are looked for first."""
+    if a.size and not bool(_e.all(_e.isfinite(a))):
+        raise _error(message)
+
+
+def eigh(a, lower, vectors):
+    """(w ascending, v as columns or None) of the Hermitian matrices, read
+    from the lower (upper) triangle."""
+    _converges(a, "Eigenvalues did not converge")
+    c = _colmajor(a)
+    w = _e.empty(a.shape[:-1], dtype=_real(a.dtype), device=a.device)
+    info = _info(a)
+    _c._cus_syevd(c, w, lower, 1 if vectors else 0, info)
+    _check(info, "Eigenvalues did not converge")
+    return w, (_e.matrix_transpose(c) if vectors else None)
+
+
+def svd(a, full_matrices, compute_uv):
+    """(u, s, vh) or s. cuSOLVER's gesvd takes m >= n only: a wider matrix
+    is decomposed as its conjugate transpose B = A^H (whose column-major
+    form is conj(a)'s bytes), A = V_B S U_B^H."""
+    _converges(a, "SVD did not converge")
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    tall = m >= n
+    c = _colmajor(a) if tall else _e.conj(a).copy()
+    rows, cols = (m, n) if tall else (n, m)
+    s = _e.empty(a.shape[:-2] + (k,), dtype=_real(a.dtype), device=a.device)
+    info = _info(a)
+    if not compute_uv:
+        _c._cus_gesvd(c, s, None, None, 0, info)
+        _check(info, "SVD did not converge")
+        return s
+    ku = rows if full_matrices else cols
+    u = _e.empty(a.shape[:-2] + (ku, rows), dtype=a.dtype, device=a.device)
+    vt = _e.empty(a.shape[:-2] + (cols, cols), dtype=a.dtype, device=a.device)
+    _c._cus_gesvd(c, s, u, vt, 1 if full_matrices else 0, info)
+    _check(info, "SVD did not converge")
+    if tall:
+        return _e.matrix_transpose(u), s, _e.matrix_transpose(vt)
+    # A = B^H: U_A = V_B, whose rows are conj(vt's stored rows); Vh_A = U_B^H
+    return _e.conj(vt), s, _e.conj(u)

@@ -1,0 +1,450 @@
+/* ember math: the cuSOLVER calls of include/ember/cusolver.h, through its
+ * 64-bit generic API (cusolverDnX*: one entry point for the four dtypes),
+ * opened at run time. cuSOLVER's types are declared here from its
+ * documented ABI, so ember builds without CUDA's headers. One handle a
+ * device, made on first use and kept, used under its mutex (a handle must
+ * not serve two threads at once). */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ember/cusolver.h"
+#include "ember/runtime.h"
+#include "ember/util.h"
+
+typedef void *handle_t, *params_t;
+
+/* cudaDataType values (library_types.h) */
+enum { R_32F = 0, R_64F = 1, C_32F = 4, C_64F = 5 };
+
+typedef struct cusolver_fns {
+    int (*create)(handle_t *);
+    int (*set_stream)(handle_t, void *);
+    int (*create_params)(params_t *);
+    int (*getrf_size)(handle_t, params_t, int64_t, int64_t, int, const void *,
+                      int64_t, int, size_t *, size_t *);
+    int (*getrf)(handle_t, params_t, int64_t, int64_t, int, void *, int64_t,
+                 int64_t *, int, void *, size_t, void *, size_t, int *);
+    int (*getrs)(handle_t, params_t, int, int64_t, int64_t, int, const void *,
+                 int64_t, const int64_t *, int, void *, int64_t, int *);
+    int (*potrf_size)(handle_t, params_t, int, int64_t, int, const void *,
+                      int64_t, int, size_t *, size_t *);
+    int (*potrf)(handle_t, params_t, int, int64_t, int, void *, int64_t, int,
+                 void *, size_t, void *, size_t, int *);
+    int (*syevd_size)(handle_t, params_t, int, int, int64_t, int,
+                      const void *, int64_t, int, const void *, int, size_t *,
+                      size_t *);
+    int (*syevd)(handle_t, params_t, int, int, int64_t, int, void *, int64_t,
+                 int, void *, int, void *, size_t, void *, size_t, int *);
+    int (*gesvd_size)(handle_t, params_t, signed char, signed char, int64_t,
+                      int64_t, int, const void *, int64_t, int, const void *,
+                      int, const void *, int64_t, int, const void *, int64_t,
+                      int, size_t *, size_t *);
+    int (*gesvd)(handle_t, params_t, signed char, signed char, int64_t,
+                 int64_t, int, void *, int64_t, int, void *, int, void *,
+                 int64_t, int, void *, int64_t, int, void *, size_t, void *,
+                 size_t, int *);
+} cusolver_fns;
+
+static cusolver_fns cu;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static em_status load_status;
+static char load_why[1200];
+
+static void load(void)
+{
+    static const struct { const char *name; size_t off; } syms[] = {
+        {"cusolverDnCreate", offsetof(cusolver_fns, create)},
+        {"cusolverDnSetStream", offsetof(cusolver_fns, set_stream)},
+        {"cusolverDnCreateParams", offsetof(cusolver_fns, create_params)},
+        {"cusolverDnXgetrf_bufferSize", offsetof(cusolver_fns, getrf_size)},
+        {"cusolverDnXgetrf", offsetof(cusolver_fns, getrf)},
+        {"cusolverDnXgetrs", offsetof(cusolver_fns, getrs)},
+        {"cusolverDnXpotrf_bufferSize", offsetof(cusolver_fns, potrf_size)},
+        {"cusolverDnXpotrf", offsetof(cusolver_fns, potrf)},
+        {"cusolverDnXsyevd_bufferSize", offsetof(cusolver_fns, syevd_size)},
+        {"cusolverDnXsyevd", offsetof(cusolver_fns, syevd)},
+        {"cusolverDnXgesvd_bufferSize", offsetof(cusolver_fns, gesvd_size)},
+        {"cusolverDnXgesvd", offsetof(cusolver_fns, gesvd)},
+    };
+    void *h;
+    if (em_vendor_open(EM_VENDOR_CUSOLVER, &h) != EM_OK) {
+        load_status = EM_ERR_UNAVAILABLE;
+        snprintf(load_why, sizeof load_why, "%s", em_last_error());
+        return;
+    }
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(h, syms[i].name);
+        if (!f) {
+            load_status = EM_ERR_UNAVAILABLE;
+            snprintf(load_why, sizeof load_why, "cuSOLVER at %s has no %s",
+                     em_vendor_path(EM_VENDOR_CUSOLVER), syms[i].name);
+            return;
+        }
+        memcpy((char *)&cu + syms[i].off, &f, sizeof f);
+    }
+}
+
+static em_status fail(int r, const char *what)
+{
+    /* cusolverStatus_t: 2 is CUSOLVER_STATUS_ALLOC_FAILED */
+    return em_error_native(r == 2 ? EM_ERR_OUT_OF_MEMORY : EM_ERR_CUDA, r,
+                           "cusolverStatus_t", "%s failed (cusolverStatus_t "
+                           "%d)", what, r);
+}
+
+#define DEVICES 64
+
+static struct dev_handle {
+    pthread_mutex_t lock;
+    handle_t h;
+    params_t p;
+} handles[DEVICES] = {[0 ... DEVICES - 1] = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL}};
+
+/* One call in progress: the device's handle locked and bound to the
+ * stream, the stack's geometry, and the workspaces. */
+typedef struct call {
+    struct dev_handle *dh;
+    em_device *dev;
+    em_stream *s;
+    int type;           /* cudaDataType of the matrices */
+    int64_t batch, esz; /* entries, element bytes */
+    void *wdev, *whost;
+    size_t ndev, nhost;
+} call;
+
+static int data_type(em_dtype t)
+{
+    switch (t) {
+    case EM_FLOAT32: return R_32F;
+    case EM_FLOAT64: return R_64F;
+    case EM_COMPLEX64: return C_32F;
+    case EM_COMPLEX128: return C_64F;
+    default: return -1;
+    }
+}
+
+/* The real type of a's dtype (eigenvalues, singular values). */
+static int real_type(int type)
+{
+    return type == C_32F ? R_32F : type == C_64F ? R_64F : type;
+}
+
+/* The C-contiguous array x on a's device with ndim - drop dimensions
+ * whose leading ones are a's batch axes, and (when t >= 0) dtype t. */
+static em_status check_part(const em_array *a, const em_array *x, int drop,
+                            int t, const char *what, const char *name)
+{
+    if (!x)
+        return em_error(EM_ERR_INVALID_VALUE, "%s: %s is NULL", what, name);
+    if (x->device != a->device || !(x->flags & EM_ARRAY_C_CONTIGUOUS) ||
+        !(x->flags & EM_ARRAY_WRITEABLE) || (t >= 0 && x->dtype != (em_dtype)t) ||
+        x->ndim != a->ndim - drop)
+        return em_error(EM_ERR_INVALID_VALUE, "%s: %s must be a writeable "
+                        "C-contiguous %s array of %d dimensions on %s", what,
+                        name, t >= 0 ? em_dtype_get((em_dtype)t)->name : "",
+                        a->ndim - drop, em_device_name(a->device));
+    for (int d = 0; d < a->ndim - 2; d++)
+        if (x->shape[d] != a->shape[d])
+            return em_error(EM_ERR_INVALID_VALUE, "%s: %s's batch axis %d has "
+                            "%lld entries, the matrices' %lld", what, name, d,
+                            (long long)x->shape[d], (long long)a->shape[d]);
+    return EM_OK;
+}
+
+/* Checks a (the matrix stack) and info, takes the device's handle (the
+ * lock held on success) on the current stream. */
+static em_status begin(call *c, const em_array *a, const em_array *info,
+                       const char *what)
+{
+    em_status st;
+    int r, id;
+    memset(c, 0, sizeof *c);
+    if (!a || !info)
+        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL array", what);
+    if ((c->type = data_type(a->dtype)) < 0)
+        return em_error(EM_ERR_TYPE, "%s: no cuSOLVER routine for %s", what,
+                        em_dtype_get(a->dtype)->name);
+    if (a->ndim < 2 || !(a->flags & EM_ARRAY_C_CONTIGUOUS) ||
+        !(a->flags & EM_ARRAY_WRITEABLE))
+        return em_error(EM_ERR_INVALID_VALUE, "%s: the matrices must be a "
+                        "writeable C-contiguous array of 2 or more "
+                        "dimensions", what);
+    if ((st = check_part(a, info, 2, EM_INT32, what, "info")) != EM_OK)
+        return st;
+    if (em_device_get_type(a->device) != EM_DEVICE_CUDA)
+        return em_error(EM_ERR_NOT_SUPPORTED, "%s runs on CUDA devices "
+                        "(cuSOLVER), not %s", what, em_device_name(a->device));
+    pthread_once(&once, load);
+    if (load_status != EM_OK)
+        return em_error(load_status, "%s", load_why);
+    c->dev = a->device;
+    c->esz = (int64_t)em_dtype_size(a->dtype);
+    c->batch = 1;
+    for (int d = 0; d < a->ndim - 2; d++)
+        c->batch *= a->shape[d];
+    c->s = em_current_stream();
+    if (!c->s || em_stream_device(c->s) != c->dev)
+        c->s = em_stream_default(c->dev);
+    id = em_device_get_id(c->dev);
+    if (id < 0 || id >= DEVICES)
+        return em_error(EM_ERR_NOT_SUPPORTED, "%s: cuda:%d is past the %d "
+                        "devices ember's cuSOLVER handles cover", what, id,
+                        DEVICES);
+    c->dh = &handles[id];
+    pthread_mutex_lock(&c->dh->lock);
+    if ((st = em_device_enter(c->dev)) != EM_OK)
+        goto bad;
+    if (!c->dh->h) {
+        if ((r = cu.create(&c->dh->h)) != 0) {
+            c->dh->h = NULL;
+            st = fail(r, "cusolverDnCreate");
+            goto bad;
+        }
+        if ((r = cu.create_params(&c->dh->p)) != 0) {
+            st = fail(r, "cusolverDnCreateParams");
+            goto bad;
+        }
+    }
+    if ((r = cu.set_stream(c->dh->h, em_stream_native(c->s))) != 0) {
+        st = fail(r, "cusolverDnSetStream");
+        goto bad;
+    }
+    return EM_OK;
+bad:
+    pthread_mutex_unlock(&c->dh->lock);
+    c->dh = NULL;
+    return st;
+}
+
+/* The workspaces a bufferSize query asked for. */
+static em_status workspace(call *c, size_t ndev, size_t nhost)
+{
+    em_status st;
+    c->ndev = ndev;
+    c->nhost = nhost;
+    if ((st = em_malloc(c->dev, ndev ? ndev : 1, c->s, &c->wdev)) != EM_OK)
+        return st;
+    if (nhost && !(c->whost = malloc(nhost)))
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory for a "
+                        "cuSOLVER workspace of %zu bytes", nhost);
+    return EM_OK;
+}
+
+/* Releases the workspaces (the device one after the stream's work, as
+ * the pool orders it) and the handle. A host workspace is read by the
+ * queued calls only while they are made, so it goes at once. */
+static em_status end(call *c, em_status st)
+{
+    if (c->wdev) {
+        em_status f = em_free(c->dev, c->wdev, c->s);
+        if (st == EM_OK)
+            st = f;
+    }
+    free(c->whost);
+    if (c->dh)
+        pthread_mutex_unlock(&c->dh->lock);
+    return st;
+}
+
+#define AT(x, i, per) ((char *)(x)->data + (size_t)(i) * (size_t)(per))
+
+em_status em_cusolver_getrf(em_array *a, em_array *ipiv, em_array *info)
+{
+    static const char what[] = "em_cusolver_getrf";
+    call c;
+    size_t nd = 0, nh = 0;
+    int64_t n;
+    int r;
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    n = a->shape[a->ndim - 1];
+    if (a->shape[a->ndim - 2] != n)
+        st = em_error(EM_ERR_INVALID_VALUE, "%s: the matrices are not square",
+                      what);
+    else if ((st = check_part(a, ipiv, 1, EM_INT64, what, "ipiv")) == EM_OK &&
+             ipiv->shape[ipiv->ndim - 1] != n)
+        st = em_error(EM_ERR_INVALID_VALUE, "%s: ipiv's last axis has %lld "
+                      "entries, not %lld", what,
+                      (long long)ipiv->shape[ipiv->ndim - 1], (long long)n);
+    if (st != EM_OK || c.batch == 0 || n == 0)
+        return end(&c, st);
+    if ((r = cu.getrf_size(c.dh->h, c.dh->p, n, n, c.type, a->data, n, c.type,
+                           &nd, &nh)) != 0)
+        return end(&c, fail(r, "cusolverDnXgetrf_bufferSize"));
+    if ((st = workspace(&c, nd, nh)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.getrf(c.dh->h, c.dh->p, n, n, c.type, AT(a, i, n * n * c.esz),
+                          n, (int64_t *)(void *)AT(ipiv, i, n * 8), c.type,
+                          c.wdev, nd, c.whost, nh,
+                          (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXgetrf");
+    return end(&c, st);
+}
+
+em_status em_cusolver_getrs(const em_array *lu, const em_array *ipiv,
+                            em_array *b, int trans, em_array *info)
+{
+    static const char what[] = "em_cusolver_getrs";
+    call c;
+    int64_t n, nrhs;
+    int r;
+    em_status st = begin(&c, b, info, what);
+    if (st != EM_OK)
+        return st;
+    if (!lu || !ipiv || trans < 0 || trans > 2) {
+        st = em_error(EM_ERR_INVALID_VALUE, "%s: lu and ipiv are needed, "
+                      "trans is 0, 1 or 2", what);
+        return end(&c, st);
+    }
+    n = b->shape[b->ndim - 1];
+    nrhs = b->shape[b->ndim - 2];
+    if ((st = check_part(b, lu, 0, (int)b->dtype, what, "lu")) != EM_OK ||
+        (st = check_part(b, ipiv, 1, EM_INT64, what, "ipiv")) != EM_OK)
+        return end(&c, st);
+    if (lu->shape[lu->ndim - 1] != n || lu->shape[lu->ndim - 2] != n ||
+        ipiv->shape[ipiv->ndim - 1] != n)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: lu must be %lld x "
+                                "%lld and ipiv %lld long, as b's columns",
+                                what, (long long)n, (long long)n,
+                                (long long)n));
+    if (c.batch == 0 || n == 0 || nrhs == 0)
+        return end(&c, EM_OK);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.getrs(c.dh->h, c.dh->p, trans, n, nrhs, c.type,
+                          AT(lu, i, n * n * c.esz), n,
+                          (const int64_t *)(const void *)AT(ipiv, i, n * 8),
+                          c.type, AT(b, i, n * nrhs * c.esz), n,
+                          (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXgetrs");
+    return end(&c, st);
+}
+
+em_status em_cusolver_potrf(em_array *a, int lower, em_array *info)
+{
+    static const char what[] = "em_cusolver_potrf";
+    call c;
+    size_t nd = 0, nh = 0;
+    int64_t n;
+    int r, uplo = lower ? 0 : 1; /* cublasFillMode_t: LOWER 0, UPPER 1 */
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    n = a->shape[a->ndim - 1];
+    if (a->shape[a->ndim - 2] != n)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: the matrices are "
+                                "not square", what));
+    if (c.batch == 0 || n == 0)
+        return end(&c, EM_OK);
+    if ((r = cu.potrf_size(c.dh->h, c.dh->p, uplo, n, c.type, a->data, n,
+                           c.type, &nd, &nh)) != 0)
+        return end(&c, fail(r, "cusolverDnXpotrf_bufferSize"));
+    if ((st = workspace(&c, nd, nh)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.potrf(c.dh->h, c.dh->p, uplo, n, c.type,
+                          AT(a, i, n * n * c.esz), n, c.type, c.wdev, nd,
+                          c.whost, nh, (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXpotrf");
+    return end(&c, st);
+}
+
+em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
+                            em_array *info)
+{
+    static const char what[] = "em_cusolver_syevd";
+    call c;
+    size_t nd = 0, nh = 0;
+    int64_t n;
+    int r, uplo = lower ? 0 : 1, rt;
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    n = a->shape[a->ndim - 1];
+    rt = real_type(c.type);
+    if (a->shape[a->ndim - 2] != n)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: the matrices are "
+                                "not square", what));
+    if ((st = check_part(a, w, 1, rt == R_32F ? EM_FLOAT32 : EM_FLOAT64, what,
+                         "w")) != EM_OK)
+        return end(&c, st);
+    if (c.batch == 0 || n == 0)
+        return end(&c, EM_OK);
+    if ((r = cu.syevd_size(c.dh->h, c.dh->p, vectors != 0, uplo, n, c.type,
+                           a->data, n, rt, w->data, c.type, &nd, &nh)) != 0)
+        return end(&c, fail(r, "cusolverDnXsyevd_bufferSize"));
+    if ((st = workspace(&c, nd, nh)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.syevd(c.dh->h, c.dh->p, vectors != 0, uplo, n, c.type,
+                          AT(a, i, n * n * c.esz), n, rt,
+                          AT(w, i, n * (c.esz / (rt == c.type ? 1 : 2))),
+                          c.type, c.wdev, nd, c.whost, nh,
+                          (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXsyevd");
+    return end(&c, st);
+}
+
+em_status em_cusolver_gesvd(em_array *a, em_array *s, em_array *u,
+                            em_array *vt, int full, em_array *info)
+{
+    static const char what[] = "em_cusolver_gesvd";
+    call c;
+    size_t nd = 0, nh = 0;
+    int64_t m, n, k;
+    int r, rt;
+    signed char job;
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    m = a->shape[a->ndim - 1]; /* column-major: rows are the last axis */
+    n = a->shape[a->ndim - 2];
+    k = full ? m : n;
+    rt = real_type(c.type);
+    job = !u ? 'N' : full ? 'A' : 'S';
+    if (m < n)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: %lld x %lld: "
+                                "cuSOLVER's gesvd needs at least as many rows "
+                                "as columns", what, (long long)m,
+                                (long long)n));
+    if ((!u) != (!vt))
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: u and vt go "
+                                "together", what));
+    if ((st = check_part(a, s, 1, rt == R_32F ? EM_FLOAT32 : EM_FLOAT64, what,
+                         "s")) != EM_OK ||
+        (u && (st = check_part(a, u, 0, (int)a->dtype, what, "u")) != EM_OK) ||
+        (vt && (st = check_part(a, vt, 0, (int)a->dtype, what, "vt")) != EM_OK))
+        return end(&c, st);
+    if (s->shape[s->ndim - 1] != n ||
+        (u && (u->shape[u->ndim - 1] != m || u->shape[u->ndim - 2] != k)) ||
+        (vt && (vt->shape[vt->ndim - 1] != n || vt->shape[vt->ndim - 2] != n)))
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: s must hold %lld "
+                                "values, u %lld x %lld and vt %lld x %lld "
+                                "(column-major)", what, (long long)n,
+                                (long long)m, (long long)k, (long long)n,
+                                (long long)n));
+    if (c.batch == 0 || n == 0)
+        return end(&c, EM_OK);
+    if ((r = cu.gesvd_size(c.dh->h, c.dh->p, job, job, m, n, c.type, a->data,
+                           m, rt, s->data, c.type, u ? u->data : NULL, m,
+                           c.type, vt ? vt->data : NULL, n, c.type, &nd,
+                           &nh)) != 0)
+        return end(&c, fail(r, "cusolverDnXgesvd_bufferSize"));
+    if ((st = workspace(&c, nd, nh)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.gesvd(c.dh->h, c.dh->p, job, job, m, n, c.type,
+                          AT(a, i, m * n * c.esz), m, rt,
+                          AT(s, i, n * (c.esz / (rt == c.type ? 1 : 2))),
+                          c.type, u ? AT(u, i, m * k * c.esz) : NULL, m,
+                          c.type, vt ? AT(vt, i, n * n * c.esz) : NULL, n,
+                          c.type, c.wdev, nd, c.whost, nh,
+                          (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXgesvd");
+    return end(&c, st);
+}
