@@ -50,23 +50,6 @@ static int dtype_kw(empy_state *st, PyObject *o, int *out)
     return 0;
 }
 
-static int copy_kw(PyObject *o, int dflt, int *out)
-{
-    int t;
-    if (!o) {
-        *out = dflt;
-        return 0;
-    }
-    if (o == Py_None) {
-        *out = EMPY_COPY_IF_NEEDED;
-        return 0;
-    }
-    if ((t = PyObject_IsTrue(o)) < 0)
-        return -1;
-    *out = t ? EMPY_COPY_ALWAYS : EMPY_COPY_NEVER;
-    return 0;
-}
-
 static int order_kw(PyObject *o, char dflt, char *out)
 {
     const char *s;
@@ -1532,7 +1515,7 @@ static PyObject *mod_asarray(FASTCALL_ARGS)
     int copy;
     char order;
     if (empy_parse_args("asarray", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
-        copy_kw(vals[4], EMPY_COPY_IF_NEEDED, &copy) < 0 ||
+        empy_copy_arg(vals[4], EMPY_COPY_IF_NEEDED, &copy) < 0 ||
         order_kw(vals[2], 'K', &order) < 0 || unused_like(vals[5]) < 0)
         return NULL;
     return asarray_common(st, vals[0], vals[1], vals[3], copy, order, 0);
@@ -1547,7 +1530,7 @@ static PyObject *mod_array(FASTCALL_ARGS)
     int copy, ndmin = 0;
     char order;
     if (empy_parse_args("array", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
-        copy_kw(vals[2], EMPY_COPY_ALWAYS, &copy) < 0 ||
+        empy_copy_arg(vals[2], EMPY_COPY_ALWAYS, &copy) < 0 ||
         order_kw(vals[3], 'K', &order) < 0 || unused_like(vals[7]) < 0)
         return NULL;
     if (vals[5]) {

@@ -336,12 +336,8 @@ static PyObject *nd_dlpack(PyObject *self, PyObject *args, PyObject *kw)
         parse_version(max_version, &major, &minor) < 0 ||
         parse_dl_device(st, dl_device, &target) < 0)
         return NULL;
-    if (copy_o != Py_None) {
-        int v = PyObject_IsTrue(copy_o);
-        if (v < 0)
-            return NULL;
-        copy = v ? EMPY_COPY_ALWAYS : EMPY_COPY_NEVER;
-    }
+    if (empy_copy_arg(copy_o, EMPY_COPY_IF_NEEDED, &copy) < 0)
+        return NULL;
     versioned = major >= 1;
     a = EMPY_ARR(self);
     if (!versioned && !(a->flags & EM_ARRAY_WRITEABLE) && copy != EMPY_COPY_ALWAYS) {
@@ -639,12 +635,8 @@ static PyObject *mod_from_dlpack(PyObject *m, PyObject *args, PyObject *kw)
         return NULL;
     if (device != Py_None && empy_device_arg(st, device, &dev) < 0)
         return NULL;
-    if (copy_o != Py_None) {
-        int v = PyObject_IsTrue(copy_o);
-        if (v < 0)
-            return NULL;
-        copy = v ? EMPY_COPY_ALWAYS : EMPY_COPY_NEVER;
-    }
+    if (empy_copy_arg(copy_o, EMPY_COPY_IF_NEEDED, &copy) < 0)
+        return NULL;
     if (!PyObject_HasAttrString(x, "__dlpack__")) {
         PyErr_Format(PyExc_TypeError, "from_dlpack needs an object with __dlpack__ "
                      "and __dlpack_device__ (got %.100s)", Py_TYPE(x)->tp_name);

@@ -884,19 +884,6 @@ static PyObject *reshape_impl(PyObject *self, int ndim, const int64_t *shape,
     return empy_ndarray_new(st, &c, NULL);
 }
 
-static int copy_kw(PyObject *o, int *copy)
-{
-    int t;
-    if (!o || o == Py_None) {
-        *copy = EMPY_COPY_IF_NEEDED;
-        return 0;
-    }
-    if ((t = PyObject_IsTrue(o)) < 0)
-        return -1;
-    *copy = t ? EMPY_COPY_ALWAYS : EMPY_COPY_NEVER;
-    return 0;
-}
-
 /* Pull the named keyword arguments out of kw (borrowed); any other name
  * is a TypeError naming the function. */
 static int take_kwargs(PyObject *kw, const char *fname, const char *const *names,
@@ -934,7 +921,8 @@ static PyObject *nd_reshape(PyObject *self, PyObject *args, PyObject *kw)
     int ndim, copy;
     char order;
     if (take_kwargs(kw, "reshape", names, vals) < 0 ||
-        order_arg(vals[0], "CFA", 'C', &order) < 0 || copy_kw(vals[1], &copy) < 0)
+        order_arg(vals[0], "CFA", 'C', &order) < 0 ||
+        empy_copy_arg(vals[1], EMPY_COPY_IF_NEEDED, &copy) < 0)
         return NULL;
     if (vals[2]) {
         if (PyTuple_GET_SIZE(args)) {

@@ -201,6 +201,25 @@ int empy_creation_init(PyObject *m, empy_state *st);
  * True (always). */
 enum { EMPY_COPY_IF_NEEDED = -1, EMPY_COPY_NEVER = 0, EMPY_COPY_ALWAYS = 1 };
 
+/* A copy= argument as one of those: dflt when absent (NULL), else by its
+ * truth, None meaning if needed; -1 when its truth raises. */
+static inline int empy_copy_arg(PyObject *o, int dflt, int *out)
+{
+    int t;
+    if (!o) {
+        *out = dflt;
+        return 0;
+    }
+    if (o == Py_None) {
+        *out = EMPY_COPY_IF_NEEDED;
+        return 0;
+    }
+    if ((t = PyObject_IsTrue(o)) < 0)
+        return -1;
+    *out = t ? EMPY_COPY_ALWAYS : EMPY_COPY_NEVER;
+    return 0;
+}
+
 /* ember.asarray: an ndarray from anything array-like. dtype < 0: keep or
  * infer; dev NULL: the source's device for arrays that have one, else
  * the current device. */
