@@ -763,6 +763,14 @@ static Py_ssize_t scalar_size_error(pack_ctx *c, int i, PyObject *o, const Py_bu
     return -1;
 }
 
+/* A buffer's bytes as they are, for a parameter of exactly its size. */
+static Py_ssize_t put_exact(pack_ctx *c, int i, PyObject *o, const Py_buffer *v)
+{
+    size_t size = c->slot->params[i].size;
+    return (size_t)v->len == size ? put_bytes(c, v->buf, size)
+                                  : scalar_size_error(c, i, o, v);
+}
+
 static int is_memory(const empy_state *st, PyTypeObject *t)
 {
     return t == st->Buffer || t == st->PinnedMemory || t == st->In || t == st->Out ||
@@ -818,10 +826,8 @@ static Py_ssize_t put_int_param(pack_ctx *c, int i, PyObject *o, const empy_kpar
         k = scalar_kind(&v);
         if (k != NUM_INT && k != NUM_UINT && k != NUM_BOOL)
             off = kind_error(c, i, o);
-        else if ((size_t)v.len != p->size)
-            off = scalar_size_error(c, i, o, &v);
         else
-            off = put_bytes(c, v.buf, p->size);
+            off = put_exact(c, i, o, &v);
         PyBuffer_Release(&v);
         return off;
     }
@@ -851,8 +857,7 @@ static Py_ssize_t put_float_param(pack_ctx *c, int i, PyObject *o, const empy_kp
             return -1;
         k = scalar_kind(&v);
         if (k == NUM_FLOAT)     /* the same format only: its bytes as they are */
-            off = (size_t)v.len == p->size ? put_bytes(c, v.buf, p->size)
-                                           : scalar_size_error(c, i, o, &v);
+            off = put_exact(c, i, o, &v);
         else if ((k == NUM_INT || k == NUM_UINT || k == NUM_BOOL) &&
                  (v.len == 1 || v.len == 2 || v.len == 4 || v.len == 8))
             /* NumPy's same_kind casting: integers become floats */
@@ -944,10 +949,8 @@ static Py_ssize_t put_value_param(pack_ctx *c, int i, PyObject *o, const empy_kp
         off = (PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s: %.100s is not "
                             "contiguous", c->slot->name, i, DECL(c, i),
                             Py_TYPE(o)->tp_name), -1);
-    else if ((size_t)v.len != p->size)
-        off = scalar_size_error(c, i, o, &v);
     else
-        off = put_bytes(c, v.buf, p->size);
+        off = put_exact(c, i, o, &v);
     PyBuffer_Release(&v);
     return off;
 }
