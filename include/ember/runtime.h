@@ -133,6 +133,19 @@ em_status em_vendor_open(em_vendor_lib lib, void **handle);
 const char *em_vendor_name(em_vendor_lib lib);
 const char *em_vendor_path(em_vendor_lib lib);
 
+/* A function of a vendor library, and the byte offset in the caller's
+ * table of function pointers where its address goes. */
+typedef struct em_vendor_sym {
+    const char *name;
+    size_t offset;
+} em_vendor_sym;
+
+/* Open lib (em_vendor_open) and fill table from its n symbols: all or
+ * none. EM_ERR_UNAVAILABLE names the library, or the missing function and
+ * the file that lacks it. */
+em_status em_vendor_bind(em_vendor_lib lib, const em_vendor_sym *syms, int n,
+                         void *table);
+
 /* The calling thread's current device (initially the default device) and
  * current stream (initially NULL, meaning that device's default stream).
  * Setting the device resets the current stream to NULL. These are what

@@ -181,6 +181,25 @@ em_status em_vendor_open(em_vendor_lib lib, void **handle)
     return st == EM_OK ? EM_OK : em_error(st, "%s", libs[lib].why);
 }
 
+em_status em_vendor_bind(em_vendor_lib lib, const em_vendor_sym *syms, int n,
+                         void *table)
+{
+    void *h, *f;
+    em_status st = em_vendor_open(lib, &h);
+    if (st != EM_OK)
+        return st;
+    for (int i = 0; i < n; i++)
+        if (!dlsym(h, syms[i].name))
+            return em_error(EM_ERR_UNAVAILABLE, "%s at %s has no %s: a newer "
+                            "%s is needed", descs[lib].name,
+                            em_vendor_path(lib), syms[i].name, descs[lib].name);
+    for (int i = 0; i < n; i++) {
+        f = dlsym(h, syms[i].name);
+        memcpy((char *)table + syms[i].offset, &f, sizeof f);
+    }
+    return EM_OK;
+}
+
 const char *em_vendor_name(em_vendor_lib lib)
 {
     return (unsigned)lib < EM_VENDOR_COUNT ? descs[lib].name : NULL;

@@ -4,7 +4,6 @@
  * CUDA's headers. One handle a device, made on first use and kept; a
  * handle must not be used by two threads at once, so each has a mutex
  * held from cublasSetStream to the queued gemm. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <string.h>
@@ -34,23 +33,17 @@ static cublas_fns cu;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 
+static const em_vendor_sym syms[] = {
+    {"cublasCreate_v2", offsetof(cublas_fns, create)},
+    {"cublasSetStream_v2", offsetof(cublas_fns, set_stream)},
+    {"cublasGemmStridedBatchedEx", offsetof(cublas_fns, gemm)},
+};
+
 static void load(void)
 {
-    static const struct { const char *name; size_t off; } syms[] = {
-        {"cublasCreate_v2", offsetof(cublas_fns, create)},
-        {"cublasSetStream_v2", offsetof(cublas_fns, set_stream)},
-        {"cublasGemmStridedBatchedEx", offsetof(cublas_fns, gemm)},
-    };
-    void *h;
-    if (em_vendor_open(EM_VENDOR_CUBLAS, &h) != EM_OK)
-        return; /* the generated kernel serves; ember info says why */
-    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
-        void *f = dlsym(h, syms[i].name);
-        if (!f)
-            return;
-        memcpy((char *)&cu + syms[i].off, &f, sizeof f);
-    }
-    loaded = 1;
+    /* without cuBLAS the generated kernel serves; ember info says why */
+    loaded = em_vendor_bind(EM_VENDOR_CUBLAS, syms, sizeof syms / sizeof *syms,
+                            &cu) == EM_OK;
 }
 
 #define DEVICES 64

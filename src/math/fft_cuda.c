@@ -1,7 +1,6 @@
 /* ember math: em_fft_exec (include/ember/fft.h) on cuFFT, opened at run
  * time. cuFFT's types are declared here from its documented ABI (handles
  * and results are ints), so ember builds without CUDA's headers. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,7 +31,7 @@ typedef struct cufft_fns {
 
 static cufft_fns cu;
 
-static const struct { const char *name; size_t off; } syms[] = {
+static const em_vendor_sym syms[] = {
     {"cufftCreate", offsetof(cufft_fns, create)},
     {"cufftMakePlanMany64", offsetof(cufft_fns, make_plan)},
     {"cufftSetStream", offsetof(cufft_fns, set_stream)},
@@ -51,22 +50,9 @@ static char load_why[1200];
 
 static void load(void)
 {
-    void *h;
-    if (em_vendor_open(EM_VENDOR_CUFFT, &h) != EM_OK) {
-        load_status = EM_ERR_UNAVAILABLE;
+    if ((load_status = em_vendor_bind(EM_VENDOR_CUFFT, syms,
+                                      sizeof syms / sizeof *syms, &cu)) != EM_OK)
         snprintf(load_why, sizeof load_why, "%s", em_last_error());
-        return;
-    }
-    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
-        void *f = dlsym(h, syms[i].name);
-        if (!f) {
-            load_status = EM_ERR_UNAVAILABLE;
-            snprintf(load_why, sizeof load_why, "cuFFT at %s has no %s",
-                     em_vendor_path(EM_VENDOR_CUFFT), syms[i].name);
-            return;
-        }
-        memcpy((char *)&cu + syms[i].off, &f, sizeof f);
-    }
 }
 
 /* cufftResult's codes, as cufft.h numbers them. */

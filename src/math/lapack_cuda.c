@@ -4,7 +4,6 @@
  * documented ABI, so ember builds without CUDA's headers. One handle a
  * device, made on first use and kept, used under its mutex (a handle must
  * not serve two threads at once). */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -54,38 +53,26 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static em_status load_status;
 static char load_why[1200];
 
+static const em_vendor_sym syms[] = {
+    {"cusolverDnCreate", offsetof(cusolver_fns, create)},
+    {"cusolverDnSetStream", offsetof(cusolver_fns, set_stream)},
+    {"cusolverDnCreateParams", offsetof(cusolver_fns, create_params)},
+    {"cusolverDnXgetrf_bufferSize", offsetof(cusolver_fns, getrf_size)},
+    {"cusolverDnXgetrf", offsetof(cusolver_fns, getrf)},
+    {"cusolverDnXgetrs", offsetof(cusolver_fns, getrs)},
+    {"cusolverDnXpotrf_bufferSize", offsetof(cusolver_fns, potrf_size)},
+    {"cusolverDnXpotrf", offsetof(cusolver_fns, potrf)},
+    {"cusolverDnXsyevd_bufferSize", offsetof(cusolver_fns, syevd_size)},
+    {"cusolverDnXsyevd", offsetof(cusolver_fns, syevd)},
+    {"cusolverDnXgesvd_bufferSize", offsetof(cusolver_fns, gesvd_size)},
+    {"cusolverDnXgesvd", offsetof(cusolver_fns, gesvd)},
+};
+
 static void load(void)
 {
-    static const struct { const char *name; size_t off; } syms[] = {
-        {"cusolverDnCreate", offsetof(cusolver_fns, create)},
-        {"cusolverDnSetStream", offsetof(cusolver_fns, set_stream)},
-        {"cusolverDnCreateParams", offsetof(cusolver_fns, create_params)},
-        {"cusolverDnXgetrf_bufferSize", offsetof(cusolver_fns, getrf_size)},
-        {"cusolverDnXgetrf", offsetof(cusolver_fns, getrf)},
-        {"cusolverDnXgetrs", offsetof(cusolver_fns, getrs)},
-        {"cusolverDnXpotrf_bufferSize", offsetof(cusolver_fns, potrf_size)},
-        {"cusolverDnXpotrf", offsetof(cusolver_fns, potrf)},
-        {"cusolverDnXsyevd_bufferSize", offsetof(cusolver_fns, syevd_size)},
-        {"cusolverDnXsyevd", offsetof(cusolver_fns, syevd)},
-        {"cusolverDnXgesvd_bufferSize", offsetof(cusolver_fns, gesvd_size)},
-        {"cusolverDnXgesvd", offsetof(cusolver_fns, gesvd)},
-    };
-    void *h;
-    if (em_vendor_open(EM_VENDOR_CUSOLVER, &h) != EM_OK) {
-        load_status = EM_ERR_UNAVAILABLE;
+    if ((load_status = em_vendor_bind(EM_VENDOR_CUSOLVER, syms,
+                                      sizeof syms / sizeof *syms, &cu)) != EM_OK)
         snprintf(load_why, sizeof load_why, "%s", em_last_error());
-        return;
-    }
-    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
-        void *f = dlsym(h, syms[i].name);
-        if (!f) {
-            load_status = EM_ERR_UNAVAILABLE;
-            snprintf(load_why, sizeof load_why, "cuSOLVER at %s has no %s",
-                     em_vendor_path(EM_VENDOR_CUSOLVER), syms[i].name);
-            return;
-        }
-        memcpy((char *)&cu + syms[i].off, &f, sizeof f);
-    }
 }
 
 static em_status fail(int r, const char *what)

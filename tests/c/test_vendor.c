@@ -1,7 +1,9 @@
 /* Tests of backend/vendor: where CUDA libraries are looked for, in which
  * order, and what a missing one says. libm stands in for a library that
  * exists everywhere; symbolic links give it the names the search wants. */
+#include <dlfcn.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,33 @@ static void test_public(void)
     }
 }
 
+/* em_vendor_bind fills all of a table or none of it, and names a missing
+ * function with the file that lacks it. cuRAND is used where this machine
+ * has it; without it the binding fails as the open does. */
+static void test_bind(void)
+{
+    struct { void *create, *destroy; } t = {NULL, NULL};
+    const em_vendor_sym good[] = {
+        {"curandCreateGenerator", offsetof(__typeof__(t), create)},
+        {"curandDestroyGenerator", offsetof(__typeof__(t), destroy)}};
+    const em_vendor_sym bad[] = {
+        {"curandCreateGenerator", offsetof(__typeof__(t), create)},
+        {"curandNoSuchFunction", offsetof(__typeof__(t), destroy)}};
+    void *h;
+    if (em_vendor_open(EM_VENDOR_CURAND, &h) != EM_OK) {
+        CHECK_STATUS(em_vendor_bind(EM_VENDOR_CURAND, good, 2, &t),
+                     EM_ERR_UNAVAILABLE);
+        CHECK(t.create == NULL && t.destroy == NULL);
+        return;
+    }
+    CHECK_STATUS(em_vendor_bind(EM_VENDOR_CURAND, bad, 2, &t),
+                 EM_ERR_UNAVAILABLE);
+    CHECK(strstr(em_last_error(), "curandNoSuchFunction") != NULL);
+    CHECK(t.create == NULL && t.destroy == NULL);   /* none, not half */
+    CHECK_OK(em_vendor_bind(EM_VENDOR_CURAND, good, 2, &t));
+    CHECK(t.create == dlsym(h, "curandCreateGenerator") && t.destroy != NULL);
+}
+
 int main(void)
 {
     snprintf(tmp, sizeof tmp, "/tmp/ember_vendor_XXXXXX");
@@ -111,6 +140,7 @@ int main(void)
     test_missing_cpu();
     test_order();
     test_public();
+    test_bind();
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
