@@ -152,72 +152,97 @@ static int result_dtype(PyObject *f, const char *fn, const char *code,
     return -1;
 }
 
+/* What an entry is made from, for make_expr and make_tuple. */
+typedef struct {
+    const char *fn;       /* the ember.parallel function, for errors */
+    const char *code;     /* make_expr: the argument code */
+    int n;                /* make_expr: the argument count; make_tuple:
+                           * the components */
+    const em_dtype *dts;  /* make_tuple: the component dtypes */
+} entry_spec;
+
+/* f's cache entry under key (a new reference): the one kept, or the one
+ * make builds (translating f), kept for the next call. NULL with an
+ * exception. */
+static PyObject *cached_entry(PyObject *f, PyObject *key,
+                              PyObject *(*make)(PyObject *f, const entry_spec *sp),
+                              const entry_spec *sp)
+{
+    PyObject *cache = cache_of(f), *ent;
+    if (!cache)
+        return NULL;
+    if ((ent = PyDict_GetItemWithError(cache, key)))
+        return Py_NewRef(ent);
+    if (PyErr_Occurred() || !(ent = make(f, sp)))
+        return NULL;
+    if (PyDict_SetItem(cache, key, ent) < 0)
+        Py_CLEAR(ent);
+    return ent;
+}
+
+/* (expression, result dtype) of f over sp->n arguments of code sp->code. */
+static PyObject *make_expr(PyObject *f, const entry_spec *sp)
+{
+    PyObject *codes, *tr = NULL, *e = NULL, *ent = NULL;
+    const char *code;
+    char args[40];
+    em_dtype r;
+    if (!(codes = PyTuple_New(sp->n)))
+        return NULL;
+    for (int k = 0; k < sp->n; k++) {
+        PyObject *c = PyUnicode_FromString(sp->code);
+        if (!c)
+            goto done;
+        PyTuple_SET_ITEM(codes, k, c);
+    }
+    if (!(tr = translate(f, codes)))
+        goto done;
+    code = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tr, 2));
+    if (!code || result_dtype(f, sp->fn, code, &r) < 0)
+        goto done;
+    args[0] = 0;
+    for (int k = 0; k < sp->n; k++)
+        snprintf(args + strlen(args), sizeof args - strlen(args), "%s%c",
+                 k ? ", " : "", 'a' + k);
+    if ((e = joined(PyTuple_GET_ITEM(tr, 0), PyTuple_GET_ITEM(tr, 1), args, "")))
+        ent = Py_BuildValue("(Oi)", e, (int)r);
+done:
+    Py_DECREF(codes);
+    Py_XDECREF(tr);
+    Py_XDECREF(e);
+    return ent;
+}
+
 int empy_par_devfn_expr(empy_state *st, PyObject *f, const char *fn,
                         em_dtype dt, int nargs, int want, const char **expr,
                         em_dtype *res, PyObject **keep)
 {
-    PyObject *cache, *key, *ent, *codes = NULL, *tr = NULL, *e = NULL;
-    char buf[8], args[40];
-    const char *code;
-    int rc = -1;
+    entry_spec sp = {fn, NULL, nargs, NULL};
+    PyObject *key, *ent;
+    char buf[8];
     *keep = NULL;
     if (nargs < 1 || nargs > 8) {
         PyErr_Format(PyExc_ValueError, "%s: 1 to 8 inputs, not %d", fn, nargs);
         return -1;
     }
-    if (!(code = code_of(dt, buf)))
+    if (!(sp.code = code_of(dt, buf)))
         return unsupported(f, fn, dt);
     /* an even key below 256: one of CPython's preallocated ints, so the
      * hit path allocates nothing (tuple keys are odd) */
-    if (!(cache = cache_of(f)) ||
-        !(key = PyLong_FromLong(((long)(nargs - 1) << 4 | (long)dt) << 1)))
+    if (!(key = PyLong_FromLong(((long)(nargs - 1) << 4 | (long)dt) << 1)))
         return -1;
-    ent = PyDict_GetItemWithError(cache, key);
-    if (!ent && !PyErr_Occurred()) {
-        /* the miss: translate and keep (expression, result dtype) */
-        em_dtype r;
-        if (!(codes = PyTuple_New(nargs)))
-            goto done;
-        for (int k = 0; k < nargs; k++) {
-            PyObject *c = PyUnicode_FromString(code);
-            if (!c)
-                goto done;
-            PyTuple_SET_ITEM(codes, k, c);
-        }
-        if (!(tr = translate(f, codes)))
-            goto done;
-        code = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tr, 2));
-        if (!code || result_dtype(f, fn, code, &r) < 0)
-            goto done;
-        args[0] = 0;
-        for (int k = 0; k < nargs; k++)
-            snprintf(args + strlen(args), sizeof args - strlen(args), "%s%c",
-                     k ? ", " : "", 'a' + k);
-        if (!(e = joined(PyTuple_GET_ITEM(tr, 0), PyTuple_GET_ITEM(tr, 1),
-                         args, "")) ||
-            !(ent = Py_BuildValue("(Oi)", e, (int)r)))
-            goto done;
-        rc = PyDict_SetItem(cache, key, ent);
-        Py_DECREF(ent); /* the cache holds it */
-        if (rc < 0)
-            goto done;
-        rc = -1;
-    }
-    if (!ent)
-        goto done;
-    *res = (em_dtype)PyLong_AsLong(PyTuple_GET_ITEM(ent, 1));
-    if (want >= 0 && check_cast(f, fn, *res, (em_dtype)want, "") < 0)
-        goto done;
-    *expr = PyBytes_AS_STRING(PyTuple_GET_ITEM(ent, 0));
-    Py_INCREF(ent);
-    *keep = ent;
-    rc = 0;
-done:
+    ent = cached_entry(f, key, make_expr, &sp);
     Py_DECREF(key);
-    Py_XDECREF(codes);
-    Py_XDECREF(tr);
-    Py_XDECREF(e);
-    return rc;
+    if (!ent)
+        return -1;
+    *res = (em_dtype)PyLong_AsLong(PyTuple_GET_ITEM(ent, 1));
+    if (want >= 0 && check_cast(f, fn, *res, (em_dtype)want, "") < 0) {
+        Py_DECREF(ent);
+        return -1;
+    }
+    *expr = PyBytes_AS_STRING(PyTuple_GET_ITEM(ent, 0));
+    *keep = ent;
+    return 0;
 }
 
 /* The n component dtypes of a tuple result code "(f4,i8)". */
@@ -257,71 +282,72 @@ static int tuple_result(PyObject *f, const char *fn, const char *code, int n,
     return -1;
 }
 
+/* The n component expressions of f over tuple values of dtypes sp->dts. */
+static PyObject *make_tuple(PyObject *f, const entry_spec *sp)
+{
+    PyObject *codes, *tr = NULL, *ent;
+    const char *code;
+    char buf[8], args[64];
+    int n = sp->n;
+    if (!(codes = PyTuple_New(2 * n)))
+        return NULL;
+    if (!(ent = PyTuple_New(n)))
+        goto fail;
+    for (int k = 0; k < 2 * n; k++) {
+        PyObject *c = PyUnicode_FromString(code_of(sp->dts[k % n], buf));
+        if (!c)
+            goto fail;
+        PyTuple_SET_ITEM(codes, k, c);
+    }
+    if (!(tr = translate(f, codes)) ||
+        !(code = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tr, 2))) ||
+        tuple_result(f, sp->fn, code, n, sp->dts) < 0)
+        goto fail;
+    args[0] = 0;
+    for (int k = 0; k < 2 * n; k++)
+        snprintf(args + strlen(args), sizeof args - strlen(args),
+                 "%s%c%d", k ? ", " : "", k < n ? 'a' : 'b', k % n);
+    for (int k = 0; k < n; k++) {
+        char sfx[16];
+        PyObject *e;
+        snprintf(sfx, sizeof sfx, ".f%d", k & 0xff);
+        if (!(e = joined(k ? NULL : PyTuple_GET_ITEM(tr, 0),
+                         PyTuple_GET_ITEM(tr, 1), args, sfx)))
+            goto fail;
+        PyTuple_SET_ITEM(ent, k, e);
+    }
+    Py_DECREF(codes);
+    Py_DECREF(tr);
+    return ent;
+fail:
+    Py_XDECREF(ent);
+    Py_DECREF(codes);
+    Py_XDECREF(tr);
+    return NULL;
+}
+
 int empy_par_devfn_tuple(empy_state *st, PyObject *f, const char *fn, int n,
                          const em_dtype *dts, const char **exprs,
                          PyObject **keep)
 {
-    PyObject *cache, *key, *ent, *codes = NULL, *tr = NULL;
+    entry_spec sp = {fn, NULL, n, dts};
     unsigned long long kv = 1ull | (unsigned long long)n << 1;
-    char buf[8], args[64];
-    int rc = -1;
+    PyObject *key, *ent;
+    char buf[8];
     *keep = NULL;
     for (int k = 0; k < n; k++) {
         if (!code_of(dts[k], buf))
             return unsupported(f, fn, dts[k]);
         kv |= (unsigned long long)dts[k] << (8 + 8 * k);
     }
-    if (!(cache = cache_of(f)) || !(key = PyLong_FromUnsignedLongLong(kv)))
+    if (!(key = PyLong_FromUnsignedLongLong(kv)))
         return -1;
-    ent = PyDict_GetItemWithError(cache, key);
-    if (!ent && !PyErr_Occurred()) {
-        const char *code;
-        if (!(codes = PyTuple_New(2 * n)) || !(ent = PyTuple_New(n)))
-            goto done;
-        for (int k = 0; k < 2 * n; k++) {
-            PyObject *c = PyUnicode_FromString(code_of(dts[k % n], buf));
-            if (!c)
-                goto miss_fail;
-            PyTuple_SET_ITEM(codes, k, c);
-        }
-        if (!(tr = translate(f, codes)) ||
-            !(code = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tr, 2))) ||
-            tuple_result(f, fn, code, n, dts) < 0)
-            goto miss_fail;
-        args[0] = 0;
-        for (int k = 0; k < 2 * n; k++)
-            snprintf(args + strlen(args), sizeof args - strlen(args),
-                     "%s%c%d", k ? ", " : "", k < n ? 'a' : 'b', k % n);
-        for (int k = 0; k < n; k++) {
-            char sfx[16];
-            PyObject *e;
-            snprintf(sfx, sizeof sfx, ".f%d", k & 0xff);
-            if (!(e = joined(k ? NULL : PyTuple_GET_ITEM(tr, 0),
-                             PyTuple_GET_ITEM(tr, 1), args, sfx)))
-                goto miss_fail;
-            PyTuple_SET_ITEM(ent, k, e);
-        }
-        rc = PyDict_SetItem(cache, key, ent);
-        Py_DECREF(ent);
-        if (rc < 0)
-            goto done;
-        rc = -1;
-        goto hit;
-    miss_fail:
-        Py_DECREF(ent);
-        goto done;
-    }
-hit:
+    ent = cached_entry(f, key, make_tuple, &sp);
+    Py_DECREF(key);
     if (!ent)
-        goto done;
+        return -1;
     for (int k = 0; k < n; k++)
         exprs[k] = PyBytes_AS_STRING(PyTuple_GET_ITEM(ent, k));
-    Py_INCREF(ent);
     *keep = ent;
-    rc = 0;
-done:
-    Py_DECREF(key);
-    Py_XDECREF(codes);
-    Py_XDECREF(tr);
-    return rc;
+    return 0;
 }
