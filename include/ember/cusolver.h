@@ -55,6 +55,16 @@ em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
 em_status em_cusolver_gesvd(em_array *a, em_array *s, em_array *u,
                             em_array *vt, int full, em_array *info);
 
+/* QR of each m x n matrix of a (a (batch..., n, m)), in place: R in the
+ * upper triangle, the Householder reflectors below it, their scales in
+ * tau (batch..., min(m, n)). */
+em_status em_cusolver_geqrf(em_array *a, em_array *tau, em_array *info);
+
+/* The first n columns of Q from geqrf's reflectors, in place: a is
+ * (batch..., n, m) holding them in its first k = tau's length columns,
+ * m >= n >= k. */
+em_status em_cusolver_orgqr(em_array *a, const em_array *tau, em_array *info);
+
 #ifdef __cplusplus
 }
 #endif

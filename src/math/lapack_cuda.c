@@ -46,6 +46,15 @@ typedef struct cusolver_fns {
                  int64_t, int, void *, int64_t, int, void *, int, void *,
                  int64_t, int, void *, int64_t, int, void *, size_t, void *,
                  size_t, int *);
+    int (*geqrf_size)(handle_t, params_t, int64_t, int64_t, int, const void *,
+                      int64_t, int, const void *, int, size_t *, size_t *);
+    int (*geqrf)(handle_t, params_t, int64_t, int64_t, int, void *, int64_t,
+                 int, void *, int, void *, size_t, void *, size_t, int *);
+    /* orgqr has only the typed, 32-bit API: s d c z (ungqr for complex) */
+    int (*orgqr_size[4])(handle_t, int, int, int, const void *, int,
+                         const void *, int *);
+    int (*orgqr[4])(handle_t, int, int, int, void *, int, const void *, void *,
+                    int, int *);
 } cusolver_fns;
 
 static cusolver_fns cu;
@@ -66,6 +75,16 @@ static const em_vendor_sym syms[] = {
     {"cusolverDnXsyevd", offsetof(cusolver_fns, syevd)},
     {"cusolverDnXgesvd_bufferSize", offsetof(cusolver_fns, gesvd_size)},
     {"cusolverDnXgesvd", offsetof(cusolver_fns, gesvd)},
+    {"cusolverDnXgeqrf_bufferSize", offsetof(cusolver_fns, geqrf_size)},
+    {"cusolverDnXgeqrf", offsetof(cusolver_fns, geqrf)},
+    {"cusolverDnSorgqr_bufferSize", offsetof(cusolver_fns, orgqr_size[0])},
+    {"cusolverDnDorgqr_bufferSize", offsetof(cusolver_fns, orgqr_size[1])},
+    {"cusolverDnCungqr_bufferSize", offsetof(cusolver_fns, orgqr_size[2])},
+    {"cusolverDnZungqr_bufferSize", offsetof(cusolver_fns, orgqr_size[3])},
+    {"cusolverDnSorgqr", offsetof(cusolver_fns, orgqr[0])},
+    {"cusolverDnDorgqr", offsetof(cusolver_fns, orgqr[1])},
+    {"cusolverDnCungqr", offsetof(cusolver_fns, orgqr[2])},
+    {"cusolverDnZungqr", offsetof(cusolver_fns, orgqr[3])},
 };
 
 static void load(void)
@@ -433,5 +452,75 @@ em_status em_cusolver_gesvd(em_array *a, em_array *s, em_array *u,
                           c.type, c.wdev, nd, c.whost, nh,
                           (int *)(void *)AT(info, i, 4))) != 0)
             st = fail(r, "cusolverDnXgesvd");
+    return end(&c, st);
+}
+
+em_status em_cusolver_geqrf(em_array *a, em_array *tau, em_array *info)
+{
+    static const char what[] = "em_cusolver_geqrf";
+    call c;
+    size_t nd = 0, nh = 0;
+    int64_t m, n, k;
+    int r;
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    m = a->shape[a->ndim - 1];
+    n = a->shape[a->ndim - 2];
+    k = m < n ? m : n;
+    if ((st = check_part(a, tau, 1, (int)a->dtype, what, "tau")) != EM_OK)
+        return end(&c, st);
+    if (tau->shape[tau->ndim - 1] != k)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: tau must hold %lld "
+                                "scales", what, (long long)k));
+    if (c.batch == 0 || k == 0)
+        return end(&c, EM_OK);
+    if ((r = cu.geqrf_size(c.dh->h, c.dh->p, m, n, c.type, a->data, m, c.type,
+                           tau->data, c.type, &nd, &nh)) != 0)
+        return end(&c, fail(r, "cusolverDnXgeqrf_bufferSize"));
+    if ((st = workspace(&c, nd, nh)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.geqrf(c.dh->h, c.dh->p, m, n, c.type,
+                          AT(a, i, m * n * c.esz), m, c.type,
+                          AT(tau, i, k * c.esz), c.type, c.wdev, nd, c.whost,
+                          nh, (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXgeqrf");
+    return end(&c, st);
+}
+
+em_status em_cusolver_orgqr(em_array *a, const em_array *tau, em_array *info)
+{
+    static const char what[] = "em_cusolver_orgqr";
+    call c;
+    int64_t m, n, k;
+    int r, lwork = 0, ti;
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    m = a->shape[a->ndim - 1];
+    n = a->shape[a->ndim - 2];
+    ti = c.type == R_32F ? 0 : c.type == R_64F ? 1 : c.type == C_32F ? 2 : 3;
+    if ((st = check_part(a, tau, 1, (int)a->dtype, what, "tau")) != EM_OK)
+        return end(&c, st);
+    k = tau->shape[tau->ndim - 1];
+    if (!(m >= n && n >= k) || m > INT32_MAX)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: %lld x %lld from "
+                                "%lld reflectors: orgqr needs m >= n >= k "
+                                "and 32-bit sizes", what, (long long)m,
+                                (long long)n, (long long)k));
+    if (c.batch == 0 || n == 0)
+        return end(&c, EM_OK);
+    if ((r = cu.orgqr_size[ti](c.dh->h, (int)m, (int)n, (int)k, a->data,
+                               (int)m, tau->data, &lwork)) != 0)
+        return end(&c, fail(r, "cusolverDn?orgqr_bufferSize"));
+    if ((st = workspace(&c, (size_t)lwork * (size_t)c.esz, 0)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.orgqr[ti](c.dh->h, (int)m, (int)n, (int)k,
+                              AT(a, i, m * n * c.esz), (int)m,
+                              AT(tau, i, k * c.esz), c.wdev, lwork,
+                              (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDn?orgqr");
     return end(&c, st);
 }

@@ -59,8 +59,8 @@ def close(x, want, dtype=None, scale=None):
 @pytest.fixture
 def cpu_only(device):
     if device != "cpu":
-        pytest.skip("qr, eig and lstsq run on cpu (ember does not call "
-                    "their cuSOLVER routines yet)")
+        pytest.skip("eig runs on cpu (ember does not call cuSOLVER's "
+                    "geev yet)")
     return device
 
 
@@ -129,7 +129,7 @@ def test_empty(device):
     close(la.eigvalsh(E(z, d)), np.linalg.eigvalsh(z))
     for shape in ((0, 3), (3, 0)):
         x = np.zeros(shape)
-        for mode in ("reduced", "complete", "r") if d == "cpu" else ():
+        for mode in ("reduced", "complete", "r"):
             got, want = la.qr(E(x, d), mode=mode), np.linalg.qr(x, mode=mode)
             for g, w in zip(got if mode != "r" else [got],
                             want if mode != "r" else [want]):
@@ -159,8 +159,8 @@ def test_integer_and_bool_upcast(device):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(6, 4), (4, 6), (2, 5, 5), (3, 7, 2)])
-def test_qr(cpu_only, dtype, shape):
-    d = cpu_only
+def test_qr(device, dtype, shape):
+    d = device
     a = rand(shape, dtype)
     m, n = shape[-2:]
     k = min(m, n)
@@ -275,8 +275,8 @@ def test_svd_hermitian(device):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_lstsq(cpu_only, dtype):
-    d = cpu_only
+def test_lstsq(device, dtype):
+    d = device
     for m, n in ((8, 5), (5, 8), (6, 6)):
         a = rand((m, n), dtype)
         for b in (rand((m, 3), dtype), rand((m,), dtype)):
@@ -451,7 +451,7 @@ def test_namespace():
 def test_cuda_not_wired(device):
     if device == "cpu":
         pytest.skip("the cuda message is for GPU arrays")
-    for f in (la.qr, la.eig, la.eigvals):
+    for f in (la.eig, la.eigvals):
         with pytest.raises(NotImplementedError, match="cuSOLVER routines"):
             f(E(np.eye(2), device))
 
@@ -641,6 +641,31 @@ class _FakeCusolver:
                 ms[i] = v
         np.asarray(info)[...] = 0
 
+    def _cus_geqrf(self, a, tau, info):
+        if tau.size == 0:   # no reflectors: the C call returns at once
+            return
+        ms = _cm(a)
+        ts = np.asarray(tau).reshape(-1, tau.shape[-1])
+        for i in range(ms.shape[0]):
+            h, ts[i] = np.linalg.qr(ms[i], mode="raw")
+            ms[i] = h.T
+        np.asarray(info)[...] = 0
+
+    def _cus_orgqr(self, a, tau, info):
+        assert tau.size   # qr makes the identity itself without reflectors
+        ms = _cm(a)
+        ts = np.asarray(tau).reshape(-1, tau.shape[-1])
+        m, n = ms.shape[-2:]
+        for i in range(ms.shape[0]):
+            q = np.eye(m, dtype=ms.dtype)
+            for j in reversed(range(ts.shape[-1])):   # Q = H_1 ... H_k
+                v = np.zeros(m, ms.dtype)
+                v[j] = 1
+                v[j + 1:] = ms[i][j + 1:, j]
+                q = q - ts[i][j] * np.outer(v, np.conj(v) @ q)
+            ms[i] = q[:, :n]
+        np.asarray(info)[...] = 0
+
     def _cus_gesvd(self, a, s, u, vt, full, info):
         ms = _cm(a)
         rows, cols = ms.shape[-2:]
@@ -705,3 +730,26 @@ def test_cuda_composition_over_a_numpy_cusolver(monkeypatch, dtype):
             close(rec, x, dtype, scale=np.abs(x).max())
         close(lc.svd(E(x, d), False, False), np.linalg.svd(x, compute_uv=False),
               dtype)
+    for shape in ((6, 4), (4, 6), (2, 5, 5), (3, 0), (0, 3)):
+        x = rand(shape, dtype)
+        for mode in ("reduced", "complete"):
+            q, r = lc.qr(E(x, d), mode)
+            q2, r2 = np.linalg.qr(x, mode=mode)
+            assert N(q).shape == q2.shape and N(r).shape == r2.shape
+            close(q, q2, dtype)      # the same reflectors: the same Q and R
+            close(r, r2, dtype)
+        close(lc.qr(E(x, d), "r")[0], np.linalg.qr(x, mode="r"), dtype)
+        h, tau = lc.qr(E(x, d), "raw")
+        h2, tau2 = np.linalg.qr(x, mode="raw")
+        close(h, h2, dtype)
+        close(tau, tau2, dtype)
+    for m, n in ((8, 5), (5, 8), (6, 6)):
+        a = rand((m, n), dtype)
+        b = rand((m, 3), dtype)
+        eps = np.finfo(np.empty(0, dtype).real.dtype).eps * max(m, n)
+        got = lc.lstsq(E(a, d), E(b, d), eps)
+        want = np.linalg.lstsq(a, b, rcond=None)
+        close(got[0], want[0], dtype)
+        close(got[1], want[1], dtype)
+        assert got[2] == want[2]
+        close(got[3], want[3], dtype)

@@ -3,7 +3,7 @@ handling, dtypes, batch shapes and result assembly here; on the cpu device
 the work is one C call a function (include/ember/lapack.h), which loops
 over the batch and calls LAPACK (OpenBLAS from the scipy-openblas64 wheel,
 whose folder ember/__init__.py hands the C core); on CUDA devices it is
-cuSOLVER's raw calls composed in linalg_cuda.py (qr, eig and lstsq are
+cuSOLVER's raw calls composed in linalg_cuda.py (eig and eigvals are
 not there yet and say so).
 Loaded on the first use of one of these names (ember/__init__.py), so
 `import ember` does not pay for it; NumPy is never imported here."""
@@ -53,7 +53,7 @@ def _arrs(*xs):
 
 # What linalg_cuda.py composes from cuSOLVER; the rest is cpu only.
 _ON_CUDA = {"solve", "inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
-            "svd", "pinv", "cond"}
+            "svd", "pinv", "cond", "qr", "lstsq"}
 
 
 def _on_cpu(name, *arrs):
@@ -204,16 +204,21 @@ def qr(a, mode="reduced"):
             warnings.warn("The 'economic' option is deprecated.",
                           DeprecationWarning, stacklevel=2)
             a, _ = _prep("qr", a, square=False)
-            return _e.matrix_transpose(_c._la_qr(a, 3)[0])
+            return _e.matrix_transpose(_qr_raw(a, "raw")[0])
         else:
             raise ValueError(f"Unrecognized mode '{mode}'")
     a, _ = _prep("qr", a, square=False)
-    out = _c._la_qr(a, _QR_MODES[mode])
+    out = _qr_raw(a, mode)
     if mode == "r":
         return out[0]
     if mode == "raw":
         return out
     return QRResult(*out)
+
+
+def _qr_raw(a, mode):
+    g = _cuda(a)
+    return g.qr(a, mode) if g else _c._la_qr(a, _QR_MODES[mode])
 
 
 def _uplo(UPLO):
@@ -317,7 +322,9 @@ def lstsq(a, b, rcond=None):
         rcond = _e.finfo(_real(t)).eps * max(m, n)
     a = a.astype(t, copy=False)
     b = b.astype(t, copy=False)
-    x, resid, rank, s = _c._la_lstsq(a, b, float(rcond))
+    g = _cuda(a)
+    x, resid, rank, s = (g.lstsq(a, b, float(rcond)) if g
+                         else _c._la_lstsq(a, b, float(rcond)))
     rank = int(rank)
     if vector:
         x = x[:, 0]

@@ -138,3 +138,57 @@ def svd(a, full_matrices, compute_uv):
         return _e.matrix_transpose(u), s, _e.matrix_transpose(vt)
     # A = B^H: U_A = V_B, whose rows are conj(vt's stored rows); Vh_A = U_B^H
     return _e.conj(vt), s, _e.conj(u)
+
+
+def qr(a, mode):
+    """numpy.linalg.qr's modes 'reduced', 'complete', 'r' and 'raw' from
+    geqrf of A's column-major copy (whose bytes are NumPy's raw h, the
+    reflectors as an (n, m) array) and orgqr for Q."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    c = _colmajor(a)
+    tau = _e.empty(a.shape[:-2] + (k,), dtype=a.dtype, device=a.device)
+    _c._cus_geqrf(c, tau, _info(a))
+    if mode == "raw":
+        return c, tau
+    r = _e.triu(_e.matrix_transpose(c))
+    if mode == "r":
+        return (r[..., :k, :],)
+    cols = m if mode == "complete" else k
+    if mode != "complete":
+        r = r[..., :k, :]
+    if cols <= n:
+        q = c[..., :cols, :].copy()
+    else:  # complete Q of a tall matrix: room for m columns, n reflectors
+        q = _e.zeros(a.shape[:-2] + (m, m), dtype=a.dtype, device=a.device)
+        q[..., :n, :] = c
+    if k == 0:  # no reflectors: Q is the identity's first columns
+        q[...] = _e.eye(cols, m, dtype=a.dtype, device=a.device)
+    else:
+        _c._cus_orgqr(q, tau, _info(q))
+    return _e.matrix_transpose(q), r
+
+
+def lstsq(a, b, rcond):
+    """numpy.linalg.lstsq's (x, residuals, rank, s) from the SVD, as
+    LAPACK's gelsd: singular values at most rcond times the largest are
+    taken as zero (rcond < 0: the dtype's precision)."""
+    m, n = a.shape
+    rt = _real(a.dtype)
+    if rcond < 0:
+        rcond = float(_e.finfo(rt).eps)
+    if min(m, n) == 0:
+        x = _e.zeros((n, b.shape[1]), dtype=a.dtype, device=a.device)
+        return x, _e.empty((0,), dtype=rt, device=a.device), 0, \
+            _e.empty((0,), dtype=rt, device=a.device)
+    u, s, vh = svd(a, False, True)
+    keep = s > rcond * s[0]
+    rank = int(_e.count_nonzero(keep))
+    inv = _e.where(keep, 1 / _e.where(keep, s, 1), 0).astype(rt)
+    uhb = _e.matmul(_e.conj(_e.matrix_transpose(u)), b)
+    x = _e.matmul(_e.conj(_e.matrix_transpose(vh)), inv[:, None] * uhb)
+    if rank == n and m > n:
+        resid = _e.sum(_e.abs(b - _e.matmul(a, x)) ** 2, axis=0).astype(rt)
+    else:
+        resid = _e.empty((0,), dtype=rt, device=a.device)
+    return x, resid, rank, s

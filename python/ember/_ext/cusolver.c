@@ -4,12 +4,13 @@
  *   _cus_getrf(a, ipiv, info)          _cus_getrs(lu, ipiv, b, trans, info)
  *   _cus_potrf(a, lower, info)         _cus_syevd(a, w, lower, vectors, info)
  *   _cus_gesvd(a, s, u, vt, full, info)   (u and vt None: values only)
+ *   _cus_geqrf(a, tau, info)           _cus_orgqr(a, tau, info)
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "ndarray.h"
 #include "errors.h"
 #include "ember/cusolver.h"
 
-enum { GETRF, GETRS, POTRF, SYEVD, GESVD };
+enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR };
 
 /* Per call: its name, the argument count, and which arguments are arrays
  * (bit i), may be None (bit i), or ints. */
@@ -23,6 +24,8 @@ static const struct {
     [POTRF] = {"_cus_potrf", 3, 0x5, 0},
     [SYEVD] = {"_cus_syevd", 5, 0x13, 0},
     [GESVD] = {"_cus_gesvd", 6, 0x2f, 0xc},
+    [GEQRF] = {"_cus_geqrf", 3, 0x7, 0},
+    [ORGQR] = {"_cus_orgqr", 3, 0x7, 0},
 };
 
 static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -57,9 +60,11 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     case SYEVD:
         EMPY_NOGIL(s, em_cusolver_syevd(a[0], a[1], (int)v[2], (int)v[3], a[4]));
         break;
-    default:
+    case GESVD:
         EMPY_NOGIL(s, em_cusolver_gesvd(a[0], a[1], a[2], a[3], (int)v[4], a[5]));
         break;
+    case GEQRF: EMPY_NOGIL(s, em_cusolver_geqrf(a[0], a[1], a[2])); break;
+    default: EMPY_NOGIL(s, em_cusolver_orgqr(a[0], a[1], a[2])); break;
     }
     if (s != EM_OK)
         return empy_raise(st, s);
@@ -76,6 +81,8 @@ CALL(py_getrs, GETRS)
 CALL(py_potrf, POTRF)
 CALL(py_syevd, SYEVD)
 CALL(py_gesvd, GESVD)
+CALL(py_geqrf, GEQRF)
+CALL(py_orgqr, ORGQR)
 
 static PyMethodDef cusolver_functions[] = {
     {"_cus_getrf", (PyCFunction)(void (*)(void))py_getrf, METH_FASTCALL,
@@ -88,6 +95,10 @@ static PyMethodDef cusolver_functions[] = {
      "_cus_syevd(a, w, lower, vectors, info): Hermitian eigenproblems."},
     {"_cus_gesvd", (PyCFunction)(void (*)(void))py_gesvd, METH_FASTCALL,
      "_cus_gesvd(a, s, u, vt, full, info): singular value decompositions."},
+    {"_cus_geqrf", (PyCFunction)(void (*)(void))py_geqrf, METH_FASTCALL,
+     "_cus_geqrf(a, tau, info): QR factorisations, in place."},
+    {"_cus_orgqr", (PyCFunction)(void (*)(void))py_orgqr, METH_FASTCALL,
+     "_cus_orgqr(a, tau, info): Q's columns from geqrf's reflectors."},
     {NULL, NULL, 0, NULL},
 };
 
