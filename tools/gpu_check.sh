@@ -119,7 +119,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== benchmarks"
   : >"$OUT/tables.md"
   build/c/bench_launch 2>&1 | tee "$OUT/bench.log"
-  for b in run arrays algorithms kernels rng fft matmul; do
+  for b in run arrays algorithms kernels rng fft matmul linalg; do
     $PY bench/$b.py --out "$OUT/t_$b.md" 2>&1 | tee -a "$OUT/bench.log" || status=1
     [ -f "$OUT/t_$b.md" ] && { echo "### bench/$b.py"; cat "$OUT/t_$b.md"; echo; } >>"$OUT/tables.md"
     rm -f "$OUT/t_$b.md"
