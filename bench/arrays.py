@@ -137,9 +137,10 @@ def load_libs():
     return libs
 
 
-def parse_case_args():
-    """The options of the side-by-side scripts (algorithms.py, rng.py):
-    --out, --only, --device (sets DEVICE), --log2n."""
+def parse_case_args(n=None):
+    """The options of the side-by-side scripts (algorithms.py, rng.py, ...):
+    --out, --only, --device (sets DEVICE), --log2n, and --n (a matrix
+    order, default n) for those that pass one."""
     global DEVICE
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
@@ -147,6 +148,8 @@ def parse_case_args():
                     "these comma-separated substrings")
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--log2n", type=int, default=28)
+    if n is not None:
+        ap.add_argument("--n", type=int, default=n)
     args = ap.parse_args()
     DEVICE = args.device
     return args

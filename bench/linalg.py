@@ -9,7 +9,6 @@ usage: python bench/linalg.py [--out FILE] [--only SUBSTRING] [--n 8192]
 Measurement as in bench/arrays.py (whose helpers this imports): the median
 of 5 event-timed calls after 3 warm-ups (eigh at 8192 takes half a second
 a call)."""
-import argparse
 
 import numpy as np
 
@@ -17,13 +16,7 @@ import arrays as A
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--only")
-    ap.add_argument("--device", default="cuda:0")
-    ap.add_argument("--n", type=int, default=8192)
-    args = ap.parse_args()
-    A.DEVICE = args.device
+    args = A.parse_case_args(n=8192)
     n = args.n
     libs = A.load_libs()
     libs["torch"] = "n/a (not measured)"

@@ -7,7 +7,6 @@ usage: python bench/matmul.py [--out FILE] [--only SUBSTRING] [--n 8192]
 Measurement as in bench/arrays.py (whose helpers this imports): the median
 of 20 event-timed calls after 3 warm-ups, each allocating its result.
 bfloat16 has no CuPy dtype: PyTorch is its peer."""
-import argparse
 import sys
 
 import numpy as np
@@ -16,13 +15,7 @@ import arrays as A
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--only")
-    ap.add_argument("--device", default="cuda:0")
-    ap.add_argument("--n", type=int, default=8192)
-    args = ap.parse_args()
-    A.DEVICE = args.device
+    args = A.parse_case_args(n=8192)
     n = args.n
     libs = A.load_libs()
     rng = np.random.default_rng(0)
