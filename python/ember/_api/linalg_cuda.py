@@ -120,6 +120,16 @@ def svd(a, full_matrices, compute_uv):
     _converges(a, "SVD did not converge")
     m, n = a.shape[-2:]
     k = min(m, n)
+    if k == 0:  # no values: full U and Vh are identities, as NumPy's
+        s = _e.empty(a.shape[:-2] + (0,), dtype=_real(a.dtype), device=a.device)
+        if not compute_uv:
+            return s
+        mu, nv = (m, n) if full_matrices else (0, 0)
+
+        def eye(r, c):
+            e = _e.eye(r, c, dtype=a.dtype, device=a.device)
+            return _e.broadcast_to(e, a.shape[:-2] + (r, c)).copy()
+        return eye(m, mu), s, eye(nv, n)
     tall = m >= n
     c = _colmajor(a) if tall else _e.conj(a).copy()
     rows, cols = (m, n) if tall else (n, m)
