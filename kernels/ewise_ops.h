@@ -75,6 +75,7 @@ typedef struct ew_c128 { double re, im; } ew_c128;
 
 #define EW_I64_MIN (-9223372036854775807LL - 1)
 #define EW_LN2 0.693147180559945309417232121458176568
+#define EW_PI 3.141592653589793238462643383279502884
 #define EW_LOG2E 1.442695040888963407359924681001892137
 #define EW_LOG10E 0.434294481903251827651128918916605082
 #define EW_I32_MIN (-2147483647 - 1)
@@ -91,6 +92,16 @@ EW_FN ew_u32 ew_f32_bits(float x) { ew_u32 b; memcpy(&b, &x, sizeof b); return b
 EW_FN float ew_bits_f32(ew_u32 b) { float x; memcpy(&x, &b, sizeof x); return x; }
 EW_FN ew_u64 ew_f64_bits(double x) { ew_u64 b; memcpy(&b, &x, sizeof b); return b; }
 EW_FN double ew_bits_f64(ew_u64 b) { double x; memcpy(&x, &b, sizeof x); return x; }
+#endif
+
+/* lgamma: the C library's writes the global signgam, a race between the
+ * cpu device's threads, where its _r form does not. */
+#ifdef EW_CUDA
+#define EW_LGAMMA(F, x) lgamma##F(x)
+#else
+#define EW_LGAMMA(F, x) ew_lgamma##F(x)
+EW_FN double ew_lgamma(double x) { int s; return lgamma_r(x, &s); }
+EW_FN float ew_lgammaf(float x) { int s; return lgammaf_r(x, &s); }
 #endif
 
 /* NVRTC has no INFINITY or NAN macros. */
@@ -755,6 +766,56 @@ EW_FREXP(f64, double, ew_u64, 52, 0x7ffu, 1023)
     EW_FN T ew_trunc_##S(T a) { return trunc##F(a); }                         \
     EW_FN T ew_rint_##S(T a) { return rint##F(a); }                           \
     EW_FN T ew_conjugate_##S(T a) { return a; }                               \
+    /* scipy.special's (em_op_info.scipy), with SciPy's answers at the     */ \
+    /* poles and ends where C's differ                                      */ \
+    EW_FN T ew_erf_##S(T a) { return erf##F(a); }                             \
+    EW_FN T ew_erfc_##S(T a) { return erfc##F(a); }                           \
+    EW_FN T ew_gamma_##S(T a) { return tgamma##F(a); }                        \
+    EW_FN T ew_gammaln_##S(T a)                                               \
+    {                                                                         \
+        return a == -ew_inf_##S() ? a : EW_LGAMMA(F, a);                      \
+    }                                                                         \
+    EW_FN T ew_expit_##S(T a) { return (T)1 / ((T)1 + exp##F(-a)); }          \
+    EW_FN T ew_logit_##S(T a) { return log##F(a / ((T)1 - a)); }              \
+    EW_FN T ew_log_expit_##S(T a)                                             \
+    {                                                                         \
+        return a >= 0 ? -log1p##F(exp##F(-a)) : a - log1p##F(exp##F(a));      \
+    }                                                                         \
+    EW_FN T ew_ndtr_##S(T a)                                                  \
+    {                                                                         \
+        return (T)0.5 * erfc##F(-a * (T)0.707106781186547524400844362104849); \
+    }                                                                         \
+    /* Bessel functions: NaN at the infinities (C gives their limit 0)  */ \
+    /* and, for y0 and y1, below 0, as SciPy's                           */ \
+    EW_FN T ew_j0_##S(T a)                                                    \
+    {                                                                         \
+        return ew_fisfinite_##S(a) ? j0##F(a) : ew_inf_##S() * 0;            \
+    }                                                                         \
+    EW_FN T ew_j1_##S(T a)                                                    \
+    {                                                                         \
+        return ew_fisfinite_##S(a) ? j1##F(a) : ew_inf_##S() * 0;            \
+    }                                                                         \
+    EW_FN T ew_y0_##S(T a)                                                    \
+    {                                                                         \
+        return a < 0 || ew_fisinf_##S(a) ? ew_inf_##S() * 0 : y0##F(a);      \
+    }                                                                         \
+    EW_FN T ew_y1_##S(T a)                                                    \
+    {                                                                         \
+        return a < 0 || ew_fisinf_##S(a) ? ew_inf_##S() * 0 : y1##F(a);      \
+    }                                                                         \
+    EW_FN T ew_sinc_##S(T a)                                                  \
+    {                                                                         \
+        T y = (T)EW_PI * (a == 0 ? (T)1.0e-20 : a);                           \
+        return sin##F(y) / y;                                                 \
+    }                                                                         \
+    EW_FN T ew_xlogy_##S(T x, T y)                                            \
+    {                                                                         \
+        return x == 0 && y == y ? (T)0 : x * log##F(y);                       \
+    }                                                                         \
+    EW_FN T ew_xlog1py_##S(T x, T y)                                          \
+    {                                                                         \
+        return x == 0 && y == y ? (T)0 : x * log1p##F(y);                     \
+    }                                                                         \
     EW_FN ew_b ew_isnan_##S(T a) { return a != a; }                           \
     EW_FN ew_b ew_isinf_##S(T a) { return (ew_b)ew_fisinf_##S(a); }           \
     EW_FN ew_b ew_isfinite_##S(T a) { return (ew_b)ew_fisfinite_##S(a); }     \

@@ -57,6 +57,11 @@ typedef enum em_op {
      * input cast to the same loop type), and frexp's mantissa and int32
      * exponent. */
     EM_OP_MODF_FRAC, EM_OP_FREXP_MANT, EM_OP_FREXP_EXP,
+    /* scipy.special's ufuncs (em_op_info.scipy): ember.scipy.special.erf,
+     * not ember.erf */
+    EM_OP_ERF, EM_OP_ERFC, EM_OP_GAMMA, EM_OP_GAMMALN, EM_OP_EXPIT,
+    EM_OP_LOGIT, EM_OP_LOG_EXPIT, EM_OP_NDTR, EM_OP_J0, EM_OP_J1, EM_OP_Y0,
+    EM_OP_Y1, EM_OP_SINC, EM_OP_XLOGY, EM_OP_XLOG1PY,
     EM_OP_COUNT
 } em_op;
 
@@ -64,6 +69,7 @@ typedef struct em_op_info {
     const char *name;    /* NumPy's ufunc name: "add", "true_divide";
                             "_modf_frac" and such for internal ops */
     int nin, nout;
+    int scipy;           /* 1: a scipy.special ufunc, named as SciPy's */
 } em_op_info;
 
 /* The table row of an op, or NULL if out of range. */

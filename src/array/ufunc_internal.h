@@ -13,7 +13,8 @@ enum {
     EM_UF_LOGICAL = 1u << 2,     /* mixed input types use the bool loop */
     EM_UF_COMPARE = 1u << 3,     /* out-of-range Python ints compare exactly */
     EM_UF_NO_COMPLEX =
-        1u << 4 /* NumPy has complex loops that ember lacks yet */
+        1u << 4, /* NumPy has complex loops that ember lacks yet */
+    EM_UF_SCIPY = 1u << 5 /* scipy.special's, not NumPy's (em_op_info) */
 };
 
 /* One loop: input dtypes (in[1] unused for unary ops) and output dtype. */

@@ -24,6 +24,7 @@ typedef struct op_row {
 #define CMP EM_UF_COMPARE
 #define LOG EM_UF_LOGICAL
 #define NOC EM_UF_NO_COMPLEX
+#define SCI EM_UF_SCIPY
 
 /* clang-format off */
 static const op_row op_rows[EM_OP_COUNT] = {
@@ -114,6 +115,24 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_MODF_FRAC] = {"_modf_frac", 1, 0, "e:e E:E f:f d:d"},
     [EM_OP_FREXP_MANT] = {"_frexp_mant", 1, 0, "e:e E:E f:f d:d"},
     [EM_OP_FREXP_EXP] = {"_frexp_exp", 1, 0, "e:i E:i f:i d:i"},
+    /* scipy.special's: its loops for real arguments, in its order (d->d
+     * first: float16, integers and bools compute in float64 as SciPy's
+     * do, float32 keeps its own loop by the promoted-dtype rule) */
+    [EM_OP_ERF] = {"erf", 1, SCI, "d:d f:f"},
+    [EM_OP_ERFC] = {"erfc", 1, SCI, "d:d f:f"},
+    [EM_OP_GAMMA] = {"gamma", 1, SCI, "d:d f:f"},
+    [EM_OP_GAMMALN] = {"gammaln", 1, SCI, "d:d f:f"},
+    [EM_OP_EXPIT] = {"expit", 1, SCI, "d:d f:f"},
+    [EM_OP_LOGIT] = {"logit", 1, SCI, "d:d f:f"},
+    [EM_OP_LOG_EXPIT] = {"log_expit", 1, SCI, "d:d f:f"},
+    [EM_OP_NDTR] = {"ndtr", 1, SCI, "d:d f:f"},
+    [EM_OP_J0] = {"j0", 1, SCI, "d:d f:f"},
+    [EM_OP_J1] = {"j1", 1, SCI, "d:d f:f"},
+    [EM_OP_Y0] = {"y0", 1, SCI, "d:d f:f"},
+    [EM_OP_Y1] = {"y1", 1, SCI, "d:d f:f"},
+    [EM_OP_SINC] = {"sinc", 1, SCI, "d:d e:e f:f"},
+    [EM_OP_XLOGY] = {"xlogy", 2, SCI, "dd:d ff:f"},
+    [EM_OP_XLOG1PY] = {"xlog1py", 2, SCI, "dd:d ff:f"},
 };
 
 /* clang-format on */
@@ -173,6 +192,7 @@ static void table_init(void)
         op_infos[op].name = r->name;
         op_infos[op].nin = r->nin;
         op_infos[op].nout = 1;
+        op_infos[op].scipy = (r->flags & EM_UF_SCIPY) != 0;
         while (p && *p && n < MAX_LOOPS) {
             em_ufunc_loop l = {{0, 0}, 0};
             int ok = dtype_of_char(p[0], &l.in[0]);

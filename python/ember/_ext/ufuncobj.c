@@ -814,8 +814,18 @@ int empy_ufunc_init(PyObject *m, empy_state *st)
         u->vectorcall = Ufunc_vectorcall;
         u->name = PyUnicode_FromString(info->name);
         st->ufuncs[i] = (PyObject *)u;
-        if (!u->name || PyModule_AddObjectRef(m, info->name, (PyObject *)u) < 0)
+        if (!u->name)
             return -1;
+        if (info->scipy) {
+            /* scipy.special's: _ember._sp_erf, which ember.scipy.special
+             * names erf (ember.erf would be a name NumPy lacks) */
+            char key[64];
+            snprintf(key, sizeof key, "_sp_%s", info->name);
+            if (PyModule_AddObjectRef(m, key, (PyObject *)u) < 0)
+                return -1;
+        } else if (PyModule_AddObjectRef(m, info->name, (PyObject *)u) < 0) {
+            return -1;
+        }
     }
     for (i = 0; aliases[i]; i++) {
         em_op op;

@@ -1,0 +1,12 @@
+"""ember.scipy: SciPy's functions over ember arrays, as cupyx.scipy is
+CuPy's (issue 21). `special` is here; signal, ndimage and sparse are to
+come. Submodules load on first use."""
+import importlib
+
+__all__ = ["special"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        return importlib.import_module(f"ember.scipy.{name}")
+    raise AttributeError(f"module 'ember.scipy' has no attribute {name!r}")

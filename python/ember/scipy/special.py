@@ -1,0 +1,85 @@
+"""ember.scipy.special: scipy.special's functions on ember arrays, on every
+device.
+
+The elementwise ones are ember ufuncs (C kernels generated like NumPy's,
+so they broadcast, take out=, where= and dtype= and fuse with the rest),
+with SciPy's names, loops and answers at poles and ends: erf, erfc,
+gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
+xlogy, xlog1py. float32 stays float32; float16, integers and bools
+compute in float64, as SciPy's loops resolve them. The reductions over an
+axis (logsumexp, softmax, log_softmax) and beta/betaln are compositions
+of those and NumPy's ufuncs."""
+import ember as _e
+from ember import _ember
+
+__all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
+           "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
+           "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
+
+erf = _ember._sp_erf
+erfc = _ember._sp_erfc
+gamma = _ember._sp_gamma
+gammaln = _ember._sp_gammaln
+expit = _ember._sp_expit
+logit = _ember._sp_logit
+log_expit = _ember._sp_log_expit
+ndtr = _ember._sp_ndtr
+j0 = _ember._sp_j0
+j1 = _ember._sp_j1
+y0 = _ember._sp_y0
+y1 = _ember._sp_y1
+sinc = _ember._sp_sinc
+xlogy = _ember._sp_xlogy
+xlog1py = _ember._sp_xlog1py
+
+
+def betaln(a, b):
+    """log|B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b)."""
+    return gammaln(a) + gammaln(b) - gammaln(_e.add(a, b))
+
+
+def beta(a, b):
+    """B(a, b) = exp(betaln(a, b)) with the sign of the gammas' product."""
+    ga, gb, gab = gamma(a), gamma(b), gamma(_e.add(a, b))
+    sign = _e.sign(ga) * _e.sign(gb) * _e.sign(gab)
+    return sign * _e.exp(betaln(a, b))
+
+
+def _arr(a):
+    return a if isinstance(a, _e.ndarray) else _e.asarray(a)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """log(sum(b * exp(a))) over axis, shifted by the maximum so no exp
+    overflows, as scipy.special.logsumexp."""
+    a = _arr(a)
+    if a.dtype.kind in "biu":
+        a = a.astype(_e.float64)
+    m = _e.max(a, axis=axis, keepdims=True) if a.size else \
+        _e.zeros((1,) * a.ndim, dtype=a.dtype, device=a.device)
+    m = _e.where(_e.isfinite(m), m, 0).astype(m.dtype)
+    e = _e.exp(a - m)
+    if b is not None:
+        e = e * _arr(b)
+    s = _e.sum(e, axis=axis, keepdims=True)
+    sign = _e.sign(s)
+    out = _e.log(_e.abs(s)) + m
+    if not keepdims:
+        out = _e.squeeze(out, axis=axis) if axis is not None else out.reshape(())
+        sign = _e.squeeze(sign, axis=axis) if axis is not None else sign.reshape(())
+    if return_sign:
+        return out, sign
+    return out
+
+
+def softmax(x, axis=None):
+    """exp(x) / sum(exp(x)) over axis, from the shifted exponentials."""
+    x = _arr(x)
+    e = _e.exp(x - _e.max(x, axis=axis, keepdims=True))
+    return e / _e.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=None):
+    """x - logsumexp(x) over axis."""
+    x = _arr(x)
+    return x - logsumexp(x, axis=axis, keepdims=True)
