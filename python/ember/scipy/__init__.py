@@ -1,9 +1,9 @@
 """ember.scipy: SciPy's functions over ember arrays, as cupyx.scipy is
-CuPy's (issue 21). `special` is here; signal, ndimage and sparse are to
-come. Submodules load on first use."""
+CuPy's (issue 21). `special` and `signal`'s convolutions are here;
+ndimage and sparse are to come. Submodules load on first use."""
 import importlib
 
-__all__ = ["special"]
+__all__ = ["special", "signal"]
 
 
 def __getattr__(name):

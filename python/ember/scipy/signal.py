@@ -1,0 +1,241 @@
+"""ember.scipy.signal: scipy.signal's convolutions on ember arrays, on
+every device.
+
+convolve2d and correlate2d run a direct kernel (kernels/convolve2d.cuh,
+one thread an output element, every boundary and mode); fftconvolve goes
+through ember.fft (cuFFT on CUDA devices, pocketfft on cpu); convolve and
+correlate pick one of the two as method= says ('auto': direct for small
+kernels, FFT for large ones, choose_conv_method's rule). Dtypes are
+SciPy's: the inputs' result type, integers wrapping as NumPy's do."""
+import math
+import pathlib
+
+import ember as _e
+
+__all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
+           "correlate", "choose_conv_method"]
+
+_BOUNDARY = {"fill": 0, "pad": 0, "wrap": 1, "circular": 1, "symm": 2,
+             "symmetric": 2}
+_MODES = ("full", "same", "valid")
+_SRC = (pathlib.Path(__file__).parent / "kernels" / "convolve2d.cuh")
+_modules = {}
+_NAMES = {"float32": "em_conv2d<float>", "float64": "em_conv2d<double>",
+          "int64": "em_conv2d<long long>"}
+
+
+def _arr(x):
+    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
+
+
+def _pair(in1, in2):
+    """Both inputs as ember arrays on one device: a list or NumPy array
+    goes where the other operand is; two devices are an error, as ember
+    copies between devices only when asked."""
+    if not isinstance(in1, _e.ndarray) and isinstance(in2, _e.ndarray):
+        in1 = _e.asarray(in1, device=in2.device)
+    in1 = _arr(in1)
+    in2 = in2 if isinstance(in2, _e.ndarray) else \
+        _e.asarray(in2, device=in1.device)
+    if in1.device != in2.device:
+        raise ValueError(f"in1 is on {in1.device} and in2 on {in2.device} "
+                         "(ember does not copy between devices implicitly)")
+    return in1, in2
+
+
+def _kernel(dev, t):
+    """The compiled direct kernel of compute dtype t on dev."""
+    key = str(dev)
+    if key not in _modules:
+        with dev:
+            _modules[key] = _e.RawModule(code=_SRC.read_text(),
+                                         name_expressions=_NAMES.values())
+    return _modules[key].get_function(_NAMES[t])
+
+
+def _compute_dtype(rt):
+    if rt.kind == "c":
+        raise NotImplementedError("ember.scipy.signal: complex convolutions "
+                                  "are not there yet")
+    if rt.kind == "f":
+        return "float32" if rt == _e.float32 else "float64"
+    return "int64"
+
+
+def _swap_needed(mode, s1, s2):
+    """SciPy's rule for 'valid': the larger operand goes first."""
+    if mode != "valid":
+        return False
+    ok1 = all(a >= b for a, b in zip(s1, s2))
+    ok2 = all(b >= a for a, b in zip(s1, s2))
+    if not (ok1 or ok2):
+        raise ValueError("For 'valid' mode, one must be at least as large "
+                         "as the other in every dimension")
+    return not ok1
+
+
+def _conv2d(in1, in2, mode, boundary, fillvalue, flip):
+    in1, in2 = _pair(in1, in2)
+    if in1.ndim != 2 or in2.ndim != 2:
+        raise ValueError("convolve2d inputs must both be 2-D arrays")
+    if mode not in _MODES:
+        raise ValueError("Acceptable mode flags are 'valid', 'same', or "
+                         "'full'.")
+    if boundary not in _BOUNDARY:
+        raise ValueError("Acceptable boundary flags are 'fill', 'circular' "
+                         "(or 'wrap'), and 'symmetric' (or 'symm').")
+    rt = _e.result_type(in1, in2)
+    t = _compute_dtype(rt)
+    swap = _swap_needed(mode, in1.shape, in2.shape)
+    a, k = (in2, in1) if swap else (in1, in2)
+    if flip:  # correlation: the kernel reversed (and conjugated)
+        k = k[::-1, ::-1]
+    a = _e.ascontiguousarray(a.astype(t))
+    k = _e.ascontiguousarray(k.astype(t))
+    M, N = a.shape
+    P, Q = k.shape
+    if mode == "full":
+        OM, ON, i0, j0 = M + P - 1, N + Q - 1, 0, 0
+    elif mode == "same":
+        OM, ON = in1.shape
+        # centred in the full output; a correlation's extra element of an
+        # even kernel falls on the other side, as SciPy's
+        di, dj = M + P - 1 - OM, N + Q - 1 - ON
+        i0, j0 = (di - di // 2, dj - dj // 2) if flip else (di // 2, dj // 2)
+    else:
+        OM, ON, i0, j0 = M - P + 1, N - Q + 1, P - 1, Q - 1
+    out = _e.empty((max(OM, 0), max(ON, 0)), dtype=t, device=a.device)
+    if out.size and a.size and k.size:
+        fill = _e.asarray(fillvalue).astype(t).item() if t != "int64" else \
+            int(fillvalue)
+        fn = _kernel(a.device, t)
+        threads = 256
+        blocks = min((out.size + threads - 1) // threads, 65536)
+        typed = {"float32": _np_scalar("float32"),
+                 "float64": _np_scalar("float64"),
+                 "int64": _np_scalar("int64")}[t]
+        with a.device:
+            fn((blocks,), (threads,), (a, M, N, k, P, Q, out, OM, ON, i0,
+                                        j0, _BOUNDARY[boundary],
+                                        typed(fill)))
+    elif out.size:
+        out[...] = 0
+    if flip and swap:
+        out = out[::-1, ::-1]
+    return out.astype(rt, copy=False)
+
+
+def _np_scalar(t):
+    import numpy
+    return getattr(numpy, t)
+
+
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """scipy.signal.convolve2d: the 2-D convolution of in1 and in2."""
+    return _conv2d(in1, in2, mode, boundary, fillvalue, flip=False)
+
+
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """scipy.signal.correlate2d: the 2-D cross-correlation."""
+    in2 = _arr(in2)
+    if in2.dtype.kind == "c":
+        in2 = _e.conj(in2)
+    return _conv2d(in1, in2, mode, boundary, fillvalue, flip=True)
+
+
+def _centered(x, shape):
+    start = [(a - b) // 2 for a, b in zip(x.shape, shape)]
+    return x[tuple(slice(s, s + n) for s, n in zip(start, shape))]
+
+
+def fftconvolve(in1, in2, mode="full", axes=None):
+    """scipy.signal.fftconvolve: the convolution through the FFT of the
+    zero-padded inputs (real FFTs for real inputs)."""
+    import ember.fft as fft
+    in1, in2 = _pair(in1, in2)
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    if mode not in _MODES:
+        raise ValueError("acceptable mode flags are 'valid', 'same', or "
+                         "'full'")
+    if in1.size == 0 or in2.size == 0:
+        return _e.empty((0,) * in1.ndim, dtype=_e.result_type(in1, in2),
+                        device=in1.device)
+    axes = list(range(in1.ndim)) if axes is None else \
+        sorted(a % in1.ndim for a in ([axes] if isinstance(axes, int)
+                                       else axes))
+    s1, s2 = in1.shape, in2.shape
+    if _swap_needed(mode, [s1[a] for a in axes], [s2[a] for a in axes]):
+        in1, in2, s1, s2 = in2, in1, s2, s1
+    shape = [s1[a] + s2[a] - 1 if a in axes else max(s1[a], s2[a])
+             for a in range(in1.ndim)]
+    fshape = [shape[a] for a in axes]
+    rt = _e.result_type(in1, in2, _e.float32)
+    if rt.kind == "c":
+        sp = fft.fftn(in1, fshape, axes=axes) * fft.fftn(in2, fshape, axes=axes)
+        ret = fft.ifftn(sp, fshape, axes=axes)
+    else:
+        sp = (fft.rfftn(in1, fshape, axes=axes) *
+              fft.rfftn(in2, fshape, axes=axes))
+        ret = fft.irfftn(sp, fshape, axes=axes)
+    ret = ret.astype(rt, copy=False)
+    if mode == "full":
+        return ret
+    if mode == "same":
+        return _centered(ret, [s1[a] if a in axes else shape[a]
+                               for a in range(in1.ndim)])
+    return _centered(ret, [s1[a] - s2[a] + 1 if a in axes else shape[a]
+                           for a in range(in1.ndim)])
+
+
+def choose_conv_method(in1, in2, mode="full", measure=False):
+    """'direct' or 'fft' for convolve's method='auto': the FFT once the
+    direct product count (output size times kernel size) passes the FFT's
+    n log n cost by SciPy's constants' order, direct for integers (exact),
+    as SciPy; measure=True is not there (it would time both)."""
+    if measure:
+        raise NotImplementedError("choose_conv_method(measure=True)")
+    in1, in2 = _pair(in1, in2)
+    if _e.result_type(in1, in2).kind in "biu":
+        return "direct"
+    out = math.prod(a + b - 1 for a, b in zip(in1.shape, in2.shape))
+    direct = in1.size * in2.size
+    fftcost = 3 * out * math.log2(max(out, 2))
+    return "fft" if direct > 10 * fftcost else "direct"
+
+
+def convolve(in1, in2, mode="full", method="auto"):
+    """scipy.signal.convolve: direct (1-D and 2-D) or through the FFT."""
+    in1, in2 = _pair(in1, in2)
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    if method == "auto":
+        method = choose_conv_method(in1, in2, mode)
+    if method == "fft" or in1.ndim > 2:
+        if method == "direct":
+            raise NotImplementedError("method='direct' for more than two "
+                                      "dimensions")
+        r = fftconvolve(in1, in2, mode)
+        if _e.result_type(in1, in2).kind in "biu":
+            r = _e.round(r)
+        return r.astype(_e.result_type(in1, in2), copy=False)
+    if method != "direct":
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or "
+                         "'fft'.")
+    if in1.ndim == 1:
+        return convolve2d(in1[None], in2[None], mode)[0]
+    return convolve2d(in1, in2, mode)
+
+
+def correlate(in1, in2, mode="full", method="auto"):
+    """scipy.signal.correlate: convolve with in2 reversed and conjugated."""
+    in1, in2 = _pair(in1, in2)
+    rev = _e.conj(in2[(slice(None, None, -1),) * in2.ndim]) \
+        if in2.dtype.kind == "c" else in2[(slice(None, None, -1),) * in2.ndim]
+    if mode == "valid" and _swap_needed(mode, in1.shape, in2.shape):
+        # SciPy: correlate(a, b, 'valid') with b the larger is the reverse
+        # of correlate(b, a)
+        r = correlate(in2, in1, mode, method)
+        r = r[(slice(None, None, -1),) * r.ndim]
+        return _e.conj(r) if r.dtype.kind == "c" else r
+    return convolve(in1, rev, mode, method)

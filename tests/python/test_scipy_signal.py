@@ -1,0 +1,94 @@
+"""ember.scipy.signal's convolutions against scipy.signal: every mode,
+boundary and dtype of convolve2d/correlate2d (odd and even kernels, the
+'valid' swap), fftconvolve over axes, convolve/correlate by each method,
+and the errors SciPy raises."""
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+import ember
+import ember.scipy.signal as es
+
+rng = np.random.default_rng(11)
+
+
+def E(x, device):
+    return ember.asarray(x, device=device)
+
+
+def close(got, want, tol=1e-9):
+    got = ember.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape, \
+        (got.dtype, want.dtype, got.shape, want.shape)
+    if want.dtype.kind in "iub":
+        np.testing.assert_array_equal(got, want)
+    else:
+        scale = max(np.abs(want).max(initial=0), 1.0)
+        np.testing.assert_allclose(got, want, rtol=0, atol=tol * scale)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16"])
+@pytest.mark.parametrize("kshape", [(3, 3), (3, 4), (1, 5)])
+def test_convolve2d_correlate2d(device, dtype, kshape):
+    a = (rng.standard_normal((9, 11)) * 10).astype(dtype)
+    k = (rng.standard_normal(kshape) * 3).astype(dtype)
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    for f, g in ((es.convolve2d, ss.convolve2d),
+                 (es.correlate2d, ss.correlate2d)):
+        for mode in ("full", "same", "valid"):
+            for boundary in ("fill", "wrap", "symm"):
+                close(f(E(a, device), E(k, device), mode, boundary, 2),
+                      g(a, k, mode, boundary, 2), tol)
+    # 'valid' with the kernel the larger: SciPy swaps the operands
+    close(es.convolve2d(E(k, device), E(a, device), "valid"),
+          ss.convolve2d(k, a, "valid"), tol)
+    close(es.correlate2d(E(k, device), E(a, device), "valid"),
+          ss.correlate2d(k, a, "valid"), tol)
+
+
+def test_mixed_dtypes_and_errors(device):
+    a = rng.standard_normal((6, 5)).astype(np.float32)
+    k = rng.standard_normal((2, 3))
+    close(es.convolve2d(E(a, device), E(k, device)), ss.convolve2d(a, k))
+    # int8 wraps as SciPy's
+    i = np.full((4, 4), 100, np.int8)
+    close(es.convolve2d(E(i, device), E(np.ones((2, 2), np.int8), device)),
+          ss.convolve2d(i, np.ones((2, 2), np.int8)))
+    with pytest.raises(ValueError, match="at least as large"):
+        es.convolve2d(E(np.ones((2, 4)), device), E(np.ones((3, 3)), device),
+                      "valid")
+    with pytest.raises(ValueError, match="mode"):
+        es.convolve2d(E(a, device), E(k, device), "bogus")
+    with pytest.raises(ValueError, match="boundary"):
+        es.convolve2d(E(a, device), E(k, device), boundary="nearest")
+    with pytest.raises(ValueError, match="2-D"):
+        es.convolve2d(E(a[0], device), E(k, device))
+    # a NumPy kernel goes to the image's device
+    close(es.convolve2d(E(a, device), k), ss.convolve2d(a, k))
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_fftconvolve_and_methods(device, mode):
+    a = rng.standard_normal((20, 17))
+    k = rng.standard_normal((5, 6))
+    close(es.fftconvolve(E(a, device), E(k, device), mode),
+          ss.fftconvolve(a, k, mode))
+    close(es.fftconvolve(E(a, device), E(k[:1], device), mode, axes=1),
+          ss.fftconvolve(a, k[:1], mode, axes=1))
+    x = rng.standard_normal(50)
+    y = rng.standard_normal(7)
+    for method in ("direct", "fft", "auto"):
+        close(es.convolve(E(x, device), E(y, device), mode, method),
+              ss.convolve(x, y, mode, method))
+        close(es.correlate(E(x, device), E(y, device), mode, method),
+              ss.correlate(x, y, mode, method))
+        close(es.correlate(E(a, device), E(k, device), mode, method),
+              ss.correlate(a, k, mode, method))
+    c = (rng.standard_normal(30) + 1j * rng.standard_normal(30))
+    close(es.fftconvolve(E(c, device), E(c[:5], device), mode),
+          ss.fftconvolve(c, c[:5], mode))
+    assert es.choose_conv_method(E(x, device), E(y, device)) == "direct"
+    assert es.choose_conv_method(E(np.ones(4, np.int32), device),
+                                 E(np.ones(3, np.int32), device)) == "direct"
+    big = E(np.ones((512, 512)), device)
+    assert es.choose_conv_method(big, big) == "fft"
