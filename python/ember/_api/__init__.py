@@ -10,7 +10,8 @@ never imported by it."""
 _WHERE = {}
 for _mod, _names in {
     "dispatch": "get_array_module",
-    "indexing": "diag_indices diag_indices_from fill_diagonal ix_ place putmask "
+    "indexing": "diag_indices diag_indices_from fill_diagonal indices ix_ place "
+                "putmask "
                 "ravel_multi_index tril_indices tril_indices_from triu_indices "
                 "triu_indices_from unravel_index",
     "index_tricks": "c_ r_",

@@ -14,6 +14,23 @@ def diag_indices(n, ndim=2):
     return (idx,) * ndim
 
 
+def indices(dimensions, dtype=int, sparse=False, *, device=None):
+    """NumPy's indices: the grid of each axis's index over `dimensions`,
+    stacked (N, *dimensions), or as N broadcastable arrays when sparse.
+    device= (not NumPy's) places it; the current device otherwise."""
+    dims = tuple(operator.index(d) for d in dimensions)
+    n = len(dims)
+    rows = [_e.arange(d, dtype=dtype, device=device).reshape(
+        (1,) * i + (d,) + (1,) * (n - i - 1)) for i, d in enumerate(dims)]
+    if sparse:
+        return tuple(rows)
+    out = _e.empty((n,) + dims, dtype=rows[0].dtype if rows else dtype,
+                   device=device)
+    for i, r in enumerate(rows):
+        out[i] = r
+    return out
+
+
 def diag_indices_from(arr):
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")

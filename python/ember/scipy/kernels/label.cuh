@@ -1,0 +1,74 @@
+/* ember.scipy.ndimage.label: connected components by a parallel
+ * union-find. p[i] is pixel i's parent (-1 off the foreground); a union
+ * always hangs the larger root under the smaller, so each component's
+ * root is its first pixel in C order, and numbering the roots in order
+ * gives SciPy's labels (python/ember/scipy/ndimage.py). The array is seen
+ * as d0 x d1 x d2; off[] holds the structure's neighbours that come
+ * before the centre in C order (the others meet this pixel from their
+ * side), as (dz, dy, dx) triples. */
+
+/* The root of x: parents read as volatile, other threads relink them. */
+__device__ __forceinline__ int em_find(volatile int *p, int x)
+{
+    int q;
+    while ((q = p[x]) != x)
+        x = q;
+    return x;
+}
+
+__device__ __forceinline__ void em_unite(int *p, int a, int b)
+{
+    for (;;) {
+        a = em_find(p, a);
+        b = em_find(p, b);
+        if (a == b)
+            return;
+        if (a < b) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        /* a is still a root: hang it under b; else look again */
+        if (atomicCAS(&p[a], a, b) == a)
+            return;
+    }
+}
+
+extern "C" __global__ void em_label_init(const unsigned char *fg, int *p,
+                                         long long n)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < n; i += (long long)gridDim.x * blockDim.x)
+        p[i] = fg[i] ? (int)i : -1;
+}
+
+extern "C" __global__ void em_label_unite(const unsigned char *fg, int *p,
+                                          long long n, long long d0,
+                                          long long d1, long long d2,
+                                          const int *off, int noff)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < n; i += (long long)gridDim.x * blockDim.x) {
+        long long z = i / (d1 * d2), y = (i / d2) % d1, x = i % d2;
+        if (!fg[i])
+            continue;
+        for (int k = 0; k < noff; k++) {
+            long long nz = z + off[3 * k], ny = y + off[3 * k + 1],
+                      nx = x + off[3 * k + 2];
+            if (nz < 0 || nz >= d0 || ny < 0 || ny >= d1 || nx < 0 || nx >= d2)
+                continue;
+            long long j = (nz * d1 + ny) * d2 + nx;
+            if (fg[j])
+                em_unite(p, (int)i, (int)j);
+        }
+    }
+}
+
+/* Every pixel straight to its root. */
+extern "C" __global__ void em_label_flatten(int *p, long long n)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < n; i += (long long)gridDim.x * blockDim.x)
+        if (p[i] >= 0)
+            p[i] = em_find(p, (int)i);
+}

@@ -1,0 +1,223 @@
+"""ember.scipy.ndimage: scipy.ndimage's segmentation and measurements on
+ember arrays, on every device: label (a parallel union-find,
+kernels/label.cuh), and sum_labels, mean, variance, standard_deviation,
+minimum, maximum and center_of_mass over labelled regions (bincounts and
+ufunc.at, composed). Filters and transforms are still to come."""
+import pathlib
+
+import ember as _e
+
+__all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
+           "mean", "variance", "standard_deviation", "minimum", "maximum",
+           "center_of_mass"]
+
+_SRC = pathlib.Path(__file__).parent / "kernels" / "label.cuh"
+_modules = {}
+
+
+def _arr(x):
+    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
+
+
+def _fn(dev, name):
+    if str(dev) not in _modules:
+        with dev:
+            _modules[str(dev)] = _e.RawModule(code=_SRC.read_text())
+    return _modules[str(dev)].get_function(name)
+
+
+def generate_binary_structure(rank, connectivity):
+    """scipy.ndimage.generate_binary_structure, as a NumPy bool array:
+    the elements within `connectivity` unit steps of the centre."""
+    import numpy
+    if connectivity < 1:
+        connectivity = 1
+    if rank < 1:
+        return numpy.array(True)
+    idx = numpy.indices((3,) * rank)
+    return numpy.abs(idx - 1).sum(axis=0) <= connectivity
+
+
+def _launch(dev, name, n, args):
+    threads = 256
+    blocks = max(1, min((n + threads - 1) // threads, 65536))
+    with dev:
+        _fn(dev, name)((blocks,), (threads,), args)
+
+
+def label(input, structure=None, output=None):
+    """scipy.ndimage.label: (labels, number of features), the foreground's
+    connected components numbered 1.. in the order of their first pixel
+    in C order, connected through `structure` (default: faces only)."""
+    import numpy
+    x = _arr(input)
+    if x.dtype.kind == "c":
+        raise TypeError("Complex type not supported")
+    if x.ndim > 3:
+        raise NotImplementedError("ember.scipy.ndimage.label: at most 3 "
+                                  "dimensions for now")
+    if structure is None:
+        structure = generate_binary_structure(x.ndim, 1)
+    s = numpy.asarray(structure.get() if hasattr(structure, "get")
+                      else _e.asnumpy(structure) if isinstance(
+                          structure, _e.ndarray) else structure, bool)
+    if s.ndim != x.ndim:
+        raise RuntimeError("structure and input must have equal rank")
+    if any(d != 3 for d in s.shape):
+        raise ValueError("structure dimensions must be equal to 3")
+    n = x.size
+    shape3 = (1,) * (3 - x.ndim) + x.shape
+    offs = []
+    for c in numpy.argwhere(s):
+        o = tuple(int(v) - 1 for v in c)
+        o3 = (0,) * (3 - x.ndim) + o
+        if o3 < (0, 0, 0):  # before the centre in C order
+            offs.extend(o3)
+    dev = x.device
+    p = _e.empty(n, dtype=_e.int32, device=dev)
+    if n:
+        if n >= 2 ** 31:
+            raise ValueError("ember.scipy.ndimage.label: at most 2**31 - 1 "
+                             "pixels")
+        fg = _e.ascontiguousarray((x != 0).astype(_e.uint8)).reshape(-1)
+        off = _e.asarray(numpy.array(offs or [0, 0, 0], numpy.int32),
+                         device=dev)
+        _launch(dev, "em_label_init", n, (fg, p, numpy.int64(n)))
+        _launch(dev, "em_label_unite", n,
+                (fg, p, numpy.int64(n), numpy.int64(shape3[0]),
+                 numpy.int64(shape3[1]), numpy.int64(shape3[2]), off,
+                 numpy.int32(len(offs) // 3)))
+        _launch(dev, "em_label_flatten", n, (p, numpy.int64(n)))
+    roots = p == _e.arange(n, dtype=_e.int32, device=dev)
+    ids = _e.cumsum(roots, dtype=_e.int32)
+    labels = _e.where(p >= 0, ids[_e.maximum(p, 0)], 0).astype(_e.int32)
+    labels = labels.reshape(x.shape)
+    num = int(ids[-1]) if n else 0
+    if output is None:
+        return labels, num
+    if isinstance(output, _e.ndarray):
+        output[...] = labels
+        return num
+    return labels.astype(output), num
+
+
+def _regions(input, labels, index):
+    """(flat values, flat labels or None, index as an ember array or None,
+    scalar) for the measurement functions."""
+    x = _arr(input)
+    if labels is None:
+        return x.reshape(-1), None, None, True
+    lab = labels if isinstance(labels, _e.ndarray) else \
+        _e.asarray(labels, device=x.device)
+    if lab.device != x.device:
+        raise ValueError(f"labels are on {lab.device} and input on "
+                         f"{x.device} (ember does not copy between devices "
+                         "implicitly)")
+    lab = _e.broadcast_to(lab, x.shape).reshape(-1)
+    if index is None:
+        return x.reshape(-1)[lab > 0], None, None, True
+    scalar = _e.ndim(index) == 0 if not isinstance(index, (list, tuple)) \
+        else False
+    idx = _e.asarray(index, device=x.device).reshape(-1)
+    return x.reshape(-1), lab, idx, scalar
+
+
+def _per_label(values, lab, idx):
+    """Sums of values and counts per entry of idx."""
+    big = int(_e.max(idx)) + 1 if idx.size else 1
+    top = max(big, int(_e.max(lab)) + 1 if lab.size else 1)
+    keep = (lab >= 0) & (lab < top)
+    lab, values = lab[keep], values[keep]
+    sums = _e.bincount(lab, weights=values.astype(_e.float64), minlength=top)
+    counts = _e.bincount(lab, minlength=top)
+    return sums[idx], counts[idx]
+
+
+def _out(r, scalar):
+    return r[0] if scalar else r
+
+
+def sum_labels(input, labels=None, index=None):
+    """scipy.ndimage.sum_labels: the sum of input over each labelled
+    region (over labels > 0 when index is None)."""
+    v, lab, idx, scalar = _regions(input, labels, index)
+    if idx is None:
+        return _e.sum(v)
+    return _out(_per_label(v, lab, idx)[0], scalar)
+
+
+sum = sum_labels
+
+
+def mean(input, labels=None, index=None):
+    """scipy.ndimage.mean: the mean over each labelled region."""
+    v, lab, idx, scalar = _regions(input, labels, index)
+    if idx is None:
+        return _e.mean(v.astype(_e.float64))
+    s, c = _per_label(v, lab, idx)
+    return _out(s / c, scalar)
+
+
+def variance(input, labels=None, index=None):
+    """scipy.ndimage.variance: the population variance over each region
+    (two passes: the mean, then the squared deviations)."""
+    v, lab, idx, scalar = _regions(input, labels, index)
+    if idx is None:
+        return _e.var(v.astype(_e.float64))
+    s, c = _per_label(v, lab, idx)
+    top = int(_e.max(lab)) + 1 if lab.size else 1
+    full_s, full_c = _per_label(v, lab, _e.arange(max(top, 1),
+                                                  device=v.device))
+    m = full_s / _e.maximum(full_c, 1)
+    inside = (lab >= 0) & (lab < top)
+    lab_in = lab[inside]
+    dev2 = (v[inside].astype(_e.float64) - m[lab_in]) ** 2
+    sq = _e.bincount(lab_in, weights=dev2, minlength=top)
+    sq = _e.concatenate([sq, _e.zeros(max(int(_e.max(idx)) + 1 - top, 0),
+                                      device=v.device)]) if idx.size else sq
+    return _out(sq[idx] / c, scalar)
+
+
+def standard_deviation(input, labels=None, index=None):
+    """scipy.ndimage.standard_deviation."""
+    return _e.sqrt(variance(input, labels, index))
+
+
+def _extreme(input, labels, index, ufunc, start):
+    v, lab, idx, scalar = _regions(input, labels, index)
+    if idx is None:
+        return ufunc.reduce(v)
+    top = max(int(_e.max(idx)) + 1 if idx.size else 1,
+              int(_e.max(lab)) + 1 if lab.size else 1)
+    keep = (lab >= 0) & (lab < top)
+    acc = _e.full(top, start, dtype=_e.float64, device=v.device)
+    ufunc.at(acc, lab[keep], v[keep].astype(_e.float64))
+    # an empty region's extreme is 0, as SciPy's
+    acc = _e.where(_e.bincount(lab[keep], minlength=top) > 0, acc, 0)
+    r = acc[idx].astype(v.dtype)
+    return _out(r, scalar)
+
+
+def minimum(input, labels=None, index=None):
+    """scipy.ndimage.minimum: the smallest value of each region."""
+    return _extreme(input, labels, index, _e.minimum, float("inf"))
+
+
+def maximum(input, labels=None, index=None):
+    """scipy.ndimage.maximum: the largest value of each region."""
+    return _extreme(input, labels, index, _e.maximum, float("-inf"))
+
+
+def center_of_mass(input, labels=None, index=None):
+    """scipy.ndimage.center_of_mass: input-weighted mean coordinates of
+    each region, a tuple per index (a list of them for a sequence)."""
+    x = _arr(input)
+    coords = _e.indices(x.shape, dtype=_e.float64, device=x.device)
+    norm = sum_labels(x, labels, index)
+    per_dim = [sum_labels(x * coords[d], labels, index) / norm
+               for d in range(x.ndim)]
+    if index is None or _e.ndim(index) == 0 and \
+            not isinstance(index, (list, tuple)):
+        return tuple(float(c) for c in per_dim)
+    hosts = [_e.asnumpy(c) for c in per_dim]
+    return [tuple(float(h[i]) for h in hosts) for i in range(len(hosts[0]))]
