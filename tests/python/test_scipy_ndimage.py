@@ -80,3 +80,70 @@ def test_indices(device):
             assert x.shape == y.shape
             np.testing.assert_array_equal(ember.asnumpy(x), y)
     assert ember.indices((2, 2), dtype=ember.float32).dtype == ember.float32
+
+
+# ---- filters ------------------------------------------------------------------
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
+
+
+def close(got, want, tol=1e-10):
+    got = ember.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape, \
+        (got.dtype, want.dtype, got.shape, want.shape)
+    if want.dtype.kind in "iu":
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=tol,
+                                   atol=tol * max(1, np.abs(want).max()))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int16"])
+@pytest.mark.parametrize("mode", MODES)
+def test_filters_match_scipy(device, dtype, mode):
+    x = (rng.standard_normal((17, 23)) * 50).astype(dtype)
+    e = ember.asarray(x, device=device)
+    ftol = 1e-6 if dtype == "float32" else 1e-10
+    for w in ([1.0, 2.0, 4.0], [1.0, 10.0], [0.5]):
+        for o in (0, -(len(w) // 2)):
+            close(en.correlate1d(e, w, axis=0, mode=mode, cval=1.5, origin=o),
+                  nd.correlate1d(x, w, axis=0, mode=mode, cval=1.5, origin=o))
+        close(en.convolve1d(e, w, mode=mode, cval=1.5),
+              nd.convolve1d(x, w, mode=mode, cval=1.5))
+    W = rng.standard_normal((3, 4))
+    W[1, 1] = 0
+    close(en.correlate(e, W, mode=mode, cval=2), nd.correlate(x, W, mode=mode,
+                                                               cval=2))
+    close(en.convolve(e, W, mode=mode, cval=2), nd.convolve(x, W, mode=mode,
+                                                             cval=2))
+    close(en.gaussian_filter(e, 1.7, mode=mode),
+          nd.gaussian_filter(x, 1.7, mode=mode), ftol)
+    close(en.gaussian_filter(e, (1.2, 2.0), order=(1, 2), mode=mode),
+          nd.gaussian_filter(x, (1.2, 2.0), order=(1, 2), mode=mode), ftol)
+    close(en.uniform_filter(e, (3, 4), mode=mode),
+          nd.uniform_filter(x, (3, 4), mode=mode), ftol)
+    close(en.minimum_filter(e, (3, 4), mode=mode),
+          nd.minimum_filter(x, (3, 4), mode=mode))
+    close(en.maximum_filter(e, 5, mode=mode), nd.maximum_filter(x, 5,
+                                                                  mode=mode))
+    close(en.sobel(e, 0, mode=mode), nd.sobel(x, 0, mode=mode))
+    close(en.prewitt(e, mode=mode), nd.prewitt(x, mode=mode))
+    close(en.laplace(e, mode=mode), nd.laplace(x, mode=mode))
+
+
+def test_filter_outputs_and_3d(device):
+    x3 = rng.standard_normal((5, 6, 7))
+    e3 = ember.asarray(x3, device=device)
+    W3 = rng.standard_normal((3, 2, 3))
+    close(en.correlate(e3, W3), nd.correlate(x3, W3))
+    close(en.gaussian_filter(e3, 1.0, output=np.float32),
+          nd.gaussian_filter(x3, 1.0, output=np.float32), 1e-6)
+    out = ember.empty((5, 6, 7), device=device)
+    assert en.uniform_filter(e3, 3, output=out) is out
+    close(out, nd.uniform_filter(x3, 3))
+    with pytest.raises(RuntimeError, match="boundary mode"):
+        en.gaussian_filter(e3, 1.0, mode="bogus")
+    with pytest.raises(ValueError, match="origin"):
+        en.correlate1d(e3, [1, 2, 3], origin=2)
+    with pytest.raises(NotImplementedError, match="footprint"):
+        en.minimum_filter(e3, footprint=np.ones((3, 3, 3)))

@@ -1,15 +1,18 @@
-"""ember.scipy.ndimage: scipy.ndimage's segmentation and measurements on
-ember arrays, on every device: label (a parallel union-find,
-kernels/label.cuh), and sum_labels, mean, variance, standard_deviation,
-minimum, maximum and center_of_mass over labelled regions (bincounts and
-ufunc.at, composed). Filters and transforms are still to come."""
+"""ember.scipy.ndimage: scipy.ndimage's filters (ndimage_filters.py),
+segmentation and measurements on ember arrays, on every device: label (a
+parallel union-find, kernels/label.cuh), and sum_labels, mean, variance,
+standard_deviation, minimum, maximum and center_of_mass over labelled
+regions (bincounts and ufunc.at, composed). Morphology and geometric
+transforms are still to come."""
 import pathlib
 
 import ember as _e
+from ember.scipy.ndimage_filters import *  # noqa: F401,F403
+from ember.scipy import ndimage_filters as _filters
 
 __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
-           "center_of_mass"]
+           "center_of_mass"] + _filters.__all__
 
 _SRC = pathlib.Path(__file__).parent / "kernels" / "label.cuh"
 _modules = {}

@@ -1,0 +1,117 @@
+/* ember.scipy.ndimage's filters, in float64 as SciPy computes them (its
+ * line buffers are double whatever the array's type), one thread an
+ * output element (grid-stride).
+ *
+ * A position outside [0, n) is folded by the mode: 0 reflect (d c b a |
+ * a b c d | d c b a), 1 mirror (d c b | a b c d | c b a), 2 nearest
+ * (a a | a b c d | d d), 3 wrap (a b c d | a b c d), 4 constant (cval;
+ * em_nd_index answers -1). */
+__device__ __forceinline__ long long em_nd_index(long long i, long long n,
+                                                 int mode)
+{
+    if (i >= 0 && i < n)
+        return i;
+    switch (mode) {
+    case 0:
+        i %= 2 * n;
+        if (i < 0)
+            i += 2 * n;
+        return i < n ? i : 2 * n - 1 - i;
+    case 1:
+        if (n == 1)
+            return 0;
+        i %= 2 * n - 2;
+        if (i < 0)
+            i += 2 * n - 2;
+        return i < n ? i : 2 * n - 2 - i;
+    case 2:
+        return i < 0 ? 0 : n - 1;
+    case 3:
+        i %= n;
+        return i < 0 ? i + n : i;
+    default:
+        return -1;
+    }
+}
+
+/* y[o][i][r] = sum_j w[j] x[o][i + j - shift][r], the array seen as
+ * outer x n x inner (the filtered axis in the middle). */
+extern "C" __global__ void em_correlate1d(const double *x, double *y,
+                                          long long outer, long long n,
+                                          long long inner, const double *w,
+                                          int L, long long shift, int mode,
+                                          double cval)
+{
+    long long total = outer * n * inner;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long r = e % inner, i = (e / inner) % n, o = e / (inner * n);
+        const double *line = x + o * n * inner + r;
+        double acc = 0;
+        for (int j = 0; j < L; j++) {
+            long long k = em_nd_index(i + j - shift, n, mode);
+            acc += w[j] * (k < 0 ? cval : line[k * inner]);
+        }
+        y[e] = acc;
+    }
+}
+
+/* The minimum (ismax 0) or maximum (1) of the window, laid out as
+ * em_correlate1d's. */
+extern "C" __global__ void em_minmax1d(const double *x, double *y,
+                                       long long outer, long long n,
+                                       long long inner, int L,
+                                       long long shift, int mode,
+                                       double cval, int ismax)
+{
+    long long total = outer * n * inner;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long r = e % inner, i = (e / inner) % n, o = e / (inner * n);
+        const double *line = x + o * n * inner + r;
+        double acc = 0;
+        for (int j = 0; j < L; j++) {
+            long long k = em_nd_index(i + j - shift, n, mode);
+            double v = k < 0 ? cval : line[k * inner];
+            /* a NaN wins, as in SciPy's comparisons */
+            if (j == 0 || (ismax ? !(v <= acc) : !(v >= acc)))
+                acc = v;
+        }
+        y[e] = acc;
+    }
+}
+
+/* y = the correlation of x (d0 x d1 x d2) with weights w (k0 x k1 x k2)
+ * placed at shift (s0, s1, s2): y[a][b][c] = sum w[u][v][t]
+ * x[a + u - s0][b + v - s1][c + t - s2]. */
+extern "C" __global__ void em_correlate3d(const double *x, double *y,
+                                          long long d0, long long d1,
+                                          long long d2, const double *w,
+                                          long long k0, long long k1,
+                                          long long k2, long long s0,
+                                          long long s1, long long s2,
+                                          int mode, double cval)
+{
+    long long total = d0 * d1 * d2;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long c = e % d2, b = (e / d2) % d1, a = e / (d1 * d2);
+        double acc = 0;
+        for (long long u = 0; u < k0; u++) {
+            long long p = em_nd_index(a + u - s0, d0, mode);
+            for (long long v = 0; v < k1; v++) {
+                long long q = em_nd_index(b + v - s1, d1, mode);
+                for (long long t = 0; t < k2; t++) {
+                    double wt = w[(u * k1 + v) * k2 + t];
+                    long long s = em_nd_index(c + t - s2, d2, mode);
+                    if (wt == 0)
+                        continue;
+                    acc += wt * (p < 0 || q < 0 || s < 0
+                                     ? cval
+                                     : x[(p * d1 + q) * d2 + s]);
+                }
+            }
+        }
+        y[e] = acc;
+    }
+}

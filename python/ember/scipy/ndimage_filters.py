@@ -1,0 +1,364 @@
+"""ember.scipy.ndimage's filters (re-exported by ember.scipy.ndimage):
+correlate1d and convolve1d, correlate and convolve (up to 3 dimensions),
+gaussian, uniform, minimum and maximum filters (1-D passes along each
+axis, as SciPy's), sobel, prewitt and laplace, on every device. The work
+is kernels/ndfilter.cuh, in float64 as SciPy's line buffers are; the
+output has the input's dtype unless output= says otherwise, a float
+result cast to an integer dtype as C casts (towards zero), after each
+pass, as SciPy's."""
+import math
+import pathlib
+
+import ember as _e
+
+__all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
+           "gaussian_filter1d", "gaussian_filter", "uniform_filter1d",
+           "uniform_filter", "minimum_filter1d", "maximum_filter1d",
+           "minimum_filter", "maximum_filter", "sobel", "prewitt", "laplace"]
+
+_SRC = pathlib.Path(__file__).parent / "kernels" / "ndfilter.cuh"
+_MODES = {"reflect": 0, "grid-mirror": 0, "mirror": 1, "nearest": 2,
+          "wrap": 3, "grid-wrap": 3, "constant": 4, "grid-constant": 4}
+_modules = {}
+
+
+def _fn(dev, name):
+    if str(dev) not in _modules:
+        with dev:
+            _modules[str(dev)] = _e.RawModule(code=_SRC.read_text())
+    return _modules[str(dev)].get_function(name)
+
+
+def _launch(dev, name, n, args):
+    threads = 256
+    blocks = max(1, min((n + threads - 1) // threads, 65536))
+    with dev:
+        _fn(dev, name)((blocks,), (threads,), args)
+
+
+def _arr(x):
+    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
+
+
+def _mode(mode):
+    if mode not in _MODES:
+        raise RuntimeError(f"boundary mode not supported: {mode!r}")
+    return _MODES[mode]
+
+
+def _axis(axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
+                           f"dimension {ndim}")
+    return axis % ndim
+
+
+def _finish(y, like, output):
+    """y (float64) as the output: the input's dtype, output's dtype, or
+    written into output."""
+    return _deliver(y.astype(_out_dtype(output, like), copy=False), output)
+
+
+def _line(x, axis):
+    """x's (outer, n, inner) sizes along axis."""
+    return (math.prod(x.shape[:axis]), x.shape[axis],
+            math.prod(x.shape[axis + 1:]))
+
+
+def _pass1d(x, axis, kernel, extra):
+    """One float64 pass of a 1-D kernel along axis."""
+    import numpy
+    src = _e.ascontiguousarray(x.astype(_e.float64))
+    y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
+    if x.size:
+        outer, n, inner = _line(x, axis)
+        _launch(x.device, kernel, x.size,
+                (src, y, numpy.int64(outer), numpy.int64(n),
+                 numpy.int64(inner)) + extra)
+    return y
+
+
+def _shift(size, origin):
+    if not -(size // 2) <= origin <= (size - 1) // 2:
+        raise ValueError("invalid origin")
+    return size // 2 + origin
+
+
+def correlate1d(input, weights, axis=-1, output=None, mode="reflect",
+                cval=0.0, origin=0):
+    """scipy.ndimage.correlate1d: out[i] = sum_j w[j] x[i + j - size//2 -
+    origin] along axis."""
+    import numpy
+    x = _arr(input)
+    # contiguous: the kernel reads the weights from their first element on
+    w = numpy.ascontiguousarray(
+        _e.asnumpy(weights) if isinstance(weights, _e.ndarray) else weights,
+        numpy.float64)
+    if w.ndim != 1 or w.size < 1:
+        raise RuntimeError("no filter weights given")
+    axis = _axis(axis, x.ndim)
+    wd = _e.asarray(w, device=x.device)
+    y = _pass1d(x, axis, "em_correlate1d",
+                (wd, numpy.int32(w.size),
+                 numpy.int64(_shift(w.size, origin)), numpy.int32(_mode(mode)),
+                 numpy.float64(cval)))
+    return _finish(y, x, output)
+
+
+def convolve1d(input, weights, axis=-1, output=None, mode="reflect",
+               cval=0.0, origin=0):
+    """scipy.ndimage.convolve1d: correlate1d with the weights reversed
+    (and the origin moved so an even filter lines up as SciPy's)."""
+    import numpy
+    w = numpy.asarray(_e.asnumpy(weights) if isinstance(weights, _e.ndarray)
+                      else weights, numpy.float64)[::-1]
+    origin = -origin
+    if not w.size & 1:
+        origin -= 1
+    return correlate1d(input, w, axis, output, mode, cval, origin)
+
+
+def _nd_weights(weights, ndim):
+    import numpy
+    w = numpy.asarray(_e.asnumpy(weights) if isinstance(weights, _e.ndarray)
+                      else weights, numpy.float64)
+    if w.ndim != ndim:
+        raise RuntimeError("filter weights array has incorrect shape.")
+    return w
+
+
+def _origins(origin, ndim):
+    return [origin] * ndim if isinstance(origin, int) else list(origin)
+
+
+def correlate(input, weights, output=None, mode="reflect", cval=0.0,
+              origin=0):
+    """scipy.ndimage.correlate: the N-dimensional correlation (up to 3
+    dimensions), zero weights left out as SciPy leaves them."""
+    import numpy
+    x = _arr(input)
+    if x.ndim > 3 or x.ndim == 0:
+        raise NotImplementedError("ember.scipy.ndimage.correlate: 1 to 3 "
+                                  "dimensions for now")
+    w = _nd_weights(weights, x.ndim)
+    org = _origins(origin, x.ndim)
+    pad = 3 - x.ndim
+    d = (1,) * pad + x.shape
+    k = (1,) * pad + w.shape
+    s = [0] * pad + [_shift(n, o) for n, o in zip(w.shape, org)]
+    src = _e.ascontiguousarray(x.astype(_e.float64))
+    y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
+    if x.size:
+        wd = _e.asarray(numpy.ascontiguousarray(w), device=x.device)
+        _launch(x.device, "em_correlate3d", x.size,
+                (src, y) + tuple(numpy.int64(v) for v in d) + (wd,) +
+                tuple(numpy.int64(v) for v in k) +
+                tuple(numpy.int64(v) for v in s) +
+                (numpy.int32(_mode(mode)), numpy.float64(cval)))
+    return _finish(y, x, output)
+
+
+def convolve(input, weights, output=None, mode="reflect", cval=0.0,
+             origin=0):
+    """scipy.ndimage.convolve: correlate with the weights reversed."""
+    x = _arr(input)
+    w = _nd_weights(weights, x.ndim)
+    org = _origins(origin, x.ndim)
+    org = [-o - (0 if n & 1 else 1) for o, n in zip(org, w.shape)]
+    return correlate(x, w[(slice(None, None, -1),) * w.ndim], output, mode,
+                     cval, org)
+
+
+def _gaussian_weights(sigma, order, radius):
+    import numpy
+    x = numpy.arange(-radius, radius + 1)
+    phi = numpy.exp(-0.5 / (sigma * sigma) * x ** 2)
+    phi /= phi.sum()
+    if order == 0:
+        return phi
+    # the order-th derivative: phi times a polynomial in x, as SciPy builds
+    exponent = numpy.arange(order + 1)
+    q = numpy.zeros(order + 1)
+    q[0] = 1
+    D = numpy.diag(exponent[1:], 1)
+    P = numpy.diag(numpy.ones(order) / -sigma ** 2, -1)
+    Q = D + P
+    for _ in range(order):
+        q = Q.dot(q)
+    return (x[:, None] ** exponent).dot(q) * phi
+
+
+def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None,
+                      mode="reflect", cval=0.0, truncate=4.0, *, radius=None):
+    """scipy.ndimage.gaussian_filter1d: the Gaussian of standard deviation
+    sigma (radius int(truncate * sigma + 0.5)), or its order-th
+    derivative, along axis."""
+    if order < 0:
+        raise ValueError("order must be non-negative")
+    lw = int(truncate * float(sigma) + 0.5) if radius is None else radius
+    if lw < 0:
+        raise ValueError("Radius must be a nonnegative integer.")
+    w = _gaussian_weights(float(sigma), order, lw)[::-1]
+    return correlate1d(input, w, axis, output, mode, cval, 0)
+
+
+def _per_axis(v, ndim):
+    return list(v) if isinstance(v, (list, tuple)) else [v] * ndim
+
+
+def _out_dtype(output, x):
+    """The dtype output= asks for: its own (an array or a dtype), or x's."""
+    if output is None:
+        return x.dtype
+    return output.dtype if isinstance(output, _e.ndarray) else _e.dtype(output)
+
+
+def _deliver(y, output):
+    if isinstance(output, _e.ndarray):
+        output[...] = y
+        return output
+    return y
+
+
+def _separable(x, output, passes):
+    """One 1-D pass an axis, each result in the output's dtype, as SciPy
+    keeps its intermediates."""
+    t = _out_dtype(output, x)
+    y = x.astype(t) if not passes else x
+    for f in passes:
+        y = f(y, t)
+    return _deliver(y, output)
+
+
+def gaussian_filter(input, sigma, order=0, output=None, mode="reflect",
+                    cval=0.0, truncate=4.0, *, radius=None, axes=None):
+    """scipy.ndimage.gaussian_filter: gaussian_filter1d along each axis
+    (sigma, order, mode per axis or for all)."""
+    x = _arr(input)
+    axes = list(range(x.ndim)) if axes is None else \
+        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
+    n = len(axes)
+    sig, od, md, rd = (_per_axis(sigma, n), _per_axis(order, n),
+                       _per_axis(mode, n), _per_axis(radius, n))
+    passes = [(lambda y, t, a=a, s=s, o=o, m=m, r=r: gaussian_filter1d(
+        y, s, a, o, t, m, cval, truncate, radius=r))
+        for a, s, o, m, r in zip(axes, sig, od, md, rd) if s > 1e-15]
+    return _separable(x, output, passes)
+
+
+def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect",
+                     cval=0.0, origin=0):
+    """scipy.ndimage.uniform_filter1d: the mean over size elements."""
+    import numpy
+    if size < 1:
+        raise RuntimeError("incorrect filter size")
+    # the window's sum over size, as SciPy's running sum divides (a sum
+    # of x / size would round 84 / 3 to 27.999... and an int to 27)
+    x = _arr(input)
+    total = correlate1d(x, numpy.ones(size), axis, _e.float64, mode, cval,
+                        origin)
+    return _finish(total / size, x, output)
+
+
+def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0,
+                   origin=0, *, axes=None):
+    """scipy.ndimage.uniform_filter: uniform_filter1d along each axis."""
+    x = _arr(input)
+    axes = list(range(x.ndim)) if axes is None else \
+        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
+    n = len(axes)
+    sz, md, og = _per_axis(size, n), _per_axis(mode, n), _per_axis(origin, n)
+    passes = [(lambda y, t, a=a, s=s, m=m, o=o: uniform_filter1d(
+        y, s, a, t, m, cval, o)) for a, s, m, o in zip(axes, sz, md, og)
+        if s > 1]
+    return _separable(x, output, passes)
+
+
+def _minmax1d(input, size, axis, output, mode, cval, origin, ismax):
+    import numpy
+    x = _arr(input)
+    if size < 1:
+        raise RuntimeError("incorrect filter size")
+    axis = _axis(axis, x.ndim)
+    y = _pass1d(x, axis, "em_minmax1d",
+                (numpy.int32(size), numpy.int64(_shift(size, origin)),
+                 numpy.int32(_mode(mode)), numpy.float64(cval),
+                 numpy.int32(ismax)))
+    return _finish(y, x, output)
+
+
+def minimum_filter1d(input, size, axis=-1, output=None, mode="reflect",
+                     cval=0.0, origin=0):
+    """scipy.ndimage.minimum_filter1d."""
+    return _minmax1d(input, size, axis, output, mode, cval, origin, 0)
+
+
+def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect",
+                     cval=0.0, origin=0):
+    """scipy.ndimage.maximum_filter1d."""
+    return _minmax1d(input, size, axis, output, mode, cval, origin, 1)
+
+
+def _minmax(input, size, footprint, output, mode, cval, origin, ismax,
+            axes):
+    if footprint is not None:
+        raise NotImplementedError("minimum_filter/maximum_filter with a "
+                                  "footprint: pass size (a box)")
+    x = _arr(input)
+    axes = list(range(x.ndim)) if axes is None else \
+        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
+    n = len(axes)
+    sz, md, og = _per_axis(size, n), _per_axis(mode, n), _per_axis(origin, n)
+    passes = [(lambda y, t, a=a, s=s, m=m, o=o: _minmax1d(
+        y, s, a, t, m, cval, o, ismax)) for a, s, m, o in zip(axes, sz, md, og)
+        if s > 1]
+    return _separable(x, output, passes)
+
+
+def minimum_filter(input, size=None, footprint=None, output=None,
+                   mode="reflect", cval=0.0, origin=0, *, axes=None):
+    """scipy.ndimage.minimum_filter over a box of `size`."""
+    return _minmax(input, size, footprint, output, mode, cval, origin, 0,
+                   axes)
+
+
+def maximum_filter(input, size=None, footprint=None, output=None,
+                   mode="reflect", cval=0.0, origin=0, *, axes=None):
+    """scipy.ndimage.maximum_filter over a box of `size`."""
+    return _minmax(input, size, footprint, output, mode, cval, origin, 1,
+                   axes)
+
+
+def _edge(input, axis, output, mode, cval, smooth):
+    """sobel ([1, 2, 1] smoothing) and prewitt ([1, 1, 1]): the
+    derivative [-1, 0, 1] along axis, smoothing along the others."""
+    x = _arr(input)
+    axis = _axis(axis, x.ndim)
+    t = _out_dtype(output, x)
+    y = correlate1d(x, [-1, 0, 1], axis, t, mode, cval, 0)
+    for a in range(x.ndim):
+        if a != axis:
+            y = correlate1d(y, smooth, a, t, mode, cval, 0)
+    return _deliver(y, output)
+
+
+def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0):
+    """scipy.ndimage.sobel."""
+    return _edge(input, axis, output, mode, cval, [1, 2, 1])
+
+
+def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
+    """scipy.ndimage.prewitt."""
+    return _edge(input, axis, output, mode, cval, [1, 1, 1])
+
+
+def laplace(input, output=None, mode="reflect", cval=0.0):
+    """scipy.ndimage.laplace: the sum of the second differences [1, -2, 1]
+    along each axis."""
+    x = _arr(input)
+    t = _out_dtype(output, x)
+    y = x.astype(t) if x.ndim == 0 else None
+    for a in range(x.ndim):
+        d = correlate1d(x, [1, -2, 1], a, t, mode, cval, 0)
+        y = d if y is None else (y + d).astype(t, copy=False)
+    return _deliver(y, output)
