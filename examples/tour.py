@@ -6,7 +6,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOUR = ["demo", "vector_add", "grayscale", "matmul", "convolution",
-        "histogram", "block_reduce", "sky_sources", "streams"]
+        "histogram", "block_reduce", "sky_sources", "scipy_sources", "streams"]
 
 if __name__ == "__main__":
     sys.path.insert(0, HERE)
