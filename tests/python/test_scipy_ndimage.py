@@ -147,3 +147,47 @@ def test_filter_outputs_and_3d(device):
         en.correlate1d(e3, [1, 2, 3], origin=2)
     with pytest.raises(NotImplementedError, match="footprint"):
         en.minimum_filter(e3, footprint=np.ones((3, 3, 3)))
+
+
+# ---- morphology and object boxes -------------------------------------------
+
+@pytest.mark.parametrize("shape", [(20, 25), (8, 9, 10)])
+def test_binary_morphology(device, shape):
+    a = rng.random(shape) > 0.55
+    e = ember.asarray(a, device=device)
+    structures = [None, nd.generate_binary_structure(len(shape), len(shape))]
+    if len(shape) == 2:
+        structures.append(np.array([[0, 1, 1], [0, 1, 0], [0, 0, 0]], bool))
+    for st in structures:
+        for it in (1, 2):
+            for bv in (0, 1):
+                np.testing.assert_array_equal(
+                    ember.asnumpy(en.binary_dilation(e, st, it,
+                                                     border_value=bv)),
+                    nd.binary_dilation(a, st, it, border_value=bv))
+                np.testing.assert_array_equal(
+                    ember.asnumpy(en.binary_erosion(e, st, it,
+                                                    border_value=bv)),
+                    nd.binary_erosion(a, st, it, border_value=bv))
+            np.testing.assert_array_equal(
+                ember.asnumpy(en.binary_opening(e, st, it)),
+                nd.binary_opening(a, st, it))
+            np.testing.assert_array_equal(
+                ember.asnumpy(en.binary_closing(e, st, it)),
+                nd.binary_closing(a, st, it))
+        np.testing.assert_array_equal(
+            ember.asnumpy(en.binary_fill_holes(e, st)),
+            nd.binary_fill_holes(a, st))
+    m = rng.random(shape) > 0.3
+    em = ember.asarray(m, device=device)
+    for it in (2, -1):
+        np.testing.assert_array_equal(
+            ember.asnumpy(en.binary_dilation(e, None, it, mask=em)),
+            nd.binary_dilation(a, None, it, mask=m))
+    lab, n = nd.label(a)
+    el = ember.asarray(lab, device=device)
+    assert en.find_objects(el) == nd.find_objects(lab)
+    assert en.find_objects(el, max_label=n + 2) == \
+        nd.find_objects(lab, max_label=n + 2)
+    with pytest.raises(TypeError):
+        en.find_objects(ember.asarray(a * 1.5, device=device))

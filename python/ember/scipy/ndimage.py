@@ -9,10 +9,12 @@ import pathlib
 import ember as _e
 from ember.scipy.ndimage_filters import *  # noqa: F401,F403
 from ember.scipy import ndimage_filters as _filters
+from ember.scipy.ndimage_morph import *  # noqa: F401,F403
+from ember.scipy import ndimage_morph as _morph
 
 __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
-           "center_of_mass"] + _filters.__all__
+           "center_of_mass"] + _filters.__all__ + _morph.__all__
 
 _SRC = pathlib.Path(__file__).parent / "kernels" / "label.cuh"
 _modules = {}
