@@ -92,3 +92,52 @@ def test_fftconvolve_and_methods(device, mode):
                                  E(np.ones(3, np.int32), device)) == "direct"
     big = E(np.ones((512, 512)), device)
     assert es.choose_conv_method(big, big) == "fft"
+
+
+# ---- windows and spectra -------------------------------------------------------
+
+WINDOWS = ["hann", "hamming", "blackman", "nuttall", "blackmanharris",
+           "flattop", "boxcar", "bartlett", "triang", "cosine", ("tukey", 0.3),
+           ("gaussian", 2.5), ("exponential", None, 3.0), ("kaiser", 6.0), 8.6]
+
+
+@pytest.mark.parametrize("M", [1, 2, 7, 8, 31])
+def test_windows(device, M):
+    for w in WINDOWS:
+        for fftbins in (True, False):
+            close(es.get_window(w, M, fftbins, device=device),
+                  ss.get_window(w, M, fftbins))
+    close(es.windows.hann(M, device=device), ss.windows.hann(M))
+    with pytest.raises(ValueError, match="Unknown window"):
+        es.get_window("nope", 4)
+    with pytest.raises(ValueError, match="parameters"):
+        es.get_window("kaiser", 4)
+
+
+def test_hilbert_detrend_spectra(device):
+    x = rng.standard_normal((3, 100))
+    e = E(x, device)
+    for n in (None, 128, 101):
+        close(es.hilbert(e, n), ss.hilbert(x, n))
+    for t in ("linear", "constant"):
+        close(es.detrend(e, type=t), ss.detrend(x, type=t))
+        close(es.detrend(e, axis=0, type=t), ss.detrend(x, axis=0, type=t))
+    for scaling in ("density", "spectrum"):
+        for nfft in (None, 128, 101):
+            for w in ("boxcar", "hann"):
+                f1, p1 = es.periodogram(e, 10.0, w, nfft, scaling=scaling)
+                f2, p2 = ss.periodogram(x, 10.0, w, nfft, scaling=scaling)
+                close(f1, f2)
+                close(p1, p2)
+        for nperseg, noverlap in ((32, None), (25, 10)):
+            f1, p1 = es.welch(e, 4.0, nperseg=nperseg, noverlap=noverlap,
+                              scaling=scaling)
+            f2, p2 = ss.welch(x, 4.0, nperseg=nperseg, noverlap=noverlap,
+                              scaling=scaling)
+            close(f1, f2)
+            close(p1, p2)
+    x32 = rng.standard_normal(64).astype(np.float32)
+    close(es.welch(E(x32, device), nperseg=16)[1], ss.welch(x32, nperseg=16)[1],
+          1e-5)
+    with pytest.raises(ValueError, match="real"):
+        es.hilbert(E(x + 1j, device))

@@ -11,9 +11,13 @@ import math
 import pathlib
 
 import ember as _e
+from ember.scipy.signal_spectral import *  # noqa: F401,F403
+from ember.scipy import signal_spectral as _spectral
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
-           "correlate", "choose_conv_method"]
+           "correlate", "choose_conv_method", "windows"] + _spectral.__all__
+
+windows = _spectral  # scipy.signal.windows.hann and the rest
 
 _BOUNDARY = {"fill": 0, "pad": 0, "wrap": 1, "circular": 1, "symm": 2,
              "symmetric": 2}

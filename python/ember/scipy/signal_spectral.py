@@ -1,0 +1,326 @@
+"""ember.scipy.signal's windows and spectral functions (re-exported by
+ember.scipy.signal), composed over ember's array functions and ember.fft:
+get_window and the common windows, hilbert, detrend, periodogram and
+welch, with SciPy's arguments, scalings and dtypes."""
+import math
+
+import ember as _e
+
+__all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
+           "nuttall", "blackmanharris", "flattop", "boxcar", "bartlett",
+           "triang", "cosine", "tukey", "gaussian", "exponential", "kaiser",
+           "hilbert", "detrend", "periodogram", "welch"]
+
+
+def _arr(x):
+    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
+
+
+def _extend(M, sym):
+    """SciPy's trick for periodic windows: one point more, dropped after."""
+    return (M, False) if sym else (M + 1, True)
+
+
+def _n(M, device):
+    return _e.arange(M, dtype=_e.float64, device=device)
+
+
+def general_cosine(M, a, sym=True, *, device=None):
+    """sum_k (-1)^k a[k] cos(2 pi k n / (M - 1)) over n in [0, M)."""
+    if M < 1:
+        return _e.empty(0, device=device)
+    if M == 1:
+        return _e.ones(1, device=device)
+    M, trunc = _extend(M, sym)
+    fac = _e.linspace(-math.pi, math.pi, M, device=device)
+    w = _e.zeros(M, device=device)
+    for k, c in enumerate(a):
+        w = w + c * _e.cos(k * fac)
+    return w[:-1] if trunc else w
+
+
+def hann(M, sym=True, *, device=None):
+    return general_cosine(M, [0.5, 0.5], sym, device=device)
+
+
+def hamming(M, sym=True, *, device=None):
+    return general_cosine(M, [0.54, 0.46], sym, device=device)
+
+
+def blackman(M, sym=True, *, device=None):
+    return general_cosine(M, [0.42, 0.50, 0.08], sym, device=device)
+
+
+def nuttall(M, sym=True, *, device=None):
+    return general_cosine(M, [0.3635819, 0.4891775, 0.1365995, 0.0106411],
+                          sym, device=device)
+
+
+def blackmanharris(M, sym=True, *, device=None):
+    return general_cosine(M, [0.35875, 0.48829, 0.14128, 0.01168], sym,
+                          device=device)
+
+
+def flattop(M, sym=True, *, device=None):
+    return general_cosine(M, [0.21557895, 0.41663158, 0.277263158,
+                              0.083578947, 0.006947368], sym, device=device)
+
+
+def boxcar(M, sym=True, *, device=None):
+    return _e.ones(max(M, 0), device=device)
+
+
+def bartlett(M, sym=True, *, device=None):
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    M, trunc = _extend(M, sym)
+    n = _n(M, device)
+    w = _e.where(n <= (M - 1) / 2.0, 2.0 * n / (M - 1), 2.0 - 2.0 * n / (M - 1))
+    return w[:-1] if trunc else w
+
+
+def triang(M, sym=True, *, device=None):
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    M, trunc = _extend(M, sym)
+    n = _e.arange(1, (M + 1) // 2 + 1, dtype=_e.float64, device=device)
+    w = (2 * n - 1.0) / M if M % 2 == 0 else 2 * n / (M + 1.0)
+    w = _e.concatenate([w, _e.flip(w[:-1] if M % 2 else w)])
+    return w[:-1] if trunc else w
+
+
+def cosine(M, sym=True, *, device=None):
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    M, trunc = _extend(M, sym)
+    w = _e.sin(math.pi / M * (_n(M, device) + 0.5))
+    return w[:-1] if trunc else w
+
+
+def tukey(M, alpha=0.5, sym=True, *, device=None):
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    if alpha <= 0:
+        return _e.ones(M, device=device)
+    if alpha >= 1.0:
+        return hann(M, sym, device=device)
+    M, trunc = _extend(M, sym)
+    n = _n(M, device)
+    width = math.floor(alpha * (M - 1) / 2.0)
+    lo = 0.5 * (1 + _e.cos(math.pi * (-1 + 2.0 * n / alpha / (M - 1))))
+    hi = 0.5 * (1 + _e.cos(math.pi * (-2.0 / alpha + 1 + 2.0 * n / alpha /
+                                      (M - 1))))
+    w = _e.where(n <= width, lo, _e.where(n >= M - width - 1, hi, 1.0))
+    return w[:-1] if trunc else w
+
+
+def gaussian(M, std, sym=True, *, device=None):
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    M, trunc = _extend(M, sym)
+    n = _n(M, device) - (M - 1.0) / 2.0
+    w = _e.exp(-n ** 2 / (2 * std * std))
+    return w[:-1] if trunc else w
+
+
+def exponential(M, center=None, tau=1.0, sym=True, *, device=None):
+    if sym and center is not None:
+        raise ValueError("If sym==True, center must be None.")
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    M, trunc = _extend(M, sym)
+    c = (M - 1) / 2 if center is None else center
+    w = _e.exp(-_e.abs(_n(M, device) - c) / tau)
+    return w[:-1] if trunc else w
+
+
+def kaiser(M, beta, sym=True, *, device=None):
+    if M < 2:
+        return _e.ones(max(M, 0), device=device)
+    M, trunc = _extend(M, sym)
+    n = _n(M, device)
+    alpha = (M - 1) / 2.0
+    w = _e.i0(beta * _e.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / \
+        _e.i0(_e.asarray(float(beta), device=device))
+    return w[:-1] if trunc else w
+
+
+_WINDOWS = {"hann": hann, "hanning": hann, "han": hann, "hamming": hamming,
+            "hamm": hamming, "ham": hamming, "blackman": blackman,
+            "black": blackman, "blk": blackman, "nuttall": nuttall,
+            "nutl": nuttall, "nut": nuttall, "blackmanharris": blackmanharris,
+            "blackharr": blackmanharris, "bkh": blackmanharris,
+            "flattop": flattop, "flat": flattop, "flt": flattop,
+            "boxcar": boxcar, "box": boxcar, "ones": boxcar,
+            "rect": boxcar, "rectangular": boxcar, "bartlett": bartlett,
+            "bart": bartlett, "brt": bartlett, "triang": triang,
+            "triangle": triang, "tri": triang, "cosine": cosine,
+            "halfcosine": cosine, "tukey": tukey, "tuk": tukey,
+            "gaussian": gaussian, "gauss": gaussian, "gss": gaussian,
+            "exponential": exponential, "poisson": exponential,
+            "kaiser": kaiser, "ksr": kaiser}
+_NEEDS = {gaussian: "std", kaiser: "beta"}
+
+
+def get_window(window, Nx, fftbins=True, *, device=None):
+    """scipy.signal.get_window: a window by name, (name, parameters...),
+    or a number (a Kaiser window's beta); periodic when fftbins."""
+    sym = not fftbins
+    if isinstance(window, (int, float)) and not isinstance(window, bool):
+        return kaiser(Nx, window, sym, device=device)
+    if isinstance(window, tuple):
+        name, args = window[0], window[1:]
+    else:
+        name, args = window, ()
+    if not isinstance(name, str):
+        raise ValueError("The 'window' argument must be a string, a tuple, "
+                         f"or a float, not {type(name).__name__}")
+    name = name.lower()
+    if name.endswith("_periodic"):  # SciPy's newer spelling of fftbins
+        name, sym = name[:-len("_periodic")], False
+    f = _WINDOWS.get(name)
+    if f is None:
+        raise ValueError(f"Unknown window type: {name!r}")
+    if f in _NEEDS and not args:
+        raise ValueError(f"The '{name}' window needs one or more "
+                         f"parameters -- pass a tuple ({_NEEDS[f]}).")
+    return f(Nx, *args, sym=sym, device=device)
+
+
+def hilbert(x, N=None, axis=-1):
+    """scipy.signal.hilbert: the analytic signal, through the FFT."""
+    import ember.fft as fft
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        raise ValueError("x must be real.")
+    axis = axis % x.ndim
+    N = x.shape[axis] if N is None else N
+    if N <= 0:
+        raise ValueError("N must be positive.")
+    Xf = fft.fft(x, N, axis=axis)
+    h = _e.zeros(N, device=x.device)
+    if N % 2 == 0:
+        h[0] = h[N // 2] = 1
+        h[1:N // 2] = 2
+    else:
+        h[0] = 1
+        h[1:(N + 1) // 2] = 2
+    shape = [1] * x.ndim
+    shape[axis] = N
+    return fft.ifft(Xf * h.reshape(shape), axis=axis)
+
+
+def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
+    """scipy.signal.detrend: minus the mean ('constant') or the least-
+    squares line ('linear'; breakpoints bp not supported yet)."""
+    x = _arr(data)
+    if type not in ("linear", "l", "constant", "c"):
+        raise ValueError("Trend type must be 'linear' or 'constant'.")
+    t = x.dtype if x.dtype.kind in "fc" else _e.float64
+    x = x.astype(t)
+    if type in ("constant", "c"):
+        return x - _e.mean(x, axis=axis, keepdims=True)
+    if not (isinstance(bp, int) and bp == 0):
+        raise NotImplementedError("detrend: breakpoints (bp) are not there yet")
+    axis = axis % x.ndim
+    n = x.shape[axis]
+    if n < 2:
+        return x - _e.mean(x, axis=axis, keepdims=True)
+    # the least-squares line: slope and intercept from the centred ramp
+    r = _e.arange(n, dtype=_real(t), device=x.device)
+    r = r - r.mean()
+    shape = [1] * x.ndim
+    shape[axis] = n
+    r = r.reshape(shape)
+    slope = _e.sum(x * r, axis=axis, keepdims=True) / _e.sum(r * r)
+    return (x - _e.mean(x, axis=axis, keepdims=True) - slope * r).astype(t)
+
+
+def _real(t):
+    return {"complex64": _e.float32, "complex128": _e.float64}.get(
+        _e.dtype(t).name, _e.dtype(t))
+
+
+def _spectrum(x, fs, win, nfft, detrend_type, onesided, scaling, axis):
+    """One windowed segment's spectrum along the last axis: (freqs, Pxx)."""
+    import ember.fft as fft
+    if detrend_type == "constant":
+        x = x - _e.mean(x, axis=-1, keepdims=True)
+    elif detrend_type == "linear":
+        x = detrend(x, axis=-1, type="linear")
+    elif detrend_type is not False:
+        raise ValueError(f"unknown detrend {detrend_type!r}")
+    if scaling == "density":
+        scale = 1.0 / (fs * float(_e.sum(win * win)))
+    elif scaling == "spectrum":
+        scale = 1.0 / float(_e.sum(win)) ** 2
+    else:
+        raise ValueError(f"Unknown scaling: {scaling!r}")
+    seg = x * win
+    cplx = x.dtype.kind == "c"
+    if onesided and not cplx:
+        spec = fft.rfft(seg, nfft, axis=-1)
+        freqs = fft.rfftfreq(nfft, 1 / fs, device=x.device)
+        p = (spec * _e.conj(spec)).real * scale
+        # the folded negative frequencies: all but DC, and Nyquist when
+        # nfft is even, count twice
+        p[..., 1:None if nfft % 2 else -1] *= 2
+        return freqs, p
+    spec = fft.fft(seg, nfft, axis=-1)
+    freqs = fft.fftfreq(nfft, 1 / fs, device=x.device)
+    return freqs, (spec * _e.conj(spec)).real * scale
+
+
+def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant",
+                return_onesided=True, scaling="density", axis=-1):
+    """scipy.signal.periodogram: (frequencies, power spectral density or
+    spectrum) of the whole signal."""
+    x = _arr(x)
+    if x.dtype.kind in "biu":
+        x = x.astype(_e.float64)
+    x = _e.moveaxis(x, axis, -1)
+    n = x.shape[-1]
+    nfft = n if nfft is None else nfft
+    if nfft < n:
+        x = x[..., :nfft]
+        n = nfft
+    win = window if isinstance(window, _e.ndarray) else \
+        get_window(window, n, device=x.device)
+    win = win.astype(_real(x.dtype))
+    f, p = _spectrum(x, fs, win, nfft, detrend, return_onesided, scaling, axis)
+    return f, _e.moveaxis(p.astype(_real(x.dtype)), -1, axis)
+
+
+def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None,
+          nfft=None, detrend="constant", return_onesided=True,
+          scaling="density", axis=-1, average="mean"):
+    """scipy.signal.welch: the mean (or median) of the periodograms of
+    overlapping windowed segments."""
+    x = _arr(x)
+    if x.dtype.kind in "biu":
+        x = x.astype(_e.float64)
+    x = _e.moveaxis(x, axis, -1)
+    n = x.shape[-1]
+    if nperseg is None:
+        nperseg = 256
+    nperseg = min(nperseg, n)
+    noverlap = nperseg // 2 if noverlap is None else noverlap
+    nfft = nperseg if nfft is None else nfft
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    step = nperseg - noverlap
+    count = (n - noverlap) // step
+    starts = [i * step for i in range(count)]
+    segs = _e.stack([x[..., s:s + nperseg] for s in starts], axis=-2)
+    win = window if isinstance(window, _e.ndarray) else \
+        get_window(window, nperseg, device=x.device)
+    win = win.astype(_real(x.dtype))
+    f, p = _spectrum(segs, fs, win, nfft, detrend, return_onesided, scaling,
+                     axis)
+    if average == "mean":
+        p = _e.mean(p, axis=-2)
+    elif average == "median":
+        raise NotImplementedError("welch(average='median') is not there yet")
+    else:
+        raise ValueError(f"average must be 'median' or 'mean', got {average}")
+    return f, _e.moveaxis(p.astype(_real(x.dtype)), -1, axis)
