@@ -98,7 +98,11 @@ EW_FN double ew_bits_f64(ew_u64 b) { double x; memcpy(&x, &b, sizeof x); return 
  * cpu device's threads, where its _r form does not. */
 #ifdef EW_CUDA
 #define EW_LGAMMA(F, x) lgamma##F(x)
+#define EW_ERFINV(F, x) erfinv##F(x)
+#define EW_ERFCINV(F, x) erfcinv##F(x)
 #else
+#define EW_ERFINV(F, x) ew_erfinv_d((double)(x))
+#define EW_ERFCINV(F, x) ew_erfcinv_d((double)(x))
 #define EW_LGAMMA(F, x) ew_lgamma##F(x)
 EW_FN double ew_lgamma(double x) { int s; return lgamma_r(x, &s); }
 EW_FN float ew_lgammaf(float x) { int s; return lgammaf_r(x, &s); }
@@ -629,6 +633,108 @@ EW_FREXP(f64, double, ew_u64, 52, 0x7ffu, 1023)
 /* F is the C math suffix (f for float, nothing for double). float16 and
  * bfloat16 loops use the f32 functions on widened values and round the
  * result once, as NumPy does. */
+/* scipy.special's inverse error functions and digamma, in double. On
+ * the GPU erfinv and erfcinv are CUDA's; the host's C library has none,
+ * so there they are Giles' single-precision approximation (w = -log((1 -
+ * x)(1 + x)), given as c (2 - c) with c = 1 - x so erfcinv's small
+ * arguments keep their digits) polished by Newton steps on erf, or erfc
+ * past 0.5. digamma is the recurrence up to 6, the asymptotic
+ * series there, and the reflection below 0, on both. */
+#ifndef EW_CUDA
+EW_FN double ew_erfinv_c(double x, double c)
+{
+    /* x in [0, 1), c = 1 - x exactly */
+    double w = -log(c * (2 - c)), p, r;
+    if (w > 16) {
+        /* past the approximation's range (c below about 1e-7): the tail's
+         * own start, erfc(r) ~ exp(-r^2) / (r sqrt(pi)) */
+        double l = -log(c);
+        r = sqrt(l - log(sqrt(l) * 1.7724538509055160273));
+        p = r / x;
+    } else if (w < 5) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    r = p * x;
+    /* the approximation is single precision in its range and looser past
+     * it (c below about 1e-7): Newton until the step is below an ulp */
+    for (int k = 0; k < 12; k++) {
+        double d = 1.1283791670955126 * exp(-r * r); /* erf'(r) */
+        double step;
+        if (d == 0)
+            break;
+        step = x < 0.5 ? (erf(r) - x) / d : (c - erfc(r)) / d;
+        r -= step;
+        if (fabs(step) <= 2e-16 * fabs(r))
+            break;
+    }
+    return r;
+}
+
+EW_FN double ew_erfinv_d(double x)
+{
+    if (!(x > -1 && x < 1))
+        return x == 1 ? ew_inf_f64() : x == -1 ? -ew_inf_f64()
+                                                : ew_inf_f64() * 0;
+    if (x == 0)
+        return 0;
+    return x < 0 ? -ew_erfinv_c(-x, 1 + x) : ew_erfinv_c(x, 1 - x);
+}
+
+EW_FN double ew_erfcinv_d(double y)
+{
+    if (!(y > 0 && y < 2))
+        return y == 0 ? ew_inf_f64() : y == 2 ? -ew_inf_f64()
+                                              : ew_inf_f64() * 0;
+    if (y == 1)
+        return -0.0;
+    return y < 1 ? ew_erfinv_c(1 - y, y) : -ew_erfinv_c(y - 1, 2 - y);
+}
+#endif
+
+EW_FN double ew_digamma_d(double x)
+{
+    double r = 0, t;
+    if (x == 0)
+        return ew_fisinf_f64(1 / x) && 1 / x < 0 ? ew_inf_f64() : -ew_inf_f64();
+    if (x != x || x == -ew_inf_f64())
+        return ew_inf_f64() * 0;
+    if (x < 0) {
+        if (x == floor(x))
+            return ew_inf_f64() * 0;
+        /* psi(x) = psi(1 - x) - pi / tan(pi x) */
+        r = -EW_PI / tan(EW_PI * x);
+        x = 1 - x;
+    }
+    while (x < 6) {
+        r -= 1 / x;
+        x += 1;
+    }
+    t = 1 / (x * x);
+    return r + log(x) - 0.5 / x -
+           t * (1.0 / 12 - t * (1.0 / 120 - t * (1.0 / 252 - t * (1.0 / 240 -
+                t * (1.0 / 132 - t * (691.0 / 32760 - t / 12))))));
+}
+
 #define EW_FLOAT_OPS(S, T, F)                                                 \
     EW_COMPARE_OPS(S, T)                                                      \
     EW_FN T ew_add_##S(T a, T b) { return a + b; }                            \
@@ -770,6 +876,13 @@ EW_FREXP(f64, double, ew_u64, 52, 0x7ffu, 1023)
     /* poles and ends where C's differ                                      */ \
     EW_FN T ew_erf_##S(T a) { return erf##F(a); }                             \
     EW_FN T ew_erfc_##S(T a) { return erfc##F(a); }                           \
+    /* SciPy's signed zeros: erfinv(-0) is +0, erfcinv(1) is -0          */ \
+    EW_FN T ew_erfinv_##S(T a) { return a == 0 ? (T)0 : EW_ERFINV(F, a); }    \
+    EW_FN T ew_erfcinv_##S(T a)                                               \
+    {                                                                         \
+        return a == 1 ? -(T)0 : EW_ERFCINV(F, a);                             \
+    }                                                                         \
+    EW_FN T ew_digamma_##S(T a) { return (T)ew_digamma_d((double)a); }       \
     EW_FN T ew_gamma_##S(T a) { return tgamma##F(a); }                        \
     EW_FN T ew_gammaln_##S(T a)                                               \
     {                                                                         \

@@ -133,6 +133,9 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_SINC] = {"sinc", 1, SCI, "d:d e:e f:f"},
     [EM_OP_XLOGY] = {"xlogy", 2, SCI, "dd:d ff:f"},
     [EM_OP_XLOG1PY] = {"xlog1py", 2, SCI, "dd:d ff:f"},
+    [EM_OP_ERFINV] = {"erfinv", 1, SCI, "f:f d:d"},
+    [EM_OP_ERFCINV] = {"erfcinv", 1, SCI, "f:f d:d"},
+    [EM_OP_DIGAMMA] = {"digamma", 1, SCI, "d:d f:f"},
 };
 
 /* clang-format on */

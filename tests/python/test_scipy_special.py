@@ -10,7 +10,8 @@ import ember
 import ember.scipy.special as es
 
 UNARY = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
-         "ndtr", "j0", "j1", "y0", "y1", "sinc"]
+         "ndtr", "j0", "j1", "y0", "y1", "sinc", "erfinv", "erfcinv", "digamma",
+         "i0"]
 EDGES = np.array([-np.inf, -800.0, -171.5, -2.5, -2.0, -1.0, -0.5, -0.0, 0.0,
                   1e-300, 0.3, 0.5, 1.0, 2.0, 3.7, 30.5, 171.2, 800.0, np.inf,
                   np.nan])
@@ -39,8 +40,12 @@ def test_unary_against_scipy(device, name, dtype):
     rng = np.random.default_rng(3)
     x = np.concatenate([EDGES, rng.uniform(-6, 6, 200),
                         rng.uniform(0, 1, 100)]).astype(dtype)
-    if name == "logit":
-        x = np.concatenate([x, [0.0, 1.0, 1e-12, 1 - 1e-7]]).astype(dtype)
+    if name in ("logit", "erfinv", "erfcinv"):
+        # their domains' ends and tails: [0, 1], [-1, 1], [0, 2]
+        t = 10.0 ** -np.arange(1, 15)
+        x = np.concatenate([x, [0.0, 1.0, -1.0, 2.0, 1e-12, 1 - 1e-7], t,
+                            1 - t, -1 + t, 2 - t, 10.0 ** -np.arange(20, 300, 23)]
+                           ).astype(dtype)
     with np.errstate(all="ignore"):
         want = getattr(sp, name)(x)
     got = getattr(es, name)(ember.asarray(x, device=device))

@@ -5,7 +5,7 @@ The elementwise ones are ember ufuncs (C kernels generated like NumPy's,
 so they broadcast, take out=, where= and dtype= and fuse with the rest),
 with SciPy's names, loops and answers at poles and ends: erf, erfc,
 gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
-xlogy, xlog1py. float32 stays float32; float16, integers and bools
+xlogy, xlog1py, erfinv, erfcinv, digamma (psi); i0 is NumPy's. float32 stays float32; float16, integers and bools
 compute in float64, as SciPy's loops resolve them. The reductions over an
 axis (logsumexp, softmax, log_softmax) and beta/betaln are compositions
 of those and NumPy's ufuncs."""
@@ -14,6 +14,7 @@ from ember import _ember
 
 __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
+           "erfinv", "erfcinv", "digamma", "psi", "i0",
            "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
 
 erf = _ember._sp_erf
@@ -31,6 +32,18 @@ y1 = _ember._sp_y1
 sinc = _ember._sp_sinc
 xlogy = _ember._sp_xlogy
 xlog1py = _ember._sp_xlog1py
+erfinv = _ember._sp_erfinv
+erfcinv = _ember._sp_erfcinv
+digamma = _ember._sp_digamma
+psi = digamma
+
+
+def i0(x):
+    """The modified Bessel function of order 0: NumPy's i0 kernel, NaN at
+    the infinities as SciPy's."""
+    x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
+    r = _e.i0(x)
+    return _e.where(_e.isinf(x), _e.nan, r).astype(r.dtype)
 
 
 def betaln(a, b):
