@@ -3,7 +3,7 @@ CuPy's (issue 21). `special` and `signal`'s convolutions are here;
 ndimage and sparse are to come. Submodules load on first use."""
 import importlib
 
-__all__ = ["special", "signal"]
+__all__ = ["special", "signal", "ndimage", "sparse"]
 
 
 def __getattr__(name):
