@@ -191,3 +191,27 @@ def test_binary_morphology(device, shape):
         nd.find_objects(lab, max_label=n + 2)
     with pytest.raises(TypeError):
         en.find_objects(ember.asarray(a * 1.5, device=device))
+
+
+@pytest.mark.parametrize("shape", [(30,), (17, 19), (6, 7, 8)])
+def test_rank_filters(device, shape):
+    x = rng.standard_normal(shape)
+    e = ember.asarray(x, device=device)
+    for mode in MODES:
+        for size in (2, 3, 4):
+            close(en.median_filter(e, size=size, mode=mode, cval=0.5),
+                  nd.median_filter(x, size=size, mode=mode, cval=0.5))
+            close(en.rank_filter(e, 1, size=size, mode=mode),
+                  nd.rank_filter(x, 1, size=size, mode=mode))
+            close(en.percentile_filter(e, 30, size=size, mode=mode),
+                  nd.percentile_filter(x, 30, size=size, mode=mode))
+    fp = rng.random((3,) * len(shape)) > 0.4
+    fp.flat[0] = True
+    close(en.median_filter(e, footprint=fp), nd.median_filter(x, footprint=fp))
+    close(en.rank_filter(e, -1, footprint=fp), nd.rank_filter(x, -1,
+                                                              footprint=fp))
+    xi = rng.integers(0, 100, shape).astype(np.int32)
+    close(en.median_filter(ember.asarray(xi, device=device), 3),
+          nd.median_filter(xi, 3))
+    with pytest.raises(RuntimeError, match="rank"):
+        en.rank_filter(e, 99, size=3)

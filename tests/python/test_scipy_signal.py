@@ -141,3 +141,13 @@ def test_hilbert_detrend_spectra(device):
           1e-5)
     with pytest.raises(ValueError, match="real"):
         es.hilbert(E(x + 1j, device))
+
+
+def test_medfilt(device):
+    x = rng.standard_normal(31)
+    close(es.medfilt(E(x, device), 5), ss.medfilt(x, 5))
+    x2 = rng.standard_normal((12, 13))
+    close(es.medfilt2d(E(x2, device), 3), ss.medfilt2d(x2, 3))
+    close(es.medfilt(E(x2, device), (3, 5)), ss.medfilt(x2, (3, 5)))
+    with pytest.raises(ValueError, match="odd"):
+        es.medfilt(E(x, device), 4)

@@ -14,7 +14,8 @@ import ember as _e
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "gaussian_filter1d", "gaussian_filter", "uniform_filter1d",
            "uniform_filter", "minimum_filter1d", "maximum_filter1d",
-           "minimum_filter", "maximum_filter", "sobel", "prewitt", "laplace"]
+           "minimum_filter", "maximum_filter", "sobel", "prewitt", "laplace",
+           "rank_filter", "median_filter", "percentile_filter"]
 
 _SRC = pathlib.Path(__file__).parent / "kernels" / "ndfilter.cuh"
 _MODES = {"reflect": 0, "grid-mirror": 0, "mirror": 1, "nearest": 2,
@@ -362,3 +363,82 @@ def laplace(input, output=None, mode="reflect", cval=0.0):
         d = correlate1d(x, [1, -2, 1], a, t, mode, cval, 0)
         y = d if y is None else (y + d).astype(t, copy=False)
     return _deliver(y, output)
+
+
+def _footprint(x, size, footprint):
+    import numpy
+    if footprint is None:
+        if size is None:
+            raise RuntimeError("no footprint provided")
+        return numpy.ones(_per_axis(size, x.ndim), bool)
+    f = numpy.asarray(_e.asnumpy(footprint) if isinstance(footprint,
+                                                          _e.ndarray)
+                      else footprint, bool)
+    if f.ndim != x.ndim:
+        raise RuntimeError("footprint array has incorrect shape.")
+    return f
+
+
+def _rank(input, rank, size, footprint, output, mode, cval, origin, who):
+    """The rank-th smallest under the footprint (negative ranks from the
+    top, as SciPy's), kernels/ndfilter.cuh's em_rank3d."""
+    import numpy
+    x = _arr(input)
+    if x.ndim > 3 or x.ndim == 0:
+        raise NotImplementedError(f"ember.scipy.ndimage.{who}: 1 to 3 "
+                                  "dimensions for now")
+    f = _footprint(x, size, footprint)
+    n = int(f.sum())
+    if rank < 0:
+        rank += n
+    if not 0 <= rank < n:
+        raise RuntimeError("rank not within filter footprint size")
+    if n > 343:
+        raise NotImplementedError(f"{who}: footprints of at most 343 "
+                                  "elements for now")
+    org = _origins(origin, x.ndim)
+    offs = []
+    for c in numpy.argwhere(f):
+        o = [int(v) - _shift(sz, og) for v, sz, og in zip(c, f.shape, org)]
+        offs.extend([0] * (3 - x.ndim) + o)
+    d = (1,) * (3 - x.ndim) + x.shape
+    src = _e.ascontiguousarray(x.astype(_e.float64))
+    y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
+    if x.size:
+        od = _e.asarray(numpy.array(offs, numpy.int64), device=x.device)
+        _launch(x.device, "em_rank3d", x.size,
+                (src, y) + tuple(numpy.int64(v) for v in d) +
+                (od, numpy.int32(n), numpy.int32(rank),
+                 numpy.int32(_mode(mode)), numpy.float64(cval)))
+    return _finish(y, x, output)
+
+
+def rank_filter(input, rank, size=None, footprint=None, output=None,
+                mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.rank_filter: the rank-th smallest under the
+    footprint (up to 343 elements)."""
+    return _rank(input, rank, size, footprint, output, mode, cval, origin,
+                 "rank_filter")
+
+
+def median_filter(input, size=None, footprint=None, output=None,
+                  mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.median_filter: rank size // 2 of the footprint."""
+    x = _arr(input)
+    n = int(_footprint(x, size, footprint).sum())
+    return _rank(x, n // 2, size, footprint, output, mode, cval, origin,
+                 "median_filter")
+
+
+def percentile_filter(input, percentile, size=None, footprint=None,
+                      output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.percentile_filter: the rank of the percentile."""
+    x = _arr(input)
+    n = int(_footprint(x, size, footprint).sum())
+    if percentile < 0.0:
+        percentile += 100.0
+    if not 0 <= percentile <= 100:
+        raise RuntimeError("invalid percentile")
+    rank = n - 1 if percentile == 100.0 else int(float(n) * percentile / 100.0)
+    return _rank(x, rank, size, footprint, output, mode, cval, origin,
+                 "percentile_filter")

@@ -15,7 +15,8 @@ from ember.scipy.signal_spectral import *  # noqa: F401,F403
 from ember.scipy import signal_spectral as _spectral
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
-           "correlate", "choose_conv_method", "windows"] + _spectral.__all__
+           "correlate", "choose_conv_method", "windows", "medfilt",
+           "medfilt2d"] + _spectral.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
@@ -243,3 +244,24 @@ def correlate(in1, in2, mode="full", method="auto"):
         r = r[(slice(None, None, -1),) * r.ndim]
         return _e.conj(r) if r.dtype.kind == "c" else r
     return convolve(in1, rev, mode, method)
+
+
+def medfilt(volume, kernel_size=None):
+    """scipy.signal.medfilt: the median over an odd window, zero beyond
+    the edges (ndimage's median filter in constant mode)."""
+    from ember.scipy.ndimage_filters import median_filter
+    x = _arr(volume)
+    ks = [3] * x.ndim if kernel_size is None else (
+        [kernel_size] * x.ndim if isinstance(kernel_size, int)
+        else list(kernel_size))
+    if any(k % 2 == 0 for k in ks):
+        raise ValueError("Each element of kernel_size should be odd.")
+    return median_filter(x, size=ks, mode="constant", cval=0)
+
+
+def medfilt2d(input, kernel_size=3):
+    """scipy.signal.medfilt2d: medfilt of a 2-D array."""
+    x = _arr(input)
+    if x.ndim != 2:
+        raise ValueError("medfilt2d: input must be 2-D")
+    return medfilt(x, kernel_size)

@@ -115,3 +115,52 @@ extern "C" __global__ void em_correlate3d(const double *x, double *y,
         y[e] = acc;
     }
 }
+
+/* The rank-th smallest (0-based) of the values under a footprint: its
+ * noff elements' offsets off[] (triples, already less the origin's
+ * shift) around each output element of x (d0 x d1 x d2). At most
+ * EM_RANK_MAX elements, selected in a private buffer by quickselect. */
+#define EM_RANK_MAX 343
+extern "C" __global__ void em_rank3d(const double *x, double *y,
+                                     long long d0, long long d1, long long d2,
+                                     const long long *off, int noff, int rank,
+                                     int mode, double cval)
+{
+    double buf[EM_RANK_MAX];
+    long long total = d0 * d1 * d2;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long c = e % d2, b = (e / d2) % d1, a = e / (d1 * d2);
+        int lo = 0, hi = noff - 1;
+        for (int k = 0; k < noff; k++) {
+            long long p = em_nd_index(a + off[3 * k], d0, mode),
+                      q = em_nd_index(b + off[3 * k + 1], d1, mode),
+                      s = em_nd_index(c + off[3 * k + 2], d2, mode);
+            buf[k] = p < 0 || q < 0 || s < 0 ? cval : x[(p * d1 + q) * d2 + s];
+        }
+        while (lo < hi) {
+            double pivot = buf[(lo + hi) / 2];
+            int i = lo, j = hi;
+            while (i <= j) {
+                while (buf[i] < pivot)
+                    i++;
+                while (buf[j] > pivot)
+                    j--;
+                if (i <= j) {
+                    double t = buf[i];
+                    buf[i] = buf[j];
+                    buf[j] = t;
+                    i++;
+                    j--;
+                }
+            }
+            if (rank <= j)
+                hi = j;
+            else if (rank >= i)
+                lo = i;
+            else
+                break;
+        }
+        y[e] = buf[rank];
+    }
+}
