@@ -151,3 +151,30 @@ def test_medfilt(device):
     close(es.medfilt(E(x2, device), (3, 5)), ss.medfilt(x2, (3, 5)))
     with pytest.raises(ValueError, match="odd"):
         es.medfilt(E(x, device), 4)
+
+
+def test_lfilter_sosfilt(device):
+    x = rng.standard_normal((4, 200))
+    b, a = ss.butter(4, 0.2)
+    close(es.lfilter(b, a, E(x, device)), ss.lfilter(b, a, x))
+    close(es.lfilter(b, a, E(x, device), axis=0), ss.lfilter(b, a, x, axis=0))
+    x3 = rng.standard_normal((3, 50, 2))
+    close(es.lfilter(b, a, E(x3, device), axis=1), ss.lfilter(b, a, x3, axis=1))
+    zi = rng.standard_normal((4, 4))
+    y1, z1 = es.lfilter(b, a, E(x, device), zi=E(zi, device))
+    y2, z2 = ss.lfilter(b, a, x, zi=zi)
+    close(y1, y2)
+    close(z1, z2)
+    close(es.lfilter([1, 2, 3], [2.0], E(x, device)),
+          ss.lfilter([1, 2, 3], [2.0], x))             # FIR, a[0] != 1
+    sos = ss.butter(6, [0.1, 0.3], btype="band", output="sos")
+    close(es.sosfilt(sos, E(x, device)), ss.sosfilt(sos, x))
+    zs = rng.standard_normal((sos.shape[0], 4, 2))
+    y1, z1 = es.sosfilt(sos, E(x, device), zi=E(zs, device))
+    y2, z2 = ss.sosfilt(sos, x, zi=zs)
+    close(y1, y2)
+    close(z1, z2)
+    with pytest.raises(ValueError, match="zi"):
+        es.lfilter(b, a, E(x, device), zi=E(np.zeros((4, 3)), device))
+    with pytest.raises(ValueError, match="sos"):
+        es.sosfilt(np.ones((2, 5)), E(x, device))

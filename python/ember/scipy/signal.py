@@ -13,10 +13,12 @@ import pathlib
 import ember as _e
 from ember.scipy.signal_spectral import *  # noqa: F401,F403
 from ember.scipy import signal_spectral as _spectral
+from ember.scipy.signal_iir import *  # noqa: F401,F403
+from ember.scipy import signal_iir as _iir
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
-           "medfilt2d"] + _spectral.__all__
+           "medfilt2d"] + _spectral.__all__ + _iir.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
