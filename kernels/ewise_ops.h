@@ -98,11 +98,7 @@ EW_FN double ew_bits_f64(ew_u64 b) { double x; memcpy(&x, &b, sizeof x); return 
  * cpu device's threads, where its _r form does not. */
 #ifdef EW_CUDA
 #define EW_LGAMMA(F, x) lgamma##F(x)
-#define EW_ERFINV(F, x) erfinv##F(x)
-#define EW_ERFCINV(F, x) erfcinv##F(x)
 #else
-#define EW_ERFINV(F, x) ew_erfinv_d((double)(x))
-#define EW_ERFCINV(F, x) ew_erfcinv_d((double)(x))
 #define EW_LGAMMA(F, x) ew_lgamma##F(x)
 EW_FN double ew_lgamma(double x) { int s; return lgamma_r(x, &s); }
 EW_FN float ew_lgammaf(float x) { int s; return lgammaf_r(x, &s); }
@@ -633,84 +629,8 @@ EW_FREXP(f64, double, ew_u64, 52, 0x7ffu, 1023)
 /* F is the C math suffix (f for float, nothing for double). float16 and
  * bfloat16 loops use the f32 functions on widened values and round the
  * result once, as NumPy does. */
-/* scipy.special's inverse error functions and digamma, in double. On
- * the GPU erfinv and erfcinv are CUDA's; the host's C library has none,
- * so there they are Giles' single-precision approximation (w = -log((1 -
- * x)(1 + x)), given as c (2 - c) with c = 1 - x so erfcinv's small
- * arguments keep their digits) polished by Newton steps on erf, or erfc
- * past 0.5. digamma is the recurrence up to 6, the asymptotic
- * series there, and the reflection below 0, on both. */
-#ifndef EW_CUDA
-EW_FN double ew_erfinv_c(double x, double c)
-{
-    /* x in [0, 1), c = 1 - x exactly */
-    double w = -log(c * (2 - c)), p, r;
-    if (w > 16) {
-        /* past the approximation's range (c below about 1e-7): the tail's
-         * own start, erfc(r) ~ exp(-r^2) / (r sqrt(pi)) */
-        double l = -log(c);
-        r = sqrt(l - log(sqrt(l) * 1.7724538509055160273));
-        p = r / x;
-    } else if (w < 5) {
-        w -= 2.5;
-        p = 2.81022636e-08;
-        p = 3.43273939e-07 + p * w;
-        p = -3.5233877e-06 + p * w;
-        p = -4.39150654e-06 + p * w;
-        p = 0.00021858087 + p * w;
-        p = -0.00125372503 + p * w;
-        p = -0.00417768164 + p * w;
-        p = 0.246640727 + p * w;
-        p = 1.50140941 + p * w;
-    } else {
-        w = sqrt(w) - 3;
-        p = -0.000200214257;
-        p = 0.000100950558 + p * w;
-        p = 0.00134934322 + p * w;
-        p = -0.00367342844 + p * w;
-        p = 0.00573950773 + p * w;
-        p = -0.0076224613 + p * w;
-        p = 0.00943887047 + p * w;
-        p = 1.00167406 + p * w;
-        p = 2.83297682 + p * w;
-    }
-    r = p * x;
-    /* the approximation is single precision in its range and looser past
-     * it (c below about 1e-7): Newton until the step is below an ulp */
-    for (int k = 0; k < 12; k++) {
-        double d = 1.1283791670955126 * exp(-r * r); /* erf'(r) */
-        double step;
-        if (d == 0)
-            break;
-        step = x < 0.5 ? (erf(r) - x) / d : (c - erfc(r)) / d;
-        r -= step;
-        if (fabs(step) <= 2e-16 * fabs(r))
-            break;
-    }
-    return r;
-}
-
-EW_FN double ew_erfinv_d(double x)
-{
-    if (!(x > -1 && x < 1))
-        return x == 1 ? ew_inf_f64() : x == -1 ? -ew_inf_f64()
-                                                : ew_inf_f64() * 0;
-    if (x == 0)
-        return 0;
-    return x < 0 ? -ew_erfinv_c(-x, 1 + x) : ew_erfinv_c(x, 1 - x);
-}
-
-EW_FN double ew_erfcinv_d(double y)
-{
-    if (!(y > 0 && y < 2))
-        return y == 0 ? ew_inf_f64() : y == 2 ? -ew_inf_f64()
-                                              : ew_inf_f64() * 0;
-    if (y == 1)
-        return -0.0;
-    return y < 1 ? ew_erfinv_c(1 - y, y) : -ew_erfinv_c(y - 1, 2 - y);
-}
-#endif
-
+/* scipy.special's digamma, in double on both devices: the recurrence up
+ * to 6, the asymptotic series there, and the reflection below 0. */
 EW_FN double ew_digamma_d(double x)
 {
     double r = 0, t;
@@ -872,15 +792,58 @@ EW_FN double ew_digamma_d(double x)
     EW_FN T ew_trunc_##S(T a) { return trunc##F(a); }                         \
     EW_FN T ew_rint_##S(T a) { return rint##F(a); }                           \
     EW_FN T ew_conjugate_##S(T a) { return a; }                               \
-    /* scipy.special's (em_op_info.scipy), with SciPy's answers at the     */ \
-    /* poles and ends where C's differ                                      */ \
+    EW_FN ew_b ew_isnan_##S(T a) { return a != a; }                           \
+    EW_FN ew_b ew_isinf_##S(T a) { return (ew_b)ew_fisinf_##S(a); }           \
+    EW_FN ew_b ew_isfinite_##S(T a) { return (ew_b)ew_fisfinite_##S(a); }     \
+    /* C's fmod: exact, with the dividend's sign (CUDA's is exact too). */    \
+    EW_FN T ew_fmod_##S(T a, T b) { return fmod##F(a, b); }                   \
+    /* NumPy's spacing: the step to the next value away from zero, with   */ \
+    /* x's sign; both zeros step up (+smallest subnormal), the largest    */ \
+    /* finite values to +-inf, inf and NaN give NaN. Stepping the bits    */ \
+    /* is exact on both backends, whatever their nextafter does with      */ \
+    /* subnormals, and the difference of neighbours is exact.             */ \
+    EW_FN T ew_spacing_##S(T a)                                               \
+    {                                                                         \
+        if (!ew_fisfinite_##S(a))                                             \
+            return ew_nan_##S();                                              \
+        if (a == 0)                                                           \
+            return ew_bits_##S(1u);                                           \
+        return ew_bits_##S(ew_##S##_bits(a) + 1u) - a;                        \
+    }                                                                         \
+    /* modf's fractional part, with x's sign also when it is zero (whole  */ \
+    /* numbers, infinities); NaN stays NaN. x - trunc(x) is exact.        */ \
+    EW_FN T ew_modf_frac_##S(T a)                                             \
+    {                                                                         \
+        return copysign##F(ew_fisinf_##S(a) ? (T)0 : a - trunc##F(a), a);    \
+    }                                                                         \
+    EW_FN ew_i32 ew_frexp_exp_##S(T a)                                        \
+    {                                                                         \
+        ew_i32 e;                                                             \
+        (void)ew_frexp_##S(a, &e);                                            \
+        return e;                                                             \
+    }                                                                         \
+    EW_FN T ew_frexp_mant_##S(T a)                                            \
+    {                                                                         \
+        ew_i32 e;                                                             \
+        return ew_frexp_##S(a, &e);                                           \
+    }
+
+EW_FLOAT_OPS(f32, float, f)
+EW_FLOAT_OPS(f64, double, )
+/* scipy.special's functions (em_op_info.scipy), with SciPy's answers at
+ * the poles and ends where C's differ. They need a kernel's math library
+ * (CUDA's, or host_prelude.h's erfinv and erfcinv), so the C library's
+ * own compile of this header (src/array/ufunc_cast.c, casts only) leaves
+ * them out. */
+#if defined(EW_CUDA) || defined(EMBER_HOST_PRELUDE_H)
+#define EW_SCIPY_OPS(S, T, F)                                                 \
     EW_FN T ew_erf_##S(T a) { return erf##F(a); }                             \
     EW_FN T ew_erfc_##S(T a) { return erfc##F(a); }                           \
     /* SciPy's signed zeros: erfinv(-0) is +0, erfcinv(1) is -0          */ \
-    EW_FN T ew_erfinv_##S(T a) { return a == 0 ? (T)0 : EW_ERFINV(F, a); }    \
+    EW_FN T ew_erfinv_##S(T a) { return a == 0 ? (T)0 : erfinv##F(a); }    \
     EW_FN T ew_erfcinv_##S(T a)                                               \
     {                                                                         \
-        return a == 1 ? -(T)0 : EW_ERFCINV(F, a);                             \
+        return a == 1 ? -(T)0 : erfcinv##F(a);                             \
     }                                                                         \
     EW_FN T ew_digamma_##S(T a) { return (T)ew_digamma_d((double)a); }       \
     EW_FN T ew_gamma_##S(T a) { return tgamma##F(a); }                        \
@@ -928,45 +891,12 @@ EW_FN double ew_digamma_d(double x)
     EW_FN T ew_xlog1py_##S(T x, T y)                                          \
     {                                                                         \
         return x == 0 && y == y ? (T)0 : x * log1p##F(y);                     \
-    }                                                                         \
-    EW_FN ew_b ew_isnan_##S(T a) { return a != a; }                           \
-    EW_FN ew_b ew_isinf_##S(T a) { return (ew_b)ew_fisinf_##S(a); }           \
-    EW_FN ew_b ew_isfinite_##S(T a) { return (ew_b)ew_fisfinite_##S(a); }     \
-    /* C's fmod: exact, with the dividend's sign (CUDA's is exact too). */    \
-    EW_FN T ew_fmod_##S(T a, T b) { return fmod##F(a, b); }                   \
-    /* NumPy's spacing: the step to the next value away from zero, with   */ \
-    /* x's sign; both zeros step up (+smallest subnormal), the largest    */ \
-    /* finite values to +-inf, inf and NaN give NaN. Stepping the bits    */ \
-    /* is exact on both backends, whatever their nextafter does with      */ \
-    /* subnormals, and the difference of neighbours is exact.             */ \
-    EW_FN T ew_spacing_##S(T a)                                               \
-    {                                                                         \
-        if (!ew_fisfinite_##S(a))                                             \
-            return ew_nan_##S();                                              \
-        if (a == 0)                                                           \
-            return ew_bits_##S(1u);                                           \
-        return ew_bits_##S(ew_##S##_bits(a) + 1u) - a;                        \
-    }                                                                         \
-    /* modf's fractional part, with x's sign also when it is zero (whole  */ \
-    /* numbers, infinities); NaN stays NaN. x - trunc(x) is exact.        */ \
-    EW_FN T ew_modf_frac_##S(T a)                                             \
-    {                                                                         \
-        return copysign##F(ew_fisinf_##S(a) ? (T)0 : a - trunc##F(a), a);    \
-    }                                                                         \
-    EW_FN ew_i32 ew_frexp_exp_##S(T a)                                        \
-    {                                                                         \
-        ew_i32 e;                                                             \
-        (void)ew_frexp_##S(a, &e);                                            \
-        return e;                                                             \
-    }                                                                         \
-    EW_FN T ew_frexp_mant_##S(T a)                                            \
-    {                                                                         \
-        ew_i32 e;                                                             \
-        return ew_frexp_##S(a, &e);                                           \
     }
-
-EW_FLOAT_OPS(f32, float, f)
-EW_FLOAT_OPS(f64, double, )
+#else
+#define EW_SCIPY_OPS(S, T, F)
+#endif
+EW_SCIPY_OPS(f32, float, f)
+EW_SCIPY_OPS(f64, double, )
 
 EW_FN ew_b ew_signbit_f32(float a) { return (ew_b)(ew_f32_bits(a) >> 31); }
 EW_FN ew_b ew_signbit_f64(double a) { return (ew_b)(ew_f64_bits(a) >> 63); }

@@ -692,4 +692,120 @@ static inline unsigned int atomicDec(unsigned int *p, unsigned int v)
 #define atomicCAS(p, c, v) _Generic((p), __EM_ATOMIC_INTS(cas))((p), (c), (v))
 #endif
 
+/* erfinv and erfcinv: a first guess from M. Giles' single-precision
+ * approximation ("Approximating the erfinv function", GPU Computing Gems,
+ * 2011), then Halley steps on erf or erfc, whichever keeps the residual
+ * relative: near |x| = 1, erf(t) - x cancels, so that side goes through
+ * erfcinv(1 - |x|) (exact subtraction for |x| >= 0.5). */
+static inline double __em_erfinv_guess(double x, double w)
+{
+    double p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    return p * x;
+}
+
+#define __EM_2_SQRTPI 1.1283791670955125739   /* 2 / sqrt(pi) */
+
+/* |x| <= 0.5 (w is -log((1-x)(1+x))): erf(t) - x is well conditioned. */
+static inline double __em_erfinv_mid(double x, double w)
+{
+    double t = __em_erfinv_guess(x, w);
+    for (int k = 0; k < 3; k++) {
+        /* f = erf(t) - x, f' = d, f'' = -2 t d: Halley's step */
+        double f = erf(t) - x, d = __EM_2_SQRTPI * exp(-t * t);
+        t -= f / (d + t * f);
+    }
+    return t;
+}
+
+static inline double erfcinv(double y)
+{
+    double t;
+    if (!(y > 0.0 && y < 2.0))
+        return y == 0.0 ? INFINITY : y == 2.0 ? -INFINITY : NAN;
+    if (y > 1.0)
+        return -erfcinv(2.0 - y);
+    if (y >= 0.5)
+        return __em_erfinv_mid(1.0 - y, -log(y * (2.0 - y)));
+    if (y > 1e-7) {
+        t = __em_erfinv_guess(1.0 - y, -log(y * (2.0 - y)));
+    } else {
+        /* Past the range Giles' polynomial was fitted on: erfc(t) ~
+         * exp(-t^2) / (t sqrt(pi)), solved for t by fixed point. */
+        double l = -log(y);
+        t = sqrt(l);
+        for (int k = 0; k < 3; k++)
+            t = sqrt(l - log(t * 1.7724538509055160273));
+    }
+    for (int k = 0; k < 4; k++) {
+        /* f = erfc(t) - y, f' = -d, f'' = 2 t d: Halley's step */
+        double f = erfc(t) - y, d = __EM_2_SQRTPI * exp(-t * t);
+        t += f / (d - t * f);
+    }
+    return t;
+}
+
+static inline double erfinv(double x)
+{
+    if (x != x || x < -1.0 || x > 1.0)
+        return NAN;
+    if (fabs(x) >= 0.5)
+        return copysign(erfcinv(1.0 - fabs(x)), x);
+    return __em_erfinv_mid(x, -log((1.0 - x) * (1.0 + x)));
+}
+
+/* The standard normal CDF and its inverse, through erfc so the tails keep
+ * their relative precision. */
+static inline double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+static inline double normcdfinv(double p) { return -M_SQRT2 * erfcinv(2.0 * p); }
+
+/* exp(x^2) erfc(x): directly while exp(x^2) is finite and erfc(x) has
+ * not underflowed, else its asymptotic series (x >= 10: the terms fall by
+ * at least (2k-1)/200 each, twelve reach double precision). */
+static inline double erfcx(double x)
+{
+    if (x != x)
+        return x;
+    if (x < 0.0)
+        return x < -26.7 ? INFINITY : 2.0 * exp(x * x) - erfcx(-x);
+    if (x < 10.0)
+        return exp(x * x) * erfc(x);
+    {
+        double q = 1.0 / (2.0 * x * x), term = 1.0, sum = 1.0;
+        for (int k = 1; k <= 12; k++) {
+            term *= -(2.0 * k - 1.0) * q;
+            sum += term;
+        }
+        return sum / (x * 1.7724538509055160273);   /* x sqrt(pi) */
+    }
+}
+
+static inline float erfcinvf(float y) { return (float)erfcinv((double)y); }
+static inline float erfinvf(float x) { return (float)erfinv((double)x); }
+static inline float normcdff(float x) { return (float)normcdf((double)x); }
+static inline float normcdfinvf(float p) { return (float)normcdfinv((double)p); }
+static inline float erfcxf(float x) { return (float)erfcx((double)x); }
+
 #endif /* EMBER_HOST_PRELUDE_H */
