@@ -66,14 +66,14 @@ def _line(x, axis):
             math.prod(x.shape[axis + 1:]))
 
 
-def _pass1d(x, axis, kernel, extra):
-    """One float64 pass of a 1-D kernel along axis."""
+def _pass1d(x, axis, extra):
+    """One float64 pass of em_filter1d along axis."""
     import numpy
     src = _e.ascontiguousarray(x.astype(_e.float64))
     y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
     if x.size:
         outer, n, inner = _line(x, axis)
-        _launch(x.device, kernel, x.size,
+        _launch(x.device, "em_filter1d", x.size,
                 (src, y, numpy.int64(outer), numpy.int64(n),
                  numpy.int64(inner)) + extra)
     return y
@@ -99,10 +99,10 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect",
         raise RuntimeError("no filter weights given")
     axis = _axis(axis, x.ndim)
     wd = _e.asarray(w, device=x.device)
-    y = _pass1d(x, axis, "em_correlate1d",
-                (wd, numpy.int32(w.size),
-                 numpy.int64(_shift(w.size, origin)), numpy.int32(_mode(mode)),
-                 numpy.float64(cval)))
+    y = _pass1d(x, axis, (wd, numpy.int32(w.size),
+                          numpy.int64(_shift(w.size, origin)),
+                          numpy.int32(_mode(mode)), numpy.float64(cval),
+                          numpy.int32(0)))
     return _finish(y, x, output)
 
 
@@ -247,6 +247,20 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect",
     return _separable(x, output, passes)
 
 
+def _box(input, size, output, mode, cval, origin, axes, one):
+    """A box filter as one(y, size, axis, dtype, mode, origin) passes
+    along each axis whose size is over 1 (size, mode, origin per axis or
+    for all)."""
+    x = _arr(input)
+    axes = list(range(x.ndim)) if axes is None else \
+        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
+    n = len(axes)
+    sz, md, og = _per_axis(size, n), _per_axis(mode, n), _per_axis(origin, n)
+    passes = [(lambda y, t, a=a, s=s, m=m, o=o: one(y, s, a, t, m, o))
+              for a, s, m, o in zip(axes, sz, md, og) if s > 1]
+    return _separable(x, output, passes)
+
+
 def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect",
                      cval=0.0, origin=0):
     """scipy.ndimage.uniform_filter1d: the mean over size elements."""
@@ -264,15 +278,9 @@ def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect",
 def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0,
                    origin=0, *, axes=None):
     """scipy.ndimage.uniform_filter: uniform_filter1d along each axis."""
-    x = _arr(input)
-    axes = list(range(x.ndim)) if axes is None else \
-        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
-    n = len(axes)
-    sz, md, og = _per_axis(size, n), _per_axis(mode, n), _per_axis(origin, n)
-    passes = [(lambda y, t, a=a, s=s, m=m, o=o: uniform_filter1d(
-        y, s, a, t, m, cval, o)) for a, s, m, o in zip(axes, sz, md, og)
-        if s > 1]
-    return _separable(x, output, passes)
+    return _box(input, size, output, mode, cval, origin, axes,
+                lambda y, s, a, t, m, o: uniform_filter1d(y, s, a, t, m,
+                                                          cval, o))
 
 
 def _minmax1d(input, size, axis, output, mode, cval, origin, ismax):
@@ -281,10 +289,10 @@ def _minmax1d(input, size, axis, output, mode, cval, origin, ismax):
     if size < 1:
         raise RuntimeError("incorrect filter size")
     axis = _axis(axis, x.ndim)
-    y = _pass1d(x, axis, "em_minmax1d",
-                (numpy.int32(size), numpy.int64(_shift(size, origin)),
-                 numpy.int32(_mode(mode)), numpy.float64(cval),
-                 numpy.int32(ismax)))
+    # em_filter1d's op 1 (minimum) or 2 (maximum); no weights read
+    y = _pass1d(x, axis, (_e.zeros(1, device=x.device), numpy.int32(size), numpy.int64(_shift(size, origin)),
+                          numpy.int32(_mode(mode)), numpy.float64(cval),
+                          numpy.int32(1 + ismax)))
     return _finish(y, x, output)
 
 
@@ -305,15 +313,9 @@ def _minmax(input, size, footprint, output, mode, cval, origin, ismax,
     if footprint is not None:
         raise NotImplementedError("minimum_filter/maximum_filter with a "
                                   "footprint: pass size (a box)")
-    x = _arr(input)
-    axes = list(range(x.ndim)) if axes is None else \
-        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
-    n = len(axes)
-    sz, md, og = _per_axis(size, n), _per_axis(mode, n), _per_axis(origin, n)
-    passes = [(lambda y, t, a=a, s=s, m=m, o=o: _minmax1d(
-        y, s, a, t, m, cval, o, ismax)) for a, s, m, o in zip(axes, sz, md, og)
-        if s > 1]
-    return _separable(x, output, passes)
+    return _box(input, size, output, mode, cval, origin, axes,
+                lambda y, s, a, t, m, o: _minmax1d(y, s, a, t, m, cval, o,
+                                                   ismax))
 
 
 def minimum_filter(input, size=None, footprint=None, output=None,

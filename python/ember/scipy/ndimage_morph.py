@@ -56,19 +56,31 @@ def _deliver(y, output):
     return y.astype(output)
 
 
+def _morph(input, structure, iterations, mask, output, border_value,
+           origin, dilate):
+    """A dilation (the convolution with the structure over 0) or an
+    erosion (the correlation reaching the structure's count), the border
+    taken as border_value."""
+    from ember.scipy.ndimage_filters import convolve, correlate
+    x = _arr(input)
+    s = _structure(structure, x.ndim)
+    count = float(s.sum())
+    f = convolve if dilate else correlate
+
+    def step(y):
+        r = f(y.astype(_e.float64), s.astype(float), mode="constant",
+              cval=float(bool(border_value)), origin=origin)
+        return r > 0 if dilate else r >= count
+    return _deliver(_iterate(step, x, iterations, mask), output)
+
+
 def binary_dilation(input, structure=None, iterations=1, mask=None,
                     output=None, border_value=0, origin=0,
                     brute_force=False):
     """scipy.ndimage.binary_dilation: a pixel is set where the structure,
     placed on a set pixel, covers it."""
-    from ember.scipy.ndimage_filters import convolve
-    x = _arr(input)
-    s = _structure(structure, x.ndim).astype(float)
-
-    def step(y):
-        return convolve(y.astype(_e.float64), s, mode="constant",
-                        cval=float(bool(border_value)), origin=origin) > 0
-    return _deliver(_iterate(step, x, iterations, mask), output)
+    return _morph(input, structure, iterations, mask, output, border_value,
+                  origin, dilate=True)
 
 
 def binary_erosion(input, structure=None, iterations=1, mask=None,
@@ -76,16 +88,8 @@ def binary_erosion(input, structure=None, iterations=1, mask=None,
                    brute_force=False):
     """scipy.ndimage.binary_erosion: a pixel stays set where the structure
     centred on it covers only set pixels."""
-    from ember.scipy.ndimage_filters import correlate
-    x = _arr(input)
-    s = _structure(structure, x.ndim)
-    count = float(s.sum())
-
-    def step(y):
-        return correlate(y.astype(_e.float64), s.astype(float),
-                         mode="constant", cval=float(bool(border_value)),
-                         origin=origin) >= count
-    return _deliver(_iterate(step, x, iterations, mask), output)
+    return _morph(input, structure, iterations, mask, output, border_value,
+                  origin, dilate=False)
 
 
 def binary_opening(input, structure=None, iterations=1, output=None,

@@ -157,6 +157,15 @@ class _compressed:
                                     device=self.device), counts)
         return self.data, major, self.indices
 
+    def _other(self):
+        """The same matrix compressed along the other axis: its elements
+        sorted by (minor, major) index."""
+        d, major, minor = self._coo_arrays()
+        other = csc_matrix if self.format == "csr" else csr_matrix
+        shape = self._shape[::-1] if self.format == "csr" else self._shape
+        vals, indices, indptr = _csr_from_coo(d, minor, major, shape)
+        return other((vals, indices, indptr), shape=self._shape)
+
     def tocoo(self, copy=False):
         d, major, minor = self._coo_arrays()
         rc = (major, minor) if self.format == "csr" else (minor, major)
@@ -289,10 +298,7 @@ class csr_matrix(_compressed):
         return self.copy() if copy else self
 
     def tocsc(self, copy=False):
-        d, r, c = self.data, *self._coo_arrays()[1:]
-        vals, indices, indptr = _csr_from_coo(d, c, r, (self._shape[1],
-                                                       self._shape[0]))
-        return csc_matrix((vals, indices, indptr), shape=self._shape)
+        return self._other()
 
 
 class csc_matrix(_compressed):
@@ -303,9 +309,7 @@ class csc_matrix(_compressed):
         return self.copy() if copy else self
 
     def tocsr(self, copy=False):
-        d, c, r = self.data, *self._coo_arrays()[1:]
-        vals, indices, indptr = _csr_from_coo(d, r, c, self._shape)
-        return csr_matrix((vals, indices, indptr), shape=self._shape)
+        return self._other()
 
 
 class coo_matrix:

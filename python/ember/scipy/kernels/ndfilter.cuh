@@ -34,35 +34,16 @@ __device__ __forceinline__ long long em_nd_index(long long i, long long n,
     }
 }
 
-/* y[o][i][r] = sum_j w[j] x[o][i + j - shift][r], the array seen as
- * outer x n x inner (the filtered axis in the middle). */
-extern "C" __global__ void em_correlate1d(const double *x, double *y,
-                                          long long outer, long long n,
-                                          long long inner, const double *w,
-                                          int L, long long shift, int mode,
-                                          double cval)
-{
-    long long total = outer * n * inner;
-    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-         e < total; e += (long long)gridDim.x * blockDim.x) {
-        long long r = e % inner, i = (e / inner) % n, o = e / (inner * n);
-        const double *line = x + o * n * inner + r;
-        double acc = 0;
-        for (int j = 0; j < L; j++) {
-            long long k = em_nd_index(i + j - shift, n, mode);
-            acc += w[j] * (k < 0 ? cval : line[k * inner]);
-        }
-        y[e] = acc;
-    }
-}
-
-/* The minimum (ismax 0) or maximum (1) of the window, laid out as
- * em_correlate1d's. */
-extern "C" __global__ void em_minmax1d(const double *x, double *y,
+/* One pass along an axis, the array seen as outer x n x inner (the
+ * filtered axis in the middle), over the window j < L at i + j - shift:
+ * op 0, the correlation sum_j w[j] x[o][i + j - shift][r]; op 1 and 2,
+ * the window's minimum and maximum (w unread; a NaN wins, as in SciPy's
+ * comparisons). */
+extern "C" __global__ void em_filter1d(const double *x, double *y,
                                        long long outer, long long n,
-                                       long long inner, int L,
-                                       long long shift, int mode,
-                                       double cval, int ismax)
+                                       long long inner, const double *w,
+                                       int L, long long shift, int mode,
+                                       double cval, int op)
 {
     long long total = outer * n * inner;
     for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -73,8 +54,9 @@ extern "C" __global__ void em_minmax1d(const double *x, double *y,
         for (int j = 0; j < L; j++) {
             long long k = em_nd_index(i + j - shift, n, mode);
             double v = k < 0 ? cval : line[k * inner];
-            /* a NaN wins, as in SciPy's comparisons */
-            if (j == 0 || (ismax ? !(v <= acc) : !(v >= acc)))
+            if (op == 0)
+                acc += w[j] * v;
+            else if (j == 0 || (op == 2 ? !(v <= acc) : !(v >= acc)))
                 acc = v;
         }
         y[e] = acc;
