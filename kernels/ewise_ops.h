@@ -1189,11 +1189,12 @@ EW_FN float ew_spacing_bf16(float a)
         T x = a.re, y = a.im, t, beta, s, rho, den;                           \
         if (x != x)                                                           \
             return ew_mk_##S(x, y == 0 ? y : x);                              \
+        /* the Array API's 1 + 0j for b > 0 (C99 gives the zero the sign */ \
+        /* of sin(2b); by conjugate symmetry -0 for b < 0)                 */ \
         if (ew_fisinf_##R(x))                                                  \
             return ew_mk_##S(x > 0 ? (T)1 : (T)-1,                            \
-                             copysign##F((T)0, ew_fisfinite_##R(y)            \
-                                                   ? sin##F(y) * cos##F(y)    \
-                                                   : (T)1));                  \
+                             copysign##F((T)0, ew_fisfinite_##R(y) ? y        \
+                                                                    : (T)1)); \
         if (!ew_fisfinite_##R(y))   /* tanh(+-0 + i inf) = +-0 + i NaN */   \
             return ew_mk_##S(x == 0 ? x : y - y, y - y);                      \
         if (fabs##F(x) > EW_##R##_TANH_BIG) {                                      \

@@ -413,3 +413,15 @@ def test_numpy_two_output_ufuncs_dispatch_to_ember(device):
     m = np.arange(6, dtype=np.float64).reshape(2, 3)
     xm = ember.asarray(m, device=device)
     assert_array_equal_np(np.matmul(xm, xm.T), m @ m.T)
+
+
+def test_complex_tanh_at_infinity_signs_zero_as_the_array_api(device):
+    """tanh(+-inf + i b) is +-1 + 0j with the zero signed as b (the Array
+    API's special case; C99, and NumPy, sign it as sin(2b), which the
+    suite found for b = 2.26e16)."""
+    z = ember.asarray(np.array([complex(np.inf, 2.2636921373707076e16),
+                                complex(np.inf, -3.0),
+                                complex(-np.inf, 5.0)]), device=device)
+    r = ember.asnumpy(ember.tanh(z))
+    assert r.real.tolist() == [1.0, 1.0, -1.0]
+    assert np.signbit(r.imag).tolist() == [False, True, False]
