@@ -215,3 +215,37 @@ def test_rank_filters(device, shape):
           nd.median_filter(xi, 3))
     with pytest.raises(RuntimeError, match="rank"):
         en.rank_filter(e, 99, size=3)
+
+
+def test_extrema_histogram_ndtri(device):
+    img = rng.random((30, 40))            # no ties: positions are unique
+    lab, n = nd.label(img > 0.6)
+    e, el = ember.asarray(img, device=device), ember.asarray(lab, device=device)
+    idx = [1, 2, n]
+    g, w = en.extrema(e, el, idx), nd.extrema(img, lab, idx)
+    np.testing.assert_array_equal(ember.asnumpy(g[0]), w[0])
+    np.testing.assert_array_equal(ember.asnumpy(g[1]), w[1])
+    assert g[2] == [tuple(map(int, t)) for t in w[2]]
+    assert g[3] == [tuple(map(int, t)) for t in w[3]]
+    for args in ((e, el, 2), (e,), (e, el)):
+        g = en.extrema(*args)
+        w = nd.extrema(*[ember.asnumpy(a) for a in args])
+        assert float(g[0]) == w[0] and float(g[1]) == w[1]
+        assert g[2] == tuple(map(int, w[2])) and g[3] == tuple(map(int, w[3]))
+    for got, want in zip(en.histogram(e, 0, 1, 7, el, idx),
+                         nd.histogram(img, 0, 1, 7, lab, idx)):
+        np.testing.assert_array_equal(ember.asnumpy(got), want)
+    np.testing.assert_array_equal(ember.asnumpy(en.histogram(e, 0, 1, 7)),
+                                  nd.histogram(img, 0, 1, 7))
+    np.testing.assert_array_equal(
+        ember.asnumpy(en.histogram(e, 0.2, 0.9, 4, el, 3)),
+        nd.histogram(img, 0.2, 0.9, 4, lab, 3))
+    import scipy.special as sp
+    import ember.scipy.special as es
+    p = np.array([0, 1, 0.5, 1e-300, 0.975, 2, np.nan, 1 - 1e-12, 1e-20])
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(
+            ember.asnumpy(es.ndtri(ember.asarray(p, device=device))),
+            sp.ndtri(p), rtol=1e-13, equal_nan=True)
+    assert es.ndtri(ember.asarray(p.astype(np.float32),
+                                  device=device)).dtype == np.float32

@@ -14,7 +14,8 @@ from ember.scipy import ndimage_morph as _morph
 
 __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
-           "center_of_mass"] + _filters.__all__ + _morph.__all__
+           "center_of_mass", "extrema", "histogram"] + _filters.__all__ + \
+    _morph.__all__
 
 _SRC = pathlib.Path(__file__).parent / "kernels" / "label.cuh"
 _modules = {}
@@ -226,3 +227,79 @@ def center_of_mass(input, labels=None, index=None):
         return tuple(float(c) for c in per_dim)
     hosts = [_e.asnumpy(c) for c in per_dim]
     return [tuple(float(h[i]) for h in hosts) for i in range(len(hosts[0]))]
+
+
+def _positions(x, v, lab, idx, extreme):
+    """The C-order coordinates of each region's first element equal to
+    its extreme (per entry of idx)."""
+    flat = _e.arange(x.size, dtype=_e.int64, device=x.device)
+    top = int(_e.max(idx)) + 1 if idx.size else 1
+    keep = (lab >= 0) & (lab < top)
+    lab_k = lab[keep]
+    hit = v[keep] == extreme[lab_k]
+    first = _e.full(top, x.size, dtype=_e.int64, device=x.device)
+    _e.minimum.at(first, lab_k[hit], flat[keep][hit])
+    pos = _e.asnumpy(first[idx])
+    import numpy
+    return [tuple(int(c) for c in numpy.unravel_index(min(p, max(x.size - 1, 0)),
+                                                      x.shape)) for p in pos]
+
+
+def extrema(input, labels=None, index=None):
+    """scipy.ndimage.extrema: (minimums, maximums, their positions) of
+    each region. Where several elements tie, ember gives the first in C
+    order; SciPy's pick among ties follows its unstable sort of the
+    values."""
+    x = _arr(input)
+    if labels is None or index is None:
+        if labels is not None:
+            lab = _e.broadcast_to(_arr(labels), x.shape)
+            v = x[lab > 0]
+            flat = _e.arange(x.size, device=x.device).reshape(x.shape)[lab > 0]
+        else:
+            v = x.reshape(-1)
+            flat = _e.arange(x.size, device=x.device)
+        lo, hi = _e.min(v), _e.max(v)
+        import numpy
+        pl = int(flat[int(_e.argmin(v))])
+        ph = int(flat[int(_e.argmax(v))])
+        return (lo, hi, tuple(int(c) for c in numpy.unravel_index(pl, x.shape)),
+                tuple(int(c) for c in numpy.unravel_index(ph, x.shape)))
+    v, lab, idx, scalar = _regions(x, labels, index)
+    top = max(int(_e.max(idx)) + 1 if idx.size else 1,
+              int(_e.max(lab)) + 1 if lab.size else 1)
+    full = _e.arange(top, device=x.device)
+    mins = minimum(x, labels, full)
+    maxs = maximum(x, labels, full)
+    pmin = _positions(x, v, lab, idx, mins.astype(_e.float64))
+    pmax = _positions(x, v, lab, idx, maxs.astype(_e.float64))
+    lo, hi = mins[idx], maxs[idx]
+    if scalar:
+        return lo[0], hi[0], pmin[0], pmax[0]
+    return lo, hi, pmin, pmax
+
+
+def histogram(input, min, max, bins, labels=None, index=None):
+    """scipy.ndimage.histogram: the counts of bins equal-width bins over
+    [min, max] (the last bin closed, as numpy.histogram's) of each
+    region: one array, or a list of them for a sequence index."""
+    x = _arr(input)
+    if labels is None or index is None:
+        v = x.reshape(-1) if labels is None else \
+            x[_e.broadcast_to(_arr(labels), x.shape) > 0]
+        lab = _e.zeros(v.size, dtype=_e.int64, device=x.device)
+        idx = _e.zeros(1, dtype=_e.int64, device=x.device)
+        scalar = True
+    else:
+        v, lab, idx, scalar = _regions(x, labels, index)
+    vf = v.astype(_e.float64)
+    b = _e.floor((vf - min) / (max - min) * bins).astype(_e.int64)
+    b = _e.where(vf == max, bins - 1, b)
+    top = int(_e.max(idx)) + 1 if idx.size else 1
+    ok = (vf >= min) & (vf <= max) & (lab >= 0) & (lab < top)
+    key = lab[ok].astype(_e.int64) * bins + b[ok]
+    counts = _e.bincount(key, minlength=top * bins).reshape(top, bins)
+    rows = counts[idx]
+    if scalar:
+        return rows[0]
+    return [rows[i] for i in range(rows.shape[0])]

@@ -14,7 +14,7 @@ from ember import _ember
 
 __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
-           "erfinv", "erfcinv", "digamma", "psi", "i0",
+           "erfinv", "erfcinv", "digamma", "psi", "i0", "ndtri",
            "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
 
 erf = _ember._sp_erf
@@ -44,6 +44,13 @@ def i0(x):
     x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
     r = _e.i0(x)
     return _e.where(_e.isinf(x), _e.nan, r).astype(r.dtype)
+
+
+def ndtri(y):
+    """The standard normal quantile, -sqrt(2) erfcinv(2 y): erfcinv keeps
+    the digits of the tails on both sides."""
+    y = y if isinstance(y, _e.ndarray) else _e.asarray(y)
+    return erfcinv(y * 2) * -1.4142135623730951
 
 
 def betaln(a, b):
