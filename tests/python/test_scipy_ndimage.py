@@ -249,3 +249,17 @@ def test_extrema_histogram_ndtri(device):
             sp.ndtri(p), rtol=1e-13, equal_nan=True)
     assert es.ndtri(ember.asarray(p.astype(np.float32),
                                   device=device)).dtype == np.float32
+
+
+@pytest.mark.parametrize("shape", [(50,), (30, 40), (9, 10, 11)])
+def test_distance_transform_edt(device, shape):
+    a = rng.random(shape) > 0.2
+    e = ember.asarray(a, device=device)
+    for sampling in (None, [0.5, 2.0, 1.5][:len(shape)]):
+        close(en.distance_transform_edt(e, sampling),
+              nd.distance_transform_edt(a, sampling))
+    out = ember.empty(shape, device=device)
+    assert en.distance_transform_edt(e, distances=out) is None
+    close(out, nd.distance_transform_edt(a))
+    with pytest.raises(NotImplementedError, match="return_indices"):
+        en.distance_transform_edt(e, return_indices=True)

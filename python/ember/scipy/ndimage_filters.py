@@ -15,7 +15,8 @@ __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "gaussian_filter1d", "gaussian_filter", "uniform_filter1d",
            "uniform_filter", "minimum_filter1d", "maximum_filter1d",
            "minimum_filter", "maximum_filter", "sobel", "prewitt", "laplace",
-           "rank_filter", "median_filter", "percentile_filter"]
+           "rank_filter", "median_filter", "percentile_filter",
+           "distance_transform_edt"]
 
 _SRC = pathlib.Path(__file__).parent / "kernels" / "ndfilter.cuh"
 _MODES = {"reflect": 0, "grid-mirror": 0, "mirror": 1, "nearest": 2,
@@ -444,3 +445,44 @@ def percentile_filter(input, percentile, size=None, footprint=None,
     rank = n - 1 if percentile == 100.0 else int(float(n) * percentile / 100.0)
     return _rank(x, rank, size, footprint, output, mode, cval, origin,
                  "percentile_filter")
+
+
+def distance_transform_edt(input, sampling=None, return_distances=True,
+                           return_indices=False, distances=None,
+                           indices=None):
+    """scipy.ndimage.distance_transform_edt: each non-zero element's
+    Euclidean distance to the nearest zero one (sampling: the spacing
+    along each axis), as squared distances minimised along one axis after
+    another (em_edt_pass), then the square root."""
+    import numpy
+    if return_indices or indices is not None:
+        raise NotImplementedError("distance_transform_edt: return_indices "
+                                  "is not there yet")
+    if not return_distances:
+        raise RuntimeError("at least one of return_distances/return_indices "
+                           "must be True")
+    x = _arr(input)
+    w = [1.0] * x.ndim if sampling is None else [float(v) for v in
+                                                    _per_axis(sampling, x.ndim)]
+    if len(w) != x.ndim:
+        raise RuntimeError("sequence argument must have length equal to "
+                           "input rank")
+    f = _e.where(x != 0, _e.inf, 0.0).astype(_e.float64)
+    f = _e.ascontiguousarray(f)
+    for axis in range(x.ndim):
+        if not x.size:
+            break
+        outer, n, inner = _line(x, axis)
+        lines = outer * inner
+        v = _e.empty(lines * n, dtype=_e.int32, device=x.device)
+        z = _e.empty(lines * (n + 1), dtype=_e.float64, device=x.device)
+        out = _e.empty(x.shape, dtype=_e.float64, device=x.device)
+        _launch(x.device, "em_edt_pass", lines,
+                (f, out, numpy.int64(outer), numpy.int64(n),
+                 numpy.int64(inner), numpy.float64(w[axis] ** 2), v, z))
+        f = out
+    d = _e.sqrt(f)
+    if distances is not None:
+        distances[...] = d
+        return None
+    return d

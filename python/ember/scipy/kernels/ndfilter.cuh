@@ -146,3 +146,59 @@ extern "C" __global__ void em_rank3d(const double *x, double *y,
         y[e] = buf[rank];
     }
 }
+
+/* One axis of the exact Euclidean distance transform (Felzenszwalb and
+ * Huttenlocher's lower envelope of parabolas), one thread a line of the
+ * outer x n x inner array: out[i] = min_j f[j] + w2 (i - j)^2 over the
+ * line's finite f[j] (+inf where there is none). v (n ints) and z (n + 1
+ * doubles) a line are scratch. */
+extern "C" __global__ void em_edt_pass(const double *f, double *out,
+                                       long long outer, long long n,
+                                       long long inner, double w2, int *v,
+                                       double *z)
+{
+    long long lines = outer * inner;
+    for (long long l = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         l < lines; l += (long long)gridDim.x * blockDim.x) {
+        long long o = l / inner, r = l % inner;
+        const double *fl = f + o * n * inner + r;
+        double *ol = out + o * n * inner + r;
+        int *vl = v + l * n;
+        double *zl = z + l * (n + 1);
+        long long k = -1;
+        for (long long q = 0; q < n; q++) {
+            double fq = fl[q * inner], s;
+            if (!(fq < 1.0e308))
+                continue; /* no site here */
+            for (;;) {
+                if (k < 0) {
+                    s = -1.0e308;
+                    break;
+                }
+                long long p = vl[k];
+                s = ((fq + w2 * (double)q * q) -
+                     (fl[p * inner] + w2 * (double)p * p)) /
+                    (2.0 * w2 * (double)(q - p));
+                if (s > zl[k])
+                    break;
+                k--;
+            }
+            k++;
+            vl[k] = (int)q;
+            zl[k] = s;
+            zl[k + 1] = 1.0e308;
+        }
+        if (k < 0) {
+            for (long long q = 0; q < n; q++)
+                ol[q * inner] = 1.0 / 0.0;
+            continue;
+        }
+        long long j = 0;
+        for (long long q = 0; q < n; q++) {
+            while (j < k && zl[j + 1] < (double)q)
+                j++;
+            double d = (double)(q - vl[j]);
+            ol[q * inner] = w2 * d * d + fl[vl[j] * inner];
+        }
+    }
+}
