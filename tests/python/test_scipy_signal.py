@@ -178,3 +178,23 @@ def test_lfilter_sosfilt(device):
         es.lfilter(b, a, E(x, device), zi=E(np.zeros((4, 3)), device))
     with pytest.raises(ValueError, match="sos"):
         es.sosfilt(np.ones((2, 5)), E(x, device))
+
+
+def test_savgol(device):
+    for args in ((5, 2), (7, 3), (6, 2), (5, 2, 1, 0.5), (9, 4, 2)):
+        close(es.savgol_coeffs(*args, device=device), ss.savgol_coeffs(*args))
+    x = rng.standard_normal((3, 40))
+    for mode in ("interp", "mirror", "constant", "nearest", "wrap"):
+        for args in ((7, 3), (6, 2), (5, 2, 1, 0.5)):
+            close(es.savgol_filter(E(x, device), *args, mode=mode),
+                  ss.savgol_filter(x, *args, mode=mode))
+    x3 = rng.standard_normal((20, 3))
+    close(es.savgol_filter(E(x3, device), 5, 2, axis=0),
+          ss.savgol_filter(x3, 5, 2, axis=0))
+    x32 = x.astype(np.float32)
+    close(es.savgol_filter(E(x32, device), 5, 2), ss.savgol_filter(x32, 5, 2),
+          1e-5)
+    with pytest.raises(ValueError, match="polyorder"):
+        es.savgol_coeffs(3, 3)
+    with pytest.raises(ValueError, match="window_length"):
+        es.savgol_filter(E(x[:, :4], device), 7, 2)

@@ -9,7 +9,8 @@ import ember as _e
 __all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
            "nuttall", "blackmanharris", "flattop", "boxcar", "bartlett",
            "triang", "cosine", "tukey", "gaussian", "exponential", "kaiser",
-           "hilbert", "detrend", "periodogram", "welch"]
+           "hilbert", "detrend", "periodogram", "welch", "savgol_coeffs",
+           "savgol_filter"]
 
 
 def _arr(x):
@@ -324,3 +325,86 @@ def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None,
     else:
         raise ValueError(f"average must be 'median' or 'mean', got {average}")
     return f, _e.moveaxis(p.astype(_real(x.dtype)), -1, axis)
+
+
+def _host(a):
+    """A small float64 setup matrix on the cpu device, where ember.linalg
+    runs LAPACK."""
+    return _e.asarray(a, dtype=_e.float64, device="cpu")
+
+
+def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None,
+                  use="conv", *, device=None):
+    """scipy.signal.savgol_coeffs: the least-squares polynomial filter's
+    coefficients (solved on the cpu device, placed on `device`)."""
+    if polyorder >= window_length:
+        raise ValueError("polyorder must be less than window_length.")
+    halflen, rem = divmod(window_length, 2)
+    if pos is None:
+        pos = halflen if rem else halflen - 0.5
+    if not 0 <= pos < window_length:
+        raise ValueError("pos must be nonnegative and less than "
+                         "window_length.")
+    if use not in ("conv", "dot"):
+        raise ValueError("`use` must be 'conv' or 'dot'")
+    if deriv > polyorder:
+        return _e.zeros(window_length, device=device)
+    x = [float(i) - pos for i in range(window_length)]
+    if use == "conv":
+        x = x[::-1]
+    A = _host([[t ** k for t in x] for k in range(polyorder + 1)])
+    y = [0.0] * (polyorder + 1)
+    y[deriv] = math.factorial(deriv) / delta ** deriv
+    c = _e.linalg.lstsq(A, _host(y), rcond=None)[0]
+    return _e.asarray(_e.asnumpy(c), device=device)
+
+
+def _edge_map(window_length, polyorder, deriv, delta, positions):
+    """The (len(positions), window_length) matrix taking a window's samples
+    to its least-squares polynomial's deriv-th derivative at positions
+    (offsets from the window's start), as savgol_filter's 'interp' fits
+    the edges."""
+    t = list(range(window_length))
+    V = _host([[float(s) ** k for k in range(polyorder + 1)] for s in t])
+    D = _host([[(math.factorial(k) / math.factorial(k - deriv) *
+                 float(p) ** (k - deriv) if k >= deriv else 0.0)
+                for k in range(polyorder + 1)] for p in positions])
+    return _e.matmul(D, _e.linalg.pinv(V)) / delta ** deriv
+
+
+def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1,
+                  mode="interp", cval=0.0):
+    """scipy.signal.savgol_filter: the Savitzky-Golay filter, a
+    convolution with savgol_coeffs; 'interp' fits the polynomial to the
+    first and last windows for the edges, as SciPy's."""
+    from ember.scipy.ndimage_filters import convolve1d
+    if mode not in ("mirror", "constant", "nearest", "interp", "wrap"):
+        raise ValueError("mode must be 'mirror', 'constant', 'nearest' "
+                         "'wrap' or 'interp'.")
+    x = _arr(x)
+    if x.dtype not in (_e.float64, _e.float32):
+        x = x.astype(_e.float64)
+    coeffs = savgol_coeffs(window_length, polyorder, deriv, delta,
+                           device=x.device)
+    if mode != "interp":
+        return convolve1d(x, coeffs, axis, mode=mode, cval=cval)
+    axis = axis % x.ndim
+    n = x.shape[axis]
+    if window_length > n:
+        raise ValueError("If mode is 'interp', window_length must be less "
+                         "than or equal to the size of x.")
+    y = convolve1d(x, coeffs, axis, mode="constant")
+    half = window_length // 2
+    xm = _e.moveaxis(x, axis, -1)
+    ym = _e.moveaxis(y, axis, -1)
+    first = _e.asarray(_e.asnumpy(_edge_map(window_length, polyorder, deriv,
+                                            delta, range(half))),
+                       device=x.device)
+    last = _e.asarray(_e.asnumpy(_edge_map(
+        window_length, polyorder, deriv, delta,
+        range(window_length - half, window_length))), device=x.device)
+    ym[..., :half] = _e.matmul(xm[..., :window_length].astype(_e.float64),
+                               first.T).astype(y.dtype)
+    ym[..., n - half:] = _e.matmul(xm[..., n - window_length:].astype(
+        _e.float64), last.T).astype(y.dtype)
+    return y
