@@ -4,9 +4,9 @@ parallel union-find, kernels/label.cuh), and sum_labels, mean, variance,
 standard_deviation, minimum, maximum and center_of_mass over labelled
 regions (bincounts and ufunc.at, composed). Morphology and geometric
 transforms are still to come."""
-import pathlib
-
 import ember as _e
+from ember._api._util import as_array as _arr
+from ember.scipy._kernels import launch as _launch
 from ember.scipy.ndimage_filters import *  # noqa: F401,F403
 from ember.scipy import ndimage_filters as _filters
 from ember.scipy.ndimage_morph import *  # noqa: F401,F403
@@ -16,21 +16,6 @@ __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
            "center_of_mass", "extrema", "histogram"] + _filters.__all__ + \
     _morph.__all__
-
-_SRC = pathlib.Path(__file__).parent / "kernels" / "label.cuh"
-_modules = {}
-
-
-def _arr(x):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
-
-
-def _fn(dev, name):
-    if str(dev) not in _modules:
-        with dev:
-            _modules[str(dev)] = _e.RawModule(code=_SRC.read_text())
-    return _modules[str(dev)].get_function(name)
-
 
 def generate_binary_structure(rank, connectivity):
     """scipy.ndimage.generate_binary_structure, as a NumPy bool array:
@@ -42,13 +27,6 @@ def generate_binary_structure(rank, connectivity):
         return numpy.array(True)
     idx = numpy.indices((3,) * rank)
     return numpy.abs(idx - 1).sum(axis=0) <= connectivity
-
-
-def _launch(dev, name, n, args):
-    threads = 256
-    blocks = max(1, min((n + threads - 1) // threads, 65536))
-    with dev:
-        _fn(dev, name)((blocks,), (threads,), args)
 
 
 def label(input, structure=None, output=None):
@@ -88,12 +66,12 @@ def label(input, structure=None, output=None):
         fg = _e.ascontiguousarray((x != 0).astype(_e.uint8)).reshape(-1)
         off = _e.asarray(numpy.array(offs or [0, 0, 0], numpy.int32),
                          device=dev)
-        _launch(dev, "em_label_init", n, (fg, p, numpy.int64(n)))
-        _launch(dev, "em_label_unite", n,
+        _launch(dev, "label.cuh", "em_label_init", n, (fg, p, numpy.int64(n)))
+        _launch(dev, "label.cuh", "em_label_unite", n,
                 (fg, p, numpy.int64(n), numpy.int64(shape3[0]),
                  numpy.int64(shape3[1]), numpy.int64(shape3[2]), off,
                  numpy.int32(len(offs) // 3)))
-        _launch(dev, "em_label_flatten", n, (p, numpy.int64(n)))
+        _launch(dev, "label.cuh", "em_label_flatten", n, (p, numpy.int64(n)))
     roots = p == _e.arange(n, dtype=_e.int32, device=dev)
     ids = _e.cumsum(roots, dtype=_e.int32)
     labels = _e.where(p >= 0, ids[_e.maximum(p, 0)], 0).astype(_e.int32)

@@ -7,9 +7,9 @@ output has the input's dtype unless output= says otherwise, a float
 result cast to an integer dtype as C casts (towards zero), after each
 pass, as SciPy's."""
 import math
-import pathlib
-
 import ember as _e
+from ember._api._util import as_array as _arr
+from ember.scipy import _kernels
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "gaussian_filter1d", "gaussian_filter", "uniform_filter1d",
@@ -18,28 +18,12 @@ __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "rank_filter", "median_filter", "percentile_filter",
            "distance_transform_edt"]
 
-_SRC = pathlib.Path(__file__).parent / "kernels" / "ndfilter.cuh"
 _MODES = {"reflect": 0, "grid-mirror": 0, "mirror": 1, "nearest": 2,
           "wrap": 3, "grid-wrap": 3, "constant": 4, "grid-constant": 4}
-_modules = {}
-
-
-def _fn(dev, name):
-    if str(dev) not in _modules:
-        with dev:
-            _modules[str(dev)] = _e.RawModule(code=_SRC.read_text())
-    return _modules[str(dev)].get_function(name)
 
 
 def _launch(dev, name, n, args):
-    threads = 256
-    blocks = max(1, min((n + threads - 1) // threads, 65536))
-    with dev:
-        _fn(dev, name)((blocks,), (threads,), args)
-
-
-def _arr(x):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
+    _kernels.launch(dev, "ndfilter.cuh", name, n, args)
 
 
 def _mode(mode):

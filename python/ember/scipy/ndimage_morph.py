@@ -6,13 +6,11 @@ the border taken as border_value; fill_holes labels the background and
 keeps what does not touch the border; find_objects reads each label's
 smallest and largest coordinates."""
 import ember as _e
+from ember._api._util import as_array as _arr
 
 __all__ = ["binary_dilation", "binary_erosion", "binary_opening",
            "binary_closing", "binary_fill_holes", "find_objects"]
 
-
-def _arr(x):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
 
 
 def _structure(structure, ndim):

@@ -8,9 +8,9 @@ correlate pick one of the two as method= says ('auto': direct for small
 kernels, FFT for large ones, choose_conv_method's rule). Dtypes are
 SciPy's: the inputs' result type, integers wrapping as NumPy's do."""
 import math
-import pathlib
-
 import ember as _e
+from ember._api._util import as_array as _arr
+from ember.scipy import _kernels
 from ember.scipy.signal_spectral import *  # noqa: F401,F403
 from ember.scipy import signal_spectral as _spectral
 from ember.scipy.signal_iir import *  # noqa: F401,F403
@@ -25,14 +25,8 @@ windows = _spectral  # scipy.signal.windows.hann and the rest
 _BOUNDARY = {"fill": 0, "pad": 0, "wrap": 1, "circular": 1, "symm": 2,
              "symmetric": 2}
 _MODES = ("full", "same", "valid")
-_SRC = (pathlib.Path(__file__).parent / "kernels" / "convolve2d.cuh")
-_modules = {}
 _NAMES = {"float32": "em_conv2d<float>", "float64": "em_conv2d<double>",
           "int64": "em_conv2d<long long>"}
-
-
-def _arr(x):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
 
 
 def _pair(in1, in2):
@@ -48,16 +42,6 @@ def _pair(in1, in2):
         raise ValueError(f"in1 is on {in1.device} and in2 on {in2.device} "
                          "(ember does not copy between devices implicitly)")
     return in1, in2
-
-
-def _kernel(dev, t):
-    """The compiled direct kernel of compute dtype t on dev."""
-    key = str(dev)
-    if key not in _modules:
-        with dev:
-            _modules[key] = _e.RawModule(code=_SRC.read_text(),
-                                         name_expressions=_NAMES.values())
-    return _modules[key].get_function(_NAMES[t])
 
 
 def _compute_dtype(rt):
@@ -113,28 +97,16 @@ def _conv2d(in1, in2, mode, boundary, fillvalue, flip):
         OM, ON, i0, j0 = M - P + 1, N - Q + 1, P - 1, Q - 1
     out = _e.empty((max(OM, 0), max(ON, 0)), dtype=t, device=a.device)
     if out.size and a.size and k.size:
-        fill = _e.asarray(fillvalue).astype(t).item() if t != "int64" else \
-            int(fillvalue)
-        fn = _kernel(a.device, t)
-        threads = 256
-        blocks = min((out.size + threads - 1) // threads, 65536)
-        typed = {"float32": _np_scalar("float32"),
-                 "float64": _np_scalar("float64"),
-                 "int64": _np_scalar("int64")}[t]
-        with a.device:
-            fn((blocks,), (threads,), (a, M, N, k, P, Q, out, OM, ON, i0,
-                                        j0, _BOUNDARY[boundary],
-                                        typed(fill)))
+        import numpy
+        _kernels.launch(a.device, "convolve2d.cuh", _NAMES[t], out.size,
+                        (a, M, N, k, P, Q, out, OM, ON, i0, j0,
+                         _BOUNDARY[boundary], numpy.dtype(t).type(fillvalue)),
+                        name_expressions=_NAMES.values())
     elif out.size:
         out[...] = 0
     if flip and swap:
         out = out[::-1, ::-1]
     return out.astype(rt, copy=False)
-
-
-def _np_scalar(t):
-    import numpy
-    return getattr(numpy, t)
 
 
 def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):

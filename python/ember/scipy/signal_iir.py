@@ -2,22 +2,10 @@
 ember.scipy.signal): lfilter (kernels/lfilter.cuh, one thread a line) and
 sosfilt as its cascade of second-order sections, with zi/zf states, in
 float64 (complex signals, lfilter_zi and sosfilt_zi not yet)."""
-import pathlib
-
 import ember as _e
+from ember.scipy import _kernels
 
 __all__ = ["lfilter", "sosfilt"]
-
-_SRC = pathlib.Path(__file__).parent / "kernels" / "lfilter.cuh"
-_modules = {}
-
-
-def _fn(dev):
-    if str(dev) not in _modules:
-        with dev:
-            _modules[str(dev)] = _e.RawModule(code=_SRC.read_text())
-    return _modules[str(dev)].get_function("em_lfilter")
-
 
 def _coeffs(b, a):
     import numpy
@@ -74,14 +62,12 @@ def lfilter(b, a, x, axis=-1, zi=None):
         zf = _e.empty(zin.shape, dtype=_e.float64, device=x.device)
     lines = outer * inner
     if lines and n:
-        threads = 128
-        blocks = max(1, min((lines + threads - 1) // threads, 65536))
-        with x.device:
-            _fn(x.device)((blocks,), (threads,), (
-                _e.asarray(bb, device=x.device), _e.asarray(aa, device=x.device),
-                numpy.int32(m), xs, y, numpy.int64(outer), numpy.int64(n),
-                numpy.int64(inner), y if zin is None else zin,
-                y if zf is None else zf, numpy.int32(zin is not None)))
+        _kernels.launch(x.device, "lfilter.cuh", "em_lfilter", lines, (
+            _e.asarray(bb, device=x.device), _e.asarray(aa, device=x.device),
+            numpy.int32(m), xs, y, numpy.int64(outer), numpy.int64(n),
+            numpy.int64(inner), y if zin is None else zin,
+            y if zf is None else zf, numpy.int32(zin is not None)),
+            threads=128)
     elif zf is not None:
         zf[...] = zin
     rt = x.dtype if x.dtype.kind == "f" else _e.float64

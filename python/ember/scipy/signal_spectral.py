@@ -5,6 +5,7 @@ welch, with SciPy's arguments, scalings and dtypes."""
 import math
 
 import ember as _e
+from ember._api._util import as_array as _arr
 
 __all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
            "nuttall", "blackmanharris", "flattop", "boxcar", "bartlett",
@@ -12,9 +13,6 @@ __all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
            "hilbert", "detrend", "periodogram", "welch", "savgol_coeffs",
            "savgol_filter"]
 
-
-def _arr(x):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
 
 
 def _extend(M, sym):

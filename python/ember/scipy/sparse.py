@@ -8,29 +8,15 @@ arithmetic and the other solvers are still to come.
 
 The arrays are ember's (int64 indices); construction sorts by (row,
 column) and sums duplicates, as SciPy's conversion to CSR does."""
-import pathlib
-
 import ember as _e
+from ember._api._util import as_array as _arr
+from ember.scipy import _kernels
 
 __all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array",
            "csc_array", "coo_array", "issparse", "isspmatrix", "linalg"]
 
-_SRC = pathlib.Path(__file__).parent / "kernels" / "spmv.cuh"
 _NAMES = {"float32": "em_csr_matmul<float>", "float64": "em_csr_matmul<double>",
           "int64": "em_csr_matmul<long long>"}
-_modules = {}
-
-
-def _matmul_fn(dev, t):
-    if str(dev) not in _modules:
-        with dev:
-            _modules[str(dev)] = _e.RawModule(code=_SRC.read_text(),
-                                              name_expressions=_NAMES.values())
-    return _modules[str(dev)].get_function(_NAMES[t])
-
-
-def _arr(x, device=None):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x, device=device)
 
 
 def _compute(dtype):
@@ -238,8 +224,7 @@ class _compressed:
     T = property(transpose)
 
     def __mul__(self, other):
-        if _e.ndim(other) == 0 and not isinstance(other, _e.ndarray) or \
-                isinstance(other, _e.ndarray) and other.ndim == 0:
+        if _e.ndim(other) == 0:
             return type(self)((self.data * other, self.indices, self.indptr),
                               shape=self._shape)
         return self @ other
@@ -274,15 +259,13 @@ class _compressed:
         y = _e.empty((self._shape[0], k), dtype=t, device=self.device)
         if y.size:
             import numpy
-            threads = 256
-            blocks = max(1, min((y.size + threads - 1) // threads, 65536))
-            with self.device:
-                _matmul_fn(self.device, t)(
-                    (blocks,), (threads,),
-                    (_e.ascontiguousarray(self.data.astype(t)),
-                     _e.ascontiguousarray(self.indices),
-                     _e.ascontiguousarray(self.indptr),
-                     numpy.int64(self._shape[0]), xx, numpy.int64(k), y))
+            _kernels.launch(
+                self.device, "spmv.cuh", _NAMES[t], y.size,
+                (_e.ascontiguousarray(self.data.astype(t)),
+                 _e.ascontiguousarray(self.indices),
+                 _e.ascontiguousarray(self.indptr),
+                 numpy.int64(self._shape[0]), xx, numpy.int64(k), y),
+                name_expressions=_NAMES.values())
         y = y.astype(rt)
         return y[:, 0] if vec else y
 

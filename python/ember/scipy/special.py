@@ -11,6 +11,7 @@ axis (logsumexp, softmax, log_softmax) and beta/betaln are compositions
 of those and NumPy's ufuncs."""
 import ember as _e
 from ember import _ember
+from ember._api._util import as_array as _arr
 
 __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
@@ -63,10 +64,6 @@ def beta(a, b):
     ga, gb, gab = gamma(a), gamma(b), gamma(_e.add(a, b))
     sign = _e.sign(ga) * _e.sign(gb) * _e.sign(gab)
     return sign * _e.exp(betaln(a, b))
-
-
-def _arr(a):
-    return a if isinstance(a, _e.ndarray) else _e.asarray(a)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):

@@ -1,0 +1,32 @@
+"""ember.scipy's own kernels (python/ember/scipy/kernels/*.cuh): each file
+compiled once per device through RawModule (C++ templates instantiated by
+name expressions), and one launch shape, a grid-stride 1-D grid over n
+items, for every module of the layer."""
+import pathlib
+
+import ember as _e
+
+_DIR = pathlib.Path(__file__).parent / "kernels"
+_modules = {}
+
+
+def function(dev, file, name, name_expressions=()):
+    """Kernel `name` of kernels/`file`, compiled for dev on first use."""
+    key = (str(dev), file)
+    m = _modules.get(key)
+    if m is None:
+        kw = {"name_expressions": tuple(name_expressions)} \
+            if name_expressions else {}
+        with dev:
+            m = _e.RawModule(code=(_DIR / file).read_text(), **kw)
+        _modules[key] = m
+    return m.get_function(name)
+
+
+def launch(dev, file, name, n, args, threads=256, name_expressions=()):
+    """Runs the kernel on dev over n items (at least one block, at most
+    65,536: the kernels stride over the rest)."""
+    blocks = max(1, min((n + threads - 1) // threads, 65536))
+    with dev:
+        function(dev, file, name, name_expressions)((blocks,), (threads,),
+                                                    args)
