@@ -756,3 +756,22 @@ def test_cuda_composition_over_a_numpy_cusolver(monkeypatch, dtype):
         close(got[1], want[1], dtype)
         assert got[2] == want[2]
         close(got[3], want[3], dtype)
+
+
+def test_cusolver_binding_bad_input():
+    # The raw bindings check before any device work: a wrong call raises
+    # TypeError/ValueError naming the routine, a cpu array is refused.
+    from ember import _ember
+    a = ember.zeros((3, 3), dtype=ember.float64)
+    ipiv = ember.zeros((3,), dtype=ember.int32)
+    info = ember.zeros((), dtype=ember.int32)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        _ember._cus_getrf(a, ipiv)
+    with pytest.raises(TypeError, match="argument 0 must be an ember"):
+        _ember._cus_getrf(np.zeros((3, 3)), ipiv, info)
+    with pytest.raises(TypeError, match="no cuSOLVER routine for int64"):
+        _ember._cus_getrf(ember.zeros((3, 3), dtype=ember.int64), ipiv, info)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _ember._cus_getrf(ember.zeros((3, 6))[:, ::2], ipiv, info)
+    with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
+        _ember._cus_getrf(a, ipiv, info)
