@@ -59,3 +59,9 @@ def kernel(name, in_params, out_params, include=(), **kw):
                                  preamble="".join(parts[:-1]) + preamble, **kw)
         _kernels[name] = k
     return k
+
+
+def real_dtype(t):
+    """The real dtype of complex t's parts; any other dtype as it is."""
+    t = _e.dtype(t)
+    return {"complex64": _e.float32, "complex128": _e.float64}.get(t.name, t)

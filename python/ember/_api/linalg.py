@@ -13,7 +13,7 @@ from collections import namedtuple
 
 import ember as _e
 from ember import _ember as _c
-from ember._api._util import normalize_axis
+from ember._api._util import normalize_axis, real_dtype as _real
 from ember._api.norms import _vector, norm  # noqa: F401 (ember.linalg.norm)
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
@@ -104,11 +104,6 @@ def _common(*arrs):
     else:
         t = _e.float64 if double else _e.float32
     return t, t
-
-
-def _real(t):
-    return {"complex64": _e.float32, "complex128": _e.float64}.get(
-        _e.dtype(t).name, t)
 
 
 def _prep(name, a, square=True):

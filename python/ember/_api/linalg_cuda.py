@@ -10,6 +10,7 @@ eigh and the SVD copy A's transpose once. Info codes are checked on the
 host once a call, and raise as NumPy does."""
 import ember as _e
 from ember import _ember as _c
+from ember._api._util import real_dtype as _real
 
 
 def _error(msg):
@@ -26,11 +27,6 @@ def _check(info, message):
 
 def _info(a):
     return _e.empty(a.shape[:-2], dtype=_e.int32, device=a.device)
-
-
-def _real(t):
-    return {"complex64": _e.float32, "complex128": _e.float64}.get(
-        _e.dtype(t).name, _e.dtype(t))
 
 
 def _colmajor(a):

@@ -5,14 +5,13 @@ welch, with SciPy's arguments, scalings and dtypes."""
 import math
 
 import ember as _e
-from ember._api._util import as_array as _arr
+from ember._api._util import as_array as _arr, real_dtype as _real
 
 __all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
            "nuttall", "blackmanharris", "flattop", "boxcar", "bartlett",
            "triang", "cosine", "tukey", "gaussian", "exponential", "kaiser",
            "hilbert", "detrend", "periodogram", "welch", "savgol_coeffs",
            "savgol_filter"]
-
 
 
 def _extend(M, sym):
@@ -233,11 +232,6 @@ def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
     r = r.reshape(shape)
     slope = _e.sum(x * r, axis=axis, keepdims=True) / _e.sum(r * r)
     return (x - _e.mean(x, axis=axis, keepdims=True) - slope * r).astype(t)
-
-
-def _real(t):
-    return {"complex64": _e.float32, "complex128": _e.float64}.get(
-        _e.dtype(t).name, _e.dtype(t))
 
 
 def _spectrum(x, fs, win, nfft, detrend_type, onesided, scaling, axis):
