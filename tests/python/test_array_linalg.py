@@ -107,6 +107,32 @@ def test_matmul_layouts(device):
           r[None] @ a.T[None, :, :5], 1e-12, 1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64",
+                                   "complex128"])
+@pytest.mark.parametrize("m,k,n", [(50, 40, 1), (1, 40, 50), (1, 40, 1)])
+def test_matmul_one_row_or_column(device, dtype, m, k, n):
+    # products with a single row or column (gemv on the cpu), each operand
+    # stored row- or column-major, with and without a batch axis
+    tol = 1e-4 if dtype in ("float32", "complex64") else 1e-12
+    for ta in (False, True):
+        for tb in (False, True):
+            a = rng.standard_normal((k, m)).T if ta else \
+                rng.standard_normal((m, k))
+            b = rng.standard_normal((n, k)).T if tb else \
+                rng.standard_normal((k, n))
+            if dtype.startswith("complex"):
+                a, b = a * (1 + 2j), b * (2 - 1j)
+            a, b = a.astype(dtype), b.astype(dtype)
+            close(E(a, device) @ E(b, device), a @ b, tol, tol)
+            a3, b3 = np.stack([a, 2 * a]), np.stack([b, b + 1])
+            close(E(a3, device) @ E(b3, device), a3 @ b3, tol, tol)
+    # every other row and column of larger arrays (strided views)
+    a = rng.standard_normal((2 * m, 2 * k)).astype(dtype)
+    b = rng.standard_normal((2 * k, 2 * n)).astype(dtype)
+    close(E(a, device)[::2, ::2] @ E(b, device)[::2, ::2],
+          a[::2, ::2] @ b[::2, ::2], tol, tol)
+
+
 def test_matmul_large(device):
     a = rng.standard_normal((300, 400)).astype(np.float32)
     b = rng.standard_normal((400, 200)).astype(np.float32)
