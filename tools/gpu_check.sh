@@ -88,11 +88,13 @@ if [ "$what" = sanitize ]; then
   RACECHECK=${RACECHECK_FILES:-"test_parallel_scan.py test_parallel_sort.py test_parallel_hist.py test_jit_numba_surface.py"}
   # cuFuncGetParamInfo answers CUDA_ERROR_INVALID_VALUE past a kernel's
   # last parameter, which is how the launcher counts them: not an error.
+  # SAN_K narrows the tests further (a pytest -k expression): racecheck
+  # runs each kernel hundreds of times slower, so one test per family.
   for tool in ${SAN_TOOLS:-memcheck racecheck}; do
     files=$MEMCHECK; [ $tool = racecheck ] && files=$RACECHECK
     (cd tests/python && EMBER_TEST_REQUIRE_GPU=1 timeout ${SAN_TIMEOUT:-240} "$CS" --tool $tool --report-api-errors no \
         --error-exitcode 99 --print-limit 20 $PY -m pytest -q -x -p no:cacheprovider \
-        -k "cuda and not fuzz" $files) >"$OUT/sanitize_$tool.log" 2>&1
+        -k "cuda and not fuzz${SAN_K:+ and ($SAN_K)}" $files) >"$OUT/sanitize_$tool.log" 2>&1
     rc=$?
     echo "$tool: exit $rc ($( grep -E "ERROR SUMMARY|passed|failed" "$OUT/sanitize_$tool.log" | tail -2 | tr '\n' ' '))"
     [ $rc -ne 0 ] && status=1

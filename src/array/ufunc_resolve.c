@@ -294,29 +294,23 @@ static int find_loop(const em_ufunc_loop *loops, int n, int nin,
     return -1;
 }
 
-/* scipy.special's ufuncs resolve as NumPy's legacy type resolver does:
- * a loop for exactly the operands' dtypes first (so float32 stays
- * float32 though SciPy's d->d loop comes first), else the first loop all
- * operands cast to safely, a Python scalar counting as its default dtype
- * (float64 for a float: SciPy's xlogy(float32 array, 2.0) is float64). */
-static int scipy_loop(const em_ufunc_loop *loops, int n, int nin,
-                      const em_operand *in)
+/* np.sinc's dtypes (a composite in NumPy, a loop list "d e f" here): a
+ * loop for exactly the operand's dtype first, so float16 and float32 keep
+ * theirs, else the first loop it casts to safely (float64). SciPy's own
+ * ufuncs list f before d and need no such rule. */
+static int exact_first_loop(const em_ufunc_loop *loops, int n, int nin,
+                            const em_operand *in, const em_dtype *eff,
+                            const int *weak)
 {
-    static const int strong[EM_MAX_NDIM];
-    em_dtype t[2];
-    int exact = 1;
-    for (int k = 0; k < nin; k++) {
-        t[k] = operand_dtype(&in[k]);
-        exact = exact && weak_category(&in[k]) == W_NONE;
-    }
-    for (int i = 0; exact && i < n; i++) {
+    for (int i = 0; i < n; i++) {
         int k = 0;
-        while (k < nin && loops[i].in[k] == (unsigned char)t[k])
+        while (k < nin && weak_category(&in[k]) == W_NONE &&
+               loops[i].in[k] == (unsigned char)operand_dtype(&in[k]))
             k++;
         if (k == nin)
             return i;
     }
-    return find_loop(loops, n, nin, t, strong);
+    return find_loop(loops, n, nin, eff, weak);
 }
 
 static int int_fits(const em_operand *o, em_dtype to)
@@ -446,8 +440,8 @@ static em_status resolve_once(em_op op, const em_operand *in, int nin,
         loop_in[0] = loop_in[1] = t;
         *loop_out = EM_BOOL;
     } else {
-        i = flags & EM_UF_SCIPY ? scipy_loop(loops, n, nin, in)
-                                : find_loop(loops, n, nin, eff, weak);
+        i = op == EM_OP_SINC ? exact_first_loop(loops, n, nin, in, eff, weak)
+                             : find_loop(loops, n, nin, eff, weak);
         if (i < 0)
             return no_loop_error(info, in, nin);
         for (int k = 0; k < nin; k++)

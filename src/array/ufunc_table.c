@@ -115,27 +115,28 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_MODF_FRAC] = {"_modf_frac", 1, 0, "e:e E:E f:f d:d"},
     [EM_OP_FREXP_MANT] = {"_frexp_mant", 1, 0, "e:e E:E f:f d:d"},
     [EM_OP_FREXP_EXP] = {"_frexp_exp", 1, 0, "e:i E:i f:i d:i"},
-    /* scipy.special's: its loops for real arguments, in its order (d->d
-     * first: float16, integers and bools compute in float64 as SciPy's
-     * do, float32 keeps its own loop by the promoted-dtype rule) */
-    [EM_OP_ERF] = {"erf", 1, SCI, "d:d f:f"},
-    [EM_OP_ERFC] = {"erfc", 1, SCI, "d:d f:f"},
-    [EM_OP_GAMMA] = {"gamma", 1, SCI, "d:d f:f"},
-    [EM_OP_GAMMALN] = {"gammaln", 1, SCI, "d:d f:f"},
-    [EM_OP_EXPIT] = {"expit", 1, SCI, "d:d f:f"},
-    [EM_OP_LOGIT] = {"logit", 1, SCI, "d:d f:f"},
-    [EM_OP_LOG_EXPIT] = {"log_expit", 1, SCI, "d:d f:f"},
-    [EM_OP_NDTR] = {"ndtr", 1, SCI, "d:d f:f"},
-    [EM_OP_J0] = {"j0", 1, SCI, "d:d f:f"},
-    [EM_OP_J1] = {"j1", 1, SCI, "d:d f:f"},
-    [EM_OP_Y0] = {"y0", 1, SCI, "d:d f:f"},
-    [EM_OP_Y1] = {"y1", 1, SCI, "d:d f:f"},
+    /* scipy.special's: its loops for real arguments, in SciPy 1.18's
+     * order (f->f first, as CuPy's: float16, bools and 8- and 16-bit
+     * integers compute in float32, wider integers in float64). sinc is
+     * NumPy's composite: its own dtype when a loop has it, else float64. */
+    [EM_OP_ERF] = {"erf", 1, SCI, "f:f d:d"},
+    [EM_OP_ERFC] = {"erfc", 1, SCI, "f:f d:d"},
+    [EM_OP_GAMMA] = {"gamma", 1, SCI, "f:f d:d"},
+    [EM_OP_GAMMALN] = {"gammaln", 1, SCI, "f:f d:d"},
+    [EM_OP_EXPIT] = {"expit", 1, SCI, "f:f d:d"},
+    [EM_OP_LOGIT] = {"logit", 1, SCI, "f:f d:d"},
+    [EM_OP_LOG_EXPIT] = {"log_expit", 1, SCI, "f:f d:d"},
+    [EM_OP_NDTR] = {"ndtr", 1, SCI, "f:f d:d"},
+    [EM_OP_J0] = {"j0", 1, SCI, "f:f d:d"},
+    [EM_OP_J1] = {"j1", 1, SCI, "f:f d:d"},
+    [EM_OP_Y0] = {"y0", 1, SCI, "f:f d:d"},
+    [EM_OP_Y1] = {"y1", 1, SCI, "f:f d:d"},
     [EM_OP_SINC] = {"sinc", 1, SCI, "d:d e:e f:f"},
-    [EM_OP_XLOGY] = {"xlogy", 2, SCI, "dd:d ff:f"},
-    [EM_OP_XLOG1PY] = {"xlog1py", 2, SCI, "dd:d ff:f"},
+    [EM_OP_XLOGY] = {"xlogy", 2, SCI, "ff:f dd:d"},
+    [EM_OP_XLOG1PY] = {"xlog1py", 2, SCI, "ff:f dd:d"},
     [EM_OP_ERFINV] = {"erfinv", 1, SCI, "f:f d:d"},
     [EM_OP_ERFCINV] = {"erfcinv", 1, SCI, "f:f d:d"},
-    [EM_OP_DIGAMMA] = {"digamma", 1, SCI, "d:d f:f"},
+    [EM_OP_DIGAMMA] = {"digamma", 1, SCI, "f:f d:d"},
 };
 
 /* clang-format on */

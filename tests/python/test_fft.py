@@ -31,10 +31,13 @@ def _input(name, shape, dtype):
     return sample(shape, dtype)
 
 
-def close(got, want, exact, half=False):
+def close(got, want, exact, half=False, device=None):
     """Exact on cpu (NumPy's own code); else within the rounding of the
     result's precision, relative to its largest value (a float16 input's
-    within float16's: NumPy rounds its norm factor to float16)."""
+    within float16's: NumPy rounds its norm factor to float16). The result
+    stays on its input's device, whatever the default device is."""
+    if device is not None:
+        assert got.device == ember.Device(device), (got.device, device)
     if exact:
         return assert_array_equal_np(got, want)
     got = ember.asnumpy(got)
@@ -64,7 +67,7 @@ def test_one_axis(device, name, dtype):
     e = ember.asarray(x, device=device)
     half = x.dtype == np.float16
     for kw in ONE_AXIS_ARGS:
-        close(f(e, **kw), g(x, **kw), device == "cpu", half)
+        close(f(e, **kw), g(x, **kw), device == "cpu", half, device)
     # a strided view is read in place
     close(f(e[:, ::2]), g(x[:, ::2]), device == "cpu", half)
 
@@ -76,7 +79,7 @@ def test_n_axes(device, name, dtype):
     f, g = getattr(ember.fft, name), getattr(np.fft, name)
     e = ember.asarray(x, device=device)
     for kw in N_AXES_ARGS:
-        close(f(e, **kw), g(x, **kw), device == "cpu")
+        close(f(e, **kw), g(x, **kw), device == "cpu", device=device)
 
 
 def test_out_and_errors():

@@ -762,16 +762,19 @@ def test_cusolver_binding_bad_input():
     # The raw bindings check before any device work: a wrong call raises
     # TypeError/ValueError naming the routine, a cpu array is refused.
     from ember import _ember
-    a = ember.zeros((3, 3), dtype=ember.float64)
-    ipiv = ember.zeros((3,), dtype=ember.int32)
-    info = ember.zeros((), dtype=ember.int32)
+    # cpu arrays whatever the default device is: the last call must reach
+    # the device check
+    a = ember.zeros((3, 3), dtype=ember.float64, device="cpu")
+    ipiv = ember.zeros((3,), dtype=ember.int32, device="cpu")
+    info = ember.zeros((), dtype=ember.int32, device="cpu")
     with pytest.raises(TypeError, match="takes 3 arguments"):
         _ember._cus_getrf(a, ipiv)
     with pytest.raises(TypeError, match="argument 0 must be an ember"):
         _ember._cus_getrf(np.zeros((3, 3)), ipiv, info)
     with pytest.raises(TypeError, match="no cuSOLVER routine for int64"):
-        _ember._cus_getrf(ember.zeros((3, 3), dtype=ember.int64), ipiv, info)
+        _ember._cus_getrf(ember.zeros((3, 3), dtype=ember.int64, device="cpu"),
+                         ipiv, info)
     with pytest.raises(ValueError, match="C-contiguous"):
-        _ember._cus_getrf(ember.zeros((3, 6))[:, ::2], ipiv, info)
+        _ember._cus_getrf(ember.zeros((3, 6), device="cpu")[:, ::2], ipiv, info)
     with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
         _ember._cus_getrf(a, ipiv, info)

@@ -4,6 +4,7 @@ SciPy's Cephes in the last bits), dtypes as SciPy resolves them, SciPy's
 answers at poles and infinities, broadcasting and the compositions."""
 import numpy as np
 import pytest
+import scipy
 import scipy.special as sp
 
 import ember
@@ -22,7 +23,10 @@ def host(x):
 
 
 def close(got, want, dtype):
+    """got has dtype (SciPy 1.18's resolution) and want's values; want may
+    come from an older SciPy that computed in float64."""
     got = host(got)
+    want = np.asarray(want).astype(dtype)
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     assert got.shape == want.shape
     rtol = 2e-5 if want.dtype == np.float32 else 2e-12
@@ -54,6 +58,15 @@ def test_unary_against_scipy(device, name, dtype):
         # value is not within float32 rounding of a pole
         keep = ~(np.abs(x - np.round(x)) < 1e-3) | (x > 0)
         got, want = host(got)[keep], want[keep]
+    if name in ("j0", "j1", "y0", "y1"):
+        # past |x| = 8 CUDA bounds their absolute error, not the relative
+        # (j0f: 2.2e-6 in the CUDA Math API's tables): there, absolutely
+        got, far = host(got), np.abs(x) >= 8
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_allclose(
+                got[far], want[far], rtol=0, equal_nan=True,
+                atol=5e-6 if dtype == "float32" else 1e-12)
+        got, want = got[~far], want[~far]
     close(got, want, dtype)
 
 
@@ -75,17 +88,33 @@ def test_binary_against_scipy(device, name):
           getattr(sp, name)(m[:, :1], m[0]), "float32")
 
 
+# SciPy 1.18's dtypes (f->f is its first loop, as CuPy's), read off
+# scipy.special 1.18.1 on NumPy 2.5.2: input -> erf(x), xlogy(x, x),
+# xlogy(x, 2.0). SciPy 1.17 listed d->d first (float16 -> float64).
+SCIPY_118 = {"float16": ("float32", "float32", "float32"),
+             "float32": ("float32", "float32", "float32"),
+             "float64": ("float64", "float64", "float64"),
+             "int8": ("float32", "float32", "float64"),
+             "int32": ("float64", "float64", "float64"),
+             "uint16": ("float32", "float32", "float64"),
+             "bool": ("float32", "float32", "float64")}
+NEW_SCIPY = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 18)
+
+
 def test_dtypes_resolve_as_scipy(device):
-    """float32 keeps its loop; float16, integers and bools go to float64
-    (SciPy's d->d loop comes first); sinc keeps float16, as np.sinc."""
-    for t in ("float16", "float32", "float64", "int8", "int32", "uint16",
-              "bool"):
+    """SciPy 1.18's loop order; sinc keeps float16, as np.sinc."""
+    for t, (unary, binary, scalar) in SCIPY_118.items():
         h = np.ones(3, t)
         e = ember.asarray(h, device=device)
         for name in ("erf", "gamma", "expit", "j0"):
-            assert getattr(es, name)(e).dtype == getattr(sp, name)(h).dtype, \
-                (name, t)
-        assert es.xlogy(e, e).dtype == sp.xlogy(h, h).dtype, t
+            got = getattr(es, name)(e).dtype
+            assert got == unary, (name, t, got)
+            if NEW_SCIPY:
+                assert got == getattr(sp, name)(h).dtype, (name, t)
+        assert es.xlogy(e, e).dtype == binary, t
+        assert es.xlogy(e, 2.0).dtype == scalar, t
+        if NEW_SCIPY:
+            assert es.xlogy(e, 2.0).dtype == sp.xlogy(h, 2.0).dtype, t
         assert es.sinc(e).dtype == np.sinc(h).dtype, t
     assert es.erf.__name__ == "erf" and es.xlogy.nin == 2
     # ufunc machinery: out= and where=

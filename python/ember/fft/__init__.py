@@ -50,7 +50,7 @@ def _run(name, a, out, *args):
     np = _numpy()
     r = getattr(np.fft, name)(np.asarray(x), *args,
                               out=None if out is None else np.asarray(out))
-    return out if out is not None else ember.asarray(r)
+    return out if out is not None else ember.asarray(r, device=x.device)
 
 
 def _named(f, name, sizes):

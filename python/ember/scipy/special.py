@@ -5,8 +5,11 @@ The elementwise ones are ember ufuncs (C kernels generated like NumPy's,
 so they broadcast, take out=, where= and dtype= and fuse with the rest),
 with SciPy's names, loops and answers at poles and ends: erf, erfc,
 gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
-xlogy, xlog1py, erfinv, erfcinv, digamma (psi); i0 is NumPy's. float32 stays float32; float16, integers and bools
-compute in float64, as SciPy's loops resolve them. The reductions over an
+xlogy, xlog1py, erfinv, erfcinv, digamma (psi); i0 is NumPy's. Their
+dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
+float16, bools and 8- and 16-bit integers compute in float32, wider
+integers in float64, and a Python float beside a float32 array stays
+float32. The reductions over an
 axis (logsumexp, softmax, log_softmax) and beta/betaln are compositions
 of those and NumPy's ufuncs."""
 import ember as _e
