@@ -85,16 +85,22 @@ if [ "$what" = sanitize ]; then
   echo "== compute-sanitizer"
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   MEMCHECK=${MEMCHECK_FILES:-"test_array_ufunc.py test_array_reduce.py test_parallel_scan.py test_parallel_sort.py test_compaction.py test_parallel_hist.py test_unique_sets.py test_array_advindex.py test_kernels_cxx.py test_jit_numba_surface.py test_rawkernel.py"}
-  RACECHECK=${RACECHECK_FILES:-"test_parallel_scan.py test_parallel_sort.py test_parallel_hist.py test_jit_numba_surface.py"}
+  # racecheck: one multi-block test per family with shared memory or
+  # barriers (scans, sorts, histograms, compaction, sets, reductions, tiled
+  # transposes, gathers, C and jit kernels' shared arrays, grid sync):
+  # 157 tests, 150 s on the H200.
+  RACECHECK=${RACECHECK_FILES:-"test_parallel_scan.py test_parallel_sort.py test_parallel_hist.py test_jit_constructs.py test_jit_numba_surface.py test_array_reduce.py test_compaction.py test_unique_sets.py test_array_transposed.py test_array_advindex.py test_ckernel.py"}
+  RACE_K="cumsum_sizes or by_key_many_tiles or segmented_reduce or sizes_int32_float64 or tile_sizes or top_k_tiles or merge_sort_comparator or radix_sort_value_dtypes or histogram_sizes or bincount_sizes or histogram2d_many_blocks or test_shared_memory or large_axes or nonzero_nd or mask_dtypes or unique_sizes or test_isin or transpose_plus_self or large_mask or strided_reduction or test_float_atomics or grid_sync_two_phases"
   # cuFuncGetParamInfo answers CUDA_ERROR_INVALID_VALUE past a kernel's
   # last parameter, which is how the launcher counts them: not an error.
-  # SAN_K narrows the tests further (a pytest -k expression): racecheck
-  # runs each kernel hundreds of times slower, so one test per family.
+  # SAN_K narrows the tests further (a pytest -k expression); racecheck
+  # runs each kernel hundreds of times slower, so it has its own (RACE_K).
   for tool in ${SAN_TOOLS:-memcheck racecheck}; do
-    files=$MEMCHECK; [ $tool = racecheck ] && files=$RACECHECK
-    (cd tests/python && EMBER_TEST_REQUIRE_GPU=1 timeout ${SAN_TIMEOUT:-240} "$CS" --tool $tool --report-api-errors no \
+    files=$MEMCHECK; k=${SAN_K:-}
+    [ $tool = racecheck ] && { files=$RACECHECK; k=${SAN_K:-$RACE_K}; }
+    (cd tests/python && EMBER_TEST_REQUIRE_GPU=1 timeout ${SAN_TIMEOUT:-280} "$CS" --tool $tool --report-api-errors no \
         --error-exitcode 99 --print-limit 20 $PY -m pytest -q -x -p no:cacheprovider \
-        -k "cuda and not fuzz${SAN_K:+ and ($SAN_K)}" $files) >"$OUT/sanitize_$tool.log" 2>&1
+        -k "cuda and not fuzz${k:+ and ($k)}" $files) >"$OUT/sanitize_$tool.log" 2>&1
     rc=$?
     echo "$tool: exit $rc ($( grep -E "ERROR SUMMARY|passed|failed" "$OUT/sanitize_$tool.log" | tail -2 | tr '\n' ' '))"
     [ $rc -ne 0 ] && status=1
