@@ -8,7 +8,7 @@ import os as _os
 import sys as _sys
 
 from ember import _ember
-from ember._ember import __version__, __array_namespace_info__
+from ember._ember import __version__
 
 # pip's nvidia-* wheels keep the CUDA libraries under site-packages/nvidia,
 # the scipy-openblas64 wheel OpenBLAS under site-packages/scipy_openblas64/

@@ -18,6 +18,8 @@ for _mod, _names in {
     "assign": "copyto",
     "average": "average",
     "arrayapi": "astype diff unstack",
+    "dtype_info": "finfo finfo_t iinfo iinfo_t isdtype",
+    "namespace_info": "ArrayNamespaceInfo __array_namespace_info__",
     "compare": "allclose array_equal array_equiv isclose",
     "calculus": "convolve correlate ediff1d fix gradient i0 interp sinc trapezoid "
                 "unwrap vander",

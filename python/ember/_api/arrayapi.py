@@ -1,6 +1,5 @@
 """The Array API's functions that rename or compose others: astype, diff
-(with prepend/append), unstack. (isdtype stays in C: it shares its kind
-table with __array_namespace_info__().dtypes(kind=).)"""
+(with prepend/append), unstack. (isdtype, finfo and iinfo: dtype_info.py.)"""
 import operator
 
 from ember import _ember as _e

@@ -8,6 +8,7 @@ import operator
 from ember import _ember as _e
 from ember._api._util import as_array, device_of, kernel, normalize_axis
 from ember._api.arrayapi import diff
+from ember._api.dtype_info import finfo, isdtype
 
 _PI = 3.141592653589793
 
@@ -240,7 +241,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _PI):
     if discont is None:
         discont = period / 2
     dtype = _e.result_type(dd, period)
-    if _e.isdtype(dtype, "integral"):
+    if isdtype(dtype, "integral"):
         interval_high, rem = divmod(period, 2)
         boundary_ambiguous = rem == 0
     else:
@@ -360,7 +361,7 @@ def sinc(x):
     replaced by the dtype's eps)."""
     x = as_array(x, device_of(x))
     y = _PI * x
-    eps = _e.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
+    eps = finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
     y = _e.where(y != 0, y, _e.asarray(eps, dtype=y.dtype, device=y.device))
     return _e.sin(y) / y
 

@@ -2,6 +2,7 @@
 import sys
 
 from ember import _ember as _e
+from ember._api.dtype_info import finfo, isdtype
 
 _PY_SCALARS = (int, float, complex, bool, bytes, str, memoryview)
 
@@ -27,7 +28,7 @@ def real_if_close(a, tol=100):
     if a.dtype.kind != "c":
         return a
     if tol > 1:
-        tol = _e.finfo(a.dtype).eps * tol
+        tol = finfo(a.dtype).eps * tol
     if bool(_e.all(_e.abs(a.imag) < tol)):
         return a.real
     return a
@@ -74,7 +75,7 @@ def iscomplexobj(x):
         if isinstance(x, complex):
             return True
         dt = _arr(x).dtype
-    return _e.isdtype(dt, "complex floating")
+    return isdtype(dt, "complex floating")
 
 
 def isrealobj(x):

@@ -56,13 +56,16 @@ static int empy_exec(PyObject *m)
         empy_ufunc_init(m, st) < 0 || empy_reduction_init(m, st) < 0 ||
         empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
         empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0 ||
-        empy_dlpack_init(m, st) < 0 || empy_array_api_init(m, st) < 0 ||
+        empy_dlpack_init(m, st) < 0 ||
         empy_ufunc_compose_init(m, st) < 0 || empy_parallel_init(m, st) < 0 ||
         empy_jit_init(m, st) < 0 || empy_ckernel_init(m, st) < 0 ||
         empy_cuda_compat_init(m, st) < 0 || empy_vectorize_init(m, st) < 0 ||
         empy_guvectorize_init(m, st) < 0 || empy_vzreduce_init(m, st) < 0 ||
         empy_random_init(m, st) < 0 || empy_fft_init(m, st) < 0 ||
         empy_cusolver_init(m, st) < 0)
+        return -1;
+    /* The array struct's rank limit, for _api/namespace_info.py. */
+    if (PyModule_AddIntConstant(m, "_MAX_NDIM", EM_MAX_NDIM) < 0)
         return -1;
     return PyModule_AddStringConstant(m, "__version__", EMBER_VERSION_STRING);
 }

@@ -256,7 +256,6 @@ extern PyMethodDef empy_dlpack_nd_methods[];
 /* An ndarray over the memory of obj.__dlpack__() (zero-copy, on the
  * producer's device, base obj); NULL with an exception. */
 PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
-int empy_array_api_init(PyObject *m, empy_state *st);   /* array_api.c */
 int empy_ufunc_compose_init(PyObject *m, empy_state *st); /* ufunc_compose.c */
 extern PyMethodDef empy_compose_nd_methods[];            /* a.round() */
 extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
