@@ -987,20 +987,20 @@ def _promote_any(a, b):
     return promote(a, b)
 
 
+# The dtypes whose array element is not their value type: (load, store)
+# wrappers; every other dtype is stored as it computes.
+_STORAGE_CONV = {
+    "b1": ("(%s != 0)", "(unsigned char)(%s)"),
+    "f2": ("__emjit_h2f(%s)", "__emjit_f2h(%s)"),
+}
+
+
 def _from_storage(c, dt):
-    if dt == "b1":
-        return "(%s != 0)" % c
-    if dt == "f2":
-        return "__emjit_h2f(%s)" % c
-    return c
+    return _STORAGE_CONV[dt][0] % c if dt in _STORAGE_CONV else c
 
 
 def _to_storage(c, dt):
-    if dt == "b1":
-        return "(unsigned char)(%s)" % c
-    if dt == "f2":
-        return "__emjit_f2h(%s)" % c
-    return c
+    return _STORAGE_CONV[dt][1] % c if dt in _STORAGE_CONV else c
 
 
 _STMT_NAMES = {

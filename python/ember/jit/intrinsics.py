@@ -430,23 +430,21 @@ def _builtin(tr, name, node):
         if t.kind == "b":
             return V(conv(v, "i8"), I8)
         return v
-    if name == "int":
+    if name in ("int", "float"):
+        # int() and float(): no argument is a zero constant; a real one
+        # converts (int() of a finite constant stays a constant).
+        dt, zero, code = ("i8", 0, "0LL") if name == "int" else ("f8", 0.0, "0.0")
         vals = _args(tr, node, 0, 1, what)
         if not vals:
-            return V("0LL", Scalar("i8", True), 0)
+            return V(code, Scalar(dt, True), zero)
         v = _scalar(tr, vals[0], node, what)
         if v.type.kind == "c":
-            raise tr.error(node, "int() of a complex number")
-        return V(conv(v, "i8"), I8, int(v.const) if isinstance(v.const, (int, float)) and
-                 v.const == v.const and abs(v.const) != float("inf") else None)
-    if name == "float":
-        vals = _args(tr, node, 0, 1, what)
-        if not vals:
-            return V("0.0", Scalar("f8", True), 0.0)
-        v = _scalar(tr, vals[0], node, what)
-        if v.type.kind == "c":
-            raise tr.error(node, "float() of a complex number")
-        return V(conv(v, "f8"), Scalar("f8"))
+            raise tr.error(node, "%s() of a complex number" % name)
+        const = None
+        if name == "int" and isinstance(v.const, (int, float)) and \
+                v.const == v.const and abs(v.const) != float("inf"):
+            const = int(v.const)
+        return V(conv(v, dt), Scalar(dt), const)
     if name == "bool":
         vals = _args(tr, node, 0, 1, what)
         if not vals:

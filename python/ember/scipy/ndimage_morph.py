@@ -90,24 +90,28 @@ def binary_erosion(input, structure=None, iterations=1, mask=None,
                   origin, dilate=False)
 
 
+def _then(first, second, input, structure, iterations, output, origin,
+          mask, border_value):
+    """second(first(input)) with the same structure, as opening and closing
+    compose them; only the second writes to output."""
+    t = first(_arr(input), structure, iterations, mask, None, border_value,
+              origin)
+    return second(t, structure, iterations, mask, output, border_value,
+                  origin)
+
+
 def binary_opening(input, structure=None, iterations=1, output=None,
                    origin=0, mask=None, border_value=0, brute_force=False):
     """scipy.ndimage.binary_opening: erosion, then dilation."""
-    x = _arr(input)
-    t = binary_erosion(x, structure, iterations, mask, None, border_value,
-                       origin)
-    return binary_dilation(t, structure, iterations, mask, output,
-                           border_value, origin)
+    return _then(binary_erosion, binary_dilation, input, structure,
+                 iterations, output, origin, mask, border_value)
 
 
 def binary_closing(input, structure=None, iterations=1, output=None,
                    origin=0, mask=None, border_value=0, brute_force=False):
     """scipy.ndimage.binary_closing: dilation, then erosion."""
-    x = _arr(input)
-    t = binary_dilation(x, structure, iterations, mask, None, border_value,
-                        origin)
-    return binary_erosion(t, structure, iterations, mask, output,
-                          border_value, origin)
+    return _then(binary_dilation, binary_erosion, input, structure,
+                 iterations, output, origin, mask, border_value)
 
 
 def binary_fill_holes(input, structure=None, output=None, origin=0):
