@@ -92,3 +92,45 @@ def test_cg(device):
     np.testing.assert_allclose(spd @ N(x), b, rtol=1e-8, atol=1e-8)
     x1, info1 = es.linalg.cg(a, ember.asarray(b, device=device), maxiter=1)
     assert info1 == 1
+
+
+@pytest.mark.parametrize("mean_row", [0.5, 3, 40, 700])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_matvec_row_lengths(device, mean_row, dtype):
+    """The vector product over rows of every length: empty rows, rows
+    shorter and longer than the lanes the GPU gives a row (about the mean
+    length, so each mean picks another split), one very long row; indices
+    int32 as SciPy stores them."""
+    m, n = 300, 2000
+    lengths = rng.poisson(mean_row, m)
+    lengths[:5] = 0
+    lengths[7] = 1500
+    indptr = np.concatenate([[0], np.cumsum(lengths)])
+    indices = rng.integers(0, n, indptr[-1])
+    data = (rng.integers(-5, 6, indptr[-1]) if dtype == np.int64 else
+            rng.standard_normal(indptr[-1])).astype(dtype)
+    b = ss.csr_matrix((data, indices, indptr), shape=(m, n))
+    a = es.csr_matrix((ember.asarray(data, device=device),
+                       ember.asarray(indices, device=device),
+                       ember.asarray(indptr, device=device)), shape=(m, n))
+    assert a.indices.dtype == b.indices.dtype == np.int32
+    assert a.indptr.dtype == np.int32
+    x = (rng.integers(-3, 4, n) if dtype == np.int64 else
+         rng.standard_normal(n)).astype(dtype)
+    got = N(a @ ember.asarray(x, device=device))
+    assert got.dtype == (b @ x).dtype
+    tol = 1e-4 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, b @ x, rtol=tol, atol=tol)
+
+
+def test_spmv_compiles_for_the_gpu(need_nvrtc):
+    """Every kernel instance a GPU compiles from kernels/spmv.cuh (the
+    warp-split vector product exists only there), through NVRTC here."""
+    import pathlib
+    from ember.scipy import sparse as mod
+    src = (pathlib.Path(mod.__file__).parent / "kernels" /
+           "spmv.cuh").read_text()
+    names = mod._kernel_names(True)
+    ptx = ember.cuda.Program(src, options=tuple(
+        "--name-expression=" + e for e in names)).compile("ptx").code
+    assert ptx.count(b".entry") == len(names) == 12

@@ -2,11 +2,13 @@
 scipy.sparse's and cupyx.scipy.sparse's, on every device: csr_matrix (and
 csr_array), csc_matrix and coo_matrix built from dense arrays, triplets,
 (data, indices, indptr) or SciPy's own; @ with vectors and dense matrices
-(kernels/spmv.cuh, one thread a result row), transpose, scalar products,
-sum, diagonal, conversions, toarray and get(); linalg.cg. Sparse-sparse
-arithmetic and the other solvers are still to come.
+(kernels/spmv.cuh), transpose, scalar products, sum, diagonal,
+conversions, toarray and get(); linalg.cg. Sparse-sparse arithmetic and the
+other solvers are still to come.
 
-The arrays are ember's (int64 indices); construction sorts by (row,
+The arrays are ember's. CSR and CSC indices are int32 where the shape and
+the number of elements allow, else int64, as SciPy picks them (and half the
+index bytes a product reads); COO keeps int64. Construction sorts by (row,
 column) and sums duplicates, as SciPy's conversion to CSR does."""
 import ember as _e
 from ember._api._util import as_array as _arr
@@ -15,8 +17,28 @@ from ember.scipy import _kernels
 __all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array",
            "csc_array", "coo_array", "issparse", "isspmatrix", "linalg"]
 
-_NAMES = {"float32": "em_csr_matmul<float>", "float64": "em_csr_matmul<double>",
-          "int64": "em_csr_matmul<long long>"}
+_C_TYPES = {"float32": "float", "float64": "double", "int64": "long long",
+            "int32": "int"}
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _kernel(kind, t, it):
+    return f"{kind}<{_C_TYPES[t]}, {_C_TYPES[it]}>"
+
+
+def _kernel_names(gpu):
+    """Every instance spmv.cuh is compiled with on a device: the warp-split
+    vector product exists only on the GPU."""
+    kinds = ("em_csr_matmul", "em_csr_spmv") if gpu else ("em_csr_matmul",)
+    return [_kernel(k, t, it) for k in kinds
+            for t in ("float32", "float64", "int64")
+            for it in ("int32", "int64")]
+
+
+def _index_dtype(shape, nnz):
+    """SciPy's choice: int32 while every index and count fits it."""
+    return _e.int32 if max(max(shape, default=0), nnz) <= _INT32_MAX \
+        else _e.int64
 
 
 def _compute(dtype):
@@ -114,6 +136,9 @@ class _compressed:
             self._shape = tuple(dense.shape)
         if dtype is not None:
             self.data = self.data.astype(dtype)
+        it = _index_dtype(self._shape, int(self.indices.size))
+        self.indices = self.indices.astype(it, copy=False)
+        self.indptr = self.indptr.astype(it, copy=False)
         if copy:
             self.data = self.data.copy()
             self.indices = self.indices.copy()
@@ -259,14 +284,25 @@ class _compressed:
         y = _e.empty((self._shape[0], k), dtype=t, device=self.device)
         if y.size:
             import numpy
-            _kernels.launch(
-                self.device, "spmv.cuh", _NAMES[t], y.size,
-                (_e.ascontiguousarray(self.data.astype(t)),
-                 _e.ascontiguousarray(self.indices),
-                 _e.ascontiguousarray(self.indptr),
-                 numpy.int64(self._shape[0]), xx, numpy.int64(k), y),
-                name_expressions=_NAMES.values())
-        y = y.astype(rt)
+            gpu = self.device.type != "cpu"
+            it = str(self.indices.dtype)
+            data = _e.ascontiguousarray(self.data.astype(t, copy=False))
+            arrays = (data, _e.ascontiguousarray(self.indices),
+                      _e.ascontiguousarray(self.indptr),
+                      numpy.int64(self._shape[0]), xx)
+            if gpu and k == 1:
+                # lanes a row: the mean row length's power of two, <= 32
+                w = 1
+                while w < 32 and w < self.nnz / max(self._shape[0], 1):
+                    w *= 2
+                kind, n, last = "em_csr_spmv", self._shape[0] * w, \
+                    numpy.int32(w)
+            else:
+                kind, n, last = "em_csr_matmul", y.size, numpy.int64(k)
+            _kernels.launch(self.device, "spmv.cuh", _kernel(kind, t, it), n,
+                            arrays + (last, y),
+                            name_expressions=_kernel_names(gpu))
+        y = y.astype(rt, copy=False)
         return y[:, 0] if vec else y
 
     def __rmatmul__(self, other):
