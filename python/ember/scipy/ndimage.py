@@ -71,11 +71,13 @@ def label(input, structure=None, output=None):
                 (fg, p, numpy.int64(n), numpy.int64(shape3[0]),
                  numpy.int64(shape3[1]), numpy.int64(shape3[2]), off,
                  numpy.int32(len(offs) // 3)))
-        _launch(dev, "label.cuh", "em_label_flatten", n, (p, numpy.int64(n)))
-    roots = p == _e.arange(n, dtype=_e.int32, device=dev)
-    ids = _e.cumsum(roots, dtype=_e.int32)
-    labels = _e.where(p >= 0, ids[_e.maximum(p, 0)], 0).astype(_e.int32)
-    labels = labels.reshape(x.shape)
+        root = _e.empty(n, dtype=_e.int32, device=dev)
+        _launch(dev, "label.cuh", "em_label_flatten", n,
+                (p, root, numpy.int64(n)))
+        ids = _e.cumsum(root, dtype=_e.int32)
+        _launch(dev, "label.cuh", "em_label_number", n,
+                (p, ids, p, numpy.int64(n)))
+    labels = p.reshape(x.shape)
     num = int(ids[-1]) if n else 0
     if output is None:
         return labels, num

@@ -64,11 +64,24 @@ extern "C" __global__ void em_label_unite(const unsigned char *fg, int *p,
     }
 }
 
-/* Every pixel straight to its root. */
-extern "C" __global__ void em_label_flatten(int *p, long long n)
+/* Every pixel straight to its root; root[i] is 1 where pixel i is a
+ * component's root, so its running sum numbers the components. */
+extern "C" __global__ void em_label_flatten(int *p, int *root, long long n)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < n; i += (long long)gridDim.x * blockDim.x) {
+        int r = p[i] >= 0 ? em_find(p, (int)i) : -1;
+        p[i] = r;
+        root[i] = r == i;
+    }
+}
+
+/* The labels: a pixel's root's number (ids, the inclusive sum of root[]),
+ * 0 off the foreground. */
+extern "C" __global__ void em_label_number(const int *p, const int *ids,
+                                           int *out, long long n)
 {
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
          i < n; i += (long long)gridDim.x * blockDim.x)
-        if (p[i] >= 0)
-            p[i] = em_find(p, (int)i);
+        out[i] = p[i] >= 0 ? ids[p[i]] : 0;
 }
