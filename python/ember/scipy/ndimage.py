@@ -2,8 +2,8 @@
 segmentation and measurements on ember arrays, on every device: label (a
 parallel union-find, kernels/label.cuh), and sum_labels, mean, variance,
 standard_deviation, minimum, maximum and center_of_mass over labelled
-regions (bincounts and ufunc.at, composed). Morphology and geometric
-transforms are still to come."""
+regions (bincounts and ufunc.at, composed); morphology
+(ndimage_morph.py) and geometric transforms (ndimage_interp.py)."""
 import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy._kernels import launch as _launch
@@ -11,11 +11,13 @@ from ember.scipy.ndimage_filters import *  # noqa: F401,F403
 from ember.scipy import ndimage_filters as _filters
 from ember.scipy.ndimage_morph import *  # noqa: F401,F403
 from ember.scipy import ndimage_morph as _morph
+from ember.scipy.ndimage_interp import *  # noqa: F401,F403
+from ember.scipy import ndimage_interp as _interp
 
 __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
            "center_of_mass", "extrema", "histogram"] + _filters.__all__ + \
-    _morph.__all__
+    _morph.__all__ + _interp.__all__
 
 def generate_binary_structure(rank, connectivity):
     """scipy.ndimage.generate_binary_structure, as a NumPy bool array:
