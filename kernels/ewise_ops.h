@@ -222,14 +222,28 @@ EW_FN ew_f16 ew_f64_to_f16(double x)
 
 EW_FN float ew_bf16_to_f32(ew_bf16 h) { return ew_bits_f32((ew_u32)h << 16); }
 
+#ifdef EW_CUDA
+/* NAME(f): f rounded to a 16-bit float (nearest even) by the one PTX
+ * conversion instruction PTX. */
+#define EW_CVT_RN16(NAME, PTX)                                                \
+    EW_FN unsigned short NAME(float f)                                        \
+    {                                                                         \
+        unsigned short h;                                                     \
+        asm(PTX : "=h"(h) : "f"(f));                                          \
+        return h;                                                             \
+    }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define EW_CVT_BF16 1
+EW_CVT_RN16(ew_cvt_rn_bf16, "cvt.rn.bf16.f32 %0, %1;")
+#endif
+#endif
+
 EW_FN ew_bf16 ew_f32_to_bf16(float f)
 {
-#if defined(EW_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    unsigned short h;
+#ifdef EW_CVT_BF16
     if (f != f)
         return (ew_bf16)((ew_f32_bits(f) >> 16) | 0x40u);
-    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
-    return h;
+    return ew_cvt_rn_bf16(f);
 #else
     ew_u32 u = ew_f32_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u)   /* NaN: truncate, keep it quiet */
@@ -248,23 +262,13 @@ EW_FN float ew_f16_ld(ew_f16 h)
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
     return f;
 }
-EW_FN ew_f16 ew_f16_st(float f)
-{
-    unsigned short h;
-    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
-    return h;
-}
+EW_CVT_RN16(ew_f16_st, "cvt.rn.f16.f32 %0, %1;")
 #else
 EW_FN float ew_f16_ld(ew_f16 h) { return ew_f16_to_f32(h); }
 EW_FN ew_f16 ew_f16_st(float f) { return ew_f32_to_f16(f); }
 #endif
-#if defined(EW_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-EW_FN ew_bf16 ew_bf16_st(float f)
-{
-    unsigned short h;
-    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
-    return h;
-}
+#ifdef EW_CVT_BF16
+EW_FN ew_bf16 ew_bf16_st(float f) { return ew_cvt_rn_bf16(f); }
 #else
 EW_FN ew_bf16 ew_bf16_st(float f) { return ew_f32_to_bf16(f); }
 #endif
@@ -351,23 +355,20 @@ EW_FN ew_b ew_b_from_c128(ew_c128 x) { return x.re != 0 || x.im != 0; }
 EW_CVT_REAL(f32, float)
 EW_CVT_REAL(f64, double)
 
-/* Integers reach float16 through float: a value float rounds is far past
- * float16's range, so the second rounding cannot matter. */
-EW_FN ew_f16 ew_f16_from_b(ew_b x) { return x ? 0x3c00 : 0; }
-EW_FN ew_f16 ew_f16_from_i64(ew_i64 x) { return ew_f32_to_f16((float)x); }
-EW_FN ew_f16 ew_f16_from_u64(ew_u64 x) { return ew_f32_to_f16((float)x); }
-EW_FN ew_f16 ew_f16_from_f32(float x) { return ew_f32_to_f16(x); }
-EW_FN ew_f16 ew_f16_from_f64(double x) { return ew_f64_to_f16(x); }
-EW_FN ew_f16 ew_f16_from_c64(ew_c64 x) { return ew_f32_to_f16(x.re); }
-EW_FN ew_f16 ew_f16_from_c128(ew_c128 x) { return ew_f64_to_f16(x.re); }
-
-EW_FN ew_bf16 ew_bf16_from_b(ew_b x) { return x ? 0x3f80 : 0; }
-EW_FN ew_bf16 ew_bf16_from_i64(ew_i64 x) { return ew_f64_to_bf16((double)x); }
-EW_FN ew_bf16 ew_bf16_from_u64(ew_u64 x) { return ew_f64_to_bf16((double)x); }
-EW_FN ew_bf16 ew_bf16_from_f32(float x) { return ew_f32_to_bf16(x); }
-EW_FN ew_bf16 ew_bf16_from_f64(double x) { return ew_f64_to_bf16(x); }
-EW_FN ew_bf16 ew_bf16_from_c64(ew_c64 x) { return ew_f32_to_bf16(x.re); }
-EW_FN ew_bf16 ew_bf16_from_c128(ew_c128 x) { return ew_f64_to_bf16(x.re); }
+/* The 16-bit floats D (1.0 is ONE): integers reach them through the
+ * float type IT (ew_<IV>_to_D). Float16 goes through float: a value float
+ * rounds is far past float16's range, so the second rounding cannot
+ * matter; bfloat16 has float's range, so it goes through double. */
+#define EW_CVT_HALF(D, ONE, IT, IV)                                           \
+    EW_FN ew_##D ew_##D##_from_b(ew_b x) { return x ? ONE : 0; }              \
+    EW_FN ew_##D ew_##D##_from_i64(ew_i64 x) { return ew_##IV##_to_##D((IT)x); } \
+    EW_FN ew_##D ew_##D##_from_u64(ew_u64 x) { return ew_##IV##_to_##D((IT)x); } \
+    EW_FN ew_##D ew_##D##_from_f32(float x) { return ew_f32_to_##D(x); }      \
+    EW_FN ew_##D ew_##D##_from_f64(double x) { return ew_f64_to_##D(x); }     \
+    EW_FN ew_##D ew_##D##_from_c64(ew_c64 x) { return ew_f32_to_##D(x.re); }  \
+    EW_FN ew_##D ew_##D##_from_c128(ew_c128 x) { return ew_f64_to_##D(x.re); }
+EW_CVT_HALF(f16, 0x3c00, float, f32)
+EW_CVT_HALF(bf16, 0x3f80, double, f64)
 
 #define EW_CVT_COMPLEX(D, C, T, RD)                                           \
     EW_FN C ew_##D##_from_b(ew_b x) { return ew_mk_##D((T)x, 0); }            \
@@ -955,6 +956,15 @@ EW_FN float ew_spacing_bf16(float a)
 #define EMBER_EWISE_OPS_COMPLEX
 /* ---- complex loops --------------------------------------------------- */
 
+/* maximum, minimum, fmax and fmin of complex numbers: a when the operand
+ * NANX is a NaN (a for maximum and minimum, which keep a NaN; b for fmax
+ * and fmin, which drop one) or when LO <= HI, else b. */
+#define EW_CPICK(NAME, S, C, NANX, LO, HI)                                    \
+    EW_FN C ew_##NAME##_##S(C a, C b)                                         \
+    {                                                                         \
+        return (ew_cnan_##S(NANX) || ew_cle_##S(LO, HI)) ? a : b;             \
+    }
+
 /* NumPy orders complex numbers lexicographically; a NaN in an imaginary
  * part makes a strict real-part comparison false. */
 #define EW_COMPLEX_OPS(S, C, T, F, R)                                         \
@@ -989,22 +999,10 @@ EW_FN float ew_spacing_bf16(float a)
     {                                                                         \
         return (ew_b)(ew_fisfinite_##R(a.re) && ew_fisfinite_##R(a.im));        \
     }                                                                         \
-    EW_FN C ew_maximum_##S(C a, C b)                                          \
-    {                                                                         \
-        return (ew_cnan_##S(a) || ew_cle_##S(b, a)) ? a : b;                  \
-    }                                                                         \
-    EW_FN C ew_minimum_##S(C a, C b)                                          \
-    {                                                                         \
-        return (ew_cnan_##S(a) || ew_cle_##S(a, b)) ? a : b;                  \
-    }                                                                         \
-    EW_FN C ew_fmax_##S(C a, C b)                                             \
-    {                                                                         \
-        return (ew_cnan_##S(b) || ew_cle_##S(b, a)) ? a : b;                  \
-    }                                                                         \
-    EW_FN C ew_fmin_##S(C a, C b)                                             \
-    {                                                                         \
-        return (ew_cnan_##S(b) || ew_cle_##S(a, b)) ? a : b;                  \
-    }                                                                         \
+    EW_CPICK(maximum, S, C, a, b, a)                                          \
+    EW_CPICK(minimum, S, C, a, a, b)                                          \
+    EW_CPICK(fmax, S, C, b, b, a)                                             \
+    EW_CPICK(fmin, S, C, b, a, b)                                             \
     EW_FN C ew_add_##S(C a, C b) { return ew_mk_##S(a.re + b.re, a.im + b.im); } \
     EW_FN C ew_subtract_##S(C a, C b) { return ew_mk_##S(a.re - b.re, a.im - b.im); } \
     EW_FN C ew_multiply_##S(C a, C b)                                         \

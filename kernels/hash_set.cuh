@@ -10,25 +10,31 @@
  * enough to stop a hopeless attempt. */
 typedef CC_WORD ch_k;
 #define CH_EMPTY ((ch_k)~(ch_k)0)
+/* MurmurHash3's finalizer of the key's width: its shifts S1..S3 and
+ * multipliers M1, M2 for 64 or 32 bits. */
 #if CC_ESIZE == 8
-__device__ __forceinline__ unsigned long long ch_hash(unsigned long long x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
+typedef unsigned long long ch_hw;
+#define CH_S1 33
+#define CH_M1 0xff51afd7ed558ccdull
+#define CH_S2 33
+#define CH_M2 0xc4ceb9fe1a85ec53ull
+#define CH_S3 33
 #else
-__device__ __forceinline__ unsigned long long ch_hash(unsigned int x)
-{
-    x ^= x >> 16;
-    x *= 0x85ebca6bu;
-    x ^= x >> 13;
-    x *= 0xc2b2ae35u;
-    return x ^ (x >> 16);
-}
+typedef unsigned int ch_hw;
+#define CH_S1 16
+#define CH_M1 0x85ebca6bu
+#define CH_S2 13
+#define CH_M2 0xc2b2ae35u
+#define CH_S3 16
 #endif
+__device__ __forceinline__ unsigned long long ch_hash(ch_hw x)
+{
+    x ^= x >> CH_S1;
+    x *= CH_M1;
+    x ^= x >> CH_S2;
+    x *= CH_M2;
+    return x ^ (x >> CH_S3);
+}
 /* One key into the table; returns 1 when it was new. */
 __device__ __forceinline__ int ch_put(ch_k *table, unsigned long long mask, ch_k k, volatile unsigned long long *vw, unsigned int *cnt)
 {

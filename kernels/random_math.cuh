@@ -7,6 +7,25 @@
  * needs to be: only identity across devices is promised.
  */
 
+/* The end of rnd_log and rnd_logf (fdlibm's scheme), in type T, from x's
+ * exponent ex and mantissa m in [1, 2): m moves to [sqrt(1/2), sqrt(2))
+ * (SQRT2), then log(m) = 2 atanh(s), s = (m-1)/(m+1), where R, the
+ * remainder of the odd series, is an expression in z = s^2 and w = z^2;
+ * log(2) is split into LN2HI + LN2LO so that ex log(2) loses nothing. */
+#define RND_LOG_TAIL(T, SQRT2, R, LN2HI, LN2LO)                               \
+    if (m > SQRT2) {                                                          \
+        m = m * (T)0.5;                                                       \
+        ex = ex + 1;                                                          \
+    }                                                                         \
+    f = m - (T)1;                                                             \
+    s = f / ((T)2 + f);                                                       \
+    z = s * s;                                                                \
+    w = z * z;                                                                \
+    r = R;                                                                    \
+    hfsq = (T)0.5 * f * f;                                                    \
+    k = (T)ex;                                                                \
+    return k * LN2HI - ((hfsq - (s * (hfsq + r) + k * LN2LO)) - f)
+
 /* log(x) for finite x > 0: x = 2^e m with m in [sqrt(1/2), sqrt(2)), then
  * log(m) = 2 atanh(s), s = (m-1)/(m+1), by the odd series in s (fdlibm's
  * published coefficients for the remainder). */
@@ -25,24 +44,15 @@ __device__ double rnd_log(double x)
     ex = ((bits >> 52) & 0x7ff) - 1023 + scale;
     m = __longlong_as_double((bits & 0x000fffffffffffffLL) |
                              0x3ff0000000000000LL);
-    if (m > 1.4142135623730951) {
-        m = m * 0.5;
-        ex = ex + 1;
-    }
-    f = m - 1.0;
-    s = f / (2.0 + f);
-    z = s * s;
-    w = z * z;
-    r = w * (3.999999999940941908e-01 +
-             w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01)) +
-        z * (6.666666666666735130e-01 +
-             w * (2.857142874366239149e-01 +
-                  w * (1.818357216161805012e-01 +
-                       w * 1.479819860511658591e-01)));
-    hfsq = 0.5 * f * f;
-    k = (double)ex;
-    return k * 6.93147180369123816490e-01 -
-           ((hfsq - (s * (hfsq + r) + k * 1.90821492927058770002e-10)) - f);
+    RND_LOG_TAIL(double, 1.4142135623730951,
+                 w * (3.999999999940941908e-01 +
+                      w * (2.222219843214978396e-01 +
+                           w * 1.531383769920937332e-01)) +
+                 z * (6.666666666666735130e-01 +
+                      w * (2.857142874366239149e-01 +
+                           w * (1.818357216161805012e-01 +
+                                w * 1.479819860511658591e-01))),
+                 6.93147180369123816490e-01, 1.90821492927058770002e-10);
 }
 
 /* log(1 + x) without losing x's digits when x is small: the rounding of
@@ -190,20 +200,10 @@ __device__ __forceinline__ float rnd_logf(float x)
     int bits = __float_as_int(x), ex = ((bits >> 23) & 0xff) - 127;
     float m = __int_as_float((bits & 0x007fffff) | 0x3f800000), f, s, z, w,
           r, hfsq, k;
-    if (m > 1.41421356f) {
-        m = m * 0.5f;
-        ex = ex + 1;
-    }
-    f = m - 1.0f;
-    s = f / (2.0f + f);
-    z = s * s;
-    w = z * z;
-    r = z * (6.6666662693e-01f + w * 2.8498786688e-01f) +
-        w * (4.0000972152e-01f + w * 2.4279078841e-01f);
-    hfsq = 0.5f * f * f;
-    k = (float)ex;
-    return k * 6.9313812256e-01f -
-           ((hfsq - (s * (hfsq + r) + k * 9.0580006145e-06f)) - f);
+    RND_LOG_TAIL(float, 1.41421356f,
+                 z * (6.6666662693e-01f + w * 2.8498786688e-01f) +
+                 w * (4.0000972152e-01f + w * 2.4279078841e-01f),
+                 6.9313812256e-01f, 9.0580006145e-06f);
 }
 
 /* The standard normal quantile of p in (0, 1): Wichura's AS241 in its

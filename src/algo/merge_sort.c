@@ -244,29 +244,6 @@ static em_status order_and_gather(em_status st, em_array *kc, em_array *vc,
     return em_srt_outs_end(st, out_keys, out_values);
 }
 
-em_status em_merge_sort(const em_array *keys, const em_array *values,
-                        const em_par_op *cmp, em_array *out_keys,
-                        em_array *out_values, em_stream *s)
-{
-    const char *fn = "merge_sort";
-    em_array kc = {0}, vc = {0};
-    em_stream *on = NULL;
-    em_status st;
-    if ((st = em_srt_outs_begin(fn, keys, values, out_keys, out_values)) !=
-        EM_OK)
-        return st;
-    if ((st = check_keys(keys, values, fn)) != EM_OK)
-        return st;
-    if (!(on = em_arr_stream(keys->device, s, fn)))
-        return EM_ERR_INVALID_VALUE;
-    if ((st = em_srt_contiguous(keys, on, &kc)) != EM_OK)
-        return st;
-    if (values)
-        st = em_srt_contiguous(values, on, &vc);
-    return order_and_gather(st, &kc, values ? &vc : NULL, cmp, -1, on,
-                            out_keys, out_values);
-}
-
 /* [a; b] as one new contiguous 1-D array of a's dtype. */
 static em_status concat(const em_array *a, const em_array *b, em_stream *s,
                         em_array *out)
@@ -291,39 +268,63 @@ static em_status concat(const em_array *a, const em_array *b, em_stream *s,
     return st;
 }
 
-em_status em_merge(const em_array *a_keys, const em_array *a_values,
-                   const em_array *b_keys, const em_array *b_values,
-                   const em_par_op *cmp, em_array *out_keys,
-                   em_array *out_values, em_stream *s)
+/* em_merge_sort (b_keys NULL: sorts a) and em_merge (sorts [a; b], whose
+ * halves are each in order): checks, makes the keys and values
+ * contiguous (concatenated for a merge) and orders them. */
+static em_status sort_parts(const char *fn, const em_array *a_keys,
+                            const em_array *a_values, const em_array *b_keys,
+                            const em_array *b_values, const em_par_op *cmp,
+                            em_array *out_keys, em_array *out_values,
+                            em_stream *s)
 {
-    const char *fn = "merge";
     em_array kc = {0}, vc = {0};
     em_stream *on = NULL;
     em_status st;
-    if (!b_keys || (!a_values) != (!b_values))
-        return em_error(EM_ERR_INVALID_VALUE, "%s: NULL argument", fn);
     if ((st = em_srt_outs_begin(fn, a_keys, a_values, out_keys,
                                 out_values)) != EM_OK)
         return st;
     if ((st = check_keys(a_keys, a_values, fn)) != EM_OK ||
-        (st = check_keys(b_keys, b_values, fn)) != EM_OK)
+        (b_keys && (st = check_keys(b_keys, b_values, fn)) != EM_OK))
         return st;
-    if (a_keys->dtype != b_keys->dtype ||
-        (a_values && a_values->dtype != b_values->dtype))
+    if (b_keys && (a_keys->dtype != b_keys->dtype ||
+                   (a_values && a_values->dtype != b_values->dtype)))
         return em_error(EM_ERR_TYPE,
                         "%s: a and b must have one dtype (%s and %s)", fn,
                         em_dtype_get(a_keys->dtype)->name,
                         em_dtype_get(b_keys->dtype)->name);
-    if (a_keys->device != b_keys->device)
+    if (b_keys && a_keys->device != b_keys->device)
         return em_error(EM_ERR_INVALID_VALUE, "%s: a is on %s and b on %s", fn,
                         em_device_name(a_keys->device),
                         em_device_name(b_keys->device));
     if (!(on = em_arr_stream(a_keys->device, s, fn)))
         return EM_ERR_INVALID_VALUE;
-    if ((st = concat(a_keys, b_keys, on, &kc)) != EM_OK)
+    st = b_keys ? concat(a_keys, b_keys, on, &kc)
+                : em_srt_contiguous(a_keys, on, &kc);
+    if (st != EM_OK)
         return st;
     if (a_values)
-        st = concat(a_values, b_values, on, &vc);
+        st = b_keys ? concat(a_values, b_values, on, &vc)
+                    : em_srt_contiguous(a_values, on, &vc);
     return order_and_gather(st, &kc, a_values ? &vc : NULL, cmp,
-                            a_keys->shape[0], on, out_keys, out_values);
+                            b_keys ? a_keys->shape[0] : -1, on, out_keys,
+                            out_values);
+}
+
+em_status em_merge_sort(const em_array *keys, const em_array *values,
+                        const em_par_op *cmp, em_array *out_keys,
+                        em_array *out_values, em_stream *s)
+{
+    return sort_parts("merge_sort", keys, values, NULL, NULL, cmp, out_keys,
+                      out_values, s);
+}
+
+em_status em_merge(const em_array *a_keys, const em_array *a_values,
+                   const em_array *b_keys, const em_array *b_values,
+                   const em_par_op *cmp, em_array *out_keys,
+                   em_array *out_values, em_stream *s)
+{
+    if (!b_keys || (!a_values) != (!b_values))
+        return em_error(EM_ERR_INVALID_VALUE, "merge: NULL argument");
+    return sort_parts("merge", a_keys, a_values, b_keys, b_values, cmp,
+                      out_keys, out_values, s);
 }

@@ -8,8 +8,6 @@
 #include "codegen/ewise.h"
 #include "codegen/kernel_table.h"
 
-static em_gen_ktable ewise_table = EM_GEN_KTABLE(4096);
-
 int em_gen_device_units(em_device *dev)
 {
     /* SMs (cuda) or cores (cpu), asked once per device; 0 = not yet. */
@@ -50,29 +48,5 @@ int em_gen_device_shared(em_device *dev, int per_block)
     return u;
 }
 
-static em_status load(const void *ctx, em_device *dev, em_function **fn)
-{
-    static const char *const name[1] = {"ew"};
-    const char *const *opts;
-    char *src = NULL;
-    int n_opts;
-    em_status st;
-
-    st = em_gen_ewise_source(ctx, em_device_get_type(dev), name[0], &src);
-    if (st != EM_OK)
-        return st;
-    opts = em_gen_ewise_options(em_device_get_type(dev), &n_opts);
-    return em_gen_kt_compile(dev, src, opts, n_opts, EM_GEN_EWISE_VERSION, name,
-                             1, fn);
-}
-
-em_status em_gen_ewise_function(em_device *dev, const em_gen_ewise *d,
-                                em_function **out)
-{
-    em_gen_kkey key = {{0}, NULL};
-
-    _Static_assert(sizeof(em_gen_ewise) == 2 * sizeof(uint64_t),
-                   "the descriptor is the key");
-    memcpy(key.w, d, sizeof *d);
-    return em_gen_kt_get(&ewise_table, dev, &key, 1, out, load, d);
-}
+EM_GEN_KT_ONE_KERNEL(ewise, "ew", EM_GEN_EWISE_VERSION,
+                     em_gen_ewise_options(t, &n))

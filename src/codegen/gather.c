@@ -103,6 +103,35 @@ static void loop_head(em_sb *b, em_device_type target, const char *n)
                    n, n);
 }
 
+/* Index k of a gather or scatter, per the index dtype's signedness
+ * ([0] signed, [1] unsigned): ix_load (the index type, k, k, k) reads it
+ * as x next to its extent e; ix_raise (the kernel's name, k), ix_wrap or
+ * ix_clip handle x out of range as the mode says (a signed x is first
+ * counted from the end when negative, Python's way); ix_add (k) moves
+ * the offset os. */
+static const char *const ix_load[2] = {
+    "        {\n            const long long x0 = (long long)*(const %s *)(i%d "
+    "+ q%d), e = g.ext[%d];\n            long long x = x0;\n",
+    "        {\n            unsigned long long x = (unsigned long long)*(const "
+    "%s *)(i%d + q%d);\n            const unsigned long long e = (unsigned "
+    "long long)g.ext[%d];\n"};
+static const char *const ix_raise[2] = {
+    "            if (x < 0)\n                x += e;\n"
+    "            if (x < 0 || x >= e) {\n                gg_bad_%s(err, %d, "
+    "(unsigned long long)x0);\n                continue;\n            }\n",
+    "            if (x >= e) {\n                gg_bad_%s(err, %d, x);\n"
+    "                continue;\n            }\n"};
+static const char *const ix_wrap[2] = {
+    "            if (e) {\n                x %= e;\n                if (x < "
+    "0)\n                    x += e;\n            }\n",
+    "            x = e ? x % e : x;\n"};
+static const char *const ix_clip[2] = {
+    "            if (x >= e)\n                x = e - 1;\n            if (x < "
+    "0)\n                x = 0;\n",
+    "            if (x >= e)\n                x = e - 1;\n"};
+static const char *const ix_add[2] = {
+    "            os += x * g.st[%d];\n        }\n",
+    "            os += (long long)x * g.st[%d];\n        }\n"};
 static void emit_gather(em_sb *b, const em_gen_gather *d, em_device_type target,
                         const char *name)
 {
@@ -151,54 +180,13 @@ static void emit_gather(em_sb *b, const em_gen_gather *d, em_device_type target,
             em_sb_printf(b, "        q%d += c * g.ist[%d][%d];\n", k, k, dim);
     }
     for (int k = 0; k < K; k++) {
-        const char *it = index_ctype(d->idx[k]);
-        if (index_unsigned(d->idx[k])) {
-            em_sb_printf(b,
-                       "        {\n            unsigned long long x = "
-                       "(unsigned long long)*(const %s *)(i%d + q%d);\n"
-                       "            const unsigned long long e = (unsigned "
-                       "long long)g.ext[%d];\n",
-                       it, k, k, k);
-            if (d->mode == EM_INDEX_RAISE)
-                em_sb_printf(b,
-                           "            if (x >= e) {\n                "
-                           "gg_bad_%s(err, %d, x);\n                "
-                           "continue;\n            }\n",
-                           name, k);
-            else if (d->mode == EM_INDEX_WRAP)
-                em_sb_printf(b, "            x = e ? x %% e : x;\n");
-            else
-                em_sb_printf(b, "            if (x >= e)\n                x = "
-                              "e - 1;\n");
-            em_sb_printf(b,
-                       "            os += (long long)x * g.st[%d];\n        "
-                       "}\n",
-                       k);
-        } else {
-            em_sb_printf(b,
-                       "        {\n            const long long x0 = (long "
-                       "long)*(const %s *)(i%d + q%d), e = g.ext[%d];\n"
-                       "            long long x = x0;\n",
-                       it, k, k, k);
-            if (d->mode == EM_INDEX_RAISE)
-                em_sb_printf(b,
-                           "            if (x < 0)\n                x += e;\n"
-                           "            if (x < 0 || x >= e) {\n"
-                           "                gg_bad_%s(err, %d, (unsigned long "
-                           "long)x0);\n                continue;\n"
-                           "            }\n",
-                           name, k);
-            else if (d->mode == EM_INDEX_WRAP)
-                em_sb_printf(b, "            if (e) {\n                x %%= "
-                              "e;\n                if (x < 0)\n"
-                              "                    x += e;\n            }\n");
-            else
-                em_sb_printf(b,
-                           "            if (x >= e)\n                x = e - "
-                           "1;\n            if (x < 0)\n                x = "
-                           "0;\n");
-            em_sb_printf(b, "            os += x * g.st[%d];\n        }\n", k);
-        }
+        int u = index_unsigned(d->idx[k]) != 0;
+        em_sb_printf(b, ix_load[u], index_ctype(d->idx[k]), k, k, k);
+        if (d->mode == EM_INDEX_RAISE)
+            em_sb_printf(b, ix_raise[u], name, k);
+        else
+            em_sb_puts(b, d->mode == EM_INDEX_WRAP ? ix_wrap[u] : ix_clip[u]);
+        em_sb_printf(b, ix_add[u], k);
     }
     if (d->op == EM_GEN_GATHER)
         em_sb_printf(b, "        *(%s *)(val + ov) = *(const %s *)(src + os);\n",
