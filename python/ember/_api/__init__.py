@@ -19,6 +19,8 @@ for _mod, _names in {
     "average": "average",
     "arrayapi": "astype diff unstack",
     "dtype_info": "finfo finfo_t iinfo iinfo_t isdtype",
+    "elementwise": "angle around clip deg2rad degrees divmod frexp imag modf "
+                   "nan_to_num rad2deg radians real round",
     "namespace_info": "ArrayNamespaceInfo __array_namespace_info__",
     "compare": "allclose array_equal array_equiv isclose",
     "calculus": "convolve correlate ediff1d fix gradient i0 interp sinc trapezoid "

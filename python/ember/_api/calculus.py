@@ -9,6 +9,7 @@ from ember import _ember as _e
 from ember._api._util import as_array, device_of, kernel, normalize_axis
 from ember._api.arrayapi import diff
 from ember._api.dtype_info import finfo, isdtype
+from ember._api.elementwise import imag, real
 
 _PI = 3.141592653589793
 
@@ -60,8 +61,8 @@ def _conv(a, v, mode, what, same_up=False):
     if kind == "c":
         # (ar + i ai) * (vr + i vi): four real convolutions.
         rt = _e.float64 if dt == _e.complex128 else _e.float32
-        ar, ai = _e.real(a).astype(rt), _e.imag(a).astype(rt)
-        vr, vi = _e.real(v).astype(rt), _e.imag(v).astype(rt)
+        ar, ai = real(a).astype(rt), imag(a).astype(rt)
+        vr, vi = real(v).astype(rt), imag(v).astype(rt)
         re = _conv_real(ar, vr, off, length) - _conv_real(ai, vi, off, length)
         im = _conv_real(ar, vi, off, length) + _conv_real(ai, vr, off, length)
         out = _e.empty((length,), dtype=dt, device=a.device)
@@ -287,10 +288,10 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         raise ValueError(f"fp and xp are not of the same length ({fp.size} and {xp.size})")
     x = as_array(x, dev)
     if fp.dtype.kind == "c":
-        re = interp(x, xp, _e.real(fp),
+        re = interp(x, xp, real(fp),
                     None if left is None else complex(left).real,
                     None if right is None else complex(right).real, period)
-        im = interp(x, xp, _e.imag(fp),
+        im = interp(x, xp, imag(fp),
                     None if left is None else complex(left).imag,
                     None if right is None else complex(right).imag, period)
         out = _e.empty(re.shape, dtype=_e.complex128, device=re.device)

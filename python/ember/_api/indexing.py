@@ -5,6 +5,7 @@ import operator
 
 from ember import _ember as _e
 from ember._api._util import as_array, device_of
+from ember._api.elementwise import clip
 from ember._api.manip import tile
 
 
@@ -184,7 +185,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         elif md == "wrap":
             x = _e.remainder(x, d) if d else x
         elif md == "clip":
-            x = _e.clip(x, 0, d - 1)
+            x = clip(x, 0, d - 1)
         else:
             raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' "
                              f"(got {md!r})")

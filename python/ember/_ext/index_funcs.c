@@ -505,29 +505,6 @@ done:
     return r;
 }
 
-/* ndarray.repeat: ember.repeat(self, ...), composition in Python
- * (python/ember/_api/manip.py) on a cold path. */
-static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
-{
-    PyObject *mod = PyImport_ImportModule("ember._api.manip"), *fn, *all, *r;
-    fn = mod ? PyObject_GetAttrString(mod, "repeat") : NULL;
-    Py_XDECREF(mod);
-    if (!fn)
-        return NULL;
-    all = PyTuple_New(PyTuple_GET_SIZE(args) + 1);
-    if (!all) {
-        Py_DECREF(fn);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(all, 0, Py_NewRef(self));
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++)
-        PyTuple_SET_ITEM(all, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-    r = PyObject_Call(fn, all, kw);
-    Py_DECREF(all);
-    Py_DECREF(fn);
-    return r;
-}
-
 /* a's elements (flat) or rows (axis 0) under a bool condition of that
  * length, by one compaction (em_select) instead of indices and a gather;
  * Py_None (a new reference) when the operands are not of that form. */
@@ -892,7 +869,6 @@ static PyMethodDef indexfn_functions[] = {
 PyMethodDef empy_indexfn_nd_methods[] = {
     {"take", KW(nd_take), "take(indices, axis=None, out=None, mode='raise')"},
     {"put", KW(nd_put), "put(indices, values, mode='raise')"},
-    {"repeat", KW(nd_repeat), "repeat(repeats, axis=None)"},
     {"nonzero", (PyCFunction)nd_nonzero, METH_NOARGS,
      "nonzero(): a tuple of int64 index arrays"},
     {"compress", KW(nd_compress), "compress(condition, axis=None, out=None)"},

@@ -57,7 +57,7 @@ static int empy_exec(PyObject *m)
         empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
         empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0 ||
         empy_dlpack_init(m, st) < 0 ||
-        empy_ufunc_compose_init(m, st) < 0 || empy_parallel_init(m, st) < 0 ||
+        empy_parallel_init(m, st) < 0 ||
         empy_jit_init(m, st) < 0 || empy_ckernel_init(m, st) < 0 ||
         empy_cuda_compat_init(m, st) < 0 || empy_vectorize_init(m, st) < 0 ||
         empy_guvectorize_init(m, st) < 0 || empy_vzreduce_init(m, st) < 0 ||

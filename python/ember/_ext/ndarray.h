@@ -256,8 +256,11 @@ extern PyMethodDef empy_dlpack_nd_methods[];
 /* An ndarray over the memory of obj.__dlpack__() (zero-copy, on the
  * producer's device, base obj); NULL with an exception. */
 PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
-int empy_ufunc_compose_init(PyObject *m, empy_state *st); /* ufunc_compose.c */
-extern PyMethodDef empy_compose_nd_methods[];            /* a.round() */
+/* nd_python.c: ndarray methods done by the Python layer (a.round(),
+ * a.repeat()), and the call they share: module.name(self, *args, **kw). */
+extern PyMethodDef empy_python_nd_methods[];
+PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
+                           PyObject *args, PyObject *kw);
 extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
 
 /* The parallel algorithms (parallel.c makes ember.parallel): each family

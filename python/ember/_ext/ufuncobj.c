@@ -750,11 +750,12 @@ PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t 
     name = PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
     if (name && (!strcmp(name, "modf") || !strcmp(name, "frexp") ||
                  !strcmp(name, "divmod") || !strcmp(name, "matmul"))) {
-        /* NumPy ufuncs that ember composes in C (two outputs, or a
-         * gufunc): the ember function of the same name takes the same
-         * arguments. */
-        PyObject *mod = PyType_GetModule(Py_TYPE(self)), *fn, *r;
+        /* NumPy ufuncs that ember composes (two outputs, or a gufunc):
+         * the ember function of the same name takes the same arguments
+         * (modf, frexp and divmod are Python, python/ember/_api/). */
+        PyObject *mod = PyImport_ImportModule("ember"), *fn, *r;
         fn = mod ? PyObject_GetAttr(mod, name_o) : NULL;
+        Py_XDECREF(mod);
         Py_DECREF(name_o);
         if (!fn)
             return NULL;
@@ -800,10 +801,11 @@ int empy_ufunc_init(PyObject *m, empy_state *st)
     for (i = 0; i < EM_OP_COUNT; i++) {
         const em_op_info *info = em_op_get((em_op)i);
         empy_Ufunc *u;
-        /* copy is a cast, and ember.copy is a function; ops named "_..."
-         * are halves of two-output ufuncs (ember.modf, ember.frexp are
-         * composed in ufunc_compose.c), not ufuncs of their own. */
-        if (!info || i == EM_OP_COPY || info->name[0] == '_')
+        /* copy is a cast, and ember.copy is a function. Ops named "_..."
+         * are halves of two-output ufuncs, private ufuncs of _ember that
+         * ember.modf and ember.frexp (python/ember/_api/elementwise.py)
+         * call. */
+        if (!info || i == EM_OP_COPY)
             continue;
         u = PyObject_New(empy_Ufunc, st->ufunc);
         if (!u)
