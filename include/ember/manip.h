@@ -120,6 +120,18 @@ em_status em_array_diag(const em_array *v, int64_t k, em_array *out,
 
 /* ---- creation from ranges (src/array/ranges.c) ------------------------ */
 
+/* numpy.arange's n values as a new 1-D array of `dtype` on device d,
+ * where dtype is the packing NumPy's fill computes in: EM_UINT64 (every
+ * integer result, wrapping), EM_FLOAT32, EM_FLOAT64, EM_COMPLEX128 or
+ * EM_BOOL (n <= 2). start and next point at the first two values (start
+ * and start + step) as that dtype; element i > 1 is start + (T)i * (next -
+ * start) in T, as NumPy's fill. Large real ranges on a GPU are computed
+ * there: an index ramp doubled from an uploaded prefix (log2 launches), a
+ * cast, a multiply and an add, each rounding as the host's arithmetic does;
+ * the rest is written on the host and uploaded. */
+em_status em_arange(em_device *d, em_dtype dtype, const void *start,
+                    const void *next, int64_t n, em_array *out, em_stream *s);
+
 /* numpy.linspace(start, stop, num, endpoint) for real (start_im and
  * stop_im 0 and dtype real) or complex scalars, into a new 1-D array of
  * `dtype` on device d. The values are NumPy's exactly: computed in

@@ -2,6 +2,9 @@
 asarray/array/ascontiguousarray/copy from every kind of source, compared
 with NumPy (values, dtype, shape)."""
 import array as pyarray
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -120,11 +123,44 @@ def test_like(device, dtype):
     ((10,), {"dtype": "float16"}), ((1, 2, 0.25), {"dtype": "complex64"}),
     ((np.int16(3),), {}), ((np.float32(0.5), 3), {}),
     ((0, 2**40, 2**37), {}), ((10, -10, -3.5), {}), ((0, 1, 3), {}),
+    # past 2^16 values a GPU builds them with kernels (src/array/ranges.c)
+    ((0, 300001), {}), ((0, 1, 1e-5), {"dtype": "float32"}),
+    ((7, -7, -1e-4), {}), ((5, 100005), {"dtype": "uint8"}),
 ])
 def test_arange_matches_numpy(device, args, kw):
     np_kw = dict(kw)
     assert_array_equal_np(ember.arange(*args, device=device, **kw),
                           np.arange(*args, **np_kw), device)
+
+
+ARANGE_KERNEL_CASES = """
+import numpy as np, ember
+cases = [((5,), {}), ((2, 9, 3), {}), ((9, 2, -2), {}), ((1.5,), {}),
+         ((0, 1, 0.1), {"dtype": "float32"}), ((-3.2, 4.7, 0.9), {}),
+         ((250, 260), {"dtype": "uint8"}), ((0.5, 5), {"dtype": "int32"}),
+         ((0, 1000, 0.37), {"dtype": "float32"}), ((0, 2**40, 2**33), {}),
+         ((2**63 - 5, 2**63 + 5), {"dtype": "uint64"}),
+         ((-2**62, 2**62, 2**55 + 3), {}), ((0, 77777), {"dtype": "int16"}),
+         ((3, 4, 1e-5), {}), ((10, -10, -1e-3), {"dtype": "float32"}),
+         ((0, 65), {"dtype": "float16"})]
+for args, kw in cases:
+    got = ember.asnumpy(ember.arange(*args, **kw))
+    want = np.arange(*args, **kw)
+    assert got.dtype == want.dtype and np.array_equal(got, want), (args, kw)
+print("ok")
+"""
+
+
+def test_arange_kernels_match_numpy():
+    """The GPU's way of building a long arange (an index ramp doubled by
+    adds, a cast, a multiply and an add in the result's dtype), forced on
+    cpu from two values: every value equals NumPy's bit for bit, the last
+    partial doubling, integer wrapping and element 1 (start + step itself)
+    included."""
+    env = dict(os.environ, EMBER_TEST_ARANGE_KERNELS="1", EMBER_DEVICE="cpu")
+    r = subprocess.run([sys.executable, "-c", ARANGE_KERNEL_CASES], env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
 
 
 def test_arange_errors(device):

@@ -1278,8 +1278,8 @@ static PyObject *mod_arange(FASTCALL_ARGS)
     em_device *dev;
     em_dtype result, packd;
     double len_d;
-    int64_t len, n, strides[1];
-    char *buf = NULL;
+    int64_t len;
+    char ends[2][16];
     em_array a;
     em_status rc;
 
@@ -1369,70 +1369,41 @@ static PyObject *mod_arange(FASTCALL_ARGS)
         PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
         goto done_step;
     }
-    buf = PyMem_Malloc((size_t)(len ? len : 1) * em_dtype_size(packd));
-    if (!buf) {
-        PyErr_NoMemory();
-        goto done_step;
-    }
     if (packd == EM_FLOAT64 || packd == EM_FLOAT32 || packd == EM_COMPLEX128) {
         Py_complex c0 = PyComplex_AsCComplex(start), c1 = PyComplex_AsCComplex(next);
         if (PyErr_Occurred())
             goto done_step;
-        /* Elements 0 and 1 are start and start + step themselves. */
         if (packd == EM_FLOAT32) {
-            float f0 = (float)c0.real, f1 = (float)c1.real, fd = f1 - f0;
-            float *p = (float *)buf;
-            for (n = 0; n < len; n++)
-                p[n] = n == 1 ? f1 : f0 + (float)n * fd;
-        } else if (packd == EM_FLOAT64) {
-            double d0 = c0.real, dd = c1.real - c0.real;
-            double *p = (double *)buf;
-            for (n = 0; n < len; n++)
-                p[n] = n == 1 ? c1.real : d0 + (double)n * dd;
+            float f[2] = {(float)c0.real, (float)c1.real};
+            memcpy(ends[0], &f[0], sizeof f[0]);
+            memcpy(ends[1], &f[1], sizeof f[1]);
         } else {
-            double *p = (double *)buf;
-            double dr = c1.real - c0.real, di = c1.imag - c0.imag;
-            for (n = 0; n < len; n++) {
-                p[2 * n] = n == 1 ? c1.real : c0.real + (double)n * dr;
-                p[2 * n + 1] = n == 1 ? c1.imag : c0.imag + (double)n * di;
-            }
+            memcpy(ends[0], &c0, sizeof c0);
+            memcpy(ends[1], &c1, sizeof c1);
         }
     } else {
         /* Integer (or bool) results: the ends truncate toward zero as a
          * C cast does, then the arithmetic wraps as in the dtype. */
-        PyObject *ends[2] = {start, next};
-        uint64_t v[2];
+        PyObject *two[2] = {start, next};
         for (i = 0; i < 2; i++) {
-            if (PyLong_Check(ends[i])) {
+            uint64_t v;
+            if (PyLong_Check(two[i])) {
                 int overflow;
-                long long x = PyLong_AsLongLongAndOverflow(ends[i], &overflow);
-                if (overflow)
-                    v[i] = (uint64_t)PyLong_AsUnsignedLongLongMask(ends[i]);
-                else
-                    v[i] = (uint64_t)x;
+                long long x = PyLong_AsLongLongAndOverflow(two[i], &overflow);
+                v = overflow ? (uint64_t)PyLong_AsUnsignedLongLongMask(two[i])
+                             : (uint64_t)x;
             } else {
-                double x = PyFloat_AsDouble(ends[i]);
-                v[i] = (uint64_t)(int64_t)x;
+                v = (uint64_t)(int64_t)PyFloat_AsDouble(two[i]);
             }
             if (PyErr_Occurred())
                 goto done_step;
-        }
-        if (packd == EM_BOOL) {
-            for (n = 0; n < len; n++)
-                buf[n] = (char)(v[n] != 0);
-        } else {
-            uint64_t *p = (uint64_t *)buf, d_ = v[1] - v[0];
-            for (n = 0; n < len; n++)
-                p[n] = v[0] + (uint64_t)n * d_;
+            if (packd == EM_BOOL)
+                ends[i][0] = v != 0;
+            else
+                memcpy(ends[i], &v, sizeof v);
         }
     }
-    strides[0] = (int64_t)em_dtype_size(packd);
-    rc = em_array_empty(dev, packd, 1, &len, 'C', NULL, &a);
-    if (rc == EM_OK && len) {
-        EMPY_NOGIL(rc, em_array_from_host(&a, buf, strides, NULL));
-        if (rc != EM_OK)
-            em_array_release(&a);
-    }
+    EMPY_NOGIL(rc, em_arange(dev, packd, ends[0], ends[1], len, &a, NULL));
     if (rc != EM_OK) {
         empy_raise(st, rc);
         goto done_step;
@@ -1446,7 +1417,6 @@ static PyObject *mod_arange(FASTCALL_ARGS)
 done_step:
     Py_DECREF(step);
 done:
-    PyMem_Free(buf);
     Py_XDECREF(diff);
     Py_XDECREF(q);
     Py_XDECREF(next);
