@@ -331,8 +331,7 @@ class FunctionTranslator:
         self.line(s)
         m = getattr(self, "s_" + type(s).__name__, None)
         if m is None:
-            raise self.error(s, "%s are not supported in kernels" % _STMT_NAMES.get(
-                type(s).__name__, "'%s' statements" % type(s).__name__))
+            raise _unsupported(self, s, "statements")
         m(s)
 
     def s_Pass(self, s):
@@ -761,8 +760,7 @@ class FunctionTranslator:
     def expr(self, node):
         m = getattr(self, "e_" + type(node).__name__, None)
         if m is None:
-            raise self.error(node, "%s are not supported in kernels" % _EXPR_NAMES.get(
-                type(node).__name__, "'%s' expressions" % type(node).__name__))
+            raise _unsupported(self, node, "expressions")
         return m(node)
 
     def e_Constant(self, node):
@@ -1003,7 +1001,9 @@ def _to_storage(c, dt):
     return _STORAGE_CONV[dt][1] % c if dt in _STORAGE_CONV else c
 
 
-_STMT_NAMES = {
+# What an error calls each statement and expression the translator has
+# no method for (the others are named by their class).
+_UNSUPPORTED_NAMES = {
     "Try": "try statements", "TryStar": "try statements", "Raise": "raise statements",
     "With": "with statements", "AsyncWith": "async with statements",
     "ClassDef": "class definitions", "FunctionDef": "nested function definitions",
@@ -1012,9 +1012,6 @@ _STMT_NAMES = {
     "Assert": "assert statements", "Match": "match statements",
     "AsyncFor": "async for loops", "Global": "global statements",
     "Nonlocal": "nonlocal statements",
-}
-
-_EXPR_NAMES = {
     "Dict": "dicts", "Set": "sets", "List": "lists", "ListComp": "list comprehensions",
     "SetComp": "set comprehensions", "DictComp": "dict comprehensions",
     "GeneratorExp": "generator expressions", "Lambda": "lambdas",
@@ -1023,3 +1020,11 @@ _EXPR_NAMES = {
     "FormattedValue": "strings (f-strings)", "Starred": "starred expressions",
     "Slice": "slices",
 }
+
+
+def _unsupported(tr, node, kind):
+    """The error for a node of a kind (statements, expressions) that
+    kernels cannot have."""
+    name = type(node).__name__
+    return tr.error(node, "%s are not supported in kernels" %
+                    _UNSUPPORTED_NAMES.get(name, "'%s' %s" % (name, kind)))

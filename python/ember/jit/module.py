@@ -22,7 +22,9 @@ _SECTION_USES = {
 
 
 def prelude():
-    """(base, {section name: text}) of prelude.h."""
+    """(base, {section name: text}) of prelude.h; each section gets an
+    include guard named for it, so translations pasted into one program
+    define its helpers once."""
     global _PRELUDE
     if _PRELUDE is None:
         with open(os.path.join(os.path.dirname(__file__), "prelude.h")) as f:
@@ -31,7 +33,10 @@ def prelude():
         sections = {}
         for p in parts[1:]:
             name = p[:p.index(" ")]
-            sections[name] = "/* @emjit-section " + p
+            guard = "EMBER_JIT_PRELUDE_" + name.upper()
+            head, body = p.split("\n", 1)
+            sections[name] = "/* @emjit-section %s\n#ifndef %s\n#define %s\n%s#endif\n" % (
+                head, guard, guard, body)
         _PRELUDE = (parts[0], sections)
     return _PRELUDE
 

@@ -14,8 +14,8 @@
  * Per-type helpers come from macros; the translator writes the array
  * access helpers a kernel needs after this file. It pastes the base (up
  * to the first "@emjit-section") and only the sections whose helpers the
- * kernel calls; each has its own guard, so several translations can share
- * one program.
+ * kernel calls; module.py gives each section an include guard named for
+ * it, so several translations can share one program.
  */
 #ifndef EMBER_JIT_PRELUDE_H
 #define EMBER_JIT_PRELUDE_H
@@ -77,8 +77,6 @@ EMJ_FN long long __emjit_wrap(long long i, long long n) { return i < 0 ? i + n :
 #endif /* EMBER_JIT_PRELUDE_H */
 
 /* @emjit-section half */
-#ifndef EMBER_JIT_PRELUDE_HALF
-#define EMBER_JIT_PRELUDE_HALF
 /* ---- float16: stored as bits, computed in float ---------------------- */
 
 EMJ_FN float __emjit_h2f(unsigned short h)
@@ -133,11 +131,8 @@ EMJ_FN unsigned short __emjit_f2h_d(double x)
         b = (fabs((double)f) > fabs(x)) ? b - 1u : b + 1u;
     return __emjit_f2h(__emjit_bits_f32(b));
 }
-#endif
 
 /* @emjit-section int */
-#ifndef EMBER_JIT_PRELUDE_INT
-#define EMBER_JIT_PRELUDE_INT
 /* ---- integers -------------------------------------------------------- */
 
 /* Python's floor division and remainder (the divisor's sign); a zero
@@ -239,11 +234,8 @@ EMJ_UINT(u1, unsigned char)
 EMJ_UINT(u2, unsigned short)
 EMJ_UINT(u4, unsigned int)
 EMJ_UINT(u8, unsigned long long)
-#endif
 
 /* @emjit-section float */
-#ifndef EMBER_JIT_PRELUDE_FLOAT
-#define EMBER_JIT_PRELUDE_FLOAT
 /* ---- floats ---------------------------------------------------------- */
 
 /* Python's float floor division and remainder (CPython's algorithm): the
@@ -287,11 +279,8 @@ EMJ_UINT(u8, unsigned long long)
 
 EMJ_FLOAT(f4, float, f)
 EMJ_FLOAT(f8, double, )
-#endif
 
 /* @emjit-section complex */
-#ifndef EMBER_JIT_PRELUDE_COMPLEX
-#define EMBER_JIT_PRELUDE_COMPLEX
 /* ---- complex --------------------------------------------------------- */
 
 typedef struct __emjit_c8 { float re, im; } __emjit_c8;
@@ -344,32 +333,18 @@ EMJ_COMPLEX(c8, __emjit_c8, float, f)
 EMJ_COMPLEX(c16, __emjit_c16, double, )
 EMJ_FN __emjit_c8 __emjit_c8_of_c16(__emjit_c16 z) { return __emjit_mk_c8((float)z.re, (float)z.im); }
 EMJ_FN __emjit_c16 __emjit_c16_of_c8(__emjit_c8 z) { return __emjit_mk_c16(z.re, z.im); }
-#endif
 
 /* @emjit-section atomic */
-#ifndef EMBER_JIT_PRELUDE_ATOMIC
-#define EMBER_JIT_PRELUDE_ATOMIC
 /* ---- atomics CUDA lacks ---------------------------------------------- */
 
 /* Compare-and-swap loops on the bits. The loop stops early when the
  * stored value already wins, so a NaN in memory stays (as CUDA's integer
  * max keeps the larger). */
-#define EMJ_ATOMIC_FMINMAX(S, T, B, TOB, FROMB)                               \
-    EMJ_FN T __emjit_amax_##S(T *p, T v)                                      \
+#define EMJ_ATOMIC_FKEEP(NAME, WINS, S, T, B, TOB, FROMB)                     \
+    EMJ_FN T __emjit_##NAME##_##S(T *p, T v)                                  \
     {                                                                         \
         B *q = (B *)p, old = *(volatile B *)q, seen;                          \
-        while (!(FROMB(old) >= v) && !(FROMB(old) != FROMB(old))) {           \
-            seen = atomicCAS(q, old, TOB(v));                                 \
-            if (seen == old)                                                  \
-                break;                                                        \
-            old = seen;                                                       \
-        }                                                                     \
-        return FROMB(old);                                                    \
-    }                                                                         \
-    EMJ_FN T __emjit_amin_##S(T *p, T v)                                      \
-    {                                                                         \
-        B *q = (B *)p, old = *(volatile B *)q, seen;                          \
-        while (!(FROMB(old) <= v) && !(FROMB(old) != FROMB(old))) {           \
+        while (!(FROMB(old) WINS v) && !(FROMB(old) != FROMB(old))) {         \
             seen = atomicCAS(q, old, TOB(v));                                 \
             if (seen == old)                                                  \
                 break;                                                        \
@@ -377,6 +352,9 @@ EMJ_FN __emjit_c16 __emjit_c16_of_c8(__emjit_c8 z) { return __emjit_mk_c16(z.re,
         }                                                                     \
         return FROMB(old);                                                    \
     }
+#define EMJ_ATOMIC_FMINMAX(S, T, B, TOB, FROMB)                               \
+    EMJ_ATOMIC_FKEEP(amax, >=, S, T, B, TOB, FROMB)                           \
+    EMJ_ATOMIC_FKEEP(amin, <=, S, T, B, TOB, FROMB)
 
 #define EMJ_F4_TOB(x) __float_as_uint(x)
 #define EMJ_F4_FROMB(b) __uint_as_float(b)
@@ -385,32 +363,24 @@ EMJ_FN __emjit_c16 __emjit_c16_of_c8(__emjit_c8 z) { return __emjit_mk_c16(z.re,
 EMJ_ATOMIC_FMINMAX(f4, float, unsigned int, EMJ_F4_TOB, EMJ_F4_FROMB)
 EMJ_ATOMIC_FMINMAX(f8, double, unsigned long long, EMJ_F8_TOB, EMJ_F8_FROMB)
 
-/* CUDA's wrapping counters for 64 bits (it has them for 32 only). */
-EMJ_FN unsigned long long __emjit_ainc_u8(unsigned long long *p, unsigned long long v)
-{
-    unsigned long long old = *(volatile unsigned long long *)p, seen;
-    for (;;) {
-        seen = atomicCAS(p, old, old >= v ? 0ull : old + 1ull);
-        if (seen == old)
-            return old;
-        old = seen;
+/* CUDA's wrapping counters for 64 bits (it has them for 32 only): NEXT
+ * is the new value as an expression of old and the bound v. */
+#define EMJ_ATOMIC_U8(NAME, NEXT)                                             \
+    EMJ_FN unsigned long long __emjit_##NAME##_u8(unsigned long long *p,      \
+                                                  unsigned long long v)       \
+    {                                                                         \
+        unsigned long long old = *(volatile unsigned long long *)p, seen;     \
+        for (;;) {                                                            \
+            seen = atomicCAS(p, old, NEXT);                                   \
+            if (seen == old)                                                  \
+                return old;                                                   \
+            old = seen;                                                       \
+        }                                                                     \
     }
-}
-EMJ_FN unsigned long long __emjit_adec_u8(unsigned long long *p, unsigned long long v)
-{
-    unsigned long long old = *(volatile unsigned long long *)p, seen;
-    for (;;) {
-        seen = atomicCAS(p, old, (old == 0ull || old > v) ? v : old - 1ull);
-        if (seen == old)
-            return old;
-        old = seen;
-    }
-}
-#endif
+EMJ_ATOMIC_U8(ainc, old >= v ? 0ull : old + 1ull)
+EMJ_ATOMIC_U8(adec, (old == 0ull || old > v) ? v : old - 1ull)
 
 /* @emjit-section slice */
-#ifndef EMBER_JIT_PRELUDE_SLICE
-#define EMBER_JIT_PRELUDE_SLICE
 /* ---- slices ---------------------------------------------------------- */
 
 /* Python's slice of an axis of extent n (slice.indices, then the length):
@@ -450,11 +420,8 @@ EMJ_FN long long __emjit_slice(long long n, long long start, long long stop, lon
     *first = len ? start : 0;
     return len;
 }
-#endif
 
 /* @emjit-section grid */
-#ifndef EMBER_JIT_PRELUDE_GRID
-#define EMBER_JIT_PRELUDE_GRID
 /* ---- grid synchronisation (cuda.cg.this_grid().sync()) --------------- */
 
 #ifdef EMJ_CUDA
@@ -519,5 +486,4 @@ EMJ_FN void __emjit_grid_sync(void *g)
     __syncthreads();
     __emjit_grid_waited = 0;
 }
-#endif
 #endif
