@@ -377,15 +377,16 @@ def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0,
 
 
 def _cos_sin_degrees(angle):
-    """cos and sin of angle degrees, exact at multiples of 90 as SciPy's
-    cosdg and sindg."""
-    a = float(angle) % 360.0
-    exact = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0),
-             270.0: (0.0, -1.0)}
-    if a in exact:
-        return exact[a]
-    r = math.radians(a)
-    return math.cos(r), math.sin(r)
+    """cos and sin of angle degrees as SciPy's cosdg and sindg: exact at
+    multiples of 90, and otherwise from the angle's distance r to the
+    nearest multiple (ties upwards), so that a rounding apart from SciPy's
+    values does not move a nearest-sample pick."""
+    a = math.fmod(abs(float(angle)), 360.0)
+    k = math.floor((a + 45.0) / 90.0)
+    r = math.radians(a - 90.0 * k)
+    c, s = math.cos(r), math.sin(r)
+    c, s = [(c, s), (-s, c), (-c, -s), (s, -c)][k % 4]
+    return c, -s if angle < 0 else s
 
 
 def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3,

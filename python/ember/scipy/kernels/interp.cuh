@@ -153,7 +153,7 @@ __device__ __forceinline__ void em_ip_put(void *y, long long e, int okind,
 /* y[e] for each output element e (of the orank dims odim): the spline of
  * the order through x (irank dims idim, C-contiguous, already padded by
  * pad[h] on each side where SciPy pads) at the input coordinate
- *   kind 0: c[h] = sum_l o[l] p[h * orank + l] + p[irank * orank + h]
+ *   kind 0: c[h] = p[irank * orank + h] + sum_l o[l] p[h * orank + l]
  *   kind 1: c[h] = o[h] (+ p[irank + h] if flags & 1), then times p[h]
  *           if flags & 2 (about pixel centres (c + .5) z - .5 if flags
  *           & 4), in SciPy's order of operations
@@ -187,16 +187,19 @@ __global__ void em_interp(const T *x, void *y, int okind,
         for (int h = 0; h < irank && !outside; h++) {
             double c;
             if (kind == 0) {
-                c = 0;
+                /* from the offset on, unfused, as SciPy adds them: a
+                 * point on a rounding tie picks SciPy's sample */
+                c = p[irank * orank + h];
                 for (int l = 0; l < orank; l++)
-                    c += (double)o[l] * p[h * orank + l];
-                c += p[irank * orank + h];
+                    c = __dadd_rn(c, __dmul_rn((double)o[l],
+                                               p[h * orank + l]));
             } else if (kind == 1) {
                 c = (double)o[h];
                 if (flags & 1)
                     c += p[irank + h];
                 if (flags & 2)
-                    c = flags & 4 ? (c + 0.5) * p[h] - 0.5 : c * p[h];
+                    c = flags & 4 ? __dmul_rn(c + 0.5, p[h]) - 0.5
+                                  : __dmul_rn(c, p[h]);
             } else {
                 c = p[h * nout + e];
             }
