@@ -42,6 +42,16 @@ static int is_arr(const ck_key *key, const em_ckernel *k, int j)
     return !(key->dt[j] & CK_SCALAR);
 }
 
+/* A line per array operand among the first n parameters: fmt names the
+ * parameter once or twice (%s each; printf ignores an unused argument). */
+static void each_array(em_sb *sb, const em_ckernel *k, const ck_key *key,
+                       int n, const char *fmt)
+{
+    for (int j = 0; j < n; j++)
+        if (is_arr(key, k, j))
+            em_sb_printf(sb, fmt, k->p[j].name, k->p[j].name);
+}
+
 static void unravel(em_sb *sb, const em_ckernel *k, const ck_key *key,
                     const char *var, const char *sh, int nd, const char *off,
                     const char *st, int outputs)
@@ -144,10 +154,7 @@ static void emit_post(em_sb *sb, const em_ckernel *k, const ck_bound *b)
 
 static void emit_bases(em_sb *sb, const em_ckernel *k, const ck_key *key)
 {
-    for (int j = 0; j < k->np; j++)
-        if (is_arr(key, k, j))
-            em_sb_printf(sb, "        long long _ck_b_%s = 0;\n",
-                         k->p[j].name);
+    each_array(sb, k, key, k->np, "        long long _ck_b_%s = 0;\n");
     unravel(sb, k, key, "_ck_o", "_ck_ksh", key->nd0, "_ck_b_", "_ck_k_", 1);
 }
 
@@ -179,10 +186,7 @@ static void emit_reduce_loop(em_sb *sb, const em_ckernel *k,
                  "_ck_j += %s) {\n",
                  !cuda ? "0" : col ? "threadIdx.y" : "threadIdx.x",
                  !cuda ? "1" : col ? "blockDim.y" : "blockDim.x");
-    for (int j = 0; j < k->nin; j++)
-        if (is_arr(key, k, j))
-            em_sb_printf(sb, "        long long _ck_i_%s = _ck_b_%s;\n",
-                         k->p[j].name, k->p[j].name);
+    each_array(sb, k, key, k->nin, "        long long _ck_i_%s = _ck_b_%s;\n");
     unravel(sb, k, key, "_ck_j", "_ck_rsh", key->nd1, "_ck_i_", "_ck_r_", 0);
     em_sb_puts(sb, "        {\n");
     for (int j = 0; j < k->nin; j++)
@@ -233,28 +237,20 @@ static em_status gen_reduce(const em_ckernel *k, const ck_bound *b,
                    "64;\n"
                    "        _type_reduce _ck_accs[64];\n"
                    "        int _ck_hass[64];\n");
-        for (int j = 0; j < k->nin; j++)
-            if (is_arr(key, k, j))
-                em_sb_printf(&sb, "        long long _ck_B_%s[64];\n",
-                             k->p[j].name);
+        each_array(&sb, k, key, k->nin, "        long long _ck_B_%s[64];\n");
         em_sb_puts(&sb, "        for (long long _ck_q2 = 0; _ck_q2 < _ck_n; "
                         "_ck_q2++) {\n"
                         "        long long _ck_o = _ck_o0 + _ck_q2;\n");
         emit_bases(&sb, k, key);
-        for (int j = 0; j < k->nin; j++)
-            if (is_arr(key, k, j))
-                em_sb_printf(&sb, "        _ck_B_%s[_ck_q2] = _ck_b_%s;\n",
-                             k->p[j].name, k->p[j].name);
+        each_array(&sb, k, key, k->nin,
+                   "        _ck_B_%s[_ck_q2] = _ck_b_%s;\n");
         if (ident)
             em_sb_printf(&sb, "        _ck_accs[_ck_q2] = (%s);\n",
                          k->identity);
         em_sb_puts(&sb, "        _ck_hass[_ck_q2] = 0;\n        }\n"
                         "        for (long long _ck_j = 0; _ck_j < "
                         "_ck_red_size; _ck_j++) {\n");
-        for (int j = 0; j < k->nin; j++)
-            if (is_arr(key, k, j))
-                em_sb_printf(&sb, "        long long _ck_i_%s = 0;\n",
-                             k->p[j].name);
+        each_array(&sb, k, key, k->nin, "        long long _ck_i_%s = 0;\n");
         unravel(&sb, k, key, "_ck_j", "_ck_rsh", key->nd1, "_ck_i_",
                 "_ck_r_", 0);
         em_sb_puts(&sb, "        for (long long _ck_q2 = 0; _ck_q2 < _ck_n; "

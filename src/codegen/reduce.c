@@ -123,6 +123,32 @@ static void emit_skip(em_sb *b, int op, const char *cs)
         em_sb_printf(b, "    if (rd_isnan_%s(x)) return;\n", cs);
 }
 
+/* The accumulator, init and step of min/max (arg 0: a value and whether
+ * there is one) and argmin/argmax (arg 1: a value and its index, -1 for
+ * none): the first value, then x where bx (x beats a->v) holds; a NaN
+ * wins and stays. */
+static void emit_pick(em_sb *b, int op, const char *n, const char *ct,
+                      const char *cs, const char *bx, int arg)
+{
+    em_sb_printf(b, "typedef struct acc_%s { %s v; %s; } acc_%s;\n", n, ct,
+                 arg ? "long long i" : "int has", n);
+    em_sb_printf(b,
+                 "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = rd_zero_%s(); "
+                 "%s; return a; }\n",
+                 n, n, n, cs, arg ? "a.i = -1" : "a.has = 0");
+    em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
+                 n, ct);
+    if (!arg)
+        em_sb_printf(b, "    (void)k;\n");
+    emit_skip(b, op, cs);
+    em_sb_printf(b,
+                 "    if (%s) { a->v = x; %s; return; }\n"
+                 "    if (rd_isnan_%s(a->v)) return;\n"
+                 "    if (rd_isnan_%s(x) || %s) %s\n}\n",
+                 arg ? "a->i < 0" : "!a->has", arg ? "a->i = k" : "a->has = 1",
+                 cs, cs, bx, arg ? "{ a->v = x; a->i = k; }" : "a->v = x;");
+}
+
 static void emit_op(em_sb *b, const em_gen_reduce *d, const char *n)
 {
     int op = d->op, C = d->compute, R = real_of(C);
@@ -190,21 +216,7 @@ static void emit_op(em_sb *b, const em_gen_reduce *d, const char *n)
         break;
     }
     case CL_MINMAX:
-        em_sb_printf(b, "typedef struct acc_%s { %s v; int has; } acc_%s;\n", n,
-                  ct, n);
-        em_sb_printf(b,
-                  "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = rd_zero_%s(); "
-                  "a.has = 0; return a; }\n",
-                  n, n, n, cs);
-        em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
-                  n, ct);
-        em_sb_printf(b, "    (void)k;\n");
-        emit_skip(b, op, cs);
-        em_sb_printf(b,
-                  "    if (!a->has) { a->v = x; a->has = 1; return; }\n"
-                  "    if (rd_isnan_%s(a->v)) return;\n"
-                  "    if (rd_isnan_%s(x) || %s) a->v = x;\n}\n",
-                  cs, cs, bx);
+        emit_pick(b, op, n, ct, cs, bx, 0);
         em_sb_printf(b,
                   "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b)\n{\n"
                   "    if (!b.has) return a;\n    if (!a.has) return b;\n"
@@ -218,20 +230,7 @@ static void emit_op(em_sb *b, const em_gen_reduce *d, const char *n)
                   n, n, ot, os, cs, cs);
         break;
     case CL_ARG:
-        em_sb_printf(b, "typedef struct acc_%s { %s v; long long i; } acc_%s;\n",
-                  n, ct, n);
-        em_sb_printf(b,
-                  "EW_FN acc_%s init_%s(void) { acc_%s a; a.v = rd_zero_%s(); "
-                  "a.i = -1; return a; }\n",
-                  n, n, n, cs);
-        em_sb_printf(b, "EW_FN void step_%s(acc_%s *a, %s x, long long k)\n{\n", n,
-                  n, ct);
-        emit_skip(b, op, cs);
-        em_sb_printf(b,
-                  "    if (a->i < 0) { a->v = x; a->i = k; return; }\n"
-                  "    if (rd_isnan_%s(a->v)) return;\n"
-                  "    if (rd_isnan_%s(x) || %s) { a->v = x; a->i = k; }\n}\n",
-                  cs, cs, bx);
+        emit_pick(b, op, n, ct, cs, bx, 1);
         em_sb_printf(
             b,
             "EW_FN acc_%s comb_%s(acc_%s a, acc_%s b)\n{\n"
