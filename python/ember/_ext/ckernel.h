@@ -10,7 +10,6 @@
 
 int empy_ckernel_init(PyObject *m, empy_state *st);    /* both kernel types */
 int empy_ckreduction_init(PyObject *m);                /* ckernel_reduction.c */
-int empy_cuda_compat_init(PyObject *m, empy_state *st); /* cuda_compat.c */
 int empy_vectorize_init(PyObject *m, empy_state *st);   /* vectorize.c */
 int empy_guvectorize_init(PyObject *m, empy_state *st); /* guvectorize.c */
 int empy_vzreduce_init(PyObject *m, empy_state *st);    /* vectorize_reduce.c */

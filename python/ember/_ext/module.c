@@ -59,7 +59,7 @@ static int empy_exec(PyObject *m)
         empy_dlpack_init(m, st) < 0 ||
         empy_parallel_init(m, st) < 0 ||
         empy_jit_init(m, st) < 0 || empy_ckernel_init(m, st) < 0 ||
-        empy_cuda_compat_init(m, st) < 0 || empy_vectorize_init(m, st) < 0 ||
+        empy_vectorize_init(m, st) < 0 ||
         empy_guvectorize_init(m, st) < 0 || empy_vzreduce_init(m, st) < 0 ||
         empy_random_init(m, st) < 0 || empy_fft_init(m, st) < 0 ||
         empy_cusolver_init(m, st) < 0)

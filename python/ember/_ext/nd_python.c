@@ -34,6 +34,18 @@ static PyObject *nd_round(PyObject *self, PyObject *args, PyObject *kw)
     return empy_call_python("ember._api.elementwise", "round", self, args, kw);
 }
 
+/* Numba's a.copy_to_host(ary=None, stream=0), a.copy_to_device(ary,
+ * stream=0): composition over get() and assignment. */
+static PyObject *nd_copy_to_host(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return empy_call_python("ember.cuda.devicearray", "copy_to_host", self, args, kw);
+}
+
+static PyObject *nd_copy_to_device(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return empy_call_python("ember.cuda.devicearray", "copy_to_device", self, args, kw);
+}
+
 static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
 {
     return empy_call_python("ember._api.manip", "repeat", self, args, kw);
@@ -44,5 +56,11 @@ static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
 PyMethodDef empy_python_nd_methods[] = {
     {"round", KW(nd_round), "round(decimals=0, out=None): ember.round(a, decimals, out)."},
     {"repeat", KW(nd_repeat), "repeat(repeats, axis=None)"},
+    {"copy_to_host", KW(nd_copy_to_host),
+     "copy_to_host(ary=None, stream=0): the values as a NumPy array, or "
+     "copied into the host array `ary` (same shape and dtype), as Numba's."},
+    {"copy_to_device", KW(nd_copy_to_device),
+     "copy_to_device(ary, stream=0): fill from a host or ember array of the "
+     "same shape and dtype, as Numba's."},
     {NULL},
 };

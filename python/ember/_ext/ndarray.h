@@ -257,7 +257,7 @@ extern PyMethodDef empy_dlpack_nd_methods[];
  * producer's device, base obj); NULL with an exception. */
 PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
 /* nd_python.c: ndarray methods done by the Python layer (a.round(),
- * a.repeat()), and the call they share: module.name(self, *args, **kw). */
+ * a.repeat(), a.copy_to_host()), and the call they share: module.name(self, *args, **kw). */
 extern PyMethodDef empy_python_nd_methods[];
 PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
                            PyObject *args, PyObject *kw);
@@ -274,8 +274,6 @@ extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
 extern PyMethodDef empy_par_hist_functions[], empy_np_hist_functions[],
     empy_hist_nd_methods[];                               /* parallel_hist.c */
 
-/* Numba's copy_to_host / copy_to_device (cuda_compat.c). */
-extern PyMethodDef empy_cuda_compat_nd_methods[];
 
 /* ---- ufunc_methods.c: ufunc.reduce, accumulate, reduceat, outer, at ------ */
 

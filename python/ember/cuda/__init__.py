@@ -21,20 +21,26 @@ from ember._ember import (  # noqa: E402
     _DeviceFunction as DeviceFunction,
 )
 
-# Numba-CUDA's data movement, streams and events (python/ember/_ext/cuda_compat.c).
-from ember._ember import _cuda_compat as _cc  # noqa: E402
-# Their arrays are DeviceNDArrays: a[0] is a NumPy scalar, as in Numba
-# (python/ember/cuda/devicearray.py).
+# Numba-CUDA's data movement. Its arrays are DeviceNDArrays: a[0] is a
+# NumPy scalar, as in Numba (python/ember/cuda/devicearray.py).
 from .devicearray import (  # noqa: E402
     DeviceNDArray, to_device, device_array, device_array_like, pinned_array,
     mapped_array, is_cuda_ndarray)
-default_stream, event, event_elapsed_time = (
-    _cc.default_stream, _cc.event, _cc.event_elapsed_time)
-# Numba's cuda.stream() and CuPy's cupy.cuda.stream module in one object
-# (python/ember/cuda/stream.py).
+# Numba's cuda.stream() and CuPy's cupy.cuda.stream module in one object,
+# with Numba's events (python/ember/cuda/stream.py).
 from . import stream  # noqa: E402
-synchronize, current_context, get_current_device = (
-    _cc.synchronize, _cc.current_context, _cc.get_current_device)
+from .stream import default_stream, event, event_elapsed_time  # noqa: E402
+# Numba's context is the current device here (synchronize(), mem_info()).
+from ember._ember import get_current_device  # noqa: E402
+current_context = get_current_device
+
+
+def synchronize():
+    """Numba's cuda.synchronize(): wait for all work on the current
+    device."""
+    get_current_device().synchronize()
+
+
 from ember._ember import reduce  # noqa: E402  (numba.cuda.reduce)
 
 # CuPy's pools and allocator hooks (memory.py, pinned_memory.py say what

@@ -8,9 +8,11 @@ array. ember keeps CuPy's answer for ember.asarray and ember's own
 functions and gives Numba's on the arrays made through Numba's spellings:
 DeviceNDArray is an ember.ndarray in every other way (views of it stay
 DeviceNDArrays; results of arithmetic are plain ember arrays, as CuPy's)."""
+import contextlib
 import operator
 
-from ember._ember import ndarray, _cuda_compat as _cc
+from ember import _ember as _e
+from ember._ember import ndarray
 
 __all__ = ["DeviceNDArray", "to_device", "device_array", "device_array_like",
            "pinned_array", "mapped_array", "is_cuda_ndarray"]
@@ -82,31 +84,150 @@ def is_cuda_ndarray(obj):
     return isinstance(obj, ndarray) or hasattr(obj, "__cuda_array_interface__")
 
 
+def stream_arg(stream):
+    """Numba's stream=0 (and None): the current stream (None); else an
+    ember.Stream."""
+    if stream is None or (type(stream) is int and stream == 0):
+        return None
+    if type(stream) is not _e.Stream:
+        raise TypeError(f"expected an ember.Stream, not {type(stream).__name__}")
+    return stream
+
+
+def _on(stream):
+    """The stream's context (work and allocations queue there), or none."""
+    return stream if stream is not None else contextlib.nullcontext()
+
+
+def _host_dtype(host):
+    """The ember dtype of a host buffer (a NumPy array, or any object with
+    the buffer protocol)."""
+    dt = getattr(host, "dtype", None)
+    return _e.dtype(dt if dt is not None else memoryview(host).format.lstrip("@=<"))
+
+
+def _check_host(what, host, a):
+    """host must be a's dtype and shape (Numba's rule for copies)."""
+    dt, shape = _host_dtype(host), memoryview(host).shape
+    if dt != a.dtype or len(shape) != a.ndim:
+        raise TypeError(f"{what}: the host array is {dt.name} of {len(shape)} "
+                        f"dimensions, the device array {a.dtype.name} of {a.ndim}")
+    for i, (h, d) in enumerate(zip(shape, a.shape)):
+        if h != d:
+            raise ValueError(f"{what}: shapes differ (axis {i}: {h} on the host, "
+                             f"{d} on the device)")
+
+
+def _fill(what, a, host, stream):
+    _check_host(what, host, a)
+    with _on(stream):
+        a[...] = host
+
+
+def copy_to_host(self, ary=None, stream=0):
+    """The values as a NumPy array, or copied into the host array `ary`
+    (same shape and dtype), as Numba's."""
+    s = stream_arg(stream)
+    if ary is None:
+        return self.get(stream=s)
+    _check_host("copy_to_host", ary, self)
+    return self.get(stream=s, out=ary)
+
+
+def copy_to_device(self, ary, stream=0):
+    """Fill from a host or ember array of the same shape and dtype, as
+    Numba's."""
+    s = stream_arg(stream)
+    if isinstance(ary, ndarray):
+        with _on(s):
+            self[...] = ary
+    else:
+        _fill("copy_to_device", self, ary, s)
+
+
+def _to_device(obj, stream, copy, to):
+    s = stream_arg(stream)
+    if to is not None:
+        if not isinstance(to, ndarray):
+            raise TypeError("to_device(to=): an ember ndarray is needed, not "
+                            f"'{type(to).__name__}'")
+        if copy:
+            _fill("to_device", to, obj, s)
+        return to
+    if isinstance(obj, ndarray):   # already on a device: as Numba, as is
+        return obj
+    # copy=False still gets the values: cheaper than a bug
+    return _e.array(obj, copy=True, device=_e.get_current_device())
+
+
 def to_device(obj, stream=0, copy=True, to=None):
     """A copy of host array obj on the current device (a DeviceNDArray);
     with to=, fills that array and returns it; an ember array is returned
     as it is, as Numba returns a device array."""
-    if to is not None or isinstance(obj, ndarray):
-        return _cc.to_device(obj, stream, copy, to)
-    return _numba_style(_cc.to_device(obj, stream, copy))
+    r = _to_device(obj, stream, copy, to)
+    return r if to is not None or isinstance(obj, ndarray) else _numba_style(r)
+
+
+def _layout(fn, shape, dtype, strides, order):
+    """(shape, dtype, order) of an allocation; strides only when they are
+    C's or Fortran's contiguous ones."""
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) \
+        else tuple(operator.index(n) for n in shape)
+    dtype = _e.dtype(float if dtype is None else dtype)
+    if order is None:
+        order = "C"
+    if order not in ("C", "F"):
+        raise ValueError(f"{fn}: order must be 'C' or 'F'")
+    if strides is not None:
+        strides = tuple(operator.index(n) for n in strides)
+        for o in ("C", "F"):
+            dims = shape if o == "F" else shape[::-1]
+            want, step = [], dtype.itemsize
+            for n in dims:
+                want.append(step)
+                step *= n
+            if strides == tuple(want if o == "F" else want[::-1]):
+                return shape, dtype, o
+        raise NotImplementedError(f"{fn}: only C- or Fortran-contiguous strides "
+                                  "are supported")
+    return shape, dtype, order
 
 
 def device_array(shape, dtype=float, strides=None, order="C", stream=0):
-    return _numba_style(_cc.device_array(shape, dtype, strides, order, stream))
+    """An uninitialised array on the current device (a DeviceNDArray)."""
+    shape, dtype, order = _layout("device_array", shape, dtype, strides, order)
+    s = stream_arg(stream)
+    with _on(s):
+        a = _e.empty(shape, dtype=dtype, order=order,
+                     device=_e.get_current_device())
+    return _numba_style(a)
 
 
 def device_array_like(ary, stream=0):
-    return _numba_style(_cc.device_array_like(ary, stream))
+    """device_array of ary's shape, dtype and order."""
+    flags = getattr(ary, "flags", None)
+    fortran = bool(getattr(flags, "f_contiguous", False)) and \
+        not getattr(flags, "c_contiguous", False)
+    return device_array(ary.shape, ary.dtype, order="F" if fortran else "C",
+                        stream=stream)
 
 
-def pinned_array(*args, **kwargs):
-    return _numba_style(_cc.pinned_array(*args, **kwargs))
+def pinned_array(shape, dtype=float, strides=None, order="C"):
+    """A NumPy array over page-locked host memory (the memory object is
+    the array's base, so it lives as long as the array)."""
+    import numpy
+    shape, dtype, order = _layout("pinned_array", shape, dtype, strides, order)
+    n = dtype.itemsize
+    for d in shape:
+        n *= d
+    mem = _e.alloc_pinned_memory(max(n, 1))
+    return numpy.ndarray(shape, dtype=dtype.name, buffer=mem, order=order)
 
 
-def mapped_array(*args, **kwargs):
-    return _numba_style(_cc.mapped_array(*args, **kwargs))
-
-
-for _f in (device_array, device_array_like, pinned_array, mapped_array):
-    _f.__doc__ = getattr(_cc, _f.__name__).__doc__
-del _f
+def mapped_array(shape, dtype=float, strides=None, order="C", stream=0,
+                 portable=False, wc=False):
+    """Numba's mapped_array: here a pinned_array. Kernels given it copy it
+    in and out around the launch (as for any NumPy array) instead of
+    reading host memory in place: the same results, only not zero-copy."""
+    stream_arg(stream)
+    return pinned_array(shape, dtype, strides, order)

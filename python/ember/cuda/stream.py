@@ -9,13 +9,12 @@ import sys as _sys
 import types as _types
 
 from ember._ember import Stream, Event, get_current_stream, get_elapsed_time
-from ember._ember import _cuda_compat as _cc
 
 
 class _StreamModule(_types.ModuleType):
     def __call__(self):
         """Numba's cuda.stream(): a new Stream on the current device."""
-        return _cc.stream()
+        return Stream()
 
 
 def ExternalStream(ptr, device_id=-1):
@@ -24,6 +23,25 @@ def ExternalStream(ptr, device_id=-1):
     raise NotImplementedError(
         "ember.cuda.stream.ExternalStream(%#x): ember cannot adopt a stream it "
         "did not create; make one with ember.cuda.Stream()" % int(ptr))
+
+
+def default_stream():
+    """Numba's cuda.default_stream(): the default stream (Stream.null)."""
+    return Stream.null
+
+
+def event(timing=True):
+    """Numba's cuda.event(): a new Event on the current device."""
+    return Event(disable_timing=not timing)
+
+
+def event_elapsed_time(evtstart, evtend):
+    """Numba's cuda.event_elapsed_time: milliseconds between two recorded
+    events."""
+    if type(evtstart) is not Event or type(evtend) is not Event:
+        raise TypeError("event_elapsed_time(evtstart, evtend) takes two ember "
+                        "Events")
+    return evtstart.elapsed_time(evtend)
 
 
 _sys.modules[__name__].__class__ = _StreamModule
