@@ -139,7 +139,8 @@ em_status em_arange(em_device *d, em_dtype dtype, const void *start,
  * div (or i / div * delta when step is 0), the last one set to stop when
  * endpoint, then floored for integer dtypes and cast. *step_out (may be
  * NULL) receives the step (NaN when div is 0), real and imaginary parts.
- * The values are built on the host and uploaded (one transfer). */
+ * The values are built on the host and uploaded (one transfer), or, for a
+ * long real range on a GPU, by the same steps as kernels (em_arange's). */
 em_status em_linspace(em_device *d, double start, double start_im,
                       double stop, double stop_im, int64_t num, int endpoint,
                       em_dtype dtype, double *step_out, em_array *out,

@@ -1,11 +1,13 @@
-/* ember array: linspace, logspace, eye, tri, tril/triu (see
+/* ember array: arange, linspace, logspace, eye, tri, tril/triu (see
  * include/ember/manip.h).
  *
- * linspace and logspace are computed on the host with NumPy's own formula
- * and operation order and uploaded, so their values equal NumPy's bit for
- * bit on every device (a device kernel's pow or fused multiply-add would
- * not). tri and tril compare two small uploaded index vectors in one
- * broadcast kernel instead of filling row by row.
+ * The ranges' values follow NumPy's own formula and operation order, so
+ * they equal NumPy's bit for bit on every device: written on the host and
+ * uploaded, or, for long arange and real linspace ranges on a GPU, as a
+ * few elementwise kernels that each do one of NumPy's roundings (never a
+ * fused multiply-add; logspace's pow stays on the host). tri and tril
+ * compare two small uploaded index vectors in one broadcast kernel
+ * instead of filling row by row.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -240,12 +242,34 @@ static em_status index_ramp(em_array *r, em_stream *s)
     return rc;
 }
 
+/* out[i] = i in out's dtype (the cast rounds as C's conversion does). */
+static em_status ramp_into(em_array *out, em_stream *s)
+{
+    em_array r;
+    em_status rc = em_array_empty(out->device, EM_UINT64, 1, &out->size, 'C',
+                                  s, &r);
+    if (rc != EM_OK)
+        return rc;
+    rc = index_ramp(&r, s);
+    if (rc == EM_OK)
+        rc = em_array_copy(out, &r, s);
+    em_array_release(&r);
+    return rc;
+}
+
+/* Whether n values on d are built by kernels rather than uploaded. */
+static int ramp_on_device(em_device *d, int64_t n)
+{
+    if (em_knob_text(EM_KNOB_TEST_ARANGE_KERNELS))
+        return n >= 2;
+    return em_device_get_type(d) != EM_DEVICE_CPU && n >= ARANGE_ON_DEVICE;
+}
+
 em_status em_arange(em_device *d, em_dtype dtype, const void *start,
                     const void *next, int64_t n, em_array *out, em_stream *s)
 {
     /* int64 wraps as uint64 does: computed in uint64, viewed as int64 */
     int signed64 = dtype == EM_INT64;
-    em_array r;
     em_status rc;
     if (signed64)
         dtype = EM_UINT64;
@@ -260,10 +284,7 @@ em_status em_arange(em_device *d, em_dtype dtype, const void *start,
     if (!n) {
         rc = EM_OK;
     } else if (dtype == EM_COMPLEX128 || dtype == EM_BOOL ||
-               (em_knob_text(EM_KNOB_TEST_ARANGE_KERNELS)
-                    ? n < 2
-                    : em_device_get_type(d) == EM_DEVICE_CPU ||
-                          n < ARANGE_ON_DEVICE)) {
+               !ramp_on_device(d, n)) {
         rc = arange_upload(out, dtype, start, next, n, s);
     } else if (dtype == EM_UINT64) {
         uint64_t v0, v1, step;
@@ -287,13 +308,7 @@ em_status em_arange(em_device *d, em_dtype dtype, const void *start,
             step.f = b.f - a.f;
         else
             step.d = b.d - a.d;
-        rc = em_array_empty(d, EM_UINT64, 1, &n, 'C', s, &r);
-        if (rc == EM_OK) {
-            rc = index_ramp(&r, s);
-            if (rc == EM_OK)
-                rc = em_array_copy(out, &r, s);
-            em_array_release(&r);
-        }
+        rc = ramp_into(out, s);
         if (rc == EM_OK)
             rc = apply_scalar(EM_OP_MULTIPLY, out, &step, s);
         if (rc == EM_OK)
@@ -317,6 +332,60 @@ em_status em_arange(em_device *d, em_dtype dtype, const void *start,
     return rc;
 }
 
+/* A long real linspace on a GPU: linspace_values' steps, each one kernel
+ * over float64 (the index ramp, then times the step, or over div times
+ * the span when the step underflows to 0, plus start), the end set, then
+ * floored for integers and cast: NumPy's values without an upload. */
+static em_status linspace_kernels(em_device *d, double a, double b,
+                                  int64_t num, int endpoint, em_dtype dtype,
+                                  double *step_out, em_array *out,
+                                  em_stream *s)
+{
+    int64_t div = endpoint ? num - 1 : num;
+    double span = b - a, step = span / (double)div, divd = (double)div;
+    em_slice last = {num - 1, num, 1};
+    em_array y, e;
+    em_status rc;
+    if ((rc = em_array_empty(d, EM_FLOAT64, 1, &num, 'C', s, &y)) != EM_OK)
+        return rc;
+    rc = ramp_into(&y, s);
+    if (rc == EM_OK && step == 0) {
+        rc = apply_scalar(EM_OP_TRUE_DIVIDE, &y, &divd, s);
+        if (rc == EM_OK)
+            rc = apply_scalar(EM_OP_MULTIPLY, &y, &span, s);
+    } else if (rc == EM_OK) {
+        rc = apply_scalar(EM_OP_MULTIPLY, &y, &step, s);
+    }
+    if (rc == EM_OK)
+        rc = apply_scalar(EM_OP_ADD, &y, &a, s);
+    if (rc == EM_OK && endpoint &&
+        (rc = em_array_slice(&y, &last, &e)) == EM_OK) {
+        rc = em_array_fill(&e, &b, EM_FLOAT64, s);
+        em_array_release(&e);
+    }
+    if (rc == EM_OK && is_int_dtype(dtype)) {
+        em_operand in;
+        memset(&in, 0, sizeof in);
+        in.array = &y;
+        in.dtype = EM_FLOAT64;
+        rc = em_ufunc_apply(EM_OP_FLOOR, &in, 1, &y, NULL, s);
+    }
+    if (rc == EM_OK && step_out) {
+        step_out[0] = step;
+        step_out[1] = 0;
+    }
+    if (rc == EM_OK && dtype == EM_FLOAT64) {
+        *out = y;
+        return EM_OK;
+    }
+    if (rc == EM_OK && (rc = em_array_empty(d, dtype, 1, &num, 'C', s, out)) ==
+                           EM_OK &&
+        (rc = em_array_copy(out, &y, s)) != EM_OK)
+        em_array_release(out);
+    em_array_release(&y);
+    return rc;
+}
+
 em_status em_linspace(em_device *d, double start, double start_im,
                       double stop, double stop_im, int64_t num, int endpoint,
                       em_dtype dtype, double *step_out, em_array *out,
@@ -333,6 +402,9 @@ em_status em_linspace(em_device *d, double start, double start_im,
     if (!cplx && (start_im != 0 || stop_im != 0))
         return em_error(EM_ERR_TYPE, "linspace: complex start or stop for a %s "
                         "result", em_dtype_get(dtype)->name);
+    if (!cplx && ramp_on_device(d, num))
+        return linspace_kernels(d, start, stop, num, endpoint, dtype, step_out,
+                                out, s);
     y = malloc((size_t)(num ? num : 1) * (cplx ? 16 : 8));
     if (!y)
         return em_error(EM_ERR_OUT_OF_MEMORY, "linspace: %lld samples",

@@ -68,8 +68,9 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_CKERNEL_CHECK_CUDA] = {"EMBER_CKERNEL_CHECK_CUDA", "tests: also "
                                     "compile user and random kernels for CUDA on cpu", 1, 0},
     [EM_KNOB_TEST_ARANGE_KERNELS] = {"EMBER_TEST_ARANGE_KERNELS", "tests: 1 "
-                                     "builds every arange of 2 or more values "
-                                     "with the GPU's kernels, also on cpu", 1, 0},
+                                     "builds every arange and real linspace of "
+                                     "2 or more values with the GPU's kernels, "
+                                     "also on cpu", 1, 0},
 };
 
 /* 0: not read; -1: unset or out of range; else the value + 1. Racing first

@@ -147,16 +147,26 @@ for args, kw in cases:
     got = ember.asnumpy(ember.arange(*args, **kw))
     want = np.arange(*args, **kw)
     assert got.dtype == want.dtype and np.array_equal(got, want), (args, kw)
+for args, kw in [((0, 1, 7), {}), ((-2.5, 9.75, 1001), {"endpoint": False}),
+                 ((3, -8, 77), {"dtype": "int32"}), ((0, 1, 5000),
+                 {"dtype": "float32"}), ((1e-320, 2e-320, 9), {}),
+                 ((0, 10, 12), {"retstep": True})]:
+    got, want = ember.linspace(*args, **kw), np.linspace(*args, **kw)
+    if kw.get("retstep"):
+        assert got[1] == want[1], (args, got[1], want[1])
+        got, want = got[0], want[0]
+    got = ember.asnumpy(got)
+    assert got.dtype == want.dtype and np.array_equal(got, want), (args, kw)
 print("ok")
 """
 
 
-def test_arange_kernels_match_numpy():
-    """The GPU's way of building a long arange (an index ramp doubled by
-    adds, a cast, a multiply and an add in the result's dtype), forced on
-    cpu from two values: every value equals NumPy's bit for bit, the last
-    partial doubling, integer wrapping and element 1 (start + step itself)
-    included."""
+def test_range_kernels_match_numpy():
+    """The GPU's way of building a long arange or linspace (an index ramp
+    doubled by adds, a cast, then NumPy's multiply and add, each a kernel),
+    forced on cpu from two values: every value equals NumPy's bit for bit,
+    the last partial doubling, integer wrapping, arange's element 1 (start
+    + step itself) and linspace's underflowing step included."""
     env = dict(os.environ, EMBER_TEST_ARANGE_KERNELS="1", EMBER_DEVICE="cpu")
     r = subprocess.run([sys.executable, "-c", ARANGE_KERNEL_CASES], env=env,
                        capture_output=True, text=True, timeout=600)
