@@ -15,6 +15,7 @@ import warnings
 import ember as _e
 from ember._api._util import as_array as _arr, normalize_axis
 from ember.scipy import _kernels
+from ember.scipy.ndimage_filters import _line
 
 __all__ = ["spline_filter1d", "spline_filter", "map_coordinates",
            "affine_transform", "shift", "zoom", "rotate"]
@@ -116,10 +117,6 @@ def _real_or_complex(run, x, dt, cval):
     return (re + 1j * im).astype(dt)
 
 
-def _lines(shape, axis):
-    return (math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:]))
-
-
 def _filter_axes(x, order, code, axes, dtype=_e.float64):
     """x's B-spline coefficients along each of axes, in float64, rounded
     to dtype after each axis (as SciPy keeps its intermediates)."""
@@ -127,7 +124,7 @@ def _filter_axes(x, order, code, axes, dtype=_e.float64):
     c = _e.empty(x.shape, dtype=_e.float64, device=x.device)
     c[...] = x
     for axis in axes:
-        outer, n, inner = _lines(c.shape, axis)
+        outer, n, inner = _line(c, axis)
         if c.size and n > 1:
             _kernels.launch(c.device, _FILE, "em_spline_filter",
                             outer * inner,
@@ -166,8 +163,9 @@ def spline_filter(input, order=3, output=_e.float64, mode="mirror"):
         return _deliver(x.astype(dt), target)
     code = _mode(mode)
     return _deliver(_real_or_complex(
-        lambda x, dt, _: _filter_axes(x, order, code, range(x.ndim), dt).astype(
-            dt, copy=False), x, dt, 0), target)
+        lambda x, dt, _: _filter_axes(x, order, code, range(x.ndim),
+                                      dt).astype(dt, copy=False),
+        x, dt, 0), target)
 
 
 def _coefficients(x, order, mode, cval, prefilter, axes):

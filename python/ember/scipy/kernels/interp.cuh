@@ -357,8 +357,10 @@ extern "C" __global__ void em_spline_filter(double *c, long long outer,
             for (long long i = 1; i < n; i++)
                 line[i * inner] += z * line[(i - 1) * inner];
             em_spline_init_back(line, n, inner, z, mode);
-            for (long long i = n - 2; i >= 0; i--)
-                line[i * inner] = z * (line[(i + 1) * inner] - line[i * inner]);
+            for (long long i = n - 2; i >= 0; i--) {
+                double *ci = line + i * inner;
+                *ci = z * (ci[inner] - *ci);
+            }
         }
     }
 }
