@@ -12,15 +12,25 @@
 #include "array/array_internal.h"
 #include "array/manip_internal.h"
 
-static em_status copy_part(em_array *w, int axis, int64_t dst, int64_t src,
-                           int64_t len, int64_t step, em_stream *s)
+/* from (broadcast along axis) into [dst, dst + len) of w's axis. */
+static em_status write_part(em_array *w, int axis, int64_t dst, int64_t len,
+                            const em_array *from, em_stream *s)
 {
-    em_array d, r;
+    em_array d;
     if (len <= 0)
         return EM_OK;
     em_manip_part(w, axis, dst, len, 1, &d);
+    return em_array_copy(&d, from, s);
+}
+
+static em_status copy_part(em_array *w, int axis, int64_t dst, int64_t src,
+                           int64_t len, int64_t step, em_stream *s)
+{
+    em_array r;
+    if (len <= 0)
+        return EM_OK;
     em_manip_part(w, axis, src, len, step, &r);
-    return em_array_copy(&d, &r, s);
+    return write_part(w, axis, dst, len, &r, s);
 }
 
 /* reflect_type='odd': the chunk just copied to [dst, dst + len) becomes
@@ -144,7 +154,7 @@ static em_status pad_stat(em_array *w, int axis, int64_t n, int64_t before, int6
                           em_pad_mode mode, const int64_t *len, em_stream *s)
 {
     int64_t S = w->shape[axis], ll = len ? len[0] : -1, rl = len ? len[1] : -1;
-    em_array ls, rs, p;
+    em_array ls, rs;
     em_status rc;
     if (ll < 0 || ll > n)
         ll = n;
@@ -161,14 +171,9 @@ static em_status pad_stat(em_array *w, int axis, int64_t n, int64_t before, int6
         em_array_release(&ls);
         return rc;
     }
-    if (before) {
-        em_manip_part(w, axis, 0, before, 1, &p);
-        rc = em_array_copy(&p, &ls, s);
-    }
-    if (rc == EM_OK && after) {
-        em_manip_part(w, axis, S - after, after, 1, &p);
-        rc = em_array_copy(&p, &rs, s);
-    }
+    rc = write_part(w, axis, 0, before, &ls, s);
+    if (rc == EM_OK)
+        rc = write_part(w, axis, S - after, after, &rs, s);
     em_array_release(&ls);
     em_array_release(&rs);
     return rc;
@@ -180,7 +185,7 @@ static em_status ramp_side(em_array *w, int axis, int64_t dst, int64_t len,
                            int64_t edge_at, int reverse, const char *value,
                            em_dtype vd, em_stream *s)
 {
-    em_array e, endv, ramp, p;
+    em_array e, endv, ramp;
     em_dtype compute;
     em_status rc;
     int i;
@@ -210,8 +215,7 @@ static em_status ramp_side(em_array *w, int axis, int64_t dst, int64_t len,
             r.strides[axis] = -r.strides[axis];
             em_array_update_flags(&r);
         }
-        em_manip_part(w, axis, dst, len, 1, &p);
-        rc = em_array_copy(&p, &r, s);
+        rc = write_part(w, axis, dst, len, &r, s);
         em_array_release(&ramp);
     }
     em_array_release(&endv);
@@ -262,15 +266,13 @@ static em_status pad_axis(em_array *w, int axis, int64_t n, int64_t before,
     if (mode == EM_PAD_EDGE) {
         em_array e;
         if (before) {
-            em_manip_part(w, axis, 0, before, 1, &p);
             em_manip_part(w, axis, before, 1, 1, &e);
-            if ((rc = em_array_copy(&p, &e, s)) != EM_OK)
+            if ((rc = write_part(w, axis, 0, before, &e, s)) != EM_OK)
                 return rc;
         }
         if (after) {
-            em_manip_part(w, axis, S - after, after, 1, &p);
             em_manip_part(w, axis, S - after - 1, 1, 1, &e);
-            rc = em_array_copy(&p, &e, s);
+            rc = write_part(w, axis, S - after, after, &e, s);
         }
         return rc;
     }
