@@ -4,13 +4,20 @@ nan_to_num and the two-output ufuncs modf and frexp.
 
 Each is written over ember's ufuncs, so it has their type resolution (NEP
 50: a Python scalar takes the array's dtype), their devices and their
-errors. The steps after the first write into one result array (out=,
-where=) rather than into a temporary each."""
+errors. round and nan_to_num of float32/float64 are one fused kernel each
+(kernels/round.c, kernels/nan_to_num.c); the 16-bit floats, which
+ElementwiseKernel computes in float where NumPy rounds each step, keep
+NumPy's ufunc steps, written into one result array (out=, where=) rather
+than into a temporary each."""
 import math
 import operator
 
 from ember import _ember as _e
+from ember._api._util import kernel
 from ember._api.dtype_info import finfo, iinfo
+
+# The dtypes the fused kernels compute in exactly as NumPy's steps do.
+_FUSED = frozenset(("float32", "float64"))
 
 
 def _into(out, x):
@@ -91,6 +98,14 @@ def _round_real(p, f, decimals, dst):
     return (_e.true_divide if decimals > 0 else _e.multiply)(p, f, out=dst)
 
 
+def _round_fused(x, f, decimals, dst):
+    """x rounded at 10**-decimals into dst (x's dtype), in one kernel."""
+    if dst is None:
+        dst = _e.empty_like(x)
+    kernel("round", "T x, T f, bool up", "T y")(x, f, decimals > 0, dst)
+    return dst
+
+
 def round(a, decimals=0, out=None):
     """NumPy's rule: scale by 10**|decimals|, round half to even, scale
     back. Integers are returned as they are for decimals >= 0 and go
@@ -111,11 +126,13 @@ def round(a, decimals=0, out=None):
         _round_real(y, f, decimals, y)
         y = y.astype(x.dtype, copy=False)
         return y if out is None else _into(out, y)
-    if kind == "c":
-        c = _e.copy(x)
-        for p in (c.real, c.imag):
-            _round_real(up(p, f, out=p), f, decimals, p)
+    if kind == "c":   # complex parts are float32 or float64
+        c = _e.empty_like(x)
+        _round_fused(x.real, f, decimals, c.real)
+        _round_fused(x.imag, f, decimals, c.imag)
         return c if out is None else _into(out, c)
+    if x.dtype.name in _FUSED and (out is None or out.dtype == x.dtype):
+        return _round_fused(x, f, decimals, out)
     y = up(x, f)
     return _round_real(y, f, decimals, y if out is None else out)
 
@@ -194,12 +211,28 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     x = _e.asarray(x)
     if x.dtype.kind not in "fc":
         return _e.copy(x) if copy else x
-    res = _e.copy(x) if copy else x
-    for p in (res.real, res.imag) if x.dtype.kind == "c" else (res,):
-        big = finfo(p.dtype).max
-        _replace(p, _e.isnan(p), nan)
-        _replace(p, _e.equal(p, math.inf), big if posinf is None else posinf)
-        _replace(p, _e.equal(p, -math.inf), -big if neginf is None else neginf)
+    part = x.real.dtype
+    big = finfo(part).max
+    hi = big if posinf is None else posinf
+    lo = -big if neginf is None else neginf
+    fused = part.name in _FUSED and all(
+        isinstance(v, (int, float)) for v in (nan, hi, lo))
+    if not fused:
+        res = _e.copy(x) if copy else x
+    elif copy:
+        res = _e.empty_like(x)
+    else:
+        res = x
+    pairs = ((x.real, res.real), (x.imag, res.imag)) if x.dtype.kind == "c" \
+        else ((x, res),)
+    for p, q in pairs:
+        if fused:
+            kernel("nan_to_num", "T x, T nan, T hi, T lo", "T y")(
+                p, nan, hi, lo, q)
+        else:
+            _replace(q, _e.isnan(q), nan)
+            _replace(q, _e.equal(q, math.inf), hi)
+            _replace(q, _e.equal(q, -math.inf), lo)
     return res
 
 
