@@ -8,7 +8,6 @@ array. ember keeps CuPy's answer for ember.asarray and ember's own
 functions and gives Numba's on the arrays made through Numba's spellings:
 DeviceNDArray is an ember.ndarray in every other way (views of it stay
 DeviceNDArrays; results of arithmetic are plain ember arrays, as CuPy's)."""
-import contextlib
 import operator
 
 from ember import _ember as _e
@@ -94,9 +93,17 @@ def stream_arg(stream):
     return stream
 
 
-def _on(stream):
-    """The stream's context (work and allocations queue there), or none."""
-    return stream if stream is not None else contextlib.nullcontext()
+def _on(stream, fn, *args, **kw):
+    """fn(*args, **kw) with its work and allocations queued on stream (the
+    current stream when None)."""
+    if stream is None:
+        return fn(*args, **kw)
+    with stream:
+        return fn(*args, **kw)
+
+
+def _assign(a, value):
+    a[...] = value
 
 
 def _host_dtype(host):
@@ -120,8 +127,7 @@ def _check_host(what, host, a):
 
 def _fill(what, a, host, stream):
     _check_host(what, host, a)
-    with _on(stream):
-        a[...] = host
+    _on(stream, _assign, a, host)
 
 
 def copy_to_host(self, ary=None, stream=0):
@@ -139,8 +145,7 @@ def copy_to_device(self, ary, stream=0):
     Numba's."""
     s = stream_arg(stream)
     if isinstance(ary, ndarray):
-        with _on(s):
-            self[...] = ary
+        _on(s, _assign, self, ary)
     else:
         _fill("copy_to_device", self, ary, s)
 
@@ -197,10 +202,8 @@ def device_array(shape, dtype=float, strides=None, order="C", stream=0):
     """An uninitialised array on the current device (a DeviceNDArray)."""
     shape, dtype, order = _layout("device_array", shape, dtype, strides, order)
     s = stream_arg(stream)
-    with _on(s):
-        a = _e.empty(shape, dtype=dtype, order=order,
-                     device=_e.get_current_device())
-    return _numba_style(a)
+    return _numba_style(_on(s, _e.empty, shape, dtype=dtype, order=order,
+                            device=_e.get_current_device()))
 
 
 def device_array_like(ary, stream=0):
