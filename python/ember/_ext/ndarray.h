@@ -257,7 +257,8 @@ extern PyMethodDef empy_dlpack_nd_methods[];
  * producer's device, base obj); NULL with an exception. */
 PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
 /* nd_python.c: ndarray methods done by the Python layer (a.round(),
- * a.repeat(), a.copy_to_host()), and the call they share: module.name(self, *args, **kw). */
+ * a.repeat(), a.copy_to_host()), and the call they share:
+ * module.name(self, *args, **kw). */
 extern PyMethodDef empy_python_nd_methods[];
 PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
                            PyObject *args, PyObject *kw);
@@ -273,7 +274,6 @@ extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
     empy_sort_nd_methods[];                               /* parallel_sort.c */
 extern PyMethodDef empy_par_hist_functions[], empy_np_hist_functions[],
     empy_hist_nd_methods[];                               /* parallel_hist.c */
-
 
 /* ---- ufunc_methods.c: ufunc.reduce, accumulate, reduceat, outer, at ------ */
 
