@@ -519,3 +519,28 @@ def test_compute_capability_both_spellings(device):
     assert cc == str(cc) and cc == (major, minor) and cc != "x"
     assert int(cc) == 10 * major + minor
     assert (cc >= "00") and not (cc < "00")
+
+
+# ---- cupyx.scipy ---------------------------------------------------------
+
+def test_cupyx_scipy_is_ember_scipy(device):
+    """CuPy programs' cupyx.scipy imports, in each spelling, reach
+    ember.scipy's own modules (one class per matrix type), and compute."""
+    import scipy.sparse as ss
+
+    import ember.cupyx as cupyx
+    import ember.cupyx.scipy.ndimage as nd
+    import ember.scipy
+    from ember.cupyx.scipy.sparse.linalg import cg
+    from ember.scipy.sparse import linalg as splinalg
+    assert cupyx.scipy is ember.scipy and nd is ember.scipy.ndimage
+    assert cg is splinalg.cg
+    d = np.array([[4.0, 1.0], [1.0, 3.0]])
+    m = cupyx.scipy.sparse.csr_matrix(ember.asarray(d, device=device))
+    assert isinstance(m, ember.scipy.sparse.csr_matrix)
+    x, info = cg(m, ember.asarray([1.0, 2.0], device=device))
+    assert info == 0
+    np.testing.assert_allclose(ember.asnumpy(x), np.linalg.solve(d, [1, 2]),
+                               rtol=1e-8)
+    np.testing.assert_array_equal(ember.asnumpy(m.toarray()),
+                                  ss.csr_matrix(d).toarray())

@@ -421,3 +421,8 @@ def _is_scipy_sparse(x):
 
 
 from ember.scipy import sparse_linalg as linalg  # noqa: E402 (sparse.linalg.cg)
+import sys as _sys  # noqa: E402
+
+# `import ember.scipy.sparse.linalg` and `from ... .sparse.linalg import cg`,
+# as SciPy's package layout allows them
+_sys.modules[__name__ + ".linalg"] = linalg

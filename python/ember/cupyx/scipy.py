@@ -1,0 +1,14 @@
+"""cupyx.scipy is ember.scipy: a program that imports cupyx.scipy.ndimage,
+.signal, .sparse (and .sparse.linalg) or .special runs after its import
+line changes. The names are ember.scipy's own modules, not copies, so
+arrays and matrices from either spelling are one type."""
+import sys
+
+import ember.scipy
+from ember.scipy import ndimage, signal, sparse, special
+
+for _name, _mod in (("ndimage", ndimage), ("signal", signal),
+                    ("sparse", sparse), ("sparse.linalg", sparse.linalg),
+                    ("special", special)):
+    sys.modules[f"{__name__}.{_name}"] = _mod
+sys.modules[__name__] = ember.scipy
