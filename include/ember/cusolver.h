@@ -47,6 +47,17 @@ em_status em_cusolver_potrf(em_array *a, int lower, em_array *info);
 em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
                             em_array *info);
 
+/* Eigenvalues and right eigenvectors of each general n x n matrix of a
+ * (destroyed), cuSOLVER's geev (LAPACK's normalisation: unit norm, the
+ * largest component real). For complex a, w is (batch..., n) of a's dtype
+ * and vr (batch..., n, n) holds the vectors as columns. For real a, w is
+ * real (batch..., 2n), the real parts then the imaginary parts, and vr is
+ * real with LAPACK's packing: a conjugate pair j, j + 1 (imaginary part of
+ * w[j] > 0) has vectors vr[j] +- i vr[j + 1]. vr NULL: values only.
+ * cuSOLVER before 11.7 (CUDA 12.6) has no geev: EM_ERR_NOT_SUPPORTED. */
+em_status em_cusolver_geev(em_array *a, em_array *w, em_array *vr,
+                           em_array *info);
+
 /* Singular values (descending, into the real (batch..., n) array s) of
  * each m x n matrix of a, m >= n (cuSOLVER's gesvd has only that case),
  * destroying a; with u and vt (not NULL) the left vectors, (batch...,

@@ -50,6 +50,13 @@ typedef struct cusolver_fns {
                       int64_t, int, const void *, int, size_t *, size_t *);
     int (*geqrf)(handle_t, params_t, int64_t, int64_t, int, void *, int64_t,
                  int, void *, int, void *, size_t, void *, size_t, int *);
+    /* geev: bound on its own (geev_status), as older cuSOLVERs lack it */
+    int (*geev_size)(handle_t, params_t, int, int, int64_t, int, const void *,
+                     int64_t, int, const void *, int, const void *, int64_t,
+                     int, const void *, int64_t, int, size_t *, size_t *);
+    int (*geev)(handle_t, params_t, int, int, int64_t, int, void *, int64_t,
+                int, void *, int, void *, int64_t, int, void *, int64_t, int,
+                void *, size_t, void *, size_t, int *);
     /* orgqr has only the typed, 32-bit API: s d c z (ungqr for complex) */
     int (*orgqr_size[4])(handle_t, int, int, int, const void *, int,
                          const void *, int *);
@@ -87,11 +94,24 @@ static const em_vendor_sym syms[] = {
     {"cusolverDnZungqr", offsetof(cusolver_fns, orgqr[3])},
 };
 
+static const em_vendor_sym geev_syms[] = {
+    {"cusolverDnXgeev_bufferSize", offsetof(cusolver_fns, geev_size)},
+    {"cusolverDnXgeev", offsetof(cusolver_fns, geev)},
+};
+static em_status geev_status;
+static char geev_why[1200];
+
 static void load(void)
 {
     if ((load_status = em_vendor_bind(EM_VENDOR_CUSOLVER, syms,
-                                      sizeof syms / sizeof *syms, &cu)) != EM_OK)
+                                      sizeof syms / sizeof *syms, &cu)) != EM_OK) {
         snprintf(load_why, sizeof load_why, "%s", em_last_error());
+        return;
+    }
+    if ((geev_status = em_vendor_bind(EM_VENDOR_CUSOLVER, geev_syms,
+                                      sizeof geev_syms / sizeof *geev_syms,
+                                      &cu)) != EM_OK)
+        snprintf(geev_why, sizeof geev_why, "%s", em_last_error());
 }
 
 static em_status fail(int r, const char *what)
@@ -393,6 +413,54 @@ em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
                           c.type, c.wdev, nd, c.whost, nh,
                           (int *)(void *)AT(info, i, 4))) != 0)
             st = fail(r, "cusolverDnXsyevd");
+    return end(&c, st);
+}
+
+em_status em_cusolver_geev(em_array *a, em_array *w, em_array *vr,
+                           em_array *info)
+{
+    static const char what[] = "em_cusolver_geev";
+    call c;
+    size_t nd = 0, nh = 0;
+    int64_t n, wper;
+    int r, cplx, jobvr = vr != NULL; /* cusolverEigMode_t: NOVECTOR 0, VECTOR 1 */
+    em_status st = begin(&c, a, info, what);
+    if (st != EM_OK)
+        return st;
+    if (geev_status != EM_OK)
+        return end(&c, em_error(EM_ERR_NOT_SUPPORTED, "%s: this cuSOLVER has "
+                                "no geev (cuSOLVER 11.7, CUDA 12.6, added "
+                                "it): %s", what, geev_why));
+    n = a->shape[a->ndim - 1];
+    cplx = real_type(c.type) != c.type;
+    wper = cplx ? n : 2 * n; /* real a: the real parts, then the imaginary */
+    if (a->shape[a->ndim - 2] != n)
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: the matrices are "
+                                "not square", what));
+    if ((st = check_part(a, w, 1, (int)a->dtype, what, "w")) != EM_OK ||
+        (vr && (st = check_part(a, vr, 0, (int)a->dtype, what, "vr")) != EM_OK))
+        return end(&c, st);
+    if (w->shape[w->ndim - 1] != wper ||
+        (vr && (vr->shape[vr->ndim - 1] != n || vr->shape[vr->ndim - 2] != n)))
+        return end(&c, em_error(EM_ERR_INVALID_VALUE, "%s: w must hold %lld "
+                                "values and vr be %lld x %lld a matrix", what,
+                                (long long)wper, (long long)n, (long long)n));
+    if (c.batch == 0 || n == 0)
+        return end(&c, EM_OK);
+    if ((r = cu.geev_size(c.dh->h, c.dh->p, 0, jobvr, n, c.type, a->data, n,
+                          c.type, w->data, c.type, NULL, 1, c.type,
+                          vr ? vr->data : NULL, n, c.type, &nd, &nh)) != 0)
+        return end(&c, fail(r, "cusolverDnXgeev_bufferSize"));
+    if ((st = workspace(&c, nd, nh)) != EM_OK)
+        return end(&c, st);
+    for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
+        if ((r = cu.geev(c.dh->h, c.dh->p, 0, jobvr, n, c.type,
+                         AT(a, i, n * n * c.esz), n, c.type,
+                         AT(w, i, wper * c.esz), c.type, NULL, 1, c.type,
+                         vr ? AT(vr, i, n * n * c.esz) : NULL, n, c.type,
+                         c.wdev, nd, c.whost, nh,
+                         (int *)(void *)AT(info, i, 4))) != 0)
+            st = fail(r, "cusolverDnXgeev");
     return end(&c, st);
 }
 

@@ -109,6 +109,39 @@ def eigh(a, lower, vectors):
     return w, (_e.matrix_transpose(c) if vectors else None)
 
 
+def eig(a, vectors):
+    """(w, v as columns or None) of general matrices, complex always (as
+    NumPy 2.5's), from cuSOLVER's geev of A's column-major copy. A real
+    matrix's results come packed as LAPACK's: w holds the real parts, then
+    the imaginary ones, and a conjugate pair j, j + 1 (imaginary part of
+    w[j] > 0) has the vectors vr[j] +- i vr[j + 1]."""
+    _converges(a, "Eigenvalues did not converge")
+    n = a.shape[-1]
+    cplx = a.dtype.kind == "c"
+    c = _colmajor(a)
+    w = _e.empty(a.shape[:-1] if cplx else a.shape[:-2] + (2 * n,),
+                 dtype=a.dtype, device=a.device)
+    vr = _e.empty(a.shape, dtype=a.dtype, device=a.device) if vectors \
+        else None
+    info = _info(a)
+    _c._cus_geev(c, w, vr, info)
+    _check(info, "Eigenvalues did not converge")
+    v = _e.matrix_transpose(vr) if vectors else None
+    if cplx:
+        return w, v
+    ct = _e.complex64 if a.dtype == _e.float32 else _e.complex128
+    im = w[..., n:]
+    w = w[..., :n].astype(ct) + im.astype(ct) * 1j
+    if vectors:
+        first, second = (im > 0)[..., None, :], (im < 0)[..., None, :]
+        vc = v.astype(ct)
+        ahead = _e.roll(vc, -1, axis=-1) * 1j  # i vr[j + 1] at column j
+        behind = _e.roll(vc, 1, axis=-1)       # vr[j - 1] at column j
+        v = _e.where(first, vc + ahead,
+                     _e.where(second, behind - vc * 1j, vc)).astype(ct)
+    return w, v
+
+
 def svd(a, full_matrices, compute_uv):
     """(u, s, vh) or s. cuSOLVER's gesvd takes m >= n only: a wider matrix
     is decomposed as its conjugate transpose B = A^H (whose column-major

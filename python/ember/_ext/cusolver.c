@@ -5,12 +5,13 @@
  *   _cus_potrf(a, lower, info)         _cus_syevd(a, w, lower, vectors, info)
  *   _cus_gesvd(a, s, u, vt, full, info)   (u and vt None: values only)
  *   _cus_geqrf(a, tau, info)           _cus_orgqr(a, tau, info)
+ *   _cus_geev(a, w, vr, info)          (vr None: values only)
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "ndarray.h"
 #include "errors.h"
 #include "ember/cusolver.h"
 
-enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR };
+enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR, GEEV };
 
 /* Per call: its name, the argument count, and which arguments are arrays
  * (bit i), may be None (bit i), or ints. */
@@ -26,6 +27,7 @@ static const struct {
     [GESVD] = {"_cus_gesvd", 6, 0x2f, 0xc},
     [GEQRF] = {"_cus_geqrf", 3, 0x7, 0},
     [ORGQR] = {"_cus_orgqr", 3, 0x7, 0},
+    [GEEV] = {"_cus_geev", 4, 0xf, 0x4},
 };
 
 static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -64,6 +66,7 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         EMPY_NOGIL(s, em_cusolver_gesvd(a[0], a[1], a[2], a[3], (int)v[4], a[5]));
         break;
     case GEQRF: EMPY_NOGIL(s, em_cusolver_geqrf(a[0], a[1], a[2])); break;
+    case GEEV: EMPY_NOGIL(s, em_cusolver_geev(a[0], a[1], a[2], a[3])); break;
     default: EMPY_NOGIL(s, em_cusolver_orgqr(a[0], a[1], a[2])); break;
     }
     if (s != EM_OK)
@@ -83,6 +86,7 @@ CALL(py_syevd, SYEVD)
 CALL(py_gesvd, GESVD)
 CALL(py_geqrf, GEQRF)
 CALL(py_orgqr, ORGQR)
+CALL(py_geev, GEEV)
 
 static PyMethodDef cusolver_functions[] = {
     {"_cus_getrf", (PyCFunction)(void (*)(void))py_getrf, METH_FASTCALL,
@@ -99,6 +103,8 @@ static PyMethodDef cusolver_functions[] = {
      "_cus_geqrf(a, tau, info): QR factorisations, in place."},
     {"_cus_orgqr", (PyCFunction)(void (*)(void))py_orgqr, METH_FASTCALL,
      "_cus_orgqr(a, tau, info): Q's columns from geqrf's reflectors."},
+    {"_cus_geev", (PyCFunction)(void (*)(void))py_geev, METH_FASTCALL,
+     "_cus_geev(a, w, vr, info): general eigenproblems."},
     {NULL, NULL, 0, NULL},
 };
 
