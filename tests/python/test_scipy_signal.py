@@ -46,6 +46,43 @@ def test_convolve2d_correlate2d(device, dtype, kshape):
           ss.correlate2d(k, a, "valid"), tol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_convolve2d_tiles(device, dtype):
+    """The tiled kernel across its tile edges (tiles 128 wide, 32 or 16
+    high): images no multiple of a tile, a 31x31 kernel (done a chunk of
+    rows at a time for float64), a kernel wider than an image, every mode
+    and boundary; and a kernel too wide for a tile, which takes the plain
+    kernel."""
+    cases = [((45, 131), (31, 31)), ((70, 260), (5, 5)), ((33, 20), (4, 40))]
+    if dtype == "float64":
+        cases.append(((3, 9), (2, 700)))
+    for ashape, kshape in cases:
+        a = rng.standard_normal(ashape).astype(dtype)
+        k = rng.standard_normal(kshape).astype(dtype)
+        tol = 1e-5 if dtype == "float32" else 1e-12
+        for mode in ("full", "same", "valid"):
+            if mode == "valid" and (kshape[0] > ashape[0]) != \
+                    (kshape[1] > ashape[1]):
+                continue  # neither operand holds the other
+            for boundary in ("fill", "wrap", "symm"):
+                close(es.convolve2d(E(a, device), E(k, device), mode,
+                                    boundary, -1.5),
+                      ss.convolve2d(a, k, mode, boundary, -1.5), tol)
+        close(es.correlate2d(E(a, device), E(k, device), "same", "symm"),
+              ss.correlate2d(a, k, "same", "symm"), tol)
+
+
+def test_convolve2d_compiles_for_the_gpu(need_nvrtc):
+    """Every kernel instance of kernels/convolve2d.cuh (the tiled one runs
+    on cpu only through the block simulator), through NVRTC here."""
+    import pathlib
+    src = (pathlib.Path(es.__file__).parent / "kernels" /
+           "convolve2d.cuh").read_text()
+    ptx = ember.cuda.Program(src, options=tuple(
+        "--name-expression=" + e for e in es._ALL_NAMES)).compile("ptx").code
+    assert ptx.count(b".entry") == len(es._ALL_NAMES) == 6
+
+
 def test_mixed_dtypes_and_errors(device):
     a = rng.standard_normal((6, 5)).astype(np.float32)
     k = rng.standard_normal((2, 3))

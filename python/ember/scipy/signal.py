@@ -2,7 +2,8 @@
 every device.
 
 convolve2d and correlate2d run a direct kernel (kernels/convolve2d.cuh,
-one thread an output element, every boundary and mode); fftconvolve goes
+a block a tile of outputs from a shared-memory tile of the input, every
+boundary and mode); fftconvolve goes
 through ember.fft (cuFFT on CUDA devices, pocketfft on cpu); convolve and
 correlate pick one of the two as method= says ('auto': direct for small
 kernels, FFT for large ones, choose_conv_method's rule). Dtypes are
@@ -27,6 +28,12 @@ _BOUNDARY = {"fill": 0, "pad": 0, "wrap": 1, "circular": 1, "symm": 2,
 _MODES = ("full", "same", "valid")
 _NAMES = {"float32": "em_conv2d<float>", "float64": "em_conv2d<double>",
           "int64": "em_conv2d<long long>"}
+# the tiled kernel and its outputs a thread down a column (CY): fewer for
+# 8-byte types, so a tile's rows with a 31x31 kernel's halo still fit
+_TILED = {"float32": ("em_conv2d_tile<float, 4>", 4),
+          "float64": ("em_conv2d_tile<double, 2>", 2),
+          "int64": ("em_conv2d_tile<long long, 2>", 2)}
+_ALL_NAMES = tuple(_NAMES.values()) + tuple(n for n, _ in _TILED.values())
 
 
 def _pair(in1, in2):
@@ -97,16 +104,48 @@ def _conv2d(in1, in2, mode, boundary, fillvalue, flip):
         OM, ON, i0, j0 = M - P + 1, N - Q + 1, P - 1, Q - 1
     out = _e.empty((max(OM, 0), max(ON, 0)), dtype=t, device=a.device)
     if out.size and a.size and k.size:
-        import numpy
-        _kernels.launch(a.device, "convolve2d.cuh", _NAMES[t], out.size,
-                        (a, M, N, k, P, Q, out, OM, ON, i0, j0,
-                         _BOUNDARY[boundary], numpy.dtype(t).type(fillvalue)),
-                        name_expressions=_NAMES.values())
+        _launch_conv2d(a, k, out, t, i0, j0, _BOUNDARY[boundary], fillvalue)
     elif out.size:
         out[...] = 0
     if flip and swap:
         out = out[::-1, ::-1]
     return out.astype(rt, copy=False)
+
+
+_TILE_W = 128  # EM_CONV_BX * EM_CONV_CX in kernels/convolve2d.cuh
+
+
+def _tile_plan(itemsize, cy, P, Q):
+    """(kernel rows a chunk, shared bytes) for em_conv2d_tile within 48
+    KiB (the default limit of a GPU block and the cpu device's), or None
+    when not one kernel row fits beside a tile (a kernel thousands wide)."""
+    tw, th = _TILE_W, 8 * cy
+    cols = tw + Q - 1
+    budget = 49152 // itemsize
+    cu = min(P, (budget - (th - 1) * cols) // (cols + Q))
+    if cu < 1:
+        return None
+    return cu, (cu * Q + (th + cu - 1) * cols) * itemsize
+
+
+def _launch_conv2d(a, k, out, t, i0, j0, boundary, fillvalue):
+    import numpy
+    M, N = a.shape
+    P, Q = k.shape
+    OM, ON = out.shape
+    args = (a, M, N, k, P, Q, out, OM, ON, i0, j0, boundary,
+            numpy.dtype(t).type(fillvalue))
+    name, cy = _TILED[t]
+    plan = _tile_plan(numpy.dtype(t).itemsize, cy, P, Q)
+    if plan is None:
+        _kernels.launch(a.device, "convolve2d.cuh", _NAMES[t], out.size,
+                        args, name_expressions=_ALL_NAMES)
+        return
+    cu, shared = plan
+    tiles = -(-ON // _TILE_W) * -(-OM // (8 * cy))
+    _kernels.launch_tiles(a.device, "convolve2d.cuh", name, tiles, (32, 8),
+                          shared, args + (numpy.int32(cu),),
+                          name_expressions=_ALL_NAMES)
 
 
 def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
