@@ -4,11 +4,11 @@
  * module state, so nothing here is a process-wide Python object. Import does
  * no device work: CUDA is started by the first call that needs a device. */
 #include <string.h>
-#include "module.h"
-#include "errors.h"
-#include "ndarray.h"
-#include "jit.h"
-#include "ckernel.h"
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "array/ndarray.h"
+#include "jit/jit.h"
+#include "kernels/ckernel.h"
 
 int empy_add_type(PyObject *m, PyType_Spec *spec, PyObject *base,
                   PyTypeObject **slot)
@@ -54,7 +54,8 @@ static int empy_exec(PyObject *m)
         empy_ndarray_memory_init(m, st) < 0 || empy_flat_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
         empy_ufunc_init(m, st) < 0 || empy_reduction_init(m, st) < 0 ||
-        empy_linalg_init(m, st) < 0 || empy_manip_init(m, st) < 0 ||
+        empy_linalg_init(m, st) < 0 || empy_lapack_init(m, st) < 0 ||
+        empy_manip_init(m, st) < 0 ||
         empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0 ||
         empy_dlpack_init(m, st) < 0 ||
         empy_parallel_init(m, st) < 0 ||

@@ -1,0 +1,1585 @@
+/* ember Python extension: making arrays — empty/zeros/ones/full and their
+ * _like, arange, and asarray/array/ascontiguousarray/copy from ember
+ * arrays, anything with the buffer protocol (NumPy arrays and scalars
+ * among them), __array_interface__, __cuda_array_interface__, __dlpack__
+ * (dlpack.c), Python scalars and nested sequences.
+ *
+ * Host data in the right place is wrapped, not copied (a NumPy array for
+ * a cpu array, a CuPy or PyTorch array for a cuda one), unless copy=True
+ * or the dtype differs; the wrapped object stays alive as the array's
+ * base. Nested Python sequences are read in C: one pass finds the shape
+ * and the kind of number, a second packs the values into host memory of
+ * the widest Python kind, and the transfer is followed by a cast on the
+ * device when the asked dtype differs. */
+#include <math.h>
+#include <string.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "array/ndarray.h"
+
+/* ---- small parsers ------------------------------------------------------ */
+
+/* getattr that tells a missing attribute (0) from a failure (-1). */
+static int optional_attr(PyObject *o, PyObject *name, PyObject **out)
+{
+    *out = PyObject_GetAttr(o, name);
+    if (*out)
+        return 1;
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+        return -1;
+    PyErr_Clear();
+    return 0;
+}
+
+static int device_kw(empy_state *st, PyObject *o, em_device **out)
+{
+    return empy_device_arg(st, o == NULL ? Py_None : o, out);
+}
+
+/* dtype= (None: *out = -1). */
+static int dtype_kw(empy_state *st, PyObject *o, int *out)
+{
+    em_dtype d;
+    if (!o || o == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    if (empy_dtype_arg(st, o, &d) < 0)
+        return -1;
+    *out = (int)d;
+    return 0;
+}
+
+static int order_kw(PyObject *o, char dflt, char *out)
+{
+    const char *s;
+    if (!o || o == Py_None) {
+        *out = dflt;
+        return 0;
+    }
+    s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (!s || strlen(s) != 1 || !strchr("CFAKcfak", s[0])) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "order must be one of 'C', 'F', 'A', "
+                         "or 'K' (got %R)", o);
+        return -1;
+    }
+    *out = (char)(s[0] & ~0x20);
+    return 0;
+}
+
+static int no_copy_error(void)
+{
+    PyErr_SetString(PyExc_ValueError, "Unable to avoid copy while creating an "
+                    "array as requested.");
+    return -1;
+}
+
+/* The memory order for a new array from a source of layout a and the
+ * asked order ('K'/'A' keep an F-contiguous source in F). */
+static char result_order(const em_array *a, char order)
+{
+    if (order == 'C' || order == 'F')
+        return order;
+    return a && (a->flags & EM_ARRAY_F_CONTIGUOUS) &&
+                   !(a->flags & EM_ARRAY_C_CONTIGUOUS) ? 'F' : 'C';
+}
+
+static int order_ok(const em_array *a, char order)
+{
+    if (order == 'C')
+        return (a->flags & EM_ARRAY_C_CONTIGUOUS) != 0;
+    if (order == 'F')
+        return (a->flags & EM_ARRAY_F_CONTIGUOUS) != 0;
+    return 1;
+}
+
+/* ---- from an em_array --------------------------------------------------- */
+
+/* The result for source layout *src (owned by `owner`, which becomes the
+ * base of a returned view): src itself when nothing asks for a copy,
+ * else a copy on dev of dtype in order. */
+static PyObject *finish(empy_state *st, const em_array *src, PyObject *owner,
+                        int dtype, em_device *dev, int copy, char order)
+{
+    int need = (dev && dev != src->device) || (dtype >= 0 && (em_dtype)dtype != src->dtype)
+               || !order_ok(src, order);
+    em_array out;
+    em_status rc;
+    if (!need && copy != EMPY_COPY_ALWAYS) {
+        if (empy_is_ndarray(owner) && EMPY_ARR(owner) == src)
+            return Py_NewRef(owner);
+        em_array_retain(src, &out);
+        return empy_ndarray_new(st, &out, owner);
+    }
+    if (copy == EMPY_COPY_NEVER) {
+        no_copy_error();
+        return NULL;
+    }
+    rc = empy_array_copy_order(src, dev, dtype, order, &out);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return empy_ndarray_new(st, &out, NULL);
+}
+
+/* ---- wrapping foreign memory ------------------------------------------- */
+
+/* Release callbacks may run on any thread (the last reference to the
+ * storage may go there), so they take the GIL themselves. */
+void empy_release_pyobj(void *ctx)
+{
+    PyGILState_STATE g;
+    if (!Py_IsInitialized())
+        return;
+    g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)ctx);
+    PyGILState_Release(g);
+}
+
+static void release_buffer(void *ctx)
+{
+    PyGILState_STATE g;
+    if (!Py_IsInitialized())
+        return;
+    g = PyGILState_Ensure();
+    PyBuffer_Release((Py_buffer *)ctx);
+    PyMem_Free(ctx);
+    PyGILState_Release(g);
+}
+
+static int shape_strides_of(const Py_buffer *v, int64_t *shape, int64_t *strides)
+{
+    int i;
+    if (v->ndim > EM_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "a buffer of %d dimensions is more than "
+                     "ember's %d", v->ndim, EM_MAX_NDIM);
+        return -1;
+    }
+    for (i = 0; i < v->ndim; i++) {
+        shape[i] = v->shape ? v->shape[i] : v->len / (v->itemsize ? v->itemsize : 1);
+        strides[i] = v->strides ? v->strides[i] : v->itemsize;
+    }
+    if (!v->strides && v->ndim > 1) {
+        for (i = v->ndim - 1; i >= 0; i--)
+            strides[i] = i == v->ndim - 1 ? v->itemsize : strides[i + 1] * shape[i + 1];
+    }
+    return 0;
+}
+
+static PyObject *from_buffer(empy_state *st, PyObject *obj, int dtype, em_device *dev,
+                             int copy, char order)
+{
+    Py_buffer *v = PyMem_Malloc(sizeof *v);
+    int64_t shape[EM_MAX_NDIM], strides[EM_MAX_NDIM];
+    em_array a;
+    em_dtype bd;
+    em_status rc;
+    PyObject *r;
+    if (!v)
+        return PyErr_NoMemory();
+    if (PyObject_GetBuffer(obj, v, PyBUF_RECORDS_RO) < 0) {
+        PyMem_Free(v);
+        return NULL;
+    }
+    if (empy_format_dtype(v->format, v->itemsize, &bd) < 0 ||
+        shape_strides_of(v, shape, strides) < 0)
+        goto fail;
+    if (em_device_get_type(dev) == EM_DEVICE_CPU) {
+        /* Host memory already: wrap it, and copy from the wrap if asked. */
+        rc = em_array_wrap(dev, v->buf, bd, v->ndim, shape, strides, v->readonly,
+                           release_buffer, v, &a);
+        if (rc != EM_OK) {
+            empy_raise(st, rc);
+            goto fail;
+        }
+        /* The storage owns v now. */
+        if (!(a.flags & EM_ARRAY_ALIGNED) && copy == EMPY_COPY_IF_NEEDED)
+            copy = EMPY_COPY_ALWAYS;
+        r = empy_ndarray_new(st, &a, obj);
+        if (!r)
+            return NULL;
+        {
+            PyObject *f = finish(st, EMPY_ARR(r), r, dtype, dev, copy, order);
+            /* finish() returns the wrapper itself when nothing changes. */
+            Py_DECREF(r);
+            return f;
+        }
+    }
+    if (copy == EMPY_COPY_NEVER) {
+        no_copy_error();
+        goto fail;
+    }
+    /* 'K' and 'A' keep a Fortran-ordered host array Fortran-ordered on
+     * the GPU, as NumPy's copy and CuPy's asarray do. */
+    if (order != 'C' && order != 'F')
+        order = PyBuffer_IsContiguous(v, 'F') && !PyBuffer_IsContiguous(v, 'C') ? 'F' : 'C';
+    rc = em_array_empty(dev, bd, v->ndim, shape, order, NULL, &a);
+    if (rc == EM_OK) {
+        EMPY_NOGIL(rc, em_array_from_host(&a, v->buf, strides, NULL));
+        if (rc != EM_OK)
+            em_array_release(&a);
+    }
+    PyBuffer_Release(v);
+    PyMem_Free(v);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    r = empy_ndarray_new(st, &a, NULL);
+    if (!r || dtype < 0 || (em_dtype)dtype == bd)
+        return r;
+    {
+        PyObject *f = finish(st, EMPY_ARR(r), r, dtype, dev, EMPY_COPY_IF_NEEDED, order);
+        Py_DECREF(r);
+        return f;
+    }
+fail:
+    PyBuffer_Release(v);
+    PyMem_Free(v);
+    return NULL;
+}
+
+/* Read an array-interface dict (NumPy's or CUDA's): shape, dtype, data
+ * pointer, read-only flag, strides. */
+static int parse_interface(PyObject *d, const char *what, int *ndim, int64_t *shape,
+                           int64_t *strides, int *has_strides, em_dtype *dtype,
+                           void **ptr, int *readonly)
+{
+    PyObject *o, *data;
+    const char *ts;
+    int i;
+    if (!PyDict_Check(d)) {
+        PyErr_Format(PyExc_TypeError, "%s is not a dict", what);
+        return -1;
+    }
+    o = PyDict_GetItemString(d, "mask");
+    if (o && o != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError, "%s with a mask is not supported",
+                     what);
+        return -1;
+    }
+    o = PyDict_GetItemString(d, "shape");
+    if (!o || empy_shape_arg(o, "the interface's shape", ndim, shape) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "%s has no shape", what);
+        return -1;
+    }
+    o = PyDict_GetItemString(d, "typestr");
+    ts = o && PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (!ts) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "%s has no typestr", what);
+        return -1;
+    }
+    if (em_dtype_from_name(ts, dtype) != EM_OK) {
+        PyErr_Format(PyExc_TypeError, "%s: %s", what, em_last_error());
+        return -1;
+    }
+    data = PyDict_GetItemString(d, "data");
+    if (!data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s: data must be a (pointer, read_only) "
+                     "tuple", what);
+        return -1;
+    }
+    *ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+    if (!*ptr && PyErr_Occurred())
+        return -1;
+    if ((*readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1))) < 0)
+        return -1;
+    o = PyDict_GetItemString(d, "strides");
+    *has_strides = o && o != Py_None;
+    if (*has_strides) {
+        int n;
+        if (empy_shape_arg(o, "the interface's strides", &n, strides) < 0)
+            return -1;
+        if (n != *ndim) {
+            PyErr_Format(PyExc_ValueError, "%s: strides and shape differ in "
+                         "length", what);
+            return -1;
+        }
+    }
+    o = PyDict_GetItemString(d, "offset");
+    if (o && o != Py_None) {
+        Py_ssize_t off = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+        if (off == -1 && PyErr_Occurred())
+            return -1;
+        *ptr = (char *)*ptr + off;
+    }
+    for (i = 0; i < *ndim; i++)
+        if (shape[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s has a negative extent", what);
+            return -1;
+        }
+    return 0;
+}
+
+/* Zero-copy wrap of an interface on device wdev, then finish. */
+static PyObject *from_interface(empy_state *st, PyObject *obj, PyObject *d,
+                                const char *what, em_device *wdev, int dtype,
+                                em_device *dev, int copy, char order)
+{
+    int64_t shape[EM_MAX_NDIM], strides[EM_MAX_NDIM];
+    int ndim, has_strides, readonly;
+    em_dtype idt;
+    void *ptr;
+    em_array a;
+    em_status rc;
+    PyObject *w, *r;
+    if (parse_interface(d, what, &ndim, shape, strides, &has_strides, &idt, &ptr,
+                        &readonly) < 0)
+        return NULL;
+    rc = em_array_wrap(wdev, ptr, idt, ndim, shape, has_strides ? strides : NULL,
+                       readonly, empy_release_pyobj, obj, &a);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    /* The storage holds this reference until its last view goes. */
+    Py_INCREF(obj);
+    w = empy_ndarray_new(st, &a, obj);
+    if (!w)
+        return NULL;
+    if (!(EMPY_ARR(w)->flags & EM_ARRAY_ALIGNED) && copy == EMPY_COPY_IF_NEEDED)
+        copy = EMPY_COPY_ALWAYS;
+    r = finish(st, EMPY_ARR(w), w, dtype, dev ? dev : wdev, copy, order);
+    Py_DECREF(w);
+    return r;
+}
+
+/* The device the memory of a __cuda_array_interface__ lives on. The
+ * driver is asked (em_pointer_device): a host pointer posing as device
+ * memory would fault the CUDA context for the whole process at the first
+ * copy, and device memory may belong to another GPU than the current
+ * one. Host memory (pinned or not, or any pointer where no driver loads:
+ * Numba's simulator and ember's cpu arrays export theirs so) is on cpu.
+ * A null pointer (an empty array) says nothing: the asked device when it
+ * is a GPU, else the current one when it is, else cuda:0, else cpu. */
+static int cai_device(empy_state *st, PyObject *iface, em_device *asked,
+                      em_device **out)
+{
+    PyObject *data = PyDict_Check(iface) ? PyDict_GetItemString(iface, "data") : NULL;
+    void *ptr = NULL;
+    em_device *cur;
+    em_status rc;
+    if (data && PyTuple_Check(data) && PyTuple_GET_SIZE(data) == 2 &&
+        PyLong_Check(PyTuple_GET_ITEM(data, 0))) {
+        ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+        if (!ptr && PyErr_Occurred())
+            return -1;
+    }
+    if (ptr) {
+        rc = em_pointer_device(ptr, out);
+        return rc == EM_OK ? 0 : empy_fail(st, rc);
+    }
+    if (asked && em_device_get_type(asked) == EM_DEVICE_CUDA) {
+        *out = asked;
+        return 0;
+    }
+    if (empy_device_arg(st, Py_None, &cur) < 0)
+        return -1;
+    if (em_device_get_type(cur) == EM_DEVICE_CUDA) {
+        *out = cur;
+        return 0;
+    }
+    rc = em_device_get(EM_DEVICE_CUDA, 0, out);
+    if (rc == EM_ERR_UNAVAILABLE) {
+        *out = cur;
+        return 0;
+    }
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+}
+
+/* ---- from Python scalars and nested sequences ------------------------- */
+
+/* Kinds of element, in widening order: what the host buffer holds. */
+enum { PK_NONE = 0, PK_BOOL, PK_INT, PK_UINT, PK_FLOAT, PK_COMPLEX };
+
+typedef struct {
+    int64_t shape[EM_MAX_NDIM];
+    int shape_known;       /* depth to which shape[] is fixed */
+    int leaf_depth;        /* -1 until the first element */
+    int kind;              /* widest kind of any element (what to pack) */
+    int py_kind;           /* widest kind of the Python scalars */
+    int small;             /* a Python int that fits int64 met */
+    int big;               /* a Python int above INT64_MAX met */
+    int have_strong;
+    em_dtype strong;       /* promotion of the NumPy/ember elements met */
+} infer_t;
+
+static int ragged(const infer_t *in, int depth)
+{
+    char buf[EM_MAX_NDIM * 24 + 8];
+    em_shape_format(depth, in->shape, buf, sizeof buf);
+    PyErr_Format(PyExc_ValueError, "setting an array element with a sequence. "
+                 "The requested array has an inhomogeneous shape after %d "
+                 "dimensions. The detected shape was %s + inhomogeneous part.",
+                 depth, buf);
+    return -1;
+}
+
+static int is_seq(PyObject *o)
+{
+    return PyList_Check(o) || PyTuple_Check(o);
+}
+
+static int kind_of_dtype(em_dtype d)
+{
+    switch (em_dtype_get(d)->kind) {
+    case 'b': return PK_BOOL;
+    case 'i': return PK_INT;
+    case 'u': return d == EM_UINT64 ? PK_UINT : PK_INT;
+    case 'f': return PK_FLOAT;
+    default: return PK_COMPLEX;
+    }
+}
+
+/* A block of elements inside a sequence: an ember array or a host array
+ * of one or more dimensions. Its layout and where its bytes are. */
+typedef struct {
+    int ndim;
+    em_dtype dtype;
+    int64_t shape[EM_MAX_NDIM], strides[EM_MAX_NDIM];
+    const char *data;
+    Py_buffer view;        /* a host array's, released by block_done */
+    char *copy;            /* an ember array's bytes on the host */
+    int has_view;
+} block_t;
+
+static void block_done(block_t *b)
+{
+    if (b->has_view)
+        PyBuffer_Release(&b->view);
+    PyMem_Free(b->copy);
+    b->has_view = 0;
+    b->copy = NULL;
+}
+
+/* 1 and *b filled (layout only unless `data`) if o is a block, 0 if not,
+ * -1 on error. */
+static int block_of(PyObject *o, int data, block_t *b)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    memset(b, 0, sizeof *b);
+    if (empy_is_ndarray(o)) {
+        const em_array *a = EMPY_ARR(o);
+        em_status rc;
+        if (a->ndim == 0)
+            return 0;
+        b->ndim = a->ndim;
+        b->dtype = a->dtype;
+        memcpy(b->shape, a->shape, sizeof b->shape);
+        if (!data)
+            return 1;
+        rc = em_strides_contiguous(a->ndim, a->shape, (int64_t)em_dtype_size(a->dtype),
+                                   'C', b->strides);
+        b->copy = rc == EM_OK ? PyMem_Malloc((size_t)a->size * em_dtype_size(a->dtype) + 1)
+                              : NULL;
+        if (rc != EM_OK)
+            return empy_fail(empy_state_of(o), rc);
+        if (!b->copy) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (a->size) {
+            EMPY_NOGIL(rc, em_array_to_host(a, b->copy, b->strides, NULL));
+            if (rc != EM_OK) {
+                block_done(b);
+                return empy_fail(empy_state_of(o), rc);
+            }
+        }
+        b->data = b->copy;
+        return 1;
+    }
+    if (PyUnicode_Check(o) || PyBytes_Check(o) || !t->tp_as_buffer ||
+        !t->tp_as_buffer->bf_getbuffer)
+        return 0;
+    if (PyObject_GetBuffer(o, &b->view, PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    b->has_view = 1;
+    if (b->view.ndim == 0) {
+        block_done(b);
+        return 0;
+    }
+    if (empy_format_dtype(b->view.format, b->view.itemsize, &b->dtype) < 0 ||
+        shape_strides_of(&b->view, b->shape, b->strides) < 0) {
+        block_done(b);
+        return -1;
+    }
+    b->ndim = b->view.ndim;
+    b->data = b->view.buf;
+    if (!data)
+        block_done(b);
+    return 1;
+}
+
+/* Note an element of strong dtype d. */
+static int note_strong(infer_t *in, em_dtype d)
+{
+    int pk = kind_of_dtype(d);
+    if (!in->have_strong) {
+        in->strong = d;
+        in->have_strong = 1;
+    } else if (empy_promote(in->strong, d, &in->strong) < 0) {
+        PyErr_Format(PyExc_TypeError, "no common dtype for %s and %s",
+                     em_dtype_get(in->strong)->name, em_dtype_get(d)->name);
+        return -1;
+    }
+    if (in->kind < pk)
+        in->kind = pk;
+    return 0;
+}
+
+static int note_leaf_depth(infer_t *in, int depth)
+{
+    if (in->leaf_depth < 0)
+        in->leaf_depth = depth;
+    else if (in->leaf_depth != depth)
+        return ragged(in, depth < in->leaf_depth ? depth : in->leaf_depth);
+    return 0;
+}
+
+static int note_extent(infer_t *in, int depth, int64_t n)
+{
+    if (in->leaf_depth >= 0 && depth >= in->leaf_depth)
+        return ragged(in, in->leaf_depth);
+    if (depth >= EM_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "nested sequences deeper than ember's %d "
+                     "dimensions", EM_MAX_NDIM);
+        return -1;
+    }
+    if (in->shape_known <= depth) {
+        in->shape[depth] = n;
+        in->shape_known = depth + 1;
+    } else if (in->shape[depth] != n) {
+        return ragged(in, depth);
+    }
+    return 0;
+}
+
+static void note_py(infer_t *in, int pk)
+{
+    if (in->py_kind < pk)
+        in->py_kind = pk;
+    if (in->kind < pk)
+        in->kind = pk;
+}
+
+/* Pass 1: the shape, the kinds of the elements and their dtypes. */
+static int infer(PyObject *o, int depth, infer_t *in)
+{
+    block_t b;
+    int k;
+    if (is_seq(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o), i;
+        if (note_extent(in, depth, n) < 0)
+            return -1;
+        if (n == 0)   /* an empty sequence ends the shape here */
+            return note_leaf_depth(in, depth + 1);
+        for (i = 0; i < n; i++)
+            if (infer(PySequence_Fast_GET_ITEM(o, i), depth + 1, in) < 0)
+                return -1;
+        return 0;
+    }
+    k = block_of(o, 0, &b);
+    if (k < 0)
+        return -1;
+    if (k > 0) {
+        int j;
+        for (j = 0; j < b.ndim; j++)
+            if (note_extent(in, depth + j, b.shape[j]) < 0)
+                return -1;
+        if (note_leaf_depth(in, depth + b.ndim) < 0)
+            return -1;
+        return note_strong(in, b.dtype);
+    }
+    if (note_leaf_depth(in, depth) < 0)
+        return -1;
+    if (PyBool_Check(o)) {
+        note_py(in, PK_BOOL);
+    } else if (PyLong_Check(o)) {
+        em_operand op;
+        if (empy_scalar_operand(o, &op) < 0)
+            return -1;
+        if (op.dtype == EM_UINT64)
+            in->big = 1;
+        else
+            in->small = 1;
+        note_py(in, PK_INT);
+    } else if (PyFloat_CheckExact(o)) {
+        note_py(in, PK_FLOAT);
+    } else if (PyComplex_CheckExact(o)) {
+        note_py(in, PK_COMPLEX);
+    } else if (empy_is_ndarray(o)) {
+        return note_strong(in, EMPY_ARR(o)->dtype);   /* 0-d */
+    } else {
+        em_operand op;
+        k = PyUnicode_Check(o) || PyBytes_Check(o) || o == Py_None
+                ? 0 : empy_scalar_operand(o, &op);
+        if (k < 0)
+            return -1;
+        if (k == 0) {
+            PyErr_Format(PyExc_TypeError, "ember arrays hold numbers: cannot make "
+                         "an array element from %.100s", Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        if (!op.weak)
+            return note_strong(in, op.dtype);
+        /* Subclasses of Python's float and complex. */
+        note_py(in, kind_of_dtype(op.dtype));
+    }
+    return 0;
+}
+
+/* Replace sequences infer() cannot read directly (range, array.array-less
+ * generic sequences) by lists; a new reference to o when nothing changed. */
+static PyObject *normalize(PyObject *o, int depth)
+{
+    PyObject *l = NULL;
+    Py_ssize_t n, i;
+    if (depth > EM_MAX_NDIM + 1)
+        return Py_NewRef(o);
+    if (!is_seq(o)) {
+        PyTypeObject *t = Py_TYPE(o);
+        if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type ||
+            t == &PyComplex_Type || empy_is_ndarray(o) || PyUnicode_Check(o) ||
+            PyBytes_Check(o) || PyDict_Check(o) ||
+            (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer) || !PySequence_Check(o))
+            return Py_NewRef(o);
+        l = PySequence_List(o);
+        if (!l)
+            return NULL;
+        o = l;
+    }
+    n = PySequence_Fast_GET_SIZE(o);
+    for (i = 0; i < n; i++) {
+        PyObject *e = PySequence_Fast_GET_ITEM(o, i);
+        PyObject *ne = normalize(e, depth + 1);
+        if (!ne) {
+            Py_XDECREF(l);
+            return NULL;
+        }
+        if (ne == e) {
+            Py_DECREF(ne);
+            continue;
+        }
+        if (!l) {
+            l = PySequence_List(o);
+            if (!l) {
+                Py_DECREF(ne);
+                return NULL;
+            }
+        }
+        PyList_SET_ITEM(l, i, ne);
+        Py_DECREF(e);
+    }
+    return l ? l : Py_NewRef(o);
+}
+
+typedef struct {
+    char *p;               /* next element to write */
+    int pack;              /* PK_* of the host buffer */
+    em_dtype target;       /* for range checks of Python ints */
+    int check_ints;
+} pack_t;
+
+/* Write one value, given as every representation the pack may want. */
+static void pack_put(pack_t *pk, double re, double im, int64_t i64, uint64_t u64)
+{
+    switch (pk->pack) {
+    case PK_BOOL:
+        *pk->p = (char)(i64 != 0 || re != 0 || im != 0);
+        pk->p += 1;
+        break;
+    case PK_INT:
+        memcpy(pk->p, &i64, 8);
+        pk->p += 8;
+        break;
+    case PK_UINT:
+        memcpy(pk->p, &u64, 8);
+        pk->p += 8;
+        break;
+    case PK_FLOAT:
+        memcpy(pk->p, &re, 8);
+        pk->p += 8;
+        break;
+    default: {
+        double c[2] = {re, im};
+        memcpy(pk->p, c, 16);
+        pk->p += 16;
+    }
+    }
+}
+
+/* A strong element (bytes of dtype d) into the pack. Integers are read
+ * exactly; the pack is float or complex whenever one is not an integer. */
+static int pack_bytes(pack_t *pk, em_dtype d, const void *bytes)
+{
+    double c[2] = {0, 0};
+    int64_t i64 = 0;
+    uint64_t u64 = 0;
+    char kind = em_dtype_get(d)->kind;
+    if (kind == 'b' || kind == 'i') {
+        if (em_scalar_cast(bytes, d, &i64, EM_INT64) != EM_OK)
+            return -1;
+        u64 = (uint64_t)i64;
+        c[0] = (double)i64;
+    } else if (kind == 'u') {
+        if (em_scalar_cast(bytes, d, &u64, EM_UINT64) != EM_OK)
+            return -1;
+        i64 = (int64_t)u64;
+        c[0] = (double)u64;
+    } else if (em_scalar_cast(bytes, d, c, EM_COMPLEX128) != EM_OK) {
+        return -1;
+    }
+    pack_put(pk, c[0], c[1], i64, u64);
+    return 0;
+}
+
+/* Every element of a block, in C order. */
+static int pack_block(pack_t *pk, const block_t *b, int axis, const char *p)
+{
+    int64_t i;
+    if (axis == b->ndim)
+        return pack_bytes(pk, b->dtype, p);
+    for (i = 0; i < b->shape[axis]; i++)
+        if (pack_block(pk, b, axis + 1, p + i * b->strides[axis]) < 0)
+            return -1;
+    return 0;
+}
+
+/* Pass 2: the values, in C order, as the pack's kind. */
+static int pack_values(empy_state *st, PyObject *o, pack_t *pk)
+{
+    block_t b;
+    int k;
+    if (is_seq(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o), i;
+        for (i = 0; i < n; i++)
+            if (pack_values(st, PySequence_Fast_GET_ITEM(o, i), pk) < 0)
+                return -1;
+        return 0;
+    }
+    if (PyFloat_CheckExact(o)) {
+        pack_put(pk, PyFloat_AS_DOUBLE(o), 0, 0, 0);
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        pack_put(pk, o == Py_True, 0, o == Py_True, o == Py_True);
+        return 0;
+    }
+    if (PyComplex_CheckExact(o)) {
+        pack_put(pk, PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o), 0, 0);
+        return 0;
+    }
+    k = block_of(o, 1, &b);
+    if (k < 0)
+        return -1;
+    if (k > 0) {
+        k = pack_block(pk, &b, 0, b.data);
+        block_done(&b);
+        if (k < 0)
+            empy_raise(st, EM_ERR_INTERNAL);
+        return k;
+    }
+    if (empy_is_ndarray(o)) {
+        /* A 0-d ember array: its one element. */
+        unsigned char v[16];
+        int64_t none[1] = {0};
+        em_status rc;
+        EMPY_NOGIL(rc, em_array_to_host(EMPY_ARR(o), v, none, NULL));
+        if (rc != EM_OK)
+            return empy_fail(st, rc);
+        if (pack_bytes(pk, EMPY_ARR(o)->dtype, v) < 0)
+            return empy_fail(st, EM_ERR_INTERNAL);
+        return 0;
+    }
+    {
+        em_operand op;
+        k = empy_scalar_operand(o, &op);
+        if (k <= 0) {
+            if (k == 0)
+                PyErr_Format(PyExc_TypeError, "cannot make an array element from "
+                             "%.100s", Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        if (op.weak && (op.dtype == EM_INT64 || op.dtype == EM_UINT64)) {
+            if (pk->check_ints && empy_check_weak_fits(&op, pk->target) < 0)
+                return -1;
+            if (op.dtype == EM_UINT64)
+                pack_put(pk, (double)op.value.u, 0, (int64_t)op.value.u, op.value.u);
+            else
+                pack_put(pk, (double)op.value.i, 0, op.value.i, (uint64_t)op.value.i);
+            return 0;
+        }
+        if (pack_bytes(pk, op.dtype, op.value.bytes) < 0)
+            return empy_fail(st, EM_ERR_INTERNAL);
+        return 0;
+    }
+}
+
+static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device *dev,
+                             int copy, char order)
+{
+    static const em_dtype pack_dtype[] = {
+        [PK_NONE] = EM_FLOAT64, [PK_BOOL] = EM_BOOL, [PK_INT] = EM_INT64,
+        [PK_UINT] = EM_UINT64, [PK_FLOAT] = EM_FLOAT64, [PK_COMPLEX] = EM_COMPLEX128,
+    };
+    infer_t in;
+    pack_t pk;
+    PyObject *norm, *r;
+    em_dtype result, packd;
+    em_array a;
+    em_status rc;
+    int64_t size, strides[EM_MAX_NDIM];
+    char *buf;
+    int ndim;
+
+    if (copy == EMPY_COPY_NEVER) {
+        no_copy_error();
+        return NULL;
+    }
+    norm = normalize(obj, 0);
+    if (!norm)
+        return NULL;
+    memset(&in, 0, sizeof in);
+    in.leaf_depth = -1;
+    if (infer(norm, 0, &in) < 0)
+        goto fail;
+    ndim = in.leaf_depth < 0 ? in.shape_known : in.leaf_depth;
+    /* Python ints are int64 when they fit, else uint64; the two together
+     * promote to float64, as NumPy 2's discovery does. */
+    if (in.big) {
+        int pk_int = in.small ? PK_FLOAT : PK_UINT;
+        if (in.py_kind == PK_INT)
+            in.py_kind = pk_int;
+        if (in.kind <= PK_UINT && in.kind >= PK_INT)
+            in.kind = pk_int;
+    }
+    /* Python scalars take their default dtypes here (NumPy's array
+     * coercion, unlike its operators, does not treat them as weak). */
+    if (!in.have_strong)
+        result = pack_dtype[in.py_kind];
+    else if (in.py_kind == PK_NONE)
+        result = in.strong;
+    else if (empy_promote(in.strong, pack_dtype[in.py_kind], &result) < 0) {
+        empy_raise(st, EM_ERR_TYPE);
+        goto fail;
+    }
+    /* A strong uint64 next to signed values needs float to hold both. */
+    if (in.kind == PK_UINT && em_dtype_get(result)->kind == 'f')
+        in.kind = PK_FLOAT;
+    if (dtype >= 0)
+        result = (em_dtype)dtype;
+    packd = in.kind == PK_NONE ? result : pack_dtype[in.kind];
+    if (em_shape_size(ndim, in.shape, &size) != EM_OK ||
+        em_strides_contiguous(ndim, in.shape, (int64_t)em_dtype_size(packd), 'C',
+                              strides) != EM_OK) {
+        empy_raise(st, EM_ERR_INVALID_VALUE);
+        goto fail;
+    }
+    buf = PyMem_Malloc((size_t)size * em_dtype_size(packd) + 16);
+    if (!buf) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    pk.p = buf;
+    pk.pack = in.kind == PK_NONE ? PK_FLOAT : in.kind;
+    pk.target = result;
+    pk.check_ints = dtype >= 0;
+    if (size && pack_values(st, norm, &pk) < 0) {
+        PyMem_Free(buf);
+        goto fail;
+    }
+    Py_CLEAR(norm);
+    rc = em_array_empty(dev, packd, ndim, in.shape, 'C', NULL, &a);
+    if (rc == EM_OK && size) {
+        EMPY_NOGIL(rc, em_array_from_host(&a, buf, strides, NULL));
+        if (rc != EM_OK)
+            em_array_release(&a);
+    }
+    PyMem_Free(buf);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    r = empy_ndarray_new(st, &a, NULL);
+    if (!r || (result == packd && order != 'F'))
+        return r;
+    {
+        PyObject *f = finish(st, EMPY_ARR(r), r, (int)result, dev, EMPY_COPY_IF_NEEDED,
+                             order);
+        Py_DECREF(r);
+        return f;
+    }
+fail:
+    Py_XDECREF(norm);
+    return NULL;
+}
+
+/* ---- asarray ------------------------------------------------------------- */
+
+PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
+                       int copy, char order)
+{
+    PyTypeObject *t = Py_TYPE(obj);
+    PyObject *iface, *r;
+    em_device *d, *asked = dev;
+
+    if (empy_is_ndarray(obj))
+        return finish(st, EMPY_ARR(obj), obj, dtype, dev, copy, order);
+    if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
+        return NULL;
+    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type ||
+        t == &PyComplex_Type || is_seq(obj))
+        return from_python(st, obj, dtype, dev, copy, order);
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "ember arrays hold numbers, not %.100s",
+                     t->tp_name);
+        return NULL;
+    }
+    /* NumPy's arrays and Python's buffers first: the common case, with no
+     * failed attribute lookup on the way. Other buffer exporters may be
+     * GPU arrays whose buffer refuses (CuPy's does), so they are asked
+     * for the CUDA interface first. */
+    if (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer &&
+        (!strncmp(t->tp_name, "numpy.", 6) || PyByteArray_Check(obj) ||
+         PyMemoryView_Check(obj)))
+        return from_buffer(st, obj, dtype, dev, copy, order);
+    /* A GPU array of another library (CuPy, PyTorch, Numba). */
+    if (optional_attr(obj, st->s_cai, &iface) < 0)
+        return NULL;
+    if (iface) {
+        /* Without device=, the data stays on its GPU. */
+        if (cai_device(st, iface, asked, &d) < 0) {
+            Py_DECREF(iface);
+            return NULL;
+        }
+        r = from_interface(st, obj, iface, "__cuda_array_interface__", d, dtype,
+                           asked ? asked : d, copy, order);
+        Py_DECREF(iface);
+        return r;
+    }
+    /* DLPack (PyTorch's cpu tensors, JAX, any Array API library) before
+     * the generic buffer: it is zero-copy and keeps the dtype, bfloat16
+     * included. */
+    if (PyObject_HasAttrString(obj, "__dlpack__") &&
+        PyObject_HasAttrString(obj, "__dlpack_device__")) {
+        PyObject *w = empy_dlpack_import(st, obj);
+        if (!w)
+            return NULL;
+        if (!(EMPY_ARR(w)->flags & EM_ARRAY_ALIGNED) && copy == EMPY_COPY_IF_NEEDED)
+            copy = EMPY_COPY_ALWAYS;
+        r = finish(st, EMPY_ARR(w), w, dtype, asked ? asked : EMPY_ARR(w)->device,
+                   copy, order);
+        Py_DECREF(w);
+        return r;
+    }
+    if (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer)
+        return from_buffer(st, obj, dtype, dev, copy, order);
+    if (optional_attr(obj, st->s_array_interface, &iface) < 0)
+        return NULL;
+    if (iface) {
+        em_device *cpu;
+        em_status rc = em_device_get(EM_DEVICE_CPU, 0, &cpu);
+        if (rc != EM_OK) {
+            Py_DECREF(iface);
+            return empy_raise(st, rc);
+        }
+        r = from_interface(st, obj, iface, "__array_interface__", cpu, dtype, dev,
+                           copy, order);
+        Py_DECREF(iface);
+        return r;
+    }
+    if (optional_attr(obj, st->s_array, &iface) < 0)
+        return NULL;
+    if (iface) {
+        /* pandas and friends: their NumPy array, then the buffer. */
+        PyObject *h = PyObject_CallNoArgs(iface);
+        Py_DECREF(iface);
+        if (!h)
+            return NULL;
+        if (!Py_TYPE(h)->tp_as_buffer || !Py_TYPE(h)->tp_as_buffer->bf_getbuffer) {
+            PyErr_Format(PyExc_TypeError, "%.100s.__array__() returned %.100s, "
+                         "which has no buffer", t->tp_name, Py_TYPE(h)->tp_name);
+            Py_DECREF(h);
+            return NULL;
+        }
+        r = from_buffer(st, h, dtype, dev, copy, order);
+        Py_DECREF(h);
+        return r;
+    }
+    if (PySequence_Check(obj) && !PyDict_Check(obj))
+        return from_python(st, obj, dtype, dev, copy, order);
+    {
+        em_operand op;
+        int k = empy_scalar_operand(obj, &op);
+        if (k < 0)
+            return NULL;
+        if (k > 0)
+            return from_python(st, obj, dtype, dev, copy, order);
+    }
+    PyErr_Format(PyExc_TypeError, "cannot make an ember array from %.100s",
+                 t->tp_name);
+    return NULL;
+}
+
+/* ---- module functions ---------------------------------------------------- */
+
+
+#define FASTCALL_ARGS PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#define NARGS nargs
+
+static int unused_like(PyObject *like)
+{
+    if (like && like != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "like= is not supported by ember");
+        return -1;
+    }
+    return 0;
+}
+
+/* A new uninitialised array on the current stream's device. */
+static PyObject *make_empty(empy_state *st, int ndim, const int64_t *shape, em_dtype d,
+                            char order, em_device *dev, em_array *a)
+{
+    em_status rc = em_array_empty(dev, d, ndim, shape, order == 'F' ? 'F' : 'C', NULL, a);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return empy_ndarray_new(st, a, NULL);
+}
+
+/* Set every byte of a fresh contiguous array to zero on the stream the
+ * array functions use (the current one, when it is dev's). */
+static int zero_fill(empy_state *st, const em_array *a)
+{
+    em_stream *s = em_current_stream();
+    size_t n = (size_t)a->size * em_dtype_size(a->dtype);
+    em_status rc;
+    if (s && em_stream_device(s) != a->device)
+        s = NULL;
+    if (!n)
+        return 0;
+    rc = em_memset_async(a->device, a->data, 0, n, s);
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+}
+
+/* fill with a Python/NumPy scalar or (broadcast) array-like value. */
+static int fill_value(empy_state *st, em_array *a, PyObject *value)
+{
+    em_operand op;
+    em_status rc;
+    int k;
+    if (!empy_is_ndarray(value)) {
+        k = empy_scalar_operand(value, &op);
+        if (k < 0)
+            return -1;
+        if (k > 0) {
+            if (empy_check_weak_fits(&op, a->dtype) < 0)
+                return -1;
+            EMPY_NOGIL(rc, em_array_fill(a, op.value.bytes, op.dtype, NULL));
+            return rc == EM_OK ? 0 : empy_fail(st, rc);
+        }
+    }
+    {
+        PyObject *v = empy_asarray(st, value, -1, a->device, EMPY_COPY_IF_NEEDED, 'K');
+        if (!v)
+            return -1;
+        if (EMPY_ARR(v)->device != a->device) {
+            PyErr_Format(PyExc_ValueError, "fill value on %s for an array on %s",
+                         em_device_name(EMPY_ARR(v)->device), em_device_name(a->device));
+            Py_DECREF(v);
+            return -1;
+        }
+        EMPY_NOGIL(rc, em_array_copy(a, EMPY_ARR(v), NULL));
+        Py_DECREF(v);
+        return rc == EM_OK ? 0 : empy_fail(st, rc);
+    }
+}
+
+/* The dtype full() infers from its fill value. */
+static int fill_dtype(empy_state *st, PyObject *value, em_dtype *out)
+{
+    em_operand op;
+    int k;
+    if (empy_is_ndarray(value)) {
+        *out = EMPY_ARR(value)->dtype;
+        return 0;
+    }
+    k = empy_scalar_operand(value, &op);
+    if (k < 0)
+        return -1;
+    if (k > 0) {
+        *out = op.dtype == EM_UINT64 && op.weak ? EM_UINT64 : op.dtype;
+        return 0;
+    }
+    {
+        PyObject *v = empy_asarray(st, value, -1, NULL, EMPY_COPY_IF_NEEDED, 'K');
+        if (!v)
+            return -1;
+        *out = EMPY_ARR(v)->dtype;
+        Py_DECREF(v);
+        return 0;
+    }
+}
+
+enum { MK_EMPTY, MK_ZEROS, MK_ONES, MK_FULL };
+
+static int init_values(empy_state *st, em_array *a, int kind, PyObject *value)
+{
+    int64_t one = 1;
+    em_status rc;
+    switch (kind) {
+    case MK_ZEROS:
+        return zero_fill(st, a);
+    case MK_ONES:
+        if (!a->size)
+            return 0;
+        EMPY_NOGIL(rc, em_array_fill(a, &one, EM_INT64, NULL));
+        return rc == EM_OK ? 0 : empy_fail(st, rc);
+    case MK_FULL:
+        return fill_value(st, a, value);
+    default:
+        return 0;
+    }
+}
+
+static PyObject *make(empy_state *st, const char *fname, int kind, PyObject *const *args,
+                      Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"shape", "dtype", "order", "device", "like", NULL};
+    static const char *const fnames[] = {"shape", "fill_value", "dtype", "order",
+                                         "device", "like", NULL};
+    PyObject *vals[6], *r;
+    PyObject **v = vals;
+    int64_t shape[EM_MAX_NDIM];
+    int ndim, dt;
+    char order;
+    em_device *dev;
+    em_dtype d;
+    em_array a;
+    if (kind == MK_FULL) {
+        if (empy_parse_args(fname, args, nargs, kwnames, fnames, 4, 2,
+                       vals) < 0)
+            return NULL;
+        v = vals + 1;   /* dtype, order, device, like line up with names[1..] */
+    } else if (empy_parse_args(fname, args, nargs, kwnames, names, 3, 1,
+                          vals) < 0) {
+        return NULL;
+    }
+    if (empy_shape_arg(vals[0], "shape", &ndim, shape) < 0 ||
+        dtype_kw(st, v[1], &dt) < 0 || order_kw(v[2], 'C', &order) < 0 ||
+        device_kw(st, v[3], &dev) < 0 || unused_like(v[4]) < 0)
+        return NULL;
+    if (dt >= 0)
+        d = (em_dtype)dt;
+    else if (kind == MK_FULL) {
+        if (fill_dtype(st, vals[1], &d) < 0)
+            return NULL;
+    } else
+        d = EM_FLOAT64;
+    r = make_empty(st, ndim, shape, d, order, dev, &a);
+    if (r && init_values(st, EMPY_ARR(r), kind, vals[1]) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+static PyObject *make_like(empy_state *st, const char *fname, int kind,
+                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"a", "dtype", "order", "subok", "shape",
+                                        "device", NULL};
+    static const char *const fnames[] = {"a", "fill_value", "dtype", "order", "subok",
+                                         "shape", "device", NULL};
+    PyObject *vals[7], *proto, *r;
+    PyObject **v = vals;
+    const em_array *pa;
+    int64_t shape[EM_MAX_NDIM];
+    int ndim, dt;
+    char order;
+    em_device *dev;
+    em_array a;
+    if (kind == MK_FULL) {
+        if (empy_parse_args(fname, args, nargs, kwnames, fnames, 6, 2,
+                       vals) < 0)
+            return NULL;
+        v = vals + 1;
+    } else if (empy_parse_args(fname, args, nargs, kwnames, names, 5, 1,
+                          vals) < 0) {
+        return NULL;
+    }
+    proto = empy_asarray(st, vals[0], -1, NULL, EMPY_COPY_IF_NEEDED, 'K');
+    if (!proto)
+        return NULL;
+    pa = EMPY_ARR(proto);
+    dev = pa->device;
+    ndim = pa->ndim;
+    memcpy(shape, pa->shape, sizeof shape);
+    if (dtype_kw(st, v[1], &dt) < 0 || order_kw(v[2], 'K', &order) < 0 ||
+        (v[4] && v[4] != Py_None && empy_shape_arg(v[4], "shape", &ndim, shape) < 0) ||
+        (v[5] && v[5] != Py_None && device_kw(st, v[5], &dev) < 0)) {
+        Py_DECREF(proto);
+        return NULL;
+    }
+    if (order == 'K' || order == 'A')
+        order = ndim == pa->ndim ? result_order(pa, order) : 'C';
+    r = make_empty(st, ndim, shape, dt >= 0 ? (em_dtype)dt : pa->dtype, order, dev, &a);
+    Py_DECREF(proto);
+    if (r && init_values(st, EMPY_ARR(r), kind, vals[1]) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+/* empty, zeros, ones and full differ only in the fill, and each _like
+ * form only in taking its shape from an array. */
+#define MAKE_FNS(fn, kind)                                                  \
+    static PyObject *mod_##fn(FASTCALL_ARGS)                                \
+    {                                                                       \
+        return make(empy_state_of_module(m), #fn, kind, args, nargs,        \
+                    kwnames);                                               \
+    }                                                                       \
+    static PyObject *mod_##fn##_like(FASTCALL_ARGS)                         \
+    {                                                                       \
+        return make_like(empy_state_of_module(m), #fn "_like", kind, args,  \
+                         nargs, kwnames);                                   \
+    }
+MAKE_FNS(empty, MK_EMPTY)
+MAKE_FNS(zeros, MK_ZEROS)
+MAKE_FNS(ones, MK_ONES)
+MAKE_FNS(full, MK_FULL)
+#undef MAKE_FNS
+
+/* ---- arange ----------------------------------------------------------------- */
+
+/* The kind of a start/stop/step argument: PK_INT, PK_FLOAT or
+ * PK_COMPLEX; -1 with TypeError for a non-number. */
+static int number_kind(PyObject *o)
+{
+    em_operand op;
+    int k = empy_scalar_operand(o, &op);
+    if (k < 0)
+        return -1;
+    if (k == 0) {
+        PyErr_Format(PyExc_TypeError, "arange() needs numbers, not %.100s",
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    k = kind_of_dtype(op.dtype);
+    return k <= PK_UINT ? PK_INT : k;
+}
+
+/* NumPy's arange: the length is ceil((stop - start) / step) in Python
+ * arithmetic; the first two values are start and start + step in the
+ * result dtype, and element i is first + i * (second - first) computed
+ * in that dtype (float32 in float, as NumPy's fill does). */
+static PyObject *mod_arange(FASTCALL_ARGS)
+{
+    static const char *const names[] = {"start", "stop", "step", "dtype", "device",
+                                        "like", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *vals[6], *start, *stop, *step, *diff = NULL, *q = NULL, *next = NULL;
+    PyObject *r = NULL, *zero = NULL;
+    int dt, kind = PK_INT, k, i;
+    em_device *dev;
+    em_dtype result, packd;
+    double len_d;
+    int64_t len;
+    char ends[2][16];
+    em_array a;
+    em_status rc;
+
+    if (empy_parse_args("arange", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
+        dtype_kw(st, vals[3], &dt) < 0 || device_kw(st, vals[4], &dev) < 0 ||
+        unused_like(vals[5]) < 0)
+        return NULL;
+    if (!vals[1] || vals[1] == Py_None) {
+        /* arange(stop) and arange(stop, step=s): the Array API's
+         * arange(start, /, stop=None, step=1) reads a lone start as stop,
+         * step or not, as NumPy does. */
+        zero = PyLong_FromLong(0);
+        start = zero;
+        stop = vals[0];
+    } else {
+        start = vals[0];
+        stop = vals[1];
+    }
+    if (!start)
+        return NULL;
+    step = vals[2] && vals[2] != Py_None ? vals[2] : NULL;
+    {
+        PyObject *three[3] = {start, stop, step};
+        for (i = 0; i < 3; i++) {
+            if (!three[i])
+                continue;
+            if ((k = number_kind(three[i])) < 0)
+                goto done;
+            if (k > kind)
+                kind = k;
+        }
+    }
+    if (!step) {
+        step = PyLong_FromLong(1);
+        if (!step)
+            goto done;
+    } else {
+        Py_INCREF(step);
+    }
+    diff = PyNumber_Subtract(stop, start);
+    q = diff ? PyNumber_TrueDivide(diff, step) : NULL;
+    if (!q)
+        goto done_step;
+    if (PyComplex_Check(q)) {
+        Py_complex c = PyComplex_AsCComplex(q);
+        len_d = ceil(c.real < c.imag ? c.real : c.imag);
+    } else {
+        len_d = ceil(PyFloat_AsDouble(q));
+    }
+    if (PyErr_Occurred())
+        goto done_step;
+    if (isnan(len_d)) {
+        PyErr_SetString(PyExc_ValueError, "arange: cannot compute length");
+        goto done_step;
+    }
+    if (len_d > 9.2e18) {
+        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
+        goto done_step;
+    }
+    len = len_d > 0 ? (int64_t)len_d : 0;
+    result = dt >= 0 ? (em_dtype)dt
+                     : kind == PK_COMPLEX ? EM_COMPLEX128
+                     : kind == PK_FLOAT ? EM_FLOAT64 : EM_INT64;
+    if (result == EM_BOOL && len > 2) {
+        PyErr_SetString(PyExc_TypeError, "arange() is only supported for booleans "
+                        "when the result has at most length 2.");
+        goto done_step;
+    }
+    next = PyNumber_Add(start, step);
+    if (!next)
+        goto done_step;
+    switch (em_dtype_get(result)->kind) {
+    case 'f':
+        packd = result == EM_FLOAT64 ? EM_FLOAT64 : EM_FLOAT32;
+        break;
+    case 'c':
+        packd = EM_COMPLEX128;
+        break;
+    case 'u':
+        packd = EM_UINT64;
+        break;
+    default:
+        packd = result == EM_BOOL ? EM_BOOL : EM_INT64;
+    }
+    if (len > INT64_MAX / (int64_t)em_dtype_size(packd)) {
+        /* The byte count would wrap: NumPy's error, not a short buffer. */
+        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
+        goto done_step;
+    }
+    if (packd == EM_FLOAT64 || packd == EM_FLOAT32 || packd == EM_COMPLEX128) {
+        Py_complex c0 = PyComplex_AsCComplex(start), c1 = PyComplex_AsCComplex(next);
+        if (PyErr_Occurred())
+            goto done_step;
+        if (packd == EM_FLOAT32) {
+            float f[2] = {(float)c0.real, (float)c1.real};
+            memcpy(ends[0], &f[0], sizeof f[0]);
+            memcpy(ends[1], &f[1], sizeof f[1]);
+        } else {
+            memcpy(ends[0], &c0, sizeof c0);
+            memcpy(ends[1], &c1, sizeof c1);
+        }
+    } else {
+        /* Integer (or bool) results: the ends truncate toward zero as a
+         * C cast does, then the arithmetic wraps as in the dtype. */
+        PyObject *two[2] = {start, next};
+        for (i = 0; i < 2; i++) {
+            uint64_t v;
+            if (PyLong_Check(two[i])) {
+                int overflow;
+                long long x = PyLong_AsLongLongAndOverflow(two[i], &overflow);
+                v = overflow ? (uint64_t)PyLong_AsUnsignedLongLongMask(two[i])
+                             : (uint64_t)x;
+            } else {
+                v = (uint64_t)(int64_t)PyFloat_AsDouble(two[i]);
+            }
+            if (PyErr_Occurred())
+                goto done_step;
+            if (packd == EM_BOOL)
+                ends[i][0] = v != 0;
+            else
+                memcpy(ends[i], &v, sizeof v);
+        }
+    }
+    EMPY_NOGIL(rc, em_arange(dev, packd, ends[0], ends[1], len, &a, NULL));
+    if (rc != EM_OK) {
+        empy_raise(st, rc);
+        goto done_step;
+    }
+    r = empy_ndarray_new(st, &a, NULL);
+    if (r && packd != result) {
+        PyObject *f = finish(st, EMPY_ARR(r), r, (int)result, dev, EMPY_COPY_IF_NEEDED, 'C');
+        Py_DECREF(r);
+        r = f;
+    }
+done_step:
+    Py_DECREF(step);
+done:
+    Py_XDECREF(diff);
+    Py_XDECREF(q);
+    Py_XDECREF(next);
+    Py_XDECREF(zero);
+    return r;
+}
+
+/* ---- asarray, array, ascontiguousarray, copy ------------------------------ */
+
+static PyObject *asarray_common(empy_state *st, PyObject *obj, PyObject *dtype_o,
+                                PyObject *device_o, int copy, char order, int ndmin)
+{
+    em_device *dev = NULL;
+    int dt;
+    PyObject *r;
+    if (dtype_kw(st, dtype_o, &dt) < 0)
+        return NULL;
+    if (device_o && device_o != Py_None && empy_device_arg(st, device_o, &dev) < 0)
+        return NULL;
+    r = empy_asarray(st, obj, dt, dev, copy, order);
+    if (r && ndmin > EMPY_ARR(r)->ndim) {
+        /* Leading extent-1 axes, as NumPy's ndmin. */
+        const em_array *a = EMPY_ARR(r);
+        int64_t shape[EM_MAX_NDIM];
+        int add = ndmin - a->ndim, i;
+        em_array v;
+        em_status rc;
+        if (ndmin > EM_MAX_NDIM) {
+            Py_DECREF(r);
+            PyErr_Format(PyExc_ValueError, "ndmin bigger than allowable number of "
+                         "dimensions %d", EM_MAX_NDIM);
+            return NULL;
+        }
+        for (i = 0; i < add; i++)
+            shape[i] = 1;
+        memcpy(shape + add, a->shape, (size_t)a->ndim * sizeof *shape);
+        rc = em_array_reshape_view(a, ndmin, shape, 'C', &v);
+        if (rc != EM_OK) {
+            /* A layout reshape refuses: the new axes go in by hand. */
+            em_array lay = *a;
+            memmove(lay.shape + add, a->shape, (size_t)a->ndim * sizeof *lay.shape);
+            memmove(lay.strides + add, a->strides, (size_t)a->ndim * sizeof *lay.strides);
+            for (i = 0; i < add; i++) {
+                lay.shape[i] = 1;
+                lay.strides[i] = 0;
+            }
+            lay.ndim = ndmin;
+            em_array_update_flags(&lay);
+            em_array_retain(&lay, &v);
+        }
+        {
+            PyObject *nv = empy_ndarray_new(st, &v, r);
+            Py_DECREF(r);
+            r = nv;
+        }
+    }
+    return r;
+}
+
+static PyObject *mod_asarray(FASTCALL_ARGS)
+{
+    static const char *const names[] = {"a", "dtype", "order", "device", "copy", "like",
+                                        NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *vals[6];
+    int copy;
+    char order;
+    if (empy_parse_args("asarray", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
+        empy_copy_arg(vals[4], EMPY_COPY_IF_NEEDED, &copy) < 0 ||
+        order_kw(vals[2], 'K', &order) < 0 || unused_like(vals[5]) < 0)
+        return NULL;
+    return asarray_common(st, vals[0], vals[1], vals[3], copy, order, 0);
+}
+
+static PyObject *mod_array(FASTCALL_ARGS)
+{
+    static const char *const names[] = {"object", "dtype", "copy", "order", "subok",
+                                        "ndmin", "device", "like", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *vals[8];
+    int copy, ndmin = 0;
+    char order;
+    if (empy_parse_args("array", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
+        empy_copy_arg(vals[2], EMPY_COPY_ALWAYS, &copy) < 0 ||
+        order_kw(vals[3], 'K', &order) < 0 || unused_like(vals[7]) < 0)
+        return NULL;
+    if (vals[5]) {
+        ndmin = PyLong_AsLong(vals[5]);
+        if (ndmin == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    return asarray_common(st, vals[0], vals[1], vals[6], copy, order, ndmin);
+}
+
+static PyObject *mod_ascontiguousarray(FASTCALL_ARGS)
+{
+    static const char *const names[] = {"a", "dtype", "device", "like", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *vals[4];
+    if (empy_parse_args("ascontiguousarray", args, NARGS, kwnames, names, 2, 1, vals) < 0 ||
+        unused_like(vals[3]) < 0)
+        return NULL;
+    /* NumPy gives at least one dimension here. */
+    return asarray_common(st, vals[0], vals[1], vals[2], EMPY_COPY_IF_NEEDED, 'C', 1);
+}
+
+static PyObject *mod_copy(FASTCALL_ARGS)
+{
+    static const char *const names[] = {"a", "order", "subok", "device", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *vals[4];
+    char order;
+    if (empy_parse_args("copy", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
+        order_kw(vals[1], 'K', &order) < 0)
+        return NULL;
+    return asarray_common(st, vals[0], NULL, vals[3], EMPY_COPY_ALWAYS, order, 0);
+}
+
+static PyObject *mod_rebuild(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *h, *device;
+    em_device *d;
+    if (!PyArg_ParseTuple(args, "OO:_rebuild", &h, &device) ||
+        empy_device_arg(st, device, &d) < 0)
+        return NULL;
+    return empy_asarray(st, h, -1, d, EMPY_COPY_ALWAYS, 'K');
+}
+
+#define FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef creation_functions[] = {
+    {"empty", FAST(mod_empty),
+     "empty(shape, dtype=float64, order='C', *, device=None): uninitialised."},
+    {"zeros", FAST(mod_zeros), "zeros(shape, dtype=float64, order='C', *, device=None)."},
+    {"ones", FAST(mod_ones), "ones(shape, dtype=float64, order='C', *, device=None)."},
+    {"full", FAST(mod_full),
+     "full(shape, fill_value, dtype=None, order='C', *, device=None)."},
+    {"empty_like", FAST(mod_empty_like),
+     "empty_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None)."},
+    {"zeros_like", FAST(mod_zeros_like), "zeros_like(a, dtype=None, ...)."},
+    {"ones_like", FAST(mod_ones_like), "ones_like(a, dtype=None, ...)."},
+    {"full_like", FAST(mod_full_like), "full_like(a, fill_value, dtype=None, ...)."},
+    {"arange", FAST(mod_arange),
+     "arange([start,] stop[, step,], dtype=None, *, device=None): evenly spaced "
+     "values, with NumPy's length and dtype rules."},
+    {"asarray", FAST(mod_asarray),
+     "asarray(a, dtype=None, order=None, *, device=None, copy=None): an ember "
+     "array from an ember array (itself when nothing changes), anything with "
+     "the buffer protocol, __array_interface__, __cuda_array_interface__ or "
+     "__dlpack__ (zero-copy when on the target device), Python scalars or nested "
+     "sequences. device defaults to the source's for arrays with one, else "
+     "the current device."},
+    {"array", FAST(mod_array),
+     "array(object, dtype=None, copy=True, order='K', ndmin=0, *, device=None)."},
+    {"ascontiguousarray", FAST(mod_ascontiguousarray),
+     "ascontiguousarray(a, dtype=None, *, device=None): C-contiguous, ndim >= 1."},
+    {"copy", FAST(mod_copy), "copy(a, order='K', *, device=None): a new array."},
+    {"_rebuild", mod_rebuild, METH_VARARGS, "Unpickling: a host array to a device."},
+    {NULL},
+};
+
+int empy_creation_init(PyObject *m, empy_state *st)
+{
+    return PyModule_AddFunctions(m, creation_functions);
+}

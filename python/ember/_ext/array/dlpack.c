@@ -1,0 +1,681 @@
+/* ember Python extension: DLPack, both ways — x.__dlpack__() and
+ * x.__dlpack_device__() export an ndarray without copying, and
+ * ember.from_dlpack (and ember.asarray) wrap any object that has
+ * __dlpack__: NumPy, CuPy, PyTorch, JAX.
+ *
+ * The structs below are written from the layout the DLPack specification
+ * documents (dmlc.github.io/dlpack, version 1.0 with the legacy unversioned
+ * form); they must match it byte for byte, as other libraries read them.
+ *
+ * Lifetimes: an exported tensor holds a reference to the ndarray (which
+ * holds the storage and the stream the storage is freed on); its deleter
+ * takes the GIL to drop it, since consumers may call it on any thread. An
+ * imported tensor's deleter runs when the last ember view of its storage
+ * goes. The capsule is renamed "used_dltensor[_versioned]" once ember owns
+ * the tensor, so the producer's capsule destructor leaves it alone.
+ *
+ * Streams (CUDA): the consumer names the stream it will use. ember's
+ * public C API cannot make a stream it did not create wait on an event, so
+ * unless the consumer's stream is the producer's own stream (or -1, "no
+ * synchronisation"), the host waits for an event recorded on the
+ * producer's current stream: correct for any stream, at the cost of one
+ * host wait for the work already queued. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "array/ndarray.h"
+
+/* ---- the DLPack ABI ----------------------------------------------------- */
+
+enum { EMPY_DL_CPU = 1, EMPY_DL_CUDA = 2, EMPY_DL_CUDA_HOST = 3,
+       EMPY_DL_CUDA_MANAGED = 13 };
+enum { EMPY_DL_INT = 0, EMPY_DL_UINT = 1, EMPY_DL_FLOAT = 2, EMPY_DL_BFLOAT = 4,
+       EMPY_DL_COMPLEX = 5, EMPY_DL_BOOL = 6 };
+#define EMPY_DL_FLAG_READ_ONLY ((uint64_t)1)
+#define EMPY_DL_FLAG_IS_COPIED ((uint64_t)2)
+#define EMPY_DL_MAJOR 1u
+#define EMPY_DL_MINOR 0u
+
+typedef struct {
+    int32_t device_type;   /* a C enum in the specification: int-sized */
+    int32_t device_id;
+} empy_DLDevice;
+
+typedef struct {
+    uint8_t code;
+    uint8_t bits;
+    uint16_t lanes;
+} empy_DLDataType;
+
+typedef struct {
+    void *data;
+    empy_DLDevice device;
+    int32_t ndim;
+    empy_DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides;      /* in elements; NULL: C-contiguous */
+    uint64_t byte_offset;
+} empy_DLTensor;
+
+typedef struct empy_DLManagedTensor {
+    empy_DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct empy_DLManagedTensor *self);
+} empy_DLManagedTensor;
+
+typedef struct {
+    uint32_t major;
+    uint32_t minor;
+} empy_DLPackVersion;
+
+typedef struct empy_DLManagedTensorVersioned {
+    empy_DLPackVersion version;
+    void *manager_ctx;
+    void (*deleter)(struct empy_DLManagedTensorVersioned *self);
+    uint64_t flags;
+    empy_DLTensor dl_tensor;
+} empy_DLManagedTensorVersioned;
+
+static const char CAP_LEGACY[] = "dltensor";
+static const char CAP_VERSIONED[] = "dltensor_versioned";
+static const char CAP_USED_LEGACY[] = "used_dltensor";
+static const char CAP_USED_VERSIONED[] = "used_dltensor_versioned";
+
+/* ---- dtypes ------------------------------------------------------------- */
+
+static int dl_dtype_of(em_dtype d, empy_DLDataType *out)
+{
+    const em_dtype_info *di = em_dtype_get(d);
+    out->bits = (uint8_t)(di->size * 8);
+    out->lanes = 1;
+    switch (d) {
+    case EM_BOOL: out->code = EMPY_DL_BOOL; break;
+    case EM_INT8: case EM_INT16: case EM_INT32: case EM_INT64:
+        out->code = EMPY_DL_INT; break;
+    case EM_UINT8: case EM_UINT16: case EM_UINT32: case EM_UINT64:
+        out->code = EMPY_DL_UINT; break;
+    case EM_FLOAT16: case EM_FLOAT32: case EM_FLOAT64:
+        out->code = EMPY_DL_FLOAT; break;
+    case EM_BFLOAT16: out->code = EMPY_DL_BFLOAT; break;
+    case EM_COMPLEX64: case EM_COMPLEX128: out->code = EMPY_DL_COMPLEX; break;
+    default:
+        PyErr_Format(PyExc_BufferError, "%s has no DLPack type", di->name);
+        return -1;
+    }
+    return 0;
+}
+
+static int dtype_of_dl(empy_DLDataType t, em_dtype *out)
+{
+    static const struct { uint8_t code, bits; em_dtype d; } map[] = {
+        {EMPY_DL_BOOL, 8, EM_BOOL},        {EMPY_DL_INT, 8, EM_INT8},
+        {EMPY_DL_INT, 16, EM_INT16},       {EMPY_DL_INT, 32, EM_INT32},
+        {EMPY_DL_INT, 64, EM_INT64},       {EMPY_DL_UINT, 8, EM_UINT8},
+        {EMPY_DL_UINT, 16, EM_UINT16},     {EMPY_DL_UINT, 32, EM_UINT32},
+        {EMPY_DL_UINT, 64, EM_UINT64},     {EMPY_DL_FLOAT, 16, EM_FLOAT16},
+        {EMPY_DL_FLOAT, 32, EM_FLOAT32},   {EMPY_DL_FLOAT, 64, EM_FLOAT64},
+        {EMPY_DL_BFLOAT, 16, EM_BFLOAT16}, {EMPY_DL_COMPLEX, 64, EM_COMPLEX64},
+        {EMPY_DL_COMPLEX, 128, EM_COMPLEX128},
+    };
+    size_t i;
+    if (t.lanes == 1)
+        for (i = 0; i < sizeof map / sizeof *map; i++)
+            if (map[i].code == t.code && map[i].bits == t.bits) {
+                *out = map[i].d;
+                return 0;
+            }
+    PyErr_Format(PyExc_BufferError, "DLPack type (code %d, %d bits, %d lanes) "
+                 "has no ember dtype", (int)t.code, (int)t.bits, (int)t.lanes);
+    return -1;
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+typedef struct {
+    empy_DLManagedTensorVersioned v;
+    empy_DLManagedTensor legacy;
+    PyObject *owner;   /* the ndarray whose memory this is */
+    int64_t shape[EM_MAX_NDIM];
+    int64_t strides[EM_MAX_NDIM];
+} export_ctx;
+
+static void export_free(export_ctx *x)
+{
+    if (Py_IsInitialized()) {
+        PyGILState_STATE g = PyGILState_Ensure();
+        Py_XDECREF(x->owner);
+        PyGILState_Release(g);
+    }
+    free(x);
+}
+
+static void deleter_versioned(empy_DLManagedTensorVersioned *t)
+{
+    export_free((export_ctx *)t->manager_ctx);
+}
+
+static void deleter_legacy(empy_DLManagedTensor *t)
+{
+    export_free((export_ctx *)t->manager_ctx);
+}
+
+/* An unconsumed capsule frees its tensor; a renamed one is the
+ * consumer's. Runs during deallocation: it must not disturb a pending
+ * exception, and PyCapsule_IsValid sets none. */
+static void capsule_destructor(PyObject *cap)
+{
+    if (PyCapsule_IsValid(cap, CAP_VERSIONED)) {
+        empy_DLManagedTensorVersioned *t = PyCapsule_GetPointer(cap, CAP_VERSIONED);
+        if (t->deleter)
+            t->deleter(t);
+    } else if (PyCapsule_IsValid(cap, CAP_LEGACY)) {
+        empy_DLManagedTensor *t = PyCapsule_GetPointer(cap, CAP_LEGACY);
+        if (t->deleter)
+            t->deleter(t);
+    }
+}
+
+static int dl_device_of(const em_array *a, empy_DLDevice *out)
+{
+    if (em_device_get_type(a->device) == EM_DEVICE_CPU) {
+        out->device_type = EMPY_DL_CPU;
+        out->device_id = 0;
+    } else {
+        out->device_type = EMPY_DL_CUDA;
+        out->device_id = em_device_get_id(a->device);
+    }
+    return 0;
+}
+
+/* The stream ember orders work on for a's device now. */
+static em_stream *producer_stream(const em_array *a)
+{
+    em_stream *s = em_current_stream();
+    if (!s || em_stream_device(s) != a->device)
+        s = em_stream_default(a->device);
+    return s;
+}
+
+/* Make the memory safe to use on the consumer's stream (see the top). */
+static int sync_for_consumer(empy_state *st, const em_array *a, PyObject *stream)
+{
+    em_status rc;
+    if (em_device_get_type(a->device) == EM_DEVICE_CPU) {
+        if (stream != Py_None) {
+            long v = PyLong_Check(stream) ? PyLong_AsLong(stream) : 0;
+            if (v != -1 || PyErr_Occurred()) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "stream must be None for an "
+                             "array on cpu (got %R)", stream);
+                return -1;
+            }
+            return 0;
+        }
+        EMPY_NOGIL(rc, em_device_synchronize(a->device));
+        return rc == EM_OK ? 0 : empy_fail(st, rc);
+    }
+    {
+        em_stream *s = producer_stream(a);
+        void *native = em_stream_native(s);
+        uintptr_t want;
+        em_event *e;
+        if (stream == Py_None) {
+            want = 1;   /* the legacy default stream, as the standard says */
+        } else {
+            long long v;
+            if (!PyLong_Check(stream)) {
+                PyErr_Format(PyExc_TypeError, "stream must be an int or None "
+                             "(got %.100s)", Py_TYPE(stream)->tp_name);
+                return -1;
+            }
+            v = PyLong_AsLongLong(stream);
+            if (v == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                v = (long long)(uintptr_t)PyLong_AsVoidPtr(stream);
+                if (PyErr_Occurred())
+                    return -1;
+            }
+            if (v == -1)
+                return 0;   /* the consumer takes care of ordering */
+            if (v == 0) {
+                PyErr_SetString(PyExc_ValueError, "stream 0 is ambiguous for "
+                                "CUDA and not allowed by DLPack; pass 1 for the "
+                                "legacy default stream, 2 for the per-thread one");
+                return -1;
+            }
+            want = (uintptr_t)v;
+        }
+        /* ember's default stream is CUDA's legacy default stream. */
+        if ((native == NULL && want == 1) || (native && (uintptr_t)native == want))
+            return 0;
+        rc = em_event_create(a->device, EM_EVENT_DISABLE_TIMING, &e);
+        if (rc != EM_OK)
+            return empy_fail(st, rc);
+        rc = em_event_record(e, s);
+        if (rc == EM_OK)
+            EMPY_NOGIL(rc, em_event_synchronize(e));
+        em_event_destroy(e);
+        return rc == EM_OK ? 0 : empy_fail(st, rc);
+    }
+}
+
+/* The two ints of a pair argument named arg, whose parts are `parts`
+ * ("(major, minor)"): 1, or 0 for None, or -1 with TypeError. */
+static int parse_pair(PyObject *o, const char *arg, const char *parts, long *a, long *b)
+{
+    if (o == Py_None)
+        return 0;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s must be a %s tuple or None (got %R)", arg,
+                     parts, o);
+        return -1;
+    }
+    *a = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
+    *b = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    return PyErr_Occurred() ? -1 : 1;
+}
+
+/* (major, minor) from max_version, or -1/-1 for None. */
+static int parse_version(PyObject *o, long *major, long *minor)
+{
+    *major = *minor = -1;
+    return parse_pair(o, "max_version", "(major, minor)", major, minor) < 0 ? -1 : 0;
+}
+
+/* dl_device=(type, id) as an ember device, or NULL for None. */
+static int parse_dl_device(empy_state *st, PyObject *o, em_device **out)
+{
+    long type, id;
+    em_status rc;
+    int r;
+    *out = NULL;
+    if ((r = parse_pair(o, "dl_device", "(device_type, device_id)", &type, &id)) <= 0)
+        return r;
+    if (type == EMPY_DL_CPU || type == EMPY_DL_CUDA_HOST)
+        rc = em_device_get(EM_DEVICE_CPU, 0, out);
+    else if (type == EMPY_DL_CUDA || type == EMPY_DL_CUDA_MANAGED)
+        rc = em_device_get(EM_DEVICE_CUDA, (int)id, out);
+    else {
+        PyErr_Format(PyExc_BufferError, "ember cannot export to DLPack device "
+                     "type %ld", type);
+        return -1;
+    }
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+}
+
+static int strides_in_elements(const em_array *a, int64_t *out)
+{
+    int64_t item = (int64_t)em_dtype_size(a->dtype);
+    int i;
+    for (i = 0; i < a->ndim; i++) {
+        if (a->strides[i] % item)
+            return -1;
+        out[i] = a->strides[i] / item;
+    }
+    return 0;
+}
+
+static PyObject *nd_dlpack(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"stream", "max_version", "dl_device", "copy", NULL};
+    empy_state *st = empy_state_of(self);
+    PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None;
+    PyObject *copy_o = Py_None, *owner, *cap;
+    long major, minor;
+    int copy = EMPY_COPY_IF_NEEDED, copied = 0, versioned;
+    em_device *target;
+    const em_array *a;
+    export_ctx *x;
+    empy_DLTensor *t;
+    int64_t estrides[EM_MAX_NDIM];
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOOO:__dlpack__", kwlist, &stream,
+                                     &max_version, &dl_device, &copy_o) ||
+        parse_version(max_version, &major, &minor) < 0 ||
+        parse_dl_device(st, dl_device, &target) < 0)
+        return NULL;
+    if (empy_copy_arg(copy_o, EMPY_COPY_IF_NEEDED, &copy) < 0)
+        return NULL;
+    versioned = major >= 1;
+    a = EMPY_ARR(self);
+    if (!versioned && !(a->flags & EM_ARRAY_WRITEABLE) && copy != EMPY_COPY_ALWAYS) {
+        /* As NumPy: the unversioned form cannot say "read-only", and a
+         * consumer writing through it would be a silent wrong answer. */
+        PyErr_SetString(PyExc_BufferError, "cannot export a read-only array "
+                        "through the unversioned DLPack capsule; the consumer "
+                        "needs DLPack 1.0 (max_version=(1, 0)), or pass copy=True");
+        return NULL;
+    }
+    if (target == a->device)
+        target = NULL;
+    if (target && copy == EMPY_COPY_NEVER) {
+        PyErr_Format(PyExc_BufferError, "the array is on %s; exporting it to "
+                     "another device needs a copy, and copy=False",
+                     em_device_name(a->device));
+        return NULL;
+    }
+    if (copy != EMPY_COPY_ALWAYS && !target && strides_in_elements(a, estrides) < 0 &&
+        copy == EMPY_COPY_NEVER) {
+        PyErr_SetString(PyExc_BufferError, "the array's strides are not whole "
+                        "elements, which DLPack cannot describe, and copy=False");
+        return NULL;
+    }
+    if (copy == EMPY_COPY_ALWAYS || target || strides_in_elements(a, estrides) < 0) {
+        /* A fresh C-ordered copy on the asked device, ordered on its
+         * stream like any other ember copy. */
+        em_array c;
+        em_status rc = empy_array_copy_new(a, target, -1, 'C', &c);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        owner = empy_ndarray_new(st, &c, NULL);
+        if (!owner)
+            return NULL;
+        copied = 1;
+    } else {
+        owner = Py_NewRef(self);
+    }
+    a = EMPY_ARR(owner);
+    if (sync_for_consumer(st, a, stream) < 0) {
+        Py_DECREF(owner);
+        return NULL;
+    }
+    x = calloc(1, sizeof *x);
+    if (!x) {
+        Py_DECREF(owner);
+        return PyErr_NoMemory();
+    }
+    x->owner = owner;
+    memcpy(x->shape, a->shape, (size_t)a->ndim * sizeof *x->shape);
+    if (strides_in_elements(a, x->strides) < 0) {
+        /* A copy is C-ordered, so this cannot happen; refuse anyway. */
+        export_free(x);
+        PyErr_SetString(PyExc_BufferError, "unexpected strides in a DLPack export");
+        return NULL;
+    }
+    t = versioned ? &x->v.dl_tensor : &x->legacy.dl_tensor;
+    if (dl_dtype_of(a->dtype, &t->dtype) < 0) {
+        export_free(x);
+        return NULL;
+    }
+    dl_device_of(a, &t->device);
+    t->data = a->data;
+    t->ndim = a->ndim;
+    t->shape = x->shape;
+    t->strides = x->strides;
+    t->byte_offset = 0;
+    if (versioned) {
+        x->v.version.major = EMPY_DL_MAJOR;
+        x->v.version.minor = EMPY_DL_MINOR;
+        x->v.manager_ctx = x;
+        x->v.deleter = deleter_versioned;
+        x->v.flags = (copied ? EMPY_DL_FLAG_IS_COPIED : 0) |
+                     ((a->flags & EM_ARRAY_WRITEABLE) ? 0 : EMPY_DL_FLAG_READ_ONLY);
+        cap = PyCapsule_New(&x->v, CAP_VERSIONED, capsule_destructor);
+    } else {
+        x->legacy.manager_ctx = x;
+        x->legacy.deleter = deleter_legacy;
+        cap = PyCapsule_New(&x->legacy, CAP_LEGACY, capsule_destructor);
+    }
+    if (!cap)
+        export_free(x);
+    return cap;
+}
+
+static PyObject *nd_dlpack_device(PyObject *self, PyObject *unused)
+{
+    empy_DLDevice d;
+    dl_device_of(EMPY_ARR(self), &d);
+    return Py_BuildValue("(ii)", (int)d.device_type, (int)d.device_id);
+}
+
+/* ---- import ------------------------------------------------------------- */
+
+typedef struct {
+    void *tensor;      /* the DLManagedTensor[Versioned] */
+    int versioned;
+} import_ctx;
+
+/* The storage's release: the producer's deleter, under the GIL, since
+ * producers written in Python-aware C (NumPy's) expect a thread state. */
+static void import_release(void *p)
+{
+    import_ctx *c = p;
+    PyGILState_STATE g;
+    if (!Py_IsInitialized()) {
+        /* After finalisation a producer's deleter could not take the GIL
+         * it may need; the process is ending, so the tensor is left. */
+        free(c);
+        return;
+    }
+    g = PyGILState_Ensure();
+    if (c->versioned) {
+        empy_DLManagedTensorVersioned *t = c->tensor;
+        if (t->deleter)
+            t->deleter(t);
+    } else {
+        empy_DLManagedTensor *t = c->tensor;
+        if (t->deleter)
+            t->deleter(t);
+    }
+    PyGILState_Release(g);
+    free(c);
+}
+
+/* The stream value to hand a producer on device (type, id): ember's
+ * current stream there (1 for CUDA's legacy default stream), None on the
+ * host. New reference. */
+static PyObject *consumer_stream(empy_state *st, long type, long id)
+{
+    em_device *d;
+    em_stream *s;
+    void *native;
+    em_status rc;
+    if (type != EMPY_DL_CUDA && type != EMPY_DL_CUDA_MANAGED)
+        return Py_NewRef(Py_None);
+    rc = em_device_get(EM_DEVICE_CUDA, (int)id, &d);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    s = em_current_stream();
+    if (!s || em_stream_device(s) != d)
+        s = em_stream_default(d);
+    native = em_stream_native(s);
+    return native ? PyLong_FromVoidPtr(native) : PyLong_FromLong(1);
+}
+
+/* obj.__dlpack__(stream=..., max_version=(1, 0)), falling back to the
+ * pre-1.0 signature for producers that reject max_version. */
+static PyObject *call_dlpack(PyObject *meth, PyObject *stream)
+{
+    PyObject *kw = Py_BuildValue("{s:O,s:(ii)}", "stream", stream, "max_version",
+                                 (int)EMPY_DL_MAJOR, (int)EMPY_DL_MINOR);
+    PyObject *empty = PyTuple_New(0), *cap = NULL;
+    if (kw && empty) {
+        cap = PyObject_Call(meth, empty, kw);
+        if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            Py_DECREF(kw);
+            kw = Py_BuildValue("{s:O}", "stream", stream);
+            cap = kw ? PyObject_Call(meth, empty, kw) : NULL;
+        }
+    }
+    Py_XDECREF(kw);
+    Py_XDECREF(empty);
+    return cap;
+}
+
+PyObject *empy_dlpack_import(empy_state *st, PyObject *obj)
+{
+    PyObject *devobj, *meth, *stream, *cap, *r;
+    long type, id;
+    int versioned, readonly = 0;
+    empy_DLTensor *t;
+    void *tensor;
+    em_device *dev;
+    em_dtype dtype;
+    em_array a;
+    em_status rc;
+    int64_t strides[EM_MAX_NDIM];
+    import_ctx *ctx;
+    int i;
+
+    devobj = PyObject_CallMethod(obj, "__dlpack_device__", NULL);
+    if (!devobj)
+        return NULL;
+    if (!PyArg_ParseTuple(devobj, "ll;__dlpack_device__() must return (type, id)",
+                          &type, &id)) {
+        Py_DECREF(devobj);
+        return NULL;
+    }
+    Py_DECREF(devobj);
+    if (type == EMPY_DL_CPU || type == EMPY_DL_CUDA_HOST)
+        rc = em_device_get(EM_DEVICE_CPU, 0, &dev);
+    else if (type == EMPY_DL_CUDA || type == EMPY_DL_CUDA_MANAGED)
+        rc = em_device_get(EM_DEVICE_CUDA, (int)id, &dev);
+    else {
+        PyErr_Format(PyExc_BufferError, "ember cannot use memory of DLPack device "
+                     "type %ld (cpu 1, cuda 2, cuda_host 3, cuda_managed 13 "
+                     "are supported)", type);
+        return NULL;
+    }
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    meth = PyObject_GetAttrString(obj, "__dlpack__");
+    if (!meth)
+        return NULL;
+    stream = consumer_stream(st, type, id);
+    cap = stream ? call_dlpack(meth, stream) : NULL;
+    Py_XDECREF(stream);
+    Py_DECREF(meth);
+    if (!cap)
+        return NULL;
+    if (PyCapsule_IsValid(cap, CAP_VERSIONED)) {
+        empy_DLManagedTensorVersioned *v = PyCapsule_GetPointer(cap, CAP_VERSIONED);
+        if (v->version.major > EMPY_DL_MAJOR) {
+            PyErr_Format(PyExc_BufferError, "DLPack version %u.%u is newer than "
+                         "ember's %u.%u", v->version.major, v->version.minor,
+                         EMPY_DL_MAJOR, EMPY_DL_MINOR);
+            goto fail;
+        }
+        versioned = 1;
+        tensor = v;
+        t = &v->dl_tensor;
+        readonly = (v->flags & EMPY_DL_FLAG_READ_ONLY) != 0;
+    } else if (PyCapsule_IsValid(cap, CAP_LEGACY)) {
+        empy_DLManagedTensor *l = PyCapsule_GetPointer(cap, CAP_LEGACY);
+        versioned = 0;
+        tensor = l;
+        t = &l->dl_tensor;
+    } else {
+        PyErr_Format(PyExc_TypeError, "%.100s.__dlpack__() did not return an unused "
+                     "DLPack capsule", Py_TYPE(obj)->tp_name);
+        goto fail;
+    }
+    if (t->ndim < 0 || t->ndim > EM_MAX_NDIM) {
+        PyErr_Format(PyExc_BufferError, "a DLPack tensor of %d dimensions is more "
+                     "than ember's %d", (int)t->ndim, EM_MAX_NDIM);
+        goto fail;
+    }
+    if (dtype_of_dl(t->dtype, &dtype) < 0)
+        goto fail;
+    for (i = 0; i < t->ndim; i++) {
+        if (t->shape[i] < 0) {
+            PyErr_SetString(PyExc_BufferError, "a DLPack tensor has a negative extent");
+            goto fail;
+        }
+        if (t->strides)
+            strides[i] = t->strides[i] * (int64_t)em_dtype_size(dtype);
+    }
+    ctx = malloc(sizeof *ctx);
+    if (!ctx) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    ctx->tensor = tensor;
+    ctx->versioned = versioned;
+    {
+        int64_t size = 1;
+        char *data = (char *)t->data + t->byte_offset;
+        for (i = 0; i < t->ndim; i++)
+            size *= t->shape[i];
+        rc = em_array_wrap(dev, size ? data : (t->data ? data : NULL), dtype,
+                           (int)t->ndim, t->shape, t->strides ? strides : NULL,
+                           readonly, import_release, ctx, &a);
+    }
+    if (rc != EM_OK) {
+        free(ctx);
+        empy_raise(st, rc);
+        goto fail;
+    }
+    /* ember owns the tensor now: its storage calls the deleter. */
+    if (PyCapsule_SetName(cap, versioned ? CAP_USED_VERSIONED : CAP_USED_LEGACY) < 0) {
+        /* Cannot happen for a valid capsule; the storage still frees it. */
+        PyErr_Clear();
+    }
+    Py_DECREF(cap);
+    r = empy_ndarray_new(st, &a, obj);
+    return r;
+fail:
+    Py_DECREF(cap);
+    return NULL;
+}
+
+/* ---- ember.from_dlpack ------------------------------------------------- */
+
+static PyObject *mod_from_dlpack(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"x", "device", "copy", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *x, *device = Py_None, *copy_o = Py_None, *w, *r;
+    em_device *dev = NULL;
+    int copy = EMPY_COPY_IF_NEEDED;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OO:from_dlpack", kwlist, &x, &device,
+                                     &copy_o))
+        return NULL;
+    if (device != Py_None && empy_device_arg(st, device, &dev) < 0)
+        return NULL;
+    if (empy_copy_arg(copy_o, EMPY_COPY_IF_NEEDED, &copy) < 0)
+        return NULL;
+    if (!PyObject_HasAttrString(x, "__dlpack__")) {
+        PyErr_Format(PyExc_TypeError, "from_dlpack needs an object with __dlpack__ "
+                     "and __dlpack_device__ (got %.100s)", Py_TYPE(x)->tp_name);
+        return NULL;
+    }
+    w = empy_dlpack_import(st, x);
+    if (!w)
+        return NULL;
+    /* Kernels need aligned elements: an unaligned tensor is copied unless
+     * the caller forbids it (then it stays usable for copies). */
+    if (!(EMPY_ARR(w)->flags & EM_ARRAY_ALIGNED) && copy == EMPY_COPY_IF_NEEDED)
+        copy = EMPY_COPY_ALWAYS;
+    /* A device change or copy=True copies; copy=False refuses a device
+     * change (empy_asarray's rules for an ember array). */
+    r = empy_asarray(st, w, -1, dev, copy, 'K');
+    Py_DECREF(w);
+    return r;
+}
+
+static PyMethodDef dlpack_functions[] = {
+    {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack,
+     METH_VARARGS | METH_KEYWORDS,
+     "from_dlpack(x, /, *, device=None, copy=None): an ember array over the "
+     "memory of any object with __dlpack__ (NumPy, CuPy, PyTorch, JAX), "
+     "without a copy unless device= or copy=True asks for one."},
+    {NULL},
+};
+
+PyMethodDef empy_dlpack_nd_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))nd_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): "
+     "a DLPack capsule over this array's memory ('dltensor_versioned' when "
+     "max_version >= (1, 0), else 'dltensor')."},
+    {"__dlpack_device__", nd_dlpack_device, METH_NOARGS,
+     "(device_type, device_id): (1, 0) for cpu, (2, N) for cuda:N."},
+    {NULL},
+};
+
+int empy_dlpack_init(PyObject *m, empy_state *st)
+{
+    return PyModule_AddFunctions(m, dlpack_functions);
+}

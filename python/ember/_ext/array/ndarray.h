@@ -1,0 +1,283 @@
+/* ember Python extension: what the array files share (dtype.c, ndarray.c,
+ * ndarray_index.c, ndarray_interop.c, creation.c, ufuncobj.c).
+ *
+ * An ndarray embeds its em_array, so making one costs one Python object
+ * and whatever storage the C call allocated; nothing else is allocated on
+ * the operator path. */
+#ifndef EMPY_NDARRAY_H
+#define EMPY_NDARRAY_H
+
+#include "runtime/module.h"
+#include "runtime/args.h"
+
+/* ---- the objects -------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    em_dtype id;
+} empy_DType;
+
+typedef struct {
+    PyObject_HEAD
+    em_array a;
+    /* What the memory belongs to: the ndarray this is a view of (always the
+     * one that owns the storage, as NumPy collapses chains), the foreign
+     * object a zero-copy array wraps, or NULL when this array owns it. */
+    PyObject *base;
+    /* A Stream object the storage was allocated on (the pool frees on it,
+     * so it must live as long as the storage); NULL for default streams. */
+    PyObject *stream;
+} empy_ndarray;
+
+typedef struct {
+    PyObject_HEAD
+    em_op op;
+    int nin, nout;
+    PyObject *name;
+    vectorcallfunc vectorcall;
+} empy_Ufunc;
+
+#define EMPY_ARR(o) (&((empy_ndarray *)(o))->a)
+
+/* ndarray test without the module state: ndarray's dealloc is unique to
+ * it in every interpreter; a Python subclass has CPython's dealloc, and
+ * ndarray's among its bases'. */
+void empy_ndarray_dealloc(PyObject *self);
+static inline int empy_is_ndarray(PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t->tp_dealloc == empy_ndarray_dealloc)
+        return 1;
+    for (t = t->tp_base; t; t = t->tp_base)
+        if (t->tp_dealloc == empy_ndarray_dealloc)
+            return 1;
+    return 0;
+}
+
+/* ---- dtype.c ------------------------------------------------------------ */
+
+int empy_dtype_init(PyObject *m, empy_state *st);
+
+/* The dtype object of d (borrowed). */
+static inline PyObject *empy_dtype_obj(empy_state *st, em_dtype d)
+{
+    return st->dtypes[d];
+}
+
+/* A dtype= argument: an ember dtype, a string, a Python type (float,
+ * int, bool, complex), a NumPy dtype or scalar type. -1 with TypeError
+ * naming the argument when it is not one. */
+int empy_dtype_arg(empy_state *st, PyObject *o, em_dtype *out);
+
+/* As empy_dtype_arg without raising: 1 if o names a dtype, 0 if not. */
+int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out);
+
+/* The dtype of a PEP 3118 buffer format ("<f", "Zd", "?", "l") of the
+ * given item size; -1 with TypeError when ember has no such dtype. */
+int empy_format_dtype(const char *fmt, Py_ssize_t itemsize, em_dtype *out);
+
+/* The PEP 3118 format of d ("f", "Zd"), or NULL (bfloat16 has none). */
+const char *empy_dtype_format(em_dtype d);
+
+/* NumPy's array-interface type string of d ("<f4", "|b1"); bfloat16 has
+ * none and gives NULL. */
+const char *empy_dtype_typestr(em_dtype d);
+
+/* NumPy, imported on first use (new reference), or NULL with ImportError
+ * saying what needed it. */
+PyObject *empy_numpy(const char *what);
+
+/* The Python object of one element of dtype d stored at p (host memory):
+ * bool, int, float or complex. */
+PyObject *empy_item_to_py(em_dtype d, const void *p);
+
+/* A scalar operand from a Python scalar (weak) or a NumPy scalar or any
+ * 0-d buffer (strong). 1 if o is one, 0 if not (no exception), -1 on
+ * error (an int that fits no 64-bit type). */
+int empy_scalar_operand(PyObject *o, em_operand *op);
+
+/* Raise unless a weak Python int scalar fits dtype d (NumPy 2 raises
+ * OverflowError for `int8_array[0] = 300`); 0 if fine or not such a
+ * scalar. */
+int empy_check_weak_fits(const em_operand *op, em_dtype d);
+
+/* NumPy's promote_types (through the ufunc table's add); -1 without an
+ * exception when the C API refuses. */
+int empy_promote(em_dtype a, em_dtype b, em_dtype *out);
+
+/* Whether a cast is allowed under NumPy's rule named by casting ('no',
+ * 'equiv', 'safe', 'same_kind', 'unsafe'); -1 with ValueError for
+ * another name. */
+int empy_can_cast(em_dtype from, em_dtype to, const char *casting);
+
+/* ---- ndarray.c ---------------------------------------------------------- */
+
+int empy_ndarray_init(PyObject *m, empy_state *st);
+
+/* em_array_wrap's release callback for storage that holds a reference
+ * to the Python object ctx (creation.c): drops it, taking the GIL, from
+ * whichever thread the storage's last view goes on. */
+void empy_release_pyobj(void *ctx);
+
+/* o, a fresh object of an ndarray type (or NULL: allocation failed), made
+ * to hold *a: the reference moves in and *a is zeroed; base and stream
+ * are NULL for the caller to set. NULL, with *a released, when o is. */
+empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a);
+
+/* A new ndarray holding *a (its reference moves in: *a is zeroed; on
+ * failure it is released). base (borrowed) is what the memory belongs to
+ * (an ndarray whose own base is taken instead when it has one), or NULL
+ * for fresh storage. */
+PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base);
+
+/* The host copy of an array as a new NumPy array (NumPy imported on
+ * demand); bfloat16 is widened to float32 when widen_bf16. */
+PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16);
+
+/* Copy src into a fresh array on device d (NULL: src's) of dtype (src's
+ * when dtype < 0) and order 'C'/'F'. */
+em_status empy_array_copy_new(const em_array *src, em_device *d, int dtype,
+                              char order, em_array *out);
+
+/* A copy of src in order 'C', 'F', 'A' or 'K' laid out as NumPy lays out
+ * copy(order) and astype(order): 'K' keeps the memory order of the axes
+ * (dense, positive strides). */
+em_status empy_array_copy_order(const em_array *src, em_device *d, int dtype,
+                                char order, em_array *out);
+
+/* Parse a shape argument: an int or a sequence of ints (args of a
+ * function taking *shape are passed as the tuple). -1 with an exception. */
+int empy_shape_arg(PyObject *o, const char *what, int *ndim, int64_t *shape);
+
+/* ---- ndarray_memory.c, ndarray_flat.c -------------------------------------- */
+
+int empy_ndarray_memory_init(PyObject *m, empy_state *st);
+/* a.data: an ember.cuda.MemoryPointer to a's first element. */
+PyObject *empy_nd_get_data(PyObject *self, void *closure);
+/* ember.ndarray(shape, dtype=float, memptr=None, strides=None, order='C'),
+ * for ndarray and its Python subclasses. */
+PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw);
+int empy_flat_init(PyObject *m, empy_state *st);
+/* a.flat: an ember.flatiter over a. */
+PyObject *empy_nd_get_flat(PyObject *self, void *closure);
+
+/* ---- ndarray_index.c ---------------------------------------------------- */
+
+PyObject *empy_ndarray_subscript(PyObject *self, PyObject *key);
+int empy_ndarray_ass_subscript(PyObject *self, PyObject *key, PyObject *value);
+PyObject *empy_ndarray_item(PyObject *self, Py_ssize_t i);
+
+/* ---- ndarray_interop.c -------------------------------------------------- */
+
+PyObject *empy_nd_array_interface(PyObject *self, void *closure);
+PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure);
+PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_nd_set(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_nd_array(PyObject *self, PyObject *args, PyObject *kw);
+int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags);
+void empy_ndarray_releasebuffer(PyObject *self, Py_buffer *view);
+int empy_interop_init(PyObject *m, empy_state *st);
+
+/* ---- creation.c --------------------------------------------------------- */
+
+int empy_creation_init(PyObject *m, empy_state *st);
+
+/* NumPy's copy= argument: -1 None (copy if needed), 0 False (never), 1
+ * True (always). */
+enum { EMPY_COPY_IF_NEEDED = -1, EMPY_COPY_NEVER = 0, EMPY_COPY_ALWAYS = 1 };
+
+/* A copy= argument as one of those: dflt when absent (NULL), else by its
+ * truth, None meaning if needed; -1 when its truth raises. */
+static inline int empy_copy_arg(PyObject *o, int dflt, int *out)
+{
+    int t;
+    if (!o) {
+        *out = dflt;
+        return 0;
+    }
+    if (o == Py_None) {
+        *out = EMPY_COPY_IF_NEEDED;
+        return 0;
+    }
+    if ((t = PyObject_IsTrue(o)) < 0)
+        return -1;
+    *out = t ? EMPY_COPY_ALWAYS : EMPY_COPY_NEVER;
+    return 0;
+}
+
+/* ember.asarray: an ndarray from anything array-like. dtype < 0: keep or
+ * infer; dev NULL: the source's device for arrays that have one, else
+ * the current device. */
+PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
+                       int copy, char order);
+
+/* ---- the array functions, one file per family -------------------------
+ * Each file adds its module functions in its init and lists the ndarray
+ * methods it provides (x.sum(), x.take(), ...) in a NULL-ended table that
+ * empy_ndarray_init appends to the type's own methods. */
+
+int empy_reduction_init(PyObject *m, empy_state *st);   /* reduction.c */
+extern PyMethodDef empy_reduction_nd_methods[];
+int empy_linalg_init(PyObject *m, empy_state *st);      /* linalg.c */
+extern PyMethodDef empy_linalg_nd_methods[];
+PyObject *empy_nd_matmul(PyObject *a, PyObject *b);       /* linalg.c */
+/* matmul(a, b, out=, dtype=) (linalg.c), and with NumPy's axes= of the
+ * gufunc (linalg_axes.c). */
+PyObject *empy_matmul(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
+                      PyObject *dtype);
+PyObject *empy_matmul_axes(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
+                           PyObject *dtype, PyObject *axes);
+PyObject *empy_nd_imatmul(PyObject *a, PyObject *b);
+int empy_manip_init(PyObject *m, empy_state *st);       /* manip.c */
+extern PyMethodDef empy_manip_nd_methods[];
+int empy_random_init(PyObject *m, empy_state *st);      /* random.c */
+int empy_fft_init(PyObject *m, empy_state *st);         /* fft.c */
+int empy_cusolver_init(PyObject *m, empy_state *st);    /* cusolver.c */
+int empy_lapack_init(PyObject *m, empy_state *st);      /* lapack.c */
+int empy_ranges_init(PyObject *m, empy_state *st);      /* creation_ranges.c */
+int empy_indexfn_init(PyObject *m, empy_state *st);     /* index_funcs.c */
+extern PyMethodDef empy_indexfn_nd_methods[];
+int empy_dlpack_init(PyObject *m, empy_state *st);      /* dlpack.c */
+extern PyMethodDef empy_dlpack_nd_methods[];
+/* An ndarray over the memory of obj.__dlpack__() (zero-copy, on the
+ * producer's device, base obj); NULL with an exception. */
+PyObject *empy_dlpack_import(empy_state *st, PyObject *obj);
+/* nd_python.c: ndarray methods done by the Python layer (a.round(),
+ * a.repeat(), a.copy_to_host()), and the call they share:
+ * module.name(self, *args, **kw). */
+extern PyMethodDef empy_python_nd_methods[];
+PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
+                           PyObject *args, PyObject *kw);
+extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
+
+/* The parallel algorithms (parallel.c makes ember.parallel): each family
+ * file lists its ember.parallel functions, its top-level NumPy functions
+ * and its ndarray methods. */
+int empy_parallel_init(PyObject *m, empy_state *st);
+extern PyMethodDef empy_par_scan_functions[], empy_np_scan_functions[],
+    empy_scan_nd_methods[];                               /* parallel_scan.c */
+extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
+    empy_sort_nd_methods[];                               /* parallel_sort.c */
+extern PyMethodDef empy_par_hist_functions[], empy_np_hist_functions[],
+    empy_hist_nd_methods[];                               /* parallel_hist.c */
+
+/* ---- ufunc_methods.c: ufunc.reduce, accumulate, reduceat, outer, at ------ */
+
+PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_ufunc_accumulate(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_ufunc_reduceat(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_ufunc_outer(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *empy_ufunc_at(PyObject *self, PyObject *args, PyObject *kw);
+
+/* ---- ufuncobj.c --------------------------------------------------------- */
+
+int empy_ufunc_init(PyObject *m, empy_state *st);
+extern PyType_Slot empy_ndarray_number_slots[];
+PyObject *empy_ndarray_richcompare(PyObject *a, PyObject *b, int op);
+PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames);
+/* Apply op to n inputs into a new array (out NULL) or into out. */
+PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin,
+                          PyObject *out, PyObject *where);
+
+#endif

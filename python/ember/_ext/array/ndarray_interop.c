@@ -1,0 +1,435 @@
+/* ember Python extension: an ndarray seen by NumPy and by other GPU
+ * libraries — the buffer protocol and __array_interface__ (cpu arrays,
+ * zero-copy), __cuda_array_interface__ (cuda arrays, zero-copy), and the
+ * host copies: get(), __array__, ember.asnumpy.
+ *
+ * A zero-copy export hands out memory that queued work may still be
+ * writing, and the consumer knows nothing of ember's streams: a cpu
+ * export first waits for the device; a CUDA export names the current
+ * stream, as version 3 of the CUDA interface asks. */
+#include <string.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "array/ndarray.h"
+
+#define NDA(o) ((empy_ndarray *)(o))
+
+static int is_cpu(const em_array *a)
+{
+    return em_device_get_type(a->device) == EM_DEVICE_CPU;
+}
+
+/* Let queued work on a's device finish before the host reads or writes
+ * its memory directly. */
+static int wait_device(empy_state *st, const em_array *a)
+{
+    em_status rc;
+    EMPY_NOGIL(rc, em_device_synchronize(a->device));
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+}
+
+/* ---- buffer protocol ---------------------------------------------------- */
+
+int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    empy_state *st = empy_state_of(self);
+    const em_array *a = &NDA(self)->a;
+    const char *fmt = empy_dtype_format(a->dtype);
+    int c = (a->flags & EM_ARRAY_C_CONTIGUOUS) != 0;
+    int f = (a->flags & EM_ARRAY_F_CONTIGUOUS) != 0;
+
+    view->obj = NULL;
+    if (!is_cpu(a)) {
+        PyErr_Format(PyExc_BufferError, "an ember array on %s is not in host "
+                     "memory; copy it with x.get() or ember.asnumpy(x)",
+                     em_device_name(a->device));
+        return -1;
+    }
+    if (!fmt) {
+        PyErr_Format(PyExc_BufferError, "%s has no buffer format; convert "
+                     "with astype(ember.float32) first",
+                     em_dtype_get(a->dtype)->name);
+        return -1;
+    }
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && !(a->flags & EM_ARRAY_WRITEABLE)) {
+        PyErr_SetString(PyExc_BufferError, "the ember array is read-only");
+        return -1;
+    }
+    if (((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !c) ||
+        ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !f) ||
+        ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c && !f) ||
+        ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !c)) {
+        PyErr_SetString(PyExc_BufferError, "the ember array is not contiguous "
+                        "as the buffer request needs");
+        return -1;
+    }
+    if (wait_device(st, a) < 0)
+        return -1;
+    view->buf = a->data;
+    view->len = (Py_ssize_t)(a->size * (int64_t)em_dtype_size(a->dtype));
+    view->readonly = !(a->flags & EM_ARRAY_WRITEABLE);
+    view->itemsize = (Py_ssize_t)em_dtype_size(a->dtype);
+    view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? (char *)fmt : NULL;
+    view->ndim = a->ndim;
+    /* The ndarray's own arrays: it is immutable and outlives the view. */
+    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? (Py_ssize_t *)a->shape : NULL;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? (Py_ssize_t *)a->strides
+                                                             : NULL;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    view->obj = Py_NewRef(self);
+    return 0;
+}
+
+void empy_ndarray_releasebuffer(PyObject *self, Py_buffer *view)
+{
+}
+
+/* ---- array interfaces --------------------------------------------------- */
+
+static PyObject *interface_dict(const em_array *a, const char *typestr,
+                                PyObject *stream)
+{
+    PyObject *shape = PyTuple_New(a->ndim), *strides, *d;
+    int i;
+    if (!shape)
+        return NULL;
+    for (i = 0; i < a->ndim; i++)
+        PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(a->shape[i]));
+    if (a->flags & EM_ARRAY_C_CONTIGUOUS) {
+        strides = Py_NewRef(Py_None);
+    } else {
+        strides = PyTuple_New(a->ndim);
+        if (!strides) {
+            Py_DECREF(shape);
+            return NULL;
+        }
+        for (i = 0; i < a->ndim; i++)
+            PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(a->strides[i]));
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(shape);
+        Py_DECREF(strides);
+        return NULL;
+    }
+    d = Py_BuildValue("{s:N,s:s,s:[(s,s)],s:(NO),s:N,s:i}",
+                      "shape", shape, "typestr", typestr, "descr", "", typestr,
+                      "data", PyLong_FromVoidPtr(a->size ? a->data : NULL),
+                      (a->flags & EM_ARRAY_WRITEABLE) ? Py_False : Py_True,
+                      "strides", strides, "version", 3);
+    if (d && stream && PyDict_SetItemString(d, "stream", stream) < 0)
+        Py_CLEAR(d);
+    return d;
+}
+
+static const char *interface_typestr(const em_array *a)
+{
+    const char *t = empy_dtype_typestr(a->dtype);
+    if (!t)
+        PyErr_Format(PyExc_TypeError, "%s has no array-interface type; convert "
+                     "with astype(ember.float32) first",
+                     em_dtype_get(a->dtype)->name);
+    return t;
+}
+
+PyObject *empy_nd_array_interface(PyObject *self, void *closure)
+{
+    const em_array *a = &NDA(self)->a;
+    const char *t;
+    if (!is_cpu(a)) {
+        /* AttributeError, so NumPy goes on to __array__ (a copy). */
+        PyErr_Format(PyExc_AttributeError, "__array_interface__ is for host "
+                     "memory; this array is on %s", em_device_name(a->device));
+        return NULL;
+    }
+    if (!(t = interface_typestr(a)) || wait_device(empy_state_of(self), a) < 0)
+        return NULL;
+    return interface_dict(a, t, NULL);
+}
+
+PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
+{
+    const em_array *a = &NDA(self)->a;
+    em_stream *s = em_current_stream();
+    PyObject *stream, *d;
+    void *native;
+    const char *t;
+    if (is_cpu(a)) {
+        /* Where no CUDA driver can load, no library can take the pointer
+         * for device memory, and Numba-style code that passes
+         * __cuda_array_interface__["data"][0] to a kernel runs on cpu (the
+         * consumers here read it as host memory then, see creation.c).
+         * With a driver, a host pointer posing as device memory would be
+         * a crash elsewhere: AttributeError. */
+        if (em_cuda_driver_version() != 0) {
+            PyErr_SetString(PyExc_AttributeError, "__cuda_array_interface__ is for "
+                            "CUDA memory; this array is on cpu");
+            return NULL;
+        }
+        if (!(t = interface_typestr(a)) || wait_device(empy_state_of(self), a) < 0)
+            return NULL;
+        return interface_dict(a, t, Py_None);
+    }
+    if (!(t = interface_typestr(a)))
+        return NULL;
+    if (!s || em_stream_device(s) != a->device)
+        s = em_stream_default(a->device);
+    /* Version 3: 1 is CUDA's legacy default stream, else the handle. */
+    native = em_stream_native(s);
+    stream = native ? PyLong_FromVoidPtr(native) : PyLong_FromLong(1);
+    if (!stream)
+        return NULL;
+    d = interface_dict(a, t, stream);
+    Py_DECREF(stream);
+    return d;
+}
+
+/* ---- host copies -------------------------------------------------------- */
+
+/* Copy a into the host memory of NumPy array (or any writable buffer) h of
+ * the same shape, ordered on s (NULL: the current stream). */
+static int copy_into_host(empy_state *st, const em_array *a, PyObject *h,
+                          em_stream *s)
+{
+    Py_buffer v;
+    int64_t strides[EM_MAX_NDIM + 1];
+    em_dtype hd;
+    em_status rc;
+    int i;
+    if (PyObject_GetBuffer(h, &v, PyBUF_RECORDS) < 0)
+        return -1;
+    if (empy_format_dtype(v.format, v.itemsize, &hd) < 0)
+        goto fail;
+    if (hd != a->dtype || v.ndim != a->ndim) {
+        PyErr_Format(PyExc_ValueError, "out must be a host array of dtype %s "
+                     "and %d dimensions", em_dtype_get(a->dtype)->name, a->ndim);
+        goto fail;
+    }
+    for (i = 0; i < a->ndim; i++) {
+        if (v.shape[i] != a->shape[i]) {
+            PyErr_SetString(PyExc_ValueError, "out has a different shape than "
+                            "the array");
+            goto fail;
+        }
+        strides[i] = v.strides[i];
+    }
+    EMPY_NOGIL(rc, em_array_to_host(a, v.buf, strides, s));
+    PyBuffer_Release(&v);
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+fail:
+    PyBuffer_Release(&v);
+    return -1;
+}
+
+static PyObject *to_numpy(empy_state *st, PyObject *self, int widen_bf16,
+                          em_stream *s)
+{
+    const em_array *a = &NDA(self)->a;
+    em_array wide;
+    const em_array *src = a;
+    PyObject *np, *shape, *h = NULL;
+    const char *name;
+    int i;
+
+    memset(&wide, 0, sizeof wide);
+    if (a->dtype == EM_BFLOAT16) {
+        em_status rc;
+        if (!widen_bf16) {
+            PyErr_SetString(PyExc_TypeError, "bfloat16 has no NumPy dtype; "
+                            "convert with astype(ember.float32) first");
+            return NULL;
+        }
+        rc = empy_array_copy_new(a, NULL, EM_FLOAT32, 'C', &wide);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        src = &wide;
+    }
+    name = em_dtype_get(src->dtype)->name;
+    np = empy_numpy("copying an ember array to NumPy");
+    shape = np ? PyTuple_New(src->ndim) : NULL;
+    if (shape) {
+        for (i = 0; i < src->ndim; i++)
+            PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(src->shape[i]));
+        if (!PyErr_Occurred())
+            h = PyObject_CallMethod(np, "empty", "Os", shape, name);
+        Py_DECREF(shape);
+    }
+    Py_XDECREF(np);
+    if (h && copy_into_host(st, src, h, s) < 0)
+        Py_CLEAR(h);
+    em_array_release(&wide);
+    return h;
+}
+
+PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16)
+{
+    return to_numpy(st, self, widen_bf16, NULL);
+}
+
+/* get() and asnumpy(): the copy to the host is ordered on stream (CuPy's
+ * argument), so it reads what work queued there wrote. */
+static PyObject *host_copy(empy_state *st, PyObject *self, PyObject *stream,
+                           PyObject *out)
+{
+    em_stream *s;
+    if (empy_stream_for_device(st, stream, NDA(self)->a.device, &s) < 0)
+        return NULL;
+    if (out != Py_None) {
+        if (copy_into_host(st, &NDA(self)->a, out, s) < 0)
+            return NULL;
+        return Py_NewRef(out);
+    }
+    return to_numpy(st, self, 0, s);
+}
+
+PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"stream", "order", "out", "blocking", NULL};
+    empy_state *st = empy_state_of(self);
+    PyObject *stream = Py_None, *order = Py_None, *out = Py_None, *blocking = Py_True;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOO:get", kwlist, &stream, &order,
+                                     &out, &blocking))
+        return NULL;
+    return host_copy(st, self, stream, out);
+}
+
+/* CuPy's a.set(arr, stream=None): the host-to-device copy into an existing
+ * array. arr must be a NumPy array of a's dtype and shape (CuPy's
+ * TypeError and ValueError otherwise); any layout on either side. The copy
+ * is ordered on stream (the current stream when None) and returns once arr
+ * may be reused. */
+PyObject *empy_nd_set(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"arr", "stream", NULL};
+    empy_state *st = empy_state_of(self);
+    em_array *a = &NDA(self)->a;
+    PyObject *arr, *stream = Py_None, *np, *nd;
+    Py_buffer v;
+    int64_t strides[EM_MAX_NDIM + 1];
+    em_dtype hd;
+    em_stream *s;
+    em_status rc;
+    int i, isnd;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:set", kwlist, &arr, &stream))
+        return NULL;
+    if (!(np = empy_numpy("ndarray.set")))
+        return NULL;
+    nd = PyObject_GetAttrString(np, "ndarray");
+    Py_DECREF(np);
+    isnd = nd ? PyObject_IsInstance(arr, nd) : -1;
+    Py_XDECREF(nd);
+    if (isnd < 0)
+        return NULL;
+    if (!isnd) {
+        PyErr_Format(PyExc_TypeError, "Only numpy.ndarray can be set to an "
+                     "ember.ndarray, not %.100s", Py_TYPE(arr)->tp_name);
+        return NULL;
+    }
+    if (empy_stream_for_device(st, stream, a->device, &s) < 0 ||
+        PyObject_GetBuffer(arr, &v, PyBUF_RECORDS_RO) < 0)
+        return NULL;
+    if (empy_format_dtype(v.format, v.itemsize, &hd) < 0)
+        goto fail;
+    if (hd != a->dtype) {
+        PyErr_Format(PyExc_TypeError, "%s array cannot be set to %s array",
+                     em_dtype_get(hd)->name, em_dtype_get(a->dtype)->name);
+        goto fail;
+    }
+    for (i = 0; i < a->ndim && v.ndim == a->ndim; i++)
+        if (v.shape[i] != a->shape[i])
+            break;
+    if (v.ndim != a->ndim || i < a->ndim) {
+        PyObject *old = PyObject_GetAttrString(self, "shape"), *new_;
+        new_ = old ? PyObject_GetAttrString(arr, "shape") : NULL;
+        if (new_)
+            PyErr_Format(PyExc_ValueError, "Shape mismatch. Old shape: %R, new "
+                         "shape: %R", old, new_);
+        Py_XDECREF(old);
+        Py_XDECREF(new_);
+        goto fail;
+    }
+    for (i = 0; i < a->ndim; i++)
+        strides[i] = v.strides[i];
+    EMPY_NOGIL(rc, em_array_from_host(a, v.buf, strides, s));
+    PyBuffer_Release(&v);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&v);
+    return NULL;
+}
+
+PyObject *empy_nd_array(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"dtype", "copy", NULL};
+    empy_state *st = empy_state_of(self);
+    const em_array *a = &NDA(self)->a;
+    PyObject *dtype = Py_None, *copy = Py_None, *h, *r;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:__array__", kwlist, &dtype, &copy))
+        return NULL;
+    if (is_cpu(a) && copy != Py_True && a->dtype != EM_BFLOAT16) {
+        /* Zero-copy: NumPy over this array's buffer. */
+        PyObject *np = empy_numpy("__array__"), *mv;
+        if (!np)
+            return NULL;
+        mv = PyMemoryView_FromObject(self);
+        h = mv ? PyObject_CallMethod(np, "asarray", "O", mv) : NULL;
+        Py_XDECREF(mv);
+        Py_DECREF(np);
+    } else {
+        if (copy == Py_False) {
+            PyErr_Format(PyExc_ValueError, "Unable to avoid copy while creating "
+                         "a NumPy array from an ember array on %s",
+                         em_device_name(a->device));
+            return NULL;
+        }
+        h = empy_ndarray_to_numpy(st, self, 0);
+    }
+    if (!h || dtype == Py_None)
+        return h;
+    {
+        /* h.astype(dtype, copy=False): no second copy when dtype matches. */
+        PyObject *meth = PyObject_GetAttrString(h, "astype");
+        PyObject *kwargs = meth ? Py_BuildValue("{s:O}", "copy", Py_False) : NULL;
+        PyObject *posargs = kwargs ? PyTuple_Pack(1, dtype) : NULL;
+        r = posargs ? PyObject_Call(meth, posargs, kwargs) : NULL;
+        Py_XDECREF(posargs);
+        Py_XDECREF(kwargs);
+        Py_XDECREF(meth);
+    }
+    Py_DECREF(h);
+    return r;
+}
+
+static PyObject *mod_asnumpy(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"a", "stream", "order", "out", "blocking", NULL};
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *stream = Py_None, *order = Py_None, *out = Py_None, *blocking = Py_True;
+    PyObject *np, *r;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:asnumpy", kwlist, &a, &stream,
+                                     &order, &out, &blocking))
+        return NULL;
+    if (empy_is_ndarray(a))
+        return host_copy(st, a, stream, out);
+    np = empy_numpy("asnumpy");
+    if (!np)
+        return NULL;
+    r = PyObject_CallMethod(np, "asarray", "O", a);
+    Py_DECREF(np);
+    return r;
+}
+
+static PyMethodDef interop_functions[] = {
+    {"asnumpy", (PyCFunction)(void (*)(void))mod_asnumpy, METH_VARARGS | METH_KEYWORDS,
+     "asnumpy(a, stream=None, order='C', out=None): a NumPy array on the host "
+     "(a copy of an ember array; numpy.asarray of anything else)."},
+    {NULL},
+};
+
+int empy_interop_init(PyObject *m, empy_state *st)
+{
+    return PyModule_AddFunctions(m, interop_functions);
+}

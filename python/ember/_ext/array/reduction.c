@@ -1,0 +1,628 @@
+/* ember Python extension: reductions (sum, mean, argmax, ...) over em_reduce.
+ *
+ * One table-driven argument parser serves every function and method: each
+ * entry lists its parameters in NumPy's positional order and its
+ * keyword-only ones. The input may be anything ember.asarray takes (a
+ * list or a NumPy array goes to the current device); the result of a
+ * reduction to 0-d is a 0-d ember array, as CuPy's. RuntimeWarnings follow
+ * NumPy's: mean of an empty slice, degrees of freedom <= 0, all-NaN slices
+ * of nanmin/nanmax/nanmean/nanvar (this last check reads one value back
+ * from the device). */
+#include <math.h>
+#include <string.h>
+
+#include "ember/reduce.h"
+#include "runtime/errors.h"
+#include "array/ndarray.h"
+
+enum {
+    P_A,
+    P_AXIS,
+    P_DTYPE,
+    P_OUT,
+    P_KEEPDIMS,
+    P_DDOF,
+    P_INITIAL,
+    P_WHERE,
+    P_MEAN,
+    P_CORRECTION,
+    P_COUNT
+};
+
+static const char *const pnames[P_COUNT] = {
+    "a",       "axis",  "dtype", "out",        "keepdims", "ddof",
+    "initial", "where", "mean",  "correction"};
+
+#define END (-1)
+
+typedef struct spec {
+    const char *name;
+    int op;                /* em_reduce_op, or OP_PTP */
+    signed char pos[8];    /* positional order (END-terminated) */
+    signed char kwonly[6]; /* keyword-only (END-terminated) */
+} spec;
+
+enum { OP_PTP = -1 };
+
+#define SUM_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_DTYPE, P_OUT, P_KEEPDIMS, P_INITIAL, P_WHERE, END       \
+    }
+#define MEAN_POS                                                               \
+    {                                                                          \
+        P_A, P_AXIS, P_DTYPE, P_OUT, P_KEEPDIMS, END                           \
+    }
+#define VAR_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_DTYPE, P_OUT, P_DDOF, P_KEEPDIMS, END                   \
+    }
+#define MIN_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_OUT, P_KEEPDIMS, P_INITIAL, P_WHERE, END                \
+    }
+#define ARG_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_OUT, END                                                \
+    }
+#define ANY_POS                                                                \
+    {                                                                          \
+        P_A, P_AXIS, P_OUT, P_KEEPDIMS, END                                    \
+    }
+
+static const spec specs[] = {
+    {"sum", EM_RED_SUM, SUM_POS, {END}},
+    {"prod", EM_RED_PROD, SUM_POS, {END}},
+    {"mean", EM_RED_MEAN, MEAN_POS, {P_WHERE, END}},
+    {"var", EM_RED_VAR, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"std", EM_RED_STD, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"min", EM_RED_MIN, MIN_POS, {END}},
+    {"max", EM_RED_MAX, MIN_POS, {END}},
+    {"amin", EM_RED_MIN, MIN_POS, {END}},
+    {"amax", EM_RED_MAX, MIN_POS, {END}},
+    {"ptp", OP_PTP, {P_A, P_AXIS, P_OUT, P_KEEPDIMS, END}, {END}},
+    {"argmin", EM_RED_ARGMIN, ARG_POS, {P_KEEPDIMS, END}},
+    {"argmax", EM_RED_ARGMAX, ARG_POS, {P_KEEPDIMS, END}},
+    {"any", EM_RED_ANY, ANY_POS, {P_WHERE, END}},
+    {"all", EM_RED_ALL, ANY_POS, {P_WHERE, END}},
+    {"count_nonzero",
+     EM_RED_COUNT_NONZERO,
+     {P_A, P_AXIS, END},
+     {P_KEEPDIMS, END}},
+    {"nansum", EM_RED_NANSUM, SUM_POS, {END}},
+    {"nanprod", EM_RED_NANPROD, SUM_POS, {END}},
+    {"nanmean", EM_RED_NANMEAN, MEAN_POS, {P_WHERE, END}},
+    {"nanvar", EM_RED_NANVAR, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"nanstd", EM_RED_NANSTD, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
+    {"nanmin", EM_RED_NANMIN, MIN_POS, {END}},
+    {"nanmax", EM_RED_NANMAX, MIN_POS, {END}},
+    {"nanargmin", EM_RED_NANARGMIN, ARG_POS, {P_KEEPDIMS, END}},
+    {"nanargmax", EM_RED_NANARGMAX, ARG_POS, {P_KEEPDIMS, END}},
+};
+
+enum {
+    S_SUM,
+    S_PROD,
+    S_MEAN,
+    S_VAR,
+    S_STD,
+    S_MIN,
+    S_MAX,
+    S_AMIN,
+    S_AMAX,
+    S_PTP,
+    S_ARGMIN,
+    S_ARGMAX,
+    S_ANY,
+    S_ALL,
+    S_COUNT_NONZERO,
+    S_NANSUM,
+    S_NANPROD,
+    S_NANMEAN,
+    S_NANVAR,
+    S_NANSTD,
+    S_NANMIN,
+    S_NANMAX,
+    S_NANARGMIN,
+    S_NANARGMAX
+};
+
+/* Bind fastcall arguments to parameter slots. first: the first positional
+ * slot (1 for methods, whose `a` is self). */
+static int bind(const spec *sp, int first, PyObject *const *args,
+                Py_ssize_t nargs, PyObject *kwnames, PyObject **v)
+{
+    int npos = 0;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    memset(v, 0, P_COUNT * sizeof *v);
+    while (sp->pos[first + npos] != END)
+        npos++;
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() takes at most %d positional arguments (%zd given)",
+                     sp->name, npos, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        v[sp->pos[first + i]] = args[i];
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        int slot = -1;
+        if (!k)
+            return -1;
+        for (int j = first; sp->pos[j] != END && slot < 0; j++)
+            if (!strcmp(k, pnames[sp->pos[j]]))
+                slot = sp->pos[j];
+        for (int j = 0; sp->kwonly[j] != END && slot < 0; j++)
+            if (!strcmp(k, pnames[sp->kwonly[j]]))
+                slot = sp->kwonly[j];
+        if (slot < 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got an unexpected keyword argument '%s'",
+                         sp->name, k);
+            return -1;
+        }
+        if (v[slot]) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() got multiple values for argument '%s'", sp->name,
+                         k);
+            return -1;
+        }
+        v[slot] = args[nargs + i];
+    }
+    if (first == 0 && !v[P_A]) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() missing required argument 'a' (pos 1)", sp->name);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct call {
+    PyObject *a;   /* the input as an ndarray (new reference) */
+    PyObject *out; /* borrowed, or NULL */
+    int axes[EM_MAX_NDIM];
+    em_reduce_args ra;
+    int keepdims;
+} call;
+
+static int parse_axis(const spec *sp, PyObject *o, call *c)
+{
+    int arg = sp->op == EM_RED_ARGMIN || sp->op == EM_RED_ARGMAX ||
+              sp->op == EM_RED_NANARGMIN || sp->op == EM_RED_NANARGMAX;
+    c->ra.axes = NULL;
+    c->ra.naxes = 0;
+    if (!o || o == Py_None)
+        return 0;
+    if (PyTuple_Check(o) || PyList_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        if (arg) {
+            PyErr_Format(PyExc_TypeError,
+                         "'%.50s' object cannot be interpreted as an "
+                         "integer (%s takes one axis or None)",
+                         Py_TYPE(o)->tp_name, sp->name);
+            return -1;
+        }
+        if (n > EM_MAX_NDIM) {
+            PyErr_Format(PyExc_ValueError, "%s: too many axes (%zd)", sp->name,
+                         n);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long v;
+            if (PyBool_Check(PySequence_Fast_GET_ITEM(o, i))) {
+                /* NumPy: True is not an axis, though it is an int */
+                PyErr_Format(PyExc_TypeError, "%s: an integer is required for "
+                             "the axis, not bool", sp->name);
+                return -1;
+            }
+            v = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, i));
+            if (v == -1 && PyErr_Occurred())
+                return -1;
+            if (v < -1000000 || v > 1000000)
+                v = v < 0 ? -1000000 : 1000000;
+            c->axes[i] = (int)v;
+        }
+        c->ra.axes = c->axes;
+        c->ra.naxes = (int)n;
+        if (n == 0)
+            c->ra.axes = c->axes; /* an empty tuple reduces nothing */
+        return 0;
+    }
+    {
+        PyObject *idx;
+        long v;
+        if (PyBool_Check(o)) {
+            PyErr_Format(PyExc_TypeError, "%s: an integer is required for the "
+                         "axis, not bool", sp->name);
+            return -1;
+        }
+        idx = PyNumber_Index(o);
+        if (!idx) {
+            /* __index__'s own error (not the lack of one) goes up as is */
+            if (PyIndex_Check(o))
+                return -1;
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "%s: axis must be an integer, a tuple of integers "
+                         "or None, not %.50s",
+                         sp->name, Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        v = PyLong_AsLong(idx);
+        Py_DECREF(idx);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < -1000000 || v > 1000000)
+            v = v < 0 ? -1000000 : 1000000;
+        c->axes[0] = (int)v;
+        c->ra.axes = c->axes;
+        c->ra.naxes = 1;
+    }
+    return 0;
+}
+
+static int is_true_default(PyObject *o)
+{
+    return !o || o == Py_True;
+}
+
+static int parse(empy_state *st, const spec *sp, PyObject *self,
+                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                 PyObject **v, call *c)
+{
+    memset(c, 0, sizeof *c);
+    if (bind(sp, self ? 1 : 0, args, nargs, kwnames, v) < 0)
+        return -1;
+    if (self)
+        v[P_A] = self;
+    if (v[P_INITIAL]) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: initial= is not supported yet", sp->name);
+        return -1;
+    }
+    if (!is_true_default(v[P_WHERE])) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: where= is not supported yet", sp->name);
+        return -1;
+    }
+    if (v[P_MEAN] && v[P_MEAN] != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "ember.%s: mean= is not supported yet", sp->name);
+        return -1;
+    }
+    if (parse_axis(sp, v[P_AXIS], c) < 0)
+        return -1;
+    if (v[P_DTYPE] && v[P_DTYPE] != Py_None) {
+        if (empy_dtype_arg(st, v[P_DTYPE], &c->ra.dtype) < 0)
+            return -1;
+        c->ra.has_dtype = 1;
+    }
+    if (v[P_KEEPDIMS]) {
+        int k = PyObject_IsTrue(v[P_KEEPDIMS]);
+        if (k < 0)
+            return -1;
+        c->ra.keepdims = c->keepdims = k;
+    }
+    if (v[P_DDOF] && v[P_CORRECTION]) {
+        PyErr_Format(PyExc_ValueError,
+                     "ember.%s: ddof and correction can't be provided "
+                     "simultaneously.",
+                     sp->name);
+        return -1;
+    }
+    {
+        PyObject *d = v[P_DDOF] ? v[P_DDOF] : v[P_CORRECTION];
+        if (d && d != Py_None) {
+            c->ra.ddof = PyFloat_AsDouble(d);
+            if (c->ra.ddof == -1.0 && PyErr_Occurred())
+                return -1;
+        }
+    }
+    if (v[P_OUT] && v[P_OUT] != Py_None) {
+        PyObject *o = v[P_OUT];
+        if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 1)
+            o = PyTuple_GET_ITEM(o, 0);
+        if (!empy_is_ndarray(o)) {
+            PyErr_Format(PyExc_TypeError,
+                         "ember.%s: out= must be an ember.ndarray, not %.100s",
+                         sp->name, Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        c->out = o;
+    }
+    if (empy_is_ndarray(v[P_A])) {
+        Py_INCREF(v[P_A]);
+        c->a = v[P_A];
+    } else {
+        c->a = empy_asarray(st, v[P_A], -1,
+                            c->out ? EMPY_ARR(c->out)->device : NULL,
+                            EMPY_COPY_IF_NEEDED, 'K');
+        if (!c->a)
+            return -1;
+    }
+    return 0;
+}
+
+/* Reduced elements per output (for warnings), from the parsed axes. */
+static int64_t reduced_count(const em_array *a, const em_reduce_args *ra)
+{
+    int64_t k = 1;
+    if (!ra->axes) {
+        return a->size;
+    }
+    for (int i = 0; i < ra->naxes; i++) {
+        int ax = ra->axes[i] < 0 ? ra->axes[i] + a->ndim : ra->axes[i];
+        if (ax >= 0 && ax < a->ndim)
+            k *= a->shape[ax];
+    }
+    return k;
+}
+
+/* 1 if any element of r is NaN (one value read back), 0 if not, -1. */
+static int any_nan(empy_state *st, const em_array *r)
+{
+    em_array m;
+    em_reduce_args none;
+    unsigned char buf[16];
+    double c[2];
+    em_status rc;
+    int k = em_dtype_get(r->dtype)->kind_id;
+    if (r->size == 0 || (k != EM_KIND_FLOAT && k != EM_KIND_COMPLEX))
+        return 0;
+    memset(&m, 0, sizeof m);
+    memset(&none, 0, sizeof none);
+    EMPY_NOGIL(rc, em_reduce(EM_RED_MAX, r, &none, &m, NULL));
+    if (rc == EM_OK) {
+        EMPY_NOGIL(rc, em_array_to_host(&m, buf, NULL, NULL));
+        if (rc == EM_OK)
+            rc = em_scalar_cast(buf, m.dtype, c, EM_COMPLEX128);
+    }
+    em_array_release(&m);
+    if (rc != EM_OK)
+        return empy_fail(st, rc);
+    return isnan(c[0]) || isnan(c[1]);
+}
+
+static int warn(const char *msg)
+{
+    return PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1);
+}
+
+/* Run op on c into a new array or c->out; the result object. */
+static PyObject *reduce_into(empy_state *st, em_reduce_op op, call *c,
+                             PyObject *out)
+{
+    em_array res;
+    em_status rc;
+    memset(&res, 0, sizeof res);
+    if (out)
+        res = *EMPY_ARR(out);
+    EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR(c->a), &c->ra, &res, NULL));
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    if (out) {
+        Py_INCREF(out);
+        return out;
+    }
+    return empy_ndarray_new(st, &res, NULL);
+}
+
+static PyObject *do_reduce(empy_state *st, const spec *sp, call *c)
+{
+    em_reduce_op op = (em_reduce_op)sp->op;
+    PyObject *r = reduce_into(st, op, c, c->out);
+    int64_t K;
+    if (!r)
+        return NULL;
+    K = reduced_count(EMPY_ARR(c->a), &c->ra);
+    switch (op) {
+    case EM_RED_MEAN:
+        if (K == 0 && warn("Mean of empty slice.") < 0)
+            goto fail;
+        break;
+    case EM_RED_VAR:
+    case EM_RED_STD:
+        if ((double)K - c->ra.ddof <= 0 &&
+            warn("Degrees of freedom <= 0 for slice") < 0)
+            goto fail;
+        break;
+    case EM_RED_NANMIN:
+    case EM_RED_NANMAX:
+    case EM_RED_NANMEAN:
+    case EM_RED_NANVAR:
+    case EM_RED_NANSTD: {
+        int n = K == 0 ? EMPY_ARR(r)->size > 0 : any_nan(st, EMPY_ARR(r));
+        /* nanmean/nanvar give NaN for inf - inf too: only an all-NaN
+         * slice (nanmax NaN there) warns. One more pass, only when the
+         * result holds a NaN. */
+        if (n > 0 && K > 0 && op != EM_RED_NANMIN && op != EM_RED_NANMAX) {
+            PyObject *hi = reduce_into(st, EM_RED_NANMAX, c, NULL);
+            n = hi ? any_nan(st, EMPY_ARR(hi)) : -1;
+            Py_XDECREF(hi);
+        }
+        if (n < 0)
+            goto fail;
+        if (n) {
+            const char *msg = op == EM_RED_NANMEAN ? "Mean of empty slice"
+                              : op == EM_RED_NANMIN || op == EM_RED_NANMAX
+                                  ? "All-NaN slice encountered"
+                                  : "Degrees of freedom <= 0 for slice.";
+            if (warn(msg) < 0)
+                goto fail;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return r;
+fail:
+    Py_DECREF(r);
+    return NULL;
+}
+
+static PyObject *do_ptp(empy_state *st, call *c)
+{
+    PyObject *hi, *lo, *in[2], *r;
+    if (!(hi = reduce_into(st, EM_RED_MAX, c, NULL)))
+        return NULL;
+    if (!(lo = reduce_into(st, EM_RED_MIN, c, NULL))) {
+        Py_DECREF(hi);
+        return NULL;
+    }
+    in[0] = hi;
+    in[1] = lo;
+    r = empy_ufunc_call(st, EM_OP_SUBTRACT, in, 2, c->out, NULL);
+    Py_DECREF(hi);
+    Py_DECREF(lo);
+    return r;
+}
+
+static PyObject *dispatch(empy_state *st, int which, PyObject *self,
+                          PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames)
+{
+    const spec *sp = &specs[which];
+    PyObject *v[P_COUNT], *r;
+    call c;
+    if (parse(st, sp, self, args, nargs, kwnames, v, &c) < 0) {
+        Py_XDECREF(c.a);
+        return NULL;
+    }
+    if (sp->op == OP_PTP)
+        r = do_ptp(st, &c);
+    else
+        r = do_reduce(st, sp, &c);
+    Py_XDECREF(c.a);
+    return r;
+}
+
+#define FN(NAME, IDX)                                                          \
+    static PyObject *fn_##NAME(PyObject *m, PyObject *const *args,             \
+                               Py_ssize_t nargs, PyObject *kwnames)            \
+    {                                                                          \
+        return dispatch(empy_state_of_module(m), IDX, NULL, args, nargs,       \
+                        kwnames);                                              \
+    }
+#define METH(NAME, IDX)                                                        \
+    static PyObject *nd_##NAME(PyObject *self, PyObject *const *args,          \
+                               Py_ssize_t nargs, PyObject *kwnames)            \
+    {                                                                          \
+        return dispatch(empy_state_of(self), IDX, self, args, nargs, kwnames); \
+    }
+
+FN(sum, S_SUM)
+FN(prod, S_PROD) FN(mean, S_MEAN) FN(var, S_VAR) FN(std, S_STD) FN(min, S_MIN)
+    FN(max, S_MAX) FN(amin, S_AMIN) FN(amax, S_AMAX) FN(ptp, S_PTP)
+        FN(argmin, S_ARGMIN) FN(argmax, S_ARGMAX) FN(any, S_ANY) FN(all, S_ALL)
+            FN(count_nonzero,
+               S_COUNT_NONZERO) FN(nansum, S_NANSUM) FN(nanprod, S_NANPROD)
+                FN(nanmean, S_NANMEAN) FN(nanvar, S_NANVAR) FN(nanstd, S_NANSTD)
+                    FN(nanmin, S_NANMIN) FN(nanmax, S_NANMAX) FN(nanargmin,
+                                                                 S_NANARGMIN)
+                        FN(nanargmax, S_NANARGMAX)
+
+                            METH(sum, S_SUM) METH(prod, S_PROD)
+                                METH(mean, S_MEAN) METH(var, S_VAR)
+                                    METH(std, S_STD) METH(min, S_MIN)
+                                        METH(max, S_MAX) METH(argmin, S_ARGMIN)
+                                            METH(argmax, S_ARGMAX)
+                                                METH(any, S_ANY)
+                                                    METH(all, S_ALL)
+
+#define FENTRY(NAME, DOC)                                                      \
+    {                                                                          \
+#NAME, (PyCFunction)(void (*)(void))fn_##NAME,                         \
+            METH_FASTCALL | METH_KEYWORDS, DOC                                 \
+    }
+#define MENTRY(NAME, DOC)                                                      \
+    {                                                                          \
+#NAME, (PyCFunction)(void (*)(void))nd_##NAME,                         \
+            METH_FASTCALL | METH_KEYWORDS, DOC                                 \
+    }
+
+                                                        static PyMethodDef
+    reduction_functions[] = {
+        FENTRY(sum,
+               "sum(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+               "Sum of elements over the given axes (NumPy's accumulator "
+               "dtypes)."),
+        FENTRY(
+            prod,
+            "prod(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+            "Product of elements over the given axes."),
+        FENTRY(
+            mean,
+            "mean(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+            "Arithmetic mean over the given axes."),
+        FENTRY(var, "var(a, axis=None, dtype=None, out=None, ddof=0, "
+                    "keepdims=False)\n--\n\nVariance (divisor N - ddof)."),
+        FENTRY(std, "std(a, axis=None, dtype=None, out=None, ddof=0, "
+                    "keepdims=False)\n--\n\nStandard deviation."),
+        FENTRY(min, "min(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Minimum (NaN propagates)."),
+        FENTRY(max, "max(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Maximum (NaN propagates)."),
+        FENTRY(amin, "amin(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                     "Alias of min."),
+        FENTRY(amax, "amax(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                     "Alias of max."),
+        FENTRY(ptp, "ptp(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "max - min over the given axes."),
+        FENTRY(argmin,
+               "argmin(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
+               "Index of the first minimum (C-order flat index for "
+               "axis=None)."),
+        FENTRY(argmax,
+               "argmax(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
+               "Index of the first maximum."),
+        FENTRY(any, "any(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Whether any element is nonzero."),
+        FENTRY(all, "all(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                    "Whether every element is nonzero."),
+        FENTRY(count_nonzero,
+               "count_nonzero(a, axis=None, *, keepdims=False)\n--\n\n"
+               "Number of nonzero elements."),
+        FENTRY(nansum,
+               "nansum(a, axis=None, dtype=None, out=None, keepdims=False)"
+               "\n--\n\nSum treating NaN as zero."),
+        FENTRY(nanprod, "nanprod(a, axis=None, dtype=None, out=None, "
+                        "keepdims=False)\n--\n\nProduct treating NaN as one."),
+        FENTRY(nanmean, "nanmean(a, axis=None, dtype=None, out=None, "
+                        "keepdims=False)\n--\n\nMean ignoring NaNs."),
+        FENTRY(nanvar, "nanvar(a, axis=None, dtype=None, out=None, ddof=0, "
+                       "keepdims=False)\n--\n\nVariance ignoring NaNs."),
+        FENTRY(nanstd,
+               "nanstd(a, axis=None, dtype=None, out=None, ddof=0, "
+               "keepdims=False)\n--\n\nStandard deviation ignoring NaNs."),
+        FENTRY(nanmin, "nanmin(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                       "Minimum ignoring NaNs."),
+        FENTRY(nanmax, "nanmax(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                       "Maximum ignoring NaNs."),
+        FENTRY(nanargmin, "nanargmin(a, axis=None, out=None, *, keepdims=False)"
+                          "\n--\n\nIndex of the minimum ignoring NaNs."),
+        FENTRY(nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False)"
+                          "\n--\n\nIndex of the maximum ignoring NaNs."),
+        {NULL},
+};
+
+PyMethodDef empy_reduction_nd_methods[] = {
+    MENTRY(sum, "sum(axis=None, dtype=None, out=None, keepdims=False)"),
+    MENTRY(prod, "prod(axis=None, dtype=None, out=None, keepdims=False)"),
+    MENTRY(mean, "mean(axis=None, dtype=None, out=None, keepdims=False)"),
+    MENTRY(var, "var(axis=None, dtype=None, out=None, ddof=0, keepdims=False)"),
+    MENTRY(std, "std(axis=None, dtype=None, out=None, ddof=0, keepdims=False)"),
+    MENTRY(min, "min(axis=None, out=None, keepdims=False)"),
+    MENTRY(max, "max(axis=None, out=None, keepdims=False)"),
+    MENTRY(argmin, "argmin(axis=None, out=None, *, keepdims=False)"),
+    MENTRY(argmax, "argmax(axis=None, out=None, *, keepdims=False)"),
+    MENTRY(any, "any(axis=None, out=None, keepdims=False)"),
+    MENTRY(all, "all(axis=None, out=None, keepdims=False)"),
+    {NULL},
+};
+
+int empy_reduction_init(PyObject *m, empy_state *st)
+{
+    (void)st;
+    return PyModule_AddFunctions(m, reduction_functions);
+}

@@ -1,0 +1,839 @@
+/* ember Python extension: elementwise operations — the ndarray operators
+ * (+, -, ..., comparisons, in-place and reflected forms), the ember.ufunc
+ * objects (ember.add, ember.sqrt, ...) and __array_ufunc__, so that
+ * numpy.add(x, y) on ember arrays runs in ember.
+ *
+ * The operator path is the hot one: operands become em_operands on the
+ * stack (Python scalars by value and weak, as NEP 50 wants; NumPy scalars
+ * by value and strong), em_ufunc_apply runs, and the result is wrapped.
+ * No temporary Python object is made for ember arrays and scalars. */
+#include <string.h>
+#include "runtime/module.h"
+#include "structmember.h"
+#include "runtime/member_compat.h"
+#include "runtime/errors.h"
+#include "array/ndarray.h"
+
+#define MAX_IN 2
+
+/* em_ufunc_apply with the GIL released: a first call compiles its kernel
+ * (a blocking wait), and the host backend may run a large one on the
+ * calling thread. The operands are embedded in objects the caller holds. */
+static em_status apply_nogil(em_op op, const em_operand *in, int nin, em_array *out,
+                             const em_array *where)
+{
+    em_status rc;
+    EMPY_NOGIL(rc, em_ufunc_apply(op, in, nin, out, where, NULL));
+    return rc;
+}
+
+/* ---- operands ----------------------------------------------------------- */
+
+/* Fill op from o without making objects: 1 done, 0 not an ember array or
+ * scalar, -1 error. */
+static int quick_operand(PyObject *o, em_operand *op)
+{
+    if (empy_is_ndarray(o)) {
+        memset(op, 0, sizeof *op);
+        op->array = EMPY_ARR(o);
+        op->dtype = EMPY_ARR(o)->dtype;
+        return 1;
+    }
+    return empy_scalar_operand(o, op);
+}
+
+/* Array-likes that an elementwise call converts to an array on the
+ * operation's device: sequences, and host or device arrays of other
+ * libraries. Anything else makes an operator return NotImplemented. */
+static int array_like(empy_state *st, PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (PyList_Check(o) || PyTuple_Check(o))
+        return 1;
+    if (PyUnicode_Check(o) || PyBytes_Check(o))
+        return 0;
+    if (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer)
+        return 1;
+    return PyObject_HasAttr(o, st->s_cai) || PyObject_HasAttr(o, st->s_array_interface);
+}
+
+typedef struct {
+    em_operand ops[MAX_IN];
+    PyObject *tmp[MAX_IN];      /* arrays converted from array-likes */
+    em_device *dev;             /* the device of the array operands */
+    int nin;
+} operands_t;
+
+static void operands_clear(operands_t *o)
+{
+    int i;
+    for (i = 0; i < MAX_IN; i++)
+        Py_CLEAR(o->tmp[i]);
+}
+
+/* Parse n inputs. Ember arrays and scalars first; then array-likes go to
+ * the device of the ember operands (or of out, or the current one). A
+ * NumPy array becomes a zero-copy cpu array, but is never moved to a GPU
+ * behind the caller's back (that is a TypeError saying how). out (or
+ * NULL) is checked first, for every caller: an ember array or a TypeError.
+ * Returns 1, 0 when an input is not array-like (no exception), -1 on
+ * error. */
+static int parse_operands(empy_state *st, PyObject *const *in, int n,
+                          PyObject *out_o, operands_t *o)
+{
+    int i, k, pending = 0;
+    const em_array *out = NULL;
+    memset(o, 0, sizeof *o);
+    o->nin = n;
+    if (out_o) {
+        if (!empy_is_ndarray(out_o)) {
+            PyErr_Format(PyExc_TypeError, "out must be an ember array, not %.100s",
+                         Py_TYPE(out_o)->tp_name);
+            return -1;
+        }
+        out = EMPY_ARR(out_o);
+    }
+    for (i = 0; i < n; i++) {
+        k = quick_operand(in[i], &o->ops[i]);
+        if (k < 0)
+            return -1;
+        if (k == 0) {
+            if (!array_like(st, in[i]))
+                return 0;
+            pending = 1;
+            o->ops[i].array = NULL;
+            o->ops[i].dtype = EM_DTYPE_COUNT;   /* to convert below */
+            continue;
+        }
+        if (o->ops[i].array && !o->dev)
+            o->dev = o->ops[i].array->device;
+    }
+    if (!o->dev && out)
+        o->dev = out->device;
+    if (!pending)
+        return 1;
+    if (!o->dev && empy_device_arg(st, Py_None, &o->dev) < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        PyObject *a;
+        if (o->ops[i].dtype != EM_DTYPE_COUNT)
+            continue;
+        if (em_device_get_type(o->dev) != EM_DEVICE_CPU && !PyList_Check(in[i]) &&
+            !PyTuple_Check(in[i]) && !PyObject_HasAttr(in[i], st->s_cai)) {
+            PyErr_Format(PyExc_TypeError, "an operand of type %.100s is in host "
+                         "memory and the operation runs on %s; ember copies "
+                         "between devices only when asked: use "
+                         "ember.asarray(x, device='%s')", Py_TYPE(in[i])->tp_name,
+                         em_device_name(o->dev), em_device_name(o->dev));
+            return -1;
+        }
+        a = empy_asarray(st, in[i], -1, o->dev, EMPY_COPY_IF_NEEDED, 'K');
+        if (!a)
+            return -1;
+        o->tmp[i] = a;
+        memset(&o->ops[i], 0, sizeof o->ops[i]);
+        o->ops[i].array = EMPY_ARR(a);
+        o->ops[i].dtype = EMPY_ARR(a)->dtype;
+    }
+    return 1;
+}
+
+/* ---- applying ------------------------------------------------------------ */
+
+/* Run op over parsed operands into out (a made array, written in place)
+ * or a new array; where may be NULL. Returns the result object. */
+static PyObject *apply(empy_state *st, em_op op, operands_t *o, PyObject *out_obj,
+                       const em_array *where)
+{
+    em_array res;
+    em_status rc;
+    int i, any_array = 0;
+
+    if (out_obj) {
+        em_array *oa = EMPY_ARR(out_obj);
+        if (!(oa->flags & EM_ARRAY_WRITEABLE)) {
+            PyErr_SetString(PyExc_ValueError, "output array is read-only");
+            return NULL;
+        }
+        /* A copy of the struct: apply writes through it, the object keeps
+         * its reference. */
+        res = *oa;
+        rc = apply_nogil(op, o->ops, o->nin, &res, where);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        return Py_NewRef(out_obj);
+    }
+    memset(&res, 0, sizeof res);
+    for (i = 0; i < o->nin; i++)
+        any_array |= o->ops[i].array != NULL;
+    if (!any_array) {
+        /* Only scalars: the result is a 0-d array on the current device,
+         * made here since the inputs name no device. */
+        em_dtype loop[MAX_IN], outd;
+        em_device *d = o->dev;
+        if (!d && empy_device_arg(st, Py_None, &d) < 0)
+            return NULL;
+        rc = em_ufunc_resolve(op, o->ops, o->nin, loop, &outd);
+        if (rc == EM_OK)
+            rc = em_array_empty(d, outd, 0, NULL, 'C', NULL, &res);
+        if (rc == EM_OK) {
+            rc = apply_nogil(op, o->ops, o->nin, &res, where);
+            if (rc != EM_OK)
+                em_array_release(&res);
+        }
+    } else {
+        rc = apply_nogil(op, o->ops, o->nin, &res, where);
+    }
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return empy_ndarray_new(st, &res, NULL);
+}
+
+PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin,
+                          PyObject *out, PyObject *where)
+{
+    operands_t o;
+    PyObject *wtmp = NULL, *r;
+    const em_array *w = NULL;
+    int k;
+
+    k = parse_operands(st, in, nin, out, &o);
+    if (k <= 0) {
+        if (k == 0) {
+            int i;
+            for (i = 0; i < nin; i++)
+                if (!array_like(st, in[i]) && !empy_is_ndarray(in[i])) {
+                    em_operand tmp;
+                    if (empy_scalar_operand(in[i], &tmp) == 0)
+                        break;
+                }
+            PyErr_Format(PyExc_TypeError, "ufunc '%s' not supported for the input "
+                         "type %.100s", em_op_get(op)->name,
+                         i < nin ? Py_TYPE(in[i])->tp_name : "?");
+        }
+        operands_clear(&o);
+        return NULL;
+    }
+    if (where && where != Py_True) {
+        if (empy_is_ndarray(where)) {
+            w = EMPY_ARR(where);
+        } else {
+            em_device *d = o.dev;
+            if (!d && empy_device_arg(st, Py_None, &d) < 0) {
+                operands_clear(&o);
+                return NULL;
+            }
+            wtmp = empy_asarray(st, where, EM_BOOL, d, EMPY_COPY_IF_NEEDED, 'K');
+            if (!wtmp) {
+                operands_clear(&o);
+                return NULL;
+            }
+            w = EMPY_ARR(wtmp);
+        }
+    }
+    r = apply(st, op, &o, out, w);
+    Py_XDECREF(wtmp);
+    operands_clear(&o);
+    return r;
+}
+
+/* ---- operators ------------------------------------------------------------ */
+
+static empy_state *state_of2(PyObject *a, PyObject *b)
+{
+    return empy_state_of(empy_is_ndarray(a) ? a : b);
+}
+
+static PyObject *binary(PyObject *a, PyObject *b, em_op op)
+{
+    em_operand ops[2];
+    em_array res;
+    em_status rc;
+    empy_state *st;
+    int ka, kb;
+
+    ka = quick_operand(a, &ops[0]);
+    if (ka < 0)
+        return NULL;
+    kb = ka ? quick_operand(b, &ops[1]) : 0;
+    if (kb < 0)
+        return NULL;
+    st = state_of2(a, b);
+    if (!ka || !kb) {
+        PyObject *in[2] = {a, b};
+        if (!array_like(st, ka ? b : a))
+            Py_RETURN_NOTIMPLEMENTED;
+        if (!ka && !kb && !array_like(st, b))
+            Py_RETURN_NOTIMPLEMENTED;
+        return empy_ufunc_call(st, op, in, 2, NULL, NULL);
+    }
+    memset(&res, 0, sizeof res);
+    rc = apply_nogil(op, ops, 2, &res, NULL);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return empy_ndarray_new(st, &res, NULL);
+}
+
+static PyObject *inplace(PyObject *a, PyObject *b, em_op op)
+{
+    empy_state *st = empy_state_of(a);
+    PyObject *in[2] = {a, b};
+    em_operand tmp;
+    int k;
+    if (!empy_is_ndarray(b)) {
+        k = empy_scalar_operand(b, &tmp);
+        if (k < 0)
+            return NULL;
+        if (k == 0 && !array_like(st, b))
+            Py_RETURN_NOTIMPLEMENTED;
+    }
+    return empy_ufunc_call(st, op, in, 2, a, NULL);
+}
+
+static PyObject *unary(PyObject *a, em_op op)
+{
+    em_operand in;
+    em_array res;
+    em_status rc;
+    memset(&in, 0, sizeof in);
+    in.array = EMPY_ARR(a);
+    in.dtype = EMPY_ARR(a)->dtype;
+    memset(&res, 0, sizeof res);
+    rc = apply_nogil(op, &in, 1, &res, NULL);
+    if (rc != EM_OK)
+        return empy_raise(empy_state_of(a), rc);
+    return empy_ndarray_new(empy_state_of(a), &res, NULL);
+}
+
+#define BINOP(fn, OP)                                              \
+    static PyObject *nb_##fn(PyObject *a, PyObject *b)            \
+    {                                                              \
+        return binary(a, b, OP);                                   \
+    }                                                              \
+    static PyObject *nb_inplace_##fn(PyObject *a, PyObject *b)    \
+    {                                                              \
+        return inplace(a, b, OP);                                  \
+    }
+
+BINOP(add, EM_OP_ADD)
+BINOP(subtract, EM_OP_SUBTRACT)
+BINOP(multiply, EM_OP_MULTIPLY)
+BINOP(true_divide, EM_OP_TRUE_DIVIDE)
+BINOP(floor_divide, EM_OP_FLOOR_DIVIDE)
+BINOP(remainder, EM_OP_REMAINDER)
+BINOP(and, EM_OP_BITWISE_AND)
+BINOP(or, EM_OP_BITWISE_OR)
+BINOP(xor, EM_OP_BITWISE_XOR)
+BINOP(lshift, EM_OP_LEFT_SHIFT)
+BINOP(rshift, EM_OP_RIGHT_SHIFT)
+
+static PyObject *nb_power(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return binary(a, b, EM_OP_POWER);
+}
+
+static PyObject *nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
+{
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return inplace(a, b, EM_OP_POWER);
+}
+
+static PyObject *nb_divmod(PyObject *a, PyObject *b)
+{
+    PyObject *q = binary(a, b, EM_OP_FLOOR_DIVIDE), *r;
+    if (!q || q == Py_NotImplemented)
+        return q;
+    r = binary(a, b, EM_OP_REMAINDER);
+    if (!r) {
+        Py_DECREF(q);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", q, r);
+}
+
+static PyObject *nb_negative(PyObject *a) { return unary(a, EM_OP_NEGATIVE); }
+static PyObject *nb_positive(PyObject *a) { return unary(a, EM_OP_POSITIVE); }
+static PyObject *nb_absolute(PyObject *a) { return unary(a, EM_OP_ABSOLUTE); }
+static PyObject *nb_invert(PyObject *a) { return unary(a, EM_OP_INVERT); }
+
+PyObject *empy_ndarray_richcompare(PyObject *a, PyObject *b, int op)
+{
+    static const em_op ops[] = {
+        [Py_LT] = EM_OP_LESS, [Py_LE] = EM_OP_LESS_EQUAL, [Py_EQ] = EM_OP_EQUAL,
+        [Py_NE] = EM_OP_NOT_EQUAL, [Py_GT] = EM_OP_GREATER,
+        [Py_GE] = EM_OP_GREATER_EQUAL,
+    };
+    return binary(a, b, ops[op]);
+}
+
+PyType_Slot empy_ndarray_number_slots[] = {
+    {Py_nb_add, nb_add},
+    {Py_nb_inplace_add, nb_inplace_add},
+    {Py_nb_subtract, nb_subtract},
+    {Py_nb_inplace_subtract, nb_inplace_subtract},
+    {Py_nb_multiply, nb_multiply},
+    {Py_nb_inplace_multiply, nb_inplace_multiply},
+    {Py_nb_true_divide, nb_true_divide},
+    {Py_nb_inplace_true_divide, nb_inplace_true_divide},
+    {Py_nb_floor_divide, nb_floor_divide},
+    {Py_nb_inplace_floor_divide, nb_inplace_floor_divide},
+    {Py_nb_remainder, nb_remainder},
+    {Py_nb_inplace_remainder, nb_inplace_remainder},
+    {Py_nb_power, nb_power},
+    {Py_nb_inplace_power, nb_inplace_power},
+    {Py_nb_divmod, nb_divmod},
+    {Py_nb_and, nb_and},
+    {Py_nb_inplace_and, nb_inplace_and},
+    {Py_nb_or, nb_or},
+    {Py_nb_inplace_or, nb_inplace_or},
+    {Py_nb_xor, nb_xor},
+    {Py_nb_inplace_xor, nb_inplace_xor},
+    {Py_nb_lshift, nb_lshift},
+    {Py_nb_inplace_lshift, nb_inplace_lshift},
+    {Py_nb_rshift, nb_rshift},
+    {Py_nb_inplace_rshift, nb_inplace_rshift},
+    {Py_nb_matrix_multiply, empy_nd_matmul},
+    {Py_nb_inplace_matrix_multiply, empy_nd_imatmul},
+    {Py_nb_negative, nb_negative},
+    {Py_nb_positive, nb_positive},
+    {Py_nb_absolute, nb_absolute},
+    {Py_nb_invert, nb_invert},
+    {0, NULL},
+};
+
+/* ---- ember.ufunc ----------------------------------------------------------- */
+
+#define UF(o) ((empy_Ufunc *)(o))
+
+/* The out= argument: None, an array, or a tuple of one. */
+static int out_arg(PyObject *o, PyObject **out)
+{
+    if (!o || o == Py_None) {
+        *out = NULL;
+        return 0;
+    }
+    if (PyTuple_Check(o)) {
+        if (PyTuple_GET_SIZE(o) != 1) {
+            PyErr_SetString(PyExc_ValueError, "out must be a tuple of one array "
+                            "for ufuncs with one output");
+            return -1;
+        }
+        o = PyTuple_GET_ITEM(o, 0);
+        if (o == Py_None) {
+            *out = NULL;
+            return 0;
+        }
+    }
+    *out = o;
+    return 0;
+}
+
+/* dtype=d, NumPy's meaning: the loop is the one over d, so the inputs are
+ * cast to d ('same_kind', as NumPy checks it) and the result has dtype d;
+ * a ufunc without such a loop (less gives bool) is NumPy's TypeError.
+ * Python scalars stay weak and take d. Array-likes are placed as without
+ * dtype= (parse_operands: the device of the ember operands or of out,
+ * never a silent copy of host memory onto a GPU). */
+static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const *in,
+                                 int nin, PyObject *out, PyObject *where, PyObject *dtype)
+{
+    PyObject *cast[MAX_IN] = {NULL, NULL}, *r = NULL;
+    em_operand ops[MAX_IN];
+    operands_t o;
+    em_dtype d, outd;
+    int i, k;
+    if (empy_dtype_arg(st, dtype, &d) < 0)
+        return NULL;
+    memset(ops, 0, sizeof ops);
+    for (i = 0; i < nin; i++)
+        ops[i].dtype = d;
+    if (em_ufunc_resolve(u->op, ops, nin, NULL, &outd) != EM_OK || outd != d) {
+        PyErr_Format(PyExc_TypeError, "No loop matching the specified signature and "
+                     "casting was found for ufunc %U (dtype=%s)", u->name,
+                     em_dtype_get(d)->name);
+        return NULL;
+    }
+    k = parse_operands(st, in, nin, out, &o);
+    if (k <= 0) {
+        operands_clear(&o);
+        /* Not array-like: the call without dtype= says which input. */
+        return k < 0 ? NULL : empy_ufunc_call(st, u->op, in, nin, out, where);
+    }
+    for (i = 0; i < nin; i++) {
+        if (o.ops[i].array) {
+            cast[i] = Py_NewRef(o.tmp[i] ? o.tmp[i] : in[i]);
+        } else if (o.ops[i].weak) {
+            cast[i] = Py_NewRef(in[i]);
+            continue;
+        } else {
+            /* A NumPy scalar is strong: a 0-d array to cast like the rest. */
+            em_device *dev = o.dev;
+            if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
+                goto done;
+            if (!(cast[i] = empy_asarray(st, in[i], -1, dev, EMPY_COPY_IF_NEEDED, 'K')))
+                goto done;
+        }
+        if (EMPY_ARR(cast[i])->dtype != d) {
+            int ok = empy_can_cast(EMPY_ARR(cast[i])->dtype, d, "same_kind");
+            PyObject *c;
+            if (ok <= 0) {
+                if (ok == 0)
+                    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' input %d from "
+                                 "dtype('%s') to dtype('%s') with casting rule "
+                                 "'same_kind'", u->name, i,
+                                 em_dtype_get(EMPY_ARR(cast[i])->dtype)->name,
+                                 em_dtype_get(d)->name);
+                goto done;
+            }
+            c = empy_asarray(st, cast[i], (int)d, NULL, EMPY_COPY_IF_NEEDED, 'K');
+            Py_SETREF(cast[i], c);
+            if (!c)
+                goto done;
+        }
+    }
+    for (i = 0; i < nin && !empy_is_ndarray(cast[i]); i++)
+        ;
+    if (i == nin) {
+        /* Only Python scalars: nothing else gives the loop's dtype, so
+         * they become 0-d arrays of d (NumPy: sinh(2.0, dtype='f4') is
+         * float32), on out's device or the current one. */
+        em_device *dev = o.dev;
+        if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
+            goto done;
+        for (i = 0; i < nin; i++) {
+            PyObject *c = empy_asarray(st, in[i], (int)d, dev, EMPY_COPY_IF_NEEDED, 'K');
+            Py_SETREF(cast[i], c);
+            if (!c)
+                goto done;
+        }
+    }
+    r = empy_ufunc_call(st, u->op, cast, nin, out, where);
+done:
+    for (i = 0; i < nin; i++)
+        Py_XDECREF(cast[i]);
+    operands_clear(&o);
+    return r;
+}
+
+/* Call with inputs and keyword values already split out. */
+static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t nin,
+                              PyObject *out_o, PyObject *where, PyObject *dtype,
+                              PyObject *casting)
+{
+    empy_Ufunc *u = UF(self);
+    empy_state *st = empy_state_of(self);
+    PyObject *out;
+    if (nin != u->nin) {
+        PyErr_Format(PyExc_TypeError, "%U() takes from %d to %d positional "
+                     "arguments but %zd were given", u->name, u->nin,
+                     u->nin + u->nout, nin);
+        return NULL;
+    }
+    if (casting && casting != Py_None) {
+        const char *c = PyUnicode_Check(casting) ? PyUnicode_AsUTF8(casting) : NULL;
+        if (!c || strcmp(c, "same_kind")) {
+            PyErr_Format(PyExc_NotImplementedError, "%U(): only casting='same_kind' "
+                         "is supported by ember", u->name);
+            return NULL;
+        }
+    }
+    if (out_arg(out_o, &out) < 0)
+        return NULL;
+    if (dtype && dtype != Py_None)
+        return call_with_dtype(st, u, in, (int)nin, out, where, dtype);
+    return empy_ufunc_call(st, u->op, in, (int)nin, out, where);
+}
+
+/* The ufunc keywords ember reads; order/subok/signature are accepted and
+ * ignored (results are C-ordered ndarrays either way). Sets *unknown to the
+ * first other keyword (NULL if none); -1 only on a Python error. Shared by
+ * ember.<ufunc>(...) and __array_ufunc__, which differ only in what an
+ * unknown keyword means. */
+typedef struct ufunc_kw { PyObject *out, *where, *dtype, *casting; } ufunc_kw;
+
+static int parse_ufunc_kw(PyObject *kwnames, PyObject *const *values,
+                          ufunc_kw *kw, const char **unknown)
+{
+    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    memset(kw, 0, sizeof *kw);
+    *unknown = NULL;
+    for (i = 0; i < nkw; i++) {
+        const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        if (!k)
+            return -1;
+        if (!strcmp(k, "out"))
+            kw->out = values[i];
+        else if (!strcmp(k, "where"))
+            kw->where = values[i];
+        else if (!strcmp(k, "dtype"))
+            kw->dtype = values[i];
+        else if (!strcmp(k, "casting"))
+            kw->casting = values[i];
+        else if (strcmp(k, "order") && strcmp(k, "subok") && strcmp(k, "signature")) {
+            if (!*unknown)
+                *unknown = k;
+        }
+    }
+    return 0;
+}
+
+static PyObject *Ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames)
+{
+    empy_Ufunc *u = UF(self);
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *out;
+    ufunc_kw kw;
+    const char *unknown;
+    if (parse_ufunc_kw(kwnames, args + nargs, &kw, &unknown) < 0)
+        return NULL;
+    if (unknown) {
+        PyErr_Format(PyExc_TypeError, "%U() got an unexpected keyword argument "
+                     "'%s'", u->name, unknown);
+        return NULL;
+    }
+    out = kw.out;
+    if (nargs == u->nin + 1 && !out) {
+        /* np.add(a, b, out) */
+        out = args[u->nin];
+        nargs = u->nin;
+    }
+    return ufunc_invoke(self, args, nargs, out, kw.where, kw.dtype, kw.casting);
+}
+
+static void Ufunc_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_CLEAR(UF(self)->name);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *Ufunc_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ufunc '%U'>", UF(self)->name);
+}
+
+static PyObject *Ufunc_get_nin(PyObject *self, void *c)
+{
+    return PyLong_FromLong(UF(self)->nin);
+}
+
+static PyObject *Ufunc_get_nout(PyObject *self, void *c)
+{
+    return PyLong_FromLong(UF(self)->nout);
+}
+
+static PyObject *Ufunc_get_nargs(PyObject *self, void *c)
+{
+    return PyLong_FromLong(UF(self)->nin + UF(self)->nout);
+}
+
+static PyObject *Ufunc_get_name(PyObject *self, void *c)
+{
+    return Py_NewRef(UF(self)->name);
+}
+
+static PyObject *Ufunc_get_doc(PyObject *self, void *c)
+{
+    return PyUnicode_FromFormat("%U(%s, /, out=None, *, where=True)\n\nNumPy's "
+                                "%U, elementwise on ember arrays.", UF(self)->name,
+                                UF(self)->nin == 1 ? "x" : "x1, x2", UF(self)->name);
+}
+
+static PyObject *Ufunc_reduce_pickle(PyObject *self, PyObject *unused)
+{
+    return Py_NewRef(UF(self)->name);
+}
+
+static PyMethodDef Ufunc_methods[] = {
+    {"reduce", (PyCFunction)(void (*)(void))empy_ufunc_reduce, METH_VARARGS | METH_KEYWORDS,
+     "reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None): "
+     "op folded along the axes (NumPy's)."},
+    {"accumulate", (PyCFunction)(void (*)(void))empy_ufunc_accumulate,
+     METH_VARARGS | METH_KEYWORDS,
+     "accumulate(array, axis=0, dtype=None, out=None): the running reduction."},
+    {"reduceat", (PyCFunction)(void (*)(void))empy_ufunc_reduceat,
+     METH_VARARGS | METH_KEYWORDS,
+     "reduceat(array, indices, axis=0, dtype=None, out=None): reductions over "
+     "the slices indices[i]:indices[i+1] (one element where they do not increase)."},
+    {"outer", (PyCFunction)(void (*)(void))empy_ufunc_outer, METH_VARARGS | METH_KEYWORDS,
+     "outer(A, B, **kwargs): op(a, b) for every pair, of shape A.shape + B.shape."},
+    {"at", (PyCFunction)(void (*)(void))empy_ufunc_at, METH_VARARGS | METH_KEYWORDS,
+     "at(a, indices, b=None): op in place at the indices, once per occurrence."},
+    {"__reduce__", Ufunc_reduce_pickle, METH_NOARGS, NULL},
+    {NULL},
+};
+
+static PyGetSetDef Ufunc_getset[] = {
+    {"nin", Ufunc_get_nin, NULL, "Number of inputs.", NULL},
+    {"nout", Ufunc_get_nout, NULL, "Number of outputs.", NULL},
+    {"nargs", Ufunc_get_nargs, NULL, "nin + nout.", NULL},
+    {"__name__", Ufunc_get_name, NULL, "NumPy's name of the ufunc.", NULL},
+    {"__doc__", Ufunc_get_doc, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyMemberDef Ufunc_members[] = {
+    EMPY_VECTORCALL_MEMBER(empy_Ufunc),
+    {NULL},
+};
+
+static PyType_Slot Ufunc_slots[] = {
+    {Py_tp_dealloc, Ufunc_dealloc},
+    {Py_tp_repr, Ufunc_repr},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_methods, Ufunc_methods},
+    {Py_tp_getset, Ufunc_getset},
+    {Py_tp_members, Ufunc_members},
+    EMPY_NOINIT_SLOT
+    {0, NULL},
+};
+
+static PyType_Spec Ufunc_spec = {
+    "ember.ufunc", sizeof(empy_Ufunc), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | EMPY_TPFLAGS_NOINIT |
+        Py_TPFLAGS_HAVE_VECTORCALL,
+    Ufunc_slots,
+};
+
+/* ---- __array_ufunc__ --------------------------------------------------------- */
+
+/* ndarray.__array_ufunc__(ufunc, method, *inputs, **kwargs): NumPy's
+ * ufuncs called with ember arrays come here. */
+PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
+{
+    empy_state *st = empy_state_of(self);
+    PyObject *name_o;
+    ufunc_kw kw;
+    const char *method, *name, *unknown;
+    em_op op;
+    const em_op_info *info;
+    if (nargs < 2) {
+        PyErr_SetString(PyExc_TypeError, "__array_ufunc__(ufunc, method, *inputs, "
+                        "**kwargs)");
+        return NULL;
+    }
+    method = PyUnicode_Check(args[1]) ? PyUnicode_AsUTF8(args[1]) : NULL;
+    if (method && (!strcmp(method, "reduce") || !strcmp(method, "accumulate") ||
+                   !strcmp(method, "reduceat") || !strcmp(method, "outer") ||
+                   !strcmp(method, "at"))) {
+        /* numpy.add.reduce(x) and friends: ember's ufunc's method. */
+        PyObject *fn, *r;
+        name_o = PyObject_GetAttrString(args[0], "__name__");
+        name = name_o && PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
+        if (!name || em_op_from_name(name, &op) != EM_OK || !st->ufuncs[op]) {
+            PyErr_Clear();
+            Py_XDECREF(name_o);
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        Py_DECREF(name_o);
+        if (!(fn = PyObject_GetAttr(st->ufuncs[op], args[1])))
+            return NULL;
+        r = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
+        Py_DECREF(fn);
+        return r;
+    }
+    if (!method || strcmp(method, "__call__")) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    name_o = PyObject_GetAttrString(args[0], "__name__");
+    if (!name_o) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    name = PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
+    if (name && (!strcmp(name, "modf") || !strcmp(name, "frexp") ||
+                 !strcmp(name, "divmod") || !strcmp(name, "matmul"))) {
+        /* NumPy ufuncs that ember composes (two outputs, or a gufunc):
+         * the ember function of the same name takes the same arguments
+         * (modf, frexp and divmod are Python, python/ember/_api/). */
+        PyObject *mod = PyImport_ImportModule("ember"), *fn, *r;
+        fn = mod ? PyObject_GetAttr(mod, name_o) : NULL;
+        Py_XDECREF(mod);
+        Py_DECREF(name_o);
+        if (!fn)
+            return NULL;
+        r = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
+        Py_DECREF(fn);
+        return r;
+    }
+    if (!name || em_op_from_name(name, &op) != EM_OK || op == EM_OP_COPY) {
+        PyErr_Clear();
+        Py_DECREF(name_o);
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    Py_DECREF(name_o);
+    info = em_op_get(op);
+    if (parse_ufunc_kw(kwnames, args + nargs, &kw, &unknown) < 0)
+        return NULL;
+    if (unknown)   /* a keyword ember does not know: let NumPy decide */
+        Py_RETURN_NOTIMPLEMENTED;
+    if (nargs - 2 != info->nin)
+        Py_RETURN_NOTIMPLEMENTED;
+    if (!st->ufuncs[op])
+        Py_RETURN_NOTIMPLEMENTED;
+    {
+        /* NumPy arrays among the inputs of a GPU operation stay a
+         * TypeError (raised by the call), as in CuPy. */
+        return ufunc_invoke(st->ufuncs[op], args + 2, nargs - 2, kw.out, kw.where,
+                            kw.dtype, kw.casting);
+    }
+}
+
+/* NumPy 2's other names for ember's ufuncs. */
+static const char *const aliases[] = {
+    "divide", "mod", "abs", "conj", "bitwise_not", "bitwise_invert",
+    "bitwise_left_shift", "bitwise_right_shift", "pow", "asin", "acos", "atan",
+    "asinh", "acosh", "atanh", "atan2", NULL,
+};
+
+int empy_ufunc_init(PyObject *m, empy_state *st)
+{
+    int i;
+    if (empy_add_type(m, &Ufunc_spec, NULL, &st->ufunc) < 0)
+        return -1;
+    for (i = 0; i < EM_OP_COUNT; i++) {
+        const em_op_info *info = em_op_get((em_op)i);
+        empy_Ufunc *u;
+        /* copy is a cast, and ember.copy is a function. Ops named "_..."
+         * are halves of two-output ufuncs, private ufuncs of _ember that
+         * ember.modf and ember.frexp (python/ember/_api/elementwise.py)
+         * call. */
+        if (!info || i == EM_OP_COPY)
+            continue;
+        u = PyObject_New(empy_Ufunc, st->ufunc);
+        if (!u)
+            return -1;
+        u->op = (em_op)i;
+        u->nin = info->nin;
+        u->nout = info->nout;
+        u->vectorcall = Ufunc_vectorcall;
+        u->name = PyUnicode_FromString(info->name);
+        st->ufuncs[i] = (PyObject *)u;
+        if (!u->name)
+            return -1;
+        if (info->scipy) {
+            /* scipy.special's: _ember._sp_erf, which ember.scipy.special
+             * names erf (ember.erf would be a name NumPy lacks) */
+            char key[64];
+            snprintf(key, sizeof key, "_sp_%s", info->name);
+            if (PyModule_AddObjectRef(m, key, (PyObject *)u) < 0)
+                return -1;
+        } else if (PyModule_AddObjectRef(m, info->name, (PyObject *)u) < 0) {
+            return -1;
+        }
+    }
+    for (i = 0; aliases[i]; i++) {
+        em_op op;
+        if (em_op_from_name(aliases[i], &op) == EM_OK && st->ufuncs[op] &&
+            PyModule_AddObjectRef(m, aliases[i], st->ufuncs[op]) < 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,1251 @@
+/* ember Python extension: compilation and kernels. ember.cuda.Program and
+ * ObjectCode (cuda.core's spelling: NVRTC to PTX or CUBIN), and CuPy's
+ * RawModule, RawKernel and the Function a module hands out.
+ *
+ * RawModule and RawKernel compile through the kernel cache
+ * (em_kernel_cache_get) for the device they run on, so the same source runs
+ * on cpu (the host C compiler) and on cuda (NVRTC). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "runtime/member_compat.h"
+#include "kernels/launch.h"
+
+/* The kernel cache's generator version for user source: the source is the
+ * kernel as written, so this changes only if ember's wrapping of it does. */
+#define EMPY_RAW_GEN_VERSION 1u
+
+/* A RawKernel's slots are published to other threads by one pointer. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LOAD_ACQUIRE(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define STORE_RELEASE(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#else
+#define LOAD_ACQUIRE(p) (p)
+#define STORE_RELEASE(p, v) ((p) = (v))
+#endif
+
+/* ---- options --------------------------------------------------------- */
+
+/* Normalise options to a tuple of str: one str is one option (not its
+ * characters), as CuPy also accepts. */
+static PyObject *options_tuple(PyObject *o)
+{
+    PyObject *t;
+    Py_ssize_t i;
+    if (!o || o == Py_None)
+        return PyTuple_New(0);
+    if (PyUnicode_Check(o))
+        return PyTuple_Pack(1, o);
+    t = PySequence_Tuple(o);
+    if (!t) {
+        PyErr_Format(PyExc_TypeError, "options must be a tuple of str, not %.100s",
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    for (i = 0; i < PyTuple_GET_SIZE(t); i++) {
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(t, i))) {
+            PyErr_Format(PyExc_TypeError, "options must be str, not %.100s",
+                         Py_TYPE(PyTuple_GET_ITEM(t, i))->tp_name);
+            Py_DECREF(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* The UTF-8 of each option, valid while the tuple lives (PyMem_Malloc'd
+ * array; NULL with an exception). */
+static const char **options_array(PyObject *t, int *n)
+{
+    Py_ssize_t i, cnt = PyTuple_GET_SIZE(t);
+    const char **v = PyMem_Malloc(sizeof *v * (size_t)(cnt ? cnt : 1));
+    if (!v) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (i = 0; i < cnt; i++) {
+        v[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, i));
+        if (!v[i]) {
+            PyMem_Free(v);
+            return NULL;
+        }
+    }
+    *n = (int)cnt;
+    return v;
+}
+
+static const char *source_utf8(PyObject *src)
+{
+    if (!PyUnicode_Check(src)) {
+        PyErr_Format(PyExc_TypeError, "kernel source must be a str, not %.100s",
+                     Py_TYPE(src)->tp_name);
+        return NULL;
+    }
+    return PyUnicode_AsUTF8(src);
+}
+
+/* The kernel cache for source on d; 0 or -1 with CompileError etc. On
+ * cpu the source is C++, as NVRTC reads it (EM_HOST_OPTION_CXX). The name
+ * expressions (a tuple of str, or NULL) travel as EM_HOST_OPTION_NAME_EXPR
+ * options on every device: the compiler instantiates them (NVRTC through
+ * nvrtcAddNameExpression), and the cache key holds them. */
+static int cache_get(empy_state *st, em_device *d, const char *src,
+                     const char *const *opts, int nopts, PyObject *exprs,
+                     em_module **mod)
+{
+    char *log = NULL, **owned = NULL;
+    const char **all = NULL;
+    Py_ssize_t ne = exprs ? PyTuple_GET_SIZE(exprs) : 0, i;
+    int n = nopts;
+    em_status rc = EM_OK;
+    int cpu = em_device_get_type(d) == EM_DEVICE_CPU;
+
+    if (cpu || ne) {
+        all = PyMem_Malloc(sizeof *all * (size_t)(nopts + 1 + ne));
+        owned = PyMem_Calloc((size_t)(ne ? ne : 1), sizeof *owned);
+        if (!all || !owned) {
+            PyMem_Free(all);
+            PyMem_Free(owned);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (i = 0; i < nopts; i++)
+            all[i] = opts[i];
+        if (cpu)
+            all[n++] = EM_HOST_OPTION_CXX;
+        for (i = 0; i < ne; i++) {
+            const char *e = PyUnicode_AsUTF8(PyTuple_GET_ITEM(exprs, i));
+            size_t len = e ? strlen(e) : 0, pl = strlen(EM_HOST_OPTION_NAME_EXPR);
+            if (!e || !(owned[i] = PyMem_Malloc(pl + len + 1))) {
+                if (e)
+                    PyErr_NoMemory();
+                n = -1;
+                break;
+            }
+            memcpy(owned[i], EM_HOST_OPTION_NAME_EXPR, pl);
+            memcpy(owned[i] + pl, e, len + 1);
+            all[n++] = owned[i];
+        }
+        opts = all;
+    }
+    if (n >= 0) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = em_kernel_cache_get(d, src, 0, opts, n, EMPY_RAW_GEN_VERSION, mod, &log);
+        Py_END_ALLOW_THREADS
+        if (rc != EM_OK)
+            empy_raise_compile(st, rc, log, src);
+        free(log);
+    }
+    for (i = 0; owned && i < ne; i++)
+        PyMem_Free(owned[i]);
+    PyMem_Free(owned);
+    PyMem_Free(all);
+    return n >= 0 && rc == EM_OK ? 0 : -1;
+}
+
+/* ---- Program and ObjectCode -------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *source, *options, *name;
+} empy_Program;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *code, *log, *kind, *name;
+} empy_ObjectCode;
+
+#define PROG(o) ((empy_Program *)(o))
+#define OBJC(o) ((empy_ObjectCode *)(o))
+
+static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"source", "options", "name", NULL};
+    PyObject *src, *opts = NULL, *name = NULL;
+    empy_Program *p;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "U|OU:Program", kwlist, &src, &opts, &name))
+        return NULL;
+    p = (empy_Program *)type->tp_alloc(type, 0);
+    if (!p)
+        return NULL;
+    p->source = Py_NewRef(src);
+    p->name = name ? Py_NewRef(name) : PyUnicode_FromString("program");
+    p->options = options_tuple(opts);
+    if (!p->name || !p->options) {
+        Py_DECREF(p);
+        return NULL;
+    }
+    return (PyObject *)p;
+}
+
+static void Program_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_XDECREF(PROG(self)->source);
+    Py_XDECREF(PROG(self)->options);
+    Py_XDECREF(PROG(self)->name);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* arch as 10*major+minor from 90, "90", "sm_90", "compute_90"; 0 for None. */
+static int arch_arg(PyObject *o, int *arch)
+{
+    long v;
+    if (o == Py_None) {
+        *arch = 0;
+        return 0;
+    }
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o), *digits;
+        char *end;
+        if (!s)
+            return -1;
+        digits = strncmp(s, "sm_", 3) == 0 ? s + 3
+                 : strncmp(s, "compute_", 8) == 0 ? s + 8 : s;
+        v = strtol(digits, &end, 10);
+        if (end == digits || (*end && *end != 'a' && *end != 'f'))
+            v = -1;
+    } else if (PyLong_Check(o) && !PyBool_Check(o)) {
+        v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+    } else {
+        PyErr_Format(PyExc_TypeError, "arch must be an int like 90 or a str like "
+                     "'sm_90', not %.100s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (v < 10 || v > 10000) {
+        PyErr_Format(PyExc_ValueError, "arch %R is not a GPU architecture (use e.g. 90 "
+                     "or 'sm_90')", o);
+        return -1;
+    }
+    *arch = (int)v;
+    return 0;
+}
+
+static PyObject *Program_compile(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"target", "arch", NULL};
+    empy_state *st = empy_state_of(self);
+    empy_Program *p = PROG(self);
+    const char *target = "ptx", *src, *name, **opts;
+    PyObject *arch_obj = Py_None;
+    empy_ObjectCode *oc;
+    em_code_kind kind;
+    em_code *code = NULL;
+    char *log = NULL;
+    int arch, nopts;
+    em_status rc;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|sO:compile", kwlist, &target, &arch_obj))
+        return NULL;
+    if (strcmp(target, "ptx") == 0)
+        kind = EM_CODE_PTX;
+    else if (strcmp(target, "cubin") == 0)
+        kind = EM_CODE_CUBIN;
+    else if (strcmp(target, "ltoir") == 0)
+        kind = EM_CODE_LTOIR;
+    else {
+        PyErr_Format(PyExc_ValueError, "target must be 'ptx', 'cubin' or 'ltoir', "
+                     "not '%s'", target);
+        return NULL;
+    }
+    if (arch_arg(arch_obj, &arch) < 0)
+        return NULL;
+    if (!(src = PyUnicode_AsUTF8(p->source)) || !(name = PyUnicode_AsUTF8(p->name)))
+        return NULL;
+    if (!(opts = options_array(p->options, &nopts)))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_compile_cuda(src, name, opts, nopts, arch, kind, &code, &log);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(opts);
+    if (rc != EM_OK) {
+        empy_raise_compile(st, rc, log, src);
+        free(log);
+        return NULL;
+    }
+    free(log);
+    oc = PyObject_New(empy_ObjectCode, st->ObjectCode);
+    if (!oc) {
+        em_code_free(code);
+        return NULL;
+    }
+    oc->code = PyBytes_FromStringAndSize(code->data, (Py_ssize_t)code->size);
+    oc->log = PyUnicode_DecodeUTF8(code->log ? code->log : "",
+                                   code->log ? (Py_ssize_t)strlen(code->log) : 0,
+                                   "replace");
+    oc->kind = PyUnicode_FromString(target);
+    oc->name = Py_NewRef(p->name);
+    em_code_free(code);
+    if (!oc->code || !oc->log || !oc->kind) {
+        Py_DECREF(oc);
+        return NULL;
+    }
+    return (PyObject *)oc;
+}
+
+static PyObject *Program_get_source(PyObject *self, void *c) { return Py_NewRef(PROG(self)->source); }
+static PyObject *Program_get_options(PyObject *self, void *c) { return Py_NewRef(PROG(self)->options); }
+static PyObject *Program_get_name(PyObject *self, void *c) { return Py_NewRef(PROG(self)->name); }
+
+static PyMethodDef Program_methods[] = {
+    {"compile", (PyCFunction)(void (*)(void))Program_compile, METH_VARARGS | METH_KEYWORDS,
+     "compile(target='ptx', arch=None) -> ObjectCode. target is 'ptx', "
+     "'cubin' or 'ltoir' (NVRTC's -dlto, for a linker; no device loads it); "
+     "arch (90, 'sm_90') defaults to the current GPU's, or a recent one "
+     "without a GPU. Needs NVRTC, not a GPU."},
+    {NULL},
+};
+
+static PyGetSetDef Program_getset[] = {
+    {"source", Program_get_source, NULL, NULL, NULL},
+    {"options", Program_get_options, NULL, NULL, NULL},
+    {"name", Program_get_name, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyType_Slot Program_slots[] = {
+    {Py_tp_new, Program_new},
+    {Py_tp_dealloc, Program_dealloc},
+    {Py_tp_methods, Program_methods},
+    {Py_tp_getset, Program_getset},
+    {Py_tp_doc, "Program(source, options=(), name='program')\n\nCUDA C source for "
+                "NVRTC; options are NVRTC's ('-DN=4', '--std=c++17')."},
+    {0, NULL},
+};
+
+static PyType_Spec Program_spec = {
+    "ember.Program", sizeof(empy_Program), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, Program_slots,
+};
+
+static void ObjectCode_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_XDECREF(OBJC(self)->code);
+    Py_XDECREF(OBJC(self)->log);
+    Py_XDECREF(OBJC(self)->kind);
+    Py_XDECREF(OBJC(self)->name);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *ObjectCode_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ember.ObjectCode %U of %U, %zd bytes>", OBJC(self)->kind,
+                                OBJC(self)->name, PyBytes_GET_SIZE(OBJC(self)->code));
+}
+
+static PyObject *ObjectCode_get_code(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->code); }
+static PyObject *ObjectCode_get_log(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->log); }
+static PyObject *ObjectCode_get_kind(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->kind); }
+static PyObject *ObjectCode_get_name(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->name); }
+
+static PyGetSetDef ObjectCode_getset[] = {
+    {"code", ObjectCode_get_code, NULL, "The compiled code (bytes).", NULL},
+    {"log", ObjectCode_get_log, NULL, "The compiler's log (str, maybe '').", NULL},
+    {"kind", ObjectCode_get_kind, NULL, "'ptx', 'cubin' or 'ltoir'.", NULL},
+    {"name", ObjectCode_get_name, NULL, "The program's name.", NULL},
+    {NULL},
+};
+
+static PyType_Slot ObjectCode_slots[] = {
+    EMPY_NOINIT_SLOT
+    {Py_tp_dealloc, ObjectCode_dealloc},
+    {Py_tp_repr, ObjectCode_repr},
+    {Py_tp_getset, ObjectCode_getset},
+    {Py_tp_doc, "Compiled code from Program.compile(); RawModule(ptx=...) or "
+                "RawModule(cubin=...) loads it."},
+    {0, NULL},
+};
+
+static PyType_Spec ObjectCode_spec = {
+    "ember.ObjectCode", sizeof(empy_ObjectCode), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | EMPY_TPFLAGS_NOINIT, ObjectCode_slots,
+};
+
+/* ---- Function ----------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    empy_kslot *slot;
+    int owns_slot;
+    PyObject *owner;    /* the RawModule or RawKernel the function lives in */
+} empy_Function;
+
+#define FUNC(o) ((empy_Function *)(o))
+
+static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                     PyObject *kwnames)
+{
+    empy_state *st = empy_state_of(self);
+    empy_kslot *slot = FUNC(self)->slot;
+    empy_launch_call lc;
+    em_stream *s;
+
+    if (empy_parse_launch(st, slot->name, args, nargsf, kwnames, &lc) < 0 ||
+        empy_stream_for_device(st, lc.stream, slot->dev, &s) < 0)
+        return NULL;
+    return empy_launch(st, slot, &lc, s);
+}
+
+static PyObject *function_new(empy_state *st, empy_kslot *slot, int owns, PyObject *owner)
+{
+    empy_Function *f = PyObject_GC_New(empy_Function, st->Function);
+    if (!f) {
+        if (owns)
+            PyMem_RawFree(slot);
+        return NULL;
+    }
+    f->vectorcall = Function_vectorcall;
+    f->slot = slot;
+    f->owns_slot = owns;
+    f->owner = Py_NewRef(owner);
+    PyObject_GC_Track(f);
+    return (PyObject *)f;
+}
+
+static int Function_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(FUNC(self)->owner);
+    return 0;
+}
+
+static void Function_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    if (FUNC(self)->owns_slot)
+        PyMem_RawFree(FUNC(self)->slot);
+    Py_XDECREF(FUNC(self)->owner);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *Function_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ember.Function '%s' on %s>", FUNC(self)->slot->name,
+                                em_device_name(FUNC(self)->slot->dev));
+}
+
+static PyObject *param_size(const empy_kparam *p)
+{
+    return PyLong_FromSize_t(p->size);
+}
+
+static const char *kind_name(int k)
+{
+    switch (k) {
+    case EM_PARAM_POINTER: return "pointer";
+    case EM_PARAM_INT: return "int";
+    case EM_PARAM_UINT: return "uint";
+    case EM_PARAM_FLOAT: return "float";
+    case EM_PARAM_BOOL: return "bool";
+    case EM_PARAM_OTHER: return "other";
+    }
+    return NULL;
+}
+
+static PyObject *param_kind(const empy_kparam *p)
+{
+    const char *k = kind_name(p->kind);
+    return k ? PyUnicode_FromString(k) : Py_NewRef(Py_None);
+}
+
+/* One fact of each parameter as a tuple, or None when the code does not
+ * say how many there are. */
+static PyObject *slot_params(const empy_kslot *s, PyObject *(*fact)(const empy_kparam *))
+{
+    PyObject *t;
+    int i;
+    if (s->n_params < 0)
+        Py_RETURN_NONE;
+    t = PyTuple_New(s->n_params);
+    for (i = 0; t && i < s->n_params; i++) {
+        PyObject *v = fact(&s->params[i]);
+        if (!v) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *Function_get_param_kinds(PyObject *self, void *c)
+{
+    return slot_params(FUNC(self)->slot, param_kind);
+}
+
+static PyObject *Function_get_name(PyObject *self, void *c)
+{
+    return PyUnicode_FromString(FUNC(self)->slot->name);
+}
+
+static PyObject *Function_get_num_params(PyObject *self, void *c)
+{
+    int n = FUNC(self)->slot->n_params;
+    if (n < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(n);
+}
+
+static PyObject *Function_get_param_sizes(PyObject *self, void *c)
+{
+    return slot_params(FUNC(self)->slot, param_size);
+}
+
+static PyObject *Function_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), FUNC(self)->slot->dev);
+}
+
+static PyGetSetDef Function_getset[] = {
+    {"name", Function_get_name, NULL, "The kernel's name.", NULL},
+    {"num_params", Function_get_num_params, NULL,
+     "The kernel's parameter count (None if the code does not say).", NULL},
+    {"param_sizes", Function_get_param_sizes, NULL,
+     "Each parameter's size in bytes (None if unknown).", NULL},
+    {"param_kinds", Function_get_param_kinds, NULL,
+     "What each parameter holds, read from the source: 'pointer', 'int', "
+     "'uint', 'float', 'bool' or 'other' (by value), None where unknown (code "
+     "loaded as PTX or CUBIN, templates, types from headers). Known kinds are "
+     "enforced at launch. None if the parameter count is unknown.", NULL},
+    {"device", Function_get_device, NULL, "The device the code is loaded on.", NULL},
+    {NULL},
+};
+
+static PyMemberDef Function_members[] = {
+    EMPY_VECTORCALL_MEMBER(empy_Function),
+    {NULL},
+};
+
+static PyType_Slot Function_slots[] = {
+    EMPY_NOINIT_SLOT
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_dealloc, Function_dealloc},
+    {Py_tp_traverse, Function_traverse},
+    {Py_tp_repr, Function_repr},
+    {Py_tp_getset, Function_getset},
+    {Py_tp_members, Function_members},
+    {Py_tp_doc, "A kernel loaded on one device (RawModule.get_function). "
+                "f(grid, block, args, shared_mem=0, stream=None) launches it."},
+    {0, NULL},
+};
+
+static PyType_Spec Function_spec = {
+    "ember.Function", sizeof(empy_Function), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | EMPY_TPFLAGS_IMMUTABLE |
+        EMPY_TPFLAGS_NOINIT | Py_TPFLAGS_HAVE_VECTORCALL,
+    Function_slots,
+};
+
+/* ---- RawModule ----------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    em_module *mod;
+    int owned;            /* loaded here (cubin/ptx), not by the cache */
+    PyObject *code, *options, *name;
+    PyObject *exprs;      /* name_expressions: a tuple of str, or NULL */
+    PyObject *lowered;    /* on cuda: NVRTC's names for exprs, once asked */
+} empy_RawModule;
+
+#define RMOD(o) ((empy_RawModule *)(o))
+
+/* Read a whole file (GIL released); PyMem_RawMalloc'd, NUL-terminated. */
+static char *read_file(PyObject *path_bytes, size_t *size)
+{
+    const char *path = PyBytes_AS_STRING(path_bytes);
+    char *data = NULL;
+    size_t n = 0, cap = 0;
+    int err = 0;
+    FILE *f;
+
+    Py_BEGIN_ALLOW_THREADS
+    f = fopen(path, "rb");
+    if (!f)
+        err = errno;
+    while (f && !err) {
+        size_t got;
+        if (n + 1 >= cap) {
+            char *nd;
+            cap = cap ? cap * 2 : 65536;
+            nd = PyMem_RawRealloc(data, cap);
+            if (!nd) {
+                err = ENOMEM;
+                break;
+            }
+            data = nd;
+        }
+        got = fread(data + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                err = EIO;
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    Py_END_ALLOW_THREADS
+    if (err) {
+        PyMem_RawFree(data);
+        errno = err;
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        return NULL;
+    }
+    if (!data && !(data = PyMem_RawMalloc(1))) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    data[n] = 0;
+    *size = n;
+    return data;
+}
+
+/* Load compiled code (kind and bytes) onto the current device. */
+static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t size,
+                     em_module **mod)
+{
+    em_device *d;
+    em_code c;
+    em_status rc;
+    if (empy_device_arg(st, NULL, &d) < 0)
+        return -1;
+    c.kind = kind;
+    c.data = (void *)data;
+    c.size = size;
+    c.log = (char *)"";
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_module_load(d, &c, mod);
+    Py_END_ALLOW_THREADS
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
+}
+
+/* name_expressions as a tuple of str (NULL for None). */
+static int name_expressions_arg(PyObject *o, PyObject **out)
+{
+    Py_ssize_t i;
+    *out = NULL;
+    if (o == Py_None)
+        return 0;
+    if (PyUnicode_Check(o) || !(*out = PySequence_Tuple(o))) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "name_expressions must be a sequence of str "
+                     "(like ('axpy<float>',)), not %.100s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    for (i = 0; i < PyTuple_GET_SIZE(*out); i++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(*out, i))) {
+            PyErr_Format(PyExc_TypeError, "name_expressions must be str, not %.100s",
+                         Py_TYPE(PyTuple_GET_ITEM(*out, i))->tp_name);
+            Py_CLEAR(*out);
+            return -1;
+        }
+    return 0;
+}
+
+/* RawModule and RawKernel take CuPy's compiler choices the same way; the
+ * three features ember lacks are refused rather than ignored. */
+static int check_cupy_options(const char *who, const char *backend, int cucomplex,
+                              int coop, int jitify)
+{
+    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
+        PyErr_Format(PyExc_ValueError, "%s: backend must be 'nvrtc' or 'nvcc', "
+                     "not '%s'", who, backend);
+        return -1;
+    }
+    if (cucomplex || coop || jitify) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(%s=True) is not supported "
+                     "by ember", who, cucomplex ? "translate_cucomplex"
+                     : coop ? "enable_cooperative_groups" : "jitify");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    /* CuPy's signature, plus cuda.core-style cubin= and ptx=. */
+    static char *kwlist[] = {"code", "path", "options", "backend", "translate_cucomplex",
+                             "name", "cubin", "ptx", "name_expressions",
+                             "enable_cooperative_groups", "jitify", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *code = Py_None, *opts = NULL, *name = Py_None, *path = Py_None;
+    PyObject *cubin = Py_None, *ptx = Py_None, *exprs = Py_None;
+    const char *backend = "nvrtc";
+    int cucomplex = 0, coop = 0, jitify = 0;
+    empy_RawModule *m;
+    int given;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsp$OOOOpp:RawModule", kwlist, &code,
+                                     &path, &opts, &backend, &cucomplex, &name, &cubin,
+                                     &ptx, &exprs, &coop, &jitify))
+        return NULL;
+    if (check_cupy_options("RawModule", backend, cucomplex, coop, jitify) < 0)
+        return NULL;
+    given = (code != Py_None) + (path != Py_None) + (cubin != Py_None) + (ptx != Py_None);
+    if (given != 1) {
+        PyErr_SetString(PyExc_TypeError,
+                        "RawModule() takes exactly one of code, path, cubin or ptx");
+        return NULL;
+    }
+    if (name != Py_None && !PyUnicode_Check(name)) {
+        PyErr_SetString(PyExc_TypeError, "name must be a str");
+        return NULL;
+    }
+    m = (empy_RawModule *)type->tp_alloc(type, 0);
+    if (!m)
+        return NULL;
+    m->name = Py_NewRef(name);
+    m->code = Py_NewRef(code);
+    if (!(m->options = options_tuple(opts)) || name_expressions_arg(exprs, &m->exprs) < 0)
+        goto fail;
+    if (m->exprs && code == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "RawModule: name_expressions need code= "
+                        "(source to instantiate them in)");
+        goto fail;
+    }
+
+    if (code != Py_None) {
+        const char *src = source_utf8(code), **ov;
+        em_device *d;
+        int nopts, rc;
+        if (!src || empy_device_arg(st, NULL, &d) < 0)
+            goto fail;
+        if (!(ov = options_array(m->options, &nopts)))
+            goto fail;
+        rc = cache_get(st, d, src, ov, nopts, m->exprs, &m->mod);
+        PyMem_Free(ov);
+        if (rc < 0)
+            goto fail;
+    } else if (path != Py_None) {
+        PyObject *pb = NULL;
+        const char *ps, *dot;
+        em_code_kind kind;
+        char *data;
+        size_t size;
+        int rc;
+        if (!PyUnicode_FSConverter(path, &pb))
+            goto fail;
+        ps = PyBytes_AS_STRING(pb);
+        dot = strrchr(ps, '.');
+        if (dot && strcmp(dot, ".cubin") == 0)
+            kind = EM_CODE_CUBIN;
+        else if (dot && strcmp(dot, ".ptx") == 0)
+            kind = EM_CODE_PTX;
+        else {
+            PyErr_Format(PyExc_ValueError, "RawModule(path=%R): the file must end in "
+                         ".cubin or .ptx", path);
+            Py_DECREF(pb);
+            goto fail;
+        }
+        data = read_file(pb, &size);
+        Py_DECREF(pb);
+        if (!data)
+            goto fail;
+        rc = load_code(st, kind, data, size, &m->mod);
+        PyMem_RawFree(data);
+        if (rc < 0)
+            goto fail;
+        m->owned = 1;
+    } else {
+        PyObject *obj = cubin != Py_None ? cubin : ptx;
+        Py_buffer v;
+        char *copy;
+        size_t len;
+        int rc;
+        if (PyUnicode_Check(obj)) {
+            obj = PyUnicode_AsUTF8String(obj);
+            if (!obj)
+                goto fail;
+        } else {
+            Py_INCREF(obj);
+        }
+        if (PyObject_GetBuffer(obj, &v, PyBUF_SIMPLE) < 0) {
+            Py_DECREF(obj);
+            goto fail;
+        }
+        /* PTX must end in a NUL, and the buffer must not change while the
+         * GIL is released: load from a private copy. */
+        len = (size_t)v.len;
+        copy = PyMem_RawMalloc(len + 1);
+        if (copy) {
+            memcpy(copy, v.buf, len);
+            copy[len] = 0;
+        }
+        PyBuffer_Release(&v);
+        Py_DECREF(obj);
+        if (!copy) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        rc = load_code(st, cubin != Py_None ? EM_CODE_CUBIN : EM_CODE_PTX, copy, len,
+                       &m->mod);
+        PyMem_RawFree(copy);
+        if (rc < 0)
+            goto fail;
+        m->owned = 1;
+    }
+    return (PyObject *)m;
+
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
+
+static void RawModule_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    empy_RawModule *m = RMOD(self);
+    if (m->owned && m->mod)
+        (void)em_module_unload(m->mod);
+    Py_XDECREF(m->code);
+    Py_XDECREF(m->options);
+    Py_XDECREF(m->name);
+    Py_XDECREF(m->exprs);
+    Py_XDECREF(m->lowered);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* NVRTC's names of the name expressions (a tuple parallel to exprs),
+ * asked once: the GPU module knows C++ kernels only by them. */
+static PyObject *lowered_names(empy_state *st, empy_RawModule *m)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(m->exprs), i;
+    const char **ex, *src, **ov;
+    char **low;
+    PyObject *t = NULL;
+    int nopts;
+    em_status rc;
+
+    if (m->lowered)
+        return m->lowered;
+    if (!(src = source_utf8(m->code)) || !(ov = options_array(m->options, &nopts)))
+        return NULL;
+    ex = PyMem_Calloc((size_t)n + 1, sizeof *ex);
+    low = PyMem_Calloc((size_t)n + 1, sizeof *low);
+    if (!ex || !low) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < n; i++)
+        if (!(ex[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(m->exprs, i))))
+            goto done;
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_cuda_lowered_names(src, ov, nopts, ex, (int)n, low);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK) {
+        empy_raise_compile(st, rc, NULL, src);
+        goto done;
+    }
+    if ((t = PyTuple_New(n)))
+        for (i = 0; i < n; i++) {
+            PyObject *v = PyUnicode_FromString(low[i]);
+            if (!v) {
+                Py_CLEAR(t);
+                break;
+            }
+            PyTuple_SET_ITEM(t, i, v);
+        }
+    for (i = 0; i < n; i++)
+        free(low[i]);
+    m->lowered = t;
+done:
+    PyMem_Free(ov);
+    PyMem_Free(ex);
+    PyMem_Free(low);
+    return t;
+}
+
+/* The name to look the kernel up by: on cuda, a name expression's
+ * lowered (mangled) name; else the name itself. New reference. */
+static PyObject *kernel_lookup_name(PyObject *self, PyObject *name)
+{
+    empy_RawModule *m = RMOD(self);
+    PyObject *low;
+    Py_ssize_t i;
+    if (!m->exprs || em_device_get_type(em_module_device(m->mod)) == EM_DEVICE_CPU)
+        return Py_NewRef(name);
+    for (i = 0; i < PyTuple_GET_SIZE(m->exprs); i++) {
+        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(m->exprs, i), name);
+        if (eq == -1 && PyErr_Occurred())
+            return NULL;
+        if (eq == 0) {
+            if (!(low = lowered_names(empy_state_of(self), m)))
+                return NULL;
+            return Py_NewRef(PyTuple_GET_ITEM(low, i));
+        }
+    }
+    return Py_NewRef(name);
+}
+
+static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
+{
+    empy_state *st = empy_state_of(self);
+    PyObject *lookup;
+    const char *s;
+    em_function *f;
+    empy_kslot *slot;
+    em_status rc;
+
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "get_function() needs a str, not %.100s",
+                     Py_TYPE(name)->tp_name);
+        return NULL;
+    }
+    if (!(lookup = kernel_lookup_name(self, name)))
+        return NULL;
+    if (!(s = PyUnicode_AsUTF8(lookup))) {
+        Py_DECREF(lookup);
+        return NULL;
+    }
+    rc = em_module_get_function(RMOD(self)->mod, s, &f);
+    Py_DECREF(lookup);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    slot = empy_kslot_new(em_module_device(RMOD(self)->mod), f);
+    if (!slot)
+        return NULL;
+    return function_new(st, slot, 1, self);
+}
+
+/* CuPy's get_global: a MemoryPointer to the module's __device__ or
+ * __constant__ variable, over memory the module owns (and keeps alive:
+ * it is the UnownedMemory's owner), which ember.ndarray(shape, dtype,
+ * memptr) can view and the host can write. */
+static PyObject *RawModule_get_global(PyObject *self, PyObject *name)
+{
+    empy_state *st = empy_state_of(self);
+    em_module *mod = RMOD(self)->mod;
+    PyObject *dev, *mem, *r;
+    const char *s;
+    size_t size;
+    void *ptr;
+    em_status rc;
+
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "get_global() needs a str, not %.100s",
+                     Py_TYPE(name)->tp_name);
+        return NULL;
+    }
+    if (!(s = PyUnicode_AsUTF8(name)))
+        return NULL;
+    rc = em_module_get_global(mod, s, &ptr, &size);
+    if (rc == EM_ERR_NOT_FOUND) {
+        PyErr_Format(PyExc_AttributeError, "%s", em_last_error());
+        return NULL;
+    }
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    if (!(dev = empy_device_new(st, em_module_device(mod))))
+        return NULL;
+    mem = PyObject_CallFunction((PyObject *)st->UnownedMemory, "NnOO",
+                                PyLong_FromVoidPtr(ptr), (Py_ssize_t)size, self, dev);
+    Py_DECREF(dev);
+    if (!mem)
+        return NULL;
+    r = PyObject_CallFunction((PyObject *)st->MemoryPointer, "On", mem, (Py_ssize_t)0);
+    Py_DECREF(mem);
+    return r;
+}
+
+static PyObject *RawModule_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), em_module_device(RMOD(self)->mod));
+}
+
+static PyObject *RawModule_get_code(PyObject *self, void *c) { return Py_NewRef(RMOD(self)->code); }
+static PyObject *RawModule_get_options(PyObject *self, void *c) { return Py_NewRef(RMOD(self)->options); }
+
+static PyObject *RawModule_repr(PyObject *self)
+{
+    if (RMOD(self)->name != Py_None)
+        return PyUnicode_FromFormat("<ember.RawModule %R on %s>", RMOD(self)->name,
+                                    em_device_name(em_module_device(RMOD(self)->mod)));
+    return PyUnicode_FromFormat("<ember.RawModule on %s>",
+                                em_device_name(em_module_device(RMOD(self)->mod)));
+}
+
+static PyMethodDef RawModule_methods[] = {
+    {"get_function", RawModule_get_function, METH_O,
+     "get_function(name) -> Function; AttributeError if the module has no "
+     "kernel of that name."},
+    {"get_global", RawModule_get_global, METH_O,
+     "get_global(name) -> ember.cuda.MemoryPointer to the module's __device__ or "
+     "__constant__ variable (ptr.mem.size bytes); ember.ndarray(shape, dtype, ptr) "
+     "views it. AttributeError if the module has none of that name."},
+    {NULL},
+};
+
+static PyGetSetDef RawModule_getset[] = {
+    {"device", RawModule_get_device, NULL, "The device the module is loaded on.", NULL},
+    {"code", RawModule_get_code, NULL, "The source (None if loaded from code).", NULL},
+    {"options", RawModule_get_options, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyType_Slot RawModule_slots[] = {
+    {Py_tp_new, RawModule_new},
+    {Py_tp_dealloc, RawModule_dealloc},
+    {Py_tp_repr, RawModule_repr},
+    {Py_tp_methods, RawModule_methods},
+    {Py_tp_getset, RawModule_getset},
+    {Py_tp_doc, "RawModule(code=None, path=None, options=(), backend='nvrtc', *, "
+                "name=None, cubin=None, ptx=None, name_expressions=None)\n\nKernels "
+                "compiled (through the kernel cache) or loaded for the current device: "
+                "NVRTC on cuda, the host C++ compiler on cpu. name_expressions "
+                "('axpy<float>', ...) instantiate templates and C++ kernels for "
+                "get_function by the same string."},
+    {0, NULL},
+};
+
+static PyType_Spec RawModule_spec = {
+    "ember.RawModule", sizeof(empy_RawModule), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, RawModule_slots,
+};
+
+/* ---- RawKernel ------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    empy_kslot *last;       /* the slot of the last launch's device */
+    empy_kslot *slots;      /* every device compiled for; freed with the kernel */
+    PyObject *code, *name, *options;
+    const char *src, *kname;
+    const char **opts;
+    int nopts;
+#ifdef Py_GIL_DISABLED
+    PyMutex lock;           /* guards appends to slots */
+#endif
+} empy_RawKernel;
+
+#define RK(o) ((empy_RawKernel *)(o))
+
+/* The slot for device d: an earlier compile, else compile now. */
+static empy_kslot *kernel_slot(empy_state *st, empy_RawKernel *k, em_device *d)
+{
+    empy_kslot *s, *fresh;
+    em_module *mod;
+    em_function *fn;
+    em_status rc;
+
+    for (s = LOAD_ACQUIRE(k->slots); s; s = s->next)
+        if (s->dev == d)
+            goto found;
+    if (cache_get(st, d, k->src, k->opts, k->nopts, NULL, &mod) < 0)
+        return NULL;
+    rc = em_module_get_function(mod, k->kname, &fn);
+    if (rc != EM_OK) {
+        empy_raise(st, rc);
+        return NULL;
+    }
+    if (!(fresh = empy_kslot_new(d, fn)))
+        return NULL;
+#ifdef Py_GIL_DISABLED
+    PyMutex_Lock(&k->lock);
+#endif
+    for (s = k->slots; s && s->dev != d; s = s->next)
+        ;
+    if (s) {
+        PyMem_RawFree(fresh);   /* another thread got there first */
+    } else {
+        fresh->next = k->slots;
+        STORE_RELEASE(k->slots, fresh);
+        s = fresh;
+    }
+#ifdef Py_GIL_DISABLED
+    PyMutex_Unlock(&k->lock);
+#endif
+found:
+    STORE_RELEASE(k->last, s);
+    return s;
+}
+
+static PyObject *RawKernel_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                      PyObject *kwnames)
+{
+    empy_RawKernel *k = RK(self);
+    empy_state *st = empy_state_of(self);
+    empy_kslot *slot;
+    empy_launch_call lc;
+    em_device *d;
+    em_stream *s;
+    em_status rc;
+
+    if (empy_parse_launch(st, k->kname, args, nargsf, kwnames, &lc) < 0)
+        return NULL;
+    if (!lc.stream || lc.stream == Py_None) {
+        rc = em_current_device(&d);
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
+        s = em_current_stream();
+    } else {
+        if (!Py_IS_TYPE(lc.stream, st->Stream)) {
+            PyErr_Format(PyExc_TypeError, "stream must be an ember.Stream or None, "
+                         "not %.100s", Py_TYPE(lc.stream)->tp_name);
+            return NULL;
+        }
+        s = ((empy_Stream *)lc.stream)->s;
+        if (s) {
+            d = em_stream_device(s);
+        } else {            /* Stream.null: the current device's default */
+            rc = em_current_device(&d);
+            if (rc != EM_OK)
+                return empy_raise(st, rc);
+        }
+    }
+    slot = LOAD_ACQUIRE(k->last);
+    if (!slot || slot->dev != d) {
+        slot = kernel_slot(st, k, d);
+        if (!slot)
+            return NULL;
+    }
+    return empy_launch(st, slot, &lc, s);
+}
+
+static PyObject *RawKernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    /* CuPy's signature. */
+    static char *kwlist[] = {"code", "name", "options", "backend", "translate_cucomplex",
+                             "enable_cooperative_groups", "jitify", NULL};
+    PyObject *code, *name, *opts = NULL;
+    const char *backend = "nvrtc";
+    int cucomplex = 0, coop = 0, jitify = 0;
+    empy_RawKernel *k;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "UU|Osp$pp:RawKernel", kwlist, &code, &name,
+                                     &opts, &backend, &cucomplex, &coop, &jitify))
+        return NULL;
+    if (check_cupy_options("RawKernel", backend, cucomplex, coop, jitify) < 0)
+        return NULL;
+    k = (empy_RawKernel *)type->tp_alloc(type, 0);
+    if (!k)
+        return NULL;
+    k->vectorcall = RawKernel_vectorcall;
+    k->code = Py_NewRef(code);
+    k->name = Py_NewRef(name);
+    if (!(k->options = options_tuple(opts)) ||
+        !(k->src = PyUnicode_AsUTF8(code)) || !(k->kname = PyUnicode_AsUTF8(name)) ||
+        !(k->opts = options_array(k->options, &k->nopts))) {
+        Py_DECREF(k);
+        return NULL;
+    }
+    return (PyObject *)k;
+}
+
+static void RawKernel_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    empy_RawKernel *k = RK(self);
+    empy_kslot *s = k->slots;
+    while (s) {
+        empy_kslot *next = s->next;
+        PyMem_RawFree(s);
+        s = next;
+    }
+    PyMem_Free(k->opts);
+    Py_XDECREF(k->code);
+    Py_XDECREF(k->name);
+    Py_XDECREF(k->options);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *RawKernel_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ember.RawKernel %R>", RK(self)->name);
+}
+
+/* The slot for the current device, compiling if needed. */
+static empy_kslot *current_slot(PyObject *self)
+{
+    empy_state *st = empy_state_of(self);
+    em_device *d;
+    if (empy_device_arg(st, NULL, &d) < 0)
+        return NULL;
+    return kernel_slot(st, RK(self), d);
+}
+
+static PyObject *RawKernel_compile(PyObject *self, PyObject *unused)
+{
+    if (!current_slot(self))
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *RawKernel_get_kernel(PyObject *self, void *c)
+{
+    empy_kslot *s = current_slot(self);
+    if (!s)
+        return NULL;
+    return function_new(empy_state_of(self), s, 0, self);
+}
+
+static PyObject *RawKernel_get_code(PyObject *self, void *c) { return Py_NewRef(RK(self)->code); }
+static PyObject *RawKernel_get_name(PyObject *self, void *c) { return Py_NewRef(RK(self)->name); }
+static PyObject *RawKernel_get_options(PyObject *self, void *c) { return Py_NewRef(RK(self)->options); }
+
+static PyMethodDef RawKernel_methods[] = {
+    {"compile", RawKernel_compile, METH_NOARGS,
+     "Compile for the current device now rather than at the first launch."},
+    {NULL},
+};
+
+static PyGetSetDef RawKernel_getset[] = {
+    {"code", RawKernel_get_code, NULL, "The source.", NULL},
+    {"name", RawKernel_get_name, NULL, "The kernel's name in the source.", NULL},
+    {"options", RawKernel_get_options, NULL, "The compile options.", NULL},
+    {"kernel", RawKernel_get_kernel, NULL,
+     "The Function for the current device (compiled on first use).", NULL},
+    {NULL},
+};
+
+static PyMemberDef RawKernel_members[] = {
+    EMPY_VECTORCALL_MEMBER(empy_RawKernel),
+    {NULL},
+};
+
+static PyType_Slot RawKernel_slots[] = {
+    {Py_tp_new, RawKernel_new},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_dealloc, RawKernel_dealloc},
+    {Py_tp_repr, RawKernel_repr},
+    {Py_tp_methods, RawKernel_methods},
+    {Py_tp_getset, RawKernel_getset},
+    {Py_tp_members, RawKernel_members},
+    {Py_tp_doc, "RawKernel(code, name, options=(), backend='nvrtc')\n\nOne kernel of "
+                "CUDA C++ source, "
+                "compiled for each device at its first launch there. "
+                "k(grid, block, args, shared_mem=0, stream=None) launches it on "
+                "the stream's device, or the current device and stream."},
+    {0, NULL},
+};
+
+static PyType_Spec RawKernel_spec = {
+    "ember.RawKernel", sizeof(empy_RawKernel), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | Py_TPFLAGS_HAVE_VECTORCALL,
+    RawKernel_slots,
+};
+
+int empy_program_init(PyObject *m, empy_state *st)
+{
+    if (empy_add_type(m, &Program_spec, NULL, &st->Program) < 0 ||
+        empy_add_type(m, &ObjectCode_spec, NULL, &st->ObjectCode) < 0 ||
+        empy_add_type(m, &Function_spec, NULL, &st->Function) < 0 ||
+        empy_add_type(m, &RawModule_spec, NULL, &st->RawModule) < 0 ||
+        empy_add_type(m, &RawKernel_spec, NULL, &st->RawKernel) < 0)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,93 @@
+/* ember Python extension: keyword parsing for vectorcall functions, shared
+ * by every module function that takes named arguments, and the checked
+ * conversions of args.h. */
+#include <string.h>
+
+#include "runtime/module.h"
+#include "runtime/args.h"
+
+int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int npos,
+                    int nrequired, PyObject **vals)
+{
+    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int n = 0, j;
+    while (names[n])
+        n++;
+    for (j = 0; j < n; j++)
+        vals[j] = NULL;
+    if (nargs > npos) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments "
+                     "(%zd given)", fname, npos, nargs);
+        return -1;
+    }
+    for (i = 0; i < nargs; i++)
+        vals[i] = args[i];
+    for (i = 0; i < nkw; i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        const char *ks = PyUnicode_AsUTF8(k);
+        if (!ks)
+            return -1;
+        for (j = 0; j < n; j++)
+            if (!strcmp(ks, names[j]))
+                break;
+        if (j == n) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword "
+                         "argument '%s'", fname, ks);
+            return -1;
+        }
+        if (vals[j]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument "
+                         "'%s'", fname, ks);
+            return -1;
+        }
+        vals[j] = args[nargs + i];
+    }
+    for (j = 0; j < nrequired; j++) {
+        if (!vals[j]) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'",
+                         fname, names[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+int empy_index_arg(PyObject *o, const char *what, int bool_ok, int64_t *out)
+{
+    PyObject *i;
+    long long v;
+    int overflow = 0;
+    if ((!bool_ok && PyBool_Check(o)) || !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    /* One call into Python (__index__), checked before anything else. */
+    if (!(i = PyNumber_Index(o)))
+        return -1;
+    v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow) {
+        PyErr_Format(PyExc_OverflowError, "%s: Python int too large to convert "
+                     "to int64", what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int empy_size_arg(PyObject *o, const char *what, int64_t *out)
+{
+    if (empy_index_arg(o, what, 0, out) == 0)
+        return 0;
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: Maximum allowed dimension exceeded", what);
+    }
+    return -1;
+}

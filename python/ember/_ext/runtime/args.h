@@ -1,0 +1,31 @@
+/* ember Python extension: the one argument parser (keywords of vectorcall
+ * functions) and the conversions of Python arguments to C values with the
+ * checks every entry point needs (args.c). Each calls back into Python at
+ * most once and returns -1 with the exception that call raised, so no
+ * caller goes on with an exception set (the SystemError "returned a result
+ * with an exception set"). */
+#ifndef EMPY_ARGS_H
+#define EMPY_ARGS_H
+
+#include <stdint.h>
+#include <Python.h>
+
+/* o as an int64 through __index__, as NumPy reads an axis or a count: 0,
+ * or -1 with the exception __index__ raised, a TypeError naming `what`
+ * for an object without __index__ (or a bool unless bool_ok), or an
+ * OverflowError past int64. */
+int empy_index_arg(PyObject *o, const char *what, int bool_ok, int64_t *out);
+
+/* The same for a size or a shape's extent: past int64 is NumPy's
+ * ValueError "Maximum allowed dimension exceeded", not OverflowError. */
+int empy_size_arg(PyObject *o, const char *what, int64_t *out);
+
+/* Fill vals (borrowed, NULL when absent) from a vectorcall's positional
+ * and keyword arguments by the NULL-ended names; the first npos may come
+ * positionally, the first nrequired must be given. -1 with TypeError
+ * naming fname (args.c). */
+int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, const char *const *names, int npos,
+                    int nrequired, PyObject **vals);
+
+#endif

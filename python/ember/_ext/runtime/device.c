@@ -1,0 +1,519 @@
+/* ember Python extension: ember.Device and the current-device functions.
+ *
+ * A Device object is a small handle on an em_device (which ember owns for
+ * the life of the process), so objects are made freely and compare by
+ * (type, id) rather than by identity. */
+#include <string.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+
+PyObject *empy_device_new(empy_state *st, em_device *dev)
+{
+    empy_Device *o = PyObject_New(empy_Device, st->Device);
+    if (o)
+        o->dev = dev;
+    return (PyObject *)o;
+}
+
+/* A CUDA ordinal. Without a GPU, 0 is the cpu device, so that a program
+ * written for one GPU (cupy.cuda.Device(0).use(), runtime.setDevice(0))
+ * runs unchanged; other ordinals still fail, naming why CUDA is missing. */
+static em_status device_ordinal(int n, em_device **out)
+{
+    int count = 0;
+    if (n == 0 && (em_device_count(EM_DEVICE_CUDA, &count) != EM_OK ||
+                   count == 0))
+        return em_device_get(EM_DEVICE_CPU, 0, out);
+    return em_device_get(EM_DEVICE_CUDA, n, out);
+}
+
+int empy_device_arg(empy_state *st, PyObject *spec, em_device **out)
+{
+    em_status s;
+
+    if (!spec || spec == Py_None)
+        s = em_current_device(out);
+    else if (Py_IS_TYPE(spec, st->Device)) {
+        *out = ((empy_Device *)spec)->dev;
+        return 0;
+    } else if (PyUnicode_Check(spec)) {
+        const char *text = PyUnicode_AsUTF8(spec);
+        if (!text)
+            return -1;
+        s = em_device_parse(text, out);
+    } else if (!PyBool_Check(spec) && PyIndex_Check(spec)) {
+        /* An int is a CUDA ordinal, as in cupy.cuda.Device(0). */
+        Py_ssize_t n = PyNumber_AsSsize_t(spec, PyExc_OverflowError);
+        if (n == -1 && PyErr_Occurred())
+            return -1;
+        if (n < 0 || n > INT32_MAX) {
+            PyErr_Format(PyExc_ValueError,
+                         "device ordinal must be a CUDA device number >= 0, "
+                         "got %zd", n);
+            return -1;
+        }
+        s = device_ordinal((int)n, out);
+    } else {
+        PyErr_Format(PyExc_TypeError,
+                     "device must be 'cpu', 'cuda', 'cuda:N', an int, an "
+                     "ember.Device or None, not %.100s",
+                     Py_TYPE(spec)->tp_name);
+        return -1;
+    }
+    return s == EM_OK ? 0 : empy_fail(st, s);
+}
+
+static PyObject *Device_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"spec", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *spec = Py_None;
+    em_device *d;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Device", kwlist, &spec))
+        return NULL;
+    if (Py_IS_TYPE(spec, st->Device))
+        return Py_NewRef(spec);
+    if (empy_device_arg(st, spec, &d) < 0)
+        return NULL;
+    return empy_device_new(st, d);
+}
+
+static void Device_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+#define DEV(self) (((empy_Device *)(self))->dev)
+
+static PyObject *Device_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ember.Device %s>", em_device_name(DEV(self)));
+}
+
+static PyObject *Device_str(PyObject *self)
+{
+    return PyUnicode_FromString(em_device_name(DEV(self)));
+}
+
+static Py_hash_t Device_hash(PyObject *self)
+{
+    Py_hash_t h = (Py_hash_t)em_device_get_type(DEV(self)) * 1000003 +
+                  em_device_get_id(DEV(self));
+    return h == -1 ? -2 : h;
+}
+
+static PyObject *Device_richcompare(PyObject *a, PyObject *b, int op)
+{
+    empy_state *st = empy_state_of(a);
+    int eq;
+    if (!Py_IS_TYPE(b, st->Device) || (op != Py_EQ && op != Py_NE))
+        Py_RETURN_NOTIMPLEMENTED;
+    eq = em_device_get_type(DEV(a)) == em_device_get_type(DEV(b)) &&
+         em_device_get_id(DEV(a)) == em_device_get_id(DEV(b));
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static int get_props(PyObject *self, em_device_props *p)
+{
+    em_status s = em_device_get_props(DEV(self), p);
+    return s == EM_OK ? 0 : empy_fail(empy_state_of(self), s);
+}
+
+static PyObject *Device_get_type(PyObject *self, void *c)
+{
+    return PyUnicode_FromString(em_device_get_type(DEV(self)) == EM_DEVICE_CUDA
+                                    ? "cuda" : "cpu");
+}
+
+static PyObject *Device_get_id(PyObject *self, void *c)
+{
+    return PyLong_FromLong(em_device_get_id(DEV(self)));
+}
+
+static PyObject *Device_get_name(PyObject *self, void *c)
+{
+    em_device_props p;
+    if (get_props(self, &p) < 0)
+        return NULL;
+    p.name[sizeof p.name - 1] = 0;
+    return PyUnicode_DecodeUTF8(p.name, (Py_ssize_t)strlen(p.name), "replace");
+}
+
+static PyObject *Device_get_cc(PyObject *self, void *c)
+{
+    empy_state *st = empy_state_of(self);
+    em_device_props p;
+    PyObject *cc;
+    if (get_props(self, &p) < 0)
+        return NULL;
+    cc = PyStructSequence_New(st->ComputeCapability);
+    if (!cc)
+        return NULL;
+    PyStructSequence_SetItem(cc, 0, PyLong_FromLong(p.cc_major));
+    PyStructSequence_SetItem(cc, 1, PyLong_FromLong(p.cc_minor));
+    if (PyErr_Occurred()) {
+        Py_DECREF(cc);
+        return NULL;
+    }
+    return cc;
+}
+
+/* The GPU's UUID as cuda.core writes it (8-4-4-4-12 hex digits); None on
+ * cpu, which has none, or where the driver did not say. */
+static PyObject *Device_get_uuid(PyObject *self, void *c)
+{
+    static const char hex[] = "0123456789abcdef";
+    em_device_props p;
+    char s[37];
+    int nonzero = 0, k = 0;
+    if (get_props(self, &p) < 0)
+        return NULL;
+    for (int i = 0; i < 16; i++) {
+        nonzero |= p.uuid[i];
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            s[k++] = '-';
+        s[k++] = hex[p.uuid[i] >> 4];
+        s[k++] = hex[p.uuid[i] & 15];
+    }
+    s[k] = 0;
+    if (!nonzero)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+static PyObject *Device_get_arch(PyObject *self, void *c)
+{
+    return PyLong_FromLong(em_device_arch(DEV(self)));
+}
+
+static PyObject *props_tuple3(const int v[3])
+{
+    return Py_BuildValue("(iii)", v[0], v[1], v[2]);
+}
+
+PyObject *empy_props_dict(const em_device_props *p)
+{
+    char name[sizeof p->name];
+    memcpy(name, p->name, sizeof name);
+    name[sizeof name - 1] = 0;
+    return Py_BuildValue(
+        "{s:N,s:L,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:N,s:i,s:i,s:i,s:i,s:i,"
+        "s:i,s:i,s:i,s:i,s:i,s:i}",
+        "name", PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), "replace"),
+        "totalGlobalMem", (long long)p->total_memory,
+        "sharedMemPerBlock", p->max_shared_per_block,
+        "sharedMemPerBlockOptin", p->max_shared_per_block_optin,
+        "sharedMemPerMultiprocessor", p->max_shared_per_multiprocessor,
+        "regsPerBlock", p->regs_per_block,
+        "warpSize", p->warp_size,
+        "maxThreadsPerBlock", p->max_threads_per_block,
+        "maxThreadsDim", props_tuple3(p->max_block_dim),
+        "maxGridSize", props_tuple3(p->max_grid_dim),
+        "clockRate", p->clock_rate_khz,
+        "memoryClockRate", p->memory_clock_rate_khz,
+        "memoryBusWidth", p->memory_bus_width,
+        "l2CacheSize", p->l2_cache_size,
+        "multiProcessorCount", p->multiprocessor_count,
+        "major", p->cc_major,
+        "minor", p->cc_minor,
+        "pciBusID", p->pci_bus_id,
+        "pciDeviceID", p->pci_device_id,
+        "pciDomainID", p->pci_domain_id,
+        "unifiedAddressing", p->unified_addressing);
+}
+
+static PyObject *Device_get_properties(PyObject *self, void *c)
+{
+    em_device_props p;
+    if (get_props(self, &p) < 0)
+        return NULL;
+    return empy_props_dict(&p);
+}
+
+/* The names of CUDA's device attributes without the cudaDevAttr prefix, as
+ * cupy.cuda.Device.attributes spells them. */
+static PyObject *Device_get_attributes(PyObject *self, void *c)
+{
+    em_device_props p;
+    if (get_props(self, &p) < 0)
+        return NULL;
+    return Py_BuildValue(
+        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,"
+        "s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:L}",
+        "MaxThreadsPerBlock", p.max_threads_per_block,
+        "MaxBlockDimX", p.max_block_dim[0],
+        "MaxBlockDimY", p.max_block_dim[1],
+        "MaxBlockDimZ", p.max_block_dim[2],
+        "MaxGridDimX", p.max_grid_dim[0],
+        "MaxGridDimY", p.max_grid_dim[1],
+        "MaxGridDimZ", p.max_grid_dim[2],
+        "MaxSharedMemoryPerBlock", p.max_shared_per_block,
+        "MaxSharedMemoryPerBlockOptin", p.max_shared_per_block_optin,
+        "MaxSharedMemoryPerMultiprocessor", p.max_shared_per_multiprocessor,
+        "MaxRegistersPerBlock", p.regs_per_block,
+        "WarpSize", p.warp_size,
+        "ClockRate", p.clock_rate_khz,
+        "MemoryClockRate", p.memory_clock_rate_khz,
+        "GlobalMemoryBusWidth", p.memory_bus_width,
+        "L2CacheSize", p.l2_cache_size,
+        "MultiProcessorCount", p.multiprocessor_count,
+        "ComputeCapabilityMajor", p.cc_major,
+        "ComputeCapabilityMinor", p.cc_minor,
+        "PciBusId", p.pci_bus_id,
+        "PciDeviceId", p.pci_device_id,
+        "PciDomainId", p.pci_domain_id,
+        "UnifiedAddressing", p.unified_addressing,
+        "TotalGlobalMem", (long long)p.total_memory);
+}
+
+/* (free, total): CuPy reads d.mem_info as a property and ember documents
+ * d.mem_info(), so the tuple is also callable and returns itself. */
+static PyObject *MemInfo_call(PyObject *self, PyObject *args, PyObject *kw)
+{
+    if (PyTuple_GET_SIZE(args) || (kw && PyDict_GET_SIZE(kw))) {
+        PyErr_SetString(PyExc_TypeError, "mem_info() takes no arguments");
+        return NULL;
+    }
+    return Py_NewRef(self);
+}
+
+static PyType_Slot MemInfo_slots[] = {
+    {Py_tp_call, MemInfo_call},
+    {Py_tp_doc, "(free, total) bytes of a device; calling it gives itself."},
+    {0, NULL},
+};
+
+static PyType_Spec MemInfo_spec = {
+    "ember.MemInfo", 0, 0, Py_TPFLAGS_DEFAULT, MemInfo_slots,
+};
+
+static PyObject *Device_get_mem_info(PyObject *self, void *c)
+{
+    empy_state *st = empy_state_of(self);
+    size_t free_b = 0, total_b = 0;
+    PyObject *t, *r;
+    em_status s = em_device_mem_info(DEV(self), &free_b, &total_b);
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    if (!(t = Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b)))
+        return NULL;
+    r = PyObject_CallOneArg((PyObject *)st->MemInfo, t);
+    Py_DECREF(t);
+    return r;
+}
+
+static PyObject *Device_synchronize(PyObject *self, PyObject *unused)
+{
+    em_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = em_device_synchronize(DEV(self));
+    Py_END_ALLOW_THREADS
+    if (s != EM_OK)
+        return empy_raise(empy_state_of(self), s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Device_use(PyObject *self, PyObject *unused)
+{
+    empy_set_device(empy_state_of(self), DEV(self));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Device_enter(PyObject *self, PyObject *unused)
+{
+    empy_state *st = empy_state_of(self);
+    if (empy_context_push(st) < 0)
+        return NULL;
+    empy_set_device(st, DEV(self));
+    return Py_NewRef(self);
+}
+
+static PyObject *Device_exit(PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs)
+{
+    if (empy_context_pop(empy_state_of(self)) < 0)
+        return NULL;
+    Py_RETURN_FALSE;
+}
+
+static PyMethodDef Device_methods[] = {
+    {"synchronize", Device_synchronize, METH_NOARGS,
+     "Wait for all work on every stream of the device."},
+    {"use", Device_use, METH_NOARGS,
+     "Make this the calling thread's current device."},
+    {"__enter__", Device_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))Device_exit, METH_FASTCALL, NULL},
+    {NULL},
+};
+
+static PyGetSetDef Device_getset[] = {
+    {"type", Device_get_type, NULL, "'cpu' or 'cuda'.", NULL},
+    {"id", Device_get_id, NULL, "The ordinal within its type.", NULL},
+    {"name", Device_get_name, NULL, "The hardware's name.", NULL},
+    {"compute_capability", Device_get_cc, NULL,
+     "(major, minor); (0, 0) on cpu.", NULL},
+    {"arch", Device_get_arch, NULL,
+     "The compile target in kernel cache keys: 10*major+minor on cuda; on "
+     "cpu a digest of the CPU's model and flags (0 if unknown).", NULL},
+    {"mem_info", Device_get_mem_info, NULL,
+     "(free, total) bytes of the device (RAM on cpu), as CuPy's property; "
+     "mem_info() gives the same.", NULL},
+    {"uuid", Device_get_uuid, NULL,
+     "The GPU's UUID ('8-4-4-4-12' hex digits); None on cpu.", NULL},
+    {"properties", Device_get_properties, NULL,
+     "Every device property, named as cudaGetDeviceProperties does.", NULL},
+    {"attributes", Device_get_attributes, NULL,
+     "Device attributes, named as cupy.cuda.Device.attributes does.", NULL},
+    {NULL},
+};
+
+static PyType_Slot Device_slots[] = {
+    {Py_tp_new, Device_new},
+    {Py_tp_dealloc, Device_dealloc},
+    {Py_tp_repr, Device_repr},
+    {Py_tp_str, Device_str},
+    {Py_tp_hash, Device_hash},
+    {Py_tp_richcompare, Device_richcompare},
+    {Py_tp_methods, Device_methods},
+    {Py_tp_getset, Device_getset},
+    {Py_tp_doc, "Device(spec=None)\n\nA device: 'cpu', 'cuda', 'cuda:N', "
+                "'gpu:N', an int N (cuda:N; 0 is cpu when there is no GPU) "
+                "or None (the current device).\n"
+                "`with device:` makes it current for the block."},
+    {0, NULL},
+};
+
+static PyType_Spec Device_spec = {
+    "ember.Device", sizeof(empy_Device), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, Device_slots,
+};
+
+/* ---- module functions ---------------------------------------------- */
+
+static PyObject *mod_default_device(PyObject *m, PyObject *unused)
+{
+    empy_state *st = empy_state_of_module(m);
+    em_device *d;
+    em_status s = em_device_default(&d);
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    return empy_device_new(st, d);
+}
+
+static PyObject *mod_get_current_device(PyObject *m, PyObject *unused)
+{
+    empy_state *st = empy_state_of_module(m);
+    em_device *d;
+    if (empy_device_arg(st, NULL, &d) < 0)
+        return NULL;
+    return empy_device_new(st, d);
+}
+
+static PyObject *mod_get_device(PyObject *m, PyObject *const *args,
+                                Py_ssize_t nargs)
+{
+    empy_state *st = empy_state_of_module(m);
+    em_device *d;
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError,
+                     "get_device() takes at most 1 argument (%zd given)", nargs);
+        return NULL;
+    }
+    if (empy_device_arg(st, nargs ? args[0] : NULL, &d) < 0)
+        return NULL;
+    return empy_device_new(st, d);
+}
+
+static PyObject *mod_backend_status(PyObject *m, PyObject *arg)
+{
+    const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!name) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "backend_status() takes 'cpu' or 'cuda'");
+        return NULL;
+    }
+    if (strcmp(name, "cuda") == 0 || strcmp(name, "gpu") == 0)
+        return PyUnicode_FromString(em_backend_status(EM_DEVICE_CUDA));
+    if (strcmp(name, "cpu") == 0 || strcmp(name, "host") == 0)
+        return PyUnicode_FromString(em_backend_status(EM_DEVICE_CPU));
+    PyErr_Format(PyExc_ValueError, "unknown backend '%s': expected 'cpu' or 'cuda'",
+                 name);
+    return NULL;
+}
+
+static PyMethodDef device_functions[] = {
+    {"default_device", mod_default_device, METH_NOARGS,
+     "The default device: $EMBER_DEVICE, else cuda:0 when a GPU works, else cpu."},
+    {"get_current_device", mod_get_current_device, METH_NOARGS,
+     "The calling thread's current device."},
+    {"get_device", (PyCFunction)(void (*)(void))mod_get_device, METH_FASTCALL,
+     "get_device(spec=None): the current device, or the device spec names."},
+    {"backend_status", mod_backend_status, METH_O,
+     "backend_status('cuda'|'cpu') -> 'ok' or why the backend is unusable."},
+    {NULL},
+};
+
+static PyStructSequence_Field cc_fields[] = {
+    {"major", "compute capability major version"},
+    {"minor", "compute capability minor version"},
+    {NULL, NULL},
+};
+
+static PyStructSequence_Desc cc_desc = {
+    "ember.ComputeCapability", "A device's compute capability (major, minor).",
+    cc_fields, 2,
+};
+
+/* cuda.core reads compute_capability as (major, minor) and CuPy as the
+ * string '90': the pair also prints, compares with a str and converts to
+ * int as CuPy's string does (f"sm_{cc}", cc >= '70', int(cc)). */
+static PyObject *cc_str(PyObject *self)
+{
+    return PyUnicode_FromFormat("%S%S", PyTuple_GET_ITEM(self, 0),
+                                PyTuple_GET_ITEM(self, 1));
+}
+
+static PyObject *cc_richcompare(PyObject *a, PyObject *b, int op)
+{
+    PyObject *s, *r;
+    if (!PyUnicode_Check(b))
+        return PyTuple_Type.tp_richcompare(a, b, op);
+    if (!(s = cc_str(a)))
+        return NULL;
+    r = PyObject_RichCompare(s, b, op);
+    Py_DECREF(s);
+    return r;
+}
+
+static PyObject *cc_int(PyObject *self)
+{
+    PyObject *s = cc_str(self), *r;
+    if (!s)
+        return NULL;
+    r = PyLong_FromUnicodeObject(s, 10);
+    Py_DECREF(s);
+    return r;
+}
+
+int empy_device_init(PyObject *m, empy_state *st)
+{
+    st->ComputeCapability = PyStructSequence_NewType(&cc_desc);
+    if (!st->ComputeCapability)
+        return -1;
+    /* a heap type: its slots are its own to set before first use */
+    st->ComputeCapability->tp_str = cc_str;
+    st->ComputeCapability->tp_richcompare = cc_richcompare;
+    st->ComputeCapability->tp_as_number->nb_int = cc_int;
+    PyType_Modified(st->ComputeCapability);
+    if (PyModule_AddObjectRef(m, "ComputeCapability",
+                              (PyObject *)st->ComputeCapability) < 0)
+        return -1;
+    if (empy_add_type(m, &MemInfo_spec, (PyObject *)&PyTuple_Type,
+                      &st->MemInfo) < 0 ||
+        empy_add_type(m, &Device_spec, NULL, &st->Device) < 0)
+        return -1;
+    return PyModule_AddFunctions(m, device_functions);
+}

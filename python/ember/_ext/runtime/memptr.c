@@ -1,0 +1,569 @@
+/* ember Python extension: ember.cuda.UnownedMemory(ptr, size, owner,
+ * device_id) stands for memory someone else allocated (owner keeps it
+ * alive); ember.cuda.MemoryPointer(mem, offset) is an address inside such
+ * memory (or an ember Buffer), with CuPy's arithmetic, copies and memset.
+ * On the cpu device the addresses are host addresses. */
+#include <string.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "runtime/memptr.h"
+
+/* ---- UnownedMemory -------------------------------------------------------- */
+
+static PyObject *Unowned_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"ptr", "size", "owner", "device_id", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *ptr_o, *owner, *dev_o = Py_None;
+    Py_ssize_t size;
+    empy_Unowned *u;
+    em_device *dev;
+    void *ptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnO|O:UnownedMemory", kwlist, &ptr_o,
+                                     &size, &owner, &dev_o))
+        return NULL;
+    ptr = PyLong_AsVoidPtr(ptr_o);
+    if (!ptr && PyErr_Occurred())
+        return NULL;
+    if (size < 0) {
+        PyErr_Format(PyExc_ValueError, "UnownedMemory size must be >= 0, not %zd", size);
+        return NULL;
+    }
+    /* CuPy's device_id=-1 means "the current device", as None does. */
+    if (PyLong_Check(dev_o) && PyLong_AsLong(dev_o) == -1) {
+        if (PyErr_Occurred())       /* past a C long: not -1 */
+            return NULL;
+        dev_o = Py_None;
+    }
+    if (empy_device_arg(st, dev_o, &dev) < 0)
+        return NULL;
+    u = (empy_Unowned *)type->tp_alloc(type, 0);
+    if (!u)
+        return NULL;
+    u->ptr = (uintptr_t)ptr;
+    u->size = (size_t)size;
+    u->owner = Py_NewRef(owner);
+    u->dev = dev;
+    return (PyObject *)u;
+}
+
+static void Unowned_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(((empy_Unowned *)self)->owner);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static int Unowned_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((empy_Unowned *)self)->owner);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static PyObject *Unowned_repr(PyObject *self)
+{
+    empy_Unowned *u = (empy_Unowned *)self;
+    char buf[128];
+    PyOS_snprintf(buf, sizeof buf, "<UnownedMemory 0x%zx, %zu bytes on %s>",
+                  (size_t)u->ptr, u->size, em_device_name(u->dev));
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *Unowned_get_ptr(PyObject *self, void *c)
+{
+    return PyLong_FromSize_t((size_t)((empy_Unowned *)self)->ptr);
+}
+
+static PyObject *Unowned_get_size(PyObject *self, void *c)
+{
+    return PyLong_FromSize_t(((empy_Unowned *)self)->size);
+}
+
+static PyObject *Unowned_get_owner(PyObject *self, void *c)
+{
+    return Py_NewRef(((empy_Unowned *)self)->owner);
+}
+
+static PyObject *Unowned_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), ((empy_Unowned *)self)->dev);
+}
+
+static PyObject *Unowned_get_device_id(PyObject *self, void *c)
+{
+    return PyLong_FromLong(em_device_get_id(((empy_Unowned *)self)->dev));
+}
+
+static PyGetSetDef Unowned_getset[] = {
+    {"ptr", Unowned_get_ptr, NULL, "The start address.", NULL},
+    {"size", Unowned_get_size, NULL, "Bytes.", NULL},
+    {"owner", Unowned_get_owner, NULL, "What keeps the memory alive.", NULL},
+    {"device", Unowned_get_device, NULL, "The Device the memory is on.", NULL},
+    {"device_id", Unowned_get_device_id, NULL, "The device's ordinal.", NULL},
+    {NULL},
+};
+
+static PyType_Slot Unowned_slots[] = {
+    {Py_tp_new, Unowned_new},
+    {Py_tp_dealloc, Unowned_dealloc},
+    {Py_tp_traverse, Unowned_traverse},
+    {Py_tp_repr, Unowned_repr},
+    {Py_tp_getset, Unowned_getset},
+    {Py_tp_doc, "UnownedMemory(ptr, size, owner, device_id=None): memory ember "
+                "did not allocate, kept alive by owner (CuPy's spelling). "
+                "device_id: a CUDA ordinal, a Device or 'cpu'; None or -1: "
+                "the current device."},
+    {0, NULL},
+};
+
+static PyType_Spec Unowned_spec = {
+    "ember.cuda.UnownedMemory", sizeof(empy_Unowned), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | EMPY_TPFLAGS_IMMUTABLE, Unowned_slots,
+};
+
+/* ---- MemoryPointer -------------------------------------------------------- */
+
+/* The start, size (0: unknown) and device of a mem object. */
+static int mem_facts(empy_state *st, PyObject *mem, uintptr_t *base, size_t *size,
+                     em_device **dev)
+{
+    PyObject *o;
+    void *p;
+    if (Py_TYPE(mem) == st->UnownedMemory) {
+        empy_Unowned *u = (empy_Unowned *)mem;
+        *base = u->ptr;
+        *size = u->size;
+        *dev = u->dev;
+        return 0;
+    }
+    if (Py_TYPE(mem) == st->Buffer) {
+        empy_Buffer *b = (empy_Buffer *)mem;
+        *base = (uintptr_t)b->ptr;
+        *size = b->nbytes;
+        *dev = b->dev;
+        return 0;
+    }
+    /* A foreign allocation (CuPy's Memory): .ptr, .size, .device_id. */
+    if (!(o = PyObject_GetAttrString(mem, "ptr"))) {
+        PyErr_Format(PyExc_TypeError, "MemoryPointer needs memory with a .ptr "
+                     "(UnownedMemory, Buffer), not %.100s", Py_TYPE(mem)->tp_name);
+        return -1;
+    }
+    p = PyLong_AsVoidPtr(o);
+    Py_DECREF(o);
+    if (!p && PyErr_Occurred())
+        return -1;
+    *base = (uintptr_t)p;
+    *size = EMPY_SIZE_UNKNOWN;
+    if ((o = PyObject_GetAttrString(mem, "size"))) {
+        Py_ssize_t n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
+        Py_DECREF(o);
+        if (n < 0 && PyErr_Occurred())
+            return -1;
+        *size = n >= 0 ? (size_t)n : EMPY_SIZE_UNKNOWN;
+    }
+    PyErr_Clear();
+    o = PyObject_GetAttrString(mem, "device_id");
+    PyErr_Clear();
+    if (empy_device_arg(st, o ? o : Py_None, dev) < 0) {
+        Py_XDECREF(o);
+        return -1;
+    }
+    Py_XDECREF(o);
+    return 0;
+}
+
+PyObject *empy_memptr_make(empy_state *st, PyObject *mem, uintptr_t base, size_t size,
+                             em_device *dev, uintptr_t ptr)
+{
+    empy_MemPtr *p = PyObject_GC_New(empy_MemPtr, st->MemoryPointer);
+    if (!p)
+        return NULL;
+    p->mem = Py_NewRef(mem);
+    p->base = base;
+    p->size = size;
+    p->dev = dev;
+    p->ptr = ptr;
+    PyObject_GC_Track(p);
+    return (PyObject *)p;
+}
+
+static PyObject *MemPtr_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"mem", "offset", NULL};
+    empy_state *st = empy_state_of_type(type);
+    PyObject *mem;
+    Py_ssize_t off;
+    uintptr_t base;
+    size_t size;
+    em_device *dev;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On:MemoryPointer", kwlist, &mem, &off) ||
+        mem_facts(st, mem, &base, &size, &dev) < 0)
+        return NULL;
+    if (off < 0 || (size != EMPY_SIZE_UNKNOWN && (size_t)off > size)) {
+        PyErr_Format(PyExc_ValueError, "MemoryPointer offset %zd is outside the "
+                     "memory's %zu bytes", off, size);
+        return NULL;
+    }
+    return empy_memptr_make(st, mem, base, size, dev, base + (uintptr_t)off);
+}
+
+static void MemPtr_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(((empy_MemPtr *)self)->mem);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static int MemPtr_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((empy_MemPtr *)self)->mem);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static PyObject *MemPtr_repr(PyObject *self)
+{
+    empy_MemPtr *p = (empy_MemPtr *)self;
+    char buf[128];
+    PyOS_snprintf(buf, sizeof buf, "<MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
+                  em_device_name(p->dev));
+    return PyUnicode_FromString(buf);
+}
+
+/* p + n, n + p, p - n: another pointer into the same memory (CuPy's
+ * pointer arithmetic, bounds-checked when the size is known). */
+static PyObject *memptr_shift(PyObject *p_o, PyObject *n_o, int sign)
+{
+    empy_MemPtr *p = (empy_MemPtr *)p_o;
+    Py_ssize_t n;
+    intptr_t off;
+    if (!PyIndex_Check(n_o) || PyBool_Check(n_o))
+        Py_RETURN_NOTIMPLEMENTED;
+    n = PyNumber_AsSsize_t(n_o, PyExc_OverflowError);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    off = (intptr_t)(p->ptr - p->base) + sign * (intptr_t)n;
+    if (off < 0 || (p->size != EMPY_SIZE_UNKNOWN && (size_t)off > p->size)) {
+        PyErr_Format(PyExc_ValueError, "MemoryPointer arithmetic out of range: "
+                     "offset %zd of %zu bytes", (Py_ssize_t)off, p->size);
+        return NULL;
+    }
+    return empy_memptr_make(empy_state_of(p_o), p->mem, p->base, p->size, p->dev,
+                       p->base + (uintptr_t)off);
+}
+
+static int is_memptr(PyObject *o)
+{
+    return Py_TYPE(o)->tp_dealloc == MemPtr_dealloc;
+}
+
+static PyObject *MemPtr_add(PyObject *a, PyObject *b)
+{
+    return is_memptr(a) ? memptr_shift(a, b, 1) : memptr_shift(b, a, 1);
+}
+
+static PyObject *MemPtr_sub(PyObject *a, PyObject *b)
+{
+    if (!is_memptr(a))
+        Py_RETURN_NOTIMPLEMENTED;
+    return memptr_shift(a, b, -1);
+}
+
+static PyObject *MemPtr_int(PyObject *self)
+{
+    return PyLong_FromSize_t((size_t)((empy_MemPtr *)self)->ptr);
+}
+
+static int MemPtr_bool(PyObject *self)
+{
+    return ((empy_MemPtr *)self)->ptr != 0;
+}
+
+static PyObject *MemPtr_get_mem(PyObject *self, void *c)
+{
+    return Py_NewRef(((empy_MemPtr *)self)->mem);
+}
+
+static PyObject *MemPtr_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), ((empy_MemPtr *)self)->dev);
+}
+
+static PyObject *MemPtr_get_device_id(PyObject *self, void *c)
+{
+    return PyLong_FromLong(em_device_get_id(((empy_MemPtr *)self)->dev));
+}
+
+static PyObject *MemPtr_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if (!is_memptr(a) || !is_memptr(b))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_RETURN_RICHCOMPARE(((empy_MemPtr *)a)->ptr, ((empy_MemPtr *)b)->ptr, op);
+}
+
+static PyObject *MemPtr_hash_ptr(PyObject *self)
+{
+    return PyLong_FromSize_t((size_t)((empy_MemPtr *)self)->ptr);
+}
+
+static Py_hash_t MemPtr_hash(PyObject *self)
+{
+    return (Py_hash_t)((empy_MemPtr *)self)->ptr;
+}
+
+/* ---- MemoryPointer copies (CuPy's copy_from_device, copy_to_host, ...) -- */
+
+/* n bytes from p's address must lie in its memory (when its size is known). */
+static int check_room(empy_MemPtr *p, Py_ssize_t n, const char *what)
+{
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: size must be >= 0, not %zd", what, n);
+        return -1;
+    }
+    if (p->size != EMPY_SIZE_UNKNOWN && (size_t)(p->ptr - p->base) + (size_t)n > p->size) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes at offset %zu pass the end of "
+                     "the memory's %zu bytes", what, n, (size_t)(p->ptr - p->base),
+                     p->size);
+        return -1;
+    }
+    return 0;
+}
+
+/* A host address: an int, a ctypes pointer (.value), or a writable (or, to
+ * read from, any) buffer of at least n bytes, held in *view. */
+static int host_addr(PyObject *o, Py_ssize_t n, int writable, Py_buffer *view, void **out)
+{
+    view->obj = NULL;
+    if (PyObject_CheckBuffer(o)) {
+        if (PyObject_GetBuffer(o, view, writable ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS
+                                                 : PyBUF_C_CONTIGUOUS) < 0)
+            return -1;
+        if (view->len < n) {
+            PyErr_Format(PyExc_ValueError, "the host buffer has %zd bytes, fewer than "
+                         "the %zd asked for", view->len, n);
+            PyBuffer_Release(view);
+            return -1;
+        }
+        *out = view->buf;
+        return 0;
+    }
+    if (!PyLong_Check(o) && PyObject_HasAttrString(o, "value")) {
+        PyObject *v = PyObject_GetAttrString(o, "value");
+        if (!v)
+            return -1;
+        *out = v == Py_None ? NULL : PyLong_AsVoidPtr(v);
+        Py_DECREF(v);
+    } else {
+        *out = PyLong_AsVoidPtr(o);
+    }
+    return *out || !PyErr_Occurred() ? 0 : -1;
+}
+
+static PyObject *memptr_copy(empy_MemPtr *p, void *dst, const void *src, Py_ssize_t n,
+                             PyObject *stream_o)
+{
+    empy_state *st = empy_state_of((PyObject *)p);
+    em_stream *s = NULL;
+    em_status rc;
+    if (stream_o && empy_stream_for_device(st, stream_o, p->dev, &s) < 0)
+        return NULL;
+    if (n == 0)
+        Py_RETURN_NONE;
+    EMPY_NOGIL(rc, em_memcpy_async(p->dev, dst, src, (size_t)n, s));
+    if (rc == EM_OK && !stream_o)
+        EMPY_NOGIL(rc, em_device_synchronize(p->dev));
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static int src_memptr(empy_state *st, PyObject *o, Py_ssize_t n, empy_MemPtr **out)
+{
+    if (Py_TYPE(o) != st->MemoryPointer) {
+        PyErr_Format(PyExc_TypeError, "the source must be an ember.cuda.MemoryPointer, "
+                     "not %.100s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = (empy_MemPtr *)o;
+    return check_room(*out, n, "source");
+}
+
+/* copy_from_device[_async](src_ptr, size, stream=None) */
+static PyObject *MemPtr_copy_from_device_impl(PyObject *self, PyObject *args, PyObject *kw,
+                                              int async)
+{
+    static char *kwlist[] = {"src", "size", "stream", NULL};
+    empy_MemPtr *p = (empy_MemPtr *)self, *src;
+    PyObject *src_o, *stream_o = NULL;
+    Py_ssize_t n;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|O:copy_from_device", kwlist, &src_o,
+                                     &n, &stream_o) ||
+        check_room(p, n, "copy_from_device") < 0 ||
+        src_memptr(empy_state_of(self), src_o, n, &src) < 0)
+        return NULL;
+    if (src->dev != p->dev) {
+        PyErr_Format(PyExc_ValueError, "copy_from_device: the source is on %s and this "
+                     "memory on %s (ember copies between devices through the host: "
+                     "ember.asarray(x, device=...))", em_device_name(src->dev),
+                     em_device_name(p->dev));
+        return NULL;
+    }
+    return memptr_copy(p, (void *)p->ptr, (const void *)src->ptr, n,
+                       async ? (stream_o ? stream_o : Py_None) : NULL);
+}
+
+static PyObject *MemPtr_copy_from_device(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return MemPtr_copy_from_device_impl(self, args, kw, 0);
+}
+
+static PyObject *MemPtr_copy_from_device_async(PyObject *self, PyObject *args,
+                                               PyObject *kw)
+{
+    return MemPtr_copy_from_device_impl(self, args, kw, 1);
+}
+
+/* copy_from_host / copy_to_host [_async](mem, size, stream=None) */
+static PyObject *host_copy(PyObject *self, PyObject *args, PyObject *kw, int to_host,
+                           int async)
+{
+    static char *kwlist[] = {"mem", "size", "stream", NULL};
+    empy_MemPtr *p = (empy_MemPtr *)self;
+    PyObject *mem, *stream_o = NULL, *r;
+    Py_ssize_t n;
+    Py_buffer view;
+    void *h;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|O", kwlist, &mem, &n, &stream_o) ||
+        check_room(p, n, to_host ? "copy_to_host" : "copy_from_host") < 0 ||
+        host_addr(mem, n, to_host, &view, &h) < 0)
+        return NULL;
+    r = to_host ? memptr_copy(p, h, (const void *)p->ptr, n,
+                              async ? (stream_o ? stream_o : Py_None) : NULL)
+                : memptr_copy(p, (void *)p->ptr, h, n,
+                              async ? (stream_o ? stream_o : Py_None) : NULL);
+    if (view.obj)
+        PyBuffer_Release(&view);
+    return r;
+}
+
+static PyObject *MemPtr_copy_from_host(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return host_copy(self, args, kw, 0, 0);
+}
+
+static PyObject *MemPtr_copy_to_host(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return host_copy(self, args, kw, 1, 0);
+}
+
+static PyObject *MemPtr_copy_from_host_async(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return host_copy(self, args, kw, 0, 1);
+}
+
+static PyObject *MemPtr_copy_to_host_async(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return host_copy(self, args, kw, 1, 1);
+}
+
+/* memset[_async](value, size, stream=None) */
+static PyObject *memset_impl(PyObject *self, PyObject *args, PyObject *kw, int async)
+{
+    static char *kwlist[] = {"value", "size", "stream", NULL};
+    empy_MemPtr *p = (empy_MemPtr *)self;
+    empy_state *st = empy_state_of(self);
+    PyObject *stream_o = NULL;
+    int value;
+    Py_ssize_t n;
+    em_stream *s = NULL;
+    em_status rc;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "in|O:memset", kwlist, &value, &n,
+                                     &stream_o) ||
+        check_room(p, n, "memset") < 0 ||
+        (async && empy_stream_for_device(st, stream_o ? stream_o : Py_None, p->dev, &s) < 0))
+        return NULL;
+    if (n == 0)
+        Py_RETURN_NONE;
+    EMPY_NOGIL(rc, em_memset_async(p->dev, (void *)p->ptr, value, (size_t)n, s));
+    if (rc == EM_OK && !async)
+        EMPY_NOGIL(rc, em_device_synchronize(p->dev));
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *MemPtr_memset(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return memset_impl(self, args, kw, 0);
+}
+
+static PyObject *MemPtr_memset_async(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return memset_impl(self, args, kw, 1);
+}
+
+#define MP_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+
+static PyMethodDef MemPtr_methods[] = {
+    {"copy_from_device", MP_KW(MemPtr_copy_from_device),
+     "copy_from_device(src, size): size bytes from the MemoryPointer src (same "
+     "device), waiting for the copy."},
+    {"copy_from_device_async", MP_KW(MemPtr_copy_from_device_async),
+     "copy_from_device_async(src, size, stream=None): ordered on the stream."},
+    {"copy_from_host", MP_KW(MemPtr_copy_from_host),
+     "copy_from_host(mem, size): size bytes from a host address (an int, a "
+     "ctypes pointer or a buffer such as a NumPy array)."},
+    {"copy_from_host_async", MP_KW(MemPtr_copy_from_host_async), NULL},
+    {"copy_to_host", MP_KW(MemPtr_copy_to_host),
+     "copy_to_host(mem, size): size bytes to a host address or writable buffer."},
+    {"copy_to_host_async", MP_KW(MemPtr_copy_to_host_async), NULL},
+    {"memset", MP_KW(MemPtr_memset), "memset(value, size): size bytes set to value."},
+    {"memset_async", MP_KW(MemPtr_memset_async),
+     "memset_async(value, size, stream=None)."},
+    {NULL},
+};
+
+static PyGetSetDef MemPtr_getset[] = {
+    {"ptr", (getter)MemPtr_hash_ptr, NULL, "The address (on cpu, a host address).", NULL},
+    {"mem", MemPtr_get_mem, NULL, "The memory this points into.", NULL},
+    {"device", MemPtr_get_device, NULL, "The Device the memory is on.", NULL},
+    {"device_id", MemPtr_get_device_id, NULL, "The device's ordinal.", NULL},
+    {NULL},
+};
+
+static PyType_Slot MemPtr_slots[] = {
+    {Py_tp_new, MemPtr_new},
+    {Py_tp_dealloc, MemPtr_dealloc},
+    {Py_tp_traverse, MemPtr_traverse},
+    {Py_tp_repr, MemPtr_repr},
+    {Py_tp_getset, MemPtr_getset},
+    {Py_tp_methods, MemPtr_methods},
+    {Py_tp_richcompare, MemPtr_richcompare},
+    {Py_tp_hash, MemPtr_hash},
+    {Py_nb_add, MemPtr_add},
+    {Py_nb_subtract, MemPtr_sub},
+    {Py_nb_int, MemPtr_int},
+    {Py_nb_bool, MemPtr_bool},
+    {Py_tp_doc, "MemoryPointer(mem, offset): an address offset bytes into mem "
+                "(UnownedMemory, Buffer, or any memory with .ptr), as CuPy's. "
+                "p + n and p - n move it; int(p) is p.ptr."},
+    {0, NULL},
+};
+
+static PyType_Spec MemPtr_spec = {
+    "ember.cuda.MemoryPointer", sizeof(empy_MemPtr), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | EMPY_TPFLAGS_IMMUTABLE, MemPtr_slots,
+};
+
+int empy_memptr_init(PyObject *m, empy_state *st)
+{
+    if (empy_add_type(m, &Unowned_spec, NULL, &st->UnownedMemory) < 0)
+        return -1;
+    return empy_add_type(m, &MemPtr_spec, NULL, &st->MemoryPointer);
+}

@@ -1,0 +1,749 @@
+/* ember Python extension: ember.Stream, ember.Event, the thread's current
+ * stream and the stack behind `with device:` / `with stream:`.
+ *
+ * The C runtime keeps the current device and stream per thread as raw
+ * pointers. Python code also wants the Stream *object* back from
+ * get_current_stream(), and an owned stream must stay alive while it is
+ * current, so the current Stream object and the with-block stack live in
+ * the thread state dict: per thread, freed when the thread ends. */
+#include <limits.h>
+#include "runtime/module.h"
+#include "runtime/errors.h"
+
+#define STREAM(o) ((empy_Stream *)(o))
+#define EVENT(o) ((empy_Event *)(o))
+
+static PyObject *stream_wrap(empy_state *st, em_stream *s, int owned)
+{
+    empy_Stream *o = PyObject_GC_New(empy_Stream, st->Stream);
+    if (o) {
+        o->s = s;
+        o->owned = owned;
+        PyObject_GC_Track(o);
+    }
+    return (PyObject *)o;
+}
+
+static PyObject *thread_dict(void)
+{
+    PyObject *d = PyThreadState_GetDict();
+    if (!d && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "ember: no thread state dict");
+    return d;
+}
+
+em_stream *empy_stream_resolve(empy_state *st, PyObject *obj)
+{
+    em_device *d;
+    if (!Py_IS_TYPE(obj, st->Stream)) {
+        PyErr_Format(PyExc_TypeError, "expected an ember.Stream, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    if (STREAM(obj)->s)
+        return STREAM(obj)->s;
+    if (empy_device_arg(st, NULL, &d) < 0)
+        return NULL;
+    return em_stream_default(d);
+}
+
+int empy_stream_for_device(empy_state *st, PyObject *arg, em_device *d,
+                           em_stream **out)
+{
+    em_stream *s;
+    if (!arg || arg == Py_None) {
+        em_device *cur;
+        if (empy_device_arg(st, NULL, &cur) < 0)
+            return -1;
+        *out = cur == d ? em_current_stream() : NULL;
+        return 0;
+    }
+    if (!Py_IS_TYPE(arg, st->Stream)) {
+        PyErr_Format(PyExc_TypeError,
+                     "stream must be an ember.Stream or None, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    s = STREAM(arg)->s;
+    if (!s) {               /* Stream.null: the default stream of d */
+        *out = NULL;
+        return 0;
+    }
+    if (em_stream_device(s) != d) {
+        PyErr_Format(PyExc_ValueError, "the stream is on %s but the work is on %s",
+                     em_device_name(em_stream_device(s)), em_device_name(d));
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+PyObject *empy_current_stream(empy_state *st)
+{
+    em_stream *s = em_current_stream();
+    PyObject *dict, *obj;
+    em_device *d;
+
+    if (!s) {
+        if (empy_device_arg(st, NULL, &d) < 0)
+            return NULL;
+        return stream_wrap(st, em_stream_default(d), 0);
+    }
+    dict = thread_dict();
+    if (!dict)
+        return NULL;
+    obj = PyDict_GetItemWithError(dict, st->s_key_stream);
+    if (obj && Py_IS_TYPE(obj, st->Stream) && STREAM(obj)->s == s)
+        return Py_NewRef(obj);
+    if (PyErr_Occurred())
+        return NULL;
+    /* Made current by C code outside this module: a non-owning handle. */
+    return stream_wrap(st, s, 0);
+}
+
+static int forget_stream(empy_state *st)
+{
+    PyObject *dict = thread_dict();
+    if (!dict)
+        return -1;
+    if (PyDict_DelItem(dict, st->s_key_stream) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError))
+            return -1;
+        PyErr_Clear();
+    }
+    return 0;
+}
+
+void empy_set_device(empy_state *st, em_device *d)
+{
+    em_set_current_device(d);
+    /* The C runtime reset the thread's stream; drop the object we kept
+     * alive for it. A failure here can only leave a stale reference. */
+    if (forget_stream(st) < 0)
+        PyErr_Clear();
+}
+
+int empy_set_stream(empy_state *st, PyObject *obj)
+{
+    PyObject *dict;
+    em_stream *s;
+    em_device *cur;
+
+    if (obj == Py_None || (Py_IS_TYPE(obj, st->Stream) && !STREAM(obj)->s)) {
+        em_set_current_stream(NULL);
+        return forget_stream(st);
+    }
+    s = empy_stream_resolve(st, obj);
+    if (!s)
+        return -1;
+    if (empy_device_arg(st, NULL, &cur) < 0)
+        return -1;
+    /* A stream belongs to one device; making it current moves the thread
+     * to that device, as launches without an explicit stream use both. */
+    if (em_stream_device(s) != cur)
+        em_set_current_device(em_stream_device(s));
+    dict = thread_dict();
+    if (!dict || PyDict_SetItem(dict, st->s_key_stream, obj) < 0)
+        return -1;
+    em_set_current_stream(s);
+    return 0;
+}
+
+int empy_context_push(empy_state *st)
+{
+    PyObject *dict = thread_dict(), *stack, *dev, *str, *entry;
+    em_device *d;
+    int rc;
+
+    if (!dict)
+        return -1;
+    stack = PyDict_GetItemWithError(dict, st->s_key_stack);
+    if (!stack) {
+        if (PyErr_Occurred())
+            return -1;
+        stack = PyList_New(0);
+        if (!stack)
+            return -1;
+        rc = PyDict_SetItem(dict, st->s_key_stack, stack);
+        Py_DECREF(stack);
+        if (rc < 0)
+            return -1;
+    }
+    if (empy_device_arg(st, NULL, &d) < 0)
+        return -1;
+    dev = empy_device_new(st, d);
+    if (!dev)
+        return -1;
+    str = em_current_stream() ? empy_current_stream(st) : Py_NewRef(Py_None);
+    if (!str) {
+        Py_DECREF(dev);
+        return -1;
+    }
+    entry = PyTuple_Pack(2, dev, str);
+    Py_DECREF(dev);
+    Py_DECREF(str);
+    if (!entry)
+        return -1;
+    rc = PyList_Append(stack, entry);
+    Py_DECREF(entry);
+    return rc;
+}
+
+int empy_context_pop(empy_state *st)
+{
+    PyObject *dict = thread_dict(), *stack, *entry, *str;
+    Py_ssize_t n;
+    int rc = 0;
+
+    if (!dict)
+        return -1;
+    stack = PyDict_GetItemWithError(dict, st->s_key_stack);
+    if (!stack && PyErr_Occurred())
+        return -1;
+    n = stack && PyList_Check(stack) ? PyList_GET_SIZE(stack) : 0;
+    if (n == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "ember: __exit__ without a matching __enter__ on this thread");
+        return -1;
+    }
+    entry = Py_NewRef(PyList_GET_ITEM(stack, n - 1));
+    if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
+        Py_DECREF(entry);
+        return -1;
+    }
+    empy_set_device(st, ((empy_Device *)PyTuple_GET_ITEM(entry, 0))->dev);
+    str = PyTuple_GET_ITEM(entry, 1);
+    if (str != Py_None)
+        rc = empy_set_stream(st, str);
+    Py_DECREF(entry);
+    return rc;
+}
+
+/* ---- Stream ------------------------------------------------------- */
+
+static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"non_blocking", "device", "priority", NULL};
+    empy_state *st = empy_state_of_type(type);
+    int non_blocking = 0, priority = 0;
+    PyObject *dev_arg = Py_None, *prio_arg = Py_None, *obj;
+    em_device *d;
+    em_stream *s;
+    em_status rc;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pOO:Stream", kwlist,
+                                     &non_blocking, &dev_arg, &prio_arg))
+        return NULL;
+    if (prio_arg != Py_None) {
+        long v = PyLong_AsLong(prio_arg);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        /* any int is a priority: CUDA clamps it into the device's range */
+        priority = v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+    }
+    if (empy_device_arg(st, dev_arg, &d) < 0)
+        return NULL;
+    rc = em_stream_create_with_priority(
+        d, non_blocking ? EM_STREAM_NON_BLOCKING : EM_STREAM_DEFAULT, priority, &s);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    obj = stream_wrap(st, s, 1);
+    if (!obj)
+        em_stream_destroy(s);
+    return obj;
+}
+
+/* Stream.null lives in the type's dict and refers to the type: the
+ * collector must see that cycle to free both at interpreter exit. */
+static int Stream_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static void Stream_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    if (STREAM(self)->owned && STREAM(self)->s)
+        (void)em_stream_destroy(STREAM(self)->s);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *Stream_repr(PyObject *self)
+{
+    em_stream *s = STREAM(self)->s;
+    if (!s)
+        return PyUnicode_FromString("<ember.Stream null>");
+    return PyUnicode_FromFormat("<ember.Stream %p on %s%s>", (void *)s,
+                                em_device_name(em_stream_device(s)),
+                                STREAM(self)->owned ? "" : " (default)");
+}
+
+static PyObject *Stream_richcompare(PyObject *a, PyObject *b, int op)
+{
+    empy_state *st = empy_state_of(a);
+    em_stream *sa, *sb;
+    if (!Py_IS_TYPE(b, st->Stream) || (op != Py_EQ && op != Py_NE))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (!(sa = empy_stream_resolve(st, a)) || !(sb = empy_stream_resolve(st, b)))
+        return NULL;
+    return PyBool_FromLong((sa == sb) == (op == Py_EQ));
+}
+
+static Py_hash_t Stream_hash(PyObject *self)
+{
+    em_stream *s = empy_stream_resolve(empy_state_of(self), self);
+    if (!s)
+        return -1;
+    Py_hash_t h = (Py_hash_t)((uintptr_t)s >> 4);
+    return h == -1 ? -2 : h;
+}
+
+static PyObject *Stream_synchronize(PyObject *self, PyObject *unused)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s = empy_stream_resolve(st, self);
+    em_status rc;
+    if (!s)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_stream_synchronize(s);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Stream_query(PyObject *self, PyObject *unused)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s = empy_stream_resolve(st, self);
+    int done = 0;
+    em_status rc;
+    if (!s)
+        return NULL;
+    rc = em_stream_query(s, &done);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return PyBool_FromLong(done);
+}
+
+static PyObject *Stream_get_done(PyObject *self, void *c)
+{
+    return Stream_query(self, NULL);
+}
+
+static PyObject *Stream_wait_event(PyObject *self, PyObject *ev)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s = empy_stream_resolve(st, self);
+    em_status rc;
+    if (!s)
+        return NULL;
+    if (!Py_IS_TYPE(ev, st->Event)) {
+        PyErr_Format(PyExc_TypeError, "wait_event() needs an ember.Event, not %.100s",
+                     Py_TYPE(ev)->tp_name);
+        return NULL;
+    }
+    rc = em_stream_wait_event(s, EVENT(ev)->e);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *event_create(empy_state *st, em_device *d, unsigned flags);
+
+static PyObject *Stream_record(PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s = empy_stream_resolve(st, self);
+    PyObject *ev = nargs > 0 ? args[0] : Py_None;
+    em_status rc;
+
+    if (!s)
+        return NULL;
+    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
+        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
+          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "event")))) {
+        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, event");
+        return NULL;
+    }
+    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
+        ev = args[nargs];
+    if (ev == Py_None) {
+        ev = event_create(st, em_stream_device(s), EM_EVENT_DEFAULT);
+        if (!ev)
+            return NULL;
+    } else if (Py_IS_TYPE(ev, st->Event)) {
+        Py_INCREF(ev);
+    } else {
+        PyErr_Format(PyExc_TypeError, "record() needs an ember.Event or None, not %.100s",
+                     Py_TYPE(ev)->tp_name);
+        return NULL;
+    }
+    rc = em_event_record(EVENT(ev)->e, s);
+    if (rc != EM_OK) {
+        Py_DECREF(ev);
+        return empy_raise(st, rc);
+    }
+    return ev;
+}
+
+static PyObject *Stream_use(PyObject *self, PyObject *unused)
+{
+    if (empy_set_stream(empy_state_of(self), self) < 0)
+        return NULL;
+    return Py_NewRef(self);
+}
+
+static PyObject *Stream_enter(PyObject *self, PyObject *unused)
+{
+    empy_state *st = empy_state_of(self);
+    if (empy_context_push(st) < 0)
+        return NULL;
+    if (empy_set_stream(st, self) < 0) {
+        empy_saved_error err;
+        empy_error_save(&err);
+        if (empy_context_pop(st) < 0)
+            PyErr_Clear();
+        empy_error_restore(&err);
+        return NULL;
+    }
+    return Py_NewRef(self);
+}
+
+static PyObject *Stream_exit(PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs)
+{
+    if (empy_context_pop(empy_state_of(self)) < 0)
+        return NULL;
+    Py_RETURN_FALSE;
+}
+
+static PyObject *Stream_get_ptr(PyObject *self, void *c)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s = empy_stream_resolve(st, self);
+    if (!s)
+        return NULL;
+    if (s == em_stream_default(em_stream_device(s)))
+        return PyLong_FromLong(0);
+    return PyLong_FromVoidPtr(em_stream_native(s));
+}
+
+static PyObject *Stream_get_device(PyObject *self, void *c)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s = empy_stream_resolve(st, self);
+    if (!s)
+        return NULL;
+    return empy_device_new(st, em_stream_device(s));
+}
+
+static PyObject *Stream_get_priority(PyObject *self, void *c)
+{
+    em_stream *s = empy_stream_resolve(empy_state_of(self), self);
+    return s ? PyLong_FromLong(em_stream_priority(s)) : NULL;
+}
+
+static PyMethodDef Stream_methods[] = {
+    {"synchronize", Stream_synchronize, METH_NOARGS,
+     "Wait until all work queued on the stream has finished."},
+    {"query", Stream_query, METH_NOARGS, "True if all work on the stream has finished."},
+    {"wait_event", Stream_wait_event, METH_O,
+     "Make later work on this stream wait for the event."},
+    {"record", (PyCFunction)(void (*)(void))Stream_record,
+     METH_FASTCALL | METH_KEYWORDS,
+     "record(event=None) -> Event recorded at the current end of the stream."},
+    {"use", Stream_use, METH_NOARGS,
+     "Make this the calling thread's current stream; returns self."},
+    {"__enter__", Stream_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))Stream_exit, METH_FASTCALL, NULL},
+    {NULL},
+};
+
+static PyGetSetDef Stream_getset[] = {
+    {"done", Stream_get_done, NULL, "True if all work on the stream has finished.", NULL},
+    {"ptr", Stream_get_ptr, NULL, "The native handle (a CUstream); 0 for a default stream.",
+     NULL},
+    {"device", Stream_get_device, NULL, "The stream's device.", NULL},
+    {"priority", Stream_get_priority, NULL, "The stream's priority (smaller is "
+     "more urgent; the device's range clamps what was asked).", NULL},
+    {NULL},
+};
+
+static PyType_Slot Stream_slots[] = {
+    {Py_tp_new, Stream_new},
+    {Py_tp_dealloc, Stream_dealloc},
+    {Py_tp_traverse, Stream_traverse},
+    {Py_tp_repr, Stream_repr},
+    {Py_tp_richcompare, Stream_richcompare},
+    {Py_tp_hash, Stream_hash},
+    {Py_tp_methods, Stream_methods},
+    {Py_tp_getset, Stream_getset},
+    {Py_tp_doc, "Stream(non_blocking=False, device=None)\n\nA queue of work on one "
+                "device. `with stream:` makes it the thread's current stream (and "
+                "its device current) for the block. Stream.null is the default "
+                "stream of whichever device is current."},
+    {0, NULL},
+};
+
+static PyType_Spec Stream_spec = {
+    "ember.Stream", sizeof(empy_Stream), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    Stream_slots,
+};
+
+/* ---- Event -------------------------------------------------------- */
+
+static PyObject *event_create(empy_state *st, em_device *d, unsigned flags)
+{
+    empy_Event *o;
+    em_event *e;
+    em_status rc = em_event_create(d, flags, &e);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    o = PyObject_New(empy_Event, st->Event);
+    if (!o) {
+        em_event_destroy(e);
+        return NULL;
+    }
+    o->e = e;
+    o->dev = d;
+    return (PyObject *)o;
+}
+
+static PyObject *Event_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"block", "disable_timing", "device", NULL};
+    empy_state *st = empy_state_of_type(type);
+    int block = 0, no_timing = 0;
+    PyObject *dev_arg = Py_None;
+    em_device *d;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ppO:Event", kwlist, &block,
+                                     &no_timing, &dev_arg))
+        return NULL;
+    if (empy_device_arg(st, dev_arg, &d) < 0)
+        return NULL;
+    return event_create(st, d, (block ? EM_EVENT_BLOCKING_SYNC : 0) |
+                                   (no_timing ? EM_EVENT_DISABLE_TIMING : 0));
+}
+
+static void Event_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    if (EVENT(self)->e)
+        (void)em_event_destroy(EVENT(self)->e);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *Event_repr(PyObject *self)
+{
+    return PyUnicode_FromFormat("<ember.Event %p on %s>", (void *)EVENT(self)->e,
+                                em_device_name(EVENT(self)->dev));
+}
+
+static PyObject *Event_record(PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames)
+{
+    empy_state *st = empy_state_of(self);
+    PyObject *sarg = nargs > 0 ? args[0] : Py_None;
+    em_stream *s;
+    em_status rc;
+
+    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
+        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
+          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "stream")))) {
+        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, stream");
+        return NULL;
+    }
+    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
+        sarg = args[nargs];
+    if (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0)
+        sarg = Py_None;   /* Numba's stream=0 */
+    PyErr_Clear();         /* a huge int is not 0, and not a stream either */
+    if (empy_stream_for_device(st, sarg, EVENT(self)->dev, &s) < 0)
+        return NULL;
+    rc = em_event_record(EVENT(self)->e, s);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Event_synchronize(PyObject *self, PyObject *unused)
+{
+    em_status rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_event_synchronize(EVENT(self)->e);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(empy_state_of(self), rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Event_query(PyObject *self, PyObject *unused)
+{
+    int done = 0;
+    em_status rc = em_event_query(EVENT(self)->e, &done);
+    if (rc != EM_OK)
+        return empy_raise(empy_state_of(self), rc);
+    return PyBool_FromLong(done);
+}
+
+static PyObject *Event_get_done(PyObject *self, void *c)
+{
+    return Event_query(self, NULL);
+}
+
+static PyObject *Event_get_device(PyObject *self, void *c)
+{
+    return empy_device_new(empy_state_of(self), EVENT(self)->dev);
+}
+
+/* Numba's spellings: evt.wait(stream) and evt.elapsed_time(evtend). */
+static PyObject *Event_wait(PyObject *self, PyObject *const *args,
+                            Py_ssize_t nargs)
+{
+    empy_state *st = empy_state_of(self);
+    em_stream *s;
+    em_status rc;
+    PyObject *a = nargs > 0 ? args[0] : Py_None;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "wait() takes one optional argument, stream");
+        return NULL;
+    }
+    if (PyLong_CheckExact(a) && PyLong_AsLong(a) == 0)
+        a = Py_None;   /* Numba's stream=0 */
+    PyErr_Clear();         /* a huge int is not 0, and not a stream either */
+    if (empy_stream_for_device(st, a, EVENT(self)->dev, &s) < 0)
+        return NULL;
+    if (!s)
+        s = em_stream_default(EVENT(self)->dev);
+    if ((rc = em_stream_wait_event(s, EVENT(self)->e)) != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Event_elapsed_time(PyObject *self, PyObject *end)
+{
+    empy_state *st = empy_state_of(self);
+    float ms = 0;
+    em_status rc;
+    if (!Py_IS_TYPE(end, st->Event)) {
+        PyErr_SetString(PyExc_TypeError, "elapsed_time() needs an ember.Event");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_event_elapsed_ms(EVENT(self)->e, EVENT(end)->e, &ms);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return PyFloat_FromDouble(ms);
+}
+
+static PyMethodDef Event_methods[] = {
+    {"wait", (PyCFunction)(void (*)(void))Event_wait, METH_FASTCALL,
+     "wait(stream=None): make later work on the stream wait for this event "
+     "(Numba's spelling)."},
+    {"elapsed_time", Event_elapsed_time, METH_O,
+     "elapsed_time(evtend): milliseconds from this event to evtend (Numba's "
+     "spelling)."},
+    {"record", (PyCFunction)(void (*)(void))Event_record, METH_FASTCALL | METH_KEYWORDS,
+     "record(stream=None): mark the current end of the stream (None: the "
+     "current stream)."},
+    {"synchronize", Event_synchronize, METH_NOARGS,
+     "Wait until the work before the record has finished."},
+    {"query", Event_query, METH_NOARGS,
+     "True if the work before the record has finished (True if never recorded)."},
+    {NULL},
+};
+
+static PyGetSetDef Event_getset[] = {
+    {"done", Event_get_done, NULL, "Same as query().", NULL},
+    {"device", Event_get_device, NULL, "The event's device.", NULL},
+    {NULL},
+};
+
+static PyType_Slot Event_slots[] = {
+    {Py_tp_new, Event_new},
+    {Py_tp_dealloc, Event_dealloc},
+    {Py_tp_repr, Event_repr},
+    {Py_tp_methods, Event_methods},
+    {Py_tp_getset, Event_getset},
+    {Py_tp_doc, "Event(block=False, disable_timing=False, device=None)\n\nA "
+                "marker in a stream, to wait on or to time work between two."},
+    {0, NULL},
+};
+
+static PyType_Spec Event_spec = {
+    "ember.Event", sizeof(empy_Event), 0,
+    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, Event_slots,
+};
+
+/* ---- module functions ---------------------------------------------- */
+
+static PyObject *mod_get_current_stream(PyObject *m, PyObject *unused)
+{
+    return empy_current_stream(empy_state_of_module(m));
+}
+
+static PyObject *mod_get_elapsed_time(PyObject *m, PyObject *const *args,
+                                      Py_ssize_t nargs)
+{
+    empy_state *st = empy_state_of_module(m);
+    em_event *a, *b;
+    float ms = 0;
+    em_status rc;
+
+    if (nargs != 2 || !Py_IS_TYPE(args[0], st->Event) ||
+        !Py_IS_TYPE(args[1], st->Event)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "get_elapsed_time(start, end) takes two ember.Event objects");
+        return NULL;
+    }
+    a = EVENT(args[0])->e;
+    b = EVENT(args[1])->e;
+    /* The end may still be pending; waiting for it here saves every caller
+     * an end.synchronize() and cannot change the answer. */
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_event_synchronize(b);
+    Py_END_ALLOW_THREADS
+    if (rc == EM_OK)
+        rc = em_event_elapsed_ms(a, b, &ms);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return PyFloat_FromDouble(ms);
+}
+
+static PyMethodDef stream_functions[] = {
+    {"get_current_stream", mod_get_current_stream, METH_NOARGS,
+     "The calling thread's current stream (the current device's default "
+     "stream unless one was made current)."},
+    {"get_elapsed_time", (PyCFunction)(void (*)(void))mod_get_elapsed_time,
+     METH_FASTCALL, "get_elapsed_time(start, end) -> milliseconds between two "
+                    "recorded events of one device."},
+    {NULL},
+};
+
+int empy_stream_init(PyObject *m, empy_state *st)
+{
+    PyObject *null;
+    int rc;
+    if (empy_add_type(m, &Stream_spec, NULL, &st->Stream) < 0 ||
+        empy_add_type(m, &Event_spec, NULL, &st->Event) < 0)
+        return -1;
+    null = stream_wrap(st, NULL, 0);
+    if (!null)
+        return -1;
+    rc = PyObject_SetAttrString((PyObject *)st->Stream, "null", null);
+    Py_DECREF(null);
+    if (rc < 0)
+        return -1;
+    return PyModule_AddFunctions(m, stream_functions);
+}
