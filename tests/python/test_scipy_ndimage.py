@@ -131,6 +131,54 @@ def test_filters_match_scipy(device, dtype, mode):
     close(en.laplace(e, mode=mode), nd.laplace(x, mode=mode))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_filter1d_tiles(device, dtype):
+    """The 1-D passes across their tiles (2048 elements of a last axis,
+    64 lines by up to 32 of the others): lengths no multiple of a tile, 1-D
+    to 3-D, each axis and mode, a window longer than a tile's halo chunk
+    (float64: 125 taps at 32 columns), cval that float32 holds and one it
+    does not, and minimum/maximum."""
+    ftol = 1e-6 if dtype == "float32" else 1e-10
+    x1 = rng.standard_normal(4500).astype(dtype)
+    x3 = rng.standard_normal((3, 70, 37)).astype(dtype)
+    w = rng.standard_normal(9)
+    for x in (x1, x3):
+        e = ember.asarray(x, device=device)
+        for axis in range(x.ndim):
+            for mode in MODES:
+                for cval in (-2.5, 0.1):
+                    close(en.correlate1d(e, w, axis, mode=mode, cval=cval,
+                                         origin=1),
+                          nd.correlate1d(x, w, axis, mode=mode, cval=cval,
+                                         origin=1), ftol)
+            close(en.maximum_filter1d(e, 6, axis, mode="constant",
+                                      cval=0.25),
+                  nd.maximum_filter1d(x, 6, axis, mode="constant",
+                                      cval=0.25))
+            close(en.minimum_filter1d(e, 5, axis, mode="wrap"),
+                  nd.minimum_filter1d(x, 5, axis, mode="wrap"))
+    x2 = rng.standard_normal((150, 40)).astype(dtype)
+    e2 = ember.asarray(x2, device=device)
+    long = rng.standard_normal(201)
+    for axis in (0, 1):
+        close(en.correlate1d(e2, long, axis, mode="mirror"),
+              nd.correlate1d(x2, long, axis, mode="mirror"), ftol)
+    close(en.gaussian_filter(e2, 4.0, mode="nearest"),
+          nd.gaussian_filter(x2, 4.0, mode="nearest"), ftol)
+    close(en.gaussian_filter1d(e2, 3.0, 0, output=np.float64),
+          nd.gaussian_filter1d(x2, 3.0, 0, output=np.float64), ftol)
+
+
+def test_filter1d_compiles_for_the_gpu(need_nvrtc):
+    """Every instance of kernels/ndfilter1d.cuh (on cpu it runs only in
+    the block simulator), through NVRTC here."""
+    from ember.scipy import _kernels, ndimage_filters as mod
+    names = list(mod._F1_NAMES.values())
+    ptx = ember.cuda.Program(_kernels.source("ndfilter1d.cuh"), options=tuple(
+        "--name-expression=" + e for e in names)).compile("ptx").code
+    assert ptx.count(b".entry") == len(names) == 4
+
+
 def test_filter_outputs_and_3d(device):
     x3 = rng.standard_normal((5, 6, 7))
     e3 = ember.asarray(x3, device=device)

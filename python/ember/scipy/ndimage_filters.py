@@ -2,7 +2,8 @@
 correlate1d and convolve1d, correlate and convolve (up to 3 dimensions),
 gaussian, uniform, minimum and maximum filters (1-D passes along each
 axis, as SciPy's), sobel, prewitt and laplace, on every device. The work
-is kernels/ndfilter.cuh, in float64 as SciPy's line buffers are; the
+is kernels/ndfilter1d.cuh (the 1-D passes, a tile of a line in shared
+memory) and ndfilter.cuh, in float64 as SciPy's line buffers are; the
 output has the input's dtype unless output= says otherwise, a float
 result cast to an integer dtype as C casts (towards zero), after each
 pass, as SciPy's."""
@@ -51,16 +52,47 @@ def _line(x, axis):
             math.prod(x.shape[axis + 1:]))
 
 
-def _pass1d(x, axis, extra):
-    """One float64 pass of em_filter1d along axis."""
+# em_filter1d_tile's instances: input as float32 or float64, output too
+_F1_TYPES = ("float32", "float64")
+_F1_NAMES = {(i, o): "em_filter1d_tile<%s, %s>" % (
+    {"float32": "float", "float64": "double"}[i],
+    {"float32": "float", "float64": "double"}[o])
+    for i in _F1_TYPES for o in _F1_TYPES}
+
+
+def _pass1d(x, axis, w, size, shift, mode, cval, op, out):
+    """One pass of kernels/ndfilter1d.cuh along axis (op 0 correlates with
+    w, 1 and 2 take the minimum and maximum over size), summed in double;
+    the result in dtype out where the kernel writes it (float32, float64),
+    else float64 for _finish to cast. A float32 input is read as it is
+    unless constant mode's cval has no float32 of the same value (the
+    tile holds the input's type)."""
     import numpy
-    src = _e.ascontiguousarray(x.astype(_e.float64))
-    y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
-    if x.size:
-        outer, n, inner = _line(x, axis)
-        _launch(x.device, "em_filter1d", x.size,
-                (src, y, numpy.int64(outer), numpy.int64(n),
-                 numpy.int64(inner)) + extra)
+    tin = x.dtype.name if x.dtype.name in _F1_TYPES else "float64"
+    if tin == "float32" and mode == 4 and \
+            not float(numpy.float32(cval)) == float(cval):
+        tin = "float64"
+    tout = _e.dtype(out).name
+    tout = tout if tout in _F1_TYPES else "float64"
+    src = _e.ascontiguousarray(x.astype(tin, copy=False))
+    y = _e.empty(x.shape, dtype=tout, device=x.device)
+    if not x.size:
+        return y
+    outer, n, inner = _line(x, axis)
+    bx = 1 << min(5, (inner - 1).bit_length())  # a power of two, up to 32
+    by = 256 // bx
+    tn, sz = 8 * by, numpy.dtype(tin).itemsize
+    # the weights (8 bytes) and (tn + cl - 1) x bx values within 48 KiB
+    cl = min(size, (49152 - (tn - 1) * bx * sz) // (8 + bx * sz))
+    shared = 8 * cl + (tn + cl - 1) * bx * sz
+    tiles = outer * -(-n // tn) * -(-inner // bx)
+    _kernels.launch_tiles(
+        x.device, "ndfilter1d.cuh", _F1_NAMES[tin, tout], tiles, (bx, by),
+        shared, (src, y, numpy.int64(outer), numpy.int64(n),
+                 numpy.int64(inner), w, numpy.int32(size),
+                 numpy.int64(shift), numpy.int32(mode), numpy.float64(cval),
+                 numpy.int32(op), numpy.int32(cl)),
+        name_expressions=_F1_NAMES.values())
     return y
 
 
@@ -84,10 +116,8 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect",
         raise RuntimeError("no filter weights given")
     axis = _axis(axis, x.ndim)
     wd = _e.asarray(w, device=x.device)
-    y = _pass1d(x, axis, (wd, numpy.int32(w.size),
-                          numpy.int64(_shift(w.size, origin)),
-                          numpy.int32(_mode(mode)), numpy.float64(cval),
-                          numpy.int32(0)))
+    y = _pass1d(x, axis, wd, w.size, _shift(w.size, origin), _mode(mode),
+                cval, 0, _out_dtype(output, x))
     return _finish(y, x, output)
 
 
@@ -269,15 +299,14 @@ def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0,
 
 
 def _minmax1d(input, size, axis, output, mode, cval, origin, ismax):
-    import numpy
     x = _arr(input)
     if size < 1:
         raise RuntimeError("incorrect filter size")
     axis = _axis(axis, x.ndim)
-    # em_filter1d's op 1 (minimum) or 2 (maximum); no weights read
-    y = _pass1d(x, axis, (_e.zeros(1, device=x.device), numpy.int32(size), numpy.int64(_shift(size, origin)),
-                          numpy.int32(_mode(mode)), numpy.float64(cval),
-                          numpy.int32(1 + ismax)))
+    # op 1 (minimum) or 2 (maximum); no weights read
+    y = _pass1d(x, axis, _e.zeros(1, device=x.device), size,
+                _shift(size, origin), _mode(mode), cval, 1 + ismax,
+                _out_dtype(output, x))
     return _finish(y, x, output)
 
 

@@ -1,67 +1,8 @@
-/* ember.scipy.ndimage's filters, in float64 as SciPy computes them (its
- * line buffers are double whatever the array's type), one thread an
- * output element (grid-stride).
- *
- * A position outside [0, n) is folded by the mode: 0 reflect (d c b a |
- * a b c d | d c b a), 1 mirror (d c b | a b c d | c b a), 2 nearest
- * (a a | a b c d | d d), 3 wrap (a b c d | a b c d), 4 constant (cval;
- * em_nd_index answers -1). */
-__device__ __forceinline__ long long em_nd_index(long long i, long long n,
-                                                 int mode)
-{
-    if (i >= 0 && i < n)
-        return i;
-    switch (mode) {
-    case 0:
-        i %= 2 * n;
-        if (i < 0)
-            i += 2 * n;
-        return i < n ? i : 2 * n - 1 - i;
-    case 1:
-        if (n == 1)
-            return 0;
-        i %= 2 * n - 2;
-        if (i < 0)
-            i += 2 * n - 2;
-        return i < n ? i : 2 * n - 2 - i;
-    case 2:
-        return i < 0 ? 0 : n - 1;
-    case 3:
-        i %= n;
-        return i < 0 ? i + n : i;
-    default:
-        return -1;
-    }
-}
-
-/* One pass along an axis, the array seen as outer x n x inner (the
- * filtered axis in the middle), over the window j < L at i + j - shift:
- * op 0, the correlation sum_j w[j] x[o][i + j - shift][r]; op 1 and 2,
- * the window's minimum and maximum (w unread; a NaN wins, as in SciPy's
- * comparisons). */
-extern "C" __global__ void em_filter1d(const double *x, double *y,
-                                       long long outer, long long n,
-                                       long long inner, const double *w,
-                                       int L, long long shift, int mode,
-                                       double cval, int op)
-{
-    long long total = outer * n * inner;
-    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-         e < total; e += (long long)gridDim.x * blockDim.x) {
-        long long r = e % inner, i = (e / inner) % n, o = e / (inner * n);
-        const double *line = x + o * n * inner + r;
-        double acc = 0;
-        for (int j = 0; j < L; j++) {
-            long long k = em_nd_index(i + j - shift, n, mode);
-            double v = k < 0 ? cval : line[k * inner];
-            if (op == 0)
-                acc += w[j] * v;
-            else if (j == 0 || (op == 2 ? !(v <= acc) : !(v >= acc)))
-                acc = v;
-        }
-        y[e] = acc;
-    }
-}
+/* ember.scipy.ndimage's N-dimensional filters, in float64 as SciPy
+ * computes them (its line buffers are double whatever the array's type),
+ * one thread an output element (grid-stride); the 1-D passes are
+ * ndfilter1d.cuh's. */
+#include "ndindex.cuh"
 
 /* y = the correlation of x (d0 x d1 x d2) with weights w (k0 x k1 x k2)
  * placed at shift (s0, s1, s2): y[a][b][c] = sum w[u][v][t]
