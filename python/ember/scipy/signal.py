@@ -137,7 +137,9 @@ def _launch_conv2d(a, k, out, t, i0, j0, boundary, fillvalue):
             numpy.dtype(t).type(fillvalue))
     name, cy = _TILED[t]
     plan = _tile_plan(numpy.dtype(t).itemsize, cy, P, Q)
-    if plan is None:
+    # a few rows (convolve's 1-D signals are one) would leave most of a
+    # tile's threads summing rows past the end: the plain kernel there
+    if plan is None or OM < 8:
         _kernels.launch(a.device, "convolve2d.cuh", _NAMES[t], out.size,
                         args, name_expressions=_ALL_NAMES)
         return
