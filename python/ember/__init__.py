@@ -37,7 +37,7 @@ globals().update({name: getattr(_ember, name) for name in _public})
 
 # NumPy's exception classes (AxisError, ComplexWarning, ...) are answered
 # on each access: a subclass of NumPy's once NumPy is loaded, without
-# importing it (python/ember/_ext/errors.c says why that is always right).
+# importing it (python/ember/_ext/runtime/errors.c says why that is always right).
 _np_exception_names = _ember._np_exception_names
 
 

@@ -1,6 +1,6 @@
 """NEP 18 dispatch: numpy.foo(ember_array, ...) runs ember.foo, as CuPy's
 ndarray.__array_function__ does. ember.ndarray.__array_function__ (a C
-shim in _ext/ndarray.c) calls array_function here."""
+shim in _ext/array/ndarray.c) calls array_function here."""
 import sys
 
 from ember import _ember

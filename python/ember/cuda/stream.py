@@ -4,7 +4,7 @@ CuPy has a module, ``cupy.cuda.stream``, holding ``Stream``, ``Event``,
 ``get_current_stream`` and ``get_elapsed_time``; Numba has a function,
 ``numba.cuda.stream()``, that makes a new stream. This module is both: its
 names are CuPy's, and calling it is Numba's call. The objects are ember's
-own (python/ember/_ext/stream.c)."""
+own (python/ember/_ext/runtime/stream.c)."""
 import sys as _sys
 import types as _types
 

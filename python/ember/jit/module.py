@@ -292,7 +292,7 @@ class Module:
             parts.append(main_text)
         if self.links:
             # one translation unit with the linked files; the marker has
-            # the host compile it as C++ (python/ember/_ext/jit_compile.c)
+            # the host compile it as C++ (python/ember/_ext/jit/jit_compile.c)
             parts.append(LINKED_CXX_MARK)
             for path, text in self.links.items():
                 parts.append('#line 1 "%s"' % path.replace("\\", "\\\\").replace('"', '\\"'))

@@ -450,7 +450,7 @@ EMJ_FN void __emjit_grid_sync(void *g)
 }
 #else
 /* On cpu every block of the grid runs on a thread of its own, launched as
- * a grid of one block (python/ember/_ext/jit_coop.c); g is that block's
+ * a grid of one block (python/ember/_ext/jit/jit_coop.c); g is that block's
  * record, laid out as empy_jit_grid_rec in jit.h. */
 typedef struct __emjit_grid_rec {
     void (*wait)(void *bar);
