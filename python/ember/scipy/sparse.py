@@ -2,17 +2,39 @@
 scipy.sparse's and cupyx.scipy.sparse's, on every device: csr_matrix (and
 csr_array), csc_matrix and coo_matrix built from dense arrays, triplets,
 (data, indices, indptr) or SciPy's own; @ with vectors and dense matrices
-(kernels/spmv.cuh), transpose, scalar products, sum, diagonal,
-conversions, toarray and get(); linalg.cg. Sparse-sparse arithmetic and the
-other solvers are still to come.
+(kernels/spmv.cuh) and with sparse matrices (expand, sort, compress in
+sparse_ops.py); elementwise +, -, multiply, maximum, minimum and the
+comparisons with sparse, dense and scalar operands; abs, power, -, and
+the elementwise functions that keep zeros (sqrt, expm1, sin, ...);
+sum_duplicates, sort_indices, eliminate_zeros; sum, mean, max, min,
+count_nonzero, trace, diagonal; indexing of elements, rows and columns
+by integers, slices, integer arrays and masks; transpose, conversions,
+toarray and get(); linalg.cg, gmres, eigsh and LinearOperator.
+
+Results are SciPy's: the same values, dtype, shape and format (csr + csc
+is csr, csr.multiply(dense) is coo, max(axis) is a coo_matrix), the same
+elements stored (which zeros an operation drops, which it keeps) and,
+once in canonical form, the same index order. Where SciPy gives an
+np.matrix (sparse + dense, mean(axis)) the result here is a 2-D ember
+array. The *_array names are the *_matrix classes: `*` is the matrix
+product and sum(axis) is 2-D for both.
+
+Not here yet: complex values; division of sparse by sparse; broadcasting
+of a (1, n) or (m, 1) sparse operand in multiply; assignment into a
+matrix; the dia, bsr, lil and dok formats; argmax/argmin; spsolve, which
+needs a direct sparse solver (cuDSS or cuSOLVER's sparse QR): no
+substitute is offered.
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
 the number of elements allow, else int64, as SciPy picks them (and half the
 index bytes a product reads); COO keeps int64. Construction sorts by (row,
-column) and sums duplicates, as SciPy's conversion to CSR does."""
+column) and sums duplicates, as SciPy's conversion to CSR does;
+(data, indices, indptr) are kept as given, duplicates and all, and the
+operations that need the canonical form make it first."""
 import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy import _kernels
+from ember.scipy import sparse_ops as _ops
 
 __all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array",
            "csc_array", "coo_array", "issparse", "isspmatrix", "linalg"]
@@ -51,30 +73,7 @@ def _compute(dtype):
     return "int64"
 
 
-def _csr_from_coo(data, row, col, shape, dtype=None):
-    """CSR arrays from triplets: sorted by (row, column), duplicates
-    summed."""
-    nrows, ncols = shape
-    dev = data.device
-    row = row.astype(_e.int64)
-    col = col.astype(_e.int64)
-    key = row * ncols + col
-    uniq, inv = _e.unique(key, return_inverse=True)
-    t = dtype or data.dtype
-    if uniq.size != key.size:
-        summed = _e.zeros(uniq.size, dtype=_e.float64 if t.kind in "fb"
-                          else _e.int64, device=dev)
-        _e.add.at(summed, inv, data.astype(summed.dtype))
-        vals = summed.astype(t)
-    else:
-        order = _e.argsort(key)
-        vals = data[order].astype(t)
-    r = uniq // ncols
-    indices = (uniq % ncols).astype(_e.int64)
-    counts = _e.bincount(r, minlength=nrows)
-    indptr = _e.concatenate([_e.zeros(1, dtype=_e.int64, device=dev),
-                             _e.cumsum(counts).astype(_e.int64)])
-    return vals, indices, indptr
+_csr_from_coo = _ops.compress
 
 
 class _compressed:
@@ -178,13 +177,12 @@ class _compressed:
         return other((vals, indices, indptr), shape=self._shape)
 
     def tocoo(self, copy=False):
-        d, major, minor = self._coo_arrays()
-        rc = (major, minor) if self.format == "csr" else (minor, major)
-        return coo_matrix((d, rc), shape=self._shape)
+        d, r, c = self._rc_arrays()
+        return coo_matrix((d, (r, c)), shape=self._shape)
 
     def toarray(self, order=None, out=None):
-        d, major, minor = self._coo_arrays()
-        r, c = (major, minor) if self.format == "csr" else (minor, major)
+        """The dense matrix, duplicates summed as SciPy's."""
+        d, r, c = self._canonical()._rc_arrays()
         dense = _e.zeros(self._shape, dtype=self.dtype, device=self.device) \
             if out is None else out
         if out is not None:
@@ -217,8 +215,7 @@ class _compressed:
         if axis is None:
             return _e.sum(self.data, dtype=dtype)
         axis = axis % 2
-        d, major, minor = self._coo_arrays()
-        r, c = (major, minor) if self.format == "csr" else (minor, major)
+        d, r, c = self._rc_arrays()
         idx = c if axis == 0 else r
         n = self._shape[1 - axis]
         acc_t = _e.float64 if self.dtype.kind == "f" else _e.int64
@@ -232,8 +229,7 @@ class _compressed:
         """The k-th diagonal as a dense vector."""
         m, n = self._shape
         length = max(0, min(m + min(k, 0), n - max(k, 0)))
-        d, major, minor = self._coo_arrays()
-        r, c = (major, minor) if self.format == "csr" else (minor, major)
+        d, r, c = self._rc_arrays()
         on = (c - r) == k
         out = _e.zeros(length, dtype=self.dtype, device=self.device)
         pos = r[on] - (0 if k >= 0 else -k)
@@ -261,15 +257,14 @@ class _compressed:
                           shape=self._shape)
 
     def __neg__(self):
-        return type(self)((-self.data, self.indices, self.indptr),
-                          shape=self._shape)
+        return self._map_data(_e.negative)
 
     def dot(self, other):
         return self @ other
 
     def __matmul__(self, other):
-        if issparse(other):
-            return type(self)(self.toarray() @ other.toarray())
+        if issparse(other) or _is_scipy_sparse(other):
+            return self._spgemm(other)
         if self.format == "csc":
             return self.tocsr() @ other
         x = _arr(other, self.device)
@@ -307,6 +302,341 @@ class _compressed:
 
     def __rmatmul__(self, other):
         return (self.T @ _arr(other, self.device).T).T
+
+    # The canonical form: each row's indices strictly rising. SciPy caches
+    # the flag; here it is one comparison over the keys when asked.
+
+    def _mm_shape(self):
+        """(major, minor) extents: rows first for CSR, columns for CSC."""
+        return self._shape if self.format == "csr" else self._shape[::-1]
+
+    def _arrays(self):
+        return self.data, self.indices, self.indptr
+
+    def _rc_arrays(self):
+        """(data, row, column) of every stored element."""
+        d, major, minor = self._coo_arrays()
+        return (d, major, minor) if self.format == "csr" else \
+            (d, minor, major)
+
+    def _with_data(self, data):
+        return type(self)((data, self.indices, self.indptr),
+                          shape=self._shape)
+
+    def _rebuilt(self, data, indices, indptr, nminor=None):
+        """A matrix of this format from compressed arrays, over the rows
+        (columns for CSC) that indptr counts and nminor columns (rows)."""
+        n = int(indptr.size) - 1
+        minor = self._mm_shape()[1] if nminor is None else nminor
+        return type(self)((data, indices, indptr), shape=(n, minor)
+                          if self.format == "csr" else (minor, n))
+
+    def _order_flags(self):
+        """(indices sorted within rows, and strictly: canonical)."""
+        if self.nnz < 2:
+            return True, True
+        _, major, minor = self._coo_arrays()
+        k = _ops.keys(major, minor, self._mm_shape()[1])
+        return bool(_e.all(k[1:] >= k[:-1])), bool(_e.all(k[1:] > k[:-1]))
+
+    has_sorted_indices = property(lambda self: self._order_flags()[0])
+    has_canonical_format = property(lambda self: self._order_flags()[1])
+
+    def _set(self, data, indices, indptr):
+        """Replaces the arrays in place; the element count never grows
+        here, so the index dtype stays."""
+        it = self.indices.dtype
+        self.data = data
+        self.indices = indices.astype(it, copy=False)
+        self.indptr = indptr.astype(it, copy=False)
+
+    def sum_duplicates(self):
+        """Sorts the indices and sums duplicates, in place; explicit zeros
+        stay stored, as SciPy's."""
+        if not self.has_canonical_format:
+            d, major, minor = self._coo_arrays()
+            self._set(*_ops.compress(d, major, minor, self._mm_shape()))
+
+    def sort_indices(self):
+        """Sorts each row's indices in place, duplicates kept."""
+        if not self.has_sorted_indices:
+            d, major, minor = self._coo_arrays()
+            order = _e.argsort(_ops.keys(major, minor, self._mm_shape()[1]),
+                               kind="stable")
+            self._set(d[order], minor[order], self.indptr)
+
+    def sorted_indices(self):
+        c = self.copy()
+        c.sort_indices()
+        return c
+
+    def eliminate_zeros(self):
+        """Drops the stored zeros in place."""
+        d, major, minor = self._coo_arrays()
+        self._set(*_ops.drop_zeros(d, major, minor, self._mm_shape()[0]))
+
+    def _canonical(self):
+        if self.has_canonical_format:
+            return self
+        c = self.copy()
+        c.sum_duplicates()
+        return c
+
+    def _map_data(self, f, drop=False):
+        """f of the canonical values; with drop, the zeros it makes are
+        not stored (SciPy's scalar operators), else they are (its
+        elementwise functions)."""
+        c = self._canonical()
+        out = c._with_data(f(c.data))
+        if drop:
+            out.eliminate_zeros()
+        return out
+
+    # Elementwise arithmetic. Sparse with sparse is the union of the two
+    # canonical forms under the operator with zero results dropped, in the
+    # left operand's format; with a dense operand the result is dense
+    # (SciPy's np.matrix for the *_matrix classes is a 2-D array here).
+
+    def _same_format(self, other):
+        o = other if issparse(other) else csr_matrix(other,
+                                                     device=self.device)
+        o = getattr(o, "to" + self.format)()
+        if o.shape != self._shape:
+            raise ValueError(f"inconsistent shapes {self._shape} and "
+                             f"{o.shape}")
+        return o
+
+    def _binop(self, other, op):
+        a, b = self._canonical(), self._same_format(other)._canonical()
+        return type(self)(_ops.union(a._coo_arrays(), b._coo_arrays(),
+                                     self._mm_shape(), op),
+                          shape=self._shape)
+
+    def _add(self, other, op, verb):
+        k = _operand(other)
+        if k == "scalar":
+            if _scalar(other) != 0:
+                raise NotImplementedError(f"{verb} a nonzero scalar to a "
+                                          f"sparse matrix is not supported")
+            return self.copy()
+        if k == "dense":
+            return op(self.toarray(), _arr(other, self.device))
+        return self._binop(other, op)
+
+    def __add__(self, other):
+        return self._add(other, _e.add, "adding")
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return self._add(other, _e.subtract, "subtracting")
+
+    def __rsub__(self, other):
+        return -self._add(other, _e.subtract, "subtracting")
+
+    def __pos__(self):
+        return self.copy()
+
+    def multiply(self, other):
+        """The elementwise product, as SciPy's: self's structure scaled
+        for a scalar; a coo_matrix of self's elements for a dense operand;
+        the intersection, zeros dropped, for a sparse one."""
+        k = _operand(other)
+        if k == "scalar":
+            return self._with_data(self.data * other)
+        if k == "dense":
+            x = _arr(other, self.device)
+            if x.ndim > 2:
+                return self.toarray() * x
+            x = _e.broadcast_to(x, self._shape)
+            d, r, c = self._rc_arrays()
+            return coo_matrix((d * x[r, c], (r, c)), shape=self._shape)
+        return self._binop(other, _e.multiply)
+
+    def _extremum(self, other, name, compare=False):
+        """maximum/minimum and the comparisons: a scalar that maps 0 to
+        nonzero gives the dense result compressed (SciPy warns and does
+        the same); else only the stored values are mapped."""
+        uf = getattr(_e, name)
+        k = _operand(other)
+        if k == "scalar":
+            import numpy
+            s = _scalar(other)
+            if getattr(numpy, name)(0, s):
+                return type(self)(uf(self.toarray(), s))
+            return self._map_data(lambda d: uf(d, s), drop=True)
+        if k == "dense":
+            return uf(self.toarray(), _arr(other, self.device))
+        if not compare or name in ("not_equal", "less", "greater"):
+            return self._binop(other, uf)
+        # ==, <= and >= hold wherever both are zero: dense in all but name
+        return type(self)(uf(self.toarray(),
+                             self._same_format(other).toarray()))
+
+    def maximum(self, other):
+        return self._extremum(other, "maximum")
+
+    def minimum(self, other):
+        return self._extremum(other, "minimum")
+
+    def __eq__(self, other):
+        if issparse(other) and other.shape != self._shape:
+            return False            # SciPy's answer, not an error
+        return self._extremum(other, "equal", True)
+
+    def __ne__(self, other):
+        if issparse(other) and other.shape != self._shape:
+            return True
+        return self._extremum(other, "not_equal", True)
+
+    def __lt__(self, other):
+        return self._extremum(other, "less", True)
+
+    def __gt__(self, other):
+        return self._extremum(other, "greater", True)
+
+    def __le__(self, other):
+        return self._extremum(other, "less_equal", True)
+
+    def __ge__(self, other):
+        return self._extremum(other, "greater_equal", True)
+
+    __hash__ = None
+
+    def __abs__(self):
+        return self._map_data(_e.abs)
+
+    def power(self, n, dtype=None):
+        """Each stored value to the scalar power n (0 would fill the
+        matrix: NotImplementedError, as SciPy's)."""
+        if _e.ndim(n) != 0:
+            raise NotImplementedError("input is not scalar")
+        if n == 0:
+            raise NotImplementedError(
+                "zero power is not supported as it would densify the "
+                "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
+                "case.")
+        return self._map_data(lambda d: (d if dtype is None else
+                                         d.astype(dtype)) ** n)
+
+    # Reductions over canonical values: an implicit zero counts wherever a
+    # row (or column) stores fewer elements than its length.
+
+    def count_nonzero(self, axis=None):
+        c = self._canonical()
+        nz = c.data != 0
+        if axis is None:
+            return int(_e.count_nonzero(nz))
+        axis = _axis(axis)
+        _, r, col = c._rc_arrays()
+        return _e.bincount((col if axis == 0 else r)[nz],
+                           minlength=self._shape[1 - axis])
+
+    def mean(self, axis=None, dtype=None):
+        """As SciPy's: integers average in float64; each value is scaled
+        by 1/count before the sum."""
+        integral = self.dtype.kind in "biu"
+        res = _e.dtype(dtype) if dtype is not None else \
+            (_e.float64 if integral else self.dtype)
+        inter = self.astype(_e.float64 if integral else res)
+        m, n = self._shape
+        if axis is None:
+            return inter._with_data(inter.data / (m * n)).sum(dtype=res)
+        axis = _axis(axis)
+        scale = 1.0 / self._shape[axis]
+        return inter._with_data(inter.data * scale).sum(axis, dtype=res)
+
+    def _reduce_extreme(self, axis, name):
+        uf = getattr(_e, name)
+        m, n = self._shape
+        c = self._canonical()
+        if axis is None:
+            if m * n == 0:
+                raise ValueError("zero-size array to reduction operation")
+            zero = _e.zeros((), dtype=self.dtype, device=self.device)
+            if not c.nnz:
+                return zero
+            r = uf.reduce(c.data)
+            return uf(r, zero) if c.nnz < m * n else r
+        axis = _axis(axis)
+        if self._shape[axis] == 0:
+            raise ValueError("zero-size array to reduction operation")
+        d, r, col = c._rc_arrays()
+        lines = self._shape[1 - axis]
+        v = _ops.extreme(d, col if axis == 0 else r, lines,
+                         self._shape[axis], uf)
+        return coo_matrix(v.reshape((1, lines) if axis == 0 else (lines, 1)))
+
+    def max(self, axis=None, out=None):
+        """The largest element (implicit zeros included), or a coo_matrix
+        of each column's (axis 0) or row's (axis 1), as SciPy's."""
+        return self._reduce_extreme(axis, "maximum")
+
+    def min(self, axis=None, out=None):
+        return self._reduce_extreme(axis, "minimum")
+
+    def trace(self, offset=0):
+        return self.diagonal(offset).sum()
+
+    # Indexing: an element, or rows and columns picked by an integer, a
+    # slice, an integer array or a mask: a gather of whole rows along the
+    # compressed axis, a sorted lookup of each element's column along the
+    # other; duplicates and stored zeros stay, as SciPy's.
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise IndexError("sparse matrices have two axes, got "
+                                 f"{len(key)} indices")
+            row, col = key
+        else:
+            row, col = key, slice(None)
+        if _is_int(row) and _is_int(col):
+            return self._element(int(row), int(col))
+        major, minor = (row, col) if self.format == "csr" else (col, row)
+        nmajor, nminor = self._mm_shape()
+        out = self
+        if not _is_all(major):
+            out = self._rebuilt(*_ops.take_major(
+                *self._arrays(), _selection(major, nmajor, self.device)))
+        if not _is_all(minor):
+            sel = _selection(minor, nminor, self.device)
+            d, rows, cols = out._coo_arrays()
+            out = out._rebuilt(*_ops.take_minor(d, rows, cols, sel,
+                                                out._mm_shape()[0]),
+                               nminor=int(sel.size))
+        return out
+
+    def _element(self, i, j):
+        m, n = self._shape
+        if not (-m <= i < m and -n <= j < n):
+            raise IndexError(f"index ({i}, {j}) out of range for shape "
+                             f"{self._shape}")
+        i, j = i % m, j % n
+        major, minor = (i, j) if self.format == "csr" else (j, i)
+        s, e = (int(v) for v in self.indptr[major:major + 2])
+        hit = self.indices[s:e] == minor
+        return _e.sum(self.data[s:e][hit], dtype=self.dtype)
+
+    def _spgemm(self, other):
+        """sparse @ sparse, in self's format as SciPy's."""
+        o = other if issparse(other) else csr_matrix(other,
+                                                     device=self.device)
+        if o.shape[0] != self._shape[1]:
+            raise ValueError(f"dimension mismatch: {self._shape} @ "
+                             f"{o.shape}")
+        t = _e.result_type(self.dtype, o.dtype)
+        shape = (self._shape[0], o.shape[1])
+        if self.format == "csr":
+            b = o.tocsr()
+            return csr_matrix(_ops.spgemm(self._arrays(), b._arrays(),
+                                          (self._shape, b.shape), t),
+                              shape=shape)
+        # (A B)^T = B^T A^T, and CSC arrays are the transpose's CSR arrays
+        b = o.tocsc()
+        return csc_matrix(_ops.spgemm(b._arrays(), self._arrays(),
+                                      (b.shape[::-1], self._shape[::-1]), t),
+                          shape=shape)
 
 
 class csr_matrix(_compressed):
@@ -373,6 +703,25 @@ class coo_matrix:
     shape = property(lambda self: self._shape)
     dtype = property(lambda self: self.data.dtype)
     nnz = property(lambda self: int(self.data.size))
+    device = property(lambda self: self.data.device)
+
+    def copy(self):
+        return coo_matrix((self.data, (self.row, self.col)),
+                          shape=self._shape, copy=True)
+
+    def astype(self, t):
+        return coo_matrix((self.data.astype(t), (self.row, self.col)),
+                          shape=self._shape)
+
+    def sum_duplicates(self):
+        """Sorts by (row, column) and sums duplicates, in place."""
+        c = self.tocsr().tocoo()
+        self.data, self.row, self.col = c.data, c.row, c.col
+
+    def eliminate_zeros(self):
+        keep = self.data != 0
+        self.data, self.row, self.col = self.data[keep], self.row[keep], \
+            self.col[keep]
 
     def tocsr(self, copy=False):
         vals, indices, indptr = _csr_from_coo(self.data, self.row, self.col,
@@ -405,6 +754,42 @@ class coo_matrix:
     T = property(transpose)
 
 
+# SciPy's elementwise functions of a sparse matrix: those that map 0 to 0,
+# applied to the canonical values, explicit zeros kept
+_UNARY = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad",
+          "expm1", "floor", "log1p", "rad2deg", "rint", "sign", "sin",
+          "sinh", "sqrt", "tan", "tanh", "trunc")
+
+
+def _unary(name):
+    def f(self):
+        return self._map_data(getattr(_e, name))
+    f.__name__ = name
+    f.__doc__ = f"{name} of each stored value, the structure kept."
+    return f
+
+
+def _via_csr(name, back=False):
+    """A COO method that SciPy's coo_matrix answers through CSR too; with
+    back, the result returns to COO, as SciPy's elementwise functions."""
+    def f(self, *args, **kw):
+        r = getattr(self.tocsr(), name)(*args, **kw)
+        return r.tocoo() if back else r
+    f.__name__ = name
+    return f
+
+
+for _n in _UNARY:
+    setattr(_compressed, _n, _unary(_n))
+for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "multiply",
+           "maximum", "minimum", "__eq__", "__ne__", "__lt__", "__gt__",
+           "__le__", "__ge__", "sum", "mean", "max", "min", "count_nonzero",
+           "trace", "diagonal"):
+    setattr(coo_matrix, _n, _via_csr(_n))
+for _n in _UNARY + ("__abs__", "power", "__neg__"):
+    setattr(coo_matrix, _n, _via_csr(_n, back=True))
+coo_matrix.__hash__ = None
+
 csr_array, csc_array, coo_array = csr_matrix, csc_matrix, coo_matrix
 
 
@@ -418,6 +803,58 @@ isspmatrix = issparse
 def _is_scipy_sparse(x):
     mod = type(x).__module__ or ""
     return mod.startswith("scipy.sparse") and hasattr(x, "tocoo")
+
+
+def _operand(x):
+    """What kind of right operand x is: 'sparse', 'scalar' or 'dense'."""
+    if issparse(x) or _is_scipy_sparse(x):
+        return "sparse"
+    return "scalar" if _e.ndim(x) == 0 else "dense"
+
+
+def _scalar(x):
+    return x.item() if hasattr(x, "item") else x
+
+
+def _axis(axis):
+    if axis not in (-2, -1, 0, 1):
+        raise ValueError(f"axis {axis} out of range for 2 dimensions")
+    return axis % 2
+
+
+def _is_int(k):
+    import numbers
+    return isinstance(k, numbers.Integral) or \
+        (hasattr(k, "dtype") and _e.ndim(k) == 0 and k.dtype.kind in "iu")
+
+
+def _is_all(k):
+    return isinstance(k, slice) and k == slice(None)
+
+
+def _selection(k, n, dev):
+    """An integer, slice, integer array or boolean mask over an axis of n
+    as the int64 positions it picks, checked against n."""
+    if isinstance(k, slice):
+        return _e.arange(*k.indices(n), dtype=_e.int64, device=dev)
+    if _is_int(k):
+        k = int(k)
+        if not -n <= k < n:
+            raise IndexError(f"index ({k}) out of range")
+        return _e.asarray([k % n], dtype=_e.int64, device=dev)
+    a = _arr(k, dev)
+    if a.dtype.kind == "b":
+        if a.shape != (n,):
+            raise IndexError(f"boolean index of shape {tuple(a.shape)} "
+                             f"does not match the axis of {n}")
+        return _e.nonzero(a)[0].astype(_e.int64)
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise IndexError("only integers, slices, 1-D integer arrays and "
+                         "boolean masks index a sparse matrix")
+    a = a.astype(_e.int64)
+    if a.size and (int(_e.max(a)) >= n or int(_e.min(a)) < -n):
+        raise IndexError(f"index out of range for an axis of {n}")
+    return _e.where(a < 0, a + n, a)
 
 
 from ember.scipy import sparse_linalg as linalg  # noqa: E402 (sparse.linalg.cg)
