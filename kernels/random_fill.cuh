@@ -9,8 +9,9 @@
  *              computed in single precision
  *   RND_VEC    (cuda) a 16-byte vector of RND_T, RND_VW its lanes
  * Thread t owns runs of `per` consecutive elements, runs t, t+T, t+2T..
- * of the output (T threads in the grid): on cuda 64, written as 16-byte
- * stores, a PCG64 thread reaching each next run by the stride's jump (jm,
+ * of the output (T threads in the grid): on cuda 64 bytes of them (src/
+ * math/random.c), written as 16-byte stores, a PCG64 thread reaching each
+ * next run by the stride's jump (jm,
  * ja: the LCG's power for T runs' words); on the host one long run a
  * thread. Word-stream draws take element
  * e's word from the stream at e (64-bit words) or at the e-th 32-bit half

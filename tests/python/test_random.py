@@ -580,22 +580,26 @@ def _cuda_schedule_case(k, dist, npdt, gen):
         want = ember.empty(n, dtype=npdt)
         _ember._random_fill(want, bg._gen, words, pre, half, dist, a, b,
                             0, 0)
-        got = ember.zeros(n, dtype=npdt)
         pw = list(pre) + [0] * (3 - len(pre))
-        # PCG64's jump between a thread's runs: 12 threads' runs of 64
-        # elements (32 words for 32-bit draws)
         from ember.random._streams import M64, pcg_power
-        jm, ja = pcg_power(bg._inc if gen == "pcg64" else 1,
-                           12 * (32 if dist == 3 else 64))
-        jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
-        k((3,), (4,), (got, np.int64(n), np.int64(64), np.int32(bg._gen),
-                       *[np.uint64(x) for x in words], np.int32(len(pre)),
-                       *[np.uint64(x) for x in pw],
-                       np.int32(half is not None), np.uint32(half or 0),
-                       np.float64(a), np.float64(b), np.uint64(0),
-                       np.uint64(0), np.int32(1), *[np.uint64(x) for x in jw],
-                       np.int32(dist)))
-        np.testing.assert_array_equal(host(got), host(want), err_msg=str(dist))
+        # runs of 64 elements (the default) and of 8 (EMBER_RANDOM_RUN's
+        # least), so a run is one store group
+        for per in (64, 8):
+            got = ember.zeros(n, dtype=npdt)
+            # PCG64's jump between a thread's runs: 12 threads' runs of
+            # per elements (per / 2 words for 32-bit draws)
+            jm, ja = pcg_power(bg._inc if gen == "pcg64" else 1,
+                               12 * (per // 2 if dist == 3 else per))
+            jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
+            k((3,), (4,), (got, np.int64(n), np.int64(per), np.int32(bg._gen),
+                           *[np.uint64(x) for x in words], np.int32(len(pre)),
+                           *[np.uint64(x) for x in pw],
+                           np.int32(half is not None), np.uint32(half or 0),
+                           np.float64(a), np.float64(b), np.uint64(0),
+                           np.uint64(0), np.int32(1),
+                           *[np.uint64(x) for x in jw], np.int32(dist)))
+            np.testing.assert_array_equal(host(got), host(want),
+                                          err_msg=f"{dist} per {per}")
 
 
 def test_multivariate_normal_moments(device):
