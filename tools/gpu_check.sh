@@ -84,13 +84,14 @@ if [ "$what" = sanitize ]; then
   # the families with shared memory and barriers. Logs: sanitize_*.log.
   echo "== compute-sanitizer"
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  MEMCHECK=${MEMCHECK_FILES:-"test_array_ufunc.py test_array_reduce.py test_parallel_scan.py test_parallel_sort.py test_compaction.py test_parallel_hist.py test_unique_sets.py test_array_advindex.py test_kernels_cxx.py test_jit_numba_surface.py test_rawkernel.py"}
+  MEMCHECK=${MEMCHECK_FILES:-"test_array_ufunc.py test_array_reduce.py test_parallel_scan.py test_parallel_sort.py test_compaction.py test_parallel_hist.py test_unique_sets.py test_array_advindex.py test_kernels_cxx.py test_jit_numba_surface.py test_rawkernel.py test_scipy_signal.py test_scipy_sparse.py"}
   # racecheck: one multi-block test per family with shared memory or
   # barriers (scans, sorts, histograms, compaction, sets, reductions, tiled
-  # transposes, gathers, C and jit kernels' shared arrays, grid sync):
-  # 157 tests, 150 s on the H200.
-  RACECHECK=${RACECHECK_FILES:-"test_parallel_scan.py test_parallel_sort.py test_parallel_hist.py test_jit_constructs.py test_jit_numba_surface.py test_array_reduce.py test_compaction.py test_unique_sets.py test_array_transposed.py test_array_advindex.py test_ckernel.py"}
-  RACE_K="cumsum_sizes or by_key_many_tiles or segmented_reduce or sizes_int32_float64 or tile_sizes or top_k_tiles or merge_sort_comparator or radix_sort_value_dtypes or histogram_sizes or bincount_sizes or histogram2d_many_blocks or test_shared_memory or large_axes or nonzero_nd or mask_dtypes or unique_sizes or test_isin or transpose_plus_self or large_mask or strided_reduction or test_float_atomics or grid_sync_two_phases"
+  # transposes, gathers, C and jit kernels' shared arrays, grid sync,
+  # scipy's tiled filters): 157 tests took 150 s on the H200 before
+  # the scipy tiles joined.
+  RACECHECK=${RACECHECK_FILES:-"test_parallel_scan.py test_parallel_sort.py test_parallel_hist.py test_jit_constructs.py test_jit_numba_surface.py test_array_reduce.py test_compaction.py test_unique_sets.py test_array_transposed.py test_array_advindex.py test_ckernel.py test_scipy_signal.py test_scipy_ndimage.py"}
+  RACE_K="cumsum_sizes or by_key_many_tiles or segmented_reduce or sizes_int32_float64 or tile_sizes or top_k_tiles or merge_sort_comparator or radix_sort_value_dtypes or histogram_sizes or bincount_sizes or histogram2d_many_blocks or test_shared_memory or large_axes or nonzero_nd or mask_dtypes or unique_sizes or test_isin or transpose_plus_self or large_mask or strided_reduction or test_float_atomics or grid_sync_two_phases or convolve2d_tiles or filter1d_tiles"
   # cuFuncGetParamInfo answers CUDA_ERROR_INVALID_VALUE past a kernel's
   # last parameter, which is how the launcher counts them: not an error.
   # SAN_K narrows the tests further (a pytest -k expression); racecheck
