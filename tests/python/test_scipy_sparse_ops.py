@@ -277,3 +277,134 @@ def test_large_products_match_dense(device):
     sa = ss.csr_matrix(d)
     same(a @ a.T, sa @ sa.T)
     same(a.T @ a, sa.T @ sa)
+
+
+# sparse.linalg: gmres, eigsh and LinearOperator against SciPy's answers on
+# well-conditioned problems
+
+def nonsymmetric(n, seed, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    d = rng.standard_normal((n, n))
+    d[rng.random((n, n)) > 0.05] = 0
+    return (d + 4 * np.eye(n)).astype(dtype)
+
+
+def symmetric(n, seed, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    d = rng.standard_normal((n, n))
+    d[rng.random((n, n)) > 0.04] = 0
+    return (d + d.T + np.diag(np.linspace(1, 30, n))).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gmres(device, dtype):
+    import scipy.sparse.linalg as ssl
+    m = nonsymmetric(90, 20, dtype)
+    b = np.random.default_rng(21).standard_normal(90).astype(dtype)
+    a = es.csr_matrix(ember.asarray(m, device=device))
+    eb = ember.asarray(b, device=device)
+    rtol = 1e-10 if dtype == np.float64 else 1e-5
+    x, info = es.linalg.gmres(a, eb, rtol=rtol, restart=10)
+    want, winfo = ssl.gmres(ss.csr_matrix(m), b, rtol=rtol, restart=10)
+    assert info == winfo == 0 and N(x).dtype == want.dtype
+    np.testing.assert_allclose(N(x), want, rtol=rtol * 1e3, atol=rtol * 1e2)
+    assert np.linalg.norm(m @ N(x) - b) <= rtol * np.linalg.norm(b) * 1.01
+    # not converged: info is maxiter, as SciPy's
+    x1, info1 = es.linalg.gmres(a, eb, rtol=1e-14, restart=2, maxiter=3)
+    assert info1 == 3 == ssl.gmres(m, b, rtol=1e-14, restart=2,
+                                   maxiter=3)[1]
+    # x0, a preconditioner (Jacobi, as a LinearOperator) and the callbacks
+    inv = ember.asarray(1 / np.diag(m), device=device)
+    M = es.linalg.LinearOperator(m.shape, matvec=lambda v: inv * v,
+                                 dtype=dtype)
+    seen = []
+    x2, info2 = es.linalg.gmres(a, eb, x0=ember.asarray(np.ones(90, dtype),
+                                                        device=device),
+                                rtol=rtol, M=M, callback=seen.append,
+                                callback_type="x")
+    assert info2 == 0 and seen and isinstance(seen[-1], ember.ndarray)
+    np.testing.assert_allclose(N(x2), want, rtol=rtol * 1e3, atol=rtol * 1e2)
+    norms = []
+    es.linalg.gmres(a, eb, rtol=rtol, callback=norms.append,
+                    callback_type="pr_norm")
+    assert norms and norms[-1] <= rtol
+    zero, zinfo = es.linalg.gmres(a, eb * 0)
+    assert zinfo == 0 and not N(zero).any()
+    with pytest.raises(ValueError, match="callback_type"):
+        es.linalg.gmres(a, eb, callback=print, callback_type="y")
+    with pytest.raises(ValueError, match=r"\(90, 90\).*\(7,\)"):
+        es.linalg.gmres(a, ember.asarray(np.ones(7), device=device))
+
+
+@pytest.mark.parametrize("which", ["LA", "SA", "LM", "SM"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_eigsh(device, which, dtype):
+    import scipy.sparse.linalg as ssl
+    s = symmetric(100, 22, dtype)
+    a = es.csr_matrix(ember.asarray(s, device=device))
+    w, V = es.linalg.eigsh(a, k=4, which=which, rng=1)
+    ws, Vs = ssl.eigsh(ss.csr_matrix(s), k=4, which=which)
+    order = np.argsort(ws)
+    ws, Vs = ws[order], Vs[:, order]
+    assert N(w).dtype == ws.dtype and V.shape == Vs.shape == (100, 4)
+    tol = 1e-10 if dtype == np.float64 else 1e-4
+    np.testing.assert_allclose(N(w), ws, rtol=tol, atol=tol)
+    # eigenvectors up to sign
+    np.testing.assert_allclose(np.abs(np.sum(N(V) * Vs, axis=0)), 1,
+                               atol=tol * 10)
+    only = es.linalg.eigsh(a, k=2, which=which, return_eigenvectors=False,
+                           rng=2)
+    np.testing.assert_allclose(N(only), np.sort(ssl.eigsh(
+        ss.csr_matrix(s), k=2, which=which, return_eigenvectors=False)),
+        rtol=tol, atol=tol)
+
+
+def test_eigsh_errors_and_operators(device):
+    s = symmetric(30, 23)
+    a = es.csr_matrix(ember.asarray(s, device=device))
+    with pytest.raises(ValueError, match="k must be greater than 0"):
+        es.linalg.eigsh(a, k=0)
+    with pytest.raises(TypeError, match="k >= N"):
+        es.linalg.eigsh(a, k=30)
+    with pytest.raises(ValueError, match="which"):
+        es.linalg.eigsh(a, k=2, which="XX")
+    with pytest.raises(NotImplementedError):
+        es.linalg.eigsh(a, k=2, sigma=1.0)
+    # an operator given only as products
+    op = es.linalg.aslinearoperator(a)
+    w = es.linalg.eigsh(es.linalg.LinearOperator(
+        s.shape, matvec=op.matvec, dtype=np.float64), k=3, which="LA",
+        return_eigenvectors=False)
+    np.testing.assert_allclose(N(w), np.linalg.eigvalsh(s)[-3:], rtol=1e-10)
+
+
+def test_linear_operator(device):
+    import scipy.sparse.linalg as ssl
+    m = nonsymmetric(20, 24)
+    dm = ember.asarray(m, device=device)
+    x = ember.asarray(np.arange(20.0), device=device)
+    X = ember.asarray(np.ones((20, 3)), device=device)
+    for A in (es.csr_matrix(dm), dm, m):
+        op = es.linalg.aslinearoperator(A)
+        assert op.shape == (20, 20) and op.dtype == np.float64
+        np.testing.assert_allclose(N(op @ x), m @ np.arange(20.0))
+        np.testing.assert_allclose(N(op.matvec(x.reshape(20, 1))),
+                                   (m @ np.arange(20.0)).reshape(20, 1))
+        np.testing.assert_allclose(N(op.rmatvec(x)), m.T @ np.arange(20.0))
+        np.testing.assert_allclose(N(op.matmat(X)), m @ np.ones((20, 3)))
+        np.testing.assert_allclose(N(op.H @ x), m.T @ np.arange(20.0))
+    only = es.linalg.LinearOperator((20, 20), matvec=lambda v: dm @ v)
+    assert only.dtype == np.float64
+    np.testing.assert_allclose(N(only @ X), m @ np.ones((20, 3)))
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        only.matvec(ember.asarray(np.ones(3), device=device))
+    # the solvers take operators, as SciPy's
+    spd = m @ m.T + 20 * np.eye(20)
+    sop = es.linalg.aslinearoperator(ember.asarray(spd, device=device))
+    b = np.ones(20)
+    xs, info = es.linalg.cg(sop, ember.asarray(b, device=device), rtol=1e-10)
+    assert info == 0
+    np.testing.assert_allclose(N(xs), ssl.cg(spd, b, rtol=1e-10)[0],
+                               rtol=1e-7)
+    with pytest.raises(TypeError):
+        es.linalg.aslinearoperator("not a matrix")

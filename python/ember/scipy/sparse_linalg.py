@@ -1,10 +1,163 @@
-"""ember.scipy.sparse.linalg: iterative solvers over anything with @
-(ember.scipy.sparse matrices, ember arrays): cg, as scipy.sparse.linalg's
-(x, info), the iteration on the device with one host read of the
-residual norm per step."""
+"""ember.scipy.sparse.linalg: iterative methods over anything with @
+(ember.scipy.sparse matrices, ember arrays, LinearOperator), as
+scipy.sparse.linalg's: cg and gmres return (x, info), eigsh the k
+eigenvalues (and vectors) that `which` names. The vectors stay on the
+device; each step reads a few scalars back (a norm, a column of
+projections), and the small dense problems (GMRES's Hessenberg least
+squares, the Lanczos projection's eigenproblem) are solved on the host
+in float64, as ARPACK and SciPy's gmres solve theirs.
+
+Differences from SciPy: gmres applies M on the right (A M y = b, x = M y),
+so the residual it tests is b - A x itself, where SciPy's left
+preconditioning tests M (b - A x); without M they agree. eigsh is a
+thick-restart Lanczos method (Wu and Simon), not ARPACK: its eigenvalues
+come in ascending order for every `which`; sigma (shift-invert), M
+(generalized problems) and which='BE' are not there yet. spsolve needs a
+direct sparse solver and is not offered."""
+import numpy
+
 import ember as _e
 
-__all__ = ["cg"]
+__all__ = ["cg", "gmres", "eigsh", "LinearOperator", "aslinearoperator",
+           "ArpackError", "ArpackNoConvergence"]
+
+
+class LinearOperator:
+    """scipy.sparse.linalg.LinearOperator: a shape, a dtype, and the
+    products: matvec (and rmatvec, matmat, rmatmat where given). A missing
+    matmat applies matvec column by column; a subclass may define _matvec
+    and _rmatvec instead, as in SciPy."""
+
+    ndim = 2
+
+    def __init__(self, shape=None, matvec=None, rmatvec=None, matmat=None,
+                 dtype=None, rmatmat=None):
+        if shape is None or len(shape) != 2:
+            raise ValueError(f"invalid shape {shape!r} (must be 2-d)")
+        self.shape = tuple(int(s) for s in shape)
+        self._fns = {"matvec": matvec, "rmatvec": rmatvec,
+                     "matmat": matmat, "rmatmat": rmatmat}
+        if dtype is None:
+            dtype = self.matvec(_e.zeros(self.shape[1])).dtype
+        self.dtype = _e.dtype(dtype)
+
+    def _matvec(self, x):
+        if self._fns["matvec"] is not None:
+            return self._fns["matvec"](x)
+        if self._fns["matmat"] is not None:
+            return self._fns["matmat"](x.reshape(-1, 1)).reshape(-1)
+        raise NotImplementedError("this LinearOperator has no matvec")
+
+    def _rmatvec(self, x):
+        if self._fns["rmatvec"] is None:
+            raise NotImplementedError("rmatvec is not defined")
+        return self._fns["rmatvec"](x)
+
+    def _apply(self, x, which, n):
+        """matvec or rmatvec of a vector of length n, shaped (n,) or
+        (n, 1), the result shaped the same way."""
+        x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
+        if x.shape not in ((n,), (n, 1)):
+            raise ValueError(f"dimension mismatch: operator of shape "
+                             f"{self.shape}, vector of shape {x.shape}")
+        y = getattr(self, which)(x.reshape(-1))
+        return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
+
+    def matvec(self, x):
+        return self._apply(x, "_matvec", self.shape[1])
+
+    def rmatvec(self, x):
+        return self._apply(x, "_rmatvec", self.shape[0])
+
+    def _columns(self, X, fn, name):
+        if X.ndim != 2 or X.shape[0] != self.shape[1 if name == "matmat"
+                                                    else 0]:
+            raise ValueError(f"dimension mismatch: operator of shape "
+                             f"{self.shape}, {name} of shape {X.shape}")
+        if self._fns[name] is not None:
+            return self._fns[name](X)
+        # one product a column: per-column Python, each a device product
+        return _e.stack([fn(X[:, j]) for j in range(X.shape[1])], axis=1)
+
+    def matmat(self, X):
+        return self._columns(X, self._matvec, "matmat")
+
+    def rmatmat(self, X):
+        return self._columns(X, self._rmatvec, "rmatmat")
+
+    def __matmul__(self, x):
+        x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
+        return self.matvec(x) if x.ndim == 1 else self.matmat(x)
+
+    dot = __matmul__
+    __call__ = __matmul__
+
+    def adjoint(self):
+        """The conjugate transpose: rmatvec and matvec swapped."""
+        return LinearOperator(self.shape[::-1], matvec=self._rmatvec,
+                              rmatvec=self._matvec, dtype=self.dtype)
+
+    H = property(adjoint)
+
+    def __repr__(self):
+        return (f"<{self.shape[0]}x{self.shape[1]} LinearOperator with "
+                f"dtype={self.dtype}>")
+
+
+def aslinearoperator(A):
+    """A LinearOperator over A: itself, or the products of a sparse
+    matrix, an array, or an object with shape and matvec."""
+    if isinstance(A, LinearOperator):
+        return A
+    from ember.scipy import sparse
+    if sparse.issparse(A) or isinstance(A, (_e.ndarray, numpy.ndarray)):
+        if not sparse.issparse(A):
+            A = A if isinstance(A, _e.ndarray) else _e.asarray(A)
+        if A.ndim != 2:
+            raise ValueError(f"expected a 2-d operator, got shape "
+                             f"{A.shape}")
+        return LinearOperator(A.shape, matvec=lambda x: A @ x,
+                              rmatvec=lambda x: A.T @ x,
+                              matmat=lambda X: A @ X,
+                              rmatmat=lambda X: A.T @ X, dtype=A.dtype)
+    if hasattr(A, "shape") and hasattr(A, "matvec"):
+        return LinearOperator(A.shape, matvec=A.matvec,
+                              rmatvec=getattr(A, "rmatvec", None),
+                              dtype=getattr(A, "dtype", None))
+    raise TypeError(f"type not understood: {type(A).__name__} is not a "
+                    f"matrix, array or LinearOperator")
+
+
+def _system(A, b, x0):
+    """(A as an operator, b, the start x, the working dtype) for a square
+    system, checked as SciPy's make_system checks it."""
+    A = aslinearoperator(A)
+    b = b if isinstance(b, _e.ndarray) else _e.asarray(b)
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"expected square matrix, but got shape="
+                         f"{A.shape}")
+    if b.shape not in ((n,), (n, 1)):
+        raise ValueError(f"shapes of A {A.shape} and b {b.shape} are "
+                         f"incompatible")
+    b = b.reshape(-1)
+    t = _e.result_type(b.dtype, _e.float32) if b.dtype.kind != "c" \
+        else b.dtype
+    if A.dtype.kind in "fc":
+        t = _e.result_type(t, A.dtype)
+    b = b.astype(t)
+    if x0 is None:
+        x = _e.zeros(n, dtype=t, device=b.device)
+    else:
+        x = _e.asarray(x0, device=b.device).astype(t).reshape(-1)
+        if x.shape != (n,):
+            raise ValueError(f"shapes of A {A.shape} and x0 "
+                             f"{tuple(x0.shape)} are incompatible")
+    return A, b, x, t
+
+
+def _norm(v):
+    return float(_e.linalg.vector_norm(v))
 
 
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None,
@@ -12,22 +165,16 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None,
     """The conjugate gradient method for a symmetric (Hermitian) positive
     definite A: (x, 0) once |b - A x| <= max(rtol |b|, atol), else (x,
     the iterations taken)."""
-    b = b if isinstance(b, _e.ndarray) else _e.asarray(b)
+    A, b, x, t = _system(A, b, x0)
     n = b.shape[0]
-    t = _e.result_type(b.dtype, _e.float32) if b.dtype.kind != "c" else b.dtype
-    if getattr(A, "dtype", None) is not None and A.dtype.kind in "fc":
-        t = _e.result_type(t, A.dtype)
-    b = b.astype(t)
     maxiter = 10 * n if maxiter is None else maxiter
-    x = _e.zeros(n, dtype=t, device=b.device) if x0 is None else \
-        _e.asarray(x0, device=b.device).astype(t)
-    bnorm = float(_e.linalg.vector_norm(b))
+    bnorm = _norm(b)
     if bnorm == 0:
         return b.copy(), 0
     tol = max(rtol * bnorm, atol)
     psolve = (lambda r: r) if M is None else (lambda r: M @ r)
     r = b - A @ x if x0 is not None else b.copy()
-    if float(_e.linalg.vector_norm(r)) <= tol:
+    if _norm(r) <= tol:
         return x, 0
     z = psolve(r)
     p = z.copy()
@@ -39,10 +186,220 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None,
         r = r - alpha * q
         if callback is not None:
             callback(x)
-        if float(_e.linalg.vector_norm(r)) <= tol:
+        if _norm(r) <= tol:
             return x, 0
         z = psolve(r)
         rz_new = _e.vdot(r, z)
         p = z + (rz_new / rz) * p
         rz = rz_new
     return x, maxiter
+
+
+def _orthogonalize(V, w):
+    """w less its projection on the rows of V, twice over (classical
+    Gram-Schmidt, repeated, keeps the basis orthogonal to rounding as
+    modified Gram-Schmidt would, with two matrix products instead of a
+    product a vector); the coefficients come back on the host."""
+    h = V @ w
+    w = w - V.T @ h
+    h2 = V @ w
+    w = w - V.T @ h2
+    return w, _e.asnumpy(h + h2).astype(numpy.float64)
+
+
+def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None,
+          maxiter=None, M=None, callback=None, callback_type=None):
+    """Restarted GMRES: (x, 0) once |b - A x| <= max(atol, rtol |b|),
+    else (x, maxiter). maxiter counts restart cycles, restart the Krylov
+    vectors in one (20 by default), as SciPy's. callback_type 'x' calls
+    callback(x) after each cycle; 'pr_norm' and 'legacy' call it with
+    the relative residual after each inner step."""
+    if callback_type is None:
+        callback_type = "legacy"
+    if callback_type not in ("x", "pr_norm", "legacy"):
+        raise ValueError(f"Unknown callback_type: {callback_type!r}")
+    if callback is None:
+        callback_type = None
+    A, b, x, t = _system(A, b, x0)
+    n = b.shape[0]
+    Mop = None if M is None else aslinearoperator(M)
+    bnorm = _norm(b)
+    if bnorm == 0:
+        return b.copy(), 0
+    tol = max(float(atol), float(rtol) * bnorm)
+    maxiter = 10 * n if maxiter is None else maxiter
+    m = min(20 if restart is None else restart, n)
+    r = b - A @ x
+    beta = _norm(r)
+    if beta <= tol:
+        return x, 0
+    for _ in range(maxiter):
+        V = _e.zeros((m + 1, n), dtype=t, device=b.device)
+        V[0] = r / beta
+        H = numpy.zeros((m + 1, m))
+        g = numpy.zeros(m + 1)
+        g[0] = beta
+        cs, sn = numpy.zeros(m), numpy.zeros(m)
+        k = m
+        for j in range(m):
+            v = V[j] if Mop is None else Mop @ V[j]
+            w, h = _orthogonalize(V[:j + 1], A @ v)
+            hn = _norm(w)
+            col = numpy.concatenate([h, [hn]])
+            # the earlier rotations, then one that zeroes the new subdiagonal
+            for i in range(j):
+                col[i], col[i + 1] = cs[i] * col[i] + sn[i] * col[i + 1], \
+                    -sn[i] * col[i] + cs[i] * col[i + 1]
+            d = numpy.hypot(col[j], col[j + 1])
+            cs[j], sn[j] = (col[j] / d, col[j + 1] / d) if d else (1.0, 0.0)
+            col[j], col[j + 1] = d, 0.0
+            g[j + 1], g[j] = -sn[j] * g[j], cs[j] * g[j]
+            H[:j + 2, j] = col
+            if callback_type in ("pr_norm", "legacy"):
+                callback(abs(g[j + 1]) / bnorm)
+            if abs(g[j + 1]) <= tol or hn <= numpy.finfo(float).eps * \
+                    numpy.abs(h).sum():
+                k = j + 1
+                break
+            V[j + 1] = w / hn
+        y = numpy.linalg.solve(numpy.triu(H[:k, :k]), g[:k]) if k else g[:0]
+        step = V[:k].T @ _e.asarray(y, device=b.device).astype(t)
+        x = x + (step if Mop is None else Mop @ step)
+        if callback_type == "x":
+            callback(x)
+        r = b - A @ x
+        beta = _norm(r)
+        if beta <= tol:
+            return x, 0
+    return x, maxiter
+
+
+class ArpackError(RuntimeError):
+    """An eigsh failure, as scipy.sparse.linalg's."""
+
+
+class ArpackNoConvergence(ArpackError):
+    """eigsh did not converge in maxiter restarts; the pairs that did are
+    in .eigenvalues and .eigenvectors."""
+
+    def __init__(self, msg, eigenvalues, eigenvectors):
+        super().__init__(msg)
+        self.eigenvalues = eigenvalues
+        self.eigenvectors = eigenvectors
+
+
+_ORDER = {
+    "LA": lambda th: numpy.argsort(-th, kind="stable"),
+    "SA": lambda th: numpy.argsort(th, kind="stable"),
+    "LM": lambda th: numpy.argsort(-numpy.abs(th), kind="stable"),
+    "SM": lambda th: numpy.argsort(numpy.abs(th), kind="stable"),
+}
+
+
+def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
+          maxiter=None, tol=0, return_eigenvectors=True, Minv=None,
+          OPinv=None, mode="normal", rng=None):
+    """k eigenvalues of a real symmetric A (largest or smallest algebraic:
+    'LA', 'SA'; magnitude: 'LM', 'SM'), ascending, and with
+    return_eigenvectors the (n, k) matrix of their vectors, by
+    thick-restart Lanczos: ncv basis vectors (default max(2k + 1, 20)),
+    each restart keeping the wanted Ritz vectors and half the rest.
+    Converged when each wanted pair's residual is within tol (default:
+    the dtype's precision) of its eigenvalue, or within a hundred
+    roundings of the largest."""
+    if M is not None or sigma is not None or Minv is not None or \
+            OPinv is not None:
+        raise NotImplementedError("ember.scipy.sparse.linalg.eigsh: "
+                                  "generalized problems (M) and "
+                                  "shift-invert (sigma) are not there yet")
+    if which not in _ORDER:
+        raise ValueError(f"which must be one of {' '.join(_ORDER)}, "
+                         f"got {which!r}")
+    from ember.scipy import sparse
+    n = A.shape[0]
+    if len(A.shape) != 2 or A.shape[1] != n:
+        raise ValueError(f"expected square matrix (shape={A.shape})")
+    if k <= 0:
+        raise ValueError("k must be greater than 0.")
+    if k >= n:
+        if sparse.issparse(A) or isinstance(A, LinearOperator):
+            raise TypeError("Cannot use scipy.linalg.eigh for sparse A with "
+                            "k >= N. Use scipy.linalg.eigh(A.toarray()) or "
+                            "reduce k.")
+        A = A if isinstance(A, _e.ndarray) else _e.asarray(A)
+        w, V = _e.linalg.eigh(A)
+        return (w, V) if return_eigenvectors else w
+    op = aslinearoperator(A)
+    t = _e.float32 if op.dtype == _e.float32 else _e.float64
+    if which == "SM":
+        # the smallest magnitudes are interior, where Ritz values converge
+        # erratically; as the smallest eigenvalues of A^2 they are an end
+        # of its spectrum, with the same vectors, and a Rayleigh quotient
+        # gives back their signs
+        sq = LinearOperator(op.shape, matvec=lambda x: op @ (op @ x),
+                            dtype=t)
+        _, X = eigsh(sq, k, which="SA", v0=v0, ncv=ncv, maxiter=maxiter,
+                     tol=tol, rng=rng)
+        lam = _e.sum(X * (op @ X), axis=0)
+        o = _e.argsort(lam)
+        return (lam[o], X[:, o]) if return_eigenvectors else lam[o]
+    ncv = min(n, max(2 * k + 1, 20)) if ncv is None else ncv
+    if not k < ncv <= n:
+        raise ValueError(f"ncv must be k<ncv<=n, ncv={ncv}")
+    maxiter = 10 * n if maxiter is None else maxiter
+    eps = float(numpy.finfo(str(t)).eps)
+    rtol = tol if tol > 0 else eps
+    dev = getattr(A, "device", None)
+    gen = numpy.random.default_rng(rng)
+    start = gen.uniform(-1, 1, n) if v0 is None else v0
+    v = _e.asarray(start, device=dev).astype(t).reshape(-1)
+    dev = v.device
+    V = _e.zeros((ncv + 1, n), dtype=t, device=dev)
+    V[0] = v / _norm(v)
+    T = numpy.zeros((ncv, ncv))
+    p, order = 0, _ORDER[which]
+    for _ in range(maxiter):
+        for j in range(p, ncv):
+            w, h = _orthogonalize(V[:j + 1], op @ V[j])
+            T[:j + 1, j] = T[j, :j + 1] = h
+            beta = _norm(w)
+            if beta > eps * max(numpy.abs(h).sum(), 1.0):
+                V[j + 1] = w / beta
+                continue
+            # an invariant subspace: its Ritz pairs are exact; go on from
+            # a random direction outside it
+            beta = 0.0
+            w, _ = _orthogonalize(V[:j + 1], _e.asarray(
+                gen.uniform(-1, 1, n), device=dev).astype(t))
+            V[j + 1] = w / _norm(w)
+        theta, S = numpy.linalg.eigh(T)
+        ranked = order(theta)
+        want = ranked[:k]
+        resid = numpy.abs(beta * S[-1, :])
+        # ARPACK's test, with a floor a few hundred roundings of |A| up:
+        # below it the residual estimate is rounding, not convergence
+        done = resid[want] <= numpy.maximum(
+            rtol * numpy.abs(theta[want]),
+            100 * eps * numpy.abs(theta).max())
+        if done.all():
+            break
+        # keep the wanted Ritz vectors and about half of the others: the
+        # basis restarts from them and the last residual direction
+        p = min(ncv - 1, k + (ncv - k) // 2)
+        keep = ranked[:p]
+        V[:p] = _e.asarray(S[:, keep].T, device=dev).astype(t) @ V[:ncv]
+        V[p] = V[ncv]
+        T = numpy.zeros((ncv, ncv))
+        T[numpy.arange(p), numpy.arange(p)] = theta[keep]
+    else:
+        got = want[done]
+        raise ArpackNoConvergence(
+            f"ARPACK error -1: No convergence ({maxiter} iterations, "
+            f"{int(done.sum())}/{k} eigenvectors converged)",
+            _e.asarray(theta[got], device=dev).astype(t),
+            V[:ncv].T @ _e.asarray(S[:, got], device=dev).astype(t))
+    want = want[numpy.argsort(theta[want], kind="stable")]
+    w = _e.asarray(theta[want], device=dev).astype(t)
+    if not return_eigenvectors:
+        return w
+    return w, V[:ncv].T @ _e.asarray(S[:, want], device=dev).astype(t)
