@@ -31,12 +31,14 @@ for _mod, _names in {
     "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",
+    "histograms": "bincount digitize histogram histogram2d "
+                  "histogram_bin_edges",
     "einsum": "einsum",
     "ranges": "geomspace linspace logspace",
     "pad": "pad",
     "quantiles": "median nanmedian nanpercentile nanquantile percentile "
                  "quantile",
-    "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique_all "
+    "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique unique_all "
             "unique_counts unique_inverse unique_values",
     "sorting": "argsort sort",
     "splitting": "array_split dsplit hsplit split vsplit",

@@ -5,6 +5,7 @@ import operator
 
 from ember import _ember as _e
 from ember._api._util import as_array, device_of
+from ember._api.histograms import bincount
 from ember._api.indexing import ravel_multi_index
 from ember._api.ranges import linspace
 
@@ -82,7 +83,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     if N:
         xy = ravel_multi_index(counts, nbin)
         w = None if weights is None else as_array(weights, s.device)
-        hist = _e.bincount(xy, weights=w, minlength=total)
+        hist = bincount(xy, weights=w, minlength=total)
     else:
         hist = _e.zeros((total,), dtype=_e.int64, device=s.device)
     hist = hist.reshape(nbin).astype(_e.float64)

@@ -1,4 +1,4 @@
-"""The Array API's unique_all/_counts/_inverse/_values: named tuples (as
+"""NumPy's unique, and the Array API's unique_all/_counts/_inverse/_values: named tuples (as
 NumPy 2's UniqueAllResult, ...) over the C unique for real dtypes, and a
 composite of ember's stable sort for complex ones (which the C unique does
 not take). NaNs are distinct, as the standard and NumPy say.
@@ -9,7 +9,7 @@ through the extension's one entry `_setop`."""
 import operator
 
 from ember import _ember as _e
-from ember._api._util import as_array, device_of
+from ember._api._util import as_array, device_of, normalize_axis
 from ember._api.arrayapi import diff
 
 
@@ -92,10 +92,38 @@ def unique_values(x, /):
     return _c_unique_values(x)
 
 
-_c_unique_all = _e.unique_all
-_c_unique_counts = _e.unique_counts
-_c_unique_inverse = _e.unique_inverse
-_c_unique_values = _e.unique_values
+def _c_unique_all(x):
+    return _e._unique(x, False, True, True, True)
+
+
+def _c_unique_counts(x):
+    return _e._unique(x, False, False, False, True)
+
+
+def _c_unique_inverse(x):
+    return _e._unique(x, False, False, True, False)
+
+
+def _c_unique_values(x):
+    return _e._unique(x, False, False, False, False)[0]
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False,
+           axis=None, *, equal_nan=True, sorted=True):
+    """NumPy's unique: the sorted distinct values alone, or a tuple of them
+    and the parts asked for, in NumPy's order (sorted is accepted: the C
+    core always sorts)."""
+    a = ar if isinstance(ar, _e.ndarray) else _e.asarray(ar)
+    if axis is not None:
+        axis = operator.index(axis)
+        normalize_axis(axis, a.ndim)
+        if a.ndim != 1:
+            raise NotImplementedError("ember.unique: axis= on arrays of more "
+                                      "than one dimension is not supported "
+                                      "yet")
+    flags = (bool(return_index), bool(return_inverse), bool(return_counts))
+    parts = _e._unique(a, bool(equal_nan), *flags)
+    return parts if any(flags) else parts[0]
 
 
 def _pair(ar1, ar2):

@@ -258,8 +258,8 @@ extern PyMethodDef empy_par_scan_functions[], empy_np_scan_functions[],
     empy_scan_nd_methods[];                               /* parallel_scan.c */
 extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
     empy_sort_nd_methods[];                               /* parallel_sort.c */
-extern PyMethodDef empy_par_hist_functions[], empy_np_hist_functions[],
-    empy_hist_nd_methods[];                               /* parallel_hist.c */
+extern PyMethodDef empy_par_hist_functions[],
+    empy_np_hist_functions[];                             /* parallel_hist.c */
 
 /* ---- ufunc_methods.c: ufunc.reduce, accumulate, reduceat, outer, at ------ */
 

@@ -1,23 +1,11 @@
-/* ember Python extension: the parallel algorithms' hist family:
- * ember.parallel.histogram_even and NumPy's histogram,
- * histogram_bin_edges, bincount and digitize, over include/ember/
- * histogram.h with the GIL released around each C call. */
-#include <math.h>
+/* ember Python extension: ember.parallel.histogram_even, and the narrow
+ * entries under NumPy's histogram, bincount, digitize, unique, set
+ * operations and quantiles, whose signatures _api/ parses; each releases
+ * the GIL around its C call. */
 #include <string.h>
 
 #include "runtime/errors.h"
 #include "array/ndarray.h"
-
-/* An ember array for an argument: ember arrays as they are, anything
- * else onto dev (NULL: the current device), dtype inferred. */
-static PyObject *hist_array(empy_state *st, PyObject *o, em_device *dev)
-{
-    if (empy_is_ndarray(o)) {
-        Py_INCREF(o);
-        return o;
-    }
-    return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
-}
 
 /* The second array must live where the first does. */
 static int same_device(PyObject *a, PyObject *b, const char *fn, const char *an,
@@ -33,30 +21,17 @@ static int same_device(PyObject *a, PyObject *b, const char *fn, const char *an,
     return -1;
 }
 
-/* o as an array on a's device, named an and on in the error when o is an
- * ember array elsewhere. Returns a new reference or NULL. */
-static PyObject *array_beside(empy_state *st, PyObject *a, PyObject *o,
-                              const char *fn, const char *an, const char *on)
+/* o, an ndarray or None, as a C array or NULL. */
+static int opt_array(empy_state *st, PyObject *o, const em_array **out)
 {
-    PyObject *b = hist_array(st, o, EMPY_ARR(a)->device);
-    if (b && same_device(a, b, fn, an, on) < 0)
-        Py_CLEAR(b);
-    return b;
-}
-
-/* Two array arguments an and bn of fn on one device (the second follows
- * the first). */
-static int two_arrays(empy_state *st, PyObject *ao, PyObject *bo,
-                      const char *fn, const char *an, const char *bn,
-                      PyObject **a, PyObject **b)
-{
-    *b = NULL;
-    if (!(*a = hist_array(st, ao, NULL)))
-        return -1;
-    if (!(*b = array_beside(st, *a, bo, fn, an, bn))) {
-        Py_CLEAR(*a);
+    *out = NULL;
+    if (o == Py_None)
+        return 0;
+    if (!PyObject_TypeCheck(o, st->ndarray)) {
+        PyErr_SetString(PyExc_TypeError, "expected an ember ndarray or None");
         return -1;
     }
+    *out = EMPY_ARR(o);
     return 0;
 }
 
@@ -97,485 +72,204 @@ static PyObject *py_histogram_even(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OLdd:histogram_even", kws, &xo,
                                      &bins, &lo, &hi))
         return NULL;
-    if (!(x = hist_array(st, xo, NULL)))
+    if (empy_is_ndarray(xo))
+        x = Py_NewRef(xo);
+    else if (!(x = empy_asarray(st, xo, -1, NULL, EMPY_COPY_IF_NEEDED, 'K')))
         return NULL;
     EMPY_NOGIL(s, em_histogram_even(EMPY_ARR(x), bins, lo, hi, &r, NULL));
     Py_DECREF(x);
     return wrap_new(st, s, &r);
 }
 
-/* range=(lo, hi) or None. */
-static int parse_range(PyObject *o, int *has, double *lo, double *hi)
-{
-    PyObject *seq;
-    *has = 0;
-    if (!o || o == Py_None)
-        return 0;
-    if (!(seq = PySequence_Fast(o, "range must be a pair (min, max)")))
-        return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != 2) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "range must be a pair (min, max)");
-        return -1;
-    }
-    *lo = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, 0));
-    if (!PyErr_Occurred())
-        *hi = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, 1));
-    Py_DECREF(seq);
-    if (PyErr_Occurred())
-        return -1;
-    *has = 1;
-    return 0;
-}
+/* The entries below serve _api/histograms.py and _api/sets.py, which
+ * parse NumPy's signatures: arrays come checked and on one device, a
+ * range as has_range, lo, hi. */
 
-/* NumPy's estimator names for a string `bins`. */
-static int known_estimator(const char *name)
+/* _hist_bin_count(a, estimator, has_range, lo, hi): the bin count that
+ * NumPy's estimator of that name picks for a. */
+static PyObject *py_hist_bin_count(PyObject *m, PyObject *args)
 {
-    static const char *const names[] = {"stone", "auto",  "doane", "fd",
-                                        "rice",  "scott", "sqrt",  "sturges"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(name, names[i]))
-            return 1;
-    return 0;
-}
-
-/* An int-like scalar (a bin count), not an array of edges. */
-static int is_count(PyObject *o)
-{
-    if (empy_is_ndarray(o))
-        return EMPY_ARR(o)->ndim == 0 &&
-               em_dtype_get(EMPY_ARR(o)->dtype)->kind_id != EM_KIND_FLOAT;
-    return PyLong_Check(o) || (PyIndex_Check(o) && !PySequence_Check(o));
-}
-
-/* The edges of histogram(a, bins, range) (weighted: weights were given):
- * *uniform when bins was a count or an estimator's name. Returns a new
- * ndarray or NULL. */
-static PyObject *bin_edges(empy_state *st, PyObject *a, PyObject *bins,
-                           PyObject *range, int weighted, int *uniform,
-                           em_hist_grid *grid)
-{
-    em_array r;
-    em_status s;
-    long long nb = 0;
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a;
+    const char *name;
     int has;
-    double lo = 0, hi = 0;
-    *uniform = 0;
-    if (PyUnicode_Check(bins)) {
-        const char *name = PyUnicode_AsUTF8(bins);
-        int64_t count = 1;
-        if (!name)
-            return NULL;
-        if (!known_estimator(name)) {
-            PyErr_Format(PyExc_ValueError,
-                         "%R is not a valid estimator for `bins`", bins);
-            return NULL;
-        }
-        if (weighted) {
-            PyErr_SetString(PyExc_TypeError,
-                            "Automated estimation of the number of bins is "
-                            "not supported for weighted data");
-            return NULL;
-        }
-        if (parse_range(range, &has, &lo, &hi) < 0)
-            return NULL;
-        EMPY_NOGIL(s, em_histogram_bin_count(EMPY_ARR(a), name, has, lo, hi,
-                                             &count, NULL));
-        if (s != EM_OK)
-            return empy_raise(st, s);
-        nb = count;
-    } else if (is_count(bins)) {
-        /* arrays (ember's or NumPy's) have __index__ too: edges, not a
-         * count, unless they are integer scalars */
-        nb = PyLong_AsLongLong(bins);
-        if (nb == -1 && PyErr_Occurred())
-            return NULL;
-        if (parse_range(range, &has, &lo, &hi) < 0)
-            return NULL;
-    } else {
-        PyObject *e = array_beside(st, a, bins, "histogram", "a", "bins");
-        if (!e)
-            return NULL;
-        if (EMPY_ARR(e)->ndim != 1) {
-            Py_DECREF(e);
-            PyErr_SetString(PyExc_ValueError,
-                            "`bins` must be 1d, when an array");
-            return NULL;
-        }
-        return e;
-    }
-    EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r, grid,
-                                         NULL));
-    *uniform = 1;
-    return wrap_new(st, s, &r);
-}
-
-static PyObject *py_histogram_bin_edges(PyObject *m, PyObject *args,
-                                        PyObject *kw)
-{
-    static char *kws[] = {"a", "bins", "range", "weights", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *a, *bins = NULL, *range = NULL, *wo = NULL, *e, *ten;
-    int uniform;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOO:histogram_bin_edges", kws,
-                                     &ao, &bins, &range, &wo))
-        return NULL;
-    if (!(a = hist_array(st, ao, NULL)))
-        return NULL;
-    if (!(ten = PyLong_FromLong(10))) {
-        Py_DECREF(a);
-        return NULL;
-    }
-    e = bin_edges(st, a, bins ? bins : ten, range, wo && wo != Py_None,
-                  &uniform, NULL);
-    Py_DECREF(ten);
-    Py_DECREF(a);
-    return e;
-}
-
-static PyObject *py_histogram(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {"a", "bins", "range", "density", "weights", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *a, *bins = NULL, *range = NULL, *dens = NULL, *wo = NULL;
-    PyObject *w = NULL, *e = NULL, *ten = NULL, *res = NULL, *h;
-    em_array r, r2;
+    double lo, hi;
+    int64_t count = 1;
     em_status s;
-    int uniform, density = 0;
-    em_hist_grid grid = {0, 0, 0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:histogram", kws, &ao,
-                                     &bins, &range, &dens, &wo))
+    if (!PyArg_ParseTuple(args, "O!spdd:_hist_bin_count", st->ndarray, &a,
+                          &name, &has, &lo, &hi))
         return NULL;
-    if (dens && dens != Py_None && (density = PyObject_IsTrue(dens)) < 0)
-        return NULL;
-    if (!(a = hist_array(st, ao, NULL)))
-        return NULL;
-    if (wo && wo != Py_None &&
-        !(w = array_beside(st, a, wo, "histogram", "a", "weights")))
-        goto done;
-    if (!(ten = PyLong_FromLong(10)))
-        goto done;
-    if (!(e = bin_edges(st, a, bins ? bins : ten, range, w != NULL, &uniform,
-                        &grid)))
-        goto done;
-    /* equal bins: their grid is known here, so no read of the edges */
-    if (uniform)
-        EMPY_NOGIL(s, em_histogram_uniform(EMPY_ARR(a), w ? EMPY_ARR(w) : NULL,
-                                           EMPY_ARR(e), &grid, &r, NULL));
-    else
-        EMPY_NOGIL(s, em_histogram_edges(EMPY_ARR(a), w ? EMPY_ARR(w) : NULL,
-                                         EMPY_ARR(e), 0, &r, NULL));
-    if (s != EM_OK) {
-        empy_raise(st, s);
-        goto done;
-    }
-    if (density) {
-        EMPY_NOGIL(s, em_histogram_density(&r, EMPY_ARR(e), &r2, NULL));
-        em_array_release(&r);
-        if (s != EM_OK) {
-            empy_raise(st, s);
-            goto done;
-        }
-        r = r2;
-    } else if (w && EMPY_ARR(w)->dtype != EM_FLOAT64 &&
-               EMPY_ARR(w)->dtype != EM_BOOL &&
-               em_dtype_get(EMPY_ARR(w)->dtype)->kind_id != EM_KIND_COMPLEX) {
-        /* NumPy sums weights in their own dtype. */
-        int64_t nb = r.size;
-        s = em_array_empty(r.device, EMPY_ARR(w)->dtype, 1, &nb, 'C', NULL,
-                           &r2);
-        if (s == EM_OK)
-            EMPY_NOGIL(s, em_array_copy(&r2, &r, NULL));
-        em_array_release(&r);
-        if (s != EM_OK) {
-            if (r2.storage)
-                em_array_release(&r2);
-            empy_raise(st, s);
-            goto done;
-        }
-        r = r2;
-    }
-    if (!(h = empy_ndarray_new(st, &r, NULL)))
-        goto done;
-    res = PyTuple_Pack(2, h, e);
-    Py_DECREF(h);
-done:
-    Py_XDECREF(ten);
-    Py_XDECREF(e);
-    Py_XDECREF(w);
-    Py_DECREF(a);
-    return res;
-}
-
-
-/* histogram2d's bins[i] (a count or edges) and range[i] into *ax; *keep
- * holds the edges array, if any. */
-static int axis_bins(empy_state *st, PyObject *b, PyObject *rng, PyObject *x,
-                     int i, em_hist_axis *ax, PyObject **keep)
-{
-    memset(ax, 0, sizeof *ax);
-    *keep = NULL;
-    if (rng && parse_range(rng, &ax->has_range, &ax->lo, &ax->hi) < 0)
-        return -1;
-    if (is_count(b)) {
-        long long c = PyLong_AsLongLong(b);
-        if (c == -1 && PyErr_Occurred())
-            return -1;
-        ax->count = c;
-        return 0;
-    }
-    if (PyFloat_Check(b) || (empy_is_ndarray(b) && EMPY_ARR(b)->ndim == 0)) {
-        PyErr_Format(PyExc_TypeError,
-                     "histogram2d: `bins[%d]` must be an integer or an array "
-                     "of edges, not %R",
-                     i, b);
-        return -1;
-    }
-    if (!(*keep = array_beside(st, x, b, "histogram2d", "x", "bins")))
-        return -1;
-    ax->edges = EMPY_ARR(*keep);
-    return 0;
-}
-
-static PyObject *py_histogram2d(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {"x",       "y",       "bins", "range",
-                          "density", "weights", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *xo, *yo, *bins = NULL, *range = NULL, *dens = NULL, *wo = NULL;
-    PyObject *x = NULL, *y = NULL, *w = NULL, *b[2] = {NULL, NULL};
-    PyObject *r[2] = {NULL, NULL}, *keep[2] = {NULL, NULL}, *seq = NULL;
-    PyObject *rseq = NULL, *res = NULL;
-    em_hist_axis ax[2];
-    em_array out[3]; /* hist, xedges, yedges */
-    em_status s;
-    int density = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOOO:histogram2d", kws, &xo,
-                                     &yo, &bins, &range, &dens, &wo))
-        return NULL;
-    if (dens && dens != Py_None && (density = PyObject_IsTrue(dens)) < 0)
-        return NULL;
-    if (!(x = hist_array(st, xo, NULL)))
-        return NULL;
-    if (!(y = array_beside(st, x, yo, "histogram2d", "x", "y")))
-        goto done;
-    if (wo && wo != Py_None &&
-        !(w = array_beside(st, x, wo, "histogram2d", "x", "weights")))
-        goto done;
-    /* NumPy's reading of bins: a count for both, a pair (each a count or
-     * edges), or one array of edges for both */
-    if (!bins || is_count(bins)) {
-        b[0] = b[1] = bins ? bins : NULL;
-    } else if (PyUnicode_Check(bins)) {
-        PyErr_Format(PyExc_ValueError,
-                     "histogram2d: bins=%R: bin-width estimators are for "
-                     "histogram only",
-                     bins);
-        goto done;
-    } else {
-        Py_ssize_t nb = PyObject_Length(bins);
-        if (nb < 0)
-            goto done;
-        if (nb == 1) {
-            PyErr_SetString(PyExc_ValueError,
-                            "The dimension of bins must be equal to the "
-                            "dimension of the sample x.");
-            goto done;
-        }
-        if (nb == 2) {
-            if (!(seq = PySequence_Fast(bins, "bins must be a sequence")))
-                goto done;
-            b[0] = PySequence_Fast_GET_ITEM(seq, 0);
-            b[1] = PySequence_Fast_GET_ITEM(seq, 1);
-        } else {
-            b[0] = b[1] = bins;
-        }
-    }
-    if (range && range != Py_None) {
-        if (!(rseq = PySequence_Fast(range, "range must be a pair of pairs")))
-            goto done;
-        if (PySequence_Fast_GET_SIZE(rseq) != 2) {
-            PyErr_SetString(PyExc_ValueError,
-                            "histogram2d: range must be [[xmin, xmax], "
-                            "[ymin, ymax]]");
-            goto done;
-        }
-        r[0] = PySequence_Fast_GET_ITEM(rseq, 0);
-        r[1] = PySequence_Fast_GET_ITEM(rseq, 1);
-    }
-    for (int i = 0; i < 2; i++) {
-        if (!b[i]) {
-            memset(&ax[i], 0, sizeof ax[i]);
-            ax[i].count = 10;
-            if (r[i] &&
-                parse_range(r[i], &ax[i].has_range, &ax[i].lo, &ax[i].hi) < 0)
-                goto done;
-        } else if (axis_bins(st, b[i], r[i], x, i, &ax[i], &keep[i]) < 0) {
-            goto done;
-        }
-    }
-    EMPY_NOGIL(s,
-               em_histogram2d(EMPY_ARR(x), EMPY_ARR(y), w ? EMPY_ARR(w) : NULL,
-                              ax, density, &out[0], &out[1], &out[2], NULL));
-    if (s != EM_OK) {
-        empy_raise(st, s);
-        goto done;
-    }
-    res = array_tuple(st, out, 3);
-done:
-    Py_XDECREF(keep[0]);
-    Py_XDECREF(keep[1]);
-    Py_XDECREF(seq);
-    Py_XDECREF(rseq);
-    Py_XDECREF(w);
-    Py_XDECREF(y);
-    Py_XDECREF(x);
-    return res;
-}
-
-static PyObject *py_bincount(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {"x", "weights", "minlength", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *xo, *x, *wo = NULL, *w = NULL, *res = NULL;
-    long long minlength = 0;
-    em_array r;
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL:bincount", kws, &xo, &wo,
-                                     &minlength))
-        return NULL;
-    if (!(x = hist_array(st, xo, NULL)))
-        return NULL;
-    if (wo && wo != Py_None &&
-        !(w = array_beside(st, x, wo, "bincount", "x", "weights")))
-        goto done;
-    EMPY_NOGIL(s, em_bincount(EMPY_ARR(x), w ? EMPY_ARR(w) : NULL, minlength,
-                              &r, NULL));
-    res = wrap_new(st, s, &r);
-done:
-    Py_XDECREF(w);
-    Py_DECREF(x);
-    return res;
-}
-
-static PyObject *py_digitize(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {"x", "bins", "right", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *xo, *x, *bo, *b;
-    int right = 0;
-    em_array r;
-    em_status s;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|p:digitize", kws, &xo, &bo,
-                                     &right))
-        return NULL;
-    if (two_arrays(st, xo, bo, "digitize", "x", "bins", &x, &b) < 0)
-        return NULL;
-    EMPY_NOGIL(s, em_digitize(EMPY_ARR(x), EMPY_ARR(b), right, &r, NULL));
-    Py_DECREF(b);
-    Py_DECREF(x);
-    return wrap_new(st, s, &r);
-}
-
-/* ---- unique and set operations --------------------------------------- */
-
-/* The C unique with the wanted parts; builds NumPy's return value: the
- * values alone, or a tuple of values and the wanted parts in NumPy's
- * order. Returns NULL with an exception set. */
-static PyObject *run_unique(empy_state *st, PyObject *x, int equal_nan, int ri,
-                            int rv, int rc, int tuple)
-{
-    em_array parts[4]; /* values, index, inverse, counts */
-    int n = 1;
-    em_status s;
-    EMPY_NOGIL(s, em_unique(EMPY_ARR(x), equal_nan, &parts[0],
-                            ri ? &parts[1] : NULL, rv ? &parts[2] : NULL,
-                            rc ? &parts[3] : NULL, NULL));
+    EMPY_NOGIL(s, em_histogram_bin_count(EMPY_ARR(a), name, has, lo, hi,
+                                         &count, NULL));
     if (s != EM_OK)
         return empy_raise(st, s);
-    /* the wanted parts to the front, in NumPy's order */
+    return PyLong_FromLongLong(count);
+}
+
+/* _hist_edges(a, count, has_range, lo, hi): count + 1 equal-width edges. */
+static PyObject *py_hist_edges(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a;
+    long long nb;
+    int has;
+    double lo, hi;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!Lpdd:_hist_edges", st->ndarray, &a, &nb,
+                          &has, &lo, &hi))
+        return NULL;
+    EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r,
+                                         NULL, NULL));
+    return wrap_new(st, s, &r);
+}
+
+/* _histogram(a, weights, edges, count, has_range, lo, hi, density):
+ * (hist, edges); edges None: count equal bins, whose grid is known here,
+ * so the counting reads no edges. */
+static PyObject *py_histogram(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *wo, *eo, *e = NULL, *h, *res;
+    const em_array *w;
+    long long nb;
+    int has, density;
+    double lo, hi;
+    em_array r, r2;
+    em_hist_grid grid = {0, 0, 0};
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!OOLpddp:_histogram", st->ndarray, &a, &wo,
+                          &eo, &nb, &has, &lo, &hi, &density) ||
+        opt_array(st, wo, &w) < 0)
+        return NULL;
+    if (eo == Py_None) {
+        EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r,
+                                             &grid, NULL));
+        if (!(e = wrap_new(st, s, &r)))
+            return NULL;
+        EMPY_NOGIL(s, em_histogram_uniform(EMPY_ARR(a), w, EMPY_ARR(e), &grid,
+                                           &r, NULL));
+    } else {
+        if (!PyObject_TypeCheck(eo, st->ndarray)) {
+            PyErr_SetString(PyExc_TypeError, "_histogram: edges must be an "
+                                             "ndarray or None");
+            return NULL;
+        }
+        e = Py_NewRef(eo);
+        EMPY_NOGIL(s, em_histogram_edges(EMPY_ARR(a), w, EMPY_ARR(e), 0, &r,
+                                         NULL));
+    }
+    if (s == EM_OK && density) {
+        EMPY_NOGIL(s, em_histogram_density(&r, EMPY_ARR(e), &r2, NULL));
+        em_array_release(&r);
+        r = r2;
+    }
+    if (s != EM_OK || !(h = empy_ndarray_new(st, &r, NULL))) {
+        if (s != EM_OK)
+            empy_raise(st, s);
+        Py_DECREF(e);
+        return NULL;
+    }
+    res = PyTuple_Pack(2, h, e);
+    Py_DECREF(h);
+    Py_DECREF(e);
+    return res;
+}
+
+/* One histogram2d axis, (edges or None, count, has_range, lo, hi). */
+static int hist_axis(empy_state *st, PyObject *o, em_hist_axis *ax)
+{
+    PyObject *eo;
+    long long count;
+    memset(ax, 0, sizeof *ax);
+    if (!PyArg_ParseTuple(o, "OLpdd:_histogram2d axis", &eo, &count,
+                          &ax->has_range, &ax->lo, &ax->hi) ||
+        opt_array(st, eo, &ax->edges) < 0)
+        return -1;
+    ax->count = count;
+    return 0;
+}
+
+/* _histogram2d(x, y, weights, xaxis, yaxis, density): (hist, xedges,
+ * yedges). */
+static PyObject *py_histogram2d(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *x, *y, *wo, *axo[2];
+    const em_array *w;
+    em_hist_axis ax[2];
+    em_array out[3];
+    int density;
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!O!OO!O!p:_histogram2d", st->ndarray, &x,
+                          st->ndarray, &y, &wo, &PyTuple_Type, &axo[0],
+                          &PyTuple_Type, &axo[1], &density) ||
+        opt_array(st, wo, &w) < 0 || hist_axis(st, axo[0], &ax[0]) < 0 ||
+        hist_axis(st, axo[1], &ax[1]) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_histogram2d(EMPY_ARR(x), EMPY_ARR(y), w, ax, density,
+                                 &out[0], &out[1], &out[2], NULL));
+    if (s != EM_OK)
+        return empy_raise(st, s);
+    return array_tuple(st, out, 3);
+}
+
+/* _bincount(x, weights, minlength) */
+static PyObject *py_bincount(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *x, *wo;
+    const em_array *w;
+    long long minlength;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!OL:_bincount", st->ndarray, &x, &wo,
+                          &minlength) ||
+        opt_array(st, wo, &w) < 0)
+        return NULL;
+    EMPY_NOGIL(s, em_bincount(EMPY_ARR(x), w, minlength, &r, NULL));
+    return wrap_new(st, s, &r);
+}
+
+/* _digitize(x, bins, right) */
+static PyObject *py_digitize(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *x, *b;
+    int right;
+    em_array r;
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!O!p:_digitize", st->ndarray, &x,
+                          st->ndarray, &b, &right))
+        return NULL;
+    EMPY_NOGIL(s, em_digitize(EMPY_ARR(x), EMPY_ARR(b), right, &r, NULL));
+    return wrap_new(st, s, &r);
+}
+
+/* _unique(x, equal_nan, return_index, return_inverse, return_counts): a
+ * tuple of the values and the wanted parts, in NumPy's order. */
+static PyObject *py_unique(PyObject *m, PyObject *args)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *x;
+    em_array parts[4]; /* values, index, inverse, counts */
+    int en, ri, rv, rc, n = 1;
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!pppp:_unique", st->ndarray, &x, &en, &ri,
+                          &rv, &rc))
+        return NULL;
+    EMPY_NOGIL(s, em_unique(EMPY_ARR(x), en, &parts[0], ri ? &parts[1] : NULL,
+                            rv ? &parts[2] : NULL, rc ? &parts[3] : NULL,
+                            NULL));
+    if (s != EM_OK)
+        return empy_raise(st, s);
     if (ri)
         parts[n++] = parts[1];
     if (rv)
         parts[n++] = parts[2];
     if (rc)
         parts[n++] = parts[3];
-    if (n == 1 && !tuple)
-        return empy_ndarray_new(st, &parts[0], NULL);
     return array_tuple(st, parts, n);
-}
-
-static PyObject *py_unique(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kws[] = {
-        "ar",   "return_index", "return_inverse", "return_counts",
-        "axis", "equal_nan",    "sorted",         NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *ao, *a, *axis = Py_None, *res;
-    int ri = 0, rv = 0, rc = 0, en = 1, sorted = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pppO$pp:unique", kws, &ao,
-                                     &ri, &rv, &rc, &axis, &en, &sorted))
-        return NULL;
-    if (!(a = hist_array(st, ao, NULL)))
-        return NULL;
-    if (axis != Py_None) {
-        long ax = PyLong_AsLong(axis);
-        int nd = EMPY_ARR(a)->ndim;
-        if (ax == -1 && PyErr_Occurred()) {
-            Py_DECREF(a);
-            return NULL;
-        }
-        if (ax < -nd || ax >= nd || nd == 0) {
-            Py_DECREF(a);
-            return empy_raise(st, em_error(EM_ERR_AXIS,
-                                           "axis %ld is out of bounds for "
-                                           "array of dimension %d",
-                                           ax, nd));
-        }
-        if (nd != 1) {
-            Py_DECREF(a);
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "ember.unique: axis= on arrays of more than one "
-                            "dimension is not supported yet");
-            return NULL;
-        }
-    }
-    res = run_unique(st, a, en, ri, rv, rc, 0);
-    Py_DECREF(a);
-    return res;
-}
-
-/* Array API: unique_values / _counts / _inverse / _all (NaNs distinct,
- * as NumPy's). */
-static PyObject *api_unique(PyObject *m, PyObject *x0, int ri, int rv, int rc)
-{
-    empy_state *st = empy_state_of_module(m);
-    PyObject *x = hist_array(st, x0, NULL), *res;
-    if (!x)
-        return NULL;
-    res = run_unique(st, x, 0, ri, rv, rc, ri || rv || rc);
-    Py_DECREF(x);
-    return res;
-}
-
-static PyObject *py_unique_values(PyObject *m, PyObject *x)
-{
-    return api_unique(m, x, 0, 0, 0);
-}
-
-static PyObject *py_unique_counts(PyObject *m, PyObject *x)
-{
-    return api_unique(m, x, 0, 0, 1);
-}
-
-static PyObject *py_unique_inverse(PyObject *m, PyObject *x)
-{
-    return api_unique(m, x, 0, 1, 0);
-}
-
-static PyObject *py_unique_all(PyObject *m, PyObject *x)
-{
-    return api_unique(m, x, 1, 1, 1);
 }
 
 /* _setop(op, ar1, ar2, assume_unique, flag): the set operations of
@@ -693,37 +387,21 @@ PyMethodDef empy_par_hist_functions[] = {
 };
 
 PyMethodDef empy_np_hist_functions[] = {
-    {"histogram", KW py_histogram, METH_VARARGS | METH_KEYWORDS,
-     "histogram(a, bins=10, range=None, density=None, weights=None): "
-     "NumPy's histogram; returns (hist, bin_edges)."},
-    {"histogram_bin_edges", KW py_histogram_bin_edges,
-     METH_VARARGS | METH_KEYWORDS,
-     "histogram_bin_edges(a, bins=10, range=None, weights=None)"},
-    {"histogram2d", KW py_histogram2d, METH_VARARGS | METH_KEYWORDS,
-     "histogram2d(x, y, bins=10, range=None, density=None, weights=None): "
-     "NumPy's histogram2d; returns (hist, xedges, yedges)."},
-    {"bincount", KW py_bincount, METH_VARARGS | METH_KEYWORDS,
-     "bincount(x, weights=None, minlength=0): NumPy's bincount."},
-    {"digitize", KW py_digitize, METH_VARARGS | METH_KEYWORDS,
-     "digitize(x, bins, right=False): NumPy's digitize."},
-    {"unique", KW py_unique, METH_VARARGS | METH_KEYWORDS,
-     "unique(ar, return_index=False, return_inverse=False, "
-     "return_counts=False, axis=None, *, equal_nan=True): NumPy's unique."},
-    {"unique_values", (PyCFunction)py_unique_values, METH_O,
-     "unique_values(x): the sorted distinct values (NaNs distinct)."},
-    {"unique_counts", (PyCFunction)py_unique_counts, METH_O,
-     "unique_counts(x): (values, counts)."},
-    {"unique_inverse", (PyCFunction)py_unique_inverse, METH_O,
-     "unique_inverse(x): (values, inverse_indices)."},
-    {"unique_all", (PyCFunction)py_unique_all, METH_O,
-     "unique_all(x): (values, indices, inverse_indices, counts)."},
+    {"_hist_bin_count", py_hist_bin_count, METH_VARARGS,
+     "_hist_bin_count(a, estimator, has_range, lo, hi)"},
+    {"_hist_edges", py_hist_edges, METH_VARARGS,
+     "_hist_edges(a, count, has_range, lo, hi)"},
+    {"_histogram", py_histogram, METH_VARARGS,
+     "_histogram(a, weights, edges, count, has_range, lo, hi, density)"},
+    {"_histogram2d", py_histogram2d, METH_VARARGS,
+     "_histogram2d(x, y, weights, xaxis, yaxis, density)"},
+    {"_bincount", py_bincount, METH_VARARGS, "_bincount(x, weights, minlength)"},
+    {"_digitize", py_digitize, METH_VARARGS, "_digitize(x, bins, right)"},
+    {"_unique", py_unique, METH_VARARGS,
+     "_unique(x, equal_nan, return_index, return_inverse, return_counts)"},
     {"_setop", py_setop, METH_VARARGS,
      "_setop(op, ar1, ar2, assume_unique, flag)"},
     {"_quantile", py_quantile_core, METH_VARARGS,
      "_quantile(a, q, qshape, axes, keepdims, median, skipnan, dtype)"},
-    {NULL},
-};
-
-PyMethodDef empy_hist_nd_methods[] = {
     {NULL},
 };
