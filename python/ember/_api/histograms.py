@@ -36,15 +36,22 @@ def _real(v):
     return float(v)
 
 
+def _sequence(o, what):
+    """o's items as a list or tuple (any iterable is read once); else a
+    TypeError saying what o must be."""
+    if isinstance(o, (list, tuple)):
+        return o
+    try:
+        return list(o)
+    except TypeError:
+        raise TypeError(what) from None
+
+
 def _range(r):
     """range=(lo, hi) or None as (has_range, lo, hi)."""
     if r is None:
         return False, 0.0, 0.0
-    if not isinstance(r, (list, tuple)):
-        try:
-            r = list(r)
-        except TypeError:
-            raise TypeError("range must be a pair (min, max)") from None
+    r = _sequence(r, "range must be a pair (min, max)")
     if len(r) != 2:
         raise ValueError("range must be a pair (min, max)")
     return True, _real(r[0]), _real(r[1])
@@ -131,11 +138,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
         b = (bins[0], bins[1]) if nb == 2 else (bins, bins)
     r = (None, None)
     if range is not None:
-        if not isinstance(range, (list, tuple)):
-            try:
-                range = list(range)
-            except TypeError:
-                raise TypeError("range must be a pair of pairs") from None
+        range = _sequence(range, "range must be a pair of pairs")
         if len(range) != 2:
             raise ValueError("histogram2d: range must be [[xmin, xmax], "
                              "[ymin, ymax]]")
