@@ -31,15 +31,29 @@ class LinearOperator:
     ndim = 2
 
     def __init__(self, shape=None, matvec=None, rmatvec=None, matmat=None,
-                 dtype=None, rmatmat=None):
+                 dtype=None, rmatmat=None, device=None):
         if shape is None or len(shape) != 2:
             raise ValueError(f"invalid shape {shape!r} (must be 2-d)")
         self.shape = tuple(int(s) for s in shape)
         self._fns = {"matvec": matvec, "rmatvec": rmatvec,
                      "matmat": matmat, "rmatmat": rmatmat}
+        self.device = device
         if dtype is None:
-            dtype = self.matvec(_e.zeros(self.shape[1])).dtype
+            dtype = self._probe().dtype
         self.dtype = _e.dtype(dtype)
+
+    def _probe(self):
+        """matvec of zeros, as SciPy finds a dtype: on the operator's
+        device, else the default one, else the host (ember copies between
+        devices only when asked, so a host operator refuses the GPU's)."""
+        devices = [self.device] if self.device is not None else \
+            [None, "cpu"]
+        for i, dev in enumerate(devices):
+            try:
+                return self.matvec(_e.zeros(self.shape[1], device=dev))
+            except ValueError:
+                if i == len(devices) - 1:
+                    raise
 
     def _matvec(self, x):
         if self._fns["matvec"] is not None:
@@ -95,7 +109,8 @@ class LinearOperator:
     def adjoint(self):
         """The conjugate transpose: rmatvec and matvec swapped."""
         return LinearOperator(self.shape[::-1], matvec=self._rmatvec,
-                              rmatvec=self._matvec, dtype=self.dtype)
+                              rmatvec=self._matvec, dtype=self.dtype,
+                              device=self.device)
 
     H = property(adjoint)
 
@@ -119,11 +134,13 @@ def aslinearoperator(A):
         return LinearOperator(A.shape, matvec=lambda x: A @ x,
                               rmatvec=lambda x: A.T @ x,
                               matmat=lambda X: A @ X,
-                              rmatmat=lambda X: A.T @ X, dtype=A.dtype)
+                              rmatmat=lambda X: A.T @ X, dtype=A.dtype,
+                              device=A.device)
     if hasattr(A, "shape") and hasattr(A, "matvec"):
         return LinearOperator(A.shape, matvec=A.matvec,
                               rmatvec=getattr(A, "rmatvec", None),
-                              dtype=getattr(A, "dtype", None))
+                              dtype=getattr(A, "dtype", None),
+                              device=getattr(A, "device", None))
     raise TypeError(f"type not understood: {type(A).__name__} is not a "
                     f"matrix, array or LinearOperator")
 
@@ -331,15 +348,22 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
         return (w, V) if return_eigenvectors else w
     op = aslinearoperator(A)
     t = _e.float32 if op.dtype == _e.float32 else _e.float64
+    # the basis lives where A does (or v0, for an operator that does not
+    # say), else on the default device
+    dev = getattr(v0, "device", None) if isinstance(v0, _e.ndarray) \
+        else op.device
+    gen = numpy.random.default_rng(rng)
+    v = _e.asarray(gen.uniform(-1, 1, n) if v0 is None else v0,
+                   device=dev).astype(t).reshape(-1)
     if which == "SM":
         # the smallest magnitudes are interior, where Ritz values converge
         # erratically; as the smallest eigenvalues of A^2 they are an end
         # of its spectrum, with the same vectors, and a Rayleigh quotient
         # gives back their signs
         sq = LinearOperator(op.shape, matvec=lambda x: op @ (op @ x),
-                            dtype=t)
-        _, X = eigsh(sq, k, which="SA", v0=v0, ncv=ncv, maxiter=maxiter,
-                     tol=tol, rng=rng)
+                            dtype=t, device=v.device)
+        _, X = eigsh(sq, k, which="SA", v0=v, ncv=ncv, maxiter=maxiter,
+                     tol=tol, rng=gen)
         lam = _e.sum(X * (op @ X), axis=0)
         o = _e.argsort(lam)
         return (lam[o], X[:, o]) if return_eigenvectors else lam[o]
@@ -349,10 +373,6 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
     maxiter = 10 * n if maxiter is None else maxiter
     eps = float(numpy.finfo(str(t)).eps)
     rtol = tol if tol > 0 else eps
-    dev = getattr(A, "device", None)
-    gen = numpy.random.default_rng(rng)
-    start = gen.uniform(-1, 1, n) if v0 is None else v0
-    v = _e.asarray(start, device=dev).astype(t).reshape(-1)
     dev = v.device
     V = _e.zeros((ncv + 1, n), dtype=t, device=dev)
     V[0] = v / _norm(v)
