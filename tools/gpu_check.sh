@@ -27,6 +27,11 @@ if ls wheels/*.whl >/dev/null 2>&1; then
   $PY -m pip install -q --no-index --no-deps wheels/*.whl >>"$OUT/build.log" 2>&1 ||
     echo "wheels/: install failed (see build.log)"
 fi
+# A clean build every call: a warm machine keeps build outputs between
+# calls, and the copied tree's modification times come from another clock,
+# so make could take a changed source for an older one and keep a stale
+# object (a run once tested an extension without the day's new entries).
+rm -rf build/c build/py-*
 if ! { cmake -S . -B build/c -G Ninja -DEMBER_WERROR=ON >/dev/null &&
        cmake --build build/c -j 16 &&
        $PY -m pip install -q --no-build-isolation --no-deps --no-compile . ; } \

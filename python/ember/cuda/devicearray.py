@@ -134,10 +134,12 @@ def copy_to_host(self, ary=None, stream=0):
     """The values as a NumPy array, or copied into the host array `ary`
     (same shape and dtype), as Numba's."""
     s = stream_arg(stream)
+    # ndarray's own get: subclasses (pycuda's GPUArray) define get through
+    # copy_to_host
     if ary is None:
-        return self.get(stream=s)
+        return ndarray.get(self, stream=s)
     _check_host("copy_to_host", ary, self)
-    return self.get(stream=s, out=ary)
+    return ndarray.get(self, stream=s, out=ary)
 
 
 def copy_to_device(self, ary, stream=0):
