@@ -57,8 +57,10 @@ def main():
         (f"label {big}^2 binary, 30% set", 5 * big * big,
          lambda lib, m, h: (lambda x=h["put"](mask), nd=mods(lib, m)[0]:
                             nd.label(x))),
+        # the matrix as SciPy and both libraries store it (float32 values,
+        # int32 indices and row pointers), the vector read, the result
         (f"csr @ vector float32, {rows * nnz_row:.1e} non-zeros",
-         12 * rows * nnz_row + 8 * rows,
+         8 * rows * nnz_row + 4 * (rows + 1) + 8 * rows,
          lambda lib, m, h: (lambda sp=mods(lib, m)[2], v=h["put"](vec): (
              _csr(sp, h, data, indices, indptr, rows) @ v))),
     ]
