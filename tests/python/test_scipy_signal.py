@@ -235,3 +235,65 @@ def test_savgol(device):
         es.savgol_coeffs(3, 3)
     with pytest.raises(ValueError, match="window_length"):
         es.savgol_filter(E(x[:, :4], device), 7, 2)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+def test_wiener(device, dtype):
+    """Box mean and variance through correlate, the noise estimate, the
+    variance-below-noise rule; 1-D to 3-D (3-D through the FFT)."""
+    for shape, size, noise in [((40,), None, None), ((20, 30), None, None),
+                               ((20, 30), 5, None), ((20, 30), (3, 4), 0.3),
+                               ((8, 9, 10), (3, 2, 5), None)]:
+        a = (rng.standard_normal(shape) * 10).astype(dtype)
+        want = ss.wiener(a, size, noise)
+        # float32 samples: SciPy's FFT path sums them in single precision
+        close(es.wiener(E(a, device), size, noise), want,
+              1e-6 if dtype == "float32" else 1e-12)
+    with pytest.raises(ValueError):
+        es.wiener(E(np.ones((4, 4)), device), (3, 3, 3))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128",
+                                   "int32"])
+def test_resample(device, dtype):
+    """Cutting and padding the spectrum with m = min(num, n) even and odd
+    (the lone bin at m / 2), windows by name, array and function, the
+    frequency domain, an axis and sample positions, against SciPy."""
+    for n, num in [(40, 20), (40, 60), (41, 20), (40, 41), (41, 60),
+                   (10, 10), (33, 12)]:
+        a = rng.standard_normal((3, n)) * 3
+        if dtype == "complex128":
+            a = a + 1j * rng.standard_normal((3, n))
+        a = a.astype(dtype)
+        kws = [{}, {"window": "hann"}, {"window": rng.random(n)},
+               {"window": lambda f: 1 / (1 + f ** 2)}]
+        if dtype == "complex128":
+            kws.append({"domain": "freq"})
+        for kw in kws:
+            want = ss.resample(a, num, axis=1, **kw)
+            if isinstance(kw.get("window"), np.ndarray):
+                kw = {"window": E(kw["window"], device)}
+            close(es.resample(E(a, device), num, axis=1, **kw), want,
+                  1e-5 if dtype == "float32" else 1e-12)
+    t = np.arange(30) * 0.25
+    y, ty = es.resample(E(np.sin(t), device), 17, t=E(t, device))
+    y2, ty2 = ss.resample(np.sin(t), 17, t=t)
+    close(y, y2)
+    close(ty, ty2)
+    with pytest.raises(ValueError, match="domain"):
+        es.resample(E(np.ones(8), device), 4, domain="space")
+    with pytest.raises(ValueError, match="window length"):
+        es.resample(E(np.ones(8), device), 4, window=E(np.ones(5), device))
+
+
+def test_convolve_auto_in_3d(device):
+    """method='auto' in three dimensions takes the FFT (direct is 1-D and
+    2-D here) instead of refusing; 'direct' itself still says so."""
+    a, k = rng.standard_normal((6, 7, 8)), rng.standard_normal((3, 2, 3))
+    for mode in ("full", "same", "valid"):
+        close(es.convolve(E(a, device), E(k, device), mode),
+              ss.convolve(a, k, mode))
+        close(es.correlate(E(a, device), E(k, device), mode),
+              ss.correlate(a, k, mode))
+    with pytest.raises(NotImplementedError, match="direct"):
+        es.convolve(E(a, device), E(k, device), method="direct")

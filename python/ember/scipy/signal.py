@@ -19,7 +19,7 @@ from ember.scipy import signal_iir as _iir
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
-           "medfilt2d"] + _spectral.__all__ + _iir.__all__
+           "medfilt2d", "wiener"] + _spectral.__all__ + _iir.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
@@ -230,7 +230,9 @@ def convolve(in1, in2, mode="full", method="auto"):
     if in1.ndim != in2.ndim:
         raise ValueError("in1 and in2 should have the same dimensionality")
     if method == "auto":
-        method = choose_conv_method(in1, in2, mode)
+        # direct is 1-D and 2-D here: more dimensions go through the FFT
+        method = choose_conv_method(in1, in2, mode) if in1.ndim <= 2 \
+            else "fft"
     if method == "fft" or in1.ndim > 2:
         if method == "direct":
             raise NotImplementedError("method='direct' for more than two "
@@ -280,3 +282,28 @@ def medfilt2d(input, kernel_size=3):
     if x.ndim != 2:
         raise ValueError("medfilt2d: input must be 2-D")
     return medfilt(x, kernel_size)
+
+
+def wiener(im, mysize=None, noise=None):
+    """scipy.signal.wiener: each sample pulled toward its window's mean by
+    how far the window's variance exceeds the noise power (the variances'
+    mean when noise is None); the window's mean where its variance is
+    below the noise. Mean and variance are box sums through correlate
+    ('same', zeros beyond the edges), as SciPy's."""
+    import math
+    x = _arr(im)
+    size = [3] * x.ndim if mysize is None else (
+        [int(mysize)] * x.ndim if _e.ndim(mysize) == 0 else
+        [int(k) for k in mysize])
+    if len(size) != x.ndim:
+        raise ValueError(f"mysize has {len(size)} entries, the input "
+                         f"{x.ndim} dimensions")
+    box = _e.ones(size, device=x.device)
+    n = math.prod(size)
+    mean = correlate(x, box, "same") / n
+    var = correlate(x * x, box, "same") / n - mean * mean
+    if noise is None:
+        noise = _e.mean(var)
+    res = (x - mean) * (1 - noise / var) + mean
+    return _e.where(var < noise, mean, res)
+

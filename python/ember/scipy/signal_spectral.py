@@ -1,7 +1,7 @@
 """ember.scipy.signal's windows and spectral functions (re-exported by
 ember.scipy.signal), composed over ember's array functions and ember.fft:
-get_window and the common windows, hilbert, detrend, periodogram and
-welch, with SciPy's arguments, scalings and dtypes."""
+get_window and the common windows, hilbert, resample, detrend,
+periodogram and welch, with SciPy's arguments, scalings and dtypes."""
 import math
 
 import ember as _e
@@ -10,8 +10,8 @@ from ember._api._util import as_array as _arr, real_dtype as _real
 __all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
            "nuttall", "blackmanharris", "flattop", "boxcar", "bartlett",
            "triang", "cosine", "tukey", "gaussian", "exponential", "kaiser",
-           "hilbert", "detrend", "periodogram", "welch", "savgol_coeffs",
-           "savgol_filter"]
+           "hilbert", "resample", "detrend", "periodogram", "welch",
+           "savgol_coeffs", "savgol_filter"]
 
 
 def _extend(M, sym):
@@ -206,6 +206,67 @@ def hilbert(x, N=None, axis=-1):
     shape = [1] * x.ndim
     shape[axis] = N
     return fft.ifft(Xf * h.reshape(shape), axis=axis)
+
+
+def resample(x, num, t=None, axis=0, window=None, domain="time"):
+    """scipy.signal.resample: num samples along axis from the spectrum cut
+    or zero-padded to num bins (SciPy 1.17's rules: a real signal through
+    the one-sided FFT, a lone bin at m / 2 doubled when cutting and halved
+    when padding, where m = min(num, n); the result scaled by num / n).
+    window (a name, an array of n spectral weights, or a function of the
+    FFT frequencies) weights the spectrum first; domain='freq' takes x as
+    a spectrum already."""
+    import ember.fft as fft
+    if domain not in ("time", "freq"):
+        raise ValueError(f"Parameter domain={domain!r} not in "
+                         "('time', 'freq')!")
+    x = _e.moveaxis(_arr(x), axis, -1)
+    num = int(num)
+    n = x.shape[-1]
+    dilation = n / num
+    m = min(num, n)
+    half = m // 2 + 1
+    w = None
+    if callable(window):
+        w = _arr(window(fft.fftfreq(n, device=x.device)), x.device)
+    elif hasattr(window, "shape"):
+        if tuple(window.shape) != (n,):
+            raise ValueError(f"window.shape={tuple(window.shape)} != ({n},), "
+                             "i.e., window length is not equal to number of "
+                             "frequency bins!")
+        w = _arr(window, x.device).copy()
+    elif window is not None:
+        w = fft.fftshift(get_window(window, n, device=x.device))
+    if domain == "time" and x.dtype.kind != "c":
+        X = fft.rfft(x)
+        k = X.shape[-1]
+        if w is not None:
+            # the two-sided weights folded onto the one-sided bins
+            w[1:k] = (w[1:k] + _e.flip(w[n - k + 1:])) / 2
+            X *= w[:k]
+        X = X[..., :half]
+        if m % 2 == 0 and num != n:
+            X[..., m // 2] *= 2 if num < n else 0.5
+        y = fft.irfft(X / dilation, num)
+    else:
+        X = fft.fft(x) if domain == "time" else x
+        if w is not None:
+            X = X * w
+        Y = _e.zeros(X.shape[:-1] + (num,), dtype=X.dtype, device=x.device)
+        Y[..., :half] = X[..., :half]
+        if half < m:
+            Y[..., half - m:] = X[..., half - m:]
+        if m % 2 == 0 and num < n:
+            Y[..., num - m // 2] += X[..., n - m // 2]
+        elif m % 2 == 0 and n < num:
+            Y[..., m // 2] /= 2
+            Y[..., num - m // 2] = Y[..., m // 2]
+        y = fft.ifft(Y / dilation, num)
+    y = _e.moveaxis(y, -1, axis)
+    if t is None:
+        return y
+    t = _arr(t, x.device)
+    return y, t[0] + (t[1] - t[0]) * dilation * _e.arange(num, device=x.device)
 
 
 def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
