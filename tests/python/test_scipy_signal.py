@@ -297,3 +297,51 @@ def test_convolve_auto_in_3d(device):
               ss.correlate(a, k, mode))
     with pytest.raises(NotImplementedError, match="direct"):
         es.convolve(E(a, device), E(k, device), method="direct")
+
+
+STFT_CASES = [{}, {"nperseg": 64}, {"nperseg": 64, "noverlap": 10, "nfft": 100},
+              {"boundary": "even", "nperseg": 50},
+              {"boundary": "odd", "nperseg": 50, "padded": False},
+              {"boundary": "constant", "nperseg": 33},
+              {"boundary": None, "nperseg": 40},
+              {"detrend": "linear", "nperseg": 64},
+              {"scaling": "psd", "fs": 10.0, "nperseg": 64},
+              {"return_onesided": False, "nperseg": 32},
+              {"window": "hamming", "nperseg": 48}]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128",
+                                   "int32"])
+@pytest.mark.parametrize("shape,axis", [((1000,), -1), ((3, 500), -1),
+                                        ((500, 2), 0)])
+def test_stft(device, dtype, shape, axis):
+    """Every boundary extension, padding, overlap, nfft, detrend, scaling,
+    sidedness and window form against SciPy: frequencies, times and the
+    spectra (dtype and layout included)."""
+    import warnings
+    a = rng.standard_normal(shape) * 3
+    if dtype == "complex128":
+        a = a + 1j * rng.standard_normal(shape)
+    a = a.astype(dtype)
+    win = rng.random(40)
+    for kw in STFT_CASES + [{"window": win, "nperseg": 40}]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SciPy: complex -> two-sided
+            f, t, z = ss.stft(a, axis=axis, **kw)
+        ekw = dict(kw, window=E(win, device)) if "window" in kw and \
+            not isinstance(kw["window"], str) else kw
+        f2, t2, z2 = es.stft(E(a, device), axis=axis, **ekw)
+        close(f2, f)
+        close(t2, t)
+        close(z2, z, 1e-5 if dtype == "float32" else 1e-12)
+    x = E(np.ones(100), device)
+    with pytest.raises(ValueError, match="noverlap"):
+        es.stft(x, nperseg=10, noverlap=10)
+    with pytest.raises(ValueError, match="nfft"):
+        es.stft(x, nperseg=10, nfft=5)
+    with pytest.raises(ValueError, match="scaling"):
+        es.stft(x, scaling="power")
+    with pytest.raises(ValueError, match="boundary"):
+        es.stft(x, boundary="wrap")
+    with pytest.raises(ValueError, match="nperseg is different"):
+        es.stft(x, window=E(np.ones(8), device), nperseg=9)

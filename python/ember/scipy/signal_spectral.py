@@ -1,7 +1,8 @@
 """ember.scipy.signal's windows and spectral functions (re-exported by
 ember.scipy.signal), composed over ember's array functions and ember.fft:
 get_window and the common windows, hilbert, resample, detrend,
-periodogram and welch, with SciPy's arguments, scalings and dtypes."""
+periodogram, welch and stft, with SciPy's arguments, scalings and
+dtypes."""
 import math
 
 import ember as _e
@@ -10,7 +11,7 @@ from ember._api._util import as_array as _arr, real_dtype as _real
 __all__ = ["get_window", "general_cosine", "hann", "hamming", "blackman",
            "nuttall", "blackmanharris", "flattop", "boxcar", "bartlett",
            "triang", "cosine", "tukey", "gaussian", "exponential", "kaiser",
-           "hilbert", "resample", "detrend", "periodogram", "welch",
+           "hilbert", "resample", "detrend", "periodogram", "welch", "stft",
            "savgol_coeffs", "savgol_filter"]
 
 
@@ -378,6 +379,104 @@ def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None,
     else:
         raise ValueError(f"average must be 'median' or 'mean', got {average}")
     return f, _e.moveaxis(p.astype(_real(x.dtype)), -1, axis)
+
+
+_detrend = detrend  # stft's parameter of that name hides the function
+
+# stft's boundary extensions as ember.pad modes: SciPy's even_ext is
+# pad's reflect, odd_ext its odd reflect, const_ext its edge
+_EXTEND = {"even": ("reflect", {}), "odd": ("reflect", {"reflect_type": "odd"}),
+           "constant": ("edge", {}), "zeros": ("constant", {}), None: None}
+
+
+def stft(x, fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None,
+         detrend=False, return_onesided=True, boundary="zeros", padded=True,
+         axis=-1, scaling="spectrum"):
+    """scipy.signal.stft: (frequencies, segment times, Zxx), the spectra of
+    windowed segments nperseg long, nperseg - noverlap apart, after the
+    signal is extended by nperseg // 2 at both ends (boundary) and padded
+    with zeros to whole segments (padded). The segments are one gather,
+    their spectra one batched FFT."""
+    import ember.fft as fft
+    if scaling == "psd":
+        scaling = "density"
+    elif scaling != "spectrum":
+        raise ValueError(f"Parameter scaling={scaling!r} not in "
+                         "['spectrum', 'psd']!")
+    if boundary not in _EXTEND:
+        raise ValueError(f"Unknown boundary option '{boundary}', must be one "
+                         f"of: {list(_EXTEND)}")
+    x = _arr(x)
+    if x.dtype.kind in "biu":
+        x = x.astype(_e.float64)
+    out_t = _e.complex64 if x.dtype in (_e.float32, _e.complex64, _e.float16) \
+        else _e.complex128
+    x = _e.moveaxis(x, axis, -1)
+    n = x.shape[-1]
+    if isinstance(window, (str, tuple)):
+        nperseg = int(nperseg)
+        if nperseg < 1:
+            raise ValueError("nperseg must be a positive integer")
+        nperseg = min(nperseg, n)
+        win = get_window(window, nperseg, device=x.device)
+    else:
+        win = _arr(window, x.device)
+        if win.ndim != 1:
+            raise ValueError("window must be 1-D")
+        if n < win.shape[0]:
+            raise ValueError("window is longer than input signal")
+        if nperseg is not None and int(nperseg) != win.shape[0]:
+            raise ValueError("value specified for nperseg is different from "
+                             "length of window")
+        nperseg = win.shape[0]
+    nfft = nperseg if nfft is None else int(nfft)
+    if nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    step = nperseg - noverlap
+    lead = [(0, 0)] * (x.ndim - 1)
+    if boundary is not None and nperseg // 2 >= 1:
+        half = nperseg // 2
+        if boundary in ("even", "odd") and half > n - 1:
+            raise ValueError(f"The extension length n ({half}) is too big. "
+                             f"It must not exceed x.shape[axis]-1, which is "
+                             f"{n - 1}.")
+        mode, kw = _EXTEND[boundary]
+        x = _e.pad(x, lead + [(half, half)], mode, **kw)
+    if padded:
+        extra = (-(x.shape[-1] - nperseg) % step) % nperseg
+        x = _e.pad(x, lead + [(0, extra)])
+    count = (x.shape[-1] - nperseg) // step + 1
+    at = (_e.arange(count, device=x.device)[:, None] * step +
+          _e.arange(nperseg, device=x.device))
+    seg = x[..., at]
+    if detrend is not False:
+        seg = detrend(seg) if callable(detrend) else \
+            _detrend(seg, axis=-1, type=detrend)
+    # SciPy multiplies by the window in the output's complex type when the
+    # window's float64 would widen it (float32 signals)
+    if out_t == _e.complex64:
+        win = win.astype(_e.complex64)
+    s = 1.0 / (fs * float(_e.sum(win * win).real)) if scaling == "density" \
+        else 1.0 / float(_e.sum(win).real) ** 2
+    seg = win * seg
+    onesided = return_onesided and x.dtype.kind != "c"
+    if onesided:
+        spec = fft.rfft(seg.real, nfft)
+        freqs = fft.rfftfreq(nfft, 1 / fs, device=x.device)
+    else:
+        spec = fft.fft(seg, nfft)
+        freqs = fft.fftfreq(nfft, 1 / fs, device=x.device)
+    spec = (spec * math.sqrt(s)).astype(out_t)
+    t = _e.arange(nperseg / 2, x.shape[-1] - nperseg / 2 + 1, step,
+                  device=x.device) / float(fs)
+    if boundary is not None:
+        t = t - (nperseg / 2) / fs
+    # (..., segments, frequencies): the frequencies go where axis was,
+    # counted with the segments' axis already added, as SciPy's
+    return freqs, t, _e.moveaxis(spec, -1, axis - 1 if axis < 0 else axis)
 
 
 def _host(a):
