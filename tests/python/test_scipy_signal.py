@@ -166,13 +166,18 @@ def test_hilbert_detrend_spectra(device):
                 f2, p2 = ss.periodogram(x, 10.0, w, nfft, scaling=scaling)
                 close(f1, f2)
                 close(p1, p2)
-        for nperseg, noverlap in ((32, None), (25, 10)):
-            f1, p1 = es.welch(e, 4.0, nperseg=nperseg, noverlap=noverlap,
-                              scaling=scaling)
-            f2, p2 = ss.welch(x, 4.0, nperseg=nperseg, noverlap=noverlap,
-                              scaling=scaling)
-            close(f1, f2)
-            close(p1, p2)
+        # the median over an odd and an even number of segments, and one
+        # segment (no bias)
+        for nperseg, noverlap in ((32, None), (25, 10), (20, 0), (100, None)):
+            for average in ("mean", "median"):
+                f1, p1 = es.welch(e, 4.0, nperseg=nperseg, noverlap=noverlap,
+                                  scaling=scaling, average=average)
+                f2, p2 = ss.welch(x, 4.0, nperseg=nperseg, noverlap=noverlap,
+                                  scaling=scaling, average=average)
+                close(f1, f2)
+                close(p1, p2)
+    with pytest.raises(ValueError, match="average"):
+        es.welch(e, average="mode")
     x32 = rng.standard_normal(64).astype(np.float32)
     close(es.welch(E(x32, device), nperseg=16)[1], ss.welch(x32, nperseg=16)[1],
           1e-5)

@@ -326,6 +326,13 @@ def _spectrum(x, fs, win, nfft, detrend_type, onesided, scaling, axis):
     return freqs, (spec * _e.conj(spec)).real * scale
 
 
+def _segments(count, step, nperseg, device):
+    """The (count, nperseg) positions of overlapping segments step apart:
+    indexing the last axis with them gathers every segment at once."""
+    return (_e.arange(count, device=device)[:, None] * step +
+            _e.arange(nperseg, device=device))
+
+
 def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant",
                 return_onesided=True, scaling="density", axis=-1):
     """scipy.signal.periodogram: (frequencies, power spectral density or
@@ -363,21 +370,26 @@ def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None,
     nfft = nperseg if nfft is None else nfft
     if noverlap >= nperseg:
         raise ValueError("noverlap must be less than nperseg.")
+    if average not in ("mean", "median"):
+        raise ValueError(f"Parameter average={average!r} must be 'median' "
+                         "or 'mean'!")
     step = nperseg - noverlap
     count = (n - noverlap) // step
-    starts = [i * step for i in range(count)]
-    segs = _e.stack([x[..., s:s + nperseg] for s in starts], axis=-2)
+    segs = x[..., _segments(count, step, nperseg, x.device)]
     win = window if isinstance(window, _e.ndarray) else \
         get_window(window, nperseg, device=x.device)
     win = win.astype(_real(x.dtype))
     f, p = _spectrum(segs, fs, win, nfft, detrend, return_onesided, scaling,
                      axis)
-    if average == "mean":
+    if average == "mean" or count == 1:
         p = _e.mean(p, axis=-2)
-    elif average == "median":
-        raise NotImplementedError("welch(average='median') is not there yet")
     else:
-        raise ValueError(f"average must be 'median' or 'mean', got {average}")
+        # the median of exponentially distributed periodograms is biased
+        # low against their mean; SciPy divides by the bias for `count`
+        # of them: 1 + sum over i in 1..(count-1)//2 of 1/(2i+1) - 1/(2i)
+        bias = 1 + sum(1 / (2 * i + 1) - 1 / (2 * i)
+                       for i in range(1, (count - 1) // 2 + 1))
+        p = _e.median(p, axis=-2) / bias
     return f, _e.moveaxis(p.astype(_real(x.dtype)), -1, axis)
 
 
@@ -449,9 +461,7 @@ def stft(x, fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None,
         extra = (-(x.shape[-1] - nperseg) % step) % nperseg
         x = _e.pad(x, lead + [(0, extra)])
     count = (x.shape[-1] - nperseg) // step + 1
-    at = (_e.arange(count, device=x.device)[:, None] * step +
-          _e.arange(nperseg, device=x.device))
-    seg = x[..., at]
+    seg = x[..., _segments(count, step, nperseg, x.device)]
     if detrend is not False:
         seg = detrend(seg) if callable(detrend) else \
             _detrend(seg, axis=-1, type=detrend)
