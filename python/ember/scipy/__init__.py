@@ -1,6 +1,6 @@
 """ember.scipy: SciPy's functions over ember arrays, as cupyx.scipy is
-CuPy's (issue 21). `special` and `signal`'s convolutions are here;
-ndimage and sparse are to come. Submodules load on first use."""
+CuPy's (issue 21): special, signal, ndimage and sparse (docs/scipy.md
+says what each holds and lacks). Submodules load on first use."""
 import importlib
 
 __all__ = ["special", "signal", "ndimage", "sparse"]
