@@ -775,3 +775,11 @@ def test_cusolver_binding_bad_input():
         _ember._cus_getrf(ember.zeros((3, 6), device="cpu")[:, ::2], ipiv, info)
     with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
         _ember._cus_getrf(a, ipiv, info)
+    # geev: vr may be None (values only), w may not
+    w = ember.zeros((6,), dtype=ember.float64, device="cpu")
+    with pytest.raises(TypeError, match="_cus_geev takes 4 arguments"):
+        _ember._cus_geev(a, w, None)
+    with pytest.raises(TypeError, match="argument 1 must be an ember"):
+        _ember._cus_geev(a, None, None, info)
+    with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
+        _ember._cus_geev(a, w, None, info)
