@@ -198,15 +198,15 @@ static em_operand scalar_of(em_dtype t, const void *v)
     return o;
 }
 
-/* out = out <op> v (a scalar of out's dtype), in place. */
-static em_status apply_scalar(em_op op, em_array *out, const void *v,
-                              em_stream *s)
+/* out = a <op> v, v a scalar of a's dtype (out may be a itself). */
+static em_status apply_scalar(em_op op, const em_array *a, const void *v,
+                              em_array *out, em_stream *s)
 {
     em_operand in[2];
     memset(&in[0], 0, sizeof in[0]);
-    in[0].array = out;
-    in[0].dtype = out->dtype;
-    in[1] = scalar_of(out->dtype, v);
+    in[0].array = a;
+    in[0].dtype = a->dtype;
+    in[1] = scalar_of(a->dtype, v);
     return em_ufunc_apply(op, in, 2, out, NULL, s);
 }
 
@@ -224,16 +224,11 @@ static em_status index_ramp(em_array *r, em_stream *s)
         int64_t m = have < n - have ? have : n - have;
         em_slice src = {0, m, 1}, dst = {have, have + m, 1};
         em_array from, to;
-        em_operand in[2];
         uint64_t k = (uint64_t)have;
         if ((rc = em_array_slice(r, &src, &from)) != EM_OK)
             break;
         if ((rc = em_array_slice(r, &dst, &to)) == EM_OK) {
-            memset(&in[0], 0, sizeof in[0]);
-            in[0].array = &from;
-            in[0].dtype = EM_UINT64;
-            in[1] = scalar_of(EM_UINT64, &k);
-            rc = em_ufunc_apply(EM_OP_ADD, in, 2, &to, NULL, s);
+            rc = apply_scalar(EM_OP_ADD, &from, &k, &to, s);
             em_array_release(&to);
         }
         em_array_release(&from);
@@ -293,9 +288,9 @@ em_status em_arange(em_device *d, em_dtype dtype, const void *start,
         step = v1 - v0;
         rc = index_ramp(out, s);
         if (rc == EM_OK)
-            rc = apply_scalar(EM_OP_MULTIPLY, out, &step, s);
+            rc = apply_scalar(EM_OP_MULTIPLY, out, &step, out, s);
         if (rc == EM_OK)
-            rc = apply_scalar(EM_OP_ADD, out, &v0, s);
+            rc = apply_scalar(EM_OP_ADD, out, &v0, out, s);
     } else {
         /* (T)i * step + start, each step rounded in T as on the host; then
          * element 1 is next itself */
@@ -310,9 +305,9 @@ em_status em_arange(em_device *d, em_dtype dtype, const void *start,
             step.d = b.d - a.d;
         rc = ramp_into(out, s);
         if (rc == EM_OK)
-            rc = apply_scalar(EM_OP_MULTIPLY, out, &step, s);
+            rc = apply_scalar(EM_OP_MULTIPLY, out, &step, out, s);
         if (rc == EM_OK)
-            rc = apply_scalar(EM_OP_ADD, out, &a, s);
+            rc = apply_scalar(EM_OP_ADD, out, &a, out, s);
         if (rc == EM_OK && (rc = em_array_slice(out, &one, &e1)) == EM_OK) {
             rc = em_array_fill(&e1, &b, dtype, s);
             em_array_release(&e1);
@@ -350,14 +345,14 @@ static em_status linspace_kernels(em_device *d, double a, double b,
         return rc;
     rc = ramp_into(&y, s);
     if (rc == EM_OK && step == 0) {
-        rc = apply_scalar(EM_OP_TRUE_DIVIDE, &y, &divd, s);
+        rc = apply_scalar(EM_OP_TRUE_DIVIDE, &y, &divd, &y, s);
         if (rc == EM_OK)
-            rc = apply_scalar(EM_OP_MULTIPLY, &y, &span, s);
+            rc = apply_scalar(EM_OP_MULTIPLY, &y, &span, &y, s);
     } else if (rc == EM_OK) {
-        rc = apply_scalar(EM_OP_MULTIPLY, &y, &step, s);
+        rc = apply_scalar(EM_OP_MULTIPLY, &y, &step, &y, s);
     }
     if (rc == EM_OK)
-        rc = apply_scalar(EM_OP_ADD, &y, &a, s);
+        rc = apply_scalar(EM_OP_ADD, &y, &a, &y, s);
     if (rc == EM_OK && endpoint &&
         (rc = em_array_slice(&y, &last, &e)) == EM_OK) {
         rc = em_array_fill(&e, &b, EM_FLOAT64, s);
