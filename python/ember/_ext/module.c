@@ -79,7 +79,7 @@ static int empy_exec(PyObject *m)
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
     X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
-    X(DeviceFunction) X(JitDecorator) X(s_np_exceptions) X(MemoryPointer)  \
+    X(DeviceFunction) X(s_np_exceptions) X(MemoryPointer)                  \
     X(UnownedMemory) X(flatiter)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)

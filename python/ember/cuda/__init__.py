@@ -16,10 +16,7 @@ from ember._ember import (
 from ember._ember import MemoryPointer, UnownedMemory  # noqa: E402
 
 # Python kernels (Numba-CUDA's spellings): the decorator and its types.
-from ember._ember import (  # noqa: E402
-    _jit as jit, _Dispatcher as Dispatcher, _LaunchConfig as LaunchConfig,
-    _DeviceFunction as DeviceFunction,
-)
+from .dispatcher import jit, Dispatcher, LaunchConfig, DeviceFunction  # noqa: E402
 
 # Numba-CUDA's data movement. Its arrays are DeviceNDArrays: a[0] is a
 # NumPy scalar, as in Numba (python/ember/cuda/devicearray.py).

@@ -17,7 +17,7 @@ functions below exactly as in Numba. The states are computed on the host
 import math
 
 import ember
-from ember._ember import _jit
+from ember.cuda.dispatcher import jit as _jit
 
 __all__ = ["create_xoroshiro128p_states", "init_xoroshiro128p_states",
            "xoroshiro128p_next", "xoroshiro128p_jump", "xoroshiro128p_uniform_float32",

@@ -19,7 +19,7 @@ translator as Numba's cuda.* equivalents (python/ember/jit/intrinsics.py),
 so a cupyx.jit kernel is an ember.cuda.jit kernel with CuPy's launch. The
 names here are what the translator sees; outside a kernel they only say
 what they are."""
-from ember._ember import _jit
+from ember.cuda.dispatcher import jit as _jit
 
 
 class _KernelOnly:

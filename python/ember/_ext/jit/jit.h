@@ -1,8 +1,7 @@
 /* ember Python extension: what the files of ember.cuda.jit share
- * (jit_dispatch.c: jit(), the Dispatcher and DeviceFunction; jit_launch.c:
- * LaunchConfig and the launch; jit_compile.c: making specialisations;
- * jit_args.c: argument type codes and parameter packing; jit_cache.c: the
- * disk index of translations). docs/jit-design.md is the contract with the
+ * (jit_dispatch.c: the Dispatcher's C base; jit_launch.c: LaunchConfig and
+ * the launch; jit_compile.c: making specialisations; jit_args.c: argument
+ * type codes and parameter packing). docs/jit-design.md is the contract with the
  * translator (python/ember/jit/) and the simulator. */
 #ifndef EMPY_JIT_H
 #define EMPY_JIT_H
@@ -136,21 +135,18 @@ typedef struct empy_jit_entry {
                                * then pcode's storage */
 } empy_jit_entry;
 
-/* What @cuda.jit makes. translations maps (target, argcodes) to
- * (source, name, sites, shared_dynamic); entries is the list launches
+/* The C part of what @cuda.jit makes (python/ember/cuda/dispatcher.py
+ * subclasses it and keeps the translations): entries is the list launches
  * search (new ones pushed at the front, published with a release store,
  * never removed while the dispatcher lives). */
 typedef struct {
     PyObject_HEAD
-    PyObject *py_func, *name, *params, *translations, *sigs;
+    PyObject *name, *params, *sigs;   /* sigs: list of argcode tuples, or NULL */
     const char *kname;
     const char **pnames;      /* UTF-8 of params, PyMem */
     int nargs;
-    int debug, fastmath, lineinfo, cache, opt, maxreg;
-    int boundscheck;          /* -1 the default (on for cpu, debug on cuda),
-                               * else off/on: jit(boundscheck=) or
-                               * $EMBER_BOUNDSCHECK, read at decoration */
-    char optstr[96], regopt[32];
+    int fastmath, lineinfo, opt, maxreg;
+    char regopt[32];
     empy_jit_entry *entries, *last;
     PyObject *configs[EMPY_JIT_CONFIGS];
     int next_config;
@@ -168,18 +164,6 @@ typedef struct {
     size_t shared;
     int empty;                /* forall(0): nothing to launch */
 } empy_LaunchConfig;
-
-typedef struct {
-    PyObject_HEAD
-    PyObject *py_func, *sigs, *options;
-} empy_DeviceFunction;
-
-typedef struct {
-    PyObject_HEAD
-    PyObject *sigs;           /* list of str, or NULL */
-    PyObject *link;           /* jit(link=...): list of .cu paths, or NULL */
-    int device, debug, fastmath, lineinfo, cache, opt, maxreg, boundscheck;
-} empy_JitDecorator;
 
 #define DISP(o) ((empy_Dispatcher *)(o))
 #define CFG(o) ((empy_LaunchConfig *)(o))
@@ -222,8 +206,10 @@ PyObject *empy_jit_get_config(empy_Dispatcher *k, em_dim3 g, em_dim3 b, PyObject
                               size_t shared, int empty);
 
 /* k[griddim, blockdim, stream, sharedmem]: ValueError/TypeError for bad
- * values. */
+ * values; k._config(griddim, blockdim, stream, sharedmem, empty) the same
+ * for forall (empty: nothing to launch). */
 PyObject *empy_jit_subscript(PyObject *self, PyObject *key);
+PyObject *empy_jit_config_method(PyObject *self, PyObject *const *args, Py_ssize_t n);
 
 /* A stream argument (an ember.Stream, 0 or None: *out NULL) and a dynamic
  * shared memory size. */
@@ -254,24 +240,6 @@ long long empy_jit_coop_limit(em_device *d, em_dim3 block, em_function *fn, size
  * thread's error. */
 em_status empy_jit_coop_cpu(em_function *fn, em_dim3 grid, em_dim3 block, size_t shared,
                             em_stream *s, void **argv, int nparams, int grid_slot);
-
-/* ---- the disk index (jit_cache.c) ---------------------------------------- */
-
-/* The identity of a kernel's translation (bytes, new reference): the
- * function's code, the globals and closure values it reads, recursively
- * over the jit functions it calls, the translator's files, argcodes,
- * target and options. NULL with an exception. */
-PyObject *empy_jit_cache_ident(PyObject *py_func, PyObject *argcodes, const char *target,
-                               const char *options);
-
-/* The stored translation for ident: a tuple (source, name, sites,
- * shared_dynamic), or None when absent (new reference; NULL with an
- * exception only for a failure that must stand). */
-PyObject *empy_jit_cache_load(PyObject *ident);
-
-/* Store a translation tuple under ident; failures are ignored (the cache
- * is an optimisation), so this never raises. */
-void empy_jit_cache_store(PyObject *ident, PyObject *translation);
 
 /* jit_dispatch.c: the types and module functions. */
 int empy_jit_init(PyObject *m, empy_state *st);

@@ -1,7 +1,7 @@
 /* ember Python extension: the specialisations of ember.cuda.jit kernels
- * (the slow path of a launch). A miss on a dispatcher's list translates
- * the kernel with ember.jit.translate (imported only then), or finds the
- * translation in the disk index (jit_cache.c), compiles it through the
+ * (the slow path of a launch). A miss on a dispatcher's list asks the
+ * Python subclass for the translation (python/ember/cuda/dispatcher.py:
+ * its own, the disk index's or ember.jit's), compiles it through the
  * kernel cache (NVRTC on cuda, the C compiler on cpu), checks the loaded
  * kernel's parameters against the flattened ABI of docs/jit-design.md and
  * publishes the entry, which launches then find with no Python code. */
@@ -32,179 +32,25 @@ PyObject *empy_jit_argcodes(const uint32_t *codes, int n)
     return t;
 }
 
-static PyObject *attr_or(PyObject *o, const char *a, const char *b)
-{
-    PyObject *v = PyObject_GetAttrString(o, a);
-    if (!v && b && PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        PyErr_Clear();
-        v = PyObject_GetAttrString(o, b);
-    }
-    return v;
-}
-
-/* One site as a plain tuple (array, file, line), whatever the translator
- * hands out (tuples, or objects with those attributes), so it marshals. */
-static PyObject *plain_site(PyObject *s)
-{
-    PyObject *a, *f, *l, *t;
-    if (s == Py_None)
-        return Py_NewRef(s);
-    if (PyTuple_Check(s) || PyList_Check(s))
-        return PySequence_Tuple(s);
-    a = attr_or(s, "array", "name");
-    f = a ? attr_or(s, "file", "filename") : NULL;
-    l = f ? attr_or(s, "line", "lineno") : NULL;
-    t = l ? PyTuple_Pack(3, a, f, l) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(f);
-    Py_XDECREF(l);
-    return t;
-}
-
-/* The site table as a tuple indexed by site id. */
-static PyObject *plain_sites(PyObject *sites)
-{
-    PyObject *seq, *out;
-    Py_ssize_t i, n;
-    if (!sites || sites == Py_None)
-        return PyTuple_New(0);
-    if (PyDict_Check(sites)) {
-        PyObject *k, *v;
-        Py_ssize_t pos = 0, max = -1;
-        while (PyDict_Next(sites, &pos, &k, &v)) {
-            Py_ssize_t id = PyLong_AsSsize_t(k);
-            if (id < 0) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_ValueError, "negative site id");
-                return NULL;
-            }
-            if (id > max)
-                max = id;
-        }
-        out = PyTuple_New(max + 1);
-        for (i = 0; out && i <= max; i++)
-            PyTuple_SET_ITEM(out, i, Py_NewRef(Py_None));
-        pos = 0;
-        while (out && PyDict_Next(sites, &pos, &k, &v)) {
-            PyObject *p = plain_site(v);
-            if (!p) {
-                Py_CLEAR(out);
-                break;
-            }
-            i = PyLong_AsSsize_t(k);
-            Py_SETREF(PyTuple_GET_ITEM(out, i), p);
-        }
-        return out;
-    }
-    if (!(seq = PySequence_Fast(sites, "Translation.sites must be a sequence or dict")))
-        return NULL;
-    n = PySequence_Fast_GET_SIZE(seq);
-    out = PyTuple_New(n);
-    for (i = 0; out && i < n; i++) {
-        PyObject *p = plain_site(PySequence_Fast_GET_ITEM(seq, i));
-        if (!p)
-            Py_CLEAR(out);
-        else
-            PyTuple_SET_ITEM(out, i, p);
-    }
-    Py_DECREF(seq);
-    return out;
-}
-
 PyObject *empy_jit_module(void)
 {
     return PyImport_ImportModule("ember.jit");
 }
 
-/* Translate with ember.jit.translate into (source, name, sites, shared). */
-static PyObject *translate(empy_Dispatcher *k, PyObject *argcodes, const char *target)
-{
-    PyObject *mod, *fn, *args = NULL, *kw = NULL, *res = NULL, *out = NULL;
-    PyObject *src = NULL, *name = NULL, *sites = NULL, *shd = NULL, *psites = NULL;
-
-    if (!(mod = empy_jit_module()))
-        return NULL;
-    fn = PyObject_GetAttrString(mod, "translate");
-    Py_DECREF(mod);
-    if (!fn)
-        return NULL;
-    args = PyTuple_Pack(2, k->py_func, argcodes);
-    kw = Py_BuildValue("{s:O,s:s,s:O}", "debug", k->debug ? Py_True : Py_False, "target",
-                       target, "boundscheck", k->boundscheck < 0 ? Py_None
-                                              : k->boundscheck ? Py_True : Py_False);
-    if (args && kw)
-        res = PyObject_Call(fn, args, kw);
-    Py_DECREF(fn);
-    Py_XDECREF(args);
-    Py_XDECREF(kw);
-    if (!res)
-        return NULL;
-    src = PyObject_GetAttrString(res, "source");
-    name = src ? PyObject_GetAttrString(res, "name") : NULL;
-    sites = name ? PyObject_GetAttrString(res, "sites") : NULL;
-    if (sites) {
-        shd = PyObject_GetAttrString(res, "shared_dynamic");
-        if (!shd && PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Clear();
-            shd = Py_NewRef(Py_False);
-        }
-    }
-    if (shd && (!PyUnicode_Check(src) || !PyUnicode_Check(name)))
-        PyErr_Format(PyExc_TypeError, "ember.jit.translate returned source %.50s and "
-                     "name %.50s; both must be str", Py_TYPE(src)->tp_name,
-                     Py_TYPE(name)->tp_name);
-    else if (shd && (psites = plain_sites(sites)) != NULL)
-        out = Py_BuildValue("(OOOO)", src, name, psites,
-                            PyObject_IsTrue(shd) ? Py_True : Py_False);
-    Py_XDECREF(psites);
-    Py_XDECREF(src);
-    Py_XDECREF(name);
-    Py_XDECREF(sites);
-    Py_XDECREF(shd);
-    Py_DECREF(res);
-    return out;
-}
-
-/* The translation for (target, argcodes): this dispatcher's, else the
- * disk index's, else the translator's (then stored in both). */
+/* The translation for (target, argcodes), from the Python subclass (the
+ * dispatcher's own, the disk index's or the translator's), checked since
+ * launches read it without checks. */
 static PyObject *get_translation(empy_Dispatcher *k, PyObject *argcodes, const char *target)
 {
-    PyObject *tkey = Py_BuildValue("(sO)", target, argcodes), *t, *ident = NULL;
-    if (!tkey)
-        return NULL;
-    t = PyDict_GetItemWithError(k->translations, tkey);
-    if (t) {
-        Py_DECREF(tkey);
-        return Py_NewRef(t);
+    PyObject *t = PyObject_CallMethod((PyObject *)k, "_translation", "Os", argcodes, target);
+    if (t && !(PyTuple_CheckExact(t) && PyTuple_GET_SIZE(t) == 4 &&
+               PyUnicode_Check(PyTuple_GET_ITEM(t, 0)) &&
+               PyUnicode_Check(PyTuple_GET_ITEM(t, 1)) && PyTuple_Check(PyTuple_GET_ITEM(t, 2)))) {
+        PyErr_Format(PyExc_TypeError, "kernel '%s': _translation gave %R, not (source, "
+                     "name, sites, shared_dynamic)", k->kname, t);
+        Py_CLEAR(t);
     }
-    if (PyErr_Occurred())
-        goto fail;
-    if (k->cache) {
-        if (!(ident = empy_jit_cache_ident(k->py_func, argcodes, target, k->optstr)))
-            goto fail;
-        if (!(t = empy_jit_cache_load(ident)))
-            goto fail;
-        if (t == Py_None)
-            Py_CLEAR(t);
-    }
-    if (!t) {
-        if (!(t = translate(k, argcodes, target)))
-            goto fail;
-        if (ident)
-            empy_jit_cache_store(ident, t);
-    }
-    Py_XDECREF(ident);
-    if (PyDict_SetItem(k->translations, tkey, t) < 0) {
-        Py_DECREF(t);
-        Py_DECREF(tkey);
-        return NULL;
-    }
-    Py_DECREF(tkey);
     return t;
-fail:
-    Py_XDECREF(ident);
-    Py_DECREF(tkey);
-    return NULL;
 }
 
 void empy_jit_entry_free(empy_jit_entry *e)

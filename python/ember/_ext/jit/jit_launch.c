@@ -477,24 +477,38 @@ PyObject *empy_jit_get_config(empy_Dispatcher *k, em_dim3 g, em_dim3 b, PyObject
     return (PyObject *)c;
 }
 
-PyObject *empy_jit_subscript(PyObject *self, PyObject *key)
+/* The config of items (griddim, blockdim[, stream[, sharedmem]]). */
+static PyObject *config_of(PyObject *self, PyObject *const *items, Py_ssize_t n, int empty)
 {
     empy_state *st = empy_state_of(self);
-    Py_ssize_t n = PyTuple_Check(key) ? PyTuple_GET_SIZE(key) : 0;
     PyObject *stream;
     em_dim3 g, b;
     size_t shared;
+    if (dim_arg(items[0], "griddim", &g) < 0 || dim_arg(items[1], "blockdim", &b) < 0 ||
+        empy_jit_stream_arg(st, n > 2 ? items[2] : NULL, &stream) < 0 ||
+        empy_jit_shared_arg(n > 3 ? items[3] : NULL, &shared) < 0)
+        return NULL;
+    return empy_jit_get_config(DISP(self), g, b, stream, shared, empty);
+}
 
+PyObject *empy_jit_subscript(PyObject *self, PyObject *key)
+{
+    Py_ssize_t n = PyTuple_Check(key) ? PyTuple_GET_SIZE(key) : 0;
     if (n < 2 || n > 4) {
         PyErr_Format(PyExc_ValueError, "kernel '%s' is launched as k[griddim, blockdim] "
                      "or k[griddim, blockdim, stream, sharedmem], got k[%R]",
                      DISP(self)->kname, key);
         return NULL;
     }
-    if (dim_arg(PyTuple_GET_ITEM(key, 0), "griddim", &g) < 0 ||
-        dim_arg(PyTuple_GET_ITEM(key, 1), "blockdim", &b) < 0 ||
-        empy_jit_stream_arg(st, n > 2 ? PyTuple_GET_ITEM(key, 2) : NULL, &stream) < 0 ||
-        empy_jit_shared_arg(n > 3 ? PyTuple_GET_ITEM(key, 3) : NULL, &shared) < 0)
+    return config_of(self, &PyTuple_GET_ITEM(key, 0), n, 0);
+}
+
+PyObject *empy_jit_config_method(PyObject *self, PyObject *const *args, Py_ssize_t n)
+{
+    int empty;
+    if (n != 5)
+        return PyErr_Format(PyExc_TypeError, "_config takes 5 arguments");
+    if ((empty = PyObject_IsTrue(args[4])) < 0)
         return NULL;
-    return empy_jit_get_config(DISP(self), g, b, stream, shared, 0);
+    return config_of(self, args, 4, empty);
 }

@@ -55,8 +55,7 @@ typedef struct empy_state {
     /* ember.cuda.jit (jit_dispatch.c) */
     PyTypeObject *Dispatcher;
     PyTypeObject *LaunchConfig;
-    PyTypeObject *DeviceFunction;
-    PyTypeObject *JitDecorator;
+    PyTypeObject *DeviceFunction;  /* a Python class (_jit_register) */
     /* NumPy's exception classes: ember's base, and (once NumPy is loaded)
      * the subclass of both it and NumPy's (errors.c). */
 #define EMPY_EXC_COUNT 7
