@@ -52,7 +52,7 @@ del _name
 
 
 _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
-                              "random", "fft"})
+                              "random", "fft", "parallel"})
 
 
 def __getattr__(name):
@@ -74,8 +74,7 @@ def __getattr__(name):
 from ember import cuda  # noqa: E402  (after the names cuda.* refers to)
 # CuPy's cupy.get_default_pinned_memory_pool (python/ember/cuda/pinned_memory.py)
 get_default_pinned_memory_pool = cuda.pinned_memory.get_default_pinned_memory_pool
-# `import ember.linalg`, `from ember.parallel import scan` work, as
-# ember.cuda.runtime does.
+# `import ember.linalg` works, as ember.cuda.runtime does.
 _sys.modules[__name__ + ".linalg"] = _ember.linalg
 
 
@@ -99,7 +98,6 @@ def _linalg_dir():
 
 _ember.linalg.__getattr__ = _linalg_getattr
 _ember.linalg.__dir__ = _linalg_dir
-_sys.modules[__name__ + ".parallel"] = _ember.parallel
 
 newaxis = None
 inf = float("inf")

@@ -40,7 +40,7 @@ for _mod, _names in {
                  "quantile",
     "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique unique_all "
             "unique_counts unique_inverse unique_values",
-    "sorting": "argsort sort",
+    "sorting": "argpartition argsort lexsort partition sort",
     "splitting": "array_split dsplit hsplit split vsplit",
     "stats": "std var",
 }.items():

@@ -250,12 +250,11 @@ PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
                            PyObject *args, PyObject *kw);
 extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
 
-/* The parallel algorithms (parallel.c makes ember.parallel): each family
- * file lists its ember.parallel functions, its top-level NumPy functions
- * and its ndarray methods. */
+/* The parallel algorithms (parallel.c registers them): each family file
+ * lists the C calls under ember.parallel (python/ember/parallel/), its
+ * top-level NumPy functions and its ndarray methods. */
 int empy_parallel_init(PyObject *m, empy_state *st);
-extern PyMethodDef empy_par_scan_functions[], empy_np_scan_functions[],
-    empy_scan_nd_methods[];                               /* parallel_scan.c */
+extern PyMethodDef empy_par_scan_functions[];             /* parallel_scan.c */
 extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
     empy_sort_nd_methods[];                               /* parallel_sort.c */
 extern PyMethodDef empy_par_hist_functions[],

@@ -380,7 +380,7 @@ done:
 #define KW (PyCFunction)(void (*)(void))
 
 PyMethodDef empy_par_hist_functions[] = {
-    {"histogram_even", KW py_histogram_even, METH_VARARGS | METH_KEYWORDS,
+    {"_par_histogram_even", KW py_histogram_even, METH_VARARGS | METH_KEYWORDS,
      "histogram_even(x, bins, lower, upper): int64 counts of `bins` equal "
      "half-open bins over [lower, upper) (CUB's HistogramEven)."},
     {NULL},
