@@ -51,6 +51,19 @@ for _name in _api.__all__:
 del _name
 
 
+# Functions the extension used to define and the layer now holds still
+# answer as _ember.<name>: the package's modules and ufunc.at call them so.
+def _ember_getattr(name):
+    if name not in _api._WHERE:
+        raise AttributeError(f"module 'ember._ember' has no attribute '{name}'")
+    value = _api.load(name)
+    setattr(_ember, name, value)
+    return value
+
+
+_ember.__getattr__ = _ember_getattr
+
+
 _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
                               "random", "fft", "parallel"})
 

@@ -35,6 +35,13 @@ for _mod, _names in {
                   "histogram_bin_edges",
     "einsum": "einsum",
     "ranges": "geomspace linspace logspace",
+    "creation": "arange copy empty_like full_like meshgrid ones_like zeros_like",
+    "matrices": "diag diagflat eye identity trace tri tril triu",
+    "joining": "atleast_1d atleast_2d atleast_3d column_stack concat concatenate "
+               "dstack hstack stack vstack",
+    "flipping": "flip fliplr flipud roll rot90",
+    "views": "broadcast_arrays broadcast_shapes diagonal expand_dims moveaxis "
+             "permute_dims ravel reshape squeeze swapaxes transpose",
     "pad": "pad",
     "quantiles": "median nanmedian nanpercentile nanquantile percentile "
                  "quantile",

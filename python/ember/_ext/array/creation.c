@@ -1,8 +1,9 @@
-/* ember Python extension: making arrays — empty/zeros/ones/full and their
- * _like, arange, and asarray/array/ascontiguousarray/copy from ember
- * arrays, anything with the buffer protocol (NumPy arrays and scalars
- * among them), __array_interface__, __cuda_array_interface__, __dlpack__
- * (dlpack.c), Python scalars and nested sequences.
+/* ember Python extension: making arrays — empty/zeros/ones/full, and
+ * asarray/array/ascontiguousarray from ember arrays, anything with the
+ * buffer protocol (NumPy arrays and scalars among them),
+ * __array_interface__, __cuda_array_interface__, __dlpack__ (dlpack.c),
+ * Python scalars and nested sequences. Their _like forms, arange and copy
+ * are python/ember/_api/creation.py.
  *
  * Host data in the right place is wrapped, not copied (a NumPy array for
  * a cpu array, a CuPy or PyTorch array for a cuda one), unless copy=True
@@ -11,7 +12,6 @@
  * and the kind of number, a second packs the values into host memory of
  * the widest Python kind, and the transfer is followed by a cast on the
  * device when the asked dtype differs. */
-#include <math.h>
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
@@ -73,16 +73,6 @@ static int no_copy_error(void)
     PyErr_SetString(PyExc_ValueError, "Unable to avoid copy while creating an "
                     "array as requested.");
     return -1;
-}
-
-/* The memory order for a new array from a source of layout a and the
- * asked order ('K'/'A' keep an F-contiguous source in F). */
-static char result_order(const em_array *a, char order)
-{
-    if (order == 'C' || order == 'F')
-        return order;
-    return a && (a->flags & EM_ARRAY_F_CONTIGUOUS) &&
-                   !(a->flags & EM_ARRAY_C_CONTIGUOUS) ? 'F' : 'C';
 }
 
 static int order_ok(const em_array *a, char order)
@@ -1179,252 +1169,21 @@ static PyObject *make(empy_state *st, const char *fname, int kind, PyObject *con
     return r;
 }
 
-static PyObject *make_like(empy_state *st, const char *fname, int kind,
-                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"a", "dtype", "order", "subok", "shape",
-                                        "device", NULL};
-    static const char *const fnames[] = {"a", "fill_value", "dtype", "order", "subok",
-                                         "shape", "device", NULL};
-    PyObject *vals[7], *proto, *r;
-    PyObject **v = vals;
-    const em_array *pa;
-    int64_t shape[EM_MAX_NDIM];
-    int ndim, dt;
-    char order;
-    em_device *dev;
-    em_array a;
-    if (kind == MK_FULL) {
-        if (empy_parse_args(fname, args, nargs, kwnames, fnames, 6, 2,
-                       vals) < 0)
-            return NULL;
-        v = vals + 1;
-    } else if (empy_parse_args(fname, args, nargs, kwnames, names, 5, 1,
-                          vals) < 0) {
-        return NULL;
-    }
-    proto = empy_asarray(st, vals[0], -1, NULL, EMPY_COPY_IF_NEEDED, 'K');
-    if (!proto)
-        return NULL;
-    pa = EMPY_ARR(proto);
-    dev = pa->device;
-    ndim = pa->ndim;
-    memcpy(shape, pa->shape, sizeof shape);
-    if (dtype_kw(st, v[1], &dt) < 0 || order_kw(v[2], 'K', &order) < 0 ||
-        (v[4] && v[4] != Py_None && empy_shape_arg(v[4], "shape", &ndim, shape) < 0) ||
-        (v[5] && v[5] != Py_None && device_kw(st, v[5], &dev) < 0)) {
-        Py_DECREF(proto);
-        return NULL;
-    }
-    if (order == 'K' || order == 'A')
-        order = ndim == pa->ndim ? result_order(pa, order) : 'C';
-    r = make_empty(st, ndim, shape, dt >= 0 ? (em_dtype)dt : pa->dtype, order, dev, &a);
-    Py_DECREF(proto);
-    if (r && init_values(st, EMPY_ARR(r), kind, vals[1]) < 0)
-        Py_CLEAR(r);
-    return r;
-}
-
-/* empty, zeros, ones and full differ only in the fill, and each _like
- * form only in taking its shape from an array. */
-#define MAKE_FNS(fn, kind)                                                  \
+/* empty, zeros, ones and full differ only in the fill (their _like forms
+ * are python/ember/_api/creation.py). */
+#define MAKE_FN(fn, kind)                                                   \
     static PyObject *mod_##fn(FASTCALL_ARGS)                                \
     {                                                                       \
         return make(empy_state_of_module(m), #fn, kind, args, nargs,        \
                     kwnames);                                               \
-    }                                                                       \
-    static PyObject *mod_##fn##_like(FASTCALL_ARGS)                         \
-    {                                                                       \
-        return make_like(empy_state_of_module(m), #fn "_like", kind, args,  \
-                         nargs, kwnames);                                   \
     }
-MAKE_FNS(empty, MK_EMPTY)
-MAKE_FNS(zeros, MK_ZEROS)
-MAKE_FNS(ones, MK_ONES)
-MAKE_FNS(full, MK_FULL)
-#undef MAKE_FNS
+MAKE_FN(empty, MK_EMPTY)
+MAKE_FN(zeros, MK_ZEROS)
+MAKE_FN(ones, MK_ONES)
+MAKE_FN(full, MK_FULL)
+#undef MAKE_FN
 
-/* ---- arange ----------------------------------------------------------------- */
-
-/* The kind of a start/stop/step argument: PK_INT, PK_FLOAT or
- * PK_COMPLEX; -1 with TypeError for a non-number. */
-static int number_kind(PyObject *o)
-{
-    em_operand op;
-    int k = empy_scalar_operand(o, &op);
-    if (k < 0)
-        return -1;
-    if (k == 0) {
-        PyErr_Format(PyExc_TypeError, "arange() needs numbers, not %.100s",
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    k = kind_of_dtype(op.dtype);
-    return k <= PK_UINT ? PK_INT : k;
-}
-
-/* NumPy's arange: the length is ceil((stop - start) / step) in Python
- * arithmetic; the first two values are start and start + step in the
- * result dtype, and element i is first + i * (second - first) computed
- * in that dtype (float32 in float, as NumPy's fill does). */
-static PyObject *mod_arange(FASTCALL_ARGS)
-{
-    static const char *const names[] = {"start", "stop", "step", "dtype", "device",
-                                        "like", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *vals[6], *start, *stop, *step, *diff = NULL, *q = NULL, *next = NULL;
-    PyObject *r = NULL, *zero = NULL;
-    int dt, kind = PK_INT, k, i;
-    em_device *dev;
-    em_dtype result, packd;
-    double len_d;
-    int64_t len;
-    char ends[2][16];
-    em_array a;
-    em_status rc;
-
-    if (empy_parse_args("arange", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
-        dtype_kw(st, vals[3], &dt) < 0 || device_kw(st, vals[4], &dev) < 0 ||
-        unused_like(vals[5]) < 0)
-        return NULL;
-    if (!vals[1] || vals[1] == Py_None) {
-        /* arange(stop) and arange(stop, step=s): the Array API's
-         * arange(start, /, stop=None, step=1) reads a lone start as stop,
-         * step or not, as NumPy does. */
-        zero = PyLong_FromLong(0);
-        start = zero;
-        stop = vals[0];
-    } else {
-        start = vals[0];
-        stop = vals[1];
-    }
-    if (!start)
-        return NULL;
-    step = vals[2] && vals[2] != Py_None ? vals[2] : NULL;
-    {
-        PyObject *three[3] = {start, stop, step};
-        for (i = 0; i < 3; i++) {
-            if (!three[i])
-                continue;
-            if ((k = number_kind(three[i])) < 0)
-                goto done;
-            if (k > kind)
-                kind = k;
-        }
-    }
-    if (!step) {
-        step = PyLong_FromLong(1);
-        if (!step)
-            goto done;
-    } else {
-        Py_INCREF(step);
-    }
-    diff = PyNumber_Subtract(stop, start);
-    q = diff ? PyNumber_TrueDivide(diff, step) : NULL;
-    if (!q)
-        goto done_step;
-    if (PyComplex_Check(q)) {
-        Py_complex c = PyComplex_AsCComplex(q);
-        len_d = ceil(c.real < c.imag ? c.real : c.imag);
-    } else {
-        len_d = ceil(PyFloat_AsDouble(q));
-    }
-    if (PyErr_Occurred())
-        goto done_step;
-    if (isnan(len_d)) {
-        PyErr_SetString(PyExc_ValueError, "arange: cannot compute length");
-        goto done_step;
-    }
-    if (len_d > 9.2e18) {
-        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
-        goto done_step;
-    }
-    len = len_d > 0 ? (int64_t)len_d : 0;
-    result = dt >= 0 ? (em_dtype)dt
-                     : kind == PK_COMPLEX ? EM_COMPLEX128
-                     : kind == PK_FLOAT ? EM_FLOAT64 : EM_INT64;
-    if (result == EM_BOOL && len > 2) {
-        PyErr_SetString(PyExc_TypeError, "arange() is only supported for booleans "
-                        "when the result has at most length 2.");
-        goto done_step;
-    }
-    next = PyNumber_Add(start, step);
-    if (!next)
-        goto done_step;
-    switch (em_dtype_get(result)->kind) {
-    case 'f':
-        packd = result == EM_FLOAT64 ? EM_FLOAT64 : EM_FLOAT32;
-        break;
-    case 'c':
-        packd = EM_COMPLEX128;
-        break;
-    case 'u':
-        packd = EM_UINT64;
-        break;
-    default:
-        packd = result == EM_BOOL ? EM_BOOL : EM_INT64;
-    }
-    if (len > INT64_MAX / (int64_t)em_dtype_size(packd)) {
-        /* The byte count would wrap: NumPy's error, not a short buffer. */
-        PyErr_SetString(PyExc_ValueError, "Maximum allowed size exceeded");
-        goto done_step;
-    }
-    if (packd == EM_FLOAT64 || packd == EM_FLOAT32 || packd == EM_COMPLEX128) {
-        Py_complex c0 = PyComplex_AsCComplex(start), c1 = PyComplex_AsCComplex(next);
-        if (PyErr_Occurred())
-            goto done_step;
-        if (packd == EM_FLOAT32) {
-            float f[2] = {(float)c0.real, (float)c1.real};
-            memcpy(ends[0], &f[0], sizeof f[0]);
-            memcpy(ends[1], &f[1], sizeof f[1]);
-        } else {
-            memcpy(ends[0], &c0, sizeof c0);
-            memcpy(ends[1], &c1, sizeof c1);
-        }
-    } else {
-        /* Integer (or bool) results: the ends truncate toward zero as a
-         * C cast does, then the arithmetic wraps as in the dtype. */
-        PyObject *two[2] = {start, next};
-        for (i = 0; i < 2; i++) {
-            uint64_t v;
-            if (PyLong_Check(two[i])) {
-                int overflow;
-                long long x = PyLong_AsLongLongAndOverflow(two[i], &overflow);
-                v = overflow ? (uint64_t)PyLong_AsUnsignedLongLongMask(two[i])
-                             : (uint64_t)x;
-            } else {
-                v = (uint64_t)(int64_t)PyFloat_AsDouble(two[i]);
-            }
-            if (PyErr_Occurred())
-                goto done_step;
-            if (packd == EM_BOOL)
-                ends[i][0] = v != 0;
-            else
-                memcpy(ends[i], &v, sizeof v);
-        }
-    }
-    EMPY_NOGIL(rc, em_arange(dev, packd, ends[0], ends[1], len, &a, NULL));
-    if (rc != EM_OK) {
-        empy_raise(st, rc);
-        goto done_step;
-    }
-    r = empy_ndarray_new(st, &a, NULL);
-    if (r && packd != result) {
-        PyObject *f = finish(st, EMPY_ARR(r), r, (int)result, dev, EMPY_COPY_IF_NEEDED, 'C');
-        Py_DECREF(r);
-        r = f;
-    }
-done_step:
-    Py_DECREF(step);
-done:
-    Py_XDECREF(diff);
-    Py_XDECREF(q);
-    Py_XDECREF(next);
-    Py_XDECREF(zero);
-    return r;
-}
-
-/* ---- asarray, array, ascontiguousarray, copy ------------------------------ */
+/* ---- asarray, array, ascontiguousarray ------------------------------------ */
 
 static PyObject *asarray_common(empy_state *st, PyObject *obj, PyObject *dtype_o,
                                 PyObject *device_o, int copy, char order, int ndmin)
@@ -1523,18 +1282,6 @@ static PyObject *mod_ascontiguousarray(FASTCALL_ARGS)
     return asarray_common(st, vals[0], vals[1], vals[2], EMPY_COPY_IF_NEEDED, 'C', 1);
 }
 
-static PyObject *mod_copy(FASTCALL_ARGS)
-{
-    static const char *const names[] = {"a", "order", "subok", "device", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *vals[4];
-    char order;
-    if (empy_parse_args("copy", args, NARGS, kwnames, names, 3, 1, vals) < 0 ||
-        order_kw(vals[1], 'K', &order) < 0)
-        return NULL;
-    return asarray_common(st, vals[0], NULL, vals[3], EMPY_COPY_ALWAYS, order, 0);
-}
-
 static PyObject *mod_rebuild(PyObject *m, PyObject *args)
 {
     empy_state *st = empy_state_of_module(m);
@@ -1555,14 +1302,6 @@ static PyMethodDef creation_functions[] = {
     {"ones", FAST(mod_ones), "ones(shape, dtype=float64, order='C', *, device=None)."},
     {"full", FAST(mod_full),
      "full(shape, fill_value, dtype=None, order='C', *, device=None)."},
-    {"empty_like", FAST(mod_empty_like),
-     "empty_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None)."},
-    {"zeros_like", FAST(mod_zeros_like), "zeros_like(a, dtype=None, ...)."},
-    {"ones_like", FAST(mod_ones_like), "ones_like(a, dtype=None, ...)."},
-    {"full_like", FAST(mod_full_like), "full_like(a, fill_value, dtype=None, ...)."},
-    {"arange", FAST(mod_arange),
-     "arange([start,] stop[, step,], dtype=None, *, device=None): evenly spaced "
-     "values, with NumPy's length and dtype rules."},
     {"asarray", FAST(mod_asarray),
      "asarray(a, dtype=None, order=None, *, device=None, copy=None): an ember "
      "array from an ember array (itself when nothing changes), anything with "
@@ -1574,7 +1313,6 @@ static PyMethodDef creation_functions[] = {
      "array(object, dtype=None, copy=True, order='K', ndmin=0, *, device=None)."},
     {"ascontiguousarray", FAST(mod_ascontiguousarray),
      "ascontiguousarray(a, dtype=None, *, device=None): C-contiguous, ndim >= 1."},
-    {"copy", FAST(mod_copy), "copy(a, order='K', *, device=None): a new array."},
     {"_rebuild", mod_rebuild, METH_VARARGS, "Unpickling: a host array to a device."},
     {NULL},
 };

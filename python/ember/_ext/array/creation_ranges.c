@@ -1,21 +1,48 @@
-/* ember Python extension: eye, identity, tri, tril, triu, meshgrid, and
- * the entries _api/ranges.py's linspace, logspace and geomspace call. The
- * values come from include/ember/manip.h's creation functions; this file
- * parses NumPy's signatures. */
+/* ember Python extension: the entries of the range kernels of
+ * include/ember/manip.h and array.h (arange, linspace, logspace,
+ * geomspace, tri). NumPy's signatures and length and dtype rules are
+ * Python (python/ember/_api/creation.py, ranges.py, matrices.py). */
 #include "array/manip_args.h"
 
-static int device_of(empy_state *st, PyObject *o, em_device **out)
+/* _arange(first, second, n, dtype, device): em_arange's n values from its
+ * first two, in dtype: float32, float64 or complex128 (the ends are
+ * numbers) or an integer dtype or bool (the ends are ints, taken modulo
+ * 2**64 as they wrap in the dtype). */
+static PyObject *mod_arange(PyObject *m, PyObject *args)
 {
-    return empy_device_arg(st, manip_given(o) ? o : Py_None, out);
-}
-
-static int no_like(PyObject *like)
-{
-    if (manip_given(like)) {
-        PyErr_SetString(PyExc_NotImplementedError, "like= is not supported by ember");
-        return -1;
+    empy_state *st = empy_state_of_module(m);
+    PyObject *ends_o[2], *dto, *devo;
+    long long n;
+    char ends[2][16];
+    em_dtype dt;
+    em_device *dev;
+    em_array res;
+    em_status rc;
+    if (!PyArg_ParseTuple(args, "OOLOO:_arange", &ends_o[0], &ends_o[1], &n, &dto, &devo) ||
+        empy_dtype_arg(st, dto, &dt) < 0 || empy_device_arg(st, devo, &dev) < 0)
+        return NULL;
+    for (int i = 0; i < 2; i++) {
+        char kind = em_dtype_get(dt)->kind;
+        if (kind == 'f' || kind == 'c') {
+            Py_complex c = PyComplex_AsCComplex(ends_o[i]);
+            float f = (float)c.real;
+            if (dt == EM_FLOAT32)
+                memcpy(ends[i], &f, sizeof f);
+            else
+                memcpy(ends[i], &c, sizeof c);
+        } else {
+            unsigned long long u = PyLong_AsUnsignedLongLongMask(ends_o[i]);
+            if (dt == EM_BOOL)
+                ends[i][0] = u != 0;
+            else
+                memcpy(ends[i], &u, sizeof u);
+        }
+        if (PyErr_Occurred())
+            return NULL;
     }
-    return 0;
+    memset(&res, 0, sizeof res);
+    EMPY_NOGIL(rc, em_arange(dev, dt, ends[0], ends[1], n, &res, NULL));
+    return manip_result(st, rc, &res);
 }
 
 /* _space(kind, start, stop, num, endpoint, base, dtype, device): the
@@ -38,7 +65,7 @@ static PyObject *mod_space(PyObject *m, PyObject *args)
     em_status rc;
     if (!PyArg_ParseTuple(args, "sDDLpdOO:_space", &kind, &a, &b, &num,
                           &endpoint, &base, &dto, &devo) ||
-        empy_dtype_arg(st, dto, &dt) < 0 || device_of(st, devo, &dev) < 0)
+        empy_dtype_arg(st, dto, &dt) < 0 || empy_device_arg(st, devo, &dev) < 0)
         return NULL;
     memset(&res, 0, sizeof res);
     if (!strcmp(kind, "linspace")) {
@@ -90,263 +117,32 @@ static PyObject *mod_linspace_array(PyObject *m, PyObject *args)
     return Py_BuildValue("(NN)", r, so);
 }
 
-static int size_arg(PyObject *o, const char *what, int64_t dflt, int64_t *out)
+/* _tri(n, m, k, dtype, device): em_tri, n and m not negative. */
+static PyObject *mod_tri(PyObject *m, PyObject *args)
 {
-    if (!manip_given(o))
-        *out = dflt;
-    else if (empy_size_arg(o, what, out) < 0)
-        return -1;
-    if (*out < 0) {
-        PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed (%s=%lld)",
-                     what, (long long)*out);
-        return -1;
-    }
-    return 0;
-}
-
-/* eye's k: any offset past the matrix gives zeros, so one too large for
- * int64 (the Array API suite passes 2**63) is clamped instead of raising
- * OverflowError; NumPy accepts it too. */
-static int eye_offset(PyObject *o, int64_t n, int64_t m, int64_t *k)
-{
-    if (manip_int(o, "k", 0, k) < 0) {
-        PyObject *i;
-        int neg;
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-            return -1;
-        PyErr_Clear();
-        if (!(i = PyNumber_Index(o)))
-            return -1;
-        neg = PyObject_RichCompareBool(i, Py_False, Py_LT);
-        Py_DECREF(i);
-        if (neg < 0)
-            return -1;
-        *k = neg ? -n : m;
-    }
-    if (*k > m)
-        *k = m;
-    else if (*k < -n)
-        *k = -n;
-    return 0;
-}
-
-static PyObject *mod_eye(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"N", "M", "k", "dtype", "order", "device",
-                                        "like", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *v[7];
-    int64_t n, mm, k;
-    em_dtype dt = EM_FLOAT64;
-    em_device *dev;
-    char order = 'C';
-    em_array res;
-    em_status rc;
-    if (empy_parse_args("eye", args, nargs, kwnames, names, 5, 1, v) < 0 ||
-        size_arg(v[0], "N", 0, &n) < 0 || size_arg(v[1], "M", n, &mm) < 0 ||
-        eye_offset(v[2], n, mm, &k) < 0 || device_of(st, v[5], &dev) < 0 ||
-        no_like(v[6]) < 0)
-        return NULL;
-    if (manip_given(v[3]) && empy_dtype_arg(st, v[3], &dt) < 0)
-        return NULL;
-    if (manip_given(v[4])) {
-        const char *s = PyUnicode_Check(v[4]) ? PyUnicode_AsUTF8(v[4]) : NULL;
-        if (!s || (strcmp(s, "C") && strcmp(s, "F"))) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "order must be 'C' or 'F'");
-            return NULL;
-        }
-        order = s[0];
-    }
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_eye(dev, n, mm, k, dt, order, &res, NULL));
-    return manip_result(st, rc, &res);
-}
-
-static PyObject *mod_identity(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"n", "dtype", "device", "like", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[4];
-    int64_t n;
-    em_dtype dt = EM_FLOAT64;
+    long long n, mm, k;
+    PyObject *dto, *devo;
+    em_dtype dt;
     em_device *dev;
     em_array res;
     em_status rc;
-    if (empy_parse_args("identity", args, nargs, kwnames, names, 2, 1, v) < 0 ||
-        size_arg(v[0], "n", 0, &n) < 0 || device_of(st, v[2], &dev) < 0 ||
-        no_like(v[3]) < 0)
-        return NULL;
-    if (manip_given(v[1]) && empy_dtype_arg(st, v[1], &dt) < 0)
-        return NULL;
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_eye(dev, n, n, 0, dt, 'C', &res, NULL));
-    return manip_result(st, rc, &res);
-}
-
-static PyObject *mod_tri(MANIP_FASTCALL)
-{
-    static const char *const names[] = {"N", "M", "k", "dtype", "device", "like", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[6];
-    int64_t n, mm, k;
-    em_dtype dt = EM_FLOAT64;
-    em_device *dev;
-    em_array res;
-    em_status rc;
-    if (empy_parse_args("tri", args, nargs, kwnames, names, 4, 1, v) < 0 ||
-        size_arg(v[0], "N", 0, &n) < 0 || size_arg(v[1], "M", n, &mm) < 0 ||
-        manip_int(v[2], "k", 0, &k) < 0 || device_of(st, v[4], &dev) < 0 ||
-        no_like(v[5]) < 0)
-        return NULL;
-    if (manip_given(v[3]) && empy_dtype_arg(st, v[3], &dt) < 0)
+    if (!PyArg_ParseTuple(args, "LLLOO:_tri", &n, &mm, &k, &dto, &devo) ||
+        empy_dtype_arg(st, dto, &dt) < 0 || empy_device_arg(st, devo, &dev) < 0)
         return NULL;
     memset(&res, 0, sizeof res);
     EMPY_NOGIL(rc, em_tri(dev, n, mm, k, dt, &res, NULL));
     return manip_result(st, rc, &res);
 }
 
-static PyObject *tril_common(PyObject *m, const char *fname, int upper,
-                             PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"m", "k", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *v[2], *a;
-    int64_t k;
-    em_array res, src;
-    em_status rc;
-    if (empy_parse_args(fname, args, nargs, kwnames, names, 2, 1, v) < 0 ||
-        manip_int(v[1], "k", 0, &k) < 0 || !(a = manip_array(st, v[0], NULL)))
-        return NULL;
-    src = *EMPY_ARR(a);
-    if (src.ndim == 0) {
-        Py_DECREF(a);
-        PyErr_Format(PyExc_ValueError, "%s: the input must have at least 1 dimension",
-                     fname);
-        return NULL;
-    }
-    if (src.ndim == 1) {
-        /* NumPy broadcasts a 1-D input against its (n, n) mask. */
-        src.ndim = 2;
-        src.shape[1] = src.shape[0];
-        src.strides[1] = src.strides[0];
-        src.strides[0] = 0;
-        em_array_update_flags(&src);
-    }
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_tril(&src, k, upper, &res, NULL));
-    Py_DECREF(a);
-    return manip_result(st, rc, &res);
-}
-
-static PyObject *mod_tril(MANIP_FASTCALL)
-{
-    return tril_common(m, "tril", 0, args, nargs, kwnames);
-}
-
-static PyObject *mod_triu(MANIP_FASTCALL)
-{
-    return tril_common(m, "triu", 1, args, nargs, kwnames);
-}
-
-static PyObject *mod_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nargsf,
-                              PyObject *kwnames)
-{
-    static const char *const names[] = {"copy", "sparse", "indexing", NULL};
-    empy_state *st = empy_state_of_module(m);
-    Py_ssize_t n = PyVectorcall_NARGS(nargsf), i;
-    PyObject *v[3], *out = NULL;
-    int copy = 1, sparse = 0, xy = 1, j;
-    int64_t shape[EM_MAX_NDIM];
-    em_device *dev = NULL;
-    if (empy_parse_args("meshgrid", args + n, 0, kwnames, names, 0, 0, v) < 0)
-        return NULL;
-    if ((v[0] && (copy = PyObject_IsTrue(v[0])) < 0) ||
-        (v[1] && (sparse = PyObject_IsTrue(v[1])) < 0))
-        return NULL;
-    if (manip_given(v[2])) {
-        const char *s = PyUnicode_Check(v[2]) ? PyUnicode_AsUTF8(v[2]) : NULL;
-        if (!s || (strcmp(s, "xy") && strcmp(s, "ij"))) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "Valid values for `indexing` are "
-                                "'xy' and 'ij'.");
-            return NULL;
-        }
-        xy = s[0] == 'x';
-    }
-    if (n > EM_MAX_NDIM) {
-        PyErr_Format(PyExc_ValueError, "meshgrid: at most %d inputs", EM_MAX_NDIM);
-        return NULL;
-    }
-    for (i = 0; i < n && !dev; i++)
-        if (empy_is_ndarray(args[i]))
-            dev = EMPY_ARR(args[i])->device;
-    if (!(out = PyTuple_New(n)))
-        return NULL;
-    for (i = 0; i < n; i++) {
-        PyObject *a = manip_array(st, args[i], dev), *f;
-        if (!a)
-            goto fail;
-        f = PyObject_CallMethod(a, "ravel", NULL);
-        Py_DECREF(a);
-        if (!f)
-            goto fail;
-        PyTuple_SET_ITEM(out, i, f);
-        shape[i] = EMPY_ARR(f)->size;
-    }
-    if (xy && n > 1) {
-        int64_t t = shape[0];
-        shape[0] = shape[1];
-        shape[1] = t;
-    }
-    for (i = 0; i < n; i++) {
-        const em_array *x = EMPY_ARR(PyTuple_GET_ITEM(out, i));
-        int at = xy && n > 1 && i < 2 ? 1 - (int)i : (int)i;
-        em_array lay = *x, full;
-        PyObject *r;
-        em_status rc;
-        lay.ndim = (int)n;
-        for (j = 0; j < n; j++) {
-            lay.shape[j] = j == at ? x->shape[0] : 1;
-            lay.strides[j] = j == at ? x->strides[0] : 0;
-        }
-        em_array_update_flags(&lay);
-        lay.flags |= x->flags & EM_ARRAY_WRITEABLE;
-        if (!sparse) {
-            if ((rc = em_array_broadcast_to(&lay, (int)n, shape, &full)) != EM_OK) {
-                empy_raise(st, rc);
-                goto fail;
-            }
-            lay = full;
-            em_array_release(&full);   /* keep the layout, drop the reference */
-        }
-        if (copy) {
-            em_array c;
-            rc = empy_array_copy_new(&lay, NULL, -1, 'C',
-                                     &c); /* releases the GIL itself */
-            r = rc == EM_OK ? empy_ndarray_new(st, &c, NULL) : empy_raise(st, rc);
-        } else {
-            r = manip_view(st, PyTuple_GET_ITEM(out, i), &lay);
-        }
-        if (!r)
-            goto fail;
-        manip_tuple_replace(out, i, r);
-    }
-    return manip_list_of(out);
-fail:
-    Py_DECREF(out);
-    return NULL;
-}
-
 static PyMethodDef ranges_functions[] = {
+    {"_arange", mod_arange, METH_VARARGS, "_arange(first, second, n, dtype, device)"},
     {"_space", mod_space, METH_VARARGS,
      "_space(kind, start, stop, num, endpoint, base, dtype, device)"},
     {"_linspace_array", mod_linspace_array, METH_VARARGS,
      "_linspace_array(start, stop, num, endpoint, axis, compute, dtype, "
      "retstep)"},
-    MANIP_FN(eye),       MANIP_FN(identity),
-    MANIP_FN(tri),       MANIP_FN(tril),
-    MANIP_FN(triu),      MANIP_FN(meshgrid),
+    {"_tri", mod_tri, METH_VARARGS, "_tri(n, m, k, dtype, device)"},
     {NULL},
 };
 

@@ -51,11 +51,19 @@ static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
     return empy_call_python("ember._api.manip", "repeat", self, args, kw);
 }
 
+/* a.trace(offset=0, axis1=0, axis2=1, dtype=None, out=None): the sum of
+ * the diagonal view. */
+static PyObject *nd_trace(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return empy_call_python("ember._api.matrices", "trace", self, args, kw);
+}
+
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef empy_python_nd_methods[] = {
     {"round", KW(nd_round), "round(decimals=0, out=None): ember.round(a, decimals, out)."},
     {"repeat", KW(nd_repeat), "repeat(repeats, axis=None)"},
+    {"trace", KW(nd_trace), "trace(offset=0, axis1=0, axis2=1, dtype=None, out=None)"},
     {"copy_to_host", KW(nd_copy_to_host),
      "copy_to_host(ary=None, stream=0): the values as a NumPy array, or "
      "copied into the host array `ary` (same shape and dtype), as Numba's."},
