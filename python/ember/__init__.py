@@ -85,6 +85,7 @@ def __getattr__(name):
 
 
 from ember import cuda  # noqa: E402  (after the names cuda.* refers to)
+runtime = cuda.runtime   # the name the extension gave it
 # CuPy's cupy.get_default_pinned_memory_pool (python/ember/cuda/pinned_memory.py)
 get_default_pinned_memory_pool = cuda.pinned_memory.get_default_pinned_memory_pool
 # `import ember.linalg` works, as ember.cuda.runtime does.
@@ -119,7 +120,7 @@ pi = 3.141592653589793
 e = 2.718281828459045
 __array_api_version__ = "2024.12"
 
-__all__ = (["__version__", "cuda", "newaxis", "inf", "nan", "pi", "e",
+__all__ = (["__version__", "cuda", "runtime", "newaxis", "inf", "nan", "pi", "e",
             "get_default_pinned_memory_pool"] + _public
            + list(_np_exception_names)
            + [name for name in _api.__all__ if name not in _public])

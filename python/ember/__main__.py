@@ -1,12 +1,12 @@
 """python -m ember info: what ember found on this machine, and why not."""
 import sys
 
-from ember import _ember
+from ember._api.sysinfo import info
 
 
 def main(argv):
     if argv in ([], ["info"]):
-        print(_ember.info(), end="")
+        print(info(), end="")
         return 0
     print("usage: python -m ember info", file=sys.stderr)
     return 2

@@ -50,6 +50,8 @@ for _mod, _names in {
     "sorting": "argpartition argsort lexsort partition sort",
     "splitting": "array_split dsplit hsplit split vsplit",
     "stats": "std var",
+    "sysinfo": "info",
+    "memorypool": "MemoryPool get_default_memory_pool",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod

@@ -49,7 +49,7 @@ static int empy_exec(PyObject *m)
     if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
         empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
         empy_wrappers_init(m, st) < 0 || empy_program_init(m, st) < 0 ||
-        empy_runtime_init(m, st) < 0 || empy_info_init(m, st) < 0 ||
+        empy_info_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
         empy_ndarray_memory_init(m, st) < 0 || empy_flat_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
@@ -60,8 +60,6 @@ static int empy_exec(PyObject *m)
         empy_dlpack_init(m, st) < 0 ||
         empy_parallel_init(m, st) < 0 ||
         empy_jit_init(m, st) < 0 || empy_ckernel_init(m, st) < 0 ||
-        empy_vectorize_init(m, st) < 0 ||
-        empy_guvectorize_init(m, st) < 0 || empy_vzreduce_init(m, st) < 0 ||
         empy_random_init(m, st) < 0 || empy_fft_init(m, st) < 0 ||
         empy_cusolver_init(m, st) < 0)
         return -1;
@@ -73,13 +71,13 @@ static int empy_exec(PyObject *m)
 
 #define EMPY_STATE_OBJECTS(X)                                               \
     X(Device) X(ComputeCapability) X(MemInfo) X(Stream) X(Event) X(Buffer)  \
-    X(MemoryPool) X(PinnedMemory) X(Program) X(ObjectCode) X(RawModule)     \
+    X(PinnedMemory) X(Program) X(ObjectCode) X(RawModule)                   \
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
     X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
-    X(DeviceFunction) X(s_np_exceptions) X(MemoryPointer)                  \
+    X(s_np_exceptions) X(MemoryPointer)                                    \
     X(UnownedMemory) X(flatiter)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)

@@ -1,16 +1,16 @@
 """ember.cuda: the CUDA-flavoured spellings (cuda.core, CuPy's cupy.cuda,
 PyCUDA) of ember's runtime API. Everything here also works on the cpu device
 except Program, which needs NVRTC (but no GPU)."""
-import sys as _sys
 
 from ember._ember import (
-    runtime, Program, ObjectCode, RawModule, RawKernel, Function,
+    Program, ObjectCode, RawModule, RawKernel, Function,
     Device, Stream, Event, get_current_stream, get_elapsed_time,
-    Buffer, PinnedMemory, alloc, alloc_pinned_memory,
-    get_default_memory_pool, In, Out, InOut,
+    Buffer, PinnedMemory, alloc, alloc_pinned_memory, In, Out, InOut,
     CUDAError, CompileError, BackendUnavailableError,
     cuda_is_available as is_available,
 )
+
+from ember._api.memorypool import get_default_memory_pool  # noqa: E402
 
 # CuPy's pointers into device memory: a.data, ember.ndarray(memptr=...).
 from ember._ember import MemoryPointer, UnownedMemory  # noqa: E402
@@ -47,8 +47,7 @@ from .memory import MemoryPool, set_allocator, get_allocator  # noqa: E402
 from .pinned_memory import (  # noqa: E402
     PinnedMemoryPool, PinnedMemoryPointer, set_pinned_memory_allocator)
 
-# `import ember.cuda.runtime` and `from ember.cuda import runtime` both work.
-_sys.modules[__name__ + ".runtime"] = runtime
+from . import runtime  # noqa: E402  (cupy.cuda.runtime's spellings)
 
 __all__ = [
     "MemoryPointer", "UnownedMemory",

@@ -142,8 +142,6 @@ class DeviceFunction:
 
 for _cls in (Dispatcher, DeviceFunction):
     _cls.__module__ = "ember.cuda"
-# ember.parallel's operators take device functions (parallel_devfn.c)
-_ember._jit_register(DeviceFunction)
 
 
 def _boundscheck(given):

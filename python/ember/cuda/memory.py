@@ -12,6 +12,7 @@ and a per-call Python allocator would put a Python frame on the hot path
   - any other allocator raises NotImplementedError, never silently ignored.
 """
 from ember import _ember
+from ember._api.memorypool import MemoryPool as _Pool
 
 __all__ = ["MemoryPool", "set_allocator", "get_allocator",
            "OutOfMemoryError"]
@@ -35,7 +36,7 @@ class MemoryPool:
 
     @staticmethod
     def _pool():
-        return _ember.MemoryPool()
+        return _Pool()
 
     def malloc(self, size):
         """A Buffer of size bytes on the current device (.ptr, .size)."""
@@ -73,7 +74,7 @@ _allocator = None
 
 def _is_ember_malloc(f):
     owner = getattr(f, "__self__", None)
-    return (isinstance(owner, (MemoryPool, _ember.MemoryPool))
+    return (isinstance(owner, (MemoryPool, _Pool))
             and getattr(f, "__name__", "") == "malloc")
 
 
@@ -96,7 +97,7 @@ def get_allocator():
 
 
 def _default_malloc(size):
-    return _ember.MemoryPool().malloc(size)
+    return _Pool().malloc(size)
 
 
 _default_malloc.__name__ = "malloc"

@@ -208,19 +208,6 @@ static PyObject *mod_kernel_cache_stats(PyObject *m, PyObject *unused)
                          (unsigned long long)ks.entries);
 }
 
-/* _jit_register(DeviceFunction): the class of jit(device=True)'s functions
- * (python/ember/cuda/dispatcher.py), which ember.parallel's operators take;
- * also ember._ember._DeviceFunction. */
-static PyObject *mod_jit_register(PyObject *m, PyObject *cls)
-{
-    if (!PyType_Check(cls))
-        return PyErr_Format(PyExc_TypeError, "_jit_register takes a class");
-    Py_XSETREF(empy_state_of_module(m)->DeviceFunction, (PyTypeObject *)Py_NewRef(cls));
-    if (PyModule_AddObjectRef(m, "_DeviceFunction", cls) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
 /* _diskcache_load(name, ident) -> bytes or None; _diskcache_store(name,
  * ident, payload): the jit translations' disk index (python/ember/cuda/
  * jitcache.py) in the core's disk cache. A store that fails is ignored:
@@ -258,7 +245,6 @@ static PyObject *mod_diskcache(PyObject *m, PyObject *const *args, Py_ssize_t n)
 }
 
 static PyMethodDef jit_functions[] = {
-    {"_jit_register", mod_jit_register, METH_O, NULL},
     {"_diskcache_load", (PyCFunction)(void (*)(void))mod_diskcache, METH_FASTCALL, NULL},
     {"_diskcache_store", (PyCFunction)(void (*)(void))mod_diskcache, METH_FASTCALL, NULL},
     {"_kernel_cache_stats", mod_kernel_cache_stats, METH_NOARGS,

@@ -305,6 +305,17 @@ static PyObject *Device_get_mem_info(PyObject *self, void *c)
     return r;
 }
 
+/* (least, greatest) stream priorities (ember.cuda.runtime's
+ * deviceGetStreamPriorityRange); (0, 0) on cpu, which has one. */
+static PyObject *Device_get_priority_range(PyObject *self, void *c)
+{
+    int least = 0, greatest = 0;
+    em_status s = em_device_stream_priority_range(DEV(self), &least, &greatest);
+    if (s != EM_OK)
+        return empy_raise(empy_state_of(self), s);
+    return Py_BuildValue("(ii)", least, greatest);
+}
+
 static PyObject *Device_synchronize(PyObject *self, PyObject *unused)
 {
     em_status s;
@@ -367,6 +378,7 @@ static PyGetSetDef Device_getset[] = {
      "Every device property, named as cudaGetDeviceProperties does.", NULL},
     {"attributes", Device_get_attributes, NULL,
      "Device attributes, named as cupy.cuda.Device.attributes does.", NULL},
+    {"_priority_range", Device_get_priority_range, NULL, NULL, NULL},
     {NULL},
 };
 

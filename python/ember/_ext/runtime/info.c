@@ -1,140 +1,43 @@
-/* ember Python extension: the report behind `python -m ember info`. It says
- * what ember found and, for what it did not, why, so it must itself never
- * fail on a machine that lacks something: each failure becomes a line. */
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
+/* ember Python extension: the facts about this machine's CUDA, vendor
+ * libraries, kernel cache and environment that `python -m ember info`
+ * (python/ember/_api/sysinfo.py) and ember.cuda.runtime report. */
 #include "runtime/module.h"
 #include "runtime/errors.h"
 
-typedef struct {
-    char buf[16384];
-    size_t len;
-} report;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void say(report *r, const char *fmt, ...)
+/* The number of CUDA devices (0 without a driver or GPU). */
+static PyObject *mod_cuda_device_count(PyObject *m, PyObject *unused)
 {
-    va_list ap;
-    int n;
-    if (r->len >= sizeof r->buf - 1)
-        return;
-    va_start(ap, fmt);
-    n = vsnprintf(r->buf + r->len, sizeof r->buf - r->len, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        r->len += (size_t)n < sizeof r->buf - r->len ? (size_t)n
-                                                      : sizeof r->buf - r->len - 1;
+    int n = 0;
+    em_status rc = em_device_count(EM_DEVICE_CUDA, &n);
+    if (rc != EM_OK)
+        return empy_raise(empy_state_of_module(m), rc);
+    return PyLong_FromLong(n);
 }
 
-static void say_version(report *r, const char *what, int v)
+static PyObject *mod_cuda_is_available(PyObject *m, PyObject *unused)
 {
-    if (v > 0)
-        say(r, "%-12s %d.%d (%d)\n", what, v / 1000, (v % 1000) / 10, v);
-    else
-        say(r, "%-12s not found\n", what);
-}
-
-static double gib(size_t b)
-{
-    return (double)b / (1024.0 * 1024.0 * 1024.0);
-}
-
-static void say_device(report *r, em_device *d)
-{
-    em_device_props p;
-    size_t free_b = 0, total_b = 0;
-    if (em_device_get_props(d, &p) != EM_OK) {
-        say(r, "  %-8s (properties unavailable: %s)\n", em_device_name(d), em_last_error());
-        return;
-    }
-    p.name[sizeof p.name - 1] = 0;
-    say(r, "  %-8s %s", em_device_name(d), p.name);
-    if (em_device_get_type(d) == EM_DEVICE_CUDA)
-        say(r, ", compute capability %d.%d, %d SMs", p.cc_major, p.cc_minor,
-            p.multiprocessor_count);
-    else
-        say(r, ", %d cores", p.multiprocessor_count);
-    if (em_device_mem_info(d, &free_b, &total_b) == EM_OK)
-        say(r, "; memory %.1f GiB total, %.1f GiB free\n", gib(total_b), gib(free_b));
-    else
-        say(r, "; memory unknown (%s)\n", em_last_error());
-}
-
-static PyObject *mod_info(PyObject *m, PyObject *unused)
-{
-    report *rp;
-    em_kernel_cache_stats ks;
-    em_device *d;
-    uint64_t entries = 0, bytes = 0;
-    int n = 0, i;
-    PyObject *out;
-
-    rp = PyMem_Malloc(sizeof *rp);
-    if (!rp)
-        return PyErr_NoMemory();
-    rp->len = 0;
-    rp->buf[0] = 0;
-    say(rp, "ember %s (Python %s)\n", EMBER_VERSION_STRING, Py_GetVersion());
-    say(rp, "backends:\n  cpu:  %s\n  cuda: %s\n", em_backend_status(EM_DEVICE_CPU),
-        em_backend_status(EM_DEVICE_CUDA));
-    say_version(rp, "CUDA driver:", em_cuda_driver_version());
-    say_version(rp, "NVRTC:", em_nvrtc_version());
-
-    say(rp, "devices:\n");
-    if (em_device_get(EM_DEVICE_CPU, 0, &d) == EM_OK)
-        say_device(rp, d);
-    else
-        say(rp, "  cpu      unavailable: %s\n", em_last_error());
+    int n = 0;
     if (em_device_count(EM_DEVICE_CUDA, &n) != EM_OK)
         n = 0;
-    for (i = 0; i < n; i++) {
-        if (em_device_get(EM_DEVICE_CUDA, i, &d) == EM_OK)
-            say_device(rp, d);
-        else
-            say(rp, "  cuda:%d   unavailable: %s\n", i, em_last_error());
-    }
-    if (n == 0)
-        say(rp, "device 0 (Device(0), runtime.setDevice(0)): cpu, as there "
-                "is no GPU\n");
-    if (em_device_default(&d) == EM_OK)
-        say(rp, "default device: %s\n", em_device_name(d));
-    else
-        say(rp, "default device: none (%s)\n", em_last_error());
+    return PyBool_FromLong(n > 0);
+}
 
-    if (em_diskcache_usage(&entries, &bytes) == EM_OK)
-        say(rp, "kernel cache: %s (%llu entries, %.1f MiB)\n", em_diskcache_dir(),
-            (unsigned long long)entries, (double)bytes / (1024.0 * 1024.0));
-    else
-        say(rp, "kernel cache: %s (unreadable: %s)\n", em_diskcache_dir(), em_last_error());
-    em_kernel_cache_get_stats(&ks);
-    say(rp, "kernel cache this process: %llu compiles, %llu memory hits, %llu disk hits\n",
-        (unsigned long long)ks.compiles, (unsigned long long)ks.memory_hits,
-        (unsigned long long)ks.disk_hits);
+/* (CUDA driver version, NVRTC version), 0 for one not found. */
+static PyObject *mod_cuda_versions(PyObject *m, PyObject *unused)
+{
+    return Py_BuildValue("(ii)", em_cuda_driver_version(), em_nvrtc_version());
+}
 
-    say(rp, "CUDA libraries (and the cpu's OpenBLAS):\n");
-    for (i = 0; i < EM_VENDOR_COUNT; i++) {
-        void *h;
-        if (em_vendor_open((em_vendor_lib)i, &h) == EM_OK)
-            say(rp, "  %-9s %s\n", em_vendor_name((em_vendor_lib)i),
-                em_vendor_path((em_vendor_lib)i));
-        else
-            say(rp, "  %-9s %s\n", em_vendor_name((em_vendor_lib)i), em_last_error());
-    }
-
-    say(rp, "environment (docs/knobs.md lists ember's variables):");
-    for (i = 0, n = 0; i < EM_KNOB_COUNT; i++) {
-        const char *v = em_knob_text((em_knob)i);
-        if (v)
-            say(rp, "%s %s=%.200s", n++ ? "," : "", em_knob_name((em_knob)i), v);
-    }
-    say(rp, "%s\n", n ? "" : " none set");
-
-    out = PyUnicode_DecodeUTF8(rp->buf, (Py_ssize_t)rp->len, "replace");
-    PyMem_Free(rp);
-    return out;
+/* The disk cache's (folder, entries, bytes, None), or (folder, None,
+ * None, why it is unreadable). */
+static PyObject *mod_diskcache_usage(PyObject *m, PyObject *unused)
+{
+    uint64_t entries = 0, bytes = 0;
+    if (em_diskcache_usage(&entries, &bytes) != EM_OK)
+        return Py_BuildValue("(sOOs)", em_diskcache_dir(), Py_None, Py_None,
+                             em_last_error());
+    return Py_BuildValue("(sKKO)", em_diskcache_dir(), (unsigned long long)entries,
+                         (unsigned long long)bytes, Py_None);
 }
 
 /* Every variable of the table as (name, meaning, value or None), for
@@ -190,9 +93,11 @@ static PyObject *mod_vendor_libs(PyObject *m, PyObject *unused)
 }
 
 static PyMethodDef info_functions[] = {
-    {"info", mod_info, METH_NOARGS,
-     "A report of ember's version, backends, library versions, devices and "
-     "kernel cache (what `python -m ember info` prints)."},
+    {"cuda_is_available", mod_cuda_is_available, METH_NOARGS,
+     "True if a CUDA driver and at least one GPU work."},
+    {"_cuda_device_count", mod_cuda_device_count, METH_NOARGS, NULL},
+    {"_cuda_versions", mod_cuda_versions, METH_NOARGS, NULL},
+    {"_diskcache_usage", mod_diskcache_usage, METH_NOARGS, NULL},
     {"_vendor_add_dir", mod_vendor_add_dir, METH_O,
      "Also look in this folder (pip's site-packages/nvidia) for CUDA libraries."},
     {"_vendor_libs", mod_vendor_libs, METH_NOARGS,

@@ -1,6 +1,6 @@
 /* ember Python extension: device memory (ember.Buffer and ember.alloc), the
- * pool's statistics and limits (ember.MemoryPool) and page-locked host
- * memory (ember.PinnedMemory).
+ * calls under ember.MemoryPool (python/ember/_api/memorypool.py) and
+ * page-locked host memory (ember.PinnedMemory).
  *
  * Copies between a Buffer and Python host memory are blocking: the Python
  * object is only guaranteed to exist for the length of the call. */
@@ -357,77 +357,18 @@ static PyObject *mod_alloc(PyObject *m, PyObject *args, PyObject *kw)
     return buffer_alloc(st, n, d, sarg);
 }
 
-/* ---- MemoryPool ------------------------------------------------------ */
+/* ---- the pool's statistics and limits (python/ember/_api/memorypool.py) -- */
 
-typedef struct {
-    PyObject_HEAD
-    em_device *dev;
-} empy_MemoryPool;
-
-#define POOL(o) (((empy_MemoryPool *)(o))->dev)
-
-static PyObject *pool_new(empy_state *st, em_device *d)
+static PyObject *mod_pool_stats(PyObject *m, PyObject *dev_arg)
 {
-    empy_MemoryPool *p = PyObject_New(empy_MemoryPool, st->MemoryPool);
-    if (p)
-        p->dev = d;
-    return (PyObject *)p;
-}
-
-static PyObject *MemoryPool_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"device", NULL};
-    empy_state *st = empy_state_of_type(type);
-    PyObject *dev_arg = Py_None;
+    empy_state *st = empy_state_of_module(m);
+    em_pool_stats ps;
     em_device *d;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:MemoryPool", kwlist, &dev_arg))
-        return NULL;
+    em_status rc;
     if (empy_device_arg(st, dev_arg, &d) < 0)
         return NULL;
-    return pool_new(st, d);
-}
-
-static void MemoryPool_dealloc(PyObject *self)
-{
-    PyTypeObject *tp = Py_TYPE(self);
-    tp->tp_free(self);
-    Py_DECREF(tp);
-}
-
-static PyObject *MemoryPool_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.MemoryPool of %s>", em_device_name(POOL(self)));
-}
-
-static int pool_stats(PyObject *self, em_pool_stats *ps)
-{
-    em_status rc = em_pool_get_stats(POOL(self), ps);
-    return rc == EM_OK ? 0 : empy_fail(empy_state_of(self), rc);
-}
-
-#define POOL_STAT(fname, expr)                                         \
-    static PyObject *fname(PyObject *self, PyObject *unused)           \
-    {                                                                  \
-        em_pool_stats ps;                                              \
-        if (pool_stats(self, &ps) < 0)                                 \
-            return NULL;                                               \
-        return PyLong_FromUnsignedLongLong((unsigned long long)(expr)); \
-    }
-
-POOL_STAT(MemoryPool_used_bytes, ps.used_bytes)
-POOL_STAT(MemoryPool_total_bytes, ps.total_bytes)
-POOL_STAT(MemoryPool_free_bytes, ps.cached_bytes)
-POOL_STAT(MemoryPool_peak_bytes, ps.peak_bytes)
-POOL_STAT(MemoryPool_get_limit, ps.limit_bytes)
-POOL_STAT(MemoryPool_n_allocs, ps.n_allocs)
-POOL_STAT(MemoryPool_n_hits, ps.n_hits)
-POOL_STAT(MemoryPool_n_free_blocks, ps.n_cached_blocks)
-
-static PyObject *MemoryPool_stats(PyObject *self, PyObject *unused)
-{
-    em_pool_stats ps;
-    if (pool_stats(self, &ps) < 0)
-        return NULL;
+    if ((rc = em_pool_get_stats(d, &ps)) != EM_OK)
+        return empy_raise(st, rc);
     return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}",
                          "used_bytes", (unsigned long long)ps.used_bytes,
                          "cached_bytes", (unsigned long long)ps.cached_bytes,
@@ -439,128 +380,33 @@ static PyObject *MemoryPool_stats(PyObject *self, PyObject *unused)
                          "n_cached_blocks", (unsigned long long)ps.n_cached_blocks);
 }
 
-static PyObject *MemoryPool_free_all_blocks(PyObject *self, PyObject *unused)
+static PyObject *mod_pool_free_all(PyObject *m, PyObject *dev_arg)
 {
+    empy_state *st = empy_state_of_module(m);
+    em_device *d;
     em_status rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_pool_free_all(POOL(self));
-    Py_END_ALLOW_THREADS
-    if (rc != EM_OK)
-        return empy_raise(empy_state_of(self), rc);
-    Py_RETURN_NONE;
-}
-
-static PyObject *MemoryPool_set_limit(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"size", "fraction", NULL};
-    empy_state *st = empy_state_of(self);
-    PyObject *size_obj = Py_None, *frac_obj = Py_None;
-    size_t limit = 0;
-    em_status rc;
-
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:set_limit", kwlist, &size_obj,
-                                     &frac_obj))
+    if (empy_device_arg(st, dev_arg, &d) < 0)
         return NULL;
-    if (size_obj != Py_None && frac_obj != Py_None) {
-        PyErr_SetString(PyExc_ValueError, "set_limit() takes size or fraction, not both");
-        return NULL;
-    }
-    if (size_obj != Py_None) {
-        if (size_arg(size_obj, "size", &limit) < 0)
-            return NULL;
-    } else if (frac_obj != Py_None) {
-        size_t free_b, total_b;
-        double f = PyFloat_AsDouble(frac_obj);
-        if (f == -1.0 && PyErr_Occurred())
-            return NULL;
-        if (!(f >= 0.0 && f <= 1.0)) {
-            PyErr_Format(PyExc_ValueError, "fraction must be in [0, 1], got %R", frac_obj);
-            return NULL;
-        }
-        rc = em_device_mem_info(POOL(self), &free_b, &total_b);
-        if (rc != EM_OK)
-            return empy_raise(st, rc);
-        limit = (size_t)(f * (double)total_b);
-        /* fraction=0 means "no memory", not "no limit" (0 in the C API) */
-        if (limit == 0)
-            limit = 1;
-    }
-    rc = em_pool_set_limit(POOL(self), limit);
+    EMPY_NOGIL(rc, em_pool_free_all(d));
     if (rc != EM_OK)
         return empy_raise(st, rc);
     Py_RETURN_NONE;
 }
 
-/* CuPy's pool.malloc(size), the allocator a program hands to
- * set_allocator: a Buffer from this pool's device on the current stream. */
-static PyObject *MemoryPool_malloc(PyObject *self, PyObject *n_obj)
-{
-    size_t n;
-    if (size_arg(n_obj, "size", &n) < 0)
-        return NULL;
-    return buffer_alloc(empy_state_of(self), n, POOL(self), Py_None);
-}
-
-static PyObject *MemoryPool_get_device(PyObject *self, void *c)
-{
-    return empy_device_new(empy_state_of(self), POOL(self));
-}
-
-static PyMethodDef MemoryPool_methods[] = {
-    {"used_bytes", MemoryPool_used_bytes, METH_NOARGS,
-     "Bytes held by live allocations (rounded sizes)."},
-    {"total_bytes", MemoryPool_total_bytes, METH_NOARGS,
-     "Bytes the pool holds: used plus cached."},
-    {"free_bytes", MemoryPool_free_bytes, METH_NOARGS,
-     "Bytes freed and cached for reuse."},
-    {"peak_bytes", MemoryPool_peak_bytes, METH_NOARGS, "The highest used_bytes so far."},
-    {"get_limit", MemoryPool_get_limit, METH_NOARGS, "The cap on total_bytes; 0: none."},
-    {"n_allocs", MemoryPool_n_allocs, METH_NOARGS, "Allocations served so far."},
-    {"n_hits", MemoryPool_n_hits, METH_NOARGS,
-     "Allocations served from cached blocks so far."},
-    {"malloc", MemoryPool_malloc, METH_O,
-     "malloc(size) -> Buffer of size bytes from this pool (CuPy's name)."},
-    {"n_free_blocks", MemoryPool_n_free_blocks, METH_NOARGS,
-     "The number of blocks cached for reuse (CuPy's name)."},
-    {"stats", MemoryPool_stats, METH_NOARGS, "Every statistic, as a dict."},
-    {"free_all_blocks", MemoryPool_free_all_blocks, METH_NOARGS,
-     "Release every cached block back to the device."},
-    {"set_limit", (PyCFunction)(void (*)(void))MemoryPool_set_limit,
-     METH_VARARGS | METH_KEYWORDS,
-     "set_limit(size=None, fraction=None): cap the pool at size bytes or a "
-     "fraction of the device's memory; no argument removes the cap."},
-    {NULL},
-};
-
-static PyGetSetDef MemoryPool_getset[] = {
-    {"device", MemoryPool_get_device, NULL, "The pool's device.", NULL},
-    {NULL},
-};
-
-static PyType_Slot MemoryPool_slots[] = {
-    {Py_tp_new, MemoryPool_new},
-    {Py_tp_dealloc, MemoryPool_dealloc},
-    {Py_tp_repr, MemoryPool_repr},
-    {Py_tp_methods, MemoryPool_methods},
-    {Py_tp_getset, MemoryPool_getset},
-    {Py_tp_doc, "MemoryPool(device=None)\n\nThe caching pool of one device: "
-                "statistics and limits. Every MemoryPool of a device is the "
-                "same pool."},
-    {0, NULL},
-};
-
-static PyType_Spec MemoryPool_spec = {
-    "ember.MemoryPool", sizeof(empy_MemoryPool), 0,
-    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, MemoryPool_slots,
-};
-
-static PyObject *mod_get_default_memory_pool(PyObject *m, PyObject *unused)
+/* _pool_set_limit(device, nbytes): 0 removes the cap. */
+static PyObject *mod_pool_set_limit(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
     empy_state *st = empy_state_of_module(m);
     em_device *d;
-    if (empy_device_arg(st, NULL, &d) < 0)
+    size_t limit;
+    em_status rc;
+    if (n != 2)
+        return PyErr_Format(PyExc_TypeError, "_pool_set_limit(device, nbytes)");
+    if (empy_device_arg(st, args[0], &d) < 0 || size_arg(args[1], "size", &limit) < 0)
         return NULL;
-    return pool_new(st, d);
+    if ((rc = em_pool_set_limit(d, limit)) != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
 }
 
 /* ---- PinnedMemory ------------------------------------------------ */
@@ -657,8 +503,9 @@ static PyMethodDef memory_functions[] = {
     {"alloc", (PyCFunction)(void (*)(void))mod_alloc, METH_VARARGS | METH_KEYWORDS,
      "alloc(nbytes, device=None, stream=None) -> Buffer from the device's "
      "caching pool, ready for use on the stream (None: the current stream)."},
-    {"get_default_memory_pool", mod_get_default_memory_pool, METH_NOARGS,
-     "The caching pool of the current device."},
+    {"_pool_stats", mod_pool_stats, METH_O, NULL},
+    {"_pool_free_all", mod_pool_free_all, METH_O, NULL},
+    {"_pool_set_limit", (PyCFunction)(void (*)(void))mod_pool_set_limit, METH_FASTCALL, NULL},
     {"alloc_pinned_memory", mod_alloc_pinned_memory, METH_O,
      "alloc_pinned_memory(nbytes) -> PinnedMemory (page-locked host memory)."},
     {NULL},
@@ -667,7 +514,6 @@ static PyMethodDef memory_functions[] = {
 int empy_memory_init(PyObject *m, empy_state *st)
 {
     if (empy_add_type(m, &Buffer_spec, NULL, &st->Buffer) < 0 ||
-        empy_add_type(m, &MemoryPool_spec, NULL, &st->MemoryPool) < 0 ||
         empy_add_type(m, &PinnedMemory_spec, NULL, &st->PinnedMemory) < 0)
         return -1;
     return PyModule_AddFunctions(m, memory_functions);

@@ -17,7 +17,6 @@ typedef struct empy_state {
     PyTypeObject *Stream;
     PyTypeObject *Event;
     PyTypeObject *Buffer;
-    PyTypeObject *MemoryPool;
     PyTypeObject *PinnedMemory;
     PyTypeObject *Program;
     PyTypeObject *ObjectCode;
@@ -55,7 +54,6 @@ typedef struct empy_state {
     /* ember.cuda.jit (jit_dispatch.c) */
     PyTypeObject *Dispatcher;
     PyTypeObject *LaunchConfig;
-    PyTypeObject *DeviceFunction;  /* a Python class (_jit_register) */
     /* NumPy's exception classes: ember's base, and (once NumPy is loaded)
      * the subclass of both it and NumPy's (errors.c). */
 #define EMPY_EXC_COUNT 7
@@ -141,7 +139,6 @@ int empy_stream_init(PyObject *m, empy_state *st);
 int empy_memory_init(PyObject *m, empy_state *st);
 int empy_program_init(PyObject *m, empy_state *st);
 int empy_wrappers_init(PyObject *m, empy_state *st);
-int empy_runtime_init(PyObject *m, empy_state *st);
 int empy_info_init(PyObject *m, empy_state *st);
 
 /* Resolve a device argument: None (the current device), "cpu"/"cuda:N"/
