@@ -38,7 +38,10 @@ def synchronize():
     get_current_device().synchronize()
 
 
-from ember._ember import reduce  # noqa: E402  (numba.cuda.reduce)
+def reduce(func):
+    """numba.cuda.reduce: ember.reduce, imported on first use."""
+    from ember._api.ufunc_reduce import reduce as make
+    return make(func)
 
 # CuPy's pools and allocator hooks (memory.py, pinned_memory.py say what
 # ember does with them).
