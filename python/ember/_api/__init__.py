@@ -55,6 +55,7 @@ for _mod, _names in {
     "stats": "std var",
     "sysinfo": "info",
     "memorypool": "MemoryPool get_default_memory_pool",
+    "device_info": "ComputeCapability MemInfo",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod

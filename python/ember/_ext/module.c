@@ -70,8 +70,8 @@ static int empy_exec(PyObject *m)
 }
 
 #define EMPY_STATE_OBJECTS(X)                                               \
-    X(Device) X(ComputeCapability) X(MemInfo) X(Stream) X(Event) X(Buffer)  \
-    X(PinnedMemory) X(Program) X(ObjectCode) X(RawModule)                   \
+    X(Device) X(Stream) X(Event) X(Buffer)                                  \
+    X(PinnedMemory) X(RawModule)                                           \
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \

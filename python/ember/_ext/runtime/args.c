@@ -91,3 +91,16 @@ int empy_size_arg(PyObject *o, const char *what, int64_t *out)
     }
     return -1;
 }
+
+/* ---- cold properties in Python ------------------------------------------ */
+
+PyObject *empy_py_getter(PyObject *self, void *closure)
+{
+    const empy_pyattr *w = closure;
+    PyObject *mod = PyImport_ImportModule(w->module), *r;
+    if (!mod)
+        return NULL;
+    r = PyObject_CallMethod(mod, w->function, "O", self);
+    Py_DECREF(mod);
+    return r;
+}

@@ -28,4 +28,13 @@ int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, const char *const *names, int npos,
                     int nrequired, PyObject **vals);
 
+/* A cold property computed in Python: a getset entry with this getter and
+ * a closure pointing at an empy_pyattr calls module.function(self), the
+ * module imported on first use (so `import ember` imports nothing more). */
+typedef struct {
+    const char *module, *function;
+} empy_pyattr;
+
+PyObject *empy_py_getter(PyObject *self, void *closure);
+
 #endif

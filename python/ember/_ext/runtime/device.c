@@ -6,6 +6,7 @@
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
+#include "runtime/args.h"
 
 PyObject *empy_device_new(empy_state *st, em_device *dev)
 {
@@ -133,57 +134,6 @@ static PyObject *Device_get_id(PyObject *self, void *c)
     return PyLong_FromLong(em_device_get_id(DEV(self)));
 }
 
-static PyObject *Device_get_name(PyObject *self, void *c)
-{
-    em_device_props p;
-    if (get_props(self, &p) < 0)
-        return NULL;
-    p.name[sizeof p.name - 1] = 0;
-    return PyUnicode_DecodeUTF8(p.name, (Py_ssize_t)strlen(p.name), "replace");
-}
-
-static PyObject *Device_get_cc(PyObject *self, void *c)
-{
-    empy_state *st = empy_state_of(self);
-    em_device_props p;
-    PyObject *cc;
-    if (get_props(self, &p) < 0)
-        return NULL;
-    cc = PyStructSequence_New(st->ComputeCapability);
-    if (!cc)
-        return NULL;
-    PyStructSequence_SetItem(cc, 0, PyLong_FromLong(p.cc_major));
-    PyStructSequence_SetItem(cc, 1, PyLong_FromLong(p.cc_minor));
-    if (PyErr_Occurred()) {
-        Py_DECREF(cc);
-        return NULL;
-    }
-    return cc;
-}
-
-/* The GPU's UUID as cuda.core writes it (8-4-4-4-12 hex digits); None on
- * cpu, which has none, or where the driver did not say. */
-static PyObject *Device_get_uuid(PyObject *self, void *c)
-{
-    static const char hex[] = "0123456789abcdef";
-    em_device_props p;
-    char s[37];
-    int nonzero = 0, k = 0;
-    if (get_props(self, &p) < 0)
-        return NULL;
-    for (int i = 0; i < 16; i++) {
-        nonzero |= p.uuid[i];
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            s[k++] = '-';
-        s[k++] = hex[p.uuid[i] >> 4];
-        s[k++] = hex[p.uuid[i] & 15];
-    }
-    s[k] = 0;
-    if (!nonzero)
-        Py_RETURN_NONE;
-    return PyUnicode_FromString(s);
-}
-
 static PyObject *Device_get_arch(PyObject *self, void *c)
 {
     return PyLong_FromLong(em_device_arch(DEV(self)));
@@ -201,7 +151,7 @@ PyObject *empy_props_dict(const em_device_props *p)
     name[sizeof name - 1] = 0;
     return Py_BuildValue(
         "{s:N,s:L,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:N,s:i,s:i,s:i,s:i,s:i,"
-        "s:i,s:i,s:i,s:i,s:i,s:i}",
+        "s:i,s:i,s:i,s:i,s:i,s:i,s:y#}",
         "name", PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), "replace"),
         "totalGlobalMem", (long long)p->total_memory,
         "sharedMemPerBlock", p->max_shared_per_block,
@@ -222,7 +172,8 @@ PyObject *empy_props_dict(const em_device_props *p)
         "pciBusID", p->pci_bus_id,
         "pciDeviceID", p->pci_device_id,
         "pciDomainID", p->pci_domain_id,
-        "unifiedAddressing", p->unified_addressing);
+        "unifiedAddressing", p->unified_addressing,
+        "uuid", (const char *)p->uuid, (Py_ssize_t)sizeof p->uuid);
 }
 
 static PyObject *Device_get_properties(PyObject *self, void *c)
@@ -233,76 +184,14 @@ static PyObject *Device_get_properties(PyObject *self, void *c)
     return empy_props_dict(&p);
 }
 
-/* The names of CUDA's device attributes without the cudaDevAttr prefix, as
- * cupy.cuda.Device.attributes spells them. */
-static PyObject *Device_get_attributes(PyObject *self, void *c)
-{
-    em_device_props p;
-    if (get_props(self, &p) < 0)
-        return NULL;
-    return Py_BuildValue(
-        "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,"
-        "s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:L}",
-        "MaxThreadsPerBlock", p.max_threads_per_block,
-        "MaxBlockDimX", p.max_block_dim[0],
-        "MaxBlockDimY", p.max_block_dim[1],
-        "MaxBlockDimZ", p.max_block_dim[2],
-        "MaxGridDimX", p.max_grid_dim[0],
-        "MaxGridDimY", p.max_grid_dim[1],
-        "MaxGridDimZ", p.max_grid_dim[2],
-        "MaxSharedMemoryPerBlock", p.max_shared_per_block,
-        "MaxSharedMemoryPerBlockOptin", p.max_shared_per_block_optin,
-        "MaxSharedMemoryPerMultiprocessor", p.max_shared_per_multiprocessor,
-        "MaxRegistersPerBlock", p.regs_per_block,
-        "WarpSize", p.warp_size,
-        "ClockRate", p.clock_rate_khz,
-        "MemoryClockRate", p.memory_clock_rate_khz,
-        "GlobalMemoryBusWidth", p.memory_bus_width,
-        "L2CacheSize", p.l2_cache_size,
-        "MultiProcessorCount", p.multiprocessor_count,
-        "ComputeCapabilityMajor", p.cc_major,
-        "ComputeCapabilityMinor", p.cc_minor,
-        "PciBusId", p.pci_bus_id,
-        "PciDeviceId", p.pci_device_id,
-        "PciDomainId", p.pci_domain_id,
-        "UnifiedAddressing", p.unified_addressing,
-        "TotalGlobalMem", (long long)p.total_memory);
-}
-
-/* (free, total): CuPy reads d.mem_info as a property and ember documents
- * d.mem_info(), so the tuple is also callable and returns itself. */
-static PyObject *MemInfo_call(PyObject *self, PyObject *args, PyObject *kw)
-{
-    if (PyTuple_GET_SIZE(args) || (kw && PyDict_GET_SIZE(kw))) {
-        PyErr_SetString(PyExc_TypeError, "mem_info() takes no arguments");
-        return NULL;
-    }
-    return Py_NewRef(self);
-}
-
-static PyType_Slot MemInfo_slots[] = {
-    {Py_tp_call, MemInfo_call},
-    {Py_tp_doc, "(free, total) bytes of a device; calling it gives itself."},
-    {0, NULL},
-};
-
-static PyType_Spec MemInfo_spec = {
-    "ember.MemInfo", 0, 0, Py_TPFLAGS_DEFAULT, MemInfo_slots,
-};
-
+/* (free, total) bytes, which Device.mem_info wraps. */
 static PyObject *Device_get_mem_info(PyObject *self, void *c)
 {
-    empy_state *st = empy_state_of(self);
     size_t free_b = 0, total_b = 0;
-    PyObject *t, *r;
     em_status s = em_device_mem_info(DEV(self), &free_b, &total_b);
     if (s != EM_OK)
-        return empy_raise(st, s);
-    if (!(t = Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b)))
-        return NULL;
-    r = PyObject_CallOneArg((PyObject *)st->MemInfo, t);
-    Py_DECREF(t);
-    return r;
+        return empy_raise(empy_state_of(self), s);
+    return Py_BuildValue("(nn)", (Py_ssize_t)free_b, (Py_ssize_t)total_b);
 }
 
 /* (least, greatest) stream priorities (ember.cuda.runtime's
@@ -360,24 +249,33 @@ static PyMethodDef Device_methods[] = {
     {NULL},
 };
 
+#define COLD(name) static const empy_pyattr cold_##name = {"ember._api.device_info", #name};
+COLD(name)
+COLD(compute_capability)
+COLD(mem_info)
+COLD(uuid)
+COLD(attributes)
+
 static PyGetSetDef Device_getset[] = {
     {"type", Device_get_type, NULL, "'cpu' or 'cuda'.", NULL},
     {"id", Device_get_id, NULL, "The ordinal within its type.", NULL},
-    {"name", Device_get_name, NULL, "The hardware's name.", NULL},
-    {"compute_capability", Device_get_cc, NULL,
-     "(major, minor); (0, 0) on cpu.", NULL},
+    {"name", empy_py_getter, NULL, "The hardware's name.", (void *)&cold_name},
+    {"compute_capability", empy_py_getter, NULL, "(major, minor); (0, 0) on cpu.",
+     (void *)&cold_compute_capability},
     {"arch", Device_get_arch, NULL,
      "The compile target in kernel cache keys: 10*major+minor on cuda; on "
      "cpu a digest of the CPU's model and flags (0 if unknown).", NULL},
-    {"mem_info", Device_get_mem_info, NULL,
+    {"mem_info", empy_py_getter, NULL,
      "(free, total) bytes of the device (RAM on cpu), as CuPy's property; "
-     "mem_info() gives the same.", NULL},
-    {"uuid", Device_get_uuid, NULL,
-     "The GPU's UUID ('8-4-4-4-12' hex digits); None on cpu.", NULL},
+     "mem_info() gives the same.", (void *)&cold_mem_info},
+    {"uuid", empy_py_getter, NULL,
+     "The GPU's UUID ('8-4-4-4-12' hex digits); None on cpu.", (void *)&cold_uuid},
     {"properties", Device_get_properties, NULL,
      "Every device property, named as cudaGetDeviceProperties does.", NULL},
-    {"attributes", Device_get_attributes, NULL,
-     "Device attributes, named as cupy.cuda.Device.attributes does.", NULL},
+    {"attributes", empy_py_getter, NULL,
+     "Device attributes, named as cupy.cuda.Device.attributes does.",
+     (void *)&cold_attributes},
+    {"_mem_info", Device_get_mem_info, NULL, NULL, NULL},
     {"_priority_range", Device_get_priority_range, NULL, NULL, NULL},
     {NULL},
 };
@@ -468,64 +366,9 @@ static PyMethodDef device_functions[] = {
     {NULL},
 };
 
-static PyStructSequence_Field cc_fields[] = {
-    {"major", "compute capability major version"},
-    {"minor", "compute capability minor version"},
-    {NULL, NULL},
-};
-
-static PyStructSequence_Desc cc_desc = {
-    "ember.ComputeCapability", "A device's compute capability (major, minor).",
-    cc_fields, 2,
-};
-
-/* cuda.core reads compute_capability as (major, minor) and CuPy as the
- * string '90': the pair also prints, compares with a str and converts to
- * int as CuPy's string does (f"sm_{cc}", cc >= '70', int(cc)). */
-static PyObject *cc_str(PyObject *self)
-{
-    return PyUnicode_FromFormat("%S%S", PyTuple_GET_ITEM(self, 0),
-                                PyTuple_GET_ITEM(self, 1));
-}
-
-static PyObject *cc_richcompare(PyObject *a, PyObject *b, int op)
-{
-    PyObject *s, *r;
-    if (!PyUnicode_Check(b))
-        return PyTuple_Type.tp_richcompare(a, b, op);
-    if (!(s = cc_str(a)))
-        return NULL;
-    r = PyObject_RichCompare(s, b, op);
-    Py_DECREF(s);
-    return r;
-}
-
-static PyObject *cc_int(PyObject *self)
-{
-    PyObject *s = cc_str(self), *r;
-    if (!s)
-        return NULL;
-    r = PyLong_FromUnicodeObject(s, 10);
-    Py_DECREF(s);
-    return r;
-}
-
 int empy_device_init(PyObject *m, empy_state *st)
 {
-    st->ComputeCapability = PyStructSequence_NewType(&cc_desc);
-    if (!st->ComputeCapability)
-        return -1;
-    /* a heap type: its slots are its own to set before first use */
-    st->ComputeCapability->tp_str = cc_str;
-    st->ComputeCapability->tp_richcompare = cc_richcompare;
-    st->ComputeCapability->tp_as_number->nb_int = cc_int;
-    PyType_Modified(st->ComputeCapability);
-    if (PyModule_AddObjectRef(m, "ComputeCapability",
-                              (PyObject *)st->ComputeCapability) < 0)
-        return -1;
-    if (empy_add_type(m, &MemInfo_spec, (PyObject *)&PyTuple_Type,
-                      &st->MemInfo) < 0 ||
-        empy_add_type(m, &Device_spec, NULL, &st->Device) < 0)
+    if (empy_add_type(m, &Device_spec, NULL, &st->Device) < 0)
         return -1;
     return PyModule_AddFunctions(m, device_functions);
 }

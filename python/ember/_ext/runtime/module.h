@@ -12,14 +12,10 @@
  * the extension uses, so a second interpreter gets its own set. */
 typedef struct empy_state {
     PyTypeObject *Device;
-    PyTypeObject *ComputeCapability;
-    PyTypeObject *MemInfo;
     PyTypeObject *Stream;
     PyTypeObject *Event;
     PyTypeObject *Buffer;
     PyTypeObject *PinnedMemory;
-    PyTypeObject *Program;
-    PyTypeObject *ObjectCode;
     PyTypeObject *RawModule;
     PyTypeObject *RawKernel;
     PyTypeObject *Function;
