@@ -52,6 +52,7 @@ for _mod, _names in {
     "vectorize": "vectorize",
     "guvectorize": "guvectorize",
     "ufunc_reduce": "reduce",
+    "program": "ObjectCode Program",
     "stats": "std var",
     "sysinfo": "info",
     "memorypool": "MemoryPool get_default_memory_pool",

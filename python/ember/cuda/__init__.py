@@ -3,7 +3,7 @@ PyCUDA) of ember's runtime API. Everything here also works on the cpu device
 except Program, which needs NVRTC (but no GPU)."""
 
 from ember._ember import (
-    Program, ObjectCode, RawModule, RawKernel, Function,
+    RawModule, RawKernel, Function,
     Device, Stream, Event, get_current_stream, get_elapsed_time,
     Buffer, PinnedMemory, alloc, alloc_pinned_memory, In, Out, InOut,
     CUDAError, CompileError, BackendUnavailableError,
@@ -36,6 +36,15 @@ def synchronize():
     """Numba's cuda.synchronize(): wait for all work on the current
     device."""
     get_current_device().synchronize()
+
+
+def __getattr__(name):
+    # Program and ObjectCode are Python (ember/_api/program.py), imported
+    # on first use
+    if name in ("Program", "ObjectCode"):
+        from ember._api import program
+        return getattr(program, name)
+    raise AttributeError(f"module 'ember.cuda' has no attribute {name!r}")
 
 
 def reduce(func):

@@ -1,6 +1,7 @@
-/* ember Python extension: compilation and kernels. ember.cuda.Program and
- * ObjectCode (cuda.core's spelling: NVRTC to PTX or CUBIN), and CuPy's
- * RawModule, RawKernel and the Function a module hands out.
+/* ember Python extension: compilation and kernels. The compile under
+ * ember.cuda.Program (cuda.core's spelling: NVRTC to PTX or CUBIN; the
+ * class is python/ember/_api/program.py), and CuPy's RawModule,
+ * RawKernel and the Function a module hands out.
  *
  * RawModule and RawKernel compile through the kernel cache
  * (em_kernel_cache_get) for the device they run on, so the same source runs
@@ -146,120 +147,29 @@ static int cache_get(empy_state *st, em_device *d, const char *src,
     return n >= 0 && rc == EM_OK ? 0 : -1;
 }
 
-/* ---- Program and ObjectCode -------------------------------------------- */
+/* ---- Program.compile ---------------------------------------------------- */
 
-typedef struct {
-    PyObject_HEAD
-    PyObject *source, *options, *name;
-} empy_Program;
-
-typedef struct {
-    PyObject_HEAD
-    PyObject *code, *log, *kind, *name;
-} empy_ObjectCode;
-
-#define PROG(o) ((empy_Program *)(o))
-#define OBJC(o) ((empy_ObjectCode *)(o))
-
-static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+/* _compile_cuda(source, name, options, arch, target): (code bytes, log)
+ * for python/ember/_api/program.py, which checks the arguments (options a
+ * tuple of str, arch 0 or 10*major+minor, target 'ptx', 'cubin' or
+ * 'ltoir'). */
+static PyObject *compile_cuda(PyObject *m, PyObject *args)
 {
-    static char *kwlist[] = {"source", "options", "name", NULL};
-    PyObject *src, *opts = NULL, *name = NULL;
-    empy_Program *p;
-
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "U|OU:Program", kwlist, &src, &opts, &name))
-        return NULL;
-    p = (empy_Program *)type->tp_alloc(type, 0);
-    if (!p)
-        return NULL;
-    p->source = Py_NewRef(src);
-    p->name = name ? Py_NewRef(name) : PyUnicode_FromString("program");
-    p->options = options_tuple(opts);
-    if (!p->name || !p->options) {
-        Py_DECREF(p);
-        return NULL;
-    }
-    return (PyObject *)p;
-}
-
-static void Program_dealloc(PyObject *self)
-{
-    PyTypeObject *tp = Py_TYPE(self);
-    Py_XDECREF(PROG(self)->source);
-    Py_XDECREF(PROG(self)->options);
-    Py_XDECREF(PROG(self)->name);
-    tp->tp_free(self);
-    Py_DECREF(tp);
-}
-
-/* arch as 10*major+minor from 90, "90", "sm_90", "compute_90"; 0 for None. */
-static int arch_arg(PyObject *o, int *arch)
-{
-    long v;
-    if (o == Py_None) {
-        *arch = 0;
-        return 0;
-    }
-    if (PyUnicode_Check(o)) {
-        const char *s = PyUnicode_AsUTF8(o), *digits;
-        char *end;
-        if (!s)
-            return -1;
-        digits = strncmp(s, "sm_", 3) == 0 ? s + 3
-                 : strncmp(s, "compute_", 8) == 0 ? s + 8 : s;
-        v = strtol(digits, &end, 10);
-        if (end == digits || (*end && *end != 'a' && *end != 'f'))
-            v = -1;
-    } else if (PyLong_Check(o) && !PyBool_Check(o)) {
-        v = PyLong_AsLong(o);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-    } else {
-        PyErr_Format(PyExc_TypeError, "arch must be an int like 90 or a str like "
-                     "'sm_90', not %.100s", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    if (v < 10 || v > 10000) {
-        PyErr_Format(PyExc_ValueError, "arch %R is not a GPU architecture (use e.g. 90 "
-                     "or 'sm_90')", o);
-        return -1;
-    }
-    *arch = (int)v;
-    return 0;
-}
-
-static PyObject *Program_compile(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"target", "arch", NULL};
-    empy_state *st = empy_state_of(self);
-    empy_Program *p = PROG(self);
-    const char *target = "ptx", *src, *name, **opts;
-    PyObject *arch_obj = Py_None;
-    empy_ObjectCode *oc;
+    empy_state *st = empy_state_of_module(m);
+    const char *src, *name, *target, **opts;
+    PyObject *options, *r;
     em_code_kind kind;
     em_code *code = NULL;
     char *log = NULL;
     int arch, nopts;
     em_status rc;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|sO:compile", kwlist, &target, &arch_obj))
+    if (!PyArg_ParseTuple(args, "ssO!is:_compile_cuda", &src, &name,
+                          &PyTuple_Type, &options, &arch, &target))
         return NULL;
-    if (strcmp(target, "ptx") == 0)
-        kind = EM_CODE_PTX;
-    else if (strcmp(target, "cubin") == 0)
-        kind = EM_CODE_CUBIN;
-    else if (strcmp(target, "ltoir") == 0)
-        kind = EM_CODE_LTOIR;
-    else {
-        PyErr_Format(PyExc_ValueError, "target must be 'ptx', 'cubin' or 'ltoir', "
-                     "not '%s'", target);
-        return NULL;
-    }
-    if (arch_arg(arch_obj, &arch) < 0)
-        return NULL;
-    if (!(src = PyUnicode_AsUTF8(p->source)) || !(name = PyUnicode_AsUTF8(p->name)))
-        return NULL;
-    if (!(opts = options_array(p->options, &nopts)))
+    kind = !strcmp(target, "cubin") ? EM_CODE_CUBIN
+           : !strcmp(target, "ltoir") ? EM_CODE_LTOIR : EM_CODE_PTX;
+    if (!(opts = options_array(options, &nopts)))
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = em_compile_cuda(src, name, opts, nopts, arch, kind, &code, &log);
@@ -271,103 +181,17 @@ static PyObject *Program_compile(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     free(log);
-    oc = PyObject_New(empy_ObjectCode, st->ObjectCode);
-    if (!oc) {
-        em_code_free(code);
-        return NULL;
-    }
-    oc->code = PyBytes_FromStringAndSize(code->data, (Py_ssize_t)code->size);
-    oc->log = PyUnicode_DecodeUTF8(code->log ? code->log : "",
-                                   code->log ? (Py_ssize_t)strlen(code->log) : 0,
-                                   "replace");
-    oc->kind = PyUnicode_FromString(target);
-    oc->name = Py_NewRef(p->name);
+    r = Py_BuildValue("(y#N)", code->data, (Py_ssize_t)code->size,
+                      PyUnicode_DecodeUTF8(code->log ? code->log : "",
+                                           code->log ? (Py_ssize_t)strlen(code->log) : 0,
+                                           "replace"));
     em_code_free(code);
-    if (!oc->code || !oc->log || !oc->kind) {
-        Py_DECREF(oc);
-        return NULL;
-    }
-    return (PyObject *)oc;
+    return r;
 }
 
-static PyObject *Program_get_source(PyObject *self, void *c) { return Py_NewRef(PROG(self)->source); }
-static PyObject *Program_get_options(PyObject *self, void *c) { return Py_NewRef(PROG(self)->options); }
-static PyObject *Program_get_name(PyObject *self, void *c) { return Py_NewRef(PROG(self)->name); }
-
-static PyMethodDef Program_methods[] = {
-    {"compile", (PyCFunction)(void (*)(void))Program_compile, METH_VARARGS | METH_KEYWORDS,
-     "compile(target='ptx', arch=None) -> ObjectCode. target is 'ptx', "
-     "'cubin' or 'ltoir' (NVRTC's -dlto, for a linker; no device loads it); "
-     "arch (90, 'sm_90') defaults to the current GPU's, or a recent one "
-     "without a GPU. Needs NVRTC, not a GPU."},
+static PyMethodDef program_functions[] = {
+    {"_compile_cuda", compile_cuda, METH_VARARGS, NULL},
     {NULL},
-};
-
-static PyGetSetDef Program_getset[] = {
-    {"source", Program_get_source, NULL, NULL, NULL},
-    {"options", Program_get_options, NULL, NULL, NULL},
-    {"name", Program_get_name, NULL, NULL, NULL},
-    {NULL},
-};
-
-static PyType_Slot Program_slots[] = {
-    {Py_tp_new, Program_new},
-    {Py_tp_dealloc, Program_dealloc},
-    {Py_tp_methods, Program_methods},
-    {Py_tp_getset, Program_getset},
-    {Py_tp_doc, "Program(source, options=(), name='program')\n\nCUDA C source for "
-                "NVRTC; options are NVRTC's ('-DN=4', '--std=c++17')."},
-    {0, NULL},
-};
-
-static PyType_Spec Program_spec = {
-    "ember.Program", sizeof(empy_Program), 0,
-    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, Program_slots,
-};
-
-static void ObjectCode_dealloc(PyObject *self)
-{
-    PyTypeObject *tp = Py_TYPE(self);
-    Py_XDECREF(OBJC(self)->code);
-    Py_XDECREF(OBJC(self)->log);
-    Py_XDECREF(OBJC(self)->kind);
-    Py_XDECREF(OBJC(self)->name);
-    tp->tp_free(self);
-    Py_DECREF(tp);
-}
-
-static PyObject *ObjectCode_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.ObjectCode %U of %U, %zd bytes>", OBJC(self)->kind,
-                                OBJC(self)->name, PyBytes_GET_SIZE(OBJC(self)->code));
-}
-
-static PyObject *ObjectCode_get_code(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->code); }
-static PyObject *ObjectCode_get_log(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->log); }
-static PyObject *ObjectCode_get_kind(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->kind); }
-static PyObject *ObjectCode_get_name(PyObject *self, void *c) { return Py_NewRef(OBJC(self)->name); }
-
-static PyGetSetDef ObjectCode_getset[] = {
-    {"code", ObjectCode_get_code, NULL, "The compiled code (bytes).", NULL},
-    {"log", ObjectCode_get_log, NULL, "The compiler's log (str, maybe '').", NULL},
-    {"kind", ObjectCode_get_kind, NULL, "'ptx', 'cubin' or 'ltoir'.", NULL},
-    {"name", ObjectCode_get_name, NULL, "The program's name.", NULL},
-    {NULL},
-};
-
-static PyType_Slot ObjectCode_slots[] = {
-    EMPY_NOINIT_SLOT
-    {Py_tp_dealloc, ObjectCode_dealloc},
-    {Py_tp_repr, ObjectCode_repr},
-    {Py_tp_getset, ObjectCode_getset},
-    {Py_tp_doc, "Compiled code from Program.compile(); RawModule(ptx=...) or "
-                "RawModule(cubin=...) loads it."},
-    {0, NULL},
-};
-
-static PyType_Spec ObjectCode_spec = {
-    "ember.ObjectCode", sizeof(empy_ObjectCode), 0,
-    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | EMPY_TPFLAGS_NOINIT, ObjectCode_slots,
 };
 
 /* ---- Function ----------------------------------------------------------- */
@@ -1241,8 +1065,7 @@ static PyType_Spec RawKernel_spec = {
 
 int empy_program_init(PyObject *m, empy_state *st)
 {
-    if (empy_add_type(m, &Program_spec, NULL, &st->Program) < 0 ||
-        empy_add_type(m, &ObjectCode_spec, NULL, &st->ObjectCode) < 0 ||
+    if (PyModule_AddFunctions(m, program_functions) < 0 ||
         empy_add_type(m, &Function_spec, NULL, &st->Function) < 0 ||
         empy_add_type(m, &RawModule_spec, NULL, &st->RawModule) < 0 ||
         empy_add_type(m, &RawKernel_spec, NULL, &st->RawKernel) < 0)
