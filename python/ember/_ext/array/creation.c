@@ -419,85 +419,28 @@ static int kind_of_dtype(em_dtype d)
     }
 }
 
-/* A block of elements inside a sequence: an ember array or a host array
- * of one or more dimensions. Its layout and where its bytes are. */
-typedef struct {
-    int ndim;
-    em_dtype dtype;
-    int64_t shape[EM_MAX_NDIM], strides[EM_MAX_NDIM];
-    const char *data;
-    Py_buffer view;        /* a host array's, released by block_done */
-    char *copy;            /* an ember array's bytes on the host */
-    int has_view;
-} block_t;
-
-static void block_done(block_t *b)
-{
-    if (b->has_view)
-        PyBuffer_Release(&b->view);
-    PyMem_Free(b->copy);
-    b->has_view = 0;
-    b->copy = NULL;
-}
-
-/* 1 and *b filled (layout only unless `data`) if o is a block, 0 if not,
- * -1 on error. */
-static int block_of(PyObject *o, int data, block_t *b)
+/* 1 if o is an ember array, a host array of one or more dimensions or a
+ * sequence other than a list or a tuple: nested sequences holding those
+ * are read by the Python layer (nested_in_python), item by item. */
+static int needs_python(PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
-    memset(b, 0, sizeof *b);
-    if (empy_is_ndarray(o)) {
-        const em_array *a = EMPY_ARR(o);
-        em_status rc;
-        if (a->ndim == 0)
-            return 0;
-        b->ndim = a->ndim;
-        b->dtype = a->dtype;
-        memcpy(b->shape, a->shape, sizeof b->shape);
-        if (!data)
-            return 1;
-        rc = em_strides_contiguous(a->ndim, a->shape, (int64_t)em_dtype_size(a->dtype),
-                                   'C', b->strides);
-        b->copy = rc == EM_OK ? PyMem_Malloc((size_t)a->size * em_dtype_size(a->dtype) + 1)
-                              : NULL;
-        if (rc != EM_OK)
-            return empy_fail(empy_state_of(o), rc);
-        if (!b->copy) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        if (a->size) {
-            EMPY_NOGIL(rc, em_array_to_host(a, b->copy, b->strides, NULL));
-            if (rc != EM_OK) {
-                block_done(b);
-                return empy_fail(empy_state_of(o), rc);
-            }
-        }
-        b->data = b->copy;
+    Py_buffer v;
+    int nd;
+    if (empy_is_ndarray(o))
         return 1;
-    }
-    if (PyUnicode_Check(o) || PyBytes_Check(o) || !t->tp_as_buffer ||
-        !t->tp_as_buffer->bf_getbuffer)
+    if (PyUnicode_Check(o) || PyBytes_Check(o))
         return 0;
-    if (PyObject_GetBuffer(o, &b->view, PyBUF_RECORDS_RO) < 0) {
-        PyErr_Clear();
-        return 0;
+    if (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer) {
+        if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+        nd = v.ndim;
+        PyBuffer_Release(&v);
+        return nd > 0;
     }
-    b->has_view = 1;
-    if (b->view.ndim == 0) {
-        block_done(b);
-        return 0;
-    }
-    if (empy_format_dtype(b->view.format, b->view.itemsize, &b->dtype) < 0 ||
-        shape_strides_of(&b->view, b->shape, b->strides) < 0) {
-        block_done(b);
-        return -1;
-    }
-    b->ndim = b->view.ndim;
-    b->data = b->view.buf;
-    if (!data)
-        block_done(b);
-    return 1;
+    return PySequence_Check(o) && !PyDict_Check(o);
 }
 
 /* Note an element of strong dtype d. */
@@ -552,10 +495,10 @@ static void note_py(infer_t *in, int pk)
         in->kind = pk;
 }
 
-/* Pass 1: the shape, the kinds of the elements and their dtypes. */
+/* Pass 1: the shape, the kinds of the elements and their dtypes; -2
+ * when an element needs_python. */
 static int infer(PyObject *o, int depth, infer_t *in)
 {
-    block_t b;
     int k;
     if (is_seq(o)) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o), i;
@@ -564,22 +507,12 @@ static int infer(PyObject *o, int depth, infer_t *in)
         if (n == 0)   /* an empty sequence ends the shape here */
             return note_leaf_depth(in, depth + 1);
         for (i = 0; i < n; i++)
-            if (infer(PySequence_Fast_GET_ITEM(o, i), depth + 1, in) < 0)
-                return -1;
+            if ((k = infer(PySequence_Fast_GET_ITEM(o, i), depth + 1, in)) < 0)
+                return k;
         return 0;
     }
-    k = block_of(o, 0, &b);
-    if (k < 0)
-        return -1;
-    if (k > 0) {
-        int j;
-        for (j = 0; j < b.ndim; j++)
-            if (note_extent(in, depth + j, b.shape[j]) < 0)
-                return -1;
-        if (note_leaf_depth(in, depth + b.ndim) < 0)
-            return -1;
-        return note_strong(in, b.dtype);
-    }
+    if (needs_python(o))
+        return -2;
     if (note_leaf_depth(in, depth) < 0)
         return -1;
     if (PyBool_Check(o)) {
@@ -597,8 +530,6 @@ static int infer(PyObject *o, int depth, infer_t *in)
         note_py(in, PK_FLOAT);
     } else if (PyComplex_CheckExact(o)) {
         note_py(in, PK_COMPLEX);
-    } else if (empy_is_ndarray(o)) {
-        return note_strong(in, EMPY_ARR(o)->dtype);   /* 0-d */
     } else {
         em_operand op;
         k = PyUnicode_Check(o) || PyBytes_Check(o) || o == Py_None
@@ -616,51 +547,6 @@ static int infer(PyObject *o, int depth, infer_t *in)
         note_py(in, kind_of_dtype(op.dtype));
     }
     return 0;
-}
-
-/* Replace sequences infer() cannot read directly (range, array.array-less
- * generic sequences) by lists; a new reference to o when nothing changed. */
-static PyObject *normalize(PyObject *o, int depth)
-{
-    PyObject *l = NULL;
-    Py_ssize_t n, i;
-    if (depth > EM_MAX_NDIM + 1)
-        return Py_NewRef(o);
-    if (!is_seq(o)) {
-        PyTypeObject *t = Py_TYPE(o);
-        if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type ||
-            t == &PyComplex_Type || empy_is_ndarray(o) || PyUnicode_Check(o) ||
-            PyBytes_Check(o) || PyDict_Check(o) ||
-            (t->tp_as_buffer && t->tp_as_buffer->bf_getbuffer) || !PySequence_Check(o))
-            return Py_NewRef(o);
-        l = PySequence_List(o);
-        if (!l)
-            return NULL;
-        o = l;
-    }
-    n = PySequence_Fast_GET_SIZE(o);
-    for (i = 0; i < n; i++) {
-        PyObject *e = PySequence_Fast_GET_ITEM(o, i);
-        PyObject *ne = normalize(e, depth + 1);
-        if (!ne) {
-            Py_XDECREF(l);
-            return NULL;
-        }
-        if (ne == e) {
-            Py_DECREF(ne);
-            continue;
-        }
-        if (!l) {
-            l = PySequence_List(o);
-            if (!l) {
-                Py_DECREF(ne);
-                return NULL;
-            }
-        }
-        PyList_SET_ITEM(l, i, ne);
-        Py_DECREF(e);
-    }
-    return l ? l : Py_NewRef(o);
 }
 
 typedef struct {
@@ -723,22 +609,9 @@ static int pack_bytes(pack_t *pk, em_dtype d, const void *bytes)
     return 0;
 }
 
-/* Every element of a block, in C order. */
-static int pack_block(pack_t *pk, const block_t *b, int axis, const char *p)
-{
-    int64_t i;
-    if (axis == b->ndim)
-        return pack_bytes(pk, b->dtype, p);
-    for (i = 0; i < b->shape[axis]; i++)
-        if (pack_block(pk, b, axis + 1, p + i * b->strides[axis]) < 0)
-            return -1;
-    return 0;
-}
-
 /* Pass 2: the values, in C order, as the pack's kind. */
 static int pack_values(empy_state *st, PyObject *o, pack_t *pk)
 {
-    block_t b;
     int k;
     if (is_seq(o)) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o), i;
@@ -757,28 +630,6 @@ static int pack_values(empy_state *st, PyObject *o, pack_t *pk)
     }
     if (PyComplex_CheckExact(o)) {
         pack_put(pk, PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o), 0, 0);
-        return 0;
-    }
-    k = block_of(o, 1, &b);
-    if (k < 0)
-        return -1;
-    if (k > 0) {
-        k = pack_block(pk, &b, 0, b.data);
-        block_done(&b);
-        if (k < 0)
-            empy_raise(st, EM_ERR_INTERNAL);
-        return k;
-    }
-    if (empy_is_ndarray(o)) {
-        /* A 0-d ember array: its one element. */
-        unsigned char v[16];
-        int64_t none[1] = {0};
-        em_status rc;
-        EMPY_NOGIL(rc, em_array_to_host(EMPY_ARR(o), v, none, NULL));
-        if (rc != EM_OK)
-            return empy_fail(st, rc);
-        if (pack_bytes(pk, EMPY_ARR(o)->dtype, v) < 0)
-            return empy_fail(st, EM_ERR_INTERNAL);
         return 0;
     }
     {
@@ -805,6 +656,24 @@ static int pack_values(empy_state *st, PyObject *o, pack_t *pk)
     }
 }
 
+/* The nested sequences infer() leaves to the Python layer
+ * (python/ember/_api/nested.py). */
+static PyObject *nested_in_python(empy_state *st, PyObject *obj, int dtype,
+                                  em_device *dev, char order)
+{
+    PyObject *dt = Py_NewRef(dtype >= 0 ? empy_dtype_obj(st, (em_dtype)dtype) : Py_None);
+    PyObject *d = empy_device_new(st, dev), *args, *r;
+    if (!d) {
+        Py_DECREF(dt);
+        return NULL;
+    }
+    if (!(args = Py_BuildValue("(NNC)", dt, d, order)))   /* dt and d go in */
+        return NULL;
+    r = empy_call_python("ember._api.nested", "nested", obj, args, NULL);
+    Py_DECREF(args);
+    return r;
+}
+
 static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device *dev,
                              int copy, char order)
 {
@@ -814,25 +683,25 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
     };
     infer_t in;
     pack_t pk;
-    PyObject *norm, *r;
+    PyObject *r;
     em_dtype result, packd;
     em_array a;
     em_status rc;
     int64_t size, strides[EM_MAX_NDIM];
     char *buf;
-    int ndim;
+    int ndim, k;
 
     if (copy == EMPY_COPY_NEVER) {
         no_copy_error();
         return NULL;
     }
-    norm = normalize(obj, 0);
-    if (!norm)
-        return NULL;
     memset(&in, 0, sizeof in);
     in.leaf_depth = -1;
-    if (infer(norm, 0, &in) < 0)
-        goto fail;
+    k = is_seq(obj) || !needs_python(obj) ? infer(obj, 0, &in) : -2;
+    if (k == -2)
+        return nested_in_python(st, obj, dtype, dev, order);
+    if (k < 0)
+        return NULL;
     ndim = in.leaf_depth < 0 ? in.shape_known : in.leaf_depth;
     /* Python ints are int64 when they fit, else uint64; the two together
      * promote to float64, as NumPy 2's discovery does. */
@@ -849,10 +718,8 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
         result = pack_dtype[in.py_kind];
     else if (in.py_kind == PK_NONE)
         result = in.strong;
-    else if (empy_promote(in.strong, pack_dtype[in.py_kind], &result) < 0) {
-        empy_raise(st, EM_ERR_TYPE);
-        goto fail;
-    }
+    else if (empy_promote(in.strong, pack_dtype[in.py_kind], &result) < 0)
+        return empy_raise(st, EM_ERR_TYPE);
     /* A strong uint64 next to signed values needs float to hold both. */
     if (in.kind == PK_UINT && em_dtype_get(result)->kind == 'f')
         in.kind = PK_FLOAT;
@@ -861,24 +728,19 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
     packd = in.kind == PK_NONE ? result : pack_dtype[in.kind];
     if (em_shape_size(ndim, in.shape, &size) != EM_OK ||
         em_strides_contiguous(ndim, in.shape, (int64_t)em_dtype_size(packd), 'C',
-                              strides) != EM_OK) {
-        empy_raise(st, EM_ERR_INVALID_VALUE);
-        goto fail;
-    }
+                              strides) != EM_OK)
+        return empy_raise(st, EM_ERR_INVALID_VALUE);
     buf = PyMem_Malloc((size_t)size * em_dtype_size(packd) + 16);
-    if (!buf) {
-        PyErr_NoMemory();
-        goto fail;
-    }
+    if (!buf)
+        return PyErr_NoMemory();
     pk.p = buf;
     pk.pack = in.kind == PK_NONE ? PK_FLOAT : in.kind;
     pk.target = result;
     pk.check_ints = dtype >= 0;
-    if (size && pack_values(st, norm, &pk) < 0) {
+    if (size && pack_values(st, obj, &pk) < 0) {
         PyMem_Free(buf);
-        goto fail;
+        return NULL;
     }
-    Py_CLEAR(norm);
     rc = em_array_empty(dev, packd, ndim, in.shape, 'C', NULL, &a);
     if (rc == EM_OK && size) {
         EMPY_NOGIL(rc, em_array_from_host(&a, buf, strides, NULL));
@@ -897,9 +759,6 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
         Py_DECREF(r);
         return f;
     }
-fail:
-    Py_XDECREF(norm);
-    return NULL;
 }
 
 /* ---- asarray ------------------------------------------------------------- */
