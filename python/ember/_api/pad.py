@@ -2,6 +2,7 @@
 padding itself is the C core's kernels (src/array/manip_pad.c), reached
 through the extension's entry `_pad`."""
 import operator
+from array import array as _packed
 
 from ember import _ember as _e
 from ember._api._util import as_array
@@ -14,6 +15,9 @@ _KEYWORDS = {
     "mean": {"stat_length"}, "linear_ramp": {"end_values"},
 }
 _NUMBER = (bool, int, float, complex)
+# em_pad_mode's order (include/ember/manip.h)
+_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "reflect_odd",
+          "symmetric_odd", "empty", "maximum", "minimum", "mean", "linear_ramp")
 
 
 def _nested(x):
@@ -77,13 +81,13 @@ def _values(values, ndim, what):
         if not isinstance(v, _NUMBER):
             raise TypeError(f"{what} must be numbers, not {type(v).__name__}")
     if any(isinstance(v, complex) for v in vals):
-        return [complex(v) for v in vals], _e.complex128
+        return _packed("d", [p for v in vals for p in (v.real, v.imag)]), _e.complex128
     if any(isinstance(v, float) for v in vals):
-        return [float(v) for v in vals], _e.float64
+        return _packed("d", vals), _e.float64
     vals = [int(v) for v in vals]
     if not all(-2**63 <= v < 2**63 for v in vals):
         raise OverflowError("Python int too large to convert to C long")
-    return vals, _e.int64
+    return _packed("q", vals), _e.int64
 
 
 def _stat_lengths(stat_length, ndim):
@@ -133,5 +137,5 @@ def pad(array, pad_width, mode="constant", **kwargs):
         given, a.ndim, "end_values" if mode == "linear_ramp"
         else "constant_values")
     sl = kwargs.get("stat_length")
-    return _e._pad(a, widths, name, values, vdtype,
-                   None if sl is None else _stat_lengths(sl, a.ndim))
+    return _e._pad(a, _packed("q", widths), _MODES.index(name), values, vdtype,
+                   None if sl is None else _packed("q", _stat_lengths(sl, a.ndim)))

@@ -95,86 +95,41 @@ static PyObject *mod__tril(PyObject *m, PyObject *args)
     return manip_result(st, rc, &res);
 }
 
-/* ---- pad ---------------------------------------------------------------- */
-
-/* n ints of a list into out; -1 with ValueError when it holds another
- * count. */
-static int int64_list(PyObject *l, Py_ssize_t n, int64_t *out)
-{
-    if (PyList_GET_SIZE(l) != n) {
-        PyErr_Format(PyExc_ValueError, "_pad: %zd values for %zd pad sides",
-                     PyList_GET_SIZE(l), n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsLongLong(PyList_GET_ITEM(l, i));
-        if (out[i] == -1 && PyErr_Occurred())
-            return -1;
-    }
-    return 0;
-}
-
-/* _pad(a, widths, mode, values, dtype, stat_length): the pad kernels of
- * src/array/manip_pad.c for _api/pad.py, which parses NumPy's signature:
- * widths, values (None or numbers of dtype: int64, float64 or
- * complex128) and stat_length (None or ints, -1 for a whole axis) are
- * lists of 2 * a.ndim (before, after) entries; mode names an em_pad_mode
- * (reflect_odd and symmetric_odd for reflect_type='odd'). */
+/* _pad(a, widths, mode, values, dtype, stat_length): em_array_pad for
+ * _api/pad.py, which parses NumPy's signature. widths, values (None, or
+ * numbers of dtype: int64, float64 or complex128) and stat_length (None,
+ * or int64, -1 for a whole axis) are buffers of 2 * a.ndim (before,
+ * after) entries; mode is an em_pad_mode. */
 static PyObject *mod__pad(PyObject *m, PyObject *args)
 {
-    static const char *const modes[] = {
-        "constant", "edge",  "reflect", "symmetric", "wrap", "reflect_odd",
-        "symmetric_odd", "empty", "maximum", "minimum", "mean", "linear_ramp",
-        NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *a, *wl, *vl, *dto, *sl;
-    const char *name;
-    int64_t width[2 * EM_MAX_NDIM], stat_len[2 * EM_MAX_NDIM];
-    union { int64_t i[2 * EM_MAX_NDIM]; double f[2 * EM_MAX_NDIM];
-            Py_complex c[2 * EM_MAX_NDIM]; } vals;
+    Py_buffer w, v, sl;
+    PyObject *a, *dto, *r = NULL;
+    Py_ssize_t n;
     em_dtype vd;
     em_array res;
     em_status rc;
-    int mode = 0;
-    Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "O!O!sOOO:_pad", st->ndarray, &a, &PyList_Type, &wl,
-                          &name, &vl, &dto, &sl) ||
-        empy_dtype_arg(st, dto, &vd) < 0)
+    int mode;
+    if (!PyArg_ParseTuple(args, "O!y*iz*Oz*:_pad", st->ndarray, &a, &w, &mode, &v, &dto,
+                          &sl))
         return NULL;
-    while (modes[mode] && strcmp(modes[mode], name))
-        mode++;
-    if (!modes[mode]) {
-        PyErr_Format(PyExc_ValueError, "mode '%s' is not supported", name);
-        return NULL;
-    }
     n = 2 * (Py_ssize_t)EMPY_ARR(a)->ndim;
-    if (int64_list(wl, n, width) < 0 ||
-        (sl != Py_None && (!PyList_Check(sl) || int64_list(sl, n, stat_len) < 0)))
-        return NULL;
-    if (vl != Py_None) {
-        if (!PyList_Check(vl) || PyList_GET_SIZE(vl) != n ||
-            (vd != EM_INT64 && vd != EM_FLOAT64 && vd != EM_COMPLEX128)) {
-            PyErr_SetString(PyExc_ValueError, "_pad: values must be a list of "
-                            "int64, float64 or complex128 numbers, one per side");
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *o = PyList_GET_ITEM(vl, i);
-            if (vd == EM_COMPLEX128)
-                vals.c[i] = PyComplex_AsCComplex(o);
-            else if (vd == EM_FLOAT64)
-                vals.f[i] = PyFloat_AsDouble(o);
-            else
-                vals.i[i] = PyLong_AsLongLong(o);
-            if (PyErr_Occurred())
-                return NULL;
-        }
+    if (empy_dtype_arg(st, dto, &vd) < 0) {
+        /* raised */
+    } else if (w.len != n * 8 || (sl.buf && sl.len != n * 8) || mode < 0 ||
+               mode > EM_PAD_LINEAR_RAMP ||
+               (v.buf && v.len != n * (Py_ssize_t)em_dtype_size(vd))) {
+        PyErr_SetString(PyExc_ValueError, "_pad: a mode and 2 * a.ndim entries each");
+    } else {
+        memset(&res, 0, sizeof res);
+        EMPY_NOGIL(rc, em_array_pad(EMPY_ARR(a), w.buf, (em_pad_mode)mode, v.buf, vd,
+                                    sl.buf, &res, NULL));
+        r = manip_result(st, rc, &res);
     }
-    memset(&res, 0, sizeof res);
-    EMPY_NOGIL(rc, em_array_pad(EMPY_ARR(a), width, (em_pad_mode)mode,
-                                vl != Py_None ? (const void *)&vals : NULL, vd,
-                                sl != Py_None ? stat_len : NULL, &res, NULL));
-    return manip_result(st, rc, &res);
+    PyBuffer_Release(&w);
+    PyBuffer_Release(&v);
+    PyBuffer_Release(&sl);
+    return r;
 }
 
 /* ---- views ------------------------------------------------------------- */
