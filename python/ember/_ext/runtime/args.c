@@ -104,3 +104,24 @@ PyObject *empy_py_getter(PyObject *self, void *closure)
     Py_DECREF(mod);
     return r;
 }
+
+PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *args,
+                         Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t i, n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *stack[9], **all = stack, *mod, *fn, *r = NULL;
+    if (n + 1 > 9 && !(all = PyMem_Malloc(sizeof *all * (size_t)(n + 1))))
+        return PyErr_NoMemory();
+    all[0] = self;
+    for (i = 0; i < n; i++)
+        all[i + 1] = args[i];
+    mod = PyImport_ImportModule(w->module);
+    fn = mod ? PyObject_GetAttrString(mod, w->function) : NULL;
+    if (fn)
+        r = PyObject_Vectorcall(fn, all, (size_t)nargs + 1, kwnames);
+    Py_XDECREF(fn);
+    Py_XDECREF(mod);
+    if (all != stack)
+        PyMem_Free(all);
+    return r;
+}

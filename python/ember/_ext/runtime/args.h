@@ -37,4 +37,16 @@ typedef struct {
 
 PyObject *empy_py_getter(PyObject *self, void *closure);
 
+/* A cold method computed in Python: module.function(self, *args, **kw).
+ * EMPY_PY_METHOD defines fn, a METH_FASTCALL | METH_KEYWORDS forwarder. */
+PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *args,
+                         Py_ssize_t nargs, PyObject *kwnames);
+#define EMPY_PY_METHOD(fn, module, function)                                        \
+    static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs,    \
+                        PyObject *kwnames)                                          \
+    {                                                                               \
+        static const empy_pyattr w = {module, function};                            \
+        return empy_py_method(&w, self, args, nargs, kwnames);                      \
+    }
+
 #endif

@@ -3,10 +3,13 @@
  * page-locked host memory (ember.PinnedMemory).
  *
  * Copies between a Buffer and Python host memory are blocking: the Python
- * object is only guaranteed to exist for the length of the call. */
+ * object is only guaranteed to exist for the length of the call. The copy
+ * methods of Buffer and MemoryPointer check their arguments in Python
+ * (python/ember/cuda/memcopy.py) over _copy_bytes and _set_bytes. */
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
+#include "runtime/args.h"
 
 #define BUF(o) ((empy_Buffer *)(o))
 #define PIN(o) ((empy_PinnedMemory *)(o))
@@ -28,16 +31,6 @@ static int size_arg(PyObject *o, const char *what, size_t *out)
     }
     *out = (size_t)n;
     return 0;
-}
-
-/* Wait for s (NULL: d's default stream) with the GIL released. */
-static em_status sync_stream(em_device *d, em_stream *s)
-{
-    em_status rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_stream_synchronize(s ? s : em_stream_default(d));
-    Py_END_ALLOW_THREADS
-    return rc;
 }
 
 /* ---- Buffer ------------------------------------------------------- */
@@ -98,153 +91,6 @@ static PyObject *Buffer_repr(PyObject *self)
                                 em_device_name(BUF(self)->dev));
 }
 
-/* Parse (obj, stream=None) for the copy methods. */
-static int parse_obj_stream(const char *fname, PyObject *args, PyObject *kw,
-                            const char *first, PyObject **obj, PyObject **stream)
-{
-    char *kwlist[] = {(char *)first, "stream", NULL};
-    char fmt[48];
-    PyOS_snprintf(fmt, sizeof fmt, "|OO:%s", fname);
-    return PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, obj, stream) ? 0 : -1;
-}
-
-/* One copy between b and the host memory of obj (to_host: into obj),
- * done when it returns; obj must be contiguous, writable when written,
- * and of b's size. */
-static int host_copy(empy_state *st, empy_Buffer *b, PyObject *obj, em_stream *s,
-                     int to_host)
-{
-    const char *fname = to_host ? "copy_to_host" : "copy_from_host";
-    int flags = PyBUF_ANY_CONTIGUOUS | (to_host ? PyBUF_WRITABLE : 0);
-    Py_buffer v;
-    em_status rc;
-    if (PyObject_GetBuffer(obj, &v, flags) < 0) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() needs a %scontiguous object with the buffer protocol, "
-                     "not %.100s", fname, to_host ? "writable " : "",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    if ((size_t)v.len != b->nbytes) {
-        PyErr_Format(PyExc_ValueError, "%s(): the %s has %zd bytes but the buffer has %zu",
-                     fname, to_host ? "destination" : "source", v.len, b->nbytes);
-        PyBuffer_Release(&v);
-        return -1;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = to_host ? em_memcpy_async(b->dev, v.buf, b->ptr, b->nbytes, s)
-                 : em_memcpy_async(b->dev, b->ptr, v.buf, b->nbytes, s);
-    if (rc == EM_OK)
-        rc = em_stream_synchronize(s ? s : em_stream_default(b->dev));
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&v);
-    return rc == EM_OK ? 0 : empy_fail(st, rc);
-}
-
-static PyObject *Buffer_copy_from_host(PyObject *self, PyObject *args, PyObject *kw)
-{
-    empy_state *st = empy_state_of(self);
-    empy_Buffer *b = BUF(self);
-    PyObject *src = NULL, *sarg = Py_None;
-    em_stream *s;
-
-    if (parse_obj_stream("copy_from_host", args, kw, "src", &src, &sarg) < 0)
-        return NULL;
-    if (!src) {
-        PyErr_SetString(PyExc_TypeError, "copy_from_host() missing the source object");
-        return NULL;
-    }
-    if (empy_stream_for_device(st, sarg, b->dev, &s) < 0 || host_copy(st, b, src, s, 0) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-static PyObject *Buffer_copy_to_host(PyObject *self, PyObject *args, PyObject *kw)
-{
-    empy_state *st = empy_state_of(self);
-    empy_Buffer *b = BUF(self);
-    PyObject *out = Py_None, *sarg = Py_None;
-    em_stream *s;
-
-    if (parse_obj_stream("copy_to_host", args, kw, "out", &out, &sarg) < 0)
-        return NULL;
-    if (empy_stream_for_device(st, sarg, b->dev, &s) < 0)
-        return NULL;
-    if (out == Py_None) {
-        if (b->nbytes > (size_t)PY_SSIZE_T_MAX)
-            return PyErr_NoMemory();
-        out = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)b->nbytes);
-        if (!out)
-            return NULL;
-    } else {
-        Py_INCREF(out);
-    }
-    if (host_copy(st, b, out, s, 1) < 0)
-        Py_CLEAR(out);
-    return out;
-}
-
-static PyObject *Buffer_copy_from_device(PyObject *self, PyObject *args, PyObject *kw)
-{
-    empy_state *st = empy_state_of(self);
-    empy_Buffer *b = BUF(self), *src;
-    PyObject *srco = NULL, *sarg = Py_None;
-    em_device *d;
-    em_stream *s;
-    em_status rc;
-
-    if (parse_obj_stream("copy_from_device", args, kw, "src", &srco, &sarg) < 0)
-        return NULL;
-    if (!srco || !Py_IS_TYPE(srco, st->Buffer)) {
-        PyErr_Format(PyExc_TypeError, "copy_from_device() needs an ember.Buffer, not %.100s",
-                     srco ? Py_TYPE(srco)->tp_name : "nothing");
-        return NULL;
-    }
-    src = BUF(srco);
-    if (src->nbytes != b->nbytes) {
-        PyErr_Format(PyExc_ValueError,
-                     "copy_from_device(): the source has %zu bytes but the buffer "
-                     "has %zu", src->nbytes, b->nbytes);
-        return NULL;
-    }
-    /* Memory of cpu is host memory to a CUDA device, not the reverse: the
-     * copy runs on the CUDA side when there is one. */
-    d = em_device_get_type(b->dev) == EM_DEVICE_CUDA ? b->dev : src->dev;
-    if (empy_stream_for_device(st, sarg, d, &s) < 0)
-        return NULL;
-    rc = em_memcpy_async(d, b->ptr, src->ptr, b->nbytes, s);
-    if (rc == EM_OK)
-        rc = sync_stream(d, s);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Buffer_memset(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"value", "stream", NULL};
-    empy_state *st = empy_state_of(self);
-    empy_Buffer *b = BUF(self);
-    PyObject *sarg = Py_None;
-    int value;
-    em_stream *s;
-    em_status rc;
-
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O:memset", kwlist, &value, &sarg))
-        return NULL;
-    if (value < -128 || value > 255) {
-        PyErr_Format(PyExc_ValueError, "memset() value must be a byte (0..255), got %d",
-                     value);
-        return NULL;
-    }
-    if (empy_stream_for_device(st, sarg, b->dev, &s) < 0)
-        return NULL;
-    rc = em_memset_async(b->dev, b->ptr, value & 0xff, b->nbytes, s);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
-}
-
 static PyObject *Buffer_get_ptr(PyObject *self, void *c)
 {
     return PyLong_FromVoidPtr(BUF(self)->ptr);
@@ -289,19 +135,25 @@ static int Buffer_getbuffer(PyObject *self, Py_buffer *view, int flags)
     return PyBuffer_FillInfo(view, self, b->ptr, (Py_ssize_t)b->nbytes, 0, flags);
 }
 
+/* The copies are cold: argument checks in Python over _copy_bytes and
+ * _set_bytes (python/ember/cuda/memcopy.py). */
+#define COPIES "ember.cuda.memcopy"
+EMPY_PY_METHOD(Buffer_copy_from_host, COPIES, "buffer_copy_from_host")
+EMPY_PY_METHOD(Buffer_copy_to_host, COPIES, "buffer_copy_to_host")
+EMPY_PY_METHOD(Buffer_copy_from_device, COPIES, "buffer_copy_from_device")
+EMPY_PY_METHOD(Buffer_memset, COPIES, "buffer_memset")
+#define PYM(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
 static PyMethodDef Buffer_methods[] = {
-    {"copy_from_host", (PyCFunction)(void (*)(void))Buffer_copy_from_host,
-     METH_VARARGS | METH_KEYWORDS,
+    {"copy_from_host", PYM(Buffer_copy_from_host),
      "copy_from_host(src, stream=None): copy all bytes of a host object with "
      "the buffer protocol (its size must equal nbytes); returns when done."},
-    {"copy_to_host", (PyCFunction)(void (*)(void))Buffer_copy_to_host,
-     METH_VARARGS | METH_KEYWORDS,
+    {"copy_to_host", PYM(Buffer_copy_to_host),
      "copy_to_host(out=None, stream=None): fill a writable host buffer of "
      "nbytes (or a new bytearray) and return it; returns when done."},
-    {"copy_from_device", (PyCFunction)(void (*)(void))Buffer_copy_from_device,
-     METH_VARARGS | METH_KEYWORDS,
+    {"copy_from_device", PYM(Buffer_copy_from_device),
      "copy_from_device(src, stream=None): copy another Buffer of the same size."},
-    {"memset", (PyCFunction)(void (*)(void))Buffer_memset, METH_VARARGS | METH_KEYWORDS,
+    {"memset", PYM(Buffer_memset),
      "memset(value, stream=None): set every byte, ordered on the stream."},
     {NULL},
 };
@@ -499,10 +351,94 @@ static PyObject *mod_alloc_pinned_memory(PyObject *m, PyObject *n_obj)
     return (PyObject *)p;
 }
 
+/* ---- byte copies (python/ember/cuda/memcopy.py) -------------------------- */
+
+/* An address: an int, or a contiguous buffer (writable for a destination)
+ * of at least n bytes, held in *view until the copy is done. */
+static int addr_arg(PyObject *o, Py_ssize_t n, int dst, Py_buffer *view, void **out)
+{
+    view->obj = NULL;
+    if (PyLong_Check(o)) {
+        *out = PyLong_AsVoidPtr(o);
+        return *out || !PyErr_Occurred() ? 0 : -1;
+    }
+    if (PyObject_GetBuffer(o, view, PyBUF_ANY_CONTIGUOUS | (dst ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (view->len < n) {
+        PyErr_Format(PyExc_ValueError, "the host buffer has %zd bytes, fewer than the %zd "
+                     "asked for", view->len, n);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *out = view->buf;
+    return 0;
+}
+
+/* _copy_bytes(device, dst, src, nbytes, stream, wait) and _set_bytes(device,
+ * dst, value, nbytes, stream, wait): on stream (None: the current one when
+ * device is current, else its default), then waiting for nothing (0), the
+ * stream (1) or the device (2). */
+static PyObject *bytes_op(PyObject *m, PyObject *const *args, Py_ssize_t n, int set)
+{
+    empy_state *st = empy_state_of_module(m);
+    Py_buffer vd, vs;
+    void *dst, *src = NULL;
+    Py_ssize_t nbytes;
+    long wait, value = 0;
+    em_device *d;
+    em_stream *s;
+    em_status rc;
+    if (n != 6)
+        return PyErr_Format(PyExc_TypeError, "%s takes 6 arguments",
+                            set ? "_set_bytes" : "_copy_bytes");
+    nbytes = PyNumber_AsSsize_t(args[3], PyExc_OverflowError);
+    wait = PyLong_AsLong(args[5]);
+    if (set)
+        value = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred() || empy_device_arg(st, args[0], &d) < 0 ||
+        empy_stream_for_device(st, args[4], d, &s) < 0 ||
+        addr_arg(args[1], nbytes, 1, &vd, &dst) < 0)
+        return NULL;
+    vs.obj = NULL;
+    if (!set && addr_arg(args[2], nbytes, 0, &vs, &src) < 0) {
+        if (vd.obj)
+            PyBuffer_Release(&vd);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = nbytes == 0 ? EM_OK
+         : set ? em_memset_async(d, dst, (int)value, (size_t)nbytes, s)
+               : em_memcpy_async(d, dst, src, (size_t)nbytes, s);
+    if (rc == EM_OK && wait == 1)
+        rc = em_stream_synchronize(s ? s : em_stream_default(d));
+    else if (rc == EM_OK && wait == 2)
+        rc = em_device_synchronize(d);
+    Py_END_ALLOW_THREADS
+    if (vd.obj)
+        PyBuffer_Release(&vd);
+    if (vs.obj)
+        PyBuffer_Release(&vs);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_copy_bytes(PyObject *m, PyObject *const *args, Py_ssize_t n)
+{
+    return bytes_op(m, args, n, 0);
+}
+
+static PyObject *mod_set_bytes(PyObject *m, PyObject *const *args, Py_ssize_t n)
+{
+    return bytes_op(m, args, n, 1);
+}
+
 static PyMethodDef memory_functions[] = {
     {"alloc", (PyCFunction)(void (*)(void))mod_alloc, METH_VARARGS | METH_KEYWORDS,
      "alloc(nbytes, device=None, stream=None) -> Buffer from the device's "
      "caching pool, ready for use on the stream (None: the current stream)."},
+    {"_copy_bytes", (PyCFunction)(void (*)(void))mod_copy_bytes, METH_FASTCALL, NULL},
+    {"_set_bytes", (PyCFunction)(void (*)(void))mod_set_bytes, METH_FASTCALL, NULL},
     {"_pool_stats", mod_pool_stats, METH_O, NULL},
     {"_pool_free_all", mod_pool_free_all, METH_O, NULL},
     {"_pool_set_limit", (PyCFunction)(void (*)(void))mod_pool_set_limit, METH_FASTCALL, NULL},

@@ -7,6 +7,7 @@
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "runtime/memptr.h"
+#include "runtime/args.h"
 
 /* ---- UnownedMemory -------------------------------------------------------- */
 
@@ -317,198 +318,27 @@ static Py_hash_t MemPtr_hash(PyObject *self)
     return (Py_hash_t)((empy_MemPtr *)self)->ptr;
 }
 
-/* ---- MemoryPointer copies (CuPy's copy_from_device, copy_to_host, ...) -- */
-
-/* n bytes from p's address must lie in its memory (when its size is known). */
-static int check_room(empy_MemPtr *p, Py_ssize_t n, const char *what)
+/* (offset into its memory, the memory's size or None), for the copies */
+static PyObject *MemPtr_get_span(PyObject *self, void *c)
 {
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "%s: size must be >= 0, not %zd", what, n);
-        return -1;
-    }
-    if (p->size != EMPY_SIZE_UNKNOWN && (size_t)(p->ptr - p->base) + (size_t)n > p->size) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd bytes at offset %zu pass the end of "
-                     "the memory's %zu bytes", what, n, (size_t)(p->ptr - p->base),
-                     p->size);
-        return -1;
-    }
-    return 0;
-}
-
-/* A host address: an int, a ctypes pointer (.value), or a writable (or, to
- * read from, any) buffer of at least n bytes, held in *view. */
-static int host_addr(PyObject *o, Py_ssize_t n, int writable, Py_buffer *view, void **out)
-{
-    view->obj = NULL;
-    if (PyObject_CheckBuffer(o)) {
-        if (PyObject_GetBuffer(o, view, writable ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS
-                                                 : PyBUF_C_CONTIGUOUS) < 0)
-            return -1;
-        if (view->len < n) {
-            PyErr_Format(PyExc_ValueError, "the host buffer has %zd bytes, fewer than "
-                         "the %zd asked for", view->len, n);
-            PyBuffer_Release(view);
-            return -1;
-        }
-        *out = view->buf;
-        return 0;
-    }
-    if (!PyLong_Check(o) && PyObject_HasAttrString(o, "value")) {
-        PyObject *v = PyObject_GetAttrString(o, "value");
-        if (!v)
-            return -1;
-        *out = v == Py_None ? NULL : PyLong_AsVoidPtr(v);
-        Py_DECREF(v);
-    } else {
-        *out = PyLong_AsVoidPtr(o);
-    }
-    return *out || !PyErr_Occurred() ? 0 : -1;
-}
-
-static PyObject *memptr_copy(empy_MemPtr *p, void *dst, const void *src, Py_ssize_t n,
-                             PyObject *stream_o)
-{
-    empy_state *st = empy_state_of((PyObject *)p);
-    em_stream *s = NULL;
-    em_status rc;
-    if (stream_o && empy_stream_for_device(st, stream_o, p->dev, &s) < 0)
-        return NULL;
-    if (n == 0)
-        Py_RETURN_NONE;
-    EMPY_NOGIL(rc, em_memcpy_async(p->dev, dst, src, (size_t)n, s));
-    if (rc == EM_OK && !stream_o)
-        EMPY_NOGIL(rc, em_device_synchronize(p->dev));
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
-}
-
-static int src_memptr(empy_state *st, PyObject *o, Py_ssize_t n, empy_MemPtr **out)
-{
-    if (Py_TYPE(o) != st->MemoryPointer) {
-        PyErr_Format(PyExc_TypeError, "the source must be an ember.cuda.MemoryPointer, "
-                     "not %.100s", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    *out = (empy_MemPtr *)o;
-    return check_room(*out, n, "source");
-}
-
-/* copy_from_device[_async](src_ptr, size, stream=None) */
-static PyObject *MemPtr_copy_from_device_impl(PyObject *self, PyObject *args, PyObject *kw,
-                                              int async)
-{
-    static char *kwlist[] = {"src", "size", "stream", NULL};
-    empy_MemPtr *p = (empy_MemPtr *)self, *src;
-    PyObject *src_o, *stream_o = NULL;
-    Py_ssize_t n;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|O:copy_from_device", kwlist, &src_o,
-                                     &n, &stream_o) ||
-        check_room(p, n, "copy_from_device") < 0 ||
-        src_memptr(empy_state_of(self), src_o, n, &src) < 0)
-        return NULL;
-    if (src->dev != p->dev) {
-        PyErr_Format(PyExc_ValueError, "copy_from_device: the source is on %s and this "
-                     "memory on %s (ember copies between devices through the host: "
-                     "ember.asarray(x, device=...))", em_device_name(src->dev),
-                     em_device_name(p->dev));
-        return NULL;
-    }
-    return memptr_copy(p, (void *)p->ptr, (const void *)src->ptr, n,
-                       async ? (stream_o ? stream_o : Py_None) : NULL);
-}
-
-static PyObject *MemPtr_copy_from_device(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return MemPtr_copy_from_device_impl(self, args, kw, 0);
-}
-
-static PyObject *MemPtr_copy_from_device_async(PyObject *self, PyObject *args,
-                                               PyObject *kw)
-{
-    return MemPtr_copy_from_device_impl(self, args, kw, 1);
-}
-
-/* copy_from_host / copy_to_host [_async](mem, size, stream=None) */
-static PyObject *host_copy(PyObject *self, PyObject *args, PyObject *kw, int to_host,
-                           int async)
-{
-    static char *kwlist[] = {"mem", "size", "stream", NULL};
     empy_MemPtr *p = (empy_MemPtr *)self;
-    PyObject *mem, *stream_o = NULL, *r;
-    Py_ssize_t n;
-    Py_buffer view;
-    void *h;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "On|O", kwlist, &mem, &n, &stream_o) ||
-        check_room(p, n, to_host ? "copy_to_host" : "copy_from_host") < 0 ||
-        host_addr(mem, n, to_host, &view, &h) < 0)
-        return NULL;
-    r = to_host ? memptr_copy(p, h, (const void *)p->ptr, n,
-                              async ? (stream_o ? stream_o : Py_None) : NULL)
-                : memptr_copy(p, (void *)p->ptr, h, n,
-                              async ? (stream_o ? stream_o : Py_None) : NULL);
-    if (view.obj)
-        PyBuffer_Release(&view);
-    return r;
+    if (p->size == EMPY_SIZE_UNKNOWN)
+        return Py_BuildValue("(nO)", (Py_ssize_t)(p->ptr - p->base), Py_None);
+    return Py_BuildValue("(nn)", (Py_ssize_t)(p->ptr - p->base), (Py_ssize_t)p->size);
 }
 
-static PyObject *MemPtr_copy_from_host(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return host_copy(self, args, kw, 0, 0);
-}
-
-static PyObject *MemPtr_copy_to_host(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return host_copy(self, args, kw, 1, 0);
-}
-
-static PyObject *MemPtr_copy_from_host_async(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return host_copy(self, args, kw, 0, 1);
-}
-
-static PyObject *MemPtr_copy_to_host_async(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return host_copy(self, args, kw, 1, 1);
-}
-
-/* memset[_async](value, size, stream=None) */
-static PyObject *memset_impl(PyObject *self, PyObject *args, PyObject *kw, int async)
-{
-    static char *kwlist[] = {"value", "size", "stream", NULL};
-    empy_MemPtr *p = (empy_MemPtr *)self;
-    empy_state *st = empy_state_of(self);
-    PyObject *stream_o = NULL;
-    int value;
-    Py_ssize_t n;
-    em_stream *s = NULL;
-    em_status rc;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "in|O:memset", kwlist, &value, &n,
-                                     &stream_o) ||
-        check_room(p, n, "memset") < 0 ||
-        (async && empy_stream_for_device(st, stream_o ? stream_o : Py_None, p->dev, &s) < 0))
-        return NULL;
-    if (n == 0)
-        Py_RETURN_NONE;
-    EMPY_NOGIL(rc, em_memset_async(p->dev, (void *)p->ptr, value, (size_t)n, s));
-    if (rc == EM_OK && !async)
-        EMPY_NOGIL(rc, em_device_synchronize(p->dev));
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
-}
-
-static PyObject *MemPtr_memset(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return memset_impl(self, args, kw, 0);
-}
-
-static PyObject *MemPtr_memset_async(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return memset_impl(self, args, kw, 1);
-}
-
-#define MP_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+/* CuPy's copy_from_device, copy_to_host, ...: cold, so argument checks in
+ * Python over _copy_bytes and _set_bytes (python/ember/cuda/memcopy.py). */
+#define COPIES "ember.cuda.memcopy"
+EMPY_PY_METHOD(MemPtr_copy_from_device, COPIES, "memptr_copy_from_device")
+EMPY_PY_METHOD(MemPtr_copy_from_device_async, COPIES, "memptr_copy_from_device_async")
+EMPY_PY_METHOD(MemPtr_copy_from_host, COPIES, "memptr_copy_from_host")
+EMPY_PY_METHOD(MemPtr_copy_from_host_async, COPIES, "memptr_copy_from_host_async")
+EMPY_PY_METHOD(MemPtr_copy_to_host, COPIES, "memptr_copy_to_host")
+EMPY_PY_METHOD(MemPtr_copy_to_host_async, COPIES, "memptr_copy_to_host_async")
+EMPY_PY_METHOD(MemPtr_memset, COPIES, "memptr_memset")
+EMPY_PY_METHOD(MemPtr_memset_async, COPIES, "memptr_memset_async")
+#define MP_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef MemPtr_methods[] = {
     {"copy_from_device", MP_KW(MemPtr_copy_from_device),
@@ -534,6 +364,7 @@ static PyGetSetDef MemPtr_getset[] = {
     {"mem", MemPtr_get_mem, NULL, "The memory this points into.", NULL},
     {"device", MemPtr_get_device, NULL, "The Device the memory is on.", NULL},
     {"device_id", MemPtr_get_device_id, NULL, "The device's ordinal.", NULL},
+    {"_span", MemPtr_get_span, NULL, NULL, NULL},
     {NULL},
 };
 
