@@ -39,6 +39,8 @@ typedef struct em_dtype_info {
     em_dtype_kind kind_id;
     unsigned char size;    /* bytes */
     unsigned char align;   /* bytes */
+    signed char blas;      /* BLAS/LAPACK precision: 0..3 for s d c z; -1 none */
+    signed char cuda_type; /* CUDA's cudaDataType (cuBLAS, cuSOLVER); -1 none */
 } em_dtype_info;
 
 /* The table row of a dtype, or NULL if d is out of range. */

@@ -3,23 +3,27 @@
 #include "ember/dtype.h"
 
 /* Complex alignment is that of the component (as NumPy and C's _Complex
- * have it); kernels that want 8/16-byte vector access check pointers. */
+ * have it); kernels that want 8/16-byte vector access check pointers.
+ * The last two columns name the type to the vendor libraries: BLAS and
+ * LAPACK's s/d/c/z index, CUDA's cudaDataType (CUDA_R_16F = 2,
+ * CUDA_R_16BF = 14, CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_C_32F = 4,
+ * CUDA_C_64F = 5). */
 static const em_dtype_info em_dtypes[EM_DTYPE_COUNT] = {
-    {EM_BOOL,       "bool",       "bool",          '?', 'b', EM_KIND_BOOL,    1,  1},
-    {EM_INT8,       "int8",       "int8_t",        'b', 'i', EM_KIND_INT,     1,  1},
-    {EM_INT16,      "int16",      "int16_t",       'h', 'i', EM_KIND_INT,     2,  2},
-    {EM_INT32,      "int32",      "int32_t",       'i', 'i', EM_KIND_INT,     4,  4},
-    {EM_INT64,      "int64",      "int64_t",       'q', 'i', EM_KIND_INT,     8,  8},
-    {EM_UINT8,      "uint8",      "uint8_t",       'B', 'u', EM_KIND_UINT,    1,  1},
-    {EM_UINT16,     "uint16",     "uint16_t",      'H', 'u', EM_KIND_UINT,    2,  2},
-    {EM_UINT32,     "uint32",     "uint32_t",      'I', 'u', EM_KIND_UINT,    4,  4},
-    {EM_UINT64,     "uint64",     "uint64_t",      'Q', 'u', EM_KIND_UINT,    8,  8},
-    {EM_FLOAT16,    "float16",    "__half",        'e', 'f', EM_KIND_FLOAT,   2,  2},
-    {EM_BFLOAT16,   "bfloat16",   "__nv_bfloat16", 'E', 'f', EM_KIND_FLOAT,   2,  2},
-    {EM_FLOAT32,    "float32",    "float",         'f', 'f', EM_KIND_FLOAT,   4,  4},
-    {EM_FLOAT64,    "float64",    "double",        'd', 'f', EM_KIND_FLOAT,   8,  8},
-    {EM_COMPLEX64,  "complex64",  "complex64",     'F', 'c', EM_KIND_COMPLEX, 8,  4},
-    {EM_COMPLEX128, "complex128", "complex128",    'D', 'c', EM_KIND_COMPLEX, 16, 8},
+    {EM_BOOL,       "bool",       "bool",          '?', 'b', EM_KIND_BOOL,    1,  1, -1, -1},
+    {EM_INT8,       "int8",       "int8_t",        'b', 'i', EM_KIND_INT,     1,  1, -1, -1},
+    {EM_INT16,      "int16",      "int16_t",       'h', 'i', EM_KIND_INT,     2,  2, -1, -1},
+    {EM_INT32,      "int32",      "int32_t",       'i', 'i', EM_KIND_INT,     4,  4, -1, -1},
+    {EM_INT64,      "int64",      "int64_t",       'q', 'i', EM_KIND_INT,     8,  8, -1, -1},
+    {EM_UINT8,      "uint8",      "uint8_t",       'B', 'u', EM_KIND_UINT,    1,  1, -1, -1},
+    {EM_UINT16,     "uint16",     "uint16_t",      'H', 'u', EM_KIND_UINT,    2,  2, -1, -1},
+    {EM_UINT32,     "uint32",     "uint32_t",      'I', 'u', EM_KIND_UINT,    4,  4, -1, -1},
+    {EM_UINT64,     "uint64",     "uint64_t",      'Q', 'u', EM_KIND_UINT,    8,  8, -1, -1},
+    {EM_FLOAT16,    "float16",    "__half",        'e', 'f', EM_KIND_FLOAT,   2,  2, -1,  2},
+    {EM_BFLOAT16,   "bfloat16",   "__nv_bfloat16", 'E', 'f', EM_KIND_FLOAT,   2,  2, -1, 14},
+    {EM_FLOAT32,    "float32",    "float",         'f', 'f', EM_KIND_FLOAT,   4,  4,  0,  0},
+    {EM_FLOAT64,    "float64",    "double",        'd', 'f', EM_KIND_FLOAT,   8,  8,  1,  1},
+    {EM_COMPLEX64,  "complex64",  "complex64",     'F', 'c', EM_KIND_COMPLEX, 8,  4,  2,  4},
+    {EM_COMPLEX128, "complex128", "complex128",    'D', 'c', EM_KIND_COMPLEX, 16, 8,  3,  5},
 };
 
 const em_dtype_info *em_dtype_get(em_dtype d)

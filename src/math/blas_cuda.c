@@ -14,9 +14,8 @@
 #include "ember/util.h"
 
 typedef void *cublas_handle;
-/* cudaDataType and cublasComputeType_t values (library_types.h,
- * cublas_api.h) */
-enum { R_16F = 2, R_16BF = 14, R_32F = 0, R_64F = 1, C_32F = 4, C_64F = 5 };
+/* cublasComputeType_t values (cublas_api.h); the cudaDataType of each
+ * dtype is in the dtype table */
 enum { COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77, COMPUTE_64F = 70,
        GEMM_DEFAULT = -1 };
 
@@ -87,20 +86,17 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
     struct dev_handle *dh;
     em_device *dev;
     long long st[3], nb = g->nbatch;
+    const em_dtype_info *ti;
     int type, compute, id, r;
     int64_t es = (int64_t)em_dtype_size(t);
     em_status rc;
 
     *done = 0;
-    switch (t) {
-    case EM_FLOAT16: type = R_16F; compute = COMPUTE_32F; break;
-    case EM_BFLOAT16: type = R_16BF; compute = COMPUTE_32F; break;
-    case EM_FLOAT32: type = R_32F; compute = COMPUTE_32F; break;
-    case EM_FLOAT64: type = R_64F; compute = COMPUTE_64F; break;
-    case EM_COMPLEX64: type = C_32F; compute = COMPUTE_32F; break;
-    case EM_COMPLEX128: type = C_64F; compute = COMPUTE_64F; break;
-    default: return EM_OK;
-    }
+    if (!(ti = em_dtype_get(t)) || ti->cuda_type < 0)
+        return EM_OK;
+    type = ti->cuda_type;
+    /* double and complex128 (BLAS's d and z) accumulate in double */
+    compute = ti->blas == 1 || ti->blas == 3 ? COMPUTE_64F : COMPUTE_32F;
     if (t == EM_FLOAT32 || t == EM_COMPLEX64) {
         /* read at each call, as the configuration variables are */
         const char *tf = em_knob_text(EM_KNOB_TF32);

@@ -87,13 +87,8 @@ em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
     em_status rc;
 
     *done = 0;
-    switch (t) {
-    case EM_FLOAT32: ti = 0; break;
-    case EM_FLOAT64: ti = 1; break;
-    case EM_COMPLEX64: ti = 2; break;
-    case EM_COMPLEX128: ti = 3; break;
-    default: return EM_OK;
-    }
+    if ((ti = em_dtype_get(t) ? em_dtype_get(t)->blas : -1) < 0)
+        return EM_OK;
     es = (int64_t)em_dtype_size(t);
     if (g->M <= 0 || g->N <= 0 || g->K <= 0 || g->nbatch <= 0 ||
         (double)g->M * (double)g->N * (double)g->K < MIN_WORK ||

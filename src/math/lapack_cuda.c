@@ -142,15 +142,11 @@ typedef struct call {
     size_t ndev, nhost;
 } call;
 
+/* cuSOLVER takes LAPACK's four types only */
 static int data_type(em_dtype t)
 {
-    switch (t) {
-    case EM_FLOAT32: return R_32F;
-    case EM_FLOAT64: return R_64F;
-    case EM_COMPLEX64: return C_32F;
-    case EM_COMPLEX128: return C_64F;
-    default: return -1;
-    }
+    const em_dtype_info *info = em_dtype_get(t);
+    return info && info->blas >= 0 ? info->cuda_type : -1;
 }
 
 /* The real type of a's dtype (eigenvalues, singular values). */
@@ -568,7 +564,7 @@ em_status em_cusolver_orgqr(em_array *a, const em_array *tau, em_array *info)
         return st;
     m = a->shape[a->ndim - 1];
     n = a->shape[a->ndim - 2];
-    ti = c.type == R_32F ? 0 : c.type == R_64F ? 1 : c.type == C_32F ? 2 : 3;
+    ti = em_dtype_get(a->dtype)->blas;
     if ((st = check_part(a, tau, 1, (int)a->dtype, what, "tau")) != EM_OK)
         return end(&c, st);
     k = tau->shape[tau->ndim - 1];

@@ -76,13 +76,8 @@ static em_status ready(void)
 /* 0..3 for s d c z, -1 for a dtype LAPACK does not take */
 static int tix(em_dtype d)
 {
-    switch (d) {
-    case EM_FLOAT32: return 0;
-    case EM_FLOAT64: return 1;
-    case EM_COMPLEX64: return 2;
-    case EM_COMPLEX128: return 3;
-    default: return -1;
-    }
+    const em_dtype_info *info = em_dtype_get(d);
+    return info ? info->blas : -1;
 }
 static const em_dtype t_dtype[4] = {EM_FLOAT32, EM_FLOAT64, EM_COMPLEX64,
                                     EM_COMPLEX128};

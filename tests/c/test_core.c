@@ -181,6 +181,27 @@ static void test_dtype(void)
             CHECK(parse(code) == w->id);
         }
     }
+    /* the vendor columns: BLAS's s d c z, and cudaDataType's values from
+     * library_types.h; integers and bool have neither */
+    {
+        static const struct { em_dtype d; int blas, cuda; } vendor[] = {
+            {EM_FLOAT16, -1, 2}, {EM_BFLOAT16, -1, 14}, {EM_FLOAT32, 0, 0},
+            {EM_FLOAT64, 1, 1}, {EM_COMPLEX64, 2, 4}, {EM_COMPLEX128, 3, 5},
+        };
+        int named = 0;
+        for (i = 0; i < LEN(vendor); i++) {
+            CHECK(em_dtype_get(vendor[i].d)->blas == vendor[i].blas);
+            CHECK(em_dtype_get(vendor[i].d)->cuda_type == vendor[i].cuda);
+        }
+        for (i = 0; i < EM_DTYPE_COUNT; i++) {
+            const em_dtype_info *info = em_dtype_get((em_dtype)i);
+            if (info->kind_id == EM_KIND_FLOAT || info->kind_id == EM_KIND_COMPLEX)
+                named++;
+            else
+                CHECK(info->blas == -1 && info->cuda_type == -1);
+        }
+        CHECK(named == LEN(vendor));
+    }
     CHECK(em_dtype_get(EM_DTYPE_COUNT) == NULL);
     CHECK(em_dtype_get((em_dtype)-1) == NULL);
     CHECK(em_dtype_size(EM_DTYPE_COUNT) == 0);
