@@ -1,15 +1,14 @@
 /* ember math: products on CUDA devices through cuBLAS (blas_cuda.h),
  * opened at run time and laid out by math/gemm_layout.h. cuBLAS's types
  * are declared here from its documented ABI, so ember builds without
- * CUDA's headers. One handle a device, made on first use and kept; a
- * handle must not be used by two threads at once, so each has a mutex
- * held from cublasSetStream to the queued gemm. */
+ * CUDA's headers. One handle a device (math/lib_handle.h). */
 #include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "math/blas_cuda.h"
 #include "math/gemm_layout.h"
+#include "math/lib_handle.h"
 #include "ember/runtime.h"
 #include "ember/util.h"
 
@@ -45,12 +44,25 @@ static void load(void)
                             &cu) == EM_OK;
 }
 
-#define DEVICES 64
+static em_status create(em_lib_handle *slot)
+{
+    int r = cu.create(&slot->h);
+    if (r == 0)
+        return EM_OK;
+    slot->h = NULL;
+    /* cublasStatus_t 3 is CUBLAS_STATUS_ALLOC_FAILED */
+    return em_error_native(r == 3 ? EM_ERR_OUT_OF_MEMORY : EM_ERR_CUDA, r,
+                           "cublasStatus_t", "cublasCreate failed (%d)", r);
+}
 
-static struct dev_handle {
-    pthread_mutex_t lock;
-    cublas_handle h;
-} handles[DEVICES] = {[0 ... DEVICES - 1] = {PTHREAD_MUTEX_INITIALIZER, NULL}};
+static em_status bind(void *h, void *stream)
+{
+    int r = cu.set_stream(h, stream);
+    return r == 0 ? EM_OK : em_error_native(EM_ERR_CUDA, r, "cublasStatus_t",
+                                            "cublasSetStream failed (%d)", r);
+}
+
+static em_lib_handles handles = EM_LIB_HANDLES_INIT("cuBLAS", create, bind);
 
 /* The batch axes as one uniform stride per operand (A, B, C in st), or 0
  * when they are not: each axis's stride is the next inner one's times its
@@ -83,11 +95,10 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
     static const double one[2] = {1, 0}, zero[2] = {0, 0};
     static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
     em_gemm_layout L;
-    struct dev_handle *dh;
-    em_device *dev;
+    em_lib_handle *dh;
     long long st[3], nb = g->nbatch;
     const em_dtype_info *ti;
-    int type, compute, id, r;
+    int type, compute, r;
     int64_t es = (int64_t)em_dtype_size(t);
     em_status rc;
 
@@ -114,25 +125,10 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
         st[0] < 0 || st[1] < 0 || (st[2] <= 0 && nb > 1))
         return EM_OK;
     pthread_once(&once, load);
-    dev = em_stream_device(s);
-    id = em_device_get_id(dev);
-    if (!loaded || id < 0 || id >= DEVICES)
+    if (!loaded)
         return EM_OK;
-    dh = &handles[id];
-    pthread_mutex_lock(&dh->lock);
-    if ((rc = em_device_enter(dev)) != EM_OK)
-        goto out;
-    if (!dh->h && (r = cu.create(&dh->h)) != 0) {
-        dh->h = NULL;
-        rc = em_error_native(r == 3 ? EM_ERR_OUT_OF_MEMORY : EM_ERR_CUDA, r,
-                             "cublasStatus_t", "cublasCreate failed (%d)", r);
-        goto out;
-    }
-    if ((r = cu.set_stream(dh->h, em_stream_native(s))) != 0) {
-        rc = em_error_native(EM_ERR_CUDA, r, "cublasStatus_t",
-                             "cublasSetStream failed (%d)", r);
-        goto out;
-    }
+    if ((rc = em_lib_handle_take(&handles, s, &dh)) != EM_OK)
+        return rc;
     {
         /* alpha and beta in the compute type's precision */
         const void *al = compute == COMPUTE_64F ? (const void *)one
@@ -154,7 +150,6 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
                              em_dtype_get(t)->name, r);
     else
         *done = 1;
-out:
-    pthread_mutex_unlock(&dh->lock);
+    em_lib_handle_give(dh);
     return rc;
 }

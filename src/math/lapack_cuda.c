@@ -2,8 +2,7 @@
  * 64-bit generic API (cusolverDnX*: one entry point for the four dtypes),
  * opened at run time. cuSOLVER's types are declared here from its
  * documented ABI, so ember builds without CUDA's headers. One handle a
- * device, made on first use and kept, used under its mutex (a handle must
- * not serve two threads at once). */
+ * device (math/lib_handle.h). */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 
 #include "ember/cusolver.h"
+#include "math/lib_handle.h"
 #include "ember/runtime.h"
 #include "ember/util.h"
 
@@ -122,18 +122,31 @@ static em_status fail(int r, const char *what)
                            "%d)", what, r);
 }
 
-#define DEVICES 64
+static em_status create(em_lib_handle *slot)
+{
+    int r;
+    if ((r = cu.create(&slot->h)) != 0) {
+        slot->h = NULL;
+        return fail(r, "cusolverDnCreate");
+    }
+    /* the 64-bit API's options object, default ones */
+    if ((r = cu.create_params(&slot->aux)) != 0)
+        return fail(r, "cusolverDnCreateParams");
+    return EM_OK;
+}
 
-static struct dev_handle {
-    pthread_mutex_t lock;
-    handle_t h;
-    params_t p;
-} handles[DEVICES] = {[0 ... DEVICES - 1] = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL}};
+static em_status bind(void *h, void *stream)
+{
+    int r = cu.set_stream(h, stream);
+    return r == 0 ? EM_OK : fail(r, "cusolverDnSetStream");
+}
+
+static em_lib_handles handles = EM_LIB_HANDLES_INIT("cuSOLVER", create, bind);
 
 /* One call in progress: the device's handle locked and bound to the
  * stream, the stack's geometry, and the workspaces. */
 typedef struct call {
-    struct dev_handle *dh;
+    em_lib_handle *dh;
     em_device *dev;
     em_stream *s;
     int type;           /* cudaDataType of the matrices */
@@ -183,7 +196,6 @@ static em_status begin(call *c, const em_array *a, const em_array *info,
                        const char *what)
 {
     em_status st;
-    int r, id;
     memset(c, 0, sizeof *c);
     if (!a || !info)
         return em_error(EM_ERR_INVALID_VALUE, "%s: NULL array", what);
@@ -211,35 +223,7 @@ static em_status begin(call *c, const em_array *a, const em_array *info,
     c->s = em_current_stream();
     if (!c->s || em_stream_device(c->s) != c->dev)
         c->s = em_stream_default(c->dev);
-    id = em_device_get_id(c->dev);
-    if (id < 0 || id >= DEVICES)
-        return em_error(EM_ERR_NOT_SUPPORTED, "%s: cuda:%d is past the %d "
-                        "devices ember's cuSOLVER handles cover", what, id,
-                        DEVICES);
-    c->dh = &handles[id];
-    pthread_mutex_lock(&c->dh->lock);
-    if ((st = em_device_enter(c->dev)) != EM_OK)
-        goto bad;
-    if (!c->dh->h) {
-        if ((r = cu.create(&c->dh->h)) != 0) {
-            c->dh->h = NULL;
-            st = fail(r, "cusolverDnCreate");
-            goto bad;
-        }
-        if ((r = cu.create_params(&c->dh->p)) != 0) {
-            st = fail(r, "cusolverDnCreateParams");
-            goto bad;
-        }
-    }
-    if ((r = cu.set_stream(c->dh->h, em_stream_native(c->s))) != 0) {
-        st = fail(r, "cusolverDnSetStream");
-        goto bad;
-    }
-    return EM_OK;
-bad:
-    pthread_mutex_unlock(&c->dh->lock);
-    c->dh = NULL;
-    return st;
+    return em_lib_handle_take(&handles, c->s, &c->dh);
 }
 
 /* The workspaces a bufferSize query asked for. */
@@ -267,8 +251,7 @@ static em_status end(call *c, em_status st)
             st = f;
     }
     free(c->whost);
-    if (c->dh)
-        pthread_mutex_unlock(&c->dh->lock);
+    em_lib_handle_give(c->dh);
     return st;
 }
 
@@ -295,13 +278,13 @@ em_status em_cusolver_getrf(em_array *a, em_array *ipiv, em_array *info)
                       (long long)ipiv->shape[ipiv->ndim - 1], (long long)n);
     if (st != EM_OK || c.batch == 0 || n == 0)
         return end(&c, st);
-    if ((r = cu.getrf_size(c.dh->h, c.dh->p, n, n, c.type, a->data, n, c.type,
+    if ((r = cu.getrf_size(c.dh->h, c.dh->aux, n, n, c.type, a->data, n, c.type,
                            &nd, &nh)) != 0)
         return end(&c, fail(r, "cusolverDnXgetrf_bufferSize"));
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.getrf(c.dh->h, c.dh->p, n, n, c.type, AT(a, i, n * n * c.esz),
+        if ((r = cu.getrf(c.dh->h, c.dh->aux, n, n, c.type, AT(a, i, n * n * c.esz),
                           n, (int64_t *)(void *)AT(ipiv, i, n * 8), c.type,
                           c.wdev, nd, c.whost, nh,
                           (int *)(void *)AT(info, i, 4))) != 0)
@@ -338,7 +321,7 @@ em_status em_cusolver_getrs(const em_array *lu, const em_array *ipiv,
     if (c.batch == 0 || n == 0 || nrhs == 0)
         return end(&c, EM_OK);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.getrs(c.dh->h, c.dh->p, trans, n, nrhs, c.type,
+        if ((r = cu.getrs(c.dh->h, c.dh->aux, trans, n, nrhs, c.type,
                           AT(lu, i, n * n * c.esz), n,
                           (const int64_t *)(const void *)AT(ipiv, i, n * 8),
                           c.type, AT(b, i, n * nrhs * c.esz), n,
@@ -363,13 +346,13 @@ em_status em_cusolver_potrf(em_array *a, int lower, em_array *info)
                                 "not square", what));
     if (c.batch == 0 || n == 0)
         return end(&c, EM_OK);
-    if ((r = cu.potrf_size(c.dh->h, c.dh->p, uplo, n, c.type, a->data, n,
+    if ((r = cu.potrf_size(c.dh->h, c.dh->aux, uplo, n, c.type, a->data, n,
                            c.type, &nd, &nh)) != 0)
         return end(&c, fail(r, "cusolverDnXpotrf_bufferSize"));
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.potrf(c.dh->h, c.dh->p, uplo, n, c.type,
+        if ((r = cu.potrf(c.dh->h, c.dh->aux, uplo, n, c.type,
                           AT(a, i, n * n * c.esz), n, c.type, c.wdev, nd,
                           c.whost, nh, (int *)(void *)AT(info, i, 4))) != 0)
             st = fail(r, "cusolverDnXpotrf");
@@ -397,13 +380,13 @@ em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
         return end(&c, st);
     if (c.batch == 0 || n == 0)
         return end(&c, EM_OK);
-    if ((r = cu.syevd_size(c.dh->h, c.dh->p, vectors != 0, uplo, n, c.type,
+    if ((r = cu.syevd_size(c.dh->h, c.dh->aux, vectors != 0, uplo, n, c.type,
                            a->data, n, rt, w->data, c.type, &nd, &nh)) != 0)
         return end(&c, fail(r, "cusolverDnXsyevd_bufferSize"));
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.syevd(c.dh->h, c.dh->p, vectors != 0, uplo, n, c.type,
+        if ((r = cu.syevd(c.dh->h, c.dh->aux, vectors != 0, uplo, n, c.type,
                           AT(a, i, n * n * c.esz), n, rt,
                           AT(w, i, n * (c.esz / (rt == c.type ? 1 : 2))),
                           c.type, c.wdev, nd, c.whost, nh,
@@ -443,14 +426,14 @@ em_status em_cusolver_geev(em_array *a, em_array *w, em_array *vr,
                                 (long long)wper, (long long)n, (long long)n));
     if (c.batch == 0 || n == 0)
         return end(&c, EM_OK);
-    if ((r = cu.geev_size(c.dh->h, c.dh->p, 0, jobvr, n, c.type, a->data, n,
+    if ((r = cu.geev_size(c.dh->h, c.dh->aux, 0, jobvr, n, c.type, a->data, n,
                           c.type, w->data, c.type, NULL, 1, c.type,
                           vr ? vr->data : NULL, n, c.type, &nd, &nh)) != 0)
         return end(&c, fail(r, "cusolverDnXgeev_bufferSize"));
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.geev(c.dh->h, c.dh->p, 0, jobvr, n, c.type,
+        if ((r = cu.geev(c.dh->h, c.dh->aux, 0, jobvr, n, c.type,
                          AT(a, i, n * n * c.esz), n, c.type,
                          AT(w, i, wper * c.esz), c.type, NULL, 1, c.type,
                          vr ? AT(vr, i, n * n * c.esz) : NULL, n, c.type,
@@ -500,7 +483,7 @@ em_status em_cusolver_gesvd(em_array *a, em_array *s, em_array *u,
                                 (long long)n));
     if (c.batch == 0 || n == 0)
         return end(&c, EM_OK);
-    if ((r = cu.gesvd_size(c.dh->h, c.dh->p, job, job, m, n, c.type, a->data,
+    if ((r = cu.gesvd_size(c.dh->h, c.dh->aux, job, job, m, n, c.type, a->data,
                            m, rt, s->data, c.type, u ? u->data : NULL, m,
                            c.type, vt ? vt->data : NULL, n, c.type, &nd,
                            &nh)) != 0)
@@ -508,7 +491,7 @@ em_status em_cusolver_gesvd(em_array *a, em_array *s, em_array *u,
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.gesvd(c.dh->h, c.dh->p, job, job, m, n, c.type,
+        if ((r = cu.gesvd(c.dh->h, c.dh->aux, job, job, m, n, c.type,
                           AT(a, i, m * n * c.esz), m, rt,
                           AT(s, i, n * (c.esz / (rt == c.type ? 1 : 2))),
                           c.type, u ? AT(u, i, m * k * c.esz) : NULL, m,
@@ -539,13 +522,13 @@ em_status em_cusolver_geqrf(em_array *a, em_array *tau, em_array *info)
                                 "scales", what, (long long)k));
     if (c.batch == 0 || k == 0)
         return end(&c, EM_OK);
-    if ((r = cu.geqrf_size(c.dh->h, c.dh->p, m, n, c.type, a->data, m, c.type,
+    if ((r = cu.geqrf_size(c.dh->h, c.dh->aux, m, n, c.type, a->data, m, c.type,
                            tau->data, c.type, &nd, &nh)) != 0)
         return end(&c, fail(r, "cusolverDnXgeqrf_bufferSize"));
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.geqrf(c.dh->h, c.dh->p, m, n, c.type,
+        if ((r = cu.geqrf(c.dh->h, c.dh->aux, m, n, c.type,
                           AT(a, i, m * n * c.esz), m, c.type,
                           AT(tau, i, k * c.esz), c.type, c.wdev, nd, c.whost,
                           nh, (int *)(void *)AT(info, i, 4))) != 0)
