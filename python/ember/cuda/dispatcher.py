@@ -19,6 +19,25 @@ def _options(debug, fastmath, lineinfo, cache, opt):
             "cache": cache, "opt": opt}
 
 
+def _accepts(want, have):
+    """Whether an argument of code `have` may use a parameter compiled for
+    `want`: the same array dtype and ndim with a layout the kernel accepts,
+    or a scalar NumPy's same_kind casting takes (integers of either sign
+    alike: the value is range-checked when packed)."""
+    if want == have:
+        return True
+    if want[0] == "A" and have[0] != "A":
+        # an integer for a 1-d parameter of any layout is an address:
+        # Numba's CPointer, passed as x.__cuda_array_interface__["data"][0]
+        return want[-3:-1] == "_1" and want[-1] != "C" and have[0] in "iu"
+    if want[0] == "A" or have[0] == "A":
+        return want[0] == have[0] and want[:-1] == have[:-1] and (
+            want[-1] != "C" or have[-1] == "C")
+    w, h = want[0], have[0]
+    return (h == "b" or (h in "iu" and w != "b") or (h == "f" and w in "fc") or
+            (h not in "biuf" and w == "c"))
+
+
 class Dispatcher(_ember._Dispatcher):
     """What @cuda.jit makes: k[griddim, blockdim, stream, sharedmem] is a
     LaunchConfig, and calling that launches the kernel."""
@@ -51,6 +70,15 @@ class Dispatcher(_ember._Dispatcher):
                                      self._boundscheck, self._identity)
             self._translations[key] = t
         return t
+
+    def _explicit(self, have):
+        """The argcodes of the signature that takes a call of codes `have`
+        (the newest first, as compiled): the C calls this on a miss."""
+        for want in reversed(self._sigs):
+            if all(map(_accepts, want, have)):
+                return want
+        raise TypeError("kernel '%s': no matching definition for argument types %r "
+                        "(compiled for %r)" % (self.__name__, have, self._sigs))
 
     def __call__(self, *args, **kwargs):
         raise TypeError("kernel '%s' is launched with a configuration: "

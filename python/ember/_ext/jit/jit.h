@@ -86,11 +86,6 @@ int empy_jcode_parse(PyObject *str, uint32_t *code);
 int empy_jcode_nparams(uint32_t code);
 size_t empy_jcode_param_size(uint32_t code, int j);
 
-/* Whether a call argument of code `have` may use a kernel compiled for
- * `want` (explicit signatures): the same array dtype and ndim with a
- * layout the kernel accepts, or a scalar NumPy's same_kind casting takes. */
-int empy_jcode_accepts(uint32_t want, uint32_t have);
-
 /* Pack argument ja for parameter code `want` into buf at *off, storing a
  * pointer to each flattened parameter in argv[*np...]; -1 with an
  * exception (a scalar that does not fit). buf must have room (see
@@ -180,9 +175,13 @@ int empy_jit_matches(const empy_jit_entry *e, em_device *d, const uint32_t *key,
 empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
                                const uint32_t *key, const uint32_t *pcode);
 
+/* The explicit signatures compiled for d (Numba compiles them at
+ * decoration); -1 with an exception. */
+int empy_jit_precompile(empy_state *st, empy_Dispatcher *k, em_device *d);
+
 /* For a dispatcher with explicit signatures: the compiled signature that
- * accepts key (compiling the signatures for d first), shared under key;
- * NULL with TypeError "no matching definition". */
+ * accepts key (Dispatcher._explicit picks it), published under key; NULL
+ * with TypeError "no matching definition". */
 empy_jit_entry *empy_jit_explicit(empy_state *st, empy_Dispatcher *k, em_device *d,
                                   const uint32_t *key);
 

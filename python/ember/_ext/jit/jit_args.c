@@ -95,37 +95,6 @@ size_t empy_jcode_param_size(uint32_t code, int j)
     return em_dtype_get(EMPY_JCODE_DTYPE(code))->kind == 'c' ? sz / 2 : sz;
 }
 
-int empy_jcode_accepts(uint32_t want, uint32_t have)
-{
-    char wk, hk;
-    if (want == have)
-        return 1;
-    if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY && EMPY_JCODE_KIND(have) != EMPY_JK_ARRAY) {
-        /* An integer for a 1-d parameter of any layout is an address:
-         * Numba's CPointer (types.py spells it so), passed as
-         * x.__cuda_array_interface__["data"][0]. */
-        char ik = em_dtype_get(EMPY_JCODE_DTYPE(have))->kind;
-        return EMPY_JCODE_NDIM(want) == 1 && !EMPY_JCODE_C(want) &&
-               (ik == 'i' || ik == 'u');
-    }
-    if (EMPY_JCODE_KIND(want) != EMPY_JCODE_KIND(have))
-        return 0;
-    if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY)
-        return EMPY_JCODE_DTYPE(want) == EMPY_JCODE_DTYPE(have) &&
-               EMPY_JCODE_NDIM(want) == EMPY_JCODE_NDIM(have) &&
-               (!EMPY_JCODE_C(want) || EMPY_JCODE_C(have));
-    /* Scalars: NumPy's same_kind casting, integers of either sign alike
-     * (the value is range-checked when packed). */
-    wk = em_dtype_get(EMPY_JCODE_DTYPE(want))->kind;
-    hk = em_dtype_get(EMPY_JCODE_DTYPE(have))->kind;
-    switch (hk) {
-    case 'b': return 1;
-    case 'i': case 'u': return wk != 'b';
-    case 'f': return wk == 'f' || wk == 'c';
-    default: return wk == 'c';
-    }
-}
-
 /* ---- classification --------------------------------------------------------- */
 
 static int arg_error(const char *kname, const char *pname, int i, PyObject *o,
@@ -445,7 +414,7 @@ int empy_jarg_pack(const char *kname, const char *pname, const empy_jarg *ja,
     int is_neg, k;
 
     if (EMPY_JCODE_KIND(want) == EMPY_JK_ARRAY && ja->src == EMPY_JA_SCALAR) {
-        /* an address for a CPointer (empy_jcode_accepts): no extent is
+        /* an address for a CPointer (Dispatcher._explicit): no extent is
          * known, so the bounds are the address space's, as in Numba */
         long long n = INT64_MAX, one = 1;
         if (em_dtype_get(ja->sdt)->kind == 'i' && ja->v.i < 0) {

@@ -227,65 +227,42 @@ int empy_jit_sig_codes(PyObject *argcodes, uint32_t *codes, int n)
     return 0;
 }
 
-/* Explicit signatures: the compiled signature that accepts these codes
- * (compiling the signatures for d first), shared under the call's key. */
-empy_jit_entry *empy_jit_explicit(empy_state *st, empy_Dispatcher *k, em_device *d,
-                                 const uint32_t *key)
+/* Explicit signatures: the signatures are compiled for d first, as Numba
+ * does at decoration; the Python subclass picks the one that accepts the
+ * call's codes (or raises "no matching definition"), whose kernel is then
+ * published under the call's key (a memory hit in the kernel cache). */
+int empy_jit_precompile(empy_state *st, empy_Dispatcher *k, em_device *d)
 {
     uint32_t codes[EMPY_JIT_MAX_ARGS];
     Py_ssize_t s;
-    empy_jit_entry *e, *alias;
-    int n = k->nargs, i;
-
-    for (s = 0; s < PyList_GET_SIZE(k->sigs); s++) {
-        if (empy_jit_sig_codes(PyList_GET_ITEM(k->sigs, s), codes, n) < 0)
-            return NULL;
+    for (s = 0; k->sigs && s < PyList_GET_SIZE(k->sigs); s++) {
+        if (empy_jit_sig_codes(PyList_GET_ITEM(k->sigs, s), codes, k->nargs) < 0)
+            return -1;
         if (!empy_jit_find(k, d, codes) && !empy_jit_build(st, k, d, codes, codes))
-            return NULL;
+            return -1;
     }
-    for (e = EMPY_LOAD_ACQUIRE(k->entries); e; e = e->next) {
-        if (e->dev != d)
-            continue;
-        for (i = 0; i < n && empy_jcode_accepts(e->pcode[i], key[i]); i++)
-            ;
-        if (i == n)
-            break;
-    }
-    if (!e) {
-        PyObject *have = empy_jit_argcodes(key, n);
-        if (have)
-            PyErr_Format(PyExc_TypeError, "kernel '%U': no matching definition for "
-                         "argument types %R (compiled for %R)", k->name, have, k->sigs);
-        Py_XDECREF(have);
+    return 0;
+}
+
+empy_jit_entry *empy_jit_explicit(empy_state *st, empy_Dispatcher *k, em_device *d,
+                                  const uint32_t *key)
+{
+    uint32_t codes[EMPY_JIT_MAX_ARGS];
+    PyObject *have, *want;
+    int n = k->nargs, rc;
+
+    if (empy_jit_precompile(st, k, d) < 0 || !(have = empy_jit_argcodes(key, n)))
+        return NULL;
+    want = PyObject_CallMethod((PyObject *)k, "_explicit", "(O)", have);
+    Py_DECREF(have);
+    if (!want)
+        return NULL;
+    if (!PyTuple_Check(want) || PyTuple_GET_SIZE(want) != n) {
+        PyErr_Format(PyExc_TypeError, "_explicit gave %R, not %d argcodes", want, n);
+        Py_DECREF(want);
         return NULL;
     }
-    if (!(alias = entry_alloc(n)))
-        return NULL;
-    memcpy(alias, e, sizeof *e);
-    alias->next = NULL;
-    alias->pcode = alias->key + n;
-    memcpy(alias->key, key, sizeof *key * (size_t)n);
-    memcpy(alias->pcode, e->pcode, sizeof *key * (size_t)n);
-    Py_INCREF(alias->trans);
-    alias->err_dev = alias->grid_dev = NULL;    /* its own, freed with it */
-    if (alias->has_err && !alias->is_cpu) {
-        em_status rc = em_malloc(d, EMPY_JIT_ERR_SLOTS * sizeof(long long), NULL, &alias->err_dev);
-        if (rc != EM_OK) {
-            alias->err_dev = NULL;
-            empy_jit_entry_free(alias);
-            empy_raise(st, rc);
-            return NULL;
-        }
-    }
-    if (alias->grid_sync && !alias->is_cpu) {
-        em_status rc = em_malloc(d, sizeof(unsigned int), NULL, &alias->grid_dev);
-        if (rc != EM_OK) {
-            alias->grid_dev = NULL;
-            empy_jit_entry_free(alias);
-            empy_raise(st, rc);
-            return NULL;
-        }
-    }
-    entry_publish(k, alias);
-    return alias;
+    rc = empy_jit_sig_codes(want, codes, n);
+    Py_DECREF(want);
+    return rc < 0 ? NULL : empy_jit_build(st, k, d, key, codes);
 }

@@ -90,19 +90,12 @@ static PyObject *disp_max_coop(PyObject *self, PyObject *const *args, Py_ssize_t
 static PyObject *disp_precompile(PyObject *self, PyObject *unused)
 {
     empy_state *st = empy_state_of(self);
-    empy_Dispatcher *k = DISP(self);
-    uint32_t codes[EMPY_JIT_MAX_ARGS];
     em_device *d;
     em_status rc;
-    Py_ssize_t i;
     if ((rc = em_current_device(&d)) != EM_OK)
         return empy_raise(st, rc);
-    for (i = 0; k->sigs && i < PyList_GET_SIZE(k->sigs); i++) {
-        if (empy_jit_sig_codes(PyList_GET_ITEM(k->sigs, i), codes, k->nargs) < 0)
-            return NULL;
-        if (!empy_jit_find(k, d, codes) && !empy_jit_build(st, k, d, codes, codes))
-            return NULL;
-    }
+    if (empy_jit_precompile(st, DISP(self), d) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 

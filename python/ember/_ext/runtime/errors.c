@@ -94,87 +94,28 @@ int empy_fail(empy_state *st, em_status s)
     return -1;
 }
 
-/* The first line number a compiler's error line names: NVRTC writes
- * "name(12): error: ...", cc writes "name.c:12:5: error: ...". 0 if none. */
-static long error_line(const char *log)
-{
-    const char *p = log;
-    while (p && *p) {
-        const char *eol = strchr(p, '\n');
-        const char *err = strstr(p, "error");
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        if (err && (size_t)(err - p) < len) {
-            const char *q;
-            for (q = p; q < err; q++) {
-                if ((*q == '(' || *q == ':') && q[1] >= '0' && q[1] <= '9') {
-                    char *end;
-                    long n = strtol(q + 1, &end, 10);
-                    if (end < err && (*end == ')' || *end == ':') && n > 0)
-                        return n;
-                }
-            }
-        }
-        p = eol ? eol + 1 : NULL;
-    }
-    return 0;
-}
-
-/* Line n (1-based) of src, as a new str without its newline; NULL (no
- * exception) if src is shorter. */
-static PyObject *source_line(const char *src, long n)
-{
-    const char *p = src, *eol;
-    long i;
-    for (i = 1; i < n && p; i++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    if (!p || !*p)
-        return NULL;
-    eol = strchr(p, '\n');
-    return PyUnicode_DecodeUTF8(p, eol ? eol - p : (Py_ssize_t)strlen(p),
-                                "replace");
-}
-
+/* The exception is built by python/ember/_compile_error.py: finding the
+ * first error's line in the source is text work, once per failed compile. */
 PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
                              const char *source)
 {
     const char *msg = em_last_error();
-    PyObject *plog, *pmsg, *line = NULL;
-    long lineno;
-
+    PyObject *mod, *exc;
     if (s != EM_ERR_COMPILE)
         return empy_raise(st, s);
-    if (!log || !*log)
-        log = msg;
-    lineno = error_line(log);
-    if (lineno > 0 && source)
-        line = source_line(source, lineno);
-    plog = PyUnicode_DecodeUTF8(log, (Py_ssize_t)strlen(log), "replace");
-    if (!plog) {
-        Py_XDECREF(line);
+    if (!(mod = PyImport_ImportModule("ember._compile_error")))
         return NULL;
+    exc = PyObject_CallMethod(mod, "compile_error", "NNN",
+                              PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace"),
+                              log ? PyUnicode_DecodeUTF8(log, (Py_ssize_t)strlen(log),
+                                                         "replace") : Py_NewRef(Py_None),
+                              source ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)strlen(source),
+                                                            "replace") : Py_NewRef(Py_None));
+    Py_DECREF(mod);
+    if (exc) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
     }
-    if (line) {
-        PyObject *stripped = PyObject_CallMethod(line, "strip", NULL);
-        pmsg = stripped ? PyUnicode_FromFormat("%s\n  at line %ld: %U", msg,
-                                               lineno, stripped)
-                        : NULL;
-        Py_XDECREF(stripped);
-    } else {
-        pmsg = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
-    }
-    if (!pmsg) {
-        Py_DECREF(plog);
-        Py_XDECREF(line);
-        return NULL;
-    }
-    raise_with_attrs(st->CompileError, pmsg, "log", plog,
-                     "lineno", lineno > 0 ? PyLong_FromLong(lineno) : Py_NewRef(Py_None),
-                     "source_line", line ? line : Py_NewRef(Py_None),
-                     (const char *)NULL);
-    Py_DECREF(pmsg);
     return NULL;
 }
 
