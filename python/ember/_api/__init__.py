@@ -48,6 +48,12 @@ for _mod, _names in {
     "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique unique_all "
             "unique_counts unique_inverse unique_values",
     "sorting": "argpartition argsort lexsort partition sort",
+    "products": "dot inner matmul matrix_transpose outer tensordot vdot "
+                "vecdot",
+    "cumulative": "cumprod cumsum cumulative_prod cumulative_sum nancumprod "
+                  "nancumsum",
+    "selection": "argwhere choose compress extract flatnonzero nonzero put "
+                 "put_along_axis select take take_along_axis where",
     "splitting": "array_split dsplit hsplit split vsplit",
     "vectorize": "vectorize",
     "guvectorize": "guvectorize",

@@ -1,5 +1,6 @@
 """copyto: NumPy's checked, masked, broadcasting copy into an array."""
 from ember import _ember as _e
+from ember._api.selection import where as _where
 from ember._api._util import as_array
 
 
@@ -33,6 +34,6 @@ def copyto(dst, src, casting="same_kind", where=True):
                          f"into shape {dst.shape}")
     if not scalar:
         s = s.astype(dst.dtype, copy=False)
-    dst[...] = _e.where(mask, s, dst) if not scalar else _e.where(
+    dst[...] = _where(mask, s, dst) if not scalar else _where(
         mask, _e.asarray(s, dtype=dst.dtype, device=dst.device), dst)
     return None

@@ -6,6 +6,8 @@ unwrap.c)."""
 import operator
 
 from ember import _ember as _e
+from ember._api.cumulative import cumprod, cumsum
+from ember._api.selection import where
 from ember._api._util import as_array, device_of, kernel, normalize_axis
 from ember._api.arrayapi import diff
 from ember._api.dtype_info import finfo, isdtype
@@ -257,20 +259,20 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _PI):
                              boundary_ambiguous, ph_correct)
         up = _e.asarray(p, dtype=dtype, copy=True)
         s1 = _sl(nd, axis, slice(1, None))
-        up[s1] = p[s1] + _e.cumsum(ph_correct, axis=axis)
+        up[s1] = p[s1] + cumsum(ph_correct, axis=axis)
         return up
     ddmod = _e.remainder(dd - interval_low, period) + interval_low
     if boundary_ambiguous:
-        ddmod = _e.where((ddmod == interval_low) & (dd > 0),
+        ddmod = where((ddmod == interval_low) & (dd > 0),
                          _e.asarray(interval_high, dtype=ddmod.dtype, device=p.device),
                          ddmod)
     ph_correct = ddmod - dd
-    ph_correct = _e.where(_e.abs(dd) < discont,
+    ph_correct = where(_e.abs(dd) < discont,
                           _e.zeros((), dtype=ph_correct.dtype, device=p.device),
                           ph_correct)
     up = _e.asarray(p, dtype=dtype, copy=True)
     s1 = _sl(nd, axis, slice(1, None))
-    up[s1] = p[s1] + _e.cumsum(ph_correct, axis=axis)
+    up[s1] = p[s1] + cumsum(ph_correct, axis=axis)
     return up
 
 
@@ -351,7 +353,7 @@ def vander(x, N=None, increasing=False):
         v = ones
     else:
         cols = _e.broadcast_to(x.astype(dt).reshape(n, 1), (n, N - 1))
-        v = _e.concatenate((ones, _e.cumprod(cols, axis=1)), axis=1)
+        v = _e.concatenate((ones, cumprod(cols, axis=1)), axis=1)
     return v if increasing else _e.ascontiguousarray(v[:, ::-1])
 
 
@@ -363,7 +365,7 @@ def sinc(x):
     x = as_array(x, device_of(x))
     y = _PI * x
     eps = finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
-    y = _e.where(y != 0, y, _e.asarray(eps, dtype=y.dtype, device=y.device))
+    y = where(y != 0, y, _e.asarray(eps, dtype=y.dtype, device=y.device))
     return _e.sin(y) / y
 
 

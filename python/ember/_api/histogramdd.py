@@ -4,6 +4,7 @@ import builtins
 import operator
 
 from ember import _ember as _e
+from ember._api.selection import where
 from ember._api._util import as_array, device_of
 from ember._api.histograms import bincount
 from ember._api.indexing import ravel_multi_index
@@ -75,7 +76,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         col = s[:, i]
         c = _e.searchsorted(e, col, side="right")
         # Values on the last edge belong to the last bin, as in NumPy.
-        c = _e.where(col == e[-1], c - 1, c)
+        c = where(col == e[-1], c - 1, c)
         counts.append(c)
     total = 1
     for n in nbin:

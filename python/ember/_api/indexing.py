@@ -4,6 +4,7 @@ open meshes (ix_), and the writes through masks and flat positions
 import operator
 
 from ember import _ember as _e
+from ember._api.selection import nonzero, put, where
 from ember._api._util import as_array, device_of
 from ember._api.elementwise import clip
 from ember._api.manip import tile
@@ -47,7 +48,7 @@ def _tri_nonzero(n, k, m, device, upper):
     mask = _e.tri(n, m, k - 1 if upper else k, dtype=_e.bool_, device=device)
     if upper:
         mask = _e.logical_not(mask)
-    return tuple(_e.nonzero(mask))
+    return tuple(nonzero(mask))
 
 
 def tril_indices(n, k=0, m=None):
@@ -94,7 +95,7 @@ def fill_diagonal(a, val, wrap=False):
     stop = a.size if end is None else min(end, a.size)
     if stop == 0:
         return None
-    _e.put(a, _e.arange(0, stop, step, device=a.device), val)
+    put(a, _e.arange(0, stop, step, device=a.device), val)
     return None
 
 
@@ -126,7 +127,7 @@ def putmask(a, mask, values):
     if vals.size != 1 or vals.ndim:
         vals = _cyclic(vals, a.size, a.device, a.dtype).reshape(a.shape)
     mask = mask.reshape(a.shape).astype(_e.bool_, copy=False)
-    a[...] = _e.where(mask, vals.astype(a.dtype, copy=False), a)
+    a[...] = where(mask, vals.astype(a.dtype, copy=False), a)
     return None
 
 
@@ -237,7 +238,7 @@ def ix_(*args):
             raise ValueError("Cross index must be 1 dimensional "
                              f"(argument {k} has shape {a.shape})")
         if a.dtype == _e.bool_:
-            a = _e.nonzero(a)[0]
+            a = nonzero(a)[0]
         elif a.dtype.kind not in "iu":
             raise IndexError("arrays used as indices must be of integer (or "
                              f"boolean) type (argument {k} has dtype {a.dtype})")

@@ -15,12 +15,15 @@ import ember as _e
 from ember import _ember as _c
 from ember._api._util import normalize_axis, real_dtype as _real
 from ember._api.norms import _vector, norm  # noqa: F401 (ember.linalg.norm)
+from ember._api.products import (  # noqa: F401 (ember.linalg's products)
+    matmul, matrix_transpose, outer, tensordot, vecdot)
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
            "eigh", "eigvalsh", "eig", "eigvals", "svd", "svdvals", "lstsq",
            "pinv", "matrix_rank", "matrix_power", "cond", "norm",
            "matrix_norm", "vector_norm", "cross", "diagonal", "trace",
-           "multi_dot", "tensorinv", "tensorsolve"]
+           "multi_dot", "tensorinv", "tensorsolve", "matmul",
+           "matrix_transpose", "outer", "tensordot", "vecdot"]
 
 EigResult = namedtuple("EigResult", "eigenvalues eigenvectors")
 EighResult = namedtuple("EighResult", "eigenvalues eigenvectors")

@@ -3,6 +3,8 @@ tile, trim_zeros, asfortranarray and the broadcast object."""
 import operator
 
 from ember import _ember as _e
+from ember._api.cumulative import cumsum
+from ember._api.selection import flatnonzero, nonzero, take, where
 from ember._api._util import as_array, device_of, normalize_axis
 
 
@@ -76,7 +78,7 @@ def insert(arr, obj, values, axis=None):
             if idx.ndim != 1:
                 raise ValueError("boolean array argument obj to insert must be "
                                  f"one dimensional (got shape {idx.shape})")
-            idx = _e.flatnonzero(idx)
+            idx = flatnonzero(idx)
         if idx.size == 0 and idx.dtype.kind not in "iu":
             idx = idx.astype(_e.int64)
         if idx.dtype.kind not in "iu":
@@ -113,7 +115,7 @@ def insert(arr, obj, values, axis=None):
         bad = int(idx[_e.argmax((idx < -N) | (idx > N))])
         raise IndexError(f"index {bad} is out of bounds for axis {axis} with "
                          f"size {N}")
-    idx = _e.where(idx < 0, idx + N, idx)
+    idx = where(idx < 0, idx + N, idx)
     order = _e.argsort(idx, stable=True)
     pos = _e.empty_like(idx)
     pos[order] = idx[order] + _e.arange(numnew, device=arr.device)
@@ -237,9 +239,9 @@ def repeat(a, repeats, axis=None):
         res = _e.empty(pre + (total,) + post, dtype=a.dtype, device=a.device)
         res.reshape(pre + (n, c) + post)[...] = a.reshape(pre + (n, 1) + post)
         return res
-    ends = _e.cumsum(_e.asarray(counts, dtype=_e.int64, device=a.device))
+    ends = cumsum(_e.asarray(counts, dtype=_e.int64, device=a.device))
     idx = _e.searchsorted(ends, _e.arange(total, device=a.device), side="right")
-    return _e.take(a, idx, axis=axis)
+    return take(a, idx, axis=axis)
 
 
 def trim_zeros(filt, trim="fb", axis=None):
@@ -254,7 +256,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     axes = range(f.ndim) if axis is None else [
         normalize_axis(operator.index(a), f.ndim)
         for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
-    nz = _e.nonzero(f)
+    nz = nonzero(f)
     key = [slice(None)] * f.ndim
     empty = nz[0].size == 0
     for ax in axes:

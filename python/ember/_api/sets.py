@@ -9,6 +9,8 @@ through the extension's one entry `_setop`."""
 import operator
 
 from ember import _ember as _e
+from ember._api.cumulative import cumsum
+from ember._api.selection import flatnonzero
 from ember._api._util import as_array, device_of, normalize_axis
 from ember._api.arrayapi import diff
 
@@ -53,8 +55,8 @@ def _complex_unique(x):
     values = s[first]
     indices = perm[first]
     inverse = _e.empty((n,), dtype=_e.int64, device=dev)
-    inverse[perm] = _e.cumsum(first) - 1
-    starts = _e.flatnonzero(first)
+    inverse[perm] = cumsum(first) - 1
+    starts = flatnonzero(first)
     counts = diff(starts, append=n)
     return values, indices, inverse.reshape(x.shape), counts
 

@@ -221,12 +221,6 @@ extern PyMethodDef empy_reduction_nd_methods[];
 int empy_linalg_init(PyObject *m, empy_state *st);      /* linalg.c */
 extern PyMethodDef empy_linalg_nd_methods[];
 PyObject *empy_nd_matmul(PyObject *a, PyObject *b);       /* linalg.c */
-/* matmul(a, b, out=, dtype=) (linalg.c), and with NumPy's axes= of the
- * gufunc (linalg_axes.c). */
-PyObject *empy_matmul(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
-                      PyObject *dtype);
-PyObject *empy_matmul_axes(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
-                           PyObject *dtype, PyObject *axes);
 PyObject *empy_nd_imatmul(PyObject *a, PyObject *b);
 int empy_manip_init(PyObject *m, empy_state *st);       /* manip.c */
 extern PyMethodDef empy_manip_nd_methods[];
@@ -259,14 +253,6 @@ extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
     empy_sort_nd_methods[];                               /* parallel_sort.c */
 extern PyMethodDef empy_par_hist_functions[],
     empy_np_hist_functions[];                             /* parallel_hist.c */
-
-/* ---- ufunc_methods.c: ufunc.reduce, accumulate, reduceat, outer, at ------ */
-
-PyObject *empy_ufunc_reduce(PyObject *self, PyObject *args, PyObject *kw);
-PyObject *empy_ufunc_accumulate(PyObject *self, PyObject *args, PyObject *kw);
-PyObject *empy_ufunc_reduceat(PyObject *self, PyObject *args, PyObject *kw);
-PyObject *empy_ufunc_outer(PyObject *self, PyObject *args, PyObject *kw);
-PyObject *empy_ufunc_at(PyObject *self, PyObject *args, PyObject *kw);
 
 /* ---- ufuncobj.c --------------------------------------------------------- */
 

@@ -649,20 +649,32 @@ static PyObject *Ufunc_reduce_pickle(PyObject *self, PyObject *unused)
     return Py_NewRef(UF(self)->name);
 }
 
+/* reduce, accumulate, reduceat, outer and at compose ember's reductions,
+ * scans and elementwise calls: python/ember/_api/ufunc_methods.py. */
+#define PY_METHOD(NAME)                                                        \
+    static PyObject *Ufunc_##NAME(PyObject *self, PyObject *args, PyObject *kw) \
+    {                                                                          \
+        return empy_call_python("ember._api.ufunc_methods", #NAME, self, args, kw); \
+    }
+PY_METHOD(reduce)
+PY_METHOD(accumulate)
+PY_METHOD(reduceat)
+PY_METHOD(outer)
+PY_METHOD(at)
+#define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+
 static PyMethodDef Ufunc_methods[] = {
-    {"reduce", (PyCFunction)(void (*)(void))empy_ufunc_reduce, METH_VARARGS | METH_KEYWORDS,
+    {"reduce", KW(Ufunc_reduce),
      "reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None): "
      "op folded along the axes (NumPy's)."},
-    {"accumulate", (PyCFunction)(void (*)(void))empy_ufunc_accumulate,
-     METH_VARARGS | METH_KEYWORDS,
+    {"accumulate", KW(Ufunc_accumulate),
      "accumulate(array, axis=0, dtype=None, out=None): the running reduction."},
-    {"reduceat", (PyCFunction)(void (*)(void))empy_ufunc_reduceat,
-     METH_VARARGS | METH_KEYWORDS,
+    {"reduceat", KW(Ufunc_reduceat),
      "reduceat(array, indices, axis=0, dtype=None, out=None): reductions over "
      "the slices indices[i]:indices[i+1] (one element where they do not increase)."},
-    {"outer", (PyCFunction)(void (*)(void))empy_ufunc_outer, METH_VARARGS | METH_KEYWORDS,
+    {"outer", KW(Ufunc_outer),
      "outer(A, B, **kwargs): op(a, b) for every pair, of shape A.shape + B.shape."},
-    {"at", (PyCFunction)(void (*)(void))empy_ufunc_at, METH_VARARGS | METH_KEYWORDS,
+    {"at", KW(Ufunc_at),
      "at(a, indices, b=None): op in place at the indices, once per occurrence."},
     {"__reduce__", Ufunc_reduce_pickle, METH_NOARGS, NULL},
     {NULL},
