@@ -63,6 +63,7 @@ for _mod, _names in {
     "sysinfo": "info",
     "memorypool": "MemoryPool get_default_memory_pool",
     "device_info": "ComputeCapability MemInfo",
+    "timing": "get_elapsed_time",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod

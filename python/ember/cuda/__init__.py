@@ -4,13 +4,14 @@ except Program, which needs NVRTC (but no GPU)."""
 
 from ember._ember import (
     RawModule, RawKernel, Function,
-    Device, Stream, Event, get_current_stream, get_elapsed_time,
+    Device, Stream, Event, get_current_stream,
     Buffer, PinnedMemory, alloc, alloc_pinned_memory, In, Out, InOut,
     CUDAError, CompileError, BackendUnavailableError,
     cuda_is_available as is_available,
 )
 
 from ember._api.memorypool import get_default_memory_pool  # noqa: E402
+from ember._api.timing import get_elapsed_time  # noqa: E402
 
 # CuPy's pointers into device memory: a.data, ember.ndarray(memptr=...).
 from ember._ember import MemoryPointer, UnownedMemory  # noqa: E402

@@ -8,7 +8,8 @@ own (python/ember/_ext/runtime/stream.c)."""
 import sys as _sys
 import types as _types
 
-from ember._ember import Stream, Event, get_current_stream, get_elapsed_time
+from ember._ember import Stream, Event, get_current_stream
+from ember._api.timing import get_elapsed_time
 
 
 class _StreamModule(_types.ModuleType):

@@ -1,14 +1,16 @@
-/* ember Python extension: ember.Stream, ember.Event, the thread's current
- * stream and the stack behind `with device:` / `with stream:`.
+/* ember Python extension: ember.Stream, ember.Event and the thread's
+ * current stream (`with device:` / `with stream:` save and restore it in
+ * python/ember/cuda/context.py).
  *
  * The C runtime keeps the current device and stream per thread as raw
  * pointers. Python code also wants the Stream *object* back from
  * get_current_stream(), and an owned stream must stay alive while it is
- * current, so the current Stream object and the with-block stack live in
- * the thread state dict: per thread, freed when the thread ends. */
+ * current, so the current Stream object lives in the thread state dict: per
+ * thread, freed when the thread ends. */
 #include <limits.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
+#include "runtime/args.h"
 
 #define STREAM(o) ((empy_Stream *)(o))
 #define EVENT(o) ((empy_Event *)(o))
@@ -149,74 +151,16 @@ int empy_set_stream(empy_state *st, PyObject *obj)
     return 0;
 }
 
-int empy_context_push(empy_state *st)
+/* _current_context() -> (Device, the current Stream or None): what a
+ * `with` block saves (python/ember/cuda/context.py). */
+static PyObject *mod_current_context(PyObject *m, PyObject *unused)
 {
-    PyObject *dict = thread_dict(), *stack, *dev, *str, *entry;
+    empy_state *st = empy_state_of_module(m);
     em_device *d;
-    int rc;
-
-    if (!dict)
-        return -1;
-    stack = PyDict_GetItemWithError(dict, st->s_key_stack);
-    if (!stack) {
-        if (PyErr_Occurred())
-            return -1;
-        stack = PyList_New(0);
-        if (!stack)
-            return -1;
-        rc = PyDict_SetItem(dict, st->s_key_stack, stack);
-        Py_DECREF(stack);
-        if (rc < 0)
-            return -1;
-    }
     if (empy_device_arg(st, NULL, &d) < 0)
-        return -1;
-    dev = empy_device_new(st, d);
-    if (!dev)
-        return -1;
-    str = em_current_stream() ? empy_current_stream(st) : Py_NewRef(Py_None);
-    if (!str) {
-        Py_DECREF(dev);
-        return -1;
-    }
-    entry = PyTuple_Pack(2, dev, str);
-    Py_DECREF(dev);
-    Py_DECREF(str);
-    if (!entry)
-        return -1;
-    rc = PyList_Append(stack, entry);
-    Py_DECREF(entry);
-    return rc;
-}
-
-int empy_context_pop(empy_state *st)
-{
-    PyObject *dict = thread_dict(), *stack, *entry, *str;
-    Py_ssize_t n;
-    int rc = 0;
-
-    if (!dict)
-        return -1;
-    stack = PyDict_GetItemWithError(dict, st->s_key_stack);
-    if (!stack && PyErr_Occurred())
-        return -1;
-    n = stack && PyList_Check(stack) ? PyList_GET_SIZE(stack) : 0;
-    if (n == 0) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "ember: __exit__ without a matching __enter__ on this thread");
-        return -1;
-    }
-    entry = Py_NewRef(PyList_GET_ITEM(stack, n - 1));
-    if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
-        Py_DECREF(entry);
-        return -1;
-    }
-    empy_set_device(st, ((empy_Device *)PyTuple_GET_ITEM(entry, 0))->dev);
-    str = PyTuple_GET_ITEM(entry, 1);
-    if (str != Py_None)
-        rc = empy_set_stream(st, str);
-    Py_DECREF(entry);
-    return rc;
+        return NULL;
+    return Py_BuildValue("(NN)", empy_device_new(st, d),
+                         em_current_stream() ? empy_current_stream(st) : Py_NewRef(Py_None));
 }
 
 /* ---- Stream ------------------------------------------------------- */
@@ -358,23 +302,15 @@ static PyObject *event_create(empy_state *st, em_device *d, unsigned flags);
 static PyObject *Stream_record(PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames)
 {
+    static const char *const names[] = {"event", NULL};
     empy_state *st = empy_state_of(self);
     em_stream *s = empy_stream_resolve(st, self);
-    PyObject *ev = nargs > 0 ? args[0] : Py_None;
+    PyObject *ev;
     em_status rc;
 
-    if (!s)
+    if (!s || empy_parse_args("record", args, nargs, kwnames, names, 1, 0, &ev) < 0)
         return NULL;
-    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
-        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
-         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
-          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "event")))) {
-        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, event");
-        return NULL;
-    }
-    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
-        ev = args[nargs];
-    if (ev == Py_None) {
+    if (!ev || ev == Py_None) {
         ev = event_create(st, em_stream_device(s), EM_EVENT_DEFAULT);
         if (!ev)
             return NULL;
@@ -400,29 +336,9 @@ static PyObject *Stream_use(PyObject *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
-static PyObject *Stream_enter(PyObject *self, PyObject *unused)
-{
-    empy_state *st = empy_state_of(self);
-    if (empy_context_push(st) < 0)
-        return NULL;
-    if (empy_set_stream(st, self) < 0) {
-        empy_saved_error err;
-        empy_error_save(&err);
-        if (empy_context_pop(st) < 0)
-            PyErr_Clear();
-        empy_error_restore(&err);
-        return NULL;
-    }
-    return Py_NewRef(self);
-}
-
-static PyObject *Stream_exit(PyObject *self, PyObject *const *args,
-                             Py_ssize_t nargs)
-{
-    if (empy_context_pop(empy_state_of(self)) < 0)
-        return NULL;
-    Py_RETURN_FALSE;
-}
+/* `with stream:` is not per-launch work (python/ember/cuda/context.py). */
+EMPY_PY_METHOD(Stream_enter, "ember.cuda.context", "stream_enter")
+EMPY_PY_METHOD(Stream_exit, "ember.cuda.context", "exit")
 
 static PyObject *Stream_get_ptr(PyObject *self, void *c)
 {
@@ -461,8 +377,10 @@ static PyMethodDef Stream_methods[] = {
      "record(event=None) -> Event recorded at the current end of the stream."},
     {"use", Stream_use, METH_NOARGS,
      "Make this the calling thread's current stream; returns self."},
-    {"__enter__", Stream_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)(void (*)(void))Stream_exit, METH_FASTCALL, NULL},
+    {"__enter__", (PyCFunction)(void (*)(void))Stream_enter, METH_FASTCALL | METH_KEYWORDS,
+     NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))Stream_exit, METH_FASTCALL | METH_KEYWORDS,
+     NULL},
     {NULL},
 };
 
@@ -551,21 +469,15 @@ static PyObject *Event_repr(PyObject *self)
 static PyObject *Event_record(PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames)
 {
+    static const char *const names[] = {"stream", NULL};
     empy_state *st = empy_state_of(self);
-    PyObject *sarg = nargs > 0 ? args[0] : Py_None;
+    PyObject *sarg;
     em_stream *s;
     em_status rc;
 
-    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
-        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
-         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
-          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "stream")))) {
-        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, stream");
+    if (empy_parse_args("record", args, nargs, kwnames, names, 1, 0, &sarg) < 0)
         return NULL;
-    }
-    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
-        sarg = args[nargs];
-    if (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0)
+    if (!sarg || (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0))
         sarg = Py_None;   /* Numba's stream=0 */
     PyErr_Clear();         /* a huge int is not 0, and not a stream either */
     if (empy_stream_for_device(st, sarg, EVENT(self)->dev, &s) < 0)
@@ -693,41 +605,11 @@ static PyObject *mod_get_current_stream(PyObject *m, PyObject *unused)
     return empy_current_stream(empy_state_of_module(m));
 }
 
-static PyObject *mod_get_elapsed_time(PyObject *m, PyObject *const *args,
-                                      Py_ssize_t nargs)
-{
-    empy_state *st = empy_state_of_module(m);
-    em_event *a, *b;
-    float ms = 0;
-    em_status rc;
-
-    if (nargs != 2 || !Py_IS_TYPE(args[0], st->Event) ||
-        !Py_IS_TYPE(args[1], st->Event)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "get_elapsed_time(start, end) takes two ember.Event objects");
-        return NULL;
-    }
-    a = EVENT(args[0])->e;
-    b = EVENT(args[1])->e;
-    /* The end may still be pending; waiting for it here saves every caller
-     * an end.synchronize() and cannot change the answer. */
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_event_synchronize(b);
-    Py_END_ALLOW_THREADS
-    if (rc == EM_OK)
-        rc = em_event_elapsed_ms(a, b, &ms);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return PyFloat_FromDouble(ms);
-}
-
 static PyMethodDef stream_functions[] = {
     {"get_current_stream", mod_get_current_stream, METH_NOARGS,
      "The calling thread's current stream (the current device's default "
      "stream unless one was made current)."},
-    {"get_elapsed_time", (PyCFunction)(void (*)(void))mod_get_elapsed_time,
-     METH_FASTCALL, "get_elapsed_time(start, end) -> milliseconds between two "
-                    "recorded events of one device."},
+    {"_current_context", mod_current_context, METH_NOARGS, NULL},
     {NULL},
 };
 
