@@ -8,6 +8,7 @@
  * NumPy is loaded, so asking it costs no import. */
 #include <math.h>
 #include <string.h>
+#include "runtime/args.h"
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
@@ -544,94 +545,29 @@ static PyObject *DType_get_kind(PyObject *self, void *c)
     return PyUnicode_FromString(k);
 }
 
-static PyObject *DType_get_char(PyObject *self, void *c)
-{
-    char k[2] = {INFO(self)->typechar, 0};
-    /* NumPy names the 64-bit integers by C long on LP64 hosts. */
-    if (DT(self) == EM_INT64)
-        k[0] = 'l';
-    else if (DT(self) == EM_UINT64)
-        k[0] = 'L';
-    return PyUnicode_FromString(k);
-}
-
-static PyObject *DType_get_str(PyObject *self, void *c)
-{
-    const char *s = empy_dtype_typestr(DT(self));
-    /* bfloat16 has no NumPy code; "<E2" keeps the shape of one. */
-    return PyUnicode_FromString(s ? s : "<E2");
-}
-
-static PyObject *DType_get_byteorder(PyObject *self, void *c)
-{
-    return PyUnicode_FromString(INFO(self)->size == 1 ? "|" : "=");
-}
-
 static PyObject *DType_get_num(PyObject *self, void *c)
 {
     return PyLong_FromLong((long)DT(self));
 }
 
-static PyObject *DType_get_none(PyObject *self, void *c)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *DType_get_true(PyObject *self, void *c)
-{
-    Py_RETURN_TRUE;
-}
-
-static PyObject *DType_get_shape(PyObject *self, void *c)
-{
-    return PyTuple_New(0);
-}
-
-/* NumPy's dtype for this one, so numpy.dtype(ember.float32) and
- * numpy.zeros(3, dtype=ember.float32) work (NumPy reads `.dtype`). */
-static PyObject *numpy_dtype(PyObject *self)
-{
-    PyObject *np, *r;
-    if (DT(self) == EM_BFLOAT16) {
-        PyErr_SetString(PyExc_TypeError,
-                        "bfloat16 has no NumPy dtype; convert with "
-                        "astype(ember.float32) first");
-        return NULL;
-    }
-    np = empy_numpy("ember dtype.dtype");
-    if (!np)
-        return NULL;
-    r = PyObject_CallMethod(np, "dtype", "s", INFO(self)->name);
-    Py_DECREF(np);
-    return r;
-}
-
-static PyObject *DType_get_dtype(PyObject *self, void *c)
-{
-    return numpy_dtype(self);
-}
-
-static PyObject *DType_get_type(PyObject *self, void *c)
-{
-    PyObject *d = numpy_dtype(self), *t;
-    if (!d)
-        return NULL;
-    t = PyObject_GetAttrString(d, "type");
-    Py_DECREF(d);
-    return t;
-}
-
 /* ember.float32(1.5) is NumPy's float32(1.5), as cupy.float32 is
- * numpy.float32: a host scalar, strong in promotion. */
+ * numpy.float32: a host scalar, strong in promotion. NumPy's side of a
+ * dtype (char, str, type, ...) is cold: _api/dtype_props.py. */
 static PyObject *DType_call(PyObject *self, PyObject *args, PyObject *kw)
 {
-    PyObject *t = DType_get_type(self, NULL), *r;
-    if (!t)
-        return NULL;
-    r = PyObject_Call(t, args, kw);
-    Py_DECREF(t);
-    return r;
+    return empy_call_python("ember._api.dtype_props", "call", self, args, kw);
 }
+
+#define COLD(NAME) static const empy_pyattr cold_##NAME = {"ember._api.dtype_props", #NAME}
+COLD(char);
+COLD(str);
+COLD(byteorder);
+COLD(none);
+COLD(true);
+COLD(shape);
+COLD(dtype);
+COLD(type);
+#define GET_COLD(ATTR, NAME, DOC) {ATTR, empy_py_getter, NULL, DOC, (void *)&cold_##NAME}
 
 static PyObject *DType_reduce(PyObject *self, PyObject *unused)
 {
@@ -648,18 +584,18 @@ static PyGetSetDef DType_getset[] = {
     {"itemsize", DType_get_itemsize, NULL, "Bytes per element.", NULL},
     {"alignment", DType_get_alignment, NULL, "Alignment in bytes.", NULL},
     {"kind", DType_get_kind, NULL, "'b', 'i', 'u', 'f' or 'c'.", NULL},
-    {"char", DType_get_char, NULL, "NumPy's type character: 'f'.", NULL},
-    {"str", DType_get_str, NULL, "The array-interface string: '<f4'.", NULL},
-    {"byteorder", DType_get_byteorder, NULL, "'=' (native) or '|'.", NULL},
+    GET_COLD("char", char, "NumPy's type character: 'f'."),
+    GET_COLD("str", str, "The array-interface string: '<f4'."),
+    GET_COLD("byteorder", byteorder, "'=' (native) or '|'."),
     {"num", DType_get_num, NULL, "ember's dtype number.", NULL},
-    {"names", DType_get_none, NULL, "None: ember has no structured dtypes.", NULL},
-    {"fields", DType_get_none, NULL, "None.", NULL},
-    {"subdtype", DType_get_none, NULL, "None.", NULL},
-    {"shape", DType_get_shape, NULL, "().", NULL},
-    {"isnative", DType_get_true, NULL, "True.", NULL},
-    {"isbuiltin", DType_get_true, NULL, "True.", NULL},
-    {"dtype", DType_get_dtype, NULL, "The NumPy dtype (imports NumPy).", NULL},
-    {"type", DType_get_type, NULL, "The NumPy scalar type (imports NumPy).", NULL},
+    GET_COLD("names", none, "None: ember has no structured dtypes."),
+    GET_COLD("fields", none, "None."),
+    GET_COLD("subdtype", none, "None."),
+    GET_COLD("shape", shape, "()."),
+    GET_COLD("isnative", true, "True."),
+    GET_COLD("isbuiltin", true, "True."),
+    GET_COLD("dtype", dtype, "The NumPy dtype (imports NumPy)."),
+    GET_COLD("type", type, "The NumPy scalar type (imports NumPy)."),
     {NULL},
 };
 

@@ -5,9 +5,10 @@
  * keyword-only ones. The input may be anything ember.asarray takes (a
  * list or a NumPy array goes to the current device); the result of a
  * reduction to 0-d is a 0-d ember array, as CuPy's. RuntimeWarnings follow
- * NumPy's: mean of an empty slice, degrees of freedom <= 0, all-NaN slices
- * of nanmin/nanmax/nanmean/nanvar (this last check reads one value back
- * from the device). */
+ * NumPy's: mean of an empty slice, degrees of freedom <= 0. nanmin,
+ * nanmax, nanmean, nanvar and nanstd are entries _nanmin, ... here, whose
+ * all-NaN warnings (a value read back) python/ember/_api/nanfunctions.py
+ * adds, as it composes ptp. */
 #include <math.h>
 #include <string.h>
 
@@ -37,12 +38,10 @@ static const char *const pnames[P_COUNT] = {
 
 typedef struct spec {
     const char *name;
-    int op;                /* em_reduce_op, or OP_PTP */
+    int op;                /* em_reduce_op */
     signed char pos[8];    /* positional order (END-terminated) */
     signed char kwonly[6]; /* keyword-only (END-terminated) */
 } spec;
-
-enum { OP_PTP = -1 };
 
 #define SUM_POS                                                                \
     {                                                                          \
@@ -79,7 +78,6 @@ static const spec specs[] = {
     {"max", EM_RED_MAX, MIN_POS, {END}},
     {"amin", EM_RED_MIN, MIN_POS, {END}},
     {"amax", EM_RED_MAX, MIN_POS, {END}},
-    {"ptp", OP_PTP, {P_A, P_AXIS, P_OUT, P_KEEPDIMS, END}, {END}},
     {"argmin", EM_RED_ARGMIN, ARG_POS, {P_KEEPDIMS, END}},
     {"argmax", EM_RED_ARGMAX, ARG_POS, {P_KEEPDIMS, END}},
     {"any", EM_RED_ANY, ANY_POS, {P_WHERE, END}},
@@ -109,7 +107,6 @@ enum {
     S_MAX,
     S_AMIN,
     S_AMAX,
-    S_PTP,
     S_ARGMIN,
     S_ARGMAX,
     S_ANY,
@@ -358,31 +355,6 @@ static int64_t reduced_count(const em_array *a, const em_reduce_args *ra)
     return k;
 }
 
-/* 1 if any element of r is NaN (one value read back), 0 if not, -1. */
-static int any_nan(empy_state *st, const em_array *r)
-{
-    em_array m;
-    em_reduce_args none;
-    unsigned char buf[16];
-    double c[2];
-    em_status rc;
-    int k = em_dtype_get(r->dtype)->kind_id;
-    if (r->size == 0 || (k != EM_KIND_FLOAT && k != EM_KIND_COMPLEX))
-        return 0;
-    memset(&m, 0, sizeof m);
-    memset(&none, 0, sizeof none);
-    EMPY_NOGIL(rc, em_reduce(EM_RED_MAX, r, &none, &m, NULL));
-    if (rc == EM_OK) {
-        EMPY_NOGIL(rc, em_array_to_host(&m, buf, NULL, NULL));
-        if (rc == EM_OK)
-            rc = em_scalar_cast(buf, m.dtype, c, EM_COMPLEX128);
-    }
-    em_array_release(&m);
-    if (rc != EM_OK)
-        return empy_fail(st, rc);
-    return isnan(c[0]) || isnan(c[1]);
-}
-
 static int warn(const char *msg)
 {
     return PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1);
@@ -426,32 +398,6 @@ static PyObject *do_reduce(empy_state *st, const spec *sp, call *c)
             warn("Degrees of freedom <= 0 for slice") < 0)
             goto fail;
         break;
-    case EM_RED_NANMIN:
-    case EM_RED_NANMAX:
-    case EM_RED_NANMEAN:
-    case EM_RED_NANVAR:
-    case EM_RED_NANSTD: {
-        int n = K == 0 ? EMPY_ARR(r)->size > 0 : any_nan(st, EMPY_ARR(r));
-        /* nanmean/nanvar give NaN for inf - inf too: only an all-NaN
-         * slice (nanmax NaN there) warns. One more pass, only when the
-         * result holds a NaN. */
-        if (n > 0 && K > 0 && op != EM_RED_NANMIN && op != EM_RED_NANMAX) {
-            PyObject *hi = reduce_into(st, EM_RED_NANMAX, c, NULL);
-            n = hi ? any_nan(st, EMPY_ARR(hi)) : -1;
-            Py_XDECREF(hi);
-        }
-        if (n < 0)
-            goto fail;
-        if (n) {
-            const char *msg = op == EM_RED_NANMEAN ? "Mean of empty slice"
-                              : op == EM_RED_NANMIN || op == EM_RED_NANMAX
-                                  ? "All-NaN slice encountered"
-                                  : "Degrees of freedom <= 0 for slice.";
-            if (warn(msg) < 0)
-                goto fail;
-        }
-        break;
-    }
     default:
         break;
     }
@@ -459,23 +405,6 @@ static PyObject *do_reduce(empy_state *st, const spec *sp, call *c)
 fail:
     Py_DECREF(r);
     return NULL;
-}
-
-static PyObject *do_ptp(empy_state *st, call *c)
-{
-    PyObject *hi, *lo, *in[2], *r;
-    if (!(hi = reduce_into(st, EM_RED_MAX, c, NULL)))
-        return NULL;
-    if (!(lo = reduce_into(st, EM_RED_MIN, c, NULL))) {
-        Py_DECREF(hi);
-        return NULL;
-    }
-    in[0] = hi;
-    in[1] = lo;
-    r = empy_ufunc_call(st, EM_OP_SUBTRACT, in, 2, c->out, NULL);
-    Py_DECREF(hi);
-    Py_DECREF(lo);
-    return r;
 }
 
 static PyObject *dispatch(empy_state *st, int which, PyObject *self,
@@ -489,10 +418,7 @@ static PyObject *dispatch(empy_state *st, int which, PyObject *self,
         Py_XDECREF(c.a);
         return NULL;
     }
-    if (sp->op == OP_PTP)
-        r = do_ptp(st, &c);
-    else
-        r = do_reduce(st, sp, &c);
+    r = do_reduce(st, sp, &c);
     Py_XDECREF(c.a);
     return r;
 }
@@ -512,98 +438,85 @@ static PyObject *dispatch(empy_state *st, int which, PyObject *self,
     }
 
 FN(sum, S_SUM)
-FN(prod, S_PROD) FN(mean, S_MEAN) FN(var, S_VAR) FN(std, S_STD) FN(min, S_MIN)
-    FN(max, S_MAX) FN(amin, S_AMIN) FN(amax, S_AMAX) FN(ptp, S_PTP)
-        FN(argmin, S_ARGMIN) FN(argmax, S_ARGMAX) FN(any, S_ANY) FN(all, S_ALL)
-            FN(count_nonzero,
-               S_COUNT_NONZERO) FN(nansum, S_NANSUM) FN(nanprod, S_NANPROD)
-                FN(nanmean, S_NANMEAN) FN(nanvar, S_NANVAR) FN(nanstd, S_NANSTD)
-                    FN(nanmin, S_NANMIN) FN(nanmax, S_NANMAX) FN(nanargmin,
-                                                                 S_NANARGMIN)
-                        FN(nanargmax, S_NANARGMAX)
+FN(prod, S_PROD)
+FN(mean, S_MEAN)
+FN(var, S_VAR)
+FN(std, S_STD)
+FN(min, S_MIN)
+FN(max, S_MAX)
+FN(amin, S_AMIN)
+FN(amax, S_AMAX)
+FN(argmin, S_ARGMIN)
+FN(argmax, S_ARGMAX)
+FN(any, S_ANY)
+FN(all, S_ALL)
+FN(count_nonzero, S_COUNT_NONZERO)
+FN(nansum, S_NANSUM)
+FN(nanprod, S_NANPROD)
+FN(nanmean, S_NANMEAN)
+FN(nanvar, S_NANVAR)
+FN(nanstd, S_NANSTD)
+FN(nanmin, S_NANMIN)
+FN(nanmax, S_NANMAX)
+FN(nanargmin, S_NANARGMIN)
+FN(nanargmax, S_NANARGMAX)
+METH(sum, S_SUM)
+METH(prod, S_PROD)
+METH(mean, S_MEAN)
+METH(var, S_VAR)
+METH(std, S_STD)
+METH(min, S_MIN)
+METH(max, S_MAX)
+METH(argmin, S_ARGMIN)
+METH(argmax, S_ARGMAX)
+METH(any, S_ANY)
+METH(all, S_ALL)
 
-                            METH(sum, S_SUM) METH(prod, S_PROD)
-                                METH(mean, S_MEAN) METH(var, S_VAR)
-                                    METH(std, S_STD) METH(min, S_MIN)
-                                        METH(max, S_MAX) METH(argmin, S_ARGMIN)
-                                            METH(argmax, S_ARGMAX)
-                                                METH(any, S_ANY)
-                                                    METH(all, S_ALL)
+#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+#define FENTRY(NAME, DOC) {#NAME, FASTKW(fn_##NAME), DOC}
+#define MENTRY(NAME, DOC) {#NAME, FASTKW(nd_##NAME), DOC}
 
-#define FENTRY(NAME, DOC)                                                      \
-    {                                                                          \
-#NAME, (PyCFunction)(void (*)(void))fn_##NAME,                         \
-            METH_FASTCALL | METH_KEYWORDS, DOC                                 \
-    }
-#define MENTRY(NAME, DOC)                                                      \
-    {                                                                          \
-#NAME, (PyCFunction)(void (*)(void))nd_##NAME,                         \
-            METH_FASTCALL | METH_KEYWORDS, DOC                                 \
-    }
-
-                                                        static PyMethodDef
-    reduction_functions[] = {
-        FENTRY(sum,
-               "sum(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
-               "Sum of elements over the given axes (NumPy's accumulator "
-               "dtypes)."),
-        FENTRY(
-            prod,
-            "prod(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
-            "Product of elements over the given axes."),
-        FENTRY(
-            mean,
-            "mean(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
-            "Arithmetic mean over the given axes."),
-        FENTRY(var, "var(a, axis=None, dtype=None, out=None, ddof=0, "
-                    "keepdims=False)\n--\n\nVariance (divisor N - ddof)."),
-        FENTRY(std, "std(a, axis=None, dtype=None, out=None, ddof=0, "
-                    "keepdims=False)\n--\n\nStandard deviation."),
-        FENTRY(min, "min(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                    "Minimum (NaN propagates)."),
-        FENTRY(max, "max(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                    "Maximum (NaN propagates)."),
-        FENTRY(amin, "amin(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                     "Alias of min."),
-        FENTRY(amax, "amax(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                     "Alias of max."),
-        FENTRY(ptp, "ptp(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                    "max - min over the given axes."),
-        FENTRY(argmin,
-               "argmin(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
-               "Index of the first minimum (C-order flat index for "
-               "axis=None)."),
-        FENTRY(argmax,
-               "argmax(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
-               "Index of the first maximum."),
-        FENTRY(any, "any(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                    "Whether any element is nonzero."),
-        FENTRY(all, "all(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                    "Whether every element is nonzero."),
-        FENTRY(count_nonzero,
-               "count_nonzero(a, axis=None, *, keepdims=False)\n--\n\n"
-               "Number of nonzero elements."),
-        FENTRY(nansum,
-               "nansum(a, axis=None, dtype=None, out=None, keepdims=False)"
-               "\n--\n\nSum treating NaN as zero."),
-        FENTRY(nanprod, "nanprod(a, axis=None, dtype=None, out=None, "
-                        "keepdims=False)\n--\n\nProduct treating NaN as one."),
-        FENTRY(nanmean, "nanmean(a, axis=None, dtype=None, out=None, "
-                        "keepdims=False)\n--\n\nMean ignoring NaNs."),
-        FENTRY(nanvar, "nanvar(a, axis=None, dtype=None, out=None, ddof=0, "
-                       "keepdims=False)\n--\n\nVariance ignoring NaNs."),
-        FENTRY(nanstd,
-               "nanstd(a, axis=None, dtype=None, out=None, ddof=0, "
-               "keepdims=False)\n--\n\nStandard deviation ignoring NaNs."),
-        FENTRY(nanmin, "nanmin(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                       "Minimum ignoring NaNs."),
-        FENTRY(nanmax, "nanmax(a, axis=None, out=None, keepdims=False)\n--\n\n"
-                       "Maximum ignoring NaNs."),
-        FENTRY(nanargmin, "nanargmin(a, axis=None, out=None, *, keepdims=False)"
-                          "\n--\n\nIndex of the minimum ignoring NaNs."),
-        FENTRY(nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False)"
-                          "\n--\n\nIndex of the maximum ignoring NaNs."),
-        {NULL},
+static PyMethodDef reduction_functions[] = {
+    FENTRY(sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+                "Sum of elements over the given axes (NumPy's accumulator dtypes)."),
+    FENTRY(prod, "prod(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+                 "Product of elements over the given axes."),
+    FENTRY(mean, "mean(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
+                 "Arithmetic mean over the given axes."),
+    FENTRY(var, "var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)"
+                "\n--\n\nVariance (divisor N - ddof)."),
+    FENTRY(std, "std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False)"
+                "\n--\n\nStandard deviation."),
+    FENTRY(min, "min(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                "Minimum (NaN propagates)."),
+    FENTRY(max, "max(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                "Maximum (NaN propagates)."),
+    FENTRY(amin, "amin(a, axis=None, out=None, keepdims=False)\n--\n\nAlias of min."),
+    FENTRY(amax, "amax(a, axis=None, out=None, keepdims=False)\n--\n\nAlias of max."),
+    FENTRY(argmin, "argmin(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
+                   "Index of the first minimum (C-order flat index for axis=None)."),
+    FENTRY(argmax, "argmax(a, axis=None, out=None, *, keepdims=False)\n--\n\n"
+                   "Index of the first maximum."),
+    FENTRY(any, "any(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                "Whether any element is nonzero."),
+    FENTRY(all, "all(a, axis=None, out=None, keepdims=False)\n--\n\n"
+                "Whether every element is nonzero."),
+    FENTRY(count_nonzero, "count_nonzero(a, axis=None, *, keepdims=False)\n--\n\n"
+                          "Number of nonzero elements."),
+    FENTRY(nansum, "nansum(a, axis=None, dtype=None, out=None, keepdims=False)"
+                   "\n--\n\nSum treating NaN as zero."),
+    FENTRY(nanprod, "nanprod(a, axis=None, dtype=None, out=None, keepdims=False)"
+                    "\n--\n\nProduct treating NaN as one."),
+    FENTRY(nanargmin, "nanargmin(a, axis=None, out=None, *, keepdims=False)"
+                      "\n--\n\nIndex of the minimum ignoring NaNs."),
+    FENTRY(nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False)"
+                      "\n--\n\nIndex of the maximum ignoring NaNs."),
+    {"_nanmean", FASTKW(fn_nanmean), NULL},
+    {"_nanvar", FASTKW(fn_nanvar), NULL},
+    {"_nanstd", FASTKW(fn_nanstd), NULL},
+    {"_nanmin", FASTKW(fn_nanmin), NULL},
+    {"_nanmax", FASTKW(fn_nanmax), NULL},
+    {NULL},
 };
 
 PyMethodDef empy_reduction_nd_methods[] = {
