@@ -137,6 +137,10 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_ERFINV] = {"erfinv", 1, SCI, "f:f d:d"},
     [EM_OP_ERFCINV] = {"erfcinv", 1, SCI, "f:f d:d"},
     [EM_OP_DIGAMMA] = {"digamma", 1, SCI, "f:f d:d"},
+    [EM_OP_I1] = {"i1", 1, SCI, "f:f d:d"},
+    /* zeta(x, q) is Hurwitz's; SciPy's zeta(x) calls _riemann_zeta */
+    [EM_OP_ZETA] = {"zeta", 2, SCI, "ff:f dd:d"},
+    [EM_OP_RIEMANN_ZETA] = {"_riemann_zeta", 1, SCI, "f:f d:d"},
 };
 
 /* clang-format on */

@@ -12,7 +12,7 @@ import ember.scipy.special as es
 
 UNARY = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
          "ndtr", "j0", "j1", "y0", "y1", "sinc", "erfinv", "erfcinv", "digamma",
-         "i0"]
+         "i0", "i1", "zeta"]
 EDGES = np.array([-np.inf, -800.0, -171.5, -2.5, -2.0, -1.0, -0.5, -0.0, 0.0,
                   1e-300, 0.3, 0.5, 1.0, 2.0, 3.7, 30.5, 171.2, 800.0, np.inf,
                   np.nan])
@@ -88,6 +88,44 @@ def test_binary_against_scipy(device, name):
           getattr(sp, name)(m[:, :1], m[0]), "float32")
 
 
+def test_i1_tails(device):
+    """i1 past the power series (x > 20: the asymptotic one), to the edge
+    of exp's range (inf past 709.78, as SciPy's), odd in x."""
+    x = np.concatenate([np.linspace(15, 30, 61), np.geomspace(30, 709, 40),
+                        [709.9, 750.0]])
+    x = np.concatenate([x, -x])
+    with np.errstate(over="ignore"):
+        want = sp.i1(x)
+    close(es.i1(ember.asarray(x, device=device)), want, "float64")
+
+
+def test_zeta_against_scipy(device):
+    """Riemann's zeta across its reflection (x < -20) and its poles, and
+    Hurwitz's zeta(x, q) on a grid of x and q with SciPy's domain: inf at
+    x = 1 and at q = 0, -1, ...; NaN below x = 1 and for q < 0 with a
+    fractional x."""
+    x = np.concatenate([np.linspace(-60, 60, 241), [-201.0, -171.5, -300.5,
+                        -200.0, 1 - 1e-9, 1 + 1e-9, 1e-300, -1e-300, 1.5]])
+    with np.errstate(all="ignore"):
+        close(es.zeta(ember.asarray(x, device=device)), sp.zeta(x), "float64")
+    xs = np.array([1.0, 1.0001, 1.5, 2.0, 2.5, 3.0, 7.0, 30.5, 100.0, 0.5,
+                   -2.0, np.inf, np.nan])[:, None]
+    qs = np.array([1.0, 0.5, 1e-3, 2.0, 9.5, 10.5, 1e3, 1e9, np.inf, 0.0,
+                   -1.0, -0.5, -2.5, np.nan])[None, :]
+    with np.errstate(all="ignore"):
+        want = sp.zeta(xs, qs)
+    got = es.zeta(ember.asarray(xs, device=device),
+                  ember.asarray(qs, device=device))
+    close(got, want, "float64")
+    # float32 loops and a Python scalar q
+    x32 = np.linspace(1.1, 8, 20).astype(np.float32)
+    close(es.zeta(ember.asarray(x32, device=device), 2.0),
+          sp.zeta(x32, 2.0), "float32")
+    out = ember.zeros(20, dtype=ember.float32, device=device)
+    assert es.zeta(ember.asarray(x32, device=device), out=out) is out
+    close(out, sp.zeta(x32), "float32")
+
+
 # SciPy 1.18's dtypes (f->f is its first loop, as CuPy's), read off
 # scipy.special 1.18.1 on NumPy 2.5.2: input -> erf(x), xlogy(x, x),
 # xlogy(x, 2.0). SciPy 1.17 listed d->d first (float16 -> float64).
@@ -106,7 +144,7 @@ def test_dtypes_resolve_as_scipy(device):
     for t, (unary, binary, scalar) in SCIPY_118.items():
         h = np.ones(3, t)
         e = ember.asarray(h, device=device)
-        for name in ("erf", "gamma", "expit", "j0"):
+        for name in ("erf", "gamma", "expit", "j0", "i1", "zeta"):
             got = getattr(es, name)(e).dtype
             assert got == unary, (name, t, got)
             if NEW_SCIPY:

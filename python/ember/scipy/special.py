@@ -5,7 +5,8 @@ The elementwise ones are ember ufuncs (C kernels generated like NumPy's,
 so they broadcast, take out=, where= and dtype= and fuse with the rest),
 with SciPy's names, loops and answers at poles and ends: erf, erfc,
 gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
-xlogy, xlog1py, erfinv, erfcinv, digamma (psi); i0 is NumPy's. Their
+xlogy, xlog1py, erfinv, erfcinv, digamma (psi), i1, zeta (Riemann's,
+or Hurwitz's with q); i0 is NumPy's. Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
@@ -18,7 +19,7 @@ from ember._api._util import as_array as _arr
 
 __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
-           "erfinv", "erfcinv", "digamma", "psi", "i0", "ndtri",
+           "erfinv", "erfcinv", "digamma", "psi", "i0", "i1", "zeta", "ndtri",
            "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
 
 erf = _ember._sp_erf
@@ -40,6 +41,15 @@ erfinv = _ember._sp_erfinv
 erfcinv = _ember._sp_erfcinv
 digamma = _ember._sp_digamma
 psi = digamma
+i1 = _ember._sp_i1
+
+
+def zeta(x, q=None, out=None):
+    """The Riemann zeta function of x, or with q Hurwitz's sum over k >= 0
+    of (k + q)^-x, as scipy.special.zeta (both are ufuncs)."""
+    if q is None:
+        return _ember._sp__riemann_zeta(x, out=out)
+    return _ember._sp_zeta(x, q, out=out)
 
 
 def i0(x):
