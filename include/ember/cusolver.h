@@ -58,6 +58,19 @@ em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
 em_status em_cusolver_geev(em_array *a, em_array *w, em_array *vr,
                            em_array *info);
 
+/* Solve A x = b for one square sparse matrix in CSR form (float32 or
+ * float64 data, zero-based int32 indptr and indices, no duplicates) by
+ * cuSOLVER's sparse QR (cusolverSp csrlsvqr), on the thread's current
+ * stream of the arrays' device. A diagonal of R at or below tol counts as
+ * zero; reorder is 0 (none), 1 (symrcm), 2 (symamd) or 3 (metis).
+ * *singular is -1 for an invertible A, else the first zero pivot's row
+ * (x is then undefined). The call returns once x is computed: cuSOLVER's
+ * sparse API reports singularity to the host. */
+em_status em_cusolver_csrlsvqr(const em_array *data, const em_array *indptr,
+                               const em_array *indices, const em_array *b,
+                               double tol, int reorder, em_array *x,
+                               int *singular);
+
 /* Singular values (descending, into the real (batch..., n) array s) of
  * each m x n matrix of a, m >= n (cuSOLVER's gesvd has only that case),
  * destroying a; with u and vt (not NULL) the left vectors, (batch...,

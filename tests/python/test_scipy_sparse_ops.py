@@ -336,6 +336,47 @@ def test_gmres(device, dtype):
         es.linalg.gmres(a, ember.asarray(np.ones(7), device=device))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_spsolve(device, dtype):
+    """spsolve against SciPy's: one and several right-hand sides, integer
+    matrices upcast to float64, float32 kept; a singular matrix warns and
+    gives NaNs; shapes SciPy refuses are refused with its messages."""
+    import scipy.sparse.linalg as ssl
+    m = nonsymmetric(60, 22, np.float64)
+    if dtype == np.int64:
+        m = np.round(m * 4)
+    m = m.astype(dtype)
+    rng = np.random.default_rng(31)
+    b = rng.standard_normal(60).astype(np.float32 if dtype == np.float32
+                                       else np.float64)
+    a = es.csr_matrix(ember.asarray(m, device=device))
+    want = ssl.spsolve(ss.csr_matrix(m), b)
+    x = es.linalg.spsolve(a, ember.asarray(b, device=device))
+    assert N(x).dtype == want.dtype and N(x).shape == (60,)
+    tol = 2e-4 if dtype == np.float32 else 1e-10
+    np.testing.assert_allclose(N(x), want, rtol=tol, atol=tol)
+    # several right-hand sides, a CSC matrix, and b of shape (n, 1)
+    B = rng.standard_normal((60, 3))
+    X = es.linalg.spsolve(es.csc_matrix(a), ember.asarray(B, device=device))
+    np.testing.assert_allclose(N(X), ssl.spsolve(ss.csc_matrix(m), B),
+                               rtol=tol, atol=tol)
+    assert es.linalg.spsolve(a, ember.asarray(b[:, None], device=device)
+                             ).shape == (60,)
+    # singular: a zero row
+    s = m.copy()
+    s[7] = 0
+    with pytest.warns(es.linalg.MatrixRankWarning, match="singular"):
+        xs = es.linalg.spsolve(es.csr_matrix(ember.asarray(s, device=device)),
+                               ember.asarray(b, device=device))
+    assert np.isnan(N(xs)).all()
+    with pytest.raises(ValueError, match=r"square \(has shape \(60, 59\)\)"):
+        es.linalg.spsolve(es.csr_matrix(ember.asarray(m[:, :59],
+                                                      device=device)),
+                          ember.asarray(b, device=device))
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        es.linalg.spsolve(a, ember.asarray(b[:59], device=device))
+
+
 @pytest.mark.parametrize("which", ["LA", "SA", "LM", "SM"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_eigsh(device, which, dtype):

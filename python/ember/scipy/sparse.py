@@ -21,9 +21,7 @@ product and sum(axis) is 2-D for both.
 
 Not here yet: complex values; division of sparse by sparse; broadcasting
 of a (1, n) or (m, 1) sparse operand in multiply; assignment into a
-matrix; the dia, bsr, lil and dok formats; argmax/argmin; spsolve, which
-needs a direct sparse solver (cuDSS or cuSOLVER's sparse QR): no
-substitute is offered.
+matrix; the dia, bsr, lil and dok formats; argmax/argmin.
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
 the number of elements allow, else int64, as SciPy picks them (and half the

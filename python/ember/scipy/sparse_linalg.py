@@ -12,14 +12,19 @@ so the residual it tests is b - A x itself, where SciPy's left
 preconditioning tests M (b - A x); without M they agree. eigsh is a
 thick-restart Lanczos method (Wu and Simon), not ARPACK: its eigenvalues
 come in ascending order for every `which`; sigma (shift-invert), M
-(generalized problems) and which='BE' are not there yet. spsolve needs a
-direct sparse solver and is not offered."""
+(generalized problems) and which='BE' are not there yet.
+
+spsolve is a direct solver: on cuda cuSOLVER's sparse QR (csrlsvqr, as
+cupyx's spsolve), one right-hand side at a time; on cpu SciPy's SuperLU
+over the matrix's host arrays (SciPy is then required). A singular matrix
+warns MatrixRankWarning and gives NaNs, as SciPy's spsolve."""
 import numpy
 
 import ember as _e
 
-__all__ = ["cg", "gmres", "eigsh", "LinearOperator", "aslinearoperator",
-           "ArpackError", "ArpackNoConvergence"]
+__all__ = ["cg", "gmres", "eigsh", "spsolve", "LinearOperator",
+           "aslinearoperator", "ArpackError", "ArpackNoConvergence",
+           "MatrixRankWarning"]
 
 
 class LinearOperator:
@@ -423,3 +428,87 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
     if not return_eigenvectors:
         return w
     return w, V[:ncv].T @ _e.asarray(S[:, want], device=dev).astype(t)
+
+
+class MatrixRankWarning(UserWarning):
+    """A singular matrix met by spsolve (scipy.sparse.linalg's name)."""
+
+
+def spsolve(A, b, permc_spec=None, use_umfpack=True):
+    """x with A x = b for a square sparse A and a dense b of shape (n,) or
+    (n, k), as scipy.sparse.linalg.spsolve (permc_spec and use_umfpack are
+    SciPy's knobs for its own solvers and are not used)."""
+    import warnings
+    from ember.scipy import sparse as _sp
+    if not _sp.issparse(A):
+        A = _sp.csr_matrix(A)
+    A = A.tocsr()
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"matrix must be square (has shape {A.shape})")
+    if _sp.issparse(b):
+        raise TypeError("spsolve: b must be a dense array here (SciPy's "
+                        "sparse right-hand sides are not supported)")
+    b = _e.asarray(b, device=A.data.device)
+    if b.ndim not in (1, 2) or b.shape[0] != n:
+        raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - "
+                         f"{b.shape[0] if b.ndim else b.shape})")
+    vector = b.ndim == 1 or b.shape[1] == 1
+    t = _e.result_type(A.dtype, b.dtype, _e.float32)
+    if t.kind == "c":
+        raise TypeError(f"spsolve: complex systems ({t}) are not supported")
+    A = A.astype(t) if A.dtype != t else A
+    A.sum_duplicates()
+    B = b.reshape(n, -1).astype(t)
+    solve = _spsolve_scipy if A.data.device.type == "cpu" else _spsolve_cuda
+    x, singular = solve(A, B)
+    if singular:
+        warnings.warn("Matrix is exactly singular", MatrixRankWarning,
+                      stacklevel=2)
+        x[...] = _e.nan
+    return x.reshape(-1) if vector else x
+
+
+def _spsolve_scipy(A, B):
+    """SciPy's SuperLU on the host arrays, and whether it found A
+    singular (its warning becomes the caller's)."""
+    import warnings
+    try:
+        import scipy.sparse
+        import scipy.sparse.linalg
+    except ImportError:
+        raise ImportError("ember.scipy.sparse.linalg.spsolve on cpu uses "
+                          "SciPy's SuperLU: pip install scipy") from None
+    h = scipy.sparse.csr_matrix(
+        (_e.asnumpy(A.data), _e.asnumpy(A.indices), _e.asnumpy(A.indptr)),
+        shape=A.shape)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", scipy.sparse.linalg.MatrixRankWarning)
+        x = scipy.sparse.linalg.spsolve(h, _e.asnumpy(B))
+    singular = any(issubclass(w.category,
+                              scipy.sparse.linalg.MatrixRankWarning)
+                   for w in seen)
+    return _e.asarray(numpy.asarray(x).reshape(B.shape),
+                      device=A.data.device), singular
+
+
+def _spsolve_cuda(A, B):
+    """cuSOLVER's csrlsvqr per column of B (tolerance 0: only exact zero
+    pivots are singular; symrcm reordering, as cupyx's defaults)."""
+    from ember import _ember
+    n = A.shape[0]
+    if A.data.size > 2**31 - 1:
+        raise ValueError(f"spsolve: {A.data.size} stored entries; cuSOLVER "
+                         f"takes 32-bit indices")
+    indptr = A.indptr.astype(_e.int32)
+    indices = A.indices.astype(_e.int32)
+    x = _e.empty(B.shape, dtype=B.dtype, device=B.device)
+    col = _e.empty(n, dtype=B.dtype, device=B.device)
+    singular = False
+    for j in range(B.shape[1]):
+        rhs = _e.ascontiguousarray(B[:, j])
+        if _ember._cus_csrlsvqr(A.data, indptr, indices, rhs, col, 0.0,
+                                1) >= 0:
+            singular = True
+        x[:, j] = col
+    return x, singular

@@ -6,19 +6,21 @@
  *   _cus_gesvd(a, s, u, vt, full, info)   (u and vt None: values only)
  *   _cus_geqrf(a, tau, info)           _cus_orgqr(a, tau, info)
  *   _cus_geev(a, w, vr, info)          (vr None: values only)
+ *   _cus_csrlsvqr(data, indptr, indices, b, x, tol, reorder)
+ *       -> the first zero pivot's row, or -1 (scipy/sparse_linalg.py)
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "array/ndarray.h"
 #include "runtime/errors.h"
 #include "ember/cusolver.h"
 
-enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR, GEEV };
+enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR, GEEV, CSRLSVQR };
 
 /* Per call: its name, the argument count, and which arguments are arrays
- * (bit i), may be None (bit i), or ints. */
+ * (bit i), may be None (bit i), floats (bit i), or ints. */
 static const struct {
     const char *name;
     int n;
-    unsigned arrays, nullable;
+    unsigned arrays, nullable, floats;
 } calls[] = {
     [GETRF] = {"_cus_getrf", 3, 0x7, 0},
     [GETRS] = {"_cus_getrs", 5, 0x17, 0},
@@ -28,14 +30,17 @@ static const struct {
     [GEQRF] = {"_cus_geqrf", 3, 0x7, 0},
     [ORGQR] = {"_cus_orgqr", 3, 0x7, 0},
     [GEEV] = {"_cus_geev", 4, 0xf, 0x4},
+    [CSRLSVQR] = {"_cus_csrlsvqr", 7, 0x1f, 0, 0x20},
 };
 
 static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                      int which)
 {
     empy_state *st = empy_state_of_module(m);
-    em_array *a[6] = {NULL};
-    long v[6] = {0};
+    em_array *a[7] = {NULL};
+    long v[7] = {0};
+    double f[7] = {0};
+    int singular = -1;
     em_status s;
     if (nargs != calls[which].n)
         return PyErr_Format(PyExc_TypeError, "%s takes %d arguments (%zd "
@@ -49,6 +54,9 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                     "be an ember.ndarray", calls[which].name,
                                     i);
             a[i] = EMPY_ARR(args[i]);
+        } else if (calls[which].floats >> i & 1) {
+            if ((f[i] = PyFloat_AsDouble(args[i])) == -1 && PyErr_Occurred())
+                return NULL;
         } else if ((v[i] = PyLong_AsLong(args[i])) == -1 && PyErr_Occurred()) {
             return NULL;
         }
@@ -67,10 +75,16 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         break;
     case GEQRF: EMPY_NOGIL(s, em_cusolver_geqrf(a[0], a[1], a[2])); break;
     case GEEV: EMPY_NOGIL(s, em_cusolver_geev(a[0], a[1], a[2], a[3])); break;
+    case CSRLSVQR:
+        EMPY_NOGIL(s, em_cusolver_csrlsvqr(a[0], a[1], a[2], a[3], f[5],
+                                           (int)v[6], a[4], &singular));
+        break;
     default: EMPY_NOGIL(s, em_cusolver_orgqr(a[0], a[1], a[2])); break;
     }
     if (s != EM_OK)
         return empy_raise(st, s);
+    if (which == CSRLSVQR)
+        return PyLong_FromLong(singular);
     Py_RETURN_NONE;
 }
 
@@ -87,6 +101,7 @@ CALL(py_gesvd, GESVD)
 CALL(py_geqrf, GEQRF)
 CALL(py_orgqr, ORGQR)
 CALL(py_geev, GEEV)
+CALL(py_csrlsvqr, CSRLSVQR)
 
 static PyMethodDef cusolver_functions[] = {
     {"_cus_getrf", (PyCFunction)(void (*)(void))py_getrf, METH_FASTCALL,
@@ -105,6 +120,9 @@ static PyMethodDef cusolver_functions[] = {
      "_cus_orgqr(a, tau, info): Q's columns from geqrf's reflectors."},
     {"_cus_geev", (PyCFunction)(void (*)(void))py_geev, METH_FASTCALL,
      "_cus_geev(a, w, vr, info): general eigenproblems."},
+    {"_cus_csrlsvqr", (PyCFunction)(void (*)(void))py_csrlsvqr, METH_FASTCALL,
+     "_cus_csrlsvqr(data, indptr, indices, b, x, tol, reorder): sparse QR "
+     "solve of one CSR system; the first zero pivot's row, or -1."},
     {NULL, NULL, 0, NULL},
 };
 
