@@ -41,7 +41,7 @@ class ArrayNamespaceInfo:
     def devices(self):
         """Every device ember can use: cpu, then each CUDA device."""
         try:
-            n = _e.runtime.getDeviceCount()
+            n = _e._cuda_device_count()
         except _e.CUDAError:
             n = 0   # a broken driver: cpu only, as import promises
         return [_e.get_device("cpu")] + [_e.get_device(f"cuda:{i}")
