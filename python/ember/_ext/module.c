@@ -74,9 +74,9 @@ static int empy_exec(PyObject *m)
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
     X(s_shared_mem) X(s_stream) X(s_key_stream)                             \
-    X(DType) X(ndarray) X(Flags) X(ufunc) X(AxisError)                      \
+    X(DType) X(ndarray) X(Flags) X(ufunc) X(np_exc_current)                 \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
-    X(s_np_exceptions) X(MemoryPointer)                                    \
+    X(MemoryPointer)                                                        \
     X(UnownedMemory) X(flatiter)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)
@@ -90,10 +90,6 @@ static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 #undef VISIT
     Py_VISIT(st->cai_types[0]);
     Py_VISIT(st->cai_types[1]);
-    for (i = 0; i < EMPY_EXC_COUNT; i++) {
-        Py_VISIT(st->np_exc[i][0]);
-        Py_VISIT(st->np_exc[i][1]);
-    }
     for (i = 0; i < EM_DTYPE_COUNT; i++)
         Py_VISIT(st->dtypes[i]);
     for (i = 0; i < EM_OP_COUNT; i++)
@@ -112,10 +108,6 @@ static int empy_clear(PyObject *m)
 #undef CLEAR
     Py_CLEAR(st->cai_types[0]);
     Py_CLEAR(st->cai_types[1]);
-    for (i = 0; i < EMPY_EXC_COUNT; i++) {
-        Py_CLEAR(st->np_exc[i][0]);
-        Py_CLEAR(st->np_exc[i][1]);
-    }
     for (i = 0; i < EM_DTYPE_COUNT; i++)
         Py_CLEAR(st->dtypes[i]);
     for (i = 0; i < EM_OP_COUNT; i++)

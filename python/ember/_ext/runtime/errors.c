@@ -130,154 +130,44 @@ static int add_exception(PyObject *m, const char *name, const char *doc,
     return PyModule_AddObjectRef(m, name, *slot);
 }
 
-/* ---- the classes NumPy also has ----------------------------------------
- * ember.AxisError must be caught by `except numpy.exceptions.AxisError`, but
- * `import ember` imports no NumPy. So each such class comes in two: a base
- * class made at import (with the builtin bases NumPy's has), and, once NumPy
- * is loaded, a class derived from both the base and NumPy's. ember raises
- * (and warns with) the derived class whenever numpy is in sys.modules, the
- * base class otherwise; then every handler works: one written with NumPy's
- * class can only run once NumPy is imported, and one written with ember's
- * (whichever of the two it got) catches both. ember.AxisError itself is the
- * package's module __getattr__, answering the class ember raises now. */
-static const struct {
-    const char *name, *doc;
-    PyObject **bases[2];   /* builtin bases, the second may be NULL */
-    const char *module;    /* NumPy's module of it, if not numpy.exceptions */
-} np_excs[EMPY_EXC_COUNT] = {
-    [EMPY_EXC_AXIS] = {"AxisError", "An axis argument out of range for the "
-                       "array (a ValueError and an IndexError, as NumPy's).",
-                       {&PyExc_ValueError, &PyExc_IndexError}},
-    [EMPY_EXC_COMPLEX_WARNING] = {"ComplexWarning", "A complex value cast to "
-                                  "a real type: the imaginary part is lost.",
-                                  {&PyExc_RuntimeWarning, NULL}},
-    [EMPY_EXC_DTYPE_PROMOTION] = {"DTypePromotionError", "Two dtypes have no "
-                                  "common dtype.", {&PyExc_TypeError, NULL}},
-    [EMPY_EXC_TOO_HARD] = {"TooHardError", "max_work was exceeded "
-                           "(shares_memory).", {&PyExc_RuntimeError, NULL}},
-    [EMPY_EXC_VISIBLE_DEPRECATION] = {"VisibleDeprecationWarning", "A "
-                                      "deprecation shown by default.",
-                                      {&PyExc_UserWarning, NULL}},
-    [EMPY_EXC_RANK_WARNING] = {"RankWarning", "A least-squares fit is poorly "
-                               "conditioned.", {&PyExc_RuntimeWarning, NULL}},
-    [EMPY_EXC_LINALG] = {"LinAlgError", "A matrix the linear-algebra function "
-                         "cannot take: singular, not positive definite, or "
-                         "no convergence (a ValueError, as NumPy's).",
-                         {&PyExc_ValueError, NULL}, "numpy.linalg"},
-};
+/* ---- the classes NumPy also has (python/ember/_np_errors.py says why
+ * each comes in two and which is raised when) ------------------------------ */
 
 PyObject *empy_np_exc(empy_state *st, int which)
 {
-    PyObject *npx, *npcls, *bases, *dict, *doc, *exc, *val, *tb;
-    char full[64];
-    if (st->np_exc[which][1])
-        return st->np_exc[which][1];
-    /* A lookup in sys.modules: never imports NumPy, and costs nothing on
-     * the hot path (errors only). */
-    PyErr_Fetch(&exc, &val, &tb);
-    if (np_excs[which].module) {
-        PyObject *mn = PyUnicode_FromString(np_excs[which].module);
-        npx = mn ? PyImport_GetModule(mn) : NULL;
-        Py_XDECREF(mn);
-    } else
-        npx = PyImport_GetModule(st->s_np_exceptions);
-    if (!npx) {
+    empy_saved_error err;
+    PyObject *cls;
+    empy_error_save(&err);
+    cls = PyObject_CallFunction(st->np_exc_current, "i", which);
+    if (cls) {
+        Py_DECREF(cls);    /* _np_errors keeps every class it made */
+    } else {
         PyErr_Clear();
-        PyErr_Restore(exc, val, tb);
-        return st->np_exc[which][0];
+        cls = PyExc_RuntimeError;
     }
-    npcls = PyObject_GetAttrString(npx, np_excs[which].name);
-    Py_DECREF(npx);
-    if (!npcls) {
-        /* An older NumPy without this class: ember's own is all there is. */
-        PyErr_Clear();
-        PyErr_Restore(exc, val, tb);
-        return st->np_exc[which][0];
-    }
-    bases = PyTuple_Pack(2, st->np_exc[which][0], npcls);
-    dict = PyDict_New();
-    PyOS_snprintf(full, sizeof full, "ember.%s%s",
-                  np_excs[which].module ? "linalg." : "", np_excs[which].name);
-    doc = PyUnicode_FromString(np_excs[which].doc);
-    if (bases && dict && doc && PyDict_SetItemString(dict, "__doc__", doc) == 0)
-        st->np_exc[which][1] = PyErr_NewException(full, bases, dict);
-    Py_XDECREF(doc);
-    Py_XDECREF(bases);
-    Py_XDECREF(dict);
-    Py_DECREF(npcls);
-    PyErr_Clear();
-    PyErr_Restore(exc, val, tb);
-    return st->np_exc[which][1] ? st->np_exc[which][1] : st->np_exc[which][0];
+    empy_error_restore(&err);
+    return cls;
 }
 
-/* ember._np_exception(name): the class ember raises now for NumPy's class
- * of that name (ember's module __getattr__). */
-static PyObject *mod_np_exception(PyObject *m, PyObject *name)
-{
-    empy_state *st = empy_state_of_module(m);
-    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
-    int i;
-    if (!s)
-        return NULL;
-    for (i = 0; i < EMPY_EXC_COUNT; i++)
-        if (!strcmp(s, np_excs[i].name))
-            return Py_NewRef(empy_np_exc(st, i));
-    PyErr_Format(PyExc_AttributeError, "module 'ember' has no attribute '%s'", s);
-    return NULL;
-}
-
-static PyMethodDef errors_functions[] = {
-    {"_np_exception", mod_np_exception, METH_O, NULL},
-    {NULL},
-};
-
+/* ember._np_exception(name) and _np_exception_names: _np_errors' by_name
+ * and names, for ember's module __getattr__. */
 static int np_excs_init(PyObject *m, empy_state *st)
 {
-    PyObject *names;
-    int i;
-    st->s_np_exceptions = PyUnicode_InternFromString("numpy.exceptions");
-    if (!st->s_np_exceptions || PyModule_AddFunctions(m, errors_functions) < 0)
+    PyObject *mod = PyImport_ImportModule("ember._np_errors"), *by_name, *names;
+    int rc = -1;
+    if (!mod)
         return -1;
-    names = PyList_New(0);
-    if (!names)
-        return -1;
-    for (i = 0; i < EMPY_EXC_COUNT; i++) {
-        char full[64];
-        PyObject *bases = np_excs[i].bases[1]
-            ? PyTuple_Pack(2, *np_excs[i].bases[0], *np_excs[i].bases[1])
-            : PyTuple_Pack(1, *np_excs[i].bases[0]);
-        if (!bases) {
-            Py_DECREF(names);
-            return -1;
-        }
-        PyOS_snprintf(full, sizeof full, "ember.%s%s",
-                      np_excs[i].module ? "linalg." : "", np_excs[i].name);
-        st->np_exc[i][0] = PyErr_NewExceptionWithDoc(full, np_excs[i].doc, bases, NULL);
-        Py_DECREF(bases);
-        if (!st->np_exc[i][0]) {
-            Py_DECREF(names);
-            return -1;
-        }
-        /* ember.X only for numpy.exceptions' classes (ember.linalg holds
-         * LinAlgError) */
-        if (!np_excs[i].module) {
-            PyObject *nm = PyUnicode_FromString(np_excs[i].name);
-            if (!nm || PyList_Append(names, nm) < 0) {
-                Py_XDECREF(nm);
-                Py_DECREF(names);
-                return -1;
-            }
-            Py_DECREF(nm);
-        }
-    }
-    /* Base classes never leave as module attributes: only through
-     * _np_exception, so `ember.AxisError` is always the class raised now. */
-    st->AxisError = Py_NewRef(st->np_exc[EMPY_EXC_AXIS][0]);
-    {
-        PyObject *t = PyList_AsTuple(names);
-        Py_DECREF(names);
-        return t ? PyModule_AddObject(m, "_np_exception_names", t) : -1;
-    }
+    st->np_exc_current = PyObject_GetAttrString(mod, "current");
+    by_name = PyObject_GetAttrString(mod, "by_name");
+    names = PyObject_GetAttrString(mod, "names");
+    if (st->np_exc_current && by_name && names &&
+        PyModule_AddObjectRef(m, "_np_exception", by_name) == 0 &&
+        PyModule_AddObjectRef(m, "_np_exception_names", names) == 0)
+        rc = 0;
+    Py_XDECREF(by_name);
+    Py_XDECREF(names);
+    Py_DECREF(mod);
+    return rc;
 }
 
 int empy_errors_init(PyObject *m, empy_state *st)

@@ -21,7 +21,8 @@ PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
                              const char *source);
 
 /* The exception classes NumPy also has (numpy.exceptions; LinAlgError is
- * numpy.linalg's and is ember.linalg.LinAlgError, not ember's), by number. */
+ * numpy.linalg's and is ember.linalg.LinAlgError, not ember's), by number:
+ * the order of python/ember/_np_errors.py's table. */
 enum {
     EMPY_EXC_AXIS,
     EMPY_EXC_COMPLEX_WARNING,
@@ -29,10 +30,8 @@ enum {
     EMPY_EXC_TOO_HARD,
     EMPY_EXC_VISIBLE_DEPRECATION,
     EMPY_EXC_RANK_WARNING,
-    EMPY_EXC_LINALG,
-    EMPY_EXC_COUNT_CHECK
+    EMPY_EXC_LINALG
 };
-_Static_assert(EMPY_EXC_COUNT_CHECK == EMPY_EXC_COUNT, "module.h: EMPY_EXC_COUNT");
 
 /* The class to raise (or warn with) for one of them, borrowed: a subclass
  * of NumPy's when NumPy is loaded (never imported here), else ember's own

@@ -43,17 +43,12 @@ typedef struct empy_state {
     PyTypeObject *MemoryPointer;   /* ndarray_memory.c */
     PyTypeObject *UnownedMemory;
     PyTypeObject *flatiter;        /* ndarray_flat.c */
-    PyObject *AxisError;
     PyObject *s_array_interface;   /* "__array_interface__" */
     PyObject *s_array;             /* "__array__" */
     /* ember.cuda.jit (jit_dispatch.c) */
     PyTypeObject *Dispatcher;
     PyTypeObject *LaunchConfig;
-    /* NumPy's exception classes: ember's base, and (once NumPy is loaded)
-     * the subclass of both it and NumPy's (errors.c). */
-#define EMPY_EXC_COUNT 7
-    PyObject *np_exc[EMPY_EXC_COUNT][2];
-    PyObject *s_np_exceptions;     /* "numpy.exceptions" */
+    PyObject *np_exc_current;      /* NumPy's exception classes (errors.c) */
     PyObject *dtypes[EM_DTYPE_COUNT];
     PyObject *ufuncs[EM_OP_COUNT];  /* NULL for ops with no ufunc object */
 } empy_state;
