@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ember/reduce.h"
+#include "runtime/args.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 
@@ -182,79 +183,39 @@ typedef struct call {
     int keepdims;
 } call;
 
+/* axis=: None, an int, or a tuple or list of them (bool is no axis, as in
+ * NumPy); values past any ndim are clamped, still out of range. */
 static int parse_axis(const spec *sp, PyObject *o, call *c)
 {
     int arg = sp->op == EM_RED_ARGMIN || sp->op == EM_RED_ARGMAX ||
               sp->op == EM_RED_NANARGMIN || sp->op == EM_RED_NANARGMAX;
+    int many = o && (PyTuple_Check(o) || PyList_Check(o));
+    Py_ssize_t n = many ? PySequence_Fast_GET_SIZE(o) : 1;
     c->ra.axes = NULL;
     c->ra.naxes = 0;
     if (!o || o == Py_None)
         return 0;
-    if (PyTuple_Check(o) || PyList_Check(o)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        if (arg) {
-            PyErr_Format(PyExc_TypeError,
-                         "'%.50s' object cannot be interpreted as an "
-                         "integer (%s takes one axis or None)",
-                         Py_TYPE(o)->tp_name, sp->name);
-            return -1;
-        }
-        if (n > EM_MAX_NDIM) {
-            PyErr_Format(PyExc_ValueError, "%s: too many axes (%zd)", sp->name,
-                         n);
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            long v;
-            if (PyBool_Check(PySequence_Fast_GET_ITEM(o, i))) {
-                /* NumPy: True is not an axis, though it is an int */
-                PyErr_Format(PyExc_TypeError, "%s: an integer is required for "
-                             "the axis, not bool", sp->name);
-                return -1;
-            }
-            v = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, i));
-            if (v == -1 && PyErr_Occurred())
-                return -1;
-            if (v < -1000000 || v > 1000000)
-                v = v < 0 ? -1000000 : 1000000;
-            c->axes[i] = (int)v;
-        }
-        c->ra.axes = c->axes;
-        c->ra.naxes = (int)n;
-        if (n == 0)
-            c->ra.axes = c->axes; /* an empty tuple reduces nothing */
-        return 0;
+    if (many && arg) {
+        PyErr_Format(PyExc_TypeError, "'%.50s' object cannot be interpreted as an "
+                     "integer (%s takes one axis or None)", Py_TYPE(o)->tp_name,
+                     sp->name);
+        return -1;
     }
-    {
-        PyObject *idx;
-        long v;
-        if (PyBool_Check(o)) {
-            PyErr_Format(PyExc_TypeError, "%s: an integer is required for the "
-                         "axis, not bool", sp->name);
-            return -1;
-        }
-        idx = PyNumber_Index(o);
-        if (!idx) {
-            /* __index__'s own error (not the lack of one) goes up as is */
-            if (PyIndex_Check(o))
-                return -1;
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError,
-                         "%s: axis must be an integer, a tuple of integers "
-                         "or None, not %.50s",
-                         sp->name, Py_TYPE(o)->tp_name);
-            return -1;
-        }
-        v = PyLong_AsLong(idx);
-        Py_DECREF(idx);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        if (v < -1000000 || v > 1000000)
-            v = v < 0 ? -1000000 : 1000000;
-        c->axes[0] = (int)v;
-        c->ra.axes = c->axes;
-        c->ra.naxes = 1;
+    if (n > EM_MAX_NDIM) {
+        PyErr_Format(PyExc_ValueError, "%s: too many axes (%zd)", sp->name, n);
+        return -1;
     }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *e = many ? PySequence_Fast_GET_ITEM(o, i) : o;
+        int64_t v;
+        /* a plain int, the usual axis, without the general path's calls */
+        if (PyLong_CheckExact(e) ? (v = PyLong_AsLongLong(e)) == -1 && PyErr_Occurred()
+                                 : empy_index_arg(e, "axis", 0, &v) < 0)
+            return -1;
+        c->axes[i] = (int)(v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : v);
+    }
+    c->ra.axes = c->axes; /* an empty tuple reduces nothing */
+    c->ra.naxes = (int)n;
     return 0;
 }
 
