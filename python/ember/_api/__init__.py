@@ -47,7 +47,7 @@ for _mod, _names in {
                  "quantile",
     "sets": "in1d intersect1d isin setdiff1d setxor1d union1d unique unique_all "
             "unique_counts unique_inverse unique_values",
-    "sorting": "argpartition argsort lexsort partition sort",
+    "sorting": "argpartition argsort lexsort partition searchsorted sort",
     "products": "dot inner matmul matrix_transpose outer tensordot vdot "
                 "vecdot",
     "cumulative": "cumprod cumsum cumulative_prod cumulative_sum nancumprod "
@@ -60,12 +60,12 @@ for _mod, _names in {
     "guvectorize": "guvectorize",
     "ufunc_reduce": "reduce",
     "program": "ObjectCode Program",
+    "rawmodule": "RawModule",
     "stats": "std var",
     "sysinfo": "info",
     "memorypool": "MemoryPool get_default_memory_pool",
     "device_info": "ComputeCapability MemInfo",
     "timing": "get_elapsed_time",
-    "dlpack": "from_dlpack",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod

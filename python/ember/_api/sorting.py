@@ -158,3 +158,23 @@ def lexsort(keys, axis=-1):
         order = _argsort(take_along_axis(k, idx, ax), ax)
         idx = take_along_axis(idx, order, ax)
     return idx
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Insertion indices of v in the sorted a (sorter: indices that sort
+    a)."""
+    if side is None:
+        side = "left"
+    if not isinstance(side, str) or side not in ("left", "right"):
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
+    a = a if isinstance(a, _e.ndarray) else _e.asarray(a)
+    v = v if isinstance(v, _e.ndarray) else _e.asarray(v, device=a.device)
+    if sorter is not None:
+        if not isinstance(sorter, _e.ndarray):
+            sorter = _e.asarray(sorter, device=a.device)
+        if sorter.dtype.kind not in "iu":
+            raise TypeError("searchsorted: sorter must hold integers, not "
+                            f"{sorter.dtype.name}")
+        if sorter.dtype.name != "int64":
+            sorter = sorter.astype("int64")
+    return _e._searchsorted(a, v, side == "right", sorter)

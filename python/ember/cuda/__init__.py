@@ -3,7 +3,7 @@ PyCUDA) of ember's runtime API. Everything here also works on the cpu device
 except Program, which needs NVRTC (but no GPU)."""
 
 from ember._ember import (
-    RawModule, RawKernel, Function,
+    RawKernel, Function,
     Device, Stream, Event, get_current_stream,
     Buffer, PinnedMemory, alloc, alloc_pinned_memory, In, Out, InOut,
     CUDAError, CompileError, BackendUnavailableError,
@@ -40,11 +40,11 @@ def synchronize():
 
 
 def __getattr__(name):
-    # Program and ObjectCode are Python (ember/_api/program.py), imported
-    # on first use
-    if name in ("Program", "ObjectCode"):
-        from ember._api import program
-        return getattr(program, name)
+    # Program, ObjectCode and RawModule are Python (ember/_api/program.py,
+    # rawmodule.py), imported on first use
+    if name in ("Program", "ObjectCode", "RawModule"):
+        from ember import _api
+        return _api.load(name)
     raise AttributeError(f"module 'ember.cuda' has no attribute {name!r}")
 
 

@@ -4,6 +4,7 @@ device."""
 import operator
 
 from ember import _ember as _e
+from ember._api.sorting import searchsorted
 
 
 def _nd(x, dev=None):
@@ -58,12 +59,12 @@ def merge(a, b, a_values=None, b_values=None, comparator=None):
 
 def lower_bound(sorted, needles):
     """First index i with needle <= sorted[i]."""
-    return _e.searchsorted(sorted, needles, side="left")
+    return searchsorted(sorted, needles, side="left")
 
 
 def upper_bound(sorted, needles):
     """First index i with needle < sorted[i]."""
-    return _e.searchsorted(sorted, needles, side="right")
+    return searchsorted(sorted, needles, side="right")
 
 
 def top_k(x, k, largest=True):

@@ -6,8 +6,6 @@
  * RawModule and RawKernel compile through the kernel cache
  * (em_kernel_cache_get) for the device they run on, so the same source runs
  * on cpu (the host C compiler) and on cuda (NVRTC). */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/module.h"
@@ -385,57 +383,6 @@ typedef struct {
 
 #define RMOD(o) ((empy_RawModule *)(o))
 
-/* Read a whole file (GIL released); PyMem_RawMalloc'd, NUL-terminated. */
-static char *read_file(PyObject *path_bytes, size_t *size)
-{
-    const char *path = PyBytes_AS_STRING(path_bytes);
-    char *data = NULL;
-    size_t n = 0, cap = 0;
-    int err = 0;
-    FILE *f;
-
-    Py_BEGIN_ALLOW_THREADS
-    f = fopen(path, "rb");
-    if (!f)
-        err = errno;
-    while (f && !err) {
-        size_t got;
-        if (n + 1 >= cap) {
-            char *nd;
-            cap = cap ? cap * 2 : 65536;
-            nd = PyMem_RawRealloc(data, cap);
-            if (!nd) {
-                err = ENOMEM;
-                break;
-            }
-            data = nd;
-        }
-        got = fread(data + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                err = EIO;
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-    Py_END_ALLOW_THREADS
-    if (err) {
-        PyMem_RawFree(data);
-        errno = err;
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
-        return NULL;
-    }
-    if (!data && !(data = PyMem_RawMalloc(1))) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    data[n] = 0;
-    *size = n;
-    return data;
-}
-
 /* Load compiled code (kind and bytes) onto the current device. */
 static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t size,
                      em_module **mod)
@@ -453,29 +400,6 @@ static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t
     rc = em_module_load(d, &c, mod);
     Py_END_ALLOW_THREADS
     return rc == EM_OK ? 0 : empy_fail(st, rc);
-}
-
-/* name_expressions as a tuple of str (NULL for None). */
-static int name_expressions_arg(PyObject *o, PyObject **out)
-{
-    Py_ssize_t i;
-    *out = NULL;
-    if (o == Py_None)
-        return 0;
-    if (PyUnicode_Check(o) || !(*out = PySequence_Tuple(o))) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "name_expressions must be a sequence of str "
-                     "(like ('axpy<float>',)), not %.100s", Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    for (i = 0; i < PyTuple_GET_SIZE(*out); i++)
-        if (!PyUnicode_Check(PyTuple_GET_ITEM(*out, i))) {
-            PyErr_Format(PyExc_TypeError, "name_expressions must be str, not %.100s",
-                         Py_TYPE(PyTuple_GET_ITEM(*out, i))->tp_name);
-            Py_CLEAR(*out);
-            return -1;
-        }
-    return 0;
 }
 
 /* RawModule and RawKernel take CuPy's compiler choices the same way; the
@@ -497,129 +421,53 @@ static int check_cupy_options(const char *who, const char *backend, int cucomple
     return 0;
 }
 
+/* _RawModule(code, kind, data, options, name, name_expressions): the base
+ * of ember.RawModule (python/ember/_api/rawmodule.py checks CuPy's
+ * arguments). Source code compiles through the kernel cache for the
+ * current device; else data (bytes, NUL-ended as PTX must be) loads as
+ * kind 'cubin' or 'ptx'. options: a tuple of str; name_expressions: one,
+ * or None. */
 static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    /* CuPy's signature, plus cuda.core-style cubin= and ptx=. */
-    static char *kwlist[] = {"code", "path", "options", "backend", "translate_cucomplex",
-                             "name", "cubin", "ptx", "name_expressions",
-                             "enable_cooperative_groups", "jitify", NULL};
     empy_state *st = empy_state_of_type(type);
-    PyObject *code = Py_None, *opts = NULL, *name = Py_None, *path = Py_None;
-    PyObject *cubin = Py_None, *ptx = Py_None, *exprs = Py_None;
-    const char *backend = "nvrtc";
-    int cucomplex = 0, coop = 0, jitify = 0;
+    PyObject *code, *data, *opts, *name, *exprs;
+    const char *kind;
     empy_RawModule *m;
-    int given;
+    int rc;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsp$OOOOpp:RawModule", kwlist, &code,
-                                     &path, &opts, &backend, &cucomplex, &name, &cubin,
-                                     &ptx, &exprs, &coop, &jitify))
+    if (!PyArg_ParseTuple(args, "OzOO!OO:_RawModule", &code, &kind, &data,
+                          &PyTuple_Type, &opts, &name, &exprs))
         return NULL;
-    if (check_cupy_options("RawModule", backend, cucomplex, coop, jitify) < 0)
-        return NULL;
-    given = (code != Py_None) + (path != Py_None) + (cubin != Py_None) + (ptx != Py_None);
-    if (given != 1) {
-        PyErr_SetString(PyExc_TypeError,
-                        "RawModule() takes exactly one of code, path, cubin or ptx");
+    if (exprs != Py_None && !PyTuple_Check(exprs)) {
+        PyErr_SetString(PyExc_TypeError, "name_expressions must be a tuple");
         return NULL;
     }
-    if (name != Py_None && !PyUnicode_Check(name)) {
-        PyErr_SetString(PyExc_TypeError, "name must be a str");
-        return NULL;
-    }
-    m = (empy_RawModule *)type->tp_alloc(type, 0);
-    if (!m)
+    if (!(m = (empy_RawModule *)type->tp_alloc(type, 0)))
         return NULL;
     m->name = Py_NewRef(name);
     m->code = Py_NewRef(code);
-    if (!(m->options = options_tuple(opts)) || name_expressions_arg(exprs, &m->exprs) < 0)
-        goto fail;
-    if (m->exprs && code == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "RawModule: name_expressions need code= "
-                        "(source to instantiate them in)");
-        goto fail;
-    }
-
+    m->options = Py_NewRef(opts);
+    m->exprs = exprs == Py_None ? NULL : Py_NewRef(exprs);
     if (code != Py_None) {
         const char *src = source_utf8(code), **ov;
         em_device *d;
-        int nopts, rc;
-        if (!src || empy_device_arg(st, NULL, &d) < 0)
-            goto fail;
-        if (!(ov = options_array(m->options, &nopts)))
+        int nopts;
+        if (!src || empy_device_arg(st, NULL, &d) < 0 ||
+            !(ov = options_array(m->options, &nopts)))
             goto fail;
         rc = cache_get(st, d, src, ov, nopts, m->exprs, &m->mod);
         PyMem_Free(ov);
-        if (rc < 0)
-            goto fail;
-    } else if (path != Py_None) {
-        PyObject *pb = NULL;
-        const char *ps, *dot;
-        em_code_kind kind;
-        char *data;
-        size_t size;
-        int rc;
-        if (!PyUnicode_FSConverter(path, &pb))
-            goto fail;
-        ps = PyBytes_AS_STRING(pb);
-        dot = strrchr(ps, '.');
-        if (dot && strcmp(dot, ".cubin") == 0)
-            kind = EM_CODE_CUBIN;
-        else if (dot && strcmp(dot, ".ptx") == 0)
-            kind = EM_CODE_PTX;
-        else {
-            PyErr_Format(PyExc_ValueError, "RawModule(path=%R): the file must end in "
-                         ".cubin or .ptx", path);
-            Py_DECREF(pb);
-            goto fail;
-        }
-        data = read_file(pb, &size);
-        Py_DECREF(pb);
-        if (!data)
-            goto fail;
-        rc = load_code(st, kind, data, size, &m->mod);
-        PyMem_RawFree(data);
-        if (rc < 0)
-            goto fail;
-        m->owned = 1;
     } else {
-        PyObject *obj = cubin != Py_None ? cubin : ptx;
-        Py_buffer v;
-        char *copy;
-        size_t len;
-        int rc;
-        if (PyUnicode_Check(obj)) {
-            obj = PyUnicode_AsUTF8String(obj);
-            if (!obj)
-                goto fail;
-        } else {
-            Py_INCREF(obj);
-        }
-        if (PyObject_GetBuffer(obj, &v, PyBUF_SIMPLE) < 0) {
-            Py_DECREF(obj);
+        if (!PyBytes_Check(data)) {
+            PyErr_SetString(PyExc_TypeError, "_RawModule: data must be bytes");
             goto fail;
         }
-        /* PTX must end in a NUL, and the buffer must not change while the
-         * GIL is released: load from a private copy. */
-        len = (size_t)v.len;
-        copy = PyMem_RawMalloc(len + 1);
-        if (copy) {
-            memcpy(copy, v.buf, len);
-            copy[len] = 0;
-        }
-        PyBuffer_Release(&v);
-        Py_DECREF(obj);
-        if (!copy) {
-            PyErr_NoMemory();
-            goto fail;
-        }
-        rc = load_code(st, cubin != Py_None ? EM_CODE_CUBIN : EM_CODE_PTX, copy, len,
-                       &m->mod);
-        PyMem_RawFree(copy);
-        if (rc < 0)
-            goto fail;
-        m->owned = 1;
+        rc = load_code(st, kind && !strcmp(kind, "cubin") ? EM_CODE_CUBIN : EM_CODE_PTX,
+                       PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), &m->mod);
+        m->owned = rc == 0;
     }
+    if (rc < 0)
+        goto fail;
     return (PyObject *)m;
 
 fail:
@@ -825,18 +673,15 @@ static PyType_Slot RawModule_slots[] = {
     {Py_tp_repr, RawModule_repr},
     {Py_tp_methods, RawModule_methods},
     {Py_tp_getset, RawModule_getset},
-    {Py_tp_doc, "RawModule(code=None, path=None, options=(), backend='nvrtc', *, "
-                "name=None, cubin=None, ptx=None, name_expressions=None)\n\nKernels "
-                "compiled (through the kernel cache) or loaded for the current device: "
-                "NVRTC on cuda, the host C++ compiler on cpu. name_expressions "
-                "('axpy<float>', ...) instantiate templates and C++ kernels for "
-                "get_function by the same string."},
+    {Py_tp_doc, "The base of ember.RawModule: a module compiled (through the "
+                "kernel cache) or loaded for the current device."},
     {0, NULL},
 };
 
 static PyType_Spec RawModule_spec = {
-    "ember.RawModule", sizeof(empy_RawModule), 0,
-    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE, RawModule_slots,
+    "ember._RawModule", sizeof(empy_RawModule), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | EMPY_TPFLAGS_IMMUTABLE,
+    RawModule_slots,
 };
 
 /* ---- RawKernel ------------------------------------------------------------ */

@@ -1,7 +1,8 @@
 /* ember Python extension: the parallel algorithms' sort family (the C
  * calls under ember.parallel.radix_sort, merge_sort, merge, top_k) and
- * the NumPy functions and methods on them (sort, argsort, searchsorted;
- * lexsort and partition are Python, python/ember/_api/sorting.py). */
+ * the NumPy functions and methods on them (sort, argsort; searchsorted's
+ * and partition's argument handling and lexsort are Python,
+ * python/ember/_api/sorting.py). */
 #include <limits.h>
 #include <string.h>
 
@@ -127,85 +128,28 @@ static PyObject *np_argsort(PyObject *m, PyObject *args, PyObject *kw)
     return np_sort_impl(m, args, kw, 1);
 }
 
-static int side_arg(PyObject *side, int *right)
+/* _searchsorted(a, v, right, sorter): python/ember/_api/sorting.py checks
+ * the arguments (ndarrays on one device; sorter int64 or None). */
+static PyObject *np_searchsorted(PyObject *m, PyObject *args)
 {
-    const char *sd;
-    *right = 0;
-    if (!side || side == Py_None)
-        return 0;
-    sd = PyUnicode_Check(side) ? PyUnicode_AsUTF8(side) : NULL;
-    if (sd && !strcmp(sd, "left"))
-        return 0;
-    if (sd && !strcmp(sd, "right")) {
-        *right = 1;
-        return 0;
-    }
-    PyErr_Clear();
-    PyErr_Format(PyExc_ValueError,
-                 "search side must be 'left' or 'right' (got %R)", side);
-    return -1;
-}
-
-static PyObject *do_search(empy_state *st, PyObject *a, PyObject *v, int right,
-                           PyObject *sorter_obj)
-{
-    PyObject *sa = NULL, *sv = NULL, *so = NULL, *r = NULL;
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *v, *so;
     em_array res = {0};
-    em_status s;
-    if (!(sa = arr_arg(st, a, NULL)))
-        return NULL;
-    if (!(sv = arr_arg(st, v, EMPY_ARR(sa)->device)))
-        goto done;
-    if (sorter_obj && sorter_obj != Py_None) {
-        PyObject *t = arr_arg(st, sorter_obj, EMPY_ARR(sa)->device);
-        if (!t)
-            goto done;
-        if (EMPY_ARR(t)->dtype == EM_INT64) {
-            so = t;
-        } else {
-            em_array c = {0};
-            if (EMPY_ARR(t)->dtype == EM_BOOL ||
-                EMPY_ARR(t)->dtype >= EM_FLOAT16) {
-                PyErr_Format(PyExc_TypeError,
-                             "searchsorted: sorter must hold integers, not "
-                             "%s",
-                             em_dtype_get(EMPY_ARR(t)->dtype)->name);
-                Py_DECREF(t);
-                goto done;
-            }
-            s = em_array_empty(EMPY_ARR(t)->device, EM_INT64, EMPY_ARR(t)->ndim,
-                               EMPY_ARR(t)->shape, 'C', NULL, &c);
-            if (s == EM_OK && (s = em_array_copy(&c, EMPY_ARR(t), NULL)))
-                em_array_release(&c);
-            Py_DECREF(t);
-            if (s != EM_OK) {
-                empy_raise(st, s);
-                goto done;
-            }
-            if (!(so = empy_ndarray_new(st, &c, NULL)))
-                goto done;
-        }
-    }
-    EMPY_NOGIL(s, em_searchsorted(EMPY_ARR(sa), EMPY_ARR(sv), right,
-                                  so ? EMPY_ARR(so) : NULL, &res, NULL));
-    r = s != EM_OK ? empy_raise(st, s) : empy_ndarray_new(st, &res, NULL);
-done:
-    Py_XDECREF(sa);
-    Py_XDECREF(sv);
-    Py_XDECREF(so);
-    return r;
-}
-
-static PyObject *np_searchsorted(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"a", "v", "side", "sorter", NULL};
-    PyObject *a, *v, *side = NULL, *sorter = NULL;
     int right;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OO:searchsorted", kwlist, &a,
-                                     &v, &side, &sorter) ||
-        side_arg(side, &right) < 0)
+    em_status s;
+    if (!PyArg_ParseTuple(args, "O!O!pO:_searchsorted", st->ndarray, &a,
+                          st->ndarray, &v, &right, &so))
         return NULL;
-    return do_search(empy_state_of_module(m), a, v, right, sorter);
+    if (so != Py_None && (!PyObject_TypeCheck(so, st->ndarray) ||
+                          EMPY_ARR(so)->dtype != EM_INT64)) {
+        PyErr_SetString(PyExc_TypeError, "_searchsorted: sorter must be an "
+                                         "int64 ndarray or None");
+        return NULL;
+    }
+    EMPY_NOGIL(s, em_searchsorted(EMPY_ARR(a), EMPY_ARR(v), right,
+                                  so == Py_None ? NULL : EMPY_ARR(so), &res,
+                                  NULL));
+    return s != EM_OK ? empy_raise(st, s) : empy_ndarray_new(st, &res, NULL);
 }
 
 /* ---- ember.parallel (python/ember/parallel/_sort.py checks the
@@ -388,14 +332,8 @@ static PyObject *nd_argpartition(PyObject *self, PyObject *args, PyObject *kw)
 
 static PyObject *nd_searchsorted(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"v", "side", "sorter", NULL};
-    PyObject *v, *side = NULL, *sorter = NULL;
-    int right;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:searchsorted", kwlist, &v,
-                                     &side, &sorter) ||
-        side_arg(side, &right) < 0)
-        return NULL;
-    return do_search(empy_state_of(self), self, v, right, sorter);
+    return empy_call_python("ember._api.sorting", "searchsorted", self, args,
+                            kw);
 }
 
 #define F(name, fn, doc)                                                       \
@@ -419,8 +357,7 @@ PyMethodDef empy_np_sort_functions[] = {
     F("argsort", np_argsort,
       "argsort(a, axis=-1, kind=None, order=None, *, stable=None): indices "
       "that sort a (stable)."),
-    F("searchsorted", np_searchsorted,
-      "searchsorted(a, v, side='left', sorter=None): insertion indices."),
+    {"_searchsorted", np_searchsorted, METH_VARARGS, NULL},
     {NULL},
 };
 

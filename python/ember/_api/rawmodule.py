@@ -1,0 +1,88 @@
+"""ember.RawModule (CuPy's signature, plus cuda.core-style cubin= and
+ptx=): the argument handling over the C module object
+(_ember._RawModule), which compiles source through the kernel cache for
+the current device or loads compiled code."""
+import os
+
+from ember import _ember as _e
+from ember._api.program import options_tuple
+
+
+def check_cupy_options(who, backend, translate_cucomplex,
+                       enable_cooperative_groups, jitify):
+    """CuPy's compiler choices: the three features ember lacks are refused
+    rather than ignored."""
+    if backend not in ("nvrtc", "nvcc"):
+        raise ValueError(f"{who}: backend must be 'nvrtc' or 'nvcc', not "
+                         f"'{backend}'")
+    for flag, on in (("translate_cucomplex", translate_cucomplex),
+                     ("enable_cooperative_groups", enable_cooperative_groups),
+                     ("jitify", jitify)):
+        if on:
+            raise NotImplementedError(f"{who}({flag}=True) is not supported "
+                                      "by ember")
+
+
+def _name_expressions(o):
+    if o is None:
+        return None
+    try:
+        if isinstance(o, str):
+            raise TypeError
+        t = tuple(o)
+    except TypeError:
+        raise TypeError("name_expressions must be a sequence of str (like "
+                        f"('axpy<float>',)), not {type(o).__name__}") from None
+    for e in t:
+        if not isinstance(e, str):
+            raise TypeError("name_expressions must be str, not "
+                            f"{type(e).__name__}")
+    return t
+
+
+class RawModule(_e._RawModule):
+    """RawModule(code=None, path=None, options=(), backend='nvrtc', *,
+    name=None, cubin=None, ptx=None, name_expressions=None)
+
+    Kernels compiled (through the kernel cache) or loaded for the current
+    device: NVRTC on cuda, the host C++ compiler on cpu. name_expressions
+    ('axpy<float>', ...) instantiate templates and C++ kernels for
+    get_function by the same string."""
+    __slots__ = ()
+
+    def __new__(cls, code=None, path=None, options=(), backend="nvrtc",
+                translate_cucomplex=False, *, name=None, cubin=None,
+                ptx=None, name_expressions=None,
+                enable_cooperative_groups=False, jitify=False):
+        check_cupy_options("RawModule", backend, translate_cucomplex,
+                           enable_cooperative_groups, jitify)
+        if sum(x is not None for x in (code, path, cubin, ptx)) != 1:
+            raise TypeError("RawModule() takes exactly one of code, path, "
+                            "cubin or ptx")
+        if name is not None and not isinstance(name, str):
+            raise TypeError("name must be a str")
+        options = options_tuple(options)
+        exprs = _name_expressions(name_expressions)
+        if exprs is not None and code is None:
+            raise ValueError("RawModule: name_expressions need code= (source "
+                             "to instantiate them in)")
+        kind = data = None
+        if code is not None:
+            if not isinstance(code, str):
+                raise TypeError("kernel source must be a str, not "
+                                f"{type(code).__name__}")
+        elif path is not None:
+            kind = os.path.splitext(os.fsdecode(path))[1][1:]
+            if kind not in ("cubin", "ptx"):
+                raise ValueError(f"RawModule(path={path!r}): the file must end "
+                                 "in .cubin or .ptx")
+            with open(path, "rb") as f:
+                data = f.read()
+        else:
+            kind = "cubin" if cubin is not None else "ptx"
+            data = cubin if cubin is not None else ptx
+            data = data.encode() if isinstance(data, str) else bytes(data)
+        return super().__new__(cls, code, kind, data, options, name, exprs)
+
+
+RawModule.__module__ = "ember"
