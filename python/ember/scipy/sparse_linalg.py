@@ -493,8 +493,10 @@ def _spsolve_scipy(A, B):
 
 
 def _spsolve_cuda(A, B):
-    """cuSOLVER's csrlsvqr per column of B (tolerance 0: only exact zero
-    pivots are singular; symrcm reordering, as cupyx's defaults)."""
+    """cuSOLVER's csrlsvqr per column of B, with symrcm reordering (as
+    cupyx's). QR leaves a rounding-sized diagonal where LU meets an exact
+    zero pivot, so R's diagonal counts as zero at or below n eps max|A|,
+    the threshold of numpy.linalg.matrix_rank."""
     from ember import _ember
     n = A.shape[0]
     if A.data.size > 2**31 - 1:
@@ -505,9 +507,11 @@ def _spsolve_cuda(A, B):
     x = _e.empty(B.shape, dtype=B.dtype, device=B.device)
     col = _e.empty(n, dtype=B.dtype, device=B.device)
     singular = False
+    tol = (float(_e.max(_e.abs(A.data))) * n * _e.finfo(B.dtype).eps
+           if A.data.size else 0.0)
     for j in range(B.shape[1]):
         rhs = _e.ascontiguousarray(B[:, j])
-        if _ember._cus_csrlsvqr(A.data, indptr, indices, rhs, col, 0.0,
+        if _ember._cus_csrlsvqr(A.data, indptr, indices, rhs, col, tol,
                                 1) >= 0:
             singular = True
         x[:, j] = col
