@@ -5,30 +5,20 @@
 #include "array/ndarray.h"
 #include "runtime/errors.h"
 
-static int arr_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                    int narr, int nint, PyObject **arrs, long *ints)
-{
-    if (nargs != narr + nint) {
-        PyErr_Format(PyExc_TypeError, "%s takes %d arguments (%zd given)", fname,
-                     narr + nint, nargs);
-        return -1;
-    }
-    for (int i = 0; i < narr; i++) {
-        if (!empy_is_ndarray(args[i])) {
-            PyErr_Format(PyExc_TypeError, "%s: argument %d must be an "
-                         "ember.ndarray, not %s", fname, i + 1,
-                         Py_TYPE(args[i])->tp_name);
-            return -1;
-        }
-        arrs[i] = args[i];
-    }
-    for (int i = 0; i < nint; i++) {
-        ints[i] = PyLong_AsLong(args[narr + i]);
-        if (ints[i] == -1 && PyErr_Occurred())
-            return -1;
-    }
-    return 0;
-}
+enum { SOLVE, INV, DET, CHOLESKY, QR, EIGH, EIG, SVD, LSTSQ };
+
+/* Per call: its name and how many arrays and ints it takes (LSTSQ's last
+ * argument is a float). */
+static const struct {
+    const char *name;
+    int narr, nint;
+} calls[] = {
+    [SOLVE] = {"_la_solve", 2, 0},   [INV] = {"_la_inv", 1, 0},
+    [DET] = {"_la_det", 1, 1},       [CHOLESKY] = {"_la_cholesky", 1, 1},
+    [QR] = {"_la_qr", 1, 1},         [EIGH] = {"_la_eigh", 1, 2},
+    [EIG] = {"_la_eig", 1, 1},       [SVD] = {"_la_svd", 1, 2},
+    [LSTSQ] = {"_la_lstsq", 2, 1},
+};
 
 /* A tuple of n new ndarrays from res (each moved in); NULL on failure
  * (then every res is released). */
@@ -50,122 +40,89 @@ static PyObject *results(empy_state *st, em_array *res, int n)
     return t;
 }
 
-#define ARGS(narr, nint)                                                       \
-    empy_state *st = empy_state_of_module(m);                                  \
-    PyObject *a[2] = {NULL, NULL};                                             \
-    long iv[2] = {0, 0};                                                       \
-    em_array r[4];                                                             \
-    em_status rc;                                                              \
-    memset(r, 0, sizeof r);                                                    \
-    (void)iv;                                                                  \
-    if (arr_args(__func__ + 3, args, nargs, narr, nint, a, iv) < 0)            \
-        return NULL
-
-#define FINISH(n)                                                              \
-    if (rc != EM_OK)                                                           \
-        return empy_raise(st, rc);                                             \
-    return results(st, r, n)
-
-/* _la_solve(a, b) -> (x,) */
-static PyObject *la_solve(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(2, 0);
-    EMPY_NOGIL(rc, em_linalg_solve(EMPY_ARR(a[0]), EMPY_ARR(a[1]), &r[0]));
-    FINISH(1);
-}
-
-/* _la_inv(a) -> (inv,) */
-static PyObject *la_inv(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(1, 0);
-    EMPY_NOGIL(rc, em_linalg_inv(EMPY_ARR(a[0]), &r[0]));
-    FINISH(1);
-}
-
-/* _la_det(a, slog) -> (det,) or (sign, logabs) */
-static PyObject *la_det(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(1, 1);
-    if (iv[0]) {
-        EMPY_NOGIL(rc, em_linalg_det(EMPY_ARR(a[0]), NULL, &r[0], &r[1]));
-        FINISH(2);
-    }
-    EMPY_NOGIL(rc, em_linalg_det(EMPY_ARR(a[0]), &r[0], NULL, NULL));
-    FINISH(1);
-}
-
-/* _la_cholesky(a, upper) -> (factor,) */
-static PyObject *la_cholesky(PyObject *m, PyObject *const *args,
-                             Py_ssize_t nargs)
-{
-    ARGS(1, 1);
-    EMPY_NOGIL(rc, em_linalg_cholesky(EMPY_ARR(a[0]), iv[0] != 0, &r[0]));
-    FINISH(1);
-}
-
-/* _la_qr(a, mode) -> (q, r), (r,) or (h, tau); mode em_qr_mode */
-static PyObject *la_qr(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(1, 1);
-    if (iv[0] < EM_QR_REDUCED || iv[0] > EM_QR_RAW)
-        return PyErr_Format(PyExc_ValueError, "_la_qr: mode %ld", iv[0]);
-    if (iv[0] == EM_QR_R) {
-        EMPY_NOGIL(rc, em_linalg_qr(EMPY_ARR(a[0]), EM_QR_R, NULL, &r[0]));
-        FINISH(1);
-    }
-    EMPY_NOGIL(rc, em_linalg_qr(EMPY_ARR(a[0]), (em_qr_mode)iv[0], &r[0], &r[1]));
-    FINISH(2);
-}
-
-/* _la_eigh(a, lower, vectors) -> (w, v) or (w,) */
-static PyObject *la_eigh(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(1, 2);
-    EMPY_NOGIL(rc, em_linalg_eigh(EMPY_ARR(a[0]), iv[0] != 0, &r[0],
-                                  iv[1] ? &r[1] : NULL));
-    FINISH(iv[1] ? 2 : 1);
-}
-
-/* _la_eig(a, vectors) -> (w, v) or (w,), complex */
-static PyObject *la_eig(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(1, 1);
-    EMPY_NOGIL(rc, em_linalg_eig(EMPY_ARR(a[0]), &r[0], iv[0] ? &r[1] : NULL));
-    FINISH(iv[0] ? 2 : 1);
-}
-
-/* _la_svd(a, full, vectors) -> (u, s, vh) or (s,) */
-static PyObject *la_svd(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
-{
-    ARGS(1, 2);
-    if (!iv[1]) {
-        EMPY_NOGIL(rc, em_linalg_svd(EMPY_ARR(a[0]), 0, &r[0], NULL, NULL));
-        FINISH(1);
-    }
-    EMPY_NOGIL(rc, em_linalg_svd(EMPY_ARR(a[0]), iv[0] != 0, &r[1], &r[0],
-                                 &r[2]));
-    FINISH(3);
-}
-
-/* _la_lstsq(a, b, rcond) -> (x, resid, rank, s) */
-static PyObject *la_lstsq(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs, int which)
 {
     empy_state *st = empy_state_of_module(m);
+    const em_array *a[2] = {NULL, NULL};
+    long iv[2] = {0, 0};
+    double rcond = 0;
     em_array r[4];
     em_status rc;
-    double rcond;
+    int n = 1, narr = calls[which].narr, nint = calls[which].nint;
+
     memset(r, 0, sizeof r);
-    if (nargs != 3 || !empy_is_ndarray(args[0]) || !empy_is_ndarray(args[1]))
-        return PyErr_Format(PyExc_TypeError,
-                            "_la_lstsq(a, b, rcond): two ember.ndarrays and a "
-                            "float");
-    rcond = PyFloat_AsDouble(args[2]);
-    if (rcond == -1.0 && PyErr_Occurred())
+    if (nargs != narr + nint)
+        return PyErr_Format(PyExc_TypeError, "%s takes %d arguments (%zd given)",
+                            calls[which].name, narr + nint, nargs);
+    for (int i = 0; i < narr; i++) {
+        if (!empy_is_ndarray(args[i]))
+            return PyErr_Format(PyExc_TypeError, "%s: argument %d must be an "
+                                "ember.ndarray, not %s", calls[which].name, i + 1,
+                                Py_TYPE(args[i])->tp_name);
+        a[i] = EMPY_ARR(args[i]);
+    }
+    if (which == LSTSQ)
+        rcond = PyFloat_AsDouble(args[2]);
+    else
+        for (int i = 0; i < nint; i++)
+            iv[i] = PyLong_AsLong(args[narr + i]);
+    if (PyErr_Occurred())
         return NULL;
-    EMPY_NOGIL(rc, em_linalg_lstsq(EMPY_ARR(args[0]), EMPY_ARR(args[1]), rcond,
-                                   &r[0], &r[1], &r[2], &r[3]));
-    FINISH(4);
+    if (which == QR && (iv[0] < EM_QR_REDUCED || iv[0] > EM_QR_RAW))
+        return PyErr_Format(PyExc_ValueError, "_la_qr: mode %ld", iv[0]);
+    Py_BEGIN_ALLOW_THREADS
+    switch (which) {
+    case SOLVE: rc = em_linalg_solve(a[0], a[1], &r[0]); break;
+    case INV: rc = em_linalg_inv(a[0], &r[0]); break;
+    case DET:   /* (det,) or, with slog, (sign, logabs) */
+        n = iv[0] ? 2 : 1;
+        rc = iv[0] ? em_linalg_det(a[0], NULL, &r[0], &r[1])
+                   : em_linalg_det(a[0], &r[0], NULL, NULL);
+        break;
+    case CHOLESKY: rc = em_linalg_cholesky(a[0], iv[0] != 0, &r[0]); break;
+    case QR:    /* (q, r), (r,) or (h, tau) */
+        n = iv[0] == EM_QR_R ? 1 : 2;
+        rc = iv[0] == EM_QR_R ? em_linalg_qr(a[0], EM_QR_R, NULL, &r[0])
+                              : em_linalg_qr(a[0], (em_qr_mode)iv[0], &r[0], &r[1]);
+        break;
+    case EIGH:  /* (w, v) or (w,) */
+        n = iv[1] ? 2 : 1;
+        rc = em_linalg_eigh(a[0], iv[0] != 0, &r[0], iv[1] ? &r[1] : NULL);
+        break;
+    case EIG:   /* (w, v) or (w,), complex */
+        n = iv[0] ? 2 : 1;
+        rc = em_linalg_eig(a[0], &r[0], iv[0] ? &r[1] : NULL);
+        break;
+    case SVD:   /* (u, s, vh) or (s,) */
+        n = iv[1] ? 3 : 1;
+        rc = iv[1] ? em_linalg_svd(a[0], iv[0] != 0, &r[1], &r[0], &r[2])
+                   : em_linalg_svd(a[0], 0, &r[0], NULL, NULL);
+        break;
+    default:    /* (x, resid, rank, s) */
+        n = 4;
+        rc = em_linalg_lstsq(a[0], a[1], rcond, &r[0], &r[1], &r[2], &r[3]);
+        break;
+    }
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    return results(st, r, n);
 }
+
+#define CALL(fn, which)                                                      \
+    static PyObject *fn(PyObject *m, PyObject *const *args, Py_ssize_t n)    \
+    {                                                                        \
+        return run(m, args, n, which);                                       \
+    }
+CALL(la_solve, SOLVE)
+CALL(la_inv, INV)
+CALL(la_det, DET)
+CALL(la_cholesky, CHOLESKY)
+CALL(la_qr, QR)
+CALL(la_eigh, EIGH)
+CALL(la_eig, EIG)
+CALL(la_svd, SVD)
+CALL(la_lstsq, LSTSQ)
 
 #define F(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 static PyMethodDef lapack_functions[] = {
