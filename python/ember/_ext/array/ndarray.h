@@ -248,6 +248,10 @@ extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
  * lists the C calls under ember.parallel (python/ember/parallel/), its
  * top-level NumPy functions and its ndarray methods. */
 int empy_parallel_init(PyObject *m, empy_state *st);
+/* The C calls' array arguments: an ndarray (or None when none_ok, *out
+ * NULL); -1 with TypeError. */
+int empy_par_array(empy_state *st, PyObject *o, int none_ok,
+                   const em_array **out);
 extern PyMethodDef empy_par_scan_functions[];             /* parallel_scan.c */
 extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
     empy_sort_nd_methods[];                               /* parallel_sort.c */

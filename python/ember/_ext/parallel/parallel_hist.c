@@ -21,20 +21,6 @@ static int same_device(PyObject *a, PyObject *b, const char *fn, const char *an,
     return -1;
 }
 
-/* o, an ndarray or None, as a C array or NULL. */
-static int opt_array(empy_state *st, PyObject *o, const em_array **out)
-{
-    *out = NULL;
-    if (o == Py_None)
-        return 0;
-    if (!PyObject_TypeCheck(o, st->ndarray)) {
-        PyErr_SetString(PyExc_TypeError, "expected an ember ndarray or None");
-        return -1;
-    }
-    *out = EMPY_ARR(o);
-    return 0;
-}
-
 /* A tuple of new ndarrays over rs[0..n) (n <= 4; every array's reference
  * moves in, even on failure). */
 static PyObject *array_tuple(empy_state *st, em_array *rs, int n)
@@ -140,7 +126,7 @@ static PyObject *py_histogram(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!OOLpddp:_histogram", st->ndarray, &a, &wo,
                           &eo, &nb, &has, &lo, &hi, &density) ||
-        opt_array(st, wo, &w) < 0)
+        empy_par_array(st, wo, 1, &w) < 0)
         return NULL;
     if (eo == Py_None) {
         EMPY_NOGIL(s, em_histogram_bin_edges(EMPY_ARR(a), nb, has, lo, hi, &r,
@@ -184,7 +170,7 @@ static int hist_axis(empy_state *st, PyObject *o, em_hist_axis *ax)
     memset(ax, 0, sizeof *ax);
     if (!PyArg_ParseTuple(o, "OLpdd:_histogram2d axis", &eo, &count,
                           &ax->has_range, &ax->lo, &ax->hi) ||
-        opt_array(st, eo, &ax->edges) < 0)
+        empy_par_array(st, eo, 1, &ax->edges) < 0)
         return -1;
     ax->count = count;
     return 0;
@@ -204,7 +190,8 @@ static PyObject *py_histogram2d(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!O!OO!O!p:_histogram2d", st->ndarray, &x,
                           st->ndarray, &y, &wo, &PyTuple_Type, &axo[0],
                           &PyTuple_Type, &axo[1], &density) ||
-        opt_array(st, wo, &w) < 0 || hist_axis(st, axo[0], &ax[0]) < 0 ||
+        empy_par_array(st, wo, 1, &w) < 0 ||
+        hist_axis(st, axo[0], &ax[0]) < 0 ||
         hist_axis(st, axo[1], &ax[1]) < 0)
         return NULL;
     EMPY_NOGIL(s, em_histogram2d(EMPY_ARR(x), EMPY_ARR(y), w, ax, density,
@@ -225,7 +212,7 @@ static PyObject *py_bincount(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!OL:_bincount", st->ndarray, &x, &wo,
                           &minlength) ||
-        opt_array(st, wo, &w) < 0)
+        empy_par_array(st, wo, 1, &w) < 0)
         return NULL;
     EMPY_NOGIL(s, em_bincount(EMPY_ARR(x), w, minlength, &r, NULL));
     return wrap_new(st, s, &r);
@@ -380,7 +367,8 @@ done:
 #define KW (PyCFunction)(void (*)(void))
 
 PyMethodDef empy_par_hist_functions[] = {
-    {"_par_histogram_even", KW py_histogram_even, METH_VARARGS | METH_KEYWORDS,
+    {"_par_histogram_even", KW py_histogram_even,
+     METH_VARARGS | METH_KEYWORDS,
      "histogram_even(x, bins, lower, upper): int64 counts of `bins` equal "
      "half-open bins over [lower, upper) (CUB's HistogramEven)."},
     {NULL},

@@ -24,17 +24,6 @@ typedef struct vals {
     const void *initp[EM_SCAN_MAX_TUPLE];
 } vals;
 
-static int nd_arg(empy_state *st, PyObject *o, const em_array **a)
-{
-    if (!PyObject_TypeCheck(o, st->ndarray)) {
-        PyErr_Format(PyExc_TypeError, "expected an ember ndarray, not %.100s",
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    *a = EMPY_ARR(o);
-    return 0;
-}
-
 /* Item k of o, a tuple of n when the values are one, else o itself. */
 static PyObject *part(PyObject *o, const vals *v, int k)
 {
@@ -50,7 +39,7 @@ static int init_arg(empy_state *st, PyObject *o, void *buf)
 {
     const em_array *a;
     em_status s;
-    if (nd_arg(st, o, &a) < 0)
+    if (empy_par_array(st, o, 0, &a) < 0)
         return -1;
     if (a->size != 1 || em_dtype_get(a->dtype)->size > 16) {
         PyErr_SetString(PyExc_ValueError, "init must be one value");
@@ -78,7 +67,7 @@ static int vals_arg(empy_state *st, PyObject *vo, PyObject *op, PyObject *init,
     for (int k = 0; k < v->n; k++) {
         PyObject *a = part(vo, v, k), *d = a ? part(dt, v, k) : NULL,
                  *i = d && v->has_init ? part(init, v, k) : Py_None;
-        if (!i || nd_arg(st, a, &v->arr[k]) < 0 ||
+        if (!i || empy_par_array(st, a, 0, &v->arr[k]) < 0 ||
             empy_dtype_arg(st, d, &v->dt[k]) < 0 ||
             (v->has_init && init_arg(st, i, v->init[k]) < 0))
             return -1;
@@ -168,7 +157,8 @@ static PyObject *par_scan_by_key(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "OOOOOp:_par_scan_by_key", &ko, &vo, &op,
                           &init, &dt, &excl) ||
-        nd_arg(st, ko, &k) < 0 || vals_arg(st, vo, op, init, dt, &v) < 0)
+        empy_par_array(st, ko, 0, &k) < 0 ||
+        vals_arg(st, vo, op, init, dt, &v) < 0)
         return NULL;
     memset(res, 0, sizeof res);
     if (v.tuple)
@@ -204,7 +194,8 @@ static PyObject *par_reduce_by_key(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "OOOO:_par_reduce_by_key", &ko, &vo, &op,
                           &dt) ||
-        nd_arg(st, ko, &k) < 0 || vals_arg(st, vo, op, Py_None, dt, &v) < 0)
+        empy_par_array(st, ko, 0, &k) < 0 ||
+        vals_arg(st, vo, op, Py_None, dt, &v) < 0)
         return NULL;
     memset(res, 0, sizeof res);
     if (v.tuple)
@@ -238,7 +229,8 @@ static PyObject *par_segmented_reduce(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!OOOO:_par_segmented_reduce", st->ndarray,
                           &vo, &oo, &op, &init, &dt) ||
-        nd_arg(st, oo, &offs) < 0 || vals_arg(st, vo, op, init, dt, &v) < 0)
+        empy_par_array(st, oo, 0, &offs) < 0 ||
+        vals_arg(st, vo, op, init, dt, &v) < 0)
         return NULL;
     if (!v.has_init) {
         PyErr_SetString(PyExc_TypeError, "segmented_reduce needs init");
@@ -259,7 +251,7 @@ static PyObject *par_unique_by_key(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!O:_par_unique_by_key", st->ndarray, &ko,
                           &vo) ||
-        (vo != Py_None && nd_arg(st, vo, &va) < 0))
+        empy_par_array(st, vo, 1, &va) < 0)
         return NULL;
     EMPY_NOGIL(s, em_unique_by_key(EMPY_ARR(ko), va, &ok, va ? &ov : NULL,
                                    NULL));
@@ -275,7 +267,7 @@ static PyObject *par_run_length_encode(PyObject *m, PyObject *x)
     const em_array *a;
     em_array ov = {0}, oc = {0};
     em_status s;
-    if (nd_arg(st, x, &a) < 0)
+    if (empy_par_array(st, x, 0, &a) < 0)
         return NULL;
     EMPY_NOGIL(s, em_run_length_encode(a, &ov, &oc, NULL));
     return s == EM_OK ? pair(st, &ov, &oc) : empy_raise(st, s);
@@ -301,7 +293,7 @@ static PyObject *par_transform(PyObject *m, PyObject *args)
         return NULL;
     }
     for (Py_ssize_t k = 0; k < n; k++)
-        if (nd_arg(st, PyTuple_GET_ITEM(ins, k), &in[k]) < 0)
+        if (empy_par_array(st, PyTuple_GET_ITEM(ins, k), 0, &in[k]) < 0)
             return NULL;
     EMPY_NOGIL(s, em_par_transform(e, (int)n, in, dt, &res, NULL));
     return s == EM_OK ? empy_ndarray_new(st, &res, NULL) : empy_raise(st, s);
@@ -323,7 +315,7 @@ static PyObject *par_select(PyObject *m, PyObject *args)
                           &part))
         return NULL;
     if (PyUnicode_Check(po) ? !(e = PyUnicode_AsUTF8(po))
-                            : nd_arg(st, po, &mask) < 0)
+                            : empy_par_array(st, po, 0, &mask) < 0)
         return NULL;
     if (part)
         EMPY_NOGIL(s, em_partition(EMPY_ARR(xo), e, mask, &res, &k, NULL));

@@ -169,20 +169,6 @@ static PyObject *pair_result(empy_state *st, em_status s, em_array *k,
     return Py_BuildValue("(NN)", a, empy_ndarray_new(st, v, NULL));
 }
 
-/* An ndarray or None (*a NULL). */
-static int opt_nd(empy_state *st, PyObject *o, const em_array **a)
-{
-    *a = NULL;
-    if (o == Py_None)
-        return 0;
-    if (!PyObject_TypeCheck(o, st->ndarray)) {
-        PyErr_SetString(PyExc_TypeError, "expected an ember ndarray or None");
-        return -1;
-    }
-    *a = EMPY_ARR(o);
-    return 0;
-}
-
 /* A comparator: a C expression meaning a < b; None: min's order. */
 static int cmp_arg(PyObject *o, em_par_op *op)
 {
@@ -204,7 +190,7 @@ static PyObject *par_radix_sort(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!Opii:_par_radix_sort", st->ndarray, &k,
                           &vo, &desc, &begin, &end) ||
-        opt_nd(st, vo, &v) < 0)
+        empy_par_array(st, vo, 1, &v) < 0)
         return NULL;
     EMPY_NOGIL(s, em_radix_sort(EMPY_ARR(k), v, desc, begin, end, &ok,
                                 v ? &ov : NULL, NULL));
@@ -222,7 +208,7 @@ static PyObject *par_merge_sort(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!OO:_par_merge_sort", st->ndarray, &k, &vo,
                           &cmp) ||
-        opt_nd(st, vo, &v) < 0 || cmp_arg(cmp, &op) < 0)
+        empy_par_array(st, vo, 1, &v) < 0 || cmp_arg(cmp, &op) < 0)
         return NULL;
     EMPY_NOGIL(s, em_merge_sort(EMPY_ARR(k), v, &op, &ok, v ? &ov : NULL,
                                 NULL));
@@ -241,7 +227,8 @@ static PyObject *par_merge(PyObject *m, PyObject *args)
     em_status s;
     if (!PyArg_ParseTuple(args, "O!O!OOO:_par_merge", st->ndarray, &a,
                           st->ndarray, &b, &avo, &bvo, &cmp) ||
-        opt_nd(st, avo, &av) < 0 || opt_nd(st, bvo, &bv) < 0 ||
+        empy_par_array(st, avo, 1, &av) < 0 ||
+        empy_par_array(st, bvo, 1, &bv) < 0 ||
         cmp_arg(cmp, &op) < 0)
         return NULL;
     if (!av != !bv) {
