@@ -480,12 +480,11 @@ __device__ __forceinline__ unsigned long long rnd_pre(long long i,
     return i == 0 ? p0 : i == 1 ? p1 : p2;
 }
 
-extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, int gen, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
+extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
 {
     const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
     const long long T = (long long)gridDim.x * blockDim.x;
     const long long runs = (n + per - 1) / per;
-    (void)gen; /* RND_GEN: the kernel is built for one generator */
     (void)p0;
     (void)p1;
     (void)p2;

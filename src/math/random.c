@@ -180,7 +180,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     em_device *dev;
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     int64_t n, per;
-    int vec, gen;
+    int vec;
     uint64_t jump[4] = {0, 1, 0, 0}; /* the identity (unused by Philox) */
     em_status rc;
 
@@ -258,8 +258,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         grid.x = (unsigned)((n + per - 1) / per);
     }
     vec = ((uintptr_t)out->data & 15) == 0;
-    gen = (int)st->gen;
-    if (gen == EM_RANDOM_PCG64) {
+    if (st->gen == EM_RANDOM_PCG64) {
         /* the words between a thread's successive runs' starts */
         uint64_t stride = (uint64_t)grid.x * block.x * (uint64_t)per;
         if (dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32)
@@ -274,7 +273,8 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         int npre = st->npre, has32 = st->has32 ? 1 : 0, kd = (int)dist;
         unsigned h32 = st->half;
         double a = p->a, b = p->b;
-        void *args[] = {&op,     &n,      &per,    &gen,   &w[0],  &w[1],
+        /* the generator is the kernel's RND_GEN, built in */
+        void *args[] = {&op,     &n,      &per,    &w[0],  &w[1],
                         &w[2],   &w[3],   &w[4],   &w[5],  &npre,  &pre[0],
                         &pre[1], &pre[2], &has32,  &h32,   &a,     &b,
                         &c0,     &c1,     &vec,   &pa,    &pb,

@@ -518,7 +518,7 @@ def test_cuda_kernels_compile_with_nvrtc():
 # a RawKernel call cannot.
 WRAP = """
 extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
-    int gen, unsigned long long s0, unsigned long long s1,
+    unsigned long long s0, unsigned long long s1,
     unsigned long long s2, unsigned long long s3, unsigned long long s4,
     unsigned long long s5, int npre, unsigned long long p0,
     unsigned long long p1, unsigned long long p2, int has32, unsigned int h32,
@@ -526,7 +526,7 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
     unsigned long long j0, unsigned long long j1, unsigned long long j2,
     unsigned long long j3, int dist)
 {
-    rnd_fill(out, n, per, gen, s0, s1, s2, s3, s4, s5, npre, p0, p1, p2,
+    rnd_fill(out, n, per, s0, s1, s2, s3, s4, s5, npre, p0, p1, p2,
              has32, h32, a, b, c0, c1, vec, 0, 0, j0, j1, j2, j3, dist);
 }
 """
@@ -591,7 +591,7 @@ def _cuda_schedule_case(k, dist, npdt, gen):
             jm, ja = pcg_power(bg._inc if gen == "pcg64" else 1,
                                12 * (per // 2 if dist == 3 else per))
             jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
-            k((3,), (4,), (got, np.int64(n), np.int64(per), np.int32(bg._gen),
+            k((3,), (4,), (got, np.int64(n), np.int64(per),
                            *[np.uint64(x) for x in words], np.int32(len(pre)),
                            *[np.uint64(x) for x in pw],
                            np.int32(half is not None), np.uint32(half or 0),
