@@ -53,6 +53,7 @@ for _mod, _names in {
     "cumulative": "cumprod cumsum cumulative_prod cumulative_sum nancumprod "
                   "nancumsum",
     "nanfunctions": "nanmax nanmean nanmin nanstd nanvar ptp",
+    "promotion": "can_cast promote_types",
     "selection": "argwhere choose compress extract flatnonzero nonzero put "
                  "put_along_axis select take take_along_axis where",
     "splitting": "array_split dsplit hsplit split vsplit",

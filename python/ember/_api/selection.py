@@ -2,8 +2,8 @@
 where, nonzero, flatnonzero, argwhere, compress and extract, and the
 ndarray methods over them: argument rules, conversions and device checks
 here; each gather, scatter, choice or compaction is one C call (the
-extension's `_take`, `_put`, `_choose`, `_where`, `_nonzero` and
-`_copy_where` over include/ember/index.h, and `_par_select`'s em_select)."""
+extension's `_take`, `_put`, `_choose`, `_where` and `_nonzero` over
+include/ember/index.h, and `_par_select`'s em_select)."""
 import operator
 
 import ember
@@ -205,8 +205,8 @@ def _sequence(o, what):
 
 def select(condlist, choicelist, default=0):
     """The default everywhere, then each choice where its condition holds,
-    last to first, so the first true condition wins (masked copies, no
-    compaction)."""
+    last to first, so the first true condition wins: one where() a case,
+    whose dtypes promote as result_type(*choicelist, default) does."""
     cs = _sequence(condlist, "condlist")
     hs = _sequence(choicelist, "choicelist")
     if len(cs) != len(hs):
@@ -236,13 +236,20 @@ def select(condlist, choicelist, default=0):
         except ValueError:
             raise ValueError("shape mismatch: objects cannot be broadcast to "
                              "a single shape") from None
-    if isinstance(default, (_e.ndarray, str, bytes, list, tuple)):
+    if not _is_scalar(default):
         raise TypeError("select: default must be a scalar in ember")
-    res = _e.empty(shape, dtype=_e.result_type(*hs, default), device=dev)
-    _e._copy_where(res, default, None)
+    res = default
     for c, h in zip(reversed(cs), reversed(hs)):
-        _e._copy_where(res, h, c)
+        res = _e._where(c, h, res)
     return res
+
+
+def _is_scalar(o):
+    """A Python number, or a NumPy scalar or other 0-d host value."""
+    if isinstance(o, (int, float, complex)):
+        return True
+    return not isinstance(o, _e.ndarray) and hasattr(o, "dtype") and \
+        getattr(o, "shape", None) == ()
 
 
 # the ndarray methods whose parameters differ from the functions'

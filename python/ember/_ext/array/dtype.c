@@ -675,25 +675,6 @@ static PyObject *mod_result_type(PyObject *m, PyObject *const *args,
     return Py_NewRef(empy_dtype_obj(st, out));
 }
 
-static PyObject *mod_promote_types(PyObject *m, PyObject *const *args,
-                                   Py_ssize_t nargs)
-{
-    empy_state *st = empy_state_of_module(m);
-    em_dtype a, b, out;
-    em_status rc;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "promote_types() takes 2 arguments (%zd "
-                     "given)", nargs);
-        return NULL;
-    }
-    if (empy_dtype_arg(st, args[0], &a) < 0 || empy_dtype_arg(st, args[1], &b) < 0)
-        return NULL;
-    rc = em_dtype_promote(a, b, &out);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return Py_NewRef(empy_dtype_obj(st, out));
-}
-
 int empy_can_cast(em_dtype from, em_dtype to, const char *casting)
 {
     if (strcmp(casting, "no") && strcmp(casting, "equiv") && strcmp(casting, "safe")
@@ -710,45 +691,25 @@ int empy_can_cast(em_dtype from, em_dtype to, const char *casting)
                                                              : EM_CASTING_UNSAFE) != 0;
 }
 
-static PyObject *mod_can_cast(PyObject *m, PyObject *args, PyObject *kw)
+/* _can_cast(from_, to, casting): two dtypes; _api/promotion.py reads
+ * can_cast's arguments. */
+static PyObject *mod_can_cast(PyObject *m, PyObject *args)
 {
-    static char *kwlist[] = {"from_", "to", "casting", NULL};
     empy_state *st = empy_state_of_module(m);
     PyObject *from, *to;
-    const char *casting = "safe";
-    em_operand op;
-    em_dtype t;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|s:can_cast", kwlist, &from,
-                                     &to, &casting))
+    const char *casting;
+    int ok;
+    if (!PyArg_ParseTuple(args, "O!O!s:_can_cast", st->DType, &from, st->DType, &to,
+                          &casting) ||
+        (ok = empy_can_cast(DT(from), DT(to), casting)) < 0)
         return NULL;
-    if (empy_can_cast(EM_BOOL, EM_BOOL, casting) < 0 || empy_dtype_arg(st, to, &t) < 0)
-        return NULL;
-    memset(&op, 0, sizeof op);
-    if (empy_is_ndarray(from)) {
-        op.dtype = EMPY_ARR(from)->dtype;
-    } else if (PyLong_Check(from) || PyFloat_Check(from) || PyComplex_Check(from)) {
-        /* NumPy 2 refuses Python scalars here: their dtype depends on the
-         * other operand. */
-        PyErr_SetString(PyExc_TypeError, "can_cast() does not support Python "
-                        "ints, floats, and complex because the result used to "
-                        "depend on the value.\nThis change was part of adopting "
-                        "NEP 50, we may explicitly allow them again in the future.");
-        return NULL;
-    } else if (empy_dtype_arg(st, from, &op.dtype) < 0) {
-        return NULL;
-    }
-    return PyBool_FromLong(empy_can_cast(op.dtype, t, casting));
+    return PyBool_FromLong(ok);
 }
 
 static PyMethodDef dtype_functions[] = {
     {"result_type", (PyCFunction)(void (*)(void))mod_result_type, METH_FASTCALL,
      "result_type(*arrays_and_dtypes): the dtype NumPy 2 promotion gives."},
-    {"promote_types", (PyCFunction)(void (*)(void))mod_promote_types,
-     METH_FASTCALL, "promote_types(type1, type2): the smallest dtype both "
-     "cast to safely."},
-    {"can_cast", (PyCFunction)(void (*)(void))mod_can_cast,
-     METH_VARARGS | METH_KEYWORDS,
-     "can_cast(from_, to, casting='safe'): whether the cast is allowed."},
+    {"_can_cast", mod_can_cast, METH_VARARGS, NULL},
     {NULL},
 };
 

@@ -125,8 +125,8 @@ static PyObject *fn_nonzero(PyObject *m, PyObject *a)
     return result(st, rc, &nz, Py_None);
 }
 
-/* x or y of where and _copy_where: an ndarray, a scalar (weak when a
- * Python one), or else converted onto dev (*keep holds it). */
+/* x or y of where: an ndarray, a scalar (weak when a Python one), or
+ * else converted onto dev (*keep holds it). */
 static int operand(empy_state *st, PyObject *o, em_device *dev, em_operand *op,
                    PyObject **keep)
 {
@@ -160,53 +160,6 @@ static PyObject *fn_where(PyObject *m, PyObject *args)
     Py_XDECREF(keep[0]);
     Py_XDECREF(keep[1]);
     return r;
-}
-
-/* _copy_where(dst, src, mask): dst[mask] = src in one masked copy (mask
- * None: everywhere), src an ndarray or a scalar, cast as assignment
- * casts (select's default and cases). */
-static PyObject *fn_copy_where(PyObject *m, PyObject *args)
-{
-    empy_state *st = empy_state_of_module(m);
-    PyObject *dst, *src, *mask;
-    em_array *d;
-    em_operand op;
-    em_status rc = EM_OK;
-    int s;
-    if (!PyArg_ParseTuple(args, "O!OO:_copy_where", st->ndarray, &dst, &src, &mask))
-        return NULL;
-    if (mask != Py_None && !PyObject_TypeCheck(mask, st->ndarray)) {
-        PyErr_SetString(PyExc_TypeError, "_copy_where: mask must be an ember array");
-        return NULL;
-    }
-    d = &((empy_ndarray *)dst)->a;
-    memset(&op, 0, sizeof op);
-    if ((s = empy_is_ndarray(src) ? 0 : empy_scalar_operand(src, &op)) < 0)
-        return NULL;
-    if (s == 0 && !empy_is_ndarray(src)) {
-        PyErr_Format(PyExc_TypeError, "expected an ember array or a scalar, not "
-                     "%.100s", Py_TYPE(src)->tp_name);
-        return NULL;
-    }
-    if (s) {
-        /* a weak value that dst's dtype wraps is still assigned, as select
-         * fills its default */
-        unsigned char buf[16];
-        if ((rc = em_scalar_cast(&op.value, op.dtype, buf, d->dtype)) == EM_OK) {
-            memcpy(&op.value, buf, sizeof buf);
-            op.dtype = d->dtype;
-            op.weak = 0;
-        }
-    } else {
-        op.array = EMPY_ARR(src);
-        op.dtype = op.array->dtype;
-    }
-    if (rc == EM_OK)
-        EMPY_NOGIL(rc, em_ufunc_apply(EM_OP_COPY, &op, 1, d,
-                                      mask == Py_None ? NULL : EMPY_ARR(mask), NULL));
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
 }
 
 /* _choose(a, choices, mode, out): choices a tuple of ndarrays. */
@@ -260,7 +213,6 @@ static PyMethodDef indexfn_functions[] = {
     {"_put_along_axis", fn_put_along_axis, METH_VARARGS, NULL},
     {"_nonzero", fn_nonzero, METH_O, NULL},
     {"_where", fn_where, METH_VARARGS, NULL},
-    {"_copy_where", fn_copy_where, METH_VARARGS, NULL},
     {"_choose", fn_choose, METH_VARARGS, NULL},
     {NULL},
 };
