@@ -552,7 +552,6 @@ FAMILY_K = (20, 21)  # the keyed integer family
 ])
 def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                                                           vw, npdt, gen):
-    from ember import _ember
     dists = dist if isinstance(dist, tuple) else (dist,)
     kd = 20 if dists[0] >= 20 else min(dists[0], 10)
     body = "".join((KERNELS / f).read_text() for f in
@@ -567,13 +566,20 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
 
 
 def _cuda_schedule_case(k, dist, npdt, gen):
-    from ember import _ember
     # parameters every distribution takes (geometric's p = a in (0, 1])
     a, b = (0.3, 30.0) if dist in (19, 21) else (2.0, 30.0)
+    for primed in (True, False):
+        _cuda_schedule_state(k, dist, npdt, gen, a, b, primed)
+
+
+def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
+    from ember import _ember
     with ember.Device("cpu"):
         bg = GENS[gen][0](17).bit_generator
-        bg.random_raw(1)            # Philox: three buffered words
-        er.Generator(bg).random(1, dtype=np.float32)  # a buffered half
+        if primed:
+            bg.random_raw(1)            # Philox: three buffered words
+            er.Generator(bg).random(1, dtype=np.float32)  # a buffered half
+        # else a fresh stream: the kernel's loops without buffered words
         words, pre = bg._words(), bg._prefix()
         half = bg._half if bg._has32 else None
         n = 1001
@@ -598,8 +604,9 @@ def _cuda_schedule_case(k, dist, npdt, gen):
                            np.float64(a), np.float64(b), np.uint64(0),
                            np.uint64(0), np.int32(1),
                            *[np.uint64(x) for x in jw], np.int32(dist)))
-            np.testing.assert_array_equal(host(got), host(want),
-                                          err_msg=f"{dist} per {per}")
+            np.testing.assert_array_equal(
+                host(got), host(want),
+                err_msg=f"{dist} per {per} primed {primed}")
 
 
 def test_multivariate_normal_moments(device):
