@@ -67,6 +67,7 @@ for _mod, _names in {
     "memorypool": "MemoryPool get_default_memory_pool",
     "device_info": "ComputeCapability MemInfo",
     "timing": "get_elapsed_time",
+    "dlpack": "from_dlpack",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod
