@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Issue 19's "hot paths unchanged": an old and a new tree, built side by
+# side on the lent GPU in one call, then bench/run.py (import, launches,
+# compile, pool, copy) and bench/arrays.py's per-op rows (a+b, a.sum() and
+# asarray on 1,000 elements) run against each in turn, twice, so drift of
+# the card shows as the rounds' spread. The trees travel as git archives
+# in build/ (git-ignored), the benchmark scripts are this tree's:
+#   git archive -o build/old.tar OLD && git archive -o build/new.tar HEAD
+#   device run, carry ["build/old.tar", "build/new.tar"]:
+#     bash tools/hotpath_compare.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/ember-out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in old new; do
+  rm -rf "/tmp/hp-$t" && mkdir -p "/tmp/hp-$t/src"
+  tar -xf "build/$t.tar" -C "/tmp/hp-$t/src" || exit 1
+  (cd "/tmp/hp-$t/src" && $PY -m pip install -q --no-build-isolation \
+     --no-deps --no-compile --target "/tmp/hp-$t/site" .) \
+     >"$OUT/build_$t.log" 2>&1 || { tail -20 "$OUT/build_$t.log"; exit 1; }
+done
+: >"$OUT/hotpath.md"
+for round in 1 2; do
+  for t in old new; do
+    export PYTHONPATH=/tmp/hp-$t/site EMBER_CACHE_DIR=/tmp/hp-cache-$t
+    echo "### $t, round $round" | tee -a "$OUT/hotpath.md"
+    $PY bench/run.py --out "$OUT/t.md" >/dev/null 2>&1
+    cat "$OUT/t.md" >>"$OUT/hotpath.md"
+    $PY bench/arrays.py --only "1,000" --out "$OUT/t.md" >/dev/null 2>&1
+    cat "$OUT/t.md" >>"$OUT/hotpath.md"
+  done
+done
+rm -f "$OUT/t.md"
+cat "$OUT/hotpath.md"
