@@ -11,6 +11,7 @@
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
+#include "runtime/args.h"
 
 #define NDA(o) ((empy_ndarray *)(o))
 
@@ -293,114 +294,56 @@ PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
     return host_copy(st, self, stream, out);
 }
 
-/* CuPy's a.set(arr, stream=None): the host-to-device copy into an existing
- * array. arr must be a NumPy array of a's dtype and shape (CuPy's
- * TypeError and ValueError otherwise); any layout on either side. The copy
- * is ordered on stream (the current stream when None) and returns once arr
- * may be reused. */
+/* a.set(arr, stream=None) and __array__(dtype=None, copy=None) check their
+ * arguments in Python (python/ember/_api/interop.py) over _from_host and
+ * _to_numpy. */
 PyObject *empy_nd_set(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"arr", "stream", NULL};
-    empy_state *st = empy_state_of(self);
-    em_array *a = &NDA(self)->a;
-    PyObject *arr, *stream = Py_None, *np, *nd;
-    Py_buffer v;
-    int64_t strides[EM_MAX_NDIM + 1];
-    em_dtype hd;
-    em_stream *s;
-    em_status rc;
-    int i, isnd;
-
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:set", kwlist, &arr, &stream))
-        return NULL;
-    if (!(np = empy_numpy("ndarray.set")))
-        return NULL;
-    nd = PyObject_GetAttrString(np, "ndarray");
-    Py_DECREF(np);
-    isnd = nd ? PyObject_IsInstance(arr, nd) : -1;
-    Py_XDECREF(nd);
-    if (isnd < 0)
-        return NULL;
-    if (!isnd) {
-        PyErr_Format(PyExc_TypeError, "Only numpy.ndarray can be set to an "
-                     "ember.ndarray, not %.100s", Py_TYPE(arr)->tp_name);
-        return NULL;
-    }
-    if (empy_stream_for_device(st, stream, a->device, &s) < 0 ||
-        PyObject_GetBuffer(arr, &v, PyBUF_RECORDS_RO) < 0)
-        return NULL;
-    if (empy_format_dtype(v.format, v.itemsize, &hd) < 0)
-        goto fail;
-    if (hd != a->dtype) {
-        PyErr_Format(PyExc_TypeError, "%s array cannot be set to %s array",
-                     em_dtype_get(hd)->name, em_dtype_get(a->dtype)->name);
-        goto fail;
-    }
-    for (i = 0; i < a->ndim && v.ndim == a->ndim; i++)
-        if (v.shape[i] != a->shape[i])
-            break;
-    if (v.ndim != a->ndim || i < a->ndim) {
-        PyObject *old = PyObject_GetAttrString(self, "shape"), *new_;
-        new_ = old ? PyObject_GetAttrString(arr, "shape") : NULL;
-        if (new_)
-            PyErr_Format(PyExc_ValueError, "Shape mismatch. Old shape: %R, new "
-                         "shape: %R", old, new_);
-        Py_XDECREF(old);
-        Py_XDECREF(new_);
-        goto fail;
-    }
-    for (i = 0; i < a->ndim; i++)
-        strides[i] = v.strides[i];
-    EMPY_NOGIL(rc, em_array_from_host(a, v.buf, strides, s));
-    PyBuffer_Release(&v);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
-fail:
-    PyBuffer_Release(&v);
-    return NULL;
+    static const empy_pyattr w = {"ember._api.interop", "set"};
+    return empy_py_method_tuple(&w, self, args, kw);
 }
 
 PyObject *empy_nd_array(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"dtype", "copy", NULL};
-    empy_state *st = empy_state_of(self);
-    const em_array *a = &NDA(self)->a;
-    PyObject *dtype = Py_None, *copy = Py_None, *h, *r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:__array__", kwlist, &dtype, &copy))
+    static const empy_pyattr w = {"ember._api.interop", "array"};
+    return empy_py_method_tuple(&w, self, args, kw);
+}
+
+/* _from_host(a, arr, stream): copy the host array arr (a's dtype and
+ * shape, checked by the caller) into a, ordered on stream. */
+static PyObject *mod_from_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
+{
+    empy_state *st = empy_state_of_module(m);
+    int64_t strides[EM_MAX_NDIM + 1];
+    const em_array *a;
+    Py_buffer v;
+    em_stream *s;
+    em_status rc;
+    if (n != 3 || !empy_is_ndarray(args[0]))
+        return PyErr_Format(PyExc_TypeError, "_from_host(a, arr, stream)");
+    a = &NDA(args[0])->a;
+    if (empy_stream_for_device(st, args[2], a->device, &s) < 0 ||
+        PyObject_GetBuffer(args[1], &v, PyBUF_RECORDS_RO) < 0)
         return NULL;
-    if (is_cpu(a) && copy != Py_True && a->dtype != EM_BFLOAT16) {
-        /* Zero-copy: NumPy over this array's buffer. */
-        PyObject *np = empy_numpy("__array__"), *mv;
-        if (!np)
-            return NULL;
-        mv = PyMemoryView_FromObject(self);
-        h = mv ? PyObject_CallMethod(np, "asarray", "O", mv) : NULL;
-        Py_XDECREF(mv);
-        Py_DECREF(np);
-    } else {
-        if (copy == Py_False) {
-            PyErr_Format(PyExc_ValueError, "Unable to avoid copy while creating "
-                         "a NumPy array from an ember array on %s",
-                         em_device_name(a->device));
-            return NULL;
-        }
-        h = empy_ndarray_to_numpy(st, self, 0);
+    if (v.ndim != a->ndim || v.itemsize != (Py_ssize_t)em_dtype_size(a->dtype)) {
+        PyBuffer_Release(&v);
+        return PyErr_Format(PyExc_ValueError, "_from_host: the host array does not "
+                            "match the ember array");
     }
-    if (!h || dtype == Py_None)
-        return h;
-    {
-        /* h.astype(dtype, copy=False): no second copy when dtype matches. */
-        PyObject *meth = PyObject_GetAttrString(h, "astype");
-        PyObject *kwargs = meth ? Py_BuildValue("{s:O}", "copy", Py_False) : NULL;
-        PyObject *posargs = kwargs ? PyTuple_Pack(1, dtype) : NULL;
-        r = posargs ? PyObject_Call(meth, posargs, kwargs) : NULL;
-        Py_XDECREF(posargs);
-        Py_XDECREF(kwargs);
-        Py_XDECREF(meth);
-    }
-    Py_DECREF(h);
-    return r;
+    for (int i = 0; i < a->ndim; i++)
+        strides[i] = v.strides[i];
+    EMPY_NOGIL(rc, em_array_from_host((em_array *)a, v.buf, strides, s));
+    PyBuffer_Release(&v);
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_to_numpy(PyObject *m, PyObject *a)
+{
+    if (!empy_is_ndarray(a))
+        return PyErr_Format(PyExc_TypeError, "_to_numpy takes an ember.ndarray");
+    return empy_ndarray_to_numpy(empy_state_of_module(m), a, 0);
 }
 
 static PyObject *mod_asnumpy(PyObject *m, PyObject *args, PyObject *kw)
@@ -423,6 +366,8 @@ static PyObject *mod_asnumpy(PyObject *m, PyObject *args, PyObject *kw)
 }
 
 static PyMethodDef interop_functions[] = {
+    {"_from_host", (PyCFunction)(void (*)(void))mod_from_host, METH_FASTCALL, NULL},
+    {"_to_numpy", mod_to_numpy, METH_O, NULL},
     {"asnumpy", (PyCFunction)(void (*)(void))mod_asnumpy, METH_VARARGS | METH_KEYWORDS,
      "asnumpy(a, stream=None, order='C', out=None): a NumPy array on the host "
      "(a copy of an ember array; numpy.asarray of anything else)."},

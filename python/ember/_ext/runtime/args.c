@@ -125,3 +125,21 @@ PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *
         PyMem_Free(all);
     return r;
 }
+
+PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *args,
+                               PyObject *kw)
+{
+    PyObject *mod = PyImport_ImportModule(w->module), *fn, *t = NULL, *r = NULL;
+    Py_ssize_t i, n = PyTuple_GET_SIZE(args);
+    fn = mod ? PyObject_GetAttrString(mod, w->function) : NULL;
+    if (fn && (t = PyTuple_New(n + 1))) {
+        PyTuple_SET_ITEM(t, 0, Py_NewRef(self));
+        for (i = 0; i < n; i++)
+            PyTuple_SET_ITEM(t, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
+        r = PyObject_Call(fn, t, kw);
+    }
+    Py_XDECREF(t);
+    Py_XDECREF(fn);
+    Py_XDECREF(mod);
+    return r;
+}

@@ -41,6 +41,9 @@ PyObject *empy_py_getter(PyObject *self, void *closure);
  * EMPY_PY_METHOD defines fn, a METH_FASTCALL | METH_KEYWORDS forwarder. */
 PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *args,
                          Py_ssize_t nargs, PyObject *kwnames);
+/* The same for a METH_VARARGS | METH_KEYWORDS method. */
+PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *args,
+                               PyObject *kw);
 #define EMPY_PY_METHOD(fn, module, function)                                        \
     static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs,    \
                         PyObject *kwnames)                                          \
