@@ -69,60 +69,11 @@ typedef struct spec {
         P_A, P_AXIS, P_OUT, P_KEEPDIMS, END                                    \
     }
 
-static const spec specs[] = {
-    {"sum", EM_RED_SUM, SUM_POS, {END}},
-    {"prod", EM_RED_PROD, SUM_POS, {END}},
-    {"mean", EM_RED_MEAN, MEAN_POS, {P_WHERE, END}},
-    {"var", EM_RED_VAR, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
-    {"std", EM_RED_STD, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
-    {"min", EM_RED_MIN, MIN_POS, {END}},
-    {"max", EM_RED_MAX, MIN_POS, {END}},
-    {"amin", EM_RED_MIN, MIN_POS, {END}},
-    {"amax", EM_RED_MAX, MIN_POS, {END}},
-    {"argmin", EM_RED_ARGMIN, ARG_POS, {P_KEEPDIMS, END}},
-    {"argmax", EM_RED_ARGMAX, ARG_POS, {P_KEEPDIMS, END}},
-    {"any", EM_RED_ANY, ANY_POS, {P_WHERE, END}},
-    {"all", EM_RED_ALL, ANY_POS, {P_WHERE, END}},
-    {"count_nonzero",
-     EM_RED_COUNT_NONZERO,
-     {P_A, P_AXIS, END},
-     {P_KEEPDIMS, END}},
-    {"nansum", EM_RED_NANSUM, SUM_POS, {END}},
-    {"nanprod", EM_RED_NANPROD, SUM_POS, {END}},
-    {"nanmean", EM_RED_NANMEAN, MEAN_POS, {P_WHERE, END}},
-    {"nanvar", EM_RED_NANVAR, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
-    {"nanstd", EM_RED_NANSTD, VAR_POS, {P_WHERE, P_MEAN, P_CORRECTION, END}},
-    {"nanmin", EM_RED_NANMIN, MIN_POS, {END}},
-    {"nanmax", EM_RED_NANMAX, MIN_POS, {END}},
-    {"nanargmin", EM_RED_NANARGMIN, ARG_POS, {P_KEEPDIMS, END}},
-    {"nanargmax", EM_RED_NANARGMAX, ARG_POS, {P_KEEPDIMS, END}},
-};
-
-enum {
-    S_SUM,
-    S_PROD,
-    S_MEAN,
-    S_VAR,
-    S_STD,
-    S_MIN,
-    S_MAX,
-    S_AMIN,
-    S_AMAX,
-    S_ARGMIN,
-    S_ARGMAX,
-    S_ANY,
-    S_ALL,
-    S_COUNT_NONZERO,
-    S_NANSUM,
-    S_NANPROD,
-    S_NANMEAN,
-    S_NANVAR,
-    S_NANSTD,
-    S_NANMIN,
-    S_NANMAX,
-    S_NANARGMIN,
-    S_NANARGMAX
-};
+#define CNZ_POS {P_A, P_AXIS, END}
+#define KW_NONE {END}
+#define KW_WHERE {P_WHERE, END}
+#define KW_VAR {P_WHERE, P_MEAN, P_CORRECTION, END}
+#define KW_KEEP {P_KEEPDIMS, END}
 
 /* Bind fastcall arguments to parameter slots. first: the first positional
  * slot (1 for methods, whose `a` is self). */
@@ -368,11 +319,10 @@ fail:
     return NULL;
 }
 
-static PyObject *dispatch(empy_state *st, int which, PyObject *self,
+static PyObject *dispatch(empy_state *st, const spec *sp, PyObject *self,
                           PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames)
 {
-    const spec *sp = &specs[which];
     PyObject *v[P_COUNT], *r;
     call c;
     if (parse(st, sp, self, args, nargs, kwnames, v, &c) < 0) {
@@ -384,54 +334,58 @@ static PyObject *dispatch(empy_state *st, int which, PyObject *self,
     return r;
 }
 
-#define FN(NAME, IDX)                                                          \
+/* Each reduction: its spec (NumPy's parameter order) and module function;
+ * METH adds the ndarray method over the same spec. */
+#define FN(NAME, OP, POS, KWONLY)                                              \
+    static const spec sp_##NAME = {#NAME, OP, POS, KWONLY};                    \
     static PyObject *fn_##NAME(PyObject *m, PyObject *const *args,             \
                                Py_ssize_t nargs, PyObject *kwnames)            \
     {                                                                          \
-        return dispatch(empy_state_of_module(m), IDX, NULL, args, nargs,       \
-                        kwnames);                                              \
+        return dispatch(empy_state_of_module(m), &sp_##NAME, NULL, args,       \
+                        nargs, kwnames);                                       \
     }
-#define METH(NAME, IDX)                                                        \
+#define METH(NAME)                                                             \
     static PyObject *nd_##NAME(PyObject *self, PyObject *const *args,          \
                                Py_ssize_t nargs, PyObject *kwnames)            \
     {                                                                          \
-        return dispatch(empy_state_of(self), IDX, self, args, nargs, kwnames); \
+        return dispatch(empy_state_of(self), &sp_##NAME, self, args, nargs,    \
+                        kwnames);                                              \
     }
 
-FN(sum, S_SUM)
-FN(prod, S_PROD)
-FN(mean, S_MEAN)
-FN(var, S_VAR)
-FN(std, S_STD)
-FN(min, S_MIN)
-FN(max, S_MAX)
-FN(amin, S_AMIN)
-FN(amax, S_AMAX)
-FN(argmin, S_ARGMIN)
-FN(argmax, S_ARGMAX)
-FN(any, S_ANY)
-FN(all, S_ALL)
-FN(count_nonzero, S_COUNT_NONZERO)
-FN(nansum, S_NANSUM)
-FN(nanprod, S_NANPROD)
-FN(nanmean, S_NANMEAN)
-FN(nanvar, S_NANVAR)
-FN(nanstd, S_NANSTD)
-FN(nanmin, S_NANMIN)
-FN(nanmax, S_NANMAX)
-FN(nanargmin, S_NANARGMIN)
-FN(nanargmax, S_NANARGMAX)
-METH(sum, S_SUM)
-METH(prod, S_PROD)
-METH(mean, S_MEAN)
-METH(var, S_VAR)
-METH(std, S_STD)
-METH(min, S_MIN)
-METH(max, S_MAX)
-METH(argmin, S_ARGMIN)
-METH(argmax, S_ARGMAX)
-METH(any, S_ANY)
-METH(all, S_ALL)
+FN(sum, EM_RED_SUM, SUM_POS, KW_NONE)
+FN(prod, EM_RED_PROD, SUM_POS, KW_NONE)
+FN(mean, EM_RED_MEAN, MEAN_POS, KW_WHERE)
+FN(var, EM_RED_VAR, VAR_POS, KW_VAR)
+FN(std, EM_RED_STD, VAR_POS, KW_VAR)
+FN(min, EM_RED_MIN, MIN_POS, KW_NONE)
+FN(max, EM_RED_MAX, MIN_POS, KW_NONE)
+FN(amin, EM_RED_MIN, MIN_POS, KW_NONE)
+FN(amax, EM_RED_MAX, MIN_POS, KW_NONE)
+FN(argmin, EM_RED_ARGMIN, ARG_POS, KW_KEEP)
+FN(argmax, EM_RED_ARGMAX, ARG_POS, KW_KEEP)
+FN(any, EM_RED_ANY, ANY_POS, KW_WHERE)
+FN(all, EM_RED_ALL, ANY_POS, KW_WHERE)
+FN(count_nonzero, EM_RED_COUNT_NONZERO, CNZ_POS, KW_KEEP)
+FN(nansum, EM_RED_NANSUM, SUM_POS, KW_NONE)
+FN(nanprod, EM_RED_NANPROD, SUM_POS, KW_NONE)
+FN(nanmean, EM_RED_NANMEAN, MEAN_POS, KW_WHERE)
+FN(nanvar, EM_RED_NANVAR, VAR_POS, KW_VAR)
+FN(nanstd, EM_RED_NANSTD, VAR_POS, KW_VAR)
+FN(nanmin, EM_RED_NANMIN, MIN_POS, KW_NONE)
+FN(nanmax, EM_RED_NANMAX, MIN_POS, KW_NONE)
+FN(nanargmin, EM_RED_NANARGMIN, ARG_POS, KW_KEEP)
+FN(nanargmax, EM_RED_NANARGMAX, ARG_POS, KW_KEEP)
+METH(sum)
+METH(prod)
+METH(mean)
+METH(var)
+METH(std)
+METH(min)
+METH(max)
+METH(argmin)
+METH(argmax)
+METH(any)
+METH(all)
 
 #define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 #define FENTRY(NAME, DOC) {#NAME, FASTKW(fn_##NAME), DOC}
