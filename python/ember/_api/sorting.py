@@ -6,8 +6,44 @@ from ember import _ember as _e
 from ember._api.selection import take_along_axis
 from ember._api._util import normalize_axis
 
-_sort = _e.sort
-_argsort = _e.argsort
+_KINDS = ("quicksort", "quick", "mergesort", "merge", "heapsort", "heap",
+          "stable")
+
+
+def _kind_check(kind, order, fn):
+    """NumPy's kind= and order=: every ember sort is stable, so any valid
+    kind gives a stable sort."""
+    if order is not None:
+        raise ValueError(f"{fn}: order= applies to structured arrays, which "
+                         "ember does not have")
+    if kind is not None:
+        if not isinstance(kind, str):
+            raise TypeError(f"{fn}: kind must be a str or None")
+        if kind not in _KINDS:
+            raise ValueError("sort kind must be one of 'quick', 'heap', or "
+                             f"'stable' (got '{kind}')")
+
+
+def _c_sort(fn, indices):
+    def run(a, axis=-1, kind=None, order=None, *, stable=None):
+        _kind_check(kind, order, fn)
+        axis = _axis(axis, fn)
+        a = a if isinstance(a, _e.ndarray) else _e.asarray(a)
+        return _e._sort(a, axis, indices)
+    return run
+
+
+_sort = _c_sort("sort", False)
+_argsort = _c_sort("argsort", True)
+
+
+def _nd_sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """a.sort(axis=-1, kind=None, order=None): sort in place."""
+    _kind_check(kind, order, "sort")
+    axis = _axis(axis, "sort", allow_none=False)
+    if not a.flags.writeable:
+        raise ValueError("sort: the array is read-only")
+    a[...] = _e._sort(a, axis, False)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
@@ -44,7 +80,8 @@ def _axis(o, fn, allow_none=True):
     if o is None and allow_none:
         return None
     try:
-        return operator.index(o)
+        v = operator.index(o)
+        return v if -2**31 <= v < 2**31 else 2**31 - 1   # the core's AxisError
     except TypeError:
         raise TypeError(f"{fn}: axis must be an int"
                         f"{' or None' if allow_none else ''}, not "

@@ -1,131 +1,32 @@
 /* ember Python extension: the parallel algorithms' sort family (the C
  * calls under ember.parallel.radix_sort, merge_sort, merge, top_k) and
- * the NumPy functions and methods on them (sort, argsort; searchsorted's
- * and partition's argument handling and lexsort are Python,
+ * the NumPy functions and methods on them (sort, argsort, searchsorted;
+ * their argument handling, partition and lexsort are Python,
  * python/ember/_api/sorting.py). */
-#include <limits.h>
-#include <string.h>
 
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 
-/* An ndarray for o (a new reference): o itself, or o converted on dev
- * (NULL: ember's choice). */
-static PyObject *arr_arg(empy_state *st, PyObject *o, em_device *dev)
+/* _sort(a, axis, indices): a's sort (indices: argsort) along axis, None
+ * for the flattened array; python/ember/_api/sorting.py checks NumPy's
+ * arguments. */
+static PyObject *np_sort(PyObject *m, PyObject *args)
 {
-    if (empy_is_ndarray(o)) {
-        Py_INCREF(o);
-        return o;
-    }
-    return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
-}
-
-/* axis: an int, or None (flatten) when allow_none. */
-static int axis_arg(PyObject *o, const char *fn, int allow_none, int *axis,
-                    int *flatten)
-{
-    long v;
-    *flatten = 0;
-    if (!o) {
-        *axis = -1;
-        return 0;
-    }
-    if (o == Py_None && allow_none) {
-        *axis = 0;
-        *flatten = 1;
-        return 0;
-    }
-    v = PyLong_AsLong(o);
-    if (v == -1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError,
-                         "%s: axis must be an int%s, not %.100s", fn,
-                         allow_none ? " or None" : "", Py_TYPE(o)->tp_name);
-        }
-        return -1;
-    }
-    *axis = v < INT_MIN || v > INT_MAX ? INT_MAX : (int)v;
-    return 0;
-}
-
-/* NumPy's kind= and order= (every ember sort is stable, so any valid
- * kind gives a stable sort). */
-static int kind_arg(PyObject *kind, PyObject *order, const char *fn)
-{
-    static const char *const kinds[] = {"quicksort", "quick",    "mergesort",
-                                        "merge",     "heapsort", "heap",
-                                        "stable",    NULL};
-    if (order && order != Py_None) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s: order= applies to structured arrays, which ember "
-                     "does not have",
-                     fn);
-        return -1;
-    }
-    if (kind && kind != Py_None) {
-        const char *k = PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
-        if (!k) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s: kind must be a str or None", fn);
-            return -1;
-        }
-        for (int i = 0; kinds[i]; i++)
-            if (!strcmp(k, kinds[i]))
-                return 0;
-        PyErr_Format(PyExc_ValueError,
-                     "sort kind must be one of 'quick', 'heap', or 'stable' "
-                     "(got '%s')",
-                     k);
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *do_sort(empy_state *st, PyObject *x, PyObject *axis_obj,
-                         int allow_none, int indices, const char *fn)
-{
-    PyObject *a;
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a, *axo;
     em_array res = {0};
-    int axis, flatten;
+    int indices, axis = 0, flat;
     em_status s;
-    if (axis_arg(axis_obj, fn, allow_none, &axis, &flatten) < 0)
+    if (!PyArg_ParseTuple(args, "O!Op:_sort", st->ndarray, &a, &axo, &indices))
         return NULL;
-    if (!(a = arr_arg(st, x, NULL)))
+    if (!(flat = axo == Py_None) &&
+        (axis = (int)PyLong_AsLong(axo)) == -1 && PyErr_Occurred())
         return NULL;
     if (indices)
-        EMPY_NOGIL(s, em_argsort(EMPY_ARR(a), axis, flatten, &res, NULL));
+        EMPY_NOGIL(s, em_argsort(EMPY_ARR(a), axis, flat, &res, NULL));
     else
-        EMPY_NOGIL(s, em_sort(EMPY_ARR(a), axis, flatten, &res, NULL));
-    Py_DECREF(a);
-    if (s != EM_OK)
-        return empy_raise(st, s);
-    return empy_ndarray_new(st, &res, NULL);
-}
-
-static PyObject *np_sort_impl(PyObject *m, PyObject *args, PyObject *kw,
-                              int indices)
-{
-    static char *kwlist[] = {"a", "axis", "kind", "order", "stable", NULL};
-    const char *fn = indices ? "argsort" : "sort";
-    PyObject *a, *axis = NULL, *kind = NULL, *order = NULL, *stable = NULL;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kw, indices ? "O|OOO$O:argsort" : "O|OOO$O:sort", kwlist, &a,
-            &axis, &kind, &order, &stable))
-        return NULL;
-    if (kind_arg(kind, order, fn) < 0)
-        return NULL;
-    return do_sort(empy_state_of_module(m), a, axis, 1, indices, fn);
-}
-
-static PyObject *np_sort(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return np_sort_impl(m, args, kw, 0);
-}
-
-static PyObject *np_argsort(PyObject *m, PyObject *args, PyObject *kw)
-{
-    return np_sort_impl(m, args, kw, 1);
+        EMPY_NOGIL(s, em_sort(EMPY_ARR(a), axis, flat, &res, NULL));
+    return s != EM_OK ? empy_raise(st, s) : empy_ndarray_new(st, &res, NULL);
 }
 
 /* _searchsorted(a, v, right, sorter): python/ember/_api/sorting.py checks
@@ -258,53 +159,17 @@ static PyObject *par_top_k(PyObject *m, PyObject *args)
 
 /* ---- ndarray methods ----------------------------------------------------- */
 
-/* Sort self in place: sort into a new array, copy back. */
-static PyObject *nd_sort_into(PyObject *self, PyObject *axis_obj,
-                              const char *fn)
-{
-    empy_state *st = empy_state_of(self);
-    em_array *a = EMPY_ARR(self), res = {0};
-    int axis, flatten;
-    em_status s;
-    if (axis_arg(axis_obj, fn, 0, &axis, &flatten) < 0)
-        return NULL;
-    if (!(a->flags & EM_ARRAY_WRITEABLE)) {
-        PyErr_Format(PyExc_ValueError, "%s: the array is read-only", fn);
-        return NULL;
-    }
-    EMPY_NOGIL(s, em_sort(a, axis, 0, &res, NULL));
-    if (s == EM_OK)
-        EMPY_NOGIL(s, em_array_copy(a, &res, NULL));
-    em_array_release(&res);
-    if (s != EM_OK)
-        return empy_raise(st, s);
-    Py_RETURN_NONE;
-}
-
+/* The methods' argument handling is python/ember/_api/sorting.py's. */
 static PyObject *nd_sort(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"axis", "kind", "order", "stable", NULL};
-    PyObject *axis = NULL, *kind = NULL, *order = NULL, *stable = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOO$O:sort", kwlist, &axis,
-                                     &kind, &order, &stable) ||
-        kind_arg(kind, order, "sort") < 0)
-        return NULL;
-    return nd_sort_into(self, axis, "sort");
+    return empy_call_python("ember._api.sorting", "_nd_sort", self, args, kw);
 }
 
 static PyObject *nd_argsort(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"axis", "kind", "order", "stable", NULL};
-    PyObject *axis = NULL, *kind = NULL, *order = NULL, *stable = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOO$O:argsort", kwlist, &axis,
-                                     &kind, &order, &stable) ||
-        kind_arg(kind, order, "argsort") < 0)
-        return NULL;
-    return do_sort(empy_state_of(self), self, axis, 1, 1, "argsort");
+    return empy_call_python("ember._api.sorting", "argsort", self, args, kw);
 }
 
-/* a.partition, a.argpartition: NumPy's kth checks, then a full sort
- * (python/ember/_api/sorting.py). */
 static PyObject *nd_partition(PyObject *self, PyObject *args, PyObject *kw)
 {
     return empy_call_python("ember._api.sorting", "_nd_partition", self, args,
@@ -338,12 +203,7 @@ PyMethodDef empy_par_sort_functions[] = {
 };
 
 PyMethodDef empy_np_sort_functions[] = {
-    F("sort", np_sort,
-      "sort(a, axis=-1, kind=None, order=None, *, stable=None): a sorted "
-      "copy (stable; NaNs last)."),
-    F("argsort", np_argsort,
-      "argsort(a, axis=-1, kind=None, order=None, *, stable=None): indices "
-      "that sort a (stable)."),
+    {"_sort", np_sort, METH_VARARGS, NULL},
     {"_searchsorted", np_searchsorted, METH_VARARGS, NULL},
     {NULL},
 };
