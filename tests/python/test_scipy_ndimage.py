@@ -309,5 +309,39 @@ def test_distance_transform_edt(device, shape):
     out = ember.empty(shape, device=device)
     assert en.distance_transform_edt(e, distances=out) is None
     close(out, nd.distance_transform_edt(a))
-    with pytest.raises(NotImplementedError, match="return_indices"):
-        en.distance_transform_edt(e, return_indices=True)
+    # indices: each names a zero of a at the distance SciPy gives (where
+    # two zeros are equally near, SciPy's choice may be the other one)
+    for sampling in (None, [0.5, 2.0, 1.5][:len(shape)]):
+        want_d, want_i = nd.distance_transform_edt(a, sampling,
+                                                   return_indices=True)
+        d, ix = en.distance_transform_edt(e, sampling, return_indices=True)
+        close(d, want_d)
+        ix = ember.asnumpy(ix)
+        assert ix.dtype == want_i.dtype == np.int32
+        assert ix.shape == want_i.shape == (len(shape),) + shape
+        assert not a[tuple(ix)].any()
+        w = np.ones(len(shape)) if sampling is None else np.array(sampling)
+        grid = np.indices(shape)
+        span = (ix - grid) * w.reshape((-1,) + (1,) * len(shape))
+        np.testing.assert_allclose(np.sqrt((span ** 2).sum(axis=0)), want_d,
+                                   rtol=1e-12)
+        assert (ix == want_i).mean() > 0.9
+        if sampling is None:
+            ix0 = ix
+    ix = ix0
+    # indices alone, and into a given int32 array
+    np.testing.assert_array_equal(
+        ember.asnumpy(en.distance_transform_edt(e, return_distances=False,
+                                                return_indices=True)), ix)
+    given = ember.empty((len(shape),) + shape, dtype=ember.int32,
+                        device=device)
+    assert en.distance_transform_edt(e, indices=given) is not None
+    np.testing.assert_array_equal(ember.asnumpy(given), ix)
+    with pytest.raises(RuntimeError, match="int32"):
+        en.distance_transform_edt(e, indices=ember.empty(
+            (len(shape),) + shape, device=device))
+    with pytest.raises(RuntimeError, match="wrong shape"):
+        en.distance_transform_edt(e, indices=ember.empty(
+            (len(shape) + 1,) + shape, dtype=ember.int32, device=device))
+    with pytest.raises(RuntimeError, match="at least one"):
+        en.distance_transform_edt(e, return_distances=False)

@@ -466,12 +466,12 @@ def distance_transform_edt(input, sampling=None, return_distances=True,
     """scipy.ndimage.distance_transform_edt: each non-zero element's
     Euclidean distance to the nearest zero one (sampling: the spacing
     along each axis), as squared distances minimised along one axis after
-    another (em_edt_pass), then the square root."""
+    another (em_edt_pass), then the square root; with return_indices the
+    coordinates of that zero (int32, shape (ndim,) + input.shape), carried
+    along by the same passes. Where two zeros are equally near, the one
+    named may differ from SciPy's; its distance does not."""
     import numpy
-    if return_indices or indices is not None:
-        raise NotImplementedError("distance_transform_edt: return_indices "
-                                  "is not there yet")
-    if not return_distances:
+    if not (return_distances or return_indices):
         raise RuntimeError("at least one of return_distances/return_indices "
                            "must be True")
     x = _arr(input)
@@ -480,8 +480,17 @@ def distance_transform_edt(input, sampling=None, return_distances=True,
     if len(w) != x.ndim:
         raise RuntimeError("sequence argument must have length equal to "
                            "input rank")
+    want_ix = return_indices or indices is not None
+    if indices is not None:
+        if not isinstance(indices, _e.ndarray) or indices.dtype != _e.int32:
+            raise RuntimeError("indices array must be int32")
+        if indices.shape != (x.ndim,) + x.shape:
+            raise RuntimeError("indices array has wrong shape")
     f = _e.where(x != 0, _e.inf, 0.0).astype(_e.float64)
     f = _e.ascontiguousarray(f)
+    ix = (_e.ascontiguousarray(_e.indices(x.shape, dtype=_e.int32,
+                                          device=x.device))
+          if want_ix else _e.empty(1, dtype=_e.int32, device=x.device))
     for axis in range(x.ndim):
         if not x.size:
             break
@@ -490,12 +499,23 @@ def distance_transform_edt(input, sampling=None, return_distances=True,
         v = _e.empty(lines * n, dtype=_e.int32, device=x.device)
         z = _e.empty(lines * (n + 1), dtype=_e.float64, device=x.device)
         out = _e.empty(x.shape, dtype=_e.float64, device=x.device)
+        ix_out = _e.empty_like(ix) if want_ix else ix
         _launch(x.device, "em_edt_pass", lines,
                 (f, out, numpy.int64(outer), numpy.int64(n),
-                 numpy.int64(inner), numpy.float64(w[axis] ** 2), v, z))
-        f = out
+                 numpy.int64(inner), numpy.float64(w[axis] ** 2), v, z, ix,
+                 ix_out, numpy.int32(x.ndim if want_ix else 0),
+                 numpy.int64(x.size)))
+        f, ix = out, ix_out
+    if indices is not None:
+        indices[...] = ix
+    if not return_distances:
+        return ix if return_indices and indices is None else None
     d = _e.sqrt(f)
+    got = []
     if distances is not None:
         distances[...] = d
-        return None
-    return d
+    else:
+        got.append(d)
+    if return_indices and indices is None:
+        got.append(ix)
+    return None if not got else got[0] if len(got) == 1 else tuple(got)

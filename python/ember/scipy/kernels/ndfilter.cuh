@@ -92,11 +92,15 @@ extern "C" __global__ void em_rank3d(const double *x, double *y,
  * Huttenlocher's lower envelope of parabolas), one thread a line of the
  * outer x n x inner array: out[i] = min_j f[j] + w2 (i - j)^2 over the
  * line's finite f[j] (+inf where there is none). v (n ints) and z (n + 1
- * doubles) a line are scratch. */
+ * doubles) a line are scratch. With ncomp > 0 the nearest site's
+ * coordinates follow: iout[c][i] = iin[c][j] for the j that gave out[i],
+ * c < ncomp, each component `size` elements on (so after every axis's
+ * pass each element holds the coordinates of its nearest zero). */
 extern "C" __global__ void em_edt_pass(const double *f, double *out,
                                        long long outer, long long n,
                                        long long inner, double w2, int *v,
-                                       double *z)
+                                       double *z, const int *iin, int *iout,
+                                       int ncomp, long long size)
 {
     long long lines = outer * inner;
     for (long long l = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -134,12 +138,15 @@ extern "C" __global__ void em_edt_pass(const double *f, double *out,
                 ol[q * inner] = 1.0 / 0.0;
             continue;
         }
-        long long j = 0;
+        long long j = 0, base = o * n * inner + r;
         for (long long q = 0; q < n; q++) {
             while (j < k && zl[j + 1] < (double)q)
                 j++;
             double d = (double)(q - vl[j]);
             ol[q * inner] = w2 * d * d + fl[vl[j] * inner];
+            for (int c = 0; c < ncomp; c++)
+                iout[c * size + base + q * inner] =
+                    iin[c * size + base + (long long)vl[j] * inner];
         }
     }
 }
