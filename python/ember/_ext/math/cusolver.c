@@ -11,6 +11,7 @@
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "array/ndarray.h"
 #include "runtime/errors.h"
+#include "runtime/args.h"
 #include "ember/cusolver.h"
 
 enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR, GEEV, CSRLSVQR };
@@ -88,11 +89,7 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     Py_RETURN_NONE;
 }
 
-#define CALL(fn, which)                                                     \
-    static PyObject *fn(PyObject *m, PyObject *const *args, Py_ssize_t n)   \
-    {                                                                       \
-        return run(m, args, n, which);                                      \
-    }
+#define CALL(fn, which) EMPY_TABLE_FUNCTION(fn, run, which)
 CALL(py_getrf, GETRF)
 CALL(py_getrs, GETRS)
 CALL(py_potrf, POTRF)

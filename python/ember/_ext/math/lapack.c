@@ -4,6 +4,7 @@
  * handling) and returns the new arrays. */
 #include "array/ndarray.h"
 #include "runtime/errors.h"
+#include "runtime/args.h"
 
 enum { SOLVE, INV, DET, CHOLESKY, QR, EIGH, EIG, SVD, LSTSQ };
 
@@ -109,11 +110,7 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs, int w
     return results(st, r, n);
 }
 
-#define CALL(fn, which)                                                      \
-    static PyObject *fn(PyObject *m, PyObject *const *args, Py_ssize_t n)    \
-    {                                                                        \
-        return run(m, args, n, which);                                       \
-    }
+#define CALL(fn, which) EMPY_TABLE_FUNCTION(fn, run, which)
 CALL(la_solve, SOLVE)
 CALL(la_inv, INV)
 CALL(la_det, DET)

@@ -52,4 +52,12 @@ PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *a
         return empy_py_method(&w, self, args, nargs, kwnames);                      \
     }
 
+/* One of a table of module functions sharing an implementation:
+ * fn(m, args, n) is impl(m, args, n, which). */
+#define EMPY_TABLE_FUNCTION(fn, impl, which)                                    \
+    static PyObject *fn(PyObject *m, PyObject *const *args, Py_ssize_t n)       \
+    {                                                                           \
+        return impl(m, args, n, which);                                         \
+    }
+
 #endif
