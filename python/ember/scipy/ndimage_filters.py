@@ -102,6 +102,23 @@ def _shift(size, origin):
     return size // 2 + origin
 
 
+_WEIGHTS = {}
+
+
+def _device_weights(w, device):
+    """The float64 weights w on device, kept for their next use: a
+    filter's weights are few and repeat (gaussian_filter's along every
+    axis and call), and each upload from pageable memory waits for the
+    device, which idled it between passes."""
+    key = (w.tobytes(), str(device))
+    got = _WEIGHTS.get(key)
+    if got is None:
+        if len(_WEIGHTS) >= 64:
+            _WEIGHTS.clear()
+        got = _WEIGHTS[key] = _e.asarray(w, device=device)
+    return got
+
+
 def correlate1d(input, weights, axis=-1, output=None, mode="reflect",
                 cval=0.0, origin=0):
     """scipy.ndimage.correlate1d: out[i] = sum_j w[j] x[i + j - size//2 -
@@ -115,7 +132,7 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect",
     if w.ndim != 1 or w.size < 1:
         raise RuntimeError("no filter weights given")
     axis = _axis(axis, x.ndim)
-    wd = _e.asarray(w, device=x.device)
+    wd = _device_weights(w, x.device)
     y = _pass1d(x, axis, wd, w.size, _shift(w.size, origin), _mode(mode),
                 cval, 0, _out_dtype(output, x))
     return _finish(y, x, output)
@@ -165,7 +182,7 @@ def correlate(input, weights, output=None, mode="reflect", cval=0.0,
     src = _e.ascontiguousarray(x.astype(_e.float64))
     y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
     if x.size:
-        wd = _e.asarray(numpy.ascontiguousarray(w), device=x.device)
+        wd = _device_weights(numpy.ascontiguousarray(w), x.device)
         _launch(x.device, "em_correlate3d", x.size,
                 (src, y) + tuple(numpy.int64(v) for v in d) + (wd,) +
                 tuple(numpy.int64(v) for v in k) +
