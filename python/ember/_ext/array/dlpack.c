@@ -26,6 +26,7 @@
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
+#include "runtime/args.h"
 
 /* ---- the DLPack ABI ----------------------------------------------------- */
 
@@ -261,50 +262,6 @@ static int sync_for_consumer(empy_state *st, const em_array *a, PyObject *stream
     }
 }
 
-/* The two ints of a pair argument named arg, whose parts are `parts`
- * ("(major, minor)"): 1, or 0 for None, or -1 with TypeError. */
-static int parse_pair(PyObject *o, const char *arg, const char *parts, long *a, long *b)
-{
-    if (o == Py_None)
-        return 0;
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
-        PyErr_Format(PyExc_TypeError, "%s must be a %s tuple or None (got %R)", arg,
-                     parts, o);
-        return -1;
-    }
-    *a = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
-    *b = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
-    return PyErr_Occurred() ? -1 : 1;
-}
-
-/* (major, minor) from max_version, or -1/-1 for None. */
-static int parse_version(PyObject *o, long *major, long *minor)
-{
-    *major = *minor = -1;
-    return parse_pair(o, "max_version", "(major, minor)", major, minor) < 0 ? -1 : 0;
-}
-
-/* dl_device=(type, id) as an ember device, or NULL for None. */
-static int parse_dl_device(empy_state *st, PyObject *o, em_device **out)
-{
-    long type, id;
-    em_status rc;
-    int r;
-    *out = NULL;
-    if ((r = parse_pair(o, "dl_device", "(device_type, device_id)", &type, &id)) <= 0)
-        return r;
-    if (type == EMPY_DL_CPU || type == EMPY_DL_CUDA_HOST)
-        rc = em_device_get(EM_DEVICE_CPU, 0, out);
-    else if (type == EMPY_DL_CUDA || type == EMPY_DL_CUDA_MANAGED)
-        rc = em_device_get(EM_DEVICE_CUDA, (int)id, out);
-    else {
-        PyErr_Format(PyExc_BufferError, "ember cannot export to DLPack device "
-                     "type %ld", type);
-        return -1;
-    }
-    return rc == EM_OK ? 0 : empy_fail(st, rc);
-}
-
 static int strides_in_elements(const em_array *a, int64_t *out)
 {
     int64_t item = (int64_t)em_dtype_size(a->dtype);
@@ -317,28 +274,28 @@ static int strides_in_elements(const em_array *a, int64_t *out)
     return 0;
 }
 
-static PyObject *nd_dlpack(PyObject *self, PyObject *args, PyObject *kw)
+/* _dlpack_export(a, stream, versioned, device or None, copy): ndarray.
+ * __dlpack__ once python/ember/_api/dlpack.py has read its arguments. */
+static PyObject *mod_dlpack_export(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
-    static char *kwlist[] = {"stream", "max_version", "dl_device", "copy", NULL};
-    empy_state *st = empy_state_of(self);
-    PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None;
-    PyObject *copy_o = Py_None, *owner, *cap;
-    long major, minor;
-    int copy = EMPY_COPY_IF_NEEDED, copied = 0, versioned;
-    em_device *target;
+    empy_state *st = empy_state_of_module(m);
+    PyObject *self, *stream, *owner, *cap;
+    int copy, copied = 0, versioned;
+    em_device *target = NULL;
     const em_array *a;
     export_ctx *x;
     empy_DLTensor *t;
     int64_t estrides[EM_MAX_NDIM];
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOOO:__dlpack__", kwlist, &stream,
-                                     &max_version, &dl_device, &copy_o) ||
-        parse_version(max_version, &major, &minor) < 0 ||
-        parse_dl_device(st, dl_device, &target) < 0)
+    if (n != 5 || !empy_is_ndarray(args[0]))
+        return PyErr_Format(PyExc_TypeError, "_dlpack_export(a, stream, versioned, "
+                            "device, copy)");
+    self = args[0];
+    stream = args[1];
+    if ((versioned = PyObject_IsTrue(args[2])) < 0 ||
+        (args[3] != Py_None && empy_device_arg(st, args[3], &target) < 0) ||
+        empy_copy_arg(args[4], EMPY_COPY_IF_NEEDED, &copy) < 0)
         return NULL;
-    if (empy_copy_arg(copy_o, EMPY_COPY_IF_NEEDED, &copy) < 0)
-        return NULL;
-    versioned = major >= 1;
     a = EMPY_ARR(self);
     if (!versioned && !(a->flags & EM_ARRAY_WRITEABLE) && copy != EMPY_COPY_ALWAYS) {
         /* As NumPy: the unversioned form cannot say "read-only", and a
@@ -429,6 +386,8 @@ static PyObject *nd_dlpack_device(PyObject *self, PyObject *unused)
     dl_device_of(EMPY_ARR(self), &d);
     return Py_BuildValue("(ii)", (int)d.device_type, (int)d.device_id);
 }
+
+EMPY_PY_METHOD(nd_dlpack, "ember._api.dlpack", "export")
 
 /* ---- import ------------------------------------------------------------- */
 
@@ -621,52 +580,21 @@ fail:
     return NULL;
 }
 
-/* ---- ember.from_dlpack ------------------------------------------------- */
-
-static PyObject *mod_from_dlpack(PyObject *m, PyObject *args, PyObject *kw)
+/* _dlpack_import(x): an ember array over x's memory (ember.from_dlpack,
+ * python/ember/_api/dlpack.py, decides about copies). */
+static PyObject *mod_dlpack_import(PyObject *m, PyObject *x)
 {
-    static char *kwlist[] = {"x", "device", "copy", NULL};
-    empy_state *st = empy_state_of_module(m);
-    PyObject *x, *device = Py_None, *copy_o = Py_None, *w, *r;
-    em_device *dev = NULL;
-    int copy = EMPY_COPY_IF_NEEDED;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OO:from_dlpack", kwlist, &x, &device,
-                                     &copy_o))
-        return NULL;
-    if (device != Py_None && empy_device_arg(st, device, &dev) < 0)
-        return NULL;
-    if (empy_copy_arg(copy_o, EMPY_COPY_IF_NEEDED, &copy) < 0)
-        return NULL;
-    if (!PyObject_HasAttrString(x, "__dlpack__")) {
-        PyErr_Format(PyExc_TypeError, "from_dlpack needs an object with __dlpack__ "
-                     "and __dlpack_device__ (got %.100s)", Py_TYPE(x)->tp_name);
-        return NULL;
-    }
-    w = empy_dlpack_import(st, x);
-    if (!w)
-        return NULL;
-    /* Kernels need aligned elements: an unaligned tensor is copied unless
-     * the caller forbids it (then it stays usable for copies). */
-    if (!(EMPY_ARR(w)->flags & EM_ARRAY_ALIGNED) && copy == EMPY_COPY_IF_NEEDED)
-        copy = EMPY_COPY_ALWAYS;
-    /* A device change or copy=True copies; copy=False refuses a device
-     * change (empy_asarray's rules for an ember array). */
-    r = empy_asarray(st, w, -1, dev, copy, 'K');
-    Py_DECREF(w);
-    return r;
+    return empy_dlpack_import(empy_state_of_module(m), x);
 }
 
 static PyMethodDef dlpack_functions[] = {
-    {"from_dlpack", (PyCFunction)(void (*)(void))mod_from_dlpack,
-     METH_VARARGS | METH_KEYWORDS,
-     "from_dlpack(x, /, *, device=None, copy=None): an ember array over the "
-     "memory of any object with __dlpack__ (NumPy, CuPy, PyTorch, JAX), "
-     "without a copy unless device= or copy=True asks for one."},
+    {"_dlpack_export", (PyCFunction)(void (*)(void))mod_dlpack_export, METH_FASTCALL, NULL},
+    {"_dlpack_import", mod_dlpack_import, METH_O, NULL},
     {NULL},
 };
 
 PyMethodDef empy_dlpack_nd_methods[] = {
-    {"__dlpack__", (PyCFunction)(void (*)(void))nd_dlpack, METH_VARARGS | METH_KEYWORDS,
+    {"__dlpack__", (PyCFunction)(void (*)(void))nd_dlpack, METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): "
      "a DLPack capsule over this array's memory ('dltensor_versioned' when "
      "max_version >= (1, 0), else 'dltensor')."},
