@@ -62,6 +62,7 @@ for _mod, _names in {
     "ufunc_reduce": "reduce",
     "program": "ObjectCode Program",
     "rawmodule": "RawModule",
+    "wrappers": "In InOut Out",
     "stats": "std var",
     "sysinfo": "info",
     "memorypool": "MemoryPool get_default_memory_pool",

@@ -5,7 +5,7 @@ except Program, which needs NVRTC (but no GPU)."""
 from ember._ember import (
     RawKernel, Function,
     Device, Stream, Event, get_current_stream,
-    Buffer, PinnedMemory, alloc, alloc_pinned_memory, In, Out, InOut,
+    Buffer, PinnedMemory, alloc, alloc_pinned_memory,
     CUDAError, CompileError, BackendUnavailableError,
     cuda_is_available as is_available,
 )
@@ -40,9 +40,10 @@ def synchronize():
 
 
 def __getattr__(name):
-    # Program, ObjectCode and RawModule are Python (ember/_api/program.py,
-    # rawmodule.py), imported on first use
-    if name in ("Program", "ObjectCode", "RawModule"):
+    # Program, ObjectCode, RawModule and In/Out/InOut are Python
+    # (ember/_api/program.py, rawmodule.py, wrappers.py), imported on
+    # first use
+    if name in ("Program", "ObjectCode", "RawModule", "In", "Out", "InOut"):
         from ember import _api
         return _api.load(name)
     raise AttributeError(f"module 'ember.cuda' has no attribute {name!r}")

@@ -404,15 +404,19 @@ static Py_ssize_t put_buffer_arg(pack_ctx *c, int i, const empy_Buffer *b, size_
 /* An In/Out/InOut: device memory of the array's size, filled now for In. */
 static Py_ssize_t put_wrapper(pack_ctx *c, int i, PyObject *o, size_t want)
 {
-    empy_Wrapper *w = (empy_Wrapper *)o;
+    PyTypeObject *t = Py_TYPE(o);
+    int dir = t == c->st->In ? EMPY_DIR_IN
+              : t == c->st->Out ? EMPY_DIR_OUT : EMPY_DIR_IN | EMPY_DIR_OUT;
+    int flags = PyBUF_ANY_CONTIGUOUS | ((dir & EMPY_DIR_OUT) ? PyBUF_WRITABLE : 0);
+    PyObject *array;
     pending *p;
     em_status rc = EM_OK;
-    int flags = PyBUF_ANY_CONTIGUOUS | ((w->dir & EMPY_DIR_OUT) ? PyBUF_WRITABLE : 0);
+    int bad;
 
     if (want && want != sizeof(void *)) {
         PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: %s() passes a pointer but the parameter "
-                     "is %zu bytes", c->slot->name, i, Py_TYPE(o)->tp_name, want);
+                     "kernel '%s' args[%d]: ember.%s() passes a pointer but the "
+                     "parameter is %zu bytes", c->slot->name, i, t->tp_name, want);
         return -1;
     }
     if (c->npend == c->cap_pend) {
@@ -430,15 +434,19 @@ static Py_ssize_t put_wrapper(pack_ctx *c, int i, PyObject *o, size_t want)
         c->pend_heap = 1;
     }
     p = &c->pend[c->npend];
-    if (PyObject_GetBuffer(w->array, &p->view, flags) < 0) {
+    if (!(array = PyObject_GetAttrString(o, "array")))
+        return -1;
+    bad = PyObject_GetBuffer(array, &p->view, flags) < 0;
+    Py_DECREF(array);   /* the view holds the exporter */
+    if (bad) {
         PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: %s() needs a contiguous%s host array",
-                     c->slot->name, i, Py_TYPE(o)->tp_name,
-                     (w->dir & EMPY_DIR_OUT) ? ", writable" : "");
+                     "kernel '%s' args[%d]: ember.%s() needs a contiguous%s host array",
+                     c->slot->name, i, t->tp_name,
+                     (dir & EMPY_DIR_OUT) ? ", writable" : "");
         return -1;
     }
     p->obj = o;
-    p->dir = w->dir;
+    p->dir = dir;
     rc = em_malloc(c->dev, (size_t)p->view.len, c->stream, &p->dptr);
     if (rc != EM_OK) {
         PyBuffer_Release(&p->view);
@@ -446,7 +454,7 @@ static Py_ssize_t put_wrapper(pack_ctx *c, int i, PyObject *o, size_t want)
         return -1;
     }
     c->npend++;   /* from here on the cleanup owns view and dptr */
-    if (w->dir & EMPY_DIR_IN) {
+    if (dir & EMPY_DIR_IN) {
         Py_BEGIN_ALLOW_THREADS
         rc = em_memcpy_async(c->dev, p->dptr, p->view.buf, (size_t)p->view.len, c->stream);
         Py_END_ALLOW_THREADS

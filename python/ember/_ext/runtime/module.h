@@ -111,13 +111,9 @@ typedef struct {
     size_t nbytes;
 } empy_PinnedMemory;
 
-/* In/Out/InOut: a host array and the direction of its copies. */
+/* In/Out/InOut (Python classes, registered by _register_wrappers): the
+ * directions of their host array's copies. */
 enum { EMPY_DIR_IN = 1, EMPY_DIR_OUT = 2 };
-typedef struct {
-    PyObject_HEAD
-    PyObject *array;
-    int dir;
-} empy_Wrapper;
 
 /* ---- cross-file helpers ----------------------------------------------- */
 
