@@ -10,9 +10,6 @@ from ember._ember import (
     cuda_is_available as is_available,
 )
 
-from ember._api.memorypool import get_default_memory_pool  # noqa: E402
-from ember._api.timing import get_elapsed_time  # noqa: E402
-
 # CuPy's pointers into device memory: a.data, ember.ndarray(memptr=...).
 from ember._ember import MemoryPointer, UnownedMemory  # noqa: E402
 
@@ -40,10 +37,11 @@ def synchronize():
 
 
 def __getattr__(name):
-    # Program, ObjectCode, RawModule and In/Out/InOut are Python
-    # (ember/_api/program.py, rawmodule.py, wrappers.py), imported on
-    # first use
-    if name in ("Program", "ObjectCode", "RawModule", "In", "Out", "InOut"):
+    # Program, ObjectCode, RawModule, In/Out/InOut and the pool's and
+    # events' functions are Python (ember/_api/program.py, rawmodule.py,
+    # wrappers.py, memorypool.py), imported on first use
+    if name in ("Program", "ObjectCode", "RawModule", "In", "Out", "InOut",
+                "get_default_memory_pool", "get_elapsed_time"):
         from ember import _api
         return _api.load(name)
     raise AttributeError(f"module 'ember.cuda' has no attribute {name!r}")

@@ -12,7 +12,6 @@ and a per-call Python allocator would put a Python frame on the hot path
   - any other allocator raises NotImplementedError, never silently ignored.
 """
 from ember import _ember
-from ember._api.memorypool import MemoryPool as _Pool
 
 __all__ = ["MemoryPool", "set_allocator", "get_allocator",
            "OutOfMemoryError"]
@@ -36,7 +35,7 @@ class MemoryPool:
 
     @staticmethod
     def _pool():
-        return _Pool()
+        return _ember.MemoryPool()
 
     def malloc(self, size):
         """A Buffer of size bytes on the current device (.ptr, .size)."""
@@ -74,7 +73,7 @@ _allocator = None
 
 def _is_ember_malloc(f):
     owner = getattr(f, "__self__", None)
-    return (isinstance(owner, (MemoryPool, _Pool))
+    return (isinstance(owner, (MemoryPool, _ember.MemoryPool))
             and getattr(f, "__name__", "") == "malloc")
 
 
@@ -97,7 +96,7 @@ def get_allocator():
 
 
 def _default_malloc(size):
-    return _Pool().malloc(size)
+    return _ember.MemoryPool().malloc(size)
 
 
 _default_malloc.__name__ = "malloc"

@@ -9,7 +9,6 @@ import sys as _sys
 import types as _types
 
 from ember._ember import Stream, Event, get_current_stream
-from ember._api.timing import get_elapsed_time
 
 
 class _StreamModule(_types.ModuleType):
@@ -34,6 +33,17 @@ def default_stream():
 def event(timing=True):
     """Numba's cuda.event(): a new Event on the current device."""
     return Event(disable_timing=not timing)
+
+
+def get_elapsed_time(start, end):
+    """get_elapsed_time(start, end) -> milliseconds between two recorded
+    events of one device (ember.get_elapsed_time)."""
+    if type(start) is not Event or type(end) is not Event:
+        raise TypeError("get_elapsed_time(start, end) takes two ember.Event objects")
+    # the end may still be pending; waiting for it here saves every caller
+    # an end.synchronize() and cannot change the answer
+    end.synchronize()
+    return start.elapsed_time(end)
 
 
 def event_elapsed_time(evtstart, evtend):
