@@ -73,16 +73,9 @@ __global__ void em_conv2d(const T *a, long long M, long long N, const T *k,
  * (target 0.12). 31x31 is 16 G multiply-adds, 0.53 G warp loads: about
  * 2.1 ms (target 5), bound by shared-memory loads, not the FMA units.
  *
- * Measured 0.18 ms (5x5) with every tap a load of its own. A thread's CY
- * outputs of a column are now consecutive rows, so one load of a tile row
- * serves each of them that reaches it: for 5x5 and CY = 4, 8 row loads
- * instead of 20 a column of taps, 10 tile loads an output instead of 25
- * (plus 6 broadcast weight loads); if shared-memory loads bound it, about
- * 0.11 ms.
- *
  * A block is EM_CONV_BX x EM_CONV_BY threads; each computes EM_CONV_CX x
- * CY outputs, at stride BX along a row and in CY consecutive rows, so a
- * warp's loads and stores cover consecutive columns. The block's tile of outputs
+ * CY outputs, at strides BX along a row and BY down a column, so a warp's
+ * loads and stores cover consecutive columns. The block's tile of outputs
  * is TW = BX * CX wide and TH = BY * CY high; shared memory holds cu rows
  * of the kernel and the (TH + cu - 1) x (TW + Q - 1) input values they
  * reach, the boundary applied as they are loaded. Kernels taller than cu
@@ -149,30 +142,21 @@ em_conv2d_tile(const T *a, long long M, long long N, const T *k, int P,
                 }
             }
             __syncthreads();
-            /* output (ly, lx) of kernel row uu reads tile row
-             * ly - uu + nu - 1; a thread's rows ly = ty CY + ry are
-             * consecutive, so tile row ty CY + rr serves each of them
-             * (kernel row uu = ry + nu - 1 - rr) from one load. rr
-             * descending keeps each sum's order: u ascending, then v. */
-            for (int rr = CY + nu - 2; rr >= 0; rr--) {
-                const T *row = tile + (ty * CY + rr) * cols + tx + Q - 1;
+            for (int uu = 0; uu < nu; uu++) {
+                /* output (ly, lx) reads tile[ly - uu + nu - 1][lx - v + Q - 1] */
+                const T *base = tile + (ty + nu - 1 - uu) * cols + tx + Q - 1;
+                const T *wrow = kw + uu * Q;
                 for (int v = 0; v < Q; v++) {
-                    T xs[EM_CONV_CX];
-                    for (int rx = 0; rx < EM_CONV_CX; rx++)
-                        xs[rx] = row[rx * EM_CONV_BX - v];
-                    for (int ry = 0; ry < CY; ry++) {
-                        int uu = ry + nu - 1 - rr;
-                        if (uu < 0 || uu >= nu)
-                            continue;
-                        T w = kw[uu * Q + v];
+                    T w = wrow[v];
+                    for (int ry = 0; ry < CY; ry++)
                         for (int rx = 0; rx < EM_CONV_CX; rx++)
-                            acc[ry][rx] += xs[rx] * w;
-                    }
+                            acc[ry][rx] += base[ry * EM_CONV_BY * cols +
+                                                rx * EM_CONV_BX - v] * w;
                 }
             }
         }
         for (int ry = 0; ry < CY; ry++) {
-            long long oi = by + ty * CY + ry;
+            long long oi = by + ty + ry * EM_CONV_BY;
             for (int rx = 0; rx < EM_CONV_CX; rx++) {
                 long long oj = bx + tx + rx * EM_CONV_BX;
                 if (oi < OM && oj < ON)
