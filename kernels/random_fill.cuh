@@ -542,21 +542,7 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
                      jm, ja);
         fresh = g < 0;
         src = start;
-        long long ef = e0;
-#if RND_CUDA
-        if (!npre) {
-            /* nothing buffered: no per-element test (as the 32-bit
-             * stream's fast loop) */
-            for (; ef + RND_GROUP <= e1; ef += RND_GROUP) {
-                RND_T v[RND_GROUP];
-#pragma unroll
-                for (int k = 0; k < RND_GROUP; k++)
-                    v[k] = RND_FROM_WORD(ef + k, rnd_next(&src));
-                rnd_store(out, ef, e1, v, vec);
-            }
-        }
-#endif
-        RND_EACH(e, ef, e1)
+        RND_EACH(e, e0, e1)
             const unsigned long long x =
                 e < npre ? rnd_pre(e, p0, p1, p2) : rnd_next(&src);
             RND_SET(e, RND_FROM_WORD(e, x));
@@ -572,27 +558,7 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
                      jm, ja);
         fresh = j0 < 0 || g < 0; /* a clamped start is off the stride */
         src = start;
-        long long ef = e0;
-#if RND_CUDA
-        if (!has32 && !npre && !(e0 & 1)) {
-            /* the usual case, nothing buffered and the run starting on a
-             * word: each word is two elements, low half first, with no
-             * per-element test (those tests were a third of the fill's
-             * instructions); the generic loop below takes the tail */
-            for (; ef + RND_GROUP <= e1; ef += RND_GROUP) {
-                RND_T v[RND_GROUP];
-#pragma unroll
-                for (int k = 0; k < RND_GROUP; k += 2) {
-                    const unsigned long long x = rnd_next(&src);
-                    v[k] = RND_FROM_WORD(ef + k, (unsigned int)x);
-                    v[k + 1] = RND_FROM_WORD(ef + k + 1,
-                                             (unsigned int)(x >> 32));
-                }
-                rnd_store(out, ef, e1, v, vec);
-            }
-        }
-#endif
-        RND_EACH(e, ef, e1)
+        RND_EACH(e, e0, e1)
             unsigned int x;
             if (e < has32) {
                 x = h32;
