@@ -65,7 +65,9 @@ def label(input, structure=None, output=None):
         if n >= 2 ** 31:
             raise ValueError("ember.scipy.ndimage.label: at most 2**31 - 1 "
                              "pixels")
-        fg = _e.ascontiguousarray((x != 0).astype(_e.uint8)).reshape(-1)
+        # the foreground as bytes: a bool array's own (one pass fewer)
+        fg = _e.ascontiguousarray(x if x.dtype == _e.bool else x != 0)
+        fg = fg.reshape(-1).view(_e.uint8)
         off = _e.asarray(numpy.array(offs or [0, 0, 0], numpy.int32),
                          device=dev)
         _launch(dev, "label.cuh", "em_label_init", n, (fg, p, numpy.int64(n)))

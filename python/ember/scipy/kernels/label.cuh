@@ -42,24 +42,28 @@ extern "C" __global__ void em_label_init(const unsigned char *fg, int *p,
         p[i] = fg[i] ? (int)i : -1;
 }
 
+/* Pixel indices fit an int (the caller refuses 2^31 pixels or more), so
+ * the coordinates come from two 32-bit divisions, a background pixel's
+ * not at all: 64-bit division is a long software routine on the GPU. */
 extern "C" __global__ void em_label_unite(const unsigned char *fg, int *p,
                                           long long n, long long d0,
                                           long long d1, long long d2,
                                           const int *off, int noff)
 {
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-         i < n; i += (long long)gridDim.x * blockDim.x) {
-        long long z = i / (d1 * d2), y = (i / d2) % d1, x = i % d2;
+    const int e0 = (int)d0, e1 = (int)d1, e2 = (int)d2, e12 = e1 * e2;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (int)n;
+         i += gridDim.x * blockDim.x) {
         if (!fg[i])
             continue;
+        int z = i / e12, rem = i - z * e12, y = rem / e2, x = rem - y * e2;
         for (int k = 0; k < noff; k++) {
-            long long nz = z + off[3 * k], ny = y + off[3 * k + 1],
-                      nx = x + off[3 * k + 2];
-            if (nz < 0 || nz >= d0 || ny < 0 || ny >= d1 || nx < 0 || nx >= d2)
+            int nz = z + off[3 * k], ny = y + off[3 * k + 1],
+                nx = x + off[3 * k + 2];
+            if (nz < 0 || nz >= e0 || ny < 0 || ny >= e1 || nx < 0 || nx >= e2)
                 continue;
-            long long j = (nz * d1 + ny) * d2 + nx;
+            int j = (nz * e1 + ny) * e2 + nx;
             if (fg[j])
-                em_unite(p, (int)i, (int)j);
+                em_unite(p, i, j);
         }
     }
 }
