@@ -9,32 +9,32 @@ from ember import _ember
 _local = threading.local()
 
 
-def _stack():
+def _push():
     try:
-        return _local.stack
+        _local.stack.append(_ember._current_context())
     except AttributeError:
-        _local.stack = []
-        return _local.stack
+        _local.stack = [_ember._current_context()]
 
 
 def _pop():
-    stack = _stack()
-    if not stack:
-        raise RuntimeError("ember: __exit__ without a matching __enter__ on this thread")
-    device, stream = stack.pop()
+    try:
+        device, stream = _local.stack.pop()
+    except (AttributeError, IndexError):
+        raise RuntimeError("ember: __exit__ without a matching __enter__ on this "
+                           "thread") from None
     device.use()
     if stream is not None:
         stream.use()
 
 
 def device_enter(device):
-    _stack().append(_ember._current_context())
+    _push()
     device.use()
     return device
 
 
 def stream_enter(stream):
-    _stack().append(_ember._current_context())
+    _push()
     try:
         stream.use()
     except BaseException:

@@ -94,14 +94,31 @@ int empy_size_arg(PyObject *o, const char *what, int64_t *out)
 
 /* ---- cold properties in Python ------------------------------------------ */
 
-PyObject *empy_py_getter(PyObject *self, void *closure)
+/* w's function (a new reference): a sys.modules lookup once the module
+ * is loaded, so a forwarded call costs no import machinery. */
+static PyObject *py_function(const empy_pyattr *w)
 {
-    const empy_pyattr *w = closure;
-    PyObject *mod = PyImport_ImportModule(w->module), *r;
+    PyObject *name = PyUnicode_FromString(w->module), *mod, *fn;
+    if (!name)
+        return NULL;
+    mod = PyImport_GetModule(name);
+    if (!mod && !PyErr_Occurred())
+        mod = PyImport_Import(name);
+    Py_DECREF(name);
     if (!mod)
         return NULL;
-    r = PyObject_CallMethod(mod, w->function, "O", self);
+    fn = PyObject_GetAttrString(mod, w->function);
     Py_DECREF(mod);
+    return fn;
+}
+
+PyObject *empy_py_getter(PyObject *self, void *closure)
+{
+    PyObject *fn = py_function(closure), *r;
+    if (!fn)
+        return NULL;
+    r = PyObject_CallOneArg(fn, self);
+    Py_DECREF(fn);
     return r;
 }
 
@@ -109,18 +126,15 @@ PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *
                          Py_ssize_t nargs, PyObject *kwnames)
 {
     Py_ssize_t i, n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
-    PyObject *stack[9], **all = stack, *mod, *fn, *r = NULL;
+    PyObject *stack[9], **all = stack, *fn, *r = NULL;
     if (n + 1 > 9 && !(all = PyMem_Malloc(sizeof *all * (size_t)(n + 1))))
         return PyErr_NoMemory();
     all[0] = self;
     for (i = 0; i < n; i++)
         all[i + 1] = args[i];
-    mod = PyImport_ImportModule(w->module);
-    fn = mod ? PyObject_GetAttrString(mod, w->function) : NULL;
-    if (fn)
+    if ((fn = py_function(w)) != NULL)
         r = PyObject_Vectorcall(fn, all, (size_t)nargs + 1, kwnames);
     Py_XDECREF(fn);
-    Py_XDECREF(mod);
     if (all != stack)
         PyMem_Free(all);
     return r;
@@ -129,9 +143,8 @@ PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *
 PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *args,
                                PyObject *kw)
 {
-    PyObject *mod = PyImport_ImportModule(w->module), *fn, *t = NULL, *r = NULL;
+    PyObject *fn = py_function(w), *t = NULL, *r = NULL;
     Py_ssize_t i, n = PyTuple_GET_SIZE(args);
-    fn = mod ? PyObject_GetAttrString(mod, w->function) : NULL;
     if (fn && (t = PyTuple_New(n + 1))) {
         PyTuple_SET_ITEM(t, 0, Py_NewRef(self));
         for (i = 0; i < n; i++)
@@ -140,6 +153,5 @@ PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *a
     }
     Py_XDECREF(t);
     Py_XDECREF(fn);
-    Py_XDECREF(mod);
     return r;
 }

@@ -299,18 +299,28 @@ static PyObject *Stream_wait_event(PyObject *self, PyObject *ev)
 
 static PyObject *event_create(empy_state *st, em_device *d, unsigned flags);
 
+/* Stream.record and Event.record read their one keyword by hand rather
+ * than through empy_parse_args: they are on the timed hot path. */
 static PyObject *Stream_record(PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"event", NULL};
     empy_state *st = empy_state_of(self);
     em_stream *s = empy_stream_resolve(st, self);
-    PyObject *ev;
+    PyObject *ev = nargs > 0 ? args[0] : Py_None;
     em_status rc;
 
-    if (!s || empy_parse_args("record", args, nargs, kwnames, names, 1, 0, &ev) < 0)
+    if (!s)
         return NULL;
-    if (!ev || ev == Py_None) {
+    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
+        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
+          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "event")))) {
+        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, event");
+        return NULL;
+    }
+    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
+        ev = args[nargs];
+    if (ev == Py_None) {
         ev = event_create(st, em_stream_device(s), EM_EVENT_DEFAULT);
         if (!ev)
             return NULL;
@@ -469,15 +479,21 @@ static PyObject *Event_repr(PyObject *self)
 static PyObject *Event_record(PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"stream", NULL};
     empy_state *st = empy_state_of(self);
-    PyObject *sarg;
+    PyObject *sarg = nargs > 0 ? args[0] : Py_None;
     em_stream *s;
     em_status rc;
 
-    if (empy_parse_args("record", args, nargs, kwnames, names, 1, 0, &sarg) < 0)
+    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
+        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
+          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "stream")))) {
+        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, stream");
         return NULL;
-    if (!sarg || (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0))
+    }
+    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
+        sarg = args[nargs];
+    if (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0)
         sarg = Py_None;   /* Numba's stream=0 */
     PyErr_Clear();         /* a huge int is not 0, and not a stream either */
     if (empy_stream_for_device(st, sarg, EVENT(self)->dev, &s) < 0)
