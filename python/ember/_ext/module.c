@@ -43,7 +43,8 @@ static int empy_exec(PyObject *m)
         intern(&st->s_data, "data") < 0 ||
         intern(&st->s_shared_mem, "shared_mem") < 0 ||
         intern(&st->s_stream, "stream") < 0 ||
-        intern(&st->s_key_stream, "ember.current_stream") < 0)
+        intern(&st->s_key_stream, "ember.current_stream") < 0 ||
+        intern(&st->s_key_stack, "ember.context_stack") < 0)
         return -1;
     if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
         empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
@@ -73,7 +74,7 @@ static int empy_exec(PyObject *m)
     X(PinnedMemory) X(RawModule)                                           \
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
-    X(s_shared_mem) X(s_stream) X(s_key_stream)                             \
+    X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
     X(DType) X(ndarray) X(Flags) X(ufunc) X(np_exc_current)                 \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
     X(MemoryPointer)                                                        \

@@ -222,19 +222,30 @@ static PyObject *Device_use(PyObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-/* `with device:` is not per-launch work (python/ember/cuda/context.py). */
-EMPY_PY_METHOD(Device_enter, "ember.cuda.context", "device_enter")
-EMPY_PY_METHOD(Device_exit, "ember.cuda.context", "exit")
+static PyObject *Device_enter(PyObject *self, PyObject *unused)
+{
+    empy_state *st = empy_state_of(self);
+    if (empy_context_push(st) < 0)
+        return NULL;
+    empy_set_device(st, DEV(self));
+    return Py_NewRef(self);
+}
+
+static PyObject *Device_exit(PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs)
+{
+    if (empy_context_pop(empy_state_of(self)) < 0)
+        return NULL;
+    Py_RETURN_FALSE;
+}
 
 static PyMethodDef Device_methods[] = {
     {"synchronize", Device_synchronize, METH_NOARGS,
      "Wait for all work on every stream of the device."},
     {"use", Device_use, METH_NOARGS,
      "Make this the calling thread's current device."},
-    {"__enter__", (PyCFunction)(void (*)(void))Device_enter, METH_FASTCALL | METH_KEYWORDS,
-     NULL},
-    {"__exit__", (PyCFunction)(void (*)(void))Device_exit, METH_FASTCALL | METH_KEYWORDS,
-     NULL},
+    {"__enter__", Device_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))Device_exit, METH_FASTCALL, NULL},
     {NULL},
 };
 

@@ -31,6 +31,7 @@ typedef struct empy_state {
     PyObject *s_shared_mem;
     PyObject *s_stream;
     PyObject *s_key_stream;    /* thread-dict key: current Stream object */
+    PyObject *s_key_stack;     /* thread-dict key: with-block stack */
     /* Types recently seen with __cuda_array_interface__, tried first for
      * objects of those types (launch.c). */
     PyObject *cai_types[2];
@@ -145,6 +146,10 @@ int empy_stream_for_device(empy_state *st, PyObject *arg, em_device *d,
 /* The calling thread's current stream as a Stream object (new ref). */
 PyObject *empy_current_stream(empy_state *st);
 
+/* The thread's with-block stack (stream.c): push saves the current device
+ * and stream, pop restores the last saved pair. */
+int empy_context_push(empy_state *st);
+int empy_context_pop(empy_state *st);
 /* Make d current for this thread (its default stream becomes current). */
 void empy_set_device(empy_state *st, em_device *d);
 /* Make a Stream object (or None: the device's default) current. */

@@ -1,12 +1,11 @@
-/* ember Python extension: ember.Stream, ember.Event and the thread's
- * current stream (`with device:` / `with stream:` save and restore it in
- * python/ember/cuda/context.py).
+/* ember Python extension: ember.Stream, ember.Event, the thread's current
+ * stream and the stack behind `with device:` / `with stream:`.
  *
  * The C runtime keeps the current device and stream per thread as raw
  * pointers. Python code also wants the Stream *object* back from
  * get_current_stream(), and an owned stream must stay alive while it is
- * current, so the current Stream object lives in the thread state dict: per
- * thread, freed when the thread ends. */
+ * current, so the current Stream object and the with-block stack live in
+ * the thread state dict: per thread, freed when the thread ends. */
 #include <limits.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
@@ -151,16 +150,74 @@ int empy_set_stream(empy_state *st, PyObject *obj)
     return 0;
 }
 
-/* _current_context() -> (Device, the current Stream or None): what a
- * `with` block saves (python/ember/cuda/context.py). */
-static PyObject *mod_current_context(PyObject *m, PyObject *unused)
+int empy_context_push(empy_state *st)
 {
-    empy_state *st = empy_state_of_module(m);
+    PyObject *dict = thread_dict(), *stack, *dev, *str, *entry;
     em_device *d;
+    int rc;
+
+    if (!dict)
+        return -1;
+    stack = PyDict_GetItemWithError(dict, st->s_key_stack);
+    if (!stack) {
+        if (PyErr_Occurred())
+            return -1;
+        stack = PyList_New(0);
+        if (!stack)
+            return -1;
+        rc = PyDict_SetItem(dict, st->s_key_stack, stack);
+        Py_DECREF(stack);
+        if (rc < 0)
+            return -1;
+    }
     if (empy_device_arg(st, NULL, &d) < 0)
-        return NULL;
-    return Py_BuildValue("(NN)", empy_device_new(st, d),
-                         em_current_stream() ? empy_current_stream(st) : Py_NewRef(Py_None));
+        return -1;
+    dev = empy_device_new(st, d);
+    if (!dev)
+        return -1;
+    str = em_current_stream() ? empy_current_stream(st) : Py_NewRef(Py_None);
+    if (!str) {
+        Py_DECREF(dev);
+        return -1;
+    }
+    entry = PyTuple_Pack(2, dev, str);
+    Py_DECREF(dev);
+    Py_DECREF(str);
+    if (!entry)
+        return -1;
+    rc = PyList_Append(stack, entry);
+    Py_DECREF(entry);
+    return rc;
+}
+
+int empy_context_pop(empy_state *st)
+{
+    PyObject *dict = thread_dict(), *stack, *entry, *str;
+    Py_ssize_t n;
+    int rc = 0;
+
+    if (!dict)
+        return -1;
+    stack = PyDict_GetItemWithError(dict, st->s_key_stack);
+    if (!stack && PyErr_Occurred())
+        return -1;
+    n = stack && PyList_Check(stack) ? PyList_GET_SIZE(stack) : 0;
+    if (n == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "ember: __exit__ without a matching __enter__ on this thread");
+        return -1;
+    }
+    entry = Py_NewRef(PyList_GET_ITEM(stack, n - 1));
+    if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
+        Py_DECREF(entry);
+        return -1;
+    }
+    empy_set_device(st, ((empy_Device *)PyTuple_GET_ITEM(entry, 0))->dev);
+    str = PyTuple_GET_ITEM(entry, 1);
+    if (str != Py_None)
+        rc = empy_set_stream(st, str);
+    Py_DECREF(entry);
+    return rc;
 }
 
 /* ---- Stream ------------------------------------------------------- */
@@ -346,9 +403,29 @@ static PyObject *Stream_use(PyObject *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
-/* `with stream:` is not per-launch work (python/ember/cuda/context.py). */
-EMPY_PY_METHOD(Stream_enter, "ember.cuda.context", "stream_enter")
-EMPY_PY_METHOD(Stream_exit, "ember.cuda.context", "exit")
+static PyObject *Stream_enter(PyObject *self, PyObject *unused)
+{
+    empy_state *st = empy_state_of(self);
+    if (empy_context_push(st) < 0)
+        return NULL;
+    if (empy_set_stream(st, self) < 0) {
+        empy_saved_error err;
+        empy_error_save(&err);
+        if (empy_context_pop(st) < 0)
+            PyErr_Clear();
+        empy_error_restore(&err);
+        return NULL;
+    }
+    return Py_NewRef(self);
+}
+
+static PyObject *Stream_exit(PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs)
+{
+    if (empy_context_pop(empy_state_of(self)) < 0)
+        return NULL;
+    Py_RETURN_FALSE;
+}
 
 static PyObject *Stream_get_ptr(PyObject *self, void *c)
 {
@@ -387,10 +464,8 @@ static PyMethodDef Stream_methods[] = {
      "record(event=None) -> Event recorded at the current end of the stream."},
     {"use", Stream_use, METH_NOARGS,
      "Make this the calling thread's current stream; returns self."},
-    {"__enter__", (PyCFunction)(void (*)(void))Stream_enter, METH_FASTCALL | METH_KEYWORDS,
-     NULL},
-    {"__exit__", (PyCFunction)(void (*)(void))Stream_exit, METH_FASTCALL | METH_KEYWORDS,
-     NULL},
+    {"__enter__", Stream_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))Stream_exit, METH_FASTCALL, NULL},
     {NULL},
 };
 
@@ -625,7 +700,6 @@ static PyMethodDef stream_functions[] = {
     {"get_current_stream", mod_get_current_stream, METH_NOARGS,
      "The calling thread's current stream (the current device's default "
      "stream unless one was made current)."},
-    {"_current_context", mod_current_context, METH_NOARGS, NULL},
     {NULL},
 };
 
