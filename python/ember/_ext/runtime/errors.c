@@ -119,19 +119,8 @@ PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
     return NULL;
 }
 
-static int add_exception(PyObject *m, const char *name, const char *doc,
-                         PyObject *base, PyObject *attrs, PyObject **slot)
-{
-    char full[64];
-    PyOS_snprintf(full, sizeof full, "ember.%s", name);
-    *slot = PyErr_NewExceptionWithDoc(full, doc, base, attrs);
-    if (!*slot)
-        return -1;
-    return PyModule_AddObjectRef(m, name, *slot);
-}
-
-/* ---- the classes NumPy also has (python/ember/_np_errors.py says why
- * each comes in two and which is raised when) ------------------------------ */
+/* ---- the classes NumPy also has (python/ember/_errors.py says why each
+ * comes in two and which is raised when) ----------------------------------- */
 
 PyObject *empy_np_exc(empy_state *st, int which)
 {
@@ -140,7 +129,7 @@ PyObject *empy_np_exc(empy_state *st, int which)
     empy_error_save(&err);
     cls = PyObject_CallFunction(st->np_exc_current, "i", which);
     if (cls) {
-        Py_DECREF(cls);    /* _np_errors keeps every class it made */
+        Py_DECREF(cls);    /* _errors keeps every class it made */
     } else {
         PyErr_Clear();
         cls = PyExc_RuntimeError;
@@ -149,14 +138,22 @@ PyObject *empy_np_exc(empy_state *st, int which)
     return cls;
 }
 
-/* ember._np_exception(name) and _np_exception_names: _np_errors' by_name
- * and names, for ember's module __getattr__. */
-static int np_excs_init(PyObject *m, empy_state *st)
+/* The classes come from python/ember/_errors.py: ember's own, added to the
+ * module as they are, and NumPy's, whose class to raise _errors.current
+ * answers (ember._np_exception is its by_name, for ember's __getattr__). */
+int empy_errors_init(PyObject *m, empy_state *st)
 {
-    PyObject *mod = PyImport_ImportModule("ember._np_errors"), *by_name, *names;
-    int rc = -1;
+    static const char *const own[] = {"CUDAError", "CompileError",
+                                      "BackendUnavailableError"};
+    PyObject **slots[] = {&st->CUDAError, &st->CompileError, &st->BackendUnavailableError};
+    PyObject *mod = PyImport_ImportModule("ember._errors"), *by_name, *names;
+    int rc = -1, i;
     if (!mod)
         return -1;
+    for (i = 0; i < 3; i++)
+        if (!(*slots[i] = PyObject_GetAttrString(mod, own[i])) ||
+            PyModule_AddObjectRef(m, own[i], *slots[i]) < 0)
+            goto out;
     st->np_exc_current = PyObject_GetAttrString(mod, "current");
     by_name = PyObject_GetAttrString(mod, "by_name");
     names = PyObject_GetAttrString(mod, "names");
@@ -166,44 +163,7 @@ static int np_excs_init(PyObject *m, empy_state *st)
         rc = 0;
     Py_XDECREF(by_name);
     Py_XDECREF(names);
+out:
     Py_DECREF(mod);
     return rc;
-}
-
-int empy_errors_init(PyObject *m, empy_state *st)
-{
-    PyObject *attrs;
-    int rc;
-
-    if (np_excs_init(m, st) < 0)
-        return -1;
-
-    attrs = Py_BuildValue("{s:i,s:s}", "code", 0, "name", "");
-    if (!attrs)
-        return -1;
-    rc = add_exception(m, "CUDAError",
-                       "A CUDA driver call failed. `.code` is the CUresult, "
-                       "`.name` its symbolic name; the message names the call.",
-                       PyExc_RuntimeError, attrs, &st->CUDAError);
-    Py_DECREF(attrs);
-    if (rc < 0)
-        return -1;
-
-    attrs = Py_BuildValue("{s:s,s:O,s:O}", "log", "", "lineno", Py_None,
-                          "source_line", Py_None);
-    if (!attrs)
-        return -1;
-    rc = add_exception(m, "CompileError",
-                       "A compiler rejected kernel source. `.log` is the "
-                       "compiler's log; `.lineno` and `.source_line` point at "
-                       "the first error in the source, when the log names one.",
-                       PyExc_RuntimeError, attrs, &st->CompileError);
-    Py_DECREF(attrs);
-    if (rc < 0)
-        return -1;
-
-    return add_exception(m, "BackendUnavailableError",
-                         "A library, driver or device that the operation needs "
-                         "is missing; the message says which and how to get it.",
-                         PyExc_RuntimeError, NULL, &st->BackendUnavailableError);
 }

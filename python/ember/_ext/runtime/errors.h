@@ -22,7 +22,7 @@ PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
 
 /* The exception classes NumPy also has (numpy.exceptions; LinAlgError is
  * numpy.linalg's and is ember.linalg.LinAlgError, not ember's), by number:
- * the order of python/ember/_np_errors.py's table. */
+ * the order of python/ember/_errors.py's table. */
 enum {
     EMPY_EXC_AXIS,
     EMPY_EXC_COMPLEX_WARNING,

@@ -1,5 +1,9 @@
-"""ember's classes of NumPy's exceptions. ember.AxisError must be caught by
-`except numpy.exceptions.AxisError`, but `import ember` imports no NumPy.
+"""ember's exception classes, which the extension raises (runtime/errors.c
+takes them from here when it loads): CUDAError, CompileError and
+BackendUnavailableError, ember's own, and ember's classes of NumPy's.
+
+ember.AxisError must be caught by `except numpy.exceptions.AxisError`,
+but `import ember` imports no NumPy.
 So each class comes in two: a base class made here with the builtin bases
 NumPy's has, and, once NumPy is loaded, a class derived from both the base
 and NumPy's. ember raises (and warns with) the derived class whenever
@@ -10,6 +14,30 @@ catches both. The extension asks `current` for the class to raise
 (runtime/errors.c); ember.AxisError is the package's __getattr__, which
 asks `by_name`. Nothing here imports NumPy."""
 import sys
+
+
+class CUDAError(RuntimeError):
+    """A CUDA driver call failed. `.code` is the CUresult, `.name` its
+    symbolic name; the message names the call."""
+    __module__ = "ember"
+    code = 0
+    name = ""
+
+
+class CompileError(RuntimeError):
+    """A compiler rejected kernel source. `.log` is the compiler's log;
+    `.lineno` and `.source_line` point at the first error in the source,
+    when the log names one."""
+    __module__ = "ember"
+    log = ""
+    lineno = None
+    source_line = None
+
+
+class BackendUnavailableError(RuntimeError):
+    """A library, driver or device that the operation needs is missing; the
+    message says which and how to get it."""
+    __module__ = "ember"
 
 # name, doc, builtin bases, NumPy's module of it (by the extension's
 # numbering, runtime/errors.h)
