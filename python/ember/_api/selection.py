@@ -86,8 +86,8 @@ def take_along_axis(arr, indices, axis=-1):
         if ind.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single "
                              "dimension.")
-        return _e._take_along_axis(a.ravel(), ind, 0)
-    return _e._take_along_axis(a, ind, ax)
+        return _e._take_along_axis(a.ravel(), ind, 0, 0, None)
+    return _e._take_along_axis(a, ind, ax, 0, None)
 
 
 def put(a, ind, v, mode="raise"):

@@ -60,11 +60,6 @@ static int numpy_type(PyTypeObject *t)
     return strncmp(t->tp_name, "numpy.", 6) == 0;
 }
 
-static int name_match(const char *name, em_dtype *out)
-{
-    return em_dtype_from_name(name, out) == EM_OK;
-}
-
 /* The name that stands for a NumPy dtype or scalar type: a dtype's .str
  * ("<f4"), a scalar type's name ("float32"); NULL (no exception) for
  * anything else. */
@@ -103,7 +98,7 @@ int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out)
             PyErr_Clear();
             return 0;
         }
-        return name_match(s, out);
+        return em_dtype_from_name(s, out) == EM_OK;
     }
     if (PyType_Check(o)) {
         PyTypeObject *t = (PyTypeObject *)o;
@@ -120,7 +115,7 @@ int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out)
     if (!name)
         return 0;
     s = PyUnicode_AsUTF8(name);
-    ok = s && name_match(s, out);
+    ok = s && em_dtype_from_name(s, out) == EM_OK;
     if (!s)
         PyErr_Clear();
     Py_DECREF(name);

@@ -6,6 +6,7 @@
  * with the GIL released. */
 #include <string.h>
 #include "runtime/module.h"
+#include "runtime/args.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 
@@ -47,36 +48,35 @@ static PyObject *result(empy_state *st, em_status rc, em_array *res, PyObject *o
     return empy_ndarray_new(st, res, NULL);
 }
 
-/* _take(a, indices, axis, mode, out) */
-static PyObject *fn_take(PyObject *m, PyObject *args)
+/* _take(a, indices, axis, mode, out), or with along=1
+ * _take_along_axis(a, indices, axis, 0, None). */
+static PyObject *take(PyObject *m, PyObject *args, int along)
 {
     empy_state *st = empy_state_of_module(m);
     PyObject *a, *ind, *axo, *out;
     int axis, mode;
     em_array res;
     em_status rc;
-    if (!PyArg_ParseTuple(args, "O!O!OiO:_take", st->ndarray, &a, st->ndarray, &ind,
-                          &axo, &mode, &out) ||
+    if (!PyArg_ParseTuple(args, "O!O!OiO", st->ndarray, &a, st->ndarray, &ind, &axo,
+                          &mode, &out) ||
         axis_arg(axo, &axis) < 0 || out_arg(st, out, &res) < 0)
         return NULL;
-    EMPY_NOGIL(rc, em_take(EMPY_ARR(a), EMPY_ARR(ind), axis, (em_index_mode)mode,
-                           &res, NULL));
+    if (along)
+        EMPY_NOGIL(rc, em_take_along_axis(EMPY_ARR(a), EMPY_ARR(ind), axis, &res, NULL));
+    else
+        EMPY_NOGIL(rc, em_take(EMPY_ARR(a), EMPY_ARR(ind), axis, (em_index_mode)mode,
+                               &res, NULL));
     return result(st, rc, &res, out);
 }
 
-/* _take_along_axis(a, indices, axis) */
+static PyObject *fn_take(PyObject *m, PyObject *args)
+{
+    return take(m, args, 0);
+}
+
 static PyObject *fn_take_along_axis(PyObject *m, PyObject *args)
 {
-    empy_state *st = empy_state_of_module(m);
-    PyObject *a, *ind;
-    int axis;
-    em_array res = {0};
-    em_status rc;
-    if (!PyArg_ParseTuple(args, "O!O!i:_take_along_axis", st->ndarray, &a,
-                          st->ndarray, &ind, &axis))
-        return NULL;
-    EMPY_NOGIL(rc, em_take_along_axis(EMPY_ARR(a), EMPY_ARR(ind), axis, &res, NULL));
-    return result(st, rc, &res, Py_None);
+    return take(m, args, 1);
 }
 
 /* _put(a, indices, values, mode), or with along=1
@@ -112,15 +112,14 @@ static PyObject *fn_put_along_axis(PyObject *m, PyObject *args)
 }
 
 /* _nonzero(a): the coordinates as one (ndim, count) int64 array. */
-static PyObject *fn_nonzero(PyObject *m, PyObject *a)
+static PyObject *fn_nonzero(PyObject *m, PyObject *args)
 {
     empy_state *st = empy_state_of_module(m);
+    PyObject *a;
     em_array nz;
     em_status rc;
-    if (!PyObject_TypeCheck(a, st->ndarray)) {
-        PyErr_SetString(PyExc_TypeError, "_nonzero: expected an ember array");
+    if (!PyArg_ParseTuple(args, "O!:_nonzero", st->ndarray, &a))
         return NULL;
-    }
     EMPY_NOGIL(rc, em_nonzero(EMPY_ARR(a), &nz, NULL));
     return result(st, rc, &nz, Py_None);
 }
@@ -193,25 +192,20 @@ static PyObject *fn_choose(PyObject *m, PyObject *args)
 }
 
 /* The ndarray methods: the functions of _api/selection.py. */
-#define PY_METHOD(NAME, FN)                                                    \
-    static PyObject *nd_##NAME(PyObject *self, PyObject *args, PyObject *kw)   \
-    {                                                                          \
-        return empy_call_python("ember._api.selection", FN, self, args, kw);  \
-    }
-PY_METHOD(take, "take")
-PY_METHOD(put, "_nd_put")
-PY_METHOD(nonzero, "nonzero")
-PY_METHOD(compress, "_nd_compress")
-PY_METHOD(choose, "choose")
+EMPY_PY_METHOD(nd_take, "ember._api.selection", "take")
+EMPY_PY_METHOD(nd_put, "ember._api.selection", "_nd_put")
+EMPY_PY_METHOD(nd_nonzero, "ember._api.selection", "nonzero")
+EMPY_PY_METHOD(nd_compress, "ember._api.selection", "_nd_compress")
+EMPY_PY_METHOD(nd_choose, "ember._api.selection", "choose")
 
-#define KW(f) ((PyCFunction)(void (*)(void))(f)), METH_VARARGS | METH_KEYWORDS
+#define KW(f) ((PyCFunction)(void (*)(void))(f)), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef indexfn_functions[] = {
     {"_take", fn_take, METH_VARARGS, NULL},
     {"_take_along_axis", fn_take_along_axis, METH_VARARGS, NULL},
     {"_put", fn_put, METH_VARARGS, NULL},
     {"_put_along_axis", fn_put_along_axis, METH_VARARGS, NULL},
-    {"_nonzero", fn_nonzero, METH_O, NULL},
+    {"_nonzero", fn_nonzero, METH_VARARGS, NULL},
     {"_where", fn_where, METH_VARARGS, NULL},
     {"_choose", fn_choose, METH_VARARGS, NULL},
     {NULL},

@@ -6,6 +6,7 @@
  * Operands follow the ufuncs' rule: ember arrays stay where they are,
  * sequences and scalars go to the ember operands' device, host arrays of
  * other libraries are never moved to a GPU behind the caller's back. */
+#include "runtime/args.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 
@@ -51,7 +52,8 @@ static int out_arg(PyObject *o, PyObject **out)
     return 0;
 }
 
-/* Both operands as ndarrays on one device (new references). */
+/* Both operands (b NULL: only a) as ndarrays on one device: the first
+ * ember array's, out's, or the current one (new references). */
 static int operands(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
                     PyObject **ra, PyObject **rb)
 {
@@ -59,7 +61,7 @@ static int operands(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
     *ra = *rb = NULL;
     if (empy_is_ndarray(a))
         dev = EMPY_ARR(a)->device;
-    else if (empy_is_ndarray(b))
+    else if (b && empy_is_ndarray(b))
         dev = EMPY_ARR(b)->device;
     else if (out)
         dev = EMPY_ARR(out)->device;
@@ -67,7 +69,7 @@ static int operands(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
         return -1;
     if (!(*ra = operand(st, a, dev)))
         return -1;
-    if (!(*rb = operand(st, b, dev))) {
+    if (b && !(*rb = operand(st, b, dev))) {
         Py_CLEAR(*ra);
         return -1;
     }
@@ -225,8 +227,7 @@ done:
 static PyObject *la_cumulate(PyObject *m, PyObject *args)
 {
     empy_state *st = empy_state_of_module(m);
-    PyObject *x, *axis_obj, *dtype_obj, *out_obj, *ra, *out, *r;
-    em_device *dev = NULL;
+    PyObject *x, *axis_obj, *dtype_obj, *out_obj, *ra, *rb, *out, *r;
     int op, has = 0, axis = 0;
     em_dtype dt = EM_BOOL;
     em_array res = {0};
@@ -242,13 +243,7 @@ static PyObject *la_cumulate(PyObject *m, PyObject *args)
         return NULL;
     if (axis_obj != Py_None && int_arg(axis_obj, &axis) < 0)
         return NULL;
-    if (empy_is_ndarray(x))
-        dev = EMPY_ARR(x)->device;
-    else if (out)
-        dev = EMPY_ARR(out)->device;
-    else if (empy_device_arg(st, Py_None, &dev) < 0)
-        return NULL;
-    if (!(ra = operand(st, x, dev)))
+    if (operands(st, x, NULL, out, &ra, &rb) < 0)
         return NULL;
     if (out)
         em_array_retain(EMPY_ARR(out), &res);
@@ -287,16 +282,11 @@ PyObject *empy_nd_imatmul(PyObject *a, PyObject *b)
 
 /* ---- tables -------------------------------------------------------------- */
 
-#define PY_METHOD(NAME, MOD)                                                   \
-    static PyObject *nd_##NAME(PyObject *self, PyObject *args, PyObject *kw)   \
-    {                                                                          \
-        return empy_call_python("ember._api." MOD, #NAME, self, args, kw);     \
-    }
-PY_METHOD(dot, "products")
-PY_METHOD(cumsum, "cumulative")
-PY_METHOD(cumprod, "cumulative")
+EMPY_PY_METHOD(nd_dot, "ember._api.products", "dot")
+EMPY_PY_METHOD(nd_cumsum, "ember._api.cumulative", "cumsum")
+EMPY_PY_METHOD(nd_cumprod, "ember._api.cumulative", "cumprod")
 
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef linalg_functions[] = {
     {"_matmul", la_matmul, METH_VARARGS, NULL},

@@ -170,11 +170,6 @@ static int parse_axis(const spec *sp, PyObject *o, call *c)
     return 0;
 }
 
-static int is_true_default(PyObject *o)
-{
-    return !o || o == Py_True;
-}
-
 static int parse(empy_state *st, const spec *sp, PyObject *self,
                  PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                  PyObject **v, call *c)
@@ -189,7 +184,7 @@ static int parse(empy_state *st, const spec *sp, PyObject *self,
                      "ember.%s: initial= is not supported yet", sp->name);
         return -1;
     }
-    if (!is_true_default(v[P_WHERE])) {
+    if (v[P_WHERE] && v[P_WHERE] != Py_True) {
         PyErr_Format(PyExc_NotImplementedError,
                      "ember.%s: where= is not supported yet", sp->name);
         return -1;

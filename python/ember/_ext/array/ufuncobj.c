@@ -11,6 +11,7 @@
 #include "runtime/module.h"
 #include "structmember.h"
 #include "runtime/member_compat.h"
+#include "runtime/args.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 
@@ -651,17 +652,12 @@ static PyObject *Ufunc_reduce_pickle(PyObject *self, PyObject *unused)
 
 /* reduce, accumulate, reduceat, outer and at compose ember's reductions,
  * scans and elementwise calls: python/ember/_api/ufunc_methods.py. */
-#define PY_METHOD(NAME)                                                        \
-    static PyObject *Ufunc_##NAME(PyObject *self, PyObject *args, PyObject *kw) \
-    {                                                                          \
-        return empy_call_python("ember._api.ufunc_methods", #NAME, self, args, kw); \
-    }
-PY_METHOD(reduce)
-PY_METHOD(accumulate)
-PY_METHOD(reduceat)
-PY_METHOD(outer)
-PY_METHOD(at)
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+EMPY_PY_METHOD(Ufunc_reduce, "ember._api.ufunc_methods", "reduce")
+EMPY_PY_METHOD(Ufunc_accumulate, "ember._api.ufunc_methods", "accumulate")
+EMPY_PY_METHOD(Ufunc_reduceat, "ember._api.ufunc_methods", "reduceat")
+EMPY_PY_METHOD(Ufunc_outer, "ember._api.ufunc_methods", "outer")
+EMPY_PY_METHOD(Ufunc_at, "ember._api.ufunc_methods", "at")
+#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef Ufunc_methods[] = {
     {"reduce", KW(Ufunc_reduce),
