@@ -178,6 +178,17 @@ class _compressed:
         d, r, c = self._rc_arrays()
         return coo_matrix((d, (r, c)), shape=self._shape)
 
+    def tocsr(self, copy=False):
+        return self._as("csr", copy)
+
+    def tocsc(self, copy=False):
+        return self._as("csc", copy)
+
+    def _as(self, fmt, copy):
+        if fmt != self.format:
+            return self._other()
+        return self.copy() if copy else self
+
     def toarray(self, order=None, out=None):
         """The dense matrix, duplicates summed as SciPy's."""
         d, r, c = self._canonical()._rc_arrays()
@@ -641,22 +652,10 @@ class csr_matrix(_compressed):
     """scipy.sparse.csr_matrix on ember arrays."""
     format = "csr"
 
-    def tocsr(self, copy=False):
-        return self.copy() if copy else self
-
-    def tocsc(self, copy=False):
-        return self._other()
-
 
 class csc_matrix(_compressed):
     """scipy.sparse.csc_matrix on ember arrays."""
     format = "csc"
-
-    def tocsc(self, copy=False):
-        return self.copy() if copy else self
-
-    def tocsr(self, copy=False):
-        return self._other()
 
 
 class coo_matrix:
