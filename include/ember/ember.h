@@ -13,6 +13,7 @@
 #include "ember/util.h"
 #include "ember/diskcache.h"
 #include "ember/runtime.h"
+#include "ember/gridsync.h"
 #include "ember/array.h"
 #include "ember/ufunc.h"
 #include "ember/reduce.h"

@@ -450,8 +450,8 @@ EMJ_FN void __emjit_grid_sync(void *g)
 }
 #else
 /* On cpu every block of the grid runs on a thread of its own, launched as
- * a grid of one block (python/ember/_ext/jit/jit_coop.c); g is that block's
- * record, laid out as empy_jit_grid_rec in jit.h. */
+ * a grid of one block (src/runtime/gridsync.c); g is that block's
+ * record, laid out as em_grid_rec in include/ember/gridsync.h. */
 typedef struct __emjit_grid_rec {
     void (*wait)(void *bar);
     void *bar;

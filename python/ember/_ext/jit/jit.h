@@ -215,31 +215,6 @@ PyObject *empy_jit_config_method(PyObject *self, PyObject *const *args, Py_ssize
 int empy_jit_stream_arg(empy_state *st, PyObject *o, PyObject **out);
 int empy_jit_shared_arg(PyObject *o, size_t *out);
 
-/* ---- grid synchronisation (jit_coop.c) ------------------------------------ */
-
-/* What a cpu kernel that calls grid.sync() gets for its hidden grid
- * parameter: one per block, as kernels' prelude (python/ember/jit/
- * prelude.h, __emjit_grid_rec) reads it. */
-typedef struct empy_jit_grid_rec {
-    void (*wait)(void *bar);
-    void *bar;
-    unsigned int block[3], grid[3];
-} empy_jit_grid_rec;
-
-/* The most blocks of `block` threads a grid-synchronising kernel may have
- * on d (Numba's max_cooperative_grid_blocks): on cuda from fn's occupancy
- * with `shared` bytes of dynamic shared memory when fn is given and the
- * driver says, else a conservative figure. */
-long long empy_jit_coop_limit(em_device *d, em_dim3 block, em_function *fn, size_t shared);
-
-/* Run a grid-synchronising cpu kernel: every block as a grid of one block
- * on a thread of its own, argv[grid_slot] pointing at its record, all
- * sharing one barrier. Synchronous; the first failure's message (the
- * blocks' threads have their own thread-local errors) is set as this
- * thread's error. */
-em_status empy_jit_coop_cpu(em_function *fn, em_dim3 grid, em_dim3 block, size_t shared,
-                            em_stream *s, void **argv, int nparams, int grid_slot);
-
 /* jit_dispatch.c: the types and module functions. */
 int empy_jit_init(PyObject *m, empy_state *st);
 

@@ -54,7 +54,7 @@ static void disp_dealloc(PyObject *self)
 
 /* Numba's kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize=0):
  * how many blocks a grid that calls grid.sync() may have on the current
- * device (jit_coop.c says how it is reckoned). */
+ * device (src/runtime/gridsync.c says how it is reckoned). */
 static PyObject *disp_max_coop(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames)
 {
@@ -82,7 +82,7 @@ static PyObject *disp_max_coop(PyObject *self, PyObject *const *args, Py_ssize_t
     for (e = EMPY_LOAD_ACQUIRE(DISP(self)->entries); e; e = e->next)
         if (e->dev == d && e->grid_sync)
             break;
-    return PyLong_FromLongLong(empy_jit_coop_limit(d, b, e ? e->fn : NULL, shared));
+    return PyLong_FromLongLong(em_grid_sync_max_blocks(d, b, e ? e->fn : NULL, shared));
 }
 
 /* _precompile(): the explicit signatures for the current device, as Numba

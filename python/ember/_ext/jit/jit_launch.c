@@ -170,7 +170,7 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
     if (e->grid_sync) {
         /* grid.sync(): every block must run at once */
         long long nb = (long long)cfg->grid.x * cfg->grid.y * cfg->grid.z;
-        long long lim = empy_jit_coop_limit(dev, cfg->block, e->fn, cfg->shared);
+        long long lim = em_grid_sync_max_blocks(dev, cfg->block, e->fn, cfg->shared);
         void *gp = e->grid_dev;
         if (nb > lim) {
             PyErr_Format(PyExc_ValueError, "kernel '%s' synchronises its grid "
@@ -216,11 +216,11 @@ static PyObject *launch(empy_LaunchConfig *cfg, PyObject *const *args, Py_ssize_
 
     if (e->is_cpu && e->grid_sync) {
         /* after the stream's earlier work, every block on a thread of its
-         * own (jit_coop.c), done when this returns */
+         * own (src/runtime/gridsync.c), done when this returns */
         Py_BEGIN_ALLOW_THREADS
         rc = cpu_async ? em_stream_synchronize(s) : EM_OK;
         if (rc == EM_OK)
-            rc = empy_jit_coop_cpu(e->fn, cfg->grid, cfg->block, cfg->shared,
+            rc = em_grid_sync_launch_cpu(e->fn, cfg->grid, cfg->block, cfg->shared,
                                    em_stream_default(dev), argv, np, grid_slot);
         Py_END_ALLOW_THREADS
     } else if (e->is_cpu) {

@@ -1,6 +1,6 @@
-/* ember Python extension: grid synchronisation for ember.cuda.jit kernels
- * (cuda.cg.this_grid().sync()) on the cpu device, and the grid size such
- * kernels may have.
+/* ember runtime: grid synchronisation for kernels that call
+ * cuda.cg.this_grid().sync() on the cpu device, and the grid size such
+ * kernels may have (include/ember/gridsync.h).
  *
  * On the GPU a grid barrier needs every block resident at once. On cpu
  * the backend runs a grid's blocks a few at a time on its pool, so a
@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "jit/jit.h"
+#include "ember/gridsync.h"
+#include "ember/util.h"
 
 /* Blocks per core a cpu grid may have: each is an OS thread that blocks
  * (does not spin) at a barrier, so this is a bound on threads, not speed. */
@@ -69,8 +70,8 @@ static void barrier_leave(barrier *b)
 }
 
 typedef struct block_job {
-    empy_jit_grid_rec rec;
-    empy_jit_grid_rec *recp;   /* the parameter's value */
+    em_grid_rec rec;
+    em_grid_rec *recp;   /* the parameter's value */
     void **argv;               /* this block's copy, argv[slot] = &recp */
     barrier *bar;
     em_function *fn;
@@ -94,8 +95,9 @@ static void *run_block(void *p)
     return NULL;
 }
 
-em_status empy_jit_coop_cpu(em_function *fn, em_dim3 grid, em_dim3 block, size_t shared,
-                            em_stream *s, void **argv, int nparams, int grid_slot)
+em_status em_grid_sync_launch_cpu(em_function *fn, em_dim3 grid,
+                                  em_dim3 block, size_t shared, em_stream *s,
+                                  void **argv, int nparams, int grid_slot)
 {
     unsigned long long n = (unsigned long long)grid.x * grid.y * grid.z, b;
     block_job *jobs;
@@ -168,7 +170,8 @@ em_status empy_jit_coop_cpu(em_function *fn, em_dim3 grid, em_dim3 block, size_t
     return st;
 }
 
-long long empy_jit_coop_limit(em_device *d, em_dim3 block, em_function *fn, size_t shared)
+long long em_grid_sync_max_blocks(em_device *d, em_dim3 block,
+                                  em_function *fn, size_t shared)
 {
     em_device_props p;
     long long threads = (long long)block.x * block.y * block.z, per;
