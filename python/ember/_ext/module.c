@@ -9,6 +9,7 @@
 #include "array/ndarray.h"
 #include "jit/jit.h"
 #include "kernels/ckernel.h"
+#include "parallel/parallel.h"
 
 int empy_add_type(PyObject *m, PyType_Spec *spec, PyObject *base,
                   PyTypeObject **slot)

@@ -27,38 +27,23 @@ PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
     return r;
 }
 
-/* a.round(decimals=0, out=None). (NumPy's arrays have no __round__, so
- * neither have ember's.) */
-static PyObject *nd_round(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.elementwise", "round", self, args, kw);
-}
+/* a.round(decimals=0, out=None) (NumPy's arrays have no __round__, so
+ * neither have ember's); Numba's a.copy_to_host(ary=None, stream=0) and
+ * a.copy_to_device(ary, stream=0), compositions over get() and
+ * assignment; a.trace() as the sum of the diagonal view; the sorting
+ * methods, whose argument handling is _api/sorting.py's. */
+EMPY_PY_METHOD(nd_round, "ember._api.elementwise", "round")
+EMPY_PY_METHOD(nd_repeat, "ember._api.manip", "repeat")
+EMPY_PY_METHOD(nd_trace, "ember._api.matrices", "trace")
+EMPY_PY_METHOD(nd_copy_to_host, "ember.cuda.devicearray", "copy_to_host")
+EMPY_PY_METHOD(nd_copy_to_device, "ember.cuda.devicearray", "copy_to_device")
+EMPY_PY_METHOD(nd_sort, "ember._api.sorting", "_nd_sort")
+EMPY_PY_METHOD(nd_argsort, "ember._api.sorting", "argsort")
+EMPY_PY_METHOD(nd_partition, "ember._api.sorting", "_nd_partition")
+EMPY_PY_METHOD(nd_argpartition, "ember._api.sorting", "argpartition")
+EMPY_PY_METHOD(nd_searchsorted, "ember._api.sorting", "searchsorted")
 
-/* Numba's a.copy_to_host(ary=None, stream=0), a.copy_to_device(ary,
- * stream=0): composition over get() and assignment. */
-static PyObject *nd_copy_to_host(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember.cuda.devicearray", "copy_to_host", self, args, kw);
-}
-
-static PyObject *nd_copy_to_device(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember.cuda.devicearray", "copy_to_device", self, args, kw);
-}
-
-static PyObject *nd_repeat(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.manip", "repeat", self, args, kw);
-}
-
-/* a.trace(offset=0, axis1=0, axis2=1, dtype=None, out=None): the sum of
- * the diagonal view. */
-static PyObject *nd_trace(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.matrices", "trace", self, args, kw);
-}
-
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef empy_python_nd_methods[] = {
     {"round", KW(nd_round), "round(decimals=0, out=None): ember.round(a, decimals, out)."},
@@ -70,5 +55,13 @@ PyMethodDef empy_python_nd_methods[] = {
     {"copy_to_device", KW(nd_copy_to_device),
      "copy_to_device(ary, stream=0): fill from a host or ember array of the "
      "same shape and dtype, as Numba's."},
+    {"sort", KW(nd_sort), "a.sort(axis=-1, kind=None, order=None): sort in place."},
+    {"argsort", KW(nd_argsort), "a.argsort(axis=-1): indices that sort a."},
+    {"partition", KW(nd_partition),
+     "a.partition(kth, axis=-1): partition in place (a full sort)."},
+    {"argpartition", KW(nd_argpartition),
+     "a.argpartition(kth, axis=-1): indices that partition a."},
+    {"searchsorted", KW(nd_searchsorted),
+     "a.searchsorted(v, side='left', sorter=None): insertion indices."},
     {NULL},
 };

@@ -1427,7 +1427,6 @@ static int gather_methods(void)
     PyMethodDef *tables[] = {nd_methods, empy_reduction_nd_methods,
                              empy_linalg_nd_methods, empy_manip_nd_methods,
                              empy_indexfn_nd_methods, empy_dlpack_nd_methods,
-                             empy_sort_nd_methods,
                              empy_python_nd_methods, empy_memory_nd_methods};
     size_t n = 0, t, i;
     for (t = 0; t < sizeof tables / sizeof *tables; t++)

@@ -244,20 +244,6 @@ PyObject *empy_call_python(const char *module, const char *name, PyObject *self,
                            PyObject *args, PyObject *kw);
 extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
 
-/* The parallel algorithms (parallel.c registers them): each family file
- * lists the C calls under ember.parallel (python/ember/parallel/), its
- * top-level NumPy functions and its ndarray methods. */
-int empy_parallel_init(PyObject *m, empy_state *st);
-/* The C calls' array arguments: an ndarray (or None when none_ok, *out
- * NULL); -1 with TypeError. */
-int empy_par_array(empy_state *st, PyObject *o, int none_ok,
-                   const em_array **out);
-extern PyMethodDef empy_par_scan_functions[];             /* parallel_scan.c */
-extern PyMethodDef empy_par_sort_functions[], empy_np_sort_functions[],
-    empy_sort_nd_methods[];                               /* parallel_sort.c */
-extern PyMethodDef empy_par_hist_functions[],
-    empy_np_hist_functions[];                             /* parallel_hist.c */
-
 /* ---- ufuncobj.c --------------------------------------------------------- */
 
 int empy_ufunc_init(PyObject *m, empy_state *st);

@@ -2,7 +2,7 @@
  * (python/ember/parallel/, which checks their arguments) and the NumPy
  * functions built on the same algorithms (ember.sort, ember.unique, ...).
  * Each family's file lists its functions in NULL-ended tables. */
-#include "array/ndarray.h"
+#include "parallel/parallel.h"
 
 int empy_par_array(empy_state *st, PyObject *o, int none_ok,
                    const em_array **out)

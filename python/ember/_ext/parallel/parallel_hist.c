@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "runtime/errors.h"
-#include "array/ndarray.h"
+#include "parallel/parallel.h"
 
 /* The second array must live where the first does. */
 static int same_device(PyObject *a, PyObject *b, const char *fn, const char *an,

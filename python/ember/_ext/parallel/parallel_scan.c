@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "runtime/errors.h"
-#include "array/ndarray.h"
+#include "parallel/parallel.h"
 
 /* Values: one array (tuple 0) or a tuple of n, with their operator,
  * dtypes and init values. */

@@ -5,7 +5,7 @@
  * python/ember/_api/sorting.py). */
 
 #include "runtime/errors.h"
-#include "array/ndarray.h"
+#include "parallel/parallel.h"
 
 /* _sort(a, axis, indices): a's sort (indices: argsort) along axis, None
  * for the flattened array; python/ember/_api/sorting.py checks NumPy's
@@ -157,43 +157,6 @@ static PyObject *par_top_k(PyObject *m, PyObject *args)
     return pair_result(st, s, &ov, &oi, 1);
 }
 
-/* ---- ndarray methods ----------------------------------------------------- */
-
-/* The methods' argument handling is python/ember/_api/sorting.py's. */
-static PyObject *nd_sort(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.sorting", "_nd_sort", self, args, kw);
-}
-
-static PyObject *nd_argsort(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.sorting", "argsort", self, args, kw);
-}
-
-static PyObject *nd_partition(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.sorting", "_nd_partition", self, args,
-                            kw);
-}
-
-static PyObject *nd_argpartition(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.sorting", "argpartition", self, args,
-                            kw);
-}
-
-static PyObject *nd_searchsorted(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return empy_call_python("ember._api.sorting", "searchsorted", self, args,
-                            kw);
-}
-
-#define F(name, fn, doc)                                                       \
-    {                                                                          \
-        name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS,   \
-            doc                                                                \
-    }
-
 PyMethodDef empy_par_sort_functions[] = {
     {"_par_radix_sort", par_radix_sort, METH_VARARGS, NULL},
     {"_par_merge_sort", par_merge_sort, METH_VARARGS, NULL},
@@ -205,18 +168,5 @@ PyMethodDef empy_par_sort_functions[] = {
 PyMethodDef empy_np_sort_functions[] = {
     {"_sort", np_sort, METH_VARARGS, NULL},
     {"_searchsorted", np_searchsorted, METH_VARARGS, NULL},
-    {NULL},
-};
-
-PyMethodDef empy_sort_nd_methods[] = {
-    F("sort", nd_sort,
-      "a.sort(axis=-1, kind=None, order=None): sort in place."),
-    F("argsort", nd_argsort, "a.argsort(axis=-1): indices that sort a."),
-    F("partition", nd_partition,
-      "a.partition(kth, axis=-1): partition in place (a full sort)."),
-    F("argpartition", nd_argpartition,
-      "a.argpartition(kth, axis=-1): indices that partition a."),
-    F("searchsorted", nd_searchsorted,
-      "a.searchsorted(v, side='left', sorter=None): insertion indices."),
     {NULL},
 };
