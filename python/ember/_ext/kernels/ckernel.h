@@ -12,16 +12,41 @@
 int empy_ckernel_init(PyObject *m, empy_state *st);    /* both kernel types */
 int empy_ckreduction_init(PyObject *m);                /* ckernel_reduction.c */
 
-/* How both kernel types' objects begin (each checks its layout against
- * this), so one method table serves both. */
+/* How both kernel types' objects begin, so one method table serves both.
+ * spec: the constructor's arguments as python/ember/_api/kernel_args.py
+ * checked them, which the attributes read. */
+#define EMPY_CK_HEAD                                                        \
+    PyObject_HEAD                                                           \
+    vectorcallfunc vectorcall;                                              \
+    em_ckernel *k;                                                          \
+    PyObject *spec;                                                         \
+    int nin, nout, nargs;
 typedef struct empy_ck_object {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    em_ckernel *k;
+    EMPY_CK_HEAD
 } empy_ck_object;
 
 /* _set_check_cuda and _cached_count, for the tests. */
 extern PyMethodDef empy_ck_methods[];
+
+/* An attribute of both types: item (intptr_t)closure of spec. */
+PyObject *empy_ck_spec_item(PyObject *self, void *closure);
+#define EMPY_CK_SPEC(NAME, I) {NAME, empy_ck_spec_item, NULL, NULL, (void *)(intptr_t)(I)}
+#define EMPY_CK_MEMBERS(T)                                                  \
+    {"nin", T_INT, offsetof(T, nin), READONLY, NULL},                       \
+    {"nout", T_INT, offsetof(T, nout), READONLY, NULL},                     \
+    {"nargs", T_INT, offsetof(T, nargs), READONLY, NULL}
+
+/* A new object of type: spec from kernel_args.<function>(type, *args,
+ * **kw); fields[i] (where not NULL) set to spec's item i's UTF-8 (NULL for
+ * None), d->reduce_dims to item reduce_dims_at, the options to its last
+ * item; the kernel from create(d). NULL with an exception. */
+empy_ck_object *empy_ck_new(PyTypeObject *type, PyObject *args, PyObject *kw,
+                            const char *function, vectorcallfunc call,
+                            em_ckernel_desc *d, const char **const *fields,
+                            int reduce_dims_at,
+                            em_status (*create)(const em_ckernel_desc *,
+                                                em_ckernel **));
+void empy_ck_dealloc(PyObject *self);
 
 /* The operands of one call: ember arrays as they are, Python and NumPy
  * scalars by value, other array-likes (NumPy arrays, lists) copied to the
@@ -52,9 +77,8 @@ PyObject *empy_ck_results(empy_state *st, empy_ck_args *a, int nout,
  * exception. */
 int empy_ck_stream(empy_state *st, PyObject *o, em_stream **s);
 
-/* Options as a NULL-ended list of strings (a str, or a sequence of str),
- * copied with PyMem_Malloc; -1 with TypeError. */
-int empy_ck_options(PyObject *o, char ***out, int *n);
-void empy_ck_options_free(char **opts, int n);
+/* The UTF-8 of each str of tuple t, valid while t lives (a PyMem_Malloc'd
+ * array; NULL with an exception). program.c. */
+const char **empy_options_array(PyObject *t, int *n);
 
 #endif

@@ -11,6 +11,7 @@
 #include "runtime/errors.h"
 #include "structmember.h"
 #include "runtime/member_compat.h"
+#include "runtime/args.h"
 
 /* ---- shared helpers ---------------------------------------------------- */
 
@@ -117,80 +118,71 @@ int empy_ck_stream(empy_state *st, PyObject *o, em_stream **s)
     return 0;
 }
 
-int empy_ck_options(PyObject *o, char ***out, int *n)
+empy_ck_object *empy_ck_new(PyTypeObject *type, PyObject *args, PyObject *kw,
+                            const char *function, vectorcallfunc call,
+                            em_ckernel_desc *d, const char **const *fields,
+                            int reduce_dims_at,
+                            em_status (*create)(const em_ckernel_desc *,
+                                                em_ckernel **))
 {
-    PyObject *seq;
-    Py_ssize_t m;
-    *out = NULL;
-    *n = 0;
-    if (!o || o == Py_None)
-        return 0;
-    if (PyUnicode_Check(o))
-        seq = PyTuple_Pack(1, o);
-    else
-        seq = PySequence_Tuple(o);
-    if (!seq) {
-        PyErr_SetString(PyExc_TypeError,
-                        "options must be a string or a sequence of strings");
-        return -1;
+    const empy_pyattr w = {"ember._api.kernel_args", function};
+    PyObject *spec = empy_py_method_tuple(&w, (PyObject *)type, args, kw);
+    empy_ck_object *o;
+    const char **opts = NULL;
+    em_status rc;
+    if (!spec || !(o = (empy_ck_object *)type->tp_alloc(type, 0))) {
+        Py_XDECREF(spec);
+        return NULL;
     }
-    m = PyTuple_GET_SIZE(seq);
-    if (m > 0 && !(*out = PyMem_Calloc((size_t)m, sizeof(char *)))) {
-        Py_DECREF(seq);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *e = PyTuple_GET_ITEM(seq, i);
-        const char *s = PyUnicode_Check(e) ? PyUnicode_AsUTF8(e) : NULL;
-        size_t len;
-        if (!s) {
-            if (!PyErr_Occurred())
-                PyErr_Format(PyExc_TypeError,
-                             "options must be strings, not '%.100s'",
-                             Py_TYPE(e)->tp_name);
+    o->vectorcall = call;
+    o->spec = spec;
+    memset(d, 0, sizeof *d);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(spec) - 1; i++) {
+        PyObject *v = PyTuple_GET_ITEM(spec, i);
+        if (fields[i] && v != Py_None && !(*fields[i] = PyUnicode_AsUTF8(v)))
             goto fail;
-        }
-        len = strlen(s) + 1;
-        if (!((*out)[i] = PyMem_Malloc(len))) {
-            PyErr_NoMemory();
-            goto fail;
-        }
-        memcpy((*out)[i], s, len);
-        (*n)++;
     }
-    Py_DECREF(seq);
-    return 0;
+    d->reduce_dims = PyTuple_GET_ITEM(spec, reduce_dims_at) == Py_True;
+    if (!(opts = empy_options_array(PyTuple_GET_ITEM(spec, PyTuple_GET_SIZE(spec) - 1),
+                                    &d->n_options)))
+        goto fail;
+    d->options = opts;
+    rc = create(d, &o->k);
+    PyMem_Free(opts);
+    if (rc != EM_OK) {
+        empy_raise(empy_state_of_type(type), rc);
+        goto fail;
+    }
+    o->nin = em_ckernel_nin(o->k);
+    o->nout = em_ckernel_nout(o->k);
+    o->nargs = o->nin + o->nout;
+    return o;
 fail:
-    Py_DECREF(seq);
-    empy_ck_options_free(*out, *n);
-    *out = NULL;
-    *n = 0;
-    return -1;
+    Py_DECREF(o);
+    return NULL;
 }
 
-void empy_ck_options_free(char **opts, int n)
+void empy_ck_dealloc(PyObject *self)
 {
-    for (int i = 0; i < n; i++)
-        PyMem_Free(opts[i]);
-    PyMem_Free(opts);
+    PyTypeObject *tp = Py_TYPE(self);
+    if (((empy_ck_object *)self)->k)
+        em_ckernel_destroy(((empy_ck_object *)self)->k);
+    Py_XDECREF(((empy_ck_object *)self)->spec);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+PyObject *empy_ck_spec_item(PyObject *self, void *closure)
+{
+    return Py_NewRef(PyTuple_GET_ITEM(((empy_ck_object *)self)->spec, (intptr_t)closure));
 }
 
 /* ---- ElementwiseKernel ------------------------------------------------- */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    em_ckernel *k;
-    PyObject *name, *in_params, *out_params, *operation, *preamble;
-    PyObject *loop_prep, *after_loop, *options;
-    int nin, nout, nargs, reduce_dims, no_return, return_tuple;
+    EMPY_CK_HEAD
+    int no_return, return_tuple;
 } EKObject;
-
-_Static_assert(offsetof(EKObject, vectorcall) ==
-                       offsetof(empy_ck_object, vectorcall) &&
-                   offsetof(EKObject, k) == offsetof(empy_ck_object, k),
-               "EKObject must begin as empy_ck_object");
 
 static const char *const call_kw[] = {"size", "stream", "block_size",
                                       "shared_mem", NULL};
@@ -250,96 +242,27 @@ done:
     return res;
 }
 
-static PyObject *EK_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+static PyObject *EK_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"in_params", "out_params", "operation", "name",
-                             "reduce_dims", "preamble", "no_return",
-                             "return_tuple", "loop_prep", "after_loop",
-                             "options", NULL};
-    const char *in_p, *out_p, *op, *name = "kernel", *pre = "", *lp = "",
-                                          *al = "";
-    int reduce_dims = 1, no_return = 0, return_tuple = 0;
-    PyObject *options = NULL;
     em_ckernel_desc d;
-    char **opts = NULL;
-    int nopts = 0;
-    em_status rc;
-    EKObject *ek;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sss|spsppssO:ElementwiseKernel",
-                                     kwlist, &in_p, &out_p, &op, &name,
-                                     &reduce_dims, &pre, &no_return,
-                                     &return_tuple, &lp, &al, &options))
-        return NULL;
-    if (empy_ck_options(options, &opts, &nopts) < 0)
-        return NULL;
-    memset(&d, 0, sizeof d);
-    d.in_params = in_p;
-    d.out_params = out_p;
-    d.operation = op;
-    d.name = name;
-    d.preamble = pre;
-    d.loop_prep = lp;
-    d.after_loop = al;
-    d.options = (const char *const *)opts;
-    d.n_options = nopts;
-    d.reduce_dims = reduce_dims;
-    if (!(ek = (EKObject *)type->tp_alloc(type, 0))) {
-        empy_ck_options_free(opts, nopts);
-        return NULL;
-    }
-    ek->vectorcall = EK_vectorcall;
-    rc = em_ckernel_create_elementwise(&d, &ek->k);
-    empy_ck_options_free(opts, nopts);
-    if (rc != EM_OK) {
-        Py_DECREF(ek);
-        return empy_raise(empy_state_of_type(type), rc);
-    }
-    ek->nin = em_ckernel_nin(ek->k);
-    ek->nout = em_ckernel_nout(ek->k);
-    ek->nargs = ek->nin + ek->nout;
-    ek->reduce_dims = reduce_dims;
-    ek->no_return = no_return;
-    ek->return_tuple = return_tuple;
-    ek->name = PyUnicode_FromString(name);
-    ek->in_params = PyUnicode_FromString(in_p);
-    ek->out_params = PyUnicode_FromString(out_p);
-    ek->operation = PyUnicode_FromString(op);
-    ek->preamble = PyUnicode_FromString(pre);
-    ek->loop_prep = PyUnicode_FromString(lp);
-    ek->after_loop = PyUnicode_FromString(al);
-    ek->options = options && PyUnicode_Check(options)
-                      ? PyTuple_Pack(1, options)
-                      : options ? PySequence_Tuple(options) : PyTuple_New(0);
-    if (!ek->name || !ek->in_params || !ek->out_params || !ek->operation ||
-        !ek->preamble || !ek->loop_prep || !ek->after_loop || !ek->options) {
-        Py_DECREF(ek);
-        return NULL;
+    const char **const fields[] = {&d.in_params, &d.out_params, &d.operation, &d.name,
+                                   NULL, &d.preamble, NULL, NULL, &d.loop_prep,
+                                   &d.after_loop};
+    EKObject *ek = (EKObject *)empy_ck_new(type, args, kw, "elementwise", EK_vectorcall,
+                                           &d, fields, 4, em_ckernel_create_elementwise);
+    if (ek) {
+        ek->no_return = PyTuple_GET_ITEM(ek->spec, 6) == Py_True;
+        ek->return_tuple = PyTuple_GET_ITEM(ek->spec, 7) == Py_True;
     }
     return (PyObject *)ek;
 }
 
-static void EK_dealloc(PyObject *self)
-{
-    EKObject *ek = (EKObject *)self;
-    PyTypeObject *tp = Py_TYPE(self);
-    em_ckernel_destroy(ek->k);
-    Py_XDECREF(ek->name);
-    Py_XDECREF(ek->in_params);
-    Py_XDECREF(ek->out_params);
-    Py_XDECREF(ek->operation);
-    Py_XDECREF(ek->preamble);
-    Py_XDECREF(ek->loop_prep);
-    Py_XDECREF(ek->after_loop);
-    Py_XDECREF(ek->options);
-    tp->tp_free(self);
-    Py_DECREF(tp);
-}
-
 static PyObject *EK_repr(PyObject *self)
 {
-    EKObject *ek = (EKObject *)self;
+    PyObject *t = ((EKObject *)self)->spec;
     return PyUnicode_FromFormat("<ember.ElementwiseKernel '%U' (%U) -> (%U)>",
-                                ek->name, ek->in_params, ek->out_params);
+                                PyTuple_GET_ITEM(t, 3), PyTuple_GET_ITEM(t, 0),
+                                PyTuple_GET_ITEM(t, 1));
 }
 
 static PyObject *ck_cached(PyObject *self, PyObject *unused)
@@ -365,33 +288,27 @@ PyMethodDef empy_ck_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyGetSetDef EK_getset[] = {
+    EMPY_CK_SPEC("in_params", 0), EMPY_CK_SPEC("out_params", 1), EMPY_CK_SPEC("operation", 2), EMPY_CK_SPEC("name", 3),
+    EMPY_CK_SPEC("reduce_dims", 4), EMPY_CK_SPEC("preamble", 5), EMPY_CK_SPEC("no_return", 6),
+    EMPY_CK_SPEC("return_tuple", 7), EMPY_CK_SPEC("loop_prep", 8), EMPY_CK_SPEC("after_loop", 9),
+    EMPY_CK_SPEC("options", 10), {NULL},
+};
+
 static PyMemberDef EK_members[] = {
     EMPY_VECTORCALL_MEMBER(EKObject),
-    {"name", T_OBJECT, offsetof(EKObject, name), READONLY, NULL},
-    {"in_params", T_OBJECT, offsetof(EKObject, in_params), READONLY, NULL},
-    {"out_params", T_OBJECT, offsetof(EKObject, out_params), READONLY, NULL},
-    {"operation", T_OBJECT, offsetof(EKObject, operation), READONLY, NULL},
-    {"preamble", T_OBJECT, offsetof(EKObject, preamble), READONLY, NULL},
-    {"loop_prep", T_OBJECT, offsetof(EKObject, loop_prep), READONLY, NULL},
-    {"after_loop", T_OBJECT, offsetof(EKObject, after_loop), READONLY, NULL},
-    {"options", T_OBJECT, offsetof(EKObject, options), READONLY, NULL},
-    {"nin", T_INT, offsetof(EKObject, nin), READONLY, NULL},
-    {"nout", T_INT, offsetof(EKObject, nout), READONLY, NULL},
-    {"nargs", T_INT, offsetof(EKObject, nargs), READONLY, NULL},
-    {"reduce_dims", T_BOOL, offsetof(EKObject, reduce_dims), READONLY, NULL},
-    {"no_return", T_BOOL, offsetof(EKObject, no_return), READONLY, NULL},
-    {"return_tuple", T_BOOL, offsetof(EKObject, return_tuple), READONLY,
-     NULL},
+    EMPY_CK_MEMBERS(EKObject),
     {NULL, 0, 0, 0, NULL},
 };
 
 static PyType_Slot EK_slots[] = {
     {Py_tp_new, EK_new},
-    {Py_tp_dealloc, EK_dealloc},
+    {Py_tp_dealloc, empy_ck_dealloc},
     {Py_tp_repr, EK_repr},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_methods, empy_ck_methods},
     {Py_tp_members, EK_members},
+    {Py_tp_getset, EK_getset},
     {Py_tp_doc, "ElementwiseKernel(in_params, out_params, operation, "
                 "name='kernel', reduce_dims=True, preamble='', "
                 "no_return=False, return_tuple=False, loop_prep='', "

@@ -7,19 +7,7 @@
 #include "structmember.h"
 #include "runtime/member_compat.h"
 
-typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    em_ckernel *k;
-    PyObject *name, *in_params, *out_params, *map_expr, *reduce_expr;
-    PyObject *post_map_expr, *identity, *reduce_type, *preamble, *options;
-    int nin, nout, nargs, reduce_dims;
-} RKObject;
-
-_Static_assert(offsetof(RKObject, vectorcall) ==
-                       offsetof(empy_ck_object, vectorcall) &&
-                   offsetof(RKObject, k) == offsetof(empy_ck_object, k),
-               "RKObject must begin as empy_ck_object");
+typedef empy_ck_object RKObject;
 
 static const char *const call_kw[] = {"axis", "keepdims", "out", "stream",
                                       NULL};
@@ -145,156 +133,45 @@ done:
     return res;
 }
 
-static PyObject *RK_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+static PyObject *RK_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"in_params", "out_params", "map_expr",
-                             "reduce_expr", "post_map_expr", "identity",
-                             "name", "reduce_type", "reduce_dims", "preamble",
-                             "options", NULL};
-    const char *in_p, *out_p, *map_e, *red_e, *post_e, *name = "reduce_kernel",
-                                                       *pre = "";
-    PyObject *identity = Py_None, *reduce_type = Py_None, *options = NULL;
-    PyObject *id_str = NULL, *rt_str = NULL;
-    int reduce_dims = 1;
     em_ckernel_desc d;
-    char **opts = NULL;
-    int nopts = 0;
-    em_status rc;
-    RKObject *rk;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "sssss|OsOpsO:ReductionKernel", kwlist, &in_p, &out_p,
-            &map_e, &red_e, &post_e, &identity, &name, &reduce_type,
-            &reduce_dims, &pre, &options))
-        return NULL;
-    if (identity != Py_None && !(id_str = PyObject_Str(identity)))
-        return NULL;
-    if (reduce_type != Py_None) {
-        if (!PyUnicode_Check(reduce_type)) {
-            em_dtype rd;
-            if (empy_dtype_arg(empy_state_of_type(type), reduce_type, &rd) <
-                    0 ||
-                !(rt_str = PyUnicode_FromString(em_dtype_get(rd)->name))) {
-                Py_XDECREF(id_str);
-                return NULL;
-            }
-        } else {
-            rt_str = Py_NewRef(reduce_type);
-        }
-    }
-    if (empy_ck_options(options, &opts, &nopts) < 0)
-        goto fail0;
-    memset(&d, 0, sizeof d);
-    d.in_params = in_p;
-    d.out_params = out_p;
-    d.map_expr = map_e;
-    d.reduce_expr = red_e;
-    d.post_map_expr = post_e;
-    d.identity = id_str ? PyUnicode_AsUTF8(id_str) : NULL;
-    d.reduce_type = rt_str ? PyUnicode_AsUTF8(rt_str) : NULL;
-    d.name = name;
-    d.preamble = pre;
-    d.options = (const char *const *)opts;
-    d.n_options = nopts;
-    d.reduce_dims = reduce_dims;
-    if ((id_str && !d.identity) || (rt_str && !d.reduce_type))
-        goto fail0;
-    if (!(rk = (RKObject *)type->tp_alloc(type, 0)))
-        goto fail0;
-    rk->vectorcall = RK_vectorcall;
-    rc = em_ckernel_create_reduction(&d, &rk->k);
-    empy_ck_options_free(opts, nopts);
-    opts = NULL;
-    if (rc != EM_OK) {
-        Py_DECREF(rk);
-        Py_XDECREF(id_str);
-        Py_XDECREF(rt_str);
-        return empy_raise(empy_state_of_type(type), rc);
-    }
-    rk->nin = em_ckernel_nin(rk->k);
-    rk->nout = em_ckernel_nout(rk->k);
-    rk->nargs = rk->nin + rk->nout;
-    rk->reduce_dims = reduce_dims;
-    rk->identity = id_str ? id_str : Py_NewRef(Py_None);
-    rk->reduce_type = rt_str ? rt_str : Py_NewRef(Py_None);
-    rk->name = PyUnicode_FromString(name);
-    rk->in_params = PyUnicode_FromString(in_p);
-    rk->out_params = PyUnicode_FromString(out_p);
-    rk->map_expr = PyUnicode_FromString(map_e);
-    rk->reduce_expr = PyUnicode_FromString(red_e);
-    rk->post_map_expr = PyUnicode_FromString(post_e);
-    rk->preamble = PyUnicode_FromString(pre);
-    rk->options = options && PyUnicode_Check(options)
-                      ? PyTuple_Pack(1, options)
-                      : options ? PySequence_Tuple(options) : PyTuple_New(0);
-    if (!rk->name || !rk->in_params || !rk->out_params || !rk->map_expr ||
-        !rk->reduce_expr || !rk->post_map_expr || !rk->preamble ||
-        !rk->options) {
-        Py_DECREF(rk);
-        return NULL;
-    }
-    return (PyObject *)rk;
-fail0:
-    empy_ck_options_free(opts, nopts);
-    Py_XDECREF(id_str);
-    Py_XDECREF(rt_str);
-    return NULL;
-}
-
-static void RK_dealloc(PyObject *self)
-{
-    RKObject *rk = (RKObject *)self;
-    PyTypeObject *tp = Py_TYPE(self);
-    em_ckernel_destroy(rk->k);
-    Py_XDECREF(rk->name);
-    Py_XDECREF(rk->in_params);
-    Py_XDECREF(rk->out_params);
-    Py_XDECREF(rk->map_expr);
-    Py_XDECREF(rk->reduce_expr);
-    Py_XDECREF(rk->post_map_expr);
-    Py_XDECREF(rk->identity);
-    Py_XDECREF(rk->reduce_type);
-    Py_XDECREF(rk->preamble);
-    Py_XDECREF(rk->options);
-    tp->tp_free(self);
-    Py_DECREF(tp);
+    const char **const fields[] = {&d.in_params, &d.out_params, &d.map_expr,
+                                   &d.reduce_expr, &d.post_map_expr, &d.identity,
+                                   &d.name, &d.reduce_type, NULL, &d.preamble};
+    return (PyObject *)empy_ck_new(type, args, kw, "reduction", RK_vectorcall, &d, fields,
+                                   8, em_ckernel_create_reduction);
 }
 
 static PyObject *RK_repr(PyObject *self)
 {
-    RKObject *rk = (RKObject *)self;
+    PyObject *t = ((RKObject *)self)->spec;
     return PyUnicode_FromFormat("<ember.ReductionKernel '%U' (%U) -> (%U)>",
-                                rk->name, rk->in_params, rk->out_params);
+                                PyTuple_GET_ITEM(t, 6), PyTuple_GET_ITEM(t, 0),
+                                PyTuple_GET_ITEM(t, 1));
 }
+
+static PyGetSetDef RK_getset[] = {
+    EMPY_CK_SPEC("in_params", 0), EMPY_CK_SPEC("out_params", 1), EMPY_CK_SPEC("map_expr", 2),
+    EMPY_CK_SPEC("reduce_expr", 3), EMPY_CK_SPEC("post_map_expr", 4), EMPY_CK_SPEC("identity", 5),
+    EMPY_CK_SPEC("name", 6), EMPY_CK_SPEC("reduce_type", 7), EMPY_CK_SPEC("reduce_dims", 8),
+    EMPY_CK_SPEC("preamble", 9), EMPY_CK_SPEC("options", 10), {NULL},
+};
 
 static PyMemberDef RK_members[] = {
     EMPY_VECTORCALL_MEMBER(RKObject),
-    {"name", T_OBJECT, offsetof(RKObject, name), READONLY, NULL},
-    {"in_params", T_OBJECT, offsetof(RKObject, in_params), READONLY, NULL},
-    {"out_params", T_OBJECT, offsetof(RKObject, out_params), READONLY, NULL},
-    {"map_expr", T_OBJECT, offsetof(RKObject, map_expr), READONLY, NULL},
-    {"reduce_expr", T_OBJECT, offsetof(RKObject, reduce_expr), READONLY,
-     NULL},
-    {"post_map_expr", T_OBJECT, offsetof(RKObject, post_map_expr), READONLY,
-     NULL},
-    {"identity", T_OBJECT, offsetof(RKObject, identity), READONLY, NULL},
-    {"reduce_type", T_OBJECT, offsetof(RKObject, reduce_type), READONLY,
-     NULL},
-    {"preamble", T_OBJECT, offsetof(RKObject, preamble), READONLY, NULL},
-    {"options", T_OBJECT, offsetof(RKObject, options), READONLY, NULL},
-    {"nin", T_INT, offsetof(RKObject, nin), READONLY, NULL},
-    {"nout", T_INT, offsetof(RKObject, nout), READONLY, NULL},
-    {"nargs", T_INT, offsetof(RKObject, nargs), READONLY, NULL},
-    {"reduce_dims", T_BOOL, offsetof(RKObject, reduce_dims), READONLY, NULL},
+    EMPY_CK_MEMBERS(RKObject),
     {NULL, 0, 0, 0, NULL},
 };
 
 static PyType_Slot RK_slots[] = {
     {Py_tp_new, RK_new},
-    {Py_tp_dealloc, RK_dealloc},
+    {Py_tp_dealloc, empy_ck_dealloc},
     {Py_tp_repr, RK_repr},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_methods, empy_ck_methods},
     {Py_tp_members, RK_members},
+    {Py_tp_getset, RK_getset},
     {Py_tp_doc, "ReductionKernel(in_params, out_params, map_expr, "
                 "reduce_expr, post_map_expr, identity, name='reduce_kernel', "
                 "reduce_type=None, reduce_dims=True, preamble='', "

@@ -12,6 +12,8 @@
 #include "runtime/errors.h"
 #include "runtime/member_compat.h"
 #include "kernels/launch.h"
+#include "kernels/ckernel.h"
+#include "runtime/args.h"
 
 /* The kernel cache's generator version for user source: the source is the
  * kernel as written, so this changes only if ember's wrapping of it does. */
@@ -28,36 +30,7 @@
 
 /* ---- options --------------------------------------------------------- */
 
-/* Normalise options to a tuple of str: one str is one option (not its
- * characters), as CuPy also accepts. */
-static PyObject *options_tuple(PyObject *o)
-{
-    PyObject *t;
-    Py_ssize_t i;
-    if (!o || o == Py_None)
-        return PyTuple_New(0);
-    if (PyUnicode_Check(o))
-        return PyTuple_Pack(1, o);
-    t = PySequence_Tuple(o);
-    if (!t) {
-        PyErr_Format(PyExc_TypeError, "options must be a tuple of str, not %.100s",
-                     Py_TYPE(o)->tp_name);
-        return NULL;
-    }
-    for (i = 0; i < PyTuple_GET_SIZE(t); i++) {
-        if (!PyUnicode_Check(PyTuple_GET_ITEM(t, i))) {
-            PyErr_Format(PyExc_TypeError, "options must be str, not %.100s",
-                         Py_TYPE(PyTuple_GET_ITEM(t, i))->tp_name);
-            Py_DECREF(t);
-            return NULL;
-        }
-    }
-    return t;
-}
-
-/* The UTF-8 of each option, valid while the tuple lives (PyMem_Malloc'd
- * array; NULL with an exception). */
-static const char **options_array(PyObject *t, int *n)
+const char **empy_options_array(PyObject *t, int *n)
 {
     Py_ssize_t i, cnt = PyTuple_GET_SIZE(t);
     const char **v = PyMem_Malloc(sizeof *v * (size_t)(cnt ? cnt : 1));
@@ -74,16 +47,6 @@ static const char **options_array(PyObject *t, int *n)
     }
     *n = (int)cnt;
     return v;
-}
-
-static const char *source_utf8(PyObject *src)
-{
-    if (!PyUnicode_Check(src)) {
-        PyErr_Format(PyExc_TypeError, "kernel source must be a str, not %.100s",
-                     Py_TYPE(src)->tp_name);
-        return NULL;
-    }
-    return PyUnicode_AsUTF8(src);
 }
 
 /* The kernel cache for source on d; 0 or -1 with CompileError etc. On
@@ -167,7 +130,7 @@ static PyObject *compile_cuda(PyObject *m, PyObject *args)
         return NULL;
     kind = !strcmp(target, "cubin") ? EM_CODE_CUBIN
            : !strcmp(target, "ltoir") ? EM_CODE_LTOIR : EM_CODE_PTX;
-    if (!(opts = options_array(options, &nopts)))
+    if (!(opts = empy_options_array(options, &nopts)))
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     rc = em_compile_cuda(src, name, opts, nopts, arch, kind, &code, &log);
@@ -402,25 +365,6 @@ static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t
     return rc == EM_OK ? 0 : empy_fail(st, rc);
 }
 
-/* RawModule and RawKernel take CuPy's compiler choices the same way; the
- * three features ember lacks are refused rather than ignored. */
-static int check_cupy_options(const char *who, const char *backend, int cucomplex,
-                              int coop, int jitify)
-{
-    if (strcmp(backend, "nvrtc") && strcmp(backend, "nvcc")) {
-        PyErr_Format(PyExc_ValueError, "%s: backend must be 'nvrtc' or 'nvcc', "
-                     "not '%s'", who, backend);
-        return -1;
-    }
-    if (cucomplex || coop || jitify) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(%s=True) is not supported "
-                     "by ember", who, cucomplex ? "translate_cucomplex"
-                     : coop ? "enable_cooperative_groups" : "jitify");
-        return -1;
-    }
-    return 0;
-}
-
 /* _RawModule(code, kind, data, options, name, name_expressions): the base
  * of ember.RawModule (python/ember/_api/rawmodule.py checks CuPy's
  * arguments). Source code compiles through the kernel cache for the
@@ -449,11 +393,11 @@ static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     m->options = Py_NewRef(opts);
     m->exprs = exprs == Py_None ? NULL : Py_NewRef(exprs);
     if (code != Py_None) {
-        const char *src = source_utf8(code), **ov;
+        const char *src = PyUnicode_AsUTF8(code), **ov;
         em_device *d;
         int nopts;
         if (!src || empy_device_arg(st, NULL, &d) < 0 ||
-            !(ov = options_array(m->options, &nopts)))
+            !(ov = empy_options_array(m->options, &nopts)))
             goto fail;
         rc = cache_get(st, d, src, ov, nopts, m->exprs, &m->mod);
         PyMem_Free(ov);
@@ -503,7 +447,7 @@ static PyObject *lowered_names(empy_state *st, empy_RawModule *m)
 
     if (m->lowered)
         return m->lowered;
-    if (!(src = source_utf8(m->code)) || !(ov = options_array(m->options, &nopts)))
+    if (!(src = PyUnicode_AsUTF8(m->code)) || !(ov = empy_options_array(m->options, &nopts)))
         return NULL;
     ex = PyMem_Calloc((size_t)n + 1, sizeof *ex);
     low = PyMem_Calloc((size_t)n + 1, sizeof *low);
@@ -784,30 +728,24 @@ static PyObject *RawKernel_vectorcall(PyObject *self, PyObject *const *args, siz
     return empy_launch(st, slot, &lc, s);
 }
 
+/* python/ember/_api/kernel_args.py reads CuPy's signature. */
 static PyObject *RawKernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    /* CuPy's signature. */
-    static char *kwlist[] = {"code", "name", "options", "backend", "translate_cucomplex",
-                             "enable_cooperative_groups", "jitify", NULL};
-    PyObject *code, *name, *opts = NULL;
-    const char *backend = "nvrtc";
-    int cucomplex = 0, coop = 0, jitify = 0;
+    static const empy_pyattr w = {"ember._api.kernel_args", "rawkernel"};
+    PyObject *spec = empy_py_method_tuple(&w, (PyObject *)type, args, kw);
     empy_RawKernel *k;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "UU|Osp$pp:RawKernel", kwlist, &code, &name,
-                                     &opts, &backend, &cucomplex, &coop, &jitify))
+    if (!spec || !(k = (empy_RawKernel *)type->tp_alloc(type, 0))) {
+        Py_XDECREF(spec);
         return NULL;
-    if (check_cupy_options("RawKernel", backend, cucomplex, coop, jitify) < 0)
-        return NULL;
-    k = (empy_RawKernel *)type->tp_alloc(type, 0);
-    if (!k)
-        return NULL;
+    }
     k->vectorcall = RawKernel_vectorcall;
-    k->code = Py_NewRef(code);
-    k->name = Py_NewRef(name);
-    if (!(k->options = options_tuple(opts)) ||
-        !(k->src = PyUnicode_AsUTF8(code)) || !(k->kname = PyUnicode_AsUTF8(name)) ||
-        !(k->opts = options_array(k->options, &k->nopts))) {
+    k->code = Py_NewRef(PyTuple_GET_ITEM(spec, 0));
+    k->name = Py_NewRef(PyTuple_GET_ITEM(spec, 1));
+    k->options = Py_NewRef(PyTuple_GET_ITEM(spec, 2));
+    Py_DECREF(spec);
+    if (!(k->src = PyUnicode_AsUTF8(k->code)) || !(k->kname = PyUnicode_AsUTF8(k->name)) ||
+        !(k->opts = empy_options_array(k->options, &k->nopts))) {
         Py_DECREF(k);
         return NULL;
     }
