@@ -48,7 +48,7 @@ class RawModule(_e._RawModule):
     device: NVRTC on cuda, the host C++ compiler on cpu. name_expressions
     ('axpy<float>', ...) instantiate templates and C++ kernels for
     get_function by the same string."""
-    __slots__ = ()
+    __slots__ = ("code", "options", "_name", "_exprs", "_lowered")
 
     def __new__(cls, code=None, path=None, options=(), backend="nvrtc",
                 translate_cucomplex=False, *, name=None, cubin=None,
@@ -82,7 +82,40 @@ class RawModule(_e._RawModule):
             kind = "cubin" if cubin is not None else "ptx"
             data = cubin if cubin is not None else ptx
             data = data.encode() if isinstance(data, str) else bytes(data)
-        return super().__new__(cls, code, kind, data, options, name, exprs)
+        self = super().__new__(cls, code, kind, data, options, exprs)
+        self.code, self.options, self._name = code, options, name
+        self._exprs, self._lowered = exprs, None
+        return self
+
+    def __repr__(self):
+        name = "" if self._name is None else f" {self._name!r}"
+        return f"<ember.RawModule{name} on {self.device}>"
+
+    def get_function(self, name):
+        """get_function(name) -> Function; AttributeError if the module has
+        no kernel of that name. On cuda a name expression's kernel goes by
+        the name NVRTC lowered it to."""
+        exprs = self._exprs
+        if (exprs and isinstance(name, str) and name in exprs
+                and self.device.type != "cpu"):
+            if self._lowered is None:
+                self._lowered = _e._lowered_names(self.code, self.options,
+                                                  exprs)
+            name = self._lowered[exprs.index(name)]
+        return super().get_function(name)
+
+    def get_global(self, name):
+        """get_global(name) -> ember.cuda.MemoryPointer to the module's
+        __device__ or __constant__ variable (ptr.mem.size bytes), over
+        memory the module owns and keeps alive; ember.ndarray(shape, dtype,
+        ptr) views it. AttributeError if the module has none of that
+        name."""
+        if not isinstance(name, str):
+            raise TypeError(f"get_global() needs a str, not "
+                            f"{type(name).__name__}")
+        ptr, size = self._global(name)
+        mem = _e.UnownedMemory(ptr, size, self, self.device)
+        return _e.MemoryPointer(mem, 0)
 
 
 RawModule.__module__ = "ember"

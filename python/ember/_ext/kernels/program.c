@@ -150,8 +150,60 @@ static PyObject *compile_cuda(PyObject *m, PyObject *args)
     return r;
 }
 
+/* _lowered_names(code, options, exprs): NVRTC's names of the name
+ * expressions (a tuple parallel to exprs), which rawmodule.py asks once:
+ * the GPU module knows C++ kernels only by them. */
+static PyObject *lowered_names(PyObject *mod, PyObject *args)
+{
+    PyObject *code, *options, *exprs, *t = NULL;
+    const char **ex = NULL, *src, **ov;
+    char **low = NULL;
+    Py_ssize_t n, i;
+    int nopts;
+    em_status rc;
+
+    if (!PyArg_ParseTuple(args, "UO!O!:_lowered_names", &code, &PyTuple_Type, &options,
+                          &PyTuple_Type, &exprs) ||
+        !(src = PyUnicode_AsUTF8(code)) || !(ov = empy_options_array(options, &nopts)))
+        return NULL;
+    n = PyTuple_GET_SIZE(exprs);
+    ex = PyMem_Calloc((size_t)n + 1, sizeof *ex);
+    low = PyMem_Calloc((size_t)n + 1, sizeof *low);
+    if (!ex || !low) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < n; i++)
+        if (!(ex[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(exprs, i))))
+            goto done;
+    Py_BEGIN_ALLOW_THREADS
+    rc = em_cuda_lowered_names(src, ov, nopts, ex, (int)n, low);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK) {
+        empy_raise_compile(empy_state_of_module(mod), rc, NULL, src);
+        goto done;
+    }
+    if ((t = PyTuple_New(n)))
+        for (i = 0; i < n; i++) {
+            PyObject *v = PyUnicode_FromString(low[i]);
+            if (!v) {
+                Py_CLEAR(t);
+                break;
+            }
+            PyTuple_SET_ITEM(t, i, v);
+        }
+    for (i = 0; i < n; i++)
+        free(low[i]);
+done:
+    PyMem_Free(ov);
+    PyMem_Free(ex);
+    PyMem_Free(low);
+    return t;
+}
+
 static PyMethodDef program_functions[] = {
     {"_compile_cuda", compile_cuda, METH_VARARGS, NULL},
+    {"_lowered_names", lowered_names, METH_VARARGS, NULL},
     {NULL},
 };
 
@@ -339,9 +391,6 @@ typedef struct {
     PyObject_HEAD
     em_module *mod;
     int owned;            /* loaded here (cubin/ptx), not by the cache */
-    PyObject *code, *options, *name;
-    PyObject *exprs;      /* name_expressions: a tuple of str, or NULL */
-    PyObject *lowered;    /* on cuda: NVRTC's names for exprs, once asked */
 } empy_RawModule;
 
 #define RMOD(o) ((empy_RawModule *)(o))
@@ -365,41 +414,33 @@ static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t
     return rc == EM_OK ? 0 : empy_fail(st, rc);
 }
 
-/* _RawModule(code, kind, data, options, name, name_expressions): the base
- * of ember.RawModule (python/ember/_api/rawmodule.py checks CuPy's
- * arguments). Source code compiles through the kernel cache for the
+/* _RawModule(code, kind, data, options, name_expressions): the base of
+ * ember.RawModule (python/ember/_api/rawmodule.py checks CuPy's arguments
+ * and keeps them). Source code compiles through the kernel cache for the
  * current device; else data (bytes, NUL-ended as PTX must be) loads as
  * kind 'cubin' or 'ptx'. options: a tuple of str; name_expressions: one,
  * or None. */
 static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     empy_state *st = empy_state_of_type(type);
-    PyObject *code, *data, *opts, *name, *exprs;
+    PyObject *code, *data, *opts, *exprs;
     const char *kind;
     empy_RawModule *m;
     int rc;
 
-    if (!PyArg_ParseTuple(args, "OzOO!OO:_RawModule", &code, &kind, &data,
-                          &PyTuple_Type, &opts, &name, &exprs))
+    if (!PyArg_ParseTuple(args, "OzOO!O:_RawModule", &code, &kind, &data,
+                          &PyTuple_Type, &opts, &exprs))
         return NULL;
-    if (exprs != Py_None && !PyTuple_Check(exprs)) {
-        PyErr_SetString(PyExc_TypeError, "name_expressions must be a tuple");
-        return NULL;
-    }
     if (!(m = (empy_RawModule *)type->tp_alloc(type, 0)))
         return NULL;
-    m->name = Py_NewRef(name);
-    m->code = Py_NewRef(code);
-    m->options = Py_NewRef(opts);
-    m->exprs = exprs == Py_None ? NULL : Py_NewRef(exprs);
     if (code != Py_None) {
         const char *src = PyUnicode_AsUTF8(code), **ov;
         em_device *d;
         int nopts;
         if (!src || empy_device_arg(st, NULL, &d) < 0 ||
-            !(ov = empy_options_array(m->options, &nopts)))
+            !(ov = empy_options_array(opts, &nopts)))
             goto fail;
-        rc = cache_get(st, d, src, ov, nopts, m->exprs, &m->mod);
+        rc = cache_get(st, d, src, ov, nopts, exprs == Py_None ? NULL : exprs, &m->mod);
         PyMem_Free(ov);
     } else {
         if (!PyBytes_Check(data)) {
@@ -425,91 +466,13 @@ static void RawModule_dealloc(PyObject *self)
     empy_RawModule *m = RMOD(self);
     if (m->owned && m->mod)
         (void)em_module_unload(m->mod);
-    Py_XDECREF(m->code);
-    Py_XDECREF(m->options);
-    Py_XDECREF(m->name);
-    Py_XDECREF(m->exprs);
-    Py_XDECREF(m->lowered);
     tp->tp_free(self);
     Py_DECREF(tp);
-}
-
-/* NVRTC's names of the name expressions (a tuple parallel to exprs),
- * asked once: the GPU module knows C++ kernels only by them. */
-static PyObject *lowered_names(empy_state *st, empy_RawModule *m)
-{
-    Py_ssize_t n = PyTuple_GET_SIZE(m->exprs), i;
-    const char **ex, *src, **ov;
-    char **low;
-    PyObject *t = NULL;
-    int nopts;
-    em_status rc;
-
-    if (m->lowered)
-        return m->lowered;
-    if (!(src = PyUnicode_AsUTF8(m->code)) || !(ov = empy_options_array(m->options, &nopts)))
-        return NULL;
-    ex = PyMem_Calloc((size_t)n + 1, sizeof *ex);
-    low = PyMem_Calloc((size_t)n + 1, sizeof *low);
-    if (!ex || !low) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (i = 0; i < n; i++)
-        if (!(ex[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(m->exprs, i))))
-            goto done;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_cuda_lowered_names(src, ov, nopts, ex, (int)n, low);
-    Py_END_ALLOW_THREADS
-    if (rc != EM_OK) {
-        empy_raise_compile(st, rc, NULL, src);
-        goto done;
-    }
-    if ((t = PyTuple_New(n)))
-        for (i = 0; i < n; i++) {
-            PyObject *v = PyUnicode_FromString(low[i]);
-            if (!v) {
-                Py_CLEAR(t);
-                break;
-            }
-            PyTuple_SET_ITEM(t, i, v);
-        }
-    for (i = 0; i < n; i++)
-        free(low[i]);
-    m->lowered = t;
-done:
-    PyMem_Free(ov);
-    PyMem_Free(ex);
-    PyMem_Free(low);
-    return t;
-}
-
-/* The name to look the kernel up by: on cuda, a name expression's
- * lowered (mangled) name; else the name itself. New reference. */
-static PyObject *kernel_lookup_name(PyObject *self, PyObject *name)
-{
-    empy_RawModule *m = RMOD(self);
-    PyObject *low;
-    Py_ssize_t i;
-    if (!m->exprs || em_device_get_type(em_module_device(m->mod)) == EM_DEVICE_CPU)
-        return Py_NewRef(name);
-    for (i = 0; i < PyTuple_GET_SIZE(m->exprs); i++) {
-        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(m->exprs, i), name);
-        if (eq == -1 && PyErr_Occurred())
-            return NULL;
-        if (eq == 0) {
-            if (!(low = lowered_names(empy_state_of(self), m)))
-                return NULL;
-            return Py_NewRef(PyTuple_GET_ITEM(low, i));
-        }
-    }
-    return Py_NewRef(name);
 }
 
 static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
 {
     empy_state *st = empy_state_of(self);
-    PyObject *lookup;
     const char *s;
     em_function *f;
     empy_kslot *slot;
@@ -520,14 +483,9 @@ static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
                      Py_TYPE(name)->tp_name);
         return NULL;
     }
-    if (!(lookup = kernel_lookup_name(self, name)))
+    if (!(s = PyUnicode_AsUTF8(name)))
         return NULL;
-    if (!(s = PyUnicode_AsUTF8(lookup))) {
-        Py_DECREF(lookup);
-        return NULL;
-    }
     rc = em_module_get_function(RMOD(self)->mod, s, &f);
-    Py_DECREF(lookup);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     slot = empy_kslot_new(em_module_device(RMOD(self)->mod), f);
@@ -536,44 +494,26 @@ static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
     return function_new(st, slot, 1, self);
 }
 
-/* CuPy's get_global: a MemoryPointer to the module's __device__ or
- * __constant__ variable, over memory the module owns (and keeps alive:
- * it is the UnownedMemory's owner), which ember.ndarray(shape, dtype,
- * memptr) can view and the host can write. */
-static PyObject *RawModule_get_global(PyObject *self, PyObject *name)
+/* _global(name) -> (address, size) of the module's __device__ or
+ * __constant__ variable; AttributeError if none (rawmodule.py's
+ * get_global wraps it). */
+static PyObject *RawModule_global(PyObject *self, PyObject *name)
 {
-    empy_state *st = empy_state_of(self);
-    em_module *mod = RMOD(self)->mod;
-    PyObject *dev, *mem, *r;
-    const char *s;
+    const char *s = PyUnicode_AsUTF8(name);
     size_t size;
     void *ptr;
     em_status rc;
 
-    if (!PyUnicode_Check(name)) {
-        PyErr_Format(PyExc_TypeError, "get_global() needs a str, not %.100s",
-                     Py_TYPE(name)->tp_name);
+    if (!s)
         return NULL;
-    }
-    if (!(s = PyUnicode_AsUTF8(name)))
-        return NULL;
-    rc = em_module_get_global(mod, s, &ptr, &size);
+    rc = em_module_get_global(RMOD(self)->mod, s, &ptr, &size);
     if (rc == EM_ERR_NOT_FOUND) {
         PyErr_Format(PyExc_AttributeError, "%s", em_last_error());
         return NULL;
     }
     if (rc != EM_OK)
-        return empy_raise(st, rc);
-    if (!(dev = empy_device_new(st, em_module_device(mod))))
-        return NULL;
-    mem = PyObject_CallFunction((PyObject *)st->UnownedMemory, "NnOO",
-                                PyLong_FromVoidPtr(ptr), (Py_ssize_t)size, self, dev);
-    Py_DECREF(dev);
-    if (!mem)
-        return NULL;
-    r = PyObject_CallFunction((PyObject *)st->MemoryPointer, "On", mem, (Py_ssize_t)0);
-    Py_DECREF(mem);
-    return r;
+        return empy_raise(empy_state_of(self), rc);
+    return Py_BuildValue("(Nn)", PyLong_FromVoidPtr(ptr), (Py_ssize_t)size);
 }
 
 static PyObject *RawModule_get_device(PyObject *self, void *c)
@@ -581,40 +521,22 @@ static PyObject *RawModule_get_device(PyObject *self, void *c)
     return empy_device_new(empy_state_of(self), em_module_device(RMOD(self)->mod));
 }
 
-static PyObject *RawModule_get_code(PyObject *self, void *c) { return Py_NewRef(RMOD(self)->code); }
-static PyObject *RawModule_get_options(PyObject *self, void *c) { return Py_NewRef(RMOD(self)->options); }
-
-static PyObject *RawModule_repr(PyObject *self)
-{
-    if (RMOD(self)->name != Py_None)
-        return PyUnicode_FromFormat("<ember.RawModule %R on %s>", RMOD(self)->name,
-                                    em_device_name(em_module_device(RMOD(self)->mod)));
-    return PyUnicode_FromFormat("<ember.RawModule on %s>",
-                                em_device_name(em_module_device(RMOD(self)->mod)));
-}
-
 static PyMethodDef RawModule_methods[] = {
     {"get_function", RawModule_get_function, METH_O,
      "get_function(name) -> Function; AttributeError if the module has no "
      "kernel of that name."},
-    {"get_global", RawModule_get_global, METH_O,
-     "get_global(name) -> ember.cuda.MemoryPointer to the module's __device__ or "
-     "__constant__ variable (ptr.mem.size bytes); ember.ndarray(shape, dtype, ptr) "
-     "views it. AttributeError if the module has none of that name."},
+    {"_global", RawModule_global, METH_O, NULL},
     {NULL},
 };
 
 static PyGetSetDef RawModule_getset[] = {
     {"device", RawModule_get_device, NULL, "The device the module is loaded on.", NULL},
-    {"code", RawModule_get_code, NULL, "The source (None if loaded from code).", NULL},
-    {"options", RawModule_get_options, NULL, NULL, NULL},
     {NULL},
 };
 
 static PyType_Slot RawModule_slots[] = {
     {Py_tp_new, RawModule_new},
     {Py_tp_dealloc, RawModule_dealloc},
-    {Py_tp_repr, RawModule_repr},
     {Py_tp_methods, RawModule_methods},
     {Py_tp_getset, RawModule_getset},
     {Py_tp_doc, "The base of ember.RawModule: a module compiled (through the "
