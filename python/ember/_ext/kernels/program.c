@@ -267,17 +267,6 @@ static void Function_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static PyObject *Function_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.Function '%s' on %s>", FUNC(self)->slot->name,
-                                em_device_name(FUNC(self)->slot->dev));
-}
-
-static PyObject *param_size(const empy_kparam *p)
-{
-    return PyLong_FromSize_t(p->size);
-}
-
 static const char *kind_name(int k)
 {
     switch (k) {
@@ -291,23 +280,18 @@ static const char *kind_name(int k)
     return NULL;
 }
 
-static PyObject *param_kind(const empy_kparam *p)
+/* Each parameter's (size, kind name or None), or None when the code does
+ * not say how many there are: the facts _api/function_info.py reads. */
+static PyObject *Function_get_params(PyObject *self, void *c)
 {
-    const char *k = kind_name(p->kind);
-    return k ? PyUnicode_FromString(k) : Py_NewRef(Py_None);
-}
-
-/* One fact of each parameter as a tuple, or None when the code does not
- * say how many there are. */
-static PyObject *slot_params(const empy_kslot *s, PyObject *(*fact)(const empy_kparam *))
-{
+    const empy_kslot *s = FUNC(self)->slot;
     PyObject *t;
-    int i;
     if (s->n_params < 0)
         Py_RETURN_NONE;
     t = PyTuple_New(s->n_params);
-    for (i = 0; t && i < s->n_params; i++) {
-        PyObject *v = fact(&s->params[i]);
+    for (int i = 0; t && i < s->n_params; i++) {
+        PyObject *v = Py_BuildValue("(nz)", (Py_ssize_t)s->params[i].size,
+                                    kind_name(s->params[i].kind));
         if (!v) {
             Py_CLEAR(t);
             break;
@@ -317,27 +301,9 @@ static PyObject *slot_params(const empy_kslot *s, PyObject *(*fact)(const empy_k
     return t;
 }
 
-static PyObject *Function_get_param_kinds(PyObject *self, void *c)
-{
-    return slot_params(FUNC(self)->slot, param_kind);
-}
-
 static PyObject *Function_get_name(PyObject *self, void *c)
 {
     return PyUnicode_FromString(FUNC(self)->slot->name);
-}
-
-static PyObject *Function_get_num_params(PyObject *self, void *c)
-{
-    int n = FUNC(self)->slot->n_params;
-    if (n < 0)
-        Py_RETURN_NONE;
-    return PyLong_FromLong(n);
-}
-
-static PyObject *Function_get_param_sizes(PyObject *self, void *c)
-{
-    return slot_params(FUNC(self)->slot, param_size);
 }
 
 static PyObject *Function_get_device(PyObject *self, void *c)
@@ -345,18 +311,27 @@ static PyObject *Function_get_device(PyObject *self, void *c)
     return empy_device_new(empy_state_of(self), FUNC(self)->slot->dev);
 }
 
+#define COLD(NAME) static const empy_pyattr cold_##NAME = {"ember._api.function_info", #NAME};
+COLD(num_params) COLD(param_sizes) COLD(param_kinds) COLD(repr)
+
+static PyObject *Function_repr(PyObject *self)
+{
+    return empy_py_getter(self, (void *)&cold_repr);
+}
+
 static PyGetSetDef Function_getset[] = {
     {"name", Function_get_name, NULL, "The kernel's name.", NULL},
-    {"num_params", Function_get_num_params, NULL,
-     "The kernel's parameter count (None if the code does not say).", NULL},
-    {"param_sizes", Function_get_param_sizes, NULL,
-     "Each parameter's size in bytes (None if unknown).", NULL},
-    {"param_kinds", Function_get_param_kinds, NULL,
+    {"num_params", empy_py_getter, NULL,
+     "The kernel's parameter count (None if the code does not say).", (void *)&cold_num_params},
+    {"param_sizes", empy_py_getter, NULL,
+     "Each parameter's size in bytes (None if unknown).", (void *)&cold_param_sizes},
+    {"param_kinds", empy_py_getter, NULL,
      "What each parameter holds, read from the source: 'pointer', 'int', "
      "'uint', 'float', 'bool' or 'other' (by value), None where unknown (code "
      "loaded as PTX or CUBIN, templates, types from headers). Known kinds are "
-     "enforced at launch. None if the parameter count is unknown.", NULL},
+     "enforced at launch. None if the parameter count is unknown.", (void *)&cold_param_kinds},
     {"device", Function_get_device, NULL, "The device the code is loaded on.", NULL},
+    {"_params", Function_get_params, NULL, NULL, NULL},
     {NULL},
 };
 
