@@ -15,11 +15,13 @@
  * without source (RawModule(ptx=...)) keeps the rules by size alone. The
  * kinds are read from an array per call; messages, with the parameter's C
  * declaration, are built only when an argument is refused. */
+#include <stdarg.h>
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 #include "kernels/launch.h"
+#include "runtime/args.h"
 
 #define PACK_STACK 1024     /* bytes of arguments held on the stack */
 #define ARGS_STACK 32       /* arguments held on the stack */
@@ -48,6 +50,15 @@ empy_kslot *empy_kslot_new(em_device *d, em_function *f)
         s->pack_bytes += (s->params[i].size + 15) & ~(size_t)15;
     }
     return s;
+}
+
+const char *empy_param_kind_name(int k)
+{
+    static const char *const names[] = {
+        [EM_PARAM_POINTER] = "pointer", [EM_PARAM_INT] = "int", [EM_PARAM_UINT] = "uint",
+        [EM_PARAM_FLOAT] = "float", [EM_PARAM_BOOL] = "bool", [EM_PARAM_OTHER] = "other",
+    };
+    return k > 0 && k <= EM_PARAM_OTHER ? names[k] : NULL;
 }
 
 /* ---- parsing k(grid, block, args, shared_mem=0, stream=None) ---------- */
@@ -261,17 +272,6 @@ static Py_ssize_t put_bytes(pack_ctx *c, const void *p, size_t sz)
     return off;
 }
 
-static Py_ssize_t put_pointer(pack_ctx *c, int i, const void *p, size_t want)
-{
-    if (want && want != sizeof(void *)) {
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: a pointer was given but the parameter "
-                     "is %zu bytes", c->slot->name, i, want);
-        return -1;
-    }
-    return put_bytes(c, &p, sizeof p);
-}
-
 /* " (const float *x)": parameter i's declaration for messages, or "" when
  * the source's signature is unknown. */
 static const char *param_decl(const pack_ctx *c, int i, char *buf, size_t n)
@@ -291,13 +291,41 @@ static const char *param_decl(const pack_ctx *c, int i, char *buf, size_t n)
     return buf;
 }
 
-#define DECL(c, i) param_decl((c), (i), decl_buf, sizeof decl_buf)
+/* Raise launch_errors.py's message `which` for argument i, with the
+ * values fmt builds (a Py_BuildValue tuple): a launch that fails is cold,
+ * so the wording is Python. -1. */
+static Py_ssize_t arg_error(pack_ctx *c, int i, const char *which, const char *fmt, ...)
+{
+    static const empy_pyattr w = {"ember._api.launch_errors", "arg_error"};
+    char decl[160];
+    PyObject *kname, *vals, *all = NULL;
+    va_list ap;
+    PyErr_Clear();      /* a conversion's own error gives way to the message */
+    kname = PyUnicode_FromString(c->slot->name);
+    va_start(ap, fmt);
+    vals = Py_VaBuildValue(fmt, ap);
+    va_end(ap);
+    if (kname && vals &&
+        (all = Py_BuildValue("(sisO)", which, i, param_decl(c, i, decl, sizeof decl), vals)))
+        Py_XDECREF(empy_py_method_tuple(&w, kname, all, NULL));
+    Py_XDECREF(kname);
+    Py_XDECREF(vals);
+    Py_XDECREF(all);
+    return -1;
+}
+
+static Py_ssize_t put_pointer(pack_ctx *c, int i, const void *p, size_t want)
+{
+    if (want && want != sizeof(void *)) {
+        return arg_error(c, i, "ptr_size", "(n)", (Py_ssize_t)want);
+    }
+    return put_bytes(c, &p, sizeof p);
+}
 
 /* A Python int (or the result of __index__) into a want-byte integer,
  * range-checked as signed or unsigned. */
 static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want, int is_unsigned)
 {
-    char decl_buf[160];
     int ovf = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &ovf);
     unsigned long long u = 0;
@@ -308,11 +336,7 @@ static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want, int is_u
     if (want == 0)
         want = 8;
     if (want != 1 && want != 2 && want != 4 && want != 8) {
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]%s: an int was given but the parameter is "
-                     "%zu bytes (pass a NumPy scalar of that size)",
-                     c->slot->name, i, DECL(c, i), want);
-        return -1;
+        return arg_error(c, i, "int_size", "(n)", (Py_ssize_t)want);
     }
     if (is_unsigned) {
         if (ovf > 0) {
@@ -330,13 +354,9 @@ static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want, int is_u
         fits = !ovf && (want == 8 || (v >= -lim && v < lim));
         u = (unsigned long long)v;
     }
-    if (!fits) {
-        PyErr_Format(PyExc_OverflowError,
-                     "kernel '%s' args[%d]%s: %S does not fit the %zu-byte %s integer "
-                     "parameter", c->slot->name, i, DECL(c, i), o, want,
-                     is_unsigned ? "unsigned" : "signed");
-        return -1;
-    }
+    if (!fits)
+        return arg_error(c, i, "int_range", "(Ons)", o, (Py_ssize_t)want,
+                         is_unsigned ? "unsigned" : "signed");
     /* Two's complement: the low bytes of u are the value at either sign. */
     switch (want) {
     case 8: { uint64_t x = u; return put_bytes(c, &x, 8); }
@@ -348,7 +368,6 @@ static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want, int is_u
 
 static Py_ssize_t put_float(pack_ctx *c, int i, double v, size_t want)
 {
-    char decl_buf[160];
     switch (want) {
     case 0:
     case 8: return put_bytes(c, &v, 8);
@@ -362,10 +381,7 @@ static Py_ssize_t put_float(pack_ctx *c, int i, double v, size_t want)
     }
 #endif
     default:
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]%s: a float was given but the parameter is "
-                     "%zu bytes", c->slot->name, i, DECL(c, i), want);
-        return -1;
+        return arg_error(c, i, "float_size", "(n)", (Py_ssize_t)want);
     }
 }
 
@@ -379,10 +395,7 @@ static Py_ssize_t put_complex(pack_ctx *c, int i, Py_complex z, size_t want)
         double d[2] = {z.real, z.imag};
         return put_bytes(c, d, sizeof d);
     }
-    PyErr_Format(PyExc_TypeError,
-                 "kernel '%s' args[%d]: a complex was given but the parameter is "
-                 "%zu bytes", c->slot->name, i, want);
-    return -1;
+    return arg_error(c, i, "complex_size", "(n)", (Py_ssize_t)want);
 }
 
 static Py_ssize_t put_buffer_arg(pack_ctx *c, int i, const empy_Buffer *b, size_t want)
@@ -392,11 +405,8 @@ static Py_ssize_t put_buffer_arg(pack_ctx *c, int i, const empy_Buffer *b, size_
          em_device_get_type(c->dev) != EM_DEVICE_CUDA)) {
         /* cuda:N memory is reachable from another GPU (peer access), but
          * never across cpu and cuda. */
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: the Buffer is on %s but the kernel runs "
-                     "on %s", c->slot->name, i, em_device_name(b->dev),
-                     em_device_name(c->dev));
-        return -1;
+        return arg_error(c, i, "buffer_device", "(ss)", em_device_name(b->dev),
+                         em_device_name(c->dev));
     }
     return put_pointer(c, i, b->ptr, want);
 }
@@ -413,12 +423,8 @@ static Py_ssize_t put_wrapper(pack_ctx *c, int i, PyObject *o, size_t want)
     em_status rc = EM_OK;
     int bad;
 
-    if (want && want != sizeof(void *)) {
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: ember.%s() passes a pointer but the "
-                     "parameter is %zu bytes", c->slot->name, i, t->tp_name, want);
-        return -1;
-    }
+    if (want && want != sizeof(void *))
+        return arg_error(c, i, "wrapper_size", "(sn)", t->tp_name, (Py_ssize_t)want);
     if (c->npend == c->cap_pend) {
         int ncap = c->cap_pend * 2;
         pending *np = PyMem_Malloc(sizeof *np * (size_t)ncap);
@@ -438,13 +444,9 @@ static Py_ssize_t put_wrapper(pack_ctx *c, int i, PyObject *o, size_t want)
         return -1;
     bad = PyObject_GetBuffer(array, &p->view, flags) < 0;
     Py_DECREF(array);   /* the view holds the exporter */
-    if (bad) {
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: ember.%s() needs a contiguous%s host array",
-                     c->slot->name, i, t->tp_name,
-                     (dir & EMPY_DIR_OUT) ? ", writable" : "");
-        return -1;
-    }
+    if (bad)
+        return arg_error(c, i, "wrapper_contiguous", "(ss)", t->tp_name,
+                         (dir & EMPY_DIR_OUT) ? ", writable" : "");
     p->obj = o;
     p->dir = dir;
     rc = em_malloc(c->dev, (size_t)p->view.len, c->stream, &p->dptr);
@@ -482,25 +484,17 @@ static int put_cai(pack_ctx *c, int i, PyObject *o, size_t want, Py_ssize_t *off
     data = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, c->st->s_data) : NULL;
     if (!data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1 ||
         !PyLong_Check(ptr = PyTuple_GET_ITEM(data, 0))) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_TypeError,
-                         "kernel '%s' args[%d]: %.100s has a malformed "
-                         "__cuda_array_interface__ (no data pointer)",
-                         c->slot->name, i, Py_TYPE(o)->tp_name);
         Py_DECREF(cai);
-        return -1;
+        return PyErr_Occurred()
+                   ? -1 : (int)arg_error(c, i, "cai_malformed", "(s)", Py_TYPE(o)->tp_name);
     }
     p = PyLong_AsVoidPtr(ptr);
     Py_DECREF(cai);
     if (!p && PyErr_Occurred())
         return -1;
-    if (c->slot->is_cpu) {
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]: %.100s is CUDA device memory "
-                     "(__cuda_array_interface__) but the kernel runs on %s",
-                     c->slot->name, i, Py_TYPE(o)->tp_name, em_device_name(c->dev));
-        return -1;
-    }
+    if (c->slot->is_cpu)
+        return (int)arg_error(c, i, "cai_on_cpu", "(ss)", Py_TYPE(o)->tp_name,
+                              em_device_name(c->dev));
     *off = put_pointer(c, i, p, want);
     return *off < 0 ? -1 : 1;
 }
@@ -516,14 +510,10 @@ static int put_ndarray(pack_ctx *c, int i, PyObject *o, size_t want, Py_ssize_t 
     if (!empy_is_ndarray(o))
         return 0;
     a = EMPY_ARR(o);
-    if (a->device != c->dev) {
-        PyErr_Format(PyExc_ValueError,
-                     "kernel '%s' args[%d]: the ember array (%zd elements of "
-                     "%s) is on %s but the kernel runs on %s",
-                     c->slot->name, i, (Py_ssize_t)a->size, em_dtype_get(a->dtype)->name,
-                     em_device_name(a->device), em_device_name(c->dev));
-        return -1;
-    }
+    if (a->device != c->dev)
+        return (int)arg_error(c, i, "array_device", "(nsss)", (Py_ssize_t)a->size,
+                              em_dtype_get(a->dtype)->name, em_device_name(a->device),
+                              em_device_name(c->dev));
     *off = put_pointer(c, i, a->data, want);
     return *off < 0 ? -1 : 1;
 }
@@ -548,12 +538,7 @@ static void note_cai_type(empy_state *st, PyTypeObject *t)
  * with the ways to pass one. */
 static Py_ssize_t host_array_error(pack_ctx *c, int i, PyTypeObject *t)
 {
-    PyErr_Format(PyExc_TypeError,
-                 "kernel '%s' args[%d]: a host array (%.100s) cannot be passed "
-                 "directly; wrap it as ember.In(a), ember.Out(a) or "
-                 "ember.InOut(a), or copy it into an ember.Buffer",
-                 c->slot->name, i, t->tp_name);
-    return -1;
+    return arg_error(c, i, "host_array", "(s)", t->tp_name);
 }
 
 /* An object with __index__ that is not an int, as an integer. */
@@ -619,12 +604,9 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
         ndim = v.ndim;
         if (ndim == 0) {
             if (want && (size_t)v.len != want) {
-                PyErr_Format(PyExc_TypeError,
-                             "kernel '%s' args[%d]: %.100s is %zd bytes but the "
-                             "parameter is %zu bytes", c->slot->name, i, t->tp_name,
-                             v.len, want);
                 PyBuffer_Release(&v);
-                return -1;
+                return arg_error(c, i, "untyped_size", "(snn)", t->tp_name, v.len,
+                                 (Py_ssize_t)want);
             }
             off = put_bytes(c, v.buf, (size_t)v.len);
             PyBuffer_Release(&v);
@@ -660,11 +642,7 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
         return r < 0 ? -1 : off;
     if (PyIndex_Check(o))
         return put_index(c, i, o, want, 0);
-    PyErr_Format(PyExc_TypeError,
-                 "kernel '%s' args[%d]: cannot pass %.100s (expected an ember.Buffer, "
-                 "an array with __cuda_array_interface__, ember.In/Out/InOut, an int, "
-                 "a float or a NumPy scalar)", c->slot->name, i, t->tp_name);
-    return -1;
+    return arg_error(c, i, "cannot_pass", "(s)", t->tp_name);
 }
 
 /* ---- parameters of known kinds --------------------------------------- */
@@ -706,42 +684,9 @@ static double scalar_int_value(const Py_buffer *v, int is_unsigned)
 /* The argument does not suit the parameter's kind. */
 static Py_ssize_t kind_error(pack_ctx *c, int i, PyObject *o)
 {
-    char decl_buf[160];
     const empy_kparam *p = &c->slot->params[i];
-    const char *what = "", *hint = "";
-    switch (p->kind) {
-    case EM_PARAM_POINTER:
-        what = "a pointer";
-        hint = "pass an ember.Buffer, ember.In/Out/InOut or an array with "
-               "__cuda_array_interface__";
-        break;
-    case EM_PARAM_INT:
-        what = "an integer";
-        hint = "pass an int or a NumPy integer of its size";
-        break;
-    case EM_PARAM_UINT:
-        what = "an unsigned integer";
-        hint = "pass an int or a NumPy integer of its size";
-        break;
-    case EM_PARAM_FLOAT:
-        what = "a floating-point number";
-        hint = "pass a float, an int or a NumPy scalar";
-        break;
-    case EM_PARAM_BOOL:
-        what = "a bool";
-        hint = "pass True or False";
-        break;
-    default:
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' args[%d]%s is passed by value (%zu bytes); got "
-                     "%.100s (pass bytes, or a NumPy array or structured scalar, of "
-                     "exactly %zu bytes)", c->slot->name, i, DECL(c, i), p->size,
-                     Py_TYPE(o)->tp_name, p->size);
-        return -1;
-    }
-    PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s is %s; got %.100s (%s)",
-                 c->slot->name, i, DECL(c, i), what, Py_TYPE(o)->tp_name, hint);
-    return -1;
+    return arg_error(c, i, "kind", "(zns)", empy_param_kind_name(p->kind),
+                     (Py_ssize_t)p->size, Py_TYPE(o)->tp_name);
 }
 
 /* A NumPy scalar's buffer, or 0 with no exception when o has none (or
@@ -765,11 +710,8 @@ static int get_scalar(PyObject *o, Py_buffer *v)
 
 static Py_ssize_t scalar_size_error(pack_ctx *c, int i, PyObject *o, const Py_buffer *v)
 {
-    char decl_buf[160];
-    PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s: %.100s is %zd bytes but the "
-                 "parameter is %zu bytes", c->slot->name, i, DECL(c, i),
-                 Py_TYPE(o)->tp_name, v->len, c->slot->params[i].size);
-    return -1;
+    return arg_error(c, i, "scalar_size", "(snn)", Py_TYPE(o)->tp_name, v->len,
+                     (Py_ssize_t)c->slot->params[i].size);
 }
 
 /* A buffer's bytes as they are, for a parameter of exactly its size. */
@@ -888,13 +830,10 @@ static Py_ssize_t put_float_param(pack_ctx *c, int i, PyObject *o, const empy_kp
         Py_DECREF(n);
     }
     if (d == -1.0 && PyErr_Occurred()) {
-        char decl_buf[160];
         if (!PyErr_ExceptionMatches(PyExc_OverflowError))
             return -1;
         PyErr_Clear();
-        PyErr_Format(PyExc_OverflowError, "kernel '%s' args[%d]%s: %S is too large "
-                     "for a floating-point parameter", c->slot->name, i, DECL(c, i), o);
-        return -1;
+        return arg_error(c, i, "float_range", "(O)", o);
     }
     return put_float(c, i, d, p->size);
 }
@@ -913,13 +852,8 @@ static Py_ssize_t put_bool_param(pack_ctx *c, int i, PyObject *o)
         long long x = PyLong_AsLongLongAndOverflow(o, &ovf);
         if (x == -1 && !ovf && PyErr_Occurred())
             return -1;
-        if (ovf || (x != 0 && x != 1)) {
-            char decl_buf[160];
-            PyErr_Format(PyExc_OverflowError, "kernel '%s' args[%d]%s: %S does not "
-                         "fit the bool parameter (0 or 1)", c->slot->name, i,
-                         DECL(c, i), o);
-            return -1;
-        }
+        if (ovf || (x != 0 && x != 1))
+            return arg_error(c, i, "bool_range", "(O)", o);
         b = (unsigned char)x;
         return put_bytes(c, &b, 1);
     }
@@ -941,7 +875,6 @@ static Py_ssize_t put_bool_param(pack_ctx *c, int i, PyObject *o)
  * number, not the struct (a float16 is not a __nv_bfloat16). */
 static Py_ssize_t put_value_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
 {
-    char decl_buf[160];
     Py_ssize_t off;
     Py_buffer v;
     if (is_memory(c->st, Py_TYPE(o)) || !PyObject_CheckBuffer(o))
@@ -955,9 +888,7 @@ static Py_ssize_t put_value_param(pack_ctx *c, int i, PyObject *o, const empy_kp
     if (v.ndim == 0 && scalar_kind(&v) != NUM_NONE)
         off = kind_error(c, i, o);
     else if (!PyBuffer_IsContiguous(&v, 'C'))
-        off = (PyErr_Format(PyExc_TypeError, "kernel '%s' args[%d]%s: %.100s is not "
-                            "contiguous", c->slot->name, i, DECL(c, i),
-                            Py_TYPE(o)->tp_name), -1);
+        off = arg_error(c, i, "not_contiguous", "(s)", Py_TYPE(o)->tp_name);
     else
         off = put_exact(c, i, o, &v);
     PyBuffer_Release(&v);

@@ -11,6 +11,10 @@ typedef struct empy_kparam {
                                 * convert by size alone */
 } empy_kparam;
 
+/* An em_param_kind's name ("pointer", "int", ...), as Function.param_kinds
+ * and the launch's messages say it; NULL for an unknown kind. */
+const char *empy_param_kind_name(int k);
+
 typedef struct empy_kslot {
     em_device *dev;
     em_function *fn;

@@ -267,19 +267,6 @@ static void Function_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static const char *kind_name(int k)
-{
-    switch (k) {
-    case EM_PARAM_POINTER: return "pointer";
-    case EM_PARAM_INT: return "int";
-    case EM_PARAM_UINT: return "uint";
-    case EM_PARAM_FLOAT: return "float";
-    case EM_PARAM_BOOL: return "bool";
-    case EM_PARAM_OTHER: return "other";
-    }
-    return NULL;
-}
-
 /* Each parameter's (size, kind name or None), or None when the code does
  * not say how many there are: the facts _api/function_info.py reads. */
 static PyObject *Function_get_params(PyObject *self, void *c)
@@ -291,7 +278,7 @@ static PyObject *Function_get_params(PyObject *self, void *c)
     t = PyTuple_New(s->n_params);
     for (int i = 0; t && i < s->n_params; i++) {
         PyObject *v = Py_BuildValue("(nz)", (Py_ssize_t)s->params[i].size,
-                                    kind_name(s->params[i].kind));
+                                    empy_param_kind_name(s->params[i].kind));
         if (!v) {
             Py_CLEAR(t);
             break;
