@@ -55,6 +55,11 @@ def event_elapsed_time(evtstart, evtend):
     return evtstart.elapsed_time(evtend)
 
 
+def _done(s):
+    """Stream.done and Event.done: query() read as a property."""
+    return s.query()
+
+
 _sys.modules[__name__].__class__ = _StreamModule
 
 __all__ = ["Stream", "Event", "get_current_stream", "get_elapsed_time",

@@ -331,11 +331,6 @@ static PyObject *Stream_query(PyObject *self, PyObject *unused)
     return PyBool_FromLong(done);
 }
 
-static PyObject *Stream_get_done(PyObject *self, void *c)
-{
-    return Stream_query(self, NULL);
-}
-
 static PyObject *Stream_wait_event(PyObject *self, PyObject *ev)
 {
     empy_state *st = empy_state_of(self);
@@ -453,6 +448,9 @@ static PyObject *Stream_get_priority(PyObject *self, void *c)
     return s ? PyLong_FromLong(em_stream_priority(s)) : NULL;
 }
 
+/* Stream.done and Event.done: query(), as a property. */
+static const empy_pyattr cold_done = {"ember.cuda.stream", "_done"};
+
 static PyMethodDef Stream_methods[] = {
     {"synchronize", Stream_synchronize, METH_NOARGS,
      "Wait until all work queued on the stream has finished."},
@@ -470,7 +468,8 @@ static PyMethodDef Stream_methods[] = {
 };
 
 static PyGetSetDef Stream_getset[] = {
-    {"done", Stream_get_done, NULL, "True if all work on the stream has finished.", NULL},
+    {"done", empy_py_getter, NULL, "True if all work on the stream has finished.",
+     (void *)&cold_done},
     {"ptr", Stream_get_ptr, NULL, "The native handle (a CUstream); 0 for a default stream.",
      NULL},
     {"device", Stream_get_device, NULL, "The stream's device.", NULL},
@@ -599,11 +598,6 @@ static PyObject *Event_query(PyObject *self, PyObject *unused)
     return PyBool_FromLong(done);
 }
 
-static PyObject *Event_get_done(PyObject *self, void *c)
-{
-    return Event_query(self, NULL);
-}
-
 static PyObject *Event_get_device(PyObject *self, void *c)
 {
     return empy_device_new(empy_state_of(self), EVENT(self)->dev);
@@ -668,7 +662,7 @@ static PyMethodDef Event_methods[] = {
 };
 
 static PyGetSetDef Event_getset[] = {
-    {"done", Event_get_done, NULL, "Same as query().", NULL},
+    {"done", empy_py_getter, NULL, "Same as query().", (void *)&cold_done},
     {"device", Event_get_device, NULL, "The event's device.", NULL},
     {NULL},
 };
