@@ -337,3 +337,13 @@ def at(u, a, indices, b=None):
                 sel, dtype=_e.int64, device=a.device)),)
         u(*args, out=vals)
         put(a, p_r, vals)
+
+
+def nargs(u):
+    return u.nin + u.nout
+
+
+def doc(u):
+    args = "x" if u.nin == 1 else "x1, x2"
+    return (f"{u.__name__}({args}, /, out=None, *, where=True)\n\nNumPy's "
+            f"{u.__name__}, elementwise on ember arrays.")

@@ -52,7 +52,7 @@ static int empy_exec(PyObject *m)
         empy_wrappers_init(m, st) < 0 || empy_program_init(m, st) < 0 ||
         empy_info_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
-        empy_ndarray_memory_init(m, st) < 0 || empy_flat_init(m, st) < 0 ||
+        empy_ndarray_memory_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
         empy_ufunc_init(m, st) < 0 || empy_reduction_init(m, st) < 0 ||
         empy_linalg_init(m, st) < 0 || empy_lapack_init(m, st) < 0 ||
@@ -76,10 +76,10 @@ static int empy_exec(PyObject *m)
     X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
     X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
     X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
-    X(DType) X(ndarray) X(Flags) X(ufunc) X(np_exc_current)                 \
+    X(DType) X(ndarray) X(ufunc) X(np_exc_current)                          \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
     X(MemoryPointer)                                                        \
-    X(UnownedMemory) X(flatiter)
+    X(UnownedMemory)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 {

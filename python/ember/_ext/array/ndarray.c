@@ -362,21 +362,6 @@ static PyObject *get_T(PyObject *self, void *c)
     return transposed(self, NULL);
 }
 
-static PyObject *get_mT(PyObject *self, void *c)
-{
-    int perm[EM_MAX_NDIM], i, nd = NDA(self)->a.ndim;
-    if (nd < 2) {
-        PyErr_Format(PyExc_ValueError, "matrix transpose with ndim < 2 is "
-                     "undefined (the array has %d)", nd);
-        return NULL;
-    }
-    for (i = 0; i < nd; i++)
-        perm[i] = i;
-    perm[nd - 2] = nd - 1;
-    perm[nd - 1] = nd - 2;
-    return transposed(self, perm);
-}
-
 /* One component of complex elements as a view (real: offset 0, imag:
  * the second half); real arrays are their own real part and have a
  * read-only zero imaginary part, as in NumPy. */
@@ -429,111 +414,54 @@ static PyObject *get_imag(PyObject *self, void *c)
     return component(self, 1);
 }
 
-/* ---- flags -------------------------------------------------------------- */
+/* ---- cold methods and properties ---------------------------------------- */
 
-typedef struct {
-    PyObject_HEAD
-    unsigned flags;
-    int owndata;
-} empy_Flags;
-
-static const struct { const char *name, *alias; unsigned bit; } flag_names[] = {
-    {"C_CONTIGUOUS", "C", EM_ARRAY_C_CONTIGUOUS},
-    {"F_CONTIGUOUS", "F", EM_ARRAY_F_CONTIGUOUS},
-    {"OWNDATA", "O", 0},
-    {"WRITEABLE", "W", EM_ARRAY_WRITEABLE},
-    {"ALIGNED", "A", EM_ARRAY_ALIGNED},
-};
-
-static int flag_value(PyObject *self, unsigned bit)
-{
-    empy_Flags *f = (empy_Flags *)self;
-    return bit ? (f->flags & bit) != 0 : f->owndata;
-}
-
-static PyObject *Flags_subscript(PyObject *self, PyObject *key)
-{
-    const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-    size_t i;
-    if (k) {
-        if (!strcmp(k, "CONTIGUOUS"))
-            k = "C";
-        else if (!strcmp(k, "FORTRAN"))
-            k = "F";
-        for (i = 0; i < sizeof flag_names / sizeof *flag_names; i++)
-            if (!strcmp(k, flag_names[i].name) || !strcmp(k, flag_names[i].alias))
-                return PyBool_FromLong(flag_value(self, flag_names[i].bit));
-    }
-    PyErr_SetObject(PyExc_KeyError, key);
-    return NULL;
-}
-
-static PyObject *Flags_get(PyObject *self, void *bit)
-{
-    return PyBool_FromLong(flag_value(self, (unsigned)(uintptr_t)bit));
-}
-
-static PyObject *Flags_repr(PyObject *self)
-{
-    char buf[256];
-    size_t i, n = 0;
-    for (i = 0; i < sizeof flag_names / sizeof *flag_names; i++)
-        n += (size_t)PyOS_snprintf(buf + n, sizeof buf - n, "  %s : %s%s",
-                                   flag_names[i].name,
-                                   flag_value(self, flag_names[i].bit) ? "True" : "False",
-                                   i + 1 < sizeof flag_names / sizeof *flag_names ? "\n" : "");
-    return PyUnicode_FromString(buf);
-}
-
-static void Flags_dealloc(PyObject *self)
-{
-    PyTypeObject *tp = Py_TYPE(self);
-    tp->tp_free(self);
-    Py_DECREF(tp);
-}
-
-#define FLAG_GETTER(name, bit) \
-    {name, Flags_get, NULL, NULL, (void *)(uintptr_t)(bit)}
-
-static PyGetSetDef Flags_getset[] = {
-    FLAG_GETTER("c_contiguous", EM_ARRAY_C_CONTIGUOUS),
-    FLAG_GETTER("contiguous", EM_ARRAY_C_CONTIGUOUS),
-    FLAG_GETTER("f_contiguous", EM_ARRAY_F_CONTIGUOUS),
-    FLAG_GETTER("fortran", EM_ARRAY_F_CONTIGUOUS),
-    FLAG_GETTER("writeable", EM_ARRAY_WRITEABLE),
-    FLAG_GETTER("aligned", EM_ARRAY_ALIGNED),
-    FLAG_GETTER("owndata", 0),
-    {NULL},
-};
-
-static PyType_Slot Flags_slots[] = {
-    {Py_tp_dealloc, Flags_dealloc},
-    {Py_tp_repr, Flags_repr},
-    {Py_mp_subscript, Flags_subscript},
-    {Py_tp_getset, Flags_getset},
-    EMPY_NOINIT_SLOT
-    {Py_tp_doc, "An array's flags when asked: flags['C_CONTIGUOUS'] or "
-                "flags.c_contiguous, as NumPy's."},
-    {0, NULL},
-};
-
-static PyType_Spec Flags_spec = {
-    "ember.flagsobj", sizeof(empy_Flags), 0,
-    Py_TPFLAGS_DEFAULT | EMPY_TPFLAGS_IMMUTABLE | EMPY_TPFLAGS_NOINIT, Flags_slots,
-};
-
+/* a.flags: a Python snapshot (ember._api.flags) of the layout bits. */
 static PyObject *get_flags(PyObject *self, void *c)
 {
-    empy_state *st = empy_state_of(self);
-    empy_Flags *f = PyObject_New(empy_Flags, st->Flags);
-    if (!f)
+    unsigned f = NDA(self)->a.flags;
+    PyObject *r, *args = Py_BuildValue(
+        "(iiiii)", (f & EM_ARRAY_C_CONTIGUOUS) != 0, (f & EM_ARRAY_F_CONTIGUOUS) != 0,
+        NDA(self)->base == NULL, (f & EM_ARRAY_WRITEABLE) != 0, (f & EM_ARRAY_ALIGNED) != 0);
+    if (!args)
         return NULL;
-    f->flags = NDA(self)->a.flags;
-    f->owndata = NDA(self)->base == NULL;
-    return (PyObject *)f;
+    r = empy_call_python("ember._api.flags", "flagsobj", self, args, NULL);
+    Py_DECREF(args);
+    return r;
 }
 
-/* ---- one element, tolist ------------------------------------------------ */
+/* Cold methods, composition over the C ones: python/ember/_api/ (ndarray_methods,
+ * array_print, tolist, flatiter, dispatch, ufunc_dispatch). */
+#define METHODS "ember._api.ndarray_methods"
+EMPY_PY_METHOD(nd_swapaxes, METHODS, "swapaxes")
+EMPY_PY_METHOD(nd_squeeze, METHODS, "squeeze")
+EMPY_PY_METHOD(nd_conj, METHODS, "conj")
+EMPY_PY_METHOD(nd_deepcopy, METHODS, "deepcopy")
+EMPY_PY_METHOD(nd_to_device, METHODS, "to_device")
+EMPY_PY_METHOD(nd_complex, METHODS, "complex_")
+EMPY_PY_METHOD(nd_format, METHODS, "format_")
+EMPY_PY_METHOD(nd_array_namespace, METHODS, "array_namespace")
+EMPY_PY_METHOD(nd_array_function, "ember._api.dispatch", "array_function")
+EMPY_PY_METHOD(nd_array_ufunc, "ember._api.ufunc_dispatch", "array_ufunc")
+EMPY_PY_METHOD(nd_reduce, "ember._api.array_print", "array_reduce")
+EMPY_PY_METHOD(nd_item, "ember._api.tolist", "item")
+EMPY_PY_METHOD(nd_tolist, "ember._api.tolist", "tolist")
+static const empy_pyattr cold_mT = {METHODS, "mT"},
+                         cold_flat = {"ember._api.flatiter", "flatiter"},
+                         cold_repr = {"ember._api.array_print", "array_repr"},
+                         cold_str = {"ember._api.array_print", "array_str"};
+
+static PyObject *nd_repr(PyObject *self)
+{
+    return empy_py_getter(self, (void *)&cold_repr);
+}
+
+static PyObject *nd_str(PyObject *self)
+{
+    return empy_py_getter(self, (void *)&cold_str);
+}
+
+/* ---- one element ------------------------------------------------------- */
 
 /* The whole of a (C order) into host memory at buf. */
 static int copy_to_host(empy_state *st, const em_array *a, void *buf)
@@ -616,103 +544,6 @@ static PyObject *nd_index(PyObject *self)
     return one_item(self, PyExc_TypeError, only_one);
 }
 
-static PyObject *nd_complex(PyObject *self, PyObject *unused)
-{
-    PyObject *v = one_item(self, PyExc_TypeError, only_one), *r;
-    if (!v)
-        return NULL;
-    r = PyObject_CallOneArg((PyObject *)&PyComplex_Type, v);
-    Py_DECREF(v);
-    return r;
-}
-
-static PyObject *nd_item(PyObject *self, PyObject *args)
-{
-    PyObject *sub, *r;
-    if (PyTuple_GET_SIZE(args) == 0)
-        return one_item(self, PyExc_ValueError, "can only convert an array of "
-                        "size 1 to a Python scalar");
-    if (PyTuple_GET_SIZE(args) == 1 && NDA(self)->a.ndim != 1 &&
-        !PyTuple_Check(PyTuple_GET_ITEM(args, 0))) {
-        /* item(i) on an n-d array: i indexes the flattened array. */
-        const em_array *a = &NDA(self)->a;
-        PyObject *key;
-        int64_t idx[EM_MAX_NDIM];
-        Py_ssize_t i = PyNumber_AsSsize_t(PyTuple_GET_ITEM(args, 0),
-                                          PyExc_IndexError);
-        int d;
-        if (i == -1 && PyErr_Occurred())
-            return NULL;
-        if (i < 0)
-            i += a->size;
-        if (i < 0 || i >= a->size) {
-            PyErr_SetString(PyExc_IndexError, "index out of bounds");
-            return NULL;
-        }
-        for (d = a->ndim - 1; d >= 0; d--) {
-            idx[d] = i % a->shape[d];
-            i /= a->shape[d];
-        }
-        key = tuple_of(a->ndim, idx);
-        if (!key)
-            return NULL;
-        sub = empy_ndarray_subscript(self, key);
-        Py_DECREF(key);
-    } else {
-        sub = empy_ndarray_subscript(
-            self, PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args);
-    }
-    if (!sub)
-        return NULL;
-    r = one_item(sub, PyExc_ValueError, "item() needs indices that pick one element");
-    Py_DECREF(sub);
-    return r;
-}
-
-/* Nested lists of the C-ordered elements at *p, advancing *p. */
-static PyObject *build_list(const em_array *a, int axis, const char **p,
-                            size_t itemsize)
-{
-    PyObject *list;
-    int64_t i;
-    if (axis == a->ndim) {
-        PyObject *v = empy_item_to_py(a->dtype, *p);
-        *p += itemsize;
-        return v;
-    }
-    list = PyList_New((Py_ssize_t)a->shape[axis]);
-    if (!list)
-        return NULL;
-    for (i = 0; i < a->shape[axis]; i++) {
-        PyObject *e = build_list(a, axis + 1, p, itemsize);
-        if (!e) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, e);
-    }
-    return list;
-}
-
-static PyObject *nd_tolist(PyObject *self, PyObject *unused)
-{
-    const em_array *a = &NDA(self)->a;
-    size_t itemsize = em_dtype_size(a->dtype);
-    size_t n = (size_t)a->size * itemsize;
-    char *buf = PyMem_Malloc(n ? n : 1);
-    const char *p = buf;
-    PyObject *r;
-    if (!buf)
-        return PyErr_NoMemory();
-    if (n && copy_to_host(empy_state_of(self), a, buf) < 0) {
-        PyMem_Free(buf);
-        return NULL;
-    }
-    r = build_list(a, 0, &p, itemsize);
-    PyMem_Free(buf);
-    return r;
-}
-
 /* ---- copies and casts -------------------------------------------------- */
 
 static PyObject *copy_as(PyObject *self, int dtype, char order)
@@ -734,11 +565,6 @@ static PyObject *nd_copy(PyObject *self, PyObject *args, PyObject *kw)
         order_arg(order_o, "CFAK", 'C', &order) < 0)
         return NULL;
     return copy_as(self, -1, order);
-}
-
-static PyObject *nd_deepcopy(PyObject *self, PyObject *memo)
-{
-    return copy_as(self, -1, 'K');
 }
 
 static PyObject *nd_astype(PyObject *self, PyObject *args, PyObject *kw)
@@ -825,26 +651,6 @@ static PyObject *nd_fill(PyObject *self, PyObject *value)
     if (rc != EM_OK)
         return empy_raise(st, rc);
     Py_RETURN_NONE;
-}
-
-static PyObject *nd_to_device(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"device", "stream", NULL};
-    empy_state *st = empy_state_of(self);
-    PyObject *dev_o, *stream_o = Py_None;
-    em_device *d;
-    em_array out;
-    em_status rc;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$O:to_device", kwlist, &dev_o,
-                                     &stream_o) ||
-        empy_device_arg(st, dev_o, &d) < 0)
-        return NULL;
-    if (d == NDA(self)->a.device)
-        return Py_NewRef(self);
-    rc = empy_array_copy_new(&NDA(self)->a, d, -1, 'C', &out);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return empy_ndarray_new(st, &out, NULL);
 }
 
 /* ---- shape methods ------------------------------------------------------ */
@@ -1062,65 +868,6 @@ static PyObject *nd_transpose(PyObject *self, PyObject *args)
     return transposed(self, perm);
 }
 
-static PyObject *nd_swapaxes(PyObject *self, PyObject *args)
-{
-    empy_state *st = empy_state_of(self);
-    Py_ssize_t a1, a2;
-    int perm[EM_MAX_NDIM], i, x, y, nd = NDA(self)->a.ndim;
-    if (!PyArg_ParseTuple(args, "nn:swapaxes", &a1, &a2) ||
-        norm_axis(st, a1, nd, &x) < 0 || norm_axis(st, a2, nd, &y) < 0)
-        return NULL;
-    for (i = 0; i < nd; i++)
-        perm[i] = i;
-    perm[x] = y;
-    perm[y] = x;
-    return transposed(self, perm);
-}
-
-static PyObject *nd_squeeze(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"axis", NULL};
-    empy_state *st = empy_state_of(self);
-    const em_array *a = &NDA(self)->a;
-    PyObject *axis_o = Py_None;
-    unsigned char drop[EM_MAX_NDIM];
-    em_array v;
-    int i, n = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:squeeze", kwlist, &axis_o))
-        return NULL;
-    memset(drop, 0, sizeof drop);
-    if (axis_o == Py_None) {
-        for (i = 0; i < a->ndim; i++)
-            drop[i] = a->shape[i] == 1;
-    } else {
-        int64_t axes[EM_MAX_NDIM];
-        int na, ax;
-        if (empy_shape_arg(axis_o, "axis", &na, axes) < 0)
-            return NULL;
-        for (i = 0; i < na; i++) {
-            if (norm_axis(st, (Py_ssize_t)axes[i], a->ndim, &ax) < 0)
-                return NULL;
-            if (a->shape[ax] != 1) {
-                PyErr_SetString(PyExc_ValueError, "cannot select an axis to "
-                                "squeeze out which has size not equal to one");
-                return NULL;
-            }
-            drop[ax] = 1;
-        }
-    }
-    v = *a;
-    for (i = 0; i < a->ndim; i++) {
-        if (drop[i])
-            continue;
-        v.shape[n] = a->shape[i];
-        v.strides[n] = a->strides[i];
-        n++;
-    }
-    v.ndim = n;
-    em_array_update_flags(&v);
-    return new_view(self, &v);
-}
-
 static PyObject *nd_view(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"dtype", "type", NULL};
@@ -1189,135 +936,21 @@ static PyObject *nd_iter(PyObject *self)
     return PySeqIter_New(self);
 }
 
-/* NumPy's repr of the host copy, with the device before the closing
- * parenthesis: array([1., 2.], dtype=float32, device='cuda:0'). */
-static PyObject *nd_repr(PyObject *self)
-{
-    const em_array *a = &NDA(self)->a;
-    PyObject *h = empy_ndarray_to_numpy(empy_state_of(self), self, 1), *r, *head, *out;
-    Py_ssize_t n;
-    if (!h)
-        return NULL;
-    r = PyObject_Repr(h);
-    Py_DECREF(h);
-    if (!r)
-        return NULL;
-    if (a->dtype == EM_BFLOAT16) {
-        /* The host copy was widened to float32 for NumPy to print. */
-        PyObject *fixed = PyObject_CallMethod(r, "replace", "ss", "dtype=float32",
-                                              "dtype=bfloat16");
-        Py_DECREF(r);
-        if (!fixed)
-            return NULL;
-        r = fixed;
-    }
-    n = PyUnicode_GET_LENGTH(r);
-    if (n < 1 || PyUnicode_READ_CHAR(r, n - 1) != ')')
-        return r;
-    head = PyUnicode_Substring(r, 0, n - 1);
-    Py_DECREF(r);
-    if (!head)
-        return NULL;
-    out = PyUnicode_FromFormat("%U, device='%s')", head, em_device_name(a->device));
-    Py_DECREF(head);
-    return out;
-}
-
-static PyObject *nd_str(PyObject *self)
-{
-    PyObject *h = empy_ndarray_to_numpy(empy_state_of(self), self, 1), *r;
-    if (!h)
-        return NULL;
-    r = PyObject_Str(h);
-    Py_DECREF(h);
-    return r;
-}
-
-static PyObject *nd_conj(PyObject *self, PyObject *unused)
-{
-    PyObject *in[1] = {self};
-    if (em_dtype_get(NDA(self)->a.dtype)->kind != 'c')
-        return Py_NewRef(self);   /* NumPy's conj of a real array is itself */
-    return empy_ufunc_call(empy_state_of(self), EM_OP_CONJUGATE, in, 1, NULL, NULL);
-}
-
-/* format(x, spec): a 0-d array formats as its element, others as str(x),
- * as NumPy's arrays do. */
-static PyObject *nd_format(PyObject *self, PyObject *spec)
-{
-    PyObject *v, *r;
-    if (!PyUnicode_Check(spec)) {   /* PyObject_Format would SystemError */
-        PyErr_Format(PyExc_TypeError, "__format__() argument must be str, not %.100s",
-                     Py_TYPE(spec)->tp_name);
-        return NULL;
-    }
-    if (NDA(self)->a.ndim == 0)
-        v = one_item(self, PyExc_ValueError, "");
-    else
-        v = PyObject_Str(self);
-    if (!v)
-        return NULL;
-    r = PyObject_Format(v, spec);
-    Py_DECREF(v);
-    return r;
-}
-
-static PyObject *nd_array_namespace(PyObject *self, PyObject *args, PyObject *kw)
-{
-    return PyImport_ImportModule("ember");
-}
-
-/* NEP 18: numpy.foo(ember_array, ...) runs ember.foo. Which function
- * answers is composition, so it is Python (ember._api.dispatch), imported
- * on the first call: a cold path. */
-static PyObject *nd_array_function(PyObject *self, PyObject *const *args, Py_ssize_t n)
-{
-    PyObject *mod, *fn, *r;
-    if (n != 4) {
-        PyErr_SetString(PyExc_TypeError, "__array_function__(func, types, args, kwargs)");
-        return NULL;
-    }
-    mod = PyImport_ImportModule("ember._api.dispatch");
-    fn = mod ? PyObject_GetAttrString(mod, "array_function") : NULL;
-    Py_XDECREF(mod);
-    if (!fn)
-        return NULL;
-    r = PyObject_CallFunctionObjArgs(fn, self, args[0], args[1], args[2], args[3], NULL);
-    Py_DECREF(fn);
-    return r;
-}
-
-static PyObject *nd_reduce(PyObject *self, PyObject *unused)
-{
-    /* Pickled through the host: ember.asarray(host copy, device=...). */
-    PyObject *h = empy_ndarray_to_numpy(empy_state_of(self), self, 0), *mod, *fn, *r;
-    if (!h)
-        return NULL;
-    mod = PyImport_ImportModule("ember._ember");
-    fn = mod ? PyObject_GetAttrString(mod, "_rebuild") : NULL;
-    Py_XDECREF(mod);
-    if (!fn) {
-        Py_DECREF(h);
-        return NULL;
-    }
-    r = Py_BuildValue("(N(Ns))", fn, h, em_device_name(NDA(self)->a.device));
-    return r;
-}
+#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef nd_methods[] = {
-    {"item", nd_item, METH_VARARGS,
-     "item(*args): one element as a Python scalar (copied to the host)."},
-    {"tolist", nd_tolist, METH_NOARGS, "The elements as nested Python lists."},
+    {"item", KW(nd_item), "item(*args): one element as a Python scalar (copied to "
+                          "the host)."},
+    {"tolist", KW(nd_tolist), "The elements as nested Python lists."},
     {"copy", (PyCFunction)(void (*)(void))nd_copy, METH_VARARGS | METH_KEYWORDS,
      "copy(order='C'): a new array on the same device."},
     {"__copy__", (PyCFunction)(void (*)(void))nd_copy, METH_VARARGS | METH_KEYWORDS, NULL},
-    {"__deepcopy__", nd_deepcopy, METH_O, NULL},
+    {"__deepcopy__", KW(nd_deepcopy), NULL},
     {"astype", (PyCFunction)(void (*)(void))nd_astype, METH_VARARGS | METH_KEYWORDS,
      "astype(dtype, order='K', casting='unsafe', subok=True, copy=True): the "
      "elements cast to dtype."},
     {"fill", nd_fill, METH_O, "fill(value): set every element to value."},
-    {"to_device", (PyCFunction)(void (*)(void))nd_to_device,
-     METH_VARARGS | METH_KEYWORDS,
+    {"to_device", KW(nd_to_device),
      "to_device(device): the array on device (itself if already there)."},
     {"reshape", (PyCFunction)(void (*)(void))nd_reshape, METH_VARARGS | METH_KEYWORDS,
      "reshape(*shape, order='C', copy=None): a view when the layout allows, "
@@ -1328,22 +961,19 @@ static PyMethodDef nd_methods[] = {
      "flatten(order='C'): a 1-d copy."},
     {"transpose", nd_transpose, METH_VARARGS,
      "transpose(*axes): the axes permuted (reversed by default)."},
-    {"swapaxes", nd_swapaxes, METH_VARARGS, "swapaxes(axis1, axis2)."},
-    {"squeeze", (PyCFunction)(void (*)(void))nd_squeeze, METH_VARARGS | METH_KEYWORDS,
-     "squeeze(axis=None): drop extent-1 axes."},
+    {"swapaxes", KW(nd_swapaxes), "swapaxes(axis1, axis2)."},
+    {"squeeze", KW(nd_squeeze), "squeeze(axis=None): drop extent-1 axes."},
     {"view", (PyCFunction)(void (*)(void))nd_view, METH_VARARGS | METH_KEYWORDS,
      "view(dtype=None): the same memory as another dtype of the same size."},
-    {"__complex__", nd_complex, METH_NOARGS, NULL},
-    {"__format__", nd_format, METH_O, NULL},
-    {"conj", nd_conj, METH_NOARGS, "The complex conjugate (itself for real arrays)."},
-    {"conjugate", nd_conj, METH_NOARGS, "The complex conjugate."},
-    {"__array_namespace__", (PyCFunction)(void (*)(void))nd_array_namespace,
-     METH_VARARGS | METH_KEYWORDS, "The Array API namespace: ember."},
-    {"__reduce__", nd_reduce, METH_NOARGS, NULL},
-    {"__array_ufunc__", (PyCFunction)(void (*)(void))empy_nd_array_ufunc,
-     METH_FASTCALL | METH_KEYWORDS,
+    {"__complex__", KW(nd_complex), NULL},
+    {"__format__", KW(nd_format), NULL},
+    {"conj", KW(nd_conj), "The complex conjugate (itself for real arrays)."},
+    {"conjugate", KW(nd_conj), "The complex conjugate."},
+    {"__array_namespace__", KW(nd_array_namespace), "The Array API namespace: ember."},
+    {"__reduce__", KW(nd_reduce), NULL},
+    {"__array_ufunc__", KW(nd_array_ufunc),
      "NumPy's ufuncs called on ember arrays run in ember (method __call__)."},
-    {"__array_function__", (PyCFunction)(void (*)(void))nd_array_function, METH_FASTCALL,
+    {"__array_function__", KW(nd_array_function),
      "NumPy's functions called on ember arrays run ember's function of the same "
      "name, or raise TypeError."},
     {"get", (PyCFunction)(void (*)(void))empy_nd_get, METH_VARARGS | METH_KEYWORDS,
@@ -1369,7 +999,8 @@ static PyGetSetDef nd_getset[] = {
     {"base", get_base, NULL, "The array (or foreign object) whose memory this "
                              "views, or None.", NULL},
     {"T", get_T, NULL, "The transpose (a view).", NULL},
-    {"mT", get_mT, NULL, "The transpose of the last two axes (a view).", NULL},
+    {"mT", empy_py_getter, NULL, "The transpose of the last two axes (a view).",
+     (void *)&cold_mT},
     {"real", get_real, NULL, "The real parts (a view for complex arrays).", NULL},
     {"imag", get_imag, NULL, "The imaginary parts (a view for complex arrays).", NULL},
     {"flags", get_flags, NULL, "C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE, ...", NULL},
@@ -1379,8 +1010,8 @@ static PyGetSetDef nd_getset[] = {
      "The CUDA array interface, version 3 (cuda arrays only).", NULL},
     {"data", empy_nd_get_data, NULL, "An ember.cuda.MemoryPointer to the first "
                                      "element (CuPy's; on cpu a host address).", NULL},
-    {"flat", empy_nd_get_flat, NULL, "A flatiter: the elements in C order, "
-                                     "indexable and assignable.", NULL},
+    {"flat", empy_py_getter, NULL, "A flatiter: the elements in C order, "
+                                   "indexable and assignable.", (void *)&cold_flat},
     {NULL},
 };
 
@@ -1462,8 +1093,6 @@ int empy_ndarray_init(PyObject *m, empy_state *st)
         nd_slots[n++] = empy_ndarray_number_slots[i];
     nd_slots[n].slot = 0;
     nd_slots[n].pfunc = NULL;
-    if (empy_add_type(m, &nd_spec, NULL, &st->ndarray) < 0)
-        return -1;
     /* AxisError and NumPy's other exception classes are errors.c's. */
-    return empy_add_type(m, &Flags_spec, NULL, &st->Flags);
+    return empy_add_type(m, &nd_spec, NULL, &st->ndarray);
 }

@@ -149,7 +149,7 @@ em_status empy_array_copy_order(const em_array *src, em_device *d, int dtype,
  * function taking *shape are passed as the tuple). -1 with an exception. */
 int empy_shape_arg(PyObject *o, const char *what, int *ndim, int64_t *shape);
 
-/* ---- ndarray_memory.c, ndarray_flat.c -------------------------------------- */
+/* ---- ndarray_memory.c ------------------------------------------------------ */
 
 int empy_ndarray_memory_init(PyObject *m, empy_state *st);
 /* a.data: an ember.cuda.MemoryPointer to a's first element. */
@@ -157,9 +157,6 @@ PyObject *empy_nd_get_data(PyObject *self, void *closure);
 /* ember.ndarray(shape, dtype=float, memptr=None, strides=None, order='C'),
  * for ndarray and its Python subclasses. */
 PyObject *empy_ndarray_tp_new(PyTypeObject *type, PyObject *args, PyObject *kw);
-int empy_flat_init(PyObject *m, empy_state *st);
-/* a.flat: an ember.flatiter over a. */
-PyObject *empy_nd_get_flat(PyObject *self, void *closure);
 
 /* ---- ndarray_index.c ---------------------------------------------------- */
 
@@ -249,8 +246,6 @@ extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
 int empy_ufunc_init(PyObject *m, empy_state *st);
 extern PyType_Slot empy_ndarray_number_slots[];
 PyObject *empy_ndarray_richcompare(PyObject *a, PyObject *b, int op);
-PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames);
 /* Apply op to n inputs into a new array (out NULL) or into out. */
 PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin,
                           PyObject *out, PyObject *where);

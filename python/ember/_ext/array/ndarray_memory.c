@@ -1,7 +1,8 @@
 /* ember Python extension: an ndarray's memory as CuPy names it: a.data (a
  * MemoryPointer to the first element), the constructor
  * ember.ndarray(shape, dtype, memptr, strides, order) over a MemoryPointer
- * or fresh memory, and a.byteswap(). The pointer types are memptr.c's. */
+ * or fresh memory; a.byteswap() is Python's (_api/ndarray_methods.py).
+ * The pointer types are memptr.c's. */
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
@@ -56,72 +57,12 @@ PyObject *empy_nd_get_data(PyObject *self, void *c)
     return r;
 }
 
-/* ---- a.byteswap(inplace=False) ------------------------------------------ */
+/* ---- a.byteswap(inplace=False): composition over copies and views -------- */
 
-/* Each element's bytes reversed (each part's, for complex: NumPy swaps
- * the real and imaginary parts on their own). The bytes of a C-ordered
- * copy are read through a view that walks each element's bytes
- * backwards, and copied into fresh memory; that is one copy kernel of
- * the element-size bytes, on any device. */
-static PyObject *nd_byteswap(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"inplace", NULL};
-    empy_state *st = empy_state_of(self);
-    em_array *a = EMPY_ARR(self);
-    int inplace = 0, i, nd = a->ndim;
-    size_t item = em_dtype_size(a->dtype);
-    size_t unit = em_dtype_get(a->dtype)->kind == 'c' ? item / 2 : item;
-    em_array c, rev, out;
-    em_status rc;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p:byteswap", kwlist, &inplace))
-        return NULL;
-    if (inplace && !(a->flags & EM_ARRAY_WRITEABLE)) {
-        PyErr_SetString(PyExc_ValueError, "byteswap: the array is read-only");
-        return NULL;
-    }
-    rc = empy_array_copy_new(a, NULL, -1, 'C', &c);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    if (unit > 1 && a->size) {
-        /* (..., parts, unit) bytes, the last axis read backwards. */
-        rev = c;
-        rev.dtype = EM_UINT8;
-        rev.ndim = nd + 2;
-        rev.shape[nd] = (int64_t)(item / unit);
-        rev.strides[nd] = (int64_t)unit;
-        rev.shape[nd + 1] = (int64_t)unit;
-        rev.strides[nd + 1] = -1;
-        rev.data = c.data + unit - 1;
-        em_array_update_flags(&rev);
-        rc = em_array_empty(a->device, EM_UINT8, nd + 2, rev.shape, 'C', NULL, &out);
-        if (rc == EM_OK) {
-            EMPY_NOGIL(rc, em_array_copy(&out, &rev, NULL));
-            if (rc != EM_OK)
-                em_array_release(&out);
-        }
-        em_array_release(&c);
-        if (rc != EM_OK)
-            return empy_raise(st, rc);
-        /* The swapped bytes, read as a's dtype and shape again. */
-        out.dtype = a->dtype;
-        out.ndim = nd;
-        for (i = 0; i < nd; i++)
-            out.shape[i] = a->shape[i];
-        rc = em_strides_contiguous(nd, out.shape, (int64_t)item, 'C', out.strides);
-        em_array_update_flags(&out);
-        c = out;
-    }
-    if (!inplace)
-        return empy_ndarray_new(st, &c, NULL);
-    EMPY_NOGIL(rc, em_array_copy(a, &c, NULL));
-    em_array_release(&c);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return Py_NewRef(self);
-}
+EMPY_PY_METHOD(nd_byteswap, "ember._api.ndarray_methods", "byteswap")
 
 PyMethodDef empy_memory_nd_methods[] = {
-    {"byteswap", (PyCFunction)(void (*)(void))nd_byteswap, METH_VARARGS | METH_KEYWORDS,
+    {"byteswap", (PyCFunction)(void (*)(void))nd_byteswap, METH_FASTCALL | METH_KEYWORDS,
      "byteswap(inplace=False): each element's bytes reversed (a new array, or "
      "a itself changed when inplace)."},
     {NULL},

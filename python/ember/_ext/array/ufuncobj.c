@@ -628,21 +628,9 @@ static PyObject *Ufunc_get_nout(PyObject *self, void *c)
     return PyLong_FromLong(UF(self)->nout);
 }
 
-static PyObject *Ufunc_get_nargs(PyObject *self, void *c)
-{
-    return PyLong_FromLong(UF(self)->nin + UF(self)->nout);
-}
-
 static PyObject *Ufunc_get_name(PyObject *self, void *c)
 {
     return Py_NewRef(UF(self)->name);
-}
-
-static PyObject *Ufunc_get_doc(PyObject *self, void *c)
-{
-    return PyUnicode_FromFormat("%U(%s, /, out=None, *, where=True)\n\nNumPy's "
-                                "%U, elementwise on ember arrays.", UF(self)->name,
-                                UF(self)->nin == 1 ? "x" : "x1, x2", UF(self)->name);
 }
 
 static PyObject *Ufunc_reduce_pickle(PyObject *self, PyObject *unused)
@@ -676,12 +664,15 @@ static PyMethodDef Ufunc_methods[] = {
     {NULL},
 };
 
+static const empy_pyattr cold_nargs = {"ember._api.ufunc_methods", "nargs"},
+                         cold_doc = {"ember._api.ufunc_methods", "doc"};
+
 static PyGetSetDef Ufunc_getset[] = {
     {"nin", Ufunc_get_nin, NULL, "Number of inputs.", NULL},
     {"nout", Ufunc_get_nout, NULL, "Number of outputs.", NULL},
-    {"nargs", Ufunc_get_nargs, NULL, "nin + nout.", NULL},
+    {"nargs", empy_py_getter, NULL, "nin + nout.", (void *)&cold_nargs},
     {"__name__", Ufunc_get_name, NULL, "NumPy's name of the ufunc.", NULL},
-    {"__doc__", Ufunc_get_doc, NULL, NULL, NULL},
+    {"__doc__", empy_py_getter, NULL, NULL, (void *)&cold_doc},
     {NULL},
 };
 
@@ -707,92 +698,6 @@ static PyType_Spec Ufunc_spec = {
         Py_TPFLAGS_HAVE_VECTORCALL,
     Ufunc_slots,
 };
-
-/* ---- __array_ufunc__ --------------------------------------------------------- */
-
-/* ndarray.__array_ufunc__(ufunc, method, *inputs, **kwargs): NumPy's
- * ufuncs called with ember arrays come here. */
-PyObject *empy_nd_array_ufunc(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames)
-{
-    empy_state *st = empy_state_of(self);
-    PyObject *name_o;
-    ufunc_kw kw;
-    const char *method, *name, *unknown;
-    em_op op;
-    const em_op_info *info;
-    if (nargs < 2) {
-        PyErr_SetString(PyExc_TypeError, "__array_ufunc__(ufunc, method, *inputs, "
-                        "**kwargs)");
-        return NULL;
-    }
-    method = PyUnicode_Check(args[1]) ? PyUnicode_AsUTF8(args[1]) : NULL;
-    if (method && (!strcmp(method, "reduce") || !strcmp(method, "accumulate") ||
-                   !strcmp(method, "reduceat") || !strcmp(method, "outer") ||
-                   !strcmp(method, "at"))) {
-        /* numpy.add.reduce(x) and friends: ember's ufunc's method. */
-        PyObject *fn, *r;
-        name_o = PyObject_GetAttrString(args[0], "__name__");
-        name = name_o && PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
-        if (!name || em_op_from_name(name, &op) != EM_OK || !st->ufuncs[op]) {
-            PyErr_Clear();
-            Py_XDECREF(name_o);
-            Py_RETURN_NOTIMPLEMENTED;
-        }
-        Py_DECREF(name_o);
-        if (!(fn = PyObject_GetAttr(st->ufuncs[op], args[1])))
-            return NULL;
-        r = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
-        Py_DECREF(fn);
-        return r;
-    }
-    if (!method || strcmp(method, "__call__")) {
-        PyErr_Clear();
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    name_o = PyObject_GetAttrString(args[0], "__name__");
-    if (!name_o) {
-        PyErr_Clear();
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    name = PyUnicode_Check(name_o) ? PyUnicode_AsUTF8(name_o) : NULL;
-    if (name && (!strcmp(name, "modf") || !strcmp(name, "frexp") ||
-                 !strcmp(name, "divmod") || !strcmp(name, "matmul"))) {
-        /* NumPy ufuncs that ember composes (two outputs, or a gufunc):
-         * the ember function of the same name takes the same arguments
-         * (modf, frexp and divmod are Python, python/ember/_api/). */
-        PyObject *mod = PyImport_ImportModule("ember"), *fn, *r;
-        fn = mod ? PyObject_GetAttr(mod, name_o) : NULL;
-        Py_XDECREF(mod);
-        Py_DECREF(name_o);
-        if (!fn)
-            return NULL;
-        r = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
-        Py_DECREF(fn);
-        return r;
-    }
-    if (!name || em_op_from_name(name, &op) != EM_OK || op == EM_OP_COPY) {
-        PyErr_Clear();
-        Py_DECREF(name_o);
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    Py_DECREF(name_o);
-    info = em_op_get(op);
-    if (parse_ufunc_kw(kwnames, args + nargs, &kw, &unknown) < 0)
-        return NULL;
-    if (unknown)   /* a keyword ember does not know: let NumPy decide */
-        Py_RETURN_NOTIMPLEMENTED;
-    if (nargs - 2 != info->nin)
-        Py_RETURN_NOTIMPLEMENTED;
-    if (!st->ufuncs[op])
-        Py_RETURN_NOTIMPLEMENTED;
-    {
-        /* NumPy arrays among the inputs of a GPU operation stay a
-         * TypeError (raised by the call), as in CuPy. */
-        return ufunc_invoke(st->ufuncs[op], args + 2, nargs - 2, kw.out, kw.where,
-                            kw.dtype, kw.casting);
-    }
-}
 
 /* NumPy 2's other names for ember's ufuncs. */
 static const char *const aliases[] = {

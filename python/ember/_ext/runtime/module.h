@@ -39,11 +39,9 @@ typedef struct empy_state {
     /* arrays (ndarray.h) */
     PyTypeObject *DType;
     PyTypeObject *ndarray;
-    PyTypeObject *Flags;
     PyTypeObject *ufunc;
     PyTypeObject *MemoryPointer;   /* ndarray_memory.c */
     PyTypeObject *UnownedMemory;
-    PyTypeObject *flatiter;        /* ndarray_flat.c */
     PyObject *s_array_interface;   /* "__array_interface__" */
     PyObject *s_array;             /* "__array__" */
     /* ember.cuda.jit (jit_dispatch.c) */
