@@ -6,22 +6,29 @@ from ember import _ember as _e
 _TARGETS = ("ptx", "cubin", "ltoir")
 
 
+def str_tuple(o, what, kind="a tuple of str", lone=True):
+    """o as a tuple of str, for the argument `what`: a lone str is one
+    item when `lone` (CuPy's options), else refused as not `kind` (a name
+    expression's characters are not names)."""
+    if isinstance(o, str) and lone:
+        return (o,)
+    try:
+        if isinstance(o, str):
+            raise TypeError
+        t = tuple(o)
+    except TypeError:
+        raise TypeError(f"{what} must be {kind}, not "
+                        f"{type(o).__name__}") from None
+    for e in t:
+        if not isinstance(e, str):
+            raise TypeError(f"{what} must be str, not {type(e).__name__}")
+    return t
+
+
 def options_tuple(options):
     """Options as a tuple of str: one str is one option (not its
     characters), as CuPy also accepts."""
-    if options is None:
-        return ()
-    if isinstance(options, str):
-        return (options,)
-    try:
-        t = tuple(options)
-    except TypeError:
-        raise TypeError("options must be a tuple of str, not "
-                        f"{type(options).__name__}") from None
-    for o in t:
-        if not isinstance(o, str):
-            raise TypeError(f"options must be str, not {type(o).__name__}")
-    return t
+    return () if options is None else str_tuple(options, "options")
 
 
 def _arch(arch):

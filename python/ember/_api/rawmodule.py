@@ -5,7 +5,7 @@ the current device or loads compiled code."""
 import os
 
 from ember import _ember as _e
-from ember._api.program import options_tuple
+from ember._api.program import options_tuple, str_tuple
 
 
 def check_cupy_options(who, backend, translate_cucomplex,
@@ -24,20 +24,9 @@ def check_cupy_options(who, backend, translate_cucomplex,
 
 
 def _name_expressions(o):
-    if o is None:
-        return None
-    try:
-        if isinstance(o, str):
-            raise TypeError
-        t = tuple(o)
-    except TypeError:
-        raise TypeError("name_expressions must be a sequence of str (like "
-                        f"('axpy<float>',)), not {type(o).__name__}") from None
-    for e in t:
-        if not isinstance(e, str):
-            raise TypeError("name_expressions must be str, not "
-                            f"{type(e).__name__}")
-    return t
+    return None if o is None else str_tuple(
+        o, "name_expressions", "a sequence of str (like ('axpy<float>',))",
+        lone=False)
 
 
 class RawModule(_e._RawModule):
