@@ -204,18 +204,13 @@ em_status em_setxor1d(const em_array *a, const em_array *b, int assume_unique,
  * dtype out_dtype (a float dtype: NumPy's is a's float type, float64 for
  * integers, promoted with q's dtype when q is an array). Computed in
  * float64 and rounded once. A slice holding a NaN gives NaN, an empty
- * one NaN. Complex is EM_ERR_TYPE; so is bool, except for the median. */
+ * one NaN; with skipnan (nanquantile, nanmedian) NaNs are left out of
+ * each slice (an all-NaN or empty slice gives NaN). Complex is
+ * EM_ERR_TYPE; so is bool, except for the median. */
 em_status em_quantile(const em_array *a, const double *q, int qndim,
                       const int64_t *qshape, const int *axes, int naxes,
-                      int keepdims, int median, em_dtype out_dtype,
-                      em_array *out, em_stream *s);
-
-/* As em_quantile, for nanquantile / nanmedian: NaNs are left out of each
- * slice (an all-NaN or empty slice gives NaN). */
-em_status em_nanquantile(const em_array *a, const double *q, int qndim,
-                         const int64_t *qshape, const int *axes, int naxes,
-                         int keepdims, int median, em_dtype out_dtype,
-                         em_array *out, em_stream *s);
+                      int keepdims, int median, int skipnan,
+                      em_dtype out_dtype, em_array *out, em_stream *s);
 
 #ifdef __cplusplus
 }

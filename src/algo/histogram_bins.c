@@ -104,7 +104,8 @@ static em_status iqr(const em_array *a, em_dtype ft, em_stream *on, double *r)
     const int64_t qshape[1] = {2};
     double v[2];
     em_array out;
-    em_status st = em_quantile(a, q, 1, qshape, NULL, 0, 0, 0, ft, &out, on);
+    em_status st = em_quantile(a, q, 1, qshape, NULL, 0, 0, 0, 0, ft, &out,
+                               on);
     if (st != EM_OK)
         return st;
     if (out.dtype != EM_FLOAT64) {

@@ -11,11 +11,12 @@
 #include "codegen/histogram.h"
 #include "ember/sort.h"
 
-static em_status quantile(const em_array *a, const double *q, int qndim,
-                          const int64_t *qshape, const int *axes, int naxes,
-                          int keepdims, int median, int nan, em_dtype out_dtype,
-                          em_array *out, em_stream *s)
+em_status em_quantile(const em_array *a, const double *q, int qndim,
+                      const int64_t *qshape, const int *axes, int naxes,
+                      int keepdims, int median, int skipnan,
+                      em_dtype out_dtype, em_array *out, em_stream *s)
 {
+    const int nan = skipnan != 0;
     const char *fn = median ? "median" : "quantile";
     em_stream *on = NULL;
     em_device *dev;
@@ -209,22 +210,4 @@ done:
     if (res.storage)
         em_array_release(&res);
     return st;
-}
-
-em_status em_quantile(const em_array *a, const double *q, int qndim,
-                      const int64_t *qshape, const int *axes, int naxes,
-                      int keepdims, int median, em_dtype out_dtype,
-                      em_array *out, em_stream *s)
-{
-    return quantile(a, q, qndim, qshape, axes, naxes, keepdims, median, 0,
-                    out_dtype, out, s);
-}
-
-em_status em_nanquantile(const em_array *a, const double *q, int qndim,
-                         const int64_t *qshape, const int *axes, int naxes,
-                         int keepdims, int median, em_dtype out_dtype,
-                         em_array *out, em_stream *s)
-{
-    return quantile(a, q, qndim, qshape, axes, naxes, keepdims, median, 1,
-                    out_dtype, out, s);
 }

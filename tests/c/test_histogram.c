@@ -346,19 +346,19 @@ static void test_cpu(void)
         em_array x2;
         x = host_array(cpu, EM_FLOAT64, 6, v);
         CHECK_OK(em_array_reshape_view(&x, 2, shp, 'C', &x2));
-        CHECK_OK(em_quantile(&x2, NULL, 0, NULL, &ax, 1, 0, 1, EM_FLOAT64, &r,
-                             NULL));
+        CHECK_OK(em_quantile(&x2, NULL, 0, NULL, &ax, 1, 0, 1, 0, EM_FLOAT64,
+                             &r, NULL));
         CHECK_OK(em_array_to_host(&r, gd, NULL, NULL));
         CHECK(r.size == 2 && gd[0] == 3.0 && isnan(gd[1]));
         em_array_release(&r);
-        CHECK_OK(em_nanquantile(&x2, q, 1, (const int64_t[]){2}, &ax, 1, 0, 0,
-                                EM_FLOAT64, &r, NULL));
+        CHECK_OK(em_quantile(&x2, q, 1, (const int64_t[]){2}, &ax, 1, 0, 0, 1,
+                             EM_FLOAT64, &r, NULL));
         CHECK_OK(em_array_to_host(&r, gd, NULL, NULL));
         CHECK(r.ndim == 2 && gd[0] == 1.0 && gd[1] == 2.0 && gd[2] == 3.0 &&
               gd[3] == 4.0);
         em_array_release(&r);
         CHECK_STATUS(em_quantile(&x2, (const double[]){1.5}, 0, NULL, NULL, 0,
-                                 0, 0, EM_FLOAT64, &r, NULL),
+                                 0, 0, 0, EM_FLOAT64, &r, NULL),
                      EM_ERR_INVALID_VALUE);
         em_array_release(&x2);
         em_array_release(&x);

@@ -355,9 +355,9 @@ static PyObject *py_quantile_core(PyObject *m, PyObject *args)
         if (qv[i] == -1 && PyErr_Occurred())
             goto done;
     }
-    EMPY_NOGIL(s, (skipnan ? em_nanquantile : em_quantile)(
-                      EMPY_ARR(a), qv, qndim, qshape, naxes < 0 ? NULL : axes,
-                      naxes, keepdims, median, dt, &r, NULL));
+    EMPY_NOGIL(s, em_quantile(EMPY_ARR(a), qv, qndim, qshape,
+                              naxes < 0 ? NULL : axes, naxes, keepdims,
+                              median, skipnan, dt, &r, NULL));
     res = wrap_new(st, s, &r);
 done:
     PyMem_Free(qv);
