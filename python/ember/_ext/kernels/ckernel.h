@@ -58,6 +58,11 @@ typedef struct empy_ck_args {
     PyObject *outobj[EM_CK_MAX_PARAMS]; /* given outputs (borrowed) */
 } empy_ck_args;
 
+/* A call's count of positional arguments (nin, or nin + nout) checked,
+ * and its keywords (names) read into kw; -1 with TypeError. */
+int empy_ck_call_args(const empy_ck_object *o, PyObject *const *args, Py_ssize_t n,
+                      PyObject *kwnames, const char *const *names, PyObject **kw);
+
 /* Fill a->in[0..nin) from objs; -1 with an exception naming the kernel
  * and the parameter. */
 int empy_ck_inputs(empy_state *st, const em_ckernel *k, PyObject *const *objs,

@@ -118,6 +118,19 @@ int empy_ck_stream(empy_state *st, PyObject *o, em_stream **s)
     return 0;
 }
 
+int empy_ck_call_args(const empy_ck_object *o, PyObject *const *args, Py_ssize_t n,
+                      PyObject *kwnames, const char *const *names, PyObject **kw)
+{
+    if (n != o->nin && n != o->nin + o->nout) {
+        PyErr_Format(PyExc_TypeError,
+                     "Wrong number of arguments for '%s': %d inputs (and "
+                     "optionally %d outputs) expected, %zd given",
+                     em_ckernel_name(o->k), o->nin, o->nout, n);
+        return -1;
+    }
+    return empy_parse_args(em_ckernel_name(o->k), args + n, 0, kwnames, names, 0, 0, kw);
+}
+
 empy_ck_object *empy_ck_new(PyTypeObject *type, PyObject *args, PyObject *kw,
                             const char *function, vectorcallfunc call,
                             em_ckernel_desc *d, const char **const *fields,
@@ -200,15 +213,7 @@ static PyObject *EK_vectorcall(PyObject *self, PyObject *const *args,
     em_status rc;
     PyObject *res = NULL;
 
-    if (n != ek->nin && n != ek->nin + ek->nout) {
-        PyErr_Format(PyExc_TypeError,
-                     "Wrong number of arguments for '%s': %d inputs (and "
-                     "optionally %d outputs) expected, %zd given",
-                     em_ckernel_name(ek->k), ek->nin, ek->nout, n);
-        return NULL;
-    }
-    if (empy_parse_args(em_ckernel_name(ek->k), args + n, 0, kwnames,
-                        call_kw, 0, 0, kw) < 0)
+    if (empy_ck_call_args((empy_ck_object *)ek, args, n, kwnames, call_kw, kw) < 0)
         return NULL;
     if (kw[0] && kw[0] != Py_None) {
         size = PyLong_AsLongLong(kw[0]);

@@ -75,15 +75,7 @@ static PyObject *RK_vectorcall(PyObject *self, PyObject *const *args,
     int axes[EM_MAX_NDIM], naxis = -1, keepdims = 0;
     em_status rc;
 
-    if (n != rk->nin && n != rk->nin + rk->nout) {
-        PyErr_Format(PyExc_TypeError,
-                     "Wrong number of arguments for '%s': %d inputs (and "
-                     "optionally %d outputs) expected, %zd given",
-                     em_ckernel_name(rk->k), rk->nin, rk->nout, n);
-        return NULL;
-    }
-    if (empy_parse_args(em_ckernel_name(rk->k), args + n, 0, kwnames,
-                        call_kw, 0, 0, kw) < 0)
+    if (empy_ck_call_args(rk, args, n, kwnames, call_kw, kw) < 0)
         return NULL;
     if (parse_axes(kw[0], axes, &naxis) < 0)
         return NULL;

@@ -534,13 +534,6 @@ static void note_cai_type(empy_state *st, PyTypeObject *t)
 #endif
 }
 
-/* A host array where device memory was meant: the common mistake, named
- * with the ways to pass one. */
-static Py_ssize_t host_array_error(pack_ctx *c, int i, PyTypeObject *t)
-{
-    return arg_error(c, i, "host_array", "(s)", t->tp_name);
-}
-
 /* An object with __index__ that is not an int, as an integer. */
 static Py_ssize_t put_index(pack_ctx *c, int i, PyObject *o, size_t want, int is_unsigned)
 {
@@ -627,7 +620,8 @@ static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
         r = put_cai(c, i, o, want, &off);
         if (r)
             return r < 0 ? -1 : off;
-        return host_array_error(c, i, t);
+        /* a host array where device memory was meant: the common mistake */
+        return arg_error(c, i, "host_array", "(s)", t->tp_name);
     }
     if (PyComplex_Check(o))
         return put_complex(c, i, PyComplex_AsCComplex(o), want);
@@ -708,18 +702,13 @@ static int get_scalar(PyObject *o, Py_buffer *v)
     return 1;
 }
 
-static Py_ssize_t scalar_size_error(pack_ctx *c, int i, PyObject *o, const Py_buffer *v)
-{
-    return arg_error(c, i, "scalar_size", "(snn)", Py_TYPE(o)->tp_name, v->len,
-                     (Py_ssize_t)c->slot->params[i].size);
-}
-
 /* A buffer's bytes as they are, for a parameter of exactly its size. */
 static Py_ssize_t put_exact(pack_ctx *c, int i, PyObject *o, const Py_buffer *v)
 {
     size_t size = c->slot->params[i].size;
     return (size_t)v->len == size ? put_bytes(c, v->buf, size)
-                                  : scalar_size_error(c, i, o, v);
+                                  : arg_error(c, i, "scalar_size", "(snn)", Py_TYPE(o)->tp_name,
+                                              v->len, (Py_ssize_t)size);
 }
 
 static int is_memory(const empy_state *st, PyTypeObject *t)
@@ -754,7 +743,7 @@ static Py_ssize_t put_pointer_param(pack_ctx *c, int i, PyObject *o)
         int ndim = v.ndim;
         PyBuffer_Release(&v);
         if (ndim > 0)
-            return host_array_error(c, i, t);
+            return arg_error(c, i, "host_array", "(s)", t->tp_name);
     }
     PyErr_Clear();
     return kind_error(c, i, o);
