@@ -4,8 +4,10 @@
  *   y[n] = b[0] x[n] + z[0]
  *   z[i] = b[i + 1] x[n] + z[i + 1] - a[i + 1] y[n]   (i < m - 1)
  * m = max(len(a), len(b)) coefficients (both padded with zeros), at most
- * EM_LF_MAX. The array is seen as outer x n x inner; zi/zf hold each
+ * EM_LF_MAX. The array is seen as lines (ndindex.cuh); zi/zf hold each
  * line's m - 1 state values when has_z (else they are not read). */
+#include "ndindex.cuh"
+
 #define EM_LF_MAX 64
 extern "C" __global__ void em_lfilter(const double *b, const double *a, int m,
                                       const double *x, double *y,
@@ -17,9 +19,8 @@ extern "C" __global__ void em_lfilter(const double *b, const double *a, int m,
     long long lines = outer * inner;
     for (long long l = (long long)blockIdx.x * blockDim.x + threadIdx.x;
          l < lines; l += (long long)gridDim.x * blockDim.x) {
-        long long o = l / inner, r = l % inner;
-        const double *xs = x + o * n * inner + r;
-        double *ys = y + o * n * inner + r;
+        const double *xs = x + em_nd_line_start(l, n, inner);
+        double *ys = y + em_nd_line_start(l, n, inner);
         for (int i = 0; i < m - 1; i++)
             z[i] = has_z ? zi[l * (m - 1) + i] : 0.0;
         for (long long t = 0; t < n; t++) {

@@ -105,9 +105,9 @@ extern "C" __global__ void em_edt_pass(const double *f, double *out,
     long long lines = outer * inner;
     for (long long l = (long long)blockIdx.x * blockDim.x + threadIdx.x;
          l < lines; l += (long long)gridDim.x * blockDim.x) {
-        long long o = l / inner, r = l % inner;
-        const double *fl = f + o * n * inner + r;
-        double *ol = out + o * n * inner + r;
+        const long long base = em_nd_line_start(l, n, inner);
+        const double *fl = f + base;
+        double *ol = out + base;
         int *vl = v + l * n;
         double *zl = z + l * (n + 1);
         long long k = -1;
@@ -138,7 +138,7 @@ extern "C" __global__ void em_edt_pass(const double *f, double *out,
                 ol[q * inner] = 1.0 / 0.0;
             continue;
         }
-        long long j = 0, base = o * n * inner + r;
+        long long j = 0;
         for (long long q = 0; q < n; q++) {
             while (j < k && zl[j + 1] < (double)q)
                 j++;
