@@ -74,6 +74,14 @@ def _compute(dtype):
 _csr_from_coo = _ops.compress
 
 
+def _from_scipy(s, index_names, device):
+    """SciPy matrix s's data and its index arrays `index_names` (as int64)
+    on device."""
+    return [_e.asarray(s.data, device=device)] + [
+        _e.asarray(getattr(s, n).astype("int64"), device=device)
+        for n in index_names]
+
+
 class _compressed:
     """What CSR and CSC share: data, indices, indptr over the major axis."""
 
@@ -90,9 +98,8 @@ class _compressed:
         elif _is_scipy_sparse(arg1):
             s = getattr(arg1, "to" + self.format)()
             s.sum_duplicates()
-            self.data = _e.asarray(s.data, device=device)
-            self.indices = _e.asarray(s.indices.astype("int64"), device=device)
-            self.indptr = _e.asarray(s.indptr.astype("int64"), device=device)
+            self.data, self.indices, self.indptr = _from_scipy(
+                s, ("indices", "indptr"), device)
             self._shape = tuple(s.shape)
         elif isinstance(arg1, tuple) and len(arg1) == 2 and \
                 isinstance(arg1[1], tuple):
@@ -671,9 +678,8 @@ class coo_matrix:
             self._shape = src.shape
         elif _is_scipy_sparse(arg1):
             s = arg1.tocoo()
-            self.data = _e.asarray(s.data, device=device)
-            self.row = _e.asarray(s.row.astype("int64"), device=device)
-            self.col = _e.asarray(s.col.astype("int64"), device=device)
+            self.data, self.row, self.col = _from_scipy(s, ("row", "col"),
+                                                        device)
             self._shape = tuple(s.shape)
         elif isinstance(arg1, tuple) and len(arg1) == 2 and \
                 isinstance(arg1[1], tuple):
