@@ -93,3 +93,9 @@ def to_device(a, device, *, stream=None):
     """The array on device: itself if already there, else a C-ordered copy."""
     d = _e.Device(device)
     return a if d == a.device else _e.asarray(a, device=d, order="C")
+
+
+def flatten(a, order="C"):
+    """A 1-d copy: ravel's view copied, a copy it made kept."""
+    r = a.ravel(order)
+    return r.copy() if r is a or r.base is not None else r

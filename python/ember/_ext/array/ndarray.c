@@ -437,6 +437,7 @@ EMPY_PY_METHOD(nd_swapaxes, METHODS, "swapaxes")
 EMPY_PY_METHOD(nd_squeeze, METHODS, "squeeze")
 EMPY_PY_METHOD(nd_conj, METHODS, "conj")
 EMPY_PY_METHOD(nd_deepcopy, METHODS, "deepcopy")
+EMPY_PY_METHOD(nd_flatten, METHODS, "flatten")
 EMPY_PY_METHOD(nd_to_device, METHODS, "to_device")
 EMPY_PY_METHOD(nd_complex, METHODS, "complex_")
 EMPY_PY_METHOD(nd_format, METHODS, "format_")
@@ -747,10 +748,11 @@ static PyObject *nd_reshape(PyObject *self, PyObject *args, PyObject *kw)
     return reshape_impl(self, ndim, shape, order, copy);
 }
 
-/* NumPy's ravel and flatten: a view only when the elements already lie
- * densely in the asked order (for 'K': in memory order, ignoring extent-1
- * axes), else a copy in that order; 'K' copies in memory order. */
-static PyObject *ravel_impl(PyObject *self, char order, int copy)
+/* NumPy's ravel: a view only when the elements already lie densely in the
+ * asked order (for 'K': in memory order, ignoring extent-1 axes), else a
+ * copy in that order; 'K' copies in memory order. (flatten copies its
+ * views: _api/ndarray_methods.py.) */
+static PyObject *ravel_impl(PyObject *self, char order)
 {
     const em_array *a = &NDA(self)->a;
     int64_t n = -1;
@@ -763,13 +765,13 @@ static PyObject *ravel_impl(PyObject *self, char order, int copy)
         else if (a->flags & EM_ARRAY_F_CONTIGUOUS)
             order = 'F';
     }
-    if (!copy && ((order == 'C' && (a->flags & EM_ARRAY_C_CONTIGUOUS)) ||
-                  (order == 'F' && (a->flags & EM_ARRAY_F_CONTIGUOUS))))
+    if ((order == 'C' && (a->flags & EM_ARRAY_C_CONTIGUOUS)) ||
+        (order == 'F' && (a->flags & EM_ARRAY_F_CONTIGUOUS)))
         return reshape_impl(self, 1, &n, order, EMPY_COPY_NEVER);
     if (order != 'K')
         return reshape_impl(self, 1, &n, order, EMPY_COPY_ALWAYS);
     stride_perm(a, perm);
-    if (!copy) {
+    {
         int64_t want = (int64_t)em_dtype_size(a->dtype);
         for (i = a->ndim - 1; i >= 0; i--) {
             if (a->shape[perm[i]] == 1)
@@ -814,18 +816,7 @@ static PyObject *nd_ravel(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:ravel", kwlist, &order_o) ||
         order_arg(order_o, "CFAK", 'C', &order) < 0)
         return NULL;
-    return ravel_impl(self, order, 0);
-}
-
-static PyObject *nd_flatten(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"order", NULL};
-    PyObject *order_o = NULL;
-    char order;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:flatten", kwlist, &order_o) ||
-        order_arg(order_o, "CFAK", 'C', &order) < 0)
-        return NULL;
-    return ravel_impl(self, order, 1);
+    return ravel_impl(self, order);
 }
 
 /* Axis i of an ndim-d array, negative counting from the end; AxisError
@@ -957,7 +948,7 @@ static PyMethodDef nd_methods[] = {
      "else a copy."},
     {"ravel", (PyCFunction)(void (*)(void))nd_ravel, METH_VARARGS | METH_KEYWORDS,
      "ravel(order='C'): a 1-d view when possible, else a copy."},
-    {"flatten", (PyCFunction)(void (*)(void))nd_flatten, METH_VARARGS | METH_KEYWORDS,
+    {"flatten", KW(nd_flatten),
      "flatten(order='C'): a 1-d copy."},
     {"transpose", nd_transpose, METH_VARARGS,
      "transpose(*axes): the axes permuted (reversed by default)."},
