@@ -14,15 +14,21 @@ mkdir -p "$OUT"
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# both trees build at once (the machine has cores to spare)
 for t in old new; do
   rm -rf "/tmp/hp-$t" && mkdir -p "/tmp/hp-$t/src"
   tar -xf "build/$t.tar" -C "/tmp/hp-$t/src" || exit 1
   (cd "/tmp/hp-$t/src" && $PY -m pip install -q --no-build-isolation \
      --no-deps --no-compile --target "/tmp/hp-$t/site" .) \
-     >"$OUT/build_$t.log" 2>&1 || { tail -20 "$OUT/build_$t.log"; exit 1; }
+     >"$OUT/build_$t.log" 2>&1 &
+done
+wait
+for t in old new; do
+  [ -f /tmp/hp-$t/site/ember/__init__.py ] ||
+    { tail -20 "$OUT/build_$t.log"; exit 1; }
 done
 : >"$OUT/hotpath.md"
-for round in 1 2; do
+for round in $(seq 1 "${ROUNDS:-2}"); do
   for t in old new; do
     export PYTHONPATH=/tmp/hp-$t/site EMBER_CACHE_DIR=/tmp/hp-cache-$t
     echo "### $t, round $round" | tee -a "$OUT/hotpath.md"
@@ -34,3 +40,9 @@ for round in 1 2; do
 done
 rm -f "$OUT/t.md"
 cat "$OUT/hotpath.md"
+# TESTS (pytest files of tests/python, space separated): run on the new
+# build afterwards, so one call can also check a late change on the GPU
+if [ -n "${TESTS:-}" ]; then
+  (cd tests/python && PYTHONPATH=/tmp/hp-new/site EMBER_TEST_REQUIRE_GPU=1 \
+     $PY -m pytest -q -p no:cacheprovider $TESTS 2>&1 | tail -5)
+fi
