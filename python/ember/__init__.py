@@ -74,6 +74,8 @@ def __getattr__(name):
     if name in _api._WHERE:
         value = globals()[name] = _api.load(name)
         return value
+    if name == "runtime":   # cupy.cuda.runtime's spellings, on first use
+        return cuda.runtime
     if name == "njit":   # `from numba import njit` after the import change
         from ember.jit.host import njit
         return njit
@@ -85,7 +87,6 @@ def __getattr__(name):
 
 
 from ember import cuda  # noqa: E402  (after the names cuda.* refers to)
-runtime = cuda.runtime   # the name the extension gave it
 # CuPy's cupy.get_default_pinned_memory_pool (python/ember/cuda/pinned_memory.py)
 get_default_pinned_memory_pool = cuda.pinned_memory.get_default_pinned_memory_pool
 # `import ember.linalg` works, as ember.cuda.runtime does.

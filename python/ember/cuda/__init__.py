@@ -13,8 +13,6 @@ from ember._ember import (
 # CuPy's pointers into device memory: a.data, ember.ndarray(memptr=...).
 from ember._ember import MemoryPointer, UnownedMemory  # noqa: E402
 
-# Python kernels (Numba-CUDA's spellings): the decorator and its types.
-from .dispatcher import jit, Dispatcher, LaunchConfig, DeviceFunction  # noqa: E402
 
 # Numba-CUDA's data movement. Its arrays are DeviceNDArrays: a[0] is a
 # NumPy scalar, as in Numba (python/ember/cuda/devicearray.py).
@@ -36,10 +34,25 @@ def synchronize():
     get_current_device().synchronize()
 
 
+# Imported on first use, so `import ember` does not pay for them: Python
+# kernels (Numba-CUDA's decorator and its types, dispatcher.py),
+# cupy.cuda.runtime's spellings (runtime.py), Numba's xoroshiro128p
+# generators (random.py), cuda.declare_device (ffi.py), and Program, ObjectCode,
+# RawModule, In/Out/InOut and the pool's and events' functions
+# (ember/_api/program.py, rawmodule.py, wrappers.py, memorypool.py).
+_DISPATCHER = ("jit", "Dispatcher", "LaunchConfig", "DeviceFunction")
+
+
 def __getattr__(name):
-    # Program, ObjectCode, RawModule, In/Out/InOut and the pool's and
-    # events' functions are Python (ember/_api/program.py, rawmodule.py,
-    # wrappers.py, memorypool.py), imported on first use
+    if name in _DISPATCHER:
+        from . import dispatcher
+        return getattr(dispatcher, name)
+    if name in ("runtime", "random"):
+        import importlib
+        return importlib.import_module(__name__ + "." + name)
+    if name == "declare_device":   # foreign CUDA C++ device functions
+        from .ffi import declare_device
+        return declare_device
     if name in ("Program", "ObjectCode", "RawModule", "In", "Out", "InOut",
                 "get_default_memory_pool", "get_elapsed_time"):
         from ember import _api
@@ -58,8 +71,6 @@ from . import memory, pinned_memory  # noqa: E402
 from .memory import MemoryPool, set_allocator, get_allocator  # noqa: E402
 from .pinned_memory import (  # noqa: E402
     PinnedMemoryPool, PinnedMemoryPointer, set_pinned_memory_allocator)
-
-from . import runtime  # noqa: E402  (cupy.cuda.runtime's spellings)
 
 __all__ = [
     "MemoryPointer", "UnownedMemory",
@@ -82,7 +93,5 @@ from . import types  # noqa: E402
 from .types import (  # noqa: E402,F401
     void, boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, intp,
     uintp, float16, float32, float64, complex64, complex128, CPointer)
-from . import random  # noqa: E402  (Numba's xoroshiro128p generators)
-from .ffi import declare_device  # noqa: E402  (foreign CUDA C++ device functions)
 from . import config  # noqa: E402  (Numba's settings ember reads)
 from . import cg  # noqa: E402  (cooperative groups: cg.this_grid().sync())
