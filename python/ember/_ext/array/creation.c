@@ -1152,25 +1152,24 @@ static PyObject *mod_rebuild(PyObject *m, PyObject *args)
     return empy_asarray(st, h, -1, d, EMPY_COPY_ALWAYS, 'K');
 }
 
-#define FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef creation_functions[] = {
-    {"empty", FAST(mod_empty),
+    {"empty", EMPY_FASTKW(mod_empty),
      "empty(shape, dtype=float64, order='C', *, device=None): uninitialised."},
-    {"zeros", FAST(mod_zeros), "zeros(shape, dtype=float64, order='C', *, device=None)."},
-    {"ones", FAST(mod_ones), "ones(shape, dtype=float64, order='C', *, device=None)."},
-    {"full", FAST(mod_full),
+    {"zeros", EMPY_FASTKW(mod_zeros), "zeros(shape, dtype=float64, order='C', *, device=None)."},
+    {"ones", EMPY_FASTKW(mod_ones), "ones(shape, dtype=float64, order='C', *, device=None)."},
+    {"full", EMPY_FASTKW(mod_full),
      "full(shape, fill_value, dtype=None, order='C', *, device=None)."},
-    {"asarray", FAST(mod_asarray),
+    {"asarray", EMPY_FASTKW(mod_asarray),
      "asarray(a, dtype=None, order=None, *, device=None, copy=None): an ember "
      "array from an ember array (itself when nothing changes), anything with "
      "the buffer protocol, __array_interface__, __cuda_array_interface__ or "
      "__dlpack__ (zero-copy when on the target device), Python scalars or nested "
      "sequences. device defaults to the source's for arrays with one, else "
      "the current device."},
-    {"array", FAST(mod_array),
+    {"array", EMPY_FASTKW(mod_array),
      "array(object, dtype=None, copy=True, order='K', ndmin=0, *, device=None)."},
-    {"ascontiguousarray", FAST(mod_ascontiguousarray),
+    {"ascontiguousarray", EMPY_FASTKW(mod_ascontiguousarray),
      "ascontiguousarray(a, dtype=None, *, device=None): C-contiguous, ndim >= 1."},
     {"_rebuild", mod_rebuild, METH_VARARGS, "Unpickling: a host array to a device."},
     {NULL},

@@ -198,7 +198,6 @@ EMPY_PY_METHOD(nd_nonzero, "ember._api.selection", "nonzero")
 EMPY_PY_METHOD(nd_compress, "ember._api.selection", "_nd_compress")
 EMPY_PY_METHOD(nd_choose, "ember._api.selection", "choose")
 
-#define KW(f) ((PyCFunction)(void (*)(void))(f)), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef indexfn_functions[] = {
     {"_take", fn_take, METH_VARARGS, NULL},
@@ -212,11 +211,11 @@ static PyMethodDef indexfn_functions[] = {
 };
 
 PyMethodDef empy_indexfn_nd_methods[] = {
-    {"take", KW(nd_take), "take(indices, axis=None, out=None, mode='raise')"},
-    {"put", KW(nd_put), "put(indices, values, mode='raise')"},
-    {"nonzero", KW(nd_nonzero), "nonzero(): a tuple of int64 index arrays"},
-    {"compress", KW(nd_compress), "compress(condition, axis=None, out=None)"},
-    {"choose", KW(nd_choose), "choose(choices, out=None, mode='raise')"},
+    {"take", EMPY_FASTKW(nd_take), "take(indices, axis=None, out=None, mode='raise')"},
+    {"put", EMPY_FASTKW(nd_put), "put(indices, values, mode='raise')"},
+    {"nonzero", EMPY_FASTKW(nd_nonzero), "nonzero(): a tuple of int64 index arrays"},
+    {"compress", EMPY_FASTKW(nd_compress), "compress(condition, axis=None, out=None)"},
+    {"choose", EMPY_FASTKW(nd_choose), "choose(choices, out=None, mode='raise')"},
     {NULL},
 };
 

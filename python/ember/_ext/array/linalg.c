@@ -286,7 +286,6 @@ EMPY_PY_METHOD(nd_dot, "ember._api.products", "dot")
 EMPY_PY_METHOD(nd_cumsum, "ember._api.cumulative", "cumsum")
 EMPY_PY_METHOD(nd_cumprod, "ember._api.cumulative", "cumprod")
 
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef linalg_functions[] = {
     {"_matmul", la_matmul, METH_VARARGS, NULL},
@@ -296,9 +295,9 @@ static PyMethodDef linalg_functions[] = {
 };
 
 PyMethodDef empy_linalg_nd_methods[] = {
-    {"dot", KW(nd_dot), "a.dot(b, out=None): ember.dot(a, b)."},
-    {"cumsum", KW(nd_cumsum), "a.cumsum(axis=None, dtype=None, out=None)."},
-    {"cumprod", KW(nd_cumprod), "a.cumprod(axis=None, dtype=None, out=None)."},
+    {"dot", EMPY_FASTKW(nd_dot), "a.dot(b, out=None): ember.dot(a, b)."},
+    {"cumsum", EMPY_FASTKW(nd_cumsum), "a.cumsum(axis=None, dtype=None, out=None)."},
+    {"cumprod", EMPY_FASTKW(nd_cumprod), "a.cumprod(axis=None, dtype=None, out=None)."},
     {NULL},
 };
 

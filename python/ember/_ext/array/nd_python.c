@@ -43,25 +43,24 @@ EMPY_PY_METHOD(nd_partition, "ember._api.sorting", "_nd_partition")
 EMPY_PY_METHOD(nd_argpartition, "ember._api.sorting", "argpartition")
 EMPY_PY_METHOD(nd_searchsorted, "ember._api.sorting", "searchsorted")
 
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef empy_python_nd_methods[] = {
-    {"round", KW(nd_round), "round(decimals=0, out=None): ember.round(a, decimals, out)."},
-    {"repeat", KW(nd_repeat), "repeat(repeats, axis=None)"},
-    {"trace", KW(nd_trace), "trace(offset=0, axis1=0, axis2=1, dtype=None, out=None)"},
-    {"copy_to_host", KW(nd_copy_to_host),
+    {"round", EMPY_FASTKW(nd_round), "round(decimals=0, out=None): ember.round(a, decimals, out)."},
+    {"repeat", EMPY_FASTKW(nd_repeat), "repeat(repeats, axis=None)"},
+    {"trace", EMPY_FASTKW(nd_trace), "trace(offset=0, axis1=0, axis2=1, dtype=None, out=None)"},
+    {"copy_to_host", EMPY_FASTKW(nd_copy_to_host),
      "copy_to_host(ary=None, stream=0): the values as a NumPy array, or "
      "copied into the host array `ary` (same shape and dtype), as Numba's."},
-    {"copy_to_device", KW(nd_copy_to_device),
+    {"copy_to_device", EMPY_FASTKW(nd_copy_to_device),
      "copy_to_device(ary, stream=0): fill from a host or ember array of the "
      "same shape and dtype, as Numba's."},
-    {"sort", KW(nd_sort), "a.sort(axis=-1, kind=None, order=None): sort in place."},
-    {"argsort", KW(nd_argsort), "a.argsort(axis=-1): indices that sort a."},
-    {"partition", KW(nd_partition),
+    {"sort", EMPY_FASTKW(nd_sort), "a.sort(axis=-1, kind=None, order=None): sort in place."},
+    {"argsort", EMPY_FASTKW(nd_argsort), "a.argsort(axis=-1): indices that sort a."},
+    {"partition", EMPY_FASTKW(nd_partition),
      "a.partition(kth, axis=-1): partition in place (a full sort)."},
-    {"argpartition", KW(nd_argpartition),
+    {"argpartition", EMPY_FASTKW(nd_argpartition),
      "a.argpartition(kth, axis=-1): indices that partition a."},
-    {"searchsorted", KW(nd_searchsorted),
+    {"searchsorted", EMPY_FASTKW(nd_searchsorted),
      "a.searchsorted(v, side='left', sorter=None): insertion indices."},
     {NULL},
 };

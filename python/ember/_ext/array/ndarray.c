@@ -927,44 +927,43 @@ static PyObject *nd_iter(PyObject *self)
     return PySeqIter_New(self);
 }
 
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef nd_methods[] = {
-    {"item", KW(nd_item), "item(*args): one element as a Python scalar (copied to "
+    {"item", EMPY_FASTKW(nd_item), "item(*args): one element as a Python scalar (copied to "
                           "the host)."},
-    {"tolist", KW(nd_tolist), "The elements as nested Python lists."},
+    {"tolist", EMPY_FASTKW(nd_tolist), "The elements as nested Python lists."},
     {"copy", (PyCFunction)(void (*)(void))nd_copy, METH_VARARGS | METH_KEYWORDS,
      "copy(order='C'): a new array on the same device."},
     {"__copy__", (PyCFunction)(void (*)(void))nd_copy, METH_VARARGS | METH_KEYWORDS, NULL},
-    {"__deepcopy__", KW(nd_deepcopy), NULL},
+    {"__deepcopy__", EMPY_FASTKW(nd_deepcopy), NULL},
     {"astype", (PyCFunction)(void (*)(void))nd_astype, METH_VARARGS | METH_KEYWORDS,
      "astype(dtype, order='K', casting='unsafe', subok=True, copy=True): the "
      "elements cast to dtype."},
     {"fill", nd_fill, METH_O, "fill(value): set every element to value."},
-    {"to_device", KW(nd_to_device),
+    {"to_device", EMPY_FASTKW(nd_to_device),
      "to_device(device): the array on device (itself if already there)."},
     {"reshape", (PyCFunction)(void (*)(void))nd_reshape, METH_VARARGS | METH_KEYWORDS,
      "reshape(*shape, order='C', copy=None): a view when the layout allows, "
      "else a copy."},
     {"ravel", (PyCFunction)(void (*)(void))nd_ravel, METH_VARARGS | METH_KEYWORDS,
      "ravel(order='C'): a 1-d view when possible, else a copy."},
-    {"flatten", KW(nd_flatten),
+    {"flatten", EMPY_FASTKW(nd_flatten),
      "flatten(order='C'): a 1-d copy."},
     {"transpose", nd_transpose, METH_VARARGS,
      "transpose(*axes): the axes permuted (reversed by default)."},
-    {"swapaxes", KW(nd_swapaxes), "swapaxes(axis1, axis2)."},
-    {"squeeze", KW(nd_squeeze), "squeeze(axis=None): drop extent-1 axes."},
+    {"swapaxes", EMPY_FASTKW(nd_swapaxes), "swapaxes(axis1, axis2)."},
+    {"squeeze", EMPY_FASTKW(nd_squeeze), "squeeze(axis=None): drop extent-1 axes."},
     {"view", (PyCFunction)(void (*)(void))nd_view, METH_VARARGS | METH_KEYWORDS,
      "view(dtype=None): the same memory as another dtype of the same size."},
-    {"__complex__", KW(nd_complex), NULL},
-    {"__format__", KW(nd_format), NULL},
-    {"conj", KW(nd_conj), "The complex conjugate (itself for real arrays)."},
-    {"conjugate", KW(nd_conj), "The complex conjugate."},
-    {"__array_namespace__", KW(nd_array_namespace), "The Array API namespace: ember."},
-    {"__reduce__", KW(nd_reduce), NULL},
-    {"__array_ufunc__", KW(nd_array_ufunc),
+    {"__complex__", EMPY_FASTKW(nd_complex), NULL},
+    {"__format__", EMPY_FASTKW(nd_format), NULL},
+    {"conj", EMPY_FASTKW(nd_conj), "The complex conjugate (itself for real arrays)."},
+    {"conjugate", EMPY_FASTKW(nd_conj), "The complex conjugate."},
+    {"__array_namespace__", EMPY_FASTKW(nd_array_namespace), "The Array API namespace: ember."},
+    {"__reduce__", EMPY_FASTKW(nd_reduce), NULL},
+    {"__array_ufunc__", EMPY_FASTKW(nd_array_ufunc),
      "NumPy's ufuncs called on ember arrays run in ember (method __call__)."},
-    {"__array_function__", KW(nd_array_function),
+    {"__array_function__", EMPY_FASTKW(nd_array_function),
      "NumPy's functions called on ember arrays run ember's function of the same "
      "name, or raise TypeError."},
     {"get", (PyCFunction)(void (*)(void))empy_nd_get, METH_VARARGS | METH_KEYWORDS,

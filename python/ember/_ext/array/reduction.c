@@ -382,9 +382,8 @@ METH(argmax)
 METH(any)
 METH(all)
 
-#define FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
-#define FENTRY(NAME, DOC) {#NAME, FASTKW(fn_##NAME), DOC}
-#define MENTRY(NAME, DOC) {#NAME, FASTKW(nd_##NAME), DOC}
+#define FENTRY(NAME, DOC) {#NAME, EMPY_FASTKW(fn_##NAME), DOC}
+#define MENTRY(NAME, DOC) {#NAME, EMPY_FASTKW(nd_##NAME), DOC}
 
 static PyMethodDef reduction_functions[] = {
     FENTRY(sum, "sum(a, axis=None, dtype=None, out=None, keepdims=False)\n--\n\n"
@@ -421,11 +420,11 @@ static PyMethodDef reduction_functions[] = {
                       "\n--\n\nIndex of the minimum ignoring NaNs."),
     FENTRY(nanargmax, "nanargmax(a, axis=None, out=None, *, keepdims=False)"
                       "\n--\n\nIndex of the maximum ignoring NaNs."),
-    {"_nanmean", FASTKW(fn_nanmean), NULL},
-    {"_nanvar", FASTKW(fn_nanvar), NULL},
-    {"_nanstd", FASTKW(fn_nanstd), NULL},
-    {"_nanmin", FASTKW(fn_nanmin), NULL},
-    {"_nanmax", FASTKW(fn_nanmax), NULL},
+    {"_nanmean", EMPY_FASTKW(fn_nanmean), NULL},
+    {"_nanvar", EMPY_FASTKW(fn_nanvar), NULL},
+    {"_nanstd", EMPY_FASTKW(fn_nanstd), NULL},
+    {"_nanmin", EMPY_FASTKW(fn_nanmin), NULL},
+    {"_nanmax", EMPY_FASTKW(fn_nanmax), NULL},
     {NULL},
 };
 

@@ -645,20 +645,19 @@ EMPY_PY_METHOD(Ufunc_accumulate, "ember._api.ufunc_methods", "accumulate")
 EMPY_PY_METHOD(Ufunc_reduceat, "ember._api.ufunc_methods", "reduceat")
 EMPY_PY_METHOD(Ufunc_outer, "ember._api.ufunc_methods", "outer")
 EMPY_PY_METHOD(Ufunc_at, "ember._api.ufunc_methods", "at")
-#define KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef Ufunc_methods[] = {
-    {"reduce", KW(Ufunc_reduce),
+    {"reduce", EMPY_FASTKW(Ufunc_reduce),
      "reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None): "
      "op folded along the axes (NumPy's)."},
-    {"accumulate", KW(Ufunc_accumulate),
+    {"accumulate", EMPY_FASTKW(Ufunc_accumulate),
      "accumulate(array, axis=0, dtype=None, out=None): the running reduction."},
-    {"reduceat", KW(Ufunc_reduceat),
+    {"reduceat", EMPY_FASTKW(Ufunc_reduceat),
      "reduceat(array, indices, axis=0, dtype=None, out=None): reductions over "
      "the slices indices[i]:indices[i+1] (one element where they do not increase)."},
-    {"outer", KW(Ufunc_outer),
+    {"outer", EMPY_FASTKW(Ufunc_outer),
      "outer(A, B, **kwargs): op(a, b) for every pair, of shape A.shape + B.shape."},
-    {"at", KW(Ufunc_at),
+    {"at", EMPY_FASTKW(Ufunc_at),
      "at(a, indices, b=None): op in place at the indices, once per occurrence."},
     {"__reduce__", Ufunc_reduce_pickle, METH_NOARGS, NULL},
     {NULL},

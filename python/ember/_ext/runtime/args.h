@@ -44,6 +44,9 @@ PyObject *empy_py_method(const empy_pyattr *w, PyObject *self, PyObject *const *
 /* The same for a METH_VARARGS | METH_KEYWORDS method. */
 PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *args,
                                PyObject *kw);
+/* A METH_FASTCALL | METH_KEYWORDS method table entry's function and flags. */
+#define EMPY_FASTKW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
 #define EMPY_PY_METHOD(fn, module, function)                                        \
     static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs,    \
                         PyObject *kwnames)                                          \

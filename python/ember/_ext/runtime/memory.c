@@ -142,18 +142,17 @@ EMPY_PY_METHOD(Buffer_copy_from_host, COPIES, "buffer_copy_from_host")
 EMPY_PY_METHOD(Buffer_copy_to_host, COPIES, "buffer_copy_to_host")
 EMPY_PY_METHOD(Buffer_copy_from_device, COPIES, "buffer_copy_from_device")
 EMPY_PY_METHOD(Buffer_memset, COPIES, "buffer_memset")
-#define PYM(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef Buffer_methods[] = {
-    {"copy_from_host", PYM(Buffer_copy_from_host),
+    {"copy_from_host", EMPY_FASTKW(Buffer_copy_from_host),
      "copy_from_host(src, stream=None): copy all bytes of a host object with "
      "the buffer protocol (its size must equal nbytes); returns when done."},
-    {"copy_to_host", PYM(Buffer_copy_to_host),
+    {"copy_to_host", EMPY_FASTKW(Buffer_copy_to_host),
      "copy_to_host(out=None, stream=None): fill a writable host buffer of "
      "nbytes (or a new bytearray) and return it; returns when done."},
-    {"copy_from_device", PYM(Buffer_copy_from_device),
+    {"copy_from_device", EMPY_FASTKW(Buffer_copy_from_device),
      "copy_from_device(src, stream=None): copy another Buffer of the same size."},
-    {"memset", PYM(Buffer_memset),
+    {"memset", EMPY_FASTKW(Buffer_memset),
      "memset(value, stream=None): set every byte, ordered on the stream."},
     {NULL},
 };

@@ -338,23 +338,22 @@ EMPY_PY_METHOD(MemPtr_copy_to_host, COPIES, "memptr_copy_to_host")
 EMPY_PY_METHOD(MemPtr_copy_to_host_async, COPIES, "memptr_copy_to_host_async")
 EMPY_PY_METHOD(MemPtr_memset, COPIES, "memptr_memset")
 EMPY_PY_METHOD(MemPtr_memset_async, COPIES, "memptr_memset_async")
-#define MP_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef MemPtr_methods[] = {
-    {"copy_from_device", MP_KW(MemPtr_copy_from_device),
+    {"copy_from_device", EMPY_FASTKW(MemPtr_copy_from_device),
      "copy_from_device(src, size): size bytes from the MemoryPointer src (same "
      "device), waiting for the copy."},
-    {"copy_from_device_async", MP_KW(MemPtr_copy_from_device_async),
+    {"copy_from_device_async", EMPY_FASTKW(MemPtr_copy_from_device_async),
      "copy_from_device_async(src, size, stream=None): ordered on the stream."},
-    {"copy_from_host", MP_KW(MemPtr_copy_from_host),
+    {"copy_from_host", EMPY_FASTKW(MemPtr_copy_from_host),
      "copy_from_host(mem, size): size bytes from a host address (an int, a "
      "ctypes pointer or a buffer such as a NumPy array)."},
-    {"copy_from_host_async", MP_KW(MemPtr_copy_from_host_async), NULL},
-    {"copy_to_host", MP_KW(MemPtr_copy_to_host),
+    {"copy_from_host_async", EMPY_FASTKW(MemPtr_copy_from_host_async), NULL},
+    {"copy_to_host", EMPY_FASTKW(MemPtr_copy_to_host),
      "copy_to_host(mem, size): size bytes to a host address or writable buffer."},
-    {"copy_to_host_async", MP_KW(MemPtr_copy_to_host_async), NULL},
-    {"memset", MP_KW(MemPtr_memset), "memset(value, size): size bytes set to value."},
-    {"memset_async", MP_KW(MemPtr_memset_async),
+    {"copy_to_host_async", EMPY_FASTKW(MemPtr_copy_to_host_async), NULL},
+    {"memset", EMPY_FASTKW(MemPtr_memset), "memset(value, size): size bytes set to value."},
+    {"memset_async", EMPY_FASTKW(MemPtr_memset_async),
      "memset_async(value, size, stream=None)."},
     {NULL},
 };
