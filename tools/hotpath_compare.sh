@@ -8,6 +8,9 @@
 #   git archive -o build/old.tar OLD && git archive -o build/new.tar HEAD
 #   device run, carry ["build/old.tar", "build/new.tar"]:
 #     bash tools/hotpath_compare.sh
+# CASES picks other bench/ scripts (default "run arrays"; "arrays" is its
+# 1,000-element rows, any other name bench/NAME.py whole), for an
+# old-against-new comparison of any change in one call.
 set -uo pipefail
 OUT=${OUT:-/tmp/ember-out}
 mkdir -p "$OUT"
@@ -32,10 +35,13 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
   for t in old new; do
     export PYTHONPATH=/tmp/hp-$t/site EMBER_CACHE_DIR=/tmp/hp-cache-$t
     echo "### $t, round $round" | tee -a "$OUT/hotpath.md"
-    $PY bench/run.py --out "$OUT/t.md" >/dev/null 2>&1
-    cat "$OUT/t.md" >>"$OUT/hotpath.md"
-    $PY bench/arrays.py --only "1,000" --out "$OUT/t.md" >/dev/null 2>&1
-    cat "$OUT/t.md" >>"$OUT/hotpath.md"
+    for c in ${CASES:-run arrays}; do
+      case $c in
+        arrays) $PY bench/arrays.py --only "1,000" --out "$OUT/t.md" ;;
+        *) $PY "bench/$c.py" --out "$OUT/t.md" ;;
+      esac >/dev/null 2>&1
+      cat "$OUT/t.md" >>"$OUT/hotpath.md"
+    done
   done
 done
 rm -f "$OUT/t.md"
