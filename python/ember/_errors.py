@@ -23,6 +23,13 @@ class CUDAError(RuntimeError):
     code = 0
     name = ""
 
+    @classmethod
+    def _from_c(cls, msg, code, name):
+        # the extension's raise (runtime/errors.c), with the driver's result
+        e = cls(msg)
+        e.code, e.name = code, name
+        return e
+
 
 class CompileError(RuntimeError):
     """A compiler rejected kernel source. `.log` is the compiler's log;
@@ -32,6 +39,13 @@ class CompileError(RuntimeError):
     log = ""
     lineno = None
     source_line = None
+
+    @classmethod
+    def _from_c(cls, msg):
+        # the extension's raise of a failure whose message is the log
+        e = cls(msg)
+        e.log = msg
+        return e
 
 
 class BackendUnavailableError(RuntimeError):
@@ -91,3 +105,12 @@ def by_name(name):
         if spec[0] == name:
             return current(i)
     raise AttributeError("module 'ember' has no attribute '%s'" % name)
+
+
+def _install(ext):
+    """Called by the extension as it loads (runtime/errors.c): puts ember's
+    classes and the lookups of NumPy's on it and returns what it keeps."""
+    for cls in (CUDAError, CompileError, BackendUnavailableError):
+        setattr(ext, cls.__name__, cls)
+    ext._np_exception, ext._np_exception_names = by_name, names
+    return CUDAError, CompileError, BackendUnavailableError, current

@@ -67,6 +67,7 @@ for _mod, _names in {
     "sysinfo": "info",
     "memorypool": "MemoryPool get_default_memory_pool",
     "device_info": "ComputeCapability MemInfo",
+    "devices": "backend_status cuda_is_available get_device",
     "timing": "get_elapsed_time",
     "dlpack": "from_dlpack",
 }.items():

@@ -1,7 +1,7 @@
-"""A Device's cold properties (name, compute_capability, uuid, attributes,
-mem_info) and the small types they return. The extension's Device reads
-its properties dict and memory figures in C (runtime/device.c); these are
-compositions of them, computed on access."""
+"""A Device's cold properties (properties, name, compute_capability, uuid,
+attributes, mem_info), its repr and the small types they return. The
+extension's Device reads its properties and memory figures in C
+(runtime/device.c); these are compositions of them, computed on access."""
 __all__ = ["ComputeCapability", "MemInfo"]
 
 
@@ -53,6 +53,24 @@ class MemInfo(tuple):
 
     def __call__(self):
         return self
+
+
+# Device._props's order, named as cudaGetDeviceProperties does
+_PROPS = ("name totalGlobalMem sharedMemPerBlock sharedMemPerBlockOptin "
+          "sharedMemPerMultiprocessor regsPerBlock warpSize maxThreadsPerBlock "
+          "maxThreadsDim maxGridSize clockRate memoryClockRate memoryBusWidth "
+          "l2CacheSize multiProcessorCount major minor pciBusID pciDeviceID "
+          "pciDomainID unifiedAddressing uuid").split()
+
+
+def properties(d):
+    p = dict(zip(_PROPS, d._props))
+    p["name"] = p["name"].decode("utf-8", "replace")
+    return p
+
+
+def device_repr(d):
+    return "<ember.Device %s>" % d
 
 
 def name(d):

@@ -7,7 +7,6 @@ from ember._ember import (
     Device, Stream, Event, get_current_stream,
     Buffer, PinnedMemory, alloc, alloc_pinned_memory,
     CUDAError, CompileError, BackendUnavailableError,
-    cuda_is_available as is_available,
 )
 
 # CuPy's pointers into device memory: a.data, ember.ndarray(memptr=...).
@@ -38,8 +37,8 @@ def synchronize():
 # kernels (Numba-CUDA's decorator and its types, dispatcher.py),
 # cupy.cuda.runtime's spellings (runtime.py), Numba's xoroshiro128p
 # generators (random.py), cuda.declare_device (ffi.py), and Program, ObjectCode,
-# RawModule, In/Out/InOut and the pool's and events' functions
-# (ember/_api/program.py, rawmodule.py, wrappers.py, memorypool.py).
+# RawModule, In/Out/InOut, the pool's and events' functions and is_available
+# (ember/_api/program.py, rawmodule.py, wrappers.py, memorypool.py, devices.py).
 _DISPATCHER = ("jit", "Dispatcher", "LaunchConfig", "DeviceFunction")
 
 
@@ -57,6 +56,9 @@ def __getattr__(name):
                 "get_default_memory_pool", "get_elapsed_time"):
         from ember import _api
         return _api.load(name)
+    if name == "is_available":
+        from ember._api.devices import cuda_is_available
+        return cuda_is_available
     raise AttributeError(f"module 'ember.cuda' has no attribute {name!r}")
 
 

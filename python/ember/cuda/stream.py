@@ -8,7 +8,7 @@ own (python/ember/_ext/runtime/stream.c)."""
 import sys as _sys
 import types as _types
 
-from ember._ember import Stream, Event, get_current_stream
+from ember._ember import Stream, Event, get_current_stream, get_current_device
 
 
 class _StreamModule(_types.ModuleType):
@@ -58,6 +58,38 @@ def event_elapsed_time(evtstart, evtend):
 def _done(s):
     """Stream.done and Event.done: query() read as a property."""
     return s.query()
+
+
+def _stream_repr(s):
+    if s is Stream.null:
+        return "<ember.Stream null>"
+    # ptr is 0 for a device's default stream
+    return "<ember.Stream %#x on %s%s>" % (s.ptr, s.device, "" if s.ptr else " (default)")
+
+
+def _event_repr(e):
+    return "<ember.Event %#x on %s>" % (id(e), e.device)
+
+
+def _event_wait(e, stream=None):
+    """Event.wait(stream=None), Numba's spelling: later work on the stream
+    waits for this event. None (or Numba's 0) is the current stream when the
+    event's device is current, else that device's default stream."""
+    if type(stream) is int and stream == 0:
+        stream = None
+    if stream is not None and type(stream) is not Stream:
+        raise TypeError("stream must be an ember.Stream or None, not %s"
+                        % type(stream).__name__)
+    if stream is None and get_current_device() == e.device:
+        stream = get_current_stream()
+    if stream is None or stream is Stream.null:
+        with e.device:   # Stream.null is the current device's default stream
+            Stream.null.wait_event(e)
+    elif stream.device != e.device:
+        raise ValueError("the stream is on %s but the work is on %s"
+                         % (stream.device, e.device))
+    else:
+        stream.wait_event(e)
 
 
 _sys.modules[__name__].__class__ = _StreamModule

@@ -53,6 +53,21 @@ int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
     return 0;
 }
 
+int empy_opt_arg(const char *fname, const char *name, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject *kwnames, PyObject **val)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *k = nkw ? PyTuple_GET_ITEM(kwnames, 0) : NULL;
+    if (nargs + nkw > 1 || (k && PyUnicode_CompareWithASCIIString(k, name))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes one optional argument, %s", fname,
+                     name);
+        return -1;
+    }
+    if (nargs + nkw)
+        *val = args[0];
+    return 0;
+}
+
 /* ---- numbers ------------------------------------------------------------ */
 
 int empy_index_arg(PyObject *o, const char *what, int bool_ok, int64_t *out)
@@ -90,6 +105,19 @@ int empy_size_arg(PyObject *o, const char *what, int64_t *out)
         PyErr_Format(PyExc_ValueError, "%s: Maximum allowed dimension exceeded", what);
     }
     return -1;
+}
+
+int empy_nbytes_arg(PyObject *o, const char *what, size_t *out)
+{
+    int64_t n;
+    if (empy_index_arg(o, what, 0, &n) < 0)
+        return -1;
+    if (n < 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be >= 0, got %lld", what, (long long)n);
+        return -1;
+    }
+    *out = (size_t)n;
+    return 0;
 }
 
 /* ---- cold properties in Python ------------------------------------------ */

@@ -20,6 +20,9 @@ int empy_index_arg(PyObject *o, const char *what, int bool_ok, int64_t *out);
  * ValueError "Maximum allowed dimension exceeded", not OverflowError. */
 int empy_size_arg(PyObject *o, const char *what, int64_t *out);
 
+/* A byte count: as empy_index_arg, and a ValueError naming what if < 0. */
+int empy_nbytes_arg(PyObject *o, const char *what, size_t *out);
+
 /* Fill vals (borrowed, NULL when absent) from a vectorcall's positional
  * and keyword arguments by the NULL-ended names; the first npos may come
  * positionally, the first nrequired must be given. -1 with TypeError
@@ -27,6 +30,12 @@ int empy_size_arg(PyObject *o, const char *what, int64_t *out);
 int empy_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames, const char *const *names, int npos,
                     int nrequired, PyObject **vals);
+
+/* The one optional argument of a hot method, positional or by the keyword
+ * name, without empy_parse_args's walk: *val is left as it is when the
+ * argument is absent; -1 with TypeError naming fname for anything else. */
+int empy_opt_arg(const char *fname, const char *name, PyObject *const *args,
+                 Py_ssize_t nargs, PyObject *kwnames, PyObject **val);
 
 /* A cold property computed in Python: a getset entry with this getter and
  * a closure pointing at an empy_pyattr calls module.function(self), the
@@ -53,6 +62,14 @@ PyObject *empy_py_method_tuple(const empy_pyattr *w, PyObject *self, PyObject *a
     {                                                                               \
         static const empy_pyattr w = {module, function};                            \
         return empy_py_method(&w, self, args, nargs, kwnames);                      \
+    }
+
+/* A cold slot taking only self (tp_repr, tp_str) computed in Python. */
+#define EMPY_PY_SLOT(fn, module, function)                                          \
+    static PyObject *fn(PyObject *self)                                             \
+    {                                                                               \
+        static const empy_pyattr w = {module, function};                            \
+        return empy_py_getter(self, (void *)&w);                                    \
     }
 
 /* One of a table of module functions sharing an implementation:

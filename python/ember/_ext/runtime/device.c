@@ -3,7 +3,6 @@
  * A Device object is a small handle on an em_device (which ember owns for
  * the life of the process), so objects are made freely and compare by
  * (type, id) rather than by identity. */
-#include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "runtime/args.h"
@@ -14,6 +13,12 @@ PyObject *empy_device_new(empy_state *st, em_device *dev)
     if (o)
         o->dev = dev;
     return (PyObject *)o;
+}
+
+PyObject *empy_device_getter(PyObject *self, void *offset)
+{
+    return empy_device_new(empy_state_of(self),
+                           *(em_device **)((char *)self + (size_t)offset));
 }
 
 /* A CUDA ordinal. Without a GPU, 0 is the cpu device, so that a program
@@ -89,10 +94,7 @@ static void Device_dealloc(PyObject *self)
 
 #define DEV(self) (((empy_Device *)(self))->dev)
 
-static PyObject *Device_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.Device %s>", em_device_name(DEV(self)));
-}
+EMPY_PY_SLOT(Device_repr, "ember._api.device_info", "device_repr")
 
 static PyObject *Device_str(PyObject *self)
 {
@@ -117,12 +119,6 @@ static PyObject *Device_richcompare(PyObject *a, PyObject *b, int op)
     return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 
-static int get_props(PyObject *self, em_device_props *p)
-{
-    em_status s = em_device_get_props(DEV(self), p);
-    return s == EM_OK ? 0 : empy_fail(empy_state_of(self), s);
-}
-
 static PyObject *Device_get_type(PyObject *self, void *c)
 {
     return PyUnicode_FromString(em_device_get_type(DEV(self)) == EM_DEVICE_CUDA
@@ -139,49 +135,25 @@ static PyObject *Device_get_arch(PyObject *self, void *c)
     return PyLong_FromLong(em_device_arch(DEV(self)));
 }
 
-static PyObject *props_tuple3(const int v[3])
-{
-    return Py_BuildValue("(iii)", v[0], v[1], v[2]);
-}
-
-PyObject *empy_props_dict(const em_device_props *p)
-{
-    char name[sizeof p->name];
-    memcpy(name, p->name, sizeof name);
-    name[sizeof name - 1] = 0;
-    return Py_BuildValue(
-        "{s:N,s:L,s:i,s:i,s:i,s:i,s:i,s:i,s:N,s:N,s:i,s:i,s:i,s:i,s:i,"
-        "s:i,s:i,s:i,s:i,s:i,s:i,s:y#}",
-        "name", PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), "replace"),
-        "totalGlobalMem", (long long)p->total_memory,
-        "sharedMemPerBlock", p->max_shared_per_block,
-        "sharedMemPerBlockOptin", p->max_shared_per_block_optin,
-        "sharedMemPerMultiprocessor", p->max_shared_per_multiprocessor,
-        "regsPerBlock", p->regs_per_block,
-        "warpSize", p->warp_size,
-        "maxThreadsPerBlock", p->max_threads_per_block,
-        "maxThreadsDim", props_tuple3(p->max_block_dim),
-        "maxGridSize", props_tuple3(p->max_grid_dim),
-        "clockRate", p->clock_rate_khz,
-        "memoryClockRate", p->memory_clock_rate_khz,
-        "memoryBusWidth", p->memory_bus_width,
-        "l2CacheSize", p->l2_cache_size,
-        "multiProcessorCount", p->multiprocessor_count,
-        "major", p->cc_major,
-        "minor", p->cc_minor,
-        "pciBusID", p->pci_bus_id,
-        "pciDeviceID", p->pci_device_id,
-        "pciDomainID", p->pci_domain_id,
-        "unifiedAddressing", p->unified_addressing,
-        "uuid", (const char *)p->uuid, (Py_ssize_t)sizeof p->uuid);
-}
-
-static PyObject *Device_get_properties(PyObject *self, void *c)
+/* The properties in the order of device_info._PROPS, which names them as
+ * cudaGetDeviceProperties does; the name is the C string's bytes. */
+static PyObject *Device_get_props(PyObject *self, void *c)
 {
     em_device_props p;
-    if (get_props(self, &p) < 0)
-        return NULL;
-    return empy_props_dict(&p);
+    em_status s = em_device_get_props(DEV(self), &p);
+    if (s != EM_OK)
+        return empy_raise(empy_state_of(self), s);
+    p.name[sizeof p.name - 1] = 0;
+    return Py_BuildValue(
+        "(yLiiiiii(iii)(iii)iiiiiiiiiiiy#)", p.name, (long long)p.total_memory,
+        p.max_shared_per_block, p.max_shared_per_block_optin,
+        p.max_shared_per_multiprocessor, p.regs_per_block, p.warp_size,
+        p.max_threads_per_block, p.max_block_dim[0], p.max_block_dim[1],
+        p.max_block_dim[2], p.max_grid_dim[0], p.max_grid_dim[1], p.max_grid_dim[2],
+        p.clock_rate_khz, p.memory_clock_rate_khz, p.memory_bus_width,
+        p.l2_cache_size, p.multiprocessor_count, p.cc_major, p.cc_minor,
+        p.pci_bus_id, p.pci_device_id, p.pci_domain_id, p.unified_addressing,
+        (const char *)p.uuid, (Py_ssize_t)sizeof p.uuid);
 }
 
 /* (free, total) bytes, which Device.mem_info wraps. */
@@ -255,6 +227,7 @@ COLD(compute_capability)
 COLD(mem_info)
 COLD(uuid)
 COLD(attributes)
+COLD(properties)
 
 static PyGetSetDef Device_getset[] = {
     {"type", Device_get_type, NULL, "'cpu' or 'cuda'.", NULL},
@@ -270,11 +243,13 @@ static PyGetSetDef Device_getset[] = {
      "mem_info() gives the same.", (void *)&cold_mem_info},
     {"uuid", empy_py_getter, NULL,
      "The GPU's UUID ('8-4-4-4-12' hex digits); None on cpu.", (void *)&cold_uuid},
-    {"properties", Device_get_properties, NULL,
-     "Every device property, named as cudaGetDeviceProperties does.", NULL},
+    {"properties", empy_py_getter, NULL,
+     "Every device property, named as cudaGetDeviceProperties does.",
+     (void *)&cold_properties},
     {"attributes", empy_py_getter, NULL,
      "Device attributes, named as cupy.cuda.Device.attributes does.",
      (void *)&cold_attributes},
+    {"_props", Device_get_props, NULL, NULL, NULL},
     {"_mem_info", Device_get_mem_info, NULL, NULL, NULL},
     {"_priority_range", Device_get_priority_range, NULL, NULL, NULL},
     {NULL},
@@ -322,47 +297,11 @@ static PyObject *mod_get_current_device(PyObject *m, PyObject *unused)
     return empy_device_new(st, d);
 }
 
-static PyObject *mod_get_device(PyObject *m, PyObject *const *args,
-                                Py_ssize_t nargs)
-{
-    empy_state *st = empy_state_of_module(m);
-    em_device *d;
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError,
-                     "get_device() takes at most 1 argument (%zd given)", nargs);
-        return NULL;
-    }
-    if (empy_device_arg(st, nargs ? args[0] : NULL, &d) < 0)
-        return NULL;
-    return empy_device_new(st, d);
-}
-
-static PyObject *mod_backend_status(PyObject *m, PyObject *arg)
-{
-    const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
-    if (!name) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "backend_status() takes 'cpu' or 'cuda'");
-        return NULL;
-    }
-    if (strcmp(name, "cuda") == 0 || strcmp(name, "gpu") == 0)
-        return PyUnicode_FromString(em_backend_status(EM_DEVICE_CUDA));
-    if (strcmp(name, "cpu") == 0 || strcmp(name, "host") == 0)
-        return PyUnicode_FromString(em_backend_status(EM_DEVICE_CPU));
-    PyErr_Format(PyExc_ValueError, "unknown backend '%s': expected 'cpu' or 'cuda'",
-                 name);
-    return NULL;
-}
-
 static PyMethodDef device_functions[] = {
     {"default_device", mod_default_device, METH_NOARGS,
      "The default device: $EMBER_DEVICE, else cuda:0 when a GPU works, else cpu."},
     {"get_current_device", mod_get_current_device, METH_NOARGS,
      "The calling thread's current device."},
-    {"get_device", (PyCFunction)(void (*)(void))mod_get_device, METH_FASTCALL,
-     "get_device(spec=None): the current device, or the device spec names."},
-    {"backend_status", mod_backend_status, METH_O,
-     "backend_status('cuda'|'cpu') -> 'ok' or why the backend is unusable."},
     {NULL},
 };
 

@@ -27,28 +27,10 @@ static PyObject *exc_class(empy_state *st, em_status s)
     }
 }
 
-/* Raise cls(msg) and set extra attributes on the instance; attrs is a
- * NULL-terminated list of name, value pairs (values are stolen). */
-static void raise_with_attrs(PyObject *cls, PyObject *msg, ...)
+/* C text as a str (bad bytes replaced); None for NULL. */
+static PyObject *text(const char *s)
 {
-    va_list ap;
-    PyObject *exc = msg ? PyObject_CallOneArg(cls, msg) : NULL;
-    va_start(ap, msg);
-    for (;;) {
-        const char *name = va_arg(ap, const char *);
-        PyObject *val;
-        if (!name)
-            break;
-        val = va_arg(ap, PyObject *);
-        if (exc && val && PyObject_SetAttrString(exc, name, val) < 0)
-            Py_CLEAR(exc);
-        Py_XDECREF(val);
-    }
-    va_end(ap);
-    if (exc) {
-        PyErr_SetObject(cls, exc);
-        Py_DECREF(exc);
-    }
+    return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : Py_NewRef(Py_None);
 }
 
 PyObject *empy_raise(empy_state *st, em_status s)
@@ -69,18 +51,17 @@ PyObject *empy_raise(empy_state *st, em_status s)
      * ValueError ("array is too big", "Maximum allowed size exceeded"). */
     if (s == EM_ERR_OVERFLOW && strncmp(msg, "Python integer", 14) != 0)
         cls = PyExc_ValueError;
-    pmsg = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
-    if (!pmsg)
+    if (!(pmsg = text(msg)))
         return NULL;
-    if (cls == st->CUDAError) {
-        const char *nname = em_last_error_native_name();
-        raise_with_attrs(cls, pmsg,
-                         "code", PyLong_FromLong(em_last_error_native()),
-                         "name", PyUnicode_DecodeUTF8(nname, (Py_ssize_t)strlen(nname),
-                                                      "replace"),
-                         (const char *)NULL);
-    } else if (cls == st->CompileError) {
-        raise_with_attrs(cls, pmsg, "log", Py_NewRef(pmsg), (const char *)NULL);
+    if (cls == st->CUDAError || cls == st->CompileError) {
+        /* _errors.py's _from_c sets .code and .name, or .log. */
+        PyObject *exc = cls == st->CompileError
+            ? PyObject_CallMethod(cls, "_from_c", "O", pmsg)
+            : PyObject_CallMethod(cls, "_from_c", "Ols", pmsg, (long)em_last_error_native(),
+                                  em_last_error_native_name());
+        if (exc)
+            PyErr_SetObject(cls, exc);
+        Py_XDECREF(exc);
     } else {
         PyErr_SetObject(cls, pmsg);
     }
@@ -105,12 +86,8 @@ PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,
         return empy_raise(st, s);
     if (!(mod = PyImport_ImportModule("ember._compile_error")))
         return NULL;
-    exc = PyObject_CallMethod(mod, "compile_error", "NNN",
-                              PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace"),
-                              log ? PyUnicode_DecodeUTF8(log, (Py_ssize_t)strlen(log),
-                                                         "replace") : Py_NewRef(Py_None),
-                              source ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)strlen(source),
-                                                            "replace") : Py_NewRef(Py_None));
+    exc = PyObject_CallMethod(mod, "compile_error", "NNN", text(msg), text(log),
+                              text(source));
     Py_DECREF(mod);
     if (exc) {
         PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
@@ -138,32 +115,25 @@ PyObject *empy_np_exc(empy_state *st, int which)
     return cls;
 }
 
-/* The classes come from python/ember/_errors.py: ember's own, added to the
- * module as they are, and NumPy's, whose class to raise _errors.current
- * answers (ember._np_exception is its by_name, for ember's __getattr__). */
+/* The classes come from python/ember/_errors.py, whose _install adds
+ * ember's own to the module, with NumPy's lookups (_np_exception,
+ * _np_exception_names, for ember's __getattr__), and returns those kept
+ * here: the three classes and `current`, which answers the class of
+ * NumPy's to raise. */
 int empy_errors_init(PyObject *m, empy_state *st)
 {
-    static const char *const own[] = {"CUDAError", "CompileError",
-                                      "BackendUnavailableError"};
-    PyObject **slots[] = {&st->CUDAError, &st->CompileError, &st->BackendUnavailableError};
-    PyObject *mod = PyImport_ImportModule("ember._errors"), *by_name, *names;
-    int rc = -1, i;
-    if (!mod)
-        return -1;
-    for (i = 0; i < 3; i++)
-        if (!(*slots[i] = PyObject_GetAttrString(mod, own[i])) ||
-            PyModule_AddObjectRef(m, own[i], *slots[i]) < 0)
-            goto out;
-    st->np_exc_current = PyObject_GetAttrString(mod, "current");
-    by_name = PyObject_GetAttrString(mod, "by_name");
-    names = PyObject_GetAttrString(mod, "names");
-    if (st->np_exc_current && by_name && names &&
-        PyModule_AddObjectRef(m, "_np_exception", by_name) == 0 &&
-        PyModule_AddObjectRef(m, "_np_exception_names", names) == 0)
-        rc = 0;
-    Py_XDECREF(by_name);
-    Py_XDECREF(names);
-out:
-    Py_DECREF(mod);
-    return rc;
+    PyObject *mod = PyImport_ImportModule("ember._errors"), *t;
+    int ok;
+    t = mod ? PyObject_CallMethod(mod, "_install", "O", m) : NULL;
+    ok = t && PyArg_ParseTuple(t, "OOOO", &st->CUDAError, &st->CompileError,
+                               &st->BackendUnavailableError, &st->np_exc_current);
+    if (ok) {
+        Py_INCREF(st->CUDAError);
+        Py_INCREF(st->CompileError);
+        Py_INCREF(st->BackendUnavailableError);
+        Py_INCREF(st->np_exc_current);
+    }
+    Py_XDECREF(t);
+    Py_XDECREF(mod);
+    return ok ? 0 : -1;
 }

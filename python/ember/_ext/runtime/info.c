@@ -14,12 +14,12 @@ static PyObject *mod_cuda_device_count(PyObject *m, PyObject *unused)
     return PyLong_FromLong(n);
 }
 
-static PyObject *mod_cuda_is_available(PyObject *m, PyObject *unused)
+/* _backend_status(is_cuda): 'ok' or why that backend is unusable. */
+static PyObject *mod_backend_status(PyObject *m, PyObject *arg)
 {
-    int n = 0;
-    if (em_device_count(EM_DEVICE_CUDA, &n) != EM_OK)
-        n = 0;
-    return PyBool_FromLong(n > 0);
+    int cuda = PyObject_IsTrue(arg);
+    return cuda < 0 ? NULL : PyUnicode_FromString(em_backend_status(
+                                 cuda ? EM_DEVICE_CUDA : EM_DEVICE_CPU));
 }
 
 /* (CUDA driver version, NVRTC version), 0 for one not found. */
@@ -93,8 +93,7 @@ static PyObject *mod_vendor_libs(PyObject *m, PyObject *unused)
 }
 
 static PyMethodDef info_functions[] = {
-    {"cuda_is_available", mod_cuda_is_available, METH_NOARGS,
-     "True if a CUDA driver and at least one GPU work."},
+    {"_backend_status", mod_backend_status, METH_O, NULL},
     {"_cuda_device_count", mod_cuda_device_count, METH_NOARGS, NULL},
     {"_cuda_versions", mod_cuda_versions, METH_NOARGS, NULL},
     {"_diskcache_usage", mod_diskcache_usage, METH_NOARGS, NULL},

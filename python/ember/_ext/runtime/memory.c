@@ -10,28 +10,10 @@
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "runtime/args.h"
+#include "runtime/member_compat.h"
 
 #define BUF(o) ((empy_Buffer *)(o))
 #define PIN(o) ((empy_PinnedMemory *)(o))
-
-static int size_arg(PyObject *o, const char *what, size_t *out)
-{
-    Py_ssize_t n;
-    if (PyBool_Check(o) || !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-    if (n == -1 && PyErr_Occurred())
-        return -1;
-    if (n < 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be >= 0, got %zd", what, n);
-        return -1;
-    }
-    *out = (size_t)n;
-    return 0;
-}
 
 /* ---- Buffer ------------------------------------------------------- */
 
@@ -84,43 +66,10 @@ static void Buffer_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static PyObject *Buffer_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.Buffer %zu bytes at %p on %s>",
-                                BUF(self)->nbytes, BUF(self)->ptr,
-                                em_device_name(BUF(self)->dev));
-}
-
-static PyObject *Buffer_get_ptr(PyObject *self, void *c)
-{
-    return PyLong_FromVoidPtr(BUF(self)->ptr);
-}
-
-static PyObject *Buffer_get_nbytes(PyObject *self, void *c)
-{
-    return PyLong_FromSize_t(BUF(self)->nbytes);
-}
-
-static PyObject *Buffer_get_device(PyObject *self, void *c)
-{
-    return empy_device_new(empy_state_of(self), BUF(self)->dev);
-}
-
-/* A CUDA buffer presents itself as a 1-D uint8 array, so CuPy, PyTorch and
- * Numba can wrap it without a copy. Absent (AttributeError) on cpu. */
-static PyObject *Buffer_get_cai(PyObject *self, void *c)
-{
-    empy_Buffer *b = BUF(self);
-    if (em_device_get_type(b->dev) != EM_DEVICE_CUDA) {
-        PyErr_SetString(PyExc_AttributeError,
-                        "a cpu Buffer has no __cuda_array_interface__ (it has the "
-                        "buffer protocol)");
-        return NULL;
-    }
-    return Py_BuildValue("{s:(n),s:s,s:(NO),s:O,s:i}", "shape", (Py_ssize_t)b->nbytes,
-                         "typestr", "|u1", "data", PyLong_FromVoidPtr(b->ptr), Py_False,
-                         "strides", Py_None, "version", 3);
-}
+/* Cold: Python's (python/ember/cuda/memory_objects.py). */
+#define OBJECTS "ember.cuda.memory_objects"
+EMPY_PY_SLOT(Buffer_repr, OBJECTS, "buffer_repr")
+static const empy_pyattr cold_cai = {OBJECTS, "buffer_cai"};
 
 static int Buffer_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
@@ -157,12 +106,18 @@ static PyMethodDef Buffer_methods[] = {
     {NULL},
 };
 
+static PyMemberDef Buffer_members[] = {
+    {"ptr", EMPY_T_U64, offsetof(empy_Buffer, ptr), EMPY_READONLY, "The address, as an int."},
+    {"nbytes", EMPY_T_U64, offsetof(empy_Buffer, nbytes), EMPY_READONLY, "The size in bytes."},
+    {"size", EMPY_T_U64, offsetof(empy_Buffer, nbytes), EMPY_READONLY,
+     "The size in bytes (CuPy's name)."},
+    {NULL},
+};
+
 static PyGetSetDef Buffer_getset[] = {
-    {"ptr", Buffer_get_ptr, NULL, "The address, as an int.", NULL},
-    {"nbytes", Buffer_get_nbytes, NULL, "The size in bytes.", NULL},
-    {"size", Buffer_get_nbytes, NULL, "The size in bytes (CuPy's name).", NULL},
-    {"device", Buffer_get_device, NULL, "The device the memory belongs to.", NULL},
-    {"__cuda_array_interface__", Buffer_get_cai, NULL, NULL, NULL},
+    {"device", empy_device_getter, NULL, "The device the memory belongs to.",
+     EMPY_DEVICE_AT(empy_Buffer)},
+    {"__cuda_array_interface__", empy_py_getter, NULL, NULL, (void *)&cold_cai},
     {NULL},
 };
 
@@ -171,6 +126,7 @@ static PyType_Slot Buffer_slots[] = {
     {Py_tp_dealloc, Buffer_dealloc},
     {Py_tp_repr, Buffer_repr},
     {Py_tp_methods, Buffer_methods},
+    {Py_tp_members, Buffer_members},
     {Py_tp_getset, Buffer_getset},
     {Py_bf_getbuffer, Buffer_getbuffer},
     {Py_tp_doc, "Device memory from the device's caching pool (see ember.alloc). "
@@ -195,7 +151,7 @@ static PyObject *mod_alloc(PyObject *m, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:alloc", kwlist, &n_obj, &dev_arg,
                                      &sarg))
         return NULL;
-    if (size_arg(n_obj, "nbytes", &n) < 0)
+    if (empy_nbytes_arg(n_obj, "nbytes", &n) < 0)
         return NULL;
     if (sarg != Py_None && dev_arg == Py_None && Py_IS_TYPE(sarg, st->Stream)) {
         em_stream *s = empy_stream_resolve(st, sarg);
@@ -253,7 +209,7 @@ static PyObject *mod_pool_set_limit(PyObject *m, PyObject *const *args, Py_ssize
     em_status rc;
     if (n != 2)
         return PyErr_Format(PyExc_TypeError, "_pool_set_limit(device, nbytes)");
-    if (empy_device_arg(st, args[0], &d) < 0 || size_arg(args[1], "size", &limit) < 0)
+    if (empy_device_arg(st, args[0], &d) < 0 || empy_nbytes_arg(args[1], "size", &limit) < 0)
         return NULL;
     if ((rc = em_pool_set_limit(d, limit)) != EM_OK)
         return empy_raise(st, rc);
@@ -271,11 +227,7 @@ static void PinnedMemory_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static PyObject *PinnedMemory_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.PinnedMemory %zu bytes at %p>", PIN(self)->nbytes,
-                                PIN(self)->ptr);
-}
+EMPY_PY_SLOT(PinnedMemory_repr, OBJECTS, "pinned_repr")
 
 static int PinnedMemory_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
@@ -283,25 +235,18 @@ static int PinnedMemory_getbuffer(PyObject *self, Py_buffer *view, int flags)
                              0, flags);
 }
 
-static PyObject *PinnedMemory_get_ptr(PyObject *self, void *c)
-{
-    return PyLong_FromVoidPtr(PIN(self)->ptr);
-}
-
-static PyObject *PinnedMemory_get_nbytes(PyObject *self, void *c)
-{
-    return PyLong_FromSize_t(PIN(self)->nbytes);
-}
-
 static Py_ssize_t PinnedMemory_len(PyObject *self)
 {
     return (Py_ssize_t)PIN(self)->nbytes;
 }
 
-static PyGetSetDef PinnedMemory_getset[] = {
-    {"ptr", PinnedMemory_get_ptr, NULL, "The address, as an int.", NULL},
-    {"nbytes", PinnedMemory_get_nbytes, NULL, "The size in bytes.", NULL},
-    {"size", PinnedMemory_get_nbytes, NULL, "The size in bytes (CuPy's name).", NULL},
+static PyMemberDef PinnedMemory_members[] = {
+    {"ptr", EMPY_T_U64, offsetof(empy_PinnedMemory, ptr), EMPY_READONLY,
+     "The address, as an int."},
+    {"nbytes", EMPY_T_U64, offsetof(empy_PinnedMemory, nbytes), EMPY_READONLY,
+     "The size in bytes."},
+    {"size", EMPY_T_U64, offsetof(empy_PinnedMemory, nbytes), EMPY_READONLY,
+     "The size in bytes (CuPy's name)."},
     {NULL},
 };
 
@@ -309,7 +254,7 @@ static PyType_Slot PinnedMemory_slots[] = {
     EMPY_NOINIT_SLOT
     {Py_tp_dealloc, PinnedMemory_dealloc},
     {Py_tp_repr, PinnedMemory_repr},
-    {Py_tp_getset, PinnedMemory_getset},
+    {Py_tp_members, PinnedMemory_members},
     {Py_sq_length, PinnedMemory_len},
     {Py_bf_getbuffer, PinnedMemory_getbuffer},
     {Py_tp_doc, "Page-locked host memory (see ember.alloc_pinned_memory), with "
@@ -331,7 +276,7 @@ static PyObject *mod_alloc_pinned_memory(PyObject *m, PyObject *n_obj)
     void *ptr;
     em_status rc;
 
-    if (size_arg(n_obj, "nbytes", &n) < 0)
+    if (empy_nbytes_arg(n_obj, "nbytes", &n) < 0)
         return NULL;
     if (n > (size_t)PY_SSIZE_T_MAX)
         return PyErr_NoMemory();

@@ -8,6 +8,11 @@
 #include "runtime/errors.h"
 #include "runtime/memptr.h"
 #include "runtime/args.h"
+#include "runtime/member_compat.h"
+
+/* Cold: Python's (python/ember/cuda/memory_objects.py). */
+#define OBJECTS "ember.cuda.memory_objects"
+static const empy_pyattr cold_device_id = {OBJECTS, "device_id"};
 
 /* ---- UnownedMemory -------------------------------------------------------- */
 
@@ -64,46 +69,20 @@ static int Unowned_traverse(PyObject *self, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *Unowned_repr(PyObject *self)
-{
-    empy_Unowned *u = (empy_Unowned *)self;
-    char buf[128];
-    PyOS_snprintf(buf, sizeof buf, "<UnownedMemory 0x%zx, %zu bytes on %s>",
-                  (size_t)u->ptr, u->size, em_device_name(u->dev));
-    return PyUnicode_FromString(buf);
-}
+EMPY_PY_SLOT(Unowned_repr, OBJECTS, "unowned_repr")
 
-static PyObject *Unowned_get_ptr(PyObject *self, void *c)
-{
-    return PyLong_FromSize_t((size_t)((empy_Unowned *)self)->ptr);
-}
-
-static PyObject *Unowned_get_size(PyObject *self, void *c)
-{
-    return PyLong_FromSize_t(((empy_Unowned *)self)->size);
-}
-
-static PyObject *Unowned_get_owner(PyObject *self, void *c)
-{
-    return Py_NewRef(((empy_Unowned *)self)->owner);
-}
-
-static PyObject *Unowned_get_device(PyObject *self, void *c)
-{
-    return empy_device_new(empy_state_of(self), ((empy_Unowned *)self)->dev);
-}
-
-static PyObject *Unowned_get_device_id(PyObject *self, void *c)
-{
-    return PyLong_FromLong(em_device_get_id(((empy_Unowned *)self)->dev));
-}
+static PyMemberDef Unowned_members[] = {
+    {"ptr", EMPY_T_U64, offsetof(empy_Unowned, ptr), EMPY_READONLY, "The start address."},
+    {"size", EMPY_T_U64, offsetof(empy_Unowned, size), EMPY_READONLY, "Bytes."},
+    {"owner", EMPY_T_OBJECT, offsetof(empy_Unowned, owner), EMPY_READONLY,
+     "What keeps the memory alive."},
+    {NULL},
+};
 
 static PyGetSetDef Unowned_getset[] = {
-    {"ptr", Unowned_get_ptr, NULL, "The start address.", NULL},
-    {"size", Unowned_get_size, NULL, "Bytes.", NULL},
-    {"owner", Unowned_get_owner, NULL, "What keeps the memory alive.", NULL},
-    {"device", Unowned_get_device, NULL, "The Device the memory is on.", NULL},
-    {"device_id", Unowned_get_device_id, NULL, "The device's ordinal.", NULL},
+    {"device", empy_device_getter, NULL, "The Device the memory is on.",
+     EMPY_DEVICE_AT(empy_Unowned)},
+    {"device_id", empy_py_getter, NULL, "The device's ordinal.", (void *)&cold_device_id},
     {NULL},
 };
 
@@ -112,6 +91,7 @@ static PyType_Slot Unowned_slots[] = {
     {Py_tp_dealloc, Unowned_dealloc},
     {Py_tp_traverse, Unowned_traverse},
     {Py_tp_repr, Unowned_repr},
+    {Py_tp_members, Unowned_members},
     {Py_tp_getset, Unowned_getset},
     {Py_tp_doc, "UnownedMemory(ptr, size, owner, device_id=None): memory ember "
                 "did not allocate, kept alive by owner (CuPy's spelling). "
@@ -127,12 +107,15 @@ static PyType_Spec Unowned_spec = {
 
 /* ---- MemoryPointer -------------------------------------------------------- */
 
-/* The start, size (0: unknown) and device of a mem object. */
+/* The start, size (EMPY_SIZE_UNKNOWN: unknown) and device of a mem object. */
 static int mem_facts(empy_state *st, PyObject *mem, uintptr_t *base, size_t *size,
                      em_device **dev)
 {
-    PyObject *o;
-    void *p;
+    static const empy_pyattr foreign = {OBJECTS, "foreign_facts"};
+    PyObject *o, *dev_o;
+    unsigned long long p = 0;
+    Py_ssize_t n = -1;
+    int rc;
     if (Py_TYPE(mem) == st->UnownedMemory) {
         empy_Unowned *u = (empy_Unowned *)mem;
         *base = u->ptr;
@@ -147,34 +130,15 @@ static int mem_facts(empy_state *st, PyObject *mem, uintptr_t *base, size_t *siz
         *dev = b->dev;
         return 0;
     }
-    /* A foreign allocation (CuPy's Memory): .ptr, .size, .device_id. */
-    if (!(o = PyObject_GetAttrString(mem, "ptr"))) {
-        PyErr_Format(PyExc_TypeError, "MemoryPointer needs memory with a .ptr "
-                     "(UnownedMemory, Buffer), not %.100s", Py_TYPE(mem)->tp_name);
+    /* A foreign allocation (CuPy's Memory): Python reads its .ptr, .size
+     * and .device_id. */
+    if (!(o = empy_py_getter(mem, (void *)&foreign)))
         return -1;
-    }
-    p = PyLong_AsVoidPtr(o);
+    rc = PyArg_ParseTuple(o, "KnO", &p, &n, &dev_o) ? empy_device_arg(st, dev_o, dev) : -1;
     Py_DECREF(o);
-    if (!p && PyErr_Occurred())
-        return -1;
     *base = (uintptr_t)p;
-    *size = EMPY_SIZE_UNKNOWN;
-    if ((o = PyObject_GetAttrString(mem, "size"))) {
-        Py_ssize_t n = PyNumber_AsSsize_t(o, PyExc_OverflowError);
-        Py_DECREF(o);
-        if (n < 0 && PyErr_Occurred())
-            return -1;
-        *size = n >= 0 ? (size_t)n : EMPY_SIZE_UNKNOWN;
-    }
-    PyErr_Clear();
-    o = PyObject_GetAttrString(mem, "device_id");
-    PyErr_Clear();
-    if (empy_device_arg(st, o ? o : Py_None, dev) < 0) {
-        Py_XDECREF(o);
-        return -1;
-    }
-    Py_XDECREF(o);
-    return 0;
+    *size = n >= 0 ? (size_t)n : EMPY_SIZE_UNKNOWN;
+    return rc;
 }
 
 PyObject *empy_memptr_make(empy_state *st, PyObject *mem, uintptr_t base, size_t size,
@@ -228,14 +192,7 @@ static int MemPtr_traverse(PyObject *self, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *MemPtr_repr(PyObject *self)
-{
-    empy_MemPtr *p = (empy_MemPtr *)self;
-    char buf[128];
-    PyOS_snprintf(buf, sizeof buf, "<MemoryPointer 0x%zx on %s>", (size_t)p->ptr,
-                  em_device_name(p->dev));
-    return PyUnicode_FromString(buf);
-}
+EMPY_PY_SLOT(MemPtr_repr, OBJECTS, "memptr_repr")
 
 /* p + n, n + p, p - n: another pointer into the same memory (CuPy's
  * pointer arithmetic, bounds-checked when the size is known). */
@@ -286,31 +243,11 @@ static int MemPtr_bool(PyObject *self)
     return ((empy_MemPtr *)self)->ptr != 0;
 }
 
-static PyObject *MemPtr_get_mem(PyObject *self, void *c)
-{
-    return Py_NewRef(((empy_MemPtr *)self)->mem);
-}
-
-static PyObject *MemPtr_get_device(PyObject *self, void *c)
-{
-    return empy_device_new(empy_state_of(self), ((empy_MemPtr *)self)->dev);
-}
-
-static PyObject *MemPtr_get_device_id(PyObject *self, void *c)
-{
-    return PyLong_FromLong(em_device_get_id(((empy_MemPtr *)self)->dev));
-}
-
 static PyObject *MemPtr_richcompare(PyObject *a, PyObject *b, int op)
 {
     if (!is_memptr(a) || !is_memptr(b))
         Py_RETURN_NOTIMPLEMENTED;
     Py_RETURN_RICHCOMPARE(((empy_MemPtr *)a)->ptr, ((empy_MemPtr *)b)->ptr, op);
-}
-
-static PyObject *MemPtr_hash_ptr(PyObject *self)
-{
-    return PyLong_FromSize_t((size_t)((empy_MemPtr *)self)->ptr);
 }
 
 static Py_hash_t MemPtr_hash(PyObject *self)
@@ -358,11 +295,18 @@ static PyMethodDef MemPtr_methods[] = {
     {NULL},
 };
 
+static PyMemberDef MemPtr_members[] = {
+    {"ptr", EMPY_T_U64, offsetof(empy_MemPtr, ptr), EMPY_READONLY,
+     "The address (on cpu, a host address)."},
+    {"mem", EMPY_T_OBJECT, offsetof(empy_MemPtr, mem), EMPY_READONLY,
+     "The memory this points into."},
+    {NULL},
+};
+
 static PyGetSetDef MemPtr_getset[] = {
-    {"ptr", (getter)MemPtr_hash_ptr, NULL, "The address (on cpu, a host address).", NULL},
-    {"mem", MemPtr_get_mem, NULL, "The memory this points into.", NULL},
-    {"device", MemPtr_get_device, NULL, "The Device the memory is on.", NULL},
-    {"device_id", MemPtr_get_device_id, NULL, "The device's ordinal.", NULL},
+    {"device", empy_device_getter, NULL, "The Device the memory is on.",
+     EMPY_DEVICE_AT(empy_MemPtr)},
+    {"device_id", empy_py_getter, NULL, "The device's ordinal.", (void *)&cold_device_id},
     {"_span", MemPtr_get_span, NULL, NULL, NULL},
     {NULL},
 };
@@ -372,6 +316,7 @@ static PyType_Slot MemPtr_slots[] = {
     {Py_tp_dealloc, MemPtr_dealloc},
     {Py_tp_traverse, MemPtr_traverse},
     {Py_tp_repr, MemPtr_repr},
+    {Py_tp_members, MemPtr_members},
     {Py_tp_getset, MemPtr_getset},
     {Py_tp_methods, MemPtr_methods},
     {Py_tp_richcompare, MemPtr_richcompare},

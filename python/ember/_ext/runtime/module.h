@@ -130,8 +130,10 @@ int empy_info_init(PyObject *m, empy_state *st);
  * "gpu:N", an int N (cuda:N), or a Device. */
 int empy_device_arg(empy_state *st, PyObject *spec, em_device **out);
 PyObject *empy_device_new(empy_state *st, em_device *dev);
-/* The CuPy-style properties dict of one device. */
-PyObject *empy_props_dict(const em_device_props *p);
+/* The getter of a .device property: the em_device * at byte offset
+ * (the closure, EMPY_DEVICE_AT) in self, as a Device. */
+PyObject *empy_device_getter(PyObject *self, void *offset);
+#define EMPY_DEVICE_AT(type) ((void *)offsetof(type, dev))
 
 /* The em_stream a Stream object stands for now (the null stream resolves
  * to the current device's default stream); NULL with an exception. */

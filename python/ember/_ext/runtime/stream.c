@@ -272,15 +272,7 @@ static void Stream_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static PyObject *Stream_repr(PyObject *self)
-{
-    em_stream *s = STREAM(self)->s;
-    if (!s)
-        return PyUnicode_FromString("<ember.Stream null>");
-    return PyUnicode_FromFormat("<ember.Stream %p on %s%s>", (void *)s,
-                                em_device_name(em_stream_device(s)),
-                                STREAM(self)->owned ? "" : " (default)");
-}
+EMPY_PY_SLOT(Stream_repr, "ember.cuda.stream", "_stream_repr")
 
 static PyObject *Stream_richcompare(PyObject *a, PyObject *b, int op)
 {
@@ -351,27 +343,18 @@ static PyObject *Stream_wait_event(PyObject *self, PyObject *ev)
 
 static PyObject *event_create(empy_state *st, em_device *d, unsigned flags);
 
-/* Stream.record and Event.record read their one keyword by hand rather
- * than through empy_parse_args: they are on the timed hot path. */
+/* Stream.record and Event.record are on the timed hot path: their one
+ * keyword goes through empy_opt_arg, not empy_parse_args. */
 static PyObject *Stream_record(PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames)
 {
     empy_state *st = empy_state_of(self);
     em_stream *s = empy_stream_resolve(st, self);
-    PyObject *ev = nargs > 0 ? args[0] : Py_None;
+    PyObject *ev = Py_None;
     em_status rc;
 
-    if (!s)
+    if (!s || empy_opt_arg("record", "event", args, nargs, kwnames, &ev) < 0)
         return NULL;
-    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
-        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
-         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
-          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "event")))) {
-        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, event");
-        return NULL;
-    }
-    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
-        ev = args[nargs];
     if (ev == Py_None) {
         ev = event_create(st, em_stream_device(s), EM_EVENT_DEFAULT);
         if (!ev)
@@ -544,29 +527,18 @@ static void Event_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static PyObject *Event_repr(PyObject *self)
-{
-    return PyUnicode_FromFormat("<ember.Event %p on %s>", (void *)EVENT(self)->e,
-                                em_device_name(EVENT(self)->dev));
-}
+EMPY_PY_SLOT(Event_repr, "ember.cuda.stream", "_event_repr")
 
 static PyObject *Event_record(PyObject *self, PyObject *const *args,
                               Py_ssize_t nargs, PyObject *kwnames)
 {
     empy_state *st = empy_state_of(self);
-    PyObject *sarg = nargs > 0 ? args[0] : Py_None;
+    PyObject *sarg = Py_None;
     em_stream *s;
     em_status rc;
 
-    if (nargs > 1 || (kwnames && PyTuple_GET_SIZE(kwnames) > 1) ||
-        (kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
-         (nargs > 0 || !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
-          PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "stream")))) {
-        PyErr_SetString(PyExc_TypeError, "record() takes one optional argument, stream");
+    if (empy_opt_arg("record", "stream", args, nargs, kwnames, &sarg) < 0)
         return NULL;
-    }
-    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1)
-        sarg = args[nargs];
     if (PyLong_CheckExact(sarg) && PyLong_AsLong(sarg) == 0)
         sarg = Py_None;   /* Numba's stream=0 */
     PyErr_Clear();         /* a huge int is not 0, and not a stream either */
@@ -598,34 +570,8 @@ static PyObject *Event_query(PyObject *self, PyObject *unused)
     return PyBool_FromLong(done);
 }
 
-static PyObject *Event_get_device(PyObject *self, void *c)
-{
-    return empy_device_new(empy_state_of(self), EVENT(self)->dev);
-}
-
-/* Numba's spellings: evt.wait(stream) and evt.elapsed_time(evtend). */
-static PyObject *Event_wait(PyObject *self, PyObject *const *args,
-                            Py_ssize_t nargs)
-{
-    empy_state *st = empy_state_of(self);
-    em_stream *s;
-    em_status rc;
-    PyObject *a = nargs > 0 ? args[0] : Py_None;
-    if (nargs > 1) {
-        PyErr_SetString(PyExc_TypeError, "wait() takes one optional argument, stream");
-        return NULL;
-    }
-    if (PyLong_CheckExact(a) && PyLong_AsLong(a) == 0)
-        a = Py_None;   /* Numba's stream=0 */
-    PyErr_Clear();         /* a huge int is not 0, and not a stream either */
-    if (empy_stream_for_device(st, a, EVENT(self)->dev, &s) < 0)
-        return NULL;
-    if (!s)
-        s = em_stream_default(EVENT(self)->dev);
-    if ((rc = em_stream_wait_event(s, EVENT(self)->e)) != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
-}
+/* Numba's spelling evt.elapsed_time(evtend); evt.wait(stream) is Python's. */
+EMPY_PY_METHOD(Event_wait, "ember.cuda.stream", "_event_wait")
 
 static PyObject *Event_elapsed_time(PyObject *self, PyObject *end)
 {
@@ -645,7 +591,7 @@ static PyObject *Event_elapsed_time(PyObject *self, PyObject *end)
 }
 
 static PyMethodDef Event_methods[] = {
-    {"wait", (PyCFunction)(void (*)(void))Event_wait, METH_FASTCALL,
+    {"wait", EMPY_FASTKW(Event_wait),
      "wait(stream=None): make later work on the stream wait for this event "
      "(Numba's spelling)."},
     {"elapsed_time", Event_elapsed_time, METH_O,
@@ -663,7 +609,7 @@ static PyMethodDef Event_methods[] = {
 
 static PyGetSetDef Event_getset[] = {
     {"done", empy_py_getter, NULL, "Same as query().", (void *)&cold_done},
-    {"device", Event_get_device, NULL, "The event's device.", NULL},
+    {"device", empy_device_getter, NULL, "The event's device.", EMPY_DEVICE_AT(empy_Event)},
     {NULL},
 };
 
