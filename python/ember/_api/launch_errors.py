@@ -1,9 +1,8 @@
 """The messages of a kernel argument that does not suit its parameter
-(kernels/launch.c): a launch that raises is not the hot path, so the
-wording lives here. Each entry: the exception and the text after
-"kernel 'name' args[i]", with {d} the parameter's declaration from the
-source (" (const float *x)", or "") and {0}, {1}, ... the values C
-passes."""
+(launch_args.py decides which). Each entry: the exception and the text
+after "kernel 'name' args[i]", with {d} the parameter's declaration from
+the source (" (const float *x)", or "") and {0}, {1}, ... the values
+passed."""
 
 _SIZE = "{0} is {1} bytes but the parameter is {2} bytes"
 _MESSAGES = {

@@ -13,9 +13,11 @@
  * dereference garbage (a crash on cpu, a context lost on the GPU), and an
  * int's bits in a float parameter would be a silently wrong answer. Code
  * without source (RawModule(ptx=...)) keeps the rules by size alone. The
- * kinds are read from an array per call; messages, with the parameter's C
- * declaration, are built only when an argument is refused. */
-#include <stdarg.h>
+ * kinds are read from an array per call. C packs what programs pass in
+ * loops (ember memory, Python ints and floats, NumPy scalars of the
+ * parameter's kind and size); the rest (structs, conversions, other
+ * libraries' arrays, In/Out) and every refusal, with its message, are
+ * python/ember/_api/launch_args.py's. */
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
@@ -25,7 +27,6 @@
 
 #define PACK_STACK 1024     /* bytes of arguments held on the stack */
 #define ARGS_STACK 32       /* arguments held on the stack */
-#define PEND_STACK 4        /* In/Out/InOut arguments held on the stack */
 
 empy_kslot *empy_kslot_new(em_device *d, em_function *f)
 {
@@ -124,121 +125,59 @@ int empy_parse_dim(PyObject *o, const char *what, em_dim3 *d)
     return 0;
 }
 
-static int kw_is(PyObject *k, PyObject *interned)
-{
-    return k == interned || (PyUnicode_Check(k) && PyUnicode_Compare(k, interned) == 0);
-}
-
 int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
                       size_t nargsf, PyObject *kwnames, empy_launch_call *lc)
 {
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw, i;
     /* grid, block, args, shared_mem, stream: by position or by CuPy's
      * keywords (kern(grid, block, args=(...), shared_mem=0, stream=s));
      * cluster and cooperative (cuda.core's LaunchConfig) by keyword only. */
-    static const char *const names[7] = {"grid", "block", "args", "shared_mem",
-                                         "stream", "cluster", "cooperative"};
-    PyObject *given[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    PyObject *shared;
+    static const char *const names[] = {"grid", "block", "args", "shared_mem", "stream",
+                                        "cluster", "cooperative", NULL};
+    PyObject *v[7] = {NULL};
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int64_t shared = 0;
 
-    lc->stream = NULL;
-    lc->shared = 0;
     lc->cluster.x = lc->cluster.y = lc->cluster.z = 1;
     lc->cooperative = 0;
-    if (nargs > 5) {
-        PyErr_Format(PyExc_TypeError,
-                     "kernel '%s' is called as k(grid, block, args, shared_mem=0, "
-                     "stream=None) (%zd positional arguments given)", kname, nargs);
+    /* the usual calls without the general parser: all by position, or
+     * k(grid, block, args, stream=s) (the keyword is the interned name) */
+    if (nargs >= 3 && nargs <= 5 && !kwnames) {
+        memcpy(v, args, (size_t)nargs * sizeof *v);
+    } else if (nargs == 3 && kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+               PyTuple_GET_ITEM(kwnames, 0) == st->s_stream) {
+        memcpy(v, args, 3 * sizeof *v);
+        v[4] = args[3];
+    } else if (empy_parse_args(kname, args, nargs, kwnames, names, 5, 3, v) < 0)
+        return -1;
+    if (empy_parse_dim(v[0], "grid", &lc->grid) < 0 ||
+        empy_parse_dim(v[1], "block", &lc->block) < 0 ||
+        (v[3] && v[3] != Py_None && empy_index_arg(v[3], "shared_mem", 0, &shared) < 0) ||
+        (v[5] && v[5] != Py_None && empy_parse_dim(v[5], "cluster", &lc->cluster) < 0) ||
+        (v[6] && (lc->cooperative = PyObject_IsTrue(v[6])) < 0))
+        return -1;
+    if (shared < 0) {
+        PyErr_Format(PyExc_ValueError, "shared_mem must be >= 0, got %lld", (long long)shared);
         return -1;
     }
-    for (i = 0; i < nargs; i++)
-        given[i] = args[i];
-    nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (i = 0; i < nkw; i++) {
-        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-        int w;
-        if (kw_is(k, st->s_stream))
-            w = 4;
-        else if (kw_is(k, st->s_shared_mem))
-            w = 3;
-        else {
-            for (w = 0; w < 7; w++)
-                if ((w < 3 || w > 4) && PyUnicode_Check(k) &&
-                    PyUnicode_CompareWithASCIIString(k, names[w]) == 0)
-                    break;
-            if (w == 7) {
-                PyErr_Format(PyExc_TypeError, "kernel '%s' got an unexpected keyword "
-                             "argument %R", kname, k);
-                return -1;
-            }
-        }
-        if (given[w]) {
-            PyErr_Format(PyExc_TypeError, "kernel '%s' got multiple values for %R",
-                         kname, k);
-            return -1;
-        }
-        given[w] = args[nargs + i];
-    }
-    for (i = 0; i < 3; i++)
-        if (!given[i]) {
-            PyErr_Format(PyExc_TypeError,
-                         "kernel '%s' is called as k(grid, block, args, shared_mem=0, "
-                         "stream=None): '%s' is missing", kname, names[i]);
-            return -1;
-        }
-    shared = given[3];
-    lc->stream = given[4];
-    if (empy_parse_dim(given[0], "grid", &lc->grid) < 0 ||
-        empy_parse_dim(given[1], "block", &lc->block) < 0)
-        return -1;
-    lc->args = given[2];
-    if (given[5] && given[5] != Py_None &&
-        empy_parse_dim(given[5], "cluster", &lc->cluster) < 0)
-        return -1;
-    if (given[6]) {
-        int on = PyObject_IsTrue(given[6]);
-        if (on < 0)
-            return -1;
-        lc->cooperative = on;
-    }
-    if (shared && shared != Py_None) {
-        if (!PyLong_Check(shared) || PyBool_Check(shared)) {
-            PyErr_Format(PyExc_TypeError, "shared_mem must be an int, not %.100s",
-                         Py_TYPE(shared)->tp_name);
-            return -1;
-        }
-        long long v = PyLong_AsLongLong(shared);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        if (v < 0) {
-            PyErr_Format(PyExc_ValueError, "shared_mem must be >= 0, got %S", shared);
-            return -1;
-        }
-        lc->shared = (size_t)v;
-    }
+    lc->shared = (size_t)shared;
+    lc->args = v[2];
+    lc->stream = v[4];
     return 0;
 }
 
 /* ---- packing ------------------------------------------------------- */
 
 typedef struct {
-    PyObject *obj;      /* the wrapper (borrowed from the args tuple) */
-    Py_buffer view;
-    void *dptr;
-    int dir;
-} pending;
-
-typedef struct {
     empy_state *st;
     const empy_kslot *slot;
-    em_device *dev;
-    em_stream *stream;
+    PyObject *stream;   /* the call's stream= (NULL: not given) */
     char *buf;
     size_t cap, used;
     int buf_heap;
-    pending *pend;
-    int npend, cap_pend, pend_heap;
+    PyObject *after;    /* callables to run once the kernel is queued, or NULL */
 } pack_ctx;
+
+#define SLOW (-2)       /* not a case for C: launch_args.py packs it or says why not */
 
 /* Room for one value of sz bytes at its natural alignment; the offset, or
  * -1 with MemoryError. Offsets, not pointers: the buffer may move. */
@@ -272,664 +211,173 @@ static Py_ssize_t put_bytes(pack_ctx *c, const void *p, size_t sz)
     return off;
 }
 
-/* " (const float *x)": parameter i's declaration for messages, or "" when
- * the source's signature is unknown. */
-static const char *param_decl(const pack_ctx *c, int i, char *buf, size_t n)
+static Py_ssize_t put_pointer(pack_ctx *c, const void *p, size_t want)
 {
-    const char *type = em_function_param_type(c->slot->fn, i);
-    const char *name = em_function_param_name(c->slot->fn, i);
-    size_t tl;
-    if (!type) {
-        buf[0] = 0;
-        return buf;
+    return want && want != sizeof p ? SLOW : put_bytes(c, &p, sizeof p);
+}
+
+/* ember's own memory usable on the kernel's device: a Buffer (cuda:N
+ * memory is reachable from another GPU, never across cpu and cuda), a
+ * PinnedMemory, an ndarray of that device (on cpu too, where its buffer
+ * protocol would make it look like a host array to copy). */
+static Py_ssize_t put_memory(pack_ctx *c, PyObject *o, size_t want)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    em_device *d = c->slot->dev;
+    if (t == c->st->Buffer) {
+        em_device *bd = ((empy_Buffer *)o)->dev;
+        if (bd != d && (c->slot->is_cpu || em_device_get_type(bd) != EM_DEVICE_CUDA))
+            return SLOW;
+        return put_pointer(c, ((empy_Buffer *)o)->ptr, want);
     }
-    if (!name)
-        name = "";
-    tl = strlen(type);
-    snprintf(buf, n, " (%s%s%s)", type, *name && tl && type[tl - 1] != '*' ? " " : "",
-             name);
-    return buf;
+    if (t == c->st->PinnedMemory)
+        return put_pointer(c, ((empy_PinnedMemory *)o)->ptr, want);
+    if (empy_is_ndarray(o) && EMPY_ARR(o)->device == d)
+        return put_pointer(c, EMPY_ARR(o)->data, want);
+    return SLOW;
 }
 
-/* Raise launch_errors.py's message `which` for argument i, with the
- * values fmt builds (a Py_BuildValue tuple): a launch that fails is cold,
- * so the wording is Python. -1. */
-static Py_ssize_t arg_error(pack_ctx *c, int i, const char *which, const char *fmt, ...)
+/* An int into a want-byte integer (8 when unknown), if it fits. Two's
+ * complement: the low bytes are the value at either sign. */
+static Py_ssize_t put_int(pack_ctx *c, PyObject *o, size_t want, int is_unsigned)
 {
-    static const empy_pyattr w = {"ember._api.launch_errors", "arg_error"};
-    char decl[160];
-    PyObject *kname, *vals, *all = NULL;
-    va_list ap;
-    PyErr_Clear();      /* a conversion's own error gives way to the message */
-    kname = PyUnicode_FromString(c->slot->name);
-    va_start(ap, fmt);
-    vals = Py_VaBuildValue(fmt, ap);
-    va_end(ap);
-    if (kname && vals &&
-        (all = Py_BuildValue("(sisO)", which, i, param_decl(c, i, decl, sizeof decl), vals)))
-        Py_XDECREF(empy_py_method_tuple(&w, kname, all, NULL));
-    Py_XDECREF(kname);
-    Py_XDECREF(vals);
-    Py_XDECREF(all);
-    return -1;
-}
-
-static Py_ssize_t put_pointer(pack_ctx *c, int i, const void *p, size_t want)
-{
-    if (want && want != sizeof(void *)) {
-        return arg_error(c, i, "ptr_size", "(n)", (Py_ssize_t)want);
-    }
-    return put_bytes(c, &p, sizeof p);
-}
-
-/* A Python int (or the result of __index__) into a want-byte integer,
- * range-checked as signed or unsigned. */
-static Py_ssize_t put_int(pack_ctx *c, int i, PyObject *o, size_t want, int is_unsigned)
-{
-    int ovf = 0;
+    int ovf = 0, bits = 8 * (int)(want ? want : 8);
     long long v = PyLong_AsLongLongAndOverflow(o, &ovf);
-    unsigned long long u = 0;
-    int fits;
-
-    if (v == -1 && !ovf && PyErr_Occurred())
-        return -1;
-    if (want == 0)
-        want = 8;
-    if (want != 1 && want != 2 && want != 4 && want != 8) {
-        return arg_error(c, i, "int_size", "(n)", (Py_ssize_t)want);
-    }
-    if (is_unsigned) {
-        if (ovf > 0) {
-            u = PyLong_AsUnsignedLongLong(o);
-            fits = !(u == (unsigned long long)-1 && PyErr_Occurred());
-            if (!fits)
-                PyErr_Clear();
-        } else {
-            u = (unsigned long long)v;
-            fits = !ovf && v >= 0;
-        }
-        fits = fits && (want == 8 || u < 1ull << (8 * want));
-    } else {
-        long long lim = want == 8 ? 0 : 1ll << (8 * want - 1);
-        fits = !ovf && (want == 8 || (v >= -lim && v < lim));
-        u = (unsigned long long)v;
-    }
-    if (!fits)
-        return arg_error(c, i, "int_range", "(Ons)", o, (Py_ssize_t)want,
-                         is_unsigned ? "unsigned" : "signed");
-    /* Two's complement: the low bytes of u are the value at either sign. */
-    switch (want) {
-    case 8: { uint64_t x = u; return put_bytes(c, &x, 8); }
-    case 4: { uint32_t x = (uint32_t)u; return put_bytes(c, &x, 4); }
-    case 2: { uint16_t x = (uint16_t)u; return put_bytes(c, &x, 2); }
-    default: { uint8_t x = (uint8_t)u; return put_bytes(c, &x, 1); }
-    }
-}
-
-static Py_ssize_t put_float(pack_ctx *c, int i, double v, size_t want)
-{
-    switch (want) {
-    case 0:
-    case 8: return put_bytes(c, &v, 8);
-    case 4: { float f = (float)v; return put_bytes(c, &f, 4); }
-#if PY_VERSION_HEX >= 0x030B0000
-    case 2: {
-        unsigned char h[2];
-        if (PyFloat_Pack2(v, (char *)h, 1) < 0)
-            return -1;
-        return put_bytes(c, h, 2);
-    }
-#endif
-    default:
-        return arg_error(c, i, "float_size", "(n)", (Py_ssize_t)want);
-    }
-}
-
-static Py_ssize_t put_complex(pack_ctx *c, int i, Py_complex z, size_t want)
-{
-    if (want == 8) {
-        float f[2] = {(float)z.real, (float)z.imag};
-        return put_bytes(c, f, sizeof f);
-    }
-    if (want == 16 || want == 0) {
-        double d[2] = {z.real, z.imag};
-        return put_bytes(c, d, sizeof d);
-    }
-    return arg_error(c, i, "complex_size", "(n)", (Py_ssize_t)want);
-}
-
-static Py_ssize_t put_buffer_arg(pack_ctx *c, int i, const empy_Buffer *b, size_t want)
-{
-    if (b->dev != c->dev &&
-        (em_device_get_type(b->dev) != EM_DEVICE_CUDA ||
-         em_device_get_type(c->dev) != EM_DEVICE_CUDA)) {
-        /* cuda:N memory is reachable from another GPU (peer access), but
-         * never across cpu and cuda. */
-        return arg_error(c, i, "buffer_device", "(ss)", em_device_name(b->dev),
-                         em_device_name(c->dev));
-    }
-    return put_pointer(c, i, b->ptr, want);
-}
-
-/* An In/Out/InOut: device memory of the array's size, filled now for In. */
-static Py_ssize_t put_wrapper(pack_ctx *c, int i, PyObject *o, size_t want)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    int dir = t == c->st->In ? EMPY_DIR_IN
-              : t == c->st->Out ? EMPY_DIR_OUT : EMPY_DIR_IN | EMPY_DIR_OUT;
-    int flags = PyBUF_ANY_CONTIGUOUS | ((dir & EMPY_DIR_OUT) ? PyBUF_WRITABLE : 0);
-    PyObject *array;
-    pending *p;
-    em_status rc = EM_OK;
-    int bad;
-
-    if (want && want != sizeof(void *))
-        return arg_error(c, i, "wrapper_size", "(sn)", t->tp_name, (Py_ssize_t)want);
-    if (c->npend == c->cap_pend) {
-        int ncap = c->cap_pend * 2;
-        pending *np = PyMem_Malloc(sizeof *np * (size_t)ncap);
-        if (!np) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        memcpy(np, c->pend, sizeof *np * (size_t)c->npend);
-        if (c->pend_heap)
-            PyMem_Free(c->pend);
-        c->pend = np;
-        c->cap_pend = ncap;
-        c->pend_heap = 1;
-    }
-    p = &c->pend[c->npend];
-    if (!(array = PyObject_GetAttrString(o, "array")))
-        return -1;
-    bad = PyObject_GetBuffer(array, &p->view, flags) < 0;
-    Py_DECREF(array);   /* the view holds the exporter */
-    if (bad)
-        return arg_error(c, i, "wrapper_contiguous", "(ss)", t->tp_name,
-                         (dir & EMPY_DIR_OUT) ? ", writable" : "");
-    p->obj = o;
-    p->dir = dir;
-    rc = em_malloc(c->dev, (size_t)p->view.len, c->stream, &p->dptr);
-    if (rc != EM_OK) {
-        PyBuffer_Release(&p->view);
-        empy_raise(c->st, rc);
-        return -1;
-    }
-    c->npend++;   /* from here on the cleanup owns view and dptr */
-    if (dir & EMPY_DIR_IN) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = em_memcpy_async(c->dev, p->dptr, p->view.buf, (size_t)p->view.len, c->stream);
-        Py_END_ALLOW_THREADS
-        if (rc != EM_OK) {
-            empy_raise(c->st, rc);
-            return -1;
-        }
-    }
-    return put_pointer(c, i, p->dptr, want);
-}
-
-/* An object with __cuda_array_interface__ (CuPy, PyTorch, Numba): its data
- * pointer. 0 if it has none (no exception), 1 done, -1 error. */
-static int put_cai(pack_ctx *c, int i, PyObject *o, size_t want, Py_ssize_t *off)
-{
-    PyObject *cai = PyObject_GetAttr(o, c->st->s_cai), *data, *ptr;
-    void *p;
-
-    if (!cai) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
-            return -1;
+    uint64_t u = (uint64_t)v;
+    if (ovf || (v == -1 && PyErr_Occurred()) || (bits < 64 && (is_unsigned
+            ? u >> bits : (u + (1ull << (bits - 1))) >> bits)) || (is_unsigned && v < 0)) {
         PyErr_Clear();
-        return 0;
+        return SLOW;
     }
-    data = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, c->st->s_data) : NULL;
-    if (!data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1 ||
-        !PyLong_Check(ptr = PyTuple_GET_ITEM(data, 0))) {
-        Py_DECREF(cai);
-        return PyErr_Occurred()
-                   ? -1 : (int)arg_error(c, i, "cai_malformed", "(s)", Py_TYPE(o)->tp_name);
+    switch (bits) {
+    case 64: return put_bytes(c, &u, 8);
+    case 32: { uint32_t x = (uint32_t)u; return put_bytes(c, &x, 4); }
+    case 16: { uint16_t x = (uint16_t)u; return put_bytes(c, &x, 2); }
+    case 8: { uint8_t x = (uint8_t)u; return put_bytes(c, &x, 1); }
     }
-    p = PyLong_AsVoidPtr(ptr);
-    Py_DECREF(cai);
-    if (!p && PyErr_Occurred())
-        return -1;
-    if (c->slot->is_cpu)
-        return (int)arg_error(c, i, "cai_on_cpu", "(ss)", Py_TYPE(o)->tp_name,
-                              em_device_name(c->dev));
-    *off = put_pointer(c, i, p, want);
-    return *off < 0 ? -1 : 1;
+    return SLOW;
 }
 
-/* An ember array is device memory on its own device, whichever that is:
- * its data pointer is passed as is (on cpu too, where its buffer protocol
- * would otherwise make it look like a host array to copy). 1 when o is one
- * (*off set), 0 when it is not, -1 with ValueError when it lives on
- * another device than the kernel's. */
-static int put_ndarray(pack_ctx *c, int i, PyObject *o, size_t want, Py_ssize_t *off)
+static Py_ssize_t put_float(pack_ctx *c, double v, size_t want)
 {
-    const em_array *a;
-    if (!empy_is_ndarray(o))
-        return 0;
-    a = EMPY_ARR(o);
-    if (a->device != c->dev)
-        return (int)arg_error(c, i, "array_device", "(nsss)", (Py_ssize_t)a->size,
-                              em_dtype_get(a->dtype)->name, em_device_name(a->device),
-                              em_device_name(c->dev));
-    *off = put_pointer(c, i, a->data, want);
-    return *off < 0 ? -1 : 1;
-}
-
-/* Remember a type whose objects had __cuda_array_interface__, so the next
- * one goes straight to it: CuPy arrays also have a buffer slot that raises,
- * and an exception per argument would cost more than the launch. */
-static void note_cai_type(empy_state *st, PyTypeObject *t)
-{
-#ifndef Py_GIL_DISABLED
-    PyObject *old = st->cai_types[st->cai_next];
-    st->cai_types[st->cai_next] = Py_NewRef((PyObject *)t);
-    st->cai_next ^= 1;
-    Py_XDECREF(old);
-#else
-    (void)st;
-    (void)t;
-#endif
-}
-
-/* An object with __index__ that is not an int, as an integer. */
-static Py_ssize_t put_index(pack_ctx *c, int i, PyObject *o, size_t want, int is_unsigned)
-{
-    PyObject *n = PyNumber_Index(o);
-    Py_ssize_t off;
-    if (!n)
-        return -1;
-    off = put_int(c, i, n, want, is_unsigned);
-    Py_DECREF(n);
-    return off;
-}
-
-/* An argument for a parameter of unknown kind: its Python type decides,
- * checked against the parameter's size where that is known. */
-static Py_ssize_t put_untyped(pack_ctx *c, int i, PyObject *o, size_t want)
-{
-    empy_state *st = c->st;
-    PyTypeObject *t = Py_TYPE(o);
-    Py_ssize_t off;
-    int r;
-
-    /* the common cases, by exact type */
-    if (t == st->Buffer)
-        return put_buffer_arg(c, i, (empy_Buffer *)o, want);
-    if (t == &PyLong_Type || t == &PyBool_Type)
-        return put_int(c, i, o, want ? want : (t == &PyBool_Type ? 1 : 8), 0);
-    if (t == &PyFloat_Type)
-        return put_float(c, i, PyFloat_AS_DOUBLE(o), want);
-    if (t == st->PinnedMemory)
-        return put_pointer(c, i, ((empy_PinnedMemory *)o)->ptr, want);
-    if (t == st->In || t == st->Out || t == st->InOut)
-        return put_wrapper(c, i, o, want);
-
-    if ((r = put_ndarray(c, i, o, want, &off)) != 0)
-        return r < 0 ? -1 : off;
-    if ((PyObject *)t == st->cai_types[0] || (PyObject *)t == st->cai_types[1]) {
-        r = put_cai(c, i, o, want, &off);
-        if (r)
-            return r < 0 ? -1 : off;
+    float f = (float)v;
+    if (v == -1.0 && PyErr_Occurred()) {   /* an int past double's range */
+        PyErr_Clear();
+        return SLOW;
     }
-
-    /* NumPy scalars (0-d buffers) carry their own size */
-    if (PyObject_CheckBuffer(o)) {
-        Py_buffer v;
-        int ndim;
-        if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) < 0) {
-            /* CuPy arrays have a buffer slot that always refuses: device
-             * memory is reached through __cuda_array_interface__. */
-            empy_saved_error err;
-            empy_error_save(&err);
-            r = put_cai(c, i, o, want, &off);
-            if (r) {
-                empy_error_drop(&err);
-                if (r > 0)
-                    note_cai_type(st, t);
-                return r < 0 ? -1 : off;
-            }
-            empy_error_restore(&err);
-            return -1;
-        }
-        ndim = v.ndim;
-        if (ndim == 0) {
-            if (want && (size_t)v.len != want) {
-                PyBuffer_Release(&v);
-                return arg_error(c, i, "untyped_size", "(snn)", t->tp_name, v.len,
-                                 (Py_ssize_t)want);
-            }
-            off = put_bytes(c, v.buf, (size_t)v.len);
-            PyBuffer_Release(&v);
-            return off;
-        }
-        /* CuPy passes a NumPy array's bytes by value, so a struct built
-         * as a structured array fills a by-value parameter of its size
-         * (CuPy's packed_matrix example). A pointer-sized parameter keeps
-         * the error below: a host array there is the common mistake of
-         * one meant as device memory. */
-        if (want && want != sizeof(void *) && (size_t)v.len == want &&
-            PyBuffer_IsContiguous(&v, 'C')) {
-            off = put_bytes(c, v.buf, want);
-            PyBuffer_Release(&v);
-            return off;
-        }
-        PyBuffer_Release(&v);
-        r = put_cai(c, i, o, want, &off);
-        if (r)
-            return r < 0 ? -1 : off;
-        /* a host array where device memory was meant: the common mistake */
-        return arg_error(c, i, "host_array", "(s)", t->tp_name);
-    }
-    if (PyComplex_Check(o))
-        return put_complex(c, i, PyComplex_AsCComplex(o), want);
-    if (PyLong_Check(o))
-        return put_int(c, i, o, want, 0);
-    if (PyFloat_Check(o))
-        return put_float(c, i, PyFloat_AS_DOUBLE(o), want);
-    r = put_cai(c, i, o, want, &off);
-    if (r > 0)
-        note_cai_type(st, t);
-    if (r)
-        return r < 0 ? -1 : off;
-    if (PyIndex_Check(o))
-        return put_index(c, i, o, want, 0);
-    return arg_error(c, i, "cannot_pass", "(s)", t->tp_name);
+    return want == 0 || want == 8 ? put_bytes(c, &v, 8) : want == 4 ? put_bytes(c, &f, 4)
+                                                                     : SLOW;
 }
 
-/* ---- parameters of known kinds --------------------------------------- */
+/* What a 0-d buffer (a NumPy scalar) holds, by its struct-module format;
+ * bits of a mask of kinds. */
+enum { NUM_OTHER = 1, NUM_INT = 2, NUM_FLOAT = 4, NUM_BOOL = 8, NUM_ANY = 15 };
 
-/* What a 0-d buffer (a NumPy scalar) holds, by its struct-module format. */
-enum { NUM_NONE, NUM_INT, NUM_UINT, NUM_FLOAT, NUM_BOOL };
-
-static int scalar_kind(const Py_buffer *v)
+static int scalar_kind(const char *f)
 {
-    const char *f = v->format ? v->format : "B";
-    if (*f == '@' || *f == '=')
-        f++;
+    if (!f || *f == '@' || *f == '=')
+        f = f ? f + 1 : "B";
     else if (*f == '<' || *f == '>' || *f == '!')
         /* bytes to copy as they are only in the machine's own order */
         f = (*f == '<') == (PY_LITTLE_ENDIAN != 0) ? f + 1 : "";
     if (!f[0] || f[1])
-        return NUM_NONE;
-    switch (f[0]) {
-    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n': return NUM_INT;
-    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N': return NUM_UINT;
-    case 'e': case 'f': case 'd': case 'g': return NUM_FLOAT;
-    case '?': return NUM_BOOL;
-    }
-    return NUM_NONE;
+        return NUM_OTHER;
+    return strchr("bhilqnBHILQN", f[0]) ? NUM_INT : strchr("efdg", f[0]) ? NUM_FLOAT
+           : f[0] == '?' ? NUM_BOOL : NUM_OTHER;
 }
 
-/* The value of an integer or bool scalar of 1, 2, 4 or 8 bytes. */
-static double scalar_int_value(const Py_buffer *v, int is_unsigned)
+/* A NumPy scalar of exactly want bytes (any size when 0) whose kind is in
+ * mask: its bytes as they are. A signed parameter takes an unsigned
+ * scalar of its size, as it always has. */
+static Py_ssize_t put_scalar(pack_ctx *c, PyObject *o, size_t want, int mask)
 {
-    const char *p = v->buf;
-    switch (v->len) {
-    case 1: { uint8_t x; memcpy(&x, p, 1); return is_unsigned ? (double)x : (double)(int8_t)x; }
-    case 2: { uint16_t x; memcpy(&x, p, 2); return is_unsigned ? (double)x : (double)(int16_t)x; }
-    case 4: { uint32_t x; memcpy(&x, p, 4); return is_unsigned ? (double)x : (double)(int32_t)x; }
-    default: { uint64_t x; memcpy(&x, p, 8); return is_unsigned ? (double)x : (double)(int64_t)x; }
-    }
-}
-
-/* The argument does not suit the parameter's kind. */
-static Py_ssize_t kind_error(pack_ctx *c, int i, PyObject *o)
-{
-    const empy_kparam *p = &c->slot->params[i];
-    return arg_error(c, i, "kind", "(zns)", empy_param_kind_name(p->kind),
-                     (Py_ssize_t)p->size, Py_TYPE(o)->tp_name);
-}
-
-/* A NumPy scalar's buffer, or 0 with no exception when o has none (or
- * refuses, as device arrays do). -1 only for a failure that must stand. */
-static int get_scalar(PyObject *o, Py_buffer *v)
-{
+    Py_ssize_t off = SLOW;
+    Py_buffer v;
     if (!PyObject_CheckBuffer(o))
-        return 0;
-    if (PyObject_GetBuffer(o, v, PyBUF_RECORDS_RO) < 0) {
-        if (PyErr_ExceptionMatches(PyExc_MemoryError))
-            return -1;
-        PyErr_Clear();
-        return 0;
-    }
-    if (v->ndim != 0) {
-        PyBuffer_Release(v);
-        return 0;
-    }
-    return 1;
-}
-
-/* A buffer's bytes as they are, for a parameter of exactly its size. */
-static Py_ssize_t put_exact(pack_ctx *c, int i, PyObject *o, const Py_buffer *v)
-{
-    size_t size = c->slot->params[i].size;
-    return (size_t)v->len == size ? put_bytes(c, v->buf, size)
-                                  : arg_error(c, i, "scalar_size", "(snn)", Py_TYPE(o)->tp_name,
-                                              v->len, (Py_ssize_t)size);
-}
-
-static int is_memory(const empy_state *st, PyTypeObject *t)
-{
-    return t == st->Buffer || t == st->PinnedMemory || t == st->In || t == st->Out ||
-           t == st->InOut;
-}
-
-static Py_ssize_t put_pointer_param(pack_ctx *c, int i, PyObject *o)
-{
-    empy_state *st = c->st;
-    PyTypeObject *t = Py_TYPE(o);
-    Py_ssize_t off;
-    Py_buffer v;
-    int r;
-
-    if (t == st->Buffer)
-        return put_buffer_arg(c, i, (empy_Buffer *)o, sizeof(void *));
-    if (t == st->PinnedMemory)
-        return put_pointer(c, i, ((empy_PinnedMemory *)o)->ptr, sizeof(void *));
-    if (t == st->In || t == st->Out || t == st->InOut)
-        return put_wrapper(c, i, o, sizeof(void *));
-    if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || o == Py_None)
-        return kind_error(c, i, o);
-    if ((r = put_ndarray(c, i, o, sizeof(void *), &off)) != 0)
-        return r < 0 ? -1 : off;
-    /* Device arrays first: CuPy's also have a buffer slot that refuses. */
-    r = put_cai(c, i, o, sizeof(void *), &off);
-    if (r)
-        return r < 0 ? -1 : off;
-    if (PyObject_CheckBuffer(o) && PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) == 0) {
-        int ndim = v.ndim;
-        PyBuffer_Release(&v);
-        if (ndim > 0)
-            return arg_error(c, i, "host_array", "(s)", t->tp_name);
-    }
-    PyErr_Clear();
-    return kind_error(c, i, o);
-}
-
-static Py_ssize_t put_int_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    int is_unsigned = p->kind == EM_PARAM_UINT, r, k;
-    Py_ssize_t off;
-    Py_buffer v;
-
-    if (t == &PyLong_Type || t == &PyBool_Type)
-        return put_int(c, i, o, p->size, is_unsigned);
-    if (PyFloat_Check(o) || PyComplex_Check(o) || is_memory(c->st, t))
-        return kind_error(c, i, o);
-    if ((r = get_scalar(o, &v)) != 0) {
-        if (r < 0)
-            return -1;
-        k = scalar_kind(&v);
-        if (k != NUM_INT && k != NUM_UINT && k != NUM_BOOL)
-            off = kind_error(c, i, o);
-        else
-            off = put_exact(c, i, o, &v);
-        PyBuffer_Release(&v);
-        return off;
-    }
-    if (PyLong_Check(o))
-        return put_int(c, i, o, p->size, is_unsigned);
-    if (PyIndex_Check(o))
-        return put_index(c, i, o, p->size, is_unsigned);
-    return kind_error(c, i, o);
-}
-
-static Py_ssize_t put_float_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    Py_ssize_t off;
-    Py_buffer v;
-    double d;
-    int r, k;
-
-    if (t == &PyFloat_Type)
-        return put_float(c, i, PyFloat_AS_DOUBLE(o), p->size);
-    if (PyComplex_Check(o) || is_memory(c->st, t))
-        return kind_error(c, i, o);
-    /* NumPy scalars before float subclasses: numpy.float64 is both, and
-     * its size must match as any NumPy scalar's does. */
-    if ((r = get_scalar(o, &v)) != 0) {
-        if (r < 0)
-            return -1;
-        k = scalar_kind(&v);
-        if (k == NUM_FLOAT)     /* the same format only: its bytes as they are */
-            off = put_exact(c, i, o, &v);
-        else if ((k == NUM_INT || k == NUM_UINT || k == NUM_BOOL) &&
-                 (v.len == 1 || v.len == 2 || v.len == 4 || v.len == 8))
-            /* NumPy's same_kind casting: integers become floats */
-            off = put_float(c, i, scalar_int_value(&v, k != NUM_INT), p->size);
-        else
-            off = kind_error(c, i, o);
-        PyBuffer_Release(&v);
-        return off;
-    }
-    if (PyFloat_Check(o))
-        return put_float(c, i, PyFloat_AsDouble(o), p->size);
-    if (!PyLong_Check(o) && !PyIndex_Check(o))
-        return kind_error(c, i, o);
-    {
-        PyObject *n = PyNumber_Index(o);
-        if (!n)
-            return -1;
-        d = PyLong_AsDouble(n);
-        Py_DECREF(n);
-    }
-    if (d == -1.0 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-            return -1;
-        PyErr_Clear();
-        return arg_error(c, i, "float_range", "(O)", o);
-    }
-    return put_float(c, i, d, p->size);
-}
-
-static Py_ssize_t put_bool_param(pack_ctx *c, int i, PyObject *o)
-{
-    unsigned char b;
-    Py_buffer v;
-    int r;
-    if (PyBool_Check(o)) {
-        b = o == Py_True;
-        return put_bytes(c, &b, 1);
-    }
-    if (PyLong_Check(o)) {
-        int ovf = 0;
-        long long x = PyLong_AsLongLongAndOverflow(o, &ovf);
-        if (x == -1 && !ovf && PyErr_Occurred())
-            return -1;
-        if (ovf || (x != 0 && x != 1))
-            return arg_error(c, i, "bool_range", "(O)", o);
-        b = (unsigned char)x;
-        return put_bytes(c, &b, 1);
-    }
-    if (!PyFloat_Check(o) && !is_memory(c->st, Py_TYPE(o)) &&
-        (r = get_scalar(o, &v)) != 0) {
-        Py_ssize_t off;
-        if (r < 0)
-            return -1;
-        off = scalar_kind(&v) == NUM_BOOL && v.len == 1 ? put_bytes(c, v.buf, 1)
-                                                          : kind_error(c, i, o);
-        PyBuffer_Release(&v);
-        return off;
-    }
-    return kind_error(c, i, o);
-}
-
-/* A struct, vector or other by-value parameter: exactly its bytes. A
- * NumPy number is refused even at the right size, since its bytes are a
- * number, not the struct (a float16 is not a __nv_bfloat16). */
-static Py_ssize_t put_value_param(pack_ctx *c, int i, PyObject *o, const empy_kparam *p)
-{
-    Py_ssize_t off;
-    Py_buffer v;
-    if (is_memory(c->st, Py_TYPE(o)) || !PyObject_CheckBuffer(o))
-        return kind_error(c, i, o);
+        return SLOW;
     if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) < 0) {
-        if (PyErr_ExceptionMatches(PyExc_MemoryError))
-            return -1;
         PyErr_Clear();
-        return kind_error(c, i, o);
+        return SLOW;
     }
-    if (v.ndim == 0 && scalar_kind(&v) != NUM_NONE)
-        off = kind_error(c, i, o);
-    else if (!PyBuffer_IsContiguous(&v, 'C'))
-        off = arg_error(c, i, "not_contiguous", "(s)", Py_TYPE(o)->tp_name);
-    else
-        off = put_exact(c, i, o, &v);
+    if (v.ndim == 0 && (!want || (size_t)v.len == want) && (scalar_kind(v.format) & mask))
+        off = put_bytes(c, v.buf, (size_t)v.len);
     PyBuffer_Release(&v);
+    return off;
+}
+
+/* Anything the cases below leave, and every refusal: launch_args.py packs
+ * it (its bytes, or bytes and a callable for after the launch) or raises
+ * the message. */
+static Py_ssize_t put_slow(pack_ctx *c, int i, PyObject *o)
+{
+    static const empy_pyattr w = {"ember._api.launch_args", "pack"};
+    const empy_kslot *s = c->slot;
+    int typed = s->n_params >= 0;
+    PyObject *args, *r = NULL, *bytes;
+    Py_ssize_t off = -1;
+
+    args = Py_BuildValue("(sisinzzzNO)", Py_TYPE(o)->tp_name, PyObject_CheckBuffer(o),
+                         s->name, i, (Py_ssize_t)(typed ? s->params[i].size : 0),
+                         typed ? empy_param_kind_name(s->params[i].kind) : NULL,
+                         typed ? em_function_param_type(s->fn, i) : NULL,
+                         typed ? em_function_param_name(s->fn, i) : NULL,
+                         empy_device_new(c->st, s->dev), c->stream ? c->stream : Py_None);
+    if (args)
+        r = empy_py_method_tuple(&w, o, args, NULL);
+    Py_XDECREF(args);
+    if (!r)
+        return -1;
+    bytes = r;
+    if (PyTuple_Check(r)) {     /* (bytes, after) */
+        bytes = PyTuple_GET_ITEM(r, 0);
+        if ((!c->after && !(c->after = PyList_New(0))) ||
+            PyList_Append(c->after, PyTuple_GET_ITEM(r, 1)) < 0)
+            bytes = NULL;
+    }
+    if (bytes)
+        off = put_bytes(c, PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes));
+    Py_DECREF(r);
     return off;
 }
 
 static Py_ssize_t put_arg(pack_ctx *c, int i, PyObject *o)
 {
-    const empy_kparam *p;
-    if (c->slot->n_params < 0)
-        return put_untyped(c, i, o, 0);
-    p = &c->slot->params[i];
-    switch (p->kind) {
-    case EM_PARAM_POINTER: return put_pointer_param(c, i, o);
+    PyTypeObject *t = Py_TYPE(o);
+    int typed = c->slot->n_params >= 0, exact_int = t == &PyLong_Type || t == &PyBool_Type;
+    size_t want = typed ? c->slot->params[i].size : 0;
+    Py_ssize_t off = SLOW;
+
+    switch (typed ? c->slot->params[i].kind : EM_PARAM_UNKNOWN) {
+    case EM_PARAM_POINTER:
+        off = put_memory(c, o, sizeof(void *));
+        break;
     case EM_PARAM_INT:
-    case EM_PARAM_UINT: return put_int_param(c, i, o, p);
-    case EM_PARAM_FLOAT: return put_float_param(c, i, o, p);
-    case EM_PARAM_BOOL: return put_bool_param(c, i, o);
-    case EM_PARAM_OTHER: return put_value_param(c, i, o, p);
-    default: return put_untyped(c, i, o, p->size);
+    case EM_PARAM_UINT:
+        off = exact_int ? put_int(c, o, want, c->slot->params[i].kind == EM_PARAM_UINT)
+                        : put_scalar(c, o, want, NUM_INT | NUM_BOOL);
+        break;
+    case EM_PARAM_FLOAT:
+        off = t == &PyFloat_Type ? put_float(c, PyFloat_AS_DOUBLE(o), want)
+              : t == &PyLong_Type ? put_float(c, PyLong_AsDouble(o), want)
+                                  : put_scalar(c, o, want, NUM_FLOAT);
+        break;
+    case EM_PARAM_BOOL:
+        off = t == &PyBool_Type ? put_bytes(c, o == Py_True ? "\1" : "\0", 1)
+                                : put_scalar(c, o, 1, NUM_BOOL);
+        break;
+    case EM_PARAM_OTHER:
+        break;
+    default:    /* unknown: the argument's own type decides */
+        if (exact_int)
+            off = put_int(c, o, want ? want : t == &PyBool_Type ? 1 : 8, 0);
+        else if (t == &PyFloat_Type)
+            off = put_float(c, PyFloat_AS_DOUBLE(o), want);
+        else if (t == c->st->Buffer || t == c->st->PinnedMemory || empy_is_ndarray(o))
+            off = put_memory(c, o, want);
+        else
+            off = put_scalar(c, o, want, NUM_ANY);
     }
-}
-
-/* Copy Out/InOut arrays back after a successful launch, then wait, so the
- * host arrays hold the results and the device memory can go. */
-static em_status finish_pending(pack_ctx *c)
-{
-    em_status rc = EM_OK;
-    int i;
-    Py_BEGIN_ALLOW_THREADS
-    for (i = 0; i < c->npend && rc == EM_OK; i++) {
-        pending *p = &c->pend[i];
-        if (p->dir & EMPY_DIR_OUT)
-            rc = em_memcpy_async(c->dev, p->view.buf, p->dptr, (size_t)p->view.len,
-                                 c->stream);
-    }
-    /* Also for In alone: the copy-in may read the array until the stream
-     * gets there, and the array is only ours for this call. */
-    if (rc == EM_OK)
-        rc = em_stream_synchronize(c->stream ? c->stream : em_stream_default(c->dev));
-    Py_END_ALLOW_THREADS
-    return rc;
-}
-
-static void release_pending(pack_ctx *c)
-{
-    int i;
-    for (i = 0; i < c->npend; i++) {
-        (void)em_free(c->dev, c->pend[i].dptr, c->stream);
-        PyBuffer_Release(&c->pend[i].view);
-    }
-    c->npend = 0;
+    return off == SLOW ? put_slow(c, i, o) : off;
 }
 
 PyObject *empy_launch(empy_state *st, empy_kslot *slot, const empy_launch_call *lc,
@@ -938,11 +386,10 @@ PyObject *empy_launch(empy_state *st, empy_kslot *slot, const empy_launch_call *
     union { max_align_t a; char b[PACK_STACK]; } stack_buf;
     Py_ssize_t offs_stack[ARGS_STACK], *offs = offs_stack;
     void *argv_stack[ARGS_STACK], **argv = argv_stack;
-    pending pend_stack[PEND_STACK];
     PyObject *seq = lc->args, *tmp = NULL, *result = NULL;
     PyObject *const *items;
     Py_ssize_t n, i;
-    pack_ctx c;
+    pack_ctx c = {st, slot, lc->stream, stack_buf.b, sizeof stack_buf.b, 0, 0, NULL};
     em_status rc;
 
     if (PyTuple_CheckExact(seq)) {
@@ -967,19 +414,6 @@ PyObject *empy_launch(empy_state *st, empy_kslot *slot, const empy_launch_call *
         Py_XDECREF(tmp);
         return NULL;
     }
-
-    c.st = st;
-    c.slot = slot;
-    c.dev = slot->dev;
-    c.stream = stream;
-    c.buf = stack_buf.b;
-    c.cap = sizeof stack_buf.b;
-    c.used = 0;
-    c.buf_heap = 0;
-    c.pend = pend_stack;
-    c.npend = 0;
-    c.cap_pend = PEND_STACK;
-    c.pend_heap = 0;
     if (n > ARGS_STACK) {
         offs = PyMem_Malloc(sizeof *offs * (size_t)n);
         argv = PyMem_Malloc(sizeof *argv * (size_t)n);
@@ -1012,19 +446,21 @@ PyObject *empy_launch(empy_state *st, empy_kslot *slot, const empy_launch_call *
     } else {
         rc = em_launch(slot->fn, lc->grid, lc->block, lc->shared, stream, argv);
     }
-    if (rc == EM_OK && c.npend)
-        rc = finish_pending(&c);
     if (rc != EM_OK) {
         empy_raise(st, rc);
         goto done;
     }
+    /* In/Out/InOut: the copies back, and the wait */
+    for (i = 0; c.after && i < PyList_GET_SIZE(c.after); i++) {
+        PyObject *r = PyObject_CallNoArgs(PyList_GET_ITEM(c.after, i));
+        if (!r)
+            goto done;
+        Py_DECREF(r);
+    }
     result = Py_NewRef(Py_None);
 
 done:
-    if (c.npend)
-        release_pending(&c);
-    if (c.pend_heap)
-        PyMem_Free(c.pend);
+    Py_XDECREF(c.after);
     if (c.buf_heap)
         PyMem_Free(c.buf);
     if (offs != offs_stack)

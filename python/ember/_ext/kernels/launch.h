@@ -47,7 +47,8 @@ int empy_parse_dim(PyObject *o, const char *what, em_dim3 *d);
 
 int empy_parse_launch(empy_state *st, const char *kname, PyObject *const *args,
                       size_t nargsf, PyObject *kwnames, empy_launch_call *lc);
-/* Convert the arguments, launch, and finish In/Out copies. */
+/* Convert the arguments (the rare kinds through python/ember/_api/
+ * launch_args.py), launch, and finish In/Out copies. */
 PyObject *empy_launch(empy_state *st, empy_kslot *slot,
                       const empy_launch_call *lc, em_stream *stream);
 
