@@ -1,10 +1,8 @@
 """ember.In, ember.Out, ember.InOut (PyCUDA's argument wrappers). Each
-marks a host array for a launch: the launch (python/ember/_ext/kernels/
-launch.c) gives the kernel device memory of the same size, copied from
-the array before (In, InOut) and back into it after (Out, InOut). The
-array is reached through the buffer protocol, so NumPy is never
-imported."""
-from ember import _ember as _e
+marks a host array for a launch: the launch (launch_args.py) gives the
+kernel device memory of the same size, copied from the array before (In,
+InOut) and back into it after (Out, InOut). The array is reached through
+the buffer protocol, so NumPy is never imported."""
 
 
 class _Wrapper:
@@ -43,4 +41,3 @@ class InOut(_Wrapper):
 
 for _cls in (In, Out, InOut):
     _cls.__module__ = "ember"
-_e._register_wrappers(In, Out, InOut)

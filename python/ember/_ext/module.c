@@ -41,15 +41,13 @@ static int empy_exec(PyObject *m)
     empy_state *st = empy_state_of_module(m);
 
     if (intern(&st->s_cai, "__cuda_array_interface__") < 0 ||
-        intern(&st->s_data, "data") < 0 ||
-        intern(&st->s_shared_mem, "shared_mem") < 0 ||
         intern(&st->s_stream, "stream") < 0 ||
         intern(&st->s_key_stream, "ember.current_stream") < 0 ||
         intern(&st->s_key_stack, "ember.context_stack") < 0)
         return -1;
     if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
         empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
-        empy_wrappers_init(m, st) < 0 || empy_program_init(m, st) < 0 ||
+        empy_program_init(m, st) < 0 ||
         empy_info_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
         empy_ndarray_memory_init(m, st) < 0 ||
@@ -73,9 +71,9 @@ static int empy_exec(PyObject *m)
 #define EMPY_STATE_OBJECTS(X)                                               \
     X(Device) X(Stream) X(Event) X(Buffer)                                  \
     X(PinnedMemory) X(RawModule)                                           \
-    X(RawKernel) X(Function) X(In) X(Out) X(InOut) X(CUDAError)             \
-    X(CompileError) X(BackendUnavailableError) X(s_cai) X(s_data)           \
-    X(s_shared_mem) X(s_stream) X(s_key_stream) X(s_key_stack)              \
+    X(RawKernel) X(Function) X(CUDAError)                                   \
+    X(CompileError) X(BackendUnavailableError) X(s_cai)                     \
+    X(s_stream) X(s_key_stream) X(s_key_stack)                              \
     X(DType) X(ndarray) X(ufunc) X(np_exc_current)                          \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
     X(MemoryPointer)                                                        \
@@ -90,8 +88,6 @@ static int empy_traverse(PyObject *m, visitproc visit, void *arg)
 #define VISIT(f) Py_VISIT(st->f);
     EMPY_STATE_OBJECTS(VISIT)
 #undef VISIT
-    Py_VISIT(st->cai_types[0]);
-    Py_VISIT(st->cai_types[1]);
     for (i = 0; i < EM_DTYPE_COUNT; i++)
         Py_VISIT(st->dtypes[i]);
     for (i = 0; i < EM_OP_COUNT; i++)
@@ -108,8 +104,6 @@ static int empy_clear(PyObject *m)
 #define CLEAR(f) Py_CLEAR(st->f);
     EMPY_STATE_OBJECTS(CLEAR)
 #undef CLEAR
-    Py_CLEAR(st->cai_types[0]);
-    Py_CLEAR(st->cai_types[1]);
     for (i = 0; i < EM_DTYPE_COUNT; i++)
         Py_CLEAR(st->dtypes[i]);
     for (i = 0; i < EM_OP_COUNT; i++)

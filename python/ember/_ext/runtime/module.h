@@ -19,23 +19,14 @@ typedef struct empy_state {
     PyTypeObject *RawModule;
     PyTypeObject *RawKernel;
     PyTypeObject *Function;
-    PyTypeObject *In;
-    PyTypeObject *Out;
-    PyTypeObject *InOut;
     PyObject *CUDAError;
     PyObject *CompileError;
     PyObject *BackendUnavailableError;
     /* interned names */
     PyObject *s_cai;           /* "__cuda_array_interface__" */
-    PyObject *s_data;          /* "data" */
-    PyObject *s_shared_mem;
     PyObject *s_stream;
     PyObject *s_key_stream;    /* thread-dict key: current Stream object */
     PyObject *s_key_stack;     /* thread-dict key: with-block stack */
-    /* Types recently seen with __cuda_array_interface__, tried first for
-     * objects of those types (launch.c). */
-    PyObject *cai_types[2];
-    int cai_next;
     /* arrays (ndarray.h) */
     PyTypeObject *DType;
     PyTypeObject *ndarray;
@@ -110,10 +101,6 @@ typedef struct {
     size_t nbytes;
 } empy_PinnedMemory;
 
-/* In/Out/InOut (Python classes, registered by _register_wrappers): the
- * directions of their host array's copies. */
-enum { EMPY_DIR_IN = 1, EMPY_DIR_OUT = 2 };
-
 /* ---- cross-file helpers ----------------------------------------------- */
 
 /* Each file creates its types, stores them in the state and adds them to
@@ -123,7 +110,6 @@ int empy_device_init(PyObject *m, empy_state *st);
 int empy_stream_init(PyObject *m, empy_state *st);
 int empy_memory_init(PyObject *m, empy_state *st);
 int empy_program_init(PyObject *m, empy_state *st);
-int empy_wrappers_init(PyObject *m, empy_state *st);
 int empy_info_init(PyObject *m, empy_state *st);
 
 /* Resolve a device argument: None (the current device), "cpu"/"cuda:N"/
