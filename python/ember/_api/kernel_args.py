@@ -28,6 +28,14 @@ def rawkernel(cls, code, name, options=(), backend="nvrtc",
     return code, name, options_tuple(options)
 
 
+def rawkernel_function(k, device):
+    """The Function of RawKernel k on device, for its first launch there:
+    its source compiled through the kernel cache as a module's."""
+    with device:
+        return _e._RawModule(k.code, None, None, k.options).get_function(
+            k.name)
+
+
 def elementwise(cls, in_params, out_params, operation, name="kernel",
                 reduce_dims=True, preamble="", no_return=False,
                 return_tuple=False, loop_prep="", after_loop="", options=()):

@@ -71,7 +71,9 @@ class RawModule(_e._RawModule):
             kind = "cubin" if cubin is not None else "ptx"
             data = cubin if cubin is not None else ptx
             data = data.encode() if isinstance(data, str) else bytes(data)
-        self = super().__new__(cls, code, kind, data, options, exprs)
+        # the compiler instantiates name expressions given as options
+        self = super().__new__(cls, code, kind, data, options + tuple(
+            _e._NAME_EXPR_OPTION + e for e in exprs or ()))
         self.code, self.options, self._name = code, options, name
         self._exprs, self._lowered = exprs, None
         return self

@@ -83,7 +83,7 @@ PyObject *empy_ck_results(empy_state *st, empy_ck_args *a, int nout,
 int empy_ck_stream(empy_state *st, PyObject *o, em_stream **s);
 
 /* The UTF-8 of each str of tuple t, valid while t lives (a PyMem_Malloc'd
- * array; NULL with an exception). program.c. */
+ * array with room for one more; NULL with an exception). program.c. */
 const char **empy_options_array(PyObject *t, int *n);
 
 #endif

@@ -3,9 +3,10 @@
  * class is python/ember/_api/program.py), and CuPy's RawModule,
  * RawKernel and the Function a module hands out.
  *
- * RawModule and RawKernel compile through the kernel cache
- * (em_kernel_cache_get) for the device they run on, so the same source runs
- * on cpu (the host C compiler) and on cuda (NVRTC). */
+ * RawModule compiles through the kernel cache (em_kernel_cache_get) for the
+ * device it runs on, so the same source runs on cpu (the host C compiler)
+ * and on cuda (NVRTC). A RawKernel launches the Function of such a module
+ * for each device it meets, made at the first launch there. */
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/module.h"
@@ -19,7 +20,7 @@
  * kernel as written, so this changes only if ember's wrapping of it does. */
 #define EMPY_RAW_GEN_VERSION 1u
 
-/* A RawKernel's slots are published to other threads by one pointer. */
+/* A RawKernel's last slot is published to other threads by one pointer. */
 #if defined(__GNUC__) || defined(__clang__)
 #define LOAD_ACQUIRE(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define STORE_RELEASE(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
@@ -28,12 +29,12 @@
 #define STORE_RELEASE(p, v) ((p) = (v))
 #endif
 
-/* ---- options --------------------------------------------------------- */
+/* ---- options ----------------------------------------------------------- */
 
 const char **empy_options_array(PyObject *t, int *n)
 {
     Py_ssize_t i, cnt = PyTuple_GET_SIZE(t);
-    const char **v = PyMem_Malloc(sizeof *v * (size_t)(cnt ? cnt : 1));
+    const char **v = PyMem_Malloc(sizeof *v * (size_t)(cnt + 1));
     if (!v) {
         PyErr_NoMemory();
         return NULL;
@@ -47,65 +48,6 @@ const char **empy_options_array(PyObject *t, int *n)
     }
     *n = (int)cnt;
     return v;
-}
-
-/* The kernel cache for source on d; 0 or -1 with CompileError etc. On
- * cpu the source is C++, as NVRTC reads it (EM_HOST_OPTION_CXX). The name
- * expressions (a tuple of str, or NULL) travel as EM_HOST_OPTION_NAME_EXPR
- * options on every device: the compiler instantiates them (NVRTC through
- * nvrtcAddNameExpression), and the cache key holds them. */
-static int cache_get(empy_state *st, em_device *d, const char *src,
-                     const char *const *opts, int nopts, PyObject *exprs,
-                     em_module **mod)
-{
-    char *log = NULL, **owned = NULL;
-    const char **all = NULL;
-    Py_ssize_t ne = exprs ? PyTuple_GET_SIZE(exprs) : 0, i;
-    int n = nopts;
-    em_status rc = EM_OK;
-    int cpu = em_device_get_type(d) == EM_DEVICE_CPU;
-
-    if (cpu || ne) {
-        all = PyMem_Malloc(sizeof *all * (size_t)(nopts + 1 + ne));
-        owned = PyMem_Calloc((size_t)(ne ? ne : 1), sizeof *owned);
-        if (!all || !owned) {
-            PyMem_Free(all);
-            PyMem_Free(owned);
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (i = 0; i < nopts; i++)
-            all[i] = opts[i];
-        if (cpu)
-            all[n++] = EM_HOST_OPTION_CXX;
-        for (i = 0; i < ne; i++) {
-            const char *e = PyUnicode_AsUTF8(PyTuple_GET_ITEM(exprs, i));
-            size_t len = e ? strlen(e) : 0, pl = strlen(EM_HOST_OPTION_NAME_EXPR);
-            if (!e || !(owned[i] = PyMem_Malloc(pl + len + 1))) {
-                if (e)
-                    PyErr_NoMemory();
-                n = -1;
-                break;
-            }
-            memcpy(owned[i], EM_HOST_OPTION_NAME_EXPR, pl);
-            memcpy(owned[i] + pl, e, len + 1);
-            all[n++] = owned[i];
-        }
-        opts = all;
-    }
-    if (n >= 0) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = em_kernel_cache_get(d, src, 0, opts, n, EMPY_RAW_GEN_VERSION, mod, &log);
-        Py_END_ALLOW_THREADS
-        if (rc != EM_OK)
-            empy_raise_compile(st, rc, log, src);
-        free(log);
-    }
-    for (i = 0; owned && i < ne; i++)
-        PyMem_Free(owned[i]);
-    PyMem_Free(owned);
-    PyMem_Free(all);
-    return n >= 0 && rc == EM_OK ? 0 : -1;
 }
 
 /* ---- Program.compile ---------------------------------------------------- */
@@ -155,35 +97,24 @@ static PyObject *compile_cuda(PyObject *m, PyObject *args)
  * the GPU module knows C++ kernels only by them. */
 static PyObject *lowered_names(PyObject *mod, PyObject *args)
 {
-    PyObject *code, *options, *exprs, *t = NULL;
-    const char **ex = NULL, *src, **ov;
+    PyObject *options, *exprs, *t = NULL;
+    const char *src, **ov = NULL, **ex = NULL;
     char **low = NULL;
-    Py_ssize_t n, i;
-    int nopts;
+    int nopts, n = 0, i;
     em_status rc;
 
-    if (!PyArg_ParseTuple(args, "UO!O!:_lowered_names", &code, &PyTuple_Type, &options,
+    if (!PyArg_ParseTuple(args, "sO!O!:_lowered_names", &src, &PyTuple_Type, &options,
                           &PyTuple_Type, &exprs) ||
-        !(src = PyUnicode_AsUTF8(code)) || !(ov = empy_options_array(options, &nopts)))
-        return NULL;
-    n = PyTuple_GET_SIZE(exprs);
-    ex = PyMem_Calloc((size_t)n + 1, sizeof *ex);
-    low = PyMem_Calloc((size_t)n + 1, sizeof *low);
-    if (!ex || !low) {
+        !(ov = empy_options_array(options, &nopts)) || !(ex = empy_options_array(exprs, &n)))
+        goto done;
+    if (!(low = PyMem_Calloc((size_t)n + 1, sizeof *low))) {
         PyErr_NoMemory();
         goto done;
     }
-    for (i = 0; i < n; i++)
-        if (!(ex[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(exprs, i))))
-            goto done;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_cuda_lowered_names(src, ov, nopts, ex, (int)n, low);
-    Py_END_ALLOW_THREADS
-    if (rc != EM_OK) {
+    EMPY_NOGIL(rc, em_cuda_lowered_names(src, ov, nopts, ex, n, low));
+    if (rc != EM_OK)
         empy_raise_compile(empy_state_of_module(mod), rc, NULL, src);
-        goto done;
-    }
-    if ((t = PyTuple_New(n)))
+    else if ((t = PyTuple_New(n)))
         for (i = 0; i < n; i++) {
             PyObject *v = PyUnicode_FromString(low[i]);
             if (!v) {
@@ -212,9 +143,8 @@ static PyMethodDef program_functions[] = {
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
-    empy_kslot *slot;
-    int owns_slot;
-    PyObject *owner;    /* the RawModule or RawKernel the function lives in */
+    empy_kslot *slot;   /* its own */
+    PyObject *owner;    /* the module the function lives in */
 } empy_Function;
 
 #define FUNC(o) ((empy_Function *)(o))
@@ -233,17 +163,15 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
     return empy_launch(st, slot, &lc, s);
 }
 
-static PyObject *function_new(empy_state *st, empy_kslot *slot, int owns, PyObject *owner)
+static PyObject *function_new(empy_state *st, empy_kslot *slot, PyObject *owner)
 {
     empy_Function *f = PyObject_GC_New(empy_Function, st->Function);
     if (!f) {
-        if (owns)
-            PyMem_RawFree(slot);
+        PyMem_RawFree(slot);
         return NULL;
     }
     f->vectorcall = Function_vectorcall;
     f->slot = slot;
-    f->owns_slot = owns;
     f->owner = Py_NewRef(owner);
     PyObject_GC_Track(f);
     return (PyObject *)f;
@@ -260,8 +188,7 @@ static void Function_dealloc(PyObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
-    if (FUNC(self)->owns_slot)
-        PyMem_RawFree(FUNC(self)->slot);
+    PyMem_RawFree(FUNC(self)->slot);
     Py_XDECREF(FUNC(self)->owner);
     tp->tp_free(self);
     Py_DECREF(tp);
@@ -357,66 +284,59 @@ typedef struct {
 
 #define RMOD(o) ((empy_RawModule *)(o))
 
-/* Load compiled code (kind and bytes) onto the current device. */
-static int load_code(empy_state *st, em_code_kind kind, const char *data, size_t size,
-                     em_module **mod)
+/* Load compiled code (kind and bytes) onto d. */
+static int load_code(empy_state *st, em_device *d, em_code_kind kind, const char *data,
+                     size_t size, em_module **mod)
 {
-    em_device *d;
-    em_code c;
+    em_code c = {kind, (void *)data, size, (char *)""};
     em_status rc;
-    if (empy_device_arg(st, NULL, &d) < 0)
-        return -1;
-    c.kind = kind;
-    c.data = (void *)data;
-    c.size = size;
-    c.log = (char *)"";
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_module_load(d, &c, mod);
-    Py_END_ALLOW_THREADS
+    EMPY_NOGIL(rc, em_module_load(d, &c, mod));
     return rc == EM_OK ? 0 : empy_fail(st, rc);
 }
 
-/* _RawModule(code, kind, data, options, name_expressions): the base of
- * ember.RawModule (python/ember/_api/rawmodule.py checks CuPy's arguments
- * and keeps them). Source code compiles through the kernel cache for the
- * current device; else data (bytes, NUL-ended as PTX must be) loads as
- * kind 'cubin' or 'ptx'. options: a tuple of str; name_expressions: one,
- * or None. */
+/* _RawModule(code, kind, data, options): the base of ember.RawModule
+ * (python/ember/_api/rawmodule.py checks CuPy's arguments and keeps them).
+ * Source code compiles through the kernel cache for the current device (on
+ * cpu as C++, as NVRTC reads it); else data (bytes, NUL-ended as PTX must
+ * be) loads as kind 'cubin' or 'ptx'. options: a tuple of str, with the
+ * name expressions as EM_HOST_OPTION_NAME_EXPR options (the compiler
+ * instantiates them, the cache key holds them). */
 static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     empy_state *st = empy_state_of_type(type);
-    PyObject *code, *data, *opts, *exprs;
-    const char *kind;
+    PyObject *code, *data, *opts;
+    const char *kind, *src, **ov;
+    char *log = NULL;
     empy_RawModule *m;
-    int rc;
+    em_device *d;
+    em_status rc;
+    int n;
 
-    if (!PyArg_ParseTuple(args, "OzOO!O:_RawModule", &code, &kind, &data,
-                          &PyTuple_Type, &opts, &exprs))
+    if (!PyArg_ParseTuple(args, "OzOO!:_RawModule", &code, &kind, &data, &PyTuple_Type, &opts) ||
+        empy_device_arg(st, NULL, &d) < 0 || !(m = (empy_RawModule *)type->tp_alloc(type, 0)))
         return NULL;
-    if (!(m = (empy_RawModule *)type->tp_alloc(type, 0)))
-        return NULL;
-    if (code != Py_None) {
-        const char *src = PyUnicode_AsUTF8(code), **ov;
-        em_device *d;
-        int nopts;
-        if (!src || empy_device_arg(st, NULL, &d) < 0 ||
-            !(ov = empy_options_array(opts, &nopts)))
-            goto fail;
-        rc = cache_get(st, d, src, ov, nopts, exprs == Py_None ? NULL : exprs, &m->mod);
-        PyMem_Free(ov);
-    } else {
+    if (code == Py_None) {
         if (!PyBytes_Check(data)) {
             PyErr_SetString(PyExc_TypeError, "_RawModule: data must be bytes");
             goto fail;
         }
-        rc = load_code(st, kind && !strcmp(kind, "cubin") ? EM_CODE_CUBIN : EM_CODE_PTX,
-                       PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), &m->mod);
-        m->owned = rc == 0;
+        if (load_code(st, d, kind && !strcmp(kind, "cubin") ? EM_CODE_CUBIN : EM_CODE_PTX,
+                      PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), &m->mod) < 0)
+            goto fail;
+        m->owned = 1;
+        return (PyObject *)m;
     }
-    if (rc < 0)
+    if (!(src = PyUnicode_AsUTF8(code)) || !(ov = empy_options_array(opts, &n)))
         goto fail;
-    return (PyObject *)m;
-
+    if (em_device_get_type(d) == EM_DEVICE_CPU)
+        ov[n++] = EM_HOST_OPTION_CXX;
+    EMPY_NOGIL(rc, em_kernel_cache_get(d, src, 0, ov, n, EMPY_RAW_GEN_VERSION, &m->mod, &log));
+    PyMem_Free(ov);
+    if (rc != EM_OK)
+        empy_raise_compile(st, rc, log, src);
+    free(log);
+    if (rc == EM_OK)
+        return (PyObject *)m;
 fail:
     Py_DECREF(m);
     return NULL;
@@ -453,7 +373,7 @@ static PyObject *RawModule_get_function(PyObject *self, PyObject *name)
     slot = empy_kslot_new(em_module_device(RMOD(self)->mod), f);
     if (!slot)
         return NULL;
-    return function_new(st, slot, 1, self);
+    return function_new(st, slot, self);
 }
 
 /* _global(name) -> (address, size) of the module's __device__ or
@@ -518,56 +438,33 @@ typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     empy_kslot *last;       /* the slot of the last launch's device */
-    empy_kslot *slots;      /* every device compiled for; freed with the kernel */
+    PyObject *functions;    /* {device address: Function}, kept for the
+                             * kernel's life, so a slot never dies under it */
     PyObject *code, *name, *options;
-    const char *src, *kname;
-    const char **opts;
-    int nopts;
-#ifdef Py_GIL_DISABLED
-    PyMutex lock;           /* guards appends to slots */
-#endif
+    const char *kname;
 } empy_RawKernel;
 
 #define RK(o) ((empy_RawKernel *)(o))
 
-/* The slot for device d: an earlier compile, else compile now. */
-static empy_kslot *kernel_slot(empy_state *st, empy_RawKernel *k, em_device *d)
+/* The Function for device d (borrowed): an earlier one, else
+ * kernel_args.rawkernel_function's, compiled there now. */
+static PyObject *kernel_function(empy_state *st, empy_RawKernel *k, em_device *d)
 {
-    empy_kslot *s, *fresh;
-    em_module *mod;
-    em_function *fn;
-    em_status rc;
+    static const empy_pyattr w = {"ember._api.kernel_args", "rawkernel_function"};
+    PyObject *key = PyLong_FromVoidPtr(d), *f = NULL, *dev, *fresh = NULL;
 
-    for (s = LOAD_ACQUIRE(k->slots); s; s = s->next)
-        if (s->dev == d)
-            goto found;
-    if (cache_get(st, d, k->src, k->opts, k->nopts, NULL, &mod) < 0)
-        return NULL;
-    rc = em_module_get_function(mod, k->kname, &fn);
-    if (rc != EM_OK) {
-        empy_raise(st, rc);
-        return NULL;
+    if (key && !(f = PyDict_GetItemWithError(k->functions, key)) && !PyErr_Occurred() &&
+        (dev = empy_device_new(st, d))) {
+        fresh = empy_py_method(&w, (PyObject *)k, &dev, 1, NULL);
+        Py_DECREF(dev);
+        /* another thread may have got there first */
+        f = fresh ? PyDict_SetDefault(k->functions, key, fresh) : NULL;
+        Py_XDECREF(fresh);
     }
-    if (!(fresh = empy_kslot_new(d, fn)))
-        return NULL;
-#ifdef Py_GIL_DISABLED
-    PyMutex_Lock(&k->lock);
-#endif
-    for (s = k->slots; s && s->dev != d; s = s->next)
-        ;
-    if (s) {
-        PyMem_RawFree(fresh);   /* another thread got there first */
-    } else {
-        fresh->next = k->slots;
-        STORE_RELEASE(k->slots, fresh);
-        s = fresh;
-    }
-#ifdef Py_GIL_DISABLED
-    PyMutex_Unlock(&k->lock);
-#endif
-found:
-    STORE_RELEASE(k->last, s);
-    return s;
+    Py_XDECREF(key);
+    if (f)
+        STORE_RELEASE(k->last, FUNC(f)->slot);
+    return f;
 }
 
 static PyObject *RawKernel_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
@@ -580,6 +477,7 @@ static PyObject *RawKernel_vectorcall(PyObject *self, PyObject *const *args, siz
     em_device *d;
     em_stream *s;
     em_status rc;
+    PyObject *f;
 
     if (empy_parse_launch(st, k->kname, args, nargsf, kwnames, &lc) < 0)
         return NULL;
@@ -605,9 +503,9 @@ static PyObject *RawKernel_vectorcall(PyObject *self, PyObject *const *args, siz
     }
     slot = LOAD_ACQUIRE(k->last);
     if (!slot || slot->dev != d) {
-        slot = kernel_slot(st, k, d);
-        if (!slot)
+        if (!(f = kernel_function(st, k, d)))
             return NULL;
+        slot = FUNC(f)->slot;
     }
     return empy_launch(st, slot, &lc, s);
 }
@@ -628,8 +526,7 @@ static PyObject *RawKernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     k->name = Py_NewRef(PyTuple_GET_ITEM(spec, 1));
     k->options = Py_NewRef(PyTuple_GET_ITEM(spec, 2));
     Py_DECREF(spec);
-    if (!(k->src = PyUnicode_AsUTF8(k->code)) || !(k->kname = PyUnicode_AsUTF8(k->name)) ||
-        !(k->opts = empy_options_array(k->options, &k->nopts))) {
+    if (!(k->kname = PyUnicode_AsUTF8(k->name)) || !(k->functions = PyDict_New())) {
         Py_DECREF(k);
         return NULL;
     }
@@ -639,17 +536,10 @@ static PyObject *RawKernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 static void RawKernel_dealloc(PyObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
-    empy_RawKernel *k = RK(self);
-    empy_kslot *s = k->slots;
-    while (s) {
-        empy_kslot *next = s->next;
-        PyMem_RawFree(s);
-        s = next;
-    }
-    PyMem_Free(k->opts);
-    Py_XDECREF(k->code);
-    Py_XDECREF(k->name);
-    Py_XDECREF(k->options);
+    Py_XDECREF(RK(self)->functions);
+    Py_XDECREF(RK(self)->code);
+    Py_XDECREF(RK(self)->name);
+    Py_XDECREF(RK(self)->options);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -659,34 +549,19 @@ static PyObject *RawKernel_repr(PyObject *self)
     return PyUnicode_FromFormat("<ember.RawKernel %R>", RK(self)->name);
 }
 
-/* The slot for the current device, compiling if needed. */
-static empy_kslot *current_slot(PyObject *self)
+/* The Function for the current device, compiled there if need be. */
+static PyObject *RawKernel_get_kernel(PyObject *self, void *c)
 {
     empy_state *st = empy_state_of(self);
     em_device *d;
-    if (empy_device_arg(st, NULL, &d) < 0)
-        return NULL;
-    return kernel_slot(st, RK(self), d);
+    PyObject *f = empy_device_arg(st, NULL, &d) < 0 ? NULL : kernel_function(st, RK(self), d);
+    return f ? Py_NewRef(c ? f : Py_None) : NULL;
 }
 
 static PyObject *RawKernel_compile(PyObject *self, PyObject *unused)
 {
-    if (!current_slot(self))
-        return NULL;
-    Py_RETURN_NONE;
+    return RawKernel_get_kernel(self, NULL);
 }
-
-static PyObject *RawKernel_get_kernel(PyObject *self, void *c)
-{
-    empy_kslot *s = current_slot(self);
-    if (!s)
-        return NULL;
-    return function_new(empy_state_of(self), s, 0, self);
-}
-
-static PyObject *RawKernel_get_code(PyObject *self, void *c) { return Py_NewRef(RK(self)->code); }
-static PyObject *RawKernel_get_name(PyObject *self, void *c) { return Py_NewRef(RK(self)->name); }
-static PyObject *RawKernel_get_options(PyObject *self, void *c) { return Py_NewRef(RK(self)->options); }
 
 static PyMethodDef RawKernel_methods[] = {
     {"compile", RawKernel_compile, METH_NOARGS,
@@ -695,16 +570,18 @@ static PyMethodDef RawKernel_methods[] = {
 };
 
 static PyGetSetDef RawKernel_getset[] = {
-    {"code", RawKernel_get_code, NULL, "The source.", NULL},
-    {"name", RawKernel_get_name, NULL, "The kernel's name in the source.", NULL},
-    {"options", RawKernel_get_options, NULL, "The compile options.", NULL},
     {"kernel", RawKernel_get_kernel, NULL,
-     "The Function for the current device (compiled on first use).", NULL},
+     "The Function for the current device (compiled on first use).", (void *)1},
     {NULL},
 };
 
 static PyMemberDef RawKernel_members[] = {
     EMPY_VECTORCALL_MEMBER(empy_RawKernel),
+    {"code", EMPY_T_OBJECT, offsetof(empy_RawKernel, code), EMPY_READONLY, "The source."},
+    {"name", EMPY_T_OBJECT, offsetof(empy_RawKernel, name), EMPY_READONLY,
+     "The kernel's name in the source."},
+    {"options", EMPY_T_OBJECT, offsetof(empy_RawKernel, options), EMPY_READONLY,
+     "The compile options."},
     {NULL},
 };
 
@@ -733,6 +610,7 @@ static PyType_Spec RawKernel_spec = {
 int empy_program_init(PyObject *m, empy_state *st)
 {
     if (PyModule_AddFunctions(m, program_functions) < 0 ||
+        PyModule_AddStringConstant(m, "_NAME_EXPR_OPTION", EM_HOST_OPTION_NAME_EXPR) < 0 ||
         empy_add_type(m, &Function_spec, NULL, &st->Function) < 0 ||
         empy_add_type(m, &RawModule_spec, NULL, &st->RawModule) < 0 ||
         empy_add_type(m, &RawKernel_spec, NULL, &st->RawKernel) < 0)
