@@ -432,89 +432,35 @@ static int out_arg(PyObject *o, PyObject **out)
     return 0;
 }
 
-/* dtype=d, NumPy's meaning: the loop is the one over d, so the inputs are
- * cast to d ('same_kind', as NumPy checks it) and the result has dtype d;
- * a ufunc without such a loop (less gives bool) is NumPy's TypeError.
- * Python scalars stay weak and take d. Array-likes are placed as without
- * dtype= (parse_operands: the device of the ember operands or of out,
- * never a silent copy of host memory onto a GPU). */
-static PyObject *call_with_dtype(empy_state *st, empy_Ufunc *u, PyObject *const *in,
-                                 int nin, PyObject *out, PyObject *where, PyObject *dtype)
+/* _ufunc_operands(u, dtype, out, *inputs): u(*inputs, dtype=...)'s C
+ * half (_api/ufunc_dtype.py casts): NumPy's TypeError unless u has a
+ * loop over dtype giving dtype, then the inputs as a call places them
+ * (parse_operands), scalars as given; None when one is not array-like. */
+static PyObject *mod_ufunc_operands(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
-    PyObject *cast[MAX_IN] = {NULL, NULL}, *r = NULL;
+    empy_state *st = empy_state_of_module(m);
     em_operand ops[MAX_IN];
     operands_t o;
     em_dtype d, outd;
-    int i, k;
-    if (empy_dtype_arg(st, dtype, &d) < 0)
+    PyObject *r = NULL;
+    int i, k, nin = (int)n - 3;
+    if (nin < 1 || nin > MAX_IN || !PyObject_TypeCheck(args[0], st->ufunc))
+        return PyErr_Format(PyExc_TypeError, "_ufunc_operands(u, dtype, out, *inputs)");
+    if (empy_dtype_arg(st, args[1], &d) < 0)
         return NULL;
     memset(ops, 0, sizeof ops);
     for (i = 0; i < nin; i++)
         ops[i].dtype = d;
-    if (em_ufunc_resolve(u->op, ops, nin, NULL, &outd) != EM_OK || outd != d) {
-        PyErr_Format(PyExc_TypeError, "No loop matching the specified signature and "
-                     "casting was found for ufunc %U (dtype=%s)", u->name,
-                     em_dtype_get(d)->name);
-        return NULL;
-    }
-    k = parse_operands(st, in, nin, out, &o);
-    if (k <= 0) {
-        operands_clear(&o);
-        /* Not array-like: the call without dtype= says which input. */
-        return k < 0 ? NULL : empy_ufunc_call(st, u->op, in, nin, out, where);
-    }
-    for (i = 0; i < nin; i++) {
-        if (o.ops[i].array) {
-            cast[i] = Py_NewRef(o.tmp[i] ? o.tmp[i] : in[i]);
-        } else if (o.ops[i].weak) {
-            cast[i] = Py_NewRef(in[i]);
-            continue;
-        } else {
-            /* A NumPy scalar is strong: a 0-d array to cast like the rest. */
-            em_device *dev = o.dev;
-            if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
-                goto done;
-            if (!(cast[i] = empy_asarray(st, in[i], -1, dev, EMPY_COPY_IF_NEEDED, 'K')))
-                goto done;
-        }
-        if (EMPY_ARR(cast[i])->dtype != d) {
-            int ok = empy_can_cast(EMPY_ARR(cast[i])->dtype, d, "same_kind");
-            PyObject *c;
-            if (ok <= 0) {
-                if (ok == 0)
-                    PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%U' input %d from "
-                                 "dtype('%s') to dtype('%s') with casting rule "
-                                 "'same_kind'", u->name, i,
-                                 em_dtype_get(EMPY_ARR(cast[i])->dtype)->name,
-                                 em_dtype_get(d)->name);
-                goto done;
-            }
-            c = empy_asarray(st, cast[i], (int)d, NULL, EMPY_COPY_IF_NEEDED, 'K');
-            Py_SETREF(cast[i], c);
-            if (!c)
-                goto done;
-        }
-    }
-    for (i = 0; i < nin && !empy_is_ndarray(cast[i]); i++)
-        ;
-    if (i == nin) {
-        /* Only Python scalars: nothing else gives the loop's dtype, so
-         * they become 0-d arrays of d (NumPy: sinh(2.0, dtype='f4') is
-         * float32), on out's device or the current one. */
-        em_device *dev = o.dev;
-        if (!dev && empy_device_arg(st, Py_None, &dev) < 0)
-            goto done;
-        for (i = 0; i < nin; i++) {
-            PyObject *c = empy_asarray(st, in[i], (int)d, dev, EMPY_COPY_IF_NEEDED, 'K');
-            Py_SETREF(cast[i], c);
-            if (!c)
-                goto done;
-        }
-    }
-    r = empy_ufunc_call(st, u->op, cast, nin, out, where);
-done:
-    for (i = 0; i < nin; i++)
-        Py_XDECREF(cast[i]);
+    if (em_ufunc_resolve(UF(args[0])->op, ops, nin, NULL, &outd) != EM_OK || outd != d)
+        return PyErr_Format(PyExc_TypeError, "No loop matching the specified signature "
+                            "and casting was found for ufunc %U (dtype=%s)",
+                            UF(args[0])->name, em_dtype_get(d)->name);
+    k = parse_operands(st, args + 3, nin, args[2] == Py_None ? NULL : args[2], &o);
+    if (k == 0)
+        r = Py_NewRef(Py_None);
+    else if (k > 0 && (r = PyTuple_New(nin)))
+        for (i = 0; i < nin; i++)
+            PyTuple_SET_ITEM(r, i, Py_NewRef(o.tmp[i] ? o.tmp[i] : args[3 + i]));
     operands_clear(&o);
     return r;
 }
@@ -525,7 +471,6 @@ static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t ni
                               PyObject *casting)
 {
     empy_Ufunc *u = UF(self);
-    empy_state *st = empy_state_of(self);
     PyObject *out;
     if (nin != u->nin) {
         PyErr_Format(PyExc_TypeError, "%U() takes from %d to %d positional "
@@ -543,9 +488,13 @@ static PyObject *ufunc_invoke(PyObject *self, PyObject *const *in, Py_ssize_t ni
     }
     if (out_arg(out_o, &out) < 0)
         return NULL;
-    if (dtype && dtype != Py_None)
-        return call_with_dtype(st, u, in, (int)nin, out, where, dtype);
-    return empy_ufunc_call(st, u->op, in, (int)nin, out, where);
+    if (dtype && dtype != Py_None) {
+        static const empy_pyattr w = {"ember._api.ufunc_dtype", "call_with_dtype"};
+        PyObject *a[3 + MAX_IN] = {dtype, out ? out : Py_None, where ? where : Py_True};
+        memcpy(a + 3, in, (size_t)nin * sizeof *in);
+        return empy_py_method(&w, self, a, 3 + nin, NULL);
+    }
+    return empy_ufunc_call(empy_state_of(self), u->op, in, (int)nin, out, where);
 }
 
 /* The ufunc keywords ember reads; order/subok/signature are accepted and
@@ -698,6 +647,12 @@ static PyType_Spec Ufunc_spec = {
     Ufunc_slots,
 };
 
+static PyMethodDef ufunc_functions[] = {
+    {"_ufunc_operands", (PyCFunction)(void (*)(void))mod_ufunc_operands, METH_FASTCALL,
+     NULL},
+    {NULL},
+};
+
 /* NumPy 2's other names for ember's ufuncs. */
 static const char *const aliases[] = {
     "divide", "mod", "abs", "conj", "bitwise_not", "bitwise_invert",
@@ -747,5 +702,5 @@ int empy_ufunc_init(PyObject *m, empy_state *st)
             PyModule_AddObjectRef(m, aliases[i], st->ufuncs[op]) < 0)
             return -1;
     }
-    return 0;
+    return PyModule_AddFunctions(m, ufunc_functions);
 }
