@@ -30,7 +30,60 @@ def export(a, *, stream=None, max_version=None, dl_device=None, copy=None):
             target = _ember.Device("cuda:%d" % ordinal)
         else:
             raise BufferError("ember cannot export to DLPack device type %d" % kind)
-    return _ember._dlpack_export(a, stream, versioned, target, copy)
+    if copy is not None:
+        copy = bool(copy)
+    if target == a.device:
+        target = None
+    if not versioned and not a.flags.writeable and copy is not True:
+        # As NumPy: the unversioned form cannot say "read-only", and a
+        # consumer writing through it would be a silent wrong answer.
+        raise BufferError("cannot export a read-only array through the "
+                          "unversioned DLPack capsule; the consumer needs "
+                          "DLPack 1.0 (max_version=(1, 0)), or pass copy=True")
+    whole = all(s % a.itemsize == 0 for s in a.strides)
+    if copy is False and target is not None:
+        raise BufferError("the array is on %s; exporting it to another device "
+                          "needs a copy, and copy=False" % a.device)
+    if copy is False and not whole:
+        raise BufferError("the array's strides are not whole elements, which "
+                          "DLPack cannot describe, and copy=False")
+    copied = copy is True or target is not None or not whole
+    if copied:
+        # a fresh C-ordered copy on the asked device, ordered on its stream
+        # like any other ember copy
+        a = _ember.asarray(a, order="C", device=target, copy=True)
+    return _ember._dlpack_export(a, _sync(a, stream), versioned, copied)
+
+
+def _sync(a, stream):
+    """The consumer's stream= as _dlpack_export waits for it: a CUDA stream
+    handle (1: the legacy default stream; on cpu: wait for the device), or
+    None when the consumer orders the work itself (-1)."""
+    if a.device.type == "cpu":
+        if stream is not None and not (isinstance(stream, int) and stream == -1):
+            raise ValueError("stream must be None for an array on cpu (got %r)"
+                             % (stream,))
+        return None if stream == -1 else 1
+    if stream is None:
+        return 1   # the legacy default stream, as the standard says
+    if not isinstance(stream, int):
+        raise TypeError("stream must be an int or None (got %s)"
+                        % type(stream).__name__)
+    if stream == 0:
+        raise ValueError("stream 0 is ambiguous for CUDA and not allowed by "
+                         "DLPack; pass 1 for the legacy default stream, 2 for "
+                         "the per-thread one")
+    return None if stream == -1 else stream
+
+
+def capsule(x, stream):
+    """x.__dlpack__(stream=..., max_version=(1, 0)), falling back to the
+    pre-1.0 signature for producers that reject max_version (the
+    extension's import asks)."""
+    try:
+        return x.__dlpack__(stream=stream, max_version=(1, 0))
+    except TypeError:
+        return x.__dlpack__(stream=stream)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

@@ -190,76 +190,44 @@ static int dl_device_of(const em_array *a, empy_DLDevice *out)
     return 0;
 }
 
-/* The stream ember orders work on for a's device now. */
-static em_stream *producer_stream(const em_array *a)
+/* The stream ember orders work on for device d now. */
+static em_stream *stream_on(em_device *d)
 {
     em_stream *s = em_current_stream();
-    if (!s || em_stream_device(s) != a->device)
-        s = em_stream_default(a->device);
-    return s;
+    return s && em_stream_device(s) == d ? s : em_stream_default(d);
 }
 
-/* Make the memory safe to use on the consumer's stream (see the top). */
-static int sync_for_consumer(empy_state *st, const em_array *a, PyObject *stream)
+/* Make the memory safe to use on the consumer's stream (see the top):
+ * want is that stream's handle (1: CUDA's legacy default stream; for cpu
+ * any int, meaning wait for the device), or None for no synchronisation.
+ * _api/dlpack.py reads the consumer's stream= into it. */
+static int sync_for_consumer(empy_state *st, const em_array *a, PyObject *want)
 {
+    em_stream *s;
+    em_event *e;
     em_status rc;
+    void *native, *w;
+    if (want == Py_None)
+        return 0;
     if (em_device_get_type(a->device) == EM_DEVICE_CPU) {
-        if (stream != Py_None) {
-            long v = PyLong_Check(stream) ? PyLong_AsLong(stream) : 0;
-            if (v != -1 || PyErr_Occurred()) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_ValueError, "stream must be None for an "
-                             "array on cpu (got %R)", stream);
-                return -1;
-            }
-            return 0;
-        }
         EMPY_NOGIL(rc, em_device_synchronize(a->device));
         return rc == EM_OK ? 0 : empy_fail(st, rc);
     }
-    {
-        em_stream *s = producer_stream(a);
-        void *native = em_stream_native(s);
-        uintptr_t want;
-        em_event *e;
-        if (stream == Py_None) {
-            want = 1;   /* the legacy default stream, as the standard says */
-        } else {
-            long long v;
-            if (!PyLong_Check(stream)) {
-                PyErr_Format(PyExc_TypeError, "stream must be an int or None "
-                             "(got %.100s)", Py_TYPE(stream)->tp_name);
-                return -1;
-            }
-            v = PyLong_AsLongLong(stream);
-            if (v == -1 && PyErr_Occurred()) {
-                PyErr_Clear();
-                v = (long long)(uintptr_t)PyLong_AsVoidPtr(stream);
-                if (PyErr_Occurred())
-                    return -1;
-            }
-            if (v == -1)
-                return 0;   /* the consumer takes care of ordering */
-            if (v == 0) {
-                PyErr_SetString(PyExc_ValueError, "stream 0 is ambiguous for "
-                                "CUDA and not allowed by DLPack; pass 1 for the "
-                                "legacy default stream, 2 for the per-thread one");
-                return -1;
-            }
-            want = (uintptr_t)v;
-        }
-        /* ember's default stream is CUDA's legacy default stream. */
-        if ((native == NULL && want == 1) || (native && (uintptr_t)native == want))
-            return 0;
-        rc = em_event_create(a->device, EM_EVENT_DISABLE_TIMING, &e);
-        if (rc != EM_OK)
-            return empy_fail(st, rc);
-        rc = em_event_record(e, s);
-        if (rc == EM_OK)
-            EMPY_NOGIL(rc, em_event_synchronize(e));
-        em_event_destroy(e);
-        return rc == EM_OK ? 0 : empy_fail(st, rc);
-    }
+    if (!(w = PyLong_AsVoidPtr(want)) && PyErr_Occurred())
+        return -1;
+    s = stream_on(a->device);
+    native = em_stream_native(s);
+    /* ember's default stream is CUDA's legacy default stream. */
+    if ((native == NULL && (uintptr_t)w == 1) || (native && native == w))
+        return 0;
+    rc = em_event_create(a->device, EM_EVENT_DISABLE_TIMING, &e);
+    if (rc != EM_OK)
+        return empy_fail(st, rc);
+    rc = em_event_record(e, s);
+    if (rc == EM_OK)
+        EMPY_NOGIL(rc, em_event_synchronize(e));
+    em_event_destroy(e);
+    return rc == EM_OK ? 0 : empy_fail(st, rc);
 }
 
 static int strides_in_elements(const em_array *a, int64_t *out)
@@ -274,79 +242,34 @@ static int strides_in_elements(const em_array *a, int64_t *out)
     return 0;
 }
 
-/* _dlpack_export(a, stream, versioned, device or None, copy): ndarray.
- * __dlpack__ once python/ember/_api/dlpack.py has read its arguments. */
+/* _dlpack_export(a, stream, versioned, copied): the capsule of
+ * a.__dlpack__ once python/ember/_api/dlpack.py has read its arguments
+ * and made the copy they ask for; stream as sync_for_consumer takes it. */
 static PyObject *mod_dlpack_export(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
     empy_state *st = empy_state_of_module(m);
-    PyObject *self, *stream, *owner, *cap;
-    int copy, copied = 0, versioned;
-    em_device *target = NULL;
+    PyObject *cap;
+    int copied, versioned;
     const em_array *a;
     export_ctx *x;
     empy_DLTensor *t;
-    int64_t estrides[EM_MAX_NDIM];
 
-    if (n != 5 || !empy_is_ndarray(args[0]))
+    if (n != 4 || !empy_is_ndarray(args[0]))
         return PyErr_Format(PyExc_TypeError, "_dlpack_export(a, stream, versioned, "
-                            "device, copy)");
-    self = args[0];
-    stream = args[1];
+                            "copied)");
     if ((versioned = PyObject_IsTrue(args[2])) < 0 ||
-        (args[3] != Py_None && empy_device_arg(st, args[3], &target) < 0) ||
-        empy_copy_arg(args[4], EMPY_COPY_IF_NEEDED, &copy) < 0)
+        (copied = PyObject_IsTrue(args[3])) < 0)
         return NULL;
-    a = EMPY_ARR(self);
-    if (!versioned && !(a->flags & EM_ARRAY_WRITEABLE) && copy != EMPY_COPY_ALWAYS) {
-        /* As NumPy: the unversioned form cannot say "read-only", and a
-         * consumer writing through it would be a silent wrong answer. */
-        PyErr_SetString(PyExc_BufferError, "cannot export a read-only array "
-                        "through the unversioned DLPack capsule; the consumer "
-                        "needs DLPack 1.0 (max_version=(1, 0)), or pass copy=True");
+    a = EMPY_ARR(args[0]);
+    if (sync_for_consumer(st, a, args[1]) < 0)
         return NULL;
-    }
-    if (target == a->device)
-        target = NULL;
-    if (target && copy == EMPY_COPY_NEVER) {
-        PyErr_Format(PyExc_BufferError, "the array is on %s; exporting it to "
-                     "another device needs a copy, and copy=False",
-                     em_device_name(a->device));
-        return NULL;
-    }
-    if (copy != EMPY_COPY_ALWAYS && !target && strides_in_elements(a, estrides) < 0 &&
-        copy == EMPY_COPY_NEVER) {
-        PyErr_SetString(PyExc_BufferError, "the array's strides are not whole "
-                        "elements, which DLPack cannot describe, and copy=False");
-        return NULL;
-    }
-    if (copy == EMPY_COPY_ALWAYS || target || strides_in_elements(a, estrides) < 0) {
-        /* A fresh C-ordered copy on the asked device, ordered on its
-         * stream like any other ember copy. */
-        em_array c;
-        em_status rc = empy_array_copy_new(a, target, -1, 'C', &c);
-        if (rc != EM_OK)
-            return empy_raise(st, rc);
-        owner = empy_ndarray_new(st, &c, NULL);
-        if (!owner)
-            return NULL;
-        copied = 1;
-    } else {
-        owner = Py_NewRef(self);
-    }
-    a = EMPY_ARR(owner);
-    if (sync_for_consumer(st, a, stream) < 0) {
-        Py_DECREF(owner);
-        return NULL;
-    }
     x = calloc(1, sizeof *x);
-    if (!x) {
-        Py_DECREF(owner);
+    if (!x)
         return PyErr_NoMemory();
-    }
-    x->owner = owner;
+    x->owner = Py_NewRef(args[0]);
     memcpy(x->shape, a->shape, (size_t)a->ndim * sizeof *x->shape);
     if (strides_in_elements(a, x->strides) < 0) {
-        /* A copy is C-ordered, so this cannot happen; refuse anyway. */
+        /* _api/dlpack.py copies such an array; refuse anyway. */
         export_free(x);
         PyErr_SetString(PyExc_BufferError, "unexpected strides in a DLPack export");
         return NULL;
@@ -428,7 +351,6 @@ static void import_release(void *p)
 static PyObject *consumer_stream(empy_state *st, long type, long id)
 {
     em_device *d;
-    em_stream *s;
     void *native;
     em_status rc;
     if (type != EMPY_DL_CUDA && type != EMPY_DL_CUDA_MANAGED)
@@ -436,37 +358,14 @@ static PyObject *consumer_stream(empy_state *st, long type, long id)
     rc = em_device_get(EM_DEVICE_CUDA, (int)id, &d);
     if (rc != EM_OK)
         return empy_raise(st, rc);
-    s = em_current_stream();
-    if (!s || em_stream_device(s) != d)
-        s = em_stream_default(d);
-    native = em_stream_native(s);
+    native = em_stream_native(stream_on(d));
     return native ? PyLong_FromVoidPtr(native) : PyLong_FromLong(1);
-}
-
-/* obj.__dlpack__(stream=..., max_version=(1, 0)), falling back to the
- * pre-1.0 signature for producers that reject max_version. */
-static PyObject *call_dlpack(PyObject *meth, PyObject *stream)
-{
-    PyObject *kw = Py_BuildValue("{s:O,s:(ii)}", "stream", stream, "max_version",
-                                 (int)EMPY_DL_MAJOR, (int)EMPY_DL_MINOR);
-    PyObject *empty = PyTuple_New(0), *cap = NULL;
-    if (kw && empty) {
-        cap = PyObject_Call(meth, empty, kw);
-        if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            Py_DECREF(kw);
-            kw = Py_BuildValue("{s:O}", "stream", stream);
-            cap = kw ? PyObject_Call(meth, empty, kw) : NULL;
-        }
-    }
-    Py_XDECREF(kw);
-    Py_XDECREF(empty);
-    return cap;
 }
 
 PyObject *empy_dlpack_import(empy_state *st, PyObject *obj)
 {
-    PyObject *devobj, *meth, *stream, *cap, *r;
+    static const empy_pyattr capsule_of = {"ember._api.dlpack", "capsule"};
+    PyObject *devobj, *stream, *cap, *r;
     long type, id;
     int versioned, readonly = 0;
     empy_DLTensor *t;
@@ -500,13 +399,9 @@ PyObject *empy_dlpack_import(empy_state *st, PyObject *obj)
     }
     if (rc != EM_OK)
         return empy_raise(st, rc);
-    meth = PyObject_GetAttrString(obj, "__dlpack__");
-    if (!meth)
-        return NULL;
     stream = consumer_stream(st, type, id);
-    cap = stream ? call_dlpack(meth, stream) : NULL;
+    cap = stream ? empy_py_method(&capsule_of, obj, &stream, 1, NULL) : NULL;
     Py_XDECREF(stream);
-    Py_DECREF(meth);
     if (!cap)
         return NULL;
     if (PyCapsule_IsValid(cap, CAP_VERSIONED)) {
