@@ -70,6 +70,7 @@ for _mod, _names in {
     "devices": "backend_status cuda_is_available get_device",
     "timing": "get_elapsed_time",
     "dlpack": "from_dlpack",
+    "interop": "asnumpy",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod

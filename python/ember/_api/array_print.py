@@ -1,11 +1,12 @@
 """repr, str and pickling of ndarray: through NumPy's host copy (cold
 paths, and NumPy is only imported when asked)."""
 from ember import _ember as _e
+from ember._api.interop import to_numpy
 
 
 def _host(a):
     # NumPy has no bfloat16: printed as its exact float32 widening.
-    return _e._to_numpy(a.astype(_e.float32) if a.dtype == _e.bfloat16 else a)
+    return to_numpy(a.astype(_e.float32) if a.dtype == _e.bfloat16 else a)
 
 
 def array_repr(a):
@@ -25,4 +26,4 @@ def array_str(a):
 
 def array_reduce(a):
     """Pickled through the host: ember.asarray(host copy, device=...)."""
-    return _e._rebuild, (_e._to_numpy(a), str(a.device))
+    return _e._rebuild, (to_numpy(a), str(a.device))

@@ -1,8 +1,43 @@
-"""ndarray.__array__ and ndarray.set: NumPy's and CuPy's spellings of the
-host copies, checked here; the bytes move in the extension
-(python/ember/_ext/array/ndarray_interop.c: the buffer protocol,
-_to_numpy, _from_host)."""
+"""ndarray.get, __array__ and set, and ember.asnumpy: NumPy's and CuPy's
+spellings of the host copies, checked here; the bytes move in the
+extension (python/ember/_ext/array/ndarray_interop.c: the buffer
+protocol, _to_host, _from_host)."""
 from ember import _ember
+
+
+def _numpy(what):
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError(f"{what} needs NumPy, which is not installed "
+                          f"(pip install numpy)") from None
+    return numpy
+
+
+def to_numpy(a, stream=None):
+    """A new NumPy array holding a's values, the copy ordered on stream."""
+    if a.dtype.name == "bfloat16":
+        raise TypeError("bfloat16 has no NumPy dtype; convert with "
+                        "astype(ember.float32) first")
+    np = _numpy("copying an ember array to NumPy")
+    return _ember._to_host(a, np.empty(a.shape, a.dtype.name), stream)
+
+
+def get(a, stream=None, order="C", out=None, blocking=True):
+    """get(stream=None, order='C', out=None, blocking=True): a NumPy copy
+    on the host, or the values copied into the host array out (same shape
+    and dtype), ordered on stream as CuPy's."""
+    if out is not None:
+        return _ember._to_host(a, out, stream)
+    return to_numpy(a, stream)
+
+
+def asnumpy(a, stream=None, order="C", out=None, blocking=True):
+    """asnumpy(a, stream=None, order='C', out=None): a NumPy array on the
+    host (a copy of an ember array; numpy.asarray of anything else)."""
+    if isinstance(a, _ember.ndarray):
+        return get(a, stream, order, out, blocking)
+    return _numpy("asnumpy").asarray(a)
 
 
 def array(a, dtype=None, copy=None):
@@ -15,7 +50,7 @@ def array(a, dtype=None, copy=None):
         if copy is False:
             raise ValueError("Unable to avoid copy while creating a NumPy array from "
                              "an ember array on %s" % a.device)
-        h = _ember._to_numpy(a)
+        h = to_numpy(a)
     return h if dtype is None else h.astype(dtype, copy=False)
 
 

@@ -130,10 +130,6 @@ empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a);
  * for fresh storage. */
 PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base);
 
-/* The host copy of an array as a new NumPy array (NumPy imported on
- * demand); bfloat16 is widened to float32 when widen_bf16. */
-PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16);
-
 /* Copy src into a fresh array on device d (NULL: src's) of dtype (src's
  * when dtype < 0) and order 'C'/'F'. */
 em_status empy_array_copy_new(const em_array *src, em_device *d, int dtype,

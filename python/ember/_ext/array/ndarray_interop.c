@@ -1,7 +1,7 @@
 /* ember Python extension: an ndarray seen by NumPy and by other GPU
  * libraries — the buffer protocol and __array_interface__ (cpu arrays,
  * zero-copy), __cuda_array_interface__ (cuda arrays, zero-copy), and the
- * host copies: get(), __array__, ember.asnumpy.
+ * host copies under get(), __array__ and ember.asnumpy.
  *
  * A zero-copy export hands out memory that queued work may still be
  * writing, and the consumer knows nothing of ember's streams: a cpu
@@ -222,76 +222,13 @@ fail:
     return -1;
 }
 
-static PyObject *to_numpy(empy_state *st, PyObject *self, int widen_bf16,
-                          em_stream *s)
-{
-    const em_array *a = &NDA(self)->a;
-    em_array wide;
-    const em_array *src = a;
-    PyObject *np, *shape, *h = NULL;
-    const char *name;
-    int i;
-
-    memset(&wide, 0, sizeof wide);
-    if (a->dtype == EM_BFLOAT16) {
-        em_status rc;
-        if (!widen_bf16) {
-            PyErr_SetString(PyExc_TypeError, "bfloat16 has no NumPy dtype; "
-                            "convert with astype(ember.float32) first");
-            return NULL;
-        }
-        rc = empy_array_copy_new(a, NULL, EM_FLOAT32, 'C', &wide);
-        if (rc != EM_OK)
-            return empy_raise(st, rc);
-        src = &wide;
-    }
-    name = em_dtype_get(src->dtype)->name;
-    np = empy_numpy("copying an ember array to NumPy");
-    shape = np ? PyTuple_New(src->ndim) : NULL;
-    if (shape) {
-        for (i = 0; i < src->ndim; i++)
-            PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(src->shape[i]));
-        if (!PyErr_Occurred())
-            h = PyObject_CallMethod(np, "empty", "Os", shape, name);
-        Py_DECREF(shape);
-    }
-    Py_XDECREF(np);
-    if (h && copy_into_host(st, src, h, s) < 0)
-        Py_CLEAR(h);
-    em_array_release(&wide);
-    return h;
-}
-
-PyObject *empy_ndarray_to_numpy(empy_state *st, PyObject *self, int widen_bf16)
-{
-    return to_numpy(st, self, widen_bf16, NULL);
-}
-
-/* get() and asnumpy(): the copy to the host is ordered on stream (CuPy's
- * argument), so it reads what work queued there wrote. */
-static PyObject *host_copy(empy_state *st, PyObject *self, PyObject *stream,
-                           PyObject *out)
-{
-    em_stream *s;
-    if (empy_stream_for_device(st, stream, NDA(self)->a.device, &s) < 0)
-        return NULL;
-    if (out != Py_None) {
-        if (copy_into_host(st, &NDA(self)->a, out, s) < 0)
-            return NULL;
-        return Py_NewRef(out);
-    }
-    return to_numpy(st, self, 0, s);
-}
-
+/* get(stream=None, order='C', out=None, blocking=True), CuPy's and
+ * Numba's, reads its arguments in Python (python/ember/_api/interop.py)
+ * over _to_host. */
 PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"stream", "order", "out", "blocking", NULL};
-    empy_state *st = empy_state_of(self);
-    PyObject *stream = Py_None, *order = Py_None, *out = Py_None, *blocking = Py_True;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOO:get", kwlist, &stream, &order,
-                                     &out, &blocking))
-        return NULL;
-    return host_copy(st, self, stream, out);
+    static const empy_pyattr w = {"ember._api.interop", "get"};
+    return empy_py_method_tuple(&w, self, args, kw);
 }
 
 /* a.set(arr, stream=None) and __array__(dtype=None, copy=None) check their
@@ -339,38 +276,24 @@ static PyObject *mod_from_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
     Py_RETURN_NONE;
 }
 
-static PyObject *mod_to_numpy(PyObject *m, PyObject *a)
+/* _to_host(a, h, stream): copy a into h, a host array of a's dtype and
+ * shape that _api/interop.py made, ordered on stream (CuPy's argument of
+ * get and asnumpy, so the copy reads what work queued there wrote). */
+static PyObject *mod_to_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
-    if (!empy_is_ndarray(a))
-        return PyErr_Format(PyExc_TypeError, "_to_numpy takes an ember.ndarray");
-    return empy_ndarray_to_numpy(empy_state_of_module(m), a, 0);
-}
-
-static PyObject *mod_asnumpy(PyObject *m, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"a", "stream", "order", "out", "blocking", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *a, *stream = Py_None, *order = Py_None, *out = Py_None, *blocking = Py_True;
-    PyObject *np, *r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:asnumpy", kwlist, &a, &stream,
-                                     &order, &out, &blocking))
+    em_stream *s;
+    if (n != 3 || !empy_is_ndarray(args[0]))
+        return PyErr_Format(PyExc_TypeError, "_to_host(a, h, stream)");
+    if (empy_stream_for_device(st, args[2], NDA(args[0])->a.device, &s) < 0 ||
+        copy_into_host(st, &NDA(args[0])->a, args[1], s) < 0)
         return NULL;
-    if (empy_is_ndarray(a))
-        return host_copy(st, a, stream, out);
-    np = empy_numpy("asnumpy");
-    if (!np)
-        return NULL;
-    r = PyObject_CallMethod(np, "asarray", "O", a);
-    Py_DECREF(np);
-    return r;
+    return Py_NewRef(args[1]);
 }
 
 static PyMethodDef interop_functions[] = {
     {"_from_host", (PyCFunction)(void (*)(void))mod_from_host, METH_FASTCALL, NULL},
-    {"_to_numpy", mod_to_numpy, METH_O, NULL},
-    {"asnumpy", (PyCFunction)(void (*)(void))mod_asnumpy, METH_VARARGS | METH_KEYWORDS,
-     "asnumpy(a, stream=None, order='C', out=None): a NumPy array on the host "
-     "(a copy of an ember array; numpy.asarray of anything else)."},
+    {"_to_host", (PyCFunction)(void (*)(void))mod_to_host, METH_FASTCALL, NULL},
     {NULL},
 };
 
