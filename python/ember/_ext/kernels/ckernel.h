@@ -59,9 +59,12 @@ typedef struct empy_ck_args {
 } empy_ck_args;
 
 /* A call's count of positional arguments (nin, or nin + nout) checked,
- * and its keywords (names) read into kw; -1 with TypeError. */
+ * its keywords (names) read into kw, and kw[1], the stream= (None: the
+ * current stream), resolved into *s (NULL for the current); -1 with an
+ * exception. */
 int empy_ck_call_args(const empy_ck_object *o, PyObject *const *args, Py_ssize_t n,
-                      PyObject *kwnames, const char *const *names, PyObject **kw);
+                      PyObject *kwnames, const char *const *names, PyObject **kw,
+                      em_stream **s);
 
 /* Fill a->in[0..nin) from objs; -1 with an exception naming the kernel
  * and the parameter. */
@@ -77,10 +80,6 @@ void empy_ck_args_clear(empy_ck_args *a, int nout);
  * Allocated outputs move into the result (zeroed in a->out). */
 PyObject *empy_ck_results(empy_state *st, empy_ck_args *a, int nout,
                           int as_tuple);
-
-/* A stream= argument (NULL/None: the current stream); -1 with an
- * exception. */
-int empy_ck_stream(empy_state *st, PyObject *o, em_stream **s);
 
 /* The UTF-8 of each str of tuple t, valid while t lives (a PyMem_Malloc'd
  * array with room for one more; NULL with an exception). program.c. */

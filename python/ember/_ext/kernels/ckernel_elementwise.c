@@ -108,18 +108,9 @@ PyObject *empy_ck_results(empy_state *st, empy_ck_args *a, int nout,
     return t;
 }
 
-int empy_ck_stream(empy_state *st, PyObject *o, em_stream **s)
-{
-    *s = NULL;
-    if (!o || o == Py_None)
-        return 0;
-    if (!(*s = empy_stream_resolve(st, o)))
-        return -1;
-    return 0;
-}
-
 int empy_ck_call_args(const empy_ck_object *o, PyObject *const *args, Py_ssize_t n,
-                      PyObject *kwnames, const char *const *names, PyObject **kw)
+                      PyObject *kwnames, const char *const *names, PyObject **kw,
+                      em_stream **s)
 {
     if (n != o->nin && n != o->nin + o->nout) {
         PyErr_Format(PyExc_TypeError,
@@ -128,7 +119,11 @@ int empy_ck_call_args(const empy_ck_object *o, PyObject *const *args, Py_ssize_t
                      em_ckernel_name(o->k), o->nin, o->nout, n);
         return -1;
     }
-    return empy_parse_args(em_ckernel_name(o->k), args + n, 0, kwnames, names, 0, 0, kw);
+    *s = NULL;
+    if (empy_parse_args(em_ckernel_name(o->k), args + n, 0, kwnames, names, 0, 0, kw) < 0)
+        return -1;
+    return kw[1] && kw[1] != Py_None &&
+           !(*s = empy_stream_resolve(empy_state_of((PyObject *)o), kw[1])) ? -1 : 0;
 }
 
 empy_ck_object *empy_ck_new(PyTypeObject *type, PyObject *args, PyObject *kw,
@@ -213,7 +208,7 @@ static PyObject *EK_vectorcall(PyObject *self, PyObject *const *args,
     em_status rc;
     PyObject *res = NULL;
 
-    if (empy_ck_call_args((empy_ck_object *)ek, args, n, kwnames, call_kw, kw) < 0)
+    if (empy_ck_call_args((empy_ck_object *)ek, args, n, kwnames, call_kw, kw, &s) < 0)
         return NULL;
     if (kw[0] && kw[0] != Py_None) {
         size = PyLong_AsLongLong(kw[0]);
@@ -225,8 +220,6 @@ static PyObject *EK_vectorcall(PyObject *self, PyObject *const *args,
             return NULL;
         }
     }
-    if (empy_ck_stream(st, kw[1], &s) < 0)
-        return NULL;
     memset(&a, 0, sizeof a);
     if (empy_ck_inputs(st, ek->k, args, ek->nin, &a) < 0)
         goto done;

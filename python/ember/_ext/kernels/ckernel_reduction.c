@@ -9,58 +9,35 @@
 
 typedef empy_ck_object RKObject;
 
-static const char *const call_kw[] = {"axis", "keepdims", "out", "stream",
-                                      NULL};
+/* stream second, where empy_ck_call_args reads it */
+static const char *const call_kw[] = {"axis", "stream", "keepdims", "out", NULL};
 
 /* axis: None (all), an int, or a sequence of ints. */
 static int parse_axes(PyObject *o, int *axes, int *naxis)
 {
-    PyObject *seq;
-    if (!o || o == Py_None) {
-        *naxis = -1;
+    PyObject *seq = NULL;
+    Py_ssize_t n = 1, i;
+    *naxis = -1;
+    if (!o || o == Py_None)
         return 0;
-    }
-    if (PyLong_Check(o)) {
-        long v = PyLong_AsLong(o);
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        axes[0] = (int)v;
-        *naxis = 1;
-        return 0;
-    }
-    if (!(seq = PySequence_Tuple(o))) {
-        PyErr_Format(PyExc_TypeError,
-                     "axis must be None, an int or a tuple of ints, not "
-                     "'%.100s'",
-                     Py_TYPE(o)->tp_name);
+    if (!PyLong_Check(o) && !(seq = PySequence_Tuple(o))) {
+        PyErr_Format(PyExc_TypeError, "axis must be None, an int or a tuple of ints, not "
+                     "'%.100s'", Py_TYPE(o)->tp_name);
         return -1;
     }
-    if (PyTuple_GET_SIZE(seq) > EM_MAX_NDIM) {
-        Py_DECREF(seq);
+    if (seq && (n = PyTuple_GET_SIZE(seq)) > EM_MAX_NDIM)
         PyErr_SetString(PyExc_ValueError, "too many axes");
-        return -1;
-    }
-    *naxis = (int)PyTuple_GET_SIZE(seq);
-    for (int i = 0; i < *naxis; i++) {
-        PyObject *e = PyTuple_GET_ITEM(seq, i);
-        long v;
-        if (!PyLong_Check(e)) {
-            /* e belongs to seq: name its type before letting seq go */
-            PyErr_Format(PyExc_TypeError, "axis entries must be ints, not "
-                                          "'%.100s'",
+    for (i = 0; i < n && !PyErr_Occurred(); i++) {
+        PyObject *e = seq ? PyTuple_GET_ITEM(seq, i) : o;
+        if (PyLong_Check(e))
+            axes[i] = (int)PyLong_AsLong(e);
+        else
+            PyErr_Format(PyExc_TypeError, "axis entries must be ints, not '%.100s'",
                          Py_TYPE(e)->tp_name);
-            Py_DECREF(seq);
-            return -1;
-        }
-        v = PyLong_AsLong(e);
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        axes[i] = (int)v;
     }
-    Py_DECREF(seq);
-    return 0;
+    Py_XDECREF(seq);
+    *naxis = (int)n;
+    return PyErr_Occurred() ? -1 : 0;
 }
 
 static PyObject *RK_vectorcall(PyObject *self, PyObject *const *args,
@@ -75,40 +52,28 @@ static PyObject *RK_vectorcall(PyObject *self, PyObject *const *args,
     int axes[EM_MAX_NDIM], naxis = -1, keepdims = 0;
     em_status rc;
 
-    if (empy_ck_call_args(rk, args, n, kwnames, call_kw, kw) < 0)
-        return NULL;
-    if (parse_axes(kw[0], axes, &naxis) < 0)
-        return NULL;
-    if (kw[1] && (keepdims = PyObject_IsTrue(kw[1])) < 0)
-        return NULL;
-    if (empy_ck_stream(st, kw[3], &s) < 0)
+    if (empy_ck_call_args(rk, args, n, kwnames, call_kw, kw, &s) < 0 ||
+        parse_axes(kw[0], axes, &naxis) < 0 ||
+        (kw[2] && (keepdims = PyObject_IsTrue(kw[2])) < 0))
         return NULL;
     memset(&a, 0, sizeof a);
     if (empy_ck_inputs(st, rk->k, args, rk->nin, &a) < 0)
         goto done;
-    if (kw[2] && kw[2] != Py_None) {
+    if (kw[3] && kw[3] != Py_None) {    /* out=: the output, or a tuple of them */
+        int one = rk->nout == 1;
         if (n > rk->nin) {
             PyErr_SetString(PyExc_TypeError,
                             "outputs given both positionally and as out=");
             goto done;
         }
-        if (rk->nout == 1) {
-            if (empy_ck_output(rk->k, 0, kw[2], &a) < 0)
-                goto done;
-        } else {
-            if (!PyTuple_Check(kw[2]) ||
-                PyTuple_GET_SIZE(kw[2]) != rk->nout) {
-                PyErr_Format(PyExc_TypeError,
-                             "'%s' has %d outputs: out= must be a tuple of "
-                             "as many",
-                             em_ckernel_name(rk->k), rk->nout);
-                goto done;
-            }
-            for (int j = 0; j < rk->nout; j++)
-                if (empy_ck_output(rk->k, j, PyTuple_GET_ITEM(kw[2], j),
-                                   &a) < 0)
-                    goto done;
+        if (!one && (!PyTuple_Check(kw[3]) || PyTuple_GET_SIZE(kw[3]) != rk->nout)) {
+            PyErr_Format(PyExc_TypeError, "'%s' has %d outputs: out= must be a tuple of "
+                         "as many", em_ckernel_name(rk->k), rk->nout);
+            goto done;
         }
+        for (int j = 0; j < rk->nout; j++)
+            if (empy_ck_output(rk->k, j, one ? kw[3] : PyTuple_GET_ITEM(kw[3], j), &a) < 0)
+                goto done;
     }
     for (int j = 0; j < rk->nout && n > rk->nin; j++)
         if (empy_ck_output(rk->k, j, args[rk->nin + j], &a) < 0)
