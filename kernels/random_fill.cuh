@@ -8,16 +8,19 @@
  *   RND_F32    1 when RND_T is float: normals and exponentials are
  *              computed in single precision
  *   RND_VEC    (cuda) a 16-byte vector of RND_T, RND_VW its lanes
- * Thread t owns runs of `per` consecutive elements, runs t, t+T, t+2T..
- * of the output (T threads in the grid): on cuda 64 bytes of them (src/
- * math/random.c), written as 16-byte stores, a PCG64 thread reaching each
- * next run by the stride's jump (jm,
- * ja: the LCG's power for T runs' words); on the host one long run a
- * thread. Word-stream draws take element
+ * Thread t owns runs of consecutive elements, runs t, t+T, t+2T.. of
+ * the output (T threads in the grid): on cuda RND_PER of them (64 bytes;
+ * the `per` argument is the host's), which a warp writes out together
+ * through shared memory (rnd_flush; the launch gives each thread RND_SV
+ * 16-byte vectors of it), a PCG64 thread reaching each next run by the
+ * stride's jump (jm, ja: the LCG's power for T runs' words); on the host
+ * one run of `per` elements a thread. Word-stream draws take element
  * e's word from the stream at e (64-bit words) or at the e-th 32-bit half
- * (low half first, as NumPy's next_uint32), after the buffered words the
- * caller passes (npre 64-bit words p0..p2, then, for 32-bit draws, the
- * half h32 when has32). Keyed draws (rejection methods) take attempt j of
+ * (low half first, as NumPy's next_uint32; float32 normals, a Box-Muller
+ * pair a word, elements 2k and 2k + 1 from word k), after the buffered
+ * words the caller passes (npre 64-bit words p0..p2, then, for 32-bit
+ * draws, the half h32 when has32). A cuda run that needs neither the
+ * buffered words nor the half is made without a test an element. Keyed draws (rejection methods) take attempt j of
  * element e from the Philox block of counter (e, j, 0, 0) under key
  * (s4, s5), so no result depends on the thread layout. A draw takes its
  * a and b from pa[e] and pb[e] where those are not NULL (for binomial, pa
@@ -30,11 +33,11 @@
  */
 #define RND_WORDS 2    /* per-element 64-bit words */
 #define RND_KEYED 3    /* per-element attempts from keyed Philox blocks */
-#if RND_DIST == 0 || RND_DIST == 2 || RND_DIST == 4 || RND_DIST == 5 || \
+#if RND_DIST == 1 || RND_DIST == 3 || (RND_DIST == 4 && RND_F32)
+#define RND_KIND 1 /* halves of words: element e from word e / 2 */
+#elif RND_DIST == 0 || RND_DIST == 2 || RND_DIST == 4 || RND_DIST == 5 || \
     RND_DIST == 10
 #define RND_KIND RND_WORDS
-#elif RND_DIST == 1 || RND_DIST == 3
-#define RND_KIND 1
 #else
 #define RND_KIND RND_KEYED
 #endif
@@ -398,19 +401,9 @@ __device__ __forceinline__ RND_T rnd_word_t(int dist, double v)
 #elif RND_DIST == 3
 #define RND_FROM_WORD(e, x) \
     ((RND_T)((float)((x) >> 8) * (1.0f / 16777216.0f)))
-#elif RND_DIST == 4
-#if RND_F32
-/* float32: the quantile of the word's top 23 bits, ((w >> 41) + 1/2)
- * 2^-23, in single precision (every such value and 1 minus it is exact in
- * a float) */
-#define RND_FROM_WORD(e, x)                                                 \
-    ((RND_T)(RND_A(e) +                                                     \
-             RND_B(e) * (double)rnd_ppnd7f(((float)((x) >> 41) + 0.5f) *    \
-                                           1.1920928955078125e-07f)))
-#else
+#elif RND_DIST == 4 && !RND_F32
 #define RND_FROM_WORD(e, x) \
     ((RND_T)(RND_A(e) + RND_B(e) * rnd_ppnd(rnd_open(x))))
-#endif
 #elif RND_DIST == 5
 #if RND_F32
 /* float32: -log of ((w >> 40) + 1) 2^-24 in (0, 1], in single precision */
@@ -426,29 +419,90 @@ __device__ __forceinline__ RND_T rnd_word_t(int dist, double v)
     rnd_word_t(dist, rnd_word_value(dist, x, RND_A(e), RND_B(e)))
 #endif
 
-#if RND_CUDA
-/* A cuda thread writes its run in groups of RND_GROUP elements (runs
- * start at multiples of it), each group's values made by an unrolled loop
- * into a register array, then written as 16-byte stores when out is
- * aligned, a run's short tail one element at a time. (The register array
- * matters: indexed at run time it was local memory, whose traffic the
- * profiler showed as the fill's bottleneck.) */
-#define RND_GROUP 8
-__device__ __forceinline__ void rnd_store(RND_T *out, long long base,
-                                          long long e1, const RND_T *v,
-                                          int vec)
+#if RND_KIND == 1
+/* Elements e (even) and e + 1 from word c: float32 normals the Box-Muller
+ * pair of c, the 32-bit draws c's low and high halves. RND_FROM_HALF is
+ * one of them (odd: the second). */
+#if RND_DIST == 4
+/* loc + scale z in float too: in double, the conversions there and back
+ * cost more than the draw (they run at a quarter of float's rate) */
+#define RND_AFFINE(e, z) ((RND_T)((float)RND_A(e) + (float)RND_B(e) * (z)))
+#define RND_PAIR(e, c, v0, v1)                                              \
+    do {                                                                    \
+        float rnd_z0, rnd_z1;                                               \
+        rnd_boxmullerf(c, &rnd_z0, &rnd_z1);                                \
+        (v0) = RND_AFFINE(e, rnd_z0);                                       \
+        (v1) = RND_AFFINE((e) + 1, rnd_z1);                                 \
+    } while (0)
+__device__ __forceinline__ float rnd_boxmuller_one(unsigned long long c,
+                                                   int odd)
 {
-    if (vec && base + RND_GROUP <= e1) {
-        RND_VEC *o = (RND_VEC *)(out + base);
+    float z0, z1;
+    rnd_boxmullerf(c, &z0, &z1);
+    return odd ? z1 : z0;
+}
+#define RND_FROM_HALF(e, c, odd) RND_AFFINE(e, rnd_boxmuller_one(c, odd))
+#else
+#define RND_FROM_HALF(e, c, odd) \
+    RND_FROM_WORD(e, (unsigned int)((odd) ? (c) >> 32 : (c)))
+#define RND_PAIR(e, c, v0, v1)                                              \
+    do {                                                                    \
+        (v0) = RND_FROM_HALF(e, c, 0);                                      \
+        (v1) = RND_FROM_HALF((e) + 1, c, 1);                                \
+    } while (0)
+#endif
+#endif
+
+#if RND_CUDA
+/* A cuda thread makes its run in groups of RND_GROUP elements (runs
+ * start at multiples of it), each group's values by an unrolled loop into
+ * a register array (indexed at run time it was local memory, whose
+ * traffic the profiler showed as the fill's bottleneck). A warp's 32 runs
+ * are neighbours in the output, so the group goes to the lane's slot of
+ * the warp's piece of shared memory, and the warp writes the piece out
+ * together (rnd_flush): each store instruction then covers 512 contiguous
+ * bytes, where a thread storing its own run spread a store's lanes a run
+ * apart and left each 32-byte sector to several stores (bench/README.md
+ * has the measurements). A run is
+ * RND_PV 16-byte vectors (64 bytes); a lane's slot is RND_SV vectors
+ * apart, an odd number, so the lanes' writes fall in distinct banks. */
+#define RND_GROUP 8
+#define RND_PV 4
+#define RND_SV (RND_PV + 1)
+#define RND_PER (RND_PV * RND_VW)
+/* nv vectors of v to the slot, from its element k0 on */
+__device__ __forceinline__ void rnd_stage(RND_VEC *slot, long long k0,
+                                          const RND_T *v, int nv)
+{
 #pragma unroll
-        for (int k = 0; k < RND_GROUP / RND_VW; k++)
-            o[k] = ((const RND_VEC *)v)[k];
-        return;
+    for (int k = 0; k < nv; k++)
+        slot[k0 / RND_VW + k] = ((const RND_VEC *)v)[k];
+}
+
+/* The warp's 32 runs from its piece wsm to out, from element w0 on. */
+__device__ __forceinline__ void rnd_flush(RND_T *out, const RND_VEC *wsm,
+                                          long long w0, long long n, int vec,
+                                          int lane)
+{
+    /* the warp's lanes: 32 but in a block of fewer threads */
+    const int wl = blockDim.x - (threadIdx.x - lane) < 32
+                       ? (int)(blockDim.x - (threadIdx.x - lane))
+                       : 32;
+    long long cnt = n - w0 < wl * RND_PER ? n - w0 : wl * RND_PER;
+    __syncwarp();
+    if (vec && cnt == 32 * RND_PER) {
+        RND_VEC *o = (RND_VEC *)(out + w0);
+#pragma unroll
+        for (int c = 0; c < RND_PV; c++) {
+            const int i = c * 32 + lane;
+            o[i] = wsm[(i / RND_PV) * RND_SV + i % RND_PV];
+        }
+    } else {
+        const RND_T *sv = (const RND_T *)wsm;
+        for (int i = lane; i < cnt; i += wl)
+            out[w0 + i] = sv[(i / RND_PER) * (RND_SV * RND_VW) + i % RND_PER];
     }
-#pragma unroll
-    for (int k = 0; k < RND_GROUP; k++)
-        if (base + k < e1)
-            out[base + k] = v[k];
+    __syncwarp();
 }
 /* for (e = e0; e < e1; e++) { ... RND_SET(value) ... } in groups */
 #define RND_EACH(e, e0, e1)                                                 \
@@ -459,15 +513,15 @@ __device__ __forceinline__ void rnd_store(RND_T *out, long long base,
             if (e >= (e1))                                                  \
                 break;
 #define RND_SET(e, x) (rnd_v[rnd_k] = (x))
-#define RND_EACH_END(e1)                                                    \
+#define RND_EACH_END(e0)                                                    \
         }                                                                   \
-        rnd_store(out, rnd_b, (e1), rnd_v, vec);                            \
+        rnd_stage(slot, rnd_b - (e0), rnd_v, RND_GROUP / RND_VW);           \
     }
 #else
 /* the host: one element at a time, which its compiler does best */
 #define RND_EACH(e, e0, e1) for (long long e = (e0); e < (e1); e++) {
 #define RND_SET(e, x) (out[e] = (x))
-#define RND_EACH_END(e1) }
+#define RND_EACH_END(e0) }
 #endif
 
 /* Buffered word i (0..2) of the caller's, by value: an index into an
@@ -484,7 +538,13 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
 {
     const unsigned long long w[6] = {s0, s1, s2, s3, s4, s5};
     const long long T = (long long)gridDim.x * blockDim.x;
-    const long long runs = (n + per - 1) / per;
+#if RND_CUDA
+    const long long run = RND_PER; /* rnd_flush's pieces are of such runs */
+    (void)per;
+#else
+    const long long run = per;
+#endif
+    const long long runs = (n + run - 1) / run;
     (void)p0;
     (void)p1;
     (void)p2;
@@ -507,9 +567,22 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
     rnd_src start;
     int fresh = 1;
 #endif
+#if RND_CUDA
+    /* the warp's piece of shared memory, and this lane's slot in it; the
+     * loop runs while the warp has a run (a lane past the end makes an
+     * empty one), so that all its lanes reach rnd_flush */
+    extern __shared__ RND_VEC rnd_sm[];
+    const int lane = (int)(threadIdx.x & 31);
+    RND_VEC *const wsm = rnd_sm + (threadIdx.x - lane) * RND_SV;
+    RND_VEC *const slot = wsm + lane * RND_SV;
+    (void)slot;
+#define RND_LIVE(q) ((q) - lane < runs)
+#else
+#define RND_LIVE(q) ((q) < runs)
+#endif
     for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-         q < runs; q += T) {
-        const long long e0 = q * per, e1 = e0 + per < n ? e0 + per : n;
+         RND_LIVE(q); q += T) {
+        const long long e0 = q * run, e1 = e0 + run < n ? e0 + run : n;
 #if RND_KIND == RND_KEYED
         /* rejection loops: compute, not stores, is their cost, so one
          * element at a time (an unrolled group would copy the loop 8 times) */
@@ -542,11 +615,26 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
                      jm, ja);
         fresh = g < 0;
         src = start;
-        RND_EACH(e, e0, e1)
-            const unsigned long long x =
-                e < npre ? rnd_pre(e, p0, p1, p2) : rnd_next(&src);
-            RND_SET(e, RND_FROM_WORD(e, x));
-        RND_EACH_END(e1)
+#if RND_CUDA
+        if (g >= 0 && e1 - e0 == RND_PER) {
+            /* a whole run of the stream's words */
+            RND_T v[RND_PER];
+#pragma unroll
+            for (int k = 0; k < RND_PER; k++) {
+                const long long e = e0 + k;
+                (void)e;
+                v[k] = RND_FROM_WORD(e, rnd_next(&src));
+            }
+            rnd_stage(slot, 0, v, RND_PV);
+        } else
+#endif
+        {
+            RND_EACH(e, e0, e1)
+                const unsigned long long x =
+                    e < npre ? rnd_pre(e, p0, p1, p2) : rnd_next(&src);
+                RND_SET(e, RND_FROM_WORD(e, x));
+            RND_EACH_END(e0)
+        }
 #else
         /* the 32-bit stream: element e is half j = e - has32 of word
          * j / 2, low half first */
@@ -558,21 +646,38 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
                      jm, ja);
         fresh = j0 < 0 || g < 0; /* a clamped start is off the stride */
         src = start;
-        RND_EACH(e, e0, e1)
-            unsigned int x;
-            if (e < has32) {
-                x = h32;
-            } else {
-                long long j = e - has32;
-                if (!(j & 1) || !have) {
-                    cur = (j >> 1) < npre ? rnd_pre(j >> 1, p0, p1, p2)
-                                          : rnd_next(&src);
-                    have = 1;
-                }
-                x = (j & 1) ? (unsigned int)(cur >> 32) : (unsigned int)cur;
+#if RND_CUDA
+        if (!has32 && g >= 0 && e1 - e0 == RND_PER) {
+            /* a whole run of the stream's words, two halves each */
+            RND_T v[RND_PER];
+#pragma unroll
+            for (int k = 0; k < RND_PER; k += 2) {
+                const unsigned long long c = rnd_next(&src);
+                RND_PAIR(e0 + k, c, v[k], v[k + 1]);
             }
-            RND_SET(e, RND_FROM_WORD(e, x));
-        RND_EACH_END(e1)
+            rnd_stage(slot, 0, v, RND_PV);
+        } else
+#endif
+        {
+            RND_EACH(e, e0, e1)
+                unsigned long long c = h32; /* the buffered half: a low one */
+                int odd = 0;
+                if (e >= has32) {
+                    long long j = e - has32;
+                    if (!(j & 1) || !have) {
+                        cur = (j >> 1) < npre ? rnd_pre(j >> 1, p0, p1, p2)
+                                              : rnd_next(&src);
+                        have = 1;
+                    }
+                    c = cur;
+                    odd = (int)(j & 1);
+                }
+                RND_SET(e, RND_FROM_HALF(e, c, odd));
+            RND_EACH_END(e0)
+        }
+#endif
+#if RND_CUDA && RND_KIND != RND_KEYED
+        rnd_flush(out, wsm, (q - lane) * run, n, vec, lane);
 #endif
     }
 }

@@ -206,31 +206,54 @@ __device__ __forceinline__ float rnd_logf(float x)
                  6.9313812256e-01f, 9.0580006145e-06f);
 }
 
-/* The standard normal quantile of p in (0, 1): Wichura's AS241 in its
- * single-precision form (PPND7, relative error about 1e-7). */
-__device__ __forceinline__ float rnd_ppnd7f(float p)
+/* sin and cos of 2 pi t for t = k 2^-24 in [0, 1), in float: the
+ * quadrant of t and the fold of the rest to [0, 1/8] of a turn are exact
+ * (4t, its fraction and 1 minus it are floats), so that only the Taylor
+ * polynomials on [0, pi/4] (to x^9 and x^8: terms below 2e-9 past them)
+ * round. */
+__device__ __forceinline__ void rnd_sincos2pif(float t, float *sn, float *cs)
 {
-    float q = p - 0.5f, r, x;
-    if (q <= 0.425f && q >= -0.425f) {
-        r = 0.180625f - q * q;
-        return q *
-               (((5.9109374720e+01f * r + 1.5929113202e+02f) * r +
-                 5.0434271938e+01f) * r + 3.3871327179e+00f) /
-               (((6.7187563600e+01f * r + 7.8757757664e+01f) * r +
-                 1.7895169469e+01f) * r + 1.0f);
+    float f = 4.0f * t, q = floorf(f), x, x2, sp, cp, u;
+    int quad = (int)q, fold;
+    f = f - q;
+    fold = f > 0.5f;
+    if (fold)
+        f = 1.0f - f;
+    x = f * 1.57079632679489662f;
+    x2 = x * x;
+    sp = x * (1.0f + x2 * (-1.6666667163e-01f +
+                           x2 * (8.3333337680e-03f +
+                                 x2 * (-1.9841270114e-04f +
+                                       x2 * 2.7557319469e-06f))));
+    cp = 1.0f + x2 * (-0.5f + x2 * (4.1666667908e-02f +
+                                    x2 * (-1.3888889225e-03f +
+                                          x2 * 2.4801587642e-05f)));
+    if (fold) {
+        u = sp;
+        sp = cp;
+        cp = u;
     }
-    r = q < 0.0f ? p : 1.0f - p;
-    r = sqrtf(-rnd_logf(r));
-    if (r <= 5.0f) {
-        r = r - 1.6f;
-        x = (((1.7023821103e-01f * r + 1.3067284816e+00f) * r +
-              2.7568153900e+00f) * r + 1.4234372777e+00f) /
-            ((1.2021132975e-01f * r + 7.3700164250e-01f) * r + 1.0f);
-    } else {
-        r = r - 5.0f;
-        x = (((1.7337203997e-02f * r + 4.2868294337e-01f) * r +
-              3.0812263860e+00f) * r + 6.6579051150e+00f) /
-            ((1.2258202635e-02f * r + 2.4197894225e-01f) * r + 1.0f);
+    switch (quad & 3) {
+    case 0: *sn = sp; *cs = cp; break;
+    case 1: *sn = cp; *cs = -sp; break;
+    case 2: *sn = -sp; *cs = -cp; break;
+    default: *sn = -cp; *cs = sp; break;
     }
-    return q < 0.0f ? -x : x;
+}
+
+/* Two standard normals from one 64-bit word, by Box and Muller's
+ * transform in float: the radius sqrt(-2 log u) from the low half's top 24
+ * bits, u = (k + 1/2) 2^-24 in (0, 1) (so |z| < 5.9), the angle 2 pi t
+ * from the high half's, t = k 2^-24. Branch-free in the draw, where the
+ * quantile's two regions made a warp take both; one word for two. */
+__device__ __forceinline__ void rnd_boxmullerf(unsigned long long c,
+                                               float *z0, float *z1)
+{
+    float u = ((float)((unsigned int)c >> 8) + 0.5f) *
+              5.9604644775390625e-08f;
+    float r = sqrtf(-2.0f * rnd_logf(u)), sn, cs;
+    rnd_sincos2pif((float)(unsigned int)(c >> 40) * 5.9604644775390625e-08f,
+                   &sn, &cs);
+    *z0 = r * cs;
+    *z1 = r * sn;
 }

@@ -37,7 +37,8 @@ typedef enum em_random_dist {
     EM_RANDOM_BITS32 = 1,      /* word: the 32-bit stream; uint32, int32 */
     EM_RANDOM_UNIFORM = 2,     /* word: a + b * (w >> 11) 2^-53; float64 */
     EM_RANDOM_UNIFORM32 = 3,   /* word: (w32 >> 8) 2^-24; float32 */
-    EM_RANDOM_NORMAL = 4,      /* word: a + b * z (AS241 of w); float32/64 */
+    EM_RANDOM_NORMAL = 4,      /* word: a + b * z (float64: AS241 of w;
+                                  float32: a Box-Muller pair a word) */
     EM_RANDOM_EXPONENTIAL = 5, /* word: b * -log(u); float32, float64 */
     EM_RANDOM_GAMMA = 6,       /* keyed: shape a, scale b; float32/64 */
     EM_RANDOM_POISSON = 7,     /* keyed: lam a; int64 */

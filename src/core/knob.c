@@ -61,9 +61,6 @@ static const knob knobs[EM_KNOB_COUNT] = {
                                 "block of CUDA histograms", 4, 200},
     [EM_KNOB_HIST_BLOCKS_PER_SM] = {"EMBER_HIST_BLOCKS_PER_SM", "blocks per SM of "
                                     "CUDA histograms", 1, 4},
-    [EM_KNOB_RANDOM_RUN] = {"EMBER_RANDOM_RUN", "elements a CUDA thread of "
-                            "ember.random draws in a row (rounded to a "
-                            "multiple of 8)", 8, 1024},
     [EM_KNOB_TEST_FAIL_ALLOC] = {"EMBER_TEST_FAIL_ALLOC", "tests: N or N:COUNT "
                                  "makes device allocations N.. fail", 1, 0},
     [EM_KNOB_TEST_HASH_SLOTS_LOG2] = {"EMBER_TEST_HASH_SLOTS_LOG2", "tests: the "

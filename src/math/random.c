@@ -13,15 +13,16 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 6u
-/* A cuda thread's run of consecutive elements, in bytes: a warp's stores
- * then cover 32 neighbouring 64-byte pieces. Longer runs spread a warp's
- * stores 256 B apart and more; on the H200 the float32 uniform fill gave
- * 767 GB/s with runs of 64 elements, 1,625 with 16 (64 bytes), and the
- * float64 one 620 with 64 and 1,460 with 8. Moving to the next run costs
- * one LCG step of the stride's power (the first run's log-time jump is
- * once a thread), so short runs are cheap. */
+#define RND_VERSION 8u
+/* A cuda thread's run of consecutive elements, in bytes (the kernel's
+ * RND_PER elements), and the shared memory a thread stages it in (RND_SV
+ * 16-byte vectors: the run and one that spreads the lanes over the banks;
+ * a warp then writes its 32 runs out together, kernels/random_fill.cuh
+ * says why). Moving to the next run costs one LCG step of the stride's
+ * power (the first run's log-time jump is once a thread), so short runs
+ * are cheap. */
 #define RND_RUN_BYTES 64
+#define RND_STAGE_BYTES (RND_RUN_BYTES + 16)
 #define RND_BLOCK 256
 
 static em_gen_ktable random_table = EM_GEN_KTABLE(64);
@@ -180,6 +181,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     em_device *dev;
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     int64_t n, per;
+    unsigned shmem = 0;
     int vec;
     uint64_t jump[4] = {0, 1, 0, 0}; /* the identity (unused by Philox) */
     em_status rc;
@@ -241,12 +243,12 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
              * device */
             cap = (int64_t)em_gen_device_units(dev) * 8;
         per = RND_RUN_BYTES / (int64_t)em_dtype_size(out->dtype);
-        per = em_knob_int(EM_KNOB_RANDOM_RUN, per < 8 ? 8 : (int)per) &
-              ~(int64_t)7;
         runs = (n + per - 1) / per;
         blocks = (runs + RND_BLOCK - 1) / RND_BLOCK;
         block.x = RND_BLOCK;
         grid.x = (unsigned)(blocks < cap ? blocks : cap);
+        if (d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL)
+            shmem = RND_BLOCK * RND_STAGE_BYTES; /* the staged word draws */
     } else {
         /* One run a host thread: a few per core, and at least 16384
          * elements each, so the jump at a run's start costs nothing. */
@@ -261,8 +263,9 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     if (st->gen == EM_RANDOM_PCG64) {
         /* the words between a thread's successive runs' starts */
         uint64_t stride = (uint64_t)grid.x * block.x * (uint64_t)per;
-        if (dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32)
-            stride /= 2;
+        if (dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32 ||
+            (dist == EM_RANDOM_NORMAL && out->dtype == EM_FLOAT32))
+            stride /= 2; /* two elements a word */
         pcg_power(st->words[2], st->words[3], stride, jump);
     }
     {
@@ -283,6 +286,6 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
             w[i] = st->words[i];
         for (int i = 0; i < 3; i++)
             pre[i] = st->pre[i];
-        return em_launch(fn[0], grid, block, 0, s, args);
+        return em_launch(fn[0], grid, block, shmem, s, args);
     }
 }

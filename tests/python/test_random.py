@@ -243,9 +243,10 @@ def test_standard_normal_float32_and_exponential_float32(device):
 
 def test_normals_are_the_normal_quantile_of_the_stream(device):
     """ember's normal is AS241 of the word's uniform (0, 1): compare with
-    Python's own quantile over libm's log, to a few ulps; float32 is the
-    single-precision AS241 (PPND7, about 1e-7) of the word's top 23 bits
-    in float arithmetic, and float32 exponentials -log of its top 24."""
+    Python's own quantile over libm's log, to a few ulps; float32 normals
+    are Box-Muller pairs, one a word, in float arithmetic (radius from the
+    low half's top 24 bits, angle from the high half's), and float32
+    exponentials -log of the word's top 24 bits."""
     with ember.Device(device):
         g = er.default_rng(21)
         z = host(g.standard_normal(3000))
@@ -256,11 +257,17 @@ def test_normals_are_the_normal_quantile_of_the_stream(device):
     nd = statistics.NormalDist()
     ref = np.array([nd.inv_cdf(x) for x in u])
     np.testing.assert_allclose(z, ref, rtol=4e-15, atol=1e-300)
-    u32 = ((raw[3000:6000] >> np.uint64(41)).astype(np.float64) + 0.5) * 2.0 ** -23
-    ref32 = np.array([nd.inv_cdf(x) for x in u32])
+    w = raw[3000:4500]
+    u1 = (((w & np.uint64(0xFFFFFFFF)) >> np.uint64(8)).astype(np.float64)
+          + 0.5) * 2.0 ** -24
+    t = (w >> np.uint64(40)).astype(np.float64) * 2.0 ** -24
+    rad = np.sqrt(-2.0 * np.log(u1))
+    ref32 = np.empty(3000)
+    ref32[0::2] = rad * np.cos(2 * np.pi * t)
+    ref32[1::2] = rad * np.sin(2 * np.pi * t)
     assert z32.dtype == np.float32 and (np.abs(z32) > 1.5).mean() > 0.1  # tails
-    np.testing.assert_allclose(z32, ref32, rtol=2e-6, atol=2e-7)
-    u24 = ((raw[6000:] >> np.uint64(40)).astype(np.float64) + 1.0) * 2.0 ** -24
+    np.testing.assert_allclose(z32, ref32, rtol=2e-6, atol=2e-6)
+    u24 = ((raw[4500:7500] >> np.uint64(40)).astype(np.float64) + 1.0) * 2.0 ** -24
     np.testing.assert_allclose(e32, -np.log(u24), rtol=2e-6, atol=2e-7)
 
 
@@ -512,8 +519,8 @@ def test_cuda_kernels_compile_with_nvrtc():
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
 
 
-# The cuda schedule (runs of 64 elements a thread, grid-stride, 16-byte
-# group stores) run by the host backend as a RawKernel: its draws must be
+# The cuda schedule (runs of 64 bytes a thread, grid-stride, a warp's
+# runs staged in shared memory and stored together) run by the host backend as a RawKernel: its draws must be
 # the host schedule's. A wrapper passes the NULL parameter arrays, which
 # a RawKernel call cannot.
 WRAP = """
@@ -588,25 +595,30 @@ def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
                             0, 0)
         pw = list(pre) + [0] * (3 - len(pre))
         from ember.random._streams import M64, pcg_power
-        # runs of 64 elements (the default) and of 8 (EMBER_RANDOM_RUN's
-        # least), so a run is one store group
-        for per in (64, 8):
+        # a cuda thread's runs are 64 bytes; blocks of 4 threads and of
+        # 64 (two warps, whose pieces rnd_flush writes out each)
+        per = 64 // np.dtype(npdt).itemsize
+        # two elements a word: 32-bit draws, float32 Box-Muller normals
+        halves = dist in (1, 3) or (dist == 4 and npdt == np.float32)
+        for blocks, threads in ((3, 4), (2, 64)):
             got = ember.zeros(n, dtype=npdt)
-            # PCG64's jump between a thread's runs: 12 threads' runs of
+            # PCG64's jump between a thread's runs: the grid's runs of
             # per elements (per / 2 words for 32-bit draws)
             jm, ja = pcg_power(bg._inc if gen == "pcg64" else 1,
-                               12 * (per // 2 if dist == 3 else per))
+                               blocks * threads *
+                               (per // 2 if halves else per))
             jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
-            k((3,), (4,), (got, np.int64(n), np.int64(per),
+            k((blocks,), (threads,), (got, np.int64(n), np.int64(per),
                            *[np.uint64(x) for x in words], np.int32(len(pre)),
                            *[np.uint64(x) for x in pw],
                            np.int32(half is not None), np.uint32(half or 0),
                            np.float64(a), np.float64(b), np.uint64(0),
                            np.uint64(0), np.int32(1),
-                           *[np.uint64(x) for x in jw], np.int32(dist)))
+                           *[np.uint64(x) for x in jw], np.int32(dist)),
+              shared_mem=threads * 80)
             np.testing.assert_array_equal(
                 host(got), host(want),
-                err_msg=f"{dist} per {per} primed {primed}")
+                err_msg=f"{dist} {threads} threads primed {primed}")
 
 
 def test_multivariate_normal_moments(device):

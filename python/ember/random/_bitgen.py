@@ -54,7 +54,9 @@ class BitGenerator:
         if not n:
             return
         if dist not in _HALVES:
-            self._advance(n)
+            # float32 normals: a Box-Muller pair a word
+            pairs = dist == NORMAL and out.dtype == _np.float32
+            self._advance((n + 1) // 2 if pairs else n)
             return
         # As NumPy's next_uint32: every word fetched leaves its high half
         # in `uinteger`, flagged as unread after an odd count.
