@@ -31,6 +31,22 @@ for t in old new; do
     { tail -20 "$OUT/build_$t.log"; exit 1; }
 done
 : >"$OUT/hotpath.md"
+# `import ember` process wall, the trees taken in turn 31 times (drift and
+# the disk cache then touch both alike), medians in ms
+$PY - >>"$OUT/hotpath.md" <<'PYEOF'
+import os, statistics, subprocess, sys, time
+walls = {"old": [], "new": []}
+for _ in range(31):
+    for t in walls:
+        env = dict(os.environ, PYTHONPATH=f"/tmp/hp-{t}/site")
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import ember"], env=env,
+                       check=True)
+        walls[t].append((time.perf_counter() - t0) * 1e3)
+print("`import ember` process wall, median of 31 taken in turn: " +
+      ", ".join(f"{t} {statistics.median(w):.1f} ms" for t, w in
+                walls.items()))
+PYEOF
 for round in $(seq 1 "${ROUNDS:-2}"); do
   for t in old new; do
     export PYTHONPATH=/tmp/hp-$t/site EMBER_CACHE_DIR=/tmp/hp-cache-$t
