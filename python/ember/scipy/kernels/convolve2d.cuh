@@ -21,6 +21,25 @@ __device__ __forceinline__ long long em_conv_index(long long x, long long n,
     return x < n ? x : 2 * n - 1 - x;
 }
 
+/* a[gi][gj] with the boundary applied */
+template <typename T>
+__device__ __forceinline__ T em_conv_load(const T *a, long long M,
+                                          long long N, long long gi,
+                                          long long gj, int boundary, T fill)
+{
+    if (gi < 0 || gi >= M) {
+        if (boundary == 0)
+            return fill;
+        gi = em_conv_index(gi, M, boundary);
+    }
+    if (gj < 0 || gj >= N) {
+        if (boundary == 0)
+            return fill;
+        gj = em_conv_index(gj, N, boundary);
+    }
+    return a[gi * N + gj];
+}
+
 template <typename T>
 __global__ void em_conv2d(const T *a, long long M, long long N, const T *k,
                           long long P, long long Q, T *out, long long OM,
@@ -87,6 +106,7 @@ __global__ void em_conv2d(const T *a, long long M, long long N, const T *k,
 #define EM_CONV_BX 32
 #define EM_CONV_BY 8
 #define EM_CONV_CX 4
+#define EM_CONV_CI 5 /* tile columns a thread loads unrolled: 160 (Q <= 33) */
 
 template <typename T, int CY>
 __global__ void __launch_bounds__(EM_CONV_BX * EM_CONV_BY)
@@ -116,31 +136,41 @@ em_conv2d_tile(const T *a, long long M, long long N, const T *k, int P,
             __syncthreads(); /* the last chunk's readers are done */
             for (int e = tid; e < nu * Q; e += EM_CONV_BX * EM_CONV_BY)
                 kw[e] = k[(long long)u0 * Q + e];
-            for (int r = ty; r < rows; r += EM_CONV_BY) {
-                long long gi = rbase + r;
-                bool row_fill = false;
-                if (gi < 0 || gi >= M) {
-                    if (boundary == 0)
-                        row_fill = true;
-                    else
-                        gi = em_conv_index(gi, M, boundary);
+            /* two rows of EM_CONV_CI columns a thread at once, every
+             * load issued before the first store, so a block waits for
+             * global memory about once a pair of rows, not once a value */
+            for (int r0 = ty; r0 < rows; r0 += 2 * EM_CONV_BY) {
+                T x[2][EM_CONV_CI];
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int r = r0 + h * EM_CONV_BY;
+#pragma unroll
+                    for (int ci = 0; ci < EM_CONV_CI; ci++) {
+                        const int c = tx + ci * EM_CONV_BX;
+                        x[h][ci] = r < rows && c < cols
+                                       ? em_conv_load(a, M, N, rbase + r,
+                                                      cbase + c, boundary, fill)
+                                       : fill;
+                    }
                 }
-                const T *arow = a + gi * N;
-                T *srow = tile + r * cols;
-                for (int c = tx; c < cols; c += EM_CONV_BX) {
-                    long long gj = cbase + c;
-                    T x;
-                    if (row_fill)
-                        x = fill;
-                    else if (gj >= 0 && gj < N)
-                        x = arow[gj];
-                    else if (boundary == 0)
-                        x = fill;
-                    else
-                        x = arow[em_conv_index(gj, N, boundary)];
-                    srow[c] = x;
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int r = r0 + h * EM_CONV_BY;
+#pragma unroll
+                    for (int ci = 0; ci < EM_CONV_CI; ci++) {
+                        const int c = tx + ci * EM_CONV_BX;
+                        if (r < rows && c < cols)
+                            tile[r * cols + c] = x[h][ci];
+                    }
                 }
             }
+            /* the columns of kernels wider than the unrolled ones reach */
+            for (int r = ty; r < rows; r += EM_CONV_BY)
+                for (int c = tx + EM_CONV_CI * EM_CONV_BX; c < cols;
+                     c += EM_CONV_BX)
+                    tile[r * cols + c] = em_conv_load(a, M, N, rbase + r,
+                                                      cbase + c, boundary,
+                                                      fill);
             __syncthreads();
             for (int uu = 0; uu < nu; uu++) {
                 /* output (ly, lx) reads tile[ly - uu + nu - 1][lx - v + Q - 1] */
