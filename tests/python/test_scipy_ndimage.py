@@ -31,6 +31,25 @@ def test_label_matches_scipy(device, shape):
     assert m == 1 and np.array_equal(ember.asnumpy(got), nd.label(s)[0])
 
 
+def test_label_structures_without_the_left_neighbour(device):
+    """A row's runs are linked at init only where the structure joins a
+    pixel to its left neighbour; columns-only and diagonals-only
+    structures, and a large image near the percolation threshold (long
+    chains of concurrent unions on the GPU)."""
+    a = rng.random((60, 70)) < 0.6
+    for st in (np.array([[0, 1, 0], [0, 1, 0], [0, 1, 0]], bool),
+               np.array([[1, 0, 1], [0, 1, 0], [1, 0, 1]], bool)):
+        want, n = nd.label(a, st)
+        got, m = en.label(ember.asarray(a, device=device), st)
+        assert m == n
+        np.testing.assert_array_equal(ember.asnumpy(got), want)
+    big = rng.random((700, 900)) < 0.59
+    want, n = nd.label(big)
+    got, m = en.label(ember.asarray(big, device=device))
+    assert m == n
+    np.testing.assert_array_equal(ember.asnumpy(got), want)
+
+
 def test_label_arguments(device):
     a = np.array([[0, 1, 1, 0, 1], [1, 0, 1, 0, 1], [0, 0, 0, 1, 1]])
     out = ember.zeros(a.shape, dtype=ember.int32, device=device)

@@ -70,11 +70,15 @@ def label(input, structure=None, output=None):
         fg = fg.reshape(-1).view(_e.uint8)
         off = _e.asarray(numpy.array(offs or [0, 0, 0], numpy.int32),
                          device=dev)
-        _launch(dev, "label.cuh", "em_label_init", n, (fg, p, numpy.int64(n)))
+        # the left neighbour joins runs of a row already at init
+        left = numpy.int32(any(tuple(offs[i:i + 3]) == (0, 0, -1)
+                               for i in range(0, len(offs), 3)))
+        _launch(dev, "label.cuh", "em_label_init", n,
+                (fg, p, numpy.int64(n), numpy.int64(shape3[2]), left))
         _launch(dev, "label.cuh", "em_label_unite", n,
                 (fg, p, numpy.int64(n), numpy.int64(shape3[0]),
                  numpy.int64(shape3[1]), numpy.int64(shape3[2]), off,
-                 numpy.int32(len(offs) // 3)))
+                 numpy.int32(len(offs) // 3), left))
         root = _e.empty(n, dtype=_e.int32, device=dev)
         _launch(dev, "label.cuh", "em_label_flatten", n,
                 (p, root, numpy.int64(n)))

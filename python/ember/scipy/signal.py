@@ -88,8 +88,8 @@ def _conv2d(in1, in2, mode, boundary, fillvalue, flip):
     a, k = (in2, in1) if swap else (in1, in2)
     if flip:  # correlation: the kernel reversed (and conjugated)
         k = k[::-1, ::-1]
-    a = _e.ascontiguousarray(a.astype(t))
-    k = _e.ascontiguousarray(k.astype(t))
+    a = _e.ascontiguousarray(a.astype(t, copy=False))
+    k = _e.ascontiguousarray(k.astype(t, copy=False))
     M, N = a.shape
     P, Q = k.shape
     if mode == "full":
