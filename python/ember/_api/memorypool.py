@@ -18,9 +18,16 @@ def _size(o, what):
     return n
 
 
+# _ember._pool_stats's order
+_STATS = ("used_bytes cached_bytes total_bytes peak_bytes limit_bytes n_allocs n_hits "
+          "n_cached_blocks").split()
+
+
 def _stat(key, doc):
+    i = _STATS.index(key)
+
     def get(self):
-        return _ember._pool_stats(self.device)[key]
+        return _ember._pool_stats(self.device)[i]
     get.__doc__ = doc
     return get
 
@@ -50,7 +57,7 @@ class MemoryPool:
 
     def stats(self):
         """Every statistic, as a dict."""
-        return _ember._pool_stats(self.device)
+        return dict(zip(_STATS, _ember._pool_stats(self.device)))
 
     def malloc(self, size):
         """malloc(size) -> Buffer of size bytes from this pool (CuPy's name)."""

@@ -9,6 +9,7 @@ from ember import _ember
 
 _NOWAIT, _STREAM, _DEVICE = 0, 1, 2    # what _copy_bytes waits for after
 _MISSING = object()
+_UNKNOWN = 2 ** 64 - 1    # MemoryPointer._size of memory of unknown size
 
 
 # ---- Buffer: whole-buffer copies ---------------------------------------------
@@ -76,8 +77,8 @@ def _room(p, size, what):
     n = operator.index(size)
     if n < 0:
         raise ValueError("%s: size must be >= 0, not %d" % (what, n))
-    offset, total = p._span
-    if total is not None and offset + n > total:
+    offset, total = p.ptr - p._base, p._size
+    if total != _UNKNOWN and offset + n > total:
         raise ValueError("%s: %d bytes at offset %d pass the end of the memory's %d "
                          "bytes" % (what, n, offset, total))
     return n

@@ -1,6 +1,7 @@
 """The cold surface of ember's memory objects (runtime/memory.c,
 runtime/memptr.c): their reprs, a Buffer's __cuda_array_interface__,
-device_id, and what MemoryPointer reads from memory ember did not make."""
+device_id, UnownedMemory's arguments, and what MemoryPointer reads from
+memory ember did not make."""
 import operator
 
 
@@ -46,3 +47,18 @@ def foreign_facts(mem):
     size = getattr(mem, "size", None)
     return ptr, -1 if size is None else operator.index(size), getattr(mem, "device_id",
                                                                       None)
+
+
+def unowned_args(cls, ptr, size, owner, device_id=None):
+    """UnownedMemory(ptr, size, owner, device_id=None)'s arguments as it
+    keeps them; device_id as ember.Device(spec) reads it, but CuPy's -1 is
+    the current device, as None is."""
+    size = operator.index(size)
+    if size < 0:
+        raise ValueError("UnownedMemory size must be >= 0, not %d" % size)
+    if isinstance(device_id, int) and device_id == -1:
+        device_id = None
+    return operator.index(ptr), size, owner, device_id
+
+
+unowned_args.__qualname__ = "UnownedMemory"    # in its TypeErrors

@@ -101,38 +101,31 @@ static PyObject *Device_str(PyObject *self)
     return PyUnicode_FromString(em_device_name(DEV(self)));
 }
 
+/* The C API hands out one em_device per device for the life of the
+ * process, so its address is the device's identity. */
 static Py_hash_t Device_hash(PyObject *self)
 {
-    Py_hash_t h = (Py_hash_t)em_device_get_type(DEV(self)) * 1000003 +
-                  em_device_get_id(DEV(self));
-    return h == -1 ? -2 : h;
+    return (Py_hash_t)((uintptr_t)DEV(self) >> 4);
 }
 
 static PyObject *Device_richcompare(PyObject *a, PyObject *b, int op)
 {
-    empy_state *st = empy_state_of(a);
-    int eq;
-    if (!Py_IS_TYPE(b, st->Device) || (op != Py_EQ && op != Py_NE))
+    if (!Py_IS_TYPE(b, empy_state_of(a)->Device) || (op != Py_EQ && op != Py_NE))
         Py_RETURN_NOTIMPLEMENTED;
-    eq = em_device_get_type(DEV(a)) == em_device_get_type(DEV(b)) &&
-         em_device_get_id(DEV(a)) == em_device_get_id(DEV(b));
-    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+    return PyBool_FromLong((DEV(a) == DEV(b)) == (op == Py_EQ));
 }
 
-static PyObject *Device_get_type(PyObject *self, void *c)
-{
-    return PyUnicode_FromString(em_device_get_type(DEV(self)) == EM_DEVICE_CUDA
-                                    ? "cuda" : "cpu");
-}
+/* Device.type (the closure is NULL), .id and .arch. */
+static const char device_id[] = "id", device_arch[] = "arch";
 
-static PyObject *Device_get_id(PyObject *self, void *c)
+static PyObject *Device_get(PyObject *self, void *which)
 {
-    return PyLong_FromLong(em_device_get_id(DEV(self)));
-}
-
-static PyObject *Device_get_arch(PyObject *self, void *c)
-{
-    return PyLong_FromLong(em_device_arch(DEV(self)));
+    if (which == device_id)
+        return PyLong_FromLong(em_device_get_id(DEV(self)));
+    if (which == device_arch)
+        return PyLong_FromLong(em_device_arch(DEV(self)));
+    return PyUnicode_FromString(em_device_get_type(DEV(self)) == EM_DEVICE_CUDA ? "cuda"
+                                                                                : "cpu");
 }
 
 /* The properties in the order of device_info._PROPS, which names them as
@@ -180,12 +173,8 @@ static PyObject *Device_get_priority_range(PyObject *self, void *c)
 static PyObject *Device_synchronize(PyObject *self, PyObject *unused)
 {
     em_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = em_device_synchronize(DEV(self));
-    Py_END_ALLOW_THREADS
-    if (s != EM_OK)
-        return empy_raise(empy_state_of(self), s);
-    Py_RETURN_NONE;
+    EMPY_NOGIL(s, em_device_synchronize(DEV(self)));
+    return empy_none_or_raise(empy_state_of(self), s);
 }
 
 static PyObject *Device_use(PyObject *self, PyObject *unused)
@@ -203,21 +192,13 @@ static PyObject *Device_enter(PyObject *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
-static PyObject *Device_exit(PyObject *self, PyObject *const *args,
-                             Py_ssize_t nargs)
-{
-    if (empy_context_pop(empy_state_of(self)) < 0)
-        return NULL;
-    Py_RETURN_FALSE;
-}
-
 static PyMethodDef Device_methods[] = {
     {"synchronize", Device_synchronize, METH_NOARGS,
      "Wait for all work on every stream of the device."},
     {"use", Device_use, METH_NOARGS,
      "Make this the calling thread's current device."},
     {"__enter__", Device_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)(void (*)(void))Device_exit, METH_FASTCALL, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))empy_context_exit, METH_FASTCALL, NULL},
     {NULL},
 };
 
@@ -230,14 +211,14 @@ COLD(attributes)
 COLD(properties)
 
 static PyGetSetDef Device_getset[] = {
-    {"type", Device_get_type, NULL, "'cpu' or 'cuda'.", NULL},
-    {"id", Device_get_id, NULL, "The ordinal within its type.", NULL},
+    {"type", Device_get, NULL, "'cpu' or 'cuda'.", NULL},
+    {"id", Device_get, NULL, "The ordinal within its type.", (void *)device_id},
     {"name", empy_py_getter, NULL, "The hardware's name.", (void *)&cold_name},
     {"compute_capability", empy_py_getter, NULL, "(major, minor); (0, 0) on cpu.",
      (void *)&cold_compute_capability},
-    {"arch", Device_get_arch, NULL,
+    {"arch", Device_get, NULL,
      "The compile target in kernel cache keys: 10*major+minor on cuda; on "
-     "cpu a digest of the CPU's model and flags (0 if unknown).", NULL},
+     "cpu a digest of the CPU's model and flags (0 if unknown).", (void *)device_arch},
     {"mem_info", empy_py_getter, NULL,
      "(free, total) bytes of the device (RAM on cpu), as CuPy's property; "
      "mem_info() gives the same.", (void *)&cold_mem_info},

@@ -75,6 +75,11 @@ int empy_fail(empy_state *st, em_status s)
     return -1;
 }
 
+PyObject *empy_none_or_raise(empy_state *st, em_status s)
+{
+    return s == EM_OK ? Py_NewRef(Py_None) : empy_raise(st, s);
+}
+
 /* The exception is built by python/ember/_compile_error.py: finding the
  * first error's line in the source is text work, once per failed compile. */
 PyObject *empy_raise_compile(empy_state *st, em_status s, const char *log,

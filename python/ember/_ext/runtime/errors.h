@@ -14,6 +14,10 @@ PyObject *empy_raise(empy_state *st, em_status s);
 /* As empy_raise, returning -1 for int-returning helpers. */
 int empy_fail(empy_state *st, em_status s);
 
+/* None for EM_OK, else empy_raise(st, s): the end of a call that returns
+ * nothing. */
+PyObject *empy_none_or_raise(empy_state *st, em_status s);
+
 /* Raise for a failed compile: CompileError carrying the log (the given
  * one, else the message), the line it points at in `source` and that
  * line's text. Other statuses go to empy_raise. Returns NULL. */

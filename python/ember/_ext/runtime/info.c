@@ -62,15 +62,12 @@ static PyObject *mod_knobs(PyObject *m, PyObject *unused)
 static PyObject *mod_vendor_add_dir(PyObject *m, PyObject *arg)
 {
     const char *dir = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
-    em_status rc;
     if (!dir) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "_vendor_add_dir: a str folder");
         return NULL;
     }
-    if ((rc = em_vendor_add_dir(dir)) != EM_OK)
-        return empy_raise(empy_state_of_module(m), rc);
-    Py_RETURN_NONE;
+    return empy_none_or_raise(empy_state_of_module(m), em_vendor_add_dir(dir));
 }
 
 /* Each CUDA library as (name, file it was loaded from or None, why not or

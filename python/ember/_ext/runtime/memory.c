@@ -17,44 +17,6 @@
 
 /* ---- Buffer ------------------------------------------------------- */
 
-static PyObject *buffer_alloc(empy_state *st, size_t nbytes, em_device *d,
-                              PyObject *stream_arg)
-{
-    empy_Buffer *b;
-    em_stream *s;
-    PyObject *sref = NULL;
-    void *p;
-    em_status rc;
-
-    if (empy_stream_for_device(st, stream_arg, d, &s) < 0)
-        return NULL;
-    if (s) {
-        /* The free is ordered on the allocation stream, so that stream
-         * must outlive the block. */
-        sref = stream_arg && stream_arg != Py_None ? Py_NewRef(stream_arg)
-                                                   : empy_current_stream(st);
-        if (!sref)
-            return NULL;
-    }
-    rc = em_malloc(d, nbytes, s, &p);
-    if (rc != EM_OK) {
-        Py_XDECREF(sref);
-        return empy_raise(st, rc);
-    }
-    b = PyObject_New(empy_Buffer, st->Buffer);
-    if (!b) {
-        em_free(d, p, s);
-        Py_XDECREF(sref);
-        return NULL;
-    }
-    b->ptr = p;
-    b->nbytes = nbytes;
-    b->dev = d;
-    b->stream = s;
-    b->stream_ref = sref;
-    return (PyObject *)b;
-}
-
 static void Buffer_dealloc(PyObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
@@ -144,9 +106,13 @@ static PyObject *mod_alloc(PyObject *m, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"nbytes", "device", "stream", NULL};
     empy_state *st = empy_state_of_module(m);
-    PyObject *n_obj, *dev_arg = Py_None, *sarg = Py_None;
+    PyObject *n_obj, *dev_arg = Py_None, *sarg = Py_None, *sref = NULL;
     size_t n;
     em_device *d;
+    em_stream *s;
+    empy_Buffer *b;
+    void *p;
+    em_status rc;
 
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:alloc", kwlist, &n_obj, &dev_arg,
                                      &sarg))
@@ -154,18 +120,38 @@ static PyObject *mod_alloc(PyObject *m, PyObject *args, PyObject *kw)
     if (empy_nbytes_arg(n_obj, "nbytes", &n) < 0)
         return NULL;
     if (sarg != Py_None && dev_arg == Py_None && Py_IS_TYPE(sarg, st->Stream)) {
-        em_stream *s = empy_stream_resolve(st, sarg);
-        if (!s)
+        if (!(s = empy_stream_resolve(st, sarg)))
             return NULL;
         d = em_stream_device(s);
     } else if (empy_device_arg(st, dev_arg, &d) < 0) {
         return NULL;
     }
-    return buffer_alloc(st, n, d, sarg);
+    if (empy_stream_for_device(st, sarg, d, &s) < 0)
+        return NULL;
+    /* The free is ordered on the allocation stream, so that stream must
+     * outlive the block. */
+    if (s && !(sref = sarg != Py_None ? Py_NewRef(sarg) : empy_current_stream(st)))
+        return NULL;
+    if ((rc = em_malloc(d, n, s, &p)) != EM_OK) {
+        Py_XDECREF(sref);
+        return empy_raise(st, rc);
+    }
+    if (!(b = PyObject_New(empy_Buffer, st->Buffer))) {
+        em_free(d, p, s);
+        Py_XDECREF(sref);
+        return NULL;
+    }
+    b->ptr = p;
+    b->nbytes = n;
+    b->dev = d;
+    b->stream = s;
+    b->stream_ref = sref;
+    return (PyObject *)b;
 }
 
 /* ---- the pool's statistics and limits (python/ember/_api/memorypool.py) -- */
 
+/* _pool_stats(device): the figures, in memorypool._STATS's order. */
 static PyObject *mod_pool_stats(PyObject *m, PyObject *dev_arg)
 {
     empy_state *st = empy_state_of_module(m);
@@ -176,15 +162,11 @@ static PyObject *mod_pool_stats(PyObject *m, PyObject *dev_arg)
         return NULL;
     if ((rc = em_pool_get_stats(d, &ps)) != EM_OK)
         return empy_raise(st, rc);
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}",
-                         "used_bytes", (unsigned long long)ps.used_bytes,
-                         "cached_bytes", (unsigned long long)ps.cached_bytes,
-                         "total_bytes", (unsigned long long)ps.total_bytes,
-                         "peak_bytes", (unsigned long long)ps.peak_bytes,
-                         "limit_bytes", (unsigned long long)ps.limit_bytes,
-                         "n_allocs", (unsigned long long)ps.n_allocs,
-                         "n_hits", (unsigned long long)ps.n_hits,
-                         "n_cached_blocks", (unsigned long long)ps.n_cached_blocks);
+    return Py_BuildValue("(nnnnnKKn)", (Py_ssize_t)ps.used_bytes,
+                         (Py_ssize_t)ps.cached_bytes, (Py_ssize_t)ps.total_bytes,
+                         (Py_ssize_t)ps.peak_bytes, (Py_ssize_t)ps.limit_bytes,
+                         (unsigned long long)ps.n_allocs, (unsigned long long)ps.n_hits,
+                         (Py_ssize_t)ps.n_cached_blocks);
 }
 
 static PyObject *mod_pool_free_all(PyObject *m, PyObject *dev_arg)
@@ -195,9 +177,7 @@ static PyObject *mod_pool_free_all(PyObject *m, PyObject *dev_arg)
     if (empy_device_arg(st, dev_arg, &d) < 0)
         return NULL;
     EMPY_NOGIL(rc, em_pool_free_all(d));
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
+    return empy_none_or_raise(st, rc);
 }
 
 /* _pool_set_limit(device, nbytes): 0 removes the cap. */
@@ -206,14 +186,11 @@ static PyObject *mod_pool_set_limit(PyObject *m, PyObject *const *args, Py_ssize
     empy_state *st = empy_state_of_module(m);
     em_device *d;
     size_t limit;
-    em_status rc;
     if (n != 2)
         return PyErr_Format(PyExc_TypeError, "_pool_set_limit(device, nbytes)");
     if (empy_device_arg(st, args[0], &d) < 0 || empy_nbytes_arg(args[1], "size", &limit) < 0)
         return NULL;
-    if ((rc = em_pool_set_limit(d, limit)) != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
+    return empy_none_or_raise(st, em_pool_set_limit(d, limit));
 }
 
 /* ---- PinnedMemory ------------------------------------------------ */
@@ -278,11 +255,7 @@ static PyObject *mod_alloc_pinned_memory(PyObject *m, PyObject *n_obj)
 
     if (empy_nbytes_arg(n_obj, "nbytes", &n) < 0)
         return NULL;
-    if (n > (size_t)PY_SSIZE_T_MAX)
-        return PyErr_NoMemory();
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_host_alloc(n, &ptr);
-    Py_END_ALLOW_THREADS
+    EMPY_NOGIL(rc, em_host_alloc(n, &ptr));
     if (rc != EM_OK)
         return empy_raise(st, rc);
     p = PyObject_New(empy_PinnedMemory, st->PinnedMemory);
@@ -362,9 +335,7 @@ static PyObject *bytes_op(PyObject *m, PyObject *const *args, Py_ssize_t n, int 
         PyBuffer_Release(&vd);
     if (vs.obj)
         PyBuffer_Release(&vs);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
+    return empy_none_or_raise(st, rc);
 }
 
 static PyObject *mod_copy_bytes(PyObject *m, PyObject *const *args, Py_ssize_t n)

@@ -16,40 +16,25 @@ static const empy_pyattr cold_device_id = {OBJECTS, "device_id"};
 
 /* ---- UnownedMemory -------------------------------------------------------- */
 
+/* Python checks the arguments (memory_objects.unowned_args): made once per
+ * foreign allocation. */
 static PyObject *Unowned_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"ptr", "size", "owner", "device_id", NULL};
+    static const empy_pyattr check = {OBJECTS, "unowned_args"};
     empy_state *st = empy_state_of_type(type);
-    PyObject *ptr_o, *owner, *dev_o = Py_None;
+    PyObject *t = empy_py_method_tuple(&check, (PyObject *)type, args, kw), *owner, *dev;
+    unsigned long long ptr;
     Py_ssize_t size;
-    empy_Unowned *u;
-    em_device *dev;
-    void *ptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OnO|O:UnownedMemory", kwlist, &ptr_o,
-                                     &size, &owner, &dev_o))
-        return NULL;
-    ptr = PyLong_AsVoidPtr(ptr_o);
-    if (!ptr && PyErr_Occurred())
-        return NULL;
-    if (size < 0) {
-        PyErr_Format(PyExc_ValueError, "UnownedMemory size must be >= 0, not %zd", size);
-        return NULL;
+    empy_Unowned *u = NULL;
+    em_device *d;
+    if (t && PyArg_ParseTuple(t, "KnOO", &ptr, &size, &owner, &dev) &&
+        empy_device_arg(st, dev, &d) == 0 && (u = (empy_Unowned *)type->tp_alloc(type, 0))) {
+        u->ptr = (uintptr_t)ptr;
+        u->size = (size_t)size;
+        u->owner = Py_NewRef(owner);
+        u->dev = d;
     }
-    /* CuPy's device_id=-1 means "the current device", as None does. */
-    if (PyLong_Check(dev_o) && PyLong_AsLong(dev_o) == -1) {
-        if (PyErr_Occurred())       /* past a C long: not -1 */
-            return NULL;
-        dev_o = Py_None;
-    }
-    if (empy_device_arg(st, dev_o, &dev) < 0)
-        return NULL;
-    u = (empy_Unowned *)type->tp_alloc(type, 0);
-    if (!u)
-        return NULL;
-    u->ptr = (uintptr_t)ptr;
-    u->size = (size_t)size;
-    u->owner = Py_NewRef(owner);
-    u->dev = dev;
+    Py_XDECREF(t);
     return (PyObject *)u;
 }
 
@@ -255,15 +240,6 @@ static Py_hash_t MemPtr_hash(PyObject *self)
     return (Py_hash_t)((empy_MemPtr *)self)->ptr;
 }
 
-/* (offset into its memory, the memory's size or None), for the copies */
-static PyObject *MemPtr_get_span(PyObject *self, void *c)
-{
-    empy_MemPtr *p = (empy_MemPtr *)self;
-    if (p->size == EMPY_SIZE_UNKNOWN)
-        return Py_BuildValue("(nO)", (Py_ssize_t)(p->ptr - p->base), Py_None);
-    return Py_BuildValue("(nn)", (Py_ssize_t)(p->ptr - p->base), (Py_ssize_t)p->size);
-}
-
 /* CuPy's copy_from_device, copy_to_host, ...: cold, so argument checks in
  * Python over _copy_bytes and _set_bytes (python/ember/cuda/memcopy.py). */
 #define COPIES "ember.cuda.memcopy"
@@ -300,6 +276,9 @@ static PyMemberDef MemPtr_members[] = {
      "The address (on cpu, a host address)."},
     {"mem", EMPY_T_OBJECT, offsetof(empy_MemPtr, mem), EMPY_READONLY,
      "The memory this points into."},
+    /* the memory's start and size (2**64 - 1: unknown), for the copies */
+    {"_base", EMPY_T_U64, offsetof(empy_MemPtr, base), EMPY_READONLY, NULL},
+    {"_size", EMPY_T_U64, offsetof(empy_MemPtr, size), EMPY_READONLY, NULL},
     {NULL},
 };
 
@@ -307,7 +286,6 @@ static PyGetSetDef MemPtr_getset[] = {
     {"device", empy_device_getter, NULL, "The Device the memory is on.",
      EMPY_DEVICE_AT(empy_MemPtr)},
     {"device_id", empy_py_getter, NULL, "The device's ordinal.", (void *)&cold_device_id},
-    {"_span", MemPtr_get_span, NULL, NULL, NULL},
     {NULL},
 };
 

@@ -136,6 +136,8 @@ PyObject *empy_current_stream(empy_state *st);
  * and stream, pop restores the last saved pair. */
 int empy_context_push(empy_state *st);
 int empy_context_pop(empy_state *st);
+/* Device's and Stream's __exit__: pop, and let the exception through. */
+PyObject *empy_context_exit(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* Make d current for this thread (its default stream becomes current). */
 void empy_set_device(empy_state *st, em_device *d);
 /* Make a Stream object (or None: the device's default) current. */

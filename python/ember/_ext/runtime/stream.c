@@ -226,7 +226,8 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"non_blocking", "device", "priority", NULL};
     empy_state *st = empy_state_of_type(type);
-    int non_blocking = 0, priority = 0;
+    int non_blocking = 0;
+    int64_t priority = 0;
     PyObject *dev_arg = Py_None, *prio_arg = Py_None, *obj;
     em_device *d;
     em_stream *s;
@@ -235,17 +236,13 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|pOO:Stream", kwlist,
                                      &non_blocking, &dev_arg, &prio_arg))
         return NULL;
-    if (prio_arg != Py_None) {
-        long v = PyLong_AsLong(prio_arg);
-        if (v == -1 && PyErr_Occurred())
-            return NULL;
-        /* any int is a priority: CUDA clamps it into the device's range */
-        priority = v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
-    }
-    if (empy_device_arg(st, dev_arg, &d) < 0)
+    if ((prio_arg != Py_None && empy_index_arg(prio_arg, "priority", 1, &priority) < 0) ||
+        empy_device_arg(st, dev_arg, &d) < 0)
         return NULL;
+    /* any int is a priority: CUDA clamps it into the device's range */
     rc = em_stream_create_with_priority(
-        d, non_blocking ? EM_STREAM_NON_BLOCKING : EM_STREAM_DEFAULT, priority, &s);
+        d, non_blocking ? EM_STREAM_NON_BLOCKING : EM_STREAM_DEFAULT,
+        priority < INT_MIN ? INT_MIN : priority > INT_MAX ? INT_MAX : (int)priority, &s);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     obj = stream_wrap(st, s, 1);
@@ -301,12 +298,8 @@ static PyObject *Stream_synchronize(PyObject *self, PyObject *unused)
     em_status rc;
     if (!s)
         return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_stream_synchronize(s);
-    Py_END_ALLOW_THREADS
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
+    EMPY_NOGIL(rc, em_stream_synchronize(s));
+    return empy_none_or_raise(st, rc);
 }
 
 static PyObject *Stream_query(PyObject *self, PyObject *unused)
@@ -327,7 +320,6 @@ static PyObject *Stream_wait_event(PyObject *self, PyObject *ev)
 {
     empy_state *st = empy_state_of(self);
     em_stream *s = empy_stream_resolve(st, self);
-    em_status rc;
     if (!s)
         return NULL;
     if (!Py_IS_TYPE(ev, st->Event)) {
@@ -335,10 +327,7 @@ static PyObject *Stream_wait_event(PyObject *self, PyObject *ev)
                      Py_TYPE(ev)->tp_name);
         return NULL;
     }
-    rc = em_stream_wait_event(s, EVENT(ev)->e);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
+    return empy_none_or_raise(st, em_stream_wait_event(s, EVENT(ev)->e));
 }
 
 static PyObject *event_create(empy_state *st, em_device *d, unsigned flags);
@@ -397,38 +386,28 @@ static PyObject *Stream_enter(PyObject *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
-static PyObject *Stream_exit(PyObject *self, PyObject *const *args,
-                             Py_ssize_t nargs)
+PyObject *empy_context_exit(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (empy_context_pop(empy_state_of(self)) < 0)
         return NULL;
     Py_RETURN_FALSE;
 }
 
-static PyObject *Stream_get_ptr(PyObject *self, void *c)
+/* Stream.ptr (the closure is NULL), .device and .priority. */
+static const char stream_device[] = "device", stream_priority[] = "priority";
+
+static PyObject *Stream_get(PyObject *self, void *which)
 {
     empy_state *st = empy_state_of(self);
     em_stream *s = empy_stream_resolve(st, self);
     if (!s)
         return NULL;
-    if (s == em_stream_default(em_stream_device(s)))
-        return PyLong_FromLong(0);
-    return PyLong_FromVoidPtr(em_stream_native(s));
-}
-
-static PyObject *Stream_get_device(PyObject *self, void *c)
-{
-    empy_state *st = empy_state_of(self);
-    em_stream *s = empy_stream_resolve(st, self);
-    if (!s)
-        return NULL;
-    return empy_device_new(st, em_stream_device(s));
-}
-
-static PyObject *Stream_get_priority(PyObject *self, void *c)
-{
-    em_stream *s = empy_stream_resolve(empy_state_of(self), self);
-    return s ? PyLong_FromLong(em_stream_priority(s)) : NULL;
+    if (which == stream_device)
+        return empy_device_new(st, em_stream_device(s));
+    if (which == stream_priority)
+        return PyLong_FromLong(em_stream_priority(s));
+    return PyLong_FromVoidPtr(s == em_stream_default(em_stream_device(s)) ? NULL
+                                                                          : em_stream_native(s));
 }
 
 /* Stream.done and Event.done: query(), as a property. */
@@ -446,18 +425,18 @@ static PyMethodDef Stream_methods[] = {
     {"use", Stream_use, METH_NOARGS,
      "Make this the calling thread's current stream; returns self."},
     {"__enter__", Stream_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)(void (*)(void))Stream_exit, METH_FASTCALL, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))empy_context_exit, METH_FASTCALL, NULL},
     {NULL},
 };
 
 static PyGetSetDef Stream_getset[] = {
     {"done", empy_py_getter, NULL, "True if all work on the stream has finished.",
      (void *)&cold_done},
-    {"ptr", Stream_get_ptr, NULL, "The native handle (a CUstream); 0 for a default stream.",
+    {"ptr", Stream_get, NULL, "The native handle (a CUstream); 0 for a default stream.",
      NULL},
-    {"device", Stream_get_device, NULL, "The stream's device.", NULL},
-    {"priority", Stream_get_priority, NULL, "The stream's priority (smaller is "
-     "more urgent; the device's range clamps what was asked).", NULL},
+    {"device", Stream_get, NULL, "The stream's device.", (void *)stream_device},
+    {"priority", Stream_get, NULL, "The stream's priority (smaller is "
+     "more urgent; the device's range clamps what was asked).", (void *)stream_priority},
     {NULL},
 };
 
@@ -535,7 +514,6 @@ static PyObject *Event_record(PyObject *self, PyObject *const *args,
     empy_state *st = empy_state_of(self);
     PyObject *sarg = Py_None;
     em_stream *s;
-    em_status rc;
 
     if (empy_opt_arg("record", "stream", args, nargs, kwnames, &sarg) < 0)
         return NULL;
@@ -544,21 +522,14 @@ static PyObject *Event_record(PyObject *self, PyObject *const *args,
     PyErr_Clear();         /* a huge int is not 0, and not a stream either */
     if (empy_stream_for_device(st, sarg, EVENT(self)->dev, &s) < 0)
         return NULL;
-    rc = em_event_record(EVENT(self)->e, s);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    Py_RETURN_NONE;
+    return empy_none_or_raise(st, em_event_record(EVENT(self)->e, s));
 }
 
 static PyObject *Event_synchronize(PyObject *self, PyObject *unused)
 {
     em_status rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_event_synchronize(EVENT(self)->e);
-    Py_END_ALLOW_THREADS
-    if (rc != EM_OK)
-        return empy_raise(empy_state_of(self), rc);
-    Py_RETURN_NONE;
+    EMPY_NOGIL(rc, em_event_synchronize(EVENT(self)->e));
+    return empy_none_or_raise(empy_state_of(self), rc);
 }
 
 static PyObject *Event_query(PyObject *self, PyObject *unused)
@@ -582,9 +553,7 @@ static PyObject *Event_elapsed_time(PyObject *self, PyObject *end)
         PyErr_SetString(PyExc_TypeError, "elapsed_time() needs an ember.Event");
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    rc = em_event_elapsed_ms(EVENT(self)->e, EVENT(end)->e, &ms);
-    Py_END_ALLOW_THREADS
+    EMPY_NOGIL(rc, em_event_elapsed_ms(EVENT(self)->e, EVENT(end)->e, &ms));
     if (rc != EM_OK)
         return empy_raise(st, rc);
     return PyFloat_FromDouble(ms);
