@@ -284,16 +284,6 @@ typedef struct {
 
 #define RMOD(o) ((empy_RawModule *)(o))
 
-/* Load compiled code (kind and bytes) onto d. */
-static int load_code(empy_state *st, em_device *d, em_code_kind kind, const char *data,
-                     size_t size, em_module **mod)
-{
-    em_code c = {kind, (void *)data, size, (char *)""};
-    em_status rc;
-    EMPY_NOGIL(rc, em_module_load(d, &c, mod));
-    return rc == EM_OK ? 0 : empy_fail(st, rc);
-}
-
 /* _RawModule(code, kind, data, options): the base of ember.RawModule
  * (python/ember/_api/rawmodule.py checks CuPy's arguments and keeps them).
  * Source code compiles through the kernel cache for the current device (on
@@ -316,13 +306,19 @@ static PyObject *RawModule_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         empy_device_arg(st, NULL, &d) < 0 || !(m = (empy_RawModule *)type->tp_alloc(type, 0)))
         return NULL;
     if (code == Py_None) {
+        em_code c = {kind && !strcmp(kind, "cubin") ? EM_CODE_CUBIN : EM_CODE_PTX, NULL, 0,
+                     (char *)""};
         if (!PyBytes_Check(data)) {
             PyErr_SetString(PyExc_TypeError, "_RawModule: data must be bytes");
             goto fail;
         }
-        if (load_code(st, d, kind && !strcmp(kind, "cubin") ? EM_CODE_CUBIN : EM_CODE_PTX,
-                      PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), &m->mod) < 0)
+        c.data = PyBytes_AS_STRING(data);
+        c.size = (size_t)PyBytes_GET_SIZE(data);
+        EMPY_NOGIL(rc, em_module_load(d, &c, &m->mod));
+        if (rc != EM_OK) {
+            empy_raise(st, rc);
             goto fail;
+        }
         m->owned = 1;
         return (PyObject *)m;
     }
