@@ -97,10 +97,10 @@ def test_cg(device):
 @pytest.mark.parametrize("mean_row", [0.5, 3, 40, 700])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
 def test_matvec_row_lengths(device, mean_row, dtype):
-    """The vector product over rows of every length: empty rows, rows
-    shorter and longer than the lanes the GPU gives a row (about the mean
-    length, so each mean picks another split), one very long row; indices
-    int32 as SciPy stores them."""
+    """The vector product over rows of every length: empty rows, short
+    rows and long ones, one very long row (cuSPARSE on cuda for the floating
+    types, ember's kernel for int64 and on cpu); indices int32 as SciPy
+    stores them."""
     m, n = 300, 2000
     lengths = rng.poisson(mean_row, m)
     lengths[:5] = 0
@@ -124,13 +124,197 @@ def test_matvec_row_lengths(device, mean_row, dtype):
 
 
 def test_spmv_compiles_for_the_gpu(need_nvrtc):
-    """Every kernel instance a GPU compiles from kernels/spmv.cuh (the
-    warp-split vector product exists only there), through NVRTC here."""
+    """Every kernel instance a GPU compiles from kernels/spmv.cuh (its
+    integer products run there), through NVRTC here."""
     import pathlib
     from ember.scipy import sparse as mod
     src = (pathlib.Path(mod.__file__).parent / "kernels" /
            "spmv.cuh").read_text()
-    names = mod._kernel_names(True)
+    names = mod._kernel_names()
     ptx = ember.cuda.Program(src, options=tuple(
         "--name-expression=" + e for e in names)).compile("ptx").code
-    assert ptx.count(b".entry") == len(names) == 12
+    assert ptx.count(b".entry") == len(names) == 6
+
+
+# cuSPARSE's value types: every one on cuda; complex values have no product
+# on cpu yet
+CUS_DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
+
+
+def cus_matrix(m, n, dtype, density=0.3):
+    """A non-square matrix with empty rows and an empty column, complex
+    entries with both parts."""
+    d = dense(m, n, density)
+    if np.dtype(dtype).kind == "c":
+        d = d + 1j * np.where(d != 0, rng.standard_normal((m, n)), 0)
+    d[[0, 4, m - 1]] = 0
+    d[:, 2] = 0
+    return d.astype(dtype)
+
+
+def cus_tol(dtype):
+    return 1e-4 if dtype in (np.float32, np.complex64) else 1e-12
+
+
+def cus_operand(shape, dtype):
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def skip_complex_on_cpu(device, dtype):
+    if device == "cpu" and np.dtype(dtype).kind == "c":
+        pytest.skip("complex sparse products run on cuda (cuSPARSE) only")
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+@pytest.mark.parametrize("dtype", CUS_DTYPES)
+def test_products_every_dtype(device, fmt, dtype):
+    """@ with a vector, a matrix and a one-column matrix against SciPy's,
+    non-square with empty rows: cuSPARSE's SpMV and SpMM on cuda (CSC and
+    COO through CSR); a complex matrix on cpu is refused."""
+    d = cus_matrix(41, 29, dtype)
+    a = getattr(es, f"{fmt}_matrix")(ember.asarray(d, device=device))
+    b = ss.csr_matrix(d)
+    if device == "cpu" and np.dtype(dtype).kind == "c":
+        with pytest.raises(NotImplementedError, match="complex"):
+            a @ ember.asarray(cus_operand(29, dtype), device=device)
+        return
+    tol = cus_tol(dtype)
+    for shape in ((29,), (29, 6), (29, 1)):
+        x = cus_operand(shape, dtype)
+        got = a @ ember.asarray(x, device=device)
+        want = b @ x
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(N(got), want, rtol=tol, atol=tol)
+    # a product of mixed types computes in the wider one, as SciPy's
+    if np.dtype(dtype).kind == "f":
+        x = rng.standard_normal(29)
+        got = a @ ember.asarray(x, device=device)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(N(got), b @ x, rtol=tol, atol=tol)
+    # x @ A through the transpose
+    x = cus_operand((3, 41), dtype)
+    np.testing.assert_allclose(N(ember.asarray(x, device=device) @ a), x @ b,
+                               rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", CUS_DTYPES)
+def test_products_int64_indices(device, dtype):
+    """int64 index arrays (SciPy's for the largest matrices; cuSPARSE's
+    64-bit index type) give the same products as int32 ones."""
+    skip_complex_on_cpu(device, dtype)
+    d = cus_matrix(33, 50, dtype)
+    a = es.csr_matrix(ember.asarray(d, device=device))
+    a.indices = a.indices.astype(ember.int64)
+    a.indptr = a.indptr.astype(ember.int64)
+    b = ss.csr_matrix(d)
+    tol = cus_tol(dtype)
+    for shape in ((50,), (50, 3)):
+        x = cus_operand(shape, dtype)
+        np.testing.assert_allclose(N(a @ ember.asarray(x, device=device)),
+                                   b @ x, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", CUS_DTYPES)
+def test_products_unsorted_duplicates(device, dtype):
+    """(data, indices, indptr) kept as given, a row's indices out of order
+    and repeated: the product sums every stored entry, as SciPy's."""
+    skip_complex_on_cpu(device, dtype)
+    indptr = np.array([0, 3, 3, 7, 8])
+    indices = np.array([4, 0, 4, 5, 1, 5, 2, 0])
+    data = cus_operand(8, dtype)
+    b = ss.csr_matrix((data, indices, indptr), shape=(4, 6))
+    E = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    a = es.csr_matrix((E(data), E(indices), E(indptr)), shape=(4, 6))
+    tol = cus_tol(dtype)
+    for shape in ((6,), (6, 4)):
+        x = cus_operand(shape, dtype)
+        np.testing.assert_allclose(N(a @ E(x)), b @ x, rtol=tol, atol=tol)
+
+
+def test_products_empty(device):
+    """No rows, no columns, no entries, no right-hand columns: SciPy's
+    shapes, and zeros where rows exist."""
+    E = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    for m, n in ((0, 5), (4, 0), (3, 4)):
+        a = es.csr_matrix((m, n), device=device)
+        b = ss.csr_matrix((m, n))
+        for shape in ((n,), (n, 2), (n, 0)):
+            x = np.ones(shape)
+            got, want = a @ E(x), b @ x
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_array_equal(N(got), want)
+    a = es.csr_matrix(E(np.zeros((5, 3), np.float32)))
+    assert a.nnz == 0
+    np.testing.assert_array_equal(N(a @ E(np.ones(3, np.float32))),
+                                  np.zeros(5, np.float32))
+
+
+def test_products_mismatched_shapes(device):
+    """SciPy's ValueError for an operand of the wrong length, vector or
+    matrix, and for more than two dimensions."""
+    a = es.csr_matrix(ember.asarray(cus_matrix(6, 5, np.float32),
+                                    device=device))
+    for shape in ((4,), (6,), (4, 3), (6, 2), (5, 2, 2)):
+        with pytest.raises(ValueError, match="dimension mismatch"):
+            a @ ember.asarray(np.ones(shape, np.float32), device=device)
+
+
+def test_cusparse_call_checks(device):
+    """The raw cuSPARSE call (ember._ember._cus_csr_matmul) names what is
+    wrong, on any device: values cuSPARSE has no product for, index arrays
+    of two types, operands whose shape or dtype does not fit, each with its
+    shape and dtype; then a device other than cuda."""
+    from ember import _ember
+    E = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    a = es.csr_matrix(E(cus_matrix(5, 6, np.float64)))
+    x, y = E(np.ones(6)), ember.empty(5, device=device)
+    if device == "cpu":
+        with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
+            _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, y, 6)
+    else:
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, y, 6)
+        np.testing.assert_allclose(N(y), N(a.toarray()) @ np.ones(6))
+    with pytest.raises(TypeError, match="no cuSPARSE product for int64"):
+        _ember._cus_csr_matmul(a.data.astype(ember.int64), a.indices,
+                               a.indptr, x.astype(ember.int64),
+                               y.astype(ember.int64), 6)
+    with pytest.raises(ValueError, match=r"indices must be .*int64.*int32"):
+        _ember._cus_csr_matmul(a.data, a.indices,
+                               a.indptr.astype(ember.int64), x, y, 6)
+    with pytest.raises(ValueError, match=r"x \(7,\) does not fit a 5 x 6"):
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr, E(np.ones(7)), y,
+                               6)
+    with pytest.raises(ValueError, match=r"y must be .*float64 array of "
+                       r"shape \(5, 2\).*float64 \(5,\)"):
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr,
+                               E(np.ones((6, 2))), y, 6)
+    with pytest.raises(ValueError, match=r"x must be .*float64.*not float32"):
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr,
+                               x.astype(ember.float32), y, 6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_cusparse_on_a_stream(need_cuda, dtype):
+    """Products queued on a non-default stream (the device's cuSPARSE
+    handle bound to it for the call) and then on the default stream again
+    give SciPy's results; the result is ready once the stream is."""
+    d = cus_matrix(3000, 1700, dtype, density=0.02)
+    b = ss.csr_matrix(d)
+    xv, xm = cus_operand(1700, dtype), cus_operand((1700, 8), dtype)
+    tol = cus_tol(dtype)
+    with ember.Device("cuda:0"):
+        a = es.csr_matrix(ember.asarray(d))
+        # a non-blocking stream does not wait for the default one's work
+        ember.cuda.Device().synchronize()
+        s = ember.cuda.Stream(non_blocking=True)
+        with s:
+            ev, em = ember.asarray(xv), ember.asarray(xm)
+            yv, ym = a @ ev, a @ em
+        s.synchronize()
+        np.testing.assert_allclose(N(yv), b @ xv, rtol=tol, atol=tol)
+        np.testing.assert_allclose(N(ym), b @ xm, rtol=tol, atol=tol)
+        np.testing.assert_allclose(N(a @ ev), b @ xv, rtol=tol, atol=tol)
+        np.testing.assert_allclose(N(a @ em), b @ xm, rtol=tol, atol=tol)

@@ -2,7 +2,8 @@
 scipy.sparse's and cupyx.scipy.sparse's, on every device: csr_matrix (and
 csr_array), csc_matrix and coo_matrix built from dense arrays, triplets,
 (data, indices, indptr) or SciPy's own; @ with vectors and dense matrices
-(kernels/spmv.cuh) and with sparse matrices (expand, sort, compress in
+(cuSPARSE on cuda, kernels/spmv.cuh on cpu and for integer values) and
+with sparse matrices (expand, sort, compress in
 sparse_ops.py); elementwise +, -, multiply, maximum, minimum and the
 comparisons with sparse, dense and scalar operands; abs, power, -, and
 the elementwise functions that keep zeros (sqrt, expm1, sin, ...);
@@ -46,13 +47,18 @@ def _kernel(kind, t, it):
     return f"{kind}<{_C_TYPES[t]}, {_C_TYPES[it]}>"
 
 
-def _kernel_names(gpu):
-    """Every instance spmv.cuh is compiled with on a device: the warp-split
-    vector product exists only on the GPU."""
-    kinds = ("em_csr_matmul", "em_csr_spmv") if gpu else ("em_csr_matmul",)
-    return [_kernel(k, t, it) for k in kinds
+def _kernel_names():
+    """Every instance spmv.cuh is compiled with."""
+    return [_kernel("em_csr_matmul", t, it)
             for t in ("float32", "float64", "int64")
             for it in ("int32", "int64")]
+
+
+# the value types cuSPARSE multiplies: float16 computes in float32, as the
+# host kernel does
+_CUSPARSE_TYPES = {"float16": "float32", "float32": "float32",
+                   "float64": "float64", "complex64": "complex64",
+                   "complex128": "complex128"}
 
 
 def _index_dtype(shape, nnz):
@@ -289,32 +295,42 @@ class _compressed:
             raise ValueError(f"dimension mismatch: {self._shape} @ "
                              f"{tuple(x.shape)}")
         rt = _e.result_type(self.data, x)
+        if self.device.type != "cpu" and str(rt) in _CUSPARSE_TYPES:
+            return self._cusparse_matmul(x, rt)
         t = _compute(rt)
-        xx = _e.ascontiguousarray(x.astype(t)).reshape(x.shape[0], -1)
-        k = xx.shape[1]
+        k = x.shape[1] if x.ndim == 2 else 1
+        xx = _e.ascontiguousarray(x.astype(t)).reshape(x.shape[0], k)
         y = _e.empty((self._shape[0], k), dtype=t, device=self.device)
         if y.size:
             import numpy
-            gpu = self.device.type != "cpu"
             it = str(self.indices.dtype)
             data = _e.ascontiguousarray(self.data.astype(t, copy=False))
-            arrays = (data, _e.ascontiguousarray(self.indices),
-                      _e.ascontiguousarray(self.indptr),
-                      numpy.int64(self._shape[0]), xx)
-            if gpu and k == 1:
-                # lanes a row: the mean row length's power of two, <= 32
-                w = 1
-                while w < 32 and w < self.nnz / max(self._shape[0], 1):
-                    w *= 2
-                kind, n, last = "em_csr_spmv", self._shape[0] * w, \
-                    numpy.int32(w)
-            else:
-                kind, n, last = "em_csr_matmul", y.size, numpy.int64(k)
-            _kernels.launch(self.device, "spmv.cuh", _kernel(kind, t, it), n,
-                            arrays + (last, y),
-                            name_expressions=_kernel_names(gpu))
+            _kernels.launch(self.device, "spmv.cuh",
+                            _kernel("em_csr_matmul", t, it), y.size,
+                            (data, _e.ascontiguousarray(self.indices),
+                             _e.ascontiguousarray(self.indptr),
+                             numpy.int64(self._shape[0]), xx,
+                             numpy.int64(k), y),
+                            name_expressions=_kernel_names())
         y = y.astype(rt, copy=False)
         return y[:, 0] if vec else y
+
+    def _cusparse_matmul(self, x, rt):
+        """self @ x on a GPU by cuSPARSE (self CSR, x checked): SpMV for a
+        vector, SpMM for a matrix, queued on the current stream."""
+        from ember import _ember
+        t = _CUSPARSE_TYPES[str(rt)]
+        xx = _e.ascontiguousarray(x.astype(t, copy=False))
+        y = _e.empty((self._shape[0],) + tuple(x.shape[1:]), dtype=t,
+                     device=self.device)
+        indices, indptr = self.indices, self.indptr
+        if indices.dtype != indptr.dtype:
+            indices, indptr = indices.astype(_e.int64), indptr.astype(_e.int64)
+        _ember._cus_csr_matmul(
+            _e.ascontiguousarray(self.data.astype(t, copy=False)),
+            _e.ascontiguousarray(indices), _e.ascontiguousarray(indptr), xx,
+            y, self._shape[1])
+        return y.astype(rt, copy=False)
 
     def __rmatmul__(self, other):
         return (self.T @ _arr(other, self.device).T).T
@@ -787,7 +803,7 @@ for _n in _UNARY:
 for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "multiply",
            "maximum", "minimum", "__eq__", "__ne__", "__lt__", "__gt__",
            "__le__", "__ge__", "sum", "mean", "max", "min", "count_nonzero",
-           "trace", "diagonal"):
+           "trace", "diagonal", "__rmatmul__"):
     setattr(coo_matrix, _n, _via_csr(_n))
 for _n in _UNARY + ("__abs__", "power", "__neg__"):
     setattr(coo_matrix, _n, _via_csr(_n, back=True))

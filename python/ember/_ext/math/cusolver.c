@@ -8,13 +8,17 @@
  *   _cus_geev(a, w, vr, info)          (vr None: values only)
  *   _cus_csrlsvqr(data, indptr, indices, b, x, tol, reorder)
  *       -> the first zero pivot's row, or -1 (scipy/sparse_linalg.py)
+ * and cuSPARSE's product (include/ember/cusparse.h), for scipy/sparse.py:
+ *   _cus_csr_matmul(data, indices, indptr, x, y, ncols)   y = A x
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "array/ndarray.h"
 #include "runtime/errors.h"
 #include "runtime/args.h"
 #include "ember/cusolver.h"
+#include "ember/cusparse.h"
 
-enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR, GEEV, CSRLSVQR };
+enum { GETRF, GETRS, POTRF, SYEVD, GESVD, GEQRF, ORGQR, GEEV, CSRLSVQR,
+       CSR_MATMUL };
 
 /* Per call: its name, the argument count, and which arguments are arrays
  * (bit i), may be None (bit i), floats (bit i), or ints. */
@@ -32,6 +36,7 @@ static const struct {
     [ORGQR] = {"_cus_orgqr", 3, 0x7, 0},
     [GEEV] = {"_cus_geev", 4, 0xf, 0x4},
     [CSRLSVQR] = {"_cus_csrlsvqr", 7, 0x1f, 0, 0x20},
+    [CSR_MATMUL] = {"_cus_csr_matmul", 6, 0x1f, 0, 0},
 };
 
 static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -80,6 +85,10 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
         EMPY_NOGIL(s, em_cusolver_csrlsvqr(a[0], a[1], a[2], a[3], f[5],
                                            (int)v[6], a[4], &singular));
         break;
+    case CSR_MATMUL:
+        EMPY_NOGIL(s, em_cusparse_csr_matmul(a[0], a[1], a[2], v[5], a[3],
+                                             a[4]));
+        break;
     default: EMPY_NOGIL(s, em_cusolver_orgqr(a[0], a[1], a[2])); break;
     }
     if (s != EM_OK)
@@ -99,6 +108,7 @@ CALL(py_geqrf, GEQRF)
 CALL(py_orgqr, ORGQR)
 CALL(py_geev, GEEV)
 CALL(py_csrlsvqr, CSRLSVQR)
+CALL(py_csr_matmul, CSR_MATMUL)
 
 static PyMethodDef cusolver_functions[] = {
     {"_cus_getrf", (PyCFunction)(void (*)(void))py_getrf, METH_FASTCALL,
@@ -120,6 +130,9 @@ static PyMethodDef cusolver_functions[] = {
     {"_cus_csrlsvqr", (PyCFunction)(void (*)(void))py_csrlsvqr, METH_FASTCALL,
      "_cus_csrlsvqr(data, indptr, indices, b, x, tol, reorder): sparse QR "
      "solve of one CSR system; the first zero pivot's row, or -1."},
+    {"_cus_csr_matmul", (PyCFunction)(void (*)(void))py_csr_matmul,
+     METH_FASTCALL, "_cus_csr_matmul(data, indices, indptr, x, y, ncols): "
+     "y = A x for a CSR matrix, by cuSPARSE."},
     {NULL, NULL, 0, NULL},
 };
 
