@@ -20,9 +20,10 @@ np.matrix (sparse + dense, mean(axis)) the result here is a 2-D ember
 array. The *_array names are the *_matrix classes: `*` is the matrix
 product and sum(axis) is 2-D for both.
 
-Not here yet: complex values; division of sparse by sparse; broadcasting
-of a (1, n) or (m, 1) sparse operand in multiply; assignment into a
-matrix; the dia, bsr, lil and dok formats; argmax/argmin.
+Not here yet: complex values beyond @ with dense operands on cuda;
+division of sparse by sparse; broadcasting of a (1, n) or (m, 1) sparse
+operand in multiply; assignment into a matrix; the dia, bsr, lil and dok
+formats; argmax/argmin.
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
 the number of elements allow, else int64, as SciPy picks them (and half the
