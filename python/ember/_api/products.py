@@ -123,7 +123,11 @@ def _axes_list(o):
 def tensordot(a, b, axes=2):
     """axes=n (the last n of a with the first n of b; the C call checks n
     against the operands) or a pair of axis sequences."""
-    if not isinstance(axes, int):
+    if isinstance(axes, int):
+        if not 0 <= axes <= _e._MAX_NDIM:
+            raise ValueError(f"tensordot: axes={axes} is out of range")
+        axes = tuple(range(-axes, 0)), tuple(range(axes))
+    else:
         try:
             pair = list(axes)
         except TypeError:

@@ -12,28 +12,6 @@
 
 /* ---- arguments ------------------------------------------------------------ */
 
-/* o as an ndarray on dev (a new reference), dev chosen by the caller. */
-static PyObject *operand(empy_state *st, PyObject *o, em_device *dev)
-{
-    if (empy_is_ndarray(o)) {
-        Py_INCREF(o);
-        return o;
-    }
-    if (em_device_get_type(dev) != EM_DEVICE_CPU && !PyList_Check(o) &&
-        !PyTuple_Check(o) && !PyLong_Check(o) && !PyFloat_Check(o) &&
-        !PyComplex_Check(o) && !PyBool_Check(o) &&
-        !PyObject_HasAttr(o, st->s_cai)) {
-        PyErr_Format(PyExc_TypeError,
-                     "an operand of type %.100s is in host memory and the "
-                     "operation runs on %s; ember copies between devices only "
-                     "when asked: use ember.asarray(x, device='%s')",
-                     Py_TYPE(o)->tp_name, em_device_name(dev),
-                     em_device_name(dev));
-        return NULL;
-    }
-    return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
-}
-
 /* out= : None or an ndarray. */
 static int out_arg(PyObject *o, PyObject **out)
 {
@@ -67,9 +45,9 @@ static int operands(empy_state *st, PyObject *a, PyObject *b, PyObject *out,
         dev = EMPY_ARR(out)->device;
     else if (empy_device_arg(st, Py_None, &dev) < 0)
         return -1;
-    if (!(*ra = operand(st, a, dev)))
+    if (!(*ra = empy_operand_on(st, a, dev)))
         return -1;
-    if (b && !(*rb = operand(st, b, dev))) {
+    if (b && !(*rb = empy_operand_on(st, b, dev))) {
         Py_CLEAR(*ra);
         return -1;
     }
@@ -151,7 +129,7 @@ static PyObject *la_matmul(PyObject *m, PyObject *args)
 }
 
 /* _product(kind, a, b, out[, extra]): dot, vdot, inner, outer, tensordot
- * (extra: n, or the pair of axis tuples _api/products.py checked) or
+ * (extra: the pair of axis tuples _api/products.py made) or
  * vecdot (extra: the axis), in that order of kind. */
 static PyObject *la_product(PyObject *m, PyObject *args)
 {
@@ -177,38 +155,20 @@ static PyObject *la_product(PyObject *m, PyObject *args)
             em_array_retain(EMPY_ARR(out), &res);
         EMPY_NOGIL(s, em_vecdot(EMPY_ARR(ra), EMPY_ARR(rb), axis, &res, NULL));
     } else if (kind == 4) {
-        if (PyLong_Check(extra)) {
-            /* axes=n: the last n of a with the first n of b */
-            long k = PyLong_AsLong(extra);
-            int nda = EMPY_ARR(ra)->ndim;
-            if (k == -1 && PyErr_Occurred())
-                goto done;
-            if (k < 0 || k > nda || k > EMPY_ARR(rb)->ndim) {
-                PyErr_Format(PyExc_ValueError, "tensordot: axes=%ld is out of range "
-                             "for operands of %d and %d dimensions", k, nda,
-                             EMPY_ARR(rb)->ndim);
-                goto done;
-            }
-            for (n = 0; n < k; n++) {
-                axa[n] = nda - (int)k + n;
-                axb[n] = n;
-            }
-        } else {
-            PyObject *ta, *tb;
-            if (!PyArg_ParseTuple(extra, "O!O!", &PyTuple_Type, &ta, &PyTuple_Type, &tb))
-                goto done;
-            n = (int)PyTuple_GET_SIZE(ta);
-            if (n != PyTuple_GET_SIZE(tb) || n > EM_MAX_NDIM) {
-                PyErr_SetString(PyExc_ValueError, "tensordot: too many axes");
-                goto done;
-            }
-            for (int i = 0; i < n; i++) {
-                axa[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(ta, i));
-                axb[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(tb, i));
-            }
-            if (PyErr_Occurred())
-                goto done;
+        PyObject *ta, *tb;
+        if (!PyArg_ParseTuple(extra, "O!O!", &PyTuple_Type, &ta, &PyTuple_Type, &tb))
+            goto done;
+        n = (int)PyTuple_GET_SIZE(ta);
+        if (n != PyTuple_GET_SIZE(tb) || n > EM_MAX_NDIM) {
+            PyErr_SetString(PyExc_ValueError, "tensordot: too many axes");
+            goto done;
         }
+        for (int i = 0; i < n; i++) {
+            axa[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(ta, i));
+            axb[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(tb, i));
+        }
+        if (PyErr_Occurred())
+            goto done;
         EMPY_NOGIL(s, em_tensordot(EMPY_ARR(ra), EMPY_ARR(rb), n, axa, axb, &res, NULL));
     } else {
         if (out)

@@ -245,5 +245,9 @@ PyObject *empy_ndarray_richcompare(PyObject *a, PyObject *b, int op);
 /* Apply op to n inputs into a new array (out NULL) or into out. */
 PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin,
                           PyObject *out, PyObject *where);
+/* o as an ndarray on dev (a new reference) for an operation running
+ * there: host memory other than sequences and scalars is a TypeError for
+ * a GPU, since ember copies between devices only when asked. */
+PyObject *empy_operand_on(empy_state *st, PyObject *o, em_device *dev);
 
 #endif

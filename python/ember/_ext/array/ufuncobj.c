@@ -119,17 +119,7 @@ static int parse_operands(empy_state *st, PyObject *const *in, int n,
         PyObject *a;
         if (o->ops[i].dtype != EM_DTYPE_COUNT)
             continue;
-        if (em_device_get_type(o->dev) != EM_DEVICE_CPU && !PyList_Check(in[i]) &&
-            !PyTuple_Check(in[i]) && !PyObject_HasAttr(in[i], st->s_cai)) {
-            PyErr_Format(PyExc_TypeError, "an operand of type %.100s is in host "
-                         "memory and the operation runs on %s; ember copies "
-                         "between devices only when asked: use "
-                         "ember.asarray(x, device='%s')", Py_TYPE(in[i])->tp_name,
-                         em_device_name(o->dev), em_device_name(o->dev));
-            return -1;
-        }
-        a = empy_asarray(st, in[i], -1, o->dev, EMPY_COPY_IF_NEEDED, 'K');
-        if (!a)
+        if (!(a = empy_operand_on(st, in[i], o->dev)))
             return -1;
         o->tmp[i] = a;
         memset(&o->ops[i], 0, sizeof o->ops[i]);
@@ -137,6 +127,22 @@ static int parse_operands(empy_state *st, PyObject *const *in, int n,
         o->ops[i].dtype = EMPY_ARR(a)->dtype;
     }
     return 1;
+}
+
+PyObject *empy_operand_on(empy_state *st, PyObject *o, em_device *dev)
+{
+    if (empy_is_ndarray(o))
+        return Py_NewRef(o);
+    if (em_device_get_type(dev) != EM_DEVICE_CPU && !PyList_Check(o) &&
+        !PyTuple_Check(o) && !PyLong_Check(o) && !PyFloat_Check(o) &&
+        !PyComplex_Check(o) && !PyObject_HasAttr(o, st->s_cai)) {
+        PyErr_Format(PyExc_TypeError, "an operand of type %.100s is in host memory "
+                     "and the operation runs on %s; ember copies between devices "
+                     "only when asked: use ember.asarray(x, device='%s')",
+                     Py_TYPE(o)->tp_name, em_device_name(dev), em_device_name(dev));
+        return NULL;
+    }
+    return empy_asarray(st, o, -1, dev, EMPY_COPY_IF_NEEDED, 'K');
 }
 
 /* ---- applying ------------------------------------------------------------ */
