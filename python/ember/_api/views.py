@@ -1,8 +1,8 @@
 """NumPy's shape functions as module functions: each is a view made by
 ndarray's methods or by indexing (both C), so none copies or launches."""
 from ember import _ember as _e
-from ember._api._axes import axes, ints
-from ember._api._util import as_array
+from ember._api._axes import axes, index, ints
+from ember._api._util import as_array, normalize_axis
 
 
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
@@ -37,7 +37,15 @@ def permute_dims(a, axes):
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    return as_array(a).diagonal(offset, axis1, axis2)
+    """Also a.diagonal: a read-only view (the extension's _diagonal)."""
+    a = as_array(a)
+    offset, axis1, axis2 = (dflt if v is None else index(v, what) for v, what, dflt in
+                            ((offset, "offset", 0), (axis1, "axis1", 0),
+                             (axis2, "axis2", 1)))
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    return _e._diagonal(a, offset, normalize_axis(axis1, a.ndim),
+                        normalize_axis(axis2, a.ndim))
 
 
 def moveaxis(a, source, destination):

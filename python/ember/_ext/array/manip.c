@@ -134,35 +134,21 @@ static PyObject *mod__pad(PyObject *m, PyObject *args)
 
 /* ---- views ------------------------------------------------------------- */
 
-static PyObject *diagonal_of(empy_state *st, PyObject *a, PyObject *const *v)
+/* _diagonal(a, offset, axis1, axis2): em_array_diagonal with the axes
+ * normalised by _api/views.py (a.diagonal and ember.diagonal). */
+static PyObject *mod__diagonal(PyObject *m, PyObject *args)
 {
-    int64_t off, a1, a2;
-    int x, y, nd = EMPY_ARR(a)->ndim;
+    empy_state *st = empy_state_of_module(m);
+    PyObject *a;
+    long long off;
+    int x, y;
     em_array d;
     em_status rc;
-    if (manip_int(v[0], "offset", 0, &off) < 0 || manip_int(v[1], "axis1", 0, &a1) < 0 ||
-        manip_int(v[2], "axis2", 1, &a2) < 0)
-        return NULL;
-    if (nd < 2) {
-        PyErr_SetString(PyExc_ValueError, "diag requires an array of at least two "
-                        "dimensions");
-        return NULL;
-    }
-    if (manip_axis(st, a1, nd, &x) < 0 || manip_axis(st, a2, nd, &y) < 0)
+    if (!PyArg_ParseTuple(args, "O!Lii:_diagonal", st->ndarray, &a, &off, &x, &y))
         return NULL;
     if ((rc = em_array_diagonal(EMPY_ARR(a), off, x, y, &d)) != EM_OK)
         return empy_raise(st, rc);
     return empy_ndarray_new(st, &d, a);
-}
-
-static PyObject *nd_diagonal(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                             PyObject *kwnames)
-{
-    static const char *const names[] = {"offset", "axis1", "axis2", NULL};
-    PyObject *v[3];
-    if (empy_parse_args("diagonal", args, nargs, kwnames, names, 3, 0, v) < 0)
-        return NULL;
-    return diagonal_of(empy_state_of(self), self, v);
 }
 
 /* broadcast_to(array, shape): a read-only view (ufunc.at and the Python
@@ -201,13 +187,16 @@ static PyMethodDef manip_functions[] = {
     POSITIONAL(_roll, "_roll(a, shifts, axes)"),
     POSITIONAL(_tril, "_tril(a, k, upper)"),
     POSITIONAL(_pad, "_pad(a, widths, mode, values, dtype, stat_length)"),
+    POSITIONAL(_diagonal, "_diagonal(a, offset, axis1, axis2)"),
     {"broadcast_to", (PyCFunction)(void (*)(void))mod_broadcast_to,
      METH_FASTCALL | METH_KEYWORDS, "broadcast_to(array, shape): a read-only view."},
     {NULL},
 };
 
+EMPY_PY_METHOD(nd_diagonal, "ember._api.views", "diagonal")
+
 PyMethodDef empy_manip_nd_methods[] = {
-    {"diagonal", (PyCFunction)(void (*)(void))nd_diagonal, METH_FASTCALL | METH_KEYWORDS,
+    {"diagonal", EMPY_FASTKW(nd_diagonal),
      "diagonal(offset=0, axis1=0, axis2=1): a read-only view of the diagonal."},
     {NULL},
 };
