@@ -86,45 +86,40 @@ static const char CAP_USED_VERSIONED[] = "used_dltensor_versioned";
 
 /* ---- dtypes ------------------------------------------------------------- */
 
+/* ember's dtypes as DLPack (type code, bits), both ways. */
+static const struct { uint8_t code, bits; em_dtype d; } dl_types[] = {
+    {EMPY_DL_BOOL, 8, EM_BOOL},        {EMPY_DL_INT, 8, EM_INT8},
+    {EMPY_DL_INT, 16, EM_INT16},       {EMPY_DL_INT, 32, EM_INT32},
+    {EMPY_DL_INT, 64, EM_INT64},       {EMPY_DL_UINT, 8, EM_UINT8},
+    {EMPY_DL_UINT, 16, EM_UINT16},     {EMPY_DL_UINT, 32, EM_UINT32},
+    {EMPY_DL_UINT, 64, EM_UINT64},     {EMPY_DL_FLOAT, 16, EM_FLOAT16},
+    {EMPY_DL_FLOAT, 32, EM_FLOAT32},   {EMPY_DL_FLOAT, 64, EM_FLOAT64},
+    {EMPY_DL_BFLOAT, 16, EM_BFLOAT16}, {EMPY_DL_COMPLEX, 64, EM_COMPLEX64},
+    {EMPY_DL_COMPLEX, 128, EM_COMPLEX128},
+};
+#define N_DL_TYPES (sizeof dl_types / sizeof *dl_types)
+
 static int dl_dtype_of(em_dtype d, empy_DLDataType *out)
 {
-    const em_dtype_info *di = em_dtype_get(d);
-    out->bits = (uint8_t)(di->size * 8);
-    out->lanes = 1;
-    switch (d) {
-    case EM_BOOL: out->code = EMPY_DL_BOOL; break;
-    case EM_INT8: case EM_INT16: case EM_INT32: case EM_INT64:
-        out->code = EMPY_DL_INT; break;
-    case EM_UINT8: case EM_UINT16: case EM_UINT32: case EM_UINT64:
-        out->code = EMPY_DL_UINT; break;
-    case EM_FLOAT16: case EM_FLOAT32: case EM_FLOAT64:
-        out->code = EMPY_DL_FLOAT; break;
-    case EM_BFLOAT16: out->code = EMPY_DL_BFLOAT; break;
-    case EM_COMPLEX64: case EM_COMPLEX128: out->code = EMPY_DL_COMPLEX; break;
-    default:
-        PyErr_Format(PyExc_BufferError, "%s has no DLPack type", di->name);
-        return -1;
-    }
-    return 0;
+    size_t i;
+    for (i = 0; i < N_DL_TYPES; i++)
+        if (dl_types[i].d == d) {
+            out->code = dl_types[i].code;
+            out->bits = dl_types[i].bits;
+            out->lanes = 1;
+            return 0;
+        }
+    PyErr_Format(PyExc_BufferError, "%s has no DLPack type", em_dtype_get(d)->name);
+    return -1;
 }
 
 static int dtype_of_dl(empy_DLDataType t, em_dtype *out)
 {
-    static const struct { uint8_t code, bits; em_dtype d; } map[] = {
-        {EMPY_DL_BOOL, 8, EM_BOOL},        {EMPY_DL_INT, 8, EM_INT8},
-        {EMPY_DL_INT, 16, EM_INT16},       {EMPY_DL_INT, 32, EM_INT32},
-        {EMPY_DL_INT, 64, EM_INT64},       {EMPY_DL_UINT, 8, EM_UINT8},
-        {EMPY_DL_UINT, 16, EM_UINT16},     {EMPY_DL_UINT, 32, EM_UINT32},
-        {EMPY_DL_UINT, 64, EM_UINT64},     {EMPY_DL_FLOAT, 16, EM_FLOAT16},
-        {EMPY_DL_FLOAT, 32, EM_FLOAT32},   {EMPY_DL_FLOAT, 64, EM_FLOAT64},
-        {EMPY_DL_BFLOAT, 16, EM_BFLOAT16}, {EMPY_DL_COMPLEX, 64, EM_COMPLEX64},
-        {EMPY_DL_COMPLEX, 128, EM_COMPLEX128},
-    };
     size_t i;
     if (t.lanes == 1)
-        for (i = 0; i < sizeof map / sizeof *map; i++)
-            if (map[i].code == t.code && map[i].bits == t.bits) {
-                *out = map[i].d;
+        for (i = 0; i < N_DL_TYPES; i++)
+            if (dl_types[i].code == t.code && dl_types[i].bits == t.bits) {
+                *out = dl_types[i].d;
                 return 0;
             }
     PyErr_Format(PyExc_BufferError, "DLPack type (code %d, %d bits, %d lanes) "
