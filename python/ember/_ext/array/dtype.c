@@ -528,21 +528,11 @@ static PyObject *DType_get_itemsize(PyObject *self, void *c)
     return PyLong_FromLong(INFO(self)->size);
 }
 
-static PyObject *DType_get_alignment(PyObject *self, void *c)
-{
-    return PyLong_FromLong(INFO(self)->align);
-}
-
 static PyObject *DType_get_kind(PyObject *self, void *c)
 {
     char k[2] = {INFO(self)->kind, 0};
     /* bfloat16 is a NumPy 'V' in ml_dtypes; ember calls it a float. */
     return PyUnicode_FromString(k);
-}
-
-static PyObject *DType_get_num(PyObject *self, void *c)
-{
-    return PyLong_FromLong((long)DT(self));
 }
 
 /* ember.float32(1.5) is NumPy's float32(1.5), as cupy.float32 is
@@ -562,6 +552,8 @@ COLD(true);
 COLD(shape);
 COLD(dtype);
 COLD(type);
+COLD(alignment);
+COLD(num);
 #define GET_COLD(ATTR, NAME, DOC) {ATTR, empy_py_getter, NULL, DOC, (void *)&cold_##NAME}
 
 static PyObject *DType_reduce(PyObject *self, PyObject *unused)
@@ -577,12 +569,12 @@ static PyMethodDef DType_methods[] = {
 static PyGetSetDef DType_getset[] = {
     {"name", DType_get_name, NULL, "NumPy's name: 'float32'.", NULL},
     {"itemsize", DType_get_itemsize, NULL, "Bytes per element.", NULL},
-    {"alignment", DType_get_alignment, NULL, "Alignment in bytes.", NULL},
+    GET_COLD("alignment", alignment, "Alignment in bytes."),
     {"kind", DType_get_kind, NULL, "'b', 'i', 'u', 'f' or 'c'.", NULL},
     GET_COLD("char", char, "NumPy's type character: 'f'."),
     GET_COLD("str", str, "The array-interface string: '<f4'."),
     GET_COLD("byteorder", byteorder, "'=' (native) or '|'."),
-    {"num", DType_get_num, NULL, "ember's dtype number.", NULL},
+    GET_COLD("num", num, "ember's dtype number."),
     GET_COLD("names", none, "None: ember has no structured dtypes."),
     GET_COLD("fields", none, "None."),
     GET_COLD("subdtype", none, "None."),
