@@ -1,8 +1,9 @@
 /* cuSPARSE's CSR products (include/ember/cusparse.h): the argument checks
- * on cpu arrays (no library needed), then, where a GPU is, a 3 x 4 matrix
- * with an empty row times a vector and a two-column matrix against
- * hand-computed values: float64 with int32 and int64 indices, complex64,
- * and a product queued on a non-blocking stream. */
+ * on cpu arrays (no library needed), the library found or named with its
+ * pip package, then, where a GPU is, a 3 x 4 matrix with an empty row
+ * times a vector and a two-column matrix against hand-computed values:
+ * float64 with int32 and int64 indices, complex64, and a product queued on
+ * a non-blocking stream. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,11 +140,23 @@ static void test_complex_on_a_stream(em_device *gpu)
     CHECK_OK(em_stream_destroy(s));
 }
 
+/* Found, or a message naming the library and its pip package. */
+static void test_library(void)
+{
+    void *h = NULL;
+    if (em_vendor_open(EM_VENDOR_CUSPARSE, &h) == EM_OK)
+        CHECK(h && strstr(em_vendor_path(EM_VENDOR_CUSPARSE), "libcusparse"));
+    else
+        CHECK(strstr(em_last_error(), "cuSPARSE (libcusparse.so") &&
+              strstr(em_last_error(), "pip install nvidia-cusparse"));
+}
+
 int main(void)
 {
     em_device *gpu = NULL;
     int n = 0;
     test_checks();
+    test_library();
     if (em_device_count(EM_DEVICE_CUDA, &n) != EM_OK || n == 0) {
         const char *require = getenv("EMBER_TEST_REQUIRE_GPU");
         printf("no GPU: only the argument checks ran (%s)\n",
