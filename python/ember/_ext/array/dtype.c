@@ -41,17 +41,6 @@ const char *empy_dtype_typestr(em_dtype d)
     return (unsigned)d < EM_DTYPE_COUNT ? dtype_typestrs[d] : NULL;
 }
 
-PyObject *empy_numpy(const char *what)
-{
-    PyObject *np = PyImport_ImportModule("numpy");
-    if (!np && PyErr_ExceptionMatches(PyExc_ImportError)) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ImportError, "%s needs NumPy, which is not "
-                     "installed (pip install numpy)", what);
-    }
-    return np;
-}
-
 /* ---- reading dtypes from other objects -------------------------------- */
 
 /* Whether a type belongs to NumPy ("numpy.float32", "numpy.dtypes.X"). */
@@ -83,7 +72,8 @@ static PyObject *numpy_name(PyObject *o)
     return str;
 }
 
-int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out)
+/* As empy_dtype_arg without raising: 1 if o names a dtype, 0 if not. */
+static int dtype_match(empy_state *st, PyObject *o, em_dtype *out)
 {
     PyObject *name;
     const char *s;
@@ -125,7 +115,7 @@ int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out)
 int empy_dtype_arg(empy_state *st, PyObject *o, em_dtype *out)
 {
     PyObject *name;
-    if (empy_dtype_match(st, o, out))
+    if (dtype_match(st, o, out))
         return 0;
     name = PyUnicode_Check(o) ? Py_NewRef(o) : numpy_name(o);
     if (name) {
@@ -514,7 +504,7 @@ static PyObject *DType_richcompare(PyObject *a, PyObject *b, int op)
     int eq;
     if (op != Py_EQ && op != Py_NE)
         Py_RETURN_NOTIMPLEMENTED;
-    eq = empy_dtype_match(st, b, &d) && d == DT(a);
+    eq = dtype_match(st, b, &d) && d == DT(a);
     return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 

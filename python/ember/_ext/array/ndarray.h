@@ -69,9 +69,6 @@ static inline PyObject *empy_dtype_obj(empy_state *st, em_dtype d)
  * naming the argument when it is not one. */
 int empy_dtype_arg(empy_state *st, PyObject *o, em_dtype *out);
 
-/* As empy_dtype_arg without raising: 1 if o names a dtype, 0 if not. */
-int empy_dtype_match(empy_state *st, PyObject *o, em_dtype *out);
-
 /* The dtype of a PEP 3118 buffer format ("<f", "Zd", "?", "l") of the
  * given item size; -1 with TypeError when ember has no such dtype. */
 int empy_format_dtype(const char *fmt, Py_ssize_t itemsize, em_dtype *out);
@@ -82,10 +79,6 @@ const char *empy_dtype_format(em_dtype d);
 /* NumPy's array-interface type string of d ("<f4", "|b1"); bfloat16 has
  * none and gives NULL. */
 const char *empy_dtype_typestr(em_dtype d);
-
-/* NumPy, imported on first use (new reference), or NULL with ImportError
- * saying what needed it. */
-PyObject *empy_numpy(const char *what);
 
 /* The Python object of one element of dtype d stored at p (host memory):
  * bool, int, float or complex. */
