@@ -2,6 +2,8 @@
 ndarray.__dlpack__ (read once per exchange). The capsules themselves, the
 tensor structs and the stream handshake are the extension's
 (python/ember/_ext/array/dlpack.c)."""
+import operator
+
 from ember import _ember
 
 __all__ = ["from_dlpack"]
@@ -15,6 +17,15 @@ def _pair(o, arg, parts):
     return int(o[0]), int(o[1])
 
 
+def _device(kind, ordinal):
+    """The ember device of DLPack's (device_type, device_id), or None."""
+    if kind in (_CPU, _CUDA_HOST):
+        return _ember.Device("cpu")
+    if kind in (_CUDA, _CUDA_MANAGED):
+        return _ember.Device("cuda:%d" % ordinal)
+    return None
+
+
 def export(a, *, stream=None, max_version=None, dl_device=None, copy=None):
     """__dlpack__(*, stream=None, max_version=None, dl_device=None,
     copy=None): a DLPack capsule over this array's memory
@@ -24,11 +35,8 @@ def export(a, *, stream=None, max_version=None, dl_device=None, copy=None):
     target = None
     if dl_device is not None:
         kind, ordinal = _pair(dl_device, "dl_device", "(device_type, device_id)")
-        if kind in (_CPU, _CUDA_HOST):
-            target = _ember.Device("cpu")
-        elif kind in (_CUDA, _CUDA_MANAGED):
-            target = _ember.Device("cuda:%d" % ordinal)
-        else:
+        target = _device(kind, ordinal)
+        if target is None:
             raise BufferError("ember cannot export to DLPack device type %d" % kind)
     if copy is not None:
         copy = bool(copy)
@@ -76,14 +84,25 @@ def _sync(a, stream):
     return None if stream == -1 else stream
 
 
-def capsule(x, stream):
-    """x.__dlpack__(stream=..., max_version=(1, 0)), falling back to the
-    pre-1.0 signature for producers that reject max_version (the
-    extension's import asks)."""
+def capsule(x):
+    """(x.__dlpack__(stream=..., max_version=(1, 0)), the ember device of
+    its memory) for the extension's import, which wraps the capsule. The
+    stream is ember's current one on that device; a producer that rejects
+    max_version is asked with the pre-1.0 signature."""
+    d = x.__dlpack_device__()
+    if not isinstance(d, tuple) or len(d) != 2:
+        raise TypeError("__dlpack_device__() must return (type, id)")
+    kind, ordinal = operator.index(d[0]), operator.index(d[1])
+    dev = _device(kind, ordinal)
+    if dev is None:
+        raise BufferError("ember cannot use memory of DLPack device type %d "
+                          "(cpu 1, cuda 2, cuda_host 3, cuda_managed 13 are "
+                          "supported)" % kind)
+    stream = _ember._dlpack_stream(dev) if dev.type != "cpu" else None
     try:
-        return x.__dlpack__(stream=stream, max_version=(1, 0))
+        return x.__dlpack__(stream=stream, max_version=(1, 0)), dev
     except TypeError:
-        return x.__dlpack__(stream=stream)
+        return x.__dlpack__(stream=stream), dev
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

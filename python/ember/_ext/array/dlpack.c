@@ -340,19 +340,15 @@ static void import_release(void *p)
     free(c);
 }
 
-/* The stream value to hand a producer on device (type, id): ember's
- * current stream there (1 for CUDA's legacy default stream), None on the
- * host. New reference. */
-static PyObject *consumer_stream(empy_state *st, long type, long id)
+/* _dlpack_stream(device): the stream= _api/dlpack.py hands a producer on
+ * a CUDA device: ember's current stream there, 1 for CUDA's legacy
+ * default stream. */
+static PyObject *mod_dlpack_stream(PyObject *m, PyObject *o)
 {
     em_device *d;
     void *native;
-    em_status rc;
-    if (type != EMPY_DL_CUDA && type != EMPY_DL_CUDA_MANAGED)
-        return Py_NewRef(Py_None);
-    rc = em_device_get(EM_DEVICE_CUDA, (int)id, &d);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
+    if (empy_device_arg(empy_state_of_module(m), o, &d) < 0)
+        return NULL;
     native = em_stream_native(stream_on(d));
     return native ? PyLong_FromVoidPtr(native) : PyLong_FromLong(1);
 }
@@ -360,8 +356,7 @@ static PyObject *consumer_stream(empy_state *st, long type, long id)
 PyObject *empy_dlpack_import(empy_state *st, PyObject *obj)
 {
     static const empy_pyattr capsule_of = {"ember._api.dlpack", "capsule"};
-    PyObject *devobj, *stream, *cap, *r;
-    long type, id;
+    PyObject *pair, *cap, *devobj, *r;
     int versioned, readonly = 0;
     empy_DLTensor *t;
     void *tensor;
@@ -373,32 +368,16 @@ PyObject *empy_dlpack_import(empy_state *st, PyObject *obj)
     import_ctx *ctx;
     int i;
 
-    devobj = PyObject_CallMethod(obj, "__dlpack_device__", NULL);
-    if (!devobj)
+    /* (capsule, device): the producer asked as the standard says */
+    if (!(pair = empy_py_method(&capsule_of, obj, NULL, 0, NULL)))
         return NULL;
-    if (!PyArg_ParseTuple(devobj, "ll;__dlpack_device__() must return (type, id)",
-                          &type, &id)) {
-        Py_DECREF(devobj);
-        return NULL;
-    }
-    Py_DECREF(devobj);
-    if (type == EMPY_DL_CPU || type == EMPY_DL_CUDA_HOST)
-        rc = em_device_get(EM_DEVICE_CPU, 0, &dev);
-    else if (type == EMPY_DL_CUDA || type == EMPY_DL_CUDA_MANAGED)
-        rc = em_device_get(EM_DEVICE_CUDA, (int)id, &dev);
-    else {
-        PyErr_Format(PyExc_BufferError, "ember cannot use memory of DLPack device "
-                     "type %ld (cpu 1, cuda 2, cuda_host 3, cuda_managed 13 "
-                     "are supported)", type);
+    if (!PyArg_ParseTuple(pair, "OO", &cap, &devobj) ||
+        empy_device_arg(st, devobj, &dev) < 0) {
+        Py_DECREF(pair);
         return NULL;
     }
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    stream = consumer_stream(st, type, id);
-    cap = stream ? empy_py_method(&capsule_of, obj, &stream, 1, NULL) : NULL;
-    Py_XDECREF(stream);
-    if (!cap)
-        return NULL;
+    Py_INCREF(cap);
+    Py_DECREF(pair);
     if (PyCapsule_IsValid(cap, CAP_VERSIONED)) {
         empy_DLManagedTensorVersioned *v = PyCapsule_GetPointer(cap, CAP_VERSIONED);
         if (v->version.major > EMPY_DL_MAJOR) {
@@ -480,6 +459,7 @@ static PyObject *mod_dlpack_import(PyObject *m, PyObject *x)
 static PyMethodDef dlpack_functions[] = {
     {"_dlpack_export", (PyCFunction)(void (*)(void))mod_dlpack_export, METH_FASTCALL, NULL},
     {"_dlpack_import", mod_dlpack_import, METH_O, NULL},
+    {"_dlpack_stream", mod_dlpack_stream, METH_O, NULL},
     {NULL},
 };
 
