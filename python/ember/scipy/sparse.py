@@ -3,10 +3,10 @@ scipy.sparse's and cupyx.scipy.sparse's, on every device: csr_matrix (and
 csr_array), csc_matrix and coo_matrix built from dense arrays, triplets,
 (data, indices, indptr) or SciPy's own; @ with vectors and dense matrices
 (cuSPARSE on cuda, kernels/spmv.cuh on cpu and for integer values) and
-with sparse matrices (expand, sort, compress in
-sparse_ops.py); elementwise +, -, multiply, maximum, minimum and the
-comparisons with sparse, dense and scalar operands; abs, power, -, and
-the elementwise functions that keep zeros (sqrt, expm1, sin, ...);
+with sparse matrices (expand, sort, compress in sparse_ops.py);
+elementwise +, -, multiply, maximum, minimum and the comparisons with
+sparse, dense and scalar operands; abs, power, -, and the elementwise
+functions that keep zeros (sqrt, expm1, sin, ...);
 sum_duplicates, sort_indices, eliminate_zeros; sum, mean, max, min,
 count_nonzero, trace, diagonal; indexing of elements, rows and columns
 by integers, slices, integer arrays and masks; transpose, conversions,
