@@ -10,7 +10,7 @@ import ember
 from ember import _ember as _e
 
 _MODES = {"raise": 0, "wrap": 1, "clip": 2}
-_FLAT = None        # the C entries' axis for "the flattened array"
+_FLAT = -1000       # EM_TAKE_FLAT: the C entries' axis for "the flattened array"
 _CHOOSE_MAX = 32    # EM_CHOOSE_MAX
 _NOARG = object()
 
@@ -82,7 +82,7 @@ def take_along_axis(arr, indices, axis=-1):
     ax = _axis(axis)
     a = _array(arr)
     ind = _indices(indices, a)
-    if ax is _FLAT:
+    if ax == _FLAT:
         if ind.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single "
                              "dimension.")
@@ -102,7 +102,7 @@ def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, _e.ndarray):
         raise TypeError("put_along_axis: arr must be an ember array")
     ax = _axis(axis)
-    if ax is _FLAT:
+    if ax == _FLAT:
         raise NotImplementedError("put_along_axis with axis=None is not "
                                   "supported by ember; use put()")
     i = _indices(indices, arr)

@@ -10,20 +10,6 @@
 #include "runtime/errors.h"
 #include "array/ndarray.h"
 
-/* axis: None (the flattened array) or an int. */
-static int axis_arg(PyObject *o, int *axis)
-{
-    long v;
-    if (o == Py_None) {
-        *axis = EM_TAKE_FLAT;
-        return 0;
-    }
-    if ((v = PyLong_AsLong(o)) == -1 && PyErr_Occurred())
-        return -1;
-    *axis = v < -EM_MAX_NDIM - 1 || v > EM_MAX_NDIM + 1 ? EM_MAX_NDIM + 1 : (int)v;
-    return 0;
-}
-
 /* out: None (res zeroed: a new array) or an ndarray to write. */
 static int out_arg(empy_state *st, PyObject *out, em_array *res)
 {
@@ -49,17 +35,18 @@ static PyObject *result(empy_state *st, em_status rc, em_array *res, PyObject *o
 }
 
 /* _take(a, indices, axis, mode, out), or with along=1
- * _take_along_axis(a, indices, axis, 0, None). */
+ * _take_along_axis(a, indices, axis, 0, None); axis EM_TAKE_FLAT or one
+ * that _api/selection.py clamped to a C int. */
 static PyObject *take(PyObject *m, PyObject *args, int along)
 {
     empy_state *st = empy_state_of_module(m);
-    PyObject *a, *ind, *axo, *out;
+    PyObject *a, *ind, *out;
     int axis, mode;
     em_array res;
     em_status rc;
-    if (!PyArg_ParseTuple(args, "O!O!OiO", st->ndarray, &a, st->ndarray, &ind, &axo,
+    if (!PyArg_ParseTuple(args, "O!O!iiO", st->ndarray, &a, st->ndarray, &ind, &axis,
                           &mode, &out) ||
-        axis_arg(axo, &axis) < 0 || out_arg(st, out, &res) < 0)
+        out_arg(st, out, &res) < 0)
         return NULL;
     if (along)
         EMPY_NOGIL(rc, em_take_along_axis(EMPY_ARR(a), EMPY_ARR(ind), axis, &res, NULL));
