@@ -654,18 +654,14 @@ static PyObject *mod_result_type(PyObject *m, PyObject *const *args,
 
 int empy_can_cast(em_dtype from, em_dtype to, const char *casting)
 {
-    if (strcmp(casting, "no") && strcmp(casting, "equiv") && strcmp(casting, "safe")
-        && strcmp(casting, "same_kind") && strcmp(casting, "unsafe")) {
-        PyErr_Format(PyExc_ValueError, "casting must be one of 'no', 'equiv', "
-                     "'safe', 'same_kind', or 'unsafe', not '%s'", casting);
-        return -1;
-    }
-    return em_dtype_can_cast(from, to,
-                             !strcmp(casting, "no") ? EM_CASTING_NO
-                             : !strcmp(casting, "equiv") ? EM_CASTING_EQUIV
-                             : !strcmp(casting, "safe") ? EM_CASTING_SAFE
-                             : !strcmp(casting, "same_kind") ? EM_CASTING_SAME_KIND
-                                                             : EM_CASTING_UNSAFE) != 0;
+    static const char *const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+    int i;
+    for (i = 0; i <= EM_CASTING_UNSAFE; i++)   /* em_casting's order */
+        if (!strcmp(casting, names[i]))
+            return em_dtype_can_cast(from, to, (em_casting)i) != 0;
+    PyErr_Format(PyExc_ValueError, "casting must be one of 'no', 'equiv', 'safe', "
+                 "'same_kind', or 'unsafe', not '%s'", casting);
+    return -1;
 }
 
 /* _can_cast(from_, to, casting): two dtypes; _api/promotion.py reads
