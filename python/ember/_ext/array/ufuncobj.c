@@ -350,15 +350,11 @@ static PyObject *nb_inplace_power(PyObject *a, PyObject *b, PyObject *mod)
 
 static PyObject *nb_divmod(PyObject *a, PyObject *b)
 {
-    PyObject *q = binary(a, b, EM_OP_FLOOR_DIVIDE), *r;
+    PyObject *q = binary(a, b, EM_OP_FLOOR_DIVIDE);
     if (!q || q == Py_NotImplemented)
         return q;
-    r = binary(a, b, EM_OP_REMAINDER);
-    if (!r) {
-        Py_DECREF(q);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", q, r);
+    /* NULL for N (the remainder failed) drops q and returns NULL */
+    return Py_BuildValue("(NN)", q, binary(a, b, EM_OP_REMAINDER));
 }
 
 static PyObject *nb_negative(PyObject *a) { return unary(a, EM_OP_NEGATIVE); }
