@@ -23,6 +23,35 @@ def to_numpy(a, stream=None):
     return _ember._to_host(a, np.empty(a.shape, a.dtype.name), stream)
 
 
+def array_interface(a):
+    """__array_interface__: a cpu array's memory for NumPy; AttributeError
+    elsewhere, so NumPy goes on to __array__ (a copy)."""
+    if a.device.type != "cpu":
+        raise AttributeError(f"__array_interface__ is for host memory; this "
+                             f"array is on {a.device}")
+    return _host_interface(a)
+
+
+def host_cuda_array_interface(a):
+    """A cpu array's __cuda_array_interface__ where no CUDA driver loads:
+    Numba-style code passing its pointer to a kernel runs on cpu."""
+    return dict(_host_interface(a), stream=None)
+
+
+def _host_interface(a):
+    # the consumer knows nothing of ember's streams: queued work finishes
+    # before it may read or write the memory
+    if a.dtype.name == "bfloat16":
+        raise TypeError("bfloat16 has no array-interface type; convert with "
+                        "astype(ember.float32) first")
+    a.device.synchronize()
+    t = a.dtype.str
+    return {"shape": a.shape, "typestr": t, "descr": [("", t)],
+            "data": (a.data.ptr if a.size else 0, not a.flags.writeable),
+            "strides": None if a.flags.c_contiguous else a.strides,
+            "version": 3}
+
+
 def get(a, stream=None, order="C", out=None, blocking=True):
     """get(stream=None, order='C', out=None, blocking=True): a NumPy copy
     on the host, or the values copied into the host array out (same shape

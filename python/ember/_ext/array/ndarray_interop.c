@@ -20,15 +20,6 @@ static int is_cpu(const em_array *a)
     return em_device_get_type(a->device) == EM_DEVICE_CPU;
 }
 
-/* Let queued work on a's device finish before the host reads or writes
- * its memory directly. */
-static int wait_device(empy_state *st, const em_array *a)
-{
-    em_status rc;
-    EMPY_NOGIL(rc, em_device_synchronize(a->device));
-    return rc == EM_OK ? 0 : empy_fail(st, rc);
-}
-
 /* ---- buffer protocol ---------------------------------------------------- */
 
 int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
@@ -38,6 +29,7 @@ int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
     const char *fmt = empy_dtype_format(a->dtype);
     int c = (a->flags & EM_ARRAY_C_CONTIGUOUS) != 0;
     int f = (a->flags & EM_ARRAY_F_CONTIGUOUS) != 0;
+    em_status rc;
 
     view->obj = NULL;
     if (!is_cpu(a)) {
@@ -64,8 +56,10 @@ int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
                         "as the buffer request needs");
         return -1;
     }
-    if (wait_device(st, a) < 0)
-        return -1;
+    /* queued work on the device finishes before the host reads the memory */
+    EMPY_NOGIL(rc, em_device_synchronize(a->device));
+    if (rc != EM_OK)
+        return empy_fail(st, rc);
     view->buf = a->data;
     view->len = (Py_ssize_t)(a->size * (int64_t)em_dtype_size(a->dtype));
     view->readonly = !(a->flags & EM_ARRAY_WRITEABLE);
@@ -118,34 +112,18 @@ static PyObject *interface_dict(const em_array *a, const char *typestr,
                       "data", PyLong_FromVoidPtr(a->size ? a->data : NULL),
                       (a->flags & EM_ARRAY_WRITEABLE) ? Py_False : Py_True,
                       "strides", strides, "version", 3);
-    if (d && stream && PyDict_SetItemString(d, "stream", stream) < 0)
+    if (d && PyDict_SetItemString(d, "stream", stream) < 0)
         Py_CLEAR(d);
     return d;
 }
 
-static const char *interface_typestr(const em_array *a)
-{
-    const char *t = empy_dtype_typestr(a->dtype);
-    if (!t)
-        PyErr_Format(PyExc_TypeError, "%s has no array-interface type; convert "
-                     "with astype(ember.float32) first",
-                     em_dtype_get(a->dtype)->name);
-    return t;
-}
-
+/* __array_interface__ (cpu arrays), and where no CUDA driver loads the
+ * __cuda_array_interface__ of a cpu array, are cold: _api/interop.py
+ * builds them. */
 PyObject *empy_nd_array_interface(PyObject *self, void *closure)
 {
-    const em_array *a = &NDA(self)->a;
-    const char *t;
-    if (!is_cpu(a)) {
-        /* AttributeError, so NumPy goes on to __array__ (a copy). */
-        PyErr_Format(PyExc_AttributeError, "__array_interface__ is for host "
-                     "memory; this array is on %s", em_device_name(a->device));
-        return NULL;
-    }
-    if (!(t = interface_typestr(a)) || wait_device(empy_state_of(self), a) < 0)
-        return NULL;
-    return interface_dict(a, t, NULL);
+    static const empy_pyattr w = {"ember._api.interop", "array_interface"};
+    return empy_py_getter(self, (void *)&w);
 }
 
 PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
@@ -162,17 +140,18 @@ PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
          * consumers here read it as host memory then, see creation.c).
          * With a driver, a host pointer posing as device memory would be
          * a crash elsewhere: AttributeError. */
+        static const empy_pyattr w = {"ember._api.interop", "host_cuda_array_interface"};
         if (em_cuda_driver_version() != 0) {
             PyErr_SetString(PyExc_AttributeError, "__cuda_array_interface__ is for "
                             "CUDA memory; this array is on cpu");
             return NULL;
         }
-        if (!(t = interface_typestr(a)) || wait_device(empy_state_of(self), a) < 0)
-            return NULL;
-        return interface_dict(a, t, Py_None);
+        return empy_py_getter(self, (void *)&w);
     }
-    if (!(t = interface_typestr(a)))
-        return NULL;
+    if (!(t = empy_dtype_typestr(a->dtype)))
+        return PyErr_Format(PyExc_TypeError, "%s has no array-interface type; convert "
+                            "with astype(ember.float32) first",
+                            em_dtype_get(a->dtype)->name);
     if (!s || em_stream_device(s) != a->device)
         s = em_stream_default(a->device);
     /* Version 3: 1 is CUDA's legacy default stream, else the handle. */
