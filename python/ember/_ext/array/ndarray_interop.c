@@ -201,18 +201,15 @@ fail:
     return -1;
 }
 
-/* get(stream=None, order='C', out=None, blocking=True), CuPy's and
- * Numba's, reads its arguments in Python (python/ember/_api/interop.py)
- * over _to_host. */
+/* get(stream=None, order='C', out=None, blocking=True), a.set(arr,
+ * stream=None) and __array__(dtype=None, copy=None) read their arguments
+ * in Python (python/ember/_api/interop.py) over _to_host and _from_host. */
 PyObject *empy_nd_get(PyObject *self, PyObject *args, PyObject *kw)
 {
     static const empy_pyattr w = {"ember._api.interop", "get"};
     return empy_py_method_tuple(&w, self, args, kw);
 }
 
-/* a.set(arr, stream=None) and __array__(dtype=None, copy=None) check their
- * arguments in Python (python/ember/_api/interop.py) over _from_host and
- * _to_numpy. */
 PyObject *empy_nd_set(PyObject *self, PyObject *args, PyObject *kw)
 {
     static const empy_pyattr w = {"ember._api.interop", "set"};
