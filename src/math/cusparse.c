@@ -17,7 +17,7 @@
 /* cusparseIndexType_t, cusparseIndexBase_t, cusparseOperation_t,
  * cusparseOrder_t and the default algorithms of SpMV and SpMM */
 enum { INDEX_32I = 2, INDEX_64I = 3, BASE_ZERO = 0, OP_NON_TRANSPOSE = 0,
-       ORDER_ROW = 2, ALG_DEFAULT = 0 };
+       OP_TRANSPOSE = 1, ORDER_ROW = 2, ALG_DEFAULT = 0 };
 
 typedef struct sparse_fns {
     int (*create)(void **);
@@ -172,15 +172,18 @@ static em_status check_matrix(const em_array *data, const em_array *indices,
                  data->device, 0);
 }
 
-/* The product, the handle held on s: y = 1 A x + 0 y. */
+/* The product, the handle held on s: y = 1 op(A) x + 0 y, x of q rows
+ * and y of p (op(A)'s shape). */
 static em_status multiply(void *h, const em_array *data,
                           const em_array *indices, const em_array *indptr,
-                          int64_t ncols, const em_array *x, em_array *y,
-                          int64_t k, em_stream *s)
+                          int64_t ncols, int transpose, const em_array *x,
+                          em_array *y, int64_t p, int64_t q, int64_t k,
+                          em_stream *s)
 {
     const em_dtype_info *info = em_dtype_get(data->dtype);
     int type = info->cuda_type, it = indptr->dtype == EM_INT64 ? INDEX_64I
                                                               : INDEX_32I;
+    int op = transpose ? OP_TRANSPOSE : OP_NON_TRANSPOSE;
     int64_t m = indptr->shape[0] - 1;
     /* alpha and beta in the compute type (real, or a complex pair) */
     double one_d[2] = {1, 0}, zero_d[2] = {0, 0};
@@ -198,24 +201,24 @@ static em_status multiply(void *h, const em_array *data,
                            type)) != 0)
         return fail(r, "cusparseCreateCsr");
     if (k == 1) {
-        if ((r = cu.create_dn_vec(&vx, ncols, x->data, type)) != 0 ||
-            (r = cu.create_dn_vec(&vy, m, y->data, type)) != 0)
+        if ((r = cu.create_dn_vec(&vx, q, x->data, type)) != 0 ||
+            (r = cu.create_dn_vec(&vy, p, y->data, type)) != 0)
             st = fail(r, "cusparseCreateDnVec");
-        else if ((r = cu.spmv_size(h, OP_NON_TRANSPOSE, one, a, vx, zero, vy,
-                                   type, ALG_DEFAULT, &bytes)) != 0)
+        else if ((r = cu.spmv_size(h, op, one, a, vx, zero, vy, type,
+                                   ALG_DEFAULT, &bytes)) != 0)
             st = fail(r, "cusparseSpMV_bufferSize");
         else if ((st = em_malloc(data->device, bytes, s, &work)) == EM_OK &&
-                 (r = cu.spmv(h, OP_NON_TRANSPOSE, one, a, vx, zero, vy, type,
-                              ALG_DEFAULT, work)) != 0)
+                 (r = cu.spmv(h, op, one, a, vx, zero, vy, type, ALG_DEFAULT,
+                              work)) != 0)
             st = fail(r, "cusparseSpMV");
         if (vx)
             cu.destroy_dn_vec(vx);
         if (vy)
             cu.destroy_dn_vec(vy);
     } else {
-        if ((r = cu.create_dn_mat(&vx, ncols, k, k, x->data, type,
+        if ((r = cu.create_dn_mat(&vx, q, k, k, x->data, type,
                                   ORDER_ROW)) != 0 ||
-            (r = cu.create_dn_mat(&vy, m, k, k, y->data, type,
+            (r = cu.create_dn_mat(&vy, p, k, k, y->data, type,
                                   ORDER_ROW)) != 0)
             st = fail(r, "cusparseCreateDnMat");
         else if ((r = cu.spmm_size(h, OP_NON_TRANSPOSE, OP_NON_TRANSPOSE, one,
@@ -243,32 +246,40 @@ static em_status multiply(void *h, const em_array *data,
 
 em_status em_cusparse_csr_matmul(const em_array *data, const em_array *indices,
                                  const em_array *indptr, int64_t ncols,
-                                 const em_array *x, em_array *y)
+                                 int transpose, const em_array *x, em_array *y)
 {
     em_lib_handle *slot;
     em_stream *s;
     em_status st;
-    int64_t m, k;
+    int64_t m, p, q, k;
     char xs[48];
 
     if ((st = check_matrix(data, indices, indptr, ncols)) != EM_OK)
         return st;
     m = indptr->shape[0] - 1;
-    if (!x || (x->ndim != 1 && x->ndim != 2) || x->shape[0] != ncols)
+    p = transpose ? ncols : m;
+    q = transpose ? m : ncols;
+    if (!x || (x->ndim != 1 && x->ndim != 2) || x->shape[0] != q)
         return em_error(EM_ERR_INVALID_VALUE, FN ": x %s does not fit a "
-                        "%lld x %lld matrix", x ? shape_text(x, xs, sizeof xs)
-                                                : "NULL",
-                        (long long)m, (long long)ncols);
+                        "%lld x %lld matrix%s", x ? shape_text(x, xs, sizeof xs)
+                                                  : "NULL",
+                        (long long)p, (long long)q,
+                        transpose ? " (the transpose of the CSR arrays')" : "");
     k = x->ndim == 2 ? x->shape[1] : 1;
-    if ((st = check(x, "x", data->dtype, x->ndim, ncols, k, data->device,
+    if ((st = check(x, "x", data->dtype, x->ndim, q, k, data->device,
                     0)) != EM_OK ||
-        (st = check(y, "y", data->dtype, x->ndim, m, k, data->device, 1)) !=
+        (st = check(y, "y", data->dtype, x->ndim, p, k, data->device, 1)) !=
             EM_OK)
         return st;
+    if (transpose && k != 1)
+        return em_error(EM_ERR_NOT_SUPPORTED, FN ": the transpose times a "
+                        "matrix of %lld columns is not wired (only the "
+                        "vector product, SpMV, is relied on with a transposed "
+                        "A): make the CSR form of the transpose", (long long)k);
     if (em_device_get_type(data->device) != EM_DEVICE_CUDA)
         return em_error(EM_ERR_NOT_SUPPORTED, FN " runs on CUDA devices "
                         "(cuSPARSE), not %s", em_device_name(data->device));
-    if (m == 0 || k == 0)
+    if (p == 0 || k == 0)
         return EM_OK;
     s = em_current_stream();
     if (!s || em_stream_device(s) != data->device)
@@ -277,16 +288,17 @@ em_status em_cusparse_csr_matmul(const em_array *data, const em_array *indices,
      * says y is then never read, and the pool's blocks may hold NaNs; it
      * is also the whole answer when A has no entries */
     if ((st = em_memset_async(data->device, y->data, 0,
-                              (size_t)(m * k) * em_dtype_size(data->dtype),
+                              (size_t)(p * k) * em_dtype_size(data->dtype),
                               s)) != EM_OK ||
-        data->shape[0] == 0 || ncols == 0)
+        data->shape[0] == 0 || q == 0)
         return st;
     pthread_once(&once, load);
     if (load_status != EM_OK)
         return em_error(load_status, "%s", load_why);
     if ((st = em_lib_handle_take(&handles, s, &slot)) != EM_OK)
         return st;
-    st = multiply(slot->h, data, indices, indptr, ncols, x, y, k, s);
+    st = multiply(slot->h, data, indices, indptr, ncols, transpose, x, y, p,
+                  q, k, s);
     em_lib_handle_give(slot);
     return st;
 }

@@ -1,9 +1,9 @@
 /* cuSPARSE's CSR products (include/ember/cusparse.h): the argument checks
  * on cpu arrays (no library needed), the library found or named with its
  * pip package, then, where a GPU is, a 3 x 4 matrix with an empty row
- * times a vector and a two-column matrix against hand-computed values:
- * float64 with int32 and int64 indices, complex64, and a product queued on
- * a non-blocking stream. */
+ * times a vector and a two-column matrix, and its transpose times a
+ * vector, against hand-computed values: float64 with int32 and int64
+ * indices, complex64, and a product queued on a non-blocking stream. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +44,9 @@ static void test_checks(void)
 {
     em_device *cpu;
     em_array d = {0}, d64 = {0}, i = {0}, p = {0}, p64 = {0}, x = {0},
-             x5 = {0}, y = {0}, y2 = {0}, xf = {0};
-    em_array *all[] = {&d, &d64, &i, &p, &p64, &x, &x5, &y, &y2, &xf};
-    int64_t n4 = 4, n5 = 5, n3 = 3, s32[2] = {3, 2};
+             x5 = {0}, y = {0}, y2 = {0}, xf = {0}, x2 = {0};
+    em_array *all[] = {&d, &d64, &i, &p, &p64, &x, &x5, &y, &y2, &xf, &x2};
+    int64_t n4 = 4, n5 = 5, n3 = 3, s32[2] = {3, 2}, s42[2] = {4, 2};
     CHECK_OK(em_device_parse("cpu", &cpu));
     put(&d, cpu, EM_FLOAT64, 1, &n4, vals);
     put(&d64, cpu, EM_INT64, 1, &n4, NULL);
@@ -58,26 +58,38 @@ static void test_checks(void)
     put(&y, cpu, EM_FLOAT64, 1, &n3, NULL);
     put(&y2, cpu, EM_FLOAT64, 2, s32, NULL);
     put(&xf, cpu, EM_FLOAT32, 1, &n4, NULL);
+    put(&x2, cpu, EM_FLOAT64, 2, s42, NULL);
 
-    CHECK_STATUS(em_cusparse_csr_matmul(&d64, &i, &p, 4, &x, &y), EM_ERR_TYPE);
+    CHECK_STATUS(em_cusparse_csr_matmul(&d64, &i, &p, 4, 0, &x, &y), EM_ERR_TYPE);
     CHECK(strstr(em_last_error(), "no cuSPARSE product for int64") != NULL);
-    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p64, 4, &x, &y),
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p64, 4, 0, &x, &y),
                  EM_ERR_INVALID_VALUE);
     CHECK(strstr(em_last_error(), "indices must be") != NULL &&
           strstr(em_last_error(), "int64") && strstr(em_last_error(), "int32"));
-    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, &x5, &y),
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &x5, &y),
                  EM_ERR_INVALID_VALUE);
     CHECK(strstr(em_last_error(), "x (5,) does not fit a 3 x 4 matrix") != NULL);
-    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, &x, &y2),
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &x, &y2),
                  EM_ERR_INVALID_VALUE);
     CHECK(strstr(em_last_error(), "y must be") &&
           strstr(em_last_error(), "(3,)") && strstr(em_last_error(), "(3, 2)"));
-    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, &xf, &y),
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &xf, &y),
                  EM_ERR_INVALID_VALUE);
     CHECK(strstr(em_last_error(), "not float32") != NULL);
-    CHECK_STATUS(em_cusparse_csr_matmul(NULL, &i, &p, 4, &x, &y),
+    CHECK_STATUS(em_cusparse_csr_matmul(NULL, &i, &p, 4, 0, &x, &y),
                  EM_ERR_INVALID_VALUE);
-    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, &x, &y),
+    /* transposed: x has the arrays' 3 rows, y their 4 columns */
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 1, &x, &y),
+                 EM_ERR_INVALID_VALUE);
+    CHECK(strstr(em_last_error(), "x (4,) does not fit a 4 x 3 matrix (the "
+                 "transpose") != NULL);
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 1, &y2, &x2),
+                 EM_ERR_NOT_SUPPORTED);
+    CHECK(strstr(em_last_error(), "not wired") != NULL);
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 1, &y, &x),
+                 EM_ERR_NOT_SUPPORTED);
+    CHECK(strstr(em_last_error(), "runs on CUDA devices") != NULL);
+    CHECK_STATUS(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &x, &y),
                  EM_ERR_NOT_SUPPORTED);
     CHECK(strstr(em_last_error(), "runs on CUDA devices") != NULL);
     release(all, (int)(sizeof all / sizeof *all));
@@ -88,9 +100,10 @@ static void test_real(em_device *gpu, em_dtype it)
 {
     const double xh[4] = {1, 2, 3, 4};
     const double Xh[8] = {1, 10, 2, 20, 3, 30, 4, 40};
-    double yh[3] = {-1, -1, -1}, Yh[6];
-    em_array d = {0}, i = {0}, p = {0}, x = {0}, X = {0}, y = {0}, Y = {0};
-    em_array *all[] = {&d, &i, &p, &x, &X, &y, &Y};
+    double yh[3] = {-1, -1, -1}, Yh[6], th[4];
+    em_array d = {0}, i = {0}, p = {0}, x = {0}, X = {0}, y = {0}, Y = {0},
+             t3 = {0}, t4 = {0};
+    em_array *all[] = {&d, &i, &p, &x, &X, &y, &Y, &t3, &t4};
     int64_t n4 = 4, n3 = 3, s42[2] = {4, 2}, s32[2] = {3, 2};
     put(&d, gpu, EM_FLOAT64, 1, &n4, vals);
     put(&i, gpu, it, 1, &n4, it == EM_INT32 ? (const void *)cols32
@@ -101,13 +114,19 @@ static void test_real(em_device *gpu, em_dtype it)
     put(&X, gpu, EM_FLOAT64, 2, s42, Xh);
     put(&y, gpu, EM_FLOAT64, 1, &n3, NULL);
     put(&Y, gpu, EM_FLOAT64, 2, s32, NULL);
-    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, &x, &y));
+    put(&t3, gpu, EM_FLOAT64, 1, &n3, xh);
+    put(&t4, gpu, EM_FLOAT64, 1, &n4, NULL);
+    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &x, &y));
     get(&y, yh);
     CHECK(yh[0] == 7 && yh[1] == 0 && yh[2] == 22);
-    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, &X, &Y));
+    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &X, &Y));
     get(&Y, Yh);
     CHECK(Yh[0] == 7 && Yh[1] == 70 && Yh[2] == 0 && Yh[3] == 0 &&
           Yh[4] == 22 && Yh[5] == 220);
+    /* A^T [1 2 3] = [1 9 2 12]: x's first three entries, y the four */
+    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, 1, &t3, &t4));
+    get(&t4, th);
+    CHECK(th[0] == 1 && th[1] == 9 && th[2] == 2 && th[3] == 12);
     release(all, (int)(sizeof all / sizeof *all));
 }
 
@@ -130,7 +149,7 @@ static void test_complex_on_a_stream(em_device *gpu)
     CHECK_OK(em_stream_synchronize(em_stream_default(gpu)));
     CHECK_OK(em_stream_create(gpu, EM_STREAM_NON_BLOCKING, &s));
     em_set_current_stream(s);
-    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, &x, &y));
+    CHECK_OK(em_cusparse_csr_matmul(&d, &i, &p, 4, 0, &x, &y));
     em_set_current_stream(NULL);
     CHECK_OK(em_stream_synchronize(s));
     get(&y, yh);

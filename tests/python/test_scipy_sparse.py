@@ -2,6 +2,8 @@
 arrays, triplets (duplicates summed), (data, indices, indptr) and SciPy's
 matrices, the stored arrays, products with vectors and matrices, sums,
 diagonals, transposes, conversions, and cg against SciPy's solution."""
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as ss
@@ -172,8 +174,9 @@ def skip_complex_on_cpu(device, dtype):
 @pytest.mark.parametrize("dtype", CUS_DTYPES)
 def test_products_every_dtype(device, fmt, dtype):
     """@ with a vector, a matrix and a one-column matrix against SciPy's,
-    non-square with empty rows: cuSPARSE's SpMV and SpMM on cuda (CSC and
-    COO through CSR); a complex matrix on cpu is refused."""
+    non-square with empty rows: cuSPARSE's SpMV and SpMM on cuda (a CSC
+    matrix times a vector the transposed SpMV of its arrays, times a matrix
+    and COO through CSR); a complex matrix on cpu is refused."""
     d = cus_matrix(41, 29, dtype)
     a = getattr(es, f"{fmt}_matrix")(ember.asarray(d, device=device))
     b = ss.csr_matrix(d)
@@ -200,13 +203,14 @@ def test_products_every_dtype(device, fmt, dtype):
                                rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
 @pytest.mark.parametrize("dtype", CUS_DTYPES)
-def test_products_int64_indices(device, dtype):
+def test_products_int64_indices(device, fmt, dtype):
     """int64 index arrays (SciPy's for the largest matrices; cuSPARSE's
     64-bit index type) give the same products as int32 ones."""
     skip_complex_on_cpu(device, dtype)
     d = cus_matrix(33, 50, dtype)
-    a = es.csr_matrix(ember.asarray(d, device=device))
+    a = getattr(es, f"{fmt}_matrix")(ember.asarray(d, device=device))
     a.indices = a.indices.astype(ember.int64)
     a.indptr = a.indptr.astype(ember.int64)
     b = ss.csr_matrix(d)
@@ -217,20 +221,25 @@ def test_products_int64_indices(device, dtype):
                                    b @ x, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
 @pytest.mark.parametrize("dtype", CUS_DTYPES)
-def test_products_unsorted_duplicates(device, dtype):
-    """(data, indices, indptr) kept as given, a row's indices out of order
-    and repeated: the product sums every stored entry, as SciPy's."""
+def test_products_unsorted_duplicates(device, fmt, dtype):
+    """(data, indices, indptr) kept as given, a row's (a column's) indices
+    out of order and repeated: the product sums every stored entry, as
+    SciPy's."""
     skip_complex_on_cpu(device, dtype)
     indptr = np.array([0, 3, 3, 7, 8])
     indices = np.array([4, 0, 4, 5, 1, 5, 2, 0])
     data = cus_operand(8, dtype)
-    b = ss.csr_matrix((data, indices, indptr), shape=(4, 6))
+    shape = (4, 6) if fmt == "csr" else (6, 4)
+    b = getattr(ss, f"{fmt}_matrix")((data, indices, indptr), shape=shape)
     E = lambda v: ember.asarray(v, device=device)  # noqa: E731
-    a = es.csr_matrix((E(data), E(indices), E(indptr)), shape=(4, 6))
+    a = getattr(es, f"{fmt}_matrix")((E(data), E(indices), E(indptr)),
+                                     shape=shape)
     tol = cus_tol(dtype)
-    for shape in ((6,), (6, 4)):
-        x = cus_operand(shape, dtype)
+    n = shape[1]
+    for xs in ((n,), (n, 1), (n, 4)):
+        x = cus_operand(xs, dtype)
         np.testing.assert_allclose(N(a @ E(x)), b @ x, rtol=tol, atol=tol)
 
 
@@ -238,10 +247,11 @@ def test_products_empty(device):
     """No rows, no columns, no entries, no right-hand columns: SciPy's
     shapes, and zeros where rows exist."""
     E = lambda v: ember.asarray(v, device=device)  # noqa: E731
-    for m, n in ((0, 5), (4, 0), (3, 4)):
-        a = es.csr_matrix((m, n), device=device)
+    for fmt, (m, n) in itertools.product(("csr", "csc"),
+                                         ((0, 5), (4, 0), (3, 4))):
+        a = getattr(es, f"{fmt}_matrix")((m, n), device=device)
         b = ss.csr_matrix((m, n))
-        for shape in ((n,), (n, 2), (n, 0)):
+        for shape in ((n,), (n, 1), (n, 2), (n, 0)):
             x = np.ones(shape)
             got, want = a @ E(x), b @ x
             assert got.shape == want.shape and got.dtype == want.dtype
@@ -273,27 +283,41 @@ def test_cusparse_call_checks(device):
     x, y = E(np.ones(6)), ember.empty(5, device=device)
     if device == "cpu":
         with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
-            _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, y, 6)
+            _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, y, 6, 0)
     else:
-        _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, y, 6)
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, y, 6, 0)
         np.testing.assert_allclose(N(y), N(a.toarray()) @ np.ones(6))
     with pytest.raises(TypeError, match="no cuSPARSE product for int64"):
         _ember._cus_csr_matmul(a.data.astype(ember.int64), a.indices,
                                a.indptr, x.astype(ember.int64),
-                               y.astype(ember.int64), 6)
+                               y.astype(ember.int64), 6, 0)
     with pytest.raises(ValueError, match=r"indices must be .*int64.*int32"):
         _ember._cus_csr_matmul(a.data, a.indices,
-                               a.indptr.astype(ember.int64), x, y, 6)
+                               a.indptr.astype(ember.int64), x, y, 6, 0)
     with pytest.raises(ValueError, match=r"x \(7,\) does not fit a 5 x 6"):
         _ember._cus_csr_matmul(a.data, a.indices, a.indptr, E(np.ones(7)), y,
-                               6)
+                               6, 0)
     with pytest.raises(ValueError, match=r"y must be .*float64 array of "
                        r"shape \(5, 2\).*float64 \(5,\)"):
         _ember._cus_csr_matmul(a.data, a.indices, a.indptr,
-                               E(np.ones((6, 2))), y, 6)
+                               E(np.ones((6, 2))), y, 6, 0)
     with pytest.raises(ValueError, match=r"x must be .*float64.*not float32"):
         _ember._cus_csr_matmul(a.data, a.indices, a.indptr,
-                               x.astype(ember.float32), y, 6)
+                               x.astype(ember.float32), y, 6, 0)
+    # transposed: x has the arrays' 5 rows, y their 6 columns; only vectors
+    xt, yt = E(np.arange(5.0)), ember.empty(6, device=device)
+    with pytest.raises(ValueError, match=r"x \(6,\) does not fit a 6 x 5 "
+                       "matrix \\(the transpose"):
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr, x, yt, 6, 1)
+    with pytest.raises(NotImplementedError, match="not wired"):
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr,
+                               E(np.ones((5, 2))), E(np.ones((6, 2))), 6, 1)
+    if device == "cpu":
+        with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
+            _ember._cus_csr_matmul(a.data, a.indices, a.indptr, xt, yt, 6, 1)
+    else:
+        _ember._cus_csr_matmul(a.data, a.indices, a.indptr, xt, yt, 6, 1)
+        np.testing.assert_allclose(N(yt), N(a.toarray()).T @ np.arange(5.0))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.complex128])

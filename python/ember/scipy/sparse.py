@@ -288,15 +288,16 @@ class _compressed:
     def __matmul__(self, other):
         if issparse(other) or _is_scipy_sparse(other):
             return self._spgemm(other)
-        if self.format == "csc":
-            return self.tocsr() @ other
         x = _arr(other, self.device)
         vec = x.ndim == 1
         if x.ndim not in (1, 2) or x.shape[0] != self._shape[1]:
             raise ValueError(f"dimension mismatch: {self._shape} @ "
                              f"{tuple(x.shape)}")
         rt = _e.result_type(self.data, x)
-        if self.device.type != "cpu" and str(rt) in _CUSPARSE_TYPES:
+        gpu = self.device.type != "cpu" and str(rt) in _CUSPARSE_TYPES
+        if self.format == "csc" and not (gpu and (vec or x.shape[1] == 1)):
+            return self.tocsr() @ x
+        if gpu:
             return self._cusparse_matmul(x, rt)
         t = _compute(rt)
         k = x.shape[1] if x.ndim == 2 else 1
@@ -317,8 +318,12 @@ class _compressed:
         return y[:, 0] if vec else y
 
     def _cusparse_matmul(self, x, rt):
-        """self @ x on a GPU by cuSPARSE (self CSR, x checked): SpMV for a
-        vector, SpMM for a matrix, queued on the current stream."""
+        """self @ x on a GPU by cuSPARSE (x checked), queued on the current
+        stream: SpMV for a vector, SpMM for a matrix. A CSC matrix's arrays
+        are the CSR form of its transpose, so its vector product is the
+        transposed SpMV of them (no conversion); cuSPARSE's transposed SpMM
+        on row-major operands is not relied on, so a CSC matrix times a
+        matrix comes here as CSR."""
         from ember import _ember
         t = _CUSPARSE_TYPES[str(rt)]
         xx = _e.ascontiguousarray(x.astype(t, copy=False))
@@ -330,7 +335,7 @@ class _compressed:
         _ember._cus_csr_matmul(
             _e.ascontiguousarray(self.data.astype(t, copy=False)),
             _e.ascontiguousarray(indices), _e.ascontiguousarray(indptr), xx,
-            y, self._shape[1])
+            y, self._mm_shape()[1], int(self.format == "csc"))
         return y.astype(rt, copy=False)
 
     def __rmatmul__(self, other):

@@ -9,7 +9,8 @@
  *   _cus_csrlsvqr(data, indptr, indices, b, x, tol, reorder)
  *       -> the first zero pivot's row, or -1 (scipy/sparse_linalg.py)
  * and cuSPARSE's product (include/ember/cusparse.h), for scipy/sparse.py:
- *   _cus_csr_matmul(data, indices, indptr, x, y, ncols)   y = A x
+ *   _cus_csr_matmul(data, indices, indptr, x, y, ncols, transpose)
+ *       y = A x, or A^T x with transpose
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "array/ndarray.h"
 #include "runtime/errors.h"
@@ -36,7 +37,7 @@ static const struct {
     [ORGQR] = {"_cus_orgqr", 3, 0x7, 0},
     [GEEV] = {"_cus_geev", 4, 0xf, 0x4},
     [CSRLSVQR] = {"_cus_csrlsvqr", 7, 0x1f, 0, 0x20},
-    [CSR_MATMUL] = {"_cus_csr_matmul", 6, 0x1f, 0, 0},
+    [CSR_MATMUL] = {"_cus_csr_matmul", 7, 0x1f, 0, 0},
 };
 
 static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -86,8 +87,8 @@ static PyObject *run(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                            (int)v[6], a[4], &singular));
         break;
     case CSR_MATMUL:
-        EMPY_NOGIL(s, em_cusparse_csr_matmul(a[0], a[1], a[2], v[5], a[3],
-                                             a[4]));
+        EMPY_NOGIL(s, em_cusparse_csr_matmul(a[0], a[1], a[2], v[5],
+                                             (int)v[6], a[3], a[4]));
         break;
     default: EMPY_NOGIL(s, em_cusolver_orgqr(a[0], a[1], a[2])); break;
     }
@@ -131,8 +132,8 @@ static PyMethodDef cusolver_functions[] = {
      "_cus_csrlsvqr(data, indptr, indices, b, x, tol, reorder): sparse QR "
      "solve of one CSR system; the first zero pivot's row, or -1."},
     {"_cus_csr_matmul", (PyCFunction)(void (*)(void))py_csr_matmul,
-     METH_FASTCALL, "_cus_csr_matmul(data, indices, indptr, x, y, ncols): "
-     "y = A x for a CSR matrix, by cuSPARSE."},
+     METH_FASTCALL, "_cus_csr_matmul(data, indices, indptr, x, y, ncols, "
+     "transpose): y = A x (or A^T x) for a CSR matrix, by cuSPARSE."},
     {NULL, NULL, 0, NULL},
 };
 
