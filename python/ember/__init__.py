@@ -65,7 +65,11 @@ _ember.__getattr__ = _ember_getattr
 
 
 _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
-                              "random", "fft", "parallel"})
+                              "random", "fft", "parallel", "frame"})
+# pandas' spellings at the top level, as cuDF has them; ember.frame (and
+# with it NumPy) is imported on the first use of one.
+_FRAME_NAMES = frozenset({"DataFrame", "Series", "Index", "RangeIndex",
+                          "from_pandas", "from_arrow"})
 
 
 def __getattr__(name):
@@ -79,6 +83,10 @@ def __getattr__(name):
     if name == "njit":   # `from numba import njit` after the import change
         from ember.jit.host import njit
         return njit
+    if name in _FRAME_NAMES:
+        from ember import frame
+        value = globals()[name] = getattr(frame, name)
+        return value
     if name in _LAZY_SUBMODULES:
         # cupy.testing works without `import cupy.testing`; so must ours.
         import importlib

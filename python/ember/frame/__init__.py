@@ -1,0 +1,28 @@
+"""ember.frame: pandas-style DataFrames whose columns are ember arrays on
+one device, in Arrow's memory layout (docs/frames.md).
+
+Importing it imports neither pandas nor pyarrow: they are loaded by the
+functions that exchange data with them (from_pandas, to_pandas, the
+Arrow calls)."""
+from ember.frame._dtypes import Dtype
+from ember.frame._index import Index, RangeIndex
+from ember.frame.series import Series
+from ember.frame.frame import DataFrame
+
+
+def from_pandas(obj, device=None):
+    """A pandas DataFrame, Series or Index as ember.frame's, its columns on
+    `device` (default: ember's current device)."""
+    from ember.frame._pandas import from_pandas as f
+    return f(obj, device)
+
+
+def from_arrow(obj, device=None):
+    """A pyarrow Table, RecordBatch, Array or ChunkedArray, or anything with
+    __arrow_c_stream__/__arrow_c_array__, as a DataFrame or Series."""
+    from ember.frame._arrow import from_arrow as f
+    return f(obj, device)
+
+
+__all__ = ["DataFrame", "Dtype", "Index", "RangeIndex", "Series", "from_arrow",
+           "from_pandas"]

@@ -1,0 +1,81 @@
+"""A column: an ember array of values on one device, an optional validity
+bitmap (Arrow's layout) and its dtype; strings add Arrow offsets over
+utf-8 bytes (the values are then the bytes)."""
+import ember
+
+from ember.frame import _bitmap
+from ember.frame._dtypes import lookup
+
+_NAT = -(2 ** 63)
+
+
+class Column:
+    __slots__ = ("dtype", "values", "validity", "offsets", "length")
+
+    def __init__(self, dtype, values, validity=None, offsets=None, length=None):
+        self.dtype = lookup(dtype)
+        self.values = values
+        self.validity = validity
+        self.offsets = offsets
+        if length is None:
+            length = offsets.shape[0] - 1 if offsets is not None else values.shape[0]
+        self.length = length
+
+    def __len__(self):
+        return self.length
+
+    @property
+    def device(self):
+        return self.values.device
+
+    def null_mask(self):
+        """True where the row is null, or None when no row can be."""
+        d = self.dtype
+        if self.validity is not None:
+            return ~_bitmap.unpack(self.validity, self.length)
+        if d.kind == "f" and not d.masked:
+            return ember.isnan(self.values)
+        if d.kind in "Mm":
+            return self.values == _NAT
+        return None
+
+    def isna(self):
+        m = self.null_mask()
+        return m if m is not None else ember.zeros(self.length, dtype="bool",
+                                                   device=self.device)
+
+    def has_nulls(self):
+        m = self.null_mask()
+        return m is not None and bool(m.any())
+
+    def take(self, idx):
+        """The rows at the int64 positions `idx` (an ember array)."""
+        validity = None
+        if self.validity is not None:
+            validity = _bitmap.pack(_bitmap.unpack(self.validity, self.length)[idx])
+        if self.offsets is not None:
+            from ember.frame import _strings
+            values, offsets = _strings.take(self, idx)
+            return Column(self.dtype, values, validity, offsets)
+        return Column(self.dtype, self.values[idx], validity)
+
+    def slice(self, start, stop):
+        if self.offsets is None and self.validity is None:
+            return Column(self.dtype, self.values[start:stop])
+        return self.take(ember.arange(start, stop, dtype="int64", device=self.device))
+
+    def with_validity(self, valid, dtype=None):
+        """This column's values under a new bool validity array."""
+        return Column(dtype or self.dtype, self.values,
+                      None if valid is None else _bitmap.pack(valid), self.offsets,
+                      self.length)
+
+    def copy(self):
+        cp = (lambda a: None if a is None else a.copy())
+        return Column(self.dtype, self.values.copy(), cp(self.validity),
+                      cp(self.offsets), self.length)
+
+    def to_device(self, device):
+        mv = (lambda a: None if a is None else a.to_device(device))
+        return Column(self.dtype, mv(self.values), mv(self.validity),
+                      mv(self.offsets), self.length)

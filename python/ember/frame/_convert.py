@@ -1,0 +1,103 @@
+"""Columns from Python lists, NumPy and ember arrays, and astype."""
+import ember
+
+from ember.frame import _bitmap
+from ember.frame._column import Column, _NAT
+from ember.frame._dtypes import lookup, masked_form
+
+
+def _is_str_list(items):
+    return any(isinstance(x, str) for x in items) and all(
+        x is None or isinstance(x, str) for x in items)
+
+
+def column_from(data, dtype=None, device=None):
+    """A Column from a list, tuple, range, NumPy array or ember array (the
+    values of a Series or Index are taken as they are)."""
+    import numpy as np
+    want = None if dtype is None else lookup(dtype)
+    if isinstance(data, Column):
+        col = data
+    elif isinstance(data, ember.ndarray):
+        if data.ndim != 1:
+            raise ValueError(f"a column must be 1-dimensional, got shape {data.shape}")
+        if device is not None and str(data.device) != str(device):
+            data = data.to_device(device)
+        col = Column(str(data.dtype), data)
+    elif isinstance(data, np.ndarray):
+        if data.ndim != 1:
+            raise ValueError(f"a column must be 1-dimensional, got shape {data.shape}")
+        col = _from_numpy(data, want, device)
+    elif isinstance(data, (list, tuple, range)):
+        items = list(data)
+        if (want is not None and want.is_string) or (want is None and _is_str_list(items)):
+            from ember.frame import _strings
+            return _strings.from_pylist(items, want or "str", device)
+        nulls = [x is None for x in items]
+        if any(nulls):
+            filled = [0 if x is None else x for x in items]
+            arr = np.asarray(filled)
+            if want is None or not want.masked:
+                arr = arr.astype(np.float64)
+                arr[np.asarray(nulls)] = np.nan
+                col = _from_numpy(arr, None, device)
+            else:
+                col = _from_numpy(arr, None, device)
+                col = col.with_validity(ember.asarray(~np.asarray(nulls), device=device))
+        else:
+            arr = np.asarray(items) if items else np.zeros(0, dtype=np.float64)
+            col = _from_numpy(arr, None, device)
+    else:
+        raise TypeError(f"cannot make a column from {type(data).__name__}")
+    return col if want is None else astype(col, want)
+
+
+def _from_numpy(arr, want, device):
+    import numpy as np
+    kind = arr.dtype.kind
+    if kind in "MmU" or kind == "O":
+        if kind == "O" or kind == "U":
+            items = arr.tolist()
+            if kind == "U" or _is_str_list(items):
+                from ember.frame import _strings
+                return _strings.from_pylist(items, want or "str", device)
+            raise TypeError("ember.frame does not support the dtype 'object' "
+                            "(only columns of str)")
+        unit = np.datetime_data(arr.dtype)[0]
+        name = ("datetime64" if kind == "M" else "timedelta64") + f"[{unit}]"
+        return Column(name, ember.asarray(arr.view(np.int64), device=device))
+    name = lookup(str(arr.dtype)).name
+    return Column(name, ember.asarray(arr, device=device))
+
+
+def astype(col, dtype):
+    """pandas' astype for the dtypes ember.frame holds."""
+    to = lookup(dtype)
+    src = col.dtype
+    if to == src:
+        return col
+    if src.is_string or to.is_string:
+        if src.is_string and to.is_string:
+            return Column(to, col.values, col.validity, col.offsets, col.length)
+        raise NotImplementedError(f"astype from {src.name} to {to.name} is not "
+                                  "supported yet")
+    if (src.kind in "Mm") != (to.kind in "Mm"):
+        if not ((src.kind in "Mm" and to.name == "int64") or
+                (to.kind in "Mm" and src.kind in "iu")):
+            raise TypeError(f"cannot astype {src.name} to {to.name}")
+    nulls = col.null_mask()
+    values = col.values.astype(to.storage)
+    if to.masked:
+        if nulls is not None and src.kind == "f" and not src.masked:
+            values = ember.where(nulls, 0, values).astype(to.storage)
+        valid = None if nulls is None else ~nulls
+        return Column(to, values, None if valid is None else _bitmap.pack(valid))
+    if nulls is not None and bool(nulls.any()):
+        if to.kind == "f":
+            values = ember.where(nulls, float("nan"), values)
+        elif to.kind in "Mm":
+            values = ember.where(nulls, _NAT, values)
+        else:
+            raise ValueError(f"cannot convert NA to {to.name} (astype from "
+                             f"{src.name}); fillna first or use {masked_form(to.storage).name}")
+    return Column(to, values)

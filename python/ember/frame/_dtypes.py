@@ -1,0 +1,117 @@
+"""A column's dtype as pandas names it, and where its nulls live.
+
+Plain NumPy dtypes keep nulls in their values (NaN for floats, NaT for
+datetimes; ints and bools have none). pandas' nullable dtypes (Int64,
+Float64, boolean, ...) and strings keep them in an Arrow validity bitmap
+beside the values. The two string dtypes differ only in what a null reads
+as: NaN for pandas 3's default `str`, NA for `string`."""
+
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+_FLOATS = ("float32", "float64")
+_UNITS = ("s", "ms", "us", "ns")
+
+
+class Dtype:
+    """name: pandas' spelling; storage: the ember dtype of the values (uint8
+    bytes for strings); masked: nulls in a validity bitmap; kind: NumPy's
+    kind letter ('b', 'i', 'u', 'f', 'M', 'm') or 'U' for strings."""
+    __slots__ = ("name", "storage", "masked", "kind")
+
+    def __init__(self, name, storage, masked, kind):
+        self.name, self.storage, self.masked, self.kind = name, storage, masked, kind
+
+    @property
+    def na_is_nan(self):
+        # what a null reads as in pandas: NaN/NaT, or pd.NA
+        return not self.masked or self.name == "str"
+
+    @property
+    def is_numeric(self):
+        return self.kind in "biuf"
+
+    @property
+    def is_string(self):
+        return self.kind == "U"
+
+    def __eq__(self, other):
+        if isinstance(other, Dtype):
+            return self.name == other.name
+        try:
+            return self.name == lookup(other).name
+        except TypeError:
+            return False
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return f"Dtype({self.name!r})"
+
+
+_TABLE = {}
+
+
+def _add(name, storage, masked, kind):
+    _TABLE[name] = Dtype(name, storage, masked, kind)
+
+
+_add("bool", "bool", False, "b")
+_add("boolean", "bool", True, "b")
+for _n in _INTS + _FLOATS:
+    _add(_n, _n, False, _n[0])
+    _add(_n[0].upper() + _n[1:] if _n[0] != "u" else "U" + _n[1:].capitalize(),
+         _n, True, _n[0])
+for _u in _UNITS:
+    _add(f"datetime64[{_u}]", "int64", False, "M")
+    _add(f"timedelta64[{_u}]", "int64", False, "m")
+_add("str", "uint8", True, "U")
+_add("string", "uint8", True, "U")
+del _n, _u
+
+# other spellings pandas and NumPy accept for the same dtypes
+_ALIASES = {"bool_": "bool", "?": "bool", "float": "float64", "int": "int64",
+            "double": "float64", "<M8[ns]": "datetime64[ns]", "<m8[ns]": "timedelta64[ns]",
+            "M8[ns]": "datetime64[ns]", "m8[ns]": "timedelta64[ns]",
+            "string[python]": "string", "string[pyarrow]": "string"}
+
+
+def lookup(spec):
+    """The Dtype for a name, a Dtype, a NumPy/ember/pandas dtype or a
+    Python type; TypeError naming anything else."""
+    if isinstance(spec, Dtype):
+        return spec
+    if spec is bool:
+        return _TABLE["bool"]
+    if spec is int:
+        return _TABLE["int64"]
+    if spec is float:
+        return _TABLE["float64"]
+    if spec is str:
+        return _TABLE["str"]
+    name = getattr(spec, "name", None) if not isinstance(spec, str) else spec
+    if type(spec).__name__ == "StringDtype":   # pandas' two string dtypes
+        name = "str" if isinstance(spec.na_value, float) else "string"
+    if not isinstance(name, str):
+        name = str(spec)
+    name = _ALIASES.get(name, name)
+    if name in _TABLE:
+        return _TABLE[name]
+    raise TypeError(f"ember.frame does not support the dtype {name!r} yet "
+                    "(supported: bool, int8..uint64, float32/64, their nullable "
+                    "forms, datetime64/timedelta64, str, string)")
+
+
+def masked_form(storage):
+    """The nullable dtype whose values are `storage` (int64 -> Int64)."""
+    storage = str(storage)
+    for d in _TABLE.values():
+        if d.masked and d.storage == storage and d.kind != "U":
+            return d
+    raise TypeError(f"ember.frame has no nullable form of {storage!r}")
+
+
+def plain_form(storage):
+    return lookup(str(storage))

@@ -1,0 +1,164 @@
+"""Row labels: RangeIndex (start, stop, step; no memory) and Index (a
+column of labels)."""
+import ember
+
+from ember.frame._column import Column
+
+
+class RangeIndex:
+    """pandas' RangeIndex: the labels start, start + step, ... < stop."""
+
+    def __init__(self, start=0, stop=None, step=1, name=None):
+        if stop is None:
+            start, stop = 0, start
+        if step == 0:
+            raise ValueError("RangeIndex step must not be zero")
+        self._range = range(start, stop, step)
+        self.name = name
+
+    start = property(lambda self: self._range.start)
+    stop = property(lambda self: self._range.stop)
+    step = property(lambda self: self._range.step)
+
+    def __len__(self):
+        return len(self._range)
+
+    @property
+    def dtype(self):
+        from ember.frame._dtypes import lookup
+        return lookup("int64")
+
+    def values_on(self, device):
+        r = self._range
+        return ember.arange(r.start, r.stop, r.step, dtype="int64", device=device)
+
+    def _column(self, device):
+        return Column("int64", self.values_on(device))
+
+    def take(self, idx):
+        return Index(self._column(idx.device).take(idx), self.name)
+
+    def slice(self, start, stop, step=1):
+        r = self._range[start:stop:step]
+        return RangeIndex(r.start, r.stop, r.step, self.name)
+
+    def positions(self, labels):
+        """The positions of int labels (an ember int64 array); KeyError for
+        a label that is not in the index."""
+        r = self._range
+        rel = labels - r.start
+        pos = rel // r.step
+        ok = (rel % r.step == 0) & (pos >= 0) & (pos < len(r))
+        if not bool(ok.all()):
+            missing = ember.asnumpy(labels[~ok]).tolist()
+            raise KeyError(f"{missing} not in index")
+        return pos
+
+    def equals(self, other):
+        if isinstance(other, RangeIndex):
+            return self._range == other._range
+        return other.equals(self)
+
+    def rename(self, name):
+        return RangeIndex(self.start, self.stop, self.step, name)
+
+    def to_pandas(self):
+        from ember.frame._pandas import index_to_pandas
+        return index_to_pandas(self)
+
+    def tolist(self):
+        return list(self._range)
+
+    def __repr__(self):
+        return f"RangeIndex(start={self.start}, stop={self.stop}, step={self.step}" + (
+            f", name={self.name!r})" if self.name is not None else ")")
+
+
+class Index:
+    """Labels held as a column (any dtype ember.frame holds)."""
+
+    def __init__(self, data, name=None, dtype=None, device=None):
+        if isinstance(data, Column):
+            self._col = data
+        else:
+            from ember.frame._convert import column_from
+            self._col = column_from(data, dtype=dtype, device=device)
+        self.name = name
+
+    def __len__(self):
+        return self._col.length
+
+    @property
+    def dtype(self):
+        return self._col.dtype
+
+    def values_on(self, device):
+        return self._col.values
+
+    def _column(self, device):
+        return self._col
+
+    def take(self, idx):
+        return Index(self._col.take(idx), self.name)
+
+    def slice(self, start, stop, step=1):
+        n = len(self)
+        idx = ember.arange(*slice(start, stop, step).indices(n), dtype="int64",
+                           device=self._col.device)
+        return self.take(idx)
+
+    def positions(self, labels):
+        """Positions of the labels (every match, in index order, for a label
+        that repeats); KeyError naming the labels that are missing."""
+        if self._col.dtype.kind not in "iu" or self._col.validity is not None:
+            raise NotImplementedError("loc with labels needs a RangeIndex or an "
+                                      "integer index for now")
+        v = self._col.values
+        order = ember.argsort(v, kind="stable")
+        sv = v[order]
+        lo = ember.searchsorted(sv, labels, side="left")
+        hi = ember.searchsorted(sv, labels, side="right")
+        counts = hi - lo
+        if not bool((counts > 0).all()):
+            missing = ember.asnumpy(labels[counts == 0]).tolist()
+            raise KeyError(f"{missing} not in index")
+        if bool((counts == 1).all()):
+            return order[lo]
+        from ember.frame._strings import _gather_ranges
+        pos, _ = _gather_ranges(lo, counts, v.device)
+        return order[pos]
+
+    def equals(self, other):
+        if len(self) != len(other):
+            return False
+        a = self._col
+        b = other._column(a.device)
+        if a.dtype.is_string or b.dtype.is_string:
+            if not (a.dtype.is_string and b.dtype.is_string):
+                return False
+            from ember.frame._strings import equal_columns
+            return bool(equal_columns(a, b).all())
+        return bool((a.values == b.values).all())
+
+    def rename(self, name):
+        return Index(self._col, name)
+
+    def to_pandas(self):
+        from ember.frame._pandas import index_to_pandas
+        return index_to_pandas(self)
+
+    def tolist(self):
+        if self._col.dtype.is_string:
+            from ember.frame._strings import to_pylist
+            return to_pylist(self._col)
+        return ember.asnumpy(self._col.values).tolist()
+
+    def __repr__(self):
+        return f"Index({self.tolist()!r}, dtype='{self.dtype}'" + (
+            f", name={self.name!r})" if self.name is not None else ")")
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __getitem__(self, i):
+        return self.tolist()[i]

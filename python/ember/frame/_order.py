@@ -1,0 +1,99 @@
+"""Ordering and distinct values: every column becomes dense codes (0..k-1
+in ascending value order, -1 for null), and sorts, unique, value_counts
+and nunique are sorts and scans of codes."""
+import ember
+
+
+def codes(col):
+    """(codes, k): int64 codes ordered as the values, -1 where null, and
+    the number of distinct non-null values."""
+    dev = col.device
+    nulls = col.null_mask()
+    if col.dtype.is_string:
+        inv, k = _string_codes(col)
+        if nulls is not None:
+            inv = ember.where(nulls, -1, inv)
+            inv, k = _dense(inv)
+        return inv, k
+    values = col.values if nulls is None else col.values[~nulls]
+    if values.shape[0] == 0:
+        return ember.full(col.length, -1, dtype="int64", device=dev), 0
+    uniq, inv = ember.unique(values, return_inverse=True)
+    inv = inv.astype("int64")
+    if nulls is None:
+        return inv, uniq.shape[0]
+    out = ember.full(col.length, -1, dtype="int64", device=dev)
+    out[~nulls] = inv
+    return out, uniq.shape[0]
+
+
+def _dense(c):
+    """Renumber codes >= 0 to 0..k-1 keeping their order (-1 stays)."""
+    valid = c >= 0
+    if not bool(valid.any()):
+        return c, 0
+    uniq, inv = ember.unique(c[valid], return_inverse=True)
+    out = ember.full(c.shape[0], -1, dtype="int64", device=c.device)
+    out[valid] = inv.astype("int64")
+    return out, uniq.shape[0]
+
+
+def _string_codes(col):
+    from ember.frame._strings import words
+    n = col.length
+    dev = col.device
+    if n == 0:
+        return ember.zeros(0, dtype="int64", device=dev), 0
+    ws, lens = words(col)
+    keys = [lens] + ws[::-1]          # lexsort: the last key is the primary one
+    order = ember.lexsort(tuple(keys))
+    new = ember.zeros(n, dtype="bool", device=dev)
+    new[0] = True
+    for k in keys:
+        ks = k[order]
+        new[1:] = new[1:] | (ks[1:] != ks[:-1])
+    rank = ember.cumsum(new.astype("int64")) - 1
+    out = ember.empty(n, dtype="int64", device=dev)
+    out[order] = rank
+    return out, int(rank[n - 1]) + 1
+
+
+def sort_indexer(cols, ascending, na_position):
+    """The stable order of rows sorted by several columns (the first is the
+    primary key), each ascending or descending, nulls first or last."""
+    if na_position not in ("first", "last"):
+        raise ValueError(f"invalid na_position: {na_position!r}")
+    keys = []
+    for col, asc in zip(cols, ascending):
+        c, k = codes(col)
+        if not asc:
+            c = ember.where(c >= 0, k - 1 - c, c)
+        if na_position == "last":
+            c = ember.where(c < 0, k, c)
+        keys.append(c)
+    if not keys:
+        raise ValueError("sort needs at least one key")
+    if len(keys) == 1:
+        return ember.argsort(keys[0], kind="stable")
+    return ember.lexsort(tuple(keys[::-1]))
+
+
+def first_rows(c, k):
+    """For codes c: one row per distinct code (null's included), the first
+    where it occurs, in order of first occurrence; and each one's count."""
+    n = c.shape[0]
+    dev = c.device
+    if n == 0:
+        z = ember.zeros(0, dtype="int64", device=dev)
+        return z, z, z
+    order = ember.argsort(c, kind="stable")
+    sc = c[order]
+    head = ember.ones(n, dtype="bool", device=dev)
+    head[1:] = sc[1:] != sc[:-1]
+    starts = ember.flatnonzero(head)
+    bounds = ember.concatenate([starts, ember.asarray([n], dtype=starts.dtype,
+                                                      device=dev)])
+    counts = (bounds[1:] - bounds[:-1]).astype("int64")
+    first = order[starts]
+    appear = ember.argsort(first, kind="stable")
+    return first[appear], counts[appear], sc[starts][appear]

@@ -1,0 +1,88 @@
+"""Exchange with pandas: from_pandas and to_pandas, one column at a time.
+NumPy-backed columns travel as NumPy arrays (zero-copy into a cpu
+column), nullable ones as values plus mask, strings through Arrow."""
+import ember
+
+from ember.frame import _bitmap
+from ember.frame._column import Column
+from ember.frame._dtypes import lookup
+
+
+def column_from_pandas(s, device):
+    """A Column from a pandas Series or Index."""
+    import numpy as np
+    d = lookup(s.dtype)
+    if d.is_string:
+        from ember.frame import _arrow
+        import pyarrow as pa
+        col = _arrow.column_from_arrow(pa.array(s.array, type=pa.large_string()), device)
+        return Column(d, col.values, col.validity, col.offsets, col.length)
+    if d.masked:
+        mask = np.asarray(s.isna())
+        values = s.to_numpy(dtype=d.storage, na_value=0)
+        valid = ember.asarray(~mask, device=device)
+        return Column(d, ember.asarray(values, device=device), _bitmap.pack(valid))
+    values = s.to_numpy()
+    if d.kind in "Mm":
+        values = values.view(np.int64)
+    return Column(d, ember.asarray(values, device=device))
+
+
+def column_to_pandas(col):
+    """The pandas array (NumPy or extension) that holds the column."""
+    import numpy as np
+    import pandas as pd
+    d = col.dtype
+    if d.is_string:
+        from ember.frame import _arrow
+        arr = _arrow.column_to_arrow(col)
+        sd = pd.StringDtype("pyarrow", na_value=np.nan if d.name == "str" else pd.NA)
+        return pd.array(arr, dtype=sd)
+    values = ember.asnumpy(col.values)
+    if d.kind in "Mm":
+        return values.view(d.name)
+    if not d.masked:
+        return values
+    mask = (np.zeros(col.length, bool) if col.validity is None else
+            ~ember.asnumpy(_bitmap.unpack(col.validity, col.length)))
+    cls = {"b": pd.arrays.BooleanArray, "f": pd.arrays.FloatingArray}.get(
+        d.kind, pd.arrays.IntegerArray)
+    return cls(values, mask)
+
+
+def index_to_pandas(index):
+    import pandas as pd
+    from ember.frame._index import RangeIndex
+    if isinstance(index, RangeIndex):
+        return pd.RangeIndex(index.start, index.stop, index.step, name=index.name)
+    return pd.Index(column_to_pandas(index._col), name=index.name)
+
+
+def index_from_pandas(pidx, device):
+    import pandas as pd
+    from ember.frame._index import Index, RangeIndex
+    if isinstance(pidx, pd.RangeIndex):
+        return RangeIndex(pidx.start, pidx.stop, pidx.step, name=pidx.name)
+    if isinstance(pidx, pd.MultiIndex):
+        raise NotImplementedError("MultiIndex is not supported by ember.frame yet")
+    return Index(column_from_pandas(pidx, device), name=pidx.name)
+
+
+def from_pandas(obj, device=None):
+    """A pandas DataFrame, Series or Index -> ember.frame's."""
+    import pandas as pd
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    if isinstance(obj, pd.DataFrame):
+        if not obj.columns.is_unique:
+            raise NotImplementedError("DataFrame with duplicate column names")
+        index = index_from_pandas(obj.index, device)
+        cols = {k: column_from_pandas(obj[k], device) for k in obj.columns}
+        return DataFrame._make(cols, index)
+    if isinstance(obj, pd.Series):
+        return Series._make(column_from_pandas(obj, device),
+                            index_from_pandas(obj.index, device), obj.name)
+    if isinstance(obj, pd.Index):
+        return index_from_pandas(obj, device)
+    raise TypeError(f"from_pandas takes a pandas DataFrame, Series or Index, "
+                    f"not {type(obj).__name__}")

@@ -1,0 +1,126 @@
+"""Row selection shared by Series and DataFrame: keys of iloc, loc and []
+turned into positions (an int64 ember array) or a slice."""
+import ember
+
+from ember.frame._column import Column
+
+
+def _as_array(key, device):
+    """A list, NumPy array, ember array, Series or Index -> ember array."""
+    from ember.frame.series import Series
+    if isinstance(key, Series):
+        return key._col
+    if isinstance(key, ember.ndarray):
+        return key if str(key.device) == str(device) else key.to_device(device)
+    import numpy as np
+    a = np.asarray(key)
+    if a.dtype == object and a.size == 0:
+        a = a.astype(np.int64)
+    return ember.asarray(a, device=device)
+
+
+def mask_positions(mask, n):
+    """The positions where a bool mask (array or Column) is True."""
+    if isinstance(mask, Column):
+        if mask.dtype.kind != "b":
+            raise TypeError("a row mask must be boolean")
+        if mask.validity is not None and bool(mask.isna().any()):
+            raise ValueError("Cannot mask with non-boolean array containing NA / NaN values")
+        mask = mask.values
+    if mask.shape[0] != n:
+        raise IndexError(f"boolean index has length {mask.shape[0]}; expected {n}")
+    return ember.flatnonzero(mask)
+
+
+def iloc_rows(key, n, device):
+    """iloc's row key -> ('int', p) | ('slice', slice) | ('take', positions)."""
+    import operator
+    if isinstance(key, slice):
+        return "slice", key
+    if isinstance(key, (int,)) or type(key).__module__ == "numpy" and hasattr(key, "__index__"):
+        p = operator.index(key)
+        if not -n <= p < n:
+            raise IndexError(f"single positional indexer is out-of-bounds: {p} "
+                             f"for {n} rows")
+        return "int", p % n if n else p
+    arr = _as_array(key, device)
+    if isinstance(arr, Column):
+        return "take", mask_positions(arr, n)
+    if str(arr.dtype) == "bool":
+        return "take", mask_positions(arr, n)
+    if arr.dtype.kind not in "iu":
+        raise IndexError(f".iloc requires integer positions, got {arr.dtype}")
+    arr = arr.astype("int64")
+    if arr.shape[0] and bool(((arr < -n) | (arr >= n)).any()):
+        raise IndexError("positional indexers are out-of-bounds")
+    return "take", ember.where(arr < 0, arr + n, arr)
+
+
+def loc_rows(key, index, device):
+    """loc's row key (bool mask, label list/array, or a slice of all)."""
+    n = len(index)
+    if isinstance(key, slice):
+        if key == slice(None):
+            return "slice", key
+        raise NotImplementedError("loc with a label slice is not supported yet; "
+                                  "use iloc with positions")
+    if isinstance(key, (int, float, str)) or (type(key).__module__ == "numpy"
+                                              and not hasattr(key, "shape")):
+        arr = ember.asarray([key], device=device)
+        return "label", index.positions(arr)
+    arr = _as_array(key, device)
+    if isinstance(arr, Column):
+        if arr.dtype.kind == "b":
+            return "take", mask_positions(arr, n)
+        arr = arr.values
+    if str(arr.dtype) == "bool":
+        return "take", mask_positions(arr, n)
+    return "take", index.positions(arr)
+
+
+class Rows:
+    """Row selection that Series and DataFrame share; each supplies
+    _take(positions), _slice(start, stop), _row(position) and _dev()."""
+
+    def _rows(self, kind, key):
+        if kind == "slice":
+            start, stop, step = key.indices(len(self))
+            if step == 1:
+                return self._slice(start, stop)
+            key = ember.arange(start, stop, step, dtype="int64", device=self._dev())
+        return self._take(key)
+
+    def head(self, n=5):
+        return self._rows("slice", slice(0, n))
+
+    def tail(self, n=5):
+        return self._rows("slice", slice(max(len(self) - n, 0), None) if n >= 0
+                          else slice(-n, None))
+
+    @property
+    def iloc(self):
+        return _Indexer(self, False)
+
+    @property
+    def loc(self):
+        return _Indexer(self, True)
+
+
+class _Indexer:
+    """obj.iloc[rows] / obj.loc[rows], and [rows, columns] of a DataFrame."""
+
+    def __init__(self, obj, by_label):
+        self._obj, self._by_label = obj, by_label
+
+    def __getitem__(self, key):
+        obj = self._obj
+        if isinstance(key, tuple) and obj.ndim == 2:
+            key, cols = key
+            obj = obj._pick(cols, self._by_label)
+        if self._by_label:
+            kind, what = loc_rows(key, obj.index, obj._dev())
+        else:
+            kind, what = iloc_rows(key, len(obj), obj._dev())
+        if kind == "int" or (kind == "label" and what.shape[0] == 1):
+            return obj._row(what)
+        return obj._rows("take" if kind == "label" else kind, what)

@@ -1,0 +1,360 @@
+"""DataFrame: named columns of one length sharing one index."""
+import ember
+
+from ember.frame import _order, _select
+from ember.frame._column import Column
+from ember.frame._index import Index, RangeIndex
+from ember.frame.series import Series, _index_for
+
+
+class DataFrame(_select.Rows):
+    """pandas' DataFrame over ember columns: DataFrame(data, index=None,
+    columns=None, dtype=None, device=None), data a dict of lists, NumPy or
+    ember arrays, or Series."""
+
+    def __init__(self, data=None, index=None, columns=None, dtype=None, device=None):
+        from ember.frame._convert import column_from
+        if data is None:
+            data = {}
+        if isinstance(data, DataFrame):
+            data = {k: Series._make(c, data._index, k) for k, c in data._cols.items()}
+        if not isinstance(data, dict):
+            raise TypeError(f"DataFrame takes a dict of columns, not {type(data).__name__}"
+                            " (use from_pandas or from_arrow for those)")
+        if columns is not None:
+            missing = [c for c in columns if c not in data]
+            data = {c: data[c] for c in columns if c in data}
+            if missing:
+                raise KeyError(f"{missing} not in data")
+        cols = {}
+        series_index = None
+        for k, v in data.items():
+            if isinstance(v, Series):
+                series_index = series_index or v.index
+                if not v.index.equals(series_index):
+                    raise NotImplementedError("Series with different indexes "
+                                              "(alignment) is not supported yet")
+                v = v._col
+            cols[k] = column_from(v, dtype=dtype, device=device)
+            if device is not None and str(cols[k].device) != str(device):
+                cols[k] = cols[k].to_device(device)
+        lengths = {c.length for c in cols.values()}
+        if len(lengths) > 1:
+            raise ValueError("All arrays must be of the same length")
+        n = lengths.pop() if lengths else (len(index) if index is not None else 0)
+        if index is None and series_index is not None:
+            index = series_index
+        dev = next(iter(cols.values())).device if cols else device
+        self._cols = cols
+        self._index = _index_for(index, n, dev)
+
+    @classmethod
+    def _make(cls, cols, index):
+        df = cls.__new__(cls)
+        df._cols, df._index = dict(cols), index
+        return df
+
+    # ---- attributes
+    index = property(lambda self: self._index)
+    shape = property(lambda self: (len(self._index), len(self._cols)))
+    size = property(lambda self: len(self._index) * len(self._cols))
+    ndim = 2
+    empty = property(lambda self: len(self._index) == 0 or not self._cols)
+
+    @property
+    def columns(self):
+        return Index(list(self._cols) if self._cols else [], dtype=None if self._cols
+                     else "str")
+
+    @property
+    def dtypes(self):
+        """{column name: Dtype} (pandas gives a Series of dtype objects)."""
+        return {k: c.dtype for k, c in self._cols.items()}
+
+    def __len__(self):
+        return len(self._index)
+
+    def __contains__(self, key):
+        return key in self._cols
+
+    def __iter__(self):
+        return iter(self._cols)
+
+    def keys(self):
+        return self.columns
+
+    def items(self):
+        for k in self._cols:
+            yield k, self[k]
+
+    # ---- exchange
+    def to_pandas(self):
+        import pandas as pd
+        from ember.frame._pandas import column_to_pandas
+        index = self._index.to_pandas()
+        data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
+                for k, c in self._cols.items()}
+        return pd.DataFrame(data, index=index, columns=list(self._cols), copy=False)
+
+    def to_arrow(self):
+        import pyarrow as pa
+        from ember.frame._arrow import column_to_arrow
+        return pa.Table.from_arrays([column_to_arrow(c) for c in self._cols.values()],
+                                    names=[str(k) for k in self._cols])
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self.to_arrow().__arrow_c_stream__(requested_schema)
+
+    def __arrow_c_array__(self, requested_schema=None):
+        return self.to_arrow().to_batches()[0].__arrow_c_array__(requested_schema) \
+            if len(self) else self.to_arrow().schema.empty_table().to_batches(
+                max_chunksize=1)
+
+    def to_device(self, device):
+        return DataFrame._make({k: c.to_device(device) for k, c in self._cols.items()},
+                               self._index)
+
+    def __repr__(self):
+        from ember.frame._repr import frame_repr
+        return frame_repr(self)
+
+    # ---- columns
+    def _column(self, key):
+        try:
+            return self._cols[key]
+        except (KeyError, TypeError):
+            raise KeyError(key) from None
+
+    def __getitem__(self, key):
+        if isinstance(key, Series) and key.dtype.kind == "b":
+            if not key.index.equals(self._index):
+                raise NotImplementedError("a boolean Series with another index "
+                                          "(alignment) is not supported yet")
+            return self._take(_select.mask_positions(key._col, len(self)))
+        if isinstance(key, ember.ndarray) and str(key.dtype) == "bool":
+            return self._take(_select.mask_positions(key, len(self)))
+        if isinstance(key, slice):
+            return self.iloc[key]
+        if isinstance(key, (list, tuple, Index)) and not (isinstance(key, tuple)
+                                                          and key in self._cols):
+            keys = list(key)
+            missing = [k for k in keys if k not in self._cols]
+            if missing:
+                raise KeyError(f"{missing} not in index")
+            return DataFrame._make({k: self._cols[k] for k in keys}, self._index)
+        return Series._make(self._column(key), self._index, key)
+
+    def __setitem__(self, key, value):
+        from ember.frame._convert import column_from
+        n = len(self)
+        dev = self._device()
+        if isinstance(value, Series):
+            if len(value) != n:
+                raise ValueError(f"Length of values ({len(value)}) does not match "
+                                 f"length of index ({n})")
+            if not value.index.equals(self._index):
+                raise NotImplementedError("setting a Series with another index "
+                                          "(alignment) is not supported yet")
+            col = value._col
+        elif isinstance(value, (bool, int, float, str)) or type(value).__module__ == "numpy" \
+                and not hasattr(value, "__len__"):
+            col = column_from([value] * n if isinstance(value, str) else
+                              ember.full(n, value, device=dev))
+        else:
+            col = column_from(value, device=dev)
+            if col.length != n:
+                raise ValueError(f"Length of values ({col.length}) does not match "
+                                 f"length of index ({n})")
+        if not self._cols and not n and col.length:
+            self._index = RangeIndex(0, col.length)
+        self._cols[key] = col
+
+    def __delitem__(self, key):
+        self._column(key)
+        del self._cols[key]
+
+    def _device(self):
+        for c in self._cols.values():
+            return c.device
+        return None
+
+    def assign(self, **kw):
+        out = self.copy(deep=False)
+        for k, v in kw.items():
+            out[k] = v(out) if callable(v) else v
+        return out
+
+    def copy(self, deep=True):
+        return DataFrame._make({k: c.copy() if deep else c for k, c in self._cols.items()},
+                               self._index)
+
+    def drop(self, columns):
+        names = [columns] if not isinstance(columns, (list, tuple)) else list(columns)
+        for k in names:
+            self._column(k)
+        return DataFrame._make({k: c for k, c in self._cols.items() if k not in names},
+                               self._index)
+
+    def rename(self, columns):
+        return DataFrame._make({columns.get(k, k): c for k, c in self._cols.items()},
+                               self._index)
+
+    # ---- rows
+    def _take(self, pos):
+        return DataFrame._make({k: c.take(pos) for k, c in self._cols.items()},
+                               self._index.take(pos))
+
+    def _slice(self, start, stop):
+        return DataFrame._make({k: c.slice(start, stop) for k, c in self._cols.items()},
+                               self._index.slice(start, stop))
+
+    def _dev(self):
+        return self._device()
+
+    def _row(self, p):
+        raise NotImplementedError("DataFrame.iloc/loc with one row (a row as a Series); "
+                                  "use iloc[[i]] or loc[[label]]")
+
+    def _pick(self, cols, by_label):
+        """The columns of a [rows, columns] key: one name gives a Series."""
+        names = list(self._cols)
+        if isinstance(cols, slice):
+            if by_label and cols != slice(None):
+                raise NotImplementedError("loc with a slice of column labels")
+            return self[names[cols]]
+        if isinstance(cols, (list, tuple)):
+            return self[list(cols) if by_label else [names[i] for i in cols]]
+        return self[cols if by_label else names[cols]]
+
+    # ---- nulls
+    def isna(self):
+        return DataFrame._make({k: Column("bool", c.isna()) for k, c in self._cols.items()},
+                               self._index)
+
+    isnull = isna
+
+    def notna(self):
+        return DataFrame._make({k: Column("bool", ~c.isna()) for k, c in
+                                self._cols.items()}, self._index)
+
+    notnull = notna
+
+    def fillna(self, value):
+        from ember.frame._ops import fill_nulls
+        if isinstance(value, dict):
+            return DataFrame._make({k: fill_nulls(c, value[k]) if k in value else c
+                                    for k, c in self._cols.items()}, self._index)
+        return DataFrame._make({k: fill_nulls(c, value) for k, c in self._cols.items()},
+                               self._index)
+
+    def dropna(self, how="any", subset=None):
+        if how not in ("any", "all"):
+            raise ValueError(f"invalid how option: {how}")
+        names = list(self._cols) if subset is None else (
+            [subset] if isinstance(subset, str) else list(subset))
+        drop = None
+        for k in names:
+            m = self._column(k).null_mask()
+            if m is None:
+                m = ember.zeros(len(self), dtype="bool", device=self._device())
+            drop = m if drop is None else (drop | m if how == "any" else drop & m)
+        if drop is None:
+            return self
+        return self._take(ember.flatnonzero(~drop))
+
+    # ---- reductions, column by column
+    def _reduce(self, how, skipna=True, numeric_only=False, **kw):
+        from ember.frame._reduce import reduce, result_dtype, na
+        from ember.frame._dtypes import lookup, masked_form
+        import numpy as np
+        names, results, dtypes, masked = [], [], [], False
+        for k, c in self._cols.items():
+            if numeric_only and not c.dtype.is_numeric:
+                continue
+            names.append(k)
+            results.append(reduce(c, how, skipna=skipna, **kw))
+            dtypes.append(result_dtype(c, how))
+            masked = masked or c.dtype.masked
+        plain = [lookup(t).storage if lookup(t).kind not in "Mm" else t for t in dtypes]
+        common = np.result_type(*plain) if plain else np.dtype("float64")
+        null = na()
+        host = np.asarray([0 if r is null else r for r in results], dtype=common)
+        dev = self._device()
+        values = ember.asarray(host.view(np.int64) if common.kind in "Mm" else host,
+                               device=dev)
+        if masked:
+            from ember.frame import _bitmap
+            valid = ember.asarray(np.asarray([r is not null for r in results], bool),
+                                  device=dev)
+            col = Column(masked_form(common.name), values, _bitmap.pack(valid))
+        else:
+            col = Column(lookup(common.name), values)
+        return Series._make(col, Index(names, dtype="str" if not names else None), None)
+
+    def sum(self, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("sum", skipna, numeric_only, min_count=min_count)
+
+    def prod(self, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("prod", skipna, numeric_only, min_count=min_count)
+
+    def mean(self, skipna=True, numeric_only=False):
+        return self._reduce("mean", skipna, numeric_only)
+
+    def min(self, skipna=True, numeric_only=False):
+        return self._reduce("min", skipna, numeric_only)
+
+    def max(self, skipna=True, numeric_only=False):
+        return self._reduce("max", skipna, numeric_only)
+
+    def std(self, skipna=True, numeric_only=False, ddof=1):
+        return self._reduce("std", skipna, numeric_only, ddof=ddof)
+
+    def var(self, skipna=True, numeric_only=False, ddof=1):
+        return self._reduce("var", skipna, numeric_only, ddof=ddof)
+
+    def count(self):
+        return self._reduce("count")
+
+    # ---- types, order, distinct values
+    def astype(self, dtype):
+        from ember.frame._convert import astype
+        if isinstance(dtype, dict):
+            for k in dtype:
+                self._column(k)
+            return DataFrame._make({k: astype(c, dtype[k]) if k in dtype else c
+                                    for k, c in self._cols.items()}, self._index)
+        return DataFrame._make({k: astype(c, dtype) for k, c in self._cols.items()},
+                               self._index)
+
+    def sort_values(self, by, ascending=True, na_position="last", kind="stable",
+                    ignore_index=False):
+        by = [by] if not isinstance(by, (list, tuple)) else list(by)
+        asc = [bool(ascending)] * len(by) if isinstance(ascending, (bool, int)) \
+            else [bool(a) for a in ascending]
+        if len(asc) != len(by):
+            raise ValueError(f"Length of ascending ({len(asc)}) != length of by "
+                             f"({len(by)})")
+        pos = _order.sort_indexer([self._column(k) for k in by], asc, na_position)
+        out = self._take(pos)
+        if ignore_index:
+            out._index = RangeIndex(0, len(out))
+        return out
+
+    def nunique(self, dropna=True):
+        return self._stat_series([Series._make(c, self._index, k).nunique(dropna)
+                                  for k, c in self._cols.items()])
+
+    def _stat_series(self, values):
+        import numpy as np
+        arr = ember.asarray(np.asarray(values, dtype=np.int64), device=self._device())
+        return Series._make(Column("int64", arr), Index(list(self._cols) or [],
+                                                        dtype=None if self._cols else "str"),
+                            None)
+
+    def describe(self):
+        from ember.frame._describe import describe_column, LABELS
+        cols = {k: describe_column(c)[0] for k, c in self._cols.items()
+                if c.dtype.is_numeric and c.dtype.kind != "b"}
+        if not cols:
+            raise NotImplementedError("describe of a frame without numeric columns")
+        return DataFrame._make(cols, Index(LABELS))

@@ -1,0 +1,294 @@
+"""Series: one column and its index, with pandas' spellings."""
+import ember
+
+from ember.frame import _ops, _order, _reduce, _select
+from ember.frame._column import Column
+from ember.frame._index import Index, RangeIndex
+
+
+def _index_for(index, n, device):
+    if index is None:
+        return RangeIndex(0, n)
+    if isinstance(index, (Index, RangeIndex)):
+        idx = index
+    elif isinstance(index, range):
+        idx = RangeIndex(index.start, index.stop, index.step)
+    else:
+        idx = Index(index, device=device)
+    if len(idx) != n:
+        raise ValueError(f"Length of values ({n}) does not match length of index "
+                         f"({len(idx)})")
+    return idx
+
+
+class Series(_select.Rows):
+    """pandas' Series over an ember column: Series(data, index=None,
+    name=None, dtype=None, device=None)."""
+
+    def __init__(self, data=None, index=None, name=None, dtype=None, device=None):
+        from ember.frame._convert import column_from
+        if isinstance(data, Series):
+            col, index = data._col, index if index is not None else data.index
+            name = name if name is not None else data.name
+            if dtype is not None:
+                from ember.frame._convert import astype
+                col = astype(col, dtype)
+        else:
+            if data is None:
+                data = []
+            if isinstance(data, (bool, int, float, str)):
+                data = [data] * (len(index) if index is not None else 1)
+            col = column_from(data, dtype=dtype, device=device)
+        if device is not None and str(col.device) != str(device):
+            col = col.to_device(device)
+        self._col = col
+        self._index = _index_for(index, col.length, col.device)
+        self.name = name
+
+    @classmethod
+    def _make(cls, col, index, name):
+        s = cls.__new__(cls)
+        s._col, s._index, s.name = col, index, name
+        return s
+
+    def _like(self, col, index=None):
+        return Series._make(col, self._index if index is None else index, self.name)
+
+    # ---- attributes
+    index = property(lambda self: self._index)
+    dtype = property(lambda self: self._col.dtype)
+    device = property(lambda self: self._col.device)
+    shape = property(lambda self: (self._col.length,))
+    size = property(lambda self: self._col.length)
+    ndim = 1
+    empty = property(lambda self: self._col.length == 0)
+
+    @property
+    def values(self):
+        """The ember array of values (strings: NotImplementedError; a null of
+        a nullable dtype holds an arbitrary value: see isna)."""
+        if self._col.dtype.is_string:
+            raise NotImplementedError("values of a str Series (use to_pandas or to_arrow)")
+        return self._col.values
+
+    def __len__(self):
+        return self._col.length
+
+    def rename(self, name):
+        return Series._make(self._col, self._index, name)
+
+    # ---- exchange
+    def to_pandas(self):
+        import pandas as pd
+        from ember.frame._pandas import column_to_pandas
+        return pd.Series(column_to_pandas(self._col), index=self._index.to_pandas(),
+                         name=self.name, copy=False)
+
+    def to_numpy(self):
+        if self._col.dtype.masked or self._col.dtype.is_string:
+            return self.to_pandas().to_numpy()
+        return ember.asnumpy(self._col.values)
+
+    def tolist(self):
+        return self.to_pandas().tolist()
+
+    def to_arrow(self):
+        from ember.frame._arrow import column_to_arrow
+        return column_to_arrow(self._col)
+
+    def __arrow_c_array__(self, requested_schema=None):
+        return self.to_arrow().__arrow_c_array__(requested_schema)
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        import pyarrow as pa
+        return pa.chunked_array([self.to_arrow()]).__arrow_c_stream__(requested_schema)
+
+    def to_device(self, device):
+        return Series._make(self._col.to_device(device), self._index, self.name)
+
+    def __repr__(self):
+        from ember.frame._repr import series_repr
+        return series_repr(self)
+
+    # ---- selection
+    def _take(self, pos):
+        return Series._make(self._col.take(pos), self._index.take(pos), self.name)
+
+    def _slice(self, start, stop):
+        return Series._make(self._col.slice(start, stop), self._index.slice(start, stop),
+                            self.name)
+
+    def _dev(self):
+        return self._col.device
+
+    def _row(self, p):
+        if isinstance(p, int):
+            p = ember.asarray([p], dtype="int64", device=self.device)
+        return _scalar(self._col.take(p))
+
+    def __getitem__(self, key):
+        if isinstance(key, Series) and key.dtype.kind == "b":
+            self._check_aligned(key, "boolean mask")
+            return self._take(_select.mask_positions(key._col, len(self)))
+        if isinstance(key, ember.ndarray) and str(key.dtype) == "bool":
+            return self._take(_select.mask_positions(key, len(self)))
+        if isinstance(key, slice):
+            return self._rows("slice", key)
+        return self.loc[key]
+
+    # ---- nulls
+    def isna(self):
+        return self._like(Column("bool", self._col.isna()))
+
+    isnull = isna
+
+    def notna(self):
+        return self._like(Column("bool", ~self._col.isna()))
+
+    notnull = notna
+
+    def fillna(self, value):
+        return self._like(_ops.fill_nulls(self._col, value))
+
+    def dropna(self):
+        nulls = self._col.null_mask()
+        if nulls is None:
+            return self
+        return self._take(ember.flatnonzero(~nulls))
+
+    # ---- arithmetic and comparisons
+    def _check_aligned(self, other, what):
+        if len(other) != len(self):
+            raise ValueError(f"lengths must match: {len(self)} and {len(other)}")
+        if not self._index.equals(other._index):
+            raise NotImplementedError(f"{what} between Series with different indexes "
+                                      "(alignment) is not supported yet")
+
+    def _binary(self, op, other, reflected=False):
+        if isinstance(other, Series):
+            self._check_aligned(other, op)
+            other = other._col
+        elif isinstance(other, (ember.ndarray, list, tuple)) or \
+                type(other).__name__ == "ndarray":
+            from ember.frame._convert import column_from
+            other = column_from(other, device=self.device)
+            if other.length != len(self):
+                raise ValueError(f"lengths must match: {len(self)} and {other.length}")
+        name = self.name
+        return Series._make(_ops.binary(op, self._col, other, reflected), self._index,
+                            name)
+
+    def __invert__(self):
+        return self._like(_ops.invert(self._col))
+
+    def __neg__(self):
+        return self._like(_ops.negate(self._col))
+
+    def __abs__(self):
+        return self._like(Column(self._col.dtype, ember.abs(self._col.values),
+                                 self._col.validity))
+
+    # ---- reductions
+    def _reduce(self, how, skipna=True, **kw):
+        return _reduce.reduce(self._col, how, skipna=skipna, **kw)
+
+    def sum(self, skipna=True, min_count=0):
+        return self._reduce("sum", skipna, min_count=min_count)
+
+    def prod(self, skipna=True, min_count=0):
+        return self._reduce("prod", skipna, min_count=min_count)
+
+    def mean(self, skipna=True):
+        return self._reduce("mean", skipna)
+
+    def min(self, skipna=True):
+        return self._reduce("min", skipna)
+
+    def max(self, skipna=True):
+        return self._reduce("max", skipna)
+
+    def std(self, skipna=True, ddof=1):
+        return self._reduce("std", skipna, ddof=ddof)
+
+    def var(self, skipna=True, ddof=1):
+        return self._reduce("var", skipna, ddof=ddof)
+
+    def count(self):
+        return self._reduce("count")
+
+    # ---- types, order, distinct values
+    def astype(self, dtype):
+        from ember.frame._convert import astype
+        return self._like(astype(self._col, dtype))
+
+    def sort_values(self, ascending=True, na_position="last", kind="stable",
+                    ignore_index=False):
+        pos = _order.sort_indexer([self._col], [bool(ascending)], na_position)
+        out = self._take(pos)
+        if ignore_index:
+            out._index = RangeIndex(0, len(out))
+        return out
+
+    def unique(self):
+        """The distinct values in order of appearance: an ember array for
+        plain dtypes, a Series (default index) for nullable and str ones."""
+        c, k = _order.codes(self._col)
+        first, _, _ = _order.first_rows(c, k)
+        col = self._col.take(first)
+        if self._col.dtype.masked:
+            return Series._make(col, RangeIndex(0, col.length), self.name)
+        return col.values
+
+    def nunique(self, dropna=True):
+        c, k = _order.codes(self._col)
+        return k + (0 if dropna or not bool((c < 0).any()) else 1)
+
+    def value_counts(self, normalize=False, sort=True, ascending=False, dropna=True):
+        c, k = _order.codes(self._col)
+        first, counts, code = _order.first_rows(c, k)
+        if dropna:
+            keep = ember.flatnonzero(code >= 0)
+            first, counts = first[keep], counts[keep]
+        if sort:
+            order = ember.argsort(counts if ascending else -counts, kind="stable")
+            first, counts = first[order], counts[order]
+        name = "count"
+        values = counts
+        if normalize:
+            total = int(counts.sum()) if counts.shape[0] else 0
+            values = counts / (total if total else 1)
+            name = "proportion"
+        index = Index(self._col.take(first), name=self.name)
+        return Series._make(Column(str(values.dtype), values), index, name)
+
+    def describe(self):
+        from ember.frame._describe import describe_column
+        col, labels = describe_column(self._col)
+        return Series._make(col, Index(labels), self.name)
+
+
+for _op in list(_ops.ARITH) + list(_ops.COMPARE):
+    def _fwd(self, other, _op=_op):
+        return self._binary(_op, other)
+    setattr(Series, f"__{_op}__", _fwd)
+    if _op in _ops.ARITH:
+        def _rev(self, other, _op=_op):
+            return self._binary(_op, other, reflected=True)
+        setattr(Series, f"__r{_op}__", _rev)
+        setattr(Series, _op, _fwd)
+for _op in _ops.LOGIC:
+    def _fwd(self, other, _op=_op):
+        return self._binary(_op, other)
+    setattr(Series, f"__{_op}__", _fwd)
+    setattr(Series, f"__r{_op}__", _fwd)
+Series.__hash__ = None
+del _op, _fwd, _rev
+
+
+def _scalar(col):
+    """The one value of a one-row column as pandas returns it."""
+    import numpy as np
+    from ember.frame._pandas import column_to_pandas
+    if col.dtype.is_string or col.dtype.masked or col.dtype.kind in "Mm":
+        return column_to_pandas(col)[0]
+    return ember.asnumpy(col.values)[0] if col.length else np.nan

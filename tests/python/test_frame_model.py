@@ -1,0 +1,165 @@
+"""ember.frame's data model against pandas: construction, dtypes, nulls,
+strings, pandas and Arrow round trips, on every device."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+ef = ember.frame
+tm = pd.testing
+
+
+def _mixed():
+    return pd.DataFrame({
+        "i8": np.array([1, -2, 3, 4], dtype=np.int8),
+        "u32": np.array([1, 2, 3, 2**32 - 1], dtype=np.uint32),
+        "f32": np.array([0.5, np.nan, -1.0, 2.0], dtype=np.float32),
+        "f": [1.5, np.nan, 2.0, 0.5],
+        "b": [True, False, True, True],
+        "I": pd.array([1, None, 3, 4], dtype="Int64"),
+        "U8": pd.array([None, 2, 255, 0], dtype="UInt8"),
+        "F": pd.array([0.25, None, 3.0, None], dtype="Float64"),
+        "B": pd.array([True, None, False, True], dtype="boolean"),
+        "s": ["x", None, "yé日本", ""],
+        "S": pd.array(["a", "bb", None, "ü"], dtype="string"),
+        "t": pd.to_datetime(["2020-01-01", None, "2021-06-30", "1999-12-31"]
+                            ).astype("datetime64[ns]"),
+        "d": pd.to_timedelta([1, 2, None, 4], unit="s").astype("timedelta64[ns]"),
+    })
+
+
+def test_pandas_round_trip(device):
+    pdf = _mixed()
+    df = ef.from_pandas(pdf, device=device)
+    assert df.shape == pdf.shape and len(df) == 4
+    assert list(df.columns) == list(pdf.columns)
+    for k, d in df.dtypes.items():
+        assert d == pdf.dtypes[k], k
+    out = df.to_pandas()
+    tm.assert_frame_equal(out, pdf)
+    assert str(df["I"].device) == device
+
+
+def test_series_round_trip_keeps_index_and_name(device):
+    s = pd.Series([3.0, None, 1.0], index=pd.Index([10, 20, 5], name="k"), name="v")
+    es = ef.from_pandas(s, device=device)
+    tm.assert_series_equal(es.to_pandas(), s)
+    assert es.name == "v" and es.index.name == "k"
+
+
+def test_frame_from_dict_of_lists_numpy_ember(device):
+    df = ef.DataFrame({"a": [1, 2, 3], "b": np.array([0.5, 1.0, 2.0]),
+                       "c": ember.asarray([True, False, True]),
+                       "s": ["é", None, "z"], "n": [1, None, 3]}, device=device)
+    exp = pd.DataFrame({"a": [1, 2, 3], "b": [0.5, 1.0, 2.0], "c": [True, False, True],
+                        "s": ["é", None, "z"], "n": [1, None, 3]})
+    tm.assert_frame_equal(df.to_pandas(), exp)
+
+
+def test_series_dtypes_and_nullable_lists(device):
+    s = ef.Series([1, None, 3], dtype="Int64", name="x", device=device)
+    tm.assert_series_equal(s.to_pandas(), pd.Series([1, None, 3], dtype="Int64", name="x"))
+    s = ef.Series(np.array([1, 2], dtype=np.uint16), index=[7, 9], device=device)
+    tm.assert_series_equal(s.to_pandas(), pd.Series(np.array([1, 2], np.uint16), index=[7, 9]))
+    s = ef.Series(["a", None], dtype="string", device=device)
+    tm.assert_series_equal(s.to_pandas(), pd.Series(["a", None], dtype="string"))
+
+
+def test_empty_one_row_all_null(device):
+    for pdf in (pd.DataFrame({"a": pd.Series([], dtype="int64"),
+                              "s": pd.Series([], dtype="str")}),
+                pd.DataFrame({"a": [7], "s": ["ü"], "I": pd.array([None], dtype="Int64")}),
+                pd.DataFrame({"f": [np.nan, np.nan], "I": pd.array([None, None], dtype="Int64"),
+                              "s": pd.Series([None, None], dtype="str")})):
+        tm.assert_frame_equal(ef.from_pandas(pdf, device=device).to_pandas(), pdf)
+    assert ef.DataFrame().shape == (0, 0)
+
+
+def test_validity_bitmap_is_arrow_layout(device):
+    valid = np.random.default_rng(0).random(21) > 0.4
+    s = pd.Series(pd.array(np.arange(21), dtype="Int64"))
+    s[~valid] = pd.NA
+    col = ef.from_pandas(s, device=device)._col
+    assert str(col.validity.dtype) == "uint8"
+    np.testing.assert_array_equal(ember.asnumpy(col.validity),
+                                  np.packbits(valid, bitorder="little"))
+    assert ef.from_pandas(pd.Series([1, 2], dtype="Int64"))._col.validity is None
+
+
+def test_strings_are_offsets_and_bytes(device):
+    s = ef.Series(["ab", None, "日本", ""], device=device)
+    col = s._col
+    np.testing.assert_array_equal(ember.asnumpy(col.offsets), [0, 2, 2, 8, 8])
+    assert bytes(ember.asnumpy(col.values)) == "ab日本".encode()
+    assert len(s) == 4 and s.dtype == "str"
+    tm.assert_series_equal((s == "日本").to_pandas(), pd.Series([False, False, True, False]))
+    tm.assert_series_equal((s != "ab").to_pandas(), pd.Series([False, True, True, True]))
+    other = ef.Series(["ab", "x", "日本", None], device=device)
+    tm.assert_series_equal((s == other).to_pandas(),
+                           pd.Series(["ab", None, "日本", ""]) == pd.Series(["ab", "x", "日本", None]))
+
+
+def test_arrow_round_trip_and_zero_copy_on_cpu(device):
+    pdf = _mixed().drop(columns=["S"])
+    df = ef.from_pandas(pdf, device=device)
+    t = df.to_arrow()
+    assert t.column("s").type == pa.large_string()
+    assert t.column("t").type == pa.timestamp("ns") and t.column("t").null_count == 1
+    assert t.column("I").null_count == 1
+    assert t.column("i8").to_pylist() == [1, -2, 3, 4]
+    back = ef.from_arrow(t, device=device).to_pandas()
+    tm.assert_frame_equal(back, pdf)
+    if device == "cpu":
+        col = df["f"]._col
+        buf = t.column("f").chunks[0].buffers()[1]
+        assert buf.address == col.values.__array_interface__["data"][0]
+        arr = pa.array([1, 2, None, 4], type=pa.int32())
+        got = ef.from_arrow(arr, device="cpu")
+        assert got._col.values.__array_interface__["data"][0] == arr.buffers()[1].address
+        assert got.dtype == "Int32"
+
+
+def test_arrow_slices_and_pycapsules(device):
+    arr = pa.array(["a", None, "bcd", "é", None, "f"])[2:5]
+    s = ef.from_arrow(arr, device=device)
+    tm.assert_series_equal(s.to_pandas(), pd.Series(["bcd", "é", None], dtype="str"))
+    b = pa.array([True, None, False, True, True, None, False, False, True])[1:]
+    tm.assert_series_equal(ef.from_arrow(b, device=device).to_pandas(),
+                           pd.Series(b.to_pylist(), dtype="boolean"))
+    df = ef.DataFrame({"a": [1, 2], "s": ["x", "y"]}, device=device)
+    assert pa.table(df).equals(df.to_arrow())
+    assert pa.array(df["s"]).to_pylist() == ["x", "y"]
+    assert pa.chunked_array(df["a"]).to_pylist() == [1, 2]
+    tm.assert_frame_equal(ef.from_arrow(pa.record_batch(df), device=device).to_pandas(),
+                          df.to_pandas())
+
+
+def test_errors_name_what_is_wrong(device):
+    with pytest.raises(TypeError, match="complex128"):
+        ef.from_pandas(pd.Series([1j]), device=device)
+    with pytest.raises(TypeError, match="object"):
+        ef.Series(np.array([1, "a"], dtype=object), device=device)
+    with pytest.raises(ValueError, match="same length"):
+        ef.DataFrame({"a": [1, 2], "b": [1]}, device=device)
+    with pytest.raises(ValueError, match="Length"):
+        ef.Series([1, 2], index=[1], device=device)
+    df = ef.DataFrame({"a": [1, 2]}, device=device)
+    with pytest.raises(KeyError, match="nope"):
+        df["nope"]
+    with pytest.raises(KeyError, match="nope"):
+        df[["a", "nope"]]
+
+
+def test_import_ember_imports_no_frame():
+    code = ("import sys, ember; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('pandas', 'pyarrow')"
+            " or m.startswith('ember.frame')]; assert not bad, bad; "
+            "assert ember.DataFrame is ember.frame.DataFrame; "
+            "assert ember.from_pandas is ember.frame.from_pandas; "
+            "assert 'pandas' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
