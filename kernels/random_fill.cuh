@@ -16,8 +16,9 @@
  * stride's jump (jm, ja: the LCG's power for T runs' words); on the host
  * one run of `per` elements a thread. Word-stream draws take element
  * e's word from the stream at e (64-bit words) or at the e-th 32-bit half
- * (low half first, as NumPy's next_uint32; float32 normals, a Box-Muller
- * pair a word, elements 2k and 2k + 1 from word k), after the buffered
+ * (low half first, as NumPy's next_uint32; float32 normals too, a
+ * ziggurat draw from each half, so elements 2k and 2k + 1 from word k),
+ * after the buffered
  * words the caller passes (npre 64-bit words p0..p2, then, for 32-bit
  * draws, the half h32 when has32). A cuda run that needs neither the
  * buffered words nor the half is made without a test an element. Keyed draws (rejection methods) take attempt j of
@@ -50,6 +51,10 @@ __device__ __forceinline__ double rnd_open(unsigned long long x)
     return ((double)(x >> 11) + 0.5) * RND_2M53;
 }
 
+/* Attempts past this many give NaN (gamma, float32 normals) or -1: only a
+ * parameter the caller should have refused gets there. */
+#define RND_MAX_ATTEMPTS 100000
+
 #if RND_KIND == RND_KEYED
 __device__ __forceinline__ void rnd_attempt(long long e, unsigned long long j,
                                             const unsigned long long *w,
@@ -59,9 +64,6 @@ __device__ __forceinline__ void rnd_attempt(long long e, unsigned long long j,
     rnd_philox(c, w + 4, out);
 }
 
-/* Attempts past this many give NaN (gamma) or -1: only a parameter the
- * caller should have refused gets there. */
-#define RND_MAX_ATTEMPTS 100000
 
 /* Attempt j of Hormann's transformed rejection (PTRS, BTRS) for element
  * e: U uniform on (-1/2, 1/2), *v on (0, 1), *us = 1/2 - |U|, and the
@@ -420,36 +422,192 @@ __device__ __forceinline__ RND_T rnd_word_t(int dist, double v)
 #endif
 
 #if RND_KIND == 1
-/* Elements e (even) and e + 1 from word c: float32 normals the Box-Muller
- * pair of c, the 32-bit draws c's low and high halves. RND_FROM_HALF is
- * one of them (odd: the second). */
+/* Elements e (even) and e + 1 from word c's low and high halves (float32
+ * normals: the ziggurat's draw of each); RND_FROM_HALF is one of them
+ * (odd: the second). */
 #if RND_DIST == 4
+/* The float32 standard normal of element e from its 32-bit draw r, by
+ * Marsaglia and Tsang's ziggurat (tables in random_ziggurat.cuh): r's low
+ * 8 bits pick a layer, bit 8 the sign, the top 23 the abscissa, accepted
+ * at once under the next layer's edge (about 99% of draws: a multiply and
+ * a compare, rnd_zig_now). The rest (the wedges, and the tail past
+ * RND_ZR) take their uniforms, and any new draw, from a hash of (e, the
+ * attempt, the call's state), so that a draw depends on its element and
+ * the call only, never on the threads; float arithmetic with ember's own
+ * log and exp, the same on both devices. */
+__device__ __forceinline__ unsigned long long rnd_zig_hash(long long e,
+                                                           unsigned long long j,
+                                                           unsigned long long key)
+{
+    unsigned long long z = (unsigned long long)e * 0x9E3779B97F4A7C15ULL +
+                           j * 0xD1B54A32D192ED03ULL + key;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* (k + 1/2) 2^-24 in (0, 1) from the top 24 bits of x */
+__device__ __forceinline__ float rnd_openf(unsigned long long x)
+{
+    return ((float)(unsigned int)(x >> 40) + 0.5f) * 5.9604644775390625e-08f;
+}
+
+__device__ float rnd_zig_rest(long long e, unsigned int r,
+                              const unsigned long long *w)
+{
+    const unsigned long long key = w[0] ^ (w[1] * 0xC2B2AE3D27D4EB4FULL) ^
+                                   (w[2] << 1) ^ w[3];
+    for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+        const int i = (int)(r & 255u);
+        const unsigned int a = r >> 9;
+        const float s = (r & 256u) ? -1.0f : 1.0f, x = (float)a * rnd_zw[i];
+        const unsigned long long h = rnd_zig_hash(e, 2 * j, key);
+        if (a < rnd_zk[i])
+            return s * x;
+        if (i == 0) {
+            /* the tail: R + t with t exponential of rate R, accepted
+             * with probability exp(-t^2 / 2) */
+            const float t = -rnd_logf(rnd_openf(h)) / RND_ZR,
+                        y = -rnd_logf(rnd_openf(h << 24));
+            if (y + y >= t * t)
+                return s * (RND_ZR + t);
+        } else if (rnd_zf[i] + rnd_openf(h) * (rnd_zf[i - 1] - rnd_zf[i]) <
+                   rnd_expf(-0.5f * x * x)) {
+            return s * x;
+        }
+        /* a new draw, as the ziggurat restarts */
+        r = (unsigned int)rnd_zig_hash(e, 2 * j + 1, key);
+    }
+    return 0.0f / 0.0f; /* 10^5 rejections: not a draw's fate */
+}
+
+/* The draw when taken at once; else r's bits, and bit k of *rest set,
+ * for rnd_zig_rest once the run is staged (inside the run's unrolled loop
+ * it would be inlined sixteen times). */
+__device__ __forceinline__ float rnd_zig_now(unsigned int r, unsigned int *rest,
+                                             int k, const unsigned int *zk,
+                                             const float *zw)
+{
+    const int i = (int)(r & 255u);
+    const unsigned int a = r >> 9;
+    const float x = (float)a * zw[i];
+    if (a >= zk[i]) {
+        *rest |= 1u << k;
+        return __int_as_float((int)r);
+    }
+    return (r & 256u) ? -x : x;
+}
+
+__device__ __forceinline__ float rnd_zig(long long e, unsigned int r,
+                                         const unsigned long long *w)
+{
+    unsigned int rest = 0;
+    const float z = rnd_zig_now(r, &rest, 0, rnd_zk, rnd_zw);
+    return rest ? rnd_zig_rest(e, r, w) : z;
+}
+
 /* loc + scale z in float too: in double, the conversions there and back
  * cost more than the draw (they run at a quarter of float's rate) */
 #define RND_AFFINE(e, z) ((RND_T)((float)RND_A(e) + (float)RND_B(e) * (z)))
-#define RND_PAIR(e, c, v0, v1)                                              \
+#define RND_FROM_HALF(e, c, odd)                                            \
+    RND_AFFINE(e, rnd_zig(e, (unsigned int)((odd) ? (c) >> 32 : (c)), w))
+/* a run's elements k and k + 1 (rnd_rest: the run's deferred draws) */
+#define RND_PAIR(e, c, v, k)                                                \
     do {                                                                    \
-        float rnd_z0, rnd_z1;                                               \
-        rnd_boxmullerf(c, &rnd_z0, &rnd_z1);                                \
-        (v0) = RND_AFFINE(e, rnd_z0);                                       \
-        (v1) = RND_AFFINE((e) + 1, rnd_z1);                                 \
+        (v)[k] = rnd_zig_now((unsigned int)(c), &rnd_rest, k, zk, zw);      \
+        (v)[(k) + 1] = rnd_zig_now((unsigned int)((c) >> 32), &rnd_rest,    \
+                                   (k) + 1, zk, zw);                        \
     } while (0)
-__device__ __forceinline__ float rnd_boxmuller_one(unsigned long long c,
-                                                   int odd)
+/* loc + scale z of the run's draws taken at once */
+#define RND_PAIRS_END(e0, v)                                                \
+    do {                                                                    \
+        _Pragma("unroll") for (int rnd_k = 0; rnd_k < RND_PER; rnd_k++)     \
+            if (!(rnd_rest >> rnd_k & 1))                                   \
+                (v)[rnd_k] = RND_AFFINE((e0) + rnd_k, (v)[rnd_k]);          \
+    } while (0)
+/* The deferred draws, about 1%: a lane's few would keep its warp in
+ * rnd_zig_rest once a run, so they queue per warp in shared memory (the
+ * element and its raw draw) and the warp computes them 32 at a time,
+ * each lane one, writing them to out past the staged run's bits. */
+#define RND_ZQ 64      /* a warp's queue */
+#define RND_ZQ_WARPS 8 /* a block's warps (its 256 threads, random.c) */
+struct rnd_zq {
+    long long e[RND_ZQ];
+    unsigned int r[RND_ZQ];
+    int n;
+};
+__device__ __forceinline__ void rnd_zq_drain(struct rnd_zq *q, RND_T *out,
+                                             const double *pa, double a,
+                                             const double *pb, double b,
+                                             const unsigned long long *w,
+                                             int lane, unsigned int wmask,
+                                             int all)
 {
-    float z0, z1;
-    rnd_boxmullerf(c, &z0, &z1);
-    return odd ? z1 : z0;
+    const int wl = __popc(wmask);
+    __syncwarp(wmask);
+    while (q->n >= wl || (all && q->n > 0)) {
+        const int n = q->n, take = n < wl ? n : wl;
+        if (lane < take) {
+            const long long e = q->e[n - take + lane];
+            out[e] = RND_AFFINE(e, rnd_zig_rest(e, q->r[n - take + lane], w));
+        }
+        __syncwarp(wmask);
+        if (lane == 0)
+            q->n = n - take;
+        __syncwarp(wmask);
+    }
 }
-#define RND_FROM_HALF(e, c, odd) RND_AFFINE(e, rnd_boxmuller_one(c, odd))
+/* a lane's deferred draws of the staged run sv (elements e0..) to the
+ * warp's queue; past its room, computed in place */
+__device__ __forceinline__ void rnd_zq_put(struct rnd_zq *q, unsigned int rest,
+                                           long long e0, RND_T *sv,
+                                           const double *pa, double a,
+                                           const double *pb, double b,
+                                           const unsigned long long *w,
+                                           int lane, unsigned int wmask)
+{
+    const int wl = __popc(wmask);
+    int c = __popc(rest), at = c, total, n0;
+    for (int d = 1; d < wl; d <<= 1) {
+        const int o = __shfl_up_sync(wmask, at, d);
+        if (lane >= d)
+            at += o;
+    }
+    total = __shfl_sync(wmask, at, wl - 1);
+    at -= c;
+    n0 = q->n;
+    if (n0 + total <= RND_ZQ) {
+        for (; rest; rest &= rest - 1, at++) {
+            const int k = __ffs((int)rest) - 1;
+            q->e[n0 + at] = e0 + k;
+            q->r[n0 + at] = (unsigned int)__float_as_int(sv[k]);
+        }
+    } else {
+        for (; rest; rest &= rest - 1) {
+            const int k = __ffs((int)rest) - 1;
+            sv[k] = RND_AFFINE(e0 + k,
+                               rnd_zig_rest(e0 + k,
+                                            (unsigned int)__float_as_int(sv[k]),
+                                            w));
+        }
+    }
+    __syncwarp(wmask);
+    if (lane == 0 && n0 + total <= RND_ZQ)
+        q->n = n0 + total;
+    __syncwarp(wmask);
+}
+#define RND_PAIRS_REST(e0, sv) \
+    rnd_zq_put(zq, rnd_rest, e0, sv, pa, a, pb, b, w, lane, wmask)
 #else
 #define RND_FROM_HALF(e, c, odd) \
     RND_FROM_WORD(e, (unsigned int)((odd) ? (c) >> 32 : (c)))
-#define RND_PAIR(e, c, v0, v1)                                              \
+#define RND_PAIR(e, c, v, k)                                                \
     do {                                                                    \
-        (v0) = RND_FROM_HALF(e, c, 0);                                      \
-        (v1) = RND_FROM_HALF((e) + 1, c, 1);                                \
+        (v)[k] = RND_FROM_HALF((e) + (k), c, 0);                            \
+        (v)[(k) + 1] = RND_FROM_HALF((e) + (k) + 1, c, 1);                  \
     } while (0)
+#define RND_PAIRS_END(e0, v) ((void)0)
+#define RND_PAIRS_REST(e0, sv)
 #endif
 #endif
 
@@ -575,7 +733,29 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
     const int lane = (int)(threadIdx.x & 31);
     RND_VEC *const wsm = rnd_sm + (threadIdx.x - lane) * RND_SV;
     RND_VEC *const slot = wsm + lane * RND_SV;
+    /* the warp's lanes (all 32 but in a block of fewer threads) */
+    const int wl = blockDim.x - (threadIdx.x - lane) < 32
+                       ? (int)(blockDim.x - (threadIdx.x - lane))
+                       : 32;
+    const unsigned int wmask = wl == 32 ? 0xffffffffu : (1u << wl) - 1u;
     (void)slot;
+    (void)wmask;
+#if RND_KIND == 1 && RND_DIST == 4
+    /* the ziggurat's first test in shared memory: a warp's 32 lanes look
+     * up 32 layers at once, which from global memory took the L1 cache
+     * eight passes a load */
+    __shared__ struct rnd_zq rnd_zqs[RND_ZQ_WARPS];
+    __shared__ unsigned int zk[256];
+    __shared__ float zw[256];
+    struct rnd_zq *const zq = rnd_zqs + threadIdx.x / 32;
+    for (int t = threadIdx.x; t < 256; t += blockDim.x) {
+        zk[t] = rnd_zk[t];
+        zw[t] = rnd_zw[t];
+    }
+    if (lane == 0)
+        zq->n = 0;
+    __syncthreads();
+#endif
 #define RND_LIVE(q) ((q) - lane < runs)
 #else
 #define RND_LIVE(q) ((q) < runs)
@@ -647,14 +827,16 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
         fresh = j0 < 0 || g < 0; /* a clamped start is off the stride */
         src = start;
 #if RND_CUDA
+        unsigned int rnd_rest = 0; /* float32 normals: draws deferred */
         if (!has32 && g >= 0 && e1 - e0 == RND_PER) {
             /* a whole run of the stream's words, two halves each */
             RND_T v[RND_PER];
 #pragma unroll
             for (int k = 0; k < RND_PER; k += 2) {
                 const unsigned long long c = rnd_next(&src);
-                RND_PAIR(e0 + k, c, v[k], v[k + 1]);
+                RND_PAIR(e0, c, v, k);
             }
+            RND_PAIRS_END(e0, v);
             rnd_stage(slot, 0, v, RND_PV);
         } else
 #endif
@@ -676,8 +858,18 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
             RND_EACH_END(e0)
         }
 #endif
+#if RND_CUDA && RND_KIND == 1
+        RND_PAIRS_REST(e0, (RND_T *)slot); /* every lane: warp shuffles */
+        (void)rnd_rest;
+#endif
 #if RND_CUDA && RND_KIND != RND_KEYED
         rnd_flush(out, wsm, (q - lane) * run, n, vec, lane);
 #endif
+#if RND_CUDA && RND_KIND == 1 && RND_DIST == 4
+        rnd_zq_drain(zq, out, pa, a, pb, b, w, lane, wmask, 0);
+#endif
     }
+#if RND_CUDA && RND_KIND == 1 && RND_DIST == 4
+    rnd_zq_drain(zq, out, pa, a, pb, b, w, lane, wmask, 1);
+#endif
 }

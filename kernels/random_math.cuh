@@ -206,54 +206,18 @@ __device__ __forceinline__ float rnd_logf(float x)
                  6.9313812256e-01f, 9.0580006145e-06f);
 }
 
-/* sin and cos of 2 pi t for t = k 2^-24 in [0, 1), in float: the
- * quadrant of t and the fold of the rest to [0, 1/8] of a turn are exact
- * (4t, its fraction and 1 minus it are floats), so that only the Taylor
- * polynomials on [0, pi/4] (to x^9 and x^8: terms below 2e-9 past them)
- * round. */
-__device__ __forceinline__ void rnd_sincos2pif(float t, float *sn, float *cs)
+/* exp(x) for float x in [-87, 0]: x = k ln2 + r, |r| <= ln2/2 (ln2 split
+ * as rnd_logf's, so k ln2 loses nothing), e^r by its Taylor series to
+ * r^7, then 2^k by the exponent bits. */
+__device__ __forceinline__ float rnd_expf(float x)
 {
-    float f = 4.0f * t, q = floorf(f), x, x2, sp, cp, u;
-    int quad = (int)q, fold;
-    f = f - q;
-    fold = f > 0.5f;
-    if (fold)
-        f = 1.0f - f;
-    x = f * 1.57079632679489662f;
-    x2 = x * x;
-    sp = x * (1.0f + x2 * (-1.6666667163e-01f +
-                           x2 * (8.3333337680e-03f +
-                                 x2 * (-1.9841270114e-04f +
-                                       x2 * 2.7557319469e-06f))));
-    cp = 1.0f + x2 * (-0.5f + x2 * (4.1666667908e-02f +
-                                    x2 * (-1.3888889225e-03f +
-                                          x2 * 2.4801587642e-05f)));
-    if (fold) {
-        u = sp;
-        sp = cp;
-        cp = u;
-    }
-    switch (quad & 3) {
-    case 0: *sn = sp; *cs = cp; break;
-    case 1: *sn = cp; *cs = -sp; break;
-    case 2: *sn = -sp; *cs = -cp; break;
-    default: *sn = -cp; *cs = sp; break;
-    }
-}
-
-/* Two standard normals from one 64-bit word, by Box and Muller's
- * transform in float: the radius sqrt(-2 log u) from the low half's top 24
- * bits, u = (k + 1/2) 2^-24 in (0, 1) (so |z| < 5.9), the angle 2 pi t
- * from the high half's, t = k 2^-24. Branch-free in the draw, where the
- * quantile's two regions made a warp take both; one word for two. */
-__device__ __forceinline__ void rnd_boxmullerf(unsigned long long c,
-                                               float *z0, float *z1)
-{
-    float u = ((float)((unsigned int)c >> 8) + 0.5f) *
-              5.9604644775390625e-08f;
-    float r = sqrtf(-2.0f * rnd_logf(u)), sn, cs;
-    rnd_sincos2pif((float)(unsigned int)(c >> 40) * 5.9604644775390625e-08f,
-                   &sn, &cs);
-    *z0 = r * cs;
-    *z1 = r * sn;
+    const float k = rintf(x * 1.44269502f);
+    const float r = (x - k * 6.9313812256e-01f) - k * 9.0580006145e-06f;
+    const float p =
+        1.0f + r * (1.0f + r * (0.5f + r * (1.6666667163e-01f +
+                                          r * (4.1666667908e-02f +
+                                               r * (8.3333337680e-03f +
+                                                    r * (1.3888889225e-03f +
+                                                         r * 1.9841270114e-04f))))));
+    return p * __int_as_float(((int)k + 127) << 23);
 }

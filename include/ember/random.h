@@ -38,7 +38,7 @@ typedef enum em_random_dist {
     EM_RANDOM_UNIFORM = 2,     /* word: a + b * (w >> 11) 2^-53; float64 */
     EM_RANDOM_UNIFORM32 = 3,   /* word: (w32 >> 8) 2^-24; float32 */
     EM_RANDOM_NORMAL = 4,      /* word: a + b * z (float64: AS241 of w;
-                                  float32: a Box-Muller pair a word) */
+                                  float32: a ziggurat draw a 32-bit half) */
     EM_RANDOM_EXPONENTIAL = 5, /* word: b * -log(u); float32, float64 */
     EM_RANDOM_GAMMA = 6,       /* keyed: shape a, scale b; float32/64 */
     EM_RANDOM_POISSON = 7,     /* keyed: lam a; int64 */

@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 8u
+#define RND_VERSION 9u
 /* A cuda thread's run of consecutive elements, in bytes (the kernel's
  * RND_PER elements), and the shared memory a thread stages it in (RND_SV
  * 16-byte vectors: the run and one that spreads the lanes over the banks;
@@ -130,6 +130,7 @@ static char *source(const rnd_desc *d, int cuda)
                  16 / (int)em_dtype_size(t));
     em_sb_puts(&b, em_embedded_random_bits_cuh);
     em_sb_puts(&b, em_embedded_random_math_cuh);
+    em_sb_puts(&b, em_embedded_random_ziggurat_cuh);
     em_sb_puts(&b, em_embedded_random_fill_cuh);
     if (b.oom) {
         free(b.p);

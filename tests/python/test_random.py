@@ -6,6 +6,7 @@ fails), and NumPy's errors."""
 import math
 import os
 import pathlib
+import re
 import statistics
 import subprocess
 import sys
@@ -244,8 +245,7 @@ def test_standard_normal_float32_and_exponential_float32(device):
 def test_normals_are_the_normal_quantile_of_the_stream(device):
     """ember's normal is AS241 of the word's uniform (0, 1): compare with
     Python's own quantile over libm's log, to a few ulps; float32 normals
-    are Box-Muller pairs, one a word, in float arithmetic (radius from the
-    low half's top 24 bits, angle from the high half's), and float32
+    are ziggurat draws, one from each 32-bit half of a word, and float32
     exponentials -log of the word's top 24 bits."""
     with ember.Device(device):
         g = er.default_rng(21)
@@ -257,16 +257,24 @@ def test_normals_are_the_normal_quantile_of_the_stream(device):
     nd = statistics.NormalDist()
     ref = np.array([nd.inv_cdf(x) for x in u])
     np.testing.assert_allclose(z, ref, rtol=4e-15, atol=1e-300)
-    w = raw[3000:4500]
-    u1 = (((w & np.uint64(0xFFFFFFFF)) >> np.uint64(8)).astype(np.float64)
-          + 0.5) * 2.0 ** -24
-    t = (w >> np.uint64(40)).astype(np.float64) * 2.0 ** -24
-    rad = np.sqrt(-2.0 * np.log(u1))
-    ref32 = np.empty(3000)
-    ref32[0::2] = rad * np.cos(2 * np.pi * t)
-    ref32[1::2] = rad * np.sin(2 * np.pi * t)
-    assert z32.dtype == np.float32 and (np.abs(z32) > 1.5).mean() > 0.1  # tails
-    np.testing.assert_allclose(z32, ref32, rtol=2e-6, atol=2e-6)
+    # each 32-bit half a ziggurat draw: about 99% taken at once, as
+    # sign * abscissa * w[layer] in float32, which the tables give here
+    halves = raw[3000:4500].view(np.uint32)  # low half first
+    tab = (KERNELS / "random_ziggurat.cuh").read_text()
+
+    def table(name, dt):
+        body = re.search(name + r"\[256\] = \{([^}]*)\}", tab).group(1)
+        return np.array([float(v.strip().rstrip("uf")) for v in
+                         body.split(",")], dt)
+    zk, zw = table("rnd_zk", np.uint64), table("rnd_zw", np.float32)
+    layer, absc = halves & 255, halves >> 9
+    now = absc < zk[layer]
+    ref32 = absc.astype(np.float32) * zw[layer]
+    ref32 = np.where(halves & 256, -ref32, ref32)
+    assert z32.dtype == np.float32 and 0.98 < now.mean() < 1.0
+    np.testing.assert_array_equal(z32[now], ref32[now])
+    # the rest, from the wedges and the tail: normal draws all the same
+    assert np.isfinite(z32).all() and (np.abs(z32[~now]) < 8).all()
     u24 = ((raw[4500:7500] >> np.uint64(40)).astype(np.float64) + 1.0) * 2.0 ** -24
     np.testing.assert_allclose(e32, -np.log(u24), rtol=2e-6, atol=2e-7)
 
@@ -562,7 +570,8 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
     dists = dist if isinstance(dist, tuple) else (dist,)
     kd = 20 if dists[0] >= 20 else min(dists[0], 10)
     body = "".join((KERNELS / f).read_text() for f in
-                   ("random_bits.cuh", "random_math.cuh", "random_fill.cuh"))
+                   ("random_bits.cuh", "random_math.cuh",
+                    "random_ziggurat.cuh", "random_fill.cuh"))
     src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
            f"#define RND_GEN {int(gen == 'philox')}\n"
            f"#define RND_F32 {int(ctype == 'float')}\n"
