@@ -4,23 +4,22 @@ does not load it for ember.asarray([1, 2]).
 
 One pass per level of nesting finds the shape and the types met (at C
 speed: set(map(type, ...)) and chain.from_iterable); struct packs the
-values as the widest kind met; the C layer copies them to
+values as the widest kind met into a cpu array, which asarray moves to
 the device and casts to the asked dtype. The dtypes are NumPy's
 discovery: bool, int64, float64, complex128; Python ints past int64 are
 uint64, or float64 next to smaller ones; past uint64 they raise."""
-import sys
-from array import array
 from itertools import chain
-from struct import error as struct_error, pack as pack_values
+from struct import error as struct_error, pack_into
 
 from ember import _ember as _e
 
 _SEQUENCES = frozenset((list, tuple))
 _INT64_MAX = 2**63 - 1
 # The kinds of Python number in widening order (bool, int, float, complex),
-# and the struct format each but complex packs as.
+# and the dtype and struct format each packs as (complex: pairs of "d").
 _KIND = {bool: 0, int: 1, float: 2, complex: 3}
-_FORMATS = "?qd"
+_PACKS = ((_e.bool_, "?"), (_e.int64, "q"), (_e.float64, "d"), (_e.complex128, "d"))
+_CPU = _e.Device("cpu")
 
 
 def ragged(shape):
@@ -90,37 +89,29 @@ def _check_ints(items, kind, dtype):
         raise OverflowError(f"Python integer {bad} out of bounds for {name}")
 
 
-class _Complex:
-    """Packed pairs of float64 as complex128 through NumPy's array
-    interface, which the C layer wraps: a memoryview has no complex
-    format."""
-
-    def __init__(self, values, shape):
-        self.values = values
-        self.__array_interface__ = {
-            "shape": shape, "typestr": ("<" if sys.byteorder == "little" else ">")
-            + "c16", "version": 3, "data": (values.buffer_info()[0], False)}
+def _host(shape, dtype, fmt, items):
+    """A cpu array of shape and dtype holding items packed by struct
+    format fmt."""
+    a = _e.empty(shape, dtype=dtype, device=_CPU)
+    pack_into(f"{len(items)}{fmt}", a, 0, *items)
+    return a
 
 
 def pack(shape, items, kinds, dtype, device, order):
-    """The ember array of what read() found, of dtype (None: discovered)."""
-    shape = tuple(shape)
-    if not items:
-        return _e.empty(shape, dtype=_e.float64 if dtype is None else dtype,
-                        order=order, device=device)
-    kind = max(kinds)
+    """The ember array of what read() found, of dtype (None: discovered):
+    the values are packed into a cpu array of the widest kind met, which
+    asarray moves and casts (and returns itself when nothing else is
+    asked)."""
+    kind = max(kinds, default=2)    # no items: float64
     if 1 in kinds and (kind > 1 or dtype is not None):
         _check_ints(items, kind, dtype)
     if kind == 3:
-        host = _Complex(array("d", [p for v in items for p in (v.real, v.imag)]), shape)
-    else:
-        fmt = _FORMATS[kind]
-        try:
-            values = pack_values(f"{len(items)}{fmt}", *items)
-        except struct_error:
-            # Python ints past int64: uint64 alone, float64 next to others.
-            _check_ints(items, kind, None)
-            fmt = "d" if any(type(v) is not bool and v <= _INT64_MAX for v in items) else "Q"
-            values = pack_values(f"{len(items)}{fmt}", *items)
-        host = memoryview(values).cast(fmt, shape)
-    return _e.asarray(host, dtype=dtype, device=device, copy=True, order=order)
+        items = [p for v in items for p in (v.real, v.imag)]
+    try:
+        host = _host(shape, *_PACKS[kind], items)
+    except struct_error:
+        # Python ints past int64: uint64 alone, float64 next to others.
+        _check_ints(items, kind, None)
+        small = any(type(v) is not bool and v <= _INT64_MAX for v in items)
+        host = _host(shape, *((_e.float64, "d") if small else (_e.uint64, "Q")), items)
+    return _e.asarray(host, dtype=dtype, device=device, order=order)
