@@ -19,6 +19,11 @@ def _as_array(key, device):
     return ember.asarray(a, device=device)
 
 
+def _is_scalar(key):
+    return isinstance(key, (int, float, str)) or (
+        type(key).__module__ == "numpy" and getattr(key, "ndim", 1) == 0)
+
+
 def mask_positions(mask, n):
     """The positions where a bool mask (array or Column) is True."""
     if isinstance(mask, Column):
@@ -37,7 +42,7 @@ def iloc_rows(key, n, device):
     import operator
     if isinstance(key, slice):
         return "slice", key
-    if isinstance(key, (int,)) or type(key).__module__ == "numpy" and hasattr(key, "__index__"):
+    if _is_scalar(key):
         p = operator.index(key)
         if not -n <= p < n:
             raise IndexError(f"single positional indexer is out-of-bounds: {p} "
@@ -64,8 +69,7 @@ def loc_rows(key, index, device):
             return "slice", key
         raise NotImplementedError("loc with a label slice is not supported yet; "
                                   "use iloc with positions")
-    if isinstance(key, (int, float, str)) or (type(key).__module__ == "numpy"
-                                              and not hasattr(key, "shape")):
+    if _is_scalar(key):
         arr = ember.asarray([key], device=device)
         return "label", index.positions(arr)
     arr = _as_array(key, device)

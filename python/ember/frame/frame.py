@@ -274,7 +274,7 @@ class DataFrame(_select.Rows):
             names.append(k)
             results.append(reduce(c, how, skipna=skipna, **kw))
             dtypes.append(result_dtype(c, how))
-            masked = masked or c.dtype.masked
+            masked = masked or (c.dtype.masked and how != "count")
         plain = [lookup(t).storage if lookup(t).kind not in "Mm" else t for t in dtypes]
         common = np.result_type(*plain) if plain else np.dtype("float64")
         null = na()

@@ -3,6 +3,7 @@ import ember
 
 from ember.frame import _ops, _order, _reduce, _select
 from ember.frame._column import Column
+from ember.frame._dtypes import masked_form
 from ember.frame._index import Index, RangeIndex
 
 
@@ -259,7 +260,9 @@ class Series(_select.Rows):
             values = counts / (total if total else 1)
             name = "proportion"
         index = Index(self._col.take(first), name=self.name)
-        return Series._make(Column(str(values.dtype), values), index, name)
+        d = self._col.dtype
+        kind = masked_form(values.dtype) if d.masked and not d.is_string else values.dtype
+        return Series._make(Column(str(kind), values), index, name)
 
     def describe(self):
         from ember.frame._describe import describe_column

@@ -1,0 +1,192 @@
+"""ember.frame's operations against pandas on the same data: selection,
+nulls, arithmetic and comparisons, reductions, astype, on every device."""
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+ef = ember.frame
+tm = pd.testing
+
+
+def _pdf():
+    return pd.DataFrame({
+        "a": [3, 1, 2, 1, 5, 0],
+        "f": [1.5, np.nan, 2.0, 0.5, -1.0, np.nan],
+        "I": pd.array([1, None, 3, 4, None, 6], dtype="Int64"),
+        "B": pd.array([True, None, False, True, False, None], dtype="boolean"),
+        "b": [True, False, True, True, False, False],
+        "s": ["x", None, "yé", "x", "", "日本"],
+    }, index=pd.RangeIndex(10, 16))
+
+
+@pytest.fixture
+def pair(device):
+    pdf = _pdf()
+    return pdf, ef.from_pandas(pdf, device=device)
+
+
+def test_shape_columns_head_tail(pair):
+    pdf, df = pair
+    assert len(df) == len(pdf) and df.shape == pdf.shape
+    assert list(df.columns) == list(pdf.columns)
+    for n in (0, 2, 6, 10):
+        tm.assert_frame_equal(df.head(n).to_pandas(), pdf.head(n))
+        tm.assert_frame_equal(df.tail(n).to_pandas(), pdf.tail(n))
+    tm.assert_series_equal(df["f"].head(3).to_pandas(), pdf["f"].head(3))
+
+
+def test_column_get_set(pair, device):
+    pdf, df = pair
+    tm.assert_frame_equal(df[["s", "a"]].to_pandas(), pdf[["s", "a"]])
+    df["c"] = df["a"] * 2
+    pdf["c"] = pdf["a"] * 2
+    df["k"] = 7
+    pdf["k"] = 7
+    df["z"] = np.arange(6.0)
+    pdf["z"] = np.arange(6.0)
+    df["a"] = ember.arange(6, device=device)
+    pdf["a"] = np.arange(6)
+    tm.assert_frame_equal(df.to_pandas(), pdf)
+    with pytest.raises(ValueError, match="Length"):
+        df["w"] = [1, 2]
+
+
+def test_masks_iloc_loc(pair, device):
+    pdf, df = pair
+    tm.assert_frame_equal(df[df["a"] > 1].to_pandas(), pdf[pdf["a"] > 1])
+    tm.assert_frame_equal(df[df["s"] == "x"].to_pandas(), pdf[pdf["s"] == "x"])
+    tm.assert_frame_equal(df.iloc[1:5].to_pandas(), pdf.iloc[1:5])
+    tm.assert_frame_equal(df.iloc[::-2].to_pandas(), pdf.iloc[::-2])
+    tm.assert_frame_equal(df.iloc[[4, 0, -1]].to_pandas(), pdf.iloc[[4, 0, -1]])
+    tm.assert_frame_equal(df.iloc[np.array([2, 2])].to_pandas(), pdf.iloc[np.array([2, 2])])
+    tm.assert_frame_equal(df.iloc[:, [0, 5]].to_pandas(), pdf.iloc[:, [0, 5]])
+    tm.assert_frame_equal(df.loc[[15, 10]].to_pandas(), pdf.loc[[15, 10]])
+    tm.assert_frame_equal(df.loc[df["b"], ["a", "s"]].to_pandas(),
+                          pdf.loc[pdf["b"], ["a", "s"]])
+    tm.assert_series_equal(df.loc[[11, 12], "f"].to_pandas(), pdf.loc[[11, 12], "f"])
+    assert df["a"].iloc[2] == pdf["a"].iloc[2]
+    assert df["s"].loc[12] == pdf["s"].loc[12]
+    assert df["I"].loc[11] is pd.NA
+    with pytest.raises(KeyError):
+        df.loc[[99]]
+    with pytest.raises(IndexError):
+        df.iloc[[6]]
+    # an integer index with repeated labels: loc gives every match
+    s = pd.Series([1.0, 2.0, 3.0, 4.0], index=[5, 3, 5, 1])
+    es = ef.from_pandas(s, device=device)
+    tm.assert_series_equal(es.loc[[5, 1]].to_pandas(), s.loc[[5, 1]])
+    tm.assert_series_equal(es[es > 1.5].to_pandas(), s[s > 1.5])
+
+
+def test_nulls(pair):
+    pdf, df = pair
+    tm.assert_frame_equal(df.isna().to_pandas(), pdf.isna())
+    tm.assert_frame_equal(df.notna().to_pandas(), pdf.notna())
+    tm.assert_frame_equal(df.dropna().to_pandas(), pdf.dropna())
+    tm.assert_frame_equal(df.dropna(subset=["f"]).to_pandas(), pdf.dropna(subset=["f"]))
+    tm.assert_frame_equal(df.dropna(how="all").to_pandas(), pdf.dropna(how="all"))
+    num = ["a", "f", "I"]
+    tm.assert_frame_equal(df[num].fillna(0).to_pandas(), pdf[num].fillna(0))
+    tm.assert_series_equal(df["f"].fillna(9.5).to_pandas(), pdf["f"].fillna(9.5))
+    tm.assert_series_equal(df["I"].dropna().to_pandas(), pdf["I"].dropna())
+    tm.assert_series_equal(df["s"].isna().to_pandas(), pdf["s"].isna())
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "floordiv", "mod",
+                                "eq", "ne", "lt", "le", "gt", "ge"])
+def test_arithmetic_and_comparison(pair, op):
+    pdf, df = pair
+    def f(x, y):
+        return getattr(x, f"__{op}__")(y)
+    for a, b in (("a", "f"), ("a", "I"), ("I", "I"), ("f", "f")):
+        if op in ("floordiv", "mod") and "I" in (a, b):
+            continue   # pandas' masked floor division by 0 differs
+        tm.assert_series_equal(f(df[a], df[b]).to_pandas(), f(pdf[a], pdf[b]),
+                               check_names=False)
+    for col in ("a", "f", "I"):
+        tm.assert_series_equal(f(df[col], 2).to_pandas(), f(pdf[col], 2))
+        tm.assert_series_equal(f(df[col], 1.5).to_pandas(), f(pdf[col], 1.5))
+    if op in ("add", "sub", "mul", "truediv"):
+        tm.assert_series_equal(getattr(df["a"], f"__r{op}__")(10).to_pandas(),
+                               getattr(pdf["a"], f"__r{op}__")(10))
+
+
+def test_logic_and_kleene(pair):
+    pdf, df = pair
+    for op in ("__and__", "__or__", "__xor__"):
+        for a, b in (("b", "B"), ("B", "B"), ("b", "b")):
+            tm.assert_series_equal(getattr(df[a], op)(df[b]).to_pandas(),
+                                   getattr(pdf[a], op)(pdf[b]), check_names=False)
+        tm.assert_series_equal(getattr(df["B"], op)(True).to_pandas(),
+                               getattr(pdf["B"], op)(True))
+    tm.assert_series_equal((~df["b"]).to_pandas(), ~pdf["b"])
+    tm.assert_series_equal((-df["I"]).to_pandas(), -pdf["I"])
+
+
+def test_ops_errors(pair, device):
+    pdf, df = pair
+    other = ef.Series([1, 2], device=device)
+    with pytest.raises(ValueError, match="lengths"):
+        df["a"] + other
+    shifted = ef.Series(np.arange(6), index=range(6), device=device)
+    with pytest.raises(NotImplementedError, match="alignment"):
+        df["a"] + shifted
+    with pytest.raises(NotImplementedError, match="str"):
+        df["s"] < "x"
+
+
+@pytest.mark.parametrize("how", ["sum", "mean", "min", "max", "count", "std", "var", "prod"])
+def test_reductions(pair, how):
+    pdf, df = pair
+    for col in ("a", "f", "I", "b"):
+        for skipna in (True, False):
+            if how == "count" and not skipna:
+                continue
+            kw = {} if how == "count" else {"skipna": skipna}
+            got = getattr(df[col], how)(**kw)
+            exp = getattr(pdf[col], how)(**kw)
+            if exp is pd.NA:
+                assert got is pd.NA, (col, skipna)
+            else:
+                assert got == pytest.approx(exp, nan_ok=True), (col, skipna, got, exp)
+                assert type(got) is type(exp), (col, type(got), type(exp))
+    num = pdf[["a", "f", "I"]]
+    tm.assert_series_equal(getattr(df[["a", "f", "I"]], how)().to_pandas(),
+                           getattr(num, how)())
+    tm.assert_series_equal(getattr(df[["a", "f"]], how)().to_pandas(),
+                           getattr(num[["a", "f"]], how)())
+
+
+def test_reductions_of_empty_and_all_null(device):
+    pdf = pd.DataFrame({"f": [np.nan, np.nan], "I": pd.array([None, None], dtype="Int64")})
+    df = ef.from_pandas(pdf, device=device)
+    for how in ("sum", "mean", "min", "max", "std", "count"):
+        for c in pdf:
+            got, exp = getattr(df[c], how)(), getattr(pdf[c], how)()
+            assert (got is exp) if exp is pd.NA else got == pytest.approx(exp, nan_ok=True)
+    empty = ef.Series(np.zeros(0), device=device)
+    assert empty.sum() == 0 and np.isnan(empty.mean()) and empty.count() == 0
+
+
+def test_astype(pair):
+    pdf, df = pair
+    for col, to in (("a", "float32"), ("a", "Int64"), ("f", "Float64"), ("I", "float64"),
+                    ("I", "Float32"), ("b", "int8"), ("B", "Int8"), ("a", "uint16"),
+                    ("s", "string")):
+        tm.assert_series_equal(df[col].astype(to).to_pandas(), pdf[col].astype(to))
+    tm.assert_frame_equal(df.astype({"a": "float64"}).to_pandas(),
+                          pdf.astype({"a": "float64"}))
+    with pytest.raises(ValueError):
+        df["I"].astype("int64")
+    with pytest.raises(TypeError, match="complex"):
+        df["a"].astype("complex128")
+
+
+def test_datetime_columns(device):
+    t = pd.Series(pd.to_datetime(["2020-01-02", None, "2019-05-01"]).astype("M8[ns]"))
+    s = ef.from_pandas(t, device=device)
+    tm.assert_series_equal(s.isna().to_pandas(), t.isna())
+    assert s.min() == t.min() and s.max() == t.max() and s.count() == t.count()
+    tm.assert_series_equal(s.sort_values().to_pandas(), t.sort_values())

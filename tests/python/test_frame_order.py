@@ -1,0 +1,101 @@
+"""ember.frame's sorts and distinct values against pandas: sort_values
+(stable, several keys, mixed ascending, na_position), value_counts,
+unique, nunique, describe, on every device."""
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+ef = ember.frame
+tm = pd.testing
+
+
+def _pdf():
+    return pd.DataFrame({
+        "k": [2, 1, 2, 1, 3, 2, 1, 3],
+        "f": [0.5, np.nan, -1.0, 0.5, np.nan, 2.0, -0.0, 0.0],
+        "I": pd.array([None, 1, 1, None, 7, -3, 1, 0], dtype="Int64"),
+        "s": ["b", "a", None, "ab", "", "日本", "a", "b"],
+        "u": np.array([5, 1, 5, 1, 0, 2**64 - 1, 3, 3], dtype=np.uint64),
+    }, index=[7, 6, 5, 4, 3, 2, 1, 0])
+
+
+@pytest.fixture
+def pair(device):
+    pdf = _pdf()
+    return pdf, ef.from_pandas(pdf, device=device)
+
+
+@pytest.mark.parametrize("col", ["k", "f", "I", "s", "u"])
+@pytest.mark.parametrize("ascending", [True, False])
+@pytest.mark.parametrize("na_position", ["last", "first"])
+def test_sort_one_column(pair, col, ascending, na_position):
+    pdf, df = pair
+    got = df.sort_values(col, ascending=ascending, na_position=na_position)
+    exp = pdf.sort_values(col, ascending=ascending, na_position=na_position, kind="stable")
+    tm.assert_frame_equal(got.to_pandas(), exp)
+    s = df[col].sort_values(ascending=ascending, na_position=na_position)
+    tm.assert_series_equal(s.to_pandas(), pdf[col].sort_values(
+        ascending=ascending, na_position=na_position, kind="stable"))
+
+
+@pytest.mark.parametrize("by,ascending", [(["k", "f"], True), (["k", "s"], [False, True]),
+                                          (["I", "k", "f"], [True, False, False]),
+                                          (["s", "u"], [False, False])])
+def test_sort_several_columns(pair, by, ascending):
+    pdf, df = pair
+    for na in ("last", "first"):
+        got = df.sort_values(by, ascending=ascending, na_position=na)
+        exp = pdf.sort_values(by, ascending=ascending, na_position=na, kind="stable")
+        tm.assert_frame_equal(got.to_pandas(), exp)
+    tm.assert_frame_equal(df.sort_values(by, ascending=ascending, ignore_index=True)
+                          .to_pandas(), pdf.sort_values(by, ascending=ascending,
+                                                        kind="stable", ignore_index=True))
+
+
+def test_sort_errors_and_edges(pair, device):
+    pdf, df = pair
+    with pytest.raises(KeyError, match="nope"):
+        df.sort_values("nope")
+    with pytest.raises(ValueError):
+        df.sort_values(["k", "f"], ascending=[True])
+    with pytest.raises(ValueError):
+        df.sort_values("k", na_position="middle")
+    one = ef.DataFrame({"a": [1.0]}, device=device)
+    tm.assert_frame_equal(one.sort_values("a").to_pandas(), pd.DataFrame({"a": [1.0]}))
+    empty = ef.from_pandas(pdf.iloc[:0], device=device)
+    tm.assert_frame_equal(empty.sort_values(["k", "s"]).to_pandas(),
+                          pdf.iloc[:0].sort_values(["k", "s"]))
+
+
+@pytest.mark.parametrize("col", ["k", "f", "I", "s", "u"])
+def test_value_counts_unique_nunique(pair, col):
+    pdf, df = pair
+    s, ps = df[col], pdf[col]
+    for dropna in (True, False):
+        tm.assert_series_equal(s.value_counts(dropna=dropna).to_pandas(),
+                               ps.value_counts(dropna=dropna))
+        assert s.nunique(dropna=dropna) == ps.nunique(dropna=dropna)
+    tm.assert_series_equal(s.value_counts(normalize=True).to_pandas(),
+                           ps.value_counts(normalize=True))
+    tm.assert_series_equal(s.value_counts(ascending=True).to_pandas(),
+                           ps.value_counts(ascending=True))
+    u = s.unique()
+    exp = ps.unique()
+    if isinstance(u, ember.ndarray):
+        np.testing.assert_array_equal(ember.asnumpy(u), exp)
+    else:
+        tm.assert_extension_array_equal(u.to_pandas().array, pd.array(exp))
+    tm.assert_series_equal(df.nunique().to_pandas(), pdf.nunique())
+
+
+def test_describe(pair, device):
+    pdf, df = pair
+    num = ["k", "f", "I"]
+    tm.assert_frame_equal(df[num].describe().to_pandas(), pdf[num].describe())
+    tm.assert_frame_equal(df.describe().to_pandas(), pdf.describe())
+    tm.assert_series_equal(df["f"].describe().to_pandas(), pdf["f"].describe())
+    one = pd.DataFrame({"x": [2.5], "n": pd.array([None], dtype="Int64")})
+    tm.assert_frame_equal(ef.from_pandas(one, device=device).describe().to_pandas(),
+                          one.describe())
