@@ -163,3 +163,16 @@ def test_import_ember_imports_no_frame():
             "assert ember.from_pandas is ember.frame.from_pandas; "
             "assert 'pandas' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_repr_and_constructors(device):
+    df = ef.DataFrame({"a": np.arange(100), "s": ["é"] * 100}, device=device)
+    text = repr(df)
+    assert "[100 rows x 2 columns" in text and device in text and "99" in text
+    assert "Length: 100" in repr(df["a"])
+    s = ef.Series(df["a"], name="z")
+    assert s.name == "z" and len(s) == 100
+    tm.assert_frame_equal(ef.DataFrame({"x": df["a"], "y": df["a"] * 2}).head(2).to_pandas(),
+                          pd.DataFrame({"x": [0, 1], "y": [0, 2]}))
+    assert ef.DataFrame(df).shape == (100, 2)
+    assert ef.Series([2.5], device=device).to_pandas().equals(pd.Series([2.5]))

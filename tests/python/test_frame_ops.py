@@ -190,3 +190,27 @@ def test_datetime_columns(device):
     tm.assert_series_equal(s.isna().to_pandas(), t.isna())
     assert s.min() == t.min() and s.max() == t.max() and s.count() == t.count()
     tm.assert_series_equal(s.sort_values().to_pandas(), t.sort_values())
+    ts = t.iloc[0]
+    for op in ("__lt__", "__eq__", "__ne__", "__ge__"):
+        tm.assert_series_equal(getattr(s, op)(ts).to_pandas(), getattr(t, op)(ts))
+        tm.assert_series_equal(getattr(s, op)(s).to_pandas(), getattr(t, op)(t))
+
+
+def test_empty_and_one_row_frames(device):
+    for pdf in (pd.DataFrame({"a": pd.Series([], dtype="int64"),
+                              "f": pd.Series([], dtype="float64"),
+                              "s": pd.Series([], dtype="str")}),
+                pd.DataFrame({"a": [4], "f": [np.nan], "s": ["ü"]})):
+        df = ef.from_pandas(pdf, device=device)
+        tm.assert_frame_equal(df.head().to_pandas(), pdf.head())
+        tm.assert_frame_equal(df[df["a"] > 0].to_pandas(), pdf[pdf["a"] > 0])
+        tm.assert_frame_equal(df.isna().to_pandas(), pdf.isna())
+        tm.assert_frame_equal(df.dropna().to_pandas(), pdf.dropna())
+        tm.assert_frame_equal(df.sort_values(["s", "a"]).to_pandas(),
+                              pdf.sort_values(["s", "a"]))
+        tm.assert_series_equal(df[["a", "f"]].sum().to_pandas(), pdf[["a", "f"]].sum())
+        tm.assert_series_equal(df[["a", "f"]].max().to_pandas(), pdf[["a", "f"]].max())
+        tm.assert_series_equal(df["s"].value_counts().to_pandas(), pdf["s"].value_counts())
+        tm.assert_series_equal((df["s"] == "ü").to_pandas(), pdf["s"] == "ü")
+        tm.assert_series_equal((df["a"] + df["f"]).to_pandas(), pdf["a"] + pdf["f"],
+                               check_names=False)

@@ -32,6 +32,19 @@ def _scalar_ok(x):
     return isinstance(x, (bool, int, float)) or type(x).__module__ == "numpy"
 
 
+def _time_scalar(d, x):
+    """A Timestamp, Timedelta, datetime or numpy datetime64 as the int64
+    count of the column's unit (NaT as its sentinel)."""
+    import numpy as np
+    unit = d.name[d.name.index("[") + 1:-1]
+    kind = "M8" if d.kind == "M" else "m8"
+    try:
+        return np.int64(np.asarray(x).astype(f"{kind}[{unit}]").view(np.int64))
+    except (TypeError, ValueError):
+        raise TypeError(f"cannot compare a {d.name} column with "
+                        f"{type(x).__name__}") from None
+
+
 def binary(op, a, b, reflected=False):
     """a op b for a Column `a` and a Column or Python scalar `b`."""
     if isinstance(b, Column) and a.length != b.length:
@@ -39,6 +52,8 @@ def binary(op, a, b, reflected=False):
     if a.dtype.is_string or (isinstance(b, Column) and b.dtype.is_string) \
             or isinstance(b, str):
         return _string_op(op, a, b)
+    if a.dtype.kind in "Mm" and not isinstance(b, Column) and not _scalar_ok(b):
+        b = _time_scalar(a.dtype, b)
     if not isinstance(b, Column) and not _scalar_ok(b):
         raise TypeError(f"unsupported operand for {op}: {type(b).__name__}")
     for c in (a, b):
@@ -55,10 +70,10 @@ def binary(op, a, b, reflected=False):
         out = COMPARE[op](x, y)
         if masked:
             return Column("boolean", out, None if valid is None else _bitmap.pack(valid))
-        nulls = _and(a.null_mask(), b.null_mask() if isinstance(b, Column) else None)
-        if a.dtype.kind in "Mm" and isinstance(b, Column) and b.dtype.kind in "Mm":
-            nulls = a.null_mask() | b.null_mask()
-        if nulls is not None and a.dtype.kind in "Mm":
+        if a.dtype.kind in "Mm":   # NaT compares as a null: only != holds
+            nulls = a.null_mask()
+            if isinstance(b, Column) and b.dtype.kind in "Mm":
+                nulls = nulls | b.null_mask()
             out = ember.where(nulls, op == "ne", out)
         return Column("bool", out)
     if a.dtype.kind == "b" and (not isinstance(b, Column) or b.dtype.kind == "b") \

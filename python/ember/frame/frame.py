@@ -96,19 +96,23 @@ class DataFrame(_select.Rows):
                 for k, c in self._cols.items()}
         return pd.DataFrame(data, index=index, columns=list(self._cols), copy=False)
 
-    def to_arrow(self):
-        import pyarrow as pa
+    def _arrow_arrays(self):
         from ember.frame._arrow import column_to_arrow
-        return pa.Table.from_arrays([column_to_arrow(c) for c in self._cols.values()],
-                                    names=[str(k) for k in self._cols])
+        return ([column_to_arrow(c) for c in self._cols.values()],
+                [str(k) for k in self._cols])
+
+    def to_arrow(self):
+        """A pyarrow Table sharing the columns' memory on cpu."""
+        import pyarrow as pa
+        return pa.Table.from_arrays(*self._arrow_arrays())
 
     def __arrow_c_stream__(self, requested_schema=None):
         return self.to_arrow().__arrow_c_stream__(requested_schema)
 
     def __arrow_c_array__(self, requested_schema=None):
-        return self.to_arrow().to_batches()[0].__arrow_c_array__(requested_schema) \
-            if len(self) else self.to_arrow().schema.empty_table().to_batches(
-                max_chunksize=1)
+        import pyarrow as pa
+        batch = pa.RecordBatch.from_arrays(*self._arrow_arrays())
+        return batch.__arrow_c_array__(requested_schema)
 
     def to_device(self, device):
         return DataFrame._make({k: c.to_device(device) for k, c in self._cols.items()},
