@@ -176,3 +176,14 @@ def test_repr_and_constructors(device):
                           pd.DataFrame({"x": [0, 1], "y": [0, 2]}))
     assert ef.DataFrame(df).shape == (100, 2)
     assert ef.Series([2.5], device=device).to_pandas().equals(pd.Series([2.5]))
+
+
+def test_scalars_broadcast(device):
+    df = ef.DataFrame({"a": [1, 2, 3]}, device=device)
+    df["s"] = "é"
+    df["f"] = 2.5
+    df["b"] = True
+    exp = pd.DataFrame({"a": [1, 2, 3], "s": ["é"] * 3, "f": [2.5] * 3, "b": [True] * 3})
+    tm.assert_frame_equal(df.to_pandas(), exp)
+    tm.assert_series_equal(ef.Series(7, index=[4, 5], device=device).to_pandas(),
+                           pd.Series(7, index=[4, 5]))

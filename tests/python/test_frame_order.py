@@ -99,3 +99,21 @@ def test_describe(pair, device):
     one = pd.DataFrame({"x": [2.5], "n": pd.array([None], dtype="Int64")})
     tm.assert_frame_equal(ef.from_pandas(one, device=device).describe().to_pandas(),
                           one.describe())
+
+
+def test_long_strings_and_many_rows(device):
+    rng = np.random.default_rng(1)
+    words = np.array(["abcdefghij", "abcdefghi", "abcdefgh", "abcdefghé", "", "z",
+                      "abcdefghijklmnopq", "abcdefghijklmnopr", "日本語テキスト"], dtype=object)
+    n = 3000
+    pdf = pd.DataFrame({"s": pd.Series(words[rng.integers(0, len(words), n)], dtype="str"),
+                        "k": rng.integers(0, 50, n),
+                        "f": np.where(rng.random(n) < 0.1, np.nan, rng.random(n).round(1))})
+    pdf.loc[rng.random(n) < 0.05, "s"] = None
+    df = ef.from_pandas(pdf, device=device)
+    for by, asc in (("s", False), (["s", "k"], [True, False]), (["f", "s"], True)):
+        tm.assert_frame_equal(df.sort_values(by, ascending=asc).to_pandas(),
+                              pdf.sort_values(by, ascending=asc, kind="stable"))
+    for c in pdf:
+        tm.assert_series_equal(df[c].value_counts(dropna=False).to_pandas(),
+                               pdf[c].value_counts(dropna=False))

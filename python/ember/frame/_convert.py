@@ -11,6 +11,12 @@ def _is_str_list(items):
         x is None or isinstance(x, str) for x in items)
 
 
+def repeat_scalar(value, n, dtype=None, device=None):
+    """A column of n copies of a scalar: one row made, then gathered."""
+    col = column_from([value], dtype=dtype, device=device)
+    return col.take(ember.zeros(n, dtype="int64", device=col.device))
+
+
 def column_from(data, dtype=None, device=None):
     """A Column from a list, tuple, range, NumPy array or ember array (the
     values of a Series or Index are taken as they are)."""

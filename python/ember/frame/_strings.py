@@ -98,17 +98,17 @@ def words(col):
     n = col.length
     maxlen = int(lens.max()) if n else 0
     starts = col.offsets.astype("int64")[:-1]
-    nbytes = col.values.shape[0]
+    last = max(col.values.shape[0] - 1, 0)
+    dev = col.device
+    b = ember.arange(8, dtype="int64", device=dev)
+    shift = ((7 - b) * 8).astype("uint64")
     out = []
-    for w in range((maxlen + 7) // 8):
-        word = ember.zeros(n, dtype="uint64", device=col.device)
-        for b in range(8):
-            p = 8 * w + b
-            has = p < lens
-            src = ember.minimum(starts + p, max(nbytes - 1, 0))
-            byte = ember.where(has, col.values[src], 0).astype("uint64")
-            word = word | (byte << (56 - 8 * b))
-        out.append(word)
+    for w in range((maxlen + 7) // 8):   # one (n, 8) gather a word
+        p = 8 * w + b
+        src = ember.minimum(starts[:, None] + p[None, :], last)
+        has = p[None, :] < lens[:, None]
+        byte = ember.where(has, col.values[src], 0).astype("uint64")
+        out.append((byte << shift[None, :]).sum(axis=1, dtype="uint64"))
     return out, lens
 
 

@@ -162,8 +162,8 @@ class DataFrame(_select.Rows):
             col = value._col
         elif isinstance(value, (bool, int, float, str)) or type(value).__module__ == "numpy" \
                 and not hasattr(value, "__len__"):
-            col = column_from([value] * n if isinstance(value, str) else
-                              ember.full(n, value, device=dev))
+            from ember.frame._convert import repeat_scalar
+            col = repeat_scalar(value, n, device=dev)
         else:
             col = column_from(value, device=dev)
             if col.length != n:

@@ -38,8 +38,11 @@ class Series(_select.Rows):
             if data is None:
                 data = []
             if isinstance(data, (bool, int, float, str)):
-                data = [data] * (len(index) if index is not None else 1)
-            col = column_from(data, dtype=dtype, device=device)
+                from ember.frame._convert import repeat_scalar
+                col = repeat_scalar(data, len(index) if index is not None else 1,
+                                    dtype, device)
+            else:
+                col = column_from(data, dtype=dtype, device=device)
         if device is not None and str(col.device) != str(device):
             col = col.to_device(device)
         self._col = col
