@@ -214,3 +214,14 @@ def test_empty_and_one_row_frames(device):
         tm.assert_series_equal((df["s"] == "ü").to_pandas(), pdf["s"] == "ü")
         tm.assert_series_equal((df["a"] + df["f"]).to_pandas(), pdf["a"] + pdf["f"],
                                check_names=False)
+
+
+def test_integer_division_by_zero(device):
+    p = pd.Series([3, 0, -4, 7])
+    q = pd.Series([0, 0, 2, -2])
+    s, t = ef.from_pandas(p, device=device), ef.from_pandas(q, device=device)
+    for op in ("__floordiv__", "__mod__", "__truediv__"):
+        tm.assert_series_equal(getattr(s, op)(t).to_pandas(), getattr(p, op)(q))
+        tm.assert_series_equal(getattr(s, op)(0).to_pandas(), getattr(p, op)(0))
+        tm.assert_series_equal(getattr(s, op)(3).to_pandas(), getattr(p, op)(3))
+    tm.assert_series_equal((5 // t).to_pandas(), 5 // q)

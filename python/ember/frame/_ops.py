@@ -81,14 +81,27 @@ def binary(op, a, b, reflected=False):
         raise TypeError(f"operator {op} is not supported for bool columns")
     if masked and valid is not None and op in ("truediv", "floordiv", "mod", "pow"):
         # keep the null rows' values from raising or warning: give them 1
-        ones = ember.ones_like(x) if isinstance(x, ember.ndarray) else 1
-        x = ember.where(valid, x, ones) if isinstance(x, ember.ndarray) else x
-        y = ember.where(valid, y, ones) if isinstance(y, ember.ndarray) else y
+        x = ember.where(valid, x, 1) if isinstance(x, ember.ndarray) else x
+        y = ember.where(valid, y, 1) if isinstance(y, ember.ndarray) else y
+    if op in ("floordiv", "mod") and not masked and _int_by_zero(x, y):
+        # pandas: an integer // 0 is inf, -inf or NaN, % 0 is NaN, so the
+        # result is float64 when a divisor is 0
+        x = x.astype("float64") if isinstance(x, ember.ndarray) else float(x)
+        y = y.astype("float64") if isinstance(y, ember.ndarray) else float(y)
     out = ARITH[op](x, y)
     if masked:
         return Column(masked_form(out.dtype), out,
                       None if valid is None else _bitmap.pack(valid))
     return Column(str(out.dtype), out)
+
+
+def _int_by_zero(x, y):
+    def is_int(v):
+        return (v.dtype.kind in "iu") if isinstance(v, ember.ndarray) else (
+            isinstance(v, int) and not isinstance(v, bool))
+    if not (is_int(x) and is_int(y)):
+        return False
+    return bool((y == 0).any()) if isinstance(y, ember.ndarray) else y == 0
 
 
 def _logic(op, a, b, x, y):

@@ -37,8 +37,9 @@ def _gather_ranges(starts, counts, device):
     total = int(new_off[n]) if n else 0
     if total == 0:
         return ember.zeros(0, dtype="int64", device=device), new_off
-    row = ember.repeat(ember.arange(n, dtype="int64", device=device), counts)
-    pos = ember.arange(total, dtype="int64", device=device) - new_off[row] + starts[row]
+    j = ember.arange(total, dtype="int64", device=device)
+    row = ember.searchsorted(new_off[1:], j, side="right")   # each byte's row
+    pos = j - new_off[row] + starts[row]
     return pos, new_off
 
 
