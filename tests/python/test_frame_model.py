@@ -187,3 +187,17 @@ def test_scalars_broadcast(device):
     tm.assert_frame_equal(df.to_pandas(), exp)
     tm.assert_series_equal(ef.Series(7, index=[4, 5], device=device).to_pandas(),
                            pd.Series(7, index=[4, 5]))
+
+
+def test_first_column_sets_length_and_devices_stay(device):
+    df = ef.DataFrame()
+    df["a"] = [1, 2, 3]
+    tm.assert_frame_equal(df.to_pandas(), pd.DataFrame({"a": [1, 2, 3]}))
+    df = ef.DataFrame({"a": [1, 2]}, device=device)
+    other = "cpu" if device != "cpu" else None
+    if other:
+        with pytest.raises(ValueError, match="device"):
+            df["b"] = ember.asarray([1, 2], device=other)
+        with pytest.raises(ValueError, match="devices"):
+            ef.DataFrame({"a": ember.asarray([1], device=device),
+                          "b": ember.asarray([1], device=other)})

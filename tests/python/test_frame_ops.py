@@ -103,8 +103,7 @@ def test_arithmetic_and_comparison(pair, op):
     for a, b in (("a", "f"), ("a", "I"), ("I", "I"), ("f", "f")):
         if op in ("floordiv", "mod") and "I" in (a, b):
             continue   # pandas' masked floor division by 0 differs
-        tm.assert_series_equal(f(df[a], df[b]).to_pandas(), f(pdf[a], pdf[b]),
-                               check_names=False)
+        tm.assert_series_equal(f(df[a], df[b]).to_pandas(), f(pdf[a], pdf[b]))
     for col in ("a", "f", "I"):
         tm.assert_series_equal(f(df[col], 2).to_pandas(), f(pdf[col], 2))
         tm.assert_series_equal(f(df[col], 1.5).to_pandas(), f(pdf[col], 1.5))
@@ -118,7 +117,7 @@ def test_logic_and_kleene(pair):
     for op in ("__and__", "__or__", "__xor__"):
         for a, b in (("b", "B"), ("B", "B"), ("b", "b")):
             tm.assert_series_equal(getattr(df[a], op)(df[b]).to_pandas(),
-                                   getattr(pdf[a], op)(pdf[b]), check_names=False)
+                                   getattr(pdf[a], op)(pdf[b]))
         tm.assert_series_equal(getattr(df["B"], op)(True).to_pandas(),
                                getattr(pdf["B"], op)(True))
     tm.assert_series_equal((~df["b"]).to_pandas(), ~pdf["b"])
@@ -212,8 +211,7 @@ def test_empty_and_one_row_frames(device):
         tm.assert_series_equal(df[["a", "f"]].max().to_pandas(), pdf[["a", "f"]].max())
         tm.assert_series_equal(df["s"].value_counts().to_pandas(), pdf["s"].value_counts())
         tm.assert_series_equal((df["s"] == "ü").to_pandas(), pdf["s"] == "ü")
-        tm.assert_series_equal((df["a"] + df["f"]).to_pandas(), pdf["a"] + pdf["f"],
-                               check_names=False)
+        tm.assert_series_equal((df["a"] + df["f"]).to_pandas(), pdf["a"] + pdf["f"])
 
 
 def test_integer_division_by_zero(device):

@@ -30,7 +30,8 @@ class DataFrame(_select.Rows):
         series_index = None
         for k, v in data.items():
             if isinstance(v, Series):
-                series_index = series_index or v.index
+                if series_index is None:
+                    series_index = v.index
                 if not v.index.equals(series_index):
                     raise NotImplementedError("Series with different indexes "
                                               "(alignment) is not supported yet")
@@ -38,6 +39,10 @@ class DataFrame(_select.Rows):
             cols[k] = column_from(v, dtype=dtype, device=device)
             if device is not None and str(cols[k].device) != str(device):
                 cols[k] = cols[k].to_device(device)
+        devices = {str(c.device) for c in cols.values()}
+        if len(devices) > 1:   # ember never copies between devices unasked
+            raise ValueError(f"columns on several devices ({', '.join(sorted(devices))}); "
+                             "pass device= to move them")
         lengths = {c.length for c in cols.values()}
         if len(lengths) > 1:
             raise ValueError("All arrays must be of the same length")
@@ -165,12 +170,16 @@ class DataFrame(_select.Rows):
             from ember.frame._convert import repeat_scalar
             col = repeat_scalar(value, n, device=dev)
         else:
-            col = column_from(value, device=dev)
+            col = column_from(value, device=None if isinstance(value, ember.ndarray)
+                              else dev)
+            if not self._cols and not n:   # the first column sets the length
+                self._index, n = RangeIndex(0, col.length), col.length
             if col.length != n:
                 raise ValueError(f"Length of values ({col.length}) does not match "
                                  f"length of index ({n})")
-        if not self._cols and not n and col.length:
-            self._index = RangeIndex(0, col.length)
+        if dev is not None and str(col.device) != str(dev):
+            raise ValueError(f"the column is on {col.device}, the frame on {dev}; "
+                             "move it with to_device")
         self._cols[key] = col
 
     def __delitem__(self, key):

@@ -169,8 +169,10 @@ class Series(_select.Rows):
                                       "(alignment) is not supported yet")
 
     def _binary(self, op, other, reflected=False):
+        name = self.name
         if isinstance(other, Series):
             self._check_aligned(other, op)
+            name = name if other.name == name else None   # pandas keeps a shared name
             other = other._col
         elif isinstance(other, (ember.ndarray, list, tuple)) or \
                 type(other).__name__ == "ndarray":
@@ -178,7 +180,6 @@ class Series(_select.Rows):
             other = column_from(other, device=self.device)
             if other.length != len(self):
                 raise ValueError(f"lengths must match: {len(self)} and {other.length}")
-        name = self.name
         return Series._make(_ops.binary(op, self._col, other, reflected), self._index,
                             name)
 
