@@ -117,3 +117,40 @@ def test_long_strings_and_many_rows(device):
     for c in pdf:
         tm.assert_series_equal(df[c].value_counts(dropna=False).to_pandas(),
                                pdf[c].value_counts(dropna=False))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_frames_against_pandas(device, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 40))
+    nulls = rng.random((5, n)) < 0.25
+    pdf = pd.DataFrame({
+        "i": rng.integers(-3, 3, n),
+        "f": np.where(nulls[0], np.nan, rng.integers(-2, 2, n) / 2),
+        "I": pd.array(np.where(nulls[1], 0, rng.integers(0, 4, n)), dtype="Int64"),
+        "b": rng.random(n) < 0.5,
+        "B": pd.array(rng.random(n) < 0.5, dtype="boolean"),
+        "s": pd.Series(np.array(["", "a", "ab", "b", "é"], dtype=object)[
+            rng.integers(0, 5, n)], dtype="str"),
+    })
+    pdf.loc[nulls[1], "I"] = pd.NA
+    pdf.loc[nulls[2], "B"] = pd.NA
+    pdf.loc[nulls[3], "s"] = None
+    df = ef.from_pandas(pdf, device=device)
+    cols = list(pdf.columns)
+    for _ in range(4):
+        by = list(rng.choice(cols, size=int(rng.integers(1, 4)), replace=False))
+        asc = [bool(a) for a in rng.random(len(by)) < 0.5]
+        na = "first" if rng.random() < 0.5 else "last"
+        tm.assert_frame_equal(df.sort_values(by, ascending=asc, na_position=na).to_pandas(),
+                              pdf.sort_values(by, ascending=asc, na_position=na,
+                                              kind="stable"))
+    for c in cols:
+        tm.assert_series_equal(df[c].value_counts(dropna=False).to_pandas(),
+                               pdf[c].value_counts(dropna=False))
+        assert df[c].nunique() == pdf[c].nunique()
+    mask = pdf["i"] > 0
+    tm.assert_frame_equal(df[df["i"] > 0].dropna().to_pandas(), pdf[mask].dropna())
+    num = ["i", "f", "I"]
+    tm.assert_series_equal(df[num].sum().to_pandas(), pdf[num].sum())
+    tm.assert_series_equal(df[num].mean().to_pandas(), pdf[num].mean())

@@ -251,9 +251,15 @@ class Series(_select.Rows):
     def value_counts(self, normalize=False, sort=True, ascending=False, dropna=True):
         c, k = _order.codes(self._col)
         first, counts, code = _order.first_rows(c, k)
+        d = self._col.dtype
         if dropna:
             keep = ember.flatnonzero(code >= 0)
             first, counts = first[keep], counts[keep]
+        elif d.masked and not d.is_string:
+            # pandas counts a masked column's NA after its values, so NA
+            # comes last among equal counts
+            last = ember.argsort((code < 0).astype("int8"), kind="stable")
+            first, counts = first[last], counts[last]
         if sort:
             order = ember.argsort(counts if ascending else -counts, kind="stable")
             first, counts = first[order], counts[order]
@@ -264,7 +270,6 @@ class Series(_select.Rows):
             values = counts / (total if total else 1)
             name = "proportion"
         index = Index(self._col.take(first), name=self.name)
-        d = self._col.dtype
         kind = masked_form(values.dtype) if d.masked and not d.is_string else values.dtype
         return Series._make(Column(str(kind), values), index, name)
 
