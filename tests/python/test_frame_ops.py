@@ -223,3 +223,38 @@ def test_integer_division_by_zero(device):
         tm.assert_series_equal(getattr(s, op)(0).to_pandas(), getattr(p, op)(0))
         tm.assert_series_equal(getattr(s, op)(3).to_pandas(), getattr(p, op)(3))
     tm.assert_series_equal((5 // t).to_pandas(), 5 // q)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_operators_against_pandas(device, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 30))
+    pdf = pd.DataFrame({
+        "i": rng.integers(-4, 5, n),
+        "u": rng.integers(0, 9, n).astype(np.uint8),
+        "f": np.where(rng.random(n) < 0.2, np.nan, rng.integers(-4, 5, n) / 2),
+        "I": pd.array(rng.integers(-4, 5, n), dtype="Int64"),
+        "F": pd.array(rng.integers(-4, 5, n) / 4, dtype="Float64"),
+        "B": pd.array(rng.random(n) < 0.5, dtype="boolean"),
+        "b": rng.random(n) < 0.5,
+    })
+    for c in ("I", "F", "B"):
+        pdf.loc[rng.random(n) < 0.25, c] = pd.NA
+    df = ef.from_pandas(pdf, device=device)
+    for op in ("__add__", "__sub__", "__mul__", "__truediv__", "__lt__", "__eq__", "__ne__"):
+        for a, b in (("i", "u"), ("i", "F"), ("u", "I"), ("f", "I"), ("F", "f"), ("I", "F")):
+            tm.assert_series_equal(getattr(df[a], op)(df[b]).to_pandas(),
+                                   getattr(pdf[a], op)(pdf[b]))
+    for op in ("__and__", "__or__", "__xor__"):
+        tm.assert_series_equal(getattr(df["B"], op)(df["b"]).to_pandas(),
+                               getattr(pdf["B"], op)(pdf["b"]))
+        tm.assert_series_equal(getattr(df["B"], op)(False).to_pandas(),
+                               getattr(pdf["B"], op)(False))
+    for how in ("sum", "mean", "min", "max", "std", "var", "count"):
+        for skipna in (True, False):
+            kw = {} if how == "count" else {"skipna": skipna}
+            tm.assert_series_equal(getattr(df[["i", "u", "f", "I", "F"]], how)(**kw)
+                                   .to_pandas(), getattr(pdf[["i", "u", "f", "I", "F"]],
+                                                         how)(**kw), rtol=1e-12)
+    tm.assert_frame_equal(df.fillna({"f": 0.5, "I": 7}).to_pandas(),
+                          pdf.fillna({"f": 0.5, "I": 7}))

@@ -64,6 +64,8 @@ def binary(op, a, b, reflected=False):
     x, y = (bv, a.values) if reflected else (a.values, bv)
     masked = a.dtype.masked or (isinstance(b, Column) and b.dtype.masked)
     valid = _and(_valid(a), _valid(b) if isinstance(b, Column) else None)
+    if masked and op not in LOGIC:
+        valid = _and(valid, _not_nan(a, b))
     if op in LOGIC:
         return _logic(op, a, b, a.values, bv)   # commutative
     if op in COMPARE:
@@ -90,9 +92,23 @@ def binary(op, a, b, reflected=False):
         y = y.astype("float64") if isinstance(y, ember.ndarray) else float(y)
     out = ARITH[op](x, y)
     if masked:
+        if out.dtype.kind == "f":   # pandas 3: a NaN result of a masked op is NA
+            valid = _and(valid, ~ember.isnan(out))
         return Column(masked_form(out.dtype), out,
                       None if valid is None else _bitmap.pack(valid))
     return Column(str(out.dtype), out)
+
+
+def _not_nan(a, b):
+    """Where a nullable result meets a plain float operand, pandas reads
+    its NaN as NA: the rows where neither operand is NaN (None if all)."""
+    valid = None
+    for c in (a, b):
+        if isinstance(c, Column) and c.dtype.kind == "f" and not c.dtype.masked:
+            valid = _and(valid, ~ember.isnan(c.values))
+        elif isinstance(c, float) and c != c:
+            valid = ember.zeros(a.length, dtype="bool", device=a.device)
+    return valid
 
 
 def _int_by_zero(x, y):

@@ -297,8 +297,9 @@ class DataFrame(_select.Rows):
                                device=dev)
         if masked:
             from ember.frame import _bitmap
-            valid = ember.asarray(np.asarray([r is not null for r in results], bool),
-                                  device=dev)
+            # a NaN in a nullable result reads as NA (pandas 3)
+            ok = [r is not null and r == r for r in results]
+            valid = ember.asarray(np.asarray(ok, bool), device=dev)
             col = Column(masked_form(common.name), values, _bitmap.pack(valid))
         else:
             col = Column(lookup(common.name), values)
