@@ -437,11 +437,6 @@ int empy_check_weak_fits(const em_operand *op, em_dtype d)
     return -1;
 }
 
-int empy_promote(em_dtype a, em_dtype b, em_dtype *out)
-{
-    return em_dtype_promote(a, b, out) == EM_OK ? 0 : -1;
-}
-
 /* ---- the dtype type ---------------------------------------------------- */
 
 static const em_dtype_info *INFO(PyObject *o)

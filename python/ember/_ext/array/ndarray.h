@@ -94,10 +94,6 @@ int empy_scalar_operand(PyObject *o, em_operand *op);
  * scalar. */
 int empy_check_weak_fits(const em_operand *op, em_dtype d);
 
-/* NumPy's promote_types (through the ufunc table's add); -1 without an
- * exception when the C API refuses. */
-int empy_promote(em_dtype a, em_dtype b, em_dtype *out);
-
 /* Whether a cast is allowed under NumPy's rule named by casting ('no',
  * 'equiv', 'safe', 'same_kind', 'unsafe'); -1 with ValueError for
  * another name. */
