@@ -258,3 +258,21 @@ def test_random_operators_against_pandas(device, seed):
                                                          how)(**kw), rtol=1e-12)
     tm.assert_frame_equal(df.fillna({"f": 0.5, "I": 7}).to_pandas(),
                           pdf.fillna({"f": 0.5, "I": 7}))
+
+
+def test_astype_to_nullable_is_safe_as_pandas(device):
+    srcs = [pd.Series([0, 1, 5, -3]), pd.Series([0.0, np.nan, 2.5, -1.0]),
+            pd.Series([0.0, 1.0, 2.0, 3.0]), pd.Series(np.array([0, 1, 200, 3], np.uint8)),
+            pd.Series([0, None, 5, 3], dtype="Int64"),
+            pd.Series([0.5, None, 2.0, 1.0], dtype="Float64"),
+            pd.Series([True, None, False, True], dtype="boolean")]
+    for ps in srcs:
+        es = ef.from_pandas(ps, device=device)
+        for to in ("bool", "int8", "float32", "Int8", "Int64", "Float64", "boolean"):
+            try:
+                exp = ps.astype(to)
+            except (TypeError, ValueError) as e:
+                with pytest.raises(TypeError if isinstance(e, TypeError) else ValueError):
+                    es.astype(to)
+                continue
+            tm.assert_series_equal(es.astype(to).to_pandas(), exp)

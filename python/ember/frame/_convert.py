@@ -97,13 +97,30 @@ def astype(col, dtype):
         if nulls is not None and src.kind == "f" and not src.masked:
             values = ember.where(nulls, 0, values).astype(to.storage)
         valid = None if nulls is None else ~nulls
+        _check_safe(col, values, valid, to)
         return Column(to, values, None if valid is None else _bitmap.pack(valid))
     if nulls is not None and bool(nulls.any()):
         if to.kind == "f":
             values = ember.where(nulls, float("nan"), values)
         elif to.kind in "Mm":
             values = ember.where(nulls, _NAT, values)
+        elif to.kind == "b" and not src.masked:
+            pass   # NumPy's and pandas' NaN -> True
         else:
             raise ValueError(f"cannot convert NA to {to.name} (astype from "
                              f"{src.name}); fillna first or use {masked_form(to.storage).name}")
     return Column(to, values)
+
+
+def _check_safe(col, values, valid, to):
+    """pandas casts a NumPy column to a nullable dtype only when every
+    valid value keeps its value (no fraction dropped, no wrap, only 0 and 1 to
+    boolean)."""
+    src = col.dtype
+    if src.masked or (src.kind == to.kind and ember.can_cast(src.storage, to.storage)):
+        return   # between nullable dtypes pandas casts as NumPy does
+    same = values.astype("float64") == col.values.astype("float64")
+    if valid is not None:
+        same = same | ~valid
+    if not bool(same.all()):
+        raise TypeError(f"cannot safely cast non-equivalent {src.name} to {to.name}")
