@@ -276,3 +276,34 @@ def test_astype_to_nullable_is_safe_as_pandas(device):
                     es.astype(to)
                 continue
             tm.assert_series_equal(es.astype(to).to_pandas(), exp)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_selection_against_pandas(device, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 25))
+    pdf = pd.DataFrame({
+        "s": pd.Series(np.array(["", "é", "ab", "日本語", "xyz"], dtype=object)[
+            rng.integers(0, 5, n)], dtype="str"),
+        "I": pd.array(rng.integers(0, 9, n), dtype="Int16"),
+        "f": rng.random(n).astype(np.float32),
+        "S": pd.array(np.array(["q", "rr", ""], dtype=object)[rng.integers(0, 3, n)],
+                      dtype="string"),
+    }, index=pd.RangeIndex(5, 5 + 3 * n, 3))
+    for c in ("s", "I", "S"):
+        pdf.loc[pdf.index[rng.random(n) < 0.3], c] = None
+    df = ef.from_pandas(pdf, device=device)
+    pos = rng.integers(-n, n, int(rng.integers(0, 2 * n)))
+    tm.assert_frame_equal(df.iloc[pos].to_pandas(), pdf.iloc[pos])
+    mask = rng.random(n) < 0.5
+    tm.assert_frame_equal(df[ember.asarray(mask, device=device)].to_pandas(), pdf[mask])
+    tm.assert_frame_equal(df.iloc[mask].to_pandas(), pdf.iloc[mask])
+    labels = pdf.index[rng.integers(0, n, 3)]
+    tm.assert_frame_equal(df.loc[list(labels)].to_pandas(), pdf.loc[labels])
+    a, b = sorted(rng.integers(-n, n + 1, 2))
+    step = int(rng.choice([1, 2, -1, 3]))
+    tm.assert_frame_equal(df.iloc[a:b:step].to_pandas(), pdf.iloc[a:b:step])
+    tm.assert_frame_equal(df.dropna().to_pandas(), pdf.dropna())
+    tm.assert_frame_equal(df.isna().to_pandas(), pdf.isna())
+    tm.assert_series_equal((df["S"] == "rr").to_pandas().astype("boolean"),
+                           (pdf["S"] == "rr").astype("boolean"))
