@@ -201,3 +201,16 @@ def test_first_column_sets_length_and_devices_stay(device):
         with pytest.raises(ValueError, match="devices"):
             ef.DataFrame({"a": ember.asarray([1], device=device),
                           "b": ember.asarray([1], device=other)})
+
+
+def test_truth_iteration_numpy(device):
+    s = ef.Series([1.5, None, 3.0], device=device)
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(s)
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(ef.DataFrame({"a": [1]}, device=device))
+    assert [x for x in ef.Series([3, 4], device=device)] == [3, 4]
+    np.testing.assert_array_equal(np.asarray(s), [1.5, np.nan, 3.0])
+    b = ef.Series([True, None, False], dtype="boolean", device=device)
+    assert b.any() and not b.all()
+    assert (s > 1).all() is False and (s > 1).any() is True

@@ -79,6 +79,10 @@ class DataFrame(_select.Rows):
     def __len__(self):
         return len(self._index)
 
+    def __bool__(self):
+        raise ValueError("The truth value of a DataFrame is ambiguous. Use a.empty, "
+                         "a.bool(), a.item(), a.any() or a.all().")
+
     def __contains__(self, key):
         return key in self._cols
 

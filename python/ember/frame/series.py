@@ -78,6 +78,30 @@ class Series(_select.Rows):
     def __len__(self):
         return self._col.length
 
+    def __bool__(self):
+        raise ValueError("The truth value of a Series is ambiguous. Use a.empty, "
+                         "a.bool(), a.item(), a.any() or a.all().")
+
+    def __iter__(self):   # one copy to the host, then Python's values
+        return iter(self.tolist())
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.to_numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def any(self):
+        return bool(self._nonnull().any())
+
+    def all(self):
+        return bool(self._nonnull().all())
+
+    def _nonnull(self):
+        if self._col.dtype.kind not in "biuf":
+            raise TypeError(f"any/all of a {self._col.dtype.name} Series")
+        nulls = self._col.null_mask()
+        v = self._col.values
+        return v if nulls is None else v[~nulls]
+
     def rename(self, name):
         return Series._make(self._col, self._index, name)
 
