@@ -307,3 +307,26 @@ def test_random_selection_against_pandas(device, seed):
     tm.assert_frame_equal(df.isna().to_pandas(), pdf.isna())
     tm.assert_series_equal((df["S"] == "rr").to_pandas().astype("boolean"),
                            (pdf["S"] == "rr").astype("boolean"))
+
+
+def test_loc_with_labels_of_any_index(device):
+    pdf = pd.DataFrame({"v": [1.5, 2.5, 3.5, 4.5, 5.5]},
+                       index=pd.Index(["b", "é", "a", "b", "日本"], dtype="str"))
+    df = ef.from_pandas(pdf, device=device)
+    for labels in (["a"], ["b", "日本"], ["é", "b", "a"]):
+        tm.assert_frame_equal(df.loc[labels].to_pandas(), pdf.loc[labels])
+    assert df["v"]["a"] == pdf["v"]["a"]
+    tm.assert_series_equal(df["v"].loc["b"].to_pandas(), pdf["v"].loc["b"])
+    with pytest.raises(KeyError, match="zz"):
+        df.loc[["a", "zz"]]
+    with pytest.raises(KeyError):
+        df.loc[[3]]
+    sums = ef.from_pandas(pd.DataFrame({"x": [1, 2], "y": [0.5, 1.0]}), device=device).sum()
+    assert sums["y"] == 1.5 and sums.loc["x"] == 3
+    fl = pd.Series([1, 2, 3], index=pd.Index([0.5, 2.0, -1.0]))
+    tm.assert_series_equal(ef.from_pandas(fl, device=device).loc[[2.0, 0.5]].to_pandas(),
+                           fl.loc[[2.0, 0.5]])
+    r = ef.from_pandas(pd.Series([7, 8, 9], index=pd.RangeIndex(0, 6, 2)), device=device)
+    with pytest.raises(KeyError, match="3"):
+        r.loc[[3]]
+    assert r.loc[4] == 9 and r[2] == 8

@@ -79,3 +79,21 @@ class Column:
         mv = (lambda a: None if a is None else a.to_device(device))
         return Column(self.dtype, mv(self.values), mv(self.validity),
                       mv(self.offsets), self.length)
+
+
+def concat(a, b):
+    """The rows of a then b as one column (the dtypes' common one)."""
+    from ember.frame._dtypes import masked_form
+    valid = None
+    if a.validity is not None or b.validity is not None:
+        valid = _bitmap.pack(ember.concatenate([~a.isna(), ~b.isna()]))
+    values = ember.concatenate([a.values, b.values])
+    offsets = None
+    if a.offsets is not None and b.offsets is not None:
+        oa, ob = a.offsets.astype("int64"), b.offsets.astype("int64")
+        offsets = ember.concatenate([oa, ob[1:] + oa[a.length]])
+        return Column(a.dtype, values, valid, offsets, a.length + b.length)
+    if a.dtype == b.dtype:
+        return Column(a.dtype, values, valid)
+    masked = a.dtype.masked or b.dtype.masked
+    return Column(masked_form(values.dtype) if masked else str(values.dtype), values, valid)

@@ -43,16 +43,17 @@ class RangeIndex:
         return RangeIndex(r.start, r.stop, r.step, self.name)
 
     def positions(self, labels):
-        """The positions of int labels (an ember int64 array); KeyError for
-        a label that is not in the index."""
+        """The positions of int labels (a Column); KeyError for a label
+        that is not in the index."""
         r = self._range
-        rel = labels - r.start
+        if labels.dtype.kind not in "iuf" or labels.validity is not None:
+            _missing(labels, None)
+        rel = labels.values - r.start
         pos = rel // r.step
         ok = (rel % r.step == 0) & (pos >= 0) & (pos < len(r))
         if not bool(ok.all()):
-            missing = ember.asnumpy(labels[~ok]).tolist()
-            raise KeyError(f"{missing} not in index")
-        return pos
+            _missing(labels, ~ok)
+        return pos.astype("int64")
 
     def equals(self, other):
         if isinstance(other, RangeIndex):
@@ -108,25 +109,19 @@ class Index:
         return self.take(idx)
 
     def positions(self, labels):
-        """Positions of the labels (every match, in index order, for a label
-        that repeats); KeyError naming the labels that are missing."""
-        if self._col.dtype.kind not in "iu" or self._col.validity is not None:
-            raise NotImplementedError("loc with labels needs a RangeIndex or an "
-                                      "integer index for now")
-        v = self._col.values
-        order = ember.argsort(v, kind="stable")
-        sv = v[order]
-        lo = ember.searchsorted(sv, labels, side="left")
-        hi = ember.searchsorted(sv, labels, side="right")
-        counts = hi - lo
-        if not bool((counts > 0).all()):
-            missing = ember.asnumpy(labels[counts == 0]).tolist()
-            raise KeyError(f"{missing} not in index")
-        if bool((counts == 1).all()):
-            return order[lo]
-        from ember.frame._strings import _gather_ranges
-        pos, _ = _gather_ranges(lo, counts, v.device)
-        return order[pos]
+        """Positions of the labels (a Column; every match, in index order,
+        for a label that repeats); KeyError naming the labels missing."""
+        col = self._col
+        if col.dtype.kind in "iu" and labels.dtype.kind in "iu" and \
+                col.validity is None and labels.validity is None:
+            return _search(col.values, labels.values, labels)
+        if col.dtype.is_string != labels.dtype.is_string:
+            _missing(labels, None)
+        from ember.frame._column import concat
+        from ember.frame._order import codes
+        both, _ = codes(concat(col, labels))
+        n = col.length
+        return _search(both[:n], both[n:], labels)
 
     def equals(self, other):
         if len(self) != len(other):
@@ -162,3 +157,28 @@ class Index:
 
     def __getitem__(self, i):
         return self.tolist()[i]
+
+
+def _search(keys, wanted, labels):
+    """Every position of each wanted key in keys, in order."""
+    order = ember.argsort(keys, kind="stable")
+    sk = keys[order]
+    lo = ember.searchsorted(sk, wanted, side="left")
+    hi = ember.searchsorted(sk, wanted, side="right")
+    counts = hi - lo
+    if not bool((counts > 0).all()):
+        _missing(labels, counts == 0)
+    if bool((counts == 1).all()):
+        return order[lo]
+    from ember.frame._strings import _gather_ranges
+    pos, _ = _gather_ranges(lo, counts, keys.device)
+    return order[pos]
+
+
+def _missing(labels, where):
+    """KeyError naming the labels (those where `where`, or all) that the
+    index lacks, as pandas words it."""
+    if where is not None:
+        labels = labels.take(ember.flatnonzero(where))
+    names = Index(labels).tolist()
+    raise KeyError(f"{names} not in index")

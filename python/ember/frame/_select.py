@@ -69,17 +69,21 @@ def loc_rows(key, index, device):
             return "slice", key
         raise NotImplementedError("loc with a label slice is not supported yet; "
                                   "use iloc with positions")
+    from ember.frame._convert import column_from
     if _is_scalar(key):
-        arr = ember.asarray([key], device=device)
-        return "label", index.positions(arr)
-    arr = _as_array(key, device)
-    if isinstance(arr, Column):
-        if arr.dtype.kind == "b":
-            return "take", mask_positions(arr, n)
-        arr = arr.values
-    if str(arr.dtype) == "bool":
-        return "take", mask_positions(arr, n)
-    return "take", index.positions(arr)
+        return "label", index.positions(column_from([key], device=device))
+    from ember.frame.series import Series
+    from ember.frame._index import Index
+    if isinstance(key, Series):
+        labels = key._col
+    elif isinstance(key, Index):
+        labels = key._column(device)
+    else:
+        labels = column_from(key if not isinstance(key, tuple) else list(key),
+                             device=device)
+    if labels.dtype.kind == "b":
+        return "take", mask_positions(labels, n)
+    return "take", index.positions(labels)
 
 
 class Rows:
