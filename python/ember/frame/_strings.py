@@ -37,9 +37,14 @@ def _gather_ranges(starts, counts, device):
     total = int(new_off[n]) if n else 0
     if total == 0:
         return ember.zeros(0, dtype="int64", device=device), new_off
-    j = ember.arange(total, dtype="int64", device=device)
-    row = ember.searchsorted(new_off[1:], j, side="right")   # each byte's row
-    pos = j - new_off[row] + starts[row]
+    # byte j of row r comes from j + (starts[r] - new_off[r]): that jump is
+    # scattered as a difference at each non-empty row's first byte and
+    # summed up by one scan
+    nz = ember.flatnonzero(counts > 0)
+    jumps = starts[nz] - new_off[:-1][nz]
+    diff = ember.zeros(total, dtype="int64", device=device)
+    diff[new_off[:-1][nz]] = ember.diff(jumps, prepend=0)
+    pos = ember.arange(total, dtype="int64", device=device) + ember.cumsum(diff)
     return pos, new_off
 
 
