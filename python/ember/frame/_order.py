@@ -63,13 +63,13 @@ def sort_indexer(cols, ascending, na_position):
     primary key), each ascending or descending, nulls first or last."""
     if na_position not in ("first", "last"):
         raise ValueError(f"invalid na_position: {na_position!r}")
-    if len(cols) == 1 and ascending[0] and na_position == "last":
-        col = cols[0]
-        if col.validity is None and col.dtype.kind in "biuf":
-            # ember's stable sort already puts NaN last: no codes needed
-            return ember.argsort(col.values, kind="stable")
     keys = []
     for col, asc in zip(cols, ascending):
+        if asc and na_position == "last" and col.validity is None and \
+                col.dtype.kind in "biuf":
+            # ember's stable sorts already put NaN last: no codes needed
+            keys.append(col.values)
+            continue
         c, k = codes(col)
         if not asc:
             c = ember.where(c >= 0, k - 1 - c, c)
