@@ -68,8 +68,12 @@ class DataFrame(_select.Rows):
 
     @property
     def columns(self):
-        return Index(list(self._cols) if self._cols else [], dtype=None if self._cols
-                     else "str")
+        return self._labels(list(self._cols))
+
+    def _labels(self, names):
+        """An Index of names (column names, statistics) on the frame's device,
+        so that it can be searched next to the values."""
+        return Index(names, dtype=None if names else "str", device=self._device())
 
     @property
     def dtypes(self):
@@ -307,7 +311,7 @@ class DataFrame(_select.Rows):
             col = Column(masked_form(common.name), values, _bitmap.pack(valid))
         else:
             col = Column(lookup(common.name), values)
-        return Series._make(col, Index(names, dtype="str" if not names else None), None)
+        return Series._make(col, self._labels(names), None)
 
     def sum(self, skipna=True, numeric_only=False, min_count=0):
         return self._reduce("sum", skipna, numeric_only, min_count=min_count)
@@ -365,9 +369,7 @@ class DataFrame(_select.Rows):
     def _stat_series(self, values):
         import numpy as np
         arr = ember.asarray(np.asarray(values, dtype=np.int64), device=self._device())
-        return Series._make(Column("int64", arr), Index(list(self._cols) or [],
-                                                        dtype=None if self._cols else "str"),
-                            None)
+        return Series._make(Column("int64", arr), self._labels(list(self._cols)), None)
 
     def describe(self):
         from ember.frame._describe import describe_column, LABELS
@@ -375,4 +377,4 @@ class DataFrame(_select.Rows):
                 if c.dtype.is_numeric and c.dtype.kind != "b"}
         if not cols:
             raise NotImplementedError("describe of a frame without numeric columns")
-        return DataFrame._make(cols, Index(LABELS))
+        return DataFrame._make(cols, self._labels(LABELS))

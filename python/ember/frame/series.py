@@ -300,7 +300,7 @@ class Series(_select.Rows):
     def describe(self):
         from ember.frame._describe import describe_column
         col, labels = describe_column(self._col)
-        return Series._make(col, Index(labels), self.name)
+        return Series._make(col, Index(labels, device=self.device), self.name)
 
 
 for _op in list(_ops.ARITH) + list(_ops.COMPARE):
