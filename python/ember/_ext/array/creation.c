@@ -405,6 +405,64 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
     return r;
 }
 
+/* A flat list or tuple of Python bools, ints (within int64) or floats,
+ * ints and floats mixed: read here, since fancy indices and small data
+ * come this way on hot paths. NULL with no error set: not such a list
+ * (nesting, other objects, a bool beside numbers, ints past int64), which
+ * nested.py reads. */
+static PyObject *from_flat_seq(empy_state *st, PyObject *obj, em_device *dev)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj), i;
+    PyObject **it = PySequence_Fast_ITEMS(obj);
+    int kind = 0; /* 1 bool, 2 int, 3 float */
+    int64_t len = n;
+    em_dtype d;
+    em_array a;
+    em_status rc;
+    char *buf;
+
+    for (i = 0; i < n; i++) {
+        PyTypeObject *t = Py_TYPE(it[i]);
+        int k = t == &PyFloat_Type ? 3 : t == &PyLong_Type ? 2 : t == &PyBool_Type ? 1 : 0;
+        if (!k || (kind && k != kind && (k == 1 || kind == 1)))
+            return NULL;
+        kind = k > kind ? k : kind;
+    }
+    if (!n)
+        return NULL;
+    d = kind == 3 ? EM_FLOAT64 : kind == 2 ? EM_INT64 : EM_BOOL;
+    if (!(buf = PyMem_Malloc((size_t)n * 8)))
+        return PyErr_NoMemory();
+    for (i = 0; i < n; i++) {
+        PyObject *o = it[i];
+        if (kind == 1) {
+            buf[i] = o == Py_True;
+        } else if (kind == 2 || Py_TYPE(o) == &PyLong_Type) {
+            int over;
+            long long v = PyLong_AsLongLongAndOverflow(o, &over);
+            /* past 2^53 beside floats, a float64 would round it before
+             * a cast to the dtype asked for rounds again */
+            if (over || (kind == 3 && (v > (1LL << 53) || v < -(1LL << 53)))) {
+                PyMem_Free(buf);
+                return NULL;
+            }
+            if (kind == 2)
+                ((int64_t *)buf)[i] = v;
+            else
+                ((double *)buf)[i] = (double)v;
+        } else {
+            ((double *)buf)[i] = PyFloat_AS_DOUBLE(o);
+        }
+    }
+    if ((rc = em_array_empty(dev, d, 1, &len, 'C', NULL, &a)) == EM_OK) {
+        EMPY_NOGIL(rc, em_array_from_host(&a, buf, NULL, NULL));
+        if (rc != EM_OK)
+            em_array_release(&a);
+    }
+    PyMem_Free(buf);
+    return rc == EM_OK ? empy_ndarray_new(st, &a, NULL) : empy_raise(st, rc);
+}
+
 /* ---- asarray ------------------------------------------------------------- */
 
 PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
@@ -421,8 +479,22 @@ PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
     if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type ||
         t == &PyComplex_Type)
         return from_number(st, obj, dtype, dev, copy);
-    if (PyList_Check(obj) || PyTuple_Check(obj))
+    if (PyList_Check(obj) || PyTuple_Check(obj)) {
+        /* the default dtype, or one its values convert to exactly as
+         * Python's numbers would (a float or complex one) */
+        int cast = dtype == EM_FLOAT32 || dtype == EM_FLOAT64 ||
+                   dtype == EM_COMPLEX64 || dtype == EM_COMPLEX128;
+        if ((dtype < 0 || cast) && copy != EMPY_COPY_NEVER &&
+            ((r = from_flat_seq(st, obj, dev)) || PyErr_Occurred())) {
+            PyObject *c;
+            if (!r || dtype < 0 || EMPY_ARR(r)->dtype == (em_dtype)dtype)
+                return r;
+            c = finish(st, EMPY_ARR(r), r, dtype, dev, EMPY_COPY_IF_NEEDED, order);
+            Py_DECREF(r);
+            return c;
+        }
         return from_python(st, obj, dtype, dev, copy, order);
+    }
     if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "ember arrays hold numbers, not %.100s",
                      t->tp_name);
