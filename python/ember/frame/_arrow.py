@@ -63,7 +63,7 @@ def column_to_arrow(col):
 def _host_array(buf, dtype, count, device):
     import numpy as np
     a = np.frombuffer(buf, dtype=dtype, count=-1 if count is None else count)
-    return ember.asarray(a, device=device if device is not None else "cpu")
+    return ember.asarray(a, device=device)
 
 
 def column_from_arrow(arr, device=None):
@@ -72,6 +72,7 @@ def column_from_arrow(arr, device=None):
     timestamps (no time zone) and durations as datetime64/timedelta64."""
     import numpy as np
     pa = _pa()
+    device = "cpu" if device is None else device   # where Arrow's buffers are
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
     t = arr.type

@@ -73,6 +73,8 @@ def from_pandas(obj, device=None):
     import pandas as pd
     from ember.frame.frame import DataFrame
     from ember.frame.series import Series
+    if device is None:   # one device for every column, strings included
+        device = str(ember.get_device())
     if isinstance(obj, pd.DataFrame):
         if not obj.columns.is_unique:
             raise NotImplementedError("DataFrame with duplicate column names")
