@@ -9,6 +9,8 @@
 #include "array/ndarray.h"
 #include "jit/jit.h"
 #include "kernels/ckernel.h"
+#include "kernels/launch.h"
+#include "math/mathlibs.h"
 #include "parallel/parallel.h"
 
 int empy_add_type(PyObject *m, PyType_Spec *spec, PyObject *base,

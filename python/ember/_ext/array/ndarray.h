@@ -206,10 +206,6 @@ PyObject *empy_nd_matmul(PyObject *a, PyObject *b);       /* linalg.c */
 PyObject *empy_nd_imatmul(PyObject *a, PyObject *b);
 int empy_manip_init(PyObject *m, empy_state *st);       /* manip.c */
 extern PyMethodDef empy_manip_nd_methods[];
-int empy_random_init(PyObject *m, empy_state *st);      /* random.c */
-int empy_fft_init(PyObject *m, empy_state *st);         /* fft.c */
-int empy_cusolver_init(PyObject *m, empy_state *st);    /* cusolver.c */
-int empy_lapack_init(PyObject *m, empy_state *st);      /* lapack.c */
 int empy_ranges_init(PyObject *m, empy_state *st);      /* creation_ranges.c */
 int empy_indexfn_init(PyObject *m, empy_state *st);     /* index_funcs.c */
 extern PyMethodDef empy_indexfn_nd_methods[];

@@ -5,6 +5,8 @@
 
 #include "runtime/module.h"
 
+int empy_program_init(PyObject *m, empy_state *st);   /* program.c */
+
 typedef struct empy_kparam {
     size_t size;               /* bytes, from the loaded code; 0: unknown */
     int kind;                  /* em_param_kind, from the source; UNKNOWN:

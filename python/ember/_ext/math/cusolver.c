@@ -13,6 +13,7 @@
  *       y = A x, or A^T x with transpose
  * Arrays are ember arrays (None where the call allows it), flags ints. */
 #include "array/ndarray.h"
+#include "math/mathlibs.h"
 #include "runtime/errors.h"
 #include "runtime/args.h"
 #include "ember/cusolver.h"

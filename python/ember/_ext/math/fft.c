@@ -2,6 +2,7 @@
  * ember.fft on CUDA devices (python/ember/fft composes NumPy's semantics
  * over it). */
 #include "array/ndarray.h"
+#include "math/mathlibs.h"
 #include "runtime/errors.h"
 #include "ember/fft.h"
 

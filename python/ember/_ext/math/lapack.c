@@ -3,6 +3,7 @@
  * and batch shape (python/ember/_api/linalg.py does NumPy's argument
  * handling) and returns the new arrays. */
 #include "array/ndarray.h"
+#include "math/mathlibs.h"
 #include "runtime/errors.h"
 #include "runtime/args.h"
 

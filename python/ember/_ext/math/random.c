@@ -2,6 +2,7 @@
  * ember.random (python/ember/random/ keeps the generators' states and
  * composes the distributions). */
 #include "array/ndarray.h"
+#include "math/mathlibs.h"
 #include "runtime/errors.h"
 
 /* An int below 2^64 (the Python layer masks its state integers). */

@@ -109,7 +109,6 @@ int empy_errors_init(PyObject *m, empy_state *st);
 int empy_device_init(PyObject *m, empy_state *st);
 int empy_stream_init(PyObject *m, empy_state *st);
 int empy_memory_init(PyObject *m, empy_state *st);
-int empy_program_init(PyObject *m, empy_state *st);
 int empy_info_init(PyObject *m, empy_state *st);
 
 /* Resolve a device argument: None (the current device), "cpu"/"cuda:N"/
