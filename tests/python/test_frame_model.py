@@ -214,3 +214,17 @@ def test_truth_iteration_numpy(device):
     b = ef.Series([True, None, False], dtype="boolean", device=device)
     assert b.any() and not b.all()
     assert (s > 1).all() is False and (s > 1).any() is True
+
+
+def test_works_without_pandas_and_pyarrow():
+    code = ("import sys; sys.modules['pandas'] = None; sys.modules['pyarrow'] = None\n"
+            "import ember\n"
+            "df = ember.DataFrame({'a': [3, 1, None], 's': ['x', 'é', None]}, device='cpu')\n"
+            "assert df.sum(numeric_only=True)['a'] == 4.0\n"
+            "assert df.sort_values('a')['a'].iloc[0] == 1.0\n"
+            "assert 'rows' in repr(df)\n"
+            "try:\n    df.to_pandas()\nexcept ImportError as e:\n"
+            "    assert 'pip install pandas' in str(e)\nelse:\n    raise AssertionError\n"
+            "try:\n    df.to_arrow()\nexcept ImportError as e:\n"
+            "    assert 'pip install pyarrow' in str(e)\nelse:\n    raise AssertionError\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -8,13 +8,23 @@ from ember.frame._column import Column
 from ember.frame._dtypes import lookup
 
 
+def pandas():
+    """The pandas module, or ImportError naming how to get it."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("this needs pandas: pip install pandas (or ember[frame])") \
+            from None
+    return pandas
+
+
 def column_from_pandas(s, device):
     """A Column from a pandas Series or Index."""
     import numpy as np
     d = lookup(s.dtype)
     if d.is_string:
         from ember.frame import _arrow
-        import pyarrow as pa
+        pa = _arrow._pa()
         col = _arrow.column_from_arrow(pa.array(s.array, type=pa.large_string()), device)
         return Column(d, col.values, col.validity, col.offsets, col.length)
     if d.masked:
@@ -31,7 +41,7 @@ def column_from_pandas(s, device):
 def column_to_pandas(col):
     """The pandas array (NumPy or extension) that holds the column."""
     import numpy as np
-    import pandas as pd
+    pd = pandas()
     d = col.dtype
     if d.is_string:
         from ember.frame import _arrow
@@ -51,7 +61,7 @@ def column_to_pandas(col):
 
 
 def index_to_pandas(index):
-    import pandas as pd
+    pd = pandas()
     from ember.frame._index import RangeIndex
     if isinstance(index, RangeIndex):
         return pd.RangeIndex(index.start, index.stop, index.step, name=index.name)
@@ -59,7 +69,7 @@ def index_to_pandas(index):
 
 
 def index_from_pandas(pidx, device):
-    import pandas as pd
+    pd = pandas()
     from ember.frame._index import Index, RangeIndex
     if isinstance(pidx, pd.RangeIndex):
         return RangeIndex(pidx.start, pidx.stop, pidx.step, name=pidx.name)
@@ -70,7 +80,7 @@ def index_from_pandas(pidx, device):
 
 def from_pandas(obj, device=None):
     """A pandas DataFrame, Series or Index -> ember.frame's."""
-    import pandas as pd
+    pd = pandas()
     from ember.frame.frame import DataFrame
     from ember.frame.series import Series
     if device is None:   # one device for every column, strings included

@@ -17,8 +17,12 @@ def _shown(obj):
 
 
 def _have_pandas():
-    import importlib.util
-    return importlib.util.find_spec("pandas") is not None
+    import importlib
+    try:
+        importlib.import_module("pandas")   # it lays the rows out
+    except ImportError:
+        return False
+    return True
 
 
 def series_repr(s):

@@ -102,8 +102,8 @@ class DataFrame(_select.Rows):
 
     # ---- exchange
     def to_pandas(self):
-        import pandas as pd
-        from ember.frame._pandas import column_to_pandas
+        from ember.frame._pandas import column_to_pandas, pandas
+        pd = pandas()
         index = self._index.to_pandas()
         data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
                 for k, c in self._cols.items()}
@@ -116,14 +116,16 @@ class DataFrame(_select.Rows):
 
     def to_arrow(self):
         """A pyarrow Table sharing the columns' memory on cpu."""
-        import pyarrow as pa
+        from ember.frame._arrow import _pa
+        pa = _pa()
         return pa.Table.from_arrays(*self._arrow_arrays())
 
     def __arrow_c_stream__(self, requested_schema=None):
         return self.to_arrow().__arrow_c_stream__(requested_schema)
 
     def __arrow_c_array__(self, requested_schema=None):
-        import pyarrow as pa
+        from ember.frame._arrow import _pa
+        pa = _pa()
         batch = pa.RecordBatch.from_arrays(*self._arrow_arrays())
         return batch.__arrow_c_array__(requested_schema)
 

@@ -107,8 +107,8 @@ class Series(_select.Rows):
 
     # ---- exchange
     def to_pandas(self):
-        import pandas as pd
-        from ember.frame._pandas import column_to_pandas
+        from ember.frame._pandas import column_to_pandas, pandas
+        pd = pandas()
         return pd.Series(column_to_pandas(self._col), index=self._index.to_pandas(),
                          name=self.name, copy=False)
 
@@ -128,7 +128,8 @@ class Series(_select.Rows):
         return self.to_arrow().__arrow_c_array__(requested_schema)
 
     def __arrow_c_stream__(self, requested_schema=None):
-        import pyarrow as pa
+        from ember.frame._arrow import _pa
+        pa = _pa()
         return pa.chunked_array([self.to_arrow()]).__arrow_c_stream__(requested_schema)
 
     def to_device(self, device):
