@@ -154,3 +154,27 @@ def test_random_frames_against_pandas(device, seed):
     num = ["i", "f", "I"]
     tm.assert_series_equal(df[num].sum().to_pandas(), pdf[num].sum())
     tm.assert_series_equal(df[num].mean().to_pandas(), pdf[num].mean())
+
+
+def test_sort_index_set_index_reset_index(pair, device):
+    pdf, df = pair
+    for asc in (True, False):
+        tm.assert_frame_equal(df.sort_index(ascending=asc).to_pandas(),
+                              pdf.sort_index(ascending=asc, kind="stable"))
+        tm.assert_series_equal(df["s"].sort_index(ascending=asc).to_pandas(),
+                               pdf["s"].sort_index(ascending=asc, kind="stable"))
+    for key in ("s", "k", "I"):
+        got = df.set_index(key)
+        exp = pdf.set_index(key)
+        tm.assert_frame_equal(got.to_pandas(), exp)
+        for na in ("first", "last"):
+            tm.assert_frame_equal(got.sort_index(na_position=na).to_pandas(),
+                                  exp.sort_index(na_position=na, kind="stable"))
+        tm.assert_frame_equal(got.reset_index().to_pandas(), exp.reset_index())
+    tm.assert_frame_equal(df.reset_index().to_pandas(), pdf.reset_index())
+    tm.assert_frame_equal(df.reset_index(drop=True).to_pandas(), pdf.reset_index(drop=True))
+    tm.assert_frame_equal(df["f"].reset_index().to_pandas(), pdf["f"].reset_index())
+    tm.assert_series_equal(df["f"].reset_index(drop=True).to_pandas(),
+                           pdf["f"].reset_index(drop=True))
+    tm.assert_frame_equal(df.set_index("s").loc[["b", "a"]].to_pandas(),
+                          pdf.set_index("s").loc[["b", "a"]])

@@ -105,6 +105,15 @@ class Rows:
         return self._rows("slice", slice(max(len(self) - n, 0), None) if n >= 0
                           else slice(-n, None))
 
+    def sort_index(self, ascending=True, na_position="last", ignore_index=False):
+        from ember.frame._order import sort_indexer
+        from ember.frame._index import RangeIndex
+        out = self._take(sort_indexer([self.index._column(self._dev())],
+                                      [bool(ascending)], na_position))
+        if ignore_index:
+            out._index = RangeIndex(0, len(out))
+        return out
+
     @property
     def iloc(self):
         return _Indexer(self, False)

@@ -364,6 +364,28 @@ class DataFrame(_select.Rows):
             out._index = RangeIndex(0, len(out))
         return out
 
+    def set_index(self, key, drop=True):
+        """The column `key` as the index (a one-column key only for now)."""
+        if isinstance(key, (list, tuple)):
+            if len(key) != 1:
+                raise NotImplementedError("set_index with several columns (a "
+                                          "MultiIndex)")
+            key = key[0]
+        col = self._column(key)
+        cols = {k: c for k, c in self._cols.items() if not (drop and k == key)}
+        return DataFrame._make(cols, Index(col, name=key))
+
+    def reset_index(self, drop=False):
+        """The index as the first column (named for it, or 'index'), and a
+        fresh RangeIndex."""
+        cols = dict(self._cols)
+        if not drop:
+            name = self._index.name if self._index.name is not None else "index"
+            if name in cols:
+                raise ValueError(f"cannot insert {name}, already exists")
+            cols = {name: self._index._column(self._device()), **cols}
+        return DataFrame._make(cols, RangeIndex(0, len(self)))
+
     def nunique(self, dropna=True):
         return self._stat_series([Series._make(c, self._index, k).nunique(dropna)
                                   for k, c in self._cols.items()])

@@ -259,6 +259,18 @@ class Series(_select.Rows):
             out._index = RangeIndex(0, len(out))
         return out
 
+    def reset_index(self, drop=False, name=None):
+        """drop=True: the values under a fresh RangeIndex; else a DataFrame
+        of the index and the values."""
+        if drop:
+            return Series._make(self._col, RangeIndex(0, len(self)), self.name)
+        from ember.frame.frame import DataFrame
+        col_name = name if name is not None else (self.name if self.name is not None
+                                                  else 0)
+        return DataFrame._make({"index" if self._index.name is None else self._index.name:
+                                self._index._column(self.device), col_name: self._col},
+                               RangeIndex(0, len(self)))
+
     def unique(self):
         """The distinct values in order of appearance: an ember array for
         plain dtypes, a Series (default index) for nullable and str ones."""
