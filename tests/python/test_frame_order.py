@@ -178,3 +178,24 @@ def test_sort_index_set_index_reset_index(pair, device):
                            pdf["f"].reset_index(drop=True))
     tm.assert_frame_equal(df.set_index("s").loc[["b", "a"]].to_pandas(),
                           pdf.set_index("s").loc[["b", "a"]])
+
+
+def test_duplicates_and_isin(pair, device):
+    pdf, df = pair
+    for keep in ("first", "last", False):
+        for subset in (None, ["k"], ["k", "s"], "I", ["f", "I"]):
+            tm.assert_series_equal(df.duplicated(subset, keep=keep).to_pandas(),
+                                   pdf.duplicated(subset, keep=keep))
+            tm.assert_frame_equal(df.drop_duplicates(subset, keep=keep).to_pandas(),
+                                  pdf.drop_duplicates(subset, keep=keep))
+        for c in ("s", "f", "I"):
+            tm.assert_series_equal(df[c].drop_duplicates(keep=keep).to_pandas(),
+                                   pdf[c].drop_duplicates(keep=keep))
+    tm.assert_frame_equal(df.drop_duplicates(["k"], ignore_index=True).to_pandas(),
+                          pdf.drop_duplicates(["k"], ignore_index=True))
+    for c, vals in (("k", [1, 3, 99]), ("s", ["a", "日本", "zz"]), ("f", [0.5, 0.0]),
+                    ("I", [1, 7]), ("u", [2**64 - 1]), ("k", []), ("s", [1])):
+        tm.assert_series_equal(df[c].isin(vals).to_pandas(), pdf[c].isin(vals))
+    tm.assert_series_equal(df["k"].isin(df["I"]).to_pandas(), pdf["k"].isin(pdf["I"]))
+    for c, vals in (("f", [np.nan]), ("I", [pd.NA, 7]), ("s", [None])):
+        tm.assert_series_equal(df[c].isin(vals).to_pandas(), pdf[c].isin(vals))

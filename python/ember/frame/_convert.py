@@ -6,9 +6,13 @@ from ember.frame._column import Column, _NAT
 from ember.frame._dtypes import lookup, masked_form
 
 
+def _is_null(x):
+    return x is None or type(x).__name__ == "NAType"   # None or pandas' NA
+
+
 def _is_str_list(items):
     return any(isinstance(x, str) for x in items) and all(
-        x is None or isinstance(x, str) for x in items)
+        _is_null(x) or isinstance(x, str) for x in items)
 
 
 def repeat_scalar(value, n, dtype=None, device=None):
@@ -39,9 +43,9 @@ def column_from(data, dtype=None, device=None):
         if (want is not None and want.is_string) or (want is None and _is_str_list(items)):
             from ember.frame import _strings
             return _strings.from_pylist(items, want or "str", device)
-        nulls = [x is None for x in items]
+        nulls = [_is_null(x) for x in items]
         if any(nulls):
-            filled = [0 if x is None else x for x in items]
+            filled = [0 if n else x for x, n in zip(items, nulls)]
             arr = np.asarray(filled)
             if want is None or not want.masked:
                 arr = arr.astype(np.float64)

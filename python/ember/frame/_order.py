@@ -102,3 +102,43 @@ def first_rows(c, k):
     first = order[starts]
     appear = ember.argsort(first, kind="stable")
     return first[appear], counts[appear], sc[starts][appear]
+
+
+def duplicated(cols, keep="first"):
+    """pandas' duplicated over several columns (nulls equal each other)."""
+    if keep not in ("first", "last", False):
+        raise ValueError("keep must be either 'first', 'last' or False")
+    n = cols[0].length if cols else 0
+    dev = cols[0].device if cols else None
+    if n == 0:
+        return ember.zeros(0, dtype="bool", device=dev)
+    keys = [codes(c)[0] for c in cols]
+    order = ember.lexsort(tuple(keys[::-1])) if len(keys) > 1 else \
+        ember.argsort(keys[0], kind="stable")
+    same = ember.ones(n - 1, dtype="bool", device=dev)   # row i+1 equals row i
+    for k in keys:
+        ks = k[order]
+        same = same & (ks[1:] == ks[:-1])
+    no = ember.zeros(1, dtype="bool", device=dev)
+    after = ember.concatenate([no, same])     # equals the row before it
+    before = ember.concatenate([same, no])    # equals the row after it
+    dup = after if keep == "first" else (before if keep == "last" else after | before)
+    out = ember.empty(n, dtype="bool", device=dev)
+    out[order] = dup
+    return out
+
+
+def isin(col, values):
+    """col's rows found among the values (a Column), as pandas: a null
+    row is found when the values hold a null."""
+    from ember.frame._column import concat
+    n = col.length
+    if values.length == 0 or n == 0:
+        return ember.zeros(n, dtype="bool", device=col.device)
+    if col.dtype.is_string != values.dtype.is_string:   # only nulls can meet
+        return col.isna() if values.has_nulls() else ember.zeros(n, dtype="bool",
+                                                                 device=col.device)
+    both, _ = codes(concat(col, values))
+    mine, theirs = both[:n], ember.unique(both[n:])
+    at = ember.minimum(ember.searchsorted(theirs, mine), theirs.shape[0] - 1)
+    return theirs[at] == mine     # a null among the values finds null rows

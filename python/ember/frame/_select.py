@@ -141,3 +141,12 @@ class _Indexer:
         if kind == "int" or (kind == "label" and what.shape[0] == 1):
             return obj._row(what)
         return obj._rows("take" if kind == "label" else kind, what)
+
+
+def keep_rows(obj, keep, ignore_index=False):
+    """The rows of a Series or DataFrame where the bool array `keep` holds."""
+    out = obj._take(ember.flatnonzero(keep))
+    if ignore_index:
+        from ember.frame._index import RangeIndex
+        out._index = RangeIndex(0, len(out))
+    return out

@@ -10,12 +10,12 @@ def from_pylist(items, dtype, device):
     """Python str/None items -> a string column (the encoding is a pass
     over Python objects, which the list already is)."""
     import numpy as np
-    enc = [b"" if s is None else s.encode("utf-8") for s in items]
+    enc = [s.encode("utf-8") if isinstance(s, str) else b"" for s in items]
     lengths = np.fromiter((len(b) for b in enc), dtype=np.int64, count=len(enc))
     offsets = np.zeros(len(enc) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     data = np.frombuffer(b"".join(enc), dtype=np.uint8)
-    valid = np.fromiter((s is not None for s in items), dtype=bool, count=len(enc))
+    valid = np.fromiter((isinstance(s, str) for s in items), dtype=bool, count=len(enc))
     validity = _bitmap.pack(ember.asarray(valid, device=device)) if len(enc) else None
     return Column(dtype, ember.asarray(data, device=device), validity,
                   ember.asarray(offsets, device=device))

@@ -386,6 +386,19 @@ class DataFrame(_select.Rows):
             cols = {name: self._index._column(self._device()), **cols}
         return DataFrame._make(cols, RangeIndex(0, len(self)))
 
+    def duplicated(self, subset=None, keep="first"):
+        return Series._make(Column("bool", _order.duplicated(self._subset(subset), keep)),
+                            self._index, None)
+
+    def drop_duplicates(self, subset=None, keep="first", ignore_index=False):
+        dup = _order.duplicated(self._subset(subset), keep)
+        return _select.keep_rows(self, ~dup, ignore_index)
+
+    def _subset(self, subset):
+        names = list(self._cols) if subset is None else (
+            [subset] if isinstance(subset, str) else list(subset))
+        return [self._column(k) for k in names]
+
     def nunique(self, dropna=True):
         return self._stat_series([Series._make(c, self._index, k).nunique(dropna)
                                   for k, c in self._cols.items()])

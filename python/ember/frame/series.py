@@ -271,6 +271,23 @@ class Series(_select.Rows):
                                 self._index._column(self.device), col_name: self._col},
                                RangeIndex(0, len(self)))
 
+    def duplicated(self, keep="first"):
+        return self._like(Column("bool", _order.duplicated([self._col], keep)))
+
+    def drop_duplicates(self, keep="first", ignore_index=False):
+        return _select.keep_rows(self, ~_order.duplicated([self._col], keep), ignore_index)
+
+    def isin(self, values):
+        from ember.frame._convert import column_from
+        if isinstance(values, Series):
+            values = values._col
+        elif not isinstance(values, Column):
+            values = column_from(list(values) if isinstance(values, (set, frozenset))
+                                 else values, device=self.device)
+        d = self._col.dtype
+        kind = "boolean" if d.masked and not d.is_string else "bool"
+        return self._like(Column(kind, _order.isin(self._col, values)))
+
     def unique(self):
         """The distinct values in order of appearance: an ember array for
         plain dtypes, a Series (default index) for nullable and str ones."""
