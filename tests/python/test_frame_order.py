@@ -145,10 +145,16 @@ def test_random_frames_against_pandas(device, seed):
         tm.assert_frame_equal(df.sort_values(by, ascending=asc, na_position=na).to_pandas(),
                               pdf.sort_values(by, ascending=asc, na_position=na,
                                               kind="stable"))
+        keep = ["first", "last", False][int(rng.integers(0, 3))]
+        tm.assert_frame_equal(df.drop_duplicates(by, keep=keep).to_pandas(),
+                              pdf.drop_duplicates(by, keep=keep))
     for c in cols:
         tm.assert_series_equal(df[c].value_counts(dropna=False).to_pandas(),
                                pdf[c].value_counts(dropna=False))
         assert df[c].nunique() == pdf[c].nunique()
+        pick = rng.integers(0, n, int(rng.integers(0, 4)))
+        tm.assert_series_equal(df[c].isin(df[c].iloc[pick]).to_pandas(),
+                               pdf[c].isin(pdf[c].iloc[pick]))
     mask = pdf["i"] > 0
     tm.assert_frame_equal(df[df["i"] > 0].dropna().to_pandas(), pdf[mask].dropna())
     num = ["i", "f", "I"]

@@ -128,17 +128,16 @@ def duplicated(cols, keep="first"):
     return out
 
 
-def isin(col, values):
-    """col's rows found among the values (a Column), as pandas: a null
-    row is found when the values hold a null."""
+def isin(col, values, match_nulls):
+    """col's rows found among the values (a Column); a null row is found
+    when match_nulls (pandas' rule depends on how the values were given:
+    Series.isin decides)."""
     from ember.frame._column import concat
     n = col.length
-    if values.length == 0 or n == 0:
-        return ember.zeros(n, dtype="bool", device=col.device)
-    if col.dtype.is_string != values.dtype.is_string:   # only nulls can meet
-        return col.isna() if values.has_nulls() else ember.zeros(n, dtype="bool",
-                                                                 device=col.device)
+    nulls = col.isna()
+    if values.length == 0 or n == 0 or col.dtype.is_string != values.dtype.is_string:
+        return nulls & match_nulls
     both, _ = codes(concat(col, values))
     mine, theirs = both[:n], ember.unique(both[n:])
     at = ember.minimum(ember.searchsorted(theirs, mine), theirs.shape[0] - 1)
-    return theirs[at] == mine     # a null among the values finds null rows
+    return ember.where(nulls, match_nulls, theirs[at] == mine)

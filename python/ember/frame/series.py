@@ -279,14 +279,25 @@ class Series(_select.Rows):
 
     def isin(self, values):
         from ember.frame._convert import column_from
+        d = self._col.dtype
         if isinstance(values, Series):
             values = values._col
-        elif not isinstance(values, Column):
-            values = column_from(list(values) if isinstance(values, (set, frozenset))
-                                 else values, device=self.device)
-        d = self._col.dtype
+        nulls_in = None
+        if not isinstance(values, Column):
+            items = list(values) if isinstance(values, (set, frozenset, tuple)) else values
+            if isinstance(items, list):
+                nulls_in = _list_nulls(items)
+            values = column_from(items, device=self.device)
+        if nulls_in is None:   # pandas reads a masked number array's NA as NaN,
+            vd = values.dtype   # a boolean or string array's as NA
+            nulls_in = set() if not values.has_nulls() else (
+                {"nan"} if vd.na_is_nan or vd.kind in "iuf" else {"NA"})
+        # pandas' rules: a str column's null meets any null; NaN meets NaN;
+        # a masked column's NA meets pd.NA given in a list
+        match = bool(nulls_in) if d.is_string else (
+            "NA" in nulls_in if d.masked else "nan" in nulls_in)
         kind = "boolean" if d.masked and not d.is_string else "bool"
-        return self._like(Column(kind, _order.isin(self._col, values)))
+        return self._like(Column(kind, _order.isin(self._col, values, match)))
 
     def unique(self):
         """The distinct values in order of appearance: an ember array for
@@ -349,6 +360,20 @@ for _op in _ops.LOGIC:
     setattr(Series, f"__r{_op}__", _fwd)
 Series.__hash__ = None
 del _op, _fwd, _rev
+
+
+def _list_nulls(items):
+    """The kinds of null a list of values holds: 'nan', 'NA' (pandas' NA),
+    'None'."""
+    kinds = set()
+    for x in items:
+        if x is None:
+            kinds.add("None")
+        elif isinstance(x, float) and x != x:
+            kinds.add("nan")
+        elif type(x).__name__ == "NAType":
+            kinds.add("NA")
+    return kinds
 
 
 def _scalar(col):
