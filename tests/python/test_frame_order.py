@@ -205,3 +205,16 @@ def test_duplicates_and_isin(pair, device):
     tm.assert_series_equal(df["k"].isin(df["I"]).to_pandas(), pdf["k"].isin(pdf["I"]))
     for c, vals in (("f", [np.nan]), ("I", [pd.NA, 7]), ("s", [None])):
         tm.assert_series_equal(df[c].isin(vals).to_pandas(), pdf[c].isin(vals))
+
+
+def test_isin_null_rules_for_every_pair_of_columns(device):
+    pdf = pd.DataFrame({"i": [1, 0, -1, 2], "f": [1.0, np.nan, 0.0, 2.5],
+                        "I": pd.array([1, None, 0, 2], dtype="Int64"),
+                        "B": pd.array([True, None, False, True], dtype="boolean"),
+                        "s": pd.Series(["a", None, "", "b"], dtype="str")})
+    df = ef.from_pandas(pdf, device=device)
+    for c in pdf:
+        for o in pdf:
+            tm.assert_series_equal(df[c].isin(df[o]).to_pandas(), pdf[c].isin(pdf[o]))
+        for vals in ([None], [np.nan], [pd.NA], [1, pd.NA]):
+            tm.assert_series_equal(df[c].isin(vals).to_pandas(), pdf[c].isin(vals))
