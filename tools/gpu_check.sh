@@ -2,7 +2,8 @@
 # The one call on the lent GPU machine: build ember there (it reaches no
 # package registry, so no build isolation), run every C and Python test on
 # the GPU, then the benchmarks side by side with CuPy. Logs go under $OUT.
-#   device run: bash tools/gpu_check.sh [tests|examples|bench|all|profile|sanitize]
+#   device run: bash tools/gpu_check.sh [tests|examples|check|bench|all|profile|sanitize]
+#   (check: tests and examples, when the benchmarks need a call of their own)
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/ember-out}
@@ -40,7 +41,7 @@ if ! { cmake -S . -B build/c -G Ninja -DEMBER_WERROR=ON >/dev/null &&
 fi
 echo "build ok"
 
-if [ "$what" = tests ] || [ "$what" = all ]; then
+if [ "$what" = tests ] || [ "$what" = check ] || [ "$what" = all ]; then
   echo "== C tests"
   (cd build/c && EMBER_TEST_REQUIRE_GPU=1 ctest --output-on-failure -j 8) >"$OUT/ctest.log" 2>&1 || status=1
   grep -E "tests passed|tests failed|SKIP|\*\*\*Failed|Failed" "$OUT/ctest.log" | head -20
@@ -71,7 +72,7 @@ sys.exit(1 if bad else 0)
 PYEOF
 fi
 
-if [ "$what" = examples ] || [ "$what" = all ]; then
+if [ "$what" = examples ] || [ "$what" = check ] || [ "$what" = all ]; then
   # Every example on the CPU (the simulator) and on the GPU, full size.
   echo "== examples"
   for f in examples/[a-z]*.py; do
