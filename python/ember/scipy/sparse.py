@@ -332,6 +332,17 @@ class _compressed:
         indices, indptr = self.indices, self.indptr
         if indices.dtype != indptr.dtype:
             indices, indptr = indices.astype(_e.int64), indptr.astype(_e.int64)
+        if t.startswith("complex") and indices.dtype == _e.int64:
+            # cuSPARSE's complex SpMV with 64-bit indices wrote out of
+            # bounds on the H200 (driver 580.159, CUDA 13) where the real
+            # types' and the 32-bit complex ones are right: 32-bit copies
+            # of the indices where they fit, each call
+            if max(self._shape) >= 2 ** 31 or self.data.size >= 2 ** 31:
+                raise NotImplementedError(
+                    "ember.scipy.sparse: a complex product on the GPU with "
+                    "more than 2**31 - 1 rows, columns or entries (cuSPARSE's "
+                    "complex product with 64-bit indices is not relied on)")
+            indices, indptr = indices.astype(_e.int32), indptr.astype(_e.int32)
         _ember._cus_csr_matmul(
             _e.ascontiguousarray(self.data.astype(t, copy=False)),
             _e.ascontiguousarray(indices), _e.ascontiguousarray(indptr), xx,
