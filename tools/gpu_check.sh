@@ -39,6 +39,10 @@ if ! { cmake -S . -B build/c -G Ninja -DEMBER_WERROR=ON >/dev/null &&
      >>"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; echo "BUILD FAILED"; exit 1
 fi
+# bytecode, as a user's install has it (the image sets
+# PYTHONDONTWRITEBYTECODE, so without it each import compiles source and
+# bench/run.py's import row measures the compiler)
+$PY -m compileall -q "$($PY -c 'import ember, os; print(os.path.dirname(ember.__file__))')" >/dev/null 2>&1
 echo "build ok"
 
 if [ "$what" = tests ] || [ "$what" = check ] || [ "$what" = all ]; then

@@ -29,6 +29,9 @@ wait
 for t in old new; do
   [ -f /tmp/hp-$t/site/ember/__init__.py ] ||
     { tail -20 "$OUT/build_$t.log"; exit 1; }
+  # bytecode, as an installed package has it (the image sets
+  # PYTHONDONTWRITEBYTECODE, so without it every import compiles source)
+  $PY -m compileall -q /tmp/hp-$t/site/ember >/dev/null 2>&1
 done
 : >"$OUT/hotpath.md"
 # `import ember` process wall, the trees taken in turn 31 times (drift and
