@@ -243,6 +243,29 @@ def test_products_unsorted_duplicates(device, fmt, dtype):
         np.testing.assert_allclose(N(a @ E(x)), b @ x, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32,
+                                   np.int32])
+def test_conversion_sums_complex_duplicates(device, dtype):
+    """CSC to CSR and back with a column's indices out of order and
+    repeated: the duplicates summed in the values' own kind (complex ones
+    once lost their imaginary part), on every device."""
+    indptr = np.array([0, 3, 3, 7, 8])
+    indices = np.array([4, 0, 4, 5, 1, 5, 2, 0])
+    data = np.arange(1, 9) * 1.5
+    if np.dtype(dtype).kind == "c":
+        data = data + 1j * np.arange(8, 0, -1)
+    data = data.astype(dtype)
+    E = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    for fmt, other, shape in (("csc", "tocsr", (6, 4)),
+                              ("csr", "tocsc", (4, 6))):
+        b = getattr(ss, f"{fmt}_matrix")((data, indices, indptr), shape=shape)
+        a = getattr(es, f"{fmt}_matrix")((E(data), E(indices), E(indptr)),
+                                         shape=shape)
+        c = getattr(a, other)()
+        assert c.dtype == dtype
+        np.testing.assert_array_equal(N(c.toarray()), b.toarray())
+
+
 def test_products_empty(device):
     """No rows, no columns, no entries, no right-hand columns: SciPy's
     shapes, and zeros where rows exist."""

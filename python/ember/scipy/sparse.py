@@ -295,11 +295,7 @@ class _compressed:
                              f"{tuple(x.shape)}")
         rt = _e.result_type(self.data, x)
         gpu = self.device.type != "cpu" and str(rt) in _CUSPARSE_TYPES
-        # CSC times a vector is cuSPARSE's transposed SpMV of its arrays,
-        # but for real values only: complex ones with a column's indices
-        # out of order or repeated came out wrong on the H200
-        if self.format == "csc" and not (gpu and (vec or x.shape[1] == 1)
-                                         and rt.kind != "c"):
+        if self.format == "csc" and not (gpu and (vec or x.shape[1] == 1)):
             return self.tocsr() @ x
         if gpu:
             return self._cusparse_matmul(x, rt)

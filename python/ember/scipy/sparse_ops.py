@@ -34,10 +34,19 @@ def compress(data, major, minor, shape, dtype=None):
     uniq, inv = _e.unique(key, return_inverse=True)
     t = dtype or data.dtype
     if uniq.size != key.size:
-        summed = _e.zeros(uniq.size, dtype=_e.float64 if t.kind in "fb"
-                          else _e.int64, device=dev)
-        _e.add.at(summed, inv, data.astype(summed.dtype))
-        vals = summed.astype(t)
+        if t.kind == "c":
+            # the real and imaginary parts summed apart (add.at in float64)
+            parts = []
+            for part in (_e.real(data), _e.imag(data)):
+                s = _e.zeros(uniq.size, dtype=_e.float64, device=dev)
+                _e.add.at(s, inv, part.astype(_e.float64))
+                parts.append(s)
+            vals = (parts[0] + parts[1] * 1j).astype(t)
+        else:
+            summed = _e.zeros(uniq.size, dtype=_e.float64 if t.kind in "fb"
+                              else _e.int64, device=dev)
+            _e.add.at(summed, inv, data.astype(summed.dtype))
+            vals = summed.astype(t)
     else:
         vals = data[_e.argsort(key)].astype(t)
     return vals, (uniq % nminor).astype(_e.int64), \
