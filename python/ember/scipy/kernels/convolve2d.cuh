@@ -107,6 +107,11 @@ __global__ void em_conv2d(const T *a, long long M, long long N, const T *k,
 #define EM_CONV_BY 8
 #define EM_CONV_CX 4
 #define EM_CONV_CI 5 /* tile columns a thread loads unrolled: 160 (Q <= 33) */
+/* a thread's load q of a pair of rows from r0: its row, its column, and
+ * whether the tile has that place (q is a constant once unrolled) */
+#define EM_CONV_R(r0, q) ((r0) + (q) / EM_CONV_CI * EM_CONV_BY)
+#define EM_CONV_C(q) (tx + (q) % EM_CONV_CI * EM_CONV_BX)
+#define EM_CONV_IN(r0, q) (EM_CONV_R(r0, q) < rows && EM_CONV_C(q) < cols)
 
 template <typename T, int CY>
 __global__ void __launch_bounds__(EM_CONV_BX * EM_CONV_BY)
@@ -140,29 +145,17 @@ em_conv2d_tile(const T *a, long long M, long long N, const T *k, int P,
              * load issued before the first store, so a block waits for
              * global memory about once a pair of rows, not once a value */
             for (int r0 = ty; r0 < rows; r0 += 2 * EM_CONV_BY) {
-                T x[2][EM_CONV_CI];
+                T x[2 * EM_CONV_CI];
 #pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const int r = r0 + h * EM_CONV_BY;
+                for (int q = 0; q < 2 * EM_CONV_CI; q++)
+                    x[q] = EM_CONV_IN(r0, q)
+                               ? em_conv_load(a, M, N, rbase + EM_CONV_R(r0, q),
+                                              cbase + EM_CONV_C(q), boundary, fill)
+                               : fill;
 #pragma unroll
-                    for (int ci = 0; ci < EM_CONV_CI; ci++) {
-                        const int c = tx + ci * EM_CONV_BX;
-                        x[h][ci] = r < rows && c < cols
-                                       ? em_conv_load(a, M, N, rbase + r,
-                                                      cbase + c, boundary, fill)
-                                       : fill;
-                    }
-                }
-#pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const int r = r0 + h * EM_CONV_BY;
-#pragma unroll
-                    for (int ci = 0; ci < EM_CONV_CI; ci++) {
-                        const int c = tx + ci * EM_CONV_BX;
-                        if (r < rows && c < cols)
-                            tile[r * cols + c] = x[h][ci];
-                    }
-                }
+                for (int q = 0; q < 2 * EM_CONV_CI; q++)
+                    if (EM_CONV_IN(r0, q))
+                        tile[EM_CONV_R(r0, q) * cols + EM_CONV_C(q)] = x[q];
             }
             /* the columns of kernels wider than the unrolled ones reach */
             for (int r = ty; r < rows; r += EM_CONV_BY)
