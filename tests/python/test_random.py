@@ -607,7 +607,7 @@ def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
         # a cuda thread's runs are 64 bytes; blocks of 4 threads and of
         # 64 (two warps, whose pieces rnd_flush writes out each)
         per = 64 // np.dtype(npdt).itemsize
-        # two elements a word: 32-bit draws, float32 Box-Muller normals
+        # two elements a word: 32-bit draws, float32 ziggurat normals
         halves = dist in (1, 3) or (dist == 4 and npdt == np.float32)
         for blocks, threads in ((3, 4), (2, 64)):
             got = ember.zeros(n, dtype=npdt)
