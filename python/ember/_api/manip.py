@@ -187,8 +187,16 @@ def tile(A, reps):
 
 
 def _repeat_counts(repeats):
-    """One count for all, or a list of one per element (arrays' values
-    are read to the host once)."""
+    """One count for all, a list of one per element, or, for an ember
+    array of counts, that array as int64 where it is (its values stay on
+    the device: repeat reads only their sum and whether one is negative)."""
+    if isinstance(repeats, _e.ndarray) and repeats.ndim == 1 and \
+            repeats.size > 1:
+        if repeats.dtype.kind not in "biu" or repeats.dtype == _e.uint64:
+            raise TypeError("Cannot cast array data from dtype("
+                            f"'{repeats.dtype}') to dtype('int64') according "
+                            "to the rule 'safe'")
+        return repeats.astype(_e.int64, copy=False)
     if hasattr(repeats, "tolist"):
         repeats = repeats.tolist()
     if isinstance(repeats, int) or (hasattr(type(repeats), "__index__")
@@ -221,6 +229,8 @@ def repeat(a, repeats, axis=None):
     if not single and len(counts) not in (1, n):
         raise ValueError("operands could not be broadcast together with "
                          f"shape ({n},) ({len(counts)},)")
+    if isinstance(counts, _e.ndarray):
+        return _repeat_by(a, _e.asarray(counts, device=a.device), axis)
     if single or len(counts) == 1:
         c = counts if single else counts[0]
         if c < 0:
@@ -239,7 +249,26 @@ def repeat(a, repeats, axis=None):
         res = _e.empty(pre + (total,) + post, dtype=a.dtype, device=a.device)
         res.reshape(pre + (n, c) + post)[...] = a.reshape(pre + (n, 1) + post)
         return res
-    ends = cumsum(_e.asarray(counts, dtype=_e.int64, device=a.device))
+    return _gather_repeats(a, _e.asarray(counts, dtype=_e.int64,
+                                         device=a.device), total, axis)
+
+
+def _repeat_by(a, counts, axis):
+    """repeat by an int64 array of counts on a's device: two scalars come
+    back to the host (any negative, the total, its float64 twin that an
+    int64 sum past 2**63 cannot fool)."""
+    if bool((counts < 0).any()):
+        raise ValueError("repeats may not contain negative values.")
+    if float(counts.astype(_e.float64).sum()) > (2**63 - 1) // 8:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` "
+                         "is larger than the maximum possible size.")
+    return _gather_repeats(a, counts, int(counts.sum()), axis)
+
+
+def _gather_repeats(a, counts, total, axis):
+    """a's slices along axis, slice i counts[i] times: a gather by the
+    counts' running sums."""
+    ends = cumsum(counts)
     idx = _e.searchsorted(ends, _e.arange(total, device=a.device), side="right")
     return take(a, idx, axis=axis)
 
@@ -262,7 +291,6 @@ def trim_zeros(filt, trim="fb", axis=None):
     for ax in axes:
         if empty:
             # NumPy keeps nothing along a trimmed axis of an all-zero array.
-            stop = 0
             key[ax] = slice(0, 0) if ("f" in trim or "b" in trim) else slice(None)
             continue
         lo = int(_e.min(nz[ax])) if "f" in trim else 0
