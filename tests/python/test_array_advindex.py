@@ -421,6 +421,27 @@ def test_repeat(device):
         ember.repeat(x, 1, axis=2)
 
 
+def test_repeat_by_an_array_of_counts(device):
+    """Counts as an ember array stay on its device: the result is NumPy's,
+    and bad counts raise NumPy's errors (float counts, a negative one, a
+    total past what an index can address, which an int64 sum would wrap)."""
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal((5, 4))
+    c = rng.integers(0, 4, 5)
+    x = ember.asarray(h, device=device)
+    assert_array_equal_np(ember.repeat(x, ember.asarray(c, device=device), axis=0),
+                          np.repeat(h, c, axis=0))
+    assert_array_equal_np(ember.repeat(x[0], ember.asarray(c[:4].astype(np.uint8), device=device)),
+                          np.repeat(h[0], c[:4].astype(np.uint8)))
+    with pytest.raises(TypeError, match="safe"):
+        ember.repeat(x, ember.asarray(c.astype(np.float64), device=device), axis=0)
+    with pytest.raises(ValueError, match="negative"):
+        ember.repeat(x, ember.asarray(np.array([1, 2, -1, 0, 1]), device=device), axis=0)
+    with pytest.raises(ValueError, match="too big"):
+        ember.repeat(ember.asarray([1, 2], device=device),
+                     ember.asarray(np.array([2**62, 2**62]), device=device))
+
+
 def test_compress_extract(device):
     h = np.arange(12.0).reshape(3, 4)
     x = ember.asarray(h, device=device)

@@ -55,6 +55,36 @@ def test_dtype_given(device):
         ember.asarray([1.5, 128], dtype="int8", device=device)
 
 
+@pytest.mark.parametrize("obj,dtype", [
+    ([1.5, -2.0, 3.25], None), ([3, -4, 2**62], None), ([True, False], None),
+    ([1, 2.5, -7], None), ((1, 2, 3), None), ([True, 2], None),
+    ([2**63, 1], None), ([1.5, 2**53 + 1], None), ([3, -4, 5], "float32"),
+    ([0.1, 1e300, -2], "float32"), ([1, 2.5], "complex64"),
+    ([2**60 + 1, 0.5], "float32"), ([2**60 + 1, 3], "float32"),
+])
+def test_flat_lists(device, obj, dtype):
+    """Flat lists of Python numbers (C's reader; mixtures it leaves to
+    Python): NumPy's dtype and values, with and without a dtype asked."""
+    got = ember.asarray(obj, dtype=dtype, device=device)
+    want = np.asarray(obj, dtype=dtype)
+    assert got.dtype == want.dtype
+    assert_array_equal_np(got, want, device)
+
+
+def test_flat_lists_as_indices_and_values(device):
+    h = np.arange(10.0)
+    x = ember.asarray(h, device=device)
+    assert_array_equal_np(x[[0, 3, 5, -1]], h[[0, 3, 5, -1]], device)
+    x[1:3] = [7, 8.5]
+    h[1:3] = [7, 8.5]
+    assert_array_equal_np(x, h, device)
+    y = ember.zeros(3, dtype="int8", device=device)
+    with pytest.raises(OverflowError, match="300 out of bounds for int8"):
+        y[0:1] = [300]
+    with pytest.raises(IndexError):
+        x[[0, 10]]
+
+
 def test_errors(device):
     with pytest.raises(OverflowError, match="out of bounds for int64 and uint64"):
         ember.asarray([1.5, 2**64], device=device)
