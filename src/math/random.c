@@ -183,7 +183,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     int64_t n, per;
     unsigned shmem = 0;
-    int vec;
+    int vec, words;
     uint64_t jump[4] = {0, 1, 0, 0}; /* the identity (unused by Philox) */
     em_status rc;
 
@@ -230,9 +230,9 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
                         : dist >= EM_RANDOM_LOGNORMAL ? EM_RANDOM_LOGNORMAL
                                                       : dist);
     d.dtype = (uint32_t)out->dtype;
-    d.gen = d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL
-                ? (uint32_t)st->gen
-                : 0;
+    /* the draws from the word stream (the rest are keyed) */
+    words = d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL;
+    d.gen = words ? (uint32_t)st->gen : 0;
     memcpy(key.w, &d, sizeof d);
     if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=
         EM_OK)
@@ -248,8 +248,8 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         blocks = (runs + RND_BLOCK - 1) / RND_BLOCK;
         block.x = RND_BLOCK;
         grid.x = (unsigned)(blocks < cap ? blocks : cap);
-        if (d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL)
-            shmem = RND_BLOCK * RND_STAGE_BYTES; /* the staged word draws */
+        if (words)
+            shmem = RND_BLOCK * RND_STAGE_BYTES; /* their runs are staged */
     } else {
         /* One run a host thread: a few per core, and at least 16384
          * elements each, so the jump at a run's start costs nothing. */
