@@ -69,7 +69,9 @@ _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
 # pandas' spellings at the top level, as cuDF has them; ember.frame (and
 # with it NumPy) is imported on the first use of one.
 _FRAME_NAMES = frozenset({"DataFrame", "Series", "Index", "RangeIndex",
-                          "from_pandas", "from_arrow"})
+                          "from_pandas", "from_arrow", "read_csv", "read_parquet",
+                          "read_json", "merge", "concat", "pivot_table", "melt",
+                          "to_datetime", "date_range"})
 
 
 def __getattr__(name):

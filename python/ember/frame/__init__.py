@@ -24,5 +24,23 @@ def from_arrow(obj, device=None):
     return f(obj, device)
 
 
+# pandas' module-level functions, each loaded from the module that holds
+# its area on first use, so importing ember.frame stays cheap.
+_LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
+         "merge": "_merge", "concat": "_merge",
+         "pivot_table": "_reshape", "melt": "_reshape",
+         "to_datetime": "_dt_accessor", "date_range": "_dt_accessor"}
+
+
+def __getattr__(name):
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'ember.frame' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module("ember.frame." + mod), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = ["DataFrame", "Dtype", "Index", "RangeIndex", "Series", "from_arrow",
-           "from_pandas"]
+           "from_pandas"] + sorted(_LAZY)

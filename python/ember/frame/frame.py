@@ -2,12 +2,18 @@
 import ember
 
 from ember.frame import _order, _select
+from ember.frame._groupby import GroupbyMethods
+from ember.frame._io import IOMethods
+from ember.frame._merge import MergeMethods
+from ember.frame._reshape import ReshapeMethods
+from ember.frame._window import WindowMethods
 from ember.frame._column import Column
 from ember.frame._index import Index, RangeIndex
 from ember.frame.series import Series, _index_for
 
 
-class DataFrame(_select.Rows):
+class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
+                IOMethods, ReshapeMethods):
     """pandas' DataFrame over ember columns: DataFrame(data, index=None,
     columns=None, dtype=None, device=None), data a dict of lists, NumPy or
     ember arrays, or Series."""

@@ -5,6 +5,12 @@ from ember.frame import _ops, _order, _reduce, _select
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
 from ember.frame._index import Index, RangeIndex
+from ember.frame._dt_accessor import DtMethods
+from ember.frame._groupby import GroupbyMethods
+from ember.frame._io import IOMethods
+from ember.frame._reshape import ReshapeMethods
+from ember.frame._str_accessor import StrMethods
+from ember.frame._window import WindowMethods
 
 
 def _index_for(index, n, device):
@@ -22,7 +28,8 @@ def _index_for(index, n, device):
     return idx
 
 
-class Series(_select.Rows):
+class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
+             IOMethods, ReshapeMethods):
     """pandas' Series over an ember column: Series(data, index=None,
     name=None, dtype=None, device=None)."""
 
