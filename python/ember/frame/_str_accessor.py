@@ -1,5 +1,196 @@
-"""Series.str: string kernels over Arrow's offsets and characters."""
+"""Series.str: string kernels over Arrow's offsets and characters
+(docs/frames.md, "The .str accessor"). Each method is a few kernel
+launches or gathers over the whole column; results take pandas' dtypes
+for `str` (nulls as NaN, or False in bool answers) and `string` (NA)."""
+import ember
+
+from ember.frame import _str_ops, _str_slice
+from ember.frame._str_kernels import bool_result, char_lengths, int_result
 
 
 class StrMethods:
     """The .str accessor of a Series."""
+
+    @property
+    def str(self):
+        return StringMethods(self)
+
+
+def _no_flags(flags, what):
+    if flags:
+        raise NotImplementedError(f"str.{what} with flags= (use case=False for "
+                                  "IGNORECASE)")
+
+
+class StringMethods:
+    def __init__(self, series):
+        if not series.dtype.is_string:
+            raise AttributeError("Can only use .str accessor with string values!")
+        self._s = series
+        self._col = series._col
+
+    def _wrap(self, col):
+        from ember.frame.series import Series
+        return Series._make(col, self._s.index, self._s.name)
+
+    # ---- lengths, case, whitespace
+    def len(self):
+        return self._wrap(int_result(self._col, char_lengths(self._col)))
+
+    def lower(self):
+        return self._wrap(_str_ops.case(self._col, "lower"))
+
+    def upper(self):
+        return self._wrap(_str_ops.case(self._col, "upper"))
+
+    def strip(self, to_strip=None):
+        return self._wrap(_str_ops.strip(self._col, to_strip, 3))
+
+    def lstrip(self, to_strip=None):
+        return self._wrap(_str_ops.strip(self._col, to_strip, 1))
+
+    def rstrip(self, to_strip=None):
+        return self._wrap(_str_ops.strip(self._col, to_strip, 2))
+
+    # ---- tests
+    def _affix(self, pat, na, mode, what):
+        pats = pat if isinstance(pat, tuple) else (pat,)
+        for p in pats:
+            if not isinstance(p, str):
+                raise TypeError(f"expected a string or tuple, not {type(p).__name__}")
+        out = ember.zeros(self._col.length, dtype="bool", device=self._col.device)
+        for p in pats:
+            out = out | (_str_ops.find_raw(self._col, p, mode) != 0)
+        return self._wrap(bool_result(self._col, out, na))
+
+    def startswith(self, pat, na=None):
+        return self._affix(pat, na, 2, "startswith")
+
+    def endswith(self, pat, na=None):
+        return self._affix(pat, na, 3, "endswith")
+
+    def contains(self, pat, case=True, flags=0, na=None, regex=True):
+        from ember.frame import _str_regex
+        _no_flags(flags, "contains")
+        if not isinstance(pat, str):
+            raise TypeError(f"first argument must be string, not {type(pat).__name__}")
+        if not regex:
+            if case:
+                hit = _str_ops.find_raw(self._col, pat, 0) >= 0
+                return self._wrap(bool_result(self._col, hit, na))
+            pat = _str_regex.escape(pat)
+        return self._wrap(bool_result(self._col, _str_regex.run(self._col, pat, case,
+                                                                "search"), na))
+
+    def match(self, pat, case=True, flags=0, na=None):
+        from ember.frame import _str_regex
+        _no_flags(flags, "match")
+        return self._wrap(bool_result(self._col, _str_regex.run(self._col, pat, case,
+                                                                "match"), na))
+
+    def fullmatch(self, pat, case=True, flags=0, na=None):
+        from ember.frame import _str_regex
+        _no_flags(flags, "fullmatch")
+        return self._wrap(bool_result(self._col, _str_regex.run(self._col, pat, case,
+                                                                "full"), na))
+
+    def _isclass(self, name):
+        return self._wrap(bool_result(self._col, _str_ops.isclass(self._col, name)))
+
+    # ---- search
+    def find(self, sub, start=0, end=None):
+        _positions_whole(start, end, "find")
+        return self._wrap(_str_ops.find(self._col, sub))
+
+    def rfind(self, sub, start=0, end=None):
+        _positions_whole(start, end, "rfind")
+        return self._wrap(_str_ops.find(self._col, sub, last=True))
+
+    def count(self, pat, flags=0):
+        from ember.frame import _str_regex
+        _no_flags(flags, "count")
+        lit = _str_regex.literal(pat, "count")
+        return self._wrap(int_result(self._col, _str_ops.find_raw(self._col, lit, 1)))
+
+    def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
+        from ember.frame import _str_regex
+        _no_flags(flags, "replace")
+        if not isinstance(repl, str):
+            raise TypeError("repl must be a string or callable")
+        if case is False:
+            raise NotImplementedError("str.replace with case=False (replace is "
+                                      "case-sensitive here)")
+        if regex:
+            pat = _str_regex.literal(pat, "replace")
+            if "\\" in repl:
+                raise NotImplementedError("str.replace with group references in repl")
+        return self._wrap(_str_ops.replace(self._col, pat, repl, -1 if n is None else n))
+
+    # ---- slices
+    def slice(self, start=None, stop=None, step=None):
+        return self._wrap(_str_slice.slice_chars(self._col, start, stop, step))
+
+    def get(self, i):
+        if not isinstance(i, int):
+            raise NotImplementedError("str.get of a non-integer key (dict-like rows)")
+        return self._wrap(_str_slice.get_char(self._col, i))
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self.slice(key.start, key.stop, key.step)
+        return self.get(key)
+
+    # ---- building
+    def repeat(self, repeats):
+        from ember.frame._str_build import repeat
+        return self._wrap(repeat(self._col, repeats))
+
+    def pad(self, width, side="left", fillchar=" "):
+        from ember.frame._str_build import pad
+        return self._wrap(pad(self._col, width, side, fillchar))
+
+    def center(self, width, fillchar=" "):
+        return self.pad(width, "both", fillchar)
+
+    def ljust(self, width, fillchar=" "):
+        return self.pad(width, "right", fillchar)
+
+    def rjust(self, width, fillchar=" "):
+        return self.pad(width, "left", fillchar)
+
+    def zfill(self, width):
+        from ember.frame._str_build import zfill
+        return self._wrap(zfill(self._col, width))
+
+    def cat(self, others=None, sep=None, na_rep=None, join="left"):
+        from ember.frame._str_build import cat
+        out = cat(self._s, others, sep, na_rep, join)
+        return out if isinstance(out, str) else self._wrap(out)
+
+    def split(self, pat=None, n=-1, expand=False, regex=None):
+        from ember.frame._str_build import split
+        return split(self._s, pat, n, expand, regex, right=False)
+
+    def rsplit(self, pat=None, n=-1, expand=False):
+        from ember.frame._str_build import split
+        return split(self._s, pat, n, expand, False, right=True)
+
+
+def _positions_whole(start, end, what):
+    if start not in (0, None) or end is not None:
+        raise NotImplementedError(f"str.{what} with start=/end= (search whole strings, "
+                                  "then compare)")
+
+
+def _class_method(name):
+    def method(self):
+        return self._isclass(name)
+    method.__name__ = name
+    method.__doc__ = f"Python's str.{name} of every row (pandas' dtype: bool or boolean)."
+    return method
+
+
+for _name in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
+              "isupper", "isalnum"):
+    setattr(StringMethods, _name, _class_method(_name))
+del _name

@@ -1,0 +1,167 @@
+"""The .str methods that assemble new strings from pieces of old ones:
+repeat, pad (center, ljust, rjust), zfill, cat, split and rsplit."""
+import numpy as np
+
+import ember
+
+from ember.frame import _bitmap, _str_ops
+from ember.frame._str_kernels import char_lengths, offsets, ranges_result, valid_mask
+from ember.frame._str_slice import assemble, fill_piece, row_piece
+
+
+def _int(x, what):
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+    return int(x)
+
+
+def repeat(col, repeats):
+    k = _int(repeats, "repeats")
+    if k <= 0:
+        k = 0
+    values, starts, lens = row_piece(col)
+    pieces = [(values, starts, lens)] * k or [(values, starts, lens * 0)]
+    return assemble(pieces, col.length, col.dtype, col.validity, col.device)
+
+
+def _fillchar(fillchar):
+    if not isinstance(fillchar, str):
+        raise TypeError(f"fillchar must be a character, not {type(fillchar).__name__}")
+    if len(fillchar) != 1:
+        raise TypeError("fillchar must be a character, not str")
+    return fillchar
+
+
+def pad(col, width, side, fillchar):
+    width = _int(width, "width")
+    fill = _fillchar(fillchar)
+    if side not in ("left", "right", "both"):
+        raise ValueError("Invalid side")
+    dev = col.device
+    total = ember.maximum(width - char_lengths(col), 0)
+    if side == "left":
+        left, right = total, total * 0
+    elif side == "right":
+        left, right = total * 0, total
+    else:   # Python's center: the odd one goes left when width is odd
+        left = total // 2 + (total & width & 1)
+        right = total - left
+    return assemble([fill_piece(fill, left, dev), row_piece(col),
+                     fill_piece(fill, right, dev)], col.length, col.dtype, col.validity, dev)
+
+
+def zfill(col, width):
+    width = _int(width, "width")
+    dev = col.device
+    values, starts, lens = row_piece(col)
+    zeros = ember.maximum(width - char_lengths(col), 0)
+    first = values[ember.minimum(starts, max(values.shape[0] - 1, 0))] \
+        if values.shape[0] else starts.astype("uint8")
+    signed = (lens > 0) & ((first == ord("+")) | (first == ord("-")))
+    sign = signed.astype("int64")
+    return assemble([(values, starts, sign), fill_piece("0", zeros, dev),
+                     (values, starts + sign, lens - sign)], col.length, col.dtype,
+                    col.validity, dev)
+
+
+def _as_columns(series, others):
+    from ember.frame.series import Series
+    from ember.frame._convert import column_from
+    if isinstance(others, Series):
+        others = [others]
+    elif isinstance(others, (list, tuple)) and others and all(isinstance(o, str)
+                                                                 for o in others):
+        others = [column_from(list(others), device=series.device)]
+    elif not isinstance(others, (list, tuple)):
+        raise TypeError("others must be Series, Index, DataFrame, np.ndarray or "
+                        "list-like (of objects that are Series/Index/np.ndarray/1-dim "
+                        "list-likes)")
+    cols = []
+    for o in others:
+        if isinstance(o, Series):
+            series._check_aligned(o, "str.cat")
+            o = o._col
+        elif isinstance(o, (list, tuple)):
+            o = column_from(list(o), device=series.device)
+        if o.length != series._col.length:
+            raise ValueError("All arrays must be same length, except those having an "
+                             "index if 'join' is not None")
+        if not o.dtype.is_string:
+            raise NotImplementedError("str.cat of a non-string column (astype('str') "
+                                      "first)")
+        cols.append(o)
+    return cols
+
+
+def cat(series, others, sep, na_rep, join):
+    col, dev = series._col, series.device
+    sep = "" if sep is None else sep
+    sepb = ember.asarray(np.frombuffer(sep.encode() or b"\0", dtype=np.uint8), device=dev)
+    sep_piece = (sepb, 0, len(sep.encode()))
+    if others is None:
+        valid = valid_mask(col)
+        if na_rep is None and valid is not None:
+            col = col.take(ember.flatnonzero(valid))
+        pieces = [_na_piece(col, na_rep, dev), sep_piece]
+        out = assemble(pieces, col.length, col.dtype, None, dev)
+        data = bytes(ember.asnumpy(out.values))
+        return data[:len(data) - len(sep.encode())].decode("utf-8") if col.length else ""
+    cols = [col] + _as_columns(series, others)
+    pieces, valid = [], None
+    for i, c in enumerate(cols):
+        if i:
+            pieces.append(sep_piece)
+        pieces.append(_na_piece(c, na_rep, dev))
+        v = valid_mask(c)
+        if na_rep is None and v is not None:
+            valid = v if valid is None else valid & v
+    dtype = "string" if any(c.dtype.name == "string" for c in cols) else col.dtype
+    return assemble(pieces, col.length, dtype, None if valid is None else
+                    _bitmap.pack(valid), dev)
+
+
+def _na_piece(col, na_rep, dev):
+    values, starts, lens = row_piece(col)
+    valid = valid_mask(col)
+    if na_rep is None or valid is None:
+        return values, starts, lens
+    rep = na_rep.encode("utf-8")
+    buf = ember.asarray(np.frombuffer(rep or b"\0", dtype=np.uint8), device=dev)
+    base = values.shape[0]
+    return (ember.concatenate([values, buf]), ember.where(valid, starts, base),
+            ember.where(valid, lens, len(rep)))
+
+
+def split(series, pat, n, expand, regex, right):
+    from ember.frame import _str_regex
+    from ember.frame.frame import DataFrame
+    what = "rsplit" if right else "split"
+    if not expand:
+        raise NotImplementedError(f"str.{what} with expand=False (lists of strings are "
+                                  f"not a column type here): use expand=True")
+    if pat is None:
+        raise NotImplementedError(f"str.{what} on whitespace (pat=None): give pat")
+    if regex or (regex is None and len(pat) > 1):
+        pat = _str_regex.literal(pat, what)
+    if pat == "":
+        raise ValueError("empty separator")
+    col = series._col
+    n = -1 if n is None or n <= 0 else _int(n, "n")
+    cnt = _str_ops.find_raw(col, pat, 1)
+    if n >= 0:
+        cnt = ember.minimum(cnt, n)
+    cols = int(cnt.max()) if col.length else -1
+    parts = {}
+    if cols >= 0:
+        pos, cnt, m = _str_ops.split_positions(col, pat, cols, right)
+        off = offsets(col)
+        valid = valid_mask(col)
+        for j in range(cols + 1):
+            start = off[:-1] if j == 0 else pos[:, j - 1] + m
+            stop = off[1:] if j == cols else ember.where(cnt > j, pos[:, j], off[1:])
+            ok = cnt >= j
+            ok = ok if valid is None else ok & valid
+            start = ember.where(ok, start, 0)
+            parts[j] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
+    return DataFrame._make(parts, series.index)
+

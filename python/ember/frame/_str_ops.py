@@ -1,0 +1,112 @@
+"""The .str methods that run one string kernel a call (case, strip,
+literal search and replace, character classes), column in, column out."""
+import numpy as np
+
+import ember
+
+from ember.frame import _str_tables
+from ember.frame._str_kernels import (build, host_bytes, i32, i64, int_result, launch,
+                                      offsets, ranges_result)
+
+_WHITESPACE = None
+
+
+def case(col, op):
+    dev, n = col.device, col.length
+    table = _str_tables.table(op, dev)
+    bad = ember.zeros(max(n, 1), dtype="uint8", device=dev)
+    out = build(col, "em_str_case", (table, i64(table.shape[0])), (bad,))
+    if n and bool(bad[:n].any()):
+        raise NotImplementedError(
+            f"str.{op}: a string holds a character this Python's Unicode "
+            f"{_str_tables.unicodedata.unidata_version} does not know (pandas maps it "
+            "by a newer one); use to_pandas()")
+    return out
+
+
+def strip(col, to_strip, side):
+    global _WHITESPACE
+    dev = col.device
+    if to_strip is None:
+        if _WHITESPACE is None:   # Unicode's whitespace, as Python's isspace
+            _WHITESPACE = [c for c in range(0x3001) if chr(c).isspace()]
+        cps = _WHITESPACE
+    elif isinstance(to_strip, str):
+        cps = sorted({ord(c) for c in to_strip})
+    else:
+        raise TypeError(f"to_strip must be a str or None, not {type(to_strip).__name__}")
+    s = ember.asarray(np.asarray(cps or [0], dtype=np.int32), device=dev)
+    n = col.length
+    start = ember.zeros(n, dtype="int64", device=dev)
+    stop = ember.zeros(n, dtype="int64", device=dev)
+    launch(dev, "em_str_strip", n, (offsets(col), col.values, i64(n), s, i64(len(cps)),
+                                    i32(side), start, stop))
+    return ranges_result(col, start, stop)
+
+
+def find_raw(col, pat, mode):
+    """em_str_find's answer per row (int64; see str_search.cuh)."""
+    dev, n = col.device, col.length
+    p, m = host_bytes(pat, dev)
+    out = ember.zeros(n, dtype="int64", device=dev)
+    launch(dev, "em_str_find", n, (offsets(col), col.values, i64(n), p, i64(m), i32(mode),
+                                   out))
+    return out
+
+
+def find(col, sub, last=False):
+    """The code-point index of the first (last) sub in each row, or -1."""
+    from ember.frame._str_kernels import lead_prefix
+    _check_str(sub, "find")
+    b = find_raw(col, sub, 4 if last else 0)
+    off = offsets(col)[:-1]
+    cs = lead_prefix(col)
+    hit = b >= 0
+    at = ember.where(hit, off + b, off)
+    return int_result(col, ember.where(hit, cs[at] - cs[off], -1))
+
+
+def replace(col, pat, repl, n):
+    dev = col.device
+    p, m = host_bytes(pat, dev)
+    r, k = host_bytes(repl, dev)
+    return build(col, "em_str_replace", (p, i64(m), r, i64(k), i64(n)))
+
+
+def isclass(col, name):
+    """isdigit, isalpha, ...: Python's rules over the code points (an empty
+    string is False; islower/isupper want a cased char and none of the
+    other case)."""
+    dev, n = col.device, col.length
+    props = _str_tables.table("props", dev)
+    bits = _str_tables.BITS
+    mode, veto = 0, 0
+    want = 1 << bits.get(name, 0)
+    if name == "islower":
+        mode, veto = 1, (1 << bits["isupper"]) | (1 << bits["istitle"])
+    elif name == "isupper":
+        mode, veto = 1, (1 << bits["islower"]) | (1 << bits["istitle"])
+    elif name == "isalnum":   # Python: alpha, decimal, digit or numeric
+        want = sum(1 << bits[k] for k in ("isalpha", "isdecimal", "isdigit", "isnumeric"))
+    out = ember.zeros(n, dtype="uint8", device=dev)
+    launch(dev, "em_str_isclass", n, (offsets(col), col.values, i64(n), props,
+                                      i64(props.shape[0]), i32(want), i32(veto),
+                                      i32(mode), out))
+    return out
+
+
+def _check_str(x, what):
+    if not isinstance(x, str):
+        raise TypeError(f"expected a string object, not {type(x).__name__}")
+
+
+def split_positions(col, pat, cols, right):
+    """(n, cols) absolute byte offsets of the separators and their count."""
+    dev, n = col.device, col.length
+    p, m = host_bytes(pat, dev)
+    pos = ember.zeros((max(n, 1), max(cols, 1)), dtype="int64", device=dev)
+    cnt = ember.zeros(n, dtype="int64", device=dev)
+    launch(dev, "em_str_split", n, (offsets(col), col.values, i64(n), p, i64(m),
+                                    i64(cols), i32(int(right)), pos, cnt))
+    return pos[:n], cnt, m
+

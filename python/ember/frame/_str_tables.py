@@ -1,0 +1,78 @@
+"""Per-code-point tables for the string kernels, built once from Python's
+Unicode database: the simple case mappings of lower/upper and the class
+bits of isdigit, isalpha, ...
+
+pandas maps case through Arrow (utf8proc): one code point to one, never
+the longer forms of Python's str.upper ('ß' gives 'ẞ', not 'SS'), and
+from a newer Unicode than this Python may know. The table therefore
+takes Python's mapping where it is one code point, the simple mappings
+below where Python's is longer or older, and marks the code points this
+Python does not know (unassigned here, maybe assigned in Arrow's) as
+unknown: a row holding one raises NotImplementedError instead of a
+guess. Code points from 0x20000 on (CJK and private use) have no case."""
+import unicodedata
+
+import numpy as np
+
+import ember
+
+SPAN = 0x20000
+
+# where the simple mapping is not Python's full one, or is from a later
+# Unicode (16) than Python 3.11's 14
+_UPPER = {0xDF: 0x1E9E, 0x19B: 0xA7DC, 0x264: 0xA7CB, 0x277: 0xA7DD,
+          0x27C: 0xA7E2, 0xA7D3: 0xA7D2, 0xA7D5: 0xA7D4, 0xAB4B: 0xAB6C,
+          0xAB4C: 0xAB6D, 0x1FB3: 0x1FBC, 0x1FC3: 0x1FCC, 0x1FF3: 0x1FFC}
+_UPPER.update({c: c + 8 for base in (0x1F80, 0x1F90, 0x1FA0) for c in range(base, base + 8)})
+_LOWER = {0x130: 0x69}
+
+_host = {}
+_dev = {}
+
+# class bits of isclass (frame/kernels/str_utf8.cuh)
+BITS = {"isdigit": 0, "isalpha": 1, "isnumeric": 2, "isspace": 3, "islower": 4,
+        "isupper": 5, "isdecimal": 6, "istitle": 7}
+
+
+def _chars():
+    return [chr(c) if not 0xD800 <= c < 0xE000 else " " for c in range(SPAN)]
+
+
+def _case(op):
+    fixes = _UPPER if op == "upper" else _LOWER
+    out = np.empty(SPAN, dtype=np.int32)
+    for c, ch in enumerate(_chars()):
+        m = getattr(ch, op)()
+        if c in fixes:
+            out[c] = fixes[c]
+        elif unicodedata.category(ch) == "Cn":
+            out[c] = -1
+        else:   # a longer full mapping has no simple one: the char stays
+            out[c] = ord(m) if len(m) == 1 else c
+    out[0xD800:0xE000] = -1
+    return out
+
+
+def _props():
+    out = np.zeros(SPAN, dtype=np.uint8)
+    chars = _chars()
+    for name, bit in BITS.items():
+        if name == "istitle":   # titlecase letters (Lt): cased, neither case
+            flags = [unicodedata.category(ch) == "Lt" for ch in chars]
+        else:
+            flags = list(map(getattr(str, name), chars))
+        out |= np.asarray(flags, dtype=np.uint8) << bit
+    out[0xD800:0xE000] = 0
+    return out
+
+
+def table(kind, device):
+    """'lower', 'upper' or 'props' as an ember array on device."""
+    key = (kind, str(device))
+    t = _dev.get(key)
+    if t is None:
+        h = _host.get(kind)
+        if h is None:
+            h = _host[kind] = _props() if kind == "props" else _case(kind)
+        t = _dev[key] = ember.asarray(h, device=device)
+    return t

@@ -1,0 +1,163 @@
+/* ember.frame's string kernels (python/ember/frame/_str_kernels.py): one
+ * thread a row, grid-stride, over Arrow's layout (int64 offsets `off`,
+ * n + 1 of them, into utf-8 bytes `data`). Kernels that build strings run
+ * twice: mode 0 writes each row's output length, the caller scans them to
+ * offsets, mode 1 writes the bytes there. */
+
+#define EM_ROWS(i, n)                                                        \
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;     \
+         i < (n); i += (long long)gridDim.x * blockDim.x)
+
+/* The code point that starts at s[*p] (stepping *p past it); the input is
+ * valid utf-8, which Arrow's strings are. */
+__device__ __forceinline__ int em_u8_decode(const unsigned char *s,
+                                            long long *p)
+{
+    unsigned c = s[*p];
+    if (c < 0x80) {
+        *p += 1;
+        return (int)c;
+    }
+    if (c < 0xE0) {
+        int r = ((c & 0x1F) << 6) | (s[*p + 1] & 0x3F);
+        *p += 2;
+        return r;
+    }
+    if (c < 0xF0) {
+        int r = ((c & 0x0F) << 12) | ((s[*p + 1] & 0x3F) << 6) |
+                (s[*p + 2] & 0x3F);
+        *p += 3;
+        return r;
+    }
+    int r = ((c & 0x07) << 18) | ((s[*p + 1] & 0x3F) << 12) |
+            ((s[*p + 2] & 0x3F) << 6) | (s[*p + 3] & 0x3F);
+    *p += 4;
+    return r;
+}
+
+__device__ __forceinline__ int em_u8_size(int cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+__device__ __forceinline__ void em_u8_encode(int cp, unsigned char *o)
+{
+    if (cp < 0x80) {
+        o[0] = (unsigned char)cp;
+    } else if (cp < 0x800) {
+        o[0] = (unsigned char)(0xC0 | (cp >> 6));
+        o[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        o[0] = (unsigned char)(0xE0 | (cp >> 12));
+        o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    } else {
+        o[0] = (unsigned char)(0xF0 | (cp >> 18));
+        o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        o[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+}
+
+/* Case mapping through `map` (a code point's image, or -1 where the table
+ * does not know it; code points from `nmap` on map to themselves).
+ * bad[i] = 1 marks a row with an unknown code point, which the caller
+ * turns into NotImplementedError rather than a guess. */
+extern "C" __global__ void em_str_case(const long long *off,
+                                       const unsigned char *data, long long n,
+                                       const int *map, long long nmap,
+                                       long long *len, unsigned char *bad,
+                                       const long long *out_off,
+                                       unsigned char *out, int mode)
+{
+    EM_ROWS(i, n)
+    {
+        long long p = off[i], e = off[i + 1], w = mode ? out_off[i] : 0;
+        unsigned char unknown = 0;
+        while (p < e) {
+            int cp = em_u8_decode(data, &p);
+            int m = cp < nmap ? map[cp] : cp;
+            if (m < 0) {
+                unknown = 1;
+                m = cp;
+            }
+            if (mode)
+                em_u8_encode(m, out + w);
+            w += em_u8_size(m);
+        }
+        if (!mode) {
+            len[i] = w;
+            bad[i] = unknown;
+        }
+    }
+}
+
+/* Whether code point cp is one of set[0..k) (the chars of strip). */
+__device__ __forceinline__ int em_in_set(int cp, const int *set, long long k)
+{
+    for (long long j = 0; j < k; j++)
+        if (set[j] == cp)
+            return 1;
+    return 0;
+}
+
+/* strip: the byte range [start, stop) left of a row once the code points
+ * of `set` are taken from its left (side & 1) and right (side & 2). */
+extern "C" __global__ void em_str_strip(const long long *off,
+                                        const unsigned char *data,
+                                        long long n, const int *set,
+                                        long long k, int side,
+                                        long long *start, long long *stop)
+{
+    EM_ROWS(i, n)
+    {
+        long long b = off[i], e = off[i + 1];
+        if (side & 1) {
+            while (b < e) {
+                long long q = b;
+                if (!em_in_set(em_u8_decode(data, &q), set, k))
+                    break;
+                b = q;
+            }
+        }
+        if (side & 2) {
+            while (e > b) {
+                long long q = e - 1;
+                while (q > b && (data[q] & 0xC0) == 0x80)
+                    q--;
+                long long t = q;
+                if (!em_in_set(em_u8_decode(data, &t), set, k))
+                    break;
+                e = q;
+            }
+        }
+        start[i] = b;
+        stop[i] = e;
+    }
+}
+
+/* Each code point's class bits from `prop` (isdigit, isalpha, ... as
+ * _str_tables.py lays them out); code points from nprop on have none.
+ * mode 0: every char has a bit of `bits` (and the row is not empty);
+ * mode 1: some char has one and none has a bit of `veto` (islower). */
+extern "C" __global__ void em_str_isclass(const long long *off,
+                                          const unsigned char *data,
+                                          long long n,
+                                          const unsigned char *prop,
+                                          long long nprop, int bits, int veto,
+                                          int mode, unsigned char *out)
+{
+    EM_ROWS(i, n)
+    {
+        long long p = off[i], e = off[i + 1];
+        int all = p < e, some = 0, vetoed = 0;
+        while (p < e) {
+            int cp = em_u8_decode(data, &p);
+            int f = cp < nprop ? prop[cp] : 0;
+            all &= (f & bits) != 0;
+            some |= (f & bits) != 0;
+            vetoed |= (f & veto) != 0;
+        }
+        out[i] = (unsigned char)(mode ? some && !vetoed : all);
+    }
+}
