@@ -1,0 +1,116 @@
+"""concat: frames and Series one after another (axis=0, the union or
+intersection of their columns) or side by side (axis=1, equal indexes)."""
+from ember.frame import _merge_cols
+
+
+def _pieces(objs):
+    if isinstance(objs, dict):
+        raise NotImplementedError("concat of a dict (its keys make a MultiIndex); "
+                                  "pass a list")
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    if isinstance(objs, (DataFrame, Series)):
+        raise TypeError("first argument must be an iterable of pandas objects, you "
+                        f'passed an object of type "{type(objs).__name__}"')
+    objs = list(objs)
+    if not objs:
+        raise ValueError("No objects to concatenate")
+    objs = [o for o in objs if o is not None]
+    if not objs:
+        raise ValueError("All objects passed were None")
+    for o in objs:
+        if not isinstance(o, (DataFrame, Series)):
+            raise TypeError(f"cannot concatenate object of type '{type(o)}'; only "
+                            "Series and DataFrame objs are valid")
+    devs = {str(o._dev()) for o in objs if o._dev() is not None}
+    if len(devs) > 1:
+        raise ValueError(f"concat of objects on several devices ({', '.join(sorted(devs))})"
+                         "; move them with to_device")
+    return objs, (objs[0]._dev() if devs else None)
+
+
+def _common_name(names):
+    return names[0] if all(n == names[0] for n in names) else None
+
+
+def _index(objs, dev, ignore_index, total):
+    from ember.frame._index import Index, RangeIndex
+    if ignore_index:
+        return RangeIndex(0, total)
+    idx = [o.index for o in objs]
+    if all(isinstance(i, RangeIndex) for i in idx):
+        at = idx[0].start
+        for i in idx:   # consecutive ranges stay a range, as pandas
+            if len(i) and (i.start != at or i.step != 1):
+                break
+            at = i.stop if len(i) else at
+        else:
+            return RangeIndex(idx[0].start if len(idx[0]) else 0, at,
+                              name=_common_name([i.name for i in idx]))
+    col = _merge_cols.concat([i._column(dev) for i in idx], [len(i) for i in idx], dev)
+    return Index(col, name=_common_name([i.name for i in idx]))
+
+
+def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=None,
+           names=None, verify_integrity=False, sort=False, copy=None):
+    """pandas.concat of DataFrames and Series."""
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    if keys is not None or levels is not None or names is not None:
+        raise NotImplementedError("concat with keys=/levels=/names= (a MultiIndex); "
+                                  "concat without them")
+    if verify_integrity:
+        raise NotImplementedError("concat(verify_integrity=True); check "
+                                  "result.index.duplicated() instead")
+    if join not in ("inner", "outer"):
+        raise ValueError("Only can inner (intersect) or outer (union) join the other axis")
+    if axis in (1, "columns"):
+        return _side_by_side(*_pieces(objs), ignore_index)
+    if axis not in (0, "index", "rows"):
+        raise ValueError(f"No axis named {axis} for object type DataFrame")
+    objs, dev = _pieces(objs)
+    total = sum(len(o) for o in objs)
+    if all(isinstance(o, Series) for o in objs):
+        col = _merge_cols.concat([o._col for o in objs], [len(o) for o in objs], dev)
+        return Series._make(col, _index(objs, dev, ignore_index, total),
+                            _common_name([o.name for o in objs]))
+    frames = [o if isinstance(o, DataFrame) else
+              DataFrame._make({o.name if o.name is not None else 0: o._col}, o.index)
+              for o in objs]
+    names = []
+    for f in frames:
+        names += [k for k in f._cols if k not in names]
+    if join == "inner":
+        names = [k for k in names if all(k in f._cols for f in frames)]
+    if sort:
+        names = sorted(names)
+    cols = {k: _merge_cols.concat([f._cols.get(k) for f in frames],
+                                  [len(f) for f in frames], dev) for k in names}
+    return DataFrame._make(cols, _index(frames, dev, ignore_index, total))
+
+
+def _side_by_side(objs, dev, ignore_index):
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    first = objs[0].index
+    for o in objs[1:]:
+        if not o.index.equals(first):
+            raise NotImplementedError("concat(axis=1) of objects with different indexes "
+                                      "(alignment); reset_index or merge on a column")
+    cols, unnamed = {}, 0
+    for o in objs:
+        if isinstance(o, Series):
+            name = o.name
+            if name is None:
+                name, unnamed = unnamed, unnamed + 1
+            items = [(name, o._col)]
+        else:
+            items = list(o._cols.items())
+        for k, c in items:
+            if k in cols:
+                raise NotImplementedError(f"concat(axis=1) giving the column name {k!r} "
+                                          "twice (ember.frame has unique column names)")
+            cols[k] = c
+    if ignore_index:
+        cols = {i: c for i, c in enumerate(cols.values())}
+    return DataFrame._make(cols, first)

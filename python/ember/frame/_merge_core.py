@@ -1,0 +1,167 @@
+"""The join itself, on integer keys: the right rows ordered by key (stably,
+so equal keys keep right order), each left row's run of matches found,
+and the runs expanded into gather positions, -1 where a side has no row.
+
+Keys of any dtype first become int64 codes in one space shared by both
+sides (`key_codes`); plain integer keys are used as they are."""
+import ember
+
+from ember.frame._column import concat
+from ember.frame._order import codes
+
+# plain dtypes whose values are the keys themselves (no null, fit in int64)
+_RAW = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "bool")
+_BIG = 1 << 62
+
+
+def _family(d):
+    return "str" if d.is_string else (d.kind if d.kind in "Mm" else "number")
+
+
+def check_pair(a, b, name):
+    """ValueError as pandas for keys that cannot be compared."""
+    if _family(a.dtype) != _family(b.dtype) or (a.dtype.kind == "b") != (b.dtype.kind == "b"):
+        raise ValueError(f"You are trying to merge on {a.dtype.name} and {b.dtype.name} "
+                         f"columns for key '{name}'. If you wish to proceed you should "
+                         "use pd.concat")
+    if a.dtype.kind in "Mm" and a.dtype != b.dtype:
+        raise NotImplementedError(f"merge on {a.dtype.name} and {b.dtype.name} keys "
+                                  "(different units): astype one to the other first")
+
+
+def key_codes(lcols, rcols):
+    """(lk, rk, K): int64 keys of the left and right rows, equal where the
+    rows' keys are equal (a null meets a null, as in pandas) and ordered as
+    the keys (nulls last); K bounds the codes, or is None for raw values."""
+    if len(lcols) == 1:
+        a, b = lcols[0], rcols[0]
+        if a.validity is None and b.validity is None and \
+                a.dtype.storage in _RAW and b.dtype.storage in _RAW and \
+                a.dtype.kind not in "Mm":
+            return a.values.astype("int64"), b.values.astype("int64"), None
+    n = lcols[0].length
+    code, size = None, 1
+    for a, b in zip(lcols, rcols):
+        c, k = codes(concat(a, b))
+        c = ember.where(c < 0, k, c)
+        if code is None:
+            code, size = c, k + 1
+            continue
+        if size * (k + 1) >= _BIG:   # renumber densely before it could wrap
+            uniq, inv = ember.unique(code, return_inverse=True)
+            code, size = inv.astype("int64"), uniq.shape[0]
+        code, size = code * (k + 1) + c, size * (k + 1)
+    return code[:n], code[n:], size
+
+
+class Match:
+    """Where each left row's matches are: rows rorder[lo[i]:lo[i] + cnt[i]]
+    of the right (rorder None: lo[i] is the right row itself, or -1)."""
+    __slots__ = ("rorder", "lo", "cnt", "most", "m")
+
+    def __init__(self, rorder, lo, cnt, most, m):
+        self.rorder, self.lo, self.cnt, self.most, self.m = rorder, lo, cnt, most, m
+
+    def right_matched(self):
+        """A bool per right row: some left row meets it."""
+        m, dev = self.m, self.cnt.device
+        hit = self.cnt > 0
+        out = ember.zeros(m, dtype="bool", device=dev)
+        if self.rorder is None:
+            out[self.lo[hit]] = True
+            return out
+        lo = self.lo[hit]
+        # each matched run [lo, lo + cnt) of the sorted right rows, marked by
+        # a +1 at its start and a -1 past its end, summed by one scan
+        edge = ember.bincount(lo, minlength=m + 1) - \
+            ember.bincount(lo + self.cnt[hit], minlength=m + 1)
+        covered = ember.cumsum(edge)[:m] > 0
+        out[self.rorder] = covered
+        return out
+
+
+def match(lk, rk, size):
+    """A Match of left keys lk against right keys rk (int64 arrays)."""
+    n, m = lk.shape[0], rk.shape[0]
+    dev = lk.device
+    if m == 0 or n == 0:
+        return Match(None, ember.full(n, -1, dtype="int64", device=dev),
+                     ember.zeros(n, dtype="int64", device=dev), 0, m)
+    base = 0
+    if size is None:
+        base, top = int(rk.min()), int(rk.max())
+        if top - base < 2 * (n + m):   # a small range: address by value
+            size = top - base + 1
+    if size is None:
+        rorder = ember.argsort(rk, kind="stable")
+        rs = rk[rorder]
+        lo = ember.searchsorted(rs, lk, side="left")
+        cnt = ember.searchsorted(rs, lk, side="right") - lo
+        return Match(rorder, lo.astype("int64"), cnt.astype("int64"),
+                     int(cnt.max()), m)
+    inside = (lk >= base) & (lk < base + size)   # before a shift could wrap
+    if base:
+        lk, rk = lk - base, rk - base
+    at = ember.where(inside, lk, 0)
+    counts = ember.bincount(rk, minlength=size)
+    most = int(counts.max())
+    if most <= 1:   # unique right keys: a table from key to right row
+        table = ember.full(size, -1, dtype="int64", device=dev)
+        table[rk] = ember.arange(m, dtype="int64", device=dev)
+        row = ember.where(inside, table[at], -1)
+        return Match(None, row, (row >= 0).astype("int64"), 1, m)
+    start = ember.cumsum(counts) - counts
+    rorder = ember.argsort(rk, kind="stable")
+    cnt = ember.where(inside, counts[at], 0).astype("int64")
+    return Match(rorder, start[at].astype("int64"), cnt, most, m)
+
+
+def expand(mt, n, keep_unmatched):
+    """(li, ri): the left and right row of each output row, left rows in
+    order, each one's matches in right order; a left row without a match
+    gives one row with ri = -1 when keep_unmatched, none otherwise."""
+    dev = mt.cnt.device
+    m = mt.m
+    if mt.most <= 1:
+        if mt.rorder is None:
+            ri = mt.lo
+        else:
+            ri = ember.where(mt.cnt > 0, mt.rorder[ember.minimum(mt.lo, m - 1)], -1)
+        if keep_unmatched:
+            return ember.arange(n, dtype="int64", device=dev), ri
+        li = ember.flatnonzero(mt.cnt > 0).astype("int64")
+        return li, ri[li]
+    c = ember.maximum(mt.cnt, 1) if keep_unmatched else mt.cnt
+    li = ember.repeat(ember.arange(n, dtype="int64", device=dev), c)
+    total = li.shape[0]
+    start = ember.cumsum(c) - c
+    p = ember.arange(total, dtype="int64", device=dev) + (mt.lo - start)[li]
+    ri = mt.rorder[ember.minimum(p, m - 1)]
+    if keep_unmatched:
+        ri = ember.where((mt.cnt > 0)[li], ri, -1)
+    return li, ri
+
+
+def join_rows(lk, rk, size, how, sort):
+    """(li, ri) of pandas' merge for how in inner, left, right, outer."""
+    n, m = lk.shape[0], rk.shape[0]
+    if how == "right":
+        ri, li = expand(match(rk, lk, size), m, True)
+        key = rk[ri] if sort else None
+    else:
+        mt = match(lk, rk, size)
+        li, ri = expand(mt, n, how != "inner")
+        if how == "outer":
+            extra = ember.flatnonzero(~mt.right_matched()).astype("int64")
+            dev = lk.device
+            li = ember.concatenate([li, ember.full(extra.shape[0], -1, dtype="int64",
+                                                   device=dev)])
+            ri = ember.concatenate([ri, extra])
+            sort = True   # pandas sorts an outer join's keys, sort= or not
+            key = ember.concatenate([lk[li[:li.shape[0] - extra.shape[0]]], rk[extra]])
+        elif sort:
+            key = lk[li]
+    if sort and li.shape[0]:
+        order = ember.argsort(key, kind="stable")
+        li, ri = li[order], ri[order]
+    return li, ri
