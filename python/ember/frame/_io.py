@@ -1,5 +1,82 @@
-"""Files: read_csv, to_csv, read_parquet, to_parquet, read_json."""
+"""Files: read_csv, to_csv, read_parquet, to_parquet, read_json.
+
+CSV is parsed by ember's own kernels on the device that will hold the
+frame (_io_csv, _io_read, _io_convert); Parquet and JSON lines are
+decoded by pyarrow (an optional dependency) and exchanged through Arrow."""
+from ember.frame._io_csv import EmptyDataError, ParserError, read_csv  # noqa: F401
+
+
+def _pa_module(name):
+    try:
+        import importlib
+        return importlib.import_module(name)
+    except ImportError:
+        raise ImportError(f"this needs pyarrow ({name}): pip install pyarrow "
+                          "(or pip install ember[frame])") from None
+
+
+def read_parquet(path, columns=None, device=None, **kw):
+    """pandas' read_parquet: pyarrow decodes the file, the columns move to
+    `device` (default: ember's current device) through Arrow."""
+    if kw:
+        raise NotImplementedError(f"read_parquet: {', '.join(sorted(kw))}")
+    import ember
+    pq = _pa_module("pyarrow.parquet")
+    table = pq.read_table(path, columns=columns)
+    return _from_table(table, ember.get_device() if device is None else device)
+
+
+def _from_table(table, device):
+    from ember.frame._arrow import from_arrow
+    meta = table.schema.pandas_metadata or {}
+    index_cols = [c for c in meta.get("index_columns", []) if isinstance(c, str)]
+    df = from_arrow(table.drop_columns(index_cols) if index_cols else table, device)
+    if index_cols:
+        if len(index_cols) > 1:
+            raise NotImplementedError("read_parquet: a MultiIndex")
+        from ember.frame._arrow import column_from_arrow
+        from ember.frame._index import Index
+        name = index_cols[0]
+        label = None if name.startswith("__index_level_") else name
+        df._index = Index(column_from_arrow(table.column(name), device), name=label)
+    return df
+
+
+def read_json(path_or_buf, orient=None, lines=False, device=None, **kw):
+    """JSON lines (lines=True) read by pyarrow.json into Arrow, then moved
+    to `device`. Other layouts are not supported yet."""
+    if not lines or orient not in (None, "records"):
+        raise NotImplementedError("read_json: only lines=True (JSON lines, one "
+                                  "record a line); use pandas.read_json and "
+                                  "from_pandas for other layouts")
+    if kw:
+        raise NotImplementedError(f"read_json: {', '.join(sorted(kw))}")
+    import io
+    import ember
+    pj = _pa_module("pyarrow.json")
+    src = path_or_buf
+    if hasattr(src, "read"):
+        raw = src.read()
+        src = io.BytesIO(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    table = pj.read_json(src)
+    return _from_table(table, ember.get_device() if device is None else device)
 
 
 class IOMethods:
-    """to_csv, to_parquet and to_json of Series and DataFrame."""
+    """to_csv and to_parquet of Series and DataFrame."""
+
+    def to_csv(self, path_or_buf=None, sep=",", na_rep="", header=True, index=True,
+               **kw):
+        from ember.frame._io_write import to_csv
+        return to_csv(self, path_or_buf, sep=sep, na_rep=na_rep, header=header,
+                      index=index, **kw)
+
+    def to_parquet(self, path, index=None, **kw):
+        """Through pyarrow: the columns as Arrow, and the index as pandas
+        stores it (a column and pandas' metadata) unless it is the default
+        RangeIndex or index=False."""
+        if kw:
+            raise NotImplementedError(f"to_parquet: {', '.join(sorted(kw))}")
+        pq = _pa_module("pyarrow.parquet")
+        from ember.frame._io_write import arrow_with_index
+        pq.write_table(arrow_with_index(self, index), path)

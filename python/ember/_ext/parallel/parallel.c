@@ -23,7 +23,7 @@ int empy_parallel_init(PyObject *m, empy_state *st)
 {
     PyMethodDef *tables[] = {empy_par_scan_functions, empy_par_sort_functions,
                              empy_par_hist_functions, empy_np_sort_functions,
-                             empy_np_hist_functions};
+                             empy_np_hist_functions, empy_par_csv_functions};
     (void)st;
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
         if (PyModule_AddFunctions(m, tables[k]) < 0)

@@ -17,5 +17,6 @@ extern PyMethodDef empy_par_sort_functions[],
     empy_np_sort_functions[];                             /* parallel_sort.c */
 extern PyMethodDef empy_par_hist_functions[],
     empy_np_hist_functions[];                             /* parallel_hist.c */
+extern PyMethodDef empy_par_csv_functions[];              /* parallel_csv.c */
 
 #endif

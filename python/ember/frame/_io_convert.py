@@ -1,0 +1,190 @@
+"""read_csv's typing and conversion of one column's fields, by the
+em_csv_parse kernel: a classifying pass, one host read of the classes'
+histogram to pick pandas' dtype, then a converting pass."""
+import ember
+
+from ember.frame import _bitmap
+from ember.frame._column import Column
+
+# em_csv_parse's class bits and modes (ember/csv.h)
+NA, NOT_INT, NOT_FLOAT, NOT_BOOL, NOT_UINT, SLOW, BIGINT = 1, 2, 4, 8, 16, 32, 64
+CLASSIFY, INT64, FLOAT64, BOOL, STRLEN, STRCOPY, UINT64, BLANK = range(8)
+
+# pandas' default NA strings (pandas.io.parsers: STR_NA_VALUES)
+DEFAULT_NA = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+              "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a",
+              "nan", "null")
+
+
+def _ext():
+    from ember import _ember
+    return _ember
+
+
+def na_table(strings, device):
+    """The NA strings as (bytes, int64 offsets) on the device."""
+    import numpy as np
+    enc = [s.encode("utf-8") for s in sorted(set(strings))]
+    off = np.zeros(len(enc) + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(b) for b in enc]) if enc else []
+    data = np.frombuffer(b"".join(enc) or b"\0", dtype=np.uint8)
+    return ember.asarray(data, device=device), ember.asarray(off, device=device)
+
+
+class Fields:
+    """Where one block of a file's fields lies: the bytes, the field ends
+    (and starts, when the rows were made regular by gathers), the first
+    field of the block, its rows and columns."""
+    __slots__ = ("buf", "starts", "ends", "base", "nrows", "ncols", "quote", "missing")
+
+    def __init__(self, buf, starts, ends, base, nrows, ncols, quote, missing=None):
+        self.buf, self.starts, self.ends, self.base = buf, starts, ends, base
+        self.nrows, self.ncols, self.quote, self.missing = nrows, ncols, quote, missing
+
+    def parse(self, col, mode, na, out=None, cls=None, soff=None):
+        _ext()._csv_parse(self.buf, self.starts, self.ends, self.base, self.nrows,
+                          self.ncols, col, self.quote, mode, na[0], na[1], out, cls, soff)
+
+
+def classify(f, col, na):
+    """The class bits of each row of column col (uint8), and the count of
+    rows of each class value (a host NumPy array of 64)."""
+    import numpy as np
+    dev = f.buf.device
+    cls = ember.empty(f.nrows, dtype="uint8", device=dev)
+    f.parse(col, CLASSIFY, na, cls=cls)
+    if f.missing is not None:   # a short row's missing fields are nulls
+        cls = ember.where(f.missing[:, col], NA, cls).astype("uint8")
+    counts = ember.asnumpy(ember.bincount(cls, minlength=128)) if f.nrows else \
+        np.zeros(128, np.int64)
+    return cls, counts
+
+
+def infer(counts, name):
+    """pandas' dtype for a column whose classes were counted."""
+    has_na = counts[NA] > 0
+    present = [c for c in range(128) if counts[c] and c != NA]
+    bits = 0
+    for c in present:
+        bits |= c
+    if not present:
+        return "float64"
+    if not bits & NOT_INT:
+        return "float64" if has_na else "int64"
+    if all(c & BIGINT or not c & NOT_INT for c in present):
+        raise NotImplementedError(f"read_csv: column {name!r} holds integers beyond "
+                                  "uint64, which pandas reads as Python ints (object); "
+                                  "pass dtype={...: 'float64'} or 'str'")
+    if not bits & NOT_UINT and not has_na:
+        return "uint64"
+    if not bits & NOT_FLOAT:
+        return "float64"
+    if not bits & NOT_BOOL:
+        if has_na:
+            raise NotImplementedError(
+                f"read_csv: column {name!r} holds booleans and missing values, which "
+                "pandas reads as object; pass dtype={...: 'boolean'}")
+        return "bool"
+    return "str"
+
+
+def convert(f, col, na, cls, counts, want, name):
+    """The Column of column col as dtype `want` (a Dtype, or None to
+    infer pandas' one)."""
+    from ember.frame._dtypes import lookup
+    from ember.frame._convert import astype
+    dev = f.buf.device
+    n = f.nrows
+    d = lookup(want) if want is not None else lookup(infer(counts, name))
+    nulls = cls == NA
+    has_na = bool(counts[NA])
+    if d.is_string:
+        return _strings(f, col, na, nulls if has_na else None, d)
+    if d.kind == "b":
+        _check_parsed(counts, NOT_BOOL, name, d)
+        vals = ember.empty(n, dtype="bool", device=dev)
+        f.parse(col, BOOL, na, out=vals)
+        return _nullable(Column("bool", vals), nulls if has_na else None, d, name)
+    if d.kind in "iu" and not (d.kind == "u" and not d.masked and d.storage == "uint64"):
+        _check_parsed(counts, NOT_INT, name, d)
+        vals = ember.empty(n, dtype="int64", device=dev)
+        f.parse(col, INT64, na, out=vals)
+        return _nullable(Column("int64", vals), nulls if has_na else None, d, name)
+    if d.kind == "u":
+        _check_parsed(counts, NOT_UINT, name, d)
+        vals = ember.empty(n, dtype="uint64", device=dev)
+        f.parse(col, UINT64, na, out=vals)
+        return _nullable(Column("uint64", vals), nulls if has_na else None, d, name)
+    if d.kind == "f":
+        _check_parsed(counts, NOT_FLOAT, name, d)
+        vals = floats(f, col, na)
+        if f.missing is not None:
+            vals = ember.where(f.missing[:, col], float("nan"), vals)
+        c = Column("float64", vals)
+        if d.masked:
+            return astype(c, d)
+        return c if d.name == "float64" else astype(c, d)
+    raise NotImplementedError(f"read_csv: dtype {d.name} (supported: bool, integers, "
+                              "floats, their nullable forms, str, string)")
+
+
+def _check_parsed(counts, bit, name, d):
+    bad = [c for c in range(128) if counts[c] and c != NA and c & bit]
+    if bad:
+        raise ValueError(f"Unable to parse column {name!r} as {d.name}")
+
+
+def _nullable(col, nulls, d, name):
+    from ember.frame._convert import astype
+    if nulls is None:
+        return col if col.dtype == d else astype(col, d)
+    if d.masked:
+        return Column(d, col.values.astype(d.storage), _bitmap.pack(~nulls))
+    if d.kind in "iub":
+        raise ValueError(f"Integer column has NA values in column {name!r}"
+                         if d.kind in "iu" else
+                         f"Bool column has NA values in column {name!r}")
+    return astype(col, d)
+
+
+def floats(f, col, na):
+    """Column col as float64, exactly as strtod reads each field: fields
+    the kernel leaves (cuda: over 19 digits or exponents past 10^27) are
+    read on the host, few as they are."""
+    import numpy as np
+    dev = f.buf.device
+    vals = ember.empty(f.nrows, dtype="float64", device=dev)
+    slow = ember.empty(f.nrows, dtype="uint8", device=dev)
+    f.parse(col, FLOAT64, na, out=vals, cls=slow)
+    idx = ember.flatnonzero(slow)
+    if idx.shape[0]:
+        texts = _texts(f, col, idx)
+        fixed = np.array([t.strip().strip('"') for t in texts], dtype="U").astype(np.float64)
+        vals[idx] = ember.asarray(fixed, device=dev)
+    return vals
+
+
+def _texts(f, col, idx):
+    """The few fields idx of column col as Python strings."""
+    sub = Fields(f.buf, f.starts, f.ends, f.base, f.nrows, f.ncols, f.quote, None)
+    na = na_table([], f.buf.device)
+    from ember.frame._strings import to_pylist
+    c = _strings(sub, col, na, None, "str")
+    return to_pylist(c.take(idx))
+
+
+def _strings(f, col, na, nulls, d):
+    dev = f.buf.device
+    n = f.nrows
+    lens = ember.empty(n, dtype="int64", device=dev)
+    f.parse(col, STRLEN, na, out=lens)
+    off = ember.zeros(n + 1, dtype="int64", device=dev)
+    if n:
+        off[1:] = ember.cumsum(lens)
+    total = int(off[n]) if n else 0
+    chars = ember.empty(max(total, 1), dtype="uint8", device=dev)
+    f.parse(col, STRCOPY, na, out=chars, soff=off)
+    if f.missing is not None:
+        miss = f.missing[:, col]
+        nulls = miss if nulls is None else nulls | miss
+    return Column(d, chars[:total], None if nulls is None else _bitmap.pack(~nulls), off)

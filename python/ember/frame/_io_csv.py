@@ -1,0 +1,226 @@
+"""read_csv: the file's bytes go to the device once; the em_csv kernels
+find the field ends there (a quote-parity pass, then the ends), rows and
+the header come from those ends by ember's scans and compactions, and
+each column is typed and converted on the device (_io_convert)."""
+import ember
+
+from ember.frame import _io_convert as cv
+from ember.frame._column import Column
+
+
+class ParserError(ValueError):
+    """A file read_csv cannot tokenize (pandas.errors.ParserError)."""
+
+
+class EmptyDataError(ValueError):
+    """A file without columns (pandas.errors.EmptyDataError)."""
+
+
+_COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}
+
+
+def _decompress(raw, how):
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zipfile
+    if how == "gzip":
+        return gzip.decompress(raw)
+    if how == "bz2":
+        return bz2.decompress(raw)
+    if how == "xz":
+        return lzma.decompress(raw)
+    if how == "zip":
+        with zipfile.ZipFile(io.BytesIO(raw)) as z:
+            names = z.namelist()
+            if len(names) != 1:
+                raise ValueError(f"Multiple files found in ZIP file. Only one file "
+                                 f"per ZIP: {names}")
+            return z.read(names[0])
+    raise ValueError(f"Unrecognized compression type: {how}")
+
+
+def _host_bytes(src, compression):
+    """The file's bytes as a host uint8 NumPy array ending with a newline."""
+    import os
+    import numpy as np
+    if hasattr(src, "read"):
+        raw = src.read()
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+        if compression not in (None, "infer"):
+            raw = _decompress(raw, compression)
+        return _with_newline(np.frombuffer(raw, dtype=np.uint8))
+    path = os.fspath(src)
+    how = compression
+    if how == "infer":
+        how = _COMPRESSION.get(os.path.splitext(str(path))[1].lower())
+    if how is not None:
+        with open(path, "rb") as fh:
+            return _with_newline(np.frombuffer(_decompress(fh.read(), how), np.uint8))
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        buf = np.empty(size + 1, dtype=np.uint8)
+        got = fh.readinto(memoryview(buf)[:size])
+    buf = buf[:got + 1]
+    if got and buf[got - 1] == 10:
+        return buf[:got]
+    buf[got] = 10
+    return buf
+
+
+def _with_newline(a):
+    import numpy as np
+    if a.shape[0] and a[-1] == 10:
+        return a
+    return np.concatenate([a, np.asarray([10], np.uint8)])
+
+
+def tokenize(buf, sep, quote):
+    """(ends, rowend): every field end's byte position (int64) and 1 where
+    it ends a row, by the two em_csv passes and two scans."""
+    e = cv._ext()
+    counts, chunk = e._csv_count(buf, sep, quote)
+    nch = counts.shape[0]
+    dev = buf.device
+    q = counts[:, 0]
+    qpre = ember.zeros(nch, dtype="int64", device=dev)
+    if nch > 1:
+        qpre[1:] = ember.cumsum(q[:-1])
+    cnt = ember.where((qpre & 1) == 1, counts[:, 2], counts[:, 1])
+    offs = ember.zeros(nch + 1, dtype="int64", device=dev)
+    if nch:
+        offs[1:] = ember.cumsum(cnt)
+    tail = ember.asnumpy(ember.stack([offs[nch], qpre[nch - 1] + q[nch - 1]])) \
+        if nch else [0, 0]
+    if int(tail[1]) & 1:
+        raise ParserError("Error tokenizing data. C error: EOF inside string")
+    return e._csv_fields(buf, sep, quote, chunk, qpre, offs, int(tail[0]))
+
+
+class Rows:
+    """The file's rows: each one's last field, field count, first and end
+    byte; blank ones (one empty field) are dropped as pandas skips them."""
+
+    def __init__(self, buf, ends, rowend):
+        last = ember.flatnonzero(rowend)
+        n = last.shape[0]
+        dev = buf.device
+        nf = ember.diff(last, prepend=-1) if n else last
+        rs = ember.zeros(n, dtype="int64", device=dev)
+        if n > 1:
+            rs[1:] = ends[last[:-1]] + 1
+        re = ends[last] if n else last
+        blank = nf == 1
+        one = ember.flatnonzero(blank)
+        if one.shape[0]:   # rows of one field: blank when only spaces
+            sp = ember.empty(one.shape[0], dtype="uint8", device=dev)
+            na = cv.na_table([], dev)
+            cv._ext()._csv_parse(buf, rs[one], re[one], 0, one.shape[0], 1, 0, -1,
+                                 cv.BLANK, na[0], na[1], sp, None, None)
+            blank[one] = sp.astype("bool")
+        self.raw = ember.flatnonzero(~blank) if n else last   # raw row of each row
+        self.n = self.raw.shape[0]
+        self.contiguous = self.n == n
+        self.last, self.nf, self.rs, self.re = last, nf, rs, re
+
+
+def _header_names(buf, rows, r, sep, quote):
+    """The fields of row r (the header) as Python strings."""
+    import csv
+    raw = int(rows.raw[r])
+    lo, hi = int(rows.rs[raw]), int(rows.re[raw])
+    text = bytes(ember.asnumpy(buf[lo:hi])).decode("utf-8").rstrip("\r")
+    q = chr(quote) if quote >= 0 else None
+    return next(csv.reader([text], delimiter=chr(sep), quotechar=q,
+                           quoting=csv.QUOTE_MINIMAL if q else csv.QUOTE_NONE))
+
+
+def _mangle(names):
+    """pandas' names for empty and repeated header fields."""
+    out, seen = [], {}
+    for i, nm in enumerate(names):
+        if nm == "":
+            nm = f"Unnamed: {i}"
+        base = nm
+        while nm in seen:
+            seen[base] += 1
+            nm = f"{base}.{seen[base]}"
+        seen.setdefault(nm, 0)
+        out.append(nm)
+    return out
+
+
+def _select_usecols(names, usecols):
+    if usecols is None:
+        return list(range(len(names)))
+    if callable(usecols):
+        return [i for i, nm in enumerate(names) if usecols(nm)]
+    usecols = list(usecols)
+    if all(isinstance(u, int) and not isinstance(u, bool) for u in usecols):
+        bad = [u for u in usecols if u >= len(names) or u < -len(names)]
+        if bad:
+            raise ParserError(f"Defining usecols with out-of-bounds indices is not "
+                              f"allowed. {bad} are out-of-bounds.")
+        return sorted({u % len(names) for u in usecols})
+    missing = [u for u in usecols if u not in names]
+    if missing:
+        raise ValueError(f"Usecols do not match columns, columns expected but not "
+                         f"found: {missing}")
+    want = set(usecols)
+    return [i for i, nm in enumerate(names) if nm in want]
+
+
+def _data_rows(rows, first, skiprows, nrows, dev):
+    """The row numbers (into rows.raw) of the data: from `first` on, less
+    skiprows (a list), at most nrows; and whether they are one run."""
+    idx = None
+    stop = rows.n
+    if skiprows:
+        keep = ember.ones(rows.n, dtype="bool", device=dev)
+        drop = [s for s in skiprows if first <= s < rows.n]
+        if drop:
+            keep[ember.asarray(drop, dtype="int64", device=dev)] = False
+        keep[:first] = False
+        idx = ember.flatnonzero(keep)
+        if nrows is not None:
+            idx = idx[:nrows]
+        return idx, False
+    if nrows is not None:
+        stop = min(stop, first + nrows)
+    stop = max(stop, first)
+    return ember.arange(first, stop, dtype="int64", device=dev), True
+
+
+def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=None,
+             index_col=None, usecols=None, dtype=None, parse_dates=None, na_values=None,
+             keep_default_na=True, nrows=None, skiprows=None, quotechar='"',
+             compression="infer", device=None, chunksize=None, encoding=None, **kw):
+    """pandas' read_csv, parsed on `device` (default: ember's current
+    device). See docs/frames.md, 'Files', for what is supported."""
+    if kw:
+        raise NotImplementedError(f"read_csv: {', '.join(sorted(kw))} (supported: sep, "
+                                  "header, names, usecols, dtype, parse_dates, "
+                                  "na_values, keep_default_na, nrows, skiprows, "
+                                  "quotechar, compression)")
+    for opt, v in (("index_col", index_col), ("chunksize", chunksize)):
+        if v is not None and v is not False:
+            raise NotImplementedError(f"read_csv: {opt}= (set the index afterwards "
+                                      "with set_index)")
+    if encoding not in (None, "utf-8", "utf8", "UTF-8"):
+        raise NotImplementedError(f"read_csv: encoding={encoding!r} (only utf-8)")
+    if delimiter is not None:
+        sep = delimiter
+    if not isinstance(sep, str) or len(sep.encode()) != 1:
+        raise NotImplementedError(f"read_csv: sep={sep!r} (a one-byte separator only)")
+    if callable(skiprows):
+        raise NotImplementedError("read_csv: a callable skiprows")
+    quote = ord(quotechar) if quotechar else -1
+    dev = ember.get_device() if device is None else device
+    host = _host_bytes(filepath_or_buffer, compression)
+    from ember.frame._io_read import frame_from_bytes
+    return frame_from_bytes(host, ord(sep), quote, dev, header=header, names=names,
+                            usecols=usecols, dtype=dtype, parse_dates=parse_dates,
+                            na_values=na_values, keep_default_na=keep_default_na,
+                            nrows=nrows, skiprows=skiprows)

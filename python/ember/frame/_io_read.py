@@ -1,0 +1,167 @@
+"""read_csv from the file's bytes: header, rows and columns (after
+_io_csv's tokenizer), each column typed and converted on the device."""
+import ember
+
+from ember.frame import _io_convert as cv
+from ember.frame._io_csv import (ParserError, Rows, _data_rows, _header_names,
+                                 _mangle, _select_usecols, tokenize)
+
+
+def _na_for(name, na_values, keep_default_na):
+    extra = na_values
+    if isinstance(na_values, dict):
+        extra = na_values.get(name, ())
+    if extra is None:
+        extra = ()
+    elif isinstance(extra, str):
+        extra = (extra,)
+    strings = list(cv.DEFAULT_NA) if keep_default_na else []
+    return tuple(strings) + tuple(str(v) for v in extra)
+
+
+def _regular_or_gathered(buf, ends, rows, data, run, ncols, quote):
+    """The data rows' fields as a Fields block: straight over `ends` when
+    every row has ncols fields and the rows are one run, else gathered
+    into (rows, ncols) starts and ends (short rows' missing fields empty
+    and marked)."""
+    raw = rows.raw[data]
+    nf = rows.nf[raw]
+    n = data.shape[0]
+    if n == 0:
+        return cv.Fields(buf, None, ends, 0, 0, ncols, quote)
+    stats = ember.asnumpy(ember.stack([nf.max(), nf.min(), raw[0], raw[n - 1]]))
+    mx, mn, r0, r1 = (int(v) for v in stats)
+    if mx > ncols:
+        bad = int(ember.flatnonzero(nf > ncols)[0])
+        line = int(raw[bad]) + 1
+        raise ParserError(f"Error tokenizing data. C error: Expected {ncols} fields in "
+                          f"line {line}, saw {int(nf[bad])}")
+    if mn == ncols and run and r1 - r0 + 1 == n and rows.contiguous:
+        base = int(rows.last[r0]) - ncols + 1
+        return cv.Fields(buf, None, ends, base, n, ncols, quote)
+    last = rows.last[raw]
+    first = last - nf + 1
+    k = ember.arange(ncols, dtype="int64", device=buf.device)
+    present = k[None, :] < nf[:, None]
+    fid = ember.where(present, first[:, None] + k[None, :], last[:, None])
+    e = ends[fid]
+    s = ember.where(fid > 0, ends[ember.maximum(fid - 1, 0)] + 1, 0)
+    e = ember.where(present, e, s)
+    missing = None if mn == ncols else ~present
+    return cv.Fields(buf, ember.ascontiguousarray(s.reshape(-1)),
+                     ember.ascontiguousarray(e.reshape(-1)), 0, n, ncols, quote, missing)
+
+
+def _dtype_for(dtype, name, pos):
+    if dtype is None:
+        return None
+    if isinstance(dtype, dict):
+        want = dtype.get(name, dtype.get(pos) if pos in dtype else None)
+        return None if want is None else _norm(want)
+    return _norm(dtype)
+
+
+def _norm(want):
+    if want in (object, "object", "O"):
+        return "str"
+    return want
+
+
+def frame_from_bytes(host, sep, quote, dev, header="infer", names=None, usecols=None,
+                     dtype=None, parse_dates=None, na_values=None, keep_default_na=True,
+                     nrows=None, skiprows=None):
+    from ember.frame.frame import DataFrame
+    from ember.frame._index import RangeIndex
+    buf = ember.asarray(host, device=dev)
+    ends, rowend = tokenize(buf, sep, quote)
+    rows = Rows(buf, ends, rowend)
+    skip = []
+    start = 0
+    if isinstance(skiprows, int) and not isinstance(skiprows, bool):
+        start = skiprows
+    elif skiprows is not None:
+        skip = sorted(set(int(s) for s in skiprows))
+    if header == "infer":
+        header = 0 if names is None else None
+    if isinstance(header, (list, tuple)):
+        raise NotImplementedError("read_csv: a header of several rows (a MultiIndex)")
+    if header is not None:
+        h = start + int(header)
+        while h in skip:
+            h += 1
+        if h >= rows.n:
+            if names is None:
+                from ember.frame._io_csv import EmptyDataError
+                raise EmptyDataError("No columns to parse from file")
+            file_names = list(names)
+        else:
+            file_names = _header_names(buf, rows, h, sep, quote)
+        first = h + 1
+    else:
+        first = start
+        while first in skip:
+            first += 1
+        if first < rows.n:
+            probe = _header_names(buf, rows, first, sep, quote)
+            file_names = list(range(len(probe)))
+        elif names is None:
+            from ember.frame._io_csv import EmptyDataError
+            raise EmptyDataError("No columns to parse from file")
+        else:
+            file_names = []
+    if names is not None:
+        names = list(names)
+        if len(set(names)) != len(names):
+            raise ValueError("Duplicate names are not allowed.")
+        colnames = names
+    else:
+        colnames = _mangle([str(x) for x in file_names]) if header is not None \
+            else file_names
+    ncols = len(colnames)
+    data, run = _data_rows(rows, first, skip, nrows, dev)
+    if data.shape[0] and header is not None and names is None:
+        nf0 = int(rows.nf[rows.raw[data[0]]])
+        if nf0 == ncols + 1:
+            raise NotImplementedError("read_csv: a header one field shorter than the "
+                                      "rows (pandas makes the first column the index); "
+                                      "pass names= or index_col=False")
+    if ncols == 0:
+        return DataFrame._make({}, RangeIndex(0, 0))
+    f = _regular_or_gathered(buf, ends, rows, data, run, ncols, quote)
+    picks = _select_usecols(colnames, usecols)
+    dates = _date_columns(parse_dates, colnames)
+    cols = {}
+    tables = {}
+    for i in picks:
+        name = colnames[i]
+        key = _na_for(name, na_values, keep_default_na)
+        if key not in tables:
+            tables[key] = cv.na_table(key, dev)
+        na = tables[key]
+        cls, counts = cv.classify(f, i, na)
+        want = _dtype_for(dtype, name, i)
+        if name in dates:
+            from ember.frame._io_dates import dates_column
+            cols[name] = dates_column(f, i, na, cls, counts, name)
+            continue
+        if want is None and f.nrows == 0:
+            want = "str"   # pandas: no rows, no type to infer (object)
+        cols[name] = cv.convert(f, i, na, cls, counts, want, name)
+    return DataFrame._make(cols, RangeIndex(0, f.nrows))
+
+
+def _date_columns(parse_dates, names):
+    if parse_dates in (None, False):
+        return set()
+    if parse_dates is True:
+        raise NotImplementedError("read_csv: parse_dates=True (the index); name the "
+                                  "columns")
+    out = set()
+    for p in parse_dates:
+        if isinstance(p, (list, tuple, dict)):
+            raise NotImplementedError("read_csv: parse_dates combining columns")
+        nm = names[p] if isinstance(p, int) and p not in names else p
+        if nm not in names:
+            raise ValueError(f"Missing column provided to 'parse_dates': '{p}'")
+        out.add(nm)
+    return out

@@ -1,0 +1,141 @@
+"""ember.frame's files against pandas on the same bytes: read_csv (types,
+nulls, quoting, options, errors, exact floats), compression, to_csv,
+Parquet and JSON lines, on every device."""
+import io
+
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+ef = ember.frame
+tm = pd.testing
+
+
+def _same(text, device, **kw):
+    want = pd.read_csv(io.StringIO(text), **kw)
+    got = ef.read_csv(io.StringIO(text), device=device, **kw)
+    tm.assert_frame_equal(got.to_pandas(), want)
+    return got
+
+
+CASES = [
+    "a,b\n1,2\n3,4\n",
+    "a,b\n1,2\n3,4",                      # no trailing newline
+    "a,b\r\n1,2\r\n3,4\r\n",              # CRLF
+    "a,b,c\n1,2.5,x\n3,,\"y,z\"\n",      # quoted separator, empty float
+    "a,b\n1,\"x\"\"y\"\n2,\"multi\nline\"\n",   # doubled quote, newline in quotes
+    "a\n1\n\"2\"\n",                      # a quoted number
+    "a,b\nTrue,1\nfalse,2\nTRUE,3\n",     # booleans
+    "a,b\n1,2\n\n3,4\n5\n",               # blank line, short row
+    "a\nNA\n  \n",                        # NA, a line of spaces
+    "a,b\nnan,é日本\n1e5,\n",              # unicode, NA spellings
+    "a\n1\n-0\n+7\n",
+    "a\n-0.0\n.5\n5.\n1E-3\n",
+    "a\ninf\n-Infinity\n1\n",
+    "a\n9223372036854775808\n1\n",        # uint64
+    "a\n9223372036854775807\n-9223372036854775808\n",
+    "a\n1.5\n99999999999999999999\n",     # beyond uint64, and a float
+    "a\n1.5x\n2\n",                       # a string column
+    ",a,a\n1,2,3\n",                      # Unnamed, mangled duplicates
+    "a,b\n,\n,\n",                        # all null
+    "x\n#N/A\nNULL\nnull\n<NA>\nn/a\n1\n",
+    "a,b\n\"\",1\n\"NA\",2\nx,3\n",
+    " a ,b\n 1 , 2\n",                    # spaces around numbers
+]
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_read_csv_cases(text, device):
+    _same(text, device)
+
+
+def test_read_csv_no_rows(device):
+    # pandas makes object columns, ember str ones (it holds no objects)
+    got = ef.read_csv(io.StringIO("a,b\n"), device=device)
+    assert list(got.columns) == ["a", "b"] and len(got) == 0
+    tm.assert_frame_equal(got.to_pandas(), pd.read_csv(io.StringIO("a,b\n")),
+                          check_dtype=False, check_index_type=False)
+
+
+def test_read_csv_options(device):
+    text = "id,name,score,flag\n1,ann,1.5,True\n2,bob,,False\n3,\"c,d\",2.25,True\n" \
+           "4,NA,3,False\n"
+    _same(text, device, usecols=["id", "score"])
+    _same(text, device, usecols=[3, 0])
+    _same(text, device, dtype={"id": "float64", "name": "string"})
+    _same(text, device, dtype={"id": "Int64"})
+    _same(text, device, nrows=2)
+    _same(text, device, skiprows=[1, 3])
+    _same(text, device, skiprows=1)
+    _same(text, device, header=None)
+    _same(text, device, names=["a", "b", "c", "d"], header=0)
+    _same(text, device, names=["a", "b", "c", "d"])
+    _same(text, device, na_values=["bob"])
+    _same(text, device, na_values={"name": ["ann"]})
+    _same(text, device, keep_default_na=False)
+    _same(text.replace(",", ";"), device, sep=";")
+    _same(text.replace('"', "'"), device, quotechar="'")
+    _same("a\tb\n1\t2\n", device, sep="\t")
+
+
+def test_read_csv_errors(device, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        ef.read_csv(tmp_path / "nope.csv", device=device)
+    with pytest.raises(ef.ParserError, match="Expected 2 fields in line 4, saw 3"):
+        ef.read_csv(io.StringIO("a,b\n1,2\n3,4\n5,6,7\n"), device=device)
+    assert issubclass(ef.ParserError, ValueError)
+    with pytest.raises(ValueError, match="Usecols do not match columns"):
+        ef.read_csv(io.StringIO("a,b\n1,2\n"), usecols=["a", "z"], device=device)
+    with pytest.raises(ValueError):
+        pd.read_csv(io.StringIO("a,b\n1,2\n"), usecols=["a", "z"])
+    with pytest.raises(ef.EmptyDataError):
+        ef.read_csv(io.StringIO(""), device=device)
+    with pytest.raises(ValueError, match="Integer column has NA"):
+        ef.read_csv(io.StringIO("a,b\n1,2\n,3\n"), dtype={"a": "int64"}, device=device)
+    with pytest.raises(NotImplementedError, match="index"):
+        ef.read_csv(io.StringIO("a\n1,5\n2,3\n"), device=device)
+    with pytest.raises(NotImplementedError):
+        ef.read_csv(io.StringIO("a,b\nTrue,1\n,2\n"), device=device)
+    with pytest.raises(NotImplementedError, match="beyond uint64"):
+        ef.read_csv(io.StringIO("a\n99999999999999999999\n1\n"), device=device)
+
+
+def test_read_csv_exact_floats(device):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.random(3000), rng.standard_normal(3000) *
+                        10.0 ** rng.integers(-30, 30, 3000),
+                        rng.random(2000) * 1e6, [5e-324, 1.7976931348623157e308,
+                                                 2.2250738585072014e-308, 0.1, 1e23]])
+    forms = [repr(float(v)) for v in x] + ["%.6f" % v for v in x[:2000]] + \
+        ["%.3e" % v for v in x[:2000]] + ["%.25g" % v for v in x[:500]] + \
+        ["0.%s" % ("1" * 30), "123456789012345678901234567890", "1" + "0" * 40 + "e-20"]
+    text = "a\n" + "\n".join(forms) + "\n"
+    got = _same(text, device)
+    ref = np.array([float(t) for t in forms])
+    assert (got["a"].to_numpy() == ref).all()
+
+
+def test_read_csv_paths_and_compression(device, tmp_path):
+    pdf = pd.DataFrame({"k": [1, 2, 3], "v": [0.5, None, 1e-7], "s": ["x", "yé", None]})
+    for ext in ("csv", "csv.gz", "csv.bz2", "csv.xz", "csv.zip"):
+        p = tmp_path / f"t.{ext}"
+        pdf.to_csv(p, index=False)
+        tm.assert_frame_equal(ef.read_csv(p, device=device).to_pandas(), pd.read_csv(p))
+        tm.assert_frame_equal(ef.read_csv(str(p), device=device).to_pandas(),
+                              pd.read_csv(p))
+    raw = (tmp_path / "t.csv").read_bytes()
+    tm.assert_frame_equal(ef.read_csv(io.BytesIO(raw), device=device).to_pandas(),
+                          pd.read_csv(io.BytesIO(raw)))
+
+
+def test_read_csv_many_rows(device):
+    rng = np.random.default_rng(1)
+    n = 20000
+    pdf = pd.DataFrame({"id1": rng.integers(0, 100, n), "id2": rng.integers(-5, 5, n),
+                        "v1": rng.random(n), "v2": rng.standard_normal(n) * 1e3,
+                        "s": rng.choice(["a", "bb", "日本", "x,y", 'q"q'], n)})
+    text = pdf.to_csv(index=False)
+    _same(text, device)
+    _same(text, device, nrows=777, usecols=["v1", "s"])
