@@ -1,0 +1,133 @@
+"""The numerical core of moving windows over float64 ember arrays: window
+counts, sums and sums of squares from block-local prefix sums, window
+minima and maxima from a doubling (sparse) table, and the running
+statistics of expanding windows as one scan. Missing rows (NaN, inf, a
+null) arrive as a bool array and take no part; every step is a handful of
+whole-array passes, none a loop over rows."""
+import ember
+import ember.parallel as P
+
+# Chan's merge of (count, mean, M2) summaries: associative, so expanding
+# windows are one inclusive scan, and exact for constant runs (the means
+# agree, so nothing is added to M2).
+_MERGE = ("a0 + b0",
+          "(a0 + b0) > 0 ? a1 + (b1 - a1) * (b0 / (a0 + b0)) : 0.0",
+          "(a0 + b0) > 0 ? a2 + b2 + (b1 - a1) * (b1 - a1) * (a0 * b0 / (a0 + b0)) : 0.0")
+
+
+def pad(x, front, back, fill):
+    """x with `front` then `back` copies of fill around it."""
+    if not front and not back:
+        return x
+    parts = []
+    if front:
+        parts.append(ember.full(front, fill, dtype=x.dtype, device=x.device))
+    parts.append(x)
+    if back:
+        parts.append(ember.full(back, fill, dtype=x.dtype, device=x.device))
+    return ember.concatenate(parts)
+
+
+def window_bounds(w, center, n):
+    """(front, back): the rows before and after row i in its window, as
+    pandas places it (trailing windows end at i, centred ones at
+    i + (w - 1) // 2), clipped to the n rows there are. Padding the values with
+    that many missing rows makes output i's window ext[i : i + front +
+    back + 1]. w >= 1, n >= 1."""
+    back = (w - 1) // 2 if center else 0
+    return min(w - 1 - back, n - 1), min(back, n - 1)
+
+
+def counts(valid, w, center):
+    """The number of valid rows in each window (int64)."""
+    n = valid.shape[0]
+    front, back = window_bounds(w, center, n)
+    w = front + back + 1
+    c = ember.cumsum(pad(valid, front, back, False), dtype="int64")
+    c = pad(c, 1, 0, 0)
+    return c[w:w + n] - c[:n]
+
+
+def _blocks(x, w, center):
+    """x (NaN where missing) padded and cut into rows of w values, so that
+    output i's window ends in block row 1 + i // w at column i % w and
+    starts right after the same column of the row before."""
+    n = x.shape[0]
+    front, back = window_bounds(w, center, n)
+    w = front + back + 1
+    nb = -(-(n + w) // w)
+    xe = pad(x, front + 1, nb * w - n - front - 1, float("nan"))
+    return xe.reshape(nb, w), w
+
+
+def moments(x, w, center, how, minp, ddof=1):
+    """The rolling sum, mean, var or std of the finite values of float64 x
+    (NaN, inf and nulls, as NaN, are missing), NaN where fewer than minp.
+
+    With blocks of exactly w rows, a window is the tail of one block after
+    some column j and the head of the next up to j. The values are
+    centred on their block's mean and summed by prefix sums within blocks,
+    so every term has the size of a block's spread: a large offset, a
+    trend or 10^7 rows cost no precision the way one global prefix sum
+    does, and the tail is re-centred on the next block's mean when the two
+    meet (Chan's update for the sum of squares)."""
+    xb, w = _blocks(x, w, center)
+    n = x.shape[0]
+    fin = "ew_fisfinite_f64(a)"
+    cnt = P.transform(f"{fin} ? 1.0 : 0.0", xb)
+    ref = P.transform(f"{fin} ? a : 0.0", xb).sum(axis=1) / \
+        ember.maximum(cnt.sum(axis=1), 1.0)
+    u = P.transform(f"{fin} ? a - b : 0.0", xb, ref[:, None])
+    lc, l1 = ember.cumsum(cnt, axis=1), ember.cumsum(u, axis=1)
+    # the tail of block k - 1 after column j: its count and (centred) sum
+    na = P.transform("b - a", lc[:-1], lc[:-1, w - 1:])
+    sa = P.transform("b - a", l1[:-1], l1[:-1, w - 1:])
+    delta = (ref[1:] - ref[:-1])[:, None]
+    N, S = "(a + b)", "(c + d - b * e)"
+    nan = "ew_nan_f64()"
+    if how in ("sum", "mean"):
+        if how == "sum":   # an empty window sums to 0 when min_periods is 0
+            stat = f"{N} >= {minp} ? ({N} > 0 ? f * {N} + {S} : 0.0) : {nan}"
+        else:
+            stat = f"{N} >= {max(minp, 1)} ? f + {S} / {N} : {nan}"
+        out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, ref[1:, None])
+        return out.reshape(-1)[:n]
+    l2 = ember.cumsum(u * u, axis=1)
+    qa = P.transform("b - a", l2[:-1], l2[:-1, w - 1:])
+    Q = "(f + g - 2.0 * e * d + b * e * e)"
+    m2 = f"fmax({Q} - {S} * {S} / {N}, 0.0)"
+    var = f"({N} > 1 ? {m2} / ({N} - {ddof}) : 0.0)"
+    if how == "std":
+        var = f"sqrt({var})"
+    stat = f"({N} >= {max(minp, 1)} && {N} > {ddof}) ? {var} : {nan}"
+    out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, l2[1:], qa)
+    return out.reshape(-1)[:n]
+
+
+def extremes(x, w, center, how):
+    """The min or max of the finite values in each window (a missing row
+    is +-inf, so a window without one reads that: callers mask by count)."""
+    n = x.shape[0]
+    fill = float("inf") if how == "min" else float("-inf")
+    op = ember.minimum if how == "min" else ember.maximum
+    front, back = window_bounds(w, center, n)
+    w = front + back + 1
+    t = pad(P.transform("ew_fisfinite_f64(a) ? a : b", x, fill), front, back, fill)
+    span = 1
+    while span * 2 <= w:   # t[j] covers ext[j : j + span]
+        t = op(t[:t.shape[0] - span], t[span:])
+        span *= 2
+    return op(t[:n], t[w - span:w - span + n])
+
+
+def expanding_moments(x, valid):
+    """(count, mean, M2) of the valid values in x[:i + 1] for every i."""
+    cnt = valid.astype("float64")
+    mean = ember.where(valid, x, 0.0)
+    zero = ember.zeros(x.shape[0], dtype="float64", device=x.device)
+    return P.inclusive_scan((cnt, mean, zero), _MERGE)
+
+
+def expanding_extremes(x, valid, how):
+    fill = float("inf") if how == "min" else float("-inf")
+    return P.inclusive_scan(ember.where(valid, x, fill), how)

@@ -1,0 +1,149 @@
+"""Cumulative and row-shift functions of one column: cumsum, cumprod,
+cummin, cummax (as scans), shift, diff and pct_change, with pandas'
+dtypes and null rules."""
+import ember
+import ember.parallel as P
+
+from ember.frame import _bitmap
+from ember.frame._column import Column, _NAT
+from ember.frame._dtypes import masked_form
+
+_CUM = {"cumsum": "add", "cumprod": "mul", "cummin": "min", "cummax": "max"}
+
+
+def cumulative(col, how, skipna=True):
+    """col's running sum, product, min or max; a null stays null and is
+    skipped (skipna) or makes every later row null."""
+    d = col.dtype
+    if d.is_string or (d.kind == "M" and how in ("cumsum", "cumprod")) or \
+            (d.kind == "m" and how == "cumprod"):
+        raise TypeError(f"{how} of a {d.name} column is not supported")
+    nulls = col.null_mask()
+    v = col.values
+    if d.kind == "b" and how in ("cumsum", "cumprod"):
+        v = v.astype("int64")
+    elif d.kind in "iu" and how in ("cumsum", "cumprod"):
+        v = v.astype("uint64" if d.kind == "u" else "int64")
+    op = _CUM[how]
+    if nulls is None:
+        out = P.inclusive_scan(v, op) if how in ("cummin", "cummax") else \
+            (ember.cumsum(v) if how == "cumsum" else ember.cumprod(v))
+        return Column(_result_dtype(d, out), out, col.validity)
+    identity = {"add": 0, "mul": 1}.get(op)
+    if identity is None:   # the extreme of the dtype never wins a min/max
+        identity = _extreme(v.dtype, op)
+    filled = ember.where(nulls, identity, v).astype(v.dtype)
+    out = P.inclusive_scan(filled, op) if op in ("min", "max") else \
+        (ember.cumsum(filled) if op == "add" else ember.cumprod(filled))
+    bad = nulls if skipna else ember.cumsum(nulls, dtype="int64") > 0
+    return _with_nulls(Column(_result_dtype(d, out), out, col.validity), bad)
+
+
+def _extreme(dtype, op):
+    import numpy as np
+    t = np.dtype(str(dtype))
+    if t.kind == "f":
+        return float("inf") if op == "min" else float("-inf")
+    if t.kind == "b":
+        return op == "min"
+    info = np.iinfo(t)
+    return int(info.max) if op == "min" else int(info.min)
+
+
+def _result_dtype(d, out):
+    if d.kind in "Mm":
+        return d
+    return masked_form(out.dtype) if d.masked else str(out.dtype)
+
+
+def _with_nulls(col, bad):
+    """col with the rows where `bad` null: NaN/NaT in the values of plain
+    dtypes, the bitmap for nullable ones."""
+    d = col.dtype
+    if d.masked:
+        valid = ~bad if col.validity is None else \
+            _bitmap.unpack(col.validity, col.length) & ~bad
+        return col.with_validity(valid)
+    if d.kind in "Mm":
+        return Column(d, ember.where(bad, _NAT, col.values))
+    values = col.values
+    if values.dtype.kind != "f":
+        values = values.astype("float64")
+    return Column(str(values.dtype), ember.where(bad, float("nan"), values))
+
+
+def shift(col, periods=1, fill_value=None):
+    """The rows moved down by `periods` (up when negative); the rows that
+    come from outside are null, or fill_value."""
+    n = col.length
+    if not isinstance(periods, int) or isinstance(periods, bool):
+        raise TypeError(f"periods must be an integer, not {type(periods).__name__}")
+    d = col.dtype
+    i = ember.arange(n, dtype="int64", device=col.device) - periods
+    outside = (i < 0) | (i >= n)
+    moved = col.take(ember.clip(i, 0, max(n - 1, 0))) if n else col
+    if fill_value is not None:
+        return _fill_outside(moved, outside, fill_value)
+    if d.kind == "b" and not d.masked:
+        raise NotImplementedError("shift of a bool column without fill_value "
+                                  "(pandas makes an object column)")
+    if d.is_string:
+        valid = ~outside if moved.validity is None else \
+            _bitmap.unpack(moved.validity, n) & ~outside
+        return moved.with_validity(valid)
+    return _with_nulls(moved, outside)
+
+
+def _fill_outside(moved, outside, value):
+    """The shifted column with fill_value in the rows that came from outside
+    (nulls moved in from the data stay null)."""
+    d = moved.dtype
+    if d.is_string:
+        raise NotImplementedError("shift of a str column with fill_value")
+    if d.kind in "Mm" and not isinstance(value, int):
+        from ember.frame._ops import _time_scalar
+        value = int(_time_scalar(d, value))
+    values = ember.where(outside, value, moved.values)
+    if d.kind in "iub" and isinstance(value, int) or d.kind in "fMm":
+        values = values.astype(d.storage)
+    if d.masked:
+        kind = d if str(values.dtype) == d.storage else masked_form(values.dtype)
+        valid = None if moved.validity is None else \
+            _bitmap.unpack(moved.validity, moved.length) | outside
+        return Column(kind, values, None if valid is None else _bitmap.pack(valid))
+    return Column(d if str(values.dtype) == d.storage or d.kind in "Mm"
+                  else str(values.dtype), values)
+
+
+def diff(col, periods=1):
+    d = col.dtype
+    if d.is_string or d.kind == "b":
+        raise TypeError(f"diff of a {d.name} column is not supported"
+                        + (" (pandas makes an object column)" if d.kind == "b" else ""))
+    prev = shift(col, periods)
+    if d.kind == "M":
+        unit = d.name[d.name.index("["):]
+        nulls = col.null_mask() | prev.null_mask()
+        out = ember.where(nulls, _NAT, col.values - prev.values)
+        return Column("timedelta64" + unit, out)
+    if d.kind == "m":
+        nulls = col.null_mask() | prev.null_mask()
+        return Column(d, ember.where(nulls, _NAT, col.values - prev.values))
+    from ember.frame._ops import binary
+    if not d.masked and d.kind in "iu":
+        col = Column("float64", col.values.astype("float64"))
+        prev = Column("float64", prev.values.astype("float64"))
+    return binary("sub", col, prev)
+
+
+def pct_change(col, periods=1, fill_method=None):
+    if fill_method is not None:
+        raise ValueError(f"fill_method must be None; got fill_method={fill_method!r}.")
+    d = col.dtype
+    if d.kind not in "iuf":
+        raise TypeError(f"pct_change of a {d.name} column is not supported")
+    from ember.frame._ops import binary
+    if not d.masked and d.kind in "iu":
+        col = Column("float64", col.values.astype("float64"))
+    ratio = binary("truediv", col, shift(col, periods))
+    return binary("sub", ratio, 1)
