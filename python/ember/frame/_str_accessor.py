@@ -16,10 +16,23 @@ class StrMethods:
         return StringMethods(self)
 
 
+def _pattern(pat, case, flags, what):
+    """(pattern text, case-sensitive) from a str or compiled pattern and
+    flags; of the flags only IGNORECASE is taken."""
+    import re
+    if isinstance(pat, re.Pattern):
+        flags |= pat.flags & ~re.UNICODE
+        pat = pat.pattern
+    if not isinstance(pat, str):
+        raise TypeError("first argument must be string or compiled pattern")
+    if flags & ~(re.IGNORECASE | re.UNICODE):
+        raise NotImplementedError(f"str.{what} with flags other than re.IGNORECASE")
+    return pat, bool(case) and not flags & re.IGNORECASE
+
+
 def _no_flags(flags, what):
     if flags:
-        raise NotImplementedError(f"str.{what} with flags= (use case=False for "
-                                  "IGNORECASE)")
+        raise NotImplementedError(f"str.{what} with flags=")
 
 
 class StringMethods:
@@ -71,9 +84,7 @@ class StringMethods:
 
     def contains(self, pat, case=True, flags=0, na=None, regex=True):
         from ember.frame import _str_regex
-        _no_flags(flags, "contains")
-        if not isinstance(pat, str):
-            raise TypeError(f"first argument must be string, not {type(pat).__name__}")
+        pat, case = _pattern(pat, case, flags, "contains")
         if not regex:
             if case:
                 hit = _str_ops.find_raw(self._col, pat, 0) >= 0
@@ -84,13 +95,13 @@ class StringMethods:
 
     def match(self, pat, case=True, flags=0, na=None):
         from ember.frame import _str_regex
-        _no_flags(flags, "match")
+        pat, case = _pattern(pat, case, flags, "match")
         return self._wrap(bool_result(self._col, _str_regex.run(self._col, pat, case,
                                                                 "match"), na))
 
     def fullmatch(self, pat, case=True, flags=0, na=None):
         from ember.frame import _str_regex
-        _no_flags(flags, "fullmatch")
+        pat, case = _pattern(pat, case, flags, "fullmatch")
         return self._wrap(bool_result(self._col, _str_regex.run(self._col, pat, case,
                                                                 "full"), na))
 
@@ -110,6 +121,9 @@ class StringMethods:
         from ember.frame import _str_regex
         _no_flags(flags, "count")
         lit = _str_regex.literal(pat, "count")
+        if lit == "":   # pandas (Arrow) counts the empty pattern at every byte
+            from ember.frame._strings import lengths
+            return self._wrap(int_result(self._col, lengths(self._col) + 1))
         return self._wrap(int_result(self._col, _str_ops.find_raw(self._col, lit, 1)))
 
     def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
@@ -132,7 +146,7 @@ class StringMethods:
 
     def get(self, i):
         if not isinstance(i, int):
-            raise NotImplementedError("str.get of a non-integer key (dict-like rows)")
+            raise TypeError(f"str.get of a {type(i).__name__} key (integers only here)")
         return self._wrap(_str_slice.get_char(self._col, i))
 
     def __getitem__(self, key):

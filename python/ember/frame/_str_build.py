@@ -11,11 +11,13 @@ from ember.frame._str_slice import assemble, fill_piece, row_piece
 
 def _int(x, what):
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+        raise TypeError(f"{what} must be of integer type, not {type(x).__name__}")
     return int(x)
 
 
 def repeat(col, repeats):
+    if not isinstance(repeats, (int, np.integer)) and hasattr(repeats, "__len__"):
+        raise NotImplementedError("str.repeat by a sequence of counts (one int only)")
     k = _int(repeats, "repeats")
     if k <= 0:
         k = 0
@@ -36,7 +38,8 @@ def pad(col, width, side, fillchar):
     width = _int(width, "width")
     fill = _fillchar(fillchar)
     if side not in ("left", "right", "both"):
-        raise ValueError("Invalid side")
+        raise ValueError(f"Invalid side: {side}. Side must be one of 'left', 'right', "
+                         "'both'")
     dev = col.device
     total = ember.maximum(width - char_lengths(col), 0)
     if side == "left":
@@ -115,8 +118,7 @@ def cat(series, others, sep, na_rep, join):
         v = valid_mask(c)
         if na_rep is None and v is not None:
             valid = v if valid is None else valid & v
-    dtype = "string" if any(c.dtype.name == "string" for c in cols) else col.dtype
-    return assemble(pieces, col.length, dtype, None if valid is None else
+    return assemble(pieces, col.length, col.dtype, None if valid is None else
                     _bitmap.pack(valid), dev)
 
 
@@ -144,7 +146,7 @@ def split(series, pat, n, expand, regex, right):
     if regex or (regex is None and len(pat) > 1):
         pat = _str_regex.literal(pat, what)
     if pat == "":
-        raise ValueError("empty separator")
+        raise NotImplementedError(f"str.{what} on an empty pattern")
     col = series._col
     n = -1 if n is None or n <= 0 else _int(n, "n")
     cnt = _str_ops.find_raw(col, pat, 1)

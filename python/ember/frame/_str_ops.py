@@ -16,11 +16,7 @@ def case(col, op):
     table = _str_tables.table(op, dev)
     bad = ember.zeros(max(n, 1), dtype="uint8", device=dev)
     out = build(col, "em_str_case", (table, i64(table.shape[0])), (bad,))
-    if n and bool(bad[:n].any()):
-        raise NotImplementedError(
-            f"str.{op}: a string holds a character this Python's Unicode "
-            f"{_str_tables.unicodedata.unidata_version} does not know (pandas maps it "
-            "by a newer one); use to_pandas()")
+    _unknown(bad[:n], "str." + op)
     return out
 
 
@@ -74,25 +70,32 @@ def replace(col, pat, repl, n):
 
 
 def isclass(col, name):
-    """isdigit, isalpha, ...: Python's rules over the code points (an empty
-    string is False; islower/isupper want a cased char and none of the
-    other case)."""
+    """isdigit, isalpha, ... as Arrow's utf8_is_* (an empty string is
+    False; islower/isupper want a cased char and none of the other case)."""
     dev, n = col.device, col.length
     props = _str_tables.table("props", dev)
     bits = _str_tables.BITS
     mode, veto = 0, 0
     want = 1 << bits.get(name, 0)
-    if name == "islower":
-        mode, veto = 1, (1 << bits["isupper"]) | (1 << bits["istitle"])
-    elif name == "isupper":
-        mode, veto = 1, (1 << bits["islower"]) | (1 << bits["istitle"])
-    elif name == "isalnum":   # Python: alpha, decimal, digit or numeric
-        want = sum(1 << bits[k] for k in ("isalpha", "isdecimal", "isdigit", "isnumeric"))
+    if name in ("islower", "isupper"):
+        mode, veto = 1, 1 << bits["not" + name[2:]]
+    elif name == "isalnum":
+        want = (1 << bits["isalpha"]) | (1 << bits["isnumeric"])
     out = ember.zeros(n, dtype="uint8", device=dev)
+    bad = ember.zeros(n, dtype="uint8", device=dev)
     launch(dev, "em_str_isclass", n, (offsets(col), col.values, i64(n), props,
                                       i64(props.shape[0]), i32(want), i32(veto),
-                                      i32(mode), out))
+                                      i32(mode), out, bad))
+    _unknown(bad, "str." + name)
     return out
+
+
+def _unknown(bad, what):
+    if bad.shape[0] and bool(bad.any()):
+        raise NotImplementedError(
+            f"{what}: a string holds a character this Python's Unicode "
+            f"{_str_tables.unicodedata.unidata_version} does not know (pandas reads it "
+            "by a newer one); use to_pandas()")
 
 
 def _check_str(x, what):

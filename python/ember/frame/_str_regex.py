@@ -174,23 +174,29 @@ def compile_dfa(pat, ignorecase, mode):
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    re.compile(pat, re.IGNORECASE if ignorecase else 0)   # re.error as pandas
+    _check(pat)
     tree, ic = parse(pat)
     nfa = _NFA()
     start, final = nfa.build(tree, ic or ignorecase)
     restart = nfa.closure([start], False, False) if mode == "search" else frozenset()
     first = (nfa.closure([start], True, False), True)
     ids, order, rows, acc = {first: 0}, [first], [], []
+    closed = {}   # target set -> its closure: many bytes share one
     while len(rows) < len(order):
         S, initial = order[len(rows)]
         row = np.full(256, -1, dtype=np.int32)
-        targets = {}
+        targets = [[] for _ in range(256)]
         for q in S:
             for lo, hi, t in nfa.edges[q]:
                 for b in range(lo, hi + 1):
-                    targets.setdefault(b, set()).add(t)
-        for b, ts in targets.items():
-            T = (nfa.closure(ts, False, False) | restart, False)
+                    targets[b].append(t)
+        for b in range(256):
+            if not targets[b]:
+                continue
+            ts = frozenset(targets[b])
+            T = closed.get(ts)
+            if T is None:
+                T = closed[ts] = (nfa.closure(ts, False, False) | restart, False)
             if T not in ids:
                 if len(order) >= MAX_STATES:
                     raise NotImplementedError(f"regular expression {pat!r}: its DFA "
@@ -230,6 +236,14 @@ def run(col, pat, case, mode):
     return out
 
 
+def _check(pat):
+    """A malformed pattern is ValueError, as pandas' (Arrow's ArrowInvalid)."""
+    try:
+        re.compile(pat)
+    except re.error as e:
+        raise ValueError(f"Invalid regular expression: {e}") from None
+
+
 def escape(pat):
     return re.escape(pat)
 
@@ -239,7 +253,7 @@ def literal(pat, what):
     for the methods whose regular expressions run as literal searches."""
     if not isinstance(pat, str):
         raise TypeError(f"first argument must be string, not {type(pat).__name__}")
-    re.compile(pat)
+    _check(pat)
     tree, ic = parse(pat)
     chars = tree[1] if tree[0] == "cat" else [tree]
     if not ic and all(x[0] == "set" and len(x[1]) == 1 and x[1][0][0] == x[1][0][1]

@@ -29,9 +29,14 @@ _LOWER = {0x130: 0x69}
 _host = {}
 _dev = {}
 
-# class bits of isclass (frame/kernels/str_utf8.cuh)
+# class bits of em_str_isclass (frame/kernels/str_utf8.cuh), as Arrow's
+# utf8_is_* read them (pandas calls those): digits are Nd and No, numerics
+# N*, letters L*; a lower char is Ll or one that only upper-cases, an
+# upper one Lu or one that only lower-cases; cased chars also take Lt
+# and any char with a case mapping
 BITS = {"isdigit": 0, "isalpha": 1, "isnumeric": 2, "isspace": 3, "islower": 4,
-        "isupper": 5, "isdecimal": 6, "istitle": 7}
+        "isupper": 5, "isdecimal": 6, "notlower": 7, "notupper": 8}
+UNKNOWN = 1 << 15
 
 
 def _chars():
@@ -54,16 +59,36 @@ def _case(op):
 
 
 def _props():
-    out = np.zeros(SPAN, dtype=np.uint8)
     chars = _chars()
+    cats = [unicodedata.category(ch) for ch in chars]
+    cats[0x295] = "Lo"   # since Unicode 16
+    up, low = table_host("upper"), table_host("lower")
+    code = np.arange(SPAN)
+    lower = np.asarray([k == "Ll" for k in cats]) | ((up != code) & (low == code))
+    title = np.asarray([k == "Lt" for k in cats])
+    upper = np.asarray([k == "Lu" for k in cats]) | ((up == code) & (low != code) & ~title)
+    cased = np.asarray([k in ("Lu", "Ll") for k in cats]) | title | (up != code) | \
+        (low != code)
+    flags = {"isdigit": [k in ("Nd", "No") for k in cats],
+             "isalpha": [k[0] == "L" for k in cats],
+             "isnumeric": [k[0] == "N" for k in cats],
+             "isspace": list(map(str.isspace, chars)),
+             "islower": lower, "isupper": upper,
+             "isdecimal": [k == "Nd" for k in cats],
+             "notlower": cased & ~lower, "notupper": cased & ~upper}
+    out = np.zeros(SPAN, dtype=np.uint16)
     for name, bit in BITS.items():
-        if name == "istitle":   # titlecase letters (Lt): cased, neither case
-            flags = [unicodedata.category(ch) == "Lt" for ch in chars]
-        else:
-            flags = list(map(getattr(str, name), chars))
-        out |= np.asarray(flags, dtype=np.uint8) << bit
-    out[0xD800:0xE000] = 0
+        out |= np.asarray(flags[name], dtype=np.uint16) << bit
+    out[np.asarray([k == "Cn" for k in cats])] = UNKNOWN
+    out[0xD800:0xE000] = UNKNOWN
     return out
+
+
+def table_host(kind):
+    h = _host.get(kind)
+    if h is None:
+        h = _host[kind] = _props() if kind == "props" else _case(kind)
+    return h
 
 
 def table(kind, device):
@@ -71,8 +96,5 @@ def table(kind, device):
     key = (kind, str(device))
     t = _dev.get(key)
     if t is None:
-        h = _host.get(kind)
-        if h is None:
-            h = _host[kind] = _props() if kind == "props" else _case(kind)
-        t = _dev[key] = ember.asarray(h, device=device)
+        t = _dev[key] = ember.asarray(table_host(kind), device=device)
     return t

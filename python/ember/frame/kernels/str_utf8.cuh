@@ -137,27 +137,31 @@ extern "C" __global__ void em_str_strip(const long long *off,
 }
 
 /* Each code point's class bits from `prop` (isdigit, isalpha, ... as
- * _str_tables.py lays them out); code points from nprop on have none.
+ * _str_tables.py lays them out; bit 15: a code point the table does not
+ * know, which sets bad[i]); code points from nprop on have none.
  * mode 0: every char has a bit of `bits` (and the row is not empty);
  * mode 1: some char has one and none has a bit of `veto` (islower). */
 extern "C" __global__ void em_str_isclass(const long long *off,
                                           const unsigned char *data,
                                           long long n,
-                                          const unsigned char *prop,
+                                          const unsigned short *prop,
                                           long long nprop, int bits, int veto,
-                                          int mode, unsigned char *out)
+                                          int mode, unsigned char *out,
+                                          unsigned char *bad)
 {
     EM_ROWS(i, n)
     {
         long long p = off[i], e = off[i + 1];
-        int all = p < e, some = 0, vetoed = 0;
+        int all = p < e, some = 0, vetoed = 0, unknown = 0;
         while (p < e) {
             int cp = em_u8_decode(data, &p);
             int f = cp < nprop ? prop[cp] : 0;
             all &= (f & bits) != 0;
             some |= (f & bits) != 0;
             vetoed |= (f & veto) != 0;
+            unknown |= f >> 15;
         }
         out[i] = (unsigned char)(mode ? some && !vetoed : all);
+        bad[i] = (unsigned char)unknown;
     }
 }

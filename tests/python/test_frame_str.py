@@ -1,0 +1,222 @@
+"""Series.str against pandas on the same data, for both string dtypes
+(`str`: nulls as NaN, `string`: NA), on every device: values, dtypes,
+index, nulls, unicode, empty/one-row/all-null columns, bad inputs."""
+import re
+import unicodedata
+
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+ef = ember.frame
+tm = pd.testing
+
+DTYPES = ["str", "string"]
+WORDS = ["aB c", None, "Éé x", "", " ab ", "-12", "ΣΑΣ σ", "日本語 テキスト", "a\nb\n",
+         "+3.5", "٣4", "\tpad\u3000", "xaaay", "ŉ ß ǅ", "ab-cd-ef", "😀 ok"]
+
+
+def _pair(device, dtype, items=WORDS, index=True):
+    p = pd.Series(items, dtype=dtype, name="w",
+                  index=pd.RangeIndex(5, 5 + len(items)) if index else None)
+    return p, ef.from_pandas(p, device=device)
+
+
+def _same(got, want):
+    if isinstance(want, pd.DataFrame):
+        tm.assert_frame_equal(got.to_pandas(), want)
+    elif isinstance(want, pd.Series):
+        tm.assert_series_equal(got.to_pandas(), want)
+    else:
+        assert got == want
+
+
+METHODS = {
+    "len": lambda s: s.str.len(),
+    "lower": lambda s: s.str.lower(),
+    "upper": lambda s: s.str.upper(),
+    "strip": lambda s: s.str.strip(),
+    "lstrip": lambda s: s.str.lstrip(),
+    "rstrip": lambda s: s.str.rstrip(),
+    "strip_chars": lambda s: s.str.strip("a x\n"),
+    "rstrip_unicode": lambda s: s.str.rstrip("σΣ ε"),
+    "startswith": lambda s: s.str.startswith("a"),
+    "startswith_tuple": lambda s: s.str.startswith(("a", "Σ", "")),
+    "endswith": lambda s: s.str.endswith("\n"),
+    "endswith_na": lambda s: s.str.endswith("c", na=True),
+    "contains": lambda s: s.str.contains("a", regex=False),
+    "contains_empty": lambda s: s.str.contains("", regex=False),
+    "contains_case": lambda s: s.str.contains("éE", case=False, regex=False),
+    "contains_na": lambda s: s.str.contains("a", na=False),
+    "find": lambda s: s.str.find("a"),
+    "find_unicode": lambda s: s.str.find("語"),
+    "find_empty": lambda s: s.str.find(""),
+    "rfind": lambda s: s.str.rfind("a"),
+    "count": lambda s: s.str.count("a"),
+    "count_empty": lambda s: s.str.count(""),
+    "count_escaped": lambda s: s.str.count(r"\."),
+    "replace": lambda s: s.str.replace("a", "<é>"),
+    "replace_n": lambda s: s.str.replace("a", "", n=1),
+    "replace_multi": lambda s: s.str.replace("aa", "b"),
+    "replace_empty": lambda s: s.str.replace("", "-"),
+    "replace_regex_literal": lambda s: s.str.replace(r"\-", "+", regex=True),
+    "slice": lambda s: s.str.slice(1, 3),
+    "slice_neg": lambda s: s.str.slice(-3, -1),
+    "slice_open": lambda s: s.str[2:],
+    "slice_step": lambda s: s.str[::2],
+    "slice_back": lambda s: s.str[::-1],
+    "slice_back_step": lambda s: s.str[-2:0:-3],
+    "slice_empty": lambda s: s.str[3:1],
+    "get": lambda s: s.str.get(1),
+    "get_neg": lambda s: s.str[-1],
+    "get_far": lambda s: s.str.get(6),
+    "repeat": lambda s: s.str.repeat(3),
+    "repeat0": lambda s: s.str.repeat(0),
+    "pad": lambda s: s.str.pad(6),
+    "pad_right": lambda s: s.str.pad(7, side="right", fillchar="é"),
+    "center": lambda s: s.str.center(8, "*"),
+    "center_odd": lambda s: s.str.center(7),
+    "ljust": lambda s: s.str.ljust(5, "."),
+    "rjust": lambda s: s.str.rjust(5, "😀"),
+    "zfill": lambda s: s.str.zfill(6),
+    "cat_self": lambda s: s.str.cat(s, sep="|"),
+    "cat_na_rep": lambda s: s.str.cat(s, sep=", ", na_rep="?"),
+    "cat_all": lambda s: s.str.cat(sep="/"),
+    "cat_all_na_rep": lambda s: s.str.cat(sep="", na_rep="-"),
+    "split": lambda s: s.str.split(" ", expand=True),
+    "split_n": lambda s: s.str.split("-", n=1, expand=True),
+    "split_word": lambda s: s.str.split("aa", expand=True),
+    "rsplit": lambda s: s.str.rsplit("-", n=1, expand=True),
+    "rsplit_all": lambda s: s.str.rsplit(" ", expand=True),
+}
+for _k in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
+           "isupper", "isalnum"):
+    METHODS[_k] = (lambda k: lambda s: getattr(s.str, k)())(_k)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_methods(device, dtype, name):
+    f = METHODS[name]
+    p, s = _pair(device, dtype)
+    _same(f(s), f(p))
+    # no nulls (the str dtype's numbers stay int64), one row, empty, all null
+    for items in ([w for w in WORDS if w is not None], ["Ab-c d"], [], [None, None]):
+        if not items and name.startswith(("split", "rsplit")):
+            continue   # pandas: an empty frame of no columns, typed object
+        p, s = _pair(device, dtype, items, index=False)
+        _same(f(s), f(p))
+
+
+PATTERNS = [r"a", r"^a", r"b$", r"^$", r"a.c", r"[a-c]+", r"[^a-z ]", r"\d+", r"\w+\s\w+",
+            r"^\s*$", r"(ab|cd)-", r"a{2,3}", r"a{2}", r"x(a+)?y", r"é|σ", r"[Α-Ω]", r"\D",
+            r"[\d.]+", r".", r"^.{3}$", r"(?:a|b)*c", r"ß|ǅ", r"😀", r"[^\W\d]+", r"\n$",
+            r"a$|^x", r"日本", r"[\u3000\t]", r"(?i)AB", r"b\n$", r"\.", r"[-+]?\d*\.\d+"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pat", PATTERNS)
+def test_regex(device, dtype, pat):
+    p, s = _pair(device, dtype)
+    for case in (True, False):
+        _same(s.str.contains(pat, case=case), p.str.contains(pat, case=case))
+        _same(s.str.match(pat, case=case), p.str.match(pat, case=case))
+        _same(s.str.fullmatch(pat, case=case), p.str.fullmatch(pat, case=case))
+
+
+def test_regex_flags_and_compiled(device):
+    p, s = _pair(device, "str")
+    _same(s.str.contains("AB", flags=re.IGNORECASE), p.str.contains("AB", flags=re.I))
+    _same(s.str.contains(re.compile("a.", re.I)), p.str.contains(re.compile("a.", re.I)))
+    _same(s.str.match("ab", na=True), p.str.match("ab", na=True))
+    for bad in (r"(a)\1", r"a(?=b)", r"(?<!a)b", r"\bab", r"(?P<x>a)(?P=x)", r"a*+",
+                r"(?s)a.b"):
+        with pytest.raises(NotImplementedError):
+            s.str.contains(bad)
+    with pytest.raises(NotImplementedError):
+        s.str.contains("a", flags=re.MULTILINE)
+    with pytest.raises(ValueError):
+        s.str.contains("(")
+    with pytest.raises(NotImplementedError, match="literal"):
+        s.str.count("a+")
+    with pytest.raises(NotImplementedError, match="literal"):
+        s.str.replace("a+", "b", regex=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_unicode_tables(device, dtype):
+    """Every assigned code point below 0x20000, one a row: case mapping
+    and classes as pandas (Arrow's utf8proc)."""
+    cps = [c for c in range(0, 0x20000, 3) if not 0xD800 <= c < 0xE000
+           and unicodedata.category(chr(c)) != "Cn"]
+    items = [chr(c) + chr(c + 1) if unicodedata.category(chr(c + 1)) != "Cn"
+             else chr(c) for c in cps]
+    p, s = _pair(device, dtype, items)
+    for k in ("lower", "upper", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
+              "isspace", "islower", "isupper", "isalnum"):
+        _same(getattr(s.str, k)(), getattr(p.str, k)())
+
+
+def test_unknown_code_point(device):
+    # U+0378 is unassigned: pandas' newer tables might know it, ours do not
+    p, s = _pair(device, "str", ["ok", "a\u0378"])
+    for k in ("lower", "upper", "isalpha", "islower"):
+        with pytest.raises(NotImplementedError, match="Unicode"):
+            getattr(s.str, k)()
+    _same(s.str.len(), p.str.len())
+
+
+def test_cat_others(device):
+    a = pd.Series(["a", None, "c", "é"], dtype="str")
+    b = pd.Series(["x", "y", None, "z"], dtype="string")
+    ea, eb = ef.from_pandas(a, device=device), ef.from_pandas(b, device=device)
+    _same(ea.str.cat(eb), a.str.cat(b))
+    _same(ea.str.cat([ea, ea], sep="-", na_rep="_"), a.str.cat([a, a], sep="-", na_rep="_"))
+    _same(ea.str.cat(["1", "2", "3", "4"], sep=":"), a.str.cat(["1", "2", "3", "4"], sep=":"))
+    assert ea.str.cat() == a.str.cat()
+    with pytest.raises(ValueError):
+        ea.str.cat(["1"])
+
+
+def test_bad_inputs(device):
+    p, s = _pair(device, "str")
+    with pytest.raises(AttributeError):
+        ef.Series([1, 2], device=device).str
+    with pytest.raises(TypeError):
+        s.str.contains(5)
+    with pytest.raises(TypeError):
+        s.str.startswith(5)
+    with pytest.raises(TypeError):
+        s.str.pad(5, fillchar="ab")
+    with pytest.raises(ValueError):
+        s.str.pad(5, side="middle")
+    with pytest.raises(TypeError):
+        s.str.zfill("a")
+    with pytest.raises(TypeError):
+        s.str.find(5)
+    with pytest.raises(TypeError):
+        s.str.strip(5)
+    with pytest.raises(ValueError):
+        s.str.slice(0, 2, 0)
+    with pytest.raises(NotImplementedError, match="expand=True"):
+        s.str.split("-")
+    with pytest.raises(NotImplementedError):
+        s.str.split(expand=True)
+    with pytest.raises(NotImplementedError):
+        s.str.repeat([1, 2])
+
+
+def test_many_rows(device):
+    rng = np.random.default_rng(0)
+    alphabet = np.array(list("ab é-ΣЖ日1"))
+    lens = rng.integers(0, 12, 3000)
+    items = ["".join(alphabet[rng.integers(0, len(alphabet), k)]) for k in lens]
+    items[::17] = [None] * len(items[::17])
+    p, s = _pair(device, "string", items)
+    for f in (lambda s: s.str.upper(), lambda s: s.str.len(), lambda s: s.str[1:-1],
+              lambda s: s.str.contains("a[^b]*Σ"), lambda s: s.str.replace("é", "ee"),
+              lambda s: s.str.split("-", expand=True), lambda s: s.str.center(9, "_")):
+        _same(f(s), f(p))
