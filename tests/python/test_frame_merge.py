@@ -335,3 +335,23 @@ def test_concat_errors(device):
         ef.concat([e1, e1], axis=1)
     with pytest.raises(ValueError, match="inner"):
         ef.concat([e1, e1], join="left")
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_keys_of_two_dtypes_and_nat(device, how):
+    nat = pd.to_datetime(["2020-01-01", None, "2020-01-03", None])
+    cases = [({"k": [1, 2, 3]}, {"k": [2.0, 3.5, np.nan]}),
+             ({"k": pd.array([1, None, 3], dtype="Int64")}, {"k": [3, 1, 5]}),
+             ({"k": np.array([1, 2], "int32")}, {"k": np.array([2, 3], "uint64")}),
+             ({"k": nat}, {"k": nat[::-1][:3]}),
+             ({"k": nat - nat[0]}, {"k": (nat - nat[0])[1:]})]
+    for a, b in cases:
+        pl = pd.DataFrame(a)
+        pr = pd.DataFrame(b).assign(b=lambda d: np.arange(len(d)))
+        el, er = ef.from_pandas(pl, device=device), ef.from_pandas(pr, device=device)
+        for sort in (False, True):
+            _check(el.merge(er, on="k", how=how, sort=sort),
+                   pl.merge(pr, on="k", how=how, sort=sort))
+    with pytest.raises(NotImplementedError, match="object"):
+        ef.DataFrame({"k": ["a"]}, device=device).merge(
+            ef.DataFrame({"k": ["a"]}, dtype="string", device=device))

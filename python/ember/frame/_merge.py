@@ -105,10 +105,10 @@ def _missing(idx):
 
 def _joined_key(lcol, rcol, li, ri, lmiss, rmiss):
     """A key shared by both sides: the left row's value, or the right's
-    where there is no left row."""
+    where there is no left row (then in both dtypes' common one, as pandas)."""
     if lmiss is None:
         return lcol.take(li)
-    if rmiss is None:
+    if rmiss is None and lcol.dtype == rcol.dtype:
         return rcol.take(ri)
     return _concat2(lcol, rcol).take(ember.where(lmiss, ri + lcol.length, li))
 

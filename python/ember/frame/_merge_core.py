@@ -1,6 +1,7 @@
 """The join itself, on integer keys: the right rows ordered by key (stably,
-so equal keys keep right order), each left row's run of matches found,
-and the runs expanded into gather positions, -1 where a side has no row.
+so equal keys keep right order), each left row's run of matches read from
+tables addressed by key (counts by bincount, starts by a scan), and the
+runs expanded into gather positions, -1 where a side has no row.
 
 Keys of any dtype first become int64 codes in one space shared by both
 sides (`key_codes`); plain integer keys are used as they are."""
@@ -24,6 +25,10 @@ def check_pair(a, b, name):
         raise ValueError(f"You are trying to merge on {a.dtype.name} and {b.dtype.name} "
                          f"columns for key '{name}'. If you wish to proceed you should "
                          "use pd.concat")
+    if a.dtype.is_string and a.dtype != b.dtype:
+        raise NotImplementedError(f"merge on {a.dtype.name} and {b.dtype.name} keys "
+                                  "(pandas makes the key an object column): astype one "
+                                  "to the other first")
     if a.dtype.kind in "Mm" and a.dtype != b.dtype:
         raise NotImplementedError(f"merge on {a.dtype.name} and {b.dtype.name} keys "
                                   "(different units): astype one to the other first")
@@ -43,7 +48,8 @@ def key_codes(lcols, rcols):
     code, size = None, 1
     for a, b in zip(lcols, rcols):
         c, k = codes(concat(a, b))
-        c = ember.where(c < 0, k, c)
+        # pandas orders a null key last, but NaT first (as its int64 value)
+        c = c + 1 if a.dtype.kind in "Mm" else ember.where(c < 0, k, c)
         if code is None:
             code, size = c, k + 1
             continue
@@ -90,15 +96,14 @@ def match(lk, rk, size):
     base = 0
     if size is None:
         base, top = int(rk.min()), int(rk.max())
-        if top - base < 2 * (n + m):   # a small range: address by value
-            size = top - base + 1
-    if size is None:
-        rorder = ember.argsort(rk, kind="stable")
-        rs = rk[rorder]
-        lo = ember.searchsorted(rs, lk, side="left")
-        cnt = ember.searchsorted(rs, lk, side="right") - lo
-        return Match(rorder, lo.astype("int64"), cnt.astype("int64"),
-                     int(cnt.max()), m)
+        size = top - base + 1
+        if size > 2 * (n + m):
+            # too wide to address by value: dense codes from one sort of
+            # both sides (a binary search per left row would miss the
+            # cache at every step on a cpu)
+            uniq, inv = ember.unique(ember.concatenate([lk, rk]), return_inverse=True)
+            inv = inv.astype("int64")
+            lk, rk, size, base = inv[:n], inv[n:], uniq.shape[0], 0
     inside = (lk >= base) & (lk < base + size)   # before a shift could wrap
     if base:
         lk, rk = lk - base, rk - base
