@@ -139,3 +139,73 @@ def test_read_csv_many_rows(device):
     text = pdf.to_csv(index=False)
     _same(text, device)
     _same(text, device, nrows=777, usecols=["v1", "s"])
+
+
+def test_csv_kernels_compile_for_the_gpu(need_nvrtc):
+    """kernels/csv.cuh as the cuda backend compiles it (src/frame/csv.c
+    puts CSV_CUDA 1 in front), through NVRTC here."""
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[2]
+    src = "#define CSV_CUDA 1\n" + (root / "kernels" / "csv.cuh").read_text()
+    ptx = ember.cuda.Program(src).compile("ptx").code
+    assert ptx.count(b".entry") == 3
+
+
+def _pdf_mixed():
+    return pd.DataFrame({"i": [3, -1, 0, 7], "f": [0.1, np.nan, 1e20, -2.5e-7],
+                         "b": [True, False, True, True], "s": ["x", None, "a,b", 'q"\nq'],
+                         "I": pd.array([1, None, 3, 4], dtype="Int64"),
+                         "u": ["é", "", "日本", "z"]}, index=pd.RangeIndex(0, 4))
+
+
+def test_to_csv(device, tmp_path):
+    pdf = _pdf_mixed()
+    df = ef.from_pandas(pdf, device=device)
+    assert df.to_csv() == pdf.to_csv()
+    assert df.to_csv(index=False, na_rep="NA") == pdf.to_csv(index=False, na_rep="NA")
+    assert df.to_csv(sep=";", header=False) == pdf.to_csv(sep=";", header=False)
+    assert df["f"].to_csv() == pdf["f"].to_csv()
+    p = tmp_path / "o.csv"
+    df.to_csv(p, index=False)
+    tm.assert_frame_equal(ef.read_csv(p, device=device).to_pandas(), pd.read_csv(p))
+    one = pd.DataFrame({"a": ["", "x"]})
+    assert ef.from_pandas(one, device=device).to_csv(index=False) == one.to_csv(index=False)
+    assert ef.from_pandas(pdf.iloc[:0], device=device).to_csv() == pdf.iloc[:0].to_csv()
+
+
+def test_parquet_roundtrip(device, tmp_path):
+    pytest.importorskip("pyarrow")
+    pdf = _pdf_mixed()
+    p = tmp_path / "t.parquet"
+    pdf.to_parquet(p)
+    got = ef.read_parquet(p, device=device)
+    assert str(got["i"]._col.device) == str(ember.Device(device)) \
+        if hasattr(ember, "Device") else True
+    tm.assert_frame_equal(got.to_pandas(), pd.read_parquet(p))
+    tm.assert_frame_equal(ef.read_parquet(p, columns=["f", "s"], device=device).to_pandas(),
+                          pd.read_parquet(p, columns=["f", "s"]))
+    q = tmp_path / "e.parquet"
+    ef.from_pandas(pdf, device=device).to_parquet(q)
+    tm.assert_frame_equal(pd.read_parquet(q), pdf)
+    ix = pdf.set_index("i")
+    ef.from_pandas(ix, device=device).to_parquet(q)
+    tm.assert_frame_equal(pd.read_parquet(q), ix)
+    tm.assert_frame_equal(ef.read_parquet(q, device=device).to_pandas(), ix)
+
+
+def test_read_json_lines(device):
+    pytest.importorskip("pyarrow")
+    text = '{"a": 1, "b": "x", "c": 0.5}\n{"a": 2, "b": "日本", "c": null}\n'
+    got = ef.read_json(io.StringIO(text), lines=True, device=device)
+    want = pd.read_json(io.StringIO(text), lines=True)
+    tm.assert_frame_equal(got.to_pandas(), want, check_dtype=False)
+    assert got["a"].dtype == "int64" and got["c"].dtype in ("float64", "Float64")
+    with pytest.raises(NotImplementedError, match="lines=True"):
+        ef.read_json(io.StringIO("[]"), device=device)
+
+
+def test_parse_dates_is_named(device):
+    with pytest.raises(NotImplementedError, match="parse_dates"):
+        ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=["d"], device=device)
+    with pytest.raises(ValueError, match="Missing column"):
+        ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=["z"], device=device)

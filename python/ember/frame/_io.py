@@ -3,7 +3,9 @@
 CSV is parsed by ember's own kernels on the device that will hold the
 frame (_io_csv, _io_read, _io_convert); Parquet and JSON lines are
 decoded by pyarrow (an optional dependency) and exchanged through Arrow."""
-from ember.frame._io_csv import EmptyDataError, ParserError, read_csv  # noqa: F401
+from ember.frame._io_csv import EmptyDataError, ParserError, read_csv
+
+__all__ = ["EmptyDataError", "ParserError", "read_csv", "read_json", "read_parquet"]
 
 
 def _pa_module(name):
@@ -31,6 +33,7 @@ def _from_table(table, device):
     meta = table.schema.pandas_metadata or {}
     index_cols = [c for c in meta.get("index_columns", []) if isinstance(c, str)]
     df = from_arrow(table.drop_columns(index_cols) if index_cols else table, device)
+    _as_pandas_reads(df, meta)
     if index_cols:
         if len(index_cols) > 1:
             raise NotImplementedError("read_parquet: a MultiIndex")
@@ -40,6 +43,21 @@ def _from_table(table, device):
         label = None if name.startswith("__index_level_") else name
         df._index = Index(column_from_arrow(table.column(name), device), name=label)
     return df
+
+
+def _as_pandas_reads(df, meta):
+    """The dtypes pandas gives Arrow's columns with nulls: its nullable ones
+    where the file's pandas metadata names them, else NaN in float64."""
+    from ember.frame._convert import astype
+    kept = {c.get("field_name"): c.get("numpy_type") for c in meta.get("columns", [])}
+    for k, c in list(df._cols.items()):
+        d = c.dtype
+        if not d.masked or d.is_string or kept.get(str(k)) == d.name:
+            continue
+        if d.kind == "b":
+            raise NotImplementedError(f"column {k!r}: booleans with nulls, which "
+                                      "pandas reads as object")
+        df._cols[k] = astype(c, "float64")
 
 
 def read_json(path_or_buf, orient=None, lines=False, device=None, **kw):

@@ -5,7 +5,6 @@ each column is typed and converted on the device (_io_convert)."""
 import ember
 
 from ember.frame import _io_convert as cv
-from ember.frame._column import Column
 
 
 class ParserError(ValueError):
