@@ -355,3 +355,12 @@ def test_merge_keys_of_two_dtypes_and_nat(device, how):
     with pytest.raises(NotImplementedError, match="object"):
         ef.DataFrame({"k": ["a"]}, device=device).merge(
             ef.DataFrame({"k": ["a"]}, dtype="string", device=device))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_join_index_names(device, how):
+    pl = pd.DataFrame({"a": [1, 2, 3]}, index=pd.Index([3, 1, 2], name="L"))
+    for name in ("R", "L", None):
+        pr = pd.DataFrame({"b": [7.0, 8.0]}, index=pd.Index([2, 9], name=name))
+        _check(ef.from_pandas(pl, device=device).join(ef.from_pandas(pr, device=device),
+                                                      how=how), pl.join(pr, how=how))

@@ -207,7 +207,8 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None,
         index_of = (lambda lmiss, rmiss: RangeIndex(0, li.shape[0]))
     elif with_index == (True, True):
         index_of = (lambda lmiss, rmiss: Index(_joined_key(
-            lcols[0], rcols[0], li, ri, lmiss, rmiss), name=left.index.name))
+            lcols[0], rcols[0], li, ri, lmiss, rmiss),
+            name=(right if how == "right" else left).index.name))
     elif with_index == (False, True) and how in ("left", "inner", "left_anti"):
         index_of = (lambda lmiss, rmiss: left.index.take(li))
     elif with_index == (True, False) and how in ("right", "inner", "right_anti"):
