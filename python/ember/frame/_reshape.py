@@ -1,6 +1,155 @@
 """Reshaping and user functions: pivot_table, melt, apply and map
 through ember's kernel translator, query, where, mask."""
+import ember
 
 
 class ReshapeMethods:
-    """apply, map, pivot_table, melt, query, where, mask."""
+    """apply, map, melt, query, eval, where, mask, between, isin and the
+    HTML repr, for Series and DataFrame (each method looks at ndim)."""
+
+    def apply(self, func, axis=0, raw=False, result_type=None, args=(), **kwargs):
+        """Series: func of each value; DataFrame: func of each row (axis=1,
+        row['a'] or row.a) or of each column (axis=0). A function of values
+        or rows is compiled into one kernel by ember's translator (not a
+        Python loop); NotImplementedError names what it cannot compile."""
+        from ember.frame import _apply
+        if self.ndim == 1:
+            return _apply.series_apply(self, func, args, kwargs)
+        return _apply.frame_apply(self, func, axis, raw, result_type, args, kwargs)
+
+    def map(self, arg, na_action=None, **kwargs):
+        """Series: by a function (compiled as apply), a dict or a Series
+        (unmatched values give NaN); DataFrame: a function of each value."""
+        from ember.frame import _apply
+        if self.ndim == 1:
+            return _apply.series_map(self, arg, na_action)
+        return _apply.frame_map(self, arg, na_action, kwargs)
+
+    def where(self, cond, other=None, inplace=False, axis=None, level=None):
+        """Each value where cond holds, else other (default: null)."""
+        return self._where(cond, other, True, "where", inplace, axis, level)
+
+    def mask(self, cond, other=None, inplace=False, axis=None, level=None):
+        """Each value where cond does not hold, else other."""
+        return self._where(cond, other, False, "mask", inplace, axis, level)
+
+    def _where(self, cond, other, keep_true, what, inplace, axis, level):
+        from ember.frame import _where
+        if axis is not None or level is not None:
+            raise NotImplementedError(f"{what} with axis= or level= (alignment)")
+        other = _where.NULL if other is None else other
+        fn = _where.series_where if self.ndim == 1 else _where.frame_where
+        out = fn(self, cond, other, keep_true, what)
+        if not inplace:
+            return out
+        if self.ndim == 1:
+            self._col = out._col
+        else:
+            self._cols = out._cols
+        return None
+
+    def between(self, left, right, inclusive="both"):
+        from ember.frame._where import between
+        if self.ndim != 1:
+            raise AttributeError("'DataFrame' object has no attribute 'between'")
+        return between(self, left, right, inclusive)
+
+    def isin(self, values):
+        from ember.frame._where import frame_isin
+        return frame_isin(self, values)
+
+    def melt(self, id_vars=None, value_vars=None, var_name=None, value_name="value",
+             col_level=None, ignore_index=True):
+        return melt(self, id_vars, value_vars, var_name, value_name, col_level,
+                    ignore_index)
+
+    def query(self, expr, *, inplace=False, local_dict=None, global_dict=None,
+              **kwargs):
+        """The rows where a boolean expression of the columns holds
+        (docs/frames.md lists what an expression may hold)."""
+        from ember.frame._query import caller_scope, query
+        out = query(self, expr, caller_scope(1, local_dict, global_dict))
+        if not inplace:
+            return out
+        self._cols, self._index = out._cols, out._index
+        return None
+
+    def eval(self, expr, *, local_dict=None, global_dict=None, **kwargs):
+        """The value of an expression of the columns (no assignment)."""
+        from ember.frame._query import caller_scope, evaluate
+        return evaluate(self, expr, caller_scope(1, local_dict, global_dict))
+
+    def _repr_html_(self):
+        from ember.frame._html import html
+        return html(self)
+
+
+def _names(x, frame, what):
+    if x is None:
+        return []
+    names = list(x) if isinstance(x, (list, tuple)) else [x]
+    missing = [k for k in names if k not in frame._cols]
+    if missing:
+        raise KeyError("The following id_vars or value_vars are not present in the "
+                       f"DataFrame: {missing}")
+    return names
+
+
+def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value",
+         col_level=None, ignore_index=True):
+    """pandas' melt: the id columns repeated once per value column, a
+    column naming the value column each row came from, and the values one
+    column after the other."""
+    from ember.frame._convert import column_from
+    from ember.frame._index import RangeIndex
+    from ember.frame.frame import DataFrame
+    if col_level is not None:
+        raise NotImplementedError("melt(col_level=...): ember.frame has no "
+                                  "MultiIndex columns")
+    if value_name in frame._cols:
+        raise ValueError(f"value_name ({value_name}) cannot match an element in the "
+                         "DataFrame columns.")
+    ids = _names(id_vars, frame, "id_vars")
+    values = _names(value_vars, frame, "value_vars") if value_vars is not None else \
+        [k for k in frame._cols if k not in ids]
+    var_name = "variable" if var_name is None else var_name
+    n, k, dev = len(frame), len(values), frame._device()
+    i = ember.arange(n * k, dtype="int64", device=dev)
+    tile = i % n if n else i
+    cols = {c: frame._cols[c].take(tile) for c in ids}
+    labels = column_from(values if values else [], dtype=None if values else "str",
+                         device=dev)
+    cols[var_name] = labels.take(i // n) if n else labels.take(i)
+    cols[value_name] = _stack([frame._cols[c] for c in values], dev)
+    index = RangeIndex(0, n * k) if ignore_index else frame.index.take(tile)
+    return DataFrame._make(cols, index)
+
+
+def _stack(cols, dev):
+    """The columns one after the other, in their common dtype (pandas'
+    concat: int and float give float, a nullable one makes it nullable)."""
+    from ember.frame import _bitmap
+    from ember.frame._column import Column, concat
+    if not cols:
+        return Column("float64", ember.zeros(0, dtype="float64", device=dev))
+    kinds = {c.dtype.is_string for c in cols}
+    bools = {c.dtype.kind == "b" for c in cols}
+    times = {c.dtype.name if c.dtype.kind in "Mm" else None for c in cols}
+    if len(kinds) > 1 or len(bools) > 1 or len(times) > 1:
+        raise NotImplementedError("melt of value columns of mixed kinds ("
+                                  + ", ".join(sorted({c.dtype.name for c in cols}))
+                                  + "): pandas makes an object column, which "
+                                  "ember.frame does not hold")
+    if not cols[0].dtype.is_string:
+        v = ember.concatenate([c.values for c in cols])
+        d = cols[0].dtype if cols[0].dtype.kind in "Mm" else str(v.dtype)
+        if not any(c.dtype.masked for c in cols):
+            return Column(d, v)
+        from ember.frame._dtypes import masked_form
+        valid = ember.concatenate([~c.isna() for c in cols])
+        return Column(masked_form(v.dtype), v, _bitmap.pack(valid))
+    out = cols[0]
+    # strings pairwise: a melt has few value columns
+    for c in cols[1:]:
+        out = concat(out, c)
+    return out

@@ -1,0 +1,254 @@
+"""where, mask, between and DataFrame.isin: choosing each row's value
+from the column or from `other` by a boolean condition (one ember.where,
+or one gather from both columns for strings)."""
+import ember
+
+from ember.frame import _bitmap
+from ember.frame._column import Column, _NAT, concat
+
+NULL = object()   # other= not given: pandas' NaN/NA/NaT
+
+
+def _bool_values(c, what):
+    """(values, valid) of a boolean condition column."""
+    if c.dtype.kind != "b":
+        raise TypeError(f"Boolean array expected for the condition, not {c.dtype.name}")
+    valid = None if c.validity is None else _bitmap.unpack(c.validity, c.length)
+    return c.values, valid
+
+
+def condition(obj, cond, n, index, what):
+    """A condition (Series, array, list) as a bool array where the row
+    keeps its value; pandas reads a null in the condition as False."""
+    from ember.frame.series import Series
+    from ember.frame._convert import column_from
+    if isinstance(cond, Series):
+        if not cond.index.equals(index):
+            raise NotImplementedError(f"{what} with a condition of another index "
+                                      "(alignment) is not supported yet")
+        col = cond._col
+    else:
+        col = column_from(cond, device=obj._dev())
+    if col.length != n:
+        raise ValueError("Array conditional must be same shape as self")
+    v, valid = _bool_values(col, what)
+    return v if valid is None else v & valid
+
+
+def _scalar_kind(x):
+    if isinstance(x, bool) or type(x).__name__ == "bool_":
+        return "b"
+    if isinstance(x, str):
+        return "U"
+    if isinstance(x, int) or (type(x).__module__ == "numpy" and x.dtype.kind in "iu"):
+        return "i"
+    if isinstance(x, float) or (type(x).__module__ == "numpy" and x.dtype.kind == "f"):
+        return "f"
+    return None
+
+
+def _object(what, d, other):
+    raise NotImplementedError(f"{what} of a {d.name} column with "
+                              f"{type(other).__name__} {other!r}: pandas makes an object "
+                              "column, which ember.frame does not hold")
+
+
+def _is_null(x):
+    return x is NULL or x is None or type(x).__name__ == "NAType" or (
+        isinstance(x, float) and x != x)
+
+
+def choose(col, keep, other, what):
+    """Each row's value where keep, else other's (a Column or a scalar)."""
+    d = col.dtype
+    if bool(keep.all()):
+        return col    # pandas leaves the column (and its dtype) as it is
+    if isinstance(other, Column):
+        return _choose_columns(col, keep, other, what)
+    if _is_null(other):
+        if d.masked:
+            return col.with_validity(keep & ~col.isna())
+        if d.kind in "iuf":
+            v = col.values if d.kind == "f" else col.values.astype("float64")
+            return Column(str(v.dtype), ember.where(keep, v, float("nan")))
+        if d.kind in "Mm":
+            return Column(d, ember.where(keep, col.values, _NAT))
+        _object(what, d, other)
+    k = _scalar_kind(other)
+    if d.is_string:
+        if k != "U":
+            _object(what, d, other)
+        from ember.frame._convert import repeat_scalar
+        return _choose_columns(col, keep, repeat_scalar(other, col.length, d,
+                                                        col.device), what)
+    if k is None or k == "U" or d.kind in "Mm":
+        _object(what, d, other)
+    if (d.kind == "b") != (k == "b"):
+        if d.masked:
+            raise TypeError(f"Invalid value '{other!s}' for dtype '{d.name}'")
+        _object(what, d, other)
+    storage = d.storage
+    if d.kind in "iu" and (k == "f" and not float(other).is_integer() or
+                           not _fits(other, storage)):
+        if d.masked:
+            raise TypeError(f"Invalid value '{other!s}' for dtype '{d.name}'")
+        storage = "float64" if k == "f" else "int64"
+    v = ember.where(keep, col.values.astype(storage), other).astype(storage)
+    if d.masked:
+        return Column(d, v, None if col.validity is None else
+                      _bitmap.pack(~col.isna() | ~keep))
+    return Column(storage, v)
+
+
+def _fits(x, storage):
+    import numpy as np
+    if storage[0] not in "iu":
+        return True
+    info = np.iinfo(storage)
+    return info.min <= int(x) <= info.max
+
+
+def _choose_columns(a, b_keep, b, what):
+    keep = b_keep
+    if b.length != a.length:
+        raise ValueError(f"{what}: other has {b.length} rows, the object {a.length}")
+    da, db = a.dtype, b.dtype
+    if da.is_string or db.is_string:
+        if not (da.is_string and db.is_string):
+            _object(what, da if not da.is_string else db, "a column")
+        n = a.length
+        i = ember.arange(n, dtype="int64", device=a.device)
+        out = concat(a, b).take(ember.where(keep, i, i + n))
+        return Column(da, out.values, out.validity, out.offsets, n)
+    if (da.kind == "b") != (db.kind == "b") or (da.kind in "Mm") != (db.kind in "Mm"):
+        _object(what, da, "a column")
+    v = ember.where(keep, a.values, b.values)
+    if da.masked or db.masked:
+        from ember.frame._dtypes import masked_form
+        valid = ember.where(keep, ~a.isna(), ~b.isna())
+        return Column(masked_form(v.dtype), v, _bitmap.pack(valid))
+    return Column(da if da.kind in "Mm" else str(v.dtype), v)
+
+
+def _other_column(obj, other, n, what):
+    from ember.frame.series import Series
+    from ember.frame._convert import column_from
+    if isinstance(other, Series):
+        if not other.index.equals(obj.index):
+            raise NotImplementedError(f"{what} with other of another index "
+                                      "(alignment) is not supported yet")
+        return other._col
+    if isinstance(other, (list, tuple, ember.ndarray)) or \
+            type(other).__name__ == "ndarray":
+        return column_from(other, device=obj._dev())
+    return other
+
+
+def series_where(s, cond, other, keep_true, what):
+    if callable(cond):
+        cond = cond(s)
+    if callable(other):
+        other = other(s)
+    keep = condition(s, cond, len(s), s.index, what)
+    if not keep_true:
+        keep = ~keep & ~_nulls_of(s, cond)
+    return s._like(choose(s._col, keep, _other_column(s, other, len(s), what), what))
+
+
+def _nulls_of(obj, cond):
+    """Where a condition is null: mask() replaces those rows too."""
+    from ember.frame.series import Series
+    col = cond._col if isinstance(cond, Series) else None
+    if col is None or col.validity is None:
+        return ember.zeros(len(obj), dtype="bool", device=obj._dev())
+    return ~_bitmap.unpack(col.validity, col.length)
+
+
+def frame_where(df, cond, other, keep_true, what):
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    if callable(cond):
+        cond = cond(df)
+    if callable(other):
+        other = other(df)
+    n = len(df)
+    if isinstance(cond, Series):
+        raise ValueError("Must specify axis=0 or 1")
+    if isinstance(other, Series):
+        raise NotImplementedError(f"{what} with a Series as other (axis=); use a "
+                                  "scalar or a DataFrame")
+    grid = not isinstance(cond, DataFrame)
+    if grid:
+        import numpy as np
+        host = ember.asnumpy(cond) if isinstance(cond, ember.ndarray) else np.asarray(cond)
+        if host.shape != (n, len(df._cols)):
+            raise ValueError("Array conditional must be same shape as self")
+    elif not cond.index.equals(df.index):
+        raise NotImplementedError(f"{what} with a condition of another index "
+                                  "(alignment) is not supported yet")
+    out = {}
+    for j, (k, col) in enumerate(df._cols.items()):
+        if grid:
+            c = host[:, j]
+            nulls = ember.zeros(n, dtype="bool", device=df._device())
+        elif k in cond._cols:
+            c = cond[k]
+            nulls = _nulls_of(df, c)
+        else:    # pandas fills a column the condition lacks with False
+            c = ember.zeros(n, dtype="bool", device=df._device())
+            nulls = c
+        keep = condition(df, c, n, df.index, what)
+        if not keep_true:
+            keep = ~keep & ~nulls
+        o = other
+        if isinstance(other, DataFrame):
+            if not other.index.equals(df.index):
+                raise NotImplementedError(f"{what} with other of another index "
+                                          "(alignment) is not supported yet")
+            o = other._cols[k] if k in other._cols else NULL
+        out[k] = choose(col, keep, o, what)
+    return DataFrame._make(out, df.index)
+
+
+def between(s, left, right, inclusive="both"):
+    if inclusive not in ("both", "neither", "left", "right"):
+        raise ValueError("Inclusive has to be either string of 'both','left', "
+                         "'right', or 'neither'.")
+    lo = s >= left if inclusive in ("both", "left") else s > left
+    hi = s <= right if inclusive in ("both", "right") else s < right
+    return lo & hi
+
+
+def frame_isin(df, values):
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    n, dev = len(df), df._device()
+
+    def nowhere():
+        return Column("bool", ember.zeros(n, dtype="bool", device=dev))
+    if isinstance(values, str):
+        raise TypeError("only list-like or dict-like objects are allowed to be passed "
+                        f"to DataFrame.isin(), you passed a '{type(values).__name__}'")
+    if isinstance(values, dict):
+        return DataFrame._make({k: df[k].isin(values[k])._col if k in values else nowhere()
+                                for k in df._cols}, df.index)
+    if isinstance(values, (Series, DataFrame)):
+        if not values.index.equals(df.index):
+            raise NotImplementedError("DataFrame.isin with a Series or DataFrame of "
+                                      "another index (alignment) is not supported yet")
+        out = {}
+        for k in df._cols:
+            other = values if isinstance(values, Series) else (
+                values[k] if k in values._cols else None)
+            if other is None:
+                out[k] = nowhere()
+                continue
+            eq = df[k] == other
+            out[k] = Column("bool", eq._col.values & ~eq._col.isna())
+        return DataFrame._make(out, df.index)
+    items = list(values)
+    # a list mixing strings and numbers meets each column with its own kind
+    strs = [x for x in items if not isinstance(x, (bool, int, float))]
+    nums = [x for x in items if not isinstance(x, str)]
+    return DataFrame._make({k: df[k].isin(strs if c.dtype.is_string else nums)._col
+                            for k, c in df._cols.items()}, df.index)
