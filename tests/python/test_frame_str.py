@@ -220,3 +220,18 @@ def test_many_rows(device):
               lambda s: s.str.contains("a[^b]*Σ"), lambda s: s.str.replace("é", "ee"),
               lambda s: s.str.split("-", expand=True), lambda s: s.str.center(9, "_")):
         _same(f(s), f(p))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_add_mul(device, dtype):
+    p, s = _pair(device, dtype)
+    q = pd.Series(WORDS[::-1], dtype="string", name="w", index=p.index)
+    t = ef.from_pandas(q, device=device)
+    _same(s + s, p + p)
+    _same(s + "!é", p + "!é")
+    _same("¿" + s, "¿" + p)
+    _same(s + t, p + q)
+    _same(t + s, q + p)
+    _same(s * 2, p * 2)
+    with pytest.raises(TypeError):
+        s + 1

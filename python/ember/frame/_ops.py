@@ -51,7 +51,7 @@ def binary(op, a, b, reflected=False):
         raise ValueError(f"lengths must match: {a.length} and {b.length}")
     if a.dtype.is_string or (isinstance(b, Column) and b.dtype.is_string) \
             or isinstance(b, str):
-        return _string_op(op, a, b)
+        return _string_op(op, a, b, reflected)
     if a.dtype.kind in "Mm" and not isinstance(b, Column) and not _scalar_ok(b):
         b = _time_scalar(a.dtype, b)
     if not isinstance(b, Column) and not _scalar_ok(b):
@@ -151,11 +151,14 @@ def _logic(op, a, b, x, y):
     return Column("bool", out)
 
 
-def _string_op(op, a, b):
+def _string_op(op, a, b, reflected=False):
     from ember.frame import _strings
+    if op in ("add", "mul") and a.dtype.is_string:
+        from ember.frame._str_build import arith
+        return arith(op, a, b, reflected)
     if op not in ("eq", "ne"):
         raise NotImplementedError(f"{op} of str columns is not supported yet "
-                                  "(only == and !=)")
+                                  "(only ==, !=, + and * by an int)")
     if isinstance(b, Column):
         if not (a.dtype.is_string and b.dtype.is_string):
             out = ember.zeros(a.length, dtype="bool", device=a.device)

@@ -5,6 +5,7 @@ import numpy as np
 import ember
 
 from ember.frame import _bitmap, _str_ops
+from ember.frame._column import Column
 from ember.frame._str_kernels import char_lengths, offsets, ranges_result, valid_mask
 from ember.frame._str_slice import assemble, fill_piece, row_piece
 
@@ -167,3 +168,27 @@ def split(series, pat, n, expand, regex, right):
             parts[j] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
     return DataFrame._make(parts, series.index)
 
+
+
+def arith(op, a, b, reflected):
+    """a + b (b + a when reflected) with a str or another string column,
+    and a * int (repeat); a null on either side makes a null row."""
+    what = type(b).__name__ if not isinstance(b, Column) else b.dtype.name
+    if op == "mul" and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
+        return repeat(a, b)
+    if op != "add" or not (isinstance(b, str) or (isinstance(b, Column) and
+                                                  b.dtype.is_string)):
+        raise TypeError(f"operation '{op}' not supported for dtype '{a.dtype.name}' "
+                        f"with object of type {what}")
+    dev = a.device
+    if isinstance(b, str):
+        raw = b.encode("utf-8")
+        buf = ember.asarray(np.frombuffer(raw or b"\0", dtype=np.uint8), device=dev)
+        other, valid = (buf, 0, len(raw)), valid_mask(a)
+    else:
+        other = row_piece(b)
+        va, vb = valid_mask(a), valid_mask(b)
+        valid = va if vb is None else (vb if va is None else va & vb)
+    pieces = [other, row_piece(a)] if reflected else [row_piece(a), other]
+    return assemble(pieces, a.length, a.dtype, None if valid is None else
+                    _bitmap.pack(valid), dev)
