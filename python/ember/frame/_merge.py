@@ -5,7 +5,7 @@ import ember
 from ember.frame import _merge_cols
 from ember.frame._column import concat as _concat2
 from ember.frame._merge_concat import concat
-from ember.frame._merge_core import check_pair, join_rows, key_codes
+from ember.frame._merge_core import check_pair, join_rows, key_codes, rows
 
 __all__ = ["MergeError", "merge", "concat"]
 
@@ -99,6 +99,8 @@ def _validate(validate, lk, rk):
 
 
 def _missing(idx):
+    if idx is None:
+        return None
     miss = idx < 0
     return miss if bool(miss.any()) else None
 
@@ -107,10 +109,19 @@ def _joined_key(lcol, rcol, li, ri, lmiss, rmiss):
     """A key shared by both sides: the left row's value, or the right's
     where there is no left row (then in both dtypes' common one, as pandas)."""
     if lmiss is None:
-        return lcol.take(li)
+        return _take(lcol, li, None)
     if rmiss is None and lcol.dtype == rcol.dtype:
-        return rcol.take(ri)
+        return _take(rcol, ri, None)
+    ri = rows(ri, rcol.length, lmiss.device)
     return _concat2(lcol, rcol).take(ember.where(lmiss, ri + lcol.length, li))
+
+
+def _take(col, idx, miss):
+    return col if idx is None else _merge_cols.take(col, idx, miss)
+
+
+def _take_index(index, idx):
+    return index if idx is None else index.take(idx)
 
 
 def _suffixed(lnames, rnames, shared, suffixes):
@@ -133,6 +144,10 @@ def _suffixed(lnames, rnames, shared, suffixes):
     return lout, rout
 
 
+def _length(li, ri):
+    return (li if li is not None else ri).shape[0]
+
+
 def _assemble(left, right, li, ri, shared, suffixes, indicator, index_of):
     """The output frame of rows (li, ri); `shared` names the key columns
     both sides hold (one output column each), index_of(lmiss, rmiss) makes
@@ -146,10 +161,10 @@ def _assemble(left, right, li, ri, shared, suffixes, indicator, index_of):
         if k in shared:
             cols[k] = _joined_key(c, right._cols[k], li, ri, lmiss, rmiss)
         else:
-            cols[lout[k]] = _merge_cols.take(c, li, lmiss)
+            cols[lout[k]] = _take(c, li, lmiss)
     for k, c in right._cols.items():
         if k not in shared:
-            cols[rout[k]] = _merge_cols.take(c, ri, rmiss)
+            cols[rout[k]] = _take(c, ri, rmiss)
     if indicator:
         name = "_merge" if indicator is True else indicator
         if not isinstance(name, str):
@@ -158,8 +173,9 @@ def _assemble(left, right, li, ri, shared, suffixes, indicator, index_of):
             raise ValueError(f"Cannot use `indicator=True` option when data contains a "
                              f"column named {name}")
         # pandas makes it a categorical; ember has none yet: a str column
-        labels = column_from(["both", "left_only", "right_only"], device=li.device)
-        which = ember.zeros(li.shape[0], dtype="int64", device=li.device)
+        dev = (li if li is not None else ri).device
+        labels = column_from(["both", "left_only", "right_only"], device=dev)
+        which = ember.zeros(_length(li, ri), dtype="int64", device=dev)
         if rmiss is not None:
             which = ember.where(rmiss, 1, which)
         if lmiss is not None:
@@ -204,15 +220,15 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None,
     shared = {a for a, b in pairs if a is not _INDEX and a == b}
     with_index = [a is _INDEX for a, _ in pairs][0], [b is _INDEX for _, b in pairs][0]
     if with_index == (False, False):
-        index_of = (lambda lmiss, rmiss: RangeIndex(0, li.shape[0]))
+        index_of = (lambda lmiss, rmiss: RangeIndex(0, _length(li, ri)))
     elif with_index == (True, True):
         index_of = (lambda lmiss, rmiss: Index(_joined_key(
             lcols[0], rcols[0], li, ri, lmiss, rmiss),
             name=(right if how == "right" else left).index.name))
     elif with_index == (False, True) and how in ("left", "inner", "left_anti"):
-        index_of = (lambda lmiss, rmiss: left.index.take(li))
+        index_of = (lambda lmiss, rmiss: _take_index(left.index, li))
     elif with_index == (True, False) and how in ("right", "inner", "right_anti"):
-        index_of = (lambda lmiss, rmiss: right.index.take(ri))
+        index_of = (lambda lmiss, rmiss: _take_index(right.index, ri))
     else:
         raise NotImplementedError(f"merge how={how!r} of an index with a column (pandas' "
                                   "index is then a mix of both sides); use "
@@ -223,6 +239,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None,
         lft = how == "left_anti"
         a, b = join_rows(lk, rk, size, "left", bool(sort)) if lft else \
             join_rows(rk, lk, size, "left", bool(sort))[::-1]
+        a, b = rows(a, n, dev), rows(b, m, dev)
         pos = ember.flatnonzero((b if lft else a) < 0).astype("int64")
         li, ri = a[pos], b[pos]
         if with_index == (False, False):

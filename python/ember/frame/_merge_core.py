@@ -124,7 +124,8 @@ def match(lk, rk, size):
 def expand(mt, n, keep_unmatched):
     """(li, ri): the left and right row of each output row, left rows in
     order, each one's matches in right order; a left row without a match
-    gives one row with ri = -1 when keep_unmatched, none otherwise."""
+    gives one row with ri = -1 when keep_unmatched, none otherwise. li is
+    None when it would be 0..n-1 (see rows)."""
     dev = mt.cnt.device
     m = mt.m
     if mt.most <= 1:
@@ -133,8 +134,10 @@ def expand(mt, n, keep_unmatched):
         else:
             ri = ember.where(mt.cnt > 0, mt.rorder[ember.minimum(mt.lo, m - 1)], -1)
         if keep_unmatched:
-            return ember.arange(n, dtype="int64", device=dev), ri
+            return None, ri
         li = ember.flatnonzero(mt.cnt > 0).astype("int64")
+        if li.shape[0] == n:   # every left row once, in order: no gather
+            return None, ri
         return li, ri[li]
     c = ember.maximum(mt.cnt, 1) if keep_unmatched else mt.cnt
     li = ember.repeat(ember.arange(n, dtype="int64", device=dev), c)
@@ -147,15 +150,25 @@ def expand(mt, n, keep_unmatched):
     return li, ri
 
 
+def rows(idx, n, device):
+    """Gather positions where None stands for every row in order."""
+    return ember.arange(n, dtype="int64", device=device) if idx is None else idx
+
+
 def join_rows(lk, rk, size, how, sort):
-    """(li, ri) of pandas' merge for how in inner, left, right, outer."""
+    """(li, ri) of pandas' merge for how in inner, left, right, outer; one
+    of them may be None for all of its side's rows in order (see rows)."""
     n, m = lk.shape[0], rk.shape[0]
     if how == "right":
         ri, li = expand(match(rk, lk, size), m, True)
-        key = rk[ri] if sort else None
+        if sort:
+            ri = rows(ri, m, rk.device)
+            key = rk[ri]
     else:
         mt = match(lk, rk, size)
         li, ri = expand(mt, n, how != "inner")
+        if sort or how == "outer":
+            li = rows(li, n, lk.device)
         if how == "outer":
             extra = ember.flatnonzero(~mt.right_matched()).astype("int64")
             dev = lk.device
