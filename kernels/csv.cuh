@@ -80,6 +80,12 @@ __device__ int csv_word(const unsigned char *b, long long s, long long e, const 
 /* hi:lo / d for d < 2^63, hi < d: the quotient (64 bits) and *rem. */
 __device__ unsigned long long csv_div128(unsigned long long hi, unsigned long long lo, unsigned long long d, unsigned long long *rem)
 {
+#if !CSV_CUDA /* the host compiler divides 128 by 64 bits itself */
+    const unsigned __int128 x = (unsigned __int128)hi << 64 | lo;
+    const unsigned long long quo = (unsigned long long)(x / d);
+    *rem = lo - quo * d; /* the remainder is below 2^63: the low words suffice */
+    return quo;
+#endif
     unsigned long long q = 0;
     for (int k = 0; k < 64; k++) {
         hi = hi << 1 | lo >> 63;
@@ -122,9 +128,10 @@ __device__ double csv_round(unsigned long long hi, unsigned long long lo, int e2
 
 __device__ __forceinline__ unsigned long long csv_pow5(int k)
 {
-    unsigned long long p = 1;
-    for (int j = 0; j < k; j++)
-        p *= 5;
+    unsigned long long p = 1, x = 5;
+    for (; k; k >>= 1, x *= x) /* by squaring: a short dependency chain */
+        if (k & 1)
+            p *= x;
     return p;
 }
 
@@ -330,14 +337,21 @@ __device__ int csv_is_na(const unsigned char *b, long long s, long long e, const
  * empty string), CSV_FLOAT64 also marks CSV_SLOW in cls (when given),
  * CSV_STRLEN writes the unquoted length, CSV_STRCOPY the unquoted
  * bytes at soff[r] and CSV_BLANK whether the field is only blanks. */
+__device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, void *out, unsigned char *cls, const long long *soff, long long r);
+
 extern "C" __global__ void csv_parse(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long nrows, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, void *out, unsigned char *cls, const long long *soff)
 {
-    const long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    /* a grid-stride loop: the host runs a few long blocks a core */
+    for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < nrows;
+         r += (long long)gridDim.x * blockDim.x)
+        csv_field(b, starts, ends, base, ncols, col, quote, mode, na, noff, nna, out, cls, soff, r);
+}
+
+__device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, void *out, unsigned char *cls, const long long *soff, long long r)
+{
     long long rs, re, s, e, iv = 0;
     double fv = 0;
     int inner, isna, k;
-    if (r >= nrows)
-        return;
     csv_raw(b, starts, ends, base + r * ncols + col, &rs, &re);
     if (mode == CSV_BLANK) { /* a line of spaces, which pandas skips */
         while (rs < re && csv_space(b[rs]))
@@ -363,7 +377,7 @@ extern "C" __global__ void csv_parse(const unsigned char *b, const long long *st
         k = k == 4 ? 0 : k;
         if (!k)
             c |= inner || !csv_float(b, s, e, &fv) ? CSV_NOT_FLOAT : 0;
-        c |= !inner && csv_bool(b, s, e) ? 0 : CSV_NOT_BOOL;
+        c |= !inner && s < e && (b[s] | 32) >= 'f' && csv_bool(b, s, e) ? 0 : CSV_NOT_BOOL;
         cls[r] = (unsigned char)c;
         return;
     }

@@ -16,7 +16,7 @@
 extern const char em_embedded_csv_cuh[];
 
 /* Bump when kernels/csv.cuh changes meaning (it is in the cache key). */
-#define CSV_VERSION 5u
+#define CSV_VERSION 8u
 #define CSV_BLOCK 256        /* cuda threads a block */
 #define CSV_CUDA_CHUNK 256   /* bytes a cuda thread */
 #define CSV_HOST_CHUNK_MIN (1ll << 16)
@@ -269,6 +269,11 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
         void *args[] = {&bp,  &sp,   &ep,  &base, &nrows, &ncols, &col, &quote,
                         &m,   &np,   &nop, &nna,  &op,    &cp,    &sop};
         shape(dev, nrows, &grid, &block);
+        if (!is_cuda(dev)) { /* a few long blocks a core (a grid-stride loop) */
+            int64_t nb = (int64_t)em_gen_device_units(dev) * 4;
+            grid.x = (unsigned)(nrows < nb ? nrows : nb);
+            block.x = 1;
+        }
         return em_launch(fn[2], grid, block, 0, s, args);
     }
 }
