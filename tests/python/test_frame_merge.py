@@ -364,3 +364,40 @@ def test_join_index_names(device, how):
         pr = pd.DataFrame({"b": [7.0, 8.0]}, index=pd.Index([2, 9], name=name))
         _check(ef.from_pandas(pl, device=device).join(ef.from_pandas(pr, device=device),
                                                       how=how), pl.join(pr, how=how))
+
+
+def test_concat_dtypes_and_indexes(device):
+    def df(data, **kw):
+        return pd.DataFrame(data, **kw)
+    cases = [
+        [df({"x": [1, 2], "b": [True, False]}), pd.DataFrame()],
+        [df({"x": np.array([1], "int8")}), df({"x": np.array([2], "uint8")})],
+        [df({"x": np.array([1], "float32")}), df({"x": np.array([2], "int64")})],
+        [df({"x": pd.array([1, None], dtype="Int8")}), df({"x": np.array([2.5], "float32")})],
+        [df({"x": pd.array([True, None], dtype="boolean")}), df({"x": [False]})],
+        [df({"x": pd.array(["a", None], dtype="string")}), df({"x": ["b", None]})],
+        [df({"x": ["b", None, "日本"]}), df({"x": pd.array(["a", None], dtype="string")})],
+        [df({"t": pd.to_datetime(["2020-01-01", None])}), df({"t": pd.to_datetime(["2021-01-01"])}),
+         df({"u": [1]})],
+        [df({"x": [1]}, index=pd.RangeIndex(5, 6)), df({"x": [2]}, index=pd.RangeIndex(6, 8)[:1])],
+        [df({"x": [1, 2]}, index=pd.Index([1, 2], name="i")),
+         df({"x": [2]}, index=pd.Index([0], name="i"))],
+        [df({"x": [1]}, index=["a"]), df({"x": [2]}, index=["é"])],
+        [df({"n": [np.nan, np.nan]}), df({"S": pd.array([None], dtype="string")})],
+    ]
+    for objs in cases:
+        _check(ef.concat([ef.from_pandas(o, device=device) for o in objs]), pd.concat(objs))
+
+
+def test_merge_many_keys_renumbered(device, monkeypatch):
+    # codes of several keys are renumbered before their product could wrap
+    from ember.frame import _merge_core
+    monkeypatch.setattr(_merge_core, "_BIG", 16)
+    rng = np.random.default_rng(5)
+    pl = pd.DataFrame({c: rng.integers(0, 4, 80) for c in "abcd"}).assign(v=np.arange(80))
+    pr = pd.DataFrame({c: rng.integers(0, 4, 60) for c in "abcd"}).assign(
+        d=lambda d: d["d"].astype(float), w=np.arange(60))
+    el, er = ef.from_pandas(pl, device=device), ef.from_pandas(pr, device=device)
+    for how in HOWS:
+        _check(el.merge(er, on=list("abcd"), how=how, sort=True),
+               pl.merge(pr, on=list("abcd"), how=how, sort=True))

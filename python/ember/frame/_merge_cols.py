@@ -73,6 +73,8 @@ def common_dtype(dtypes):
         return first
     if all(d.kind == "b" for d in ds):
         return lookup("boolean")
+    if all(d.is_string for d in ds):   # str meeting string reads NA, as pandas
+        return lookup("string")
     if any(not d.is_numeric or d.kind == "b" for d in ds):
         names = sorted({d.name for d in ds})
         raise NotImplementedError(f"concat of {' and '.join(names)} columns (pandas "

@@ -77,6 +77,8 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
     frames = [o if isinstance(o, DataFrame) else
               DataFrame._make({o.name if o.name is not None else 0: o._col}, o.index)
               for o in objs]
+    # pandas drops a frame without columns or rows, so that it makes no nulls
+    frames = [f for f in frames if f._cols or len(f)] or frames[:1]
     names = []
     for f in frames:
         names += [k for k in f._cols if k not in names]
