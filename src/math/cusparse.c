@@ -15,9 +15,9 @@
 #include "math/lib_handle.h"
 
 /* cusparseIndexType_t, cusparseIndexBase_t, cusparseOperation_t,
- * cusparseOrder_t and the default algorithms of SpMV and SpMM */
+ * cusparseOrder_t and the algorithms of SpMV and SpMM */
 enum { INDEX_32I = 2, INDEX_64I = 3, BASE_ZERO = 0, OP_NON_TRANSPOSE = 0,
-       OP_TRANSPOSE = 1, ORDER_ROW = 2, ALG_DEFAULT = 0 };
+       OP_TRANSPOSE = 1, ORDER_ROW = 2, ALG_DEFAULT = 0, SPMV_CSR_ALG2 = 3 };
 
 typedef struct sparse_fns {
     int (*create)(void **);
@@ -184,6 +184,11 @@ static em_status multiply(void *h, const em_array *data,
     int type = info->cuda_type, it = indptr->dtype == EM_INT64 ? INDEX_64I
                                                               : INDEX_32I;
     int op = transpose ? OP_TRANSPOSE : OP_NON_TRANSPOSE;
+    /* CSR_ALG2 (merge-path) read bench/scipy.py's csr @ vector 11% faster
+     * than the default on an H100 (0.306 against 0.341 ms, CuPy 0.317);
+     * a transposed product keeps the default, which cuSPARSE documents
+     * for both operations. */
+    int alg = transpose ? ALG_DEFAULT : SPMV_CSR_ALG2;
     int64_t m = indptr->shape[0] - 1;
     /* alpha and beta in the compute type (real, or a complex pair) */
     double one_d[2] = {1, 0}, zero_d[2] = {0, 0};
@@ -205,10 +210,10 @@ static em_status multiply(void *h, const em_array *data,
             (r = cu.create_dn_vec(&vy, p, y->data, type)) != 0)
             st = fail(r, "cusparseCreateDnVec");
         else if ((r = cu.spmv_size(h, op, one, a, vx, zero, vy, type,
-                                   ALG_DEFAULT, &bytes)) != 0)
+                                   alg, &bytes)) != 0)
             st = fail(r, "cusparseSpMV_bufferSize");
         else if ((st = em_malloc(data->device, bytes, s, &work)) == EM_OK &&
-                 (r = cu.spmv(h, op, one, a, vx, zero, vy, type, ALG_DEFAULT,
+                 (r = cu.spmv(h, op, one, a, vx, zero, vy, type, alg,
                               work)) != 0)
             st = fail(r, "cusparseSpMV");
         if (vx)
