@@ -29,7 +29,7 @@ def from_arrow(obj, device=None):
 _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
          "ParserError": "_io", "EmptyDataError": "_io",
          "merge": "_merge", "concat": "_merge", "MergeError": "_merge",
-         "pivot_table": "_reshape", "melt": "_reshape",
+         "pivot_table": "_pivot", "melt": "_reshape",
          "to_datetime": "_dt_accessor", "date_range": "_dt_accessor"}
 
 

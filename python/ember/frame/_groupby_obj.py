@@ -1,0 +1,385 @@
+"""The object groupby returns: keys, the columns it reduces, and the
+group codes, computed on first use and shared by every aggregation and
+column selection of it."""
+import ember
+
+from ember.frame import _groupby_agg as _agg
+from ember.frame import _groupby_scan as _scan
+from ember.frame._column import Column
+from ember.frame._index import Index, RangeIndex
+
+# numpy and builtin functions agg/transform take for the named reductions
+_FUNC_NAMES = {"sum": "sum", "mean": "mean", "min": "min", "max": "max",
+               "median": "median", "prod": "prod", "amin": "min", "amax": "max",
+               "nanmean": "mean", "nansum": "sum", "nanmin": "min", "nanmax": "max",
+               "nanmedian": "median", "len": "size"}
+_SCANS = ("cumsum", "cumprod", "cummax", "cummin", "cumcount", "rank", "shift",
+          "diff")
+
+
+def resolve_keys(obj, by):
+    """([(name, Column)] of the keys, names of obj's columns used as keys)."""
+    from ember.frame.series import Series
+    from ember.frame._convert import column_from
+    items = list(by) if isinstance(by, list) else [by]
+    if not items:
+        raise ValueError("No group keys passed!")
+    cols = getattr(obj, "_cols", None)
+    keys, exclude = [], []
+    for b in items:
+        if isinstance(b, Series):
+            if len(b) != len(obj):
+                raise ValueError(f"Length of grouper ({len(b)}) and axis ({len(obj)}) "
+                                 "must be same length")
+            if not b.index.equals(obj.index):
+                raise NotImplementedError("groupby by a Series with another index "
+                                          "(alignment) is not supported yet")
+            if cols is not None and b.name in cols and cols[b.name] is b._col:
+                exclude.append(b.name)
+            keys.append((b.name, b._col))
+        elif isinstance(b, ember.ndarray) or type(b).__name__ == "ndarray":
+            if len(b) != len(obj):
+                raise ValueError(f"Length of grouper ({len(b)}) and axis ({len(obj)}) "
+                                 "must be same length")
+            keys.append((None, column_from(b, device=obj._dev())))
+        elif callable(b) or isinstance(b, dict):
+            raise NotImplementedError("groupby by a function or a mapping of the index "
+                                      "labels; group by column names or Series")
+        else:
+            if cols is None or not _hashable(b) or b not in cols:
+                raise KeyError(b)
+            keys.append((b, cols[b]))
+            exclude.append(b)
+    return keys, exclude
+
+
+def _hashable(x):
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
+
+
+def how_name(func):
+    """A reduction's name from a str, or a numpy or builtin function."""
+    if isinstance(func, str):
+        return func
+    name = getattr(func, "__name__", None)
+    module = getattr(func, "__module__", None) or ""
+    if name in _FUNC_NAMES and (module in ("builtins", "numpy")
+                                or module.startswith("numpy")):
+        return _FUNC_NAMES[name]
+    return None
+
+
+class GroupBy:
+    """pandas' DataFrameGroupBy and SeriesGroupBy in one: `selection` is
+    None (every column but the keys), a name (a Series result) or a list."""
+
+    def __init__(self, obj, keys, exclude, as_index, sort, dropna, selection=None,
+                 shared=None):
+        self._obj, self._keys, self._exclude = obj, keys, exclude
+        self.as_index, self.sort, self.dropna = as_index, sort, dropna
+        self._selection = selection
+        self._shared = shared if shared is not None else {}
+
+    # ---- the groups
+    @property
+    def _g(self):
+        g = self._shared.get("groups")
+        if g is None:
+            from ember.frame._groupby_codes import Groups
+            g = Groups([c for _, c in self._keys], self.dropna, self.sort)
+            self._shared["groups"] = g
+        return g
+
+    @property
+    def ngroups(self):
+        return self._g.k
+
+    @property
+    def groups(self):
+        """{key: Index of the group's row labels} (built on the host, one
+        transfer for all groups)."""
+        import numpy as np
+        if len(self._keys) > 1:
+            raise NotImplementedError("groups of several keys (tuples of keys); "
+                                      "use ngroups, size() or as_index=False")
+        g = self._g
+        rows, offsets = g.order()
+        labels = self._obj.index._column(g.device).take(rows)
+        host = Index(labels).tolist()
+        off = ember.asnumpy(offsets).tolist()
+        keys = Index(g.keys[0]).tolist()
+        idx = np.arange(len(host))
+        return {k: Index([host[i] for i in idx[off[j]:off[j + 1]]],
+                         name=self._obj.index.name)
+                for j, k in enumerate(keys)}
+
+    def __len__(self):
+        return self._g.k
+
+    def __iter__(self):
+        raise NotImplementedError("iterating over groups (a Python loop over "
+                                  "groups); use agg, transform or apply")
+
+    # ---- selection
+    @property
+    def _is_series(self):
+        return not hasattr(self._obj, "_cols") or isinstance(self._selection, str) or \
+            (self._selection is not None and not isinstance(self._selection, list))
+
+    def __getitem__(self, key):
+        if not hasattr(self._obj, "_cols"):
+            raise KeyError(key)
+        names = key if isinstance(key, list) else [key]
+        if isinstance(key, tuple):
+            names = list(key)
+            key = list(key)
+        missing = [k for k in names if k not in self._obj._cols]
+        if missing:
+            raise KeyError(f"Columns not found: {', '.join(map(str, missing))}"
+                           if len(missing) > 1 or isinstance(key, list) else key)
+        return GroupBy(self._obj, self._keys, self._exclude, self.as_index, self.sort,
+                       self.dropna, key, self._shared)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        cols = self.__dict__.get("_obj")
+        if cols is not None and hasattr(cols, "_cols") and name in cols._cols:
+            return self[name]
+        raise AttributeError(f"'GroupBy' object has no attribute {name!r}")
+
+    def _values(self):
+        """{name: Column} of the columns reduced."""
+        obj = self._obj
+        if not hasattr(obj, "_cols"):
+            return {obj.name: obj._col}
+        sel = self._selection
+        if sel is None:
+            return {k: c for k, c in obj._cols.items() if k not in self._exclude}
+        if isinstance(sel, list):
+            return {k: obj._cols[k] for k in sel}
+        return {sel: obj._cols[sel]}
+
+    # ---- results
+    def _key_index(self):
+        if len(self._keys) > 1:
+            raise NotImplementedError(
+                "groupby with several keys and as_index=True (the result needs a "
+                "MultiIndex, which ember.frame lacks); pass as_index=False to get "
+                "the keys as columns")
+        return Index(self._g.keys[0], name=self._keys[0][0])
+
+    def _wrap(self, cols, series_name=None, force_frame=False):
+        """Per-group columns as pandas returns them."""
+        from ember.frame.frame import DataFrame
+        from ember.frame.series import Series
+        if self._is_series and not force_frame and self.as_index:
+            (name, col), = cols.items()
+            return Series._make(col, self._key_index(), name)
+        if self.as_index:
+            return DataFrame._make(cols, self._key_index())
+        g = self._g
+        keys = {}
+        for (name, _), kc in zip(self._keys, g.keys):
+            if name is not None and name not in cols:
+                keys[name] = kc
+        return DataFrame._make({**keys, **cols}, RangeIndex(0, g.k))
+
+    def _per_row(self, cols):
+        """Per-row columns (transforms) under the object's index."""
+        from ember.frame.frame import DataFrame
+        from ember.frame.series import Series
+        if self._is_series:
+            (name, col), = cols.items()
+            return Series._make(col, self._obj.index, name)
+        return DataFrame._make(cols, self._obj.index)
+
+    def _reduce(self, how, numeric_only=False, **kw):
+        g = self._g
+        out = {}
+        for name, col in self._values().items():
+            if numeric_only and not (col.dtype.is_numeric or col.dtype.kind in "Mm"
+                                     and how in ("min", "max", "first", "last")):
+                continue
+            out[name] = _agg.aggregate(g, col, how, **kw)
+        return self._wrap(out)
+
+    # ---- reductions
+    def sum(self, numeric_only=False, min_count=0, skipna=True):
+        return self._reduce("sum", numeric_only, min_count=min_count, skipna=skipna)
+
+    def prod(self, numeric_only=False, min_count=0, skipna=True):
+        return self._reduce("prod", numeric_only, min_count=min_count, skipna=skipna)
+
+    def mean(self, numeric_only=False, skipna=True):
+        return self._reduce("mean", numeric_only, skipna=skipna)
+
+    def median(self, numeric_only=False, skipna=True):
+        return self._reduce("median", numeric_only, skipna=skipna)
+
+    def min(self, numeric_only=False, min_count=-1, skipna=True):
+        return self._reduce("min", numeric_only, skipna=skipna)
+
+    def max(self, numeric_only=False, min_count=-1, skipna=True):
+        return self._reduce("max", numeric_only, skipna=skipna)
+
+    def std(self, ddof=1, numeric_only=False, skipna=True):
+        return self._reduce("std", numeric_only, ddof=ddof, skipna=skipna)
+
+    def var(self, ddof=1, numeric_only=False, skipna=True):
+        return self._reduce("var", numeric_only, ddof=ddof, skipna=skipna)
+
+    def count(self):
+        return self._reduce("count")
+
+    def nunique(self, dropna=True):
+        return self._reduce("nunique", dropna=dropna)
+
+    def first(self, numeric_only=False, min_count=-1, skipna=True):
+        return self._reduce("first", numeric_only)
+
+    def last(self, numeric_only=False, min_count=-1, skipna=True):
+        return self._reduce("last", numeric_only)
+
+    def size(self):
+        from ember.frame.series import Series
+        col = Column("int64", self._g.count())
+        if self._is_series:
+            (name, c), = self._values().items()
+            col = _agg.aggregate(self._g, c, "size")
+        if self.as_index:
+            return Series._make(col, self._key_index(), name if self._is_series else None)
+        return self._wrap({"size": col}, force_frame=True)
+
+    # ---- agg
+    def agg(self, func=None, *args, **kwargs):
+        if func is None:
+            if not kwargs:
+                raise TypeError("Must provide 'func' or tuples of '(column, aggfunc).")
+            return self._named_agg(kwargs)
+        if isinstance(func, list):
+            if not self._is_series:
+                raise NotImplementedError(
+                    "groupby agg with a list on a DataFrame (the columns would be a "
+                    "MultiIndex); select one column first or use named aggregation")
+            (name, col), = self._values().items()
+            out = {}
+            for f in func:
+                h = how_name(f)
+                out[h or getattr(f, "__name__", "<lambda>")] = self._one(col, f, **kwargs)
+            return self._wrap(out, force_frame=True)
+        if isinstance(func, dict):
+            if self._is_series:
+                raise NotImplementedError("nested renamer is not supported (a dict "
+                                          "in SeriesGroupBy.agg); use named "
+                                          "aggregation")
+            out = {}
+            for name, f in func.items():
+                if isinstance(f, (list, tuple)):
+                    raise NotImplementedError(
+                        "groupby agg with a dict of lists (the columns would be a "
+                        "MultiIndex); use named aggregation")
+                if name not in self._obj._cols:
+                    raise KeyError(f"Column(s) ['{name}'] do not exist")
+                out[name] = self._one(self._obj._cols[name], f)
+            return self._wrap(out, force_frame=True)
+        h = how_name(func)
+        if h is not None and h in _agg.AGGS:
+            if h == "size":
+                return self.size()
+            return getattr(self, h)(*args, **kwargs)
+        if callable(func):
+            return self.apply(func)
+        raise AttributeError(f"'GroupBy' object has no attribute {func!r}")
+
+    aggregate = agg
+
+    def _one(self, col, f, **kw):
+        h = how_name(f)
+        if h in _agg.AGGS:
+            return _agg.aggregate(self._g, col, h, **kw)
+        if callable(f):
+            from ember.frame._groupby_apply import apply_column
+            return apply_column(self._g, col, f)
+        raise AttributeError(f"'SeriesGroupBy' object has no attribute {f!r}")
+
+    def _named_agg(self, spec):
+        out = {}
+        for new, how in spec.items():
+            if self._is_series:
+                (_, col), = self._values().items()
+            else:
+                if not isinstance(how, tuple) or len(how) != 2:
+                    raise TypeError("Must provide 'func' or tuples of "
+                                    "'(column, aggfunc).")
+                name, how = how
+                if name not in self._obj._cols:
+                    raise KeyError(f"Column(s) ['{name}'] do not exist")
+                col = self._obj._cols[name]
+            out[new] = self._one(col, how)
+        return self._wrap(out, force_frame=True)
+
+    # ---- per-row results
+    def transform(self, func, *args, **kwargs):
+        h = how_name(func)
+        if h in _SCANS:
+            return getattr(self, h)(*args, **kwargs)
+        g = self._g
+        if h in _agg.AGGS:
+            return self._per_row({name: _scan.broadcast(g, _agg.aggregate(g, col, h, *args,
+                                                                          **kwargs))
+                                  for name, col in self._values().items()})
+        if callable(func):
+            from ember.frame._groupby_apply import apply_column
+            return self._per_row({name: _scan.broadcast(g, apply_column(g, col, func))
+                                  for name, col in self._values().items()})
+        raise ValueError(f"{func!r} is not a valid function name for transform(name)")
+
+    def _scan(self, fn, *args, **kw):
+        g = self._g
+        return self._per_row({name: fn(g, col, *args, **kw)
+                              for name, col in self._values().items()})
+
+    def cumsum(self, skipna=True):
+        return self._scan(_scan.cumulative, "add")
+
+    def cumprod(self, skipna=True):
+        return self._scan(_scan.cumulative, "mul")
+
+    def cummax(self, skipna=True):
+        return self._scan(_scan.cumulative, "max")
+
+    def cummin(self, skipna=True):
+        return self._scan(_scan.cumulative, "min")
+
+    def cumcount(self, ascending=True):
+        from ember.frame.series import Series
+        return Series._make(_scan.cumcount(self._g, ascending), self._obj.index, None)
+
+    def shift(self, periods=1, fill_value=None):
+        return self._scan(_scan.shift, periods, fill_value)
+
+    def diff(self, periods=1):
+        return self._scan(_scan.diff, periods)
+
+    def rank(self, method="average", ascending=True, na_option="keep", pct=False):
+        return self._scan(_scan.rank, method, ascending, na_option, pct)
+
+    # ---- apply
+    def apply(self, func, *args, **kwargs):
+        """func(group) compiled by one call on a proxy group (see
+        _groupby_apply): a Series of one value a group."""
+        from ember.frame._groupby_apply import apply_frame, apply_column
+        g = self._g
+        if self._is_series:
+            (name, col), = self._values().items()
+            return self._wrap({name: apply_column(g, col, func, *args, **kwargs)})
+        res = apply_frame(g, self._values(), func, *args, **kwargs)
+        if self.as_index:
+            from ember.frame.series import Series
+            return Series._make(res, self._key_index(), None)
+        return self._wrap({None: res}, force_frame=True)

@@ -1,0 +1,87 @@
+"""pivot_table: a groupby over the index key and the columns key together,
+each (index, column) cell reduced once, laid out as one column per value
+of the columns key (owner: issue 22's groupby)."""
+import ember
+
+from ember.frame._column import Column
+from ember.frame._index import Index, RangeIndex
+
+
+def _one_key(key, what):
+    if isinstance(key, (list, tuple)):
+        if len(key) != 1:
+            raise NotImplementedError(f"pivot_table with several {what} keys (a "
+                                      "MultiIndex); use one key")
+        key = key[0]
+    return key
+
+
+def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
+                fill_value=None, margins=False, dropna=True, margins_name="All",
+                observed=True, sort=True):
+    """pandas' pivot_table for one index key, at most one columns key, one
+    value column and one aggregation named by a string."""
+    from ember.frame._groupby_agg import AGGS, aggregate
+    from ember.frame._groupby_codes import Groups
+    from ember.frame._groupby_obj import how_name
+    from ember.frame.frame import DataFrame
+    if margins:
+        raise NotImplementedError("pivot_table(margins=True); add the totals with "
+                                  "a groupby")
+    how = how_name(aggfunc)
+    if how not in AGGS:
+        raise NotImplementedError(f"pivot_table with aggfunc={aggfunc!r} (supported: "
+                                  "one of " + ", ".join(AGGS) + "; lists would make "
+                                  "MultiIndex columns)")
+    if index is None:
+        raise NotImplementedError("pivot_table without index= (a one-row frame or a "
+                                  "MultiIndex); pass index=")
+    index, columns = _one_key(index, "index"), _one_key(columns, "columns")
+    if columns is None:
+        sel = values if values is not None else [k for k in data._cols if k != index]
+        return data.groupby(index, sort=sort, dropna=dropna)[
+            [sel] if isinstance(sel, str) else list(sel)].agg(how)
+    if not isinstance(values, str) and not (values is not None and not
+                                            isinstance(values, (list, tuple))):
+        raise NotImplementedError("pivot_table with values=None or a list (MultiIndex "
+                                  "columns); pass one column name as values=")
+    vcol = data._column(values)
+    gi = Groups([data._column(index)], dropna, sort)
+    gc = Groups([data._column(columns)], dropna, sort)
+    ki, kc = gi.k, gc.k
+    cell = ember.where((gi.codes < 0) | (gc.codes < 0), -1, gi.codes * kc + gc.codes)
+    cells = Groups.from_codes(cell, ki * kc)
+    res = aggregate(cells, vcol, how)
+    present = cells.count() > 0
+    if dropna:
+        present = present & ~res.isna()
+    dev = data._device()
+    grid = ember.arange(ki * kc, dtype="int64", device=dev).reshape(ki, kc)
+    keep_r = ember.flatnonzero(present.reshape(ki, kc).any(axis=1)) if dropna else \
+        ember.arange(ki, dtype="int64", device=dev)
+    keep_c = ember.flatnonzero(present.reshape(ki, kc).any(axis=0)) if dropna else \
+        ember.arange(kc, dtype="int64", device=dev)
+    some_missing = not bool(present.all())
+    labels = Index(gc.keys[0].take(keep_c)).tolist()
+    out = {}
+    for j, label in zip(ember.asnumpy(keep_c).tolist(), labels):
+        at = grid[:, j][keep_r]
+        out[label] = _cell_column(res.take(at), ~present[at], some_missing, fill_value)
+    idx = Index(gi.keys[0].take(keep_r), name=index)
+    return DataFrame._make(out, idx if ki else RangeIndex(0, 0))
+
+
+def _cell_column(col, missing, some_missing, fill_value):
+    """One pivot column: missing cells null, or fill_value (pandas makes the
+    whole table float64 when a cell of an integer one is missing)."""
+    from ember.frame._groupby_scan import mask_rows
+    d = col.dtype
+    if fill_value is not None:
+        if d.is_string:
+            raise NotImplementedError("pivot_table fill_value for str values")
+        vals = ember.where(missing, fill_value, col.values).astype(d.storage)
+        valid = None if col.validity is None else ~col.isna() | missing
+        return Column(d, vals).with_validity(valid) if valid is not None else Column(d, vals)
+    if some_missing and d.kind in "iub" and not d.masked:
+        col = Column("float64", col.values.astype("float64"))
+    return mask_rows(col, missing)
