@@ -16,19 +16,22 @@ def ewm_mean(x, valid, alpha, adjust, ignore_na):
     f = 1.0 - alpha
     xv = ember.where(valid, x, 0.0)
     vf = valid.astype("float64")
+    n = x.shape[0]
+    i = ember.arange(n, dtype="int64", device=x.device)
+    last = P.inclusive_scan(ember.where(valid, i, -1), "max")
     if adjust:
         # the mean is S / W with S = sum of decayed values and W of decayed
         # weights; a row decays both unless it is missing and ignore_na
         decay = ember.where(valid, f, 1.0) if ignore_na else \
             ember.full(x.shape[0], f, dtype="float64", device=x.device)
         _, S, W = P.inclusive_scan((decay, xv, vf), _AFFINE2)
-        return S / W
+        # read at the last observation, where W >= 1: a gap decays S and W
+        # alike and may underflow both to 0
+        m = (S / ember.maximum(W, 1.0))[ember.maximum(last, 0)]
+        return ember.where(last >= 0, m, float("nan"))
     # adjust=False: at an observation the old mean keeps weight f**g
     # against alpha, g the rows since the previous observation (1 when
     # ignore_na); the first observation starts the mean
-    n = x.shape[0]
-    i = ember.arange(n, dtype="int64", device=x.device)
-    last = P.inclusive_scan(ember.where(valid, i, -1), "max")
     prev = ember.concatenate([ember.full(1, -1, dtype="int64", device=x.device),
                               last[:n - 1]])
     g = ember.ones(n, dtype="float64", device=x.device) if ignore_na else \

@@ -60,6 +60,8 @@ def _with_nulls(col, bad):
     """col with the rows where `bad` null: NaN/NaT in the values of plain
     dtypes, the bitmap for nullable ones."""
     d = col.dtype
+    if bad is None:
+        bad = ember.zeros(col.length, dtype="bool", device=col.device)
     if d.masked:
         valid = ~bad if col.validity is None else \
             _bitmap.unpack(col.validity, col.length) & ~bad
@@ -79,6 +81,8 @@ def shift(col, periods=1, fill_value=None):
     if not isinstance(periods, int) or isinstance(periods, bool):
         raise TypeError(f"periods must be an integer, not {type(periods).__name__}")
     d = col.dtype
+    if periods == 0:
+        return col.copy()
     i = ember.arange(n, dtype="int64", device=col.device) - periods
     outside = (i < 0) | (i >= n)
     moved = col.take(ember.clip(i, 0, max(n - 1, 0))) if n else col
@@ -130,9 +134,13 @@ def diff(col, periods=1):
         nulls = col.null_mask() | prev.null_mask()
         return Column(d, ember.where(nulls, _NAT, col.values - prev.values))
     from ember.frame._ops import binary
-    if not d.masked and d.kind in "iu":
-        col = Column("float64", col.values.astype("float64"))
-        prev = Column("float64", prev.values.astype("float64"))
+    if not d.masked and d.kind == "u":   # pandas subtracts in the dtype (wrapping)
+        out = (col.values - prev.values.astype(d.storage)).astype("float64")
+        return _with_nulls(Column("float64", out), prev.null_mask())
+    if not d.masked and d.kind == "i":
+        t = "float32" if d.storage in ("int8", "int16") else "float64"
+        col = Column(t, col.values.astype(t))
+        prev = Column(t, prev.values.astype(t))
     return binary("sub", col, prev)
 
 
