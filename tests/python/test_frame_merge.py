@@ -137,6 +137,7 @@ def test_merge_key_dtypes(device, how):
             "bool": rng.integers(0, 2, 30).astype(bool),
             "f32": rng.integers(0, 6, 30).astype("float32"),
             "dt": pd.to_datetime(rng.integers(0, 5, 30), unit="D"),
+            "str": np.array(["a", "bb", "日本", "", "key0000001"])[rng.integers(0, 5, 30)],
             "U64": pd.array(rng.integers(0, 2 ** 63, 30, dtype="uint64") % 7,
                             dtype="uint64")}
     for name, k in keys.items():

@@ -42,7 +42,7 @@ def key_codes(lcols, rcols):
         a, b = lcols[0], rcols[0]
         if a.validity is None and b.validity is None and \
                 a.dtype.storage in _RAW and b.dtype.storage in _RAW and \
-                a.dtype.kind not in "Mm":
+                a.dtype.kind in "biu" and b.dtype.kind in "biu":
             return a.values.astype("int64"), b.values.astype("int64"), None
     n = lcols[0].length
     code, size = None, 1
