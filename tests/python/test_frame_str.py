@@ -140,10 +140,35 @@ def test_regex_flags_and_compiled(device):
         s.str.contains("a", flags=re.MULTILINE)
     with pytest.raises(ValueError):
         s.str.contains("(")
-    with pytest.raises(NotImplementedError, match="literal"):
-        s.str.count("a+")
-    with pytest.raises(NotImplementedError, match="literal"):
-        s.str.replace("a+", "b", regex=True)
+    with pytest.raises(NotImplementedError, match="empty string"):
+        s.str.count("a*")
+    with pytest.raises(NotImplementedError, match="empty string"):
+        s.str.replace("x?", "b", regex=True)
+    with pytest.raises(NotImplementedError, match="group"):
+        s.str.replace("(a)", r"\1", regex=True)
+
+
+MATCHING = [r"a", r"a+", r"a|ab", r"ab|a", r"[a-c]+?", r"\d+", r"\s+$", r"^\s+", r"x(a+)y",
+            r"(a|b)*c", r"(?:a|b)*c", r"[^ ]+", r"[ΑΣσ]+", r"é|ß", r"\w+", r".$", r"a.*?b", r"a.*b",
+            r"-\d", r"(?i)AB", r"\n", r"[.+]"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pat", MATCHING)
+def test_regex_matches(device, dtype, pat):
+    """count, replace and split by the matches' bounds, leftmost-first."""
+    p, s = _pair(device, dtype)
+    _same(s.str.count(pat), p.str.count(pat))
+    _same(s.str.replace(pat, "<>", regex=True), p.str.replace(pat, "<>", regex=True))
+    _same(s.str.replace(pat, "#", n=1, regex=True), p.str.replace(pat, "#", n=1, regex=True))
+    if re.compile(pat).groups:
+        with pytest.raises(NotImplementedError, match="groups"):
+            s.str.split(pat, regex=True, expand=True)
+        return
+    _same(s.str.split(pat, regex=True, expand=True), p.str.split(pat, regex=True, expand=True))
+    _same(s.str.split(pat, n=1, regex=True, expand=True),
+          p.str.split(pat, n=1, regex=True, expand=True))
+    _same(s.str.replace("A", "_", case=False), p.str.replace("A", "_", case=False))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -85,10 +85,11 @@ class StringMethods:
     def contains(self, pat, case=True, flags=0, na=None, regex=True):
         from ember.frame import _str_regex
         pat, case = _pattern(pat, case, flags, "contains")
+        lit = pat if not regex else (_str_regex.literal(pat) if case else None)
+        if lit is not None and case:   # a literal runs as a plain search
+            hit = _str_ops.find_raw(self._col, lit, 0) >= 0
+            return self._wrap(bool_result(self._col, hit, na))
         if not regex:
-            if case:
-                hit = _str_ops.find_raw(self._col, pat, 0) >= 0
-                return self._wrap(bool_result(self._col, hit, na))
             pat = _str_regex.escape(pat)
         return self._wrap(bool_result(self._col, _str_regex.run(self._col, pat, case,
                                                                 "search"), na))
@@ -118,27 +119,38 @@ class StringMethods:
         return self._wrap(_str_ops.find(self._col, sub, last=True))
 
     def count(self, pat, flags=0):
-        from ember.frame import _str_regex
-        _no_flags(flags, "count")
-        lit = _str_regex.literal(pat, "count")
+        from ember.frame import _str_regex, _str_regex_first
+        pat, case = _pattern(pat, True, flags, "count")
+        lit = _str_regex.literal(pat) if case else None
         if lit == "":   # pandas (Arrow) counts the empty pattern at every byte
             from ember.frame._strings import lengths
             return self._wrap(int_result(self._col, lengths(self._col) + 1))
-        return self._wrap(int_result(self._col, _str_ops.find_raw(self._col, lit, 1)))
+        if lit is not None:
+            return self._wrap(int_result(self._col, _str_ops.find_raw(self._col, lit, 1)))
+        return self._wrap(int_result(self._col, _str_regex_first.count(self._col, pat,
+                                                                       case)))
 
     def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
-        from ember.frame import _str_regex
-        _no_flags(flags, "replace")
+        from ember.frame import _str_regex, _str_regex_first
+        if callable(repl):
+            raise NotImplementedError("str.replace with a callable repl")
         if not isinstance(repl, str):
             raise TypeError("repl must be a string or callable")
-        if case is False:
-            raise NotImplementedError("str.replace with case=False (replace is "
-                                      "case-sensitive here)")
-        if regex:
-            pat = _str_regex.literal(pat, "replace")
-            if "\\" in repl:
-                raise NotImplementedError("str.replace with group references in repl")
-        return self._wrap(_str_ops.replace(self._col, pat, repl, -1 if n is None else n))
+        n = -1 if n is None else n
+        if not regex:
+            if not isinstance(pat, str):
+                raise TypeError(f"pat must be a str, not {type(pat).__name__}")
+            if case is not False and not flags:
+                return self._wrap(_str_ops.replace(self._col, pat, repl, n))
+            pat = _str_regex.escape(pat)   # pandas: then a regular expression
+        pat, case = _pattern(pat, case is not False, flags, "replace")
+        if "\\" in repl:
+            raise NotImplementedError("str.replace with group references or escapes in "
+                                      "repl (regex=True)")
+        lit = _str_regex.literal(pat) if case else None
+        if lit is not None:
+            return self._wrap(_str_ops.replace(self._col, lit, repl, n))
+        return self._wrap(_str_regex_first.replace(self._col, pat, repl, n, case))
 
     # ---- slices
     def slice(self, start=None, stop=None, step=None):

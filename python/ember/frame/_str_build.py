@@ -136,7 +136,7 @@ def _na_piece(col, na_rep, dev):
 
 
 def split(series, pat, n, expand, regex, right):
-    from ember.frame import _str_regex
+    from ember.frame import _str_regex, _str_regex_first
     from ember.frame.frame import DataFrame
     what = "rsplit" if right else "split"
     if not expand:
@@ -144,30 +144,43 @@ def split(series, pat, n, expand, regex, right):
                                   f"not a column type here): use expand=True")
     if pat is None:
         raise NotImplementedError(f"str.{what} on whitespace (pat=None): give pat")
+    lit = pat
     if regex or (regex is None and len(pat) > 1):
-        pat = _str_regex.literal(pat, what)
-    if pat == "":
+        lit = _str_regex.literal(pat)
+    if lit == "":
         raise NotImplementedError(f"str.{what} on an empty pattern")
     col = series._col
     n = -1 if n is None or n <= 0 else _int(n, "n")
-    cnt = _str_ops.find_raw(col, pat, 1)
+    if lit is not None:
+        cnt = _str_ops.find_raw(col, lit, 1)
+    else:
+        import re
+        if re.compile(pat).groups:
+            raise NotImplementedError(f"str.{what} by a regular expression with capturing "
+                                      "groups (pandas adds the groups' text as columns): "
+                                      "use (?:...)")
+        cnt = _str_regex_first.count(col, pat)
     if n >= 0:
         cnt = ember.minimum(cnt, n)
     cols = int(cnt.max()) if col.length else -1
     parts = {}
     if cols >= 0:
-        pos, cnt, m = _str_ops.split_positions(col, pat, cols, right)
+        if lit is not None:
+            pos, cnt, m = _str_ops.split_positions(col, lit, cols, right)
+            starts, ends = pos, pos + m
+        else:
+            pos, cnt = _str_regex_first.split_positions(col, pat, cols, right)
+            starts, ends = pos[:, 0::2], pos[:, 1::2]
         off = offsets(col)
         valid = valid_mask(col)
         for j in range(cols + 1):
-            start = off[:-1] if j == 0 else pos[:, j - 1] + m
-            stop = off[1:] if j == cols else ember.where(cnt > j, pos[:, j], off[1:])
+            start = off[:-1] if j == 0 else ends[:, j - 1]
+            stop = off[1:] if j == cols else ember.where(cnt > j, starts[:, j], off[1:])
             ok = cnt >= j
             ok = ok if valid is None else ok & valid
             start = ember.where(ok, start, 0)
             parts[j] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
     return DataFrame._make(parts, series.index)
-
 
 
 def arith(op, a, b, reflected):

@@ -108,24 +108,25 @@ class _NFA:
                 a, b = self.build(x, ic)
                 self.eps[s].append((a, None))
                 self.eps[b].append((e, None))
-        else:   # rep
-            _, x, lo, hi = node
+        else:   # rep; the edge listed first is the one a match prefers
+            _, x, lo, hi, lazy = node
             cur = s
             for _ in range(lo):
                 a, b = self.build(x, ic)
                 self.eps[cur].append((a, None))
                 cur = b
+
+            def choice(at, go):
+                pair = [(go, None), (e, None)]
+                self.eps[at].extend(pair[::-1] if lazy else pair)
             if hi is None:
                 a, b = self.build(x, ic)
-                self.eps[cur].append((a, None))
-                self.eps[b].append((a, None))
-                self.eps[b].append((e, None))
-                self.eps[cur].append((e, None))
+                choice(cur, a)
+                choice(b, a)
             else:
                 for _ in range(hi - lo):
                     a, b = self.build(x, ic)
-                    self.eps[cur].append((a, None))
-                    self.eps[cur].append((e, None))
+                    choice(cur, a)
                     cur = b
                 self.eps[cur].append((e, None))
         return s, e
@@ -248,17 +249,13 @@ def escape(pat):
     return re.escape(pat)
 
 
-def literal(pat, what):
+def literal(pat):
     """pat's text when it is a plain literal (only escaped metacharacters),
-    for the methods whose regular expressions run as literal searches."""
-    if not isinstance(pat, str):
-        raise TypeError(f"first argument must be string, not {type(pat).__name__}")
+    which runs as a literal search; else None."""
     _check(pat)
     tree, ic = parse(pat)
     chars = tree[1] if tree[0] == "cat" else [tree]
     if not ic and all(x[0] == "set" and len(x[1]) == 1 and x[1][0][0] == x[1][0][1]
                       for x in chars):
         return "".join(chr(x[1][0][0]) for x in chars)
-    raise NotImplementedError(f"str.{what} with the regular expression {pat!r}: only "
-                              "literal patterns (regex=False, or escaped) are supported; "
-                              "str.contains/match/fullmatch take regular expressions")
+    return None

@@ -1,6 +1,6 @@
 """A parser for the common part of Python's regular-expression syntax,
 into a small tree over sets of code points: ('set', ranges), ('cat',
-[nodes]), ('alt', [nodes]), ('rep', node, lo, hi or None), ('bol',),
+[nodes]), ('alt', [nodes]), ('rep', node, lo, hi or None, lazy), ('bol',),
 ('eol',). What it does not take (backreferences, lookaround, word
 boundaries, inline flags other than (?i), possessive and atomic forms)
 raises NotImplementedError naming it. Python's re checks the pattern
@@ -106,12 +106,13 @@ class _Parser:
                 hi = (int(m.group(3)) if m.group(3) else None) if m.group(2) else lo
             else:
                 return node
-            if self.peek() == "?":      # lazy: the same yes/no answers
+            lazy = self.peek() == "?"
+            if lazy:
                 self.take()
             elif self.peek() == "+":
                 raise NotImplementedError("possessive quantifiers in a regular "
                                           "expression")
-            node = ("rep", node, lo, hi)
+            node = ("rep", node, lo, hi, lazy)
 
     def atom(self):
         c = self.take()
@@ -226,5 +227,5 @@ def _negations(node):
     if kind in ("cat", "alt"):
         return (kind, [_negations(x) for x in node[1]])
     if kind == "rep":
-        return ("rep", _negations(node[1]), node[2], node[3])
+        return ("rep", _negations(node[1])) + node[2:]
     return node
