@@ -45,7 +45,7 @@ def test_melt(pair):
 def test_query(pair):
     pdf, df = pair
     lim, names = 2, ["x", "日本"]
-    assert (lim, names)   # read by the queries' @lim and @names
+    assert lim and names   # read by the queries' @lim and @names
     for q in ["k > 1", "k > 1 & y < 11", "k > 1 and y < 11 or x != x", "not k == 1",
               "~(k == 1) | (x >= 2)", "k in [1, 5]", "k not in [1, 5]", "k == [0, 3]",
               "s == 'x'", "s in @names", "k > @lim", "k * 2 + 1 > y - 5", "1 < k < 5",

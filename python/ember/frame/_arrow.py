@@ -41,23 +41,34 @@ def _arrow_type(d):
     return pa.from_numpy_dtype(d.storage)
 
 
-def column_to_arrow(col):
-    pa = _pa()
+def arrow_buffers(col):
+    """A column's buffers in Arrow's order (validity or None, [offsets],
+    values) as ember arrays on its device: NaT becomes a null, booleans
+    are packed into bits; a float NaN stays a value, as pyarrow's own
+    export of a NumPy array keeps it."""
     d = col.dtype
     n = col.length
     validity = col.validity
     if d.kind in "Mm" and col.has_nulls():
         validity = _bitmap.pack(~col.null_mask())
     if d.is_string:
-        t = pa.large_string() if str(col.offsets.dtype) == "int64" else pa.string()
-        return pa.Array.from_buffers(t, n, [_buffer(validity), _buffer(col.offsets),
-                                            _buffer(col.values)])
+        return [validity, col.offsets, col.values]
     values = col.values
     if d.kind == "b":   # Arrow packs booleans into bits
         values = _bitmap.pack(values) if n else None
         if values is None:
             values = ember.full((n + 7) // 8, 255, dtype="uint8", device=col.device)
-    return pa.Array.from_buffers(_arrow_type(d), n, [_buffer(validity), _buffer(values)])
+    return [validity, values]
+
+
+def column_to_arrow(col):
+    pa = _pa()
+    d = col.dtype
+    bufs = [_buffer(b) for b in arrow_buffers(col)]
+    if d.is_string:
+        t = pa.large_string() if str(col.offsets.dtype) == "int64" else pa.string()
+        return pa.Array.from_buffers(t, col.length, bufs)
+    return pa.Array.from_buffers(_arrow_type(d), col.length, bufs)
 
 
 def _host_array(buf, dtype, count, device):

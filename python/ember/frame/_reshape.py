@@ -79,6 +79,26 @@ class ReshapeMethods:
         from ember.frame._query import caller_scope, evaluate
         return evaluate(self, expr, caller_scope(1, local_dict, global_dict))
 
+    @property
+    def __dataframe__(self):
+        """The dataframe interchange protocol (a DataFrame's only: a Series
+        has none, as in pandas, so hasattr tells the two apart)."""
+        if self.ndim != 2:
+            raise AttributeError("'Series' object has no attribute '__dataframe__'")
+        from ember.frame._interchange import exchange
+        return lambda nan_as_null=False, allow_copy=True: exchange(self, nan_as_null,
+                                                                   allow_copy)
+
+    def __arrow_c_device_array__(self, requested_schema=None, **kwargs):
+        """Arrow's C Device Data Interface: the columns' own memory on
+        their device (a DataFrame is a struct array of its columns)."""
+        from ember.frame._arrow_device import device_array
+        return device_array(self, requested_schema, **kwargs)
+
+    def __arrow_c_device_stream__(self, requested_schema=None, **kwargs):
+        from ember.frame._arrow_device import device_stream
+        return device_stream(self, requested_schema, **kwargs)
+
     def _repr_html_(self):
         from ember.frame._html import html
         return html(self)
