@@ -168,6 +168,26 @@ class _NFA:
         return [t for q in states for lo, hi, t in self.edges[q] if lo <= byte <= hi]
 
 
+def nfa_of(pat, ignorecase):
+    """(NFA, start, final) of a pattern; ValueError when re rejects it."""
+    _check(pat)
+    tree, ic = parse(pat)
+    nfa = _NFA()
+    start, final = nfa.build(tree, ic or ignorecase)
+    return nfa, start, final
+
+
+def byte_targets(nfa, states):
+    """For each byte, the states it leads to from `states`, in their order."""
+    targets = [[] for _ in range(256)]
+    for q in states:
+        for lo, hi, t in nfa.edges[q]:
+            for b in range(lo, hi + 1):
+                if t not in targets[b]:
+                    targets[b].append(t)
+    return targets
+
+
 def compile_dfa(pat, ignorecase, mode):
     """(table int32 [states * 256], acc uint8 [states], start) for mode
     'search' (contains), 'match' or 'full'."""
@@ -175,10 +195,7 @@ def compile_dfa(pat, ignorecase, mode):
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    _check(pat)
-    tree, ic = parse(pat)
-    nfa = _NFA()
-    start, final = nfa.build(tree, ic or ignorecase)
+    nfa, start, final = nfa_of(pat, ignorecase)
     restart = nfa.closure([start], False, False) if mode == "search" else frozenset()
     first = (nfa.closure([start], True, False), True)
     ids, order, rows, acc = {first: 0}, [first], [], []
@@ -186,11 +203,7 @@ def compile_dfa(pat, ignorecase, mode):
     while len(rows) < len(order):
         S, initial = order[len(rows)]
         row = np.full(256, -1, dtype=np.int32)
-        targets = [[] for _ in range(256)]
-        for q in S:
-            for lo, hi, t in nfa.edges[q]:
-                for b in range(lo, hi + 1):
-                    targets[b].append(t)
+        targets = byte_targets(nfa, S)
         for b in range(256):
             if not targets[b]:
                 continue

@@ -39,16 +39,12 @@ def _ordered_closure(nfa, seed, bol, eol, final):
 def compile_first(pat, ignorecase):
     """(table int32 [states * 256], acc uint8, eol int32, start at byte 0,
     start elsewhere, whether the pattern matches the empty string)."""
-    from ember.frame._str_regex import _NFA, _check
-    from ember.frame._str_regex_parse import parse
+    from ember.frame._str_regex import byte_targets, nfa_of
     key = (pat, ignorecase)
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    _check(pat)
-    tree, ic = parse(pat)
-    nfa = _NFA()
-    start, final = nfa.build(tree, ic or ignorecase)
+    nfa, start, final = nfa_of(pat, ignorecase)
     ids, order = {}, []
 
     def state(seed, bol, eol):
@@ -66,12 +62,7 @@ def compile_first(pat, ignorecase):
     while len(rows) < len(order):
         seed, bol, at_eol = order[len(rows)]
         threads = _ordered_closure(nfa, seed, bol, at_eol, final)
-        targets = [[] for _ in range(256)]
-        for q in threads:
-            for lo, hi, t in nfa.edges[q]:
-                for b in range(lo, hi + 1):
-                    if t not in targets[b]:
-                        targets[b].append(t)
+        targets = byte_targets(nfa, threads)
         row = np.full(256, -1, dtype=np.int32)
         for b in range(256):
             if targets[b]:
