@@ -215,6 +215,16 @@ __device__ int csv_float(const unsigned char *b, long long s, long long e, doubl
         *v = neg ? -0.0 : 0.0;
         return 1;
     }
+    if (!drop && w <= (1ull << 53) && q >= -22 && q <= 22) {
+        /* Clinger: w and 10^|q| are exact doubles, one rounding */
+        double p = 1, x = 10;
+        for (int k = q < 0 ? -q : q; k; k >>= 1, x *= x)
+            if (k & 1)
+                p *= x;
+        *v = q < 0 ? (double)w / p : (double)w * p;
+        *v = neg ? -*v : *v;
+        return 1;
+    }
     if (!drop && q >= -27 && q <= 27) {
         const double x = csv_scale(w, q);
         *v = neg ? -x : x;
@@ -255,7 +265,8 @@ __device__ int csv_int(const unsigned char *b, long long s, long long e, long lo
         const unsigned d = b[s] - '0';
         if (d > 9)
             return 0;
-        if (u > (~0ull - d) / 10) {
+        /* below 10^18 nothing can overflow: one compare, no division */
+        if (u >= 1000000000000000000ull && u > (~0ull - d) / 10) {
             while (s < e && b[s] >= '0' && b[s] <= '9')
                 s++;
             return s == e ? 4 : 0;
@@ -333,21 +344,28 @@ __device__ int csv_is_na(const unsigned char *b, long long s, long long e, const
 
 /* Row r of column col (field k = base + r * ncols + col of ends, or of
  * starts/ends when starts is given): mode CSV_CLASSIFY writes its class
- * bits to cls; the others write its value to out (NA: 0, NaN, false, an
+ * bits to cls (and with out its value); the others write its value to out (NA: 0, NaN, false, an
  * empty string), CSV_FLOAT64 also marks CSV_SLOW in cls (when given),
  * CSV_STRLEN writes the unquoted length, CSV_STRCOPY the unquoted
  * bytes at soff[r] and CSV_BLANK whether the field is only blanks. */
-__device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, void *out, unsigned char *cls, const long long *soff, long long r);
+__device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, const unsigned long long *first, void *out, unsigned char *cls, const long long *soff, long long r);
 
 extern "C" __global__ void csv_parse(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long nrows, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, void *out, unsigned char *cls, const long long *soff)
 {
+    /* the first bytes of the NA strings (bit 256: the empty one), so a
+     * field compares with them only when its first byte starts one */
+    unsigned long long first[5] = {0, 0, 0, 0, 0};
+    for (long long j = 0; j < nna; j++) {
+        const int c = noff[j + 1] > noff[j] ? na[noff[j]] : 256;
+        first[c >> 6] |= 1ull << (c & 63);
+    }
     /* a grid-stride loop: the host runs a few long blocks a core */
     for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < nrows;
          r += (long long)gridDim.x * blockDim.x)
-        csv_field(b, starts, ends, base, ncols, col, quote, mode, na, noff, nna, out, cls, soff, r);
+        csv_field(b, starts, ends, base, ncols, col, quote, mode, na, noff, nna, first, out, cls, soff, r);
 }
 
-__device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, void *out, unsigned char *cls, const long long *soff, long long r)
+__device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, const unsigned long long *first, void *out, unsigned char *cls, const long long *soff, long long r)
 {
     long long rs, re, s, e, iv = 0;
     double fv = 0;
@@ -362,23 +380,35 @@ __device__ void csv_field(const unsigned char *b, const long long *starts, const
     s = rs;
     e = re;
     inner = csv_unquote(b, quote, &s, &e);
-    isna = !inner && csv_is_na(b, s, e, na, noff, nna);
+    k = s < e ? b[s] : 256;
+    isna = !inner && (first[k >> 6] >> (k & 63) & 1) && csv_is_na(b, s, e, na, noff, nna);
     switch (mode) {
     case CSV_CLASSIFY: {
-        int c = 0;
+        /* with out: the value too, as 8 bytes (int64 where the class says
+         * int, uint64 where it says uint, else float64; NaN for nulls),
+         * so a number column needs no second pass */
+        long long *o = (long long *)out;
+        int c = 0, kf = 0;
         if (isna) {
             cls[r] = CSV_NA;
+            if (o)
+                o[r] = 0x7ff8000000000000ll;
             return;
         }
         k = inner ? 0 : csv_int(b, s, e, &iv);
         c |= k == 1 ? 0 : CSV_NOT_INT;
         c |= k == 3 || (k == 1 && iv >= 0) ? 0 : CSV_NOT_UINT;
         c |= k == 4 ? CSV_BIGINT : 0;
-        k = k == 4 ? 0 : k;
-        if (!k)
-            c |= inner || !csv_float(b, s, e, &fv) ? CSV_NOT_FLOAT : 0;
+        if (k == 0 || k == 4) {
+            kf = inner ? 0 : csv_float(b, s, e, &fv);
+            c |= kf ? 0 : CSV_NOT_FLOAT;
+            c |= kf == 2 ? CSV_SLOW : 0;
+            iv = __double_as_longlong(kf == 1 ? fv : __longlong_as_double(0x7ff8000000000000ll));
+        }
         c |= !inner && s < e && (b[s] | 32) >= 'f' && csv_bool(b, s, e) ? 0 : CSV_NOT_BOOL;
         cls[r] = (unsigned char)c;
+        if (o)
+            o[r] = iv;
         return;
     }
     case CSV_INT64:

@@ -30,13 +30,17 @@ enum {
     EM_CSV_NOT_FLOAT = 4, /* not a float64 */
     EM_CSV_NOT_BOOL = 8,  /* not True/TRUE/true/False/FALSE/false */
     EM_CSV_NOT_UINT = 16, /* not a uint64 */
-    EM_CSV_SLOW = 32,     /* EM_CSV_FLOAT64: a float left to the caller */
+    EM_CSV_SLOW = 32,     /* a float left to the caller (cuda: past the
+                           * exact 128-bit path) */
     EM_CSV_BIGINT = 64    /* an integer beyond int64 and uint64 */
 };
 
 /* em_csv_parse's modes. */
 typedef enum em_csv_mode {
-    EM_CSV_CLASSIFY = 0, /* cls: the class bits of each row */
+    EM_CSV_CLASSIFY = 0, /* cls: the class bits of each row; out (int64,
+                          * optional): the value as int64 bits where the
+                          * class is int, uint64 where uint, else float64
+                          * (NaN for nulls and EM_CSV_SLOW fields) */
     EM_CSV_INT64 = 1,    /* out int64 (nulls 0) */
     EM_CSV_FLOAT64 = 2,  /* out float64 (nulls NaN); cls: EM_CSV_SLOW */
     EM_CSV_BOOL = 3,     /* out bool (nulls false) */

@@ -16,7 +16,7 @@
 extern const char em_embedded_csv_cuh[];
 
 /* Bump when kernels/csv.cuh changes meaning (it is in the cache key). */
-#define CSV_VERSION 8u
+#define CSV_VERSION 12u
 #define CSV_BLOCK 256        /* cuda threads a block */
 #define CSV_CUDA_CHUNK 256   /* bytes a cuda thread */
 #define CSV_HOST_CHUNK_MIN (1ll << 16)
@@ -194,6 +194,7 @@ em_status em_csv_fields(const em_array *bytes, int sep, int quote,
 static em_dtype mode_dtype(em_csv_mode mode)
 {
     switch (mode) {
+    case EM_CSV_CLASSIFY:
     case EM_CSV_INT64:
     case EM_CSV_STRLEN:
         return EM_INT64;
@@ -248,7 +249,7 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
         if ((st = need(cls, EM_UINT8, dev, nrows, fn_name, "cls")) != EM_OK)
             return st;
     }
-    if (mode != EM_CSV_CLASSIFY &&
+    if ((mode != EM_CSV_CLASSIFY || out) &&
         (st = need(out, mode_dtype(mode), dev,
                    mode == EM_CSV_STRCOPY ? 0 : nrows, fn_name, "out")) != EM_OK)
         return st;

@@ -8,7 +8,7 @@ from ember.frame._column import Column
 
 # em_csv_parse's class bits and modes (ember/csv.h)
 NA, NOT_INT, NOT_FLOAT, NOT_BOOL, NOT_UINT, SLOW, BIGINT = 1, 2, 4, 8, 16, 32, 64
-CLASSIFY, INT64, FLOAT64, BOOL, STRLEN, STRCOPY, UINT64, BLANK = range(8)
+CLASSIFY, BOOL, STRLEN, STRCOPY, BLANK = 0, 3, 4, 5, 7
 
 # pandas' default NA strings (pandas.io.parsers: STR_NA_VALUES)
 DEFAULT_NA = ("", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
@@ -47,17 +47,19 @@ class Fields:
 
 
 def classify(f, col, na):
-    """The class bits of each row of column col (uint8), and the count of
-    rows of each class value (a host NumPy array of 64)."""
+    """The class bits of each row of column col (uint8), the rows' values
+    as 8 bytes (int64 bits for int rows, uint64 for uint rows, float64
+    otherwise), and the count of rows of each class value (host NumPy)."""
     import numpy as np
     dev = f.buf.device
     cls = ember.empty(f.nrows, dtype="uint8", device=dev)
-    f.parse(col, CLASSIFY, na, cls=cls)
+    vals = ember.empty(f.nrows, dtype="int64", device=dev)
+    f.parse(col, CLASSIFY, na, out=vals, cls=cls)
     if f.missing is not None:   # a short row's missing fields are nulls
         cls = ember.where(f.missing[:, col], NA, cls).astype("uint8")
     counts = ember.asnumpy(ember.bincount(cls, minlength=128)) if f.nrows else \
         np.zeros(128, np.int64)
-    return cls, counts
+    return cls, vals, counts
 
 
 def infer(counts, name):
@@ -88,9 +90,9 @@ def infer(counts, name):
     return "str"
 
 
-def convert(f, col, na, cls, counts, want, name):
+def convert(f, col, na, cls, vals, counts, want, name):
     """The Column of column col as dtype `want` (a Dtype, or None to
-    infer pandas' one)."""
+    infer pandas' one), from classify's results."""
     from ember.frame._dtypes import lookup
     from ember.frame._convert import astype
     dev = f.buf.device
@@ -102,30 +104,43 @@ def convert(f, col, na, cls, counts, want, name):
         return _strings(f, col, na, nulls if has_na else None, d)
     if d.kind == "b":
         _check_parsed(counts, NOT_BOOL, name, d)
-        vals = ember.empty(n, dtype="bool", device=dev)
-        f.parse(col, BOOL, na, out=vals)
-        return _nullable(Column("bool", vals), nulls if has_na else None, d, name)
-    if d.kind in "iu" and not (d.kind == "u" and not d.masked and d.storage == "uint64"):
+        out = ember.empty(n, dtype="bool", device=dev)
+        f.parse(col, BOOL, na, out=out)
+        return _nullable(Column("bool", out), nulls if has_na else None, d, name)
+    if d.kind == "i":
         _check_parsed(counts, NOT_INT, name, d)
-        vals = ember.empty(n, dtype="int64", device=dev)
-        f.parse(col, INT64, na, out=vals)
         return _nullable(Column("int64", vals), nulls if has_na else None, d, name)
     if d.kind == "u":
         _check_parsed(counts, NOT_UINT, name, d)
-        vals = ember.empty(n, dtype="uint64", device=dev)
-        f.parse(col, UINT64, na, out=vals)
-        return _nullable(Column("uint64", vals), nulls if has_na else None, d, name)
+        return _nullable(Column("uint64", vals.view("uint64")),
+                         nulls if has_na else None, d, name)
     if d.kind == "f":
         _check_parsed(counts, NOT_FLOAT, name, d)
-        vals = floats(f, col, na)
-        if f.missing is not None:
-            vals = ember.where(f.missing[:, col], float("nan"), vals)
-        c = Column("float64", vals)
-        if d.masked:
-            return astype(c, d)
+        c = Column("float64", _floats(f, col, cls, vals, counts))
         return c if d.name == "float64" else astype(c, d)
     raise NotImplementedError(f"read_csv: dtype {d.name} (supported: bool, integers, "
                               "floats, their nullable forms, str, string)")
+
+
+def _floats(f, col, cls, vals, counts):
+    """classify's values as float64: int and uint rows converted (exactly
+    as strtod reads an integer), fields the kernel left (cuda: beyond its
+    exact 128-bit path) read on the host, few as they are."""
+    import numpy as np
+    out = vals.view("float64")
+    present = [c for c in range(128) if counts[c] and c != NA]
+    if any(not c & NOT_INT for c in present):
+        out = ember.where((cls & (NOT_INT | NA)) == 0, vals.astype("float64"), out)
+    if any(c & NOT_INT and not c & NOT_UINT for c in present):
+        is_u = ((cls & (NOT_INT | NOT_UINT | NA)) == NOT_INT)
+        out = ember.where(is_u, vals.view("uint64").astype("float64"), out)
+    if any(c & SLOW for c in present):
+        idx = ember.flatnonzero((cls & SLOW) != 0)
+        texts = _texts(f, col, idx)
+        fixed = np.array([t.strip().strip('"') for t in texts], dtype="U").astype(np.float64)
+        out = ember.ascontiguousarray(out)
+        out[idx] = ember.asarray(fixed, device=f.buf.device)
+    return out
 
 
 def _check_parsed(counts, bit, name, d):
@@ -145,23 +160,6 @@ def _nullable(col, nulls, d, name):
                          if d.kind in "iu" else
                          f"Bool column has NA values in column {name!r}")
     return astype(col, d)
-
-
-def floats(f, col, na):
-    """Column col as float64, exactly as strtod reads each field: fields
-    the kernel leaves (cuda: over 19 digits or exponents past 10^27) are
-    read on the host, few as they are."""
-    import numpy as np
-    dev = f.buf.device
-    vals = ember.empty(f.nrows, dtype="float64", device=dev)
-    slow = ember.empty(f.nrows, dtype="uint8", device=dev)
-    f.parse(col, FLOAT64, na, out=vals, cls=slow)
-    idx = ember.flatnonzero(slow)
-    if idx.shape[0]:
-        texts = _texts(f, col, idx)
-        fixed = np.array([t.strip().strip('"') for t in texts], dtype="U").astype(np.float64)
-        vals[idx] = ember.asarray(fixed, device=dev)
-    return vals
 
 
 def _texts(f, col, idx):

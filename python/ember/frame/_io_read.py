@@ -138,14 +138,14 @@ def frame_from_bytes(host, sep, quote, dev, header="infer", names=None, usecols=
         if key not in tables:
             tables[key] = cv.na_table(key, dev)
         na = tables[key]
-        cls, counts = cv.classify(f, i, na)
+        cls, vals, counts = cv.classify(f, i, na)
         want = _dtype_for(dtype, name, i)
         if name in dates:
             raise NotImplementedError(f"read_csv: parse_dates (column {name!r}); read "
                                       "it as str and convert with to_datetime")
         if want is None and f.nrows == 0:
             want = "str"   # pandas: no rows, no type to infer (object)
-        cols[name] = cv.convert(f, i, na, cls, counts, want, name)
+        cols[name] = cv.convert(f, i, na, cls, vals, counts, want, name)
     return DataFrame._make(cols, RangeIndex(0, f.nrows))
 
 
