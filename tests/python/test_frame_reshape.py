@@ -147,3 +147,18 @@ def test_repr_html(device):
         df = ef.from_pandas(pdf, device=device)
         assert df._repr_html_() == pdf._repr_html_()
         assert df["a"]._repr_html_() is None      # pandas: Series show as text
+
+
+def test_one_row_as_series(pair, device):
+    pdf, df = pair
+    for cols in (["k", "x", "y"], ["k", "y"], ["I", "x"], ["s"], ["flag"]):
+        p, e = pdf[cols], df[cols]
+        for i in (0, 3, -1):
+            tm.assert_series_equal(e.iloc[i].to_pandas(), p.iloc[i])
+        tm.assert_series_equal(e.loc[12].to_pandas(), p.loc[12])
+    with pytest.raises(NotImplementedError, match="object Series"):
+        df.iloc[0]
+    with pytest.raises(IndexError):
+        df.iloc[6]
+    with pytest.raises(KeyError):
+        df.loc[99]

@@ -241,8 +241,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return self._device()
 
     def _row(self, p):
-        raise NotImplementedError("DataFrame.iloc/loc with one row (a row as a Series); "
-                                  "use iloc[[i]] or loc[[label]]")
+        from ember.frame._row import frame_row
+        return frame_row(self, p)
 
     def _pick(self, cols, by_label):
         """The columns of a [rows, columns] key: one name gives a Series."""
