@@ -97,13 +97,13 @@ def match(lk, rk, size):
     if size is None:
         base, top = int(rk.min()), int(rk.max())
         size = top - base + 1
-        if size > 2 * (n + m):
-            # too wide to address by value: dense codes from one sort of
-            # both sides (a binary search per left row would miss the
-            # cache at every step on a cpu)
-            uniq, inv = ember.unique(ember.concatenate([lk, rk]), return_inverse=True)
-            inv = inv.astype("int64")
-            lk, rk, size, base = inv[:n], inv[n:], uniq.shape[0], 0
+    if size > 2 * (n + m):
+        # too wide to address by value: dense codes from one sort of both
+        # sides (a binary search per left row would miss the cache at
+        # every step on a cpu)
+        uniq, inv = ember.unique(ember.concatenate([lk, rk]), return_inverse=True)
+        inv = inv.astype("int64")
+        lk, rk, size, base = inv[:n], inv[n:], uniq.shape[0], 0
     inside = (lk >= base) & (lk < base + size)   # before a shift could wrap
     if base:
         lk, rk = lk - base, rk - base
@@ -140,14 +140,29 @@ def expand(mt, n, keep_unmatched):
             return None, ri
         return li, ri[li]
     c = ember.maximum(mt.cnt, 1) if keep_unmatched else mt.cnt
-    li = ember.repeat(ember.arange(n, dtype="int64", device=dev), c)
-    total = li.shape[0]
-    start = ember.cumsum(c) - c
-    p = ember.arange(total, dtype="int64", device=dev) + (mt.lo - start)[li]
+    end = ember.cumsum(c)
+    total = int(end[n - 1])
+    start = end - c
+    nz = ember.flatnonzero(c > 0)
+    at = start[nz]
+    # li and ri step by one row within a left row's run; between runs
+    # they jump: each jump is scattered at its run's first output row as
+    # a difference from the one before and summed up by a scan
+    li = _runs(ember.diff(nz.astype("int64"), prepend=0), at, total, dev, 0)
+    jump = (mt.lo - start)[nz]
+    p = _runs(ember.diff(jump, prepend=0), at, total, dev, 1)
     ri = mt.rorder[ember.minimum(p, m - 1)]
     if keep_unmatched:
         ri = ember.where((mt.cnt > 0)[li], ri, -1)
     return li, ri
+
+
+def _runs(steps, at, total, dev, slope):
+    """cumsum of `steps` scattered at positions `at`, plus slope * position."""
+    d = ember.zeros(total, dtype="int64", device=dev)
+    d[at] = steps
+    out = ember.cumsum(d)
+    return out + ember.arange(total, dtype="int64", device=dev) if slope else out
 
 
 def rows(idx, n, device):
