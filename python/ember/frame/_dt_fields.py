@@ -1,0 +1,246 @@
+"""Calendar fields of datetime64/timedelta64 columns from their int64
+counts, as ember ufunc compositions: days since 1970 to a proleptic
+Gregorian (year, month, day) by the era arithmetic of Howard Hinnant's
+days-to-civil algorithm, the time of day by floor division; fixed-step
+floor/ceil/round. NaT stays NaT, and makes int fields float64 with NaN,
+as in pandas."""
+import re
+
+import ember
+
+from ember.frame._column import Column, _NAT
+
+_PER_SECOND = {"s": 1, "ms": 10 ** 3, "us": 10 ** 6, "ns": 10 ** 9}
+_TICKS = {"D": 86400 * 10 ** 9, "h": 3600 * 10 ** 9, "min": 60 * 10 ** 9,
+          "s": 10 ** 9, "ms": 10 ** 6, "us": 10 ** 3, "ns": 1}
+_DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+
+def unit_of(dtype):
+    return dtype.name[dtype.name.index("[") + 1:-1]
+
+
+def fixed_ns(freq, what):
+    """The length in ns of a fixed frequency ('15min', 'h', '2D', 's', ...);
+    NotImplementedError naming calendar ones (month, year, business day),
+    whose length varies."""
+    if type(freq).__name__ in ("Timedelta", "timedelta64", "timedelta"):
+        import numpy as np
+        return int(np.timedelta64(freq, "ns").astype(np.int64))
+    m = re.fullmatch(r"(\d*)(D|h|min|s|ms|us|ns)", str(freq))
+    if m is None:
+        raise NotImplementedError(
+            f"{what} with the frequency {freq!r}: only fixed frequencies (D, h, "
+            "min, s, ms, us, ns and their multiples such as '15min') are supported; "
+            "calendar ones (M, ME, MS, Q, Y, B, W) vary in length")
+    k = int(m.group(1)) if m.group(1) else 1
+    if k <= 0:
+        raise ValueError(f"Invalid frequency: {freq}")
+    return k * _TICKS[m.group(2)]
+
+
+def civil(days):
+    """(year, month, day) of int64 days since 1970-01-01."""
+    z = days + 719468
+    era = ember.floor_divide(z, 146097)
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = ember.where(mp < 10, mp + 3, mp - 9)
+    y = yoe + era * 400 + (m <= 2)
+    return y, m, d
+
+
+def days_from_civil(y, m, d):
+    """The inverse of civil: int64 days since 1970-01-01."""
+    y = y - (m <= 2)
+    era = ember.floor_divide(y, 400)
+    yoe = y - era * 400
+    mp = ember.where(m > 2, m - 3, m + 9)
+    doy = (153 * mp + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def is_leap(y):
+    return ((y % 4) == 0) & (((y % 100) != 0) | ((y % 400) == 0))
+
+
+def month_days(y, m):
+    table = ember.asarray(_DAYS_IN_MONTH, dtype="int64", device=m.device)
+    return table[m - 1] + (is_leap(y) & (m == 2))
+
+
+class DatetimeFields:
+    """The .dt accessor of a datetime64 Series."""
+
+    def __init__(self, series):
+        self._s = series
+        col = series._col
+        self._v = col.values
+        self._nat = col.values == _NAT
+        self._unit = unit_of(col.dtype)
+        self._tpd = 86400 * _PER_SECOND[self._unit]
+
+    def _days(self):
+        return ember.floor_divide(ember.where(self._nat, 0, self._v), self._tpd)
+
+    def _of_day(self):
+        v = ember.where(self._nat, 0, self._v)
+        return v - ember.floor_divide(v, self._tpd) * self._tpd
+
+    def _int(self, values):
+        """int32 as pandas gives fields, float64 with NaN when a NaT is there."""
+        if bool(self._nat.any()):
+            return self._s._like(Column("float64", ember.where(
+                self._nat, float("nan"), values.astype("float64"))))
+        return self._s._like(Column("int32", values.astype("int32")))
+
+    def _bool(self, values):
+        return self._s._like(Column("bool", values & ~self._nat))
+
+    def _ymd(self):
+        return civil(self._days())
+
+    year = property(lambda self: self._int(self._ymd()[0]))
+    month = property(lambda self: self._int(self._ymd()[1]))
+    day = property(lambda self: self._int(self._ymd()[2]))
+    hour = property(lambda self: self._int(self._of_day() // (3600 * self._tps)))
+    minute = property(lambda self: self._int(self._of_day() // (60 * self._tps) % 60))
+    second = property(lambda self: self._int(self._of_day() // self._tps % 60))
+    _tps = property(lambda self: _PER_SECOND[self._unit])
+
+    @property
+    def microsecond(self):
+        sub = self._of_day() % self._tps
+        return self._int(sub // 1000 if self._unit == "ns" else
+                         sub * (10 ** 6 // self._tps))
+
+    @property
+    def nanosecond(self):
+        sub = self._of_day() % self._tps
+        return self._int(sub % 1000 if self._unit == "ns" else sub * 0)
+
+    @property
+    def day_of_week(self):
+        return self._int(ember.remainder(self._days() + 3, 7))
+
+    dayofweek = weekday = day_of_week
+
+    @property
+    def day_of_year(self):
+        days = self._days()
+        y, _, _ = civil(days)
+        one = ember.ones_like(y)
+        return self._int(days - days_from_civil(y, one, one) + 1)
+
+    dayofyear = day_of_year
+
+    @property
+    def quarter(self):
+        return self._int((self._ymd()[1] - 1) // 3 + 1)
+
+    @property
+    def days_in_month(self):
+        y, m, _ = self._ymd()
+        return self._int(month_days(y, m))
+
+    daysinmonth = days_in_month
+
+    @property
+    def is_month_start(self):
+        return self._bool(self._ymd()[2] == 1)
+
+    @property
+    def is_month_end(self):
+        y, m, d = self._ymd()
+        return self._bool(d == month_days(y, m))
+
+    @property
+    def is_leap_year(self):
+        return self._bool(is_leap(self._ymd()[0]))
+
+    # ---- rounding to a fixed step
+    def _step(self, freq, what):
+        ns = fixed_ns(freq, what)
+        per = 10 ** 9 // _PER_SECOND[self._unit]   # ns per tick of the unit
+        if ns % per:
+            raise ValueError(f"{what}: the frequency {freq!r} is finer than the "
+                             f"column's unit ({self._unit})")
+        return ns // per
+
+    def _rounded(self, values):
+        return self._s._like(Column(self._s.dtype, ember.where(self._nat, _NAT, values)))
+
+    def floor(self, freq):
+        f = self._step(freq, "floor")
+        return self._rounded(ember.floor_divide(self._v, f) * f)
+
+    def ceil(self, freq):
+        f = self._step(freq, "ceil")
+        q = ember.floor_divide(self._v, f)
+        return self._rounded((q + (self._v - q * f > 0)) * f)
+
+    def round(self, freq):
+        """To the nearest step, a tie to the even step (pandas)."""
+        f = self._step(freq, "round")
+        q = ember.floor_divide(self._v, f)
+        r = self._v - q * f
+        up = (2 * r > f) | ((2 * r == f) & (ember.remainder(q, 2) == 1))
+        return self._rounded((q + up) * f)
+
+    def normalize(self):
+        return self.floor("D")
+
+    @property
+    def date(self):
+        raise NotImplementedError(".dt.date (Python date objects); use "
+                                  ".dt.normalize() or .dt.floor('D')")
+
+
+class TimedeltaFields:
+    """The .dt accessor of a timedelta64 Series: days, seconds,
+    microseconds, nanoseconds (pandas' components) and total_seconds."""
+
+    def __init__(self, series):
+        self._s = series
+        self._v = series._col.values
+        self._nat = self._v == _NAT
+        self._tps = _PER_SECOND[unit_of(series._col.dtype)]
+
+    def _field(self, values, dtype):
+        if bool(self._nat.any()):
+            return self._s._like(Column("float64", ember.where(
+                self._nat, float("nan"), values.astype("float64"))))
+        return self._s._like(Column(dtype, values.astype(dtype)))
+
+    def _parts(self):
+        v = ember.where(self._nat, 0, self._v)
+        days = ember.floor_divide(v, 86400 * self._tps)
+        rest = v - days * 86400 * self._tps
+        return days, rest // self._tps, rest % self._tps
+
+    @property
+    def days(self):
+        return self._field(self._parts()[0], "int64")
+
+    @property
+    def seconds(self):
+        return self._field(self._parts()[1], "int32")
+
+    @property
+    def microseconds(self):
+        sub = self._parts()[2]
+        return self._field(sub // 1000 if self._tps == 10 ** 9 else
+                           sub * (10 ** 6 // self._tps), "int32")
+
+    @property
+    def nanoseconds(self):
+        sub = self._parts()[2]
+        return self._field(sub % 1000 if self._tps == 10 ** 9 else sub * 0, "int32")
+
+    def total_seconds(self):
+        secs = self._v.astype("float64") / self._tps
+        return self._s._like(Column("float64", ember.where(self._nat, float("nan"), secs)))

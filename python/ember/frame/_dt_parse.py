@@ -1,0 +1,213 @@
+"""to_datetime and date_range. ISO-8601 strings ('YYYY-MM-DD[( |T)HH:MM[:SS
+[.fffffffff]]]') are parsed by a fixed number of whole-column passes over
+the string bytes: one gather per character position (at most 29), digit
+arithmetic, and the civil-date formula for the days; never a loop over
+rows."""
+import ember
+
+from ember.frame._column import Column, _NAT
+from ember.frame._dt_fields import _PER_SECOND, days_from_civil, fixed_ns, month_days
+
+_FORMATS = {"%Y-%m-%d": 0, "%Y-%m-%d %H:%M": 2, "%Y-%m-%dT%H:%M": 3,
+            "%Y-%m-%d %H:%M:%S": 4, "%Y-%m-%dT%H:%M:%S": 5,
+            "%Y-%m-%d %H:%M:%S.%f": 6, "%Y-%m-%dT%H:%M:%S.%f": 7}
+_UNIT_US = {"D": 86400 * 10 ** 6, "h": 3600 * 10 ** 6, "m": 60 * 10 ** 6,
+            "s": 10 ** 6, "ms": 10 ** 3, "us": 1}
+
+
+def _check_errors(errors):
+    if errors not in ("raise", "coerce"):
+        raise ValueError(f"errors must be 'raise' or 'coerce', got {errors!r}")
+
+
+def to_datetime(arg, errors="raise", format=None, unit=None, **kw):
+    from ember.frame.series import Series
+    from ember.frame._index import Index
+    _check_errors(errors)
+    extra = [k for k, v in kw.items() if v not in (None, False)]
+    if extra:
+        raise NotImplementedError(f"to_datetime with {', '.join(extra)}= (supported: "
+                                  "errors, format, unit)")
+    if isinstance(arg, (str, int, float)) or type(arg).__name__ == "Timestamp":
+        raise NotImplementedError("to_datetime of a scalar (use pandas.Timestamp); "
+                                  "ember.frame converts Series and arrays")
+    as_index = not isinstance(arg, Series)
+    s = arg if isinstance(arg, Series) else Series(
+        arg._col if isinstance(arg, Index) else arg)
+    col = _convert(s._col, errors, format, unit)
+    if as_index:
+        return Index(col, name=getattr(arg, "name", None))
+    return s._like(col)
+
+
+def _convert(col, errors, format, unit):
+    d = col.dtype
+    if d.kind == "M":
+        return col
+    if d.is_string:
+        if unit is not None:
+            raise ValueError("cannot specify both format and unit" if format else
+                             "unit= applies to numbers, not strings")
+        return parse_iso(col, errors, format)
+    if d.kind in "iuf":
+        return _from_numbers(col, unit or "ns")
+    raise TypeError(f"to_datetime of a {d.name} column is not supported")
+
+
+def _from_numbers(col, unit):
+    """Numbers counted in `unit` since 1970: integers give datetime64[us]
+    (ns for unit='ns'), floats datetime64[ns], as pandas 3 does."""
+    if unit not in _UNIT_US and unit != "ns":
+        raise ValueError(f"cannot cast unit {unit}")
+    nulls = col.null_mask()
+    v = col.values
+    if col.dtype.kind == "f":
+        m = 10 ** 9 if unit == "ns" else _UNIT_US[unit] * 1000
+        base = ember.trunc(ember.where(nulls, 0.0, v))
+        out = base.astype("int64") * m + ember.rint((v - base) * m).astype("int64")
+        res = "ns"
+    elif unit == "ns":
+        out, res = v.astype("int64"), "ns"
+    else:
+        out, res = v.astype("int64") * _UNIT_US[unit], "us"
+    if nulls is not None:
+        out = ember.where(nulls, _NAT, out)
+    return Column(f"datetime64[{res}]", out)
+
+
+def parse_iso(col, errors="raise", format=None):
+    """A str column of ISO-8601 dates and times -> datetime64[us] (ns when
+    a row has more than 6 fraction digits). Without format=, every row must
+    have the first row's shape (pandas infers the format from it);
+    format='ISO8601' takes any of the shapes."""
+    if format not in (None, "ISO8601") and format not in _FORMATS:
+        raise NotImplementedError(f"to_datetime with format={format!r} (supported: "
+                                  "None, 'ISO8601', " + ", ".join(map(repr, _FORMATS)) + ")")
+    n = col.length
+    dev = col.device
+    off = col.offsets.astype("int64")
+    start, ln = off[:n], off[1:] - off[:n]
+    raw = col.values
+    nbytes = raw.shape[0]
+    nulls = col.null_mask()
+    present = ember.ones(n, dtype="bool", device=dev) if nulls is None else ~nulls
+
+    def ch(k):
+        if nbytes == 0:
+            return ember.full(n, -1, dtype="int64", device=dev)
+        b = raw[ember.minimum(start + k, nbytes - 1)].astype("int64")
+        return ember.where(ln > k, b, -1)
+
+    def digits(ks):
+        val = ember.zeros(n, dtype="int64", device=dev)
+        ok = ember.ones(n, dtype="bool", device=dev)
+        for k in ks:
+            dk = ch(k) - 48
+            ok = ok & (dk >= 0) & (dk <= 9)
+            val = val * 10 + dk
+        return val, ok
+
+    y, oky = digits(range(0, 4))
+    mo, okm = digits((5, 6))
+    dd, okd = digits((8, 9))
+    ok = oky & okm & okd & (ch(4) == 45) & (ch(7) == 45)
+    hh, okh = digits((11, 12))
+    mi, okn = digits((14, 15))
+    ss, oks = digits((17, 18))
+    sep = ch(10)
+    has_t, has_s, has_f = ln >= 16, ln >= 19, ln >= 21
+    ok = ok & ((ln == 10) | (ln == 16) | (ln == 19) | (has_f & (ln <= 29)))
+    ok = ok & (~has_t | (((sep == 32) | (sep == 84)) & okh & okn & (ch(13) == 58)))
+    ok = ok & (~has_s | (oks & (ch(16) == 58)))
+    ok = ok & (~has_f | (ch(19) == 46))
+    frac = ember.zeros(n, dtype="int64", device=dev)
+    for k in range(20, 29):   # nanoseconds: missing digits count as 0
+        dk = ch(k) - 48
+        inside = ln > k
+        ok = ok & (~inside | ((dk >= 0) & (dk <= 9)))
+        frac = frac * 10 + ember.where(inside, dk, 0)
+    hh, mi, ss = (ember.where(has_t, hh, 0), ember.where(has_t, mi, 0),
+                  ember.where(has_s, ss, 0))
+    mo_c = ember.clip(mo, 1, 12)
+    ok = ok & (mo >= 1) & (mo <= 12) & (dd >= 1) & (dd <= month_days(y, mo_c)) & \
+        (hh < 24) & (mi < 60) & (ss < 60)
+    shape = ember.where(has_f, 6, ember.where(has_s, 4, ember.where(has_t, 2, 0))) + \
+        (has_t & (sep == 84))
+    if format == "ISO8601":
+        pass
+    elif format is not None:
+        ok = ok & (shape == _FORMATS[format])
+    else:
+        first = ember.flatnonzero(present)
+        if first.shape[0]:
+            ok = ok & (shape == shape[first[:1]])
+    bad = present & ~ok
+    if errors == "raise" and bool(bad.any()):
+        from ember.frame._strings import to_pylist
+        row = ember.flatnonzero(bad)[:1]
+        text = to_pylist(col.take(row))[0]
+        raise ValueError(f'time data "{text}" doesn\'t match the ISO-8601 format of the '
+                         "first row (YYYY-MM-DD[ HH:MM[:SS[.fff]]]), or is not a valid date;"
+                         " pass errors='coerce' for NaT, or format='ISO8601' for mixed "
+                         "ISO forms")
+    good = present & ok
+    fine = bool((good & (ln > 26)).any())
+    unit = "ns" if fine else "us"
+    tps = _PER_SECOND[unit]
+    days = days_from_civil(ember.where(good, y, 1970), ember.where(good, mo_c, 1),
+                           ember.where(good, dd, 1))
+    secs = days * 86400 + hh * 3600 + mi * 60 + ss
+    sub = frac if fine else frac // 1000
+    out = ember.where(good, secs * tps + sub, _NAT)
+    return Column(f"datetime64[{unit}]", out)
+
+
+def _host_ticks(x, unit):
+    """A date-like scalar (str, Timestamp, datetime, datetime64) as an int
+    count of `unit` since 1970 (host arithmetic on one value)."""
+    import numpy as np
+    if type(x).__name__ == "Timestamp":
+        x = x.to_datetime64()
+    return int(np.datetime64(x).astype(f"datetime64[{unit}]").astype(np.int64))
+
+
+def date_range(start=None, end=None, periods=None, freq=None, name=None,
+               inclusive="both", unit=None, **kw):
+    from ember.frame._index import Index
+    extra = [k for k, v in kw.items() if v not in (None, False)]
+    if extra:
+        raise NotImplementedError(f"date_range with {', '.join(extra)}=")
+    if sum(v is not None for v in (start, end, periods)) != 2:
+        raise ValueError("Of the four parameters: start, end, periods, and freq, "
+                         "exactly three must be specified")
+    if inclusive not in ("both", "neither", "left", "right"):
+        raise ValueError("Inclusive has to be either 'both', 'neither', 'left' or 'right'")
+    unit = unit or "us"
+    if unit not in _PER_SECOND:
+        raise ValueError(f"unit must be one of s, ms, us, ns, not {unit!r}")
+    freq = "D" if freq is None else freq
+    per = 10 ** 9 // _PER_SECOND[unit]
+    weekly = freq in ("W", "W-SUN")
+    step = 7 * 86400 * 10 ** 9 // per if weekly else fixed_ns(freq, "date_range")
+    if not weekly:
+        if step % per:
+            raise ValueError(f"the frequency {freq!r} is finer than unit={unit!r}")
+        step //= per
+    a = _host_ticks(start, unit) if start is not None else None
+    b = _host_ticks(end, unit) if end is not None else None
+    if weekly:   # anchored on Sundays: roll the start (or end) onto one
+        tpd = 86400 * _PER_SECOND[unit]
+        if a is not None:
+            a += ((6 - (a // tpd + 3)) % 7) * tpd
+        else:
+            b -= (((b // tpd + 3) - 6) % 7) * tpd
+    if a is None:
+        a = b - (periods - 1) * step
+    count = periods if periods is not None else max((b - a) // step + 1, 0)
+    values = a + ember.arange(count, dtype="int64") * step
+    keep_first = inclusive in ("both", "left") or start is None
+    keep_last = inclusive in ("both", "right") or end is None
+    lo = 0 if keep_first or not count or int(values[0]) != a else 1
+    hi = count if keep_last or not count or b is None or \
+        int(values[count - 1]) != b else count - 1
+    return Index(Column(f"datetime64[{unit}]", values[lo:hi]), name=name)
