@@ -1,0 +1,194 @@
+"""resample on a datetime index: each row's bin is an integer computed
+from its timestamp (floor division by a fixed step, or its date rolled
+on to a Sunday for W), the bins' statistics are ember.parallel.reduce_by_key over the
+rows stably sorted by time (skipped when the index is already in order),
+and every bin from the first to the last is in the result, empty ones
+included, as in pandas."""
+import ember
+import ember.parallel as P
+
+from ember.frame import _bitmap
+from ember.frame._column import Column, _NAT
+from ember.frame._dt_fields import _PER_SECOND, fixed_ns, unit_of
+from ember.frame._dtypes import masked_form
+
+_HOWS = ("sum", "mean", "count", "min", "max", "first", "last", "size")
+
+
+class Resampler:
+    """obj.resample(rule): rule a fixed frequency ('15min', 'h', 'D', '3D',
+    's', ...) or 'W' (weeks ending on Sunday, closed and labelled on the
+    right, as pandas' W-SUN)."""
+
+    def __init__(self, obj, rule, closed=None, label=None, on=None,
+                 origin="start_day", offset=None):
+        from ember.frame._index import Index
+        if on is not None or offset is not None:
+            raise NotImplementedError("resample with on= or offset= (resample a "
+                                      "frame whose index is the datetimes)")
+        idx = obj.index
+        if not isinstance(idx, Index) or idx.dtype.kind != "M":
+            raise TypeError("Only valid with DatetimeIndex, TimedeltaIndex or "
+                            f"PeriodIndex, but got an instance of '{type(idx).__name__}'")
+        weekly = rule in ("W", "W-SUN")
+        side = "right" if weekly else "left"
+        for name, v in (("closed", closed), ("label", label)):
+            if v not in (None, side):
+                raise NotImplementedError(f"resample({rule!r}) with {name}={v!r} "
+                                          f"(only pandas' default, {side!r})")
+        if origin not in ("start_day", "epoch", "start"):
+            raise NotImplementedError(f"resample with origin={origin!r} (supported: "
+                                      "'start_day', 'epoch', 'start')")
+        unit = unit_of(idx.dtype)
+        tps = _PER_SECOND[unit]
+        t = idx._col.values
+        keep = t != _NAT
+        self._rows = None if bool(keep.all()) else ember.flatnonzero(keep)
+        if self._rows is not None:
+            t = t[self._rows]
+        self._obj, self._unit = obj, unit
+        if t.shape[0] == 0:
+            self._code, self._labels, self._order = t, t, None
+            return
+        tpd = 86400 * tps
+        if weekly:
+            # pandas moves W's right-closed edges to the end of the Sunday,
+            # so a row's bin is its date rolled on to a Sunday
+            days = ember.floor_divide(t, tpd)
+            days = days + ember.remainder(3 - days, 7)
+            lo = int(days.min())
+            self._code = (days - lo) // 7
+            nb = int(self._code.max()) + 1
+            self._labels = (lo + 7 * ember.arange(nb, dtype="int64", device=t.device)) * tpd
+        else:
+            step = fixed_ns(rule, "resample")
+            per = 10 ** 9 // tps
+            if step % per:
+                raise ValueError(f"resample: {rule!r} is finer than the index's unit")
+            step //= per
+            tmin = int(t.min())
+            o = {"epoch": 0, "start": tmin, "start_day": tmin // tpd * tpd}[origin]
+            k = ember.floor_divide(t - o, step)
+            k0 = int(k.min())
+            self._code = k - k0
+            nb = int(self._code.max()) + 1
+            self._labels = o + (k0 + ember.arange(nb, dtype="int64", device=t.device)) * step
+        # pandas sorts the index first, so first/last follow time order
+        inorder = bool((t[1:] >= t[:-1]).all())
+        self._order = None if inorder else ember.argsort(t, kind="stable")
+
+    def _index(self):
+        from ember.frame._index import Index
+        return Index(Column(f"datetime64[{self._unit}]", self._labels),
+                     name=self._obj.index.name)
+
+    def _apply(self, how):
+        from ember.frame.series import Series
+        obj = self._obj
+        if isinstance(obj, Series):
+            return Series._make(self._column(obj._col, how), self._index(), obj.name)
+        from ember.frame.frame import DataFrame
+        return DataFrame._make({k: self._column(c, how) for k, c in obj._cols.items()},
+                               self._index())
+
+    def _column(self, col, how):
+        if self._rows is not None:
+            col = col.take(self._rows)
+        nb = self._labels.shape[0]
+        code = self._code
+        if self._order is not None:
+            col, code = col.take(self._order), code[self._order]
+        nulls = col.null_mask()
+        if how == "count":
+            c = code if nulls is None else code[~nulls]
+            out = ember.bincount(c, minlength=nb).astype("int64")
+            return Column("Int64" if col.dtype.masked and not col.dtype.is_string
+                          else "int64", out)
+        d = col.dtype
+        if d.is_string or (d.kind in "Mm" and how in ("sum", "mean")):
+            raise TypeError(f"resample {how} of a {d.name} column is not supported")
+        if nulls is not None:
+            ok = ember.flatnonzero(~nulls)
+            col, code = col.take(ok), code[ok]
+        v = col.values
+        present = ember.zeros(nb, dtype="bool", device=v.device)
+        if code.shape[0] == 0:
+            keys, red = code, v
+        elif how in ("sum", "mean", "min", "max"):
+            acc = v
+            if how in ("sum", "mean") and d.kind in "biu":
+                acc = v.astype("float64" if how == "mean" else
+                               ("uint64" if d.kind == "u" else "int64"))
+            op = {"sum": "add", "mean": "add"}.get(how, how)
+            keys, red = P.reduce_by_key(code, acc, op)
+        else:   # first, last: the first or last row of each run of a bin
+            keys, _ = P.run_length_encode(code)
+            side = "left" if how == "first" else "right"
+            pos = ember.searchsorted(code, keys, side=side) - (how == "last")
+            red = v[pos]
+        present[keys] = True
+        if how == "sum":   # an empty bin sums to 0
+            out = ember.zeros(nb, dtype=red.dtype, device=v.device)
+            out[keys] = red
+            kind = masked_form(out.dtype) if d.masked else str(out.dtype)
+            return Column(kind, out)
+        if how == "mean":
+            cnt = ember.bincount(code, minlength=nb).astype("float64")
+            out = ember.zeros(nb, dtype="float64", device=v.device)
+            out[keys] = red.astype("float64")
+            out = out / ember.maximum(cnt, 1.0)
+            if d.masked:
+                return Column(masked_form(out.dtype), out, _bitmap.pack(present))
+            return Column(str(out.dtype) if d.kind == "f" else "float64",
+                          ember.where(present, out, float("nan")))
+        out = ember.zeros(nb, dtype=v.dtype, device=v.device)
+        out[keys] = red
+        return _holes(d, out, present)
+
+    def sum(self):
+        return self._apply("sum")
+
+    def mean(self):
+        return self._apply("mean")
+
+    def count(self):
+        return self._apply("count")
+
+    def min(self):
+        return self._apply("min")
+
+    def max(self):
+        return self._apply("max")
+
+    def first(self):
+        return self._apply("first")
+
+    def last(self):
+        return self._apply("last")
+
+    def size(self):
+        from ember.frame.series import Series
+        nb = self._labels.shape[0]
+        counts = ember.bincount(self._code, minlength=nb).astype("int64") if nb else \
+            ember.zeros(0, dtype="int64", device=self._code.device)
+        name = getattr(self._obj, "name", None) if isinstance(self._obj, Series) else None
+        return Series._make(Column("int64", counts), self._index(), name)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(f"resample(...).{name} (supported: "
+                                  + ", ".join(_HOWS) + ")")
+
+
+def _holes(d, out, present):
+    """Per-bin values with the empty bins null: NaN (ints become float64),
+    NaT, or NA for nullable dtypes."""
+    if d.masked:
+        return Column(d, out, _bitmap.pack(present))
+    if d.kind in "Mm":
+        return Column(d, ember.where(present, out, _NAT))
+    if bool(present.all()):
+        return Column(d, out)
+    f = out if d.kind == "f" else out.astype("float64")
+    return Column(str(f.dtype), ember.where(present, f, float("nan")))
