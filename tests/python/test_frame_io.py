@@ -209,3 +209,10 @@ def test_parse_dates_is_named(device):
         ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=["d"], device=device)
     with pytest.raises(ValueError, match="Missing column"):
         ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=["z"], device=device)
+
+
+def test_read_csv_blank_lines_with_options(device):
+    text = "a,b\n\n1,2\n  \n3,4\n5\n\r\n6,7\n8,9\n"
+    for kw in ({}, {"nrows": 3}, {"skiprows": [2]}, {"skiprows": 1, "header": None},
+               {"usecols": ["b"]}, {"nrows": 2, "skiprows": [1]}):
+        _same(text, device, **kw)

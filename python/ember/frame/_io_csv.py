@@ -102,7 +102,9 @@ class Rows:
     """The file's rows: each one's last field, field count, first and end
     byte; blank ones (one empty field) are dropped as pandas skips them."""
 
-    def __init__(self, buf, ends, rowend):
+    def __init__(self, buf, ends, rowend, skip=0):
+        """skip: the file's first lines to drop (an int), or the numbers of
+        lines to drop (a list), as pandas' skiprows counts them."""
         last = ember.flatnonzero(rowend)
         n = last.shape[0]
         dev = buf.device
@@ -111,24 +113,34 @@ class Rows:
         if n > 1:
             rs[1:] = ends[last[:-1]] + 1
         re = ends[last] if n else last
-        blank = nf == 1
+        # a row of one field is blank when it is empty or only spaces: the
+        # kernel looks only at those that are empty or start with a blank
+        fb = buf[ember.minimum(rs, buf.shape[0] - 1)] if n else rs
+        blank = (nf == 1) & ((re == rs) | (fb == 32) | (fb == 9) | (fb == 13))
         one = ember.flatnonzero(blank)
-        if one.shape[0]:   # rows of one field: blank when only spaces
+        if one.shape[0]:
             sp = ember.empty(one.shape[0], dtype="uint8", device=dev)
             na = cv.na_table([], dev)
             cv._ext()._csv_parse(buf, rs[one], re[one], 0, one.shape[0], 1, 0, -1,
                                  cv.BLANK, na[0], na[1], sp, None, None)
             blank[one] = sp.astype("bool")
-        self.raw = ember.flatnonzero(~blank) if n else last   # raw row of each row
-        self.n = self.raw.shape[0]
-        self.contiguous = self.n == n
+        if isinstance(skip, int) and skip:
+            blank[:skip] = True
+        elif not isinstance(skip, int):
+            drop = [i for i in skip if 0 <= i < n]
+            if drop:
+                blank[ember.asarray(drop, dtype="int64", device=dev)] = True
+        self.contiguous = not (one.shape[0] or skip) or not bool(blank.any())
+        # the raw row of each row; None: the same (no blank rows)
+        self.raw = None if self.contiguous else ember.flatnonzero(~blank)
+        self.n = n if self.raw is None else self.raw.shape[0]
         self.last, self.nf, self.rs, self.re = last, nf, rs, re
 
 
 def _header_names(buf, rows, r, sep, quote):
     """The fields of row r (the header) as Python strings."""
     import csv
-    raw = int(rows.raw[r])
+    raw = r if rows.raw is None else int(rows.raw[r])
     lo, hi = int(rows.rs[raw]), int(rows.re[raw])
     text = bytes(ember.asnumpy(buf[lo:hi])).decode("utf-8").rstrip("\r")
     q = chr(quote) if quote >= 0 else None
@@ -171,25 +183,11 @@ def _select_usecols(names, usecols):
     return [i for i, nm in enumerate(names) if nm in want]
 
 
-def _data_rows(rows, first, skiprows, nrows, dev):
-    """The row numbers (into rows.raw) of the data: from `first` on, less
-    skiprows (a list), at most nrows; and whether they are one run."""
-    idx = None
-    stop = rows.n
-    if skiprows:
-        keep = ember.ones(rows.n, dtype="bool", device=dev)
-        drop = [s for s in skiprows if first <= s < rows.n]
-        if drop:
-            keep[ember.asarray(drop, dtype="int64", device=dev)] = False
-        keep[:first] = False
-        idx = ember.flatnonzero(keep)
-        if nrows is not None:
-            idx = idx[:nrows]
-        return idx, False
-    if nrows is not None:
-        stop = min(stop, first + nrows)
-    stop = max(stop, first)
-    return ember.arange(first, stop, dtype="int64", device=dev), True
+def _data_rows(rows, first, nrows):
+    """The data rows (numbers into rows) from `first` on, at most nrows:
+    a (start, stop) run."""
+    stop = rows.n if nrows is None else min(rows.n, first + nrows)
+    return (first, max(stop, first))
 
 
 def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=None,

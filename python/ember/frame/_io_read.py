@@ -3,8 +3,8 @@ _io_csv's tokenizer), each column typed and converted on the device."""
 import ember
 
 from ember.frame import _io_convert as cv
-from ember.frame._io_csv import (ParserError, Rows, _data_rows, _header_names,
-                                 _mangle, _select_usecols, tokenize)
+from ember.frame._io_csv import (EmptyDataError, ParserError, Rows, _data_rows,
+                                 _header_names, _mangle, _select_usecols, tokenize)
 
 
 def _na_for(name, na_values, keep_default_na):
@@ -19,29 +19,40 @@ def _na_for(name, na_values, keep_default_na):
     return tuple(strings) + tuple(str(v) for v in extra)
 
 
-def _regular_or_gathered(buf, ends, rows, data, run, ncols, quote):
+def _regular_or_gathered(buf, ends, rows, data, ncols, quote):
     """The data rows' fields as a Fields block: straight over `ends` when
-    every row has ncols fields and the rows are one run, else gathered
-    into (rows, ncols) starts and ends (short rows' missing fields empty
-    and marked)."""
-    raw = rows.raw[data]
-    nf = rows.nf[raw]
-    n = data.shape[0]
+    every row has ncols fields and the rows are one run of the file's,
+    else gathered into (rows, ncols) starts and ends (short rows' missing
+    fields empty and marked)."""
+    dev = buf.device
+    run = isinstance(data, tuple) and rows.raw is None   # a run of the file's rows
+    if not run:
+        raw = rows.raw[data[0]:data[1]] if isinstance(data, tuple) else \
+            data if rows.raw is None else rows.raw[data]
+    if run:
+        nf = rows.nf[data[0]:data[1]]
+        n = data[1] - data[0]
+        r0, r1 = data[0], data[1] - 1
+    else:
+        nf = rows.nf[raw]
+        n = raw.shape[0]
     if n == 0:
         return cv.Fields(buf, None, ends, 0, 0, ncols, quote)
-    stats = ember.asnumpy(ember.stack([nf.max(), nf.min(), raw[0], raw[n - 1]]))
-    mx, mn, r0, r1 = (int(v) for v in stats)
+    stats = ember.asnumpy(ember.stack([nf.max(), nf.min()]))
+    mx, mn = int(stats[0]), int(stats[1])
     if mx > ncols:
         bad = int(ember.flatnonzero(nf > ncols)[0])
-        line = int(raw[bad]) + 1
+        line = (r0 + bad if run else int(raw[bad])) + 1
         raise ParserError(f"Error tokenizing data. C error: Expected {ncols} fields in "
                           f"line {line}, saw {int(nf[bad])}")
-    if mn == ncols and run and r1 - r0 + 1 == n and rows.contiguous:
+    if mn == ncols and run:
         base = int(rows.last[r0]) - ncols + 1
         return cv.Fields(buf, None, ends, base, n, ncols, quote)
+    if run:
+        raw = ember.arange(r0, r1 + 1, dtype="int64", device=dev)
     last = rows.last[raw]
     first = last - nf + 1
-    k = ember.arange(ncols, dtype="int64", device=buf.device)
+    k = ember.arange(ncols, dtype="int64", device=dev)
     present = k[None, :] < nf[:, None]
     fid = ember.where(present, first[:, None] + k[None, :], last[:, None])
     e = ends[fid]
@@ -74,41 +85,27 @@ def frame_from_bytes(host, sep, quote, dev, header="infer", names=None, usecols=
     from ember.frame._index import RangeIndex
     buf = ember.asarray(host, device=dev)
     ends, rowend = tokenize(buf, sep, quote)
-    rows = Rows(buf, ends, rowend)
-    skip = []
-    start = 0
+    skip = 0
     if isinstance(skiprows, int) and not isinstance(skiprows, bool):
-        start = skiprows
+        skip = skiprows
     elif skiprows is not None:
         skip = sorted(set(int(s) for s in skiprows))
+    rows = Rows(buf, ends, rowend, skip)
     if header == "infer":
         header = 0 if names is None else None
     if isinstance(header, (list, tuple)):
         raise NotImplementedError("read_csv: a header of several rows (a MultiIndex)")
-    if header is not None:
-        h = start + int(header)
-        while h in skip:
-            h += 1
-        if h >= rows.n:
-            if names is None:
-                from ember.frame._io_csv import EmptyDataError
-                raise EmptyDataError("No columns to parse from file")
-            file_names = list(names)
-        else:
-            file_names = _header_names(buf, rows, h, sep, quote)
-        first = h + 1
+    first = 0 if header is None else int(header)
+    if first < rows.n:
+        file_names = _header_names(buf, rows, first, sep, quote)
+    elif names is None:
+        raise EmptyDataError("No columns to parse from file")
     else:
-        first = start
-        while first in skip:
-            first += 1
-        if first < rows.n:
-            probe = _header_names(buf, rows, first, sep, quote)
-            file_names = list(range(len(probe)))
-        elif names is None:
-            from ember.frame._io_csv import EmptyDataError
-            raise EmptyDataError("No columns to parse from file")
-        else:
-            file_names = []
+        file_names = list(names)
+    if header is None:
+        file_names = list(range(len(file_names)))
+    else:
+        first += 1
     if names is not None:
         names = list(names)
         if len(set(names)) != len(names):
@@ -118,16 +115,18 @@ def frame_from_bytes(host, sep, quote, dev, header="infer", names=None, usecols=
         colnames = _mangle([str(x) for x in file_names]) if header is not None \
             else file_names
     ncols = len(colnames)
-    data, run = _data_rows(rows, first, skip, nrows, dev)
-    if data.shape[0] and header is not None and names is None:
-        nf0 = int(rows.nf[rows.raw[data[0]]])
+    data = _data_rows(rows, first, nrows)
+    d0 = (data[0] if data[1] > data[0] else None) if isinstance(data, tuple) else \
+        (int(data[0]) if data.shape[0] else None)
+    if d0 is not None and header is not None and names is None:
+        nf0 = int(rows.nf[d0 if rows.raw is None else int(rows.raw[d0])])
         if nf0 == ncols + 1:
             raise NotImplementedError("read_csv: a header one field shorter than the "
                                       "rows (pandas makes the first column the index); "
                                       "pass names= or index_col=False")
     if ncols == 0:
         return DataFrame._make({}, RangeIndex(0, 0))
-    f = _regular_or_gathered(buf, ends, rows, data, run, ncols, quote)
+    f = _regular_or_gathered(buf, ends, rows, data, ncols, quote)
     picks = _select_usecols(colnames, usecols)
     dates = _date_columns(parse_dates, colnames)
     cols = {}
