@@ -162,3 +162,26 @@ def test_one_row_as_series(pair, device):
         df.iloc[6]
     with pytest.raises(KeyError):
         df.loc[99]
+
+
+def test_arithmetic_alignment(device):
+    import operator
+    cases = [(pd.Series([1, 2, 3], index=[0, 1, 2]), pd.Series([10.0, 20.0], index=[2, 5])),
+             (pd.Series([1, 2, 3], index=["b", "a", "日"], name="x"),
+              pd.Series([10, 20], index=["日", "z"], name="x")),
+             (pd.Series(pd.array([1, None, 3], dtype="Int64"), index=[3, 1, 2]),
+              pd.Series([1, 2, 3, 4], index=pd.Index([4, 3, 2, 1], name="i"))),
+             (pd.Series([], dtype="int64"), pd.Series([1, 2], index=[7, 5])),
+             (pd.Series([1.5, 2.5], index=[9, 8]), pd.Series([], dtype="float64")),
+             (pd.Series([1, 2, 3]), pd.Series([1, 2])),
+             (pd.Series(np.arange(500) % 7, index=np.arange(500) * 3),
+              pd.Series(np.arange(400) % 5, index=np.arange(400)[::-1] * 2))]
+    for p1, p2 in cases:
+        e1, e2 = ef.from_pandas(p1, device=device), ef.from_pandas(p2, device=device)
+        for op in (operator.add, operator.sub, operator.mul, operator.truediv,
+                   operator.floordiv, operator.pow):
+            tm.assert_series_equal(op(e1, e2).to_pandas(), op(p1, p2))
+    with pytest.raises(ValueError, match="identically-labeled"):
+        ef.Series([1, 2]) == ef.Series([1, 2], index=[1, 2])
+    with pytest.raises(NotImplementedError, match="duplicate"):
+        ef.Series([1, 2], index=[1, 1]) + ef.Series([1, 2, 3])

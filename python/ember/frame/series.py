@@ -203,6 +203,12 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     def _binary(self, op, other, reflected=False):
         name = self.name
         if isinstance(other, Series):
+            if op in _ops.ARITH and not (len(other) == len(self) and
+                                         self._index.equals(other._index)):
+                from ember.frame._align import aligned
+                return aligned(op, self, other, reflected)
+            if op in _ops.COMPARE and not self._index.equals(other._index):
+                raise ValueError("Can only compare identically-labeled Series objects")
             self._check_aligned(other, op)
             name = name if other.name == name else None   # pandas keeps a shared name
             other = other._col

@@ -1,0 +1,57 @@
+"""Arithmetic between Series of different indexes, aligned as pandas
+aligns them: the result is indexed by the union of the labels (sorted),
+and a label one side lacks gives a null there. Both indexes are coded
+together (_order.codes), so the union is the codes 0..k-1 and each side's
+rows are scattered to their codes' places."""
+import ember
+
+from ember.frame._column import concat
+from ember.frame._index import Index
+
+
+def _places(codes, k):
+    """For each of the k codes, the row of this side that has it, or -1."""
+    pos = ember.full(k, -1, dtype="int64", device=codes.device)
+    pos[codes] = ember.arange(codes.shape[0], dtype="int64", device=codes.device)
+    return pos
+
+
+def _reindexed(col, pos):
+    from ember.frame._where import NULL, choose
+    from ember.frame._column import Column
+    present = pos >= 0
+    if col.length == 0 and not col.dtype.is_string:   # nothing to take: all null
+        taken = Column(col.dtype, ember.zeros(pos.shape[0], dtype=col.dtype.storage,
+                                              device=pos.device))
+    else:
+        taken = col.take(ember.maximum(pos, 0))
+    return choose(taken, present, NULL, "alignment")
+
+
+def aligned(op, left, right, reflected=False):
+    """left op right over the union of their labels."""
+    from ember.frame._ops import binary
+    from ember.frame._order import codes
+    from ember.frame.series import Series
+    dev = left.device
+    a, b = left.index._column(dev), right.index._column(dev)
+    if a.has_nulls() or b.has_nulls():
+        raise NotImplementedError(f"{op} of Series aligned on indexes with null labels")
+    if a.dtype.is_string != b.dtype.is_string:
+        raise NotImplementedError(f"{op} of Series aligned on a str index and a number "
+                                  "index (pandas makes an object index)")
+    n, m = a.length, b.length
+    labels = concat(a, b)
+    both, k = codes(labels)
+    ca, cb = both[:n], both[n:]
+    for c in (ca, cb):
+        if c.shape[0] and ember.unique(c).shape[0] != c.shape[0]:
+            raise NotImplementedError(f"{op} of Series aligned on indexes with duplicate "
+                                      "labels")
+    at = ember.empty(k, dtype="int64", device=dev)     # a row of each label
+    at[both] = ember.arange(n + m, dtype="int64", device=dev)
+    x = _reindexed(left._col, _places(ca, k))
+    y = _reindexed(right._col, _places(cb, k))
+    iname = left.index.name if left.index.name == right.index.name else None
+    name = left.name if left.name == right.name else None
+    return Series._make(binary(op, x, y, reflected), Index(labels.take(at), iname), name)
