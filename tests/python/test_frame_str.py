@@ -15,8 +15,8 @@ ef = ember.frame
 tm = pd.testing
 
 DTYPES = ["str", "string"]
-WORDS = ["aB c", None, "Éé x", "", " ab ", "-12", "ΣΑΣ σ", "日本語 テキスト", "a\nb\n",
-         "+3.5", "٣4", "\tpad\u3000", "xaaay", "ŉ ß ǅ", "ab-cd-ef", "😀 ok"]
+WORDS = ["aB c", None, "o'neil 3rd-PLACE", "ǆx İi ᾈ", "Éé x", "", " ab ", "-12", "ΣΑΣ σ", "日本語 テキスト", "a\nb\n",
+         "+3.5", "٣4", "\tpad\u3000", "xaaay", "ŉ ß ǅ", "ab-cd-ef", "😀 ok", "  a  b  c  ", "   "]
 
 
 def _pair(device, dtype, items=WORDS, index=True):
@@ -38,6 +38,9 @@ METHODS = {
     "len": lambda s: s.str.len(),
     "lower": lambda s: s.str.lower(),
     "upper": lambda s: s.str.upper(),
+    "title": lambda s: s.str.title(),
+    "capitalize": lambda s: s.str.capitalize(),
+    "swapcase": lambda s: s.str.swapcase(),
     "strip": lambda s: s.str.strip(),
     "lstrip": lambda s: s.str.lstrip(),
     "rstrip": lambda s: s.str.rstrip(),
@@ -91,6 +94,9 @@ METHODS = {
     "split_word": lambda s: s.str.split("aa", expand=True),
     "rsplit": lambda s: s.str.rsplit("-", n=1, expand=True),
     "rsplit_all": lambda s: s.str.rsplit(" ", expand=True),
+    "split_words": lambda s: s.str.split(expand=True),
+    "split_words_n": lambda s: s.str.split(n=1, expand=True),
+    "rsplit_words": lambda s: s.str.rsplit(expand=True),
 }
 for _k in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
            "isupper", "isalnum"):
@@ -180,7 +186,7 @@ def test_unicode_tables(device, dtype):
     items = [chr(c) + chr(c + 1) if unicodedata.category(chr(c + 1)) != "Cn"
              else chr(c) for c in cps]
     p, s = _pair(device, dtype, items)
-    for k in ("lower", "upper", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
+    for k in ("lower", "upper", "title", "capitalize", "swapcase", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
               "isspace", "islower", "isupper", "isalnum"):
         _same(getattr(s.str, k)(), getattr(p.str, k)())
 
@@ -188,7 +194,7 @@ def test_unicode_tables(device, dtype):
 def test_unknown_code_point(device):
     # U+0378 is unassigned: pandas' newer tables might know it, ours do not
     p, s = _pair(device, "str", ["ok", "a\u0378"])
-    for k in ("lower", "upper", "isalpha", "islower"):
+    for k in ("lower", "upper", "title", "swapcase", "isalpha", "islower"):
         with pytest.raises(NotImplementedError, match="Unicode"):
             getattr(s.str, k)()
     _same(s.str.len(), p.str.len())
@@ -229,7 +235,7 @@ def test_bad_inputs(device):
     with pytest.raises(NotImplementedError, match="expand=True"):
         s.str.split("-")
     with pytest.raises(NotImplementedError):
-        s.str.split(expand=True)
+        s.str.rsplit(n=1, expand=True)
     with pytest.raises(NotImplementedError):
         s.str.repeat([1, 2])
 

@@ -56,6 +56,15 @@ class StringMethods:
     def upper(self):
         return self._wrap(_str_ops.case(self._col, "upper"))
 
+    def title(self):
+        return self._wrap(_str_ops.case(self._col, "title"))
+
+    def capitalize(self):
+        return self._wrap(_str_ops.case(self._col, "capitalize"))
+
+    def swapcase(self):
+        return self._wrap(_str_ops.case(self._col, "swapcase"))
+
     def strip(self, to_strip=None):
         return self._wrap(_str_ops.strip(self._col, to_strip, 3))
 

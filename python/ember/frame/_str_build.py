@@ -142,15 +142,18 @@ def split(series, pat, n, expand, regex, right):
     if not expand:
         raise NotImplementedError(f"str.{what} with expand=False (lists of strings are "
                                   f"not a column type here): use expand=True")
+    col = series._col
+    n = -1 if n is None or n <= 0 else _int(n, "n")
+    right = right and n > 0   # every split: the same from either side
+    blank = None
     if pat is None:
-        raise NotImplementedError(f"str.{what} on whitespace (pat=None): give pat")
+        col, blank = _words(col, n, right)
+        pat, regex = r"\s+", True
     lit = pat
     if regex or (regex is None and len(pat) > 1):
         lit = _str_regex.literal(pat)
     if lit == "":
         raise NotImplementedError(f"str.{what} on an empty pattern")
-    col = series._col
-    n = -1 if n is None or n <= 0 else _int(n, "n")
     if lit is not None:
         cnt = _str_ops.find_raw(col, lit, 1)
     else:
@@ -178,9 +181,25 @@ def split(series, pat, n, expand, regex, right):
             stop = off[1:] if j == cols else ember.where(cnt > j, starts[:, j], off[1:])
             ok = cnt >= j
             ok = ok if valid is None else ok & valid
+            ok = ok if blank is None else ok & ~blank
             start = ember.where(ok, start, 0)
             parts[j] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
     return DataFrame._make(parts, series.index)
+
+
+def _words(col, n, right):
+    """split(None, n) as Python's str.split: the row without its outer
+    whitespace (but its trailing run when it has more than n words, which
+    the last part keeps) to be split at runs of whitespace;
+    and the rows that hold no word (every part null)."""
+    from ember.frame import _str_regex_first
+    if right and n > 0:
+        raise NotImplementedError("str.rsplit on whitespace with n= (split, or give pat)")
+    start, stop = _str_ops.strip_bounds(col, None, 3)
+    if n > 0:
+        runs = _str_regex_first.count(ranges_result(col, start, stop), r"\s+")
+        stop = ember.where(runs >= n, offsets(col)[1:], stop)
+    return ranges_result(col, start, stop), stop <= start
 
 
 def arith(op, a, b, reflected):

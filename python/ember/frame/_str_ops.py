@@ -11,16 +11,24 @@ from ember.frame._str_kernels import (build, host_bytes, i32, i64, int_result, l
 _WHITESPACE = None
 
 
+CASE_OPS = ("lower", "upper", "title", "capitalize", "swapcase")
+
+
 def case(col, op):
     dev, n = col.device, col.length
-    table = _str_tables.table(op, dev)
+    up, low = _str_tables.table("upper", dev), _str_tables.table("lower", dev)
+    props = _str_tables.table("props", dev)
     bad = ember.zeros(max(n, 1), dtype="uint8", device=dev)
-    out = build(col, "em_str_case", (table, i64(table.shape[0])), (bad,))
+    out = build(col, "em_str_case", (up, low, props, i64(up.shape[0]),
+                                     i32(CASE_OPS.index(op))), (bad,))
     _unknown(bad[:n], "str." + op)
     return out
 
 
-def strip(col, to_strip, side):
+def strip_bounds(col, to_strip, side):
+    """Each row's byte range [start, stop) left once the characters of
+    to_strip (None: whitespace) are stripped from the left (side & 1) and
+    right (side & 2)."""
     global _WHITESPACE
     dev = col.device
     if to_strip is None:
@@ -37,7 +45,11 @@ def strip(col, to_strip, side):
     stop = ember.zeros(n, dtype="int64", device=dev)
     launch(dev, "em_str_strip", n, (offsets(col), col.values, i64(n), s, i64(len(cps)),
                                     i32(side), start, stop))
-    return ranges_result(col, start, stop)
+    return start, stop
+
+
+def strip(col, to_strip, side):
+    return ranges_result(col, *strip_bounds(col, to_strip, side))
 
 
 def find_raw(col, pat, mode):

@@ -59,14 +59,20 @@ __device__ __forceinline__ void em_u8_encode(int cp, unsigned char *o)
     }
 }
 
-/* Case mapping through `map` (a code point's image, or -1 where the table
- * does not know it; code points from `nmap` on map to themselves).
- * bad[i] = 1 marks a row with an unknown code point, which the caller
- * turns into NotImplementedError rather than a guess. */
+/* Case mapping, as Arrow's utf8_* kernels (pandas calls those): op 0
+ * lower, 1 upper, 2 title (upper after an uncased char, lower after a
+ * cased one; uncased chars copied), 3 capitalize (the first upper, the
+ * rest lower), 4 swapcase. up[cp]/low[cp] are a code point's images (-1:
+ * the table does not know it), prop[cp] its class bits (_str_tables.py:
+ * bit 4 lower, 5 upper, 7 cased but not lower); code points from nmap on
+ * map to themselves. bad[i] = 1 marks a row with an unknown code point,
+ * which the caller turns into NotImplementedError rather than a guess. */
 extern "C" __global__ void em_str_case(const long long *off,
                                        const unsigned char *data, long long n,
-                                       const int *map, long long nmap,
-                                       long long *len, unsigned char *bad,
+                                       const int *up, const int *low,
+                                       const unsigned short *prop,
+                                       long long nmap, int op, long long *len,
+                                       unsigned char *bad,
                                        const long long *out_off,
                                        unsigned char *out, int mode)
 {
@@ -74,13 +80,31 @@ extern "C" __global__ void em_str_case(const long long *off,
     {
         long long p = off[i], e = off[i + 1], w = mode ? out_off[i] : 0;
         unsigned char unknown = 0;
+        int next_upper = 1, first = 1;
         while (p < e) {
             int cp = em_u8_decode(data, &p);
-            int m = cp < nmap ? map[cp] : cp;
-            if (m < 0) {
-                unknown = 1;
-                m = cp;
+            int m = cp;
+            if (cp < nmap) {
+                int f = prop[cp], to_upper;
+                if (op == 0 || op == 1) {
+                    to_upper = op;
+                } else if (op == 2) {
+                    int cased = (f & ((1 << 4) | (1 << 7))) != 0;
+                    to_upper = cased ? next_upper : -1;
+                    next_upper = !cased;
+                } else if (op == 3) {
+                    to_upper = first;
+                } else {
+                    to_upper = (f >> 4) & 1 ? 1 : (f >> 5) & 1 ? 0 : -1;
+                }
+                if (to_upper >= 0)
+                    m = to_upper ? up[cp] : low[cp];
+                if (m < 0 || (f >> 15)) {
+                    unknown = 1;
+                    m = cp;
+                }
             }
+            first = 0;
             if (mode)
                 em_u8_encode(m, out + w);
             w += em_u8_size(m);
