@@ -21,7 +21,7 @@
 #define CSV_BIGINT 64    /* digits beyond uint64 (pandas: a Python int) */
 
 enum { CSV_CLASSIFY, CSV_INT64, CSV_FLOAT64, CSV_BOOL, CSV_STRLEN, CSV_STRCOPY,
-       CSV_UINT64, CSV_BLANK };
+       CSV_UINT64, CSV_BLANK, CSV_DATETIME };
 
 extern "C" __global__ void csv_count(const unsigned char *b, long long n, long long chunk, long long nch, int sep, int quote, long long *counts)
 {
@@ -285,6 +285,87 @@ __device__ int csv_int(const unsigned char *b, long long s, long long e, long lo
     return u >> 63 ? 3 : 1;
 }
 
+/* n digits at b[s..] as a number, or -1. */
+__device__ int csv_digits(const unsigned char *b, long long s, long long e, int n)
+{
+    int v = 0;
+    if (e - s < n)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        const unsigned d = b[s + k] - '0';
+        if (d > 9)
+            return -1;
+        v = v * 10 + (int)d;
+    }
+    return v;
+}
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+__device__ long long csv_days(long long y, int m, int d)
+{
+    y -= m <= 2;
+    const long long era = (y >= 0 ? y : y - 399) / 400;
+    const long long yoe = y - era * 400;
+    const long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+/* Dates and times as pandas infers one format for: YYYY-MM-DD, then
+ * optionally ' ' or 'T', HH:MM, :SS, .fraction (1 to 9 digits). *ns: the
+ * time in ns since the epoch; returns the format's code (1 date, 2 with
+ * minutes, 4 with seconds, 8 'T', 16 a fraction, 32 more than 6 fraction
+ * digits), 0 when it is none of these. */
+__device__ int csv_datetime(const unsigned char *b, long long s, long long e, long long *ns)
+{
+    int code = 1, hh = 0, mi = 0, ss = 0;
+    long long frac = 0;
+    while (s < e && csv_space(b[s]))
+        s++;
+    while (e > s && csv_space(b[e - 1]))
+        e--;
+    const int y = csv_digits(b, s, e, 4), m = e - s >= 7 && b[s + 4] == '-' ? csv_digits(b, s + 5, e, 2) : -1,
+              d = e - s >= 10 && b[s + 7] == '-' ? csv_digits(b, s + 8, e, 2) : -1;
+    const int leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    if (y < 0 || m < 1 || m > 12 || d < 1 ||
+        d > (m == 2 ? 28 + leap : 30 + ((m + (m >> 3)) & 1)))
+        return 0;
+    s += 10;
+    if (s < e) {
+        if (b[s] != ' ' && b[s] != 'T')
+            return 0;
+        code |= b[s] == 'T' ? 8 : 0;
+        hh = csv_digits(b, s + 1, e, 2);
+        mi = e - s >= 6 && b[s + 3] == ':' ? csv_digits(b, s + 4, e, 2) : -1;
+        if (hh < 0 || hh > 23 || mi < 0 || mi > 59)
+            return 0;
+        code |= 2;
+        s += 6;
+        if (s < e) {
+            ss = b[s] == ':' ? csv_digits(b, s + 1, e, 2) : -1;
+            if (ss < 0 || ss > 59)
+                return 0;
+            code |= 4;
+            s += 3;
+            if (s < e) {
+                int nd = 0;
+                if (b[s] != '.' || s + 1 == e)
+                    return 0;
+                for (s++; s < e; s++, nd++) {
+                    const unsigned dg = b[s] - '0';
+                    if (dg > 9 || nd == 9)
+                        return 0;
+                    frac = frac * 10 + dg;
+                }
+                for (int k = nd; k < 9; k++)
+                    frac *= 10;
+                code |= 16 | (nd > 6 ? 32 : 0);
+            }
+        }
+    }
+    *ns = ((csv_days(y, m, d) * 24 + hh) * 60 + mi) * 60000000000ll + ss * 1000000000ll + frac;
+    return code;
+}
+
 /* Field k's bytes [*s, *e) (from starts, or after the previous end),
  * a carriage return before its newline taken off. */
 __device__ __forceinline__ void csv_raw(const unsigned char *b, const long long *starts, const long long *ends, long long k, long long *s, long long *e)
@@ -425,6 +506,11 @@ __device__ void csv_field(const unsigned char *b, const long long *starts, const
         return;
     case CSV_BOOL:
         ((unsigned char *)out)[r] = !isna && csv_lower(b[s]) == 't';
+        return;
+    case CSV_DATETIME: /* cls: the format's code (0 none, 255 a null) */
+        k = isna || inner ? 0 : csv_datetime(b, s, e, &iv);
+        ((long long *)out)[r] = k ? iv : (long long)(1ull << 63);
+        cls[r] = isna ? 255 : (unsigned char)k;
         return;
     default:
         break;

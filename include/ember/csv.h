@@ -47,7 +47,13 @@ typedef enum em_csv_mode {
     EM_CSV_STRLEN = 4,   /* out int64: the unquoted length (nulls 0) */
     EM_CSV_STRCOPY = 5,  /* out uint8: the unquoted bytes at soff[row] */
     EM_CSV_UINT64 = 6,   /* out uint64 (nulls 0) */
-    EM_CSV_BLANK = 7     /* out uint8: 1 where only spaces and tabs */
+    EM_CSV_BLANK = 7,    /* out uint8: 1 where only spaces and tabs */
+    EM_CSV_DATETIME = 8  /* out int64: ns since the epoch of an ISO date
+                          * (YYYY-MM-DD[( |T)HH:MM[:SS[.f]]]), INT64_MIN
+                          * for a null or another text; cls: the form's
+                          * code (1 date, |2 minutes, |4 seconds, |8 'T',
+                          * |16 a fraction, |32 over 6 fraction digits;
+                          * 0 none, 255 a null) */
 } em_csv_mode;
 
 /* Pass one over bytes (uint8, 1-d, contiguous): *counts, a new int64

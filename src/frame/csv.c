@@ -16,7 +16,7 @@
 extern const char em_embedded_csv_cuh[];
 
 /* Bump when kernels/csv.cuh changes meaning (it is in the cache key). */
-#define CSV_VERSION 12u
+#define CSV_VERSION 13u
 #define CSV_BLOCK 256        /* cuda threads a block */
 #define CSV_CUDA_CHUNK 256   /* bytes a cuda thread */
 #define CSV_HOST_CHUNK_MIN (1ll << 16)
@@ -195,6 +195,7 @@ static em_dtype mode_dtype(em_csv_mode mode)
 {
     switch (mode) {
     case EM_CSV_CLASSIFY:
+    case EM_CSV_DATETIME:
     case EM_CSV_INT64:
     case EM_CSV_STRLEN:
         return EM_INT64;
@@ -228,7 +229,7 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
                    "bytes")) != EM_OK)
         return st;
     dev = bytes->device;
-    if (mode < EM_CSV_CLASSIFY || mode > EM_CSV_BLANK)
+    if (mode < EM_CSV_CLASSIFY || mode > EM_CSV_DATETIME)
         return em_error(EM_ERR_INVALID_VALUE, "%s: unknown mode %d", fn_name, m);
     if (nrows < 0 || ncols < 1 || col < 0 || col >= ncols || base < 0)
         return em_error(EM_ERR_INVALID_VALUE,
@@ -245,7 +246,8 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
         (st = need(na, EM_UINT8, dev, 0, fn_name, "na")) != EM_OK ||
         (st = need(na_off, EM_INT64, dev, 1, fn_name, "na_off")) != EM_OK)
         return st;
-    if (mode == EM_CSV_CLASSIFY || (mode == EM_CSV_FLOAT64 && cls)) {
+    if (mode == EM_CSV_CLASSIFY || mode == EM_CSV_DATETIME ||
+        (mode == EM_CSV_FLOAT64 && cls)) {
         if ((st = need(cls, EM_UINT8, dev, nrows, fn_name, "cls")) != EM_OK)
             return st;
     }
@@ -264,7 +266,8 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
                    *ep = ends->data, *np = na->data, *nop = na_off->data,
                    *sop = soff ? soff->data : NULL;
         void *op = out ? out->data : NULL,
-             *cp = (cls && (mode == EM_CSV_CLASSIFY || mode == EM_CSV_FLOAT64))
+             *cp = (cls && (mode == EM_CSV_CLASSIFY || mode == EM_CSV_FLOAT64 ||
+                            mode == EM_CSV_DATETIME))
                        ? cls->data
                        : NULL;
         void *args[] = {&bp,  &sp,   &ep,  &base, &nrows, &ncols, &col, &quote,

@@ -204,9 +204,27 @@ def test_read_json_lines(device):
         ef.read_json(io.StringIO("[]"), device=device)
 
 
-def test_parse_dates_is_named(device):
+@pytest.mark.parametrize("text", [
+    "d,v\n2020-01-01,1\n2021-03-04,2\n",
+    "d,v\n2020-01-01 10:11:12,1\n,2\n1969-12-31 23:59:59,3\n",
+    "d,v\n2020-01-01T10:11:12.5,1\n2020-02-29T00:00:00.25,2\n",
+    "d,v\n2020-01-01 10:11:12.123456789,1\n",
+    "d,v\n2020-01-01 10:11,1\n",
+    "d,v\nx,1\n2020-01-01,2\n",                    # not dates: strings
+    "d,v\n2020-01-01 10:11:12,1\n2021-03-04T01:02:03,2\n",   # two forms
+    "d,v\n2021-02-29,1\n",                          # no such day
+    "d,v\n1,1\n2,2\n",
+])
+def test_read_csv_parse_dates(text, device):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(text, device, parse_dates=["d"])
+
+
+def test_parse_dates_errors(device):
     with pytest.raises(NotImplementedError, match="parse_dates"):
-        ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=["d"], device=device)
+        ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=True, device=device)
     with pytest.raises(ValueError, match="Missing column"):
         ef.read_csv(io.StringIO("d\n2020-01-01\n"), parse_dates=["z"], device=device)
 

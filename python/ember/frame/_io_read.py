@@ -140,8 +140,10 @@ def frame_from_bytes(host, sep, quote, dev, header="infer", names=None, usecols=
         cls, vals, counts = cv.classify(f, i, na)
         want = _dtype_for(dtype, name, i)
         if name in dates:
-            raise NotImplementedError(f"read_csv: parse_dates (column {name!r}); read "
-                                      "it as str and convert with to_datetime")
+            from ember.frame._io_dates import dates_column
+            cols[name] = dates_column(f, i, na, lambda: cv.convert(
+                f, i, na, cls, vals, counts, "str", name))
+            continue
         if want is None and f.nrows == 0:
             want = "str"   # pandas: no rows, no type to infer (object)
         cols[name] = cv.convert(f, i, na, cls, vals, counts, want, name)

@@ -1,0 +1,34 @@
+"""read_csv's parse_dates: ISO 8601 dates and times converted on the
+device by em_csv_parse (EM_CSV_DATETIME). pandas infers one format from
+the column and keeps the column as strings when a value does not fit it;
+so does this, by the forms' codes the kernel reports."""
+import ember
+
+from ember.frame._column import Column
+
+_NA_CODE = 255
+_FORM = 31   # the code's bits that make the format; 32 says nanoseconds
+
+
+def dates_column(f, col, na, fallback):
+    """Column col as datetime64[us] (datetime64[ns] when a fraction has
+    over 6 digits), or fallback() when its values are not all of one ISO
+    form (pandas keeps them as strings then)."""
+    dev = f.buf.device
+    ns = ember.empty(f.nrows, dtype="int64", device=dev)
+    code = ember.empty(f.nrows, dtype="uint8", device=dev)
+    f.parse(col, 8, na, out=ns, cls=code)
+    if f.missing is not None:
+        code = ember.where(f.missing[:, col], _NA_CODE, code).astype("uint8")
+        ns = ember.where(f.missing[:, col], -(2 ** 63), ns)
+    counts = ember.asnumpy(ember.bincount(code, minlength=256)) if f.nrows else None
+    if counts is None:
+        return Column("datetime64[us]", ns)
+    forms = {c & _FORM for c in range(255) if counts[c]}
+    if len(forms) != 1 or 0 in forms:
+        return fallback()
+    if any(counts[c] for c in range(255) if c & 32):
+        return Column("datetime64[ns]", ns)
+    nat = code == _NA_CODE
+    us = ember.where(nat, -(2 ** 63), ns // 1000)
+    return Column("datetime64[us]", us)
