@@ -35,6 +35,16 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
     if d.kind in "Mm" and how == "median":
         raise NotImplementedError("groupby median of datetimes (supported: count, "
                                   "min, max, first, last, nunique)")
+    out = lookup(result_dtype(col, how if how != "median" else "mean"))
+    if how in ("sum", "mean") and d.kind == "f" and not d.masked and skipna:
+        # a NaN makes its group's sum NaN: without one, no value is null
+        # and the null mask (two passes) is not needed
+        s = _fsum(groups, col.values, None)
+        if not bool(ember.isnan(s).any()):
+            counts = groups.count()
+            if how == "mean":
+                return _with_nulls(out, s / ember.maximum(counts, 1), counts == 0)
+            return _with_nulls(out, s, counts < min_count if min_count > 0 else None)
     nulls = col.null_mask()
     if nulls is not None and not bool(nulls.any()):
         nulls = None
@@ -50,7 +60,6 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
         return _take_rows(groups, col, valid, counts, how == "first")
     if how in ("min", "max") and d.is_string:
         return _string_extreme(groups, col, valid, counts, how)
-    out = result_dtype(col, how if how != "median" else "mean")
     if how in ("sum", "prod"):
         values = _sum(groups, col, valid) if how == "sum" else \
             _segmented(groups, col, valid, "mul")
@@ -69,7 +78,7 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
     if not skipna and nulls is not None:
         has_null = groups.count(nulls) > 0
         empty = has_null if empty is None else (empty | has_null)
-    return _with_nulls(lookup(out), values, empty)
+    return _with_nulls(out, values, empty)
 
 
 def _with_nulls(dtype, values, null_groups):

@@ -15,85 +15,87 @@ _SPAN_PER_ROW = 2
 _SMALL_SPAN = 1 << 16
 
 
-def _dense_range(c, span, dev):
-    """Codes in [0, span) (-1: none) renumbered to the occupied slots only,
-    in order; and the occupied slots."""
-    valid = c >= 0
-    some_invalid = not bool(valid.all())
-    cv = ember.where(valid, c, span) if some_invalid else c
-    present = ember.bincount(cv, minlength=span + 1)[:span] > 0
+def _dense_range(c, span, complete):
+    """Codes in [0, span) (-1: none, unless complete) renumbered to the
+    occupied slots only, in order: (codes, k, occupied slots, rows a group)."""
+    valid = None if complete else c >= 0
+    cv = c if complete else ember.where(valid, c, span)
+    counts = ember.bincount(cv, minlength=span + 1)[:span]
+    present = counts > 0
     slots = ember.flatnonzero(present)
     k = slots.shape[0]
     if k == span:
-        return c, k, slots
+        return c, k, slots, counts
     remap = ember.cumsum(present.astype("int64")) - 1
-    out = remap[ember.where(valid, c, 0)] if some_invalid else remap[c]
-    return (ember.where(valid, out, -1) if some_invalid else out), k, slots
+    if complete:
+        return remap[c], k, slots, counts[slots]
+    out = ember.where(valid, remap[ember.where(valid, c, 0)], -1)
+    return out, k, slots, counts[slots]
 
 
-def _dense_sorted(c):
-    """Codes >= 0 of any range renumbered 0..k-1 in order (a sort)."""
-    return _order._dense(c)
-
-
-def densify(c, span, n, dev):
-    """Codes in [0, span) (-1: none) -> (dense codes, k)."""
+def densify(c, span, n, complete):
+    """Codes in [0, span) (-1: none) -> (dense codes, k, rows a group or
+    None)."""
     if span <= max(_SPAN_PER_ROW * n, _SMALL_SPAN):
-        out, k, _ = _dense_range(c, span, dev)
-        return out, k
-    return _dense_sorted(c)
+        out, k, _, counts = _dense_range(c, span, complete)
+        return out, k, counts
+    out, k = _order._dense(c)
+    return out, k, None
 
 
 def key_codes(col):
-    """(codes, k, lo) of one key column: codes ordered as the values, -1
-    for null; lo is the minimum of an integer key coded by direct
-    addressing (its group values are then lo + slot), else None."""
+    """(codes, k, direct, has_null) of one key column: codes ordered as the
+    values, -1 for null; direct is (min, occupied slots, rows a group) for
+    an integer key coded by direct addressing, else None."""
     d = col.dtype
     n = col.length
-    dev = col.device
     if n and d.kind in "biu" and col.validity is None:
         v = col.values if d.kind != "b" else col.values.astype("int8")
         lo, hi = int(v.min()), int(v.max())
         span = hi - lo + 1
         if hi < 1 << 63 and span <= max(_SPAN_PER_ROW * n, _SMALL_SPAN):
-            c = (v.astype("int64") if str(v.dtype) != "int64" else v) - lo
-            out, k, slots = _dense_range(c, span, dev)
-            return out, k, (lo, slots)
+            c = v.astype("int64") if str(v.dtype) != "int64" else v
+            if lo:
+                c = c - lo
+            out, k, slots, counts = _dense_range(c, span, True)
+            return out, k, (lo, slots, counts), False
     c, k = _order.codes(col)
-    return c, k, None
+    return c, k, None, bool((c < 0).any()) if n else False
 
 
 class Groups:
     """The groups of rows by key columns: codes (int64 per row, -1 for a
     row in no group), k groups, keys (one Column of k values per key),
-    and, made on first use, the rows in group order."""
+    complete (no row is in no group), and, made on first use, the rows in
+    group order."""
 
     def __init__(self, keys, dropna=True, sort=True):
         n = keys[0].length
         dev = keys[0].device
         self.n, self.device = n, dev
-        combined, span, direct = None, 1, []
+        combined, span, complete, direct = None, 1, True, None
         for col in keys:
-            c, k, lo = key_codes(col)
-            if not dropna and lo is None and n and bool((c < 0).any()):
+            c, k, direct, has_null = key_codes(col)
+            if has_null and not dropna:
                 c = ember.where(c < 0, k, c)   # nulls: one more group, last
-                k += 1
-            direct.append(lo)
+                k, has_null = k + 1, False
             if combined is None:
-                combined, span = c, k
+                combined, span, complete = c, k, not has_null
                 continue
             if span * max(k, 1) >= 1 << 62:
-                combined, span = densify(combined, span, n, dev)
-            combined = ember.where((combined < 0) | (c < 0), -1,
-                                   combined * k + c)
+                combined, span, _ = densify(combined, span, n, complete)
+            complete = complete and not has_null
+            combined = combined * k + c if complete else \
+                ember.where((combined < 0) | (c < 0), -1, combined * k + c)
             span *= k
-        if len(keys) > 1 or direct[0] is None:
-            combined, span = densify(combined, span, n, dev) if n else (combined, 0)
-        self.codes, self.k = combined, span
+        self._size = direct[2] if direct is not None and len(keys) == 1 else None
+        if len(keys) > 1:
+            combined, span, self._size = densify(combined, span, n, complete) if n \
+                else (combined, 0, None)
+        self.codes, self.k, self.complete = combined, span, complete
         self._order = self._bins = None
-        if len(keys) == 1 and direct[0] is not None:
-            lo, slots = direct[0]
-            self.keys = [_from_slots(keys[0], lo, slots)]
+        if len(keys) == 1 and direct is not None:
+            self.keys = [_from_slots(keys[0], direct[0], direct[1])]
         else:
             self.keys = [col.take(self._representatives()) for col in keys]
         if not sort and self.k > 1:
@@ -104,7 +106,8 @@ class Groups:
         """Groups of given codes (groups may be empty; no keys)."""
         g = cls.__new__(cls)
         g.codes, g.k, g.n, g.device = codes, k, codes.shape[0], codes.device
-        g._order = g._bins = None
+        g.complete = g.n == 0 or bool((codes >= 0).all())
+        g._order = g._bins = g._size = None
         g.keys = []
         return g
 
@@ -112,23 +115,27 @@ class Groups:
     def bins(self):
         """codes with a row in no group as k: bincount's bins with one spare."""
         if self._bins is None:
-            self._bins = ember.where(self.codes < 0, self.k, self.codes) \
-                if self.n and not bool((self.codes >= 0).all()) else self.codes
+            self._bins = self.codes if self.complete else \
+                ember.where(self.codes < 0, self.k, self.codes)
         return self._bins
 
     def count(self, mask=None):
         """Rows per group (only those where mask, when given)."""
+        if mask is None and self._size is not None:
+            return self._size
         b = self.bins if mask is None else ember.where(mask, self.bins, self.k)
-        return ember.bincount(b, minlength=self.k + 1)[:self.k]
+        out = ember.bincount(b, minlength=self.k + 1)[:self.k]
+        if mask is None:
+            self._size = out
+        return out
 
     def order(self):
         """(rows in group order, stable; rows in no group last; offsets:
         group g's rows are rows[offsets[g]:offsets[g + 1]])."""
         if self._order is None:
             rows = ember.argsort(self.bins, kind="stable")
-            counts = self.count()
             offsets = ember.concatenate([ember.zeros(1, dtype="int64", device=self.device),
-                                         ember.cumsum(counts)])
+                                         ember.cumsum(self.count())])
             self._order = (rows, offsets)
         return self._order
 
@@ -151,6 +158,7 @@ class Groups:
         remap[self.k] = -1
         self.codes = remap[self.bins]
         self.keys = [c.take(perm) for c in self.keys]
+        self._size = self._size[perm] if self._size is not None else None
         self._order = self._bins = None
 
 
