@@ -34,29 +34,53 @@ def check_pair(a, b, name):
                                   "(different units): astype one to the other first")
 
 
+def _raw(a, b):
+    return a.validity is None and b.validity is None and \
+        a.dtype.storage in _RAW and b.dtype.storage in _RAW and \
+        a.dtype.kind in "biu" and b.dtype.kind in "biu"
+
+
+def _pair_codes(a, b):
+    """(codes of a's rows then b's, bound): equal where the keys are equal
+    (nulls too) and ordered as them, null last but NaT first (pandas
+    orders NaT by its int64 value)."""
+    both = a.length + b.length
+    if _raw(a, b):
+        lo = min(int(a.values.min()), int(b.values.min())) if a.length and b.length \
+            else None
+        if lo is not None:
+            hi = max(int(a.values.max()), int(b.values.max()))
+            if hi - lo < 2 * both:   # a small range: the values are the codes
+                v = ember.concatenate([a.values.astype("int64"), b.values.astype("int64")])
+                return v - lo, hi - lo + 1
+    if a.validity is None and b.validity is None and a.dtype.kind in "biuf" and \
+            b.dtype.kind in "biuf":
+        # one sort; ember's unique, as NumPy's, makes every NaN one last value
+        uniq, inv = ember.unique(ember.concatenate([a.values, b.values]),
+                                 return_inverse=True)
+        return inv.astype("int64"), uniq.shape[0]
+    c, k = codes(concat(a, b))
+    c = c + 1 if a.dtype.kind in "Mm" else ember.where(c < 0, k, c)
+    return c, k + 1
+
+
 def key_codes(lcols, rcols):
     """(lk, rk, K): int64 keys of the left and right rows, equal where the
     rows' keys are equal (a null meets a null, as in pandas) and ordered as
     the keys (nulls last); K bounds the codes, or is None for raw values."""
-    if len(lcols) == 1:
-        a, b = lcols[0], rcols[0]
-        if a.validity is None and b.validity is None and \
-                a.dtype.storage in _RAW and b.dtype.storage in _RAW and \
-                a.dtype.kind in "biu" and b.dtype.kind in "biu":
-            return a.values.astype("int64"), b.values.astype("int64"), None
+    if len(lcols) == 1 and _raw(lcols[0], rcols[0]):
+        return lcols[0].values.astype("int64"), rcols[0].values.astype("int64"), None
     n = lcols[0].length
     code, size = None, 1
     for a, b in zip(lcols, rcols):
-        c, k = codes(concat(a, b))
-        # pandas orders a null key last, but NaT first (as its int64 value)
-        c = c + 1 if a.dtype.kind in "Mm" else ember.where(c < 0, k, c)
+        c, k = _pair_codes(a, b)
         if code is None:
-            code, size = c, k + 1
+            code, size = c, k
             continue
-        if size * (k + 1) >= _BIG:   # renumber densely before it could wrap
+        if size * k >= _BIG:   # renumber densely before it could wrap
             uniq, inv = ember.unique(code, return_inverse=True)
             code, size = inv.astype("int64"), uniq.shape[0]
-        code, size = code * (k + 1) + c, size * (k + 1)
+        code, size = code * k + c, size * k
     return code[:n], code[n:], size
 
 
@@ -151,18 +175,24 @@ def expand(mt, n, keep_unmatched):
     li = _runs(ember.diff(nz.astype("int64"), prepend=0), at, total, dev, 0)
     jump = (mt.lo - start)[nz]
     p = _runs(ember.diff(jump, prepend=0), at, total, dev, 1)
-    ri = mt.rorder[ember.minimum(p, m - 1)]
-    if keep_unmatched:
-        ri = ember.where((mt.cnt > 0)[li], ri, -1)
+    if not keep_unmatched:
+        return li, mt.rorder[p]
+    # an unmatched row's p is its run's start, which may be past the end
+    ri = ember.where((mt.cnt > 0)[li], mt.rorder[ember.minimum(p, m - 1)], -1)
     return li, ri
 
 
 def _runs(steps, at, total, dev, slope):
-    """cumsum of `steps` scattered at positions `at`, plus slope * position."""
-    d = ember.zeros(total, dtype="int64", device=dev)
+    """The scan of `steps` scattered at positions `at` (the first is 0),
+    plus slope * position: the slope rides in the scanned array itself."""
+    if slope:
+        steps = steps + 1
+        steps[0] -= 1
+        d = ember.ones(total, dtype="int64", device=dev)
+    else:
+        d = ember.zeros(total, dtype="int64", device=dev)
     d[at] = steps
-    out = ember.cumsum(d)
-    return out + ember.arange(total, dtype="int64", device=dev) if slope else out
+    return ember.cumsum(d)
 
 
 def rows(idx, n, device):
