@@ -55,21 +55,23 @@ def host_bytes(s, dev):
     return ember.asarray(np.frombuffer(b or b"\0", dtype=np.uint8), device=dev), len(b)
 
 
-def lead_prefix(col):
-    """cs[j] = the number of utf-8 lead bytes (code points) before byte j
-    of the values, n_bytes + 1 of them: a row's characters are
-    cs[off[i + 1]] - cs[off[i]]."""
-    v = col.values
-    cs = ember.zeros(v.shape[0] + 1, dtype="int64", device=col.device)
-    if v.shape[0]:
-        cs[1:] = ember.cumsum(((v & 0xC0) != 0x80).astype("int64"))
-    return cs
-
-
 def char_lengths(col):
-    cs = lead_prefix(col)
-    off = offsets(col)
-    return cs[off[1:]] - cs[off[:-1]]
+    """Each row's length in code points (int64)."""
+    n = col.length
+    out = ember.zeros(n, dtype="int64", device=col.device)
+    launch(col.device, "em_str_nchars", n, (offsets(col), col.values, i64(n), out))
+    return out
+
+
+def copy_segments(src, start, lens, device):
+    """The byte ranges src[start[i]:start[i] + lens[i]] one after another:
+    (bytes, offsets of the n + 1 segment bounds)."""
+    n = lens.shape[0]
+    off = scan_offsets(lens, device)
+    total = int(off[n]) if n else 0
+    out = ember.zeros(max(total, 1), dtype="uint8", device=device)
+    launch(device, "em_str_copy", n, (src, start, lens, off, i64(n), out))
+    return out[:total], off
 
 
 def build(col, name, args_before, args_after=(), validity="same"):
@@ -139,7 +141,7 @@ def int_result(col, out, valid=None):
 
 def ranges_result(col, start, stop, valid=None):
     """The rows' byte ranges [start, stop) as a new string column."""
-    from ember.frame._strings import _gather_ranges
-    pos, new_off = _gather_ranges(start, ember.maximum(stop - start, 0), col.device)
+    values, off = copy_segments(col.values, start, ember.maximum(stop - start, 0),
+                                col.device)
     bitmap = col.validity if valid is None else _bitmap.pack(valid)
-    return Column(col.dtype, col.values[pos], bitmap, new_off)
+    return Column(col.dtype, values, bitmap, off)

@@ -64,14 +64,8 @@ def find_raw(col, pat, mode):
 
 def find(col, sub, last=False):
     """The code-point index of the first (last) sub in each row, or -1."""
-    from ember.frame._str_kernels import lead_prefix
     _check_str(sub, "find")
-    b = find_raw(col, sub, 4 if last else 0)
-    off = offsets(col)[:-1]
-    cs = lead_prefix(col)
-    hit = b >= 0
-    at = ember.where(hit, off + b, off)
-    return int_result(col, ember.where(hit, cs[at] - cs[off], -1))
+    return int_result(col, find_raw(col, sub, (4 if last else 0) | 8))
 
 
 def replace(col, pat, repl, n):

@@ -28,12 +28,15 @@ __device__ __forceinline__ long long em_next(const unsigned char *s,
 
 /* mode 0: the first match's byte offset in the row, or -1; 1: the number
  * of matches that do not overlap, from the left; 2: starts with; 3: ends
- * with; 4: the last match's byte offset, or -1. */
+ * with; 4: the last match's byte offset, or -1. mode | 8: offsets in
+ * code points rather than bytes. */
 extern "C" __global__ void em_str_find(const long long *off,
                                        const unsigned char *data, long long n,
                                        const unsigned char *pat, long long m,
                                        int mode, long long *out)
 {
+    int chars = mode & 8;
+    mode &= 7;
     EM_ROWS(i, n)
     {
         long long b = off[i], e = off[i + 1], r = -1;
@@ -64,6 +67,12 @@ extern "C" __global__ void em_str_find(const long long *off,
             }
             if (mode == 1)
                 r = c;
+        }
+        if (chars && r > 0 && (mode == 0 || mode == 4)) {
+            long long c = 0;
+            for (long long p = b; p < b + r; p++)
+                c += (data[p] & 0xC0) != 0x80;
+            r = c;
         }
         out[i] = r;
     }

@@ -189,3 +189,97 @@ extern "C" __global__ void em_str_isclass(const long long *off,
         bad[i] = (unsigned char)unknown;
     }
 }
+
+/* Each row's length in code points. */
+extern "C" __global__ void em_str_nchars(const long long *off,
+                                         const unsigned char *data,
+                                         long long n, long long *out)
+{
+    EM_ROWS(i, n)
+    {
+        long long c = 0;
+        for (long long p = off[i]; p < off[i + 1]; p++)
+            c += (data[p] & 0xC0) != 0x80;
+        out[i] = c;
+    }
+}
+
+/* Segment i of the output, bytes [out_off[i], out_off[i] + len[i]), is
+ * src[start[i] ...]: the one copy behind slices, strip, pad, cat. */
+extern "C" __global__ void em_str_copy(const unsigned char *src,
+                                       const long long *start,
+                                       const long long *len,
+                                       const long long *out_off, long long n,
+                                       unsigned char *out)
+{
+    EM_ROWS(i, n)
+    {
+        const unsigned char *s = src + start[i];
+        unsigned char *o = out + out_off[i];
+        for (long long j = 0; j < len[i]; j++)
+            o[j] = s[j];
+    }
+}
+
+/* The code point at or before byte p (p > b) of a row starting at b. */
+__device__ __forceinline__ long long em_u8_back(const unsigned char *s,
+                                                long long b, long long p)
+{
+    p--;
+    while (p > b && (s[p] & 0xC0) == 0x80)
+        p--;
+    return p;
+}
+
+/* s[start:stop:step] by code point, Python's rules for the bounds (has
+ * bit 0: start given, bit 1: stop given; negative ones count from the
+ * end). Two passes: mode 0 lengths, mode 1 bytes. */
+extern "C" __global__ void em_str_slice(const long long *off,
+                                        const unsigned char *data,
+                                        long long n, long long start,
+                                        long long stop, long long step,
+                                        int has, long long *len,
+                                        const long long *out_off,
+                                        unsigned char *out, int mode)
+{
+    EM_ROWS(i, n)
+    {
+        long long b = off[i], e = off[i + 1], L = 0, w = mode ? out_off[i] : 0;
+        for (long long p = b; p < e; p++)
+            L += (data[p] & 0xC0) != 0x80;
+        long long lo = step > 0 ? 0 : -1, hi = step > 0 ? L : L - 1;
+        long long s = step > 0 ? 0 : L - 1, t = step > 0 ? L : -1;
+        if (has & 1) {
+            s = start < 0 ? start + L : start;
+            s = s < lo ? lo : s > hi ? hi : s;
+        }
+        if (has & 2) {
+            t = stop < 0 ? stop + L : stop;
+            t = t < lo ? lo : t > hi ? hi : t;
+        }
+        if (step > 0) {
+            long long c = 0;
+            for (long long p = b; p < e && c < t; c++) {
+                long long q = p;
+                em_u8_decode(data, &q);
+                if (c >= s && (c - s) % step == 0)
+                    for (long long j = p; j < q; j++, w++)
+                        if (mode)
+                            out[w] = data[j];
+                p = q;
+            }
+        } else {
+            long long c = L - 1;
+            for (long long p = e; p > b && c > t; c--) {
+                long long q = em_u8_back(data, b, p);
+                if (c <= s && (s - c) % (-step) == 0)
+                    for (long long j = q; j < p; j++, w++)
+                        if (mode)
+                            out[w] = data[j];
+                p = q;
+            }
+        }
+        if (!mode)
+            len[i] = w;
+    }
+}
