@@ -52,6 +52,14 @@ def test_series_apply_arguments_and_closures(pair):
                            pdf["a"].apply(clipped, args=(2,)))
     tm.assert_series_equal(df["a"].apply(clipped, args=(1,), hi=3).to_pandas(),
                            pdf["a"].apply(clipped, args=(1,), hi=3))
+    tm.assert_series_equal(df["a"].apply(clipped, (2,)).to_pandas(),
+                           pdf["a"].apply(clipped, (2,)))
+    tm.assert_series_equal(df["a"].map(clipped, lo=2).to_pandas(),
+                           pdf["a"].map(clipped, lo=2))
+    tm.assert_series_equal(df["a"].apply(lambda s: s * 2, by_row=False).to_pandas(),
+                           pdf["a"].apply(lambda s: s * 2, by_row=False))
+    tm.assert_series_equal(df[["a", "f"]].apply(lambda r: r.a - r.f, 1).to_pandas(),
+                           pdf[["a", "f"]].apply(lambda r: r.a - r.f, 1))
     for k in (1, 3):   # a new value of a captured variable is a new kernel
         got = df["a"].apply(lambda x: x >= k).to_pandas()
         tm.assert_series_equal(got, pdf["a"].apply(lambda x: x >= k))

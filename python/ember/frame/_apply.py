@@ -136,7 +136,7 @@ def _check_na_action(na_action):
                          "was passed")
 
 
-def series_map(s, arg, na_action=None):
+def series_map(s, arg, na_action=None, kwargs=None):
     from ember.frame.series import Series
     from ember.frame._convert import column_from
     _check_na_action(na_action)
@@ -149,7 +149,7 @@ def series_map(s, arg, na_action=None):
         keys = column_from(list(arg.keys()), device=s.device)
         values = column_from(list(arg.values()), device=s.device)
     elif callable(arg):
-        return series_apply(s, arg, what="Series.map")
+        return series_apply(s, arg, (), kwargs, "Series.map")
     else:
         raise TypeError(f"Series.map takes a function, a dict or a Series, not "
                         f"{type(arg).__name__}")

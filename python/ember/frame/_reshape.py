@@ -7,22 +7,37 @@ class ReshapeMethods:
     """apply, map, melt, query, eval, where, mask, between, isin and the
     HTML repr, for Series and DataFrame (each method looks at ndim)."""
 
-    def apply(self, func, axis=0, raw=False, result_type=None, args=(), **kwargs):
-        """Series: func of each value; DataFrame: func of each row (axis=1,
-        row['a'] or row.a) or of each column (axis=0). A function of values
-        or rows is compiled into one kernel by ember's translator (not a
-        Python loop); NotImplementedError names what it cannot compile."""
+    def apply(self, func, *args_, by_row="compat", engine=None, engine_kwargs=None,
+              **kwargs):
+        """Series: apply(func, args=(), **kwargs), func of each value;
+        DataFrame: apply(func, axis=0, raw=False, result_type=None, args=(),
+        **kwargs), func of each row (axis=1, row['a'] or row.a) or of each
+        column (axis=0). A function of values or rows is compiled into one
+        kernel by ember's translator (not a Python loop); what it cannot
+        compile is NotImplementedError naming the construct. engine= is
+        accepted and ignored: the function is always compiled."""
         from ember.frame import _apply
+        names = ("args",) if self.ndim == 1 else ("axis", "raw", "result_type", "args")
+        if len(args_) > len(names):
+            raise TypeError(f"apply() takes at most {len(names) + 1} positional arguments")
+        opts = dict(zip(names, args_))
+        for n in names:
+            if n in kwargs:
+                opts[n] = kwargs.pop(n)
+        args = tuple(opts.get("args", ()))
         if self.ndim == 1:
+            if by_row is False:   # pandas hands func the whole Series
+                return func(self, *args, **kwargs)
             return _apply.series_apply(self, func, args, kwargs)
-        return _apply.frame_apply(self, func, axis, raw, result_type, args, kwargs)
+        return _apply.frame_apply(self, func, opts.get("axis", 0), opts.get("raw", False),
+                                  opts.get("result_type"), args, kwargs)
 
-    def map(self, arg, na_action=None, **kwargs):
+    def map(self, arg, na_action=None, engine=None, **kwargs):
         """Series: by a function (compiled as apply), a dict or a Series
         (unmatched values give NaN); DataFrame: a function of each value."""
         from ember.frame import _apply
         if self.ndim == 1:
-            return _apply.series_map(self, arg, na_action)
+            return _apply.series_map(self, arg, na_action, kwargs)
         return _apply.frame_map(self, arg, na_action, kwargs)
 
     def where(self, cond, other=None, inplace=False, axis=None, level=None):
@@ -63,21 +78,27 @@ class ReshapeMethods:
         return melt(self, id_vars, value_vars, var_name, value_name, col_level,
                     ignore_index)
 
-    def query(self, expr, *, inplace=False, local_dict=None, global_dict=None,
-              **kwargs):
+    def query(self, expr, *, parser="pandas", engine=None, local_dict=None,
+              global_dict=None, resolvers=None, level=0, inplace=False):
         """The rows where a boolean expression of the columns holds
         (docs/frames.md lists what an expression may hold)."""
         from ember.frame._query import caller_scope, query
-        out = query(self, expr, caller_scope(1, local_dict, global_dict))
+        _no_resolvers(resolvers)
+        out = query(self, expr, caller_scope(1 + level, local_dict, global_dict))
         if not inplace:
             return out
         self._cols, self._index = out._cols, out._index
         return None
 
-    def eval(self, expr, *, local_dict=None, global_dict=None, **kwargs):
+    def eval(self, expr, *, parser="pandas", engine=None, local_dict=None,
+             global_dict=None, resolvers=None, level=0, inplace=False):
         """The value of an expression of the columns (no assignment)."""
         from ember.frame._query import caller_scope, evaluate
-        return evaluate(self, expr, caller_scope(1, local_dict, global_dict))
+        _no_resolvers(resolvers)
+        if inplace:
+            raise NotImplementedError("eval(inplace=True): eval assigns nothing here; "
+                                      "use df[name] = df.eval(expr)")
+        return evaluate(self, expr, caller_scope(1 + level, local_dict, global_dict))
 
     @property
     def __dataframe__(self):
@@ -102,6 +123,12 @@ class ReshapeMethods:
     def _repr_html_(self):
         from ember.frame._html import html
         return html(self)
+
+
+def _no_resolvers(resolvers):
+    if resolvers:
+        raise NotImplementedError("query/eval with resolvers=; use local_dict= and "
+                                  "@names")
 
 
 def _names(x, frame, what):
