@@ -110,6 +110,19 @@ class ReshapeMethods:
         return lambda nan_as_null=False, allow_copy=True: exchange(self, nan_as_null,
                                                                    allow_copy)
 
+    @property
+    def __arrow_array__(self):
+        """pyarrow's own hook, which pa.array tries before the device
+        capsule: a host Arrow array (a cuda Series is copied), as before the
+        device interface came."""
+        if self.ndim != 1:
+            raise AttributeError("'DataFrame' object has no attribute '__arrow_array__'")
+
+        def to_arrow(type=None):
+            arr = self.to_arrow()
+            return arr if type is None or arr.type == type else arr.cast(type)
+        return to_arrow
+
     def __arrow_c_device_array__(self, requested_schema=None, **kwargs):
         """Arrow's C Device Data Interface: the columns' own memory on
         their device (a DataFrame is a struct array of its columns)."""
