@@ -76,9 +76,11 @@ def _with_newline(a):
     return np.concatenate([a, np.asarray([10], np.uint8)])
 
 
-def tokenize(buf, sep, quote):
+def tokenize(buf, sep, quote, final=True):
     """(ends, rowend): every field end's byte position (int64) and 1 where
-    it ends a row, by the two em_csv passes and two scans."""
+    it ends a row, by the two em_csv passes and two scans. A block that is
+    not the file's last may end inside quotes (its last row goes on in
+    the next block)."""
     e = cv._ext()
     counts, chunk = e._csv_count(buf, sep, quote)
     nch = counts.shape[0]
@@ -93,7 +95,7 @@ def tokenize(buf, sep, quote):
         offs[1:] = ember.cumsum(cnt)
     tail = ember.asnumpy(ember.stack([offs[nch], qpre[nch - 1] + q[nch - 1]])) \
         if nch else [0, 0]
-    if int(tail[1]) & 1:
+    if final and int(tail[1]) & 1:
         raise ParserError("Error tokenizing data. C error: EOF inside string")
     return e._csv_fields(buf, sep, quote, chunk, qpre, offs, int(tail[0]))
 
@@ -193,9 +195,13 @@ def _data_rows(rows, first, nrows):
 def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=None,
              index_col=None, usecols=None, dtype=None, parse_dates=None, na_values=None,
              keep_default_na=True, nrows=None, skiprows=None, quotechar='"',
-             compression="infer", device=None, chunksize=None, encoding=None, **kw):
+             compression="infer", device=None, chunksize=None, encoding=None,
+             chunk_bytes=None, **kw):
     """pandas' read_csv, parsed on `device` (default: ember's current
-    device). See docs/frames.md, 'Files', for what is supported."""
+    device). A file of more than chunk_bytes (default 1 GiB) is read in
+    blocks of about that many bytes, so the device holds the result, one
+    block and, while the blocks' columns are joined, the result again.
+    See docs/frames.md, 'Files', for what is supported."""
     if kw:
         raise NotImplementedError(f"read_csv: {', '.join(sorted(kw))} (supported: sep, "
                                   "header, names, usecols, dtype, parse_dates, "
@@ -215,9 +221,40 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
         raise NotImplementedError("read_csv: a callable skiprows")
     quote = ord(quotechar) if quotechar else -1
     dev = ember.get_device() if device is None else device
+    opts = dict(header=header, names=names, usecols=usecols, dtype=dtype,
+                parse_dates=parse_dates, na_values=na_values,
+                keep_default_na=keep_default_na, nrows=nrows, skiprows=skiprows)
+    limit = _CHUNK_BYTES if chunk_bytes is None else int(chunk_bytes)
+    if limit < 1:
+        raise ValueError(f"chunk_bytes must be positive, not {chunk_bytes}")
+    plain = _plain_path(filepath_or_buffer, compression)
+    if plain is not None:
+        import os
+        size = os.path.getsize(plain)
+        if size > limit:
+            from ember.frame._io_chunks import read_chunked
+            return read_chunked(lambda: open(plain, "rb"), size, limit, ord(sep), quote,
+                                dev, **opts)
     host = _host_bytes(filepath_or_buffer, compression)
+    if host.shape[0] > limit:
+        import io
+        from ember.frame._io_chunks import read_chunked
+        return read_chunked(lambda: io.BytesIO(host.tobytes()), host.shape[0], limit,
+                            ord(sep), quote, dev, **opts)
     from ember.frame._io_read import frame_from_bytes
-    return frame_from_bytes(host, ord(sep), quote, dev, header=header, names=names,
-                            usecols=usecols, dtype=dtype, parse_dates=parse_dates,
-                            na_values=na_values, keep_default_na=keep_default_na,
-                            nrows=nrows, skiprows=skiprows)
+    return frame_from_bytes(host, ord(sep), quote, dev, **opts)
+
+
+_CHUNK_BYTES = 1 << 30
+
+
+def _plain_path(src, compression):
+    """The path of an uncompressed file, or None."""
+    import os
+    if hasattr(src, "read"):
+        return None
+    path = os.fspath(src)
+    how = compression
+    if how == "infer":
+        how = _COMPRESSION.get(os.path.splitext(str(path))[1].lower())
+    return path if how is None else None

@@ -78,76 +78,106 @@ def _norm(want):
     return want
 
 
-def frame_from_bytes(host, sep, quote, dev, header="infer", names=None, usecols=None,
-                     dtype=None, parse_dates=None, na_values=None, keep_default_na=True,
-                     nrows=None, skiprows=None):
+class Plan:
+    """What the header and the options make of a file: the column names,
+    the picked columns, their NA tables and wanted dtypes, the date
+    columns; `first` is the first data row of the first block."""
+
+    def __init__(self, buf, rows, sep, quote, dev, header="infer", names=None,
+                 usecols=None, dtype=None, parse_dates=None, na_values=None,
+                 keep_default_na=True):
+        if header == "infer":
+            header = 0 if names is None else None
+        if isinstance(header, (list, tuple)):
+            raise NotImplementedError("read_csv: a header of several rows (a MultiIndex)")
+        first = 0 if header is None else int(header)
+        if first < rows.n:
+            file_names = _header_names(buf, rows, first, sep, quote)
+        elif names is None:
+            raise EmptyDataError("No columns to parse from file")
+        else:
+            file_names = list(names)
+        if header is None:
+            file_names = list(range(len(file_names)))
+        else:
+            first += 1
+        if names is not None:
+            names = list(names)
+            if len(set(names)) != len(names):
+                raise ValueError("Duplicate names are not allowed.")
+            self.names = names
+        else:
+            self.names = _mangle([str(x) for x in file_names]) if header is not None \
+                else file_names
+        self.first, self.quote = first, quote
+        self.ncols = len(self.names)
+        self.check_index = header is not None and names is None
+        self.picks = _select_usecols(self.names, usecols) if self.ncols else []
+        self.dates = _date_columns(parse_dates, self.names)
+        tables, self.na, self.want = {}, {}, {}
+        for i in self.picks:
+            name = self.names[i]
+            key = _na_for(name, na_values, keep_default_na)
+            if key not in tables:
+                tables[key] = cv.na_table(key, dev)
+            self.na[i] = tables[key]
+            self.want[i] = _dtype_for(dtype, name, i)
+
+    def fields(self, buf, ends, rows, first, nrows):
+        """The data rows from row `first` (at most nrows) as Fields."""
+        data = _data_rows(rows, first, nrows)
+        if self.check_index and data[1] > data[0]:
+            d0 = data[0]
+            nf0 = int(rows.nf[d0 if rows.raw is None else int(rows.raw[d0])])
+            if nf0 == self.ncols + 1:
+                raise NotImplementedError(
+                    "read_csv: a header one field shorter than the rows (pandas makes "
+                    "the first column the index); pass names= or index_col=False")
+        return _regular_or_gathered(buf, ends, rows, data, self.ncols, self.quote)
+
+    def column(self, f, i, want=None, classes=None):
+        """Column i of f, as `want` (default: the user's dtype or pandas'
+        inferred one); classes: classify's result when already made."""
+        name = self.names[i]
+        na = self.na[i]
+        cls, vals, counts = classes or cv.classify(f, i, na)
+        if want is None:
+            want = self.want[i]
+        if want is None and f.nrows == 0:
+            want = "str"   # pandas: no rows, no type to infer (object)
+        return cv.convert(f, i, na, cls, vals, counts, want, name)
+
+
+def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
     from ember.frame.frame import DataFrame
     from ember.frame._index import RangeIndex
     buf = ember.asarray(host, device=dev)
     ends, rowend = tokenize(buf, sep, quote)
-    skip = 0
-    if isinstance(skiprows, int) and not isinstance(skiprows, bool):
-        skip = skiprows
-    elif skiprows is not None:
-        skip = sorted(set(int(s) for s in skiprows))
-    rows = Rows(buf, ends, rowend, skip)
-    if header == "infer":
-        header = 0 if names is None else None
-    if isinstance(header, (list, tuple)):
-        raise NotImplementedError("read_csv: a header of several rows (a MultiIndex)")
-    first = 0 if header is None else int(header)
-    if first < rows.n:
-        file_names = _header_names(buf, rows, first, sep, quote)
-    elif names is None:
-        raise EmptyDataError("No columns to parse from file")
-    else:
-        file_names = list(names)
-    if header is None:
-        file_names = list(range(len(file_names)))
-    else:
-        first += 1
-    if names is not None:
-        names = list(names)
-        if len(set(names)) != len(names):
-            raise ValueError("Duplicate names are not allowed.")
-        colnames = names
-    else:
-        colnames = _mangle([str(x) for x in file_names]) if header is not None \
-            else file_names
-    ncols = len(colnames)
-    data = _data_rows(rows, first, nrows)
-    d0 = (data[0] if data[1] > data[0] else None) if isinstance(data, tuple) else \
-        (int(data[0]) if data.shape[0] else None)
-    if d0 is not None and header is not None and names is None:
-        nf0 = int(rows.nf[d0 if rows.raw is None else int(rows.raw[d0])])
-        if nf0 == ncols + 1:
-            raise NotImplementedError("read_csv: a header one field shorter than the "
-                                      "rows (pandas makes the first column the index); "
-                                      "pass names= or index_col=False")
-    if ncols == 0:
+    rows = Rows(buf, ends, rowend, skip_of(skiprows))
+    plan = Plan(buf, rows, sep, quote, dev, **opts)
+    if plan.ncols == 0:
         return DataFrame._make({}, RangeIndex(0, 0))
-    f = _regular_or_gathered(buf, ends, rows, data, ncols, quote)
-    picks = _select_usecols(colnames, usecols)
-    dates = _date_columns(parse_dates, colnames)
+    f = plan.fields(buf, ends, rows, plan.first, nrows)
     cols = {}
-    tables = {}
-    for i in picks:
-        name = colnames[i]
-        key = _na_for(name, na_values, keep_default_na)
-        if key not in tables:
-            tables[key] = cv.na_table(key, dev)
-        na = tables[key]
-        cls, vals, counts = cv.classify(f, i, na)
-        want = _dtype_for(dtype, name, i)
-        if name in dates:
+    for i in plan.picks:
+        name = plan.names[i]
+        if name in plan.dates:
             from ember.frame._io_dates import dates_column
-            cols[name] = dates_column(f, i, na, lambda: cv.convert(
-                f, i, na, cls, vals, counts, "str", name))
-            continue
-        if want is None and f.nrows == 0:
-            want = "str"   # pandas: no rows, no type to infer (object)
-        cols[name] = cv.convert(f, i, na, cls, vals, counts, want, name)
+            classes = cv.classify(f, i, plan.na[i])
+            cols[name] = dates_column(f, i, plan.na[i], lambda: plan.column(
+                f, i, "str", classes))
+        else:
+            cols[name] = plan.column(f, i)
     return DataFrame._make(cols, RangeIndex(0, f.nrows))
+
+
+def skip_of(skiprows):
+    """skiprows as Rows takes it: an int, or a sorted list of line numbers."""
+    if skiprows is None:
+        return 0
+    if isinstance(skiprows, int) and not isinstance(skiprows, bool):
+        return skiprows
+    return sorted(set(int(s) for s in skiprows))
 
 
 def _date_columns(parse_dates, names):
