@@ -58,6 +58,15 @@ METHODS = {
     "find_unicode": lambda s: s.str.find("語"),
     "find_empty": lambda s: s.str.find(""),
     "rfind": lambda s: s.str.rfind("a"),
+    "find_start": lambda s: s.str.find("a", 2),
+    "find_range": lambda s: s.str.find("b", -4, -1),
+    "find_far": lambda s: s.str.find("", 5),
+    "rfind_range": lambda s: s.str.rfind("a", 1, 4),
+    "removeprefix": lambda s: s.str.removeprefix("a"),
+    "removesuffix": lambda s: s.str.removesuffix("\n"),
+    "partition": lambda s: s.str.partition(),
+    "partition_dash": lambda s: s.str.partition("-"),
+    "rpartition": lambda s: s.str.rpartition("-"),
     "count": lambda s: s.str.count("a"),
     "count_empty": lambda s: s.str.count(""),
     "count_escaped": lambda s: s.str.count(r"\."),
@@ -111,7 +120,7 @@ def test_methods(device, dtype, name):
     _same(f(s), f(p))
     # no nulls (the str dtype's numbers stay int64), one row, empty, all null
     for items in ([w for w in WORDS if w is not None], ["Ab-c d"], [], [None, None]):
-        if not items and name.startswith(("split", "rsplit")):
+        if not items and name.startswith(("split", "rsplit", "partition", "rpartition")):
             continue   # pandas: an empty frame of no columns, typed object
         p, s = _pair(device, dtype, items, index=False)
         _same(f(s), f(p))
@@ -238,6 +247,10 @@ def test_bad_inputs(device):
         s.str.rsplit(n=1, expand=True)
     with pytest.raises(NotImplementedError):
         s.str.repeat([1, 2])
+    with pytest.raises(NotImplementedError, match="extract"):
+        s.str.extract("(a)")
+    with pytest.raises(NotImplementedError, match="expand=True"):
+        s.str.partition("-", expand=False)
 
 
 def test_many_rows(device):

@@ -120,12 +120,33 @@ class StringMethods:
 
     # ---- search
     def find(self, sub, start=0, end=None):
-        _positions_whole(start, end, "find")
-        return self._wrap(_str_ops.find(self._col, sub))
+        return self._wrap(_str_ops.find(self._col, sub, start, end))
 
     def rfind(self, sub, start=0, end=None):
-        _positions_whole(start, end, "rfind")
-        return self._wrap(_str_ops.find(self._col, sub, last=True))
+        return self._wrap(_str_ops.find(self._col, sub, start, end, last=True))
+
+    def removeprefix(self, prefix):
+        return self._wrap(_str_ops.remove_affix(self._col, prefix, 2))
+
+    def removesuffix(self, suffix):
+        return self._wrap(_str_ops.remove_affix(self._col, suffix, 3))
+
+    def partition(self, sep=" ", expand=True):
+        return self._parts(sep, expand, "partition")
+
+    def rpartition(self, sep=" ", expand=True):
+        return self._parts(sep, expand, "rpartition")
+
+    def _parts(self, sep, expand, what):
+        from ember.frame.frame import DataFrame
+        if not expand:
+            raise NotImplementedError(f"str.{what} with expand=False (tuples are not a "
+                                      "column type here): use expand=True")
+        cols = _str_ops.partition(self._col, sep, what == "rpartition")
+        valid = self._col.validity
+        if valid is not None and self._col.length and not bool(self._s.notna().any()):
+            cols = cols[:1]   # pandas: one column when every row is null
+        return DataFrame._make(dict(enumerate(cols)), self._s.index)
 
     def count(self, pat, flags=0):
         from ember.frame import _str_regex, _str_regex_first
@@ -211,10 +232,20 @@ class StringMethods:
         return split(self._s, pat, n, expand, False, right=True)
 
 
-def _positions_whole(start, end, what):
-    if start not in (0, None) or end is not None:
-        raise NotImplementedError(f"str.{what} with start=/end= (search whole strings, "
-                                  "then compare)")
+def _missing(name):
+    def method(self, *args, **kwargs):
+        raise NotImplementedError(f"str.{name} is not supported yet (use to_pandas() "
+                                  "for it)")
+    method.__name__ = name
+    return method
+
+
+# pandas' methods that ember does not build: named, never an AttributeError
+for _name in ("extract", "extractall", "findall", "get_dummies", "wrap", "normalize",
+              "encode", "decode", "translate", "join", "casefold", "slice_replace",
+              "index", "rindex", "istitle"):
+    setattr(StringMethods, _name, _missing(_name))
+del _name
 
 
 def _class_method(name):

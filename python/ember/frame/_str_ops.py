@@ -62,10 +62,49 @@ def find_raw(col, pat, mode):
     return out
 
 
-def find(col, sub, last=False):
-    """The code-point index of the first (last) sub in each row, or -1."""
+def find(col, sub, start=0, end=None, last=False):
+    """The code-point index of the first (last) sub in each row's
+    [start:end], or -1, by Python's str.find rules (a start past the end
+    finds nothing, not even an empty sub)."""
+    from ember.frame._str_kernels import char_lengths
+    from ember.frame._str_slice import slice_chars
     _check_str(sub, "find")
-    return int_result(col, find_raw(col, sub, (4 if last else 0) | 8))
+    mode = (4 if last else 0) | 8
+    start = 0 if start is None else start
+    if start == 0 and end is None:
+        return int_result(col, find_raw(col, sub, mode))
+    L = char_lengths(col)
+    r = find_raw(slice_chars(col, start, end), sub, mode)
+    s = ember.maximum(L + start, 0) if start < 0 else ember.full_like(L, start)
+    return int_result(col, ember.where((r >= 0) & (s <= L), r + s, -1))
+
+
+def remove_affix(col, affix, mode):
+    """removeprefix (mode 2) / removesuffix (3)."""
+    _check_str(affix, "removeprefix")
+    hit = find_raw(col, affix, mode)
+    m = len(affix.encode("utf-8"))
+    off = offsets(col)
+    if mode == 2:
+        return ranges_result(col, off[:-1] + hit * m, off[1:])
+    return ranges_result(col, off[:-1], off[1:] - hit * m)
+
+
+def partition(col, sep, last):
+    """The three columns of partition / rpartition (before, sep, after)."""
+    _check_str(sep, "partition")
+    if sep == "":
+        raise ValueError("empty separator")
+    pos = find_raw(col, sep, 4 if last else 0)
+    m = len(sep.encode("utf-8"))
+    off = offsets(col)
+    b, e = off[:-1], off[1:]
+    hit = pos >= 0
+    at = b + pos
+    cut0 = ember.where(hit, at, b if last else e)
+    cut1 = ember.where(hit, at + m, b if last else e)
+    return [ranges_result(col, b, cut0), ranges_result(col, cut0, cut1),
+            ranges_result(col, cut1, e)]
 
 
 def replace(col, pat, repl, n):
