@@ -235,6 +235,8 @@ def test_suffixes_and_errors(device):
         ef.merge(el, [1, 2])
     with pytest.raises(ValueError, match="Cannot use `indicator=True`"):
         el.assign(_merge=1).merge(er, on="k", indicator=True)
+    with pytest.raises(NotImplementedError, match="as columns"):
+        el.merge(er, left_on=np.arange(7), right_on="k")
     assert issubclass(ef.MergeError, ValueError)
 
 

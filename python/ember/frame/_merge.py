@@ -39,7 +39,12 @@ def _frame(obj):
 def _listed(x):
     if x is None:
         return []
-    return list(x) if isinstance(x, (list, tuple)) else [x]
+    keys = list(x) if isinstance(x, (list, tuple)) else [x]
+    for k in keys:
+        if hasattr(k, "__len__") and not isinstance(k, str):
+            raise NotImplementedError("merge on arrays or Series as keys; assign them "
+                                      "as columns and merge on their names")
+    return keys
 
 
 def _key_names(left, right, on, left_on, right_on, left_index, right_index):
