@@ -40,17 +40,24 @@ UNKNOWN = 1 << 15
 
 
 def _chars():
-    return [chr(c) if not 0xD800 <= c < 0xE000 else " " for c in range(SPAN)]
+    if "chars" not in _host:
+        _host["chars"] = [chr(c) if not 0xD800 <= c < 0xE000 else " " for c in range(SPAN)]
+        cats = list(map(unicodedata.category, _host["chars"]))
+        cats[0x295] = "Lo"   # since Unicode 16
+        _host["cats"] = cats
+    return _host["chars"]
 
 
 def _case(op):
     fixes = _UPPER if op == "upper" else _LOWER
     out = np.empty(SPAN, dtype=np.int32)
-    for c, ch in enumerate(_chars()):
+    chars = _chars()
+    cats = _host["cats"]
+    for c, ch in enumerate(chars):
         m = getattr(ch, op)()
         if c in fixes:
             out[c] = fixes[c]
-        elif unicodedata.category(ch) == "Cn":
+        elif cats[c] == "Cn":
             out[c] = -1
         else:   # a longer full mapping has no simple one: the char stays
             out[c] = ord(m) if len(m) == 1 else c
@@ -60,8 +67,7 @@ def _case(op):
 
 def _props():
     chars = _chars()
-    cats = [unicodedata.category(ch) for ch in chars]
-    cats[0x295] = "Lo"   # since Unicode 16
+    cats = _host["cats"]
     up, low = table_host("upper"), table_host("lower")
     code = np.arange(SPAN)
     lower = np.asarray([k == "Ll" for k in cats]) | ((up != code) & (low == code))
