@@ -165,16 +165,13 @@ def _lookup(col, keys, values):
     if keys.length == 0 or n == 0 or col.dtype.is_string != keys.dtype.is_string:
         found = ember.zeros(n, dtype="bool", device=dev)
         pos = ember.zeros(n, dtype="int64", device=dev)
+    elif _plain_numbers(col) and _plain_numbers(keys) and not keys.has_nulls():
+        # the values themselves are searched among the few sorted keys
+        # (O(n log k)); a NaN row finds no key
+        found, pos = _find_numbers(col.values, keys.values)
     else:
         both, _ = codes(concat(col, keys))
-        mine, theirs = both[:n], both[n:]
-        order = ember.argsort(theirs, kind="stable")
-        st = theirs[order]
-        if st.shape[0] > 1 and bool((st[1:] == st[:-1]).any()):
-            _not_unique()
-        at = ember.minimum(ember.searchsorted(st, mine), st.shape[0] - 1)
-        found = st[at] == mine
-        pos = order[at]
+        found, pos = _search(both[:col.length], both[col.length:])
     if values.length == 0:
         values = Column("float64", ember.full(1, float("nan"), device=dev))
         pos = ember.zeros(n, dtype="int64", device=dev)
@@ -200,6 +197,40 @@ def _lookup(col, keys, values):
         return Column(d, ember.where(found, out.values, -(2 ** 63)))
     # pandas makes an object column of True/False/NaN; ember has none
     return out.with_validity(found, "boolean")
+
+
+def _plain_numbers(col):
+    return col.dtype.kind in "biuf" and col.validity is None
+
+
+def _find_numbers(values, keys):
+    """_search for plain numbers; integer keys in a range not much wider
+    than the column are a table indexed by value - min (one gather)."""
+    import numpy as np
+    n, k = values.shape[0], keys.shape[0]
+    if values.dtype.kind in "iu" and keys.dtype.kind in "iu":
+        lo, hi = int(keys.min()), int(keys.max())
+        if hi - lo <= 2 * n + 1024 and ember.unique(keys).shape[0] == k:
+            dev = values.device
+            table = ember.full(hi - lo + 1, -1, dtype="int64", device=dev)
+            table[(keys - lo).astype("int64")] = ember.arange(k, dtype="int64", device=dev)
+            rel = values.astype("int64") - lo
+            inside = (rel >= 0) & (rel <= hi - lo)
+            pos = table[ember.where(inside, rel, 0)]
+            found = inside & (pos >= 0)
+            return found, ember.maximum(pos, 0)
+    t = np.result_type(values.dtype, keys.dtype).name
+    return _search(values.astype(t), keys.astype(t))
+
+
+def _search(mine, theirs):
+    """(found, where) of each of `mine` among the distinct `theirs`."""
+    order = ember.argsort(theirs, kind="stable")
+    st = theirs[order]
+    if st.shape[0] > 1 and bool((st[1:] == st[:-1]).any()):
+        _not_unique()
+    at = ember.minimum(ember.searchsorted(st, mine), st.shape[0] - 1)
+    return st[at] == mine, order[at]
 
 
 def _not_unique():
