@@ -1,5 +1,6 @@
 /* ember frame: the CSV kernels' source, compilation and launches
- * (ember/csv.h). kernels/csv.cuh holds all three kernels; the only
+ * (ember/csv.h). kernels/csv.cuh holds all three kernels (after
+ * kernels/csv_values.cuh, the readers of numbers and dates); the only
  * difference between backends is CSV_CUDA (the exact float path that is
  * left to the caller on cuda) and the launch shape: the host runs one
  * large chunk a block (a few a core, as the thread pool takes them),
@@ -13,6 +14,7 @@
 #include "core/strbuf.h"
 #include "ember/csv.h"
 
+extern const char em_embedded_csv_values_cuh[];
 extern const char em_embedded_csv_cuh[];
 
 /* Bump when kernels/csv.cuh changes meaning (it is in the cache key). */
@@ -32,6 +34,7 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
     em_sb b = {0};
     (void)ctx;
     em_sb_printf(&b, "/* ember csv */\n#define CSV_CUDA %d\n", !cpu);
+    em_sb_puts(&b, em_embedded_csv_values_cuh);
     em_sb_puts(&b, em_embedded_csv_cuh);
     if (b.oom) {
         free(b.p);

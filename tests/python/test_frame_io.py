@@ -146,7 +146,8 @@ def test_csv_kernels_compile_for_the_gpu(need_nvrtc):
     puts CSV_CUDA 1 in front), through NVRTC here."""
     import pathlib
     root = pathlib.Path(__file__).resolve().parents[2]
-    src = "#define CSV_CUDA 1\n" + (root / "kernels" / "csv.cuh").read_text()
+    src = "#define CSV_CUDA 1\n" + "".join(
+        (root / "kernels" / f).read_text() for f in ("csv_values.cuh", "csv.cuh"))
     ptx = ember.cuda.Program(src).compile("ptx").code
     assert ptx.count(b".entry") == 3
 
