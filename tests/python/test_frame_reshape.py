@@ -52,6 +52,11 @@ def test_query(pair):
               "x / k > 0.5", "flag", "I > 2", "index > 12", "k ** 2 // 3 % 2 == 1"]:
         tm.assert_frame_equal(df.query(q).to_pandas(), pdf.query(q))
     tm.assert_series_equal(df.eval("k * 2 + y").to_pandas(), pdf.eval("k * 2 + y"))
+    tm.assert_frame_equal(df.eval("z = k * x").to_pandas(), pdf.eval("z = k * x"))
+    tm.assert_frame_equal(df.eval("k = -k").to_pandas(), pdf.eval("k = -k"))
+    assert "z" not in df
+    with pytest.raises(NotImplementedError, match="several"):
+        df.eval("a = 1\nb = 2")
     out = df.copy()
     assert out.query("k > 1", inplace=True) is None
     tm.assert_frame_equal(out.to_pandas(), pdf.query("k > 1"))

@@ -138,10 +138,25 @@ def evaluate(df, expr, scope):
         raise ValueError("expr cannot be an empty string")
     src, quoted = _rewrite(expr)
     try:
-        tree = ast.parse(src.strip(), mode="eval")
+        tree = ast.parse(src.strip())
     except SyntaxError as e:
         raise SyntaxError(f"invalid query {expr!r}: {e.msg}") from None
-    return _Eval(df, scope, quoted)(tree)
+    if len(tree.body) != 1:
+        raise NotImplementedError("eval of several statements; evaluate one expression "
+                                  "or one assignment at a time")
+    stmt = tree.body[0]
+    run = _Eval(df, scope, quoted)
+    if isinstance(stmt, ast.Expr):
+        return run(stmt.value)
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], ast.Name):
+        # pandas' `c = a + b`: a new frame with the column set
+        name = stmt.targets[0].id
+        out = df.copy(deep=False)
+        out[quoted.get(name, name)] = run(stmt.value)
+        return out
+    raise NotImplementedError(f"eval of {type(stmt).__name__}: one expression or one "
+                              "assignment to a column name")
 
 
 def caller_scope(depth, local_dict=None, global_dict=None):

@@ -92,13 +92,17 @@ class ReshapeMethods:
 
     def eval(self, expr, *, parser="pandas", engine=None, local_dict=None,
              global_dict=None, resolvers=None, level=0, inplace=False):
-        """The value of an expression of the columns (no assignment)."""
+        """The value of an expression of the columns, or with `c = expr`
+        the frame with column c set (in place with inplace=True)."""
         from ember.frame._query import caller_scope, evaluate
         _no_resolvers(resolvers)
-        if inplace:
-            raise NotImplementedError("eval(inplace=True): eval assigns nothing here; "
-                                      "use df[name] = df.eval(expr)")
-        return evaluate(self, expr, caller_scope(1 + level, local_dict, global_dict))
+        out = evaluate(self, expr, caller_scope(1 + level, local_dict, global_dict))
+        if not inplace:
+            return out
+        if not hasattr(out, "_cols"):
+            raise ValueError("Cannot operate inplace if there is no assignment")
+        self._cols = out._cols
+        return None
 
     @property
     def __dataframe__(self):
