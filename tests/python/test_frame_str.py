@@ -190,7 +190,8 @@ def test_regex_matches(device, dtype, pat):
 def test_unicode_tables(device, dtype):
     """Every assigned code point below 0x20000, one a row: case mapping
     and classes as pandas (Arrow's utf8proc)."""
-    cps = [c for c in range(0, 0x20000, 3) if not 0xD800 <= c < 0xE000
+    cps = [c for c in list(range(0, 0x20000, 3)) + list(range(0x20000, 0x32400, 97)) +
+           [0xE0041, 0xF0000, 0x10FFFD] if not 0xD800 <= c < 0xE000
            and unicodedata.category(chr(c)) != "Cn"]
     items = [chr(c) + chr(c + 1) if unicodedata.category(chr(c + 1)) != "Cn"
              else chr(c) for c in cps]
@@ -279,3 +280,15 @@ def test_add_mul(device, dtype):
     _same(s * 2, p * 2)
     with pytest.raises(TypeError):
         s + 1
+
+
+def test_arrow_slice_int32_offsets(device):
+    """Arrow's int32 offsets that start past 0 (a sliced array)."""
+    pa = pytest.importorskip("pyarrow")
+    arr = pa.array(WORDS, type=pa.string()).slice(3, 9)
+    s = ef.from_arrow(arr, device=device)
+    p = pd.Series(arr.to_pylist(), dtype="str")
+    for f in (lambda s: s.str.upper(), lambda s: s.str.len(), lambda s: s.str[1:],
+              lambda s: s.str.contains(r"\w\s"), lambda s: s.str.replace("a", "_"),
+              lambda s: s.str.split(" ", expand=True), lambda s: s.str.zfill(4)):
+        _same(f(s), f(p))

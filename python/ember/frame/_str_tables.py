@@ -9,14 +9,15 @@ takes Python's mapping where it is one code point, the simple mappings
 below where Python's is longer or older, and marks the code points this
 Python does not know (unassigned here, maybe assigned in Arrow's) as
 unknown: a row holding one raises NotImplementedError instead of a
-guess. Code points from 0x20000 on (CJK and private use) have no case."""
+guess. Above plane 3 (tags, private use, unassigned planes) no code point
+has a case or a class bit."""
 import unicodedata
 
 import numpy as np
 
 import ember
 
-SPAN = 0x20000
+SPAN = 0x32400   # through plane 3 (CJK extension H); nothing above has a case
 
 # where the simple mapping is not Python's full one, or is from a later
 # Unicode (16) than Python 3.11's 14
