@@ -163,12 +163,15 @@ def _nullable(col, nulls, d, name):
 
 
 def _texts(f, col, idx):
-    """The few fields idx of column col as Python strings."""
-    sub = Fields(f.buf, f.starts, f.ends, f.base, f.nrows, f.ncols, f.quote, None)
-    na = na_table([], f.buf.device)
+    """The fields idx (few) of column col as Python strings."""
     from ember.frame._strings import to_pylist
-    c = _strings(sub, col, na, None, "str")
-    return to_pylist(c.take(idx))
+    k = f.base + idx * f.ncols + col
+    e = f.ends[k]
+    s = f.starts[k] if f.starts is not None else \
+        ember.where(k > 0, f.ends[ember.maximum(k - 1, 0)] + 1, 0)
+    sub = Fields(f.buf, ember.ascontiguousarray(s), ember.ascontiguousarray(e), 0,
+                 idx.shape[0], 1, f.quote)
+    return to_pylist(_strings(sub, 0, na_table([], f.buf.device), None, "str"))
 
 
 def _strings(f, col, na, nulls, d):
