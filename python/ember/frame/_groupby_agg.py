@@ -159,8 +159,10 @@ def _segmented(groups, col, valid, op):
         v = v.astype("int64" if op == "mul" else "int8")
     elif op == "mul" and col.dtype.kind in "iu":
         v = v.astype("int64" if col.dtype.kind == "i" else "uint64")
-    rows, offsets = valid_order(groups, valid)
-    return ember.parallel.segmented_reduce(v[rows], offsets, op,
+    counts = groups.count(valid)
+    offsets = ember.concatenate([ember.zeros(1, dtype="int64", device=groups.device),
+                                 ember.cumsum(counts)])
+    return ember.parallel.segmented_reduce(groups.sort_by_group(v, valid), offsets, op,
                                            identity(op, str(v.dtype)), dtype=v.dtype)
 
 
@@ -218,9 +220,8 @@ def sorted_within(groups, keyvals, valid):
     if valid is not None:
         ok = ok & valid
     sel = ember.flatnonzero(ok)
-    o1 = ember.argsort(keyvals[sel], kind="stable")
-    sel = sel[o1]
-    return sel[ember.argsort(groups.codes[sel], kind="stable")]
+    sel = sel[ember.argsort(keyvals[sel], kind="stable")]
+    return groups.sort_by_group(sel, codes=groups.codes[sel])
 
 
 def _median(groups, col, valid, counts):

@@ -129,15 +129,35 @@ class Groups:
             self._size = out
         return out
 
+    def sort_by_group(self, values, mask=None, codes=None):
+        """values in group order, stable (a radix sort of only the bits a
+        group number has); rows in no group, or where mask is False, after
+        every group. codes: the codes of values when not the rows'."""
+        return self._radix(values, mask, codes)[1]
+
+    def _radix(self, values, mask=None, codes=None):
+        if codes is None:
+            codes = self.bins if mask is None else ember.where(mask, self.bins, self.k)
+        if values.shape[0] == 0:
+            return codes, values
+        return ember.parallel.radix_sort(codes, values,
+                                         end_bit=max(int(self.k).bit_length(), 1))
+
     def order(self):
         """(rows in group order, stable; rows in no group last; offsets:
         group g's rows are rows[offsets[g]:offsets[g + 1]])."""
         if self._order is None:
-            rows = ember.argsort(self.bins, kind="stable")
+            self._sorted_bins, rows = self._radix(ember.arange(self.n, dtype="int64",
+                                                               device=self.device))
             offsets = ember.concatenate([ember.zeros(1, dtype="int64", device=self.device),
                                          ember.cumsum(self.count())])
             self._order = (rows, offsets)
         return self._order
+
+    def sorted_bins(self):
+        """bins in group order (order()'s rows' bins)."""
+        self.order()
+        return self._sorted_bins
 
     def _representatives(self):
         """One row of each group (any row: they share the keys)."""

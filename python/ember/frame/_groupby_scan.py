@@ -39,7 +39,7 @@ def _place(groups):
     rows, offsets = groups.order()
     n = groups.n
     sorted_pos = ember.arange(n, dtype="int64", device=groups.device) - \
-        offsets[groups.bins[rows]]
+        offsets[groups.sorted_bins()]
     pos = ember.empty(n, dtype="int64", device=groups.device)
     pos[rows] = sorted_pos
     return rows, pos
@@ -79,7 +79,7 @@ def cumulative(groups, col, op):
     if groups.n == 0:
         return Column(out_dtype, v.astype(lookup(out_dtype).storage))
     rows, _ = groups.order()
-    scanned = ember.parallel.scan_by_key(groups.bins[rows], v[rows], op=op, dtype=t)
+    scanned = ember.parallel.scan_by_key(groups.sorted_bins(), v[rows], op=op, dtype=t)
     res = ember.empty(groups.n, dtype=t, device=groups.device)
     res[rows] = scanned
     res = res.astype(lookup(out_dtype).storage) if t != lookup(out_dtype).storage else res
