@@ -6,7 +6,7 @@ import ember
 from ember.frame import _bitmap
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
-from ember.frame._udf import compile_udf, run_udf
+from ember.frame._udf import ROW_LABEL, compile_udf, run_udf
 
 
 def _python_type(d, what):
@@ -94,8 +94,11 @@ def frame_apply(df, func, axis=0, raw=False, result_type=None, args=(), kwargs=N
                                                           device=df._device())),
                             df._index, None)
     kind = _row_types(df, what)
-    used = [df._cols[c] for c in cols]
-    xs = [_kernel_input(c, kind(c.dtype)) for c in used] or \
+    used = [df.index._column(df._device()) if c is ROW_LABEL else df._cols[c]
+            for c in cols]
+    # pandas' row.name is the label as it is, not in the row's dtype
+    xs = [_kernel_input(c, _python_type(c.dtype, what) if k is ROW_LABEL else kind(c.dtype))
+          for k, c in zip(cols, used)] or \
         [ember.zeros(n, dtype="int8", device=df._device())]
     out = run_udf(ufunc, xs, what, func)
     masked = any(c.dtype.masked for c in used)

@@ -15,6 +15,7 @@ import weakref
 import zlib
 
 _KERNELS = weakref.WeakKeyDictionary()   # function -> {key: (ufunc, columns)}
+ROW_LABEL = object()    # stands for row.name (the index) among the columns read
 
 
 def _origin(f):
@@ -111,6 +112,8 @@ class _RowReader(ast.NodeTransformer):
 
     def visit_Attribute(self, node):
         if self._is_row(node.value):
+            if node.attr == "name" and "name" not in self.columns:
+                return self._param(ROW_LABEL)     # the row's index label
             if node.attr not in self.columns:
                 raise NotImplementedError(f"{self.what}: {self.origin} uses row.{node.attr}, "
                                           "which is not a column (only the row's values "
