@@ -200,6 +200,11 @@ def test_merge_index_keys(device):
     for how in ("inner", "right"):
         _check(er.merge(el, how=how, left_index=True, right_on="k"),
                pr.merge(pl, how=how, left_index=True, right_on="k"))
+    for how, kw in (("left_anti", dict(left_index=True, right_index=True)),
+                    ("right_anti", dict(left_index=True, right_index=True)),
+                    ("left_anti", dict(left_on="k", right_index=True)),
+                    ("right_anti", dict(left_index=True, right_on="b"))):
+        _check(el.merge(er, how=how, **kw), pl.merge(pr, how=how, **kw))
     with pytest.raises(NotImplementedError, match="reset_index"):
         el.merge(er, how="outer", left_on="k", right_index=True)
 

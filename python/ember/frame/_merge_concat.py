@@ -45,8 +45,7 @@ def _index(objs, dev, ignore_index, total):
                 break
             at = i.stop if len(i) else at
         else:
-            return RangeIndex(idx[0].start if len(idx[0]) else 0, at,
-                              name=_common_name([i.name for i in idx]))
+            return RangeIndex(idx[0].start, at, name=_common_name([i.name for i in idx]))
     col = _merge_cols.concat([i._column(dev) for i in idx], [len(i) for i in idx], dev)
     return Index(col, name=_common_name([i.name for i in idx]))
 

@@ -34,6 +34,10 @@ def check_pair(a, b, name):
                                   "(different units): astype one to the other first")
 
 
+def _i64(a):
+    return a if str(a.dtype) == "int64" else a.astype("int64")
+
+
 def _raw(a, b):
     return a.validity is None and b.validity is None and \
         a.dtype.storage in _RAW and b.dtype.storage in _RAW and \
@@ -58,7 +62,7 @@ def _pair_codes(a, b):
         # one sort; ember's unique, as NumPy's, makes every NaN one last value
         uniq, inv = ember.unique(ember.concatenate([a.values, b.values]),
                                  return_inverse=True)
-        return inv.astype("int64"), uniq.shape[0]
+        return _i64(inv), uniq.shape[0]
     c, k = codes(concat(a, b))
     c = c + 1 if a.dtype.kind in "Mm" else ember.where(c < 0, k, c)
     return c, k + 1
@@ -69,7 +73,7 @@ def key_codes(lcols, rcols):
     rows' keys are equal (a null meets a null, as in pandas) and ordered as
     the keys (nulls last); K bounds the codes, or is None for raw values."""
     if len(lcols) == 1 and _raw(lcols[0], rcols[0]):
-        return lcols[0].values.astype("int64"), rcols[0].values.astype("int64"), None
+        return _i64(lcols[0].values), _i64(rcols[0].values), None
     n = lcols[0].length
     code, size = None, 1
     for a, b in zip(lcols, rcols):
@@ -79,7 +83,7 @@ def key_codes(lcols, rcols):
             continue
         if size * k >= _BIG:   # renumber densely before it could wrap
             uniq, inv = ember.unique(code, return_inverse=True)
-            code, size = inv.astype("int64"), uniq.shape[0]
+            code, size = _i64(inv), uniq.shape[0]
         code, size = code * k + c, size * k
     return code[:n], code[n:], size
 
@@ -126,7 +130,7 @@ def match(lk, rk, size):
         # sides (a binary search per left row would miss the cache at
         # every step on a cpu)
         uniq, inv = ember.unique(ember.concatenate([lk, rk]), return_inverse=True)
-        inv = inv.astype("int64")
+        inv = _i64(inv)
         lk, rk, size, base = inv[:n], inv[n:], uniq.shape[0], 0
     inside = (lk >= base) & (lk < base + size)   # before a shift could wrap
     if base:
@@ -141,8 +145,8 @@ def match(lk, rk, size):
         return Match(None, row, (row >= 0).astype("int64"), 1, m)
     start = ember.cumsum(counts) - counts
     rorder = ember.argsort(rk, kind="stable")
-    cnt = ember.where(inside, counts[at], 0).astype("int64")
-    return Match(rorder, start[at].astype("int64"), cnt, most, m)
+    cnt = _i64(ember.where(inside, counts[at], 0))
+    return Match(rorder, _i64(start[at]), cnt, most, m)
 
 
 def expand(mt, n, keep_unmatched):
@@ -159,7 +163,7 @@ def expand(mt, n, keep_unmatched):
             ri = ember.where(mt.cnt > 0, mt.rorder[ember.minimum(mt.lo, m - 1)], -1)
         if keep_unmatched:
             return None, ri
-        li = ember.flatnonzero(mt.cnt > 0).astype("int64")
+        li = _i64(ember.flatnonzero(mt.cnt > 0))
         if li.shape[0] == n:   # every left row once, in order: no gather
             return None, ri
         return li, ri[li]
@@ -172,7 +176,7 @@ def expand(mt, n, keep_unmatched):
     # li and ri step by one row within a left row's run; between runs
     # they jump: each jump is scattered at its run's first output row as
     # a difference from the one before and summed up by a scan
-    li = _runs(ember.diff(nz.astype("int64"), prepend=0), at, total, dev, 0)
+    li = _runs(ember.diff(_i64(nz), prepend=0), at, total, dev, 0)
     jump = (mt.lo - start)[nz]
     p = _runs(ember.diff(jump, prepend=0), at, total, dev, 1)
     if not keep_unmatched:
@@ -215,7 +219,7 @@ def join_rows(lk, rk, size, how, sort):
         if sort or how == "outer":
             li = rows(li, n, lk.device)
         if how == "outer":
-            extra = ember.flatnonzero(~mt.right_matched()).astype("int64")
+            extra = _i64(ember.flatnonzero(~mt.right_matched()))
             dev = lk.device
             li = ember.concatenate([li, ember.full(extra.shape[0], -1, dtype="int64",
                                                    device=dev)])
