@@ -19,8 +19,8 @@ extern const char em_embedded_csv_cuh[];
 
 /* Bump when kernels/csv.cuh changes meaning (it is in the cache key). */
 #define CSV_VERSION 13u
-#define CSV_BLOCK 256        /* cuda threads a block */
-#define CSV_CUDA_CHUNK 256   /* bytes a cuda thread */
+#define CSV_BLOCK 256      /* cuda threads a block */
+#define CSV_CUDA_CHUNK 256 /* bytes a cuda thread */
 #define CSV_HOST_CHUNK_MIN (1ll << 16)
 
 static em_gen_ktable csv_table = EM_GEN_KTABLE(16);
@@ -53,8 +53,8 @@ static em_status functions(em_device *dev, em_function *fn[3])
 
 /* EM_ERR_TYPE/INVALID_VALUE unless a is a contiguous 1-d (or, with
  * rows, (n, 3)) array of dtype dt on dev with at least n elements. */
-static em_status need(const em_array *a, em_dtype dt, em_device *dev,
-                      int64_t n, const char *fn, const char *what)
+static em_status need(const em_array *a, em_dtype dt, em_device *dev, int64_t n,
+                      const char *fn, const char *what)
 {
     em_status st = em_arr_check(a, fn);
     if (st != EM_OK)
@@ -69,9 +69,9 @@ static em_status need(const em_array *a, em_dtype dt, em_device *dev,
                         "elements (it has %lld)",
                         fn, what, (long long)n, (long long)a->size);
     if (a->device != dev)
-        return em_error(EM_ERR_INVALID_VALUE, "%s: %s is on %s, the bytes on %s",
-                        fn, what, em_device_name(a->device),
-                        em_device_name(dev));
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "%s: %s is on %s, the bytes on %s", fn, what,
+                        em_device_name(a->device), em_device_name(dev));
     return EM_OK;
 }
 
@@ -83,7 +83,8 @@ static int is_cuda(em_device *dev)
 /* The grid and block of n threads' work. */
 static void shape(em_device *dev, int64_t n, em_dim3 *grid, em_dim3 *block)
 {
-    int64_t bs = is_cuda(dev) ? CSV_BLOCK : (n > CSV_BLOCK * 64 ? CSV_BLOCK : 1);
+    int64_t bs =
+        is_cuda(dev) ? CSV_BLOCK : (n > CSV_BLOCK * 64 ? CSV_BLOCK : 1);
     grid->x = (unsigned)((n + bs - 1) / bs);
     grid->y = grid->z = 1;
     block->x = (unsigned)bs;
@@ -126,8 +127,8 @@ em_status em_csv_count(const em_array *bytes, int sep, int quote,
     nch = (n + *chunk - 1) / *chunk;
     shp[0] = nch;
     shp[1] = 3;
-    if ((st = em_array_empty(bytes->device, EM_INT64, 2, shp, 'C', s, counts)) !=
-        EM_OK)
+    if ((st = em_array_empty(bytes->device, EM_INT64, 2, shp, 'C', s,
+                             counts)) != EM_OK)
         return st;
     if (nch == 0)
         return EM_OK;
@@ -169,8 +170,8 @@ em_status em_csv_fields(const em_array *bytes, int sep, int quote,
     if (total < 0)
         return em_error(EM_ERR_INVALID_VALUE, "%s: total %lld < 0", fn_name,
                         (long long)total);
-    if ((st = em_array_empty(bytes->device, EM_INT64, 1, &total, 'C', s, ends)) !=
-        EM_OK)
+    if ((st = em_array_empty(bytes->device, EM_INT64, 1, &total, 'C', s,
+                             ends)) != EM_OK)
         return st;
     if ((st = em_array_empty(bytes->device, EM_UINT8, 1, &total, 'C', s,
                              rowend)) != EM_OK) {
@@ -182,7 +183,8 @@ em_status em_csv_fields(const em_array *bytes, int sep, int quote,
     if ((st = functions(bytes->device, fn)) == EM_OK) {
         const void *bp = bytes->data, *qp = qpre->data, *op = offs->data;
         void *ep = ends->data, *rp = rowend->data;
-        void *args[] = {&bp, &n, &chunk, &nch, &sep, &quote, &qp, &op, &ep, &rp};
+        void *args[] = {&bp,    &n,  &chunk, &nch, &sep,
+                        &quote, &qp, &op,    &ep,  &rp};
         chunk_shape(bytes->device, nch, &grid, &block);
         st = em_launch(fn[1], grid, block, 0, s, args);
     }
@@ -233,7 +235,8 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
         return st;
     dev = bytes->device;
     if (mode < EM_CSV_CLASSIFY || mode > EM_CSV_DATETIME)
-        return em_error(EM_ERR_INVALID_VALUE, "%s: unknown mode %d", fn_name, m);
+        return em_error(EM_ERR_INVALID_VALUE, "%s: unknown mode %d", fn_name,
+                        m);
     if (nrows < 0 || ncols < 1 || col < 0 || col >= ncols || base < 0)
         return em_error(EM_ERR_INVALID_VALUE,
                         "%s: bad shape (base %lld, %lld rows, %lld columns, "
@@ -243,9 +246,8 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
     if (nrows == 0)
         return EM_OK;
     if ((st = need(ends, EM_INT64, dev, nfields, fn_name, "ends")) != EM_OK ||
-        (starts &&
-         (st = need(starts, EM_INT64, dev, nfields, fn_name, "starts")) !=
-             EM_OK) ||
+        (starts && (st = need(starts, EM_INT64, dev, nfields, fn_name,
+                              "starts")) != EM_OK) ||
         (st = need(na, EM_UINT8, dev, 0, fn_name, "na")) != EM_OK ||
         (st = need(na_off, EM_INT64, dev, 1, fn_name, "na_off")) != EM_OK)
         return st;
@@ -256,7 +258,8 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
     }
     if ((mode != EM_CSV_CLASSIFY || out) &&
         (st = need(out, mode_dtype(mode), dev,
-                   mode == EM_CSV_STRCOPY ? 0 : nrows, fn_name, "out")) != EM_OK)
+                   mode == EM_CSV_STRCOPY ? 0 : nrows, fn_name, "out")) !=
+            EM_OK)
         return st;
     if (mode == EM_CSV_STRCOPY &&
         (st = need(soff, EM_INT64, dev, nrows, fn_name, "soff")) != EM_OK)
@@ -273,8 +276,8 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
                             mode == EM_CSV_DATETIME))
                        ? cls->data
                        : NULL;
-        void *args[] = {&bp,  &sp,   &ep,  &base, &nrows, &ncols, &col, &quote,
-                        &m,   &np,   &nop, &nna,  &op,    &cp,    &sop};
+        void *args[] = {&bp, &sp, &ep,  &base, &nrows, &ncols, &col, &quote,
+                        &m,  &np, &nop, &nna,  &op,    &cp,    &sop};
         shape(dev, nrows, &grid, &block);
         if (!is_cuda(dev)) { /* a few long blocks a core (a grid-stride loop) */
             int64_t nb = (int64_t)em_gen_device_units(dev) * 4;

@@ -2,8 +2,8 @@
  * (python/ember/frame/_io_csv.py checks the arguments and composes them
  * with ember's scans); each releases the GIL around its C call. */
 #include "ember/csv.h"
-#include "runtime/errors.h"
 #include "parallel/parallel.h"
+#include "runtime/errors.h"
 
 /* _csv_count(bytes, sep, quote) -> (counts, chunk) */
 static PyObject *py_csv_count(PyObject *m, PyObject *args)
@@ -14,7 +14,8 @@ static PyObject *py_csv_count(PyObject *m, PyObject *args)
     int64_t chunk = 0;
     em_array r;
     em_status s;
-    if (!PyArg_ParseTuple(args, "O!ii:_csv_count", st->ndarray, &b, &sep, &quote))
+    if (!PyArg_ParseTuple(args, "O!ii:_csv_count", st->ndarray, &b, &sep,
+                          &quote))
         return NULL;
     EMPY_NOGIL(s, em_csv_count(EMPY_ARR(b), sep, quote, &r, &chunk, NULL));
     if (s != EM_OK)
@@ -62,13 +63,15 @@ static PyObject *py_csv_parse(PyObject *m, PyObject *args)
     long long base, nrows, ncols, col;
     int quote, mode;
     em_status s;
-    if (!PyArg_ParseTuple(args, "O!OO!LLLLiiO!O!OOO:_csv_parse", st->ndarray, &b,
-                          &so, st->ndarray, &e, &base, &nrows, &ncols, &col,
+    if (!PyArg_ParseTuple(args, "O!OO!LLLLiiO!O!OOO:_csv_parse", st->ndarray,
+                          &b, &so, st->ndarray, &e, &base, &nrows, &ncols, &col,
                           &quote, &mode, st->ndarray, &na, st->ndarray, &no,
                           &oo, &co, &fo))
         return NULL;
-    if (empy_par_array(st, so, 1, &sa) < 0 || empy_par_array(st, oo, 1, &oa) < 0 ||
-        empy_par_array(st, co, 1, &ca) < 0 || empy_par_array(st, fo, 1, &fa) < 0)
+    if (empy_par_array(st, so, 1, &sa) < 0 ||
+        empy_par_array(st, oo, 1, &oa) < 0 ||
+        empy_par_array(st, co, 1, &ca) < 0 ||
+        empy_par_array(st, fo, 1, &fa) < 0)
         return NULL;
     EMPY_NOGIL(s, em_csv_parse(EMPY_ARR(b), sa, EMPY_ARR(e), base, nrows, ncols,
                                col, quote, (em_csv_mode)mode, EMPY_ARR(na),
@@ -82,5 +85,6 @@ static PyObject *py_csv_parse(PyObject *m, PyObject *args)
 PyMethodDef empy_par_csv_functions[] = {
     {"_csv_count", py_csv_count, METH_VARARGS, "CSV pass one (ember/csv.h)."},
     {"_csv_fields", py_csv_fields, METH_VARARGS, "CSV pass two (ember/csv.h)."},
-    {"_csv_parse", py_csv_parse, METH_VARARGS, "CSV fields of a column (ember/csv.h)."},
+    {"_csv_parse", py_csv_parse, METH_VARARGS,
+     "CSV fields of a column (ember/csv.h)."},
     {NULL, NULL, 0, NULL}};
