@@ -173,3 +173,46 @@ def test_shift_diff_pct_change(device):
         df["f"].pct_change(fill_method="pad")
     with pytest.raises(NotImplementedError, match="bool"):
         ef.Series([True, False], device=device).shift(1)
+
+
+def _timed_frame(n, seed):
+    rng = np.random.default_rng(seed)
+    t = pd.to_datetime("2020-01-01") + pd.to_timedelta(rng.integers(0, 40 * 86400, n),
+                                                       unit="s")
+    pdf = pd.DataFrame({"f": rng.normal(size=n), "i": rng.integers(0, 100, n),
+                        "I": pd.array(rng.integers(0, 9, n), dtype="Int64")},
+                       index=pd.DatetimeIndex(t, name="ts"))
+    pdf.loc[pdf.index[::7], "f"] = np.nan
+    pdf.iloc[::5, 2] = pd.NA
+    return pdf
+
+
+@pytest.mark.parametrize("rule", ["D", "6h", "3D", "W", "170min", "5000s"])
+def test_resample(device, rule):
+    pdf = _timed_frame(300, 0)
+    for p in (pdf, pdf.sort_index()):
+        df = ef.from_pandas(p, device=device)
+        r, pr = df.resample(rule), p.resample(rule)
+        for how in ("sum", "mean", "count", "min", "max", "first", "last"):
+            tm.assert_frame_equal(getattr(r, how)().to_pandas(), getattr(pr, how)(),
+                                  check_freq=False, rtol=1e-9)
+        tm.assert_series_equal(r.size().to_pandas(), pr.size(), check_freq=False)
+        tm.assert_series_equal(df["i"].resample(rule).max().to_pandas(),
+                               p["i"].resample(rule).max(), check_freq=False)
+
+
+def test_resample_edges_and_errors(device):
+    one = pd.Series([2.5], index=pd.DatetimeIndex(["2021-03-04 05:06:07"]), name="x")
+    e = ef.from_pandas(one, device=device)
+    for how in ("sum", "mean", "count", "min", "first", "size"):
+        tm.assert_series_equal(getattr(e.resample("h"), how)().to_pandas(),
+                               getattr(one.resample("h"), how)(), check_freq=False)
+    nat = pd.Series([1, 2, 3], index=pd.DatetimeIndex(["2021-01-01", None, "2021-01-03"]))
+    tm.assert_series_equal(ef.from_pandas(nat, device=device).resample("D").sum()
+                           .to_pandas(), nat.resample("D").sum(), check_freq=False)
+    with pytest.raises(NotImplementedError, match="ME"):
+        e.resample("ME")
+    with pytest.raises(TypeError, match="DatetimeIndex"):
+        ef.Series([1.0, 2.0], device=device).resample("D")
+    with pytest.raises(NotImplementedError, match="closed"):
+        e.resample("D", closed="right")
