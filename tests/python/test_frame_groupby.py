@@ -92,6 +92,14 @@ def test_frame_aggs_numeric_only(pair):
     _both(lambda d: d.groupby("k").mean(), pdf, df)      # str column: TypeError
 
 
+def test_datetime_values(pair):
+    pdf, df = pair
+    for how in ("min", "max", "first", "last", "count", "nunique"):
+        _both(lambda d: getattr(d.groupby("ks", dropna=False)["kt"], how)(), pdf, df)
+    _both(lambda d: d.groupby("k")["kt"].shift(), pdf, df)
+    _both(lambda d: d.groupby("k")["kt"].mean(), pdf, df)
+
+
 def test_ddof_min_count_skipna(pair):
     pdf, df = pair
     for ddof in (0, 1, 2):
@@ -221,7 +229,7 @@ def test_agg_forms(pair):
 def test_groups_size(pair):
     pdf, df = pair
     for key in ("k", "ks"):
-        got = {k: list(v) for k, v in df.groupby(key).groups.items()}
+        got = {k: v.tolist() for k, v in df.groupby(key).groups.items()}
         want = {k: list(v) for k, v in pdf.groupby(key).groups.items()}
         assert got == want
         assert len(df.groupby(key)) == len(pdf.groupby(key))

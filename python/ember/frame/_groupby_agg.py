@@ -27,15 +27,17 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
     if how not in AGGS:
         raise NotImplementedError(f"groupby aggregation {how!r} (supported: "
                                   + ", ".join(AGGS) + ")")
-    if how in _NUMERIC_ONLY and (d.is_string or (d.kind in "Mm" and how != "median")):
+    if how in _NUMERIC_ONLY and (d.is_string or (d.kind in "Mm" and
+                                                 how not in ("median", "mean"))):
         if how == "sum" and d.is_string:
             raise NotImplementedError("groupby sum of a str column (string "
                                       "concatenation); use numeric_only=True")
         raise TypeError(f"dtype '{d.name}' does not support operation '{how}'")
     if d.kind in "Mm" and how == "median":
         raise NotImplementedError("groupby median of datetimes (supported: count, "
-                                  "min, max, first, last, nunique)")
-    out = lookup(result_dtype(col, how if how != "median" else "mean"))
+                                  "mean, min, max, first, last, nunique)")
+    out = lookup(result_dtype(col, how if how != "median" else "mean")
+                 if d.kind not in "Mm" else d.name)
     if how in ("sum", "mean") and d.kind == "f" and not d.masked and skipna:
         # a NaN makes its group's sum NaN: without one, no value is null
         # and the null mask (two passes) is not needed
@@ -68,6 +70,8 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
         values = _segmented(groups, col, valid, how)
     elif how == "mean":
         values = _fsum(groups, col.values, valid) / ember.maximum(counts, 1)
+        if d.kind in "Mm":   # pandas truncates a time's mean to its unit
+            values = ember.where(counts > 0, values, 0).astype("int64")
     elif how in ("std", "var"):
         values = _var(groups, col, valid, counts, ddof)
         if how == "std":

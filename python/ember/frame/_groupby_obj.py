@@ -102,7 +102,6 @@ class GroupBy:
     def groups(self):
         """{key: Index of the group's row labels} (built on the host, one
         transfer for all groups)."""
-        import numpy as np
         if len(self._keys) > 1:
             raise NotImplementedError("groups of several keys (tuples of keys); "
                                       "use ngroups, size() or as_index=False")
@@ -112,9 +111,9 @@ class GroupBy:
         host = Index(labels).tolist()
         off = ember.asnumpy(offsets).tolist()
         keys = Index(g.keys[0]).tolist()
-        idx = np.arange(len(host))
-        return {k: Index([host[i] for i in idx[off[j]:off[j + 1]]],
-                         name=self._obj.index.name)
+        dtype = self._obj.index.dtype
+        return {k: Index(host[off[j]:off[j + 1]], name=self._obj.index.name, dtype=dtype,
+                         device=g.device)
                 for j, k in enumerate(keys)}
 
     def __len__(self):
