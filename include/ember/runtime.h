@@ -146,6 +146,25 @@ typedef struct em_vendor_sym {
 em_status em_vendor_bind(em_vendor_lib lib, const em_vendor_sym *syms, int n,
                          void *table);
 
+/* A table bound on its first use and the outcome kept, so a library that
+ * is missing costs one search, and every later call, in any thread, gets
+ * the same message. Declare with EM_VENDOR_LAZY(lib, syms, table). */
+typedef struct em_vendor_lazy {
+    em_vendor_lib lib;
+    const em_vendor_sym *syms;
+    int n;
+    void *table;
+    int done; /* set, with release order, once status and why hold */
+    em_status status;
+    char why[1200];
+} em_vendor_lazy;
+
+#define EM_VENDOR_LAZY(lib, syms, table)                                    \
+    {lib, syms, (int)(sizeof syms / sizeof *syms), table, 0, EM_OK, ""}
+
+/* t bound if it is not yet: EM_OK, or the binding's error again. */
+em_status em_vendor_ready(em_vendor_lazy *t);
+
 /* The calling thread's current device (initially the default device) and
  * current stream (initially NULL, meaning that device's default stream).
  * Setting the device resets the current stream to NULL. These are what

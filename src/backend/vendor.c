@@ -200,6 +200,22 @@ em_status em_vendor_bind(em_vendor_lib lib, const em_vendor_sym *syms, int n,
     return EM_OK;
 }
 
+em_status em_vendor_ready(em_vendor_lazy *t)
+{
+    static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
+    if (!__atomic_load_n(&t->done, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&bind_lock);
+        if (!t->done) {
+            t->status = em_vendor_bind(t->lib, t->syms, t->n, t->table);
+            if (t->status != EM_OK)
+                snprintf(t->why, sizeof t->why, "%s", em_last_error());
+            __atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&bind_lock);
+    }
+    return t->status == EM_OK ? EM_OK : em_error(t->status, "%s", t->why);
+}
+
 const char *em_vendor_name(em_vendor_lib lib)
 {
     return (unsigned)lib < EM_VENDOR_COUNT ? descs[lib].name : NULL;

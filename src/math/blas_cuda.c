@@ -28,8 +28,6 @@ typedef struct cublas_fns {
 } cublas_fns;
 
 static cublas_fns cu;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
 
 static const em_vendor_sym syms[] = {
     {"cublasCreate_v2", offsetof(cublas_fns, create)},
@@ -37,12 +35,7 @@ static const em_vendor_sym syms[] = {
     {"cublasGemmStridedBatchedEx", offsetof(cublas_fns, gemm)},
 };
 
-static void load(void)
-{
-    /* without cuBLAS the generated kernel serves; ember info says why */
-    loaded = em_vendor_bind(EM_VENDOR_CUBLAS, syms, sizeof syms / sizeof *syms,
-                            &cu) == EM_OK;
-}
+static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUBLAS, syms, &cu);
 
 static em_status create(em_lib_handle *slot)
 {
@@ -124,8 +117,8 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
         nb > INT32_MAX || st[0] % es || st[1] % es || st[2] % es ||
         st[0] < 0 || st[1] < 0 || (st[2] <= 0 && nb > 1))
         return EM_OK;
-    pthread_once(&once, load);
-    if (!loaded)
+    /* without cuBLAS the generated kernel serves; ember info says why */
+    if (em_vendor_ready(&lib) != EM_OK)
         return EM_OK;
     if ((rc = em_lib_handle_take(&handles, s, &dh)) != EM_OK)
         return rc;

@@ -26,9 +26,6 @@ typedef struct sp_fns {
 } sp_fns;
 
 static sp_fns cu;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static em_status load_status;
-static char load_why[1200];
 
 static const em_vendor_sym solver_syms[] = {
     {"cusolverSpCreate", offsetof(sp_fns, create)},
@@ -40,15 +37,8 @@ static const em_vendor_sym sparse_syms[] = {
     {"cusparseCreateMatDescr", offsetof(sp_fns, create_descr)},
 };
 
-static void load(void)
-{
-    load_status = em_vendor_bind(EM_VENDOR_CUSOLVER, solver_syms,
-                                 sizeof solver_syms / sizeof *solver_syms, &cu);
-    if (load_status == EM_OK)
-        load_status = em_vendor_bind(EM_VENDOR_CUSPARSE, sparse_syms, 1, &cu);
-    if (load_status != EM_OK)
-        snprintf(load_why, sizeof load_why, "%s", em_last_error());
-}
+static em_vendor_lazy solver = EM_VENDOR_LAZY(EM_VENDOR_CUSOLVER, solver_syms, &cu),
+                      sparse = EM_VENDOR_LAZY(EM_VENDOR_CUSPARSE, sparse_syms, &cu);
 
 static em_status fail(int r, const char *what)
 {
@@ -133,9 +123,9 @@ em_status em_cusolver_csrlsvqr(const em_array *data, const em_array *indptr,
                         "read-only");
     if (n == 0)
         return EM_OK;
-    pthread_once(&once, load);
-    if (load_status != EM_OK)
-        return em_error(load_status, "%s", load_why);
+    if ((st = em_vendor_ready(&solver)) != EM_OK ||
+        (st = em_vendor_ready(&sparse)) != EM_OK)
+        return st;
     s = em_current_stream();
     if (!s || em_stream_device(s) != data->device)
         s = em_stream_default(data->device);

@@ -47,9 +47,6 @@ typedef struct sparse_fns {
 } sparse_fns;
 
 static sparse_fns cu;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static em_status load_status;
-static char load_why[1200];
 
 static const em_vendor_sym syms[] = {
     {"cusparseCreate", offsetof(sparse_fns, create)},
@@ -66,13 +63,7 @@ static const em_vendor_sym syms[] = {
     {"cusparseSpMM", offsetof(sparse_fns, spmm)},
 };
 
-static void load(void)
-{
-    load_status = em_vendor_bind(EM_VENDOR_CUSPARSE, syms,
-                                 sizeof syms / sizeof *syms, &cu);
-    if (load_status != EM_OK)
-        snprintf(load_why, sizeof load_why, "%s", em_last_error());
-}
+static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUSPARSE, syms, &cu);
 
 static em_status fail(int r, const char *what)
 {
@@ -297,9 +288,8 @@ em_status em_cusparse_csr_matmul(const em_array *data, const em_array *indices,
                               s)) != EM_OK ||
         data->shape[0] == 0 || q == 0)
         return st;
-    pthread_once(&once, load);
-    if (load_status != EM_OK)
-        return em_error(load_status, "%s", load_why);
+    if ((st = em_vendor_ready(&lib)) != EM_OK)
+        return st;
     if ((st = em_lib_handle_take(&handles, s, &slot)) != EM_OK)
         return st;
     st = multiply(slot->h, data, indices, indptr, ncols, transpose, x, y, p,

@@ -44,16 +44,7 @@ static const em_vendor_sym syms[] = {
     {"cufftExecZ2D", offsetof(cufft_fns, z2d)},
 };
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static em_status load_status;
-static char load_why[1200];
-
-static void load(void)
-{
-    if ((load_status = em_vendor_bind(EM_VENDOR_CUFFT, syms,
-                                      sizeof syms / sizeof *syms, &cu)) != EM_OK)
-        snprintf(load_why, sizeof load_why, "%s", em_last_error());
-}
+static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUFFT, syms, &cu);
 
 /* cufftResult's codes, as cufft.h numbers them. */
 static em_status fail(int r, const char *what)
@@ -269,9 +260,8 @@ em_status em_fft_exec(const em_array *in, em_array *out, int rank,
         return st;
     if (in->size == 0 || out->size == 0)
         return EM_OK;
-    pthread_once(&once, load);
-    if (load_status != EM_OK)
-        return em_error(load_status, "%s", load_why);
+    if ((st = em_vendor_ready(&lib)) != EM_OK)
+        return st;
     if (!s) {
         s = em_current_stream();
         if (!s || em_stream_device(s) != in->device)

@@ -65,9 +65,6 @@ typedef struct cusolver_fns {
 } cusolver_fns;
 
 static cusolver_fns cu;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static em_status load_status;
-static char load_why[1200];
 
 static const em_vendor_sym syms[] = {
     {"cusolverDnCreate", offsetof(cusolver_fns, create)},
@@ -98,21 +95,8 @@ static const em_vendor_sym geev_syms[] = {
     {"cusolverDnXgeev_bufferSize", offsetof(cusolver_fns, geev_size)},
     {"cusolverDnXgeev", offsetof(cusolver_fns, geev)},
 };
-static em_status geev_status;
-static char geev_why[1200];
-
-static void load(void)
-{
-    if ((load_status = em_vendor_bind(EM_VENDOR_CUSOLVER, syms,
-                                      sizeof syms / sizeof *syms, &cu)) != EM_OK) {
-        snprintf(load_why, sizeof load_why, "%s", em_last_error());
-        return;
-    }
-    if ((geev_status = em_vendor_bind(EM_VENDOR_CUSOLVER, geev_syms,
-                                      sizeof geev_syms / sizeof *geev_syms,
-                                      &cu)) != EM_OK)
-        snprintf(geev_why, sizeof geev_why, "%s", em_last_error());
-}
+static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUSOLVER, syms, &cu),
+                      geev = EM_VENDOR_LAZY(EM_VENDOR_CUSOLVER, geev_syms, &cu);
 
 static em_status fail(int r, const char *what)
 {
@@ -212,9 +196,8 @@ static em_status begin(call *c, const em_array *a, const em_array *info,
     if (em_device_get_type(a->device) != EM_DEVICE_CUDA)
         return em_error(EM_ERR_NOT_SUPPORTED, "%s runs on CUDA devices "
                         "(cuSOLVER), not %s", what, em_device_name(a->device));
-    pthread_once(&once, load);
-    if (load_status != EM_OK)
-        return em_error(load_status, "%s", load_why);
+    if ((st = em_vendor_ready(&lib)) != EM_OK)
+        return st;
     c->dev = a->device;
     c->esz = (int64_t)em_dtype_size(a->dtype);
     c->batch = 1;
@@ -406,10 +389,10 @@ em_status em_cusolver_geev(em_array *a, em_array *w, em_array *vr,
     em_status st = begin(&c, a, info, what);
     if (st != EM_OK)
         return st;
-    if (geev_status != EM_OK)
+    if (em_vendor_ready(&geev) != EM_OK)
         return end(&c, em_error(EM_ERR_NOT_SUPPORTED, "%s: this cuSOLVER has "
                                 "no geev (cuSOLVER 11.7, CUDA 12.6, added "
-                                "it): %s", what, geev_why));
+                                "it): %s", what, geev.why));
     n = a->shape[a->ndim - 1];
     cplx = real_type(c.type) != c.type;
     wper = cplx ? n : 2 * n; /* real a: the real parts, then the imaginary */

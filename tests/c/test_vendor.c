@@ -129,6 +129,33 @@ static void test_bind(void)
     CHECK(t.create == dlsym(h, "curandCreateGenerator") && t.destroy != NULL);
 }
 
+/* em_vendor_ready binds once and gives every later call the first
+ * outcome: the same error, with its message, after the first failure. */
+static void test_ready(void)
+{
+    static struct { void *create, *destroy; } t;
+    static const em_vendor_sym bad[] = {
+        {"curandCreateGenerator", offsetof(__typeof__(t), create)},
+        {"curandNoSuchFunction", offsetof(__typeof__(t), destroy)}};
+    static const em_vendor_sym good[] = {
+        {"curandCreateGenerator", offsetof(__typeof__(t), create)}};
+    static em_vendor_lazy lb = EM_VENDOR_LAZY(EM_VENDOR_CURAND, bad, &t),
+                          lg = EM_VENDOR_LAZY(EM_VENDOR_CURAND, good, &t);
+    void *h;
+    char first[1200];
+    CHECK_STATUS(em_vendor_ready(&lb), EM_ERR_UNAVAILABLE);
+    snprintf(first, sizeof first, "%s", em_last_error());
+    CHECK(first[0] != 0);
+    CHECK_STATUS(em_vendor_ready(&lb), EM_ERR_UNAVAILABLE);
+    CHECK(strcmp(first, em_last_error()) == 0);
+    if (em_vendor_open(EM_VENDOR_CURAND, &h) != EM_OK)
+        return;
+    CHECK(strstr(first, "curandNoSuchFunction") != NULL);
+    CHECK_OK(em_vendor_ready(&lg));
+    CHECK_OK(em_vendor_ready(&lg));
+    CHECK(t.create == dlsym(h, "curandCreateGenerator"));
+}
+
 int main(void)
 {
     snprintf(tmp, sizeof tmp, "/tmp/ember_vendor_XXXXXX");
@@ -141,6 +168,7 @@ int main(void)
     test_order();
     test_public();
     test_bind();
+    test_ready();
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
