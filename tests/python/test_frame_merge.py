@@ -269,7 +269,7 @@ def test_merge_series(device):
         el.merge(es.rename(None))
 
 
-@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("how", HOWS + ["cross", "left_anti", "right_anti"])
 def test_join(device, how):
     pl = pd.DataFrame({"a": [1, 2, 3, 4], "k": [20, 10, 30, 10]}, index=[40, 10, 30, 20])
     pr = pd.DataFrame({"a": [5.0, 6.0, 7.0], "c": ["x", "y", None]}, index=[30, 10, 50])
@@ -279,7 +279,7 @@ def test_join(device, how):
     _check(el.join(er, how=how, lsuffix="_l", rsuffix="_r", sort=True),
            pl.join(pr, how=how, lsuffix="_l", rsuffix="_r", sort=True))
     _check(el.join(er[["c"]], how=how), pl.join(pr[["c"]], how=how))
-    if how in ("inner", "left"):
+    if how in ("inner", "left", "left_anti"):
         _check(el.join(er[["c"]], on="k", how=how), pl.join(pr[["c"]], on="k", how=how))
     with pytest.raises(ValueError, match="overlap"):
         el.join(er)

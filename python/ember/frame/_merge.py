@@ -274,8 +274,9 @@ class MergeMethods:
         if isinstance(other, (list, tuple)):
             raise NotImplementedError("join with a list of frames; join them one by one "
                                       "or use concat(axis=1)")
-        if how in ("cross", "left_anti", "right_anti"):
-            raise ValueError(f"join does not take how={how!r}; use merge")
+        if how == "cross":
+            return merge(self, other, how=how, suffixes=(lsuffix, rsuffix), sort=sort,
+                         validate=validate)
         if on is None:
             return merge(self, other, how=how, left_index=True, right_index=True,
                          suffixes=(lsuffix, rsuffix), sort=sort, validate=validate)
