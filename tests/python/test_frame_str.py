@@ -161,9 +161,14 @@ def test_regex_flags_and_compiled(device):
         s.str.replace("x?", "b", regex=True)
     with pytest.raises(NotImplementedError, match="group"):
         s.str.replace("(a)", r"\1", regex=True)
+    with pytest.raises(NotImplementedError, match="anchor"):
+        s.str.count("^a")
+    with pytest.raises(NotImplementedError, match="anchor"):
+        s.str.replace("^a", "b", n=1, regex=True)
+    _same(s.str.replace("^a", "b", regex=True), p.str.replace("^a", "b", regex=True))
 
 
-MATCHING = [r"a", r"a+", r"a|ab", r"ab|a", r"[a-c]+?", r"\d+", r"\s+$", r"^\s+", r"x(a+)y",
+MATCHING = [r"a", r"a+", r"a|ab", r"ab|a", r"[a-c]+?", r"\d+", r"\s+$", r"x(a+)y",
             r"(a|b)*c", r"(?:a|b)*c", r"[^ ]+", r"[ΑΣσ]+", r"é|ß", r"\w+", r".$", r"a.*?b", r"a.*b",
             r"-\d", r"(?i)AB", r"\n", r"[.+]"]
 

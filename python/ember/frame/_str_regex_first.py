@@ -77,8 +77,25 @@ def compile_first(pat, ignorecase):
     return out
 
 
-def _args(col, pat, case, what):
+def _anchored(node):
+    if node[0] == "bol":
+        return True
+    if node[0] in ("cat", "alt"):
+        return any(_anchored(x) for x in node[1])
+    return node[0] == "rep" and _anchored(node[1])
+
+
+def _args(col, pat, case, what, again=False):
+    """The DFA's arrays on col's device. again: the method's Arrow path
+    (pandas') searches each rest of a row as a new string, so a ^ there
+    would match again after every match: NotImplementedError rather than
+    Python's or Arrow's answer chosen at random."""
+    from ember.frame._str_regex_parse import parse
     table, acc, eol, s0, s1, empty = compile_first(pat, not case)
+    if again and _anchored(parse(pat)[0]):
+        raise NotImplementedError(f"str.{what} with a regular expression anchored by ^ "
+                                  f"({pat!r}): pandas' Arrow path anchors it again after "
+                                  "each match")
     if empty:
         raise NotImplementedError(f"str.{what} with a regular expression that matches "
                                   f"the empty string ({pat!r}): its empty matches "
@@ -91,7 +108,7 @@ def _args(col, pat, case, what):
 def count(col, pat, case=True):
     dev, n = col.device, col.length
     out = ember.zeros(n, dtype="int64", device=dev)
-    dfa = _args(col, pat, case, "count")
+    dfa = _args(col, pat, case, "count", again=True)
     launch(dev, "em_str_regex_count", n, (offsets(col), col.values, i64(n), *dfa, out))
     return out
 
@@ -99,8 +116,8 @@ def count(col, pat, case=True):
 def replace(col, pat, repl, n, case=True):
     from ember.frame._str_kernels import host_bytes
     r, k = host_bytes(repl, col.device)
-    return build(col, "em_str_regex_sub", (*_args(col, pat, case, "replace"), r, i64(k),
-                                          i64(n)))
+    return build(col, "em_str_regex_sub", (*_args(col, pat, case, "replace", n >= 0), r,
+                                          i64(k), i64(n)))
 
 
 def split_positions(col, pat, cols, right):
