@@ -283,3 +283,12 @@ def test_floats_left_to_the_host(device):
         got = ember.asnumpy(cv._floats(f, 0, cls, vals, counts))
         want = np.array([float(t.strip().strip('"')) for t in forms])
         np.testing.assert_array_equal(got, want)
+
+
+def test_read_csv_parallel_file_read(device, tmp_path, monkeypatch):
+    from ember.frame import _io_csv
+    monkeypatch.setattr(_io_csv, "_PIECE", 1000)   # many pieces, read at once
+    pdf = pd.DataFrame({"k": np.arange(3000), "s": ["é日"] * 3000})
+    p = tmp_path / "p.csv"
+    pdf.to_csv(p, index=False)
+    tm.assert_frame_equal(ef.read_csv(p, device=device).to_pandas(), pdf)
