@@ -96,6 +96,12 @@ def test_where_mask_series(pair):
                            pdf["x"].mask(pdf["I"] > 2))
     tm.assert_series_equal(df["k"].where([True, False] * 3, df["y"]).to_pandas(),
                            pdf["k"].where([True, False] * 3, pdf["y"]))
+    t = pd.Series(pd.to_datetime(["2020-01-01", None, "2021-05-05", "2022-02-02", None,
+                                  "1999-12-31"]), index=pdf.index)
+    et = ef.from_pandas(t, device=df["k"].device)
+    for other in (None, pd.Timestamp("2000-01-01")):
+        tm.assert_series_equal(et.where(df["k"] > 1, other).to_pandas(),
+                               t.where(pdf["k"] > 1, other))
     with pytest.raises(ValueError, match="same shape"):
         df["k"].where([True, False])
     with pytest.raises(TypeError, match="Boolean array expected"):

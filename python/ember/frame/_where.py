@@ -75,6 +75,9 @@ def choose(col, keep, other, what):
             return Column(d, ember.where(keep, col.values, _NAT))
         _object(what, d, other)
     k = _scalar_kind(other)
+    if d.kind in "Mm" and k is None:    # a Timestamp, datetime64, Timedelta...
+        from ember.frame._ops import _time_scalar
+        return Column(d, ember.where(keep, col.values, _time_scalar(d, other)))
     if d.is_string:
         if k != "U":
             _object(what, d, other)
