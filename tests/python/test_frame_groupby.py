@@ -85,8 +85,9 @@ def test_key_dtypes(pair, key, dropna, sort):
 
 def test_frame_aggs_numeric_only(pair):
     pdf, df = pair
-    for how in ("sum", "mean", "std", "var", "median", "prod"):
+    for how in ("sum", "mean", "std", "var", "median", "prod", "min", "first"):
         _both(lambda d: getattr(d.groupby("k"), how)(numeric_only=True), pdf, df)
+    _both(lambda d: d.groupby("k", as_index=False)["v"].size(), pdf, df)
     for how in ("min", "max", "first", "last", "count", "nunique"):
         _both(lambda d: getattr(d.groupby("k"), how)(), pdf, df)
     _both(lambda d: d.groupby("k").mean(), pdf, df)      # str column: TypeError
@@ -202,6 +203,12 @@ def test_transform(pair):
         _both(lambda d: d.groupby(key)[["v", "f"]].transform("mean"), pdf, df)
         _both(lambda d: d.groupby(key)["s"].transform("first"), pdf, df)
     _both(lambda d: d.groupby("k")["v"].transform("size"), pdf, df)
+    for key in ("k", "ks"):   # compiled like apply: rows minus their group's mean
+        _both(lambda d: d.groupby(key)["f"].transform(lambda x: (x - x.mean()) / x.std()),
+              pdf, df)
+        _both(lambda d: d.groupby(key)[["v", "f"]].transform(lambda x: x.max() - x),
+              pdf, df)
+        _both(lambda d: d.groupby(key)["v"].transform(lambda x: x.sum() * 2), pdf, df)
     with pytest.raises(ValueError):
         df.groupby("k")["v"].transform("nope")
 

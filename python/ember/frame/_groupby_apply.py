@@ -28,8 +28,12 @@ class _Arith:
     def _bin(self, op, other, reflected=False):
         if isinstance(other, _Arith):
             if type(other) is not type(self):
-                raise _unsupported("arithmetic between a group's column and a "
-                                   "reduction (a per-row broadcast)")
+                # a group's value meets its rows: the value goes to each row
+                if isinstance(self, ColumnProxy):
+                    a, b = self.col, _rows_of(self.groups, other.col)
+                else:
+                    a, b = _rows_of(self.groups, self.col), other.col
+                return ColumnProxy(self.groups, _ops.binary(op, a, b, reflected))
             other = other.col
         elif not isinstance(other, (bool, int, float)) and \
                 type(other).__module__ != "numpy":
@@ -164,6 +168,11 @@ class GroupProxy:
         raise _unsupported("iterating over a group")
 
 
+def _rows_of(groups, col_k):
+    from ember.frame._groupby_scan import broadcast
+    return broadcast(groups, col_k)
+
+
 def _result(groups, r):
     if isinstance(r, Vector):
         return r.col
@@ -190,3 +199,13 @@ def apply_frame(groups, cols, f, *args, **kwargs):
 def apply_column(groups, col, f, *args, **kwargs):
     """f(group's values) of one column's groups."""
     return _result(groups, _call(f, ColumnProxy(groups, col), args, kwargs))
+
+
+def transform_column(groups, col, f, *args, **kwargs):
+    """f(group's values) as one value a row: f may return a reduction
+    (broadcast to its rows) or rows (x - x.mean())."""
+    from ember.frame._groupby_scan import broadcast, mask_rows, _outside
+    r = _call(f, ColumnProxy(groups, col), args, kwargs)
+    if isinstance(r, ColumnProxy):
+        return mask_rows(r.col, _outside(groups))
+    return broadcast(groups, _result(groups, r))

@@ -201,8 +201,7 @@ class GroupBy:
         g = self._g
         out = {}
         for name, col in self._values().items():
-            if numeric_only and not (col.dtype.is_numeric or col.dtype.kind in "Mm"
-                                     and how in ("min", "max", "first", "last")):
+            if numeric_only and not col.dtype.is_numeric:
                 continue
             out[name] = _agg.aggregate(g, col, how, **kw)
         return self._wrap(out)
@@ -333,8 +332,8 @@ class GroupBy:
                                                                           **kwargs))
                                   for name, col in self._values().items()})
         if callable(func):
-            from ember.frame._groupby_apply import apply_column
-            return self._per_row({name: _scan.broadcast(g, apply_column(g, col, func))
+            from ember.frame._groupby_apply import transform_column
+            return self._per_row({name: transform_column(g, col, func, *args, **kwargs)
                                   for name, col in self._values().items()})
         raise ValueError(f"{func!r} is not a valid function name for transform(name)")
 
