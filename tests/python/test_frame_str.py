@@ -16,7 +16,7 @@ tm = pd.testing
 
 DTYPES = ["str", "string"]
 WORDS = ["aB c", None, "o'neil 3rd-PLACE", "ǆx İi ᾈ", "Éé x", "", " ab ", "-12", "ΣΑΣ σ", "日本語 テキスト", "a\nb\n",
-         "+3.5", "٣4", "\tpad\u3000", "xaaay", "ŉ ß ǅ", "ab-cd-ef", "😀 ok", "  a  b  c  ", "   "]
+         "+3.5", "٣4", "\tpad\u3000", "xaaay", "ŉ ß ǅ", "ab-cd-ef", "😀 ok", "  a  b  c  ", "   ", "Title Case", "ǅungla Ab1C", "A"]
 
 
 def _pair(device, dtype, items=WORDS, index=True):
@@ -108,7 +108,7 @@ METHODS = {
     "rsplit_words": lambda s: s.str.rsplit(expand=True),
 }
 for _k in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
-           "isupper", "isalnum"):
+           "isupper", "isalnum", "istitle"):
     METHODS[_k] = (lambda k: lambda s: getattr(s.str, k)())(_k)
 
 
@@ -202,7 +202,7 @@ def test_unicode_tables(device, dtype):
              else chr(c) for c in cps]
     p, s = _pair(device, dtype, items)
     for k in ("lower", "upper", "title", "capitalize", "swapcase", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
-              "isspace", "islower", "isupper", "isalnum"):
+              "isspace", "islower", "isupper", "isalnum", "istitle"):
         _same(getattr(s.str, k)(), getattr(p.str, k)())
 
 

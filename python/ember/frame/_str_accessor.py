@@ -243,7 +243,7 @@ def _missing(name):
 # pandas' methods that ember does not build: named, never an AttributeError
 for _name in ("extract", "extractall", "findall", "get_dummies", "wrap", "normalize",
               "encode", "decode", "translate", "join", "casefold", "slice_replace",
-              "index", "rindex", "istitle"):
+              "index", "rindex"):
     setattr(StringMethods, _name, _missing(_name))
 del _name
 
@@ -257,6 +257,6 @@ def _class_method(name):
 
 
 for _name in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
-              "isupper", "isalnum"):
+              "isupper", "isalnum", "istitle"):
     setattr(StringMethods, _name, _class_method(_name))
 del _name

@@ -124,6 +124,8 @@ def isclass(col, name):
     want = 1 << bits.get(name, 0)
     if name in ("islower", "isupper"):
         mode, veto = 1, 1 << bits["not" + name[2:]]
+    elif name == "istitle":   # lower: bit 4; other cased chars: bit 7
+        mode, want, veto = 2, 1 << bits["islower"], 1 << bits["notlower"]
     elif name == "isalnum":
         want = (1 << bits["isalpha"]) | (1 << bits["isnumeric"])
     out = ember.zeros(n, dtype="uint8", device=dev)

@@ -164,7 +164,9 @@ extern "C" __global__ void em_str_strip(const long long *off,
  * _str_tables.py lays them out; bit 15: a code point the table does not
  * know, which sets bad[i]); code points from nprop on have none.
  * mode 0: every char has a bit of `bits` (and the row is not empty);
- * mode 1: some char has one and none has a bit of `veto` (islower). */
+ * mode 1: some char has one and none has a bit of `veto` (islower);
+ * mode 2 (istitle): a cased char, a lower one (bits) only after a cased
+ * one (bits | veto), any other cased one only after an uncased one. */
 extern "C" __global__ void em_str_isclass(const long long *off,
                                           const unsigned char *data,
                                           long long n,
@@ -177,15 +179,23 @@ extern "C" __global__ void em_str_isclass(const long long *off,
     {
         long long p = off[i], e = off[i + 1];
         int all = p < e, some = 0, vetoed = 0, unknown = 0;
+        int after_cased = 0, title = 1;
         while (p < e) {
             int cp = em_u8_decode(data, &p);
             int f = cp < nprop ? prop[cp] : 0;
+            int cased = (f & (bits | veto)) != 0;
+            if (cased && ((f & bits) != 0) != after_cased)
+                title = 0;
+            after_cased = cased;
             all &= (f & bits) != 0;
             some |= (f & bits) != 0;
             vetoed |= (f & veto) != 0;
             unknown |= f >> 15;
         }
-        out[i] = (unsigned char)(mode ? some && !vetoed : all);
+        if (mode == 2)
+            out[i] = (unsigned char)(title && (some || vetoed));
+        else
+            out[i] = (unsigned char)(mode ? some && !vetoed : all);
         bad[i] = (unsigned char)unknown;
     }
 }
