@@ -6,6 +6,7 @@ import pytest
 import ember
 
 pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
 ef = ember.frame
 tm = pd.testing
 
@@ -31,6 +32,13 @@ def test_melt(pair):
     for kw in cases:
         tm.assert_frame_equal(ef.melt(df, **kw).to_pandas(), pd.melt(pdf, **kw))
         tm.assert_frame_equal(df.melt(**kw).to_pandas(), pdf.melt(**kw))
+    two = pdf.assign(s2=pdf["s"].iloc[::-1].to_numpy())
+    tm.assert_frame_equal(ef.from_pandas(two, device=df._device()).melt(
+        "k", ["s", "s2"]).to_pandas(), two.melt("k", ["s", "s2"]))
+    sliced = pa.table({"k": [0, 1, 2, 3], "a": ["p", "qé", None, "r"],
+                       "b": ["", "s", "tt", None]}).slice(1, 3)
+    tm.assert_frame_equal(ef.from_arrow(sliced, device=df._device()).melt("k").to_pandas(),
+                          sliced.to_pandas().melt("k"))
     e = pdf.iloc[:0]
     tm.assert_frame_equal(ef.from_pandas(e, device=df._device()).melt("k", ["x", "I"])
                           .to_pandas(), e.melt("k", ["x", "I"]))

@@ -193,7 +193,7 @@ def _stack(cols, dev):
     """The columns one after the other, in their common dtype (pandas'
     concat: int and float give float, a nullable one makes it nullable)."""
     from ember.frame import _bitmap
-    from ember.frame._column import Column, concat
+    from ember.frame._column import Column
     if not cols:
         return Column("float64", ember.zeros(0, dtype="float64", device=dev))
     kinds = {c.dtype.is_string for c in cols}
@@ -212,8 +212,14 @@ def _stack(cols, dev):
         from ember.frame._dtypes import masked_form
         valid = ember.concatenate([~c.isna() for c in cols])
         return Column(masked_form(v.dtype), v, _bitmap.pack(valid))
-    out = cols[0]
-    # strings pairwise: a melt has few value columns
-    for c in cols[1:]:
-        out = concat(out, c)
-    return out
+    # strings: each column's bytes in use, its offsets moved past the bytes
+    # before it (one small read of each column's first and last offset)
+    vals, offs, base = [], [ember.zeros(1, dtype="int64", device=dev)], 0
+    for c in cols:
+        o = c.offsets.astype("int64")
+        lo, hi = int(o[0]), int(o[c.length])
+        vals.append(c.values[lo:hi])
+        offs.append(o[1:] - lo + base)
+        base += hi - lo
+    valid = _bitmap.pack(ember.concatenate([~c.isna() for c in cols]))
+    return Column(cols[0].dtype, ember.concatenate(vals), valid, ember.concatenate(offs))
