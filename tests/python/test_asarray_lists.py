@@ -61,6 +61,8 @@ def test_dtype_given(device):
     ([2**63, 1], None), ([1.5, 2**53 + 1], None), ([3, -4, 5], "float32"),
     ([0.1, 1e300, -2], "float32"), ([1, 2.5], "complex64"),
     ([2**60 + 1, 0.5], "float32"), ([2**60 + 1, 3], "float32"),
+    ([16777217, -3], "float32"), ([0.1, 16777217.0], "float32"),
+    ([2**60 + 1, 3], "float64"), ([0.1, 2**53 + 1], "float64"),
 ])
 def test_flat_lists(device, obj, dtype):
     """Flat lists of Python numbers (C's reader; mixtures it leaves to

@@ -409,12 +409,15 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
  * ints and floats mixed: read here, since fancy indices and small data
  * come this way on hot paths. NULL with no error set: not such a list
  * (nesting, other objects, a bool beside numbers, ints past int64), which
- * nested.py reads. */
-static PyObject *from_flat_seq(empy_state *st, PyObject *obj, em_device *dev)
+ * nested.py reads. Numbers asked for as float32 or float64 (want) are
+ * rounded to it here, once, as NumPy rounds Python's numbers, rather than
+ * read into a float64 or int64 array and cast on the device. */
+static PyObject *from_flat_seq(empy_state *st, PyObject *obj, em_device *dev,
+                               int want)
 {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(obj), i;
     PyObject **it = PySequence_Fast_ITEMS(obj);
-    int kind = 0; /* 1 bool, 2 int, 3 float */
+    int kind = 0, exact; /* kind: 1 bool, 2 int, 3 float */
     int64_t len = n;
     em_dtype d;
     em_array a;
@@ -431,28 +434,41 @@ static PyObject *from_flat_seq(empy_state *st, PyObject *obj, em_device *dev)
     if (!n)
         return NULL;
     d = kind == 3 ? EM_FLOAT64 : kind == 2 ? EM_INT64 : EM_BOOL;
+    if (kind != 1 && (want == EM_FLOAT32 || want == EM_FLOAT64))
+        d = (em_dtype)want;
+    /* a float64 that stays float64 holds any int64 rounded once */
+    exact = d == EM_FLOAT64 && (want < 0 || want == EM_FLOAT64);
     if (!(buf = PyMem_Malloc((size_t)n * 8)))
         return PyErr_NoMemory();
     for (i = 0; i < n; i++) {
         PyObject *o = it[i];
+        double x;
         if (kind == 1) {
             buf[i] = o == Py_True;
-        } else if (kind == 2 || Py_TYPE(o) == &PyLong_Type) {
+            continue;
+        }
+        if (Py_TYPE(o) == &PyLong_Type) {
             int over;
             long long v = PyLong_AsLongLongAndOverflow(o, &over);
-            /* past 2^53 beside floats, a float64 would round it before
-             * a cast to the dtype asked for rounds again */
-            if (over || (kind == 3 && (v > (1LL << 53) || v < -(1LL << 53)))) {
+            /* past 2^53 a float would round it before a later cast (or
+             * float32) rounds again */
+            if (over || (d != EM_INT64 && !exact &&
+                         (v > (1LL << 53) || v < -(1LL << 53)))) {
                 PyMem_Free(buf);
                 return NULL;
             }
-            if (kind == 2)
+            if (d == EM_INT64) {
                 ((int64_t *)buf)[i] = v;
-            else
-                ((double *)buf)[i] = (double)v;
+                continue;
+            }
+            x = (double)v;
         } else {
-            ((double *)buf)[i] = PyFloat_AS_DOUBLE(o);
+            x = PyFloat_AS_DOUBLE(o);
         }
+        if (d == EM_FLOAT32)
+            ((float *)buf)[i] = (float)x;
+        else
+            ((double *)buf)[i] = x;
     }
     if ((rc = em_array_empty(dev, d, 1, &len, 'C', NULL, &a)) == EM_OK) {
         EMPY_NOGIL(rc, em_array_from_host(&a, buf, NULL, NULL));
@@ -485,7 +501,7 @@ PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
         int cast = dtype == EM_FLOAT32 || dtype == EM_FLOAT64 ||
                    dtype == EM_COMPLEX64 || dtype == EM_COMPLEX128;
         if ((dtype < 0 || cast) && copy != EMPY_COPY_NEVER &&
-            ((r = from_flat_seq(st, obj, dev)) || PyErr_Occurred())) {
+            ((r = from_flat_seq(st, obj, dev, dtype)) || PyErr_Occurred())) {
             PyObject *c;
             if (!r || dtype < 0 || EMPY_ARR(r)->dtype == (em_dtype)dtype)
                 return r;
