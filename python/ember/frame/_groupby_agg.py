@@ -217,14 +217,19 @@ def _string_extreme(groups, col, valid, counts, how):
     return _mask_groups(picked, counts == 0)
 
 
-def sorted_within(groups, keyvals, valid):
+def sorted_within(groups, keyvals, valid, key_bits=None):
     """Rows in group order and, within a group, by keyvals (stable); nulls
-    and rows in no group left out."""
+    and rows in no group left out. Two radix sorts: by the values, then by
+    the few bits of the group numbers (key_bits: how many bits the values
+    need, when they are codes >= 0)."""
     ok = groups.codes >= 0
     if valid is not None:
         ok = ok & valid
     sel = ember.flatnonzero(ok)
-    sel = sel[ember.argsort(keyvals[sel], kind="stable")]
+    if sel.shape[0] == 0:
+        return sel
+    kw = {} if key_bits is None else {"end_bit": max(key_bits, 1)}
+    _, sel = ember.parallel.radix_sort(keyvals[sel], sel, **kw)
     return groups.sort_by_group(sel, codes=groups.codes[sel])
 
 

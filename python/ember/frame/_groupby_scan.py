@@ -164,7 +164,7 @@ def _ranks(groups, col, out, method, ascending, pct):
     if not ascending:
         vc = ember.where(vc >= 0, kv - 1 - vc, vc)
     valid = vc >= 0
-    rows = sorted_within(groups, vc, valid)
+    rows = sorted_within(groups, vc, valid, int(kv).bit_length())
     m = rows.shape[0]
     if m == 0:
         return out
