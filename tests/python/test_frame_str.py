@@ -223,6 +223,9 @@ def test_cat_others(device):
     _same(ea.str.cat([ea, ea], sep="-", na_rep="_"), a.str.cat([a, a], sep="-", na_rep="_"))
     _same(ea.str.cat(["1", "2", "3", "4"], sep=":"), a.str.cat(["1", "2", "3", "4"], sep=":"))
     assert ea.str.cat() == a.str.cat()
+    _same(ea.str.cat(np.array(["1", "2", "3", "4"])), a.str.cat(np.array(["1", "2", "3", "4"])))
+    with pytest.raises(TypeError):
+        iter(ea.str)
     with pytest.raises(ValueError):
         ea.str.cat(["1"])
 

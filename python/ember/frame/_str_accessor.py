@@ -196,6 +196,9 @@ class StringMethods:
             return self.slice(key.start, key.stop, key.step)
         return self.get(key)
 
+    def __iter__(self):   # else Python would iterate through __getitem__ forever
+        raise TypeError("'StringMethods' object is not iterable")
+
     # ---- building
     def repeat(self, repeats):
         from ember.frame._str_build import repeat

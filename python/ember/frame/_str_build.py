@@ -71,6 +71,8 @@ def zfill(col, width):
 def _as_columns(series, others):
     from ember.frame.series import Series
     from ember.frame._convert import column_from
+    if type(others).__name__ == "ndarray" and others.ndim == 1:   # NumPy's str array
+        others = [others.tolist()]
     if isinstance(others, Series):
         others = [others]
     elif isinstance(others, (list, tuple)) and others and all(isinstance(o, str)
