@@ -101,11 +101,17 @@ def test_expanding(device):
                                 dict(halflife=3, adjust=False, ignore_na=True),
                                 dict(alpha=0.5, min_periods=4), dict(alpha=1.0),
                                 dict(com=0.5, adjust=False)])
-def test_ewm_mean(device, kw):
+def test_ewm(device, kw):
     s = _series()
-    _close(ef.from_pandas(s, device=device).ewm(**kw).mean(), s.ewm(**kw).mean())
+    e = ef.from_pandas(s, device=device)
     pdf = pd.DataFrame({"a": s.to_numpy(), "n": np.arange(60)})
-    _close(ef.from_pandas(pdf, device=device).ewm(**kw).mean(), pdf.ewm(**kw).mean())
+    df = ef.from_pandas(pdf, device=device)
+    for how, args in (("mean", {}), ("var", {}), ("std", {}), ("var", {"bias": True}),
+                      ("std", {"bias": True})):
+        _close(getattr(e.ewm(**kw), how)(**args), getattr(s.ewm(**kw), how)(**args))
+        _close(getattr(df.ewm(**kw), how)(**args), getattr(pdf.ewm(**kw), how)(**args))
+    const = pd.Series([2.5] * 6 + [np.nan, 2.5])
+    _close(ef.from_pandas(const, device=device).ewm(**kw).var(), const.ewm(**kw).var())
 
 
 def test_window_errors(device):

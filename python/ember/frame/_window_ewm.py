@@ -1,43 +1,75 @@
-"""Exponentially weighted means as linear recurrences y = c * y_prev + d,
-each computed by one inclusive scan of (c, d) pairs: composing two steps
-gives (c1 * c2, d1 * c2 + d2), which is associative. A long product of
-decays underflows to 0, which is the weight such old rows have anyway."""
+"""Exponentially weighted statistics as scans. Each row is a step that
+decays what came before by D and adds the row with weight W: D = 1 - alpha
+(adjust=True), or, for adjust=False, the share c the old mean keeps at an
+observation (then W = 1 - c). The weighted sums are linear recurrences,
+one inclusive scan of affine maps each (composing two steps gives
+(D1 * D2, S1 * D2 + S2), which is associative); the variance merges
+(decay, weight, mean, M2) summaries as Chan's update does, with the
+earlier part's weight decayed. A long product of decays underflows to 0,
+the weight such old rows have anyway; results are read at each row's
+last observation, where the weight is at least the row's own."""
 import ember
 import ember.parallel as P
 
-_AFFINE = ("a0 * b0", "a1 * b0 + b1")
 _AFFINE2 = ("a0 * b0", "a1 * b0 + b1", "a2 * b0 + b2")
+_MERGE = ("a0 * b0",
+          "a1 * b0 + b1",
+          "(a1 * b0 + b1) > 0 ? a2 + (b2 - a2) * (b1 / (a1 * b0 + b1)) : 0.0",
+          "a3 * b0 + b3 + ((a1 * b0 + b1) > 0 ? "
+          "(b2 - a2) * (b2 - a2) * (a1 * b0 * b1 / (a1 * b0 + b1)) : 0.0)")
+_NAN = float("nan")
 
 
-def ewm_mean(x, valid, alpha, adjust, ignore_na):
-    """pandas' ewm(alpha, adjust, ignore_na).mean() of float64 x, where
-    `valid` marks observations; rows before the first one are NaN, a
-    missing row repeats the mean so far."""
+def _steps(x, valid, alpha, adjust, ignore_na):
+    """(D, W, last): each row's decay of the past and its own weight, and
+    the index of the last observation up to each row (-1 before any)."""
     f = 1.0 - alpha
-    xv = ember.where(valid, x, 0.0)
-    vf = valid.astype("float64")
     n = x.shape[0]
     i = ember.arange(n, dtype="int64", device=x.device)
     last = P.inclusive_scan(ember.where(valid, i, -1), "max")
-    if adjust:
-        # the mean is S / W with S = sum of decayed values and W of decayed
-        # weights; a row decays both unless it is missing and ignore_na
-        decay = ember.where(valid, f, 1.0) if ignore_na else \
-            ember.full(x.shape[0], f, dtype="float64", device=x.device)
-        _, S, W = P.inclusive_scan((decay, xv, vf), _AFFINE2)
-        # read at the last observation, where W >= 1: a gap decays S and W
-        # alike and may underflow both to 0
-        m = (S / ember.maximum(W, 1.0))[ember.maximum(last, 0)]
-        return ember.where(last >= 0, m, float("nan"))
-    # adjust=False: at an observation the old mean keeps weight f**g
-    # against alpha, g the rows since the previous observation (1 when
-    # ignore_na); the first observation starts the mean
+    if adjust:   # a missing row decays the past too unless ignore_na
+        D = ember.where(valid, f, 1.0) if ignore_na else \
+            ember.full(n, f, dtype="float64", device=x.device)
+        return D, valid.astype("float64"), last
+    # at an observation the old mean keeps weight f**g against alpha, g the
+    # rows since the previous observation (1 when ignore_na)
     prev = ember.concatenate([ember.full(1, -1, dtype="int64", device=x.device),
                               last[:n - 1]])
     g = ember.ones(n, dtype="float64", device=x.device) if ignore_na else \
         (i - prev).astype("float64")
     old = ember.where(prev >= 0, ember.power(f, g), 0.0)
     c = ember.where(valid, old / (old + alpha), 1.0)
-    d = ember.where(valid, (1.0 - c) * x, 0.0)
-    _, y = P.inclusive_scan((c, d), _AFFINE)
-    return ember.where(last >= 0, y, float("nan"))
+    return c, ember.where(valid, 1.0 - c, 0.0), last
+
+
+def _at_last(values, last):
+    return values[ember.maximum(last, 0)]
+
+
+def ewm_mean(x, valid, alpha, adjust, ignore_na):
+    """pandas' ewm(alpha, adjust, ignore_na).mean() of float64 x, where
+    `valid` marks observations: NaN before the first one, a missing row
+    repeats the mean so far."""
+    D, W, last = _steps(x, valid, alpha, adjust, ignore_na)
+    _, S, Wsum = P.inclusive_scan((D, W * ember.where(valid, x, 0.0), W), _AFFINE2)
+    m = _at_last(S / ember.maximum(Wsum, 1e-300), last)
+    return ember.where(last >= 0, m, _NAN)
+
+
+def ewm_var(x, valid, alpha, adjust, ignore_na, bias):
+    """pandas' ewm(...).var(bias): the weighted variance, times
+    W^2 / (W^2 - sum of squared weights) unless bias (NaN where that
+    is not positive, as with one observation)."""
+    D, W, last = _steps(x, valid, alpha, adjust, ignore_na)
+    zero = ember.zeros(x.shape[0], dtype="float64", device=x.device)
+    _, Wsum, _, M2 = P.inclusive_scan((D, W, ember.where(valid, x, 0.0), zero), _MERGE)
+    _, W2, _ = P.inclusive_scan((D * D, W * W, zero), _AFFINE2)
+    Wl, M2l, W2l = _at_last(Wsum, last), _at_last(M2, last), _at_last(W2, last)
+    if bias:
+        var = M2l / ember.maximum(Wl, 1e-300)
+        ok = last >= 0
+    else:
+        den = Wl * Wl - W2l
+        var = Wl * M2l / ember.where(den > 0, den, 1.0)
+        ok = (last >= 0) & (den > 0)
+    return ember.where(ok, ember.maximum(var, 0.0), _NAN)

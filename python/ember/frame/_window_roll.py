@@ -213,7 +213,8 @@ def ewm_alpha(com, span, halflife, alpha):
 
 class ExponentialMovingWindow:
     """obj.ewm(com=|span=|halflife=|alpha=, min_periods=0, adjust=True,
-    ignore_na=False).mean(): pandas' recurrence computed as one scan."""
+    ignore_na=False): mean, var and std, pandas' recurrences computed as
+scans."""
 
     def __init__(self, obj, com=None, span=None, halflife=None, alpha=None,
                  min_periods=0, adjust=True, ignore_na=False, times=None,
@@ -228,26 +229,28 @@ class ExponentialMovingWindow:
         self._adjust, self._ignore_na = bool(adjust), bool(ignore_na)
 
     def mean(self):
-        return _rebuild(self._obj, self._mean, "mean")
+        return _rebuild(self._obj, lambda c: self._ewm(c, "mean", False), "mean")
 
-    def _mean(self, col):
-        from ember.frame._window_ewm import ewm_mean
-        x = numeric(col, "ewm.mean")
+    def var(self, bias=False):
+        return _rebuild(self._obj, lambda c: self._ewm(c, "var", bias), "var")
+
+    def std(self, bias=False):
+        return _rebuild(self._obj, lambda c: self._ewm(c, "std", bias), "std")
+
+    def _ewm(self, col, how, bias):
+        from ember.frame._window_ewm import ewm_mean, ewm_var
+        x = numeric(col, "ewm." + how)
         valid = ember.isfinite(x)
         if col.length == 0:
             return ember.zeros(0, dtype="float64", device=col.device)
-        m = ewm_mean(x, valid, self._alpha, self._adjust, self._ignore_na)
+        if how == "mean":
+            r = ewm_mean(x, valid, self._alpha, self._adjust, self._ignore_na)
+        else:
+            r = ewm_var(x, valid, self._alpha, self._adjust, self._ignore_na, bias)
+            if how == "std":
+                r = ember.sqrt(r)
         N = ember.cumsum(valid, dtype="int64")
-        return _masked(N >= self._minp, m)
-
-    def _missing(self, what):
-        raise NotImplementedError(f"ewm.{what} (supported: ewm.mean)")
-
-    def std(self, bias=False):
-        self._missing("std")
-
-    def var(self, bias=False):
-        self._missing("var")
+        return _masked(N >= self._minp, r)
 
     def sum(self):
-        self._missing("sum")
+        raise NotImplementedError("ewm.sum (supported: ewm.mean, ewm.var, ewm.std)")
