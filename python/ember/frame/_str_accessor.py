@@ -30,11 +30,6 @@ def _pattern(pat, case, flags, what):
     return pat, bool(case) and not flags & re.IGNORECASE
 
 
-def _no_flags(flags, what):
-    if flags:
-        raise NotImplementedError(f"str.{what} with flags=")
-
-
 class StringMethods:
     def __init__(self, series):
         if not series.dtype.is_string:
@@ -75,7 +70,7 @@ class StringMethods:
         return self._wrap(_str_ops.strip(self._col, to_strip, 2))
 
     # ---- tests
-    def _affix(self, pat, na, mode, what):
+    def _affix(self, pat, na, mode):
         pats = pat if isinstance(pat, tuple) else (pat,)
         for p in pats:
             if not isinstance(p, str):
@@ -86,10 +81,10 @@ class StringMethods:
         return self._wrap(bool_result(self._col, out, na))
 
     def startswith(self, pat, na=None):
-        return self._affix(pat, na, 2, "startswith")
+        return self._affix(pat, na, 2)
 
     def endswith(self, pat, na=None):
-        return self._affix(pat, na, 3, "endswith")
+        return self._affix(pat, na, 3)
 
     def contains(self, pat, case=True, flags=0, na=None, regex=True):
         from ember.frame import _str_regex

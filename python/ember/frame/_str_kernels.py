@@ -45,7 +45,8 @@ def i32(x):
 
 
 def offsets(col):
-    return col.offsets.astype("int64")
+    o = col.offsets
+    return o if str(o.dtype) == "int64" else o.astype("int64")
 
 
 def host_bytes(s, dev):
