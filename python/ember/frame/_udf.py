@@ -165,7 +165,9 @@ def _new_function(f, params, body, bound):
     text = ast.unparse(ast.fix_missing_locations(ast.Module([fdef], [])))
     name = "udf_%08x" % zlib.crc32(text.encode())
     text = text.replace("def udf(", f"def {name}(", 1) + "\n"
-    filename = f"<ember.frame: {_origin(f)}>"
+    # named by its text alone: the translation (file names included) is then
+    # the same for every lambda of this text, and so is the compiled kernel
+    filename = f"<ember.frame {name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     exec(compile(text, filename, "exec"), g)
     return g[name]
