@@ -195,6 +195,10 @@ class StringMethods:
         raise TypeError("'StringMethods' object is not iterable")
 
     # ---- building
+    def slice_replace(self, start=None, stop=None, repl=None):
+        from ember.frame._str_build import slice_replace
+        return self._wrap(slice_replace(self._col, start, stop, repl))
+
     def repeat(self, repeats):
         from ember.frame._str_build import repeat
         return self._wrap(repeat(self._col, repeats))
@@ -240,7 +244,7 @@ def _missing(name):
 
 # pandas' methods that ember does not build: named, never an AttributeError
 for _name in ("extract", "extractall", "findall", "get_dummies", "wrap", "normalize",
-              "encode", "decode", "translate", "join", "casefold", "slice_replace",
+              "encode", "decode", "translate", "join", "casefold",
               "index", "rindex"):
     setattr(StringMethods, _name, _missing(_name))
 del _name

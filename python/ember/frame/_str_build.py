@@ -27,6 +27,33 @@ def repeat(col, repeats):
     return assemble(pieces, col.length, col.dtype, col.validity, col.device)
 
 
+def slice_replace(col, start, stop, repl):
+    """s[:start] + repl + s[max(start, stop):], the bounds by Python's
+    slice rules row by row (pandas, through Arrow's utf8_replace_slice)."""
+    from ember.frame._str_kernels import i64, launch
+    repl = "" if repl is None else repl
+    if not isinstance(repl, str):
+        raise TypeError(f"repl must be a str, not {type(repl).__name__}")
+    dev, n = col.device, col.length
+    L = char_lengths(col)
+
+    def bound(x, default):
+        if x is None:
+            return default
+        v = ember.maximum(L + x, 0) if x < 0 else ember.full_like(L, x)
+        return ember.minimum(v, L)
+    s = bound(start, ember.zeros_like(L))
+    t = ember.maximum(bound(stop, L), s)
+    at = ember.zeros((2, n), dtype="int64", device=dev)
+    off = offsets(col)
+    for j, k in enumerate((s, t)):
+        launch(dev, "em_str_char_offset", n, (off, col.values, i64(n), k, at[j]))
+    raw = repl.encode("utf-8")
+    buf = ember.asarray(np.frombuffer(raw or b"\0", dtype=np.uint8), device=dev)
+    return assemble([(col.values, off[:-1], at[0] - off[:-1]), (buf, 0, len(raw)),
+                     (col.values, at[1], off[1:] - at[1])], n, col.dtype, col.validity, dev)
+
+
 def _fillchar(fillchar):
     if not isinstance(fillchar, str):
         raise TypeError(f"fillchar must be a character, not {type(fillchar).__name__}")

@@ -293,3 +293,20 @@ extern "C" __global__ void em_str_slice(const long long *off,
             len[i] = w;
     }
 }
+
+/* The absolute byte offset of code point k[i] of row i (k[i] past the
+ * end: the row's end). */
+extern "C" __global__ void em_str_char_offset(const long long *off,
+                                              const unsigned char *data,
+                                              long long n, const long long *k,
+                                              long long *out)
+{
+    EM_ROWS(i, n)
+    {
+        long long p = off[i], e = off[i + 1], c = -1;
+        for (; p < e; p++)
+            if ((data[p] & 0xC0) != 0x80 && ++c == k[i])
+                break;
+        out[i] = p;
+    }
+}
