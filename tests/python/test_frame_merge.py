@@ -409,3 +409,12 @@ def test_merge_many_keys_renumbered(device, monkeypatch):
     for how in HOWS:
         _check(el.merge(er, on=list("abcd"), how=how, sort=True),
                pl.merge(pr, on=list("abcd"), how=how, sort=True))
+
+
+def test_concat_column_order(device):
+    a = pd.DataFrame({"a": [1], "b": [2.0]})
+    b = pd.DataFrame({"c": ["x"], "b": [3.0], "a": [4]})
+    ea, eb = ef.from_pandas(a, device=device), ef.from_pandas(b, device=device)
+    for kw in ({}, {"join": "inner"}, {"sort": True}, {"ignore_index": True}):
+        _check(ef.concat([ea, eb], **kw), pd.concat([a, b], **kw))
+        _check(ef.concat([eb, ea], **kw), pd.concat([b, a], **kw))
