@@ -89,6 +89,8 @@ def test_frame_apply_rows(pair):
               lambda r: math.hypot(r.a, r.i32), lambda r: 1.5]:
         tm.assert_series_equal(df[num].apply(f, axis=1).to_pandas(),
                                pdf[num].apply(f, axis=1))
+    f = (lambda r: r.get("a") + r.get("zz", 0.5))
+    tm.assert_series_equal(df[num].apply(f, axis=1).to_pandas(), pdf[num].apply(f, axis=1))
     f = (lambda r: r.f * 2 if r.name % 2 == 0 else r.name)    # row.name: the label
     tm.assert_series_equal(df[num].apply(f, axis=1).to_pandas(), pdf[num].apply(f, axis=1))
     # int32 rows stay int32, as NumPy scalars do in pandas' rows

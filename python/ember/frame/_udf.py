@@ -121,6 +121,18 @@ class _RowReader(ast.NodeTransformer):
             return self._param(node.attr)
         return self.generic_visit(node)
 
+    def visit_Call(self, node):
+        f = node.func
+        if isinstance(f, ast.Attribute) and self._is_row(f.value) and f.attr == "get" \
+                and node.args and isinstance(node.args[0], ast.Constant):
+            # row.get("a", default): the column, or the default when it is none
+            if node.args[0].value in self.columns:
+                return self._param(node.args[0].value)
+            default = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "default"), ast.Constant(None))
+            return self.visit(default)
+        return self.generic_visit(node)
+
     def visit_Name(self, node):
         if node.id == self.row:
             raise NotImplementedError(f"{self.what}: {self.origin} uses the row as a "
