@@ -153,13 +153,15 @@ def _length(li, ri):
     return (li if li is not None else ri).shape[0]
 
 
-def _assemble(left, right, li, ri, shared, suffixes, indicator, index_of):
+def _assemble(left, right, li, ri, how, shared, suffixes, indicator, index_of):
     """The output frame of rows (li, ri); `shared` names the key columns
     both sides hold (one output column each), index_of(lmiss, rmiss) makes
     the index."""
     from ember.frame.frame import DataFrame
     from ember.frame._convert import column_from
-    lmiss, rmiss = _missing(li), _missing(ri)
+    # a side that every output row has needs no look for -1
+    lmiss = None if how in ("inner", "left", "cross") else _missing(li)
+    rmiss = None if how in ("inner", "right", "cross") else _missing(ri)
     lout, rout = _suffixed(list(left._cols), list(right._cols), shared, suffixes)
     cols = {}
     for k, c in left._cols.items():
@@ -213,7 +215,7 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None,
                              "or left_index=True")
         li = ember.repeat(ember.arange(n, dtype="int64", device=dev), m)
         ri = ember.tile(ember.arange(m, dtype="int64", device=dev), n)
-        return _assemble(left, right, li, ri, (), suffixes, indicator,
+        return _assemble(left, right, li, ri, how, (), suffixes, indicator,
                          lambda a, b: RangeIndex(0, n * m))
     pairs = _key_names(left, right, on, left_on, right_on, left_index, right_index)
     lcols = [_key_col(left, a, dev) for a, _ in pairs]
@@ -249,9 +251,9 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None,
         li, ri = a[pos], b[pos]
         if with_index == (False, False):
             index_of = (lambda lmiss, rmiss: Index(pos, dtype="int64"))
-        return _assemble(left, right, li, ri, shared, suffixes, indicator, index_of)
+        return _assemble(left, right, li, ri, how, shared, suffixes, indicator, index_of)
     li, ri = join_rows(lk, rk, size, how, bool(sort))
-    return _assemble(left, right, li, ri, shared, suffixes, indicator, index_of)
+    return _assemble(left, right, li, ri, how, shared, suffixes, indicator, index_of)
 
 
 class MergeMethods:
