@@ -104,6 +104,12 @@ def test_where_mask_series(pair):
                            pdf["x"].mask(pdf["I"] > 2))
     tm.assert_series_equal(df["k"].where([True, False] * 3, df["y"]).to_pandas(),
                            pdf["k"].where([True, False] * 3, pdf["y"]))
+    for dt, o in [("uint8", -1), ("int8", 1000), ("uint8", 300), ("int16", -5),
+                  ("uint64", 5), ("float32", 0.1), ("int32", 2.0)]:
+        p = pd.Series(np.array([1, 2, 3], dtype=dt))
+        tm.assert_series_equal(ef.Series(p.to_numpy(), device=df["k"].device)
+                               .where([True, False, True], o).to_pandas(),
+                               p.where([True, False, True], o))
     t = pd.Series(pd.to_datetime(["2020-01-01", None, "2021-05-05", "2022-02-02", None,
                                   "1999-12-31"]), index=pdf.index)
     et = ef.from_pandas(t, device=df["k"].device)

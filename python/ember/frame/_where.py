@@ -95,12 +95,27 @@ def choose(col, keep, other, what):
                            not _fits(other, storage)):
         if d.masked:
             raise TypeError(f"Invalid value '{other!s}' for dtype '{d.name}'")
-        storage = "float64" if k == "f" else "int64"
+        storage = "float64" if k == "f" and not float(other).is_integer() else \
+            _int_result(storage, int(other))
     v = ember.where(keep, col.values.astype(storage), other).astype(storage)
     if d.masked:
         return Column(d, v, None if col.validity is None else
                       _bitmap.pack(~col.isna() | ~keep))
     return Column(storage, v)
+
+
+def _int_result(storage, x):
+    """pandas' dtype for an int column taking an integer it cannot hold:
+    the smallest that holds both (int8 and 1000: int16; uint8 and -1:
+    int16)."""
+    import numpy as np
+    small = np.min_scalar_type(x)
+    if storage[0] == "i" and 0 < x <= np.iinfo(small).max:
+        small = np.dtype(f"i{small.itemsize}")
+    out = np.result_type(storage, small).name
+    if out[0] not in "iu" or not _fits(x, out):   # pandas fails here; widen
+        out = np.result_type(storage, np.min_scalar_type(x), np.int16).name
+    return out if out[0] in "iu" else "float64"
 
 
 def _fits(x, storage):
