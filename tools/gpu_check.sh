@@ -43,6 +43,10 @@ fi
 # PYTHONDONTWRITEBYTECODE, so without it each import compiles source and
 # bench/run.py's import row measures the compiler)
 $PY -m compileall -q "$($PY -c 'import ember, os; print(os.path.dirname(ember.__file__))')" >/dev/null 2>&1
+# pandas and pyarrow as the tests meet them (wheels/ may carry the pandas
+# CI installs: frame tests compare with its results, which change between
+# releases)
+$PY -c 'import pandas, pyarrow; print("pandas", pandas.__version__, "pyarrow", pyarrow.__version__)' 2>&1 | tee -a "$OUT/build.log"
 echo "build ok"
 
 if [ "$what" = tests ] || [ "$what" = check ] || [ "$what" = all ]; then
