@@ -74,17 +74,14 @@ __device__ __forceinline__ void csv_raw(const unsigned char *b, const long long 
 }
 
 /* The raw span [s, e) with its quotes taken off when it is one quoted
- * run; 1 when quotes remain inside (only a string can hold them). */
-__device__ int csv_unquote(const unsigned char *b, int quote, long long *s, long long *e)
+ * run. Quotes left inside need no scan here: no number, boolean or date
+ * reader takes a quote byte, and csv_is_na looks for them itself. */
+__device__ __forceinline__ void csv_unquote(const unsigned char *b, int quote, long long *s, long long *e)
 {
     if (*e - *s >= 2 && b[*s] == quote && b[*e - 1] == quote) {
         (*s)++;
         (*e)--;
     }
-    for (long long p = *s; p < *e; p++)
-        if (b[p] == quote)
-            return 1;
-    return 0;
 }
 
 /* Whether b[s, e) is exactly w. */
@@ -104,9 +101,13 @@ __device__ int csv_bool(const unsigned char *b, long long s, long long e)
            csv_eq(b, s, e, "False") || csv_eq(b, s, e, "FALSE") || csv_eq(b, s, e, "false");
 }
 
-/* Whether b[s, e) is one of the n strings of na (offsets noff). */
-__device__ int csv_is_na(const unsigned char *b, long long s, long long e, const unsigned char *na, const long long *noff, long long n)
+/* Whether b[s, e) is one of the n strings of na (offsets noff); never
+ * when a quote is left inside (the field is then a string's). */
+__device__ int csv_is_na(const unsigned char *b, long long s, long long e, int quote, const unsigned char *na, const long long *noff, long long n)
 {
+    for (long long p = s; p < e; p++)
+        if (b[p] == quote)
+            return 0;
     for (long long j = 0; j < n; j++) {
         const long long a = noff[j], len = noff[j + 1] - a;
         long long k = 0;
@@ -137,17 +138,25 @@ extern "C" __global__ void csv_parse(const unsigned char *b, const long long *st
         const int c = noff[j + 1] > noff[j] ? na[noff[j]] : 256;
         first[c >> 6] |= 1ull << (c & 63);
     }
-    /* a grid-stride loop: the host runs a few long blocks a core */
-    for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < nrows;
-         r += (long long)gridDim.x * blockDim.x)
-        csv_field(b, starts, ends, base, ncols, col, quote, mode, na, noff, nna, first, out, cls, soff, r);
+#if CSV_CUDA /* a grid-stride loop: neighbouring threads, neighbouring rows */
+    const long long r0 = (long long)blockIdx.x * blockDim.x + threadIdx.x, step = (long long)gridDim.x * blockDim.x, r1 = nrows;
+#else /* a few long blocks a core, each a run of rows: no two cores write one cache line */
+    const long long per = (nrows + gridDim.x - 1) / gridDim.x, r0 = blockIdx.x * per, step = 1,
+                    r1 = r0 + per < nrows ? r0 + per : nrows;
+#endif
+    for (long long r = r0; r < r1; r += step)
+        if (col >= 0)
+            csv_field(b, starts, ends, base, ncols, col, quote, mode, na, noff, nna, first, out, cls, soff, r);
+        else /* every column of the row, each into its row of out and cls */
+            for (long long c = 0; c < ncols; c++)
+                csv_field(b, starts, ends, base, ncols, c, quote, mode, na, noff, nna, first, (long long *)out + c * nrows, cls + c * nrows, soff, r);
 }
 
 __device__ void csv_field(const unsigned char *b, const long long *starts, const long long *ends, long long base, long long ncols, long long col, int quote, int mode, const unsigned char *na, const long long *noff, long long nna, const unsigned long long *first, void *out, unsigned char *cls, const long long *soff, long long r)
 {
     long long rs, re, s, e, iv = 0;
     double fv = 0;
-    int inner, isna, k;
+    int isna, k;
     csv_raw(b, starts, ends, base + r * ncols + col, &rs, &re);
     if (mode == CSV_BLANK) { /* a line of spaces, which pandas skips */
         while (rs < re && csv_space(b[rs]))
@@ -157,9 +166,9 @@ __device__ void csv_field(const unsigned char *b, const long long *starts, const
     }
     s = rs;
     e = re;
-    inner = csv_unquote(b, quote, &s, &e);
+    csv_unquote(b, quote, &s, &e);
     k = s < e ? b[s] : 256;
-    isna = !inner && (first[k >> 6] >> (k & 63) & 1) && csv_is_na(b, s, e, na, noff, nna);
+    isna = (first[k >> 6] >> (k & 63) & 1) && csv_is_na(b, s, e, quote, na, noff, nna);
     switch (mode) {
     case CSV_CLASSIFY: {
         /* with out: the value too, as 8 bytes (int64 where the class says
@@ -173,17 +182,17 @@ __device__ void csv_field(const unsigned char *b, const long long *starts, const
                 o[r] = 0x7ff8000000000000ll;
             return;
         }
-        k = inner ? 0 : csv_int(b, s, e, &iv);
+        k = csv_int(b, s, e, &iv);
         c |= k == 1 ? 0 : CSV_NOT_INT;
         c |= k == 3 || (k == 1 && iv >= 0) ? 0 : CSV_NOT_UINT;
         c |= k == 4 ? CSV_BIGINT : 0;
         if (k == 0 || k == 4) {
-            kf = inner ? 0 : csv_float(b, s, e, &fv);
+            kf = csv_float(b, s, e, &fv);
             c |= kf ? 0 : CSV_NOT_FLOAT;
             c |= kf == 2 ? CSV_SLOW : 0;
             iv = __double_as_longlong(kf == 1 ? fv : __longlong_as_double(0x7ff8000000000000ll));
         }
-        c |= !inner && s < e && (b[s] | 32) >= 'f' && csv_bool(b, s, e) ? 0 : CSV_NOT_BOOL;
+        c |= s < e && (b[s] | 32) >= 'f' && csv_bool(b, s, e) ? 0 : CSV_NOT_BOOL;
         cls[r] = (unsigned char)c;
         if (o)
             o[r] = iv;
@@ -196,8 +205,8 @@ __device__ void csv_field(const unsigned char *b, const long long *starts, const
         ((long long *)out)[r] = isna ? 0 : iv;
         return;
     case CSV_FLOAT64:
-        k = isna || inner ? 1 : csv_float(b, s, e, &fv);
-        ((double *)out)[r] = isna || inner || k != 1 ? __longlong_as_double(0x7ff8000000000000ll) : fv;
+        k = isna ? 1 : csv_float(b, s, e, &fv);
+        ((double *)out)[r] = isna || k != 1 ? __longlong_as_double(0x7ff8000000000000ll) : fv;
         if (cls)
             cls[r] = k == 2 ? CSV_SLOW : 0;
         return;
@@ -205,7 +214,7 @@ __device__ void csv_field(const unsigned char *b, const long long *starts, const
         ((unsigned char *)out)[r] = !isna && csv_lower(b[s]) == 't';
         return;
     case CSV_DATETIME: /* cls: the format's code (0 none, 255 a null) */
-        k = isna || inner ? 0 : csv_datetime(b, s, e, &iv);
+        k = isna ? 0 : csv_datetime(b, s, e, &iv);
         ((long long *)out)[r] = k ? iv : (long long)(1ull << 63);
         cls[r] = isna ? 255 : (unsigned char)k;
         return;

@@ -23,29 +23,6 @@ __device__ int csv_word(const unsigned char *b, long long s, long long e, const 
     return s + k == e;
 }
 
-/* hi:lo / d for d < 2^63, hi < d: the quotient (64 bits) and *rem. */
-__device__ unsigned long long csv_div128(unsigned long long hi, unsigned long long lo, unsigned long long d, unsigned long long *rem)
-{
-#if !CSV_CUDA /* the host compiler divides 128 by 64 bits itself */
-    const unsigned __int128 x = (unsigned __int128)hi << 64 | lo;
-    const unsigned long long quo = (unsigned long long)(x / d);
-    *rem = lo - quo * d; /* the remainder is below 2^63: the low words suffice */
-    return quo;
-#endif
-    unsigned long long q = 0;
-    for (int k = 0; k < 64; k++) {
-        hi = hi << 1 | lo >> 63;
-        lo <<= 1;
-        q <<= 1;
-        if (hi >= d) {
-            hi -= d;
-            q |= 1;
-        }
-    }
-    *rem = hi;
-    return q;
-}
-
 /* hi:lo * 2^e2 rounded to the nearest double (ties to even), sticky
  * nonzero when the true value is a little above hi:lo. Normal results
  * only (the callers' exponents keep them so). */
@@ -81,23 +58,76 @@ __device__ __forceinline__ unsigned long long csv_pow5(int k)
     return p;
 }
 
+/* The sign of w - a * 5^k * 2^t, all exact (w < 2^64, a < 2^55,
+ * 5^k < 2^63, so a * 5^k < 2^118): 128-bit products and shifts only. */
+__device__ int csv_cmp(unsigned long long w, unsigned long long a, unsigned long long p5, int t)
+{
+    unsigned long long ph = __umul64hi(a, p5), pl = a * p5, wh = 0, wl = w;
+    if (t > 0) { /* a * 5^k << t: past 128 bits it is above w */
+        if (t >= 128 || (t < 64 ? ph >> (64 - t) : ph || (t > 64 && pl >> (128 - t))))
+            return -1;
+        if (t < 64) {
+            ph = ph << t | pl >> (64 - t);
+            pl <<= t;
+        } else {
+            ph = pl << (t - 64);
+            pl = 0;
+        }
+    } else if (t < 0) { /* w << -t (it stays within 128 bits: w ~ a 5^k 2^t) */
+        const int u = -t;
+        if (u >= 128)
+            return 1;
+        wh = u >= 64 ? w << (u - 64) : w >> (64 - u);
+        wl = u >= 64 ? 0 : w << u;
+        if (u > 64 && (w >> (128 - u)))
+            return 1;
+    }
+    if (wh != ph)
+        return wh > ph ? 1 : -1;
+    return wl == pl ? 0 : wl > pl ? 1 : -1;
+}
+
 /* The float64 nearest w * 10^q (w < 2^64 exact, |q| <= 27), exactly:
- * 10^q is 5^q * 2^q and 5^27 < 2^63, so a 128-bit product or a 128/64
- * division holds everything the rounding needs. */
+ * 10^q is 5^q * 2^q and 5^27 < 2^63. A positive power is an exact
+ * 128-bit product, rounded once. A negative one starts from the double
+ * quotient (within a few ulps) and moves it while the value lies beyond
+ * a midpoint to a neighbour, each comparison exact in 128-bit integers
+ * (no division, which a GPU does not have for 128 bits). */
 __device__ double csv_scale(unsigned long long w, int q)
 {
     if (q >= 0) {
         const unsigned long long p = csv_pow5(q);
         return csv_round(__umul64hi(w, p), w * p, q, 0);
     }
-    const unsigned long long d = csv_pow5(-q);
-    const int lz = __clzll((long long)w);
-    /* w << (63 + lz) over d: a quotient of at least 64 bits */
-    const unsigned long long hi = w << lz >> 1, lo = w << lz << 63;
-    unsigned long long r1, r2;
-    const unsigned long long qh = csv_div128(0, hi, d, &r1);
-    const unsigned long long ql = csv_div128(r1, lo, d, &r2);
-    return csv_round(qh, ql, q - (63 + lz), r2 != 0);
+    const int k = -q;
+    const unsigned long long p5 = csv_pow5(k);
+    double x = (double)w, p = 1, ten = 10;
+    for (int j = k > 22 ? 22 : k; j; j >>= 1, ten *= ten)
+        if (j & 1)
+            p *= ten;
+    x /= p;
+    for (int j = 22; j < k; j++)
+        x /= 10;
+    for (int it = 0; it < 8; it++) {
+        const long long bits = __double_as_longlong(x);
+        const int e = (int)(bits >> 52) - 1075;
+        const unsigned long long m = (unsigned long long)(bits & 0xfffffffffffffll) | 1ull << 52;
+        /* v = w / (5^k 2^k) against (2m + 1) 2^(e - 1): w against
+         * (2m + 1) 5^k 2^(e - 1 + k) */
+        int c = csv_cmp(w, 2 * m + 1, p5, e - 1 + k);
+        if (c > 0 || (c == 0 && (m & 1))) {
+            x = __longlong_as_double(bits + 1);
+            continue;
+        }
+        c = m == 1ull << 52 ? csv_cmp(w, 4 * m - 1, p5, e - 2 + k)
+                            : csv_cmp(w, 2 * m - 1, p5, e - 1 + k);
+        if (c < 0 || (c == 0 && (m & 1))) {
+            x = __longlong_as_double(bits - 1);
+            continue;
+        }
+        break;
+    }
+    return x;
 }
 
 /* b[s, e) as a float64 as strtod reads it (decimal and exponent notation,

@@ -77,7 +77,9 @@ em_status em_csv_fields(const em_array *bytes, int sep, int quote,
  * starts[k] (or, without starts, the byte after ends[k - 1], 0 for k = 0)
  * to ends[k]. na and na_off: the null strings as bytes and int64 offsets.
  * out (the mode's dtype, nrows elements; for EM_CSV_STRCOPY the bytes,
- * placed by soff) and cls (uint8, nrows) are the caller's. */
+ * placed by soff) and cls (uint8, nrows) are the caller's. With col -1
+ * (EM_CSV_CLASSIFY only) every column is done in one pass over the rows,
+ * column c into elements [c * nrows, (c + 1) * nrows) of out and cls. */
 em_status em_csv_parse(const em_array *bytes, const em_array *starts,
                        const em_array *ends, int64_t base, int64_t nrows,
                        int64_t ncols, int64_t col, int quote, em_csv_mode mode,

@@ -227,7 +227,7 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
     em_function *fn[3];
     em_status st;
     em_device *dev;
-    int64_t nfields = base + nrows * ncols, nna;
+    int64_t nfields = base + nrows * ncols, nna, per;
     int m = (int)mode;
     em_dim3 grid, block;
     if ((st = need(bytes, EM_UINT8, bytes ? bytes->device : NULL, 0, fn_name,
@@ -237,7 +237,9 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
     if (mode < EM_CSV_CLASSIFY || mode > EM_CSV_DATETIME)
         return em_error(EM_ERR_INVALID_VALUE, "%s: unknown mode %d", fn_name,
                         m);
-    if (nrows < 0 || ncols < 1 || col < 0 || col >= ncols || base < 0)
+    /* col -1 (EM_CSV_CLASSIFY): every column, in one pass over the rows */
+    if (nrows < 0 || ncols < 1 || col < -1 || col >= ncols || base < 0 ||
+        (col < 0 && mode != EM_CSV_CLASSIFY))
         return em_error(EM_ERR_INVALID_VALUE,
                         "%s: bad shape (base %lld, %lld rows, %lld columns, "
                         "column %lld)",
@@ -245,6 +247,7 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
                         (long long)ncols, (long long)col);
     if (nrows == 0)
         return EM_OK;
+    per = col < 0 ? nrows * ncols : nrows;
     if ((st = need(ends, EM_INT64, dev, nfields, fn_name, "ends")) != EM_OK ||
         (starts && (st = need(starts, EM_INT64, dev, nfields, fn_name,
                               "starts")) != EM_OK) ||
@@ -253,12 +256,12 @@ em_status em_csv_parse(const em_array *bytes, const em_array *starts,
         return st;
     if (mode == EM_CSV_CLASSIFY || mode == EM_CSV_DATETIME ||
         (mode == EM_CSV_FLOAT64 && cls)) {
-        if ((st = need(cls, EM_UINT8, dev, nrows, fn_name, "cls")) != EM_OK)
+        if ((st = need(cls, EM_UINT8, dev, per, fn_name, "cls")) != EM_OK)
             return st;
     }
     if ((mode != EM_CSV_CLASSIFY || out) &&
         (st = need(out, mode_dtype(mode), dev,
-                   mode == EM_CSV_STRCOPY ? 0 : nrows, fn_name, "out")) !=
+                   mode == EM_CSV_STRCOPY ? 0 : per, fn_name, "out")) !=
             EM_OK)
         return st;
     if (mode == EM_CSV_STRCOPY &&

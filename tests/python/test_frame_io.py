@@ -111,6 +111,14 @@ def test_read_csv_exact_floats(device):
     forms = [repr(float(v)) for v in x] + ["%.6f" % v for v in x[:2000]] + \
         ["%.3e" % v for v in x[:2000]] + ["%.25g" % v for v in x[:500]] + \
         ["0.%s" % ("1" * 30), "123456789012345678901234567890", "1" + "0" * 40 + "e-20"]
+    # exact midpoints between doubles (ties to even) with at most 19
+    # digits, and 19-digit values over the whole exact 128-bit range
+    from decimal import Decimal
+    for m in rng.integers(2 ** 52, 2 ** 53, 300):
+        for e in (0, -1, -2):
+            forms.append(str((Decimal(int(m)) * 2 + 1) * Decimal(2) ** (e - 1)))
+    w = rng.integers(10 ** 18, 10 ** 19, 2000, dtype=np.uint64)
+    forms += [f"{int(a)}e{int(q)}" for a, q in zip(w, rng.integers(-45, 9, 2000))]
     text = "a\n" + "\n".join(forms) + "\n"
     got = _same(text, device)
     ref = np.array([float(t) for t in forms])

@@ -135,6 +135,15 @@ class Plan:
                     "the first column the index); pass names= or index_col=False")
         return _regular_or_gathered(buf, ends, rows, data, self.ncols, self.quote)
 
+    def classify_all(self, f):
+        """Every column's classes from one pass over the rows, when every
+        column is read with one NA table (else None: column by column)."""
+        tables = {id(t) for t in self.na.values()}
+        if f.nrows == 0 or len(self.picks) != self.ncols or len(tables) != 1 \
+                or self.ncols == 1:
+            return None
+        return cv.classify_all(f, self.na[self.picks[0]])
+
     def column(self, f, i, want=None, classes=None):
         """Column i of f, as `want` (default: the user's dtype or pandas'
         inferred one); classes: classify's result when already made."""
@@ -158,16 +167,18 @@ def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
     if plan.ncols == 0:
         return DataFrame._make({}, RangeIndex(0, 0))
     f = plan.fields(buf, ends, rows, plan.first, nrows)
+    every = plan.classify_all(f)
     cols = {}
     for i in plan.picks:
         name = plan.names[i]
+        classes = every[i] if every else None
         if name in plan.dates:
             from ember.frame._io_dates import dates_column
-            classes = cv.classify(f, i, plan.na[i])
+            classes = classes or cv.classify(f, i, plan.na[i])
             cols[name] = dates_column(f, i, plan.na[i], lambda: plan.column(
                 f, i, "str", classes))
         else:
-            cols[name] = plan.column(f, i)
+            cols[name] = plan.column(f, i, classes=classes)
     return DataFrame._make(cols, RangeIndex(0, f.nrows))
 
 
