@@ -104,6 +104,15 @@ def test_where_mask_series(pair):
                            pdf["x"].mask(pdf["I"] > 2))
     tm.assert_series_equal(df["k"].where([True, False] * 3, df["y"]).to_pandas(),
                            pdf["k"].where([True, False] * 3, pdf["y"]))
+    # a condition or other of another index aligns: a label it lacks replaces the row
+    pc = pd.Series([True, False, True, True, False], index=[15, 12, 11, 10, 99])
+    po = pd.Series([100, 200, 300], index=[14, 10, 11])
+    ec, eo = (ef.from_pandas(x, device=df["k"].device) for x in (pc, po))
+    for col in ("k", "x", "I", "s"):
+        tm.assert_series_equal(df[col].where(ec).to_pandas(), pdf[col].where(pc))
+        tm.assert_series_equal(df[col].mask(ec).to_pandas(), pdf[col].mask(pc))
+    tm.assert_series_equal(df["k"].where(ec, eo).to_pandas(), pdf["k"].where(pc, po))
+    tm.assert_series_equal(df["x"].mask(ec, eo).to_pandas(), pdf["x"].mask(pc, po))
     for dt, o in [("uint8", -1), ("int8", 1000), ("uint8", 300), ("int16", -5),
                   ("uint64", 5), ("float32", 0.1), ("int32", 2.0)]:
         p = pd.Series(np.array([1, 2, 3], dtype=dt))
@@ -140,6 +149,10 @@ def test_where_mask_frame(pair):
     out = e.copy()
     out.where(big, 0, inplace=True)
     tm.assert_frame_equal(out.to_pandas(), p.where(p > 2, 0))
+    shuffled = ef.from_pandas((p > 2).iloc[[3, 0, 5, 1]], device=e._device())
+    tm.assert_frame_equal(e.where(shuffled).to_pandas(), p.where((p > 2).iloc[[3, 0, 5, 1]]))
+    tm.assert_frame_equal(e.mask(shuffled, neg.iloc[2:]).to_pandas(),
+                          p.mask((p > 2).iloc[[3, 0, 5, 1]], (-p).iloc[2:]))
     with pytest.raises(ValueError):
         e.where(e["k"] > 1)
 

@@ -16,7 +16,8 @@ def _places(codes, k):
     return pos
 
 
-def _reindexed(col, pos):
+def reindexed(col, pos):
+    """col's rows at pos, null where pos is -1."""
     from ember.frame._where import NULL, choose
     from ember.frame._column import Column
     present = pos >= 0
@@ -28,30 +29,48 @@ def _reindexed(col, pos):
     return choose(taken, present, NULL, "alignment")
 
 
+def _coded(a, b, what):
+    """(codes of a's labels, codes of b's, k, both's labels) over the two
+    indexes' labels."""
+    from ember.frame._order import codes
+    if a.has_nulls() or b.has_nulls():
+        raise NotImplementedError(f"{what} aligned on indexes with null labels")
+    if a.dtype.is_string != b.dtype.is_string:
+        raise NotImplementedError(f"{what} aligned on a str index and a number index "
+                                  "(pandas makes an object index)")
+    labels = concat(a, b)
+    both, k = codes(labels)
+    return both[:a.length], both[a.length:], k, labels
+
+
+def positions_in(source, target, dev, what="alignment"):
+    """For each label of the index `target`, its row in the index
+    `source` (whose labels must be distinct), or -1."""
+    cs, ct, k, _ = _coded(source._column(dev), target._column(dev), what)
+    _distinct(cs, what)
+    return _places(cs, k)[ct]
+
+
+def _distinct(c, what):
+    if c.shape[0] and ember.unique(c).shape[0] != c.shape[0]:
+        raise NotImplementedError(f"{what} aligned on indexes with duplicate labels")
+
+
 def aligned(op, left, right, reflected=False):
     """left op right over the union of their labels."""
     from ember.frame._ops import binary
-    from ember.frame._order import codes
     from ember.frame.series import Series
     dev = left.device
     a, b = left.index._column(dev), right.index._column(dev)
-    if a.has_nulls() or b.has_nulls():
-        raise NotImplementedError(f"{op} of Series aligned on indexes with null labels")
-    if a.dtype.is_string != b.dtype.is_string:
-        raise NotImplementedError(f"{op} of Series aligned on a str index and a number "
-                                  "index (pandas makes an object index)")
-    n, m = a.length, b.length
-    labels = concat(a, b)
-    both, k = codes(labels)
-    ca, cb = both[:n], both[n:]
+    ca, cb, k, labels = _coded(a, b, f"{op} of Series")
     for c in (ca, cb):
-        if c.shape[0] and ember.unique(c).shape[0] != c.shape[0]:
-            raise NotImplementedError(f"{op} of Series aligned on indexes with duplicate "
-                                      "labels")
+        _distinct(c, f"{op} of Series")
+    both = ember.concatenate([ca, cb])
+    n, m = a.length, b.length
     at = ember.empty(k, dtype="int64", device=dev)     # a row of each label
     at[both] = ember.arange(n + m, dtype="int64", device=dev)
-    x = _reindexed(left._col, _places(ca, k))
-    y = _reindexed(right._col, _places(cb, k))
+    x = reindexed(left._col, _places(ca, k))
+    y = reindexed(right._col, _places(cb, k))
     iname = left.index.name if left.index.name == right.index.name else None
     name = left.name if left.name == right.name else None
     return Series._make(binary(op, x, y, reflected), Index(labels.take(at), iname), name)

@@ -17,22 +17,30 @@ def _bool_values(c, what):
     return c.values, valid
 
 
-def condition(obj, cond, n, index, what):
-    """A condition (Series, array, list) as a bool array where the row
-    keeps its value; pandas reads a null in the condition as False."""
+def condition(obj, cond, n, index, what, keep_true=True):
+    """Where each row keeps its value, from a condition (Series, array,
+    list): where cond holds (keep_true) or where it does not (mask). A null
+    in the condition, or a label a Series condition lacks, replaces the
+    row in both, as pandas reads them as False before mask inverts."""
     from ember.frame.series import Series
     from ember.frame._convert import column_from
+    found = None
     if isinstance(cond, Series):
-        if not cond.index.equals(index):
-            raise NotImplementedError(f"{what} with a condition of another index "
-                                      "(alignment) is not supported yet")
         col = cond._col
+        if not (len(cond) == n and cond.index.equals(index)):
+            from ember.frame._align import positions_in
+            pos = positions_in(cond.index, index, obj._dev())
+            found = pos >= 0
+            col = col.take(ember.maximum(pos, 0)) if col.length else \
+                Column("bool", ember.zeros(n, dtype="bool", device=obj._dev()))
     else:
         col = column_from(cond, device=obj._dev())
     if col.length != n:
         raise ValueError("Array conditional must be same shape as self")
     v, valid = _bool_values(col, what)
-    return v if valid is None else v & valid
+    valid = valid if found is None else (found if valid is None else found & valid)
+    kept = v if keep_true else ~v
+    return kept if valid is None else kept & valid
 
 
 def _scalar_kind(x):
@@ -152,10 +160,10 @@ def _other_column(obj, other, n, what):
     from ember.frame.series import Series
     from ember.frame._convert import column_from
     if isinstance(other, Series):
-        if not other.index.equals(obj.index):
-            raise NotImplementedError(f"{what} with other of another index "
-                                      "(alignment) is not supported yet")
-        return other._col
+        if len(other) == n and other.index.equals(obj.index):
+            return other._col
+        from ember.frame._align import positions_in, reindexed
+        return reindexed(other._col, positions_in(other.index, obj.index, obj._dev()))
     if isinstance(other, (list, tuple, ember.ndarray)) or \
             type(other).__name__ == "ndarray":
         return column_from(other, device=obj._dev())
@@ -167,19 +175,8 @@ def series_where(s, cond, other, keep_true, what):
         cond = cond(s)
     if callable(other):
         other = other(s)
-    keep = condition(s, cond, len(s), s.index, what)
-    if not keep_true:
-        keep = ~keep & ~_nulls_of(s, cond)
+    keep = condition(s, cond, len(s), s.index, what, keep_true)
     return s._like(choose(s._col, keep, _other_column(s, other, len(s), what), what))
-
-
-def _nulls_of(obj, cond):
-    """Where a condition is null: mask() replaces those rows too."""
-    from ember.frame.series import Series
-    col = cond._col if isinstance(cond, Series) else None
-    if col is None or col.validity is None:
-        return ember.zeros(len(obj), dtype="bool", device=obj._dev())
-    return ~_bitmap.unpack(col.validity, col.length)
 
 
 def frame_where(df, cond, other, keep_true, what):
@@ -201,29 +198,16 @@ def frame_where(df, cond, other, keep_true, what):
         host = ember.asnumpy(cond) if isinstance(cond, ember.ndarray) else np.asarray(cond)
         if host.shape != (n, len(df._cols)):
             raise ValueError("Array conditional must be same shape as self")
-    elif not cond.index.equals(df.index):
-        raise NotImplementedError(f"{what} with a condition of another index "
-                                  "(alignment) is not supported yet")
     out = {}
     for j, (k, col) in enumerate(df._cols.items()):
-        if grid:
-            c = host[:, j]
-            nulls = ember.zeros(n, dtype="bool", device=df._device())
-        elif k in cond._cols:
-            c = cond[k]
-            nulls = _nulls_of(df, c)
+        if grid or k in cond._cols:
+            keep = condition(df, host[:, j] if grid else cond[k], n, df.index, what,
+                             keep_true)
         else:    # pandas fills a column the condition lacks with False
-            c = ember.zeros(n, dtype="bool", device=df._device())
-            nulls = c
-        keep = condition(df, c, n, df.index, what)
-        if not keep_true:
-            keep = ~keep & ~nulls
+            keep = ember.zeros(n, dtype="bool", device=df._device())
         o = other
         if isinstance(other, DataFrame):
-            if not other.index.equals(df.index):
-                raise NotImplementedError(f"{what} with other of another index "
-                                          "(alignment) is not supported yet")
-            o = other._cols[k] if k in other._cols else NULL
+            o = _other_column(df, other[k], n, what) if k in other._cols else NULL
         out[k] = choose(col, keep, o, what)
     return DataFrame._make(out, df.index)
 
