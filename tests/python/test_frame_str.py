@@ -85,6 +85,8 @@ METHODS = {
     "get": lambda s: s.str.get(1),
     "get_neg": lambda s: s.str[-1],
     "get_far": lambda s: s.str.get(6),
+    "get_dummies": lambda s: s.str.get_dummies(" "),
+    "get_dummies_dash": lambda s: s.str.get_dummies("-"),
     "slice_replace": lambda s: s.str.slice_replace(1, 3, "X"),
     "slice_replace_neg": lambda s: s.str.slice_replace(-4, -1, "_é"),
     "slice_replace_back": lambda s: s.str.slice_replace(3, 1, "Z"),
@@ -126,6 +128,8 @@ def test_methods(device, dtype, name):
     for items in ([w for w in WORDS if w is not None], ["Ab-c d"], [], [None, None]):
         if not items and name.startswith(("split", "rsplit", "partition", "rpartition")):
             continue   # pandas: an empty frame of no columns, typed object
+        if items == [None, None] and name.startswith("get_dummies"):
+            continue   # pandas raises ValueError (it builds a frame of no rows)
         p, s = _pair(device, dtype, items, index=False)
         _same(f(s), f(p))
 
@@ -136,10 +140,10 @@ PATTERNS = [r"a", r"^a", r"b$", r"^$", r"a.c", r"[a-c]+", r"[^a-z ]", r"\d+", r"
             r"a$|^x", r"日本", r"[\u3000\t]", r"(?i)AB", r"b\n$", r"\.", r"[-+]?\d*\.\d+"]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("pat", PATTERNS)
-def test_regex(device, dtype, pat):
-    p, s = _pair(device, dtype)
+def test_regex(device, pat):
+    # the engine does not see the dtype: test_methods covers `string`'s results
+    p, s = _pair(device, "str" if PATTERNS.index(pat) % 2 else "string")
     for case in (True, False):
         _same(s.str.contains(pat, case=case), p.str.contains(pat, case=case))
         _same(s.str.match(pat, case=case), p.str.match(pat, case=case))
@@ -177,11 +181,10 @@ MATCHING = [r"a", r"a+", r"a|ab", r"ab|a", r"[a-c]+?", r"\d+", r"\s+$", r"x(a+)y
             r"-\d", r"(?i)AB", r"\n", r"[.+]"]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("pat", MATCHING)
-def test_regex_matches(device, dtype, pat):
+def test_regex_matches(device, pat):
     """count, replace and split by the matches' bounds, leftmost-first."""
-    p, s = _pair(device, dtype)
+    p, s = _pair(device, "str" if MATCHING.index(pat) % 2 else "string")
     _same(s.str.count(pat), p.str.count(pat))
     _same(s.str.replace(pat, "<>", regex=True), p.str.replace(pat, "<>", regex=True))
     _same(s.str.replace(pat, "#", n=1, regex=True), p.str.replace(pat, "#", n=1, regex=True))

@@ -195,6 +195,12 @@ class StringMethods:
         raise TypeError("'StringMethods' object is not iterable")
 
     # ---- building
+    def get_dummies(self, sep="|", dtype=None):
+        from ember.frame._str_build import get_dummies
+        if dtype is not None:
+            raise NotImplementedError("str.get_dummies with dtype= (int64 only)")
+        return get_dummies(self._s, sep)
+
     def slice_replace(self, start=None, stop=None, repl=None):
         from ember.frame._str_build import slice_replace
         return self._wrap(slice_replace(self._col, start, stop, repl))
@@ -243,7 +249,7 @@ def _missing(name):
 
 
 # pandas' methods that ember does not build: named, never an AttributeError
-for _name in ("extract", "extractall", "findall", "get_dummies", "wrap", "normalize",
+for _name in ("extract", "extractall", "findall", "wrap", "normalize",
               "encode", "decode", "translate", "join", "casefold",
               "index", "rindex"):
     setattr(StringMethods, _name, _missing(_name))

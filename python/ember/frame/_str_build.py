@@ -216,6 +216,37 @@ def split(series, pat, n, expand, regex, right):
     return DataFrame._make(parts, series.index)
 
 
+def get_dummies(series, sep):
+    """One int64 column per distinct token (sorted), 1 where a row's
+    split by sep holds it; a null row holds none."""
+    from ember.frame import _order
+    from ember.frame._column import concat
+    from ember.frame._strings import to_pylist
+    from ember.frame.frame import DataFrame
+    if not isinstance(sep, str) or sep == "":
+        raise NotImplementedError("str.get_dummies by an empty or non-str separator")
+    parts = split(series, sep, -1, True, False, False)._cols
+    n, dev = len(series), series.device
+    if not n:
+        return DataFrame._make({}, series.index)
+    tokens, rows = None, []
+    for col in parts.values():
+        tokens = col if tokens is None else concat(tokens, col)
+        rows.append(ember.arange(n, dtype="int64", device=dev))
+    rows = ember.concatenate(rows)
+    c, k = _order.codes(tokens)
+    hit = ember.flatnonzero(c >= 0)
+    cells = ember.zeros(n * k, dtype="int64", device=dev)
+    cells[rows[hit] * k + c[hit]] = 1
+    first, _, code = _order.first_rows(c, k)
+    keep = ember.flatnonzero(code >= 0)
+    first = first[keep][ember.argsort(code[keep])]
+    labels = to_pylist(tokens.take(first))
+    cells = cells.reshape(n, k)
+    return DataFrame._make({lab: Column("int64", cells[:, j].copy())
+                            for j, lab in enumerate(labels)}, series.index)
+
+
 def _words(col, n, right):
     """split(None, n) as Python's str.split: the row without its outer
     whitespace (but its trailing run when it has more than n words, which
