@@ -23,15 +23,51 @@
 enum { CSV_CLASSIFY, CSV_INT64, CSV_FLOAT64, CSV_BOOL, CSV_STRLEN, CSV_STRCOPY,
        CSV_UINT64, CSV_BLANK, CSV_DATETIME };
 
+/* Bytes of an 8-byte word equal to c, as the top bit of each byte (exact:
+ * no carry crosses a byte). */
+__device__ __forceinline__ unsigned long long csv_eq8(unsigned long long x, int c)
+{
+    const unsigned long long v = x ^ (0x0101010101010101ull * (unsigned char)c);
+    const unsigned long long t = (v & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full;
+    return ~(t | v | 0x7f7f7f7f7f7f7f7full);
+}
+
+/* The chunk's words are read 8 bytes at a time where the address allows;
+ * a word without a quote byte needs no byte loop (most words). */
+__device__ __forceinline__ unsigned long long csv_load8(const unsigned char *p)
+{
+    return *(const unsigned long long *)p;
+}
+
 extern "C" __global__ void csv_count(const unsigned char *b, long long n, long long chunk, long long nch, int sep, int quote, long long *counts)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= nch)
         return;
     const long long lo = i * chunk, hi = n - lo < chunk ? n : lo + chunk;
-    long long q = 0, c0 = 0, c1 = 0;
+    long long q = 0, c0 = 0, c1 = 0, p = lo;
     int in = 0;
-    for (long long p = lo; p < hi; p++) {
+    if (!((unsigned long long)(b + lo) & 7))
+        for (; p + 8 <= hi; p += 8) {
+            const unsigned long long x = csv_load8(b + p);
+            const unsigned long long em = csv_eq8(x, sep) | csv_eq8(x, '\n');
+            const unsigned long long qm = quote >= 0 ? csv_eq8(x, quote) : 0;
+            if (!qm) {
+                const int k = __popcll(em);
+                c0 += in ? 0 : k;
+                c1 += in ? k : 0;
+                continue;
+            }
+            for (int j = 0; j < 8; j++) {
+                const int ch = b[p + j];
+                const int end = ch == sep || ch == '\n';
+                in ^= ch == quote;
+                q += ch == quote;
+                c0 += end & !in;
+                c1 += end & in;
+            }
+        }
+    for (; p < hi; p++) {
         const int ch = b[p];
         const int end = ch == sep || ch == '\n';
         in ^= ch == quote;
@@ -50,9 +86,35 @@ extern "C" __global__ void csv_fields(const unsigned char *b, long long n, long 
     if (i >= nch)
         return;
     const long long lo = i * chunk, hi = n - lo < chunk ? n : lo + chunk;
-    long long at = offs[i];
+    long long at = offs[i], p = lo;
     int in = (int)(qpre[i] & 1);
-    for (long long p = lo; p < hi; p++) {
+    if (!((unsigned long long)(b + lo) & 7))
+        for (; p + 8 <= hi; p += 8) {
+            const unsigned long long x = csv_load8(b + p);
+            unsigned long long em = csv_eq8(x, sep) | csv_eq8(x, '\n');
+            const unsigned long long qm = quote >= 0 ? csv_eq8(x, quote) : 0;
+            if (!qm) {
+                if (in)
+                    continue;
+                for (; em; em &= em - 1) {
+                    const long long e = p + ((__ffsll((long long)em) - 1) >> 3);
+                    ends[at] = e;
+                    rowend[at] = b[e] == '\n';
+                    at++;
+                }
+                continue;
+            }
+            for (int j = 0; j < 8; j++) {
+                const int ch = b[p + j];
+                in ^= ch == quote;
+                if (!in && (ch == sep || ch == '\n')) {
+                    ends[at] = p + j;
+                    rowend[at] = ch == '\n';
+                    at++;
+                }
+            }
+        }
+    for (; p < hi; p++) {
         const int ch = b[p];
         in ^= ch == quote;
         if (!in && (ch == sep || ch == '\n')) {

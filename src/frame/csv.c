@@ -108,7 +108,8 @@ static int64_t pick_chunk(em_device *dev, int64_t n)
     if (is_cuda(dev))
         return CSV_CUDA_CHUNK;
     c = (n + units * 4 - 1) / (units * 4);
-    return c < CSV_HOST_CHUNK_MIN ? CSV_HOST_CHUNK_MIN : c;
+    c = c < CSV_HOST_CHUNK_MIN ? CSV_HOST_CHUNK_MIN : c;
+    return (c + 63) & ~63ll; /* chunks start on whole words */
 }
 
 em_status em_csv_count(const em_array *bytes, int sep, int quote,
