@@ -41,6 +41,9 @@ METHODS = {
     "title": lambda s: s.str.title(),
     "capitalize": lambda s: s.str.capitalize(),
     "swapcase": lambda s: s.str.swapcase(),
+    "casefold": lambda s: s.str.casefold(),
+    "translate": lambda s: s.str.translate(str.maketrans({"a": "AA", "x": None, "Σ": "s",
+                                                          "é": "e\u0301"})),
     "strip": lambda s: s.str.strip(),
     "lstrip": lambda s: s.str.lstrip(),
     "rstrip": lambda s: s.str.rstrip(),
@@ -208,7 +211,7 @@ def test_unicode_tables(device, dtype):
     items = [chr(c) + chr(c + 1) if unicodedata.category(chr(c + 1)) != "Cn"
              else chr(c) for c in cps]
     p, s = _pair(device, dtype, items)
-    for k in ("lower", "upper", "title", "capitalize", "swapcase", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
+    for k in ("lower", "upper", "title", "capitalize", "swapcase", "casefold", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
               "isspace", "islower", "isupper", "isalnum", "istitle"):
         _same(getattr(s.str, k)(), getattr(p.str, k)())
 

@@ -60,6 +60,12 @@ class StringMethods:
     def swapcase(self):
         return self._wrap(_str_ops.case(self._col, "swapcase"))
 
+    def casefold(self):
+        return self._wrap(_str_ops.casefold(self._col))
+
+    def translate(self, table):
+        return self._wrap(_str_ops.translate(self._col, table))
+
     def strip(self, to_strip=None):
         return self._wrap(_str_ops.strip(self._col, to_strip, 3))
 
@@ -250,7 +256,7 @@ def _missing(name):
 
 # pandas' methods that ember does not build: named, never an AttributeError
 for _name in ("extract", "extractall", "findall", "wrap", "normalize",
-              "encode", "decode", "translate", "join", "casefold",
+              "encode", "decode", "join",
               "index", "rindex"):
     setattr(StringMethods, _name, _missing(_name))
 del _name

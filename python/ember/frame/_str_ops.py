@@ -25,6 +25,57 @@ def case(col, op):
     return out
 
 
+_CASEFOLD = None
+
+
+def map_chars(col, mapping):
+    """Each code point in `mapping` (code point -> str) replaced by its
+    string (em_str_map); the others kept."""
+    dev = col.device
+    keys = sorted(mapping)
+    nidx = (keys[-1] + 1) if keys else 1
+    idx = np.full(nidx, -1, dtype=np.int32)
+    idx[keys] = np.arange(len(keys), dtype=np.int32)
+    reps = [mapping[k].encode("utf-8") for k in keys]
+    rep_off = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in reps], out=rep_off[1:])
+    rep = np.frombuffer(b"".join(reps) or b"\0", dtype=np.uint8)
+    return build(col, "em_str_map", (ember.asarray(idx, device=dev), i64(nidx),
+                                     ember.asarray(rep, device=dev),
+                                     ember.asarray(rep_off, device=dev)))
+
+
+def casefold(col):
+    """Python's str.casefold (pandas runs it in Python, so Python's own
+    table is the reference: exact for every code point)."""
+    global _CASEFOLD
+    if _CASEFOLD is None:
+        _CASEFOLD = {c: chr(c).casefold() for c in range(0x20000)
+                     if not 0xD800 <= c < 0xE000 and chr(c).casefold() != chr(c)}
+    return map_chars(col, _CASEFOLD)
+
+
+def translate(col, table):
+    """Python's str.translate: table maps code points to code points,
+    strings or None (deleted); other keys are ignored as Python does."""
+    if not hasattr(table, "items"):
+        raise NotImplementedError("str.translate with a table that is not a dict "
+                                  "(str.maketrans gives one)")
+    mapping = {}
+    for k, v in table.items():
+        if not isinstance(k, int):
+            continue
+        if v is None:
+            mapping[k] = ""
+        elif isinstance(v, int):
+            mapping[k] = chr(v)
+        elif isinstance(v, str):
+            mapping[k] = v
+        else:
+            raise TypeError("character mapping must return integer, None or str")
+    return map_chars(col, mapping)
+
+
 def strip_bounds(col, to_strip, side):
     """Each row's byte range [start, stop) left once the characters of
     to_strip (None: whitespace) are stripped from the left (side & 1) and

@@ -310,3 +310,34 @@ extern "C" __global__ void em_str_char_offset(const long long *off,
         out[i] = p;
     }
 }
+
+/* Each code point cp < nidx with idx[cp] >= 0 becomes the bytes
+ * rep[rep_off[idx[cp]] .. rep_off[idx[cp] + 1]) (casefold, translate);
+ * the others stay. Two passes: mode 0 lengths, mode 1 bytes. */
+extern "C" __global__ void em_str_map(const long long *off,
+                                      const unsigned char *data, long long n,
+                                      const int *idx, long long nidx,
+                                      const unsigned char *rep,
+                                      const long long *rep_off,
+                                      long long *len,
+                                      const long long *out_off,
+                                      unsigned char *out, int mode)
+{
+    EM_ROWS(i, n)
+    {
+        long long p = off[i], e = off[i + 1], w = mode ? out_off[i] : 0;
+        while (p < e) {
+            long long q = p;
+            int cp = em_u8_decode(data, &q);
+            int j = cp < nidx ? idx[cp] : -1;
+            long long a = j >= 0 ? rep_off[j] : p, b = j >= 0 ? rep_off[j + 1] : q;
+            const unsigned char *src = j >= 0 ? rep : data;
+            for (long long k = a; k < b; k++, w++)
+                if (mode)
+                    out[w] = src[k];
+            p = q;
+        }
+        if (!mode)
+            len[i] = w;
+    }
+}
