@@ -44,6 +44,8 @@ METHODS = {
     "casefold": lambda s: s.str.casefold(),
     "translate": lambda s: s.str.translate(str.maketrans({"a": "AA", "x": None, "Σ": "s",
                                                           "é": "e\u0301"})),
+    "join": lambda s: s.str.join("-"),
+    "join_unicode": lambda s: s.str.join("·"),
     "strip": lambda s: s.str.strip(),
     "lstrip": lambda s: s.str.lstrip(),
     "rstrip": lambda s: s.str.rstrip(),
@@ -238,6 +240,15 @@ def test_cat_others(device):
         iter(ea.str)
     with pytest.raises(ValueError):
         ea.str.cat(["1"])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_index(device, dtype):
+    p, s = _pair(device, dtype, ["abc", "cab", None, "bé"])
+    _same(s.str.index("b"), p.str.index("b"))
+    _same(s.str.rindex("b", 0, 3), p.str.rindex("b", 0, 3))
+    with pytest.raises(ValueError, match="substring not found"):
+        s.str.index("a")
 
 
 def test_bad_inputs(device):

@@ -126,6 +126,25 @@ class StringMethods:
     def rfind(self, sub, start=0, end=None):
         return self._wrap(_str_ops.find(self._col, sub, start, end, last=True))
 
+    def index(self, sub, start=0, end=None):
+        return self._index(sub, start, end, False)
+
+    def rindex(self, sub, start=0, end=None):
+        return self._index(sub, start, end, True)
+
+    def _index(self, sub, start, end, last):
+        out = _str_ops.find(self._col, sub, start, end, last=last)
+        missing = out.values < 0
+        if out.validity is not None or out.dtype.kind == "f":   # nulls are not misses
+            missing = missing & ~out.isna()
+        if bool(missing.any()):
+            raise ValueError("substring not found")
+        return self._wrap(out)
+
+    def join(self, sep):
+        from ember.frame._str_build import join_chars
+        return self._wrap(join_chars(self._col, sep))
+
     def removeprefix(self, prefix):
         return self._wrap(_str_ops.remove_affix(self._col, prefix, 2))
 
@@ -256,8 +275,7 @@ def _missing(name):
 
 # pandas' methods that ember does not build: named, never an AttributeError
 for _name in ("extract", "extractall", "findall", "wrap", "normalize",
-              "encode", "decode", "join",
-              "index", "rindex"):
+              "encode", "decode"):
     setattr(StringMethods, _name, _missing(_name))
 del _name
 

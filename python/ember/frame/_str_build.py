@@ -54,6 +54,21 @@ def slice_replace(col, start, stop, repl):
                      (col.values, at[1], off[1:] - at[1])], n, col.dtype, col.validity, dev)
 
 
+def join_chars(col, sep):
+    """sep between the code points of every row ('abc' -> 'a-b-c'): sep
+    inserted at every boundary, then the outer two cut off."""
+    if not isinstance(sep, str):
+        raise TypeError(f"sep must be a str, not {type(sep).__name__}")
+    m = len(sep.encode("utf-8"))
+    if m == 0:
+        return col
+    wide = _str_ops.replace(col, "", sep, -1)
+    off = offsets(wide)
+    empty = off[1:] - off[:-1] <= m   # an empty row became one sep
+    return ranges_result(wide, ember.where(empty, off[:-1], off[:-1] + m),
+                         ember.where(empty, off[:-1], off[1:] - m))
+
+
 def _fillchar(fillchar):
     if not isinstance(fillchar, str):
         raise TypeError(f"fillchar must be a character, not {type(fillchar).__name__}")
