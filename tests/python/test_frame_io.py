@@ -300,3 +300,22 @@ def test_read_csv_parallel_file_read(device, tmp_path, monkeypatch):
     p = tmp_path / "p.csv"
     pdf.to_csv(p, index=False)
     tm.assert_frame_equal(ef.read_csv(p, device=device).to_pandas(), pdf)
+
+
+def test_progress_only_on_a_terminal_after_a_second(monkeypatch):
+    import sys
+    from ember.frame._io_progress import Progress
+    p = Progress(100)
+    p.update(10)
+    assert p.bar is None                      # under a second
+    p.t0 -= 2
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    p.update(10)
+    assert p.bar is None                      # not a terminal
+    tqdm = pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    p.update(10)
+    assert isinstance(p.bar, tqdm.tqdm) and p.bar.n == 30
+    p.update(5)
+    assert p.bar.n == 35
+    p.close()

@@ -7,41 +7,13 @@ first types every column over all blocks (classes counted per block), the
 second converts each block with the column's one dtype, so a column that
 is int64 in one block and float64 in another comes out float64 with each
 value exactly as read, as pandas reads the whole file."""
-import sys
-import time
-
 import ember
 
 from ember.frame import _bitmap, _io_convert as cv, _io_dates as dt
 from ember.frame._column import Column
 from ember.frame._io_csv import Rows, tokenize
+from ember.frame._io_progress import Progress
 from ember.frame._io_read import Plan, skip_of
-
-
-class Progress:
-    """A tqdm bar (when tqdm is installed and stderr is a terminal) that
-    shows itself once a read has taken a second."""
-
-    def __init__(self, total):
-        self.total, self.done, self.bar = total, 0, None
-        self.t0 = time.monotonic()
-
-    def update(self, n):
-        self.done += n
-        if self.bar is not None:
-            self.bar.update(n)
-        elif time.monotonic() - self.t0 > 1.0 and sys.stderr.isatty():
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                return
-            self.bar = tqdm(total=self.total, unit="B", unit_scale=True,
-                            desc="read_csv", file=sys.stderr)
-            self.bar.update(self.done)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
 
 
 def _blocks(open_src, chunk_bytes, sep, quote, dev, progress):

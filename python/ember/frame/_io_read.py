@@ -160,13 +160,26 @@ class Plan:
 def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
     from ember.frame.frame import DataFrame
     from ember.frame._index import RangeIndex
-    buf = ember.asarray(host, device=dev)
-    ends, rowend = tokenize(buf, sep, quote)
-    rows = Rows(buf, ends, rowend, skip_of(skiprows))
-    plan = Plan(buf, rows, sep, quote, dev, **opts)
-    if plan.ncols == 0:
-        return DataFrame._make({}, RangeIndex(0, 0))
-    f = plan.fields(buf, ends, rows, plan.first, nrows)
+    from ember.frame._io_progress import Progress
+    # the bar counts the bytes: half for the tokenizing, half the columns
+    size = host.shape[0]
+    progress = Progress(size)
+    try:
+        buf = ember.asarray(host, device=dev)
+        ends, rowend = tokenize(buf, sep, quote)
+        rows = Rows(buf, ends, rowend, skip_of(skiprows))
+        plan = Plan(buf, rows, sep, quote, dev, **opts)
+        if plan.ncols == 0:
+            return DataFrame._make({}, RangeIndex(0, 0))
+        f = plan.fields(buf, ends, rows, plan.first, nrows)
+        progress.update(size // 2)
+        cols = _columns(plan, f, progress, (size - size // 2) // max(len(plan.picks), 1))
+    finally:
+        progress.close()
+    return DataFrame._make(cols, RangeIndex(0, f.nrows))
+
+
+def _columns(plan, f, progress, step):
     every = plan.classify_all(f)
     cols = {}
     for i in plan.picks:
@@ -179,7 +192,8 @@ def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
                 f, i, "str", classes))
         else:
             cols[name] = plan.column(f, i, classes=classes)
-    return DataFrame._make(cols, RangeIndex(0, f.nrows))
+        progress.update(step)
+    return cols
 
 
 def skip_of(skiprows):
