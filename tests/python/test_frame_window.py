@@ -41,6 +41,24 @@ def test_rolling_stats(device, window, center):
            s.rolling(window, center=center).std(ddof=0))
 
 
+@pytest.mark.parametrize("center", [False, True])
+def test_rolling_finite(device, center):
+    # no missing value: the path that cuts the values themselves into blocks
+    rng = np.random.default_rng(3)
+    s = pd.Series(rng.normal(size=503) * 10 + np.arange(503), name="x")
+    e = ef.from_pandas(s, device=device)
+    for window in (1, 2, 3, 7, 16, 50, 125):
+        for mp in (None, 1):
+            for how in STATS:
+                _close(getattr(e.rolling(window, min_periods=mp, center=center), how)(),
+                       getattr(s.rolling(window, min_periods=mp, center=center), how)())
+        for ddof in (0, 2):
+            _close(e.rolling(window, center=center).var(ddof=ddof),
+                   s.rolling(window, center=center).var(ddof=ddof))
+    i = pd.Series(np.arange(40) % 7)
+    _close(ef.from_pandas(i, device=device).rolling(5).sum(), i.rolling(5).sum())
+
+
 def test_rolling_dtypes_frames_edges(device):
     pdf = pd.DataFrame({"i": np.arange(9) % 4, "b": np.arange(9) % 3 == 0,
                         "f32": np.linspace(0, 2, 9, dtype=np.float32),

@@ -48,21 +48,94 @@ def counts(valid, w, center):
     return c[w:w + n] - c[:n]
 
 
-def _blocks(x, w, center):
+def _blocks(x, front, back):
     """x (NaN where missing) padded and cut into rows of w values, so that
     output i's window ends in block row 1 + i // w at column i % w and
     starts right after the same column of the row before."""
     n = x.shape[0]
-    front, back = window_bounds(w, center, n)
     w = front + back + 1
     nb = -(-(n + w) // w)
     xe = pad(x, front + 1, nb * w - n - front - 1, float("nan"))
     return xe.reshape(nb, w), w
 
 
+_NAN = "ew_nan_f64()"
+
+
+def _var_expr(N, S, Q, ddof, how):
+    """C for the variance (or std) of a window from its count, centred sum
+    and centred sum of squares. A sum of squared deviations within
+    rounding of Q (a window of equal values) is 0, as pandas makes it."""
+    m2 = f"fmax({Q} - {S} * {S} / {N}, 0.0)"
+    m2 = f"({m2} <= 1e-14 * {Q} ? 0.0 : {m2})"
+    var = f"({N} > 1 ? {m2} / ({N} - {ddof}) : 0.0)"
+    return f"sqrt({var})" if how == "std" else var
+
+
 def moments(x, w, center, how, minp, ddof=1):
     """The rolling sum, mean, var or std of the finite values of float64 x
-    (NaN, inf and nulls, as NaN, are missing), NaN where fewer than minp.
+    (NaN, inf and nulls, as NaN, are missing), NaN where fewer than minp."""
+    n = x.shape[0]
+    front, back = window_bounds(w, center, n)
+    w = front + back + 1
+    if n >= 4 * w:
+        out = _dense(x, w, front, back, how, ddof)
+        if out is not None:
+            # the first front + 1 and the last outputs, whose windows the
+            # blocks do not hold, from short slices
+            lo, hi = w - back, (n // w) * w - back
+            out[:lo] = _moments(x[:w], w, center, how, minp, ddof, front, back)[:lo]
+            out[hi:] = _moments(x[hi - front:], w, center, how, minp, ddof, front,
+                                back)[front:]
+            return out
+    return _moments(x, w, center, how, minp, ddof)
+
+
+def _dense(x, w, front, back, how, ddof):
+    """moments() of the outputs w - back .. (n // w) * w - back - 1 when x
+    is all finite there (None otherwise): x itself cut into blocks of w
+    rows (a view), so the window ending at block k, column j is the head
+    of block k and the tail of block k - 1 after column j, always w rows.
+
+    Sums and means take prefix sums of the raw values within blocks: each
+    term is at most a block's sum of |x|, so a large offset costs nothing
+    and nothing global accumulates. Variances centre each block on its
+    first value and re-centre the tail on the next block's (Chan)."""
+    n = x.shape[0]
+    nb = n // w
+    xb = x[:nb * w].reshape(nb, w)
+    out = ember.empty(n, dtype="float64", device=x.device)
+    mid = out[w - back:nb * w - back]
+    if how in ("sum", "mean"):
+        head = ember.cumsum(xb, axis=1)
+        if not bool(ember.isfinite(head[:, w - 1]).all()):
+            return None
+        # minus the sum after each column: the tail a window takes
+        rest = (head - head[:, w - 1:]).reshape(-1)
+        ember.subtract(head.reshape(-1)[w:], rest[:-w], out=mid)
+        if how == "mean":
+            ember.multiply(mid, 1.0 / w, out=mid)
+        return out
+    if not bool(ember.isfinite(xb).all()):
+        return None
+    if w <= ddof:
+        mid[...] = float("nan")
+        return out
+    ref = xb[:, :1]
+    u = xb - ref
+    l1, l2 = ember.cumsum(u, axis=1), ember.cumsum(u * u, axis=1)
+    delta = ref[1:] - ref[:-1]
+    tail = (w - 1) - ember.arange(w, dtype="float64", device=x.device)[None, :]
+    S = "(a + c - b - h * d)"
+    Q = "(e + g - f - 2.0 * d * (c - b) + h * d * d)"
+    mid[...] = P.transform(_var_expr(w, S, Q, ddof, how), l1[1:], l1[:-1], l1[:-1, w - 1:],
+                           delta, l2[1:], l2[:-1], l2[:-1, w - 1:], tail).reshape(-1)
+    return out
+
+
+def _moments(x, w, center, how, minp, ddof=1, front=None, back=None):
+    """moments() of any x: blocks of the values padded with NaN, centred
+    on each block's mean over its finite values.
 
     With blocks of exactly w rows, a window is the tail of one block after
     some column j and the head of the next up to j. The values are
@@ -70,9 +143,12 @@ def moments(x, w, center, how, minp, ddof=1):
     so every term has the size of a block's spread: a large offset, a
     trend or 10^7 rows cost no precision the way one global prefix sum
     does, and the tail is re-centred on the next block's mean when the two
-    meet (Chan's update for the sum of squares)."""
-    xb, w = _blocks(x, w, center)
+    meet (Chan's update for the sum of squares). front/back, when given,
+    place the windows as in the longer array x was cut from."""
     n = x.shape[0]
+    if front is None:
+        front, back = window_bounds(w, center, n)
+    xb, w = _blocks(x, front, back)
     fin = "ew_fisfinite_f64(a)"
     cnt = P.transform(f"{fin} ? 1.0 : 0.0", xb)
     ref = P.transform(f"{fin} ? a : 0.0", xb).sum(axis=1) / \
@@ -84,7 +160,7 @@ def moments(x, w, center, how, minp, ddof=1):
     sa = P.transform("b - a", l1[:-1], l1[:-1, w - 1:])
     delta = (ref[1:] - ref[:-1])[:, None]
     N, S = "(a + b)", "(c + d - b * e)"
-    nan = "ew_nan_f64()"
+    nan = _NAN
     if how in ("sum", "mean"):
         if how == "sum":   # an empty window sums to 0 when min_periods is 0
             stat = f"{N} >= {minp} ? ({N} > 0 ? f * {N} + {S} : 0.0) : {nan}"
@@ -95,10 +171,7 @@ def moments(x, w, center, how, minp, ddof=1):
     l2 = ember.cumsum(u * u, axis=1)
     qa = P.transform("b - a", l2[:-1], l2[:-1, w - 1:])
     Q = "(f + g - 2.0 * e * d + b * e * e)"
-    m2 = f"fmax({Q} - {S} * {S} / {N}, 0.0)"
-    var = f"({N} > 1 ? {m2} / ({N} - {ddof}) : 0.0)"
-    if how == "std":
-        var = f"sqrt({var})"
+    var = _var_expr(N, S, Q, ddof, how)
     stat = f"({N} >= {max(minp, 1)} && {N} > {ddof}) ? {var} : {nan}"
     out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, l2[1:], qa)
     return out.reshape(-1)[:n]
