@@ -124,9 +124,10 @@ def test_merge_nan_and_na_keys_match(device, how):
     for dt in ("Int64", "string", "str"):
         ql = pl.assign(k=pl["k"].astype("Int64").astype(dt))
         qr = pr.assign(k=pr["k"].astype("Int64").astype(dt))
-        _check(ef.from_pandas(ql, device=device).merge(ef.from_pandas(qr, device=device),
-                                                       how=how, sort=True),
-               ql.merge(qr, how=how, sort=True))
+        for sort in (False, True):
+            _check(ef.from_pandas(ql, device=device).merge(
+                ef.from_pandas(qr, device=device), how=how, sort=sort),
+                ql.merge(qr, how=how, sort=sort))
 
 
 @pytest.mark.parametrize("how", HOWS)
@@ -418,3 +419,15 @@ def test_concat_column_order(device):
     for kw in ({}, {"join": "inner"}, {"sort": True}, {"ignore_index": True}):
         _check(ef.concat([ea, eb], **kw), pd.concat([a, b], **kw))
         _check(ef.concat([eb, ea], **kw), pd.concat([b, a], **kw))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_string_keys_random(device, how):
+    rng = np.random.default_rng(3)
+    words = np.array(["", "a", "ab", "abcdefgh", "abcdefghi", "日本語", "x" * 20, "é"])
+    pl = pd.DataFrame({"k": words[rng.integers(0, 8, 200)], "v": rng.random(200)})
+    pr = pd.DataFrame({"k": words[rng.integers(0, 7, 50)], "w": np.arange(50)})
+    pl.loc[::7, "k"] = None
+    el, er = ef.from_pandas(pl, device=device), ef.from_pandas(pr, device=device)
+    _check(el.merge(er, how=how), pl.merge(pr, how=how))
+    _check(el.merge(er.iloc[[3, 1]], how=how), pl.merge(pr.iloc[[3, 1]], how=how))
