@@ -300,6 +300,13 @@ def test_read_csv_parallel_file_read(device, tmp_path, monkeypatch):
     p = tmp_path / "p.csv"
     pdf.to_csv(p, index=False)
     tm.assert_frame_equal(ef.read_csv(p, device=device).to_pandas(), pdf)
+    # the GPU's way: each piece copied to the device by its reader
+    for path, text in ((p, p.read_bytes()), (tmp_path / "n.csv", b"a\n1\n2")):
+        if path != p:
+            path.write_bytes(text)
+        buf = _io_csv._device_file(str(path), len(text), device, copy=True)
+        want = text if text.endswith(b"\n") else text + b"\n"
+        assert bytes(ember.asnumpy(buf)) == want
 
 
 def test_progress_only_on_a_terminal_after_a_second(monkeypatch):

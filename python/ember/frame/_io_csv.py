@@ -41,7 +41,8 @@ def _decompress(raw, how):
 
 
 def _host_bytes(src, compression):
-    """The file's bytes as a host uint8 NumPy array ending with a newline."""
+    """A buffer's or a compressed file's bytes as a host uint8 NumPy array
+    ending with a newline (plain files go through _device_file)."""
     import os
     import numpy as np
     if hasattr(src, "read"):
@@ -55,28 +56,20 @@ def _host_bytes(src, compression):
     how = compression
     if how == "infer":
         how = _COMPRESSION.get(os.path.splitext(str(path))[1].lower())
-    if how is not None:
-        with open(path, "rb") as fh:
-            return _with_newline(np.frombuffer(_decompress(fh.read(), how), np.uint8))
     with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        buf = np.empty(size + 1, dtype=np.uint8)
-        got = _read_parallel(fh.fileno(), memoryview(buf)[:size])
-    buf = buf[:got + 1]
-    if got and buf[got - 1] == 10:
-        return buf[:got]
-    buf[got] = 10
-    return buf
+        return _with_newline(np.frombuffer(_decompress(fh.read(), how), np.uint8))
 
 
 _PIECE = 16 << 20
 
 
-def _read_parallel(fd, view):
+def _read_parallel(fd, view, done=None):
     """Fill view from the file's start: pieces read by several threads at
     once (os.preadv lets go of the GIL), since one thread copying from the
-    page cache is slower than the copy to a GPU after it. Returns the
-    bytes read (fewer at the file's end)."""
+    page cache is slower than the copy to a GPU after it; done(lo, hi),
+    when given, is called with each piece once it is read (by its thread,
+    so a piece goes on to the GPU while others are still being read).
+    Returns the bytes read (fewer at the file's end)."""
     import os
     n = len(view)
     if n <= 2 * _PIECE or not hasattr(os, "preadv"):
@@ -87,6 +80,8 @@ def _read_parallel(fd, view):
             if k == 0:
                 break
             got += k
+        if done is not None and got:
+            done(0, got)
         return got
     from concurrent.futures import ThreadPoolExecutor
 
@@ -98,10 +93,37 @@ def _read_parallel(fd, view):
             if k == 0:
                 break
             at += k
+        if done is not None and at > lo:
+            done(lo, at)
         return at - lo
 
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
         return sum(pool.map(piece, range(0, n, _PIECE)))
+
+
+def _device_file(path, size, dev, copy=None):
+    """The file's bytes on dev, a newline after them where there is none:
+    read straight into a cpu array's memory; for a GPU (or copy=True)
+    into host memory, each piece copied to the device by the thread that
+    read it."""
+    import numpy as np
+    out = ember.empty(size + 1, dtype="uint8", device=dev)
+    if copy is None:
+        copy = str(out.device) != "cpu"
+    host = np.empty(size + 1, np.uint8) if copy else np.asarray(out)
+
+    def to_device(lo, hi):
+        out[lo:hi] = ember.asarray(host[lo:hi], device=out.device)
+
+    with open(path, "rb") as fh:
+        got = _read_parallel(fh.fileno(), memoryview(host)[:size],
+                             to_device if copy else None)
+    if got and host[got - 1] == 10:
+        return out[:got]
+    host[got] = 10
+    if copy:
+        to_device(got, got + 1)
+    return out[:got + 1]
 
 
 def _with_newline(a):
@@ -262,6 +284,7 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     limit = _CHUNK_BYTES if chunk_bytes is None else int(chunk_bytes)
     if limit < 1:
         raise ValueError(f"chunk_bytes must be positive, not {chunk_bytes}")
+    from ember.frame._io_read import frame_from_bytes
     plain = _plain_path(filepath_or_buffer, compression)
     if plain is not None:
         import os
@@ -270,13 +293,14 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
             from ember.frame._io_chunks import read_chunked
             return read_chunked(lambda: open(plain, "rb"), size, limit, ord(sep), quote,
                                 dev, **opts)
+        return frame_from_bytes(_device_file(plain, size, dev), ord(sep), quote, dev,
+                                **opts)
     host = _host_bytes(filepath_or_buffer, compression)
     if host.shape[0] > limit:
         import io
         from ember.frame._io_chunks import read_chunked
         return read_chunked(lambda: io.BytesIO(host.tobytes()), host.shape[0], limit,
                             ord(sep), quote, dev, **opts)
-    from ember.frame._io_read import frame_from_bytes
     return frame_from_bytes(host, ord(sep), quote, dev, **opts)
 
 
