@@ -133,8 +133,12 @@ class Rolling(_Window):
             front, back = K.window_bounds(w, self._center, n)
             i = ember.arange(n, dtype="int64", device=col.device)
             rows = ember.minimum(i + back, n - 1) - ember.maximum(i - front, 0) + 1
-            return _masked(rows >= self._minp,
-                           K.counts(~col.isna(), w, self._center).astype("float64"))
+            nulls = col.null_mask()
+            if nulls is None or not bool(nulls.any()):
+                got = rows
+            else:
+                got = K.counts(~nulls, w, self._center)
+            return _masked(rows >= self._minp, got.astype("float64"))
         if how in ("min", "max"):
             N = K.counts(ember.isfinite(x), w, self._center)
             return _masked(N >= max(self._minp, 1),

@@ -7,6 +7,7 @@ import ember.parallel as P
 from ember.frame import _bitmap
 from ember.frame._column import Column, _NAT
 from ember.frame._dtypes import masked_form
+from ember.frame._ops import _time_scalar
 
 _CUM = {"cumsum": "add", "cumprod": "mul", "cummin": "min", "cummax": "max"}
 
@@ -74,49 +75,61 @@ def _with_nulls(col, bad):
     return Column(str(values.dtype), ember.where(bad, float("nan"), values))
 
 
+def _slide(v, p, fill):
+    """v moved down by p rows (up when p < 0), fill in the rows it leaves."""
+    n = v.shape[0]
+    k = min(abs(p), n)
+    pad = ember.full(k, fill, dtype=v.dtype, device=v.device)
+    return ember.concatenate([pad, v[:n - k]] if p > 0 else [v[k:], pad])
+
+
 def shift(col, periods=1, fill_value=None):
     """The rows moved down by `periods` (up when negative); the rows that
-    come from outside are null, or fill_value."""
+    come from outside are null, or fill_value (nulls moved in stay)."""
     n = col.length
     if not isinstance(periods, int) or isinstance(periods, bool):
         raise TypeError(f"periods must be an integer, not {type(periods).__name__}")
     d = col.dtype
     if periods == 0:
         return col.copy()
-    i = ember.arange(n, dtype="int64", device=col.device) - periods
-    outside = (i < 0) | (i >= n)
-    moved = col.take(ember.clip(i, 0, max(n - 1, 0))) if n else col
-    if fill_value is not None:
-        return _fill_outside(moved, outside, fill_value)
-    if d.kind == "b" and not d.masked:
-        raise NotImplementedError("shift of a bool column without fill_value "
-                                  "(pandas makes an object column)")
     if d.is_string:
+        if fill_value is not None:
+            raise NotImplementedError("shift of a str column with fill_value")
+        i = ember.arange(n, dtype="int64", device=col.device) - periods
+        outside = (i < 0) | (i >= n)
+        moved = col.take(ember.clip(i, 0, max(n - 1, 0))) if n else col
         valid = ~outside if moved.validity is None else \
             _bitmap.unpack(moved.validity, n) & ~outside
         return moved.with_validity(valid)
-    return _with_nulls(moved, outside)
-
-
-def _fill_outside(moved, outside, value):
-    """The shifted column with fill_value in the rows that came from outside
-    (nulls moved in from the data stay null)."""
-    d = moved.dtype
-    if d.is_string:
-        raise NotImplementedError("shift of a str column with fill_value")
-    if d.kind in "Mm" and not isinstance(value, int):
-        from ember.frame._ops import _time_scalar
-        value = int(_time_scalar(d, value))
-    values = ember.where(outside, value, moved.values)
-    if d.kind in "iub" and isinstance(value, int) or d.kind in "fMm":
-        values = values.astype(d.storage)
+    if d.kind == "b" and not d.masked and fill_value is None:
+        raise NotImplementedError("shift of a bool column without fill_value "
+                                  "(pandas makes an object column)")
+    v = col.values
     if d.masked:
+        valid = _slide(~col.isna(), periods, fill_value is not None)
+        fill = 0 if fill_value is None else fill_value
+        values = _slide(v, periods, fill) if _fits(d, fill) else \
+            _slide(v.astype("float64"), periods, fill)
         kind = d if str(values.dtype) == d.storage else masked_form(values.dtype)
-        valid = None if moved.validity is None else \
-            _bitmap.unpack(moved.validity, moved.length) | outside
-        return Column(kind, values, None if valid is None else _bitmap.pack(valid))
-    return Column(d if str(values.dtype) == d.storage or d.kind in "Mm"
-                  else str(values.dtype), values)
+        return Column(kind, values, _bitmap.pack(valid))
+    if d.kind in "Mm":
+        fill = _NAT if fill_value is None else (
+            fill_value if isinstance(fill_value, int) else int(_time_scalar(d, fill_value)))
+        return Column(d, _slide(v, periods, fill))
+    fill = float("nan") if fill_value is None else fill_value
+    if not _fits(d, fill):
+        v = v.astype("float64")
+    return Column(str(v.dtype), _slide(v, periods, fill))
+
+
+def _fits(d, fill):
+    """Whether the values' dtype holds the fill (else they become float64,
+    as pandas does, with a deprecation warning)."""
+    if d.kind == "f":
+        return True
+    if isinstance(fill, float):
+        return False
+    return d.kind != "b" or isinstance(fill, bool)
 
 
 def diff(col, periods=1):
