@@ -177,6 +177,9 @@ def test_to_csv(device, tmp_path):
     p = tmp_path / "o.csv"
     df.to_csv(p, index=False)
     tm.assert_frame_equal(ef.read_csv(p, device=device).to_pandas(), pd.read_csv(p))
+    for d in (["2020-01-01", "2021-02-03"], ["2020-01-01 10:00:01", None]):
+        dates = pd.DataFrame({"d": pd.to_datetime(d), "v": [1, 2]})
+        assert ef.from_pandas(dates, device=device).to_csv() == dates.to_csv()
     one = pd.DataFrame({"a": ["", "x"]})
     assert ef.from_pandas(one, device=device).to_csv(index=False) == one.to_csv(index=False)
     assert ef.from_pandas(pdf.iloc[:0], device=device).to_csv() == pdf.iloc[:0].to_csv()

@@ -25,12 +25,14 @@ def _strings_of(col, na_rep, sep, q):
     from ember.frame._arrow import column_to_arrow
     d = col.dtype
     n = col.length
-    if d.kind in "Mm":
-        raise NotImplementedError("to_csv of datetime64/timedelta64 columns; format "
-                                  "them with .dt.strftime or astype(str) first")
+    if d.kind == "m":
+        raise NotImplementedError("to_csv of timedelta64 columns; format them with "
+                                  "astype(str) first")
     nulls = col.null_mask()
     nulls = ember.asnumpy(nulls) if nulls is not None else np.zeros(n, bool)
-    if d.is_string:
+    if d.kind == "M":
+        s = _datetimes(col, nulls)
+    elif d.is_string:
         arr = column_to_arrow(col).to_numpy(zero_copy_only=False)
         s = np.asarray(np.where(nulls, "", arr), dtype=str) if n else np.zeros(0, "U1")
         s = _quote_if_needed(s, sep, q)
@@ -40,6 +42,20 @@ def _strings_of(col, na_rep, sep, q):
     if nulls.any():
         s = np.where(nulls, na_rep, s)
     return s
+
+
+def _datetimes(col, nulls):
+    """pandas' text of a datetime column: dates alone when every time is
+    midnight, else to the second (finer times are NotImplementedError)."""
+    import numpy as np
+    unit = col.dtype.name[11:-1]
+    v = ember.asnumpy(col.values).view(f"M8[{unit}]")
+    ok = v[~nulls]
+    if (ok != ok.astype("M8[s]")).any():
+        raise NotImplementedError("to_csv of datetimes with fractions of a second")
+    if (ok == ok.astype("M8[D]")).all():
+        return np.datetime_as_string(v, unit="D")
+    return np.char.replace(np.datetime_as_string(v, unit="s"), "T", " ")
 
 
 def _header_cell(name, sep, q):
