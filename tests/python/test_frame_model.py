@@ -217,6 +217,22 @@ def test_truth_iteration_numpy(device):
     assert (s > 1).all() is False and (s > 1).any() is True
 
 
+def test_arrow_chunked_columns(device):
+    """A table of several row groups (chunks, one an empty one and one a
+    slice) arrives whole, nulls and all, on either device."""
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    a = pa.chunked_array([pa.array(np.arange(5)), pa.array(np.arange(9))[3:],
+                          pa.array(np.array([], np.int64)), pa.array([7, 8])])
+    f = pa.chunked_array([pa.array([1.5, None] * 4), pa.array([2.5, 3.5, 4.5, 5.5, 6.5])])
+    v = pa.chunked_array([pa.array([0.25, 0.5], pa.float32()),
+                          pa.array([1, 2, 4, 8, 16] * 2 + [32], pa.float32())])
+    t = pa.table({"a": a, "f": f, "v": v})
+    df = ember.from_arrow(t, device=device)
+    # a float column with nulls arrives nullable, as from_arrow documents
+    pd.testing.assert_frame_equal(df.to_pandas(), t.to_pandas().astype({"f": "Float64"}))
+
+
 def test_works_without_pandas_and_pyarrow():
     code = ("import sys; sys.modules['pandas'] = None; sys.modules['pyarrow'] = None\n"
             "import ember\n"

@@ -83,6 +83,32 @@ def column_from_arrow(arr, device=None):
     timestamps (no time zone) and durations as datetime64/timedelta64."""
     import numpy as np
     pa = _pa()
+def _chunks_to_device(arr, device):
+    """A chunked column of plain numbers without nulls for another device
+    than the host: each chunk copied from Arrow's buffer straight into its
+    rows of one device array, instead of joined on the host first (a
+    Parquet file's row groups made read_parquet copy every byte twice).
+    None where that does not apply."""
+    import numpy as np
+    pa = _pa()
+    t = arr.type
+    if str(device) == "cpu" or arr.num_chunks < 2 or arr.null_count or \
+            not (pa.types.is_integer(t) or pa.types.is_floating(t)):
+        return None
+    np_t = np.dtype(t.to_pandas_dtype())
+    if np_t == np.float16:
+        return None
+    out = ember.empty(len(arr), dtype=str(np_t), device=device)
+    at = 0
+    for c in arr.chunks:
+        k = len(c)
+        if k:
+            out[at:at + k] = np.frombuffer(c.buffers()[1], dtype=np_t,
+                                           count=c.offset + k)[c.offset:]
+        at += k
+    return Column(lookup(str(np_t)), out)
+
+
     device = "cpu" if device is None else device   # where Arrow's buffers are
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
@@ -96,6 +122,9 @@ def column_from_arrow(arr, device=None):
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         ot = np.int32 if pa.types.is_string(t) else np.int64
         offsets = _host_array(bufs[1], ot, off + n + 1, device)[off:]
+        col = _chunks_to_device(arr, device)
+        if col is not None:
+            return col
         values = _host_array(bufs[2], np.uint8, None, device) if bufs[2] else \
             ember.zeros(0, dtype="uint8", device=device)
         if off:
