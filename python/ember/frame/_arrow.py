@@ -77,12 +77,6 @@ def _host_array(buf, dtype, count, device):
     return ember.asarray(a, device=device)
 
 
-def column_from_arrow(arr, device=None):
-    """A pyarrow Array (or ChunkedArray) -> a Column: numbers without nulls
-    as plain dtypes, with nulls as pandas' nullable ones; strings as str;
-    timestamps (no time zone) and durations as datetime64/timedelta64."""
-    import numpy as np
-    pa = _pa()
 def _chunks_to_device(arr, device):
     """A chunked column of plain numbers without nulls for another device
     than the host: each chunk copied from Arrow's buffer straight into its
@@ -109,8 +103,17 @@ def _chunks_to_device(arr, device):
     return Column(lookup(str(np_t)), out)
 
 
+def column_from_arrow(arr, device=None):
+    """A pyarrow Array (or ChunkedArray) -> a Column: numbers without nulls
+    as plain dtypes, with nulls as pandas' nullable ones; strings as str;
+    timestamps (no time zone) and durations as datetime64/timedelta64."""
+    import numpy as np
+    pa = _pa()
     device = "cpu" if device is None else device   # where Arrow's buffers are
     if isinstance(arr, pa.ChunkedArray):
+        col = _chunks_to_device(arr, device)
+        if col is not None:
+            return col
         arr = arr.combine_chunks()
     t = arr.type
     n, off = len(arr), arr.offset
@@ -122,9 +125,6 @@ def _chunks_to_device(arr, device):
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         ot = np.int32 if pa.types.is_string(t) else np.int64
         offsets = _host_array(bufs[1], ot, off + n + 1, device)[off:]
-        col = _chunks_to_device(arr, device)
-        if col is not None:
-            return col
         values = _host_array(bufs[2], np.uint8, None, device) if bufs[2] else \
             ember.zeros(0, dtype="uint8", device=device)
         if off:
