@@ -12,14 +12,18 @@ ef = ember.frame
 tm = pd.testing
 FIELDS = ("year", "month", "day", "hour", "minute", "second", "microsecond",
           "nanosecond", "day_of_week", "weekday", "day_of_year", "quarter",
-          "days_in_month", "is_month_start", "is_month_end", "is_leap_year")
+          "days_in_month", "is_month_start", "is_month_end", "is_leap_year",
+          "is_quarter_start", "is_quarter_end", "is_year_start", "is_year_end", "unit")
 
 
 def _times(unit, nat):
     v = np.random.default_rng(0).integers(-3 * 10 ** 18, 3 * 10 ** 18, 400)
     if unit != "ns":
         v //= 1000
-    v[:4] = [0, -1, 951782400 * 10 ** 6, 4107542399 * 10 ** 6]   # 1970, 2000-02-29, ...
+    # 1970, 2000-02-29, 2100-02-28 23:59:59, 2021-04-01, 2021-12-31, 2022-01-01
+    per = 10 ** 9 if unit == "ns" else 10 ** 6
+    v[:7] = [0, -1, 951782400 * per, 4107542399 * per, 1617235200 * per,
+             1640908800 * per, 1640995200 * per]
     s = pd.Series(v.view(f"M8[{unit}]"), index=pd.RangeIndex(3, 403), name="t")
     if nat:
         s[7] = pd.NaT
@@ -32,7 +36,12 @@ def test_fields(device, unit, nat):
     s = _times(unit, nat)
     e = ef.from_pandas(s, device=device)
     for f in FIELDS:
+        if f == "unit":
+            assert e.dt.unit == s.dt.unit
+            continue
         tm.assert_series_equal(getattr(e.dt, f).to_pandas(), getattr(s.dt, f))
+    with pytest.raises(NotImplementedError, match="day_name"):
+        e.dt.day_name()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for f in ("dayofweek", "dayofyear"):

@@ -162,6 +162,37 @@ class DatetimeFields:
     def is_leap_year(self):
         return self._bool(is_leap(self._ymd()[0]))
 
+    @property
+    def is_quarter_start(self):
+        _, m, d = self._ymd()
+        return self._bool((d == 1) & (ember.remainder(m, 3) == 1))
+
+    @property
+    def is_quarter_end(self):
+        y, m, d = self._ymd()
+        return self._bool((d == month_days(y, m)) & (ember.remainder(m, 3) == 0))
+
+    @property
+    def is_year_start(self):
+        _, m, d = self._ymd()
+        return self._bool((m == 1) & (d == 1))
+
+    @property
+    def is_year_end(self):
+        _, m, d = self._ymd()
+        return self._bool((m == 12) & (d == 31))
+
+    @property
+    def unit(self):
+        return self._unit
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(f".dt.{name} is not supported (supported: the "
+                                  "calendar fields, is_*_start/end, floor, ceil, "
+                                  "round, normalize)")
+
     # ---- rounding to a fixed step
     def _step(self, freq, what):
         ns = fixed_ns(freq, what)
@@ -240,6 +271,13 @@ class TimedeltaFields:
     def nanoseconds(self):
         sub = self._parts()[2]
         return self._field(sub % 1000 if self._tps == 10 ** 9 else sub * 0, "int32")
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(f".dt.{name} of a timedelta column is not supported "
+                                  "(supported: days, seconds, microseconds, "
+                                  "nanoseconds, total_seconds)")
 
     def total_seconds(self):
         secs = self._v.astype("float64") / self._tps
