@@ -22,7 +22,8 @@ status=0
 
 echo "== build"
 # The machine reaches no registry: the wheels the tests want beside the
-# preinstalled ones (scipy-openblas64 for cpu linalg, cffi) travel in
+# preinstalled ones (scipy-openblas64 for cpu linalg, cffi, the pandas CI
+# tests with, DuckDB for bench/frames.py) travel in
 # wheels/ (git-ignored; pass carry=["wheels"]).
 if ls wheels/*.whl >/dev/null 2>&1; then
   $PY -m pip install -q --no-index --no-deps wheels/*.whl >>"$OUT/build.log" 2>&1 ||
@@ -32,12 +33,16 @@ fi
 # calls, and the copied tree's modification times come from another clock,
 # so make could take a changed source for an older one and keep a stale
 # object (a run once tested an extension without the day's new entries).
-rm -rf build/c build/py-*
-if ! { cmake -S . -B build/c -G Ninja -DEMBER_WERROR=ON >/dev/null &&
-       cmake --build build/c -j 16 &&
-       $PY -m pip install -q --no-build-isolation --no-deps --no-compile . ; } \
-     >>"$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"; echo "BUILD FAILED"; exit 1
+# EMBER_PREBUILT=1: a second call of this script in one device command
+# (check, then bench) keeps the first one's build.
+if [ "${EMBER_PREBUILT:-0}" != 1 ]; then
+  rm -rf build/c build/py-*
+  if ! { cmake -S . -B build/c -G Ninja -DEMBER_WERROR=ON >/dev/null &&
+         cmake --build build/c -j 16 &&
+         $PY -m pip install -q --no-build-isolation --no-deps --no-compile . ; } \
+       >>"$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"; echo "BUILD FAILED"; exit 1
+  fi
 fi
 # bytecode, as a user's install has it (the image sets
 # PYTHONDONTWRITEBYTECODE, so without it each import compiles source and
@@ -148,7 +153,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   : >"$OUT/bench.log"
   case " ${BENCHES:-launch} " in *" launch "*)
     build/c/bench_launch 2>&1 | tee -a "$OUT/bench.log" ;; esac
-  for b in ${BENCHES:-run arrays algorithms kernels rng fft matmul linalg scipy cpu cpu_linalg}; do
+  for b in ${BENCHES:-run arrays algorithms kernels rng fft matmul linalg scipy frames cpu cpu_linalg}; do
     [ -f "bench/$b.py" ] || continue
     $PY bench/$b.py --out "$OUT/t_$b.md" 2>&1 | tee -a "$OUT/bench.log" || status=1
     [ -f "$OUT/t_$b.md" ] && { echo "### bench/$b.py"; cat "$OUT/t_$b.md"; echo; } >>"$OUT/tables.md"
