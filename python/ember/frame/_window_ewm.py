@@ -25,6 +25,12 @@ def _steps(x, valid, alpha, adjust, ignore_na):
     the index of the last observation up to each row (-1 before any)."""
     f = 1.0 - alpha
     n = x.shape[0]
+    if bool(valid.all()):   # every row observed: the plain recurrence
+        D = ember.full(n, f if adjust else 1.0 - alpha, dtype="float64", device=x.device)
+        W = ember.full(n, 1.0 if adjust else alpha, dtype="float64", device=x.device)
+        if not adjust and n:
+            D[:1], W[:1] = 0.0, 1.0
+        return D, W, None
     i = ember.arange(n, dtype="int64", device=x.device)
     last = P.inclusive_scan(ember.where(valid, i, -1), "max")
     if adjust:   # a missing row decays the past too unless ignore_na
@@ -43,7 +49,12 @@ def _steps(x, valid, alpha, adjust, ignore_na):
 
 
 def _at_last(values, last):
-    return values[ember.maximum(last, 0)]
+    return values if last is None else values[ember.maximum(last, 0)]
+
+
+def _observed(last, values):
+    """NaN before the first observation (none such when last is None)."""
+    return values if last is None else ember.where(last >= 0, values, _NAN)
 
 
 def ewm_mean(x, valid, alpha, adjust, ignore_na):
@@ -51,9 +62,9 @@ def ewm_mean(x, valid, alpha, adjust, ignore_na):
     `valid` marks observations: NaN before the first one, a missing row
     repeats the mean so far."""
     D, W, last = _steps(x, valid, alpha, adjust, ignore_na)
-    _, S, Wsum = P.inclusive_scan((D, W * ember.where(valid, x, 0.0), W), _AFFINE2)
-    m = _at_last(S / ember.maximum(Wsum, 1e-300), last)
-    return ember.where(last >= 0, m, _NAN)
+    xv = x if last is None else ember.where(valid, x, 0.0)
+    _, S, Wsum = P.inclusive_scan((D, W * xv, W), _AFFINE2)
+    return _observed(last, _at_last(S / ember.maximum(Wsum, 1e-300), last))
 
 
 def ewm_var(x, valid, alpha, adjust, ignore_na, bias):
@@ -62,14 +73,12 @@ def ewm_var(x, valid, alpha, adjust, ignore_na, bias):
     is not positive, as with one observation)."""
     D, W, last = _steps(x, valid, alpha, adjust, ignore_na)
     zero = ember.zeros(x.shape[0], dtype="float64", device=x.device)
-    _, Wsum, _, M2 = P.inclusive_scan((D, W, ember.where(valid, x, 0.0), zero), _MERGE)
+    xv = x if last is None else ember.where(valid, x, 0.0)
+    _, Wsum, _, M2 = P.inclusive_scan((D, W, xv, zero), _MERGE)
     _, W2, _ = P.inclusive_scan((D * D, W * W, zero), _AFFINE2)
     Wl, M2l, W2l = _at_last(Wsum, last), _at_last(M2, last), _at_last(W2, last)
     if bias:
-        var = M2l / ember.maximum(Wl, 1e-300)
-        ok = last >= 0
-    else:
-        den = Wl * Wl - W2l
-        var = Wl * M2l / ember.where(den > 0, den, 1.0)
-        ok = (last >= 0) & (den > 0)
-    return ember.where(ok, ember.maximum(var, 0.0), _NAN)
+        return _observed(last, ember.maximum(M2l / ember.maximum(Wl, 1e-300), 0.0))
+    den = Wl * Wl - W2l
+    var = Wl * M2l / ember.where(den > 0, den, 1.0)
+    return _observed(last, ember.where(den > 0, ember.maximum(var, 0.0), _NAN))
