@@ -43,6 +43,7 @@ CASES = [
     "x\n#N/A\nNULL\nnull\n<NA>\nn/a\n1\n",
     "a,b\n\"\",1\n\"NA\",2\nx,3\n",
     " a ,b\n 1 , 2\n",                    # spaces around numbers
+    "\ufeffa,b\n1,2\n",                    # a byte order mark
 ]
 
 

@@ -22,6 +22,7 @@ def _blocks(open_src, chunk_bytes, sep, quote, dev, progress):
     (more when one row is longer than a block)."""
     import numpy as np
     carry = np.zeros(0, np.uint8)
+    first = True
     with open_src() as src:
         while True:
             block = np.empty(carry.shape[0] + chunk_bytes + 1, np.uint8)
@@ -37,6 +38,9 @@ def _blocks(open_src, chunk_bytes, sep, quote, dev, progress):
                     block[nb] = 10
                     nb += 1
             host = block[:nb]
+            if not carry.shape[0] and first and bytes(host[:3]) == b"\xef\xbb\xbf":
+                host = host[3:]   # a utf-8 byte order mark, which pandas drops
+            first = False
             buf = ember.asarray(host, device=dev)
             ends, rowend = tokenize(buf, sep, quote, final)
             last = ember.flatnonzero(rowend)

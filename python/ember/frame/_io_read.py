@@ -165,7 +165,7 @@ def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
     size = host.shape[0]
     progress = Progress(size)
     try:
-        buf = ember.asarray(host, device=dev)
+        buf = _without_bom(ember.asarray(host, device=dev))
         ends, rowend = tokenize(buf, sep, quote)
         rows = Rows(buf, ends, rowend, skip_of(skiprows))
         plan = Plan(buf, rows, sep, quote, dev, **opts)
@@ -194,6 +194,13 @@ def _columns(plan, f, progress, step):
             cols[name] = plan.column(f, i, classes=classes)
         progress.update(step)
     return cols
+
+
+def _without_bom(buf):
+    """The bytes after a utf-8 byte order mark, which pandas drops."""
+    if buf.shape[0] >= 3 and bytes(ember.asnumpy(buf[:3])) == b"\xef\xbb\xbf":
+        return buf[3:]
+    return buf
 
 
 def skip_of(skiprows):
