@@ -367,6 +367,19 @@ def test_uint_and_float32(device):
         _both(lambda d: getattr(d.groupby("k"), how)(), pdf, df)
 
 
+def test_small_integers_keep_their_dtype_when_sums_fit(device):
+    # pandas sums in 64 bits, then casts back when every result fits
+    rng = np.random.default_rng(3)
+    for n in (6, 60):
+        pdf = pd.DataFrame({"k": rng.integers(0, 3, n),
+                            "i8": rng.integers(-100, 100, n).astype(np.int8),
+                            "u16": rng.integers(0, 4, n).astype(np.uint16),
+                            "I8": pd.array(rng.integers(-100, 100, n), dtype="Int8")})
+        df = ef.from_pandas(pdf, device=device)
+        for how in ("sum", "prod", "cumsum", "diff", "shift"):
+            _both(lambda d: getattr(d.groupby("k"), how)(), pdf, df)
+
+
 def test_pivot_table(pair):
     pdf, df = pair
     for agg in ("sum", "mean", "count", "max"):

@@ -36,8 +36,8 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
     if d.kind in "Mm" and how == "median":
         raise NotImplementedError("groupby median of datetimes (supported: count, "
                                   "mean, min, max, first, last, nunique)")
-    out = lookup(result_dtype(col, how if how != "median" else "mean")
-                 if d.kind not in "Mm" else d.name)
+    out = lookup(d.name if d.kind in "Mm" else
+                 result_dtype(col, how if how != "median" else "mean"))
     if how in ("sum", "mean") and d.kind == "f" and not d.masked and skipna:
         # a NaN makes its group's sum NaN: without one, no value is null
         # and the null mask (two passes) is not needed
@@ -66,6 +66,8 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
         values = _sum(groups, col, valid) if how == "sum" else \
             _segmented(groups, col, valid, "mul")
         empty = counts < min_count if min_count > 0 else None
+        if d.kind in "iu":
+            out = lookup(fit_back(values, d))
     elif how in ("min", "max"):
         values = _segmented(groups, col, valid, how)
     elif how == "mean":
@@ -83,6 +85,20 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
         has_null = groups.count(nulls) > 0
         empty = has_null if empty is None else (empty | has_null)
     return _with_nulls(out, values, empty)
+
+
+def fit_back(values, d):
+    """The dtype pandas gives an integer column's sums (computed in 64
+    bits): the column's own when every result fits in it, else the 64-bit
+    one (nullable for a nullable column)."""
+    import numpy as np
+    from ember.frame._dtypes import masked_form
+    name = d.storage
+    if name not in ("int64", "uint64") and values.shape[0]:
+        info = np.iinfo(name)
+        if int(values.min()) < info.min or int(values.max()) > info.max:
+            name = "int64" if d.kind == "i" else "uint64"
+    return masked_form(name).name if d.masked else name
 
 
 def _with_nulls(dtype, values, null_groups):

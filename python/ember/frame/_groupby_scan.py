@@ -7,7 +7,7 @@ import ember
 
 from ember.frame._column import Column
 from ember.frame._dtypes import lookup, masked_form
-from ember.frame._groupby_agg import _with_nulls, identity, sorted_within
+from ember.frame._groupby_agg import _with_nulls, fit_back, identity, sorted_within
 
 
 def mask_rows(col, mask):
@@ -71,17 +71,22 @@ def cumulative(groups, col, op):
     nulls = col.null_mask()
     if nulls is not None:
         v = ember.where(nulls, identity(op, t), v)
-    out_dtype = t if d.kind not in "Mm" else d.name
+    out_dtype = d.name if d.kind in "Mm" else (d.storage if d.kind in "iu" else t)
+    if d.kind in "iu" and op in ("add", "mul"):
+        out_dtype = None
     if d.kind == "b" and op in ("max", "min"):
         out_dtype = "bool"
-    if d.masked:
+    if d.masked and out_dtype is not None:
         out_dtype = masked_form(lookup(out_dtype).storage).name
-    if groups.n == 0:
-        return Column(out_dtype, v.astype(lookup(out_dtype).storage))
-    rows, _ = groups.order()
-    scanned = ember.parallel.scan_by_key(groups.sorted_bins(), v[rows], op=op, dtype=t)
-    res = ember.empty(groups.n, dtype=t, device=groups.device)
-    res[rows] = scanned
+    res = v
+    if groups.n:
+        rows, _ = groups.order()
+        scanned = ember.parallel.scan_by_key(groups.sorted_bins(), v[rows], op=op,
+                                             dtype=t)
+        res = ember.empty(groups.n, dtype=t, device=groups.device)
+        res[rows] = scanned
+    if out_dtype is None:   # pandas: the column's own dtype when the sums fit
+        out_dtype = fit_back(res, d)
     res = res.astype(lookup(out_dtype).storage) if t != lookup(out_dtype).storage else res
     out = Column(out_dtype, res)
     if nulls is not None:
@@ -137,7 +142,10 @@ def diff(groups, col, periods=1):
         return binary("sub", col, col)
     before = shift(groups, col, periods)
     if d.kind in "iu" and not d.masked:
-        col = Column("float64", col.values.astype("float64"))
+        # pandas: float32 for int8 and int16, float64 for the others
+        t = "float32" if d.storage in ("int8", "int16") else "float64"
+        col = Column(t, col.values.astype(t))
+        before = Column(t, before.values.astype(t))
     return binary("sub", col, before)
 
 
