@@ -338,8 +338,8 @@ def test_concat_errors(device):
         ef.concat([e1, e2])
     with pytest.raises(NotImplementedError, match="MultiIndex"):
         ef.concat([e1, e1], keys=["x", "y"])
-    with pytest.raises(NotImplementedError, match="alignment"):
-        ef.concat([e1, e1.iloc[[1, 0]].rename(columns={"a": "b"})], axis=1)
+    with pytest.raises(ValueError, match="duplicate labels"):
+        ef.concat([e1, ef.DataFrame({"b": [1, 2]}, index=[1, 1], device=device)], axis=1)
     with pytest.raises(NotImplementedError, match="twice"):
         ef.concat([e1, e1], axis=1)
     with pytest.raises(ValueError, match="inner"):
@@ -431,3 +431,19 @@ def test_merge_string_keys_random(device, how):
     el, er = ef.from_pandas(pl, device=device), ef.from_pandas(pr, device=device)
     _check(el.merge(er, how=how), pl.merge(pr, how=how))
     _check(el.merge(er.iloc[[3, 1]], how=how), pl.merge(pr.iloc[[3, 1]], how=how))
+
+
+def test_concat_axis1_aligns(device):
+    a = pd.Series([1, 2, 3], index=[3, 1, 5], name="a")
+    b = pd.Series([1.5, 2.5], index=[1, 2], name="b")
+    c = pd.DataFrame({"c": ["x", None, "日本"], "d": [True, False, True]}, index=[2, 9, 3])
+    objs = [a, b, c]
+    es = [ef.from_pandas(o, device=device) for o in objs]
+    for kw in ({}, {"join": "inner"}, {"sort": True}, {"join": "inner", "sort": True},
+               {"ignore_index": True}):
+        _check(ef.concat(es, axis=1, **kw), pd.concat(objs, axis=1, **kw))
+        _check(ef.concat(es[::-1], axis=1, **kw), pd.concat(objs[::-1], axis=1, **kw))
+    s1 = pd.Series([1, 2], index=["x", "é"], name="s")
+    s2 = pd.Series([3.0], index=["é"], name="t")
+    _check(ef.concat([ef.from_pandas(s1, device=device), ef.from_pandas(s2, device=device)],
+                     axis=1), pd.concat([s1, s2], axis=1))

@@ -1,5 +1,8 @@
 """concat: frames and Series one after another (axis=0, the union or
-intersection of their columns) or side by side (axis=1, equal indexes)."""
+intersection of their columns) or side by side (axis=1, their rows
+aligned on the union or intersection of their indexes)."""
+import ember
+
 from ember.frame import _merge_cols
 
 
@@ -64,7 +67,7 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
     if join not in ("inner", "outer"):
         raise ValueError("Only can inner (intersect) or outer (union) join the other axis")
     if axis in (1, "columns"):
-        return _side_by_side(*_pieces(objs), ignore_index)
+        return _side_by_side(*_pieces(objs), ignore_index, join, sort)
     if axis not in (0, "index", "rows"):
         raise ValueError(f"No axis named {axis} for object type DataFrame")
     objs, dev = _pieces(objs)
@@ -90,16 +93,46 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
     return DataFrame._make(cols, _index(frames, dev, ignore_index, total))
 
 
-def _side_by_side(objs, dev, ignore_index):
+def _aligned(objs, dev, join, sort):
+    """The union (join="outer", in order of first appearance) or the
+    intersection (in the first object's order) of the objects' indexes,
+    and for each object the row of every label there (-1: none)."""
+    from ember.frame._index import Index
+    from ember.frame._merge_core import join_rows
+    from ember.frame._order import codes, first_rows, sort_indexer
+    idx = [o.index for o in objs]
+    lens = [len(i) for i in idx]
+    labels = _merge_cols.concat([i._column(dev) for i in idx], lens, dev)
+    c, k = codes(labels)
+    c = ember.where(c < 0, k, c)   # a null label is a label too
+    parts, at = [], 0
+    for n in lens:
+        parts.append(c[at:at + n])
+        at += n
+    if any(bool(ember.unique(p).shape[0] != p.shape[0]) for p in parts):
+        raise ValueError("cannot reindex on an axis with duplicate labels")
+    first, count, code = first_rows(c, k + 1)
+    if join == "inner":
+        keep = ember.flatnonzero(count == len(objs))
+        first, code = first[keep], code[keep]
+    union = labels.take(first)
+    if sort:
+        order = sort_indexer([union], [True], "last")
+        union, code = union.take(order), code[order]
+    names = [i.name for i in idx]
+    index = Index(union, name=_common_name(names))
+    return index, [join_rows(code, p, k + 1, "left", False)[1] for p in parts]
+
+
+def _side_by_side(objs, dev, ignore_index, join, sort):
     from ember.frame.frame import DataFrame
     from ember.frame.series import Series
     first = objs[0].index
-    for o in objs[1:]:
-        if not o.index.equals(first):
-            raise NotImplementedError("concat(axis=1) of objects with different indexes "
-                                      "(alignment); reset_index or merge on a column")
+    where = None
+    if not all(o.index.equals(first) for o in objs[1:]):
+        first, where = _aligned(objs, dev, join, sort)
     cols, unnamed = {}, 0
-    for o in objs:
+    for j, o in enumerate(objs):
         if isinstance(o, Series):
             name = o.name
             if name is None:
@@ -107,6 +140,10 @@ def _side_by_side(objs, dev, ignore_index):
             items = [(name, o._col)]
         else:
             items = list(o._cols.items())
+        if where is not None:
+            miss = where[j] < 0
+            miss = miss if bool(miss.any()) else None
+            items = [(k, _merge_cols.take(c, where[j], miss)) for k, c in items]
         for k, c in items:
             if k in cols:
                 raise NotImplementedError(f"concat(axis=1) giving the column name {k!r} "
