@@ -150,7 +150,12 @@ def test_regex(device, pat):
     # the engine does not see the dtype: test_methods covers `string`'s results
     p, s = _pair(device, "str" if PATTERNS.index(pat) % 2 else "string")
     for case in (True, False):
-        _same(s.str.contains(pat, case=case), p.str.contains(pat, case=case))
+        try:
+            got = s.str.contains(pat, case=case)
+        except NotImplementedError as e:   # a folded i meets WORDS' İ
+            assert not case and "fold" in str(e)
+            continue
+        _same(got, p.str.contains(pat, case=case))
         _same(s.str.match(pat, case=case), p.str.match(pat, case=case))
         _same(s.str.fullmatch(pat, case=case), p.str.fullmatch(pat, case=case))
 
@@ -216,6 +221,21 @@ def test_unicode_tables(device, dtype):
     for k in ("lower", "upper", "title", "capitalize", "swapcase", "casefold", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
               "isspace", "islower", "isupper", "isalnum", "istitle"):
         _same(getattr(s.str, k)(), getattr(p.str, k)())
+
+
+def test_ignorecase_unicode(device):
+    """case=False against pandas on every assigned code point below
+    U+20000 but the Turkish i's, one a row; with those, NotImplementedError."""
+    cps = [c for c in range(0x20000) if not 0xD800 <= c < 0xE000
+           and unicodedata.category(chr(c)) != "Cn" and c not in (0x130, 0x131)]
+    p, s = _pair(device, "str", ["".join(map(chr, cps[i:i + 1])) for i in range(0, len(cps))
+                                 if cps[i] < 0x3000 or i % 7 == 0])
+    for pat in ("[a-zà-ÿα-ωа-я]", "k", "s", "[^a-z]", "ǅ", r"\w", "µ"):
+        _same(s.str.contains(pat, case=False), p.str.contains(pat, case=False))
+    p, s = _pair(device, "str", ["I", "\u0131"])
+    with pytest.raises(NotImplementedError, match="fold"):
+        s.str.contains("i", case=False)
+    _same(s.str.contains("x", case=False), p.str.contains("x", case=False))
 
 
 def test_unknown_code_point(device):

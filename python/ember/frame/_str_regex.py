@@ -44,36 +44,55 @@ def _split(lo, hi, out):
     out.append(tuple(zip(a, b)))
 
 
-# ---- case folding (IGNORECASE), as Python's re: chars that lower alike
+# ---- case folding (IGNORECASE), as Python's re: a char matches when its
+# simple lower form is one of the pattern's chars' lower forms, or one of
+# the few that re pairs with those (re._casefix: 's' with 'ſ', 'μ' with 'µ')
 
 _LOWKEY = None
 
 
 def _fold(ranges):
     global _LOWKEY
+    from ember.frame._str_tables import table_host
     if _LOWKEY is None:
-        span = 0x20000
-        key = np.arange(span, dtype=np.int64)
-        for c in range(span):
-            m = chr(c).lower() if not 0xD800 <= c < 0xE000 else ""
-            if len(m) == 1:
-                key[c] = ord(m)
+        key = table_host("lower").astype(np.int64)
+        unknown = key < 0   # unassigned here: re leaves them as they are
+        key[unknown] = np.flatnonzero(unknown)
         _LOWKEY = key
     span = _LOWKEY.shape[0]
     inset = np.zeros(span, dtype=bool)
     for lo, hi in ranges:
         if lo < span:
             inset[lo:min(hi, span - 1) + 1] = True
-    folded = inset | np.isin(_LOWKEY, np.unique(_LOWKEY[inset]))
-    # Python's re also pairs a few chars whose lower forms differ
-    fixes = getattr(getattr(re, "_compiler", None), "_ignorecase_fixes", {})
-    for c in np.flatnonzero(folded).tolist():
-        for d in fixes.get(c, ()):
-            if d < span:
-                folded[d] = True
+    keys = set(np.unique(_LOWKEY[inset]).tolist())
+    fixes = getattr(getattr(re, "_casefix", None), "_EXTRA_CASES", {})
+    keys |= {d for k in list(keys) for d in fixes.get(k, ())}
+    folded = np.isin(_LOWKEY, np.fromiter(keys, dtype=np.int64, count=len(keys)))
     edges = np.flatnonzero(np.diff(np.concatenate([[0], folded.view(np.int8), [0]])))
     out = list(zip(edges[0::2].tolist(), (edges[1::2] - 1).tolist()))
     return merge(out + [(max(lo, span), hi) for lo, hi in ranges if hi >= span])
+
+
+# Python's re pairs i with dotless ı and lowers İ to i under IGNORECASE;
+# RE2, which pandas uses for most patterns, does neither, and which one
+# pandas runs depends on the pattern and the data: a folded i meeting a
+# row that holds ı or İ raises NotImplementedError instead.
+_TURKISH = (0x49, 0x69, 0x130, 0x131)
+
+
+def _touches_i(ranges):
+    return any(lo <= c <= hi for lo, hi in ranges for c in _TURKISH)
+
+
+def check_turkish(col, turkish, what):
+    from ember.frame._str_ops import find_raw
+    if not turkish:
+        return
+    for ch in ("\u0131", "\u0130"):
+        if bool((find_raw(col, ch, 0) >= 0).any()):
+            raise NotImplementedError(
+                f"str.{what} ignoring case where a row holds {ch!r}: pandas' two regex "
+                "engines (Python's re, RE2) fold it differently")
 
 
 # ---- Thompson NFA: state -> [(lo, hi, target)] byte edges, eps edges
@@ -81,6 +100,7 @@ def _fold(ranges):
 class _NFA:
     def __init__(self):
         self.edges, self.eps = [], []   # eps: (target, None | 'bol' | 'eol')
+        self.turkish = False   # a case-folded set holds an i (see _TURKISH)
 
     def state(self):
         self.edges.append([])
@@ -90,9 +110,14 @@ class _NFA:
     def build(self, node, ic):
         """(start, end) of a fragment for the tree node."""
         kind = node[0]
-        if kind in ("set", "nset"):
-            r = _fold(node[1]) if ic else node[1]
-            return self.bytes_of(negate(r) if kind == "nset" else r)
+        if kind in ("set", "cset", "cls"):
+            neg, chars, raw = (False, node[1], []) if kind == "set" else \
+                (False, [], node[1]) if kind == "cset" else node[1:]
+            if ic and chars:
+                chars = _fold(chars)
+                self.turkish |= _touches_i(chars)
+            r = merge(chars + raw)
+            return self.bytes_of(negate(r) if neg else r)
         s, e = self.state(), self.state()
         if kind in ("bol", "eol"):
             self.eps[s].append((e, kind))
@@ -231,7 +256,7 @@ def compile_dfa(pat, ignorecase, mode):
             nl = nfa.closure(nfa.move(at_end, 10), False, True)
             a |= (final in nl) << 2
         acc.append(a)
-    out = (np.concatenate(rows), np.asarray(acc, dtype=np.uint8), 0)
+    out = (np.concatenate(rows), np.asarray(acc, dtype=np.uint8), 0, nfa.turkish)
     _cache[key] = out
     return out
 
@@ -240,7 +265,8 @@ def run(col, pat, case, mode):
     """The DFA's yes/no per row (uint8; null rows hold no bytes)."""
     if not isinstance(pat, str):
         raise TypeError(f"first argument must be string, not {type(pat).__name__}")
-    table, acc, start = compile_dfa(pat, not case, mode)
+    table, acc, start, turkish = compile_dfa(pat, not case, mode)
+    check_turkish(col, turkish, {"search": "contains", "full": "fullmatch"}.get(mode, mode))
     dev, n = col.device, col.length
     out = ember.zeros(n, dtype="uint8", device=dev)
     launch(dev, "em_str_dfa", n, (offsets(col), col.values, i64(n),

@@ -38,7 +38,8 @@ def _ordered_closure(nfa, seed, bol, eol, final):
 
 def compile_first(pat, ignorecase):
     """(table int32 [states * 256], acc uint8, eol int32, start at byte 0,
-    start elsewhere, whether the pattern matches the empty string)."""
+    start elsewhere, whether the pattern matches the empty string, whether
+    a case-folded set holds an i)."""
     from ember.frame._str_regex import byte_targets, nfa_of
     key = (pat, ignorecase)
     hit = _cache.get(key)
@@ -72,7 +73,7 @@ def compile_first(pat, ignorecase):
         eol.append(state(seed, bol, True))
     empty = bool(acc[s0] or acc[s1] or acc[eol[s0]] or acc[eol[s1]])
     out = (np.concatenate(rows), np.asarray(acc, dtype=np.uint8),
-           np.asarray(eol, dtype=np.int32), s0, s1, empty)
+           np.asarray(eol, dtype=np.int32), s0, s1, empty, nfa.turkish)
     _cache[key] = out
     return out
 
@@ -91,7 +92,9 @@ def _args(col, pat, case, what, again=False):
     would match again after every match: NotImplementedError rather than
     Python's or Arrow's answer chosen at random."""
     from ember.frame._str_regex_parse import parse
-    table, acc, eol, s0, s1, empty = compile_first(pat, not case)
+    from ember.frame._str_regex import check_turkish
+    table, acc, eol, s0, s1, empty, turkish = compile_first(pat, not case)
+    check_turkish(col, turkish, what)
     if again and _anchored(parse(pat)[0]):
         raise NotImplementedError(f"str.{what} with a regular expression anchored by ^ "
                                   f"({pat!r}): pandas' Arrow path anchors it again after "

@@ -1,6 +1,7 @@
 """A parser for the common part of Python's regular-expression syntax,
-into a small tree over sets of code points: ('set', ranges), ('cat',
-[nodes]), ('alt', [nodes]), ('rep', node, lo, hi or None, lazy), ('bol',),
+into a small tree over sets of code points: ('set', ranges) (a literal
+char), ('cset', ranges) (., \d, \w, \s: never case-folded), ('cls', negated,
+ranges, category ranges), ('cat', [nodes]), ('alt', [nodes]), ('rep', node, lo, hi or None, lazy), ('bol',),
 ('eol',). What it does not take (backreferences, lookaround, word
 boundaries, inline flags other than (?i), possessive and atomic forms)
 raises NotImplementedError naming it. Python's re checks the pattern
@@ -117,13 +118,13 @@ class _Parser:
     def atom(self):
         c = self.take()
         if c == ".":
-            return ("set", [(0, 9), (11, MAXCP)])
+            return ("cset", [(0, 9), (11, MAXCP)])
         if c == "^":
             return ("bol",)
         if c == "$":
             return ("eol",)
         if c == "[":
-            return ("set", self.cls())
+            return self.cls()
         if c == "(":
             return self.group()
         if c == "\\":
@@ -160,7 +161,7 @@ class _Parser:
     def escape(self, in_class):
         c = self.take()
         if c in "dwsDWS":
-            return ("set", class_ranges(c)) if not in_class else class_ranges(c)
+            return ("cset", class_ranges(c)) if not in_class else class_ranges(c)
         if c.isdigit() and c != "0":
             raise NotImplementedError("backreferences in a regular expression")
         if c in "bBAZ" and not in_class:
@@ -189,43 +190,33 @@ class _Parser:
         return [(cp, cp)] if in_class else ("set", [(cp, cp)])
 
     def cls(self):
+        """('cls', negated, chars, categories): re folds the chars' case
+        under IGNORECASE but tests \\d \\w \\s on the char as it is."""
         neg = self.peek() == "^"
         if neg:
             self.take()
-        ranges, first = [], True
+        ranges, raw, first = [], [], True
         while first or self.peek() != "]":
             first = False
             c = self.take()
+            if c == "\\" and self.peek() in "dwsDWS":
+                raw.extend(self.escape(in_class=True))
+                continue
             if c == "\\":
                 item = self.escape(in_class=True)
             else:
                 item = [(ord(c), ord(c))]
-            if self.peek() == "-" and len(item) == 1 and item[0][0] == item[0][1] and \
-                    self.i + 1 < len(self.p) and self.p[self.i + 1] != "]":
+            if self.peek() == "-" and self.i + 1 < len(self.p) and self.p[self.i + 1] != "]":
                 self.take()
                 c2 = self.take()
                 hi = self.escape(in_class=True) if c2 == "\\" else [(ord(c2), ord(c2))]
                 item = [(item[0][0], hi[0][0])]
             ranges.extend(item)
         self.take()   # ']'
-        return ("neg", merge(ranges)) if neg else merge(ranges)
+        return ("cls", neg, merge(ranges), merge(raw))
 
 
 def parse(pat):
     """(tree, ignorecase) of a pattern re.compile accepts."""
     p = _Parser(pat)
-    tree = p.parse()
-    return _negations(tree), p.ignorecase
-
-
-def _negations(node):
-    """Leaves ('neg', ranges) of negated classes in place, to be negated
-    after case folding (Python folds the class, then negates it)."""
-    kind = node[0]
-    if kind == "set" and isinstance(node[1], tuple) and node[1][0] == "neg":
-        return ("nset", node[1][1])
-    if kind in ("cat", "alt"):
-        return (kind, [_negations(x) for x in node[1]])
-    if kind == "rep":
-        return ("rep", _negations(node[1])) + node[2:]
-    return node
+    return p.parse(), p.ignorecase
