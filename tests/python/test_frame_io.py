@@ -81,6 +81,19 @@ def test_read_csv_options(device):
     _same("a\tb\n1\t2\n", device, sep="\t")
 
 
+def test_read_csv_index(device):
+    text = "id,v,s\n3,0.5,x\n1,1.5,y\n"
+    _same(text, device, index_col="id")
+    _same(text, device, index_col=2)
+    _same(text, device, index_col=0, usecols=["v", "s"])
+    _same("a,b\n1,5,x\n2,3,y\n", device)          # implicit index: header shorter
+    _same("a\n1,5\n2,3\n", device, dtype={"a": "float64"})
+    _same("a\n1,5\n2,3\n", device, usecols=["a"])
+    _same("a,b\n1,5\n2,3,4\n", device, usecols=["a"])   # extra fields: no error
+    with pytest.raises(NotImplementedError, match="MultiIndex"):
+        ef.read_csv(io.StringIO(text), index_col=[0, 1], device=device)
+
+
 def test_read_csv_errors(device, tmp_path):
     with pytest.raises(FileNotFoundError):
         ef.read_csv(tmp_path / "nope.csv", device=device)
@@ -95,8 +108,6 @@ def test_read_csv_errors(device, tmp_path):
         ef.read_csv(io.StringIO(""), device=device)
     with pytest.raises(ValueError, match="Integer column has NA"):
         ef.read_csv(io.StringIO("a,b\n1,2\n,3\n"), dtype={"a": "int64"}, device=device)
-    with pytest.raises(NotImplementedError, match="index"):
-        ef.read_csv(io.StringIO("a\n1,5\n2,3\n"), device=device)
     with pytest.raises(NotImplementedError):
         ef.read_csv(io.StringIO("a,b\nTrue,1\n,2\n"), device=device)
     with pytest.raises(NotImplementedError, match="beyond uint64"):

@@ -264,10 +264,12 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
                                   "header, names, usecols, dtype, parse_dates, "
                                   "na_values, keep_default_na, nrows, skiprows, "
                                   "quotechar, compression)")
-    for opt, v in (("index_col", index_col), ("chunksize", chunksize)):
-        if v is not None and v is not False:
-            raise NotImplementedError(f"read_csv: {opt}= (set the index afterwards "
-                                      "with set_index)")
+    if chunksize is not None:
+        raise NotImplementedError("read_csv: chunksize= (an iterator of frames); ember "
+                                  "reads large files in blocks itself (chunk_bytes=)")
+    if isinstance(index_col, (list, tuple)):
+        raise NotImplementedError("read_csv: index_col with several columns (a "
+                                  "MultiIndex)")
     if encoding not in (None, "utf-8", "utf8", "UTF-8"):
         raise NotImplementedError(f"read_csv: encoding={encoding!r} (only utf-8)")
     if delimiter is not None:
@@ -276,11 +278,24 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
         raise NotImplementedError(f"read_csv: sep={sep!r} (a one-byte separator only)")
     if callable(skiprows):
         raise NotImplementedError("read_csv: a callable skiprows")
-    quote = ord(quotechar) if quotechar else -1
-    dev = ember.get_device() if device is None else device
     opts = dict(header=header, names=names, usecols=usecols, dtype=dtype,
                 parse_dates=parse_dates, na_values=na_values,
                 keep_default_na=keep_default_na, nrows=nrows, skiprows=skiprows)
+    df = _read(filepath_or_buffer, ord(sep), ord(quotechar) if quotechar else -1,
+               compression, ember.get_device() if device is None else device,
+               chunk_bytes, opts)
+    if index_col is None or index_col is False:
+        return df
+    cols = list(df.columns)
+    key = cols[index_col] if isinstance(index_col, int) and index_col not in cols \
+        else index_col
+    if key not in cols:
+        raise ValueError(f"Index {index_col} invalid")
+    return df.set_index(key)
+
+
+def _read(filepath_or_buffer, sep, quote, compression, dev, chunk_bytes, opts):
+    """The frame, read in one block or in blocks of chunk_bytes."""
     limit = _CHUNK_BYTES if chunk_bytes is None else int(chunk_bytes)
     if limit < 1:
         raise ValueError(f"chunk_bytes must be positive, not {chunk_bytes}")
@@ -291,17 +306,17 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
         size = os.path.getsize(plain)
         if size > limit:
             from ember.frame._io_chunks import read_chunked
-            return read_chunked(lambda: open(plain, "rb"), size, limit, ord(sep), quote,
+            return read_chunked(lambda: open(plain, "rb"), size, limit, sep, quote,
                                 dev, **opts)
-        return frame_from_bytes(_device_file(plain, size, dev), ord(sep), quote, dev,
+        return frame_from_bytes(_device_file(plain, size, dev), sep, quote, dev,
                                 **opts)
     host = _host_bytes(filepath_or_buffer, compression)
     if host.shape[0] > limit:
         import io
         from ember.frame._io_chunks import read_chunked
         return read_chunked(lambda: io.BytesIO(host.tobytes()), host.shape[0], limit,
-                            ord(sep), quote, dev, **opts)
-    return frame_from_bytes(host, ord(sep), quote, dev, **opts)
+                            sep, quote, dev, **opts)
+    return frame_from_bytes(host, sep, quote, dev, **opts)
 
 
 _CHUNK_BYTES = 1 << 30

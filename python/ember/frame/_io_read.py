@@ -19,7 +19,7 @@ def _na_for(name, na_values, keep_default_na):
     return tuple(strings) + tuple(str(v) for v in extra)
 
 
-def _regular_or_gathered(buf, ends, rows, data, ncols, quote):
+def _regular_or_gathered(buf, ends, rows, data, ncols, quote, strict=True):
     """The data rows' fields as a Fields block: straight over `ends` when
     every row has ncols fields and the rows are one run of the file's,
     else gathered into (rows, ncols) starts and ends (short rows' missing
@@ -40,12 +40,12 @@ def _regular_or_gathered(buf, ends, rows, data, ncols, quote):
         return cv.Fields(buf, None, ends, 0, 0, ncols, quote)
     stats = ember.asnumpy(ember.stack([nf.max(), nf.min()]))
     mx, mn = int(stats[0]), int(stats[1])
-    if mx > ncols:
+    if mx > ncols and strict:
         bad = int(ember.flatnonzero(nf > ncols)[0])
         line = (r0 + bad if run else int(raw[bad])) + 1
         raise ParserError(f"Error tokenizing data. C error: Expected {ncols} fields in "
                           f"line {line}, saw {int(nf[bad])}")
-    if mn == ncols and run:
+    if mn == mx == ncols and run:
         base = int(rows.last[r0]) - ncols + 1
         return cv.Fields(buf, None, ends, base, n, ncols, quote)
     if run:
@@ -76,6 +76,14 @@ def _norm(want):
     if want in (object, "object", "O"):
         return "str"
     return want
+
+
+class ImplicitIndex(Exception):
+    """The header is one field shorter than the rows: pandas makes the
+    first column the index (without a name)."""
+
+
+INDEX = "\0index"   # the implicit index column's name while it is read
 
 
 class Plan:
@@ -111,7 +119,10 @@ class Plan:
                 else file_names
         self.first, self.quote = first, quote
         self.ncols = len(self.names)
-        self.check_index = header is not None and names is None
+        # pandas infers an index, and refuses rows with extra fields, only
+        # without usecols
+        self.strict = usecols is None
+        self.check_index = header is not None and names is None and self.strict
         self.picks = _select_usecols(self.names, usecols) if self.ncols else []
         self.dates = _date_columns(parse_dates, self.names)
         tables, self.na, self.want = {}, {}, {}
@@ -130,10 +141,9 @@ class Plan:
             d0 = data[0]
             nf0 = int(rows.nf[d0 if rows.raw is None else int(rows.raw[d0])])
             if nf0 == self.ncols + 1:
-                raise NotImplementedError(
-                    "read_csv: a header one field shorter than the rows (pandas makes "
-                    "the first column the index); pass names= or index_col=False")
-        return _regular_or_gathered(buf, ends, rows, data, self.ncols, self.quote)
+                raise ImplicitIndex()
+        return _regular_or_gathered(buf, ends, rows, data, self.ncols, self.quote,
+                                    self.strict)
 
     def classify_all(self, f):
         """Every column's classes from one pass over the rows, when every
@@ -158,6 +168,25 @@ class Plan:
 
 
 def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
+    try:
+        return _frame(host, sep, quote, dev, nrows, skiprows, **opts)
+    except ImplicitIndex:
+        pass
+    # read again with the header's names after a name for the index
+    header = opts.pop("header", "infer")
+    probe = _frame(host, sep, quote, dev, 0, skiprows, header=header, **{
+        k: v for k, v in opts.items() if k not in ("usecols", "dtype", "parse_dates")})
+    opts["names"] = [INDEX] + list(probe.columns)
+    if opts.get("usecols") is not None and not callable(opts["usecols"]):
+        opts["usecols"] = [INDEX] + list(opts["usecols"])
+    df = _frame(host, sep, quote, dev, nrows, skiprows,
+                header=0 if header == "infer" else header, **opts)
+    out = df.set_index(INDEX)
+    out._index.name = None
+    return out
+
+
+def _frame(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
     from ember.frame.frame import DataFrame
     from ember.frame._index import RangeIndex
     from ember.frame._io_progress import Progress
