@@ -10,11 +10,19 @@ from ember.frame.series import Series
 from ember.frame.frame import DataFrame
 
 
-def from_pandas(obj, device=None):
+def from_pandas(obj, device=None, nan_as_null=None):
     """A pandas DataFrame, Series or Index as ember.frame's, its columns on
-    `device` (default: ember's current device)."""
+    `device` (default: ember's current device); cuDF's nan_as_null=True
+    makes a float column's NaN nulls (Float64)."""
     from ember.frame._pandas import from_pandas as f
-    return f(obj, device)
+    out = f(obj, device)
+    if nan_as_null and not isinstance(out, (Index, RangeIndex)):
+        from ember.frame._construct import nan_to_null
+        if isinstance(out, Series):
+            return out._like(nan_to_null(out._col))
+        return DataFrame._make({k: nan_to_null(c) for k, c in out._cols.items()},
+                               out.index)
+    return out
 
 
 def from_arrow(obj, device=None):

@@ -10,6 +10,12 @@ def _is_null(x):
     return x is None or type(x).__name__ == "NAType"   # None or pandas' NA
 
 
+def _is_time(x):
+    import datetime
+    return isinstance(x, (datetime.date, datetime.timedelta)) or \
+        type(x).__name__ in ("datetime64", "timedelta64", "NaTType")
+
+
 def _is_str_list(items):
     return any(isinstance(x, str) for x in items) and all(
         _is_null(x) or isinstance(x, str) for x in items)
@@ -38,8 +44,16 @@ def column_from(data, dtype=None, device=None):
         if data.ndim != 1:
             raise ValueError(f"a column must be 1-dimensional, got shape {data.shape}")
         col = _from_numpy(data, want, device)
+    elif type(data).__module__.split(".")[0] == "pandas":   # Index, Series, array
+        from ember.frame._pandas import column_from_pandas, pandas
+        if not hasattr(data, "array"):
+            data = pandas().Series(data, copy=False)
+        col = column_from_pandas(data, device)
     elif isinstance(data, (list, tuple, range)):
         items = list(data)
+        if any(_is_time(x) for x in items):   # pandas' own scalars: pandas' units
+            from ember.frame._pandas import pandas
+            return column_from(pandas().Series(items), dtype, device)
         if (want is not None and want.is_string) or (want is None and _is_str_list(items)):
             from ember.frame import _strings
             return _strings.from_pylist(items, want or "str", device)

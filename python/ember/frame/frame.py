@@ -2,7 +2,10 @@
 import ember
 
 from ember.frame import _order, _select
+from ember.frame._attrs import AttrMethods, set_column_names, set_index_labels
 from ember.frame._groupby import GroupbyMethods
+from ember.frame._replace import ReplaceMethods
+from ember.frame._transpose import FrameShapeMethods
 from ember.frame._io import IOMethods
 from ember.frame._merge import MergeMethods
 from ember.frame._reshape import ReshapeMethods
@@ -13,20 +16,23 @@ from ember.frame.series import Series, _index_for
 
 
 class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
-                IOMethods, ReshapeMethods):
+                IOMethods, ReshapeMethods, AttrMethods, FrameShapeMethods,
+                ReplaceMethods):
     """pandas' DataFrame over ember columns: DataFrame(data, index=None,
     columns=None, dtype=None, device=None), data a dict of lists, NumPy or
     ember arrays, or Series."""
 
-    def __init__(self, data=None, index=None, columns=None, dtype=None, device=None):
+    def __init__(self, data=None, index=None, columns=None, dtype=None, device=None,
+                 nan_as_null=None):
+        from ember.frame import _construct
         from ember.frame._convert import column_from
         if data is None:
             data = {}
         if isinstance(data, DataFrame):
             data = {k: Series._make(c, data._index, k) for k, c in data._cols.items()}
         if not isinstance(data, dict):
-            raise TypeError(f"DataFrame takes a dict of columns, not {type(data).__name__}"
-                            " (use from_pandas or from_arrow for those)")
+            data, index, columns = _construct.frame_dict(data, index, columns, device)
+        data = _construct.broadcast_scalars(data, index, dtype, device)
         if columns is not None:
             missing = [c for c in columns if c not in data]
             data = {c: data[c] for c in columns if c in data}
@@ -43,6 +49,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                                               "(alignment) is not supported yet")
                 v = v._col
             cols[k] = column_from(v, dtype=dtype, device=device)
+            if nan_as_null:
+                cols[k] = _construct.nan_to_null(cols[k])
             if device is not None and str(cols[k].device) != str(device):
                 cols[k] = cols[k].to_device(device)
         devices = {str(c.device) for c in cols.values()}
@@ -66,7 +74,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return df
 
     # ---- attributes
-    index = property(lambda self: self._index)
+    index = property(lambda self: self._index, set_index_labels)
     shape = property(lambda self: (len(self._index), len(self._cols)))
     size = property(lambda self: len(self._index) * len(self._cols))
     ndim = 2
@@ -75,6 +83,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     @property
     def columns(self):
         return self._labels(list(self._cols))
+
+    columns = columns.setter(set_column_names)
 
     def _labels(self, names):
         """An Index of names (column names, statistics) on the frame's device,

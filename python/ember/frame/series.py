@@ -8,6 +8,7 @@ from ember.frame._index import Index, RangeIndex
 from ember.frame._dt_accessor import DtMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._io import IOMethods
+from ember.frame._replace import ReplaceMethods
 from ember.frame._reshape import ReshapeMethods
 from ember.frame._str_accessor import StrMethods
 from ember.frame._window import WindowMethods
@@ -29,12 +30,17 @@ def _index_for(index, n, device):
 
 
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
+             ReplaceMethods,
              IOMethods, ReshapeMethods):
     """pandas' Series over an ember column: Series(data, index=None,
     name=None, dtype=None, device=None)."""
 
-    def __init__(self, data=None, index=None, name=None, dtype=None, device=None):
+    def __init__(self, data=None, index=None, name=None, dtype=None, device=None,
+                 nan_as_null=None):
         from ember.frame._convert import column_from
+        if type(data).__module__.startswith("pandas") and type(data).__name__ == "Series":
+            from ember.frame._pandas import from_pandas
+            data = from_pandas(data, device)
         if isinstance(data, Series):
             col, index = data._col, index if index is not None else data.index
             name = name if name is not None else data.name
@@ -52,6 +58,9 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                 col = column_from(data, dtype=dtype, device=device)
         if device is not None and str(col.device) != str(device):
             col = col.to_device(device)
+        if nan_as_null:
+            from ember.frame._construct import nan_to_null
+            col = nan_to_null(col)
         self._col = col
         self._index = _index_for(index, col.length, col.device)
         self.name = name

@@ -1,0 +1,64 @@
+"""Columns as attributes (df.a, df.a = ...) by pandas' rule, and the
+index and columns setters."""
+import warnings
+
+
+class AttrMethods:
+    """df.name reads a column when no method or property has that name
+    (__getattr__ only runs after those are looked up); df.name = value
+    sets an existing column, and anything else is a plain attribute, as in
+    pandas."""
+
+    def __getattr__(self, name):
+        cols = self.__dict__.get("_cols")
+        if cols is not None and not name.startswith("__") and name in cols:
+            return self[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        cols = self.__dict__.get("_cols")
+        if cols is not None and not name.startswith("_") and \
+                name not in self.__dict__ and not hasattr(type(self), name):
+            if name in cols:
+                self[name] = value
+                return
+            if isinstance(value, (list, tuple)) or hasattr(value, "__len__") and \
+                    not isinstance(value, str):
+                warnings.warn("Pandas doesn't allow columns to be created via a new "
+                              "attribute name", UserWarning, stacklevel=2)
+        object.__setattr__(self, name, value)
+
+
+def labels_for(labels, n, device):
+    """An Index or RangeIndex of n labels from what pandas takes for
+    df.index = ... (an Index, a pandas Index, a Series, a list, a range, an
+    array)."""
+    from ember.frame._index import Index
+    from ember.frame.series import Series, _index_for
+    if type(labels).__name__ == "MultiIndex":
+        raise NotImplementedError("MultiIndex is not supported by ember.frame yet")
+    if type(labels).__module__.split(".")[0] == "pandas":
+        from ember.frame._pandas import from_pandas
+        labels = from_pandas(labels, device)
+    if isinstance(labels, Series):
+        labels = Index(labels._col, name=labels.name)
+    if len(labels) != n:
+        raise ValueError(f"Length mismatch: Expected axis has {n} elements, new values "
+                         f"have {len(labels)} elements")
+    return _index_for(labels, n, device)
+
+
+def set_index_labels(obj, labels):
+    obj._index = labels_for(labels, len(obj), obj._dev())
+
+
+def set_column_names(df, names):
+    if type(names).__name__ == "MultiIndex":
+        raise NotImplementedError("MultiIndex columns are not supported by ember.frame")
+    names = list(names)
+    if len(names) != len(df._cols):
+        raise ValueError(f"Length mismatch: Expected axis has {len(df._cols)} elements, "
+                         f"new values have {len(names)} elements")
+    if len(set(names)) != len(names):
+        raise NotImplementedError("duplicate column names")
+    df._cols = dict(zip(names, df._cols.values()))
