@@ -282,6 +282,8 @@ def test_read_csv_in_blocks(device, tmp_path, chunk):
     tm.assert_frame_equal(got.to_pandas(), pd.read_csv(p))
     with pytest.raises(ef.ParserError, match="EOF inside string"):
         ef.read_csv(io.BytesIO(b'a\n"x\n1\n'), device=device, chunk_bytes=chunk)
+    with pytest.raises(NotImplementedError, match="shorter"):
+        ef.read_csv(io.BytesIO(b"a\n" + b"1,2\n" * 300), device=device, chunk_bytes=chunk)
 
 
 def test_floats_left_to_the_host(device):

@@ -13,7 +13,7 @@ from ember.frame import _bitmap, _io_convert as cv, _io_dates as dt
 from ember.frame._column import Column
 from ember.frame._io_csv import Rows, tokenize
 from ember.frame._io_progress import Progress
-from ember.frame._io_read import Plan, skip_of
+from ember.frame._io_read import ImplicitIndex, Plan, skip_of
 
 
 def _blocks(open_src, chunk_bytes, sep, quote, dev, progress):
@@ -76,7 +76,12 @@ def _passes(open_src, chunk_bytes, sep, quote, dev, progress, skiprows, nrows, o
         first = plan.first if line0 == nlines else 0   # the header's block (the first)
         if plan.ncols == 0:
             return
-        f = plan.fields(buf, ends, rows, first, left)
+        try:
+            f = plan.fields(buf, ends, rows, first, left)
+        except ImplicitIndex:
+            raise NotImplementedError(
+                "read_csv in blocks (a file over chunk_bytes) with a header one field "
+                "shorter than the rows; pass names= or a larger chunk_bytes") from None
         yield f
         if left is not None:
             left -= f.nrows
