@@ -113,6 +113,9 @@ def zfill(col, width):
 def _as_columns(series, others):
     from ember.frame.series import Series
     from ember.frame._convert import column_from
+    if type(others).__name__ == "DataFrame":
+        raise NotImplementedError("str.cat of a DataFrame (pass its columns as a list "
+                                  "of Series)")
     if type(others).__name__ == "ndarray" and others.ndim == 1:   # NumPy's str array
         others = [others.tolist()]
     if isinstance(others, Series):
