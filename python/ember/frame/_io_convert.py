@@ -1,6 +1,8 @@
-"""read_csv's typing and conversion of one column's fields, by the
-em_csv_parse kernel: a classifying pass, one host read of the classes'
-histogram to pick pandas' dtype, then a converting pass."""
+"""read_csv's typing and conversion of a column's fields, by the
+em_csv_parse kernel: one classifying pass that also writes each number's
+value (for every column at once where it can), one host read of the
+classes' histogram to pick pandas' dtype, and more passes only for
+booleans and strings (lengths, then the bytes)."""
 import ember
 
 from ember.frame import _bitmap
