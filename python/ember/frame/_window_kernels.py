@@ -4,6 +4,8 @@ minima and maxima from a doubling (sparse) table, and the running
 statistics of expanding windows as one scan. Missing rows (NaN, inf, a
 null) arrive as a bool array and take no part; every step is a handful of
 whole-array passes, none a loop over rows."""
+import math
+
 import ember
 import ember.parallel as P
 
@@ -124,12 +126,15 @@ def _dense(x, w, front, back, how, ddof):
     ref = xb[:, :1]
     u = xb - ref
     l1, l2 = ember.cumsum(u, axis=1), ember.cumsum(u * u, axis=1)
+    # minus the (centred) sums after each column, re-centred on the next
+    # block's reference by Chan's update with `tail` rows and shift delta
+    r1, r2 = l1 - l1[:, w - 1:], l2 - l2[:, w - 1:]
     delta = ref[1:] - ref[:-1]
     tail = (w - 1) - ember.arange(w, dtype="float64", device=x.device)[None, :]
-    S = "(a + c - b - h * d)"
-    Q = "(e + g - f - 2.0 * d * (c - b) + h * d * d)"
-    mid[...] = P.transform(_var_expr(w, S, Q, ddof, how), l1[1:], l1[:-1], l1[:-1, w - 1:],
-                           delta, l2[1:], l2[:-1], l2[:-1, w - 1:], tail).reshape(-1)
+    S = "(a - b - g * c)"
+    Q = "(d - e + 2.0 * c * b + g * c * c)"
+    mid[...] = P.transform(_var_expr("f", S, Q, ddof, how), l1[1:], r1[:-1], delta,
+                           l2[1:], r2[:-1], float(w), tail).reshape(-1)
     return out
 
 
@@ -161,19 +166,23 @@ def _moments(x, w, center, how, minp, ddof=1, front=None, back=None):
     delta = (ref[1:] - ref[:-1])[:, None]
     N, S = "(a + b)", "(c + d - b * e)"
     nan = _NAN
+    # the thresholds are inputs, not literals, so that each min_periods
+    # does not compile a kernel of its own
     if how in ("sum", "mean"):
         if how == "sum":   # an empty window sums to 0 when min_periods is 0
-            stat = f"{N} >= {minp} ? ({N} > 0 ? f * {N} + {S} : 0.0) : {nan}"
+            stat = f"{N} >= g ? ({N} > 0 ? f * {N} + {S} : 0.0) : {nan}"
         else:
-            stat = f"{N} >= {max(minp, 1)} ? f + {S} / {N} : {nan}"
-        out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, ref[1:, None])
+            stat = f"{N} >= g ? f + {S} / {N} : {nan}"
+        out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, ref[1:, None],
+                          float(minp if how == "sum" else max(minp, 1)))
         return out.reshape(-1)[:n]
     l2 = ember.cumsum(u * u, axis=1)
     qa = P.transform("b - a", l2[:-1], l2[:-1, w - 1:])
     Q = "(f + g - 2.0 * e * d + b * e * e)"
     var = _var_expr(N, S, Q, ddof, how)
-    stat = f"({N} >= {max(minp, 1)} && {N} > {ddof}) ? {var} : {nan}"
-    out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, l2[1:], qa)
+    least = max(minp, 1, math.floor(ddof) + 1)   # N >= min_periods and N > ddof
+    stat = f"{N} >= h ? {var} : {nan}"
+    out = P.transform(stat, lc[1:], na, l1[1:], sa, delta, l2[1:], qa, float(least))
     return out.reshape(-1)[:n]
 
 
