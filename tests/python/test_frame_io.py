@@ -88,6 +88,8 @@ def test_read_csv_index(device):
     _same(text, device, index_col=0, usecols=["v", "s"])
     _same("a,b\n1,5,x\n2,3,y\n", device)          # implicit index: header shorter
     _same("a\n1,5\n2,3\n", device, dtype={"a": "float64"})
+    _same("1,2,3\n4,5,6\n", device, header=None, names=["a", "b"])
+    _same("x,y,z\n1,2,3\n4,5,6\n", device, header=0, names=["a", "b"])
     _same("a\n1,5\n2,3\n", device, usecols=["a"])
     _same("a,b\n1,5\n2,3,4\n", device, usecols=["a"])   # extra fields: no error
     with pytest.raises(NotImplementedError, match="MultiIndex"):

@@ -122,7 +122,7 @@ class Plan:
         # pandas infers an index, and refuses rows with extra fields, only
         # without usecols
         self.strict = usecols is None
-        self.check_index = header is not None and names is None and self.strict
+        self.check_index = self.strict and (header is not None or names is not None)
         self.picks = _select_usecols(self.names, usecols) if self.ncols else []
         self.dates = _date_columns(parse_dates, self.names)
         tables, self.na, self.want = {}, {}, {}
@@ -172,15 +172,16 @@ def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
         return _frame(host, sep, quote, dev, nrows, skiprows, **opts)
     except ImplicitIndex:
         pass
-    # read again with the header's names after a name for the index
+    # read again with the names (given, or the header's) after a name for
+    # the index
     header = opts.pop("header", "infer")
-    probe = _frame(host, sep, quote, dev, 0, skiprows, header=header, **{
-        k: v for k, v in opts.items() if k not in ("usecols", "dtype", "parse_dates")})
-    opts["names"] = [INDEX] + list(probe.columns)
-    if opts.get("usecols") is not None and not callable(opts["usecols"]):
-        opts["usecols"] = [INDEX] + list(opts["usecols"])
-    df = _frame(host, sep, quote, dev, nrows, skiprows,
-                header=0 if header == "infer" else header, **opts)
+    if opts.get("names") is None:
+        probe = _frame(host, sep, quote, dev, 0, skiprows, header=header, **{
+            k: v for k, v in opts.items() if k not in ("dtype", "parse_dates")})
+        opts["names"] = list(probe.columns)
+        header = 0 if header == "infer" else header
+    opts["names"] = [INDEX] + list(opts["names"])
+    df = _frame(host, sep, quote, dev, nrows, skiprows, header=header, **opts)
     out = df.set_index(INDEX)
     out._index.name = None
     return out
