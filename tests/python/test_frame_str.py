@@ -117,6 +117,9 @@ METHODS = {
     "split_words": lambda s: s.str.split(expand=True),
     "split_words_n": lambda s: s.str.split(n=1, expand=True),
     "rsplit_words": lambda s: s.str.rsplit(expand=True),
+    "rsplit_words_n": lambda s: s.str.rsplit(n=1, expand=True),
+    "rsplit_words_2": lambda s: s.str.rsplit(None, n=2, expand=True),
+    "replace_dict": lambda s: s.str.replace({"a": "b", "b": "<c>"}),
 }
 for _k in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
            "isupper", "isalnum", "istitle"):
@@ -293,8 +296,6 @@ def test_bad_inputs(device):
         s.str.slice(0, 2, 0)
     with pytest.raises(NotImplementedError, match="expand=True"):
         s.str.split("-")
-    with pytest.raises(NotImplementedError):
-        s.str.rsplit(n=1, expand=True)
     with pytest.raises(NotImplementedError):
         s.str.repeat([1, 2])
     with pytest.raises(NotImplementedError, match="extract"):

@@ -180,8 +180,15 @@ class StringMethods:
         return self._wrap(int_result(self._col, _str_regex_first.count(self._col, pat,
                                                                        case)))
 
-    def replace(self, pat, repl, n=-1, case=None, flags=0, regex=False):
+    def replace(self, pat, repl=None, n=-1, case=None, flags=0, regex=False):
         from ember.frame import _str_regex, _str_regex_first
+        if isinstance(pat, dict):   # pandas: each pair in turn
+            if repl is not None:
+                raise ValueError("repl cannot be used when pat is a dictionary")
+            out = self._s
+            for k, v in pat.items():
+                out = out.str.replace(k, v, n=n, case=case, flags=flags, regex=regex)
+            return out
         if callable(repl):
             raise NotImplementedError("str.replace with a callable repl")
         if not isinstance(repl, str):
@@ -256,11 +263,11 @@ class StringMethods:
         out = cat(self._s, others, sep, na_rep, join)
         return out if isinstance(out, str) else self._wrap(out)
 
-    def split(self, pat=None, n=-1, expand=False, regex=None):
+    def split(self, pat=None, *, n=-1, expand=False, regex=None):
         from ember.frame._str_build import split
         return split(self._s, pat, n, expand, regex, right=False)
 
-    def rsplit(self, pat=None, n=-1, expand=False):
+    def rsplit(self, pat=None, *, n=-1, expand=False):
         from ember.frame._str_build import split
         return split(self._s, pat, n, expand, False, right=True)
 

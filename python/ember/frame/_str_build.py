@@ -210,12 +210,17 @@ def split(series, pat, n, expand, regex, right):
                                       "groups (pandas adds the groups' text as columns): "
                                       "use (?:...)")
         cnt = _str_regex_first.count(col, pat)
-    if n >= 0:
-        cnt = ember.minimum(cnt, n)
-    cols = int(cnt.max()) if col.length else -1
+    if right and lit is None:   # rsplit on whitespace: the last n runs
+        starts, ends, cnt, cols = _last_matches(col, pat, cnt, n)
+    else:
+        if n >= 0:
+            cnt = ember.minimum(cnt, n)
+        cols = int(cnt.max()) if col.length else -1
     parts = {}
     if cols >= 0:
-        if lit is not None:
+        if right and lit is None:
+            pass
+        elif lit is not None:
             pos, cnt, m = _str_ops.split_positions(col, lit, cols, right)
             starts, ends = pos, pos + m
         else:
@@ -232,6 +237,22 @@ def split(series, pat, n, expand, regex, right):
             start = ember.where(ok, start, 0)
             parts[j] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
     return DataFrame._make(parts, series.index)
+
+
+def _last_matches(col, pat, total, n):
+    """(starts, ends, count, columns) of each row's last n matches of a
+    regular expression, from the bounds of all of them."""
+    from ember.frame import _str_regex_first
+    dev, rows = col.device, col.length
+    every = int(total.max()) if rows else 0
+    pos, _ = _str_regex_first.split_positions(col, pat, every, False)
+    cnt = ember.minimum(total, n)
+    cols = int(cnt.max()) if rows else -1
+    j = ember.arange(max(cols, 1), dtype="int64", device=dev)[None, :]
+    at = ember.minimum((total - cnt)[:, None] + j, max(every - 1, 0))
+    base = ember.arange(rows, dtype="int64", device=dev)[:, None] * pos.shape[1]
+    flat = pos.reshape(-1)
+    return flat[base + 2 * at], flat[base + 2 * at + 1], cnt, cols
 
 
 def get_dummies(series, sep):
@@ -271,12 +292,13 @@ def _words(col, n, right):
     the last part keeps) to be split at runs of whitespace;
     and the rows that hold no word (every part null)."""
     from ember.frame import _str_regex_first
-    if right and n > 0:
-        raise NotImplementedError("str.rsplit on whitespace with n= (split, or give pat)")
     start, stop = _str_ops.strip_bounds(col, None, 3)
-    if n > 0:
+    if n > 0:   # the last part keeps its outer run (rsplit: the first part)
         runs = _str_regex_first.count(ranges_result(col, start, stop), r"\s+")
-        stop = ember.where(runs >= n, offsets(col)[1:], stop)
+        if right:
+            start = ember.where(runs >= n, offsets(col)[:-1], start)
+        else:
+            stop = ember.where(runs >= n, offsets(col)[1:], stop)
     return ranges_result(col, start, stop), stop <= start
 
 
