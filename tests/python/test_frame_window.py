@@ -234,6 +234,20 @@ def test_resample_edges_and_errors(device):
     nat = pd.Series([1, 2, 3], index=pd.DatetimeIndex(["2021-01-01", None, "2021-01-03"]))
     tm.assert_series_equal(ef.from_pandas(nat, device=device).resample("D").sum()
                            .to_pandas(), nat.resample("D").sum(), check_freq=False)
+    idx = pd.to_datetime(["2020-01-01 10:17:00", "2020-01-01 23:00:00",
+                          "2020-01-04 01:00:00", "2020-01-02 05:00:00"])
+    s = pd.Series([1, 2, 3, 4], index=idx, name="v")
+    es = ef.from_pandas(s, device=device)
+    for origin in ("epoch", "start", "start_day"):
+        tm.assert_series_equal(es.resample("7h", origin=origin).sum().to_pandas(),
+                               s.resample("7h", origin=origin).sum(), check_freq=False)
+    tm.assert_series_equal(es.resample("D").agg("max").to_pandas(),
+                           s.resample("D").agg("max"), check_freq=False)
+    tm.assert_frame_equal(es.resample("D").agg(["sum", "first"]).to_pandas(),
+                          s.resample("D").agg(["sum", "first"]), check_freq=False)
+    tm.assert_frame_equal(es.rolling(2).agg(["mean", "max"]).to_pandas(),
+                          s.rolling(2).agg(["mean", "max"]))
+    tm.assert_series_equal(es.expanding().agg("std").to_pandas(), s.expanding().agg("std"))
     with pytest.raises(NotImplementedError, match="ME"):
         e.resample("ME")
     with pytest.raises(TypeError, match="DatetimeIndex"):

@@ -174,6 +174,12 @@ class Resampler:
         name = getattr(self._obj, "name", None) if isinstance(self._obj, Series) else None
         return Series._make(Column("int64", counts), self._index(), name)
 
+    def agg(self, func):
+        from ember.frame._window_roll import aggregate
+        return aggregate(self, func, _HOWS)
+
+    aggregate = agg
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)

@@ -37,6 +37,21 @@ def _rebuild(obj, fn, what):
                            obj._index)
 
 
+def aggregate(window, func, names):
+    """window.agg(func): one statistic by name, or a list of them (on a
+    Series: a DataFrame with a column each, as pandas)."""
+    from ember.frame.series import Series
+    if isinstance(func, str) and func in names:
+        return getattr(window, func)()
+    if isinstance(func, (list, tuple)) and all(f in names for f in func) and \
+            isinstance(window._obj, Series):
+        from ember.frame.frame import DataFrame
+        parts = [getattr(window, f)() for f in func]
+        return DataFrame._make({f: p._col for f, p in zip(func, parts)}, parts[0].index)
+    raise NotImplementedError(f"agg({func!r}) (supported: a name or, on a Series, a "
+                              "list of names among " + ", ".join(names) + ")")
+
+
 def _masked(ok, values):
     return ember.where(ok, values, _NAN)
 
@@ -80,6 +95,11 @@ class _Window:
 
     def count(self):
         return self._apply("count")
+
+    def agg(self, func):
+        return aggregate(self, func, ("sum", "mean", "min", "max", "std", "var", "count"))
+
+    aggregate = agg
 
     def median(self):
         raise NotImplementedError(f"{type(self).__name__}.median (supported: sum, mean, "
