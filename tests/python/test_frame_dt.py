@@ -129,7 +129,9 @@ def test_to_datetime_numbers_and_index(device):
     dict(start="2020-01-01", end="2020-01-03", inclusive="neither"),
     dict(start="2020-01-01", end="2020-01-03", inclusive="left", name="d"),
     dict(start="2020-01-03", end="2020-01-01"),
-    dict(start="2020-01-01", periods=3, freq="s", unit="ns")])
+    dict(start="2020-01-01", periods=3, freq="s", unit="ns"),
+    dict(start="2020-01-01", end="2020-01-02 00:00:01", periods=7),
+    dict(start="2020-01-01", end="2020-03-01", periods=4, inclusive="neither")])
 def test_date_range(kw):
     tm.assert_index_equal(ef.date_range(**kw).to_pandas(),
                           pd.date_range(**kw)._with_freq(None))

@@ -177,7 +177,10 @@ def date_range(start=None, end=None, periods=None, freq=None, name=None,
     extra = [k for k, v in kw.items() if v not in (None, False)]
     if extra:
         raise NotImplementedError(f"date_range with {', '.join(extra)}=")
-    if sum(v is not None for v in (start, end, periods)) != 2:
+    given = sum(v is not None for v in (start, end, periods))
+    if given == 3 and freq is None:
+        return _spaced(start, end, periods, name, inclusive, unit or "us")
+    if given != 2:
         raise ValueError("Of the four parameters: start, end, periods, and freq, "
                          "exactly three must be specified")
     if inclusive not in ("both", "neither", "left", "right"):
@@ -211,3 +214,18 @@ def date_range(start=None, end=None, periods=None, freq=None, name=None,
     hi = count if keep_last or not count or b is None or \
         int(values[count - 1]) != b else count - 1
     return Index(Column(f"datetime64[{unit}]", values[lo:hi]), name=name)
+
+
+def _spaced(start, end, periods, name, inclusive, unit):
+    """date_range(start, end, periods): evenly spaced, as NumPy's linspace
+    makes them (float steps, truncated; the end exact)."""
+    from ember.frame._index import Index
+    a, b = _host_ticks(start, unit), _host_ticks(end, unit)
+    k = ember.arange(periods, dtype="float64")
+    step = (b - a) / (periods - 1) if periods > 1 else 0.0
+    values = (k * step + a).astype("int64")
+    if periods > 1:
+        values[periods - 1:] = b
+    lo = 0 if inclusive in ("both", "left") else 1
+    hi = periods if inclusive in ("both", "right") else periods - 1
+    return Index(Column(f"datetime64[{unit}]", values[lo:max(hi, lo)]), name=name)
