@@ -133,7 +133,8 @@ def test_methods(device, dtype, name):
     p, s = _pair(device, dtype)
     _same(f(s), f(p))
     # no nulls (the str dtype's numbers stay int64), one row, empty, all null
-    for items in ([w for w in WORDS if w is not None], ["Ab-c d"], [], [None, None]):
+    one = ["Ab-c d"] if dtype == "string" else []   # one row: once is enough
+    for items in ([w for w in WORDS if w is not None], one, [], [None, None]):
         if not items and name.startswith(("split", "rsplit", "partition", "rpartition")):
             continue   # pandas: an empty frame of no columns, typed object
         if items == [None, None] and name.startswith("get_dummies"):
