@@ -136,7 +136,7 @@ def test_methods(device, dtype, name):
     one = ["Ab-c d"] if dtype == "string" else []   # one row: once is enough
     for items in ([w for w in WORDS if w is not None], one, [], [None, None]):
         if not items and name.startswith(("split", "rsplit", "partition", "rpartition")):
-            continue   # pandas: an empty frame of no columns, typed object
+            continue   # pandas: an empty frame whose no columns are typed int
         if items == [None, None] and name.startswith("get_dummies"):
             continue   # pandas raises ValueError (it builds a frame of no rows)
         p, s = _pair(device, dtype, items, index=False)
@@ -316,6 +316,17 @@ def test_many_rows(device):
               lambda s: s.str.contains("a[^b]*Σ"), lambda s: s.str.replace("é", "ee"),
               lambda s: s.str.split("-", expand=True), lambda s: s.str.center(9, "_")):
         _same(f(s), f(p))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_empty_expand(device, dtype):
+    """An empty column expands into a frame of no rows and no columns (the
+    labels of pandas' no columns are typed int, ember's are a list)."""
+    p, s = _pair(device, dtype, [])
+    for f in (lambda s: s.str.split("-", expand=True), lambda s: s.str.partition("-"),
+              lambda s: s.str.rsplit(expand=True)):
+        got, want = f(s).to_pandas(), f(p)
+        assert got.shape == want.shape == (0, 0)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -164,7 +164,9 @@ class StringMethods:
                                       "column type here): use expand=True")
         cols = _str_ops.partition(self._col, sep, what == "rpartition")
         valid = self._col.validity
-        if valid is not None and self._col.length and not bool(self._s.notna().any()):
+        if not self._col.length:
+            cols = []   # pandas: no columns at all
+        elif valid is not None and not bool(self._s.notna().any()):
             cols = cols[:1]   # pandas: one column when every row is null
         return DataFrame._make(dict(enumerate(cols)), self._s.index)
 
