@@ -67,8 +67,8 @@ def loc_rows(key, index, device):
     if isinstance(key, slice):
         if key == slice(None):
             return "slice", key
-        raise NotImplementedError("loc with a label slice is not supported yet; "
-                                  "use iloc with positions")
+        from ember.frame._label_slice import label_slice
+        return "slice", label_slice(key, index, device)
     from ember.frame._convert import column_from
     if _is_scalar(key):
         return "label", index.positions(column_from([key], device=device))
@@ -141,6 +141,10 @@ class _Indexer:
         if kind == "int" or (kind == "label" and what.shape[0] == 1):
             return obj._row(what)
         return obj._rows("take" if kind == "label" else kind, what)
+
+    def __setitem__(self, key, value):
+        from ember.frame._setitem import set_rows
+        set_rows(self._obj, key, value, "loc" if self._by_label else "iloc")
 
 
 def keep_rows(obj, keep, ignore_index=False):

@@ -3,6 +3,7 @@ import ember
 
 from ember.frame import _order, _select
 from ember.frame._attrs import AttrMethods, set_column_names, set_index_labels
+from ember.frame._frame_ops import FrameOpsMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._replace import ReplaceMethods
 from ember.frame._transpose import FrameShapeMethods
@@ -16,7 +17,7 @@ from ember.frame.series import Series, _index_for
 
 
 class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
-                IOMethods, ReshapeMethods, AttrMethods, FrameShapeMethods,
+                IOMethods, ReshapeMethods, AttrMethods, FrameShapeMethods, FrameOpsMethods,
                 ReplaceMethods):
     """pandas' DataFrame over ember columns: DataFrame(data, index=None,
     columns=None, dtype=None, device=None), data a dict of lists, NumPy or
@@ -181,6 +182,13 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     def __setitem__(self, key, value):
         from ember.frame._convert import column_from
+        from ember.frame._setitem import is_row_key, set_rows
+        if is_row_key(key):
+            return set_rows(self, key, value, "[]")
+        if type(value).__module__.split(".")[0] == "pandas" and \
+                type(value).__name__ == "Series":
+            from ember.frame._pandas import from_pandas
+            value = from_pandas(value, self._device())
         n = len(self)
         dev = self._device()
         if isinstance(value, Series):
@@ -280,15 +288,25 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     def fillna(self, value):
         from ember.frame._ops import fill_nulls
+        if isinstance(value, Series):   # one value a column, by its label
+            value = dict(zip(value.index.tolist(), value.tolist()))
         if isinstance(value, dict):
             return DataFrame._make({k: fill_nulls(c, value[k]) if k in value else c
                                     for k, c in self._cols.items()}, self._index)
         return DataFrame._make({k: fill_nulls(c, value) for k, c in self._cols.items()},
                                self._index)
 
-    def dropna(self, how="any", subset=None):
+    def dropna(self, axis=0, how="any", subset=None):
         if how not in ("any", "all"):
             raise ValueError(f"invalid how option: {how}")
+        if axis in (1, "columns"):
+            if subset is not None:
+                raise NotImplementedError("dropna(axis=1, subset=)")
+            nulls = {k: c.isna() for k, c in self._cols.items()}
+            return DataFrame._make({k: c for k, c in self._cols.items() if not bool(
+                nulls[k].any() if how == "any" else nulls[k].all())}, self._index)
+        if axis not in (0, "index"):
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
         names = list(self._cols) if subset is None else (
             [subset] if isinstance(subset, str) else list(subset))
         drop = None

@@ -1,7 +1,7 @@
 """Series: one column and its index, with pandas' spellings."""
 import ember
 
-from ember.frame import _ops, _order, _reduce, _select
+from ember.frame import _bitmap, _ops, _order, _reduce, _select
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
 from ember.frame._index import Index, RangeIndex
@@ -181,6 +181,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
             return self._rows("slice", key)
         return self.loc[key]
 
+    def __setitem__(self, key, value):
+        from ember.frame._setitem import set_rows
+        set_rows(self, key, value, "[]")
+
     # ---- nulls
     def isna(self):
         return self._like(Column("bool", self._col.isna()))
@@ -211,6 +215,13 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
 
     def _binary(self, op, other, reflected=False):
         name = self.name
+        if other is None and op in ("eq", "ne"):   # pandas: None equals no value
+            d = self._col.dtype
+            out = ember.full(len(self), op == "ne", dtype="bool", device=self.device)
+            if d.name == "string":
+                return self._like(Column("boolean", out, _bitmap.pack(out & False)))
+            return self._like(Column("boolean", out, self._col.validity) if d.masked and
+                              not d.is_string else Column("bool", out))
         if isinstance(other, Series):
             if op in _ops.ARITH and not (len(other) == len(self) and
                                          self._index.equals(other._index)):

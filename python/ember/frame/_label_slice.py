@@ -1,0 +1,77 @@
+"""loc with a slice of labels: inclusive of both ends, as pandas. A
+RangeIndex is solved arithmetically; a sorted index by two searchsorted
+(the bounds need not be labels); an unsorted one needs each bound to be
+one label of it (KeyError otherwise, as pandas)."""
+import math
+
+import ember
+
+
+def _bound_positions(index, labels, device):
+    """(index keys, bound keys) comparable by value: numbers as they are,
+    others as the codes of one ordering of both."""
+    from ember.frame._column import concat
+    from ember.frame._convert import column_from
+    col = index._column(device)
+    bounds = column_from(labels, device=device)
+    if col.dtype.kind in "iuf" and bounds.dtype.kind in "iuf" and \
+            col.validity is None and not col.dtype.is_string:
+        return col.values, bounds.values
+    if col.dtype.is_string != bounds.dtype.is_string:
+        raise TypeError(f"cannot do slice indexing on an Index of {col.dtype.name} "
+                        f"with these indexers {labels!r}")
+    from ember.frame._order import codes
+    both, _ = codes(concat(col, bounds))
+    n = col.length
+    return both[:n], both[n:]
+
+
+def _range_slice(r, start, stop):
+    n = len(r)
+    lo = 0 if start is None else math.ceil((start - r.start) / r.step)
+    hi = n if stop is None else math.floor((stop - r.start) / r.step) + 1
+    lo, hi = min(max(lo, 0), n), min(max(hi, 0), n)
+    return lo, max(hi, lo)
+
+
+def label_slice(key, index, device):
+    """The positional slice that loc[key] selects."""
+    from ember.frame._index import RangeIndex
+    if key.step is not None and key.step < 0:
+        raise NotImplementedError("loc with a label slice of negative step")
+    start, stop = key.start, key.stop
+    if isinstance(index, RangeIndex):
+        if not all(x is None or isinstance(x, (int, float)) for x in (start, stop)):
+            raise TypeError(f"cannot do slice indexing on RangeIndex with these "
+                            f"indexers [{start!r}, {stop!r}]")
+        lo, hi = _range_slice(index._range, start, stop)
+        return slice(lo, hi, key.step)
+    n = len(index)
+    given = [x for x in (start, stop) if x is not None]
+    keys, bounds = _bound_positions(index, given, device)
+    if n < 2 or bool((keys[1:] >= keys[:-1]).all()):
+        i = 0
+        lo = hi = None
+        if start is not None:
+            lo = int(ember.searchsorted(keys, bounds[0:1], side="left")[0])
+            i = 1
+        if stop is not None:
+            hi = int(ember.searchsorted(keys, bounds[i:i + 1], side="right")[0])
+        lo = 0 if lo is None else lo
+        hi = n if hi is None else hi
+        return slice(lo, max(hi, lo), key.step)
+    found = []
+    for j, (side, label) in enumerate([(s, x) for s, x in (("left", start),
+                                                           ("right", stop))
+                                       if x is not None]):
+        at = ember.flatnonzero(keys == bounds[j])
+        if at.shape[0] == 0:
+            raise KeyError(label)
+        if at.shape[0] > 1:
+            raise KeyError(f"Cannot get {side} slice bound for non-unique label: "
+                           f"{label!r}")
+        found.append((side, int(at[0])))
+    pos = dict(found)
+    lo = pos.get("left", 0)
+    hi = pos["right"] + 1 if "right" in pos else n
+    return slice(lo, max(hi, lo), key.step)
