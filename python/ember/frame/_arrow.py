@@ -47,6 +47,9 @@ def arrow_buffers(col):
     are packed into bits; a float NaN stays a value, as pyarrow's own
     export of a NumPy array keeps it."""
     d = col.dtype
+    if d.is_categorical:
+        raise NotImplementedError("the Arrow device interface for a categorical "
+                                  "column; astype it to its categories' dtype first")
     n = col.length
     validity = col.validity
     if d.kind in "Mm" and col.has_nulls():
@@ -64,6 +67,9 @@ def arrow_buffers(col):
 def column_to_arrow(col):
     pa = _pa()
     d = col.dtype
+    if d.is_categorical:
+        from ember.frame import _cat_exchange
+        return _cat_exchange.to_arrow(col)
     bufs = [_buffer(b) for b in arrow_buffers(col)]
     if d.is_string:
         t = pa.large_string() if str(col.offsets.dtype) == "int64" else pa.string()
@@ -110,6 +116,11 @@ def column_from_arrow(arr, device=None):
     import numpy as np
     pa = _pa()
     device = "cpu" if device is None else device   # where Arrow's buffers are
+    if pa.types.is_dictionary(arr.type):
+        from ember.frame import _cat_exchange
+        if isinstance(arr, pa.ChunkedArray):   # one dictionary for all chunks
+            arr = arr.unify_dictionaries().combine_chunks()
+        return _cat_exchange.from_arrow(arr, device)
     if isinstance(arr, pa.ChunkedArray):
         col = _chunks_to_device(arr, device)
         if col is not None:

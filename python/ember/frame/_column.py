@@ -31,6 +31,9 @@ class Column:
     def null_mask(self):
         """True where the row is null, or None when no row can be."""
         d = self.dtype
+        if d.is_categorical:   # code -1, or a bitmap a merge's gather made
+            from ember.frame._categorical import codes_of
+            return codes_of(self) < 0
         if self.validity is not None:
             return ~_bitmap.unpack(self.validity, self.length)
         if d.kind == "f" and not d.masked:
@@ -77,6 +80,9 @@ class Column:
 
     def to_device(self, device):
         mv = (lambda a: None if a is None else a.to_device(device))
+        if self.dtype.is_categorical:
+            from ember.frame._categorical import resolve
+            return Column(resolve(self.dtype, device), mv(self.values), mv(self.validity))
         return Column(self.dtype, mv(self.values), mv(self.validity),
                       mv(self.offsets), self.length)
 
@@ -84,6 +90,9 @@ class Column:
 def concat(a, b):
     """The rows of a then b as one column (the dtypes' common one)."""
     from ember.frame._dtypes import masked_form
+    if a.dtype.is_categorical or b.dtype.is_categorical:
+        from ember.frame import _categorical
+        return _categorical.concat(a, b)
     valid = None
     if a.validity is not None or b.validity is not None:
         valid = _bitmap.pack(ember.concatenate([~a.isna(), ~b.isna()]))

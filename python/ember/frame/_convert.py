@@ -32,6 +32,15 @@ def column_from(data, dtype=None, device=None):
     values of a Series or Index are taken as they are)."""
     import numpy as np
     want = None if dtype is None else lookup(dtype)
+    if want is not None and want.is_categorical:   # the values, then their codes
+        if isinstance(data, (list, tuple)) and want.categories is None and \
+                any(_is_null(x) for x in data):
+            # pandas infers the categories from the values that are there
+            # (ints stay ints though a None would make the list float)
+            from ember.frame._categorical import with_categories_of
+            return with_categories_of(column_from(data, device=device), want, column_from(
+                [x for x in data if not _is_null(x)], device=device))
+        return astype(column_from(data, device=device), want)
     if isinstance(data, Column):
         col = data
     elif isinstance(data, ember.ndarray):
@@ -98,6 +107,9 @@ def astype(col, dtype):
     """pandas' astype for the dtypes ember.frame holds."""
     to = lookup(dtype)
     src = col.dtype
+    if to.is_categorical or src.is_categorical:
+        from ember.frame._categorical import astype as cat_astype
+        return cat_astype(col, to)
     if to == src:
         return col
     if src.is_string or to.is_string:

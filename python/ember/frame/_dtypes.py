@@ -33,6 +33,10 @@ class Dtype:
     def is_string(self):
         return self.kind == "U"
 
+    @property
+    def is_categorical(self):
+        return self.kind == "O"
+
     def __eq__(self, other):
         if isinstance(other, Dtype):
             return self.name == other.name
@@ -78,11 +82,47 @@ _ALIASES = {"bool_": "bool", "?": "bool", "float": "float64", "int": "int64",
             "string[python]": "string", "string[pyarrow]": "string"}
 
 
+class CategoricalDtype(Dtype):
+    """pandas' 'category': the values are int codes (int8..int64 as pandas
+    picks them for the number of categories, -1 for a null) into
+    `categories`, a Column of distinct values; `ordered` says whether < and
+    > and min/max mean anything. categories None is the bare 'category'
+    of astype, whose categories come from the data."""
+    __slots__ = ("categories", "ordered")
+
+    def __init__(self, categories=None, ordered=False):
+        n = 0 if categories is None else len(categories)
+        super().__init__("category", code_storage(n), False, "O")
+        self.categories, self.ordered = categories, bool(ordered)
+
+    def __eq__(self, other):
+        from ember.frame._categorical import dtype_equal
+        return dtype_equal(self, other)
+
+    __hash__ = Dtype.__hash__
+
+    def __repr__(self):
+        cats = "None" if self.categories is None else \
+            f"<{len(self.categories)} of {getattr(self.categories, 'dtype', '?')}>"
+        return f"CategoricalDtype(categories={cats}, ordered={self.ordered})"
+
+
+def code_storage(n):
+    """The code dtype pandas picks for n categories."""
+    for t, top in (("int8", 2 ** 7 - 1), ("int16", 2 ** 15 - 1), ("int32", 2 ** 31 - 1)):
+        if n < top:
+            return t
+    return "int64"
+
+
 def lookup(spec):
     """The Dtype for a name, a Dtype, a NumPy/ember/pandas dtype or a
     Python type; TypeError naming anything else."""
     if isinstance(spec, Dtype):
         return spec
+    if (isinstance(spec, str) and spec == "category") or type(spec).__name__ == "CategoricalDtype":
+        from ember.frame._categorical import dtype_from
+        return dtype_from(spec)
     if spec is bool:
         return _TABLE["bool"]
     if spec is int:
@@ -101,7 +141,7 @@ def lookup(spec):
         return _TABLE[name]
     raise TypeError(f"ember.frame does not support the dtype {name!r} yet "
                     "(supported: bool, int8..uint64, float32/64, their nullable "
-                    "forms, datetime64/timedelta64, str, string)")
+                    "forms, datetime64/timedelta64, str, string, category)")
 
 
 def masked_form(storage):

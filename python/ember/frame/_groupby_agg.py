@@ -27,6 +27,11 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
     if how not in AGGS:
         raise NotImplementedError(f"groupby aggregation {how!r} (supported: "
                                   + ", ".join(AGGS) + ")")
+    if d.is_categorical and how not in ("count", "nunique", "first", "last"):
+        if how in ("min", "max") and d.ordered:   # would be a gather of codes
+            raise NotImplementedError(f"groupby {how} of an ordered categorical column "
+                                      "(supported: count, nunique, first, last)")
+        raise TypeError(f"dtype 'category' does not support operation '{how}'")
     if how in _NUMERIC_ONLY and (d.is_string or (d.kind in "Mm" and
                                                  how not in ("median", "mean"))):
         if how == "sum" and d.is_string:

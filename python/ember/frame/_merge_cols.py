@@ -13,13 +13,14 @@ def nullable(dtype):
     ints float64 (NaN) and bool object; ember makes bool `boolean`, having
     no object columns. Floats, datetimes and masked dtypes stay."""
     d = lookup(dtype)
-    if d.masked or d.kind in "fMm":
+    if d.masked or d.kind in "fMmO":   # a categorical's null is code -1
         return d
     return lookup("float64" if d.kind in "iu" else "boolean")
 
 
 def _fill(d):
-    return float("nan") if d.kind == "f" else (_NAT if d.kind in "Mm" else 0)
+    return float("nan") if d.kind == "f" else (_NAT if d.kind in "Mm" else
+                                               (-1 if d.kind == "O" else 0))
 
 
 def nulls(dtype, n, device):
@@ -71,6 +72,8 @@ def common_dtype(dtypes):
     first = ds[0]
     if all(d == first for d in ds):
         return first
+    if any(d.is_categorical for d in ds):   # other categories: the values, as pandas
+        return common_dtype([d.categories.dtype if d.is_categorical else d for d in ds])
     if all(d.kind == "b" for d in ds):
         return lookup("boolean")
     if all(d.is_string for d in ds):   # str meeting string reads NA, as pandas

@@ -49,6 +49,9 @@ def binary(op, a, b, reflected=False):
     """a op b for a Column `a` and a Column or Python scalar `b`."""
     if isinstance(b, Column) and a.length != b.length:
         raise ValueError(f"lengths must match: {a.length} and {b.length}")
+    if a.dtype.is_categorical or (isinstance(b, Column) and b.dtype.is_categorical):
+        from ember.frame._categorical import compare
+        return compare(op, a, b)
     if a.dtype.is_string or (isinstance(b, Column) and b.dtype.is_string) \
             or isinstance(b, str):
         return _string_op(op, a, b, reflected)
@@ -197,6 +200,9 @@ def fill_nulls(col, value):
     nulls = col.null_mask()
     if nulls is None:
         return col
+    if col.dtype.is_categorical:
+        from ember.frame._categorical import fillna
+        return fillna(col, value)
     if col.dtype.is_string:
         raise NotImplementedError("fillna of str columns is not supported yet")
     v = ember.where(nulls, value, col.values)

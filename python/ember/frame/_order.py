@@ -8,6 +8,9 @@ def codes(col):
     """(codes, k): int64 codes ordered as the values, -1 where null, and
     the number of distinct non-null values."""
     dev = col.device
+    if col.dtype.is_categorical:   # category order is the codes' order
+        from ember.frame._categorical import dense_codes
+        return dense_codes(col)
     nulls = col.null_mask()
     if col.dtype.is_string:
         inv, k = _string_codes(col)
@@ -133,6 +136,8 @@ def isin(col, values, match_nulls):
     when match_nulls (pandas' rule depends on how the values were given:
     Series.isin decides)."""
     from ember.frame._column import concat
+    from ember.frame._categorical import decode, is_cat
+    col, values = (decode(c) if is_cat(c) else c for c in (col, values))
     n = col.length
     nulls = col.isna()
     if values.length == 0 or n == 0 or col.dtype.is_string != values.dtype.is_string:

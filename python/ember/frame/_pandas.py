@@ -22,6 +22,9 @@ def column_from_pandas(s, device):
     """A Column from a pandas Series or Index."""
     import numpy as np
     d = lookup(s.dtype)
+    if d.is_categorical:
+        from ember.frame import _cat_exchange
+        return _cat_exchange.from_pandas(s, device)
     if d.is_string:
         from ember.frame import _arrow
         pa = _arrow._pa()
@@ -43,6 +46,9 @@ def column_to_pandas(col):
     import numpy as np
     pd = pandas()
     d = col.dtype
+    if d.is_categorical:
+        from ember.frame import _cat_exchange
+        return _cat_exchange.to_pandas(col)
     if d.is_string:
         from ember.frame import _arrow
         arr = _arrow.column_to_arrow(col)

@@ -26,6 +26,9 @@ def _np_scalar(x, dtype=None):
 def reduce(col, how, skipna=True, ddof=1, min_count=0):
     import numpy as np
     d = col.dtype
+    if d.is_categorical:
+        from ember.frame._categorical import reduce as cat_reduce
+        return cat_reduce(col, how, skipna)
     if how == "count":
         nulls = col.null_mask()
         return np.int64(col.length - (int(nulls.sum()) if nulls is not None else 0))

@@ -92,6 +92,9 @@ def shift(col, periods=1, fill_value=None):
     d = col.dtype
     if periods == 0:
         return col.copy()
+    if d.is_categorical:   # codes slide; -1 (null) or the fill's code comes in
+        from ember.frame._categorical import codes_of, fill_code
+        return Column(d, _slide(codes_of(col), periods, fill_code(col, fill_value)))
     if d.is_string:
         if fill_value is not None:
             raise NotImplementedError("shift of a str column with fill_value")

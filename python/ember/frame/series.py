@@ -5,6 +5,7 @@ from ember.frame import _bitmap, _ops, _order, _reduce, _select
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
 from ember.frame._index import Index, RangeIndex
+from ember.frame._cat_accessor import CatMethods
 from ember.frame._dt_accessor import DtMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._io import IOMethods
@@ -31,7 +32,7 @@ def _index_for(index, n, device):
 
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
              ReplaceMethods,
-             IOMethods, ReshapeMethods):
+             IOMethods, ReshapeMethods, CatMethods):
     """pandas' Series over an ember column: Series(data, index=None,
     name=None, dtype=None, device=None)."""
 
@@ -87,8 +88,9 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     def values(self):
         """The ember array of values (strings: NotImplementedError; a null of
         a nullable dtype holds an arbitrary value: see isna)."""
-        if self._col.dtype.is_string:
-            raise NotImplementedError("values of a str Series (use to_pandas or to_arrow)")
+        if self._col.dtype.is_string or self._col.dtype.is_categorical:
+            raise NotImplementedError(f"values of a {self._col.dtype.name} Series (use "
+                                      "to_pandas or to_arrow; .cat.codes for codes)")
         return self._col.values
 
     def __len__(self):
@@ -129,7 +131,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                          name=self.name, copy=False)
 
     def to_numpy(self):
-        if self._col.dtype.masked or self._col.dtype.is_string:
+        d = self._col.dtype
+        if d.masked or d.is_string or d.is_categorical:
             return self.to_pandas().to_numpy()
         return ember.asnumpy(self._col.values)
 
@@ -249,6 +252,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
 
     def __abs__(self):
         return self._like(Column(self._col.dtype, ember.abs(self._col.values),
+        if not self._col.dtype.is_numeric and self._col.dtype.kind != "m":
+            raise TypeError(f"bad operand type for abs(): {self._col.dtype.name}")
                                  self._col.validity))
 
     # ---- reductions
@@ -338,7 +343,7 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         c, k = _order.codes(self._col)
         first, _, _ = _order.first_rows(c, k)
         col = self._col.take(first)
-        if self._col.dtype.masked:
+        if self._col.dtype.masked or self._col.dtype.is_categorical:
             return Series._make(col, RangeIndex(0, col.length), self.name)
         return col.values
 
@@ -348,6 +353,9 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
 
     def value_counts(self, normalize=False, sort=True, ascending=False, dropna=True):
         c, k = _order.codes(self._col)
+        if self._col.dtype.is_categorical:   # every category, unused ones too
+            from ember.frame._categorical import value_counts
+            return value_counts(self, normalize, sort, ascending, dropna)
         first, counts, code = _order.first_rows(c, k)
         d = self._col.dtype
         if dropna:
@@ -413,6 +421,6 @@ def _scalar(col):
     """The one value of a one-row column as pandas returns it."""
     import numpy as np
     from ember.frame._pandas import column_to_pandas
-    if col.dtype.is_string or col.dtype.masked or col.dtype.kind in "Mm":
+    if col.dtype.is_string or col.dtype.masked or col.dtype.kind in "MmO":
         return column_to_pandas(col)[0]
     return ember.asnumpy(col.values)[0] if col.length else np.nan
