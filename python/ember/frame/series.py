@@ -251,9 +251,9 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         return self._like(_ops.negate(self._col))
 
     def __abs__(self):
-        return self._like(Column(self._col.dtype, ember.abs(self._col.values),
         if not self._col.dtype.is_numeric and self._col.dtype.kind != "m":
             raise TypeError(f"bad operand type for abs(): {self._col.dtype.name}")
+        return self._like(Column(self._col.dtype, ember.abs(self._col.values),
                                  self._col.validity))
 
     # ---- reductions
