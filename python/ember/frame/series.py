@@ -352,10 +352,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         return k + (0 if dropna or not bool((c < 0).any()) else 1)
 
     def value_counts(self, normalize=False, sort=True, ascending=False, dropna=True):
-        c, k = _order.codes(self._col)
         if self._col.dtype.is_categorical:   # every category, unused ones too
             from ember.frame._categorical import value_counts
             return value_counts(self, normalize, sort, ascending, dropna)
+        c, k = _order.codes(self._col)
         first, counts, code = _order.first_rows(c, k)
         d = self._col.dtype
         if dropna:
