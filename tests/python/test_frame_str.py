@@ -327,6 +327,13 @@ def test_empty_expand(device, dtype):
               lambda s: s.str.rsplit(expand=True)):
         got, want = f(s).to_pandas(), f(p)
         assert got.shape == want.shape == (0, 0)
+    for items in ([" "], ["", "\t "], [None, " "]):   # no words: no column unless a null
+        p, s = _pair(device, dtype, items)
+        for f in (lambda s: s.str.split(expand=True), lambda s: s.str.rsplit(n=1, expand=True)):
+            got, want = f(s).to_pandas(), f(p)
+            assert got.shape == want.shape
+            if want.shape[1]:
+                tm.assert_frame_equal(got, want)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

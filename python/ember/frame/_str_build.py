@@ -217,6 +217,8 @@ def split(series, pat, n, expand, regex, right):
             cnt = ember.minimum(cnt, n)
         cols = int(cnt.max()) if col.length else -1
     parts = {}
+    if blank is not None and col.length and col.validity is None and bool(blank.all()):
+        cols = -1   # pandas: words of no row, and no null row, make no column
     if cols >= 0:
         if right and lit is None:
             pass
