@@ -73,7 +73,9 @@ def ewm_var(x, valid, alpha, adjust, ignore_na, bias):
     is not positive, as with one observation)."""
     D, W, last = _steps(x, valid, alpha, adjust, ignore_na)
     zero = ember.zeros(x.shape[0], dtype="float64", device=x.device)
-    xv = x if last is None else ember.where(valid, x, 0.0)
+    from ember.frame._window_kernels import centre
+    c, vx = centre(x, valid)
+    xv = x - c if last is None else ember.where(valid, vx - c, 0.0)
     _, Wsum, _, M2 = P.inclusive_scan((D, W, xv, zero), _MERGE)
     _, W2, _ = P.inclusive_scan((D * D, W * W, zero), _AFFINE2)
     Wl, M2l, W2l = _at_last(Wsum, last), _at_last(M2, last), _at_last(W2, last)

@@ -202,12 +202,21 @@ def extremes(x, w, center, how):
     return op(t[:n], t[w - span:w - span + n])
 
 
+def centre(x, valid):
+    """The mean of the valid values, as a 0-d array on x's device (no sync):
+    the merges subtract means, which keep no digits of the variance when
+    they carry an offset such as 1e9."""
+    vx = ember.where(valid, x, 0.0)
+    return vx.sum() / ember.maximum(valid.sum(dtype="int64"), 1).astype("float64"), vx
+
+
 def expanding_moments(x, valid):
     """(count, mean, M2) of the valid values in x[:i + 1] for every i."""
     cnt = valid.astype("float64")
-    mean = ember.where(valid, x, 0.0)
+    c, vx = centre(x, valid)
     zero = ember.zeros(x.shape[0], dtype="float64", device=x.device)
-    return P.inclusive_scan((cnt, mean, zero), _MERGE)
+    n, mean, m2 = P.inclusive_scan((cnt, ember.where(valid, vx - c, 0.0), zero), _MERGE)
+    return n, mean + c, m2
 
 
 def expanding_extremes(x, valid, how):
