@@ -101,6 +101,13 @@ def test_rolling_precision_large_offset(device):
     var = np.concatenate([np.full(99, np.nan), win.var(axis=1, ddof=1)])
     np.testing.assert_allclose(e.rolling(100).mean().to_numpy(), mean, rtol=1e-13)
     np.testing.assert_allclose(e.rolling(100).var().to_numpy(), var, rtol=1e-9)
+    # variances are shift-invariant, and pandas is exact on centred data
+    off = pd.Series(x[:3000])
+    off[::97] = np.nan
+    eo, centred = ef.from_pandas(off, device=device), off - 1e9
+    _close(eo.expanding().var(), centred.expanding().var())
+    _close(eo.ewm(alpha=0.05).var(), centred.ewm(alpha=0.05).var())
+    _close(eo.ewm(span=20, adjust=False).std(), centred.ewm(span=20, adjust=False).std())
     walk = np.cumsum(rng.normal(size=20000)) * 1000
     s = pd.Series(walk)
     _close(ef.from_pandas(s, device=device).rolling(50).mean(), s.rolling(50).mean())
