@@ -238,6 +238,13 @@ def test_resample_edges_and_errors(device):
     for how in ("sum", "mean", "count", "min", "first", "size"):
         tm.assert_series_equal(getattr(e.resample("h"), how)().to_pandas(),
                                getattr(one.resample("h"), how)(), check_freq=False)
+    st = pd.Series(["a", None, "é", "日本"], name="s",
+                   index=pd.DatetimeIndex(["2021-01-01 10:00", "2021-01-01 05:00",
+                                           "2021-01-03", "2021-01-03 01:00"]))
+    est = ef.from_pandas(st, device=device)
+    for how in ("first", "last", "count"):
+        tm.assert_series_equal(getattr(est.resample("D"), how)().to_pandas(),
+                               getattr(st.resample("D"), how)(), check_freq=False)
     nat = pd.Series([1, 2, 3], index=pd.DatetimeIndex(["2021-01-01", None, "2021-01-03"]))
     tm.assert_series_equal(ef.from_pandas(nat, device=device).resample("D").sum()
                            .to_pandas(), nat.resample("D").sum(), check_freq=False)

@@ -105,11 +105,14 @@ class Resampler:
             return Column("Int64" if col.dtype.masked and not col.dtype.is_string
                           else "int64", out)
         d = col.dtype
-        if d.is_string or (d.kind in "Mm" and how in ("sum", "mean")):
+        if (d.is_string and how not in ("first", "last")) or \
+                (d.kind in "Mm" and how in ("sum", "mean")):
             raise TypeError(f"resample {how} of a {d.name} column is not supported")
         if nulls is not None:
             ok = ember.flatnonzero(~nulls)
             col, code = col.take(ok), code[ok]
+        if d.is_string:
+            return _string_ends(col, code, nb, how)
         v = col.values
         present = ember.zeros(nb, dtype="bool", device=v.device)
         if code.shape[0] == 0:
@@ -198,3 +201,20 @@ def _holes(d, out, present):
         return Column(d, out)
     f = out if d.kind == "f" else out.astype("float64")
     return Column(str(f.dtype), ember.where(present, f, float("nan")))
+
+
+def _string_ends(col, code, nb, how):
+    """first/last of a str column: the row gathered per bin, null where the
+    bin has none."""
+    dev = col.device
+    pos = ember.zeros(nb, dtype="int64", device=dev)
+    present = ember.zeros(nb, dtype="bool", device=dev)
+    if code.shape[0]:
+        keys, _ = P.run_length_encode(code)
+        side = "left" if how == "first" else "right"
+        pos[keys] = ember.searchsorted(code, keys, side=side) - (how == "last")
+        present[keys] = True
+    else:   # nothing to gather from: every bin is null
+        col = Column(col.dtype, ember.zeros(0, dtype="uint8", device=dev), None,
+                     ember.zeros(2, dtype="int64", device=dev))
+    return col.take(pos).with_validity(present)
