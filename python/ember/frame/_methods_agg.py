@@ -1,0 +1,78 @@
+"""agg/aggregate of a Series or DataFrame: a reduction named by a
+string, a callable, a list of them (one result row each) or a dict of
+them by column. Each reduction is the object's own method."""
+
+_NAMES = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "count",
+          "nunique", "size", "quantile", "idxmin", "idxmax", "any", "all", "sem")
+
+
+def _label(f):
+    return f if isinstance(f, str) else getattr(f, "__name__", repr(f))
+
+
+def _one(obj, f, args, kwargs):
+    if isinstance(f, str):
+        if f == "size":
+            return len(obj) if obj.ndim == 1 else _sizes(obj)
+        if f not in _NAMES or not hasattr(obj, f):
+            raise AttributeError(f"'{f}' is not a valid function for "
+                                 f"'{type(obj).__name__}' object")
+        return getattr(obj, f)(*args, **kwargs)
+    if callable(f):
+        return f(obj, *args, **kwargs)
+    raise TypeError(f"{f!r} is not a function name or callable")
+
+
+def _sizes(df):
+    return df._stat_series([len(df)] * len(df._cols))
+
+
+def _series_of(values, labels, name):
+    from ember.frame.series import Series
+    return Series(values, index=labels, name=name)
+
+
+def agg(obj, func, *args, **kwargs):
+    if func is None:
+        raise TypeError("Must provide 'func' or tuples of '(column, aggfunc).")
+    if isinstance(func, (list, tuple)):
+        if obj.ndim == 1:
+            return _series_of([_one(obj, f, args, kwargs) for f in func],
+                              [_label(f) for f in func], obj.name)
+        return _frame_of({k: obj[k].agg(list(func), *args, **kwargs)
+                          for k in obj._cols}, obj)
+    if isinstance(func, dict):
+        if obj.ndim == 1:
+            return _series_of([_one(obj, f, args, kwargs) for f in func.values()],
+                              list(func), obj.name)
+        for k in func:
+            if k not in obj._cols:
+                raise KeyError(f"Column(s) [{k!r}] do not exist")
+        if not any(isinstance(f, (list, tuple)) for f in func.values()):
+            return _series_of([_one(obj[k], f, args, kwargs) for k, f in func.items()],
+                              list(func), None)
+        return _frame_of({k: obj[k].agg(f if isinstance(f, (list, tuple)) else [f],
+                                        *args, **kwargs)
+                          for k, f in func.items()}, obj)
+    return _one(obj, func, args, kwargs)
+
+
+def _frame_of(results, obj):
+    """Series of results by column into one frame: the union of their
+    labels in order of appearance, NaN where a column lacks one."""
+    from ember.frame.frame import DataFrame
+    import numpy as np
+    labels = []
+    for s in results.values():
+        labels += [lab for lab in s.index.tolist() if lab not in labels]
+    cols = {}
+    for k, s in results.items():
+        mine = s.index.tolist()
+        if mine == labels:
+            cols[k] = s
+            continue
+        got = dict(zip(mine, s.tolist()))
+        cols[k] = _series_of([got.get(lab, np.nan) for lab in labels], labels, k)
+    if not cols:
+        return DataFrame({})
+    return DataFrame(cols)
