@@ -9,6 +9,7 @@ from ember.frame._cat_accessor import CatMethods
 from ember.frame._dt_accessor import DtMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._io import IOMethods
+from ember.frame._methods_frame import SeriesMethods
 from ember.frame._replace import ReplaceMethods
 from ember.frame._reshape import ReshapeMethods
 from ember.frame._str_accessor import StrMethods
@@ -32,7 +33,7 @@ def _index_for(index, n, device):
 
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
              ReplaceMethods,
-             IOMethods, ReshapeMethods, CatMethods):
+             IOMethods, ReshapeMethods, CatMethods, SeriesMethods):
     """pandas' Series over an ember column: Series(data, index=None,
     name=None, dtype=None, device=None)."""
 
