@@ -330,3 +330,31 @@ def test_merge_keeps_categorical(device):
                               left.merge(right, on="k", how=how), obj=how)
     tm.assert_frame_equal(el.merge(er.rename(columns={"c2": "c"}), on="c").to_pandas(),
                           left.merge(right.rename(columns={"c2": "c"}), on="c"))
+
+
+def test_categorical_index_and_frame(device):
+    p = pd.DataFrame({"c": pd.Series(STR, dtype=pd.CategoricalDtype(CATS)),
+                      "x": np.arange(8.0), "s": list("uvwxyzuv")})
+    df = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(df.astype({"s": "category"}).to_pandas(),
+                          p.astype({"s": "category"}))
+    tm.assert_frame_equal(df.sort_values(["c", "x"], ascending=[False, True]).to_pandas(),
+                          p.sort_values(["c", "x"], ascending=[False, True]))
+    tm.assert_frame_equal(df.drop_duplicates("c").to_pandas(), p.drop_duplicates("c"))
+    pi = p.set_index("c")
+    di = ef.from_pandas(pi, device=device)
+    tm.assert_index_equal(di.index.to_pandas(), pi.index)
+    tm.assert_frame_equal(di.loc["b"].to_pandas(), pi.loc["b"])
+    assert "c" in repr(df) and "category" in repr(df["c"])
+
+
+def test_interchange_describes_codes(device):
+    p = pd.Series(STR, dtype=pd.CategoricalDtype(CATS, ordered=True))
+    df = ef.DataFrame({"c": ef.from_pandas(p, device=device)})
+    col = df.__dataframe__().get_column(0)
+    assert col.dtype[0] == 23   # DtypeKind.CATEGORICAL
+    info = col.describe_categorical
+    assert info["is_ordered"] and info["is_dictionary"]
+    assert info["categories"].size() == len(CATS)
+    assert col.describe_null == (2, -1)   # a sentinel: code -1
+    assert col.null_count == 2

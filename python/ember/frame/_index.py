@@ -112,6 +112,9 @@ class Index:
         """Positions of the labels (a Column; every match, in index order,
         for a label that repeats); KeyError naming the labels missing."""
         col = self._col
+        if col.dtype.is_categorical:   # labels are looked up by value
+            from ember.frame._categorical import decode
+            col = decode(col)
         if col.dtype.kind in "iu" and labels.dtype.kind in "iu" and \
                 col.validity is None and labels.validity is None:
             return _search(col.values, labels.values, labels)

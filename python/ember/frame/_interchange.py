@@ -93,6 +93,9 @@ class Column:
     @property
     def dtype(self):
         d = self._col.dtype
+        if d.is_categorical:   # the codes, described by describe_categorical
+            bits = ember.dtype(d.storage).itemsize * 8
+            return DtypeKind.CATEGORICAL, bits, _FORMAT[d.storage], "="
         if d.is_string:
             wide = str(self._col.offsets.dtype) == "int64"
             return DtypeKind.STRING, 8, "U" if wide else "u", "="
@@ -105,12 +108,18 @@ class Column:
 
     @property
     def describe_categorical(self):
+        d = self._col.dtype
+        if d.is_categorical:
+            return {"is_ordered": d.ordered, "is_dictionary": True,
+                    "categories": Column(d.categories)}
         raise TypeError("describe_categorical only works on a column with categorical "
                         "dtype")
 
     @property
     def describe_null(self):
         c = self._col
+        if c.dtype.is_categorical:
+            return ColumnNullType.USE_SENTINEL, -1
         if c.validity is not None:
             return ColumnNullType.USE_BITMASK, 0
         if c.dtype.kind == "f" and not c.dtype.masked:
@@ -147,6 +156,11 @@ class Column:
                                                   _FORMAT[str(od)], "="))
         elif c.dtype.kind in "Mm":
             out["data"] = (Buffer(c.values), (DtypeKind.INT, 64, "l", "="))
+        elif c.dtype.is_categorical:
+            from ember.frame._categorical import codes_of
+            fmt = self.dtype[1:]
+            out["data"] = (Buffer(codes_of(c)), (DtypeKind.INT,) + fmt)
+            return out
         else:
             out["data"] = (Buffer(c.values), self.dtype)
         if c.validity is not None:
