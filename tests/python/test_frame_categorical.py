@@ -358,3 +358,12 @@ def test_interchange_describes_codes(device):
     assert info["categories"].size() == len(CATS)
     assert col.describe_null == (2, -1)   # a sentinel: code -1
     assert col.null_count == 2
+
+
+def test_from_pandas_categorical_array(device):
+    cat = pd.Categorical(STR, categories=CATS, ordered=True)
+    tm.assert_series_equal(ef.Series(cat, device=device).to_pandas(), pd.Series(cat))
+    tm.assert_series_equal(ef.Series(cat, dtype="category", device=device).to_pandas(),
+                           pd.Series(cat, dtype="category"))
+    tm.assert_series_equal(ef.Series(cat, dtype=str, device=device).to_pandas(),
+                           pd.Series(cat, dtype=str))

@@ -9,10 +9,10 @@ from ember.frame._dtypes import CategoricalDtype, code_storage
 
 
 def from_pandas(s, device):
-    """A pandas Series or CategoricalIndex of dtype category -> Column."""
+    """A pandas Categorical, or a Series or CategoricalIndex of one -> Column."""
     from ember.frame._pandas import column_from_pandas, pandas
     pd = pandas()
-    cat = s.array
+    cat = s if isinstance(s, pd.Categorical) else s.array
     cats = column_from_pandas(pd.Series(cat.categories), device)
     codes = ember.asarray(cat.codes, device=device)
     return Column(CategoricalDtype(cats, cat.ordered), codes)

@@ -17,7 +17,7 @@ def dtype_from(spec):
     """'category' or pandas' CategoricalDtype -> ours; pandas' categories
     stay a pandas Index until a device is known (resolve)."""
     if isinstance(spec, str):
-        return CategoricalDtype(None, False)
+        return CategoricalDtype(None, None)
     cats = spec.categories
     return CategoricalDtype(cats, bool(spec.ordered))
 
@@ -128,13 +128,13 @@ def encode(col, d):
         cats = cats.with_validity(None)
     elif cats.validity is not None:
         cats = Column(cats.dtype, cats.values)
-    return make(c, CategoricalDtype(cats, d.ordered))
+    return make(c, CategoricalDtype(cats, bool(d.ordered)))
 
 
 def with_categories_of(col, d, present):
     """col under d with the categories the column `present` infers."""
     cats = encode(present, d).dtype.categories
-    return encode(col, CategoricalDtype(cats, d.ordered))
+    return encode(col, CategoricalDtype(cats, bool(d.ordered)))
 
 
 def null_column(dtype, n, device):
@@ -165,8 +165,9 @@ def astype(col, to):
         to = resolve(to, col.device)
         if is_cat(col):
             if to.categories is None:
-                return col if to.ordered == col.dtype.ordered else \
-                    Column(CategoricalDtype(col.dtype.categories, to.ordered), col.values)
+                if to.ordered is None or to.ordered == col.dtype.ordered:
+                    return col
+                return Column(CategoricalDtype(col.dtype.categories, to.ordered), col.values)
             return make(_remap(col, to.categories), to)
         return encode(col, to)
     return plain(decode(col), to)

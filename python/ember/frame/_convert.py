@@ -43,6 +43,9 @@ def column_from(data, dtype=None, device=None):
         return astype(column_from(data, device=device), want)
     if isinstance(data, Column):
         col = data
+    elif type(data).__name__ == "Categorical":   # pandas' own, codes and all
+        from ember.frame._cat_exchange import from_pandas
+        col = from_pandas(data, device or str(ember.get_device()))
     elif isinstance(data, ember.ndarray):
         if data.ndim != 1:
             raise ValueError(f"a column must be 1-dimensional, got shape {data.shape}")

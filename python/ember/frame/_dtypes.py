@@ -93,7 +93,9 @@ class CategoricalDtype(Dtype):
     def __init__(self, categories=None, ordered=False):
         n = 0 if categories is None else len(categories)
         super().__init__("category", code_storage(n), False, "O")
-        self.categories, self.ordered = categories, bool(ordered)
+        # ordered None: the bare 'category', which keeps a categorical's flag
+        self.categories = categories
+        self.ordered = None if ordered is None else bool(ordered)
 
     def __eq__(self, other):
         from ember.frame._categorical import dtype_equal
