@@ -33,7 +33,7 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
                                       "(supported: count, nunique, first, last)")
         raise TypeError(f"dtype 'category' does not support operation '{how}'")
     if how in _NUMERIC_ONLY and (d.is_string or (d.kind in "Mm" and
-                                                 how not in ("median", "mean"))):
+                                                 how not in ("median", "mean", "std"))):
         if how == "sum" and d.is_string:
             raise NotImplementedError("groupby sum of a str column (string "
                                       "concatenation); use numeric_only=True")
@@ -43,6 +43,8 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
                                   "mean, min, max, first, last, nunique)")
     out = lookup(d.name if d.kind in "Mm" else
                  result_dtype(col, how if how != "median" else "mean"))
+    if d.kind in "Mm" and how == "std":   # a spread of times is a timedelta
+        out = lookup("timedelta64" + d.name[d.name.index("["):])
     if how in ("sum", "mean") and d.kind == "f" and not d.masked and skipna:
         # a NaN makes its group's sum NaN: without one, no value is null
         # and the null mask (two passes) is not needed
@@ -84,6 +86,8 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
         if how == "std":
             values = ember.sqrt(values)
         empty = counts <= ddof
+        if d.kind in "Mm":
+            values = ember.where(empty, 0, values).astype("int64")
     else:
         values = _median(groups, col, valid, counts)
     if not skipna and nulls is not None:
@@ -160,7 +164,11 @@ def _sum(groups, col, valid):
 
 
 def _var(groups, col, valid, counts, ddof):
-    v = col.values.astype("float64") if str(col.values.dtype) != "float64" else col.values
+    v = col.values
+    if col.dtype.kind in "Mm" and valid is not None and bool(valid.any()):
+        # times as offsets from the first valid one: exact in float64
+        v = v - v[ember.flatnonzero(valid)[0]]
+    v = v.astype("float64") if str(v.dtype) != "float64" else v
     mean = _fsum(groups, v, valid) / ember.maximum(counts, 1)
     dev = v - ember.concatenate([mean, ember.zeros(1, device=groups.device)])[groups.bins]
     sq = _fsum(groups, dev * dev, valid)

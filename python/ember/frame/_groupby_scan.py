@@ -129,7 +129,9 @@ def shift(groups, col, periods=1, fill_value=None):
 def diff(groups, col, periods=1):
     from ember.frame._ops import binary
     d = col.dtype
-    if d.kind == "b" and not d.masked:
+    if d.kind == "b" and d.masked:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
+    if d.kind == "b":
         raise NotImplementedError("groupby diff of a bool column (pandas gives an "
                                   "object column)")
     if d.kind in "Mm" or d.is_string:
