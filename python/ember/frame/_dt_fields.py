@@ -7,6 +7,7 @@ as in pandas."""
 import re
 
 import ember
+import ember.parallel as P
 
 from ember.frame._column import Column, _NAT
 
@@ -39,18 +40,35 @@ def fixed_ns(freq, what):
     return k * _TICKS[m.group(2)]
 
 
-def civil(days):
-    """(year, month, day) of int64 days since 1970-01-01."""
-    z = days + 719468
-    era = ember.floor_divide(z, 146097)
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = ember.where(mp < 10, mp + 3, mp - 9)
-    y = yoe + era * 400 + (m <= 2)
-    return y, m, d
+def _fdiv(x, k):
+    """C: floor(x / k) of an int64 x for a constant k > 0."""
+    return f"(({x}) >= 0 ? ({x}) / {k}LL : -((-({x}) + {k}LL - 1) / {k}LL))"
+
+
+def _civil_c():
+    """(year, month, day) of the int64 day count `a` since 1970-01-01 as
+    three C expressions (Hinnant's era arithmetic), so that each field is
+    one pass over the column instead of some twenty ufunc calls (the
+    compiler shares the repeated subexpressions)."""
+    z = "(a + 719468LL)"
+    era = _fdiv(z, 146097)
+    doe = f"({z} - {era} * 146097LL)"
+    yoe = f"(({doe} - {doe} / 1460 + {doe} / 36524 - {doe} / 146096) / 365)"
+    doy = f"({doe} - (365 * {yoe} + {yoe} / 4 - {yoe} / 100))"
+    mp = f"((5 * {doy} + 2) / 153)"
+    m = f"({mp} < 10 ? {mp} + 3 : {mp} - 9)"
+    y = f"({yoe} + {era} * 400 + ({m} <= 2))"
+    d = f"({doy} - (153 * {mp} + 2) / 5 + 1)"
+    leap = f"(({y}) % 4 == 0 && (({y}) % 100 != 0 || ({y}) % 400 == 0))"
+    dim = f"({m} == 2 ? 28 + {leap} : ({m} == 4 || {m} == 6 || {m} == 9 || {m} == 11) ? 30 : 31)"
+    # doy counts from March 1: January and February close the previous year
+    jan = f"({mp} >= 10 ? {doy} - 305 : {doy} + 60 + {leap})"
+    return {"y": y, "m": m, "d": d, "leap": leap, "doy": jan, "dim": dim,
+            "month_end": f"({d} == {dim})"}
+
+
+_CIVIL = _civil_c()
+_NAT_C = "(-9223372036854775807LL - 1)"
 
 
 def days_from_civil(y, m, d):
@@ -83,9 +101,17 @@ class DatetimeFields:
         self._nat = col.values == _NAT
         self._unit = unit_of(col.dtype)
         self._tpd = 86400 * _PER_SECOND[self._unit]
+        self._day_count = None
 
     def _days(self):
-        return ember.floor_divide(ember.where(self._nat, 0, self._v), self._tpd)
+        """Days since 1970 (0 for NaT), computed once."""
+        if self._day_count is None:
+            self._day_count = P.transform(
+                f"a == {_NAT_C} ? 0LL : {_fdiv('a', self._tpd)}", self._v)
+        return self._day_count
+
+    def _part(self, k):
+        return P.transform(_CIVIL[k], self._days())
 
     def _of_day(self):
         v = ember.where(self._nat, 0, self._v)
@@ -101,12 +127,12 @@ class DatetimeFields:
     def _bool(self, values):
         return self._s._like(Column("bool", values & ~self._nat))
 
-    def _ymd(self):
-        return civil(self._days())
+    def _md(self):
+        return self._part("m"), self._part("d")
 
-    year = property(lambda self: self._int(self._ymd()[0]))
-    month = property(lambda self: self._int(self._ymd()[1]))
-    day = property(lambda self: self._int(self._ymd()[2]))
+    year = property(lambda self: self._int(self._part("y")))
+    month = property(lambda self: self._int(self._part("m")))
+    day = property(lambda self: self._int(self._part("d")))
     hour = property(lambda self: self._int(self._of_day() // (3600 * self._tps)))
     minute = property(lambda self: self._int(self._of_day() // (60 * self._tps) % 60))
     second = property(lambda self: self._int(self._of_day() // self._tps % 60))
@@ -131,55 +157,50 @@ class DatetimeFields:
 
     @property
     def day_of_year(self):
-        days = self._days()
-        y, _, _ = civil(days)
-        one = ember.ones_like(y)
-        return self._int(days - days_from_civil(y, one, one) + 1)
+        return self._int(self._part("doy"))
 
     dayofyear = day_of_year
 
     @property
     def quarter(self):
-        return self._int((self._ymd()[1] - 1) // 3 + 1)
+        return self._int((self._part("m") - 1) // 3 + 1)
 
     @property
     def days_in_month(self):
-        y, m, _ = self._ymd()
-        return self._int(month_days(y, m))
+        return self._int(self._part("dim"))
 
     daysinmonth = days_in_month
 
     @property
     def is_month_start(self):
-        return self._bool(self._ymd()[2] == 1)
+        return self._bool(self._part("d") == 1)
 
     @property
     def is_month_end(self):
-        y, m, d = self._ymd()
-        return self._bool(d == month_days(y, m))
+        return self._bool(self._part("month_end") != 0)
 
     @property
     def is_leap_year(self):
-        return self._bool(is_leap(self._ymd()[0]))
+        return self._bool(self._part("leap") != 0)
 
     @property
     def is_quarter_start(self):
-        _, m, d = self._ymd()
+        m, d = self._md()
         return self._bool((d == 1) & (ember.remainder(m, 3) == 1))
 
     @property
     def is_quarter_end(self):
-        y, m, d = self._ymd()
-        return self._bool((d == month_days(y, m)) & (ember.remainder(m, 3) == 0))
+        return self._bool((self._part("month_end") != 0) &
+                          (ember.remainder(self._part("m"), 3) == 0))
 
     @property
     def is_year_start(self):
-        _, m, d = self._ymd()
+        m, d = self._md()
         return self._bool((m == 1) & (d == 1))
 
     @property
     def is_year_end(self):
-        _, m, d = self._ymd()
+        m, d = self._md()
         return self._bool((m == 12) & (d == 31))
 
     @property
