@@ -126,12 +126,27 @@ for _k in ("isdigit", "isalpha", "isnumeric", "isdecimal", "isspace", "islower",
     METHODS[_k] = (lambda k: lambda s: getattr(s.str, k)())(_k)
 
 
+def _dummies(p, sep):
+    """get_dummies by hand: pandas 3.1's result, which pandas itself fails
+    to build beside a pyarrow older than 26 (ValueError inside pandas)."""
+    rows = [set(v.split(sep)) if isinstance(v, str) else set() for v in p]
+    cols = sorted(set().union(*rows))
+    return pd.DataFrame({c: np.array([c in r for r in rows], dtype=np.int64) for c in cols},
+                        index=p.index, columns=pd.Index(cols, dtype="str" if cols else None))
+
+
+def _want(name, f, p):
+    if name.startswith("get_dummies"):
+        return _dummies(p, " " if name == "get_dummies" else "-")
+    return f(p)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", sorted(METHODS))
 def test_methods(device, dtype, name):
     f = METHODS[name]
     p, s = _pair(device, dtype)
-    _same(f(s), f(p))
+    _same(f(s), _want(name, f, p))
     # no nulls (the str dtype's numbers stay int64), one row, empty, all null
     one = ["Ab-c d"] if dtype == "string" else []   # one row: once is enough
     for items in ([w for w in WORDS if w is not None], one, [], [None, None]):
@@ -140,7 +155,7 @@ def test_methods(device, dtype, name):
         if items == [None, None] and name.startswith("get_dummies"):
             continue   # pandas raises ValueError (it builds a frame of no rows)
         p, s = _pair(device, dtype, items, index=False)
-        _same(f(s), f(p))
+        _same(f(s), _want(name, f, p))
 
 
 PATTERNS = [r"a", r"^a", r"b$", r"^$", r"a.c", r"[a-c]+", r"[^a-z ]", r"\d+", r"\w+\s\w+",
@@ -224,7 +239,16 @@ def test_unicode_tables(device, dtype):
     p, s = _pair(device, dtype, items)
     for k in ("lower", "upper", "title", "capitalize", "swapcase", "casefold", "len", "isdigit", "isalpha", "isnumeric", "isdecimal",
               "isspace", "islower", "isupper", "isalnum", "istitle"):
-        _same(getattr(s.str, k)(), getattr(p.str, k)())
+        got, want = getattr(s.str, k)().to_pandas(), getattr(p.str, k)()
+        if k in ("lower", "upper", "title", "capitalize", "swapcase", "casefold"):
+            # a mapping to a letter newer than this Python's Unicode differs
+            # between pyarrow releases (U+0277 gained an upper case in
+            # Unicode 17): those rows are left out, on both sides
+            old = [all(unicodedata.category(ch) != "Cn" for ch in a + b)
+                   for a, b in zip(got.fillna(""), want.fillna(""))]
+            got, want = got[old], want[old]
+            assert len(got) > 0.99 * len(items)
+        tm.assert_series_equal(got, want)
 
 
 def test_ignorecase_unicode(device):
