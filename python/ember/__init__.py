@@ -71,7 +71,7 @@ _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
 _FRAME_NAMES = frozenset({"DataFrame", "Series", "Index", "RangeIndex",
                           "from_pandas", "from_arrow", "read_csv", "read_parquet",
                           "read_json", "merge", "concat", "pivot_table", "melt",
-                          "to_datetime", "date_range"})
+                          "to_datetime", "date_range", "MultiIndex", "read_orc"})
 
 
 def __getattr__(name):

@@ -34,6 +34,16 @@ def _range_slice(r, start, stop):
     return lo, max(hi, lo)
 
 
+def _sorted_slice(keys, bounds, start, stop, n, step):
+    lo, hi, i = 0, n, 0
+    if start is not None:
+        lo = int(ember.searchsorted(keys, bounds[0:1], side="left")[0])
+        i = 1
+    if stop is not None:
+        hi = int(ember.searchsorted(keys, bounds[i:i + 1], side="right")[0])
+    return slice(lo, max(hi, lo), step)
+
+
 def label_slice(key, index, device):
     """The positional slice that loc[key] selects."""
     from ember.frame._index import RangeIndex
@@ -50,16 +60,9 @@ def label_slice(key, index, device):
     given = [x for x in (start, stop) if x is not None]
     keys, bounds = _bound_positions(index, given, device)
     if n < 2 or bool((keys[1:] >= keys[:-1]).all()):
-        i = 0
-        lo = hi = None
-        if start is not None:
-            lo = int(ember.searchsorted(keys, bounds[0:1], side="left")[0])
-            i = 1
-        if stop is not None:
-            hi = int(ember.searchsorted(keys, bounds[i:i + 1], side="right")[0])
-        lo = 0 if lo is None else lo
-        hi = n if hi is None else hi
-        return slice(lo, max(hi, lo), key.step)
+        return _sorted_slice(keys, bounds, start, stop, n, key.step)
+    if bool((keys[1:] <= keys[:-1]).all()):   # decreasing: search the negation
+        return _sorted_slice(-keys, -bounds, start, stop, n, key.step)
     found = []
     for j, (side, label) in enumerate([(s, x) for s, x in (("left", start),
                                                            ("right", stop))

@@ -3,6 +3,7 @@ import ember
 
 from ember.frame import _bitmap
 from ember.frame._column import Column, concat
+from ember.frame._unsupported import to_orc
 
 NO_VALUE = object()   # pandas' lib.no_default for na_value=
 
@@ -36,6 +37,7 @@ def series_to_numpy(s, dtype=None, copy=False, na_value=NO_VALUE):
 
 
 class FrameShapeMethods:
+    to_orc = to_orc
 
     @property
     def T(self):

@@ -11,6 +11,7 @@ from ember.frame._groupby import GroupbyMethods
 from ember.frame._io import IOMethods
 from ember.frame._methods_frame import SeriesMethods
 from ember.frame._replace import ReplaceMethods
+from ember.frame._transpose import NO_VALUE, series_to_numpy
 from ember.frame._reshape import ReshapeMethods
 from ember.frame._str_accessor import StrMethods
 from ember.frame._window import WindowMethods
@@ -131,11 +132,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         return pd.Series(column_to_pandas(self._col), index=self._index.to_pandas(),
                          name=self.name, copy=False)
 
-    def to_numpy(self):
-        d = self._col.dtype
-        if d.masked or d.is_string or d.is_categorical:
-            return self.to_pandas().to_numpy()
-        return ember.asnumpy(self._col.values)
+    def to_numpy(self, dtype=None, copy=False, na_value=NO_VALUE):
+        return series_to_numpy(self, dtype, copy, na_value)
 
     def tolist(self):
         return self.to_pandas().tolist()
