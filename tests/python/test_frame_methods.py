@@ -340,3 +340,45 @@ def test_any_all(pair):
     z = pd.DataFrame({"x": [0.0, np.nan], "y": [0, 0]})
     tm.assert_series_equal(ef.from_pandas(z).any().to_pandas(), z.any())
     tm.assert_series_equal(ef.from_pandas(z).all().to_pandas(), z.all())
+
+
+def test_frame_mode(pair):
+    pdf, df = pair
+    cols = ["a", "f", "I", "s"]
+    tm.assert_frame_equal(df[cols].mode().to_pandas(), pdf[cols].mode())
+    tm.assert_frame_equal(df[["a", "f"]].mode(dropna=False).to_pandas(),
+                          pdf[["a", "f"]].mode(dropna=False))
+    tm.assert_frame_equal(df[["a", "f", "s"]].mode(numeric_only=True).to_pandas(),
+                          pdf[["a", "f", "s"]].mode(numeric_only=True))
+
+
+def test_edges(device):
+    e = pd.DataFrame({"x": pd.Series([], dtype="float64"),
+                      "y": pd.Series([], dtype="int64")})
+    one = pd.DataFrame({"x": [2.5], "y": [7]}, index=["r"])
+    nul = pd.DataFrame({"x": [np.nan, np.nan, np.nan], "y": [1, 2, 3]})
+    for p in (e, one, nul):
+        d = ef.from_pandas(p, device=device)
+        tm.assert_frame_equal(d.nlargest(2, "y").to_pandas(), p.nlargest(2, "y"))
+        tm.assert_frame_equal(d.nsmallest(2, "x").to_pandas(), p.nsmallest(2, "x"))
+        tm.assert_frame_equal(d.rank().to_pandas(), p.rank())
+        tm.assert_series_equal(d.quantile(0.5).to_pandas(), p.quantile(0.5))
+        tm.assert_frame_equal(d.quantile([0.5]).to_pandas(), p.quantile([0.5]))
+        tm.assert_series_equal(d.median().to_pandas(), p.median())
+        tm.assert_frame_equal(d.corr().to_pandas(), p.corr())
+        tm.assert_frame_equal(d.cov().to_pandas(), p.cov())
+        tm.assert_frame_equal(d.clip(0, 2).to_pandas(), p.clip(0, 2))
+        tm.assert_frame_equal(d.round(1).to_pandas(), p.round(1))
+        tm.assert_frame_equal(d.abs().to_pandas(), p.abs())
+        tm.assert_series_equal(d.any().to_pandas(), p.any())
+        tm.assert_series_equal(d.all().to_pandas(), p.all())
+        assert repr(d.to_dict("records")) == repr(p.to_dict("records"))
+        assert d.equals(ef.from_pandas(p, device=device))
+        assert len(d.sample(frac=1, random_state=0)) == len(p)
+        tm.assert_series_equal(d["y"].mode().to_pandas(), p["y"].mode())
+        tm.assert_series_equal(d["x"].mode().to_pandas(), p["x"].mode())
+    d = ef.from_pandas(one, device=device)
+    assert d["x"].idxmax() == "r"
+    assert d["x"].quantile(0.5) == 2.5
+    with pytest.raises(TypeError):
+        ef.Series(["a", "b"], device=device).nlargest(1)

@@ -48,6 +48,15 @@ def _q_list(q):
         hasattr(q, "__len__") and not isinstance(q, str)) else ([q], True)
 
 
+def _n_dtype(d, method, column=None):
+    if (d.is_numeric and not d.is_categorical) or d.kind in "Mm":
+        return
+    if column is None:
+        raise TypeError(f"Cannot use method '{method}' with dtype {d.name}")
+    raise TypeError(f"Column {column!r} has dtype {d.name}, cannot use method "
+                    f"'{method}' with this dtype")
+
+
 class StatMethods:
 
     def _is_series(self):
@@ -74,6 +83,7 @@ class StatMethods:
             if columns not in (None, "first", "last", "all"):
                 raise TypeError("nlargest() takes n and keep")
             keep = columns if columns is not None else keep
+            _n_dtype(self._col.dtype, "nlargest" if largest else "nsmallest")
             return self._take(mc.top_rows(self._col, n, keep, largest))
         if columns is None:
             raise TypeError("nlargest() missing 1 required positional argument: "
@@ -81,9 +91,7 @@ class StatMethods:
         names = [columns] if not isinstance(columns, (list, tuple)) else list(columns)
         cols = [self._column(k) for k in names]
         for k, c in zip(names, cols):
-            if not c.dtype.is_numeric and c.dtype.kind not in "Mm":
-                raise TypeError(f"Column {k!r} has dtype {c.dtype.name}, cannot use "
-                                "method 'nlargest' with this dtype")
+            _n_dtype(c.dtype, "nlargest" if largest else "nsmallest", k)
         return self._take(mc.frame_top_rows(cols, n, keep, largest))
 
     def idxmin(self, skipna=True, numeric_only=False):
@@ -167,8 +175,26 @@ class StatMethods:
             out = self._take(mc.mode_rows(self._col, dropna))
             out._index = RangeIndex(0, len(out))
             return out
-        raise NotImplementedError("DataFrame.mode (supported: Series.mode, column "
-                                  "by column)")
+        from ember.frame._groupby_scan import mask_rows
+        rows = {k: mc.mode_rows(c, dropna) for k, c in self._cols.items()
+                if not numeric_only or c.dtype.is_numeric}
+        width = max([r.shape[0] for r in rows.values()], default=0)
+        dev = self._dev()
+        cols = {}
+        for k, r in rows.items():
+            col, short = self._cols[k], width - r.shape[0]
+            if not short:
+                cols[k] = col.take(r)
+                continue
+            if col.dtype.kind == "b" and not col.dtype.masked:
+                raise NotImplementedError("DataFrame.mode padding a bool column "
+                                          "(pandas makes it object)")
+            if col.length == 0:
+                raise NotImplementedError("DataFrame.mode padding an empty column")
+            pad = ember.zeros(short, dtype="int64", device=dev)
+            gap = ember.arange(width, dtype="int64", device=dev) >= r.shape[0]
+            cols[k] = mask_rows(col.take(ember.concatenate([r, pad])), gap)
+        return _frame(cols, RangeIndex(0, width))
 
     def rank(self, method="average", numeric_only=False, na_option="keep",
              ascending=True, pct=False):
