@@ -2,33 +2,16 @@
 that names them (rather than AttributeError, which reads as a typo)."""
 
 
-class MultiIndex:
-    """pandas' MultiIndex: not built (ember.frame's index is one column)."""
-
-    def __init__(self, *args, **kwargs):
-        _no_multiindex()
-
-    @classmethod
-    def from_tuples(cls, *args, **kwargs):
-        _no_multiindex()
-
-    @classmethod
-    def from_arrays(cls, *args, **kwargs):
-        _no_multiindex()
-
-    @classmethod
-    def from_product(cls, *args, **kwargs):
-        _no_multiindex()
-
-    @classmethod
-    def from_frame(cls, *args, **kwargs):
-        _no_multiindex()
-
-
-def _no_multiindex():
+def _no_multiindex(*args, **kwargs):
     raise NotImplementedError("MultiIndex is not supported by ember.frame: index by one "
                               "column (set_index) or keep the keys as columns "
                               "(groupby(..., as_index=False))")
+
+
+class MultiIndex:
+    """pandas' MultiIndex: not built (ember.frame's index is one column)."""
+    __init__ = _no_multiindex
+    from_tuples = from_arrays = from_product = from_frame = staticmethod(_no_multiindex)
 
 
 def read_orc(*args, **kwargs):
