@@ -92,7 +92,18 @@ def parse_iso(col, errors="raise", format=None):
     nulls = col.null_mask()
     present = ember.ones(n, dtype="bool", device=dev) if nulls is None else ~nulls
 
+    # strings of one length (one format, no nulls: the usual column) are
+    # a matrix of bytes, read by column; others gather each position
+    width = int(ln[0]) if n and nbytes else -1
+    grid = None
+    if width > 0 and nbytes == n * width and bool((ln == width).all()):
+        first = int(off[0])
+        grid = raw[first:first + n * width].reshape(n, width)
+
     def ch(k):
+        if grid is not None:
+            return grid[:, k].astype("int64") if k < width else \
+                ember.full(n, -1, dtype="int64", device=dev)
         if nbytes == 0:
             return ember.full(n, -1, dtype="int64", device=dev)
         b = raw[ember.minimum(start + k, nbytes - 1)].astype("int64")
