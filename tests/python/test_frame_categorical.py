@@ -367,3 +367,14 @@ def test_from_pandas_categorical_array(device):
                            pd.Series(cat, dtype="category"))
     tm.assert_series_equal(ef.Series(cat, dtype=str, device=device).to_pandas(),
                            pd.Series(cat, dtype=str))
+
+
+def test_to_csv_and_melt_use_the_values(device):
+    c = pd.Series(STR, dtype=pd.CategoricalDtype(CATS))
+    p = pd.DataFrame({"c": c, "x": np.arange(8.0), "d": c.iloc[::-1].reset_index(drop=True)})
+    df = ef.from_pandas(p, device=device)
+    assert df.to_csv() == p.to_csv()
+    tm.assert_frame_equal(df.melt(id_vars=["x"]).to_pandas(), p.melt(id_vars=["x"]))
+    q = p.assign(d=pd.Series(STR, dtype="category"))
+    tm.assert_frame_equal(ef.from_pandas(q, device=device).melt(id_vars=["x"]).to_pandas(),
+                          q.melt(id_vars=["x"]).astype({"value": "str"}))

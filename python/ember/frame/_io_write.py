@@ -24,6 +24,9 @@ def _strings_of(col, na_rep, sep, q):
     import numpy as np
     from ember.frame._arrow import column_to_arrow
     d = col.dtype
+    if d.is_categorical:   # the values, as pandas writes them
+        from ember.frame._categorical import decode
+        return _strings_of(decode(col), na_rep, sep, q)
     n = col.length
     if d.kind == "m":
         raise NotImplementedError("to_csv of timedelta64 columns; format them with "

@@ -196,6 +196,9 @@ def _stack(cols, dev):
     from ember.frame._column import Column
     if not cols:
         return Column("float64", ember.zeros(0, dtype="float64", device=dev))
+    if any(c.dtype.is_categorical for c in cols):   # codes moved to one dtype's
+        from ember.frame._merge_cols import concat
+        return concat(cols, [c.length for c in cols], dev)
     kinds = {c.dtype.is_string for c in cols}
     bools = {c.dtype.kind == "b" for c in cols}
     times = {c.dtype.name if c.dtype.kind in "Mm" else None for c in cols}
