@@ -4,6 +4,7 @@ the string bytes: one gather per character position (at most 29), digit
 arithmetic, and the civil-date formula for the days; never a loop over
 rows."""
 import ember
+import ember.parallel as P
 
 from ember.frame._column import Column, _NAT
 from ember.frame._dt_fields import _PER_SECOND, days_from_civil, fixed_ns, month_days
@@ -110,13 +111,16 @@ def parse_iso(col, errors="raise", format=None):
         return ember.where(ln > k, b, -1)
 
     def digits(ks):
-        val = ember.zeros(n, dtype="int64", device=dev)
-        ok = ember.ones(n, dtype="bool", device=dev)
-        for k in ks:
-            dk = ch(k) - 48
-            ok = ok & (dk >= 0) & (dk <= 9)
-            val = val * 10 + dk
-        return val, ok
+        """The number the bytes at positions ks spell, and whether all are
+        digits: two generated passes (a missing byte reads -1, no digit)."""
+        cs = [ch(k) for k in ks]
+        names = "abcdefgh"[:len(cs)]
+        val = names[0] + " - 48"
+        for c in names[1:]:
+            val = f"({val}) * 10 + ({c} - 48)"
+        ok = " && ".join(f"({c} >= 48 && {c} <= 57)" for c in names)
+        return (P.transform(val, *cs, dtype="int64"),
+                P.transform(f"({ok}) ? 1 : 0", *cs, dtype="int64") != 0)
 
     y, oky = digits(range(0, 4))
     mo, okm = digits((5, 6))
@@ -131,12 +135,18 @@ def parse_iso(col, errors="raise", format=None):
     ok = ok & (~has_t | (((sep == 32) | (sep == 84)) & okh & okn & (ch(13) == 58)))
     ok = ok & (~has_s | (oks & (ch(16) == 58)))
     ok = ok & (~has_f | (ch(19) == 46))
+    # nanoseconds, in two groups of positions (a kernel takes 8 inputs);
+    # a position past the end (-1) counts as the digit 0
     frac = ember.zeros(n, dtype="int64", device=dev)
-    for k in range(20, 29):   # nanoseconds: missing digits count as 0
-        dk = ch(k) - 48
-        inside = ln > k
-        ok = ok & (~inside | ((dk >= 0) & (dk <= 9)))
-        frac = frac * 10 + ember.where(inside, dk, 0)
+    for ks in (range(20, 25), range(25, 29)):
+        cs = [ch(k) for k in ks]
+        names = "abcdefgh"[:len(cs)]
+        val = "0"
+        for c in names:
+            val = f"({val}) * 10 + ({c} < 0 ? 0 : {c} - 48)"
+        good = " && ".join(f"({c} < 0 || ({c} >= 48 && {c} <= 57))" for c in names)
+        frac = frac * 10 ** len(cs) + P.transform(val, *cs, dtype="int64")
+        ok = ok & (P.transform(f"({good}) ? 1 : 0", *cs, dtype="int64") != 0)
     hh, mi, ss = (ember.where(has_t, hh, 0), ember.where(has_t, mi, 0),
                   ember.where(has_s, ss, 0))
     mo_c = ember.clip(mo, 1, 12)
