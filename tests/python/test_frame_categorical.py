@@ -378,3 +378,11 @@ def test_to_csv_and_melt_use_the_values(device):
     q = p.assign(d=pd.Series(STR, dtype="category"))
     tm.assert_frame_equal(ef.from_pandas(q, device=device).melt(id_vars=["x"]).to_pandas(),
                           q.melt(id_vars=["x"]).astype({"value": "str"}))
+
+
+def test_map_apply_raise_not_implemented(device):
+    s = ef.from_pandas(pd.Series(STR, dtype="category"), device=device)
+    with pytest.raises(NotImplementedError, match="category"):
+        s.map(lambda v: v)
+    with pytest.raises(NotImplementedError, match="category"):
+        s.apply(lambda v: v)

@@ -19,6 +19,10 @@ def _python_type(d, what):
         raise NotImplementedError(f"{what} of a {d.name} column: the kernel translator "
                                   "compiles functions of numbers; use the .dt methods "
                                   "or astype('int64')")
+    if d.is_categorical:
+        raise NotImplementedError(f"{what} of a category column; map its categories "
+                                  "(.cat.rename_categories) or astype the categories' "
+                                  "dtype first")
     return {"b": "bool", "i": "int64", "u": "int64", "f": "float64"}[d.kind]
 
 
