@@ -169,6 +169,7 @@ def test_clip_round_abs(pair):
     for d in (0, 1, 2):
         tm.assert_series_equal(ef.from_pandas(half).round(d).to_pandas(), half.round(d))
     tm.assert_frame_equal(df.round(1).to_pandas(), pdf.round(1))
+    tm.assert_frame_equal(df[num].round(-1).to_pandas(), pdf[num].round(-1))
     tm.assert_frame_equal(df.round({"f": 0}).to_pandas(), pdf.round({"f": 0}))
     with pytest.raises(TypeError):
         df["s"].clip(0, 1)
@@ -190,6 +191,11 @@ def test_agg(pair):
     tm.assert_frame_equal(df.agg({"a": ["sum", "min"], "f": ["max"]}).to_pandas(),
                           pdf.agg({"a": ["sum", "min"], "f": ["max"]}))
     assert df["a"].aggregate(lambda s: s.max()) == 5
+    tm.assert_series_equal(df["a"].agg([np.sum, max, np.nanmean]).to_pandas(),
+                           pdf["a"].agg([np.sum, max, np.nanmean]))
+    tm.assert_series_equal(df["a"].agg({"lo": "min", "hi": "max"}).to_pandas(),
+                           pdf["a"].agg({"lo": "min", "hi": "max"}))
+    tm.assert_series_equal(df.agg("size").to_pandas(), pdf.agg("size"))
     with pytest.raises(AttributeError):
         df["a"].agg("nonsense")
     with pytest.raises(KeyError):
@@ -382,3 +388,25 @@ def test_edges(device):
     assert d["x"].quantile(0.5) == 2.5
     with pytest.raises(TypeError):
         ef.Series(["a", "b"], device=device).nlargest(1)
+
+
+def test_many_rows(device):
+    rng = np.random.default_rng(5)
+    n = 3000
+    p = pd.DataFrame({"k": rng.integers(0, 50, n), "v": rng.normal(size=n).round(1),
+                      "w": rng.integers(-5, 5, n).astype("float64")})
+    p.loc[rng.integers(0, n, 200), "v"] = np.nan
+    d = ef.from_pandas(p, device=device)
+    for keep in ("first", "last", "all"):
+        tm.assert_frame_equal(d.nlargest(40, ["k", "v"], keep=keep).to_pandas(),
+                              p.nlargest(40, ["k", "v"], keep=keep))
+        tm.assert_series_equal(d["v"].nsmallest(100, keep=keep).to_pandas(),
+                               p["v"].nsmallest(100, keep=keep))
+    for method in ("average", "dense", "first"):
+        tm.assert_frame_equal(d.rank(method=method, pct=True).to_pandas(),
+                              p.rank(method=method, pct=True))
+    tm.assert_frame_equal(d.quantile([0.01, 0.5, 0.99]).to_pandas(),
+                          p.quantile([0.01, 0.5, 0.99]))
+    tm.assert_frame_equal(d.corr().to_pandas(), p.corr())
+    tm.assert_series_equal(d["k"].mode().to_pandas(), p["k"].mode())
+    tm.assert_series_equal(d.idxmax().to_pandas(), p.idxmax())

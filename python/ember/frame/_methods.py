@@ -216,11 +216,11 @@ class StatMethods:
     def round(self, decimals=0):
         if self._is_series():
             d = self._col.dtype
-            if d.kind in "biu" or d.is_categorical:
-                if not d.is_numeric:
+            if d.is_categorical or d.kind == "b" or (d.kind in "iu" and decimals >= 0):
+                if not d.is_numeric or d.is_categorical:
                     raise TypeError(f"round of a {d.name} Series")
                 return self._like(self._col)
-            if d.kind != "f":
+            if d.kind not in "iuf":
                 raise TypeError(f"round of a {d.name} Series")
             return self._like(Column(d, ember.round(self._col.values, int(decimals)),
                                      self._col.validity))

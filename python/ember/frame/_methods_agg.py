@@ -6,11 +6,26 @@ _NAMES = ("sum", "prod", "mean", "median", "min", "max", "std", "var", "count",
           "nunique", "size", "quantile", "idxmin", "idxmax", "any", "all", "sem")
 
 
-def _label(f):
+def _known(f):
+    """pandas' table: NumPy's and Python's reductions stand for the method
+    of their name (so np.mean is the frame's mean, not NumPy's)."""
+    import builtins
+    import numpy as np
+    table = {builtins.sum: "sum", builtins.min: "min", builtins.max: "max"}
+    for name in ("sum", "prod", "mean", "median", "min", "max", "std", "var",
+                 "nansum", "nanmean", "nanmedian", "nanmin", "nanmax", "nanstd",
+                 "nanvar", "nanprod"):
+        table[getattr(np, name)] = name.replace("nan", "", 1) if name.startswith(
+            "nan") else name
+    return table.get(f, f) if not isinstance(f, str) else f
+
+
+def _label(f):   # pandas labels a result by the function's own name
     return f if isinstance(f, str) else getattr(f, "__name__", repr(f))
 
 
 def _one(obj, f, args, kwargs):
+    f = _known(f)
     if isinstance(f, str):
         if f == "size":
             return len(obj) if obj.ndim == 1 else _sizes(obj)
