@@ -108,21 +108,31 @@ class Resampler:
         if (d.is_string and how not in ("first", "last")) or \
                 (d.kind in "Mm" and how in ("sum", "mean")):
             raise TypeError(f"resample {how} of a {d.name} column is not supported")
-        if nulls is not None:
+        if nulls is not None and bool(nulls.any()):
             ok = ember.flatnonzero(~nulls)
             col, code = col.take(ok), code[ok]
         if d.is_string:
             return _string_ends(col, code, nb, how)
         v = col.values
+        if how == "mean" or (how == "sum" and d.storage == "float64"):
+            # a weighted bincount: one scatter pass (float sums in any order,
+            # as pandas' are to rounding)
+            sums = ember.bincount(code, weights=v.astype("float64"), minlength=nb)
+            if how == "sum":
+                return Column(d, sums)
+            cnt = ember.bincount(code, minlength=nb)
+            out = sums / ember.maximum(cnt, 1).astype("float64")
+            if d.masked:
+                return Column(masked_form(out.dtype), out, _bitmap.pack(cnt > 0))
+            return Column("float64", ember.where(cnt > 0, out, float("nan")))
         present = ember.zeros(nb, dtype="bool", device=v.device)
         if code.shape[0] == 0:
             keys, red = code, v
-        elif how in ("sum", "mean", "min", "max"):
+        elif how in ("sum", "min", "max"):
             acc = v
-            if how in ("sum", "mean") and d.kind in "biu":
-                acc = v.astype("float64" if how == "mean" else
-                               ("uint64" if d.kind == "u" else "int64"))
-            op = {"sum": "add", "mean": "add"}.get(how, how)
+            if how == "sum" and d.kind in "biu":
+                acc = v.astype("uint64" if d.kind == "u" else "int64")
+            op = "add" if how == "sum" else how
             keys, red = P.reduce_by_key(code, acc, op)
         else:   # first, last: the first or last row of each run of a bin
             keys, _ = P.run_length_encode(code)
@@ -135,15 +145,6 @@ class Resampler:
             out[keys] = red
             kind = masked_form(out.dtype) if d.masked else str(out.dtype)
             return Column(kind, out)
-        if how == "mean":
-            cnt = ember.bincount(code, minlength=nb).astype("float64")
-            out = ember.zeros(nb, dtype="float64", device=v.device)
-            out[keys] = red.astype("float64")
-            out = out / ember.maximum(cnt, 1.0)
-            if d.masked:
-                return Column(masked_form(out.dtype), out, _bitmap.pack(present))
-            return Column(str(out.dtype) if d.kind == "f" else "float64",
-                          ember.where(present, out, float("nan")))
         out = ember.zeros(nb, dtype=v.dtype, device=v.device)
         out[keys] = red
         return _holes(d, out, present)
