@@ -386,3 +386,19 @@ def test_map_apply_raise_not_implemented(device):
         s.map(lambda v: v)
     with pytest.raises(NotImplementedError, match="category"):
         s.apply(lambda v: v)
+
+
+def test_where_mask(device):
+    p = pd.Series(STR, dtype=pd.CategoricalDtype(CATS))
+    s = ef.from_pandas(p, device=device)
+    cond_p, cond_s = p == "b", s == "b"
+    tm.assert_series_equal(s.where(cond_s).to_pandas(), p.where(cond_p))
+    tm.assert_series_equal(s.where(cond_s, "zz").to_pandas(), p.where(cond_p, "zz"))
+    tm.assert_series_equal(s.mask(cond_s, "a").to_pandas(), p.mask(cond_p, "a"))
+    other = p.iloc[::-1].reset_index(drop=True)
+    tm.assert_series_equal(s.where(cond_s, ef.from_pandas(other, device=device)).to_pandas(),
+                           p.where(cond_p, other))
+    with pytest.raises(TypeError):
+        p.where(cond_p, "new")
+    with pytest.raises(TypeError):
+        s.where(cond_s, "new")

@@ -210,6 +210,20 @@ def fillna(col, value):
     return Column(col.dtype, ember.where(c < 0, code, c).astype(col.values.dtype))
 
 
+def choose(col, keep, other, null_or_column):
+    """where/mask: each row's code where keep, else other's (a scalar
+    category, a null, or a column whose values are categories)."""
+    c = codes_of(col)
+    if isinstance(other, Column):
+        oc = recode(other, col.dtype.categories)
+        if bool((~keep & (oc < 0) & ~other.isna()).any()):
+            raise TypeError("Cannot setitem on a Categorical with a new category, "
+                            "set the categories first")
+    else:
+        oc = -1 if null_or_column else fill_code(col, other)
+    return Column(col.dtype, ember.where(keep, c, oc).astype(c.dtype))
+
+
 _ORDER_OPS = ("lt", "le", "gt", "ge")
 
 

@@ -71,6 +71,9 @@ def choose(col, keep, other, what):
     d = col.dtype
     if bool(keep.all()):
         return col    # pandas leaves the column (and its dtype) as it is
+    if d.is_categorical:   # a choice of codes; other must be a category
+        from ember.frame._categorical import choose as cat_choose
+        return cat_choose(col, keep, other, isinstance(other, Column) or _is_null(other))
     if isinstance(other, Column):
         return _choose_columns(col, keep, other, what)
     if _is_null(other):
