@@ -414,3 +414,21 @@ def test_orc_not_implemented(device):
         df.to_orc("x.orc")
     with pytest.raises(NotImplementedError, match="read_orc"):
         ember.read_orc("x.orc")
+
+
+def test_datetime_arithmetic(device):
+    import datetime as dt
+    ps = pd.Series([pd.Timestamp("20120101"), pd.NaT, pd.Timestamp("20120103 05:00")])
+    s = ef.from_pandas(ps, device=device)
+    _eq(s - s, ps - ps)
+    for x in (pd.Timestamp("2011-12-31"), dt.datetime(2011, 12, 31),
+              np.datetime64("2011-12-31")):
+        _eq(s - x, ps - x)
+        _eq(s.__rsub__(x), x - ps)
+    for x in (pd.Timedelta("1D"), dt.timedelta(hours=3), np.timedelta64(5, "m")):
+        _eq(s + x, ps + x)
+        _eq(s - x, ps - x)
+    _eq((s - s) + (s - s), (ps - ps) + (ps - ps))
+    _eq(s + (s - s), ps + (ps - ps))
+    with pytest.raises(TypeError):
+        s + s

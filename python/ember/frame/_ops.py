@@ -55,6 +55,10 @@ def binary(op, a, b, reflected=False):
     if a.dtype.is_string or (isinstance(b, Column) and b.dtype.is_string) \
             or isinstance(b, str):
         return _string_op(op, a, b, reflected)
+    if op in ("add", "sub") and (a.dtype.kind in "Mm" or (
+            isinstance(b, Column) and b.dtype.kind in "Mm")):
+        from ember.frame._time_ops import time_arith
+        return time_arith(op, a, b, reflected)
     if a.dtype.kind in "Mm" and not isinstance(b, Column) and not _scalar_ok(b):
         b = _time_scalar(a.dtype, b)
     if not isinstance(b, Column) and not _scalar_ok(b):
