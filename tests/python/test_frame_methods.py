@@ -218,8 +218,14 @@ def test_corr_cov(pair):
     tm.assert_frame_equal(ef.from_pandas(const).corr().to_pandas(), const.corr())
     with pytest.raises(ValueError):
         df.corr()
+    tm.assert_frame_equal(df[num].corr(method="spearman").to_pandas(),
+                          pdf[num].corr(method="spearman"))
+    assert df["a"].corr(df["I"], method="spearman") == pytest.approx(
+        pdf["a"].corr(pdf["I"], method="spearman"))
     with pytest.raises(NotImplementedError):
         df[num].corr(method="kendall")
+    with pytest.raises(ValueError):
+        df[num].corr(method="nope")
 
 
 def test_to_dict(pair):
@@ -408,5 +414,6 @@ def test_many_rows(device):
     tm.assert_frame_equal(d.quantile([0.01, 0.5, 0.99]).to_pandas(),
                           p.quantile([0.01, 0.5, 0.99]))
     tm.assert_frame_equal(d.corr().to_pandas(), p.corr())
+    tm.assert_frame_equal(d.corr("spearman").to_pandas(), p.corr("spearman"))
     tm.assert_series_equal(d["k"].mode().to_pandas(), p["k"].mode())
     tm.assert_series_equal(d.idxmax().to_pandas(), p.idxmax())

@@ -1,4 +1,4 @@
-"""Pearson correlation and covariance over pairwise complete rows: one
+"""Pearson (and Spearman: Pearson of ranks) correlation and covariance over pairwise complete rows: one
 pass of ember reductions for each pair of columns (c^2/2 pairs), the
 small result matrix assembled on the host."""
 import ember
@@ -17,11 +17,18 @@ def _numeric(col, name):
                if nulls is None else ~nulls)
 
 
-def _pair(x, okx, y, oky, how, min_periods, ddof):
+def _ranked(v):
+    from ember.frame._methods_col import rank
+    return rank(Column("float64", v)).values
+
+
+def _pair(x, okx, y, oky, how, min_periods, ddof, method="pearson"):
     import numpy as np
     both = okx & oky
     if not bool(both.all()):
         x, y = x[both], y[both]
+    if method == "spearman":   # pearson of the ranks among complete rows
+        x, y = _ranked(x), _ranked(y)
     n = x.shape[0]
     if n < max(min_periods, 1) or (how == "cov" and n - ddof <= 0) or \
             (how == "corr" and n < 2):
@@ -38,9 +45,12 @@ def _pair(x, okx, y, oky, how, min_periods, ddof):
 
 
 def _check(method):
-    if method != "pearson":
-        raise NotImplementedError(f"corr with method={method!r} (supported: "
-                                  "'pearson')")
+    if method not in ("pearson", "spearman"):
+        if method == "kendall" or callable(method):
+            raise NotImplementedError(f"corr with method={method!r} (supported: "
+                                      "'pearson', 'spearman')")
+        raise ValueError("method must be either 'pearson', 'spearman', 'kendall', "
+                         f"or a callable, '{method}' was supplied")
 
 
 def frame_matrix(df, how, method, min_periods, numeric_only, ddof=1):
@@ -60,7 +70,7 @@ def frame_matrix(df, how, method, min_periods, numeric_only, ddof=1):
     out = np.full((m, m), np.nan)
     for i in range(m):
         for j in range(i, m):
-            r = _pair(*data[i], *data[j], how, mp, ddof)
+            r = _pair(*data[i], *data[j], how, mp, ddof, method)
             if how == "corr" and i == j and r == r:
                 r = 1.0
             out[i, j] = out[j, i] = r
@@ -79,4 +89,4 @@ def series_pair(a, b, how, method, min_periods, ddof=1):
     a._check_aligned(b, how)
     mp = 1 if min_periods is None else int(min_periods)
     return np.float64(_pair(*_numeric(a._col, a.name), *_numeric(b._col, b.name),
-                            how, mp, ddof))
+                            how, mp, ddof, method))
