@@ -50,23 +50,34 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
     gc = Groups([data._column(columns)], dropna, sort)
     ki, kc = gi.k, gc.k
     cell = ember.where((gi.codes < 0) | (gc.codes < 0), -1, gi.codes * kc + gc.codes)
-    cells = Groups.from_codes(cell, ki * kc)
-    res = aggregate(cells, vcol, how)
-    present = cells.count() > 0
-    if dropna:
-        present = present & ~res.isna()
+    # only the cells that have rows are groups, so a cell's result keeps
+    # the dtype the aggregation gives (a missing cell is filled later)
+    slots = ember.unique(cell[ember.flatnonzero(cell >= 0)])
+    dense = ember.where(cell >= 0, ember.searchsorted(slots, cell), -1)
+    cell_groups = Groups.from_codes(dense, slots.shape[0])
+    # pandas' pivot size counts rows as int64 whatever the values' dtype
+    res = aggregate(cell_groups, vcol, how) if how != "size" else \
+        Column("int64", cell_groups.count())
     dev = data._device()
-    grid = ember.arange(ki * kc, dtype="int64", device=dev).reshape(ki, kc)
-    keep_r = ember.flatnonzero(present.reshape(ki, kc).any(axis=1)) if dropna else \
+    at = ember.full(ki * kc, -1, dtype="int64", device=dev)
+    at[slots] = ember.arange(slots.shape[0], dtype="int64", device=dev)
+    null_res = res.isna()
+    present = at >= 0
+    if dropna:
+        present = present & ~null_res[ember.maximum(at, 0)]
+    grid = present.reshape(ki, kc)
+    keep_r = ember.flatnonzero(grid.any(axis=1)) if dropna else \
         ember.arange(ki, dtype="int64", device=dev)
-    keep_c = ember.flatnonzero(present.reshape(ki, kc).any(axis=0)) if dropna else \
+    keep_c = ember.flatnonzero(grid.any(axis=0)) if dropna else \
         ember.arange(kc, dtype="int64", device=dev)
-    some_missing = not bool(present.all())
+    some_missing = not bool(present.reshape(ki, kc)[keep_r].all()) if ki else False
     labels = Index(gc.keys[0].take(keep_c)).tolist()
+    cells = ember.arange(ki * kc, dtype="int64", device=dev).reshape(ki, kc)
     out = {}
     for j, label in zip(ember.asnumpy(keep_c).tolist(), labels):
-        at = grid[:, j][keep_r]
-        out[label] = _cell_column(res.take(at), ~present[at], some_missing, fill_value)
+        c = cells[:, j][keep_r]
+        out[label] = _cell_column(res.take(ember.maximum(at[c], 0)), ~present[c],
+                                  some_missing, fill_value)
     idx = Index(gi.keys[0].take(keep_r), name=index)
     return DataFrame._make(out, idx if ki else RangeIndex(0, 0))
 
@@ -76,12 +87,11 @@ def _cell_column(col, missing, some_missing, fill_value):
     whole table float64 when a cell of an integer one is missing)."""
     from ember.frame._groupby_scan import mask_rows
     d = col.dtype
-    if fill_value is not None:
+    if fill_value is not None:   # pandas fills missing cells and null results
         if d.is_string:
             raise NotImplementedError("pivot_table fill_value for str values")
-        vals = ember.where(missing, fill_value, col.values).astype(d.storage)
-        valid = None if col.validity is None else ~col.isna() | missing
-        return Column(d, vals).with_validity(valid) if valid is not None else Column(d, vals)
+        fill = missing | col.isna()
+        return Column(d, ember.where(fill, fill_value, col.values).astype(d.storage))
     if some_missing and d.kind in "iub" and not d.masked:
         col = Column("float64", col.values.astype("float64"))
     return mask_rows(col, missing)
