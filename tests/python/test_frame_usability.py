@@ -432,3 +432,17 @@ def test_datetime_arithmetic(device):
     _eq(s + (s - s), ps + (ps - ps))
     with pytest.raises(TypeError):
         s + s
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "float64", "float32", "uint16"])
+def test_replace_many_pairs(dtype, device):
+    rng = np.random.default_rng(3)
+    ps = pd.Series(rng.integers(0, 50, 300)).astype(dtype)
+    s = ef.from_pandas(ps, device=device)
+    mapping = {i: 49 - i for i in range(0, 50, 2)}
+    _eq(s.replace(mapping), ps.replace(mapping))
+    _eq(s.replace(list(mapping), [v + 0.5 for v in mapping.values()]),
+        ps.replace(list(mapping), [v + 0.5 for v in mapping.values()]))
+    big = {i: 1000 + i for i in range(20)}
+    _eq(s.replace(big), ps.replace(big))
+    _eq(s.replace({100 + i: i for i in range(20)}), ps.replace({100 + i: i for i in range(20)}))

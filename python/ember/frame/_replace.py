@@ -37,7 +37,37 @@ def _matches(col, key):
     return m if eq.validity is None else m & ~eq.isna()
 
 
+def _many_numbers(col, pairs):
+    """Many number -> number pairs on a plain number column: one search of
+    every row among the sorted keys (O(n log k)) instead of a pass a pair;
+    None where the pass-a-pair path must decide."""
+    from ember.frame._apply import _find_numbers
+    from ember.frame._convert import column_from
+    from ember.frame._setitem import _fit
+    from ember.frame._where import _choose_columns
+    d = col.dtype
+    if len(pairs) <= 8 or d.masked or d.kind not in "iuf" or not all(
+            _kind(o) == "n" and _kind(v) == "n" for o, v in pairs):
+        return None
+    mapping = dict(pairs)    # a repeated key: the last pair's value, as the masks give
+    keys = column_from(list(mapping), device=col.device)
+    news = column_from(list(mapping.values()), device=col.device)
+    found, pos = _find_numbers(col.values, keys.values)
+    if not bool(found.any()):
+        return col
+    vals = news.take(pos)
+    try:
+        vals = _fit(d, vals)
+    except TypeError:   # where's promotion is pandas' only from the widest dtypes
+        if d.storage not in ("int64", "float64"):
+            return None
+    return _choose_columns(col, ~found, vals, "replace")
+
+
 def replace_column(col, pairs):
+    many = _many_numbers(col, pairs)
+    if many is not None:
+        return many
     d = col.dtype
     masks = [(m, new) for old, new in pairs
              for m in [_matches(col, old)] if m is not None]
