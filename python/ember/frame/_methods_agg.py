@@ -34,6 +34,9 @@ def _one(obj, f, args, kwargs):
                                  f"'{type(obj).__name__}' object")
         return getattr(obj, f)(*args, **kwargs)
     if callable(f):
+        if obj.ndim == 2:   # pandas applies it column by column
+            return _series_of([f(obj[k], *args, **kwargs) for k in obj._cols],
+                              list(obj._cols), None)
         return f(obj, *args, **kwargs)
     raise TypeError(f"{f!r} is not a function name or callable")
 
