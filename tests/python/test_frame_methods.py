@@ -310,6 +310,31 @@ def test_sample(pair):
         df.sample(-1)
 
 
+def test_sample_weights(pair):
+    pdf, df = pair
+    w = [0, 0, 1, 0, 2, 0, 0]
+    for rs in range(5):
+        got = df.sample(2, weights=w, random_state=rs).index.tolist()
+        assert sorted(got) == [12, 14]
+    got = df.sample(30, weights=w, replace=True, random_state=1).index.tolist()
+    assert set(got) <= {12, 14} and len(got) == 30
+    big = df["a"].sample(400, weights=[1, 0, 0, 0, 0, 0, 3], replace=True,
+                         random_state=4).index.tolist()
+    assert 0.6 < big.count(16) / 400 < 0.9
+    col = df.sample(1, weights="a", random_state=0)
+    assert len(col) == 1
+    with pytest.raises(ValueError):
+        df.sample(3, weights=w)
+    with pytest.raises(ValueError):
+        df.sample(1, weights=[1, 2])
+    with pytest.raises(ValueError):
+        df.sample(1, weights=[-1, 0, 0, 0, 0, 0, 1])
+    with pytest.raises(ValueError):
+        df.sample(1, weights=[0] * 7)
+    with pytest.raises(KeyError):
+        df.sample(1, weights="nope")
+
+
 def _info(obj):
     buf = io.StringIO()
     obj.info(buf=buf)

@@ -47,8 +47,6 @@ def frame_to_dict(df, orient, into, index):
 def sample(obj, n, frac, replace, weights, random_state, axis, ignore_index):
     if axis not in (None, 0, "index", "rows"):
         raise NotImplementedError("sample along columns (supported: axis=0)")
-    if weights is not None:
-        raise NotImplementedError("sample with weights (supported: uniform draws)")
     rows = len(obj)
     if n is not None and frac is not None:
         raise ValueError("Please enter a value for `frac` OR `n`, not both")
@@ -75,11 +73,13 @@ def sample(obj, n, frac, replace, weights, random_state, axis, ignore_index):
         rng = random_state
     else:
         rng = ember.random.default_rng(random_state)
-    if replace:
+    dev = obj._dev()
+    if weights is not None:
+        pos = _weighted(obj, weights, k, replace, rng, dev)
+    elif replace:
         pos = rng.integers(0, max(rows, 1), size=k) if k else None
     else:
         pos = rng.permutation(rows)[:k]
-    dev = obj._dev()
     if pos is None:
         pos = ember.zeros(0, dtype="int64", device=dev)
     pos = pos.astype("int64")
@@ -90,3 +90,48 @@ def sample(obj, n, frac, replace, weights, random_state, axis, ignore_index):
         from ember.frame._index import RangeIndex
         out._index = RangeIndex(0, len(out))
     return out
+
+
+def _weights(obj, weights, dev):
+    """The weights as float64 on the frame's device, pandas' checks made
+    (a null weight is 0)."""
+    if isinstance(weights, str):
+        if obj.ndim == 1 or weights not in obj._cols:
+            raise KeyError("String passed to weights not a valid column")
+        weights = obj[weights]
+    if hasattr(weights, "_col"):
+        obj_index = obj.index
+        if not obj_index.equals(weights.index):
+            raise NotImplementedError("sample weights on another index (alignment)")
+        col = weights._col
+        w = col.values.astype("float64")
+        nulls = col.null_mask()
+        if nulls is not None:
+            w = ember.where(nulls, 0.0, w)
+    else:
+        w = ember.asarray(weights, dtype="float64", device=dev)
+    if w.shape[0] != len(obj):
+        raise ValueError("Weights and axis to be sampled must be of same length")
+    if bool(ember.isinf(w).any()):
+        raise ValueError("weight vector may not include `inf` values")
+    if bool((w < 0).any()):
+        raise ValueError("weight vector many not include negative values")
+    w = ember.where(ember.isnan(w), 0.0, w)
+    if not bool((w > 0).any()):
+        raise ValueError("Invalid weights: weights sum to zero")
+    return w
+
+
+def _weighted(obj, weights, k, replace, rng, dev):
+    w = _weights(obj, weights, dev)
+    if not replace and k > int((w > 0).sum()):
+        raise ValueError("Fewer non-zero entries in p than size")
+    if replace:   # inverse CDF of k uniform draws
+        cdf = ember.cumsum(w)
+        u = rng.random(k).to_device(dev) * cdf[-1]
+        return ember.minimum(ember.searchsorted(cdf, u, side="right"), w.shape[0] - 1)
+    # Efraimidis-Spirakis: the k smallest E_i / w_i are a weighted draw
+    # without replacement
+    e = rng.standard_exponential(w.shape[0]).to_device(dev)
+    keys = ember.where(w > 0, e / w, float("inf"))
+    return ember.argsort(keys, kind="stable")[:k]
