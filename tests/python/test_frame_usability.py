@@ -446,3 +446,17 @@ def test_replace_many_pairs(dtype, device):
     big = {i: 1000 + i for i in range(20)}
     _eq(s.replace(big), ps.replace(big))
     _eq(s.replace({100 + i: i for i in range(20)}), ps.replace({100 + i: i for i in range(20)}))
+
+
+def test_label_slices_by_brackets_and_columns(device):
+    pdf = pd.DataFrame({"a": range(4), "b": list("wxyz"), "c": [0.5] * 4, "d": range(4)},
+                       index=list("pqrs"))
+    df = ef.from_pandas(pdf, device=device)
+    _eq(df["q":"r"], pdf["q":"r"])
+    _eq(df[1:3], pdf[1:3])
+    _eq(df["a"]["q":"s"], pdf["a"]["q":"s"])
+    _eq(df.loc[:, "b":"c"], pdf.loc[:, "b":"c"])
+    _eq(df.loc["q":, "b":], pdf.loc["q":, "b":])
+    _eq(df.loc[:, :"b"], pdf.loc[:, :"b"])
+    with pytest.raises(KeyError):
+        df.loc[:, "b":"zz"]

@@ -78,3 +78,23 @@ def label_slice(key, index, device):
     lo = pos.get("left", 0)
     hi = pos["right"] + 1 if "right" in pos else n
     return slice(lo, max(hi, lo), key.step)
+
+
+def positional(key):
+    """Whether [] takes a slice by position (int bounds, as pandas) rather
+    than by label."""
+    return all(x is None or isinstance(x, int) for x in (key.start, key.stop))
+
+
+def name_slice(key, names):
+    """The column names loc[:, a:b] selects: from a to b inclusive."""
+    def at(label, side):
+        if label not in names:
+            raise KeyError(label)
+        if names.count(label) > 1:
+            raise KeyError(f"Cannot get {side} slice bound for non-unique label: "
+                           f"{label!r}")
+        return names.index(label)
+    lo = 0 if key.start is None else at(key.start, "left")
+    hi = len(names) if key.stop is None else at(key.stop, "right") + 1
+    return names[lo:hi:key.step]

@@ -171,7 +171,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         if isinstance(key, ember.ndarray) and str(key.dtype) == "bool":
             return self._take(_select.mask_positions(key, len(self)))
         if isinstance(key, slice):
-            return self.iloc[key]
+            from ember.frame._label_slice import positional
+            return self.iloc[key] if positional(key) else self.loc[key]
         if isinstance(key, (list, tuple, Index)) and not (isinstance(key, tuple)
                                                           and key in self._cols):
             keys = list(key)
@@ -268,7 +269,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         names = list(self._cols)
         if isinstance(cols, slice):
             if by_label and cols != slice(None):
-                raise NotImplementedError("loc with a slice of column labels")
+                from ember.frame._label_slice import name_slice
+                return self[name_slice(cols, names)]
             return self[names[cols]]
         if isinstance(cols, (list, tuple)):
             return self[list(cols) if by_label else [names[i] for i in cols]]

@@ -180,7 +180,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         if isinstance(key, ember.ndarray) and str(key.dtype) == "bool":
             return self._take(_select.mask_positions(key, len(self)))
         if isinstance(key, slice):
-            return self._rows("slice", key)
+            from ember.frame._label_slice import positional
+            return self._rows("slice", key) if positional(key) else self.loc[key]
         return self.loc[key]
 
     def __setitem__(self, key, value):
