@@ -460,3 +460,8 @@ def test_label_slices_by_brackets_and_columns(device):
     _eq(df.loc[:, :"b"], pdf.loc[:, :"b"])
     with pytest.raises(KeyError):
         df.loc[:, "b":"zz"]
+
+
+def test_dict_of_pandas_series_keeps_index(device):
+    ps = pd.Series([1.5, 2.5], index=["x", "y"])
+    _eq(ef.DataFrame({"v": ps, "k": 3}, device=device), pd.DataFrame({"v": ps, "k": 3}))

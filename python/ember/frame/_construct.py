@@ -100,7 +100,12 @@ def frame_dict(data, index, columns, device):
 
 def broadcast_scalars(data, index, dtype, device):
     """The dict with its scalar values repeated to the other columns' length
-    (or the index's), as pandas broadcasts them."""
+    (or the index's), as pandas broadcasts them; pandas Series become
+    ember's, so that their index is the frame's."""
+    if any(is_pandas(v) and type(v).__name__ == "Series" for v in data.values()):
+        from ember.frame._pandas import from_pandas
+        data = {k: from_pandas(v, device) if is_pandas(v) and
+                type(v).__name__ == "Series" else v for k, v in data.items()}
     scalars = [k for k, v in data.items() if is_scalar(v)]
     if not scalars:
         return data
