@@ -402,3 +402,15 @@ def test_where_mask(device):
         p.where(cond_p, "new")
     with pytest.raises(TypeError):
         s.where(cond_s, "new")
+
+
+def test_index_equals(device):
+    p = pd.Series(STR, dtype=pd.CategoricalDtype(CATS))
+
+    def idx(x):
+        return ef.from_pandas(pd.Index(x), device=device)
+    i, j = idx(p), idx(p.astype(pd.CategoricalDtype(CATS[::-1])))
+    assert i.equals(j) == pd.Index(p).equals(pd.Index(j.to_pandas())) == True  # noqa: E712
+    assert not i.equals(idx(p.shift(1)))
+    full = pd.Series(["b", "a"], dtype="category")
+    assert idx(full).equals(idx(["b", "a"])) == pd.Index(full).equals(pd.Index(["b", "a"]))

@@ -131,6 +131,9 @@ class Index:
             return False
         a = self._col
         b = other._column(a.device)
+        if a.dtype.is_categorical or b.dtype.is_categorical:
+            from ember.frame._categorical import same_rows
+            return same_rows(a, b)
         if a.dtype.is_string or b.dtype.is_string:
             if not (a.dtype.is_string and b.dtype.is_string):
                 return False
