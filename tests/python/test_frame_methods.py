@@ -105,10 +105,33 @@ def test_quantile_errors_and_empty(pair):
         df.quantile(0.5)
     with pytest.raises(ValueError):
         df["a"].quantile(1.5)
+    whole = pd.Series([1, 2, 3, 4], dtype="Int64")   # no null: stays Float64
+    tm.assert_series_equal(ef.from_pandas(whole).quantile([0, 1 / 3]).to_pandas(),
+                           whole.quantile([0, 1 / 3]))
     with pytest.raises(ValueError):
         df["a"].quantile(0.5, interpolation="cubic")
     assert np.isnan(ef.Series([np.nan, np.nan]).quantile(0.5))
     assert np.isnan(ef.Series([], dtype="float64").quantile(0.5))
+
+
+@pytest.mark.parametrize("interp", ["linear", "lower", "midpoint"])
+def test_quantile_times(device, interp):
+    d = pd.to_datetime(["2020-01-01", "2020-01-02 00:00:00.000001", None,
+                        "2020-01-05"], format="ISO8601")
+    p = pd.DataFrame({"d": d, "t": pd.to_timedelta([1, 2, 7, None], unit="s")})
+    e = ef.from_pandas(p, device=device)
+    for col in ("d", "t"):
+        assert e[col].quantile(0.3, interpolation=interp) == \
+            p[col].quantile(0.3, interpolation=interp)
+        tm.assert_series_equal(e[col].quantile([0.3, 0.5], interpolation=interp)
+                               .to_pandas(),
+                               p[col].quantile([0.3, 0.5], interpolation=interp))
+    tm.assert_frame_equal(e.quantile([0.1, 0.9], interpolation=interp).to_pandas(),
+                          p.quantile([0.1, 0.9], interpolation=interp))
+    tm.assert_series_equal(e[["d"]].quantile(0.5, interpolation=interp).to_pandas(),
+                           p[["d"]].quantile(0.5, interpolation=interp))
+    with pytest.raises(NotImplementedError):
+        e.quantile(0.5)
 
 
 def test_median(pair):

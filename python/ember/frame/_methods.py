@@ -120,7 +120,8 @@ class StatMethods:
         if self._is_series():
             vals, dt = mc.quantiles(self._col, qs, interpolation)
             if scalar:
-                return np.asarray(ember.asnumpy(vals))[0]
+                host = np.asarray(ember.asnumpy(vals))
+                return host.view(dt)[0] if self._col.dtype.kind in "Mm" else host[0]
             return _series(_result_col(vals, dt),
                            Index(qs, dtype="float64", device=dev), self.name)
         names, results = [], []
@@ -138,8 +139,13 @@ class StatMethods:
                            self._labels(names), q)
         from ember.frame._dtypes import lookup, masked_form
         ds = [lookup(dt) for _, dt in results]
+        times = {d.name for d in ds if d.kind in "Mm"}
+        if times and (len(times) > 1 or any(d.kind not in "Mm" for d in ds)):
+            raise NotImplementedError("quantile of times mixed with other columns "
+                                      "(pandas gives an object Series)")
         common = np.result_type(*[d.storage for d in ds]).name
         dt = masked_form(common).name if any(d.masked for d in ds) else common
+        dt = times.pop() if times else dt
         values = ember.concatenate([v.astype(common) for v, _ in results])
         return _series(_result_col(values, dt), self._labels(names), q)
 

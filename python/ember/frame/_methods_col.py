@@ -11,14 +11,15 @@ INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 RANK_METHODS = ("average", "min", "max", "first", "dense")
 
 
-def numeric_values(col, what, keep_ints=False):
+def numeric_values(col, what, keep_ints=False, times=False):
     """The non-null values of a numeric column, float64 (pandas computes
-    quantiles and medians in float)."""
+    quantiles and medians in float); times: datetimes and timedeltas as
+    their int64 counts."""
     d = col.dtype
-    if d.kind in "Mm":
+    if d.kind in "Mm" and not times:
         raise NotImplementedError(f"{what} of a {d.name} column (supported: "
                                   "numeric columns)")
-    if not d.is_numeric or d.is_categorical:
+    if (not d.is_numeric and d.kind not in "Mm") or d.is_categorical:
         raise TypeError(f"{what} of a {d.name} column: only numeric columns")
     nulls = col.null_mask()
     v = col.values if nulls is None else col.values[~nulls]
@@ -38,12 +39,14 @@ def quantiles(col, qs, interpolation="linear"):
     d = col.dtype
     if d.kind == "b":
         raise TypeError("quantile of a bool column (NumPy cannot subtract bools)")
-    exact = interpolation in ("lower", "higher", "nearest") and d.kind in "iu"
-    v = ember.sort(numeric_values(col, "quantile", keep_ints=exact))
+    exact = interpolation in ("lower", "higher", "nearest") and d.kind in "iuMm"
+    v = ember.sort(numeric_values(col, "quantile", keep_ints=exact, times=True))
     m = v.shape[0]
     dev = col.device
     if m == 0:
         out = ember.full(len(qs), float("nan"), dtype="float64", device=dev)
+        if d.kind in "Mm":
+            return ember.full(len(qs), -(2 ** 63), dtype="int64", device=dev), d.name
         return out, "Float64" if d.masked else "float64"
     import numpy as np
     h = np.asarray(qs, dtype=np.float64) * (m - 1)   # host: one per q
@@ -64,13 +67,17 @@ def quantiles(col, qs, interpolation="linear"):
     diff = b - a
     # NumPy's _lerp: from the nearer end, so that t=1 gives b exactly
     out = ember.where(tt >= 0.5, b - diff * (1 - tt), a + diff * tt)
-    if d.masked and d.kind in "iu" and bool((out == ember.floor(out)).all()):
+    if d.kind in "Mm":   # NumPy's float result cast back, toward zero
+        return out.astype("int64"), d.name
+    # pandas' masked path (some null, not all) gives back ints when whole
+    if d.masked and d.kind in "iu" and m < col.length and \
+            bool((out == ember.floor(out)).all()):
         return out.astype(d.storage), d.name
     return out, "Float64" if d.masked else "float64"
 
 
 def _exact_dtype(d, values):
-    if d.kind in "iu":
+    if d.kind in "iuMm":
         return d.name
     return "Float64" if d.masked else "float64"
 
