@@ -285,6 +285,12 @@ def test_groupby_key(device):
     df = ef.from_pandas(p, device=device)
     tm.assert_series_equal(df.groupby("k")["v"].sum().to_pandas(),
                            p.groupby("k", observed=True)["v"].sum())
+    tm.assert_series_equal(df.groupby("k", sort=False)["v"].sum().to_pandas(),
+                           p.groupby("k", sort=False)["v"].sum())
+    tm.assert_frame_equal(df.groupby("k", dropna=False).sum().to_pandas(),
+                          p.groupby("k", dropna=False).sum())
+    with pytest.raises(NotImplementedError):
+        df.groupby("k", observed=False)
 
 
 def test_shift_rank_abs(device):

@@ -20,6 +20,10 @@ class GroupbyMethods:
         if by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")
         keys, exclude = resolve_keys(self, by)
+        if not observed and any(c.dtype.is_categorical for _, c in keys):
+            raise NotImplementedError("groupby(observed=False) by a categorical key "
+                                      "(groups for unused categories); use the default "
+                                      "observed=True")
         if not as_index and not hasattr(self, "_cols"):
             raise TypeError("as_index=False only valid with DataFrame")
         return GroupBy(self, keys, exclude, bool(as_index), bool(sort), bool(dropna))
