@@ -81,7 +81,7 @@ def moments(x, w, center, how, minp, ddof=1):
     front, back = window_bounds(w, center, n)
     w = front + back + 1
     if n >= 4 * w:
-        out = _dense(x, w, front, back, how, ddof)
+        out = _dense(x, w, front, back, how, minp, ddof)
         if out is not None:
             # the first front + 1 and the last outputs, whose windows the
             # blocks do not hold, from short slices
@@ -93,7 +93,7 @@ def moments(x, w, center, how, minp, ddof=1):
     return _moments(x, w, center, how, minp, ddof)
 
 
-def _dense(x, w, front, back, how, ddof):
+def _dense(x, w, front, back, how, minp, ddof):
     """moments() of the outputs w - back .. (n // w) * w - back - 1 when x
     is all finite there (None otherwise): x itself cut into blocks of w
     rows (a view), so the window ending at block k, column j is the head
@@ -110,13 +110,26 @@ def _dense(x, w, front, back, how, ddof):
     mid = out[w - back:nb * w - back]
     if how in ("sum", "mean"):
         head = ember.cumsum(xb, axis=1)
-        if not bool(ember.isfinite(head[:, w - 1]).all()):
-            return None
-        # minus the sum after each column: the tail a window takes
+        if bool(ember.isfinite(head[:, w - 1]).all()):
+            # minus the sum after each column: the tail a window takes
+            rest = (head - head[:, w - 1:]).reshape(-1)
+            ember.subtract(head.reshape(-1)[w:], rest[:-w], out=mid)
+            if how == "mean":
+                ember.multiply(mid, 1.0 / w, out=mid)
+            return out
+        # missing values: the same with them as 0, and their counts
+        fin = "ew_fisfinite_f64(a)"
+        head = ember.cumsum(P.transform(f"{fin} ? a : 0.0", xb), axis=1)
+        cnt = ember.cumsum(P.transform(f"{fin} ? 1.0 : 0.0", xb), axis=1)
         rest = (head - head[:, w - 1:]).reshape(-1)
-        ember.subtract(head.reshape(-1)[w:], rest[:-w], out=mid)
-        if how == "mean":
-            ember.multiply(mid, 1.0 / w, out=mid)
+        crest = (cnt - cnt[:, w - 1:]).reshape(-1)
+        N, S = "(a - b)", "(c - d)"
+        if how == "sum":   # an empty window sums to 0 when min_periods is 0
+            stat = f"{N} >= e ? ({N} > 0 ? {S} : 0.0) : {_NAN}"
+        else:
+            stat = f"{N} >= e ? {S} / {N} : {_NAN}"
+        mid[...] = P.transform(stat, cnt.reshape(-1)[w:], crest[:-w], head.reshape(-1)[w:],
+                               rest[:-w], float(minp if how == "sum" else max(minp, 1)))
         return out
     if not bool(ember.isfinite(xb).all()):
         return None
