@@ -420,3 +420,18 @@ def test_index_equals(device):
     assert not i.equals(idx(p.shift(1)))
     full = pd.Series(["b", "a"], dtype="category")
     assert idx(full).equals(idx(["b", "a"])) == pd.Index(full).equals(pd.Index(["b", "a"]))
+
+
+@pytest.mark.parametrize("p", [
+    pd.Series(pd.to_datetime(["2020-01-02", None, "2020-01-01", "2020-01-02"])),
+    pd.Series(["x", None, "y", "x"], dtype="string"),
+    pd.Series([1, None, 3, 3], dtype="Int64"),
+    pd.Series([1.5, np.nan, 1.5, -2.0], dtype="float32")], ids=str)
+def test_categories_of_other_dtypes(p, device):
+    s = ef.from_pandas(p, device=device).astype("category")
+    c = p.astype("category")
+    tm.assert_series_equal(s.to_pandas(), c)
+    tm.assert_series_equal(s.value_counts(dropna=False).to_pandas(),
+                           c.value_counts(dropna=False))
+    tm.assert_series_equal(s.sort_values().to_pandas(), c.sort_values())
+    tm.assert_series_equal(s.cat.codes.to_pandas(), c.cat.codes)
