@@ -154,6 +154,9 @@ def test_by_series_and_arrays(pair):
     _both(lambda d: d["v"].groupby(d["ks"]).sum(), pdf, df)
     _both(lambda d: d["f"].groupby([d["k"], d["kb"]][0]).mean(), pdf, df)
     _both(lambda d: d.groupby(["k", d["kb"]], as_index=False)[["v"]].sum(), pdf, df)
+    labels = ["p", "q", "p", None, "q", "p", "r", "r"]   # a list of key values
+    _both(lambda d: d["v"].groupby(labels).sum(), pdf, df)
+    _both(lambda d: d.groupby(labels, dropna=False)["f"].mean(), pdf, df)
     keys = np.array([1, 0, 1, 0, 1, 0, 1, 0])
     tm.assert_series_equal(df.groupby(keys)["v"].sum().to_pandas(),
                            pdf.groupby(keys)["v"].sum())

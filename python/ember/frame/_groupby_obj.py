@@ -25,6 +25,10 @@ def resolve_keys(obj, by):
     if not items:
         raise ValueError("No group keys passed!")
     cols = getattr(obj, "_cols", None)
+    if isinstance(by, list) and len(by) == len(obj) and not any(
+            isinstance(b, (Series, ember.ndarray, list)) or type(b).__name__ == "ndarray"
+            or (cols is not None and _hashable(b) and b in cols) for b in by):
+        items = [column_from(by, device=obj._dev())]   # the key's values, one a row
     keys, exclude = [], []
     for b in items:
         if isinstance(b, Series):
@@ -37,11 +41,12 @@ def resolve_keys(obj, by):
             if cols is not None and b.name in cols and cols[b.name] is b._col:
                 exclude.append(b.name)
             keys.append((b.name, b._col))
-        elif isinstance(b, ember.ndarray) or type(b).__name__ == "ndarray":
+        elif isinstance(b, (ember.ndarray, Column)) or type(b).__name__ == "ndarray":
             if len(b) != len(obj):
                 raise ValueError(f"Length of grouper ({len(b)}) and axis ({len(obj)}) "
                                  "must be same length")
-            keys.append((None, column_from(b, device=obj._dev())))
+            keys.append((None, b if isinstance(b, Column) else
+                         column_from(b, device=obj._dev())))
         elif callable(b) or isinstance(b, dict):
             raise NotImplementedError("groupby by a function or a mapping of the index "
                                       "labels; group by column names or Series")
