@@ -32,9 +32,9 @@ def _steps(x, valid, alpha, adjust, ignore_na):
             D[:1], W[:1] = 0.0, 1.0
         return D, W, None
     i = ember.arange(n, dtype="int64", device=x.device)
-    last = P.inclusive_scan(ember.where(valid, i, -1), "max")
+    last = P.inclusive_scan(_if(valid, i, -1), "max")
     if adjust:   # a missing row decays the past too unless ignore_na
-        D = ember.where(valid, f, 1.0) if ignore_na else \
+        D = _if(valid, f, 1.0) if ignore_na else \
             ember.full(n, f, dtype="float64", device=x.device)
         return D, valid.astype("float64"), last
     # at an observation the old mean keeps weight f**g against alpha, g the
@@ -43,9 +43,16 @@ def _steps(x, valid, alpha, adjust, ignore_na):
                               last[:n - 1]])
     g = ember.ones(n, dtype="float64", device=x.device) if ignore_na else \
         (i - prev).astype("float64")
-    old = ember.where(prev >= 0, ember.power(f, g), 0.0)
-    c = ember.where(valid, old / (old + alpha), 1.0)
-    return c, ember.where(valid, 1.0 - c, 0.0), last
+    old = _if(prev >= 0, ember.power(f, g), 0.0)
+    c = _if(valid, old / (old + alpha), 1.0)
+    return c, _if(valid, 1.0 - c, 0.0), last
+
+
+def _if(cond, a, b):
+    """where(cond, a, b) as one generated pass (where() with a scalar costs
+    several on cpu); the result has a's dtype, or float64 for scalars."""
+    dt = a.dtype if isinstance(a, ember.ndarray) else "float64"
+    return P.transform("a != 0 ? b : c", cond, a, b, dtype=dt)
 
 
 def _at_last(values, last):
@@ -54,7 +61,7 @@ def _at_last(values, last):
 
 def _observed(last, values):
     """NaN before the first observation (none such when last is None)."""
-    return values if last is None else ember.where(last >= 0, values, _NAN)
+    return values if last is None else _if(last >= 0, values, _NAN)
 
 
 def ewm_mean(x, valid, alpha, adjust, ignore_na):
@@ -62,7 +69,7 @@ def ewm_mean(x, valid, alpha, adjust, ignore_na):
     `valid` marks observations: NaN before the first one, a missing row
     repeats the mean so far."""
     D, W, last = _steps(x, valid, alpha, adjust, ignore_na)
-    xv = x if last is None else ember.where(valid, x, 0.0)
+    xv = x if last is None else _if(valid, x, 0.0)
     _, S, Wsum = P.inclusive_scan((D, W * xv, W), _AFFINE2)
     return _observed(last, _at_last(S / ember.maximum(Wsum, 1e-300), last))
 
@@ -75,12 +82,12 @@ def ewm_var(x, valid, alpha, adjust, ignore_na, bias):
     zero = ember.zeros(x.shape[0], dtype="float64", device=x.device)
     from ember.frame._window_kernels import centre
     c, vx = centre(x, valid)
-    xv = x - c if last is None else ember.where(valid, vx - c, 0.0)
+    xv = x - c if last is None else _if(valid, vx - c, 0.0)
     _, Wsum, _, M2 = P.inclusive_scan((D, W, xv, zero), _MERGE)
     _, W2, _ = P.inclusive_scan((D * D, W * W, zero), _AFFINE2)
     Wl, M2l, W2l = _at_last(Wsum, last), _at_last(M2, last), _at_last(W2, last)
     if bias:
         return _observed(last, ember.maximum(M2l / ember.maximum(Wl, 1e-300), 0.0))
     den = Wl * Wl - W2l
-    var = Wl * M2l / ember.where(den > 0, den, 1.0)
-    return _observed(last, ember.where(den > 0, ember.maximum(var, 0.0), _NAN))
+    var = Wl * M2l / _if(den > 0, den, 1.0)
+    return _observed(last, _if(den > 0, ember.maximum(var, 0.0), _NAN))
