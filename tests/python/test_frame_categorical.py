@@ -435,3 +435,15 @@ def test_categories_of_other_dtypes(p, device):
                            c.value_counts(dropna=False))
     tm.assert_series_equal(s.sort_values().to_pandas(), c.sort_values())
     tm.assert_series_equal(s.cat.codes.to_pandas(), c.cat.codes)
+
+
+def test_ember_categorical_dtype(device):
+    dt = ef.CategoricalDtype(["b", "a", "c"], ordered=True)
+    pdt = pd.CategoricalDtype(["b", "a", "c"], ordered=True)
+    s = ef.Series(["a", None, "c"], dtype=dt, device=device)
+    tm.assert_series_equal(s.to_pandas(), pd.Series(["a", None, "c"], dtype=pdt))
+    assert s.dtype == pdt and s.dtype == dt and s.dtype != pd.CategoricalDtype(["b", "a"])
+    assert s.dtype != pd.CategoricalDtype(["a", "b", "c"], ordered=True)
+    assert s.dtype != "int8" and str(s.dtype) == "category"
+    tm.assert_series_equal(ef.Series(["a", "b"], device=device).astype(dt).to_pandas(),
+                           pd.Series(["a", "b"]).astype(pdt))

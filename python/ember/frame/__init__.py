@@ -4,7 +4,7 @@ one device, in Arrow's memory layout (docs/frames.md).
 Importing it imports neither pandas nor pyarrow: they are loaded by the
 functions that exchange data with them (from_pandas, to_pandas, the
 Arrow calls)."""
-from ember.frame._dtypes import Dtype
+from ember.frame._dtypes import CategoricalDtype, Dtype
 from ember.frame._index import Index, RangeIndex
 from ember.frame.series import Series
 from ember.frame.frame import DataFrame
@@ -52,5 +52,5 @@ def __getattr__(name):
     return value
 
 
-__all__ = ["DataFrame", "Dtype", "Index", "RangeIndex", "Series", "from_arrow",
-           "from_pandas"] + sorted(_LAZY)
+__all__ = ["CategoricalDtype", "DataFrame", "Dtype", "Index", "RangeIndex", "Series",
+           "from_arrow", "from_pandas"] + sorted(_LAZY)
