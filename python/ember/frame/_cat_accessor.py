@@ -38,6 +38,16 @@ def _unique_check(cats):
         raise ValueError("Categorical categories must be unique")
 
 
+def _join(old, new):
+    """old's categories then new's, when they can share one column."""
+    from ember.frame._column import concat
+    if old.length and old.dtype.is_string != new.dtype.is_string:
+        raise NotImplementedError(f"categories of {old.dtype.name} and {new.dtype.name} "
+                                  "together (pandas makes object categories, which "
+                                  "ember.frame does not hold)")
+    return concat(old, new) if old.length else new
+
+
 class CatAccessor:
     def __init__(self, s):
         self._s = s
@@ -99,7 +109,7 @@ class CatAccessor:
         old = self._d.categories
         if bool((C.recode(add, old) >= 0).any()):
             raise ValueError("new categories must not include old categories")
-        cats = C.concat(old, add) if old.length else add
+        cats = _join(old, add)
         _unique_check(cats)
         return self._new(cats, None, self._col.values)
 
@@ -133,8 +143,7 @@ class CatAccessor:
             at = C.recode(old, keys)   # each old category's key, -1 if none
             n = old.length
             idx = ember.where(at >= 0, n + at, ember.arange(n, dtype="int64", device=dev))
-            from ember.frame._column import concat
-            cats = concat(old, vals).take(idx)
+            cats = _join(old, vals).take(idx)
         else:
             cats = _as_column(new_categories, dev)
             if cats.length != old.length:
