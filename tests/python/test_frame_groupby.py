@@ -390,6 +390,17 @@ def test_small_integers_keep_their_dtype_when_sums_fit(device):
             _both(lambda d: getattr(d.groupby("k"), how)(), pdf, df)
 
 
+def test_categorical_values(device):
+    pdf = pd.DataFrame({"k": [1, 2, 1, 2, 1],
+                        "c": pd.Categorical(["a", "b", None, "a", "b"])})
+    df = ef.from_pandas(pdf, device=device)
+    for how in ("count", "nunique", "first", "last", "size", "shift"):
+        _both(lambda d: getattr(d.groupby("k")["c"], how)(), pdf, df)
+    for how in ("cumsum", "cummax", "rank", "diff"):   # would read the codes as numbers
+        with pytest.raises(NotImplementedError, match="categorical"):
+            getattr(df.groupby("k")["c"], how)()
+
+
 def test_pivot_table(pair):
     pdf, df = pair
     for agg in ("sum", "mean", "count", "max"):

@@ -125,6 +125,8 @@ def _with_nulls(dtype, values, null_groups):
         return Column(dtype, ember.where(null_groups, float("nan"), values))
     if dtype.kind in "Mm":
         return Column(dtype, ember.where(null_groups, -(2 ** 63), values))
+    if dtype.kind == "O":   # a categorical's null is code -1
+        return Column(dtype, ember.where(null_groups, -1, values).astype(storage))
     if dtype.kind in "iu":   # pandas' NaN needs a float
         return Column("float64", ember.where(null_groups, float("nan"),
                                              values.astype("float64")))

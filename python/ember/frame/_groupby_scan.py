@@ -26,6 +26,12 @@ def _outside(groups):
         groups.codes < 0 if not bool((groups.codes >= 0).all()) else None)
 
 
+def _not_categorical(col, what):
+    if col.dtype.kind == "O":
+        raise NotImplementedError(f"groupby {what} of a categorical column "
+                                  "(supported: shift, count, nunique, first, last)")
+
+
 def broadcast(groups, col_k):
     """A column of one value a group as one value a row."""
     if groups.n == 0:
@@ -57,6 +63,7 @@ def cumcount(groups, ascending=True):
 
 
 def cumulative(groups, col, op):
+    _not_categorical(col, "cumulative ops")
     d = col.dtype
     if d.is_string or (d.kind in "Mm" and op in ("add", "mul")):
         name = {"add": "cumsum", "mul": "cumprod", "max": "cummax", "min": "cummin"}[op]
@@ -127,6 +134,7 @@ def shift(groups, col, periods=1, fill_value=None):
 
 
 def diff(groups, col, periods=1):
+    _not_categorical(col, "diff")
     from ember.frame._ops import binary
     d = col.dtype
     if d.kind == "b" and d.masked:
@@ -152,6 +160,7 @@ def diff(groups, col, periods=1):
 
 
 def rank(groups, col, method="average", ascending=True, na_option="keep", pct=False):
+    _not_categorical(col, "rank")
     if method not in ("average", "min", "max", "first", "dense"):
         raise ValueError("method must be one of 'average', 'min', 'max', 'first', "
                          "'dense'")
