@@ -52,6 +52,18 @@ def test_nlargest_frame(pair, keep, cols):
                               pdf.nsmallest(n, cols, keep=keep))
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint64", "datetime64[ns]"])
+def test_nlargest_int_keys(device, dtype):
+    vals = np.array([0, 5, 100, 5, 7, 1, 100], dtype="int64").astype(dtype)
+    s = pd.Series(vals, index=list("abcdefg"))
+    e = ef.from_pandas(s, device=device)
+    for keep in ("first", "last", "all"):
+        tm.assert_series_equal(e.nlargest(2, keep=keep).to_pandas(),
+                               s.nlargest(2, keep=keep))
+        tm.assert_series_equal(e.nsmallest(2, keep=keep).to_pandas(),
+                               s.nsmallest(2, keep=keep))
+
+
 def test_nlargest_errors(pair):
     pdf, df = pair
     with pytest.raises(ValueError):

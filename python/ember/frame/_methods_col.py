@@ -177,10 +177,9 @@ def top_rows(col, n, keep, largest):
         return ember.zeros(0, dtype="int64", device=dev)
     if n >= length:
         return sort_indexer([col], [not largest], "last")[:n]
-    c, k = codes(col)
-    valid = c >= 0
+    key, valid = _top_key(col, largest)
     rows, nan_rows = ember.flatnonzero(valid), ember.flatnonzero(~valid)
-    key = (k - 1 - c if largest else c)[rows]
+    key = key[rows]
     if keep == "last":
         rows, key = rows[::-1], key[::-1]
     order = ember.argsort(key, kind="stable")
@@ -194,6 +193,21 @@ def top_rows(col, n, keep, largest):
         nans = nan_rows.shape[0]
         stop = nans + take if take < n <= nans + take else take
     return ember.concatenate([sel, nan_rows])[:stop]
+
+
+def _top_key(col, largest):
+    """A key whose ascending order puts the wanted end first, and the
+    non-null rows. Integers and times are their own key (~ reverses a
+    two's complement or unsigned order exactly), sparing the sort that
+    codes take; floats go through codes so that -0.0 ties 0.0."""
+    d = col.dtype
+    if d.kind in "iuMm" and col.validity is None:
+        nulls = col.null_mask()
+        valid = ~nulls if nulls is not None else ember.ones(
+            col.length, dtype="bool", device=col.device)
+        return (~col.values if largest else col.values), valid
+    c, k = codes(col)
+    return (k - 1 - c if largest else c), c >= 0
 
 
 def frame_top_rows(cols, n, keep, largest):
