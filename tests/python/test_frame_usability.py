@@ -465,3 +465,9 @@ def test_label_slices_by_brackets_and_columns(device):
 def test_dict_of_pandas_series_keeps_index(device):
     ps = pd.Series([1.5, 2.5], index=["x", "y"])
     _eq(ef.DataFrame({"v": ps, "k": 3}, device=device), pd.DataFrame({"v": ps, "k": 3}))
+
+
+def test_series_from_dict(device):
+    d = {"a": 1.5, "b": None, "é": 3.0}
+    _eq(ef.Series(d, name="v", device=device), pd.Series(d, name="v"))
+    _eq(ef.Series({3: 1, 1: 2}, device=device), pd.Series({3: 1, 1: 2}))

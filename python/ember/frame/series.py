@@ -53,6 +53,11 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         else:
             if data is None:
                 data = []
+            if isinstance(data, dict):   # pandas: the keys are the labels
+                if index is not None:
+                    raise NotImplementedError("Series(dict, index=) (reindexing)")
+                index = list(data) if data else None
+                data = list(data.values())
             if isinstance(data, (bool, int, float, str)):
                 from ember.frame._convert import repeat_scalar
                 col = repeat_scalar(data, len(index) if index is not None else 1,
