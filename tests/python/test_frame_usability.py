@@ -471,3 +471,13 @@ def test_series_from_dict(device):
     d = {"a": 1.5, "b": None, "é": 3.0}
     _eq(ef.Series(d, name="v", device=device), pd.Series(d, name="v"))
     _eq(ef.Series({3: 1, 1: 2}, device=device), pd.Series({3: 1, 1: 2}))
+
+
+@pytest.mark.parametrize("key,value", [
+    (10, 5.0), (10, [1.0, 2.0, 3.0]), (10, [1.0, 2.0]), (3, 7.0),
+])
+def test_frame_loc_enlargement(key, value, device):
+    _both(_grid, key, value, "loc", device)
+    df = ef.from_pandas(_grid(), device=device)
+    with pytest.raises(NotImplementedError, match="some columns"):
+        df.loc[11, "A"] = 1.0

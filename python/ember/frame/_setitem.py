@@ -128,6 +128,35 @@ def set_positions(col, pos, vals, broadcast):
     return Column(keep, out.values, out.validity, out.offsets, out.length)
 
 
+def _plus_row(col, value, dev):
+    vals, _ = _value_column(col, value, 1, dev)
+    new = concat(col, vals)
+    return Column(vals.dtype if vals.dtype != col.dtype and not col.dtype.is_string
+                  else col.dtype, new.values, new.validity, new.offsets, new.length)
+
+
+def _append_row(obj, label, value, dev):
+    """pandas' enlargement: loc[new label] = value adds a row at the end (a
+    frame takes a scalar or one value a column)."""
+    from ember.frame._convert import column_from
+    from ember.frame._index import Index
+    if obj.index.dtype.is_string != isinstance(label, str):
+        raise NotImplementedError(f"adding the label {label!r} to an index of "
+                                  f"{obj.index.dtype.name}: pandas makes an object "
+                                  "index, which ember.frame does not hold")
+    index = Index(concat(obj.index._column(dev), column_from([label], device=dev)),
+                  obj.index.name)
+    if obj.ndim == 1:
+        obj._col = _plus_row(obj._col, value, dev)
+    else:
+        names = list(obj._cols)
+        values = [value] * len(names) if _is_scalar(value) else list(value)
+        if len(values) != len(names):
+            raise ValueError("cannot set a row with mismatched columns")
+        obj._cols = {k: _plus_row(obj._cols[k], v, dev) for k, v in zip(names, values)}
+    obj._index = index
+
+
 def _positions(obj, key, how):
     """int64 positions of the rows a key sets, or ('new', label) for a
     label a Series lacks."""
@@ -211,8 +240,12 @@ def set_rows(obj, key, value, how):
             return
         pos = _positions(obj, key, how)
         if isinstance(pos, tuple):
-            raise NotImplementedError(f"adding the row {pos[1]!r} with loc "
-                                      "(enlargement); use concat")
+            if cols is not None:
+                raise NotImplementedError(f"adding the row {pos[1]!r} to some columns "
+                                          "with loc (the others would be null); set "
+                                          "the whole row")
+            _append_row(obj, pos[1], value, dev)
+            return
         for k in _target_columns(obj, cols, how):
             col = obj._cols[k]
             vals, one = _value_column(col, value, pos.shape[0], dev, obj.index)
@@ -221,19 +254,7 @@ def set_rows(obj, key, value, how):
     pos = _positions(obj, key, how)
     col = obj._col
     if isinstance(pos, tuple):   # a new label: one more row
-        from ember.frame._convert import column_from
-        from ember.frame._index import Index
-        if obj.index.dtype.is_string != isinstance(pos[1], str):
-            raise NotImplementedError(f"adding the label {pos[1]!r} to an index of "
-                                      f"{obj.index.dtype.name}: pandas makes an object "
-                                      "index, which ember.frame does not hold")
-        vals, _ = _value_column(col, value, 1, dev)
-        new = concat(col, vals)
-        obj._col = Column(vals.dtype if vals.dtype != col.dtype and
-                          not col.dtype.is_string else col.dtype,
-                          new.values, new.validity, new.offsets, new.length)
-        obj._index = Index(concat(obj.index._column(dev),
-                                  column_from([pos[1]], device=dev)), obj.index.name)
+        _append_row(obj, pos[1], value, dev)
         return
     vals, one = _value_column(col, value, pos.shape[0], dev, obj.index)
     obj._col = set_positions(col, pos, vals, one)
