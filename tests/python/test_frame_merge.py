@@ -13,14 +13,6 @@ tm = pd.testing
 HOWS = ["inner", "left", "right", "outer"]
 
 
-def _cat_to_str(p):
-    """pandas' indicator column is categorical; ember's is str."""
-    if "_merge" in p.columns:
-        p = p.copy()
-        p["_merge"] = p["_merge"].astype("str")
-    return p
-
-
 def _bool_to_boolean(p, e):
     """Where pandas makes a bool column with nulls object, ember makes it
     boolean: compare with pandas' values in that dtype."""
@@ -33,7 +25,7 @@ def _bool_to_boolean(p, e):
 
 def _check(e, p):
     e = e.to_pandas()
-    p = _bool_to_boolean(_cat_to_str(p), e)
+    p = _bool_to_boolean(p, e)
     tm.assert_frame_equal(e, p)
 
 

@@ -179,15 +179,17 @@ def _assemble(left, right, li, ri, how, shared, suffixes, indicator, index_of):
         if name in cols:
             raise ValueError(f"Cannot use `indicator=True` option when data contains a "
                              f"column named {name}")
-        # pandas makes it a categorical; ember has none yet: a str column
+        # pandas' categorical: codes into (left_only, right_only, both)
+        from ember.frame._categorical import make
+        from ember.frame._dtypes import CategoricalDtype
         dev = (li if li is not None else ri).device
-        labels = column_from(["both", "left_only", "right_only"], device=dev)
-        which = ember.zeros(_length(li, ri), dtype="int64", device=dev)
+        cats = column_from(["left_only", "right_only", "both"], device=dev)
+        which = ember.full(_length(li, ri), 2, dtype="int8", device=dev)
         if rmiss is not None:
-            which = ember.where(rmiss, 1, which)
+            which = ember.where(rmiss, 0, which)
         if lmiss is not None:
-            which = ember.where(lmiss, 2, which)
-        cols[name] = labels.take(which)
+            which = ember.where(lmiss, 1, which)
+        cols[name] = make(which, CategoricalDtype(cats, False))
     return DataFrame._make(cols, index_of(lmiss, rmiss))
 
 
