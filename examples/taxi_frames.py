@@ -30,11 +30,11 @@ def write_trips(path, n, rng):
     trips.to_csv(path, index=False)
 
 
-def zones(lib):
+def zones(lib, **kw):
     ids = np.arange(1, 64)
     return lib.DataFrame({"zone": ids,
                           "borough": [("Manhattan", "Queens", "Brooklyn", "Bronx")[i % 4]
-                                      for i in ids]})
+                                      for i in ids]}, **kw)
 
 
 def analysis(lib, path, **kw):
@@ -45,7 +45,7 @@ def analysis(lib, path, **kw):
                  payment=t["payment"].str.strip().str.upper())
     by_hour = t.groupby("hour").agg(trips=("fare", "size"), fare=("fare", "mean"),
                                     tip_pct=("tip_pct", "median")).reset_index()
-    joined = t.merge(zones(lib), on="zone", how="left")
+    joined = t.merge(zones(lib, **kw), on="zone", how="left")
     by_borough = joined.groupby(["borough", "payment"], as_index=False)["fare"].sum()
     daily = (t.sort_values("pickup", kind="stable")["fare"].rolling(1000, min_periods=1).mean()
              .reset_index(drop=True))

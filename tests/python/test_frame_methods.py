@@ -187,7 +187,7 @@ def test_rank_errors(pair):
         df["a"].rank(na_option="nowhere")
 
 
-def test_clip_round_abs(pair):
+def test_clip_round_abs(pair, device):
     pdf, df = pair
     for col in ("a", "f", "I"):
         for lo, hi in ((1, 3), (1.5, None), (None, 2), (np.nan, 2))[:None if col != "I" else 1]:
@@ -195,7 +195,7 @@ def test_clip_round_abs(pair):
                                    pdf[col].clip(lo, hi))
         tm.assert_series_equal(df[col].abs().to_pandas(), pdf[col].abs())
     bound = pd.Series([0.0, 1, np.nan, 0, 3, 0, 1], index=pdf.index)
-    tm.assert_series_equal(df["f"].clip(lower=ef.from_pandas(bound)).to_pandas(),
+    tm.assert_series_equal(df["f"].clip(lower=ef.from_pandas(bound, device=device)).to_pandas(),
                            pdf["f"].clip(lower=bound))
     num = ["a", "f", "I"]
     tm.assert_frame_equal(df[num].clip(0, 2).to_pandas(), pdf[num].clip(0, 2))
@@ -389,7 +389,7 @@ def test_info_memory_usage(pair):
     assert "dtypes: Int64(1), bool(1), float64(1), int64(1), str(1)" in full
 
 
-def test_pipe_equals(pair):
+def test_pipe_equals(pair, device):
     pdf, df = pair
     assert df.pipe(lambda d, k: d[k].sum(), "a") == pdf["a"].sum()
     assert df.pipe((lambda x, data: len(data), "data"), 1) == 7
@@ -398,7 +398,7 @@ def test_pipe_equals(pair):
     assert not df.equals(df.drop(columns=["a"]))
     other = pdf.copy()
     other.loc[12, "s"] = "zz"
-    assert not df.equals(ef.from_pandas(other))
+    assert not df.equals(ef.from_pandas(other, device=device))
     assert not df["a"].equals(df["a"].astype("float64"))
     assert not df.equals(pdf)
 
