@@ -175,11 +175,10 @@ def main():
                                               ratio(es[0], k), ratio(es[0], p)]
         lines.append("| " + " | ".join(row) + " |")
         print(lines[-1], flush=True)
-    table = "\n".join(lines)
-    print(table)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(table + "\n")
+        if args.out:   # row by row: a run cut off by a time limit keeps its rows
+            with open(args.out, "w") as f:
+                f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
