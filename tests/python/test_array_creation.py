@@ -126,6 +126,10 @@ def test_like(device, dtype):
     # past 2^16 values a GPU builds them with kernels (src/array/ranges.c)
     ((0, 300001), {}), ((0, 1, 1e-5), {"dtype": "float32"}),
     ((7, -7, -1e-4), {}), ((5, 100005), {"dtype": "uint8"}),
+    # past 2^20 values cpu builds them with kernels too; arange(n) is the
+    # ramp alone (no multiply by 1, no add of 0)
+    ((2**20 + 5,), {}), ((3, 3 + 2**21, 2), {}), ((0.5, 2**20 + 0.5), {}),
+    ((0, 1100, 0.001), {"dtype": "float32"}), ((2**20 + 1,), {"dtype": "float64"}),
 ])
 def test_arange_matches_numpy(device, args, kw):
     np_kw = dict(kw)
