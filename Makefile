@@ -20,7 +20,7 @@ $(VENV)/.ready:
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q numpy pytest hypothesis cffi scikit-build-core cmake ninja \
-	    scipy-openblas64 scipy 'pandas>=3.1' pyarrow
+	    scipy-openblas64 scipy 'pandas>=3.1' pyarrow scikit-learn
 	touch $@
 
 venv: $(VENV)/.ready

@@ -1,0 +1,230 @@
+"""What every ember.ml estimator shares: scikit-learn's parameter protocol
+(get_params/set_params from the __init__ signature, so clone, Pipeline and
+GridSearchCV work), the input checks of fit and predict, the device an
+estimator lives on and the kind of array its results come back as."""
+import inspect
+
+import ember
+from ember.ml import _validation as V
+
+
+class fitted:
+    """A fitted array attribute (coef_, cluster_centers_, ...): stored as an
+    ember array on the estimator's device, returned in the output kind (a
+    NumPy array after a NumPy fit). Absent until set, so hasattr and
+    check_is_fitted see an unfitted estimator as scikit-learn's do.
+    Estimators compute with self._dev('coef_'), the stored ember array."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        try:
+            v = obj.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(f"{type(obj).__name__!r} object has no attribute "
+                                 f"{self.name!r}") from None
+        return V.output(obj, v)
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = value
+
+    def __delete__(self, obj):
+        obj.__dict__.pop(self.name, None)
+
+
+class BaseEstimator:
+    """get_params/set_params/repr as scikit-learn's BaseEstimator."""
+
+    @classmethod
+    def _param_names(cls):
+        init = cls.__init__
+        if init is object.__init__:
+            return []
+        sig = inspect.signature(init)
+        return sorted(p.name for p in sig.parameters.values()
+                      if p.name != "self" and p.kind != p.VAR_KEYWORD)
+
+    def get_params(self, deep=True):
+        out = {}
+        for k in self._param_names():
+            v = getattr(self, k)
+            if deep and hasattr(v, "get_params") and not isinstance(v, type):
+                out.update((f"{k}__{kk}", vv) for kk, vv in v.get_params().items())
+            out[k] = v
+        return out
+
+    def set_params(self, **params):
+        valid = self.get_params(deep=True)
+        nested = {}
+        for key, value in params.items():
+            key, sep, sub = key.partition("__")
+            if key not in valid:
+                raise ValueError(f"Invalid parameter {key!r} for estimator {self}. "
+                                 "Valid parameters are: "
+                                 f"{self._param_names()!r}.")
+            if sep:
+                nested.setdefault(key, {})[sub] = value
+            else:
+                setattr(self, key, value)
+                valid[key] = value
+        for key, sub in nested.items():
+            valid[key].set_params(**sub)
+        return self
+
+    def __repr__(self):
+        sig = inspect.signature(type(self).__init__)
+        changed = []
+        for p in sig.parameters.values():
+            if p.name == "self" or p.kind == p.VAR_KEYWORD:
+                continue
+            v = getattr(self, p.name, p.default)
+            if p.default is p.empty or not _same(v, p.default):
+                changed.append(f"{p.name}={v!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __sklearn_tags__(self):
+        # Only scikit-learn calls this, so importing it here costs nothing
+        # to a program that does not use it.
+        from sklearn.utils._tags import Tags, TargetTags
+        return Tags(estimator_type=getattr(self, "_estimator_type", None),
+                    target_tags=TargetTags(required=False))
+
+    def __getstate__(self):
+        # Devices pickle by name; the arrays pickle themselves.
+        state = dict(self.__dict__)
+        if "_device" in state:
+            state["_device"] = str(state["_device"])
+        return state
+
+    def __setstate__(self, state):
+        dev = state.get("_device")
+        if dev is not None:
+            state["_device"] = ember.get_device(dev)
+        self.__dict__.update(state)
+
+    # ---- input handling shared by fit and predict
+    def _fit_input(self, X, y=None, *, dtype=(ember.float64, ember.float32),
+                   y_numeric=False, multi_output=False, reset=True, **kw):
+        """Check fit's X (and y); remember its device, output kind, feature
+        count and names; return ember arrays."""
+        if y is None:
+            Xa = V.check_array(X, dtype=dtype, estimator=self, **kw)
+            ya = None
+        else:
+            Xa, ya = V.check_X_y(X, y, dtype=dtype, y_numeric=y_numeric,
+                                 multi_output=multi_output, estimator=self, **kw)
+        if reset:
+            self._device = Xa.device
+            self._output_kind = V.input_kind(X)
+            self.n_features_in_ = Xa.shape[1] if Xa.ndim == 2 else 1
+            names = V.feature_names(X)
+            if names is not None:
+                self.feature_names_in_ = names
+            else:
+                self.__dict__.pop("feature_names_in_", None)
+        return Xa, ya
+
+    def _predict_input(self, X, *, dtype=(ember.float64, ember.float32), **kw):
+        """Check predict's or transform's X against what fit saw."""
+        V.check_is_fitted(self)
+        Xa = V.check_array(X, dtype=dtype, estimator=self,
+                           device=getattr(self, "_device", None), **kw)
+        n = getattr(self, "n_features_in_", None)
+        if n is not None and Xa.ndim == 2 and Xa.shape[1] != n:
+            raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} "
+                             f"is expecting {n} features as input.")
+        return Xa
+
+    def _dev(self, name):
+        """A fitted attribute as the ember array the estimator computes with
+        (a value a user assigned is moved to the estimator's device once)."""
+        v = self.__dict__[name]
+        if not isinstance(v, ember.ndarray):
+            v = ember.asarray(v, device=getattr(self, "_device", None) or ember.get_device())
+            self.__dict__[name] = v
+        return v
+
+    def _out(self, a):
+        return V.output(self, a)
+
+
+def _same(a, b):
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:
+        return a is b
+
+
+class ClassifierMixin:
+    _estimator_type = "classifier"
+
+    def score(self, X, y, sample_weight=None):
+        from ember.ml.metrics import accuracy_score
+        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils._tags import ClassifierTags
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags()
+        tags.target_tags.required = True
+        return tags
+
+
+class RegressorMixin:
+    _estimator_type = "regressor"
+
+    def score(self, X, y, sample_weight=None):
+        from ember.ml.metrics import r2_score
+        return r2_score(y, self.predict(X), sample_weight=sample_weight)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils._tags import RegressorTags
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "regressor"
+        tags.regressor_tags = RegressorTags()
+        tags.target_tags.required = True
+        return tags
+
+
+class ClusterMixin:
+    _estimator_type = "clusterer"
+
+    def fit_predict(self, X, y=None, **kw):
+        self.fit(X, y, **kw)
+        return self.labels_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "clusterer"
+        return tags
+
+
+class TransformerMixin:
+    def fit_transform(self, X, y=None, **kw):
+        return self.fit(X, y, **kw).transform(X)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils._tags import TransformerTags
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags = TransformerTags()
+        return tags
+
+
+def clone(estimator):
+    """A new unfitted estimator with the same parameters."""
+    params = {k: v for k, v in estimator.get_params(deep=False).items()}
+    params = {k: clone(v) if isinstance(v, BaseEstimator) else v
+              for k, v in params.items()}
+    return type(estimator)(**params)
+
+
+def is_classifier(est):
+    return getattr(est, "_estimator_type", None) == "classifier"
+
+
+def is_regressor(est):
+    return getattr(est, "_estimator_type", None) == "regressor"
