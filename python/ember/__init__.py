@@ -13,12 +13,15 @@ from ember._ember import __version__
 # pip's nvidia-* wheels keep the CUDA libraries under site-packages/nvidia,
 # the scipy-openblas64 wheel OpenBLAS under site-packages/scipy_openblas64/
 # lib; the C core opens cuBLAS, cuFFT, OpenBLAS ... from there when a
-# feature needs one (src/backend/vendor.c). Two stats per path entry:
-# nothing is loaded here.
+# feature needs one (src/backend/vendor.c). NumPy's own copy of that
+# OpenBLAS (numpy.libs) comes first, so a program using both has one BLAS
+# thread pool. Three stats per path entry: nothing is loaded here.
 def _add_wheel_dirs():
     for p in _sys.path:
         if p and _os.path.isdir(p + "/nvidia"):
             _ember._vendor_add_dir(p + "/nvidia")
+        if p and _os.path.isdir(p + "/numpy.libs"):
+            _ember._vendor_add_dir(p + "/numpy.libs")
         if p and _os.path.isdir(p + "/scipy_openblas64/lib"):
             _ember._vendor_add_dir(p + "/scipy_openblas64/lib")
 

@@ -454,12 +454,14 @@ def test_namespace():
 
 
 def test_missing_wheel_and_lazy_import():
-    # Without the wheel a LAPACK call names the pip package; import ember
-    # and import ember.linalg load neither the LAPACK front end nor NumPy.
+    # Without the wheel (nor NumPy's bundled copy of it) a LAPACK call
+    # names the pip package; import ember and import ember.linalg load
+    # neither the LAPACK front end nor NumPy.
     code = (
         "import sys, os.path\n"
         "real = os.path.isdir\n"
-        "os.path.isdir = lambda p: 'scipy_openblas64' not in p and real(p)\n"
+        "os.path.isdir = lambda p: ('scipy_openblas64' not in p and\n"
+        "                           'numpy.libs' not in p and real(p))\n"
         "import ember, ember.linalg\n"
         "assert 'ember._api.linalg' not in sys.modules\n"
         "assert 'numpy' not in sys.modules\n"
@@ -783,3 +785,23 @@ def test_cusolver_binding_bad_input():
         _ember._cus_geev(a, None, None, info)
     with pytest.raises(NotImplementedError, match="runs on CUDA devices"):
         _ember._cus_geev(a, w, None, info)
+
+
+def test_one_openblas_with_numpy():
+    # ember opens the OpenBLAS NumPy bundles where NumPy has one, so a
+    # program calling both keeps one BLAS thread pool.
+    import glob
+    import os
+    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir,
+                                  "numpy.libs", "libscipy_openblas64_-*.so"))
+    if not libs:
+        pytest.skip("this NumPy bundles no scipy-openblas64 (built from source)")
+    code = ("import ember, numpy as np\n"
+            "x = ember.linalg.inv(ember.eye(3, device='cpu') * 2)\n"
+            "np.linalg.inv(np.eye(3))\n"
+            "maps = open('/proc/self/maps').read()\n"
+            "print(sorted({l.split()[-1] for l in maps.splitlines()\n"
+            "              if 'openblas' in l}))\n")
+    r = run_python("-c", code)
+    assert r.returncode == 0, r.stderr
+    assert "numpy.libs" in r.stdout and r.stdout.count("openblas") == 1, r.stdout
