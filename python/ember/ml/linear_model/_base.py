@@ -1,0 +1,143 @@
+"""What the linear models share: centring X and y (weighted), the
+sample_weight check, predict and decision_function through one matmul."""
+import ember
+from ember.ml import _labels
+from ember.ml import _validation as V
+from ember.ml.base import fitted
+
+
+def check_sample_weight(sw, X):
+    """sample_weight as a 1-D ember array of X's dtype and device (None stays
+    None)."""
+    if sw is None:
+        return None
+    if isinstance(sw, (int, float)) and not isinstance(sw, bool):
+        return ember.full((X.shape[0],), float(sw), dtype=X.dtype, device=X.device)
+    s = V.to_ember(sw, X.device)
+    if s.ndim != 1:
+        raise ValueError("Sample weights must be 1D array or scalar")
+    if s.shape[0] != X.shape[0]:
+        raise ValueError(f"sample_weight.shape == {tuple(s.shape)}, expected "
+                         f"{(X.shape[0],)}!")
+    s = s.astype(X.dtype) if s.dtype != X.dtype else s
+    V._check_finite(s, "sample_weight")
+    return s
+
+
+def center(X, y, sw, fit_intercept):
+    """(Xc, yc, X_offset, y_offset): X and y less their (weighted) means when
+    fit_intercept, each row scaled by sqrt(sample_weight), so that least
+    squares on (Xc, yc) is the weighted problem; offsets are zeros without
+    an intercept. y may be 1-D or 2-D."""
+    p = X.shape[1]
+    if fit_intercept:
+        if sw is None:
+            Xo, yo = X.mean(axis=0), y.mean(axis=0)
+        else:
+            tot = sw.sum()
+            Xo = (sw @ X) / tot
+            yo = (sw @ y) / tot
+        Xc, yc = X - Xo, y - yo
+    else:
+        Xo = ember.zeros((p,), dtype=X.dtype, device=X.device)
+        yo = ember.zeros(y.shape[1:], dtype=X.dtype, device=X.device)
+        Xc, yc = X, y
+    if sw is not None:
+        r = ember.sqrt(sw)
+        Xc = Xc * r[:, None]
+        yc = yc * (r if y.ndim == 1 else r[:, None])
+    return Xc, yc, Xo, yo
+
+
+def as_2d_target(y):
+    return y[:, None] if y.ndim == 1 else y
+
+
+class LinearModel:
+    """predict = X @ coef_.T + intercept_ for regressors."""
+
+    coef_ = fitted()
+    intercept_ = fitted()
+
+    def _set_coef(self, W, Xo, yo, one_target):
+        """coef_ (targets x features) from W (features x targets) and the
+        intercept that undoes the centring."""
+        coef = W.T
+        icpt = yo - coef @ Xo if self.fit_intercept else ember.zeros(
+            (coef.shape[0],), dtype=coef.dtype, device=coef.device)
+        if one_target:
+            # scikit-learn's intercept_ is a float for a 1-D y
+            coef, icpt = coef[0], float(icpt[0])
+        self.coef_ = ember.ascontiguousarray(coef)
+        self.intercept_ = icpt
+
+    def _decision(self, X):
+        Xa = self._predict_input(X)
+        coef = self._dev("coef_")
+        icpt = self.__dict__["intercept_"]
+        if not isinstance(icpt, (int, float)):
+            icpt = self._dev("intercept_")
+            icpt = icpt.astype(Xa.dtype) if icpt.dtype != Xa.dtype else icpt
+        coef = coef.astype(Xa.dtype) if coef.dtype != Xa.dtype else coef
+        return Xa @ coef.T + icpt
+
+    def predict(self, X):
+        return self._out(self._decision(X))
+
+
+class LinearClassifierMixin:
+    """decision_function, predict from coef_ (classes x features; one row for
+    two classes) and classes_."""
+
+    coef_ = fitted()
+    intercept_ = fitted()
+    classes_ = fitted()
+
+    def decision_function(self, X):
+        return self._out(self._scores(X))
+
+    def _scores(self, X):
+        Xa = self._predict_input(X)
+        coef = self._dev("coef_")
+        coef = coef.astype(Xa.dtype) if coef.dtype != Xa.dtype else coef
+        icpt = self._dev("intercept_")
+        icpt = icpt.astype(Xa.dtype) if icpt.dtype != Xa.dtype else icpt
+        s = Xa @ coef.T + icpt
+        return s[:, 0] if s.shape[1] == 1 else s
+
+    def predict(self, X):
+        s = self._scores(X)
+        idx = (s > 0).astype(ember.int64) if s.ndim == 1 else ember.argmax(s, axis=1)
+        return self._out(_labels.decode(self.__dict__["classes_"], idx))
+
+
+def classes_in_fit(est, y, device):
+    """classes_ set on est, and the int64 code of each sample."""
+    classes, codes = _labels.encode(y, device)
+    _labels.check_classification(classes, y)
+    est.classes_ = classes
+    return classes, codes
+
+
+def class_weights(class_weight, classes, codes, dtype):
+    """Per-sample weights from class_weight ('balanced', a dict or None) as
+    scikit-learn's compute_class_weight, or None."""
+    if class_weight is None:
+        return None
+    k = len(classes)
+    if class_weight == "balanced":
+        counts = ember.bincount(codes, minlength=k).astype(dtype)
+        w = codes.shape[0] / (k * counts)
+    elif isinstance(class_weight, dict):
+        host = ember.asnumpy(classes) if isinstance(classes, ember.ndarray) else classes
+        keys = list(host.tolist())
+        for c in class_weight:
+            if c not in keys:
+                raise ValueError(f"The classes, {[c]}, are not in class_weight")
+        w = ember.asarray([float(class_weight.get(c, 1.0)) for c in keys],
+                          dtype=dtype, device=codes.device)
+    else:
+        raise ValueError("The 'class_weight' parameter must be a str among "
+                         "{'balanced'}, an instance of 'dict' or None. Got "
+                         f"{class_weight!r} instead.")
+    return ember.take(w, codes)
