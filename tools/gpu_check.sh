@@ -153,7 +153,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   : >"$OUT/bench.log"
   case " ${BENCHES:-launch} " in *" launch "*)
     build/c/bench_launch 2>&1 | tee -a "$OUT/bench.log" ;; esac
-  for b in ${BENCHES:-run arrays algorithms kernels rng fft matmul linalg scipy frames cpu cpu_linalg}; do
+  for b in ${BENCHES:-run arrays algorithms kernels rng fft matmul linalg scipy frames ml cpu cpu_linalg}; do
     [ -f "bench/$b.py" ] || continue
     $PY bench/$b.py --out "$OUT/t_$b.md" 2>&1 | tee -a "$OUT/bench.log" || status=1
     [ -f "$OUT/t_$b.md" ] && { echo "### bench/$b.py"; cat "$OUT/t_$b.md"; echo; } >>"$OUT/tables.md"
