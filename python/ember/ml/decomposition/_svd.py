@@ -1,0 +1,61 @@
+"""The SVDs the decompositions share, on ember arrays: an exact thin SVD
+that takes a tall matrix through its QR factor, the randomized range
+finder, and scikit-learn's sign rule."""
+import ember
+from ember import linalg as la
+
+
+def flip_rows(U, Vt):
+    """scikit-learn's svd_flip(u_based_decision=False): each row of Vt
+    signed so that its entry of largest magnitude is positive (U's columns
+    follow), so results do not depend on the LAPACK that computed them."""
+    k = Vt.shape[0]
+    idx = ember.argmax(ember.abs(Vt), axis=1)
+    signs = ember.sign(Vt[ember.arange(k, device=Vt.device), idx])
+    signs = ember.where(signs == 0, 1, signs).astype(Vt.dtype)
+    if U is not None:
+        U = U * signs[None, :]
+    return U, Vt * signs[:, None]
+
+
+def thin_svd(X, compute_u=True):
+    """U, S, Vt of X with full_matrices=False. A matrix much taller than
+    wide goes through R of its QR (X = QR, R = U'SVt, U = QU'): one pass
+    of Householder over X instead of an SVD of the whole of it, the same
+    result to rounding."""
+    n, p = X.shape
+    if n >= 2 * p and p > 0:
+        if not compute_u:
+            R = la.qr(X, mode="r")
+            _, S, Vt = la.svd(R, full_matrices=False)
+            return None, S, Vt
+        Q, R = la.qr(X)
+        Ur, S, Vt = la.svd(R, full_matrices=False)
+        return Q @ Ur, S, Vt
+    U, S, Vt = la.svd(X, full_matrices=False)
+    return (U if compute_u else None), S, Vt
+
+
+def randomized_svd(X, k, n_oversamples, n_iter, rng):
+    """Halko, Martinsson and Tropp's randomized SVD of X's top k: a
+    Gaussian sketch of k + n_oversamples columns, n_iter power iterations
+    re-orthonormalised by QR each half step (scikit-learn's 'QR'
+    normalizer; its 'LU' spans the same subspace), then the exact SVD of
+    the small projection."""
+    n, p = X.shape
+    width = min(k + n_oversamples, min(n, p))
+    G = rng.standard_normal((p, width), dtype=X.dtype)
+    Q, _ = la.qr(X @ G)
+    for _ in range(n_iter):
+        Q, _ = la.qr(X.T @ Q)
+        Q, _ = la.qr(X @ Q)
+    B = Q.T @ X
+    Ub, S, Vt = la.svd(B, full_matrices=False)
+    return (Q @ Ub)[:, :k], S[:k], Vt[:k]
+
+
+def auto_iterations(n_iter, k, shape):
+    """scikit-learn's iterated_power='auto'."""
+    if n_iter != "auto":
+        return n_iter
+    return 7 if k < 0.1 * min(shape) else 4
