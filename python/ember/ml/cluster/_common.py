@@ -1,0 +1,92 @@
+"""What the clustering estimators share: row blocks that bound an n x m
+distance matrix, seeding from random_state, sample weights, and connected
+components by hooking and pointer jumping (DBSCAN's core graph and the
+single-linkage forest)."""
+import numbers
+
+import ember
+from ember.ml import _validation as V
+
+# Elements of one block of distances: 2^24 (64 MiB in float32) keeps the
+# intermediates of every step bounded whatever n is, and is large enough
+# that a block is still one big GEMM on the GPU.
+BLOCK_ELEMS = 1 << 24
+
+
+def row_blocks(n, m, elems=BLOCK_ELEMS):
+    """(start, stop) of row blocks of an n x m matrix, each <= elems."""
+    b = max(1, min(n, elems // max(m, 1)))
+    return [(s, min(n, s + b)) for s in range(0, n, b)]
+
+
+def sq_norms(X):
+    return (X * X).sum(axis=1)
+
+
+def sq_dist_block(Xb, xxb, Y, yy):
+    """Squared euclidean distances of a row block to all rows of Y, through
+    one GEMM, clipped at 0 where rounding made them negative."""
+    d = (Xb @ Y.T) * -2.0
+    d += xxb[:, None]
+    d += yy[None, :]
+    return ember.maximum(d, 0)
+
+
+def rng_of(random_state):
+    """An ember Generator from scikit-learn's random_state forms: None, an
+    int, a NumPy RandomState/Generator (drawn from once) or an ember one."""
+    if random_state is None:
+        return ember.random.default_rng()
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return ember.random.default_rng(int(random_state))
+    if isinstance(random_state, ember.random.Generator):
+        return random_state
+    if hasattr(random_state, "randint"):
+        return ember.random.default_rng(int(random_state.randint(2**31 - 1)))
+    if hasattr(random_state, "integers"):
+        return ember.random.default_rng(int(random_state.integers(2**31 - 1)))
+    raise ValueError(f"{random_state!r} cannot be used to seed a random generator")
+
+
+def sample_weight_of(sample_weight, X):
+    """scikit-learn's _check_sample_weight: ones, a scalar broadcast, or a
+    1-d array as long as X, in X's dtype on X's device."""
+    n = X.shape[0]
+    if sample_weight is None:
+        return ember.ones(n, dtype=X.dtype, device=X.device)
+    if isinstance(sample_weight, numbers.Number):
+        return ember.full(n, sample_weight, dtype=X.dtype, device=X.device)
+    w = V.column_or_1d(sample_weight, device=X.device, dtype=X.dtype,
+                       input_name="sample_weight")
+    if w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
+    V._check_finite(w, "sample_weight")
+    return w
+
+
+def compress(parent):
+    """Pointer jumping until every entry names its root."""
+    while True:
+        nxt = ember.take(parent, parent)
+        if bool((nxt == parent).all()):
+            return nxt
+        parent = nxt
+
+
+def hook(parent, nodes, targets):
+    """Hook the current parent of each node to a smaller target of its own
+    component (parent[parent[i]] = min(., target)), keeping parent[x] <= x
+    inside x's component, so the roots at the fixpoint are the components'
+    smallest indices."""
+    ember.minimum.at(parent, ember.take(parent, nodes), targets)
+    ember.minimum.at(parent, nodes, targets)
+
+
+def ranks_of_roots(parent, is_member):
+    """Cluster ids 0, 1, ... numbered in the order of the roots' indices;
+    -1 where is_member is False."""
+    n = parent.shape[0]
+    idx = ember.arange(n, device=parent.device)
+    root = is_member & (parent == idx)
+    ids = ember.cumsum(root.astype(ember.int64)) - 1
+    return ember.where(is_member, ember.take(ids, parent), -1)

@@ -1,0 +1,98 @@
+"""DBSCAN over ember arrays with memory bounded by blocks of rows: the
+eps-graph is never stored, each pass recomputes a block of distances (one
+GEMM) against all rows."""
+import numbers
+
+import ember
+from ember.ml import _validation as V
+from ember.ml.base import BaseEstimator, ClusterMixin, fitted
+from ember.ml.cluster._common import (compress, hook, ranks_of_roots, row_blocks,
+                                      sample_weight_of, sq_dist_block, sq_norms)
+
+_METRICS = ("euclidean", "l2")
+_ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
+
+
+class DBSCAN(ClusterMixin, BaseEstimator):
+    """Density-based clustering (scikit-learn's DBSCAN). The labels equal
+    scikit-learn's, border points included: clusters are numbered by their
+    smallest core index and a border point takes the first of them among its
+    core neighbours, which is the order of scikit-learn's expansion."""
+
+    labels_ = fitted()
+    core_sample_indices_ = fitted()
+    components_ = fitted()
+
+    def __init__(self, eps=0.5, *, min_samples=5, metric="euclidean", metric_params=None,
+                 algorithm="auto", leaf_size=30, p=None, n_jobs=None):
+        self.eps = eps
+        self.min_samples = min_samples
+        self.metric = metric
+        self.metric_params = metric_params
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.n_jobs = n_jobs
+
+    def _check_params(self):
+        V.check_scalar(self.eps, "eps", numbers.Real, min_val=0, include_boundaries="neither",
+                       est=self)
+        V.check_scalar(self.min_samples, "min_samples", numbers.Integral, min_val=1,
+                       est=self)
+        V.check_option(self.algorithm, "algorithm", _ALGORITHMS, est=self)
+        V.check_scalar(self.leaf_size, "leaf_size", numbers.Integral, min_val=1, est=self)
+        if not isinstance(self.metric, str) or self.metric not in _METRICS:
+            raise NotImplementedError(f"DBSCAN(metric={self.metric!r}): ember's DBSCAN "
+                                      "has metric='euclidean' only")
+        if self.metric_params or self.p not in (None, 2):
+            raise NotImplementedError("DBSCAN: metric_params and p are not supported "
+                                      "(metric='euclidean' only)")
+
+    def fit(self, X, y=None, sample_weight=None):
+        self._check_params()
+        X, _ = self._fit_input(X)
+        w = sample_weight_of(sample_weight, X)
+        n = X.shape[0]
+        xx = sq_norms(X)
+        eps2 = float(self.eps) ** 2
+        blocks = row_blocks(n, n)
+        counts = ember.empty(n, dtype=w.dtype, device=X.device)
+        for s, e in blocks:
+            near = sq_dist_block(X[s:e], xx[s:e], X, xx) <= eps2
+            counts[s:e] = (near.astype(w.dtype) * w[None, :]).sum(axis=1)
+        core = counts >= self.min_samples
+        idx = ember.arange(n, device=X.device)
+        # Non-core rows point at a sentinel row n that points at itself.
+        parent = ember.concatenate([ember.where(core, idx, n),
+                                    ember.full(1, n, dtype=idx.dtype, device=X.device)])
+        m = ember.empty(n, dtype=ember.int64, device=X.device)
+        # Rounds of hooking each core point's root to the smallest root among
+        # its core neighbours, then pointer jumping: every component that is
+        # not finished merges with another each round, so about log2(n)
+        # rounds. The round that changes nothing also gives each border
+        # point its smallest neighbouring root.
+        while True:
+            before = parent
+            parent = parent.copy()
+            for s, e in blocks:
+                near = sq_dist_block(X[s:e], xx[s:e], X, xx) <= eps2
+                near &= core[None, :]
+                mb = ember.where(near, parent[None, :n], n).min(axis=1)
+                m[s:e] = mb
+                rows = idx[s:e][core[s:e]]
+                if rows.shape[0]:
+                    hook(parent, rows, ember.take(mb, rows - s))
+            parent = compress(parent)
+            if bool((parent == before).all()):
+                break
+        root = ember.where(core, parent[:n], m)
+        member = root < n
+        labels = ranks_of_roots(ember.where(member, root, idx), member)
+        self.labels_ = labels
+        core_idx = ember.nonzero(core)[0]
+        self.core_sample_indices_ = core_idx
+        self.components_ = ember.take(X, core_idx, axis=0)
+        return self
+
+    def fit_predict(self, X, y=None, sample_weight=None):
+        return self.fit(X, sample_weight=sample_weight).labels_

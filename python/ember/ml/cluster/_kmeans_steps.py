@@ -1,0 +1,154 @@
+"""The arithmetic of k-means on ember arrays: k-means++ and random seeding,
+the assignment of rows to centers (one GEMM a block of rows) with the
+weighted per-cluster sums for the update (a second GEMM, one-hot^T @ X),
+empty-cluster relocation, Lloyd's loop and the inertia."""
+import math
+
+import numpy as np
+
+import ember
+from ember.ml.cluster._common import row_blocks, sq_dist_block, sq_norms
+
+
+def kmeans_plusplus(X, k, xx, w, rng, n_local_trials=None):
+    """Greedy k-means++: each new center is the best (lowest potential) of
+    n_local_trials candidates drawn in proportion to w * D^2. Returns the
+    indices of the chosen rows; one sync per center-less step is avoided by
+    keeping the choice on the device."""
+    dev = X.device
+    if n_local_trials is None:
+        n_local_trials = 2 + int(math.log(k))
+    cw = ember.cumsum(w)
+    first = _draw(cw, rng, 1, dev)
+    chosen = [first]
+    closest = sq_dist_block(ember.take(X, first, axis=0), ember.take(xx, first), X, xx)[0]
+    for _ in range(1, k):
+        cum = ember.cumsum(w * closest)
+        cand = _draw(cum, rng, n_local_trials, dev)
+        dc = sq_dist_block(ember.take(X, cand, axis=0), ember.take(xx, cand), X, xx)
+        dc = ember.minimum(closest[None, :], dc)
+        pots = (dc * w[None, :]).sum(axis=1)
+        best = ember.argmin(pots).reshape(1)
+        chosen.append(ember.take(cand, best))
+        closest = ember.take(dc, best, axis=0)[0]
+    return ember.concatenate(chosen)
+
+
+def _draw(cum, rng, size, dev):
+    # Inverse-CDF sampling on the device: uniform draws scaled by the total
+    # and placed by searchsorted (the left side, clipped to the last row).
+    u = ember.asarray(rng.uniform(size=size), device=dev).astype(cum.dtype)
+    idx = ember.searchsorted(cum, u * cum[-1])
+    return ember.minimum(idx, cum.shape[0] - 1)
+
+
+def random_rows(n, k, rng, dev):
+    """k distinct row indices, uniformly (init='random')."""
+    return ember.asarray(rng.choice(n, size=k, replace=False), device=dev).astype(ember.int64)
+
+
+def assign(X, C, w=None, *, update=False):
+    """Labels of the rows of X (nearest center, int64) and, with update,
+    the weighted per-cluster sums of X and of w. Blocks of rows bound the
+    n x k distance matrix; each block is one GEMM for the distances and one
+    for the sums (the one-hot matrix of its labels, transposed, times X)."""
+    n, k = X.shape[0], C.shape[0]
+    cc = sq_norms(C)
+    Ct2 = C.T * -2.0
+    labels = ember.empty(n, dtype=ember.int64, device=X.device)
+    sums = wsum = None
+    if update:
+        sums = ember.zeros(C.shape, dtype=X.dtype, device=X.device)
+        wsum = ember.zeros(k, dtype=X.dtype, device=X.device)
+        ks = ember.arange(k, device=X.device)
+    for s, e in row_blocks(n, k):
+        Xb = X[s:e]
+        d = Xb @ Ct2
+        d += cc[None, :]
+        lab = ember.argmin(d, axis=1)
+        labels[s:e] = lab
+        if update:
+            oh = (lab[:, None] == ks[None, :]).astype(X.dtype) * w[s:e, None]
+            sums += oh.T @ Xb
+            wsum += oh.sum(axis=0)
+    return labels, sums, wsum
+
+
+def inertia(X, C, labels, w):
+    """sum_i w_i ||x_i - c_{label_i}||^2, computed from the differences
+    (not from the GEMM expansion) so float32 keeps its digits."""
+    tot = None
+    for s, e in row_blocks(X.shape[0], X.shape[1]):
+        diff = X[s:e] - ember.take(C, labels[s:e], axis=0)
+        part = ((diff * diff).sum(axis=1) * w[s:e]).sum()
+        tot = part if tot is None else tot + part
+    return tot
+
+
+def relocate_empty(X, w, C_old, labels, sums, wsum, n_empty):
+    """scikit-learn's rule: each empty cluster takes one of the points
+    farthest from their centers, which leaves its old cluster."""
+    dist = ((X - ember.take(C_old, labels, axis=0)) ** 2).sum(axis=1)
+    _, far = ember.parallel.top_k(dist, n_empty)
+    empty = ember.nonzero(wsum == 0)[0]
+    # The loop is over empty clusters (at most k), never over samples.
+    for j in range(n_empty):
+        e = empty[j:j + 1]
+        f = far[j:j + 1]
+        xf = ember.take(X, f, axis=0) * ember.take(w, f)[:, None]
+        old = ember.take(labels, f)
+        ember.subtract.at(sums, old, xf)
+        sums[e] = xf
+        wf = ember.take(w, f)
+        ember.subtract.at(wsum, old, wf)
+        wsum[e] = wf
+    return sums, wsum
+
+
+def centers_from(sums, wsum, C_old):
+    safe = ember.where(wsum > 0, wsum, 1)
+    return ember.where((wsum > 0)[:, None], sums / safe[:, None], C_old)
+
+
+def lloyd(X, w, C, max_iter, tol):
+    """Lloyd's iterations as scikit-learn's lloyd: stop when the labels do
+    not change (strict convergence) or the squared center shift is <= tol.
+    One host sync per iteration (the three stopping figures together)."""
+    labels_old = None
+    strict = False
+    it = 0
+    for it in range(max_iter):
+        labels, sums, wsum = assign(X, C, w, update=True)
+        changed = (ember.asarray(1, device=X.device) if labels_old is None
+                   else (labels != labels_old).any().astype(ember.int64))
+        C_new = centers_from(sums, wsum, C)
+        shift = ((C_new - C) ** 2).sum()
+        figs = ember.asnumpy(ember.stack([(wsum == 0).sum().astype(ember.float64),
+                                          shift.astype(ember.float64),
+                                          changed.astype(ember.float64)]))
+        n_empty = int(figs[0])
+        if n_empty:
+            sums, wsum = relocate_empty(X, w, C, labels, sums, wsum, n_empty)
+            C_new = centers_from(sums, wsum, C)
+            figs[1] = float(((C_new - C) ** 2).sum())
+        C = C_new
+        labels_old = labels
+        if not figs[2]:
+            strict = True
+            break
+        if figs[1] <= tol:
+            break
+    if not strict:
+        labels, _, _ = assign(X, C)
+    return labels, C, it + 1
+
+
+def tolerance(X, tol):
+    """scikit-learn's tol is relative to the mean variance of the features."""
+    if tol == 0:
+        return 0.0
+    return float(ember.var(X, axis=0).mean()) * tol
+
+
+def as_host_float(x):
+    return float(np.asarray(ember.asnumpy(x)))
