@@ -1,0 +1,283 @@
+"""SGDClassifier and SGDRegressor as mini-batch SGD on the device.
+
+scikit-learn's SGD takes one sample at a time, a sequential loop that a GPU
+cannot run well; ember takes blocks of rows: each step is the mean gradient
+of a block (one matmul for the scores, one for the gradient), so the
+coefficients differ from scikit-learn's while the fitted model's accuracy
+or R^2 is of the same quality. The block is n/200 rows, at least 32 and at
+most 4096. The learning rates are scikit-learn's formulas with t counting
+steps instead of samples ('optimal': 1/(alpha (t0 + t)), t0 from the same
+heuristic; 'invscaling': eta0 / t^power_t; 'constant': eta0); the l2 part
+of the penalty is weight decay, the l1 part a soft threshold after each
+step (scikit-learn uses a cumulative l1 penalty). An epoch ends with one
+sync for its objective (mean loss plus penalty), the stopping rule
+scikit-learn's: n_iter_no_change epochs without an improvement of tol.
+The classifier trains the one-versus-rest problems of all classes
+together (targets -1 and 1 per class)."""
+import numbers
+import warnings
+
+import numpy as np
+
+import ember
+from ember.ml import _validation as V
+from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from ember.ml.exceptions import ConvergenceWarning
+from ember.ml.linear_model._base import (LinearClassifierMixin, LinearModel,
+                                         check_sample_weight, class_weights,
+                                         classes_in_fit)
+
+_MAX_DLOSS = 1e12
+
+
+def _loss_and_grad(name, z, y, eps):
+    """Per-sample loss and its derivative in the score z (y is -1/1 for the
+    classification losses)."""
+    if name == "squared_error":
+        r = z - y
+        return 0.5 * r * r, r
+    m = y * z
+    if name == "hinge":
+        act = (m < 1).astype(z.dtype)
+        return ember.maximum(1 - m, 0), -y * act
+    if name == "log_loss":
+        # log(1 + e^-m) and -y sigmoid(-m), stably
+        loss = ember.maximum(-m, 0) + ember.log1p(ember.exp(-ember.abs(m)))
+        return loss, -y * (0.5 * (1 - ember.tanh(0.5 * m)))
+    # modified_huber
+    mid = (1 - m) * (m >= -1).astype(z.dtype) * (m < 1).astype(z.dtype)
+    low = (m < -1).astype(z.dtype)
+    loss = mid * mid + low * (-4 * m)
+    return loss, y * (-2 * mid - 4 * low)
+
+
+def _slope_at(name, z):
+    """|dloss/dz| at y = 1, score z, as a host float (the 'optimal' rate's
+    heuristic)."""
+    if name == "hinge":
+        return 1.0 if z < 1 else 0.0
+    if name == "log_loss":
+        return 1.0 / (1.0 + np.exp(z))
+    if name == "squared_error":
+        return abs(z - 1.0)
+    return 4.0 if z < -1 else 2 * (1 - z) if z < 1 else 0.0
+
+
+class _SGDBase(BaseEstimator):
+    _losses = ()
+
+    def _check(self):
+        V.check_option(self.loss, "loss", self._losses + self._other_losses, self)
+        if self.loss not in self._losses:
+            raise NotImplementedError(f"{type(self).__name__}(loss={self.loss!r}) is "
+                                      "not built in ember.ml; the losses built are "
+                                      f"{', '.join(self._losses)}")
+        V.check_option(self.penalty, "penalty", ("l2", "l1", "elasticnet", None), self)
+        V.check_scalar(self.alpha, "alpha", numbers.Real, min_val=0, est=self)
+        V.check_scalar(self.l1_ratio, "l1_ratio", numbers.Real, min_val=0, max_val=1,
+                       est=self)
+        V.check_scalar(self.max_iter, "max_iter", numbers.Integral, min_val=1, est=self)
+        if self.tol is not None:
+            V.check_scalar(self.tol, "tol", numbers.Real, est=self)
+        V.check_scalar(self.eta0, "eta0", numbers.Real, min_val=0, est=self)
+        V.check_scalar(self.n_iter_no_change, "n_iter_no_change", numbers.Integral,
+                       min_val=1, est=self)
+        V.check_option(self.learning_rate, "learning_rate",
+                       ("constant", "optimal", "invscaling", "adaptive", "pa1", "pa2"),
+                       self)
+        if self.learning_rate not in ("constant", "optimal", "invscaling"):
+            raise NotImplementedError(f"learning_rate={self.learning_rate!r} is not "
+                                      "built in ember.ml")
+        if self.learning_rate == "optimal" and self.alpha == 0:
+            raise ValueError("alpha must be > 0 since learning_rate is 'optimal'. "
+                             "alpha is used to compute the optimal learning rate.")
+        if self.learning_rate != "optimal" and self.eta0 <= 0:
+            raise ValueError("eta0 must be > 0")
+        if self.early_stopping or self.average:
+            raise NotImplementedError("early_stopping and average are not built in "
+                                      "ember.ml's SGD")
+
+    def _sgd(self, X, Y, sw, W, b):
+        """Mini-batch SGD on scores X @ W.T + b against targets Y (n x rows);
+        W and b are updated in place. Returns the epochs run."""
+        n = X.shape[0]
+        bs = min(max(32, n // 200), 4096, n)
+        alpha = float(self.alpha)
+        pen = self.penalty
+        l1 = 0.0 if pen in ("l2", None) else (1.0 if pen == "l1" else self.l1_ratio)
+        l1 *= alpha if pen is not None else 0.0
+        l2 = 0.0 if pen in ("l1", None) else alpha * (1 - (self.l1_ratio
+                                                             if pen == "elasticnet"
+                                                             else 0.0))
+        if self.learning_rate == "optimal":
+            typw = np.sqrt(1.0 / np.sqrt(alpha))
+            t0 = 1.0 / (typw / max(1.0, _slope_at(self.loss, -typw)) * alpha)
+        rng = ember.random.default_rng(self.random_state if isinstance(
+            self.random_state, numbers.Integral) else None)
+        tol = -np.inf if self.tol is None else float(self.tol)
+        best, stale, t = np.inf, 0, getattr(self, "_steps", 0)
+        eps = getattr(self, "epsilon", 0.1)
+        epoch = 0
+        for epoch in range(1, self.max_iter + 1):
+            if self.shuffle:
+                perm = rng.permutation(n)
+                Xe, Ye = ember.take(X, perm, axis=0), ember.take(Y, perm, axis=0)
+                swe = ember.take(sw, perm) if sw is not None else None
+            else:
+                Xe, Ye, swe = X, Y, sw
+            total = ember.zeros((), dtype=X.dtype, device=X.device)
+            for s in range(0, n, bs):
+                eta = (1.0 / (alpha * (t0 + t)) if self.learning_rate == "optimal"
+                       else self.eta0 / (t + 1) ** self.power_t
+                       if self.learning_rate == "invscaling" else self.eta0)
+                Xb, Yb = Xe[s:s + bs], Ye[s:s + bs]
+                Z = Xb @ W.T
+                if self.fit_intercept:
+                    Z = Z + b
+                loss, d = _loss_and_grad(self.loss, Z, Yb, eps)
+                d = ember.clip(d, -_MAX_DLOSS, _MAX_DLOSS)
+                if swe is not None:
+                    loss = loss * swe[s:s + bs, None]
+                    d = d * swe[s:s + bs, None]
+                total += loss.sum()
+                m = Xb.shape[0]
+                if l2:
+                    W *= max(0.0, 1.0 - eta * l2)
+                W -= (eta / m) * (d.T @ Xb)
+                if l1:
+                    W[...] = ember.sign(W) * ember.maximum(ember.abs(W) - eta * l1, 0)
+                if self.fit_intercept:
+                    b -= (eta / m) * d.sum(axis=0)
+                t += m
+            obj = total / n
+            if pen is not None:
+                obj = obj + (0.5 * l2 * (W * W).sum() + l1 * ember.abs(W).sum()) \
+                    / max(W.shape[0], 1)
+            obj = float(obj)
+            if not np.isfinite(obj):
+                raise ValueError(f"Floating-point under-/overflow occurred at epoch "
+                                 f"#{epoch}. Scaling input data with StandardScaler "
+                                 "or MinMaxScaler might help.")
+            stale = stale + 1 if obj > best - tol else 0
+            best = min(best, obj)
+            if stale >= self.n_iter_no_change:
+                break
+        else:
+            if self.tol is not None:
+                warnings.warn("Maximum number of iteration reached before convergence. "
+                              "Consider increasing max_iter to improve the fit.",
+                              ConvergenceWarning, stacklevel=3)
+        self._steps = t
+        self.t_ = float(t + 1)
+        return epoch
+
+    def _init_coef(self, rows, X):
+        prev = self.__dict__.get("coef_") if self.warm_start else None
+        p = X.shape[1]
+        if prev is not None and tuple(prev.shape) in ((rows, p), (p,)):
+            W = self._dev("coef_").astype(X.dtype).reshape(rows, p).copy()
+            b = ember.asarray(self.__dict__["intercept_"], device=X.device).astype(
+                X.dtype).reshape(rows).copy()
+            return W, b
+        self._steps = 0
+        return (ember.zeros((rows, p), dtype=X.dtype, device=X.device),
+                ember.zeros((rows,), dtype=X.dtype, device=X.device))
+
+
+class SGDClassifier(ClassifierMixin, LinearClassifierMixin, _SGDBase):
+    """scikit-learn's SGDClassifier as mini-batch SGD (hinge, log_loss,
+    modified_huber and squared_error losses)."""
+
+    _losses = ("hinge", "log_loss", "modified_huber", "squared_error")
+    _other_losses = ("squared_hinge", "perceptron", "huber", "epsilon_insensitive",
+                     "squared_epsilon_insensitive")
+
+    def __init__(self, loss="hinge", *, penalty="l2", alpha=0.0001, l1_ratio=0.15,
+                 fit_intercept=True, max_iter=1000, tol=1e-3, shuffle=True, verbose=0,
+                 epsilon=0.1, n_jobs=None, random_state=None, learning_rate="optimal",
+                 eta0=0.01, power_t=0.5, early_stopping=False, validation_fraction=0.1,
+                 n_iter_no_change=5, class_weight=None, warm_start=False,
+                 average=False):
+        for k, v in list(locals().items()):
+            if k != "self":
+                setattr(self, k, v)
+
+    def fit(self, X, y, sample_weight=None):
+        self._check()
+        X, _ = self._fit_input(X)
+        classes, codes = classes_in_fit(self, y, X.device)
+        if codes.shape[0] != X.shape[0]:
+            raise ValueError("Found input variables with inconsistent numbers of "
+                             f"samples: [{X.shape[0]}, {codes.shape[0]}]")
+        k = len(classes)
+        if k < 2:
+            raise ValueError("The number of classes has to be greater than one; got "
+                             "1 class")
+        sw = check_sample_weight(sample_weight, X)
+        cw = class_weights(self.class_weight, classes, codes, X.dtype)
+        if cw is not None:
+            sw = cw if sw is None else sw * cw
+        rows = 1 if k == 2 else k
+        ks = ember.arange(k, device=X.device)[k - rows:]
+        Y = (codes[:, None] == ks[None, :]).astype(X.dtype) * 2 - 1
+        W, b = self._init_coef(rows, X)
+        self.n_iter_ = self._sgd(X, Y, sw, W, b)
+        self.coef_ = W
+        self.intercept_ = b
+        return self
+
+    def _proba(self, X):
+        if self.loss not in ("log_loss", "modified_huber"):
+            raise AttributeError(f"probability estimates are not available for loss="
+                                 f"{self.loss!r}")
+        s = self._scores(X)
+        s = s[:, None] if s.ndim == 1 else s
+        if self.loss == "log_loss":
+            P = 0.5 * (1 + ember.tanh(0.5 * s))
+        else:
+            P = (ember.clip(s, -1, 1) + 1) / 2
+        if P.shape[1] == 1:
+            return ember.concatenate([1 - P, P], axis=1)
+        tot = P.sum(axis=1, keepdims=True)
+        k = P.shape[1]
+        return ember.where(tot == 0, 1.0 / k, P / ember.where(tot == 0, 1, tot))
+
+    def predict_proba(self, X):
+        return self._out(self._proba(X))
+
+    def predict_log_proba(self, X):
+        return self._out(ember.log(self._proba(X)))
+
+
+class SGDRegressor(RegressorMixin, LinearModel, _SGDBase):
+    """scikit-learn's SGDRegressor as mini-batch SGD (squared_error loss)."""
+
+    _losses = ("squared_error",)
+    _other_losses = ("huber", "epsilon_insensitive", "squared_epsilon_insensitive")
+
+    def __init__(self, loss="squared_error", *, penalty="l2", alpha=0.0001,
+                 l1_ratio=0.15, fit_intercept=True, max_iter=1000, tol=1e-3,
+                 shuffle=True, verbose=0, epsilon=0.1, random_state=None,
+                 learning_rate="invscaling", eta0=0.01, power_t=0.25,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5,
+                 warm_start=False, average=False):
+        for k, v in list(locals().items()):
+            if k != "self":
+                setattr(self, k, v)
+
+    def fit(self, X, y, sample_weight=None):
+        self._check()
+        X, y = self._fit_input(X, y, y_numeric=True)
+        y = y.astype(X.dtype) if y.dtype != X.dtype else y
+        sw = check_sample_weight(sample_weight, X)
+        W, b = self._init_coef(1, X)
+        self.n_iter_ = self._sgd(X, y[:, None], sw, W, b)
+        self.coef_ = W[0].copy()
+        self.intercept_ = b
+        return self
+
+    def _decision(self, X):
+        Xa = self._predict_input(X)
+        coef = self._dev("coef_").astype(Xa.dtype)
+        return Xa @ coef + self._dev("intercept_").astype(Xa.dtype)
+
