@@ -1,0 +1,43 @@
+"""ember.ml.metrics: scikit-learn's metrics over ember arrays (docs/ml.md,
+"Metrics"). Scores are Python floats; arrays (confusion_matrix,
+multioutput='raw_values', average=None) come back in the output kind:
+ember arrays when an input is ember, NumPy otherwise, unless
+ember.ml.set_output says which.
+
+pairwise_distances and the other pairwise functions (metrics/pairwise.py)
+and silhouette_score (metrics/_cluster.py) are found on first use."""
+from ember.ml.metrics._classification import (accuracy_score, confusion_matrix,
+                                              log_loss)
+from ember.ml.metrics._prf import (f1_score, fbeta_score, precision_recall_fscore_support,
+                                   precision_score, recall_score)
+from ember.ml.metrics._ranking import roc_auc_score
+from ember.ml.metrics._regression import (mean_absolute_error, mean_squared_error,
+                                          r2_score, root_mean_squared_error)
+
+_LAZY = {"pairwise_distances": "pairwise", "euclidean_distances": "pairwise",
+         "cosine_distances": "pairwise", "manhattan_distances": "pairwise",
+         "cosine_similarity": "pairwise", "pairwise_distances_argmin": "pairwise",
+         "pairwise_distances_argmin_min": "pairwise",
+         "pairwise_distances_chunked": "pairwise",
+         "silhouette_score": "_cluster", "silhouette_samples": "_cluster"}
+
+
+def __getattr__(name):
+    import importlib
+    if name == "pairwise":
+        mod = importlib.import_module("ember.ml.metrics.pairwise")
+        globals()[name] = mod
+        return mod
+    if name in _LAZY:
+        mod = importlib.import_module("ember.ml.metrics." + _LAZY[name])
+        if hasattr(mod, name):
+            value = getattr(mod, name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module 'ember.ml.metrics' has no attribute {name!r}")
+
+
+__all__ = ["accuracy_score", "confusion_matrix", "f1_score", "fbeta_score",
+           "log_loss", "mean_absolute_error", "mean_squared_error",
+           "precision_recall_fscore_support", "precision_score", "r2_score",
+           "recall_score", "roc_auc_score", "root_mean_squared_error"]
