@@ -24,6 +24,10 @@ class WindowMethods:
     def rolling(self, window, min_periods=None, center=False, win_type=None, on=None,
                 closed=None, step=None, method="single"):
         from ember.frame._window_roll import Rolling
+        from ember.frame._window_time import TimeRolling, is_time_window
+        if is_time_window(window):
+            return TimeRolling(self, window, min_periods, center, win_type, on, closed,
+                               step, method)
         return Rolling(self, window, min_periods, center, win_type, on, closed, step,
                        method)
 
