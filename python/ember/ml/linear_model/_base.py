@@ -103,7 +103,7 @@ class LinearClassifierMixin:
         icpt = self._dev("intercept_")
         icpt = icpt.astype(Xa.dtype) if icpt.dtype != Xa.dtype else icpt
         s = Xa @ coef.T + icpt
-        return s[:, 0] if s.shape[1] == 1 else s
+        return s[:, 0] if s.ndim == 2 and s.shape[1] == 1 else s
 
     def predict(self, X):
         s = self._scores(X)

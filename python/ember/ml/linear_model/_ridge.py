@@ -136,7 +136,8 @@ class RidgeClassifier(ClassifierMixin, LinearClassifierMixin, _RidgeBase):
             Y = Y[:, 1:]
         W, Xo, yo = self._solve(X, Y, sw)
         coef = W.T
-        self.coef_ = ember.ascontiguousarray(coef)
+        # scikit-learn 1.9 gives a binary RidgeClassifier a 1-D coef_
+        self.coef_ = ember.ascontiguousarray(coef[0] if k == 2 else coef)
         self.intercept_ = (yo - coef @ Xo) if self.fit_intercept else ember.zeros(
             (coef.shape[0],), dtype=X.dtype, device=X.device)
         return self
