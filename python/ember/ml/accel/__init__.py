@@ -1,0 +1,254 @@
+"""scikit-learn's estimators replaced by ember's where ember has them, and
+saying so: `python -m ember.ml.accel script.py` or `install()` before
+importing sklearn.
+
+Each patched name (sklearn.cluster.KMeans, ...) becomes a subclass of
+scikit-learn's own class, so isinstance, get_params, clone, Pipeline and
+GridSearchCV see scikit-learn's estimator. Its fit runs ember's estimator
+when ember has every parameter that was set and the input is dense, and
+scikit-learn's otherwise: that fallback is reported once per estimator
+and reason on stderr, EMBER_ACCEL_STRICT=1 makes it an error, and the run
+ends with one line of what ran where (docs/ml.md, "Accelerator mode")."""
+import atexit
+import importlib
+import importlib.abc
+import importlib.util
+import inspect
+import os
+import sys
+import threading
+
+# scikit-learn's public modules that ember.ml mirrors
+MODULES = ("cluster", "decomposition", "ensemble", "linear_model", "naive_bayes",
+           "neighbors", "preprocessing")
+_METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function",
+            "transform", "inverse_transform", "kneighbors", "kneighbors_graph",
+            "radius_neighbors", "score_samples")
+
+
+class FallbackError(RuntimeError):
+    """EMBER_ACCEL_STRICT=1 and an estimator could not run on ember."""
+
+
+_lock = threading.Lock()
+_counts = {}          # ("ember"|"sklearn", "KMeans.fit") -> calls
+_told = set()
+_installed = False
+
+
+def _count(where, what):
+    with _lock:
+        _counts[(where, what)] = _counts.get((where, what), 0) + 1
+
+
+def _fallback(name, why):
+    if os.environ.get("EMBER_ACCEL_STRICT", "") not in ("", "0"):
+        raise FallbackError(f"ember.ml.accel: {name} cannot run on ember: {why} "
+                            "(EMBER_ACCEL_STRICT is set)")
+    with _lock:
+        new = (name, why) not in _told
+        _told.add((name, why))
+    if new:
+        print(f"ember.ml.accel: {name} runs on scikit-learn: {why}", file=sys.stderr)
+
+
+def summary():
+    """One line: what ran on ember (and on which device), what did not."""
+    import ember
+    with _lock:
+        items = sorted(_counts.items())
+    def part(where):
+        xs = [f"{what} x{n}" for (w, what), n in items if w == where]
+        return ", ".join(xs) if xs else "nothing"
+    return (f"ember.ml.accel: on ember ({ember.get_device()}): {part('ember')}; "
+            f"on scikit-learn: {part('sklearn')}")
+
+
+def _report_at_exit():
+    if _counts:
+        print(summary(), file=sys.stderr)
+
+
+def _is_sparse(x):
+    return (type(x).__module__ or "").startswith("scipy.sparse")
+
+
+def _unsupported_params(est, ember_cls):
+    """Parameters set away from scikit-learn's default that ember's class
+    does not take."""
+    ours = set(inspect.signature(ember_cls.__init__).parameters)
+    sig = inspect.signature(type(est).__mro__[1].__init__).parameters
+    out = []
+    for k, v in est.get_params(deep=False).items():
+        if k in ours or k not in sig:
+            continue
+        d = sig[k].default
+        try:
+            same = v is d or (type(v) is type(d) and bool(v == d))
+        except Exception:
+            same = False
+        if not same:
+            out.append(f"{k}={v!r}")
+    return out
+
+
+def _make(sk_cls, ember_cls, public):
+    name = sk_cls.__name__
+
+    def fit(self, X, y=None, **kw):
+        self.__dict__.pop("_ember", None)
+        why = None
+        bad = _unsupported_params(self, ember_cls)
+        if bad:
+            why = f"ember's {name} has no {', '.join(bad)}"
+        elif _is_sparse(X):
+            why = "sparse input (ember.ml takes dense arrays)"
+        if why is None:
+            ours = set(inspect.signature(ember_cls.__init__).parameters)
+            est = ember_cls(**{k: v for k, v in self.get_params(deep=False).items()
+                               if k in ours})
+            try:
+                est.fit(X, y, **kw) if y is not None else est.fit(X, **kw)
+            except NotImplementedError as e:
+                why = str(e)
+            else:
+                self._ember = est
+                for k in _fitted_names(est):
+                    object.__setattr__(self, k, getattr(est, k))
+                _count("ember", f"{name}.fit")
+                return self
+        _fallback(name, why)
+        _count("sklearn", f"{name}.fit")
+        return sk_cls.fit(self, X, y, **kw) if y is not None else sk_cls.fit(self, X, **kw)
+
+    # the public module, where pickle finds the patched name
+    ns = {"fit": fit, "__module__": public, "__qualname__": name,
+          "__doc__": f"scikit-learn's {name}, run by ember.ml where it can "
+                     "(ember.ml.accel)."}
+    for m in _METHODS:
+        if hasattr(sk_cls, m) and hasattr(ember_cls, m):
+            ns[m] = _route(name, m, sk_cls)
+    for m in ("fit_predict", "fit_transform"):
+        if hasattr(sk_cls, m):
+            ns[m] = _fit_then(m)
+    if hasattr(sk_cls, "partial_fit") and hasattr(ember_cls, "partial_fit"):
+        ns["partial_fit"] = _partial(name, sk_cls, ember_cls)
+    return type(name, (sk_cls,), ns)
+
+
+def _fitted_names(est):
+    names = {k for k in vars(est) if k.endswith("_") and not k.startswith("_")}
+    for cls in type(est).__mro__:
+        for k, v in vars(cls).items():
+            if k.endswith("_") and not k.startswith("_") and hasattr(v, "__get__") \
+                    and k in est.__dict__:
+                names.add(k)
+    return sorted(names)
+
+
+def _route(name, m, sk_cls):
+    def method(self, *a, **kw):
+        est = self.__dict__.get("_ember")
+        if est is None:
+            return getattr(sk_cls, m)(self, *a, **kw)
+        _count("ember", f"{name}.{m}")
+        return getattr(est, m)(*a, **kw)
+    method.__name__ = m
+    return method
+
+
+def _fit_then(m):
+    def method(self, X, y=None, **kw):
+        self.fit(X, y, **kw)
+        est = self.__dict__.get("_ember")
+        if m == "fit_predict":
+            return self.labels_ if hasattr(self, "labels_") else self.predict(X)
+        return est.transform(X) if est is not None and hasattr(est, "transform") \
+            else self.transform(X)
+    method.__name__ = m
+    return method
+
+
+def _partial(name, sk_cls, ember_cls):
+    def partial_fit(self, X, y=None, **kw):
+        est = self.__dict__.get("_ember")
+        if est is None and not hasattr(self, "n_features_in_"):
+            bad = _unsupported_params(self, ember_cls)
+            if not bad and not _is_sparse(X):
+                ours = set(inspect.signature(ember_cls.__init__).parameters)
+                est = self._ember = ember_cls(**{k: v for k, v in
+                                                 self.get_params(deep=False).items()
+                                                 if k in ours})
+        if est is None:
+            _fallback(name, "partial_fit after a scikit-learn fit or with parameters "
+                      "ember lacks")
+            _count("sklearn", f"{name}.partial_fit")
+            return sk_cls.partial_fit(self, X, y, **kw)
+        est.partial_fit(X, y, **kw) if y is not None else est.partial_fit(X, **kw)
+        for k in _fitted_names(est):
+            object.__setattr__(self, k, getattr(est, k))
+        _count("ember", f"{name}.partial_fit")
+        return self
+    return partial_fit
+
+
+def _patch(module, short):
+    """Replace the estimators of sklearn.<short> that ember.ml.<short> has."""
+    try:
+        ours = importlib.import_module("ember.ml." + short)
+    except ImportError:
+        return
+    for attr in dir(ours):
+        if attr.startswith("_"):
+            continue
+        e, s = getattr(ours, attr), getattr(module, attr, None)
+        if isinstance(e, type) and isinstance(s, type) and hasattr(e, "fit") and \
+                not getattr(s, "_ember_accel", False):
+            proxy = _make(s, e, module.__name__)
+            proxy._ember_accel = True
+            setattr(module, attr, proxy)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Patches sklearn.<module> right after scikit-learn has executed it."""
+
+    def find_spec(self, fullname, path, target=None):
+        if not fullname.startswith("sklearn.") or fullname.count(".") != 1 or \
+                fullname.split(".")[1] not in MODULES:
+            return None
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            sys.meta_path.insert(0, self)
+        if spec is None or spec.loader is None:
+            return spec
+        real = spec.loader
+
+        class Loader(importlib.abc.Loader):
+            def create_module(self, spec):
+                return real.create_module(spec)
+
+            def exec_module(self, module):
+                real.exec_module(module)
+                _patch(module, fullname.split(".")[1])
+        spec.loader = Loader()
+        return spec
+
+
+def install():
+    """From here on sklearn's modules give ember's estimators where ember
+    has them (modules already imported are patched now)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    sys.meta_path.insert(0, _Finder())
+    for short in MODULES:
+        mod = sys.modules.get("sklearn." + short)
+        if mod is not None:
+            _patch(mod, short)
+    atexit.register(_report_at_exit)
+
+
+__all__ = ["FallbackError", "install", "summary"]

@@ -1,0 +1,86 @@
+"""ember.ml.accel: a scikit-learn program run unchanged, with what ran
+where reported and fallbacks named (or refused under EMBER_ACCEL_STRICT)."""
+import os
+import textwrap
+
+import pytest
+
+from helpers import run_python
+
+pytest.importorskip("sklearn")
+
+SCRIPT = textwrap.dedent("""
+    import numpy as np
+    from sklearn.decomposition import PCA
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.model_selection import cross_val_score
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 6)); y = (X[:, 0] > 0).astype(int)
+    p = PCA(3).fit(X)
+    print("pca", type(p).__mro__[1].__module__, type(p.components_).__name__,
+          round(float(p.explained_variance_ratio_.sum()), 6))
+    import sklearn.decomposition as skd
+    ref = skd._pca.PCA(3).fit(X)
+    print("same", np.allclose(p.components_, ref.components_))
+    pipe = make_pipeline(PCA(4), GaussianNB())
+    print("cv", round(float(cross_val_score(pipe, X, y, cv=3).mean()), 6))
+    import pickle
+    q = pickle.loads(pickle.dumps(p))
+    print("pickle", np.allclose(q.transform(X), p.transform(X)))
+    m = PCA(n_components="mle").fit(X)
+    print("mle", m.n_components_)
+""")
+
+
+def run(tmp_path, strict=False):
+    f = tmp_path / "prog.py"
+    f.write_text(SCRIPT)
+    old = os.environ.get("EMBER_ACCEL_STRICT")
+    os.environ["EMBER_ACCEL_STRICT"] = "1" if strict else "0"
+    try:
+        return run_python("-m", "ember.ml.accel", str(f))
+    finally:
+        if old is None:
+            del os.environ["EMBER_ACCEL_STRICT"]
+        else:
+            os.environ["EMBER_ACCEL_STRICT"] = old
+
+
+def test_runs_on_ember_and_reports(tmp_path):
+    import numpy as np
+    from sklearn.decomposition import PCA
+    from sklearn.model_selection import cross_val_score
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    r = run(tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = dict(line.split(" ", 1) for line in r.stdout.strip().splitlines())
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 6))
+    y = (X[:, 0] > 0).astype(int)
+    want = round(float(PCA(3).fit(X).explained_variance_ratio_.sum()), 6)
+    assert out["pca"] == f"sklearn.decomposition._pca ndarray {want}"
+    assert out["same"] == "True" and out["pickle"] == "True"
+    cv = cross_val_score(make_pipeline(PCA(4), GaussianNB()), X, y, cv=3).mean()
+    assert out["cv"] == str(round(float(cv), 6))
+    assert out["mle"] == str(PCA(n_components="mle").fit(X).n_components_)
+    # the fallback is named once, with its reason, and the summary says
+    # what ran where
+    assert r.stderr.count("PCA runs on scikit-learn") == 1, r.stderr
+    assert "mle" in r.stderr
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ember.ml.accel: on ember ("), last
+    assert "PCA.fit x" in last and "GaussianNB.fit x3" in last, last
+    assert "on scikit-learn: PCA.fit x1" in last, last
+
+
+def test_strict_makes_a_fallback_an_error(tmp_path):
+    r = run(tmp_path, strict=True)
+    assert r.returncode != 0
+    assert "FallbackError" in r.stderr and "EMBER_ACCEL_STRICT" in r.stderr
+
+
+def test_usage():
+    r = run_python("-m", "ember.ml.accel")
+    assert r.returncode == 2 and "python -m ember.ml.accel" in r.stdout
