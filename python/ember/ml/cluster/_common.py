@@ -13,9 +13,10 @@ from ember.ml import _validation as V
 BLOCK_ELEMS = 1 << 24
 
 
-def row_blocks(n, m, elems=BLOCK_ELEMS):
-    """(start, stop) of row blocks of an n x m matrix, each <= elems."""
-    b = max(1, min(n, elems // max(m, 1)))
+def row_blocks(n, m, elems=None):
+    """(start, stop) of row blocks of an n x m matrix, each <= elems
+    (BLOCK_ELEMS, read at each call so tests can shrink it)."""
+    b = max(1, min(n, (elems or BLOCK_ELEMS) // max(m, 1)))
     return [(s, min(n, s + b)) for s in range(0, n, b)]
 
 
