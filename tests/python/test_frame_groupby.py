@@ -135,15 +135,12 @@ def test_as_index_false_and_several_keys(pair):
     assert df.groupby(["k", "ks"]).ngroups == pdf.groupby(["k", "ks"]).ngroups
 
 
-def test_several_keys_as_index_is_not_implemented(pair):
-    # pandas' result has a MultiIndex, which ember.frame lacks (docs/frames.md)
-    _, df = pair
-    with pytest.raises(NotImplementedError, match="as_index=False"):
-        df.groupby(["k", "ks"]).sum(numeric_only=True)
-    with pytest.raises(NotImplementedError, match="MultiIndex"):
-        df.groupby(["k", "ks"])["v"].mean()
-    with pytest.raises(NotImplementedError, match="MultiIndex"):
-        df.groupby(["k", "ks"]).size()
+def test_several_keys_as_index(pair):
+    # a MultiIndex of the keys (test_frame_multiindex.py has the rest)
+    pdf, df = pair
+    _both(lambda d: d.groupby(["k", "ks"]).sum(numeric_only=True), pdf, df)
+    _both(lambda d: d.groupby(["k", "ks"])["v"].mean(), pdf, df)
+    _both(lambda d: d.groupby(["k", "ks"]).size(), pdf, df)
 
 
 def test_by_series_and_arrays(pair):

@@ -39,7 +39,7 @@ _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
          "merge": "_merge", "concat": "_merge", "MergeError": "_merge",
          "pivot_table": "_pivot", "melt": "_reshape",
          "to_datetime": "_dt_accessor", "date_range": "_dt_accessor",
-         "MultiIndex": "_unsupported", "read_orc": "_unsupported"}
+         "MultiIndex": "_multiindex", "read_orc": "_unsupported"}
 
 
 def __getattr__(name):

@@ -35,8 +35,6 @@ def labels_for(labels, n, device):
     array)."""
     from ember.frame._index import Index
     from ember.frame.series import Series, _index_for
-    if type(labels).__name__ == "MultiIndex":
-        raise NotImplementedError("MultiIndex is not supported by ember.frame yet")
     if type(labels).__module__.split(".")[0] == "pandas":
         from ember.frame._pandas import from_pandas
         labels = from_pandas(labels, device)

@@ -171,10 +171,8 @@ class GroupBy:
     # ---- results
     def _key_index(self):
         if len(self._keys) > 1:
-            raise NotImplementedError(
-                "groupby with several keys and as_index=True (the result needs a "
-                "MultiIndex, which ember.frame lacks); pass as_index=False to get "
-                "the keys as columns")
+            from ember.frame._multiindex import MultiIndex
+            return MultiIndex._make(self._g.keys, [name for name, _ in self._keys])
         return Index(self._g.keys[0], name=self._keys[0][0])
 
     def _wrap(self, cols, series_name=None, force_frame=False):

@@ -165,15 +165,16 @@ class Index:
         return self.tolist()[i]
 
 
-def _search(keys, wanted, labels):
-    """Every position of each wanted key in keys, in order."""
+def _search(keys, wanted, labels, missing=None):
+    """Every position of each wanted key in keys, in order; missing(labels,
+    where) raises for wanted keys not there (default: _missing)."""
     order = ember.argsort(keys, kind="stable")
     sk = keys[order]
     lo = ember.searchsorted(sk, wanted, side="left")
     hi = ember.searchsorted(sk, wanted, side="right")
     counts = hi - lo
     if not bool((counts > 0).all()):
-        _missing(labels, counts == 0)
+        (missing or _missing)(labels, counts == 0)
     if bool((counts == 1).all()):
         return order[lo]
     from ember.frame._strings import _gather_ranges

@@ -71,6 +71,8 @@ def index_to_pandas(index):
     from ember.frame._index import RangeIndex
     if isinstance(index, RangeIndex):
         return pd.RangeIndex(index.start, index.stop, index.step, name=index.name)
+    if getattr(index, "nlevels", 1) > 1:
+        return index.to_pandas()
     return pd.Index(column_to_pandas(index._col), name=index.name)
 
 
@@ -80,7 +82,8 @@ def index_from_pandas(pidx, device):
     if isinstance(pidx, pd.RangeIndex):
         return RangeIndex(pidx.start, pidx.stop, pidx.step, name=pidx.name)
     if isinstance(pidx, pd.MultiIndex):
-        raise NotImplementedError("MultiIndex is not supported by ember.frame yet")
+        from ember.frame._multiindex import from_pandas as multi
+        return multi(pidx, device)
     return Index(column_from_pandas(pidx, device), name=pidx.name)
 
 

@@ -74,6 +74,10 @@ def loc_rows(key, index, device):
         return "label", index.positions(column_from([key], device=device))
     from ember.frame.series import Series
     from ember.frame._index import Index
+    if getattr(index, "nlevels", 1) > 1 and isinstance(key, list) and \
+            all(isinstance(k, tuple) for k in key):
+        from ember.frame._multiindex import MultiIndex
+        return "take", index.positions(MultiIndex.from_tuples(key, device=device))
     if isinstance(key, Series):
         labels = key._col
     elif isinstance(key, Index):
@@ -105,11 +109,19 @@ class Rows:
         return self._rows("slice", slice(max(len(self) - n, 0), None) if n >= 0
                           else slice(-n, None))
 
-    def sort_index(self, ascending=True, na_position="last", ignore_index=False):
+    def sort_index(self, *, level=None, ascending=True, na_position="last",
+                   ignore_index=False, sort_remaining=True):
         from ember.frame._order import sort_indexer
         from ember.frame._index import RangeIndex
-        out = self._take(sort_indexer([self.index._column(self._dev())],
-                                      [bool(ascending)], na_position))
+        index = self.index
+        if getattr(index, "nlevels", 1) > 1:
+            pos = index.sort_indexer(ascending, na_position, level, sort_remaining)
+        elif level not in (None, 0, index.name):
+            raise KeyError(f"Level {level} not found")
+        else:
+            pos = sort_indexer([index._column(self._dev())], [bool(ascending)],
+                               na_position)
+        out = self._take(pos)
         if ignore_index:
             out._index = RangeIndex(0, len(out))
         return out
@@ -131,9 +143,14 @@ class _Indexer:
 
     def __getitem__(self, key):
         obj = self._obj
-        if isinstance(key, tuple) and obj.ndim == 2:
+        multi = self._by_label and getattr(obj.index, "nlevels", 1) > 1
+        if isinstance(key, tuple) and obj.ndim == 2 and not (
+                multi and all(_is_scalar(k) for k in key)):
             key, cols = key
             obj = obj._pick(cols, self._by_label)
+        if multi and (isinstance(key, tuple) or _is_scalar(key)):
+            from ember.frame._multiindex import loc_label
+            return loc_label(obj, key)
         if self._by_label:
             kind, what = loc_rows(key, obj.index, obj._dev())
         else:

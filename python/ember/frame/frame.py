@@ -402,11 +402,13 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return out
 
     def set_index(self, key, drop=True):
-        """The column `key` as the index (a one-column key only for now)."""
+        """The column `key` as the index (a list of several: a MultiIndex)."""
         if isinstance(key, (list, tuple)):
             if len(key) != 1:
-                raise NotImplementedError("set_index with several columns (a "
-                                          "MultiIndex)")
+                from ember.frame._multiindex import MultiIndex
+                mi = MultiIndex._make([self._column(k) for k in key], list(key))
+                return DataFrame._make({k: c for k, c in self._cols.items()
+                                        if not (drop and k in key)}, mi)
             key = key[0]
         col = self._column(key)
         cols = {k: c for k, c in self._cols.items() if not (drop and k == key)}
@@ -417,10 +419,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         fresh RangeIndex."""
         cols = dict(self._cols)
         if not drop:
-            name = self._index.name if self._index.name is not None else "index"
-            if name in cols:
-                raise ValueError(f"cannot insert {name}, already exists")
-            cols = {name: self._index._column(self._device()), **cols}
+            from ember.frame._multiindex import index_columns
+            cols = {**index_columns(self._index, self._device(), cols), **cols}
         return DataFrame._make(cols, RangeIndex(0, len(self)))
 
     def duplicated(self, subset=None, keep="first"):

@@ -310,9 +310,11 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         from ember.frame.frame import DataFrame
         col_name = name if name is not None else (self.name if self.name is not None
                                                   else 0)
-        return DataFrame._make({"index" if self._index.name is None else self._index.name:
-                                self._index._column(self.device), col_name: self._col},
-                               RangeIndex(0, len(self)))
+        from ember.frame._multiindex import index_columns
+        cols = index_columns(self._index, self.device, {})
+        if col_name in cols:
+            raise ValueError(f"cannot insert {col_name}, already exists")
+        return DataFrame._make({**cols, col_name: self._col}, RangeIndex(0, len(self)))
 
     def duplicated(self, keep="first"):
         return self._like(Column("bool", _order.duplicated([self._col], keep)))
