@@ -42,6 +42,17 @@ def check_classification(classes, y):
                              "a regression target with continuous values.")
 
 
+def fit_classes(y, X):
+    """(classes, codes) of a classifier's y for the rows of the ember array
+    X: encode, check_classification and the length check of fit."""
+    classes, codes = encode(y, X.device)
+    check_classification(classes, y)
+    if codes.shape[0] != X.shape[0]:
+        raise ValueError("Found input variables with inconsistent numbers of "
+                         f"samples: [{X.shape[0]}, {codes.shape[0]}]")
+    return classes, codes
+
+
 def decode(classes, codes):
     """The labels of integer codes (an ember array) in classes_' kind."""
     if isinstance(classes, ember.ndarray):

@@ -1,0 +1,96 @@
+"""Brute-force k nearest neighbours: the queries in blocks sized so that a
+block's scores against every training row stay under BLOCK values, one
+matmul a block (Prepared.scores) and a top-k of each row; distances are
+never stored whole.
+
+Per row, k <= _ARGMIN_K takes k argmin passes over the block (each pass
+the first index among equal scores, then that entry set to +inf): the
+order of a stable sort, by index among equal distances, as scikit-learn's
+brute force; larger k takes a stable argsort of each row. A fused kernel
+(distance tile + per-row heap in registers) would save writing and
+re-reading the block k times: that is the next step for the GPU target."""
+import ember
+from ember.ml.metrics.pairwise import BLOCK, row_blocks
+
+_ARGMIN_K = 48
+
+
+def top_k_rows(S, k):
+    """(values, indices) of the k smallest of each row of S, ascending and
+    stable; S is overwritten."""
+    b = S.shape[0]
+    if k > _ARGMIN_K:
+        idx = ember.argsort(S, axis=1, kind="stable")[:, :k]
+        return ember.take_along_axis(S, idx, axis=1), idx
+    rows = ember.arange(b, device=S.device)
+    vals, idxs = [], []
+    for _ in range(k):
+        i = ember.argmin(S, axis=1)
+        vals.append(S[rows, i])
+        idxs.append(i)
+        S[rows, i] = float("inf")
+    return ember.stack(vals, axis=1), ember.stack(idxs, axis=1).astype(ember.int64)
+
+
+def _drop_self(dist, ind, start, k):
+    """scikit-learn's rule for queries that are the training points: drop
+    each row's own index, or its first neighbour where duplicates pushed
+    the point itself out of the k + 1."""
+    b = ind.shape[0]
+    own = ember.arange(start, start + b, device=ind.device).reshape(-1, 1)
+    keep = ind != own
+    lost = keep.all(axis=1)
+    keep[:, 0] = ember.logical_and(keep[:, 0], ember.logical_not(lost))
+    order = ember.argsort(ember.logical_not(keep).astype(ember.int8), axis=1,
+                          kind="stable")[:, :k]
+    return (ember.take_along_axis(dist, order, axis=1),
+            ember.take_along_axis(ind, order, axis=1))
+
+
+def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=BLOCK):
+    """(distances, indices), each (len(Q), k), of the k nearest rows of
+    prep.Y to each row of Q."""
+    kk = k + 1 if exclude_self else k
+    n_fit = prep.Y.shape[0]
+    dists, inds = [], []
+    for s in row_blocks(Q.shape[0], n_fit, budget):
+        Qb = Q[s]
+        vals, ind = top_k_rows(prep.scores(Qb), kk)
+        dist = prep.finish(vals, Qb) if want_dist else vals
+        if exclude_self:
+            dist, ind = _drop_self(dist, ind, s.start, k)
+        dists.append(dist)
+        inds.append(ind)
+    if len(inds) == 1:
+        return dists[0], inds[0]
+    return ember.concatenate(dists, axis=0), ember.concatenate(inds, axis=0)
+
+
+def radius_neighbors(prep, Q, radius, exclude_self=False, sort_results=False,
+                     budget=BLOCK):
+    """CSR parts (indptr, indices, distances) of the rows of prep.Y within
+    `radius` of each row of Q, by block; each row's neighbours by index, or
+    by distance then index when sort_results."""
+    n_fit = prep.Y.shape[0]
+    counts, cols, vals = [], [], []
+    for s in row_blocks(Q.shape[0], n_fit, budget):
+        Qb = Q[s]
+        D = prep.block(Qb)
+        inside = D <= radius
+        if exclude_self:
+            b = s.stop - s.start
+            own = ember.arange(b, device=D.device)
+            inside[own, own + s.start] = False
+        r, c = ember.nonzero(inside)
+        d = D[r, c]
+        if sort_results:
+            order = ember.lexsort((c, d, r))
+            r, c, d = r[order], c[order], d[order]
+        counts.append(ember.bincount(r, minlength=s.stop - s.start))
+        cols.append(c.astype(ember.int64))
+        vals.append(d)
+    cat = (lambda xs: xs[0] if len(xs) == 1 else ember.concatenate(xs))
+    counts = cat(counts)
+    indptr = ember.concatenate([ember.zeros(1, dtype=ember.int64, device=Q.device),
+                                ember.cumsum(counts).astype(ember.int64)])
+    return indptr, cat(cols), cat(vals)

@@ -1,0 +1,295 @@
+"""ember.ml.neighbors against scikit-learn's on the same data, on every
+device: neighbours' indices equal, distances allclose, votes and means."""
+import pickle
+
+import numpy as np
+import pytest
+
+import ember
+
+skn = pytest.importorskip("sklearn.neighbors")
+from sklearn.base import clone  # noqa: E402
+from sklearn.model_selection import GridSearchCV  # noqa: E402
+from sklearn.pipeline import Pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+
+from ember.ml import neighbors as EN  # noqa: E402
+from ember.ml.exceptions import NotFittedError  # noqa: E402
+
+METRICS = [("minkowski", 2), ("minkowski", 1), ("euclidean", 2), ("manhattan", 2),
+           ("cosine", 2), ("sqeuclidean", 2), ("chebyshev", 2), ("minkowski", 3)]
+
+
+def _data(n=80, q=13, d=4, seed=0, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)).astype(dtype)
+    Q = rng.normal(size=(q, d)).astype(dtype)
+    return X, Q, rng.integers(0, 3, n), rng.normal(size=n)
+
+
+def _e(a, device):
+    return ember.asarray(a, device=device)
+
+
+@pytest.mark.parametrize("metric,p", METRICS)
+def test_kneighbors(device, metric, p):
+    X, Q, _, _ = _data()
+    a = skn.NearestNeighbors(n_neighbors=6, metric=metric, p=p).fit(X)
+    b = EN.NearestNeighbors(n_neighbors=6, metric=metric, p=p).fit(_e(X, device))
+    assert b.effective_metric_ == a.effective_metric_
+    assert b.effective_metric_params_ == {k: v for k, v in
+                                          a.effective_metric_params_.items() if k != "w"}
+    assert b.n_samples_fit_ == 80 and b.n_features_in_ == 4
+    for q in (Q, None):
+        wd, wi = a.kneighbors(q)
+        d, i = b.kneighbors(None if q is None else _e(q, device))
+        assert isinstance(d, ember.ndarray) and i.dtype == ember.int64
+        np.testing.assert_array_equal(ember.asnumpy(i), wi)
+        np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-7, atol=1e-7)
+    i = b.kneighbors(_e(Q, device), n_neighbors=2, return_distance=False)
+    np.testing.assert_array_equal(ember.asnumpy(i),
+                                  a.kneighbors(Q, 2, return_distance=False))
+
+
+def test_blocks_and_large_k(monkeypatch, device):
+    X, Q, _, _ = _data(n=120, q=37)
+    from ember.ml.neighbors import _search
+    # a budget of 3 rows a block; k past the argmin passes takes the sort
+    monkeypatch.setattr(_search, "BLOCK", 3 * 120)
+    monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 3 * 120))
+    a = skn.NearestNeighbors(n_neighbors=60).fit(X)
+    b = EN.NearestNeighbors(n_neighbors=60).fit(X)
+    for q in (Q, None):
+        wd, wi = a.kneighbors(q)
+        d, i = b.kneighbors(q)
+        np.testing.assert_array_equal(i, wi)
+        np.testing.assert_allclose(d, wd, rtol=1e-7, atol=1e-7)
+
+
+def test_float32_and_inner_product(device):
+    X, Q, _, _ = _data(dtype=np.float32)
+    b = EN.NearestNeighbors(n_neighbors=4).fit(_e(X, device))
+    d, i = b.kneighbors(_e(Q, device))
+    assert d.dtype == ember.float32
+    wd, wi = skn.NearestNeighbors(n_neighbors=4).fit(X.astype(np.float64)).kneighbors(
+        Q.astype(np.float64))
+    np.testing.assert_array_equal(ember.asnumpy(i), wi)
+    np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-4, atol=1e-4)
+    # cuML's inner_product: the largest products first, reported as products
+    ip = EN.NearestNeighbors(n_neighbors=3, metric="inner_product").fit(X)
+    d, i = ip.kneighbors(Q)
+    P = Q.astype(np.float64) @ X.T.astype(np.float64)
+    np.testing.assert_array_equal(i, np.argsort(-P, axis=1, kind="stable")[:, :3])
+    np.testing.assert_allclose(d, np.take_along_axis(P, i, 1), rtol=1e-5)
+
+
+def test_self_exclusion_with_duplicates(device):
+    # duplicates of a point: scikit-learn drops the point itself, or the
+    # first neighbour where the point itself fell out of the k + 1
+    X = np.array([[0.0, 0], [0, 0], [0, 0], [5, 5], [5, 6], [9, 9]])
+    a = skn.NearestNeighbors(n_neighbors=2).fit(X)
+    b = EN.NearestNeighbors(n_neighbors=2).fit(_e(X, device))
+    wd, wi = a.kneighbors()
+    d, i = b.kneighbors()
+    np.testing.assert_allclose(ember.asnumpy(d), wd, atol=1e-12)
+    # among equal distances ember keeps index order; scikit-learn's heaps
+    # give some order: the same sets, ours sorted
+    i = ember.asnumpy(i)
+    np.testing.assert_array_equal(i[:3], [[1, 2], [0, 2], [0, 1]])
+    np.testing.assert_array_equal(np.sort(i[:3], 1), np.sort(wi[:3], 1))
+    np.testing.assert_array_equal(i[3:], wi[3:])
+
+
+@pytest.mark.parametrize("mode", ["connectivity", "distance"])
+def test_graphs(device, mode):
+    X, Q, _, _ = _data()
+    a = skn.NearestNeighbors(n_neighbors=3, radius=1.2).fit(X)
+    b = EN.NearestNeighbors(n_neighbors=3, radius=1.2).fit(X)
+    for q in (Q, None):
+        g, w = b.kneighbors_graph(q, mode=mode), a.kneighbors_graph(q, mode=mode)
+        assert g.format == "csr" and g.shape == w.shape
+        np.testing.assert_allclose(g.toarray(), w.toarray(), atol=1e-12)
+        g = b.radius_neighbors_graph(q, mode=mode)
+        np.testing.assert_allclose(g.toarray(), a.radius_neighbors_graph(
+            q, mode=mode).toarray(), atol=1e-12)
+    ge = EN.NearestNeighbors(n_neighbors=3).fit(_e(X, device)).kneighbors_graph()
+    from ember.scipy.sparse import issparse
+    assert issparse(ge)
+    np.testing.assert_array_equal(ge.get().toarray(), a.kneighbors_graph().toarray())
+
+
+def test_radius_neighbors(device):
+    X, Q, _, _ = _data()
+    a = skn.NearestNeighbors(radius=1.3).fit(X)
+    b = EN.NearestNeighbors(radius=1.3).fit(X)
+    for q in (Q, None):
+        wd, wi = a.radius_neighbors(q, sort_results=True)
+        d, i = b.radius_neighbors(q, sort_results=True)
+        assert len(i) == len(wi)
+        for x, y, u, v in zip(d, wd, i, wi):
+            np.testing.assert_array_equal(u, v)
+            np.testing.assert_allclose(x, y, atol=1e-12)
+        wi = a.radius_neighbors(q, radius=0.9, return_distance=False)
+        i = b.radius_neighbors(q, radius=0.9, return_distance=False)
+        for u, v in zip(i, wi):
+            np.testing.assert_array_equal(np.sort(u), np.sort(v))
+
+
+def test_precomputed(device):
+    X, Q, _, _ = _data()
+    from sklearn.metrics import pairwise_distances
+    D, DQ = pairwise_distances(X), pairwise_distances(Q, X)
+    a = skn.NearestNeighbors(n_neighbors=4, metric="precomputed").fit(D)
+    b = EN.NearestNeighbors(n_neighbors=4, metric="precomputed").fit(_e(D, device))
+    for q in (DQ, None):
+        wd, wi = a.kneighbors(q)
+        d, i = b.kneighbors(None if q is None else _e(q, device))
+        np.testing.assert_array_equal(ember.asnumpy(i), wi)
+        np.testing.assert_allclose(ember.asnumpy(d), wd)
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+@pytest.mark.parametrize("metric", ["minkowski", "cosine", "manhattan"])
+def test_classifier(device, weights, metric):
+    X, Q, y, _ = _data()
+    a = skn.KNeighborsClassifier(5, weights=weights, metric=metric).fit(X, y)
+    b = EN.KNeighborsClassifier(5, weights=weights, metric=metric).fit(
+        _e(X, device), _e(y, device))
+    P = b.predict_proba(_e(Q, device))
+    assert isinstance(P, ember.ndarray)
+    np.testing.assert_allclose(ember.asnumpy(P), a.predict_proba(Q), rtol=1e-10)
+    np.testing.assert_array_equal(ember.asnumpy(b.predict(_e(Q, device))), a.predict(Q))
+    np.testing.assert_array_equal(ember.asnumpy(b.classes_), a.classes_)
+    assert b.score(_e(X, device), _e(y, device)) == pytest.approx(a.score(X, y))
+
+
+def test_classifier_string_labels_and_ties():
+    X, Q, y, _ = _data()
+    names = np.array(["cat", "dog", "emu"])[y]
+    a = skn.KNeighborsClassifier(4).fit(X, names)
+    b = EN.KNeighborsClassifier(4).fit(X, names)
+    np.testing.assert_array_equal(b.classes_, a.classes_)
+    # k=4 gives 2-2 votes: the smaller label wins in both
+    np.testing.assert_array_equal(b.predict(Q), a.predict(Q))
+    np.testing.assert_allclose(b.predict_proba(Q), a.predict_proba(Q))
+    Xt = np.array([[0.0], [1.0], [2.0], [3.0]])
+    yt = np.array([5, 1, 5, 1])
+    np.testing.assert_array_equal(
+        EN.KNeighborsClassifier(2).fit(Xt, yt).predict([[0.4], [2.6]]),
+        skn.KNeighborsClassifier(2).fit(Xt, yt).predict([[0.4], [2.6]]))
+
+
+def test_distance_weights_with_exact_match():
+    X, _, y, r = _data()
+    Q = X[:5] + 0.0      # zero distance: those neighbours weigh 1, the rest 0
+    for E, S, t in ((EN.KNeighborsClassifier, skn.KNeighborsClassifier, y),
+                    (EN.KNeighborsRegressor, skn.KNeighborsRegressor, r)):
+        b = E(3, weights="distance", metric="manhattan").fit(X, t)
+        a = S(3, weights="distance", metric="manhattan").fit(X, t)
+        np.testing.assert_allclose(b.predict(Q), a.predict(Q))
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance", lambda d: 1.0 / (1 + d)])
+def test_regressor(device, weights):
+    X, Q, _, r = _data()
+    a = skn.KNeighborsRegressor(6, weights=weights).fit(X, r)
+    b = EN.KNeighborsRegressor(6, weights=weights).fit(_e(X, device), _e(r, device))
+    got = b.predict(_e(Q, device))
+    assert isinstance(got, ember.ndarray) and got.ndim == 1
+    np.testing.assert_allclose(ember.asnumpy(got), a.predict(Q), rtol=1e-10)
+    R = np.stack([r, 2 * r + 1], axis=1)
+    a.fit(X, R)
+    b.fit(X, R)
+    np.testing.assert_allclose(b.predict(Q), a.predict(Q), rtol=1e-10)
+    assert b.score(Q, a.predict(Q)) == pytest.approx(1.0)
+
+
+def test_float32_regressor_and_int_targets():
+    X, Q, y, r = _data(dtype=np.float32)
+    b = EN.KNeighborsRegressor(3).fit(X, r.astype(np.float32))
+    assert b.predict(Q).dtype == np.float32
+    got = EN.KNeighborsRegressor(3).fit(X, y).predict(Q)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, skn.KNeighborsRegressor(3).fit(X, y).predict(Q),
+                               rtol=1e-6)
+
+
+def test_frames_and_params():
+    pd = pytest.importorskip("pandas")
+    X, Q, y, _ = _data()
+    cols = ["a", "b", "c", "d"]
+    pdf, qdf = pd.DataFrame(X, columns=cols), pd.DataFrame(Q, columns=cols)
+    b = EN.KNeighborsClassifier(3).fit(pdf, pd.Series(y))
+    assert list(b.feature_names_in_) == cols
+    want = skn.KNeighborsClassifier(3).fit(X, y).predict(Q)
+    np.testing.assert_array_equal(b.predict(qdf), want)
+    import ember.frame as ef
+    got = b.fit(ef.from_pandas(pdf), ember.asarray(y)).predict(ef.from_pandas(qdf))
+    assert isinstance(got, ember.ndarray)
+    np.testing.assert_array_equal(ember.asnumpy(got), want)
+    c = clone(b)
+    assert c.get_params() == b.get_params() and not hasattr(c, "classes_")
+    c.set_params(n_neighbors=7, weights="distance")
+    assert c.n_neighbors == 7 and repr(c) == \
+        "KNeighborsClassifier(n_neighbors=7, weights='distance')"
+    b2 = pickle.loads(pickle.dumps(b))
+    np.testing.assert_array_equal(ember.asnumpy(b2.predict(ember.asarray(Q))), want)
+
+
+def test_pipeline_gridsearch():
+    X, _, y, _ = _data(n=90)
+    pipe = Pipeline([("s", StandardScaler()), ("k", EN.KNeighborsClassifier())])
+    ref = Pipeline([("s", StandardScaler()), ("k", skn.KNeighborsClassifier())])
+    np.testing.assert_array_equal(pipe.fit(X, y).predict(X), ref.fit(X, y).predict(X))
+    g = GridSearchCV(EN.KNeighborsClassifier(), {"n_neighbors": [1, 5, 9],
+                                                 "weights": ["uniform", "distance"]},
+                     cv=3).fit(X, y)
+    w = GridSearchCV(skn.KNeighborsClassifier(), {"n_neighbors": [1, 5, 9],
+                                                  "weights": ["uniform", "distance"]},
+                     cv=3).fit(X, y)
+    assert g.best_params_ == w.best_params_
+    np.testing.assert_allclose(g.cv_results_["mean_test_score"],
+                               w.cv_results_["mean_test_score"])
+
+
+def test_errors():
+    X, Q, y, _ = _data()
+    with pytest.raises(NotFittedError):
+        EN.NearestNeighbors().kneighbors(Q)
+    nn = EN.NearestNeighbors(n_neighbors=3).fit(X)
+    with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
+        nn.kneighbors(Q, n_neighbors=81)
+    with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
+        nn.kneighbors(None, n_neighbors=80)
+    with pytest.raises(ValueError, match="Expected n_neighbors > 0"):
+        nn.kneighbors(Q, n_neighbors=0)
+    with pytest.raises(TypeError, match="does not take"):
+        nn.kneighbors(Q, n_neighbors=2.5)
+    with pytest.raises(ValueError, match="features"):
+        nn.kneighbors(Q[:, :2])
+    with pytest.raises(ValueError, match="NaN"):
+        nn.kneighbors(np.full((1, 4), np.nan))
+    for bad in (dict(n_neighbors=0), dict(algorithm="nope"), dict(metric="nope"),
+                dict(p=0), dict(leaf_size=0)):
+        with pytest.raises(ValueError):
+            EN.KNeighborsClassifier(**bad).fit(X, y)
+    with pytest.raises(ValueError):
+        EN.KNeighborsClassifier(weights="nope").fit(X, y)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        EN.KNeighborsClassifier().fit(X, np.linspace(0, 1, 80))
+    with pytest.raises(ValueError, match="inconsistent"):
+        EN.KNeighborsRegressor().fit(X, y[:10])
+    with pytest.raises(NotImplementedError):
+        EN.NearestNeighbors(metric_params={"w": 1}).fit(X)
+    with pytest.raises(NotImplementedError):
+        EN.NearestNeighbors(metric=lambda a, b: 0).fit(X)
+    # every algorithm name gives the brute-force answer
+    for alg in ("ball_tree", "kd_tree", "brute"):
+        np.testing.assert_array_equal(
+            EN.NearestNeighbors(algorithm=alg).fit(X).kneighbors(Q)[1],
+            skn.NearestNeighbors(algorithm=alg).fit(X).kneighbors(Q)[1])
+
+
+def test_accessible_from_ember_ml():
+    import ember.ml
+    assert ember.ml.neighbors.KNeighborsRegressor is EN.KNeighborsRegressor
