@@ -127,7 +127,8 @@ class KMeans(_KMeansBase):
             C0 = self._init_centers(Xc, xx, w, rng)
             if not isinstance(self.init, str):
                 C0 = C0 - mean[None, :]
-            labels, C, n_iter = S.lloyd(Xc, w, C0, self.max_iter, tol)
+            labels, C, n_iter = S.lloyd(Xc, w, C0, self.max_iter, tol,
+                                       unit=sample_weight is None)
             inert = S.as_host_float(S.inertia(Xc, C, labels, w))
             if best is None or inert < best[0]:
                 best = (inert, labels, C, n_iter)

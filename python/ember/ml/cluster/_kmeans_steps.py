@@ -49,7 +49,8 @@ def random_rows(n, k, rng, dev):
 
 def assign(X, C, w=None, *, update=False):
     """Labels of the rows of X (nearest center, int64) and, with update,
-    the weighted per-cluster sums of X and of w. Blocks of rows bound the
+    the weighted per-cluster sums of X and of w (w=None: unit weights, which
+    spares a pass over the one-hot matrix). Blocks of rows bound the
     n x k distance matrix; each block is one GEMM for the distances and one
     for the sums (the one-hot matrix of its labels, transposed, times X)."""
     n, k = X.shape[0], C.shape[0]
@@ -59,8 +60,8 @@ def assign(X, C, w=None, *, update=False):
     sums = wsum = None
     if update:
         sums = ember.zeros(C.shape, dtype=X.dtype, device=X.device)
-        wsum = ember.zeros(k, dtype=X.dtype, device=X.device)
         ks = ember.arange(k, device=X.device)
+        unit = w is None
     for s, e in row_blocks(n, k):
         Xb = X[s:e]
         d = Xb @ Ct2
@@ -68,9 +69,13 @@ def assign(X, C, w=None, *, update=False):
         lab = ember.argmin(d, axis=1)
         labels[s:e] = lab
         if update:
-            oh = (lab[:, None] == ks[None, :]).astype(X.dtype) * w[s:e, None]
+            oh = (lab[:, None] == ks[None, :]).astype(X.dtype)
+            if not unit:
+                oh *= w[s:e, None]
             sums += oh.T @ Xb
-            wsum += oh.sum(axis=0)
+    if update:
+        # Weights a cluster: one pass over n, not over the n x k one-hot.
+        wsum = ember.bincount(labels, weights=w, minlength=k).astype(X.dtype)
     return labels, sums, wsum
 
 
@@ -110,7 +115,7 @@ def centers_from(sums, wsum, C_old):
     return ember.where((wsum > 0)[:, None], sums / safe[:, None], C_old)
 
 
-def lloyd(X, w, C, max_iter, tol):
+def lloyd(X, w, C, max_iter, tol, unit=False):
     """Lloyd's iterations as scikit-learn's lloyd: stop when the labels do
     not change (strict convergence) or the squared center shift is <= tol.
     One host sync per iteration (the three stopping figures together)."""
@@ -118,7 +123,7 @@ def lloyd(X, w, C, max_iter, tol):
     strict = False
     it = 0
     for it in range(max_iter):
-        labels, sums, wsum = assign(X, C, w, update=True)
+        labels, sums, wsum = assign(X, C, None if unit else w, update=True)
         changed = (ember.asarray(1, device=X.device) if labels_old is None
                    else (labels != labels_old).any().astype(ember.int64))
         C_new = centers_from(sums, wsum, C)
