@@ -66,6 +66,22 @@ def test_blocks_and_large_k(monkeypatch, device):
         np.testing.assert_allclose(d, wd, rtol=1e-7, atol=1e-7)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_top_k_kernel(device, dtype):
+    # kernels/topk_rows.cuh (run by the cpu's block simulator here): many
+    # ties, rows shorter than the block, k at both template sizes
+    from ember.ml.neighbors import _search
+    rng = np.random.default_rng(3)
+    for b, n, k in ((5, 7, 3), (9, 1000, 10), (4, 300, 40), (3, 50, 50)):
+        S = rng.integers(0, 20, size=(b, n)).astype(dtype)
+        v, i = _search.top_k_kernel(_e(S, device), k)
+        want = np.argsort(S, axis=1, kind="stable")[:, :k]
+        np.testing.assert_array_equal(ember.asnumpy(i), want)
+        np.testing.assert_array_equal(ember.asnumpy(v), np.take_along_axis(S, want, 1))
+        v2, i2 = _search.top_k_rows(_e(S, device), k)
+        np.testing.assert_array_equal(ember.asnumpy(i2), want)
+
+
 def test_float32_and_inner_product(device):
     X, Q, _, _ = _data(dtype=np.float32)
     b = EN.NearestNeighbors(n_neighbors=4).fit(_e(X, device))
