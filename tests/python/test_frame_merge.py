@@ -392,8 +392,8 @@ def test_concat_dtypes_and_indexes(device):
 
 def test_merge_many_keys_renumbered(device, monkeypatch):
     # codes of several keys are renumbered before their product could wrap
-    from ember.frame import _merge_core
-    monkeypatch.setattr(_merge_core, "_BIG", 16)
+    from ember.frame import _keys
+    monkeypatch.setattr(_keys, "_BIG", 16)
     rng = np.random.default_rng(5)
     pl = pd.DataFrame({c: rng.integers(0, 4, 80) for c in "abcd"}).assign(v=np.arange(80))
     pr = pd.DataFrame({c: rng.integers(0, 4, 60) for c in "abcd"}).assign(

@@ -1,66 +1,10 @@
 """Group codes: the rows of a frame split by key columns into dense group
 numbers 0..k-1 (one int64 per row, -1 for a row in no group), computed
-once per groupby and shared by every aggregation of it.
-
-Integer keys in a small range are coded by direct addressing (key - min,
-then empty slots compacted away with one bincount and a cumsum); other
-keys by _order.codes (a sort). Several keys combine their codes
-arithmetically, so sorted codes are sorted keys."""
+once per groupby (by _keys.key_codes, which merge shares) and shared by
+every aggregation of it."""
 import ember
 
-from ember.frame import _order
-
-# direct addressing while the key range is at most this many times the rows
-_SPAN_PER_ROW = 2
-_SMALL_SPAN = 1 << 16
-
-
-def _dense_range(c, span, complete):
-    """Codes in [0, span) (-1: none, unless complete) renumbered to the
-    occupied slots only, in order: (codes, k, occupied slots, rows a group)."""
-    valid = None if complete else c >= 0
-    cv = c if complete else ember.where(valid, c, span)
-    counts = ember.bincount(cv, minlength=span + 1)[:span]
-    present = counts > 0
-    slots = ember.flatnonzero(present)
-    k = slots.shape[0]
-    if k == span:
-        return c, k, slots, counts
-    remap = ember.cumsum(present.astype("int64")) - 1
-    if complete:
-        return remap[c], k, slots, counts[slots]
-    out = ember.where(valid, remap[ember.where(valid, c, 0)], -1)
-    return out, k, slots, counts[slots]
-
-
-def densify(c, span, n, complete):
-    """Codes in [0, span) (-1: none) -> (dense codes, k, rows a group or
-    None)."""
-    if span <= max(_SPAN_PER_ROW * n, _SMALL_SPAN):
-        out, k, _, counts = _dense_range(c, span, complete)
-        return out, k, counts
-    out, k = _order._dense(c)
-    return out, k, None
-
-
-def key_codes(col):
-    """(codes, k, direct, has_null) of one key column: codes ordered as the
-    values, -1 for null; direct is (min, occupied slots, rows a group) for
-    an integer key coded by direct addressing, else None."""
-    d = col.dtype
-    n = col.length
-    if n and d.kind in "biu" and col.validity is None:
-        v = col.values if d.kind != "b" else col.values.astype("int8")
-        lo, hi = int(v.min()), int(v.max())
-        span = hi - lo + 1
-        if hi < 1 << 63 and span <= max(_SPAN_PER_ROW * n, _SMALL_SPAN):
-            c = v.astype("int64") if str(v.dtype) != "int64" else v
-            if lo:
-                c = c - lo
-            out, k, slots, counts = _dense_range(c, span, True)
-            return out, k, (lo, slots, counts), False
-    c, k = _order.codes(col)
-    return c, k, None, bool((c < 0).any()) if n else False
+from ember.frame._keys import key_codes
 
 
 class Groups:
@@ -71,31 +15,13 @@ class Groups:
 
     def __init__(self, keys, dropna=True, sort=True):
         n = keys[0].length
-        dev = keys[0].device
-        self.n, self.device = n, dev
-        combined, span, complete, direct = None, 1, True, None
-        for col in keys:
-            c, k, direct, has_null = key_codes(col)
-            if has_null and not dropna:
-                c = ember.where(c < 0, k, c)   # nulls: one more group, last
-                k, has_null = k + 1, False
-            if combined is None:
-                combined, span, complete = c, k, not has_null
-                continue
-            if span * max(k, 1) >= 1 << 62:
-                combined, span, _ = densify(combined, span, n, complete)
-            complete = complete and not has_null
-            combined = combined * k + c if complete else \
-                ember.where((combined < 0) | (c < 0), -1, combined * k + c)
-            span *= k
-        self._size = direct[2] if direct is not None and len(keys) == 1 else None
-        if len(keys) > 1:
-            combined, span, self._size = densify(combined, span, n, complete) if n \
-                else (combined, 0, None)
-        self.codes, self.k, self.complete = combined, span, complete
+        self.n, self.device = n, keys[0].device
+        kc = key_codes(keys, "drop" if dropna else "last")
+        self.codes, self.k, self.complete, self._size = kc.codes, kc.k, kc.complete, \
+            kc.counts
         self._order = self._bins = None
-        if len(keys) == 1 and direct is not None:
-            self.keys = [_from_slots(keys[0], direct[0], direct[1])]
+        if kc.direct is not None:
+            self.keys = [_from_slots(keys[0], *kc.direct)]
         else:
             self.keys = [col.take(self._representatives()) for col in keys]
         if not sort and self.k > 1:

@@ -4,15 +4,15 @@ tables addressed by key (counts by bincount, starts by a scan), and the
 runs expanded into gather positions, -1 where a side has no row.
 
 Keys of any dtype first become int64 codes in one space shared by both
-sides (`key_codes`); plain integer keys are used as they are."""
+sides (`key_codes`, by _keys over the two sides' keys stacked); one plain
+integer key is used as it is."""
 import ember
 
+from ember.frame import _keys
 from ember.frame._column import concat
-from ember.frame._order import codes
 
 # plain dtypes whose values are the keys themselves (no null, fit in int64)
 _RAW = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "bool")
-_BIG = 1 << 62
 
 
 def _family(d):
@@ -44,48 +44,17 @@ def _raw(a, b):
         a.dtype.kind in "biu" and b.dtype.kind in "biu"
 
 
-def _pair_codes(a, b):
-    """(codes of a's rows then b's, bound): equal where the keys are equal
-    (nulls too) and ordered as them, null last but NaT first (pandas
-    orders NaT by its int64 value)."""
-    both = a.length + b.length
-    if _raw(a, b):
-        lo = min(int(a.values.min()), int(b.values.min())) if a.length and b.length \
-            else None
-        if lo is not None:
-            hi = max(int(a.values.max()), int(b.values.max()))
-            if hi - lo < 2 * both:   # a small range: the values are the codes
-                v = ember.concatenate([a.values.astype("int64"), b.values.astype("int64")])
-                return v - lo, hi - lo + 1
-    if a.validity is None and b.validity is None and a.dtype.kind in "biuf" and \
-            b.dtype.kind in "biuf":
-        # one sort; ember's unique, as NumPy's, makes every NaN one last value
-        uniq, inv = ember.unique(ember.concatenate([a.values, b.values]),
-                                 return_inverse=True)
-        return _i64(inv), uniq.shape[0]
-    c, k = codes(concat(a, b))
-    c = c + 1 if a.dtype.kind in "Mm" else ember.where(c < 0, k, c)
-    return c, k + 1
-
-
 def key_codes(lcols, rcols):
     """(lk, rk, K): int64 keys of the left and right rows, equal where the
     rows' keys are equal (a null meets a null, as in pandas) and ordered as
-    the keys (nulls last); K bounds the codes, or is None for raw values."""
+    the keys (nulls last, NaT first); K bounds the codes, or is None for
+    raw values."""
     if len(lcols) == 1 and _raw(lcols[0], rcols[0]):
         return _i64(lcols[0].values), _i64(rcols[0].values), None
     n = lcols[0].length
-    code, size = None, 1
-    for a, b in zip(lcols, rcols):
-        c, k = _pair_codes(a, b)
-        if code is None:
-            code, size = c, k
-            continue
-        if size * k >= _BIG:   # renumber densely before it could wrap
-            uniq, inv = ember.unique(code, return_inverse=True)
-            code, size = _i64(inv), uniq.shape[0]
-        code, size = code * k + c, size * k
-    return code[:n], code[n:], size
+    kc = _keys.key_codes([concat(a, b) for a, b in zip(lcols, rcols)], "value",
+                         dense=False)
+    return kc.codes[:n], kc.codes[n:], kc.k
 
 
 class Match:
