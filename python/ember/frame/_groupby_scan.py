@@ -22,8 +22,7 @@ def mask_rows(col, mask):
 
 def _outside(groups):
     """True for the rows in no group, or None."""
-    return None if groups.k == 0 and groups.n == 0 else (
-        groups.codes < 0 if not bool((groups.codes >= 0).all()) else None)
+    return None if groups.complete or groups.n == 0 else groups.codes < 0
 
 
 def _not_categorical(col, what):
@@ -76,6 +75,8 @@ def cumulative(groups, col, op):
     if str(v.dtype) != t:
         v = v.astype(t)
     nulls = col.null_mask()
+    if nulls is not None and not bool(nulls.any()):   # no pass to fill them
+        nulls = None
     if nulls is not None:
         v = ember.where(nulls, identity(op, t), v)
     out_dtype = d.name if d.kind in "Mm" else (d.storage if d.kind in "iu" else t)
@@ -87,9 +88,8 @@ def cumulative(groups, col, op):
         out_dtype = masked_form(lookup(out_dtype).storage).name
     res = v
     if groups.n:
-        rows, _ = groups.order()
-        scanned = ember.parallel.scan_by_key(groups.sorted_bins(), v[rows], op=op,
-                                             dtype=t)
+        bins, rows, v = _in_group_order(groups, v)
+        scanned = ember.parallel.scan_by_key(bins, v, op=op, dtype=t)
         res = ember.empty(groups.n, dtype=t, device=groups.device)
         res[rows] = scanned
     if out_dtype is None:   # pandas: the column's own dtype when the sums fit
@@ -99,6 +99,25 @@ def cumulative(groups, col, op):
     if nulls is not None:
         out = mask_rows(out, nulls)
     return mask_rows(out, _outside(groups))
+
+
+def _in_group_order(groups, v):
+    """(group numbers, rows, v's values), all in group order (stable). One
+    radix sort of only a group number's bits, of keys that carry the row
+    in their low bits, with the values carried along: no gather of v at
+    random rows."""
+    n, k = groups.n, groups.k
+    low = max(n - 1, 1).bit_length()
+    high = max(int(k).bit_length(), 1)
+    if groups._order is not None or low + high > 62:
+        rows, _ = groups.order()
+        return groups.sorted_bins(), rows, v[rows]
+    P = ember.parallel
+    key = P.transform(f"(a << {low}) | b", groups.bins,
+                      ember.arange(n, dtype="int64", device=groups.device), dtype="int64")
+    key, v = P.radix_sort(key, v, begin_bit=low, end_bit=low + high)
+    return (P.transform(f"a >> {low}", key, dtype="int64"),
+            P.transform(f"a & {(1 << low) - 1}", key, dtype="int64"), v)
 
 
 def _shift_rows(groups, periods):
