@@ -1,13 +1,37 @@
 """scikit-learn's random_state for ember: None, an int, a NumPy RandomState
-or Generator, or an ember Generator, turned into an ember Generator on the
-estimator's device. The same int gives the same draws on every device;
-they are not NumPy's draws (ember's stream is its own)."""
+or Generator, or an ember Generator, turned into an ember Generator whose
+draws land on the estimator's device. The same int gives the same draws on
+every device; they are not NumPy's draws (ember's stream is its own)."""
 import numbers
 
 import ember
 
 
-def check_random_state(seed):
+class _OnDevice:
+    """A Generator whose draws are made on one device (ember.random makes
+    them on the current device, which need not be the data's)."""
+
+    def __init__(self, gen, device):
+        self._gen, self._device = gen, ember.Device(str(device))
+
+    def __getattr__(self, name):
+        f = getattr(self._gen, name)
+        if not callable(f):
+            return f
+
+        def draw(*a, **kw):
+            with self._device:
+                return f(*a, **kw)
+        return draw
+
+
+def check_random_state(seed, device=None):
+    """An ember Generator for seed; with a device, one that draws there."""
+    g = _generator(seed)
+    return g if device is None else _OnDevice(g, device)
+
+
+def _generator(seed):
     if seed is None:
         return ember.random.default_rng()
     if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):

@@ -174,7 +174,7 @@ class PCA(_BasePCA):
             U, S, Vt = _svd.thin_svd(Xc)
             U, S, Vt = U[:, :nc], S[:nc], Vt[:nc]
         else:
-            rng = check_random_state(self.random_state)
+            rng = check_random_state(self.random_state, X.device)
             it = _svd.auto_iterations(self.iterated_power, nc, X.shape)
             U, S, Vt = _svd.randomized_svd(Xc, nc, self.n_oversamples, it, rng)
         U, Vt = _svd.flip_rows(U, Vt)

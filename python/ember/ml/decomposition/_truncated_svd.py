@@ -52,7 +52,7 @@ class TruncatedSVD(TransformerMixin, BaseEstimator):
         else:
             if k > p:
                 raise ValueError(f"n_components({k}) must be <= n_features({p}).")
-            rng = check_random_state(self.random_state)
+            rng = check_random_state(self.random_state, X.device)
             U, S, Vt = _svd.randomized_svd(X, k, self.n_oversamples, self.n_iter, rng)
         U, Vt = _svd.flip_rows(U, Vt)
         self.components_ = ember.ascontiguousarray(Vt)

@@ -75,7 +75,7 @@ class _Forest(BaseEstimator):
     def _fit_trees(self, X, y, w, n_classes):
         n, p = X.shape
         mss, msl, k = self._check(n, p)
-        rng = check_random_state(self.random_state)
+        rng = check_random_state(self.random_state, X.device)
         E, _ = _binning.edges(X, self.max_bins, rng)
         Xb = _binning.transform(X, E)
         self._edges = E
