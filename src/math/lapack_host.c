@@ -123,13 +123,32 @@ static double get_real(int t, const char *p, int64_t i)
 
 /* ---- layouts ----------------------------------------------------------- */
 
-/* Copy an m x n matrix between byte-strided layouts. */
+static inline void copy_elem(char *d, const char *s, size_t es)
+{
+    switch (es) { /* fixed sizes, so each memcpy is one load and store */
+    case 4: memcpy(d, s, 4); break;
+    case 8: memcpy(d, s, 8); break;
+    case 16: memcpy(d, s, 16); break;
+    default: memcpy(d, s, es);
+    }
+}
+
+/* Copy an m x n matrix between byte-strided layouts, in 32 x 32 tiles: a
+ * transposing copy element by element wrote one page an element (C order
+ * to Fortran's), and that copy, not LAPACK, made solve of 1024^2 float64
+ * on 16 cores take 1.7x NumPy's time. */
+#define MAT_TILE 32
 static void mat_copy(char *dst, int64_t drs, int64_t dcs, const char *src,
                      int64_t srs, int64_t scs, int64_t m, int64_t n, size_t es)
 {
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++)
-            memcpy(dst + i * drs + j * dcs, src + i * srs + j * scs, es);
+    for (int64_t i0 = 0; i0 < m; i0 += MAT_TILE)
+        for (int64_t j0 = 0; j0 < n; j0 += MAT_TILE) {
+            int64_t i1 = i0 + MAT_TILE < m ? i0 + MAT_TILE : m;
+            int64_t j1 = j0 + MAT_TILE < n ? j0 + MAT_TILE : n;
+            for (int64_t i = i0; i < i1; i++)
+                for (int64_t j = j0; j < j1; j++)
+                    copy_elem(dst + i * drs + j * dcs, src + i * srs + j * scs, es);
+        }
 }
 
 /* Matrix i of the batch of x (its leading nb axes, C order). */
