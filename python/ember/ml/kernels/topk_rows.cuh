@@ -1,16 +1,17 @@
-/* ember.ml.neighbors: the k smallest values of each row of a score block
- * (b x n, C order) with their column indices, ascending, ties by index
- * (python/ember/ml/neighbors/_search.py). One block of THREADS threads a
- * row: each thread keeps a sorted list of the k best of the columns it
- * strides over (columns in increasing order, a new value goes after equal
- * ones, so each list is ordered by (value, index)); then k rounds merge
- * the THREADS lists, each round a shared-memory minimum of the list heads
- * by (value, index). The block is read once, where k argmin passes read
- * it k times. */
+/* ember.ml.neighbors: the k smallest scores of each row of a block, with
+ * their column indices, ascending, ties by index. The scores are
+ * S + add[None, :] (S b x n in C order): the training rows' squared norms
+ * are added as the GEMM's block is read (python/ember/ml/neighbors/
+ * _search.py). One block of THREADS threads a row: each thread keeps a
+ * sorted list of the k best of the columns it strides over (columns in
+ * increasing order, a new value goes after equal ones, so each list is
+ * ordered by (value, index)); then k rounds merge the THREADS lists, each
+ * round a shared-memory minimum of the list heads by (value, index). The
+ * block is read once, where k argmin passes read it k times. */
 
 template <typename T, int KMAX, int THREADS>
-__global__ void em_topk_rows(const T *S, long long b, long long n, int k,
-                             T *out_v, long long *out_i)
+__global__ void em_topk_rows(const T *S, const T *add, long long b,
+                             long long n, int k, T *out_v, long long *out_i)
 {
     __shared__ T hv[THREADS];
     __shared__ long long hi[THREADS];
@@ -22,7 +23,7 @@ __global__ void em_topk_rows(const T *S, long long b, long long n, int k,
         long long ix[KMAX];
         int cnt = 0;
         for (long long j = t; j < n; j += THREADS) {
-            const T x = row[j];
+            const T x = row[j] + add[j];
             if (cnt == k && !(x < v[k - 1]))
                 continue;
             int p = cnt < k ? cnt++ : k - 1;

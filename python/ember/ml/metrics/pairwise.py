@@ -100,25 +100,37 @@ class Prepared:
     def __init__(self, Y, metric, p=2, Y_norm_squared=None):
         self.metric, self.p = metric, p
         self.Y = Y
+        # the product metrics' scores are Xb @ W.T (+ YY): the factor -2 or
+        # -1 is in W once (an exact scaling) rather than a pass over every
+        # block
         if metric in ("euclidean", "sqeuclidean"):
             self.YY = Y_norm_squared if Y_norm_squared is not None else row_norms_sq(Y)
+            self.W = Y * -2
         elif metric == "cosine":
-            self.Yn = normalize_rows(Y)
+            self.W = normalize_rows(Y)
+            self.W *= -1
+        elif metric == "inner_product":
+            self.W = -Y
 
-    def scores(self, Xb):
+    def parts(self, Xb):
+        """(G, add): the scores are G + add[None, :] (add None: G alone), so
+        a consumer that reads G once can add the row vector as it goes."""
         m = self.metric
         if m in ("euclidean", "sqeuclidean"):
-            S = Xb @ self.Y.T
-            S *= -2
-            S += self.YY.reshape(1, -1)
-            return S
-        if m in ("cosine", "inner_product"):
-            S = (normalize_rows(Xb) @ self.Yn.T) if m == "cosine" else Xb @ self.Y.T
-            S *= -1
-            return S
+            return Xb @ self.W.T, self.YY
+        if m == "cosine":
+            return normalize_rows(Xb) @ self.W.T, None
+        if m == "inner_product":
+            return Xb @ self.W.T, None
         if m == "precomputed":
-            return Xb.copy()
-        return _reduce_block(Xb, self.Y, m, self.p)
+            return Xb.copy(), None
+        return _reduce_block(Xb, self.Y, m, self.p), None
+
+    def scores(self, Xb):
+        G, add = self.parts(Xb)
+        if add is not None:
+            G += add.reshape(1, -1)
+        return G
 
     def finish(self, S, Xb, XXb=None):
         """Distances from scores of the rows Xb (S may be modified)."""
