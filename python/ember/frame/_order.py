@@ -42,20 +42,33 @@ def _dense(c):
 
 
 def _string_codes(col):
+    """(codes, k) of a string column's rows by their bytes: an LSD chain
+    of stable radix sorts of the rows' words (the last word first), each
+    carrying the order so far, then one scan of where the words change."""
     from ember.frame._strings import words
     n = col.length
     dev = col.device
     if n == 0:
         return ember.zeros(0, dtype="int64", device=dev), 0
     ws, lens = words(col)
-    keys = [lens] + ws[::-1]          # lexsort: the last key is the primary one
-    order = ember.lexsort(tuple(keys))
-    new = ember.zeros(n, dtype="bool", device=dev)
-    new[0] = True
-    for k in keys:
-        ks = k[order]
-        new[1:] = new[1:] | (ks[1:] != ks[:-1])
-    rank = ember.cumsum(new.astype("int64")) - 1
+    keys = ws[::-1]   # least significant first
+    if not ws or bool((col.values == 0).any()):
+        # a NUL byte reads as the words' zero padding: only the length
+        # tells "a" from "a\0" (without one, words that differ in length
+        # differ in a byte)
+        keys = [lens] + keys
+    order = ember.arange(n, dtype="int64", device=dev)
+    for i, key in enumerate(keys):
+        bits = max(int(lens.max()).bit_length(), 1) if key is lens else None
+        top, order = ember.parallel.radix_sort(key if i == 0 else key[order], order,
+                                               end_bit=bits)
+    change = top[1:] != top[:-1]
+    for key in keys[:-1]:
+        ks = key[order]
+        change = change | (ks[1:] != ks[:-1])
+    new = ember.ones(n, dtype="int64", device=dev)
+    new[1:] = change.astype("int64")
+    rank = ember.cumsum(new) - 1
     out = ember.empty(n, dtype="int64", device=dev)
     out[order] = rank
     return out, int(rank[n - 1]) + 1

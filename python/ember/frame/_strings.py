@@ -99,23 +99,16 @@ def equal_columns(a, b):
 def words(col):
     """The rows as big-endian uint64 words of 8 bytes each, zero padded,
     so that comparing (words..., length) orders rows as their bytes (and
-    utf-8 bytes order as code points)."""
+    utf-8 bytes order as code points): one kernel pass (str_keys.cuh)."""
+    from ember.frame import _str_kernels as K
     lens = lengths(col)
     n = col.length
-    maxlen = int(lens.max()) if n else 0
-    starts = col.offsets.astype("int64")[:-1]
-    last = max(col.values.shape[0] - 1, 0)
-    dev = col.device
-    b = ember.arange(8, dtype="int64", device=dev)
-    shift = ((7 - b) * 8).astype("uint64")
-    out = []
-    for w in range((maxlen + 7) // 8):   # one (n, 8) gather a word
-        p = 8 * w + b
-        src = ember.minimum(starts[:, None] + p[None, :], last)
-        has = p[None, :] < lens[:, None]
-        byte = ember.where(has, col.values[src], 0).astype("uint64")
-        out.append((byte << shift[None, :]).sum(axis=1, dtype="uint64"))
-    return out, lens
+    nw = (int(lens.max()) + 7) // 8 if n else 0
+    out = ember.empty((nw, n), dtype="uint64", device=col.device)
+    if nw:
+        K.launch(col.device, "em_str_words", n, (K.offsets(col), col.values, K.i64(n),
+                                                 K.i64(nw), out))
+    return [out[w] for w in range(nw)], lens
 
 
 def to_pylist(col):
