@@ -88,11 +88,11 @@ class PCA(_BasePCA):
                              "than or equal to 1")
 
     def fit(self, X, y=None):
-        self._fit(X)
+        self._fit(X, want_u=False)
         return self
 
     def fit_transform(self, X, y=None):
-        U, S, Xc = self._fit(X)
+        U, S, Xc = self._fit(X, want_u=True)
         k = self.n_components_
         if U is not None:
             # U S is X's projection without another pass over X
@@ -102,7 +102,7 @@ class PCA(_BasePCA):
             return self._out(Xt.astype(Xc.dtype))
         return self.transform(X)
 
-    def _fit(self, X):
+    def _fit(self, X, want_u):
         self._check_params()
         X, _ = self._fit_input(X, ensure_min_samples=2)
         n, p = X.shape
@@ -123,7 +123,7 @@ class PCA(_BasePCA):
                 raise ValueError(f"n_components={nc} must be between 0 and "
                                  f"min(n_samples, n_features)={min(n, p)} with "
                                  f"svd_solver={solver!r}")
-            return self._fit_full(X, nc, solver)
+            return self._fit_full(X, nc, solver, want_u)
         if not 1 <= nc <= min(n, p) or isinstance(nc, float) and not nc.is_integer():
             raise ValueError(f"n_components={nc!r} must be between 1 and "
                              f"min(n_samples, n_features)={min(n, p)!r} with "
@@ -134,13 +134,13 @@ class PCA(_BasePCA):
                              f"svd_solver='{solver}'")
         return self._fit_truncated(X, int(nc), solver)
 
-    def _fit_full(self, X, nc, solver):
+    def _fit_full(self, X, nc, solver, want_u):
         n, p = X.shape
         mean = X.mean(axis=0)
         U = None
         if solver == "full":
             Xc = X - mean
-            U, S, Vt = _svd.thin_svd(Xc)
+            U, S, Vt = _svd.thin_svd(Xc, compute_u=want_u)
             ev = S * S / (n - 1)
         else:
             # scikit-learn's covariance route: X^T X less n mean mean^T, so
