@@ -6,6 +6,7 @@ import numbers
 
 import ember
 from ember.ml import _validation as V
+from ember.ml.metrics import pairwise as _pairwise
 
 # Elements of one block of distances: 2^24 (64 MiB in float32) keeps the
 # intermediates of every step bounded whatever n is, and is large enough
@@ -20,17 +21,10 @@ def row_blocks(n, m, elems=None):
     return [(s, min(n, s + b)) for s in range(0, n, b)]
 
 
-def sq_norms(X):
-    return (X * X).sum(axis=1)
-
-
-def sq_dist_block(Xb, xxb, Y, yy):
-    """Squared euclidean distances of a row block to all rows of Y, through
-    one GEMM, clipped at 0 where rounding made them negative."""
-    d = (Xb @ Y.T) * -2.0
-    d += xxb[:, None]
-    d += yy[None, :]
-    return ember.maximum(d, 0)
+# the squared norms and distance blocks are ember.ml.metrics.pairwise's, one
+# implementation for the clustering and neighbour estimators
+sq_norms = _pairwise.row_norms_sq
+sq_dist_block = _pairwise.sq_euclidean_block
 
 
 def rng_of(random_state):

@@ -53,6 +53,17 @@ def row_norms_sq(X):
     return (X * X).sum(axis=1)
 
 
+def sq_euclidean_block(Xb, XXb, Y, YY):
+    """Squared euclidean distances of the rows Xb (squared norms XXb) to
+    every row of Y (YY): one GEMM, clipped at 0 where rounding made them
+    negative. ember.ml.cluster's blocks use it too."""
+    D = Xb @ Y.T
+    D *= -2
+    D += XXb.reshape(-1, 1)
+    D += YY.reshape(1, -1)
+    return ember.maximum(D, 0, out=D)
+
+
 def _norms_arg(v, n, X, name):
     if v is None:
         return None
@@ -233,7 +244,7 @@ def euclidean_distances(X, Y=None, *, Y_norm_squared=None, squared=False,
         XX = row_norms_sq(Xa)
     if YY is None:
         YY = XX if Y is None else row_norms_sq(Ya)
-    D = Prepared(Ya, "sqeuclidean", Y_norm_squared=YY).block(Xa, XX)
+    D = sq_euclidean_block(Xa, XX, Ya, YY)
     if Y is None:
         ember.fill_diagonal(D, 0)
     if not squared:
