@@ -149,6 +149,9 @@ class Index:
         return index_to_pandas(self)
 
     def tolist(self):
+        if self._col.dtype.is_categorical:   # the values, not the codes
+            from ember.frame._categorical import decode
+            return Index(decode(self._col)).tolist()
         if self._col.dtype.is_string:
             from ember.frame._strings import to_pylist
             return to_pylist(self._col)

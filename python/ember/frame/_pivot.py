@@ -11,7 +11,7 @@ def _one_key(key, what):
     if isinstance(key, (list, tuple)):
         if len(key) != 1:
             raise NotImplementedError(f"pivot_table with several {what} keys (a "
-                                      "MultiIndex); use one key")
+                                      "MultiIndex of the columns); use one key")
         key = key[0]
     return key
 
@@ -36,17 +36,27 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
     if index is None:
         raise NotImplementedError("pivot_table without index= (a one-row frame or a "
                                   "MultiIndex); pass index=")
-    index, columns = _one_key(index, "index"), _one_key(columns, "columns")
+    # several index keys make a MultiIndex of the rows
+    index = list(index) if isinstance(index, (list, tuple)) and len(index) > 1 else \
+        _one_key(index, "index")
+    keys = index if isinstance(index, list) else [index]
+    columns = _one_key(columns, "columns")
+    if not dropna and len(keys) > 1:
+        raise NotImplementedError("pivot_table(dropna=False) with several index keys "
+                                  "(pandas lists every combination of the keys' "
+                                  "values); use dropna=True or one index key")
     if columns is None:
-        sel = values if values is not None else [k for k in data._cols if k != index]
+        sel = values if values is not None else [k for k in data._cols if k not in keys]
         return data.groupby(index, sort=sort, dropna=dropna)[
             [sel] if isinstance(sel, str) else list(sel)].agg(how)
     if not isinstance(values, str) and not (values is not None and not
                                             isinstance(values, (list, tuple))):
         raise NotImplementedError("pivot_table with values=None or a list (MultiIndex "
                                   "columns); pass one column name as values=")
+    if columns in keys:   # pandas groups by the pair of both, a 2-D key
+        raise ValueError(f"Grouper for '{columns}' not 1-dimensional")
     vcol = data._column(values)
-    gi = Groups([data._column(index)], dropna, sort)
+    gi = Groups([data._column(k) for k in keys], dropna, sort)
     gc = Groups([data._column(columns)], dropna, sort)
     ki, kc = gi.k, gc.k
     cell = ember.where((gi.codes < 0) | (gc.codes < 0), -1, gi.codes * kc + gc.codes)
@@ -78,7 +88,11 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
         c = cells[:, j][keep_r]
         out[label] = _cell_column(res.take(ember.maximum(at[c], 0)), ~present[c],
                                   some_missing, fill_value)
-    idx = Index(gi.keys[0].take(keep_r), name=index)
+    if len(keys) > 1:
+        from ember.frame._multiindex import MultiIndex
+        idx = MultiIndex._make([k.take(keep_r) for k in gi.keys], keys)
+    else:
+        idx = Index(gi.keys[0].take(keep_r), name=index)
     return DataFrame._make(out, idx if ki else RangeIndex(0, 0))
 
 

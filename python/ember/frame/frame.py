@@ -423,6 +423,14 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             cols = {**index_columns(self._index, self._device(), cols), **cols}
         return DataFrame._make(cols, RangeIndex(0, len(self)))
 
+    def stack(self, level=-1, dropna=None, sort=None, future_stack=True):
+        from ember.frame._multiindex_reshape import stack
+        return stack(self, level, dropna, sort, future_stack)
+
+    def unstack(self, level=-1, fill_value=None, sort=True):
+        raise NotImplementedError("DataFrame.unstack (its columns would be a "
+                                  "MultiIndex); unstack one column: df[name].unstack()")
+
     def duplicated(self, subset=None, keep="first"):
         return Series._make(Column("bool", _order.duplicated(self._subset(subset), keep)),
                             self._index, None)

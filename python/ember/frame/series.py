@@ -316,6 +316,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
             raise ValueError(f"cannot insert {col_name}, already exists")
         return DataFrame._make({**cols, col_name: self._col}, RangeIndex(0, len(self)))
 
+    def unstack(self, level=-1, fill_value=None, sort=True):
+        from ember.frame._multiindex_reshape import unstack
+        return unstack(self, level, fill_value)
+
     def duplicated(self, keep="first"):
         return self._like(Column("bool", _order.duplicated([self._col], keep)))
 
