@@ -87,17 +87,22 @@ class _Forest(BaseEstimator):
                 raise ValueError(f"max_samples must be in (0, n_samples] = (0, {n}], got "
                                  f"{ms!r}")
         trees = []
-        for _ in range(self.n_estimators):
+        # trees of a batch share each level's launches; a batch's
+        # (tree, row) pairs stay near 2^23
+        per = max(1, min(self.n_estimators, (1 << 23) // max(n, 1)))
+        for t0 in range(0, self.n_estimators, per):
+            g = min(per, self.n_estimators - t0)
             if self.bootstrap:
-                draw = rng.integers(0, n, ns)
-                tw = ember.bincount(draw, minlength=n).astype(w.dtype) * w
+                draw = rng.integers(0, n, (g, ns))
+                draw = draw + (ember.arange(g, device=X.device) * n)[:, None]
+                W = ember.bincount(draw.reshape(-1), minlength=g * n).reshape(g, n)
+                W = W.astype(w.dtype) * w[None, :]
             else:
-                tw = w
-            trees.append(grow(Xb, y, tw, n_classes=n_classes, max_bins=self.max_bins,
-                              max_depth=self.max_depth, min_samples_split=mss,
-                              min_samples_leaf=msl,
-                              min_impurity_decrease=self.min_impurity_decrease, k=k,
-                              rng=rng))
+                W = ember.broadcast_to(w, (g, n))
+            trees += grow(Xb, y, W, n_classes=n_classes, max_bins=self.max_bins,
+                          max_depth=self.max_depth, min_samples_split=mss,
+                          min_samples_leaf=msl,
+                          min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng)
         self._pack(trees, E, p, X.device)
 
     def _pack(self, trees, E, p, dev):

@@ -1,11 +1,17 @@
-"""One tree grown level by level on binned features: every node of a level
-is split at once. A level is one bincount of (node, drawn feature, bin,
-class) keys over the rows still in play, a cumulative sum along the bins,
-and a vectorised best-split search; rows then move to their child with one
-gather. Host work per level is a few small arrays (one entry per node)."""
+"""Trees grown level by level on binned features, a batch of trees at a
+time: every node of a level, in every tree of the batch, is split at once.
+A level is one bincount of (node, drawn feature, bin, class) keys over the
+(tree, row) pairs still in play, a cumulative sum along the bins and a
+vectorised best-split search; pairs then move to their child with one
+gather. The host sees a few small arrays a level (one entry per node), so
+the launches of a level are shared by the whole batch."""
 from dataclasses import dataclass
 
 import ember
+
+# bound on one level's histogram (nodes x features x bins x classes);
+# levels with more nodes are searched in chunks of nodes
+_HIST_LIMIT = 1 << 25
 
 
 @dataclass
@@ -23,114 +29,149 @@ class Tree:
     depth: int
 
 
-def grow(Xb, y, w, *, n_classes, max_bins, max_depth, min_samples_split,
+def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_leaf):
+    """Best split of each of m nodes from the pairs (ri, y, w) at local
+    node `local`: device arrays best feature, best bin, gain, node weight,
+    node value and the parent score."""
+    dev = ri.device
+    C = max(n_classes, 1)
+    if k >= p:
+        F = ember.broadcast_to(ember.arange(p, device=dev), (m, p))
+    else:
+        F = ember.argsort(rng.random((m, p)), axis=1)[:, :k]
+    kk = F.shape[1]
+    F = ember.ascontiguousarray(F).reshape(-1)
+    js = ember.arange(kk, device=dev)[:, None]
+    fr = ember.take(F, local[None, :] * kk + js)                        # kk x n
+    bins = ember.take(Xflat, (ri * p)[None, :] + fr).astype(ember.int64)
+    key = (local[None, :] * kk + js) * B + bins
+    n = ri.shape[0]
+    ww = ember.broadcast_to(w, (kk, n)).reshape(-1)
+    size = m * kk * B
+    if n_classes:
+        key = (key * C + y[None, :]).reshape(-1)
+        H = ember.bincount(key, weights=ww, minlength=size * C).reshape(m, kk, B, C)
+        L = ember.cumsum(H, axis=2)
+        T = L[:, :, B - 1:, :]
+        R = T - L
+        WL, WR = L.sum(axis=3), R.sum(axis=3)
+        score = (L * L).sum(axis=3) / ember.maximum(WL, 1e-300) + \
+            (R * R).sum(axis=3) / ember.maximum(WR, 1e-300)
+        T0 = T[:, 0, 0, :]
+        WT = T0.sum(axis=1)
+        parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
+        value = T0
+    else:
+        key = key.reshape(-1)
+        ws = ember.broadcast_to(w * y, (kk, n)).reshape(-1)
+        Hw = ember.bincount(key, weights=ww, minlength=size).reshape(m, kk, B)
+        Hs = ember.bincount(key, weights=ws, minlength=size).reshape(m, kk, B)
+        WL, SL = ember.cumsum(Hw, axis=2), ember.cumsum(Hs, axis=2)
+        WT, ST = WL[:, 0, B - 1], SL[:, 0, B - 1]
+        WR, SR = WT[:, None, None] - WL, ST[:, None, None] - SL
+        score = SL * SL / ember.maximum(WL, 1e-300) + SR * SR / ember.maximum(WR, 1e-300)
+        parent = ST * ST / ember.maximum(WT, 1e-300)
+        value = (ST / ember.maximum(WT, 1e-300))[:, None]
+    valid = (WL >= min_samples_leaf) & (WR >= min_samples_leaf)
+    score = ember.where(valid, score, -ember.inf).reshape(m, kk * B)
+    best = ember.argmax(score, axis=1)
+    gain = ember.max(score, axis=1) - parent
+    bf = ember.take(F, ember.arange(m, device=dev) * kk + best // B)
+    return bf, best % B, gain, WT, value
+
+
+def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
          min_samples_leaf, min_impurity_decrease, k, rng):
-    """Xb: n x p uint8 bins; y: class codes (int64) or targets (float);
-    w: sample weights (bootstrap counts times user weights); n_classes 0
-    for regression."""
+    """Grow one tree per row of W (trees x n sample weights: bootstrap
+    counts times user weights) over Xb (n x p uint8 bins); y holds class
+    codes (int64) or targets (float64); n_classes is 0 for regression.
+    Returns a list of Tree."""
     import numpy as np
-    keep = w > 0
-    rows = ember.nonzero(keep)[0]
-    Xb, y, w = ember.take(Xb, rows, axis=0), ember.take(y, rows), ember.take(w, rows)
-    n, p = Xb.shape
+    G, n0 = W.shape
+    p = Xb.shape[1]
+    Xflat = Xb.reshape(-1)
     dev = Xb.device
-    fdt = w.dtype
     B = max_bins
     C = max(n_classes, 1)
-    total_w = float(w.sum())
-    node = ember.zeros(n, dtype=ember.int64, device=dev)
-    rec = {key: [] for key in ("feature", "split_bin", "value", "weight", "gain")}
-    children = []          # (left, right) per level, host arrays
-    start, m, depth = 0, 1, 0
-    flatX = Xb.reshape(-1)
-    prow = ember.arange(n, device=dev) * p
+    # the (tree, row) pairs with weight: node g is tree g's root
+    pair = ember.nonzero(W.reshape(-1) > 0)[0]
+    node = pair // n0
+    ri = pair - node * n0
+    w = ember.take(W.reshape(-1), pair)
+    yy = ember.take(y, ri)
+    total_w = ember.asnumpy(W.sum(axis=1))
+    recs, lefts, trees_of = [], [], []
+    tree_of = np.arange(G)
+    start, m, depth = 0, G, 0
     while m > 0:
         local = node - start
-        if k >= p:
-            F = ember.broadcast_to(ember.arange(p, device=dev), (m, p))
-        else:
-            F = ember.argsort(rng.random((m, p)), axis=1)[:, :k]
-        kk = F.shape[1]
-        F = ember.ascontiguousarray(F)
-        # (node, j, bin) keys of every row for each of its node's kk features
-        fr = ember.take(F.reshape(-1), (local * kk)[None, :] +
-                        ember.arange(kk, device=dev)[:, None])          # kk x n
-        bins = ember.take(flatX, prow[None, :] + fr).astype(ember.int64)
-        key = ((local[None, :] * kk + ember.arange(kk, device=dev)[:, None]) * B + bins)
-        size = m * kk * B
-        if n_classes:
-            key = (key * C + y[None, :]).reshape(-1)
-            ww = ember.broadcast_to(w, (kk, n)).reshape(-1)
-            H = ember.bincount(key, weights=ww, minlength=size * C).reshape(m, kk, B, C)
-            L = ember.cumsum(H, axis=2)
-            T = L[:, :, B - 1:, :]
-            R = T - L
-            WL, WR = L.sum(axis=3), R.sum(axis=3)
-            score = (L * L).sum(axis=3) / ember.maximum(WL, 1e-300) + \
-                (R * R).sum(axis=3) / ember.maximum(WR, 1e-300)
-            T0 = T[:, 0, 0, :]
-            WT = T0.sum(axis=1)
-            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
-            value = T0
-        else:
-            key = key.reshape(-1)
-            ww = ember.broadcast_to(w, (kk, n)).reshape(-1)
-            ws = ember.broadcast_to(w * y, (kk, n)).reshape(-1)
-            Hw = ember.bincount(key, weights=ww, minlength=size).reshape(m, kk, B)
-            Hs = ember.bincount(key, weights=ws, minlength=size).reshape(m, kk, B)
-            WL, SL = ember.cumsum(Hw, axis=2), ember.cumsum(Hs, axis=2)
-            WT, ST = WL[:, 0, B - 1], SL[:, 0, B - 1]
-            WR, SR = WT[:, None, None] - WL, ST[:, None, None] - SL
-            score = SL * SL / ember.maximum(WL, 1e-300) + SR * SR / ember.maximum(WR, 1e-300)
-            parent = ST * ST / ember.maximum(WT, 1e-300)
-            value = (ST / ember.maximum(WT, 1e-300))[:, None]
-        valid = (WL >= min_samples_leaf) & (WR >= min_samples_leaf)
-        score = ember.where(valid, score, -ember.inf).reshape(m, kk * B)
-        best = ember.argmax(score, axis=1)
-        gain = ember.max(score, axis=1) - parent
-        bj, bb = best // B, best % B
-        bf = ember.take(F.reshape(-1), ember.arange(m, device=dev) * kk + bj)
+        chunk = max(1, _HIST_LIMIT // (max(k, 1) * B * C))
+        parts = []
+        for c0 in range(0, m, chunk):
+            c1 = min(m, c0 + chunk)
+            if c0 == 0 and c1 == m:
+                sel_local, sel = local, None
+            else:
+                sel = ember.nonzero((local >= c0) & (local < c1))[0]
+                sel_local = ember.take(local, sel) - c0
+            args = (ri, yy, w) if sel is None else (ember.take(ri, sel),
+                                                    ember.take(yy, sel), ember.take(w, sel))
+            parts.append(_search(Xflat, p, *args, sel_local, c1 - c0, n_classes=n_classes,
+                                 B=B, k=k, rng=rng, min_samples_leaf=min_samples_leaf))
+        bf, bb, gain, WT, value = (ember.concatenate([q[i] for q in parts])
+                                   if len(parts) > 1 else parts[0][i] for i in range(5))
+        tw = ember.asarray(total_w[tree_of], device=dev)
         can = (WT >= min_samples_split) & (gain > 1e-12 * ember.maximum(WT, 1.0)) & \
-            (gain / total_w >= min_impurity_decrease) & ember.isfinite(gain)
+            (gain / tw >= min_impurity_decrease) & ember.isfinite(gain)
         if max_depth is not None and depth >= max_depth:
             can = can & False
-        # one transfer a level: the per-node results the tree keeps
+        fdt = ember.float64
         host = ember.asnumpy(ember.concatenate([
             can.astype(fdt)[:, None], bf.astype(fdt)[:, None], bb.astype(fdt)[:, None],
             WT.astype(fdt)[:, None], ember.where(can, gain, 0).astype(fdt)[:, None],
             value.astype(fdt)], axis=1))
         split = host[:, 0] > 0
-        rec["feature"].append(np.where(split, host[:, 1], -1).astype(np.int32))
-        rec["split_bin"].append(np.where(split, host[:, 2], -1).astype(np.int32))
-        rec["weight"].append(host[:, 3])
-        rec["gain"].append(host[:, 4])
-        rec["value"].append(host[:, 5:])
+        recs.append((np.where(split, host[:, 1], -1).astype(np.int32),
+                     np.where(split, host[:, 2], -1).astype(np.int32),
+                     host[:, 3], host[:, 4], host[:, 5:]))
+        trees_of.append(tree_of)
         nsplit = int(split.sum())
         nxt = start + m
         left = np.full(m, -1, np.int64)
         left[split] = nxt + 2 * np.arange(nsplit)
-        children.append(left)
+        lefts.append(left)
         if nsplit == 0:
             break
-        # rows of split nodes move to a child; the rest leave play
-        dleft = ember.asarray(left, device=dev)
-        lrow = ember.take(dleft, local)
-        xb = ember.take(flatX, prow + ember.take(bf, local)).astype(ember.int64)
+        # pairs of split nodes move to a child; the rest leave play
+        lrow = ember.take(ember.asarray(left, device=dev), local)
+        xb = ember.take(Xflat, ri * p + ember.take(bf, local)).astype(ember.int64)
         new = ember.where(lrow >= 0, lrow + (xb > ember.take(bb, local)), -1)
         live = new >= 0
         if not bool(live.all()):
             idx = ember.nonzero(live)[0]
-            Xb, y, w, new = (ember.take(Xb, idx, axis=0), ember.take(y, idx),
-                             ember.take(w, idx), ember.take(new, idx))
-            n = Xb.shape[0]
-            flatX = Xb.reshape(-1)
-            prow = ember.arange(n, device=dev) * p
+            ri, yy, w, new = (ember.take(ri, idx), ember.take(yy, idx), ember.take(w, idx),
+                              ember.take(new, idx))
         node = new
+        tree_of = np.repeat(tree_of[split], 2)
         start, m, depth = nxt, 2 * nsplit, depth + 1
-    left = np.concatenate(children)
-    right = np.where(left >= 0, left + 1, -1)
-    return Tree(feature=np.concatenate(rec["feature"]),
-                split_bin=np.concatenate(rec["split_bin"]),
-                left=left, right=right, value=np.concatenate(rec["value"]),
-                weight=np.concatenate(rec["weight"]), gain=np.concatenate(rec["gain"]),
-                depth=depth)
+    return _split_batch(recs, lefts, trees_of, G, depth)
+
+
+def _split_batch(recs, lefts, trees_of, G, depth):
+    """The batch's node tables cut into one Tree per tree, each numbered
+    from its root in level order."""
+    import numpy as np
+    feat, sbin, weight, gain, value = (np.concatenate([r[i] for r in recs])
+                                       for i in range(5))
+    left = np.concatenate(lefts)
+    owner = np.concatenate(trees_of)
+    out = []
+    for g in range(G):
+        ids = np.nonzero(owner == g)[0]
+        renum = np.full(len(owner), -1, np.int64)
+        renum[ids] = np.arange(len(ids))
+        lg = np.where(left[ids] >= 0, renum[np.maximum(left[ids], 0)], -1)
+        out.append(Tree(feature=feat[ids], split_bin=sbin[ids], left=lg,
+                        right=np.where(lg >= 0, lg + 1, -1), value=value[ids],
+                        weight=weight[ids], gain=gain[ids], depth=depth))
+    return out
