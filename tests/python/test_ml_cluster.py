@@ -259,6 +259,17 @@ def test_dbscan_equals_sklearn(device, case, dt, small_blocks):
     assert b.components_.dtype == dt
 
 
+@pytest.mark.parametrize("case", [0, 1])
+def test_dbscan_rounds_over_blocks_equal_stored_pairs(device, case, small_blocks,
+                                                      monkeypatch):
+    # a graph over the pair budget is rebuilt block by block every round
+    X, eps, ms = _dbscan_sets()[case]
+    a = sk_cluster.DBSCAN(eps=eps, min_samples=ms).fit(X)
+    monkeypatch.setattr(ec._dbscan, "EDGE_BUDGET", 0)
+    b = ec.DBSCAN(eps=eps, min_samples=ms).fit(_ed(X, device))
+    np.testing.assert_array_equal(ember.asnumpy(b.labels_), a.labels_)
+
+
 def test_dbscan_sample_weight_and_numpy_output(small_blocks):
     X, eps, ms = _dbscan_sets()[0]
     w = np.random.default_rng(0).integers(0, 3, len(X)).astype(float)

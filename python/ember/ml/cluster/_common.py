@@ -27,22 +27,6 @@ sq_norms = _pairwise.row_norms_sq
 sq_dist_block = _pairwise.sq_euclidean_block
 
 
-def rng_of(random_state):
-    """An ember Generator from scikit-learn's random_state forms: None, an
-    int, a NumPy RandomState/Generator (drawn from once) or an ember one."""
-    if random_state is None:
-        return ember.random.default_rng()
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return ember.random.default_rng(int(random_state))
-    if isinstance(random_state, ember.random.Generator):
-        return random_state
-    if hasattr(random_state, "randint"):
-        return ember.random.default_rng(int(random_state.randint(2**31 - 1)))
-    if hasattr(random_state, "integers"):
-        return ember.random.default_rng(int(random_state.integers(2**31 - 1)))
-    raise ValueError(f"{random_state!r} cannot be used to seed a random generator")
-
-
 def sample_weight_of(sample_weight, X):
     """scikit-learn's _check_sample_weight: ones, a scalar broadcast, or a
     1-d array as long as X, in X's dtype on X's device."""
@@ -68,13 +52,23 @@ def compress(parent):
         parent = nxt
 
 
+def scatter_min(a, idx, vals):
+    """a[idx] = min(a[idx], vals) with repeated indices combined: a sort by
+    index and a min by key on the device (ufunc.at works on the host)."""
+    if idx.shape[0] == 0:
+        return
+    k, v = ember.parallel.radix_sort(idx, vals)
+    uk, mv = ember.parallel.reduce_by_key(k, v, op="min")
+    a[uk] = ember.minimum(ember.take(a, uk), mv)
+
+
 def hook(parent, nodes, targets):
     """Hook the current parent of each node to a smaller target of its own
     component (parent[parent[i]] = min(., target)), keeping parent[x] <= x
     inside x's component, so the roots at the fixpoint are the components'
     smallest indices."""
-    ember.minimum.at(parent, ember.take(parent, nodes), targets)
-    ember.minimum.at(parent, nodes, targets)
+    scatter_min(parent, ember.take(parent, nodes), targets)
+    scatter_min(parent, nodes, targets)
 
 
 def ranks_of_roots(parent, is_member):

@@ -7,9 +7,14 @@ import ember
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClusterMixin, fitted
 from ember.ml.cluster._common import (compress, hook, ranks_of_roots, row_blocks,
-                                      sample_weight_of, sq_dist_block, sq_norms)
+                                      sample_weight_of, scatter_min, sq_dist_block,
+                                      sq_norms)
 
 _METRICS = ("euclidean", "l2")
+# Pairs (i, j) with j a core point kept as two index arrays when there are
+# at most this many: the rounds of the components then cost O(pairs) each
+# instead of a pass over all n^2 distances.
+EDGE_BUDGET = 1 << 26
 _ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
 
 
@@ -56,37 +61,16 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         xx = sq_norms(X)
         eps2 = float(self.eps) ** 2
         blocks = row_blocks(n, n)
-        counts = ember.empty(n, dtype=w.dtype, device=X.device)
-        for s, e in blocks:
-            near = sq_dist_block(X[s:e], xx[s:e], X, xx) <= eps2
-            counts[s:e] = (near.astype(w.dtype) * w[None, :]).sum(axis=1)
+        counts, n_pairs = _neighbour_counts(X, xx, eps2, blocks,
+                                            None if sample_weight is None else w)
         core = counts >= self.min_samples
-        idx = ember.arange(n, device=X.device)
-        # Non-core rows point at a sentinel row n that points at itself.
-        parent = ember.concatenate([ember.where(core, idx, n),
-                                    ember.full(1, n, dtype=idx.dtype, device=X.device)])
-        m = ember.empty(n, dtype=ember.int64, device=X.device)
-        # Rounds of hooking each core point's root to the smallest root among
-        # its core neighbours, then pointer jumping: every component that is
-        # not finished merges with another each round, so about log2(n)
-        # rounds. The round that changes nothing also gives each border
-        # point its smallest neighbouring root.
-        while True:
-            before = parent
-            parent = parent.copy()
-            for s, e in blocks:
-                near = sq_dist_block(X[s:e], xx[s:e], X, xx) <= eps2
-                near &= core[None, :]
-                mb = ember.where(near, parent[None, :n], n).min(axis=1)
-                m[s:e] = mb
-                rows = idx[s:e][core[s:e]]
-                if rows.shape[0]:
-                    hook(parent, rows, ember.take(mb, rows - s))
-            parent = compress(parent)
-            if bool((parent == before).all()):
-                break
+        if n_pairs <= EDGE_BUDGET:
+            parent, m = _roots_by_edges(X, xx, eps2, blocks, core)
+        else:
+            parent, m = _roots_by_blocks(X, xx, eps2, blocks, core)
         root = ember.where(core, parent[:n], m)
         member = root < n
+        idx = ember.arange(n, device=X.device)
         labels = ranks_of_roots(ember.where(member, root, idx), member)
         self.labels_ = labels
         core_idx = ember.nonzero(core)[0]
@@ -96,3 +80,88 @@ class DBSCAN(ClusterMixin, BaseEstimator):
 
     def fit_predict(self, X, y=None, sample_weight=None):
         return self.fit(X, sample_weight=sample_weight).labels_
+
+
+def _near(X, xx, eps2, s, e):
+    return sq_dist_block(X[s:e], xx[s:e], X, xx) <= eps2
+
+
+def _neighbour_counts(X, xx, eps2, blocks, w):
+    """Each row's neighbours within eps, itself included (their total weight
+    when w is given), and the number of neighbour pairs."""
+    n = X.shape[0]
+    cnt = ember.empty(n, dtype=ember.int64, device=X.device)
+    wc = None if w is None else ember.empty(n, dtype=w.dtype, device=X.device)
+    for s, e in blocks:
+        near = _near(X, xx, eps2, s, e)
+        cnt[s:e] = near.sum(axis=1)
+        if w is not None:
+            wc[s:e] = (near.astype(w.dtype) * w[None, :]).sum(axis=1)
+    return (cnt if w is None else wc), int(cnt.sum())
+
+
+def _sentinel_parents(core):
+    # Non-core rows point at a sentinel row n that points at itself.
+    n = core.shape[0]
+    idx = ember.arange(n, device=core.device)
+    return ember.concatenate([ember.where(core, idx, n),
+                              ember.full(1, n, dtype=idx.dtype, device=core.device)])
+
+
+def _roots_by_edges(X, xx, eps2, blocks, core):
+    """Roots of the core components and each row's smallest neighbouring
+    core root, from the stored pairs (row, core neighbour)."""
+    n = X.shape[0]
+    rows, cols = [], []
+    for s, e in blocks:
+        near = _near(X, xx, eps2, s, e)
+        near &= core[None, :]
+        r, c = ember.nonzero(near)
+        rows.append((r + s).astype(ember.int32))
+        cols.append(c.astype(ember.int32))
+    r = ember.concatenate(rows).astype(ember.int64)
+    c = ember.concatenate(cols).astype(ember.int64)
+    from_core = ember.take(core, r)
+    rc, cc = r[from_core], c[from_core]
+    parent = _sentinel_parents(core)
+    while True:
+        before = parent
+        parent = parent.copy()
+        if rc.shape[0]:
+            hook(parent, rc, ember.take(before, cc))
+        parent = compress(parent)
+        if bool((parent == before).all()):
+            break
+    m = ember.full(n, n, dtype=ember.int64, device=X.device)
+    if r.shape[0]:
+        scatter_min(m, r, ember.take(parent, c))
+    return parent, m
+
+
+def _roots_by_blocks(X, xx, eps2, blocks, core):
+    """The same as _roots_by_edges with the pairs recomputed block by block
+    every round, for graphs too large to keep."""
+    n = X.shape[0]
+    parent = _sentinel_parents(core)
+    idx = ember.arange(n, device=X.device)
+    m = ember.empty(n, dtype=ember.int64, device=X.device)
+    # Rounds of hooking each core point's root to the smallest root among
+    # its core neighbours, then pointer jumping: every component that is
+    # not finished merges with another each round, so about log2(n)
+    # rounds. The round that changes nothing also gives each border point
+    # its smallest neighbouring root.
+    while True:
+        before = parent
+        parent = parent.copy()
+        for s, e in blocks:
+            near = _near(X, xx, eps2, s, e)
+            near &= core[None, :]
+            mb = ember.where(near, before[None, :n], n).min(axis=1)
+            m[s:e] = mb
+            rows = idx[s:e][core[s:e]]
+            if rows.shape[0]:
+                hook(parent, rows, ember.take(mb, rows - s))
+        parent = compress(parent)
+        if bool((parent == before).all()):
+            break
+    return parent, m

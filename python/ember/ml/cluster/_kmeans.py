@@ -4,9 +4,10 @@ import numbers
 
 import ember
 from ember.ml import _validation as V
+from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClusterMixin, TransformerMixin, fitted
 from ember.ml.cluster import _kmeans_steps as S
-from ember.ml.cluster._common import (rng_of, row_blocks, sample_weight_of,
+from ember.ml.cluster._common import (row_blocks, sample_weight_of,
                                       sq_dist_block, sq_norms)
 
 
@@ -115,7 +116,7 @@ class KMeans(_KMeansBase):
         V.check_option(self.algorithm, "algorithm", ("lloyd", "elkan"), est=self)
         n_init = self._check_common(X, auto_random=10)
         w = sample_weight_of(sample_weight, X)
-        rng = rng_of(self.random_state)
+        rng = check_random_state(self.random_state, X.device)
         # Centered data keeps the GEMM expansion of the distances accurate
         # (scikit-learn centers too); the mean goes back on at the end.
         mean = X.mean(axis=0)

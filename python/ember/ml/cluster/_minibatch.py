@@ -8,8 +8,9 @@ import numpy as np
 
 import ember
 from ember.ml import _validation as V
+from ember.ml._random import check_random_state
 from ember.ml.cluster import _kmeans_steps as S
-from ember.ml.cluster._common import rng_of, sample_weight_of, sq_norms
+from ember.ml.cluster._common import sample_weight_of, sq_norms
 from ember.ml.cluster._kmeans import _KMeansBase
 
 
@@ -116,7 +117,7 @@ class MiniBatchKMeans(_KMeansBase):
         X, _ = self._fit_input(X)
         n_init = self._check(X)
         w = sample_weight_of(sample_weight, X)
-        rng = rng_of(self.random_state)
+        rng = check_random_state(self.random_state, X.device)
         n, k = X.shape[0], self.n_clusters
         vidx = ember.asarray(rng.integers(0, n, self._init_size),
                              device=X.device).astype(ember.int64)
@@ -176,7 +177,7 @@ class MiniBatchKMeans(_KMeansBase):
         self._check(X) if first else None
         w = sample_weight_of(sample_weight, X)
         if first or "_rng" not in self.__dict__:
-            self._rng = rng_of(self.random_state)
+            self._rng = check_random_state(self.random_state, X.device)
         if first:
             self._C, _, _ = self._seed(X, w, self._rng)
             self._counts = ember.zeros(self.n_clusters, dtype=X.dtype, device=X.device)
