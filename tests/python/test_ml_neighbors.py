@@ -257,6 +257,9 @@ def test_frames_and_params():
     c.set_params(n_neighbors=7, weights="distance")
     assert c.n_neighbors == 7 and repr(c) == \
         "KNeighborsClassifier(n_neighbors=7, weights='distance')"
+    before = dict(b.__dict__)
+    b.predict(qdf)
+    assert b.__dict__.keys() == before.keys()    # a query leaves the estimator as is
     b2 = pickle.loads(pickle.dumps(b))
     np.testing.assert_array_equal(ember.asnumpy(b2.predict(ember.asarray(Q))), want)
 
@@ -304,6 +307,15 @@ def test_errors():
         EN.KNeighborsClassifier().fit(X, np.linspace(0, 1, 80))
     with pytest.raises(ValueError, match="inconsistent"):
         EN.KNeighborsRegressor().fit(X, y[:10])
+    with pytest.raises(ValueError, match="requires y"):
+        EN.KNeighborsRegressor().fit(X, None)
+    import scipy.sparse
+    with pytest.raises(TypeError, match="Sparse data"):
+        EN.NearestNeighbors().fit(scipy.sparse.csr_matrix(X))
+    Xo = X.astype(object)
+    Xo[0, 0] = {"a": 1}
+    with pytest.raises(TypeError, match="argument must be"):
+        EN.NearestNeighbors().fit(Xo)
     with pytest.raises(NotImplementedError):
         EN.NearestNeighbors(metric_params={"w": 1}).fit(X)
     with pytest.raises(NotImplementedError):

@@ -64,11 +64,16 @@ def to_ember(X, device=None, dtype=None):
                              f"on {device}")
     else:
         import numpy as np
+        if hasattr(X, "toarray") and hasattr(X, "nnz"):
+            raise TypeError("Sparse data was passed, but dense data is required. "
+                            "Use '.toarray()' to convert to a dense array.")
         h = np.asarray(X)
         if h.dtype == object:
+            # a TypeError (a dict among the numbers) stays NumPy's, as
+            # scikit-learn's check_array lets it through
             try:
                 h = h.astype(np.float64)
-            except (TypeError, ValueError):
+            except ValueError:
                 raise ValueError("could not convert the input to a numeric array "
                                  f"(dtype object, shape {h.shape})") from None
         a = ember.asarray(h, device=device if device is not None else ember.get_device())

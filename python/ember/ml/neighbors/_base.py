@@ -59,20 +59,25 @@ class NeighborsBase:
                              f"{Xa.shape[0]}x{Xa.shape[1]} matrix.")
         self._fit_X = Xa
         self.n_samples_fit_ = Xa.shape[0]
-        self._prep = None
+        # the training rows' norms (and scaled copy) once, at fit, so a
+        # query does not change the estimator; a pickle leaves them out
+        self._prep = Prepared(Xa, self._metric, self._p)
         return Xa, ya
-
-    def _prepared(self):
-        # The norms of the training rows, computed at the first query and
-        # kept; pickles without them (__getstate__).
-        if getattr(self, "_prep", None) is None:
-            self._prep = Prepared(self._fit_X, self._metric, self._p)
-        return self._prep
 
     def __getstate__(self):
         state = super().__getstate__()
         state.pop("_prep", None)
         return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "_fit_X" in state:
+            self._prep = Prepared(self._fit_X, self._metric, self._p)
+
+    def _need_y(self, y):
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but "
+                             "the target y is None")
 
     def _queries(self, X):
         if X is None:
@@ -100,7 +105,7 @@ class NeighborsBase:
             raise ValueError(f"Expected n_neighbors <= n_samples_fit, but "
                              f"n_neighbors = {need}, n_samples_fit = "
                              f"{self.n_samples_fit_}, n_samples = {Q.shape[0]}")
-        dist, ind = _search.kneighbors(self._prepared(), Q, int(n_neighbors),
+        dist, ind = _search.kneighbors(self._prep, Q, int(n_neighbors),
                                        exclude_self=is_train)
         return (dist, ind) if return_distance else ind
 
@@ -135,7 +140,7 @@ class NeighborsBase:
         if radius is None:
             radius = self.radius
         Q, is_train = self._queries(X)
-        return _search.radius_neighbors(self._prepared(), Q, radius,
+        return _search.radius_neighbors(self._prep, Q, radius,
                                         exclude_self=is_train,
                                         sort_results=sort_results)
 

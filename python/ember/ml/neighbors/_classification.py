@@ -8,9 +8,7 @@ from ember.ml.neighbors._base import KNeighborsBase, check_weights, neighbor_wei
 class KNeighborsClassifier(KNeighborsBase, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         check_weights(self.weights, self)
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but "
-                             "the target y is None")
+        self._need_y(y)
         Xa, _ = self._fit_rows(X)
         if getattr(y, "ndim", 1) == 2 and y.shape[1] > 1:
             raise NotImplementedError("KNeighborsClassifier: multi-output y is not "

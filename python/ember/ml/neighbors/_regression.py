@@ -7,6 +7,7 @@ from ember.ml.neighbors._base import KNeighborsBase, check_weights, neighbor_wei
 class KNeighborsRegressor(KNeighborsBase, RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         check_weights(self.weights, self)
+        self._need_y(y)
         _, ya = self._fit_rows(X, y, multi_output=True)
         self._y = ya if ya.dtype.kind == "f" else ya.astype(ember.float64)
         return self
