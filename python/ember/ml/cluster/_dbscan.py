@@ -61,11 +61,11 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         xx = sq_norms(X)
         eps2 = float(self.eps) ** 2
         blocks = row_blocks(n, n)
-        counts, n_pairs = _neighbour_counts(X, xx, eps2, blocks,
-                                            None if sample_weight is None else w)
+        counts, pairs = _neighbour_pass(X, xx, eps2, blocks,
+                                        None if sample_weight is None else w)
         core = counts >= self.min_samples
-        if n_pairs <= EDGE_BUDGET:
-            parent, m = _roots_by_edges(X, xx, eps2, blocks, core)
+        if pairs is not None:
+            parent, m = _roots_by_edges(core, *pairs)
         else:
             parent, m = _roots_by_blocks(X, xx, eps2, blocks, core)
         root = ember.where(core, parent[:n], m)
@@ -86,18 +86,29 @@ def _near(X, xx, eps2, s, e):
     return sq_dist_block(X[s:e], xx[s:e], X, xx) <= eps2
 
 
-def _neighbour_counts(X, xx, eps2, blocks, w):
+def _neighbour_pass(X, xx, eps2, blocks, w):
     """Each row's neighbours within eps, itself included (their total weight
-    when w is given), and the number of neighbour pairs."""
+    when w is given), and the pairs (row, neighbour) as two int32 arrays
+    while they fit EDGE_BUDGET (None past it): one pass over the distances."""
     n = X.shape[0]
     cnt = ember.empty(n, dtype=ember.int64, device=X.device)
     wc = None if w is None else ember.empty(n, dtype=w.dtype, device=X.device)
+    rows, cols, total = [], [], 0
     for s, e in blocks:
         near = _near(X, xx, eps2, s, e)
         cnt[s:e] = near.sum(axis=1)
         if w is not None:
             wc[s:e] = (near.astype(w.dtype) * w[None, :]).sum(axis=1)
-    return (cnt if w is None else wc), int(cnt.sum())
+        if rows is not None:
+            r, c = ember.nonzero(near)
+            total += r.shape[0]
+            if total > EDGE_BUDGET:
+                rows = cols = None
+            else:
+                rows.append((r + s).astype(ember.int32))
+                cols.append(c.astype(ember.int32))
+    pairs = None if rows is None else (ember.concatenate(rows), ember.concatenate(cols))
+    return (cnt if w is None else wc), pairs
 
 
 def _sentinel_parents(core):
@@ -108,19 +119,12 @@ def _sentinel_parents(core):
                               ember.full(1, n, dtype=idx.dtype, device=core.device)])
 
 
-def _roots_by_edges(X, xx, eps2, blocks, core):
+def _roots_by_edges(core, r, c):
     """Roots of the core components and each row's smallest neighbouring
-    core root, from the stored pairs (row, core neighbour)."""
-    n = X.shape[0]
-    rows, cols = [], []
-    for s, e in blocks:
-        near = _near(X, xx, eps2, s, e)
-        near &= core[None, :]
-        r, c = ember.nonzero(near)
-        rows.append((r + s).astype(ember.int32))
-        cols.append(c.astype(ember.int32))
-    r = ember.concatenate(rows).astype(ember.int64)
-    c = ember.concatenate(cols).astype(ember.int64)
+    core root, from the stored pairs (row r, neighbour c)."""
+    n = core.shape[0]
+    to_core = ember.take(core, c)
+    r, c = r[to_core], c[to_core]
     from_core = ember.take(core, r)
     rc, cc = r[from_core], c[from_core]
     parent = _sentinel_parents(core)
@@ -132,7 +136,7 @@ def _roots_by_edges(X, xx, eps2, blocks, core):
         parent = compress(parent)
         if bool((parent == before).all()):
             break
-    m = ember.full(n, n, dtype=ember.int64, device=X.device)
+    m = ember.full(n, n, dtype=ember.int64, device=core.device)
     if r.shape[0]:
         scatter_min(m, r, ember.take(parent, c))
     return parent, m

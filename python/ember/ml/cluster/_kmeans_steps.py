@@ -102,10 +102,10 @@ def relocate_empty(X, w, C_old, labels, sums, wsum, n_empty):
         f = far[j:j + 1]
         xf = ember.take(X, f, axis=0) * ember.take(w, f)[:, None]
         old = ember.take(labels, f)
-        ember.subtract.at(sums, old, xf)
+        sums[old] = ember.take(sums, old, axis=0) - xf
         sums[e] = xf
         wf = ember.take(w, f)
-        ember.subtract.at(wsum, old, wf)
+        wsum[old] = ember.take(wsum, old) - wf
         wsum[e] = wf
     return sums, wsum
 
