@@ -287,8 +287,16 @@ def test_errors():
     nn = EN.NearestNeighbors(n_neighbors=3).fit(X)
     with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
         nn.kneighbors(Q, n_neighbors=81)
-    with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
+    with pytest.raises(ValueError, match="Expected n_neighbors < n_samples_fit, but "
+                       "n_neighbors = 80, n_samples_fit = 80, n_samples = 80"):
         nn.kneighbors(None, n_neighbors=80)
+    # every other point, and every point
+    X6 = X[:6]
+    d, i = EN.NearestNeighbors().fit(X6).kneighbors(None, 5)
+    wd, wi = skn.NearestNeighbors().fit(X6).kneighbors(None, 5)
+    np.testing.assert_array_equal(i, wi)
+    d, i = EN.NearestNeighbors().fit(X6).kneighbors(Q, 6)
+    np.testing.assert_array_equal(i, skn.NearestNeighbors().fit(X6).kneighbors(Q, 6)[1])
     with pytest.raises(ValueError, match="Expected n_neighbors > 0"):
         nn.kneighbors(Q, n_neighbors=0)
     with pytest.raises(TypeError, match="does not take"):

@@ -102,8 +102,9 @@ class NeighborsBase:
         Q, is_train = self._queries(X)
         need = n_neighbors + 1 if is_train else n_neighbors
         if need > self.n_samples_fit_:
-            raise ValueError(f"Expected n_neighbors <= n_samples_fit, but "
-                             f"n_neighbors = {need}, n_samples_fit = "
+            rel = "<" if is_train else "<="
+            raise ValueError(f"Expected n_neighbors {rel} n_samples_fit, but "
+                             f"n_neighbors = {n_neighbors}, n_samples_fit = "
                              f"{self.n_samples_fit_}, n_samples = {Q.shape[0]}")
         dist, ind = _search.kneighbors(self._prep, Q, int(n_neighbors),
                                        exclude_self=is_train)
