@@ -130,6 +130,30 @@ __device__ double csv_scale(unsigned long long w, int q)
     return x;
 }
 
+#if !CSV_CUDA
+/* The number eight ASCII digits spell (x: their bytes as loaded, the
+ * first digit lowest): digits paired, then pairs, then quads, each step
+ * one multiply of the halves. */
+__device__ __forceinline__ unsigned long long csv_eight_digits(unsigned long long x)
+{
+    x -= 0x3030303030303030ull;
+    x = x * 10 + (x >> 8);
+    x = ((x & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+         ((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+    return x & 0xffffffffull;
+}
+
+/* How many of 8 digits lead with 0 in a nonzero x < 10^8 (what those
+ * digits spell): 8 minus its number of digits. */
+__device__ __forceinline__ int csv_ndigits_below(unsigned long long x)
+{
+    int k = 8;
+    for (unsigned long long p = 1; p <= x && k > 0; p *= 10)
+        k--;
+    return k;
+}
+#endif
+
 /* b[s, e) as a float64 as strtod reads it (decimal and exponent notation,
  * inf, infinity, nan; spaces around), into *v; 0 when it is not one, 2
  * when this backend leaves it to a slower exact path. */
@@ -144,11 +168,11 @@ __device__ int csv_float(const unsigned char *b, long long s, long long e, doubl
     const long long s0 = s;
     if (s < e && (b[s] == '+' || b[s] == '-'))
         neg = b[s++] == '-';
-    if (csv_word(b, s, e, "inf") || csv_word(b, s, e, "infinity")) {
+    if (s < e && (b[s] | 32) == 'i' && (csv_word(b, s, e, "inf") || csv_word(b, s, e, "infinity"))) {
         *v = __longlong_as_double(neg ? (long long)0xfff0000000000000ull : 0x7ff0000000000000ll);
         return 1;
     }
-    if (csv_word(b, s, e, "nan")) {
+    if (s < e && (b[s] | 32) == 'n' && csv_word(b, s, e, "nan")) {
         *v = __longlong_as_double(0x7ff8000000000000ll);
         return 1;
     }
@@ -162,7 +186,19 @@ __device__ int csv_float(const unsigned char *b, long long s, long long e, doubl
         }
     }
     if (s < e && b[s] == '.') {
-        for (s++; s < e && b[s] >= '0' && b[s] <= '9'; s++, seen = 1) {
+        s++;
+#if !CSV_CUDA
+        /* eight digits at a time while they fit in w's 19 */
+        for (unsigned long long x; s + 8 <= e && nd <= 11; s += 8, q -= 8, seen = 1) {
+            memcpy(&x, b + s, 8);
+            if (((x + 0x4646464646464646ull) | (x - 0x3030303030303030ull)) & 0x8080808080808080ull)
+                break;
+            x = csv_eight_digits(x);
+            nd = w ? nd + 8 : (x ? 8 - csv_ndigits_below(x) : 0);
+            w = w * 100000000ull + x;
+        }
+#endif
+        for (; s < e && b[s] >= '0' && b[s] <= '9'; s++, seen = 1) {
             if (nd < 19) {
                 w = w * 10 + (b[s] - '0');
                 nd += w != 0;
@@ -201,6 +237,29 @@ __device__ int csv_float(const unsigned char *b, long long s, long long e, doubl
         *v = neg ? -*v : *v;
         return 1;
     }
+#if !CSV_CUDA && defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 64
+    if (!drop && q < 0 && q >= -27) {
+        /* x87's long double holds w and 10^-q exactly (64-bit significands,
+         * 5^27 < 2^63): the quotient is rounded once to 64 bits, and that
+         * rounded again to 53 is strtod's double unless the first rounding
+         * landed on a midpoint of doubles (its low 11 bits 0x400), which
+         * the exact path below decides. One division instead of the
+         * comparisons that correct a double quotient. */
+        long double p = 1, t = 10;
+        for (int k = -q; k; k >>= 1, t *= t)
+            if (k & 1)
+                p *= t;
+        union {
+            long double f;
+            unsigned long long m;
+        } y;
+        y.f = (long double)w / p;
+        if ((y.m & 0x7ff) != 0x400) {
+            *v = neg ? -(double)y.f : (double)y.f;
+            return 1;
+        }
+    }
+#endif
     if (!drop && q >= -27 && q <= 27) {
         const double x = csv_scale(w, q);
         *v = neg ? -x : x;
