@@ -1,6 +1,6 @@
 """Brute-force k nearest neighbours: the queries in blocks sized so that a
 block's scores against every training row stay under BLOCK values, one
-matmul a block (Prepared.scores) and a top-k of each row; distances are
+matmul a block (Prepared.parts) and a top-k of each row; distances are
 never stored whole.
 
 On a GPU, k <= 64 is kernels/topk_rows.cuh (a block a row, one read of
@@ -57,10 +57,10 @@ def top_k_kernel(S, k, add=None):
 
 def top_k_rows(S, k, add=None):
     """(values, indices) of the k smallest of each row of S + add[None, :]
-    (add a row vector or None), ascending and stable; S may be overwritten. On a GPU the kernel reads the block once;
-    on cpu its fibers cost more than k argmin passes over a cached block
-    (1000 x 20000 float32, k=10 on 2 cores: 0.46 s against 0.14 s), so
-    the passes stay there."""
+    (add a row vector or None), ascending and stable; S may be overwritten.
+    On a GPU the kernel reads the block once; on cpu its fibers cost more
+    than k argmin passes (1000 x 20000 float32, k=10 on 2 cores: 0.46 s
+    against 0.14 s), so the passes stay there."""
     b = S.shape[0]
     if k <= 64 and S.device.type != "cpu":
         return top_k_kernel(S, k, add)
