@@ -338,3 +338,27 @@ def test_errors():
 def test_accessible_from_ember_ml():
     import ember.ml
     assert ember.ml.neighbors.KNeighborsRegressor is EN.KNeighborsRegressor
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gpu_sizes(need_cuda, dtype):
+    # the GPU's path at sizes that take several blocks and the kernel's
+    # long rows: 3,000 queries over 60,000 x 32
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(60000, 32)).astype(dtype)
+    Q = rng.normal(size=(3000, 32)).astype(dtype)
+    a = skn.NearestNeighbors(n_neighbors=10).fit(X.astype(np.float64))
+    b = EN.NearestNeighbors(n_neighbors=10).fit(ember.asarray(X, device="cuda:0"))
+    wd, wi = a.kneighbors(Q.astype(np.float64))
+    d, i = b.kneighbors(ember.asarray(Q, device="cuda:0"))
+    d, i = ember.asnumpy(d), ember.asnumpy(i)
+    # float32 rounding may swap neighbours whose distances nearly tie
+    assert (i == wi).mean() > (0.9999 if dtype == np.float64 else 0.995)
+    np.testing.assert_allclose(d, wd, rtol=1e-4 if dtype == np.float32 else 1e-9)
+    Xs = X[:20000]
+    wd, wi = skn.NearestNeighbors(n_neighbors=5).fit(Xs.astype(np.float64)).kneighbors()
+    d, i = EN.NearestNeighbors(n_neighbors=5).fit(
+        ember.asarray(Xs, device="cuda:0")).kneighbors()
+    assert (ember.asnumpy(i) == wi).mean() > 0.995
+    np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-4 if dtype == np.float32
+                               else 1e-9)
