@@ -127,6 +127,8 @@ def test_errors():
         EP.pairwise_distances(np.array([[np.nan, 1.0]]))
     with pytest.raises(NotImplementedError):
         EP.pairwise_distances(X, metric=lambda a, b: 0.0)
+    with pytest.raises(NotImplementedError, match="hamming"):
+        EP.pairwise_distances(X, metric="hamming")
     with pytest.raises(ValueError, match="Negative values"):
         EP.pairwise_distances(-np.ones((2, 2)), metric="precomputed")
 

@@ -23,6 +23,12 @@ _ALIASES = {"euclidean": "euclidean", "l2": "euclidean",
             "manhattan": "manhattan", "cityblock": "manhattan", "l1": "manhattan",
             "chebyshev": "chebyshev", "minkowski": "minkowski"}
 METRICS = tuple(_ALIASES)
+# scikit-learn's other metric names: NotImplementedError, not "unknown"
+_NOT_BUILT = frozenset((
+    "braycurtis", "canberra", "correlation", "dice", "hamming", "jaccard",
+    "mahalanobis", "matching", "rogerstanimoto", "russellrao", "seuclidean",
+    "sokalmichener", "sokalsneath", "yule", "nan_euclidean", "haversine",
+    "wminkowski", "infinity", "p", "pyfunc"))
 
 
 def row_blocks(n_rows, per_row, budget=BLOCK):
@@ -167,6 +173,10 @@ def resolve_metric(metric, p=None, fn="pairwise_distances"):
     if callable(metric):
         raise NotImplementedError(f"{fn}: a callable metric is not supported "
                                   "(it would run per pair of samples on the host)")
+    if isinstance(metric, str) and metric in _NOT_BUILT:
+        raise NotImplementedError(f"{fn}: metric={metric!r} is one of scikit-learn's "
+                                  f"but not built in ember.ml; it has "
+                                  f"{sorted(_ALIASES)}")
     if not isinstance(metric, str) or metric not in _ALIASES:
         raise ValueError(f"Unknown metric {metric}. Valid metrics are "
                          f"{sorted(_ALIASES)}, or 'precomputed'.")
