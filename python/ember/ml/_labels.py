@@ -17,6 +17,8 @@ def encode(y, device):
     import numpy as np
     h = np.asarray(y)
     if h.ndim == 2 and h.shape[1] == 1:
+        from ember.ml._validation import column_warning
+        column_warning()
         h = h.reshape(-1)
     if h.ndim != 1:
         raise ValueError(f"y should be a 1d array, got an array of shape {h.shape} "

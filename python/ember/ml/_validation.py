@@ -5,7 +5,7 @@ import numbers
 
 import ember
 from ember.ml._config import get_config
-from ember.ml.exceptions import NotFittedError
+from ember.ml.exceptions import DataConversionWarning, NotFittedError, flavoured
 
 
 def input_kind(X):
@@ -150,6 +150,7 @@ def column_or_1d(y, *, device=None, dtype=None, input_name="y"):
     does with a warning it does not need here)."""
     a = to_ember(y, device)
     if a.ndim == 2 and a.shape[1] == 1:
+        column_warning()
         a = a.reshape(-1)
     if a.ndim != 1:
         raise ValueError(f"{input_name} should be a 1d array, got an array of shape "
@@ -199,9 +200,9 @@ def check_is_fitted(est, attributes=None):
         fitted = [k for k in names if hasattr(est, k)]
         fitted = fitted if len(fitted) == len(names) else []
     if not fitted:
-        raise NotFittedError(f"This {type(est).__name__} instance is not fitted yet. "
-                             "Call 'fit' with appropriate arguments before using "
-                             "this estimator.")
+        raise flavoured(NotFittedError)(
+            f"This {type(est).__name__} instance is not fitted yet. "
+            "Call 'fit' with appropriate arguments before using this estimator.")
 
 
 def check_scalar(x, name, target_type, *, min_val=None, max_val=None,
@@ -244,3 +245,35 @@ def _tname(t):
 
 Integral = numbers.Integral
 Real = numbers.Real
+
+
+def column_warning():
+    """scikit-learn's DataConversionWarning for a column-vector y."""
+    import warnings
+    warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
+                  "change the shape of y to (n_samples, ), for example using ravel().",
+                  flavoured(DataConversionWarning), stacklevel=4)
+
+
+def check_sample_weight(sample_weight, X, dtype=None):
+    """sample_weight as a 1-D ember array on X's device (ones when None),
+    with scikit-learn's errors for a wrong length, negative or all-zero
+    weights."""
+    n = X.shape[0]
+    dt = dtype or (X.dtype if X.dtype.kind == "f" else ember.float64)
+    if sample_weight is None:
+        return ember.ones(n, dtype=dt, device=X.device)
+    w = to_ember(sample_weight, X.device)
+    if w.ndim == 0:
+        return ember.full(n, float(w), dtype=dt, device=X.device)
+    if w.ndim != 1:
+        raise ValueError("Sample weights must be 1D array or scalar")
+    if w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
+    w = w.astype(dt)
+    if n:
+        if bool((w < 0).any()):
+            raise ValueError("Negative values in data passed to `sample_weight`")
+        if not bool((w != 0).any()):
+            raise ValueError("Sample weights must contain at least one non-zero number.")
+    return w

@@ -38,15 +38,6 @@ def _codes_in(classes, y, device):
     return ember.asarray(pos.astype(np.int64), device=device)
 
 
-def _sample_weight(sw, n, X):
-    if sw is None:
-        return None
-    w = V.column_or_1d(sw, device=X.device).astype(X.dtype)
-    if w.shape[0] != n:
-        raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
-    return w
-
-
 class _BaseNB(ClassifierMixin, BaseEstimator):
     classes_ = fitted()
     class_count_ = fitted()
@@ -82,7 +73,8 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
             raise ValueError("Found input variables with inconsistent numbers of "
                              f"samples: [{X.shape[0]}, {codes.shape[0]}]")
         k = len(self.__dict__["classes_"])
-        return X, codes, k, _sample_weight(sample_weight, X.shape[0], X)
+        w = None if sample_weight is None else V.check_sample_weight(sample_weight, X)
+        return X, codes, k, w
 
     def _x_kw(self):
         return {}
@@ -252,6 +244,11 @@ class MultinomialNB(_BaseNB):
             return float(a)
         raise NotImplementedError("MultinomialNB: alpha as an array of per-feature "
                                   "values; give one float")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        return tags
 
     def _jll(self, X):
         return X @ self._dev("feature_log_prob_").astype(X.dtype).T + \

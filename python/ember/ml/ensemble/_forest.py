@@ -36,9 +36,6 @@ class _Forest(BaseEstimator):
         if self.ccp_alpha:
             raise NotImplementedError(f"{type(self).__name__}: ccp_alpha (pruning) is "
                                       "not in ember.ml")
-        if self.min_weight_fraction_leaf:
-            raise NotImplementedError(f"{type(self).__name__}: min_weight_fraction_leaf "
-                                      "is not in ember.ml; use min_samples_leaf")
         mss = self.min_samples_split
         mss = math.ceil(mss * n) if isinstance(mss, float) else mss
         msl = self.min_samples_leaf
@@ -102,6 +99,7 @@ class _Forest(BaseEstimator):
             trees += grow(Xb, y, W, n_classes=n_classes, max_bins=self.max_bins,
                           max_depth=self.max_depth, min_samples_split=mss,
                           min_samples_leaf=msl,
+                          min_weight_fraction_leaf=self.min_weight_fraction_leaf,
                           min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng)
         self._pack(trees, E, p, X.device)
 
@@ -211,6 +209,9 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
         self.class_weight = class_weight
 
     def fit(self, X, y, sample_weight=None):
+        if y is None:
+            raise ValueError("RandomForestClassifier requires y to be passed, but the "
+                             "target y is None")
         if self.criterion != "gini":
             V.check_option(self.criterion, "criterion", ("gini", "entropy", "log_loss"),
                            self)
@@ -225,9 +226,7 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
         self.classes_ = classes
         self.n_classes_ = len(classes)
         self._n_classes = len(classes)
-        w = ember.ones(X.shape[0], dtype=ember.float64, device=X.device)
-        if sample_weight is not None:
-            w = V.column_or_1d(sample_weight, device=X.device).astype(ember.float64)
+        w = V.check_sample_weight(sample_weight, X, ember.float64)
         if self.class_weight is not None:
             from ember.ml.linear_model._base import class_weights
             if self.class_weight == "balanced_subsample":
@@ -274,12 +273,13 @@ class RandomForestRegressor(RegressorMixin, _Forest):
                            self)
             raise NotImplementedError(f"RandomForestRegressor(criterion="
                                       f"{self.criterion!r}): ember.ml has 'squared_error'")
+        if y is None:
+            raise ValueError("RandomForestRegressor requires y to be passed, but the "
+                             "target y is None")
         X, y = self._fit_input(X, y, y_numeric=True)
         self._n_classes = 0
         self.n_outputs_ = 1
-        w = ember.ones(X.shape[0], dtype=ember.float64, device=X.device)
-        if sample_weight is not None:
-            w = V.column_or_1d(sample_weight, device=X.device).astype(ember.float64)
+        w = V.check_sample_weight(sample_weight, X, ember.float64)
         self._fit_trees(X, y.astype(ember.float64), w, 0)
         return self
 

@@ -29,10 +29,13 @@ class Tree:
     depth: int
 
 
-def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_leaf):
+def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_leaf,
+            min_weight_leaf, counts):
     """Best split of each of m nodes from the pairs (ri, y, w) at local
     node `local`: device arrays best feature, best bin, gain, node weight,
-    node value and the parent score."""
+    node value and node row count (None unless `counts`). Leaf sizes count
+    rows, as scikit-learn's n_node_samples (a bootstrap draw's repeats are
+    one row); min_weight_leaf (per node) bounds their weight."""
     dev = ri.device
     C = max(n_classes, 1)
     if k >= p:
@@ -72,16 +75,25 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
         score = SL * SL / ember.maximum(WL, 1e-300) + SR * SR / ember.maximum(WR, 1e-300)
         parent = ST * ST / ember.maximum(WT, 1e-300)
         value = (ST / ember.maximum(WT, 1e-300))[:, None]
-    valid = (WL >= min_samples_leaf) & (WR >= min_samples_leaf)
+    valid = (WL > 0) & (WR > 0)
+    NT = None
+    if counts:
+        NL = ember.cumsum(ember.bincount(key.reshape(-1) // C if n_classes else key,
+                                         minlength=size).reshape(m, kk, B), axis=2)
+        NT = NL[:, 0, B - 1]
+        valid = valid & (NL >= min_samples_leaf) & (NT[:, None, None] - NL >= min_samples_leaf)
+    if min_weight_leaf is not None:
+        mw = min_weight_leaf[:, None, None]
+        valid = valid & (WL >= mw) & (WR >= mw)
     score = ember.where(valid, score, -ember.inf).reshape(m, kk * B)
     best = ember.argmax(score, axis=1)
     gain = ember.max(score, axis=1) - parent
     bf = ember.take(F, ember.arange(m, device=dev) * kk + best // B)
-    return bf, best % B, gain, WT, value
+    return bf, best % B, gain, WT, value, NT
 
 
 def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
-         min_samples_leaf, min_impurity_decrease, k, rng):
+         min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, k, rng):
     """Grow one tree per row of W (trees x n sample weights: bootstrap
     counts times user weights) over Xb (n x p uint8 bins); y holds class
     codes (int64) or targets (float64); n_classes is 0 for regression.
@@ -100,6 +112,7 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
     w = ember.take(W.reshape(-1), pair)
     yy = ember.take(y, ri)
     total_w = ember.asnumpy(W.sum(axis=1))
+    counts = min_samples_leaf > 1 or min_samples_split > 2
     recs, lefts, trees_of = [], [], []
     tree_of = np.arange(G)
     start, m, depth = 0, G, 0
@@ -116,13 +129,21 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
                 sel_local = ember.take(local, sel) - c0
             args = (ri, yy, w) if sel is None else (ember.take(ri, sel),
                                                     ember.take(yy, sel), ember.take(w, sel))
+            mwl = None
+            if min_weight_fraction_leaf:
+                mwl = ember.asarray(min_weight_fraction_leaf * total_w[tree_of[c0:c1]],
+                                    device=dev)
             parts.append(_search(Xflat, p, *args, sel_local, c1 - c0, n_classes=n_classes,
-                                 B=B, k=k, rng=rng, min_samples_leaf=min_samples_leaf))
-        bf, bb, gain, WT, value = (ember.concatenate([q[i] for q in parts])
-                                   if len(parts) > 1 else parts[0][i] for i in range(5))
+                                 B=B, k=k, rng=rng, min_samples_leaf=min_samples_leaf,
+                                 min_weight_leaf=mwl, counts=counts))
+        bf, bb, gain, WT, value, NT = (ember.concatenate([q[i] for q in parts])
+                                       if len(parts) > 1 and parts[0][i] is not None
+                                       else parts[0][i] for i in range(6))
         tw = ember.asarray(total_w[tree_of], device=dev)
-        can = (WT >= min_samples_split) & (gain > 1e-12 * ember.maximum(WT, 1.0)) & \
+        can = (gain > 1e-12 * ember.maximum(WT, 1e-300)) & \
             (gain / tw >= min_impurity_decrease) & ember.isfinite(gain)
+        if NT is not None:
+            can = can & (NT >= min_samples_split)
         if max_depth is not None and depth >= max_depth:
             can = can & False
         fdt = ember.float64
