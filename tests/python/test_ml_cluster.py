@@ -238,16 +238,23 @@ def test_minibatch_errors():
 def _dbscan_sets():
     B, _ = make_blobs(600, 2, centers=5, cluster_std=0.6, random_state=0)
     M, _ = make_moons(500, noise=0.06, random_state=0)
-    return [(B, 0.3, 5), (M, 0.1, 4), (B, 0.2, 10)]
+    T, _ = make_blobs(700, 3, centers=4, cluster_std=0.7, random_state=2)
+    F, _ = make_blobs(500, 5, centers=3, cluster_std=0.5, random_state=4)
+    return [(B, 0.3, 5), (M, 0.1, 4), (B, 0.2, 10), (T, 0.35, 6), (F, 0.6, 5)]
 
 
-@pytest.mark.parametrize("case", range(3))
+# 'auto' takes the grid of cells up to 3 features (cases 0-3) and blocks of
+# distances beyond (case 4); 'brute' always takes the blocks.
+@pytest.mark.parametrize("algorithm", ["auto", "brute"])
+@pytest.mark.parametrize("case", range(5))
 @pytest.mark.parametrize("dt", [np.float64, np.float32])
-def test_dbscan_equals_sklearn(device, case, dt, small_blocks):
+def test_dbscan_equals_sklearn(device, case, dt, algorithm, small_blocks, monkeypatch):
+    # small chunks of grid candidates, so the grid's chunk loop runs too
+    monkeypatch.setattr(ec._grid, "CANDIDATE_BUDGET", 5000)
     X, eps, ms = _dbscan_sets()[case]
     X = X.astype(dt)
     a = sk_cluster.DBSCAN(eps=eps, min_samples=ms).fit(X)
-    b = ec.DBSCAN(eps=eps, min_samples=ms).fit(_ed(X, device))
+    b = ec.DBSCAN(eps=eps, min_samples=ms, algorithm=algorithm).fit(_ed(X, device))
     lab = ember.asnumpy(b.labels_)
     # numbered in scikit-learn's order, border points included: equal, not
     # just equal up to a permutation
@@ -259,7 +266,7 @@ def test_dbscan_equals_sklearn(device, case, dt, small_blocks):
     assert b.components_.dtype == dt
 
 
-@pytest.mark.parametrize("case", [0, 1])
+@pytest.mark.parametrize("case", [0, 1, 4])
 def test_dbscan_rounds_over_blocks_equal_stored_pairs(device, case, small_blocks,
                                                       monkeypatch):
     # a graph over the pair budget is rebuilt block by block every round

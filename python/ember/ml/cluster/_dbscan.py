@@ -9,6 +9,7 @@ from ember.ml.base import BaseEstimator, ClusterMixin, fitted
 from ember.ml.cluster._common import (compress, hook, ranks_of_roots, row_blocks,
                                       sample_weight_of, scatter_min, sq_dist_block,
                                       sq_norms)
+from ember.ml.cluster._grid import MAX_DIM, grid_pairs
 
 _METRICS = ("euclidean", "l2")
 # Pairs (i, j) with j a core point kept as two index arrays when there are
@@ -61,8 +62,16 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         xx = sq_norms(X)
         eps2 = float(self.eps) ** 2
         blocks = row_blocks(n, n)
-        counts, pairs = _neighbour_pass(X, xx, eps2, blocks,
-                                        None if sample_weight is None else w)
+        pairs = None
+        if X.shape[1] <= MAX_DIM and self.algorithm != "brute":
+            pairs = grid_pairs(X, self.eps, EDGE_BUDGET)
+        if pairs is not None:
+            r, c = pairs
+            counts = (ember.bincount(r, minlength=n) if sample_weight is None else
+                      ember.bincount(r, weights=ember.take(w, c), minlength=n))
+        else:
+            counts, pairs = _neighbour_pass(X, xx, eps2, blocks,
+                                            None if sample_weight is None else w)
         core = counts >= self.min_samples
         if pairs is not None:
             parent, m = _roots_by_edges(core, *pairs)
@@ -121,24 +130,31 @@ def _sentinel_parents(core):
 
 def _roots_by_edges(core, r, c):
     """Roots of the core components and each row's smallest neighbouring
-    core root, from the stored pairs (row r, neighbour c)."""
+    core root, from the stored pairs (row r, neighbour c). The pairs are
+    sorted by row once; each round is then a min by key over the pairs and
+    a scatter over at most n rows."""
     n = core.shape[0]
     to_core = ember.take(core, c)
     r, c = r[to_core], c[to_core]
+    r, c = ember.parallel.radix_sort(r, c)
     from_core = ember.take(core, r)
     rc, cc = r[from_core], c[from_core]
     parent = _sentinel_parents(core)
-    while True:
-        before = parent
-        parent = parent.copy()
-        if rc.shape[0]:
-            hook(parent, rc, ember.take(before, cc))
-        parent = compress(parent)
-        if bool((parent == before).all()):
-            break
+    if rc.shape[0]:
+        rows = ember.parallel.unique_by_key(rc)
+        while True:
+            before = parent
+            _, mn = ember.parallel.reduce_by_key(rc, ember.take(before, cc), op="min")
+            parent = before.copy()
+            scatter_min(parent, ember.take(before, rows), mn)
+            parent[rows] = ember.minimum(ember.take(parent, rows), mn)
+            parent = compress(parent)
+            if bool((parent == before).all()):
+                break
     m = ember.full(n, n, dtype=ember.int64, device=core.device)
     if r.shape[0]:
-        scatter_min(m, r, ember.take(parent, c))
+        rows, mn = ember.parallel.reduce_by_key(r, ember.take(parent, c), op="min")
+        m[rows] = mn
     return parent, m
 
 
