@@ -6,14 +6,15 @@ of a block (one matmul for the scores, one for the gradient), so the
 coefficients differ from scikit-learn's while the fitted model's accuracy
 or R^2 is of the same quality. The block is n/200 rows, at least 32 and at
 most 4096. The learning rates are scikit-learn's formulas with t counting
-steps instead of samples ('optimal': 1/(alpha (t0 + t)), t0 from the same
-heuristic; 'invscaling': eta0 / t^power_t; 'constant': eta0); the l2 part
-of the penalty is weight decay, the l1 part a soft threshold after each
-step (scikit-learn uses a cumulative l1 penalty). An epoch ends with one
-sync for its objective (mean loss plus penalty), the stopping rule
-scikit-learn's: n_iter_no_change epochs without an improvement of tol.
-The classifier trains the one-versus-rest problems of all classes
-together (targets -1 and 1 per class)."""
+samples as there ('optimal': 1/(alpha (t0 + t)), t0 from the same
+heuristic; 'invscaling': eta0 / t^power_t; 'constant': eta0), applied once
+a block. The l2 part of the penalty is weight decay; the l1 part is
+scikit-learn's cumulative penalty (weights clipped at zero), applied after
+each block. An epoch ends with one sync for its objective (mean loss plus
+penalty); the stopping rule is scikit-learn's: n_iter_no_change epochs
+without an improvement of tol. The classifier trains the
+one-versus-rest problems of all classes together (targets -1 and 1 per
+class)."""
 import numbers
 import warnings
 
@@ -118,6 +119,9 @@ class _SGDBase(BaseEstimator):
         best, stale, t = np.inf, 0, getattr(self, "_steps", 0)
         eps = getattr(self, "epsilon", 0.1)
         epoch = 0
+        # the cumulative l1 penalty (Tsuruoka et al. 2009), as scikit-learn:
+        # u the penalty each weight could have had, Q what it has had
+        u, Q = 0.0, ember.zeros_like(W) if l1 else None
         for epoch in range(1, self.max_iter + 1):
             if self.shuffle:
                 perm = rng.permutation(n)
@@ -145,7 +149,11 @@ class _SGDBase(BaseEstimator):
                     W *= max(0.0, 1.0 - eta * l2)
                 W -= (eta / m) * (d.T @ Xb)
                 if l1:
-                    W[...] = ember.sign(W) * ember.maximum(ember.abs(W) - eta * l1, 0)
+                    u += eta * l1
+                    Wz = W.copy()
+                    W[...] = (ember.maximum(W - (u + Q), 0) * (W > 0)
+                              + ember.minimum(W + (u - Q), 0) * (W < 0))
+                    Q += W - Wz
                 if self.fit_intercept:
                     b -= (eta / m) * d.sum(axis=0)
                 t += m
