@@ -170,6 +170,14 @@ class StringMethods:
             cols = cols[:1]   # pandas: one column when every row is null
         return DataFrame._make(dict(enumerate(cols)), self._s.index)
 
+    def extract(self, pat, flags=0, expand=True):
+        from ember.frame._str_extract import extract
+        return extract(self._s, pat, flags, expand)
+
+    def findall(self, pat, flags=0):
+        raise NotImplementedError("str.findall (lists of strings are not a column type "
+                                  "here): use str.extractall, a row a match")
+
     def count(self, pat, flags=0):
         from ember.frame import _str_regex, _str_regex_first
         pat, case = _pattern(pat, True, flags, "count")
@@ -202,10 +210,15 @@ class StringMethods:
             if case is not False and not flags:
                 return self._wrap(_str_ops.replace(self._col, pat, repl, n))
             pat = _str_regex.escape(pat)   # pandas: then a regular expression
+        import re
+        # pandas reads repl as Python's re.sub does where it runs the call in
+        # re (see _str_capture.replace), else as RE2's rewrite
+        python = isinstance(pat, re.Pattern) or case is False or bool(flags) or \
+            "\\g<" in repl or None
         pat, case = _pattern(pat, case is not False, flags, "replace")
         if "\\" in repl:
-            raise NotImplementedError("str.replace with group references or escapes in "
-                                      "repl (regex=True)")
+            from ember.frame._str_capture import replace
+            return self._wrap(replace(self._col, pat, repl, n, case, python))
         lit = _str_regex.literal(pat) if case else None
         if lit is not None:
             return self._wrap(_str_ops.replace(self._col, lit, repl, n))
@@ -283,7 +296,7 @@ def _missing(name):
 
 
 # pandas' methods that ember does not build: named, never an AttributeError
-for _name in ("extract", "extractall", "findall", "wrap", "normalize",
+for _name in ("extractall", "wrap", "normalize",
               "encode", "decode"):
     setattr(StringMethods, _name, _missing(_name))
 del _name

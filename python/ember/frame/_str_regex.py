@@ -95,6 +95,20 @@ def check_turkish(col, turkish, what):
                 "engines (Python's re, RE2) fold it differently")
 
 
+def char_ranges(node, ic):
+    """(code point ranges, whether a case-folded set holds an i) of a
+    set, cset or cls node."""
+    kind = node[0]
+    neg, chars, raw = (False, node[1], []) if kind == "set" else \
+        (False, [], node[1]) if kind == "cset" else node[1:]
+    turkish = False
+    if ic and chars:
+        chars = _fold(chars)
+        turkish = _touches_i(chars)
+    r = merge(chars + raw)
+    return (negate(r) if neg else r), turkish
+
+
 # ---- Thompson NFA: state -> [(lo, hi, target)] byte edges, eps edges
 
 class _NFA:
@@ -111,13 +125,9 @@ class _NFA:
         """(start, end) of a fragment for the tree node."""
         kind = node[0]
         if kind in ("set", "cset", "cls"):
-            neg, chars, raw = (False, node[1], []) if kind == "set" else \
-                (False, [], node[1]) if kind == "cset" else node[1:]
-            if ic and chars:
-                chars = _fold(chars)
-                self.turkish |= _touches_i(chars)
-            r = merge(chars + raw)
-            return self.bytes_of(negate(r) if neg else r)
+            r, turkish = char_ranges(node, ic)
+            self.turkish |= turkish
+            return self.bytes_of(r)
         s, e = self.state(), self.state()
         if kind in ("bol", "eol"):
             self.eps[s].append((e, kind))

@@ -2,7 +2,8 @@
 into a small tree over sets of code points: ('set', ranges) (a literal
 char), ('cset', ranges) (., \d, \w, \s: never case-folded), ('cls', negated,
 ranges, category ranges), ('cat', [nodes]), ('alt', [nodes]), ('rep', node, lo, hi or None, lazy), ('bol',),
-('eol',). What it does not take (backreferences, lookaround, word
+('eol',), and with groups=True ('grp', number, node) for a capturing
+group (numbered as re numbers them; names in _Parser.names). What it does not take (backreferences, lookaround, word
 boundaries, inline flags other than (?i), possessive and atomic forms)
 raises NotImplementedError naming it. Python's re checks the pattern
 first, so a malformed one raises re.error as it does in pandas."""
@@ -61,8 +62,9 @@ def class_ranges(letter):
 
 
 class _Parser:
-    def __init__(self, pat):
+    def __init__(self, pat, groups=False):
         self.p, self.i, self.ignorecase = pat, 0, False
+        self.groups, self.ngroups, self.names = groups, 0, {}
 
     def peek(self):
         return self.p[self.i] if self.i < len(self.p) else None
@@ -132,19 +134,23 @@ class _Parser:
         return ("set", [(ord(c), ord(c))])
 
     def group(self):
+        name, capture = None, True
         if self.peek() == "?":
             self.take()
             k = self.take()
+            capture = k != ":"
             if k == ":":
                 pass
             elif k == "P" and self.peek() == "<":
-                self.i = self.p.index(">", self.i) + 1
+                end = self.p.index(">", self.i)
+                name, self.i = self.p[self.i + 1:end], end + 1
             elif k == "P" and self.peek() == "=":
                 raise NotImplementedError("backreferences in a regular expression")
             elif k in "=!" or (k == "<" and self.peek() in "=!"):
                 raise NotImplementedError("lookaround in a regular expression")
             elif k == "<":
-                self.i = self.p.index(">", self.i) + 1
+                end = self.p.index(">", self.i)
+                name, self.i = self.p[self.i:end], end + 1
             elif k == ">":
                 raise NotImplementedError("atomic groups in a regular expression")
             elif k == "#":
@@ -154,9 +160,14 @@ class _Parser:
                 raise NotImplementedError(f"the regular-expression construct (?{k} "
                                           "(flags other than a leading (?i), "
                                           "conditionals)")
+        if capture:
+            self.ngroups += 1
+            number = self.ngroups
+            if name is not None:
+                self.names[name] = number
         node = self.alt()
         self.take()   # ')'
-        return node
+        return ("grp", number, node) if capture and self.groups else node
 
     def escape(self, in_class):
         c = self.take()
@@ -216,7 +227,8 @@ class _Parser:
         return ("cls", neg, merge(ranges), merge(raw))
 
 
-def parse(pat):
-    """(tree, ignorecase) of a pattern re.compile accepts."""
-    p = _Parser(pat)
+def parse(pat, groups=False):
+    """(tree, ignorecase) of a pattern re.compile accepts; groups=True
+    keeps the capturing groups as ('grp', number, node)."""
+    p = _Parser(pat, groups)
     return p.parse(), p.ignorecase

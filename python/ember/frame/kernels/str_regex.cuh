@@ -8,6 +8,19 @@
 #define EM_DFA_ARGS                                                          \
     const int *table, const unsigned char *acc, const int *eol, int s0, int s1
 
+/* Puts src[s, t) at out[w ...] in the bytes pass (mode 1); the next w. */
+__device__ __forceinline__ long long em_put(unsigned char *out, long long w,
+                                           const unsigned char *src,
+                                           long long s, long long t, int mode)
+{
+    if (t <= s)
+        return w;
+    if (mode)
+        for (long long j = s; j < t; j++)
+            out[w + j - s] = src[j];
+    return w + t - s;
+}
+
 /* The end of the match that starts at byte p of the row [b, e), or -1. */
 __device__ long long em_re_at(const unsigned char *data, long long b,
                               long long e, long long p, EM_DFA_ARGS)
@@ -79,18 +92,11 @@ extern "C" __global__ void em_str_regex_sub(const long long *off,
         while ((maxn < 0 || done < maxn) &&
                (ms = em_re_next(data, b, e, p, &end, table, acc, eol, s0,
                                 s1)) >= 0) {
-            for (; p < ms; p++, w++)
-                if (mode)
-                    out[w] = data[p];
-            for (long long j = 0; j < k; j++, w++)
-                if (mode)
-                    out[w] = rep[j];
+            w = em_put(out, em_put(out, w, data, p, ms, mode), rep, 0, k, mode);
             p = end;
             done++;
         }
-        for (; p < e; p++, w++)
-            if (mode)
-                out[w] = data[p];
+        w = em_put(out, w, data, p, e, mode);
         if (!mode)
             len[i] = w;
     }

@@ -1,0 +1,143 @@
+"""Series.str's capture groups against pandas on the same data, for both
+string dtypes (`str`: NaN, `string`: NA), on every device: extract
+(named, unnamed and optional groups, expand=False), replace with group
+references, match/fullmatch/count of patterns with groups, bad inputs."""
+import re
+
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+ef = ember.frame
+tm = pd.testing
+
+DTYPES = ["str", "string"]
+WORDS = ["a1b", "x", None, "", "a", "é9", "zz12z3", "ab\n", "日本 2026-11-28", "ΣΑΣ σ7",
+         "😀 ok 42", "key=val; k2=v2", "aaa", "AbC9", "2026-01-05 and 1999-12-31"]
+
+
+def _pair(device, dtype, items=WORDS):
+    p = pd.Series(items, dtype=dtype, name="w", index=pd.RangeIndex(5, 5 + len(items)))
+    return p, ef.from_pandas(p, device=device)
+
+
+def _same(got, want):
+    if isinstance(want, pd.DataFrame):
+        tm.assert_frame_equal(got.to_pandas(), want)
+    else:
+        tm.assert_series_equal(got.to_pandas(), want)
+
+
+EXTRACT = [
+    r"(?P<L>[a-zé])(?P<D>\d)?",       # named; an optional group that takes no part
+    r"([a-zé])(\d)?",                 # unnamed: columns 0, 1
+    r"(?P<a>z)(\d)",                  # mixed names: columns 'a', 1
+    r"(\d+)",
+    r"(\d{4})-(\d{2})-(\d{2})",
+    r"(a|x)(.*)",
+    r"((a)|(z))+",                    # a group inside a repeat keeps its last turn
+    r"(a*)",                          # an empty match is "" (a null row stays null)
+    r"(a*?)(a+)",                     # lazy before greedy
+    r"(\w+)=(\w+)",
+    r"^(\S+) (\S+)$",
+    r"(?i)(ab)(c)?",
+    r"([^\x00-\x7f]+)",               # unicode runs
+    r"(.)(.)?$",                      # $ before a last newline
+    r"(?:k(\d)?=)(v\d?)",
+    r"(x)|(y)|(a)",
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pat", EXTRACT)
+def test_extract(device, dtype, pat):
+    p, s = _pair(device, dtype)
+    _same(s.str.extract(pat), p.str.extract(pat))
+    _same(s.str.extract(pat, expand=False), p.str.extract(pat, expand=False))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_extract_flags_compiled_and_names(device, dtype):
+    p, s = _pair(device, dtype)
+    _same(s.str.extract(r"([A-Z])(\d)?", flags=re.IGNORECASE),
+          p.str.extract(r"([A-Z])(\d)?", flags=re.IGNORECASE))
+    rx = re.compile(r"(?P<first>[a-z])")
+    _same(s.str.extract(rx), p.str.extract(rx))
+    _same(s.str.extract(rx, expand=False), p.str.extract(rx, expand=False))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("items", [[], [None], [None, None], ["only"], ["", ""]])
+def test_extract_small(device, dtype, items):
+    p, s = _pair(device, dtype, items)
+    for pat in (r"(?P<a>o)(n)", r"(o)"):
+        _same(s.str.extract(pat), p.str.extract(pat))
+        _same(s.str.extract(pat, expand=False), p.str.extract(pat, expand=False))
+
+
+def test_extract_errors(device):
+    p, s = _pair(device, "str")
+    with pytest.raises(ValueError, match="no capture groups"):
+        s.str.extract(r"\d")
+    with pytest.raises(ValueError, match="expand must be"):
+        s.str.extract(r"(\d)", expand="yes")
+    with pytest.raises(re.error):
+        s.str.extract(r"(\d")
+    with pytest.raises(NotImplementedError, match="backreferences"):
+        s.str.extract(r"(a)\1")
+    with pytest.raises(NotImplementedError, match="capture groups"):
+        s.str.extract("".join(["(a)"] * 10))
+    with pytest.raises(NotImplementedError, match="extractall"):
+        s.str.findall(r"\d")
+
+
+REPLACE = [
+    (r"([a-z])([0-9])?", r"<\1>", {}),
+    (r"([a-z])([0-9])?", r"\2\\", {}),
+    (r"([a-z])([0-9])?", r"\10", {}),        # RE2: group 1, then 0
+    (r"([a-z])([0-9])?", r"[\0]", {}),       # RE2: the whole match
+    (r"(?P<l>[a-zé])(\d)?", r"\g<l>\n\g<2>", {}),   # \g< makes pandas use re
+    (r"([a-z])([0-9])?", r"[\g<0>]", {"n": 2}),
+    (r"([A-Z])", r"\1\1", {"case": False}),
+    (r"(\s)", r"\1\t", {}),                  # \s makes pandas use re
+    (r"(=)(\w*)", r"\2\1", {}),
+    (r"(\d)(\d)", r"\2\1", {}),              # re and RE2 read it alike
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pat,repl,kw", REPLACE)
+def test_replace_groups(device, dtype, pat, repl, kw):
+    p, s = _pair(device, dtype)
+    _same(s.str.replace(pat, repl, regex=True, **kw),
+          p.str.replace(pat, repl, regex=True, **kw))
+
+
+def test_replace_groups_errors(device):
+    p, s = _pair(device, "str")
+    with pytest.raises(ValueError, match="Rewrite schema requests 2"):
+        s.str.replace(r"(a)", r"\2", regex=True)
+    with pytest.raises(ValueError, match="must be followed by a digit"):
+        s.str.replace(r"(a)", r"\q", regex=True)
+    with pytest.raises(re.error, match="invalid group reference"):
+        s.str.replace(r"(a)", r"\g<3>", regex=True)
+    with pytest.raises(IndexError, match="unknown group name"):
+        s.str.replace(r"(a)", r"\g<nope>", regex=True)
+    with pytest.raises(re.error, match="bad escape"):
+        s.str.replace(r"(a)", r"\g<1>\q", regex=True)
+    # \d reads non-ASCII rows in re and the rest in RE2: the two read \n apart
+    with pytest.raises(NotImplementedError, match="picks the engine"):
+        s.str.replace(r"(\d)", r"\n", regex=True)
+    with pytest.raises(NotImplementedError, match="empty string"):
+        s.str.replace(r"(a*)", r"\1", regex=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_groups_in_tests_and_count(device, dtype):
+    p, s = _pair(device, dtype)
+    for f in (lambda t: t.str.match(r"(a|z)(\d)?"),
+              lambda t: t.str.fullmatch(r"(?P<x>[a-z]+)(\d)?"),
+              lambda t: t.str.count(r"(z)(\d)?")):
+        _same(f(s), f(p))
