@@ -11,7 +11,8 @@ import ember
 from ember.frame import _bitmap
 from ember.frame._column import Column
 
-_FILES = ("str_utf8.cuh", "str_search.cuh", "str_regex.cuh", "str_keys.cuh")
+_FILES = ("str_utf8.cuh", "str_search.cuh", "str_regex.cuh", "str_capture.cuh",
+          "str_keys.cuh")
 _modules = {}
 
 
