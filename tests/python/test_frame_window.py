@@ -145,8 +145,8 @@ def test_window_errors(device):
     for bad in (-1, 2.5, "x"):
         with pytest.raises((ValueError, NotImplementedError)):
             e.rolling(bad)
-    with pytest.raises(NotImplementedError, match="time-based"):
-        e.rolling("2s")
+    with pytest.raises(ValueError, match="window must be an integer"):
+        e.rolling("2s")   # a time window needs a datetime index, as in pandas
     with pytest.raises(ValueError, match="min_periods 3 must be <= window 2"):
         e.rolling(2, min_periods=3)
     with pytest.raises(ValueError, match="mutually exclusive"):
@@ -262,8 +262,8 @@ def test_resample_edges_and_errors(device):
     tm.assert_frame_equal(es.rolling(2).agg(["mean", "max"]).to_pandas(),
                           s.rolling(2).agg(["mean", "max"]))
     tm.assert_series_equal(es.expanding().agg("std").to_pandas(), s.expanding().agg("std"))
-    with pytest.raises(NotImplementedError, match="ME"):
-        e.resample("ME")
+    with pytest.raises(NotImplementedError, match="SME"):
+        e.resample("SME")
     with pytest.raises(TypeError, match="DatetimeIndex"):
         ef.Series([1.0, 2.0], device=device).resample("D")
     with pytest.raises(NotImplementedError, match="closed"):

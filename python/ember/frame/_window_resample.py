@@ -1,7 +1,7 @@
 """resample on a datetime index: each row's bin is an integer computed
-from its timestamp (floor division by a fixed step, or its date rolled
-on to a Sunday for W), the bins' statistics are ember.parallel.reduce_by_key over the
-rows stably sorted by time (skipped when the index is already in order),
+from its timestamp (floor division by a fixed step, or a calendar period
+of its date for ME, QS, W, B ...: _resample_calendar), the bins'
+statistics are ember.parallel.reduce_by_key over the rows stably sorted by time (skipped when the index is already in order),
 and every bin from the first to the last is in the result, empty ones
 included, as in pandas."""
 import ember
@@ -17,12 +17,13 @@ _HOWS = ("sum", "mean", "count", "min", "max", "first", "last", "size")
 
 class Resampler:
     """obj.resample(rule): rule a fixed frequency ('15min', 'h', 'D', '3D',
-    's', ...) or 'W' (weeks ending on Sunday, closed and labelled on the
-    right, as pandas' W-SUN)."""
+    's', ...) or a calendar one (ME, MS, QE, QS, YE, YS, W, B and their
+    multiples), closed and labelled as pandas does each."""
 
     def __init__(self, obj, rule, closed=None, label=None, on=None,
                  origin="start_day", offset=None):
         from ember.frame._index import Index
+        from ember.frame._resample_calendar import calendar_rule
         if on is not None or offset is not None:
             raise NotImplementedError("resample with on= or offset= (resample a "
                                       "frame whose index is the datetimes)")
@@ -30,8 +31,8 @@ class Resampler:
         if not isinstance(idx, Index) or idx.dtype.kind != "M":
             raise TypeError("Only valid with DatetimeIndex, TimedeltaIndex or "
                             f"PeriodIndex, but got an instance of '{type(idx).__name__}'")
-        weekly = rule in ("W", "W-SUN")
-        side = "right" if weekly else "left"
+        cal = calendar_rule(rule)
+        side = cal.side if cal is not None else "left"
         for name, v in (("closed", closed), ("label", label)):
             if v not in (None, side):
                 raise NotImplementedError(f"resample({rule!r}) with {name}={v!r} "
@@ -51,15 +52,11 @@ class Resampler:
             self._code, self._labels, self._order = t, t, None
             return
         tpd = 86400 * tps
-        if weekly:
-            # pandas moves W's right-closed edges to the end of the Sunday,
-            # so a row's bin is its date rolled on to a Sunday
-            days = ember.floor_divide(t, tpd)
-            days = days + ember.remainder(3 - days, 7)
-            lo = int(days.min())
-            self._code = (days - lo) // 7
-            nb = int(self._code.max()) + 1
-            self._labels = (lo + 7 * ember.arange(nb, dtype="int64", device=t.device)) * tpd
+        if cal is not None:
+            # right-closed calendar bins end at the end of their last day, so
+            # a row's bin is that of its date
+            self._code, days = cal.bins(ember.floor_divide(t, tpd))
+            self._labels = days * tpd
         else:
             step = fixed_ns(rule, "resample")
             per = 10 ** 9 // tps
@@ -118,6 +115,8 @@ class Resampler:
             # a weighted bincount: one scatter pass (float sums in any order,
             # as pandas' are to rounding)
             sums = ember.bincount(code, weights=v.astype("float64"), minlength=nb)
+            if sums.dtype != ember.float64:   # no rows: bincount's int64 zeros
+                sums = sums.astype("float64")
             if how == "sum":
                 return Column(d, sums)
             cnt = ember.bincount(code, minlength=nb)
