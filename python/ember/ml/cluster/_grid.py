@@ -32,7 +32,8 @@ def grid_pairs(X, eps, budget):
         return None
     key = (g * ember.asarray(strides, device=X.device)[None, :]).sum(axis=1)
     order = ember.argsort(key, kind="stable")
-    Xs = ember.take(X, order, axis=0)
+    # float64 differences, as scikit-learn's trees measure float32 data
+    Xs = ember.take(Xf, order, axis=0)
     cells, size = ember.parallel.run_length_encode(ember.take(key, order))
     first = ember.cumsum(size) - size
     n_cells = cells.shape[0]
