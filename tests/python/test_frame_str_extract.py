@@ -93,6 +93,49 @@ def test_extract_errors(device):
         s.str.findall(r"\d")
 
 
+ALL = [r"(?P<L>[a-zé])(?P<D>\d)?", r"([a-zé])(\d)?", r"(\d+)", r"(\w+)=(\w+)",
+       r"((a)|(z))", r"([^\x00-\x7f])", r"(a)(x)?$"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pat", ALL)
+def test_extractall(device, dtype, pat):
+    p, s = _pair(device, dtype)
+    _same(s.str.extractall(pat), p.str.extractall(pat))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_extractall_indexes(device, dtype):
+    # labels of any dtype, repeated, named; a MultiIndex gains a level
+    p = pd.Series(["a1", "b22", None, "ü3x4"], index=pd.Index(["k", "é", "k", "z"], name="key"),
+                  dtype=dtype)
+    s = ef.from_pandas(p, device=device)
+    _same(s.str.extractall(r"([a-zü])?(\d)"), p.str.extractall(r"([a-zü])?(\d)"))
+    p.index = pd.MultiIndex.from_tuples([(1, "x"), (2, "y"), (2, "y"), (3, "z")],
+                                        names=["n", None])
+    s = ef.from_pandas(p, device=device)
+    _same(s.str.extractall(r"(?P<d>\d)"), p.str.extractall(r"(?P<d>\d)"))
+
+
+@pytest.mark.parametrize("items", [[], [None, None], ["no", "digits"]])
+def test_extractall_no_match(device, items):
+    # pandas builds its index from no tuples (object levels); here the
+    # levels keep their dtypes (docs/frames.md)
+    p, s = _pair(device, "str", items)
+    tm.assert_frame_equal(s.str.extractall(r"(\d)").to_pandas(), p.str.extractall(r"(\d)"),
+                          check_index_type=False)
+
+
+def test_extractall_errors(device):
+    p, s = _pair(device, "str")
+    with pytest.raises(ValueError, match="no capture groups"):
+        s.str.extractall(r"\d")
+    with pytest.raises(re.error):
+        s.str.extractall(r"(\d")
+    with pytest.raises(NotImplementedError, match="empty string"):
+        s.str.extractall(r"(\d*)")
+
+
 REPLACE = [
     (r"([a-z])([0-9])?", r"<\1>", {}),
     (r"([a-z])([0-9])?", r"\2\\", {}),

@@ -174,6 +174,10 @@ class StringMethods:
         from ember.frame._str_extract import extract
         return extract(self._s, pat, flags, expand)
 
+    def extractall(self, pat, flags=0):
+        from ember.frame._str_extract import extractall
+        return extractall(self._s, pat, flags)
+
     def findall(self, pat, flags=0):
         raise NotImplementedError("str.findall (lists of strings are not a column type "
                                   "here): use str.extractall, a row a match")
@@ -296,7 +300,7 @@ def _missing(name):
 
 
 # pandas' methods that ember does not build: named, never an AttributeError
-for _name in ("extractall", "wrap", "normalize",
+for _name in ("wrap", "normalize",
               "encode", "decode"):
     setattr(StringMethods, _name, _missing(_name))
 del _name

@@ -53,3 +53,31 @@ def extract(series, pat, flags, expand):
         name = names[0] if regex.groupindex else series.name   # pandas: the Series' own
         return Series._make(cols[0], series.index, name)
     return DataFrame._make(dict(zip(names, cols)), series.index)
+
+
+def extractall(series, pat, flags):
+    """A row a match (left to right, not overlapping), indexed by its
+    row's labels and its number within the row (a MultiIndex, as pandas);
+    rows that are null or have no match give none."""
+    from ember.frame._column import Column
+    from ember.frame._multiindex import MultiIndex
+    from ember.frame._str_accessor import _pattern
+    from ember.frame._str_capture import all_matches
+    from ember.frame.frame import DataFrame
+    regex = _compiled(pat, flags)
+    text, case = _pattern(pat, True, flags, "extractall")
+    col = series._col
+    # null rows hold no bytes and the pattern cannot match empty: no matches
+    caps, cnt, ngroups, _ = all_matches(col, text, case)
+    dev = col.device
+    rows = ember.repeat(ember.arange(col.length, dtype="int64", device=dev), cnt)
+    first = ember.cumsum(cnt) - cnt
+    match = ember.arange(rows.shape[0], dtype="int64", device=dev) - first[rows]
+    idx = series.index.take(rows)
+    if isinstance(idx, MultiIndex):
+        levels, names = list(idx._cols), list(idx.names)
+    else:
+        levels, names = [idx._column(dev)], [idx.name]
+    index = MultiIndex._make(levels + [Column("int64", match)], names + ["match"])
+    cols = group_columns(col, caps, ngroups, None)
+    return DataFrame._make(dict(zip(labels(regex), cols)), index)
