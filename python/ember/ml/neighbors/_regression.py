@@ -25,3 +25,8 @@ class KNeighborsRegressor(KNeighborsBase, RegressorMixin, BaseEstimator):
             w = w.reshape(n, k, 1)
         return self._out((Y * w).sum(axis=1) / w.sum(axis=1))
 
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
