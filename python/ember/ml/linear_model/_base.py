@@ -21,7 +21,24 @@ def check_sample_weight(sw, X):
                          f"{(X.shape[0],)}!")
     s = s.astype(X.dtype) if s.dtype != X.dtype else s
     V._check_finite(s, "sample_weight")
+    if not bool((s != 0).any()):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
     return s
+
+
+def require_y(est, y):
+    if y is None:
+        raise ValueError(f"{type(est).__name__} requires y to be passed, but the "
+                         "target y is None.")
+
+
+class MultiOutputTags:
+    """Tells scikit-learn that a 2-D y is accepted (several targets)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
 
 
 def center(X, y, sw, fit_intercept):
@@ -113,10 +130,19 @@ class LinearClassifierMixin:
 
 def classes_in_fit(est, y, device):
     """classes_ set on est, and the int64 code of each sample."""
+    require_y(est, y)
     classes, codes = _labels.encode(y, device)
     _labels.check_classification(classes, y)
     est.classes_ = classes
     return classes, codes
+
+
+def need_two_classes(classes):
+    if len(classes) < 2:
+        c0 = classes[0]
+        c0 = c0.item() if hasattr(c0, "item") else c0
+        raise ValueError("This solver needs samples of at least 2 classes in the "
+                         f"data, but the data contains only one class: {c0!r}")
 
 
 def class_weights(class_weight, classes, codes, dtype):

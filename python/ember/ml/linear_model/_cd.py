@@ -28,8 +28,8 @@ import ember
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
-from ember.ml.linear_model._base import LinearModel, as_2d_target, center, \
-    check_sample_weight
+from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
+                                         center, check_sample_weight, require_y)
 
 
 def _host(*xs):
@@ -135,7 +135,7 @@ def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram):
     return w, gap, max_iter
 
 
-class ElasticNet(RegressorMixin, LinearModel, BaseEstimator):
+class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
     """scikit-learn's ElasticNet (coordinate descent; precompute arrays are
     not built)."""
 
@@ -170,6 +170,7 @@ class ElasticNet(RegressorMixin, LinearModel, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, check_input=True):
         self._check_params()
+        require_y(self, y)
         X, y = self._fit_input(X, y, y_numeric=True, multi_output=True)
         if y.dtype != X.dtype:
             y = y.astype(X.dtype)

@@ -10,8 +10,8 @@ scikit-learn's gelsd) gives the minimum-norm solution that scikit-learn
 gives for rank-deficient X."""
 import ember
 from ember.ml.base import BaseEstimator, RegressorMixin, fitted
-from ember.ml.linear_model._base import (LinearModel, as_2d_target, center,
-                                         check_sample_weight)
+from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
+                                         center, check_sample_weight, require_y)
 
 
 def normal_solve(Xc, Yc, reg=None):
@@ -39,7 +39,7 @@ def normal_solve(Xc, Yc, reg=None):
     return W + ember.linalg.solve(G, R), G
 
 
-class LinearRegression(RegressorMixin, LinearModel, BaseEstimator):
+class LinearRegression(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
     """scikit-learn's LinearRegression (positive=True is not built)."""
 
     singular_ = fitted()
@@ -56,6 +56,7 @@ class LinearRegression(RegressorMixin, LinearModel, BaseEstimator):
         if self.positive:
             raise NotImplementedError("LinearRegression(positive=True) (non-negative "
                                       "least squares) is not built in ember.ml")
+        require_y(self, y)
         X, y = self._fit_input(X, y, y_numeric=True, multi_output=True)
         if y.dtype != X.dtype:
             y = y.astype(X.dtype)

@@ -22,7 +22,8 @@ from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClassifierMixin
 from ember.ml.exceptions import ConvergenceWarning
 from ember.ml.linear_model._base import (LinearClassifierMixin, check_sample_weight,
-                                         class_weights, classes_in_fit)
+                                         class_weights, classes_in_fit,
+                                         need_two_classes)
 from ember.ml.linear_model._lbfgs import fista, lbfgs
 
 _SMOOTH = ("lbfgs", "newton-cg", "newton-cholesky", "sag")
@@ -147,11 +148,7 @@ class LogisticRegression(ClassifierMixin, LinearClassifierMixin, BaseEstimator):
             raise ValueError("Found input variables with inconsistent numbers of "
                              f"samples: [{X.shape[0]}, {codes.shape[0]}]")
         k = len(classes)
-        if k < 2:
-            c0 = classes[0]
-            c0 = c0.item() if hasattr(c0, "item") else c0
-            raise ValueError("This solver needs samples of at least 2 classes in the "
-                             f"data, but the data contains only one class: {c0!r}")
+        need_two_classes(classes)
         sw = check_sample_weight(sample_weight, X)
         cw = class_weights(self.class_weight, classes, codes, X.dtype)
         if cw is not None:

@@ -12,8 +12,9 @@ import ember
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ember.ml.linear_model._base import (LinearClassifierMixin, LinearModel,
-                                         as_2d_target, center, check_sample_weight,
-                                         class_weights, classes_in_fit)
+                                         MultiOutputTags, as_2d_target, center,
+                                         check_sample_weight, class_weights,
+                                         classes_in_fit, need_two_classes, require_y)
 from ember.ml.linear_model._linear import normal_solve
 
 _SOLVERS = ("auto", "svd", "cholesky", "lsqr", "sparse_cg", "sag", "saga", "lbfgs")
@@ -91,10 +92,11 @@ class _RidgeBase(BaseEstimator):
         return ridge_solve(Xc, Yc, alphas, self.solver_), Xo, yo
 
 
-class Ridge(RegressorMixin, LinearModel, _RidgeBase):
+class Ridge(MultiOutputTags, RegressorMixin, LinearModel, _RidgeBase):
     """scikit-learn's Ridge (positive=True is not built)."""
 
     def fit(self, X, y, sample_weight=None):
+        require_y(self, y)
         X, y = self._fit_input(X, y, y_numeric=True, multi_output=True)
         if y.dtype != X.dtype:
             y = y.astype(X.dtype)
@@ -123,9 +125,7 @@ class RidgeClassifier(ClassifierMixin, LinearClassifierMixin, _RidgeBase):
             raise ValueError("Found input variables with inconsistent numbers of "
                              f"samples: [{X.shape[0]}, {codes.shape[0]}]")
         k = len(classes)
-        if k < 2:
-            raise ValueError("RidgeClassifier needs samples of at least 2 classes "
-                             "in the data")
+        need_two_classes(classes)
         sw = check_sample_weight(sample_weight, X)
         cw = class_weights(self.class_weight, classes, codes, X.dtype)
         if cw is not None:

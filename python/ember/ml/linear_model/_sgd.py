@@ -26,7 +26,7 @@ from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
 from ember.ml.linear_model._base import (LinearClassifierMixin, LinearModel,
                                          check_sample_weight, class_weights,
-                                         classes_in_fit)
+                                         classes_in_fit, require_y)
 
 _MAX_DLOSS = 1e12
 
@@ -235,9 +235,6 @@ class SGDClassifier(ClassifierMixin, LinearClassifierMixin, _SGDBase):
         return self
 
     def _proba(self, X):
-        if self.loss not in ("log_loss", "modified_huber"):
-            raise AttributeError(f"probability estimates are not available for loss="
-                                 f"{self.loss!r}")
         s = self._scores(X)
         s = s[:, None] if s.ndim == 1 else s
         if self.loss == "log_loss":
@@ -250,11 +247,21 @@ class SGDClassifier(ClassifierMixin, LinearClassifierMixin, _SGDBase):
         k = P.shape[1]
         return ember.where(tot == 0, 1.0 / k, P / ember.where(tot == 0, 1, tot))
 
-    def predict_proba(self, X):
-        return self._out(self._proba(X))
+    def _check_proba(self):
+        # scikit-learn's available_if: hasattr is False for other losses
+        if self.loss not in ("log_loss", "modified_huber"):
+            raise AttributeError(f"probability estimates are not available for loss="
+                                 f"{self.loss!r}")
 
-    def predict_log_proba(self, X):
-        return self._out(ember.log(self._proba(X)))
+    @property
+    def predict_proba(self):
+        self._check_proba()
+        return lambda X: self._out(self._proba(X))
+
+    @property
+    def predict_log_proba(self):
+        self._check_proba()
+        return lambda X: self._out(ember.log(self._proba(X)))
 
 
 class SGDRegressor(RegressorMixin, LinearModel, _SGDBase):
@@ -275,6 +282,7 @@ class SGDRegressor(RegressorMixin, LinearModel, _SGDBase):
 
     def fit(self, X, y, sample_weight=None):
         self._check()
+        require_y(self, y)
         X, y = self._fit_input(X, y, y_numeric=True)
         y = y.astype(X.dtype) if y.dtype != X.dtype else y
         sw = check_sample_weight(sample_weight, X)
