@@ -184,3 +184,12 @@ def test_groups_in_tests_and_count(device, dtype):
               lambda t: t.str.fullmatch(r"(?P<x>[a-z]+)(\d)?"),
               lambda t: t.str.count(r"(z)(\d)?")):
         _same(f(s), f(p))
+
+
+def test_contains_warns_of_groups(device):
+    p, s = _pair(device, "str")
+    with pytest.warns(UserWarning, match="str.extract"):
+        got = s.str.contains(r"(\d)")
+    with pytest.warns(UserWarning, match="str.extract"):
+        want = p.str.contains(r"(\d)")
+    _same(got, want)

@@ -95,6 +95,11 @@ class StringMethods:
     def contains(self, pat, case=True, flags=0, na=None, regex=True):
         from ember.frame import _str_regex
         pat, case = _pattern(pat, case, flags, "contains")
+        if regex and _str_regex.groups(pat):
+            import warnings
+            warnings.warn("This pattern is interpreted as a regular expression, and has "
+                          "match groups. To actually get the groups, use str.extract.",
+                          UserWarning, stacklevel=2)
         lit = pat if not regex else (_str_regex.literal(pat) if case else None)
         if lit is not None and case:   # a literal runs as a plain search
             hit = _str_ops.find_raw(self._col, lit, 0) >= 0

@@ -294,6 +294,15 @@ def _check(pat):
         raise ValueError(f"Invalid regular expression: {e}") from None
 
 
+def groups(pat):
+    """How many capturing groups pat has (0 for one re rejects: the
+    caller's own check reports it)."""
+    try:
+        return re.compile(pat).groups
+    except re.error:
+        return 0
+
+
 def escape(pat):
     return re.escape(pat)
 
