@@ -1,9 +1,10 @@
 """resample on a datetime index: each row's bin is an integer computed
 from its timestamp (floor division by a fixed step, or a calendar period
 of its date for ME, QS, W, B ...: _resample_calendar), the bins'
-statistics are ember.parallel.reduce_by_key over the rows stably sorted by time (skipped when the index is already in order),
-and every bin from the first to the last is in the result, empty ones
-included, as in pandas."""
+statistics are ember.parallel.reduce_by_key over the rows stably
+sorted by time (skipped when the index is already in order), and every
+bin from the first to the last is in the result, empty ones included,
+as in pandas."""
 import ember
 import ember.parallel as P
 

@@ -75,8 +75,8 @@ class _Window:
         self._obj = obj
         self._minp = min_periods
 
-    def _apply(self, how, ddof=1):
-        return _rebuild(self._obj, lambda c: self._column(c, how, ddof), how)
+    def _apply(self, how, ddof=1, fn=None):
+        return _rebuild(self._obj, fn or (lambda c: self._column(c, how, ddof)), how)
 
     def sum(self):
         return self._apply("sum")
@@ -100,17 +100,31 @@ class _Window:
         return self._apply("count")
 
     def agg(self, func):
-        return aggregate(self, func, ("sum", "mean", "min", "max", "std", "var", "count"))
+        return aggregate(self, func, ("sum", "mean", "min", "max", "std", "var", "count",
+                                      "median"))
 
     aggregate = agg
 
     def median(self):
-        raise NotImplementedError(f"{type(self).__name__}.median (supported: sum, mean, "
-                                  "min, max, std, var, count)")
+        return self._rank(None, "linear")
 
-    def quantile(self, *a, **k):
-        raise NotImplementedError(f"{type(self).__name__}.quantile (supported: sum, "
-                                  "mean, min, max, std, var, count)")
+    def quantile(self, q, interpolation="linear"):
+        from ember.frame._window_rank import check_quantile
+        check_quantile(q, interpolation)
+        return self._rank(q, interpolation)
+
+    def _rank(self, q, interpolation):
+        from ember.frame._window_rank import window_quantile
+        what = "median" if q is None else "quantile"
+        if not hasattr(self, "_bounds"):
+            raise NotImplementedError(f"{type(self).__name__}.{what} (supported: "
+                                      "rolling(...).median and .quantile)")
+
+        def fn(col):
+            x = numeric(col, what)
+            start, end = self._bounds(col.length, col.device)
+            return window_quantile(x, start, end, q, interpolation, self._minp)
+        return self._apply(what, fn=fn)
 
     def apply(self, *a, **k):
         raise NotImplementedError(f"{type(self).__name__}.apply of a Python function "
@@ -142,6 +156,14 @@ class Rolling(_Window):
             raise ValueError(f"min_periods {min_periods} must be <= window {window}")
         super().__init__(obj, min_periods)
         self._w, self._center = window, bool(center)
+
+    def _bounds(self, n, device):
+        """Each row's window as rows [start, end)."""
+        i = ember.arange(n, dtype="int64", device=device)
+        if n == 0 or self._w == 0:
+            return i, i
+        front, back = K.window_bounds(self._w, self._center, n)
+        return ember.maximum(i - front, 0), ember.minimum(i + back + 1, n)
 
     def _column(self, col, how, ddof):
         n, w = col.length, self._w

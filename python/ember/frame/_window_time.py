@@ -93,14 +93,17 @@ class TimeRolling(_Window):
             t = -t   # a falling index: windows reach back to later times
         self._start, self._end = time_bounds(t, w, closed)
 
-    def _apply(self, how, ddof=1):
+    def _bounds(self, n, device):
+        return self._start, self._end
+
+    def _apply(self, how, ddof=1, fn=None):
         from ember.frame.series import Series
         from ember.frame.frame import DataFrame
         obj = self._obj
+        fn = fn or (lambda c: self._column(c, how, ddof))
         if isinstance(obj, Series):
-            return obj._like(Column("float64", self._column(obj._col, how, ddof)))
-        return DataFrame._make({k: c if k == self._on else
-                                Column("float64", self._column(c, how, ddof))
+            return obj._like(Column("float64", fn(obj._col)))
+        return DataFrame._make({k: c if k == self._on else Column("float64", fn(c))
                                 for k, c in obj._cols.items()}, obj._index)
 
     def _column(self, col, how, ddof):
