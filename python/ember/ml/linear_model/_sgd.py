@@ -22,6 +22,7 @@ import numpy as np
 
 import ember
 from ember.ml import _validation as V
+from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
 from ember.ml.linear_model._base import (LinearClassifierMixin, LinearModel,
@@ -113,8 +114,7 @@ class _SGDBase(BaseEstimator):
         if self.learning_rate == "optimal":
             typw = np.sqrt(1.0 / np.sqrt(alpha))
             t0 = 1.0 / (typw / max(1.0, _slope_at(self.loss, -typw)) * alpha)
-        rng = ember.random.default_rng(self.random_state if isinstance(
-            self.random_state, numbers.Integral) else None)
+        rng = check_random_state(self.random_state, X.device)
         tol = -np.inf if self.tol is None else float(self.tol)
         best, stale, t = np.inf, 0, getattr(self, "_steps", 0)
         eps = getattr(self, "epsilon", 0.1)
