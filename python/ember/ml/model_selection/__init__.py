@@ -1,0 +1,24 @@
+"""ember.ml.model_selection: train_test_split, KFold and StratifiedKFold
+over ember arrays (docs/ml.md, "Model selection").
+
+The search and scoring tools (GridSearchCV, cross_val_score, ...) are
+scikit-learn's own, found here on first use: ember's estimators follow
+scikit-learn's protocol, so its tools drive them unchanged; they only
+orchestrate fits and never compute on the data themselves."""
+from ember.ml.model_selection._split import (KFold, StratifiedKFold,
+                                             train_test_split)
+
+_SKLEARN = ("GridSearchCV", "RandomizedSearchCV", "cross_val_score",
+            "cross_validate", "cross_val_predict", "ParameterGrid")
+
+
+def __getattr__(name):
+    if name in _SKLEARN:
+        import sklearn.model_selection as skm
+        value = getattr(skm, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ember.ml.model_selection' has no attribute {name!r}")
+
+
+__all__ = ["KFold", "StratifiedKFold", "train_test_split", *_SKLEARN]
