@@ -87,6 +87,9 @@ def test_extract_errors(device):
         s.str.extract(r"(\d")
     with pytest.raises(NotImplementedError, match="backreferences"):
         s.str.extract(r"(a)\1")
+    for pat in (r"(a*)*", r"(a|)+b", r"(?:(a)?)*"):   # re's own rules for empty turns
+        with pytest.raises(NotImplementedError, match="repeat"):
+            s.str.extract(pat)
     with pytest.raises(NotImplementedError, match="capture groups"):
         s.str.extract("".join(["(a)"] * 10))
     with pytest.raises(NotImplementedError, match="extractall"):

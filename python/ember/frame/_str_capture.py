@@ -62,6 +62,10 @@ class _Program:
                 self.a[j] = len(self.op)
         else:   # rep
             _, x, lo, hi, lazy = n
+            if (hi is None or hi > 1) and _nullable(x) and _has_group(x):
+                raise NotImplementedError(
+                    "a capture group inside a repeat whose body can match the empty "
+                    "string: Python's re gives its groups by rules of its own there")
             for _ in range(lo):
                 self.node(x)
             if hi is None:
@@ -76,6 +80,31 @@ class _Program:
                     self.node(x)
                 for at in splits:
                     self.choice(at, at + 1, len(self.op), lazy)
+
+
+def _nullable(n):
+    """Whether the tree node can match the empty string."""
+    kind = n[0]
+    if kind in ("set", "cset", "cls"):
+        return False
+    if kind == "cat":
+        return all(_nullable(x) for x in n[1])
+    if kind == "alt":
+        return any(_nullable(x) for x in n[1])
+    if kind == "grp":
+        return _nullable(n[2])
+    if kind == "rep":
+        return n[2] == 0 or _nullable(n[1])
+    return True   # anchors
+
+
+def _has_group(n):
+    kind = n[0]
+    if kind == "grp":
+        return True
+    if kind in ("cat", "alt"):
+        return any(_has_group(x) for x in n[1])
+    return kind == "rep" and _has_group(n[1])
 
 
 def compile_groups(pat, ignorecase):
