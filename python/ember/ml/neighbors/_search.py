@@ -3,13 +3,12 @@ block's scores against every training row stay under BLOCK values, one
 matmul a block (Prepared.parts) and a top-k of each row; distances are
 never stored whole.
 
-On a GPU, k <= 64 is kernels/topk_rows.cuh (a block a row, one read of
-the scores). Elsewhere k <= _ARGMIN_K takes k argmin passes over the
-block (each pass the first index among equal scores, then that entry set
-to +inf); larger k a stable argsort of each row. All three give the order
-of a stable sort, by index among equal distances. A fused kernel (GEMM
-tile + per-row selection in registers) would also save writing the block
-and reading it back once: the next step for the GPU target."""
+k <= 64 is kernels/topk_rows.cuh on every device (a thread block a row
+on a GPU, one thread a row on cpu; one read of the scores); larger k a
+stable argsort of each row. Both give the order of a stable sort, by
+index among equal distances. A fused kernel (GEMM tile + per-row
+selection in registers) would also save writing the block and reading it
+back once: the next step for the GPU target."""
 import pathlib
 
 import numpy
@@ -17,7 +16,7 @@ import numpy
 import ember
 from ember.ml.metrics.pairwise import BLOCK, row_blocks
 
-_ARGMIN_K = 48
+_KERNEL_K = 64
 _KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_rows.cuh"
 _THREADS = 128
 _CTYPE = {"float32": "float", "float64": "double"}
@@ -28,14 +27,23 @@ def _kmax(k):
     return 16 if k <= 16 else 64
 
 
+def _threads(dev):
+    # a cpu block is one thread scanning its row: the block simulator's
+    # fibers cost more than the merge saves there (1000 x 20000 float32,
+    # k=10 on 2 cores: 0.46 s with 128 threads, 0.06 s with one; 10 argmin
+    # passes took 0.14-0.5 s)
+    return _THREADS if dev.type != "cpu" else 1
+
+
 def _names():
-    return [f"em_topk_rows<{c}, {m}, {_THREADS}>" for c in _CTYPE.values()
-            for m in (16, 64)]
+    return [f"em_topk_rows<{c}, {m}, {t}>" for c in _CTYPE.values()
+            for m in (16, 64) for t in (1, _THREADS)]
 
 
-def top_k_kernel(S, k, add=None):
+def top_k_kernel(S, k, add=None, threads=None):
     """top_k_rows of S + add[None, :] through kernels/topk_rows.cuh: one
-    read of the block, the row vector added as it is read."""
+    read of the block, the row vector added as it is read (threads: a
+    block's, the device's choice by default)."""
     dev = S.device
     mod = _modules.get(str(dev))
     if mod is None:
@@ -48,9 +56,10 @@ def top_k_kernel(S, k, add=None):
         ember.ascontiguousarray(add.astype(S.dtype))
     vals = ember.empty((b, k), dtype=S.dtype, device=dev)
     idx = ember.empty((b, k), dtype=ember.int64, device=dev)
-    f = mod.get_function(f"em_topk_rows<{_CTYPE[S.dtype.name]}, {_kmax(k)}, {_THREADS}>")
+    t = threads or _threads(dev)
+    f = mod.get_function(f"em_topk_rows<{_CTYPE[S.dtype.name]}, {_kmax(k)}, {t}>")
     with dev:
-        f((max(1, min(b, 65536)),), (_THREADS,),
+        f((max(1, min(b, 65536)),), (t,),
           (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
     return vals, idx
 
@@ -58,25 +67,13 @@ def top_k_kernel(S, k, add=None):
 def top_k_rows(S, k, add=None):
     """(values, indices) of the k smallest of each row of S + add[None, :]
     (add a row vector or None), ascending and stable; S may be overwritten.
-    On a GPU the kernel reads the block once; on cpu its fibers cost more
-    than k argmin passes (1000 x 20000 float32, k=10 on 2 cores: 0.46 s
-    against 0.14 s), so the passes stay there."""
-    b = S.shape[0]
-    if k <= 64 and S.device.type != "cpu":
+    k <= 64 is the kernel, past that a stable sort of each row."""
+    if k <= _KERNEL_K:
         return top_k_kernel(S, k, add)
     if add is not None:
         S += add.reshape(1, -1)
-    if k > _ARGMIN_K:
-        idx = ember.argsort(S, axis=1, kind="stable")[:, :k]
-        return ember.take_along_axis(S, idx, axis=1), idx
-    rows = ember.arange(b, device=S.device)
-    vals, idxs = [], []
-    for _ in range(k):
-        i = ember.argmin(S, axis=1)
-        vals.append(S[rows, i])
-        idxs.append(i)
-        S[rows, i] = float("inf")
-    return ember.stack(vals, axis=1), ember.stack(idxs, axis=1).astype(ember.int64)
+    idx = ember.argsort(S, axis=1, kind="stable")[:, :k]
+    return ember.take_along_axis(S, idx, axis=1), idx
 
 
 def _drop_self(dist, ind, start, k):
