@@ -188,6 +188,8 @@ def test_kmeans_errors(blobs):
         km.predict(blobs[:, :2])
     with pytest.raises(ValueError, match="sample_weight"):
         ec.KMeans(3).fit(blobs, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="non-zero"):
+        ec.KMeans(3).fit(blobs, sample_weight=np.zeros(len(blobs)))
     with pytest.raises(NotImplementedError, match="callable"):
         ec.KMeans(3, init=lambda X, k, rs: X[:k]).fit(blobs)
     assert ec.KMeans(3, algorithm="elkan", random_state=0).fit(blobs).n_iter_ >= 1
@@ -358,6 +360,19 @@ def test_agglomerative_errors():
         ec.AgglomerativeClustering(linkage="single").fit(X[:1])
     with pytest.raises(NotImplementedError, match="euclidean"):
         ec.AgglomerativeClustering(linkage="single", metric="manhattan").fit(X)
+
+
+def test_sklearn_check_estimator():
+    # scikit-learn's own checks; it expects KMeans and MiniBatchKMeans to
+    # fail the sample-weight equivalence check (their random seeding sees
+    # repeated rows differently) and marks it so for its own estimators.
+    from sklearn.utils.estimator_checks import check_estimator
+    xfail = {"check_sample_weight_equivalence_on_dense_data"}
+    for est in (ec.KMeans(3, random_state=0), ec.DBSCAN(),
+                ec.AgglomerativeClustering(linkage="single")):
+        for r in check_estimator(est, on_fail=None):
+            assert r["status"] != "failed" or r["check_name"] in xfail, (
+                type(est).__name__, r["check_name"], r["exception"])
 
 
 def test_helpers_bound_blocks():

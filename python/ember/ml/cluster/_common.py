@@ -40,6 +40,8 @@ def sample_weight_of(sample_weight, X):
     if w.shape[0] != n:
         raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
     V._check_finite(w, "sample_weight")
+    if not bool((w != 0).any()):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
     return w
 
 
