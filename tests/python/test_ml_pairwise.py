@@ -77,8 +77,9 @@ def test_zero_rows_and_identical_points(device):
                                    getattr(skp, name)(X), atol=1e-12, err_msg=name)
 
 
-def test_argmin_min(device):
+def test_argmin_min(monkeypatch, device):
     X, Y = _data(n=40, m=9)
+    monkeypatch.setattr(EP.row_blocks, "__defaults__", (7 * 9,))   # 7 rows a block
     Xe, Ye = ember.asarray(X, device=device), ember.asarray(Y, device=device)
     for metric in ("euclidean", "manhattan", "cosine"):
         i, d = EP.pairwise_distances_argmin_min(Xe, Ye, metric=metric)

@@ -305,13 +305,16 @@ def pairwise_distances_argmin_min(X, Y, *, axis=1, metric="euclidean",
     m, p = resolve_metric(metric, kw.pop("p", None), "pairwise_distances_argmin_min")
     if kw:
         raise NotImplementedError(f"metric_kwargs {sorted(kw)} are not supported")
+    from ember.ml.neighbors._search import top_k_rows
     prep = Prepared(Ya, m, p)
     idx, val = [], []
+    # the neighbours' top-k with k=1: one read of each block's scores, the
+    # distance finished for the one value a row keeps
     for s in row_blocks(Xa.shape[0], Ya.shape[0]):
-        D = prep.block(Xa[s])
-        i = ember.argmin(D, axis=1)
-        idx.append(i)
-        val.append(ember.take_along_axis(D, i.reshape(-1, 1), axis=1).reshape(-1))
+        G, add = prep.parts(Xa[s])
+        v, i = top_k_rows(G, 1, add)
+        idx.append(i.reshape(-1))
+        val.append(prep.finish(v, Xa[s]).reshape(-1))
     idx = idx[0] if len(idx) == 1 else ember.concatenate(idx)
     val = val[0] if len(val) == 1 else ember.concatenate(val)
     return out(idx.astype(ember.int64), X, Y), out(val, X, Y)
