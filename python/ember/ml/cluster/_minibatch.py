@@ -68,10 +68,11 @@ class MiniBatchKMeans(_KMeansBase):
         C = self._init_centers(X, sq_norms(X), w, rng)
         return C.astype(X.dtype), X, w
 
-    def _step(self, Xb, wb, rng):
+    def _step(self, Xb, wb, rng, any_empty=None):
         """One mini-batch update of the centers; returns the batch's inertia
         on the centers it started from and the squared center shift, on the
-        device."""
+        device. any_empty: whether a center had no weight yet, when the
+        caller read it already (else it is read here)."""
         C, counts = self._C, self._counts
         labels, sums, wsum = S.assign(Xb, C, wb, update=True)
         batch_inertia = S.inertia(Xb, C, labels, wb)
@@ -79,11 +80,12 @@ class MiniBatchKMeans(_KMeansBase):
         safe = ember.where(tot > 0, tot, 1)
         C_new = ember.where((wsum > 0)[:, None],
                             (C * counts[:, None] + sums) / safe[:, None], C)
+        if any_empty is None:
+            any_empty = bool((counts == 0).any())
         counts = tot
         self._n_since_last_reassign += Xb.shape[0]
         if self.reassignment_ratio > 0 and (
-                self._n_since_last_reassign >= 10 * self.n_clusters
-                or bool((counts == 0).any())):
+                self._n_since_last_reassign >= 10 * self.n_clusters or any_empty):
             self._n_since_last_reassign = 0
             C_new, counts = self._reassign(Xb, wb, C_new, counts, rng)
         shift = ((C_new - C) ** 2).sum()
@@ -139,13 +141,19 @@ class MiniBatchKMeans(_KMeansBase):
         no_improve = 0
         alpha = min(bs * 2.0 / (n + 1), 1.0)
         i = -1
+        any_empty = None
         for i in range(n_steps):
             idx = ember.asarray(rng.integers(0, n, bs), device=X.device).astype(ember.int64)
-            binert, shift = self._step(ember.take(X, idx, axis=0), ember.take(w, idx), rng)
+            binert, shift = self._step(ember.take(X, idx, axis=0), ember.take(w, idx), rng,
+                                       any_empty)
+            # One read a step: the batch inertia, the shift and whether a
+            # center still has no weight (for the next step's reassignment).
+            figs = ember.asnumpy(ember.stack([binert.astype(ember.float64),
+                                              shift.astype(ember.float64),
+                                              (self._counts == 0).any().astype(ember.float64)]))
+            any_empty = bool(figs[2])
             if i == 0:
                 continue  # the first batch measures the seeding, not a step
-            figs = ember.asnumpy(ember.stack([binert.astype(ember.float64),
-                                              shift.astype(ember.float64)]))
             bi = figs[0] / bs
             ewa = bi if ewa is None else ewa * (1 - alpha) + bi * alpha
             if tol > 0 and figs[1] <= tol:
