@@ -141,4 +141,6 @@ def test_date_range_errors():
     with pytest.raises(ValueError, match="exactly three"):
         ef.date_range("2020-01-01")
     with pytest.raises(NotImplementedError, match="fixed"):
-        ef.date_range("2020-01-01", periods=3, freq="ME")
+        ef.date_range("2020-01-01", periods=3, freq="SME")
+    with pytest.raises(ValueError, match="Please use 'ME' instead"):
+        ef.date_range("2020-01-01", periods=3, freq="M")

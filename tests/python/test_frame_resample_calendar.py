@@ -82,3 +82,21 @@ def test_calendar_bad_rules(device, rule):
         s.resample(rule).sum()
     with pytest.raises(want.type, match=re.escape(str(want.value)[:18])):
         e.resample(rule).sum()
+
+
+@pytest.mark.parametrize("freq", ["ME", "MS", "QE", "QS-FEB", "YE", "YS", "W", "W-WED",
+                                  "B", "2ME", "3B", "2W"])
+def test_calendar_date_range(freq):
+    cases = [dict(start="2024-01-30", periods=7), dict(start="2024-02-01", periods=4),
+             dict(start="2024-01-27 10:30", periods=5), dict(end="2024-06-30", periods=4),
+             dict(end="2024-06-29 08:00", periods=3),
+             dict(start="2023-12-31", end="2025-03-01"),
+             dict(start="2024-01-06", end="2024-02-29 12:00"),
+             dict(start="2024-03-01", end="2024-01-01"),
+             dict(start="2024-01-31", end="2024-12-31", inclusive="neither"),
+             dict(start="2024-01-01", end="2024-12-01", inclusive="left")]
+    for kw in cases:
+        want = pd.date_range(freq=freq, **kw)
+        got = ef.date_range(freq=freq, **kw).to_pandas()
+        tm.assert_index_equal(got, want.as_unit(got.unit) if len(want) == 0 else want,
+                              exact=False, obj=f"date_range({kw}, {freq!r})")

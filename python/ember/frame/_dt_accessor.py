@@ -27,6 +27,7 @@ def to_datetime(arg, errors="raise", format=None, unit=None, **kw):
 def date_range(start=None, end=None, periods=None, freq=None, name=None,
                inclusive="both", unit=None, **kw):
     """pandas' date_range for fixed frequencies (D, h, min, s, ms, us, ns and
-    multiples; W as W-SUN): an Index of datetime64."""
+    multiples) and calendar ones (ME, MS, QE, QS, YE, YS, W, B): an Index of
+    datetime64."""
     from ember.frame._dt_parse import date_range as f
     return f(start, end, periods, freq, name, inclusive, unit, **kw)

@@ -210,25 +210,23 @@ def date_range(start=None, end=None, periods=None, freq=None, name=None,
     if unit not in _PER_SECOND:
         raise ValueError(f"unit must be one of s, ms, us, ns, not {unit!r}")
     freq = "D" if freq is None else freq
-    per = 10 ** 9 // _PER_SECOND[unit]
-    weekly = freq in ("W", "W-SUN")
-    step = 7 * 86400 * 10 ** 9 // per if weekly else fixed_ns(freq, "date_range")
-    if not weekly:
+    from ember.frame._resample_calendar import calendar_range, calendar_rule
+    cal = calendar_rule(freq)
+    a = _host_ticks(start, unit) if start is not None else None
+    b = _host_ticks(end, unit) if end is not None else None
+    if cal is not None:
+        values = calendar_range(cal, a, b, periods, 86400 * _PER_SECOND[unit])
+        count = values.shape[0]
+    else:
+        per = 10 ** 9 // _PER_SECOND[unit]
+        step = fixed_ns(freq, "date_range")
         if step % per:
             raise ValueError(f"the frequency {freq!r} is finer than unit={unit!r}")
         step //= per
-    a = _host_ticks(start, unit) if start is not None else None
-    b = _host_ticks(end, unit) if end is not None else None
-    if weekly:   # anchored on Sundays: roll the start (or end) onto one
-        tpd = 86400 * _PER_SECOND[unit]
-        if a is not None:
-            a += ((6 - (a // tpd + 3)) % 7) * tpd
-        else:
-            b -= (((b // tpd + 3) - 6) % 7) * tpd
-    if a is None:
-        a = b - (periods - 1) * step
-    count = periods if periods is not None else max((b - a) // step + 1, 0)
-    values = a + ember.arange(count, dtype="int64") * step
+        if a is None:
+            a = b - (periods - 1) * step
+        count = periods if periods is not None else max((b - a) // step + 1, 0)
+        values = a + ember.arange(count, dtype="int64") * step
     keep_first = inclusive in ("both", "left") or start is None
     keep_last = inclusive in ("both", "right") or end is None
     lo = 0 if keep_first or not count or int(values[0]) != a else 1

@@ -115,3 +115,34 @@ def calendar_rule(rule):
     # the anchor as the first month of a period, counted from January
     start = (a + 1) % months if right else a % months
     return CalendarRule("month", k, months, start if months > 1 else 0, right)
+
+
+def calendar_range(cal, a, b, periods, tpd):
+    """date_range's int64 ticks over a calendar frequency: the start (a)
+    rolled forward, or the end (b) rolled back, to a date on the rule,
+    keeping its time of day, then every k-th period. a, b are host ints
+    (None when not given); only the few host scalars are worked out here."""
+    one = ember.zeros(1, dtype="int64")
+
+    def period(day):
+        return int(cal.periods(one + day)[0])
+
+    def label(p):
+        return int(cal.days_of(one + p)[0])
+
+    if a is not None:
+        day, tod = divmod(a, tpd)
+        first = period(day)
+        first += label(first) < day   # roll forward
+    if b is not None:
+        day_b, tod_b = divmod(b, tpd)
+        last = period(day_b)
+        last -= label(last) > day_b   # roll back
+    if a is None:
+        first, tod = last - (periods - 1) * cal.k, tod_b
+    if periods is None:
+        periods = max((last - first) // cal.k + 1, 0)
+        if periods and label(first + (periods - 1) * cal.k) * tpd + tod > b:
+            periods -= 1   # the last date is on the end's day, but later
+    p = first + ember.arange(periods, dtype="int64") * cal.k
+    return cal.days_of(p) * tpd + tod
