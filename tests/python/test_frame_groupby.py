@@ -313,8 +313,8 @@ def test_bad_inputs(pair):
         df["v"].groupby(df["k"], as_index=False)
     with pytest.raises(ValueError):
         df.groupby([])
-    with pytest.raises(NotImplementedError):
-        df.groupby(level=0)
+    with pytest.raises(NotImplementedError):   # level= works alone
+        df.groupby("k", level=0)
     with pytest.raises(NotImplementedError):
         df.groupby(lambda i: i % 2)
     with pytest.raises(NotImplementedError, match="group"):

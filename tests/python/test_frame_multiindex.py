@@ -328,3 +328,50 @@ def test_stack(pair):
     _both(lambda d: d[["v", "f"]].iloc[:0].stack(), pdf, df)
     with pytest.raises(NotImplementedError, match="object"):
         df[["v", "I"]].stack()
+
+
+def test_levels_of_frames(pair):
+    pdf, df = pair
+    cols = ["ks", "k", "kI", "v", "f"]
+    p, e = pdf[cols].set_index(["ks", "k", "kI"]), df[cols].set_index(["ks", "k", "kI"])
+    _both(lambda d: d.xs("a"), p, e)
+    _both(lambda d: d.xs(("b", 2)), p, e)
+    _both(lambda d: d.xs("a", drop_level=False), p, e)
+    _both(lambda d: d.xs(2, level="k"), p, e)
+    _both(lambda d: d.xs(2, level=1, drop_level=False), p, e)
+    _both(lambda d: d.xs((2, 3), level=["k", "kI"]), p, e)
+    _both(lambda d: d["v"].xs(1, level="k"), p, e)
+    _both(lambda d: d.xs(9, level="k"), p, e)
+    _both(lambda d: d.droplevel("k"), p, e)
+    _both(lambda d: d.droplevel([0, 2]), p, e)
+    _both(lambda d: d["f"].droplevel(0), p, e)
+    _both(lambda d: d.swaplevel(0, 2), p, e)
+    _both(lambda d: d["v"].swaplevel(), p, e)
+    _both(lambda d: d.reorder_levels(["kI", "ks", "k"]), p, e)
+    _both(lambda d: d.set_index("k").xs(2), pdf[["k", "v", "f"]],
+          df[["k", "v", "f"]])
+    with pytest.raises(NotImplementedError, match="MultiIndex"):
+        e.T
+    p.index = p.index.set_names(["x", "y", "z"])
+    e.index = e.index.set_names(["x", "y", "z"])
+    _same(e, p)
+    e2, p2 = df[["v"]], pdf[["v"]]
+    e2.index = ef.MultiIndex.from_arrays([df["ks"], df["k"]])
+    p2.index = pd.MultiIndex.from_arrays([pdf["ks"], pdf["k"]])
+    _same(e2, p2)
+
+
+def test_groupby_level(pair):
+    pdf, df = pair
+    cols = ["ks", "k", "kI", "v", "f"]
+    p, e = pdf[cols].set_index(["ks", "k", "kI"]), df[cols].set_index(["ks", "k", "kI"])
+    _both(lambda d: d.groupby(level=0).sum(), p, e)
+    _both(lambda d: d.groupby(level="k").mean(), p, e)
+    _both(lambda d: d.groupby(level=[2, 0]).max(), p, e)
+    _both(lambda d: d.groupby(level=["ks", "k"], sort=False)["v"].sum(), p, e)
+    _both(lambda d: d["f"].groupby(level=1).count(), p, e)
+    _both(lambda d: d.groupby(level=0).sum(), pdf[["k", "v"]], df[["k", "v"]])
+    _both(lambda d: d.set_index("ks").groupby(level="ks").sum(), pdf[["ks", "v"]],
+          df[["ks", "v"]])
+    _both(lambda d: d.groupby(level=1).sum(), pdf[["k", "v"]], df[["k", "v"]])
+    _both(lambda d: d.groupby(level="nope").sum(), p, e)

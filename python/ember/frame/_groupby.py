@@ -15,11 +15,15 @@ class GroupbyMethods:
         (the result would need a MultiIndex): pass as_index=False."""
         from ember.frame._groupby_obj import GroupBy, resolve_keys
         if level is not None:
-            raise NotImplementedError("groupby(level=...) (grouping by index levels); "
-                                      "group by columns or Series (by=)")
-        if by is None:
+            if by is not None:
+                raise NotImplementedError("groupby by both by= and level=; put the "
+                                          "levels in columns (reset_index)")
+            from ember.frame._multiindex import level_keys
+            keys, exclude = level_keys(self.index, level, self._dev()), []
+        elif by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")
-        keys, exclude = resolve_keys(self, by)
+        else:
+            keys, exclude = resolve_keys(self, by)
         if not observed and any(c.dtype.is_categorical for _, c in keys):
             raise NotImplementedError("groupby(observed=False) by a categorical key "
                                       "(groups for unused categories); use the default "

@@ -285,14 +285,15 @@ class MultiIndex(Index):
                    dropna=False)
         return _search(g.codes[:n], g.codes[n:], labels, _missing)
 
-    def tuple_positions(self, key):
-        """The rows whose first len(key) levels equal key's values; KeyError
-        when none does."""
+    def tuple_positions(self, key, levels=None):
+        """The rows whose first len(key) levels (or those numbered levels)
+        equal key's values; KeyError when none does."""
         from ember.frame._ops import binary
         if len(key) > self.nlevels:
             raise KeyError(key)
+        cols = self._cols if levels is None else [self._cols[i] for i in levels]
         hit = None
-        for col, v in zip(self._cols, key):
+        for col, v in zip(cols, key):
             if v is None or (isinstance(v, float) and v != v):
                 m = col.isna()
             else:
@@ -480,13 +481,15 @@ def index_columns(index, device, existing):
     return out
 
 
-def loc_label(obj, key):
+def loc_label(obj, key, drop_level=True):
     """obj.loc[key] for a MultiIndex: a tuple of every level's value picks
     those rows (one row of a frame: a Series named by the label); a shorter
     tuple or one value picks the rows that start so, without those levels."""
     index = obj.index
     key = key if isinstance(key, tuple) else (key,)
     pos = index.tuple_positions(key)
+    if not drop_level:
+        return obj._take(pos)
     if len(key) == index.nlevels:
         if pos.shape[0] == 1:
             return obj._row(pos)
@@ -494,3 +497,19 @@ def loc_label(obj, key):
     out = obj._take(pos)
     out._index = out._index._pick(list(range(len(key), index.nlevels)))
     return out
+
+
+def level_keys(index, level, device):
+    """[(name, Column)] of the index levels groupby(level=) groups by."""
+    levels = level if isinstance(level, (list, tuple)) else [level]
+    if not levels:
+        raise ValueError("No group keys passed!")
+    if isinstance(index, MultiIndex):
+        nums = [index._level_number(lv) for lv in levels]
+        return [(index.names[i], index._cols[i]) for i in nums]
+    for lv in levels:
+        if isinstance(lv, int) and lv not in (0, -1):
+            raise ValueError("level > 0 or level < -1 only valid with MultiIndex")
+        if not isinstance(lv, int) and lv != index.name:
+            raise ValueError(f"level name {lv} is not the name of the index")
+    return [(index.name, index._column(device))] * len(levels)

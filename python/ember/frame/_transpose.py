@@ -47,6 +47,10 @@ class FrameShapeMethods:
         from ember.frame._row import _common
         from ember.frame.frame import DataFrame
         cols = list(self._cols.values())
+        if getattr(self.index, "nlevels", 1) > 1:
+            raise NotImplementedError("transpose of a frame indexed by a MultiIndex "
+                                      "(the columns would be a MultiIndex); "
+                                      "reset_index first")
         labels = self.index.tolist()
         if len(set(labels)) != len(labels):
             raise NotImplementedError("transpose of a frame whose index repeats a label "

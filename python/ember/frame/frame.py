@@ -10,6 +10,7 @@ from ember.frame._transpose import FrameShapeMethods
 from ember.frame._io import IOMethods
 from ember.frame._merge import MergeMethods
 from ember.frame._methods_frame import FrameMethods
+from ember.frame._multiindex_methods import LevelMethods
 from ember.frame._reshape import ReshapeMethods
 from ember.frame._window import WindowMethods
 from ember.frame._column import Column
@@ -19,7 +20,7 @@ from ember.frame.series import Series, _index_for
 
 class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                 IOMethods, ReshapeMethods, AttrMethods, FrameShapeMethods, FrameOpsMethods,
-                ReplaceMethods, FrameMethods):
+                ReplaceMethods, FrameMethods, LevelMethods):
     """pandas' DataFrame over ember columns: DataFrame(data, index=None,
     columns=None, dtype=None, device=None), data a dict of lists, NumPy or
     ember arrays, or Series."""

@@ -10,6 +10,7 @@ from ember.frame._dt_accessor import DtMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._io import IOMethods
 from ember.frame._methods_frame import SeriesMethods
+from ember.frame._multiindex_methods import LevelMethods
 from ember.frame._replace import ReplaceMethods
 from ember.frame._transpose import NO_VALUE, series_to_numpy
 from ember.frame._reshape import ReshapeMethods
@@ -34,7 +35,7 @@ def _index_for(index, n, device):
 
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
              ReplaceMethods,
-             IOMethods, ReshapeMethods, CatMethods, SeriesMethods):
+             IOMethods, ReshapeMethods, CatMethods, SeriesMethods, LevelMethods):
     """pandas' Series over an ember column: Series(data, index=None,
     name=None, dtype=None, device=None)."""
 
