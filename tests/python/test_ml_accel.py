@@ -28,6 +28,9 @@ SCRIPT = textwrap.dedent("""
     import pickle
     q = pickle.loads(pickle.dumps(p))
     print("pickle", np.allclose(q.transform(X), p.transform(X)))
+    import sys
+    with open(sys.argv[1], "wb") as f:
+        pickle.dump((p, X), f)
     m = PCA(n_components="mle").fit(X)
     print("mle", m.n_components_)
 """)
@@ -39,7 +42,7 @@ def run(tmp_path, strict=False):
     old = os.environ.get("EMBER_ACCEL_STRICT")
     os.environ["EMBER_ACCEL_STRICT"] = "1" if strict else "0"
     try:
-        return run_python("-m", "ember.ml.accel", str(f))
+        return run_python("-m", "ember.ml.accel", str(f), str(tmp_path / "pca.pkl"))
     finally:
         if old is None:
             del os.environ["EMBER_ACCEL_STRICT"]
@@ -73,6 +76,19 @@ def test_runs_on_ember_and_reports(tmp_path):
     assert last.startswith("ember.ml.accel: on ember ("), last
     assert "PCA.fit x" in last and "GaussianNB.fit x3" in last, last
     assert "on scikit-learn: PCA.fit x1" in last, last
+
+
+def test_pickle_to_a_process_without_the_accelerator(tmp_path):
+    # a joblib worker unpickles a replacement without install(): it must
+    # get the replacement back, with ember's fitted estimator inside
+    assert run(tmp_path).returncode == 0
+    code = ("import pickle, sys, numpy as np\n"
+            "p, X = pickle.load(open(sys.argv[1], 'rb'))\n"
+            "print(type(p).__mro__[1].__name__, type(p._ember).__module__,\n"
+            "      p.transform(X).shape)\n")
+    r = run_python("-c", code, str(tmp_path / "pca.pkl"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["PCA", "ember.ml.decomposition._pca", "(200,", "3)"]
 
 
 def test_strict_makes_a_fallback_an_error(tmp_path):

@@ -90,3 +90,18 @@ def test_labels_float32_pickle_and_errors():
         RandomForestClassifier().fit(X, X[:, 0])
     with pytest.raises(ValueError, match="contains NaN"):
         RandomForestRegressor().fit(np.array([[np.nan], [1.0]]), [1.0, 2.0])
+
+
+def test_estimators_views(device):
+    X, y = make_classification(400, 6, random_state=4)
+    Xe = ember.asarray(X, device=device)
+    e = RandomForestClassifier(4, max_depth=5, random_state=0).fit(Xe, ember.asarray(y, device=device))
+    trees = e.estimators_
+    assert len(trees) == 4
+    # the forest's probabilities are the mean of its trees'
+    mean = sum(host(t.predict_proba(Xe)) for t in trees) / 4
+    assert_allclose(host(e.predict_proba(Xe)), mean, rtol=1e-12)
+    assert_allclose(sum(t.feature_importances_ for t in trees) / 4,
+                    host(e.feature_importances_), rtol=1e-12)
+    assert all(1 <= t.get_depth() <= 5 and t.get_n_leaves() >= 2 for t in trees)
+    assert set(host(trees[0].predict(Xe))) <= {0.0, 1.0}

@@ -113,16 +113,28 @@ def _make(sk_cls, ember_cls, public):
                 why = str(e)
             else:
                 self._ember = est
-                for k in _fitted_names(est):
-                    object.__setattr__(self, k, getattr(est, k))
+                _copy_fitted(self, est)
                 _count("ember", f"{name}.fit")
                 return self
         _fallback(name, why)
         _count("sklearn", f"{name}.fit")
         return sk_cls.fit(self, X, y, **kw) if y is not None else sk_cls.fit(self, X, **kw)
 
+    def __getattr__(self, k):
+        # fitted attributes scikit-learn computes in a property (a forest's
+        # feature_importances_) come from ember's estimator
+        est = self.__dict__.get("_ember")
+        if est is None or k.startswith("__"):
+            raise AttributeError(f"{name!r} object has no attribute {k!r}")
+        return getattr(est, k)
+
+    def __reduce__(self):
+        # by the rebuilding function, so a process without the accelerator
+        # installed (a joblib worker) gets the same replacement back
+        return (_rebuild, (public, name), self.__getstate__())
+
     # the public module, where pickle finds the patched name
-    ns = {"fit": fit, "__module__": public, "__qualname__": name,
+    ns = {"fit": fit, "__getattr__": __getattr__, "__reduce__": __reduce__, "__module__": public, "__qualname__": name,
           "__doc__": f"scikit-learn's {name}, run by ember.ml where it can "
                      "(ember.ml.accel)."}
     for m in _METHODS:
@@ -134,6 +146,16 @@ def _make(sk_cls, ember_cls, public):
     if hasattr(sk_cls, "partial_fit") and hasattr(ember_cls, "partial_fit"):
         ns["partial_fit"] = _partial(name, sk_cls, ember_cls)
     return type(name, (sk_cls,), ns)
+
+
+def _copy_fitted(proxy, est):
+    """est's fitted attributes onto the proxy, but for those scikit-learn's
+    class computes in a property (the proxy's __getattr__ answers them)."""
+    cls = type(proxy)
+    for k in _fitted_names(est):
+        if isinstance(getattr(cls, k, None), property):
+            continue
+        object.__setattr__(proxy, k, getattr(est, k))
 
 
 def _fitted_names(est):
@@ -185,8 +207,7 @@ def _partial(name, sk_cls, ember_cls):
             _count("sklearn", f"{name}.partial_fit")
             return sk_cls.partial_fit(self, X, y, **kw)
         est.partial_fit(X, y, **kw) if y is not None else est.partial_fit(X, **kw)
-        for k in _fitted_names(est):
-            object.__setattr__(self, k, getattr(est, k))
+        _copy_fitted(self, est)
         _count("ember", f"{name}.partial_fit")
         return self
     return partial_fit
@@ -198,15 +219,39 @@ def _patch(module, short):
         ours = importlib.import_module("ember.ml." + short)
     except ImportError:
         return
-    for attr in dir(ours):
+    # packages that load estimators lazily list them in __all__ only
+    for attr in getattr(ours, "__all__", None) or dir(ours):
         if attr.startswith("_"):
             continue
         e, s = getattr(ours, attr), getattr(module, attr, None)
         if isinstance(e, type) and isinstance(s, type) and hasattr(e, "fit") and \
                 not getattr(s, "_ember_accel", False):
-            proxy = _make(s, e, module.__name__)
-            proxy._ember_accel = True
-            setattr(module, attr, proxy)
+            setattr(module, attr, _proxy(module.__name__, attr, s, e))
+
+
+_proxies = {}
+
+
+def _proxy(public, name, sk_cls, ember_cls):
+    """The one replacement class of sklearn.<module>.<name>."""
+    with _lock:
+        p = _proxies.get((public, name))
+        if p is None:
+            p = _proxies[(public, name)] = _make(sk_cls, ember_cls, public)
+            p._ember_accel = True
+        return p
+
+
+def _rebuild(public, name):
+    """An empty replacement instance (pickle sets its state)."""
+    cls = _proxies.get((public, name))
+    if cls is None:
+        sk = importlib.import_module(public)
+        ours = importlib.import_module("ember.ml." + public.split(".")[1])
+        base = getattr(sk, name)
+        base = base.__mro__[1] if getattr(base, "_ember_accel", False) else base
+        cls = _proxy(public, name, base, getattr(ours, name))
+    return cls.__new__(cls)
 
 
 class _Finder(importlib.abc.MetaPathFinder):

@@ -114,6 +114,8 @@ class _Forest(BaseEstimator):
         left = np.full((T, N), -1, np.int64)
         val = np.zeros((T, N, C), np.float64)
         imp = np.zeros(p)
+        self._tree_imp = np.zeros((T, p))
+        self._tree_shape = np.zeros((T, 2), np.int64)   # depth, leaves
         for i, t in enumerate(trees):
             m = len(t.feature)
             sp = t.feature >= 0
@@ -127,6 +129,8 @@ class _Forest(BaseEstimator):
             g = np.bincount(t.feature[sp], weights=t.gain[sp], minlength=p)
             if g.sum() > 0:
                 imp += g / g.sum()
+                self._tree_imp[i] = g / g.sum()
+            self._tree_shape[i] = (_depth(t.left), int((t.left < 0).sum()))
         self._feat = ember.asarray(feat, device=dev)
         self._thr = ember.asarray(thr, device=dev)
         self._left = ember.asarray(left, device=dev)
@@ -138,16 +142,27 @@ class _Forest(BaseEstimator):
         self.feature_importances_ = ember.asarray(imp / imp.sum() if imp.sum() > 0 else imp,
                                                   device=dev)
 
-    def _leaf_values(self, X):
-        """Mean over trees of each row's leaf value: n x C."""
+    @property
+    def estimators_(self):
+        """One view a tree, with the per-tree attributes and predictions
+        scikit-learn's DecisionTree estimators give (predict returns class
+        indices, as the trees inside scikit-learn's forests do)."""
+        V.check_is_fitted(self, "feature_importances_")
+        from ember.ml.ensemble._tree_view import TreeView
+        return [TreeView(self, t) for t in range(self.n_estimators_)]
+
+    def _leaf_values(self, X, trees=None):
+        """Mean over trees (all, or the range `trees`) of each row's leaf
+        value: n x C."""
         n, p = X.shape
-        T, N = self._feat.shape
+        t0, t1 = trees or (0, self._feat.shape[0])
+        T, N = t1 - t0, self._feat.shape[1]
         C = self._val.shape[1]
         dev = X.device
         flat = X.reshape(-1)
         out = []
         block = max(1, (1 << 24) // (T * max(C, 2)))
-        tN = (ember.arange(T, device=dev) * N)[:, None]
+        tN = (ember.arange(t0, t1, device=dev) * N)[:, None]
         for s in range(0, n, block):
             e = min(n, s + block)
             rows = ember.arange(s, e, device=dev)[None, :] * p
@@ -162,6 +177,18 @@ class _Forest(BaseEstimator):
             v = ember.take(self._val, (tN + node).reshape(-1), axis=0)
             out.append(v.reshape(T, e - s, C).sum(axis=0) / T)
         return ember.concatenate(out) if len(out) > 1 else out[0]
+
+
+def _depth(left):
+    """Levels below the root of a tree given its left-child array."""
+    import numpy as np
+    front, d = np.array([0]), 0
+    while True:
+        lc = left[front]
+        lc = lc[lc >= 0]
+        if not len(lc):
+            return d
+        front, d = np.concatenate([lc, lc + 1]), d + 1
 
 
 def _common_init(self, n_estimators, criterion, max_depth, min_samples_split,
