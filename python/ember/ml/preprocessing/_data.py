@@ -32,7 +32,39 @@ def _sample_weight(sample_weight, X):
     if w.shape[0] != X.shape[0]:
         raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected "
                          f"({X.shape[0]},)!")
-    return w.astype(ember.float64)
+    w = w.astype(ember.float64)
+    if not bool((w != 0).any()):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    return w
+
+
+def _no_inf(X):
+    """scikit-learn's 'allow-nan': NaN passes, infinity does not."""
+    if X.dtype.kind == "f" and X.size and bool(ember.isinf(X).any()):
+        raise ValueError("Input X contains infinity or a value too large for "
+                         f"dtype('{X.dtype}').")
+    return X
+
+
+class _NanScaler(TransformerMixin, BaseEstimator):
+    """Scalers that ignore NaN in fit and keep it in transform."""
+
+    def _fit_nan(self, X, first):
+        Xa, _ = self._fit_input(X, reset=first, allow_nan=True)
+        if not first:
+            _check_features(self, Xa)
+        return _no_inf(Xa)
+
+    def _input_nan(self, X):
+        return _no_inf(self._predict_input(X, allow_nan=True))
+
+    def get_feature_names_out(self, input_features=None):
+        return _same_names(self, input_features)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
 
 
 def _batch_stats(X, w, want_var):
@@ -63,7 +95,7 @@ def _batch_stats(X, w, want_var):
     return count, mean, sq - lin * lin / count
 
 
-class StandardScaler(TransformerMixin, BaseEstimator):
+class StandardScaler(_NanScaler):
     """(x - mean_) / scale_ per feature; partial_fit merges batches with
     Chan, Golub and LeVeque's update."""
     mean_ = fitted()
@@ -85,9 +117,7 @@ class StandardScaler(TransformerMixin, BaseEstimator):
 
     def partial_fit(self, X, y=None, sample_weight=None):
         first = "_count" not in self.__dict__
-        Xa, _ = self._fit_input(X, reset=first, allow_nan=True)
-        if not first:
-            _check_features(self, Xa)
+        Xa = self._fit_nan(X, first)
         w = _sample_weight(sample_weight, Xa)
         stats = self.with_mean or self.with_std
         count, mean, m2 = _batch_stats(Xa, w if stats else None, self.with_std)
@@ -135,7 +165,7 @@ class StandardScaler(TransformerMixin, BaseEstimator):
             self.n_samples_seen_ = self._out(c)
 
     def transform(self, X, copy=None):
-        Xa = self._predict_input(X, allow_nan=True)
+        Xa = self._input_nan(X)
         if self.with_mean:
             Xa = Xa - self._dev("mean_").astype(Xa.dtype)
         if self.with_std:
@@ -143,15 +173,13 @@ class StandardScaler(TransformerMixin, BaseEstimator):
         return self._out(Xa)
 
     def inverse_transform(self, X, copy=None):
-        Xa = self._predict_input(X, allow_nan=True)
+        Xa = self._input_nan(X)
         if self.with_std:
             Xa = Xa * self._dev("scale_").astype(Xa.dtype)
         if self.with_mean:
             Xa = Xa + self._dev("mean_").astype(Xa.dtype)
         return self._out(Xa)
 
-    def get_feature_names_out(self, input_features=None):
-        return _same_names(self, input_features)
 
 
 def _same_names(est, input_features):
@@ -168,7 +196,7 @@ def _same_names(est, input_features):
     return np.asarray([f"x{i}" for i in range(est.n_features_in_)], dtype=object)
 
 
-class MinMaxScaler(TransformerMixin, BaseEstimator):
+class MinMaxScaler(_NanScaler):
     """x * scale_ + min_ maps each feature's [data_min_, data_max_] onto
     feature_range."""
     data_min_ = fitted()
@@ -192,9 +220,7 @@ class MinMaxScaler(TransformerMixin, BaseEstimator):
             raise ValueError("Minimum of desired feature range must be smaller than "
                              f"maximum. Got {tuple(self.feature_range)!r}.")
         first = "n_samples_seen_" not in self.__dict__
-        Xa, _ = self._fit_input(X, reset=first, allow_nan=True)
-        if not first:
-            _check_features(self, Xa)
+        Xa = self._fit_nan(X, first)
         dmin, dmax = ember.nanmin(Xa, axis=0), ember.nanmax(Xa, axis=0)
         if first:
             self.n_samples_seen_ = Xa.shape[0]
@@ -210,7 +236,7 @@ class MinMaxScaler(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        Xa = self._predict_input(X, allow_nan=True)
+        Xa = self._input_nan(X)
         out = Xa * self._dev("scale_").astype(Xa.dtype) + self._dev("min_").astype(
             Xa.dtype)
         if self.clip:
@@ -218,13 +244,10 @@ class MinMaxScaler(TransformerMixin, BaseEstimator):
         return self._out(out.astype(Xa.dtype))
 
     def inverse_transform(self, X):
-        Xa = self._predict_input(X, allow_nan=True)
+        Xa = self._input_nan(X)
         out = (Xa - self._dev("min_").astype(Xa.dtype)) / self._dev("scale_").astype(
             Xa.dtype)
         return self._out(out)
-
-    def get_feature_names_out(self, input_features=None):
-        return _same_names(self, input_features)
 
 
 def _norms(Xa, norm, axis):

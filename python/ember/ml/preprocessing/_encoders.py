@@ -48,7 +48,12 @@ def _columns(X, device):
                          "Reshape your data either using array.reshape(-1, 1) if your "
                          "data has a single feature or array.reshape(1, -1) if it "
                          "contains a single sample.")
+    if h.dtype.kind == "c":
+        raise ValueError("Complex data not supported")
     if h.dtype.kind in "biuf":
+        if h.dtype.kind == "f" and np.isinf(h).any():
+            raise ValueError("Input X contains infinity or a value too large for "
+                             f"dtype('{h.dtype}').")
         a = ember.asarray(h, device=device)
         return [a[:, j] for j in range(h.shape[1])], h.shape[0]
     return [h[:, j] for j in range(h.shape[1])], h.shape[0]
@@ -121,6 +126,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         if n < 1:
             raise ValueError(f"Found array with 0 sample(s) (shape=({n}, {len(cols)})) "
                              "while a minimum of 1 is required by OneHotEncoder.")
+        if not cols:
+            raise ValueError(f"Found array with 0 feature(s) (shape=({n}, 0)) while a "
+                             "minimum of 1 is required by OneHotEncoder.")
         self._output_kind = V.input_kind(X)
         self.n_features_in_ = len(cols)
         names = V.feature_names(X)
@@ -319,6 +327,13 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
             vals[none_h[:, j]] = None
             res[:, j] = vals
         return res
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
 
     def get_feature_names_out(self, input_features=None):
         from ember.ml.preprocessing._data import _same_names
