@@ -216,10 +216,6 @@ def test_regex_matches(device, pat):
     _same(s.str.count(pat), p.str.count(pat))
     _same(s.str.replace(pat, "<>", regex=True), p.str.replace(pat, "<>", regex=True))
     _same(s.str.replace(pat, "#", n=1, regex=True), p.str.replace(pat, "#", n=1, regex=True))
-    if re.compile(pat).groups:
-        with pytest.raises(NotImplementedError, match="groups"):
-            s.str.split(pat, regex=True, expand=True)
-        return
     _same(s.str.split(pat, regex=True, expand=True), p.str.split(pat, regex=True, expand=True))
     _same(s.str.split(pat, n=1, regex=True, expand=True),
           p.str.split(pat, n=1, regex=True, expand=True))

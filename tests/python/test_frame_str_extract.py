@@ -139,6 +139,20 @@ def test_extractall_errors(device):
         s.str.extractall(r"(\d*)")
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pat,kw", [(r"([-_])", {}), (r"(-)|(_)", {}), (r"(-)|(_)", {"n": 1}),
+                                    (r"(?P<a>-+)", {"n": 2}), (r"(q)", {}), (r"(\d)(\d)?", {})])
+def test_split_with_groups(device, dtype, pat, kw):
+    # re.split: each match's groups join the parts, None where one takes no part
+    items = ["a-b_c", "x", None, "", "é-ü--z", "-", "a1b22c333"]
+    p, s = _pair(device, dtype, items)
+    _same(s.str.split(pat, expand=True, regex=True, **kw),
+          p.str.split(pat, expand=True, regex=True, **kw))
+    p, s = _pair(device, dtype, [None])
+    _same(s.str.split(pat, expand=True, regex=True, **kw),
+          p.str.split(pat, expand=True, regex=True, **kw))
+
+
 REPLACE = [
     (r"([a-z])([0-9])?", r"<\1>", {}),
     (r"([a-z])([0-9])?", r"\2\\", {}),

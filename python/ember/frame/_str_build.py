@@ -201,14 +201,14 @@ def split(series, pat, n, expand, regex, right):
         lit = _str_regex.literal(pat)
     if lit == "":
         raise NotImplementedError(f"str.{what} on an empty pattern")
+    grp = None   # a pattern's groups: their text joins the parts, as re.split
     if lit is not None:
         cnt = _str_ops.find_raw(col, lit, 1)
+    elif _str_regex.groups(pat):
+        from ember.frame._str_capture import all_matches
+        caps, cnt, ngroups, _ = all_matches(col, pat, True, what)
+        grp = (caps, ember.cumsum(cnt) - cnt, ngroups)
     else:
-        import re
-        if re.compile(pat).groups:
-            raise NotImplementedError(f"str.{what} by a regular expression with capturing "
-                                      "groups (pandas adds the groups' text as columns): "
-                                      "use (?:...)")
         cnt = _str_regex_first.count(col, pat)
     if right and lit is None:   # rsplit on whitespace: the last n runs
         starts, ends, cnt, cols = _last_matches(col, pat, cnt, n)
@@ -222,6 +222,8 @@ def split(series, pat, n, expand, regex, right):
     if cols >= 0:
         if right and lit is None:
             pass
+        elif grp is not None:
+            starts, ends = _match_bounds(grp, cols, 0), _match_bounds(grp, cols, 1)
         elif lit is not None:
             pos, cnt, m = _str_ops.split_positions(col, lit, cols, right)
             starts, ends = pos, pos + m
@@ -237,8 +239,26 @@ def split(series, pat, n, expand, regex, right):
             ok = ok if valid is None else ok & valid
             ok = ok if blank is None else ok & ~blank
             start = ember.where(ok, start, 0)
-            parts[j] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
+            parts[len(parts)] = ranges_result(col, start, ember.where(ok, stop, 0), ok)
+            for g in range(1, grp[2] + 1) if grp is not None and j < cols else ():
+                gs, ge = _match_bounds(grp, cols, 2 * g), _match_bounds(grp, cols, 2 * g + 1)
+                ok = (cnt > j) & (gs[:, j] >= 0)
+                ok = ok if valid is None else ok & valid
+                parts[len(parts)] = ranges_result(col, ember.where(ok, gs[:, j], 0),
+                                                  ember.where(ok, ge[:, j], 0), ok)
     return DataFrame._make(parts, series.index)
+
+
+def _match_bounds(grp, cols, slot):
+    """Bound `slot` of each row's first `cols` matches, [rows, cols], from
+    extractall's flat bounds (a row a match, from first[i] on)."""
+    caps, first, _ = grp
+    if not caps.shape[0]:
+        return ember.zeros((first.shape[0], max(cols, 1)), dtype="int64",
+                           device=first.device) - 1
+    j = ember.arange(max(cols, 1), dtype="int64", device=first.device)[None, :]
+    at = ember.minimum(first[:, None] + j, caps.shape[0] - 1)
+    return caps[:, slot][at.reshape(-1)].reshape(at.shape)
 
 
 def _last_matches(col, pat, total, n):

@@ -157,16 +157,15 @@ def first_match(col, pat, case, what="extract"):
     return caps[:n], ngroups, names
 
 
-def all_matches(col, pat, case):
+def all_matches(col, pat, case, what="extractall"):
     """Every row's matches (left to right, not overlapping): (bounds as
     first_match's, one row a match; matches per row; groups; names)."""
     from ember.frame._str_kernels import scan_offsets
     from ember.frame._str_regex_first import _args as dfa_checks
-    dfa_checks(col, pat, case, "extractall")   # the empty-match rules
+    dfa_checks(col, pat, case, what)   # the empty-match rules
     prog, ngroups, names = compile_groups(pat, not case)
     dev, n, k = col.device, col.length, 2 * (ngroups + 1)
-    args = (offsets(col), col.values, np.int64(n), *_args(col, prog, ngroups,
-                                                          "extractall"))
+    args = (offsets(col), col.values, np.int64(n), *_args(col, prog, ngroups, what))
     cnt = ember.zeros(max(n, 1), dtype="int64", device=dev)
     dummy = ember.zeros((1, k), dtype="int64", device=dev)
     launch(dev, "em_str_extractall", n, (*args, cnt, cnt, dummy, i32(0)))
