@@ -186,7 +186,9 @@ def test_classifier(device, weights, metric):
     assert isinstance(P, ember.ndarray)
     np.testing.assert_allclose(ember.asnumpy(P), a.predict_proba(Q), rtol=1e-10)
     np.testing.assert_array_equal(ember.asnumpy(b.predict(_e(Q, device))), a.predict(Q))
+    assert isinstance(b.classes_, ember.ndarray) and not b.outputs_2d_
     np.testing.assert_array_equal(ember.asnumpy(b.classes_), a.classes_)
+    assert isinstance(EN.KNeighborsClassifier().fit(X, y).classes_, np.ndarray)
     assert b.score(_e(X, device), _e(y, device)) == pytest.approx(a.score(X, y))
 
 
@@ -204,6 +206,29 @@ def test_classifier_string_labels_and_ties():
     np.testing.assert_array_equal(
         EN.KNeighborsClassifier(2).fit(Xt, yt).predict([[0.4], [2.6]]),
         skn.KNeighborsClassifier(2).fit(Xt, yt).predict([[0.4], [2.6]]))
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_classifier_multi_output(device, weights):
+    X, Q, y, _ = _data()
+    Y = np.stack([y, (y * 7 + np.arange(80)) % 2 * 5], axis=1)
+    a = skn.KNeighborsClassifier(4, weights=weights).fit(X, Y)
+    b = EN.KNeighborsClassifier(4, weights=weights).fit(X, Y)
+    assert b.outputs_2d_ and isinstance(b.classes_, list)
+    for u, v in zip(b.classes_, a.classes_):
+        assert isinstance(u, np.ndarray)
+        np.testing.assert_array_equal(u, v)
+    np.testing.assert_array_equal(b.predict(Q), a.predict(Q))
+    for u, v in zip(b.predict_proba(Q), a.predict_proba(Q)):
+        np.testing.assert_allclose(u, v, rtol=1e-12)
+    names = np.array(["x", "y", "z"])[Y % 3]
+    np.testing.assert_array_equal(
+        EN.KNeighborsClassifier(4, weights=weights).fit(X, names).predict(Q),
+        skn.KNeighborsClassifier(4, weights=weights).fit(X, names).predict(Q))
+    e = EN.KNeighborsClassifier(4).fit(_e(X, device), _e(Y, device)).predict(_e(Q, device))
+    assert isinstance(e, ember.ndarray) and e.shape == (13, 2)
+    np.testing.assert_array_equal(ember.asnumpy(e),
+                                  skn.KNeighborsClassifier(4).fit(X, Y).predict(Q))
 
 
 def test_distance_weights_with_exact_match():
