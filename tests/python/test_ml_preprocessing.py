@@ -223,6 +223,11 @@ def test_label_encoder(device):
     with pytest.raises(ValueError, match="previously unseen labels"):
         le.transform(["cow"])
     assert len(le.transform([])) == 0
+    es = ember.frame.from_pandas(pd.DataFrame({"s": s}), device=device)["s"]
+    codes = P.LabelEncoder().fit_transform(es)
+    assert isinstance(codes, ember.ndarray)
+    np.testing.assert_array_equal(_np(codes), [1, 0, 2, 0])
+    np.testing.assert_array_equal(le.transform(es), [1, 0, 2, 0])
     from ember.ml.exceptions import NotFittedError
     with pytest.raises(NotFittedError):
         P.LabelEncoder().transform([1])

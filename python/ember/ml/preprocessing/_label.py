@@ -19,6 +19,15 @@ def _host_y(y):
     return h
 
 
+def _strings_to_host(y):
+    """An ember Series of strings as a host array (strings are coded on the
+    host); anything else unchanged."""
+    if (type(y).__module__ or "").startswith("ember.frame") and \
+            getattr(y.dtype, "kind", "f") not in "biuf":
+        return y.to_pandas().to_numpy()
+    return y
+
+
 class LabelEncoder(TransformerMixin, BaseEstimator):
     """classes_ are the sorted distinct labels; transform gives each label's
     index in them, inverse_transform the label of each index."""
@@ -33,9 +42,10 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
         return self._out(codes)
 
     def _fit_y(self, y):
+        self._output_kind = V.input_kind(y)
+        y = _strings_to_host(y)
         self._device = V.to_ember(y).device if V.input_kind(y) == "ember" else (
             ember.get_device())
-        self._output_kind = V.input_kind(y)
         classes, codes = _labels.encode(y, self._device)
         self.classes_ = classes
         return codes
@@ -55,7 +65,8 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
                 raise ValueError("y contains previously unseen labels: "
                                  f"{ember.asnumpy(unseen)}")
             return self._out(idx.astype(ember.int64))
-        h = _host_y(y if V.input_kind(y) == "numpy" else ember.asnumpy(V.to_ember(y)))
+        y = _strings_to_host(y)
+        h = _host_y(y if not isinstance(y, ember.ndarray) else ember.asnumpy(y))
         if h.size == 0:
             return self._out(ember.zeros(0, dtype=ember.int64, device=self._device))
         h = h.astype(classes.dtype) if classes.dtype.kind in "US" else h
