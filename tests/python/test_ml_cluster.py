@@ -375,6 +375,26 @@ def test_sklearn_check_estimator():
                 type(est).__name__, r["check_name"], r["exception"])
 
 
+def test_larger_sizes_on_device(device):
+    # the GPU runs the shapes scaled down; the cpu a small version
+    big = device.startswith("cuda")
+    rng = np.random.default_rng(0)
+    X = (rng.uniform(-10, 10, (16, 8))[rng.integers(0, 16, 200000 if big else 2000)]
+         + rng.standard_normal((200000 if big else 2000, 8))).astype(np.float32)
+    init = X[:16].copy()
+    a = sk_cluster.KMeans(16, init=init, n_init=1, max_iter=20).fit(X)
+    b = ec.KMeans(16, init=init, n_init=1, max_iter=20).fit(_ed(X, device))
+    agree = (ember.asnumpy(b.labels_) == a.labels_).mean()
+    assert agree > 0.999 and b.inertia_ == pytest.approx(a.inertia_, rel=1e-4)
+    D = (rng.uniform(-10, 10, (10, 3))[rng.integers(0, 10, 50000 if big else 1500)]
+         + rng.standard_normal((50000 if big else 1500, 3))).astype(np.float32)
+    a = sk_cluster.DBSCAN(eps=0.3, min_samples=10).fit(D)
+    b = ec.DBSCAN(eps=0.3, min_samples=10).fit(_ed(D, device))
+    lab = ember.asnumpy(b.labels_)
+    np.testing.assert_array_equal(lab == -1, a.labels_ == -1)
+    assert adjusted_rand_score(a.labels_, lab) > 0.9999
+
+
 def test_helpers_bound_blocks():
     assert _common.row_blocks(10, 3, elems=7) == [(0, 2), (2, 4), (4, 6), (6, 8), (8, 10)]
     assert _common.row_blocks(5, 10**9, elems=7) == [(i, i + 1) for i in range(5)]
