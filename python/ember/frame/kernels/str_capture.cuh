@@ -16,9 +16,9 @@
 #define EM_CAP_BOL 5
 #define EM_CAP_EOL 6
 
-#define EM_CAP_ARGS                                                          \
-    const int *op, const int *pa, const int *pb, const int *lo,              \
-        const int *hi, int nprog, int nslots
+#define EM_CAP_ARGS                                                            \
+    const int *op, const int *pa, const int *pb, const int *lo, const int *hi, \
+        int nprog, int nslots
 #define EM_CAP_PASS op, pa, pb, lo, hi, nprog, nslots
 
 struct em_cap_vm {
@@ -32,7 +32,7 @@ struct em_cap_vm {
 __device__ __forceinline__ int em_cap_in(int cp, const int *lo, const int *hi,
                                          int k)
 {
-    int a = 0, b = k;   /* the first range whose hi >= cp */
+    int a = 0, b = k; /* the first range whose hi >= cp */
     while (a < b) {
         int m = (a + b) / 2;
         if (hi[m] < cp)
@@ -48,8 +48,9 @@ __device__ __forceinline__ int em_cap_in(int cp, const int *lo, const int *hi,
  * save is undone once its branch has been followed, so cap comes back
  * as it was. */
 __device__ void em_cap_add(struct em_cap_vm *vm, int l, int pc0, int *cap,
-                           const unsigned char *data, long long b,
-                           long long e, long long p, int gen, EM_CAP_ARGS)
+                           const unsigned char *data, long long b, long long e,
+                           long long p, int gen, const int *op, const int *pa,
+                           const int *pb, int nslots)
 {
     int *st = vm->stack, top = 1;
     st[0] = pc0;
@@ -119,7 +120,8 @@ __device__ int em_cap_first(struct em_cap_vm *vm, const unsigned char *data,
         if (!found) {
             for (int j = 0; j < nslots; j++)
                 start[j] = -1;
-            em_cap_add(vm, cur, 0, start, data, b, e, p, gen, EM_CAP_PASS);
+            em_cap_add(vm, cur, 0, start, data, b, e, p, gen, op, pa, pb,
+                       nslots);
         }
         int nxt = cur ^ 1;
         long long q = p;
@@ -136,8 +138,8 @@ __device__ int em_cap_first(struct em_cap_vm *vm, const unsigned char *data,
                 break;
             }
             if (cp >= 0 && em_cap_in(cp, lo + pa[pc], hi + pa[pc], pb[pc]))
-                em_cap_add(vm, nxt, pc + 1, tc, data, b, e, q, gen,
-                           EM_CAP_PASS);
+                em_cap_add(vm, nxt, pc + 1, tc, data, b, e, q, gen, op, pa, pb,
+                           nslots);
         }
         if (p >= e || (found && vm->n[nxt] == 0))
             break;
@@ -169,12 +171,10 @@ extern "C" __global__ void em_str_extract(const long long *off,
  * mode 1 writes their bounds from row out_off[i] of caps. The pattern
  * never matches the empty string (the caller checks), so a match moves
  * on. */
-extern "C" __global__ void em_str_extractall(const long long *off,
-                                             const unsigned char *data,
-                                             long long n, EM_CAP_ARGS,
-                                             long long *cnt,
-                                             const long long *out_off,
-                                             long long *caps, int mode)
+extern "C" __global__ void
+em_str_extractall(const long long *off, const unsigned char *data, long long n,
+                  EM_CAP_ARGS, long long *cnt, const long long *out_off,
+                  long long *caps, int mode)
 {
     EM_ROWS(i, n)
     {
@@ -199,11 +199,12 @@ extern "C" __global__ void em_str_extractall(const long long *off,
  * at most maxn (< 0: every) matches become the template, whose item j
  * is the bytes rep[ta[j] .. ta[j] + tb[j]) when tk[j] < 0, else group
  * tk[j] (nothing where it took no part). */
-extern "C" __global__ void em_str_capture_sub(
-    const long long *off, const unsigned char *data, long long n,
-    EM_CAP_ARGS, const int *tk, const int *ta, const int *tb, int ntpl,
-    const unsigned char *rep, long long maxn, long long *len,
-    const long long *out_off, unsigned char *out, int mode)
+extern "C" __global__ void
+em_str_capture_sub(const long long *off, const unsigned char *data, long long n,
+                   EM_CAP_ARGS, const int *tk, const int *ta, const int *tb,
+                   int ntpl, const unsigned char *rep, long long maxn,
+                   long long *len, const long long *out_off, unsigned char *out,
+                   int mode)
 {
     EM_ROWS(i, n)
     {
