@@ -165,6 +165,12 @@ def test_silhouette_blocks_labels_precomputed(monkeypatch, device):
     monkeypatch.setattr(_cluster, "row_blocks",
                         lambda n, per_row: EP.row_blocks(n, per_row, 3 * per_row))
     np.testing.assert_allclose(EM.silhouette_samples(X, names), want, rtol=1e-9)
+    # many clusters: the bincount sums instead of the one-hot matmul
+    monkeypatch.setattr(_cluster, "ONEHOT_MAX", 0)
+    np.testing.assert_allclose(EM.silhouette_samples(X, names), want, rtol=1e-9)
+    many = np.arange(40) % 13
+    np.testing.assert_allclose(EM.silhouette_samples(X, many),
+                               sk.silhouette_samples(X, many), rtol=1e-9)
     D = skp.pairwise_distances(X)
     assert EM.silhouette_score(ember.asarray(D, device=device), lab,
                                metric="precomputed") == pytest.approx(want.mean())

@@ -9,8 +9,10 @@ import ember
 from ember.ml import _labels
 from ember.ml import _validation as V
 from ember.ml.metrics._base import out
-from ember.ml.metrics.pairwise import (Prepared, resolve_metric, row_blocks,
+from ember.ml.metrics.pairwise import (BLOCK, Prepared, resolve_metric, row_blocks,
                                           zero_self)
+
+ONEHOT_MAX = BLOCK // 4
 
 
 def _check(X, labels, metric, kwds):
@@ -44,21 +46,30 @@ def _check(X, labels, metric, kwds):
 def _samples(Xa, codes, k, m, p):
     n = Xa.shape[0]
     dt = Xa.dtype
-    onehot = (codes.reshape(-1, 1) ==
-              ember.arange(k, dtype=codes.dtype, device=codes.device).reshape(1, -1)
-              ).astype(dt)
+    ks = ember.arange(k, dtype=codes.dtype, device=codes.device).reshape(1, -1)
+    # per-cluster sums by a matmul with the n x k one-hot while that is
+    # small; with many clusters by a bincount over (row, cluster) keys, so
+    # memory stays at the block's whatever k is
+    onehot = (codes.reshape(-1, 1) == ks).astype(dt) if n * k <= ONEHOT_MAX else None
     counts = ember.bincount(codes, minlength=k).astype(dt)
     prep = Prepared(Xa, m, p)
-    # blocks of rows sized for their distances and the one-hot product
     parts = []
     for s in row_blocks(n, n + k):
         c = codes[s]
-        sums = zero_self(prep.block(Xa[s]), s.start, m) @ onehot
+        D = zero_self(prep.block(Xa[s]), s.start, m)
+        if onehot is not None:
+            sums = D @ onehot
+        else:
+            nb = s.stop - s.start
+            key = codes.reshape(1, -1) + ember.arange(
+                0, nb * k, k, dtype=codes.dtype, device=codes.device).reshape(-1, 1)
+            sums = ember.bincount(key.reshape(-1), weights=D.reshape(-1),
+                                  minlength=nb * k).reshape(nb, k).astype(dt)
         own = ember.take_along_axis(sums, c.reshape(-1, 1), axis=1).reshape(-1)
         size = ember.take(counts, c)
         a = own / (size - 1)
         mean = sums / counts.reshape(1, -1)
-        mine = onehot[s] > 0
+        mine = c.reshape(-1, 1) == ks
         b = ember.where(mine, ember.full_like(mean, float("inf")), mean).min(axis=1)
         sil = (b - a) / ember.maximum(a, b)
         # singletons (a = 0/0) and all-zero distances are 0, as scikit-learn's
