@@ -375,3 +375,23 @@ def test_groupby_level(pair):
           df[["ks", "v"]])
     _both(lambda d: d.groupby(level=1).sum(), pdf[["k", "v"]], df[["k", "v"]])
     _both(lambda d: d.groupby(level="nope").sum(), p, e)
+
+
+def test_reset_index_level_and_groups(pair):
+    pdf, df = pair
+    cols = ["ks", "k", "kI", "v", "f"]
+    p, e = pdf[cols].set_index(["ks", "k", "kI"]), df[cols].set_index(["ks", "k", "kI"])
+    _both(lambda d: d.reset_index(level="k"), p, e)
+    _both(lambda d: d.reset_index(level=[2, 0]), p, e)
+    _both(lambda d: d.reset_index(level=[0, 1, 2]), p, e)
+    _both(lambda d: d.reset_index(level="k", drop=True), p, e)
+    _both(lambda d: d["v"].reset_index(level=1), p, e)
+    _both(lambda d: d["v"].reset_index(level=[0, 1], drop=True), p, e)
+    _both(lambda d: d.reset_index(level="nope"), p, e)
+    _both(lambda d: d.set_index("k").reset_index(level="k"), pdf[cols], df[cols])
+    _both(lambda d: d.set_index("k")["v"].reset_index(level=0, drop=True), pdf[cols],
+          df[cols])
+    eg, pg = df.groupby(["ks", "k"]).groups, pdf.groupby(["ks", "k"]).groups
+    assert list(eg) == list(pg)
+    for key in pg:
+        tm.assert_index_equal(eg[key].to_pandas(), pg[key])

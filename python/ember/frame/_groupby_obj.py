@@ -107,15 +107,12 @@ class GroupBy:
     def groups(self):
         """{key: Index of the group's row labels} (built on the host, one
         transfer for all groups)."""
-        if len(self._keys) > 1:
-            raise NotImplementedError("groups of several keys (tuples of keys); "
-                                      "use ngroups, size() or as_index=False")
         g = self._g
         rows, offsets = g.order()
         labels = self._obj.index._column(g.device).take(rows)
         host = Index(labels).tolist()
         off = ember.asnumpy(offsets).tolist()
-        keys = Index(g.keys[0]).tolist()
+        keys = self._key_index().tolist()   # tuples for several keys
         dtype = self._obj.index.dtype
         return {k: Index(host[off[j]:off[j + 1]], name=self._obj.index.name, dtype=dtype,
                          device=g.device)

@@ -466,19 +466,33 @@ def from_pandas(pidx, device):
     return MultiIndex._make(cols, list(pidx.names))
 
 
-def index_columns(index, device, existing):
-    """{name: Column} of the index's levels as reset_index inserts them;
-    ValueError for a name that `existing` already has."""
-    if isinstance(index, MultiIndex):
-        cols = index._cols
+def split_levels(index, level, device, existing):
+    """({name: Column} of the levels reset_index moves to columns (all, or
+    those named by level), the index left: the other levels, or a
+    RangeIndex). ValueError for a name that `existing` already has."""
+    from ember.frame._index import RangeIndex
+    multi = isinstance(index, MultiIndex)
+    names = reset_names(index)
+    cols = index._cols if multi else [index._column(device)]
+    if level is None:
+        nums = list(range(len(cols)))
     else:
-        cols = [index._column(device)]
+        levels = level if isinstance(level, (list, tuple)) else [level]
+        if multi:
+            nums = sorted({index._level_number(lv) for lv in levels})
+        else:
+            for lv in levels:
+                if lv not in (0, -1, index.name):
+                    raise KeyError(f"Requested level ({lv}) does not match index name "
+                                   f"({index.name})")
+            nums = [0]
     out = {}
-    for name, col in zip(reset_names(index), cols):
-        if name in existing or name in out:
-            raise ValueError(f"cannot insert {name}, already exists")
-        out[name] = col
-    return out
+    for i in nums:
+        if names[i] in existing or names[i] in out:
+            raise ValueError(f"cannot insert {names[i]}, already exists")
+        out[names[i]] = cols[i]
+    keep = [i for i in range(len(cols)) if i not in nums]
+    return out, index._pick(keep) if keep else RangeIndex(0, len(index))
 
 
 def loc_label(obj, key, drop_level=True):

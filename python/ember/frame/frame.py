@@ -415,14 +415,14 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         cols = {k: c for k, c in self._cols.items() if not (drop and k == key)}
         return DataFrame._make(cols, Index(col, name=key))
 
-    def reset_index(self, drop=False):
-        """The index as the first column (named for it, or 'index'), and a
-        fresh RangeIndex."""
-        cols = dict(self._cols)
-        if not drop:
-            from ember.frame._multiindex import index_columns
-            cols = {**index_columns(self._index, self._device(), cols), **cols}
-        return DataFrame._make(cols, RangeIndex(0, len(self)))
+    def reset_index(self, level=None, *, drop=False):
+        """The index (or its levels named by level) as the first columns
+        (named for them, or 'index' / 'level_i'); what is left of the index,
+        or a fresh RangeIndex."""
+        from ember.frame._multiindex import split_levels
+        moved, rest = split_levels(self._index, level, self._device(),
+                                   {} if drop else self._cols)
+        return DataFrame._make(self._cols if drop else {**moved, **self._cols}, rest)
 
     def stack(self, level=-1, dropna=None, sort=None, future_stack=True):
         from ember.frame._multiindex_reshape import stack

@@ -303,19 +303,20 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
             out._index = RangeIndex(0, len(out))
         return out
 
-    def reset_index(self, drop=False, name=None):
-        """drop=True: the values under a fresh RangeIndex; else a DataFrame
-        of the index and the values."""
+    def reset_index(self, level=None, *, drop=False, name=None):
+        """drop=True: the values under what is left of the index (or a
+        fresh RangeIndex); else a DataFrame of the index (or its levels
+        named by level) and the values."""
+        from ember.frame._multiindex import split_levels
+        moved, rest = split_levels(self._index, level, self.device, {})
         if drop:
-            return Series._make(self._col, RangeIndex(0, len(self)), self.name)
+            return Series._make(self._col, rest, self.name)
         from ember.frame.frame import DataFrame
         col_name = name if name is not None else (self.name if self.name is not None
                                                   else 0)
-        from ember.frame._multiindex import index_columns
-        cols = index_columns(self._index, self.device, {})
-        if col_name in cols:
+        if col_name in moved:
             raise ValueError(f"cannot insert {col_name}, already exists")
-        return DataFrame._make({**cols, col_name: self._col}, RangeIndex(0, len(self)))
+        return DataFrame._make({**moved, col_name: self._col}, rest)
 
     def unstack(self, level=-1, fill_value=None, sort=True):
         from ember.frame._multiindex_reshape import unstack
