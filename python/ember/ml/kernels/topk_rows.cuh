@@ -7,7 +7,9 @@
  * increasing order, a new value goes after equal ones, so each list is
  * ordered by (value, index)); then k rounds merge the THREADS lists, each
  * round a shared-memory minimum of the list heads by (value, index). The
- * block is read once, where k argmin passes read it k times. */
+ * block is read once, where k argmin passes read it k times. On cpu
+ * THREADS is 1: one thread scans its row and the merge is trivial, as the
+ * block simulator's fibers would cost more than they share. */
 
 template <typename T, int KMAX, int THREADS>
 __global__ void em_topk_rows(const T *S, const T *add, long long b,
