@@ -164,6 +164,12 @@ REPLACE = [
     (r"(\s)", r"\1\t", {}),                  # \s makes pandas use re
     (r"(=)(\w*)", r"\2\1", {}),
     (r"(\d)(\d)", r"\2\1", {}),              # re and RE2 read it alike
+    (r"([a-z])", r"<\1>", {"n": 0}),          # RE2: no match replaced
+    (r"([a-z])", r"<\g<1>>", {"n": 0}),       # re: count=0 is every match
+    (r"([a-z])", r"<\1>", {"n": 0, "case": False}),
+    (r"[a-z]", r"<>", {"n": 0, "case": False}),
+    (r"[a-z]", r"<>", {"n": 0}),
+    (r"(\s)", r"_", {"n": 0}),
 ]
 
 
@@ -192,6 +198,8 @@ def test_replace_groups_errors(device):
         s.str.replace(r"(\d)", r"\n", regex=True)
     with pytest.raises(NotImplementedError, match="empty string"):
         s.str.replace(r"(a*)", r"\1", regex=True)
+    with pytest.raises(NotImplementedError, match="n=0"):
+        s.str.replace(r"\d", "", n=0, regex=True)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

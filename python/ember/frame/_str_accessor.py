@@ -225,6 +225,9 @@ class StringMethods:
         python = isinstance(pat, re.Pattern) or case is False or bool(flags) or \
             "\\g<" in repl or None
         pat, case = _pattern(pat, case is not False, flags, "replace")
+        if n == 0:
+            from ember.frame._str_capture import zero_count
+            n = zero_count(python, pat)
         if "\\" in repl:
             from ember.frame._str_capture import replace
             return self._wrap(replace(self._col, pat, repl, n, case, python))

@@ -298,6 +298,17 @@ def _engine(pat):
     return False
 
 
+def zero_count(python, pat):
+    """n for replace(n=0): re.sub's count=0 replaces every match (-1),
+    where pandas runs re; Arrow's max_replacements=0 none (0)."""
+    engine = python or _engine(pat)
+    if engine is None:
+        raise NotImplementedError(
+            f"str.replace with n=0 by {pat!r}: pandas replaces every match (in re) or "
+            "none (in Arrow), choosing by the data")
+    return -1 if engine else 0
+
+
 def replace(col, pat, repl, n, case=True, python=None):
     """Every row's matches (at most n when n >= 0) replaced by repl with
     its group references: as Python's re.sub reads repl when python (pandas
