@@ -94,6 +94,10 @@ def test_train_test_split_kinds(device):
     assert sorted(ytr.tolist() + yte.tolist()) == list(range(20))
     again = MS.train_test_split(E, y, random_state=0)
     np.testing.assert_array_equal(again[3], yte)
+    sf = ember.frame.from_pandas(pd.DataFrame({"s": list("abcdefghij")}), device=device)
+    s_tr, s_te = MS.train_test_split(sf, random_state=2)
+    assert sorted(s_tr.to_pandas()["s"].tolist() + s_te.to_pandas()["s"].tolist()) == \
+        list("abcdefghij")
     a, b = MS.train_test_split(y, shuffle=False, test_size=0.3)
     r = skm.train_test_split(y, shuffle=False, test_size=0.3)
     np.testing.assert_array_equal(a, r[0])

@@ -11,7 +11,6 @@ import numpy as np
 
 import ember
 from ember.ml import _labels
-from ember.ml import _validation as V
 
 
 def _n_samples(a):
@@ -35,7 +34,11 @@ def _device(arrays):
         if isinstance(a, ember.ndarray):
             return a.device
         if (type(a).__module__ or "").startswith("ember.frame"):
-            return V.to_ember(a[a.columns[0]] if hasattr(a, "columns") else a).device
+            # the device of its first numeric column (strings have no ember array)
+            cols = [a[c] for c in a.columns] if hasattr(a, "columns") else [a]
+            for c in cols:
+                if c.dtype.kind in "biuf":
+                    return c.values.device
     return ember.Device("cpu")
 
 
