@@ -163,7 +163,8 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         V.check_scalar(self.tol, "tol", numbers.Real, min_val=0, est=self)
         V.check_option(self.selection, "selection", ("cyclic", "random"), self)
         pre = self.precompute
-        if not (isinstance(pre, (bool, np.bool_)) or isinstance(pre, str) and pre == "auto"):
+        if not (isinstance(pre, (bool, np.bool_)) or (isinstance(pre, str)
+                                                       and pre == "auto")):
             raise NotImplementedError("a precomputed Gram matrix (precompute=array) is "
                                       "not built in ember.ml; ember picks the Gram form "
                                       "itself when n_samples >= n_features")

@@ -7,10 +7,14 @@ coefficients differ from scikit-learn's while the fitted model's accuracy
 or R^2 is of the same quality. The block is n/200 rows, at least 32 and at
 most 4096. The learning rates are scikit-learn's formulas with t counting
 samples as there ('optimal': 1/(alpha (t0 + t)), t0 from the same
-heuristic; 'invscaling': eta0 / t^power_t; 'constant': eta0), applied once
-a block. The l2 part of the penalty is weight decay; the l1 part is
-scikit-learn's cumulative penalty (weights clipped at zero), applied after
-each block. An epoch ends with one sync for its objective (mean loss plus
+heuristic; 'invscaling': eta0 / t^power_t; 'constant': eta0). A block of
+m rows stands for m per-sample steps: one step of m * eta on its mean
+gradient, capped at the longest stable step (1 / (the loss's curvature
+times the mean squared row norm and the largest sample weight); hinge
+has no cap), so an epoch moves about as far as scikit-learn's n
+per-sample steps. The l2 part of the penalty is weight decay; the l1
+part is scikit-learn's cumulative penalty (weights clipped at zero),
+applied after each block. An epoch ends with one sync for its objective (mean loss plus
 penalty); the stopping rule is scikit-learn's: n_iter_no_change epochs
 without an improvement of tol. The classifier trains the
 one-versus-rest problems of all classes together (targets -1 and 1 per
@@ -30,6 +34,12 @@ from ember.ml.linear_model._base import (LinearClassifierMixin, LinearModel,
                                          classes_in_fit, require_y)
 
 _MAX_DLOSS = 1e12
+_CURVATURE = {"hinge": 0.0, "log_loss": 0.25, "modified_huber": 2.0,
+              "squared_error": 1.0}
+
+
+def _host2(a, b):
+    return [float(v) for v in ember.asnumpy(ember.stack([a, b]))]
 
 
 def _loss_and_grad(name, z, y, eps):
@@ -104,6 +114,7 @@ class _SGDBase(BaseEstimator):
         W and b are updated in place. Returns the epochs run."""
         n = X.shape[0]
         bs = min(max(32, n // 200), 4096, n)
+        cap = self._step_cap(X, sw)
         alpha = float(self.alpha)
         pen = self.penalty
         l1 = 0.0 if pen in ("l2", None) else (1.0 if pen == "l1" else self.l1_ratio)
@@ -145,17 +156,20 @@ class _SGDBase(BaseEstimator):
                     d = d * swe[s:s + bs, None]
                 total += loss.sum()
                 m = Xb.shape[0]
+                # m per-sample steps of eta, taken as one step on the block's
+                # mean gradient, no longer than the curvature allows
+                lr = min(eta * m, cap)
                 if l2:
-                    W *= max(0.0, 1.0 - eta * l2)
-                W -= (eta / m) * (d.T @ Xb)
+                    W *= max(0.0, 1.0 - lr * l2)
+                W -= (lr / m) * (d.T @ Xb)
                 if l1:
-                    u += eta * l1
+                    u += lr * l1
                     Wz = W.copy()
                     W[...] = (ember.maximum(W - (u + Q), 0) * (W > 0)
                               + ember.minimum(W + (u - Q), 0) * (W < 0))
                     Q += W - Wz
                 if self.fit_intercept:
-                    b -= (eta / m) * d.sum(axis=0)
+                    b -= (lr / m) * d.sum(axis=0)
                 t += m
             obj = total / n
             if pen is not None:
@@ -178,6 +192,17 @@ class _SGDBase(BaseEstimator):
         self._steps = t
         self.t_ = float(t + 1)
         return epoch
+
+    def _step_cap(self, X, sw):
+        """The longest stable step on a mean gradient: 1 / (the loss's
+        curvature times the mean squared row norm, the largest weight);
+        hinge has no curvature and no cap."""
+        c = _CURVATURE[self.loss]
+        if not c:
+            return np.inf
+        L = (X * X).sum() / X.shape[0] + (1.0 if self.fit_intercept else 0.0)
+        L, wmax = _host2(L, sw.max() if sw is not None else L * 0 + 1)
+        return 1.0 / (c * L * max(wmax, 1e-30))
 
     def _init_coef(self, rows, X):
         prev = self.__dict__.get("coef_") if self.warm_start else None
