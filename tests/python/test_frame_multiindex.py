@@ -312,6 +312,11 @@ def test_unstack(pair):
     _both(_unstack(lambda d: d.groupby(["k", "ks"])["s"].first()), pdf, df)
     _both(_unstack(lambda d: d.set_index(["kc", "k"])["v"]), pdf, df)   # duplicates
     _both(_unstack(lambda d: d.set_index(["ks", "v"])["f"].iloc[:1]), pdf, df)
+    _both(_unstack(lambda d: d.groupby(["ks", "k"])["v"].sum(), level=0), pdf, df)
+    _both(_unstack(lambda d: d.groupby(["kc", "k", "ks"])["v"].sum(), level="k"), pdf, df)
+    _both(_unstack(lambda d: d.groupby(["kt", "k", "ks"])["f"].max(), level=1), pdf, df)
+    with pytest.raises(NotImplementedError, match="datetime"):
+        df.groupby(["kt", "k"])["f"].max().unstack(level=0)
     with pytest.raises(NotImplementedError, match="MultiIndex"):
         df.groupby(["k", "ks"])[["v"]].sum().unstack()
     with pytest.raises(ValueError):
@@ -395,3 +400,16 @@ def test_reset_index_level_and_groups(pair):
     assert list(eg) == list(pg)
     for key in pg:
         tm.assert_index_equal(eg[key].to_pandas(), pg[key])
+
+
+def test_concat(pair):
+    pdf, df = pair
+    a = lambda d: d.groupby(["ks", "k"])[["v", "f"]].sum()
+    b = lambda d: d.set_index(["s", "v"])[["k", "f"]].rename(columns={"k": "v"})
+    _both(lambda d: ef.concat([a(d), b(d)]) if isinstance(d, ef.DataFrame) else
+          pd.concat([a(d), b(d)]), pdf, df)
+    _both(lambda d: ef.concat([a(d)["v"], a(d)["v"].iloc[::-1]])
+          if isinstance(d, ef.DataFrame) else pd.concat([a(d)["v"], a(d)["v"].iloc[::-1]]),
+          pdf, df)
+    with pytest.raises(NotImplementedError, match="tuples"):
+        ef.concat([a(df), df[["v", "f"]]])

@@ -527,3 +527,20 @@ def level_keys(index, level, device):
         if not isinstance(lv, int) and lv != index.name:
             raise ValueError(f"level name {lv} is not the name of the index")
     return [(index.name, index._column(device))] * len(levels)
+
+
+def concat_levels(indexes, device):
+    """The MultiIndexes one after the other (concat's rows): each level's
+    columns concatenated, a level named where every index names it alike."""
+    from ember.frame._merge_cols import concat
+    if not all(isinstance(i, MultiIndex) for i in indexes) or \
+            len({i.nlevels for i in indexes}) > 1:
+        raise NotImplementedError("concat of a MultiIndex with another index (pandas "
+                                  "makes an Index of tuples); reset_index first")
+    lens = [len(i) for i in indexes]
+    cols, names = [], []
+    for lv in range(indexes[0].nlevels):
+        cols.append(concat([i._cols[lv] for i in indexes], lens, device))
+        found = {i.names[lv] for i in indexes}
+        names.append(found.pop() if len(found) == 1 else None)
+    return MultiIndex._make(cols, names)

@@ -42,12 +42,20 @@ def unstack(s, level=-1, fill_value=None):
     if not isinstance(index, MultiIndex):
         raise ValueError("index must be a MultiIndex to unstack, "
                          f"{type(index)} was passed")
-    if index._level_number(level) != index.nlevels - 1:
-        raise NotImplementedError("unstack of a level other than the last; "
-                                  "reorder_levels first")
+    if isinstance(level, (list, tuple)):
+        raise NotImplementedError("unstack of several levels (MultiIndex columns)")
+    lv = index._level_number(level)
+    if lv != index.nlevels - 1:   # that level last, the others in their order
+        order = [i for i in range(index.nlevels) if i != lv] + [lv]
+        s = s._take_all()
+        s._index = index = index.reorder_levels(order)
     dev = s.device
     n = len(s)
     last = index._cols[-1]
+    if last.dtype.kind in "Mm":
+        raise NotImplementedError("unstack of a datetime or timedelta level (column "
+                                  "labels are host values: numbers, strings); unstack "
+                                  "another level")
     rest = list(range(index.nlevels - 1))
     if n == 0:
         return DataFrame._make({}, index._pick(rest))
