@@ -97,7 +97,8 @@ def test_extract_errors(device):
 
 
 ALL = [r"(?P<L>[a-zé])(?P<D>\d)?", r"([a-zé])(\d)?", r"(\d+)", r"(\w+)=(\w+)",
-       r"((a)|(z))", r"([^\x00-\x7f])", r"(a)(x)?$"]
+       r"((a)|(z))", r"([^\x00-\x7f])", r"(a)(x)?$",
+       r"(a)(x*)", r"(\d*)", r"(a|)", r"(\d*?)", r"($)", r"(^)(\w?)"]   # empty matches, as finditer
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -135,8 +136,6 @@ def test_extractall_errors(device):
         s.str.extractall(r"\d")
     with pytest.raises(re.error):
         s.str.extractall(r"(\d")
-    with pytest.raises(NotImplementedError, match="empty string"):
-        s.str.extractall(r"(\d*)")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

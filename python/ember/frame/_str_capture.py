@@ -158,11 +158,13 @@ def first_match(col, pat, case, what="extract"):
 
 
 def all_matches(col, pat, case, what="extractall"):
-    """Every row's matches (left to right, not overlapping): (bounds as
-    first_match's, one row a match; matches per row; groups; names)."""
+    """Every row's matches (left to right, not overlapping, empty ones as
+    re.finditer gives them; null rows match as ""): (bounds as
+    first_match's, a row a match; matches per row; groups; names)."""
     from ember.frame._str_kernels import scan_offsets
     from ember.frame._str_regex_first import _args as dfa_checks
-    dfa_checks(col, pat, case, what)   # the empty-match rules
+    if what != "extractall":   # the empty-match rules of pandas' Arrow path
+        dfa_checks(col, pat, case, what)
     prog, ngroups, names = compile_groups(pat, not case)
     dev, n, k = col.device, col.length, 2 * (ngroups + 1)
     args = (offsets(col), col.values, np.int64(n), *_args(col, prog, ngroups, what))

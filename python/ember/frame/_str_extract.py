@@ -24,13 +24,15 @@ def labels(regex):
     return [names.get(g + 1, g) for g in range(regex.groups)]
 
 
-def group_columns(col, caps, ngroups, valid):
+def group_columns(col, caps, ngroups, valid, empty=True):
     """One column per group from bounds [rows, 2 (groups + 1)]; valid:
-    the rows that may hold a value (None: all)."""
+    the rows that may hold a value (None: all); empty=False makes an
+    empty group null too."""
     out = []
     for g in range(1, ngroups + 1):
         start, stop = caps[:, 2 * g], caps[:, 2 * g + 1]
-        ok = start >= 0 if valid is None else (start >= 0) & valid
+        ok = start >= 0 if empty else stop > start   # stop is -1 where start is
+        ok = ok if valid is None else ok & valid
         out.append(ranges_result(col, ember.where(ok, start, 0), ember.where(ok, stop, 0),
                                  ok))
     return out
@@ -56,9 +58,9 @@ def extract(series, pat, flags, expand):
 
 
 def extractall(series, pat, flags):
-    """A row a match (left to right, not overlapping), indexed by its
-    row's labels and its number within the row (a MultiIndex, as pandas);
-    rows that are null or have no match give none."""
+    """A row a match (left to right, not overlapping, as re.finditer),
+    indexed by its row's labels and its number within the row (a
+    MultiIndex, as pandas); rows that are null or have no match give none."""
     from ember.frame._column import Column
     from ember.frame._multiindex import MultiIndex
     from ember.frame._str_accessor import _pattern
@@ -67,8 +69,11 @@ def extractall(series, pat, flags):
     regex = _compiled(pat, flags)
     text, case = _pattern(pat, True, flags, "extractall")
     col = series._col
-    # null rows hold no bytes and the pattern cannot match empty: no matches
     caps, cnt, ngroups, _ = all_matches(col, text, case)
+    valid = valid_mask(col)
+    if valid is not None:   # a null row matched as "" by a pattern that can
+        keep = ember.repeat(valid, cnt)
+        caps, cnt = caps[keep], ember.where(valid, cnt, 0)
     dev = col.device
     rows = ember.repeat(ember.arange(col.length, dtype="int64", device=dev), cnt)
     first = ember.cumsum(cnt) - cnt
@@ -79,5 +84,7 @@ def extractall(series, pat, flags):
     else:
         levels, names = [idx._column(dev)], [idx.name]
     index = MultiIndex._make(levels + [Column("int64", match)], names + ["match"])
-    cols = group_columns(col, caps, ngroups, None)
+    # pandas reads re.findall's tuples, where a group that takes no part is
+    # "" as an empty one, and makes both NaN
+    cols = group_columns(col, caps, ngroups, None, empty=False)
     return DataFrame._make(dict(zip(labels(regex), cols)), index)

@@ -105,11 +105,12 @@ __device__ void em_cap_add(struct em_cap_vm *vm, int l, int pc0, int *cap,
     }
 }
 
-/* The first match at or after byte p of the row [b, e): 1 with its
+/* The first match at or after byte p of the row [b, e), other than an
+ * empty one at byte noempty (re's rule after an empty match): 1 with its
  * bounds in out (relative to b, -1 for a group that took no part), or 0. */
 __device__ int em_cap_first(struct em_cap_vm *vm, const unsigned char *data,
-                            long long b, long long e, long long p, int *out,
-                            EM_CAP_ARGS)
+                            long long b, long long e, long long p,
+                            long long noempty, int *out, EM_CAP_ARGS)
 {
     int start[EM_CAP_SLOTS];
     int cur = 0, gen = 0, found = 0;
@@ -131,6 +132,8 @@ __device__ int em_cap_first(struct em_cap_vm *vm, const unsigned char *data,
         for (int t = 0; t < vm->n[cur]; t++) {
             int pc = vm->pc[cur][t];
             int *tc = &vm->cap[cur][t * EM_CAP_SLOTS];
+            if (op[pc] == EM_CAP_MATCH && p == noempty)
+                continue;
             if (op[pc] == EM_CAP_MATCH) {
                 found = 1;
                 for (int j = 0; j < nslots; j++)
@@ -161,16 +164,16 @@ extern "C" __global__ void em_str_extract(const long long *off,
         struct em_cap_vm vm;
         int got[EM_CAP_SLOTS];
         long long b = off[i], e = off[i + 1];
-        int found = em_cap_first(&vm, data, b, e, b, got, EM_CAP_PASS);
+        int found = em_cap_first(&vm, data, b, e, b, -1, got, EM_CAP_PASS);
         for (int j = 0; j < nslots; j++)
             caps[i * nslots + j] = found && got[j] >= 0 ? b + got[j] : -1;
     }
 }
 
 /* extractall, two passes: mode 0 counts each row's matches into cnt,
- * mode 1 writes their bounds from row out_off[i] of caps. The pattern
- * never matches the empty string (the caller checks), so a match moves
- * on. */
+ * mode 1 writes their bounds from row out_off[i] of caps. As re's
+ * finditer, the search goes on from a match's end, where an empty match
+ * may not follow an empty one. */
 extern "C" __global__ void
 em_str_extractall(const long long *off, const unsigned char *data, long long n,
                   EM_CAP_ARGS, long long *cnt, const long long *out_off,
@@ -180,14 +183,16 @@ em_str_extractall(const long long *off, const unsigned char *data, long long n,
     {
         struct em_cap_vm vm;
         int got[EM_CAP_SLOTS];
-        long long b = off[i], e = off[i + 1], p = b, c = 0;
-        while (p <= e && em_cap_first(&vm, data, b, e, p, got, EM_CAP_PASS)) {
+        long long b = off[i], e = off[i + 1], p = b, c = 0, noempty = -1;
+        while (p <= e &&
+               em_cap_first(&vm, data, b, e, p, noempty, got, EM_CAP_PASS)) {
             if (mode) {
                 long long r = (out_off[i] + c) * nslots;
                 for (int j = 0; j < nslots; j++)
                     caps[r + j] = got[j] >= 0 ? b + got[j] : -1;
             }
             c++;
+            noempty = got[0] == got[1] ? b + got[1] : -1;
             p = b + got[1];
         }
         if (!mode)
@@ -213,7 +218,7 @@ em_str_capture_sub(const long long *off, const unsigned char *data, long long n,
         long long b = off[i], e = off[i + 1], p = b, done = 0;
         long long w = mode ? out_off[i] : 0;
         while ((maxn < 0 || done < maxn) && p < e &&
-               em_cap_first(&vm, data, b, e, p, got, EM_CAP_PASS)) {
+               em_cap_first(&vm, data, b, e, p, -1, got, EM_CAP_PASS)) {
             w = em_put(out, w, data, p, b + got[0], mode);
             for (int j = 0; j < ntpl; j++) {
                 long long s = ta[j], t = ta[j] + tb[j];
