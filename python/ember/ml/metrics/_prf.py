@@ -64,7 +64,7 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None,
     if average == "samples":
         raise ValueError("Samplewise metrics are not available outside of "
                          "multilabel classification.")
-    present, _, _ = label_codes(yt, yp, None, dev)
+    present, ct, cp = label_codes(yt, yp, None, dev)
     present = B.host(present)
     if average == "binary":
         if len(present) > 2:
@@ -75,8 +75,20 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None,
             raise ValueError(f"pos_label={pos_label!r} is not a valid label. It "
                              f"should be one of {list(present)}")
         labels = [pos_label]
-    lab, ct, cp = label_codes(yt, yp, labels, dev)
-    tp, pred, true = _counts(ct, cp, lab.shape[0], w)
+    n_labels = len(present)
+    if labels is not None:
+        # recode onto the given labels with a table over the present ones:
+        # one unique for both steps
+        labels = list(labels)
+        n_labels = len(labels)
+        lut = np.full(max(len(present), 1), -1, dtype=np.int64)
+        for j, lab in enumerate(labels):
+            hit = np.flatnonzero(present == lab)
+            if hit.size:
+                lut[hit[0]] = j
+        lut = ember.asarray(lut, device=dev)
+        ct, cp = ember.take(lut, ct), ember.take(lut, cp)
+    tp, pred, true = _counts(ct, cp, n_labels, w)
     if average == "micro":
         tp, pred, true = np.array([tp.sum()]), np.array([pred.sum()]), np.array(
             [true.sum()])
