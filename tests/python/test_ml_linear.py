@@ -66,6 +66,18 @@ def test_linear_regression_rank_deficient_min_norm(device):
     _close(m.singular_, ref.singular_, atol=1e-10)
 
 
+def test_linear_regression_ill_conditioned(device):
+    # cond(X) ~ 1e6: past the normal equations' limit, so lstsq runs
+    X, y, _ = _data()
+    rng = np.random.default_rng(1)
+    Xi = np.c_[X, X[:, 0] + 1e-6 * rng.normal(size=len(X))]
+    ref = sk.LinearRegression().fit(Xi, y)
+    m = LM.LinearRegression().fit(*_on(device, Xi, y))
+    assert m._gram is None and m.rank_ == ref.rank_ == 5  # tol=1e-6 cuts one
+    _close(m.coef_, ref.coef_, rtol=1e-6, atol=1e-6)
+    _close(m.predict(ember.asarray(Xi, device=device)), ref.predict(Xi), atol=1e-9)
+
+
 def test_linear_regression_wide(device):
     X, y, _ = _data(n=6, p=10)
     ref = sk.LinearRegression().fit(X, y)
@@ -241,7 +253,8 @@ def test_enet_multitarget_warm_start_random(device):
     _close(m.coef_, ref.coef_, rtol=0, atol=1e-6)
     _close(m.intercept_, ref.intercept_, rtol=0, atol=1e-6)
     assert list(m.n_iter_) == list(ref.n_iter_)
-    r = LM.Lasso(alpha=0.1, selection="random", random_state=0, tol=1e-10).fit(Xe, Ye[:, 0])
+    r = LM.Lasso(alpha=0.1, selection="random", random_state=np.random.RandomState(0),
+                 tol=1e-10).fit(Xe, Ye[:, 0])
     rr = sk.Lasso(alpha=0.1, tol=1e-10).fit(X, y)
     _close(r.coef_, rr.coef_, rtol=0, atol=1e-6)
     w = LM.Lasso(alpha=0.1, warm_start=True, tol=1e-10).fit(Xe, Ye[:, 0])

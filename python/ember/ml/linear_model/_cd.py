@@ -135,6 +135,17 @@ def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram):
     return w, gap, max_iter
 
 
+def _feature_rng(seed):
+    """A host generator for the order of features (p small ints a sweep)
+    from scikit-learn's random_state forms."""
+    if isinstance(seed, (np.random.RandomState, np.random.Generator)):
+        seed = int(seed.integers(2**31) if hasattr(seed, "integers")
+                   else seed.randint(2**31))
+    elif not isinstance(seed, (numbers.Integral, type(None))):
+        seed = None  # an ember Generator: its stream is for device draws
+    return np.random.default_rng(seed)
+
+
 class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
     """scikit-learn's ElasticNet (coordinate descent; precompute arrays are
     not built)."""
@@ -194,9 +205,7 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
             W0 = ember.zeros((k, p), dtype=X.dtype, device=X.device)
         l1 = float(self.alpha * self.l1_ratio * n)
         l2 = float(self.alpha * (1 - self.l1_ratio) * n)
-        rng = (np.random.default_rng(self.random_state if isinstance(
-            self.random_state, (numbers.Integral, type(None))) else None)
-            if self.selection == "random" else None)
+        rng = _feature_rng(self.random_state) if self.selection == "random" else None
         cols, gaps, iters = [], [], []
         for t in range(k):
             w = W0[t].copy()

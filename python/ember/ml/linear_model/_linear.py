@@ -5,16 +5,20 @@ matmul, a p x p Cholesky as the conditioning check and a p x p solve, then
 one step of iterative refinement (r = y - X w, w += G^-1 X^T r) that
 brings the error from eps * cond(X)^2 back near the backward-stable
 solver's. Where the Cholesky factor says cond(X) is large (its diagonal
-ratio past eps^(1/4)), or X is wide, ember.linalg.lstsq (SVD-based, as
-scikit-learn's gelsd) gives the minimum-norm solution that scikit-learn
-gives for rank-deficient X."""
+ratio below max(eps^(1/4), 10 tol)), or X is wide, ember.linalg.lstsq
+(SVD-based, as scikit-learn's gelsd) with scikit-learn's cut (singular
+values below tol times the largest are zero) gives the minimum-norm
+solution that scikit-learn gives for rank-deficient X. The diagonal ratio
+bounds cond(X) from below only, so a rare X built to hide its
+conditioning from Cholesky (Kahan's matrix) can keep a direction that
+scikit-learn cuts."""
 import ember
 from ember.ml.base import BaseEstimator, RegressorMixin, fitted
 from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
                                          center, check_sample_weight, require_y)
 
 
-def normal_solve(Xc, Yc, reg=None):
+def normal_solve(Xc, Yc, reg=None, tol=0.0):
     """W (p x k) solving (Xc^T Xc + diag(reg)) W = Xc^T Yc through a Cholesky
     check and one refinement step, or None when the Gram matrix is too
     ill-conditioned for the normal equations in this dtype. Also returns
@@ -29,7 +33,9 @@ def normal_solve(Xc, Yc, reg=None):
         return None, G
     d = ember.diagonal(L)
     lo_hi = ember.asnumpy(ember.stack([ember.min(d), ember.max(d)]))
-    if not (lo_hi[0] > eps ** 0.25 * lo_hi[1]):  # NaN (cuSOLVER) fails too
+    # diag(L)'s ratio bounds sigma_min/sigma_max of X from above; NaN
+    # (cuSOLVER's not-positive-definite) fails too
+    if not (lo_hi[0] > max(eps ** 0.25, 10 * tol) * lo_hi[1]):
         return None, G
     B = Xc.T @ Yc
     W = ember.linalg.solve(G, B)
@@ -64,13 +70,14 @@ class LinearRegression(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimat
         Xc, yc, Xo, yo = center(X, y, sw, self.fit_intercept)
         Y = as_2d_target(yc)
         n, p = Xc.shape
-        W, G = normal_solve(Xc, Y) if n >= p else (None, None)
+        W, G = normal_solve(Xc, Y, tol=self.tol) if n >= p else (None, None)
         if W is not None:
             self._gram = G
             self.rank_ = p
             self.__dict__.pop("singular_", None)
         else:
-            W, _, self.rank_, s = ember.linalg.lstsq(Xc, Y)
+            # scikit-learn's cut: singular values below tol times the largest
+            W, _, self.rank_, s = ember.linalg.lstsq(Xc, Y, rcond=self.tol)
             self._gram = None
             self.singular_ = s
         self._set_coef(W, Xo, yo, y.ndim == 1)
