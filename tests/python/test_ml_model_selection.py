@@ -162,3 +162,35 @@ def test_search_tools_drive_ember_estimators():
     s = MS.cross_val_score(ours, X, y, cv=MS.StratifiedKFold(5))
     np.testing.assert_allclose(s, skm.cross_val_score(ref, X, y,
                                                       cv=skm.StratifiedKFold(5)))
+
+
+def test_shuffle_splits(device):
+    rng = np.random.default_rng(3)
+    y = rng.choice([0, 1, 2], 50, p=[0.5, 0.3, 0.2])
+    X = ember.zeros((50, 2), device=device)
+    for params in ({}, {"test_size": 0.3}, {"train_size": 20, "test_size": 10}):
+        ours = list(MS.ShuffleSplit(4, random_state=0, **params).split(X))
+        ref = list(skm.ShuffleSplit(4, random_state=0, **params).split(np.zeros(50)))
+        assert [(len(a), len(b)) for a, b in ours] == [(len(a), len(b)) for a, b in ref]
+        assert all(not set(a) & set(b) for a, b in ours)
+        assert not np.array_equal(ours[0][1], ours[1][1])
+        again = list(MS.ShuffleSplit(4, random_state=0, **params).split(X))
+        assert all(np.array_equal(a[1], b[1]) for a, b in zip(ours, again))
+    for (a, b), (c, d) in zip(
+            MS.StratifiedShuffleSplit(3, test_size=0.2, random_state=1).split(X, y),
+            skm.StratifiedShuffleSplit(3, test_size=0.2, random_state=1).split(X, y)):
+        assert len(a) == len(c) and len(b) == len(d)
+        assert sorted(np.bincount(y[b], minlength=3)) == sorted(
+            np.bincount(y[d], minlength=3))
+
+
+def test_cross_val_score_on_ember_arrays(device):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((60, 3))
+    y = (X[:, 0] - X[:, 2] > 0).astype(int)
+    pipe = Pipeline([("sc", StandardScaler()), ("lr", LogisticRegression())])
+    a = MS.cross_val_score(pipe, ember.asarray(X, device=device), y, cv=MS.KFold(3))
+    b = MS.cross_val_score(pipe, X, y, cv=MS.KFold(3))
+    np.testing.assert_allclose(a, b)

@@ -321,3 +321,53 @@ class StratifiedKFold(_BaseKFold):
 
     def _test_order(self, test, i):
         return np.flatnonzero(test)
+
+
+class ShuffleSplit:
+    """n_splits independent random train/test splits of scikit-learn's
+    sizes (test_size defaults to 0.1), each a permutation on the device."""
+
+    _stratify = False
+
+    def __init__(self, n_splits=10, *, test_size=None, train_size=None,
+                 random_state=None):
+        self.n_splits = n_splits
+        self.test_size = test_size
+        self.train_size = train_size
+        self.random_state = random_state
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        return self.n_splits
+
+    def __repr__(self):
+        return (f"{type(self).__name__}(n_splits={self.n_splits}, random_state="
+                f"{self.random_state!r}, test_size={self.test_size!r}, "
+                f"train_size={self.train_size!r})")
+
+    def split(self, X, y=None, groups=None):
+        n = _check_lengths([X, y])
+        n_train, n_test = _sizes(n, self.test_size, self.train_size, 0.1)
+        dev = _device([X, y])
+        # one seed per split, drawn from the given one (a tiny host draw)
+        seed = _seed(self.random_state)
+        seeds = np.random.default_rng(seed).integers(0, 2 ** 31 - 1, self.n_splits)
+        for s in seeds.tolist():
+            if self._stratify:
+                train, test = _stratified(y, n_train, n_test, s, dev)
+            else:
+                perm = _permutation(n, s, dev)
+                test, train = perm[:n_test], perm[n_test:n_test + n_train]
+            yield ember.asnumpy(train), ember.asnumpy(test)
+
+
+class StratifiedShuffleSplit(ShuffleSplit):
+    """ShuffleSplit keeping the class proportions of y in both parts, with
+    scikit-learn's allotment of the samples to the classes."""
+
+    _stratify = True
+
+    def split(self, X, y, groups=None):
+        if y is None:
+            raise ValueError("The 'y' parameter of StratifiedShuffleSplit.split must "
+                             "be an array-like. Got None instead.")
+        return super().split(X, y, groups)
