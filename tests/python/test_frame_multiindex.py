@@ -142,6 +142,10 @@ def test_select_and_compare(pair):
     np.testing.assert_array_equal(ember.asnumpy(mi.duplicated()), pm.duplicated())
     assert mi.is_unique == pm.is_unique
     assert ("a", 1) in mi and ("a", 2) not in mi
+    for vals, level in (([("a", 1), ("日本", 3), ("q", 1)], None), ([], None),
+                        (["a", "b"], 0), ([1], "k")):
+        np.testing.assert_array_equal(ember.asnumpy(mi.isin(vals, level=level)),
+                                      pm.isin(vals, level=level))
 
 
 def test_pandas_round_trip(pair):
@@ -413,3 +417,23 @@ def test_concat(pair):
           pdf, df)
     with pytest.raises(NotImplementedError, match="tuples"):
         ef.concat([a(df), df[["v", "f"]]])
+
+
+def test_set_by_label_and_constructors(pair):
+    pdf, df = pair
+    cols = ["ks", "k", "v", "f"]
+    p, e = pdf[cols].set_index(["ks", "k"]), df[cols].set_index(["ks", "k"])
+    p.loc[("a", 1), "f"] = 9.5
+    e.loc[("a", 1), "f"] = 9.5
+    p.loc["b", "v"] = 0
+    e.loc["b", "v"] = 0
+    _same(e, p)
+    ps, es = p["f"].copy(), e["f"]
+    ps.loc[("é", 1)] = -1.0
+    es.loc[("é", 1)] = -1.0
+    _same(es, ps)
+    pm = pd.MultiIndex.from_tuples([("a", 1), ("b", 2)], names=["x", None])
+    _same(ef.DataFrame({"v": [1, 2]}, index=pm, device=df._device()),
+          pd.DataFrame({"v": [1, 2]}, index=pm))
+    _same(ef.Series([1.5, 2.5], index=ef.from_pandas(pm, device=df._device())),
+          pd.Series([1.5, 2.5], index=pm))

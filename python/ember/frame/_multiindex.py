@@ -271,8 +271,6 @@ class MultiIndex(Index):
         """Every row of each label of the MultiIndex `labels`, in the
         labels' order (a label's rows in index order); KeyError naming the
         labels missing."""
-        from ember.frame._column import concat
-        from ember.frame._groupby_codes import Groups
         from ember.frame._index import _search
         if not isinstance(labels, MultiIndex) or labels.nlevels != self.nlevels:
             raise KeyError(f"{labels!r} not in index")
@@ -281,9 +279,34 @@ class MultiIndex(Index):
             if len(labels):
                 raise KeyError(f"{labels.tolist()} not in index")
             return ember.zeros(0, dtype="int64", device=self.device)
-        g = Groups([concat(a, b) for a, b in zip(self._cols, labels._cols)],
-                   dropna=False)
-        return _search(g.codes[:n], g.codes[n:], labels, _missing)
+        codes = self._joint_codes(labels)
+        return _search(codes[:n], codes[n:], labels, _missing)
+
+    def _joint_codes(self, labels):
+        """One int64 code a row of self then of labels (a MultiIndex of
+        as many levels), equal where the tuples are equal (nulls too)."""
+        from ember.frame._column import concat
+        from ember.frame._groupby_codes import Groups
+        return Groups([concat(a, b) for a, b in zip(self._cols, labels._cols)],
+                      dropna=False).codes
+
+    def isin(self, values, level=None):
+        """A bool array: whether each row's tuple is among values (tuples)."""
+        if level is not None:
+            from ember.frame.series import Series
+            s = Series._make(self._cols[self._level_number(level)], self, None)
+            return s.isin(values)._col.values
+        labels = values if isinstance(values, MultiIndex) else \
+            MultiIndex.from_tuples(list(values), names=self._names, device=self.device) \
+            if len(values) else None
+        n = len(self)
+        if labels is None or n == 0:
+            return ember.zeros(n, dtype="bool", device=self.device)
+        if labels.nlevels != self.nlevels:
+            raise ValueError("Length of all the passed tuples must match the number of "
+                             "levels")
+        codes = self._joint_codes(labels)
+        return ember.isin(codes[:n], codes[n:])
 
     def tuple_positions(self, key, levels=None):
         """The rows whose first len(key) levels (or those numbered levels)

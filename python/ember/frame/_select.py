@@ -69,15 +69,17 @@ def loc_rows(key, index, device):
             return "slice", key
         from ember.frame._label_slice import label_slice
         return "slice", label_slice(key, index, device)
+    if getattr(index, "nlevels", 1) > 1:
+        if isinstance(key, tuple) or _is_scalar(key):   # the rows under the label
+            return "take", index.tuple_positions(key if isinstance(key, tuple) else (key,))
+        if isinstance(key, list) and all(isinstance(k, tuple) for k in key):
+            from ember.frame._multiindex import MultiIndex
+            return "take", index.positions(MultiIndex.from_tuples(key, device=device))
     from ember.frame._convert import column_from
     if _is_scalar(key):
         return "label", index.positions(column_from([key], device=device))
     from ember.frame.series import Series
     from ember.frame._index import Index
-    if getattr(index, "nlevels", 1) > 1 and isinstance(key, list) and \
-            all(isinstance(k, tuple) for k in key):
-        from ember.frame._multiindex import MultiIndex
-        return "take", index.positions(MultiIndex.from_tuples(key, device=device))
     if isinstance(key, Series):
         labels = key._col
     elif isinstance(key, Index):

@@ -25,6 +25,9 @@ def _index_for(index, n, device):
         idx = index
     elif isinstance(index, range):
         idx = RangeIndex(index.start, index.stop, index.step)
+    elif type(index).__name__ == "MultiIndex":   # pandas' (ember's is an Index)
+        from ember.frame._pandas import from_pandas
+        idx = from_pandas(index, device)
     else:
         idx = Index(index, device=device)
     if len(idx) != n:
