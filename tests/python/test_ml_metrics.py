@@ -167,10 +167,12 @@ def test_regression(device, dtype):
     et, ep = ember.asarray(yt, device=device), ember.asarray(yp, device=device)
     rtol = 1e-4 if dtype == np.float32 else 1e-10
     for name in ("r2_score", "mean_squared_error", "mean_absolute_error",
-                 "root_mean_squared_error"):
+                 "root_mean_squared_error", "explained_variance_score",
+                 "mean_absolute_percentage_error"):
         f, g = getattr(M, name), getattr(sk, name)
         for mo in ("uniform_average", "raw_values", [0.2, 0.3, 0.5]) + (
-                ("variance_weighted",) if name == "r2_score" else ()):
+                ("variance_weighted",) if name in ("r2_score",
+                                                   "explained_variance_score") else ()):
             for sw in (None, w):
                 got = f(et, ep, sample_weight=sw, multioutput=mo)
                 ref = g(yt, yp, sample_weight=sw, multioutput=mo)
@@ -190,8 +192,10 @@ def test_r2_edge_cases():
     p = np.array([[1.0, 2.5], [1.0, 3.0], [1.0, 3.0]])
     for ff in (True, False):
         for mo in ("raw_values", "uniform_average", "variance_weighted"):
-            np.testing.assert_allclose(M.r2_score(y, p, force_finite=ff, multioutput=mo),
-                                       sk.r2_score(y, p, force_finite=ff, multioutput=mo))
+            for name in ("r2_score", "explained_variance_score"):
+                np.testing.assert_allclose(
+                    getattr(M, name)(y, p, force_finite=ff, multioutput=mo),
+                    getattr(sk, name)(y, p, force_finite=ff, multioutput=mo))
     q = p.copy()
     q[0, 0] = 2.0
     np.testing.assert_allclose(M.r2_score(y, q, multioutput="raw_values",

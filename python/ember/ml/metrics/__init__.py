@@ -11,8 +11,11 @@ from ember.ml.metrics._classification import (accuracy_score, confusion_matrix,
 from ember.ml.metrics._prf import (f1_score, fbeta_score, precision_recall_fscore_support,
                                    precision_score, recall_score)
 from ember.ml.metrics._ranking import roc_auc_score
-from ember.ml.metrics._regression import (mean_absolute_error, mean_squared_error,
-                                          r2_score, root_mean_squared_error)
+from ember.ml.metrics._regression import (explained_variance_score,
+                                          mean_absolute_error,
+                                          mean_absolute_percentage_error,
+                                          mean_squared_error, r2_score,
+                                          root_mean_squared_error)
 
 _LAZY = {"pairwise_distances": "pairwise", "euclidean_distances": "pairwise",
          "cosine_distances": "pairwise", "manhattan_distances": "pairwise",
@@ -37,7 +40,8 @@ def __getattr__(name):
     raise AttributeError(f"module 'ember.ml.metrics' has no attribute {name!r}")
 
 
-__all__ = ["accuracy_score", "confusion_matrix", "f1_score", "fbeta_score",
-           "log_loss", "mean_absolute_error", "mean_squared_error",
+__all__ = ["accuracy_score", "confusion_matrix", "explained_variance_score",
+           "f1_score", "fbeta_score", "log_loss", "mean_absolute_error",
+           "mean_absolute_percentage_error", "mean_squared_error",
            "precision_recall_fscore_support", "precision_score", "r2_score",
            "recall_score", "roc_auc_score", "root_mean_squared_error"]

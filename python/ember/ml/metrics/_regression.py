@@ -1,5 +1,6 @@
-"""Regression metrics: r2_score, mean_squared_error, root_mean_squared_error,
-mean_absolute_error. One weighted column reduction each on the device;
+"""Regression metrics: r2_score, explained_variance_score,
+mean_squared_error, root_mean_squared_error, mean_absolute_error,
+mean_absolute_percentage_error. One weighted column reduction each on the device;
 multioutput='raw_values' gives the per-output array in the output kind."""
 import warnings
 
@@ -91,6 +92,46 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None,
                    (y_true, y_pred))
 
 
+def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None,
+                                   multioutput="uniform_average"):
+    """mean |y_pred - y_true| / max(|y_true|, eps): a fraction, not percent."""
+    yt, yp, w, mw = _targets(y_true, y_pred, sample_weight, multioutput)
+    eps = float(np.finfo(np.float64).eps)
+    ape = ember.abs(yp - yt) / ember.maximum(ember.abs(yt), eps).astype(yt.dtype)
+    return _finish(_column_mean(ape, w), multioutput, mw, (y_true, y_pred))
+
+
+def _one_minus_ratio(num, den, multioutput, mw, force_finite, inputs):
+    """1 - num / den per output, then averaged: r2 and explained variance.
+    A constant y_true (den 0) scores 1.0 when predicted exactly and 0.0
+    otherwise with force_finite, NaN or -inf without."""
+    both = ember.asnumpy(ember.stack([num, den])).astype(np.float64)
+    num_h, den_h = both
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scores = 1 - num_h / den_h
+    if force_finite:
+        scores = np.where(den_h == 0, np.where(num_h == 0, 1.0, 0.0), scores)
+    if isinstance(multioutput, str) and multioutput == "raw_values":
+        return B.out(np.asarray(scores, dtype=np.float32 if num.dtype == ember.float32
+                                else np.float64), *inputs)
+    if mw is not None:
+        return float(np.average(scores, weights=mw))
+    if multioutput == "variance_weighted" and den_h.any():
+        return float(np.average(scores, weights=den_h))
+    return float(np.mean(scores))
+
+
+def explained_variance_score(y_true, y_pred, *, sample_weight=None,
+                             multioutput="uniform_average", force_finite=True):
+    """1 - Var(y_true - y_pred) / Var(y_true) per output."""
+    yt, yp, w, mw = _targets(y_true, y_pred, sample_weight, multioutput, _MULTI)
+    d = yt - yp
+    d = d - _column_mean(d, w)
+    c = yt - _column_mean(yt, w)
+    return _one_minus_ratio(_column_mean(d * d, w), _column_mean(c * c, w),
+                            multioutput, mw, force_finite, (y_true, y_pred))
+
+
 def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average",
              force_finite=True):
     """1 - SS_res / SS_tot per output; a constant y_true gives 1.0 (perfect
@@ -106,21 +147,5 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
         num, den = (d * d).sum(axis=0), (c * c).sum(axis=0)
     else:
         num, den = w @ (d * d), w @ (c * c)
-    # The few per-output sums come to the host once; the rest is there.
-    both = ember.asnumpy(ember.stack([num, den])).astype(np.float64)
-    num_h, den_h = both
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scores = 1 - num_h / den_h
-    if force_finite:
-        scores = np.where(den_h == 0, np.where(num_h == 0, 1.0, 0.0), scores)
-    avg = None
-    if multioutput == "variance_weighted" and den_h.any():
-        avg = den_h
-    if isinstance(multioutput, str) and multioutput == "raw_values":
-        return B.out(np.asarray(scores, dtype=np.float32 if num.dtype == ember.float32
-                                   else np.float64), y_true, y_pred)
-    if mw is not None:
-        return float(np.average(scores, weights=mw))
-    if avg is not None:
-        return float(np.average(scores, weights=avg))
-    return float(np.mean(scores))
+    return _one_minus_ratio(num, den, multioutput, mw, force_finite,
+                            (y_true, y_pred))
