@@ -85,3 +85,16 @@ def test_rank_bad(device):
         st.rolling(2).median()
     with pytest.raises(NotImplementedError, match="median"):
         e.expanding().median()
+
+
+def test_rolling_median_long_windows(device):
+    # the wavelet walk is the same whatever the window: long ones, many rows
+    rng = np.random.default_rng(5)
+    x = np.round(rng.normal(size=3000) * 50)
+    x[rng.integers(0, 3000, 200)] = np.nan
+    s = pd.Series(x)
+    e = ef.from_pandas(s, device=device)
+    for w in (500, 2999):
+        _close(e.rolling(w, min_periods=1).median(), s.rolling(w, min_periods=1).median())
+        _close(e.rolling(w, center=True).quantile(0.1, "higher"),
+               s.rolling(w, center=True).quantile(0.1, "higher"))
