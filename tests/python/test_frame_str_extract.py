@@ -217,3 +217,13 @@ def test_contains_warns_of_groups(device):
     with pytest.warns(UserWarning, match="str.extract"):
         want = p.str.contains(r"(\d)")
     _same(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_ignorecase_dotted_and_dotless_i(device, dtype):
+    # pandas runs extract and extractall in re alone, whose folding pairs
+    # i with ı and lowers İ to i
+    p, s = _pair(device, dtype, ["İi", "ı", "I", "i\u0307", "xİy", "Iı", None])
+    for pat in (r"(?i)(i)", r"(?i)(I+)", r"(?i)([a-z]+)", r"(?i)([ı]+)", r"(?i)([^i])"):
+        _same(s.str.extract(pat), p.str.extract(pat))
+        _same(s.str.extractall(pat), p.str.extractall(pat))

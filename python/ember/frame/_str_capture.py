@@ -134,9 +134,14 @@ def compile_groups(pat, ignorecase):
     return out
 
 
-def _args(col, prog, ngroups, what):
+def _args(col, prog, ngroups, what, re_only=False):
+    """The program's arrays on col's device. re_only: pandas runs the call
+    in Python's re alone (extract, extractall), whose case folding the
+    program's sets follow, dotted and dotless i included; else rows
+    holding those raise as in _str_regex.check_turkish."""
     from ember.frame._str_regex import check_turkish
-    check_turkish(col, prog.turkish, what)
+    if not re_only:
+        check_turkish(col, prog.turkish, what)
     dev = col.device
 
     def arr(x):
@@ -153,7 +158,7 @@ def first_match(col, pat, case, what="extract"):
     dev, n, k = col.device, col.length, 2 * (ngroups + 1)
     caps = ember.zeros((max(n, 1), k), dtype="int64", device=dev)
     launch(dev, "em_str_extract", n, (offsets(col), col.values, np.int64(n),
-                                      *_args(col, prog, ngroups, what), caps))
+                                      *_args(col, prog, ngroups, what, True), caps))
     return caps[:n], ngroups, names
 
 
@@ -167,7 +172,8 @@ def all_matches(col, pat, case, what="extractall"):
         dfa_checks(col, pat, case, what)
     prog, ngroups, names = compile_groups(pat, not case)
     dev, n, k = col.device, col.length, 2 * (ngroups + 1)
-    args = (offsets(col), col.values, np.int64(n), *_args(col, prog, ngroups, what))
+    args = (offsets(col), col.values, np.int64(n),
+            *_args(col, prog, ngroups, what, what == "extractall"))
     cnt = ember.zeros(max(n, 1), dtype="int64", device=dev)
     dummy = ember.zeros((1, k), dtype="int64", device=dev)
     launch(dev, "em_str_extractall", n, (*args, cnt, cnt, dummy, i32(0)))
