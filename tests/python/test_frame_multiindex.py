@@ -437,3 +437,22 @@ def test_set_by_label_and_constructors(pair):
           pd.DataFrame({"v": [1, 2]}, index=pm))
     _same(ef.Series([1.5, 2.5], index=ef.from_pandas(pm, device=df._device())),
           pd.Series([1.5, 2.5], index=pm))
+
+
+def test_loc_keys_of_every_dtype(pair):
+    pdf, df = pair
+    keys = ["ks", "kc", "kt", "kI"]
+    p, e = pdf.set_index(keys)[["v", "f"]], df.set_index(keys)[["v", "f"]]
+    for key in [("a", "q"), ("a", "q", pd.Timestamp("2024-01-01")), (None,),
+                ("b", "p", "2024-01-02"), ("b", "p", "2024-01-02", 3), ("a", "q", 3)]:
+        try:
+            want = p.loc[key]
+        except KeyError:
+            with pytest.raises(KeyError):
+                e.loc[key]
+            continue
+        _same(e.loc[key], want)
+    for key in [(1, "a"), ("a", "zz"), ("a", "q", pd.NaT), ("a", "q", "x", 1, 2)]:
+        with pytest.raises(KeyError):
+            e.loc[key]
+    _same(e.loc["a", "v"], p.loc["a", "v"])

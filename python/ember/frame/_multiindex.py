@@ -320,6 +320,12 @@ class MultiIndex(Index):
             if v is None or (isinstance(v, float) and v != v):
                 m = col.isna()
             else:
+                if col.dtype.kind in "Mm" and isinstance(v, str):   # as pandas reads it
+                    from ember.frame._ops import _time_scalar
+                    try:
+                        v = _time_scalar(col.dtype, v)
+                    except TypeError:
+                        raise KeyError(key) from None
                 try:
                     eq = binary("eq", col, v)
                 except TypeError:

@@ -92,6 +92,18 @@ def loc_rows(key, index, device):
     return "take", index.positions(labels)
 
 
+def _row_label(key, frame):
+    """Whether a tuple key of a MultiIndex-indexed frame's loc is one row
+    label (no list, slice or array in it, and not (label, column name))."""
+    if any(isinstance(k, (tuple, list, slice, dict, set)) or hasattr(k, "__len__")
+           and not isinstance(k, str) for k in key):
+        return False
+    try:
+        return not (len(key) == 2 and key[1] in frame._cols)
+    except TypeError:
+        return True
+
+
 class Rows:
     """Row selection that Series and DataFrame share; each supplies
     _take(positions), _slice(start, stop), _row(position) and _dev()."""
@@ -147,7 +159,7 @@ class _Indexer:
         obj = self._obj
         multi = self._by_label and getattr(obj.index, "nlevels", 1) > 1
         if isinstance(key, tuple) and obj.ndim == 2 and not (
-                multi and all(_is_scalar(k) for k in key)):
+                multi and _row_label(key, obj)):
             key, cols = key
             obj = obj._pick(cols, self._by_label)
         if multi and (isinstance(key, tuple) or _is_scalar(key)):
