@@ -248,6 +248,7 @@ class MultinomialNB(_BaseNB):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.positive_only = True
+        tags.classifier_tags.poor_score = True    # as scikit-learn's
         return tags
 
     def _jll(self, X):
