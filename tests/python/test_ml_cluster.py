@@ -362,19 +362,6 @@ def test_agglomerative_errors():
         ec.AgglomerativeClustering(linkage="single", metric="manhattan").fit(X)
 
 
-def test_sklearn_check_estimator():
-    # scikit-learn's own checks; it expects KMeans and MiniBatchKMeans to
-    # fail the sample-weight equivalence check (their random seeding sees
-    # repeated rows differently) and marks it so for its own estimators.
-    from sklearn.utils.estimator_checks import check_estimator
-    xfail = {"check_sample_weight_equivalence_on_dense_data"}
-    for est in (ec.KMeans(3, random_state=0), ec.DBSCAN(),
-                ec.AgglomerativeClustering(linkage="single")):
-        for r in check_estimator(est, on_fail=None):
-            assert r["status"] != "failed" or r["check_name"] in xfail, (
-                type(est).__name__, r["check_name"], r["exception"])
-
-
 def test_larger_sizes_on_device(device):
     # the GPU runs the shapes scaled down; the cpu a small version
     big = device.startswith("cuda")

@@ -389,11 +389,3 @@ def test_gpu_sizes(need_cuda, dtype):
     assert (ember.asnumpy(i) == wi).mean() > 0.995
     np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-4 if dtype == np.float32
                                else 1e-9)
-
-
-@pytest.mark.parametrize("est", [EN.NearestNeighbors(), EN.KNeighborsClassifier(),
-                                 EN.KNeighborsRegressor()],
-                         ids=lambda e: type(e).__name__)
-def test_check_estimator(est):
-    from sklearn.utils.estimator_checks import check_estimator
-    check_estimator(est)

@@ -288,23 +288,6 @@ def test_protocol_pipeline_pickle():
             pd.DataFrame(X, columns=list("abcd")))
 
 
-@pytest.mark.parametrize("est", [P.StandardScaler(), P.MinMaxScaler(),
-                                 P.PolynomialFeatures(), P.Normalizer(),
-                                 P.OneHotEncoder()], ids=lambda e: type(e).__name__)
-def test_check_estimator(est):
-    from sklearn.utils.estimator_checks import check_estimator
-    failed = []
-
-    def record(estimator, check_name, exception, status, expected_to_fail,
-               expected_to_fail_reason):
-        if status == "failed":
-            failed.append((check_name, str(exception)[:200]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_estimator(est, on_fail=None, callback=record)
-    assert failed == []
-
-
 def test_scalers_refuse_infinity_and_zero_weights():
     X = _X()
     X[0, 0] = np.inf
