@@ -121,8 +121,11 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         self._device = (V.to_ember(X).device if V.input_kind(X) == "ember"
                         and isinstance(X, ember.ndarray) else ember.get_device())
         cols, n = _columns(X, self._device)
-        if cols and isinstance(cols[0], ember.ndarray):
-            self._device = cols[0].device
+        # a frame's numeric columns stay on its device, whichever column
+        # comes first (string columns are host arrays)
+        on = [c.device for c in cols if isinstance(c, ember.ndarray)]
+        if on:
+            self._device = on[0]
         if n < 1:
             raise ValueError(f"Found array with 0 sample(s) (shape=({n}, {len(cols)})) "
                              "while a minimum of 1 is required by OneHotEncoder.")
