@@ -456,3 +456,17 @@ def test_loc_keys_of_every_dtype(pair):
         with pytest.raises(KeyError):
             e.loc[key]
     _same(e.loc["a", "v"], p.loc["a", "v"])
+
+
+def test_to_csv(pair):
+    pdf, df = pair
+    p = pdf.groupby(["ks", "k"])[["v", "f"]].sum()
+    e = df.groupby(["ks", "k"])[["v", "f"]].sum()
+    assert e.to_csv() == p.to_csv()
+    assert e["v"].to_csv() == p["v"].to_csv()
+    assert e.to_csv(index_label=["x", "y"]) == p.to_csv(index_label=["x", "y"])
+    assert e.to_csv(header=["A", "B"]) == p.to_csv(header=["A", "B"])
+    p.index = p.index.set_names([None, "k"])
+    e.index = e.index.set_names([None, "k"])
+    assert e.to_csv() == p.to_csv()
+    assert e.to_csv(index=False) == p.to_csv(index=False)

@@ -82,18 +82,26 @@ def to_csv(obj, path_or_buf=None, sep=",", na_rep="", header=True, index=True,
         cols = {k: obj._cols[k] for k in (obj._cols if columns is None else columns)}
     n = len(obj.index)
     parts, names = [], []
+    nix = 0
     if index:
         ix = obj.index
-        parts.append(_strings_of(ix._column(_dev_of(cols)), na_rep, sep, quotechar))
-        names.append(index_label if index_label is not None else
-                     (ix.name if ix.name is not None else ""))
+        multi = getattr(ix, "nlevels", 1) > 1   # a column a level, as pandas
+        levels = ix._cols if multi else [ix._column(_dev_of(cols))]
+        lnames = ix.names if multi else [ix.name]
+        if index_label is not None:
+            lnames = list(index_label) if isinstance(index_label, (list, tuple)) \
+                else [index_label]
+        nix = len(levels)
+        for c, name in zip(levels, lnames):
+            parts.append(_strings_of(c, na_rep, sep, quotechar))
+            names.append(name if name is not None else "")
     for k, c in cols.items():
         parts.append(_strings_of(c, na_rep, sep, quotechar))
         names.append(k)
     lines = []
     if header is not False and header is not None:
         labels = names if header is True else \
-            (names[:1] if index else []) + list(header)
+            names[:nix] + list(header)
         lines.append(sep.join(_header_cell(x, sep, quotechar) if x != "" else ""
                               for x in labels))
     if n and parts:
