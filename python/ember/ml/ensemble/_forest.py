@@ -245,11 +245,7 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
             raise NotImplementedError(f"RandomForestClassifier(criterion="
                                       f"{self.criterion!r}): ember.ml has 'gini'")
         X, _ = self._fit_input(X)
-        classes, codes = _labels.encode(y, X.device)
-        _labels.check_classification(classes, y)
-        if codes.shape[0] != X.shape[0]:
-            raise ValueError("Found input variables with inconsistent numbers of "
-                             f"samples: [{X.shape[0]}, {codes.shape[0]}]")
+        classes, codes = _labels.fit_classes(y, X)
         self.classes_ = classes
         self.n_classes_ = len(classes)
         self._n_classes = len(classes)

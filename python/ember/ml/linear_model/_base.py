@@ -128,11 +128,10 @@ class LinearClassifierMixin:
         return self._out(_labels.decode(self.__dict__["classes_"], idx))
 
 
-def classes_in_fit(est, y, device):
-    """classes_ set on est, and the int64 code of each sample."""
+def classes_in_fit(est, y, X):
+    """classes_ set on est, and the int64 code of each sample of X."""
     require_y(est, y)
-    classes, codes = _labels.encode(y, device)
-    _labels.check_classification(classes, y)
+    classes, codes = _labels.fit_classes(y, X)
     est.classes_ = classes
     return classes, codes
 

@@ -143,10 +143,7 @@ class LogisticRegression(ClassifierMixin, LinearClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         pen, C, ratio = self._penalty()
         X, _ = self._fit_input(X)
-        classes, codes = classes_in_fit(self, y, X.device)
-        if codes.shape[0] != X.shape[0]:
-            raise ValueError("Found input variables with inconsistent numbers of "
-                             f"samples: [{X.shape[0]}, {codes.shape[0]}]")
+        classes, codes = classes_in_fit(self, y, X)
         k = len(classes)
         need_two_classes(classes)
         sw = check_sample_weight(sample_weight, X)

@@ -238,10 +238,7 @@ class SGDClassifier(ClassifierMixin, LinearClassifierMixin, _SGDBase):
     def fit(self, X, y, sample_weight=None):
         self._check()
         X, _ = self._fit_input(X)
-        classes, codes = classes_in_fit(self, y, X.device)
-        if codes.shape[0] != X.shape[0]:
-            raise ValueError("Found input variables with inconsistent numbers of "
-                             f"samples: [{X.shape[0]}, {codes.shape[0]}]")
+        classes, codes = classes_in_fit(self, y, X)
         k = len(classes)
         if k < 2:
             raise ValueError("The number of classes has to be greater than one; got "
