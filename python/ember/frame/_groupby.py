@@ -18,7 +18,7 @@ class GroupbyMethods:
             if by is not None:
                 raise NotImplementedError("groupby by both by= and level=; put the "
                                           "levels in columns (reset_index)")
-            from ember.frame._multiindex import level_keys
+            from ember.frame._multiindex_frame import level_keys
             keys, exclude = level_keys(self.index, level, self._dev()), []
         elif by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")

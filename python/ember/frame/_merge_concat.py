@@ -50,7 +50,7 @@ def _index(objs, dev, ignore_index, total):
         else:
             return RangeIndex(idx[0].start, at, name=_common_name([i.name for i in idx]))
     if any(getattr(i, "nlevels", 1) > 1 for i in idx):
-        from ember.frame._multiindex import concat_levels
+        from ember.frame._multiindex_frame import concat_levels
         return concat_levels(idx, dev)
     col = _merge_cols.concat([i._column(dev) for i in idx], [len(i) for i in idx], dev)
     return Index(col, name=_common_name([i.name for i in idx]))

@@ -23,7 +23,7 @@ class LevelMethods:
         """The rows whose level values equal key (the leading levels, or
         those named by level), without those levels unless drop_level is
         False."""
-        from ember.frame._multiindex import loc_label
+        from ember.frame._multiindex_frame import loc_label
         _rows_only(axis, "xs")
         if getattr(self.index, "nlevels", 1) < 2:
             if level not in (None, 0, self.index.name):

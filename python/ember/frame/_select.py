@@ -163,7 +163,7 @@ class _Indexer:
             key, cols = key
             obj = obj._pick(cols, self._by_label)
         if multi and (isinstance(key, tuple) or _is_scalar(key)):
-            from ember.frame._multiindex import loc_label
+            from ember.frame._multiindex_frame import loc_label
             return loc_label(obj, key)
         if self._by_label:
             kind, what = loc_rows(key, obj.index, obj._dev())

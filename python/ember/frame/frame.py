@@ -419,7 +419,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         """The index (or its levels named by level) as the first columns
         (named for them, or 'index' / 'level_i'); what is left of the index,
         or a fresh RangeIndex."""
-        from ember.frame._multiindex import split_levels
+        from ember.frame._multiindex_frame import split_levels
         moved, rest = split_levels(self._index, level, self._device(),
                                    {} if drop else self._cols)
         return DataFrame._make(self._cols if drop else {**moved, **self._cols}, rest)

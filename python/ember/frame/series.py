@@ -310,7 +310,7 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         """drop=True: the values under what is left of the index (or a
         fresh RangeIndex); else a DataFrame of the index (or its levels
         named by level) and the values."""
-        from ember.frame._multiindex import split_levels
+        from ember.frame._multiindex_frame import split_levels
         moved, rest = split_levels(self._index, level, self.device, {})
         if drop:
             return Series._make(self._col, rest, self.name)
