@@ -470,3 +470,21 @@ def test_to_csv(pair):
     e.index = e.index.set_names([None, "k"])
     assert e.to_csv() == p.to_csv()
     assert e.to_csv(index=False) == p.to_csv(index=False)
+
+
+def test_parquet(pair, tmp_path):
+    pytest.importorskip("pyarrow")
+    pdf, df = pair
+    cols = ["ks", "k", "v", "f", "s"]
+    p = pdf[cols].set_index(["ks", "k"])
+    e = df[cols].set_index(["ks", "k"])
+    e.to_parquet(tmp_path / "e.parquet")
+    p.to_parquet(tmp_path / "p.parquet")
+    for name in ("e.parquet", "p.parquet"):
+        tm.assert_frame_equal(pd.read_parquet(tmp_path / name), p)
+        _same(ef.read_parquet(tmp_path / name, device=df._device()), p)
+    p.index = p.index.set_names([None, "k"])
+    e.index = e.index.set_names([None, "k"])
+    e.to_parquet(tmp_path / "n.parquet")
+    tm.assert_frame_equal(pd.read_parquet(tmp_path / "n.parquet"), p)
+    _same(ef.read_parquet(tmp_path / "n.parquet", device=df._device()), p)

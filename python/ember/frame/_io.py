@@ -35,13 +35,16 @@ def _from_table(table, device):
     df = from_arrow(table.drop_columns(index_cols) if index_cols else table, device)
     _as_pandas_reads(df, meta)
     if index_cols:
-        if len(index_cols) > 1:
-            raise NotImplementedError("read_parquet: a MultiIndex")
         from ember.frame._arrow import column_from_arrow
         from ember.frame._index import Index
-        name = index_cols[0]
-        label = None if name.startswith("__index_level_") else name
-        df._index = Index(column_from_arrow(table.column(name), device), name=label)
+        labels = [None if name.startswith("__index_level_") else name
+                  for name in index_cols]
+        cols = [column_from_arrow(table.column(name), device) for name in index_cols]
+        if len(cols) > 1:   # one column a level
+            from ember.frame._multiindex import MultiIndex
+            df._index = MultiIndex._make(cols, labels)
+        else:
+            df._index = Index(cols[0], name=labels[0])
     return df
 
 

@@ -157,12 +157,14 @@ def arrow_with_index(obj, index):
             index_cols = [{"kind": "range", "name": ix.name, "start": r.start,
                            "stop": r.stop, "step": r.step}]
     elif index is not False:
-        label = ix.name if ix.name is not None else "__index_level_0__"
-        col = ix._column(_dev_of(frame._cols))
-        arrays.append(column_to_arrow(col))
-        names.append(label)
-        meta_cols.append(_meta_column(ix.name, label, col.dtype))
-        index_cols = [label]
+        multi = getattr(ix, "nlevels", 1) > 1   # a column a level, as pandas
+        levels = ix._cols if multi else [ix._column(_dev_of(frame._cols))]
+        for i, (name, col) in enumerate(zip(ix.names if multi else [ix.name], levels)):
+            label = name if name is not None else f"__index_level_{i}__"
+            arrays.append(column_to_arrow(col))
+            names.append(label)
+            meta_cols.append(_meta_column(name, label, col.dtype))
+            index_cols.append(label)
     meta = {"index_columns": index_cols, "column_indexes": [], "columns": meta_cols,
             "attributes": {}, "creator": {"library": "ember"}, "pandas_version": "3.0.0"}
     table = pa.Table.from_arrays(arrays, names)
