@@ -488,3 +488,15 @@ def test_parquet(pair, tmp_path):
     e.to_parquet(tmp_path / "n.parquet")
     tm.assert_frame_equal(pd.read_parquet(tmp_path / "n.parquet"), p)
     _same(ef.read_parquet(tmp_path / "n.parquet", device=df._device()), p)
+
+
+def test_read_csv_index_col(pair, tmp_path):
+    pdf, _ = pair
+    path = tmp_path / "m.csv"
+    pdf[["ks", "k", "v", "f"]].to_csv(path, index=False)
+    for ic in ([0, 1], ["k", "ks"], [1, "v"]):
+        _same(ef.read_csv(path, index_col=ic), pd.read_csv(path, index_col=ic))
+    with pytest.raises(IndexError):
+        ef.read_csv(path, index_col=[0, 9])
+    with pytest.raises(ValueError):
+        ef.read_csv(path, index_col=["k", "nope"])

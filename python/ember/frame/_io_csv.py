@@ -267,9 +267,6 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     if chunksize is not None:
         raise NotImplementedError("read_csv: chunksize= (an iterator of frames); ember "
                                   "reads large files in blocks itself (chunk_bytes=)")
-    if isinstance(index_col, (list, tuple)):
-        raise NotImplementedError("read_csv: index_col with several columns (a "
-                                  "MultiIndex)")
     if encoding not in (None, "utf-8", "utf8", "UTF-8"):
         raise NotImplementedError(f"read_csv: encoding={encoding!r} (only utf-8)")
     if delimiter is not None:
@@ -287,11 +284,16 @@ def read_csv(filepath_or_buffer, sep=",", delimiter=None, header="infer", names=
     if index_col is None or index_col is False:
         return df
     cols = list(df.columns)
-    key = cols[index_col] if isinstance(index_col, int) and index_col not in cols \
-        else index_col
-    if key not in cols:
-        raise ValueError(f"Index {index_col} invalid")
-    return df.set_index(key)
+    wanted = list(index_col) if isinstance(index_col, (list, tuple)) else [index_col]
+    keys = []
+    for ic in wanted:   # several make a MultiIndex
+        if isinstance(ic, int) and ic not in cols and not -len(cols) <= ic < len(cols):
+            raise IndexError("list index out of range")
+        key = cols[ic] if isinstance(ic, int) and ic not in cols else ic
+        if key not in cols:
+            raise ValueError(f"Index {ic} invalid")
+        keys.append(key)
+    return df.set_index(keys if len(keys) > 1 else keys[0])
 
 
 def _read(filepath_or_buffer, sep, quote, compression, dev, chunk_bytes, opts):
