@@ -500,3 +500,14 @@ def test_read_csv_index_col(pair, tmp_path):
         ef.read_csv(path, index_col=[0, 9])
     with pytest.raises(ValueError):
         ef.read_csv(path, index_col=["k", "nope"])
+
+
+def test_frame_value_counts(pair):
+    pdf, df = pair
+    for subset in (None, ["ks", "k"], "ks", ["k", "kI", "s"]):
+        d = ["ks", "k", "kI", "s"]
+        for kw in ({}, {"normalize": True}, {"ascending": True}, {"sort": False},
+                   {"dropna": False}, {"normalize": True, "dropna": False}):
+            _both(lambda x: x[d].value_counts(subset=subset, **kw), pdf, df)
+    with pytest.raises(NotImplementedError, match="categorical"):
+        df[["kc", "k"]].value_counts()

@@ -65,3 +65,23 @@ class LevelMethods:
 
     def _take_all(self):
         return self._slice(0, len(self))
+
+    def value_counts(self, subset=None, normalize=False, sort=True, ascending=False,
+                     dropna=True):
+        """DataFrame.value_counts: rows a distinct tuple of the subset's
+        columns, indexed by them (a MultiIndex for several), most first."""
+        from ember.frame._column import Column
+        names = list(self._cols) if subset is None else (
+            list(subset) if isinstance(subset, (list, tuple)) else [subset])
+        if any(self._column(k).dtype.is_categorical for k in names):
+            raise NotImplementedError("DataFrame.value_counts of a categorical column "
+                                      "(pandas counts unused categories too); use "
+                                      "groupby(...).size()")
+        out = self.groupby(names, dropna=dropna, sort=False).size()   # as pandas
+        if normalize:   # shares of the rows counted (all of them with dropna=False)
+            v = out._col.values
+            out = out._like(Column("float64", v / v.sum()))
+        out.name = "proportion" if normalize else "count"
+        if sort:
+            out = out.sort_values(ascending=ascending)
+        return out
