@@ -511,3 +511,11 @@ def test_frame_value_counts(pair):
             _both(lambda x: x[d].value_counts(subset=subset, **kw), pdf, df)
     with pytest.raises(NotImplementedError, match="categorical"):
         df[["kc", "k"]].value_counts()
+
+
+def test_to_dict(pair):
+    pdf, df = pair
+    p = pdf.groupby(["ks", "k"])[["v", "f"]].sum()
+    e = df.groupby(["ks", "k"])[["v", "f"]].sum()
+    for orient in ("dict", "list", "split", "tight", "records", "index"):
+        assert e.to_dict(orient=orient) == p.to_dict(orient=orient)
