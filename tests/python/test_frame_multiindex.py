@@ -519,3 +519,14 @@ def test_to_dict(pair):
     e = df.groupby(["ks", "k"])[["v", "f"]].sum()
     for orient in ("dict", "list", "split", "tight", "records", "index"):
         assert e.to_dict(orient=orient) == p.to_dict(orient=orient)
+
+
+def test_one_level_names(pair):
+    pdf, df = pair
+    for p, e in ((pdf.index, df.index), (pdf.set_index("ks").index, df.set_index("ks").index)):
+        assert e.names == list(p.names) and e.nlevels == p.nlevels == 1
+    e = df.set_index("ks").index
+    e.names = ["z"]
+    assert e.name == "z"
+    with pytest.raises(ValueError):
+        e.names = ["a", "b"]

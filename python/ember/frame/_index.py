@@ -24,6 +24,22 @@ class RangeIndex:
         return len(self._range)
 
     @property
+    def nlevels(self):
+        return 1
+
+    @property
+    def names(self):
+        """[name], as pandas' one-level index gives it."""
+        return [self.name]
+
+    @names.setter
+    def names(self, names):
+        names = list(names)
+        if len(names) != 1:
+            raise ValueError(f"Length of new names must be 1, got {len(names)}")
+        self.name = names[0]
+
+    @property
     def dtype(self):
         from ember.frame._dtypes import lookup
         return lookup("int64")
@@ -88,6 +104,22 @@ class Index:
 
     def __len__(self):
         return self._col.length
+
+    @property
+    def nlevels(self):
+        return 1
+
+    @property
+    def names(self):
+        """[name], as pandas' one-level index gives it."""
+        return [self.name]
+
+    @names.setter
+    def names(self, names):
+        names = list(names)
+        if len(names) != 1:
+            raise ValueError(f"Length of new names must be 1, got {len(names)}")
+        self.name = names[0]
 
     @property
     def dtype(self):

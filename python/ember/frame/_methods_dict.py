@@ -38,7 +38,7 @@ def frame_to_dict(df, orient, into, index):
         out["columns"] = names
         out["data"] = [list(r) for r in zip(*values)] if names else [[] for _ in labels]
         if orient == "tight":
-            out["index_names"] = list(getattr(df._index, "names", [df._index.name]))
+            out["index_names"] = df._index.names
             out["column_names"] = [None]
         return out
     raise ValueError(f"orient '{orient}' not understood")
