@@ -246,6 +246,9 @@ def test_sort_index(pair):
     _both(lambda d: d.set_index(keys).sort_index(level="k", sort_remaining=False),
           pdf, df)
     _both(lambda d: d.set_index(["k", "kI"])["f"].sort_index(), pdf, df)
+    _both(lambda d: d.set_index(keys).sort_index(ascending=[False, True]), pdf, df)
+    _both(lambda d: d.set_index(["k", "kI"]).sort_index(level=1, ascending=False), pdf, df)
+    _both(lambda d: d.set_index(keys).sort_index(level="nope"), pdf, df)
 
 
 def test_loc(pair):
