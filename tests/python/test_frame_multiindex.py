@@ -11,8 +11,7 @@ pd = pytest.importorskip("pandas")
 ef = ember.frame
 tm = pd.testing
 
-AGGS = ["sum", "mean", "count", "size", "min", "max", "std", "var", "median",
-        "nunique", "first", "last", "prod"]
+from test_frame_groupby import AGGS, _both, _same  # noqa: E402  (pandas first)
 
 
 def _pdf():
@@ -34,33 +33,6 @@ def _pdf():
 def pair(device):
     pdf = _pdf()
     return pdf, ef.from_pandas(pdf, device=device)
-
-
-def _same(r, e):
-    if isinstance(e, pd.MultiIndex):
-        tm.assert_index_equal(r.to_pandas(), e)
-        return
-    if not hasattr(r, "to_pandas"):
-        assert r == e
-        return
-    r = r.to_pandas()
-    if isinstance(e, pd.DataFrame):
-        tm.assert_frame_equal(r, e)
-    elif isinstance(e, pd.Series):
-        tm.assert_series_equal(r, e)
-    else:
-        tm.assert_index_equal(r, e)
-
-
-def _both(f, pdf, df):
-    """f on pandas and on ember: the same result or the same error class."""
-    try:
-        e = f(pdf)
-    except Exception as ex:   # pandas' error class is the one to raise
-        with pytest.raises(type(ex)):
-            f(df)
-        return
-    _same(f(df), e)
 
 
 # ---- the MultiIndex itself

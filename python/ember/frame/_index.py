@@ -5,23 +5,8 @@ import ember
 from ember.frame._column import Column
 
 
-class RangeIndex:
-    """pandas' RangeIndex: the labels start, start + step, ... < stop."""
-
-    def __init__(self, start=0, stop=None, step=1, name=None):
-        if stop is None:
-            start, stop = 0, start
-        if step == 0:
-            raise ValueError("RangeIndex step must not be zero")
-        self._range = range(start, stop, step)
-        self.name = name
-
-    start = property(lambda self: self._range.start)
-    stop = property(lambda self: self._range.stop)
-    step = property(lambda self: self._range.step)
-
-    def __len__(self):
-        return len(self._range)
+class _OneLevel:
+    """names and nlevels of a one-level index, as pandas gives them."""
 
     @property
     def nlevels(self):
@@ -38,6 +23,25 @@ class RangeIndex:
         if len(names) != 1:
             raise ValueError(f"Length of new names must be 1, got {len(names)}")
         self.name = names[0]
+
+
+class RangeIndex(_OneLevel):
+    """pandas' RangeIndex: the labels start, start + step, ... < stop."""
+
+    def __init__(self, start=0, stop=None, step=1, name=None):
+        if stop is None:
+            start, stop = 0, start
+        if step == 0:
+            raise ValueError("RangeIndex step must not be zero")
+        self._range = range(start, stop, step)
+        self.name = name
+
+    start = property(lambda self: self._range.start)
+    stop = property(lambda self: self._range.stop)
+    step = property(lambda self: self._range.step)
+
+    def __len__(self):
+        return len(self._range)
 
     @property
     def dtype(self):
@@ -91,7 +95,7 @@ class RangeIndex:
             f", name={self.name!r})" if self.name is not None else ")")
 
 
-class Index:
+class Index(_OneLevel):
     """Labels held as a column (any dtype ember.frame holds)."""
 
     def __init__(self, data, name=None, dtype=None, device=None):
@@ -104,22 +108,6 @@ class Index:
 
     def __len__(self):
         return self._col.length
-
-    @property
-    def nlevels(self):
-        return 1
-
-    @property
-    def names(self):
-        """[name], as pandas' one-level index gives it."""
-        return [self.name]
-
-    @names.setter
-    def names(self, names):
-        names = list(names)
-        if len(names) != 1:
-            raise ValueError(f"Length of new names must be 1, got {len(names)}")
-        self.name = names[0]
 
     @property
     def dtype(self):
