@@ -354,6 +354,16 @@ class GroupBy:
     def cummin(self, skipna=True):
         return self._scan(_scan.cumulative, "min")
 
+    def rolling(self, window, *args, **kwargs):
+        """pandas' groupby(...).rolling: windows that stop at each group's
+        first row (python/ember/frame/_groupby_window.py)."""
+        from ember.frame._groupby_window import rolling
+        return rolling(self, window, *args, **kwargs)
+
+    def expanding(self, min_periods=1, method="single"):
+        from ember.frame._groupby_window import expanding
+        return expanding(self, min_periods, method)
+
     def cumcount(self, ascending=True):
         from ember.frame.series import Series
         return Series._make(_scan.cumcount(self._g, ascending), self._obj.index, None)
