@@ -32,6 +32,9 @@ static const em_vendor_desc descs[EM_VENDOR_COUNT] = {
      * adds the wheel's lib/ folder before the first use. */
     [EM_VENDOR_OPENBLAS] = {"OpenBLAS", {"libscipy_openblas64_.so"},
                             "scipy-openblas64", 1},
+    /* The driver's management library (ember/nvml.h): it comes with the
+     * NVIDIA driver, never from pip. */
+    [EM_VENDOR_NVML] = {"NVML", {"libnvidia-ml.so.1"}, "the NVIDIA driver", 0, 1},
 };
 
 #define MAX_DIRS 32
@@ -165,7 +168,12 @@ void *em_vendor_search(const em_vendor_desc *d, const char *const *dirs, int n_d
         h = try_dir(d, "/usr/local/cuda/lib64", path, n);
     if (!h)
         h = try_dir(d, NULL, path, n);
-    if (!h && d->cpu)
+    if (!h && d->driver)
+        snprintf(why, why_n, "%s (%s) not found in $EMBER_CUDA_LIBS or the "
+                 "loader's path: it is installed with %s (no GPU, or a "
+                 "container started without the driver's libraries)", d->name,
+                 d->sonames[0], d->package);
+    else if (!h && d->cpu)
         snprintf(why, why_n, "%s (%s) not found in the added folders, "
                  "$EMBER_CUDA_LIBS or the loader's path: `pip install %s` "
                  "(ember's cpu extra)", d->name, d->sonames[0], d->package);

@@ -14,6 +14,7 @@ typedef struct em_vendor_desc {
     const char *sonames[EM_VENDOR_MAX_SONAMES]; /* newest first; NULL ends */
     const char *package;                        /* what pip installs it from */
     int cpu;                                    /* a host library, not CUDA's */
+    int driver;                                 /* comes with the driver */
 } em_vendor_desc;
 
 /* d's library opened from the first place that has it (em_vendor_open's

@@ -64,7 +64,7 @@ def test_vendor_libraries(tmp_path):
     says why, naming the pip package; $EMBER_CUDA_LIBS is searched first."""
     rows = ember._ember._vendor_libs()
     assert [r[0] for r in rows] == ["cuBLAS", "cuBLASLt", "cuFFT", "cuSOLVER",
-                                   "cuSPARSE", "cuRAND", "OpenBLAS"]
+                                   "cuSPARSE", "cuRAND", "OpenBLAS", "NVML"]
     for name, path, why in rows:
         assert (path is None) != (why is None)
         if path:
@@ -72,6 +72,7 @@ def test_vendor_libraries(tmp_path):
         else:
             assert name in why and ("pip install scipy-openblas64" in why
                                     if name == "OpenBLAS" else
+                                    "NVIDIA driver" in why if name == "NVML" else
                                     "pip install nvidia-" in why)
     info = ember.info()
     assert "CUDA libraries" in info and "cuFFT" in info and "OpenBLAS" in info

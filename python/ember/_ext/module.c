@@ -50,7 +50,7 @@ static int empy_exec(PyObject *m)
     if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
         empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
         empy_program_init(m, st) < 0 ||
-        empy_info_init(m, st) < 0 ||
+        empy_info_init(m, st) < 0 || empy_nvml_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
         empy_ndarray_memory_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||

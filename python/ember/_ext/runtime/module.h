@@ -110,6 +110,7 @@ int empy_device_init(PyObject *m, empy_state *st);
 int empy_stream_init(PyObject *m, empy_state *st);
 int empy_memory_init(PyObject *m, empy_state *st);
 int empy_info_init(PyObject *m, empy_state *st);
+int empy_nvml_init(PyObject *m, empy_state *st);    /* nvml.c */
 
 /* Resolve a device argument: None (the current device), "cpu"/"cuda:N"/
  * "gpu:N", an int N (cuda:N), or a Device. */
