@@ -192,11 +192,17 @@ static PyObject *Device_enter(PyObject *self, PyObject *unused)
     return Py_NewRef(self);
 }
 
+/* NVML's view of a GPU, /proc's and /sys's of the host. */
+EMPY_PY_METHOD(Device_status, "ember._api.device_status", "status")
+
 static PyMethodDef Device_methods[] = {
     {"synchronize", Device_synchronize, METH_NOARGS,
      "Wait for all work on every stream of the device."},
     {"use", Device_use, METH_NOARGS,
      "Make this the calling thread's current device."},
+    {"status", EMPY_FASTKW(Device_status),
+     "status(): memory, utilisation, temperature, power, clocks, processes "
+     "(NVML on cuda, /proc and /sys on cpu; None where unknown)."},
     {"__enter__", Device_enter, METH_NOARGS, NULL},
     {"__exit__", (PyCFunction)(void (*)(void))empy_context_exit, METH_FASTCALL, NULL},
     {NULL},
