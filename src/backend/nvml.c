@@ -128,10 +128,10 @@ static em_status fail(int code, const char *what)
                            s ? s : "unknown error", code);
 }
 
-/* NVML bound, and f (one of fn's pointers) present: or why not. */
+/* NVML bound (the caller ran pthread_once(&bound, bind) before reading
+ * f), and f, one of fn's pointers, present: or why not. */
 static em_status ready(const void *f, const char *what)
 {
-    pthread_once(&bound, bind);
     if (bind_status != EM_OK) {
         last_code = EM_NVML_ERROR_LIBRARY_NOT_FOUND;
         return em_error_native(bind_status, last_code, "NVML", "%s", bind_why);
@@ -147,8 +147,10 @@ static em_status ready(const void *f, const char *what)
 
 #define CALL(f, what, ...)                                       \
     do {                                                         \
-        em_status st_ = ready((const void *)(fn.f), what);       \
+        em_status st_;                                           \
         nvret r_;                                                \
+        pthread_once(&bound, bind);                              \
+        st_ = ready((const void *)(fn.f), what);                 \
         if (st_ != EM_OK)                                        \
             return st_;                                          \
         if ((r_ = fn.f(__VA_ARGS__)) != 0)                       \

@@ -139,3 +139,91 @@ rc = cu.cuCtxGetCurrent(ctypes.byref(ctx))
 sys.exit(0 if rc == 3 or (rc == 0 and not ctx.value) else 1)
 """
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+FAKE_PROGRAM = r"""
+import json, sys
+import ember
+from ember import nvml as pynvml
+out = {"loaded_at_import": ember._ember._nvml_loaded()}
+pynvml.nvmlInit()
+out["count"] = pynvml.nvmlDeviceGetCount()
+out["driver"] = pynvml.nvmlSystemGetDriverVersion()
+h = pynvml.nvmlDeviceGetHandleByIndex(1)
+out["name"] = pynvml.nvmlDeviceGetName(h)
+out["uuid"] = pynvml.nvmlDeviceGetUUID(h)
+m = pynvml.nvmlDeviceGetMemoryInfo(h)
+out["mem"] = [m.total, m.free, m.used]
+m = pynvml.nvmlDeviceGetMemoryInfo(h, version=pynvml.nvmlMemory_v2)
+out["mem2"] = [m.total, m.free, m.used, m.reserved]
+u = pynvml.nvmlDeviceGetUtilizationRates(h)
+out["util"] = [u.gpu, u.memory]
+out["temp"] = pynvml.nvmlDeviceGetTemperature(h, pynvml.NVML_TEMPERATURE_GPU)
+out["limit"] = pynvml.nvmlDeviceGetPowerManagementLimit(h)
+out["clocks"] = [pynvml.nvmlDeviceGetClockInfo(h, k) for k in
+                 (pynvml.NVML_CLOCK_GRAPHICS, pynvml.NVML_CLOCK_SM, pynvml.NVML_CLOCK_MEM)]
+out["pcie"] = [pynvml.nvmlDeviceGetPcieThroughput(h, 0),
+               pynvml.nvmlDeviceGetPcieThroughput(h, 1)]
+out["ecc"] = pynvml.nvmlDeviceGetTotalEccErrors(h, 1, 1)
+out["throttle"] = pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)
+p = pynvml.nvmlDeviceGetPciInfo(h)
+out["pci"] = [p.busId, p.busIdLegacy, p.bus, p.pciDeviceId]
+out["procs"] = [[q.pid, q.usedGpuMemory] for q in
+                pynvml.nvmlDeviceGetComputeRunningProcesses(h)]
+out["by_uuid"] = pynvml.nvmlDeviceGetName(pynvml.nvmlDeviceGetHandleByUUID(out["uuid"]))
+errors = {}
+for name, call in (("power", lambda: pynvml.nvmlDeviceGetPowerUsage(h)),
+                   ("sensor", lambda: pynvml.nvmlDeviceGetTemperature(h, 1)),
+                   ("index", lambda: pynvml.nvmlDeviceGetHandleByIndex(5)),
+                   ("uuid", lambda: pynvml.nvmlDeviceGetHandleByUUID("GPU-x"))):
+    try:
+        call()
+    except pynvml.NVMLError as e:
+        errors[name] = [type(e).__name__, e.value]
+out["errors"] = errors
+pynvml.nvmlShutdown()
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def fake_nvml(tmp_path_factory):
+    """A folder holding the stand-in libnvidia-ml.so.1 (tests/python/nvml_fake.c)."""
+    import os
+    import shutil
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    d = tmp_path_factory.mktemp("fake_nvml")
+    src = os.path.join(os.path.dirname(__file__), "nvml_fake.c")
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(d / "libnvidia-ml.so.1"),
+                    src], check=True)
+    return str(d)
+
+
+def test_against_a_stand_in_library(fake_nvml):
+    """The whole path, C front end to pynvml's shapes, over a library with
+    known answers: versioned names and their fallbacks, the _v2 memory
+    struct's version tag, the 24-byte process records, the PCI struct."""
+    import json
+    import os
+    env = dict(os.environ, EMBER_CUDA_LIBS=fake_nvml)
+    r = subprocess.run([sys.executable, "-c", FAKE_PROGRAM], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.splitlines()[-1])
+    assert out["loaded_at_import"] is False
+    assert out["count"] == 2 and out["driver"] == "999.1"
+    assert out["name"] == "Fake GPU 1" and out["by_uuid"] == "Fake GPU 1"
+    assert out["uuid"] == "GPU-00000001-0000-0000-0000-000000000000"
+    assert out["mem"] == [1000, 300, 700] and out["mem2"] == [1000, 300, 600, 100]
+    assert out["util"] == [43, 17] and out["temp"] == 55 and out["limit"] == 700000
+    assert out["clocks"] == [1000, 1001, 1002] and out["pcie"] == [10, 11]
+    assert out["ecc"] == 3 and out["throttle"] == 0x44
+    assert out["pci"] == ["00000000:11:00.0", "0000:11:00.0", 0x11, 0x233010de]
+    assert out["procs"] == [[111, 1 << 20], [222, None]]
+    assert out["errors"] == {
+        "power": ["NVMLError_FunctionNotFound", 13],
+        "sensor": ["NVMLError_NotSupported", 3],
+        "index": ["NVMLError_InvalidArgument", 2],
+        "uuid": ["NVMLError_NotFound", 6]}
