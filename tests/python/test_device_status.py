@@ -53,28 +53,35 @@ def test_cpu_fields_none_where_the_host_has_none():
     assert set(s.keys()) == set(s.asdict())
 
 
-def test_cpu_temperature_and_power_from_fake_sysfs(monkeypatch):
-    """RAPL energy counters two samples apart give watts, with the
-    counter's wrap taken into account."""
-    reads = {"/sys/class/powercap/intel-rapl:0/energy_uj": ["1000000", "500000"],
-             "/sys/class/powercap/intel-rapl:0/max_energy_range_uj": ["2000000"] * 2}
-    calls = {}
+def test_cpu_power_from_rapl_counters(monkeypatch):
+    """Watts are the energy counters' difference over the time between two
+    status() calls, the counter's wrap taken into account, summed over
+    packages; the limit is the packages' constraint_0."""
+    pkg0, pkg1 = "/sys/class/powercap/intel-rapl:0", "/sys/class/powercap/intel-rapl:1"
+    samples = iter([(10.0, {"cpu": (0, 100)}, {pkg0: (1000000, 2000000), pkg1: (0, 0)}),
+                    (12.0, {"cpu": (50, 200)}, {pkg0: (500000, 2000000),
+                                                pkg1: (4000000, 0)})])
+    monkeypatch.setattr(device_status, "_sample", lambda: next(samples))
+    monkeypatch.setattr(device_status, "_last", None)
+    monkeypatch.setattr(device_status, "_FIRST_INTERVAL", 0)
+    monkeypatch.setattr(device_status, "_power_limit", lambda: 125.0)
+    s = ember.Device("cpu").status()
+    # package 0 wrapped: 2 J - 1 J + 0.5 J = 1.5 J; package 1: 4 J; over 2 s
+    assert s.power == pytest.approx((1.5 + 4.0) / 2.0)
+    assert s.power_limit == 125.0
+    assert s.utilization_sm == pytest.approx(50.0)
 
-    def fake_read(path):
-        v = reads.get(path)
-        if v is None:
-            return None
-        i = calls.get(path, 0)
-        calls[path] = i + 1
-        return v[min(i, len(v) - 1)]
-    monkeypatch.setattr(device_status, "_read", fake_read)
-    monkeypatch.setattr(device_status.glob, "glob",
-                        lambda p: ["/sys/class/powercap/intel-rapl:0"]
-                        if "powercap" in p else [])
-    e0 = device_status._rapl_energy()
-    e1 = device_status._rapl_energy()
-    assert e0["/sys/class/powercap/intel-rapl:0"] == (1000000, 2000000)
-    assert e1["/sys/class/powercap/intel-rapl:0"][0] == 500000
+
+def test_rapl_reader(monkeypatch):
+    files = {"/sys/class/powercap/intel-rapl:0/energy_uj": "123\n",
+             "/sys/class/powercap/intel-rapl:0/max_energy_range_uj": "1000\n",
+             "/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw": "65000000\n"}
+    monkeypatch.setattr(device_status, "_read", files.get)
+    monkeypatch.setattr(device_status.glob, "glob", lambda p: [
+        "/sys/class/powercap/intel-rapl:0", "/sys/class/powercap/intel-rapl:0:0"])
+    assert device_status._rapl_energy() == {
+        "/sys/class/powercap/intel-rapl:0": (123, 1000)}
+    assert device_status._power_limit() == 65.0
 
 
 def _gpu_devices():
