@@ -21,6 +21,10 @@ import threading
 # scikit-learn's public modules that ember.ml mirrors
 MODULES = ("cluster", "decomposition", "ensemble", "linear_model", "naive_bayes",
            "neighbors", "preprocessing")
+# scikit-learn's own code calls these on small host arrays (metrics encode
+# labels with LabelEncoder): sending those to the device would slow
+# scikit-learn down, not the user's program
+_KEEP = {"LabelEncoder"}
 _METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function",
             "transform", "inverse_transform", "kneighbors", "kneighbors_graph",
             "radius_neighbors", "score_samples")
@@ -221,7 +225,7 @@ def _patch(module, short):
         return
     # packages that load estimators lazily list them in __all__ only
     for attr in getattr(ours, "__all__", None) or dir(ours):
-        if attr.startswith("_"):
+        if attr.startswith("_") or attr in _KEEP:
             continue
         e, s = getattr(ours, attr), getattr(module, attr, None)
         if isinstance(e, type) and isinstance(s, type) and hasattr(e, "fit") and \
