@@ -26,7 +26,7 @@ static int link_libm(const char *dir, const char *name)
 
 static void test_missing(void)
 {
-    em_vendor_desc d = {"cuNothing", {"libcunothing.so.99"}, "nvidia-cunothing", 0};
+    em_vendor_desc d = {"cuNothing", {"libcunothing.so.99"}, "nvidia-cunothing", 0, 0};
     char path[PATH_MAX] = "", why[1024] = "";
     unsetenv("EMBER_CUDA_LIBS");
     CHECK(!em_vendor_search(&d, NULL, 0, path, sizeof path, why, sizeof why));
@@ -37,7 +37,7 @@ static void test_missing(void)
 /* A host library (OpenBLAS's kind) names its pip package, not CUDA. */
 static void test_missing_cpu(void)
 {
-    em_vendor_desc d = {"BLASNothing", {"libblasnothing.so"}, "blas-nothing", 1};
+    em_vendor_desc d = {"BLASNothing", {"libblasnothing.so"}, "blas-nothing", 1, 0};
     char path[PATH_MAX] = "", why[1024] = "";
     CHECK(!em_vendor_search(&d, NULL, 0, path, sizeof path, why, sizeof why));
     CHECK(strstr(why, "BLASNothing") && strstr(why, "pip install blas-nothing"));
@@ -46,7 +46,7 @@ static void test_missing_cpu(void)
 
 static void test_order(void)
 {
-    em_vendor_desc d = {"fake", {"libfake_ember.so.1", "libm.so.6"}, "none", 0};
+    em_vendor_desc d = {"fake", {"libfake_ember.so.1", "libm.so.6"}, "none", 0, 0};
     char env_dir[256], wheel[128], lib[256];
     char path[PATH_MAX] = "", why[1024] = "";
     const char *dirs[1];
