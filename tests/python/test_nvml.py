@@ -227,3 +227,36 @@ def test_against_a_stand_in_library(fake_nvml):
         "sensor": ["NVMLError_NotSupported", 3],
         "index": ["NVMLError_InvalidArgument", 2],
         "uuid": ["NVMLError_NotFound", 6]}
+
+
+TUTORIAL = r"""
+from ember import nvml as pynvml   # the one changed line
+
+pynvml.nvmlInit()
+print("Driver Version:", pynvml.nvmlSystemGetDriverVersion())
+for i in range(pynvml.nvmlDeviceGetCount()):
+    handle = pynvml.nvmlDeviceGetHandleByIndex(i)
+    info = pynvml.nvmlDeviceGetMemoryInfo(handle)
+    util = pynvml.nvmlDeviceGetUtilizationRates(handle)
+    print(f"Device {i}: {pynvml.nvmlDeviceGetName(handle)}")
+    print(f"  Total memory: {info.total / 1024**2:.0f} MiB, free {info.free}, used {info.used}")
+    print(f"  GPU utilization: {util.gpu}%, memory utilization: {util.memory}%")
+    for p in pynvml.nvmlDeviceGetComputeRunningProcesses(handle):
+        print(f"  pid {p.pid}: {p.usedGpuMemory}")
+pynvml.nvmlShutdown()
+"""
+
+
+def test_tutorial_program_runs_on_the_stand_in(fake_nvml):
+    """A seed-style pynvml tutorial (memory and utilisation of each GPU)
+    runs after the import change alone."""
+    import os
+    env = dict(os.environ, EMBER_CUDA_LIBS=fake_nvml)
+    r = subprocess.run([sys.executable, "-c", TUTORIAL], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[:4] == [
+        "Driver Version: 999.1", "Device 0: Fake GPU 0",
+        "  Total memory: 0 MiB, free 300, used 700",
+        "  GPU utilization: 42%, memory utilization: 17%"]
+    assert "  pid 111: 1048576" in r.stdout and "  pid 222: None" in r.stdout
