@@ -100,3 +100,66 @@ def test_strict_makes_a_fallback_an_error(tmp_path):
 def test_usage():
     r = run_python("-m", "ember.ml.accel")
     assert r.returncode == 2 and "python -m ember.ml.accel" in r.stdout
+
+
+METHODS = textwrap.dedent("""
+    import numpy as np
+    from sklearn.cluster import KMeans
+    from sklearn.ensemble import AdaBoostClassifier, RandomForestClassifier
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+    from sklearn.utils.validation import has_fit_parameter
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((120, 3)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    print("sw", has_fit_parameter(GaussianNB(), "sample_weight"))
+    ada = AdaBoostClassifier(GaussianNB(), n_estimators=4, random_state=0).fit(X, y)
+    print("ada", repr(ada.score(X, y)))
+    print("proba", hasattr(SGDClassifier(loss="hinge").fit(X, y), "predict_proba"),
+          hasattr(SGDClassifier(loss="log_loss").fit(X, y), "predict_proba"))
+    km = KMeans(2, init=X[:2], n_init=1).fit(X)
+    print("kmscore", repr(float(km.score(X))))
+    codes = (np.abs(X[:, :2]) * 2).astype(int)
+    print("names", " ".join(OneHotEncoder().fit(codes).get_feature_names_out()))
+    out = StandardScaler().set_output(transform="pandas").fit(X).transform(X)
+    print("pandas", type(out).__name__)
+    rf = RandomForestClassifier(3, random_state=0).fit(X, y)
+    try:
+        rf.apply(X)
+    except NotImplementedError as e:
+        print("apply", "apply()" in str(e))
+""")
+
+
+def test_methods_behave_as_scikit_learns(tmp_path):
+    # found by running scikit-learn's example programs: meta-estimators
+    # read fit's signature, hasattr must follow scikit-learn's
+    # availability, and methods reading scikit-learn's private fitted
+    # state (KMeans.score, OneHotEncoder names) must run on ember
+    import numpy as np
+    from sklearn.cluster import KMeans
+    from sklearn.ensemble import AdaBoostClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.preprocessing import OneHotEncoder
+    f = tmp_path / "methods.py"
+    f.write_text(METHODS)
+    r = run_python("-m", "ember.ml.accel", str(f))
+    assert r.returncode == 0, r.stderr
+    out = dict(line.split(" ", 1) for line in r.stdout.strip().splitlines())
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((120, 3))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    assert out["sw"] == "True"
+    ada = AdaBoostClassifier(GaussianNB(), n_estimators=4, random_state=0).fit(X, y)
+    assert float(out["ada"]) == pytest.approx(ada.score(X, y), abs=1e-12)
+    assert out["proba"] == "False True"
+    want = KMeans(2, init=X[:2], n_init=1).fit(X).score(X)
+    assert float(out["kmscore"]) == pytest.approx(want, rel=1e-9)
+    codes = (np.abs(X[:, :2]) * 2).astype(int)
+    assert out["names"] == " ".join(OneHotEncoder().fit(codes).get_feature_names_out())
+    assert out["pandas"] == "DataFrame" and out["apply"] == "True"
+    last = r.stderr.strip().splitlines()[-1]
+    for what in ("GaussianNB.fit x4", "KMeans.score x1", "StandardScaler.transform x1",
+                 "OneHotEncoder.get_feature_names_out x1"):
+        assert what in last, last
+    assert "on scikit-learn: nothing" in last, last

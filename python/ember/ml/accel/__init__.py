@@ -10,6 +10,7 @@ scikit-learn's otherwise: that fallback is reported once per estimator
 and reason on stderr, EMBER_ACCEL_STRICT=1 makes it an error, and the run
 ends with one line of what ran where (docs/ml.md, "Accelerator mode")."""
 import atexit
+import functools
 import importlib
 import importlib.abc
 import importlib.util
@@ -27,7 +28,10 @@ MODULES = ("cluster", "decomposition", "ensemble", "linear_model", "naive_bayes"
 _KEEP = {"LabelEncoder"}
 _METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function",
             "transform", "inverse_transform", "kneighbors", "kneighbors_graph",
-            "radius_neighbors", "score_samples")
+            "radius_neighbors", "score_samples", "score", "get_feature_names_out")
+# scikit-learn methods that read its own fitted internals (a forest's
+# trees): after an ember fit they say so instead of failing inside
+_SK_ONLY = ("apply", "decision_path")
 
 
 class FallbackError(RuntimeError):
@@ -99,6 +103,9 @@ def _unsupported_params(est, ember_cls):
 def _make(sk_cls, ember_cls, public):
     name = sk_cls.__name__
 
+    # scikit-learn's signature, so has_fit_parameter(est, "sample_weight")
+    # (AdaBoost, Bagging) answers as for scikit-learn's class
+    @functools.wraps(sk_cls.fit)
     def fit(self, X, y=None, **kw):
         self.__dict__.pop("_ember", None)
         why = None
@@ -144,6 +151,9 @@ def _make(sk_cls, ember_cls, public):
     for m in _METHODS:
         if hasattr(sk_cls, m) and hasattr(ember_cls, m):
             ns[m] = _route(name, m, sk_cls)
+    for m in _SK_ONLY:
+        if hasattr(sk_cls, m) and not hasattr(ember_cls, m):
+            ns[m] = _sk_only(name, m, sk_cls)
     for m in ("fit_predict", "fit_transform"):
         if hasattr(sk_cls, m):
             ns[m] = _fit_then(m)
@@ -172,14 +182,51 @@ def _fitted_names(est):
     return sorted(names)
 
 
-def _route(name, m, sk_cls):
-    def method(self, *a, **kw):
-        est = self.__dict__.get("_ember")
+class _Routed:
+    """A method run by ember's fitted estimator. Looked up on an instance it
+    first asks scikit-learn's own descriptor, so a method scikit-learn
+    makes unavailable (predict_proba of a hinge SGDClassifier) is missing
+    here too, and the bound method has scikit-learn's signature."""
+
+    def __init__(self, name, m, sk_cls):
+        self.name, self.m = name, m
+        self.sk = inspect.getattr_static(sk_cls, m)
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            # a plain function on the class: scikit-learn's set_output
+            # wraps transform through getattr on the class
+            routed = self
+
+            @functools.wraps(self.sk.__get__(None, owner))
+            def unbound(obj, *a, **kw):
+                return routed.__get__(obj, type(obj))(*a, **kw)
+            return unbound
+        sk_bound = self.sk.__get__(obj, owner)
+        est = obj.__dict__.get("_ember")
         if est is None:
+            return sk_bound
+        name, m = self.name, self.m
+
+        @functools.wraps(sk_bound)
+        def method(*a, **kw):
+            _count("ember", f"{name}.{m}")
+            return getattr(est, m)(*a, **kw)
+        return method
+
+
+def _route(name, m, sk_cls):
+    return _Routed(name, m, sk_cls)
+
+
+def _sk_only(name, m, sk_cls):
+    @functools.wraps(getattr(sk_cls, m))
+    def method(self, *a, **kw):
+        if self.__dict__.get("_ember") is None:
             return getattr(sk_cls, m)(self, *a, **kw)
-        _count("ember", f"{name}.{m}")
-        return getattr(est, m)(*a, **kw)
-    method.__name__ = m
+        raise NotImplementedError(
+            f"ember.ml.accel: {name} was fitted by ember, which has no {m}(); "
+            f"fit it with ember.ml.accel off for {m}()")
     return method
 
 
