@@ -8,7 +8,7 @@ and the original row labels."""
 import ember
 
 from ember.frame._window_roll import _check_min_periods
-from ember.frame._window_time import TimeRolling, _window_ns, is_time_window
+from ember.frame._window_time import TimeRolling, is_time_window
 
 
 class _GroupWindow(TimeRolling):
@@ -101,25 +101,11 @@ def _time_bounds(gb, body, rows, codes, window, on, closed):
     rank of the time among the u distinct times are sorted when every
     group's times increase, and one searchsorted finds each window's
     first row without crossing into the group before."""
-    from ember.frame._dt_fields import _PER_SECOND, unit_of
-    from ember.frame._index import Index
-    from ember.frame._window_time import _CLOSED
+    from ember.frame._window_time import _CLOSED, time_column
     closed = "right" if closed is None else closed
     if closed not in _CLOSED:
         raise ValueError("closed must be 'right', 'left', 'both' or 'neither'")
-    if on is None:
-        idx = gb._obj.index
-        tcol = idx._col if isinstance(idx, Index) else None
-    elif hasattr(gb._obj, "_cols") and on in gb._obj._cols:
-        tcol = gb._obj._cols[on]
-    else:
-        raise ValueError(f"invalid on specified as {on}, must be a column (of "
-                         "DataFrame), an Index or None")
-    if tcol is None or tcol.dtype.kind != "M":
-        raise ValueError("window must be an integer 0 or greater")
-    w = _window_ns(window)
-    per = 10 ** 9 // _PER_SECOND[unit_of(tcol.dtype)]
-    w = w // per if w >= 0 else -(-w // per)
+    tcol, what, w = time_column(gb._obj, on, window)
     t = ember.take(tcol.values, rows)
     n = t.shape[0]
     i = ember.arange(n, dtype="int64", device=t.device)
@@ -129,7 +115,7 @@ def _time_bounds(gb, body, rows, codes, window, on, closed):
     u = U.shape[0] + 1
     key = codes * u + ember.searchsorted(U, t, side="left")
     if n > 1 and not bool((key[1:] >= key[:-1]).all()):
-        raise ValueError(f"Each group within {'index' if on is None else on} must be "
+        raise ValueError(f"Each group within {what} must be "
                          "monotonic. Sort the values first.")
     left = closed in ("left", "both")
     right = closed in ("right", "both")

@@ -54,8 +54,6 @@ class TimeRolling(_Window):
 
     def __init__(self, obj, window, min_periods=None, center=False, win_type=None,
                  on=None, closed=None, step=None, method="single"):
-        from ember.frame.frame import DataFrame
-        from ember.frame._index import Index
         for name, v in (("win_type", win_type), ("step", step)):
             if v is not None:
                 raise NotImplementedError(f"rolling over time with {name}= (supported: "
@@ -72,18 +70,7 @@ class TimeRolling(_Window):
         _check_min_periods(min_periods)
         super().__init__(obj, 1 if min_periods is None else min_periods)
         self._on = on
-        if on is None:
-            tcol, what = obj.index._col if isinstance(obj.index, Index) else None, "index"
-        elif isinstance(obj, DataFrame) and on in obj._cols:
-            tcol, what = obj._cols[on], on
-        else:
-            raise ValueError(f"invalid on specified as {on}, must be a column (of "
-                             "DataFrame), an Index or None")
-        if tcol is None or tcol.dtype.kind != "M":
-            raise ValueError("window must be an integer 0 or greater")
-        w = _window_ns(window)
-        per = 10 ** 9 // _PER_SECOND[unit_of(tcol.dtype)]
-        w = w // per if w >= 0 else -(-w // per)
+        tcol, what, w = time_column(obj, on, window)
         t = tcol.values
         if t.shape[0] and bool((t == _NAT).any()):
             raise ValueError(f"{what} values must not have NaT")
@@ -136,6 +123,24 @@ class TimeRolling(_Window):
         least = max(self._minp, 1, int(ddof) + 1)
         return P.transform(f"a >= d ? {var} : {_NAN}", N.astype("float64"), S, Q,
                            float(least))
+
+
+def time_column(obj, on, window):
+    """(the datetime Column windows are measured on, its name for errors,
+    the window in that column's ticks), with pandas' errors."""
+    from ember.frame._index import Index
+    if on is None:
+        tcol, what = obj.index._col if isinstance(obj.index, Index) else None, "index"
+    elif hasattr(obj, "_cols") and on in obj._cols:
+        tcol, what = obj._cols[on], on
+    else:
+        raise ValueError(f"invalid on specified as {on}, must be a column (of "
+                         "DataFrame), an Index or None")
+    if tcol is None or tcol.dtype.kind != "M":
+        raise ValueError("window must be an integer 0 or greater")
+    w = _window_ns(window)
+    per = 10 ** 9 // _PER_SECOND[unit_of(tcol.dtype)]
+    return tcol, what, (w // per if w >= 0 else -(-w // per))
 
 
 def time_bounds(t, w, closed):
