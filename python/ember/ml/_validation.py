@@ -255,10 +255,10 @@ def column_warning():
                   flavoured(DataConversionWarning), stacklevel=4)
 
 
-def check_sample_weight(sample_weight, X, dtype=None):
+def check_sample_weight(sample_weight, X, dtype=None, non_negative=True):
     """sample_weight as a 1-D ember array on X's device (ones when None),
-    with scikit-learn's errors for a wrong length, negative or all-zero
-    weights."""
+    with scikit-learn's errors for a wrong length, non-finite, negative
+    (unless non_negative=False) or all-zero weights."""
     n = X.shape[0]
     dt = dtype or (X.dtype if X.dtype.kind == "f" else ember.float64)
     if sample_weight is None:
@@ -272,7 +272,8 @@ def check_sample_weight(sample_weight, X, dtype=None):
         raise ValueError(f"sample_weight.shape == ({w.shape[0]},), expected ({n},)!")
     w = w.astype(dt)
     if n:
-        if bool((w < 0).any()):
+        _check_finite(w, "sample_weight")
+        if non_negative and bool((w < 0).any()):
             raise ValueError("Negative values in data passed to `sample_weight`")
         if not bool((w != 0).any()):
             raise ValueError("Sample weights must contain at least one non-zero number.")

@@ -7,23 +7,10 @@ from ember.ml.base import fitted
 
 
 def check_sample_weight(sw, X):
-    """sample_weight as a 1-D ember array of X's dtype and device (None stays
-    None)."""
-    if sw is None:
-        return None
-    if isinstance(sw, (int, float)) and not isinstance(sw, bool):
-        return ember.full((X.shape[0],), float(sw), dtype=X.dtype, device=X.device)
-    s = V.to_ember(sw, X.device)
-    if s.ndim != 1:
-        raise ValueError("Sample weights must be 1D array or scalar")
-    if s.shape[0] != X.shape[0]:
-        raise ValueError(f"sample_weight.shape == {tuple(s.shape)}, expected "
-                         f"{(X.shape[0],)}!")
-    s = s.astype(X.dtype) if s.dtype != X.dtype else s
-    V._check_finite(s, "sample_weight")
-    if not bool((s != 0).any()):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
-    return s
+    """sample_weight checked as everywhere in ember.ml, but None stays None
+    (the solvers skip the multiplications) and negative weights pass, as
+    scikit-learn's linear models let them."""
+    return None if sw is None else V.check_sample_weight(sw, X, non_negative=False)
 
 
 def require_y(est, y):
@@ -134,6 +121,19 @@ def classes_in_fit(est, y, X):
     classes, codes = _labels.fit_classes(y, X)
     est.classes_ = classes
     return classes, codes
+
+
+def classifier_fit(est, X, y, sample_weight):
+    """What every linear classifier's fit starts with: classes_ set, the
+    codes of y, at least two classes, and per-sample weights with
+    class_weight folded in (None when neither is given)."""
+    classes, codes = classes_in_fit(est, y, X)
+    need_two_classes(classes)
+    sw = check_sample_weight(sample_weight, X)
+    cw = class_weights(est.class_weight, classes, codes, X.dtype)
+    if cw is not None:
+        sw = cw if sw is None else sw * cw
+    return classes, codes, sw
 
 
 def need_two_classes(classes):

@@ -21,9 +21,7 @@ import ember
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClassifierMixin
 from ember.ml.exceptions import ConvergenceWarning
-from ember.ml.linear_model._base import (LinearClassifierMixin, check_sample_weight,
-                                         class_weights, classes_in_fit,
-                                         need_two_classes)
+from ember.ml.linear_model._base import LinearClassifierMixin, classifier_fit
 from ember.ml.linear_model._lbfgs import fista, lbfgs
 
 _SMOOTH = ("lbfgs", "newton-cg", "newton-cholesky", "sag")
@@ -143,13 +141,8 @@ class LogisticRegression(ClassifierMixin, LinearClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         pen, C, ratio = self._penalty()
         X, _ = self._fit_input(X)
-        classes, codes = classes_in_fit(self, y, X)
+        classes, codes, sw = classifier_fit(self, X, y, sample_weight)
         k = len(classes)
-        need_two_classes(classes)
-        sw = check_sample_weight(sample_weight, X)
-        cw = class_weights(self.class_weight, classes, codes, X.dtype)
-        if cw is not None:
-            sw = cw if sw is None else sw * cw
         n, p = X.shape
         # scikit-learn's SAGA averages over n samples; its L-BFGS over the weights
         S = float(sw.sum()) if sw is not None and pen not in ("l1", "elasticnet") \

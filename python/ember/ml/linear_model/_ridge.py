@@ -13,8 +13,7 @@ from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ember.ml.linear_model._base import (LinearClassifierMixin, LinearModel,
                                          MultiOutputTags, as_2d_target, center,
-                                         check_sample_weight, class_weights,
-                                         classes_in_fit, need_two_classes, require_y)
+                                         check_sample_weight, classifier_fit, require_y)
 from ember.ml.linear_model._linear import normal_solve
 
 _SOLVERS = ("auto", "svd", "cholesky", "lsqr", "sparse_cg", "sag", "saga", "lbfgs")
@@ -120,13 +119,8 @@ class RidgeClassifier(ClassifierMixin, LinearClassifierMixin, _RidgeBase):
 
     def fit(self, X, y, sample_weight=None):
         X, _ = self._fit_input(X)
-        classes, codes = classes_in_fit(self, y, X)
+        classes, codes, sw = classifier_fit(self, X, y, sample_weight)
         k = len(classes)
-        need_two_classes(classes)
-        sw = check_sample_weight(sample_weight, X)
-        cw = class_weights(self.class_weight, classes, codes, X.dtype)
-        if cw is not None:
-            sw = cw if sw is None else sw * cw
         ks = ember.arange(k, device=X.device)
         Y = (codes[:, None] == ks[None, :]).astype(X.dtype) * 2 - 1
         if k == 2:
