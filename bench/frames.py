@@ -54,6 +54,16 @@ def ratio(a, b):
     return f"{a / b:.3g}"
 
 
+def emit(lines, row, out):
+    """Add a table row, print it, and rewrite `out` with the table so far:
+    a run cut off by a time limit keeps its rows."""
+    lines.append("| " + " | ".join(row) + " |")
+    print(lines[-1], flush=True)
+    if out:
+        with open(out, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def make_data(n):
     rng = np.random.default_rng(0)
     return {"id1": rng.integers(0, 1000, n), "id2": rng.integers(0, max(n // 10, 1), n),
@@ -173,11 +183,7 @@ def main():
         k = duck(sql) if sql else "n/a (no such call)"
         row = [name] + [fmt(e) for e in es] + [fmt(p), fmt(a), fmt(k),
                                               ratio(es[0], k), ratio(es[0], p)]
-        lines.append("| " + " | ".join(row) + " |")
-        print(lines[-1], flush=True)
-        if args.out:   # row by row: a run cut off by a time limit keeps its rows
-            with open(args.out, "w") as f:
-                f.write("\n".join(lines) + "\n")
+        emit(lines, row, args.out)
     print("\n".join(lines))
 
 

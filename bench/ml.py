@@ -31,10 +31,10 @@ def _frames_helpers():
                                                   os.path.join(here, "frames.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.cell, mod.fmt, mod.ratio, mod.timed
+    return mod.cell, mod.emit, mod.fmt, mod.ratio, mod.timed
 
 
-cell, fmt, ratio, timed = _frames_helpers()
+cell, emit, fmt, ratio, timed = _frames_helpers()
 
 
 def blobs(n, d, k, seed, dtype=np.float32):
@@ -159,11 +159,7 @@ def main():
             slow = isinstance(sk, float) and sk > args.sklearn_max_s * 1e3
         row = [name] + [fmt(e) for e in es] + [fmt(sk), ratio(es[0], sk),
                                               " / ".join(qual)]
-        lines.append("| " + " | ".join(row) + " |")
-        print(lines[-1], flush=True)
-        if args.out:   # row by row: a run cut off by a time limit keeps its rows
-            with open(args.out, "w") as f:
-                f.write("\n".join(lines) + "\n")
+        emit(lines, row, args.out)
     print("\n".join(lines))
 
 
