@@ -1,5 +1,7 @@
 """scikit-learn's linear models over ember arrays (docs/ml.md, "Linear
 models"); each family is imported on first use."""
+from ember.ml._lazy import lazy_names
+
 _WHERE = {
     "LinearRegression": "_linear",
     "Ridge": "_ridge", "RidgeClassifier": "_ridge",
@@ -9,14 +11,6 @@ _WHERE = {
 }
 
 
-def __getattr__(name):
-    mod = _WHERE.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'ember.ml.linear_model' has no attribute {name!r}")
-    import importlib
-    v = getattr(importlib.import_module(f"ember.ml.linear_model.{mod}"), name)
-    globals()[name] = v
-    return v
-
+__getattr__ = lazy_names(__name__, _WHERE)
 
 __all__ = sorted(_WHERE)

@@ -6,6 +6,7 @@ ember.ml.set_output says which.
 
 pairwise_distances and the other pairwise functions (metrics/pairwise.py)
 and silhouette_score (metrics/_cluster.py) are found on first use."""
+from ember.ml._lazy import lazy_names
 from ember.ml.metrics._classification import (accuracy_score, confusion_matrix,
                                               log_loss)
 from ember.ml.metrics._prf import (f1_score, fbeta_score, precision_recall_fscore_support,
@@ -25,20 +26,7 @@ _LAZY = {"pairwise_distances": "pairwise", "euclidean_distances": "pairwise",
          "silhouette_score": "_cluster", "silhouette_samples": "_cluster"}
 
 
-def __getattr__(name):
-    import importlib
-    if name == "pairwise":
-        mod = importlib.import_module("ember.ml.metrics.pairwise")
-        globals()[name] = mod
-        return mod
-    if name in _LAZY:
-        mod = importlib.import_module("ember.ml.metrics." + _LAZY[name])
-        if hasattr(mod, name):
-            value = getattr(mod, name)
-            globals()[name] = value
-            return value
-    raise AttributeError(f"module 'ember.ml.metrics' has no attribute {name!r}")
-
+__getattr__ = lazy_names(__name__, {**_LAZY, "pairwise": "pairwise"})
 
 __all__ = ["accuracy_score", "confusion_matrix", "explained_variance_score",
            "f1_score", "fbeta_score", "log_loss", "mean_absolute_error",

@@ -5,6 +5,7 @@ The search and scoring tools (GridSearchCV, cross_val_score, ...) are
 scikit-learn's own, found here on first use: ember's estimators follow
 scikit-learn's protocol, so its tools drive them unchanged; they only
 orchestrate fits and never compute on the data themselves."""
+from ember.ml._lazy import lazy_names
 from ember.ml.model_selection._split import (KFold, ShuffleSplit, StratifiedKFold,
                                              StratifiedShuffleSplit, train_test_split)
 
@@ -12,14 +13,7 @@ _SKLEARN = ("GridSearchCV", "RandomizedSearchCV", "cross_val_score",
             "cross_validate", "cross_val_predict", "ParameterGrid")
 
 
-def __getattr__(name):
-    if name in _SKLEARN:
-        import sklearn.model_selection as skm
-        value = getattr(skm, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ember.ml.model_selection' has no attribute {name!r}")
-
+__getattr__ = lazy_names(__name__, {n: "sklearn.model_selection" for n in _SKLEARN})
 
 __all__ = ["KFold", "ShuffleSplit", "StratifiedKFold", "StratifiedShuffleSplit",
            "train_test_split", *_SKLEARN]

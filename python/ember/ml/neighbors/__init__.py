@@ -1,6 +1,8 @@
 """scikit-learn's neighbours estimators over ember arrays, brute force
 through blocked distances and a top-k per row (docs/ml.md, "Neighbours and
 distances"); each is imported on first use."""
+from ember.ml._lazy import lazy_names
+
 _WHERE = {
     "NearestNeighbors": "_unsupervised",
     "KNeighborsClassifier": "_classification",
@@ -8,14 +10,6 @@ _WHERE = {
 }
 
 
-def __getattr__(name):
-    mod = _WHERE.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'ember.ml.neighbors' has no attribute {name!r}")
-    import importlib
-    v = getattr(importlib.import_module(f"ember.ml.neighbors.{mod}"), name)
-    globals()[name] = v
-    return v
-
+__getattr__ = lazy_names(__name__, _WHERE)
 
 __all__ = sorted(_WHERE)
