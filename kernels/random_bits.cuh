@@ -87,6 +87,37 @@ __device__ __forceinline__ void rnd_philox_block(rnd_src *s)
 }
 #endif
 
+#if RND_GEN == RND_PCG
+/* The LCG's g-th power for increment inc: g steps are st -> am st + aa. */
+__device__ __forceinline__ void rnd_pcg_power(rnd_u128 inc,
+                                              unsigned long long g,
+                                              rnd_u128 *am, rnd_u128 *aa)
+{
+    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
+    rnd_u128 a = inc, one = {0, 1};
+    am->hi = 0;
+    am->lo = 1;
+    aa->hi = aa->lo = 0;
+    for (; g; g >>= 1) {
+        if (g & 1) {
+            *am = rnd_mul128(*am, m);
+            *aa = rnd_add128(rnd_mul128(*aa, m), a);
+        }
+        a = rnd_mul128(rnd_add128(m, one), a);
+        m = rnd_mul128(m, m);
+    }
+}
+
+/* The word of a stepped state (XSL-RR), apart from the step, for the
+ * fills that move a state by powers rather than single steps. */
+__device__ __forceinline__ unsigned long long rnd_pcg_out(rnd_u128 st)
+{
+    const unsigned rot = (unsigned)(st.hi >> 58);
+    const unsigned long long x = st.hi ^ st.lo;
+    return (x >> rot) | (x << ((64u - rot) & 63u));
+}
+#endif
+
 /* A source at word g of the stream the state words w[] describe:
  * PCG64 w0..w3 = state hi, lo, increment hi, lo (the state before the
  * first word); Philox w0..w3 = the counter of the first word's block,
@@ -96,22 +127,12 @@ __device__ __forceinline__ void rnd_src_init(rnd_src *s,
                                              unsigned long long g)
 {
 #if RND_GEN == RND_PCG
-    rnd_u128 am = {0, 1}, aa = {0, 0};
-    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
-    rnd_u128 a, one = {0, 1};
+    rnd_u128 am, aa;
     s->st.hi = w[0];
     s->st.lo = w[1];
     s->inc.hi = w[2];
     s->inc.lo = w[3];
-    a = s->inc;
-    for (; g; g >>= 1) {
-        if (g & 1) {
-            am = rnd_mul128(am, m);
-            aa = rnd_add128(rnd_mul128(aa, m), a);
-        }
-        a = rnd_mul128(rnd_add128(m, one), a);
-        m = rnd_mul128(m, m);
-    }
+    rnd_pcg_power(s->inc, g, &am, &aa);
     s->st = rnd_add128(rnd_mul128(am, s->st), aa);
 #else
     unsigned long long b = g >> 2;
@@ -163,12 +184,8 @@ __device__ __forceinline__ unsigned long long rnd_next(rnd_src *s)
 {
 #if RND_GEN == RND_PCG
     rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
-    unsigned long long x;
-    unsigned rot;
     s->st = rnd_add128(rnd_mul128(s->st, m), s->inc);
-    rot = (unsigned)(s->st.hi >> 58);
-    x = s->st.hi ^ s->st.lo;
-    return (x >> rot) | (x << ((64u - rot) & 63u));
+    return rnd_pcg_out(s->st);
 #else
     unsigned long long x;
     if (s->left == 0)

@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 9u
+#define RND_VERSION 10u
 /* A cuda thread's run of consecutive elements, in bytes (the kernel's
  * RND_PER elements), and the shared memory a thread stages it in (RND_SV
  * 16-byte vectors: the run and one that spreads the lanes over the banks;
@@ -24,6 +24,10 @@
 #define RND_RUN_BYTES 64
 #define RND_STAGE_BYTES (RND_RUN_BYTES + 16)
 #define RND_BLOCK 256
+/* The lane layout's words a lane takes in a warp's segment (the kernel's
+ * RND_LANE_R, random_fill.cuh): on the H200, 16 wrote 4,200 GB/s of
+ * float32 uniforms where 8 wrote 4,000 (bench/README.md). */
+#define RND_LANE_R 16
 
 static em_gen_ktable random_table = EM_GEN_KTABLE(64);
 
@@ -124,10 +128,10 @@ static char *source(const rnd_desc *d, int cuda)
                  "/* ember random: distribution %u, %s */\n"
                  "#define RND_CUDA %d\n#define RND_DIST %u\n#define RND_GEN %u\n"
                  "#define RND_T %s\n#define RND_F32 %d\n#define RND_VEC %s\n"
-                 "#define RND_VW %d\n",
+                 "#define RND_VW %d\n#define RND_LANE_R %d\n",
                  d->dist, em_dtype_get(t)->name, cuda, d->dist, d->gen,
                  em_gen_ctype(t), t == EM_FLOAT32, vec_type(t),
-                 16 / (int)em_dtype_size(t));
+                 16 / (int)em_dtype_size(t), RND_LANE_R);
     em_sb_puts(&b, em_embedded_random_bits_cuh);
     em_sb_puts(&b, em_embedded_random_math_cuh);
     em_sb_puts(&b, em_embedded_random_ziggurat_cuh);
@@ -186,6 +190,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     int vec, words;
     uint64_t jump[4] = {0, 1, 0, 0}; /* the identity (unused by Philox) */
     em_status rc;
+    int half, lanes;
 
     if (!out || !st || !p)
         return em_error(EM_ERR_INVALID_VALUE, "em_random_fill: NULL argument");
@@ -237,7 +242,24 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=
         EM_OK)
         return rc;
-    if (em_device_get_type(dev) == EM_DEVICE_CUDA) {
+    /* two elements a word: the draws from 32-bit halves */
+    half = dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32 ||
+           (dist == EM_RANDOM_NORMAL && out->dtype == EM_FLOAT32);
+    vec = ((uintptr_t)out->data & 15) == 0;
+    /* the lane layout where the stream starts on a word at element 0 and
+     * the output is aligned for its pair stores */
+    lanes = em_device_get_type(dev) == EM_DEVICE_CUDA && words &&
+            st->gen == EM_RANDOM_PCG64 && st->npre == 0 &&
+            !(half && st->has32) && vec;
+    if (lanes) {
+        int64_t nw = half ? (n + 1) / 2 : n,
+                segs = (nw + 32 * RND_LANE_R - 1) / (32 * RND_LANE_R),
+                blocks = (segs * 32 + RND_BLOCK - 1) / RND_BLOCK,
+                cap = (int64_t)em_gen_device_units(dev) * 8;
+        per = 0;
+        block.x = RND_BLOCK;
+        grid.x = (unsigned)(blocks < cap ? blocks : cap);
+    } else if (em_device_get_type(dev) == EM_DEVICE_CUDA) {
         int64_t runs, blocks,
             /* a full device (2048 threads an SM): each thread's first run
              * costs a log-time jump, so no more threads than fill the
@@ -260,13 +282,15 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
         per = (per + 7) & ~(int64_t)7;
         grid.x = (unsigned)((n + per - 1) / per);
     }
-    vec = ((uintptr_t)out->data & 15) == 0;
-    if (st->gen == EM_RANDOM_PCG64) {
+    if (lanes) {
+        /* from a lane's word past its segment to its next segment's */
+        pcg_power(st->words[2], st->words[3],
+                  ((uint64_t)grid.x * block.x - 32) * RND_LANE_R, jump);
+    } else if (st->gen == EM_RANDOM_PCG64) {
         /* the words between a thread's successive runs' starts */
         uint64_t stride = (uint64_t)grid.x * block.x * (uint64_t)per;
-        if (dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32 ||
-            (dist == EM_RANDOM_NORMAL && out->dtype == EM_FLOAT32))
-            stride /= 2; /* two elements a word */
+        if (half)
+            stride /= 2;
         pcg_power(st->words[2], st->words[3], stride, jump);
     }
     {

@@ -552,6 +552,9 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
 FAMILY_F = (10, 11, 12, 13, 14, 15, 16, 17, 18)
 FAMILY_I = (19,)
 FAMILY_K = (20, 21)  # the keyed integer family
+# the lane layout's words a lane per segment: fewer than random.c's 16, so
+# that 1,001 elements span several segments and a warp strides to another
+LANE_R = 4
 
 
 @pytest.mark.parametrize("dist,ctype,vec,vw,npdt,gen", [
@@ -575,7 +578,8 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
     src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
            f"#define RND_GEN {int(gen == 'philox')}\n"
            f"#define RND_F32 {int(ctype == 'float')}\n"
-           f"#define RND_VEC {vec}\n#define RND_VW {vw}\n") + body + WRAP
+           f"#define RND_VEC {vec}\n#define RND_VW {vw}\n"
+           f"#define RND_LANE_R {LANE_R}\n") + body + WRAP
     k = ember.RawKernel(src, "rnd_fill_t")
     for d in dists:
         _cuda_schedule_case(k, d, npdt, gen)
@@ -628,6 +632,25 @@ def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
             np.testing.assert_array_equal(
                 host(got), host(want),
                 err_msg=f"{dist} {threads} threads primed {primed}")
+        # the lane layout (per = 0), where random.c takes it: PCG64 word
+        # draws starting on a word at element 0; warps of 32 lanes, a
+        # lane's next segment (T - 32) LANE_R words on
+        keyed = dist in (6, 7, 8, 9) or dist >= 20
+        if gen != "pcg64" or keyed or pre or (halves and half is not None):
+            return
+        for blocks, threads in ((2, 64), (3, 32)):
+            got = ember.zeros(n, dtype=npdt)
+            jm, ja = pcg_power(bg._inc, (blocks * threads - 32) * LANE_R)
+            jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
+            k((blocks,), (threads,), (got, np.int64(n), np.int64(0),
+                           *[np.uint64(x) for x in words], np.int32(0),
+                           *[np.uint64(0)] * 3, np.int32(0), np.uint32(0),
+                           np.float64(a), np.float64(b), np.uint64(0),
+                           np.uint64(0), np.int32(1),
+                           *[np.uint64(x) for x in jw], np.int32(dist)))
+            np.testing.assert_array_equal(
+                host(got), host(want),
+                err_msg=f"{dist} lanes, {blocks} x {threads} threads")
 
 
 def test_multivariate_normal_moments(device):
