@@ -557,12 +557,10 @@ __device__ __forceinline__ void rnd_zq_drain(struct rnd_zq *q, RND_T *out,
         __syncwarp(wmask);
     }
 }
-/* a lane's deferred draws to the warp's queue; past its room, computed
- * in place. Bit k of rest is the draw at sv[i] for element e0 + i, i =
- * (k / 2) st + k % 2: a staged run's pairs are adjacent (st 2), the lane
- * layout's are a warp's 32 words apart (st 64). */
+/* a lane's deferred draws of the staged run sv (elements e0..) to the
+ * warp's queue; past its room, computed in place */
 __device__ __forceinline__ void rnd_zq_put(struct rnd_zq *q, unsigned int rest,
-                                           long long e0, RND_T *sv, int st,
+                                           long long e0, RND_T *sv,
                                            const double *pa, double a,
                                            const double *pb, double b,
                                            const unsigned long long *w,
@@ -580,16 +578,16 @@ __device__ __forceinline__ void rnd_zq_put(struct rnd_zq *q, unsigned int rest,
     n0 = q->n;
     if (n0 + total <= RND_ZQ) {
         for (; rest; rest &= rest - 1, at++) {
-            const int k = __ffs((int)rest) - 1, i = (k >> 1) * st + (k & 1);
-            q->e[n0 + at] = e0 + i;
-            q->r[n0 + at] = (unsigned int)__float_as_int(sv[i]);
+            const int k = __ffs((int)rest) - 1;
+            q->e[n0 + at] = e0 + k;
+            q->r[n0 + at] = (unsigned int)__float_as_int(sv[k]);
         }
     } else {
         for (; rest; rest &= rest - 1) {
-            const int k = __ffs((int)rest) - 1, i = (k >> 1) * st + (k & 1);
-            sv[i] = RND_AFFINE(e0 + i,
-                               rnd_zig_rest(e0 + i,
-                                            (unsigned int)__float_as_int(sv[i]),
+            const int k = __ffs((int)rest) - 1;
+            sv[k] = RND_AFFINE(e0 + k,
+                               rnd_zig_rest(e0 + k,
+                                            (unsigned int)__float_as_int(sv[k]),
                                             w));
         }
     }
@@ -599,19 +597,7 @@ __device__ __forceinline__ void rnd_zq_put(struct rnd_zq *q, unsigned int rest,
     __syncwarp(wmask);
 }
 #define RND_PAIRS_REST(e0, sv) \
-    rnd_zq_put(zq, rnd_rest, e0, sv, 2, pa, a, pb, b, w, lane, wmask)
-/* the lane layout's pair from word c: elements e and e + 1, draws to
- * defer marked at bits k and k + 1 */
-#define RND_LANE_PAIR(e, c, v0, v1, k)                                      \
-    do {                                                                    \
-        (v0) = rnd_zig_now((unsigned int)(c), &rnd_rest, k, zk, zw);        \
-        (v1) = rnd_zig_now((unsigned int)((c) >> 32), &rnd_rest, (k) + 1,   \
-                           zk, zw);                                         \
-        if (!(rnd_rest >> (k) & 1))                                         \
-            (v0) = RND_AFFINE(e, v0);                                       \
-        if (!(rnd_rest >> ((k) + 1) & 1))                                   \
-            (v1) = RND_AFFINE((e) + 1, v1);                                 \
-    } while (0)
+    rnd_zq_put(zq, rnd_rest, e0, sv, pa, a, pb, b, w, lane, wmask)
 #else
 #define RND_FROM_HALF(e, c, odd) \
     RND_FROM_WORD(e, (unsigned int)((odd) ? (c) >> 32 : (c)))
@@ -622,7 +608,8 @@ __device__ __forceinline__ void rnd_zq_put(struct rnd_zq *q, unsigned int rest,
     } while (0)
 #define RND_PAIRS_END(e0, v) ((void)0)
 #define RND_PAIRS_REST(e0, sv)
-#define RND_LANE_PAIR(e, c, v0, v1, k)                                      \
+/* the lane layout's pair from word c: elements e and e + 1 */
+#define RND_LANE_PAIR(e, c, v0, v1)                                         \
     do {                                                                    \
         (v0) = RND_FROM_HALF(e, c, 0);                                      \
         (v1) = RND_FROM_HALF((e) + 1, c, 1);                                \
@@ -775,7 +762,8 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
         zq->n = 0;
     __syncthreads();
 #endif
-#if RND_GEN == RND_PCG && RND_KIND != RND_KEYED
+#if RND_GEN == RND_PCG && RND_KIND != RND_KEYED && \
+    !(RND_KIND == 1 && RND_DIST == 4)
     if (per == 0) {
         /* The lane layout (random.c chooses it by per = 0): a warp's
          * segment is 32 RND_LANE_R words of the stream, and lane l takes
@@ -796,47 +784,30 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
         (void)rnd_next(&src); /* the state that yields its first word */
         for (long long wb = wid * seg; wb < nw; wb += (T >> 5) * seg) {
             const int full = (wb + seg) * wpe <= n;
-#if RND_KIND == 1
-            unsigned int rnd_rest = 0;
-#endif
 #pragma unroll
             for (int r = 0; r < RND_LANE_R; r++) {
                 const long long wd = wb + r * 32 + lane;
                 const unsigned long long x = rnd_pcg_out(src.st);
                 src.st = rnd_add128(rnd_mul128(hm, src.st), ha);
 #if RND_KIND == 1
-                struct __align__(2 * sizeof(RND_T)) rnd_two {
-                    RND_T v0, v1;
+                /* 32-bit draws: the pair as one 64-bit store */
+                union {
+                    RND_T t[2];
+                    unsigned long long u;
                 } two;
                 const long long e = 2 * wd;
-                RND_LANE_PAIR(e, x, two.v0, two.v1, 2 * r);
-                if (full || e + 1 < n) {
-                    *(struct rnd_two *)(out + e) = two;
-                } else {
-                    /* the stream's last element, or past it */
-                    rnd_rest &= ~(2u << (2 * r));
-                    if (e < n)
-                        out[e] = two.v0;
-                    else
-                        rnd_rest &= ~(1u << (2 * r));
-                }
+                RND_LANE_PAIR(e, x, two.t[0], two.t[1]);
+                if (full || e + 1 < n)
+                    *(unsigned long long *)(out + e) = two.u;
+                else if (e < n) /* the stream's last element */
+                    out[e] = two.t[0];
 #else
                 if (full || wd < n)
                     out[wd] = RND_FROM_WORD(wd, x);
 #endif
             }
-#if RND_KIND == 1 && RND_DIST == 4
-            rnd_zq_put(zq, rnd_rest, 2 * (wb + lane), out + 2 * (wb + lane),
-                       64, pa, a, pb, b, w, lane, wmask);
-            rnd_zq_drain(zq, out, pa, a, pb, b, w, lane, wmask, 0);
-#elif RND_KIND == 1
-            (void)rnd_rest;
-#endif
             src.st = rnd_add128(rnd_mul128(jm, src.st), ja);
         }
-#if RND_KIND == 1 && RND_DIST == 4
-        rnd_zq_drain(zq, out, pa, a, pb, b, w, lane, wmask, 1);
-#endif
         return;
     }
 #endif

@@ -636,7 +636,8 @@ def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
         # draws starting on a word at element 0; warps of 32 lanes, a
         # lane's next segment (T - 32) LANE_R words on
         keyed = dist in (6, 7, 8, 9) or dist >= 20
-        if gen != "pcg64" or keyed or pre or (halves and half is not None):
+        if gen != "pcg64" or keyed or pre or (halves and half is not None) \
+                or (dist == 4 and halves):   # float32 normals: staged runs
             return
         for blocks, threads in ((2, 64), (3, 32)):
             got = ember.zeros(n, dtype=npdt)
