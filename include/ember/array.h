@@ -154,6 +154,14 @@ em_status em_array_from_host(em_array *dst, const void *host,
 em_status em_array_to_host(const em_array *src, void *host,
                            const int64_t *host_strides, em_stream *s);
 
+/* Host buffers ptrs[0..n), of nbytes[i] bytes each, one after another into
+ * the C-contiguous dst (their sizes summing to dst's bytes): one staged
+ * pipeline for all, where a copy a buffer would start and drain it n
+ * times (an Arrow column's many chunks). Returns as em_array_from_host. */
+em_status em_array_from_host_pieces(em_array *dst, int n,
+                                    const void *const *ptrs,
+                                    const int64_t *nbytes, em_stream *s);
+
 /* Fill with one value given as bytes of `value_dtype` (cast to a's, as
  * assignment casts). */
 em_status em_array_fill(em_array *a, const void *value, em_dtype value_dtype,

@@ -409,21 +409,89 @@ static int64_t chunk_elems(int64_t n, int64_t itemsize)
     return (int64_t)bytes / itemsize;
 }
 
+/* ---- a source of several host buffers ---------------------------------- */
+
+/* Host buffers read one after another as one run of bytes: off[i] is
+ * buffer i's first byte in the run, off[n] the run's length. */
+typedef struct pieces {
+    int n;
+    const char *const *ptr;
+    const int64_t *off;
+} pieces;
+
+/* Bytes [from, from + count) of the run to dst. */
+static void pieces_range(const pieces *pc, char *dst, int64_t from,
+                         int64_t count)
+{
+    int lo = 0, hi = pc->n - 1;
+    while (lo < hi) { /* the last buffer starting at or before `from` */
+        int mid = (lo + hi + 1) / 2;
+        if (pc->off[mid] <= from)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    for (int i = lo; count > 0; i++) {
+        int64_t take = pc->off[i + 1] - from;
+        if (take > count)
+            take = count;
+        memcpy(dst, pc->ptr[i] + (from - pc->off[i]), (size_t)take);
+        dst += take;
+        from += take;
+        count -= take;
+    }
+}
+
+typedef struct pjob {
+    const pieces *pc;
+    char *dst;
+    int64_t first, count, per;
+} pjob;
+
+static void pjob_task(void *ctx, size_t t)
+{
+    const pjob *j = ctx;
+    int64_t f = (int64_t)t * j->per, n = j->count - f;
+    pieces_range(j->pc, j->dst + f, j->first + f, n < j->per ? n : j->per);
+}
+
+/* pieces_range over the host thread pool, as xcopy spreads a layout's. */
+static void pieces_copy(const pieces *pc, char *dst, int64_t first,
+                        int64_t count)
+{
+    int threads;
+    size_t tasks;
+    pjob j = {pc, dst, first, count, count};
+    if ((size_t)count >= PAR_MIN_BYTES &&
+        (threads = em_host_thread_count()) > 1) {
+        tasks = ((size_t)count + PAR_TASK_BYTES - 1) / PAR_TASK_BYTES;
+        if (tasks > (size_t)threads)
+            tasks = (size_t)threads;
+        j.per = (count + (int64_t)tasks - 1) / (int64_t)tasks;
+    }
+    em_host_parallel_for((size_t)((count + j.per - 1) / j.per), pjob_task,
+                         &j);
+}
+
 /* ---- host to device --------------------------------------------------- */
 
 /* Without staging: the driver's pageable path, then a wait, since memory
  * pinned elsewhere would otherwise still be read after the return. */
 static em_status h2d_unstaged(em_device *d, char *dev, const char *host,
-                              const xlayout *l, int64_t n, em_stream *on)
+                              const xlayout *l, const pieces *pc, int64_t n,
+                              em_stream *on)
 {
     size_t nbytes = (size_t)(n * l->itemsize);
     char *tmp = NULL;
     em_status rc;
-    if (!xl_dense(l)) {
+    if (pc || !xl_dense(l)) {
         if (!(tmp = malloc(nbytes)))
             return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory packing "
                             "%zu bytes for %s", nbytes, em_device_name(d));
-        copy_range(l, tmp, host, REBASE_DST, 0, n);
+        if (pc)
+            pieces_copy(pc, tmp, 0, n);
+        else
+            copy_range(l, tmp, host, REBASE_DST, 0, n);
         host = tmp;
     }
     rc = em_memcpy_async(d, dev, host, nbytes, on);
@@ -433,21 +501,27 @@ static em_status h2d_unstaged(em_device *d, char *dev, const char *host,
     return rc;
 }
 
+/* The source is host in layout l, or the run of pieces pc (l then one
+ * dense axis of bytes). */
 static em_status h2d(em_device *d, char *dev, const char *host,
-                     const xlayout *l, int64_t n, em_stream *on)
+                     const xlayout *l, const pieces *pc, int64_t n,
+                     em_stream *on)
 {
     int64_t per = chunk_elems(n, l->itemsize), nchunks = (n + per - 1) / per, c;
     slot *xs[STAGE_PER_CALL];
     em_status rc = EM_OK;
     int ns = slots_get(xs, nchunks < STAGE_PER_CALL ? (int)nchunks : STAGE_PER_CALL);
     if (ns == 0)
-        return h2d_unstaged(d, dev, host, l, n, on);
+        return h2d_unstaged(d, dev, host, l, pc, n, on);
     for (c = 0; c < nchunks; c++) {
         slot *x = xs[c % ns];
         int64_t first = c * per, cnt = n - first < per ? n - first : per;
         if ((rc = slot_wait(x)) != EM_OK)
             break;
-        xcopy(l, x->buf, host, REBASE_DST, first, cnt);
+        if (pc)
+            pieces_copy(pc, x->buf, first, cnt);
+        else
+            xcopy(l, x->buf, host, REBASE_DST, first, cnt);
         rc = em_memcpy_async(d, dev + first * l->itemsize, x->buf,
                              (size_t)(cnt * l->itemsize), on);
         if (rc == EM_OK)
@@ -622,7 +696,7 @@ static em_status host_transfer(int to_host, em_array *dst,
         if (!to_host) {
             xl_init(&l, a->ndim, a->shape, is, a->strides, hs,
                     !(a->flags & EM_ARRAY_C_CONTIGUOUS));
-            return h2d(a->device, a->data, host_src, &l, a->size, on);
+            return h2d(a->device, a->data, host_src, &l, NULL, a->size, on);
         }
         xl_init(&l, a->ndim, a->shape, is, hs, a->strides,
                 !(a->flags & EM_ARRAY_C_CONTIGUOUS));
@@ -663,4 +737,58 @@ em_status em_array_to_host(const em_array *src, void *host,
                            const int64_t *host_strides, em_stream *s)
 {
     return host_transfer(1, NULL, src, host, NULL, host_strides, s);
+}
+
+em_status em_array_from_host_pieces(em_array *dst, int n,
+                                    const void *const *ptrs,
+                                    const int64_t *nbytes, em_stream *s)
+{
+    int64_t *off, total = 0, one = 1;
+    pieces pc;
+    em_stream *on;
+    em_status rc;
+    xlayout l;
+    if ((rc = em_arr_check(dst, "em_array_from_host_pieces: dst")) != EM_OK)
+        return rc;
+    if (!(dst->flags & EM_ARRAY_WRITEABLE))
+        return em_error(EM_ERR_INVALID_VALUE, "assignment destination is read-only");
+    if (!(dst->flags & EM_ARRAY_C_CONTIGUOUS) || n < 0 || (n && (!ptrs || !nbytes)))
+        return em_error(EM_ERR_INVALID_VALUE, "em_array_from_host_pieces: dst "
+                        "must be C-contiguous, and %d pieces given", n);
+    if (!(on = em_arr_stream(dst->device, s, "em_array_from_host_pieces")))
+        return EM_ERR_INVALID_VALUE;
+    if (!(off = malloc(((size_t)n + 1) * sizeof *off)))
+        return em_error(EM_ERR_OUT_OF_MEMORY, "em_array_from_host_pieces: %d pieces", n);
+    for (int i = 0; i < n; i++) {
+        off[i] = total;
+        if (nbytes[i] < 0 || (nbytes[i] && !ptrs[i])) {
+            free(off);
+            return em_error(EM_ERR_INVALID_VALUE, "em_array_from_host_pieces: "
+                            "piece %d has %lld bytes at %p", i,
+                            (long long)nbytes[i], ptrs[i]);
+        }
+        total += nbytes[i];
+    }
+    off[n] = total;
+    if (total != dst->size * (int64_t)em_dtype_size(dst->dtype)) {
+        free(off);
+        return em_error(EM_ERR_INVALID_VALUE, "em_array_from_host_pieces: the "
+                        "pieces hold %lld bytes, the array %lld",
+                        (long long)total,
+                        (long long)(dst->size * (int64_t)em_dtype_size(dst->dtype)));
+    }
+    pc.n = n;
+    pc.ptr = (const char *const *)ptrs;
+    pc.off = off;
+    if (total == 0)
+        rc = EM_OK;
+    else if (em_device_get_type(dst->device) == EM_DEVICE_CPU) {
+        if ((rc = em_stream_synchronize(on)) == EM_OK)
+            pieces_copy(&pc, dst->data, 0, total);
+    } else {
+        xl_init(&l, 1, &total, 1, &one, &one, 0);
+        rc = h2d(dst->device, dst->data, NULL, &l, &pc, total, on);
+    }
+    free(off);
+    return rc;
 }

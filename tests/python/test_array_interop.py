@@ -471,3 +471,27 @@ def test_unaligned_import_is_copied():
     assert x.flags.aligned
     assert_array_equal_np(x, np.arange(8, dtype=np.float32), device="cpu")
     assert_array_equal_np(x + 1, np.arange(1, 9, dtype=np.float32))
+
+
+def test_from_host_pieces(device):
+    # several host buffers, one after another, into one array: sizes past
+    # a staging chunk and the thread pool's threshold, empty pieces, and a
+    # piece ending inside an element
+    from ember import _ember
+    rng = np.random.default_rng(0)
+    want = rng.random(3_000_000)
+    raw = want.view(np.uint8)
+    cuts = [0, 3, 3, 800_001, 9_000_000, 9_000_000, 20_000_000, raw.size]
+    parts = [raw[a:b] for a, b in zip(cuts, cuts[1:])]
+    with ember.Device(device):
+        out = ember.empty(want.size, dtype=ember.float64)
+        _ember._from_host_pieces(out, parts, None)
+        assert_array_equal_np(out, want)
+        with pytest.raises(ValueError, match="pieces hold"):
+            _ember._from_host_pieces(out, parts[:-1], None)
+        with pytest.raises(ValueError, match="C-contiguous"):
+            _ember._from_host_pieces(out[::2], parts, None)
+        with pytest.raises(TypeError):
+            _ember._from_host_pieces(out, [1, 2], None)
+        empty = ember.empty(0)
+        _ember._from_host_pieces(empty, [], None)

@@ -344,3 +344,21 @@ def test_progress_only_on_a_terminal_after_a_second(monkeypatch):
     p.update(5)
     assert p.bar.n == 35
     p.close()
+
+
+def test_parquet_many_row_groups(device, tmp_path):
+    # one Arrow chunk a row group: on a GPU the chunks of a column travel
+    # through one staged copy, sliced chunks (offsets) included
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+    rng = np.random.default_rng(3)
+    n = 300_000
+    t = pa.table({"i": rng.integers(-9, 9, n), "f": rng.random(n),
+                  "g": rng.random(n).astype(np.float32)})
+    p = tmp_path / "g.parquet"
+    pq.write_table(t, p, row_group_size=7_001)
+    got = ef.read_parquet(p, device=device)
+    tm.assert_frame_equal(got.to_pandas(), pd.read_parquet(p))
+    sliced = pa.Table.from_batches(pq.read_table(p).slice(5, n - 10).to_batches())
+    tm.assert_frame_equal(ef.from_arrow(sliced, device=device).to_pandas(),
+                          sliced.to_pandas())

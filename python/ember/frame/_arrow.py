@@ -85,11 +85,14 @@ def _host_array(buf, dtype, count, device):
 
 def _chunks_to_device(arr, device):
     """A chunked column of plain numbers without nulls for another device
-    than the host: each chunk copied from Arrow's buffer straight into its
-    rows of one device array, instead of joined on the host first (a
-    Parquet file's row groups made read_parquet copy every byte twice).
+    than the host: Arrow's buffers copied straight into one device array,
+    all chunks through one staged pipeline (_from_host_pieces), instead of
+    joined on the host first (a Parquet file's row groups made
+    read_parquet copy every byte twice) or copied a chunk at a time (each
+    a pipeline started and drained: 77 chunks of a column moved 6 GB/s).
     None where that does not apply."""
     import numpy as np
+    from ember import _ember
     pa = _pa()
     t = arr.type
     if str(device) == "cpu" or arr.num_chunks < 2 or arr.null_count or \
@@ -99,13 +102,10 @@ def _chunks_to_device(arr, device):
     if np_t == np.float16:
         return None
     out = ember.empty(len(arr), dtype=str(np_t), device=device)
-    at = 0
-    for c in arr.chunks:
-        k = len(c)
-        if k:
-            out[at:at + k] = np.frombuffer(c.buffers()[1], dtype=np_t,
-                                           count=c.offset + k)[c.offset:]
-        at += k
+    size = np_t.itemsize
+    _ember._from_host_pieces(out, [memoryview(c.buffers()[1])[
+        c.offset * size:(c.offset + len(c)) * size] for c in arr.chunks if len(c)],
+        None)
     return Column(lookup(str(np_t)), out)
 
 

@@ -7,6 +7,7 @@
  * writing, and the consumer knows nothing of ember's streams: a cpu
  * export first waits for the device; a CUDA export names the current
  * stream, as version 3 of the CUDA interface asks. */
+#include <limits.h>
 #include <string.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
@@ -252,6 +253,59 @@ static PyObject *mod_from_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
     Py_RETURN_NONE;
 }
 
+/* _from_host_pieces(a, buffers, stream): the bytes of a sequence of
+ * contiguous host buffers, one after another, into the C-contiguous a. */
+static PyObject *mod_from_host_pieces(PyObject *m, PyObject *const *args,
+                                      Py_ssize_t n)
+{
+    empy_state *st = empy_state_of_module(m);
+    PyObject *seq;
+    Py_buffer *v = NULL;
+    const void **ptrs = NULL;
+    int64_t *lens = NULL;
+    Py_ssize_t k, got = 0;
+    em_stream *s;
+    em_status rc = EM_OK;
+    if (n != 3 || !empy_is_ndarray(args[0]))
+        return PyErr_Format(PyExc_TypeError, "_from_host_pieces(a, buffers, stream)");
+    if (empy_stream_for_device(st, args[2], NDA(args[0])->a.device, &s) < 0 ||
+        !(seq = PySequence_Fast(args[1], "_from_host_pieces: buffers must be a sequence")))
+        return NULL;
+    k = PySequence_Fast_GET_SIZE(seq);
+    if (k > INT_MAX) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "_from_host_pieces: %zd buffers", k);
+    }
+    v = PyMem_Calloc((size_t)k + 1, sizeof *v);
+    ptrs = PyMem_Calloc((size_t)k + 1, sizeof *ptrs);
+    lens = PyMem_Calloc((size_t)k + 1, sizeof *lens);
+    if (!v || !ptrs || !lens) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; got < k; got++) {
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(seq, got), &v[got],
+                               PyBUF_CONTIG_RO) < 0)
+            goto done;
+        ptrs[got] = v[got].buf;
+        lens[got] = (int64_t)v[got].len;
+    }
+    EMPY_NOGIL(rc, em_array_from_host_pieces(&NDA(args[0])->a, (int)k, ptrs,
+                                             lens, s));
+    if (rc != EM_OK)
+        empy_raise(st, rc);
+done:
+    for (Py_ssize_t i = 0; i < got; i++)
+        PyBuffer_Release(&v[i]);
+    PyMem_Free(v);
+    PyMem_Free(ptrs);
+    PyMem_Free(lens);
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* _to_host(a, h, stream): copy a into h, a host array of a's dtype and
  * shape that _api/interop.py made, ordered on stream (CuPy's argument of
  * get and asnumpy, so the copy reads what work queued there wrote). */
@@ -269,6 +323,8 @@ static PyObject *mod_to_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
 
 static PyMethodDef interop_functions[] = {
     {"_from_host", (PyCFunction)(void (*)(void))mod_from_host, METH_FASTCALL, NULL},
+    {"_from_host_pieces", (PyCFunction)(void (*)(void))mod_from_host_pieces,
+     METH_FASTCALL, NULL},
     {"_to_host", (PyCFunction)(void (*)(void))mod_to_host, METH_FASTCALL, NULL},
     {NULL},
 };
