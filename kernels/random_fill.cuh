@@ -608,12 +608,6 @@ __device__ __forceinline__ void rnd_zq_put(struct rnd_zq *q, unsigned int rest,
     } while (0)
 #define RND_PAIRS_END(e0, v) ((void)0)
 #define RND_PAIRS_REST(e0, sv)
-/* the lane layout's pair from word c: elements e and e + 1 */
-#define RND_LANE_PAIR(e, c, v0, v1)                                         \
-    do {                                                                    \
-        (v0) = RND_FROM_HALF(e, c, 0);                                      \
-        (v1) = RND_FROM_HALF((e) + 1, c, 1);                                \
-    } while (0)
 #endif
 #endif
 
@@ -761,55 +755,6 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
     if (lane == 0)
         zq->n = 0;
     __syncthreads();
-#endif
-#if RND_GEN == RND_PCG && RND_KIND != RND_KEYED && \
-    !(RND_KIND == 1 && RND_DIST == 4)
-    if (per == 0) {
-        /* The lane layout (random.c chooses it by per = 0): a warp's
-         * segment is 32 RND_LANE_R words of the stream, and lane l takes
-         * its words l, l + 32, ..., each by one multiply-add (the LCG's
-         * 32-word power) from the last, storing its element or pair of
-         * elements at once: a warp's store covers 32 adjacent words'
-         * elements, so no staging is needed. The next segment is (jm, ja)
-         * away, the grid's other warps' segments. */
-        const long long wpe = RND_KIND == 1 ? 2 : 1; /* elements a word */
-        const long long nw = (n + wpe - 1) / wpe, seg = 32LL * RND_LANE_R;
-        const long long wid = ((long long)blockIdx.x * blockDim.x +
-                               threadIdx.x) >> 5;
-        const rnd_u128 inc = {w[2], w[3]};
-        rnd_u128 hm, ha;
-        rnd_src src;
-        rnd_pcg_power(inc, 32, &hm, &ha);
-        rnd_src_init(&src, w, (unsigned long long)(wid * seg + lane));
-        (void)rnd_next(&src); /* the state that yields its first word */
-        for (long long wb = wid * seg; wb < nw; wb += (T >> 5) * seg) {
-            const int full = (wb + seg) * wpe <= n;
-#pragma unroll
-            for (int r = 0; r < RND_LANE_R; r++) {
-                const long long wd = wb + r * 32 + lane;
-                const unsigned long long x = rnd_pcg_out(src.st);
-                src.st = rnd_add128(rnd_mul128(hm, src.st), ha);
-#if RND_KIND == 1
-                /* 32-bit draws: the pair as one 64-bit store */
-                union {
-                    RND_T t[2];
-                    unsigned long long u;
-                } two;
-                const long long e = 2 * wd;
-                RND_LANE_PAIR(e, x, two.t[0], two.t[1]);
-                if (full || e + 1 < n)
-                    *(unsigned long long *)(out + e) = two.u;
-                else if (e < n) /* the stream's last element */
-                    out[e] = two.t[0];
-#else
-                if (full || wd < n)
-                    out[wd] = RND_FROM_WORD(wd, x);
-#endif
-            }
-            src.st = rnd_add128(rnd_mul128(jm, src.st), ja);
-        }
-        return;
-    }
 #endif
 #define RND_LIVE(q) ((q) - lane < runs)
 #else

@@ -16,6 +16,7 @@ extern const char em_embedded_hash_set_cuh[];
 extern const char em_embedded_merge_sort_cuh[];
 extern const char em_embedded_random_bits_cuh[];
 extern const char em_embedded_random_fill_cuh[];
+extern const char em_embedded_random_lanes_cuh[];
 extern const char em_embedded_random_math_cuh[];
 extern const char em_embedded_random_ziggurat_cuh[];
 extern const char em_embedded_scan_cuda_cuh[];

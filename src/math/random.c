@@ -118,6 +118,15 @@ static void pcg_power(uint64_t inc_hi, uint64_t inc_lo, uint64_t k,
     out[3] = (uint64_t)aa;
 }
 
+/* Whether d's cuda module has the lane layout's kernel, rnd_fill_lanes
+ * (kernels/random_lanes.cuh): PCG64 word draws but float32 normals. */
+static int lane_kind(const rnd_desc *d)
+{
+    return d->gen == EM_RANDOM_PCG64 &&
+           (d->dist <= EM_RANDOM_EXPONENTIAL || d->dist == EM_RANDOM_LOGNORMAL) &&
+           !(d->dist == EM_RANDOM_NORMAL && d->dtype == EM_FLOAT32);
+}
+
 /* The kernel source of d for a cuda or a host device (NULL: out of
  * memory). */
 static char *source(const rnd_desc *d, int cuda)
@@ -136,6 +145,8 @@ static char *source(const rnd_desc *d, int cuda)
     em_sb_puts(&b, em_embedded_random_math_cuh);
     em_sb_puts(&b, em_embedded_random_ziggurat_cuh);
     em_sb_puts(&b, em_embedded_random_fill_cuh);
+    if (cuda && lane_kind(d))
+        em_sb_puts(&b, em_embedded_random_lanes_cuh);
     if (b.oom) {
         free(b.p);
         return NULL;
@@ -145,7 +156,7 @@ static char *source(const rnd_desc *d, int cuda)
 
 static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
-    static const char *const names[1] = {"rnd_fill"};
+    static const char *const names[2] = {"rnd_fill", "rnd_fill_lanes"};
     static const char *const host_opts[] = {"-O2"};
     /* No fused multiply-adds: the draws must round as on the host. */
     static const char *const cuda_opts[] = {"--fmad=false"};
@@ -173,7 +184,8 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a random kernel");
     return em_gen_kt_compile(dev, src, cuda ? cuda_opts : host_opts, 1,
-                             RND_VERSION, names, 1, fn);
+                             RND_VERSION, names, cuda && lane_kind(d) ? 2 : 1,
+                             fn);
 }
 
 em_status em_random_fill(em_array *out, const em_random_stream *st,
@@ -239,9 +251,7 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     words = d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL;
     d.gen = words ? (uint32_t)st->gen : 0;
     memcpy(key.w, &d, sizeof d);
-    if ((rc = em_gen_kt_get(&random_table, dev, &key, 1, fn, load, &d)) !=
-        EM_OK)
-        return rc;
+
     /* two elements a word: the draws from 32-bit halves */
     half = dist == EM_RANDOM_BITS32 || dist == EM_RANDOM_UNIFORM32 ||
            (dist == EM_RANDOM_NORMAL && out->dtype == EM_FLOAT32);
@@ -249,12 +259,13 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     /* the lane layout where the stream starts on a word at element 0 and
      * the output is aligned for its pair stores; not for float32 normals,
      * whose ziggurat defers about 1% of draws to a warp's queue: without
-     * a staged run to collect them from, the lane layout's fills ran at
-     * 1,000 GB/s against the staged runs' 1,600 (bench/README.md) */
-    lanes = em_device_get_type(dev) == EM_DEVICE_CUDA && words &&
-            st->gen == EM_RANDOM_PCG64 && st->npre == 0 &&
-            !(half && st->has32) && vec &&
-            !(dist == EM_RANDOM_NORMAL && half);
+     * a staged run to collect them from, a lane layout ran at 1,000 GB/s
+     * against the staged runs' 1,600 (bench/README.md) */
+    lanes = em_device_get_type(dev) == EM_DEVICE_CUDA && lane_kind(&d) &&
+            st->npre == 0 && !(half && st->has32) && vec;
+    if ((rc = em_gen_kt_get(&random_table, dev, &key, lanes ? 2 : 1, fn, load,
+                            &d)) != EM_OK)
+        return rc;
     if (lanes) {
         int64_t nw = half ? (n + 1) / 2 : n,
                 segs = (nw + 32 * RND_LANE_R - 1) / (32 * RND_LANE_R),
@@ -316,6 +327,6 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
             w[i] = st->words[i];
         for (int i = 0; i < 3; i++)
             pre[i] = st->pre[i];
-        return em_launch(fn[0], grid, block, shmem, s, args);
+        return em_launch(fn[lanes ? 1 : 0], grid, block, shmem, s, args);
     }
 }

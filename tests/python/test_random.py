@@ -545,6 +545,17 @@ extern "C" __global__ void rnd_fill_t(RND_T *out, long long n, long long per,
              has32, h32, a, b, c0, c1, vec, 0, 0, j0, j1, j2, j3, dist);
 }
 """
+LANES_WRAP = """
+extern "C" __global__ void rnd_fill_lanes_t(RND_T *out, long long n,
+    unsigned long long s0, unsigned long long s1,
+    unsigned long long s2, unsigned long long s3, double a, double b,
+    unsigned long long j0, unsigned long long j1, unsigned long long j2,
+    unsigned long long j3, int dist)
+{
+    rnd_fill_lanes(out, n, 0, s0, s1, s2, s3, 0, 0, 0, 0, 0, 0, 0, 0, a, b,
+                   0, 0, 1, 0, 0, j0, j1, j2, j3, dist);
+}
+"""
 
 
 # The one-word family (em_random_dist 10..19) is one kernel per dtype,
@@ -572,27 +583,30 @@ def test_cuda_schedule_draws_what_the_host_schedule_draws(dist, ctype, vec,
                                                           vw, npdt, gen):
     dists = dist if isinstance(dist, tuple) else (dist,)
     kd = 20 if dists[0] >= 20 else min(dists[0], 10)
+    lanes = gen == "pcg64" and (kd < 6 or kd == 10) and \
+        not (kd == 4 and ctype == "float")   # src/math/random.c's lane_kind
     body = "".join((KERNELS / f).read_text() for f in
-                   ("random_bits.cuh", "random_math.cuh",
-                    "random_ziggurat.cuh", "random_fill.cuh"))
+                   ("random_bits.cuh", "random_math.cuh", "random_ziggurat.cuh",
+                    "random_fill.cuh") + (("random_lanes.cuh",) if lanes else ()))
     src = (f"#define RND_CUDA 1\n#define RND_DIST {kd}\n#define RND_T {ctype}\n"
            f"#define RND_GEN {int(gen == 'philox')}\n"
            f"#define RND_F32 {int(ctype == 'float')}\n"
            f"#define RND_VEC {vec}\n#define RND_VW {vw}\n"
-           f"#define RND_LANE_R {LANE_R}\n") + body + WRAP
+           f"#define RND_LANE_R {LANE_R}\n") + body + WRAP + (LANES_WRAP if lanes else "")
     k = ember.RawKernel(src, "rnd_fill_t")
+    lk = ember.RawKernel(src, "rnd_fill_lanes_t") if lanes else None
     for d in dists:
-        _cuda_schedule_case(k, d, npdt, gen)
+        _cuda_schedule_case(k, lk, d, npdt, gen)
 
 
-def _cuda_schedule_case(k, dist, npdt, gen):
+def _cuda_schedule_case(k, lk, dist, npdt, gen):
     # parameters every distribution takes (geometric's p = a in (0, 1])
     a, b = (0.3, 30.0) if dist in (19, 21) else (2.0, 30.0)
     for primed in (True, False):
-        _cuda_schedule_state(k, dist, npdt, gen, a, b, primed)
+        _cuda_schedule_state(k, lk, dist, npdt, gen, a, b, primed)
 
 
-def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
+def _cuda_schedule_state(k, lk, dist, npdt, gen, a, b, primed):
     from ember import _ember
     with ember.Device("cpu"):
         bg = GENS[gen][0](17).bit_generator
@@ -632,23 +646,20 @@ def _cuda_schedule_state(k, dist, npdt, gen, a, b, primed):
             np.testing.assert_array_equal(
                 host(got), host(want),
                 err_msg=f"{dist} {threads} threads primed {primed}")
-        # the lane layout (per = 0), where random.c takes it: PCG64 word
+        # the lane layout's kernel, where random.c takes it: PCG64 word
         # draws starting on a word at element 0; warps of 32 lanes, a
         # lane's next segment (T - 32) LANE_R words on
-        keyed = dist in (6, 7, 8, 9) or dist >= 20
-        if gen != "pcg64" or keyed or pre or (halves and half is not None) \
-                or (dist == 4 and halves):   # float32 normals: staged runs
+        if lk is None or pre or (halves and half is not None):
             return
         for blocks, threads in ((2, 64), (3, 32)):
             got = ember.zeros(n, dtype=npdt)
             jm, ja = pcg_power(bg._inc, (blocks * threads - 32) * LANE_R)
-            jw = [jm >> 64, jm & M64, ja >> 64, ja & M64]
-            k((blocks,), (threads,), (got, np.int64(n), np.int64(0),
-                           *[np.uint64(x) for x in words], np.int32(0),
-                           *[np.uint64(0)] * 3, np.int32(0), np.uint32(0),
-                           np.float64(a), np.float64(b), np.uint64(0),
-                           np.uint64(0), np.int32(1),
-                           *[np.uint64(x) for x in jw], np.int32(dist)))
+            lk((blocks,), (threads,), (got, np.int64(n),
+                                       *[np.uint64(x) for x in words[:4]],
+                                       np.float64(a), np.float64(b),
+                                       *[np.uint64(x) for x in (jm >> 64, jm & M64,
+                                                                ja >> 64, ja & M64)],
+                                       np.int32(dist)))
             np.testing.assert_array_equal(
                 host(got), host(want),
                 err_msg=f"{dist} lanes, {blocks} x {threads} threads")
