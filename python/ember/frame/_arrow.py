@@ -138,9 +138,13 @@ def column_from_arrow(arr, device=None):
         offsets = _host_array(bufs[1], ot, off + n + 1, device)[off:]
         values = _host_array(bufs[2], np.uint8, None, device) if bufs[2] else \
             ember.zeros(0, dtype="uint8", device=device)
-        if off:
-            first = int(offsets[0])
-            offsets, values = offsets - first, values[first:]
+        # a column's bytes are exactly its strings' (offsets from 0 to the
+        # bytes' length), as the frame's string code assumes: a slice of
+        # an Arrow array holds its parent's whole data buffer
+        first, last = (int(v) for v in ember.asnumpy(offsets[ember.asarray(
+            [0, n], device=offsets.device)]))
+        if first or last != values.shape[0]:
+            offsets, values = offsets - first, values[first:last]
         return Column("str", values, validity, offsets, n)
     if pa.types.is_boolean(t):
         bits = _host_array(bufs[1], np.uint8, None, device)

@@ -134,6 +134,9 @@ class GroupBy:
     def __getitem__(self, key):
         if not hasattr(self._obj, "_cols"):
             raise KeyError(key)
+        if not isinstance(key, (list, tuple, str)) and hasattr(key, "__iter__") \
+                and hasattr(key, "__len__"):
+            key = list(key)          # a pandas Index or array of column names
         names = key if isinstance(key, list) else [key]
         if isinstance(key, tuple):
             names = list(key)

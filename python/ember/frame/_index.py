@@ -24,6 +24,27 @@ class _OneLevel:
             raise ValueError(f"Length of new names must be 1, got {len(names)}")
         self.name = names[0]
 
+    def _labels(self):
+        # the labels as a column: a RangeIndex makes its own on the
+        # current device
+        return self._column(self._col.device if hasattr(self, "_col")
+                            else ember.get_device())
+
+    def astype(self, dtype, copy=True):
+        """The labels cast to dtype, as an Index (pandas' astype)."""
+        from ember.frame._convert import astype
+        return Index(astype(self._labels(), dtype), self.name)
+
+    def to_frame(self, index=True, name=None):
+        """A one-column DataFrame of the labels (named `name`, else the
+        index's name, else 0), indexed by this index or, with index=False,
+        by a RangeIndex."""
+        from ember.frame.frame import DataFrame
+        if name is None:
+            name = self.name if self.name is not None else 0
+        return DataFrame._make({name: self._labels()},
+                               self if index else RangeIndex(0, len(self)))
+
 
 class RangeIndex(_OneLevel):
     """pandas' RangeIndex: the labels start, start + step, ... < stop."""

@@ -174,6 +174,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         if isinstance(key, slice):
             from ember.frame._label_slice import positional
             return self.iloc[key] if positional(key) else self.loc[key]
+        if type(key).__module__.split(".")[0] == "pandas" and \
+                type(key).__name__ == "Index":
+            key = list(key)             # pandas' Index of names, as dask passes
         if isinstance(key, (list, tuple, Index)) and not (isinstance(key, tuple)
                                                           and key in self._cols):
             keys = list(key)
@@ -246,7 +249,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                                self._index)
 
     def rename(self, columns):
-        return DataFrame._make({columns.get(k, k): c for k, c in self._cols.items()},
+        """columns: a mapping of old to new names, or a function of a name."""
+        new = columns if callable(columns) else (lambda k: columns.get(k, k))
+        return DataFrame._make({new(k): c for k, c in self._cols.items()},
                                self._index)
 
     # ---- rows
@@ -324,8 +329,11 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return self._take(ember.flatnonzero(~drop))
 
     # ---- reductions, column by column
-    def _reduce(self, how, skipna=True, numeric_only=False, **kw):
+    def _reduce(self, how, skipna=True, numeric_only=False, axis=0, **kw):
         from ember.frame._reduce import reduce, result_dtype, na
+        if axis not in (0, None, "index"):
+            raise NotImplementedError(f"DataFrame.{how}(axis={axis!r}): only "
+                                      "axis=0 (down the columns)")
         from ember.frame._dtypes import lookup, masked_form
         import numpy as np
         names, results, dtypes, masked = [], [], [], False
@@ -353,39 +361,51 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             col = Column(lookup(common.name), values)
         return Series._make(col, self._labels(names), None)
 
-    def sum(self, skipna=True, numeric_only=False, min_count=0):
-        return self._reduce("sum", skipna, numeric_only, min_count=min_count)
+    def sum(self, axis=0, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("sum", skipna, numeric_only, axis, min_count=min_count)
 
-    def prod(self, skipna=True, numeric_only=False, min_count=0):
-        return self._reduce("prod", skipna, numeric_only, min_count=min_count)
+    def prod(self, axis=0, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("prod", skipna, numeric_only, axis, min_count=min_count)
 
-    def mean(self, skipna=True, numeric_only=False):
-        return self._reduce("mean", skipna, numeric_only)
+    def mean(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("mean", skipna, numeric_only, axis)
 
-    def min(self, skipna=True, numeric_only=False):
-        return self._reduce("min", skipna, numeric_only)
+    def min(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("min", skipna, numeric_only, axis)
 
-    def max(self, skipna=True, numeric_only=False):
-        return self._reduce("max", skipna, numeric_only)
+    def max(self, axis=0, skipna=True, numeric_only=False):
+        return self._reduce("max", skipna, numeric_only, axis)
 
-    def std(self, skipna=True, numeric_only=False, ddof=1):
-        return self._reduce("std", skipna, numeric_only, ddof=ddof)
+    def std(self, axis=0, skipna=True, numeric_only=False, ddof=1):
+        return self._reduce("std", skipna, numeric_only, axis, ddof=ddof)
 
-    def var(self, skipna=True, numeric_only=False, ddof=1):
-        return self._reduce("var", skipna, numeric_only, ddof=ddof)
+    def var(self, axis=0, skipna=True, numeric_only=False, ddof=1):
+        return self._reduce("var", skipna, numeric_only, axis, ddof=ddof)
 
     def count(self):
         return self._reduce("count")
 
     # ---- types, order, distinct values
-    def astype(self, dtype):
+    def astype(self, dtype, copy=None, errors="raise"):
+        """errors='ignore' keeps a column whose cast fails as it was."""
         from ember.frame._convert import astype
-        if isinstance(dtype, dict):
+        if errors not in ("raise", "ignore"):
+            raise ValueError("errors must be one of 'raise' or 'ignore'")
+
+        def cast(c, t):
+            if errors == "raise":
+                return astype(c, t)
+            try:
+                return astype(c, t)
+            except (TypeError, ValueError):
+                return c
+        if isinstance(dtype, dict) or hasattr(dtype, "items"):
+            dtype = dict(dtype.items())
             for k in dtype:
                 self._column(k)
-            return DataFrame._make({k: astype(c, dtype[k]) if k in dtype else c
+            return DataFrame._make({k: cast(c, dtype[k]) if k in dtype else c
                                     for k, c in self._cols.items()}, self._index)
-        return DataFrame._make({k: astype(c, dtype) for k, c in self._cols.items()},
+        return DataFrame._make({k: cast(c, dtype) for k, c in self._cols.items()},
                                self._index)
 
     def sort_values(self, by, ascending=True, na_position="last", kind="stable",
@@ -402,8 +422,12 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             out._index = RangeIndex(0, len(out))
         return out
 
-    def set_index(self, key, drop=True):
+    def set_index(self, key, drop=True, append=False, inplace=False,
+                  verify_integrity=False):
         """The column `key` as the index (a list of several: a MultiIndex)."""
+        if append or inplace or verify_integrity:
+            raise NotImplementedError("set_index: append, inplace and "
+                                      "verify_integrity are not supported")
         if isinstance(key, (list, tuple)):
             if len(key) != 1:
                 from ember.frame._multiindex import MultiIndex

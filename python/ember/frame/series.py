@@ -131,8 +131,21 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         v = self._col.values
         return v if nulls is None else v[~nulls]
 
-    def rename(self, name):
-        return Series._make(self._col, self._index, name)
+    def rename(self, index=None, *, inplace=False):
+        """A new name (pandas' rename with a scalar); relabelling the rows
+        by a mapping or function is not supported."""
+        if callable(index) or isinstance(index, dict) or inplace:
+            raise NotImplementedError("Series.rename: a mapping, a function or "
+                                      "inplace=True (relabelling rows)")
+        return Series._make(self._col, self._index, index)
+
+    def to_frame(self, name=NO_VALUE):
+        """A one-column DataFrame (the column named `name`, else the
+        Series' name, else 0), on the same index."""
+        from ember.frame.frame import DataFrame
+        if name is NO_VALUE:
+            name = self.name if self.name is not None else 0
+        return DataFrame._make({name: self._col}, self._index)
 
     # ---- exchange
     def to_pandas(self):
@@ -266,29 +279,36 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                                  self._col.validity))
 
     # ---- reductions
-    def _reduce(self, how, skipna=True, **kw):
+    def _reduce(self, how, skipna=True, axis=None, numeric_only=False, **kw):
+        # pandas' signature: axis 0 (or None) is the only axis of a Series,
+        # numeric_only=True refuses a non-numeric one
+        if axis not in (None, 0, "index"):
+            raise ValueError(f"No axis named {axis} for object type Series")
+        if numeric_only and not self._col.dtype.is_numeric:
+            raise TypeError(f"Series.{how} does not allow numeric_only=True with "
+                            "non-numeric dtypes.")
         return _reduce.reduce(self._col, how, skipna=skipna, **kw)
 
-    def sum(self, skipna=True, min_count=0):
-        return self._reduce("sum", skipna, min_count=min_count)
+    def sum(self, axis=None, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("sum", skipna, axis, numeric_only, min_count=min_count)
 
-    def prod(self, skipna=True, min_count=0):
-        return self._reduce("prod", skipna, min_count=min_count)
+    def prod(self, axis=None, skipna=True, numeric_only=False, min_count=0):
+        return self._reduce("prod", skipna, axis, numeric_only, min_count=min_count)
 
-    def mean(self, skipna=True):
-        return self._reduce("mean", skipna)
+    def mean(self, axis=None, skipna=True, numeric_only=False):
+        return self._reduce("mean", skipna, axis, numeric_only)
 
-    def min(self, skipna=True):
-        return self._reduce("min", skipna)
+    def min(self, axis=None, skipna=True, numeric_only=False):
+        return self._reduce("min", skipna, axis, numeric_only)
 
-    def max(self, skipna=True):
-        return self._reduce("max", skipna)
+    def max(self, axis=None, skipna=True, numeric_only=False):
+        return self._reduce("max", skipna, axis, numeric_only)
 
-    def std(self, skipna=True, ddof=1):
-        return self._reduce("std", skipna, ddof=ddof)
+    def std(self, axis=None, skipna=True, ddof=1, numeric_only=False):
+        return self._reduce("std", skipna, axis, numeric_only, ddof=ddof)
 
-    def var(self, skipna=True, ddof=1):
-        return self._reduce("var", skipna, ddof=ddof)
+    def var(self, axis=None, skipna=True, ddof=1, numeric_only=False):
+        return self._reduce("var", skipna, axis, numeric_only, ddof=ddof)
 
     def count(self):
         return self._reduce("count")
