@@ -20,7 +20,8 @@ $(VENV)/.ready:
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q numpy pytest hypothesis cffi scikit-build-core cmake ninja \
-	    scipy-openblas64 scipy 'pandas>=3.1' pyarrow scikit-learn
+	    scipy-openblas64 scipy 'pandas>=3.1' pyarrow scikit-learn \
+	    'dask[array,dataframe]' distributed
 	touch $@
 
 venv: $(VENV)/.ready

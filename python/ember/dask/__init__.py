@@ -1,0 +1,2 @@
+"""ember under Dask: dask.dataframe with ember.frame partitions
+(ember.dask.dataframe)."""

@@ -1,0 +1,153 @@
+"""dask.dataframe with ember.frame partitions (ember.dask.dataframe): the
+same programs with the 'ember' backend and with pandas give the same
+frames, on each device, under dask's synchronous, threaded and
+distributed schedulers."""
+import numpy as np
+import pandas as pd
+import pandas.testing as tm
+import pytest
+
+import ember
+
+dask = pytest.importorskip("dask")
+dd = pytest.importorskip("dask.dataframe")
+edd = pytest.importorskip("ember.dask.dataframe")
+import ember.frame as ef  # noqa: E402
+
+
+def _data(n=400):
+    rng = np.random.default_rng(7)
+    return pd.DataFrame({"k": rng.integers(0, 9, n), "g": [f"g{i % 5}" for i in range(n)],
+                         "x": rng.random(n), "y": rng.integers(-50, 50, n)})
+
+
+def _pair(device, npartitions=4):
+    pdf = _data()
+    base = dd.from_pandas(pdf, npartitions=npartitions)
+    return base, edd.EmberBackend.to_backend(base, device=device)
+
+
+def _host(x):
+    return x.to_pandas() if hasattr(x, "to_pandas") else x
+
+
+def _same(got, want, sort=True):
+    got = _host(got)
+    if sort and isinstance(want, pd.DataFrame):
+        got = got.sort_values(list(got.columns)).reset_index(drop=True)
+        want = want.sort_values(list(want.columns)).reset_index(drop=True)
+    elif sort and isinstance(want, pd.Series):
+        got, want = got.sort_index(), want.sort_index()
+    if isinstance(want, pd.DataFrame):
+        tm.assert_frame_equal(got, want, check_dtype=False, check_index_type=False)
+    elif isinstance(want, pd.Series):
+        tm.assert_series_equal(got, want, check_dtype=False, check_index_type=False)
+    else:
+        assert got == pytest.approx(want)
+
+
+@pytest.fixture(params=["sync", "threads"])
+def scheduler(request):
+    with dask.config.set(scheduler=request.param):
+        yield request.param
+
+
+CASES = {
+    "sum": lambda d: d.x.sum(),
+    "mean": lambda d: d.y.mean(),
+    "len": lambda d: d.k.count(),
+    "arith": lambda d: (d.x * 2 + d.y).rename("z"),
+    "filter": lambda d: d[d.x > 0.5],
+    "assign": lambda d: d.assign(z=d.x - d.y),
+    "groupby_sum": lambda d: d.groupby("k").x.sum(),
+    "groupby_str_mean": lambda d: d.groupby("g").y.mean(),
+    "groupby_agg": lambda d: d.groupby("k").agg({"x": "sum", "y": "max"}),
+    "merge": lambda d: d.merge(d[["k", "y"]].rename(columns={"y": "y2"}), on="k"),
+    "merge_str": lambda d: d[["g", "x"]].merge(d[["g", "y"]], on="g", npartitions=3),
+    "sort_values": lambda d: d.sort_values("x"),
+    "set_index": lambda d: d.set_index("x"),
+    "drop_duplicates": lambda d: d.drop_duplicates(subset=["k", "g"]),
+    "nunique": lambda d: d.g.nunique(),
+    "value_counts": lambda d: d.g.value_counts(),
+    "max": lambda d: d[["x", "y"]].max(),
+    "map_partitions": lambda d: d.map_partitions(lambda p: p.assign(w=p.x * 3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_ops_equal_pandas(device, scheduler, case):
+    base, ember_ddf = _pair(device)
+    f = CASES[case]
+    want = f(base).compute()
+    got = f(ember_ddf).compute()
+    if isinstance(got, (ef.DataFrame, ef.Series)):
+        assert str(got.device if hasattr(got, "device") else
+                   next(iter(got._cols.values())).device) == str(ember.Device(device))
+    keep_order = case in ("sort_values", "set_index")
+    if keep_order:
+        tm.assert_frame_equal(_host(got), want, check_dtype=False, check_index_type=False)
+    else:
+        _same(got, want)
+
+
+def test_partitions_are_ember_on_device(device):
+    _, e = _pair(device)
+    parts = [p for p in dask.compute(*e.to_delayed(), scheduler="sync")]
+    assert len(parts) == 4
+    for p in parts:
+        assert isinstance(p, ef.DataFrame)
+        assert str(p._device()) == str(ember.Device(device))
+
+
+def test_backend_config_and_readers(device, tmp_path):
+    pdf = _data(3000)
+    for i in range(3):
+        pdf.iloc[i * 1000:(i + 1) * 1000].to_csv(tmp_path / f"p{i}.csv", index=False)
+        pdf.iloc[i * 1000:(i + 1) * 1000].to_parquet(tmp_path / f"p{i}.parquet")
+    with dask.config.set({"dataframe.backend": "ember", "scheduler": "sync"}):
+        c = dd.read_csv(str(tmp_path / "p*.csv"), device=device)
+        q = dd.read_parquet(str(tmp_path), device=device)
+        # blocks cut inside the file, each read with the file's header
+        small = dd.read_csv(str(tmp_path / "p0.csv"), blocksize=8000, device=device)
+        fd = dd.from_dict({"a": [1, 2, 3, 4]}, npartitions=2, device=device)
+        assert isinstance(c.partitions[0].compute(), ef.DataFrame)
+        assert small.npartitions > 1
+        got_c, got_q, got_s = dask.compute(c, q, small)
+        assert isinstance(fd.compute(), ef.DataFrame)
+    tm.assert_frame_equal(_host(got_c).reset_index(drop=True), pdf, check_dtype=False)
+    tm.assert_frame_equal(_host(got_q).reset_index(drop=True), pdf, check_dtype=False)
+    tm.assert_frame_equal(_host(got_s).reset_index(drop=True), pdf.iloc[:1000],
+                          check_dtype=False)
+    with pytest.raises(ValueError, match="index_col"):
+        with dask.config.set({"dataframe.backend": "ember"}):
+            dd.read_csv(str(tmp_path / "p*.csv"), index_col="k")
+
+
+def test_hash_rows_agree_across_partitions(device):
+    from ember.dask._hash import hash_rows
+    pdf = _data(60)
+    pdf.loc[3, "x"] = np.nan
+    pdf.loc[4, "x"] = -0.0
+    pdf.loc[5, "x"] = 0.0
+    with ember.Device(device):
+        whole = _host(hash_rows(ef.from_pandas(pdf), index=False)).to_numpy()
+        parts = np.concatenate([_host(hash_rows(ef.from_pandas(pdf.iloc[a:a + 20]),
+                                                index=False)).to_numpy()
+                                for a in (0, 20, 40)])
+    np.testing.assert_array_equal(whole, parts)
+    # equal rows hash alike, different rows (almost surely) differ
+    keys = pdf[["k", "g"]].astype(str).agg("-".join, axis=1).to_numpy()
+    same = keys[:, None] == keys[None, :]
+    hk = _host(hash_rows(ef.from_pandas(pdf[["k", "g"]], device=device),
+                         index=False)).to_numpy()
+    assert ((hk[:, None] == hk[None, :]) == same).all()
+    assert whole[4] == whole[4] and whole.dtype == np.uint64
+
+
+def test_distributed_local_cluster(device):
+    distributed = pytest.importorskip("distributed")
+    base, e = _pair(device)
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client:
+        got = client.compute(e.groupby("k").x.sum()).result()
+    _same(got, base.groupby("k").x.sum().compute())
