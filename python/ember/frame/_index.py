@@ -35,6 +35,26 @@ class _OneLevel:
         from ember.frame._convert import astype
         return Index(astype(self._labels(), dtype), self.name)
 
+    def to_series(self, index=None, name=None):
+        """The labels as a Series indexed by this index (or `index`)."""
+        from ember.frame.series import Series
+        return Series._make(self._labels(), self if index is None else index,
+                            self.name if name is None else name)
+
+    def min(self, skipna=True):
+        return self.to_series().min(skipna=skipna)
+
+    def max(self, skipna=True):
+        return self.to_series().max(skipna=skipna)
+
+    @property
+    def unit(self):
+        """A datetime or timedelta index's resolution ('ns', 'us', ...)."""
+        name = self.dtype.name if hasattr(self, "_col") else "int64"
+        if "[" not in name:
+            raise AttributeError(f"'{type(self).__name__}' of {name} has no unit")
+        return name[name.index("[") + 1:name.index("]")]
+
     def to_frame(self, index=True, name=None):
         """A one-column DataFrame of the labels (named `name`, else the
         index's name, else 0), indexed by this index or, with index=False,

@@ -191,6 +191,16 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         from ember.frame._setitem import is_row_key, set_rows
         if is_row_key(key):
             return set_rows(self, key, value, "[]")
+        if isinstance(key, Index) or type(key).__module__.split(".")[0] == "pandas" \
+                and type(key).__name__ == "Index":
+            key = list(key)
+        if isinstance(key, list) and isinstance(value, DataFrame):
+            # columns by position, as pandas: df[["a", "b"]] = other
+            if len(key) != len(value.columns):
+                raise ValueError("Columns must be same length as key")
+            for k, c in zip(key, list(value._cols.values())):
+                self[k] = Series._make(c, value._index, k)
+            return
         if type(value).__module__.split(".")[0] == "pandas" and \
                 type(value).__name__ == "Series":
             from ember.frame._pandas import from_pandas
