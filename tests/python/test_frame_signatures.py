@@ -5,6 +5,7 @@ import pandas as pd
 import pandas.testing as tm
 import pytest
 
+import ember
 import ember.frame as ef
 
 
@@ -55,6 +56,8 @@ def test_index_methods(frames):
                            check_freq=False)
     assert e.index.min() == p.index.min() and e.index.max() == p.index.max()
     assert e.index.unit == p.index.unit
+    want = p.index.isin(p.index[[0, 2]])
+    assert (ember.asnumpy(e.index.isin(list(p.index[[0, 2]]))) == want).all()
     tm.assert_frame_equal(_pd(e.index.to_frame(name="t")), p.index.to_frame(name="t"),
                           check_freq=False)
     r = ef.from_pandas(p.reset_index(drop=True), device=str(e.a._col.device))

@@ -41,6 +41,10 @@ class _OneLevel:
         return Series._make(self._labels(), self if index is None else index,
                             self.name if name is None else name)
 
+    def isin(self, values):
+        """A bool ember array: whether each label is among values."""
+        return self.to_series().isin(values)._col.values
+
     def min(self, skipna=True):
         return self.to_series().min(skipna=skipna)
 
