@@ -84,18 +84,18 @@ def _host_array(buf, dtype, count, device):
 
 
 def _chunks_to_device(arr, device):
-    """A chunked column of plain numbers without nulls for another device
-    than the host: Arrow's buffers copied straight into one device array,
-    all chunks through one staged pipeline (_from_host_pieces), instead of
-    joined on the host first (a Parquet file's row groups made
-    read_parquet copy every byte twice) or copied a chunk at a time (each
-    a pipeline started and drained: 77 chunks of a column moved 6 GB/s).
-    None where that does not apply."""
+    """A chunked column of plain numbers without nulls: Arrow's buffers
+    copied straight into one array, all chunks by one call
+    (_from_host_pieces: one staged pipeline to a GPU, the thread pool on
+    cpu), instead of joined by pyarrow on one thread first (a Parquet
+    file's row groups made read_parquet copy every byte twice) or copied a
+    chunk at a time (each a pipeline started and drained: 77 chunks of a
+    column moved 6 GB/s). None where that does not apply."""
     import numpy as np
     from ember import _ember
     pa = _pa()
     t = arr.type
-    if str(device) == "cpu" or arr.num_chunks < 2 or arr.null_count or \
+    if arr.num_chunks < 2 or arr.null_count or \
             not (pa.types.is_integer(t) or pa.types.is_floating(t)):
         return None
     np_t = np.dtype(t.to_pandas_dtype())
