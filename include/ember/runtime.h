@@ -275,6 +275,30 @@ em_device *em_stream_device(const em_stream *s);
 /* The backend's handle (a CUstream; NULL for a cuda default stream). */
 void *em_stream_native(const em_stream *s);
 
+/* ---- graphs (docs/graphs.md) ------------------------------------------ */
+
+typedef struct em_graph em_graph;
+
+/* Record, instead of running, the work issued on s (a created stream, one
+ * capture a device at a time) until em_stream_end_capture, which returns
+ * the recorded work as a graph. Memory allocated, and memory freed, while
+ * a capture runs belongs to the graph until em_graph_destroy. An operation
+ * that cannot be recorded (a synchronize, a host read, a copy from
+ * pageable memory, a module load) fails with EM_ERR_CAPTURE and ends the
+ * capture, dropping what it recorded. */
+em_status em_stream_begin_capture(em_stream *s);
+em_status em_stream_end_capture(em_stream *s, em_graph **out);
+/* 1 while s captures, else 0. */
+int em_stream_is_capturing(const em_stream *s);
+/* Run g's work on s (NULL: the device's default stream), in s's order. */
+em_status em_graph_launch(em_graph *g, em_stream *s);
+/* Prepare g for launch on s ahead of time (a no-op on cpu). */
+em_status em_graph_upload(em_graph *g, em_stream *s);
+/* Release g; the memory it held goes back to the pool, ordered after the
+ * graph's last launch. */
+em_status em_graph_destroy(em_graph *g);
+em_device *em_graph_device(const em_graph *g);
+
 enum { EM_EVENT_DEFAULT = 0, EM_EVENT_DISABLE_TIMING = 1,
        EM_EVENT_BLOCKING_SYNC = 2 };
 

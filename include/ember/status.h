@@ -31,6 +31,8 @@ typedef enum em_status {
     EM_ERR_LINALG,          /* a matrix LAPACK cannot take (singular, not
                                positive definite, no convergence):
                                ember.linalg.LinAlgError */
+    EM_ERR_CAPTURE,         /* an operation a stream capture cannot record:
+                               ember.StreamCaptureError */
     EM_STATUS_COUNT
 } em_status;
 

@@ -31,6 +31,14 @@ class CUDAError(RuntimeError):
         return e
 
 
+class StreamCaptureError(RuntimeError):
+    """An operation a graph capture cannot record (a synchronize, a host
+    read, a copy from pageable memory, a kernel compile) was issued while a
+    stream captured. The capture is ended and its graph dropped, so the
+    stream is usable again; the message names the operation and the stream."""
+    __module__ = "ember"
+
+
 class CompileError(RuntimeError):
     """A compiler rejected kernel source. `.log` is the compiler's log;
     `.lineno` and `.source_line` point at the first error in the source,
@@ -110,7 +118,9 @@ def by_name(name):
 def _install(ext):
     """Called by the extension as it loads (runtime/errors.c): puts ember's
     classes and the lookups of NumPy's on it and returns what it keeps."""
-    for cls in (CUDAError, CompileError, BackendUnavailableError):
+    for cls in (CUDAError, CompileError, BackendUnavailableError,
+                StreamCaptureError):
         setattr(ext, cls.__name__, cls)
     ext._np_exception, ext._np_exception_names = by_name, names
-    return CUDAError, CompileError, BackendUnavailableError, current
+    return (CUDAError, CompileError, BackendUnavailableError, current,
+            StreamCaptureError)

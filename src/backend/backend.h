@@ -29,6 +29,9 @@ struct em_device {
     em_stream *default_stream;  /* made by the runtime after device_open */
     struct em_pool *pool;       /* the runtime's caching pool */
     void *scratch;              /* em_device_scratch's block, or NULL */
+    /* The runtime's (graph.c): the stream capturing a graph, at most one
+     * a device, or NULL; read without a lock on every check. */
+    em_stream *capturing;
     void *impl;
 };
 
@@ -44,6 +47,8 @@ struct em_stream {
      * let go. */
     int refs;
     int orphaned;
+    /* The runtime's (graph.c): the graph being captured on s, or NULL. */
+    struct em_graph *capture;
 };
 
 struct em_event {
@@ -147,6 +152,17 @@ struct em_backend_ops {
     /* Optional (NULL on cpu): make d's context the calling thread's
      * current one, for a CUDA library called next (em_device_enter). */
     em_status (*enter)(em_device *d);
+
+    /* Graphs. capture_begin makes later work on s (a created stream)
+     * recorded, not run; capture_end stops recording and hands back the
+     * backend's executable graph in *graph, or, with graph NULL, drops
+     * what was recorded (an aborted capture). graph_upload may prepare a
+     * graph for launch on s ahead of time. */
+    em_status (*capture_begin)(em_stream *s);
+    em_status (*capture_end)(em_stream *s, void **graph);
+    em_status (*graph_launch)(em_device *d, void *graph, em_stream *s);
+    em_status (*graph_upload)(em_device *d, void *graph, em_stream *s);
+    void (*graph_destroy)(em_device *d, void *graph);
 };
 
 extern const struct em_backend_ops em_cuda_backend;

@@ -453,6 +453,88 @@ static em_status cu_stream_synchronize(em_stream *s)
     return EM_OK;
 }
 
+/* ---- graphs ----------------------------------------------------------- */
+
+typedef struct cu_graph { CUgraph graph; CUgraphExec exec; } cu_graph;
+
+static em_status cu_capture_begin(em_stream *s)
+{
+    if (!drv.cuStreamBeginCapture_v2 || !drv.cuGraphInstantiateWithFlags ||
+        !drv.cuGraphUpload)
+        return em_error(EM_ERR_NOT_SUPPORTED, "graph capture on %s: the CUDA "
+                        "driver has no cuStreamBeginCapture_v2, "
+                        "cuGraphInstantiateWithFlags or cuGraphUpload (CUDA "
+                        "11.4 or later is needed)", s->dev->name);
+    CU_ENTER(s->dev, "cuStreamBeginCapture");
+    CUresult r = drv.cuStreamBeginCapture_v2(stream_of(s),
+                                             CU_STREAM_CAPTURE_MODE_RELAXED);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(s->dev, r, "cuStreamBeginCapture");
+    return EM_OK;
+}
+
+static em_status cu_capture_end(em_stream *s, void **graph)
+{
+    CUgraph g = NULL;
+    cu_graph *cg;
+    CU_ENTER(s->dev, "cuStreamEndCapture");
+    CUresult r = drv.cuStreamEndCapture(stream_of(s), &g);
+    if (!graph) {
+        /* an aborted capture: what the driver says about it (invalidated
+         * by the refused call, say) adds nothing to the refusal */
+        if (r == CUDA_SUCCESS && g)
+            drv.cuGraphDestroy(g);
+        return EM_OK;
+    }
+    if (r != CUDA_SUCCESS)
+        return cu_fail(s->dev, r, "cuStreamEndCapture");
+    if (!(cg = calloc(1, sizeof *cg))) {
+        drv.cuGraphDestroy(g);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory ending a "
+                        "capture on %s", s->dev->name);
+    }
+    cg->graph = g;
+    r = drv.cuGraphInstantiateWithFlags(&cg->exec, g, 0);
+    if (r != CUDA_SUCCESS) {
+        drv.cuGraphDestroy(g);
+        free(cg);
+        return cu_fail(s->dev, r, "cuGraphInstantiateWithFlags");
+    }
+    *graph = cg;
+    return EM_OK;
+}
+
+static em_status cu_graph_launch(em_device *d, void *graph, em_stream *s)
+{
+    CU_ENTER(d, "cuGraphLaunch");
+    CUresult r = drv.cuGraphLaunch(((cu_graph *)graph)->exec, stream_of(s));
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r, "cuGraphLaunch");
+    return EM_OK;
+}
+
+static em_status cu_graph_upload(em_device *d, void *graph, em_stream *s)
+{
+    CU_ENTER(d, "cuGraphUpload");
+    CUresult r = drv.cuGraphUpload(((cu_graph *)graph)->exec, stream_of(s));
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r, "cuGraphUpload");
+    return EM_OK;
+}
+
+static void cu_graph_destroy(em_device *d, void *graph)
+{
+    cu_graph *cg = graph;
+    /* after a fault or at exit the driver has nothing left to free */
+    if (!atomic_load_explicit(&((struct cu_dev *)d->impl)->fault,
+                              memory_order_relaxed) &&
+        ctx_enter(d->impl) == CUDA_SUCCESS) {
+        drv.cuGraphExecDestroy(cg->exec);
+        drv.cuGraphDestroy(cg->graph);
+    }
+    free(cg);
+}
+
 static em_status cu_stream_query(em_stream *s, int *done)
 {
     CU_ENTER(s->dev, "cuStreamQuery");
@@ -1191,6 +1273,11 @@ const struct em_backend_ops em_cuda_backend = {
     .stream_priority_range = cu_stream_priority_range,
     .stream_destroy = cu_stream_destroy,
     .stream_synchronize = cu_stream_synchronize,
+    .capture_begin = cu_capture_begin,
+    .capture_end = cu_capture_end,
+    .graph_launch = cu_graph_launch,
+    .graph_upload = cu_graph_upload,
+    .graph_destroy = cu_graph_destroy,
     .stream_query = cu_stream_query,
     .stream_wait_event = cu_stream_wait_event,
     .event_create = cu_event_create,

@@ -24,6 +24,11 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
+/* CUstreamCaptureMode: relaxed lets other threads (and the pool's
+ * cuMemAlloc) call the driver while a stream captures. */
+enum { CU_STREAM_CAPTURE_MODE_RELAXED = 2 };
 typedef int CUjit_option;
 
 enum {
@@ -240,6 +245,16 @@ struct em_cuda_driver {
                                  void **params, void **extra);
     CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(
         int *blocks, CUfunction f, int block_size, size_t dyn_shared);
+    /* optional: graphs (CUDA 11.4+ for cuGraphInstantiateWithFlags) */
+    CUresult (*cuStreamBeginCapture_v2)(CUstream s, int mode);
+    CUresult (*cuStreamEndCapture)(CUstream s, CUgraph *g);
+    CUresult (*cuStreamIsCapturing)(CUstream s, int *status);
+    CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *e, CUgraph g,
+                                            unsigned long long flags);
+    CUresult (*cuGraphLaunch)(CUgraphExec e, CUstream s);
+    CUresult (*cuGraphUpload)(CUgraphExec e, CUstream s);
+    CUresult (*cuGraphExecDestroy)(CUgraphExec e);
+    CUresult (*cuGraphDestroy)(CUgraph g);
 };
 
 struct em_cuda_nvrtc {

@@ -56,6 +56,10 @@ static const struct sym driver_syms[] = {
     DRV(cuFuncGetParamInfo, 0), DRV(cuLaunchKernel, 1),
     DRV(cuLaunchCooperativeKernel, 0), DRV(cuLaunchKernelEx, 0),
     DRV(cuOccupancyMaxActiveBlocksPerMultiprocessor, 0),
+    DRV(cuStreamBeginCapture_v2, 0), DRV(cuStreamEndCapture, 0),
+    DRV(cuStreamIsCapturing, 0), DRV(cuGraphInstantiateWithFlags, 0),
+    DRV(cuGraphLaunch, 0), DRV(cuGraphUpload, 0),
+    DRV(cuGraphExecDestroy, 0), DRV(cuGraphDestroy, 0),
 };
 
 static const struct sym nvrtc_syms[] = {

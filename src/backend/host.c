@@ -52,7 +52,9 @@ typedef struct host_event {
     int refs;                  /* the handle, plus queued ops that use it */
 } host_event;
 
-enum { OP_LAUNCH, OP_COPY, OP_SET, OP_RECORD, OP_WAIT };
+enum { OP_LAUNCH, OP_COPY, OP_SET, OP_RECORD, OP_WAIT, OP_GRAPH };
+
+typedef struct host_graph host_graph;
 
 typedef struct host_op {
     struct host_op *next;
@@ -69,8 +71,17 @@ typedef struct host_op {
         struct { void *dst; const void *src; size_t n; } copy;
         struct { void *dst; int value; size_t n; } set;
         struct { host_event *ev; uint64_t gen; } event;
+        host_graph *graph;     /* a reference held until it has run */
     } u;
 } host_op;
+
+/* A captured graph: the ops a capturing stream was given, kept, run in
+ * order by each replay (no re-dispatch: the launches keep their packed
+ * arguments). `refs`: the handle, plus each queued replay. */
+struct host_graph {
+    host_op *head, *tail;
+    int refs;
+};
 
 struct host_stream {
     host_stream *next;         /* in the device's list */
@@ -82,6 +93,7 @@ struct host_stream {
     host_op *head, *tail;
     uint64_t enqueued, completed;
     int stop;
+    host_graph *cap;           /* capturing: ops go here, not to the queue */
     em_status err;             /* the first asynchronous failure, sticky */
     int err_reported;
     char errmsg[1024];
@@ -403,6 +415,28 @@ static void wait_blocking_streams(host_device *hd)
     pthread_mutex_unlock(&hd->lock);
 }
 
+static void graph_release(host_graph *g)
+{
+    host_op *op, *next;
+    if (__atomic_sub_fetch(&g->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    for (op = g->head; op; op = next) {
+        next = op->next;
+        free(op);
+    }
+    free(g);
+}
+
+static em_status op_run(host_op *op);
+
+static em_status graph_run(host_graph *g)
+{
+    em_status st = EM_OK;
+    for (host_op *op = g->head; op && st == EM_OK; op = op->next)
+        st = op_run(op);
+    return st;
+}
+
 static em_status op_run(host_op *op)
 {
     switch (op->kind) {
@@ -424,6 +458,11 @@ static em_status op_run(host_op *op)
         event_wait(op->u.event.ev, op->u.event.gen);
         event_release(op->u.event.ev);
         return EM_OK;
+    case OP_GRAPH: {
+        em_status st = graph_run(op->u.graph);
+        graph_release(op->u.graph);
+        return st;
+    }
     default:
         return em_error(EM_ERR_INTERNAL, "cpu stream: unknown operation %d",
                         op->kind);
@@ -476,6 +515,22 @@ static void enqueue(host_stream *hs, host_op *op)
     hs->tail = op;
     pthread_cond_signal(&hs->work);
     pthread_mutex_unlock(&hs->lock);
+}
+
+/* Queue op on hs, or keep it in the graph hs is capturing. */
+static void submit(host_stream *hs, host_op *op)
+{
+    host_graph *g = hs->cap;
+    if (!g) {
+        enqueue(hs, op);
+        return;
+    }
+    op->next = NULL;
+    if (g->tail)
+        g->tail->next = op;
+    else
+        g->head = op;
+    g->tail = op;
 }
 
 static em_status new_op(int kind, size_t extra, host_op **out)
@@ -656,7 +711,7 @@ static em_status bulk_async(em_device *d, void *dst, const void *src,
         bulk_run(dst, src, value, n);
         return EM_OK;
     }
-    if (!is_device_memory(dst) || (src && !is_device_memory(src))) {
+    if (!hs->cap && (!is_device_memory(dst) || (src && !is_device_memory(src)))) {
         queue_drain(hs);
         bulk_run(dst, src, value, n);
         return EM_OK;
@@ -673,7 +728,7 @@ static em_status bulk_async(em_device *d, void *dst, const void *src,
         op->u.set.value = value;
         op->u.set.n = n;
     }
-    enqueue(hs, op);
+    submit(hs, op);
     return EM_OK;
 }
 
@@ -1205,8 +1260,71 @@ static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
         memcpy(store + hf->offsets[i], args[i], f->param_sizes[i]);
         op->u.launch.argv[i] = store + hf->offsets[i];
     }
+    submit(hs, op);
+    return EM_OK;
+}
+
+/* ---- graphs ------------------------------------------------------------- */
+
+static em_status host_capture_begin(em_stream *s)
+{
+    host_stream *hs = queue_of(s);
+    host_graph *g;
+    if (!hs)
+        return em_error(EM_ERR_INVALID_VALUE, "cpu capture: the default stream "
+                        "cannot capture");
+    if (!(g = calloc(1, sizeof *g)))
+        return em_error(EM_ERR_OUT_OF_MEMORY, "cpu capture: cannot allocate "
+                        "%zu bytes", sizeof *g);
+    g->refs = 1;
+    hs->cap = g;
+    return EM_OK;
+}
+
+static em_status host_capture_end(em_stream *s, void **graph)
+{
+    host_stream *hs = queue_of(s);
+    host_graph *g = hs ? hs->cap : NULL;
+    if (!g)
+        return em_error(EM_ERR_INVALID_VALUE, "cpu capture: the stream is not "
+                        "capturing");
+    hs->cap = NULL;
+    if (graph)
+        *graph = g;
+    else
+        graph_release(g);
+    return EM_OK;
+}
+
+static em_status host_graph_launch(em_device *d, void *graph, em_stream *s)
+{
+    host_stream *hs = queue_of(s);
+    host_graph *g = graph;
+    host_op *op = NULL;
+    em_status st;
+    if (!hs) {
+        wait_blocking_streams(device_of(d));
+        return graph_run(g);
+    }
+    if ((st = new_op(OP_GRAPH, 0, &op)) != EM_OK)
+        return st;
+    __atomic_add_fetch(&g->refs, 1, __ATOMIC_RELAXED);
+    op->u.graph = g;
     enqueue(hs, op);
     return EM_OK;
+}
+
+/* The ops are already in the form a replay runs. */
+static em_status host_graph_upload(em_device *d, void *graph, em_stream *s)
+{
+    (void)d, (void)graph, (void)s;
+    return EM_OK;
+}
+
+static void host_graph_destroy(em_device *d, void *graph)
+{
+    (void)d;
+    graph_release(graph);
 }
 
 /* A kernel built for cpu has no cluster or grid-group API (the host
@@ -1268,4 +1386,9 @@ const struct em_backend_ops em_host_backend = {
     .module_get_global = host_module_get_global,
     .launch = host_launch,
     .launch_ex = host_launch_ex,
+    .capture_begin = host_capture_begin,
+    .capture_end = host_capture_end,
+    .graph_launch = host_graph_launch,
+    .graph_upload = host_graph_upload,
+    .graph_destroy = host_graph_destroy,
 };

@@ -17,7 +17,7 @@ static const char *const em_status_names[EM_STATUS_COUNT] = {
     "EM_ERR_OUT_OF_MEMORY", "EM_ERR_NOT_FOUND", "EM_ERR_UNAVAILABLE",
     "EM_ERR_CUDA", "EM_ERR_DEVICE_FAULT", "EM_ERR_COMPILE", "EM_ERR_IO",
     "EM_ERR_NOT_SUPPORTED", "EM_ERR_OVERFLOW", "EM_ERR_INTERNAL",
-    "EM_ERR_AXIS", "EM_ERR_LINALG",
+    "EM_ERR_AXIS", "EM_ERR_LINALG", "EM_ERR_CAPTURE",
 };
 
 const char *em_last_error(void) { return em_errmsg; }

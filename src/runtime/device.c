@@ -363,7 +363,10 @@ em_status em_device_scratch(em_device *d, void **ptr)
         *ptr = p;
         return EM_OK;
     }
-    /* made once: a lock on the first calls only */
+    /* made once, with a synchronize a capture cannot hold */
+    if (d->capturing)
+        return em_rt_capture_refuse(d, "making the scratch block of %s (run the "
+                                    "work once before capturing it)", d->name);
     pthread_mutex_lock(&lock);
     if (!(p = d->scratch)) {
         st = d->ops->mem_alloc(d, EM_DEVICE_SCRATCH_BYTES, &p);
@@ -394,5 +397,7 @@ em_status em_device_synchronize(em_device *d)
 {
     if (!d)
         return em_error(EM_ERR_INVALID_VALUE, "em_device_synchronize: device is NULL");
+    if (d->capturing)
+        return em_rt_capture_refuse(d, "a synchronize of %s", d->name);
     return d->ops->synchronize(d);
 }

@@ -380,6 +380,11 @@ em_status em_kernel_cache_get(em_device *d, const char *source, uint64_t source_
         return EM_OK;
     }
 
+    /* A compile, or a load from disk, may synchronize the device: a
+     * kernel first met in a capture is compiled by a warm-up run. */
+    if (d->capturing)
+        return em_rt_capture_refuse(d, "compiling a kernel not yet in memory "
+                                    "(run the work once before capturing it)");
     e = kc_entry_new(hash, &key, d, source, options, n_options);
     if (!e)
         return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory in the kernel cache");

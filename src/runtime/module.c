@@ -56,6 +56,11 @@ em_status em_module_load(em_device *d, const em_code *code, em_module **out)
     if (!d || !code || !code->data)
         return em_error(EM_ERR_INVALID_VALUE, "em_module_load: %s is NULL",
                         !d ? "device" : !code ? "code" : "code->data");
+    /* Loading may synchronize the device; a kernel first met in a capture
+     * is compiled and loaded by a warm-up run before it. */
+    if (d->capturing)
+        return em_rt_capture_refuse(d, "loading a kernel module (run the "
+                                    "work once before capturing it)");
     if (code->kind == EM_CODE_LTOIR)
         return em_error(EM_ERR_INVALID_VALUE, "em_module_load: LTO-IR cannot be "
                         "loaded on %s; it must be linked first (nvJitLink) into "

@@ -52,6 +52,12 @@ struct rt_block {
                                  * em_stream_destroy */
     struct rt_block *hnext;     /* the pointer map's chain */
     struct rt_block *fnext;     /* a free list */
+    /* Allocated or freed during a capture: the graph that holds it, and
+     * the next in that graph's list; `held`: freed by its user while the
+     * graph held it, so no list but the graph's has it (docs/graphs.md). */
+    struct em_graph *graph;
+    struct rt_block *gnext;
+    int held;
 };
 
 /* One stream's free lists. */
@@ -70,6 +76,7 @@ struct em_pool {
     struct rt_bins *others;     /* other streams', most recently used first */
     size_t used, cached, total, peak, limit;
     uint64_t n_allocs, n_hits;
+    struct em_graph *capturing; /* the device's capture, or NULL */
 };
 
 /* ---- the lock --------------------------------------------------------- */
@@ -303,6 +310,10 @@ static void pool_release_cached(em_device *d)
 {
     struct em_pool *p = d->pool;
     struct rt_block *list, *next;
+    /* The synchronize below would end a capture on d (CUDA refuses it):
+     * while one runs, an allocation that finds no memory fails instead. */
+    if (d->capturing)
+        return;
     pool_lock(p);
     list = pool_detach_cached(p);
     pool_unlock(p);
@@ -447,6 +458,8 @@ static void pool_unreserve(struct em_pool *p, size_t size)
     pool_unlock(p);
 }
 
+static void graph_take(struct em_pool *p, struct rt_block *b);
+
 static em_status pool_alloc_fresh(em_device *d, em_stream *on, size_t nbytes,
                                   size_t size, unsigned cls, void **ptr)
 {
@@ -492,8 +505,12 @@ static em_status pool_alloc_fresh(em_device *d, em_stream *on, size_t nbytes,
     b->owner = on->is_default ? NULL : on;
     b->fnext = NULL;
     em_rt_stream_retain(on);
+    b->graph = NULL;
+    b->held = 0;
     pool_lock(p);
     map_insert(p, b);
+    if (p->capturing)
+        graph_take(p, b);
     p->used += size;
     if (p->used > p->peak)
         p->peak = p->used;
@@ -529,6 +546,8 @@ em_status em_malloc(em_device *d, size_t nbytes, em_stream *stream, void **ptr)
         bins->head[cls] = b->fnext;
         b->in_use = 1;
         b->owner = s->is_default ? NULL : s;
+        if (p->capturing)
+            graph_take(p, b);
         em_rt_stream_retain(s);
         p->cached -= size;
         p->used += size;
@@ -542,6 +561,94 @@ em_status em_malloc(em_device *d, size_t nbytes, em_stream *stream, void **ptr)
     }
     pool_unlock(p);
     return pool_alloc_fresh(d, s, nbytes, size, cls, ptr);
+}
+
+/* ---- graphs ----------------------------------------------------------- */
+
+/* Nonzero if p points into a block of d's pool: at its start through the
+ * map, inside it (a view's data) by a scan, which only a capture's copy
+ * checks pay for. */
+int em_rt_pool_owns(em_device *d, const void *p)
+{
+    struct em_pool *pl = d->pool;
+    int found = 0;
+    pool_lock(pl);
+    if (map_find(pl, p))
+        found = 1;
+    else
+        for (size_t i = 0; !found && i < ((size_t)1 << pl->bucket_bits); i++)
+            for (struct rt_block *b = pl->buckets[i]; b; b = b->hnext)
+                if ((const char *)p >= (const char *)b->ptr &&
+                    (const char *)p < (const char *)b->ptr + b->size) {
+                    found = 1;
+                    break;
+                }
+    pool_unlock(pl);
+    return found;
+}
+
+/* Under the lock: b becomes the capturing graph's. */
+static void graph_take(struct em_pool *p, struct rt_block *b)
+{
+    b->graph = p->capturing;
+    b->gnext = p->capturing->blocks;
+    p->capturing->blocks = b;
+}
+
+void em_rt_pool_capture_start(em_device *d, struct em_graph *g)
+{
+    pool_lock(d->pool);
+    d->pool->capturing = g;
+    pool_unlock(d->pool);
+}
+
+void em_rt_pool_capture_stop(em_device *d)
+{
+    pool_lock(d->pool);
+    d->pool->capturing = NULL;
+    pool_unlock(d->pool);
+}
+
+void em_rt_pool_graph_release(em_device *d, struct em_graph *g, em_stream *on)
+{
+    struct em_pool *p = d->pool;
+    struct rt_block *b, *next;
+    struct rt_bins *bins;
+    pool_lock(p);
+    if (!(bins = bins_find(p, on)) && (bins = calloc(1, sizeof *bins))) {
+        bins->stream = on;
+        bins->next = p->others;
+        p->others = bins;
+    }
+    for (b = g->blocks; b; b = next) {
+        next = b->gnext;
+        b->graph = NULL;
+        b->gnext = NULL;
+        /* A block still in its user's hands goes back as any other, at
+         * its free; one freed while held is free now, unless a capture
+         * running now may have recorded work on it. */
+        if (!b->held)
+            continue;
+        if (p->capturing && p->capturing != g) {
+            graph_take(p, b);
+            continue;
+        }
+        if (!bins) {
+            /* No host memory for `on`'s lists: the block cannot be
+             * ordered after the graph's work, so it stays used (lost
+             * until exit) rather than be handed out too early. */
+            em_log(EM_LOG_WARN, "pool", "releasing a graph of %s: out of host "
+                   "memory, %zu bytes stay allocated", d->name, b->size);
+            continue;
+        }
+        b->held = 0;
+        p->used -= b->size;
+        b->fnext = bins->head[b->cls];
+        bins->head[b->cls] = b;
+        p->cached += b->size;
+    }
+    g->blocks = NULL;
+    pool_unlock(p);
 }
 
 /* No memory for a new stream's free lists: give the block straight back,
@@ -580,6 +687,18 @@ em_status em_free(em_device *d, void *ptr, em_stream *stream)
     }
     owner = b->owner;
     b->owner = NULL;
+    if (p->capturing && !b->graph)
+        graph_take(p, b);
+    if (b->graph) {
+        /* The graph's work may use the block at every replay: it stays
+         * the graph's, counted as used, until the graph is released. */
+        b->in_use = 0;
+        b->held = 1;
+        pool_unlock(p);
+        if (owner)
+            em_rt_stream_release(owner);
+        return EM_OK;
+    }
     bins = bins_find(p, s);
     if (!bins && (bins = calloc(1, sizeof *bins))) {
         bins->stream = s;

@@ -58,6 +58,43 @@ static inline void em_rt_stream_retain(em_stream *s)
 }
 void em_rt_stream_release(em_stream *s);
 
+/* A captured graph (graph.c). */
+struct em_graph {
+    em_device *dev;
+    em_stream *home;            /* captured on; a reference held */
+    em_stream *last;            /* launched on last (home before any); held */
+    void *impl;                 /* the backend's executable graph */
+    struct rt_block *blocks;    /* pool.c's: the blocks the graph holds */
+};
+
+/* graph.c: the capture that work issued on s would join: s's own, or for
+ * the legacy default stream a blocking stream's (CUDA orders them).
+ * NULL, the common case, costs one load. */
+static inline struct em_graph *em_rt_capture_of(const em_stream *s)
+{
+    const em_stream *c = s->dev->capturing;
+    if (!c)
+        return NULL;
+    if (s == c || (s->is_default && !(c->flags & EM_STREAM_NON_BLOCKING)))
+        return c->capture;
+    return NULL;
+}
+/* Refuse `what` (printf-style) on s's device while it captures: ends the
+ * capture, dropping its graph, and returns EM_ERR_CAPTURE naming the
+ * operation and the stream. */
+em_status em_rt_capture_refuse(em_device *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* pool.c's side of a capture: blocks allocated or freed while g captures
+ * on d are g's; release hands g's freed blocks to stream `on`'s lists
+ * (or, while another capture runs, to that capture). */
+int em_rt_pool_owns(em_device *d, const void *p);
+void em_rt_pool_capture_start(em_device *d, struct em_graph *g);
+void em_rt_pool_capture_stop(em_device *d);
+void em_rt_pool_graph_release(em_device *d, struct em_graph *g, em_stream *on);
+
 /* Create the device's default stream (device.c calls it after
  * device_open). */
 em_status em_rt_stream_create_default(em_device *d);

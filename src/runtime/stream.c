@@ -136,6 +136,9 @@ em_status em_stream_synchronize(em_stream *s)
 {
     if (!s)
         return em_error(EM_ERR_INVALID_VALUE, "em_stream_synchronize: stream is NULL");
+    if (em_rt_capture_of(s))
+        return em_rt_capture_refuse(s->dev, "a synchronize of stream %p (a host "
+                                    "read or a wait for results)", s->impl);
     return s->dev->ops->stream_synchronize(s);
 }
 
@@ -156,6 +159,8 @@ em_status em_stream_wait_event(em_stream *s, em_event *e)
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_stream_wait_event: the stream is on %s but the event on %s",
                         s->dev->name, e->dev->name);
+    if (em_rt_capture_of(s))
+        return em_rt_capture_refuse(s->dev, "an event wait on stream %p", s->impl);
     /* Waiting for an event never recorded is waiting for nothing. */
     if (!e->recorded)
         return EM_OK;
@@ -214,6 +219,9 @@ em_status em_event_record(em_event *e, em_stream *s)
         return em_error(EM_ERR_INVALID_VALUE, "em_event_record: event is NULL");
     if (!(on = em_rt_stream_for(e->dev, s, "em_event_record")))
         return EM_ERR_INVALID_VALUE;
+    /* A graph of one stream: events between streams are not recorded. */
+    if (em_rt_capture_of(on))
+        return em_rt_capture_refuse(on->dev, "an event record on stream %p", on->impl);
     st = e->dev->ops->event_record(e, on);
     if (st == EM_OK)
         e->recorded = 1;

@@ -33,7 +33,7 @@ static void test_status(void)
         "EM_ERR_OUT_OF_MEMORY", "EM_ERR_NOT_FOUND", "EM_ERR_UNAVAILABLE",
         "EM_ERR_CUDA", "EM_ERR_DEVICE_FAULT", "EM_ERR_COMPILE", "EM_ERR_IO",
         "EM_ERR_NOT_SUPPORTED", "EM_ERR_OVERFLOW", "EM_ERR_INTERNAL",
-        "EM_ERR_AXIS", "EM_ERR_LINALG",
+        "EM_ERR_AXIS", "EM_ERR_LINALG", "EM_ERR_CAPTURE",
     };
     struct thread_result r;
     pthread_t t;

@@ -48,7 +48,8 @@ static int empy_exec(PyObject *m)
         intern(&st->s_key_stack, "ember.context_stack") < 0)
         return -1;
     if (empy_errors_init(m, st) < 0 || empy_device_init(m, st) < 0 ||
-        empy_stream_init(m, st) < 0 || empy_memory_init(m, st) < 0 ||
+        empy_stream_init(m, st) < 0 || empy_graph_init(m, st) < 0 ||
+        empy_memory_init(m, st) < 0 ||
         empy_program_init(m, st) < 0 ||
         empy_info_init(m, st) < 0 || empy_nvml_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
@@ -71,14 +72,14 @@ static int empy_exec(PyObject *m)
 }
 
 #define EMPY_STATE_OBJECTS(X)                                               \
-    X(Device) X(Stream) X(Event) X(Buffer)                                  \
+    X(Device) X(Stream) X(Event) X(Graph) X(Buffer)                         \
     X(PinnedMemory) X(RawModule)                                           \
     X(RawKernel) X(Function) X(CUDAError)                                   \
     X(CompileError) X(BackendUnavailableError) X(s_cai)                     \
     X(s_stream) X(s_key_stream) X(s_key_stack)                              \
     X(DType) X(ndarray) X(ufunc) X(np_exc_current)                          \
     X(s_array_interface) X(s_array) X(Dispatcher) X(LaunchConfig)          \
-    X(MemoryPointer)                                                        \
+    X(MemoryPointer) X(StreamCaptureError)                                  \
     X(UnownedMemory)
 
 static int empy_traverse(PyObject *m, visitproc visit, void *arg)

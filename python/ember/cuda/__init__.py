@@ -49,6 +49,9 @@ def __getattr__(name):
     if name in ("runtime", "random"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
+    if name in ("CUDAGraph", "graph", "graphs"):   # graphs.py
+        from . import graphs
+        return graphs if name == "graphs" else getattr(graphs, name)
     if name == "declare_device":   # foreign CUDA C++ device functions
         from .ffi import declare_device
         return declare_device
@@ -88,6 +91,7 @@ __all__ = [
     "current_context", "get_current_device", "reduce",
     "set_allocator", "get_allocator", "PinnedMemoryPool",
     "PinnedMemoryPointer", "set_pinned_memory_allocator",
+    "CUDAGraph", "graph",
 ]
 
 # Numba's type objects, for signatures (python/ember/cuda/types.py).

@@ -23,6 +23,7 @@ static PyObject *exc_class(empy_state *st, em_status s)
     case EM_ERR_OVERFLOW: return PyExc_OverflowError;
     case EM_ERR_AXIS: return empy_np_exc(st, EMPY_EXC_AXIS);
     case EM_ERR_LINALG: return empy_np_exc(st, EMPY_EXC_LINALG);
+    case EM_ERR_CAPTURE: return st->StreamCaptureError;
     default: return PyExc_RuntimeError;
     }
 }
@@ -130,9 +131,11 @@ int empy_errors_init(PyObject *m, empy_state *st)
     PyObject *mod = PyImport_ImportModule("ember._errors"), *t;
     int ok;
     t = mod ? PyObject_CallMethod(mod, "_install", "O", m) : NULL;
-    ok = t && PyArg_ParseTuple(t, "OOOO", &st->CUDAError, &st->CompileError,
-                               &st->BackendUnavailableError, &st->np_exc_current);
+    ok = t && PyArg_ParseTuple(t, "OOOOO", &st->CUDAError, &st->CompileError,
+                               &st->BackendUnavailableError, &st->np_exc_current,
+                               &st->StreamCaptureError);
     if (ok) {
+        Py_INCREF(st->StreamCaptureError);
         Py_INCREF(st->CUDAError);
         Py_INCREF(st->CompileError);
         Py_INCREF(st->BackendUnavailableError);

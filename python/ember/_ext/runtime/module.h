@@ -14,6 +14,7 @@ typedef struct empy_state {
     PyTypeObject *Device;
     PyTypeObject *Stream;
     PyTypeObject *Event;
+    PyTypeObject *Graph;       /* graph.c */
     PyTypeObject *Buffer;
     PyTypeObject *PinnedMemory;
     PyTypeObject *RawModule;
@@ -21,6 +22,7 @@ typedef struct empy_state {
     PyTypeObject *Function;
     PyObject *CUDAError;
     PyObject *CompileError;
+    PyObject *StreamCaptureError;
     PyObject *BackendUnavailableError;
     /* interned names */
     PyObject *s_cai;           /* "__cuda_array_interface__" */
@@ -108,6 +110,7 @@ typedef struct {
 int empy_errors_init(PyObject *m, empy_state *st);
 int empy_device_init(PyObject *m, empy_state *st);
 int empy_stream_init(PyObject *m, empy_state *st);
+int empy_graph_init(PyObject *m, empy_state *st);   /* graph.c */
 int empy_memory_init(PyObject *m, empy_state *st);
 int empy_info_init(PyObject *m, empy_state *st);
 int empy_nvml_init(PyObject *m, empy_state *st);    /* nvml.c */
