@@ -13,28 +13,14 @@ seconds). --scale multiplies every row count. The data is float32 (float64
 for the linear models, as the issue's peers ran them), made once by NumPy
 and copied to each device before timing."""
 import argparse
-import os
-import sys
 import time
 
 import numpy as np
 
+import _frames_mod  # noqa: E402  (first: it takes bench/ off sys.path)
 
-def _frames_helpers():
-    # bench/ holds scipy.py, which would shadow SciPy (scikit-learn imports
-    # it), so the script's folder leaves sys.path and frames.py's timing
-    # helpers are loaded by file.
-    import importlib.util
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-    spec = importlib.util.spec_from_file_location("bench_frames",
-                                                  os.path.join(here, "frames.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.cell, mod.emit, mod.fmt, mod.ratio, mod.timed
-
-
-cell, emit, fmt, ratio, timed = _frames_helpers()
+_F = _frames_mod.load()
+cell, emit, fmt, ratio, timed = _F.cell, _F.emit, _F.fmt, _F.ratio, _F.timed
 
 
 def blobs(n, d, k, seed, dtype=np.float32):

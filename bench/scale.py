@@ -13,24 +13,10 @@ frame), median of 3 after a warm-up. ember's partitions are made on
 --device before timing, as a dataset already in GPU memory; pandas'
 partitions are in host memory and run on dask's threaded scheduler."""
 import argparse
-import os
-import sys
 
+import _frames_mod  # noqa: E402  (first: it takes bench/ off sys.path)
 
-def _frames_helpers():
-    # bench/ holds scipy.py, which would shadow SciPy, so the script's
-    # folder leaves sys.path and frames.py is loaded by file
-    import importlib.util
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
-    spec = importlib.util.spec_from_file_location("bench_frames",
-                                                  os.path.join(here, "frames.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-F = _frames_helpers()
+F = _frames_mod.load()
 
 
 def main():
