@@ -1,0 +1,287 @@
+"""ember.distributed: every collective and op against NumPy, with 1-4 thread
+ranks and 2 process ranks on cpu; the cuda parametrization runs on every
+visible GPU (skipped with fewer than 2)."""
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import ember
+import ember.distributed as dist
+
+OPS = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
+
+
+def _gpus():
+    try:
+        return ember.cuda.runtime.getDeviceCount()
+    except Exception:
+        return 0
+
+
+def _devices(kind, n):
+    if kind == "cpu":
+        return ["cpu"] * n
+    if _gpus() < 2:
+        pytest.skip("needs at least 2 GPUs")
+    return ["cuda:%d" % i for i in range(_gpus())]
+
+
+def _on_ranks(comms, fn):
+    """fn(comm) on a thread per rank; the ranks' results in rank order."""
+    out = [None] * len(comms)
+    err = []
+
+    def work(c):
+        try:
+            with ember.Device(c.device):
+                out[c.rank] = fn(c)
+        except BaseException as e:
+            err.append(e)
+
+    ts = [threading.Thread(target=work, args=(c,)) for c in comms]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if err:
+        raise err[0]
+    return out
+
+
+def _data(rank, shape, dtype):
+    rng = np.random.default_rng(rank + 7)
+    if np.dtype(dtype).kind == "f":
+        return rng.uniform(0.5, 2, shape).astype(dtype)
+    return rng.integers(-3 if np.dtype(dtype).kind == "i" else 0, 4,
+                        shape).astype(dtype)
+
+
+def _check(got, want):
+    got = np.asarray(got.to_device("cpu"))
+    if got.dtype.kind == "f":
+        np.testing.assert_allclose(got, want, rtol=1e-5 if got.itemsize > 2 else 1e-2)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)]
+
+
+@pytest.mark.parametrize("kind", DEVICES)
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_collectives_thread_ranks(kind, n):
+    comms = dist.init_all(_devices(kind, n))
+    n = len(comms)
+    shape = (n * 3, 2)
+    xs = [_data(r, shape, "float32") for r in range(n)]
+    ints = [_data(r, shape, "int64") for r in range(n)]
+
+    def run(c):
+        x = ember.asarray(xs[c.rank], device=c.device)
+        i = ember.asarray(ints[c.rank], device=c.device)
+        r = {op: c.all_reduce(x, op=op) for op in OPS}
+        r["avg"] = c.all_reduce(x, op="avg")
+        r["iavg"] = c.all_reduce(i, op=dist.ReduceOp.AVG)
+        r["isum"] = c.all_reduce(i)
+        r["reduce"] = c.reduce(x, op="max", root=n - 1)
+        b = ember.array(xs[c.rank], device=c.device, copy=True)
+        r["bcast"] = c.broadcast(b, root=n // 2)
+        r["gather"] = c.all_gather(i)
+        r["rs"] = c.reduce_scatter(x.reshape(n, -1), op="min")
+        r["a2a"] = c.all_to_all(i.reshape(-1))
+        inplace = ember.array(ints[c.rank], device=c.device, copy=True)
+        r["inplace"] = c.all_reduce(inplace, inplace, op="prod")
+        assert r["inplace"] is inplace
+        return r
+
+    res = _on_ranks(comms, run)
+    X, I = np.stack(xs), np.stack(ints)
+    for rank, r in enumerate(res):
+        for op, f in OPS.items():
+            _check(r[op], f(X, axis=0))
+        _check(r["avg"], X.mean(axis=0))
+        _check(r["iavg"], np.trunc(I.sum(axis=0) / n).astype(np.int64))
+        _check(r["isum"], I.sum(axis=0))
+        if rank == n - 1:
+            _check(r["reduce"], X.max(axis=0))
+        else:
+            assert r["reduce"] is None
+        _check(r["bcast"], xs[n // 2])
+        _check(r["gather"], I)
+        _check(r["rs"], X.reshape(n, n, -1)[:, rank].min(axis=0))
+        flat = I.reshape(n, n, -1)
+        _check(r["a2a"], flat[:, rank].reshape(-1))
+        _check(r["inplace"], I.prod(axis=0))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint32",
+                                   "uint64", "float16", "float64"])
+def test_dtypes_thread_ranks(dtype):
+    comms = dist.init_all(["cpu"] * 2)
+    xs = [_data(r, (5,), dtype) for r in range(2)]
+    res = _on_ranks(comms, lambda c: c.all_reduce(ember.asarray(xs[c.rank]),
+                                                  op="sum"))
+    for r in res:
+        assert r.dtype == ember.dtype(dtype)
+        _check(r, (xs[0] + xs[1]).astype(dtype))
+
+
+@pytest.mark.parametrize("kind", DEVICES)
+def test_send_recv_ring_grouped(kind):
+    comms = dist.init_all(_devices(kind, 3))
+    n = len(comms)
+
+    def run(c):
+        out = ember.empty((4, 2), dtype=ember.float64, device=c.device)
+        # every rank receives first: only the group keeps this from hanging
+        with dist.group():
+            c.recv(out, (c.rank - 1) % n)
+            c.send(ember.full((4, 2), c.rank + 0.5, dtype=ember.float64,
+                              device=c.device), (c.rank + 1) % n)
+        return out
+
+    for rank, r in enumerate(_on_ranks(comms, run)):
+        _check(r, np.full((4, 2), (rank - 1) % n + 0.5))
+
+
+@pytest.mark.parametrize("kind", DEVICES)
+def test_one_thread_drives_all_ranks_in_a_group(kind):
+    comms = dist.init_all(_devices(kind, 2))
+    xs = [ember.asarray(_data(c.rank, (6,), "float32"), device=c.device)
+          for c in comms]
+    dist.group_start()
+    outs = [c.all_reduce(x) for c, x in zip(comms, xs)]
+    dist.group_end()
+    want = sum(np.asarray(x.to_device("cpu")) for x in xs)
+    for o in outs:
+        _check(o, want)
+
+
+def test_bad_inputs():
+    c0, c1 = dist.init_all(["cpu", "cpu"])
+    x = ember.arange(6, dtype=ember.float32)
+    with pytest.raises(TypeError, match="dtype complex64"):
+        c0.all_reduce(x.astype(ember.complex64))
+    with pytest.raises(TypeError, match="dtype int16"):
+        c0.all_reduce(x.astype(ember.int16))
+    with pytest.raises(ValueError, match="unknown reduction op 'mean'"):
+        c0.all_reduce(x, op="mean")
+    with pytest.raises(ValueError, match=r"shape \(5,\) .*6 are needed"):
+        c0.all_reduce(x, ember.empty(5, dtype=ember.float32))
+    with pytest.raises(TypeError, match="float64 differs from sendbuf's float32"):
+        c0.all_reduce(x, ember.empty(6, dtype=ember.float64))
+    with pytest.raises(ValueError, match="root 2 is out of range for 2 ranks"):
+        c0.broadcast(x, root=2)
+    with pytest.raises(ValueError, match="peer -1 is out of range"):
+        c0.send(x, -1)
+    with pytest.raises(ValueError, match=r"shape \(5,\) .*split into 2"):
+        c0.reduce_scatter(x[:5])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        c0.all_reduce(x, ember.empty(12, dtype=ember.float32)[::2])
+    with pytest.raises(ValueError, match="rank 2 is out of range for 2 ranks"):
+        dist.Communicator(2, dist.get_unique_id(), 2)
+    with pytest.raises(ValueError, match="not made by ember"):
+        dist.Communicator(2, b"\0" * 128, 1)
+    with pytest.raises(TypeError, match="expected an ember.ndarray"):
+        c0.all_reduce(np.zeros(3, np.float32))
+    with pytest.raises(RuntimeError, match="group_end"):
+        dist.group_end()
+    c1.destroy()
+    with pytest.raises(RuntimeError, match="destroyed communicator"):
+        c1.all_reduce(x)
+
+
+def test_mismatched_calls_raise_on_every_rank():
+    comms = dist.init_all(["cpu"] * 2)
+
+    def run(c):
+        x = ember.zeros(4 + c.rank, dtype=ember.float32)
+        try:
+            c.all_reduce(x)
+        except ValueError as e:
+            return str(e)
+
+    msgs = _on_ranks(comms, run)
+    assert msgs[0] == msgs[1]
+    assert "rank 0: all_reduce of 4 float32" in msgs[0]
+    assert "rank 1: all_reduce of 5 float32" in msgs[0]
+
+
+def test_recv_size_mismatch():
+    comms = dist.init_all(["cpu"] * 2)
+
+    def run(c):
+        if c.rank == 0:
+            c.send(ember.zeros(3, dtype=ember.int32), 1)
+            return None
+        with pytest.raises(ValueError, match="3 elements of int32 but the "
+                           "buffer holds 4 of int32"):
+            c.recv(ember.empty(4, dtype=ember.int32), 0)
+        return True
+
+    assert _on_ranks(comms, run)[1]
+
+
+def test_device_mismatch_names_both():
+    if _gpus() < 1:
+        pytest.skip("needs a GPU")
+    c0, = dist.init_all(["cpu"])
+    with pytest.raises(ValueError, match="cuda:0 but the communicator is on cpu"):
+        c0.all_reduce(ember.zeros(3, device="cuda:0"))
+
+
+def test_nccl_env_default():
+    assert os.environ.get("NCCL_NVLS_ENABLE") is not None
+
+
+_WORKER = r"""
+import sys, numpy as np, ember, ember.distributed as dist
+n, rank, uid = int(sys.argv[1]), int(sys.argv[2]), bytes.fromhex(sys.argv[3])
+c = dist.Communicator(n, uid, rank, "cpu")
+rng = lambda r: np.random.default_rng(r).uniform(0.5, 2, 1000).astype(np.float32)
+X = np.stack([rng(r) for r in range(n)])
+x = ember.asarray(X[rank])
+def same(a, b):
+    np.testing.assert_allclose(np.asarray(a), b, rtol=1e-5)
+same(c.all_reduce(x), X.sum(0))
+same(c.all_reduce(x, op="max"), X.max(0))
+same(c.all_reduce(x, op="avg"), X.mean(0))
+r = c.reduce(x, op="prod", root=1)
+if rank == 1: same(r, X.prod(0))
+same(c.broadcast(ember.array(X[rank], copy=True), root=1), X[1])
+same(c.all_gather(x), X)
+same(c.reduce_scatter(x), X.reshape(n, n, -1)[:, rank].sum(0))
+same(c.all_to_all(x), X.reshape(n, n, -1)[:, rank].reshape(-1))
+out = ember.empty(1000, dtype=ember.float32)
+with dist.group():
+    c.send(x, (rank + 1) % n)
+    c.recv(out, (rank - 1) % n)
+same(out, X[(rank - 1) % n])
+try:
+    c.all_reduce(ember.zeros(3 + rank, dtype=ember.float32))
+    sys.exit("no error")
+except ValueError as e:
+    assert "do not match" in str(e), e
+c.destroy()
+print("ok", rank)
+"""
+
+
+def test_process_ranks():
+    n = 2
+    uid = dist.get_unique_id("cpu")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path),
+               EMBER_DIST_SLOT_BYTES="1024", EMBER_DIST_TIMEOUT="60")
+    ps = [subprocess.Popen([sys.executable, "-c", _WORKER, str(n), str(r),
+                            uid.hex()], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+          for r in range(n)]
+    outs = [p.communicate(timeout=120)[0] for p in ps]
+    for r, (p, o) in enumerate(zip(ps, outs)):
+        assert p.returncode == 0, o
+        assert "ok %d" % r in o
+    assert not os.path.exists("/dev/shm/ember-dist-" + uid[14:46].decode())
