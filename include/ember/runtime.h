@@ -290,6 +290,12 @@ em_status em_stream_begin_capture(em_stream *s);
 em_status em_stream_end_capture(em_stream *s, em_graph **out);
 /* 1 while s captures, else 0. */
 int em_stream_is_capturing(const em_stream *s);
+/* 1 while a stream of d captures, else 0. */
+int em_device_is_capturing(const em_device *d);
+/* For layers above the runtime: refuse `what` because s (capturing) cannot
+ * record it. Ends the capture as the runtime's own refusals do and returns
+ * EM_ERR_CAPTURE naming `what` and the stream. */
+em_status em_stream_refuse_capture(em_stream *s, const char *what);
 /* Run g's work on s (NULL: the device's default stream), in s's order. */
 em_status em_graph_launch(em_graph *g, em_stream *s);
 /* Prepare g for launch on s ahead of time (a no-op on cpu). */

@@ -672,6 +672,11 @@ static em_status host_transfer(int to_host, em_array *dst,
         return EM_ERR_INVALID_VALUE;
     if (a->size == 0)
         return EM_OK;
+    /* staged and waited for: a graph could not replay it */
+    if (em_device_is_capturing(a->device) && em_stream_is_capturing(on))
+        return em_stream_refuse_capture(on, to_host
+            ? "a device-to-host copy of an array (a host read)"
+            : "a host-to-device copy into an array from pageable host memory");
     if (to_host ? !host_dst : !host_src)
         return em_error(EM_ERR_INVALID_VALUE, "%s: host is NULL", fn);
     is = em_dtype_size(a->dtype);

@@ -57,6 +57,8 @@ em_status em_stream_begin_capture(em_stream *s)
 
 int em_stream_is_capturing(const em_stream *s) { return s && s->capture; }
 
+int em_device_is_capturing(const em_device *d) { return d && d->capturing; }
+
 /* Stop s's capture; keep the graph in *out, or with out NULL drop it. */
 static em_status capture_stop(em_stream *s, em_graph **out)
 {
@@ -86,6 +88,11 @@ em_status em_stream_end_capture(em_stream *s, em_graph **out)
         return em_error(EM_ERR_CAPTURE, "end_capture on stream %p of %s: the "
                         "stream is not capturing", s->impl, s->dev->name);
     return capture_stop(s, out);
+}
+
+em_status em_stream_refuse_capture(em_stream *s, const char *what)
+{
+    return em_rt_capture_refuse(s->dev, "%s on stream %p", what, s->impl);
 }
 
 em_status em_rt_capture_refuse(em_device *d, const char *fmt, ...)

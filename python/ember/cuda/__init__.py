@@ -50,7 +50,8 @@ def __getattr__(name):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name in ("CUDAGraph", "graph", "graphs"):   # graphs.py
-        from . import graphs
+        import importlib
+        graphs = importlib.import_module(__name__ + ".graphs")
         return graphs if name == "graphs" else getattr(graphs, name)
     if name == "declare_device":   # foreign CUDA C++ device functions
         from .ffi import declare_device

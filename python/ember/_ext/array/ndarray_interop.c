@@ -57,6 +57,16 @@ int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
                         "as the buffer request needs");
         return -1;
     }
+    /* NumPy drops a buffer export's error and tries __array_interface__
+     * next: refusing here would end the capture unseen, and the next
+     * attempt would read memory the dropped graph never wrote. The
+     * capture stays; __array_interface__ refuses it (docs/graphs.md). */
+    if (em_device_is_capturing(a->device)) {
+        PyErr_Format(PyExc_BufferError, "the memory of an ember array on %s "
+                     "cannot be exported while a stream of the device captures "
+                     "a graph", em_device_name(a->device));
+        return -1;
+    }
     /* queued work on the device finishes before the host reads the memory */
     EMPY_NOGIL(rc, em_device_synchronize(a->device));
     if (rc != EM_OK)

@@ -119,7 +119,9 @@ int empy_ck_call_args(const empy_ck_object *o, PyObject *const *args, Py_ssize_t
                      em_ckernel_name(o->k), o->nin, o->nout, n);
         return -1;
     }
-    *s = NULL;
+    /* CuPy's kernels run on the current stream unless given one (a graph
+     * captures work only from the stream it records) */
+    *s = em_current_stream();
     if (empy_parse_args(em_ckernel_name(o->k), args + n, 0, kwnames, names, 0, 0, kw) < 0)
         return -1;
     return kw[1] && kw[1] != Py_None &&
