@@ -115,7 +115,7 @@ int em_nvrtc_version(void);
 typedef enum em_vendor_lib {
     EM_VENDOR_CUBLAS, EM_VENDOR_CUBLASLT, EM_VENDOR_CUFFT, EM_VENDOR_CUSOLVER,
     EM_VENDOR_CUSPARSE, EM_VENDOR_CURAND, EM_VENDOR_OPENBLAS, EM_VENDOR_NVML,
-    EM_VENDOR_COUNT
+    EM_VENDOR_NCCL, EM_VENDOR_COUNT
 } em_vendor_lib;
 
 /* Look in dir too (after $EMBER_CUDA_LIBS, before $CUDA_HOME): the Python

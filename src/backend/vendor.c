@@ -35,6 +35,8 @@ static const em_vendor_desc descs[EM_VENDOR_COUNT] = {
     /* The driver's management library (ember/nvml.h): it comes with the
      * NVIDIA driver, never from pip. */
     [EM_VENDOR_NVML] = {"NVML", {"libnvidia-ml.so.1"}, "the NVIDIA driver", 0, 1},
+    /* GPU collectives (ember/nccl.h, ember.distributed). */
+    [EM_VENDOR_NCCL] = {"NCCL", {"libnccl.so.2"}, "nvidia-nccl-cu12 (or -cu13)"},
 };
 
 #define MAX_DIRS 32

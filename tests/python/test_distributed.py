@@ -285,3 +285,35 @@ def test_process_ranks():
         assert p.returncode == 0, o
         assert "ok %d" % r in o
     assert not os.path.exists("/dev/shm/ember-dist-" + uid[14:46].decode())
+
+
+def test_missing_nccl_names_library_and_package():
+    rows = {r[0]: r for r in ember._ember._vendor_libs()}
+    if rows["NCCL"][1] is not None:
+        pytest.skip("NCCL is installed here")
+    with pytest.raises(ember.BackendUnavailableError,
+                       match=r"NCCL \(libnccl.so.2\) not found.*pip install "
+                             r"nvidia-nccl-cu12"):
+        ember._ember._nccl_unique_id()
+
+
+@pytest.mark.cuda
+def test_nccl_process_style_init_and_errors():
+    if _gpus() < 2:
+        pytest.skip("needs at least 2 GPUs")
+    uid = dist.get_unique_id("cuda:0")
+    assert isinstance(uid, bytes) and len(uid) == 128
+    with pytest.raises(ValueError, match="not made by get_unique_id on a cuda"):
+        dist.Communicator(2, dist.get_unique_id("cpu"), 0, "cuda:0")
+    with pytest.raises(ValueError, match="devices of one kind"):
+        dist.init_all(["cpu", "cuda:0"])
+    c0, c1 = dist.init_all(["cuda:0", "cuda:1"])
+    with pytest.raises(ValueError, match="is on cuda:1 but the communicator "
+                                         "is on cuda:0"):
+        c0.all_reduce(ember.zeros(3, device="cuda:1"))
+    with pytest.raises(TypeError, match="dtype bool"):
+        c0.all_reduce(ember.zeros(3, dtype=ember.bool_, device="cuda:0"))
+    c0.destroy()
+    c1.destroy()
+    with pytest.raises(RuntimeError, match="destroyed"):
+        c0.all_reduce(ember.zeros(3, device="cuda:0"))

@@ -64,7 +64,7 @@ def test_vendor_libraries(tmp_path):
     says why, naming the pip package; $EMBER_CUDA_LIBS is searched first."""
     rows = ember._ember._vendor_libs()
     assert [r[0] for r in rows] == ["cuBLAS", "cuBLASLt", "cuFFT", "cuSOLVER",
-                                   "cuSPARSE", "cuRAND", "OpenBLAS", "NVML"]
+                                   "cuSPARSE", "cuRAND", "OpenBLAS", "NVML", "NCCL"]
     for name, path, why in rows:
         assert (path is None) != (why is None)
         if path:

@@ -1,8 +1,9 @@
 """ember.distributed: collectives between ranks (docs/scale.md).
 
-A Communicator is one rank of a group. On cpu, ranks are threads of one
-process (init_all) or processes of one host (a unique id from
-get_unique_id passed to each), over shared memory (_worlds.py, _cpu.py).
+A Communicator is one rank of a group. On cuda the calls are NCCL's (_nccl.py);
+on cpu, ranks are threads of one process (init_all) or processes of one
+host (a unique id from get_unique_id passed to each), over shared memory
+(_worlds.py, _cpu.py).
 Calls on a communicator take ember arrays of its device; a receive buffer
 may be given (C-contiguous, the send buffer's dtype) or is allocated.
 """
@@ -12,6 +13,7 @@ import threading
 
 import ember
 from . import _ops
+from . import _nccl
 from ._cpu import CpuComm, progress, run_threads
 from ._worlds import ProcessWorld, ThreadWorld
 
@@ -41,17 +43,11 @@ class ReduceOp:
 def get_unique_id(device=None):
     """The id that names a new group of process ranks: rank 0 makes it and
     sends it to the others (128 bytes, as NCCL's)."""
-    d = ember.Device(device)
+    d = _device(device)
     if d.type != "cpu":
-        raise _no_nccl(d)
+        return _nccl.unique_id()
     body = _CPU_ID + secrets.token_hex(16).encode()
     return body + b"\0" * (_ID_BYTES - len(body))
-
-
-def _no_nccl(d):
-    return ember.BackendUnavailableError(
-        "ember.distributed on %s needs NCCL, which this build of ember does "
-        "not bind yet; cpu communicators work" % d)
 
 
 def _device(device):
@@ -69,10 +65,17 @@ class Communicator:
             raise ValueError("rank %r is out of range for %d ranks"
                              % (rank, nranks))
         self._device = d = _device(device)
+        uid = None if unique_id is None else bytes(unique_id)
         if d.type != "cpu":
-            raise _no_nccl(d)
+            if isinstance(_world, _nccl.NcclComm):
+                self._c = _world
+                return
+            if len(uid) != _ID_BYTES or uid.startswith(_CPU_ID):
+                raise ValueError("unique_id was not made by get_unique_id on "
+                                 "a cuda device (NCCL's are %d bytes)" % _ID_BYTES)
+            self._c = _nccl.NcclComm.init_rank(d, nranks, uid, rank)
+            return
         if _world is None:
-            uid = bytes(unique_id)
             if not uid.startswith(_CPU_ID):
                 raise ValueError("unique_id was not made by ember's "
                                  "get_unique_id for cpu")
@@ -104,7 +107,15 @@ class Communicator:
             self._c.destroyed = True
             self._c.close()
 
-    abort = destroy
+    def abort(self):
+        """Free the communicator without waiting for its outstanding work
+        (NCCL's ncclCommAbort; on cpu, destroy)."""
+        if not self._c.destroyed:
+            self._c.destroyed = True
+            if isinstance(self._c, _nccl.NcclComm):
+                self._c.close(abort=True)
+            else:
+                self._c.close()
 
     # ---- argument handling ----------------------------------------------
 
@@ -151,6 +162,10 @@ class Communicator:
     def _collective(self, what, send, recv, out_count, nparts, op, root, stream):
         sflat = None if send is None else ember.ascontiguousarray(send).reshape(-1)
         rflat = recv.reshape(-1)
+        if isinstance(self._c, _nccl.NcclComm):
+            self._c.collective(what, sflat, rflat, out_count, nparts, op, root,
+                               stream)
+            return
         self._run(stream, lambda: self._c.collective(
             what, sflat, rflat, out_count, nparts, op, root))
 
@@ -247,17 +262,21 @@ class Communicator:
         self._peer(peer, "send")
         _ops.check_array(buf, "send: buf", self._device)
         flat = ember.ascontiguousarray(buf).reshape(-1)
-        self._run(self._stream(stream, "send"),
-                  _P2P(self._c, True, flat, peer))
+        self._p2p(True, flat, peer, self._stream(stream, "send"))
 
     def recv(self, buf, peer, stream=None):
         """buf filled from rank peer's send; returns buf."""
         self._live("recv")
         self._peer(peer, "recv")
         _ops.check_array(buf, "recv: buf", self._device, writeable=True)
-        self._run(self._stream(stream, "recv"),
-                  _P2P(self._c, False, buf.reshape(-1), peer))
+        self._p2p(False, buf.reshape(-1), peer, self._stream(stream, "recv"))
         return buf
+
+    def _p2p(self, is_send, flat, peer, stream):
+        if isinstance(self._c, _nccl.NcclComm):
+            self._c.p2p(is_send, flat, peer, stream)
+        else:
+            self._run(stream, _P2P(self._c, is_send, flat, peer))
 
 
 class _P2P:
@@ -289,9 +308,16 @@ def init_all(devices):
     ds = [ember.Device(d) for d in devices]
     if not ds:
         raise ValueError("init_all: no devices given")
-    for d in ds:
-        if d.type != "cpu":
-            raise _no_nccl(d)
+    kinds = {d.type for d in ds}
+    if len(kinds) > 1:
+        raise ValueError("init_all: devices of one kind are needed, got %s"
+                         % ", ".join(str(d) for d in ds))
+    if "cuda" in kinds:
+        if len({str(d) for d in ds}) < len(ds):
+            raise ValueError("init_all: NCCL takes each GPU once, got %s"
+                             % ", ".join(str(d) for d in ds))
+        return [Communicator(len(ds), None, c.rank, c.device, _world=c)
+                for c in _nccl.NcclComm.init_all(ds)]
     world = ThreadWorld(len(ds))
     return [Communicator(len(ds), None, r, d, _world=world)
             for r, d in enumerate(ds)]
@@ -318,12 +344,14 @@ def group_start():
     grouped sends and receives do not deadlock, and one thread may drive
     every rank of init_all's communicators."""
     _group.depth += 1
+    _nccl.group_start()
 
 
 def group_end():
     if _group.depth == 0:
         raise RuntimeError("group_end() without group_start()")
     _group.depth -= 1
+    _nccl.group_end()
     if _group.depth:
         return
     calls, _group.calls = _group.calls, []
@@ -349,6 +377,7 @@ class group:
             group_end()
         else:              # drop the queued calls: the block failed
             _group.depth -= 1
+            _nccl.group_end()
             if not _group.depth:
                 _group.calls = []
 
