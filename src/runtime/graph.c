@@ -153,6 +153,25 @@ em_status em_graph_upload(em_graph *g, em_stream *s)
     return g->dev->ops->graph_upload(g->dev, g->impl, on);
 }
 
+em_status em_rt_graph_keep_module(em_graph *g, em_module *m)
+{
+    for (int i = 0; i < g->n_modules; i++)
+        if (g->modules[i] == m)
+            return EM_OK;
+    if (g->n_modules == g->cap_modules) {
+        int cap = g->cap_modules ? 2 * g->cap_modules : 8;
+        em_module **p = realloc(g->modules, (size_t)cap * sizeof *p);
+        if (!p)
+            return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory capturing "
+                            "a launch on %s", g->dev->name);
+        g->modules = p;
+        g->cap_modules = cap;
+    }
+    if (em_rt_module_graph_hold(m))
+        g->modules[g->n_modules++] = m;
+    return EM_OK;
+}
+
 em_status em_graph_destroy(em_graph *g)
 {
     if (!g)
@@ -160,6 +179,10 @@ em_status em_graph_destroy(em_graph *g)
     if (g->impl)
         g->dev->ops->graph_destroy(g->dev, g->impl);
     g->impl = NULL;
+    /* after the backend's graph, which names the modules' functions */
+    for (int i = 0; i < g->n_modules; i++)
+        em_rt_module_graph_drop(g->modules[i]);
+    free(g->modules);
     em_rt_pool_graph_release(g->dev, g, g->last);
     em_rt_stream_release(g->last);
     em_rt_stream_release(g->home);

@@ -18,6 +18,10 @@ struct rt_module {
     pthread_mutex_t lock;       /* guards m.functions (shared by threads) */
     int cap;
     int cached;                 /* owned by the kernel cache */
+    /* Graphs whose launches use the module (graph.c), and an unload asked
+     * for while some did: done when the last such graph is released. */
+    int graph_refs;
+    int unload_pending;
 };
 
 static struct rt_module *rt_module_of(em_module *m)
@@ -113,11 +117,40 @@ em_status em_module_unload(em_module *m)
 {
     if (!m)
         return em_error(EM_ERR_INVALID_VALUE, "em_module_unload: module is NULL");
-    if (rt_module_of(m)->cached)
+    struct rt_module *rm = rt_module_of(m);
+    int held;
+    if (rm->cached)
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_module_unload: the module belongs to the kernel cache, "
                         "which keeps it until exit");
-    return em_rt_module_unload_any(m);
+    pthread_mutex_lock(&rm->lock);
+    held = rm->graph_refs > 0;
+    rm->unload_pending = held;
+    pthread_mutex_unlock(&rm->lock);
+    return held ? EM_OK : em_rt_module_unload_any(m);
+}
+
+int em_rt_module_graph_hold(em_module *m)
+{
+    struct rt_module *rm = rt_module_of(m);
+    if (rm->cached)
+        return 0;     /* kept until exit anyway */
+    pthread_mutex_lock(&rm->lock);
+    rm->graph_refs++;
+    pthread_mutex_unlock(&rm->lock);
+    return 1;
+}
+
+void em_rt_module_graph_drop(em_module *m)
+{
+    struct rt_module *rm = rt_module_of(m);
+    int unload;
+    pthread_mutex_lock(&rm->lock);
+    unload = --rm->graph_refs == 0 && rm->unload_pending;
+    pthread_mutex_unlock(&rm->lock);
+    if (unload && em_rt_module_unload_any(m) != EM_OK)
+        em_log(EM_LOG_WARN, "module", "unloading a module of %s after the last "
+               "graph using it went: %s", m->dev->name, em_last_error());
 }
 
 void em_rt_module_set_cached(em_module *m) { rt_module_of(m)->cached = 1; }
@@ -361,6 +394,8 @@ static em_status launch_checked(em_function *f, const em_launch_config *c,
     p = &d->props;
     if (!(s = em_rt_stream_for(d, stream, "em_launch")))
         return EM_ERR_INVALID_VALUE;
+    if (s->capture && (bad = em_rt_graph_keep_module(s->capture, f->module)) != EM_OK)
+        return (em_status)bad;
     /* v - 1 >= max catches 0 and too large in one unsigned compare. */
     bad = (c->grid.x - 1u >= (unsigned)p->max_grid_dim[0]) |
           (c->grid.y - 1u >= (unsigned)p->max_grid_dim[1]) |

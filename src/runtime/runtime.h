@@ -65,7 +65,17 @@ struct em_graph {
     em_stream *last;            /* launched on last (home before any); held */
     void *impl;                 /* the backend's executable graph */
     struct rt_block *blocks;    /* pool.c's: the blocks the graph holds */
+    em_module **modules;        /* launched in the capture, kept loaded */
+    int n_modules, cap_modules;
 };
+
+/* graph.c: keep m loaded while g lives (a launch of it was captured). */
+em_status em_rt_graph_keep_module(struct em_graph *g, em_module *m);
+/* module.c: a graph's hold on m (0 when m needs none: the kernel cache's
+ * modules stay until exit), and its release, which does an unload asked
+ * for meanwhile. */
+int em_rt_module_graph_hold(em_module *m);
+void em_rt_module_graph_drop(em_module *m);
 
 /* graph.c: the capture that work issued on s would join: s's own, or for
  * the legacy default stream a blocking stream's (CUDA orders them).

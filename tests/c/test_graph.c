@@ -132,6 +132,55 @@ static void test_pool_lending(em_device *d, em_stream *s)
     CHECK(st2.cached_bytes >= st1.cached_bytes + 2 * N);
 }
 
+static const char add_src[] =
+    "extern \"C\" __global__ void add_k(float *x, int n, float k)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        x[i] += k;\n"
+    "}\n";
+
+/* A launch replays with its packed arguments, and the module it came from
+ * stays loaded, though unloaded by its user, until the graph goes. */
+static void test_launch_keeps_module(em_device *d, em_stream *s)
+{
+    static const char *const o0[] = {"-O0"};
+    enum { M = 64 };
+    float host[M];
+    em_code *c = NULL;
+    char *log = NULL;
+    em_module *m = NULL;
+    em_function *f = NULL;
+    em_graph *g = NULL;
+    void *x = NULL;
+    int n = M, ok = 1;
+    float k = 2.5f;
+    void *args[3] = {&x, &n, &k};
+    CHECK_OK(em_compile_host(add_src, "add_k", o0, 1, &c, &log));
+    free(log);
+    if (!c)
+        return;
+    CHECK_OK(em_module_load(d, c, &m));
+    em_code_free(c);
+    CHECK_OK(em_module_get_function(m, "add_k", &f));
+    CHECK_OK(em_malloc(d, sizeof host, NULL, &x));
+    CHECK_OK(em_memset_async(d, x, 0, sizeof host, NULL));
+    CHECK_OK(em_stream_begin_capture(s));
+    CHECK_OK(em_launch(f, (em_dim3){2, 1, 1}, (em_dim3){32, 1, 1}, 0, s, args));
+    CHECK_OK(em_stream_end_capture(s, &g));
+    k = 100.0f;                     /* the captured value stays 2.5 */
+    CHECK_OK(em_module_unload(m));  /* deferred: the graph uses it */
+    CHECK_OK(em_graph_launch(g, s));
+    CHECK_OK(em_graph_launch(g, s));
+    CHECK_OK(em_stream_synchronize(s));
+    CHECK_OK(em_memcpy_async(d, host, x, sizeof host, NULL));
+    for (int i = 0; i < M; i++)
+        ok &= host[i] == 5.0f;
+    CHECK(ok);
+    CHECK_OK(em_graph_destroy(g));  /* unloads the module now */
+    CHECK_OK(em_free(d, x, NULL));
+}
+
 int main(void)
 {
     em_device *d = cpu();
@@ -140,6 +189,7 @@ int main(void)
     test_replay(d, s);
     test_refusals(d, s);
     test_pool_lending(d, s);
+    test_launch_keeps_module(d, s);
     CHECK_OK(em_stream_destroy(s));
     return check_report("test_graph");
 }
