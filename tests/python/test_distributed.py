@@ -317,3 +317,50 @@ def test_nccl_process_style_init_and_errors():
     c1.destroy()
     with pytest.raises(RuntimeError, match="destroyed"):
         c0.all_reduce(ember.zeros(3, device="cuda:0"))
+
+
+@pytest.mark.parametrize("kind", DEVICES)
+def test_cupy_nccl_spelling(kind):
+    from ember.cuda import nccl
+    comms = nccl.NcclCommunicator.initAll(_devices(kind, 2))
+    n = len(comms)
+    assert [c.rank_id() for c in comms] == list(range(n))
+    assert comms[0].size() == n
+    xs = [_data(r, (8,), "float32") for r in range(n)]
+
+    def run(c):
+        r = c.rank_id()
+        dev = "cpu" if kind == "cpu" else "cuda:%d" % c.device_id()
+        x = ember.asarray(xs[r], device=dev)
+        y = ember.empty(8, dtype=ember.float32, device=dev)
+        g = ember.empty(8 * n, dtype=ember.float32, device=dev)
+        if kind == "cpu":
+            c.allReduce(x, y, 8, nccl.NCCL_FLOAT32, nccl.NCCL_MAX, 0)
+            c.allGather(x, g, 8, nccl.NCCL_FLOAT32, 0)
+        else:   # CuPy passes device pointers
+            c.allReduce(x.data.ptr, y.data.ptr, 8, nccl.NCCL_FLOAT32,
+                        nccl.NCCL_MAX, 0)
+            c.allGather(x.data.ptr, g.data.ptr, 8, nccl.NCCL_FLOAT32, 0)
+        return y, g
+
+    X = np.stack(xs)
+    for y, g in _on_ranks([_Rank(c, kind) for c in comms], lambda rc: run(rc.c)):
+        _check(y, X.max(axis=0))
+        _check(g, X.reshape(-1))
+    if kind == "cpu":
+        with pytest.raises(TypeError, match="device pointers need a "
+                                            "communicator on a cuda device"):
+            comms[0].allReduce(1234, 5678, 8, nccl.NCCL_FLOAT32, 0, 0)
+        with pytest.raises(ValueError, match="count 9 but the array has shape"):
+            comms[0].allReduce(ember.zeros(8, dtype=ember.float32), None, 9,
+                               nccl.NCCL_FLOAT32, 0, 0)
+    uid = nccl.get_unique_id()
+    assert len(uid) == 128 and all(-128 <= b < 128 for b in uid)
+
+
+class _Rank:
+    """A CuPy communicator seen as _on_ranks expects (rank, device)."""
+
+    def __init__(self, c, kind):
+        self.c, self.rank = c, c.rank_id()
+        self.device = "cpu" if kind == "cpu" else "cuda:%d" % c.device_id()

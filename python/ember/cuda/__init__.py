@@ -46,7 +46,7 @@ def __getattr__(name):
     if name in _DISPATCHER:
         from . import dispatcher
         return getattr(dispatcher, name)
-    if name in ("runtime", "random"):
+    if name in ("runtime", "random", "nccl"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name in ("CUDAGraph", "graph", "graphs"):   # graphs.py
