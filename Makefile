@@ -21,7 +21,7 @@ $(VENV)/.ready:
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q numpy pytest hypothesis cffi scikit-build-core cmake ninja \
 	    scipy-openblas64 scipy 'pandas>=3.1' pyarrow scikit-learn \
-	    'dask[array,dataframe]' distributed
+	    'dask[array,dataframe]' distributed tqdm
 	touch $@
 
 venv: $(VENV)/.ready

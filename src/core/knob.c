@@ -33,6 +33,9 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_TF32] = {"EMBER_TF32", "1: float32 and complex64 products on "
                       "cuda may round their inputs to TF32, as CuPy's "
                       "CUPY_TF32 (default 0: full float32)", 1, 0},
+    [EM_KNOB_PROGRESS] = {"EMBER_PROGRESS", "0 or 1: progress bars of long work "
+                          "(reads, fits) off, or on on any stderr at once "
+                          "(default: on a terminal, after a second)", 1, 0},
     [EM_KNOB_SCAN_ITEMS] = {"EMBER_SCAN_ITEMS", "items per thread of CUDA scans",
                             4, 32},
     [EM_KNOB_SCAN_MINB] = {"EMBER_SCAN_MINB", "blocks per SM a CUDA scan's "

@@ -327,25 +327,6 @@ def test_read_csv_parallel_file_read(device, tmp_path, monkeypatch):
         assert bytes(ember.asnumpy(buf)) == want
 
 
-def test_progress_only_on_a_terminal_after_a_second(monkeypatch):
-    import sys
-    from ember.frame._io_progress import Progress
-    p = Progress(100)
-    p.update(10)
-    assert p.bar is None                      # under a second
-    p.t0 -= 2
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
-    p.update(10)
-    assert p.bar is None                      # not a terminal
-    tqdm = pytest.importorskip("tqdm")
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    p.update(10)
-    assert isinstance(p.bar, tqdm.tqdm) and p.bar.n == 30
-    p.update(5)
-    assert p.bar.n == 35
-    p.close()
-
-
 def test_parquet_many_row_groups(device, tmp_path):
     # one Arrow chunk a row group: on a GPU the chunks of a column travel
     # through one staged copy, sliced chunks (offsets) included

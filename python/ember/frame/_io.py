@@ -23,9 +23,35 @@ def read_parquet(path, columns=None, device=None, **kw):
     if kw:
         raise NotImplementedError(f"read_parquet: {', '.join(sorted(kw))}")
     import ember
+    from ember._progress import OFF, progress
     pq = _pa_module("pyarrow.parquet")
-    table = pq.read_table(path, columns=columns)
+    bar = progress(None, "read_parquet", "B")
+    if bar is OFF or _is_dir(path):
+        table = pq.read_table(path, columns=columns)
+    else:
+        table = _by_row_groups(pq, path, columns, bar)
     return _from_table(table, ember.get_device() if device is None else device)
+
+
+def _is_dir(path):
+    import os
+    return isinstance(path, (str, os.PathLike)) and os.path.isdir(path)
+
+
+def _by_row_groups(pq, path, columns, bar):
+    """The file read a row group at a time, so the bar can count its bytes
+    (read_table decodes it in one call that says nothing until done)."""
+    pa = _pa_module("pyarrow")
+    with bar, pq.ParquetFile(path) as f:
+        md = f.metadata
+        bar.total = sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
+        parts = []
+        for i in range(md.num_row_groups):
+            parts.append(f.read_row_group(i, columns=columns))
+            bar.update(md.row_group(i).total_byte_size)
+        if not parts:
+            return f.read(columns=columns)
+        return pa.concat_tables(parts)
 
 
 def _from_table(table, device):

@@ -12,7 +12,7 @@ import ember
 from ember.frame import _bitmap, _io_convert as cv, _io_dates as dt
 from ember.frame._column import Column
 from ember.frame._io_csv import Rows, tokenize
-from ember.frame._io_progress import Progress
+from ember._progress import progress as bar
 from ember.frame._io_read import ImplicitIndex, Plan, skip_of
 
 
@@ -93,7 +93,8 @@ def read_chunked(open_src, size, chunk_bytes, sep, quote, dev, nrows=None,
                  skiprows=None, **opts):
     from ember.frame.frame import DataFrame
     from ember.frame._index import RangeIndex
-    progress = Progress(2 * size)
+    # both passes read the file: the bar counts its bytes twice
+    progress = bar(2 * size, "read_csv (2 passes)", "B")
     state = {}
     counts = {}
     try:

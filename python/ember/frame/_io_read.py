@@ -190,10 +190,10 @@ def frame_from_bytes(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
 def _frame(host, sep, quote, dev, nrows=None, skiprows=None, **opts):
     from ember.frame.frame import DataFrame
     from ember.frame._index import RangeIndex
-    from ember.frame._io_progress import Progress
+    from ember._progress import progress as bar
     # the bar counts the bytes: half for the tokenizing, half the columns
     size = host.shape[0]
-    progress = Progress(size)
+    progress = bar(size, "read_csv", "B")
     try:
         buf = _without_bom(ember.asarray(host, device=dev))
         ends, rowend = tokenize(buf, sep, quote)

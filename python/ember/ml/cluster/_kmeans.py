@@ -3,6 +3,7 @@ k-means++ or random seeding, n_init restarts, sample weights)."""
 import numbers
 
 import ember
+from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClusterMixin, TransformerMixin, fitted
@@ -124,15 +125,19 @@ class KMeans(_KMeansBase):
         xx = sq_norms(Xc)
         tol = S.tolerance(X, self.tol)
         best = None
-        for _ in range(n_init):
-            C0 = self._init_centers(Xc, xx, w, rng)
-            if not isinstance(self.init, str):
-                C0 = C0 - mean[None, :]
-            labels, C, n_iter = S.lloyd(Xc, w, C0, self.max_iter, tol,
-                                       unit=sample_weight is None)
-            inert = S.as_host_float(S.inertia(Xc, C, labels, w))
-            if best is None or inert < best[0]:
-                best = (inert, labels, C, n_iter)
+        # counts max_iter for each init: one that converges early skips ahead
+        bar = progress(n_init * self.max_iter, "KMeans.fit", "iter")
+        with bar:
+            for i in range(n_init):
+                C0 = self._init_centers(Xc, xx, w, rng)
+                if not isinstance(self.init, str):
+                    C0 = C0 - mean[None, :]
+                labels, C, n_iter = S.lloyd(Xc, w, C0, self.max_iter, tol,
+                                           unit=sample_weight is None, tick=bar.update)
+                inert = S.as_host_float(S.inertia(Xc, C, labels, w))
+                if best is None or inert < best[0]:
+                    best = (inert, labels, C, n_iter)
+                bar.update(self.max_iter - n_iter)
         inert, labels, C, n_iter = best
         self.__dict__.pop("_init_array", None)
         self.cluster_centers_ = C + mean[None, :]

@@ -115,10 +115,11 @@ def centers_from(sums, wsum, C_old):
     return ember.where((wsum > 0)[:, None], sums / safe[:, None], C_old)
 
 
-def lloyd(X, w, C, max_iter, tol, unit=False):
+def lloyd(X, w, C, max_iter, tol, unit=False, tick=None):
     """Lloyd's iterations as scikit-learn's lloyd: stop when the labels do
     not change (strict convergence) or the squared center shift is <= tol.
-    One host sync per iteration (the three stopping figures together)."""
+    One host sync per iteration (the three stopping figures together);
+    tick() after each (a progress bar's update)."""
     labels_old = None
     strict = False
     it = 0
@@ -138,6 +139,8 @@ def lloyd(X, w, C, max_iter, tol, unit=False):
             figs[1] = float(((C_new - C) ** 2).sum())
         C = C_new
         labels_old = labels
+        if tick is not None:
+            tick()
         if not figs[2]:
             strict = True
             break

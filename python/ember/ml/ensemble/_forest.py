@@ -6,6 +6,7 @@ import math
 import numbers
 
 import ember
+from ember._progress import progress
 from ember.ml import _labels
 from ember.ml import _validation as V
 from ember.ml._random import check_random_state
@@ -87,20 +88,22 @@ class _Forest(BaseEstimator):
         # trees of a batch share each level's launches; a batch's
         # (tree, row) pairs stay near 2^23
         per = max(1, min(self.n_estimators, (1 << 23) // max(n, 1)))
-        for t0 in range(0, self.n_estimators, per):
-            g = min(per, self.n_estimators - t0)
-            if self.bootstrap:
-                draw = rng.integers(0, n, (g, ns))
-                draw = draw + (ember.arange(g, device=X.device) * n)[:, None]
-                W = ember.bincount(draw.reshape(-1), minlength=g * n).reshape(g, n)
-                W = W.astype(w.dtype) * w[None, :]
-            else:
-                W = ember.broadcast_to(w, (g, n))
-            trees += grow(Xb, y, W, n_classes=n_classes, max_bins=self.max_bins,
-                          max_depth=self.max_depth, min_samples_split=mss,
-                          min_samples_leaf=msl,
-                          min_weight_fraction_leaf=self.min_weight_fraction_leaf,
-                          min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng)
+        with progress(self.n_estimators, type(self).__name__ + ".fit", "tree") as bar:
+            for t0 in range(0, self.n_estimators, per):
+                g = min(per, self.n_estimators - t0)
+                if self.bootstrap:
+                    draw = rng.integers(0, n, (g, ns))
+                    draw = draw + (ember.arange(g, device=X.device) * n)[:, None]
+                    W = ember.bincount(draw.reshape(-1), minlength=g * n).reshape(g, n)
+                    W = W.astype(w.dtype) * w[None, :]
+                else:
+                    W = ember.broadcast_to(w, (g, n))
+                trees += grow(Xb, y, W, n_classes=n_classes, max_bins=self.max_bins,
+                              max_depth=self.max_depth, min_samples_split=mss,
+                              min_samples_leaf=msl,
+                              min_weight_fraction_leaf=self.min_weight_fraction_leaf,
+                              min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng)
+                bar.update(g)
         self._pack(trees, E, p, X.device)
 
     def _pack(self, trees, E, p, dev):

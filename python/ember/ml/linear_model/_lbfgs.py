@@ -35,9 +35,10 @@ def _two_loop(g, hist, gamma):
     return -r
 
 
-def lbfgs(fun, x, max_iter, gtol, m=10, maxls=50):
+def lbfgs(fun, x, max_iter, gtol, m=10, maxls=50, tick=None):
     """(x, f, n_iter, converged) minimising fun, which returns
-    (f as a 0-d device array, gradient)."""
+    (f as a 0-d device array, gradient); tick() after each iteration (a
+    progress bar's update)."""
     f, g = fun(x)
     fh, gmax = _host(f, ember.abs(g).max())
     if gmax <= gtol:
@@ -71,16 +72,18 @@ def lbfgs(fun, x, max_iter, gtol, m=10, maxls=50):
                 hist.pop(0)
             gamma = sy / yy
         x, g, fprev, fh = xn, gn, fh, fnh
+        if tick is not None:
+            tick()
         if (fprev - fh) <= FTOL * max(abs(fprev), abs(fh), 1.0) or gmaxn <= gtol:
             return x, fh, k, True
     return x, fh, max_iter, False
 
 
-def fista(fun, prox, x, max_iter, tol):
+def fista(fun, prox, x, max_iter, tol, tick=None):
     """(x, n_iter, converged) minimising fun(x) + h(x) where prox(v, t) is
     h's proximal map at step t; backtracking on the step, restart when the
     objective rises. Stops when the largest entry of the gradient mapping
-    (x - prox(x - t g, t)) / t is at most tol."""
+    (x - prox(x - t g, t)) / t is at most tol. tick() after each iteration."""
     f, g = fun(x)
     L = 1.0
     z, t_mom = x, 1.0
@@ -96,6 +99,8 @@ def fista(fun, prox, x, max_iter, tol):
                 break
             L *= 2.0
         step_map = float(ember.abs(xn - prox(xn - gn / L, 1.0 / L)).max()) * L
+        if tick is not None:
+            tick()
         if step_map <= tol:
             return xn, k, True
         t_next = 0.5 * (1 + (1 + 4 * t_mom * t_mom) ** 0.5)

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 import ember
+from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClassifierMixin
 from ember.ml.exceptions import ConvergenceWarning
@@ -160,9 +161,12 @@ class LogisticRegression(ClassifierMixin, LinearClassifierMixin, BaseEstimator):
             def prox(v, t):
                 return ember.sign(v) * ember.maximum(ember.abs(v) - t * mask, 0)
 
-            x, it, ok = fista(loss, prox, x, 10 * self.max_iter, self.tol)
+            with progress(10 * self.max_iter, "LogisticRegression.fit", "iter") as bar:
+                x, it, ok = fista(loss, prox, x, 10 * self.max_iter, self.tol,
+                                  tick=bar.update)
         else:
-            x, _, it, ok = lbfgs(loss, x, self.max_iter, self.tol)
+            with progress(self.max_iter, "LogisticRegression.fit", "iter") as bar:
+                x, _, it, ok = lbfgs(loss, x, self.max_iter, self.tol, tick=bar.update)
         if not ok and self.max_iter > 0:
             warnings.warn(f"{self.solver} failed to converge after {it} iteration(s) "
                           "(status=1):\nSTOP: TOTAL NO. OF ITERATIONS REACHED LIMIT\n\n"

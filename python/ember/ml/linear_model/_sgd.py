@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 import ember
+from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -133,62 +134,64 @@ class _SGDBase(BaseEstimator):
         # the cumulative l1 penalty (Tsuruoka et al. 2009), as scikit-learn:
         # u the penalty each weight could have had, Q what it has had
         u, Q = 0.0, ember.zeros_like(W) if l1 else None
-        for epoch in range(1, self.max_iter + 1):
-            if self.shuffle:
-                perm = rng.permutation(n)
-                Xe, Ye = ember.take(X, perm, axis=0), ember.take(Y, perm, axis=0)
-                swe = ember.take(sw, perm) if sw is not None else None
+        with progress(self.max_iter, type(self).__name__ + ".fit", "epoch") as bar:
+            for epoch in range(1, self.max_iter + 1):
+                if self.shuffle:
+                    perm = rng.permutation(n)
+                    Xe, Ye = ember.take(X, perm, axis=0), ember.take(Y, perm, axis=0)
+                    swe = ember.take(sw, perm) if sw is not None else None
+                else:
+                    Xe, Ye, swe = X, Y, sw
+                total = ember.zeros((), dtype=X.dtype, device=X.device)
+                for s in range(0, n, bs):
+                    eta = (1.0 / (alpha * (t0 + t)) if self.learning_rate == "optimal"
+                           else self.eta0 / (t + 1) ** self.power_t
+                           if self.learning_rate == "invscaling" else self.eta0)
+                    Xb, Yb = Xe[s:s + bs], Ye[s:s + bs]
+                    Z = Xb @ W.T
+                    if self.fit_intercept:
+                        Z = Z + b
+                    loss, d = _loss_and_grad(self.loss, Z, Yb, eps)
+                    d = ember.clip(d, -_MAX_DLOSS, _MAX_DLOSS)
+                    if swe is not None:
+                        loss = loss * swe[s:s + bs, None]
+                        d = d * swe[s:s + bs, None]
+                    total += loss.sum()
+                    m = Xb.shape[0]
+                    # m per-sample steps of eta, taken as one step on the block's
+                    # mean gradient, no longer than the curvature allows
+                    lr = min(eta * m, cap)
+                    if l2:
+                        W *= max(0.0, 1.0 - lr * l2)
+                    W -= (lr / m) * (d.T @ Xb)
+                    if l1:
+                        u += lr * l1
+                        Wz = W.copy()
+                        W[...] = (ember.maximum(W - (u + Q), 0) * (W > 0)
+                                  + ember.minimum(W + (u - Q), 0) * (W < 0))
+                        Q += W - Wz
+                    if self.fit_intercept:
+                        b -= (lr / m) * d.sum(axis=0)
+                    t += m
+                obj = total / n
+                if pen is not None:
+                    obj = obj + (0.5 * l2 * (W * W).sum() + l1 * ember.abs(W).sum()) \
+                        / max(W.shape[0], 1)
+                obj = float(obj)
+                if not np.isfinite(obj):
+                    raise ValueError(f"Floating-point under-/overflow occurred at epoch "
+                                     f"#{epoch}. Scaling input data with StandardScaler "
+                                     "or MinMaxScaler might help.")
+                stale = stale + 1 if obj > best - tol else 0
+                best = min(best, obj)
+                bar.update()
+                if stale >= self.n_iter_no_change:
+                    break
             else:
-                Xe, Ye, swe = X, Y, sw
-            total = ember.zeros((), dtype=X.dtype, device=X.device)
-            for s in range(0, n, bs):
-                eta = (1.0 / (alpha * (t0 + t)) if self.learning_rate == "optimal"
-                       else self.eta0 / (t + 1) ** self.power_t
-                       if self.learning_rate == "invscaling" else self.eta0)
-                Xb, Yb = Xe[s:s + bs], Ye[s:s + bs]
-                Z = Xb @ W.T
-                if self.fit_intercept:
-                    Z = Z + b
-                loss, d = _loss_and_grad(self.loss, Z, Yb, eps)
-                d = ember.clip(d, -_MAX_DLOSS, _MAX_DLOSS)
-                if swe is not None:
-                    loss = loss * swe[s:s + bs, None]
-                    d = d * swe[s:s + bs, None]
-                total += loss.sum()
-                m = Xb.shape[0]
-                # m per-sample steps of eta, taken as one step on the block's
-                # mean gradient, no longer than the curvature allows
-                lr = min(eta * m, cap)
-                if l2:
-                    W *= max(0.0, 1.0 - lr * l2)
-                W -= (lr / m) * (d.T @ Xb)
-                if l1:
-                    u += lr * l1
-                    Wz = W.copy()
-                    W[...] = (ember.maximum(W - (u + Q), 0) * (W > 0)
-                              + ember.minimum(W + (u - Q), 0) * (W < 0))
-                    Q += W - Wz
-                if self.fit_intercept:
-                    b -= (lr / m) * d.sum(axis=0)
-                t += m
-            obj = total / n
-            if pen is not None:
-                obj = obj + (0.5 * l2 * (W * W).sum() + l1 * ember.abs(W).sum()) \
-                    / max(W.shape[0], 1)
-            obj = float(obj)
-            if not np.isfinite(obj):
-                raise ValueError(f"Floating-point under-/overflow occurred at epoch "
-                                 f"#{epoch}. Scaling input data with StandardScaler "
-                                 "or MinMaxScaler might help.")
-            stale = stale + 1 if obj > best - tol else 0
-            best = min(best, obj)
-            if stale >= self.n_iter_no_change:
-                break
-        else:
-            if self.tol is not None:
-                warnings.warn("Maximum number of iteration reached before convergence. "
-                              "Consider increasing max_iter to improve the fit.",
-                              ConvergenceWarning, stacklevel=3)
+                if self.tol is not None:
+                    warnings.warn("Maximum number of iteration reached before convergence. "
+                                  "Consider increasing max_iter to improve the fit.",
+                                  ConvergenceWarning, stacklevel=3)
         self._steps = t
         self.t_ = float(t + 1)
         return epoch
