@@ -78,6 +78,15 @@ static em_status capture_stop(em_stream *s, em_graph **out)
     return EM_OK;
 }
 
+void em_rt_capture_abort(em_stream *s)
+{
+    if (!s->capture)
+        return;
+    em_log(EM_LOG_WARN, "graph", "a stream of %s was destroyed while capturing; "
+           "the capture was ended and its graph dropped", s->dev->name);
+    capture_stop(s, NULL);
+}
+
 em_status em_stream_end_capture(em_stream *s, em_graph **out)
 {
     if (!s || !out)
@@ -120,7 +129,7 @@ static em_status graph_stream(em_graph *g, em_stream *s, const char *what,
         return em_error(EM_ERR_INVALID_VALUE, "%s: the graph was released", what);
     if (!(*on = em_rt_stream_for(g->dev, s, what)))
         return EM_ERR_INVALID_VALUE;
-    if ((*on)->capture)
+    if (em_rt_capture_of(*on))
         return em_rt_capture_refuse(g->dev, "launching a graph inside a capture");
     return EM_OK;
 }

@@ -69,6 +69,8 @@ struct em_graph {
     int n_modules, cap_modules;
 };
 
+/* graph.c: end s's capture, if any, dropping its graph (s is going). */
+void em_rt_capture_abort(em_stream *s);
 /* graph.c: keep m loaded while g lives (a launch of it was captured). */
 em_status em_rt_graph_keep_module(struct em_graph *g, em_module *m);
 /* module.c: a graph's hold on m (0 when m needs none: the kernel cache's

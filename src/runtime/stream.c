@@ -124,6 +124,7 @@ em_status em_stream_destroy(em_stream *s)
                         "em_stream_destroy: the stream of %s was destroyed already",
                         s->dev->name);
     em_rt_current_forget_stream(s);
+    em_rt_capture_abort(s);
     /* Memory allocated on s may outlive this call (CUDA, too, allows
      * destroying a stream with work pending): each such block holds a
      * reference, and the last one to go tears the stream down. */

@@ -404,3 +404,19 @@ def test_output_allocated_in_capture_stays_valid(stream):
     assert z.data.ptr != ptr
     g.launch(stream)
     stream.synchronize()
+
+
+def test_stream_dropped_while_capturing(dev):
+    x = ember.ones(8, dtype=np.float32)
+    x + 1
+    s = ember.Stream(non_blocking=True)
+    with s:
+        s.begin_capture()
+        x + 1
+    del s
+    gc.collect()
+    other = ember.Stream(non_blocking=True)   # the device may capture again
+    g, y = _capture(other, lambda: x + 1)
+    g.launch(other)
+    other.synchronize()
+    np.testing.assert_array_equal(y.get(), np.full(8, 2, np.float32))
