@@ -316,6 +316,13 @@ def test_nested_and_second_capture(stream):
         stream.end_capture()
     with pytest.raises(ember.StreamCaptureError, match="not capturing"):
         stream.end_capture()
+    with pytest.raises(ValueError, match="cudaStreamCaptureMode"):
+        stream.begin_capture(mode=7)
+    with pytest.raises(TypeError):
+        stream.begin_capture(1, 2)
+    assert not stream.is_capturing()
+    stream.begin_capture(mode=cuda.runtime.streamCaptureModeRelaxed)
+    stream.end_capture().release()
     with pytest.raises(ValueError, match="default stream .* cannot capture"):
         ember.Stream.null.begin_capture()
     assert not ember.Stream.null.is_capturing()

@@ -5,6 +5,10 @@ getDeviceProperties(0) work there."""
 from ember import _ember
 
 cudaSuccess = 0
+# cudaStreamCaptureMode, for Stream.begin_capture(mode=) (docs/graphs.md)
+streamCaptureModeGlobal = 0
+streamCaptureModeThreadLocal = 1
+streamCaptureModeRelaxed = 2
 is_hip = False     # CuPy's flag that programs test before ROCm-specific paths
 
 

@@ -18,11 +18,28 @@ static em_stream *capture_stream(empy_state *st, PyObject *self)
     return s;
 }
 
-static PyObject *Stream_begin_capture(PyObject *self, PyObject *unused)
+/* mode: CuPy's cudaStreamCaptureMode (0 global, 1 thread-local, 2
+ * relaxed), checked and otherwise unused: ember captures in relaxed mode
+ * and refuses the unsafe calls itself, on every thread. */
+static PyObject *Stream_begin_capture(PyObject *self, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = {"mode", NULL};
     empy_state *st = empy_state_of(self);
-    em_stream *s = capture_stream(st, self);
-    if (!s)
+    PyObject *mode = Py_None;
+    em_stream *s;
+    long m;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:begin_capture", kwlist, &mode))
+        return NULL;
+    if (mode != Py_None) {
+        m = PyLong_Check(mode) ? PyLong_AsLong(mode) : -1;
+        if (m == -1 && PyErr_Occurred())
+            return NULL;
+        if (m < 0 || m > 2)
+            return PyErr_Format(PyExc_ValueError, "begin_capture: mode must be "
+                                "None or a cudaStreamCaptureMode (0, 1 or 2), "
+                                "not %R", mode);
+    }
+    if (!(s = capture_stream(st, self)))
         return NULL;
     return empy_none_or_raise(st, em_stream_begin_capture(s));
 }
@@ -163,9 +180,10 @@ static PyType_Spec Graph_spec = {
 };
 
 static PyMethodDef capture_methods[] = {
-    {"begin_capture", Stream_begin_capture, METH_NOARGS,
-     "Record, instead of running, the work issued on this stream until "
-     "end_capture()."},
+    {"begin_capture", (PyCFunction)(void (*)(void))Stream_begin_capture,
+     METH_VARARGS | METH_KEYWORDS,
+     "begin_capture(mode=None): record, instead of running, the work issued "
+     "on this stream until end_capture()."},
     {"end_capture", Stream_end_capture, METH_NOARGS,
      "End the capture; returns the ember.Graph of the recorded work."},
     {"is_capturing", Stream_is_capturing, METH_NOARGS,
