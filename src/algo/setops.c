@@ -58,7 +58,9 @@ static em_status pair_check(const em_array *a, const em_array *b,
         return st;
     if (a->device != b->device)
         return em_error(EM_ERR_INVALID_VALUE,
-                        "%s: the two arrays are on different devices", fn);
+                        "%s: operands are on different devices: %s and %s "
+                        "(ember does not copy between devices implicitly)",
+                        fn, em_device_name(a->device), em_device_name(b->device));
     if ((st = em_dtype_promote(a->dtype, b->dtype, &ct)) != EM_OK ||
         (st = em_sets_work_dtype(ct, fn, &wt)) != EM_OK)
         return st;

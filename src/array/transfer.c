@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "array/array_internal.h"
+#include "backend/backend.h"
 #include "backend/threadpool.h"
 #include "core/layout.h"
 
@@ -608,6 +609,14 @@ em_status em_arr_transfer_d2d(em_device *dd, void *dst, em_stream *ds,
     int ns;
     if (nbytes == 0)
         return EM_OK;
+    if (em_cuda_peer_ready(dd, sd)) {
+        /* One DMA over the peer link, on dd's stream once src is ready;
+         * returning after it keeps the promise that src is free. */
+        rc = em_stream_synchronize(ss);
+        if (rc == EM_OK)
+            rc = em_memcpy_async(dd, dst, src, nbytes, ds);
+        return rc == EM_OK ? em_stream_synchronize(ds) : rc;
+    }
     nchunks = (nbytes + STAGE_BYTES - 1) / STAGE_BYTES;
     ns = slots_get(xs, nchunks < STAGE_PER_CALL ? (int)nchunks : STAGE_PER_CALL);
     if (ns == 0) {

@@ -183,6 +183,11 @@ int em_cuda_is_host_alloc(const void *p);
  * the driver does not know, and when no driver works. */
 em_status em_cuda_pointer_ordinal(const void *p, int *ordinal);
 
+/* 1 when GPU `to` reads GPU `from`'s memory directly (peer access, enabled
+ * on the first ask for the pair, cuda_peer.c); 0 to stage through the
+ * host, and for any pair that is not two distinct GPUs. */
+int em_cuda_peer_ready(em_device *to, em_device *from);
+
 /* The runtime's stream resolution: NULL means the device's default. */
 static inline em_stream *em_stream_or_default(em_device *d, em_stream *s)
 {

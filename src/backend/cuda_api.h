@@ -255,6 +255,9 @@ struct em_cuda_driver {
     CUresult (*cuGraphUpload)(CUgraphExec e, CUstream s);
     CUresult (*cuGraphExecDestroy)(CUgraphExec e);
     CUresult (*cuGraphDestroy)(CUgraph g);
+    /* optional: peer access between GPUs (cuda_peer.c) */
+    CUresult (*cuDeviceCanAccessPeer)(int *can, CUdevice dev, CUdevice peer);
+    CUresult (*cuCtxEnablePeerAccess)(CUcontext peer, unsigned flags);
 };
 
 struct em_cuda_nvrtc {

@@ -60,6 +60,7 @@ static const struct sym driver_syms[] = {
     DRV(cuStreamIsCapturing, 0), DRV(cuGraphInstantiateWithFlags, 0),
     DRV(cuGraphLaunch, 0), DRV(cuGraphUpload, 0),
     DRV(cuGraphExecDestroy, 0), DRV(cuGraphDestroy, 0),
+    DRV(cuDeviceCanAccessPeer, 0), DRV(cuCtxEnablePeerAccess, 0),
 };
 
 static const struct sym nvrtc_syms[] = {

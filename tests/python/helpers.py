@@ -62,3 +62,25 @@ def assert_array_equal_np(x, expected, device=None):
             zero = b == 0      # NaN's sign bit means nothing; a zero's does
             np.testing.assert_array_equal(np.signbit(a[zero]), np.signbit(b[zero]),
                                           err_msg="signs of zeros differ")
+
+
+def in_threads(items, fn):
+    """fn(item) on a thread each, all at once; the results in items' order,
+    the first error raised."""
+    import threading
+    out, err = [None] * len(items), []
+
+    def work(i):
+        try:
+            out[i] = fn(items[i])
+        except BaseException as e:   # re-raised in the caller below
+            err.append(e)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(len(items))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if err:
+        raise err[0]
+    return out

@@ -4,13 +4,13 @@ visible GPU (skipped with fewer than 2)."""
 import os
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pytest
 
 import ember
 import ember.distributed as dist
+from helpers import in_threads
 
 OPS = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
 
@@ -31,25 +31,12 @@ def _devices(kind, n):
 
 
 def _on_ranks(comms, fn):
-    """fn(comm) on a thread per rank; the ranks' results in rank order."""
-    out = [None] * len(comms)
-    err = []
-
+    """fn(comm) on a thread per rank, its device current; results in rank
+    order."""
     def work(c):
-        try:
-            with ember.Device(c.device):
-                out[c.rank] = fn(c)
-        except BaseException as e:
-            err.append(e)
-
-    ts = [threading.Thread(target=work, args=(c,)) for c in comms]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    if err:
-        raise err[0]
-    return out
+        with ember.Device(c.device):
+            return fn(c)
+    return in_threads(sorted(comms, key=lambda c: c.rank), work)
 
 
 def _data(rank, shape, dtype):
