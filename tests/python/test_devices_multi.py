@@ -108,3 +108,38 @@ def test_many_threads_on_one_device(device):
         want = [float(np.sum(data[i] * k + i)) for k in range(15)]
         np.testing.assert_allclose(got, want, rtol=1e-12)
 
+
+
+_FREE_THREADED = r"""
+import sys, threading, numpy as np, ember
+assert not sys._is_gil_enabled(), "the GIL is on"
+data = [np.random.default_rng(i).standard_normal(4096) for i in range(8)]
+out = [None] * 8
+def work(i):
+    x = ember.asarray(data[i])
+    out[i] = [float(ember.sum(x * k)) for k in range(10)]
+ts = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+[t.start() for t in ts]; [t.join() for t in ts]
+for i in range(8):
+    np.testing.assert_allclose(out[i], [float(np.sum(data[i] * k)) for k in range(10)])
+print("ok")
+"""
+
+
+def test_threads_on_free_threaded_python():
+    import os
+    import shutil
+    import subprocess
+    import sys
+    exe = next((shutil.which(n) for n in ("python3.14t", "python3.13t")
+                if shutil.which(n)), None)
+    if exe is None:
+        pytest.skip("no free-threaded Python (python3.13t/3.14t) on PATH")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), PYTHON_GIL="0")
+    probe = subprocess.run([exe, "-c", "import ember"], env=env,
+                           capture_output=True, text=True)
+    if probe.returncode:
+        pytest.skip("ember is not built for %s" % exe)
+    r = subprocess.run([exe, "-c", _FREE_THREADED], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr

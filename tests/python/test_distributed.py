@@ -351,3 +351,27 @@ class _Rank:
     def __init__(self, c, kind):
         self.c, self.rank = c, c.rank_id()
         self.device = "cpu" if kind == "cpu" else "cuda:%d" % c.device_id()
+
+
+def test_stream_argument_cpu():
+    comms = dist.init_all(["cpu"] * 2)
+
+    def run(c):
+        s = ember.Stream()
+        x = ember.full(1000, c.rank + 1.0, device=c.device)
+        out = c.all_reduce(x, op="prod", stream=s)
+        s.synchronize()
+        return out
+
+    for r in _on_ranks(comms, run):
+        _check(r, np.full(1000, 2.0))
+
+
+def test_user_nvls_setting_wins():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    env.pop("NCCL_NVLS_ENABLE", None)
+    show = "import ember.distributed; print(os.environ['NCCL_NVLS_ENABLE'])"
+    for pre, want in (("os.environ['NCCL_NVLS_ENABLE'] = '1'; ", "1"), ("", "0")):
+        r = subprocess.run([sys.executable, "-c", "import os; " + pre + show],
+                           env=env, capture_output=True, text=True)
+        assert r.stdout.strip() == want, r.stderr
