@@ -50,6 +50,34 @@ typedef struct em_nvml_pci {
     char bus_id[32]; /* "00000000:17:00.0" */
 } em_nvml_pci;
 
+/* One entry of nvmlDeviceGetFieldValues: field_id and scope_id (a link,
+ * or 0xFFFFFFFF for all links where the field allows it) in, the rest
+ * out. nvml_return is the field's own NVML code (NOT_SUPPORTED on a card
+ * without the field); value_type says which member of value holds it:
+ * 0 d, 1 u32, 2 and 3 u64, 4 i64, 5 i32, 6 u16. */
+typedef struct em_nvml_field {
+    unsigned field_id, scope_id;
+    int64_t timestamp, latency_usec; /* microseconds */
+    int value_type, nvml_return;
+    union {
+        double d;
+        uint64_t u64;
+        int64_t i64;
+        uint32_t u32;
+        int32_t i32;
+        uint16_t u16;
+    } value;
+} em_nvml_field;
+
+/* NVML's field ids ember reads: NVLink data throughput, cumulative KiB. */
+enum {
+    EM_NVML_FI_NVLINK_LINK_COUNT = 91,
+    EM_NVML_FI_NVLINK_THROUGHPUT_DATA_TX = 138,
+    EM_NVML_FI_NVLINK_THROUGHPUT_DATA_RX = 139,
+    EM_NVML_FI_NVLINK_THROUGHPUT_RAW_TX = 140,
+    EM_NVML_FI_NVLINK_THROUGHPUT_RAW_RX = 141
+};
+
 /* NVML's return code of the calling thread's last failed em_nvml_ call. */
 int em_nvml_code(void);
 
@@ -83,6 +111,11 @@ em_status em_nvml_power_limit(em_nvml_device *d, unsigned *milliwatts);
 em_status em_nvml_clock(em_nvml_device *d, int type, unsigned *mhz);
 /* counter 0 TX, 1 RX; KB/s over NVML's last 20 ms. */
 em_status em_nvml_pcie_throughput(em_nvml_device *d, int counter, unsigned *kbps);
+/* n fields at once (nvmlDeviceGetFieldValues); a field the card lacks
+ * fails only its own nvml_return. */
+em_status em_nvml_field_values(em_nvml_device *d, int n, em_nvml_field *fields);
+/* Whether NVLink `link` is active (1) or not (0). */
+em_status em_nvml_nvlink_state(em_nvml_device *d, unsigned link, int *active);
 /* error_type 0 corrected, 1 uncorrected; counter 0 volatile, 1 aggregate. */
 em_status em_nvml_ecc_errors(em_nvml_device *d, int error_type, int counter,
                              uint64_t *count);

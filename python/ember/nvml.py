@@ -52,6 +52,19 @@ NVML_PCIE_UTIL_TX_BYTES, NVML_PCIE_UTIL_RX_BYTES = 0, 1
 NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 0, 1
 NVML_VOLATILE_ECC, NVML_AGGREGATE_ECC = 0, 1
 NVML_VALUE_NOT_AVAILABLE_ulonglong = 0xFFFFFFFFFFFFFFFF
+# NVLink: the field ids of nvmlDeviceGetFieldValues (throughput counters
+# are cumulative KiB; scope id a link, or 0xFFFFFFFF for all links), and
+# nvmlDeviceGetNvLinkState's answers.
+NVML_NVLINK_MAX_LINKS = 18
+NVML_FI_DEV_NVLINK_LINK_COUNT = 91
+NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138
+NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139
+NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_TX = 140
+NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_RX = 141
+NVML_FEATURE_DISABLED, NVML_FEATURE_ENABLED = 0, 1
+(NVML_VALUE_TYPE_DOUBLE, NVML_VALUE_TYPE_UNSIGNED_INT, NVML_VALUE_TYPE_UNSIGNED_LONG,
+ NVML_VALUE_TYPE_UNSIGNED_LONG_LONG, NVML_VALUE_TYPE_SIGNED_LONG_LONG,
+ NVML_VALUE_TYPE_SIGNED_INT, NVML_VALUE_TYPE_UNSIGNED_SHORT) = range(7)
 # nvmlMemory_v2: the versioned struct's tag (its size | 2 << 24).
 nvmlMemory_v2 = 40 | (2 << 24)
 
@@ -153,6 +166,37 @@ c_nvmlPciInfo_t = _nt("c_nvmlPciInfo_t", "busIdLegacy domain bus device "
 _new = tuple.__new__
 
 
+class c_nvmlValue_t:
+    """A field's value under every name of pynvml's union (dval, uiVal,
+    ulVal, ullVal, sllVal, siVal, usVal): already converted by the
+    field's valueType, so the member that type names reads it right."""
+    __slots__ = ("_v",)
+
+    def __init__(self, v):
+        self._v = v
+
+    dval = uiVal = ulVal = ullVal = sllVal = siVal = usVal = property(
+        lambda self: self._v)
+
+    def __repr__(self):
+        return "c_nvmlValue_t(%r)" % (self._v,)
+
+
+class c_nvmlFieldValue_t:
+    """One answer of nvmlDeviceGetFieldValues, with pynvml's attributes."""
+    __slots__ = ("fieldId", "scopeId", "timestamp", "latencyUsec", "valueType",
+                 "nvmlReturn", "value")
+
+    def __init__(self, row):
+        (self.fieldId, self.scopeId, self.timestamp, self.latencyUsec,
+         self.valueType, self.nvmlReturn, v) = row
+        self.value = c_nvmlValue_t(v)
+
+    def __repr__(self):
+        return ("c_nvmlFieldValue_t(fieldId=%d, scopeId=%d, nvmlReturn=%d, value=%r)"
+                % (self.fieldId, self.scopeId, self.nvmlReturn, self.value._v))
+
+
 def _passthrough(name, f, wrap=None):
     """pynvml's function `name` over the extension's f: the value as is
     (or wrap(value)), or NVMLError for NVML's code."""
@@ -198,6 +242,21 @@ def nvmlDeviceGetTemperature(handle, sensor=NVML_TEMPERATURE_GPU):
 
 def nvmlDeviceGetClockInfo(handle, type):
     return _reading(handle, 1, type)
+
+
+def nvmlDeviceGetFieldValues(handle, fieldIds):
+    """pynvml's: fieldIds are ids or (id, scope id) pairs; a field the card
+    lacks answers with its own nvmlReturn, the call itself does not fail."""
+    ids = [(f[0], f[1]) if isinstance(f, (tuple, list)) else (f, 0) for f in fieldIds]
+    try:
+        rows = _x._nvml_fields(handle, ids)
+    except _CFAIL as e:
+        _raise(e)
+    return [c_nvmlFieldValue_t(r) for r in rows]
+
+
+def nvmlDeviceGetNvLinkState(handle, link):
+    return _reading(handle, 5, link)
 
 
 def nvmlDeviceGetPcieThroughput(handle, counter):

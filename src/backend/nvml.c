@@ -35,6 +35,16 @@ struct pci {
     char bus_id[32];
 };
 
+/* nvmlFieldValue_t: 40 bytes, its value an 8-byte union */
+struct field {
+    unsigned field_id, scope_id;
+    long long timestamp, latency_usec;
+    int value_type, nvml_return;
+    union { double d; unsigned long long u64; } value;
+};
+_Static_assert(sizeof(struct field) == 40, "nvmlFieldValue_t is 40 bytes");
+_Static_assert(sizeof(em_nvml_field) == 40, "em_nvml_field mirrors it");
+
 static struct {
     nvret (*init)(void);
     nvret (*shutdown)(void);
@@ -58,6 +68,8 @@ static struct {
     nvret (*pci)(nvdev, struct pci *);
     nvret (*procs_v2)(nvdev, unsigned *, struct proc_v2 *); /* _v3 or _v2 */
     nvret (*procs_v1)(nvdev, unsigned *, struct proc_v1 *);
+    nvret (*fields)(nvdev, int, struct field *);
+    nvret (*nvlink_state)(nvdev, unsigned, int *);
 } fn;
 
 /* Each entry: where its pointer goes, then its names, newest first. */
@@ -87,6 +99,8 @@ static const struct { size_t at; const char *names[3]; } names[] = {
     {AT(procs_v2), {"nvmlDeviceGetComputeRunningProcesses_v3",
                     "nvmlDeviceGetComputeRunningProcesses_v2"}},
     {AT(procs_v1), {"nvmlDeviceGetComputeRunningProcesses"}},
+    {AT(fields), {"nvmlDeviceGetFieldValues"}},
+    {AT(nvlink_state), {"nvmlDeviceGetNvLinkState"}},
 #undef AT
 };
 
@@ -295,6 +309,39 @@ em_status em_nvml_pci_info(em_nvml_device *d, em_nvml_pci *out)
     out->pci_subsystem_id = p.pci_subsystem_id;
     memcpy(out->bus_id, p.bus_id, sizeof p.bus_id);
     out->bus_id[sizeof p.bus_id - 1] = 0;
+    return EM_OK;
+}
+
+#define MAX_FIELDS 64
+
+em_status em_nvml_field_values(em_nvml_device *d, int n, em_nvml_field *fields)
+{
+    struct field f[MAX_FIELDS];
+    if (n < 0 || n > MAX_FIELDS)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "nvmlDeviceGetFieldValues: %d fields, 0 to %d at once", n,
+                        MAX_FIELDS);
+    memset(f, 0, sizeof f);
+    for (int i = 0; i < n; i++) {
+        f[i].field_id = fields[i].field_id;
+        f[i].scope_id = fields[i].scope_id;
+    }
+    CALL(fields, "nvmlDeviceGetFieldValues", DEV(d), n, f);
+    for (int i = 0; i < n; i++) {
+        fields[i].timestamp = f[i].timestamp;
+        fields[i].latency_usec = f[i].latency_usec;
+        fields[i].value_type = f[i].value_type;
+        fields[i].nvml_return = f[i].nvml_return;
+        memcpy(&fields[i].value, &f[i].value, sizeof f[i].value);
+    }
+    return EM_OK;
+}
+
+em_status em_nvml_nvlink_state(em_nvml_device *d, unsigned link, int *active)
+{
+    int a = 0;
+    CALL(nvlink_state, "nvmlDeviceGetNvLinkState", DEV(d), link, &a);
+    *active = a;
     return EM_OK;
 }
 

@@ -1,7 +1,9 @@
 /* A stand-in libnvidia-ml.so.1 for tests/python/test_nvml.py: two GPUs with
  * known values and NVML's documented struct layouts, lacking the newest
  * names of some functions (and nvmlDeviceGetPowerUsage altogether), so
- * ember's fallbacks and FUNCTION_NOT_FOUND are checked without a driver. */
+ * ember's fallbacks and FUNCTION_NOT_FOUND are checked without a driver.
+ * GPU 1 has NVLink, GPU 0 not; built with -DFAKE_OLD_DRIVER the library
+ * lacks the field-value API and the NVLink state. */
 #include <stdio.h>
 #include <string.h>
 
@@ -72,3 +74,42 @@ int nvmlDeviceGetComputeRunningProcesses_v3(dev d, unsigned *n, struct proc *p)
     *n = 2;
     return 0;
 }
+
+#ifndef FAKE_OLD_DRIVER
+/* nvmlFieldValue_t. GPU 1's NVLink data counters (fields 138/139, all
+ * links) move 1000 and 500 KiB between readings 0.1 s apart by their
+ * stamps; the link count (91) is 4; anything else is NOT_SUPPORTED. */
+struct field {
+    unsigned id, scope;
+    long long ts, latency;
+    int type, ret;
+    union { double d; unsigned long long u64; } v;
+};
+static long long reads;
+int nvmlDeviceGetFieldValues(dev d, int n, struct field *f)
+{
+    reads++;
+    for (int i = 0; i < n; i++) {
+        f[i].ts = 1700000000000000ll + reads * 100000;
+        f[i].latency = 0;
+        f[i].type = 3;
+        f[i].ret = 3;
+        if (ix(d) != 1)
+            continue;
+        if (f[i].id == 91) {
+            f[i].ret = 0; f[i].type = 1; f[i].v.u64 = 4;   /* its low 4 bytes */
+        } else if ((f[i].id == 138 || f[i].id == 139) && f[i].scope == 0xFFFFFFFFu) {
+            f[i].ret = 0;
+            f[i].v.u64 = (unsigned long long)reads * (f[i].id == 138 ? 1000 : 500);
+        }
+    }
+    return 0;
+}
+int nvmlDeviceGetNvLinkState(dev d, unsigned link, int *active)
+{
+    if (ix(d) != 1) return 3;
+    if (link >= 4) return 2;
+    *active = link != 2;
+    return 0;
+}
+#endif

@@ -40,6 +40,7 @@ def test_cpu_load_per_core():
 def test_cpu_fields_none_where_the_host_has_none():
     s = ember.Device("cpu").status()
     assert s.pcie_tx is None and s.ecc_corrected is None
+    assert s.nvlink_tx is None and s.nvlink_rx is None
     thermal = [z for z in os.listdir("/sys/class/thermal")
                if z.startswith("thermal_zone")] if os.path.isdir("/sys/class/thermal") else []
     if not thermal:
@@ -107,4 +108,36 @@ def test_gpu_status_against_nvidia_ml_py():
             assert s.power_limit == pynvml.nvmlDeviceGetPowerManagementLimit(h) / 1000.0
             assert isinstance(s.processes, list)
     finally:
+        pynvml.nvmlShutdown()
+
+
+@pytest.mark.skipif(not _gpu_devices(), reason="no GPU")
+def test_gpu_nvlink_against_nvidia_ml_py():
+    """NVLink's fields read the same through ember.nvml and nvidia-ml-py,
+    and status() gives rates exactly where nvidia-ml-py's fields answer."""
+    pynvml = pytest.importorskip("pynvml")
+    from ember import nvml
+    pynvml.nvmlInit()
+    nvml.nvmlInit()
+    try:
+        for d in _gpu_devices():
+            ids = [(pynvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0xFFFFFFFF),
+                   (pynvml.NVML_FI_DEV_NVLINK_LINK_COUNT, 0)]
+            theirs = pynvml.nvmlDeviceGetFieldValues(
+                pynvml.nvmlDeviceGetHandleByUUID("GPU-" + d.uuid), ids)
+            mine = nvml.nvmlDeviceGetFieldValues(
+                nvml.nvmlDeviceGetHandleByUUID("GPU-" + d.uuid), ids)
+            assert [f.nvmlReturn for f in mine] == [f.nvmlReturn for f in theirs]
+            if theirs[1].nvmlReturn == 0:
+                assert mine[1].value.uiVal == theirs[1].value.uiVal
+            if theirs[0].nvmlReturn == 0:
+                assert mine[0].value.ullVal >= theirs[0].value.ullVal   # a counter
+            s = d.status()
+            if theirs[0].nvmlReturn == 0:
+                assert s.nvlink_tx is not None and s.nvlink_tx >= 0
+            else:
+                assert s.nvlink_tx is None and s.nvlink_rx is None
+            assert s.pcie_tx is None or s.pcie_tx >= 0
+    finally:
+        nvml.nvmlShutdown()
         pynvml.nvmlShutdown()

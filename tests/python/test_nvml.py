@@ -186,19 +186,23 @@ print(json.dumps(out))
 """
 
 
-@pytest.fixture(scope="module")
-def fake_nvml(tmp_path_factory):
+def _build_fake(tmp_path_factory, name, *flags):
     """A folder holding the stand-in libnvidia-ml.so.1 (tests/python/nvml_fake.c)."""
     import os
     import shutil
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         pytest.skip("no C compiler")
-    d = tmp_path_factory.mktemp("fake_nvml")
+    d = tmp_path_factory.mktemp(name)
     src = os.path.join(os.path.dirname(__file__), "nvml_fake.c")
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(d / "libnvidia-ml.so.1"),
-                    src], check=True)
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", *flags, "-o",
+                    str(d / "libnvidia-ml.so.1"), src], check=True)
     return str(d)
+
+
+@pytest.fixture(scope="module")
+def fake_nvml(tmp_path_factory):
+    return _build_fake(tmp_path_factory, "fake_nvml")
 
 
 def test_against_a_stand_in_library(fake_nvml):
@@ -260,3 +264,76 @@ def test_tutorial_program_runs_on_the_stand_in(fake_nvml):
         "  Total memory: 0 MiB, free 300, used 700",
         "  GPU utilization: 42%, memory utilization: 17%"]
     assert "  pid 111: 1048576" in r.stdout and "  pid 222: None" in r.stdout
+
+
+NVLINK_PROGRAM = r"""
+import json
+from ember import nvml as pynvml
+from ember._api import device_status, top
+pynvml.nvmlInit()
+out = {}
+h0, h1 = pynvml.nvmlDeviceGetHandleByIndex(0), pynvml.nvmlDeviceGetHandleByIndex(1)
+try:
+    v = pynvml.nvmlDeviceGetFieldValues(h1, [pynvml.NVML_FI_DEV_NVLINK_LINK_COUNT,
+                                             (pynvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
+                                              0xFFFFFFFF), (12345, 0)])
+    out["fields"] = [[f.fieldId, f.scopeId, f.valueType, f.nvmlReturn] for f in v]
+    out["values"] = [v[0].value.uiVal, v[1].value.ullVal, v[0].timestamp > 0]
+    out["states"] = [pynvml.nvmlDeviceGetNvLinkState(h1, k) for k in range(4)]
+except pynvml.NVMLError as e:
+    out["fields"] = [type(e).__name__, e.value]
+try:
+    pynvml.nvmlDeviceGetNvLinkState(h0, 0)
+except pynvml.NVMLError as e:
+    out["state0"] = [type(e).__name__, e.value]
+out["gpu1"] = list(device_status._nvlink(h1))
+out["gpu1_again"] = list(device_status._nvlink(h1))
+out["gpu0"] = list(device_status._nvlink(h0))
+s = device_status.DeviceStatus("cuda:1", "Fake GPU 1", pcie_tx=10240, pcie_rx=0,
+                               nvlink_tx=out["gpu1"][0], nvlink_rx=out["gpu1"][1])
+out["top"] = [l for l in top.render([s]) if "tx" in l]
+s = device_status.DeviceStatus("cuda:0", "Fake GPU 0")
+out["top0"] = [l for l in top.render([s]) if "tx" in l]
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def old_fake_nvml(tmp_path_factory):
+    """The stand-in built as an older driver: no field values, no NVLink."""
+    return _build_fake(tmp_path_factory, "old_fake_nvml", "-DFAKE_OLD_DRIVER")
+
+
+def _nvlink_run(libdir):
+    import json
+    import os
+    env = dict(os.environ, EMBER_CUDA_LIBS=libdir)
+    r = subprocess.run([sys.executable, "-c", NVLINK_PROGRAM], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.splitlines()[-1])
+
+
+def test_nvlink_fields_and_rates_on_the_stand_in(fake_nvml):
+    """Field values with pynvml's shape (the 40-byte struct read right: id,
+    scope, type, per-field return, value), link states, and status()'s
+    rates: 1000 KiB tx and 500 KiB rx between stamps 0.1 s apart."""
+    out = _nvlink_run(fake_nvml)
+    assert out["fields"] == [[91, 0, 1, 0], [138, 0xFFFFFFFF, 3, 0], [12345, 0, 3, 3]]
+    assert out["values"] == [4, 1000, True]       # the library's first read
+    assert out["states"] == [1, 1, 0, 1]
+    assert out["state0"] == ["NVMLError_NotSupported", 3]
+    assert out["gpu1"] == [1000 * 1024 / 0.1, 500 * 1024 / 0.1]
+    assert out["gpu1_again"] == out["gpu1"]        # since the previous call
+    assert out["gpu0"] == [None, None]             # no NVLink: None, no error
+    assert out["top"] == ["  pcie tx 0.00 rx 0.00 GB/s  nvlink tx 0.01 rx 0.01 GB/s"]
+    assert out["top0"] == []
+
+
+def test_nvlink_none_on_an_older_driver(old_fake_nvml):
+    """A driver without nvmlDeviceGetFieldValues: the pynvml name raises
+    FunctionNotFound as pynvml would, and status() says None."""
+    out = _nvlink_run(old_fake_nvml)
+    assert out["fields"] == ["NVMLError_FunctionNotFound", 13]
+    assert out["state0"] == ["NVMLError_FunctionNotFound", 13]
+    assert out["gpu1"] == [None, None] and out["gpu0"] == [None, None]

@@ -24,8 +24,8 @@ _THROTTLE = ((0x1, "gpu_idle"), (0x2, "applications_clocks_setting"),
 @dataclasses.dataclass
 class DeviceStatus:
     """One reading of a device. Memory in bytes, utilisation in percent,
-    temperature in degrees C, power in watts, clocks in MHz, PCIe in bytes
-    per second. Also readable as a dict: status["memory_used"]."""
+    temperature in degrees C, power in watts, clocks in MHz, PCIe and
+    NVLink (data, all links summed) in bytes per second. Also readable as a dict: status["memory_used"]."""
     device: str
     name: str = None
     memory_total: int = None
@@ -41,6 +41,8 @@ class DeviceStatus:
     clock_memory: int = None
     pcie_tx: int = None
     pcie_rx: int = None
+    nvlink_tx: float = None
+    nvlink_rx: float = None
     ecc_corrected: int = None
     ecc_uncorrected: int = None
     throttle_reasons: list = None
@@ -108,6 +110,7 @@ def _gpu_status(device):
                            ("pcie_rx", nvml.NVML_PCIE_UTIL_RX_BYTES)):
         kb = _ask(nvml.nvmlDeviceGetPcieThroughput, h, counter)
         setattr(s, field, None if kb is None else kb * 1024)
+    s.nvlink_tx, s.nvlink_rx = _nvlink(h)
     s.ecc_corrected = _ask(nvml.nvmlDeviceGetTotalEccErrors, h,
                            nvml.NVML_MEMORY_ERROR_TYPE_CORRECTED, nvml.NVML_VOLATILE_ECC)
     s.ecc_uncorrected = _ask(nvml.nvmlDeviceGetTotalEccErrors, h,
@@ -118,6 +121,41 @@ def _gpu_status(device):
     procs = _ask(nvml.nvmlDeviceGetComputeRunningProcesses, h)
     s.processes = None if procs is None else [(p.pid, p.usedGpuMemory) for p in procs]
     return s
+
+
+# NVLink's data counters summed over all links (scope 0xFFFFFFFF), in KiB
+# since the driver loaded: a rate is their difference over the time since
+# this card's previous reading (the first call samples twice).
+_NVLINK_FIELDS = ((nvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, 0xFFFFFFFF),
+                  (nvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, 0xFFFFFFFF))
+_nvlink_last = {}
+
+
+def _nvlink_sample(h):
+    """(microseconds, tx KiB, rx KiB), or None: a driver without the field
+    API, or a card without NVLink (the fields answer NOT_SUPPORTED)."""
+    rows = _ask(nvml.nvmlDeviceGetFieldValues, h, _NVLINK_FIELDS)
+    if rows is None or any(r.nvmlReturn != nvml.NVML_SUCCESS for r in rows):
+        return None
+    # NVML stamps each field; a driver that leaves it 0 gets the host clock
+    t = rows[0].timestamp or time.monotonic() * 1e6
+    return t, rows[0].value.ullVal, rows[1].value.ullVal
+
+
+def _nvlink(h):
+    """(tx, rx) in bytes per second, or (None, None)."""
+    now = _nvlink_sample(h)
+    if now is None:
+        return None, None
+    prev = _nvlink_last.get(int(h))
+    if prev is None or now[0] <= prev[0]:
+        time.sleep(_FIRST_INTERVAL)
+        prev, now = now, _nvlink_sample(h)
+        if now is None or now[0] <= prev[0]:
+            return None, None
+    _nvlink_last[int(h)] = now
+    dt = (now[0] - prev[0]) / 1e6
+    return tuple(max(b - a, 0) * 1024 / dt for a, b in zip(prev[1:], now[1:]))
 
 
 # ---- cpu -------------------------------------------------------------------

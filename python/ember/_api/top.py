@@ -12,6 +12,7 @@ import time
 import ember
 
 _GIB = float(1 << 30)
+_GB = 1e9          # link rates in GB/s, as NVIDIA quotes them
 
 
 def devices():
@@ -53,6 +54,14 @@ def render(statuses, width=20):
             power += " / %.0f" % s.power_limit
         lines.append("  temp %s  power %s W  clock %s" % (
             _num(s.temperature, "%.0f", " C"), power, _num(s.clock_sm, "%d", " MHz")))
+        links = [(name, tx, rx) for name, tx, rx in (
+            ("pcie", s.pcie_tx, s.pcie_rx), ("nvlink", s.nvlink_tx, s.nvlink_rx))
+            if tx or rx]
+        if links:
+            lines.append("  " + "  ".join("%s tx %s rx %s" % (
+                name, _num(tx and tx / _GB, "%.2f", ""), _num(rx and rx / _GB, "%.2f",
+                                                             " GB/s"))
+                for name, tx, rx in links))
         if s.load_per_core:
             lines.append("  cores " + " ".join("%3.0f" % x for x in s.load_per_core))
         if s.throttle_reasons:

@@ -148,7 +148,7 @@ static PyObject *nv_utilization(PyObject *m, PyObject *h)
 
 /* _nvml_reading(h, what, k): one unsigned reading; what 0 temperature
  * of sensor k, 1 clock of type k, 2 PCIe counter k, 3 power, 4 power
- * limit (k unused for both). */
+ * limit (k unused for both), 5 whether NVLink k is active. */
 static em_status reading(em_nvml_device *d, int what, int k, unsigned *v)
 {
     switch (what) {
@@ -157,6 +157,12 @@ static em_status reading(em_nvml_device *d, int what, int k, unsigned *v)
     case 2: return em_nvml_pcie_throughput(d, k, v);
     case 3: return em_nvml_power_usage(d, v);
     case 4: return em_nvml_power_limit(d, v);
+    case 5: {
+        int a = 0;
+        em_status st = em_nvml_nvlink_state(d, (unsigned)k, &a);
+        *v = (unsigned)a;
+        return st;
+    }
     }
     return em_error(EM_ERR_INVALID_VALUE, "_nvml_reading: what %d", what);
 }
@@ -236,6 +242,70 @@ static PyObject *nv_processes(PyObject *m, PyObject *h)
     return out;
 }
 
+/* A field's value as Python sees it, by its value_type. */
+static PyObject *field_value(const em_nvml_field *f)
+{
+    switch (f->value_type) {
+    case 0: return PyFloat_FromDouble(f->value.d);
+    case 1: return PyLong_FromUnsignedLong(f->value.u32);
+    case 4: return PyLong_FromLongLong(f->value.i64);
+    case 5: return PyLong_FromLong(f->value.i32);
+    case 6: return PyLong_FromUnsignedLong(f->value.u16);
+    default: return PyLong_FromUnsignedLongLong(f->value.u64);
+    }
+}
+
+/* _nvml_fields(h, ((field_id, scope_id), ...)): one (fieldId, scopeId,
+ * timestamp, latencyUsec, valueType, nvmlReturn, value) a field. */
+static PyObject *nv_fields(PyObject *m, PyObject *const *a, Py_ssize_t n)
+{
+    em_nvml_device *d;
+    em_nvml_field f[64];
+    PyObject *seq, *out;
+    Py_ssize_t k;
+    if (n != 2) {
+        PyErr_SetString(PyExc_TypeError, "_nvml_fields takes 2 arguments");
+        return NULL;
+    }
+    if (handle_arg(a[0], &d) < 0 ||
+        !(seq = PySequence_Fast(a[1], "_nvml_fields: a sequence of (id, scope)")))
+        return NULL;
+    k = PySequence_Fast_GET_SIZE(seq);
+    if (k > 64) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "nvmlDeviceGetFieldValues: %zd fields, at "
+                     "most 64 at once", k);
+        return NULL;
+    }
+    memset(f, 0, sizeof f);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        unsigned long id, scope;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "kk;_nvml_fields: "
+                              "(field id, scope id)", &id, &scope)) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        f[i].field_id = (unsigned)id;
+        f[i].scope_id = (unsigned)scope;
+    }
+    Py_DECREF(seq);
+    NVML_CALL(m, em_nvml_field_values(d, (int)k, f));
+    if (!(out = PyTuple_New(k)))
+        return NULL;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *v = field_value(&f[i]), *row;
+        row = v ? Py_BuildValue("(IILLiiN)", f[i].field_id, f[i].scope_id,
+                                (long long)f[i].timestamp, (long long)f[i].latency_usec,
+                                f[i].value_type, f[i].nvml_return, v) : NULL;
+        if (!row) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, row);
+    }
+    return out;
+}
+
 #define FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 static PyMethodDef nvml_functions[] = {
     {"_nvml_init", nv_init, METH_NOARGS, NULL},
@@ -255,6 +325,7 @@ static PyMethodDef nvml_functions[] = {
     {"_nvml_throttle", nv_throttle, METH_O, NULL},
     {"_nvml_pci", nv_pci, METH_O, NULL},
     {"_nvml_processes", nv_processes, METH_O, NULL},
+    {"_nvml_fields", FAST(nv_fields), NULL},
     {NULL, NULL, 0, NULL}};
 
 int empy_nvml_init(PyObject *m, empy_state *st)
