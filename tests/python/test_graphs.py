@@ -427,3 +427,22 @@ def test_stream_dropped_while_capturing(dev):
     g.launch(other)
     other.synchronize()
     np.testing.assert_array_equal(y.get(), np.full(8, 2, np.float32))
+
+
+def test_replay_needs_no_python_objects(stream):
+    # the graph holds the launches themselves: the kernel objects, and the
+    # module they were loaded from, may go
+    k = ember.RawKernel(_ADD, "add1")
+    x = ember.asarray(np.arange(32, dtype=np.float32))
+    y = ember.empty(32, dtype=np.float32)
+    k((1,), (32,), (x, y, np.int32(32)))
+    with stream:
+        stream.begin_capture()
+        k((1,), (32,), (x, y, np.int32(32)))
+        g = stream.end_capture()
+    del k
+    gc.collect()
+    _put(x, np.full(32, 41, np.float32))
+    g.launch(stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(y.get(), np.full(32, 42, np.float32))
