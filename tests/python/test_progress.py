@@ -126,6 +126,13 @@ def test_read_parquet_counts_row_groups(device, tmp_path, plain, monkeypatch):
     assert list(got.columns) == ["f"]
     assert "read_parquet: 100% |" in tty.getvalue()
     assert "%s/%s" % (_kib(total), _kib(total)) in tty.getvalue()
+    got = ef.read_parquet(io.BytesIO(p.read_bytes()), device=device)   # an open file
+    pd.testing.assert_frame_equal(got.to_pandas(), t.to_pandas())
+    folder = tmp_path / "set"
+    folder.mkdir()
+    pq.write_table(t, folder / "part-0.parquet")
+    got = ef.read_parquet(str(folder), device=device)    # a dataset: read_table's
+    pd.testing.assert_frame_equal(got.to_pandas(), t.to_pandas())
 
 
 def test_terminal_waits_a_second(tmp_path, plain, monkeypatch):

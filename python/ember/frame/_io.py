@@ -26,16 +26,20 @@ def read_parquet(path, columns=None, device=None, **kw):
     from ember._progress import OFF, progress
     pq = _pa_module("pyarrow.parquet")
     bar = progress(None, "read_parquet", "B")
-    if bar is OFF or _is_dir(path):
+    if bar is OFF or not _one_file(path):
         table = pq.read_table(path, columns=columns)
     else:
         table = _by_row_groups(pq, path, columns, bar)
     return _from_table(table, ember.get_device() if device is None else device)
 
 
-def _is_dir(path):
+def _one_file(path):
+    """A local file or an open one: what ParquetFile reads by row group
+    (read_table alone knows datasets, lists and remote URIs)."""
     import os
-    return isinstance(path, (str, os.PathLike)) and os.path.isdir(path)
+    if isinstance(path, (str, os.PathLike)):
+        return os.path.isfile(path)
+    return hasattr(path, "read")
 
 
 def _by_row_groups(pq, path, columns, bar):
