@@ -36,6 +36,12 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_PROGRESS] = {"EMBER_PROGRESS", "0 or 1: progress bars of long work "
                           "(reads, fits) off, or on on any stderr at once "
                           "(default: on a terminal, after a second)", 1, 0},
+    [EM_KNOB_DIST_TIMEOUT] = {"EMBER_DIST_TIMEOUT", "seconds a cpu communicator's "
+                              "rank waits for the others before raising "
+                              "(default 300)", 1, 0},
+    [EM_KNOB_DIST_SLOT_BYTES] = {"EMBER_DIST_SLOT_BYTES", "bytes a process rank's "
+                                 "shared-memory slot holds on cpu, the same on "
+                                 "every rank (default 4 MiB)", 1, 0},
     [EM_KNOB_SCAN_ITEMS] = {"EMBER_SCAN_ITEMS", "items per thread of CUDA scans",
                             4, 32},
     [EM_KNOB_SCAN_MINB] = {"EMBER_SCAN_MINB", "blocks per SM a CUDA scan's "
