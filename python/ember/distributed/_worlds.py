@@ -254,6 +254,11 @@ class ProcessWorld:
 
     def close(self, rank):
         self._views.clear()
-        self.mv.release()
-        self.map.close()
+        try:
+            self.mv.release()
+            self.map.close()
+        except BufferError:
+            # an array over the segment is still alive; the mapping goes
+            # when it does
+            pass
         os.close(self.fd)
