@@ -305,6 +305,12 @@ em_status em_graph_upload(em_graph *g, em_stream *s);
 em_status em_graph_destroy(em_graph *g);
 em_device *em_graph_device(const em_graph *g);
 
+/* Run fn on a copy of the n bytes at ctx in s's order, as device work:
+ * for host code that does a device's work on cpu (OpenBLAS's gemm), so a
+ * capture records it. EM_ERR_NOT_SUPPORTED on cuda. */
+em_status em_stream_host_call(em_stream *s, em_status (*fn)(void *ctx),
+                              const void *ctx, size_t n);
+
 enum { EM_EVENT_DEFAULT = 0, EM_EVENT_DISABLE_TIMING = 1,
        EM_EVENT_BLOCKING_SYNC = 2 };
 

@@ -163,6 +163,11 @@ struct em_backend_ops {
     em_status (*graph_launch)(em_device *d, void *graph, em_stream *s);
     em_status (*graph_upload)(em_device *d, void *graph, em_stream *s);
     void (*graph_destroy)(em_device *d, void *graph);
+    /* Optional (cpu only): run fn on a copy of the n bytes at ctx in s's
+     * order, as a launch is (queued, recorded by a capture, or at once on
+     * the default stream). */
+    em_status (*host_call)(em_stream *s, em_status (*fn)(void *ctx),
+                           const void *ctx, size_t n);
 };
 
 extern const struct em_backend_ops em_cuda_backend;

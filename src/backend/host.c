@@ -52,7 +52,7 @@ typedef struct host_event {
     int refs;                  /* the handle, plus queued ops that use it */
 } host_event;
 
-enum { OP_LAUNCH, OP_COPY, OP_SET, OP_RECORD, OP_WAIT, OP_GRAPH };
+enum { OP_LAUNCH, OP_COPY, OP_SET, OP_RECORD, OP_WAIT, OP_GRAPH, OP_CALL };
 
 typedef struct host_graph host_graph;
 
@@ -72,6 +72,7 @@ typedef struct host_op {
         struct { void *dst; int value; size_t n; } set;
         struct { host_event *ev; uint64_t gen; } event;
         host_graph *graph;     /* a reference held until it has run */
+        struct { em_status (*fn)(void *); void *ctx; } call; /* ctx: in the op */
     } u;
 } host_op;
 
@@ -458,6 +459,8 @@ static em_status op_run(host_op *op)
         event_wait(op->u.event.ev, op->u.event.gen);
         event_release(op->u.event.ev);
         return EM_OK;
+    case OP_CALL:
+        return op->u.call.fn(op->u.call.ctx);
     case OP_GRAPH: {
         em_status st = graph_run(op->u.graph);
         graph_release(op->u.graph);
@@ -1264,6 +1267,26 @@ static em_status host_launch(em_function *f, em_dim3 grid_dim, em_dim3 block,
     return EM_OK;
 }
 
+static em_status host_host_call(em_stream *s, em_status (*fn)(void *),
+                                const void *ctx, size_t n)
+{
+    host_stream *hs = queue_of(s);
+    host_op *op = NULL;
+    em_status st;
+    if (!hs) {
+        wait_blocking_streams(device_of(s->dev));
+        return fn((void *)ctx);
+    }
+    /* the copy's alignment: any type a caller's context holds */
+    if ((st = new_op(OP_CALL, 16 + n, &op)) != EM_OK)
+        return st;
+    op->u.call.fn = fn;
+    op->u.call.ctx = (char *)op + ((sizeof *op + 15) & ~(size_t)15);
+    memcpy(op->u.call.ctx, ctx, n);
+    submit(hs, op);
+    return EM_OK;
+}
+
 /* ---- graphs ------------------------------------------------------------- */
 
 static em_status host_capture_begin(em_stream *s)
@@ -1391,4 +1414,5 @@ const struct em_backend_ops em_host_backend = {
     .graph_launch = host_graph_launch,
     .graph_upload = host_graph_upload,
     .graph_destroy = host_graph_destroy,
+    .host_call = host_host_call,
 };

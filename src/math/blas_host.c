@@ -73,54 +73,32 @@ static void vector_product(int ti, const em_gemm_layout *L, const void *ga,
  * 4.8 ms as gemm calls, one of 8x8x8 products 1.0 ms and 0.55 ms. */
 #define MIN_WORK (8 * 8 * 8)
 
-em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
-                       const em_gen_mm_geom *g, em_stream *s, int *done)
+/* One product's plan and operands: run on the calling thread, or in the
+ * stream's order when a capture must record it (em_stream_host_call). */
+typedef struct gemm_call {
+    int ti;
+    const void *A, *B;
+    void *C;
+    em_gen_mm_geom g;
+    em_gemm_layout L;
+} gemm_call;
+
+static em_status gemm_run(void *ctx)
 {
     static const double one[2] = {1, 0}, zero[2] = {0, 0};
     static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
-    int ti;
-    int64_t es;
-    em_gemm_layout L;
-    char ta, tb;
-    lint m, n, k, lda, ldb, ldc;
-    const void *al, *be;
-    em_status rc;
-
-    *done = 0;
-    if ((ti = em_dtype_get(t) ? em_dtype_get(t)->blas : -1) < 0)
-        return EM_OK;
-    es = (int64_t)em_dtype_size(t);
-    if (g->M <= 0 || g->N <= 0 || g->K <= 0 || g->nbatch <= 0 ||
-        (double)g->M * (double)g->N * (double)g->K < MIN_WORK ||
-        ((uintptr_t)A | (uintptr_t)B | (uintptr_t)C) % (uintptr_t)(es > 8 ? 8 : es))
-        return EM_OK;
-    for (int d = 0; d < g->nbd; d++)
-        if (g->sa[d] < 0 || g->sb[d] < 0 || g->sc[d] < 0)
-            return EM_OK;
-    if (!em_gemm_plan(g, es, &L))
-        return EM_OK;
-    ta = L.ta;
-    tb = L.tb;
-    m = L.m;
-    n = L.n;
-    k = L.k;
-    lda = L.lda;
-    ldb = L.ldb;
-    ldc = L.ldc;
-    pthread_once(&once, load);
-    if (!gemm[ti])
-        return EM_OK;
-    /* gemm runs here, on this thread: what the stream still has queued
-     * (a created host stream's thread; the default stream's wait for the
-     * blocking ones) comes first. */
-    if ((rc = em_stream_synchronize(s)) != EM_OK)
-        return rc;
-    al = ti & 1 ? (const void *)one : (const void *)onef;
-    be = ti & 1 ? (const void *)zero : (const void *)zerof;
+    const gemm_call *gc = ctx;
+    const em_gen_mm_geom *g = &gc->g;
+    const em_gemm_layout L = gc->L;
+    int ti = gc->ti;
+    char ta = L.ta, tb = L.tb;
+    lint m = L.m, n = L.n, k = L.k, lda = L.lda, ldb = L.ldb, ldc = L.ldc;
+    const void *al = ti & 1 ? (const void *)one : (const void *)onef;
+    const void *be = ti & 1 ? (const void *)zero : (const void *)zerof;
     for (long long i = 0; i < g->nbatch; i++) {
         long long r = i;
-        const char *a = A, *b = B, *p, *q;
-        char *c = C;
+        const char *a = gc->A, *b = gc->B, *p, *q;
+        char *c = gc->C;
         for (int d = (int)g->nbd - 1; d >= 0; d--) {
             long long x = r % g->shape[d];
             r /= g->shape[d];
@@ -136,6 +114,52 @@ em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
             gemm[ti](&ta, &tb, &m, &n, &k, al, p, &lda, q, &ldb, be, c, &ldc,
                      1, 1);
     }
-    *done = 1;
     return EM_OK;
+}
+
+em_status em_host_gemm(em_dtype t, const void *A, const void *B, void *C,
+                       const em_gen_mm_geom *g, em_stream *s, int *done)
+{
+    int ti;
+    int64_t es;
+    em_gemm_layout L;
+    gemm_call call;
+    em_status rc;
+
+    *done = 0;
+    if ((ti = em_dtype_get(t) ? em_dtype_get(t)->blas : -1) < 0)
+        return EM_OK;
+    es = (int64_t)em_dtype_size(t);
+    if (g->M <= 0 || g->N <= 0 || g->K <= 0 || g->nbatch <= 0 ||
+        (double)g->M * (double)g->N * (double)g->K < MIN_WORK ||
+        ((uintptr_t)A | (uintptr_t)B | (uintptr_t)C) % (uintptr_t)(es > 8 ? 8 : es))
+        return EM_OK;
+    for (int d = 0; d < g->nbd; d++)
+        if (g->sa[d] < 0 || g->sb[d] < 0 || g->sc[d] < 0)
+            return EM_OK;
+    if (!em_gemm_plan(g, es, &L))
+        return EM_OK;
+    pthread_once(&once, load);
+    if (!gemm[ti])
+        return EM_OK;
+    call.ti = ti;
+    call.A = A;
+    call.B = B;
+    call.C = C;
+    call.g = *g;
+    call.L = L;
+    /* A capture records the product as stream work, replayed in order. */
+    if (em_stream_is_capturing(s)) {
+        rc = em_stream_host_call(s, gemm_run, &call, sizeof call);
+        *done = rc == EM_OK;
+        return rc;
+    }
+    /* gemm runs here, on this thread: what the stream still has queued
+     * (a created host stream's thread; the default stream's wait for the
+     * blocking ones) comes first. */
+    if ((rc = em_stream_synchronize(s)) != EM_OK)
+        return rc;
+    rc = gemm_run(&call);
+    *done = rc == EM_OK;
+    return rc;
 }

@@ -200,3 +200,15 @@ em_status em_graph_destroy(em_graph *g)
 }
 
 em_device *em_graph_device(const em_graph *g) { return g ? g->dev : NULL; }
+
+em_status em_stream_host_call(em_stream *s, em_status (*fn)(void *ctx),
+                              const void *ctx, size_t n)
+{
+    if (!s || !fn)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_host_call: %s is NULL",
+                        s ? "fn" : "stream");
+    if (!s->dev->ops->host_call)
+        return em_error(EM_ERR_NOT_SUPPORTED, "em_stream_host_call: %s runs no "
+                        "host functions in stream order", s->dev->name);
+    return s->dev->ops->host_call(s, fn, ctx, n);
+}

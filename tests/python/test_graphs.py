@@ -90,15 +90,19 @@ def test_reductions(stream):
         np.testing.assert_allclose(mean.get(), v.mean(axis=0), rtol=1e-6)
 
 
-def test_matmul(stream):
+# small: the generated kernel; large: OpenBLAS on cpu (recorded as a host
+# call in stream order), cuBLAS on cuda
+@pytest.mark.parametrize("m,k,n,dt", [(8, 5, 3, np.float32), (64, 48, 40, np.float32),
+                                      (3, 32, 30, np.float64)])
+def test_matmul(stream, m, k, n, dt):
     rng = np.random.default_rng(1)
-    a0 = rng.standard_normal((8, 5)).astype(np.float32)
-    b0 = rng.standard_normal((5, 3)).astype(np.float32)
+    a0 = rng.standard_normal((m, k)).astype(dt)
+    b0 = rng.standard_normal((k, n)).astype(dt)
     a, b = ember.asarray(a0), ember.asarray(b0)
     a @ b
     g, c = _capture(stream, lambda: a @ b)
     for _ in range(2):
-        a1 = rng.standard_normal((8, 5)).astype(np.float32)
+        a1 = rng.standard_normal((m, k)).astype(dt)
         _put(a, a1)
         g.launch(stream)
         stream.synchronize()
