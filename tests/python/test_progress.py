@@ -91,6 +91,11 @@ def test_kmeans_counts_n_init_times_max_iter(device, plain, monkeypatch):
         max_iter=4, tol=None, random_state=0), "SGDClassifier.fit"),
     (lambda: __import__("ember.ml.linear_model", fromlist=["x"]).LogisticRegression(
         max_iter=50), "LogisticRegression.fit"),
+    (lambda: __import__("ember.ml.linear_model", fromlist=["x"]).ElasticNet(
+        alpha=0.01, max_iter=30), "ElasticNet.fit"),
+    (lambda: __import__("ember.ml.cluster", fromlist=["x"]).MiniBatchKMeans(
+        3, batch_size=50, max_iter=2, max_no_improvement=None, tol=0.0, n_init=1,
+        random_state=0), "MiniBatchKMeans.fit"),
 ])
 def test_fits_show_their_loops(device, plain, monkeypatch, make, what):
     tty = terminal(monkeypatch)
@@ -108,6 +113,10 @@ def test_fits_show_their_loops(device, plain, monkeypatch, make, what):
         assert "4/4 epoch" in text                # tol=None runs every epoch
     if what.startswith("Logistic"):
         assert "/50 iter" in text
+    if what.startswith("Elastic"):
+        assert "30/30 sweep" in text              # converged or not: skips ahead
+    if what.startswith("MiniBatch"):
+        assert "8/8 step" in text                 # max_iter * n // batch_size
 
 
 def test_read_parquet_counts_row_groups(device, tmp_path, plain, monkeypatch):

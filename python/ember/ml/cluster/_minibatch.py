@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 import ember
+from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml._random import check_random_state
 from ember.ml.cluster import _kmeans_steps as S
@@ -142,28 +143,31 @@ class MiniBatchKMeans(_KMeansBase):
         alpha = min(bs * 2.0 / (n + 1), 1.0)
         i = -1
         any_empty = None
-        for i in range(n_steps):
-            idx = ember.asarray(rng.integers(0, n, bs), device=X.device).astype(ember.int64)
-            binert, shift = self._step(ember.take(X, idx, axis=0), ember.take(w, idx), rng,
-                                       any_empty)
-            # One read a step: the batch inertia, the shift and whether a
-            # center still has no weight (for the next step's reassignment).
-            figs = ember.asnumpy(ember.stack([binert.astype(ember.float64),
-                                              shift.astype(ember.float64),
-                                              (self._counts == 0).any().astype(ember.float64)]))
-            any_empty = bool(figs[2])
-            if i == 0:
-                continue  # the first batch measures the seeding, not a step
-            bi = figs[0] / bs
-            ewa = bi if ewa is None else ewa * (1 - alpha) + bi * alpha
-            if tol > 0 and figs[1] <= tol:
-                break
-            if ewa_min is None or ewa < ewa_min:
-                no_improve, ewa_min = 0, ewa
-            else:
-                no_improve += 1
-            if self.max_no_improvement is not None and no_improve >= self.max_no_improvement:
-                break
+        with progress(n_steps, "MiniBatchKMeans.fit", "step") as bar:
+            for i in range(n_steps):
+                idx = ember.asarray(rng.integers(0, n, bs), device=X.device).astype(ember.int64)
+                binert, shift = self._step(ember.take(X, idx, axis=0), ember.take(w, idx), rng,
+                                           any_empty)
+                # One read a step: the batch inertia, the shift and whether a
+                # center still has no weight (for the next step's reassignment).
+                empty = (self._counts == 0).any()
+                figs = ember.asnumpy(ember.stack([binert.astype(ember.float64),
+                                                  shift.astype(ember.float64),
+                                                  empty.astype(ember.float64)]))
+                any_empty = bool(figs[2])
+                bar.update()
+                if i == 0:
+                    continue  # the first batch measures the seeding, not a step
+                bi = figs[0] / bs
+                ewa = bi if ewa is None else ewa * (1 - alpha) + bi * alpha
+                if tol > 0 and figs[1] <= tol:
+                    break
+                if ewa_min is None or ewa < ewa_min:
+                    no_improve, ewa_min = 0, ewa
+                else:
+                    no_improve += 1
+                if self.max_no_improvement is not None and no_improve >= self.max_no_improvement:
+                    break
         self._finish(X, w)
         self.n_steps_ = i + 1
         self.n_iter_ = int(math.ceil((i + 1) * bs / n))

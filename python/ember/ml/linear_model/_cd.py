@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 import ember
+from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
@@ -106,9 +107,9 @@ class _Problem:
         return primal - dual
 
 
-def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram):
+def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram, tick=None):
     """(w, gap, n_iter) for one target, w updated in place; gap is scikit-
-    learn's unnormalised one."""
+    learn's unnormalised one. tick() after each sweep (a progress bar's)."""
     P = _Problem(Xc, yc, gram)
     P.start(w)
     d_tol, tol = tol, tol * float(P.yy)
@@ -125,6 +126,8 @@ def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram):
         order = live if rng is None else live[rng.integers(0, live.size, live.size)]
         P.sweep(w, order.tolist(), l1, l2, positive)
         d_max, w_max = _host(ember.abs(w - w_old).max(), ember.abs(w).max())
+        if tick is not None:
+            tick()
         if w_max == 0 or d_max / w_max <= d_tol or it == max_iter - 1:
             gap = P.gap(w, l1, l2, positive)
             if gap <= tol:
@@ -207,13 +210,17 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         l2 = float(self.alpha * (1 - self.l1_ratio) * n)
         rng = _feature_rng(self.random_state) if self.selection == "random" else None
         cols, gaps, iters = [], [], []
-        for t in range(k):
-            w = W0[t].copy()
-            w, gap, it = enet_cd(Xc, Y[:, t].copy(), w, l1, l2, self.max_iter, self.tol,
-                                 self.positive, rng, gram=n >= p)
-            cols.append(w)
-            gaps.append(gap / n)
-            iters.append(it)
+        # max_iter sweeps a target; one that converges early skips ahead
+        with progress(k * self.max_iter, type(self).__name__ + ".fit", "sweep") as bar:
+            for t in range(k):
+                w = W0[t].copy()
+                w, gap, it = enet_cd(Xc, Y[:, t].copy(), w, l1, l2, self.max_iter,
+                                     self.tol, self.positive, rng, gram=n >= p,
+                                     tick=bar.update)
+                bar.update(self.max_iter - it)
+                cols.append(w)
+                gaps.append(gap / n)
+                iters.append(it)
         W = ember.stack(cols, axis=1)
         one = k == 1
         self._set_coef(W, Xo, yo if y.ndim == 2 else yo[None], one)
