@@ -450,3 +450,18 @@ def test_replay_needs_no_python_objects(stream):
     g.launch(stream)
     stream.synchronize()
     np.testing.assert_array_equal(y.get(), np.full(32, 42, np.float32))
+
+
+def test_capture_hooks_run_before_begin_and_end(stream):
+    from ember import _capture_hooks
+    seen = []
+
+    def hook(s):
+        seen.append((s, s.is_capturing()))
+    _capture_hooks.hooks.append(hook)
+    try:
+        stream.begin_capture()
+        stream.end_capture().release()
+    finally:
+        _capture_hooks.hooks.remove(hook)
+    assert seen == [(stream, False), (stream, True)]

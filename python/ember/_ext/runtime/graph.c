@@ -4,6 +4,7 @@
  * handles. */
 #include "runtime/module.h"
 #include "runtime/errors.h"
+#include "runtime/args.h"
 
 typedef struct {
     PyObject_HEAD
@@ -12,10 +13,20 @@ typedef struct {
 
 #define GRAPH(o) ((empy_Graph *)(o))
 
+/* ember._capture_hooks.run(stream): layers that hold work back issue it
+ * before a capture begins and before it ends. */
+static int run_hooks(PyObject *stream)
+{
+    static const empy_pyattr w = {"ember._capture_hooks", "run"};
+    PyObject *r = empy_py_getter(stream, (void *)&w);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
 static em_stream *capture_stream(empy_state *st, PyObject *self)
 {
     em_stream *s = empy_stream_resolve(st, self);
-    return s;
+    return s && run_hooks(self) == 0 ? s : NULL;
 }
 
 /* mode: CuPy's cudaStreamCaptureMode (0 global, 1 thread-local, 2
@@ -68,7 +79,7 @@ static PyObject *Stream_end_capture(PyObject *self, PyObject *unused)
 static PyObject *Stream_is_capturing(PyObject *self, PyObject *unused)
 {
     empy_state *st = empy_state_of(self);
-    em_stream *s = capture_stream(st, self);
+    em_stream *s = empy_stream_resolve(st, self);
     if (!s)
         return NULL;
     return PyBool_FromLong(em_stream_is_capturing(s));
