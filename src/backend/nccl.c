@@ -77,6 +77,13 @@ static em_status fail(int r, const char *what)
                            msg ? msg : "");
 }
 
+/* NVLink multicast (NVLS) off unless the user chose: the lent GPU hosts
+ * require it, and NCCL reads the variable when a communicator is made. */
+static void nvls_default(void)
+{
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
+}
+
 static em_status cuda_device(em_device *d, const char *fn)
 {
     if (!d || em_device_get_type(d) != EM_DEVICE_CUDA)
@@ -128,6 +135,7 @@ em_status em_nccl_init_rank(em_device *d, int nranks,
     if (!(c = calloc(1, sizeof *c)))
         return em_error(EM_ERR_OUT_OF_MEMORY, "em_nccl_init_rank: no memory");
     memcpy(u.internal, id, EM_NCCL_ID_BYTES);
+    nvls_default();
     if ((r = nc.init_rank(&c->h, nranks, u, rank)) != 0) {
         free(c);
         return fail(r, "ncclCommInitRank");
@@ -163,6 +171,7 @@ em_status em_nccl_init_all(em_device *const *devs, int n, em_nccl_comm **out)
         free(ids);
         return em_error(EM_ERR_OUT_OF_MEMORY, "em_nccl_init_all: no memory");
     }
+    nvls_default();
     r = nc.init_all(hs, n, ids);
     for (i = 0; i < n; i++) {
         if (r == 0) {
