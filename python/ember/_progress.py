@@ -60,6 +60,48 @@ def progress(total, desc, unit="it"):
     return Progress(total, desc, unit, 0.0 if on else DELAY)
 
 
+def waiting(desc):
+    """A context for one long call into C that reports nothing itself (a
+    batch of compiles): after the delay a thread draws the time spent and
+    the kernels compiled so far, while the call runs with the GIL
+    released. OFF where no bar can appear."""
+    on = enabled()
+    if on is False:
+        return OFF
+    return _Waiting(desc, 0.0 if on else DELAY)
+
+
+class _Waiting:
+    def __init__(self, desc, delay):
+        self.p = Progress(None, desc, "s", delay)
+        self.delay = delay
+        self.stop = None
+
+    def __enter__(self):
+        import threading
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._draw, daemon=True,
+                                       name="ember-progress")
+        self.thread.start()
+        return self
+
+    def _draw(self):
+        if self.stop.wait(self.delay):
+            return
+        p = self.p
+        p.bar = _Plain(p)           # seconds elapsed and kernels: no total for tqdm
+        while True:
+            p.done = time.monotonic() - p.t0
+            p.bar.show(p.done, _compiles() - p.compiles0, force=True)
+            if self.stop.wait(0.5):
+                return
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        self.p.close()
+
+
 def _compiles():
     from ember import _ember
     return _ember._kernel_cache_stats()["compiles"]
@@ -143,7 +185,9 @@ class _Plain:
         el = max(now - p.t0, 1e-9)
         rate = done / el
         s = p.desc + ": "
-        if p.total:
+        if p.unit == "s":           # a wait: its time is all there is to count
+            s += _clock(el)
+        elif p.total:
             frac = min(done / p.total, 1.0)
             fill = int(frac * 20)
             s += "%3d%% |%s%s| %s" % (frac * 100, "#" * fill, " " * (20 - fill),

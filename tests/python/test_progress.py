@@ -232,3 +232,29 @@ def test_formats():
     assert _progress._count(3, 9, "tree") == "3/9 tree"
     assert _progress._clock(61) == "01:01" and _progress._clock(3661) == "1:01:01"
     assert _progress._compiled(1) == "1 kernel compiled"
+
+
+def _scale(a, k):
+    i = ember.cuda.grid(1)
+    if i < a.size:
+        a[i] *= k
+
+
+def test_jit_signatures_compiled_under_a_waiting_line(device, monkeypatch):
+    """Explicit signatures compile in one call into C at decoration: a
+    thread draws the time and the kernels compiled, then clears it."""
+    import threading
+    from ember import cuda
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    tty = terminal(monkeypatch)
+    monkeypatch.setenv("EMBER_PROGRESS", "1")
+    with ember.Device(device):
+        k = cuda.jit(["void(float32[:], float32)", "void(float64[:], float64)"])(_scale)
+    text = tty.getvalue()
+    assert "compiling _scale (2 signatures): 00:00" in text and text.endswith("\r")
+    assert not [t for t in threading.enumerate() if t.name == "ember-progress"]
+    a = ember.asarray(np.arange(4, dtype=np.float32), device=device)
+    k[1, 32](a, np.float32(2))
+    np.testing.assert_array_equal(ember.asnumpy(a), np.arange(4) * 2)
+    monkeypatch.setenv("EMBER_PROGRESS", "0")
+    assert _progress.waiting("x") is _progress.OFF

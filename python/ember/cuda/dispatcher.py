@@ -57,7 +57,10 @@ class Dispatcher(_ember._Dispatcher):
                -1 if boundscheck is None else boundscheck))
         self._translations = {}     # (target, argcodes) -> translation
         if sigs is not None:
-            self._precompile()      # as Numba compiles at decoration
+            from ember._progress import waiting
+            with waiting("compiling %s (%d signature%s)" % (
+                    self.__name__, len(sigs), "" if len(sigs) == 1 else "s")):
+                self._precompile()      # as Numba compiles at decoration
 
     def _translation(self, argcodes, target):
         """(source, name, sites, shared_dynamic) for argcodes on target: the
