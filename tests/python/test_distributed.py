@@ -307,6 +307,11 @@ def test_nccl_process_style_init_and_errors():
         c0.all_reduce(ember.zeros(3, device="cuda:1"))
     with pytest.raises(TypeError, match="dtype bool"):
         c0.all_reduce(ember.zeros(3, dtype=ember.bool_, device="cuda:0"))
+    with ember.Device("cuda:1"):
+        s1 = ember.Stream()
+    with pytest.raises(ValueError, match="the stream is on cuda:1 but the "
+                                         "communicator is on cuda:0"):
+        c0.all_reduce(ember.zeros(3, device="cuda:0"), stream=s1)
     c0.destroy()
     c1.destroy()
     with pytest.raises(RuntimeError, match="destroyed"):
@@ -360,18 +365,21 @@ class _Rank:
         self.device = "cpu" if kind == "cpu" else "cuda:%d" % c.device_id()
 
 
-def test_stream_argument_cpu():
-    comms = dist.init_all(["cpu"] * 2)
+@pytest.mark.parametrize("kind", DEVICES)
+def test_stream_argument(kind):
+    comms = dist.init_all(_devices(kind, 2))
 
     def run(c):
         s = ember.Stream()
-        x = ember.full(1000, c.rank + 1.0, device=c.device)
+        with s:     # the input is made on s too, so s orders it before the call
+            x = ember.full(1000, c.rank + 1.0, device=c.device)
         out = c.all_reduce(x, op="prod", stream=s)
         s.synchronize()
         return out
 
+    want = float(np.prod(np.arange(1, len(comms) + 1)))
     for r in _on_ranks(comms, run):
-        _check(r, np.full(1000, 2.0))
+        _check(r, np.full(1000, want))
 
 
 def test_user_nvls_setting_wins():
