@@ -30,6 +30,22 @@ def _devices(kind, n):
     return ["cuda:%d" % i for i in range(_gpus())]
 
 
+@pytest.fixture
+def init_all():
+    """dist.init_all whose communicators are destroyed after the test (NCCL's
+    hold threads and GPU memory until then)."""
+    made = []
+
+    def make(devices):
+        cs = dist.init_all(devices)
+        made.extend(cs)
+        return cs
+
+    yield make
+    for c in made:
+        c.destroy()
+
+
 def _on_ranks(comms, fn):
     """fn(comm) on a thread per rank, its device current; results in rank
     order."""
@@ -60,8 +76,8 @@ DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)]
 
 @pytest.mark.parametrize("kind", DEVICES)
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_collectives_thread_ranks(kind, n):
-    comms = dist.init_all(_devices(kind, n))
+def test_collectives_thread_ranks(init_all, kind, n):
+    comms = init_all(_devices(kind, n))
     n = len(comms)
     shape = (n * 3, 2)
     xs = [_data(r, shape, "float32") for r in range(n)]
@@ -118,8 +134,8 @@ def test_dtypes_thread_ranks(dtype):
 
 
 @pytest.mark.parametrize("kind", DEVICES)
-def test_send_recv_ring_grouped(kind):
-    comms = dist.init_all(_devices(kind, 3))
+def test_send_recv_ring_grouped(init_all, kind):
+    comms = init_all(_devices(kind, 3))
     n = len(comms)
 
     def run(c):
@@ -136,8 +152,8 @@ def test_send_recv_ring_grouped(kind):
 
 
 @pytest.mark.parametrize("kind", DEVICES)
-def test_one_thread_drives_all_ranks_in_a_group(kind):
-    comms = dist.init_all(_devices(kind, 2))
+def test_one_thread_drives_all_ranks_in_a_group(init_all, kind):
+    comms = init_all(_devices(kind, 2))
     xs = [ember.asarray(_data(c.rank, (6,), "float32"), device=c.device)
           for c in comms]
     dist.group_start()
@@ -355,6 +371,8 @@ def test_cupy_nccl_spelling(kind):
                                nccl.NCCL_FLOAT32, 0, 0)
     uid = nccl.get_unique_id()
     assert len(uid) == 128 and all(-128 <= b < 128 for b in uid)
+    for c in comms:
+        c.destroy()
 
 
 class _Rank:
@@ -366,8 +384,8 @@ class _Rank:
 
 
 @pytest.mark.parametrize("kind", DEVICES)
-def test_stream_argument(kind):
-    comms = dist.init_all(_devices(kind, 2))
+def test_stream_argument(init_all, kind):
+    comms = init_all(_devices(kind, 2))
 
     def run(c):
         s = ember.Stream()
