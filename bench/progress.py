@@ -1,6 +1,6 @@
 """What a progress bar costs: KMeans.fit and a chunked read_csv with the bar
 off (EMBER_PROGRESS=0: the do-nothing object), and drawn on every update
-(EMBER_PROGRESS=1, stderr sent to /dev/null), best of 5 each, warm caches.
+(EMBER_PROGRESS=1, stderr sent to /dev/null), median of 5 each, warm caches.
 Issue 24: zero cost when off; the drawn bar is one clock read a chunk or
 iteration and a redraw at most every 0.1 s.
 
@@ -9,7 +9,6 @@ import contextlib
 import os
 import sys
 import tempfile
-import time
 
 import numpy as np
 
@@ -17,16 +16,7 @@ import ember
 import ember.frame as ef
 from ember.ml.cluster import KMeans
 
-
-def best(f, sync, runs=5):
-    f()
-    out = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        f()
-        sync()
-        out.append(time.perf_counter() - t)
-    return min(out)
+import arrays as A
 
 
 def main():
@@ -52,9 +42,9 @@ def main():
             for mode in ("0", "1"):
                 os.environ["EMBER_PROGRESS"] = mode
                 with open(os.devnull, "w") as null, contextlib.redirect_stderr(null):
-                    times[mode] = best(f, sync)
+                    times[mode] = A.wall_ms(f, sync)
             print("%-50s off %8.2f ms  drawn %8.2f ms  (%+.1f%%)  on %s" % (
-                name, times["0"] * 1e3, times["1"] * 1e3,
+                name, times["0"], times["1"],
                 100 * (times["1"] / times["0"] - 1), dev))
 
 
