@@ -408,3 +408,23 @@ def test_user_nvls_setting_wins():
         r = subprocess.run([sys.executable, "-c", "import os; " + pre + show],
                            env=env, capture_output=True, text=True)
         assert r.stdout.strip() == want, r.stderr
+
+
+@pytest.mark.parametrize("kind", DEVICES)
+def test_strided_send_buffers(init_all, kind):
+    comms = init_all(_devices(kind, 2))
+    n = len(comms)
+    xs = [_data(r, (6, 4), "float64") for r in range(n)]
+
+    def run(c):
+        s = ember.Stream(non_blocking=True)
+        x = ember.asarray(xs[c.rank], device=c.device)
+        out = c.all_reduce(x[:, ::2], op="sum", stream=s)   # a copy on s
+        g = c.all_gather(x.T)
+        s.synchronize()
+        return out, g
+
+    X = np.stack(xs)
+    for out, g in _on_ranks(comms, run):
+        _check(out, X[:, :, ::2].sum(axis=0))
+        _check(g, np.stack([x.T for x in xs]))

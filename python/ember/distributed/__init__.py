@@ -160,7 +160,7 @@ class Communicator:
         _run_one(self, stream, call)
 
     def _collective(self, what, send, recv, out_count, nparts, op, root, stream):
-        sflat = None if send is None else ember.ascontiguousarray(send).reshape(-1)
+        sflat = None if send is None else _flat(send, stream)
         rflat = recv.reshape(-1)
         if isinstance(self._c, _nccl.NcclComm):
             self._c.collective(what, sflat, rflat, out_count, nparts, op, root,
@@ -261,8 +261,8 @@ class Communicator:
         self._live("send")
         self._peer(peer, "send")
         _ops.check_array(buf, "send: buf", self._device)
-        flat = ember.ascontiguousarray(buf).reshape(-1)
-        self._p2p(True, flat, peer, self._stream(stream, "send"))
+        stream = self._stream(stream, "send")
+        self._p2p(True, _flat(buf, stream), peer, stream)
 
     def recv(self, buf, peer, stream=None):
         """buf filled from rank peer's send; returns buf."""
@@ -290,6 +290,17 @@ class _P2P:
 
     def __call__(self):
         progress([self.steps()])
+
+
+def _flat(a, stream):
+    """a as a flat C-ordered array: a view, or a copy made on stream so the
+    call on that stream finds it written."""
+    if a.flags.c_contiguous:
+        return a.reshape(-1)
+    if stream is None:
+        return ember.ascontiguousarray(a).reshape(-1)
+    with stream:
+        return ember.ascontiguousarray(a).reshape(-1)
 
 
 def _prod(shape):
