@@ -135,9 +135,13 @@ class Communicator:
             raise ValueError("%s: root %r is out of range for %d ranks"
                              % (what, root, self._c.size))
 
-    def _recv(self, send, recv, shape, what):
+    def _recv(self, send, recv, shape, what, stream):
         if recv is None:
-            return ember.empty(shape, send.dtype, device=self._device)
+            # allocated on the call's stream, which then owns the block
+            if self._stream(stream, what) is None:
+                return ember.empty(shape, send.dtype, device=self._device)
+            with stream:
+                return ember.empty(shape, send.dtype, device=self._device)
         _ops.check_array(recv, what + ": recvbuf", self._device, writeable=True)
         _ops.check_pair(send, recv, what, _prod(shape))
         return recv
@@ -177,7 +181,7 @@ class Communicator:
         self._live(w)
         _ops.check_array(sendbuf, w + ": sendbuf", self._device)
         code = _ops.op_code(op)
-        recvbuf = self._recv(sendbuf, recvbuf, sendbuf.shape, w)
+        recvbuf = self._recv(sendbuf, recvbuf, sendbuf.shape, w, stream)
         self._collective(w, sendbuf, recvbuf, sendbuf.size, 1, code, 0,
                          self._stream(stream, w))
         return recvbuf
@@ -191,7 +195,7 @@ class Communicator:
         _ops.check_array(sendbuf, w + ": sendbuf", self._device)
         code = _ops.op_code(op)
         if self._c.rank == root or recvbuf is not None:
-            recvbuf = self._recv(sendbuf, recvbuf, sendbuf.shape, w)
+            recvbuf = self._recv(sendbuf, recvbuf, sendbuf.shape, w, stream)
             target = recvbuf
         else:
             target = ember.empty(0, sendbuf.dtype, device=self._device)
@@ -218,7 +222,7 @@ class Communicator:
         w = "all_gather"
         self._live(w)
         _ops.check_array(sendbuf, w + ": sendbuf", self._device)
-        recvbuf = self._recv(sendbuf, recvbuf, (self._c.size,) + sendbuf.shape, w)
+        recvbuf = self._recv(sendbuf, recvbuf, (self._c.size,) + sendbuf.shape, w, stream)
         self._collective(w, sendbuf, recvbuf, sendbuf.size, 1, 0, 0,
                          self._stream(stream, w))
         return recvbuf
@@ -232,7 +236,7 @@ class Communicator:
         _ops.check_array(sendbuf, w + ": sendbuf", self._device)
         code = _ops.op_code(op)
         shape = self._split(sendbuf, w)
-        recvbuf = self._recv(sendbuf, recvbuf, shape, w)
+        recvbuf = self._recv(sendbuf, recvbuf, shape, w, stream)
         self._collective(w, sendbuf, recvbuf, recvbuf.size, self._c.size,
                          code, 0, self._stream(stream, w))
         return recvbuf
@@ -244,7 +248,7 @@ class Communicator:
         self._live(w)
         _ops.check_array(sendbuf, w + ": sendbuf", self._device)
         self._split(sendbuf, w)
-        recvbuf = self._recv(sendbuf, recvbuf, sendbuf.shape, w)
+        recvbuf = self._recv(sendbuf, recvbuf, sendbuf.shape, w, stream)
         self._collective(w, sendbuf, recvbuf, sendbuf.size, self._c.size,
                          0, 0, self._stream(stream, w))
         return recvbuf
