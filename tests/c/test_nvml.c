@@ -12,6 +12,12 @@ int main(void)
 {
     unsigned n = 0;
     em_status st;
+    em_nvml_field f[65];
+    memset(f, 0, sizeof f);
+    /* too many fields is refused before NVML is opened */
+    CHECK_STATUS(em_nvml_field_values(NULL, 65, f), EM_ERR_INVALID_VALUE);
+    CHECK(strstr(em_last_error(), "0 to 64") != NULL);
+    CHECK_STATUS(em_nvml_field_values(NULL, -1, f), EM_ERR_INVALID_VALUE);
     CHECK(!em_nvml_loaded());
     CHECK(strcmp(em_vendor_name(EM_VENDOR_NVML), "NVML") == 0);
     st = em_nvml_init();
@@ -26,6 +32,9 @@ int main(void)
     CHECK(strstr(em_last_error(), "libnvidia-ml.so.1") != NULL);
     CHECK(strstr(em_last_error(), "NVIDIA driver") != NULL);
     CHECK_STATUS(em_nvml_count(&n), EM_ERR_UNAVAILABLE);
+    CHECK(em_nvml_code() == EM_NVML_ERROR_LIBRARY_NOT_FOUND);
+    f[0].field_id = EM_NVML_FI_NVLINK_THROUGHPUT_DATA_TX;
+    CHECK_STATUS(em_nvml_field_values(NULL, 1, f), EM_ERR_UNAVAILABLE);
     CHECK(em_nvml_code() == EM_NVML_ERROR_LIBRARY_NOT_FOUND);
     CHECK(!em_nvml_loaded());
     return check_report("test_nvml");
