@@ -65,8 +65,12 @@ def test_copies_between_every_pair_of_gpus():
             # strided source, and a cast on the way in
             z = ember.asarray(x[::2, 1::3], device="cuda:%d" % j)
             np.testing.assert_array_equal(z.get(), host[::2, 1::3])
+            # assignment is an operation: arrays of two devices meet only
+            # through an explicit copy (the error names both)
             w = ember.empty((257, 1031), dtype=ember.float64, device="cuda:%d" % j)
-            w[...] = x
+            with pytest.raises(ValueError, match="cuda:%d.*cuda:%d" % (i, j)):
+                w[...] = x
+            w[...] = x.to_device("cuda:%d" % j)    # and a cast on the way in
             np.testing.assert_array_equal(w.get(), host.astype(np.float64))
 
 
