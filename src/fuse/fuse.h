@@ -56,10 +56,17 @@
  * width exactly as em_gen_ewise chooses them. The key's first words and a
  * running hash index the kernel_table.h table (a hit takes no lock and
  * builds no string); the remaining bytes are compared in full on a hash
- * match. The source is the single-op generator's: one ewise node is the
- * one-node case of an expression, its per-element function is composed
- * of kernels/ewise_ops.h's conversions and ops node by node into locals,
- * and the loop geometry (contiguous/strided, cuda/host) is unchanged.
+ * match. The source is the single-op generator's: each node is an
+ * em_gen_ewise descriptor (its src dtypes are the producing nodes' output
+ * dtypes), ewise.c's emit_elem writes one ew_elem_<name>_n<k> per node
+ * (the result rounded to the node's output dtype, exactly as eager stores
+ * it), and the expression's element function calls them in node order
+ * into locals over the leaves' loads. What must generalise in ewise.c is
+ * the operand count: emit_params, the statements and em_gen_ewise_call
+ * have two inputs and four fixed slots; they become a leaf list (at most
+ * EM_FUSE_MAX_LEAVES) of which one ewise op is the two-leaf case. The
+ * loop geometry (contiguous/strided, cuda/host) is unchanged; the tiled
+ * layout is not used for expressions.
  * Fused kernels are compiled without FMA contraction (NVRTC --fmad=false,
  * host -ffp-contract=off), so values are bit-identical to eager ember.
  *
