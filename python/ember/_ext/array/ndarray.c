@@ -317,6 +317,14 @@ static PyObject *get_ndim(PyObject *self, void *c)
     return PyLong_FromLong(NDA(self)->a.ndim);
 }
 
+/* Above NumPy's 0 so that a mixed NumPy/ember pair of chunks takes ember's
+   type in Dask's routines (tensordot, solve), below dask.array's 11 so a
+   Dask array and an ember array combine into a Dask array. */
+static PyObject *get_array_priority(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(10.0);
+}
+
 static PyObject *get_size(PyObject *self, void *c)
 {
     return PyLong_FromLongLong(NDA(self)->a.size);
@@ -981,6 +989,8 @@ static PyGetSetDef nd_getset[] = {
     {"shape", get_shape, NULL, "The extents, a tuple of ints.", NULL},
     {"strides", get_strides, NULL, "Bytes between elements along each axis.", NULL},
     {"ndim", get_ndim, NULL, "Number of axes.", NULL},
+    {"__array_priority__", get_array_priority, NULL,
+     "10.0: ember's type wins over NumPy's in mixed operations.", NULL},
     {"size", get_size, NULL, "Number of elements.", NULL},
     {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
     {"nbytes", get_nbytes, NULL, "size * itemsize.", NULL},
