@@ -22,7 +22,11 @@
  * reference to its storage, so the leaf outlives every Python name of
  * it), or a scalar by value already cast to the loop dtype. Two pending
  * inputs of different expressions are merged when both fit the bound,
- * else the smaller is forced first.
+ * else the smaller is forced first. The extension's recording site is
+ * the branch of ufuncobj.c's call path where neither out= nor where= is
+ * given (the result struct starts zeroed and apply_nogil allocates it);
+ * quick_operand passes a pending ndarray as its expression instead of
+ * its em_array. The reduction site is reduction.c's em_reduce call.
  *
  * What forces it. One function, em_fuse_force, allocates the result on
  * the stream the expression was recorded on and launches the kernel. The
