@@ -7,6 +7,7 @@ import os
 import types
 
 from ember import _ember
+from ember.cuda import compilelog
 from ember._ember import _LaunchConfig as LaunchConfig
 
 __all__ = ["jit", "Dispatcher", "DeviceFunction", "LaunchConfig"]
@@ -73,6 +74,13 @@ class Dispatcher(_ember._Dispatcher):
                                      self._boundscheck, self._identity)
             self._translations[key] = t
         return t
+
+    def _compiled(self, argcodes, target, seconds, source_bytes):
+        """The C, once per specialisation built: the compile's (or the kernel
+        cache's) time, joined to the translator's phases."""
+        phases = compilelog.take()
+        phases["compile"] = seconds
+        compilelog.record(self.__name__, target, argcodes, phases, source_bytes)
 
     def _explicit(self, have):
         """The argcodes of the signature that takes a call of codes `have`

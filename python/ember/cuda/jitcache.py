@@ -17,6 +17,7 @@ import sys
 import types
 
 from ember import _ember
+from ember.cuda import compilelog
 
 _VERSION = 2          # bump when the layout of identities or payloads changes
 _MARSHAL = 2          # writes no back-references, so the bytes are the same
@@ -145,6 +146,7 @@ def translation(py_func, argcodes, target, debug, boundscheck, options):
     """(source, name, sites, shared_dynamic): from the disk index when
     options (the jit options, None: cache=False) and the function's
     identity match an entry, else from the translator (then stored)."""
+    t0 = compilelog.clock()
     ident = None if options is None else identity(py_func, argcodes, target, options)
     if ident is not None:
         payload = _ember._diskcache_load(_name(ident), ident)
@@ -154,11 +156,17 @@ def translation(py_func, argcodes, target, debug, boundscheck, options):
             except (EOFError, ValueError, TypeError):
                 t = None
             if _valid(t):
+                compilelog.phase("index", compilelog.clock() - t0)
                 return t   # else a payload of another layout: translate again
+    t1 = compilelog.clock()
     from ember.jit import translate
+    t2 = compilelog.clock()
     r = translate(py_func, argcodes, debug=debug, target=target, boundscheck=boundscheck)
+    t3 = compilelog.clock()
     t = (r.source, r.name, tuple(tuple(s) for s in r.sites),
          bool(getattr(r, "shared_dynamic", False)))
     if ident is not None:
         _ember._diskcache_store(_name(ident), ident, marshal.dumps(t, _MARSHAL))
+    compilelog.phase("index", (t1 - t0) + (compilelog.clock() - t3))
+    compilelog.phase("import", t2 - t1)
     return t

@@ -15,7 +15,7 @@ from .types import (parse_argcode, parse_signature, parse_signature_full, argcod
                     signature_strings)
 
 __all__ = ["translate", "translate_device", "Translation", "parse_signature",
-           "parse_signature_full", "signature_strings"]
+           "parse_signature_full", "signature_strings", "compile_times"]
 
 Translation = namedtuple("Translation", "source name sites shared_dynamic")
 Translation.__doc__ = """A translated kernel: `source` (C), `name` (of the
@@ -39,12 +39,20 @@ def translate(pyfunc, argcodes, *, debug=False, target="cuda", boundscheck=None)
     type codes. Bounds checks are on for target 'cpu' and, with debug, for
     'cuda', unless boundscheck is True or False; the kernel then takes
     `long long *__emjit_err` last."""
+    from ember.cuda import compilelog
+    t0 = compilelog.clock()
     from .emit import FunctionTranslator
     _check_target(target)
     checked = bool(debug) or target == "cpu" if boundscheck is None else bool(boundscheck)
     mod = Module(checked=checked, target=target)
+    t1 = compilelog.clock()
     ft = FunctionTranslator(mod, pyfunc, _argtypes(argcodes), kind="kernel")
+    t2 = compilelog.clock()
     text = ft.translate()
+    t3 = compilelog.clock()
+    compilelog.phase("import", t1 - t0)
+    compilelog.phase("parse", t2 - t1)
+    compilelog.phase("translate", t3 - t2)
     links = getattr(pyfunc, "__ember_link__", None)
     if links and mod.externs:
         # cuda.jit(link=...): only with a foreign function called, which
@@ -52,7 +60,16 @@ def translate(pyfunc, argcodes, *, debug=False, target="cuda", boundscheck=None)
         from ember.cuda.ffi import read_links
         for path, src in read_links(links):
             mod.links.setdefault(path, src)
-    return Translation(mod.source(text), ft.cname, tuple(mod.sites), mod.shared_dynamic)
+    source = mod.source(text)
+    compilelog.phase("emit", compilelog.clock() - t3)
+    return Translation(source, ft.cname, tuple(mod.sites), mod.shared_dynamic)
+
+
+def compile_times():
+    """The kernels compiled in this process with their phases' times
+    (ember/cuda/compilelog.py; EMBER_COMPILE_LOG=1 prints them)."""
+    from ember.cuda.compilelog import compile_times
+    return compile_times()
 
 
 def translate_device(pyfunc, argcodes):

@@ -6,6 +6,7 @@
  * kernel's parameters against the flattened ABI of docs/jit-design.md and
  * publishes the entry, which launches then find with no Python code. */
 #include <string.h>
+#include <time.h>
 #include "jit/jit.h"
 #include "runtime/errors.h"
 
@@ -99,7 +100,8 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
 {
     int is_cpu = em_device_get_type(d) == EM_DEVICE_CPU, n = k->nargs;
     const char *target = is_cpu ? "cpu" : "cuda", *opts[5], *src, *kname;
-    PyObject *argcodes, *t;
+    PyObject *argcodes, *t, *done;
+    struct timespec t0, t1;
     em_module *mod;
     em_function *fn;
     empy_jit_entry *e;
@@ -130,15 +132,26 @@ empy_jit_entry *empy_jit_build(empy_state *st, empy_Dispatcher *k, em_device *d,
      * mark): on cpu the kernel and they compile as C++ together */
     if (is_cpu && strstr(src, "/* ember.jit: linked CUDA C++ */"))
         opts[nopts++] = EM_HOST_OPTION_CXX;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     Py_BEGIN_ALLOW_THREADS
     rc = em_kernel_cache_get(d, src, 0, opts, nopts, JIT_GEN_VERSION, &mod, &log);
     Py_END_ALLOW_THREADS
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc != EM_OK) {
         empy_raise_compile(st, rc, log, src);
         free(log);
         goto fail;
     }
     free(log);
+    /* once per specialisation, not per launch: the subclass keeps the
+     * compile time for EMBER_COMPILE_LOG and ember.jit.compile_times() */
+    done = PyObject_CallMethod((PyObject *)k, "_compiled", "Osdn", argcodes, target,
+                               (double)(t1.tv_sec - t0.tv_sec) +
+                               (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
+                               (Py_ssize_t)strlen(src));
+    if (!done)
+        goto fail;
+    Py_DECREF(done);
     if ((rc = em_module_get_function(mod, kname, &fn)) != EM_OK) {
         empy_raise(st, rc);
         goto fail;

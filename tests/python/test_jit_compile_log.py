@@ -1,0 +1,100 @@
+"""Per-kernel compile times: ember.jit.compile_times() and EMBER_COMPILE_LOG
+(docs/jit-design.md, "first-compile time")."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import ember
+from ember import cuda
+
+
+def _kernel():
+    # a new function object per test: its specialisations start empty
+    @cuda.jit(cache=False)
+    def scale_add(x, out, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = x[i] * k + 1.0
+    return scale_add
+
+
+def test_compile_times_records_each_specialisation(device):
+    k = _kernel()
+    before = len(ember.jit.compile_times())
+    a = np.arange(100, dtype=np.float32)
+    x = ember.asarray(a, device=device)
+    out = ember.empty(100, dtype="float32", device=device)
+    k[1, 128](x, out, 2.0)
+    np.testing.assert_array_equal(ember.asnumpy(out), a * 2.0 + 1.0)
+    k[1, 128](x, out, 3.0)            # same types: no new compile
+    recs = ember.jit.compile_times()[before:]
+    assert len(recs) == 1
+    r = recs[0]
+    assert r["kernel"] == "scale_add"
+    assert r["target"] == ("cpu" if device == "cpu" else "cuda")
+    assert r["argcodes"] == ("Af4_1C", "Af4_1C", "f8")
+    # cache=False: the translator ran, so every phase is there
+    for p in ("import", "parse", "translate", "emit", "compile"):
+        assert r["phases"][p] >= 0.0
+    assert r["phases"]["compile"] > 0.0
+    assert r["total"] == pytest.approx(sum(r["phases"].values()))
+    assert r["source_bytes"] == len(k.inspect_source(r["argcodes"]).encode())
+    # another dtype is another specialisation, another record
+    xi = ember.asarray(np.arange(100, dtype=np.float64), device=device)
+    outi = ember.empty(100, dtype="float64", device=device)
+    k[1, 128](xi, outi, 2.0)
+    recs = ember.jit.compile_times()[before:]
+    assert [r["argcodes"][0] for r in recs] == ["Af4_1C", "Af8_1C"]
+
+
+def test_compile_times_are_copies():
+    recs = ember.jit.compile_times()
+    if recs:
+        recs[0]["phases"].clear()
+        assert ember.jit.compile_times()[0]["phases"]
+
+
+_SCRIPT = textwrap.dedent("""
+    import ember
+    from ember import cuda
+
+    @cuda.jit
+    def bump(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] += 1
+    x = ember.zeros(10, dtype="int32", device=DEV)
+    bump[1, 32](x)
+    bump[1, 32](x)
+    assert ember.asnumpy(x).tolist() == [2] * 10
+    print(len(ember.jit.compile_times()))
+    """)
+
+
+@pytest.mark.parametrize("on", ["1", "0"])
+def test_compile_log_env(device, tmp_path, on):
+    env = dict(os.environ, EMBER_COMPILE_LOG=on, EMBER_CACHE_DIR=str(tmp_path / "cache"))
+    script = tmp_path / "kernel.py"      # in a file: the translator reads its source
+    script.write_text(_SCRIPT.replace("DEV", repr(device)))
+    p = subprocess.run([sys.executable, str(script)],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["1"]
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("ember: compiled")]
+    if on == "0":
+        assert lines == []
+        return
+    assert len(lines) == 1
+    assert lines[0].startswith("ember: compiled bump(Ai4_1C) for %s in "
+                               % ("cpu" if device == "cpu" else "cuda"))
+    assert "compile " in lines[0] and "bytes of C" in lines[0]
+    # the second process finds the translation in the disk index: no parse
+    p2 = subprocess.run([sys.executable, str(script)],
+                        env=env, capture_output=True, text=True, timeout=120)
+    assert p2.returncode == 0, p2.stderr
+    line2 = [ln for ln in p2.stderr.splitlines() if ln.startswith("ember: compiled")]
+    assert len(line2) == 1 and "index " in line2[0] and "parse" not in line2[0]
