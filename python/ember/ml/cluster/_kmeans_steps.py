@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 import ember
+from ember.ml.cluster import _kmeans_fused as _fused
 from ember.ml.cluster._common import row_blocks, sq_dist_block, sq_norms
 
 
@@ -50,9 +51,14 @@ def random_rows(n, k, rng, dev):
 def assign(X, C, w=None, *, update=False):
     """Labels of the rows of X (nearest center, int64) and, with update,
     the weighted per-cluster sums of X and of w (w=None: unit weights, which
-    spares a pass over the one-hot matrix). Blocks of rows bound the
+    spares a pass over the one-hot matrix). Where k * d fits the fused
+    kernel's shared memory that is one kernel (_kmeans_fused); past it,
+    blocks of rows bound the
     n x k distance matrix; each block is one GEMM for the distances and one
     for the sums (the one-hot matrix of its labels, transposed, times X)."""
+    if _fused.applies(X, C):
+        labels, _, sums, wsum = _fused.assign_fused(X, C, w)
+        return (labels, sums, wsum) if update else (labels, None, None)
     n, k = X.shape[0], C.shape[0]
     cc = sq_norms(C)
     Ct2 = C.T * -2.0
