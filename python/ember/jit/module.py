@@ -2,23 +2,60 @@
 atomics need, constant arrays, the device functions (callees first) and
 the kernel; plus the bounds-check site table."""
 import os
-import re
 import zlib
 
 from .types import storage_c, value_c, Scalar, NAMES
 
 _PRELUDE = None
 
-# Which prelude section a kernel needs, by the helpers its code calls.
-_SECTION_USES = {
-    "half": re.compile(r"__emjit_(h2f|f2h|rh|f2h_d)\b"),
-    "int": re.compile(r"__emjit_(fdiv|mod|pow|shl|shr|abs)_[iu]\d|__emjit_(min|max)_"),
-    "float": re.compile(r"__emjit_(fdiv|mod|round)_f\d"),
-    "complex": re.compile(r"__emjit_\w*c(8|16)\b"),
-    "atomic": re.compile(r"__emjit_a(max|min|inc|dec)_"),
-    "slice": re.compile(r"__emjit_slice\b"),
-    "grid": re.compile(r"__emjit_grid_(sync|enter)\b"),
-}
+# Which prelude section a kernel needs, by the helpers its code calls
+# (named __emjit_<suffix>); string tests rather than regular expressions,
+# since importing re and compiling patterns cost more than a small kernel's
+# whole translation.
+_INT_OPS = ("fdiv_", "mod_", "pow_", "shl_", "shr_", "abs_")
+_FLOAT_OPS = ("fdiv_f", "mod_f", "round_f")
+
+
+def _sections_of(suffix):
+    out = []
+    if suffix in ("h2f", "f2h", "rh", "f2h_d"):
+        out.append("half")
+    if suffix.startswith(("min_", "max_")) or any(
+            suffix.startswith(p) and suffix[len(p):len(p) + 1] in ("i", "u") and
+            suffix[len(p) + 1:len(p) + 2].isdigit() for p in _INT_OPS):
+        out.append("int")
+    if any(suffix.startswith(p) and suffix[len(p):len(p) + 1].isdigit()
+           for p in _FLOAT_OPS):
+        out.append("float")
+    if suffix.endswith(("c8", "c16")):
+        out.append("complex")
+    if suffix.startswith(("amax_", "amin_", "ainc_", "adec_")):
+        out.append("atomic")
+    if suffix == "slice":
+        out.append("slice")
+    if suffix in ("grid_sync", "grid_enter"):
+        out.append("grid")
+    return tuple(out)
+
+
+_SUFFIX_SECTIONS = {}   # helper suffix -> its sections, once per process
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _sections_used(code):
+    used = set()
+    n, pos = len(code), code.find("__emjit_")
+    while pos >= 0:
+        start = end = pos + 8
+        while end < n and code[end] in _WORD:
+            end += 1
+        suffix = code[start:end]
+        secs = _SUFFIX_SECTIONS.get(suffix)
+        if secs is None:
+            secs = _SUFFIX_SECTIONS[suffix] = _sections_of(suffix)
+        used.update(secs)
+        pos = code.find("__emjit_", end)
+    return used
 
 
 def prelude():
@@ -44,9 +81,10 @@ def prelude():
 def prelude_for(code):
     """The prelude text that code (the rest of a translation) needs."""
     base, sections = prelude()
+    used = _sections_used(code)
     out = [base]
     for name, text in sections.items():
-        if _SECTION_USES[name].search(code):
+        if name in used:
             out.append(text)
     return "".join(out)
 

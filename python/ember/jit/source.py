@@ -3,10 +3,10 @@ locals, closure cells, globals and builtins become compile-time objects
 (modules, intrinsics, device functions, constants)."""
 import ast
 import builtins
-import inspect
 import math
+import os
 import sys
-import textwrap
+import types
 
 from ember._ember import CompileError
 
@@ -46,18 +46,24 @@ def read_function(pyfunc, what="kernel"):
     if code is None:
         raise TypeError("%s must be a Python function, not %s" % (what, type(pyfunc).__name__))
     filename = code.co_filename
-    try:
-        lines, first = inspect.getsourcelines(pyfunc)
-    except (OSError, TypeError) as e:
-        raise CompileError("cannot read the source of %s '%s' (%s:%d): %s; define "
-                           "it in a file" % (what, name, filename, code.co_firstlineno,
-                                             e)) from None
-    text = textwrap.dedent("".join(lines))
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as e:
-        raise CompileError("cannot parse the source of %s '%s' (%s:%d): %s"
-                           % (what, name, filename, first, e.msg)) from None
+    found = _quick_block(code, name)
+    if found is not None:
+        text, first, tree = found
+    else:
+        import inspect
+        import textwrap
+        try:
+            lines, first = inspect.getsourcelines(pyfunc)
+        except (OSError, TypeError) as e:
+            raise CompileError("cannot read the source of %s '%s' (%s:%d): %s; define "
+                               "it in a file" % (what, name, filename, code.co_firstlineno,
+                                                 e)) from None
+        text = textwrap.dedent("".join(lines))
+        try:
+            tree = ast.parse(text)
+        except SyntaxError as e:
+            raise CompileError("cannot parse the source of %s '%s' (%s:%d): %s"
+                               % (what, name, filename, first, e.msg)) from None
     where = Where(filename, first, text.splitlines())
     if first == 0:  # a module's source: find the def
         where.first_line = 1
@@ -73,6 +79,87 @@ def read_function(pyfunc, what="kernel"):
         raise CompileError("cannot find the definition of %s '%s' in its source (%s:%d)"
                            % (what, name, filename, first))
     return fdef, where
+
+
+_FILE_LINES = {}    # filename -> (mtime, size, lines): several kernels per file
+
+
+def _file_lines(filename):
+    """The lines of a source file, read once per process while it is
+    unchanged (UTF-8, as nearly every file is; else None), or linecache's
+    copy of a cell of a notebook or shell, which has no file."""
+    try:
+        st = os.stat(filename)
+    except (OSError, ValueError):
+        lc = sys.modules.get("linecache")
+        entry = lc.cache.get(filename) if lc is not None else None
+        return entry[2] if entry is not None and len(entry) == 4 else None
+    try:
+        have = _FILE_LINES.get(filename)
+        if have is not None and have[0] == st.st_mtime_ns and have[1] == st.st_size:
+            return have[2]
+        with open(filename, "rb") as f:
+            lines = f.read().decode("utf-8").splitlines(True)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    _FILE_LINES[filename] = (st.st_mtime_ns, st.st_size, lines)
+    return lines
+
+
+def _last_line(code):
+    """The last source line any instruction of code (or of a function or
+    class nested in it) comes from."""
+    last = code.co_firstlineno
+    for _, _, ln in code.co_lines():
+        if ln is not None and ln > last:
+            last = ln
+    for c in code.co_consts:
+        if type(c) is type(code):
+            last = max(last, _last_line(c))
+    return last
+
+
+def _quick_block(code, name):
+    """(dedented source, first line, its ast) of a def without inspect's tokenizer,
+    whose import and first use cost more than the rest of a small kernel's
+    translation: the lines from the def's first decorator, past the def
+    line, up to the next code line indented no deeper. None where that is not surely the whole
+    def (a lambda, lines it cannot read, a block that does not parse as one
+    def named `name` covering the code's lines): inspect then decides."""
+    if name == "<lambda>" or not hasattr(code, "co_lines"):
+        return None
+    lines = _file_lines(code.co_filename)
+    first = code.co_firstlineno
+    if lines is None or not 0 < first <= len(lines):
+        return None
+    head = lines[first - 1]
+    indent = head[:len(head) - len(head.lstrip(" \t"))]
+    last = _last_line(code)
+    end = first - 1                  # past the decorators, on the def line
+    while end < last and not lines[end].lstrip().startswith("def "):
+        end += 1
+    end += 1
+    while end < len(lines):
+        ln = lines[end]
+        body = ln.strip()
+        if body and not body.startswith("#") and not (
+                ln.startswith(indent) and ln[len(indent)] in " \t"):
+            break
+        end += 1
+    if end < last:
+        return None
+    # blank lines and comments less indented than the def become empty
+    # lines, so the block dedents by the def's indent and keeps its numbering
+    text = "".join(ln[len(indent):] if ln.startswith(indent) and ln.strip() else "\n"
+                   for ln in lines[first - 1:end])
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    body = tree.body
+    if len(body) != 1 or not isinstance(body[0], ast.FunctionDef) or body[0].name != name:
+        return None
+    return text, first, tree
 
 
 # ---- what global objects mean inside a kernel -------------------------------
@@ -120,7 +207,7 @@ def classify(obj):
     if type(obj).__name__ == "Type" and hasattr(obj, "_ember_type_code"):
         code = obj._ember_type_code
         return PyObj("ctor", code) if code is not None else None
-    mod_name = getattr(obj, "__name__", None) if inspect.ismodule(obj) else None
+    mod_name = getattr(obj, "__name__", None) if isinstance(obj, types.ModuleType) else None
     if mod_name is not None:
         if mod_name == "math":
             return PyObj("module", "math")
@@ -156,10 +243,10 @@ def classify(obj):
         # function, as Numba compiles it for the GPU when a kernel calls it
         if type(obj).__name__ in ("Dispatcher", "CUDADispatcher", "CUDAKernel"):
             return PyObj("kernelfunc", obj.py_func)
-        if inspect.isfunction(obj.py_func):
+        if isinstance(obj.py_func, types.FunctionType):
             return PyObj("devfunc", obj.py_func)
         return None
-    if inspect.isbuiltin(obj) or inspect.isfunction(obj) or callable(obj):
+    if isinstance(obj, (types.BuiltinFunctionType, types.FunctionType)) or callable(obj):
         mid = _math_ids().get(id(obj))
         if mid is not None and getattr(math, mid) is obj:
             return PyObj("math", mid)
@@ -183,7 +270,7 @@ def classify(obj):
         # any other Python function a kernel calls is compiled as a device
         # function; NumPy's and ember's own Python functions are not kernel code
         mod = getattr(obj, "__module__", None) or ""
-        if inspect.isfunction(obj) and not mod.startswith(("numpy", "ember.", "math")) \
+        if isinstance(obj, types.FunctionType) and not mod.startswith(("numpy", "ember.", "math")) \
                 and mod != "ember":
             return PyObj("devfunc", obj)
     # ember dtypes (ember.float32) are dtype arguments
