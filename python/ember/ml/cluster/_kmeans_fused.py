@@ -27,8 +27,9 @@ _modules = {}
 
 # Devices the kernel is used on. On cpu it lost to the composition (OpenBLAS
 # GEMMs) on the 2-core dev machine, 100,000 x 32 float32, k=64, one
-# assignment with sums: 29-32 ms against 20-25 ms (medians of 5, -O2; -O3 was
-# 51 ms), so cpu keeps the GEMMs; tests add "cpu" to check the kernel's
+# assignment with sums: 24-26 ms against 20-21 ms (medians of 5, -O2, 256
+# rows a tile; a tile of one row was 29-32 ms, -O3 51 ms), so cpu keeps the
+# GEMMs; tests add "cpu" to check the kernel's
 # source through the host compiler.
 DEVICES = {"cuda"}
 
@@ -42,15 +43,16 @@ def applies(X, C):
             and C.shape[0] <= KD_MAX[name] // 8)
 
 
-def _threads(dev):
-    # one thread a block on cpu, as kernels/topk_rows.cuh (fibers cost more
-    # than they share there)
-    return _THREADS if dev.type != "cpu" else 1
+def _shape(dev):
+    # (threads, rows a thread) of a tile: one thread a block on cpu, as
+    # kernels/topk_rows.cuh (fibers cost more than they share there), with
+    # 256 rows a tile so the tile's synchronizations are few
+    return (_THREADS, 1) if dev.type != "cpu" else (1, 256)
 
 
 def _names():
-    return [f"em_kmeans_assign<{c}, {t}, {KD_MAX[n]}>"
-            for n, c in _CTYPE.items() for t in (1, _THREADS)]
+    return [f"em_kmeans_assign<{c}, {t}, {r}, {KD_MAX[n]}>"
+            for n, c in _CTYPE.items() for t, r in ((1, 256), (_THREADS, 1))]
 
 
 def assign_fused(X, C, w=None):
@@ -69,12 +71,12 @@ def assign_fused(X, C, w=None):
     C = ember.ascontiguousarray(C.astype(X.dtype))
     has_w = w is not None
     w = ember.ascontiguousarray(w.astype(X.dtype)) if has_w else X
-    t = _threads(dev)
-    grid = max(1, min(-(-n // t), _GRID_CPU if dev.type == "cpu" else _GRID_GPU))
+    t, rows = _shape(dev)
+    grid = max(1, min(-(-n // (t * rows)), _GRID_CPU if dev.type == "cpu" else _GRID_GPU))
     labels = ember.empty(n, dtype=ember.int64, device=dev)
     mind = ember.empty(n, dtype=X.dtype, device=dev)
     part = ember.empty((grid, k * d + k), dtype=X.dtype, device=dev)
-    f = mod.get_function(f"em_kmeans_assign<{_CTYPE[X.dtype.name]}, {t}, "
+    f = mod.get_function(f"em_kmeans_assign<{_CTYPE[X.dtype.name]}, {t}, {rows}, "
                          f"{KD_MAX[X.dtype.name]}>")
     with dev:
         f((grid,), (t,), (X, C, w, numpy.int32(has_w), numpy.int64(n),

@@ -10,14 +10,15 @@
  * (column d is the weight), so no atomics and the same order on every run:
  * each block writes its partials once (gridDim x (k*d + k)) and they are
  * summed over blocks afterwards by a reduction of fixed order. On cpu THREADS is 1 (a block is one thread scanning its
- * rows, as the block simulator's fibers cost more than they share). */
+ * rows, as the block simulator's fibers cost more than they share), and a
+ * tile is ROWS rows a thread so its synchronizations are few there. */
 
 /* centers a group of the distance loop: JB independent sums a row, which
  * the host compiler turns into vector lanes over the transposed centers
  * (two AVX2 registers of float, so two chains of adds in flight) */
 #define EM_KM_JB 16
 
-template <typename T, int THREADS, int KDMAX>
+template <typename T, int THREADS, int ROWS, int KDMAX>
 __global__ void em_kmeans_assign(const T *X, const T *C, const T *w,
                                  int has_w, long long n, int d, int k,
                                  long long *labels, T *mind, T *part)
@@ -27,7 +28,7 @@ __global__ void em_kmeans_assign(const T *X, const T *C, const T *w,
     __shared__ T ct[KDMAX];
     __shared__ T cn[KDMAX / 8]; /* k <= KDMAX / 8: _kmeans_fused.applies */
     __shared__ T ps[KDMAX + KDMAX / 8]; /* sums k x d, then weights k */
-    __shared__ int lab[THREADS];
+    __shared__ int lab[THREADS * ROWS];
     const int t = threadIdx.x;
     const int kd = k * d;
     const int kp = (k + EM_KM_JB - 1) / EM_KM_JB * EM_KM_JB;
@@ -44,9 +45,10 @@ __global__ void em_kmeans_assign(const T *X, const T *C, const T *w,
     for (int i = t; i < kd + k; i += THREADS)
         ps[i] = (T)0;
     __syncthreads();
-    const long long step = (long long)gridDim.x * THREADS;
-    for (long long r0 = (long long)blockIdx.x * THREADS; r0 < n; r0 += step) {
-        const long long r = r0 + t;
+    const long long step = (long long)gridDim.x * THREADS * ROWS;
+    for (long long r0 = (long long)blockIdx.x * THREADS * ROWS; r0 < n; r0 += step) {
+      for (int i = 0; i < ROWS; i++) {
+        const long long r = r0 + (long long)i * THREADS + t;
         if (r < n) {
             const T *x = X + r * d;
             T best = (T)0;
@@ -74,15 +76,18 @@ __global__ void em_kmeans_assign(const T *X, const T *C, const T *w,
             for (int f = 0; f < d; f++)
                 xx += x[f] * x[f];
             labels[r] = bj;
-            lab[t] = bj;
+            lab[i * THREADS + t] = bj;
             mind[r] = xx + best > (T)0 ? xx + best : (T)0;
         }
+      }
         __syncthreads();
-        const long long r1 = r0 + THREADS < n ? r0 + THREADS : n;
-        for (int col = t; col <= d; col += THREADS) {
-            for (long long q = r0; q < r1; q++) {
-                const int j = lab[q - r0];
-                const T wt = has_w ? w[q] : (T)1;
+        const long long r1 = r0 + THREADS * ROWS < n ? r0 + THREADS * ROWS : n;
+        /* each thread owns the same columns for every row, so the rows go
+         * to each slot in order without synchronizing between them */
+        for (long long q = r0; q < r1; q++) {
+            const int j = lab[q - r0];
+            const T wt = has_w ? w[q] : (T)1;
+            for (int col = t; col <= d; col += THREADS) {
                 if (col < d)
                     ps[j * d + col] += X[q * d + col] * wt;
                 else
