@@ -1,6 +1,6 @@
 /* ember.ml.cluster: one k-means assignment step in one pass over X
  * (python/ember/ml/cluster/_kmeans_fused.py). The k x d centers sit in
- * shared memory; each thread takes one row of a tile of THREADS rows,
+ * shared memory; each thread takes ROWS rows of a tile of THREADS x ROWS,
  * scores ||c_j||^2 - 2 x.c_j (the expansion scikit-learn's labels use too:
  * one multiply-add an element where the difference costs two) and keeps
  * the argmin in registers, ties to the lowest index as scikit-learn; the
@@ -9,9 +9,10 @@
  * memory) in row order, each (cluster, column) slot owned by one thread
  * (column d is the weight), so no atomics and the same order on every run:
  * each block writes its partials once (gridDim x (k*d + k)) and they are
- * summed over blocks afterwards by a reduction of fixed order. On cpu THREADS is 1 (a block is one thread scanning its
- * rows, as the block simulator's fibers cost more than they share), and a
- * tile is ROWS rows a thread so its synchronizations are few there. */
+ * summed over blocks afterwards by a reduction of fixed order. On cpu
+ * THREADS is 1 (a block is one thread scanning its rows, as the block
+ * simulator's fibers cost more than they share) and ROWS 256, so a block
+ * synchronizes once a tile rather than once a row; on cuda ROWS is 1. */
 
 /* centers a group of the distance loop: JB independent sums a row, which
  * the host compiler turns into vector lanes over the transposed centers
@@ -47,39 +48,39 @@ __global__ void em_kmeans_assign(const T *X, const T *C, const T *w,
     __syncthreads();
     const long long step = (long long)gridDim.x * THREADS * ROWS;
     for (long long r0 = (long long)blockIdx.x * THREADS * ROWS; r0 < n; r0 += step) {
-      for (int i = 0; i < ROWS; i++) {
-        const long long r = r0 + (long long)i * THREADS + t;
-        if (r < n) {
-            const T *x = X + r * d;
-            T best = (T)0;
-            int bj = -1;
-            for (int j0 = 0; j0 < kp; j0 += EM_KM_JB) {
-                T acc[EM_KM_JB];
-                for (int jj = 0; jj < EM_KM_JB; jj++)
-                    acc[jj] = (T)0;
-                for (int f = 0; f < d; f++) {
-                    const T xf = x[f];
-                    const T *c = ct + f * kp + j0;
+        for (int i = 0; i < ROWS; i++) {
+            const long long r = r0 + (long long)i * THREADS + t;
+            if (r < n) {
+                const T *x = X + r * d;
+                T best = (T)0;
+                int bj = -1;
+                for (int j0 = 0; j0 < kp; j0 += EM_KM_JB) {
+                    T acc[EM_KM_JB];
                     for (int jj = 0; jj < EM_KM_JB; jj++)
-                        acc[jj] += xf * c[jj];
-                }
-                /* increasing j and a strict < : ties go to the lowest index */
-                for (int jj = 0; jj < EM_KM_JB && j0 + jj < k; jj++) {
-                    const T sc = cn[j0 + jj] - (T)2 * acc[jj];
-                    if (bj < 0 || sc < best) {
-                        best = sc;
-                        bj = j0 + jj;
+                        acc[jj] = (T)0;
+                    for (int f = 0; f < d; f++) {
+                        const T xf = x[f];
+                        const T *c = ct + f * kp + j0;
+                        for (int jj = 0; jj < EM_KM_JB; jj++)
+                            acc[jj] += xf * c[jj];
+                    }
+                    /* increasing j and a strict < : ties go to the lowest index */
+                    for (int jj = 0; jj < EM_KM_JB && j0 + jj < k; jj++) {
+                        const T sc = cn[j0 + jj] - (T)2 * acc[jj];
+                        if (bj < 0 || sc < best) {
+                            best = sc;
+                            bj = j0 + jj;
+                        }
                     }
                 }
+                T xx = (T)0;
+                for (int f = 0; f < d; f++)
+                    xx += x[f] * x[f];
+                labels[r] = bj;
+                lab[i * THREADS + t] = bj;
+                mind[r] = xx + best > (T)0 ? xx + best : (T)0;
             }
-            T xx = (T)0;
-            for (int f = 0; f < d; f++)
-                xx += x[f] * x[f];
-            labels[r] = bj;
-            lab[i * THREADS + t] = bj;
-            mind[r] = xx + best > (T)0 ? xx + best : (T)0;
         }
-      }
         __syncthreads();
         const long long r1 = r0 + THREADS * ROWS < n ? r0 + THREADS * ROWS : n;
         /* each thread owns the same columns for every row, so the rows go
