@@ -170,3 +170,22 @@ def test_read_function_errors():
         read_function(ns["made"])
     with pytest.raises(TypeError, match="kernel must be a Python function, not int"):
         read_function(3)
+
+
+def test_astlite_matches_ast():
+    import ast as real
+    from ember.jit import astlite
+    src = "def f(a, b):\n    x = [a[i] + b for i in range(3)]\n    return (x, {1: a})\n"
+    t1, t2 = real.parse(src), astlite.parse(src)
+    assert real.dump(t1, include_attributes=True) == astlite.dump(t2, include_attributes=True)
+    assert [type(n).__name__ for n in real.walk(t1)] == \
+        [type(n).__name__ for n in astlite.walk(t2)]
+    assert astlite.Name is real.Name and astlite.AST is real.AST
+    node = t2.body[0].body[1]
+    new = astlite.copy_location(astlite.Constant(value=1), node)
+    assert (new.lineno, new.col_offset, new.end_lineno, new.end_col_offset) == \
+        (3, 4, 3, 22)
+    assert not any(isinstance(n, astlite.Index) for n in astlite.walk(t2))
+    assert astlite.unparse(t2.body[0].body[1]) == "return (x, {1: a})"
+    with pytest.raises(SyntaxError):
+        astlite.parse("def f(:\n")

@@ -1,8 +1,8 @@
 """The translator of one Python function (a kernel or a device function)
 to C: statements and expressions, with type inference by running the same
 walk until the local variables' types stop changing."""
-import ast
 
+from . import astlite as ast
 from .errors import compile_error
 from .module import zero_of
 from .ops import V, binop, compare, conv, is_simple, literal, truth, unary

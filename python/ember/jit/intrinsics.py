@@ -2,8 +2,8 @@
 spaces, barriers, warp operations, atomics), math.* and the NumPy
 functions on scalars, Python's builtins and NumPy's scalar types, and
 device functions."""
-import ast
 
+from . import astlite as ast
 from .ops import V, binop, conv, is_simple, literal, truth
 from .source import PyObj
 from .types import Array, Scalar, Tuple, NONE, code_of_name, make_strong, promote, \

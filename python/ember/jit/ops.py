@@ -2,10 +2,10 @@
 with Python's and NumPy's semantics (integers wrap without C's undefined
 behaviour, floor division and remainder follow the divisor's sign,
 float16 rounds after each operation, complex through prelude.h)."""
-import ast
 import math
 import struct
 
+from . import astlite as ast
 from .types import Scalar, promote, value_c
 
 

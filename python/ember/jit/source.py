@@ -1,7 +1,6 @@
 """Reading a kernel's Python source and resolving the names it uses:
 locals, closure cells, globals and builtins become compile-time objects
 (modules, intrinsics, device functions, constants)."""
-import ast
 import builtins
 import math
 import os
@@ -10,6 +9,7 @@ import types
 
 from ember._ember import CompileError
 
+from . import astlite as ast
 from .errors import Where
 
 

@@ -5,8 +5,8 @@ assigned (`row = a[i, :]`), so it can be indexed, sliced again, iterated,
 measured and passed to device functions like any array. Slices follow
 Python's rules (clipped, negative bounds and steps); an integer index in a
 subscript that also slices is bounds-checked like an element access."""
-import ast
 
+from . import astlite as ast
 from .ops import V, conv
 from .types import Array, Scalar, Tuple, storage_c
 
