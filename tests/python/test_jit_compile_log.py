@@ -189,3 +189,31 @@ def test_astlite_matches_ast():
     assert astlite.unparse(t2.body[0].body[1]) == "return (x, {1: a})"
     with pytest.raises(SyntaxError):
         astlite.parse("def f(:\n")
+
+
+def test_compile_times_of_threads_stay_apart():
+    import threading
+    kernels = [_kernel() for _ in range(3)]
+    before = len(ember.jit.compile_times())
+    errors = []
+
+    def run(k, dt):
+        try:
+            x = ember.asarray(np.arange(8, dtype=dt), device="cpu")
+            out = ember.empty(8, dtype=dt, device="cpu")
+            k[1, 8](x, out, 2.0)
+            np.testing.assert_array_equal(ember.asnumpy(out), np.arange(8, dtype=dt) * 2 + 1)
+        except Exception as e:       # surfaced below, in the test's thread
+            errors.append(e)
+    ts = [threading.Thread(target=run, args=(k, dt))
+          for k, dt in zip(kernels, ("float32", "float64", "int64"))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert errors == []
+    recs = ember.jit.compile_times()[before:]
+    assert sorted(r["argcodes"][0] for r in recs) == ["Af4_1C", "Af8_1C", "Ai8_1C"]
+    for r in recs:     # each has its own translation's phases, once
+        assert set(r["phases"]) == {"import", "parse", "translate", "emit", "index",
+                                    "compile"}

@@ -57,6 +57,7 @@ class Dispatcher(_ember._Dispatcher):
             % (debug, fastmath, lineinfo, opt, max_registers,
                -1 if boundscheck is None else boundscheck))
         self._translations = {}     # (target, argcodes) -> translation
+        self._phases = {}           # (target, argcodes) -> translator's times
         if sigs is not None:
             from ember._progress import waiting
             with waiting("compiling %s (%d signature%s)" % (
@@ -73,12 +74,13 @@ class Dispatcher(_ember._Dispatcher):
             t = jitcache.translation(self.py_func, argcodes, target, self._debug,
                                      self._boundscheck, self._identity)
             self._translations[key] = t
+            self._phases[key] = compilelog.take()
         return t
 
     def _compiled(self, argcodes, target, seconds, source_bytes):
         """The C, once per specialisation built: the compile's (or the kernel
         cache's) time, joined to the translator's phases."""
-        phases = compilelog.take()
+        phases = self._phases.pop((target, argcodes), None) or {}
         phases["compile"] = seconds
         compilelog.record(self.__name__, target, argcodes, phases, source_bytes)
 
