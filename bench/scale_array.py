@@ -34,16 +34,17 @@ def _on_cluster(n_workers, rows, cols, chunk_cols):
     import distributed
 
     import ember.dask as ed
-    import ember.dask.array  # noqa: F401  (the 'ember' backend)
+    import ember.dask.array as eda   # registers the 'ember' backend
     out = {}
     with ed.LocalCluster(n_workers=n_workers) as c, distributed.Client(c) as cl:
         with dask.config.set({"array.backend": "ember"}):
             x = da.random.random((rows, cols), chunks=(rows, chunk_cols))
+        if type(x._meta) is not type(eda.meta(2)):
+            raise RuntimeError("the 'ember' array backend did not make x")
         x = cl.persist(x)
         distributed.wait(x)
         for name, f in _cases():
             out[name] = F.cell(lambda: F.timed(lambda: f(x).compute(), 3))
-        del x
     return out
 
 
