@@ -75,6 +75,9 @@ def test_chunks_match_numpy(device, scheduler, case):
     # its chunks are still ember's, which _check asserts
     assert isinstance(got._meta, ember.ndarray) or case == "boolean"
     want = f(h).compute()
+    if case == "percentile":   # merged on the host (ember.dask.array)
+        np.testing.assert_allclose(got.compute(), want, rtol=1e-10)
+        return
     _check(got.compute(), want, device)
 
 
@@ -93,8 +96,15 @@ def test_linalg(device, scheduler):
     a = rng.standard_normal((8, 8)) + 8 * np.eye(8)
     spd = a @ a.T
     es = da.from_array(ember.asarray(spd, device=device), chunks=(4, 4))
-    _check(da.linalg.cholesky(es, lower=True).compute(), np.linalg.cholesky(spd),
-           device, 1e-9)
+    if device == "cpu":
+        _check(da.linalg.cholesky(es, lower=True).compute(), np.linalg.cholesky(spd),
+               device, 1e-9)
+    else:
+        # dask's blocked cholesky calls scipy.linalg on each block, which
+        # gives host arrays; ember refuses to mix them with device chunks
+        # (docs/scale.md)
+        with pytest.raises(TypeError, match="host memory"):
+            da.linalg.cholesky(es, lower=True).compute()
     # a solve per chunk: a stack of systems split along the batch axis
     stack = rng.standard_normal((6, 4, 4)) + 4 * np.eye(4)
     rhs = rng.standard_normal((6, 4, 1))

@@ -165,6 +165,12 @@ def test_one_thread_drives_all_ranks_in_a_group(init_all, kind):
 
 
 def test_bad_inputs():
+    # cpu ranks, their arrays on cpu whatever the default device
+    with ember.Device("cpu"):
+        _bad_inputs()
+
+
+def _bad_inputs():
     c0, c1 = dist.init_all(["cpu", "cpu"])
     x = ember.arange(6, dtype=ember.float32)
     with pytest.raises(TypeError, match="dtype complex64"):

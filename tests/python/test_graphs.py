@@ -12,12 +12,22 @@ import ember
 from ember import cuda
 
 
+def _settle():
+    # the tests set up and rewrite inputs on the current (default) stream
+    # and replay on a non-blocking one, which does not wait for the
+    # default stream (as CUDA's): finish that work first, as a program
+    # must (the cpu device happens to run it at once)
+    ember.get_current_device().synchronize()
+
+
 def _put(dst, values):
     """Write host values into a captured device buffer, outside a capture."""
     dst[...] = ember.asarray(np.asarray(values, dtype=dst.dtype))
+    _settle()
 
 
 def _capture(s, work):
+    _settle()
     with s:
         s.begin_capture()
         out = work()

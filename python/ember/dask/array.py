@@ -39,10 +39,13 @@ _d.nannumel_lookup.register(ember.ndarray, _nannumel)
 
 @_d.percentile_lookup.register(ember.ndarray)
 def _percentile(a, q, method="linear"):
-    # dask merges the chunks' percentiles weighted by each chunk's length
+    # dask merges the chunks' percentiles weighted by each chunk's length,
+    # with NumPy calls on the host that would make their arrays on the
+    # thread's current device, whatever the chunks': the few values a
+    # chunk gives go to the host, and da.percentile's result is NumPy's
     if not len(a):
         return None, 0
-    return ember.percentile(a, list(q), method=method), len(a)
+    return ember.asnumpy(ember.percentile(a, list(q), method=method)), len(a)
 
 
 @_d.to_numpy_dispatch.register(ember.ndarray)
