@@ -42,6 +42,9 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_DIST_SLOT_BYTES] = {"EMBER_DIST_SLOT_BYTES", "bytes a process rank's "
                                  "shared-memory slot holds on cpu, the same on "
                                  "every rank (default 4 MiB)", 1, 0},
+    [EM_KNOB_COMPILE_LOG] = {"EMBER_COMPILE_LOG", "1: each Python kernel's "
+                             "compile prints its phases' times to stderr "
+                             "(read by ember.jit)", 1, 0},
     [EM_KNOB_SCAN_ITEMS] = {"EMBER_SCAN_ITEMS", "items per thread of CUDA scans",
                             4, 32},
     [EM_KNOB_SCAN_MINB] = {"EMBER_SCAN_MINB", "blocks per SM a CUDA scan's "
