@@ -12,8 +12,6 @@ followed by one synchronize, divided by reps * 100. After the rounds the
 array is read back and checked against the count of increments, so a graph
 that did not run shows as an error, not as a fast time."""
 import argparse
-import statistics
-import time
 
 import numpy as np
 
@@ -22,15 +20,8 @@ N = 1000         # float32 elements
 
 
 def per_kernel_us(step, sync, reps):
-    times = []
-    for _ in range(7):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            step()
-        sync()
-        times.append((time.perf_counter() - t0) / (reps * K) * 1e6)
-    return statistics.median(times)
+    from fusion import median_time   # bench/fusion.py's timing loop
+    return median_time(step, sync, reps) / K * 1e6
 
 
 def ember_case(device, reps):
