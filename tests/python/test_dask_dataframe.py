@@ -142,6 +142,16 @@ def test_hash_rows_agree_across_partitions(device):
                          index=False)).to_numpy()
     assert ((hk[:, None] == hk[None, :]) == same).all()
     assert whole[4] == whole[4] and whole.dtype == np.uint64
+    # with the index, and of an index alone: still by value, partition-free
+    with ember.Device(device):
+        e = ef.from_pandas(pdf)
+        wi = _host(hash_rows(e, index=True)).to_numpy()
+        pi = np.concatenate([_host(hash_rows(ef.from_pandas(pdf.iloc[a:a + 30]),
+                                             index=True)).to_numpy() for a in (0, 30)])
+        ix = _host(hash_rows(e.index)).to_numpy()
+    np.testing.assert_array_equal(wi, pi)
+    assert not (wi == whole).all()
+    assert len(set(ix.tolist())) == len(pdf)
 
 
 def test_distributed_local_cluster(device):

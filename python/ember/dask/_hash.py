@@ -83,15 +83,11 @@ def hash_rows(obj, index=True):
     from ember.frame import Series
     from ember.frame._index import Index, RangeIndex
     if isinstance(obj, (Index, RangeIndex)):
-        cols, index = [obj._col if hasattr(obj, "_col") else None], False
-        if cols[0] is None:
-            cols = [Series(obj)._col]
-        idx = None
+        cols = [obj._labels()]
     else:
         cols = list(obj._cols.values()) if hasattr(obj, "_cols") else [obj._col]
-        idx = obj.index
-    if index and idx is not None:
-        cols = cols + [Series(idx)._col]
+        if index:
+            cols.append(obj.index._labels())
     h = None
     for c in cols:
         ch = _column_hash(c)
