@@ -1,8 +1,10 @@
 """Automatic fusion (issue 25, 1 and 2): the four cases of the issue's
-speed table, for ember (with fusion on and off when ember.fusion exists,
-else eager only), CuPy (plain and cupy.fuse) and PyTorch in the same run.
+speed table, for ember (with fusion on, through ember.fuse, and off when
+ember.fusion exists, else eager only), CuPy (plain and cupy.fuse) and
+PyTorch in the same run. The small case has no decorated form: its
+ember.fuse and cupy.fuse rows repeat the plain `a + b`.
 
-usage: python bench/fusion.py              (on the GPU machine)
+usage: python bench/fusion.py [--out FILE] (on the GPU machine)
        python bench/fusion.py --device cpu (a check of the script and the
                                             cpu overhead; ember only)
 
@@ -118,7 +120,7 @@ def cases(xp, to_dev, to_host, sync, big, fuse=None):
     return rows
 
 
-def ember_rows(device, big, fusion):
+def ember_rows(device, big, fusion, fused=False):
     import ember
     with ember.Device(device):
         s = ember.Stream(non_blocking=True)
@@ -126,7 +128,7 @@ def ember_rows(device, big, fusion):
                   else contextlib.nullcontext())
         with s, toggle:
             return cases(ember, ember.asarray, ember.asnumpy, s.synchronize,
-                         big)
+                         big, ember.fuse if fused else None)
 
 
 def cupy_rows(big, fused):
@@ -152,12 +154,15 @@ def main():
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--small", action="store_true",
                     help="2^20 instead of 2^28 for the large cases")
+    ap.add_argument("--out", help="also write the table to this file")
     args = ap.parse_args()
     big = BIG >> 8 if args.small or args.device == "cpu" else BIG
     runs = []
     import ember
     if hasattr(ember, "fusion"):
         runs += [("ember fused", lambda: ember_rows(args.device, big, True)),
+                 ("ember.fuse", lambda: ember_rows(args.device, big, True,
+                                                   fused=True)),
                  ("ember eager", lambda: ember_rows(args.device, big, False))]
     else:
         runs += [("ember (no fusion yet)",
@@ -166,17 +171,20 @@ def main():
         runs += [("CuPy", lambda: cupy_rows(big, False)),
                  ("cupy.fuse", lambda: cupy_rows(big, True)),
                  ("PyTorch", lambda: torch_rows(big))]
-    print("n = %d for axpy/sqdiff, %d for chain/small" % (big, SMALL))
-    print("| library | case | time | check |")
-    print("|---|---|---|---|")
+    lines = ["n = %d for axpy/sqdiff, %d for chain/small" % (big, SMALL),
+             "", "| library | case | time | check |", "|---|---|---|---|"]
+    print("\n".join(lines))
     for name, run in runs:
         try:
-            rows = run()
+            rows = [(case, "%.3f" % value, ok) for case, value, ok in run()]
         except Exception as e:          # a library missing or failing: say so
-            print("| %s | all | n/a | %s: %s |" % (name, type(e).__name__, e))
-            continue
-        for case, value, ok in rows:
-            print("| %s | %s | %.3f | %s |" % (name, case, value, ok))
+            rows = [("all", "n/a", "%s: %s" % (type(e).__name__, e))]
+        for row in rows:                # printed as each library finishes
+            lines.append("| %s | %s | %s | %s |" % ((name,) + row))
+            print(lines[-1])
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

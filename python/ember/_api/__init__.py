@@ -71,6 +71,7 @@ for _mod, _names in {
     "timing": "get_elapsed_time",
     "dlpack": "from_dlpack",
     "interop": "asnumpy",
+    "fusion": "fuse fusion",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod

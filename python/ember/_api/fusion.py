@@ -1,0 +1,154 @@
+"""ember.fusion and ember.fuse: the Python switches over automatic fusion
+(issue 25, part 2; docs/fusion.md).
+
+The C core records elementwise ufunc calls and runs each group as one
+generated kernel when anything else touches memory (src/fuse/fuse.h).
+This module only sets the per-thread switch the core reads and names the
+kernel a fused function flushes; it never sees an expression.
+
+The module lives in _api (not ember/fusion.py) because `ember.fusion` is
+the context manager: a submodule of that name would be bound over it by
+the first `import ember.fusion`."""
+import functools
+import re
+import threading
+
+from ember import _ember
+
+__all__ = ["fuse", "fusion"]
+
+
+def _state_of(enabled):
+    # the override values _fusion_state takes: 1 on, 0 off, -1 EMBER_FUSION's
+    if enabled is None:
+        return -1
+    if enabled is True or enabled is False or enabled in (0, 1):
+        return int(enabled)
+    raise TypeError("ember.fusion(enabled=...) takes True, False or None "
+                    "(EMBER_FUSION's setting), not %r" % (enabled,))
+
+
+class fusion:
+    """Turn automatic fusion on or off for this thread inside a `with`
+    block or a decorated function; the previous setting comes back on exit.
+
+    enabled: True records elementwise operations and runs them as one
+    kernel when their value is needed; False runs each operation at once
+    (eager, for debugging and timing); None follows EMBER_FUSION.
+    Leaving the block does not run what was recorded inside it: it runs
+    when its value is needed, as it would have."""
+
+    def __init__(self, enabled=True):
+        self._state = _state_of(enabled)
+        # a stack, so one object can be entered again while it is active
+        # (a decorated function that recurses)
+        self._saved = []
+
+    def __enter__(self):
+        self._saved.append(_ember._fusion_state(self._state))
+        return self
+
+    def __exit__(self, *exc):
+        _ember._fusion_state(self._saved.pop())
+        return False
+
+    def __call__(self, func):
+        # as a decorator each call enters its own object, so calls on
+        # several threads do not share one stack of saved settings
+        state = self._state
+
+        @functools.wraps(func)
+        def with_fusion(*args, **kwargs):
+            prev = _ember._fusion_state(state)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                _ember._fusion_state(prev)
+        return with_fusion
+
+    def __repr__(self):
+        return "ember.fusion(enabled=%s)" % {1: "True", 0: "False",
+                                             -1: "None"}[self._state]
+
+
+# C keywords and the names CUDA and C compilers reserve: a function called
+# `double` or `float` is legal Python but not a kernel name
+_C_RESERVED = frozenset("""
+auto break case char const continue default do double else enum extern float
+for goto if inline int long register restrict return short signed sizeof
+static struct switch typedef union unsigned void volatile while bool true
+false asm main""".split())
+_MAX_NAME = 63          # src/fuse/fuse.h: em_fuse_flush_named's limit
+
+
+def _kernel_name(name):
+    """A C identifier from a Python name or kernel_name: `<lambda>` becomes
+    `lambda`, other characters outside [A-Za-z0-9_] become `_` (CuPy 14
+    hands `<lambda>` to the compiler as it is and fails)."""
+    name = re.sub(r"^[^A-Za-z0-9_]+|[^A-Za-z0-9_]+$", "", str(name))
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not name:
+        name = "fused"
+    if name[0].isdigit() or name in _C_RESERVED:
+        name = "_" + name
+    return name[:_MAX_NAME]
+
+
+_nesting = threading.local()
+
+
+class Fused:
+    """What ember.fuse returns: func, run with fusion on and flushed as one
+    kernel named kernel_name when called with ember arrays."""
+
+    def __init__(self, func, kernel_name=None):
+        if not callable(func):
+            raise TypeError("ember.fuse needs a function, not %s"
+                            % type(func).__name__)
+        self.func = func
+        self.name = _kernel_name(kernel_name if kernel_name is not None
+                                 else getattr(func, "__name__", "fused"))
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args, **kwargs):
+        # NumPy arrays and scalars only: the function itself, as cupy.fuse
+        # does on host arrays
+        if not any(isinstance(a, _ember.ndarray)
+                   for a in (*args, *kwargs.values())):
+            return self.func(*args, **kwargs)
+        # a fused function called from another joins the caller's kernel
+        if getattr(_nesting, "depth", 0):
+            return self.func(*args, **kwargs)
+        # work recorded before the call runs under its own name, so the
+        # named kernel holds exactly this function's elementwise part
+        if _ember._fusion_pending():
+            _ember._fusion_flush()
+        prev = _ember._fusion_state(1)
+        _nesting.depth = 1
+        try:
+            out = self.func(*args, **kwargs)
+            # a reduction at the end has already run the elementwise part
+            # (under a generated name); this runs what is still pending
+            _ember._fusion_flush(self.name)
+            return out
+        finally:
+            _nesting.depth = 0
+            _ember._fusion_state(prev)
+
+    def __repr__(self):
+        return "<ember.fuse %s (kernel %s)>" % (
+            getattr(self.func, "__qualname__", self.func), self.name)
+
+
+def fuse(func=None, *, kernel_name=None):
+    """cupy.fuse's spelling: `@ember.fuse`, `@ember.fuse()`,
+    `ember.fuse(kernel_name="k")(f)` or `ember.fuse(lambda x, y: ...)`.
+
+    Calling the result with ember arrays (and scalars) runs the function
+    with fusion on for this thread, whatever EMBER_FUSION and
+    ember.fusion say, then runs its elementwise operations as one kernel
+    named kernel_name (the function's name by default, made a C
+    identifier). Called with no ember array it is the plain function."""
+    if func is None:
+        return lambda f: Fused(f, kernel_name)
+    return Fused(func, kernel_name)

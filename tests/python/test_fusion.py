@@ -1,0 +1,861 @@
+"""Automatic fusion and ember.fuse (issue 25, parts 1, 2 and 5; docs/fusion.md).
+
+Every fused result is compared byte for byte with the same code run eagerly
+(`ember.fusion(False)`), and where the value is exact also with NumPy, so a
+fused kernel that computes a different value, in any bit, fails. Launch
+counts (`_fusion_launches()`) show that the fused path really ran: on cpu a
+group runs fused only from 65,536 elements (src/fuse/record.c), so the
+arrays here are larger than that.
+"""
+import operator
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+from ember import _ember
+from ember._api.fusion import _kernel_name
+
+from helpers import run_python
+
+N = 70_000                 # over the cpu device's smallest fused group
+ROWS, COLS = 280, 250      # 70,000 elements as a matrix
+
+
+def launches():
+    return _ember._fusion_launches()
+
+
+def pending():
+    return _ember._fusion_pending()
+
+
+@pytest.fixture
+def dev(device):
+    with ember.Device(device):
+        yield device
+    # a test that fails half way leaves no group or override behind
+    _ember._fusion_flush()
+    _ember._fusion_state(-1)
+
+
+def put(h, device):
+    return ember.asarray(h, device=device)
+
+
+def values(dtype, shape=N, seed=0, nonzero=False):
+    """Values of dtype that exercise it: both signs, fractions, large and
+    small magnitudes for floats; small integers for integer dtypes."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        v = rng.integers(0, 2, shape).astype(bool)
+        return np.ones(shape, bool) if nonzero else v
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        v = rng.integers(max(info.min, -100), min(info.max, 100), shape,
+                         endpoint=True).astype(dt)
+        if nonzero:
+            v[v == 0] = 7
+        return v
+    v = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, shape)
+    if dt.kind == "c":
+        v = v + 1j * rng.standard_normal(shape)
+    return v.astype(dt)
+
+
+def assert_same_bits(got, want):
+    """The same dtype, shape and bytes (NaN payloads and zero signs too)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_array_equal(np.ascontiguousarray(got).view(np.uint8),
+                                  np.ascontiguousarray(want).view(np.uint8))
+
+
+def _as_list(r):
+    return list(r) if isinstance(r, (tuple, list)) else [r]
+
+
+def run_both(device, fn, *hosts, fused_launches=None):
+    """fn over fresh device copies of hosts, eagerly and fused; asserts the
+    results have the same bytes and returns the fused ones on the host.
+    fused_launches: the exact number of fused kernels the fused run makes
+    (None: at least one); the eager run must make none."""
+    out = {}
+    for on in (False, True):
+        args = [put(h, device) for h in hosts]
+        with ember.fusion(on):
+            n0 = launches()
+            res = _as_list(fn(*args))
+            if not on:
+                assert pending() == 0
+            host = [ember.asnumpy(r) if isinstance(r, ember.ndarray) else r
+                    for r in res]
+            made = launches() - n0
+        assert pending() == 0
+        if on:
+            if fused_launches is None:
+                assert made >= 1, "nothing was fused"
+            else:
+                assert made == fused_launches
+        else:
+            assert made == 0, "eager ran a fused kernel"
+        out[on] = host
+    for f, e in zip(out[True], out[False]):
+        assert_same_bits(f, e)
+    return out[True]
+
+
+# ---- values over dtypes ----------------------------------------------------
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+          "uint32", "uint64", "float16", "float32", "float64", "complex64",
+          "complex128"]
+
+
+def exprs(kind):
+    """A group of elementwise expressions over x, y and nz (y without
+    zeros) that NumPy defines for dtypes of this kind."""
+    if kind == "b":
+        return lambda x, y, nz: [(x & y) | ~x, x ^ y, x == y, x + y, x * y,
+                                 ember.logical_and(x, ~y), x < y]
+    if kind in "iu":
+        return lambda x, y, nz: [x * y + x - y, x // nz, x % nz, (x ^ y) & x,
+                                 -x, x < y, ember.maximum(x, y) * 3 + 1,
+                                 x == nz]
+    if kind == "f":
+        return lambda x, y, nz: [x * y + x - y, ember.sqrt(ember.abs(x)) * y,
+                                 x / nz, ember.exp(x / 100), ember.sin(x),
+                                 x < y, ember.maximum(x, y), ember.floor(x),
+                                 x ** 2]
+    return lambda x, y, nz: [x * y + x - y, x / nz, ember.abs(x),
+                             ember.sqrt(x), ember.exp(x / 10), x == y,
+                             ember.conj(x) * y]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dtypes_bit_identical(dev, dtype):
+    x, y = values(dtype, seed=1), values(dtype, seed=2)
+    nz = values(dtype, seed=3, nonzero=True)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = run_both(dev, exprs(np.dtype(dtype).kind), x, y, nz,
+                       fused_launches=1)
+        # the first expression is exact for integers: NumPy's value too
+        if np.dtype(dtype).kind in "iu":
+            assert_same_bits(got[0], x * y + x - y)
+            assert_same_bits(got[1], x // nz)
+
+
+def test_special_float_values(dev):
+    x = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, 3.4e38,
+                  -1.0, 1.0] * 7000, np.float32)
+    y = np.roll(x, 3)
+    with np.errstate(all="ignore"):
+        got = run_both(dev, lambda a, b: [a * b + a, a / b, ember.sqrt(a) - b,
+                                          ember.minimum(a, b) * -1.0],
+                       x, y, fused_launches=1)
+        assert_same_bits(got[0], x * y + x)
+        assert_same_bits(got[1], x / y)
+
+
+def test_no_fma_contraction(dev):
+    # c = -(a*b rounded to float32): with a rounding after the product the
+    # sum is exactly 0; fma(a, b, c) would give the product's rounding error
+    rng = np.random.default_rng(4)
+    a = rng.random(N, dtype=np.float32) + np.float32(1)
+    b = rng.random(N, dtype=np.float32) + np.float32(1)
+    c = -(a * b)
+    exact = a.astype(np.float64) * b + c      # what fma would keep
+    assert np.count_nonzero(exact) > N // 2   # the test can tell them apart
+    got = run_both(dev, lambda x, y, z: x * y + z, a, b, c, fused_launches=1)
+    assert_same_bits(got[0], a * b + c)
+    assert not got[0].any()
+
+
+# ---- broadcasting, scalars, promotion --------------------------------------
+
+def test_broadcast_row_column_scalar_0d(dev):
+    row = values("float32", COLS, seed=5)
+    col = values("float32", (ROWS, 1), seed=6)
+    m = values("float32", (ROWS, COLS), seed=7)
+    zero_d = np.array(2.5, np.float32)
+
+    def f(r, c, mm, z):
+        t = r + c                         # (ROWS, COLS) from a row and a column
+        return [t * mm - z, (t > 0) & (mm < z), t / 3.0 + 1]
+    got = run_both(dev, f, row, col, m, zero_d, fused_launches=1)
+    assert_same_bits(got[0], (row + col) * m - zero_d)
+    assert_same_bits(got[1], ((row + col) > 0) & (m < zero_d))
+
+
+@pytest.mark.parametrize("dtype,scalar,op", [
+    ("uint8", 200, operator.add), ("int8", -3, operator.mul),
+    ("int32", 1.5, operator.mul), ("float16", 2.5, operator.sub),
+    ("float32", 1j, operator.add), ("int16", True, operator.add),
+    ("int64", 2.0, operator.truediv), ("uint16", 3, operator.floordiv),
+    ("bool", 1.5, operator.mul), ("complex64", 2.0, operator.mul),
+    ("uint64", 2**63, operator.add), ("float32", 1e30, operator.mul),
+])
+def test_weak_python_scalars(dev, dtype, scalar, op):
+    x = np.abs(values(dtype, seed=8, nonzero=True))
+    with np.errstate(all="ignore"):
+        want = [op(x, scalar), op(scalar, x)]
+    got = run_both(dev, lambda a: [op(op(a, scalar), scalar), op(a, scalar),
+                                   op(scalar, a)], x, fused_launches=1)
+    # NEP 50: the Python scalar does not widen the array's dtype
+    assert got[1].dtype == want[0].dtype and got[2].dtype == want[1].dtype
+    if np.dtype(dtype).kind in "iub":
+        assert_same_bits(got[1], want[0])
+
+
+def test_python_int_out_of_range_raises_as_eager(dev):
+    x = put(values("uint8", seed=9), dev)
+    with ember.fusion(True):
+        t = x * 2
+        assert pending() >= 1
+        with pytest.raises(OverflowError) as fused:
+            x + 300
+        del t
+    with ember.fusion(False):
+        with pytest.raises(OverflowError) as eager:
+            x + 300
+    assert str(fused.value) == str(eager.value)
+
+
+@pytest.mark.parametrize("a_t,b_t", [
+    ("int8", "uint8"), ("int8", "int64"), ("uint8", "float16"),
+    ("int32", "float32"), ("uint64", "int64"), ("float32", "float64"),
+    ("float32", "complex64"), ("bool", "int8"), ("uint32", "int8"),
+    ("float16", "int64")])
+def test_mixed_dtype_promotion(dev, a_t, b_t):
+    a, b = values(a_t, seed=10), values(b_t, seed=11, nonzero=True)
+    with np.errstate(all="ignore"):
+        want = [a + b, a * b - a, a < b]
+        got = run_both(dev, lambda x, y: [x + y, x * y - x, x < y], a, b,
+                       fused_launches=1)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+    if np.result_type(a, b).kind in "iub":
+        assert_same_bits(got[0], want[0])
+        assert_same_bits(got[1], want[1])
+    assert_same_bits(got[2], want[2])
+
+
+# ---- long chains and the group's bounds ------------------------------------
+
+def chain(x, n):
+    y = x
+    for i in range(n):
+        y = (y * 1.0001 + 0.5) if i % 2 == 0 else (y - x * 0.25)
+    return y
+
+
+def test_chain_of_ten_then_sum(dev):
+    h = values("float32", seed=12)
+    got = run_both(dev, lambda x: chain(x, 10), h, fused_launches=1)
+    np.testing.assert_allclose(got[0], chain(h, 10), rtol=1e-5, atol=1e-5)
+    # a reduction of a recorded expression runs the expression first
+    got = run_both(dev, lambda x: chain(x, 10).sum(), h, fused_launches=1)
+    np.testing.assert_allclose(float(got[0]), chain(h, 10).sum(dtype=np.float64),
+                               rtol=1e-3)
+
+
+def test_chain_past_the_node_bound(dev):
+    # 40 binary nodes where the bound is 32 (x * 0.25 is a node too): the
+    # group runs when the 33rd arrives, then the rest at the read
+    h = values("float64", seed=13)
+    ops = [lambda y, x: y * 1.5, lambda y, x: y - x, lambda y, x: y / 1.25,
+           lambda y, x: y + x]
+
+    def f(x):
+        y = x
+        for i in range(40):
+            y = ops[i % 4](y, x)
+        return y
+    got = run_both(dev, f, h, fused_launches=2)
+    np.testing.assert_allclose(got[0], f(h), rtol=1e-12)
+
+
+def test_sum_of_twenty_inputs_past_the_leaf_bound(dev):
+    hs = [values("float32", seed=100 + i) for i in range(20)]
+
+    def f(*xs):
+        s = xs[0]
+        for x in xs[1:]:
+            s = s + x
+        return s
+    got = run_both(dev, f, *hs, fused_launches=2)
+    np.testing.assert_allclose(got[0], f(*hs), rtol=1e-5, atol=1e-4)
+
+
+# ---- in-place operations, aliasing, views ----------------------------------
+
+def test_inplace_add_of_own_product(dev):
+    h = values("float32", seed=14)
+
+    def f(a):
+        a += a * 2
+        a *= a - 1
+        return a
+    got = run_both(dev, f, h)
+    want = h.copy()
+    want += want * 2
+    want *= want - 1
+    assert_same_bits(got[0], want)
+
+
+def test_write_through_a_view_after_recording(dev):
+    h = values("int32", seed=15)
+
+    def f(a):
+        b = a[1:]
+        c = a * 2
+        d = c + a              # a node over a node and the leaf a
+        b[...] = 0             # writes a after c and d were recorded
+        return [c, d, a]
+    got = run_both(dev, f, h)
+    assert_same_bits(got[0], h * 2)
+    assert_same_bits(got[1], h * 3)
+    assert_same_bits(got[2], np.concatenate([h[:1], np.zeros(N - 1, np.int32)]))
+
+
+@pytest.mark.parametrize("writer", ["setitem", "fill", "ufunc_out", "iadd",
+                                    "copyto"])
+def test_writes_to_an_input_after_recording(dev, writer):
+    h = values("float64", seed=16)
+    other = values("float64", seed=17)
+
+    def f(a, o):
+        c = a * 3 - 1
+        if writer == "setitem":
+            a[...] = 7.0
+        elif writer == "fill":
+            a.fill(7.0)
+        elif writer == "ufunc_out":
+            ember.multiply(o, 2, out=a)
+        elif writer == "iadd":
+            a += o
+        else:
+            ember.copyto(a, o)
+        e = c + a              # recorded after the write: sees the new a
+        return [c, e, a]
+    got = run_both(dev, f, h, other)
+    assert_same_bits(got[0], h * 3 - 1)
+    assert_same_bits(got[1], (h * 3 - 1) + got[2])
+
+
+def test_overlapping_views_of_one_buffer(dev):
+    h = values("float32", seed=18)
+    m = values("float64", (ROWS, ROWS), seed=19)
+
+    def f(a, mm):
+        return [a[:-1] * a[1:] + a[:-1], a[::-1] - a, mm.T + mm * 0.5,
+                mm[::2, 1::2] * mm[1::2, ::2]]
+    got = run_both(dev, f, h, m)
+    assert_same_bits(got[0], h[:-1] * h[1:] + h[:-1])
+    assert_same_bits(got[1], h[::-1] - h)
+    assert_same_bits(got[2], m.T + m * 0.5)
+
+
+def test_inplace_on_a_pending_result_and_views_of_it(dev):
+    h = values("int64", seed=20)
+
+    def f(a):
+        c = a * 5
+        c += 1                 # out= a pending result
+        d = c * 2
+        v = d[::3]             # a view of a pending result
+        w = d[5:10].copy()
+        return [c, d, v, w, d[7], d.sum()]
+    got = run_both(dev, f, h)
+    assert_same_bits(got[0], h * 5 + 1)
+    assert_same_bits(got[1], (h * 5 + 1) * 2)
+    assert_same_bits(got[2], ((h * 5 + 1) * 2)[::3])
+    assert_same_bits(got[5], ((h * 5 + 1) * 2).sum())
+
+
+def test_unreferenced_intermediates(dev):
+    # only c is left: a * b and its sum with a are never needed again
+    h1, h2 = values("float32", seed=21), values("float32", seed=22)
+
+    def f(a, b):
+        c = (a * b + a) / 2 - b
+        return c
+    got = run_both(dev, f, h1, h2, fused_launches=1)
+    assert_same_bits(got[0], (h1 * h2 + h1) / np.float32(2) - h2)
+
+
+# ---- errors at the line that wrote the operation ---------------------------
+
+def both_errors(dev, fn):
+    """fn's exception with fusion on and off: same type, same message; a
+    group recorded before it is still computed right."""
+    seen = {}
+    h = values("float32", seed=23)
+    for on in (True, False):
+        a = put(h, dev)
+        with ember.fusion(on):
+            t = a * 2 + 1
+            before = pending()
+            with pytest.raises(Exception) as e:
+                fn(a)
+            if on:
+                assert before >= 1
+            assert_same_bits(ember.asnumpy(t), h * 2 + 1)
+        seen[on] = (type(e.value), str(e.value))
+    assert seen[True] == seen[False]
+    return seen[True][0]
+
+
+def test_shape_mismatch_raises_where_written(dev):
+    other = put(np.ones(7, np.float32), dev)
+    assert issubclass(both_errors(dev, lambda a: a + other), ValueError)
+
+
+def test_casting_error_with_out_raises_where_written(dev):
+    out = ember.zeros(N, dtype=ember.int32, device=dev)
+    assert issubclass(both_errors(dev, lambda a: ember.add(a, a, out=out)),
+                      TypeError)
+    assert not ember.asnumpy(out).any()
+
+
+def test_casting_error_of_a_dtype_raises_where_written(dev):
+    assert issubclass(both_errors(
+        dev, lambda a: ember.add(a, a, dtype=ember.int16, casting="safe")),
+        TypeError)
+
+
+def test_unsupported_loop_raises_where_written(dev):
+    assert issubclass(both_errors(dev, lambda a: a << 1), TypeError)
+
+
+def test_integer_division_by_zero_as_eager(dev):
+    a = np.array([7, -7, 0, 5] * (N // 4), np.int32)
+    z = np.tile(np.array([0, 0, 0, 1], np.int32), N // 4)
+    caught = {}
+    for on in (False, True):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            x, y = put(a, dev), put(z, dev)
+            with ember.fusion(on):
+                res = [ember.asnumpy(r) for r in (x // y, x % y, (x // y) * 2)]
+        caught[on] = (res, sorted(type(m.message).__name__ for m in w
+                                  if "divide" in str(m.message)))
+    for f, e in zip(caught[True][0], caught[False][0]):
+        assert_same_bits(f, e)
+    assert caught[True][1] == caught[False][1]
+    # NumPy's values where the divisor is not zero
+    assert_same_bits(caught[True][0][0][3::4], a[3::4] // 1)
+
+
+# ---- what runs a group -----------------------------------------------------
+
+@pytest.mark.parametrize("reader", [
+    "get", "asnumpy", "np_asarray", "item", "tolist", "index", "slice",
+    "setitem", "sum", "copy", "dlpack", "repr", "astype", "where"])
+def test_each_reader_runs_the_group(dev, reader):
+    h = values("float32", seed=24)
+    a = put(h, dev)
+    with ember.fusion(True):
+        c = a * 2 - 1
+        assert pending() == 2
+        n0 = launches()
+        if reader == "get":
+            v = c.get()
+        elif reader == "asnumpy":
+            v = ember.asnumpy(c)
+        elif reader == "np_asarray":
+            v = np.asarray(c)
+        elif reader == "item":
+            v = c[5].item()
+        elif reader == "tolist":
+            v = c.tolist()
+        elif reader == "index":
+            v = c[5]
+        elif reader == "slice":
+            v = c[2:9]
+        elif reader == "setitem":
+            c[0] = 0.0
+            v = c
+        elif reader == "sum":
+            v = c.sum()
+        elif reader == "copy":
+            v = c.copy()
+        elif reader == "dlpack":
+            c.__dlpack__()
+            v = c
+        elif reader == "repr":
+            v = repr(c)
+        elif reader == "astype":
+            v = c.astype(ember.float64)
+        else:
+            v = ember.where(c > 0, c, a)
+        assert pending() == 0 or reader in ("astype", "where")
+        want = h * np.float32(2) - np.float32(1)
+        if reader == "setitem":
+            want[0] = 0
+        assert_same_bits(ember.asnumpy(c), want)
+        assert launches() - n0 == 1
+        assert v is not None
+
+
+def test_cuda_array_interface_runs_the_group(need_cuda):
+    with ember.Device("cuda:0"), ember.fusion(True):
+        a = put(values("float32", seed=25), "cuda:0")
+        c = a + 1
+        assert pending() == 1
+        c.__cuda_array_interface__
+        assert pending() == 0
+
+
+def test_another_shape_runs_the_group(dev):
+    h, m = values("float32", seed=26), values("float32", (ROWS, COLS), seed=27)
+    a, b = put(h, dev), put(m, dev)
+    with ember.fusion(True):
+        n0 = launches()
+        c = a * 2 + 1
+        d = b * 3 - 1          # another shape: c's group runs now
+        assert launches() - n0 == 1
+        assert pending() == 2
+        assert_same_bits(ember.asnumpy(d), m * np.float32(3) - np.float32(1))
+        assert_same_bits(ember.asnumpy(c), h * np.float32(2) + np.float32(1))
+        assert launches() - n0 == 2
+
+
+def test_synchronize_and_event_record_run_the_group(dev):
+    h = values("float32", seed=28)
+    s = ember.Stream(non_blocking=True)
+    ember.get_current_device().synchronize()
+    with ember.fusion(True), s:
+        a = put(h, dev)
+        c = a * a + 2
+        assert pending() == 2
+        s.synchronize()
+        assert pending() == 0
+        d = c - a
+        assert pending() == 1
+        e = ember.Event()
+        e.record(s)
+        assert pending() == 0
+        e.synchronize()
+        assert_same_bits(ember.asnumpy(d), (h * h + np.float32(2)) - h)
+        f = d * 4
+        ember.get_current_device().synchronize()
+        assert pending() == 0
+    assert_same_bits(ember.asnumpy(f), ((h * h + np.float32(2)) - h) * 4)
+
+
+def test_two_streams_keep_stream_order(dev):
+    h = values("float64", seed=29)
+    s1, s2 = ember.Stream(non_blocking=True), ember.Stream(non_blocking=True)
+    ember.get_current_device().synchronize()
+    with ember.fusion(True):
+        with s1:
+            a = put(h, dev)
+            c = a * 2
+            assert pending() == 1
+        with s2:
+            s2.wait_event(s1.record())
+            d = a + 1          # another stream: c's group runs first, on s1
+            assert pending() == 1
+        with s1:
+            e = c - 1
+        s1.synchronize()
+        s2.synchronize()
+    assert_same_bits(ember.asnumpy(d), h + 1)
+    assert_same_bits(ember.asnumpy(e), h * 2 - 1)
+
+
+def test_stream_order_against_a_later_write(dev):
+    h = values("float32", seed=30)
+    s = ember.Stream(non_blocking=True)
+    ember.get_current_device().synchronize()
+    with ember.fusion(True), s:
+        a = put(h, dev)
+        c = a + 1
+        a[...] = put(np.zeros(N, np.float32), dev)   # after c in s's order
+        s.synchronize()
+    assert_same_bits(ember.asnumpy(c), h + np.float32(1))
+    assert not ember.asnumpy(a).any()
+
+
+# ---- launch counts and the switch ------------------------------------------
+
+def test_launch_counts(dev):
+    h = values("float32", seed=31)
+    a = put(h, dev)
+    for on, want in ((True, 1), (False, 0)):
+        with ember.fusion(on):
+            n0 = launches()
+            y = chain(a, 10)
+            y.get()
+            assert launches() - n0 == want
+
+
+def test_fusion_switch_is_per_block_and_restored(dev):
+    state = _ember._fusion_state
+    before = state()
+    assert before in (0, 1)
+    with ember.fusion(False):
+        assert state() == 0
+        with ember.fusion(True):
+            assert state() == 1
+            with ember.fusion(None):      # EMBER_FUSION's setting
+                assert state() == before
+        assert state() == 0
+    assert state() == before
+    with pytest.raises(RuntimeError):
+        with ember.fusion(True):
+            raise RuntimeError("restored on the way out")
+    assert state() == before
+
+    @ember.fusion(False)
+    def eager_sum(x):
+        assert state() == 0
+        return (x * 2 + 1).get()
+    a = put(values("float64", seed=32), dev)
+    with ember.fusion(True):
+        n0 = launches()
+        eager_sum(a)
+        assert launches() == n0
+        assert state() == 1
+    with pytest.raises(TypeError):
+        ember.fusion("no")
+
+
+def test_fusion_state_function(dev):
+    prev = _ember._fusion_state(0)
+    try:
+        assert _ember._fusion_state() == 0
+        assert _ember._fusion_state(1) == 0
+        assert _ember._fusion_state() == 1
+    finally:
+        _ember._fusion_state(prev)
+
+
+SUBPROCESS = """
+import numpy as np, ember
+from ember import _ember
+a = ember.asarray(np.arange(%d, dtype=np.float32), device=%r)
+n0 = _ember._fusion_launches()
+y = ((a * 2 + 1) - a) / 3
+y.get()
+print(_ember._fusion_state(), _ember._fusion_launches() - n0)
+with ember.fusion(True):
+    n0 = _ember._fusion_launches()
+    ((a * 2 + 1) - a).get()
+    print(_ember._fusion_state(), _ember._fusion_launches() - n0)
+"""
+
+
+@pytest.mark.parametrize("env,first", [("0", "0 0"), ("1", "1 1"),
+                                       (None, "1 1")])
+def test_env_var_in_a_subprocess(dev, monkeypatch, env, first):
+    if env is None:
+        monkeypatch.delenv("EMBER_FUSION", raising=False)
+    else:
+        monkeypatch.setenv("EMBER_FUSION", env)
+    r = run_python("-c", SUBPROCESS % (N, dev))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:2] == [first, "1 1"]
+
+
+# ---- ember.fuse ------------------------------------------------------------
+
+def _axpy(x, y, z):
+    return x * y + z
+
+
+def test_fuse_spellings(dev):
+    hs = [values("float32", seed=40 + i) for i in range(3)]
+    want = hs[0] * hs[1] + hs[2]
+    args = [put(h, dev) for h in hs]
+
+    @ember.fuse
+    def bare(x, y, z):
+        return x * y + z
+
+    @ember.fuse()
+    def called(x, y, z):
+        return x * y + z
+
+    spellings = [bare, called, ember.fuse(kernel_name="axpy_k")(_axpy),
+                 ember.fuse(lambda x, y, z: x * y + z), ember.fuse(_axpy)]
+    for f in spellings:
+        n0 = launches()
+        r = f(*args)
+        # the call ran its kernel: nothing pending, no host read needed
+        assert pending() == 0
+        assert launches() - n0 == 1
+        assert_same_bits(ember.asnumpy(r), want)
+    assert bare.__name__ == "bare" and spellings[2].__wrapped__ is _axpy
+
+
+def test_fuse_forces_fusion_and_restores_the_state(dev):
+    f = ember.fuse(lambda x: (x - 1) * (x + 1))
+    h = values("float64", seed=45)
+    a = put(h, dev)
+    with ember.fusion(False):
+        n0 = launches()
+        r = f(a)
+        assert launches() - n0 == 1
+        assert _ember._fusion_state() == 0
+    assert_same_bits(ember.asnumpy(r), (h - 1) * (h + 1))
+
+    @ember.fuse
+    def fails(x):
+        return x * 2 + x[:3]
+    with ember.fusion(False):
+        with pytest.raises(ValueError):
+            fails(a)
+        assert _ember._fusion_state() == 0
+
+
+def test_fuse_scalars_tuples_and_reduction(dev):
+    h1, h2 = values("float32", seed=46), values("float32", seed=47)
+    a, b = put(h1, dev), put(h2, dev)
+
+    @ember.fuse(kernel_name="sqdiff")
+    def sqdiff(x, y):
+        return ((x - y) ** 2).sum()
+
+    @ember.fuse
+    def pair(x, y, k):
+        return x * k + y, x > y
+
+    n0 = launches()
+    s = sqdiff(a, b)
+    assert launches() - n0 == 1
+    with ember.fusion(False):
+        eager = ((a - b) ** 2).sum()
+    assert_same_bits(ember.asnumpy(s), ember.asnumpy(eager))
+    np.testing.assert_allclose(float(s), ((h1.astype(np.float64) - h2) ** 2).sum(),
+                               rtol=1e-4)
+    p, q = pair(a, b, 2.5)
+    assert p.dtype == ember.float32
+    assert_same_bits(ember.asnumpy(p), h1 * np.float32(2.5) + h2)
+    assert_same_bits(ember.asnumpy(q), h1 > h2)
+
+
+def test_fuse_on_numpy_arrays_calls_the_function(dev):
+    f = ember.fuse(lambda x, y: x * y + 1)
+    h1, h2 = values("float64", seed=48), values("float64", seed=49)
+    n0 = launches()
+    r = f(h1, h2)
+    assert isinstance(r, np.ndarray)
+    assert launches() == n0
+    assert_same_bits(r, h1 * h2 + 1)
+    assert f(3, 4) == 13
+
+
+def test_fuse_nested_joins_the_outer_kernel(dev):
+    inner = ember.fuse(lambda x: x * 2 + 1)
+
+    @ember.fuse
+    def outer(x):
+        return inner(x) - x
+
+    h = values("float32", seed=50)
+    n0 = launches()
+    r = outer(put(h, dev))
+    assert launches() - n0 == 1
+    assert_same_bits(ember.asnumpy(r), (h * np.float32(2) + np.float32(1)) - h)
+
+
+def test_fuse_runs_earlier_work_apart(dev):
+    h = values("float32", seed=51)
+    a = put(h, dev)
+    f = ember.fuse(lambda x: x + 1)
+    with ember.fusion(True):
+        t = a * 3
+        n0 = launches()
+        r = f(a)
+        assert launches() - n0 == 2      # t's group, then f's own
+    assert_same_bits(ember.asnumpy(t), h * np.float32(3))
+    assert_same_bits(ember.asnumpy(r), h + np.float32(1))
+
+
+@pytest.mark.parametrize("name,want", [
+    ("<lambda>", "lambda"), ("axpy", "axpy"), ("_private", "_private"),
+    ("my kernel", "my_kernel"), ("f.<locals>.g", "f__locals__g"),
+    ("2fast", "_2fast"), ("double", "_double"), ("", "fused"), ("<>", "fused"),
+    ("σ", "fused"), ("k" * 80, "k" * 63)])
+def test_kernel_name_is_a_c_identifier(name, want):
+    assert _kernel_name(name) == want
+
+
+NAMED = """
+import os, numpy as np, ember
+a = ember.asarray(np.arange(%d, dtype=np.float32), device=%r)
+ember.fuse(kernel_name="fz_named_kernel")(lambda x: x * 3 + 1)(a).get()
+ember.fuse(lambda x: x * 5 - 2)(a).get()
+blob = b""
+for root, _, files in os.walk(os.environ["EMBER_CACHE_DIR"]):
+    for f in files:
+        blob += open(os.path.join(root, f), "rb").read()
+print(b"fz_named_kernel" in blob, b"<lambda>" in blob, b"lambda" in blob)
+"""
+
+
+def test_kernel_names_reach_the_compiled_kernel(dev, tmp_path, monkeypatch):
+    # the kernel cache holds each compiled kernel under its source and
+    # binary: the names given are there, a lambda's as a C identifier
+    monkeypatch.setenv("EMBER_CACHE_DIR", str(tmp_path))
+    r = run_python("-c", NAMED % (N, dev))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "False", "True"]
+
+
+# ---- threads ---------------------------------------------------------------
+
+def test_two_threads_computing_chains(dev):
+    hs = [values("float32", seed=60), values("float64", seed=61)]
+    with ember.fusion(False):
+        want = [ember.asnumpy(chain(put(h, dev), 12)) for h in hs]
+    got = [[], []]
+    errors = []
+    start = threading.Barrier(2)
+
+    def work(i):
+        try:
+            with ember.Device(dev), ember.fusion(True):
+                a = put(hs[i], dev)
+                start.wait()
+                for _ in range(5):
+                    got[i].append(ember.asnumpy(chain(a, 12)))
+        except BaseException as e:   # reported by the main thread
+            errors.append(e)
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+    for i in range(2):
+        assert len(got[i]) == 5
+        for g in got[i]:
+            assert_same_bits(g, want[i])
+
+
+def test_switch_is_per_thread(dev):
+    seen = {}
+    inside, leave = threading.Event(), threading.Event()
+
+    def other():
+        with ember.fusion(False):
+            seen["other"] = _ember._fusion_state()
+            inside.set()
+            leave.wait(30)
+
+    with ember.fusion(True):
+        t = threading.Thread(target=other)
+        t.start()
+        assert inside.wait(30)
+        seen["main"] = _ember._fusion_state()
+        leave.set()
+        t.join()
+    assert seen == {"other": 0, "main": 1}
