@@ -93,6 +93,44 @@ def test_top_k_kernel(device, dtype):
                                           np.take_along_axis(S + add, want, 1))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_top_k_warp_kernel(device, dtype):
+    # kernels/topk_warp.cuh, the GPU's path (the cpu's block simulator runs
+    # it here): ties everywhere, rows shorter than a warp and than one
+    # chunk of loads, n not a multiple of the chunk, k = n, k at both
+    # register layouts (one and two entries a lane), rows past a block's
+    # warps, and a row of equal scores
+    from ember.ml.neighbors import _search
+    rng = np.random.default_rng(4)
+    for b, n, k in ((5, 7, 3), (11, 1000, 10), (4, 300, 40), (3, 50, 50),
+                    (2, 600, 64), (3, 33, 32), (1, 520, 1)):
+        S = rng.integers(0, 20, size=(b, n)).astype(dtype)
+        S[0] = 5
+        add = rng.integers(0, 3, size=n).astype(dtype)
+        for a in (None, add):
+            T = S if a is None else S + a
+            want = np.argsort(T, axis=1, kind="stable")[:, :k]
+            v, i = _search.top_k_warp(_e(S, device), k,
+                                      None if a is None else _e(a, device))
+            np.testing.assert_array_equal(ember.asnumpy(i), want)
+            np.testing.assert_array_equal(ember.asnumpy(v),
+                                          np.take_along_axis(T, want, 1))
+    # distinct values falling along the row: every candidate is inserted
+    S = np.tile(np.arange(700, 0, -1, dtype=dtype), (2, 1))
+    v, i = _search.top_k_warp(_e(S, device), 20)
+    np.testing.assert_array_equal(ember.asnumpy(i), np.tile(np.arange(699, 679, -1), (2, 1)))
+
+
+def test_top_k_warp_kernel_compiles_for_the_gpu(need_nvrtc):
+    from ember.ml.neighbors import _search
+    inst = "".join(
+        f"template __global__ void {e}(const {c} *, const {c} *, long long, "
+        f"long long, int, {c} *, long long *);\n"
+        for e, c in zip(_search._warp_names(), ["float"] * 2 + ["double"] * 2))
+    ptx = ember.cuda.Program(_search._WARP_KERNEL.read_text() + inst).compile("ptx").code
+    assert ptx.count(b".entry") == 4
+
+
 def test_float32_and_inner_product(device):
     X, Q, _, _ = _data(dtype=np.float32)
     b = EN.NearestNeighbors(n_neighbors=4).fit(_e(X, device))

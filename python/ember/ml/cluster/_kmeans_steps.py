@@ -8,6 +8,7 @@ import numpy as np
 
 import ember
 from ember.ml.cluster import _kmeans_fused as _fused
+from ember.ml.cluster import _lloyd
 from ember.ml.cluster._common import row_blocks, sq_dist_block, sq_norms
 
 
@@ -125,7 +126,10 @@ def lloyd(X, w, C, max_iter, tol, unit=False, tick=None):
     """Lloyd's iterations as scikit-learn's lloyd: stop when the labels do
     not change (strict convergence) or the squared center shift is <= tol.
     One host sync per iteration (the three stopping figures together);
-    tick() after each (a progress bar's update)."""
+    tick() after each (a progress bar's update). The iterations are
+    _lloyd's kernels where they apply, else the composition below."""
+    if _lloyd.applies(X, C):
+        return _lloyd_kernels(X, w, C, max_iter, tol, unit, tick)
     labels_old = None
     strict = False
     it = 0
@@ -154,6 +158,35 @@ def lloyd(X, w, C, max_iter, tol, unit=False, tick=None):
             break
     if not strict:
         labels, _, _ = assign(X, C)
+    return labels, C, it + 1
+
+
+def _lloyd_kernels(X, w, C, max_iter, tol, unit, tick):
+    """lloyd through _lloyd.Lloyd: the same stopping rules and relocation,
+    a few launches and one read of three figures an iteration."""
+    L = _lloyd.Lloyd(X, None if unit else w, C.shape[0])
+    C = ember.ascontiguousarray(C.astype(X.dtype))
+    strict = False
+    it = 0
+    for it in range(max_iter):
+        C_new, n_empty, shift, moved = L.step(C, it > 0)
+        if n_empty:
+            sums, wsum = L.sums()
+            sums, wsum = relocate_empty(X, w, C, L.labels, sums, wsum, n_empty)
+            C_new = ember.ascontiguousarray(centers_from(sums, wsum, C))
+            shift = float(((C_new - C) ** 2).sum())
+        C = C_new
+        L.swap()
+        if tick is not None:
+            tick()
+        if not moved:
+            strict = True
+            break
+        if shift <= tol:
+            break
+    # after swap() old holds the last labels; without strict convergence
+    # the labels are recomputed against the final centers, as scikit-learn
+    labels = L.old if strict else L.labels_only(C)
     return labels, C, it + 1
 
 

@@ -3,12 +3,12 @@ block's scores against every training row stay under BLOCK values, one
 matmul a block (Prepared.parts) and a top-k of each row; distances are
 never stored whole.
 
-k <= 64 is kernels/topk_rows.cuh on every device (a thread block a row
-on a GPU, one thread a row on cpu; one read of the scores); larger k a
-stable argsort of each row. Both give the order of a stable sort, by
-index among equal distances. A fused kernel (GEMM tile + per-row
-selection in registers) would also save writing the block and reading it
-back once: the next step for the GPU target."""
+k <= 64 is one read of the scores by a kernel: kernels/topk_warp.cuh on
+a GPU (a warp a row, the k best in its registers), kernels/topk_rows.cuh
+on cpu (one thread a row); larger k a stable argsort of each row. All
+give the order of a stable sort, by index among equal distances. A fused
+kernel (GEMM tile + per-row selection in registers) would also save
+writing the block and reading it back once (docs/ml.md, Speed)."""
 import pathlib
 
 import numpy
@@ -18,7 +18,15 @@ from ember.ml.metrics.pairwise import BLOCK, row_blocks
 
 _KERNEL_K = 64
 _KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_rows.cuh"
+_WARP_KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_warp.cuh"
 _THREADS = 128
+# topk_warp.cuh: rows a block (a warp each) and loads a lane in flight
+_WARPS = 8
+_UNROLL = 16
+# values in a block of scores on a GPU: 2^28 (1 GiB float32) gives the warp
+# kernel thousands of rows (warps) a block, enough loads in flight to keep
+# the memory busy (20,000 x 10^5: 2,684 rows, 8 blocks of scores)
+GPU_BLOCK = 1 << 28
 _CTYPE = {"float32": "float", "float64": "double"}
 _modules = {}
 
@@ -38,6 +46,38 @@ def _threads(dev):
 def _names():
     return [f"em_topk_rows<{c}, {m}, {t}>" for c in _CTYPE.values()
             for m in (16, 64) for t in (1, _THREADS)]
+
+
+def _warp_names():
+    return [f"em_topk_warp<{c}, {p}, {_WARPS}, {_UNROLL}>" for c in _CTYPE.values()
+            for p in (1, 2)]
+
+
+def top_k_warp(S, k, add=None):
+    """top_k_rows of S + add[None, :] through kernels/topk_warp.cuh (a warp
+    a row; k <= 64). The GPU's path; on cpu it runs in the block simulator
+    (tests)."""
+    dev = S.device
+    key = ("warp", str(dev))
+    mod = _modules.get(key)
+    if mod is None:
+        with dev:
+            mod = ember.RawModule(code=_WARP_KERNEL.read_text(),
+                                  name_expressions=_warp_names())
+        _modules[key] = mod
+    b, n = S.shape
+    S = ember.ascontiguousarray(S)
+    add = ember.zeros(n, dtype=S.dtype, device=dev) if add is None else \
+        ember.ascontiguousarray(add.astype(S.dtype))
+    vals = ember.empty((b, k), dtype=S.dtype, device=dev)
+    idx = ember.empty((b, k), dtype=ember.int64, device=dev)
+    kpl = 1 if k <= 32 else 2
+    f = mod.get_function(f"em_topk_warp<{_CTYPE[S.dtype.name]}, {kpl}, {_WARPS}, "
+                         f"{_UNROLL}>")
+    with dev:
+        f((max(1, min(-(-b // _WARPS), 65536)),), (32 * _WARPS,),
+          (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
+    return vals, idx
 
 
 def top_k_kernel(S, k, add=None, threads=None):
@@ -69,6 +109,8 @@ def top_k_rows(S, k, add=None):
     (add a row vector or None), ascending and stable; S may be overwritten.
     k <= 64 is the kernel, past that a stable sort of each row."""
     if k <= _KERNEL_K:
+        if S.device.type != "cpu":
+            return top_k_warp(S, k, add)
         return top_k_kernel(S, k, add)
     if add is not None:
         S += add.reshape(1, -1)
@@ -91,9 +133,12 @@ def _drop_self(dist, ind, start, k):
             ember.take_along_axis(ind, order, axis=1))
 
 
-def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=BLOCK):
+def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=None):
     """(distances, indices), each (len(Q), k), of the k nearest rows of
-    prep.Y to each row of Q."""
+    prep.Y to each row of Q; budget: values in a block of scores (BLOCK on
+    cpu, GPU_BLOCK on a GPU)."""
+    if budget is None:
+        budget = BLOCK if Q.device.type == "cpu" else GPU_BLOCK
     kk = k + 1 if exclude_self else k
     n_fit = prep.Y.shape[0]
     dists, inds = [], []

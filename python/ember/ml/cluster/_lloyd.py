@@ -1,0 +1,189 @@
+"""Lloyd's iterations of KMeans in a few launches an iteration and one host
+read of three figures, on both devices, with every buffer made once a fit.
+
+An iteration is
+- on a GPU: kernels/kmeans_labels.cuh (distances and argmin from a shared-
+  memory tile of rows, X read once) then kernels/kmeans_sums.cuh (per-
+  cluster weighted sums, warp-private accumulators, X read once more);
+- on cpu: for each chunk of rows that keeps its k scores in cache, one BLAS
+  GEMM (the chunk times -2 C^T) and kernels/kmeans_host.cuh (argmin, label,
+  moved count and sums into per-block partials), as scikit-learn's Lloyd
+  loop works chunk by chunk;
+- then kernels/kmeans_finish.cuh (one block): the partials added in a
+  fixed order, the new centers, the squared center shift, the empty
+  clusters and the moved labels, read by the host together.
+Float sums are added in the same order every run (no float atomics), so a
+fit is bit-equal to itself. Where the GPU kernels' shared memory does not
+hold the centers (applies()), _kmeans_steps keeps its GEMM composition."""
+import pathlib
+
+import numpy
+
+import ember
+
+_DIR = pathlib.Path(__file__).parent.parent / "kernels"
+_CTYPE = {"float32": "float", "float64": "double"}
+# kmeans_labels.cuh: threads a block and rows a thread (a tile of 256 rows)
+_THREADS, _R = 128, 2
+# its centers, padded to a multiple of 16, and the bound on the tile's
+# features, so shared memory stays under ~150 KiB (a GPU allows 227)
+KD_MAX = {"float32": 8192, "float64": 4096}
+D_MAX = {"float32": 128, "float64": 64}
+# kmeans_sums.cuh: blocks (fixed, so the order of the sums does not depend
+# on the GPU), warps a block at most, rows read ahead, shared memory budget
+_SUM_BLOCKS, _SUM_WARPS, _SUM_U, _SUM_SMEM = 512, 8, 4, 96 * 1024
+_FINISH_THREADS = 256
+# cpu: scores a chunk (2^18 values: 1 MiB of float32, in L2) and blocks a
+# chunk (the partial sums' count, fixed for the same reason)
+CPU_CHUNK = 1 << 18
+_CPU_BLOCKS = 16
+_modules = {}
+
+# devices the kernels are used on; tests take them out to check the
+# composition against them
+DEVICES = {"cpu", "cuda"}
+
+
+def applies(X, C):
+    name = X.dtype.name
+    if X.device.type not in DEVICES or name not in _CTYPE or X.ndim != 2:
+        return False
+    if X.device.type == "cpu":
+        return True
+    kp = -(-C.shape[0] // 16) * 16
+    return kp * X.shape[1] <= KD_MAX[name] and X.shape[1] <= D_MAX[name]
+
+
+def _fn(dev, file, name, exprs):
+    key = (str(dev), file)
+    mod = _modules.get(key)
+    if mod is None:
+        with dev:
+            mod = ember.RawModule(code=(_DIR / file).read_text(), name_expressions=exprs)
+        _modules[key] = mod
+    return mod.get_function(name)
+
+
+def _names(fmt):
+    return [fmt.format(c=c) for c in _CTYPE.values()]
+
+
+_LABELS = "em_kmeans_labels<{c}, %d, %d>" % (_THREADS, _R)
+_SUMS = "em_kmeans_sums<{c}, %d>" % _SUM_U
+_HOST = "em_kmeans_host_chunk<{c}>"
+_FINISH = "em_kmeans_finish<{c}, {t}>"
+_FINISH_NAMES = [_FINISH.format(c=c, t=t) for c in _CTYPE.values()
+                 for t in (1, _FINISH_THREADS)]
+
+
+def _finish_threads(gpu):
+    return _FINISH_THREADS if gpu else 1
+
+
+def labels_smem(d, k, itemsize):
+    kp = -(-k // 16) * 16
+    return itemsize * (kp * d + kp + d * (_THREADS * _R + 1)), kp
+
+
+class Lloyd:
+    """The buffers and launches of one fit's iterations on X (n x d,
+    C-ordered float32/float64) with weights w (None: unit weights). gpu:
+    the GPU's kernels (default: on a GPU; tests run them on cpu too, in the
+    block simulator, whose shared memory is 48 KiB)."""
+
+    def __init__(self, X, w, k, gpu=None):
+        self.X = ember.ascontiguousarray(X)
+        self.dev = X.device
+        self.n, self.d = X.shape
+        self.k = k
+        self.w = None if w is None else ember.ascontiguousarray(w.astype(X.dtype))
+        self.c = _CTYPE[X.dtype.name]
+        dev, dt = self.dev, X.dtype
+        self.gpu = dev.type != "cpu" if gpu is None else gpu
+        self.labels = ember.empty(self.n, dtype=ember.int64, device=dev)
+        self.old = ember.empty(self.n, dtype=ember.int64, device=dev)
+        self.changed = ember.zeros(1, dtype=ember.uint64, device=dev)
+        self.figs = ember.empty(3, dtype=ember.float64, device=dev)
+        k1 = k * (self.d + 1)
+        self.tot = ember.empty(k1, dtype=dt, device=dev)
+        if not self.gpu:
+            self.G = _CPU_BLOCKS
+            self.chunk = max(1, CPU_CHUNK // k)
+            self.cc = ember.empty(k, dtype=dt, device=dev)
+        else:
+            self.G = max(1, min(_SUM_BLOCKS, -(-self.n // 256)))
+            budget = _SUM_SMEM if dev.type != "cpu" else 48 * 1024
+            warps = max(1, min(_SUM_WARPS, budget // (k1 * dt.itemsize)))
+            self.sum_threads = 32 * warps
+            self.sum_smem = warps * k1 * dt.itemsize
+        self.part = ember.empty((self.G, k1), dtype=dt, device=dev)
+
+    def _label_pass(self, C, has_old, sums):
+        """labels of every row against C into self.labels (moved ones
+        counted against self.old) and, with sums, the partials."""
+        dev, X, n, d, k = self.dev, self.X, self.n, self.d, self.k
+        hw = self.w is not None
+        w = self.w if hw else X
+        i32, i64 = numpy.int32, numpy.int64
+        if not self.gpu:
+            if sums:
+                self.part.fill(0)
+            cc = (C * C).sum(axis=1)
+            Ct2 = ember.ascontiguousarray(C.T * -2.0)
+            f = _fn(dev, "kmeans_host.cuh", _HOST.format(c=self.c), _names(_HOST))
+            for s in range(0, n, self.chunk):
+                e = min(n, s + self.chunk)
+                b = e - s
+                D = X[s:e] @ Ct2
+                rpb = -(-b // self.G)
+                with dev:
+                    f((-(-b // rpb),), (1,),
+                      (D, cc, X[s:e], w[s:e], i32(hw), i64(b), i32(d), i32(k),
+                       i64(rpb), self.labels[s:e], self.old[s:e], i32(has_old),
+                       self.changed, i32(sums), self.part))
+            return
+        smem, kp = labels_smem(d, k, X.dtype.itemsize)
+        f = _fn(dev, "kmeans_labels.cuh", _LABELS.format(c=self.c), _names(_LABELS))
+        tile = _THREADS * _R
+        with dev:
+            f((max(1, min(-(-n // tile), 65535)),), (_THREADS,),
+              (X, C, i64(n), i32(d), i32(k), i32(kp), self.labels, self.old,
+               i32(has_old), self.changed), shared_mem=smem)
+        if sums:
+            g = _fn(dev, "kmeans_sums.cuh", _SUMS.format(c=self.c), _names(_SUMS))
+            with dev:
+                g((self.G,), (self.sum_threads,),
+                  (X, self.labels, w, i32(hw), i64(n), i32(d), i32(k),
+                   i64(-(-n // self.G)), self.part), shared_mem=self.sum_smem)
+
+    def _finish(self, C, Cn, has_old):
+        dev = self.dev
+        t = _finish_threads(self.gpu)
+        f = _fn(dev, "kmeans_finish.cuh", _FINISH.format(c=self.c, t=t), _FINISH_NAMES)
+        with dev:
+            f((1,), (t,),
+              (self.part, numpy.int32(self.G), C, numpy.int32(self.k),
+               numpy.int32(self.d), Cn, self.tot, self.figs, self.changed,
+               numpy.int32(has_old)))
+
+    def step(self, C, has_old):
+        """One iteration from centers C: (new centers, n_empty, shift,
+        moved, sums k x d, weights k); self.labels holds the labels (the
+        caller swaps labels and old before the next step)."""
+        self._label_pass(C, has_old, True)
+        Cn = ember.empty_like(C)
+        self._finish(C, Cn, has_old)
+        figs = ember.asnumpy(self.figs)
+        return Cn, int(figs[0]), float(figs[1]), float(figs[2])
+
+    def sums(self):
+        """(sums k x d, weights k) of the last step, copies."""
+        t = self.tot.reshape(self.k, self.d + 1)
+        return ember.ascontiguousarray(t[:, :self.d]), ember.ascontiguousarray(t[:, self.d])
+
+    def labels_only(self, C):
+        self._label_pass(C, 0, False)
+        return self.labels
+
+    def swap(self):
+        self.labels, self.old = self.old, self.labels
