@@ -16,6 +16,7 @@
 #include "ember/gridsync.h"
 #include "ember/array.h"
 #include "ember/ufunc.h"
+#include "ember/fuse.h"
 #include "ember/reduce.h"
 #include "ember/linalg.h"
 #include "ember/lapack.h"

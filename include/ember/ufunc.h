@@ -159,6 +159,16 @@ em_status em_scalar_cast(const void *src, em_dtype from, void *dst,
 em_status em_ufunc_apply(em_op op, const em_operand *in, int nin,
                          em_array *out, const em_array *where, em_stream *s);
 
+/* As em_ufunc_apply, but where it would allocate its result (no out, no
+ * where) it may record the operation instead of launching it, to run
+ * later fused with the ones after it (src/fuse/fuse.h): the result is
+ * then an ordinary array whose contents are computed before anything
+ * reads them. The extension's operators call this; C code that goes on
+ * to read the result itself calls em_ufunc_apply. */
+em_status em_ufunc_apply_lazy(em_op op, const em_operand *in, int nin,
+                              em_array *out, const em_array *where,
+                              em_stream *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,9 @@ struct em_storage {
     void (*release)(void *);    /* foreign: called once at the end (may be NULL) */
     void *release_ctx;
     int owned;
+    /* The pending fused node that will write this storage (src/fuse), or
+     * NULL; set and cleared under the fuse mutex. */
+    void *_Atomic fuse_node;
 };
 
 /* nbytes of device memory from d's pool on stream s (already resolved,

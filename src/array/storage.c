@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include "array/array_internal.h"
 #include "ember/util.h"
+#include "fuse/fuse.h"
 
 static em_status storage_new(em_device *d, em_storage **out)
 {
@@ -73,6 +74,8 @@ void em_arr_storage_release(em_storage *st)
     if (atomic_fetch_sub_explicit(&st->refs, 1, memory_order_release) != 1)
         return;
     atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&st->fuse_node, memory_order_relaxed))
+        em_fuse_storage_dropped(st);
     if (st->owned) {
         /* Nobody can act on a failure here (this runs from destructors),
          * so it is logged; the pool only fails for a pointer it does not

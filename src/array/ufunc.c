@@ -18,7 +18,9 @@
 #include "array/ufunc_internal.h"
 #include "codegen/ewise.h"
 #include "core/layout.h"
+#include "ember/profile.h"
 #include "ember/reduce.h"
+#include "fuse/fuse.h"
 
 #define SHAPE_STR 768
 
@@ -356,6 +358,8 @@ static em_status launch(em_op op, const operand_view *v, int nin,
     st = em_gen_ewise_function(dev, &d, &fn);
     if (st == EM_OK) {
         em_gen_ewise_pack(dev, &d, c);
+        if (em_prof_on) /* "add float32" in a profile, not the kernel's name */
+            em_prof_label(fn, em_op_get(op)->name, em_dtype_get(loop_in[0])->name);
         st = em_launch(fn, c->grid, c->block, 0, s, c->args);
     }
     return st;
@@ -390,8 +394,30 @@ static em_status check_negative_exponent(const em_array *e, em_stream *on)
     return EM_OK;
 }
 
-em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
-                         const em_array *where, em_stream *s)
+/* Records instead of launching where fusion may (src/fuse/fuse.h):
+ * EM_ERR_NOT_SUPPORTED when it may not. */
+static em_status record(em_op op, const operand_view *v, int nin,
+                        const em_dtype *loop_in, em_dtype loop_out,
+                        em_array *out, const em_operand *in, int nd,
+                        const int64_t *shape, em_stream *s)
+{
+    const em_array *ins[2];
+    int64_t str[2][EM_MAX_NDIM];
+    unsigned char sv[2][16];
+    for (int k = 0; k < nin; k++) {
+        ins[k] = v[k].a;
+        if (v[k].a)
+            memcpy(str[k], v[k].strides, (size_t)nd * sizeof *str[k]);
+        else
+            em_scalar_cast(&in[k].value, in[k].dtype, sv[k], loop_in[k]);
+    }
+    return em_fuse_record(op, ins, (const int64_t(*)[EM_MAX_NDIM])str,
+                          (const unsigned char(*)[16])sv, loop_in, loop_out,
+                          nin, out, nd, shape, s);
+}
+
+static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
+                       const em_array *where, em_stream *s, int may_record)
 {
     static const char *const in_names[2] = {"input 0", "input 1"};
     const em_op_info *info = em_op_get(op);
@@ -554,12 +580,31 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
             if (v[k].a)
                 st = check_alignment(v[k].a, in_names[k]);
     }
-    if (st == EM_OK)
+    if (st == EM_OK && may_record && made_out && !where && ntmp == 0) {
+        st = record(op, v, nin, loop_in, loop_out, out, in, nd, shape, on);
+        if (st == EM_ERR_NOT_SUPPORTED)
+            st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd,
+                        shape, on);
+    } else if (st == EM_OK) {
         st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd, shape,
                     on);
+    }
     for (int k = 0; k < ntmp; k++)
         em_array_release(&tmp[k]);
     if (st != EM_OK && made_out)
         em_array_release(out);
     return st;
+}
+
+em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
+                         const em_array *where, em_stream *s)
+{
+    return apply(op, in, nin, out, where, s, 0);
+}
+
+em_status em_ufunc_apply_lazy(em_op op, const em_operand *in, int nin,
+                              em_array *out, const em_array *where,
+                              em_stream *s)
+{
+    return apply(op, in, nin, out, where, s, 1);
 }

@@ -872,6 +872,39 @@ static void emit_header(em_sb *b, const em_gen_ewise *d, int nin)
             em_sb_puts(b, sections[k]);
 }
 
+void em_gen_ewise_emit_ops(em_sb *b, const em_gen_ewise *d, int n)
+{
+    int need[SEC_COUNT] = {0};
+    pthread_once(&sections_once, split_sections);
+    if (!sections[SEC_BASE]) {
+        em_sb_puts(b, em_embedded_ewise_ops_h);
+        em_sb_puts(b, "\n");
+        return;
+    }
+    need[SEC_BASE] = need[SEC_END] = 1;
+    for (int i = 0; i < n; i++) {
+        const em_op_info *info = em_op_get((em_op)d[i].op);
+        /* a cast converts between categories: every section of both */
+        if (d[i].op == EM_OP_COPY) {
+            need[section_of(input_dtype(&d[i], 0))] = 1;
+            need[section_of(d[i].out)] = 1;
+            continue;
+        }
+        for (int k = 0; info && k < info->nin; k++)
+            need[section_of(d[i].loop_in[k])] = 1;
+        need[section_of(d[i].out)] = 1;
+    }
+    for (int k = 0; k < SEC_COUNT; k++)
+        if (need[k])
+            em_sb_puts(b, sections[k]);
+}
+
+void em_gen_ewise_emit_elem(em_sb *b, const em_gen_ewise *d, const char *name)
+{
+    const em_op_info *info = em_op_get((em_op)d->op);
+    emit_elem(b, d, info ? info->nin : 1, name);
+}
+
 static const char *layout_name(const em_gen_ewise *d)
 {
     return d->layout == EM_GEN_CONTIG  ? "contiguous"

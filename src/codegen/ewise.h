@@ -92,6 +92,15 @@ extern const char *const em_gen_ew_category[EM_DTYPE_COUNT];
 em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
                               const char *name, char **out);
 
+/* For the fused kernels (src/fuse): the parts of kernels/ewise_ops.h that
+ * n descriptors need, and one descriptor's per-element function
+ * `EW_FN <out storage> ew_elem_<name>(<input storage> x0, ...)`, the same
+ * function its own kernel calls. */
+struct em_sb;
+void em_gen_ewise_emit_ops(struct em_sb *b, const em_gen_ewise *d, int n);
+void em_gen_ewise_emit_elem(struct em_sb *b, const em_gen_ewise *d,
+                            const char *name);
+
 /* Compiler options for generated elementwise kernels on a target. */
 const char *const *em_gen_ewise_options(em_device_type target, int *n);
 

@@ -35,10 +35,13 @@ em_status em_memcpy_async(em_device *d, void *dst, const void *src, size_t n,
                           em_stream *stream)
 {
     em_stream *s;
+    em_status fz;
     if (!d)
         return em_error(EM_ERR_INVALID_VALUE, "em_memcpy_async: device is NULL");
     if (!(s = em_rt_stream_for(d, stream, "em_memcpy_async")))
         return EM_ERR_INVALID_VALUE;
+    if ((fz = em_fuse_guard()) != EM_OK)
+        return fz;
     if (n == 0)
         return EM_OK;
     if (!dst || !src)
@@ -56,10 +59,13 @@ em_status em_memset_async(em_device *d, void *dst, int value, size_t n,
                           em_stream *stream)
 {
     em_stream *s;
+    em_status fz;
     if (!d)
         return em_error(EM_ERR_INVALID_VALUE, "em_memset_async: device is NULL");
     if (!(s = em_rt_stream_for(d, stream, "em_memset_async")))
         return EM_ERR_INVALID_VALUE;
+    if ((fz = em_fuse_guard()) != EM_OK)
+        return fz;
     if (n == 0)
         return EM_OK;
     if (!dst)

@@ -395,8 +395,11 @@ em_status em_device_enter(em_device *d)
 
 em_status em_device_synchronize(em_device *d)
 {
+    em_status fz;
     if (!d)
         return em_error(EM_ERR_INVALID_VALUE, "em_device_synchronize: device is NULL");
+    if ((fz = em_fuse_guard()) != EM_OK)
+        return fz;
     if (d->capturing)
         return em_rt_capture_refuse(d, "a synchronize of %s", d->name);
     return d->ops->synchronize(d);

@@ -22,6 +22,9 @@ em_status em_stream_begin_capture(em_stream *s)
     em_status st;
     if (!s)
         return em_error(EM_ERR_INVALID_VALUE, "em_stream_begin_capture: stream is NULL");
+    /* Recorded work from before the capture runs now, not in the graph. */
+    if ((st = em_fuse_guard()) != EM_OK)
+        return st;
     d = s->dev;
     if (s->is_default)
         return em_error(EM_ERR_INVALID_VALUE, "the default stream of %s cannot "
@@ -96,6 +99,12 @@ em_status em_stream_end_capture(em_stream *s, em_graph **out)
     if (!s->capture)
         return em_error(EM_ERR_CAPTURE, "end_capture on stream %p of %s: the "
                         "stream is not capturing", s->impl, s->dev->name);
+    /* Recorded work inside the capture belongs to the graph. */
+    em_status st = em_fuse_guard();
+    if (st != EM_OK) {
+        capture_stop(s, NULL);
+        return st;
+    }
     return capture_stop(s, out);
 }
 

@@ -388,6 +388,10 @@ static em_status launch_checked(em_function *f, const em_launch_config *c,
     em_device *d;
     em_stream *s;
     int bad;
+    /* Recorded elementwise work runs first (src/fuse/fuse.h). */
+    em_status fz;
+    if ((fz = em_fuse_guard()) != EM_OK)
+        return fz;
     if (!f)
         return em_error(EM_ERR_INVALID_VALUE, "em_launch: function is NULL");
     d = f->module->dev;

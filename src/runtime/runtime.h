@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "backend/backend.h"
+#include "fuse/fuse.h"
 
 /* ---- device.c --------------------------------------------------------- */
 

@@ -135,8 +135,11 @@ em_status em_stream_destroy(em_stream *s)
 
 em_status em_stream_synchronize(em_stream *s)
 {
+    em_status fz;
     if (!s)
         return em_error(EM_ERR_INVALID_VALUE, "em_stream_synchronize: stream is NULL");
+    if ((fz = em_fuse_guard()) != EM_OK)
+        return fz;
     if (em_rt_capture_of(s))
         return em_rt_capture_refuse(s->dev, "a synchronize of stream %p (a host "
                                     "read or a wait for results)", s->impl);
@@ -218,6 +221,8 @@ em_status em_event_record(em_event *e, em_stream *s)
     em_status st;
     if (!e)
         return em_error(EM_ERR_INVALID_VALUE, "em_event_record: event is NULL");
+    if ((st = em_fuse_guard()) != EM_OK)
+        return st;
     if (!(on = em_rt_stream_for(e->dev, s, "em_event_record")))
         return EM_ERR_INVALID_VALUE;
     /* A graph of one stream: events between streams are not recorded. */

@@ -95,7 +95,7 @@ void empy_ndarray_dealloc(PyObject *self)
     PyTypeObject *tp = Py_TYPE(self);
     /* The storage goes first: its free is ordered on the stream the
      * Stream object below keeps alive. */
-    em_array_release(&NDA(self)->a);
+    em_array_release(EMPY_ARR_RAW(self));
     Py_CLEAR(NDA(self)->base);
     Py_CLEAR(NDA(self)->stream);
     tp->tp_free(self);
@@ -359,7 +359,7 @@ static PyObject *get_base(PyObject *self, void *c)
 static PyObject *transposed(PyObject *self, const int *perm)
 {
     em_array v;
-    em_status rc = em_array_transpose(&NDA(self)->a, perm, &v);
+    em_status rc = em_array_transpose(EMPY_ARR(self), perm, &v);
     if (rc != EM_OK)
         return empy_raise(empy_state_of(self), rc);
     return empy_ndarray_new(empy_state_of(self), &v, self);
@@ -376,7 +376,7 @@ static PyObject *get_T(PyObject *self, void *c)
 static PyObject *component(PyObject *self, int imag)
 {
     empy_state *st = empy_state_of(self);
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     em_array v;
     em_dtype part;
     if (em_dtype_get(a->dtype)->kind != 'c') {
@@ -487,7 +487,7 @@ static int copy_to_host(empy_state *st, const em_array *a, void *buf)
 /* The only element of a size-1 array as a Python scalar. */
 static PyObject *one_item(PyObject *self, PyObject *exc, const char *why)
 {
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     unsigned char buf[16];
     if (a->size != 1) {
         PyErr_SetString(exc, why);
@@ -503,7 +503,7 @@ static const char only_one[] = "only length-1 arrays can be converted to "
 
 static int nd_bool(PyObject *self)
 {
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     PyObject *v;
     int r;
     if (a->size != 1) {
@@ -543,7 +543,7 @@ static PyObject *nd_float(PyObject *self)
 
 static PyObject *nd_index(PyObject *self)
 {
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     char kind = em_dtype_get(a->dtype)->kind;
     if (a->ndim != 0 || (kind != 'i' && kind != 'u')) {
         PyErr_SetString(PyExc_TypeError, "only integer scalar arrays can be "
@@ -559,7 +559,7 @@ static PyObject *copy_as(PyObject *self, int dtype, char order)
 {
     empy_state *st = empy_state_of(self);
     em_array out;
-    em_status rc = empy_array_copy_order(&NDA(self)->a, NULL, dtype, order, &out);
+    em_status rc = empy_array_copy_order(EMPY_ARR(self), NULL, dtype, order, &out);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     return empy_ndarray_new(st, &out, NULL);
@@ -615,7 +615,7 @@ static PyObject *nd_astype(PyObject *self, PyObject *args, PyObject *kw)
         return Py_NewRef(self);
     {
         em_array out;
-        em_status rc = empy_array_copy_order(&NDA(self)->a, dev, (int)d, order, &out);
+        em_status rc = empy_array_copy_order(EMPY_ARR(self), dev, (int)d, order, &out);
         if (rc != EM_OK)
             return empy_raise(st, rc);
         return empy_ndarray_new(st, &out, NULL);
@@ -625,7 +625,7 @@ static PyObject *nd_astype(PyObject *self, PyObject *args, PyObject *kw)
 static PyObject *nd_fill(PyObject *self, PyObject *value)
 {
     empy_state *st = empy_state_of(self);
-    em_array *a = &NDA(self)->a;
+    em_array *a = EMPY_ARR(self);
     em_operand op;
     em_status rc;
     int k;
@@ -668,7 +668,7 @@ static PyObject *reshape_impl(PyObject *self, int ndim, const int64_t *shape,
                               char order, int copy)
 {
     empy_state *st = empy_state_of(self);
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     em_array v, c;
     em_status rc;
     if (order == 'A')
@@ -762,7 +762,7 @@ static PyObject *nd_reshape(PyObject *self, PyObject *args, PyObject *kw)
  * views: _api/ndarray_methods.py.) */
 static PyObject *ravel_impl(PyObject *self, char order)
 {
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     int64_t n = -1;
     int perm[EM_MAX_NDIM], i;
     if (order == 'A')
@@ -893,11 +893,11 @@ static PyObject *nd_view(PyObject *self, PyObject *args, PyObject *kw)
     if (type != Py_None && type != (PyObject *)Py_TYPE(self)) {
         em_array r;
         if (dt == Py_None) {
-            em_array_retain(&NDA(self)->a, &r);
+            em_array_retain(EMPY_ARR(self), &r);
         } else {
             if (empy_dtype_arg(st, dt, &d) < 0)
                 return NULL;
-            rc = em_array_view_dtype(&NDA(self)->a, d, &r);
+            rc = em_array_view_dtype(EMPY_ARR(self), d, &r);
             if (rc != EM_OK)
                 return empy_raise(st, rc);
         }
@@ -906,10 +906,10 @@ static PyObject *nd_view(PyObject *self, PyObject *args, PyObject *kw)
         return subclass_view((PyTypeObject *)type, &r, self);
     }
     if (dt == Py_None)
-        return new_view(self, &NDA(self)->a);
+        return new_view(self, EMPY_ARR(self));
     if (empy_dtype_arg(st, dt, &d) < 0)
         return NULL;
-    rc = em_array_view_dtype(&NDA(self)->a, d, &v);
+    rc = em_array_view_dtype(EMPY_ARR(self), d, &v);
     if (rc != EM_OK)
         return empy_raise(st, rc);
     return empy_ndarray_new(st, &v, self);

@@ -9,6 +9,7 @@
 
 #include "runtime/module.h"
 #include "runtime/args.h"
+#include "ember/fuse.h"
 
 /* ---- the objects -------------------------------------------------------- */
 
@@ -37,7 +38,20 @@ typedef struct {
     vectorcallfunc vectorcall;
 } empy_Ufunc;
 
-#define EMPY_ARR(o) (&((empy_ndarray *)(o))->a)
+/* An ndarray's em_array. Elementwise results may still be pending in a
+ * fused group (src/fuse/fuse.h): this accessor runs the group first, so
+ * every use of an array's memory (a view, an export, an argument of any
+ * other operation) sees computed values. A failure to run it is kept by
+ * the core and returned by the next operation that needs the values.
+ * EMPY_ARR_RAW is for what only reads the layout (shape, dtype, making
+ * the result object, freeing) and for the recording path itself. */
+#define EMPY_ARR_RAW(o) (&((empy_ndarray *)(o))->a)
+static inline em_array *empy_arr_ready(PyObject *o)
+{
+    (void)em_fuse_guard();
+    return EMPY_ARR_RAW(o);
+}
+#define EMPY_ARR(o) empy_arr_ready((PyObject *)(o))
 
 /* ndarray test without the module state: ndarray's dealloc is unique to
  * it in every interpreter; a Python subclass has CPython's dealloc, and

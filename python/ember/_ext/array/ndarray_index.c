@@ -640,7 +640,7 @@ static PyObject *bool_key(empy_state *st, PyObject *key, em_device *dev)
  * handles it, errors included). */
 static PyObject *mask_get(empy_state *st, PyObject *self, PyObject *key)
 {
-    const em_array *a = &NDA(self)->a, *m;
+    const em_array *a = EMPY_ARR(self), *m;
     PyObject *items[EM_MAX_NDIM + 2], *mkey = NULL, *conv = NULL, *r = NULL;
     Py_ssize_t n, i;
     int at = -1, ell = -1, before = 0, after = 0, k, md;
@@ -734,7 +734,7 @@ static PyObject *adv_get(empy_state *st, PyObject *self, PyObject *key)
     PyObject *r = mask_get(st, self, key);
     if (r || PyErr_Occurred())
         return r;
-    if (adv_resolve(st, &NDA(self)->a, key, &p, 0) < 0)
+    if (adv_resolve(st, EMPY_ARR(self), key, &p, 0) < 0)
         return NULL;
     memset(&out, 0, sizeof out);
     EMPY_NOGIL(rc, em_index_gather(&p.view, &p.g,
@@ -789,7 +789,7 @@ static int adv_set(empy_state *st, PyObject *self, PyObject *key,
     em_status rc;
     em_operand op;
     int k, ret = -1;
-    if (adv_resolve(st, &NDA(self)->a, key, &p, 1) < 0)
+    if (adv_resolve(st, EMPY_ARR(self), key, &p, 1) < 0)
         return -1;
     /* A whole-shape mask with one value: a masked fill, no compaction. */
     if (p.whole_mask && !empy_is_ndarray(value) &&
@@ -848,7 +848,7 @@ PyObject *empy_ndarray_subscript(PyObject *self, PyObject *key)
         return NULL;
     if (adv)
         return adv_get(st, self, key);
-    if (index_view(st, &NDA(self)->a, key, &v) < 0)
+    if (index_view(st, EMPY_ARR(self), key, &v) < 0)
         return NULL;
     return empy_ndarray_new(st, &v, self);
 }
@@ -921,7 +921,7 @@ int empy_ndarray_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
         return -1;
     if (rc)
         return adv_set(st, self, key, value);
-    if (index_view(st, &NDA(self)->a, key, &v) < 0)
+    if (index_view(st, EMPY_ARR(self), key, &v) < 0)
         return -1;
     rc = assign(st, &v, value);
     em_array_release(&v);

@@ -26,7 +26,7 @@ static int is_cpu(const em_array *a)
 int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     empy_state *st = empy_state_of(self);
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     const char *fmt = empy_dtype_format(a->dtype);
     int c = (a->flags & EM_ARRAY_C_CONTIGUOUS) != 0;
     int f = (a->flags & EM_ARRAY_F_CONTIGUOUS) != 0;
@@ -139,7 +139,7 @@ PyObject *empy_nd_array_interface(PyObject *self, void *closure)
 
 PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
 {
-    const em_array *a = &NDA(self)->a;
+    const em_array *a = EMPY_ARR(self);
     em_stream *s = em_current_stream();
     PyObject *stream, *d;
     void *native;
@@ -245,7 +245,7 @@ static PyObject *mod_from_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
     em_status rc;
     if (n != 3 || !empy_is_ndarray(args[0]))
         return PyErr_Format(PyExc_TypeError, "_from_host(a, arr, stream)");
-    a = &NDA(args[0])->a;
+    a = EMPY_ARR(args[0]);
     if (empy_stream_for_device(st, args[2], a->device, &s) < 0 ||
         PyObject_GetBuffer(args[1], &v, PyBUF_RECORDS_RO) < 0)
         return NULL;
@@ -300,7 +300,7 @@ static PyObject *mod_from_host_pieces(PyObject *m, PyObject *const *args,
         ptrs[got] = v[got].buf;
         lens[got] = (int64_t)v[got].len;
     }
-    EMPY_NOGIL(rc, em_array_from_host_pieces(&NDA(args[0])->a, (int)k, ptrs,
+    EMPY_NOGIL(rc, em_array_from_host_pieces(EMPY_ARR(args[0]), (int)k, ptrs,
                                              lens, s));
     if (rc != EM_OK)
         empy_raise(st, rc);
@@ -326,7 +326,7 @@ static PyObject *mod_to_host(PyObject *m, PyObject *const *args, Py_ssize_t n)
     if (n != 3 || !empy_is_ndarray(args[0]))
         return PyErr_Format(PyExc_TypeError, "_to_host(a, h, stream)");
     if (empy_stream_for_device(st, args[2], NDA(args[0])->a.device, &s) < 0 ||
-        copy_into_host(st, &NDA(args[0])->a, args[1], s) < 0)
+        copy_into_host(st, EMPY_ARR(args[0]), args[1], s) < 0)
         return NULL;
     return Py_NewRef(args[1]);
 }

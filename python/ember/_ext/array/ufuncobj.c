@@ -24,7 +24,11 @@ static em_status apply_nogil(em_op op, const em_operand *in, int nin, em_array *
                              const em_array *where)
 {
     em_status rc;
-    EMPY_NOGIL(rc, em_ufunc_apply(op, in, nin, out, where, NULL));
+    /* A new result may be recorded for fusion (src/fuse/fuse.h). */
+    if (!out->storage && !where)
+        EMPY_NOGIL(rc, em_ufunc_apply_lazy(op, in, nin, out, NULL, NULL));
+    else
+        EMPY_NOGIL(rc, em_ufunc_apply(op, in, nin, out, where, NULL));
     return rc;
 }
 
@@ -35,9 +39,10 @@ static em_status apply_nogil(em_op op, const em_operand *in, int nin, em_array *
 static int quick_operand(PyObject *o, em_operand *op)
 {
     if (empy_is_ndarray(o)) {
+        /* raw: a pending input joins the group instead of running it */
         memset(op, 0, sizeof *op);
-        op->array = EMPY_ARR(o);
-        op->dtype = EMPY_ARR(o)->dtype;
+        op->array = EMPY_ARR_RAW(o);
+        op->dtype = EMPY_ARR_RAW(o)->dtype;
         return 1;
     }
     return empy_scalar_operand(o, op);
@@ -303,8 +308,8 @@ static PyObject *unary(PyObject *a, em_op op)
     em_array res;
     em_status rc;
     memset(&in, 0, sizeof in);
-    in.array = EMPY_ARR(a);
-    in.dtype = EMPY_ARR(a)->dtype;
+    in.array = EMPY_ARR_RAW(a);
+    in.dtype = EMPY_ARR_RAW(a)->dtype;
     memset(&res, 0, sizeof res);
     rc = apply_nogil(op, &in, 1, &res, NULL);
     if (rc != EM_OK)
@@ -649,7 +654,59 @@ static PyType_Spec Ufunc_spec = {
     Ufunc_slots,
 };
 
+/* ---- fusion's switches and counters (ember.fusion, ember.fuse, tests) --- */
+
+/* _fusion_state([state]): with an int, sets this thread's override (1 on,
+ * 0 off, -1 the environment's) and returns the previous override; without
+ * one, returns whether this thread records now. */
+static PyObject *mod_fusion_state(PyObject *m, PyObject *const *args, Py_ssize_t n)
+{
+    long v;
+    if (n == 0)
+        return PyBool_FromLong(em_fuse_enabled());
+    if (n != 1) {
+        PyErr_SetString(PyExc_TypeError, "_fusion_state takes at most one argument");
+        return NULL;
+    }
+    v = PyLong_AsLong(args[0]);
+    if (v == -1 && PyErr_Occurred())
+        return NULL;
+    return PyLong_FromLong(em_fuse_set_state(v < 0 ? -1 : v != 0));
+}
+
+/* _fusion_flush(kernel_name=None): runs the pending group now. */
+static PyObject *mod_fusion_flush(PyObject *m, PyObject *const *args, Py_ssize_t n)
+{
+    const char *name = NULL;
+    em_status rc;
+    if (n > 1) {
+        PyErr_SetString(PyExc_TypeError, "_fusion_flush takes at most one argument");
+        return NULL;
+    }
+    if (n == 1 && args[0] != Py_None && !(name = PyUnicode_AsUTF8(args[0])))
+        return NULL;
+    EMPY_NOGIL(rc, name ? em_fuse_flush_named(name) : em_fuse_flush());
+    if (rc != EM_OK)
+        return empy_raise(empy_state_of_module(m), rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_fusion_launches(PyObject *m, PyObject *unused)
+{
+    return PyLong_FromUnsignedLongLong(em_fuse_launch_count());
+}
+
+static PyObject *mod_fusion_pending(PyObject *m, PyObject *unused)
+{
+    int n = atomic_load_explicit(&em_fuse_pending_n, memory_order_relaxed);
+    return PyLong_FromLong(n < 0 ? 0 : n);
+}
+
 static PyMethodDef ufunc_functions[] = {
+    {"_fusion_state", (PyCFunction)(void (*)(void))mod_fusion_state, METH_FASTCALL, NULL},
+    {"_fusion_flush", (PyCFunction)(void (*)(void))mod_fusion_flush, METH_FASTCALL, NULL},
+    {"_fusion_launches", mod_fusion_launches, METH_NOARGS, NULL},
+    {"_fusion_pending", mod_fusion_pending, METH_NOARGS, NULL},
     {"_ufunc_operands", (PyCFunction)(void (*)(void))mod_ufunc_operands, METH_FASTCALL,
      NULL},
     {NULL},

@@ -1,0 +1,48 @@
+/* ember fuse (internal): the open group that record.c builds and run.c
+ * turns into one kernel. */
+#ifndef EMBER_FUSE_INTERNAL_H
+#define EMBER_FUSE_INTERNAL_H
+
+#include <pthread.h>
+
+#include "array/array_internal.h"
+#include "codegen/ewise.h"
+#include "fuse/fuse.h"
+
+/* Where a node input comes from. */
+enum { FZ_LEAF = 0, FZ_NODE = 1, FZ_SCALAR = 2 };
+
+typedef struct fz_node {
+    /* The op as eager's kernel would run it: op, loop dtypes, the output
+     * dtype, and src[k] the dtype its input k arrives in (a leaf's, an
+     * earlier node's output dtype, or EM_GEN_SCALAR). */
+    em_gen_ewise d;
+    uint8_t kind[2], idx[2]; /* idx: leaf, node or scalar index */
+    em_storage *out;         /* NULL once nothing can read it */
+    char *out_data;
+} fz_node;
+
+typedef struct fz_group {
+    em_device *dev;
+    em_stream *s;
+    int nd;
+    int64_t shape[EM_MAX_NDIM];
+    int64_t n;
+    int nnodes, nleaves, nscalars;
+    fz_node node[EM_FUSE_MAX_NODES];
+    em_array leaf[EM_FUSE_MAX_LEAVES]; /* references, released after a run */
+    int64_t leaf_st[EM_FUSE_MAX_LEAVES][EM_MAX_NDIM]; /* against shape */
+    unsigned char sval[2 * EM_FUSE_MAX_NODES][16];
+    em_dtype sdt[2 * EM_FUSE_MAX_NODES];
+} fz_group;
+
+/* The open group and its lock (recursive: running a group may free
+ * storage, whose release hook takes it again). */
+extern fz_group em_fz_open;
+extern pthread_mutex_t em_fz_lock;
+
+/* Generates, compiles (through the per-device kernel table) and launches
+ * g's kernel; name NULL for a generated one. Called with the lock held. */
+em_status em_fz_launch(fz_group *g, const char *name);
+
+#endif
