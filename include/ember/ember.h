@@ -28,5 +28,6 @@
 #include "ember/histogram.h"
 #include "ember/random.h"
 #include "ember/ckernel.h"
+#include "ember/profile.h"
 
 #endif

@@ -85,6 +85,9 @@ def __getattr__(name):
         return value
     if name == "runtime":   # cupy.cuda.runtime's spellings, on first use
         return cuda.runtime
+    if name == "profile":   # `with ember.profile() as p:` (ember/profiler.py)
+        from ember.profiler import profile
+        return profile
     if name == "njit":   # `from numba import njit` after the import change
         from ember.jit.host import njit
         return njit

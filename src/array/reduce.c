@@ -18,6 +18,7 @@
 #include "codegen/ewise.h"
 #include "codegen/reduce.h"
 #include "core/layout.h"
+#include "ember/profile.h"
 
 #define SHAPE_STR 768
 
@@ -255,12 +256,16 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
     args[1] = &outp;
     args[2] = &pp;
     args[3] = &p.g;
+    if (em_prof_on) /* "sum float32" in a profile; the final pass is named so too */
+        em_prof_label(fn, em_reduce_name(op), em_dtype_get(a->dtype)->name);
     st = em_launch(fn, p.grid, p.block, 0, s, args);
     if (st == EM_OK && p.d.split) {
         fargs[0] = &none;
         fargs[1] = &outp;
         fargs[2] = &pp;
         fargs[3] = &p.g;
+        if (em_prof_on)
+            em_prof_label(ffn, em_reduce_name(op), em_dtype_get(a->dtype)->name);
         st = em_launch(ffn, p.fgrid, p.fblock, 0, s, fargs);
     }
 done:

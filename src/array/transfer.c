@@ -54,6 +54,7 @@
 #include "backend/backend.h"
 #include "backend/threadpool.h"
 #include "core/layout.h"
+#include "runtime/profile.h"
 
 #define STAGE_BYTES ((size_t)16 << 20)
 #define STAGE_MAX 8
@@ -671,6 +672,7 @@ static em_status host_transfer(int to_host, em_array *dst,
     size_t is;
     em_stream *on = NULL;
     em_status rc;
+    int64_t t0;
     xlayout l;
     if ((rc = em_arr_check(a, to_host ? "em_array_to_host: src"
                                       : "em_array_from_host: dst")) != EM_OK)
@@ -695,15 +697,20 @@ static em_status host_transfer(int to_host, em_array *dst,
             return rc;
         hs = cstr;
     }
+    /* the profiler names the copies that follow for the whole transfer */
+    t0 = em_prof_on ? em_prof_transfer(a->device, to_host, a->size * is) : 0;
     if (em_device_get_type(a->device) == EM_DEVICE_CPU) {
         if ((rc = em_stream_synchronize(on)) != EM_OK)
             return rc;
+        t0 = t0 ? em_prof_transfer(a->device, to_host, a->size * is) : 0; /* after the wait */
         if (to_host)
             em_arr_host_copy(a->ndim, a->shape, is, host_dst, hs, a->data,
                              a->strides);
         else
             em_arr_host_copy(a->ndim, a->shape, is, a->data, a->strides,
                              host_src, hs);
+        if (t0)
+            em_prof_transfer_done(a->device, on, to_host, a->size * is, t0);
         return EM_OK;
     }
     if (a->flags & (EM_ARRAY_C_CONTIGUOUS | EM_ARRAY_F_CONTIGUOUS)) {

@@ -37,6 +37,9 @@ static const em_vendor_desc descs[EM_VENDOR_COUNT] = {
     [EM_VENDOR_NVML] = {"NVML", {"libnvidia-ml.so.1"}, "the NVIDIA driver", 0, 1},
     /* GPU collectives (ember/nccl.h, ember.distributed). */
     [EM_VENDOR_NCCL] = {"NCCL", {"libnccl.so.2"}, "nvidia-nccl-cu12 (or -cu13)"},
+    /* The profiler's ranges reach a tool such as Nsight Systems through
+     * it, only when the tool asks (NVTX_INJECTION64_PATH). */
+    [EM_VENDOR_NVTX] = {"NVTX", {"libnvToolsExt.so.1"}, "nvidia-nvtx-cu12"},
 };
 
 #define MAX_DIRS 32

@@ -1,5 +1,6 @@
 /* ember runtime: copies and fills ordered on a stream. */
 #include "runtime.h"
+#include "profile.h"
 
 /* Device memory, or page-locked host memory a graph can copy from at
  * every replay. On cpu no host memory is page-locked. */
@@ -52,6 +53,8 @@ em_status em_memcpy_async(em_device *d, void *dst, const void *src, size_t n,
         if (st != EM_OK)
             return st;
     }
+    if (em_prof_on)
+        return em_prof_copy(d, dst, src, n, s);
     return d->ops->memcpy_async(d, dst, src, n, s);
 }
 
@@ -71,5 +74,7 @@ em_status em_memset_async(em_device *d, void *dst, int value, size_t n,
     if (!dst)
         return em_error(EM_ERR_INVALID_VALUE, "em_memset_async: dst is NULL (%zu bytes on %s)",
                         n, d->name);
+    if (em_prof_on)
+        return em_prof_fill(d, dst, value, n, s);
     return d->ops->memset_async(d, dst, value, n, s);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "ember/util.h"
 #include "runtime.h"
+#include "profile.h"
 
 struct rt_backend {
     const struct em_backend_ops *ops;
@@ -402,5 +403,7 @@ em_status em_device_synchronize(em_device *d)
         return fz;
     if (d->capturing)
         return em_rt_capture_refuse(d, "a synchronize of %s", d->name);
+    if (em_prof_on)
+        return em_prof_sync(d, NULL);
     return d->ops->synchronize(d);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "profile.h"
 #include "core/ksig.h"
 
 /* The runtime's module: the backend sees only the first member. */
@@ -379,6 +380,18 @@ static em_status launch_special(em_function *f, const em_launch_config *c,
     return d->ops->launch_ex(f, c, s, args);
 }
 
+/* The launch itself, after launch_checked's checks (the profiler wraps
+ * it). */
+static em_status launch_run(em_function *f, const em_launch_config *c,
+                            em_stream *s, void **args)
+{
+    if ((c->cluster.x ^ 1u) | (c->cluster.y ^ 1u) | (c->cluster.z ^ 1u) |
+        (unsigned)c->cooperative)
+        return launch_special(f, c, s, args);
+    return f->module->dev->ops->launch(f, c->grid, c->block, c->shared_bytes,
+                                       s, args);
+}
+
 /* One path for every launch, so clusters and cooperative launches get the
  * same checks; an ordinary launch pays one cheap test for them. */
 static em_status launch_checked(em_function *f, const em_launch_config *c,
@@ -415,10 +428,9 @@ static em_status launch_checked(em_function *f, const em_launch_config *c,
     if (!args && f->n_params > 0)
         return em_error(EM_ERR_INVALID_VALUE, "launch of %s: args is NULL but the "
                         "kernel takes %d parameters", f->name, f->n_params);
-    if ((c->cluster.x ^ 1u) | (c->cluster.y ^ 1u) | (c->cluster.z ^ 1u) |
-        (unsigned)c->cooperative)
-        return launch_special(f, c, s, args);
-    return d->ops->launch(f, c->grid, c->block, c->shared_bytes, s, args);
+    if (em_prof_on)
+        return em_prof_launch(f, c, s, args, launch_run);
+    return launch_run(f, c, s, args);
 }
 
 em_status em_launch(em_function *f, em_dim3 grid, em_dim3 block,

@@ -34,6 +34,7 @@
 #include <string.h>
 #include "ember/util.h"
 #include "runtime.h"
+#include "profile.h"
 #include "core/fault.h"
 
 #define POOL_SMALL_MAX 4096u
@@ -536,6 +537,8 @@ em_status em_malloc(em_device *d, size_t nbytes, em_stream *stream, void **ptr)
     *ptr = NULL;
     if (!(s = em_rt_stream_for(d, stream, "em_malloc")))
         return EM_ERR_INVALID_VALUE;
+    if (em_prof_on)
+        em_prof_alloc(d, nbytes, s);
     if ((uint64_t)nbytes > ((uint64_t)1 << POOL_MAX_SHIFT))
         return pool_oom(d, nbytes, ": larger than any device");
     size = pool_round(nbytes, &cls);

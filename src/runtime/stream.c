@@ -5,6 +5,7 @@
  * events); the backends do the work. */
 #include <stdlib.h>
 #include "runtime.h"
+#include "profile.h"
 
 void em_rt_stream_mismatch(const em_device *d, const em_stream *s, const char *what)
 {
@@ -143,6 +144,8 @@ em_status em_stream_synchronize(em_stream *s)
     if (em_rt_capture_of(s))
         return em_rt_capture_refuse(s->dev, "a synchronize of stream %p (a host "
                                     "read or a wait for results)", s->impl);
+    if (em_prof_on)
+        return em_prof_sync(s->dev, s);
     return s->dev->ops->stream_synchronize(s);
 }
 

@@ -64,7 +64,8 @@ def test_vendor_libraries(tmp_path):
     says why, naming the pip package; $EMBER_CUDA_LIBS is searched first."""
     rows = ember._ember._vendor_libs()
     assert [r[0] for r in rows] == ["cuBLAS", "cuBLASLt", "cuFFT", "cuSOLVER",
-                                   "cuSPARSE", "cuRAND", "OpenBLAS", "NVML", "NCCL"]
+                                   "cuSPARSE", "cuRAND", "OpenBLAS", "NVML", "NCCL",
+                                   "NVTX"]
     for name, path, why in rows:
         assert (path is None) != (why is None)
         if path:

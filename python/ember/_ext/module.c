@@ -52,7 +52,7 @@ static int empy_exec(PyObject *m)
         empy_memory_init(m, st) < 0 ||
         empy_program_init(m, st) < 0 ||
         empy_info_init(m, st) < 0 || empy_nvml_init(m, st) < 0 ||
-        empy_nccl_init(m, st) < 0 ||
+        empy_nccl_init(m, st) < 0 || empy_profile_init(m, st) < 0 ||
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
         empy_ndarray_memory_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||

@@ -115,6 +115,7 @@ int empy_memory_init(PyObject *m, empy_state *st);
 int empy_info_init(PyObject *m, empy_state *st);
 int empy_nvml_init(PyObject *m, empy_state *st);    /* nvml.c */
 int empy_nccl_init(PyObject *m, empy_state *st);    /* nccl.c */
+int empy_profile_init(PyObject *m, empy_state *st); /* profile.c */
 
 /* Resolve a device argument: None (the current device), "cpu"/"cuda:N"/
  * "gpu:N", an int N (cuda:N), or a Device. */

@@ -1,0 +1,106 @@
+"""ember.profile()'s cost (issue 24 part 4): a loop of 10,000 small launches
+timed with no profile recording and inside `with ember.profile():`, in the
+same run, for three launch paths: an in-place ufunc (`x += 1` on 1,000
+float32), a reduction (`x.sum()`) and a RawKernel. The target is at most
+10% more per launch while profiling, and nothing when not profiling.
+
+usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
+       python bench/profiler_overhead.py --device cpu   (a check on the host)
+
+Each figure is the median over 7 rounds of the wall time of LAUNCHES
+launches and one synchronize, divided by LAUNCHES. Rounds alternate off
+and on so drift of the clock or the GPU touches both alike. "off, before"
+is timed before any profile has run in the process and "off, after" once
+several have: the hot path's test of the flag is the only difference a
+profile can leave behind, so the two agree within noise when it costs
+nothing. "stop ms" is what leaving the with-block takes (waiting for the
+device and reading 2 x LAUNCHES events); the records column checks that
+the profile saw every launch."""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+LAUNCHES = 10_000
+ROUNDS = 7
+
+_ADD1 = r'''
+extern "C" __global__ void bench_add1(float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1.0f;
+}
+'''
+
+
+def timed(step, sync):
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(LAUNCHES):
+        step()
+    sync()
+    return (time.perf_counter() - t0) / LAUNCHES
+
+
+def case(ember, step, sync, name_of_launch):
+    """(off before, off after, on, stop seconds, records) for one step."""
+    step()                                  # compiles outside the timing
+    sync()
+    before = statistics.median(timed(step, sync) for _ in range(3))
+    off, on, stops, counts = [], [], [], []
+    for _ in range(ROUNDS):
+        off.append(timed(step, sync))
+        p = ember.profile()
+        p.start()
+        on.append(timed(step, sync))
+        t0 = time.perf_counter()
+        p.stop()
+        stops.append(time.perf_counter() - t0)
+        counts.append(sum(1 for r in p.records if r.kind == "kernel"
+                          and r.name == name_of_launch))
+    return (before, statistics.median(off), statistics.median(on),
+            statistics.median(stops), min(counts))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    import ember
+    dev = ember.Device(args.device)
+    dev.use()
+    fusion = getattr(ember, "fusion", None)
+    if fusion is not None:              # one launch per operation, as named
+        fusion(False).__enter__()
+    x = ember.zeros(1000, dtype=np.float32)
+    k = ember.RawKernel(_ADD1, "bench_add1")
+    n = np.int32(1000)
+    cases = [
+        ("x += 1 (1,000 float32)", lambda: x.__iadd__(1), "add float32"),
+        ("x.sum() (1,000 float32)", lambda: x.sum(), "sum float32"),
+        ("RawKernel (1,000 float32)", lambda: k((4,), (256,), (x, n)), "bench_add1"),
+    ]
+    lines = []
+    for label, step, name in cases:
+        before, off, on, stop, count = case(ember, step, dev.synchronize, name)
+        # a reduction may launch a second (final) pass: count launches per step
+        per_step = count / LAUNCHES
+        lines.append("| %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) |" % (
+            label, args.device, before * 1e6, off * 1e6, on * 1e6,
+            100.0 * (on - off) / off, stop * 1e3, count, per_step))
+    columns = ("launch", "device", "off, before us", "off, after us",
+               "profiling us", "overhead", "stop ms", "records")
+    table = "\n".join(["| " + " | ".join(columns) + " |",
+                       "|" + "---|" * len(columns)] + lines)
+    print(table)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(table + "\n")
+    total = LAUNCHES * ROUNDS
+    print("(%d launches per round, %d rounds of each; %d profiled launches per case)"
+          % (LAUNCHES, ROUNDS, total))
+
+
+if __name__ == "__main__":
+    main()

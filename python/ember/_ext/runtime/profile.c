@@ -1,0 +1,102 @@
+/* ember Python extension: the profiler (ember/profile.h) for
+ * python/ember/profiler.py. Records come back as tuples; the summary and
+ * the trace are composed in Python from them. */
+#include "runtime/module.h"
+#include "runtime/errors.h"
+#include "ember/profile.h"
+
+static PyObject *pr_start(PyObject *m, PyObject *unused)
+{
+    em_status st = em_prof_start();
+    if (st == EM_ERR_INVALID_VALUE) {
+        /* the one failure: a profile records already */
+        PyErr_SetString(PyExc_RuntimeError, "ember.profile(): a profile is "
+                        "already recording; profiles cannot nest or overlap "
+                        "(one at a time per process, in any thread)");
+        return NULL;
+    }
+    return empy_none_or_raise(empy_state_of_module(m), st);
+}
+
+/* (kind, name, device, stream, thread, tid, depth, bytes, host_start,
+ * host_end, dev_start, dev_end) per record; times in ns. */
+static PyObject *pr_records(PyObject *m, PyObject *unused)
+{
+    size_t n = em_prof_count();
+    const em_prof_record *r = em_prof_records();
+    PyObject *out = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; out && i < n; i++) {
+        PyObject *t = Py_BuildValue("(issiiliKLLLL)", (int)r[i].kind, r[i].name,
+                                    r[i].device, r[i].stream, r[i].thread,
+                                    r[i].tid, r[i].depth,
+                                    (unsigned long long)r[i].bytes,
+                                    (long long)r[i].host_start,
+                                    (long long)r[i].host_end,
+                                    (long long)r[i].dev_start,
+                                    (long long)r[i].dev_end);
+        if (!t) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, t);
+    }
+    return out;
+}
+
+/* Stop and return the records: waits for the profiled devices, without
+ * the GIL. */
+static PyObject *pr_stop(PyObject *m, PyObject *unused)
+{
+    em_status st;
+    if (!em_prof_on) {
+        PyErr_SetString(PyExc_RuntimeError, "ember.profile(): no profile is recording");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    st = em_prof_stop();
+    Py_END_ALLOW_THREADS
+    if (st != EM_OK)
+        return empy_raise(empy_state_of_module(m), st);
+    return pr_records(m, NULL);
+}
+
+static PyObject *pr_active(PyObject *m, PyObject *unused)
+{
+    return PyBool_FromLong(em_prof_on);
+}
+
+static PyObject *pr_push(PyObject *m, PyObject *name)
+{
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s)
+        return NULL;
+    em_prof_range_push(s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *pr_pop(PyObject *m, PyObject *unused)
+{
+    em_prof_range_pop();
+    Py_RETURN_NONE;
+}
+
+static PyObject *pr_nvtx(PyObject *m, PyObject *unused)
+{
+    return PyBool_FromLong(em_prof_nvtx_attached());
+}
+
+static PyMethodDef profile_functions[] = {
+    {"_prof_start", pr_start, METH_NOARGS, NULL},
+    {"_prof_stop", pr_stop, METH_NOARGS, NULL},
+    {"_prof_records", pr_records, METH_NOARGS, NULL},
+    {"_prof_active", pr_active, METH_NOARGS, NULL},
+    {"_prof_range_push", pr_push, METH_O, NULL},
+    {"_prof_range_pop", pr_pop, METH_NOARGS, NULL},
+    {"_prof_nvtx", pr_nvtx, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+int empy_profile_init(PyObject *m, empy_state *st)
+{
+    (void)st;
+    return PyModule_AddFunctions(m, profile_functions);
+}

@@ -1,0 +1,320 @@
+"""ember.profile() and ember.profiler.range (issue 24 part 4): what a known
+sequence of operations records (names, counts, sizes, streams, threads),
+the summary's arithmetic, the trace against the Trace Event Format, and
+device times against events timed by hand; on cpu and, with a GPU, on
+cuda:0."""
+import contextlib
+import json
+import threading
+
+import numpy as np
+import pytest
+
+import ember
+from ember import cuda
+
+_ADD1 = r'''
+extern "C" __global__ void prof_add1(const float *x, float *y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] + 1.0f;
+}
+'''
+
+
+def _eager():
+    # Fused elementwise groups run as one generated kernel; these tests
+    # name single operations, so they run them one by one.
+    fusion = getattr(ember, "fusion", None)
+    return fusion(False) if fusion is not None else contextlib.nullcontext()
+
+
+@pytest.fixture
+def dev(device):
+    with ember.Device(device), _eager():
+        yield ember.Device(device)
+
+
+def _rows(p):
+    dev_rows, host_rows = p.table()
+    return {r.name: r for r in dev_rows}, {r.name: r for r in host_rows}
+
+
+def test_known_sequence_names_and_counts(dev, device):
+    k = ember.RawKernel(_ADD1, "prof_add1")
+    ek = ember.ElementwiseKernel("T x", "T y", "y = x * x", "prof_square")
+
+    @cuda.jit
+    def prof_bump(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] += 1
+
+    x = ember.asarray(np.arange(256, dtype=np.float32))
+    y = ember.empty(256, dtype=np.float32)
+
+    def work():
+        for _ in range(3):
+            x + x
+        x.sum()
+        (x * x).sum()
+        k((1,), (256,), (x, y, np.int32(256)))
+        ek(x, y)
+        prof_bump[1, 256](y)
+        dev.synchronize()
+
+    work()                      # compiles everything outside the profile
+    with ember.profile() as p:
+        work()
+    rows, host = _rows(p)
+    assert rows["add float32"].calls == 3
+    assert rows["multiply float32"].calls == 1
+    assert rows["sum float32"].calls >= 2     # a split reduction has two passes
+    for name in ("prof_add1", "prof_square", "prof_bump"):
+        assert rows[name].calls == 1 and rows[name].kind == "kernel"
+    assert host["synchronize device"].calls == 1
+    assert {r.device for r in p.records} == {device}
+    np.testing.assert_allclose(ember.asnumpy(y), (np.arange(256) ** 2 + 1).astype(np.float32))
+
+
+def test_totals_consistent(dev):
+    x = ember.asarray(np.random.default_rng(0).standard_normal(1 << 16).astype(np.float32))
+    x * 2
+    with ember.profile() as p:
+        for _ in range(5):
+            x * 2
+        x.sum()
+    dev_rows, host_rows = p.table()
+    durations = [r.device_end - r.device_start for r in p.records
+                 if r.kind in ("kernel", "copy", "memset")]
+    assert durations and all(d >= 0 for d in durations)
+    assert sum(r.total for r in dev_rows) == pytest.approx(sum(durations) * 1e-9)
+    assert sum(r.percent for r in dev_rows) == pytest.approx(100.0)
+    for r in dev_rows + host_rows:
+        assert r.total >= 0 and r.mean >= 0 and r.host >= 0
+        assert r.mean <= r.max + 1e-12 <= r.total + 2e-12
+        assert r.mean == pytest.approx(r.total / r.calls)
+    totals = [r.total for r in dev_rows]
+    assert totals == sorted(totals, reverse=True)
+    for r in p.records:
+        assert r.host_end >= r.host_start
+        if r.device_start is not None:
+            assert r.device_end >= r.device_start
+    text = p.summary(print_=False)
+    lines = text.splitlines()
+    assert lines[1].split()[:6] == ["name", "calls", "total", "us", "mean", "us"]
+    # the table's order is the rows' order
+    names = [r.name for r in dev_rows]
+    assert [ln.split("  ")[0].strip() for ln in lines[3:3 + len(names)]] == names
+
+
+def test_summary_prints(dev, capsys):
+    x = ember.ones(100, dtype=np.float64)
+    x + 1
+    with ember.profile() as p:
+        x + 1
+    out = p.summary()
+    assert capsys.readouterr().out == out
+    assert "add float64" in out and "100.0" in out
+
+
+def test_copies_with_sizes(dev):
+    n = 1 << 20                                   # 4 MiB of float32
+    host = np.arange(n, dtype=np.float32)
+    x = ember.empty(n, dtype=np.float32)
+    with ember.profile() as p:
+        x[...] = host
+        back = ember.asnumpy(x)
+    np.testing.assert_array_equal(back, host)
+    rows, _ = _rows(p)
+    assert rows["H2D 4.0 MiB"].kind == "copy"
+    assert rows["D2H 4.0 MiB"].kind == "copy"
+    copies = [r for r in p.records if r.kind == "copy"]
+    assert sum(r.bytes for r in copies if r.name.startswith("H2D")) == 4 * n
+    assert sum(r.bytes for r in copies if r.name.startswith("D2H")) == 4 * n
+
+
+def test_allocations_recorded(dev):
+    with ember.profile() as p:
+        a = ember.empty(1000, dtype=np.float32)
+    del a
+    allocs = [r for r in p.records if r.kind == "alloc"]
+    assert [(r.name, r.bytes) for r in allocs] == [("alloc 3.9 KiB", 4000)]
+    assert allocs[0].device_start is None
+
+
+def test_trace_json_is_trace_event_format(dev, tmp_path):
+    x = ember.asarray(np.arange(1000, dtype=np.float32))
+    s = ember.Stream(non_blocking=True)
+    x + 1
+    with s:
+        x * 3
+    dev.synchronize()
+    with ember.profile() as p:
+        with ember.profiler.range("step"):
+            x + 1
+            with s:
+                x * 3
+            s.synchronize()
+        ember.asnumpy(x)
+    path = tmp_path / "trace.json"
+    p.export(str(path))
+    doc = json.loads(path.read_text())
+    events = doc["traceEvents"]
+    assert isinstance(events, list) and events
+    names = {}
+    for e in events:
+        assert e["ph"] in ("X", "M")
+        assert isinstance(e["pid"], int) and isinstance(e["tid"], int)
+        assert isinstance(e["name"], str)
+        if e["ph"] == "X":
+            assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0
+            assert isinstance(e["dur"], (int, float)) and e["dur"] >= 0
+        else:
+            assert e["name"] in ("process_name", "thread_name", "process_sort_index")
+            assert isinstance(e["args"], dict)
+            if e["name"] != "process_sort_index":
+                names[(e["name"], e["pid"], e["tid"] if e["name"] == "thread_name" else 0)] = \
+                    e["args"]["name"]
+    procs = {pid: n for (kind, pid, _), n in names.items() if kind == "process_name"}
+    dev_name = [r.device for r in p.records if r.kind == "kernel"][0]
+    dev_pid = [pid for pid, n in procs.items() if n == dev_name]
+    assert len(dev_pid) == 1
+    # one track per stream that ran work: the default one and s
+    stream_tracks = {tid for (kind, pid, tid) in names if kind == "thread_name"
+                     and pid == dev_pid[0]}
+    assert stream_tracks == {0, 1}
+    # every complete event sits on a named track
+    for e in events:
+        if e["ph"] == "X":
+            assert ("thread_name", e["pid"], e["tid"]) in names
+    on_dev = [e for e in events if e["ph"] == "X" and e["pid"] == dev_pid[0]]
+    assert {e["name"] for e in on_dev} >= {"add float32", "multiply float32",
+                                           "D2H 3.9 KiB"}
+    assert {e["tid"] for e in on_dev if e["name"] == "multiply float32"} == {1}
+    host_x = [e for e in events if e["ph"] == "X" and e["pid"] not in dev_pid]
+    assert "step" in {e["name"] for e in host_x}
+
+
+def test_ranges_nested_and_decorator(dev):
+    x = ember.ones(10, dtype=np.float32)
+    x + 1
+
+    @ember.profiler.range("decorated")
+    def f():
+        return x + 1
+
+    with ember.profile() as p:
+        with ember.profiler.range("outer"):
+            with ember.profiler.range("inner"):
+                x + 1
+            f()
+    ranges = {r.name: r for r in p.records if r.kind == "range"}
+    assert set(ranges) == {"outer", "inner", "decorated"}
+    assert ranges["outer"].depth == 0
+    assert ranges["inner"].depth == 1 and ranges["decorated"].depth == 1
+    o, i = ranges["outer"], ranges["inner"]
+    assert o.host_start <= i.host_start <= i.host_end <= o.host_end
+    kern = [r for r in p.records if r.kind == "kernel"]
+    assert i.host_start <= kern[0].host_start <= kern[0].host_end <= i.host_end
+    assert f.__name__ == "f"
+    # outside a profile a range records nothing and fails on nothing
+    with ember.profiler.range("alone"):
+        pass
+    with ember.profiler.time_range("cupy spelling"):
+        pass
+
+
+def test_profile_off_after_block_and_errors(dev):
+    x = ember.ones(10, dtype=np.float32)
+    x + 1
+    with ember.profile() as p:
+        x + 1
+    n = len(p.records)
+    assert not ember._ember._prof_active()
+    x + 1
+    assert len(p.records) == n
+    with pytest.raises(RuntimeError, match="already recording"):
+        with ember.profile():
+            with ember.profile():
+                pass
+    assert not ember._ember._prof_active()
+    with pytest.raises(ZeroDivisionError):
+        with ember.profile():
+            1 / 0
+    assert not ember._ember._prof_active()
+    with pytest.raises(RuntimeError, match="nothing recorded"):
+        ember.profile().summary()
+    assert ember.profile is ember.profiler.profile
+
+
+def test_overlapping_profile_from_another_thread(dev):
+    errors = []
+
+    def other():
+        try:
+            with ember.profile():
+                pass
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    with ember.profile():
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert len(errors) == 1 and "already recording" in errors[0]
+
+
+def test_two_host_threads(dev):
+    n = 50
+    xs = [ember.ones(1000, dtype=np.float32) for _ in range(2)]
+    for x in xs:
+        x + 1
+        x.sum()
+    barrier = threading.Barrier(2)
+
+    def work(x):
+        with ember.Device(dev), _eager():
+            barrier.wait()
+            for _ in range(n):
+                x + 1
+            x.sum()
+
+    with ember.profile() as p:
+        ts = [threading.Thread(target=work, args=(x,)) for x in xs]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    kern = [r for r in p.records if r.kind == "kernel"]
+    by_thread = {}
+    for r in kern:
+        by_thread.setdefault(r.thread, []).append(r)
+    assert len(by_thread) == 2
+    assert len({r[0].tid for r in by_thread.values()}) == 2
+    for recs in by_thread.values():
+        assert sum(r.name == "add float32" for r in recs) == n
+        assert sum(r.name == "sum float32" for r in recs) >= 1
+    rows, _ = _rows(p)
+    assert rows["add float32"].calls == 2 * n
+
+
+def test_device_time_against_events(dev):
+    """A profile's device time for a large operation is what a pair of
+    events around it measures."""
+    n = 1 << 22
+    x = ember.ones(n, dtype=np.float32)
+    x * 2
+    dev.synchronize()
+    with ember.profile() as p:
+        a, b = ember.Event(), ember.Event()
+        a.record()
+        x * 2
+        b.record()
+        b.synchronize()
+    ms = ember.get_elapsed_time(a, b)
+    rows, _ = _rows(p)
+    t = rows["multiply float32"].total * 1e3
+    assert t > 0
+    # the hand-timed pair encloses the profiled one (and the allocation)
+    assert t <= ms * 1.05 + 0.02
+    assert t >= ms * 0.5 - 0.05
