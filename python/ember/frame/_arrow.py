@@ -182,9 +182,10 @@ def _table(obj):
     return None
 
 
-def from_arrow(obj, device=None):
+def from_arrow(obj, device=None, built=None):
     """A pyarrow Table/RecordBatch/Array/ChunkedArray, or any object with
-    __arrow_c_stream__/__arrow_c_array__ -> DataFrame or Series."""
+    __arrow_c_stream__/__arrow_c_array__ -> DataFrame or Series. `built`:
+    a table's columns already made on `device` (read_parquet's), by name."""
     from ember.frame.frame import DataFrame
     from ember.frame.series import Series
     from ember.frame._index import RangeIndex
@@ -196,6 +197,7 @@ def from_arrow(obj, device=None):
     if t is None:
         raise TypeError(f"from_arrow takes a pyarrow Table, RecordBatch, Array or "
                         f"an object with __arrow_c_stream__, not {type(obj).__name__}")
-    cols = {name: column_from_arrow(t.column(i), device)
+    built = built or {}
+    cols = {name: built[name] if name in built else column_from_arrow(t.column(i), device)
             for i, name in enumerate(t.column_names)}
     return DataFrame._make(cols, RangeIndex(0, t.num_rows))

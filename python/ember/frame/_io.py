@@ -19,57 +19,54 @@ def _pa_module(name):
 
 def read_parquet(path, columns=None, device=None, **kw):
     """pandas' read_parquet: pyarrow decodes the file, the columns move to
-    `device` (default: ember's current device) through Arrow."""
+    `device` (default: ember's current device) through Arrow. One local
+    file is read batch by batch, each batch's number columns copied while
+    pyarrow decodes the next (_io_parquet); a folder, a list or an open
+    file is pq.read_table's, then copied."""
     if kw:
         raise NotImplementedError(f"read_parquet: {', '.join(sorted(kw))}")
     import ember
     from ember._progress import OFF, progress
     pq = _pa_module("pyarrow.parquet")
+    device = ember.get_device() if device is None else device
+    if not _local_file(path):
+        return _from_table(pq.read_table(path, columns=columns, use_pandas_metadata=True),
+                           device)
+    from ember.frame import _io_parquet
     bar = progress(None, "read_parquet", "B")
-    if bar is OFF or not _one_file(path):
-        table = pq.read_table(path, columns=columns)
-    else:
-        table = _by_row_groups(pq, path, columns, bar)
-    return _from_table(table, ember.get_device() if device is None else device)
+    total = 0 if bar is OFF else _io_parquet.total_bytes(path)
+    if total:
+        bar.total = total
+    with bar:
+        table, built = _io_parquet.read_file(path, columns, device, bar, total)
+    return _from_table(table, device, built)
 
 
-def _one_file(path):
-    """A local file or an open one: what ParquetFile reads by row group
-    (read_table alone knows datasets, lists and remote URIs)."""
+def _local_file(path):
+    """A path of a local file: what the scanner of _io_parquet reads (an
+    open file, a folder, a list and remote URIs go to read_table)."""
     import os
-    if isinstance(path, (str, os.PathLike)):
-        return os.path.isfile(path)
-    return hasattr(path, "read")
+    return isinstance(path, (str, os.PathLike)) and os.path.isfile(path)
 
 
-def _by_row_groups(pq, path, columns, bar):
-    """The file read a row group at a time, so the bar can count its bytes
-    (read_table decodes it in one call that says nothing until done)."""
-    pa = _pa_module("pyarrow")
-    with bar, pq.ParquetFile(path) as f:
-        md = f.metadata
-        bar.total = sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
-        parts = []
-        for i in range(md.num_row_groups):
-            parts.append(f.read_row_group(i, columns=columns))
-            bar.update(md.row_group(i).total_byte_size)
-        if not parts:
-            return f.read(columns=columns)
-        return pa.concat_tables(parts)
-
-
-def _from_table(table, device):
+def _from_table(table, device, built=None):
+    """The frame of a table read from a file, its pandas metadata's index
+    restored; `built`: columns already on `device`, by name."""
     from ember.frame._arrow import from_arrow
+    built = built or {}
     meta = table.schema.pandas_metadata or {}
-    index_cols = [c for c in meta.get("index_columns", []) if isinstance(c, str)]
-    df = from_arrow(table.drop_columns(index_cols) if index_cols else table, device)
+    index_cols = [c for c in meta.get("index_columns", [])
+                  if isinstance(c, str) and c in table.column_names]
+    df = from_arrow(table.drop_columns(index_cols) if index_cols else table, device,
+                    built)
     _as_pandas_reads(df, meta)
     if index_cols:
         from ember.frame._arrow import column_from_arrow
         from ember.frame._index import Index
         labels = [None if name.startswith("__index_level_") else name
                   for name in index_cols]
-        cols = [column_from_arrow(table.column(name), device) for name in index_cols]
+        cols = [built[name] if name in built else
+                column_from_arrow(table.column(name), device) for name in index_cols]
         if len(cols) > 1:   # one column a level
             from ember.frame._multiindex import MultiIndex
             df._index = MultiIndex._make(cols, labels)

@@ -1,0 +1,104 @@
+"""read_parquet of one local file, whose batches are copied to the device
+while pyarrow decodes the next (frame/_io_parquet.py), against
+pandas.read_parquet of the same file, on every device: columns that turn
+out to hold nulls in a later row group, every dtype the frame reads, the
+index's columns with `columns=`, empty files and one-row files."""
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+ef = ember.frame
+tm = pd.testing
+
+
+def _mixed(n, rng):
+    return pd.DataFrame({
+        "i8": rng.integers(-100, 100, n).astype(np.int8),
+        "u64": rng.integers(0, 2 ** 63, n, dtype=np.uint64) * np.uint64(2),
+        "i": rng.integers(-9, 9, n),
+        "f32": rng.random(n).astype(np.float32),
+        "f": rng.random(n),
+        "b": rng.random(n) < 0.5,
+        "s": [f"x{k % 97}é" for k in range(n)],
+        "t": pd.to_datetime(rng.integers(0, 10 ** 9, n), unit="s"),
+        "c": pd.Categorical([("a", "b", "c")[k % 3] for k in range(n)]),
+    })
+
+
+@pytest.mark.parametrize("rows", [1, 5_000, 40_003])
+def test_every_dtype_many_row_groups(device, tmp_path, rows):
+    pdf = _mixed(rows, np.random.default_rng(rows))
+    p = tmp_path / "m.parquet"
+    pdf.to_parquet(p, row_group_size=3_001)
+    got = ef.read_parquet(p, device=device)
+    tm.assert_frame_equal(got.to_pandas(), pd.read_parquet(p))
+    assert str(got["f"]._col.device) == str(ember.Device(device))
+    # the batches go to arrays of the whole length, one a column
+    assert got["f"]._col.values.shape == (rows,)
+
+
+def test_nulls_in_a_later_row_group(device, tmp_path):
+    # the first batches of "i" and "f" are copied to the device before
+    # the one with a null arrives; the column is then built from the
+    # batches, as read_table's table would be
+    n = 20_000
+    rng = np.random.default_rng(5)
+    i = pa.array(rng.integers(0, 50, n), mask=np.arange(n) == n - 3)
+    f = pa.array(rng.random(n), mask=np.arange(n) == 15_000)
+    g = pa.array(rng.random(n))
+    t = pa.table({"i": i, "f": f, "g": g})
+    p = tmp_path / "n.parquet"
+    pq.write_table(t, p, row_group_size=1_000)
+    want = pd.read_parquet(p)
+    assert str(want["i"].dtype) == "float64"    # pandas' NaN for a plain file
+    tm.assert_frame_equal(ef.read_parquet(p, device=device).to_pandas(), want)
+    # with pandas' metadata the nullable dtype comes back
+    pdf = pd.DataFrame({"i": pd.array([1, 2, None] * 3000, dtype="Int64"),
+                        "u": pd.array([None] + [7] * 8999, dtype="UInt8")})
+    pdf.to_parquet(p, row_group_size=500)
+    tm.assert_frame_equal(ef.read_parquet(p, device=device).to_pandas(),
+                          pd.read_parquet(p))
+
+
+def test_columns_and_the_index(device, tmp_path):
+    pdf = _mixed(10_000, np.random.default_rng(1))
+    p = tmp_path / "x.parquet"
+    pdf.set_index("i").to_parquet(p, row_group_size=999)
+    for cols in (None, ["f", "s"], ["s", "f32"], ["f"]):
+        tm.assert_frame_equal(ef.read_parquet(p, columns=cols, device=device).to_pandas(),
+                              pd.read_parquet(p, columns=cols))
+    pdf.set_index(["s", "i8"]).to_parquet(p, row_group_size=999)
+    for cols in (None, ["f", "u64"]):
+        tm.assert_frame_equal(ef.read_parquet(p, columns=cols, device=device).to_pandas(),
+                              pd.read_parquet(p, columns=cols))
+    with pytest.raises(Exception) as e:
+        pd.read_parquet(p, columns=["nope"])
+    with pytest.raises(type(e.value)):
+        ef.read_parquet(p, columns=["nope"], device=device)
+
+
+def test_empty_file(device, tmp_path):
+    pdf = _mixed(0, np.random.default_rng(0)).drop(columns=["c"])
+    p = tmp_path / "e.parquet"
+    pdf.to_parquet(p)
+    got = ef.read_parquet(p, device=device)
+    assert len(got) == 0
+    tm.assert_frame_equal(got.to_pandas(), pd.read_parquet(p))
+
+
+def test_folder_and_open_file_agree(device, tmp_path):
+    # what read_table reads (a folder, an open file) and the batch path
+    # give one frame
+    pdf = _mixed(7_000, np.random.default_rng(2)).drop(columns=["c"])
+    folder = tmp_path / "set"
+    folder.mkdir()
+    pdf.to_parquet(folder / "part-0.parquet", row_group_size=2_000)
+    one = ef.read_parquet(folder / "part-0.parquet", device=device).to_pandas()
+    tm.assert_frame_equal(one, pd.read_parquet(folder / "part-0.parquet"))
+    with open(folder / "part-0.parquet", "rb") as fh:
+        tm.assert_frame_equal(ef.read_parquet(fh, device=device).to_pandas(), one)
+    tm.assert_frame_equal(ef.read_parquet(str(folder), device=device).to_pandas(), one)
