@@ -31,11 +31,16 @@ KD_MAX = {"float32": 8192, "float64": 4096}
 D_MAX = {"float32": 128, "float64": 64}
 # kmeans_sums.cuh: blocks (fixed, so the order of the sums does not depend
 # on the GPU), warps a block at most, rows read ahead, shared memory budget
-_SUM_BLOCKS, _SUM_WARPS, _SUM_U, _SUM_SMEM = 512, 8, 4, 96 * 1024
+_SUM_BLOCKS, _SUM_WARPS, _SUM_U, _SUM_SMEM = 256, 8, 4, 96 * 1024
+# kmeans_labels.cuh's grid at most (its blocks stride over the tiles, so
+# each loads the centers once for several tiles)
+_LABEL_BLOCKS = 2048
 _FINISH_THREADS = 256
-# cpu: scores a chunk (2^18 values: 1 MiB of float32, in L2) and blocks a
-# chunk (the partial sums' count, fixed for the same reason)
-CPU_CHUNK = 1 << 18
+# cpu: scores a chunk (2^22 values, 16 MiB of float32: fewer, larger GEMM
+# calls measured faster on the 2-core dev host than chunks that stay in L2,
+# as OpenBLAS's threads and ember's pool trade the cores at each switch),
+# and blocks a chunk (the count of partial sums; fixed, as on the GPU)
+CPU_CHUNK = 1 << 22
 _CPU_BLOCKS = 16
 _modules = {}
 
@@ -146,7 +151,7 @@ class Lloyd:
         f = _fn(dev, "kmeans_labels.cuh", _LABELS.format(c=self.c), _names(_LABELS))
         tile = _THREADS * _R
         with dev:
-            f((max(1, min(-(-n // tile), 65535)),), (_THREADS,),
+            f((max(1, min(-(-n // tile), _LABEL_BLOCKS)),), (_THREADS,),
               (X, C, i64(n), i32(d), i32(k), i32(kp), self.labels, self.old,
                i32(has_old), self.changed), shared_mem=smem)
         if sums:

@@ -11,6 +11,61 @@
  * the one integer add of the moved count. No barrier, so the host runs
  * the blocks as plain loops on its thread pool (no fibers). */
 
+/* GCC's vector extensions (this file is built by the host compiler only,
+ * with -march=native): 32 bytes of T, loads at T's alignment */
+template <typename T>
+struct em_kmh_vec {
+    typedef T v __attribute__((vector_size(32), aligned(sizeof(T))));
+    enum { n = 32 / sizeof(T) };
+};
+
+/* the index of the smallest a[j] + b[j], j < k, the lowest among equals:
+ * a branch-free vector pass for the minimum, then a scan to its first
+ * occurrence (the same sums, so the equality is exact) */
+template <typename T>
+static inline int em_kmh_argmin(const T *a, const T *b, int k)
+{
+    typedef typename em_kmh_vec<T>::v V;
+    const int L = em_kmh_vec<T>::n;
+    T m = a[0] + b[0];
+    int j = 0;
+    if (k >= L) {
+        V mv = *(const V *)a + *(const V *)b;
+        for (j = L; j + L <= k; j += L) {
+            const V x = *(const V *)(a + j) + *(const V *)(b + j);
+            mv = x < mv ? x : mv;
+        }
+        m = mv[0];
+        for (int l = 1; l < L; l++)
+            m = mv[l] < m ? mv[l] : m;
+    }
+    for (; j < k; j++) {
+        const T x = a[j] + b[j];
+        m = x < m ? x : m;
+    }
+    j = 0;
+    while (!(a[j] + b[j] == m))
+        j++;
+    return j;
+}
+
+/* acc[f] += x[f] * wt (wt 1: the plain sum), f < d, in vector steps */
+template <typename T>
+static inline void em_kmh_add(T *acc, const T *x, int d, int has_w, T wt)
+{
+    typedef typename em_kmh_vec<T>::v V;
+    const int L = em_kmh_vec<T>::n;
+    int f = 0;
+    for (; f + L <= d; f += L) {
+        V a = *(V *)(acc + f);
+        const V xv = *(const V *)(x + f);
+        a += has_w ? xv * wt : xv;
+        *(V *)(acc + f) = a;
+    }
+    for (; f < d; f++)
+        acc[f] += has_w ? x[f] * wt : x[f];
+}
+
 template <typename T>
 __global__ void em_kmeans_host_chunk(const T *D, const T *cc, const T *X, const T *w,
                                      int has_w, long long b, int d, int k,
@@ -23,29 +78,14 @@ __global__ void em_kmeans_host_chunk(const T *D, const T *cc, const T *X, const 
     T *acc = part + (long long)blockIdx.x * k * (d + 1);
     unsigned long long moved = 0;
     for (long long r = s; r < e; r++) {
-        const T *dr = D + r * k;
-        T best = dr[0] + cc[0];
-        int bj = 0;
-        for (int j = 1; j < k; j++) {
-            const T sc = dr[j] + cc[j];
-            if (sc < best) {
-                best = sc;
-                bj = j;
-            }
-        }
+        const int bj = em_kmh_argmin(D + r * k, cc, k);
         labels[r] = bj;
         if (has_old && old[r] != bj)
             moved++;
         if (sums) {
             const T wt = has_w ? w[r] : (T)1;
             T *a = acc + (long long)bj * (d + 1);
-            const T *x = X + r * d;
-            if (has_w)
-                for (int f = 0; f < d; f++)
-                    a[f] += x[f] * wt;
-            else
-                for (int f = 0; f < d; f++)
-                    a[f] += x[f];
+            em_kmh_add(a, X + r * d, d, has_w, wt);
             a[d] += wt;
         }
     }
