@@ -81,6 +81,12 @@ static __thread struct {
     int thread;
     long tid;
     const em_function *label_fn;
+    /* two events taken for this thread's next operation on spare_pd's
+     * device, with the lock already held for its record, so that an
+     * operation takes the lock once */
+    struct pdev *spare_pd;
+    unsigned spare_gen;
+    em_event *spare_e0, *spare_e1;
     const char *label_op, *label_detail;
     int xfer_dir;               /* 0 none, else EM_PROF_H2D/D2H below */
     uint64_t xfer_total, xfer_left;
@@ -322,11 +328,23 @@ static void span_begin(struct span *sp, em_device *d, em_stream *s)
         sp->t0 = now_ns();
         return;
     }
+    if (tl.spare_e0 && !capture && tl.spare_pd->d == d &&
+        tl.spare_gen == __atomic_load_n(&gen, __ATOMIC_RELAXED)) {
+        sp->gen = tl.spare_gen;
+        sp->pd = tl.spare_pd;
+        sp->e0 = tl.spare_e0;
+        sp->e1 = tl.spare_e1;
+        tl.spare_e0 = tl.spare_e1 = NULL;
+        goto record;
+    }
     pthread_mutex_lock(&lock);
+    if (tl.spare_e0) {      /* another device's, or an ended profile's */
+        event_give(tl.spare_pd, tl.spare_e0);
+        event_give(tl.spare_pd, tl.spare_e1);
+        tl.spare_e0 = tl.spare_e1 = NULL;
+    }
     sp->gen = gen;
-    thread_join();
     sp->pd = pdev_of(d);
-    sp->stream = stream_id(sp->pd, s);
     if (sp->pd && !capture) {
         if (sp->pd->timed == 0)
             pdev_time_base(sp->pd);
@@ -337,6 +355,7 @@ static void span_begin(struct span *sp, em_device *d, em_stream *s)
         }
     }
     pthread_mutex_unlock(&lock);
+record:
     if (sp->e0 && d->ops->event_record(sp->e0, s) != EM_OK) {
         pthread_mutex_lock(&lock);
         event_give(sp->pd, sp->e0);
@@ -359,11 +378,10 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
     int timed = sp->e0 && st == EM_OK && d->ops->event_record(sp->e1, s) == EM_OK;
     pthread_mutex_lock(&lock);
     if (st == EM_OK && em_prof_on && sp->gen == gen) {
-        if (sp->host_sync) {
-            thread_join();
+        thread_join();
+        if (!sp->pd)
             sp->pd = pdev_of(d);
-            sp->stream = 0;
-        }
+        sp->stream = sp->host_sync ? 0 : stream_id(sp->pd, s);
         r = append(&pe);
     }
     if (!r || !timed) {
@@ -394,6 +412,14 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
             sp->e0->recorded = sp->e1->recorded = 1;
             if (n_recs - first_pending > RESOLVE_AFTER)
                 resolve_ready();
+            /* the next operation's pair, while the lock is held */
+            if (!tl.spare_e0 && (tl.spare_e0 = event_take(sp->pd)) &&
+                !(tl.spare_e1 = event_take(sp->pd))) {
+                event_give(sp->pd, tl.spare_e0);
+                tl.spare_e0 = NULL;
+            }
+            tl.spare_pd = sp->pd;
+            tl.spare_gen = gen;
         }
     }
     pthread_mutex_unlock(&lock);

@@ -298,20 +298,25 @@ def test_two_host_threads(dev):
     assert rows["add float32"].calls == 2 * n
 
 
-def test_device_time_against_events(dev):
+@pytest.mark.parametrize("on", ["default stream", "created stream"])
+def test_device_time_against_events(dev, on):
     """A profile's device time for a large operation is what a pair of
-    events around it measures."""
+    events around it measures (on cpu's default stream the profiler reads
+    the host clock around the call, on a created one its events)."""
     n = 1 << 22
     x = ember.ones(n, dtype=np.float32)
-    x * 2
-    dev.synchronize()
-    with ember.profile() as p:
-        a, b = ember.Event(), ember.Event()
-        a.record()
+    s = ember.Stream(non_blocking=True) if on == "created stream" else None
+    with s if s is not None else contextlib.nullcontext():
         x * 2
-        b.record()
-        b.synchronize()
+        dev.synchronize()
+        with ember.profile() as p:
+            a, b = ember.Event(), ember.Event()
+            a.record()
+            x * 2
+            b.record()
+            b.synchronize()
     ms = ember.get_elapsed_time(a, b)
+    assert {r.stream for r in p.records if r.kind == "kernel"} == {1 if s else 0}
     rows, _ = _rows(p)
     t = rows["multiply float32"].total * 1e3
     assert t > 0
