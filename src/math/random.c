@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 10u
+#define RND_VERSION 11u
 /* A cuda thread's run of consecutive elements, in bytes (the kernel's
  * RND_PER elements), and the shared memory a thread stages it in (RND_SV
  * 16-byte vectors: the run and one that spreads the lanes over the banks;
@@ -119,12 +119,11 @@ static void pcg_power(uint64_t inc_hi, uint64_t inc_lo, uint64_t k,
 }
 
 /* Whether d's cuda module has the lane layout's kernel, rnd_fill_lanes
- * (kernels/random_lanes.cuh): PCG64 word draws but float32 normals. */
+ * (kernels/random_lanes.cuh): PCG64 word draws, float32 normals too. */
 static int lane_kind(const rnd_desc *d)
 {
     return d->gen == EM_RANDOM_PCG64 &&
-           (d->dist <= EM_RANDOM_EXPONENTIAL || d->dist == EM_RANDOM_LOGNORMAL) &&
-           !(d->dist == EM_RANDOM_NORMAL && d->dtype == EM_FLOAT32);
+           (d->dist <= EM_RANDOM_EXPONENTIAL || d->dist == EM_RANDOM_LOGNORMAL);
 }
 
 /* The kernel source of d for a cuda or a host device (NULL: out of
@@ -257,10 +256,9 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
            (dist == EM_RANDOM_NORMAL && out->dtype == EM_FLOAT32);
     vec = ((uintptr_t)out->data & 15) == 0;
     /* the lane layout where the stream starts on a word at element 0 and
-     * the output is aligned for its pair stores; not for float32 normals,
-     * whose ziggurat defers about 1% of draws to a warp's queue: without
-     * a staged run to collect them from, a lane layout ran at 1,000 GB/s
-     * against the staged runs' 1,600 (bench/README.md) */
+     * the output is aligned for its pair stores (float32 normals: the
+     * ziggurat's deferred draws, about 1%, are read back from out at a
+     * segment's end, random_lanes.cuh) */
     lanes = em_device_get_type(dev) == EM_DEVICE_CUDA && lane_kind(&d) &&
             st->npre == 0 && !(half && st->has32) && vec;
     if ((rc = em_gen_kt_get(&random_table, dev, &key, lanes ? 2 : 1, fn, load,
