@@ -161,3 +161,27 @@ def test_distributed_local_cluster(device):
                             dashboard_address=None) as client:
         got = client.compute(e.groupby("k").x.sum()).result()
     _same(got, base.groupby("k").x.sum().compute())
+
+
+def test_cluster_processes_partitions_made_on_workers():
+    distributed = pytest.importorskip("distributed")
+    import ember.dask as ed
+    pdf = _data(100)
+    with ed.LocalCluster(n_workers=1, processes=True) as c, \
+            distributed.Client(c) as client:
+        # partitions made by ember.frame's own function on the worker (on
+        # its current device): that process never imported this test module
+        # or ember.dask.dataframe, whose dispatch its shuffle needs
+        e = dd.from_map(ef.from_pandas, [pdf.iloc[i:i + 25] for i in range(0, 100, 25)],
+                        meta=pdf.iloc[:0], enforce_metadata=False)
+        got_sum = client.compute(e.groupby("k").x.sum()).result()
+        got_merge = client.compute(
+            e.merge(e[["k", "y"]].rename(columns={"y": "y2"}), on="k")).result()
+        where = ed.worker_devices(client)
+    want = dd.from_pandas(pdf, npartitions=4)
+    _same(got_sum, want.groupby("k").x.sum().compute())
+    _same(got_merge, want.merge(want[["k", "y"]].rename(columns={"y": "y2"}),
+                                on="k").compute())
+    assert isinstance(got_sum, ef.Series)
+    dev, = {w["device"] for w in where.values()}
+    assert str(got_sum.device) == dev

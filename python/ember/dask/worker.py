@@ -112,9 +112,25 @@ def pin_thread(device, cpus):
         os.sched_setaffinity(0, cpus)
 
 
+def register_dispatch():
+    """Import ember's dask registrations in this process. dask looks up
+    what to do with a chunk or partition by its type in tables filled by
+    importing ember.dask.array and ember.dask.dataframe; a worker process
+    that only unpickles ember objects (a partition made by a task,
+    one sent by another worker) has imported neither, and would answer
+    "No dispatch for <class 'ember.frame.frame.DataFrame'>"."""
+    import importlib
+    for mod in ("ember.dask.array", "ember.dask.dataframe"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:   # dask.array or dask.dataframe's needs missing
+            pass
+
+
 class PinPlugin(WorkerPlugin):
     """Pins a worker process's threads, those running and those it starts
-    later, to cpus; records the plan entry on the worker (worker.ember)."""
+    later, to cpus; records the plan entry on the worker (worker.ember);
+    imports ember's dask dispatch there."""
     name = "ember-pin"
 
     def __init__(self, entry, whole_process=True):
@@ -123,6 +139,7 @@ class PinPlugin(WorkerPlugin):
 
     def setup(self, worker):
         worker.ember = dict(self.entry)
+        register_dispatch()
         cpus = self.entry["cpus"]
         if not (self.whole_process and cpus and hasattr(os, "sched_setaffinity")):
             return
