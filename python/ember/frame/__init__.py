@@ -39,11 +39,16 @@ _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
          "merge": "_merge", "concat": "_merge", "MergeError": "_merge",
          "pivot_table": "_pivot", "melt": "_reshape",
          "to_datetime": "_dt_accessor", "date_range": "_dt_accessor",
-         "MultiIndex": "_multiindex", "read_orc": "_unsupported"}
+         "MultiIndex": "_multiindex", "read_orc": "_unsupported",
+         "isna": "_toplevel", "isnull": "_toplevel", "notna": "_toplevel",
+         "notnull": "_toplevel"}
 
 
 def __getattr__(name):
     mod = _LAZY.get(name)
+    if mod is None and name in _PANDAS_VALUES:
+        from ember.frame._toplevel import pandas_value
+        return pandas_value(name)
     if mod is None:
         raise AttributeError(f"module 'ember.frame' has no attribute {name!r}")
     import importlib
@@ -51,6 +56,11 @@ def __getattr__(name):
     globals()[name] = value
     return value
 
+
+# pandas' host value types (Timestamp, NA, Categorical...), taken from pandas
+# on first use: ember's constructors and operators take them (_toplevel)
+_PANDAS_VALUES = ("Timestamp", "Timedelta", "NaT", "NA", "Categorical",
+                  "offsets", "DateOffset")
 
 __all__ = ["CategoricalDtype", "DataFrame", "Dtype", "Index", "RangeIndex", "Series",
            "from_arrow", "from_pandas"] + sorted(_LAZY)

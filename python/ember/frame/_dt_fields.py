@@ -28,7 +28,8 @@ def fixed_ns(freq, what):
     if type(freq).__name__ in ("Timedelta", "timedelta64", "timedelta"):
         import numpy as np
         return int(np.timedelta64(freq, "ns").astype(np.int64))
-    m = re.fullmatch(r"(\d*)(D|h|min|s|ms|us|ns)", str(freq))
+    # pandas also reads 'Min'/'MIN' as minutes and 'd' as days
+    m = re.fullmatch(r"(\d*)(D|d|h|min|Min|MIN|s|ms|us|ns)", str(freq))
     if m is None:
         raise NotImplementedError(
             f"{what} with the frequency {freq!r}: only fixed frequencies (D, h, "
@@ -37,7 +38,8 @@ def fixed_ns(freq, what):
     k = int(m.group(1)) if m.group(1) else 1
     if k <= 0:
         raise ValueError(f"Invalid frequency: {freq}")
-    return k * _TICKS[m.group(2)]
+    unit = m.group(2)
+    return k * _TICKS["min" if unit.lower() == "min" else "D" if unit == "d" else unit]
 
 
 def _fdiv(x, k):

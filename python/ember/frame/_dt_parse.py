@@ -183,13 +183,46 @@ def parse_iso(col, errors="raise", format=None):
     return Column(f"datetime64[{unit}]", out)
 
 
-def _host_ticks(x, unit):
-    """A date-like scalar (str, Timestamp, datetime, datetime64) as an int
-    count of `unit` since 1970 (host arithmetic on one value)."""
+# The date strings pandas' tutorials pass to date_range and label slices
+# besides ISO 8601 (which NumPy reads): 20130101, and month/day/year
+# with an optional time, as dateutil (pandas' parser, dayfirst=False)
+# reads them.
+_COMPACT = r"(\d{4})(\d{2})(\d{2})"
+_US = r"(\d{1,2})/(\d{1,2})/(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?"
+
+
+def scalar_datetime(x):
+    """A date-like scalar (str, Timestamp, datetime, datetime64) as a
+    NumPy datetime64; ValueError naming a string none of the forms read."""
+    import re
     import numpy as np
     if type(x).__name__ == "Timestamp":
-        x = x.to_datetime64()
-    return int(np.datetime64(x).astype(f"datetime64[{unit}]").astype(np.int64))
+        return x.to_datetime64()
+    if not isinstance(x, str):
+        return np.datetime64(x)
+    t = x.strip()
+    m = re.fullmatch(_COMPACT, t)
+    if m:
+        t = "-".join(m.groups())
+    m = re.fullmatch(_US, t)
+    if m:
+        mo, d, y, hh, mi, ss = m.groups()
+        t = f"{y}-{int(mo):02d}-{int(d):02d}"
+        if hh is not None:
+            whole, _, frac = (ss or "0").partition(".")
+            t += f"T{int(hh):02d}:{mi}:{int(whole):02d}" + (f".{frac}" if frac else "")
+    try:
+        return np.datetime64(t)
+    except ValueError:
+        raise ValueError(f"could not read {x!r} as a date (ember.frame reads ISO "
+                         "8601, YYYYMMDD and M/D/YYYY [HH:MM[:SS]])") from None
+
+
+def _host_ticks(x, unit):
+    """A date-like scalar as an int count of `unit` since 1970 (host
+    arithmetic on one value)."""
+    import numpy as np
+    return int(scalar_datetime(x).astype(f"datetime64[{unit}]").astype(np.int64))
 
 
 def date_range(start=None, end=None, periods=None, freq=None, name=None,

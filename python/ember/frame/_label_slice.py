@@ -13,6 +13,8 @@ def _bound_positions(index, labels, device):
     from ember.frame._column import concat
     from ember.frame._convert import column_from
     col = index._column(device)
+    if col.dtype.kind == "M":   # bounds already ticks of its unit (_time_bounds)
+        return col.values, ember.asarray(labels, dtype="int64", device=device)
     bounds = column_from(labels, device=device)
     if col.dtype.kind in "iuf" and bounds.dtype.kind in "iuf" and \
             col.validity is None and not col.dtype.is_string:
@@ -24,6 +26,24 @@ def _bound_positions(index, labels, device):
     both, _ = codes(concat(col, bounds))
     n = col.length
     return both[:n], both[n:]
+
+
+def _time_bounds(start, stop, dtype):
+    """Date-like bounds of a datetime index as int ticks of its unit, by
+    pandas' partial string rule: a string names a period as long as its
+    precision ('2013-01' a month, '20130102' a day), the slice starting at
+    its first tick and ending at its last."""
+    import numpy as np
+    from ember.frame._dt_parse import scalar_datetime
+    unit = dtype.name[dtype.name.index("[") + 1:-1]
+
+    def ticks(x, end):
+        v = scalar_datetime(x)
+        if end and isinstance(x, str):   # the period's last tick
+            return int((v + 1).astype(f"M8[{unit}]").astype(np.int64)) - 1
+        return int(v.astype(f"M8[{unit}]").astype(np.int64))
+    return (None if start is None else ticks(start, False),
+            None if stop is None else ticks(stop, True))
 
 
 def _range_slice(r, start, stop):
@@ -57,6 +77,9 @@ def label_slice(key, index, device):
         lo, hi = _range_slice(index._range, start, stop)
         return slice(lo, hi, key.step)
     n = len(index)
+    d = index.dtype
+    if getattr(d, "kind", None) == "M":
+        start, stop = _time_bounds(start, stop, d)
     given = [x for x in (start, stop) if x is not None]
     keys, bounds = _bound_positions(index, given, device)
     if n < 2 or bool((keys[1:] >= keys[:-1]).all()):

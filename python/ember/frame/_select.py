@@ -123,10 +123,21 @@ class Rows:
         return self._rows("slice", slice(max(len(self) - n, 0), None) if n >= 0
                           else slice(-n, None))
 
-    def sort_index(self, *, level=None, ascending=True, na_position="last",
+    def sort_index(self, *, axis=0, level=None, ascending=True, na_position="last",
                    ignore_index=False, sort_remaining=True):
         from ember.frame._order import sort_indexer
         from ember.frame._index import RangeIndex
+        if axis in (1, "columns") and self.ndim == 2:
+            # the labels are host values: sorted as pandas sorts them (a
+            # TypeError for labels that do not compare, as pandas')
+            names = sorted(self._cols, reverse=not ascending)
+            out = self[names]
+            if ignore_index:
+                out.columns = list(range(len(names)))
+            return out
+        if axis not in (0, "index"):
+            raise ValueError(f"No axis named {axis} for object type "
+                             f"{type(self).__name__}")
         index = self.index
         if getattr(index, "nlevels", 1) > 1:
             pos = index.sort_indexer(ascending, na_position, level, sort_remaining)

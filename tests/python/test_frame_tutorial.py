@@ -1,0 +1,78 @@
+"""What pandas' own tutorials ("10 minutes to pandas", the user guide)
+needed of ember.frame, found by running them with `import ember.frame as
+pd` (examples/pandas_tutorial.py): each fix against pandas on the same
+data, on every device."""
+import numpy as np
+import pytest
+
+import ember
+
+pd = pytest.importorskip("pandas")
+ef = ember.frame
+tm = pd.testing
+
+
+@pytest.mark.parametrize("text", ["20130101", "1/1/2012", "3/6/2012 00:00",
+                                  "3/6/2012 1:02:03", "12/31/1999 23:59:59.25",
+                                  "2013-01-02", "2013-01-02 10:00"])
+def test_date_range_reads_pandas_date_strings(device, text):
+    with ember.Device(device):
+        got = ef.date_range(text, periods=3, freq="h")
+    tm.assert_index_equal(got.to_pandas(), pd.date_range(text, periods=3, freq="h"),
+                          check_exact=True)
+    with pytest.raises(ValueError, match="could not read"):
+        ef.date_range("the first of May", periods=3)
+
+
+@pytest.mark.parametrize("freq", ["5Min", "5MIN", "2d"])
+def test_frequency_spellings(device, freq):
+    idx = pd.date_range("2012-01-01", periods=100, freq="s")
+    ps = pd.Series(np.arange(100), index=idx)
+    es = ef.Series(np.arange(100), index=ef.from_pandas(idx), device=device)
+    tm.assert_series_equal(es.resample(freq).sum().to_pandas(), ps.resample(freq).sum(),
+                           check_freq=False)
+
+
+def test_module_level_values_and_isna(device):
+    with ember.Device(device):
+        df = ef.DataFrame({"A": 1.0, "B": ef.Timestamp("20130102"),
+                           "D": np.array([3] * 4, dtype="int32"),
+                           "E": ef.Categorical(["test", "train", "test", "train"]),
+                           "F": "foo"})
+    want = pd.DataFrame({"A": 1.0, "B": pd.Timestamp("20130102"),
+                         "D": np.array([3] * 4, dtype="int32"),
+                         "E": pd.Categorical(["test", "train", "test", "train"]),
+                         "F": "foo"})
+    tm.assert_frame_equal(df.to_pandas(), want)
+    tm.assert_frame_equal(ef.isna(df).to_pandas(), pd.isna(want))
+    tm.assert_frame_equal(ef.notnull(df).to_pandas(), pd.notnull(want))
+    s = ef.Series([1.0, None, 3.0], device=device)
+    tm.assert_series_equal(ef.isnull(s).to_pandas(), pd.isnull(s.to_pandas()))
+    assert ef.isna(None) and ef.isna(ef.NaT) and ef.isna(ef.NA) and not ef.notna(np.nan)
+    with pytest.raises(AttributeError):
+        ef.no_such_name
+
+
+def test_sort_index_of_columns(device):
+    p = pd.DataFrame(np.arange(12.0).reshape(3, 4), columns=list("BDAC"))
+    e = ef.from_pandas(p, device=device)
+    for asc in (True, False):
+        tm.assert_frame_equal(e.sort_index(axis=1, ascending=asc).to_pandas(),
+                              p.sort_index(axis=1, ascending=asc))
+    tm.assert_frame_equal(e.sort_index(axis="columns", ignore_index=True).to_pandas(),
+                          p.sort_index(axis="columns", ignore_index=True))
+    with pytest.raises(ValueError):
+        e.sort_index(axis=2)
+
+
+@pytest.mark.parametrize("sl", [slice("20130102", "20130104"),
+                                slice("2013-01-02", "2013-01-04 12:00"),
+                                slice("2013-01-03", None), slice(None, "2013-01"),
+                                slice("1/2/2013", "1/3/2013")])
+def test_datetime_index_string_slices(device, sl):
+    idx = pd.date_range("20121230", periods=40, freq="6h")
+    p = pd.DataFrame({"a": np.arange(40), "b": np.linspace(0, 1, 40)}, index=idx)
+    e = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(e[sl].to_pandas(), p[sl], check_freq=False)
+    tm.assert_frame_equal(e.loc[sl, ["b"]].to_pandas(), p.loc[sl, ["b"]], check_freq=False)
+    tm.assert_series_equal(e["a"].loc[sl].to_pandas(), p["a"].loc[sl], check_freq=False)
