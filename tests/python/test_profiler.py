@@ -347,3 +347,26 @@ def test_ranges_without_a_tool_and_with_a_missing_one(tmp_path):
     names, attached = out.stdout.strip().rsplit(" ", 1)
     assert names == "['tool-less']"
     assert attached in ("True", "False")
+
+
+def test_capture_while_profiling(dev):
+    """Work captured into a graph is recorded without device time (it runs
+    at replay) and the capture, which refuses event records, still works."""
+    s = ember.Stream(non_blocking=True)
+    x = ember.ones(64, dtype=np.float32)
+    out = ember.zeros(64, dtype=np.float32)
+    ember.add(x, 1, out=out)
+    dev.synchronize()
+    with ember.profile() as p:
+        with s:
+            s.begin_capture()
+            ember.add(x, 1, out=out)
+            g = s.end_capture()
+        out[...] = 0
+        dev.synchronize()
+        g.launch(s)
+        s.synchronize()
+    np.testing.assert_array_equal(ember.asnumpy(out), np.full(64, 2, np.float32))
+    captured = [r for r in p.records if r.name == "add float32"]
+    assert len(captured) == 1 and captured[0].stream == 1
+    assert captured[0].device_start is None and captured[0].device_end is None
