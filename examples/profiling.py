@@ -3,8 +3,12 @@
 A batch of rows is copied to the device, standardised column by column,
 passed through a Python kernel and summed per row, on two streams; the
 profile's summary says which operations took the device time and its
-trace (profile-<device>.json, in the current folder) shows them on a
-timeline: open it in https://ui.perfetto.dev or chrome://tracing."""
+trace (ember-profile-<device>.json in the temporary folder; the path is
+printed) shows them on a timeline: open it in https://ui.perfetto.dev or
+chrome://tracing."""
+import os
+import tempfile
+
 import numpy as np
 
 import ember
@@ -44,7 +48,10 @@ def main():
             ok = np.allclose(got, want, rtol=1e-4, atol=1e-3)
             print(f"{dev}: {'ok' if ok else 'WRONG'}")
             p.summary()
-            p.export(f"profile-{dev.replace(':', '')}.json")
+            path = os.path.join(tempfile.gettempdir(),
+                                f"ember-profile-{dev.replace(':', '')}.json")
+            p.export(path)
+            print(f"trace: {path}")
             if not ok:
                 raise SystemExit(f"profiling example on {dev}: result differs from NumPy")
 
