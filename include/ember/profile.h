@@ -1,7 +1,7 @@
 /* ember: the profiler (what ember.profile() records).
  *
- * While a profile records, every kernel launch, copy, fill, pool allocation
- * and synchronize that ember makes, on any device, stream or host thread,
+ * While a profile records, every kernel launch, copy, fill, graph replay,
+ * pool allocation and synchronize that ember makes, on any device, stream or host thread,
  * becomes one record: a name a user recognises ("add float32", "sum
  * float64", the user's kernel name, "H2D 4.0 MiB"), the host time of the
  * call (its launch cost) and, for work that runs on a device, when it ran
@@ -31,7 +31,8 @@ typedef enum em_prof_kind {
     EM_PROF_FILL,   /* a memset */
     EM_PROF_ALLOC,  /* an allocation from the pool (host time only) */
     EM_PROF_SYNC,   /* a wait for a device or stream (host time only) */
-    EM_PROF_RANGE   /* an em_prof_range_push .. pop span (host time only) */
+    EM_PROF_RANGE,  /* an em_prof_range_push .. pop span (host time only) */
+    EM_PROF_GRAPH   /* a replay of a captured graph, as one operation */
 } em_prof_kind;
 
 /* One recorded operation. Times are nanoseconds of CLOCK_MONOTONIC;

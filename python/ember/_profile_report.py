@@ -7,8 +7,8 @@ import json
 import os
 
 # em_prof_kind's order (include/ember/profile.h)
-KINDS = ("kernel", "copy", "memset", "alloc", "synchronize", "range")
-DEVICE_KINDS = frozenset(("kernel", "copy", "memset"))
+KINDS = ("kernel", "copy", "memset", "alloc", "synchronize", "range", "graph")
+DEVICE_KINDS = frozenset(("kernel", "copy", "memset", "graph"))
 
 Record = collections.namedtuple("Record", (
     "kind", "name", "device", "stream", "thread", "tid", "depth", "bytes",

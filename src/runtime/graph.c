@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "runtime.h"
+#include "profile.h"
 
 /* One capture a device at a time: the flag is taken with a compare and
  * swap, so two threads cannot both begin. */
@@ -149,7 +150,9 @@ em_status em_graph_launch(em_graph *g, em_stream *s)
     em_status st;
     if ((st = graph_stream(g, s, "em_graph_launch", &on)) != EM_OK)
         return st;
-    if ((st = g->dev->ops->graph_launch(g->dev, g->impl, on)) != EM_OK)
+    st = em_prof_on ? em_prof_graph(g->dev, g->impl, on)
+                    : g->dev->ops->graph_launch(g->dev, g->impl, on);
+    if (st != EM_OK)
         return st;
     /* The blocks the graph holds go back, at its release, on the stream
      * it ran on last: work queued there later runs after the graph. */

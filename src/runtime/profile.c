@@ -527,6 +527,16 @@ em_status em_prof_fill(em_device *d, void *dst, int value, size_t n,
     return st;
 }
 
+em_status em_prof_graph(em_device *d, void *graph, em_stream *s)
+{
+    struct span sp;
+    em_status st;
+    span_begin(&sp, d, s);
+    st = d->ops->graph_launch(d, graph, s);
+    span_end(&sp, d, s, st, EM_PROF_GRAPH, "graph replay", 0, 0, 0);
+    return st;
+}
+
 void em_prof_alloc(em_device *d, size_t n, em_stream *s)
 {
     int64_t t = now_ns();

@@ -17,6 +17,11 @@ typedef em_status (*em_prof_launch_fn)(em_function *f, const em_launch_config *c
 em_status em_prof_launch(em_function *f, const em_launch_config *c,
                          em_stream *s, void **args, em_prof_launch_fn run);
 
+/* d->ops->graph_launch of a captured graph on s, recorded as one
+ * operation ("graph replay"; its kernels' names were recorded when it
+ * was captured). */
+em_status em_prof_graph(em_device *d, void *graph, em_stream *s);
+
 /* d->ops->memcpy_async / memset_async on s (resolved, checked), recorded
  * with the copy's direction (H2D, D2H, D2D, peer, H2H) and size. */
 em_status em_prof_copy(em_device *d, void *dst, const void *src, size_t n,

@@ -370,3 +370,8 @@ def test_capture_while_profiling(dev):
     captured = [r for r in p.records if r.name == "add float32"]
     assert len(captured) == 1 and captured[0].stream == 1
     assert captured[0].device_start is None and captured[0].device_end is None
+    replays = [r for r in p.records if r.kind == "graph"]
+    assert [(r.name, r.stream) for r in replays] == [("graph replay", 1)]
+    assert replays[0].device_end >= replays[0].device_start > 0
+    rows, _ = _rows(p)
+    assert rows["graph replay"].calls == 1 and rows["graph replay"].total >= 0
