@@ -207,9 +207,19 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
     em_status st;
     fz_node *n;
 
-    if (!em_fuse_enabled() || nd > EM_MAX_NDIM ||
-        (em_device_get_type(dev) != EM_DEVICE_CUDA &&
-         out->size < FZ_HOST_MIN_ELEMENTS))
+    /* Inside a graph capture groups record as outside, so the warm-up
+     * run of the same code has compiled their kernels (nothing compiles
+     * inside a capture). */
+    if (!em_fuse_enabled() || nd > EM_MAX_NDIM)
+        return EM_ERR_NOT_SUPPORTED;
+    /* On the host, complex operations stay op by op too: GCC compiles a
+     * complex multiply inside a larger loop body into other instructions
+     * than in eager's one-op loop (seen with GCC 12 at -O3, with
+     * -ffp-contract=off), and fused results must keep eager's bits. */
+    if (em_device_get_type(dev) != EM_DEVICE_CUDA &&
+        (out->size < FZ_HOST_MIN_ELEMENTS || out->dtype >= EM_COMPLEX64 ||
+         loop_out >= EM_COMPLEX64 || loop_in[0] >= EM_COMPLEX64 ||
+         (nin > 1 && loop_in[1] >= EM_COMPLEX64)))
         return EM_ERR_NOT_SUPPORTED;
     /* Memory ember does not own may change behind its back (a NumPy
      * array under a zero-copy view, a tensor of another library): it is

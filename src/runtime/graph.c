@@ -103,7 +103,8 @@ em_status em_stream_end_capture(em_stream *s, em_graph **out)
     /* Recorded work inside the capture belongs to the graph. */
     em_status st = em_fuse_guard();
     if (st != EM_OK) {
-        capture_stop(s, NULL);
+        if (s->capture) /* a refusal has ended it already */
+            capture_stop(s, NULL);
         return st;
     }
     return capture_stop(s, out);
