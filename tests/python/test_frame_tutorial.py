@@ -76,3 +76,61 @@ def test_datetime_index_string_slices(device, sl):
     tm.assert_frame_equal(e[sl].to_pandas(), p[sl], check_freq=False)
     tm.assert_frame_equal(e.loc[sl, ["b"]].to_pandas(), p.loc[sl, ["b"]], check_freq=False)
     tm.assert_series_equal(e["a"].loc[sl].to_pandas(), p["a"].loc[sl], check_freq=False)
+
+
+def _dated(device, n=6, seed=0):
+    dates = pd.date_range("20130101", periods=n)
+    p = pd.DataFrame(np.random.default_rng(seed).standard_normal((n, 4)), index=dates,
+                     columns=list("ABCD"))
+    return p, ef.from_pandas(p, device=device), dates
+
+
+def test_at_iat_and_datetime_labels(device):
+    p, e, dates = _dated(device)
+    assert e.at[dates[2], "B"] == p.at[dates[2], "B"]
+    assert e.iat[1, 3] == p.iat[1, 3]
+    assert e["C"].at[dates[4]] == p["C"].at[dates[4]]
+    assert e["C"].iat[-1] == p["C"].iat[-1]
+    # a datetime index's labels are Timestamps: a row's name, T's columns
+    tm.assert_series_equal(e.loc[dates[0]].to_pandas(), p.loc[dates[0]])
+    tm.assert_frame_equal(e.T.to_pandas(), p.T, check_freq=False)
+    assert e.index.tolist() == p.index.tolist()
+    e.at[dates[0], "A"] = 0
+    p.at[dates[0], "A"] = 0
+    e.iat[0, 1] = 0
+    p.iat[0, 1] = 0
+    tm.assert_frame_equal(e.to_pandas(), p, check_freq=False)
+    with pytest.raises(ValueError):
+        e.iat[0, "A"]
+    with pytest.raises(ValueError):
+        e.at[[dates[0]], "A"]
+
+
+def test_bool_frame_select_and_set(device):
+    p, e, _ = _dated(device, seed=1)
+    tm.assert_frame_equal(e[e > 0].to_pandas(), p[p > 0], check_freq=False)
+    p2, e2 = p.copy(), e.copy()
+    p2[p2 > 0] = -p2
+    e2[e2 > 0] = -e2
+    tm.assert_frame_equal(e2.to_pandas(), p2, check_freq=False)
+
+
+def test_reindex_and_aligned_assignment(device):
+    p, e, dates = _dated(device, seed=2)
+    tm.assert_frame_equal(
+        e.reindex(index=ef.from_pandas(dates[0:4]), columns=list(e.columns) + ["E"])
+        .to_pandas(),
+        p.reindex(index=dates[0:4], columns=list(p.columns) + ["E"]), check_freq=False)
+    later = pd.date_range("20121230", periods=5)    # some labels missing, some new
+    tm.assert_frame_equal(e.reindex(index=later).to_pandas(), p.reindex(index=later),
+                          check_freq=False)
+    s = pd.Series([1, 2, 3, 4, 5, 6], index=pd.date_range("20130102", periods=6))
+    p["F"] = s
+    e["F"] = ef.from_pandas(s, device=device)
+    tm.assert_frame_equal(e.to_pandas(), p, check_freq=False)
+    p["G"] = s.iloc[::-1]                     # same labels, another order
+    e["G"] = ef.from_pandas(s.iloc[::-1], device=device)
+    tm.assert_frame_equal(e.to_pandas(), p, check_freq=False)
+    with pytest.raises(NotImplementedError):
+        e["H"] = ef.from_pandas(pd.Series([1, 2], index=[dates[0], dates[0]]),
+                                device=device)

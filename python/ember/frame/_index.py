@@ -220,6 +220,9 @@ class Index(_OneLevel):
         if self._col.dtype.is_string:
             from ember.frame._strings import to_pylist
             return to_pylist(self._col)
+        if self._col.dtype.kind in "Mm":   # Timestamps and Timedeltas, as pandas
+            from ember.frame._pandas import column_to_pandas
+            return list(column_to_pandas(self._col))
         return ember.asnumpy(self._col.values).tolist()
 
     def __repr__(self):

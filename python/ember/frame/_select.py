@@ -20,7 +20,8 @@ def _as_array(key, device):
 
 
 def _is_scalar(key):
-    return isinstance(key, (int, float, str)) or (
+    import datetime
+    return isinstance(key, (int, float, str, datetime.date, datetime.timedelta)) or (
         type(key).__module__ == "numpy" and getattr(key, "ndim", 1) == 0)
 
 
@@ -159,6 +160,14 @@ class Rows:
     def loc(self):
         return _Indexer(self, True)
 
+    @property
+    def at(self):
+        return _ScalarIndexer(self, True)
+
+    @property
+    def iat(self):
+        return _ScalarIndexer(self, False)
+
 
 class _Indexer:
     """obj.iloc[rows] / obj.loc[rows], and [rows, columns] of a DataFrame."""
@@ -187,6 +196,36 @@ class _Indexer:
     def __setitem__(self, key, value):
         from ember.frame._setitem import set_rows
         set_rows(self._obj, key, value, "loc" if self._by_label else "iloc")
+
+
+class _ScalarIndexer:
+    """obj.at[label(s)] / obj.iat[position(s)]: loc and iloc of one value
+    (a row and a column of a frame), ValueError for anything else as
+    pandas' at and iat raise."""
+
+    def __init__(self, obj, by_label):
+        self._obj, self._by_label = obj, by_label
+
+    def _check(self, key):
+        import numbers
+        parts = key if isinstance(key, tuple) else (key,)
+        one = all(not isinstance(k, (list, tuple, slice, dict, set)) and
+                  getattr(k, "ndim", 0) == 0 for k in parts)
+        if len(parts) != self._obj.ndim or not one:
+            if self._by_label:
+                raise ValueError("Invalid call for scalar access (getting)!")
+            raise ValueError("iAt based indexing can only have integer indexers")
+        if not self._by_label and not all(isinstance(k, numbers.Integral) for k in parts):
+            raise ValueError("iAt based indexing can only have integer indexers")
+        return key
+
+    def __getitem__(self, key):
+        key = self._check(key)
+        return (self._obj.loc if self._by_label else self._obj.iloc)[key]
+
+    def __setitem__(self, key, value):
+        key = self._check(key)
+        (self._obj.loc if self._by_label else self._obj.iloc)[key] = value
 
 
 def keep_rows(obj, keep, ignore_index=False):

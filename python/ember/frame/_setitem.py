@@ -233,6 +233,13 @@ def set_rows(obj, key, value, how):
         cols = None
         if how != "[]" and isinstance(key, tuple):
             key, cols = key
+        if isinstance(key, DataFrame) and isinstance(value, DataFrame):
+            # df[bool frame] = other frame: each column's mask by the other's
+            # column of that name, as pandas' df.mask(key, other)
+            for k in _target_columns(obj, None, how):
+                if k in key._cols and k in value._cols:
+                    obj._cols[k] = obj[k].mask(key[k], value[k])._col
+            return
         if isinstance(key, DataFrame):   # df[bool frame] = value, column by column
             for k in _target_columns(obj, None, how):
                 if k in key._cols:

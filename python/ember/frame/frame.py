@@ -171,6 +171,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             return self._take(_select.mask_positions(key._col, len(self)))
         if isinstance(key, ember.ndarray) and str(key.dtype) == "bool":
             return self._take(_select.mask_positions(key, len(self)))
+        if isinstance(key, DataFrame):   # pandas: df[bool_frame] is df.where(it)
+            return self.where(key)
         if isinstance(key, slice):
             from ember.frame._label_slice import positional
             return self.iloc[key] if positional(key) else self.loc[key]
@@ -207,14 +209,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             value = from_pandas(value, self._device())
         n = len(self)
         dev = self._device()
-        if isinstance(value, Series):
-            if len(value) != n:
-                raise ValueError(f"Length of values ({len(value)}) does not match "
-                                 f"length of index ({n})")
-            if not value.index.equals(self._index):
-                raise NotImplementedError("setting a Series with another index "
-                                          "(alignment) is not supported yet")
-            col = value._col
+        if isinstance(value, Series):   # aligned on the labels, as pandas
+            from ember.frame._reindex import aligned_column
+            col = aligned_column(value, self._index, dev)
         elif isinstance(value, (bool, int, float, str)) or type(value).__module__ == "numpy" \
                 and not hasattr(value, "__len__"):
             from ember.frame._convert import repeat_scalar
@@ -250,6 +247,10 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     def copy(self, deep=True):
         return DataFrame._make({k: c.copy() if deep else c for k, c in self._cols.items()},
                                self._index)
+
+    def reindex(self, index=None, columns=None, fill_value=None):
+        from ember.frame._reindex import reindex_frame
+        return reindex_frame(self, index, columns, fill_value)
 
     def drop(self, columns):
         names = [columns] if not isinstance(columns, (list, tuple)) else list(columns)

@@ -1,0 +1,49 @@
+"""DataFrame.reindex and column assignment of a Series of another index:
+the rows taken by label, as pandas aligns them. Each target label's row
+in the source comes from _align.positions_in (both indexes coded
+together); a label the source lacks is a null there (NaN in a plain
+float column, which is where pandas' int columns go too)."""
+from ember.frame._align import positions_in, reindexed
+
+
+def as_index(labels, device):
+    """An Index (ember's, pandas', a list, an array) as ember's."""
+    from ember.frame._index import Index, RangeIndex
+    if type(labels).__module__.split(".")[0] == "pandas":
+        from ember.frame._pandas import from_pandas
+        return from_pandas(labels, device)
+    if isinstance(labels, (Index, RangeIndex)) or hasattr(labels, "nlevels"):
+        return labels
+    return Index(list(labels) if not hasattr(labels, "dtype") else labels, device=device)
+
+
+def aligned_column(series, index, device):
+    """series' column on the rows of `index`, by label (null where it has
+    none)."""
+    if series.index.equals(index):
+        return series._col
+    return reindexed(series._col, positions_in(series.index, index, device,
+                                               "column assignment"))
+
+
+def reindex_frame(df, index=None, columns=None, fill_value=None):
+    """pandas' DataFrame.reindex(index=, columns=): rows in the order of
+    the new labels, columns by name (a new one all NaN, float64)."""
+    import ember
+    from ember.frame._column import Column
+    from ember.frame.frame import DataFrame
+    if fill_value is not None:
+        raise NotImplementedError("reindex(fill_value=): use reindex(...).fillna(value)")
+    dev = df._device()
+    cols, rows = dict(df._cols), df._index
+    if index is not None:
+        rows = as_index(index, dev)
+        if not rows.equals(df._index):
+            pos = positions_in(df._index, rows, dev, "reindex")
+            cols = {k: reindexed(c, pos) for k, c in cols.items()}
+    if columns is not None:
+        n = len(rows)
+        cols = {k: cols[k] if k in cols else Column(
+            "float64", ember.full(n, float("nan"), dtype="float64", device=dev))
+            for k in columns}
+    return DataFrame._make(cols, rows)
