@@ -42,7 +42,9 @@ def dev(device):
 
 
 def put(h, device):
-    return ember.asarray(h, device=device)
+    # a copy: on cpu ember.asarray of a NumPy array is a view of NumPy's
+    # memory, which the core never records (test_numpy_memory_is_read_at_once)
+    return ember.array(h, device=device)
 
 
 def values(dtype, shape=N, seed=0, nonzero=False):
@@ -64,6 +66,16 @@ def values(dtype, shape=N, seed=0, nonzero=False):
     if dt.kind == "c":
         v = v + 1j * rng.standard_normal(shape)
     return v.astype(dt)
+
+
+def kernels(device, *dtypes):
+    """The fused kernels one group of operations over dtypes makes: none
+    on cpu where a complex dtype takes part (there complex operations run
+    op by op: GCC compiles a complex multiply inside a larger loop into
+    other instructions than eager's, src/fuse/record.c), else one."""
+    if device == "cpu" and any(np.dtype(d).kind == "c" for d in dtypes):
+        return 0
+    return 1
 
 
 def assert_same_bits(got, want):
@@ -143,7 +155,7 @@ def test_dtypes_bit_identical(dev, dtype):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = run_both(dev, exprs(np.dtype(dtype).kind), x, y, nz,
-                       fused_launches=1)
+                       fused_launches=kernels(dev, dtype))
         # the first expression is exact for integers: NumPy's value too
         if np.dtype(dtype).kind in "iu":
             assert_same_bits(got[0], x * y + x - y)
@@ -201,11 +213,14 @@ def test_broadcast_row_column_scalar_0d(dev):
     ("uint64", 2**63, operator.add), ("float32", 1e30, operator.mul),
 ])
 def test_weak_python_scalars(dev, dtype, scalar, op):
-    x = np.abs(values(dtype, seed=8, nonzero=True))
+    x = values(dtype, seed=8, nonzero=True)
+    if x.dtype.kind in "iu":
+        x = np.abs(x)          # no negative integers under floor division
     with np.errstate(all="ignore"):
         want = [op(x, scalar), op(scalar, x)]
     got = run_both(dev, lambda a: [op(op(a, scalar), scalar), op(a, scalar),
-                                   op(scalar, a)], x, fused_launches=1)
+                                   op(scalar, a)], x,
+                   fused_launches=kernels(dev, want[0].dtype))
     # NEP 50: the Python scalar does not widen the array's dtype
     assert got[1].dtype == want[0].dtype and got[2].dtype == want[1].dtype
     if np.dtype(dtype).kind in "iub":
@@ -236,7 +251,7 @@ def test_mixed_dtype_promotion(dev, a_t, b_t):
     with np.errstate(all="ignore"):
         want = [a + b, a * b - a, a < b]
         got = run_both(dev, lambda x, y: [x + y, x * y - x, x < y], a, b,
-                       fused_launches=1)
+                       fused_launches=kernels(dev, a_t, b_t))
     for g, w in zip(got, want):
         assert g.dtype == w.dtype
     if np.result_type(a, b).kind in "iub":
@@ -389,6 +404,20 @@ def test_unreferenced_intermediates(dev):
     assert_same_bits(got[0], (h1 * h2 + h1) / np.float32(2) - h2)
 
 
+def test_numpy_memory_is_read_at_once(dev):
+    # ember.asarray may share NumPy's memory (it does on cpu), which can
+    # change behind ember's back: such inputs are read when written
+    h = values("float32", seed=52)
+    keep = h.copy()
+    x = ember.asarray(h, device=dev)
+    with ember.fusion(True):
+        c = x * 2
+        d = c + 1
+        h[...] = 0
+        assert_same_bits(ember.asnumpy(d), keep * np.float32(2) + np.float32(1))
+        assert_same_bits(ember.asnumpy(c), keep * np.float32(2))
+
+
 # ---- errors at the line that wrote the operation ---------------------------
 
 def both_errors(dev, fn):
@@ -423,9 +452,9 @@ def test_casting_error_with_out_raises_where_written(dev):
     assert not ember.asnumpy(out).any()
 
 
-def test_casting_error_of_a_dtype_raises_where_written(dev):
+def test_casting_error_of_astype_raises_where_written(dev):
     assert issubclass(both_errors(
-        dev, lambda a: ember.add(a, a, dtype=ember.int16, casting="safe")),
+        dev, lambda a: (a * 2).astype(ember.int16, casting="safe")),
         TypeError)
 
 
@@ -631,7 +660,7 @@ def test_fusion_state_function(dev):
     prev = _ember._fusion_state(0)
     try:
         assert _ember._fusion_state() == 0
-        assert _ember._fusion_state(1) == 0
+        assert _ember._fusion_state(1) == 0     # the previous override
         assert _ember._fusion_state() == 1
     finally:
         _ember._fusion_state(prev)
@@ -640,15 +669,15 @@ def test_fusion_state_function(dev):
 SUBPROCESS = """
 import numpy as np, ember
 from ember import _ember
-a = ember.asarray(np.arange(%d, dtype=np.float32), device=%r)
+a = ember.array(np.arange(%d, dtype=np.float32), device=%r)
 n0 = _ember._fusion_launches()
 y = ((a * 2 + 1) - a) / 3
 y.get()
-print(_ember._fusion_state(), _ember._fusion_launches() - n0)
+print(int(_ember._fusion_state()), _ember._fusion_launches() - n0)
 with ember.fusion(True):
     n0 = _ember._fusion_launches()
     ((a * 2 + 1) - a).get()
-    print(_ember._fusion_state(), _ember._fusion_launches() - n0)
+    print(int(_ember._fusion_state()), _ember._fusion_launches() - n0)
 """
 
 
@@ -790,7 +819,7 @@ def test_kernel_name_is_a_c_identifier(name, want):
 
 NAMED = """
 import os, numpy as np, ember
-a = ember.asarray(np.arange(%d, dtype=np.float32), device=%r)
+a = ember.array(np.arange(%d, dtype=np.float32), device=%r)
 ember.fuse(kernel_name="fz_named_kernel")(lambda x: x * 3 + 1)(a).get()
 ember.fuse(lambda x: x * 5 - 2)(a).get()
 blob = b""
