@@ -80,7 +80,7 @@ void em_prof_label(const em_function *f, const char *op, const char *detail);
 
 /* Open a range named name on the calling thread (copied; at most 95
  * characters kept), and close the innermost one. Ranges go to NVTX when a
- * tool asked for it (NVTX_INJECTION64_PATH set and libnvToolsExt found),
+ * tool asked for it (NVTX_INJECTION64_PATH set and NVTX's library found),
  * and into the profile while one records. Never fails: a pop with no
  * range open does nothing. */
 void em_prof_range_push(const char *name);

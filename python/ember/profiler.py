@@ -99,7 +99,7 @@ class range:
     """``with ember.profiler.range("load"):`` or ``@ember.profiler.range("step")``
     marks a span of host time (the builtin range is builtins.range here): in a profile's records and trace (nested
     ranges keep their depth), and in NVTX when a tool such as Nsight Systems
-    is attached (NVTX_INJECTION64_PATH set, libnvToolsExt found). Costs one
+    is attached (NVTX_INJECTION64_PATH set, NVTX's library found). Costs one
     C call each way otherwise."""
 
     def __init__(self, name):

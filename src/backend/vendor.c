@@ -38,8 +38,11 @@ static const em_vendor_desc descs[EM_VENDOR_COUNT] = {
     /* GPU collectives (ember/nccl.h, ember.distributed). */
     [EM_VENDOR_NCCL] = {"NCCL", {"libnccl.so.2"}, "nvidia-nccl-cu12 (or -cu13)"},
     /* The profiler's ranges reach a tool such as Nsight Systems through
-     * it, only when the tool asks (NVTX_INJECTION64_PATH). */
-    [EM_VENDOR_NVTX] = {"NVTX", {"libnvToolsExt.so.1"}, "nvidia-nvtx-cu12"},
+     * it, only when the tool asks (NVTX_INJECTION64_PATH): NVTX 3's C
+     * functions as a library (pip's nvidia-nvtx-cu12 and nvidia-nvtx), or
+     * the toolkit's older libnvToolsExt; both load the tool themselves. */
+    [EM_VENDOR_NVTX] = {"NVTX", {"libnvtx3interop.so.1", "libnvToolsExt.so.1"},
+                        "nvidia-nvtx-cu12 (or nvidia-nvtx for CUDA 13)"},
 };
 
 #define MAX_DIRS 32

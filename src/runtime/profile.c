@@ -695,8 +695,9 @@ static void nvtx_bind(void)
     nvtx_state = -1;
     if (!tool || !*tool)
         return;
-    /* libnvToolsExt loads the tool's injection library itself on its first
-     * call; missing, ranges stay ember's own. */
+    /* NVTX's library (libnvtx3interop, or the older libnvToolsExt) loads
+     * the tool's injection library itself on its first call; missing,
+     * ranges stay ember's own. */
     if (em_vendor_bind(EM_VENDOR_NVTX, syms, 2, &nvtx) == EM_OK)
         nvtx_state = 1;
     else

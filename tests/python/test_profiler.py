@@ -375,3 +375,69 @@ def test_capture_while_profiling(dev):
     assert replays[0].device_end >= replays[0].device_start > 0
     rows, _ = _rows(p)
     assert rows["graph replay"].calls == 1 and rows["graph replay"].total >= 0
+
+
+# A stand-in for Nsight Systems: an NVTX injection library, as NVTX's
+# loader finds one through NVTX_INJECTION64_PATH. Its entry point is
+# handed NVTX's export table; from the core module's function table it
+# takes the slots of nvtxRangePushA (9) and nvtxRangePop (11), NVTX's
+# documented callback ids, and logs each call.
+_FAKE_TOOL = r'''
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+typedef void (*fn)(void);
+struct callbacks { size_t size; int (*module_table)(int, fn ***, unsigned *); };
+static FILE *out;
+static int push(const char *m) { fprintf(out, "push %s\n", m); fflush(out); return 0; }
+static int pop(void) { fprintf(out, "pop\n"); fflush(out); return 0; }
+int InitializeInjectionNvtx2(const void *(*table)(uint32_t))
+{
+    const struct callbacks *cb = table(1);
+    fn **slots;
+    unsigned n = 0;
+    if (!cb || !cb->module_table(1, &slots, &n) || n < 11)
+        return 0;
+    out = fopen(getenv("FAKE_NVTX_LOG"), "w");
+    *slots[9] = (fn)push;
+    *slots[11] = (fn)pop;
+    return out != NULL;
+}
+'''
+
+
+def test_ranges_reach_an_nvtx_tool(tmp_path):
+    """With NVTX's library installed (pip's nvidia-nvtx-cu12, which PyTorch
+    brings, or nvidia-nvtx), a tool named by NVTX_INJECTION64_PATH sees
+    every range push and pop, profiling or not."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    lib = {name: path for name, path, _ in ember._ember._vendor_libs()}["NVTX"]
+    if lib is None:
+        pytest.skip("no NVTX library (pip install nvidia-nvtx-cu12)")
+    cc = os.environ.get("EMBER_CC") or shutil.which("cc")
+    if not cc:
+        pytest.skip("no C compiler for the stand-in tool")
+    src, tool, log = tmp_path / "tool.c", tmp_path / "libtool.so", tmp_path / "log"
+    src.write_text(_FAKE_TOOL)
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(tool), str(src)], check=True)
+    script = (
+        "import ember\n"
+        "from ember.profiler import range as r\n"
+        "with r('outer'):\n"
+        "    with r('inner'):\n"
+        "        pass\n"
+        "with ember.Device('cpu'), ember.profile() as p:\n"
+        "    with r('profiled'):\n"
+        "        pass\n"
+        "assert ember._ember._prof_nvtx()\n"
+        "print([x.name for x in p.records])\n")
+    env = dict(os.environ, NVTX_INJECTION64_PATH=str(tool), FAKE_NVTX_LOG=str(log))
+    out = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['profiled']"
+    assert log.read_text().splitlines() == [
+        "push outer", "push inner", "pop", "pop", "push profiled", "pop"]
