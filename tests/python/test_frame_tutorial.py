@@ -134,3 +134,33 @@ def test_reindex_and_aligned_assignment(device):
     with pytest.raises(NotImplementedError):
         e["H"] = ef.from_pandas(pd.Series([1, 2], index=[dates[0], dates[0]]),
                                 device=device)
+
+
+@pytest.mark.parametrize("how", ["sum", "prod", "mean", "min", "max", "std", "var", "count"])
+@pytest.mark.parametrize("cols", [["a", "b", "c"], ["a", "c"], ["a", "d"], ["d"], ["b"]])
+def test_row_reductions(device, how, cols):
+    p = pd.DataFrame({"a": [1, 2, 3, 4, -5], "b": [0.5, np.nan, 1.5, np.nan, np.nan],
+                      "c": np.array([7, 8, 9, 1, 0], dtype="int32"),
+                      "d": [True, False, True, True, False]})[cols]
+    e = ef.from_pandas(p, device=device)
+    kws = [{}] if how == "count" else [{}, {"skipna": False}]
+    kws += [{"min_count": 1}, {"min_count": 3}] if how in ("sum", "prod") else []
+    kws += [{"ddof": 0}] if how in ("std", "var") else []
+    if how in ("std", "var") and "d" in cols and len(cols) > 1:
+        pytest.skip("pandas makes std/var of bool and number columns object")
+    for kw in kws:
+        tm.assert_series_equal(getattr(e, how)(axis=1, **kw).to_pandas(),
+                               getattr(p, how)(axis=1, **kw))
+
+
+def test_row_reductions_refuse_strings_and_nullables(device):
+    e = ef.DataFrame({"a": [1.0, 2.0], "s": ["x", "y"]}, device=device)
+    tm.assert_series_equal(e.mean(axis=1, numeric_only=True).to_pandas(),
+                           e.to_pandas().mean(axis=1, numeric_only=True))
+    with pytest.raises(TypeError):
+        e.mean(axis=1)
+    with pytest.raises(TypeError):
+        e.to_pandas().mean(axis=1)
+    n = ef.DataFrame({"a": ef.Series([1, None], dtype="Int64", device=device)})
+    with pytest.raises(NotImplementedError, match="nullable"):
+        n.sum(axis=1)

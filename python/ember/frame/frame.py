@@ -342,6 +342,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     # ---- reductions, column by column
     def _reduce(self, how, skipna=True, numeric_only=False, axis=0, **kw):
         from ember.frame._reduce import reduce, result_dtype, na
+        if axis in (1, "columns"):
+            from ember.frame._reduce_rows import row_reduce
+            return row_reduce(self, how, skipna, numeric_only, **kw)
         if axis not in (0, None, "index"):
             raise NotImplementedError(f"DataFrame.{how}(axis={axis!r}): only "
                                       "axis=0 (down the columns)")
@@ -393,8 +396,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     def var(self, axis=0, skipna=True, numeric_only=False, ddof=1):
         return self._reduce("var", skipna, numeric_only, axis, ddof=ddof)
 
-    def count(self):
-        return self._reduce("count")
+    def count(self, axis=0, numeric_only=False):
+        return self._reduce("count", numeric_only=numeric_only, axis=axis)
 
     # ---- types, order, distinct values
     def astype(self, dtype, copy=None, errors="raise"):
