@@ -888,3 +888,52 @@ def test_switch_is_per_thread(dev):
         leave.set()
         t.join()
     assert seen == {"other": 0, "main": 1}
+
+
+# ---- graph capture ---------------------------------------------------------
+
+def test_graph_capture_of_fused_work(dev):
+    # work recorded before begin_capture runs before it (not in the graph);
+    # work recorded inside runs before end_capture (in the graph), so a
+    # replay over new input values gives new results
+    h = values("float32", seed=70)
+    s = ember.Stream(non_blocking=True)
+    a = put(h, dev)
+    work = lambda: ember.sqrt(ember.abs(a * 3 - 1)) + a   # noqa: E731
+    with ember.fusion(True):
+        work().get()                  # warm-up: compiles the fused kernel
+        before = a * 2
+        assert pending() == 1
+        ember.get_current_device().synchronize()
+        with s:
+            s.begin_capture()
+            assert pending() == 0     # `before` ran outside the graph
+            out = work()
+            g = s.end_capture()
+        assert pending() == 0
+        for k in (1.0, -2.5):
+            h1 = (h * k).astype(np.float32)
+            a[...] = put(h1, dev)
+            ember.get_current_device().synchronize()
+            g.launch(s)
+            s.synchronize()
+            with ember.fusion(False):
+                want = ember.asnumpy(ember.sqrt(ember.abs(a * 3 - 1)) + a)
+            assert_same_bits(ember.asnumpy(out), want)
+            assert_same_bits(ember.asnumpy(before), h * np.float32(2))
+        g.release()
+
+
+def test_fuse_keyword_arguments_and_repr(dev):
+    @ember.fuse(kernel_name="scaled")
+    def scaled(x, *, k=2.0):
+        return x * k + 1
+    h = values("float64", seed=71)
+    a = put(h, dev)
+    n0 = launches()
+    assert_same_bits(ember.asnumpy(scaled(a, k=3.0)), h * 3.0 + 1)
+    assert launches() - n0 == 1
+    assert_same_bits(scaled(h, k=3.0), h * 3.0 + 1)     # NumPy: the function
+    assert "scaled" in repr(scaled)
+    with pytest.raises(TypeError):
+        ember.fuse(3)
