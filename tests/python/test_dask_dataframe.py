@@ -62,6 +62,11 @@ CASES = {
     "groupby_sum": lambda d: d.groupby("k").x.sum(),
     "groupby_str_mean": lambda d: d.groupby("g").y.mean(),
     "groupby_agg": lambda d: d.groupby("k").agg({"x": "sum", "y": "max"}),
+    # var and std: partial sums under tuple column names, np.sqrt of a
+    # partition, sums of squares grouped by grouping.keys, aligned by label
+    "groupby_std": lambda d: d.groupby("k").x.std(),
+    "groupby_var_frame": lambda d: d.groupby("g")[["x", "y"]].var(),
+    "groupby_agg_var_std": lambda d: d.groupby("k").agg({"x": "var", "y": "std"}),
     "merge": lambda d: d.merge(d[["k", "y"]].rename(columns={"y": "y2"}), on="k"),
     "merge_str": lambda d: d[["g", "x"]].merge(d[["g", "y"]], on="g", npartitions=3),
     "sort_values": lambda d: d.sort_values("x"),
@@ -185,3 +190,24 @@ def test_cluster_processes_partitions_made_on_workers():
     assert isinstance(got_sum, ef.Series)
     dev, = {w["device"] for w in where.values()}
     assert str(got_sum.device) == dev
+
+
+def test_frame_pieces_dask_relies_on(device):
+    """What dask's groupby var/std does to partitions, against pandas:
+    a frame of Series whose indexes differ (aligned on the sorted union),
+    tuple and mixed column names, np.sqrt of a frame."""
+    a = pd.Series([1.0, 2.0, 5.0], index=[3, 1, 2], name="a")
+    b = pd.Series([3.0, 4.0], index=[1, 2], name="b")
+    with ember.Device(device):
+        for data in ({"a": a, "b": b}, {"a": a, "b": a.iloc[::-1]}):
+            got = ef.DataFrame({k: ef.from_pandas(v) for k, v in data.items()})
+            tm.assert_frame_equal(got.to_pandas(), pd.DataFrame(data),
+                                  check_index_type=False)
+        pdf = _data(20)[["x", "y"]]
+        e = ef.from_pandas(pdf)
+        mixed = ef.concat([e, e.rename(columns=lambda c: (c, "-x2"))], axis=1)
+        assert list(mixed.columns) == ["x", "y", ("x", "-x2"), ("y", "-x2")]
+        pairs = e.rename(columns=lambda c: (c, "n"))
+        assert list(pairs.columns) == [("x", "n"), ("y", "n")]
+        assert pairs.columns.nlevels == 2
+        tm.assert_frame_equal(np.sqrt(e.abs()).to_pandas(), np.sqrt(pdf.abs()))

@@ -121,6 +121,22 @@ class GroupBy:
     def __len__(self):
         return self._g.k
 
+    @property
+    def obj(self):
+        """The frame or series grouped (pandas' and cuDF's attribute)."""
+        return self._obj
+
+    @property
+    def grouping(self):
+        """The keys as cuDF spells them: grouping.keys, a list of Series
+        aligned with obj, which another frame of obj's index can group by
+        (dask's groupby var and std do: obj[col].pow(2).groupby(keys))."""
+        from types import SimpleNamespace
+
+        from ember.frame.series import Series
+        idx = self._obj.index
+        return SimpleNamespace(keys=[Series(c, index=idx, name=n) for n, c in self._keys])
+
     def __iter__(self):
         raise NotImplementedError("iterating over groups (a Python loop over "
                                   "groups); use agg, transform or apply")

@@ -17,6 +17,18 @@ def as_index(labels, device):
     return Index(list(labels) if not hasattr(labels, "dtype") else labels, device=device)
 
 
+def union_index(indexes, device):
+    """The labels of several indexes once each, sorted, as pandas' union
+    of indexes that differ (what DataFrame({name: Series}) aligns on)."""
+    from ember.frame._index import Index
+    from ember.frame._merge_concat import concat
+    from ember.frame.series import Series
+    labels = concat([Series(i._column(device)) for i in indexes], ignore_index=True)
+    names = {i.name for i in indexes}
+    return Index(labels.drop_duplicates().sort_values()._col,
+                 name=names.pop() if len(names) == 1 else None, device=device)
+
+
 def aligned_column(series, index, device):
     """series' column on the rows of `index`, by label (null where it has
     none)."""

@@ -7,6 +7,7 @@ from ember.frame._frame_ops import FrameOpsMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._replace import ReplaceMethods
 from ember.frame._transpose import FrameShapeMethods
+from ember.frame._ufunc import UfuncMethods
 from ember.frame._io import IOMethods
 from ember.frame._merge import MergeMethods
 from ember.frame._methods_frame import FrameMethods
@@ -20,7 +21,7 @@ from ember.frame.series import Series, _index_for
 
 class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                 IOMethods, ReshapeMethods, AttrMethods, FrameShapeMethods, FrameOpsMethods,
-                ReplaceMethods, FrameMethods, LevelMethods):
+                ReplaceMethods, FrameMethods, LevelMethods, UfuncMethods):
     """pandas' DataFrame over ember columns: DataFrame(data, index=None,
     columns=None, dtype=None, device=None), data a dict of lists, NumPy or
     ember arrays, or Series."""
@@ -42,15 +43,14 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             if missing:
                 raise KeyError(f"{missing} not in data")
         cols = {}
-        series_index = None
+        series_index = _series_index(data)
         for k, v in data.items():
             if isinstance(v, Series):
-                if series_index is None:
-                    series_index = v.index
-                if not v.index.equals(series_index):
-                    raise NotImplementedError("Series with different indexes "
-                                              "(alignment) is not supported yet")
-                v = v._col
+                if index is None:   # aligned on the union of their labels
+                    from ember.frame._reindex import aligned_column
+                    v = aligned_column(v, series_index, v._col.device)
+                else:
+                    v = v._col
             cols[k] = column_from(v, dtype=dtype, device=device)
             if nan_as_null:
                 cols[k] = _construct.nan_to_null(cols[k])
@@ -91,7 +91,16 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     def _labels(self, names):
         """An Index of names (column names, statistics) on the frame's device,
-        so that it can be searched next to the values."""
+        so that it can be searched next to the values. Tuples make a
+        MultiIndex; names of mixed kinds with tuples among them (dask's
+        groupby var names its partial sums (name, "-x2")) are host labels
+        only, pandas' object Index."""
+        if any(isinstance(n, tuple) for n in names):
+            if all(isinstance(n, tuple) and len(n) == len(names[0]) for n in names):
+                from ember.frame._multiindex import MultiIndex
+                return MultiIndex.from_tuples(names, device=self._device())
+            import pandas as pd
+            return pd.Index(names, dtype=object, tupleize_cols=False)
         return Index(names, dtype=None if names else "str", device=self._device())
 
     @property
@@ -499,3 +508,17 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         if not cols:
             raise NotImplementedError("describe of a frame without numeric columns")
         return DataFrame._make(cols, self._labels(LABELS))
+
+
+def _series_index(data):
+    """The index a frame of data's Series takes: theirs when they agree,
+    else the sorted union of their labels, as pandas (None: no Series)."""
+    idxs = [v.index for v in data.values() if isinstance(v, Series)]
+    if not idxs or all(idxs[0].equals(i) for i in idxs[1:]):
+        return idxs[0] if idxs else None
+    if any(i.nlevels > 1 for i in idxs):
+        raise NotImplementedError("Series with different MultiIndexes (alignment) "
+                                  "is not supported yet")
+    from ember.frame._reindex import union_index
+    return union_index(idxs, next(v for v in data.values()
+                                  if isinstance(v, Series))._col.device)
