@@ -950,3 +950,29 @@ def test_fuse_keyword_arguments_and_repr(dev):
     assert "scaled" in repr(scaled)
     with pytest.raises(TypeError):
         ember.fuse(3)
+
+
+def test_one_switch_object_entered_by_several_threads(dev):
+    off = ember.fusion(False)
+    inside, leave = threading.Event(), threading.Event()
+    seen = []
+
+    def other():
+        with ember.fusion(True):
+            with off:
+                inside.set()
+                leave.wait(30)
+            seen.append(_ember._fusion_state())   # its own setting back
+
+    with ember.fusion(True):
+        t = threading.Thread(target=other)
+        t.start()
+        assert inside.wait(30)
+        with off:                  # entered here while the thread is in it
+            with off:
+                assert _ember._fusion_state() == 0
+            leave.set()
+            t.join()
+            assert _ember._fusion_state() == 0
+        assert _ember._fusion_state() == 1
+    assert seen == [1]

@@ -40,16 +40,22 @@ class fusion:
 
     def __init__(self, enabled=True):
         self._state = _state_of(enabled)
-        # a stack, so one object can be entered again while it is active
-        # (a decorated function that recurses)
-        self._saved = []
+        # the settings to restore, a stack per thread: one object (a
+        # module's `NO_FUSION = ember.fusion(False)`) may be entered by
+        # several threads at once, and again while active on one
+        self._saved = {}
 
     def __enter__(self):
-        self._saved.append(_ember._fusion_state(self._state))
+        prev = _ember._fusion_state(self._state)
+        self._saved.setdefault(threading.get_ident(), []).append(prev)
         return self
 
     def __exit__(self, *exc):
-        _ember._fusion_state(self._saved.pop())
+        me = threading.get_ident()
+        stack = self._saved[me]
+        _ember._fusion_state(stack.pop())
+        if not stack:
+            del self._saved[me]
         return False
 
     def __call__(self, func):
