@@ -1,8 +1,10 @@
 """ember.profile()'s cost (issue 24 part 4): a loop of 10,000 small launches
 timed with no profile recording and inside `with ember.profile():`, in the
 same run, for three launch paths: an in-place ufunc (`x += 1` on 1,000
-float32), a reduction (`x.sum()`) and a RawKernel. The target is at most
-10% more per launch while profiling, and nothing when not profiling.
+float32), a reduction (`x.sum()`) and a RawKernel; on a GPU with device
+times from events and, where CUPTI can be used, from CUPTI. The target is
+at most 10% more per launch while profiling, and nothing when not
+profiling.
 
 usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
        python bench/profiler_overhead.py --device cpu   (a check on the host)
@@ -42,15 +44,16 @@ def timed(step, sync):
     return (time.perf_counter() - t0) / LAUNCHES
 
 
-def case(ember, step, sync, name_of_launch):
-    """(off before, off after, on, stop seconds, records) for one step."""
+def case(ember, step, sync, name_of_launch, device_times):
+    """(off before, off after, on, stop seconds, records) for one step,
+    profiling with device_times ('events' or 'cupti')."""
     step()                                  # compiles outside the timing
     sync()
     before = statistics.median(timed(step, sync) for _ in range(3))
     off, on, stops, counts = [], [], [], []
     for _ in range(ROUNDS):
         off.append(timed(step, sync))
-        p = ember.profile()
+        p = ember.profile(device_times=device_times)
         p.start()
         on.append(timed(step, sync))
         t0 = time.perf_counter()
@@ -60,6 +63,16 @@ def case(ember, step, sync, name_of_launch):
                           and r.name == name_of_launch))
     return (before, statistics.median(off), statistics.median(on),
             statistics.median(stops), min(counts))
+
+
+def cupti_usable(ember):
+    """'' when device_times='cupti' starts here, else why not."""
+    try:
+        with ember.profile(device_times="cupti"):
+            pass
+    except RuntimeError as e:
+        return str(e)
+    return ""
 
 
 def main():
@@ -81,15 +94,20 @@ def main():
         ("x.sum() (1,000 float32)", lambda: x.sum(), "sum float32"),
         ("RawKernel (1,000 float32)", lambda: k((4,), (256,), (x, n)), "bench_add1"),
     ]
+    timings = ["events"]
+    why_not = cupti_usable(ember) if dev.type == "cuda" else "cpu device"
+    if not why_not:
+        timings.append("cupti")
     lines = []
-    for label, step, name in cases:
-        before, off, on, stop, count = case(ember, step, dev.synchronize, name)
-        # a reduction may launch a second (final) pass: count launches per step
-        per_step = count / LAUNCHES
-        lines.append("| %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) |" % (
-            label, args.device, before * 1e6, off * 1e6, on * 1e6,
-            100.0 * (on - off) / off, stop * 1e3, count, per_step))
-    columns = ("launch", "device", "off, before us", "off, after us",
+    for how in timings:
+        for label, step, name in cases:
+            before, off, on, stop, count = case(ember, step, dev.synchronize, name, how)
+            # a reduction may launch a second (final) pass: launches per step
+            per_step = count / LAUNCHES
+            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) |" % (
+                label, args.device, how, before * 1e6, off * 1e6, on * 1e6,
+                100.0 * (on - off) / off, stop * 1e3, count, per_step))
+    columns = ("launch", "device", "device times", "off, before us", "off, after us",
                "profiling us", "overhead", "stop ms", "records")
     table = "\n".join(["| " + " | ".join(columns) + " |",
                        "|" + "---|" * len(columns)] + lines)
@@ -100,6 +118,8 @@ def main():
     total = LAUNCHES * ROUNDS
     print("(%d launches per round, %d rounds of each; %d profiled launches per case)"
           % (LAUNCHES, ROUNDS, total))
+    if why_not:
+        print("device_times='cupti' not timed: %s" % why_not)
 
 
 if __name__ == "__main__":

@@ -52,10 +52,27 @@ typedef struct em_prof_record {
     int64_t dev_start, dev_end;
 } em_prof_record;
 
-/* Start recording. Earlier records are dropped. EM_ERR_INVALID_VALUE when
- * a profile already records (profiles neither nest nor overlap, in any
- * thread). */
+/* Where a CUDA device's times come from: a pair of timing events around
+ * each operation, or CUPTI's activity records (the driver's own
+ * timestamps; no events in the streams). The cpu device reads the host
+ * clock either way. */
+typedef enum em_prof_times {
+    EM_PROF_TIMES_EVENTS = 0,
+    EM_PROF_TIMES_CUPTI = 1
+} em_prof_times;
+
+/* Start recording, device times from events. Earlier records are
+ * dropped. EM_ERR_INVALID_VALUE when a profile already records (profiles
+ * neither nest nor overlap, in any thread). */
 em_status em_prof_start(void);
+
+/* As em_prof_start, device times from `how`. With EM_PROF_TIMES_CUPTI a
+ * CUPTI that cannot be used (no libcupti, another CUPTI client such as
+ * Nsight Systems) is EM_ERR_UNAVAILABLE saying why, and nothing starts. */
+em_status em_prof_start_with(em_prof_times how);
+
+/* How the current (or last) profile takes CUDA device times. */
+em_prof_times em_prof_device_times(void);
 
 /* Stop recording: wait for the work of every device the profile touched
  * and fill in its device times. The records stay until the next start

@@ -111,12 +111,12 @@ int em_nvrtc_version(void);
 
 /* The libraries ember opens with dlopen when a feature needs them: CUDA's
  * math libraries, OpenBLAS (BLAS and LAPACK on the cpu device, from
- * the scipy-openblas64 wheel), the driver's NVML (ember/nvml.h) and NVTX
- * (the profiler's ranges, ember/profile.h). */
+ * the scipy-openblas64 wheel), the driver's NVML (ember/nvml.h), NVTX and
+ * CUPTI (the profiler's ranges and device times, ember/profile.h). */
 typedef enum em_vendor_lib {
     EM_VENDOR_CUBLAS, EM_VENDOR_CUBLASLT, EM_VENDOR_CUFFT, EM_VENDOR_CUSOLVER,
     EM_VENDOR_CUSPARSE, EM_VENDOR_CURAND, EM_VENDOR_OPENBLAS, EM_VENDOR_NVML,
-    EM_VENDOR_NCCL, EM_VENDOR_NVTX, EM_VENDOR_COUNT
+    EM_VENDOR_NCCL, EM_VENDOR_NVTX, EM_VENDOR_CUPTI, EM_VENDOR_COUNT
 } em_vendor_lib;
 
 /* Look in dir too (after $EMBER_CUDA_LIBS, before $CUDA_HOME): the Python

@@ -30,14 +30,22 @@ class profile:
     (nested, or from another thread) raises RuntimeError. ``start()`` and
     ``stop()`` do what the with-block does, for code that cannot use one.
 
-    Device times come from events around each operation (the host clock on
-    the cpu device); leaving the block waits for the profiled work."""
+    Device times on a GPU come from events around each operation
+    (``device_times="events"``, the default) or from CUPTI's activity
+    records (``device_times="cupti"``: no events in the streams; needs
+    libcupti, and no other CUPTI client such as Nsight Systems, else
+    RuntimeError says why); the cpu device reads the host clock. Leaving
+    the block waits for the profiled work."""
 
-    def __init__(self):
+    def __init__(self, device_times="events"):
+        if device_times not in ("events", "cupti"):
+            raise ValueError("ember.profile: device_times must be 'events' or "
+                             "'cupti', not %r" % (device_times,))
+        self.device_times = device_times
         self._records = None
 
     def start(self):
-        _ember._prof_start()
+        _ember._prof_start(self.device_times == "cupti")
         self._records = None
         return self
 

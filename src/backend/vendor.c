@@ -43,6 +43,9 @@ static const em_vendor_desc descs[EM_VENDOR_COUNT] = {
      * the toolkit's older libnvToolsExt; both load the tool themselves. */
     [EM_VENDOR_NVTX] = {"NVTX", {"libnvtx3interop.so.1", "libnvToolsExt.so.1"},
                         "nvidia-nvtx-cu12 (or nvidia-nvtx for CUDA 13)"},
+    /* The profiler's device times without events, when asked for. */
+    [EM_VENDOR_CUPTI] = {"CUPTI", {"libcupti.so.13", "libcupti.so.12"},
+                         "nvidia-cuda-cupti-cu12 (or nvidia-cuda-cupti for CUDA 13)"},
 };
 
 #define MAX_DIRS 32

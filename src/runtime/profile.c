@@ -62,6 +62,9 @@ struct pend {
      * em_prof_stop: printf's %f costs more than the rest of a record */
     int sized;
     uint64_t size;
+    /* timed by CUPTI: its correlation id (0: CUPTI saw no driver call) */
+    int cupti;
+    uint32_t corr;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -71,6 +74,8 @@ static em_prof_record *recs;
 static struct pend *pends;
 static size_t n_recs, cap_recs, first_pending;
 static unsigned gen;        /* bumped by each start; 0 before the first */
+static int cupti_on;        /* this profile's CUDA times come from CUPTI */
+static em_prof_times times_how;
 static int n_threads;
 
 /* The calling thread's state: its number in the current profile, the
@@ -309,6 +314,7 @@ struct span {
     em_event *e0, *e1;
     int stream;
     int host_sync;          /* the operation runs inside the call */
+    int cupti;              /* CUPTI times it */
     int64_t t0;
 };
 
@@ -325,6 +331,13 @@ static void span_begin(struct span *sp, em_device *d, em_stream *s)
     if (d->type == EM_DEVICE_CPU && s->is_default && !capture) {
         sp->host_sync = 1;
         sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
+        sp->t0 = now_ns();
+        return;
+    }
+    if (cupti_on && d->type == EM_DEVICE_CUDA && !capture) {
+        sp->cupti = 1;
+        sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
+        (void)em_prof_cupti_take();   /* an id left by an earlier call */
         sp->t0 = now_ns();
         return;
     }
@@ -372,6 +385,8 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
                      em_prof_kind kind, const char *name, uint64_t bytes,
                      int sized, uint64_t size)
 {
+    /* first: the backend's call must be the last driver call read */
+    uint32_t corr = sp->cupti ? em_prof_cupti_take() : 0;
     int64_t t1 = now_ns();
     struct pend *pe = NULL;
     em_prof_record *r = NULL;
@@ -408,6 +423,8 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
         pe->e1 = sp->e1;
         pe->sized = sized;
         pe->size = size;
+        pe->cupti = sp->cupti;
+        pe->corr = corr;
         if (pe->e0) {
             sp->e0->recorded = sp->e1->recorded = 1;
             if (n_recs - first_pending > RESOLVE_AFTER)
@@ -597,8 +614,13 @@ void em_prof_label(const em_function *f, const char *op, const char *detail)
 
 /* ---- starting and stopping ---------------------------------------------- */
 
-em_status em_prof_start(void)
+em_status em_prof_start(void) { return em_prof_start_with(EM_PROF_TIMES_EVENTS); }
+
+em_prof_times em_prof_device_times(void) { return times_how; }
+
+em_status em_prof_start_with(em_prof_times how)
 {
+    em_status st;
     pthread_mutex_lock(&lock);
     if (em_prof_on) {
         pthread_mutex_unlock(&lock);
@@ -606,6 +628,12 @@ em_status em_prof_start(void)
                         "profiles cannot nest or overlap (one at a time per "
                         "process, whatever the thread)");
     }
+    if (how == EM_PROF_TIMES_CUPTI && (st = em_prof_cupti_begin()) != EM_OK) {
+        pthread_mutex_unlock(&lock);
+        return st;
+    }
+    cupti_on = how == EM_PROF_TIMES_CUPTI;
+    times_how = how;
     for (size_t i = first_pending; i < n_recs; i++)
         if (pends[i].e0)
             resolve(i);   /* only a cleared profile leaves none */
@@ -643,6 +671,20 @@ em_status em_prof_stop(void)
         resolve(i);
     }
     first_pending = n_recs;
+    if (cupti_on) {
+        /* CUPTI's records are complete once the devices are idle */
+        for (int i = 0; i < n_devs; i++)
+            if (devs[i].gen == gen && devs[i].d->type == EM_DEVICE_CUDA)
+                devs[i].d->ops->synchronize(devs[i].d);
+        em_prof_cupti_end();
+        em_prof_cupti_sort();
+        for (size_t i = 0; i < n_recs; i++)
+            if (pends[i].cupti && pends[i].corr &&
+                !em_prof_cupti_times(pends[i].corr, &recs[i].dev_start,
+                                     &recs[i].dev_end))
+                recs[i].dev_start = recs[i].dev_end = -1;
+        cupti_on = 0;
+    }
     for (size_t i = 0; i < n_recs; i++)
         if (pends[i].sized) {
             char sz[32];

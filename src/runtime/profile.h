@@ -46,4 +46,17 @@ int64_t em_prof_transfer(em_device *d, int to_host, uint64_t nbytes);
 void em_prof_transfer_done(em_device *d, em_stream *s, int to_host,
                            uint64_t nbytes, int64_t t0);
 
+/* profile_cupti.c: CUPTI as the source of CUDA device times. begin
+ * subscribes to driver-API exits and enables kernel, copy and fill
+ * activity (EM_ERR_UNAVAILABLE naming why it cannot); take returns and
+ * clears the calling thread's last driver call's correlation id; end
+ * stops it all and flushes CUPTI's buffers (devices must be idle first);
+ * sort, then times gives the first start and last end of the activities
+ * of an id (a graph replay has several), on CLOCK_MONOTONIC. */
+em_status em_prof_cupti_begin(void);
+uint32_t em_prof_cupti_take(void);
+void em_prof_cupti_end(void);
+void em_prof_cupti_sort(void);
+int em_prof_cupti_times(uint32_t corr, int64_t *start, int64_t *end);
+
 #endif

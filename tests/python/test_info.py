@@ -65,7 +65,7 @@ def test_vendor_libraries(tmp_path):
     rows = ember._ember._vendor_libs()
     assert [r[0] for r in rows] == ["cuBLAS", "cuBLASLt", "cuFFT", "cuSOLVER",
                                    "cuSPARSE", "cuRAND", "OpenBLAS", "NVML", "NCCL",
-                                   "NVTX"]
+                                   "NVTX", "CUPTI"]
     for name, path, why in rows:
         assert (path is None) != (why is None)
         if path:

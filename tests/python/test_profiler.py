@@ -441,3 +441,47 @@ def test_ranges_reach_an_nvtx_tool(tmp_path):
     assert out.stdout.strip() == "['profiled']"
     assert log.read_text().splitlines() == [
         "push outer", "push inner", "pop", "pop", "push profiled", "pop"]
+
+
+def test_device_times_argument():
+    with pytest.raises(ValueError, match="device_times"):
+        ember.profile(device_times="nvtx")
+    assert ember.profile().device_times == "events"
+
+
+def test_cupti_times_agree_with_events(dev, device):
+    """device_times='cupti': the same operations, each with a device time,
+    and a large kernel's time within a tolerance of the events' figure."""
+    if device == "cpu":
+        pytest.skip("CUPTI times CUDA devices; the cpu device reads the host clock")
+    n = 1 << 22
+    x = ember.ones(n, dtype=np.float32)
+    s = ember.Stream(non_blocking=True)
+
+    def work():
+        for _ in range(5):
+            x * 2
+        with s:
+            x + 1
+        s.synchronize()
+        return ember.asnumpy(x[:1024])
+
+    work()
+    dev.synchronize()
+    try:
+        with ember.profile(device_times="cupti") as pc:
+            work()
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    with ember.profile() as pe:
+        work()
+    assert ember._ember._prof_device_times() == "events"
+    timed = [r for r in pc.records if r.kind in ("kernel", "copy")]
+    assert timed and all(r.device_start is not None and r.device_end >= r.device_start
+                         for r in timed)
+    rc, _ = _rows(pc)
+    re_, _ = _rows(pe)
+    assert {k: r.calls for k, r in rc.items()} == {k: r.calls for k, r in re_.items()}
+    assert {r.stream for r in pc.records if r.name == "add float32"} == {1}
+    a, b = rc["multiply float32"].mean, re_["multiply float32"].mean
+    assert abs(a - b) <= 0.25 * b + 20e-6

@@ -5,9 +5,24 @@
 #include "runtime/errors.h"
 #include "ember/profile.h"
 
-static PyObject *pr_start(PyObject *m, PyObject *unused)
+/* _prof_start(cupti=False) */
+static PyObject *pr_start(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
-    em_status st = em_prof_start();
+    int cupti = 0;
+    em_status st;
+    if (n > 1) {
+        PyErr_SetString(PyExc_TypeError, "_prof_start takes at most 1 argument");
+        return NULL;
+    }
+    if (n == 1 && (cupti = PyObject_IsTrue(args[0])) < 0)
+        return NULL;
+    st = em_prof_start_with(cupti ? EM_PROF_TIMES_CUPTI : EM_PROF_TIMES_EVENTS);
+    if (st == EM_ERR_UNAVAILABLE) {
+        /* CUPTI asked for and not usable: the message says why */
+        PyErr_Format(PyExc_RuntimeError, "ember.profile(device_times='cupti'): %s",
+                     em_last_error());
+        return NULL;
+    }
     if (st == EM_ERR_INVALID_VALUE) {
         /* the one failure: a profile records already */
         PyErr_SetString(PyExc_RuntimeError, "ember.profile(): a profile is "
@@ -80,13 +95,20 @@ static PyObject *pr_pop(PyObject *m, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+static PyObject *pr_times(PyObject *m, PyObject *unused)
+{
+    return PyUnicode_FromString(em_prof_device_times() == EM_PROF_TIMES_CUPTI
+                                ? "cupti" : "events");
+}
+
 static PyObject *pr_nvtx(PyObject *m, PyObject *unused)
 {
     return PyBool_FromLong(em_prof_nvtx_attached());
 }
 
 static PyMethodDef profile_functions[] = {
-    {"_prof_start", pr_start, METH_NOARGS, NULL},
+    {"_prof_start", (PyCFunction)(void (*)(void))pr_start, METH_FASTCALL, NULL},
+    {"_prof_device_times", pr_times, METH_NOARGS, NULL},
     {"_prof_stop", pr_stop, METH_NOARGS, NULL},
     {"_prof_records", pr_records, METH_NOARGS, NULL},
     {"_prof_active", pr_active, METH_NOARGS, NULL},
