@@ -277,8 +277,11 @@ void em_prof_cupti_sort(void)
 
 int em_prof_cupti_times(uint32_t corr, int64_t *start, int64_t *end)
 {
-    size_t lo = 0, hi = n_acts;
+    size_t lo = 0, hi;
     int found = 0;
+    /* CUPTI's thread may still be handing back a buffer it had */
+    pthread_mutex_lock(&acts_lock);
+    hi = n_acts;
     while (lo < hi) {   /* the first activity with this id */
         size_t mid = lo + (hi - lo) / 2;
         if (acts[mid].corr < corr)
@@ -293,5 +296,6 @@ int em_prof_cupti_times(uint32_t corr, int64_t *start, int64_t *end)
             *end = acts[lo].end;
         found = 1;
     }
+    pthread_mutex_unlock(&acts_lock);
     return found;
 }
