@@ -424,9 +424,15 @@ def test_strided_send_buffers(init_all, kind):
 
     def run(c):
         s = ember.Stream(non_blocking=True)
-        x = ember.asarray(xs[c.rank], device=c.device)
+        # x is made on s too: a host-to-device copy returns while its DMA
+        # still runs on the stream it was issued on, and a non-blocking s
+        # is ordered after another stream's work only when told (on 2 GPUs
+        # the strided copies below could read x before it had arrived).
+        # Both collectives on s: one communicator's calls in one order.
+        with s:
+            x = ember.asarray(xs[c.rank], device=c.device)
         out = c.all_reduce(x[:, ::2], op="sum", stream=s)   # a copy on s
-        g = c.all_gather(x.T)
+        g = c.all_gather(x.T, stream=s)
         s.synchronize()
         return out, g
 
