@@ -73,14 +73,14 @@ def _us(s):
     return "%.3f" % (s * 1e6)
 
 
-def summary_text(recs):
+def summary_text(recs, device_times="events"):
     dev_rows, host_rows = table(recs)
     width = max([len(r.name) for r in dev_rows + host_rows] + [4])
     devices = sorted({r.device for r in recs if r.kind in DEVICE_KINDS})
     total = sum(r.total for r in dev_rows)
-    lines = ["ember profile: %d operations on %s, %s us of device time"
+    lines = ["ember profile: %d operations on %s, %s us of device time%s"
              % (sum(r.calls for r in dev_rows), ", ".join(devices) or "no device",
-                _us(total))]
+                _us(total), " (GPU times from CUPTI)" if device_times == "cupti" else "")]
     head = "%-*s %6s %12s %12s %12s %6s %12s" % (
         width, "name", "calls", "total us", "mean us", "max us", "%", "launch us")
     lines += [head, "-" * len(head)]

@@ -89,7 +89,7 @@ class profile:
         waits, allocations and ranges."""
         import sys
         from ember import _profile_report
-        text = _profile_report.summary_text(self._recs())
+        text = _profile_report.summary_text(self._recs(), self.device_times)
         if print_:
             (file or sys.stdout).write(text)
         return text
