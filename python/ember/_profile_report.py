@@ -104,7 +104,10 @@ def trace_events(recs, version):
     """The Trace Event Format's object: one process for the host (a track
     per thread) and one per device (a track per stream); "X" complete
     events with ts/dur in microseconds from the profile's first instant,
-    and "M" metadata naming the processes and tracks."""
+    "M" metadata naming the processes and tracks, and a flow ("s" at the
+    call on the host, "f" at the work on the device, one id each) from
+    each launch or copy to where it ran, which the viewers draw as an
+    arrow."""
     t0 = min([r.host_start for r in recs] +
              [r.device_start for r in recs if r.device_start is not None] or [0])
     devices = sorted({r.device for r in recs if r.device})
@@ -136,7 +139,7 @@ def trace_events(recs, version):
     def us(ns):
         return (ns - t0) / 1000.0
 
-    for r in recs:
+    for i, r in enumerate(recs):
         args = {"device": r.device} if r.device else {}
         if r.bytes:
             args["bytes"] = r.bytes
@@ -151,6 +154,11 @@ def trace_events(recs, version):
                            "ts": us(r.device_start),
                            "dur": (r.device_end - r.device_start) / 1000.0,
                            "args": dict(args, launch_us=(r.host_end - r.host_start) / 1000.0)})
+            events.append({"ph": "s", "id": i, "name": "launch", "cat": "flow",
+                           "pid": host_pid, "tid": r.tid, "ts": us(r.host_start)})
+            events.append({"ph": "f", "bp": "e", "id": i, "name": "launch",
+                           "cat": "flow", "pid": dev_pid[r.device], "tid": r.stream,
+                           "ts": us(r.device_start)})
     return {"traceEvents": events, "displayTimeUnit": "ms",
             "otherData": {"producer": "ember %s" % version}}
 

@@ -162,11 +162,18 @@ def test_trace_json_is_trace_event_format(dev, tmp_path):
     events = doc["traceEvents"]
     assert isinstance(events, list) and events
     names = {}
+    flows = {}
     for e in events:
-        assert e["ph"] in ("X", "M")
+        assert e["ph"] in ("X", "M", "s", "f")
         assert isinstance(e["pid"], int) and isinstance(e["tid"], int)
         assert isinstance(e["name"], str)
-        if e["ph"] == "X":
+        if e["ph"] in ("s", "f"):
+            # a flow: one start on the host, one end (bound to the enclosing
+            # slice) on the device, sharing an id
+            assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0
+            assert e["ph"] == "s" or e["bp"] == "e"
+            flows.setdefault(e["id"], []).append(e)
+        elif e["ph"] == "X":
             assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0
             assert isinstance(e["dur"], (int, float)) and e["dur"] >= 0
         else:
@@ -193,6 +200,12 @@ def test_trace_json_is_trace_event_format(dev, tmp_path):
     assert {e["tid"] for e in on_dev if e["name"] == "multiply float32"} == {1}
     host_x = [e for e in events if e["ph"] == "X" and e["pid"] not in dev_pid]
     assert "step" in {e["name"] for e in host_x}
+    # a flow per device operation, from the host's track to the stream's
+    assert len(flows) == len(on_dev)
+    for pair in flows.values():
+        assert sorted(e["ph"] for e in pair) == ["f", "s"]
+        s_, f_ = sorted(pair, key=lambda e: e["ph"], reverse=True)
+        assert s_["pid"] not in dev_pid and f_["pid"] == dev_pid[0]
 
 
 def test_ranges_nested_and_decorator(dev):
