@@ -32,8 +32,12 @@ def test_series_reduction_keywords(frames):
         e.b.sum(axis=1)
     tm.assert_series_equal(_pd(e[["a", "b"]].max(axis=0)), p[["a", "b"]].max(axis=0),
                            check_dtype=False)
-    with pytest.raises(NotImplementedError, match="axis=1"):
+    with pytest.raises(TypeError):   # a str column, as pandas' TypeError
+        p.sum(axis=1)
+    with pytest.raises(TypeError, match="numeric_only"):
         e.sum(axis=1)
+    tm.assert_series_equal(_pd(e.sum(axis=1, numeric_only=True)),
+                           p.sum(axis=1, numeric_only=True), check_freq=False)
 
 
 def test_renames_and_to_frame(frames):

@@ -164,3 +164,40 @@ def test_row_reductions_refuse_strings_and_nullables(device):
     n = ef.DataFrame({"a": ef.Series([1, None], dtype="Int64", device=device)})
     with pytest.raises(NotImplementedError, match="nullable"):
         n.sum(axis=1)
+
+
+def test_frame_with_series_by_axis(device):
+    p, e, dates = _dated(device, seed=3)
+    s = pd.Series([1, 3, 5, np.nan, 6, 8], index=dates).shift(2)
+    es = ef.from_pandas(s, device=device)
+    for op in ("sub", "add", "mul", "truediv"):
+        tm.assert_frame_equal(getattr(e, op)(es, axis="index").to_pandas(),
+                              getattr(p, op)(s, axis="index"), check_freq=False)
+    other = pd.Series([1.0, 2.0], index=[dates[1], dates[5]])     # aligned by label
+    tm.assert_frame_equal(e.sub(ef.from_pandas(other, device=device), axis=0).to_pandas(),
+                          p.sub(other, axis=0), check_freq=False)
+    by_col = pd.Series([1.0, -1.0, 2.0, 0.5], index=list("ABCD"))
+    tm.assert_frame_equal((e - ef.from_pandas(by_col, device=device)).to_pandas(),
+                          p - by_col, check_freq=False)
+    tm.assert_frame_equal(e.mul(ef.from_pandas(by_col, device=device), axis="columns")
+                          .to_pandas(), p.mul(by_col, axis="columns"), check_freq=False)
+    with pytest.raises(NotImplementedError):
+        e - ef.from_pandas(by_col.iloc[::-1], device=device)
+
+
+def test_numpy_reductions_and_transform(device):
+    p, e, _ = _dated(device, seed=4)
+    tm.assert_series_equal(e.agg(lambda x: np.mean(x) * 5.6).to_pandas(),
+                           p.agg(lambda x: np.mean(x) * 5.6))
+    assert np.isclose(np.sum(e["A"]), np.sum(p["A"]))
+    assert np.isclose(np.std(e["B"]), np.std(p["B"]))
+    tm.assert_frame_equal(e.transform(lambda x: x * 101.2).to_pandas(),
+                          p.transform(lambda x: x * 101.2), check_freq=False)
+    tm.assert_frame_equal(e.transform("cumsum").to_pandas(), p.transform("cumsum"),
+                          check_freq=False)
+    tm.assert_series_equal(e["C"].transform(lambda x: x - x.mean()).to_pandas(),
+                           p["C"].transform(lambda x: x - x.mean()), check_freq=False)
+    with pytest.raises(ValueError, match="did not transform"):
+        e.transform(lambda x: x.head(2))
+    with pytest.raises(ValueError, match="did not transform"):
+        p.transform(lambda x: x.head(2))

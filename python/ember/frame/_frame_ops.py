@@ -11,12 +11,33 @@ def _nan_column(n, device):
     return Column("float64", ember.full(n, float("nan"), dtype="float64", device=device))
 
 
-def frame_binary(df, op, other, reflected=False):
+def _with_series(df, op, other, reflected, axis):
+    """df op series: by rows (axis 'index': each column with the Series,
+    aligned on the index) or by columns (the Series' labels are the
+    column names: each column with its one value)."""
+    from ember.frame.frame import DataFrame
+    if axis in (0, "index", "rows"):
+        out, index = {}, df.index
+        for k in df._cols:
+            s = df[k]._binary(op, other, reflected)
+            out[k], index = s._col, s.index
+        return DataFrame._make(out, index)
+    if axis not in (1, "columns"):
+        raise ValueError(f"No axis named {axis} for object type DataFrame")
+    if other.index.tolist() != list(df._cols):
+        raise NotImplementedError(f"DataFrame {op} Series whose labels are not the "
+                                  "frame's column names in order (pandas aligns them "
+                                  "to the union of both)")
+    values = other.tolist()
+    return DataFrame._make({k: df[k]._binary(op, v, reflected)._col
+                            for k, v in zip(df._cols, values)}, df.index)
+
+
+def frame_binary(df, op, other, reflected=False, axis="columns"):
     from ember.frame.frame import DataFrame
     from ember.frame.series import Series
     if isinstance(other, Series):
-        raise NotImplementedError(f"DataFrame {op} Series (broadcast along the columns "
-                                  "by label); use a scalar or a DataFrame")
+        return _with_series(df, op, other, reflected, axis)
     if not isinstance(other, DataFrame):
         if isinstance(other, (list, tuple, dict)) or hasattr(other, "shape"):
             raise NotImplementedError(f"DataFrame {op} {type(other).__name__}; use a "
@@ -78,6 +99,11 @@ for _op in list(_ops.ARITH) + list(_ops.COMPARE) + list(_ops.LOGIC):
             return frame_binary(self, _op, other, reflected=True)
         setattr(FrameOpsMethods, f"__r{_op}__", _rev)
     if _op in _ops.ARITH or _op in _ops.COMPARE:
-        setattr(FrameOpsMethods, _op, _fwd)
+        def _named(self, other, axis="columns", level=None, _op=_op):
+            # df.sub(s, axis="index"): pandas' named operators take an axis
+            if level is not None:
+                raise NotImplementedError(f"DataFrame.{_op}(level=)")
+            return frame_binary(self, _op, other, axis=axis)
+        setattr(FrameOpsMethods, _op, _named)
 FrameOpsMethods.__hash__ = None
-del _op, _fwd, _rev
+del _op, _fwd, _rev, _named

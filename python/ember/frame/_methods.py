@@ -279,3 +279,9 @@ class StatMethods:
         return agg(self, func, *args, **kwargs)
 
     aggregate = agg
+
+    def transform(self, func, *args, axis=0, **kwargs):
+        from ember.frame._methods_agg import transform
+        if axis not in (0, "index"):
+            raise NotImplementedError(f"transform(axis={axis!r}): only axis=0")
+        return transform(self, func, *args, **kwargs)

@@ -94,3 +94,28 @@ def _frame_of(results, obj):
     if not cols:
         return DataFrame({})
     return DataFrame(cols)
+
+
+def transform(obj, func, *args, **kwargs):
+    """pandas' transform: `func` (a callable or a method's name) of the
+    Series, or of each column of a frame, giving as many rows with the same
+    index; ValueError "Function did not transform" otherwise, as pandas."""
+    from ember.frame.frame import DataFrame
+    if isinstance(func, (list, tuple, dict)):
+        raise NotImplementedError("transform with a list or dict of functions "
+                                  "(a frame with MultiIndex columns)")
+    if obj.ndim == 2:
+        cols = {k: transform(obj[k], func, *args, **kwargs)._col for k in obj._cols}
+        return DataFrame._make(cols, obj.index)
+    if isinstance(func, str):
+        if not hasattr(obj, func):
+            raise AttributeError(f"'{func}' is not a valid function for 'Series' object")
+        out = getattr(obj, func)(*args, **kwargs)
+    elif callable(func):
+        out = func(obj, *args, **kwargs)
+    else:
+        raise TypeError(f"{func!r} is not a function name or callable")
+    if getattr(out, "ndim", 0) != 1 or len(out) != len(obj) or \
+            not hasattr(out, "index") or not out.index.equals(obj.index):
+        raise ValueError("Function did not transform")
+    return out

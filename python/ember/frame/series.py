@@ -289,25 +289,32 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                             "non-numeric dtypes.")
         return _reduce.reduce(self._col, how, skipna=skipna, **kw)
 
-    def sum(self, axis=None, skipna=True, numeric_only=False, min_count=0):
+    def sum(self, axis=None, skipna=True, numeric_only=False, min_count=0, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("sum", skipna, axis, numeric_only, min_count=min_count)
 
-    def prod(self, axis=None, skipna=True, numeric_only=False, min_count=0):
+    def prod(self, axis=None, skipna=True, numeric_only=False, min_count=0, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("prod", skipna, axis, numeric_only, min_count=min_count)
 
-    def mean(self, axis=None, skipna=True, numeric_only=False):
+    def mean(self, axis=None, skipna=True, numeric_only=False, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("mean", skipna, axis, numeric_only)
 
-    def min(self, axis=None, skipna=True, numeric_only=False):
+    def min(self, axis=None, skipna=True, numeric_only=False, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("min", skipna, axis, numeric_only)
 
-    def max(self, axis=None, skipna=True, numeric_only=False):
+    def max(self, axis=None, skipna=True, numeric_only=False, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("max", skipna, axis, numeric_only)
 
-    def std(self, axis=None, skipna=True, ddof=1, numeric_only=False):
+    def std(self, axis=None, skipna=True, ddof=1, numeric_only=False, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("std", skipna, axis, numeric_only, ddof=ddof)
 
-    def var(self, axis=None, skipna=True, ddof=1, numeric_only=False):
+    def var(self, axis=None, skipna=True, ddof=1, numeric_only=False, **numpy_kw):
+        _numpy_kw(numpy_kw)
         return self._reduce("var", skipna, axis, numeric_only, ddof=ddof)
 
     def count(self):
@@ -451,6 +458,16 @@ def _list_nulls(items):
         elif type(x).__name__ == "NAType":
             kinds.add("NA")
     return kinds
+
+
+def _numpy_kw(kw):
+    """NumPy's np.mean(series) calls series.mean(axis=, dtype=None,
+    out=None): those defaults are accepted, as pandas accepts them."""
+    extra = {k: v for k, v in kw.items()
+             if not (k in ("dtype", "out") and v is None or k == "keepdims" and not v)}
+    if extra:
+        raise TypeError(f"unexpected keyword arguments {sorted(extra)} (NumPy's "
+                        "dtype=, out= and keepdims= are taken only as their defaults)")
 
 
 def _scalar(col):
