@@ -100,7 +100,14 @@ def _kernel_name(name):
     return name[:_MAX_NAME]
 
 
-_nesting = threading.local()
+class _Nesting(threading.local):
+    depth = 0           # ember.fuse calls running on this thread
+
+
+_nesting = _Nesting()
+_ndarray = _ember.ndarray
+_state, _pending, _flush = (_ember._fusion_state, _ember._fusion_pending,
+                            _ember._fusion_flush)
 
 
 class Fused:
@@ -117,29 +124,34 @@ class Fused:
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):
-        # NumPy arrays and scalars only: the function itself, as cupy.fuse
-        # does on host arrays
-        if not any(isinstance(a, _ember.ndarray)
-                   for a in (*args, *kwargs.values())):
-            return self.func(*args, **kwargs)
+        # (the call path of small arrays: plain loops, names bound once)
+        for a in args:
+            if isinstance(a, _ndarray):
+                break
+        else:
+            # NumPy arrays and scalars only: the function itself, as
+            # cupy.fuse does on host arrays
+            if not any(isinstance(v, _ndarray) for v in kwargs.values()):
+                return self.func(*args, **kwargs)
         # a fused function called from another joins the caller's kernel
-        if getattr(_nesting, "depth", 0):
+        if _nesting.depth:
             return self.func(*args, **kwargs)
         # work recorded before the call runs under its own name, so the
         # named kernel holds exactly this function's elementwise part
-        if _ember._fusion_pending():
-            _ember._fusion_flush()
-        prev = _ember._fusion_state(1)
+        if _pending():
+            _flush()
+        prev = _state(1)
         _nesting.depth = 1
         try:
             out = self.func(*args, **kwargs)
             # a reduction at the end has already run the elementwise part
             # (under a generated name); this runs what is still pending
-            _ember._fusion_flush(self.name)
+            if _pending():
+                _flush(self.name)
             return out
         finally:
             _nesting.depth = 0
-            _ember._fusion_state(prev)
+            _state(prev)
 
     def __repr__(self):
         return "<ember.fuse %s (kernel %s)>" % (
