@@ -948,6 +948,16 @@ def test_fuse_keyword_arguments_and_repr(dev):
     assert launches() - n0 == 1
     assert_same_bits(scaled(h, k=3.0), h * 3.0 + 1)     # NumPy: the function
     assert "scaled" in repr(scaled)
+
+    class Model:
+        k = 4.0
+
+        @ember.fuse
+        def apply(self, x):
+            return x * self.k - 1
+    n0 = launches()
+    assert_same_bits(ember.asnumpy(Model().apply(a)), h * 4.0 - 1)
+    assert launches() - n0 == 1
     with pytest.raises(TypeError):
         ember.fuse(3)
 

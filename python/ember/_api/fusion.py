@@ -153,6 +153,10 @@ class Fused:
             _nesting.depth = 0
             _state(prev)
 
+    def __get__(self, obj, objtype=None):
+        # a fused method: bound as a function defined in the class would be
+        return self if obj is None else functools.partial(self, obj)
+
     def __repr__(self):
         return "<ember.fuse %s (kernel %s)>" % (
             getattr(self.func, "__qualname__", self.func), self.name)
