@@ -211,3 +211,26 @@ def test_frame_pieces_dask_relies_on(device):
         assert list(pairs.columns) == [("x", "n"), ("y", "n")]
         assert pairs.columns.nlevels == 2
         tm.assert_frame_equal(np.sqrt(e.abs()).to_pandas(), np.sqrt(pdf.abs()))
+
+
+def test_tokens_hash_on_device(device, monkeypatch):
+    """dask's tokens of ember partitions: equal for equal frames made
+    apart, different when a value, the row order, a name or the index
+    differs; computed without pickling the partition to the host."""
+    from dask.base import tokenize
+    pdf = _data(50)
+    monkeypatch.setattr(ef.DataFrame, "__reduce_ex__", None, raising=False)
+    with ember.Device(device):
+        a, b = ef.from_pandas(pdf), ef.from_pandas(pdf.copy())
+        changed = pdf.copy()
+        changed.loc[7, "x"] += 1e-9
+        assert tokenize(a) == tokenize(b)
+        others = [ef.from_pandas(changed), ef.from_pandas(pdf.iloc[::-1]),
+                  ef.from_pandas(pdf.rename(columns={"x": "x2"})),
+                  ef.from_pandas(pdf.set_axis(pdf.index + 1)),
+                  ef.from_pandas(pdf.iloc[:49])]
+        assert len({tokenize(o) for o in others} | {tokenize(a)}) == len(others) + 1
+        assert tokenize(a.x) == tokenize(b.x) != tokenize(a.y)
+        assert tokenize(a.index) == tokenize(b.index)
+        g = ef.from_pandas(pdf.set_index(["k", "g"]))   # a MultiIndex: via pandas
+        assert tokenize(g) == tokenize(ef.from_pandas(pdf.set_index(["k", "g"])))

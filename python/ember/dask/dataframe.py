@@ -19,6 +19,7 @@ import pandas as pd
 from dask.array.dispatch import percentile_lookup
 from dask.dataframe import dispatch as _d
 from dask.dataframe.backends import DataFrameBackendEntrypoint
+from dask.tokenize import normalize_token
 
 import ember
 import ember.frame as ef
@@ -112,6 +113,32 @@ def _hash_object(obj, index=True, encoding="utf8", hash_key=None,
                  categorize=True):
     from ember.dask._hash import hash_rows
     return hash_rows(obj, index)
+
+
+@normalize_token.register(_ALL)
+def _tokenize(obj):
+    """dask's token of a partition (what it names tasks by, and what it
+    recomputes for every new expression over persisted data): the type,
+    names, dtypes, length and a digest hashed on the device. Without it
+    dask pickles the partition, copying it to the host and hashing every
+    byte there."""
+    from ember.dask._hash import digest
+    try:
+        d = digest(obj)
+    except (NotImplementedError, TypeError, AttributeError):   # a MultiIndex
+        return normalize_token(obj.to_pandas())
+    if isinstance(obj, _INDEXES):
+        names = [obj.name]
+        dtypes = [str(obj.dtype)]
+    elif hasattr(obj, "_cols"):
+        names = list(obj._cols)
+        dtypes = [str(c.dtype) for c in obj._cols.values()]
+    else:
+        names = [obj.name]
+        dtypes = [str(obj._col.dtype)]
+    index_name = None if isinstance(obj, _INDEXES) else obj.index.name
+    return (type(obj).__name__, normalize_token(names), dtypes,
+            normalize_token(index_name), len(obj)) + d
 
 
 @percentile_lookup.register((ef.Series,) + _INDEXES)
