@@ -300,3 +300,31 @@ def test_cluster_one_worker_per_gpu(need_cuda):
             assert used <= limit
     with pytest.raises(ValueError, match="GPU"):
         ed.LocalCluster(n_workers=n + 1)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "bool", "complex128"])
+def test_tokens_and_device_digest(device, dtype):
+    """dask's token of an ember chunk: equal for equal values made apart,
+    different for a changed value, order, shape or dtype; the device
+    digest behind it (NumPy's token on cpu) by the values' bits."""
+    from dask.base import tokenize
+    from ember.dask._hash import array_digest
+    r = _data((6, 5))
+    h = r > np.median(r) if dtype == "bool" else (r * 10).astype(dtype)
+    changed = h.copy()
+    changed[2, 3] = (not h[2, 3]) if dtype == "bool" else h[2, 3] + 1
+    variants = [changed, h[::-1], h.reshape(5, 6), h.T.copy(), h[:5]]
+    if dtype != "bool":
+        variants.append(h.astype("float16" if dtype != "complex128" else "complex64"))
+    from dask.tokenize import normalize_token
+    with ember.Device(device):
+        a, b = ember.asarray(h), ember.asarray(h.copy())
+        assert normalize_token(a)[0] == "ember.ndarray"   # ours, not a pickle
+        assert tokenize(a) == tokenize(b)
+        toks = {tokenize(ember.asarray(v)) for v in variants}
+        assert len(toks | {tokenize(a)}) == len(variants) + 1
+        # the digest itself: by value and position, not by storage
+        assert array_digest(a) == array_digest(ember.asarray(np.asfortranarray(h)))
+        assert array_digest(a) != array_digest(ember.asarray(changed))
+        assert array_digest(a) != array_digest(ember.asarray(h[::-1]))
+        assert array_digest(ember.zeros(0)) == (0, 0)

@@ -111,3 +111,23 @@ def digest(obj):
     both = ember.stack([ember.sum(h * pos, dtype="uint64"),
                         ember.sum(_finish(h + pos), dtype="uint64")])
     return tuple(int(v) for v in ember.asnumpy(both))
+
+
+def _words(flat):
+    """A flat array's elements as uint64 words of their bits (a complex
+    number as its real and imaginary parts)."""
+    if flat.dtype.kind == "c":
+        return ember.concatenate([_words(ember.real(flat)), _words(ember.imag(flat))])
+    return flat.view(f"uint{8 * flat.dtype.itemsize}").astype("uint64")
+
+
+def array_digest(a):
+    """digest()'s two uint64s for an ember array's values in C order."""
+    n = a.size
+    if n == 0:
+        return 0, 0
+    h = _finish(_words(ember.ascontiguousarray(a).reshape(-1)))
+    pos = _finish(ember.arange(1, h.shape[0] + 1, dtype="uint64", device=h.device))
+    both = ember.stack([ember.sum(h * pos, dtype="uint64"),
+                        ember.sum(_finish(h + pos), dtype="uint64")])
+    return tuple(int(v) for v in ember.asnumpy(both))

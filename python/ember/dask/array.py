@@ -21,6 +21,7 @@ from dask.array import dispatch as _d
 from dask.array.backends import ArrayBackendEntrypoint
 from dask.array.backends import _nannumel, _numel_arraylike
 from dask.array.core import Array
+from dask.tokenize import normalize_token
 from dask.utils import Dispatch
 
 import ember
@@ -35,6 +36,18 @@ _d.empty_lookup.register(ember.ndarray, ember.empty)
 _d.divide_lookup.register(ember.ndarray, ember.divide)
 _d.numel_lookup.register(ember.ndarray, _numel_arraylike)
 _d.nannumel_lookup.register(ember.ndarray, _nannumel)
+
+
+@normalize_token.register(ember.ndarray)
+def _tokenize(a):
+    """dask's token of a chunk (da.from_array names its tasks by it, and a
+    collection over persisted chunks is tokenized anew by each expression):
+    dtype, shape and a digest hashed on the device, instead of the pickle
+    of the whole chunk through the host that dask would make."""
+    from ember.dask._hash import array_digest
+    if a.device.type == "cpu":   # the bytes are host memory: NumPy's token
+        return ("ember.ndarray",) + tuple(normalize_token(ember.asnumpy(a)))
+    return ("ember.ndarray", str(a.dtype), a.shape) + array_digest(a)
 
 
 @_d.percentile_lookup.register(ember.ndarray)
