@@ -270,6 +270,41 @@ def test_mixed_dtype_promotion(dev, a_t, b_t):
     assert_same_bits(got[2], want[2])
 
 
+def test_strided_and_high_rank_layouts(dev):
+    # leaves that are not C-ordered over the group's shape: transposed,
+    # stepped, reversed, broadcast along middle axes, rank 5
+    m = values("float32", (ROWS, COLS), seed=53)
+    t3 = values("float64", (10, 70, 100), seed=54)
+    mid = values("float64", (10, 1, 100), seed=55)
+    r5 = values("int32", (4, 5, 6, 7, 100), seed=56)
+
+    def f(mm, a3, b3, c5):
+        return [mm.T * 2 - mm.T[::-1], mm[:, ::2] + mm[:, 1::2],
+                a3 * b3 - b3, (a3[:, ::-1, :] + b3) * a3.transpose(0, 1, 2),
+                c5 * 3 + c5.transpose(1, 0, 2, 3, 4).transpose(1, 0, 2, 3, 4),
+                c5[:, :, :, ::-1, :] - c5]
+    got = run_both(dev, f, m, t3, mid, r5)
+    assert_same_bits(got[0], m.T * np.float32(2) - m.T[::-1])
+    assert_same_bits(got[4], r5 * 3 + r5)
+    assert_same_bits(got[5], r5[:, :, :, ::-1, :] - r5)
+
+
+def test_empty_and_zero_d(dev):
+    # a group over no elements, and over one: nothing fused runs for the
+    # first, and the values are eager's for both
+    e = np.zeros((0, 4), np.float32)
+    z = np.array(3.5, np.float64)
+    for on in (False, True):
+        with ember.fusion(on):
+            x, y = put(e, dev), put(z, dev)
+            r = [x * 2 + 1, (x > 0) | (x < 1), y * y - 1, ember.sqrt(y) + y]
+            host = [ember.asnumpy(v) for v in r]
+        assert_same_bits(host[0], e * np.float32(2) + np.float32(1))
+        assert_same_bits(host[1], (e > 0) | (e < 1))
+        assert_same_bits(host[2], z * z - 1)
+        assert_same_bits(host[3], np.sqrt(z) + z)
+
+
 # ---- long chains and the group's bounds ------------------------------------
 
 def chain(x, n):
