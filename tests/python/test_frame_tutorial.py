@@ -201,3 +201,51 @@ def test_numpy_reductions_and_transform(device):
         e.transform(lambda x: x.head(2))
     with pytest.raises(ValueError, match="did not transform"):
         p.transform(lambda x: x.head(2))
+
+
+def _with_nulls():
+    return pd.DataFrame({
+        "f": [np.nan, 1.0, np.nan, np.nan, 3.0, np.nan],
+        "i": pd.array([None, 1, None, 2, None, None], dtype="Int64"),
+        "s": [None, "a", None, "b", "日本", None],
+        "t": pd.to_datetime([None, "2020-01-01", None, "2020-01-03", None, None]),
+        "c": pd.Categorical([None, "x", None, "y", "x", None]),
+        "n": [1, 2, 3, 4, 5, 6]}, index=[5, 3, 9, 1, 0, 2])
+
+
+def test_ffill_bfill(device):
+    p = _with_nulls()
+    e = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(e.ffill().to_pandas(), p.ffill())
+    tm.assert_frame_equal(e.bfill().to_pandas(), p.bfill())
+    for k in p.columns:
+        tm.assert_series_equal(e[k].ffill().to_pandas(), p[k].ffill())
+        tm.assert_series_equal(e[k].bfill().to_pandas(), p[k].bfill())
+    empty = p.iloc[:0]
+    tm.assert_frame_equal(ef.from_pandas(empty, device=device).ffill().to_pandas(),
+                          empty.ffill())
+    with pytest.raises(NotImplementedError, match="limit"):
+        e.ffill(limit=1)
+
+
+def test_fillna_str_and_combine_first(device):
+    p = _with_nulls()
+    e = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(e.fillna({"f": -1.0, "s": "z"}).to_pandas(),
+                          p.fillna({"f": -1.0, "s": "z"}))
+    tm.assert_series_equal(e["s"].fillna("?").to_pandas(), p["s"].fillna("?"))
+    tm.assert_series_equal(e["f"].combine_first(e["n"]).to_pandas(),
+                           p["f"].combine_first(p["n"]))
+    tm.assert_series_equal(e["s"].combine_first(e["s"].bfill()).to_pandas(),
+                           p["s"].combine_first(p["s"].bfill()))
+
+
+def test_index_values_as_columns(device):
+    with ember.Device(device):
+        got = ef.DataFrame({"v": range(3), "d": ef.to_datetime(["2020-01-03", "2020-01-04",
+                                                                 "2020-01-05"])})
+        s = ef.Series(ef.date_range("2018-01-01 10:30", periods=4, freq="37h"))
+    tm.assert_frame_equal(got.to_pandas(), pd.DataFrame(
+        {"v": range(3), "d": pd.to_datetime(["2020-01-03", "2020-01-04", "2020-01-05"])}))
+    tm.assert_series_equal(s.to_pandas(), pd.Series(
+        pd.date_range("2018-01-01 10:30", periods=4, freq="37h")))

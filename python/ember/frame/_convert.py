@@ -41,8 +41,13 @@ def column_from(data, dtype=None, device=None):
             return with_categories_of(column_from(data, device=device), want, column_from(
                 [x for x in data if not _is_null(x)], device=device))
         return astype(column_from(data, device=device), want)
+    from ember.frame._index import Index
+    if isinstance(data, Index):   # an Index's labels (to_datetime's, date_range's)
+        data = data._col
     if isinstance(data, Column):
         col = data
+        if device is not None and str(col.device) != str(device):
+            col = col.to_device(device)
     elif type(data).__name__ == "Categorical":   # pandas' own, codes and all
         from ember.frame._cat_exchange import from_pandas
         col = from_pandas(data, device or str(ember.get_device()))

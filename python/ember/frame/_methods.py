@@ -280,6 +280,20 @@ class StatMethods:
 
     aggregate = agg
 
+    def ffill(self, axis=0, limit=None):
+        return self._fill(False, axis, limit)
+
+    def bfill(self, axis=0, limit=None):
+        return self._fill(True, axis, limit)
+
+    def _fill(self, backward, axis, limit):
+        from ember.frame._fill import fill_column
+        if axis not in (0, "index"):
+            raise NotImplementedError(f"ffill/bfill(axis={axis!r}): only axis=0")
+        if self._is_series():
+            return self._like(fill_column(self._col, backward, limit))
+        return self._each(lambda s: s._fill(backward, axis, limit))
+
     def transform(self, func, *args, axis=0, **kwargs):
         from ember.frame._methods_agg import transform
         if axis not in (0, "index"):

@@ -207,8 +207,9 @@ def fill_nulls(col, value):
     if col.dtype.is_categorical:
         from ember.frame._categorical import fillna
         return fillna(col, value)
-    if col.dtype.is_string:
-        raise NotImplementedError("fillna of str columns is not supported yet")
+    if col.dtype.is_string:   # the where of strings: a str value fills them
+        from ember.frame._where import choose
+        return choose(col, ~nulls, value, "fillna")
     v = ember.where(nulls, value, col.values)
     d = col.dtype
     if str(v.dtype) != d.storage:

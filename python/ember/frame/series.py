@@ -289,6 +289,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                             "non-numeric dtypes.")
         return _reduce.reduce(self._col, how, skipna=skipna, **kw)
 
+    def combine_first(self, other):
+        from ember.frame._fill import combine_first
+        return combine_first(self, other)
+
     def sum(self, axis=None, skipna=True, numeric_only=False, min_count=0, **numpy_kw):
         _numpy_kw(numpy_kw)
         return self._reduce("sum", skipna, axis, numeric_only, min_count=min_count)

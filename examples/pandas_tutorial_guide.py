@@ -1,0 +1,196 @@
+"""Snippets of pandas' user guide (groupby, merge/join/concat, reshaping,
+time series, missing data, text data) run on ember.frame with the harness
+of examples/pandas_tutorial.py: each section under pandas and under
+`import ember.frame as pd`, every yielded value compared. Steps are
+yielded as lambdas, so one that raises does not stop its section.
+
+    python examples/pandas_tutorial_guide.py [--device cpu] [--all]"""
+import numpy as np
+
+from pandas_tutorial import main
+
+
+def groupby_guide(pd):
+    """Group by: split-apply-combine"""
+    rng = np.random.default_rng(10)
+    df = pd.DataFrame({
+        "A": ["foo", "bar", "foo", "bar", "foo", "bar", "foo", "foo"],
+        "B": ["one", "one", "two", "three", "two", "two", "one", "three"],
+        "C": rng.standard_normal(8),
+        "D": rng.standard_normal(8),
+    })
+    grouped = df.groupby("A")
+    yield "groupby('A')[['C', 'D']].mean()", lambda: grouped[["C", "D"]].mean()
+    yield "groupby(['A', 'B']).size()", lambda: df.groupby(["A", "B"]).size()
+    yield "groupby('A').C.agg(['sum', 'mean', 'std'])", lambda: grouped["C"].agg(["sum", "mean", "std"])
+    yield "agg dict", lambda: grouped.agg({"C": "sum", "D": "min"})
+    yield "named aggregation", lambda: grouped.agg(c_min=("C", "min"), d_max=("D", "max"))
+    yield "groupby(...).transform('mean')", lambda: grouped["C"].transform("mean")
+    yield "transform(lambda: x - x.mean())", lambda: grouped["C"].transform(lambda x: x - x.mean())
+    yield "as_index=False", lambda: df.groupby(["A", "B"], as_index=False)[["C"]].sum()
+    yield "cumcount", lambda: grouped.cumcount()
+    yield "cumsum", lambda: grouped["D"].cumsum()
+    yield "first", lambda: grouped[["B", "C"]].first()
+    yield "nunique", lambda: grouped["B"].nunique()
+    yield "filter", lambda: grouped.filter(lambda x: len(x) > 3)
+    yield "describe of a group's column", lambda: grouped["C"].describe()
+
+
+def merge_guide(pd):
+    """Merge, join, concatenate and compare"""
+    df1 = pd.DataFrame({"A": ["A0", "A1", "A2", "A3"], "B": ["B0", "B1", "B2", "B3"],
+                        "C": ["C0", "C1", "C2", "C3"], "D": ["D0", "D1", "D2", "D3"]},
+                       index=[0, 1, 2, 3])
+    df2 = pd.DataFrame({"A": ["A4", "A5", "A6", "A7"], "B": ["B4", "B5", "B6", "B7"],
+                        "C": ["C4", "C5", "C6", "C7"], "D": ["D4", "D5", "D6", "D7"]},
+                       index=[4, 5, 6, 7])
+    yield "concat([df1, df2])", lambda: pd.concat([df1, df2])
+    yield "concat(ignore_index=True)", lambda: pd.concat([df1, df2], ignore_index=True)
+    df4 = pd.DataFrame({"B": ["B2", "B3", "B6", "B7"], "D": ["D2", "D3", "D6", "D7"],
+                        "F": ["F2", "F3", "F6", "F7"]}, index=[2, 3, 6, 7])
+    yield "concat(axis=1)", lambda: pd.concat([df1, df4], axis=1)
+    yield "concat(axis=1, join='inner')", lambda: pd.concat([df1, df4], axis=1, join="inner")
+    left = pd.DataFrame({"key1": ["K0", "K0", "K1", "K2"], "key2": ["K0", "K1", "K0", "K1"],
+                         "A": ["A0", "A1", "A2", "A3"], "B": ["B0", "B1", "B2", "B3"]})
+    right = pd.DataFrame({"key1": ["K0", "K1", "K1", "K2"], "key2": ["K0", "K0", "K0", "K0"],
+                          "C": ["C0", "C1", "C2", "C3"], "D": ["D0", "D1", "D2", "D3"]})
+    for how in ("inner", "left", "right", "outer", "cross"):
+        on = None if how == "cross" else ["key1", "key2"]
+        yield f"merge how={how!r}", lambda: pd.merge(left, right, how=how, on=on)
+    yield "merge indicator=True", lambda: pd.merge(left, right, on=["key1", "key2"], how="outer",
+                                           indicator=True)
+    left = pd.DataFrame({"k": ["K0", "K1", "K2"], "v": [1, 2, 3]})
+    right = pd.DataFrame({"k": ["K0", "K0", "K3"], "v": [4, 5, 6]})
+    yield "merge suffixes", lambda: pd.merge(left, right, on="k", suffixes=("_l", "_r"))
+    left = pd.DataFrame({"A": ["A0", "A1", "A2"], "B": ["B0", "B1", "B2"]},
+                        index=["K0", "K1", "K2"])
+    right = pd.DataFrame({"C": ["C0", "C2", "C3"], "D": ["D0", "D2", "D3"]},
+                         index=["K0", "K2", "K3"])
+    yield "join", lambda: left.join(right)
+    yield "join how='outer'", lambda: left.join(right, how="outer")
+    yield "merge left_index/right_index", lambda: pd.merge(left, right, left_index=True,
+                                                   right_index=True, how="inner")
+
+
+def reshaping_guide(pd):
+    """Reshaping and pivot tables"""
+    data = {"value": range(12),
+            "variable": ["A"] * 3 + ["B"] * 3 + ["C"] * 3 + ["D"] * 3,
+            "date": pd.to_datetime(["2020-01-03", "2020-01-04", "2020-01-05"] * 4)}
+    df = pd.DataFrame(data)
+    yield "pivot(index=, columns=, values=)", lambda: df.pivot(index="date", columns="variable",
+                                                      values="value")
+    cheese = pd.DataFrame({"first": ["John", "Mary"], "last": ["Doe", "Bo"],
+                           "height": [5.5, 6.0], "weight": [130, 150]})
+    yield "melt(id_vars=)", lambda: cheese.melt(id_vars=["first", "last"])
+    yield "melt(var_name=)", lambda: cheese.melt(id_vars=["first", "last"], var_name="quantity")
+    rng = np.random.default_rng(11)
+    df = pd.DataFrame({"A": ["one", "one", "two", "three"] * 6,
+                       "B": ["A", "B", "C"] * 8,
+                       "C": ["foo", "foo", "foo", "bar", "bar", "bar"] * 4,
+                       "D": rng.standard_normal(24), "E": rng.standard_normal(24)})
+    yield "pivot_table(values='D', index=['A', 'B'], columns=['C'])", \
+        lambda: pd.pivot_table(df, values="D", index=["A", "B"], columns=["C"])
+    yield "pivot_table(aggfunc='sum')", lambda: pd.pivot_table(df, values="D", index=["B"],
+                                                       columns=["A", "C"], aggfunc="sum")
+    yield "pivot_table(margins=True)", lambda: pd.pivot_table(df, values="D", index="A",
+                                                      columns="C", margins=True)
+    yield "crosstab", lambda: pd.crosstab(df["A"], df["C"])
+    yield "get_dummies", lambda: pd.get_dummies(pd.Series(list("abca")))
+    yield "cut", lambda: pd.cut(pd.Series([1, 7, 5, 4, 6, 3]), 3)
+    yield "factorize", lambda: pd.factorize(pd.Series(["b", "a", "b", "c"]))[0]
+    yield "explode", lambda: pd.Series([[1, 2], [3]]).explode()
+
+
+def time_series_guide(pd):
+    """Time series / date functionality"""
+    dti = pd.to_datetime(["2018-01-01", "2018-01-03"])
+    yield "to_datetime of mixed values", dti
+    idx = pd.date_range("2018-01-01", periods=72, freq="h")
+    ts = pd.Series(range(len(idx)), index=idx)
+    yield "resample('2h').mean()", lambda: ts.resample("2h").mean()
+    yield "resample('D').agg(['min', 'max'])", lambda: ts.resample("D").agg(["min", "max"])
+    yield "rolling(3).mean()", lambda: ts.rolling(3).mean()
+    yield "rolling('3h').sum()", lambda: ts.rolling("3h").sum()
+    yield "expanding().max()", lambda: ts.expanding().max()
+    yield "ewm(span=5).mean()", lambda: ts.ewm(span=5).mean()
+    yield "shift(1)", lambda: ts.shift(1)
+    yield "diff()", lambda: ts.diff()
+    yield "pct_change()", lambda: ts.pct_change()
+    s = pd.Series(pd.date_range("2018-01-01 10:30", periods=4, freq="37h"))
+    yield ".dt.day_name()", lambda: s.dt.day_name()
+    yield ".dt.hour", lambda: s.dt.hour
+    yield ".dt.floor('D')", lambda: s.dt.floor("D")
+    yield ".dt.strftime", lambda: s.dt.strftime("%Y/%m/%d")
+    yield "Timedelta arithmetic", lambda: s - pd.Timestamp("2018-01-01")
+    yield "to_timedelta", lambda: pd.to_timedelta(pd.Series([1, 2, 3]), unit="D")
+    yield "date_range(freq='ME')", lambda: pd.date_range("2018-01-31", periods=4, freq="ME")
+    yield "date_range(freq='B')", lambda: pd.date_range("2018-01-05", periods=4, freq="B")
+    yield "between_time", lambda: ts.between_time("09:00", "11:00")
+    yield "asfreq('6h')", lambda: ts.asfreq("6h")
+
+
+def missing_data_guide(pd):
+    """Working with missing data"""
+    df = pd.DataFrame({"one": [1.0, np.nan, 3.0, np.nan], "two": [np.nan, 2.0, 3.0, 4.0],
+                       "three": ["a", None, "c", "d"]})
+    yield "isna()", lambda: df.isna()
+    yield "notna().sum()", lambda: df.notna().sum()
+    yield "fillna(0) of numbers", lambda: df[["one", "two"]].fillna(0)
+    yield "fillna(dict)", lambda: df.fillna({"one": -1.0, "three": "z"})
+    yield "ffill()", lambda: df.ffill()
+    yield "bfill()", lambda: df.bfill()
+    yield "dropna()", lambda: df.dropna()
+    yield "dropna(axis=1)", lambda: df.dropna(axis=1)
+    yield "dropna(subset=)", lambda: df.dropna(subset=["two"])
+    yield "interpolate()", lambda: df[["one", "two"]].interpolate()
+    yield "sum skips NaN", lambda: df[["one", "two"]].sum()
+    yield "mean with NaN", lambda: df["one"].mean()
+    s = pd.Series([1, 2, None], dtype="Int64")
+    yield "nullable Int64", lambda: s
+    yield "Int64 + 1", lambda: s + 1
+    yield "pd.NA in a nullable", lambda: s.isna()
+    yield "replace(np.nan, 0)", lambda: df["one"].replace(np.nan, 0)
+    yield "where", lambda: df["two"].where(df["two"] > 2)
+    yield "mask", lambda: df["two"].mask(df["two"] > 2, 0)
+    yield "combine_first", lambda: df["one"].combine_first(df["two"])
+
+
+def text_guide(pd):
+    """Working with text data"""
+    s = pd.Series(["A", "B", "C", "Aaba", "Baca", None, "CABA", "dog", "cat"])
+    yield "str.lower", lambda: s.str.lower()
+    yield "str.upper", lambda: s.str.upper()
+    yield "str.len", lambda: s.str.len()
+    idx = pd.Series([" jack", "jill ", " jesse ", "frank"])
+    yield "str.strip", lambda: idx.str.strip()
+    yield "str.lstrip", lambda: idx.str.lstrip()
+    s2 = pd.Series(["a_b_c", "c_d_e", None, "f_g_h"])
+    yield "str.split(expand=True)", lambda: s2.str.split("_", expand=True)
+    yield "str.split().str.get(1)", lambda: s2.str.split("_").str.get(1)
+    yield "str.replace(regex)", lambda: pd.Series(["foo", "fuz", None]).str.replace(
+        "^.a|dog", "XX-XX ", case=False, regex=True)
+    yield "str.replace(literal)", lambda: s.str.replace("a", "-", regex=False)
+    yield "str.cat(sep=)", lambda: pd.Series(["a", "b", "c", "d"]).str.cat(sep=",")
+    yield "str.cat(others)", lambda: pd.Series(["a", "b"]).str.cat(pd.Series(["x", "y"]), sep="-")
+    yield "str[0]", lambda: s.str[0]
+    yield "str.slice", lambda: s.str.slice(0, 2)
+    yield "str.contains(regex)", lambda: pd.Series(["1", "2", "3a", "3b", "03c", "4dx"]).str.contains(
+        r"[0-9][a-z]")
+    yield "str.startswith", lambda: s.str.startswith("A")
+    yield "str.extract", lambda: pd.Series(["a1", "b2", "c3"]).str.extract(r"([ab])(\d)")
+    yield "str.findall", lambda: pd.Series(["a1b2", "c3"]).str.findall(r"\d")
+    yield "str.count", lambda: s.str.count("a")
+    yield "str.pad", lambda: s.str.pad(6, fillchar="*")
+    yield "str.zfill", lambda: pd.Series(["1", "22"]).str.zfill(4)
+    yield "str.get_dummies", lambda: pd.Series(["a|b", "a", "a|c"]).str.get_dummies()
+    yield "str.title", lambda: s.str.title()
+    yield "str.isdigit", lambda: pd.Series(["1", "a", "22"]).str.isdigit()
+
+
+SECTIONS = [groupby_guide, merge_guide, reshaping_guide, time_series_guide,
+            missing_data_guide, text_guide]
+
+
+if __name__ == "__main__":
+    main(SECTIONS)
