@@ -987,13 +987,18 @@ const char *const *em_gen_ewise_options(em_device_type target, int *n)
     /* The host: -O3 so GCC vectorises the contiguous loops fully (its -O2
      * cost model skips many). NVRTC needs nothing beyond the
      * architecture, which the backend adds. */
+    /* CUDA: --fmad=false, because ptxas contracts a multiply and an add
+     * whenever both are in one kernel, which NumPy (and the host, with
+     * -ffp-contract=off) never does; inside one op (a complex product)
+     * and across the ops of a fused kernel alike. */
     static const char *const host_opts[] = {"-O3"};
+    static const char *const cuda_opts[] = {"--fmad=false"};
     if (target == EM_DEVICE_CPU) {
         *n = 1;
         return host_opts;
     }
-    *n = 0;
-    return NULL;
+    *n = 1;
+    return cuda_opts;
 }
 
 /* ---- launch packing ---------------------------------------------------- */

@@ -38,7 +38,7 @@
 #include "ember/ufunc.h"
 
 /* Bump when generated source changes meaning (it is in the cache key). */
-#define EM_GEN_EWISE_VERSION 1u
+#define EM_GEN_EWISE_VERSION 2u
 
 enum { EM_GEN_CONTIG = 0, EM_GEN_STRIDED = 1, EM_GEN_TILED = 2 };
 

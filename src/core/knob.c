@@ -45,9 +45,9 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_COMPILE_LOG] = {"EMBER_COMPILE_LOG", "1: each Python kernel's "
                              "compile prints its phases' times to stderr "
                              "(read by ember.jit)", 1, 0},
-    [EM_KNOB_FUSION] = {"EMBER_FUSION", "0: every elementwise operation "
-                        "launches at once instead of being fused with the "
-                        "next ones (read once, at the first operation)", 1, 0},
+    [EM_KNOB_FUSION] = {"EMBER_FUSION", "1: elementwise operations are "
+                        "recorded and run fused as one kernel (default 0 "
+                        "while it is being finished; read once)", 1, 0},
     [EM_KNOB_SCAN_ITEMS] = {"EMBER_SCAN_ITEMS", "items per thread of CUDA scans",
                             4, 32},
     [EM_KNOB_SCAN_MINB] = {"EMBER_SCAN_MINB", "blocks per SM a CUDA scan's "
