@@ -211,6 +211,8 @@ def test_frame_pieces_dask_relies_on(device):
         assert list(pairs.columns) == [("x", "n"), ("y", "n")]
         assert pairs.columns.nlevels == 2
         tm.assert_frame_equal(np.sqrt(e.abs()).to_pandas(), np.sqrt(pdf.abs()))
+        tm.assert_series_equal(np.exp(e.x).to_pandas(), np.exp(pdf.x))
+        tm.assert_series_equal(np.negative(e.y).to_pandas(), np.negative(pdf.y))
 
 
 def test_tokens_hash_on_device(device, monkeypatch):

@@ -16,6 +16,7 @@ from ember.frame._transpose import NO_VALUE, series_to_numpy
 from ember.frame._reshape import ReshapeMethods
 from ember.frame._str_accessor import StrMethods
 from ember.frame._window import WindowMethods
+from ember.frame._ufunc import UfuncMethods
 
 
 def _index_for(index, n, device):
@@ -38,7 +39,8 @@ def _index_for(index, n, device):
 
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
              ReplaceMethods,
-             IOMethods, ReshapeMethods, CatMethods, SeriesMethods, LevelMethods):
+             IOMethods, ReshapeMethods, CatMethods, SeriesMethods, LevelMethods,
+             UfuncMethods):
     """pandas' Series over an ember column: Series(data, index=None,
     name=None, dtype=None, device=None)."""
 
