@@ -249,3 +249,46 @@ def test_index_values_as_columns(device):
         {"v": range(3), "d": pd.to_datetime(["2020-01-03", "2020-01-04", "2020-01-05"])}))
     tm.assert_series_equal(s.to_pandas(), pd.Series(
         pd.date_range("2018-01-01 10:30", periods=4, freq="37h")))
+
+
+def _no_columns_name(df):
+    df.columns.name = None    # ember's columns carry no name (docs/frames.md)
+    return df
+
+
+def test_pivot(device):
+    p = pd.DataFrame({"value": np.arange(12.0),
+                      "variable": ["A"] * 3 + ["B"] * 3 + ["C"] * 3 + ["D"] * 3,
+                      "date": pd.to_datetime(["2020-01-03", "2020-01-04",
+                                              "2020-01-05"] * 4)})
+    e = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(e.pivot(index="date", columns="variable", values="value")
+                          .to_pandas(),
+                          _no_columns_name(p.pivot(index="date", columns="variable",
+                                                   values="value")))
+    some = [0, 1, 4, 7, 11]   # cells without a value are NaN
+    tm.assert_frame_equal(e.iloc[some].pivot(index="variable", columns="date",
+                                             values="value").to_pandas(),
+                          _no_columns_name(p.iloc[some].pivot(
+                              index="variable", columns="date", values="value")))
+    q = pd.DataFrame({"k": [1, 2, 2, 1], "c": ["x", "y", "x", "y"], "v": [1, 2, 3, 4]})
+    tm.assert_frame_equal(ef.from_pandas(q, device=device).pivot(
+        index="k", columns="c", values="v").to_pandas(),
+        _no_columns_name(q.pivot(index="k", columns="c", values="v")))
+    dup = pd.concat([q, q.iloc[:1]])
+    with pytest.raises(ValueError, match="duplicate entries"):
+        dup.pivot(index="k", columns="c", values="v")
+    with pytest.raises(ValueError, match="duplicate entries"):
+        ef.from_pandas(dup, device=device).pivot(index="k", columns="c", values="v")
+
+
+def test_refusals_name_what_and_why(device):
+    e = ef.DataFrame({"a": [1.0, None], "k": ["x", "y"]}, device=device)
+    for call in (lambda: ef.cut(e["a"], 3), lambda: ef.get_dummies(e["k"]),
+                 lambda: ef.crosstab(e["k"], e["k"]), lambda: ef.factorize(e["k"]),
+                 lambda: ef.qcut(e["a"], 2), lambda: ef.to_timedelta(e["a"]),
+                 lambda: e.interpolate(), lambda: e["a"].tz_localize("UTC"),
+                 lambda: e.groupby("k").filter(lambda g: len(g) > 1),
+                 lambda: e.groupby("k")["a"].describe()):
+        with pytest.raises(NotImplementedError, match="ember.frame|GroupBy"):
+            call()

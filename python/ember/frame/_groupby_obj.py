@@ -141,6 +141,17 @@ class GroupBy:
         raise NotImplementedError("iterating over groups (a Python loop over "
                                   "groups); use agg, transform or apply")
 
+    def filter(self, func, dropna=True, *args, **kwargs):
+        raise NotImplementedError(
+            "GroupBy.filter (a Python function called on each group); keep the rows "
+            "by a transformed column instead, e.g. df[df.groupby(key)[col]"
+            ".transform('size') > 3]")
+
+    def describe(self, *args, **kwargs):
+        raise NotImplementedError(
+            "GroupBy.describe (a MultiIndex of the columns); use agg(['count', "
+            "'mean', 'std', 'min', 'median', 'max'])")
+
     # ---- selection
     @property
     def _is_series(self):

@@ -109,3 +109,20 @@ def _cell_column(col, missing, some_missing, fill_value):
     if some_missing and d.kind in "iub" and not d.masked:
         col = Column("float64", col.values.astype("float64"))
     return mask_rows(col, missing)
+
+
+def pivot(data, columns, index=None, values=None):
+    """pandas' DataFrame.pivot for one index column, one columns column and
+    one values column: pivot_table's layout with each cell's one value
+    (ValueError for a repeated (index, columns) pair, as pandas)."""
+    if index is None:
+        raise NotImplementedError("pivot without index= (the frame's own index as "
+                                  "the rows); pass index=")
+    if values is None or isinstance(values, (list, tuple)):
+        raise NotImplementedError("pivot of several value columns (a MultiIndex of "
+                                  "the columns); pass one name as values=")
+    index, columns = _one_key(index, "index"), _one_key(columns, "columns")
+    if bool(data[[index, columns]].duplicated().any()):
+        raise ValueError("Index contains duplicate entries, cannot reshape")
+    return pivot_table(data, values=values, index=index, columns=columns,
+                       aggfunc="first", dropna=False)

@@ -2,10 +2,13 @@
 through ember's kernel translator, query, where, mask."""
 import ember
 
+from ember.frame._unsupported import RefusedMethods
 
-class ReshapeMethods:
-    """apply, map, melt, query, eval, where, mask, between, isin and the
-    HTML repr, for Series and DataFrame (each method looks at ndim)."""
+
+class ReshapeMethods(RefusedMethods):
+    """apply, map, melt, pivot, query, eval, where, mask, between, isin and
+    the HTML repr, for Series and DataFrame (each method looks at ndim);
+    the methods refused with NotImplementedError come from RefusedMethods."""
 
     def apply(self, func, *args_, by_row="compat", engine=None, engine_kwargs=None,
               **kwargs):
@@ -72,6 +75,10 @@ class ReshapeMethods:
     def isin(self, values):
         from ember.frame._where import frame_isin
         return frame_isin(self, values)
+
+    def pivot(self, *, columns, index=None, values=None):
+        from ember.frame._pivot import pivot
+        return pivot(self, columns, index, values)
 
     def melt(self, id_vars=None, value_vars=None, var_name=None, value_name="value",
              col_level=None, ignore_index=True):

@@ -10,3 +10,44 @@ def read_orc(*args, **kwargs):
 def to_orc(self, *args, **kwargs):
     raise NotImplementedError("DataFrame.to_orc is not supported by ember.frame; use "
                               "to_parquet, or pyarrow.orc.write_table(df.to_arrow(), path)")
+
+
+def _refuse(what, why):
+    def f(*args, **kwargs):
+        raise NotImplementedError(f"{what} is not supported by ember.frame: {why}")
+    f.__name__ = what.rsplit(".", 1)[-1]
+    f.__doc__ = f"Not supported: {why}"
+    return f
+
+
+# pandas' module-level functions the tutorials use that ember.frame does
+# not build, each with why and what to use instead (docs/frames.md lists
+# them under "What differs")
+crosstab = _refuse("crosstab", "use df.pivot_table(index=a, columns=b, values=v, "
+                   "aggfunc='count') or a groupby([a, b]).size()")
+get_dummies = _refuse("get_dummies", "use (s == value).astype('int64') a category, "
+                      "or to_pandas()")
+cut = _refuse("cut", "interval categories are not a dtype here; use "
+              "ember.digitize on the column's values for the bin numbers")
+qcut = _refuse("qcut", "interval categories are not a dtype here; use quantile() "
+               "and ember.digitize")
+factorize = _refuse("factorize", "use astype('category') and .cat.codes")
+to_timedelta = _refuse("to_timedelta", "build timedelta64 values with NumPy or "
+                       "pandas and pass them in, or subtract two datetime columns")
+
+
+class RefusedMethods:
+    """Series and DataFrame methods the tutorials use that ember.frame does
+    not build: NotImplementedError naming them and what to use instead,
+    rather than AttributeError, which reads as a typo."""
+    interpolate = _refuse("interpolate", "fill with ffill/bfill or fillna, or use "
+                          "to_pandas()")
+    tz_localize = _refuse("tz_localize", "time zones are not a dtype here (datetimes "
+                          "are naive)")
+    tz_convert = _refuse("tz_convert", "time zones are not a dtype here (datetimes "
+                         "are naive)")
+    between_time = _refuse("between_time", "select with the index's hour field, e.g. "
+                           "h = s.index.to_series().dt.hour; s[((h >= 9) & (h < 11))"
+                           ".to_numpy()]")
+    asfreq = _refuse("asfreq", "use resample(freq).first() for a fixed frequency")
+    explode = _refuse("explode", "list values are not a column type here")
