@@ -101,19 +101,6 @@ def test_lane_normals_include_deferred_draws():
     assert 5 <= int(deferred.sum()) <= 60
 
 
-def test_zk_shortcut_bound_is_the_tables():
-    """rnd_lane_zig skips the rnd_zk lookup from layer RND_ZK_LAYER up for
-    an abscissa below RND_ZK_LOW: that must be at most every such
-    layer's bound, so the test is unchanged."""
-    src = (KERNELS / "random_ziggurat.cuh").read_text()
-    zk = [int(x.rstrip("u")) for x in
-          re.search(r"rnd_zk\[256\] = \{([^}]*)\}", src).group(1).split(",")]
-    lanes = (KERNELS / "random_lanes.cuh").read_text()
-    layer = int(re.search(r"#define RND_ZK_LAYER (\d+)", lanes).group(1))
-    low = int(re.search(r"#define RND_ZK_LOW (\d+)u", lanes).group(1))
-    assert low <= min(zk[layer:])
-
-
 def test_jump_table_is_the_generators():
     """kernels/random_bits.cuh's table is tools/gen_pcg_jumps.py's, and
     its rows are the LCG's 2^k-step powers (A, S): 2^k steps take s to

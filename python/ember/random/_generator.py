@@ -679,6 +679,12 @@ def _sqrt(x):
 
 def _nonneg(x, msg):
     """NumPy's non-negative check: -0.0 fails it, NaN passes."""
+    if not is_array(x):
+        # a scalar without NumPy: its ufuncs cost more than a GPU fill's
+        # launch (standard_normal's event-timed call waits for them)
+        v = scalar(x, "parameter")
+        check(math.isnan(v) or math.copysign(1.0, v) > 0, msg)
+        return
     _all(x, lambda v: _np.isnan(v) | ~_np.signbit(v), msg)
 
 

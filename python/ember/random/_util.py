@@ -56,7 +56,8 @@ def out_array(size, dtype, out, fname):
     if _np.dtype(str(out.dtype)) != dtype:
         raise TypeError("Supplied output array has the wrong type. Expected "
                         f"{dtype}, got {out.dtype}")
-    if not (out.flags.c_contiguous and out.flags.writeable):
+    flags = out.flags  # one flags object (each costs microseconds)
+    if not (flags.c_contiguous and flags.writeable):
         raise ValueError("Supplied output array must be contiguous, "
                          "writable, aligned, and in machine byte-order.")
     if size is not None and shape_of(size) != tuple(out.shape):

@@ -1,0 +1,301 @@
+"""Probe of ember.random's cuda fill kernels (issue 20): the lane layout
+(kernels/random_lanes.cuh) for float32 uniforms and normals, its variants,
+and the staged runs it replaced for normals, each compiled from kernels/
+as src/math/random.c compiles it and launched as a RawKernel, so that one
+GPU call compares them on the same card. Also the ember calls
+bench/rng.py times (event-timed one at a time, as there, and ten back to
+back, which hides the host's time before each launch).
+
+usage: python bench/rng_lanes.py [--log2n 28]   (on the GPU machine)
+       python bench/rng_lanes.py --device cpu --log2n 16   (a check of the script)
+
+Every kernel's output is checked against Generator(PCG64(0))'s on the
+same device, and the device's against cpu's on 2^22 elements, before its
+time is printed. Kernel times: the median of 5 event pairs around 10
+launches each; GB/s counts the bytes written."""
+import argparse
+import pathlib
+import re
+import statistics
+
+import numpy as np
+
+import ember
+import ember.random as er
+from ember.random._streams import M64, pcg_power
+
+KERNELS = pathlib.Path(__file__).resolve().parents[1] / "kernels"
+BLOCK = 256
+
+# the seek before the jump table: the LCG's power by squaring
+OLD_POWER = """
+__device__ __forceinline__ void rnd_pcg_power(rnd_u128 inc,
+                                              unsigned long long g,
+                                              rnd_u128 *am, rnd_u128 *aa)
+{
+    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
+    rnd_u128 a = inc, one = {0, 1};
+    am->hi = 0;
+    am->lo = 1;
+    aa->hi = aa->lo = 0;
+    for (; g; g >>= 1) {
+        if (g & 1) {
+            *am = rnd_mul128(*am, m);
+            *aa = rnd_add128(rnd_mul128(*aa, m), a);
+        }
+        a = rnd_mul128(rnd_add128(m, one), a);
+        m = rnd_mul128(m, m);
+    }
+}
+"""
+
+WRAP = """
+extern "C" __global__ void lanes_t(RND_T *out, long long n,
+    unsigned long long s0, unsigned long long s1, unsigned long long s2,
+    unsigned long long s3, unsigned long long j0, unsigned long long j1,
+    unsigned long long j2, unsigned long long j3)
+{
+    rnd_fill_lanes(out, n, 0, s0, s1, s2, s3, 0, 0, 0, 0, 0, 0, 0, 0, 0.0,
+                   1.0, 0, 0, 1, 0, 0, j0, j1, j2, j3, RND_DIST);
+}
+extern "C" __global__ void staged_t(RND_T *out, long long n,
+    unsigned long long s0, unsigned long long s1, unsigned long long s2,
+    unsigned long long s3, unsigned long long j0, unsigned long long j1,
+    unsigned long long j2, unsigned long long j3)
+{
+    rnd_fill(out, n, 16, s0, s1, s2, s3, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 1.0,
+             0, 0, 1, 0, 0, j0, j1, j2, j3, RND_DIST);
+}
+extern "C" __global__ void store_t(float4 *out, long long n4)
+{
+    const float4 z = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         i < n4; i += (long long)gridDim.x * blockDim.x)
+        out[i] = z;
+}
+"""
+
+
+# float32 normals' variants, as text put in place of the lane kernel's
+# (what each costs; "timing only" ones do not draw the right values)
+PACKED = {  # the ziggurat's two tables as one of 8-byte rows: one load
+    "    __shared__ float zw[256];\n":
+    "    __shared__ float zw[256];\n    __shared__ uint2 zkw[256];\n",
+    "        zw[t] = rnd_zw[t];\n":
+    "        zw[t] = rnd_zw[t];\n"
+    "        zkw[t] = make_uint2(rnd_zk[t], __float_as_uint(rnd_zw[t]));\n",
+    "rnd_zig_now((unsigned int)x, &d, 0, zk, zw)":
+    "rnd_zig_pk((unsigned int)x, &d, 0, zkw)",
+    "rnd_zig_now((unsigned int)(x >> 32), &d, 1, zk, zw)":
+    "rnd_zig_pk((unsigned int)(x >> 32), &d, 1, zkw)",
+    'extern "C" __global__ void rnd_fill_lanes(': """
+__device__ __forceinline__ float rnd_zig_pk(unsigned int r, unsigned int *rest,
+                                            int k, const uint2 *zkw)
+{
+    const uint2 t = zkw[r & 255u];
+    const unsigned int a = r >> 9;
+    const float x = (float)a * __uint_as_float(t.y);
+    if (a >= t.x) {
+        *rest |= 1u << k;
+        return __int_as_float((int)r);
+    }
+    return (r & 256u) ? -x : x;
+}
+extern "C" __global__ void rnd_fill_lanes(""",
+}
+NO_DEFER = {"            rest |= d << (2 * r);\n": "            (void)d;\n"}
+NO_TABLES = {
+    "rnd_zig_now((unsigned int)x, &d, 0, zk, zw)":
+    "rnd_zig_c((unsigned int)x, &d, 0)",
+    "rnd_zig_now((unsigned int)(x >> 32), &d, 1, zk, zw)":
+    "rnd_zig_c((unsigned int)(x >> 32), &d, 1)",
+    'extern "C" __global__ void rnd_fill_lanes(': """
+__device__ __forceinline__ float rnd_zig_c(unsigned int r, unsigned int *rest,
+                                           int k)
+{
+    const unsigned int a = r >> 9;
+    const float x = (float)a * 4.6e-7f;
+    if (a >= 8300000u) {
+        *rest |= 1u << k;
+        return __int_as_float((int)r);
+    }
+    return (r & 256u) ? -x : x;
+}
+extern "C" __global__ void rnd_fill_lanes(""",
+}
+BOUNDS = {'extern "C" __global__ void rnd_fill_lanes(':
+          'extern "C" __global__ void __launch_bounds__(256, 4) rnd_fill_lanes('}
+
+
+def source(dist, lane_r=16, old_power=False, extra="", subst=None):
+    files = ["random_bits.cuh", "random_math.cuh", "random_ziggurat.cuh",
+             "random_fill.cuh", "random_lanes.cuh"]
+    body = "".join((KERNELS / f).read_text() for f in files)
+    for old, new in (subst or {}).items():
+        # the lane kernel's (random_lanes.cuh is the last file)
+        head, found, tail = body.rpartition(old)
+        assert found, old
+        body = head + new + tail
+    if old_power:
+        start = body.index("__device__ __forceinline__ void rnd_pcg_power(")
+        end = body.index("/* The word of a stepped state")
+        body = body[:start] + OLD_POWER + "\n" + body[end:]
+    return (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n#define RND_GEN 0\n"
+            "#define RND_T float\n#define RND_F32 1\n#define RND_VEC float4\n"
+            f"#define RND_VW 4\n#define RND_LANE_R {lane_r}\n{extra}" + body +
+            WRAP)
+
+
+def timed(fn, reps=5, inner=10):
+    fn()
+    fn()
+    ember.get_current_device().synchronize()
+    a, b = ember.Event(), ember.Event()
+    ts = []
+    for _ in range(reps):
+        a.record()
+        for _ in range(inner):
+            fn()
+        b.record()
+        b.synchronize()
+        ts.append(ember.get_elapsed_time(a, b) / inner)
+    return statistics.median(ts)
+
+
+def one_at_a_time(fn, reps=20):
+    """bench/arrays.py's gpu_ms: events around each call."""
+    for _ in range(3):
+        fn()
+    a, b = ember.Event(), ember.Event()
+    ts = []
+    for _ in range(reps):
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(ember.get_elapsed_time(a, b))
+    return statistics.median(ts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log2n", type=int, default=28)
+    ap.add_argument("--device", default="cuda:0",
+                    help="cpu: a check of the script (--log2n 16)")
+    args = ap.parse_args()
+    n = 1 << args.log2n
+    dev = ember.Device(args.device)
+    dev.use()
+    sms = 4 if args.device == "cpu" else \
+        ember.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
+    bg = er.default_rng(0).bit_generator
+    words = [np.uint64(x) for x in bg._words()[:4]]
+    nw = n // 2
+    gbs = 4 * n / 1e6
+
+    # the reference: ember's own calls on this device, and cpu's for 2^22
+    want = {}
+    for dist, name in ((3, "random"), (4, "standard_normal")):
+        out = ember.empty(n, dtype=np.float32)
+        getattr(er.default_rng(0), name)(n, dtype=np.float32, out=out)
+        want[dist] = ember.asnumpy(out)
+        m = min(n, 1 << 22)
+        small = getattr(er.default_rng(0), name)(m, dtype=np.float32)
+        with ember.Device("cpu"):
+            host = getattr(er.default_rng(0), name)(m, dtype=np.float32)
+        same = np.array_equal(ember.asnumpy(small), ember.asnumpy(host))
+        print(f"{name} float32: cuda == cpu on 2^22: {same}; cuda 2^{n.bit_length() - 1}"
+              f" == its first 2^22: {np.array_equal(want[dist][:m], ember.asnumpy(host))}",
+              flush=True)
+
+    out = ember.empty(n, dtype=np.float32)
+    rows = []
+
+    def lanes(label, dist, lane_r=16, cap=4, old_power=False, extra="",
+              subst=None):
+        k = ember.RawKernel(source(dist, lane_r, old_power, extra, subst),
+                            "lanes_t",
+                            options=("--fmad=false",))
+        segs = (nw + 32 * lane_r - 1) // (32 * lane_r)
+        grid = min((segs * 32 + BLOCK - 1) // BLOCK, sms * cap)
+        jm, ja = pcg_power(bg._inc, (grid * BLOCK - 32) * lane_r)
+        j = [np.uint64(x) for x in (jm >> 64, jm & M64, ja >> 64, ja & M64)]
+
+        def fn():
+            k((grid,), (BLOCK,), (out, np.int64(n), *words, *j))
+        report(label, dist, fn)
+
+    def staged(label, dist, old_power=False):
+        k = ember.RawKernel(source(dist, 16, old_power), "staged_t",
+                            options=("--fmad=false",))
+        runs = n // 16
+        grid = min((runs + BLOCK - 1) // BLOCK, sms * 8)
+        jm, ja = pcg_power(bg._inc, grid * BLOCK * 8)
+        j = [np.uint64(x) for x in (jm >> 64, jm & M64, ja >> 64, ja & M64)]
+
+        def fn():
+            k((grid,), (BLOCK,), (out, np.int64(n), *words, *j),
+              shared_mem=BLOCK * 80)
+        report(label, dist, fn)
+
+    def report(label, dist, fn):
+        out.fill(0)
+        try:
+            fn()  # the first call compiles: a variant that fails is shown
+        except Exception as exc:  # noqa: BLE001
+            print(f"{label:55s} failed: {type(exc).__name__}: {str(exc)[:300]}",
+                  flush=True)
+            return
+        ok = np.array_equal(ember.asnumpy(out), want[dist])
+        ms = timed(fn)
+        rows.append((label, ms, gbs / ms, ok))
+        print(f"{label:55s} {ms:8.4f} ms {gbs / ms:8.0f} GB/s  same as ember's: {ok}",
+              flush=True)
+
+    def guarded(f):
+        def g(label, *args, **kw):
+            try:
+                f(label, *args, **kw)
+            except Exception as exc:  # noqa: BLE001 (a variant's compile)
+                print(f"{label:55s} failed: {type(exc).__name__}: "
+                      f"{str(exc)[:300]}", flush=True)
+        return g
+    lanes, staged = guarded(lanes), guarded(staged)
+
+    store = ember.RawKernel(source(3), "store_t")
+    ms = timed(lambda: store((sms * 8,), (BLOCK,), (out, np.int64(n // 4))))
+    print(f"{'store only (float4 zeros)':55s} {ms:8.4f} ms {gbs / ms:8.0f} GB/s",
+          flush=True)
+
+    lanes("uniform lanes R16 cap4, table seek", 3)
+    lanes("uniform lanes R16 cap4, squaring seek (before)", 3, old_power=True)
+    lanes("uniform lanes R32 cap4, table seek", 3, lane_r=32)
+    lanes("uniform lanes R16 cap4, table seek, launch bounds 4", 3,
+          subst=BOUNDS)
+    lanes("normal lanes R16 cap4", 4)
+    lanes("normal lanes R16 cap4, packed table", 4, subst=PACKED)
+    lanes("normal lanes R16 cap4, packed, launch bounds 4", 4,
+          subst=dict(PACKED, **{'extern "C" __global__ void rnd_fill_lanes(':
+                                PACKED['extern "C" __global__ void rnd_fill_lanes(']
+                                .replace("void rnd_fill_lanes(", "void "
+                                         "__launch_bounds__(256, 4) rnd_fill_lanes(")}))
+    lanes("normal lanes R16 cap4, no deferral (timing only)", 4,
+          subst=NO_DEFER)
+    lanes("normal lanes R16 cap4, no tables (timing only)", 4,
+          subst=NO_TABLES)
+    staged("normal staged runs (before), squaring seek", 4, old_power=True)
+
+    for dist, name in ((3, "random"), (4, "standard_normal")):
+        f = getattr(er.default_rng(0), name)
+
+        def call():
+            f(n, dtype=np.float32, out=out)
+        a = one_at_a_time(call)
+        b = timed(call)
+        print(f"ember Generator.{name} float32: one at a time {a:.4f} ms "
+              f"({gbs / a:.0f} GB/s, as bench/rng.py), ten back to back "
+              f"{b:.4f} ms ({gbs / b:.0f} GB/s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
