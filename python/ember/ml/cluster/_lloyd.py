@@ -36,6 +36,9 @@ _SUM_BLOCKS, _SUM_WARPS, _SUM_U, _SUM_SMEM = 256, 8, 4, 96 * 1024
 # each loads the centers once for several tiles)
 _LABEL_BLOCKS = 2048
 _FINISH_THREADS = 256
+# kmeans_finish.cuh's em_kmeans_reduce: threads adding the partials of one
+# slot (a block is 32 slots x _GS)
+_GS = 8
 # cpu: scores a chunk (2^22 values, 16 MiB of float32: fewer, larger GEMM
 # calls measured faster on the 2-core dev host than chunks that stay in L2,
 # as OpenBLAS's threads and ember's pool trade the cores at each switch),
@@ -77,12 +80,10 @@ _LABELS = "em_kmeans_labels<{c}, %d, %d>" % (_THREADS, _R)
 _SUMS = "em_kmeans_sums<{c}, %d>" % _SUM_U
 _HOST = "em_kmeans_host_chunk<{c}>"
 _FINISH = "em_kmeans_finish<{c}, {t}>"
-_FINISH_NAMES = [_FINISH.format(c=c, t=t) for c in _CTYPE.values()
-                 for t in (1, _FINISH_THREADS)]
-
-
-def _finish_threads(gpu):
-    return _FINISH_THREADS if gpu else 1
+_REDUCE = "em_kmeans_reduce<{c}, %d>" % _GS
+_FIGS = "em_kmeans_figs<{c}, %d>" % _FINISH_THREADS
+_FINISH_NAMES = [f.format(c=c, t=1) for c in _CTYPE.values()
+                 for f in (_FINISH, _REDUCE, _FIGS)]
 
 
 def labels_smem(d, k, itemsize):
@@ -121,6 +122,8 @@ class Lloyd:
             warps = max(1, min(_SUM_WARPS, budget // (k1 * dt.itemsize)))
             self.sum_threads = 32 * warps
             self.sum_smem = warps * k1 * dt.itemsize
+            self.nb = -(-k * self.d // 32)
+            self.shp = ember.empty(self.nb, dtype=dt, device=dev)
         self.part = ember.empty((self.G, k1), dtype=dt, device=dev)
 
     def _label_pass(self, C, has_old, sums):
@@ -162,14 +165,22 @@ class Lloyd:
                    i64(-(-n // self.G)), self.part), shared_mem=self.sum_smem)
 
     def _finish(self, C, Cn, has_old):
-        dev = self.dev
-        t = _finish_threads(self.gpu)
-        f = _fn(dev, "kmeans_finish.cuh", _FINISH.format(c=self.c, t=t), _FINISH_NAMES)
+        dev, i32 = self.dev, numpy.int32
+        get = lambda name: _fn(dev, "kmeans_finish.cuh",  # noqa: E731
+                               name.format(c=self.c, t=1), _FINISH_NAMES)
+        if not self.gpu:
+            with dev:
+                get(_FINISH)((1,), (1,),
+                             (self.part, i32(self.G), C, i32(self.k), i32(self.d), Cn,
+                              self.tot, self.figs, self.changed, i32(has_old)))
+            return
         with dev:
-            f((1,), (t,),
-              (self.part, numpy.int32(self.G), C, numpy.int32(self.k),
-               numpy.int32(self.d), Cn, self.tot, self.figs, self.changed,
-               numpy.int32(has_old)))
+            get(_REDUCE)((self.nb,), (32 * _GS,),
+                         (self.part, i32(self.G), C, i32(self.k), i32(self.d), Cn,
+                          self.tot, self.shp))
+            get(_FIGS)((1,), (_FINISH_THREADS,),
+                       (self.shp, i32(self.nb), self.tot, i32(self.k), i32(self.d),
+                        self.figs, self.changed, i32(has_old)))
 
     def step(self, C, has_old):
         """One iteration from centers C: (new centers, n_empty, shift,

@@ -6,8 +6,8 @@
  * cpu keeps kernels/topk_rows.cuh with one thread a row.
  *
  * One warp a row, so the row is streamed once in coalesced 128-byte
- * loads, UNROLL loads a lane in flight before any is looked at (the pass
- * is bound by memory latency otherwise). The k best so far live in the
+ * loads, UNROLL loads a lane in flight while the previous UNROLL are
+ * looked at (the pass is bound by memory latency otherwise). The k best so far live in the
  * warp's registers, KPL a lane: position p = lane * KPL + s. A candidate
  * is rejected by one compare with the k-th best (thr), the common case
  * after the first few chunks; the few that pass are found by a ballot and
@@ -36,12 +36,22 @@ __global__ void em_topk_warp(const T *S, const T *add, long long b,
         }
         int cnt = 0; /* entries held, warp-uniform, at most k */
         T thr = (T)0;
+        /* the next chunk's loads are issued before this chunk is looked
+         * at, so the memory's latency overlaps the compares */
+        T nx[UNROLL];
+        for (int u = 0; u < UNROLL; u++) {
+            const long long j = u * 32 + lane;
+            nx[u] = j < n ? row[j] + add[j] : (T)0;
+        }
         for (long long j0 = 0; j0 < n; j0 += 32 * UNROLL) {
             T x[UNROLL];
-            for (int u = 0; u < UNROLL; u++) {
-                const long long j = j0 + u * 32 + lane;
-                x[u] = j < n ? row[j] + add[j] : (T)0;
-            }
+            for (int u = 0; u < UNROLL; u++)
+                x[u] = nx[u];
+            if (j0 + 32 * UNROLL < n)
+                for (int u = 0; u < UNROLL; u++) {
+                    const long long j = j0 + 32 * UNROLL + u * 32 + lane;
+                    nx[u] = j < n ? row[j] + add[j] : (T)0;
+                }
             for (int u = 0; u < UNROLL; u++) {
                 const long long j = j0 + u * 32 + lane;
                 unsigned m = __ballot_sync(full, j < n && (cnt < k || x[u] < thr));
