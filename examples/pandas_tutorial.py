@@ -143,7 +143,7 @@ def object_creation(pd):
         "F": "foo",
     })
     yield "DataFrame(dict of scalars, Series, arrays, Categorical)", df2
-    yield "dtypes", pandas.Series({k: str(v) for k, v in dict(df2.dtypes).items()})
+    yield "dtypes", lambda: pandas.Series({k: str(v) for k, v in dict(df2.dtypes).items()})
 
 
 def viewing_data(pd):
@@ -151,15 +151,15 @@ def viewing_data(pd):
     dates = pd.date_range("20130101", periods=6)
     data = np.random.default_rng(0).standard_normal((6, 4))
     df = pd.DataFrame(data, index=dates, columns=list("ABCD"))
-    yield "head", df.head()
-    yield "tail(3)", df.tail(3)
-    yield "index", df.index
-    yield "columns", df.columns
-    yield "to_numpy", df.to_numpy()
-    yield "describe", df.describe()
-    yield "T", df.T
-    yield "sort_index(axis=1, ascending=False)", df.sort_index(axis=1, ascending=False)
-    yield "sort_values(by='B')", df.sort_values(by="B")
+    yield "head", lambda: df.head()
+    yield "tail(3)", lambda: df.tail(3)
+    yield "index", lambda: df.index
+    yield "columns", lambda: df.columns
+    yield "to_numpy", lambda: df.to_numpy()
+    yield "describe", lambda: df.describe()
+    yield "T", lambda: df.T
+    yield "sort_index(axis=1, ascending=False)", lambda: df.sort_index(axis=1, ascending=False)
+    yield "sort_values(by='B')", lambda: df.sort_values(by="B")
 
 
 def selection(pd):
@@ -167,27 +167,27 @@ def selection(pd):
     dates = pd.date_range("20130101", periods=6)
     data = np.random.default_rng(0).standard_normal((6, 4))
     df = pd.DataFrame(data, index=dates, columns=list("ABCD"))
-    yield "df['A']", df["A"]
-    yield "df[0:3]", df[0:3]
-    yield "df['20130102':'20130104']", df["20130102":"20130104"]
-    yield "loc[dates[0]]", df.loc[dates[0]]
-    yield "loc[:, ['A', 'B']]", df.loc[:, ["A", "B"]]
-    yield "loc['20130102':'20130104', ['A', 'B']]", df.loc["20130102":"20130104", ["A", "B"]]
-    yield "loc[dates[0], 'A']", df.loc[dates[0], "A"]
-    yield "at[dates[0], 'A']", df.at[dates[0], "A"]
-    yield "iloc[3]", df.iloc[3]
-    yield "iloc[3:5, 0:2]", df.iloc[3:5, 0:2]
-    yield "iloc[[1, 2, 4], [0, 2]]", df.iloc[[1, 2, 4], [0, 2]]
-    yield "iloc[1:3, :]", df.iloc[1:3, :]
-    yield "iloc[:, 1:3]", df.iloc[:, 1:3]
-    yield "iloc[1, 1]", df.iloc[1, 1]
-    yield "iat[1, 1]", df.iat[1, 1]
-    yield "df[df['A'] > 0]", df[df["A"] > 0]
-    yield "df[df > 0]", df[df > 0]
+    yield "df['A']", lambda: df["A"]
+    yield "df[0:3]", lambda: df[0:3]
+    yield "df['20130102':'20130104']", lambda: df["20130102":"20130104"]
+    yield "loc[dates[0]]", lambda: df.loc[dates[0]]
+    yield "loc[:, ['A', 'B']]", lambda: df.loc[:, ["A", "B"]]
+    yield "loc['20130102':'20130104', ['A', 'B']]", lambda: df.loc["20130102":"20130104", ["A", "B"]]
+    yield "loc[dates[0], 'A']", lambda: df.loc[dates[0], "A"]
+    yield "at[dates[0], 'A']", lambda: df.at[dates[0], "A"]
+    yield "iloc[3]", lambda: df.iloc[3]
+    yield "iloc[3:5, 0:2]", lambda: df.iloc[3:5, 0:2]
+    yield "iloc[[1, 2, 4], [0, 2]]", lambda: df.iloc[[1, 2, 4], [0, 2]]
+    yield "iloc[1:3, :]", lambda: df.iloc[1:3, :]
+    yield "iloc[:, 1:3]", lambda: df.iloc[:, 1:3]
+    yield "iloc[1, 1]", lambda: df.iloc[1, 1]
+    yield "iat[1, 1]", lambda: df.iat[1, 1]
+    yield "df[df['A'] > 0]", lambda: df[df["A"] > 0]
+    yield "df[df > 0]", lambda: df[df > 0]
     df2 = df.copy()
     df2["E"] = ["one", "one", "two", "three", "four", "three"]
     yield "assign a list column", df2
-    yield "isin", df2[df2["E"].isin(["two", "four"])]
+    yield "isin", lambda: df2[df2["E"].isin(["two", "four"])]
 
 
 def setting(pd):
@@ -219,9 +219,9 @@ def missing_data(pd):
     yield "reindex(index=, columns=)", df1
     df1.loc[dates[0]: dates[1], "E"] = 1
     yield "loc[a:b, 'E'] = 1", df1
-    yield "dropna(how='any')", df1.dropna(how="any")
-    yield "fillna(value=5)", df1.fillna(value=5)
-    yield "pd.isna(df1)", pd.isna(df1)
+    yield "dropna(how='any')", lambda: df1.dropna(how="any")
+    yield "fillna(value=5)", lambda: df1.fillna(value=5)
+    yield "pd.isna(df1)", lambda: pd.isna(df1)
 
 
 def operations(pd):
@@ -229,30 +229,30 @@ def operations(pd):
     dates = pd.date_range("20130101", periods=6)
     data = np.random.default_rng(0).standard_normal((6, 4))
     df = pd.DataFrame(data, index=dates, columns=list("ABCD"))
-    yield "mean()", df.mean()
-    yield "mean(axis=1)", df.mean(axis=1)
+    yield "mean()", lambda: df.mean()
+    yield "mean(axis=1)", lambda: df.mean(axis=1)
     s = pd.Series([1, 3, 5, np.nan, 6, 8], index=dates).shift(2)
     yield "shift(2)", s
-    yield "sub(s, axis='index')", df.sub(s, axis="index")
-    yield "agg(lambda)", df.agg(lambda x: np.mean(x) * 5.6)
-    yield "transform(lambda)", df.transform(lambda x: x * 101.2)
+    yield "sub(s, axis='index')", lambda: df.sub(s, axis="index")
+    yield "agg(lambda)", lambda: df.agg(lambda x: np.mean(x) * 5.6)
+    yield "transform(lambda)", lambda: df.transform(lambda x: x * 101.2)
     s = pd.Series(np.random.default_rng(1).integers(0, 7, size=10))
-    yield "value_counts", s.value_counts()
+    yield "value_counts", lambda: s.value_counts()
     s = pd.Series(["A", "B", "C", "Aaba", "Baca", np.nan, "CABA", "dog", "cat"])
-    yield "str.lower", s.str.lower()
+    yield "str.lower", lambda: s.str.lower()
 
 
 def merging(pd):
     """Merge: concat, join"""
     df = pd.DataFrame(np.random.default_rng(2).standard_normal((10, 4)))
     pieces = [df[:3], df[3:7], df[7:]]
-    yield "concat(pieces)", pd.concat(pieces)
+    yield "concat(pieces)", lambda: pd.concat(pieces)
     left = pd.DataFrame({"key": ["foo", "foo"], "lval": [1, 2]})
     right = pd.DataFrame({"key": ["foo", "foo"], "rval": [4, 5]})
-    yield "merge, duplicate keys", pd.merge(left, right, on="key")
+    yield "merge, duplicate keys", lambda: pd.merge(left, right, on="key")
     left = pd.DataFrame({"key": ["foo", "bar"], "lval": [1, 2]})
     right = pd.DataFrame({"key": ["foo", "bar"], "rval": [4, 5]})
-    yield "merge, unique keys", pd.merge(left, right, on="key")
+    yield "merge, unique keys", lambda: pd.merge(left, right, on="key")
 
 
 def grouping(pd):
@@ -264,8 +264,8 @@ def grouping(pd):
         "C": rng.standard_normal(8),
         "D": rng.standard_normal(8),
     })
-    yield "groupby('A')[['C', 'D']].sum()", df.groupby("A")[["C", "D"]].sum()
-    yield "groupby(['A', 'B']).sum()", df.groupby(["A", "B"]).sum()
+    yield "groupby('A')[['C', 'D']].sum()", lambda: df.groupby("A")[["C", "D"]].sum()
+    yield "groupby(['A', 'B']).sum()", lambda: df.groupby(["A", "B"]).sum()
 
 
 def reshaping(pd):
@@ -279,9 +279,9 @@ def reshaping(pd):
     yield "MultiIndex frame[:4]", df2
     stacked = df2.stack()
     yield "stack", stacked
-    yield "unstack", stacked.unstack()
-    yield "unstack(1)", stacked.unstack(1)
-    yield "unstack(0)", stacked.unstack(0)
+    yield "unstack", lambda: stacked.unstack()
+    yield "unstack(1)", lambda: stacked.unstack(1)
+    yield "unstack(0)", lambda: stacked.unstack(0)
     rng = np.random.default_rng(5)
     df = pd.DataFrame({
         "A": ["one", "one", "two", "three"] * 3,
@@ -291,21 +291,21 @@ def reshaping(pd):
         "E": rng.standard_normal(12),
     })
     yield "pivot_table(values=, index=[...], columns=[...])", \
-        pd.pivot_table(df, values="D", index=["A", "B"], columns=["C"])
+        lambda: pd.pivot_table(df, values="D", index=["A", "B"], columns=["C"])
 
 
 def time_series(pd):
     """Time series"""
     rng = pd.date_range("1/1/2012", periods=100, freq="s")
     ts = pd.Series(np.random.default_rng(6).integers(0, 500, len(rng)), index=rng)
-    yield "resample('5Min').sum()", ts.resample("5Min").sum()
+    yield "resample('5Min').sum()", lambda: ts.resample("5Min").sum()
     rng = pd.date_range("3/6/2012 00:00", periods=5, freq="D")
     ts = pd.Series(np.random.default_rng(7).standard_normal(len(rng)), rng)
     yield "Series(values, date index)", ts
     ts_utc = ts.tz_localize("UTC")
     yield "tz_localize('UTC')", ts_utc
-    yield "tz_convert", ts_utc.tz_convert("US/Eastern")
-    yield "date index + BusinessDay(5)", rng + pd.offsets.BusinessDay(5)
+    yield "tz_convert", lambda: ts_utc.tz_convert("US/Eastern")
+    yield "date index + BusinessDay(5)", lambda: rng + pd.offsets.BusinessDay(5)
 
 
 def categoricals(pd):
@@ -313,16 +313,16 @@ def categoricals(pd):
     df = pd.DataFrame({"id": [1, 2, 3, 4, 5, 6],
                        "raw_grade": ["a", "b", "b", "a", "a", "e"]})
     df["grade"] = df["raw_grade"].astype("category")
-    yield "astype('category')", df["grade"]
+    yield "astype('category')", lambda: df["grade"]
     new_categories = ["very good", "good", "very bad"]
     df["grade"] = df["grade"].cat.rename_categories(new_categories)
-    yield "cat.rename_categories", df["grade"]
+    yield "cat.rename_categories", lambda: df["grade"]
     df["grade"] = df["grade"].cat.set_categories(
         ["very bad", "bad", "medium", "good", "very good"])
-    yield "cat.set_categories", df["grade"]
-    yield "sort_values(by='grade')", df.sort_values(by="grade")
+    yield "cat.set_categories", lambda: df["grade"]
+    yield "sort_values(by='grade')", lambda: df.sort_values(by="grade")
     yield "groupby('grade', observed=False).size()", \
-        df.groupby("grade", observed=False).size()
+        lambda: df.groupby("grade", observed=False).size()
 
 
 def importing_exporting(pd):
@@ -331,9 +331,9 @@ def importing_exporting(pd):
     tmp = tempfile.mkdtemp(prefix="ember-tutorial-")
     df = pd.DataFrame(np.random.default_rng(8).integers(0, 5, (10, 5)))
     df.to_csv(os.path.join(tmp, "foo.csv"))
-    yield "read_csv of to_csv", pd.read_csv(os.path.join(tmp, "foo.csv"))
+    yield "read_csv of to_csv", lambda: pd.read_csv(os.path.join(tmp, "foo.csv"))
     df.to_parquet(os.path.join(tmp, "foo.parquet"))
-    yield "read_parquet of to_parquet", pd.read_parquet(os.path.join(tmp, "foo.parquet"))
+    yield "read_parquet of to_parquet", lambda: pd.read_parquet(os.path.join(tmp, "foo.parquet"))
 
 
 SECTIONS = [object_creation, viewing_data, selection, setting, missing_data,

@@ -102,3 +102,20 @@ def test_folder_and_open_file_agree(device, tmp_path):
     with open(folder / "part-0.parquet", "rb") as fh:
         tm.assert_frame_equal(ef.read_parquet(fh, device=device).to_pandas(), one)
     tm.assert_frame_equal(ef.read_parquet(str(folder), device=device).to_pandas(), one)
+
+
+def test_int_column_labels(device, tmp_path):
+    # Arrow's field names are str; pandas' metadata turns int labels back
+    p = pd.DataFrame(np.arange(12).reshape(4, 3) * 1.5)
+    p.to_parquet(tmp_path / "p.parquet")
+    tm.assert_frame_equal(ef.read_parquet(tmp_path / "p.parquet", device=device)
+                          .to_pandas(), pd.read_parquet(tmp_path / "p.parquet"))
+    ef.from_pandas(p, device=device).to_parquet(tmp_path / "e.parquet")
+    tm.assert_frame_equal(pd.read_parquet(tmp_path / "e.parquet"), p)
+    tm.assert_frame_equal(ef.read_parquet(tmp_path / "e.parquet", device=device)
+                          .to_pandas(), p)
+    s = pd.DataFrame({"a": [1], 0: [2]})    # mixed labels stay as pandas has them
+    s.columns = ["a", "0"]
+    s.to_parquet(tmp_path / "s.parquet")
+    tm.assert_frame_equal(ef.read_parquet(tmp_path / "s.parquet", device=device)
+                          .to_pandas(), pd.read_parquet(tmp_path / "s.parquet"))

@@ -292,3 +292,12 @@ def test_refusals_name_what_and_why(device):
                  lambda: e.groupby("k")["a"].describe()):
         with pytest.raises(NotImplementedError, match="ember.frame|GroupBy"):
             call()
+
+
+def test_nan_among_strings_is_missing(device):
+    items = ["A", "B", "C", "Aaba", "Baca", np.nan, "CABA", "dog", "cat", None]
+    s = ef.Series(items, device=device)
+    tm.assert_series_equal(s.to_pandas(), pd.Series(items))
+    tm.assert_series_equal(s.str.lower().to_pandas(), pd.Series(items).str.lower())
+    tm.assert_series_equal(ef.Series(items, dtype="string", device=device).to_pandas(),
+                           pd.Series(items, dtype="string"))

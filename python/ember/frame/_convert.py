@@ -16,9 +16,14 @@ def _is_time(x):
         type(x).__name__ in ("datetime64", "timedelta64", "NaTType")
 
 
+def _is_nan(x):
+    return isinstance(x, float) and x != x
+
+
 def _is_str_list(items):
+    # pandas reads a NaN among strings as missing (np.nan is its old NA)
     return any(isinstance(x, str) for x in items) and all(
-        _is_null(x) or isinstance(x, str) for x in items)
+        _is_null(x) or _is_nan(x) or isinstance(x, str) for x in items)
 
 
 def repeat_scalar(value, n, dtype=None, device=None):
@@ -73,6 +78,7 @@ def column_from(data, dtype=None, device=None):
             return column_from(pandas().Series(items), dtype, device)
         if (want is not None and want.is_string) or (want is None and _is_str_list(items)):
             from ember.frame import _strings
+            items = [None if _is_nan(x) else x for x in items]
             return _strings.from_pylist(items, want or "str", device)
         nulls = [_is_null(x) for x in items]
         if any(nulls):

@@ -60,6 +60,7 @@ def _from_table(table, device, built=None):
     df = from_arrow(table.drop_columns(index_cols) if index_cols else table, device,
                     built)
     _as_pandas_reads(df, meta)
+    _int_labels(df, meta)
     if index_cols:
         from ember.frame._arrow import column_from_arrow
         from ember.frame._index import Index
@@ -73,6 +74,17 @@ def _from_table(table, device, built=None):
         else:
             df._index = Index(cols[0], name=labels[0])
     return df
+
+
+def _int_labels(df, meta):
+    """Column labels pandas wrote as ints (Arrow's names are str; pandas'
+    metadata says the labels were int64) back as ints, as pandas reads."""
+    kinds = meta.get("column_indexes") or []
+    if len(kinds) == 1 and kinds[0].get("pandas_type") == "int64":
+        try:
+            df._cols = {int(k): c for k, c in df._cols.items()}
+        except ValueError:   # not every name is a number: leave them
+            pass
 
 
 def _as_pandas_reads(df, meta):

@@ -135,6 +135,17 @@ def _meta_column(name, field, d):
             "numpy_type": d.name, "metadata": None}
 
 
+def _label_kind(names):
+    """pandas' column_indexes entry for int column labels (Arrow's field
+    names are str: pandas turns them back into ints by it)."""
+    import numbers
+    if names and all(isinstance(k, numbers.Integral) and not isinstance(k, bool)
+                     for k in names):
+        return [{"name": None, "field_name": None, "pandas_type": "int64",
+                 "numpy_type": "int64", "metadata": None}]
+    return []
+
+
 def arrow_with_index(obj, index):
     """The pyarrow Table pandas would write: the columns, the index as a
     column unless it is a RangeIndex (kept in the metadata only) or
@@ -165,7 +176,8 @@ def arrow_with_index(obj, index):
             names.append(label)
             meta_cols.append(_meta_column(name, label, col.dtype))
             index_cols.append(label)
-    meta = {"index_columns": index_cols, "column_indexes": [], "columns": meta_cols,
+    meta = {"index_columns": index_cols, "column_indexes": _label_kind(frame._cols),
+            "columns": meta_cols,
             "attributes": {}, "creator": {"library": "ember"}, "pandas_version": "3.0.0"}
     table = pa.Table.from_arrays(arrays, names)
     return table.replace_schema_metadata({b"pandas": json.dumps(meta).encode()})
