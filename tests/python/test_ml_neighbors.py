@@ -66,6 +66,23 @@ def test_blocks_and_large_k(monkeypatch, device):
         np.testing.assert_allclose(d, wd, rtol=1e-7, atol=1e-7)
 
 
+@pytest.mark.parametrize("streams", [False, True])
+def test_blocks_on_two_streams(monkeypatch, device, streams):
+    # blocks alternate between two streams on a GPU (STREAM_DEVICES); here
+    # on cpu too, with many small blocks, and self-exclusion
+    from ember.ml.neighbors import _search
+    monkeypatch.setattr(_search, "STREAM_DEVICES", {"cpu", "cuda"} if streams else set())
+    X, Q, _, _ = _data(n=300, q=101, d=5)
+    monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 7 * 300))
+    a = skn.NearestNeighbors(n_neighbors=6).fit(X)
+    b = EN.NearestNeighbors(n_neighbors=6).fit(_e(X, device))
+    for q in (Q, None):
+        wd, wi = a.kneighbors(q)
+        d, i = b.kneighbors(None if q is None else _e(q, device))
+        np.testing.assert_array_equal(ember.asnumpy(i), wi)
+        np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-7, atol=1e-7)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_top_k_kernel(device, dtype):
     # kernels/topk_rows.cuh (run by the cpu's block simulator here): many

@@ -20,6 +20,7 @@ import pathlib
 import numpy
 
 import ember
+from ember.ml._launch import launch
 
 _DIR = pathlib.Path(__file__).parent.parent / "kernels"
 _CTYPE = {"float32": "float", "float64": "double"}
@@ -144,43 +145,38 @@ class Lloyd:
                 b = e - s
                 D = X[s:e] @ Ct2
                 rpb = -(-b // self.G)
-                with dev:
-                    f((-(-b // rpb),), (1,),
-                      (D, cc, X[s:e], w[s:e], i32(hw), i64(b), i32(d), i32(k),
-                       i64(rpb), self.labels[s:e], self.old[s:e], i32(has_old),
-                       self.changed, i32(sums), self.part))
+                launch(dev, f, (-(-b // rpb),), (1,),
+                       (D, cc, X[s:e], w[s:e], i32(hw), i64(b), i32(d), i32(k),
+                        i64(rpb), self.labels[s:e], self.old[s:e], i32(has_old),
+                        self.changed, i32(sums), self.part))
             return
         smem, kp = labels_smem(d, k, X.dtype.itemsize)
         f = _fn(dev, "kmeans_labels.cuh", _LABELS.format(c=self.c), _names(_LABELS))
         tile = _THREADS * _R
-        with dev:
-            f((max(1, min(-(-n // tile), _LABEL_BLOCKS)),), (_THREADS,),
-              (X, C, i64(n), i32(d), i32(k), i32(kp), self.labels, self.old,
-               i32(has_old), self.changed), shared_mem=smem)
+        launch(dev, f, (max(1, min(-(-n // tile), _LABEL_BLOCKS)),), (_THREADS,),
+               (X, C, i64(n), i32(d), i32(k), i32(kp), self.labels, self.old,
+                i32(has_old), self.changed), shared_mem=smem)
         if sums:
             g = _fn(dev, "kmeans_sums.cuh", _SUMS.format(c=self.c), _names(_SUMS))
-            with dev:
-                g((self.G,), (self.sum_threads,),
-                  (X, self.labels, w, i32(hw), i64(n), i32(d), i32(k),
-                   i64(-(-n // self.G)), self.part), shared_mem=self.sum_smem)
+            launch(dev, g, (self.G,), (self.sum_threads,),
+                   (X, self.labels, w, i32(hw), i64(n), i32(d), i32(k),
+                    i64(-(-n // self.G)), self.part), shared_mem=self.sum_smem)
 
     def _finish(self, C, Cn, has_old):
         dev, i32 = self.dev, numpy.int32
         get = lambda name: _fn(dev, "kmeans_finish.cuh",  # noqa: E731
                                name.format(c=self.c, t=1), _FINISH_NAMES)
         if not self.gpu:
-            with dev:
-                get(_FINISH)((1,), (1,),
-                             (self.part, i32(self.G), C, i32(self.k), i32(self.d), Cn,
-                              self.tot, self.figs, self.changed, i32(has_old)))
+            launch(dev, get(_FINISH), (1,), (1,),
+                   (self.part, i32(self.G), C, i32(self.k), i32(self.d), Cn,
+                    self.tot, self.figs, self.changed, i32(has_old)))
             return
-        with dev:
-            get(_REDUCE)((self.nb,), (32 * _GS,),
-                         (self.part, i32(self.G), C, i32(self.k), i32(self.d), Cn,
-                          self.tot, self.shp))
-            get(_FIGS)((1,), (_FINISH_THREADS,),
-                       (self.shp, i32(self.nb), self.tot, i32(self.k), i32(self.d),
-                        self.figs, self.changed, i32(has_old)))
+        launch(dev, get(_REDUCE), (self.nb,), (32 * _GS,),
+               (self.part, i32(self.G), C, i32(self.k), i32(self.d), Cn,
+                self.tot, self.shp))
+        launch(dev, get(_FIGS), (1,), (_FINISH_THREADS,),
+               (self.shp, i32(self.nb), self.tot, i32(self.k), i32(self.d),
+                self.figs, self.changed, i32(has_old)))
 
     def step(self, C, has_old):
         """One iteration from centers C: (new centers, n_empty, shift,

@@ -14,6 +14,7 @@ import pathlib
 import numpy
 
 import ember
+from ember.ml._launch import launch
 from ember.ml.metrics.pairwise import BLOCK, row_blocks
 
 _KERNEL_K = 64
@@ -74,9 +75,8 @@ def top_k_warp(S, k, add=None):
     kpl = 1 if k <= 32 else 2
     f = mod.get_function(f"em_topk_warp<{_CTYPE[S.dtype.name]}, {kpl}, {_WARPS}, "
                          f"{_UNROLL}>")
-    with dev:
-        f((max(1, min(-(-b // _WARPS), 65536)),), (32 * _WARPS,),
-          (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
+    launch(dev, f, (max(1, min(-(-b // _WARPS), 65536)),), (32 * _WARPS,),
+           (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
     return vals, idx
 
 
@@ -98,9 +98,8 @@ def top_k_kernel(S, k, add=None, threads=None):
     idx = ember.empty((b, k), dtype=ember.int64, device=dev)
     t = threads or _threads(dev)
     f = mod.get_function(f"em_topk_rows<{_CTYPE[S.dtype.name]}, {_kmax(k)}, {t}>")
-    with dev:
-        f((max(1, min(b, 65536)),), (t,),
-          (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
+    launch(dev, f, (max(1, min(b, 65536)),), (t,),
+           (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
     return vals, idx
 
 
@@ -133,6 +132,12 @@ def _drop_self(dist, ind, start, k):
             ember.take_along_axis(ind, order, axis=1))
 
 
+# devices whose blocks alternate between two streams, so that one block's
+# top-k pass (bound by memory) runs beside the next block's GEMM (bound by
+# arithmetic); tests add cpu to check the ordering there
+STREAM_DEVICES = {"cuda"}
+
+
 def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=None):
     """(distances, indices), each (len(Q), k), of the k nearest rows of
     prep.Y to each row of Q; budget: values in a block of scores (BLOCK on
@@ -141,19 +146,47 @@ def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=None):
         budget = BLOCK if Q.device.type == "cpu" else GPU_BLOCK
     kk = k + 1 if exclude_self else k
     n_fit = prep.Y.shape[0]
-    dists, inds = [], []
-    for s in row_blocks(Q.shape[0], n_fit, budget):
+    blocks = list(row_blocks(Q.shape[0], n_fit, budget))
+
+    def one(s):
         Qb = Q[s]
         G, add = prep.parts(Qb)
         vals, ind = top_k_rows(G, kk, add)
         dist = prep.finish(vals, Qb) if want_dist else vals
         if exclude_self:
             dist, ind = _drop_self(dist, ind, s.start, k)
-        dists.append(dist)
-        inds.append(ind)
-    if len(inds) == 1:
-        return dists[0], inds[0]
-    return ember.concatenate(dists, axis=0), ember.concatenate(inds, axis=0)
+        return dist, ind
+
+    if len(blocks) == 1:
+        return one(blocks[0])
+    if Q.device.type in STREAM_DEVICES:
+        out = _on_two_streams(Q.device, one, blocks)
+    else:
+        out = [one(s) for s in blocks]
+    return (ember.concatenate([d for d, _ in out], axis=0),
+            ember.concatenate([i for _, i in out], axis=0))
+
+
+def _on_two_streams(dev, one, blocks):
+    """one(block) for each block, alternately on two new streams that start
+    after the work queued so far on the current stream; the current
+    stream's later work waits for both. Each stream's temporaries return to
+    its own free list, so no block's memory is reused under another."""
+    cur = ember.cuda.get_current_stream()
+    with dev:
+        if cur.device != dev:
+            cur = ember.cuda.get_current_stream()
+        streams = [ember.cuda.Stream(non_blocking=True) for _ in range(2)]
+        start = cur.record()
+        for st in streams:
+            st.wait_event(start)
+        out = []
+        for i, s in enumerate(blocks):
+            with streams[i % 2]:
+                out.append(one(s))
+        for st in streams:
+            cur.wait_event(st.record())
+    return out
 
 
 def radius_neighbors(prep, Q, radius, exclude_self=False, sort_results=False,
