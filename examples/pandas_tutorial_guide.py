@@ -188,7 +188,77 @@ def text_guide(pd):
     yield "str.isdigit", lambda: pd.Series(["1", "a", "22"]).str.isdigit()
 
 
-SECTIONS = [groupby_guide, merge_guide, reshaping_guide, time_series_guide,
+def basics_guide(pd):
+    """Essential basic functionality"""
+    rng = np.random.default_rng(12)
+    df = pd.DataFrame({"one": rng.standard_normal(4), "two": rng.standard_normal(4),
+                       "three": [1, 2, 3, 4]}, index=list("abcd"))
+    yield "shape", lambda: df.shape
+    yield "df.values", lambda: df.values
+    yield "describe()", lambda: df.describe()
+    yield "describe(include='all') of mixed", lambda: pd.DataFrame(
+        {"a": ["x", "y", "x"], "b": [1.0, 2.0, 3.0]}).describe(include="all")
+    yield "idxmax()", lambda: df.idxmax()
+    yield "apply(np.mean)", lambda: df.apply(np.mean)
+    yield "apply(lambda x: x.max() - x.min())", lambda: df.apply(lambda x: x.max() - x.min())
+    yield "apply(axis=1)", lambda: df.apply(lambda row: row["one"] + row["two"], axis=1)
+    yield "map of a Series", lambda: df["three"].map(lambda v: v * 2)
+    yield "map of a dict", lambda: df["three"].map({1: 10, 2: 20})
+    yield "rename(columns=str.upper)", lambda: df.rename(columns=str.upper)
+    yield "rename(index=dict)", lambda: df.rename(index={"a": "A"})
+    yield "astype(dict)", lambda: df.astype({"three": "float32"})
+    yield "select_dtypes(include='number')", lambda: df.select_dtypes(include="number")
+    yield "sort_values(ascending=False)", lambda: df.sort_values("one", ascending=False)
+    yield "nlargest", lambda: df.nlargest(2, "two")
+    yield "value_counts of a frame", lambda: pd.DataFrame(
+        {"a": [1, 1, 2], "b": ["x", "x", "y"]}).value_counts()
+    yield "cumsum of a frame", lambda: df.cumsum()
+    yield "diff of a frame", lambda: df.diff()
+    yield "round(2)", lambda: df.round(2)
+    yield "clip", lambda: df.clip(-0.5, 0.5)
+    yield "itertuples", lambda: [tuple(r) for r in df.itertuples()]
+    yield "iterrows index", lambda: [i for i, _ in df.iterrows()]
+    yield "to_dict", lambda: df.to_dict()
+    yield "corr()", lambda: df.corr()
+
+
+def indexing_guide(pd):
+    """Indexing and selecting data"""
+    df = pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [5.0, 4.0, 3.0, 2.0, 1.0],
+                       "c": ["x", "y", "x", "z", "y"]})
+    yield "query('a > b')", lambda: df.query("a > b")
+    yield "query with @", lambda: df.query("a > 2 and c == 'y'")
+    yield "loc with a callable", lambda: df.loc[lambda d: d["a"] > 2]
+    yield "isin dict", lambda: df.isin({"a": [1, 3], "c": ["y"]})
+    yield "where(frame)", lambda: df[["a", "b"]].where(df[["a", "b"]] > 2)
+    yield "set_index", lambda: df.set_index("c")
+    yield "set_index(['c', 'a'])", lambda: df.set_index(["c", "a"])
+    yield "reset_index", lambda: df.set_index("c").reset_index()
+    yield "drop_duplicates(subset=)", lambda: df.drop_duplicates(subset=["c"])
+    yield "duplicated(keep=False)", lambda: df.duplicated("c", keep=False)
+    yield "loc[mask, col] = v", lambda: _set(df.copy(), "loc")
+    yield "assign(lambda)", lambda: df.assign(d=lambda d: d["a"] * 2)
+    yield "sample(n, random_state)", lambda: len(df.sample(n=3, random_state=1))
+    yield "get with default", lambda: df.get("zz", default=-1)
+    yield "between", lambda: df["a"].between(2, 4)
+    yield "nunique of a frame", lambda: df.nunique()
+    yield "drop(index=)", lambda: df.drop(index=[0, 2])
+    yield "drop(columns=)", lambda: df.drop(columns=["b"])
+    yield "insert", lambda: _insert(df.copy())
+    yield "pop", lambda: df.copy().pop("b")
+
+
+def _set(df, how):
+    df.loc[df["a"] > 3, "b"] = 0.0
+    return df
+
+
+def _insert(df):
+    df.insert(1, "new", [9, 8, 7, 6, 5])
+    return df
+
+
+SECTIONS = [basics_guide, indexing_guide, groupby_guide, merge_guide, reshaping_guide, time_series_guide,
             missing_data_guide, text_guide]
 
 

@@ -301,3 +301,53 @@ def test_nan_among_strings_is_missing(device):
     tm.assert_series_equal(s.str.lower().to_pandas(), pd.Series(items).str.lower())
     tm.assert_series_equal(ef.Series(items, dtype="string", device=device).to_pandas(),
                            pd.Series(items, dtype="string"))
+
+
+def _abc():
+    return pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [5.0, 4.0, 3.0, 2.0, 1.0],
+                         "c": ["x", "y", "x", "z", "y"]}, index=[10, 11, 12, 13, 14])
+
+
+def test_callable_keys(device):
+    p = _abc()
+    e = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(e.loc[lambda d: d["a"] > 2].to_pandas(), p.loc[lambda d: d["a"] > 2])
+    tm.assert_frame_equal(e[lambda d: d["b"] < 3].to_pandas(), p[lambda d: d["b"] < 3])
+    tm.assert_series_equal(e.loc[lambda d: d["a"] > 2, "c"].to_pandas(),
+                           p.loc[lambda d: d["a"] > 2, "c"])
+    tm.assert_frame_equal(e.iloc[lambda d: [0, 2]].to_pandas(), p.iloc[lambda d: [0, 2]])
+    e.loc[lambda d: d["a"] > 3, "b"] = 0.0
+    p.loc[lambda d: d["a"] > 3, "b"] = 0.0
+    tm.assert_frame_equal(e.to_pandas(), p)
+
+
+def test_drop_rename_get(device):
+    p = _abc()
+    e = ef.from_pandas(p, device=device)
+    for kw in ({"index": [10, 12]}, {"index": 13}, {"columns": ["b"]}, {"columns": "c"},
+               {"labels": [11], "axis": 0}, {"labels": ["a", "c"], "axis": 1},
+               {"index": [10, 99], "errors": "ignore"}, {"columns": ["zz"], "errors": "ignore"},
+               {"index": [14], "columns": ["a"]}):
+        tm.assert_frame_equal(e.drop(**kw).to_pandas(), p.drop(**kw))
+    tm.assert_frame_equal(e.drop("a", axis=1).to_pandas(), p.drop("a", axis=1))
+    with pytest.raises(KeyError):
+        e.drop(index=[99])
+    with pytest.raises(KeyError):
+        e.drop(columns=["zz"])
+    tm.assert_frame_equal(e.rename(index={10: 100, 14: 140}).to_pandas(),
+                          p.rename(index={10: 100, 14: 140}))
+    tm.assert_frame_equal(e.rename(columns=str.upper, index={11: 0}).to_pandas(),
+                          p.rename(columns=str.upper, index={11: 0}))
+    tm.assert_series_equal(e.get("a").to_pandas(), p.get("a"))
+    assert e.get("zz", default=-1) == -1 and e.get("zz") is None
+
+
+def test_itertuples(device):
+    p = _abc()
+    e = ef.from_pandas(p, device=device)
+    assert list(e.itertuples()) == list(p.itertuples())
+    assert [tuple(r) for r in e.itertuples(index=False, name=None)] == \
+        list(p.itertuples(index=False, name=None))
+    assert [r.c for r in e.itertuples()] == [r.c for r in p.itertuples()]
+    with pytest.raises(NotImplementedError, match="itertuples"):
+        e.iterrows()

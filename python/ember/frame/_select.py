@@ -177,6 +177,7 @@ class _Indexer:
 
     def __getitem__(self, key):
         obj = self._obj
+        key = _called(key, obj)
         multi = self._by_label and getattr(obj.index, "nlevels", 1) > 1
         if isinstance(key, tuple) and obj.ndim == 2 and not (
                 multi and _row_label(key, obj)):
@@ -195,7 +196,18 @@ class _Indexer:
 
     def __setitem__(self, key, value):
         from ember.frame._setitem import set_rows
-        set_rows(self._obj, key, value, "loc" if self._by_label else "iloc")
+        set_rows(self._obj, _called(key, self._obj), value,
+                 "loc" if self._by_label else "iloc")
+
+
+def _called(key, obj):
+    """pandas' callable keys: loc[lambda df: mask], also in a [rows, cols]
+    tuple, are called with the object first."""
+    if callable(key):
+        return key(obj)
+    if isinstance(key, tuple) and any(callable(k) for k in key):
+        return tuple(k(obj) if callable(k) else k for k in key)
+    return key
 
 
 class _ScalarIndexer:

@@ -173,6 +173,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             raise KeyError(key) from None
 
     def __getitem__(self, key):
+        if callable(key):   # pandas: df[lambda d: ...] selects by its result
+            key = key(self)
         if isinstance(key, Series) and key.dtype.kind == "b":
             if not key.index.equals(self._index):
                 raise NotImplementedError("a boolean Series with another index "
@@ -261,18 +263,34 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         from ember.frame._reindex import reindex_frame
         return reindex_frame(self, index, columns, fill_value)
 
-    def drop(self, columns):
-        names = [columns] if not isinstance(columns, (list, tuple)) else list(columns)
-        for k in names:
-            self._column(k)
-        return DataFrame._make({k: c for k, c in self._cols.items() if k not in names},
-                               self._index)
+    def drop(self, labels=None, *, axis=0, index=None, columns=None, errors="raise"):
+        from ember.frame._frame_labels import drop
+        return drop(self, labels, axis, index, columns, errors)
 
-    def rename(self, columns):
-        """columns: a mapping of old to new names, or a function of a name."""
-        new = columns if callable(columns) else (lambda k: columns.get(k, k))
-        return DataFrame._make({new(k): c for k, c in self._cols.items()},
-                               self._index)
+    def rename(self, columns=None, *, index=None):
+        """columns: a mapping of old to new names, or a function of a name;
+        index: a mapping of old to new labels."""
+        out = self
+        if columns is not None:
+            new = columns if callable(columns) else (lambda k: columns.get(k, k))
+            out = DataFrame._make({new(k): c for k, c in out._cols.items()}, out._index)
+        if index is not None:
+            from ember.frame._frame_labels import rename_index
+            out = rename_index(out, index)
+        return out
+
+    def get(self, key, default=None):
+        from ember.frame._frame_labels import get
+        return get(self, key, default)
+
+    def itertuples(self, index=True, name="Pandas"):
+        from ember.frame._frame_labels import itertuples
+        return itertuples(self, index, name)
+
+    def iterrows(self):
+        raise NotImplementedError("DataFrame.iterrows (a Series built a row); use "
+                                  "itertuples(), which copies each column to the host "
+                                  "once")
 
     # ---- rows
     def _take(self, pos):

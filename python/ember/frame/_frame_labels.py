@@ -1,0 +1,82 @@
+"""pandas' label conveniences of a DataFrame that tutorials use: drop of
+rows or columns by label (labels=/axis=/index=/columns=), rename of the
+index's labels by a mapping, get(key, default), and row iteration by
+itertuples (the columns copied to the host once each, then zipped: the
+explicit host loop pandas' itertuples is)."""
+import ember
+
+
+def drop(df, labels=None, axis=0, index=None, columns=None, errors="raise"):
+    from ember.frame._select import loc_rows
+    from ember.frame.frame import DataFrame
+    if errors not in ("raise", "ignore"):
+        raise ValueError("errors must be 'raise' or 'ignore'")
+    if labels is not None:
+        if index is not None or columns is not None:
+            raise ValueError("Cannot specify both 'labels' and 'index'/'columns'")
+        if axis in (1, "columns"):
+            columns = labels
+        elif axis in (0, "index"):
+            index = labels
+        else:
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+    out = df
+    if columns is not None:
+        names = list(columns) if isinstance(columns, (list, tuple)) else [columns]
+        missing = [k for k in names if k not in df._cols]
+        if missing and errors == "raise":
+            raise KeyError(f"{missing} not found in axis")
+        out = DataFrame._make({k: c for k, c in out._cols.items() if k not in names},
+                              out._index)
+    if index is not None:
+        rows = list(index) if isinstance(index, (list, tuple)) else [index]
+        dev = out._device()
+        if errors == "ignore":
+            from ember.frame._convert import column_from
+            have = set(out._index.tolist())
+            rows = [r for r in rows if r in have]
+            if not rows:
+                return out
+            column_from(rows, device=dev)   # the labels' dtype is checked as raise's
+        kind, pos = loc_rows(rows, out._index, dev)
+        keep = ember.ones(len(out), dtype="bool", device=dev)
+        keep[pos] = False
+        out = out._take(ember.flatnonzero(keep))
+    return out
+
+
+def rename_index(df, mapping):
+    """The index's labels mapped by a dict (one replace on the device);
+    a function of each label would be a Python loop over the rows."""
+    from ember.frame._index import Index
+    from ember.frame.series import Series
+    if callable(mapping):
+        raise NotImplementedError("rename(index=function) (a Python call a row); "
+                                  "pass a dict of old to new labels")
+    ix = df.index
+    if getattr(ix, "nlevels", 1) > 1:
+        raise NotImplementedError("rename(index=) of a MultiIndex")
+    new = Series(ix._column(df._device())).replace(mapping)._col
+    out = df.copy()
+    out._index = Index(new, name=ix.name)
+    return out
+
+
+def get(obj, key, default=None):
+    try:
+        return obj[key]
+    except (KeyError, IndexError):
+        return default
+
+
+def itertuples(df, index=True, name="Pandas"):
+    """Rows as namedtuples (name=None: plain tuples) of host values, the
+    index first, as pandas."""
+    import collections
+    fields = (["Index"] if index else []) + [str(k) for k in df._cols]
+    cols = [df._index.tolist()] if index else []
+    cols += [df[k].tolist() for k in df._cols]
+    if name is None:
+        return iter(zip(*cols)) if cols else iter(())
+    make = collections.namedtuple(name, fields, rename=True)
+    return (make(*vals) for vals in zip(*cols))
