@@ -77,6 +77,13 @@ def knn(dev, t, scale):
     Q = ember.asarray(blobs(int(20000 * scale), 64, 16, 1), device=dev)
     res = {"fit + kneighbors": t(lambda: NearestNeighbors(n_neighbors=10).fit(T)
                                  .kneighbors(Q))}
+    saved = _search.STREAM_DEVICES
+    _search.STREAM_DEVICES = set()
+    try:
+        res["fit + kneighbors, one stream"] = t(
+            lambda: NearestNeighbors(n_neighbors=10).fit(T).kneighbors(Q))
+    finally:
+        _search.STREAM_DEVICES = saved
     b = max(1, _search.GPU_BLOCK // T.shape[0])
     Qb = Q[:b]
     G = Qb @ (T.T * -2.0)
