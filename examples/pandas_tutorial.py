@@ -302,9 +302,8 @@ def time_series(pd):
     rng = pd.date_range("3/6/2012 00:00", periods=5, freq="D")
     ts = pd.Series(np.random.default_rng(7).standard_normal(len(rng)), rng)
     yield "Series(values, date index)", ts
-    ts_utc = ts.tz_localize("UTC")
-    yield "tz_localize('UTC')", ts_utc
-    yield "tz_convert", lambda: ts_utc.tz_convert("US/Eastern")
+    yield "tz_localize('UTC')", lambda: ts.tz_localize("UTC")
+    yield "tz_convert", lambda: ts.tz_localize("UTC").tz_convert("US/Eastern")
     yield "date index + BusinessDay(5)", lambda: rng + pd.offsets.BusinessDay(5)
 
 
