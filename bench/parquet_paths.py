@@ -5,6 +5,8 @@ readers, and each way ember can take the decoded columns to a device.
   read_table          pq.read_table (the dataset scanner): 128Ki-row chunks
   ParquetFile.read    pq.ParquetFile(...).read(): one chunk a column,
                       decoded a column a thread
+  scanner batches     the scanner's batches in order, as read_parquet
+                      takes them, nothing copied
   table then copy     read_table, then from_arrow (the chunks of a column
                       by one staged copy: read_parquet before the overlap)
   file then copy      ParquetFile.read, then from_arrow (on cpu nothing is
@@ -41,8 +43,13 @@ def main():
     path = os.path.join(tempfile.mkdtemp(prefix="ember-parquet-"), "t.parquet")
     pq.write_table(pa.table(cols), path)
 
+    def batches():   # the scanner read_parquet iterates, nothing copied
+        from ember.frame._io_parquet import _scanner
+        return list(_scanner(path, None)[1].to_batches())
+
     cases = {"read_table": lambda: pq.read_table(path),
-             "ParquetFile.read": lambda: pq.ParquetFile(path).read()}
+             "ParquetFile.read": lambda: pq.ParquetFile(path).read(),
+             "scanner batches in order": batches}
     syncs = {}
     for d in [d for d in args.devices.split(",") if d]:
         sync = ember.Device(d).synchronize
