@@ -16,8 +16,8 @@ def _places(codes, k):
     return pos
 
 
-def reindexed(col, pos):
-    """col's rows at pos, null where pos is -1."""
+def reindexed(col, pos, fill=None):
+    """col's rows at pos, null (or the scalar fill) where pos is -1."""
     from ember.frame._where import NULL, choose
     from ember.frame._column import Column
     present = pos >= 0
@@ -26,7 +26,7 @@ def reindexed(col, pos):
                                               device=pos.device))
     else:
         taken = col.take(ember.maximum(pos, 0))
-    return choose(taken, present, NULL, "alignment")
+    return choose(taken, present, NULL if fill is None else fill, "alignment")
 
 
 def _coded(a, b, what):

@@ -48,6 +48,27 @@ class _OneLevel:
     def min(self, skipna=True):
         return self.to_series().min(skipna=skipna)
 
+    @property
+    def is_monotonic_increasing(self):
+        return _monotonic(self._labels(), True)
+
+    @property
+    def is_monotonic_decreasing(self):
+        return _monotonic(self._labels(), False)
+
+    def get_slice_bound(self, label, side):
+        """The position where label would go in this sorted index, before
+        equal labels (side "left") or after them ("right"), as pandas."""
+        if side not in ("left", "right"):
+            raise ValueError(f"Invalid value for side kwarg, must be either 'left' or "
+                             f"'right': {side}")
+        from ember.frame._label_slice import _bound_positions, _time_bounds
+        col = self._labels()
+        if col.dtype.kind == "M":
+            label = _time_bounds(label, None, col.dtype)[0]
+        keys, bound = _bound_positions(self, [label], col.device)
+        return int(ember.searchsorted(keys, bound, side=side)[0])
+
     def max(self, skipna=True):
         return self.to_series().max(skipna=skipna)
 
@@ -68,6 +89,22 @@ class _OneLevel:
             name = self.name if self.name is not None else 0
         return DataFrame._make({name: self._labels()},
                                self if index else RangeIndex(0, len(self)))
+
+
+def _monotonic(col, increasing):
+    """Whether the labels never decrease (or never increase); False with a
+    null among them, as pandas."""
+    if col.length < 2:
+        return col.length == 0 or not col.has_nulls()
+    if col.has_nulls():
+        return False
+    if col.dtype.is_string or col.dtype.is_categorical:
+        from ember.frame._order import codes
+        v = codes(col)[0]
+    else:
+        v = col.values
+    ok = v[1:] >= v[:-1] if increasing else v[1:] <= v[:-1]
+    return bool(ok.all())
 
 
 class RangeIndex(_OneLevel):

@@ -38,24 +38,46 @@ def aligned_column(series, index, device):
                                                "column assignment"))
 
 
+def _fill(fill_value):
+    """None for pandas' default (a null, NaN in a plain float column)."""
+    import math
+    if fill_value is None or (isinstance(fill_value, float) and math.isnan(fill_value)):
+        return None
+    return fill_value
+
+
 def reindex_frame(df, index=None, columns=None, fill_value=None):
-    """pandas' DataFrame.reindex(index=, columns=): rows in the order of
-    the new labels, columns by name (a new one all NaN, float64)."""
+    """pandas' DataFrame.reindex(index=, columns=, fill_value=): rows in
+    the order of the new labels, columns by name; a new row or column
+    holds fill_value (default a null; a new column is then NaN, float64)."""
     import ember
     from ember.frame._column import Column
+    from ember.frame._convert import repeat_scalar
     from ember.frame.frame import DataFrame
-    if fill_value is not None:
-        raise NotImplementedError("reindex(fill_value=): use reindex(...).fillna(value)")
+    fill = _fill(fill_value)
     dev = df._device()
     cols, rows = dict(df._cols), df._index
     if index is not None:
         rows = as_index(index, dev)
         if not rows.equals(df._index):
             pos = positions_in(df._index, rows, dev, "reindex")
-            cols = {k: reindexed(c, pos) for k, c in cols.items()}
+            cols = {k: reindexed(c, pos, fill) for k, c in cols.items()}
     if columns is not None:
         n = len(rows)
-        cols = {k: cols[k] if k in cols else Column(
+        cols = {k: cols[k] if k in cols else (Column(
             "float64", ember.full(n, float("nan"), dtype="float64", device=dev))
-            for k in columns}
+            if fill is None else repeat_scalar(fill, n, None, dev)) for k in columns}
     return DataFrame._make(cols, rows)
+
+
+def reindex_series(s, index=None, fill_value=None):
+    """pandas' Series.reindex(index=, fill_value=)."""
+    from ember.frame.series import Series
+    if index is None:
+        return Series._make(s._col, s.index, s.name)
+    dev = s._col.device
+    rows = as_index(index, dev)
+    if rows.equals(s.index):
+        return Series._make(s._col, rows, s.name)
+    pos = positions_in(s.index, rows, dev, "reindex")
+    return Series._make(reindexed(s._col, pos, _fill(fill_value)), rows, s.name)

@@ -19,6 +19,18 @@ from ember.frame._window import WindowMethods
 from ember.frame._ufunc import UfuncMethods
 
 
+def _unit_rank(dtype_name):
+    """How fine a datetime64/timedelta64 dtype's unit is (s < ms < us < ns)."""
+    return ("s", "ms", "us", "ns").index(dtype_name[dtype_name.index("[") + 1:-1])
+
+
+def _in_unit(col, name):
+    """A datetime or timedelta column in the finer unit of dtype `name`
+    (its int64 counts scaled)."""
+    f = 1000 ** (_unit_rank(name) - _unit_rank(col.dtype.name))
+    return col if f == 1 else Column(name, col.values * f, col.validity)
+
+
 def _index_for(index, n, device):
     if index is None:
         return RangeIndex(0, n)
@@ -364,6 +376,17 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     def drop_duplicates(self, keep="first", ignore_index=False):
         return _select.keep_rows(self, ~_order.duplicated([self._col], keep), ignore_index)
 
+    def reindex(self, index=None, *, fill_value=None, method=None, level=None,
+                limit=None, tolerance=None):
+        """The values at the labels of index (fill_value, default a null,
+        where this Series has none), as pandas' reindex."""
+        given = [k for k, v in (("method", method), ("level", level), ("limit", limit),
+                                ("tolerance", tolerance)) if v is not None]
+        if given:
+            raise NotImplementedError(f"Series.reindex({given[0]}=)")
+        from ember.frame._reindex import reindex_series
+        return reindex_series(self, index, fill_value)
+
     def isin(self, values):
         from ember.frame._convert import column_from
         d = self._col.dtype
@@ -384,7 +407,12 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         match = bool(nulls_in) if d.is_string else (
             "NA" in nulls_in if d.masked else "nan" in nulls_in)
         kind = "boolean" if d.masked and not d.is_string else "bool"
-        return self._like(Column(kind, _order.isin(self._col, values, match)))
+        mine = self._col
+        if d.kind in "Mm" and values.dtype.kind == d.kind and values.dtype.name != d.name:
+            # instants of two units: both in the finer one, as pandas compares
+            finer = max(d.name, values.dtype.name, key=_unit_rank)
+            mine, values = _in_unit(mine, finer), _in_unit(values, finer)
+        return self._like(Column(kind, _order.isin(mine, values, match)))
 
     def unique(self):
         """The distinct values in order of appearance: an ember array for
