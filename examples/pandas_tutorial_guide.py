@@ -248,6 +248,59 @@ def indexing_guide(pd):
     yield "pop", lambda: df.copy().pop("b")
 
 
+def windows_guide(pd):
+    """Windowing operations"""
+    s = pd.Series(np.arange(10.0) ** 1.5)
+    yield "rolling(3).sum()", lambda: s.rolling(3).sum()
+    yield "rolling(3, min_periods=1).mean()", lambda: s.rolling(3, min_periods=1).mean()
+    yield "rolling(3, center=True).max()", lambda: s.rolling(3, center=True).max()
+    yield "rolling(4).std()", lambda: s.rolling(4).std()
+    yield "rolling(3).apply(np.sum)", lambda: s.rolling(3).apply(np.sum)
+    yield "expanding().mean()", lambda: s.expanding().mean()
+    yield "ewm(alpha=0.5).mean()", lambda: s.ewm(alpha=0.5).mean()
+    df = pd.DataFrame({"k": ["a", "b"] * 5, "v": np.arange(10.0)})
+    yield "groupby().rolling(2).sum()", lambda: df.groupby("k")["v"].rolling(2).sum()
+    yield "frame rolling(2).mean()", lambda: df[["v"]].rolling(2).mean()
+    yield "cummax", lambda: s.cummax()
+    yield "rank", lambda: pd.Series([3, 1, 4, 1, 5]).rank()
+
+
+def categorical_guide(pd):
+    """Categorical data"""
+    s = pd.Series(["a", "b", "c", "a"], dtype="category")
+    yield "dtype='category'", lambda: s
+    yield "cat.categories", lambda: s.cat.categories
+    yield "cat.codes", lambda: s.cat.codes
+    yield "value_counts", lambda: s.value_counts()
+    cat = pd.CategoricalDtype(categories=["b", "c", "d"], ordered=True)
+    yield "CategoricalDtype", lambda: pd.Series(["a", "b", "c", "a"], dtype=cat)
+    yield "ordered comparison", lambda: pd.Series(["b", "c", "d"], dtype=cat) > "b"
+    yield "add_categories", lambda: s.cat.add_categories(["z"])
+    yield "remove_unused_categories", lambda: s[s != "c"].cat.remove_unused_categories()
+    yield "astype(str)", lambda: s.astype(str)
+    yield "sort_values of ordered", lambda: pd.Series(["c", "b", "d"], dtype=cat).sort_values()
+    yield "groupby categorical", lambda: pd.DataFrame(
+        {"k": s, "v": [1, 2, 3, 4]}).groupby("k", observed=True)["v"].sum()
+
+
+def io_guide(pd):
+    """IO tools: read_csv options"""
+    import io
+    text = "date,a,b,c\n2020-01-01,1,x,1.5\n2020-01-02,NA,y,\n2020-01-03,3,,2.5\n"
+    yield "read_csv", lambda: pd.read_csv(io.StringIO(text))
+    yield "parse_dates", lambda: pd.read_csv(io.StringIO(text), parse_dates=["date"])
+    yield "index_col", lambda: pd.read_csv(io.StringIO(text), index_col=0)
+    yield "usecols + dtype", lambda: pd.read_csv(io.StringIO(text), usecols=["a", "c"],
+                                                dtype={"c": "float32"})
+    yield "na_values", lambda: pd.read_csv(io.StringIO(text), na_values=["x"])
+    yield "skiprows + nrows", lambda: pd.read_csv(io.StringIO(text), skiprows=[1], nrows=1)
+    yield "sep=';'", lambda: pd.read_csv(io.StringIO(text.replace(",", ";")), sep=";")
+    yield "to_csv(index=False)", lambda: pd.DataFrame({"a": [1, 2], "b": ["x", None]}) \
+        .to_csv(index=False)
+    yield "read_json(lines=True)", lambda: pd.read_json(
+        io.StringIO('{"a": 1, "b": "x"}\n{"a": 2, "b": null}\n'), lines=True)
+
+
 def _set(df, how):
     df.loc[df["a"] > 3, "b"] = 0.0
     return df
@@ -258,8 +311,9 @@ def _insert(df):
     return df
 
 
-SECTIONS = [basics_guide, indexing_guide, groupby_guide, merge_guide, reshaping_guide, time_series_guide,
-            missing_data_guide, text_guide]
+SECTIONS = [basics_guide, indexing_guide, groupby_guide, merge_guide, reshaping_guide,
+            time_series_guide, missing_data_guide, text_guide, windows_guide,
+            categorical_guide, io_guide]
 
 
 if __name__ == "__main__":

@@ -351,3 +351,13 @@ def test_itertuples(device):
     assert [r.c for r in e.itertuples()] == [r.c for r in p.itertuples()]
     with pytest.raises(NotImplementedError, match="itertuples"):
         e.iterrows()
+
+
+@pytest.mark.parametrize("fn", [np.sum, np.mean, np.max, np.min, np.nanmean, sum])
+def test_window_apply_of_numpy_reductions(device, fn):
+    p = pd.Series(np.arange(10.0) ** 1.5)
+    e = ef.from_pandas(p, device=device)
+    tm.assert_series_equal(e.rolling(3).apply(fn).to_pandas(), p.rolling(3).apply(fn))
+    tm.assert_series_equal(e.expanding().apply(fn).to_pandas(), p.expanding().apply(fn))
+    with pytest.raises(NotImplementedError, match="Python function"):
+        e.rolling(3).apply(lambda w: w[0])

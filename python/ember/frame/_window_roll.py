@@ -126,9 +126,17 @@ class _Window:
             return window_quantile(x, start, end, q, interpolation, self._minp)
         return self._apply(what, fn=fn)
 
-    def apply(self, *a, **k):
+    def apply(self, func, raw=False, *a, **k):
+        # NumPy's and Python's reductions stand for the window method of
+        # their name (np.sum is .sum()), as agg reads them
+        from ember.frame._methods_agg import _known
+        name = _known(func)
+        if isinstance(name, str) and name in ("sum", "mean", "min", "max", "std",
+                                              "var", "median") and not a and not k:
+            return getattr(self, name)()
         raise NotImplementedError(f"{type(self).__name__}.apply of a Python function "
-                                  "(supported: sum, mean, min, max, std, var, count)")
+                                  "(supported: sum, mean, min, max, std, var, count, "
+                                  "and NumPy's reductions of those names)")
 
 
 class Rolling(_Window):
