@@ -1,7 +1,7 @@
 """ffill/bfill and combine_first: nulls filled from the nearest valid row
 before (or after) them, or from another Series of the same labels. The
 row each null takes is a running maximum (minimum, from the end) of the
-valid rows' positions, one scan on the device; the rows are then taken
+valid rows' positions, one ember.parallel scan on the device; the rows are then taken
 by _align.reindexed, which leaves a null where no valid row came yet."""
 import ember
 
@@ -17,10 +17,12 @@ def fill_column(col, backward=False, limit=None):
         return col
     n = col.length
     pos = ember.arange(n, dtype="int64", device=col.values.device)
+    from ember.parallel import inclusive_scan
     if not backward:
-        src = ember.maximum.accumulate(ember.where(nulls, -1, pos))
+        src = inclusive_scan(ember.where(nulls, -1, pos), "max")
     else:
-        src = ember.minimum.accumulate(ember.where(nulls, n, pos)[::-1])[::-1]
+        src = inclusive_scan(ember.ascontiguousarray(ember.where(nulls, n, pos)[::-1]),
+                             "min")[::-1]
         src = ember.where(src == n, -1, src)
     return reindexed(col, ember.ascontiguousarray(src))
 
