@@ -361,3 +361,14 @@ def test_window_apply_of_numpy_reductions(device, fn):
     tm.assert_series_equal(e.expanding().apply(fn).to_pandas(), p.expanding().apply(fn))
     with pytest.raises(NotImplementedError, match="Python function"):
         e.rolling(3).apply(lambda w: w[0])
+
+
+def test_row_reductions_of_all_nan_rows_do_not_warn(device):
+    import warnings
+    p = pd.DataFrame({"a": [np.nan, 1.0], "b": [np.nan, 2.0]})
+    e = ef.from_pandas(p, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for how in ("mean", "min", "max", "std", "var", "sum"):
+            tm.assert_series_equal(getattr(e, how)(axis=1).to_pandas(),
+                                   getattr(p, how)(axis=1))

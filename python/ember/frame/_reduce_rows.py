@@ -4,6 +4,8 @@ columns are stacked into one (rows, columns) array in their common dtype
 and reduced along axis 1 by ember's NaN-skipping reductions, one call for
 all rows; pandas' result dtypes (int64 sums of ints and bools, float64
 means, the common dtype for min and max)."""
+import warnings
+
 import numpy as np
 
 import ember
@@ -61,7 +63,9 @@ def row_reduce(df, how, skipna=True, numeric_only=False, min_count=0, ddof=1):
     a = ember.stack([c.values.astype(str(work)) for c in cols], axis=1)
     kw = {"ddof": ddof} if how in ("std", "var") else {}
     fn = _NAN[how] if skipna and work.kind == "f" else _PLAIN[how]
-    out = fn(a, axis=1, **kw)
+    with warnings.catch_warnings():   # pandas gives NaN for an all-NaN row, silently
+        warnings.simplefilter("ignore", RuntimeWarning)
+        out = fn(a, axis=1, **kw)
     if work.kind == "f" and (min_count or how in ("std", "var")):
         # pandas: NaN where a row has fewer values than min_count (sum,
         # prod) or not more than ddof (std, var)
