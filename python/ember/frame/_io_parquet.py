@@ -71,15 +71,29 @@ def read_file(path, columns, device, bar, total=0):
     dataset, scanner = _scanner(path, columns)
     schema = scanner.projected_schema
     n = dataset.count_rows()
-    dests = {}
-    for i, f in enumerate(schema):
-        if _copyable(f.type, pa) and schema.names.count(f.name) == 1:
-            dests[f.name] = _Dest(i, np.dtype(f.type.to_pandas_dtype()), n, device)
-    batches, row, shown = [], 0, 0
-    for b in scanner.to_batches():
+
+    def destinations():
+        out = {}
+        for i, f in enumerate(schema):
+            if _copyable(f.type, pa) and schema.names.count(f.name) == 1:
+                out[f.name] = _Dest(i, np.dtype(f.type.to_pandas_dtype()), n, device)
+        return out
+
+    def copy(dests, b, row):
         for name in [k for k, d in dests.items() if not d.take(b, row)]:
             del dests[name]
+
+    # A file of one batch is from_arrow's (shared on cpu, one copy to a
+    # GPU): the destinations are made, and the first batch copied, when a
+    # second batch comes.
+    dests, batches, row, shown = None, [], 0, 0
+    for b in scanner.to_batches():
         batches.append(b)
+        if len(batches) == 2:
+            dests = destinations()
+            copy(dests, batches[0], 0)
+        if dests is not None:
+            copy(dests, b, row)
         row += b.num_rows
         if total and n:   # the file's bytes, counted out by rows read
             step = total * row // n - shown
@@ -89,7 +103,7 @@ def read_file(path, columns, device, bar, total=0):
         raise ValueError(f"read_parquet: {path} holds {n} rows by its metadata, "
                          f"its batches {row}")
     table = pa.Table.from_batches(batches, schema=schema)
-    return table, {name: d.column() for name, d in dests.items()}
+    return table, {name: d.column() for name, d in (dests or {}).items()}
 
 
 def total_bytes(path):
