@@ -301,6 +301,48 @@ def io_guide(pd):
         io.StringIO('{"a": 1, "b": "x"}\n{"a": 2, "b": null}\n'), lines=True)
 
 
+def cookbook(pd):
+    """Cookbook idioms: if-then, grouping, time series by column"""
+    df = pd.DataFrame({"AAA": [4, 5, 6, 7], "BBB": [10, 20, 30, 40],
+                       "CCC": [100, 50, -30, -50]})
+    yield "loc[mask, col] = v", lambda: _assign(df.copy())
+    yield "np.where as a column", lambda: df.assign(
+        logic=np.where(df["AAA"] > 5, "high", "low"))
+    yield "mask with another frame", lambda: df.where(df > 0, -1000)
+    yield "idxmin of abs distance", lambda: (df["CCC"] - 43).abs().idxmin()
+    yield "sort by abs", lambda: df.loc[(df["CCC"] - 43).abs().argsort()]
+    yield "multiple criteria", lambda: df[(df["AAA"] <= 6) & (df.index.isin([0, 2, 4]))]
+    dates = pd.to_datetime(["2021-01-03", "2021-01-10", "2021-02-07", "2021-02-14",
+                            "2021-03-01"])
+    ts = pd.DataFrame({"date": dates, "v": [1.0, 2.0, 3.0, 4.0, 5.0],
+                       "g": ["a", "b", "a", "b", "a"]})
+    yield "dt.month of a column", lambda: ts["date"].dt.month
+    yield "groupby a dt field", lambda: ts.groupby(ts["date"].dt.month)["v"].sum()
+    yield "set_index(date).resample('W').sum()", lambda: ts.set_index("date")[["v"]] \
+        .resample("W").sum()
+    yield "resample('MS').mean()", lambda: ts.set_index("date")["v"].resample("MS").mean()
+    yield "groupby(g).agg(lambda)", lambda: ts.groupby("g")["v"].agg(lambda x: x.max() - x.min())
+    yield "groupby size().reset_index(name=)", lambda: ts.groupby("g").size() \
+        .reset_index(name="n")
+    yield "value_counts(normalize=True)", lambda: ts["g"].value_counts(normalize=True)
+    yield "str.contains(na=False)", lambda: pd.Series(["ab", None, "cd"]).str.contains(
+        "a", na=False)
+    yield "astype('category') of a frame column", lambda: ts.astype({"g": "category"})
+    yield "to_datetime(format=)", lambda: pd.to_datetime(
+        pd.Series(["03/01/2021", "04/02/2021"]), format="%d/%m/%Y")
+    yield "sort_values two keys", lambda: ts.sort_values(["g", "v"], ascending=[True, False])
+    yield "merge how='left' on a key", lambda: ts.merge(
+        pd.DataFrame({"g": ["a", "c"], "w": [1, 2]}), on="g", how="left")
+    yield "concat axis=1 of Series", lambda: pd.concat([ts["v"], ts["g"]], axis=1)
+    yield "cumsum().shift()", lambda: ts["v"].cumsum().shift()
+    yield "pct_change of groups", lambda: ts.groupby("g")["v"].pct_change()
+
+
+def _assign(df):
+    df.loc[df["AAA"] >= 5, "BBB"] = -1
+    return df
+
+
 def _set(df, how):
     df.loc[df["a"] > 3, "b"] = 0.0
     return df
@@ -313,7 +355,7 @@ def _insert(df):
 
 SECTIONS = [basics_guide, indexing_guide, groupby_guide, merge_guide, reshaping_guide,
             time_series_guide, missing_data_guide, text_guide, windows_guide,
-            categorical_guide, io_guide]
+            categorical_guide, io_guide, cookbook]
 
 
 if __name__ == "__main__":

@@ -372,3 +372,20 @@ def test_row_reductions_of_all_nan_rows_do_not_warn(device):
         for how in ("mean", "min", "max", "std", "var", "sum"):
             tm.assert_series_equal(getattr(e, how)(axis=1).to_pandas(),
                                    getattr(p, how)(axis=1))
+
+
+def test_argsort_and_group_pct_change(device):
+    p = pd.Series([3.0, np.nan, 1.0, 2.0, 1.0], index=[10, 11, 12, 13, 14])
+    e = ef.from_pandas(p, device=device)
+    tm.assert_series_equal(e.argsort().to_pandas(), p.argsort())
+    q = pd.DataFrame({"AAA": [4, 5, 6, 7], "CCC": [100, 50, -30, -50]})
+    f = ef.from_pandas(q, device=device)
+    tm.assert_frame_equal(f.loc[(f["CCC"] - 43).abs().argsort()].to_pandas(),
+                          q.loc[(q["CCC"] - 43).abs().argsort()])
+    d = pd.DataFrame({"g": ["a", "b", "a", "b", "a", "a"],
+                      "v": [1.0, 2.0, 3.0, np.nan, 6.0, 3.0], "w": [1, 2, 3, 4, 5, 6]})
+    ed = ef.from_pandas(d, device=device)
+    tm.assert_series_equal(ed.groupby("g")["v"].pct_change().to_pandas(),
+                           d.groupby("g")["v"].pct_change())
+    tm.assert_frame_equal(ed.groupby("g").pct_change().to_pandas(),
+                          d.groupby("g").pct_change())

@@ -404,6 +404,10 @@ class GroupBy:
     def diff(self, periods=1):
         return self._scan(_scan.diff, periods)
 
+    def pct_change(self, periods=1):
+        """pandas 3's x / x.shift(periods) - 1 within each group."""
+        return self._per_row(self._values()) / self.shift(periods) - 1
+
     def rank(self, method="average", ascending=True, na_option="keep", pct=False):
         return self._scan(_scan.rank, method, ascending, na_option, pct)
 

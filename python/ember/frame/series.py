@@ -303,6 +303,14 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                             "non-numeric dtypes.")
         return _reduce.reduce(self._col, how, skipna=skipna, **kw)
 
+    def argsort(self, axis=0, kind="quicksort", order=None, stable=None):
+        """The positions that sort the values (stably, nulls last), as an
+        int64 Series of this index, as pandas 3 gives them."""
+        if order is not None:
+            raise ValueError("order= is for structured arrays")
+        pos = _order.sort_indexer([self._col], [True], "last")
+        return Series._make(Column("int64", pos.astype("int64")), self.index, self.name)
+
     def combine_first(self, other):
         from ember.frame._fill import combine_first
         return combine_first(self, other)
