@@ -6,8 +6,8 @@ on the host's cores on the same full data (target >= 10x).
 
 usage: python bench/scale_array.py [--out FILE] [--gib-per-gpu 16]
                                    [--rows 4096] [--chunk-cols 65536]
-       python bench/scale_array.py --gib-per-gpu 0.01 --rows 64   (a check,
-                                   no GPU: cpu workers)
+       python bench/scale_array.py --gib-per-gpu 0.01 --rows 64 --workers 2
+                                   (a check, no GPU: cpu workers)
 
 x is rows x (N * cols) float64, cols chosen so each GPU holds
 --gib-per-gpu of it, chunked by --chunk-cols columns: x @ x.T is then a
@@ -66,13 +66,15 @@ def main():
     ap.add_argument("--rows", type=int, default=4096)
     ap.add_argument("--chunk-cols", type=int, default=65536)
     ap.add_argument("--no-numpy", action="store_true")
+    ap.add_argument("--workers", type=int,
+                    help="N (default: every visible GPU, or one cpu worker a NUMA node)")
     args = ap.parse_args()
     global F
     import _frames_mod   # it takes bench/ off sys.path
     F = _frames_mod.load()
     import ember
     from ember.dask import worker as ew
-    n = len(ew.plan())
+    n = args.workers or len(ew.plan())
     per = max(int(args.gib_per_gpu * 2 ** 30 / 8 / args.rows), 1)
     chunk = min(args.chunk_cols, per)
     per -= per % chunk

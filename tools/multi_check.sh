@@ -81,7 +81,7 @@ bench() {   # bench NAME LIMIT_S ARGS...: run, log, append its table
 ngpu=$($PY -c 'import ember; print(ember.cuda.runtime.getDeviceCount())' 2>/dev/null || echo 0)
 if [ "${SMALL:-0}" = 1 ]; then
   [ "$ngpu" -ge 2 ] && bench scale_allreduce 120 --mib 16
-  bench scale_array 180 --gib-per-gpu 0.002 --rows 64 --chunk-cols 1024
+  bench scale_array 180 --gib-per-gpu 0.002 --rows 64 --chunk-cols 1024 --workers 2
   bench scale 180 --log10n-per-gpu 4 --workers 2
 else
   bench scale_allreduce 90 --mib 1024
