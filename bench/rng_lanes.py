@@ -15,7 +15,6 @@ time is printed. Kernel times: the median of 5 event pairs around 10
 launches each; GB/s counts the bytes written."""
 import argparse
 import pathlib
-import re
 import statistics
 
 import numpy as np
@@ -26,28 +25,6 @@ from ember.random._streams import M64, pcg_power
 
 KERNELS = pathlib.Path(__file__).resolve().parents[1] / "kernels"
 BLOCK = 256
-
-# the seek before the jump table: the LCG's power by squaring
-OLD_POWER = """
-__device__ __forceinline__ void rnd_pcg_power(rnd_u128 inc,
-                                              unsigned long long g,
-                                              rnd_u128 *am, rnd_u128 *aa)
-{
-    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
-    rnd_u128 a = inc, one = {0, 1};
-    am->hi = 0;
-    am->lo = 1;
-    aa->hi = aa->lo = 0;
-    for (; g; g >>= 1) {
-        if (g & 1) {
-            *am = rnd_mul128(*am, m);
-            *aa = rnd_add128(rnd_mul128(*aa, m), a);
-        }
-        a = rnd_mul128(rnd_add128(m, one), a);
-        m = rnd_mul128(m, m);
-    }
-}
-"""
 
 WRAP = """
 extern "C" __global__ void lanes_t(RND_T *out, long long n,
@@ -127,7 +104,7 @@ BOUNDS = {'extern "C" __global__ void rnd_fill_lanes(':
           'extern "C" __global__ void __launch_bounds__(256, 4) rnd_fill_lanes('}
 
 
-def source(dist, lane_r=16, old_power=False, extra="", subst=None):
+def source(dist, lane_r=16, extra="", subst=None):
     files = ["random_bits.cuh", "random_math.cuh", "random_ziggurat.cuh",
              "random_fill.cuh", "random_lanes.cuh"]
     body = "".join((KERNELS / f).read_text() for f in files)
@@ -136,10 +113,6 @@ def source(dist, lane_r=16, old_power=False, extra="", subst=None):
         head, found, tail = body.rpartition(old)
         assert found, old
         body = head + new + tail
-    if old_power:
-        start = body.index("__device__ __forceinline__ void rnd_pcg_power(")
-        end = body.index("/* The word of a stepped state")
-        body = body[:start] + OLD_POWER + "\n" + body[end:]
     return (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n#define RND_GEN 0\n"
             "#define RND_T float\n#define RND_F32 1\n#define RND_VEC float4\n"
             f"#define RND_VW 4\n#define RND_LANE_R {lane_r}\n{extra}" + body +
@@ -211,9 +184,8 @@ def main():
     out = ember.empty(n, dtype=np.float32)
     rows = []
 
-    def lanes(label, dist, lane_r=16, cap=4, old_power=False, extra="",
-              subst=None):
-        k = ember.RawKernel(source(dist, lane_r, old_power, extra, subst),
+    def lanes(label, dist, lane_r=16, cap=4, extra="", subst=None):
+        k = ember.RawKernel(source(dist, lane_r, extra, subst),
                             "lanes_t",
                             options=("--fmad=false",))
         segs = (nw + 32 * lane_r - 1) // (32 * lane_r)
@@ -225,8 +197,8 @@ def main():
             k((grid,), (BLOCK,), (out, np.int64(n), *words, *j))
         report(label, dist, fn)
 
-    def staged(label, dist, old_power=False):
-        k = ember.RawKernel(source(dist, 16, old_power), "staged_t",
+    def staged(label, dist):
+        k = ember.RawKernel(source(dist, 16), "staged_t",
                             options=("--fmad=false",))
         runs = n // 16
         grid = min((runs + BLOCK - 1) // BLOCK, sms * 8)
@@ -267,12 +239,12 @@ def main():
     print(f"{'store only (float4 zeros)':55s} {ms:8.4f} ms {gbs / ms:8.0f} GB/s",
           flush=True)
 
-    lanes("uniform lanes R16 cap4, table seek", 3)
-    lanes("uniform lanes R16 cap4, squaring seek (before)", 3, old_power=True)
-    lanes("uniform lanes R32 cap4, table seek", 3, lane_r=32)
-    lanes("uniform lanes R16 cap4, table seek, launch bounds 4", 3,
-          subst=BOUNDS)
-    lanes("normal lanes R16 cap4", 4)
+    lanes("uniform lanes R16 cap4 (random.c's)", 3)
+    lanes("uniform lanes R16 cap8", 3, cap=8)
+    lanes("uniform lanes R32 cap4", 3, lane_r=32)
+    lanes("uniform lanes R16 cap4, launch bounds 4", 3, subst=BOUNDS)
+    lanes("normal lanes R16 cap4 (random.c's)", 4)
+    lanes("normal lanes R8 cap4", 4, lane_r=8)
     lanes("normal lanes R16 cap4, packed table", 4, subst=PACKED)
     lanes("normal lanes R16 cap4, packed, launch bounds 4", 4,
           subst=dict(PACKED, **{'extern "C" __global__ void rnd_fill_lanes(':
@@ -283,7 +255,7 @@ def main():
           subst=NO_DEFER)
     lanes("normal lanes R16 cap4, no tables (timing only)", 4,
           subst=NO_TABLES)
-    staged("normal staged runs (before), squaring seek", 4, old_power=True)
+    staged("normal staged runs (rnd_fill, before the lanes)", 4)
 
     for dist, name in ((3, "random"), (4, "standard_normal")):
         f = getattr(er.default_rng(0), name)

@@ -42,8 +42,7 @@
 #endif
 /* Finish the queue's deferred draws, 32 at a time (all: to the last). */
 __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out,
-                                               const double *pa, double a,
-                                               const double *pb, double b,
+                                               float fa, float fb,
                                                const unsigned long long *w,
                                                int lane, int all)
 {
@@ -53,7 +52,7 @@ __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out
         if (lane < take) {
             const long long e = q[n - take + lane];
             const unsigned int r = (unsigned int)__float_as_int(out[e]);
-            out[e] = RND_AFFINE(e, rnd_zig_rest(e, r, w));
+            out[e] = (RND_T)(fa + fb * rnd_zig_rest(e, r, w));
         }
         __syncwarp();
         if (lane == 0)
@@ -108,13 +107,12 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     if (lane == 0)
         *qn = 0;
     __syncthreads();
-    /* loc and scale converted once where they are scalars: converted for
-     * each element (RND_AFFINE) they took a third of the fill's time on
-     * the H200 (1.03 ms against 0.65 for 2^28 draws); the same floats */
-    const int per_elem = pa != 0 || pb != 0;
+    /* loc and scale are scalars here (random.c keeps per-element ones on
+     * the staged runs), converted once: converted for each element, as
+     * RND_AFFINE does, this fill took 1.03 ms for 2^28 draws on the H200
+     * where a probe with them built in took 0.60; the same floats */
     const float fa = (float)a, fb = (float)b;
-#define RND_LANE_AFFINE(e, z) \
-    (per_elem ? RND_AFFINE(e, z) : (RND_T)(fa + fb * (z)))
+#define RND_LANE_AFFINE(z) ((RND_T)(fa + fb * (z)))
 #endif
     rnd_pcg_power(inc, 32, &hm, &ha);
     rnd_src_init(&src, w, (unsigned long long)(wid * seg + lane));
@@ -138,8 +136,8 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
             unsigned int d = 0;
             const float z0 = rnd_zig_now((unsigned int)x, &d, 0, zk, zw),
                         z1 = rnd_zig_now((unsigned int)(x >> 32), &d, 1, zk, zw);
-            two.t[0] = d & 1u ? z0 : RND_LANE_AFFINE(e, z0);
-            two.t[1] = d & 2u ? z1 : RND_LANE_AFFINE(e + 1, z1);
+            two.t[0] = d & 1u ? z0 : RND_LANE_AFFINE(z0);
+            two.t[1] = d & 2u ? z1 : RND_LANE_AFFINE(z1);
             if (full || e + 1 < n) {
                 *(unsigned long long *)(out + e) = two.u;
             } else if (e < n) { /* the stream's last element */
@@ -182,7 +180,7 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
                         q[at] = e;
                     } else {
                         const unsigned int r0 = (unsigned int)__float_as_int(out[e]);
-                        out[e] = RND_AFFINE(e, rnd_zig_rest(e, r0, w));
+                        out[e] = RND_LANE_AFFINE(rnd_zig_rest(e, r0, w));
                     }
                     rest &= rest - 1u;
                 }
@@ -191,12 +189,12 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
             __syncwarp();
             if (lane == 0)
                 *qn = n0 < RND_LQ ? n0 : RND_LQ;
-            rnd_lane_drain(q, qn, out, pa, a, pb, b, w, lane, 0);
+            rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);
         }
 #endif
         src.st = rnd_add128(rnd_mul128(jm, src.st), ja);
     }
 #if RND_KIND == 1 && RND_DIST == 4
-    rnd_lane_drain(q, qn, out, pa, a, pb, b, w, lane, 1);
+    rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);
 #endif
 }

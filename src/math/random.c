@@ -260,7 +260,9 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
      * ziggurat's deferred draws, about 1%, are read back from out at a
      * segment's end, random_lanes.cuh) */
     lanes = em_device_get_type(dev) == EM_DEVICE_CUDA && lane_kind(&d) &&
-            st->npre == 0 && !(half && st->has32) && vec;
+            st->npre == 0 && !(half && st->has32) && vec &&
+            /* the lane normals take loc and scale as scalars only */
+            !(dist == EM_RANDOM_NORMAL && half && (p->pa || p->pb));
     if ((rc = em_gen_kt_get(&random_table, dev, &key, lanes ? 2 : 1, fn, load,
                             &d)) != EM_OK)
         return rc;
