@@ -389,3 +389,29 @@ def test_argsort_and_group_pct_change(device):
                            d.groupby("g")["v"].pct_change())
     tm.assert_frame_equal(ed.groupby("g").pct_change().to_pandas(),
                           d.groupby("g").pct_change())
+
+
+@pytest.mark.parametrize("fmt,vals", [
+    ("%d/%m/%Y", ["03/01/2021", "04/02/2021", None, "29/02/2020"]),
+    ("%m/%d/%Y", ["12/31/1999", "01/02/2000"]),
+    ("%Y%m%d", ["20200101", "19991231"]),
+    ("%d.%m.%Y", ["31.12.2020", "01.01.1970"]),
+    ("%d-%m-%Y", ["31-12-2020"]),
+    ("%Y/%m/%d", ["2020/12/31"])])
+def test_to_datetime_day_month_year_formats(device, fmt, vals):
+    p = pd.Series(vals)
+    tm.assert_series_equal(ef.to_datetime(ef.from_pandas(p, device=device), format=fmt)
+                           .to_pandas(), pd.to_datetime(p, format=fmt))
+
+
+def test_to_datetime_format_mismatch(device):
+    s = ef.Series(["03/01/2021", "2021-01-03", "31/02/2021"], device=device)
+    with pytest.raises(ValueError, match="doesn't match format"):
+        ef.to_datetime(s, format="%d/%m/%Y")
+    p = pd.Series(["03/01/2021", "2021-01-03", "31/02/2021"])
+    tm.assert_series_equal(ef.to_datetime(s, format="%d/%m/%Y", errors="coerce").to_pandas(),
+                           pd.to_datetime(p, format="%d/%m/%Y", errors="coerce"))
+    with pytest.raises(ValueError):
+        ef.to_datetime(ef.Series(["31/02/2021"], device=device), format="%d/%m/%Y")
+    with pytest.raises(NotImplementedError):
+        ef.to_datetime(s, format="%d %b %Y")

@@ -81,6 +81,10 @@ def parse_iso(col, errors="raise", format=None):
     a row has more than 6 fraction digits). Without format=, every row must
     have the first row's shape (pandas infers the format from it);
     format='ISO8601' takes any of the shapes."""
+    from ember.frame import _dt_formats
+    if format not in (None, "ISO8601") and format not in _FORMATS and \
+            _dt_formats.supported(format):   # day-month-year orders: made ISO
+        col, format = _dt_formats.to_iso(col, format, errors), "%Y-%m-%d"
     if format not in (None, "ISO8601") and format not in _FORMATS:
         raise NotImplementedError(f"to_datetime with format={format!r} (supported: "
                                   "None, 'ISO8601', " + ", ".join(map(repr, _FORMATS)) + ")")
