@@ -27,19 +27,20 @@ def _want(X, C, w):
 
 
 def _modes(device, d=1, k=1, dt=np.float32):
-    # the cpu's kernels run on cpu only; the GPU's on both, where the
-    # labels kernel's tile fits the block simulator's 48 KiB on cpu
+    """(gpu, HOST_FUSED_KP): the cpu's kernels (scoring in the kernel, or
+    the BLAS chunks) run on cpu only; the GPU's on both, where the labels
+    kernel's tile fits the block simulator's 48 KiB on cpu."""
     if device != "cpu":
-        return [True]
+        return [(True, L.HOST_FUSED_KP)]
     fits = L.labels_smem(d, k, np.dtype(dt).itemsize)[0] <= 48 * 1024
-    return [False, True] if fits else [False]
+    return [(False, L.HOST_FUSED_KP), (False, 0)] + ([(True, 0)] if fits else [])
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("n,d,k", [(1000, 3, 5), (37, 33, 17), (300, 1, 40),
                                    (5, 2, 20), (513, 8, 1)])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_step_equals_numpy(device, dt, n, d, k, weighted):
+def test_step_equals_numpy(device, dt, n, d, k, weighted, monkeypatch):
     # n past and short of a tile (256 rows), d past a warp's 32 lanes, k not
     # a multiple of 16 and k > n (empty clusters keep their centers)
     rng = np.random.default_rng(n + d + k)
@@ -50,7 +51,8 @@ def test_step_equals_numpy(device, dt, n, d, k, weighted):
     lab, sums, ws = _want(X, C, w)
     Xe, Ce = ember.asarray(X, device=device), ember.asarray(C, device=device)
     we = ember.asarray(w, device=device) if weighted else None
-    for gpu in _modes(device, d, k, dt):
+    for gpu, kp_max in _modes(device, d, k, dt):
+        monkeypatch.setattr(L, "HOST_FUSED_KP", kp_max)
         lp = L.Lloyd(Xe, we, k, gpu=gpu)
         Cn, n_empty, shift, moved = lp.step(Ce, False)
         np.testing.assert_array_equal(ember.asnumpy(lp.labels), lab)
@@ -77,9 +79,13 @@ def test_sums_are_the_same_every_run(device):
     rng = np.random.default_rng(5)
     X = ember.asarray(rng.standard_normal((3000, 6)).astype(np.float32), device=device)
     C = X[:7].copy()
-    for gpu in _modes(device):
-        a = [ember.asnumpy(L.Lloyd(X, None, 7, gpu=gpu).step(C, False)[0])
-             for _ in range(2)]
+    for gpu, kp_max in _modes(device):
+        L.HOST_FUSED_KP, saved = kp_max, L.HOST_FUSED_KP
+        try:
+            a = [ember.asnumpy(L.Lloyd(X, None, 7, gpu=gpu).step(C, False)[0])
+                 for _ in range(2)]
+        finally:
+            L.HOST_FUSED_KP = saved
         assert a[0].tobytes() == a[1].tobytes()
 
 

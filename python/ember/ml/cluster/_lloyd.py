@@ -46,6 +46,10 @@ _GS = 8
 # and blocks a chunk (the count of partial sums; fixed, as on the GPU)
 CPU_CHUNK = 1 << 22
 _CPU_BLOCKS = 16
+# cpu: centers (padded) up to which kmeans_host.cuh's em_kmeans_host_fused
+# scores the rows itself (no BLAS: its threads and ember's pool traded the
+# cores of the 2-core host at each call); past it, BLAS chunks
+HOST_FUSED_KP = 1024
 _modules = {}
 
 # devices the kernels are used on; tests take them out to check the
@@ -80,6 +84,7 @@ def _names(fmt):
 _LABELS = "em_kmeans_labels<{c}, %d, %d>" % (_THREADS, _R)
 _SUMS = "em_kmeans_sums<{c}, %d>" % _SUM_U
 _HOST = "em_kmeans_host_chunk<{c}>"
+_HOST_FUSED = "em_kmeans_host_fused<{c}>"
 _FINISH = "em_kmeans_finish<{c}, {t}>"
 _REDUCE = "em_kmeans_reduce<{c}, %d>" % _GS
 _FIGS = "em_kmeans_figs<{c}, %d>" % _FINISH_THREADS
@@ -137,9 +142,25 @@ class Lloyd:
         if not self.gpu:
             if sums:
                 self.part.fill(0)
+            lanes = 4 * (32 // X.dtype.itemsize)
+            kp = -(-k // lanes) * lanes
+            if kp <= HOST_FUSED_KP:
+                CT = ember.zeros((d, kp), dtype=X.dtype, device=dev)
+                CT[:, :k] = C.T
+                cn = ember.full(kp, float("inf"), dtype=X.dtype, device=dev)
+                cn[:k] = (C * C).sum(axis=1)
+                f = _fn(dev, "kmeans_host.cuh", _HOST_FUSED.format(c=self.c),
+                        _names(_HOST) + _names(_HOST_FUSED))
+                rpb = -(-n // self.G)
+                launch(dev, f, (-(-n // rpb),), (1,),
+                       (X, CT, cn, w, i32(hw), i64(n), i32(d), i32(k), i32(kp), i64(rpb),
+                        self.labels, self.old, i32(has_old), self.changed, i32(sums),
+                        self.part))
+                return
             cc = (C * C).sum(axis=1)
             Ct2 = ember.ascontiguousarray(C.T * -2.0)
-            f = _fn(dev, "kmeans_host.cuh", _HOST.format(c=self.c), _names(_HOST))
+            f = _fn(dev, "kmeans_host.cuh", _HOST.format(c=self.c),
+                    _names(_HOST) + _names(_HOST_FUSED))
             for s in range(0, n, self.chunk):
                 e = min(n, s + self.chunk)
                 b = e - s
