@@ -163,20 +163,34 @@ def main():
     rows = int(10 ** args.log10n_per_gpu) // args.parts_per_gpu
     p1 = args.parts_per_gpu
     kind = "GPU" if ember.cuda.runtime.getDeviceCount() else "cpu worker"
+    head = [f"| case ({rows * p1:.2e} rows, {p1} partitions per {kind}) "
+            f"| 1 {kind}, 1/{n} of the rows, ms | {n} {kind}s ms "
+            f"| weak scaling N*t1/tN | dask + pandas ms | pandas / ember |",
+            "|---|---|---|---|---|---|"]
+
+    def table(one, alln, host, show):
+        """The table so far, written to --out (a run cut off by a time
+        limit keeps the GPUs' rows); printed when show."""
+        lines = list(head)
+        if show:
+            print("\n".join(lines), flush=True)
+        for name, _ in _cases():
+            t1, tn, th = one[name], alln[name], host[name]
+            weak = "" if isinstance(t1, str) or isinstance(tn, str) else f"{n * t1 / tn:.3g}"
+            row = [name, F.fmt(t1), F.fmt(tn), weak, F.fmt(th), F.ratio(th, tn)]
+            if show:
+                F.emit(lines, row, args.out)
+            else:
+                lines.append("| " + " | ".join(row) + " |")
+        if not show and args.out:
+            with open(args.out, "w") as f:
+                f.write("\n".join(lines) + "\n")
+
     one = _on_cluster(1, p1, rows)
     alln = _on_cluster(n, p1 * n, rows)
+    table(one, alln, {k: "not yet measured" for k in one}, False)
     host = {k: "skipped" for k in one} if args.no_pandas else _pandas(p1 * n, rows)
-    lines = [f"| case ({rows * p1:.2e} rows, {p1} partitions per {kind}) "
-             f"| 1 {kind}, 1/{n} of the rows, ms | {n} {kind}s ms "
-             f"| weak scaling N*t1/tN | dask + pandas ms | pandas / ember |",
-             "|---|---|---|---|---|---|"]
-    print("\n".join(lines), flush=True)
-    for name, _ in _cases():
-        t1, tn, th = one[name], alln[name], host[name]
-        weak = "" if isinstance(t1, str) or isinstance(tn, str) else f"{n * t1 / tn:.3g}"
-        F.emit(lines, [name, F.fmt(t1), F.fmt(tn), weak, F.fmt(th), F.ratio(th, tn)],
-               args.out)
-
+    table(one, alln, host, True)
 
 if __name__ == "__main__":
     main()
