@@ -34,6 +34,10 @@ def _cases():
             ("groupby id2, sum v1, mean v2",
              lambda d, r: d.groupby("id2").agg({"v1": "sum", "v2": "mean"})),
             ("join on id2 (n/10 right rows)", lambda d, r: d.merge(r, on="id2")),
+            # the right side sent whole to every worker instead of both
+            # sides hash-shuffled between them
+            ("join on id2, broadcast=True",
+             lambda d, r: d.merge(r, on="id2", broadcast=True)),
             ("sum v1 * v2", lambda d, r: (d.v1 * d.v2).sum())]
 
 

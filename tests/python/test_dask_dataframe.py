@@ -69,6 +69,8 @@ CASES = {
     "groupby_agg_var_std": lambda d: d.groupby("k").agg({"x": "var", "y": "std"}),
     "merge": lambda d: d.merge(d[["k", "y"]].rename(columns={"y": "y2"}), on="k"),
     "merge_str": lambda d: d[["g", "x"]].merge(d[["g", "y"]], on="g", npartitions=3),
+    "merge_broadcast": lambda d: d.merge(d.groupby("g").y.max().rename("y2")
+                                         .reset_index(), on="g", broadcast=True),
     "sort_values": lambda d: d.sort_values("x"),
     "set_index": lambda d: d.set_index("x"),
     "drop_duplicates": lambda d: d.drop_duplicates(subset=["k", "g"]),
