@@ -112,8 +112,10 @@ def _on_cluster(n_workers, parts, rows):
     partitions made and persisted on the workers."""
     import distributed
 
+    import importlib
+
     import ember.dask as ed
-    import ember.dask.dataframe  # noqa: F401  (the task shuffle, the dispatch)
+    importlib.import_module("ember.dask.dataframe")   # the task shuffle, the dispatch
     with ed.LocalCluster(n_workers=n_workers) as c, distributed.Client(c) as cl:
         # partition i made on worker i % N, so each holds the same rows
         addrs = sorted(cl.scheduler_info(n_workers=-1)["workers"])
@@ -141,8 +143,10 @@ def _on_cluster(n_workers, parts, rows):
 
 
 def _pandas(parts, rows):
+    import importlib
+
     import dask
-    import ember.dask.dataframe  # noqa: F401  (the same task shuffle)
+    importlib.import_module("ember.dask.dataframe")   # the same task shuffle
     with dask.config.set(scheduler="threads"):
         d, r = _frames(parts, rows, lambda *a: dask.delayed(_part)(*a, "cpu", True))
         d, r = dask.persist(d, r)
