@@ -74,13 +74,17 @@ def test_blocks_on_two_streams(monkeypatch, device, streams):
     monkeypatch.setattr(_search, "STREAM_DEVICES", {"cpu", "cuda"} if streams else set())
     X, Q, _, _ = _data(n=300, q=101, d=5)
     monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 7 * 300))
-    a = skn.NearestNeighbors(n_neighbors=6).fit(X)
-    b = EN.NearestNeighbors(n_neighbors=6).fit(_e(X, device))
-    for q in (Q, None):
-        wd, wi = a.kneighbors(q)
-        d, i = b.kneighbors(None if q is None else _e(q, device))
-        np.testing.assert_array_equal(ember.asnumpy(i), wi)
-        np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-7, atol=1e-7)
+    for metric, dt in (("euclidean", np.float64), ("cosine", np.float64),
+                       ("manhattan", np.float32)):
+        Xd, Qd = X.astype(dt), Q.astype(dt)
+        a = skn.NearestNeighbors(n_neighbors=6, metric=metric).fit(Xd)
+        b = EN.NearestNeighbors(n_neighbors=6, metric=metric).fit(_e(Xd, device))
+        for q in (Qd, None):
+            wd, wi = a.kneighbors(q)
+            d, i = b.kneighbors(None if q is None else _e(q, device))
+            assert d.dtype == dt
+            np.testing.assert_array_equal(ember.asnumpy(i), wi)
+            np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -160,33 +160,40 @@ def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=None):
     if len(blocks) == 1:
         return one(blocks[0])
     if Q.device.type in STREAM_DEVICES:
-        out = _on_two_streams(Q.device, one, blocks)
-    else:
-        out = [one(s) for s in blocks]
+        return _on_two_streams(Q, k, one, blocks)
+    out = [one(s) for s in blocks]
     return (ember.concatenate([d for d, _ in out], axis=0),
             ember.concatenate([i for _, i in out], axis=0))
 
 
-def _on_two_streams(dev, one, blocks):
+def _on_two_streams(Q, k, one, blocks):
     """one(block) for each block, alternately on two new streams that start
-    after the work queued so far on the current stream; the current
-    stream's later work waits for both. Each stream's temporaries return to
-    its own free list, so no block's memory is reused under another."""
+    after the work queued so far on the current stream, each block's
+    results copied on its stream into outputs made on the current stream,
+    whose later work waits for both streams. So every temporary of a block
+    is made, used and freed on one stream (each stream's free list is its
+    own: no block's memory is reused under another's reads)."""
+    dev = Q.device
     cur = ember.cuda.get_current_stream()
-    with dev:
-        if cur.device != dev:
+    if cur.device != dev:
+        with dev:
             cur = ember.cuda.get_current_stream()
-        streams = [ember.cuda.Stream(non_blocking=True) for _ in range(2)]
+    with cur:
+        n = Q.shape[0]
+        dist = ember.empty((n, k), dtype=Q.dtype, device=dev)
+        ind = ember.empty((n, k), dtype=ember.int64, device=dev)
+        streams = [ember.cuda.Stream(non_blocking=True, device=dev) for _ in range(2)]
         start = cur.record()
         for st in streams:
             st.wait_event(start)
-        out = []
         for i, s in enumerate(blocks):
             with streams[i % 2]:
-                out.append(one(s))
+                d, ix = one(s)
+                dist[s] = d
+                ind[s] = ix
         for st in streams:
             cur.wait_event(st.record())
-    return out
+    return dist, ind
 
 
 def radius_neighbors(prep, Q, radius, exclude_self=False, sort_results=False,
