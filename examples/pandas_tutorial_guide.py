@@ -273,7 +273,7 @@ def categorical_guide(pd):
     yield "cat.codes", lambda: s.cat.codes
     yield "value_counts", lambda: s.value_counts()
     cat = pd.CategoricalDtype(categories=["b", "c", "d"], ordered=True)
-    yield "CategoricalDtype", lambda: pd.Series(["a", "b", "c", "a"], dtype=cat)
+    yield "CategoricalDtype", lambda: pd.Series(["b", "c", "d", "b"], dtype=cat)
     yield "ordered comparison", lambda: pd.Series(["b", "c", "d"], dtype=cat) > "b"
     yield "add_categories", lambda: s.cat.add_categories(["z"])
     yield "remove_unused_categories", lambda: s[s != "c"].cat.remove_unused_categories()

@@ -415,3 +415,16 @@ def test_to_datetime_format_mismatch(device):
         ef.to_datetime(ef.Series(["31/02/2021"], device=device), format="%d/%m/%Y")
     with pytest.raises(NotImplementedError):
         ef.to_datetime(s, format="%d %b %Y")
+
+
+def test_describe_include_and_list_values_refused(device):
+    p = pd.DataFrame({"a": [1.0, 2.0, 4.0], "s": ["x", "y", "x"]})
+    e = ef.from_pandas(p, device=device)
+    tm.assert_frame_equal(e.describe(include="number").to_pandas(),
+                          p.describe(include="number"))
+    tm.assert_frame_equal(e.describe(percentiles=[0.25, 0.5, 0.75]).to_pandas(),
+                          p.describe(percentiles=[0.25, 0.5, 0.75]))
+    with pytest.raises(NotImplementedError, match="number columns only"):
+        e.describe(include="all")
+    with pytest.raises(NotImplementedError, match="lists"):
+        ef.Series([[1, 2], [3]], device=device)

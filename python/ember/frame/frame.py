@@ -519,7 +519,15 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         arr = ember.asarray(np.asarray(values, dtype=np.int64), device=self._device())
         return Series._make(Column("int64", arr), self._labels(list(self._cols)), None)
 
-    def describe(self):
+    def describe(self, percentiles=None, include=None, exclude=None):
+        import numpy as np
+        if percentiles is not None and list(percentiles) != [0.25, 0.5, 0.75]:
+            raise NotImplementedError("describe(percentiles=): the quartiles only")
+        if exclude is not None or include not in (None, "number", np.number, [np.number],
+                                                  ["number"]):
+            raise NotImplementedError(f"describe(include={include!r}, exclude="
+                                      f"{exclude!r}): the number columns only (counts "
+                                      "of strings would make an object frame)")
         from ember.frame._describe import describe_column, LABELS
         cols = {k: describe_column(c)[0] for k, c in self._cols.items()
                 if c.dtype.is_numeric and c.dtype.kind != "b"}
