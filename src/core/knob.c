@@ -86,6 +86,10 @@ static const knob knobs[EM_KNOB_COUNT] = {
                                      "builds every arange and real linspace of "
                                      "2 or more values with the GPU's kernels, "
                                      "also on cpu", 1, 0},
+    [EM_KNOB_TEST_FUSION_HOST_MIN] = {"EMBER_TEST_FUSION_HOST_MIN", "tests: "
+                                      "elements from which cpu groups fuse "
+                                      "(default 65536), so the cpu suite can "
+                                      "run every op fused", 1, 0},
 };
 
 /* 0: not read; -1: unset or out of range; else the value + 1. Racing first

@@ -12,6 +12,18 @@
  * never pay back. */
 #define FZ_HOST_MIN_ELEMENTS 65536
 
+static int64_t host_min(void)
+{
+    static int64_t v = -1;
+    int64_t m = __atomic_load_n(&v, __ATOMIC_RELAXED);
+    if (m < 0) {
+        const char *t = em_knob_text(EM_KNOB_TEST_FUSION_HOST_MIN);
+        m = t ? atoll(t) : FZ_HOST_MIN_ELEMENTS;
+        __atomic_store_n(&v, m, __ATOMIC_RELAXED);
+    }
+    return m;
+}
+
 atomic_int em_fuse_pending_n;
 fz_group em_fz_open;
 pthread_mutex_t em_fz_lock;
@@ -219,7 +231,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
      * than in eager's one-op loop (seen with GCC 12 at -O3, with
      * -ffp-contract=off), and fused results must keep eager's bits. */
     if (em_device_get_type(dev) != EM_DEVICE_CUDA &&
-        (out->size < FZ_HOST_MIN_ELEMENTS || out->dtype >= EM_COMPLEX64 ||
+        (out->size < host_min() || out->dtype >= EM_COMPLEX64 ||
          loop_out >= EM_COMPLEX64 || loop_in[0] >= EM_COMPLEX64 ||
          (nin > 1 && loop_in[1] >= EM_COMPLEX64)))
         return EM_ERR_NOT_SUPPORTED;
