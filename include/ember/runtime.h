@@ -169,7 +169,8 @@ em_status em_vendor_ready(em_vendor_lazy *t);
 
 /* The calling thread's current device (initially the default device) and
  * current stream (initially NULL, meaning that device's default stream).
- * Setting the device resets the current stream to NULL. These are what
+ * Setting another device than the current one resets the current stream to
+ * NULL; setting the current one keeps it. These are what
  * Python's `with device:` and `with stream:` change. */
 em_status em_current_device(em_device **out);
 void em_set_current_device(em_device *d);

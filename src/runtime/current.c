@@ -26,8 +26,14 @@ em_status em_current_device(em_device **out)
 
 void em_set_current_device(em_device *d)
 {
+    /* `with stream: with device:` on the stream's own device keeps the
+     * stream, as CuPy's per-device current stream does: library code that
+     * enters an array's device must not move its work off the caller's
+     * stream. */
+    em_device *cur = NULL;
+    if (em_current_device(&cur) != EM_OK || cur != d)
+        rt_cur_stream = NULL;
     rt_cur_dev = d;
-    rt_cur_stream = NULL;
 }
 
 em_stream *em_current_stream(void) { return rt_cur_stream; }

@@ -111,9 +111,14 @@ def test_with_device_restores_stream(device):
     with s:
         assert ember.get_current_stream() is s
         with ember.Device(device):
-            # entering a device makes its default stream current
-            assert ember.get_current_stream().ptr == 0
-            assert ember.get_current_stream() != s
+            # entering the stream's own device keeps it current, as CuPy's
+            # per-device current stream and torch.cuda.device do
+            assert ember.get_current_stream() is s
+        other = "cpu" if str(device) != "cpu" else None
+        if other:
+            with ember.Device(other):
+                # another device: that device's default stream
+                assert ember.get_current_stream().ptr == 0
         assert ember.get_current_stream() is s
     assert ember.get_current_stream() != s
 

@@ -64,6 +64,25 @@ def test_with_stream(device):
         assert ember.get_current_stream().ptr == 0
 
 
+def test_entering_the_streams_own_device_keeps_the_stream(device):
+    # CuPy keeps a current stream per device: library code that enters an
+    # array's device inside `with stream:` must not leave the stream
+    with ember.Device(device) as d:
+        s = ember.Stream(non_blocking=True)
+        with s:
+            with ember.Device(device):
+                assert ember.get_current_stream() is s
+                x = ember.arange(10, dtype=ember.float32) * 2
+            assert ember.get_current_stream() is s
+            other = "cpu" if d.id != -1 and str(device) != "cpu" else None
+            if other:
+                with ember.Device(other):
+                    assert ember.get_current_stream() is not s
+            assert ember.get_current_stream() is s
+        s.synchronize()
+        assert float(x.sum()) == 90.0
+
+
 def test_with_stream_switches_device(device):
     s = ember.Stream(device=device)
     before = ember.get_current_device()

@@ -118,9 +118,10 @@ static int forget_stream(empy_state *st)
 void empy_set_device(empy_state *st, em_device *d)
 {
     em_set_current_device(d);
-    /* The C runtime reset the thread's stream; drop the object we kept
-     * alive for it. A failure here can only leave a stale reference. */
-    if (forget_stream(st) < 0)
+    /* When the C runtime reset the thread's stream (another device), drop
+     * the object we kept alive for it. A failure here can only leave a
+     * stale reference. */
+    if (!em_current_stream() && forget_stream(st) < 0)
         PyErr_Clear();
 }
 
@@ -214,8 +215,8 @@ int empy_context_pop(empy_state *st)
     }
     empy_set_device(st, ((empy_Device *)PyTuple_GET_ITEM(entry, 0))->dev);
     str = PyTuple_GET_ITEM(entry, 1);
-    if (str != Py_None)
-        rc = empy_set_stream(st, str);
+    /* the saved stream, also when it was none (the device's default) */
+    rc = empy_set_stream(st, str);
     Py_DECREF(entry);
     return rc;
 }
