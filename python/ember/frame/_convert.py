@@ -73,8 +73,8 @@ def column_from(data, dtype=None, device=None):
         col = column_from_pandas(data, device)
     elif isinstance(data, (list, tuple, range)):
         items = list(data)
-        if any(isinstance(x, (list, tuple, dict, set)) for x in items):
-            raise NotImplementedError("a column of lists, tuples, dicts or sets "
+        if any(isinstance(x, (list, dict, set)) for x in items):
+            raise NotImplementedError("a column of lists, dicts or sets "
                                       "(pandas' object column), which ember.frame does "
                                       "not hold")
         if any(_is_time(x) for x in items):   # pandas' own scalars: pandas' units
