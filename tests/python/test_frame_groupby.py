@@ -410,18 +410,15 @@ def test_pivot_table(pair):
         for dropna in (True, False):
             e = pdf.pivot_table(values="v", index="ks", columns="k", aggfunc=agg,
                                 dropna=dropna)
-            e.columns.name = None   # ember's columns carry no name (docs/frames.md)
             tm.assert_frame_equal(ef.pivot_table(df, values="v", index="ks", columns="k",
                                                  aggfunc=agg, dropna=dropna).to_pandas(), e)
     e = pdf.pivot_table(values="f", index="k", columns="kb", aggfunc="mean")
-    e.columns.name = None
     tm.assert_frame_equal(df.pivot_table(values="f", index="k", columns="kb").to_pandas(),
                           e)
     for agg in ("sum", "min", "first", "size", "mean"):
         for v in ("v", "I", "f"):   # a filled table keeps the aggregation's dtype
             e = pdf.pivot_table(values=v, index="ks", columns="k", aggfunc=agg,
                                 fill_value=0)
-            e.columns.name = None
             tm.assert_frame_equal(df.pivot_table(values=v, index="ks", columns="k",
                                                  aggfunc=agg, fill_value=0).to_pandas(), e)
     _both(lambda d: d.pivot_table(values="v", index="k", aggfunc="sum"), pdf, df)

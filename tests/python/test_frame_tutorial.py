@@ -252,8 +252,7 @@ def test_index_values_as_columns(device):
 
 
 def _no_columns_name(df):
-    df.columns.name = None    # ember's columns carry no name (docs/frames.md)
-    return df
+    return df   # ember's columns carry pandas' name now (frame/_colname.py)
 
 
 def test_pivot(device):
@@ -428,3 +427,26 @@ def test_describe_include_and_list_values_refused(device):
         e.describe(include="all")
     with pytest.raises(NotImplementedError, match="lists"):
         ef.Series([[1, 2], [3]], device=device)
+
+
+def test_columns_name(device):
+    p = pd.DataFrame({"k": [1, 2, 2, 1], "c": ["x", "y", "x", "y"], "v": [1, 2, 3, 4]})
+    e = ef.from_pandas(p, device=device)
+    pe, ee = p.pivot(index="k", columns="c", values="v"), e.pivot(index="k", columns="c",
+                                                                  values="v")
+    assert ee.columns.name == pe.columns.name == "c"
+    tm.assert_frame_equal(ee.head(1).to_pandas(), pe.head(1))      # kept by row selections
+    tm.assert_frame_equal(ee.sort_values("x").to_pandas(), pe.sort_values("x"))
+    tm.assert_frame_equal(ee.copy().to_pandas(), pe.copy())
+    ee.columns.name = "C"
+    pe.columns.name = "C"
+    tm.assert_frame_equal(ee.to_pandas(), pe)
+    ee.columns.name = None
+    pe.columns.name = None
+    tm.assert_frame_equal(ee.to_pandas(), pe)
+    ee.columns = pd.Index(["a", "b"], name="n")
+    pe.columns = pd.Index(["a", "b"], name="n")
+    tm.assert_frame_equal(ee.to_pandas(), pe)
+    ee.columns = ["p", "q"]
+    pe.columns = ["p", "q"]
+    tm.assert_frame_equal(ee.to_pandas(), pe)

@@ -53,6 +53,7 @@ def set_index_labels(obj, labels):
 def set_column_names(df, names):
     if type(names).__name__ == "MultiIndex":
         raise NotImplementedError("MultiIndex columns are not supported by ember.frame")
+    name = getattr(names, "name", None)
     names = list(names)
     if len(names) != len(df._cols):
         raise ValueError(f"Length mismatch: Expected axis has {len(df._cols)} elements, "
@@ -60,3 +61,4 @@ def set_column_names(df, names):
     if len(set(names)) != len(names):
         raise NotImplementedError("duplicate column names")
     df._cols = dict(zip(names, df._cols.values()))
+    df._colname = name   # an Index's name, as pandas takes it; a list has none

@@ -75,7 +75,9 @@ def unstack(s, level=-1, fill_value=None):
         out[label] = _cell_column(s._col.take(ember.maximum(a, 0)), a < 0, some_missing,
                                   fill_value)
     rows = index._pick(rest).take(rrep)
-    return DataFrame._make(out, rows)
+    res = DataFrame._make(out, rows)
+    res._colname = index.names[-1]   # the level unstacked names the columns
+    return res
 
 
 def stack(df, level=-1, dropna=None, sort=None, future_stack=True):
@@ -110,5 +112,5 @@ def stack(df, level=-1, dropna=None, sort=None, future_stack=True):
     keys = column_from(names, device=dev) if names else column_from([], dtype="str",
                                                                      device=dev)
     mi = MultiIndex._make([c.take(row) for c in levels] + [keys.take(col)],
-                          lnames + [None])
+                          list(lnames) + [df._colname])   # the columns' name names it
     return Series._make(values.take(col * n + row), mi, None)

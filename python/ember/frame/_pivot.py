@@ -93,7 +93,9 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
         idx = MultiIndex._make([k.take(keep_r) for k in gi.keys], keys)
     else:
         idx = Index(gi.keys[0].take(keep_r), name=index)
-    return DataFrame._make(out, idx if ki else RangeIndex(0, 0))
+    res = DataFrame._make(out, idx if ki else RangeIndex(0, 0))
+    res._colname = columns   # pandas names the columns by their key
+    return res
 
 
 def _cell_column(col, missing, some_missing, fill_value):

@@ -83,9 +83,15 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     ndim = 2
     empty = property(lambda self: len(self._index) == 0 or not self._cols)
 
+    _colname = None   # pandas' columns.name (_colname.py)
+
     @property
     def columns(self):
-        return self._labels(list(self._cols))
+        from ember.frame._colname import ColumnLabels
+        names = list(self._cols)
+        if any(isinstance(n, tuple) for n in names):   # _labels' MultiIndex or object
+            return self._labels(names)
+        return ColumnLabels(self, names)
 
     columns = columns.setter(set_column_names)
 
@@ -135,7 +141,10 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         index = self._index.to_pandas()
         data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
                 for k, c in self._cols.items()}
-        return pd.DataFrame(data, index=index, columns=list(self._cols), copy=False)
+        out = pd.DataFrame(data, index=index, columns=list(self._cols), copy=False)
+        if self._colname is not None:
+            out.columns.name = self._colname
+        return out
 
     def _arrow_arrays(self):
         from ember.frame._arrow import column_to_arrow
@@ -256,8 +265,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return out
 
     def copy(self, deep=True):
-        return DataFrame._make({k: c.copy() if deep else c for k, c in self._cols.items()},
-                               self._index)
+        from ember.frame._colname import keep
+        return keep(self, DataFrame._make({k: c.copy() if deep else c
+                                           for k, c in self._cols.items()}, self._index))
 
     def reindex(self, index=None, columns=None, fill_value=None):
         from ember.frame._reindex import reindex_frame
@@ -294,12 +304,15 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     # ---- rows
     def _take(self, pos):
-        return DataFrame._make({k: c.take(pos) for k, c in self._cols.items()},
-                               self._index.take(pos))
+        from ember.frame._colname import keep
+        return keep(self, DataFrame._make({k: c.take(pos) for k, c in self._cols.items()},
+                                          self._index.take(pos)))
 
     def _slice(self, start, stop):
-        return DataFrame._make({k: c.slice(start, stop) for k, c in self._cols.items()},
-                               self._index.slice(start, stop))
+        from ember.frame._colname import keep
+        return keep(self, DataFrame._make({k: c.slice(start, stop)
+                                           for k, c in self._cols.items()},
+                                          self._index.slice(start, stop)))
 
     def _dev(self):
         return self._device()
