@@ -15,6 +15,7 @@
 
 #include "array/array_internal.h"
 #include "array/reduce_internal.h"
+#include "fuse/fuse.h"
 #include "codegen/ewise.h"
 #include "codegen/reduce.h"
 #include "core/layout.h"
@@ -200,8 +201,9 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
     int64_t size = (int64_t)em_dtype_size(a->dtype);
     em_array part;
     em_function *fn = NULL, *ffn = NULL;
-    void *args[4], *fargs[4], *in = a->data, *outp = res->data, *pp = NULL,
-                              *none = NULL;
+    void *args[4 + EM_FUSE_MAX_LEAVES + 2 * EM_FUSE_MAX_NODES], *fargs[4],
+        *in = a->data, *outp = res->data, *pp = NULL, *none = NULL;
+    int fused = 0, nx = 0;
     em_status st;
     plan p;
 
@@ -250,7 +252,12 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
         if ((st = em_gen_reduce_function(dev, &p.fin, &ffn)) != EM_OK)
             goto done;
     }
-    if ((st = em_gen_reduce_function(dev, &p.d, &fn)) != EM_OK)
+    /* A pending elementwise result is computed where it is loaded
+     * (src/fuse/reduce.c); the group is held until the launches are in. */
+    if (cuda && (st = em_fuse_reduce_begin(a, &p.d, &fn, args + 4, &nx,
+                                           &fused)) != EM_OK)
+        goto done;
+    if (!fused && (st = em_gen_reduce_function(dev, &p.d, &fn)) != EM_OK)
         goto done;
     args[0] = &in;
     args[1] = &outp;
@@ -268,6 +275,8 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
             em_prof_label(ffn, em_reduce_name(op), em_dtype_get(a->dtype)->name);
         st = em_launch(ffn, p.fgrid, p.fblock, 0, s, fargs);
     }
+    if (fused)
+        em_fuse_reduce_end();
 done:
     em_array_release(&part);
     return st;

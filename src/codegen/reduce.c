@@ -332,8 +332,9 @@ static void emit_sig(em_sb *b, const char *n, int cuda)
               n);
     em_sb_printf(b,
               "extern \"C\" __global__ void %s%s(const char *in, char *out, "
-              "acc_%s *part, struct g_%s g)\n{\n",
-              cuda ? "__launch_bounds__(256) " : "", n, n, n);
+              "acc_%s *part, struct g_%s g%s)\n{\n",
+              cuda ? "__launch_bounds__(256) " : "", n, n, n,
+              cuda ? " RD_EXTRA" : "");
 }
 
 static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
@@ -374,7 +375,7 @@ static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
                 "        const %s nv = k1 > k0 ? (k1 - k0) / %d : 0;\n"
                 "        %s j = t;\n"
                 "        for (; j + 256 < nv; j += 512) {\n"
-                "            vec_%s x0 = p[j], x1 = p[j + 256];\n"
+                "            vec_%s x0 = RD_VLD(p, j), x1 = RD_VLD(p, j + 256);\n"
                 "#pragma unroll\n"
                 "            for (int e = 0; e < %d; e++) step_%s(&a, "
                 "ld_%s(x0.v[e]), (long long)(k0 + j * %d + e));\n"
@@ -383,13 +384,13 @@ static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
                 "ld_%s(x1.v[e]), (long long)(k0 + (j + 256) * %d + e));\n"
                 "        }\n"
                 "        if (j < nv) {\n"
-                "            vec_%s x0 = p[j];\n"
+                "            vec_%s x0 = RD_VLD(p, j);\n"
                 "#pragma unroll\n"
                 "            for (int e = 0; e < %d; e++) step_%s(&a, "
                 "ld_%s(x0.v[e]), (long long)(k0 + j * %d + e));\n"
                 "        }\n"
                 "        for (%s k = k0 + nv * %d + t; k < k1; k += 256)\n"
-                "            step_%s(&a, ld_%s(*(const %s *)(row + k * "
+                "            step_%s(&a, ld_%s(RD_LD(%s, row + k * "
                 "sk)), (long long)k);\n",
                 n, n, ix, vw, ix, n, vw, n, n, vw, vw, n, n, vw, n, vw, n, n,
                 vw, ix, vw, n, n, ts);
@@ -398,12 +399,12 @@ static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
                 b,
                 "        %s k = k0 + t;\n"
                 "        for (; k + 256 < k1; k += 512) {\n"
-                "            %s x0 = *(const %s *)(row + k * sk), x1 = "
-                "*(const %s *)(row + (k + 256) * sk);\n"
+                "            %s x0 = RD_LD(%s, row + k * sk), x1 = "
+                "RD_LD(%s, row + (k + 256) * sk);\n"
                 "            step_%s(&a, ld_%s(x0), (long long)k);\n"
                 "            step_%s(&a, ld_%s(x1), (long long)(k + 256));\n"
                 "        }\n"
-                "        if (k < k1) step_%s(&a, ld_%s(*(const %s *)(row + "
+                "        if (k < k1) step_%s(&a, ld_%s(RD_LD(%s, row + "
                 "k * sk)), (long long)k);\n",
                 ix, ts, ts, ts, n, n, n, n, n, n, ts);
         }
@@ -438,7 +439,7 @@ static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
                 b,
                 "            const char *row = in + m * sm;\n"
                 "            for (%s k = lane; k < K; k += 32)\n"
-                "                step_%s(&a, ld_%s(*(const %s *)(row + k * "
+                "                step_%s(&a, ld_%s(RD_LD(%s, row + k * "
                 "sk)), (long long)k);\n",
                 ix, n, n, ts);
         else
@@ -475,12 +476,12 @@ static void emit_cuda(em_sb *b, const em_gen_reduce *d, const char *n)
             "            %s x[8];\n"
             "#pragma unroll\n"
             "            for (int u = 0; u < 8; u++)\n"
-            "                x[u] = *(const %s *)(p + (k + u) * sk);\n"
+            "                x[u] = RD_LD(%s, p + (k + u) * sk);\n"
             "#pragma unroll\n"
             "            for (int u = 0; u < 8; u++)\n"
             "                step_%s(&a, ld_%s(x[u]), (long long)(k + u));\n"
             "        }\n"
-            "        for (; k < k1; k++) step_%s(&a, ld_%s(*(const %s *)(p "
+            "        for (; k < k1; k++) step_%s(&a, ld_%s(RD_LD(%s, p "
             "+ k * sk)), (long long)k);\n",
             ix, ix, ix, ix, ix, ix, n, n, ix, ts, ts, n, n, n, n, ts);
         if (d->split)
@@ -795,6 +796,13 @@ static em_status check_desc(const em_gen_reduce *d, em_device_type target)
 em_status em_gen_reduce_source(const em_gen_reduce *d, em_device_type target,
                                const char *name, char **out)
 {
+    return em_gen_reduce_source_with(d, target, name, NULL, out);
+}
+
+em_status em_gen_reduce_source_with(const em_gen_reduce *d,
+                                    em_device_type target, const char *name,
+                                    const char *prelude, char **out)
+{
     static const char *const sched_names[] = {"rows", "warp", "cols", "fin"};
     em_sb b = {0};
     em_status st;
@@ -817,7 +825,19 @@ em_status em_gen_reduce_source(const em_gen_reduce *d, em_device_type target,
               em_dtype_get((em_dtype)d->compute)->name, sched_names[d->sched],
               d->split ? " to partials" : "", d->vec,
               d->idx64 ? "64-bit" : "32-bit");
-    em_sb_printf(&b, "%s\n%s\n", ewise_base, em_embedded_reduce_ops_h);
+    if (prelude && target != EM_DEVICE_CUDA)
+        return em_error(EM_ERR_NOT_SUPPORTED,
+                        "a reduction's element prelude is for cuda kernels");
+    /* A prelude brings the whole ops header and defines the loads; the
+     * plain kernel reads its input's memory. */
+    if (prelude)
+        em_sb_printf(&b, "%s\n%s\n", prelude, em_embedded_reduce_ops_h);
+    else
+        em_sb_printf(&b,
+                     "%s\n%s\n#define RD_EXTRA\n"
+                     "#define RD_LD(T, p) (*(const T *)(p))\n"
+                     "#define RD_VLD(p, j) ((p)[j])\n",
+                     ewise_base, em_embedded_reduce_ops_h);
     emit_op(&b, d, name);
     if (target == EM_DEVICE_CUDA)
         emit_cuda(&b, d, name);

@@ -37,7 +37,7 @@
 #include "ember/runtime.h"
 
 /* Bump when generated source changes meaning (it is in the cache key). */
-#define EM_GEN_REDUCE_VERSION 7u
+#define EM_GEN_REDUCE_VERSION 8u
 
 enum {
     EM_GEN_RED_ROWS = 0,
@@ -72,6 +72,16 @@ typedef struct em_gen_reduce_geom {
 /* Kernel source for d on a target (malloc'd); identifiers carry `name`. */
 em_status em_gen_reduce_source(const em_gen_reduce *d, em_device_type target,
                                const char *name, char **out);
+
+/* As em_gen_reduce_source on cuda, with `prelude` (the whole of
+ * kernels/ewise_ops.h and what it adds) in place of the ops base, which
+ * must define the kernel's extra parameters RD_EXTRA (", type name"...),
+ * the element load RD_LD(T, p) (p: `in` plus a byte offset) and the
+ * vector load RD_VLD(p, j) (vector j of p): how a fused group's value is
+ * reduced without being stored (src/fuse/reduce.c). */
+em_status em_gen_reduce_source_with(const em_gen_reduce *d,
+                                    em_device_type target, const char *name,
+                                    const char *prelude, char **out);
 
 /* Size of the accumulator struct of d (for the partials buffer): an upper
  * bound the kernels' layout never exceeds. */

@@ -60,6 +60,19 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
                          em_array *out, int nd, const int64_t *shape,
                          em_stream *s);
 
+/* A reduction (src/array/reduce.c) of a, described by d, about to launch
+ * on cuda: when a is a pending result of a contiguous group, *fused = 1,
+ * *fn computes it where the reduction loads it, args[0..*nargs) are the
+ * extra arguments after the reduction's four, and the group is held (no
+ * guard runs it) until em_fuse_reduce_end, which the caller must call
+ * after its launches. Otherwise *fused = 0 and nothing is held. */
+struct em_gen_reduce;
+em_status em_fuse_reduce_begin(const em_array *a,
+                               const struct em_gen_reduce *d,
+                               em_function **fn, void **args, int *nargs,
+                               int *fused);
+void em_fuse_reduce_end(void);
+
 /* The storage release hook: storage (an em_storage whose fuse_node was
  * set) lost its last reference, maybe before its group ran. */
 void em_fuse_storage_dropped(void *storage);

@@ -5,6 +5,8 @@
 
 #include <pthread.h>
 
+#include "core/strbuf.h"
+
 #include "array/array_internal.h"
 #include "codegen/ewise.h"
 #include "fuse/fuse.h"
@@ -39,10 +41,35 @@ typedef struct fz_group {
 /* The open group and its lock (recursive: running a group may free
  * storage, whose release hook takes it again). */
 extern fz_group em_fz_open;
-extern pthread_mutex_t em_fz_lock;
+extern pthread_mutex_t em_fz_mutex;
+void em_fz_lock(void);
+void em_fz_unlock(void);
 
 /* Generates, compiles (through the per-device kernel table) and launches
  * g's kernel; name NULL for a generated one. Called with the lock held. */
 em_status em_fz_launch(fz_group *g, const char *name);
+
+/* The cuda source of the fused reduction d of the open group's node
+ * `target` (tests compile it with NVRTC where no GPU is). */
+struct em_gen_reduce;
+em_status em_fz_reduce_source(const struct em_gen_reduce *d, int target,
+                              char **src);
+
+/* Set while this thread launches a fused reduction over the open group:
+ * the guards let those launches through and the group stays open. */
+extern _Thread_local int em_fz_running;
+
+/* Whether leaf j of g is C-ordered over g's shape (run.c). */
+int em_fz_leaf_is_c_order(const fz_group *g, int j);
+/* The number of inputs of n's op. */
+int em_fz_nin(const fz_node *n);
+/* The ops header, node element functions (nodes 0..last) for kernel
+ * `name`, appended to b (run.c). */
+void em_fz_emit_nodes(struct em_sb *b, const fz_group *g, int last,
+                      const char *name);
+/* The node statements of one element: x<j> leaves already loaded; t<i>
+ * for nodes 0..last (run.c). */
+void em_fz_emit_values(struct em_sb *b, const fz_group *g, int last,
+                       const char *name, const char *indent);
 
 #endif

@@ -25,8 +25,9 @@ static int64_t host_min(void)
 }
 
 atomic_int em_fuse_pending_n;
+_Thread_local int em_fz_running;
 fz_group em_fz_open;
-pthread_mutex_t em_fz_lock;
+pthread_mutex_t em_fz_mutex;
 
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
 static _Thread_local int tl_state = -1;
@@ -41,17 +42,17 @@ static void lock_init(void)
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&em_fz_lock, &a);
+    pthread_mutex_init(&em_fz_mutex, &a);
     pthread_mutexattr_destroy(&a);
 }
 
-static void lock(void)
+void em_fz_lock(void)
 {
     pthread_once(&lock_once, lock_init);
-    pthread_mutex_lock(&em_fz_lock);
+    pthread_mutex_lock(&em_fz_mutex);
 }
 
-static void unlock(void) { pthread_mutex_unlock(&em_fz_lock); }
+void em_fz_unlock(void) { pthread_mutex_unlock(&em_fz_mutex); }
 
 int em_fuse_enabled(void)
 {
@@ -91,7 +92,14 @@ static em_status run_locked(const char *name)
         if (g->node[i].out)
             atomic_store_explicit(&g->node[i].out->fuse_node, NULL,
                                   memory_order_relaxed);
-    st = em_fz_launch(g, name);
+    /* A group none of whose results is still referenced has nothing to
+     * show (its values went into a fused reduction, or nowhere). */
+    st = EM_OK;
+    for (int i = 0; i < g->nnodes; i++)
+        if (g->node[i].out) {
+            st = em_fz_launch(g, name);
+            break;
+        }
     for (int i = 0; i < g->nleaves; i++)
         em_array_release(&g->leaf[i]);
     g->nnodes = g->nleaves = g->nscalars = 0;
@@ -106,18 +114,20 @@ static em_status run_locked(const char *name)
 static em_status flush(const char *name)
 {
     em_status st;
-    lock();
+    if (em_fz_running)
+        return EM_OK;
+    em_fz_lock();
     if (atomic_load_explicit(&em_fuse_pending_n, memory_order_relaxed) < 0) {
         /* The failure of an earlier run, reported once. */
         st = failed_status;
         atomic_store_explicit(&em_fuse_pending_n, em_fz_open.nnodes,
                               memory_order_relaxed);
-        unlock();
+        em_fz_unlock();
         return em_error(st, "a fused elementwise kernel failed: %s",
                         failed_msg);
     }
     st = run_locked(name);
-    unlock();
+    em_fz_unlock();
     return st;
 }
 
@@ -129,13 +139,13 @@ void em_fuse_storage_dropped(void *storage)
 {
     em_storage *sto = storage;
     fz_node *n;
-    lock();
+    em_fz_lock();
     n = atomic_load_explicit(&sto->fuse_node, memory_order_relaxed);
     if (n) {
         n->out = NULL;
         atomic_store_explicit(&sto->fuse_node, NULL, memory_order_relaxed);
     }
-    unlock();
+    em_fz_unlock();
 }
 
 /* ---- recording ---------------------------------------------------------- */
@@ -242,9 +252,9 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
         if (in[k] && !in[k]->storage->owned)
             return EM_ERR_NOT_SUPPORTED;
 
-    lock();
+    em_fz_lock();
     if (atomic_load_explicit(&em_fuse_pending_n, memory_order_relaxed) < 0) {
-        unlock();
+        em_fz_unlock();
         return em_fuse_flush();
     }
     for (;;) {
@@ -266,7 +276,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
             if (g->nnodes == 0) {
                 /* a pending view that no group holds cannot happen;
                  * refuse rather than loop */
-                unlock();
+                em_fz_unlock();
                 return EM_ERR_NOT_SUPPORTED;
             }
             if ((st = run_locked(NULL)) != EM_OK)
@@ -277,7 +287,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
         break;
     }
     if (st != EM_OK) {
-        unlock();
+        em_fz_unlock();
         return st;
     }
 
@@ -317,6 +327,6 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
     atomic_store_explicit(&out->storage->fuse_node, n, memory_order_relaxed);
     g->nnodes++;
     atomic_store_explicit(&em_fuse_pending_n, g->nnodes, memory_order_relaxed);
-    unlock();
+    em_fz_unlock();
     return EM_OK;
 }

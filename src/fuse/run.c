@@ -45,7 +45,7 @@ typedef struct fz_plan {
     int64_t st[1 + EM_FUSE_MAX_LEAVES][EM_MAX_NDIM]; /* [0]: outputs */
 } fz_plan;
 
-static int nin_of(const fz_node *n)
+int em_fz_nin(const fz_node *n)
 {
     const em_op_info *info = em_op_get((em_op)n->d.op);
     return info ? info->nin : 1;
@@ -55,7 +55,7 @@ static size_t isz(int dt) { return em_dtype_size((em_dtype)dt); }
 
 /* ---- layout ------------------------------------------------------------- */
 
-static int leaf_is_c_order(const fz_group *g, int j)
+int em_fz_leaf_is_c_order(const fz_group *g, int j)
 {
     int64_t step = (int64_t)isz(g->leaf[j].dtype);
     for (int i = g->nd - 1; i >= 0; i--) {
@@ -99,7 +99,7 @@ static void plan_layout(const fz_group *g, fz_plan *p)
     int contig = 1, nop = 1 + g->nleaves;
     p->cuda = em_device_get_type(g->dev) == EM_DEVICE_CUDA;
     for (int j = 0; j < g->nleaves && contig; j++)
-        contig = leaf_is_c_order(g, j);
+        contig = em_fz_leaf_is_c_order(g, j);
     p->strided = !contig;
     p->vw = 1;
     if (contig) {
@@ -148,7 +148,7 @@ static int key_bytes(const fz_plan *p, unsigned char *k)
         PUT(g->sdt[j]);
     for (int i = 0; i < g->nnodes; i++) {
         const fz_node *nd = &g->node[i];
-        int nin = nin_of(nd);
+        int nin = em_fz_nin(nd);
         PUT(nd->d.op & 0x7f);
         PUT(nd->d.op >> 7);
         PUT(nd->d.loop_in[0]);
@@ -184,6 +184,40 @@ static const char *keep_fn(int dt)
 
 static const char *stype(int dt) { return em_gen_ew_storage[dt]; }
 
+void em_fz_emit_values(em_sb *b, const fz_group *g, int last,
+                       const char *name, const char *indent)
+{
+    for (int i = 0; i <= last; i++) {
+        const fz_node *nd = &g->node[i];
+        const char *keep = keep_fn(nd->d.out);
+        int nin = em_fz_nin(nd);
+        em_sb_printf(b, "%sconst %s t%d = %s%sew_elem_%s_%d(", indent,
+                     stype(nd->d.out), i, keep ? keep : "", keep ? "(" : "",
+                     name, i);
+        for (int q = 0; q < nin; q++)
+            em_sb_printf(b, "%s%c%d", q ? ", " : "",
+                         nd->kind[q] == FZ_LEAF   ? 'x'
+                         : nd->kind[q] == FZ_NODE ? 't'
+                                                  : 's',
+                         nd->idx[q]);
+        em_sb_printf(b, ")%s;\n", keep ? ")" : "");
+    }
+}
+
+void em_fz_emit_nodes(em_sb *b, const fz_group *g, int last, const char *name)
+{
+    em_gen_ewise ds[EM_FUSE_MAX_NODES];
+    char fn[96];
+    memset(ds, 0, sizeof ds);
+    for (int i = 0; i <= last; i++)
+        ds[i] = g->node[i].d;
+    em_gen_ewise_emit_ops(b, ds, last + 1);
+    for (int i = 0; i <= last; i++) {
+        snprintf(fn, sizeof fn, "%s_%d", name, i);
+        em_gen_ewise_emit_elem(b, &g->node[i].d, fn);
+    }
+}
+
 /* How emit_body reaches an element: leaves by flat index, by byte offset
  * or from a loaded vector; results by flat index or into a vector. */
 enum { AT_FLAT, AT_OFFSET, AT_VECTOR };
@@ -204,21 +238,7 @@ static void emit_body(em_sb *b, const fz_plan *p, int at, const char *indent)
         else
             em_sb_printf(b, "a%d.v[k];\n", j);
     }
-    for (int i = 0; i < g->nnodes; i++) {
-        const fz_node *nd = &g->node[i];
-        const char *keep = keep_fn(nd->d.out);
-        int nin = nin_of(nd);
-        em_sb_printf(b, "%sconst %s t%d = %s%sew_elem_%s_%d(", indent,
-                     stype(nd->d.out), i, keep ? keep : "", keep ? "(" : "",
-                     p->name, i);
-        for (int q = 0; q < nin; q++)
-            em_sb_printf(b, "%s%c%d", q ? ", " : "",
-                         nd->kind[q] == FZ_LEAF   ? 'x'
-                         : nd->kind[q] == FZ_NODE ? 't'
-                                                  : 's',
-                         nd->idx[q]);
-        em_sb_printf(b, ")%s;\n", keep ? ")" : "");
-    }
+    em_fz_emit_values(b, g, g->nnodes - 1, p->name, indent);
     for (int i = 0; i < g->nnodes; i++)
         if (g->node[i].out) {
             if (at == AT_VECTOR)
@@ -275,19 +295,11 @@ static void emit_offsets(em_sb *b, const fz_plan *p, const char *indent)
 static em_status gen_source(const fz_plan *p, char **out)
 {
     const fz_group *g = p->g;
-    em_gen_ewise ds[EM_FUSE_MAX_NODES];
     em_sb b = {0};
-    char fn[96];
 
     em_sb_printf(&b, "/* ember fused: %d operations over %d inputs, %s */\n",
                  g->nnodes, g->nleaves, p->strided ? "strided" : "contiguous");
-    for (int i = 0; i < g->nnodes; i++)
-        ds[i] = g->node[i].d;
-    em_gen_ewise_emit_ops(&b, ds, g->nnodes);
-    for (int i = 0; i < g->nnodes; i++) {
-        snprintf(fn, sizeof fn, "%s_%d", p->name, i);
-        em_gen_ewise_emit_elem(&b, &g->node[i].d, fn);
-    }
+    em_fz_emit_nodes(&b, g, g->nnodes - 1, p->name);
     if (p->strided)
         em_sb_printf(&b,
                      "struct fz_geom_%s { long long shape[%d]; "

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "codegen/reduce.h"
 #include "ember/array.h"
+#include "fuse/fuse_internal.h"
+#include "sample.h"
 #include "ember/fuse.h"
 #include "ember/ufunc.h"
 
@@ -138,8 +141,61 @@ static void test_shapes_and_switch(void)
     em_array_release(&w);
 }
 
+/* The cuda source of a fused reduction over a recorded a * b + c, for
+ * each schedule and vector width, compiles with NVRTC (no GPU needed). */
+static void test_reduce_sources_compile(void)
+{
+    static const uint8_t scheds[][3] = {
+        /* sched, vec, split */
+        {EM_GEN_RED_ROWS, 1, 0}, {EM_GEN_RED_ROWS, 4, 0},
+        {EM_GEN_RED_ROWS, 4, 1}, {EM_GEN_RED_WARP, 1, 0},
+        {EM_GEN_RED_COLS, 1, 0}, {EM_GEN_RED_COLS, 1, 1}};
+    em_array a, b, c, t, u;
+    filled(1.0f, &a);
+    filled(2.0f, &b);
+    filled(3.0f, &c);
+    bin(EM_OP_MULTIPLY, &a, &b, &t, 1);
+    bin(EM_OP_ADD, &t, &c, &u, 1);
+    CHECK(atomic_load(&em_fuse_pending_n) == 2);
+    for (size_t i = 0; i < sizeof scheds / sizeof *scheds; i++)
+        for (int op = 0; op < 2; op++) {
+            em_gen_reduce d;
+            em_code *code = NULL;
+            char *src = NULL, *log = NULL;
+            memset(&d, 0, sizeof d);
+            d.op = (uint8_t)(op ? EM_RED_MAX : EM_RED_SUM);
+            d.in = EM_FLOAT32;
+            d.compute = EM_FLOAT32;
+            d.out = EM_FLOAT32;
+            d.sched = scheds[i][0];
+            d.vec = scheds[i][1];
+            d.split = scheds[i][2];
+            CHECK_OK(em_fz_reduce_source(&d, 1, &src));
+            if (src) {
+                em_status st = em_compile_cuda(src, "fused_reduce",
+                                               sample_nvrtc_opts,
+                                               SAMPLE_NVRTC_NOPTS, 90,
+                                               EM_CODE_PTX, &code, &log);
+                CHECK(st == EM_OK);
+                if (st != EM_OK)
+                    fprintf(stderr, "%s\n%s\n", em_last_error(),
+                            log ? log : "");
+            }
+            em_code_free(code);
+            free(log);
+            free(src);
+        }
+    CHECK_OK(em_fuse_flush());
+    em_array_release(&a);
+    em_array_release(&b);
+    em_array_release(&c);
+    em_array_release(&t);
+    em_array_release(&u);
+}
+
 int main(void)
 {
+    int nvrtc;
     const char *spec = getenv("EMBER_TEST_DEVICE");
     if (em_device_parse(spec && *spec ? spec : "cpu", &dev) != EM_OK) {
         fprintf(stderr, "no device %s: %s\n", spec, em_last_error());
@@ -149,6 +205,10 @@ int main(void)
     test_group();
     test_write_after_read();
     test_shapes_and_switch();
+    if ((nvrtc = check_nvrtc("test_fuse")) < 0)
+        return 1;
+    if (nvrtc)
+        test_reduce_sources_compile();
     CHECK_OK(em_device_synchronize(dev));
     return check_report("test_fuse");
 }

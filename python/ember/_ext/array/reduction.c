@@ -276,7 +276,9 @@ static PyObject *reduce_into(empy_state *st, em_reduce_op op, call *c,
     memset(&res, 0, sizeof res);
     if (out)
         res = *EMPY_ARR(out);
-    EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR(c->a), &c->ra, &res, NULL));
+    /* raw: a pending elementwise input may be computed inside the
+     * reduction (src/fuse/reduce.c); every other path runs it first */
+    EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR_RAW(c->a), &c->ra, &res, NULL));
     if (rc != EM_OK)
         return empy_raise(st, rc);
     if (out) {
