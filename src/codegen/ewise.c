@@ -854,24 +854,6 @@ static int section_of(int dtype)
     return dtype <= EM_FLOAT64 ? SEC_FLOAT : SEC_COMPLEX;
 }
 
-static void emit_header(em_sb *b, const em_gen_ewise *d, int nin)
-{
-    int need[SEC_COUNT] = {0};
-    pthread_once(&sections_once, split_sections);
-    if (!sections[SEC_BASE]) {
-        em_sb_puts(b, em_embedded_ewise_ops_h);
-        em_sb_puts(b, "\n");
-        return;
-    }
-    need[SEC_BASE] = need[SEC_END] = 1;
-    if (d->op != EM_OP_COPY)
-        for (int k = 0; k < nin; k++)
-            need[section_of(d->loop_in[k])] = 1;
-    for (int k = 0; k < SEC_COUNT; k++)
-        if (need[k])
-            em_sb_puts(b, sections[k]);
-}
-
 void em_gen_ewise_emit_ops(em_sb *b, const em_gen_ewise *d, int n)
 {
     int need[SEC_COUNT] = {0};
@@ -881,18 +863,15 @@ void em_gen_ewise_emit_ops(em_sb *b, const em_gen_ewise *d, int n)
         em_sb_puts(b, "\n");
         return;
     }
+    /* An op's loop types pick its sections; the conversions around it
+     * (and a cast's) are in the base. */
     need[SEC_BASE] = need[SEC_END] = 1;
     for (int i = 0; i < n; i++) {
         const em_op_info *info = em_op_get((em_op)d[i].op);
-        /* a cast converts between categories: every section of both */
-        if (d[i].op == EM_OP_COPY) {
-            need[section_of(input_dtype(&d[i], 0))] = 1;
-            need[section_of(d[i].out)] = 1;
+        if (d[i].op == EM_OP_COPY)
             continue;
-        }
         for (int k = 0; info && k < info->nin; k++)
             need[section_of(d[i].loop_in[k])] = 1;
-        need[section_of(d[i].out)] = 1;
     }
     for (int k = 0; k < SEC_COUNT; k++)
         if (need[k])
@@ -955,7 +934,7 @@ em_status em_gen_ewise_source(const em_gen_ewise *d, em_device_type target,
               em_dtype_get((em_dtype)d->out)->name, layout_name(d), d->ndim,
               d->vec, d->idx64 ? "64-bit" : "32-bit",
               d->where ? ", where" : "");
-    emit_header(&b, d, nin);
+    em_gen_ewise_emit_ops(&b, d, 1);
     emit_elem(&b, d, nin, name);
     if (d->layout == EM_GEN_CONTIG) {
         if (target == EM_DEVICE_CUDA)

@@ -9,6 +9,7 @@
 
 #include "array/array_internal.h"
 #include "codegen/ewise.h"
+#include "codegen/kernel_table.h"
 #include "fuse/fuse.h"
 
 /* Where a node input comes from. */
@@ -54,6 +55,13 @@ em_status em_fz_launch(fz_group *g, const char *name);
 struct em_gen_reduce;
 em_status em_fz_reduce_source(const struct em_gen_reduce *d, int target,
                               char **src);
+
+/* The kernel for key bytes kb[0..klen) (NUL-free, NUL-ended) in t: from
+ * the table, or made by make(ctx) and remembered (run.c). */
+em_status em_fz_kt_get(em_gen_ktable *t, em_device *dev,
+                       const unsigned char *kb, int klen, uint32_t version,
+                       em_gen_kt_load_fn make, const void *ctx,
+                       em_function **fn);
 
 /* Set while this thread launches a fused reduction over the open group:
  * the guards let those launches through and the group stays open. */

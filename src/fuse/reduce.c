@@ -181,8 +181,6 @@ em_status em_fuse_reduce_begin(const em_array *a, const em_gen_reduce *d,
     fz_node *n;
     fzr_ctx c;
     unsigned char kb[FZR_KEY_MAX];
-    em_gen_kkey key;
-    uint64_t h = 1469598103934665603ull;
     int klen, na = 0;
     em_status st;
 
@@ -206,13 +204,7 @@ em_status em_fuse_reduce_begin(const em_array *a, const em_gen_reduce *d,
     c.d = d;
     c.target = (int)(n - g->node);
     klen = key_bytes(&c, kb);
-    for (int i = 0; i < klen; i++)
-        h = (h ^ kb[i]) * 1099511628211ull;
-    memset(&key, 0, sizeof key);
-    key.w[0] = h;
-    key.w[1] = (uint64_t)klen | (uint64_t)FZR_VERSION << 32;
-    key.text = (const char *)kb;
-    st = em_gen_kt_get(&fzr_table, g->dev, &key, 1, fn, load, &c);
+    st = em_fz_kt_get(&fzr_table, g->dev, kb, klen, FZR_VERSION, load, &c, fn);
     if (st != EM_OK) {
         em_fz_unlock();
         return st;

@@ -392,6 +392,22 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
     return em_gen_kt_compile(dev, src, opts, nopts, FZ_VERSION, names, 1, fn);
 }
 
+em_status em_fz_kt_get(em_gen_ktable *t, em_device *dev,
+                       const unsigned char *kb, int klen, uint32_t version,
+                       em_gen_kt_load_fn make, const void *ctx,
+                       em_function **fn)
+{
+    em_gen_kkey key;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (int i = 0; i < klen; i++)
+        h = (h ^ kb[i]) * 1099511628211ull;
+    memset(&key, 0, sizeof key);
+    key.w[0] = h;
+    key.w[1] = (uint64_t)klen | (uint64_t)version << 32;
+    key.text = (const char *)kb;
+    return em_gen_kt_get(t, dev, &key, 1, fn, make, ctx);
+}
+
 static int valid_name(const char *s)
 {
     size_t n = strlen(s);
@@ -408,7 +424,6 @@ em_status em_fz_launch(fz_group *g, const char *name)
 {
     fz_plan p;
     unsigned char kb[FZ_KEY_MAX];
-    em_gen_kkey key;
     em_function *fn = NULL;
     void *ptrs[EM_FUSE_MAX_NODES + EM_FUSE_MAX_LEAVES];
     void *args[EM_FUSE_MAX_NODES + EM_FUSE_MAX_LEAVES + 2 * EM_FUSE_MAX_NODES +
@@ -416,7 +431,6 @@ em_status em_fz_launch(fz_group *g, const char *name)
     int64_t geo[EM_MAX_NDIM + EM_FUSE_MAX_LEAVES * EM_MAX_NDIM];
     int64_t n = g->n;
     int na = 0, np = 0, klen;
-    uint64_t h = 1469598103934665603ull;
     em_dim3 grid, block;
     em_status st;
 
@@ -431,13 +445,7 @@ em_status em_fz_launch(fz_group *g, const char *name)
     plan_layout(g, &p);
 
     klen = key_bytes(&p, kb);
-    for (int i = 0; i < klen; i++)
-        h = (h ^ kb[i]) * 1099511628211ull;
-    memset(&key, 0, sizeof key);
-    key.w[0] = h;
-    key.w[1] = (uint64_t)klen | (uint64_t)FZ_VERSION << 32;
-    key.text = (const char *)kb;
-    st = em_gen_kt_get(&fz_table, g->dev, &key, 1, &fn, load, &p);
+    st = em_fz_kt_get(&fz_table, g->dev, kb, klen, FZ_VERSION, load, &p, &fn);
     if (st != EM_OK)
         return st;
 
