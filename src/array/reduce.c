@@ -254,7 +254,7 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
     }
     /* A pending elementwise result is computed where it is loaded
      * (src/fuse/reduce.c); the group is held until the launches are in. */
-    if (cuda && (st = em_fuse_reduce_begin(a, &p.d, &fn, args + 4, &nx,
+    if (cuda && (st = em_fuse_reduce_begin(a, &p.d, s, &fn, args + 4, &nx,
                                            &fused)) != EM_OK)
         goto done;
     if (!fused && (st = em_gen_reduce_function(dev, &p.d, &fn)) != EM_OK)

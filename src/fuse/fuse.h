@@ -68,7 +68,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
  * after its launches. Otherwise *fused = 0 and nothing is held. */
 struct em_gen_reduce;
 em_status em_fuse_reduce_begin(const em_array *a,
-                               const struct em_gen_reduce *d,
+                               const struct em_gen_reduce *d, em_stream *s,
                                em_function **fn, void **args, int *nargs,
                                int *fused);
 void em_fuse_reduce_end(void);

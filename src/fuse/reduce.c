@@ -174,8 +174,8 @@ static int whole_result(const fz_group *g, const fz_node *n,
 }
 
 em_status em_fuse_reduce_begin(const em_array *a, const em_gen_reduce *d,
-                               em_function **fn, void **args, int *nargs,
-                               int *fused)
+                               em_stream *s, em_function **fn, void **args,
+                               int *nargs, int *fused)
 {
     fz_group *g = &em_fz_open;
     fz_node *n;
@@ -191,7 +191,10 @@ em_status em_fuse_reduce_begin(const em_array *a, const em_gen_reduce *d,
         return EM_OK;
     em_fz_lock();
     n = atomic_load_explicit(&a->storage->fuse_node, memory_order_relaxed);
-    if (!n || !whole_result(g, n, a) || d->in != n->d.out) {
+    /* on the group's stream only: another stream would read the leaves
+     * without the order eager's launches had */
+    if (!n || !whole_result(g, n, a) || d->in != n->d.out ||
+        em_arr_stream_lenient(a->device, s) != g->s) {
         em_fz_unlock();
         return EM_OK;
     }
