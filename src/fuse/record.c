@@ -84,10 +84,14 @@ static em_status run_locked(const char *name)
 {
     fz_group *g = &em_fz_open;
     em_status st;
+    int was_running = em_fz_running;
     if (g->nnodes == 0)
         return EM_OK;
-    /* Launches below pass the guard without coming back here. */
-    atomic_store_explicit(&em_fuse_pending_n, 0, memory_order_relaxed);
+    /* The launches below pass this thread's guards (em_fz_running) while
+     * every other thread's guard still sees the count and waits for the
+     * lock: zeroing it first let another thread launch a reader of the
+     * results before their kernel was in the stream (Dask's threads). */
+    em_fz_running = 1;
     for (int i = 0; i < g->nnodes; i++)
         if (g->node[i].out)
             atomic_store_explicit(&g->node[i].out->fuse_node, NULL,
@@ -103,6 +107,8 @@ static em_status run_locked(const char *name)
     for (int i = 0; i < g->nleaves; i++)
         em_array_release(&g->leaf[i]);
     g->nnodes = g->nleaves = g->nscalars = 0;
+    atomic_store_explicit(&em_fuse_pending_n, 0, memory_order_release);
+    em_fz_running = was_running;
     if (st != EM_OK) {
         failed_status = st;
         snprintf(failed_msg, sizeof failed_msg, "%s", em_last_error());
