@@ -1,6 +1,7 @@
 /* ember core: the growable string of strbuf.h. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/strbuf.h"
 
@@ -45,4 +46,16 @@ void em_sb_printf(em_sb *b, const char *fmt, ...)
 void em_sb_puts(em_sb *b, const char *s)
 {
     em_sb_printf(b, "%s", s);
+}
+
+em_status em_sb_take(em_sb *b, char **out, const char *what)
+{
+    if (b->oom) {
+        free(b->p);
+        memset(b, 0, sizeof *b);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of memory generating %s",
+                        what);
+    }
+    *out = b->p;
+    return EM_OK;
 }

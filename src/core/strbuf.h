@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "ember/status.h"
+
 typedef struct em_sb {
     char *p;        /* NUL-terminated once anything was appended */
     size_t n, cap;
@@ -20,5 +22,10 @@ void em_sb_printf(em_sb *b, const char *fmt, ...)
 #endif
     ;
 void em_sb_puts(em_sb *b, const char *s);
+
+/* The text into *out (the caller frees it), or EM_ERR_OUT_OF_MEMORY naming
+ * `what` ("a fused kernel") when an append failed. The one check a
+ * generator makes at its end. */
+em_status em_sb_take(em_sb *b, char **out, const char *what);
 
 #endif

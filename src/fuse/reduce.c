@@ -85,13 +85,7 @@ static em_status gen_prelude(const fzr_ctx *c, char **out)
                  FZR_NAME);
     emit_extra(&b, g, 0);
     em_sb_puts(&b, "); return r_; }())\n");
-    if (b.oom) {
-        free(b.p);
-        return em_error(EM_ERR_OUT_OF_MEMORY,
-                        "out of memory generating a fused reduction");
-    }
-    *out = b.p;
-    return EM_OK;
+    return em_sb_take(&b, out, "a fused reduction");
 }
 
 static em_status source(const fzr_ctx *c, char **src)

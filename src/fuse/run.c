@@ -364,13 +364,7 @@ static em_status gen_source(const fz_plan *p, char **out)
         emit_offsets(&b, p, "        ");
     emit_body(&b, p, p->strided ? AT_OFFSET : AT_FLAT, "        ");
     em_sb_puts(&b, "    }\n}\n");
-    if (b.oom) {
-        free(b.p);
-        return em_error(EM_ERR_OUT_OF_MEMORY,
-                        "out of memory generating a fused kernel");
-    }
-    *out = b.p;
-    return EM_OK;
+    return em_sb_take(&b, out, "a fused kernel");
 }
 
 /* ---- compile and launch ------------------------------------------------ */
