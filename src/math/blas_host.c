@@ -17,9 +17,15 @@ typedef void (*gemv_fn)(const char *, const lint *, const lint *, const void *,
                         const void *, const lint *, const void *, const lint *,
                         const void *, void *, const lint *, size_t);
 
+typedef void (*syrk_fn)(const char *, const char *, const lint *,
+                        const lint *, const void *, const void *,
+                        const lint *, const void *, void *, const lint *,
+                        size_t, size_t);
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static gemm_fn gemm[4]; /* s d c z; all NULL without OpenBLAS */
 static gemv_fn gemv[4];
+static syrk_fn syrk[2]; /* s d; NULL where the library lacks them */
 
 static void load(void)
 {
@@ -37,6 +43,32 @@ static void load(void)
         *(void **)&gemm[i] = f[i];
         *(void **)&gemv[i] = f[4 + i];
     }
+    *(void **)&syrk[0] = dlsym(h, "scipy_ssyrk_64_");
+    *(void **)&syrk[1] = dlsym(h, "scipy_dsyrk_64_");
+}
+
+/* X^T X and X X^T of one real operand as ?syrk, as NumPy does: half the
+ * multiply-adds of gemm (PCA's covariance), and an exactly symmetric
+ * result. syrk writes the upper triangle of column-major c; the loop
+ * mirrors it into the lower one. 0 when the product is not of that
+ * form. */
+static int gram_product(int ti, const em_gemm_layout *L, const void *p,
+                         const void *q, void *c, const void *al,
+                         const void *be)
+{
+    const char up = 'U';
+    size_t es = ti ? 8 : 4;
+    if (ti > 1 || !syrk[ti] || p != q || L->m != L->n ||
+        L->lda != L->ldb || L->ta == L->tb)
+        return 0;
+    /* c = op(p) op(p)^T with op(p) = p ('N', m x k) or p^T ('T') */
+    syrk[ti](&up, &L->ta, &L->m, &L->k, al, p, &L->lda, be, c, &L->ldc, 1,
+             1);
+    for (lint j = 0; j < L->m; j++)
+        for (lint i = j + 1; i < L->m; i++)
+            memcpy((char *)c + (size_t)(i + j * L->ldc) * es,
+                   (const char *)c + (size_t)(j + i * L->ldc) * es, es);
+    return 1;
 }
 
 /* A product with one row or one column as ?gemv: OpenBLAS's gemm walks
@@ -110,7 +142,7 @@ static em_status gemm_run(void *ctx)
         q = L.swap ? a : b;
         if (n == 1 || m == 1)
             vector_product(ti, &L, p, q, c, al, be);
-        else
+        else if (!gram_product(ti, &L, p, q, c, al, be))
             gemm[ti](&ta, &tb, &m, &n, &k, al, p, &lda, q, &ldb, be, c, &ldc,
                      1, 1);
     }

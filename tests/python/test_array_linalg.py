@@ -576,3 +576,17 @@ def test_matmul_tf32_only_when_asked(device, monkeypatch):
     monkeypatch.setenv("EMBER_TF32", "1")
     tf32 = ember.asnumpy(E(a, device) @ E(b, device))
     np.testing.assert_allclose(tf32, want, rtol=0, atol=0.1)
+
+
+def test_gram_products_are_symmetric_and_match_numpy():
+    # X.T @ X and X @ X.T of one operand go through ?syrk on cpu (NumPy's
+    # choice): the result must be NumPy's and exactly symmetric
+    rng = np.random.default_rng(11)
+    for dt, tol in ((np.float64, 1e-12), (np.float32, 1e-5)):
+        X = rng.standard_normal((400, 37)).astype(dt)
+        E = ember.array(X)
+        for got, want in ((E.T @ E, X.T @ X), (E[:50] @ E[:50].T, X[:50] @ X[:50].T),
+                          (E[::3].T @ E[::3], X[::3].T @ X[::3])):
+            g = ember.asnumpy(got)
+            np.testing.assert_allclose(g, want, rtol=tol, atol=tol)
+            assert np.array_equal(g, g.T)
