@@ -56,6 +56,14 @@ struct em_gen_reduce;
 em_status em_fz_reduce_source(const struct em_gen_reduce *d, int target,
                               char **src);
 
+/* The group's part of a kernel key (nodes 0..last: what they compute,
+ * with stores what they write), each byte plus one; its length (run.c). */
+int em_fz_key_group(const fz_group *g, int last, int stores,
+                    unsigned char *k);
+
+/* Whether s can name a kernel: a C identifier of 1..63 characters. */
+int em_fz_valid_name(const char *s);
+
 /* The kernel for key bytes kb[0..klen) (NUL-free, NUL-ended) in t: from
  * the table, or made by make(ctx) and remembered (run.c). */
 em_status em_fz_kt_get(em_gen_ktable *t, em_device *dev,

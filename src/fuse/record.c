@@ -139,7 +139,16 @@ static em_status flush(const char *name)
 
 em_status em_fuse_flush(void) { return flush(NULL); }
 
-em_status em_fuse_flush_named(const char *name) { return flush(name); }
+em_status em_fuse_flush_named(const char *name)
+{
+    /* a bad name is the caller's error: the group stays open, intact */
+    if (name && !em_fz_valid_name(name))
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "a fused kernel's name must be a C identifier of at "
+                        "most 63 characters, not '%.80s'",
+                        name);
+    return flush(name);
+}
 
 void em_fuse_storage_dropped(void *storage)
 {

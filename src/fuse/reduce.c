@@ -121,35 +121,12 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
  * each byte stored plus one. */
 static int key_bytes(const fzr_ctx *c, unsigned char *k)
 {
-    const fz_group *g = c->g;
     const unsigned char *dd = (const unsigned char *)c->d;
-    int n = 0;
-#define PUT(v) (k[n++] = (unsigned char)((v) + 1))
-    PUT(c->target);
-    PUT(g->nleaves);
-    PUT(g->nscalars);
-    for (int j = 0; j < g->nleaves; j++)
-        PUT(g->leaf[j].dtype);
-    for (int j = 0; j < g->nscalars; j++)
-        PUT(g->sdt[j]);
-    for (int i = 0; i <= c->target; i++) {
-        const fz_node *nd = &g->node[i];
-        PUT(nd->d.op & 0x7f);
-        PUT(nd->d.op >> 7);
-        PUT(nd->d.loop_in[0]);
-        PUT(nd->d.loop_in[1]);
-        PUT(nd->d.loop_out);
-        PUT(nd->d.out);
-        for (int q = 0; q < em_fz_nin(nd); q++) {
-            PUT(nd->kind[q]);
-            PUT(nd->idx[q]);
-        }
-    }
+    int n = em_fz_key_group(c->g, c->target, 0, k);
     for (size_t i = 0; i < sizeof *c->d; i++) {
-        PUT(dd[i] & 0x7f);
-        PUT(dd[i] >> 7);
+        k[n++] = (unsigned char)((dd[i] & 0x7f) + 1);
+        k[n++] = (unsigned char)((dd[i] >> 7) + 1);
     }
-#undef PUT
     k[n] = 0;
     return n;
 }

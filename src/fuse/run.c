@@ -129,42 +129,50 @@ static void plan_layout(const fz_group *g, fz_plan *p)
 
 /* ---- key ---------------------------------------------------------------- */
 
-/* The key's bytes, each stored plus one so the text has no NUL. */
-static int key_bytes(const fz_plan *p, unsigned char *k)
+int em_fz_key_group(const fz_group *g, int last, int stores,
+                    unsigned char *k)
 {
-    const fz_group *g = p->g;
     int n = 0;
 #define PUT(v) (k[n++] = (unsigned char)((v) + 1))
-    PUT(p->cuda);
-    PUT(p->strided);
-    PUT(p->strided ? p->nd : 0);
-    PUT(p->vw);
     PUT(g->nleaves);
-    PUT(g->nnodes);
+    PUT(last + 1);
     PUT(g->nscalars);
     for (int j = 0; j < g->nleaves; j++)
         PUT(g->leaf[j].dtype);
     for (int j = 0; j < g->nscalars; j++)
         PUT(g->sdt[j]);
-    for (int i = 0; i < g->nnodes; i++) {
+    for (int i = 0; i <= last; i++) {
         const fz_node *nd = &g->node[i];
-        int nin = em_fz_nin(nd);
         PUT(nd->d.op & 0x7f);
         PUT(nd->d.op >> 7);
         PUT(nd->d.loop_in[0]);
         PUT(nd->d.loop_in[1]);
         PUT(nd->d.loop_out);
         PUT(nd->d.out);
-        for (int q = 0; q < nin; q++) {
+        for (int q = 0; q < em_fz_nin(nd); q++) {
             PUT(nd->kind[q]);
             PUT(nd->idx[q]);
         }
-        PUT(nd->out != NULL);
+        if (stores)
+            PUT(nd->out != NULL);
     }
+#undef PUT
+    return n;
+}
+
+/* The key's bytes, each stored plus one so the text has no NUL: the
+ * layout, then the group with what it stores, then the name. */
+static int key_bytes(const fz_plan *p, unsigned char *k)
+{
+    int n = 0;
+    k[n++] = (unsigned char)(p->cuda + 1);
+    k[n++] = (unsigned char)(p->strided + 1);
+    k[n++] = (unsigned char)((p->strided ? p->nd : 0) + 1);
+    k[n++] = (unsigned char)(p->vw + 1);
+    n += em_fz_key_group(p->g, p->g->nnodes - 1, 1, k + n);
     if (p->name)
         for (const char *c = p->name; *c; c++)
             k[n++] = (unsigned char)*c;
-#undef PUT
     k[n] = 0;
     return n;
 }
@@ -402,7 +410,7 @@ em_status em_fz_kt_get(em_gen_ktable *t, em_device *dev,
     return em_gen_kt_get(t, dev, &key, 1, fn, make, ctx);
 }
 
-static int valid_name(const char *s)
+int em_fz_valid_name(const char *s)
 {
     size_t n = strlen(s);
     if (n == 0 || n > 63 || (s[0] >= '0' && s[0] <= '9'))
@@ -428,7 +436,7 @@ em_status em_fz_launch(fz_group *g, const char *name)
     em_dim3 grid, block;
     em_status st;
 
-    if (name && !valid_name(name))
+    if (name && !em_fz_valid_name(name))
         return em_error(EM_ERR_INVALID_VALUE,
                         "a fused kernel's name must be a C identifier of at "
                         "most 63 characters, not '%.80s'",

@@ -1036,3 +1036,17 @@ def test_one_switch_object_entered_by_several_threads(dev):
             assert _ember._fusion_state() == 0
         assert _ember._fusion_state() == 1
     assert seen == [1]
+
+
+def test_bad_kernel_name_leaves_the_group_intact(dev):
+    # a kernel name that is no C identifier raises ValueError, and the
+    # recorded work still runs with its right values afterwards
+    h = values("float32", seed=77)
+    x = put(h, dev)
+    with ember.fusion(True):
+        y = x * 2
+        with pytest.raises(ValueError, match="C identifier"):
+            _ember._fusion_flush("1bad name")
+        assert_same_bits(ember.asnumpy(y), h * np.float32(2))
+    with pytest.raises(TypeError):
+        _ember._fusion_state("on")
