@@ -137,6 +137,11 @@ class RangeIndex(_OneLevel):
     def _column(self, device):
         return Column("int64", self.values_on(device))
 
+    def to_device(self, device):
+        """Itself: a RangeIndex holds no memory, its labels are made on the
+        device that asks for them."""
+        return self
+
     def take(self, idx):
         return Index(self._column(idx.device).take(idx), self.name)
 
@@ -195,11 +200,19 @@ class Index(_OneLevel):
     def dtype(self):
         return self._col.dtype
 
+    device = property(lambda self: self._col.device)
+
     def values_on(self, device):
         return self._col.values
 
     def _column(self, device):
         return self._col
+
+    def to_device(self, device):
+        """The labels on `device` (this index when they are there)."""
+        if _same_device(self.device, device):
+            return self
+        return Index(self._col.to_device(device), self.name)
 
     def take(self, idx):
         return Index(self._col.take(idx), self.name)
@@ -271,6 +284,22 @@ class Index(_OneLevel):
 
     def __getitem__(self, i):
         return self.tolist()[i]
+
+
+def _same_device(a, b):
+    return str(a) == str(ember.Device(b))
+
+
+def on_device(index, device):
+    """index with its labels on `device`: a Series or DataFrame keeps its
+    index where its columns are, since an operation that meets labels on
+    one device and values on another would fail or copy unasked (an index
+    made by from_pandas without device= is on the default device, cuda:0
+    on a GPU machine, while the data may be on cpu). None keeps it."""
+    if device is None or isinstance(index, RangeIndex) or \
+            not hasattr(index, "to_device"):
+        return index
+    return index.to_device(device)
 
 
 def _search(keys, wanted, labels, missing=None):

@@ -257,6 +257,12 @@ class MultiIndex(Index):
     def values_on(self, device):
         _unsupported("values")
 
+    def to_device(self, device):
+        """The levels' labels on `device` (this index when they are there)."""
+        if str(self.device) == str(ember.Device(device)):
+            return self
+        return MultiIndex._make([c.to_device(device) for c in self._cols], self._names)
+
     def take(self, idx):
         return MultiIndex._make([c.take(idx) for c in self._cols], self._names)
 

@@ -8,12 +8,12 @@ from ember.frame._align import positions_in, reindexed
 
 def as_index(labels, device):
     """An Index (ember's, pandas', a list, an array) as ember's."""
-    from ember.frame._index import Index, RangeIndex
+    from ember.frame._index import Index, RangeIndex, on_device
     if type(labels).__module__.split(".")[0] == "pandas":
         from ember.frame._pandas import from_pandas
         return from_pandas(labels, device)
     if isinstance(labels, (Index, RangeIndex)) or hasattr(labels, "nlevels"):
-        return labels
+        return on_device(labels, device)
     return Index(list(labels) if not hasattr(labels, "dtype") else labels, device=device)
 
 

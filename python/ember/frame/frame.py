@@ -15,7 +15,7 @@ from ember.frame._multiindex_methods import LevelMethods
 from ember.frame._reshape import ReshapeMethods
 from ember.frame._window import WindowMethods
 from ember.frame._column import Column
-from ember.frame._index import Index, RangeIndex
+from ember.frame._index import Index, RangeIndex, on_device
 from ember.frame.series import Series, _index_for
 
 
@@ -168,7 +168,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     def to_device(self, device):
         return DataFrame._make({k: c.to_device(device) for k, c in self._cols.items()},
-                               self._index)
+                               on_device(self._index, device))
 
     def __repr__(self):
         from ember.frame._repr import frame_repr

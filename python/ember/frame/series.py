@@ -4,7 +4,7 @@ import ember
 from ember.frame import _bitmap, _ops, _order, _reduce, _select
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
-from ember.frame._index import Index, RangeIndex
+from ember.frame._index import Index, RangeIndex, on_device
 from ember.frame._cat_accessor import CatMethods
 from ember.frame._dt_accessor import DtMethods
 from ember.frame._groupby import GroupbyMethods
@@ -46,7 +46,7 @@ def _index_for(index, n, device):
     if len(idx) != n:
         raise ValueError(f"Length of values ({n}) does not match length of index "
                          f"({len(idx)})")
-    return idx
+    return on_device(idx, device)
 
 
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
@@ -187,7 +187,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         return pa.chunked_array([self.to_arrow()]).__arrow_c_stream__(requested_schema)
 
     def to_device(self, device):
-        return Series._make(self._col.to_device(device), self._index, self.name)
+        return Series._make(self._col.to_device(device), on_device(self._index, device),
+                            self.name)
 
     def __repr__(self):
         from ember.frame._repr import series_repr
