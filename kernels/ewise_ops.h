@@ -104,21 +104,6 @@ EW_FN double ew_lgamma(double x) { int s; return lgamma_r(x, &s); }
 EW_FN float ew_lgammaf(float x) { int s; return lgammaf_r(x, &s); }
 #endif
 
-/* A fused kernel (src/fuse) passes each operation's floating result
- * through ew_keep_*: on the GPU an empty asm the compiler cannot see
- * through, so NVVM never contracts one operation's multiply into the next
- * one's add (eager ember rounds between them, and fused results must be
- * bit-identical); the host compiles with -ffp-contract=off already. */
-#ifdef EW_CUDA
-EW_FN float ew_keep_f32(float x) { asm("" : "+f"(x)); return x; }
-EW_FN double ew_keep_f64(double x) { asm("" : "+d"(x)); return x; }
-#else
-EW_FN float ew_keep_f32(float x) { return x; }
-EW_FN double ew_keep_f64(double x) { return x; }
-#endif
-EW_FN ew_c64 ew_keep_c64(ew_c64 z) { z.re = ew_keep_f32(z.re); z.im = ew_keep_f32(z.im); return z; }
-EW_FN ew_c128 ew_keep_c128(ew_c128 z) { z.re = ew_keep_f64(z.re); z.im = ew_keep_f64(z.im); return z; }
-
 /* NVRTC has no INFINITY or NAN macros. */
 EW_FN float ew_inf_f32(void) { return ew_bits_f32(0x7f800000u); }
 EW_FN float ew_nan_f32(void) { return ew_bits_f32(0x7fc00000u); }

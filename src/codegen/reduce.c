@@ -861,12 +861,15 @@ const char *const *em_gen_reduce_options(const em_gen_reduce *d,
      * vectoriser and are plain loops it handles. */
     static const char *const rows_opts[] = {"-O3", "-fno-tree-loop-vectorize"};
     static const char *const cols_opts[] = {"-O3"};
+    /* no multiply-add contraction, as elementwise kernels (ewise.c): a
+     * fused reduction's loads compute a group's values inside this code */
+    static const char *const cuda_opts[] = {"--fmad=false"};
     if (target == EM_DEVICE_CPU) {
         int cols =
             d && (d->sched == EM_GEN_RED_COLS || d->sched == EM_GEN_RED_FIN);
         *n = cols ? 1 : 2;
         return cols ? cols_opts : rows_opts;
     }
-    *n = 0;
-    return NULL;
+    *n = 1;
+    return cuda_opts;
 }

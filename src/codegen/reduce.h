@@ -37,7 +37,7 @@
 #include "ember/runtime.h"
 
 /* Bump when generated source changes meaning (it is in the cache key). */
-#define EM_GEN_REDUCE_VERSION 8u
+#define EM_GEN_REDUCE_VERSION 9u
 
 enum {
     EM_GEN_RED_ROWS = 0,

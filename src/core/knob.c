@@ -46,8 +46,8 @@ static const knob knobs[EM_KNOB_COUNT] = {
                              "compile prints its phases' times to stderr "
                              "(read by ember.jit)", 1, 0},
     [EM_KNOB_FUSION] = {"EMBER_FUSION", "1: elementwise operations are "
-                        "recorded and run fused as one kernel (default 0 "
-                        "while it is being finished; read once)", 1, 0},
+                        "recorded and run fused as one kernel; 0: each "
+                        "launches at once (default 1; read once)", 1, 0},
     [EM_KNOB_SCAN_ITEMS] = {"EMBER_SCAN_ITEMS", "items per thread of CUDA scans",
                             4, 32},
     [EM_KNOB_SCAN_MINB] = {"EMBER_SCAN_MINB", "blocks per SM a CUDA scan's "

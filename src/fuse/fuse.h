@@ -29,10 +29,13 @@
  * kernel keeps the value in a register.
  *
  * Values. Each node calls the same per-element function the eager kernel
- * calls (ewise.c), on values in their storage dtype, and on the GPU each
- * floating result passes through an opaque ew_keep_* so that NVVM cannot
- * contract one node's multiply into the next node's add: fused results are
- * bit-identical to eager ones.
+ * calls (ewise.c), on values in their storage dtype. On the GPU every
+ * generated elementwise and reduction kernel, eager or fused, is compiled
+ * with --fmad=false, so NVVM cannot contract one node's multiply into the
+ * next node's add (nor into a reduction's): fused results are
+ * bit-identical to eager ones. (An empty asm around each node's value did
+ * this before, and ptxas dropped the second lane's pow of a two-wide
+ * vector through it: x ** 0.5 on float64 gave x in odd elements.)
  *
  * Threads: recording happens wherever em_ufunc_apply runs; the group is
  * guarded by one mutex, taken only while recording or running a group. */

@@ -62,9 +62,8 @@ int em_fuse_enabled(void)
     e = __atomic_load_n(&env_state, __ATOMIC_RELAXED);
     if (e < 0) {
         const char *t = em_knob_text(EM_KNOB_FUSION);
-        /* Off unless asked for ("1"): src/fuse/fuse.h lists what still
-         * fails with it on across the test suite. */
-        e = t && t[0] == '1' && !t[1];
+        /* On unless switched off ("0") */
+        e = !(t && t[0] == '0' && !t[1]);
         __atomic_store_n(&env_state, e, __ATOMIC_RELAXED);
     }
     return e;

@@ -22,7 +22,7 @@
 #include "codegen/reduce.h"
 #include "fuse/fuse_internal.h"
 
-#define FZR_VERSION 1u
+#define FZR_VERSION 2u
 #define FZR_KEY_MAX 700
 #define FZR_NAME "ember_fused_reduce"
 
@@ -109,11 +109,15 @@ em_status em_fz_reduce_source(const em_gen_reduce *d, int target, char **src)
 static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
     const char *const names[1] = {FZR_NAME};
+    const fzr_ctx *c = ctx;
+    const char *const *opts;
     char *src = NULL;
-    em_status st = source(ctx, &src);
+    int nopts = 0;
+    em_status st = source(c, &src);
     if (st != EM_OK)
         return st;
-    return em_gen_kt_compile(dev, src, NULL, 0, FZR_VERSION, names, 1, fn);
+    opts = em_gen_reduce_options(c->d, EM_DEVICE_CUDA, &nopts);
+    return em_gen_kt_compile(dev, src, opts, nopts, FZR_VERSION, names, 1, fn);
 }
 
 /* The key: the nodes up to the target (what they compute, not what they

@@ -11,8 +11,10 @@
  * Source. kernels/ewise_ops.h's sections that the nodes need, one
  * ew_elem_<kernel>_<i> per node (ewise.c writes it exactly as for the
  * node's own kernel), then the kernel: leaves are loaded once per element,
- * each node's value is a local (passed through ew_keep_* when floating),
- * and only nodes whose storage is still referenced are stored. */
+ * each node's value is a local, and only nodes whose storage is still
+ * referenced are stored. Every generated kernel on cuda is compiled with
+ * --fmad=false (ewise.c, reduce.c), so no node's multiply is contracted
+ * into the next node's add. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,7 @@
 
 /* Bump when the generated source changes meaning (it is in the cache
  * key). */
-#define FZ_VERSION 1u
+#define FZ_VERSION 2u
 #define FZ_KEY_MAX 600
 
 static atomic_ullong launches;
@@ -179,17 +181,6 @@ static int key_bytes(const fz_plan *p, unsigned char *k)
 
 /* ---- source ------------------------------------------------------------- */
 
-static const char *keep_fn(int dt)
-{
-    switch (dt) {
-    case EM_FLOAT32: return "ew_keep_f32";
-    case EM_FLOAT64: return "ew_keep_f64";
-    case EM_COMPLEX64: return "ew_keep_c64";
-    case EM_COMPLEX128: return "ew_keep_c128";
-    default: return NULL;
-    }
-}
-
 static const char *stype(int dt) { return em_gen_ew_storage[dt]; }
 
 void em_fz_emit_values(em_sb *b, const fz_group *g, int last,
@@ -197,18 +188,16 @@ void em_fz_emit_values(em_sb *b, const fz_group *g, int last,
 {
     for (int i = 0; i <= last; i++) {
         const fz_node *nd = &g->node[i];
-        const char *keep = keep_fn(nd->d.out);
         int nin = em_fz_nin(nd);
-        em_sb_printf(b, "%sconst %s t%d = %s%sew_elem_%s_%d(", indent,
-                     stype(nd->d.out), i, keep ? keep : "", keep ? "(" : "",
-                     name, i);
+        em_sb_printf(b, "%sconst %s t%d = ew_elem_%s_%d(", indent,
+                     stype(nd->d.out), i, name, i);
         for (int q = 0; q < nin; q++)
             em_sb_printf(b, "%s%c%d", q ? ", " : "",
                          nd->kind[q] == FZ_LEAF   ? 'x'
                          : nd->kind[q] == FZ_NODE ? 't'
                                                   : 's',
                          nd->idx[q]);
-        em_sb_printf(b, ")%s;\n", keep ? ")" : "");
+        em_sb_puts(b, ");\n");
     }
 }
 

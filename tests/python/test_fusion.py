@@ -177,7 +177,16 @@ def test_dtypes_bit_identical(dev, dtype):
             return (a1 * b0) + a0
         off = run_both(dev, off_by_one, x, y,
                        fused_launches=kernels(dev, dtype))
-        assert_same_values(off[0], (x[1:] * y[:-1]) + x[:-1])
+        want = (x[1:] * y[:-1]) + x[:-1]
+        if np.dtype(dtype).kind == "c":
+            # NumPy 2.5 on a host with FMA contracts its complex multiply
+            # (2.4 did not), so its bits are not a reference there; run_both
+            # already held the fused result to eager's bits
+            eps = np.finfo(np.dtype(dtype)).eps
+            bound = 4 * eps * (np.abs(x[1:]) * np.abs(y[:-1]) + np.abs(x[:-1]))
+            assert (np.abs(np.asarray(off[0]) - want) <= bound).all()
+        else:
+            assert_same_values(off[0], want)
         # the first expression is exact for integers: NumPy's value too
         if np.dtype(dtype).kind in "iu":
             assert_same_bits(got[0], x * y + x - y)

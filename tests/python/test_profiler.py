@@ -319,22 +319,29 @@ def test_device_time_against_events(dev, on):
     n = 1 << 22
     x = ember.ones(n, dtype=np.float32)
     s = ember.Stream(non_blocking=True) if on == "created stream" else None
+    tries = []
     with s if s is not None else contextlib.nullcontext():
         x * 2
         dev.synchronize()
-        with ember.profile() as p:
-            a, b = ember.Event(), ember.Event()
-            a.record()
-            x * 2
-            b.record()
-            b.synchronize()
-    ms = ember.get_elapsed_time(a, b)
-    assert {r.stream for r in p.records if r.kind == "kernel"} == {1 if s else 0}
-    rows, _ = _rows(p)
-    t = rows["multiply float32"].total * 1e3
-    assert t > 0
-    # the hand-timed pair encloses the profiled one (and the allocation)
-    assert t <= ms * 1.05 + 0.02
+        for _ in range(5):
+            with ember.profile() as p:
+                a, b = ember.Event(), ember.Event()
+                a.record()
+                x * 2
+                b.record()
+                b.synchronize()
+            ms = ember.get_elapsed_time(a, b)
+            assert {r.stream for r in p.records if r.kind == "kernel"} == {1 if s else 0}
+            rows, _ = _rows(p)
+            t = rows["multiply float32"].total * 1e3
+            assert t > 0
+            # the hand-timed pair encloses the profiled one (and the allocation)
+            assert t <= ms * 1.05 + 0.02
+            tries.append((ms, t))
+    # and the profiled time is most of it, in the try least disturbed by
+    # other processes on the same GPU (the test suite runs files side by
+    # side; their kernels fall between another process's events)
+    ms, t = min(tries)
     assert t >= ms * 0.5 - 0.05
 
 
