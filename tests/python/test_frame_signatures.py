@@ -83,8 +83,8 @@ def test_setitem_columns_from_frame_and_astype_errors(frames):
                           p.astype({"a": "float64"}, errors="ignore"), check_freq=False)
     with pytest.raises(ValueError, match="errors must be"):
         e.astype("float64", errors="skip")
-    with pytest.raises(NotImplementedError, match="append"):
-        e.set_index("a", append=True)
+    tm.assert_frame_equal(_pd(e.set_index("a", append=True)), p.set_index("a", append=True),
+                          check_freq=False)
 
 
 def test_string_slices_from_pandas_concat(device):

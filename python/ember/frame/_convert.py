@@ -139,6 +139,12 @@ def astype(col, dtype):
         if not ((src.kind in "Mm" and to.name == "int64") or
                 (to.kind in "Mm" and src.kind in "iu")):
             raise TypeError(f"cannot astype {src.name} to {to.name}")
+    elif src.kind in "Mm":   # counts of another unit: scaled, as pandas
+        if src.kind != to.kind:
+            raise TypeError(f"Cannot cast {'Datetime' if src.kind == 'M' else 'Timedelta'}"
+                            f"Array to dtype {to.name}")
+        from ember.frame._time_units import to_unit
+        return to_unit(col, to.name)
     nulls = col.null_mask()
     values = col.values.astype(to.storage)
     if to.masked:

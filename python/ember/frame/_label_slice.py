@@ -1,7 +1,8 @@
 """loc with a slice of labels: inclusive of both ends, as pandas. A
 RangeIndex is solved arithmetically; a sorted index by two searchsorted
 (the bounds need not be labels); an unsorted one needs each bound to be
-one label of it (KeyError otherwise, as pandas)."""
+one label of it, or of one run of equal labels (KeyError otherwise, as
+pandas)."""
 import math
 
 import ember
@@ -93,10 +94,11 @@ def label_slice(key, index, device):
         at = ember.flatnonzero(keys == bounds[j])
         if at.shape[0] == 0:
             raise KeyError(label)
-        if at.shape[0] > 1:
+        first, last = int(at[0]), int(at[-1])
+        if last - first + 1 != at.shape[0]:   # pandas takes a run of one label
             raise KeyError(f"Cannot get {side} slice bound for non-unique label: "
                            f"{label!r}")
-        found.append((side, int(at[0])))
+        found.append((side, first if side == "left" else last))
     pos = dict(found)
     lo = pos.get("left", 0)
     hi = pos["right"] + 1 if "right" in pos else n

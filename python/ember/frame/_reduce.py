@@ -32,6 +32,8 @@ def reduce(col, how, skipna=True, ddof=1, min_count=0):
     if how == "count":
         nulls = col.null_mask()
         return np.int64(col.length - (int(nulls.sum()) if nulls is not None else 0))
+    if d.is_string and how in ("min", "max"):
+        return _string_extreme(col, how, skipna)
     if d.is_string or (d.kind in "Mm" and how not in ("min", "max")):
         raise TypeError(f"{how} of a {d.name} column is not supported"
                         + (" (only count, min, max)" if d.kind in "Mm" else ""))
@@ -68,6 +70,21 @@ def reduce(col, how, skipna=True, ddof=1, min_count=0):
         return _np_scalar(r)
     raise NotImplementedError(f"the reduction {how!r} (supported: count, "
                               + ", ".join(NUMERIC) + ")")
+
+
+def _string_extreme(col, how, skipna):
+    """The least or greatest string (by code point, as Python and pandas
+    compare), from the rows' ordered codes: one position found on the
+    device, one string to the host."""
+    from ember.frame._order import codes
+    from ember.frame._strings import to_pylist
+    c, k = codes(col)
+    if k == 0 or (not skipna and bool((c < 0).any())):
+        # pandas' str dtype's null is a float NaN, string's NA
+        return float("nan") if col.dtype.na_is_nan else na()
+    # nulls (-1) must lose a min: they are lifted past every code
+    pos = ember.argmin(ember.where(c < 0, k, c)) if how == "min" else ember.argmax(c)
+    return to_pylist(col.take(ember.reshape(pos, (1,)).astype("int64")))[0]
 
 
 def _null(d, how):

@@ -398,6 +398,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             results.append(reduce(c, how, skipna=skipna, **kw))
             dtypes.append(result_dtype(c, how))
             masked = masked or (c.dtype.masked and how != "count")
+        strings = [self._cols[k].dtype for k in names if self._cols[k].dtype.is_string]
+        if strings and how != "count":
+            return self._string_results(how, names, results, strings)
         plain = [lookup(t).storage if lookup(t).kind not in "Mm" else t for t in dtypes]
         common = np.result_type(*plain) if plain else np.dtype("float64")
         null = na()
@@ -414,6 +417,18 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         else:
             col = Column(lookup(common.name), values)
         return Series._make(col, self._labels(names), None)
+
+    def _string_results(self, how, names, results, dtypes):
+        """min/max of str columns: a str Series as pandas gives it; beside
+        number columns pandas' object Series, which ember.frame lacks."""
+        from ember.frame._convert import column_from
+        if len(dtypes) != len(names) or len({d.name for d in dtypes}) > 1:
+            raise NotImplementedError(
+                f"DataFrame.{how} of str and other columns (pandas makes an object "
+                f"Series); pass numeric_only=True or reduce the columns one by one")
+        vals = [r if isinstance(r, str) else None for r in results]
+        return Series._make(column_from(vals, dtype=dtypes[0].name, device=self._device()),
+                            self._labels(names), None)
 
     def sum(self, axis=0, skipna=True, numeric_only=False, min_count=0):
         return self._reduce("sum", skipna, numeric_only, axis, min_count=min_count)
@@ -476,22 +491,17 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             out._index = RangeIndex(0, len(out))
         return out
 
-    def set_index(self, key, drop=True, append=False, inplace=False,
+    def set_index(self, keys, drop=True, append=False, inplace=False,
                   verify_integrity=False):
-        """The column `key` as the index (a list of several: a MultiIndex)."""
-        if append or inplace or verify_integrity:
-            raise NotImplementedError("set_index: append, inplace and "
-                                      "verify_integrity are not supported")
-        if isinstance(key, (list, tuple)):
-            if len(key) != 1:
-                from ember.frame._multiindex import MultiIndex
-                mi = MultiIndex._make([self._column(k) for k in key], list(key))
-                return DataFrame._make({k: c for k, c in self._cols.items()
-                                        if not (drop and k in key)}, mi)
-            key = key[0]
-        col = self._column(key)
-        cols = {k: c for k, c in self._cols.items() if not (drop and k == key)}
-        return DataFrame._make(cols, Index(col, name=key))
+        """Columns (or arrays) as the index, as pandas (_set_index.py)."""
+        from ember.frame._set_index import set_index
+        cols, index = set_index(self, keys, drop, append, verify_integrity)
+        if not inplace:
+            out = DataFrame._make(cols, index)
+            out._colname = self._colname
+            return out
+        self._cols, self._index = cols, index
+        return None
 
     def reset_index(self, level=None, *, drop=False):
         """The index (or its levels named by level) as the first columns

@@ -26,9 +26,9 @@ def _unit_rank(dtype_name):
 
 def _in_unit(col, name):
     """A datetime or timedelta column in the finer unit of dtype `name`
-    (its int64 counts scaled)."""
-    f = 1000 ** (_unit_rank(name) - _unit_rank(col.dtype.name))
-    return col if f == 1 else Column(name, col.values * f, col.validity)
+    (its int64 counts scaled, NaT kept)."""
+    from ember.frame._time_units import to_unit
+    return col if col.dtype.name == name else to_unit(col, name)
 
 
 def _index_for(index, n, device):
