@@ -88,7 +88,11 @@ def assign(X, C, w=None, *, update=False):
 
 def inertia(X, C, labels, w):
     """sum_i w_i ||x_i - c_{label_i}||^2, computed from the differences
-    (not from the GEMM expansion) so float32 keeps its digits."""
+    (not from the GEMM expansion) so float32 keeps its digits; on cpu one
+    host kernel (_lloyd.inertia_host), in float64."""
+    fast = _lloyd.inertia_host(X, C, labels, w)
+    if fast is not None:
+        return fast
     tot = None
     for s, e in row_blocks(X.shape[0], X.shape[1]):
         diff = X[s:e] - ember.take(C, labels[s:e], axis=0)

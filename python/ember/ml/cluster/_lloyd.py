@@ -85,9 +85,11 @@ _LABELS = "em_kmeans_labels<{c}, %d, %d>" % (_THREADS, _R)
 _SUMS = "em_kmeans_sums<{c}, %d>" % _SUM_U
 _HOST = "em_kmeans_host_chunk<{c}>"
 _HOST_FUSED = "em_kmeans_host_fused<{c}>"
+_HOST_INERTIA = "em_kmeans_host_inertia<{c}>"
 _FINISH = "em_kmeans_finish<{c}, {t}>"
 _REDUCE = "em_kmeans_reduce<{c}, %d>" % _GS
 _FIGS = "em_kmeans_figs<{c}, %d>" % _FINISH_THREADS
+_HOST_NAMES = _names(_HOST) + _names(_HOST_FUSED) + _names(_HOST_INERTIA)
 _FINISH_NAMES = [f.format(c=c, t=1) for c in _CTYPE.values()
                  for f in (_FINISH, _REDUCE, _FIGS)]
 
@@ -95,6 +97,31 @@ _FINISH_NAMES = [f.format(c=c, t=1) for c in _CTYPE.values()
 def labels_smem(d, k, itemsize):
     kp = -(-k // 16) * 16
     return itemsize * (kp * d + kp + d * (_THREADS * _R + 1)), kp
+
+
+def inertia_host(X, C, labels, w):
+    """sum_i w_i ||x_i - c_{labels_i}||^2 (w None: unit weights) as a 0-d
+    float64 array, by kmeans_host.cuh's em_kmeans_host_inertia on cpu;
+    None where it does not apply (another device or dtype)."""
+    dev = X.device
+    if dev.type != "cpu" or "cpu" not in DEVICES or X.dtype.name not in _CTYPE \
+            or X.ndim != 2:
+        return None
+    X = ember.ascontiguousarray(X)
+    C = ember.ascontiguousarray(C.astype(X.dtype))
+    labels = ember.ascontiguousarray(labels.astype(ember.int64))
+    n, d = X.shape
+    hw = w is not None
+    w = ember.ascontiguousarray(w.astype(X.dtype)) if hw else X
+    rpb = max(1, -(-n // _CPU_BLOCKS))
+    grid = max(1, -(-n // rpb))
+    out = ember.empty(grid, dtype=ember.float64, device=dev)
+    f = _fn(dev, "kmeans_host.cuh", _HOST_INERTIA.format(c=_CTYPE[X.dtype.name]),
+            _HOST_NAMES)
+    launch(dev, f, (grid,), (1,), (X, C, labels, w, numpy.int32(hw), numpy.int64(n),
+                                   numpy.int32(d), numpy.int64(rpb), out))
+    # the blocks' sums added in order: the same inertia every run
+    return out.sum()
 
 
 class Lloyd:
@@ -150,7 +177,7 @@ class Lloyd:
                 cn = ember.full(kp, float("inf"), dtype=X.dtype, device=dev)
                 cn[:k] = (C * C).sum(axis=1)
                 f = _fn(dev, "kmeans_host.cuh", _HOST_FUSED.format(c=self.c),
-                        _names(_HOST) + _names(_HOST_FUSED))
+                        _HOST_NAMES)
                 rpb = -(-n // self.G)
                 launch(dev, f, (-(-n // rpb),), (1,),
                        (X, CT, cn, w, i32(hw), i64(n), i32(d), i32(k), i32(kp), i64(rpb),
@@ -160,7 +187,7 @@ class Lloyd:
             cc = (C * C).sum(axis=1)
             Ct2 = ember.ascontiguousarray(C.T * -2.0)
             f = _fn(dev, "kmeans_host.cuh", _HOST.format(c=self.c),
-                    _names(_HOST) + _names(_HOST_FUSED))
+                    _HOST_NAMES)
             for s in range(0, n, self.chunk):
                 e = min(n, s + self.chunk)
                 b = e - s

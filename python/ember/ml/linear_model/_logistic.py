@@ -23,6 +23,7 @@ from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClassifierMixin
 from ember.ml.exceptions import ConvergenceWarning
 from ember.ml.linear_model._base import LinearClassifierMixin, classifier_fit
+from ember.ml.linear_model import _logistic_host as _host
 from ember.ml.linear_model._lbfgs import fista, lbfgs
 
 _SMOOTH = ("lbfgs", "newton-cg", "newton-cholesky", "sag")
@@ -49,6 +50,9 @@ class _Loss:
         else:
             self.Y = (codes[:, None] == ks[None, :]).astype(X.dtype)
         self.size = self.rows * (self.p + (1 if fit_intercept else 0))
+        # binary on cpu: one pass over X a call (_logistic_host)
+        self.one_pass = (_host.BinaryLoss(X, self.Y[:, 0], sw, fit_intercept)
+                         if k == 2 and _host.applies(X) else None)
 
     def split(self, x):
         W = x[:self.rows * self.p].reshape(self.rows, self.p)
@@ -62,6 +66,8 @@ class _Loss:
 
     def __call__(self, x):
         W, _ = self.split(x)
+        if self.one_pass is not None:
+            return self._one_pass(x, W)
         Z = self.scores(x)
         if self.rows == 1:
             z = Z[:, 0]
@@ -85,6 +91,20 @@ class _Loss:
         if self.fi:
             parts.append(R.sum(axis=0) / self.S)
         return f, ember.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+    def _one_pass(self, x, W):
+        """__call__ through _logistic_host: the same value and gradient."""
+        dt = self.X.dtype
+        loss, gw, gb = self.one_pass(x)
+        f = (loss / self.S).astype(dt)
+        gW = (gw / self.S).astype(dt).reshape(1, self.p)
+        if self.l2:
+            f = f + 0.5 * self.l2 * (W * W).sum()
+            gW = gW + self.l2 * W
+        if not self.fi:
+            return f, gW.reshape(-1)
+        return f, ember.concatenate([gW.reshape(-1), (gb / self.S).astype(dt).reshape(1)])
 
 
 class LogisticRegression(ClassifierMixin, LinearClassifierMixin, BaseEstimator):
