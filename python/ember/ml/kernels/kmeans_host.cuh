@@ -107,8 +107,7 @@ __global__ void em_kmeans_host_chunk(const T *D, const T *cc, const T *X, const 
  * scikit-learn's time on one core. The centers (d x kp) stay in L1/L2
  * for every row, X is read once, and the GEMM's threads never trade the
  * cores with ember's pool (OpenBLAS's busy-waiting threads made the BLAS
- * path twice as slow on a loaded 2-core host). kp <= EM_KMH_KP. */
-#define EM_KMH_KP 1024
+ * path twice as slow on a loaded 2-core host). */
 #if defined(__AVX512F__)
 #define EM_KMH_WB 64
 #define EM_KMH_R 8
@@ -125,35 +124,26 @@ struct em_kmh_wide {
     enum { n = EM_KMH_WB / sizeof(T) };
 };
 
-template <typename T>
-static inline int em_kmh_argmin1(const T *a, int k)
-{
-    typedef typename em_kmh_vec<T>::v V;
-    const int L = em_kmh_vec<T>::n;
-    V mv = *(const V *)a;
-    for (int j = L; j < k; j += L) {
-        const V x = *(const V *)(a + j);
-        mv = x < mv ? x : mv;
-    }
-    T m = mv[0];
-    for (int l = 1; l < L; l++)
-        m = mv[l] < m ? mv[l] : m;
-    int j = 0;
-    while (!(a[j] == m))
-        j++;
-    return j;
-}
-
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=fast")
 
-/* sc[i * kp + j] = cn[j] - 2 x_i.c_j for the R rows x_i = x + i * d */
+/* bj[i] = the index of the smallest cn[j] - 2 x_i.c_j (the lowest among
+ * equals) for the R rows x_i = x + i * d. Each tile's two score vectors
+ * go straight into a running minimum and its index a lane, so no score
+ * is stored and no row is scanned for its minimum afterwards (that scan,
+ * a branch a center, cost about as much as the scoring). */
 template <typename T, int R>
 static inline void em_kmh_score(const T *x, int d, const T *CT, const T *cn, int kp,
-                                T *sc)
+                                int *bj)
 {
     typedef typename em_kmh_wide<T>::v W;
+    typedef decltype(W{} < W{}) I; /* T-sized signed integers, as many lanes */
     const int L = em_kmh_wide<T>::n;
+    I lane;
+    for (int l = 0; l < L; l++)
+        lane[l] = l;
+    W mv[R];
+    I iv[R];
     for (int j0 = 0; j0 < kp; j0 += 2 * L) {
         W a[R][2];
 #pragma GCC unroll 16
@@ -170,24 +160,43 @@ static inline void em_kmh_score(const T *x, int d, const T *CT, const T *cn, int
             }
         }
         const W n0 = *(const W *)(cn + j0), n1 = *(const W *)(cn + j0 + L);
+        const I i0 = lane + j0, i1 = i0 + L;
 #pragma GCC unroll 16
         for (int i = 0; i < R; i++) {
-            *(W *)(sc + i * kp + j0) = n0 - (T)2 * a[i][0];
-            *(W *)(sc + i * kp + j0 + L) = n1 - (T)2 * a[i][1];
+            const W s0 = n0 - (T)2 * a[i][0], s1 = n1 - (T)2 * a[i][1];
+            const I lt1 = s1 < s0; /* strict: equals keep the lower index */
+            const W m = lt1 ? s1 : s0;
+            const I ix = lt1 ? i1 : i0;
+            if (j0 == 0) {
+                mv[i] = m;
+                iv[i] = ix;
+            } else {
+                const I lt = m < mv[i];
+                mv[i] = lt ? m : mv[i];
+                iv[i] = lt ? ix : iv[i];
+            }
         }
+    }
+    for (int i = 0; i < R; i++) {
+        T m = mv[i][0];
+        long long b = iv[i][0];
+        for (int l = 1; l < L; l++)
+            if (mv[i][l] < m || (mv[i][l] == m && iv[i][l] < b)) {
+                m = mv[i][l];
+                b = iv[i][l];
+            }
+        bj[i] = (int)b;
     }
 }
 
 #pragma GCC pop_options
 
-/* row r's label from its scores sc, the moved count and its sums */
+/* row r's label bj, the moved count and its sums */
 template <typename T>
-static inline void em_kmh_take(const T *sc, int kp, const T *x, const T *w, int has_w,
-                               int d, long long r, long long *labels,
-                               const long long *old, int has_old,
-                               unsigned long long *moved, int sums, T *acc)
+static inline void em_kmh_take(int bj, const T *x, const T *w, int has_w, int d,
+                               long long r, long long *labels, const long long *old,
+                               int has_old, unsigned long long *moved, int sums, T *acc)
 {
-    const int bj = em_kmh_argmin1(sc, kp);
     labels[r] = bj;
     if (has_old && old[r] != bj)
         (*moved)++;
@@ -209,19 +218,19 @@ __global__ void em_kmeans_host_fused(const T *X, const T *CT, const T *cn, const
     const long long s = (long long)blockIdx.x * rpb;
     const long long e = s + rpb < n ? s + rpb : n;
     T *acc = part + (long long)blockIdx.x * k * (d + 1);
-    T sc[EM_KMH_R * EM_KMH_KP] __attribute__((aligned(64)));
+    int bj[EM_KMH_R];
     unsigned long long moved = 0;
     long long r = s;
     for (; r + EM_KMH_R <= e; r += EM_KMH_R) {
-        em_kmh_score<T, EM_KMH_R>(X + r * d, d, CT, cn, kp, sc);
+        em_kmh_score<T, EM_KMH_R>(X + r * d, d, CT, cn, kp, bj);
         for (int i = 0; i < EM_KMH_R; i++)
-            em_kmh_take(sc + i * kp, kp, X + (r + i) * d, w, has_w, d, r + i, labels,
-                        old, has_old, &moved, sums, acc);
+            em_kmh_take(bj[i], X + (r + i) * d, w, has_w, d, r + i, labels, old, has_old,
+                        &moved, sums, acc);
     }
     for (; r < e; r++) {
-        em_kmh_score<T, 1>(X + r * d, d, CT, cn, kp, sc);
-        em_kmh_take(sc, kp, X + r * d, w, has_w, d, r, labels, old, has_old, &moved,
-                    sums, acc);
+        em_kmh_score<T, 1>(X + r * d, d, CT, cn, kp, bj);
+        em_kmh_take(bj[0], X + r * d, w, has_w, d, r, labels, old, has_old, &moved, sums,
+                    acc);
     }
     if (moved)
         atomicAdd(changed, moved);
