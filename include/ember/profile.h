@@ -5,12 +5,16 @@
  * becomes one record: a name a user recognises ("add float32", "sum
  * float64", the user's kernel name, "H2D 4.0 MiB"), the host time of the
  * call (its launch cost) and, for work that runs on a device, when it ran
- * there. Device times come from a pair of events around the work (on the
- * cpu device the host clock, which its events read); they are put on the
- * host clock's scale through one event per device recorded and waited for
- * when the profile first touches that device. Ranges (em_prof_range_push)
- * mark spans of host time, nested per thread, and go to NVTX as well when
- * a tool such as Nsight Systems is attached.
+ * there. Device times on a GPU come from CUPTI's activity records where
+ * CUPTI can be used (the default), else from a pair of events around the
+ * work (on the cpu device the host clock, which its events read); event
+ * times are put on the host clock's scale through one event per device
+ * recorded and waited for when the profile first touches that device.
+ * Ranges (em_prof_range_push) mark spans of host time, nested per thread,
+ * and go to NVTX as well when a tool such as Nsight Systems is attached.
+ *
+ * Recording costs a launch no lock and no string: each host thread keeps
+ * its own records, and em_prof_stop merges them and writes their names.
  *
  * When no profile records, the runtime's hot paths test one global int
  * (em_prof_on) and do nothing else.
@@ -53,25 +57,30 @@ typedef struct em_prof_record {
 } em_prof_record;
 
 /* Where a CUDA device's times come from: a pair of timing events around
- * each operation, or CUPTI's activity records (the driver's own
- * timestamps; no events in the streams). The cpu device reads the host
- * clock either way. */
+ * each operation (two event records per launch, which cost the launch
+ * more than anything else the profiler does), CUPTI's activity records
+ * (the driver's own timestamps; no events in the streams), or AUTO:
+ * CUPTI when the CUDA backend is in use and CUPTI can be had, else
+ * events. The cpu device reads the host clock whichever is chosen. */
 typedef enum em_prof_times {
     EM_PROF_TIMES_EVENTS = 0,
-    EM_PROF_TIMES_CUPTI = 1
+    EM_PROF_TIMES_CUPTI = 1,
+    EM_PROF_TIMES_AUTO = 2
 } em_prof_times;
 
-/* Start recording, device times from events. Earlier records are
- * dropped. EM_ERR_INVALID_VALUE when a profile already records (profiles
- * neither nest nor overlap, in any thread). */
+/* Start recording, device times as EM_PROF_TIMES_AUTO chooses. Earlier
+ * records are dropped. EM_ERR_INVALID_VALUE when a profile already
+ * records (profiles neither nest nor overlap, in any thread). */
 em_status em_prof_start(void);
 
 /* As em_prof_start, device times from `how`. With EM_PROF_TIMES_CUPTI a
  * CUPTI that cannot be used (no libcupti, another CUPTI client such as
- * Nsight Systems) is EM_ERR_UNAVAILABLE saying why, and nothing starts. */
+ * Nsight Systems) is EM_ERR_UNAVAILABLE saying why, and nothing starts;
+ * with AUTO it means events instead. */
 em_status em_prof_start_with(em_prof_times how);
 
-/* How the current (or last) profile takes CUDA device times. */
+/* How the current (or last) profile takes CUDA device times: EVENTS or
+ * CUPTI (what AUTO chose). */
 em_prof_times em_prof_device_times(void);
 
 /* Stop recording: wait for the work of every device the profile touched
@@ -92,7 +101,8 @@ void em_prof_clear(void);
 /* Name the calling thread's next launch of f "op detail" ("add float32")
  * instead of its kernel's name. Callers guard it with em_prof_on, so the
  * non-profiling path builds nothing; op and detail must outlive the
- * launch (string literals, dtype names). detail may be NULL. */
+ * profile (string literals, dtype names): they are kept as pointers until
+ * em_prof_stop writes the record's name. detail may be NULL. */
 void em_prof_label(const em_function *f, const char *op, const char *detail);
 
 /* Open a range named name on the calling thread (copied; at most 95

@@ -30,22 +30,27 @@ class profile:
     (nested, or from another thread) raises RuntimeError. ``start()`` and
     ``stop()`` do what the with-block does, for code that cannot use one.
 
-    Device times on a GPU come from events around each operation
-    (``device_times="events"``, the default) or from CUPTI's activity
-    records (``device_times="cupti"``: no events in the streams; needs
-    libcupti, and no other CUPTI client such as Nsight Systems, else
-    RuntimeError says why); the cpu device reads the host clock. Leaving
-    the block waits for the profiled work."""
+    Device times on a GPU come from CUPTI's activity records where CUPTI
+    can be used (``device_times="auto"``, the default: no events in the
+    streams, the cheapest way to a launch's device time), else from a pair
+    of events around each operation; ``device_times="cupti"`` insists on
+    CUPTI (RuntimeError says why it cannot: no libcupti, or another CUPTI
+    client such as Nsight Systems holds it) and ``"events"`` on events. The
+    cpu device reads the host clock. After ``start()``, ``device_times``
+    says which was used ("events" or "cupti"). Leaving the block waits
+    for the profiled work."""
 
-    def __init__(self, device_times="events"):
-        if device_times not in ("events", "cupti"):
-            raise ValueError("ember.profile: device_times must be 'events' or "
-                             "'cupti', not %r" % (device_times,))
+    def __init__(self, device_times="auto"):
+        if device_times not in ("auto", "events", "cupti"):
+            raise ValueError("ember.profile: device_times must be 'auto', "
+                             "'events' or 'cupti', not %r" % (device_times,))
+        self._asked = device_times
         self.device_times = device_times
         self._records = None
 
     def start(self):
-        _ember._prof_start(self.device_times == "cupti")
+        _ember._prof_start(self._asked)
+        self.device_times = _ember._prof_device_times()
         self._records = None
         return self
 

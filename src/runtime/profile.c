@@ -1,27 +1,51 @@
 /* ember runtime: the profiler's recording (ember/profile.h, profile.h).
  *
- * One process-wide profile at a time. Records go to one array under one
- * mutex: an uncontended lock costs tens of nanoseconds, far below the
- * launch it sits beside, and keeps the order calls returned in.
+ * One process-wide profile at a time. What a profiled operation costs on
+ * the host is what bench/profiler_overhead.py measures, so the hot path
+ * (a launch, copy or fill while a profile records) takes no lock, makes no
+ * allocation in the steady state and builds no string:
  *
- * Device times: each kernel, copy and fill gets two timing events around
- * it on its stream (from a per-device free list, so a long loop creates
- * none after the first few thousand). When the profile first touches a
- * device it waits for the device, records a reference event on the
- * default stream and waits for it: the host clock at that moment and the
- * events' elapsed times from the reference put device work on the host's
- * timeline. Durations come from the pair itself, not from two offsets, so
- * a float's rounding over a long profile moves a kernel but never
- * stretches it. Pending events are resolved as they complete once a few
- * thousand wait, which bounds the events a long profile holds. On the cpu
- * device an event reads the host clock when its stream reaches it, so the
- * same code gives host-clock times there.
+ * - Each host thread appends compact records to a buffer of its own.
+ *   Names are kept as pointers to strings that outlive the profile (an
+ *   operation's and a dtype's name, "H2D"), or as a copy where they may
+ *   not (a kernel's own name: its module may be unloaded before the stop;
+ *   a range's); device and stream are kept as pointers. em_prof_stop merges
+ *   the threads' buffers in the order the calls returned and only then
+ *   writes names, sizes ("H2D 4.0 MiB"), stream and thread numbers.
+ * - Stop and the recording threads meet through one flag per thread
+ *   (busy): a thread sets it, then tests em_prof_on, and clears it once
+ *   its record is written; stop clears em_prof_on, then waits until no
+ *   thread is busy. Both sides store then load with sequential
+ *   consistency (Dekker's handshake), so one of them sees the other: a
+ *   record is either complete before stop reads the buffers or dropped.
+ *   This costs the hot path one locked instruction on a cache line that
+ *   no other thread writes, where a shared mutex or counter would bounce
+ *   between the cores of threads launching at once.
+ *
+ * Device times (ember/profile.h): on the cpu device's default stream the
+ * call's own host time (the operation runs inside it, backend/host.c);
+ * with CUPTI the driver's activity records (profile_cupti.c; the hot path
+ * keeps the call's correlation id); else a pair of timing events around
+ * the operation on its stream. Events come from a stash per thread,
+ * refilled in batches from a free list per device (under dev_lock, once
+ * per STASH_BATCH / 2 operations), and are resolved at stop, or by the
+ * thread itself, without waiting, once RESOLVE_AFTER of its records wait,
+ * which bounds the events a long profile holds. When the profile first
+ * touches a device it waits for the device, records a reference event on
+ * the default stream and waits for it: the host clock at that moment and
+ * the events' elapsed times from the reference put device work on the
+ * host's timeline. Durations come from the pair itself, not from two
+ * offsets, so a float's rounding over a long profile moves a kernel but
+ * never stretches it. On the cpu device's created streams an event reads
+ * the host clock when the stream's worker reaches it, so the same code
+ * gives host-clock times there.
  *
  * Work recorded into a graph capture runs later, at replay: it gets no
  * events (a capture refuses event records) and no device time.
  */
 #define _GNU_SOURCE 1   /* syscall(SYS_gettid) */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,67 +61,81 @@ int em_prof_on;
 #define MAX_DEVS 64
 #define MAX_STREAMS 64      /* per device; later streams share the last id */
 #define MAX_DEPTH 64        /* open ranges per thread that are tracked */
-#define RESOLVE_AFTER 4096  /* pending records before resolving completed ones */
+#define RESOLVE_AFTER 65536 /* a thread's waiting records before it resolves */
+#define STASH_BATCH 64      /* events a thread takes from its device at once */
+#define FIRST_CAP 1024      /* records a thread's buffer starts with */
 
-/* A device the profiler has seen; the table and each entry's event list
- * outlive profiles (devices live as long as the process). */
+/* A device the profiler has seen; the table and each entry's free events
+ * outlive profiles (devices live as long as the process). Under dev_lock;
+ * a thread that found ref and ref_ns set for this profile may read them
+ * after without it (they change only in the next profile). */
 struct pdev {
     em_device *d;
     em_event **free;        /* events ready for reuse */
     int n_free, cap_free;
-    /* this profile's: */
-    unsigned gen;           /* the profile these fields belong to */
+    unsigned gen;           /* the profile timed and ref belong to */
     int timed;              /* 1 reference taken, -1 it failed: no times */
     em_event *ref;
     int64_t ref_ns;
-    em_stream *streams[MAX_STREAMS];
-    int n_streams;
 };
 
-/* What a record waits on until its device time is known. */
-struct pend {
-    struct pdev *pd;
+/* One operation as the hot path records it; em_prof_stop turns it into
+ * an em_prof_record. */
+struct hrec {
+    int64_t host_start, host_end, dev_start, dev_end;
+    em_device *d;           /* NULL for ranges */
+    em_stream *s;           /* NULL: d's default stream */
+    const char *op, *detail;/* the name "op detail"; op NULL: own holds it */
+    struct pdev *pd;        /* e0, e1: the timing events, until resolved */
     em_event *e0, *e1;
-    /* a size the name ends with ("H2D 4.0 MiB"), formatted by
-     * em_prof_stop: printf's %f costs more than the rest of a record */
-    int sized;
-    uint64_t size;
-    /* timed by CUPTI: its correlation id (0: CUPTI saw no driver call) */
-    int cupti;
-    uint32_t corr;
+    uint64_t bytes, size;   /* size: what the name ends with, if sized */
+    uint32_t corr;          /* CUPTI's correlation id (0: none seen) */
+    uint8_t kind, sized, cupti, depth;
+    char own[96];
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* A host thread's buffer. Linked into `threads` (under lock) on its first
+ * record and freed by a stop after its thread has exited. recs, the stash
+ * and pd are the thread's own while it is busy and a profile records;
+ * stop and clear touch them only once no thread can be. */
+struct tbuf {
+    int busy;               /* see the handshake above */
+    int dead;               /* its thread exited */
+    struct tbuf *next;
+    long tid;
+    struct hrec *recs;
+    size_t n, cap, first_pending;
+    struct pdev *spd;       /* the device the stash's events belong to */
+    em_event **stash;
+    int n_stash, cap_stash;
+    struct pdev *pd;        /* the last device timed, in profile pd_gen */
+    unsigned pd_gen;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;     /* the profile */
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER; /* devs[] */
 static struct pdev devs[MAX_DEVS];
 static int n_devs;
-static em_prof_record *recs;
-static struct pend *pends;
-static size_t n_recs, cap_recs, first_pending;
+static struct tbuf *threads;
+static em_prof_record *out;             /* the last profile's records */
+static size_t n_out, cap_out;
 static unsigned gen;        /* bumped by each start; 0 before the first */
 static int cupti_on;        /* this profile's CUDA times come from CUPTI */
 static em_prof_times times_how;
-static int n_threads;
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
-/* The calling thread's state: its number in the current profile, the
- * label for its next launch, the transfer its copies belong to, and its
- * stack of open ranges. */
+/* The calling thread's buffer, the label for its next launch, the
+ * transfer its copies belong to, and its stack of open ranges. */
 static __thread struct {
-    unsigned gen;
-    int thread;
-    long tid;
+    struct tbuf *tb;
     const em_function *label_fn;
-    /* two events taken for this thread's next operation on spare_pd's
-     * device, with the lock already held for its record, so that an
-     * operation takes the lock once */
-    struct pdev *spare_pd;
-    unsigned spare_gen;
-    em_event *spare_e0, *spare_e1;
     const char *label_op, *label_detail;
-    int xfer_dir;               /* 0 none, else EM_PROF_H2D/D2H below */
+    int xfer_dir;               /* 0 none, else DIR_H2D/D2H below */
     uint64_t xfer_total, xfer_left;
     struct {
         unsigned gen;           /* 0: not recorded */
-        size_t idx;
+        size_t idx;             /* in the thread's buffer */
     } stack[MAX_DEPTH];
     int depth;
 } tl;
@@ -129,8 +167,7 @@ static void fmt_bytes(char *buf, size_t n, uint64_t b)
     snprintf(buf, n, "%.1f %s", v, unit[u]);
 }
 
-/* dst = a + b + c, cut to n - 1 characters: without printf, which would
- * cost more than the rest of a launch's record. */
+/* dst = a + b + c, cut to n - 1 characters. */
 static void cat3(char *dst, size_t n, const char *a, const char *b, const char *c)
 {
     const char *parts[3] = {a, b, c};
@@ -148,62 +185,102 @@ static void cat3(char *dst, size_t n, const char *a, const char *b, const char *
     dst[used] = 0;
 }
 
-/* ---- under the lock ------------------------------------------------------ */
+/* ---- threads' buffers ---------------------------------------------------- */
 
-static void thread_join(void)
+static void on_thread_exit(void *p)
 {
-    if (tl.gen == gen)
-        return;
-    tl.gen = gen;
-    tl.thread = n_threads++;
-    if (!tl.tid)
-        tl.tid = (long)syscall(SYS_gettid);
+    __atomic_store_n(&((struct tbuf *)p)->dead, 1, __ATOMIC_RELEASE);
 }
+
+static void make_exit_key(void)
+{
+    if (pthread_key_create(&exit_key, on_thread_exit) != 0)
+        exit_key = (pthread_key_t)-1;
+}
+
+/* The calling thread's buffer, made and linked on its first use; NULL
+ * out of memory (the operation then goes unrecorded). */
+static struct tbuf *tb_get(void)
+{
+    struct tbuf *tb = tl.tb;
+    if (tb)
+        return tb;
+    if (!(tb = calloc(1, sizeof *tb)))
+        return NULL;
+    tb->tid = (long)syscall(SYS_gettid);
+    pthread_once(&exit_once, make_exit_key);
+    if (exit_key != (pthread_key_t)-1)
+        pthread_setspecific(exit_key, tb);
+    pthread_mutex_lock(&lock);
+    tb->next = threads;
+    threads = tb;
+    pthread_mutex_unlock(&lock);
+    tl.tb = tb;
+    return tb;
+}
+
+/* Enter the handshake: 1 when a profile records (leave with tb_leave),
+ * 0 when none does (nothing to leave). */
+static int tb_enter(struct tbuf *tb)
+{
+    __atomic_store_n(&tb->busy, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&em_prof_on, __ATOMIC_SEQ_CST))
+        return 1;
+    __atomic_store_n(&tb->busy, 0, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static void tb_leave(struct tbuf *tb)
+{
+    __atomic_store_n(&tb->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* A new record at the end of tb's buffer, its fields unset but for the
+ * device times (-1: none) and the name parts; NULL out of memory. */
+static struct hrec *tb_append(struct tbuf *tb)
+{
+    struct hrec *r;
+    if (tb->n == tb->cap) {
+        size_t cap = tb->cap ? 2 * tb->cap : FIRST_CAP;
+        struct hrec *nr = realloc(tb->recs, cap * sizeof *nr);
+        if (!nr)
+            return NULL;
+        tb->recs = nr;
+        tb->cap = cap;
+    }
+    r = &tb->recs[tb->n++];
+    r->dev_start = r->dev_end = -1;
+    r->op = r->detail = NULL;
+    r->own[0] = 0;
+    r->pd = NULL;
+    r->e0 = r->e1 = NULL;
+    r->bytes = r->size = 0;
+    r->corr = 0;
+    r->sized = r->cupti = r->depth = 0;
+    return r;
+}
+
+/* A name that may not outlive the call, copied (at most 95 characters). */
+static void own_name(struct hrec *r, const char *name)
+{
+    size_t len = name ? strlen(name) : 0;
+    if (len > sizeof r->own - 1)
+        len = sizeof r->own - 1;
+    memcpy(r->own, name ? name : "", len);
+    r->own[len] = 0;
+}
+
+/* ---- devices and their events (dev_lock) --------------------------------- */
 
 static struct pdev *pdev_of(em_device *d)
 {
-    struct pdev *pd = NULL;
     for (int i = 0; i < n_devs; i++)
-        if (devs[i].d == d) {
-            pd = &devs[i];
-            break;
-        }
-    if (!pd) {
-        if (n_devs == MAX_DEVS)
-            return NULL;
-        pd = &devs[n_devs++];
-        pd->d = d;
-    }
-    if (pd->gen != gen) {
-        pd->gen = gen;
-        pd->timed = 0;
-        pd->n_streams = 1;
-        pd->streams[0] = d->default_stream;
-    }
-    return pd;
-}
-
-static int stream_id(struct pdev *pd, em_stream *s)
-{
-    if (!pd || !s)
-        return 0;
-    for (int i = 0; i < pd->n_streams; i++)
-        if (pd->streams[i] == s)
-            return i;
-    if (pd->n_streams == MAX_STREAMS)
-        return MAX_STREAMS - 1;
-    pd->streams[pd->n_streams] = s;
-    return pd->n_streams++;
-}
-
-static em_event *event_take(struct pdev *pd)
-{
-    em_event *e = NULL;
-    if (pd->n_free > 0)
-        return pd->free[--pd->n_free];
-    if (em_event_create(pd->d, 0, &e) != EM_OK)
+        if (devs[i].d == d)
+            return &devs[i];
+    if (n_devs == MAX_DEVS)
         return NULL;
-    return e;
+    devs[n_devs].d = d;
+    return &devs[n_devs++];
 }
 
 static void event_give(struct pdev *pd, em_event *e)
@@ -221,6 +298,15 @@ static void event_give(struct pdev *pd, em_event *e)
         pd->cap_free = cap;
     }
     pd->free[pd->n_free++] = e;
+}
+
+/* Back to pd's free list, from any thread, at any time. */
+static void event_give_locked(struct pdev *pd, em_event *e0, em_event *e1)
+{
+    pthread_mutex_lock(&dev_lock);
+    event_give(pd, e0);
+    event_give(pd, e1);
+    pthread_mutex_unlock(&dev_lock);
 }
 
 /* The reference for pd's device times: the device idle, then an event on
@@ -245,227 +331,262 @@ static void pdev_time_base(struct pdev *pd)
     pd->timed = 1;
 }
 
-static em_prof_record *append(struct pend **pe)
+/* d's entry with its reference taken in profile g; NULL when its events
+ * cannot time (too many devices, or the reference failed). Busy. */
+static struct pdev *tb_timed_dev(struct tbuf *tb, em_device *d, unsigned g)
 {
-    em_prof_record *r;
-    if (n_recs == cap_recs) {
-        size_t cap = cap_recs ? 2 * cap_recs : 4096;
-        em_prof_record *nr = realloc(recs, cap * sizeof *nr);
-        struct pend *np;
-        if (!nr)
-            return NULL;
-        recs = nr;
-        if (!(np = realloc(pends, cap * sizeof *np)))
-            return NULL;
-        pends = np;
-        cap_recs = cap;
+    struct pdev *pd;
+    if (tb->pd && tb->pd->d == d && tb->pd_gen == g)
+        return tb->pd;
+    pthread_mutex_lock(&dev_lock);
+    if ((pd = pdev_of(d))) {
+        if (pd->gen != g) {
+            pd->gen = g;
+            pd->timed = 0;
+        }
+        if (pd->timed == 0)
+            pdev_time_base(pd);
+        if (pd->timed < 0)
+            pd = NULL;
     }
-    r = &recs[n_recs];
-    memset(r, 0, sizeof *r);
-    r->dev_start = r->dev_end = -1;
-    r->thread = tl.thread;
-    r->tid = tl.tid;
-    *pe = &pends[n_recs];
-    memset(*pe, 0, sizeof **pe);
-    n_recs++;
-    return r;
+    pthread_mutex_unlock(&dev_lock);
+    if (pd) {
+        tb->pd = pd;
+        tb->pd_gen = g;
+    }
+    return pd;
 }
 
-/* Fill in record i's device times from its events, which must have
- * completed, and hand them back. */
-static void resolve(size_t i)
+/* Hand tb's stash back to its device. */
+static void stash_return(struct tbuf *tb)
 {
-    struct pend *p = &pends[i];
-    em_prof_record *r = &recs[i];
+    if (!tb->spd || !tb->n_stash)
+        return;
+    pthread_mutex_lock(&dev_lock);
+    while (tb->n_stash > 0)
+        event_give(tb->spd, tb->stash[--tb->n_stash]);
+    pthread_mutex_unlock(&dev_lock);
+}
+
+static int stash_push(struct tbuf *tb, em_event *e)
+{
+    if (tb->n_stash == tb->cap_stash) {
+        int cap = tb->cap_stash ? 2 * tb->cap_stash : STASH_BATCH;
+        em_event **s = realloc(tb->stash, (size_t)cap * sizeof *s);
+        if (!s)
+            return 0;
+        tb->stash = s;
+        tb->cap_stash = cap;
+    }
+    tb->stash[tb->n_stash++] = e;
+    return 1;
+}
+
+/* An event of pd's device from tb's stash, refilled from pd's free list
+ * (and made new when that is short) STASH_BATCH at a time. Busy. */
+static em_event *event_take(struct tbuf *tb, struct pdev *pd)
+{
+    if (tb->spd != pd) {
+        stash_return(tb);
+        tb->spd = pd;
+    }
+    if (tb->n_stash == 0) {
+        int want = STASH_BATCH;
+        pthread_mutex_lock(&dev_lock);
+        while (want > 0 && pd->n_free > 0 && stash_push(tb, pd->free[pd->n_free - 1])) {
+            pd->n_free--;
+            want--;
+        }
+        pthread_mutex_unlock(&dev_lock);
+        while (want-- > 0) {
+            em_event *e = NULL;
+            if (em_event_create(pd->d, 0, &e) != EM_OK)
+                break;
+            if (!stash_push(tb, e)) {
+                em_event_destroy(e);
+                break;
+            }
+        }
+        if (tb->n_stash == 0)
+            return NULL;
+    }
+    return tb->stash[--tb->n_stash];
+}
+
+/* Events back to tb's stash (or, another device's, to that device). Busy. */
+static void event_put(struct tbuf *tb, struct pdev *pd, em_event *e0, em_event *e1)
+{
+    if (pd == tb->spd) {
+        if (e0 && !stash_push(tb, e0))
+            event_give_locked(pd, e0, NULL);
+        if (e1 && !stash_push(tb, e1))
+            event_give_locked(pd, e1, NULL);
+        return;
+    }
+    if (pd)
+        event_give_locked(pd, e0, e1);
+}
+
+/* Fill in r's device times from its events, which must have completed;
+ * 1 when it had events (now handed to *e0, *e1 for reuse). */
+static int resolve(struct hrec *r, em_event **e0, em_event **e1)
+{
     const struct em_backend_ops *ops;
     float off = 0, dur = 0;
-    if (!p->e0)
-        return;
-    ops = p->pd->d->ops;
-    if (ops->event_elapsed_ms(p->pd->ref, p->e0, &off) == EM_OK &&
-        ops->event_elapsed_ms(p->e0, p->e1, &dur) == EM_OK) {
-        r->dev_start = p->pd->ref_ns + (int64_t)((double)off * 1e6);
+    if (!r->e0)
+        return 0;
+    ops = r->pd->d->ops;
+    if (ops->event_elapsed_ms(r->pd->ref, r->e0, &off) == EM_OK &&
+        ops->event_elapsed_ms(r->e0, r->e1, &dur) == EM_OK) {
+        r->dev_start = r->pd->ref_ns + (int64_t)((double)off * 1e6);
         r->dev_end = r->dev_start + (int64_t)((double)dur * 1e6);
     }
-    event_give(p->pd, p->e0);
-    event_give(p->pd, p->e1);
-    p->e0 = p->e1 = NULL;
+    *e0 = r->e0;
+    *e1 = r->e1;
+    r->e0 = r->e1 = NULL;
+    return 1;
 }
 
-/* Resolve the oldest pending records whose work is done, without
- * waiting; stops at the first still running. */
-static void resolve_ready(void)
+/* Resolve tb's oldest waiting records whose work is done, without
+ * waiting; stops at the first still running. Busy. */
+static void tb_resolve_ready(struct tbuf *tb)
 {
-    while (first_pending < n_recs) {
-        struct pend *p = &pends[first_pending];
+    while (tb->first_pending < tb->n) {
+        struct hrec *r = &tb->recs[tb->first_pending];
+        em_event *e0, *e1;
         int done = 0;
-        if (p->e0 && (p->pd->d->ops->event_query(p->e1, &done) != EM_OK || !done))
+        if (r->e0 && (r->pd->d->ops->event_query(r->e1, &done) != EM_OK || !done))
             return;
-        resolve(first_pending++);
+        if (resolve(r, &e0, &e1))
+            event_put(tb, r->pd, e0, e1);
+        tb->first_pending++;
     }
 }
 
 /* ---- timing an operation ------------------------------------------------ */
 
-/* Events around one operation on a device's stream. */
+/* What span_begin found out for span_end. */
 struct span {
-    unsigned gen;
+    unsigned gen;           /* the profile it began in */
     struct pdev *pd;
-    em_event *e0, *e1;
-    int stream;
+    em_event *e0, *e1;      /* timing events, e0 recorded */
     int host_sync;          /* the operation runs inside the call */
     int cupti;              /* CUPTI times it */
     int64_t t0;
 };
 
-/* Before the operation: its device's table entry, its stream's number and,
- * unless s is capturing, two events with the first recorded on s. The cpu
- * device's default stream runs each operation on the calling thread
- * before the call returns (backend/host.c), so there the call's own host
- * time is the device time and no event is needed: span_end does it all
- * under one lock. */
+/* Before the operation. The cpu device's default stream runs it on the
+ * calling thread before the call returns (backend/host.c), so there the
+ * call's own host time is the device time; CUPTI needs only the call's
+ * correlation id, read after it; a capture refuses event records; the
+ * rest get two events, the first recorded on s now. */
 static void span_begin(struct span *sp, em_device *d, em_stream *s)
 {
     int capture = em_rt_capture_of(s) != NULL || d->capturing != NULL;
-    memset(sp, 0, sizeof *sp);
+    struct tbuf *tb;
+    sp->pd = NULL;
+    sp->e0 = sp->e1 = NULL;
+    sp->host_sync = sp->cupti = 0;
+    sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
     if (d->type == EM_DEVICE_CPU && s->is_default && !capture) {
         sp->host_sync = 1;
-        sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
-        sp->t0 = now_ns();
-        return;
-    }
-    if (cupti_on && d->type == EM_DEVICE_CUDA && !capture) {
+    } else if (__atomic_load_n(&cupti_on, __ATOMIC_RELAXED) &&
+               d->type == EM_DEVICE_CUDA && !capture) {
         sp->cupti = 1;
-        sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
         (void)em_prof_cupti_take();   /* an id left by an earlier call */
-        sp->t0 = now_ns();
-        return;
-    }
-    if (tl.spare_e0 && !capture && tl.spare_pd->d == d &&
-        tl.spare_gen == __atomic_load_n(&gen, __ATOMIC_RELAXED)) {
-        sp->gen = tl.spare_gen;
-        sp->pd = tl.spare_pd;
-        sp->e0 = tl.spare_e0;
-        sp->e1 = tl.spare_e1;
-        tl.spare_e0 = tl.spare_e1 = NULL;
-        goto record;
-    }
-    pthread_mutex_lock(&lock);
-    if (tl.spare_e0) {      /* another device's, or an ended profile's */
-        event_give(tl.spare_pd, tl.spare_e0);
-        event_give(tl.spare_pd, tl.spare_e1);
-        tl.spare_e0 = tl.spare_e1 = NULL;
-    }
-    sp->gen = gen;
-    sp->pd = pdev_of(d);
-    if (sp->pd && !capture) {
-        if (sp->pd->timed == 0)
-            pdev_time_base(sp->pd);
-        if (sp->pd->timed > 0 && (sp->e0 = event_take(sp->pd)) &&
-            !(sp->e1 = event_take(sp->pd))) {
-            event_give(sp->pd, sp->e0);
+    } else if (!capture && (tb = tb_get()) && tb_enter(tb)) {
+        sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
+        if ((sp->pd = tb_timed_dev(tb, d, sp->gen)) &&
+            (sp->e0 = event_take(tb, sp->pd)) && !(sp->e1 = event_take(tb, sp->pd))) {
+            event_put(tb, sp->pd, sp->e0, NULL);
             sp->e0 = NULL;
         }
-    }
-    pthread_mutex_unlock(&lock);
-record:
-    if (sp->e0 && d->ops->event_record(sp->e0, s) != EM_OK) {
-        pthread_mutex_lock(&lock);
-        event_give(sp->pd, sp->e0);
-        event_give(sp->pd, sp->e1);
-        pthread_mutex_unlock(&lock);
-        sp->e0 = sp->e1 = NULL;
+        tb_leave(tb);
+        if (sp->e0 && d->ops->event_record(sp->e0, s) != EM_OK) {
+            event_give_locked(sp->pd, sp->e0, sp->e1);
+            sp->e0 = sp->e1 = NULL;
+        }
     }
     sp->t0 = now_ns();
 }
 
-/* After it: the second event, then the record (dropped, events and all,
- * when the operation failed or the profile it began in has ended). */
+/* After it: the second event, then the record, named op + " " + detail
+ * or, with op NULL, a copy of own (dropped, events and all, when the
+ * operation failed or the profile it began in has ended). */
 static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
-                     em_prof_kind kind, const char *name, uint64_t bytes,
-                     int sized, uint64_t size)
+                     em_prof_kind kind, const char *op, const char *detail,
+                     const char *own, uint64_t bytes, int sized, uint64_t size)
 {
     /* first: the backend's call must be the last driver call read */
     uint32_t corr = sp->cupti ? em_prof_cupti_take() : 0;
     int64_t t1 = now_ns();
-    struct pend *pe = NULL;
-    em_prof_record *r = NULL;
     int timed = sp->e0 && st == EM_OK && d->ops->event_record(sp->e1, s) == EM_OK;
-    pthread_mutex_lock(&lock);
-    if (st == EM_OK && em_prof_on && sp->gen == gen) {
-        thread_join();
-        if (!sp->pd)
-            sp->pd = pdev_of(d);
-        sp->stream = sp->host_sync ? 0 : stream_id(sp->pd, s);
-        r = append(&pe);
-    }
-    if (!r || !timed) {
-        if (sp->pd) {
-            event_give(sp->pd, sp->e0);
-            event_give(sp->pd, sp->e1);
-        }
-        sp->e0 = sp->e1 = NULL;
-    }
-    if (r) {
-        r->kind = kind;
-        cat3(r->name, sizeof r->name, name, NULL, NULL);
-        cat3(r->device, sizeof r->device, d->name, NULL, NULL);
-        r->stream = sp->stream;
-        r->bytes = bytes;
-        r->host_start = sp->t0;
-        r->host_end = t1;
-        if (sp->host_sync) {
-            r->dev_start = sp->t0;
-            r->dev_end = t1;
-        }
-        pe->pd = sp->pd;
-        pe->e0 = sp->e0;
-        pe->e1 = sp->e1;
-        pe->sized = sized;
-        pe->size = size;
-        pe->cupti = sp->cupti;
-        pe->corr = corr;
-        if (pe->e0) {
-            sp->e0->recorded = sp->e1->recorded = 1;
-            if (n_recs - first_pending > RESOLVE_AFTER)
-                resolve_ready();
-            /* the next operation's pair, while the lock is held */
-            if (!tl.spare_e0 && (tl.spare_e0 = event_take(sp->pd)) &&
-                !(tl.spare_e1 = event_take(sp->pd))) {
-                event_give(sp->pd, tl.spare_e0);
-                tl.spare_e0 = NULL;
+    struct tbuf *tb = tb_get();
+    struct hrec *r = NULL;
+    if (tb && tb_enter(tb)) {
+        if (st == EM_OK && sp->gen == gen && (r = tb_append(tb))) {
+            r->kind = (uint8_t)kind;
+            if (op) {
+                r->op = op;
+                r->detail = detail;
+            } else {
+                own_name(r, own);
             }
-            tl.spare_pd = sp->pd;
-            tl.spare_gen = gen;
+            r->d = d;
+            r->s = s;
+            r->bytes = bytes;
+            r->sized = (uint8_t)sized;
+            r->size = size;
+            r->host_start = sp->t0;
+            r->host_end = t1;
+            if (sp->host_sync) {
+                r->dev_start = sp->t0;
+                r->dev_end = t1;
+            }
+            r->cupti = (uint8_t)sp->cupti;
+            r->corr = corr;
+            if (timed) {
+                r->pd = sp->pd;
+                r->e0 = sp->e0;
+                r->e1 = sp->e1;
+                sp->e0->recorded = sp->e1->recorded = 1;
+                sp->e0 = sp->e1 = NULL;
+                if (tb->n - tb->first_pending > RESOLVE_AFTER)
+                    tb_resolve_ready(tb);
+            }
         }
+        if (sp->e0)
+            event_put(tb, sp->pd, sp->e0, sp->e1);
+        tb_leave(tb);
+    } else if (sp->e0) {
+        event_give_locked(sp->pd, sp->e0, sp->e1);
     }
-    pthread_mutex_unlock(&lock);
 }
 
-/* A record of host time only (allocations, synchronizes). */
+/* A record of host time only (allocations, synchronizes, a cpu device's
+ * transfer): dev_start/dev_end as given (-1: none). */
 static void host_record(em_prof_kind kind, const char *name, em_device *d,
-                        em_stream *s, uint64_t bytes, int sized, int64_t t0,
-                        int64_t t1)
+                        em_stream *s, uint64_t bytes, int sized, uint64_t size,
+                        int64_t t0, int64_t t1, int64_t dev0, int64_t dev1)
 {
-    struct pend *pe;
-    em_prof_record *r;
-    pthread_mutex_lock(&lock);
-    if (em_prof_on) {
-        thread_join();
-        if ((r = append(&pe))) {
-            struct pdev *pd = pdev_of(d);
-            r->kind = kind;
-            cat3(r->name, sizeof r->name, name, NULL, NULL);
-            cat3(r->device, sizeof r->device, d->name, NULL, NULL);
-            r->stream = stream_id(pd, s ? s : d->default_stream);
-            r->bytes = bytes;
-            r->host_start = t0;
-            r->host_end = t1;
-            pe->sized = sized;
-            pe->size = bytes;
-        }
+    struct tbuf *tb = tb_get();
+    struct hrec *r;
+    if (!tb || !tb_enter(tb))
+        return;
+    if ((r = tb_append(tb))) {
+        r->kind = (uint8_t)kind;
+        r->op = name;
+        r->d = d;
+        r->s = s;
+        r->bytes = bytes;
+        r->sized = (uint8_t)sized;
+        r->size = size;
+        r->host_start = t0;
+        r->host_end = t1;
+        r->dev_start = dev0;
+        r->dev_end = dev1;
     }
-    pthread_mutex_unlock(&lock);
+    tb_leave(tb);
 }
 
 /* ---- the hooks ---------------------------------------------------------- */
@@ -474,19 +595,17 @@ em_status em_prof_launch(em_function *f, const em_launch_config *c,
                          em_stream *s, void **args, em_prof_launch_fn run)
 {
     em_device *d = f->module->dev;
-    char name[96];
+    const char *op = NULL, *detail = NULL;
     struct span sp;
     em_status st;
     if (tl.label_fn == f) {
-        cat3(name, sizeof name, tl.label_op, tl.label_detail ? " " : NULL,
-             tl.label_detail);
+        op = tl.label_op;
+        detail = tl.label_detail;
         tl.label_fn = NULL;
-    } else {
-        cat3(name, sizeof name, f->name, NULL, NULL);
     }
     span_begin(&sp, d, s);
     st = run(f, c, s, args);
-    span_end(&sp, d, s, st, EM_PROF_KERNEL, name, 0, 0, 0);
+    span_end(&sp, d, s, st, EM_PROF_KERNEL, op, detail, f->name, 0, 0, 0);
     return st;
 }
 
@@ -529,7 +648,7 @@ em_status em_prof_copy(em_device *d, void *dst, const void *src, size_t n,
     em_status st;
     span_begin(&sp, d, s);
     st = d->ops->memcpy_async(d, dst, src, n, s);
-    span_end(&sp, d, s, st, EM_PROF_COPY, dir_names[dir], n, 1, size);
+    span_end(&sp, d, s, st, EM_PROF_COPY, dir_names[dir], NULL, NULL, n, 1, size);
     return st;
 }
 
@@ -540,7 +659,7 @@ em_status em_prof_fill(em_device *d, void *dst, int value, size_t n,
     em_status st;
     span_begin(&sp, d, s);
     st = d->ops->memset_async(d, dst, value, n, s);
-    span_end(&sp, d, s, st, EM_PROF_FILL, "memset", n, 1, n);
+    span_end(&sp, d, s, st, EM_PROF_FILL, "memset", NULL, NULL, n, 1, n);
     return st;
 }
 
@@ -550,14 +669,14 @@ em_status em_prof_graph(em_device *d, void *graph, em_stream *s)
     em_status st;
     span_begin(&sp, d, s);
     st = d->ops->graph_launch(d, graph, s);
-    span_end(&sp, d, s, st, EM_PROF_GRAPH, "graph replay", 0, 0, 0);
+    span_end(&sp, d, s, st, EM_PROF_GRAPH, "graph replay", NULL, NULL, 0, 0, 0);
     return st;
 }
 
 void em_prof_alloc(em_device *d, size_t n, em_stream *s)
 {
     int64_t t = now_ns();
-    host_record(EM_PROF_ALLOC, "alloc", d, s, n, 1, t, t);
+    host_record(EM_PROF_ALLOC, "alloc", d, s, n, 1, n, t, t, -1, -1);
 }
 
 em_status em_prof_sync(em_device *d, em_stream *s)
@@ -565,7 +684,7 @@ em_status em_prof_sync(em_device *d, em_stream *s)
     int64_t t0 = now_ns();
     em_status st = s ? d->ops->stream_synchronize(s) : d->ops->synchronize(d);
     host_record(EM_PROF_SYNC, s ? "synchronize stream" : "synchronize device",
-                d, s, 0, 0, t0, now_ns());
+                d, s, 0, 0, 0, t0, now_ns(), -1, -1);
     return st;
 }
 
@@ -577,32 +696,15 @@ int64_t em_prof_transfer(em_device *d, int to_host, uint64_t nbytes)
     return now_ns();
 }
 
+/* A host copy on the calling thread: its device time is its host time
+ * (the cpu device's clock). */
 void em_prof_transfer_done(em_device *d, em_stream *s, int to_host,
                            uint64_t nbytes, int64_t t0)
 {
-    struct pend *pe;
-    em_prof_record *r;
     int dir = to_host ? DIR_D2H : DIR_H2D;
     uint64_t size = copy_size(dir, nbytes);
     int64_t t1 = now_ns();
-    /* a host copy on the calling thread: its device time is its host
-     * time (the cpu device's clock) */
-    pthread_mutex_lock(&lock);
-    if (em_prof_on) {
-        thread_join();
-        if ((r = append(&pe))) {
-            r->kind = EM_PROF_COPY;
-            cat3(r->name, sizeof r->name, dir_names[dir], NULL, NULL);
-            cat3(r->device, sizeof r->device, d->name, NULL, NULL);
-            r->stream = stream_id(pdev_of(d), s ? s : d->default_stream);
-            r->bytes = nbytes;
-            r->host_start = r->dev_start = t0;
-            r->host_end = r->dev_end = t1;
-            pe->sized = 1;
-            pe->size = size;
-        }
-    }
-    pthread_mutex_unlock(&lock);
+    host_record(EM_PROF_COPY, dir_names[dir], d, s, nbytes, 1, size, t0, t1, t0, t1);
 }
 
 void em_prof_label(const em_function *f, const char *op, const char *detail)
@@ -614,7 +716,7 @@ void em_prof_label(const em_function *f, const char *op, const char *detail)
 
 /* ---- starting and stopping ---------------------------------------------- */
 
-em_status em_prof_start(void) { return em_prof_start_with(EM_PROF_TIMES_EVENTS); }
+em_status em_prof_start(void) { return em_prof_start_with(EM_PROF_TIMES_AUTO); }
 
 em_prof_times em_prof_device_times(void) { return times_how; }
 
@@ -628,90 +730,250 @@ em_status em_prof_start_with(em_prof_times how)
                         "profiles cannot nest or overlap (one at a time per "
                         "process, whatever the thread)");
     }
-    if (how == EM_PROF_TIMES_CUPTI && (st = em_prof_cupti_begin()) != EM_OK) {
+    if (how == EM_PROF_TIMES_AUTO) {
+        /* CUPTI where a GPU is in use and CUPTI can be had: it costs the
+         * launch far less than two event records */
+        how = EM_PROF_TIMES_EVENTS;
+        if (em_rt_backend_usable(EM_DEVICE_CUDA)) {
+            if (em_prof_cupti_begin() == EM_OK)
+                how = EM_PROF_TIMES_CUPTI;
+            else
+                em_log(EM_LOG_INFO, "profile", "device times from events: %s",
+                       em_last_error());
+        }
+    } else if (how == EM_PROF_TIMES_CUPTI && (st = em_prof_cupti_begin()) != EM_OK) {
         pthread_mutex_unlock(&lock);
         return st;
     }
-    cupti_on = how == EM_PROF_TIMES_CUPTI;
+    __atomic_store_n(&cupti_on, how == EM_PROF_TIMES_CUPTI, __ATOMIC_RELAXED);
     times_how = how;
-    for (size_t i = first_pending; i < n_recs; i++)
-        if (pends[i].e0)
-            resolve(i);   /* only a cleared profile leaves none */
-    n_recs = first_pending = 0;
-    n_threads = 0;
-    gen++;
+    n_out = 0;
+    __atomic_store_n(&gen, gen + 1, __ATOMIC_RELAXED);
     tl.label_fn = NULL;
     tl.xfer_dir = 0;
-    __atomic_store_n(&em_prof_on, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&em_prof_on, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&lock);
+    return EM_OK;
+}
+
+/* Stream numbers of this stop's records: per device, 0 the default
+ * stream, then the others in the order records first name them. */
+static struct {
+    em_device *d;
+    em_stream *s[MAX_STREAMS];
+    int n;
+} sids[MAX_DEVS];
+static int n_sids;
+
+static int stream_number(em_device *d, em_stream *s)
+{
+    int i;
+    if (!s || s == d->default_stream)
+        return 0;
+    for (i = 0; i < n_sids && sids[i].d != d; i++)
+        ;
+    if (i == n_sids) {
+        if (n_sids == MAX_DEVS)
+            return MAX_STREAMS - 1;
+        sids[n_sids].d = d;
+        sids[n_sids++].n = 1;
+    }
+    for (int k = 1; k < sids[i].n; k++)
+        if (sids[i].s[k] == s)
+            return k;
+    if (sids[i].n == MAX_STREAMS)
+        return MAX_STREAMS - 1;
+    sids[i].s[sids[i].n] = s;
+    return sids[i].n++;
+}
+
+/* The order records are listed in: when the call returned, ranges when
+ * they began. */
+static int64_t order_key(const struct hrec *r)
+{
+    return r->kind == EM_PROF_RANGE ? r->host_start : r->host_end;
+}
+
+/* r as em_prof_record o (its names written out now). */
+static void write_out(em_prof_record *o, const struct hrec *r, int thread, long tid)
+{
+    o->kind = (em_prof_kind)r->kind;
+    if (r->op)
+        cat3(o->name, sizeof o->name, r->op, r->detail ? " " : NULL, r->detail);
+    else
+        cat3(o->name, sizeof o->name, r->own, NULL, NULL);
+    if (r->sized) {
+        char sz[32];
+        size_t len = strlen(o->name);
+        fmt_bytes(sz, sizeof sz, r->size);
+        cat3(o->name + len, sizeof o->name - len, " ", sz, NULL);
+    }
+    cat3(o->device, sizeof o->device, r->d ? r->d->name : "", NULL, NULL);
+    o->stream = r->kind == EM_PROF_RANGE ? -1 : stream_number(r->d, r->s);
+    o->thread = thread;
+    o->tid = tid;
+    o->depth = r->depth;
+    o->bytes = r->bytes;
+    o->host_start = r->host_start;
+    o->host_end = r->host_end;
+    o->dev_start = r->dev_start;
+    o->dev_end = r->dev_end;
+}
+
+/* Merge the threads' buffers into out[], in order_key order (each buffer
+ * is in that order already); threads are numbered by their first record.
+ * Under lock, no thread busy. */
+static em_status merge(void)
+{
+    size_t total = 0;
+    int n_tb = 0, numbered = 0;
+    struct tbuf *tb;
+    struct cursor {
+        struct tbuf *tb;
+        size_t at;
+        int thread;
+    } *cur;
+    for (tb = threads; tb; tb = tb->next)
+        if (tb->n) {
+            total += tb->n;
+            n_tb++;
+        }
+    n_out = 0;
+    n_sids = 0;
+    if (!total)
+        return EM_OK;
+    if (total > cap_out) {
+        em_prof_record *o = realloc(out, total * sizeof *o);
+        if (!o)
+            return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory for the "
+                            "profile's %zu records", total);
+        out = o;
+        cap_out = total;
+    }
+    if (!(cur = calloc((size_t)n_tb, sizeof *cur)))
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory merging the "
+                        "profile's records");
+    n_tb = 0;
+    for (tb = threads; tb; tb = tb->next)
+        if (tb->n) {
+            cur[n_tb].tb = tb;
+            cur[n_tb++].thread = -1;
+        }
+    while (n_out < total) {
+        int best = -1;
+        int64_t k = 0;
+        for (int i = 0; i < n_tb; i++) {
+            int64_t ki;
+            if (cur[i].at == cur[i].tb->n)
+                continue;
+            ki = order_key(&cur[i].tb->recs[cur[i].at]);
+            if (best < 0 || ki < k) {
+                best = i;
+                k = ki;
+            }
+        }
+        if (cur[best].thread < 0)
+            cur[best].thread = numbered++;
+        write_out(&out[n_out++], &cur[best].tb->recs[cur[best].at++],
+                  cur[best].thread, cur[best].tb->tid);
+    }
+    free(cur);
     return EM_OK;
 }
 
 em_status em_prof_stop(void)
 {
-    em_status st = EM_OK;
+    em_status st = EM_OK, rc;
     int64_t t = now_ns();
+    struct tbuf *tb, **link;
     pthread_mutex_lock(&lock);
     if (!em_prof_on) {
         pthread_mutex_unlock(&lock);
         return em_error(EM_ERR_INVALID_VALUE, "no profile is recording");
     }
-    __atomic_store_n(&em_prof_on, 0, __ATOMIC_RELEASE);
-    /* Ranges still open end here. */
-    for (size_t i = 0; i < n_recs; i++)
-        if (recs[i].kind == EM_PROF_RANGE && recs[i].host_end < 0)
-            recs[i].host_end = t;
-    for (size_t i = first_pending; i < n_recs; i++) {
-        struct pend *p = &pends[i];
-        if (!p->e0)
-            continue;
-        em_status rc = p->pd->d->ops->event_synchronize(p->e1);
-        if (rc != EM_OK && st == EM_OK)
-            st = rc;   /* the backend's message names the failure */
-        resolve(i);
-    }
-    first_pending = n_recs;
+    __atomic_store_n(&em_prof_on, 0, __ATOMIC_SEQ_CST);
+    /* the handshake: after this no thread writes its buffer */
+    for (tb = threads; tb; tb = tb->next)
+        while (__atomic_load_n(&tb->busy, __ATOMIC_SEQ_CST))
+            sched_yield();
+    for (tb = threads; tb; tb = tb->next)
+        for (size_t i = 0; i < tb->n; i++) {
+            struct hrec *r = &tb->recs[i];
+            em_event *e0, *e1;
+            if (r->kind == EM_PROF_RANGE && r->host_end < 0)
+                r->host_end = t;   /* ranges still open end here */
+            if (!r->e0)
+                continue;
+            rc = r->pd->d->ops->event_synchronize(r->e1);
+            if (rc != EM_OK && st == EM_OK)
+                st = rc;   /* the backend's message names the failure */
+            resolve(r, &e0, &e1);
+            event_give_locked(r->pd, e0, e1);
+        }
     if (cupti_on) {
-        /* CUPTI's records are complete once the devices are idle */
-        for (int i = 0; i < n_devs; i++)
-            if (devs[i].gen == gen && devs[i].d->type == EM_DEVICE_CUDA)
-                devs[i].d->ops->synchronize(devs[i].d);
+        /* CUPTI's records are complete once the devices it timed are idle */
+        em_device *synced[MAX_DEVS];
+        int n_synced = 0;
+        for (tb = threads; tb; tb = tb->next)
+            for (size_t i = 0; i < tb->n; i++) {
+                em_device *d = tb->recs[i].d;
+                int k;
+                if (!tb->recs[i].cupti)
+                    continue;
+                for (k = 0; k < n_synced && synced[k] != d; k++)
+                    ;
+                if (k == n_synced && n_synced < MAX_DEVS) {
+                    synced[n_synced++] = d;
+                    d->ops->synchronize(d);
+                }
+            }
         em_prof_cupti_end();
         em_prof_cupti_sort();
-        for (size_t i = 0; i < n_recs; i++)
-            if (pends[i].cupti && pends[i].corr &&
-                !em_prof_cupti_times(pends[i].corr, &recs[i].dev_start,
-                                     &recs[i].dev_end))
-                recs[i].dev_start = recs[i].dev_end = -1;
-        cupti_on = 0;
+        for (tb = threads; tb; tb = tb->next)
+            for (size_t i = 0; i < tb->n; i++) {
+                struct hrec *r = &tb->recs[i];
+                if (r->cupti && (!r->corr ||
+                                 !em_prof_cupti_times(r->corr, &r->dev_start,
+                                                      &r->dev_end)))
+                    r->dev_start = r->dev_end = -1;
+            }
+        __atomic_store_n(&cupti_on, 0, __ATOMIC_RELAXED);
     }
-    for (size_t i = 0; i < n_recs; i++)
-        if (pends[i].sized) {
-            char sz[32];
-            fmt_bytes(sz, sizeof sz, pends[i].size);
-            cat3(recs[i].name + strlen(recs[i].name),
-                 sizeof recs[i].name - strlen(recs[i].name), " ", sz, NULL);
-            pends[i].sized = 0;
+    if ((rc = merge()) != EM_OK && st == EM_OK)
+        st = rc;
+    /* empty the buffers; free those of threads that have exited */
+    for (link = &threads; (tb = *link);) {
+        tb->n = tb->first_pending = 0;
+        if (__atomic_load_n(&tb->dead, __ATOMIC_ACQUIRE)) {
+            *link = tb->next;
+            stash_return(tb);
+            free(tb->stash);
+            free(tb->recs);
+            free(tb);
+        } else {
+            link = &tb->next;
         }
+    }
     pthread_mutex_unlock(&lock);
     return st;
 }
 
-size_t em_prof_count(void) { return n_recs; }
+size_t em_prof_count(void) { return n_out; }
 
-const em_prof_record *em_prof_records(void) { return n_recs ? recs : NULL; }
+const em_prof_record *em_prof_records(void) { return n_out ? out : NULL; }
 
 void em_prof_clear(void)
 {
     pthread_mutex_lock(&lock);
     if (!em_prof_on) {
-        for (size_t i = first_pending; i < n_recs; i++)
-            resolve(i);
-        n_recs = first_pending = 0;
-        for (int i = 0; i < n_devs; i++) {
+        n_out = 0;
+        for (struct tbuf *tb = threads; tb; tb = tb->next)
+            stash_return(tb);
+        pthread_mutex_lock(&dev_lock);
+        for (int i = 0; i < n_devs; i++)
             while (devs[i].n_free > 0)
                 em_event_destroy(devs[i].free[--devs[i].n_free]);
-        }
+        pthread_mutex_unlock(&dev_lock);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -755,49 +1017,47 @@ int em_prof_nvtx_attached(void)
 void em_prof_range_push(const char *name)
 {
     int i = tl.depth++;
+    struct tbuf *tb;
+    struct hrec *r;
     if (em_prof_nvtx_attached())
         nvtx.push(name ? name : "");
     if (i >= MAX_DEPTH)
         return;
     tl.stack[i].gen = 0;
-    if (!em_prof_on)
+    if (!em_prof_on || !(tb = tb_get()) || !tb_enter(tb))
         return;
-    pthread_mutex_lock(&lock);
-    if (em_prof_on) {
-        struct pend *pe;
-        em_prof_record *r;
+    if ((r = tb_append(tb))) {
+        unsigned g = __atomic_load_n(&gen, __ATOMIC_RELAXED);
         int depth = 0;
-        thread_join();
         for (int k = 0; k < i; k++)
-            depth += tl.stack[k].gen == gen;
-        if ((r = append(&pe))) {
-            r->kind = EM_PROF_RANGE;
-            cat3(r->name, sizeof r->name, name, NULL, NULL);
-            r->stream = -1;
-            r->depth = depth;
-            r->host_start = now_ns();
-            r->host_end = -1;
-            tl.stack[i].gen = gen;
-            tl.stack[i].idx = n_recs - 1;
-        }
+            depth += tl.stack[k].gen == g;
+        r->kind = EM_PROF_RANGE;
+        own_name(r, name);
+        r->d = NULL;
+        r->s = NULL;
+        r->depth = (uint8_t)(depth < 255 ? depth : 255);
+        r->host_start = now_ns();
+        r->host_end = -1;
+        tl.stack[i].gen = g;
+        tl.stack[i].idx = tb->n - 1;
     }
-    pthread_mutex_unlock(&lock);
+    tb_leave(tb);
 }
 
 void em_prof_range_pop(void)
 {
+    struct tbuf *tb = tl.tb;
     int i;
     if (tl.depth == 0)
         return;
     i = --tl.depth;
     if (nvtx_state > 0)
         nvtx.pop();
-    if (i >= MAX_DEPTH || tl.stack[i].gen == 0)
+    if (i >= MAX_DEPTH || tl.stack[i].gen == 0 || !tb || !tb_enter(tb))
         return;
-    pthread_mutex_lock(&lock);
-    /* the profile it began in still holds the record (not restarted) */
-    if (tl.stack[i].gen == gen && tl.stack[i].idx < n_recs &&
-        recs[tl.stack[i].idx].host_end < 0)
-        recs[tl.stack[i].idx].host_end = now_ns();
-    pthread_mutex_unlock(&lock);
+    /* the profile it began in still holds the record (not stopped) */
+    if (tl.stack[i].gen == __atomic_load_n(&gen, __ATOMIC_RELAXED) &&
+        tl.stack[i].idx < tb->n && tb->recs[tl.stack[i].idx].host_end < 0)
+        tb->recs[tl.stack[i].idx].host_end = now_ns();
+    tb_leave(tb);
 }

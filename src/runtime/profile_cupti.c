@@ -1,10 +1,12 @@
 /* ember runtime: CUPTI's activity records as the source of a profile's
- * CUDA device times (profile.c asks for them with device_times "cupti").
+ * CUDA device times (profile.c's default where CUPTI can be used, or
+ * asked for with device_times "cupti").
  *
  * CUPTI times kernels, copies and fills in the driver, with no events in
  * the stream. Each record carries the correlation id of the driver call
- * that issued it; a driver-API callback (enabled only while a profile
- * records) keeps the calling thread's last id, which profile.c reads
+ * that issued it; a driver-API callback on the calls that issue work
+ * (enabled only while a profile records, and only for those calls) keeps
+ * the calling thread's last id, which profile.c reads
  * right after the backend's call, so ember's record and CUPTI's meet by
  * that id at stop. A graph replay's kernels all carry the replay's id:
  * its time is theirs from first start to last end. A timestamp callback
@@ -45,6 +47,8 @@ static struct {
     cupti_result (*subscribe)(void **sub, callback_fn cb, void *user);
     cupti_result (*unsubscribe)(void *sub);
     cupti_result (*enable_domain)(uint32_t enable, void *sub, int domain);
+    cupti_result (*enable_callback)(uint32_t enable, void *sub, int domain,
+                                    uint32_t cbid);
     cupti_result (*register_callbacks)(void (*request)(uint8_t **, size_t *, size_t *),
                                        void (*complete)(void *, uint32_t, uint8_t *,
                                                         size_t, size_t));
@@ -59,6 +63,7 @@ static const em_vendor_sym syms[] = {
     {"cuptiSubscribe", offsetof(__typeof__(cu), subscribe)},
     {"cuptiUnsubscribe", offsetof(__typeof__(cu), unsubscribe)},
     {"cuptiEnableDomain", offsetof(__typeof__(cu), enable_domain)},
+    {"cuptiEnableCallback", offsetof(__typeof__(cu), enable_callback)},
     {"cuptiActivityRegisterCallbacks", offsetof(__typeof__(cu), register_callbacks)},
     {"cuptiActivityEnable", offsetof(__typeof__(cu), enable)},
     {"cuptiActivityDisable", offsetof(__typeof__(cu), disable)},
@@ -84,6 +89,36 @@ static __thread uint32_t last_corr;
 
 static const int kinds[] = {KIND_CONCURRENT_KERNEL, KIND_MEMCPY, KIND_MEMSET,
                             KIND_MEMCPY2};
+
+/* The driver calls whose correlation id a record needs: the ones the cuda
+ * backend makes for the operations profile.c times (launches, copies,
+ * fills, graph launches), and their per-thread-stream twins. Only these
+ * call back: with the whole driver domain enabled, every driver call
+ * (each launch's cuCtxGetCurrent too) went through CUPTI's callback twice,
+ * which was most of what a CUPTI profile cost a launch. Ids from CUDA
+ * 13.0's cupti_driver_cbid.h (stable across versions: ids are only ever
+ * added). */
+static const uint32_t traced_calls[] = {
+    307, 442,   /* cuLaunchKernel, _ptsz */
+    652, 653,   /* cuLaunchKernelEx, _ptsz */
+    477, 478,   /* cuLaunchCooperativeKernel, _ptsz */
+    306, 418,   /* cuMemcpyAsync, _ptsz */
+    319,        /* cuMemcpyPeerAsync */
+    216, 428,   /* cuMemsetD8Async, _ptsz */
+    514, 515,   /* cuGraphLaunch, _ptsz */
+};
+
+/* Callbacks on (enable 1) or off for traced_calls; 0 or CUPTI's error. */
+static cupti_result trace_calls(uint32_t enable)
+{
+    for (size_t i = 0; i < sizeof traced_calls / sizeof *traced_calls; i++) {
+        cupti_result r = cu.enable_callback(enable, subscriber, DOMAIN_DRIVER_API,
+                                            traced_calls[i]);
+        if (r != 0 && enable)
+            return r;
+    }
+    return 0;
+}
 
 static int64_t mono_ns(void)
 {
@@ -226,10 +261,11 @@ em_status em_prof_cupti_begin(void)
         subscriber = NULL;
         return cupti_error(r, "cuptiSubscribe");
     }
-    if ((r = cu.enable_domain(1, subscriber, DOMAIN_DRIVER_API)) != 0) {
+    if ((r = trace_calls(1)) != 0) {
+        cu.enable_domain(0, subscriber, DOMAIN_DRIVER_API);
         cu.unsubscribe(subscriber);
         subscriber = NULL;
-        return cupti_error(r, "cuptiEnableDomain(driver API)");
+        return cupti_error(r, "cuptiEnableCallback(driver API)");
     }
     for (i = 0; i < sizeof kinds / sizeof *kinds; i++)
         if ((r = cu.enable(kinds[i])) != 0) {

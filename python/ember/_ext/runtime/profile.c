@@ -1,22 +1,35 @@
 /* ember Python extension: the profiler (ember/profile.h) for
  * python/ember/profiler.py. Records come back as tuples; the summary and
  * the trace are composed in Python from them. */
+#include <string.h>
+
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "ember/profile.h"
 
-/* _prof_start(cupti=False) */
+/* _prof_start(device_times="auto"): "auto", "events" or "cupti" */
 static PyObject *pr_start(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
-    int cupti = 0;
+    em_prof_times how = EM_PROF_TIMES_AUTO;
     em_status st;
     if (n > 1) {
         PyErr_SetString(PyExc_TypeError, "_prof_start takes at most 1 argument");
         return NULL;
     }
-    if (n == 1 && (cupti = PyObject_IsTrue(args[0])) < 0)
-        return NULL;
-    st = em_prof_start_with(cupti ? EM_PROF_TIMES_CUPTI : EM_PROF_TIMES_EVENTS);
+    if (n == 1) {
+        const char *s = PyUnicode_Check(args[0]) ? PyUnicode_AsUTF8(args[0]) : NULL;
+        if (s && !strcmp(s, "events"))
+            how = EM_PROF_TIMES_EVENTS;
+        else if (s && !strcmp(s, "cupti"))
+            how = EM_PROF_TIMES_CUPTI;
+        else if (!s || strcmp(s, "auto")) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "_prof_start: device_times must "
+                             "be 'auto', 'events' or 'cupti', not %R", args[0]);
+            return NULL;
+        }
+    }
+    st = em_prof_start_with(how);
     if (st == EM_ERR_UNAVAILABLE) {
         /* CUPTI asked for and not usable: the message says why */
         PyErr_Format(PyExc_RuntimeError, "ember.profile(device_times='cupti'): %s",
