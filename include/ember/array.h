@@ -79,6 +79,11 @@ void em_array_retain(const em_array *a, em_array *out);
 /* Drop a's reference (a becomes zeroed). NULL storage is a no-op. */
 void em_array_release(em_array *a);
 
+/* EM_OK, or the error of the fused kernel that should have written a's
+ * memory and failed: a's value was never computed (every array entry
+ * point checks this; the extension checks it before exporting memory). */
+em_status em_array_check_computed(const em_array *a);
+
 /* Recompute size and flags after a caller changed shape/strides/data.
  * WRITEABLE is kept; ALIGNED means the data pointer and every stride of an
  * axis longer than 1 are multiples of the itemsize. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "array/array_internal.h"
+#include "fuse/fuse.h"
 
 /* Long enough for EM_MAX_NDIM extents of 20 digits plus ", ". */
 #define SHAPE_STR 768
@@ -46,10 +47,27 @@ em_status em_arr_axis(int *axis, int ndim)
     return EM_OK;
 }
 
+em_status em_array_check_computed(const em_array *a)
+{
+    int failed = a && a->storage ? atomic_load_explicit(
+                                       &a->storage->fuse_failed,
+                                       memory_order_relaxed)
+                                 : 0;
+    if (failed)
+        return em_error((em_status)failed,
+                        "this array's value was never computed: the fused "
+                        "kernel that computes it failed (%s)",
+                        em_fuse_failure_message());
+    return EM_OK;
+}
+
 em_status em_arr_check(const em_array *a, const char *what)
 {
+    em_status st;
     if (!a)
         return em_error(EM_ERR_INVALID_VALUE, "%s is NULL", what);
+    if ((st = em_array_check_computed(a)) != EM_OK)
+        return st;
     if (!a->storage || !a->device)
         return em_error(EM_ERR_INVALID_VALUE, "%s is not a made array "
                         "(no storage)", what);

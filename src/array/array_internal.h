@@ -37,6 +37,9 @@ struct em_storage {
     /* The pending fused node that will write this storage (src/fuse), or
      * NULL; set and cleared under the fuse mutex. */
     void *_Atomic fuse_node;
+    /* The status of the fused kernel that failed to write this storage
+     * (0: none failed): its value is refused, never read (src/fuse). */
+    atomic_int fuse_failed;
 };
 
 /* nbytes of device memory from d's pool on stream s (already resolved,

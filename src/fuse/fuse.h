@@ -80,5 +80,9 @@ void em_fuse_reduce_end(void);
  * set) lost its last reference, maybe before its group ran. */
 void em_fuse_storage_dropped(void *storage);
 
+/* The message of the last fused kernel that failed to run: the arrays it
+ * should have written refuse to be read (em_array_check_computed). */
+const char *em_fuse_failure_message(void);
+
 
 #endif

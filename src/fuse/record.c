@@ -103,6 +103,16 @@ static em_status run_locked(const char *name)
             st = em_fz_launch(g, name);
             break;
         }
+    /* Its results were never written: each refuses to be read from now
+     * on, whoever reports the failure first (a host read that ignores a
+     * guard's status must not see stale memory). */
+    if (st != EM_OK) {
+        snprintf(failed_msg, sizeof failed_msg, "%s", em_last_error());
+        for (int i = 0; i < g->nnodes; i++)
+            if (g->node[i].out)
+                atomic_store_explicit(&g->node[i].out->fuse_failed, (int)st,
+                                      memory_order_relaxed);
+    }
     for (int i = 0; i < g->nleaves; i++)
         em_array_release(&g->leaf[i]);
     g->nnodes = g->nleaves = g->nscalars = 0;
@@ -110,7 +120,6 @@ static em_status run_locked(const char *name)
     em_fz_running = was_running;
     if (st != EM_OK) {
         failed_status = st;
-        snprintf(failed_msg, sizeof failed_msg, "%s", em_last_error());
         atomic_store_explicit(&em_fuse_pending_n, -1, memory_order_relaxed);
     }
     return st;
@@ -137,6 +146,8 @@ static em_status flush(const char *name)
 }
 
 em_status em_fuse_flush(void) { return flush(NULL); }
+
+const char *em_fuse_failure_message(void) { return failed_msg; }
 
 em_status em_fuse_flush_named(const char *name)
 {

@@ -255,8 +255,8 @@ static PyObject *mod_dlpack_export(PyObject *m, PyObject *const *args, Py_ssize_
     if ((versioned = PyObject_IsTrue(args[2])) < 0 ||
         (copied = PyObject_IsTrue(args[3])) < 0)
         return NULL;
-    a = EMPY_ARR(args[0]);
-    if (sync_for_consumer(st, a, args[1]) < 0)
+    a = empy_arr_computed(args[0]);
+    if (!a || sync_for_consumer(st, a, args[1]) < 0)
         return NULL;
     x = calloc(1, sizeof *x);
     if (!x)

@@ -52,6 +52,11 @@ static inline em_array *empy_arr_ready(PyObject *o)
     return EMPY_ARR_RAW(o);
 }
 #define EMPY_ARR(o) empy_arr_ready((PyObject *)(o))
+/* As EMPY_ARR for what hands the memory itself out of ember (the buffer
+ * protocol, .data, __cuda_array_interface__, DLPack): NULL with the
+ * exception set where the fused kernel that should have written it
+ * failed, so no consumer reads memory that was never computed. */
+em_array *empy_arr_computed(PyObject *o);
 
 /* ndarray test without the module state: ndarray's dealloc is unique to
  * it in every interpreter; a Python subclass has CPython's dealloc, and

@@ -26,13 +26,17 @@ static int is_cpu(const em_array *a)
 int empy_ndarray_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     empy_state *st = empy_state_of(self);
-    const em_array *a = EMPY_ARR(self);
-    const char *fmt = empy_dtype_format(a->dtype);
-    int c = (a->flags & EM_ARRAY_C_CONTIGUOUS) != 0;
-    int f = (a->flags & EM_ARRAY_F_CONTIGUOUS) != 0;
+    const em_array *a = empy_arr_computed(self);
+    const char *fmt;
+    int c, f;
     em_status rc;
 
     view->obj = NULL;
+    if (!a)
+        return -1;
+    fmt = empy_dtype_format(a->dtype);
+    c = (a->flags & EM_ARRAY_C_CONTIGUOUS) != 0;
+    f = (a->flags & EM_ARRAY_F_CONTIGUOUS) != 0;
     if (!is_cpu(a)) {
         PyErr_Format(PyExc_BufferError, "an ember array on %s is not in host "
                      "memory; copy it with x.get() or ember.asnumpy(x)",
@@ -139,11 +143,13 @@ PyObject *empy_nd_array_interface(PyObject *self, void *closure)
 
 PyObject *empy_nd_cuda_array_interface(PyObject *self, void *closure)
 {
-    const em_array *a = EMPY_ARR(self);
+    const em_array *a = empy_arr_computed(self);
     em_stream *s = em_current_stream();
     PyObject *stream, *d;
     void *native;
     const char *t;
+    if (!a)
+        return NULL;
     if (is_cpu(a)) {
         /* Where no CUDA driver can load, no library can take the pointer
          * for device memory, and Numba-style code that passes

@@ -35,14 +35,27 @@ static int span_checked(const em_array *a, int64_t *lo, int64_t *hi)
     return -1;
 }
 
+em_array *empy_arr_computed(PyObject *o)
+{
+    em_array *a = EMPY_ARR(o);
+    em_status rc = em_array_check_computed(a);
+    if (rc != EM_OK) {
+        empy_raise(empy_state_of(o), rc);
+        return NULL;
+    }
+    return a;
+}
+
 PyObject *empy_nd_get_data(PyObject *self, void *c)
 {
     empy_state *st = empy_state_of(self);
-    const em_array *a = EMPY_ARR(self);
+    const em_array *a = empy_arr_computed(self);
     empy_ndarray *nd = (empy_ndarray *)self;
     empy_Unowned *u;
     int64_t lo, hi;
     PyObject *r;
+    if (!a)
+        return NULL;
     span(a, &lo, &hi);
     /* The memory is the array's own elements, kept alive by the array. */
     u = (empy_Unowned *)st->UnownedMemory->tp_alloc(st->UnownedMemory, 0);
