@@ -218,3 +218,28 @@ def test_isin_null_rules_for_every_pair_of_columns(device):
             tm.assert_series_equal(df[c].isin(df[o]).to_pandas(), pdf[c].isin(pdf[o]))
         for vals in ([None], [np.nan], [pd.NA], [1, pd.NA]):
             tm.assert_series_equal(df[c].isin(vals).to_pandas(), pdf[c].isin(vals))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint32", "float32", "float64"])
+def test_sort_one_number_column_many_rows(device, dtype):
+    # the radix sort's chunks and the sorted key taken from the sort itself
+    # (not gathered): ties in row order, NaN last, -0.0 and 0.0 as they were
+    rng = np.random.default_rng(5)
+    n = 50_003
+    v = rng.integers(-100, 100, n).astype(dtype)
+    if v.dtype.kind == "f":
+        v[::97] = np.nan
+        v[::89] = -0.0
+    pdf = pd.DataFrame({"v": v, "w": np.arange(n)}, index=rng.permutation(n) * 3)
+    df = ef.from_pandas(pdf, device=device)
+    tm.assert_frame_equal(df.sort_values("v").to_pandas(), pdf.sort_values("v", kind="stable"))
+    tm.assert_frame_equal(df.sort_values("v", ignore_index=True).to_pandas(),
+                          pdf.sort_values("v", kind="stable", ignore_index=True))
+    got = df["v"].sort_values().to_pandas()
+    tm.assert_series_equal(got, pdf["v"].sort_values(kind="stable"))
+    assert np.array_equal(np.signbit(got.to_numpy()), np.signbit(
+        pdf["v"].sort_values(kind="stable").to_numpy()))
+    plain = ef.DataFrame({"v": v, "w": np.arange(n)}, device=device)   # RangeIndex
+    tm.assert_frame_equal(plain.sort_values("v").to_pandas(),
+                          pd.DataFrame({"v": v, "w": np.arange(n)}).sort_values("v",
+                                                                                kind="stable"))

@@ -143,7 +143,17 @@ class RangeIndex(_OneLevel):
         return self
 
     def take(self, idx):
-        return Index(self._column(idx.device).take(idx), self.name)
+        """The labels at positions idx: start + step * position, computed
+        (a gather from made labels would cost a random read a row)."""
+        r, n = self._range, len(self._range)
+        idx = idx.astype("int64", copy=False)
+        if idx.shape[0]:
+            lo, hi = int(idx.min()), int(idx.max())
+            if lo < -n or hi >= n:   # the gather's IndexError, as before
+                return Index(self._column(idx.device).take(idx), self.name)
+            if lo < 0:
+                idx = ember.where(idx < 0, idx + n, idx)
+        return Index(Column("int64", idx * r.step + r.start), self.name)
 
     def slice(self, start, stop, step=1):
         r = self._range[start:stop:step]

@@ -74,6 +74,22 @@ def _string_codes(col):
     return out, int(rank[n - 1]) + 1
 
 
+def sorted_key(cols, ascending, na_position):
+    """(order, the first key's column in that order, or None): sort_values
+    on one plain number column gets its sorted values from the sort itself
+    (the radix sort carries them with the positions), saving the gather of
+    that column; otherwise sort_indexer's order and None."""
+    col = cols[0]
+    if len(cols) == 1 and ascending[0] and na_position == "last" and \
+            col.validity is None and col.dtype.kind in "iuf" and col.length > 1:
+        from ember.frame._column import Column
+        from ember.parallel import radix_sort
+        keys, order = radix_sort(col.values, ember.arange(
+            col.length, dtype="int64", device=col.device))
+        return order, Column(col.dtype, keys)
+    return sort_indexer(cols, ascending, na_position), None
+
+
 def sort_indexer(cols, ascending, na_position):
     """The stable order of rows sorted by several columns (the first is the
     primary key), each ascending or descending, nulls first or last."""

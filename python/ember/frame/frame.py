@@ -485,11 +485,12 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         if len(asc) != len(by):
             raise ValueError(f"Length of ascending ({len(asc)}) != length of by "
                              f"({len(by)})")
-        pos = _order.sort_indexer([self._column(k) for k in by], asc, na_position)
-        out = self._take(pos)
-        if ignore_index:
-            out._index = RangeIndex(0, len(out))
-        return out
+        pos, first = _order.sorted_key([self._column(k) for k in by], asc, na_position)
+        from ember.frame._colname import keep
+        cols = {k: first if first is not None and k == by[0] else c.take(pos)
+                for k, c in self._cols.items()}
+        return keep(self, DataFrame._make(
+            cols, RangeIndex(0, len(self)) if ignore_index else self._index.take(pos)))
 
     def set_index(self, keys, drop=True, append=False, inplace=False,
                   verify_integrity=False):

@@ -354,11 +354,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
 
     def sort_values(self, ascending=True, na_position="last", kind="stable",
                     ignore_index=False):
-        pos = _order.sort_indexer([self._col], [bool(ascending)], na_position)
-        out = self._take(pos)
-        if ignore_index:
-            out._index = RangeIndex(0, len(out))
-        return out
+        pos, col = _order.sorted_key([self._col], [bool(ascending)], na_position)
+        return Series._make(self._col.take(pos) if col is None else col,
+                            RangeIndex(0, len(self)) if ignore_index else
+                            self._index.take(pos), self.name)
 
     def reset_index(self, level=None, *, drop=False, name=None):
         """drop=True: the values under what is left of the index (or a
