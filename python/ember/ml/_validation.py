@@ -138,6 +138,15 @@ def check_array(X, *, dtype=(ember.float64, ember.float32), ensure_2d=True,
 
 def _check_finite(a, input_name):
     # One reduction and one sync: NaN and inf are told apart only on error.
+    # A finite sum means every value is finite (NaN and inf carry through a
+    # sum), and a sum is one pass without the boolean temporary of
+    # isfinite(a).all(), which took a third of PCA's cpu fit (scikit-learn
+    # tries the sum first too); only an inf or NaN sum, or one that
+    # overflowed, looks at each value.
+    if a.dtype.kind not in "fc" or a.size == 0:
+        return
+    if bool(ember.isfinite(a.sum())):
+        return
     if not bool(ember.isfinite(a).all()):
         if bool(ember.isnan(a).any()):
             raise ValueError(f"Input {input_name} contains NaN.")

@@ -43,9 +43,21 @@ _GS = 8
 # cpu: scores a chunk (2^22 values, 16 MiB of float32: fewer, larger GEMM
 # calls measured faster on the 2-core dev host than chunks that stay in L2,
 # as OpenBLAS's threads and ember's pool trade the cores at each switch),
-# and blocks a chunk (the count of partial sums; fixed, as on the GPU)
+# and blocks a pass (the count of partial sums): set by the shape, never by
+# the thread count, so the sums' order is the same on every host. 64 where
+# the partials stay small: the pool hands blocks out as threads come free,
+# so on a 16-core host a slow thread holds a pass up by a quarter of its
+# share rather than all of it; down to 16 for a large k x d, whose
+# partials the finish kernel adds on one thread
 CPU_CHUNK = 1 << 22
-_CPU_BLOCKS = 16
+_CPU_BLOCKS, _CPU_BLOCKS_MAX, _CPU_PART_VALUES = 16, 64, 1 << 20
+
+
+def cpu_blocks(k1):
+    """blocks of a cpu pass whose partials are k1 values each"""
+    return max(_CPU_BLOCKS, min(_CPU_BLOCKS_MAX, _CPU_PART_VALUES // max(k1, 1)))
+
+
 # cpu: centers (padded) up to which kmeans_host.cuh's em_kmeans_host_fused
 # scores the rows itself (no BLAS: its threads and ember's pool traded the
 # cores of the 2-core host at each call); past it, BLAS chunks
@@ -113,7 +125,7 @@ def inertia_host(X, C, labels, w):
     n, d = X.shape
     hw = w is not None
     w = ember.ascontiguousarray(w.astype(X.dtype)) if hw else X
-    rpb = max(1, -(-n // _CPU_BLOCKS))
+    rpb = max(1, -(-n // _CPU_BLOCKS_MAX))
     grid = max(1, -(-n // rpb))
     out = ember.empty(grid, dtype=ember.float64, device=dev)
     f = _fn(dev, "kmeans_host.cuh", _HOST_INERTIA.format(c=_CTYPE[X.dtype.name]),
@@ -146,7 +158,7 @@ class Lloyd:
         k1 = k * (self.d + 1)
         self.tot = ember.empty(k1, dtype=dt, device=dev)
         if not self.gpu:
-            self.G = _CPU_BLOCKS
+            self.G = cpu_blocks(k1)
             self.chunk = max(1, CPU_CHUNK // k)
             self.cc = ember.empty(k, dtype=dt, device=dev)
         else:
