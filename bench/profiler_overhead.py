@@ -2,9 +2,10 @@
 timed with no profile recording and inside `with ember.profile():`, in the
 same run, for three launch paths: an in-place ufunc (`x += 1` on 1,000
 float32), a reduction (`x.sum()`) and a RawKernel; on a GPU with device
-times from events and, where CUPTI can be used, from CUPTI. The target is
-at most 10% more per launch while profiling, and nothing when not
-profiling.
+times from events and, where CUPTI can be used, from CUPTI (what the
+default, device_times='auto', takes where it can; the last line printed
+says which the default took). The target is at most 10% more per launch
+while profiling, and nothing when not profiling.
 
 usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
        python bench/profiler_overhead.py --device cpu   (a check on the host)
@@ -16,8 +17,9 @@ is timed before any profile has run in the process and "off, after" once
 several have: the hot path's test of the flag is the only difference a
 profile can leave behind, so the two agree within noise when it costs
 nothing. "stop ms" is what leaving the with-block takes (waiting for the
-device and reading 2 x LAUNCHES events); the records column checks that
-the profile saw every launch."""
+device, reading 2 x LAUNCHES events or CUPTI's records, merging the
+threads' records and writing their names, and building the Python
+records); the records column checks that the profile saw every launch."""
 import argparse
 import statistics
 import time
@@ -120,6 +122,10 @@ def main():
           % (LAUNCHES, ROUNDS, total))
     if why_not:
         print("device_times='cupti' not timed: %s" % why_not)
+    with ember.profile() as p:
+        pass
+    print("ember.profile()'s default (device_times='auto') takes device times "
+          "from: %s" % p.device_times)
 
 
 if __name__ == "__main__":

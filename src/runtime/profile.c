@@ -79,20 +79,30 @@ struct pdev {
     int64_t ref_ns;
 };
 
-/* One operation as the hot path records it; em_prof_stop turns it into
- * an em_prof_record. */
+/* One operation as the hot path records it (96 bytes: a record is
+ * written to memory no cache holds yet, so its size is much of its cost);
+ * em_prof_stop turns it into an em_prof_record. */
 struct hrec {
-    int64_t host_start, host_end, dev_start, dev_end;
+    int64_t host_start, host_end;
     em_device *d;           /* NULL for ranges */
     em_stream *s;           /* NULL: d's default stream */
-    const char *op, *detail;/* the name "op detail"; op NULL: own holds it */
-    struct pdev *pd;        /* e0, e1: the timing events, until resolved */
-    em_event *e0, *e1;
+    const char *op, *detail;/* the name "op detail"; op NULL: at own */
+    union {
+        struct {            /* WAITING: timing events on d's stream */
+            em_event *e0, *e1;
+        } ev;
+        struct {            /* else: device times, -1 none (yet) */
+            int64_t start, end;
+        } dev;
+    } u;
     uint64_t bytes, size;   /* size: what the name ends with, if sized */
-    uint32_t corr;          /* CUPTI's correlation id (0: none seen) */
-    uint8_t kind, sized, cupti, depth;
-    char own[96];
+    uint32_t corr;          /* CUPTI: the call's correlation id (0: none) */
+    uint32_t own;           /* op NULL: the name's offset in tbuf names */
+    uint8_t kind, sized, flags, depth;
 };
+_Static_assert(sizeof(struct hrec) <= 96, "a record fits in 96 bytes");
+
+enum { WAITING = 1, BY_CUPTI = 2 };   /* hrec flags */
 
 /* A host thread's buffer. Linked into `threads` (under lock) on its first
  * record and freed by a stop after its thread has exited. recs, the stash
@@ -105,6 +115,10 @@ struct tbuf {
     long tid;
     struct hrec *recs;
     size_t n, cap, first_pending;
+    char *names;            /* names that had to be copied, NUL-ended */
+    size_t n_names, cap_names;
+    const char *last_name;  /* the last name copied, and where its copy is */
+    uint32_t last_own;
     struct pdev *spd;       /* the device the stash's events belong to */
     em_event **stash;
     int n_stash, cap_stash;
@@ -249,25 +263,47 @@ static struct hrec *tb_append(struct tbuf *tb)
         tb->cap = cap;
     }
     r = &tb->recs[tb->n++];
-    r->dev_start = r->dev_end = -1;
+    r->u.dev.start = r->u.dev.end = -1;
     r->op = r->detail = NULL;
-    r->own[0] = 0;
-    r->pd = NULL;
-    r->e0 = r->e1 = NULL;
     r->bytes = r->size = 0;
-    r->corr = 0;
-    r->sized = r->cupti = r->depth = 0;
+    r->corr = r->own = 0;
+    r->sized = r->flags = r->depth = 0;
     return r;
 }
 
-/* A name that may not outlive the call, copied (at most 95 characters). */
-static void own_name(struct hrec *r, const char *name)
+/* A name that may not outlive the call, copied (at most 95 characters)
+ * to tb's names; out of memory it is "". A loop launching one kernel
+ * copies its name once: the same string at the same address as the last
+ * one copied shares that copy (compared, as a function freed and another
+ * made at its address could have another name). */
+static void own_name(struct tbuf *tb, struct hrec *r, const char *name)
 {
-    size_t len = name ? strlen(name) : 0;
-    if (len > sizeof r->own - 1)
-        len = sizeof r->own - 1;
-    memcpy(r->own, name ? name : "", len);
-    r->own[len] = 0;
+    size_t len;
+    if (!name)
+        name = "";
+    r->op = NULL;
+    if (name == tb->last_name && tb->n_names &&
+        !strncmp(tb->names + tb->last_own, name, 95)) {
+        r->own = tb->last_own;
+        return;
+    }
+    len = strnlen(name, 95);
+    if (tb->cap_names - tb->n_names < len + 1) {
+        size_t cap = tb->cap_names ? 2 * tb->cap_names : 16384;
+        char *nn = realloc(tb->names, cap);
+        if (!nn) {
+            r->op = "";
+            return;
+        }
+        tb->names = nn;
+        tb->cap_names = cap;
+    }
+    memcpy(tb->names + tb->n_names, name, len);
+    tb->names[tb->n_names + len] = 0;
+    r->own = (uint32_t)tb->n_names;
+    tb->last_name = name;
+    tb->last_own = r->own;
+    tb->n_names += len + 1;
 }
 
 /* ---- devices and their events (dev_lock) --------------------------------- */
@@ -427,38 +463,52 @@ static void event_put(struct tbuf *tb, struct pdev *pd, em_event *e0, em_event *
         event_give_locked(pd, e0, e1);
 }
 
-/* Fill in r's device times from its events, which must have completed;
- * 1 when it had events (now handed to *e0, *e1 for reuse). */
-static int resolve(struct hrec *r, em_event **e0, em_event **e1)
+/* The entry of a device whose events a record holds (made when they
+ * were taken). */
+static struct pdev *pdev_find(em_device *d)
 {
-    const struct em_backend_ops *ops;
+    struct pdev *pd;
+    pthread_mutex_lock(&dev_lock);
+    pd = pdev_of(d);
+    pthread_mutex_unlock(&dev_lock);
+    return pd;
+}
+
+/* Fill in r's device times from its events, which must have completed,
+ * and give the events back (to tb's stash when tb is not NULL). */
+static void resolve(struct hrec *r, struct pdev *pd, struct tbuf *tb)
+{
+    const struct em_backend_ops *ops = pd->d->ops;
+    em_event *e0 = r->u.ev.e0, *e1 = r->u.ev.e1;
     float off = 0, dur = 0;
-    if (!r->e0)
-        return 0;
-    ops = r->pd->d->ops;
-    if (ops->event_elapsed_ms(r->pd->ref, r->e0, &off) == EM_OK &&
-        ops->event_elapsed_ms(r->e0, r->e1, &dur) == EM_OK) {
-        r->dev_start = r->pd->ref_ns + (int64_t)((double)off * 1e6);
-        r->dev_end = r->dev_start + (int64_t)((double)dur * 1e6);
+    r->flags &= (uint8_t)~WAITING;
+    r->u.dev.start = r->u.dev.end = -1;
+    if (ops->event_elapsed_ms(pd->ref, e0, &off) == EM_OK &&
+        ops->event_elapsed_ms(e0, e1, &dur) == EM_OK) {
+        r->u.dev.start = pd->ref_ns + (int64_t)((double)off * 1e6);
+        r->u.dev.end = r->u.dev.start + (int64_t)((double)dur * 1e6);
     }
-    *e0 = r->e0;
-    *e1 = r->e1;
-    r->e0 = r->e1 = NULL;
-    return 1;
+    if (tb)
+        event_put(tb, pd, e0, e1);
+    else
+        event_give_locked(pd, e0, e1);
 }
 
 /* Resolve tb's oldest waiting records whose work is done, without
  * waiting; stops at the first still running. Busy. */
 static void tb_resolve_ready(struct tbuf *tb)
 {
+    struct pdev *pd = NULL;
     while (tb->first_pending < tb->n) {
         struct hrec *r = &tb->recs[tb->first_pending];
-        em_event *e0, *e1;
         int done = 0;
-        if (r->e0 && (r->pd->d->ops->event_query(r->e1, &done) != EM_OK || !done))
-            return;
-        if (resolve(r, &e0, &e1))
-            event_put(tb, r->pd, e0, e1);
+        if (r->flags & WAITING) {
+            if (r->d->ops->event_query(r->u.ev.e1, &done) != EM_OK || !done)
+                return;
+            if (!pd || pd->d != r->d)
+                pd = pdev_find(r->d);
+            resolve(r, pd, tb);
+        }
         tb->first_pending++;
     }
 }
@@ -530,7 +580,7 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
                 r->op = op;
                 r->detail = detail;
             } else {
-                own_name(r, own);
+                own_name(tb, r, own);
             }
             r->d = d;
             r->s = s;
@@ -540,15 +590,15 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
             r->host_start = sp->t0;
             r->host_end = t1;
             if (sp->host_sync) {
-                r->dev_start = sp->t0;
-                r->dev_end = t1;
+                r->u.dev.start = sp->t0;
+                r->u.dev.end = t1;
             }
-            r->cupti = (uint8_t)sp->cupti;
+            r->flags = sp->cupti ? BY_CUPTI : 0;
             r->corr = corr;
             if (timed) {
-                r->pd = sp->pd;
-                r->e0 = sp->e0;
-                r->e1 = sp->e1;
+                r->flags |= WAITING;
+                r->u.ev.e0 = sp->e0;
+                r->u.ev.e1 = sp->e1;
                 sp->e0->recorded = sp->e1->recorded = 1;
                 sp->e0 = sp->e1 = NULL;
                 if (tb->n - tb->first_pending > RESOLVE_AFTER)
@@ -583,8 +633,8 @@ static void host_record(em_prof_kind kind, const char *name, em_device *d,
         r->size = size;
         r->host_start = t0;
         r->host_end = t1;
-        r->dev_start = dev0;
-        r->dev_end = dev1;
+        r->u.dev.start = dev0;
+        r->u.dev.end = dev1;
     }
     tb_leave(tb);
 }
@@ -794,14 +844,15 @@ static int64_t order_key(const struct hrec *r)
     return r->kind == EM_PROF_RANGE ? r->host_start : r->host_end;
 }
 
-/* r as em_prof_record o (its names written out now). */
-static void write_out(em_prof_record *o, const struct hrec *r, int thread, long tid)
+/* r, of tb, as em_prof_record o (its names written out now). */
+static void write_out(em_prof_record *o, const struct hrec *r,
+                      const struct tbuf *tb, int thread)
 {
     o->kind = (em_prof_kind)r->kind;
     if (r->op)
         cat3(o->name, sizeof o->name, r->op, r->detail ? " " : NULL, r->detail);
     else
-        cat3(o->name, sizeof o->name, r->own, NULL, NULL);
+        cat3(o->name, sizeof o->name, tb->names + r->own, NULL, NULL);
     if (r->sized) {
         char sz[32];
         size_t len = strlen(o->name);
@@ -811,13 +862,13 @@ static void write_out(em_prof_record *o, const struct hrec *r, int thread, long 
     cat3(o->device, sizeof o->device, r->d ? r->d->name : "", NULL, NULL);
     o->stream = r->kind == EM_PROF_RANGE ? -1 : stream_number(r->d, r->s);
     o->thread = thread;
-    o->tid = tid;
+    o->tid = tb->tid;
     o->depth = r->depth;
     o->bytes = r->bytes;
     o->host_start = r->host_start;
     o->host_end = r->host_end;
-    o->dev_start = r->dev_start;
-    o->dev_end = r->dev_end;
+    o->dev_start = r->u.dev.start;
+    o->dev_end = r->u.dev.end;
 }
 
 /* Merge the threads' buffers into out[], in order_key order (each buffer
@@ -875,7 +926,7 @@ static em_status merge(void)
         if (cur[best].thread < 0)
             cur[best].thread = numbered++;
         write_out(&out[n_out++], &cur[best].tb->recs[cur[best].at++],
-                  cur[best].thread, cur[best].tb->tid);
+                  cur[best].tb, cur[best].thread);
     }
     free(cur);
     return EM_OK;
@@ -896,20 +947,22 @@ em_status em_prof_stop(void)
     for (tb = threads; tb; tb = tb->next)
         while (__atomic_load_n(&tb->busy, __ATOMIC_SEQ_CST))
             sched_yield();
-    for (tb = threads; tb; tb = tb->next)
+    for (tb = threads; tb; tb = tb->next) {
+        struct pdev *pd = NULL;
         for (size_t i = 0; i < tb->n; i++) {
             struct hrec *r = &tb->recs[i];
-            em_event *e0, *e1;
             if (r->kind == EM_PROF_RANGE && r->host_end < 0)
                 r->host_end = t;   /* ranges still open end here */
-            if (!r->e0)
+            if (!(r->flags & WAITING))
                 continue;
-            rc = r->pd->d->ops->event_synchronize(r->e1);
+            rc = r->d->ops->event_synchronize(r->u.ev.e1);
             if (rc != EM_OK && st == EM_OK)
                 st = rc;   /* the backend's message names the failure */
-            resolve(r, &e0, &e1);
-            event_give_locked(r->pd, e0, e1);
+            if (!pd || pd->d != r->d)
+                pd = pdev_find(r->d);
+            resolve(r, pd, NULL);
         }
+    }
     if (cupti_on) {
         /* CUPTI's records are complete once the devices it timed are idle */
         em_device *synced[MAX_DEVS];
@@ -918,7 +971,7 @@ em_status em_prof_stop(void)
             for (size_t i = 0; i < tb->n; i++) {
                 em_device *d = tb->recs[i].d;
                 int k;
-                if (!tb->recs[i].cupti)
+                if (!(tb->recs[i].flags & BY_CUPTI))
                     continue;
                 for (k = 0; k < n_synced && synced[k] != d; k++)
                     ;
@@ -932,10 +985,10 @@ em_status em_prof_stop(void)
         for (tb = threads; tb; tb = tb->next)
             for (size_t i = 0; i < tb->n; i++) {
                 struct hrec *r = &tb->recs[i];
-                if (r->cupti && (!r->corr ||
-                                 !em_prof_cupti_times(r->corr, &r->dev_start,
-                                                      &r->dev_end)))
-                    r->dev_start = r->dev_end = -1;
+                if ((r->flags & BY_CUPTI) &&
+                    (!r->corr || !em_prof_cupti_times(r->corr, &r->u.dev.start,
+                                                      &r->u.dev.end)))
+                    r->u.dev.start = r->u.dev.end = -1;
             }
         __atomic_store_n(&cupti_on, 0, __ATOMIC_RELAXED);
     }
@@ -943,11 +996,12 @@ em_status em_prof_stop(void)
         st = rc;
     /* empty the buffers; free those of threads that have exited */
     for (link = &threads; (tb = *link);) {
-        tb->n = tb->first_pending = 0;
+        tb->n = tb->first_pending = tb->n_names = 0;
         if (__atomic_load_n(&tb->dead, __ATOMIC_ACQUIRE)) {
             *link = tb->next;
             stash_return(tb);
             free(tb->stash);
+            free(tb->names);
             free(tb->recs);
             free(tb);
         } else {
@@ -1032,7 +1086,7 @@ void em_prof_range_push(const char *name)
         for (int k = 0; k < i; k++)
             depth += tl.stack[k].gen == g;
         r->kind = EM_PROF_RANGE;
-        own_name(r, name);
+        own_name(tb, r, name);
         r->d = NULL;
         r->s = NULL;
         r->depth = (uint8_t)(depth < 255 ? depth : 255);

@@ -147,6 +147,19 @@ int main(void)
     CHECK((r = find("add float32", 0)) != NULL);
     if (r)
         CHECK(r->stream == 1 && r->thread == 0 && r->dev_start > 0);
+    /* the default chose one of the two; events asked for are events, and
+     * time the same launch */
+    CHECK(em_prof_device_times() == EM_PROF_TIMES_EVENTS ||
+          em_prof_device_times() == EM_PROF_TIMES_CUPTI);
+    CHECK_OK(em_prof_start_with(EM_PROF_TIMES_EVENTS));
+    CHECK(em_prof_device_times() == EM_PROF_TIMES_EVENTS);
+    CHECK_OK(em_ufunc_apply(EM_OP_ADD, in, 2, &t, NULL, st));
+    CHECK_OK(em_prof_stop());
+    CHECK((r = find("add float32", 0)) != NULL);
+    if (r) {
+        CHECK(r->stream == 1 && r->thread == 0);
+        check_times(r);
+    }
 
     CHECK_OK(em_free(d, p, NULL));
     em_array_release(&a);

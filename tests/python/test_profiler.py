@@ -590,9 +590,9 @@ def test_cupti_times_agree_with_events(dev, device):
             work()
     except RuntimeError as e:
         pytest.skip(str(e))
-    with ember.profile() as pe:
+    with ember.profile(device_times="events") as pe:
         work()
-    assert ember._ember._prof_device_times() == "events"
+    assert ember._ember._prof_device_times() == "events" == pe.device_times
     timed = [r for r in pc.records if r.kind in ("kernel", "copy")]
     assert timed and all(r.device_start is not None and r.device_end >= r.device_start
                          for r in timed)
