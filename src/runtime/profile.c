@@ -937,6 +937,8 @@ em_status em_prof_stop(void)
     em_status st = EM_OK, rc;
     int64_t t = now_ns();
     struct tbuf *tb, **link;
+    em_device *synced[MAX_DEVS];
+    int n_synced = 0;
     pthread_mutex_lock(&lock);
     if (!em_prof_on) {
         pthread_mutex_unlock(&lock);
@@ -947,39 +949,37 @@ em_status em_prof_stop(void)
     for (tb = threads; tb; tb = tb->next)
         while (__atomic_load_n(&tb->busy, __ATOMIC_SEQ_CST))
             sched_yield();
+    /* Wait once for each device whose work is timed by events or CUPTI:
+     * then every event has completed and CUPTI holds every record. */
+    for (tb = threads; tb; tb = tb->next)
+        for (size_t i = 0; i < tb->n; i++) {
+            struct hrec *r = &tb->recs[i];
+            int k;
+            if (r->kind == EM_PROF_RANGE && r->host_end < 0)
+                r->host_end = t;   /* ranges still open end here */
+            if (!(r->flags & (WAITING | BY_CUPTI)))
+                continue;
+            for (k = 0; k < n_synced && synced[k] != r->d; k++)
+                ;
+            if (k == n_synced && n_synced < MAX_DEVS) {
+                synced[n_synced++] = r->d;
+                rc = r->d->ops->synchronize(r->d);
+                if (rc != EM_OK && st == EM_OK)
+                    st = rc;   /* the backend's message names the failure */
+            }
+        }
     for (tb = threads; tb; tb = tb->next) {
         struct pdev *pd = NULL;
         for (size_t i = 0; i < tb->n; i++) {
             struct hrec *r = &tb->recs[i];
-            if (r->kind == EM_PROF_RANGE && r->host_end < 0)
-                r->host_end = t;   /* ranges still open end here */
             if (!(r->flags & WAITING))
                 continue;
-            rc = r->d->ops->event_synchronize(r->u.ev.e1);
-            if (rc != EM_OK && st == EM_OK)
-                st = rc;   /* the backend's message names the failure */
             if (!pd || pd->d != r->d)
                 pd = pdev_find(r->d);
             resolve(r, pd, NULL);
         }
     }
     if (cupti_on) {
-        /* CUPTI's records are complete once the devices it timed are idle */
-        em_device *synced[MAX_DEVS];
-        int n_synced = 0;
-        for (tb = threads; tb; tb = tb->next)
-            for (size_t i = 0; i < tb->n; i++) {
-                em_device *d = tb->recs[i].d;
-                int k;
-                if (!(tb->recs[i].flags & BY_CUPTI))
-                    continue;
-                for (k = 0; k < n_synced && synced[k] != d; k++)
-                    ;
-                if (k == n_synced && n_synced < MAX_DEVS) {
-                    synced[n_synced++] = d;
-                    d->ops->synchronize(d);
-                }
-            }
         em_prof_cupti_end();
         em_prof_cupti_sort();
         for (tb = threads; tb; tb = tb->next)
