@@ -130,6 +130,13 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;     /* the profile */
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER; /* devs[] */
 static struct pdev devs[MAX_DEVS];
 static int n_devs;
+/* Every thread's buffer. A new one is pushed at the head under
+ * threads_lock, not lock, so a thread's first record never waits for a
+ * stop (which holds lock while it waits for devices); stop reads the list
+ * from the head it loads after clearing em_prof_on, as a buffer pushed
+ * later cannot hold a record of the profile, and unlinks the buffers of
+ * exited threads under both locks. */
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tbuf *threads;
 static em_prof_record *out;             /* the last profile's records */
 static size_t n_out, cap_out;
@@ -225,10 +232,10 @@ static struct tbuf *tb_get(void)
     pthread_once(&exit_once, make_exit_key);
     if (exit_key != (pthread_key_t)-1)
         pthread_setspecific(exit_key, tb);
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&threads_lock);
     tb->next = threads;
-    threads = tb;
-    pthread_mutex_unlock(&lock);
+    __atomic_store_n(&threads, tb, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&threads_lock);
     tl.tb = tb;
     return tb;
 }
@@ -871,10 +878,10 @@ static void write_out(em_prof_record *o, const struct hrec *r,
     o->dev_end = r->u.dev.end;
 }
 
-/* Merge the threads' buffers into out[], in order_key order (each buffer
- * is in that order already); threads are numbered by their first record.
- * Under lock, no thread busy. */
-static em_status merge(void)
+/* Merge the buffers from head on into out[], in order_key order (each
+ * buffer is in that order already); threads are numbered by their first
+ * record. Under lock, no thread busy. */
+static em_status merge(struct tbuf *head)
 {
     size_t total = 0;
     int n_tb = 0, numbered = 0;
@@ -884,7 +891,7 @@ static em_status merge(void)
         size_t at;
         int thread;
     } *cur;
-    for (tb = threads; tb; tb = tb->next)
+    for (tb = head; tb; tb = tb->next)
         if (tb->n) {
             total += tb->n;
             n_tb++;
@@ -905,7 +912,7 @@ static em_status merge(void)
         return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory merging the "
                         "profile's records");
     n_tb = 0;
-    for (tb = threads; tb; tb = tb->next)
+    for (tb = head; tb; tb = tb->next)
         if (tb->n) {
             cur[n_tb].tb = tb;
             cur[n_tb++].thread = -1;
@@ -936,7 +943,7 @@ em_status em_prof_stop(void)
 {
     em_status st = EM_OK, rc;
     int64_t t = now_ns();
-    struct tbuf *tb, **link;
+    struct tbuf *tb, *head, **link;
     em_device *synced[MAX_DEVS];
     int n_synced = 0;
     pthread_mutex_lock(&lock);
@@ -945,13 +952,14 @@ em_status em_prof_stop(void)
         return em_error(EM_ERR_INVALID_VALUE, "no profile is recording");
     }
     __atomic_store_n(&em_prof_on, 0, __ATOMIC_SEQ_CST);
+    head = __atomic_load_n(&threads, __ATOMIC_SEQ_CST);
     /* the handshake: after this no thread writes its buffer */
-    for (tb = threads; tb; tb = tb->next)
+    for (tb = head; tb; tb = tb->next)
         while (__atomic_load_n(&tb->busy, __ATOMIC_SEQ_CST))
             sched_yield();
     /* Wait once for each device whose work is timed by events or CUPTI:
      * then every event has completed and CUPTI holds every record. */
-    for (tb = threads; tb; tb = tb->next)
+    for (tb = head; tb; tb = tb->next)
         for (size_t i = 0; i < tb->n; i++) {
             struct hrec *r = &tb->recs[i];
             int k;
@@ -968,7 +976,7 @@ em_status em_prof_stop(void)
                     st = rc;   /* the backend's message names the failure */
             }
         }
-    for (tb = threads; tb; tb = tb->next) {
+    for (tb = head; tb; tb = tb->next) {
         struct pdev *pd = NULL;
         for (size_t i = 0; i < tb->n; i++) {
             struct hrec *r = &tb->recs[i];
@@ -982,7 +990,7 @@ em_status em_prof_stop(void)
     if (cupti_on) {
         em_prof_cupti_end();
         em_prof_cupti_sort();
-        for (tb = threads; tb; tb = tb->next)
+        for (tb = head; tb; tb = tb->next)
             for (size_t i = 0; i < tb->n; i++) {
                 struct hrec *r = &tb->recs[i];
                 if ((r->flags & BY_CUPTI) &&
@@ -992,9 +1000,10 @@ em_status em_prof_stop(void)
             }
         __atomic_store_n(&cupti_on, 0, __ATOMIC_RELAXED);
     }
-    if ((rc = merge()) != EM_OK && st == EM_OK)
+    if ((rc = merge(head)) != EM_OK && st == EM_OK)
         st = rc;
     /* empty the buffers; free those of threads that have exited */
+    pthread_mutex_lock(&threads_lock);
     for (link = &threads; (tb = *link);) {
         tb->n = tb->first_pending = tb->n_names = 0;
         if (__atomic_load_n(&tb->dead, __ATOMIC_ACQUIRE)) {
@@ -1008,6 +1017,7 @@ em_status em_prof_stop(void)
             link = &tb->next;
         }
     }
+    pthread_mutex_unlock(&threads_lock);
     pthread_mutex_unlock(&lock);
     return st;
 }
@@ -1021,7 +1031,8 @@ void em_prof_clear(void)
     pthread_mutex_lock(&lock);
     if (!em_prof_on) {
         n_out = 0;
-        for (struct tbuf *tb = threads; tb; tb = tb->next)
+        for (struct tbuf *tb = __atomic_load_n(&threads, __ATOMIC_SEQ_CST); tb;
+             tb = tb->next)
             stash_return(tb);
         pthread_mutex_lock(&dev_lock);
         for (int i = 0; i < n_devs; i++)
