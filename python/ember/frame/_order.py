@@ -84,9 +84,13 @@ def sorted_key(cols, ascending, na_position):
             col.validity is None and col.dtype.kind in "iuf" and col.length > 1:
         from ember.frame._column import Column
         from ember.parallel import radix_sort
+        # 4-byte positions while they fit: each radix pass moves a quarter
+        # fewer bytes (about 2/3 of the int64 sort's time on the 2-core
+        # host); the order is widened once for the gathers
+        pdt = "int32" if col.length < 2 ** 31 else "int64"
         keys, order = radix_sort(col.values, ember.arange(
-            col.length, dtype="int64", device=col.device))
-        return order, Column(col.dtype, keys)
+            col.length, dtype=pdt, device=col.device))
+        return order.astype("int64", copy=False), Column(col.dtype, keys)
     return sort_indexer(cols, ascending, na_position), None
 
 
