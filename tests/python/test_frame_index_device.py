@@ -72,8 +72,11 @@ def test_index_assignment_and_reindex_move_labels():
 
 
 def test_multiindex_moves_with_its_levels():
-    mi = ef.MultiIndex.from_arrays([[1, 1, 2], ["a", "b", "a"]], names=["n", "s"])
+    mi = ef.MultiIndex.from_arrays([[1, 1, 2], ["a", "b", "a"]], names=["n", "s"],
+                                   device="cpu")
     assert mi.to_device("cpu") is mi   # already there: no copy
+    assert ef.Index([1, 2], device="cpu").to_device(ember.Device("cpu")).device == \
+        ember.Device("cpu")
     s = ef.Series([1, 2, 3], index=mi, device="cpu")
     assert str(s.index.device) == "cpu"
     tm.assert_series_equal(s.to_pandas(), pd.Series(
