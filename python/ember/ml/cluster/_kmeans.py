@@ -122,7 +122,9 @@ class KMeans(_KMeansBase):
         # (scikit-learn centers too); the mean goes back on at the end.
         mean = X.mean(axis=0)
         Xc = X - mean[None, :]
-        xx = sq_norms(Xc)
+        # the row norms are k-means++'s alone (a pass over X otherwise wasted)
+        xx = sq_norms(Xc) if isinstance(self.init, str) and self.init == "k-means++" \
+            else None
         tol = S.tolerance(X, self.tol)
         best = None
         # counts max_iter for each init: one that converges early skips ahead

@@ -99,8 +99,9 @@ __global__ void em_kmeans_host_chunk(const T *D, const T *cc, const T *X, const 
  * of 32 floats or 16 doubles, so of the tile in both vector widths; cn the
  * squared norms, +inf on the padding so it never wins), then the argmin
  * and the sums as above. R rows share each load of the centers and the
- * 2R accumulators stay in registers (R = 8 with AVX-512's 32 registers,
- * 4 with AVX2's 16), and x.c is contracted to fused multiply-adds as the
+ * 2R accumulators stay in registers (R = 8 in 64-byte vectors where the
+ * CPU has AVX-512's 32 registers, chosen at run time; else 4 in AVX2's
+ * 16), and x.c is contracted to fused multiply-adds as the
  * BLAS's GEMM does (the build's -ffp-contract=off keeps NumPy's rounding
  * for elementwise a * b + c; a dot product has no NumPy twin to match):
  * one row against 4 vectors with separate multiplies and adds ran 1.2x
@@ -108,20 +109,12 @@ __global__ void em_kmeans_host_chunk(const T *D, const T *cc, const T *X, const 
  * for every row, X is read once, and the GEMM's threads never trade the
  * cores with ember's pool (OpenBLAS's busy-waiting threads made the BLAS
  * path twice as slow on a loaded 2-core host). */
-#if defined(__AVX512F__)
-#define EM_KMH_WB 64
-#define EM_KMH_R 8
-#else
-#define EM_KMH_WB 32
-#define EM_KMH_R 4
-#endif
 
-/* the scoring vectors: EM_KMH_WB bytes of T (GCC splits them where the
- * CPU's registers are narrower), loads at T's alignment */
-template <typename T>
+/* the scoring vectors: WB bytes of T, loads at T's alignment */
+template <typename T, int WB>
 struct em_kmh_wide {
-    typedef T v __attribute__((vector_size(EM_KMH_WB), aligned(sizeof(T))));
-    enum { n = EM_KMH_WB / sizeof(T) };
+    typedef T v __attribute__((vector_size(WB), aligned(sizeof(T))));
+    enum { n = WB / sizeof(T) };
 };
 
 #pragma GCC push_options
@@ -132,13 +125,13 @@ struct em_kmh_wide {
  * go straight into a running minimum and its index a lane, so no score
  * is stored and no row is scanned for its minimum afterwards (that scan,
  * a branch a center, cost about as much as the scoring). */
-template <typename T, int R>
-static inline void em_kmh_score(const T *x, int d, const T *CT, const T *cn, int kp,
-                                int *bj)
+template <typename T, int R, int WB>
+__attribute__((always_inline)) static inline void
+em_kmh_score(const T *x, int d, const T *CT, const T *cn, int kp, int *bj)
 {
-    typedef typename em_kmh_wide<T>::v W;
+    typedef typename em_kmh_wide<T, WB>::v W;
     typedef decltype(W{} < W{}) I; /* T-sized signed integers, as many lanes */
-    const int L = em_kmh_wide<T>::n;
+    const int L = em_kmh_wide<T, WB>::n;
     I lane;
     for (int l = 0; l < L; l++)
         lane[l] = l;
@@ -177,16 +170,45 @@ static inline void em_kmh_score(const T *x, int d, const T *CT, const T *cn, int
             }
         }
     }
+    /* across the lanes without branches (a branch a lane mispredicted
+     * often enough to cost as much as the scoring): the minimum, then the
+     * lowest index among the lanes that hold it */
     for (int i = 0; i < R; i++) {
         T m = mv[i][0];
-        long long b = iv[i][0];
         for (int l = 1; l < L; l++)
-            if (mv[i][l] < m || (mv[i][l] == m && iv[i][l] < b)) {
-                m = mv[i][l];
-                b = iv[i][l];
-            }
+            m = mv[i][l] < m ? mv[i][l] : m;
+        const I big = lane + kp, cand = mv[i] == m ? iv[i] : big;
+        long long b = cand[0];
+        for (int l = 1; l < L; l++)
+            b = cand[l] < b ? cand[l] : b;
         bj[i] = (int)b;
     }
+}
+
+/* the two widths, each built for its own instruction set: ember builds
+ * host kernels with -mno-avx512f (GCC 12's vectoriser crashed on some
+ * elementwise kernels with AVX-512), and the kernel picks at run time */
+#if defined(__x86_64__) || defined(__i386__)
+#define EM_KMH_HAS_512() __builtin_cpu_supports("avx512f")
+template <typename T, int R>
+__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw"))) static void
+em_kmh_score_512(const T *x, int d, const T *CT, const T *cn, int kp, int *bj)
+{
+    em_kmh_score<T, R, 64>(x, d, CT, cn, kp, bj);
+}
+#else
+#define EM_KMH_HAS_512() 0
+template <typename T, int R>
+static void em_kmh_score_512(const T *x, int d, const T *CT, const T *cn, int kp, int *bj)
+{
+    em_kmh_score<T, R, 64>(x, d, CT, cn, kp, bj);
+}
+#endif
+
+template <typename T, int R>
+static void em_kmh_score_256(const T *x, int d, const T *CT, const T *cn, int kp, int *bj)
+{
+    em_kmh_score<T, R, 32>(x, d, CT, cn, kp, bj);
 }
 
 #pragma GCC pop_options
@@ -218,17 +240,25 @@ __global__ void em_kmeans_host_fused(const T *X, const T *CT, const T *cn, const
     const long long s = (long long)blockIdx.x * rpb;
     const long long e = s + rpb < n ? s + rpb : n;
     T *acc = part + (long long)blockIdx.x * k * (d + 1);
-    int bj[EM_KMH_R];
+    int bj[8];
     unsigned long long moved = 0;
     long long r = s;
-    for (; r + EM_KMH_R <= e; r += EM_KMH_R) {
-        em_kmh_score<T, EM_KMH_R>(X + r * d, d, CT, cn, kp, bj);
-        for (int i = 0; i < EM_KMH_R; i++)
+    if (EM_KMH_HAS_512()) {
+        for (; r + 8 <= e; r += 8) {
+            em_kmh_score_512<T, 8>(X + r * d, d, CT, cn, kp, bj);
+            for (int i = 0; i < 8; i++)
+                em_kmh_take(bj[i], X + (r + i) * d, w, has_w, d, r + i, labels, old,
+                            has_old, &moved, sums, acc);
+        }
+    }
+    for (; r + 4 <= e; r += 4) {
+        em_kmh_score_256<T, 4>(X + r * d, d, CT, cn, kp, bj);
+        for (int i = 0; i < 4; i++)
             em_kmh_take(bj[i], X + (r + i) * d, w, has_w, d, r + i, labels, old, has_old,
                         &moved, sums, acc);
     }
     for (; r < e; r++) {
-        em_kmh_score<T, 1>(X + r * d, d, CT, cn, kp, bj);
+        em_kmh_score_256<T, 1>(X + r * d, d, CT, cn, kp, bj);
         em_kmh_take(bj[0], X + r * d, w, has_w, d, r, labels, old, has_old, &moved, sums,
                     acc);
     }
