@@ -143,9 +143,12 @@ def _check_finite(a, input_name):
     # isfinite(a).all(), which took a third of PCA's cpu fit (scikit-learn
     # tries the sum first too); only an inf or NaN sum, or one that
     # overflowed, looks at each value.
+    # The columns' sums of a matrix: ember's cpu sum over all of a 2-D
+    # array took 3-5x the time of its sum over axis 0 (12 against 2-4 ms
+    # for 10^5 x 128 float32).
     if a.dtype.kind not in "fc" or a.size == 0:
         return
-    if bool(ember.isfinite(a.sum())):
+    if bool(ember.isfinite(a.sum(axis=0) if a.ndim == 2 else a.sum()).all()):
         return
     if not bool(ember.isfinite(a).all()):
         if bool(ember.isnan(a).any()):
