@@ -180,3 +180,31 @@ def test_frame_min_max_of_string_columns(device, dtype):
         e.min()   # pandas' object Series
     tm.assert_series_equal(e.min(numeric_only=True).to_pandas(),
                            p.assign(v=[1.0, 2.0, 3.0]).min(numeric_only=True))
+
+
+@pytest.mark.parametrize("interpolation", ["nearest", "lower", "higher"])
+def test_quantile_table_of_rows(device, interpolation):
+    # pandas' method="table": whole rows of the frame sorted by every column
+    # (nulls last); dask places set_index boundaries of a string key by it
+    p = pd.DataFrame({"k": ["b", None, "a", "c", "a", "日本", "a"],
+                      "v": [1.0, 2.0, np.nan, 0.5, 3.0, -1.0, 3.0],
+                      "i": [3, 1, 4, 1, 5, 9, 2]})
+    e = ef.from_pandas(p, device=device)
+    qs = [0.0, 0.1, 0.5, 0.9, 1.0]
+    for cols in (["k", "v", "i"], ["k"], ["v"], ["i", "k"]):
+        tm.assert_frame_equal(
+            e[cols].quantile(qs, method="table", interpolation=interpolation).to_pandas(),
+            p[cols].quantile(qs, method="table", interpolation=interpolation))
+    tm.assert_series_equal(
+        e[["k"]].quantile(0.5, method="table", interpolation=interpolation).to_pandas(),
+        p[["k"]].quantile(0.5, method="table", interpolation=interpolation))
+    tm.assert_frame_equal(   # no rows: NaN (a str column there is pandas' object)
+        e.iloc[:0][["v"]].quantile([0.5], method="table",
+                                   interpolation=interpolation).to_pandas(),
+        p.iloc[:0][["v"]].quantile([0.5], method="table", interpolation=interpolation))
+    with pytest.raises(NotImplementedError, match="object"):
+        e.iloc[:0].quantile([0.5], method="table", interpolation=interpolation)
+    with pytest.raises(ValueError, match="Invalid interpolation"):
+        e.quantile([0.5], method="table")   # linear
+    with pytest.raises(ValueError, match="Invalid method"):
+        e.quantile([0.5], method="tab")

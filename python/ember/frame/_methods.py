@@ -113,10 +113,18 @@ class StatMethods:
         labels = self._index.take(_positions(rows, self._dev()))
         return _series(labels._column(self._dev()), self._labels(names), None)
 
-    def quantile(self, q=0.5, interpolation="linear", numeric_only=False):
+    def quantile(self, q=0.5, interpolation="linear", numeric_only=False,
+                 method="single"):
         import numpy as np
         qs, scalar = _q_list(q)
         dev = self._dev()
+        if method not in ("single", "table"):
+            raise ValueError(f"Invalid method: {method}. Method must be in "
+                             "{'single', 'table'}.")
+        if method == "table" and not self._is_series():
+            from ember.frame._quantile_table import table_quantile
+            out = table_quantile(self, qs, interpolation, numeric_only)
+            return out.iloc[0] if scalar else out
         if self._is_series():
             vals, dt = mc.quantiles(self._col, qs, interpolation)
             if scalar:
