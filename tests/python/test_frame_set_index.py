@@ -208,3 +208,13 @@ def test_quantile_table_of_rows(device, interpolation):
         e.quantile([0.5], method="table")   # linear
     with pytest.raises(ValueError, match="Invalid method"):
         e.quantile([0.5], method="tab")
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+def test_dt_as_unit(device, unit):
+    for ps in (_times("us"), pd.Series(pd.to_timedelta(["-1.5s", "1.7s", None, "3 days"]))):
+        es = ef.from_pandas(ps, device=device)
+        assert es.dt.unit == ps.dt.unit
+        tm.assert_series_equal(es.dt.as_unit(unit).to_pandas(), ps.dt.as_unit(unit))
+    with pytest.raises(ValueError, match="Supported units"):
+        ef.from_pandas(_times("s"), device=device).dt.as_unit("D")

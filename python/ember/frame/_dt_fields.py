@@ -93,6 +93,15 @@ def month_days(y, m):
     return table[m - 1] + (is_leap(y) & (m == 2))
 
 
+def _as_unit(col, unit):
+    """col in another unit, its counts scaled (floored to a coarser one)."""
+    from ember.frame._time_units import to_unit
+    if unit not in ("s", "ms", "us", "ns"):
+        raise ValueError(f"Supported units are 's', 'ms', 'us', 'ns', got {unit!r}")
+    kind = "datetime64" if col.dtype.kind == "M" else "timedelta64"
+    return to_unit(col, f"{kind}[{unit}]")
+
+
 class DatetimeFields:
     """The .dt accessor of a datetime64 Series."""
 
@@ -209,6 +218,10 @@ class DatetimeFields:
     def unit(self):
         return self._unit
 
+    def as_unit(self, unit):
+        """The instants in unit s, ms, us or ns (pandas' dt.as_unit)."""
+        return self._s._like(_as_unit(self._s._col, unit))
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
@@ -294,6 +307,14 @@ class TimedeltaFields:
     def nanoseconds(self):
         sub = self._parts()[2]
         return self._field(sub % 1000 if self._tps == 10 ** 9 else sub * 0, "int32")
+
+    @property
+    def unit(self):
+        return unit_of(self._s._col.dtype)
+
+    def as_unit(self, unit):
+        """The durations in unit s, ms, us or ns (pandas' dt.as_unit)."""
+        return self._s._like(_as_unit(self._s._col, unit))
 
     def __getattr__(self, name):
         if name.startswith("_"):
