@@ -19,6 +19,7 @@ from ember.ml.metrics.pairwise import BLOCK, row_blocks
 
 _KERNEL_K = 64
 _KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_rows.cuh"
+_HOST_KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_host.cuh"
 _WARP_KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_warp.cuh"
 _THREADS = 128
 # topk_warp.cuh: rows a block (a warp each) and loads a lane in flight
@@ -47,6 +48,10 @@ def _threads(dev):
 def _names():
     return [f"em_topk_rows<{c}, {m}, {t}>" for c in _CTYPE.values()
             for m in (16, 64) for t in (1, _THREADS)]
+
+
+def _host_names():
+    return [f"em_topk_host<{c}, {m}>" for c in _CTYPE.values() for m in (16, 64)]
 
 
 def _warp_names():
@@ -83,21 +88,27 @@ def top_k_warp(S, k, add=None):
 def top_k_kernel(S, k, add=None, threads=None):
     """top_k_rows of S + add[None, :] through kernels/topk_rows.cuh: one
     read of the block, the row vector added as it is read (threads: a
-    block's, the device's choice by default)."""
+    block's, the device's choice by default). A cpu block of one thread
+    is kernels/topk_host.cuh's vector scan (the same result)."""
     dev = S.device
-    mod = _modules.get(str(dev))
+    t = threads or _threads(dev)
+    host = dev.type == "cpu" and t == 1
+    key = ("host", str(dev)) if host else str(dev)
+    mod = _modules.get(key)
     if mod is None:
         with dev:
-            mod = ember.RawModule(code=_KERNEL.read_text(), name_expressions=_names())
-        _modules[str(dev)] = mod
+            mod = ember.RawModule(code=(_HOST_KERNEL if host else _KERNEL).read_text(),
+                                  name_expressions=_host_names() if host else _names())
+        _modules[key] = mod
     b, n = S.shape
     S = ember.ascontiguousarray(S)
     add = ember.zeros(n, dtype=S.dtype, device=dev) if add is None else \
         ember.ascontiguousarray(add.astype(S.dtype))
     vals = ember.empty((b, k), dtype=S.dtype, device=dev)
     idx = ember.empty((b, k), dtype=ember.int64, device=dev)
-    t = threads or _threads(dev)
-    f = mod.get_function(f"em_topk_rows<{_CTYPE[S.dtype.name]}, {_kmax(k)}, {t}>")
+    c = _CTYPE[S.dtype.name]
+    f = mod.get_function(f"em_topk_host<{c}, {_kmax(k)}>" if host else
+                         f"em_topk_rows<{c}, {_kmax(k)}, {t}>")
     launch(dev, f, (max(1, min(b, 65536)),), (t,),
            (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
     return vals, idx
