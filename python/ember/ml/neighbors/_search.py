@@ -4,8 +4,9 @@ matmul a block (Prepared.parts) and a top-k of each row; distances are
 never stored whole.
 
 k <= 64 is one read of the scores by a kernel: kernels/topk_warp.cuh on
-a GPU (a warp a row, the k best in its registers), kernels/topk_rows.cuh
-on cpu (one thread a row); larger k a stable argsort of each row. All
+a GPU (a warp a row, the k best in its registers), kernels/topk_host.cuh
+on cpu (one thread a row, scanning in vector steps against the list's
+bound); larger k a stable argsort of each row. All
 give the order of a stable sort, by index among equal distances. A fused
 kernel (GEMM tile + per-row selection in registers) would also save
 writing the block and reading it back once (docs/ml.md, Speed)."""
