@@ -16,6 +16,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -143,9 +144,14 @@ static void safe_init(void)
                              promote((em_dtype)f, (em_dtype)t) == (em_dtype)t;
 }
 
+static atomic_int safe_ready;
+
 static int can_cast_safe(em_dtype from, em_dtype to)
 {
-    pthread_once(&safe_once, safe_init);
+    if (!atomic_load_explicit(&safe_ready, memory_order_acquire)) {
+        pthread_once(&safe_once, safe_init);
+        atomic_store_explicit(&safe_ready, 1, memory_order_release);
+    }
     return (unsigned)from < EM_DTYPE_COUNT && (unsigned)to < EM_DTYPE_COUNT &&
            safe_tab[from][to];
 }
@@ -312,6 +318,37 @@ static int find_loop(const em_ufunc_loop *loops, int n, int nin,
     return -1;
 }
 
+/* find_loop's answers, remembered: each operation asks again with the
+ * same op and operand dtypes, and the search walks every loop before the
+ * one that fits (a float32 multiply passes a dozen integer loops). A slot
+ * holds the key in its high half and the loop index plus one in its low
+ * half, so one atomic load reads a consistent entry; a collision only
+ * replaces an entry. */
+#define LOOP_CACHE_SLOTS 1024
+static _Atomic uint64_t loop_cache[LOOP_CACHE_SLOTS];
+_Static_assert(EM_OP_COUNT <= 1024 && EM_DTYPE_COUNT <= 64,
+               "find_loop_cached's key has 10 bits of op, 6 of each dtype");
+
+static int find_loop_cached(em_op op, const em_ufunc_loop *loops, int n,
+                            int nin, const em_dtype *eff, const int *weak)
+{
+    uint32_t key = 1u + ((uint32_t)op | (uint32_t)nin << 10 |
+                         (uint32_t)eff[0] << 12 |
+                         (uint32_t)(nin > 1 ? eff[1] : 0) << 18 |
+                         (uint32_t)weak[0] << 24 |
+                         (uint32_t)(nin > 1 ? weak[1] : 0) << 27);
+    uint32_t slot = (key * 2654435761u) >> 22; /* 10 bits */
+    uint64_t e = atomic_load_explicit(&loop_cache[slot], memory_order_relaxed);
+    int i;
+    if ((uint32_t)(e >> 32) == key)
+        return (int)(uint32_t)e - 1;
+    i = find_loop(loops, n, nin, eff, weak);
+    atomic_store_explicit(&loop_cache[slot],
+                          (uint64_t)key << 32 | (uint32_t)(i + 1),
+                          memory_order_relaxed);
+    return i;
+}
+
 /* np.sinc's dtypes (a composite in NumPy, a loop list "d e f" here): a
  * loop for exactly the operand's dtype first, so float16 and float32 keep
  * theirs, else the first loop it casts to safely (float64). SciPy's own
@@ -459,7 +496,7 @@ static em_status resolve_once(em_op op, const em_operand *in, int nin,
         *loop_out = EM_BOOL;
     } else {
         i = op == EM_OP_SINC ? exact_first_loop(loops, n, nin, in, eff, weak)
-                             : find_loop(loops, n, nin, eff, weak);
+                             : find_loop_cached(op, loops, n, nin, eff, weak);
         if (i < 0)
             return no_loop_error(info, in, nin);
         for (int k = 0; k < nin; k++)
