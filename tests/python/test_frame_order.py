@@ -230,9 +230,20 @@ def test_sort_one_number_column_many_rows(device, dtype):
     if v.dtype.kind == "f":
         v[::97] = np.nan
         v[::89] = -0.0
+    else:   # the ends of the range, where a negated key would overflow
+        info = np.iinfo(v.dtype)
+        v[::101], v[::103] = info.min, info.max
     pdf = pd.DataFrame({"v": v, "w": np.arange(n)}, index=rng.permutation(n) * 3)
     df = ef.from_pandas(pdf, device=device)
     tm.assert_frame_equal(df.sort_values("v").to_pandas(), pdf.sort_values("v", kind="stable"))
+    for asc in (False, [False, True], [True, False]):   # descending keys are flipped
+        by = "v" if asc is False else ["v", "w"]
+        tm.assert_frame_equal(df.sort_values(by, ascending=asc).to_pandas(),
+                              pdf.sort_values(by, ascending=asc, kind="stable"))
+    desc = df["v"].sort_values(ascending=False).to_pandas()
+    tm.assert_series_equal(desc, pdf["v"].sort_values(ascending=False, kind="stable"))
+    assert np.array_equal(np.signbit(desc.to_numpy()), np.signbit(
+        pdf["v"].sort_values(ascending=False, kind="stable").to_numpy()))
     tm.assert_frame_equal(df.sort_values("v", ignore_index=True).to_pandas(),
                           pdf.sort_values("v", kind="stable", ignore_index=True))
     got = df["v"].sort_values().to_pandas()
