@@ -240,6 +240,10 @@ def test_sort_one_number_column_many_rows(device, dtype):
         by = "v" if asc is False else ["v", "w"]
         tm.assert_frame_equal(df.sort_values(by, ascending=asc).to_pandas(),
                               pdf.sort_values(by, ascending=asc, kind="stable"))
+    for asc in (True, False):   # NaN rows rotated to the front, in row order
+        tm.assert_frame_equal(
+            df.sort_values("v", ascending=asc, na_position="first").to_pandas(),
+            pdf.sort_values("v", ascending=asc, na_position="first", kind="stable"))
     desc = df["v"].sort_values(ascending=False).to_pandas()
     tm.assert_series_equal(desc, pdf["v"].sort_values(ascending=False, kind="stable"))
     assert np.array_equal(np.signbit(desc.to_numpy()), np.signbit(

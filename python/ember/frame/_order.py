@@ -76,9 +76,22 @@ def _string_codes(col):
 
 def _plain(col, na_position):
     """Whether col's own values sort it (NaN last, as ember's sorts put it):
-    a number or bool column without a validity bitmap, nulls last."""
-    return na_position == "last" and col.validity is None and \
-        col.dtype.kind in "biuf" and not col.dtype.is_categorical
+    a number or bool column without a validity bitmap, nulls last (an int
+    or bool column has none, so there na_position does not matter)."""
+    kinds = "biuf" if na_position == "last" else "biu"
+    return col.validity is None and col.dtype.kind in kinds and \
+        not col.dtype.is_categorical
+
+
+def _nan_first(order, keys):
+    """A float key's sort with its NaN rows (last, in row order) moved to
+    the front, as na_position="first" wants: one rotation."""
+    n = keys.shape[0]
+    k = int(ember.isnan(keys).sum())
+    if k == 0 or k == n:
+        return order, keys
+    return (ember.concatenate([order[n - k:], order[:n - k]]),
+            ember.concatenate([keys[n - k:], keys[:n - k]]))
 
 
 def _flipped(values):
@@ -93,9 +106,13 @@ def sorted_key(cols, ascending, na_position):
     on one plain number column gets its sorted values from the sort itself
     (the radix sort carries them with the positions), saving the gather of
     that column; otherwise sort_indexer's order and None."""
+    if na_position not in ("first", "last"):
+        raise ValueError(f"invalid na_position: {na_position!r}")
     col = cols[0]
-    if len(cols) == 1 and _plain(col, na_position) and col.dtype.kind != "b" and \
-            col.length > 1:
+    nan_first = na_position == "first" and col.dtype.kind == "f" and \
+        _plain(col, "last")
+    if len(cols) == 1 and (_plain(col, na_position) or nan_first) and \
+            col.dtype.kind != "b" and col.length > 1:
         from ember.frame._column import Column
         from ember.parallel import radix_sort
         # 4-byte positions while they fit: each radix pass moves a quarter
@@ -105,6 +122,8 @@ def sorted_key(cols, ascending, na_position):
         v = col.values if ascending[0] else _flipped(col.values)
         keys, order = radix_sort(v, ember.arange(col.length, dtype=pdt, device=col.device))
         keys = keys if ascending[0] else _flipped(keys)
+        if nan_first:
+            order, keys = _nan_first(order, keys)
         return order.astype("int64", copy=False), Column(col.dtype, keys)
     return sort_indexer(cols, ascending, na_position), None
 
