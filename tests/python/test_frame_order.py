@@ -258,3 +258,23 @@ def test_sort_one_number_column_many_rows(device, dtype):
     tm.assert_frame_equal(plain.sort_values("v").to_pandas(),
                           pd.DataFrame({"v": v, "w": np.arange(n)}).sort_values("v",
                                                                                 kind="stable"))
+
+
+def test_value_counts_and_duplicates_of_int_and_bool_columns(device):
+    # ints and bools are their own keys (one unique, no codes): the counts'
+    # ties in order of first appearance, duplicates by keep, as pandas
+    rng = np.random.default_rng(1)
+    for v in (rng.integers(0, 50, 30_000), rng.integers(0, 2, 100).astype(bool),
+              np.array([], dtype=np.int64), rng.integers(0, 255, 5000).astype(np.uint8),
+              rng.integers(-2**63, 2**63 - 1, 1000)):
+        p = pd.Series(v)
+        e = ef.from_pandas(p, device=device)
+        for kw in ({}, {"sort": False}, {"ascending": True}, {"normalize": True},
+                   {"dropna": False}):
+            tm.assert_series_equal(e.value_counts(**kw).to_pandas(), p.value_counts(**kw))
+        pf = pd.DataFrame({"a": v, "b": np.arange(len(v)) % 3})
+        f = ef.from_pandas(pf, device=device)
+        for keep in ("first", "last", False):
+            tm.assert_series_equal(e.duplicated(keep=keep).to_pandas(), p.duplicated(keep=keep))
+            tm.assert_frame_equal(f.drop_duplicates(["a", "b"], keep=keep).to_pandas(),
+                                  pf.drop_duplicates(["a", "b"], keep=keep))

@@ -440,9 +440,13 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         if self._col.dtype.is_categorical:   # every category, unused ones too
             from ember.frame._categorical import value_counts
             return value_counts(self, normalize, sort, ascending, dropna)
-        c, k = _order.codes(self._col)
-        first, counts, code = _order.first_rows(c, k)
         d = self._col.dtype
+        if self._col.validity is None and d.kind in "biu":   # no null to place
+            first, counts = _order.first_rows_of_values(self._col.values)
+            code = ember.zeros(first.shape[0], dtype="int64", device=self.device)
+        else:
+            c, k = _order.codes(self._col)
+            first, counts, code = _order.first_rows(c, k)
         if dropna:
             keep = ember.flatnonzero(code >= 0)
             first, counts = first[keep], counts[keep]
