@@ -1,5 +1,5 @@
-/* ember.ml's binary LogisticRegression on cpu: the loss and its gradient
- * at one parameter vector in one pass over X
+/* ember.ml's LogisticRegression on cpu: the loss and its gradient at one
+ * parameter vector in one pass over X (binary here, multinomial below)
  * (python/ember/ml/linear_model/_logistic.py). The composition reads X
  * twice (the scores X w, then the gradient R^T X) with about ten
  * elementwise passes between; here each block takes a contiguous run of
@@ -168,4 +168,135 @@ __global__ void em_logistic_host(const T *X, const T *y, const T *sw, int has_sw
     }
     g[p] = gb;
     g[p + 1] = loss;
+}
+
+/* The multinomial loss (softmax over K classes, scikit-learn >= 1.5) the
+ * same way: per row z_c = x.W_c + b_c, loss = s (log sum_c e^z_c - z_y),
+ * r_c = s (softmax(z)_c - [c == y]), and part[blockIdx] gets the K x p
+ * gradient of W, the K of the intercepts and the loss. Each chunk's rows
+ * are scored class by class (the chunk stays in L1), the softmax runs
+ * four rows a lane, and the gradient is added class by class. The log of
+ * the sum s in [1, K] is e ln 2 + log1p(m - 1) from its exponent e and
+ * mantissa m. K <= EM_LGH_KMAX. */
+#define EM_LGH_KMAX 64
+
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=fast")
+
+/* log(s) for s >= 1 (finite), four lanes */
+static inline em_lgh_vd em_lgh_log(em_lgh_vd s)
+{
+    const em_lgh_vi bits = (em_lgh_vi)s;
+    const em_lgh_vi e = (bits >> 52) - 1023;
+    const em_lgh_vi mb = (bits & 0x000fffffffffffffLL) | 0x3ff0000000000000LL;
+    const em_lgh_vd m = (em_lgh_vd)mb;
+    return __builtin_convertvector(e, em_lgh_vd) * 6.93147180559945286227e-01 +
+           em_lgh_log1p(m - 1.0);
+}
+
+#pragma GCC pop_options
+
+template <typename T>
+__global__ void em_logistic_multi_host(const T *X, const long long *codes, const T *sw,
+                                       int has_sw, const T *wb, int fi, long long n, int p,
+                                       int K, long long rpb, double *part)
+{
+    typedef typename em_lgh_vec<T>::v V;
+    const long long s = (long long)blockIdx.x * rpb;
+    const long long e = s + rpb < n ? s + rpb : n;
+    const int row = K * (p + 1) + 1;
+    double *g = part + (long long)blockIdx.x * row;
+    for (int f = 0; f < row; f++)
+        g[f] = 0;
+    double *gb = g + (long long)K * p;
+    const int pv = p & ~3;
+    double loss = 0;
+    /* scores, then residuals, of class c for the chunk's row i at
+     * zc[c * CH4 + i] */
+    enum { CH4 = EM_LGH_CH + EM_LGH_R };
+    double zc[EM_LGH_KMAX * CH4];
+    for (long long c0 = s; c0 < e; c0 += EM_LGH_CH) {
+        const int m = e - c0 < EM_LGH_CH ? (int)(e - c0) : EM_LGH_CH;
+        const T *xc = X + c0 * p;
+        for (int c = 0; c < K; c++) {
+            const T *w = wb + (long long)c * p;
+            const T b = fi ? wb[(long long)K * p + c] : (T)0;
+            for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
+                const T *x[EM_LGH_R];
+                for (int i = 0; i < EM_LGH_R; i++)
+                    x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
+                V a[EM_LGH_R] = {};
+                for (int f = 0; f < pv; f += 4) {
+                    const V wv = *(const V *)(w + f);
+#pragma GCC unroll 4
+                    for (int i = 0; i < EM_LGH_R; i++) {
+                        if (c == 0)
+                            __builtin_prefetch(x[i] + f + EM_LGH_PF * p);
+                        a[i] += *(const V *)(x[i] + f) * wv;
+                    }
+                }
+                for (int i = 0; i < EM_LGH_R; i++) {
+                    T t = (a[i][0] + a[i][1]) + (a[i][2] + a[i][3]);
+                    for (int f = pv; f < p; f++)
+                        t += x[i][f] * w[f];
+                    zc[c * CH4 + i0 + i] = (double)(t + b);
+                }
+            }
+        }
+        /* the softmax four rows a lane: the largest score, the sum of
+         * e^(z - max), the loss and the residuals in place of the scores */
+        for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
+            em_lgh_vd mx = *(const em_lgh_vd *)(zc + i0);
+            for (int c = 1; c < K; c++) {
+                const em_lgh_vd z = *(const em_lgh_vd *)(zc + c * CH4 + i0);
+                mx = z > mx ? z : mx;
+            }
+            double zy[EM_LGH_R];
+            for (int i = 0; i < EM_LGH_R && i0 + i < m; i++)
+                zy[i] = zc[codes[c0 + i0 + i] * CH4 + i0 + i];
+            em_lgh_vd sum = {0, 0, 0, 0};
+            for (int c = 0; c < K; c++) {
+                em_lgh_vd *z = (em_lgh_vd *)(zc + c * CH4 + i0);
+                *z = em_lgh_exp(*z - mx);
+                sum += *z;
+            }
+            const em_lgh_vd lse = mx + em_lgh_log(sum);
+            for (int i = 0; i < EM_LGH_R && i0 + i < m; i++) {
+                const long long r = c0 + i0 + i;
+                const int y = (int)codes[r];
+                const double sr = has_sw ? (double)sw[r] : 1.0;
+                loss += sr * (lse[i] - zy[i]);
+                for (int c = 0; c < K; c++) {
+                    double *q = zc + c * CH4 + i0 + i;
+                    *q = sr * (*q / sum[i] - (c == y ? 1.0 : 0.0));
+                    gb[c] += *q;
+                }
+            }
+            for (int i = m - i0; i < EM_LGH_R; i++)
+                for (int c = 0; c < K; c++)
+                    zc[c * CH4 + i0 + i] = 0;
+        }
+        for (int c = 0; c < K; c++) {
+            double *gc = g + (long long)c * p;
+            const double *rc = zc + c * CH4;
+            for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
+                const T *x[EM_LGH_R];
+                for (int i = 0; i < EM_LGH_R; i++)
+                    x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
+                const double *ri = rc + i0;
+                for (int f = 0; f < pv; f += 4) {
+                    em_lgh_vd gv = *(em_lgh_vd *)(gc + f);
+#pragma GCC unroll 4
+                    for (int i = 0; i < EM_LGH_R; i++)
+                        gv += ri[i] * __builtin_convertvector(*(const V *)(x[i] + f),
+                                                              em_lgh_vd);
+                    *(em_lgh_vd *)(gc + f) = gv;
+                }
+                for (int f = pv; f < p; f++)
+                    for (int i = 0; i < EM_LGH_R; i++)
+                        gc[f] += ri[i] * (double)x[i][f];
+            }
+        }
+    }
+    g[row - 1] = loss;
 }

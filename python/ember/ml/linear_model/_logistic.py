@@ -50,9 +50,13 @@ class _Loss:
         else:
             self.Y = (codes[:, None] == ks[None, :]).astype(X.dtype)
         self.size = self.rows * (self.p + (1 if fit_intercept else 0))
-        # binary on cpu: one pass over X a call (_logistic_host)
-        self.one_pass = (_host.BinaryLoss(X, self.Y[:, 0], sw, fit_intercept)
-                         if k == 2 and _host.applies(X) else None)
+        # on cpu: one pass over X a call (_logistic_host)
+        self.one_pass = None
+        if _host.applies(X):
+            if k == 2:
+                self.one_pass = _host.BinaryLoss(X, self.Y[:, 0], sw, fit_intercept)
+            elif k <= _host.KMAX:
+                self.one_pass = _host.MultiLoss(X, codes, k, sw, fit_intercept)
 
     def split(self, x):
         W = x[:self.rows * self.p].reshape(self.rows, self.p)
@@ -98,13 +102,13 @@ class _Loss:
         dt = self.X.dtype
         loss, gw, gb = self.one_pass(x)
         f = (loss / self.S).astype(dt)
-        gW = (gw / self.S).astype(dt).reshape(1, self.p)
+        gW = (gw / self.S).astype(dt).reshape(self.rows, self.p)
         if self.l2:
             f = f + 0.5 * self.l2 * (W * W).sum()
             gW = gW + self.l2 * W
         if not self.fi:
             return f, gW.reshape(-1)
-        return f, ember.concatenate([gW.reshape(-1), (gb / self.S).astype(dt).reshape(1)])
+        return f, ember.concatenate([gW.reshape(-1), (gb / self.S).astype(dt).reshape(-1)])
 
 
 class LogisticRegression(ClassifierMixin, LinearClassifierMixin, BaseEstimator):

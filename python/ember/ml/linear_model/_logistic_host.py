@@ -1,4 +1,5 @@
-"""The binary logistic loss and its gradient in one pass over X on cpu
+"""The logistic loss (binary, and multinomial up to KMAX classes) and its
+gradient in one pass over X on cpu
 (python/ember/ml/kernels/logistic_host.cuh). The composition in
 _logistic._Loss reads X twice (X w, then R^T X) and runs about ten
 elementwise passes between, which made LogisticRegression 1.3x
@@ -16,6 +17,9 @@ _CTYPE = {"float32": "float", "float64": "double"}
 # blocks (partial sums) a call: fixed, so the order of the sums does not
 # depend on the thread count, and enough to spread over a large host
 _BLOCKS = 64
+# classes of the multinomial kernel at most (EM_LGH_KMAX: its scratch of
+# scores is on the stack)
+KMAX = 64
 _modules = {}
 
 # devices the kernel is used on; tests take cpu out to check the
@@ -25,6 +29,49 @@ DEVICES = {"cpu"}
 
 def applies(X):
     return X.device.type in DEVICES and X.dtype.name in _CTYPE and X.ndim == 2
+
+
+def _module(dev):
+    mod = _modules.get(str(dev))
+    if mod is None:
+        with dev:
+            mod = ember.RawModule(code=_KERNEL.read_text(), name_expressions=[
+                f"{f}<{c}>" for c in _CTYPE.values()
+                for f in ("em_logistic_host", "em_logistic_multi_host")])
+        _modules[str(dev)] = mod
+    return mod
+
+
+class MultiLoss:
+    """loss(x) -> (sum of the weighted losses, gradient of W (K x p), of
+    the intercepts (K)) as float64 device arrays, not yet divided by S; x
+    is the flat parameter vector (W by rows, then the K intercepts when
+    fit_intercept); codes the class of each row (0..K-1)."""
+
+    def __init__(self, X, codes, K, sw, fit_intercept):
+        self.X = ember.ascontiguousarray(X)
+        self.codes = ember.ascontiguousarray(codes.astype(ember.int64))
+        self.sw = None if sw is None else ember.ascontiguousarray(sw.astype(X.dtype))
+        self.fi = fit_intercept
+        self.n, self.p = X.shape
+        self.K = K
+        self.rpb = max(1, -(-self.n // _BLOCKS))
+        self.grid = max(1, -(-self.n // self.rpb))
+        self.f = _module(X.device).get_function(
+            f"em_logistic_multi_host<{_CTYPE[X.dtype.name]}>")
+        self.part = ember.empty((self.grid, K * (self.p + 1) + 1), dtype=ember.float64,
+                                device=X.device)
+
+    def __call__(self, x):
+        x = ember.ascontiguousarray(x.astype(self.X.dtype))
+        hs = self.sw is not None
+        launch(self.X.device, self.f, (self.grid,), (1,),
+               (self.X, self.codes, self.sw if hs else self.X, np.int32(hs), x,
+                np.int32(self.fi), np.int64(self.n), np.int32(self.p), np.int32(self.K),
+                np.int64(self.rpb), self.part))
+        tot = self.part.sum(axis=0)
+        kp = self.K * self.p
+        return tot[-1], tot[:kp].reshape(self.K, self.p), tot[kp:kp + self.K]
 
 
 class BinaryLoss:
@@ -41,15 +88,10 @@ class BinaryLoss:
         self.n, self.p = X.shape
         self.rpb = max(1, -(-self.n // _BLOCKS))
         self.grid = max(1, -(-self.n // self.rpb))
-        dev = X.device
-        mod = _modules.get(str(dev))
-        if mod is None:
-            with dev:
-                mod = ember.RawModule(code=_KERNEL.read_text(), name_expressions=[
-                    f"em_logistic_host<{c}>" for c in _CTYPE.values()])
-            _modules[str(dev)] = mod
-        self.f = mod.get_function(f"em_logistic_host<{_CTYPE[X.dtype.name]}>")
-        self.part = ember.empty((self.grid, self.p + 2), dtype=ember.float64, device=dev)
+        self.f = _module(X.device).get_function(
+            f"em_logistic_host<{_CTYPE[X.dtype.name]}>")
+        self.part = ember.empty((self.grid, self.p + 2), dtype=ember.float64,
+                                device=X.device)
 
     def __call__(self, x):
         x = ember.ascontiguousarray(x.astype(self.X.dtype))
