@@ -245,3 +245,15 @@ def test_works_without_pandas_and_pyarrow():
             "try:\n    df.to_arrow()\nexcept ImportError as e:\n"
             "    assert 'pip install pyarrow' in str(e)\nelse:\n    raise AssertionError\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+
+def test_values_of_strings_is_a_type_error_too(device):
+    # a string column's values have no ember array form; the error is also
+    # a TypeError, which libraries catch for that (dask's quantiles of a
+    # string column fall back to the Series itself on it)
+    s = ef.Series(["a", "b", None], dtype="string", device=device)
+    with pytest.raises(TypeError, match="values of a string Series"):
+        s.values
+    with pytest.raises(NotImplementedError):
+        s.values

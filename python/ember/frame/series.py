@@ -49,6 +49,13 @@ def _index_for(index, n, device):
     return on_device(idx, device)
 
 
+
+class _NoArray(NotImplementedError, TypeError):
+    """No ember array holds these values. Also a TypeError, which is what
+    libraries catch when a column has no array form (dask's quantiles try
+    `.values` and keep the Series when it raises TypeError, as for cuDF's
+    strings)."""
+
 class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
              ReplaceMethods,
              IOMethods, ReshapeMethods, CatMethods, SeriesMethods, LevelMethods,
@@ -114,8 +121,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         """The ember array of values (strings: NotImplementedError; a null of
         a nullable dtype holds an arbitrary value: see isna)."""
         if self._col.dtype.is_string or self._col.dtype.is_categorical:
-            raise NotImplementedError(f"values of a {self._col.dtype.name} Series (use "
-                                      "to_pandas or to_arrow; .cat.codes for codes)")
+            raise _NoArray(f"values of a {self._col.dtype.name} Series (use "
+                           "to_pandas or to_arrow; .cat.codes for codes)")
         return self._col.values
 
     def __len__(self):
