@@ -167,8 +167,24 @@ void em_fuse_storage_dropped(void *storage)
     em_fz_lock();
     n = atomic_load_explicit(&sto->fuse_node, memory_order_relaxed);
     if (n) {
+        fz_group *g = &em_fz_open;
+        int live = 0;
         n->out = NULL;
         atomic_store_explicit(&sto->fuse_node, NULL, memory_order_relaxed);
+        /* No result of the group is referenced any more, so nothing can
+         * read it or record onto it: drop it now. Otherwise the next
+         * expression of the same shape grew it, and a fused reduction
+         * recomputed (and compiled a kernel for) every dead node before
+         * its own: ((a - b) ** 2).sum() in a loop. */
+        for (int i = 0; i < g->nnodes && !live; i++)
+            live = g->node[i].out != NULL;
+        if (!live && !em_fz_running &&
+            atomic_load_explicit(&em_fuse_pending_n, memory_order_relaxed) > 0) {
+            for (int i = 0; i < g->nleaves; i++)
+                em_array_release(&g->leaf[i]);
+            g->nnodes = g->nleaves = g->nscalars = 0;
+            atomic_store_explicit(&em_fuse_pending_n, 0, memory_order_release);
+        }
     }
     em_fz_unlock();
 }

@@ -295,7 +295,10 @@ static PyObject *do_reduce(empy_state *st, const spec *sp, call *c)
     int64_t K;
     if (!r)
         return NULL;
-    K = reduced_count(EMPY_ARR(c->a), &c->ra);
+    /* the shape only: EMPY_ARR would run a still-pending group, storing
+     * the temporary a fused reduction just computed in registers (a whole
+     * extra pass: ((a - b) ** 2).sum() read a and b twice) */
+    K = reduced_count(EMPY_ARR_RAW(c->a), &c->ra);
     switch (op) {
     case EM_RED_MEAN:
         if (K == 0 && warn("Mean of empty slice.") < 0)
