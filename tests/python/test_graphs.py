@@ -267,8 +267,11 @@ def test_torch_spelling_failed_block_ends_capture(dev):
 def _usable(s):
     """The stream is out of capture and runs work again."""
     assert not s.is_capturing()
-    x = ember.asarray(np.arange(4, dtype=np.float32))
+    # x is copied in on s itself: s is non-blocking, so the default
+    # stream's copy would not be ordered before s's kernel (a GPU run read
+    # the block's previous contents, [10, 3, 5, 7], and saw x + 1 wrong)
     with s:
+        x = ember.asarray(np.arange(4, dtype=np.float32))
         y = x + 1
     s.synchronize()
     np.testing.assert_array_equal(y.get(), np.arange(4) + 1.0)
