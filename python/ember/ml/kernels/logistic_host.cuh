@@ -90,6 +90,37 @@ static inline void em_lgh_math(em_lgh_vd z, em_lgh_vd *l, em_lgh_vd *sig)
 
 #pragma GCC pop_options
 
+/* The scores x.w + b of the chunk's rows i0..i0+3 (xc: m rows of p
+ * features) into z[0..3], in four independent vector sums; a short last
+ * group repeats its first row, whose score is not used. prefetch: ask
+ * for the rows' next lines (the first pass over a chunk). */
+template <typename T>
+static inline void em_lgh_scores(const T *xc, int i0, int m, int p, const T *w,
+                                 T b, int prefetch, double *z)
+{
+    typedef typename em_lgh_vec<T>::v V;
+    const int pv = p & ~3;
+    const T *x[EM_LGH_R];
+    for (int i = 0; i < EM_LGH_R; i++)
+        x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
+    V a[EM_LGH_R] = {};
+    for (int f = 0; f < pv; f += 4) {
+        const V wv = *(const V *)(w + f);
+#pragma GCC unroll 4
+        for (int i = 0; i < EM_LGH_R; i++) {
+            if (prefetch)
+                __builtin_prefetch(x[i] + f + EM_LGH_PF * p);
+            a[i] += *(const V *)(x[i] + f) * wv;
+        }
+    }
+    for (int i = 0; i < EM_LGH_R; i++) {
+        T t = (a[i][0] + a[i][1]) + (a[i][2] + a[i][3]);
+        for (int f = pv; f < p; f++)
+            t += x[i][f] * w[f];
+        z[i] = (double)(t + b);
+    }
+}
+
 template <typename T>
 __global__ void em_logistic_host(const T *X, const T *y, const T *sw, int has_sw,
                                  const T *wb, int fi, long long n, int p, long long rpb,
@@ -108,28 +139,8 @@ __global__ void em_logistic_host(const T *X, const T *y, const T *sw, int has_sw
         const int m = e - c0 < EM_LGH_CH ? (int)(e - c0) : EM_LGH_CH;
         const T *xc = X + c0 * p;
         double zc[EM_LGH_CH + EM_LGH_R], rr[EM_LGH_CH + EM_LGH_R];
-        /* the scores, four rows at a time in independent vector sums (a
-         * short last group repeats its first row; those are not used) */
-        for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
-            const T *x[EM_LGH_R];
-            for (int i = 0; i < EM_LGH_R; i++)
-                x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
-            V a[EM_LGH_R] = {};
-            for (int f = 0; f < pv; f += 4) {
-                const V wv = *(const V *)(wb + f);
-#pragma GCC unroll 4
-                for (int i = 0; i < EM_LGH_R; i++) {
-                    __builtin_prefetch(x[i] + f + EM_LGH_PF * p);
-                    a[i] += *(const V *)(x[i] + f) * wv;
-                }
-            }
-            for (int i = 0; i < EM_LGH_R; i++) {
-                T t = (a[i][0] + a[i][1]) + (a[i][2] + a[i][3]);
-                for (int f = pv; f < p; f++)
-                    t += x[i][f] * wb[f];
-                zc[i0 + i] = (double)(t + b);
-            }
-        }
+        for (int i0 = 0; i0 < m; i0 += EM_LGH_R)
+            em_lgh_scores(xc, i0, m, p, wb, b, 1, zc + i0);
         /* the loss and residuals, four lanes at a time */
         for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
             const em_lgh_vd zv = *(const em_lgh_vd *)(zc + i0);
@@ -221,27 +232,8 @@ __global__ void em_logistic_multi_host(const T *X, const long long *codes, const
         for (int c = 0; c < K; c++) {
             const T *w = wb + (long long)c * p;
             const T b = fi ? wb[(long long)K * p + c] : (T)0;
-            for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
-                const T *x[EM_LGH_R];
-                for (int i = 0; i < EM_LGH_R; i++)
-                    x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
-                V a[EM_LGH_R] = {};
-                for (int f = 0; f < pv; f += 4) {
-                    const V wv = *(const V *)(w + f);
-#pragma GCC unroll 4
-                    for (int i = 0; i < EM_LGH_R; i++) {
-                        if (c == 0)
-                            __builtin_prefetch(x[i] + f + EM_LGH_PF * p);
-                        a[i] += *(const V *)(x[i] + f) * wv;
-                    }
-                }
-                for (int i = 0; i < EM_LGH_R; i++) {
-                    T t = (a[i][0] + a[i][1]) + (a[i][2] + a[i][3]);
-                    for (int f = pv; f < p; f++)
-                        t += x[i][f] * w[f];
-                    zc[c * CH4 + i0 + i] = (double)(t + b);
-                }
-            }
+            for (int i0 = 0; i0 < m; i0 += EM_LGH_R)
+                em_lgh_scores(xc, i0, m, p, w, b, c == 0, zc + c * CH4 + i0);
         }
         /* the softmax four rows a lane: the largest score, the sum of
          * e^(z - max), the loss and the residuals in place of the scores */
