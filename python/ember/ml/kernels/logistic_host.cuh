@@ -121,19 +121,40 @@ static inline void em_lgh_scores(const T *xc, int i0, int m, int p, const T *w,
     }
 }
 
+/* g[f] += sum_i r[i] x_i[f] over the chunk's rows i0..i0+3 (still in L1),
+ * in double; a short last group repeats its first row, whose r is 0. */
+template <typename T>
+static inline void em_lgh_accumulate(const T *xc, int i0, int m, int p,
+                                     const double *r, double *g)
+{
+    typedef typename em_lgh_vec<T>::v V;
+    const int pv = p & ~3;
+    const T *x[EM_LGH_R];
+    for (int i = 0; i < EM_LGH_R; i++)
+        x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
+    for (int f = 0; f < pv; f += 4) {
+        em_lgh_vd gv = *(em_lgh_vd *)(g + f);
+#pragma GCC unroll 4
+        for (int i = 0; i < EM_LGH_R; i++)
+            gv += r[i] * __builtin_convertvector(*(const V *)(x[i] + f), em_lgh_vd);
+        *(em_lgh_vd *)(g + f) = gv;
+    }
+    for (int f = pv; f < p; f++)
+        for (int i = 0; i < EM_LGH_R; i++)
+            g[f] += r[i] * (double)x[i][f];
+}
+
 template <typename T>
 __global__ void em_logistic_host(const T *X, const T *y, const T *sw, int has_sw,
                                  const T *wb, int fi, long long n, int p, long long rpb,
                                  double *part)
 {
-    typedef typename em_lgh_vec<T>::v V;
     const long long s = (long long)blockIdx.x * rpb;
     const long long e = s + rpb < n ? s + rpb : n;
     double *g = part + (long long)blockIdx.x * (p + 2);
     for (int f = 0; f < p + 2; f++)
         g[f] = 0;
     const T b = fi ? wb[p] : (T)0;
-    const int pv = p & ~3;
     double loss = 0, gb = 0;
     for (long long c0 = s; c0 < e; c0 += EM_LGH_CH) {
         const int m = e - c0 < EM_LGH_CH ? (int)(e - c0) : EM_LGH_CH;
@@ -160,22 +181,8 @@ __global__ void em_logistic_host(const T *X, const T *y, const T *sw, int has_sw
         }
         /* g += sum_i r_i x_i over the chunk (still in L1), four rows at
          * a time; a short group's repeated rows have r = 0 */
-        for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
-            const T *x[EM_LGH_R];
-            for (int i = 0; i < EM_LGH_R; i++)
-                x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
-            const double *ri = rr + i0;
-            for (int f = 0; f < pv; f += 4) {
-                em_lgh_vd gv = *(em_lgh_vd *)(g + f);
-#pragma GCC unroll 4
-                for (int i = 0; i < EM_LGH_R; i++)
-                    gv += ri[i] * __builtin_convertvector(*(const V *)(x[i] + f), em_lgh_vd);
-                *(em_lgh_vd *)(g + f) = gv;
-            }
-            for (int f = pv; f < p; f++)
-                for (int i = 0; i < EM_LGH_R; i++)
-                    g[f] += ri[i] * (double)x[i][f];
-        }
+        for (int i0 = 0; i0 < m; i0 += EM_LGH_R)
+            em_lgh_accumulate(xc, i0, m, p, rr + i0, g);
     }
     g[p] = gb;
     g[p + 1] = loss;
@@ -212,7 +219,6 @@ __global__ void em_logistic_multi_host(const T *X, const long long *codes, const
                                        int has_sw, const T *wb, int fi, long long n, int p,
                                        int K, long long rpb, double *part)
 {
-    typedef typename em_lgh_vec<T>::v V;
     const long long s = (long long)blockIdx.x * rpb;
     const long long e = s + rpb < n ? s + rpb : n;
     const int row = K * (p + 1) + 1;
@@ -220,7 +226,6 @@ __global__ void em_logistic_multi_host(const T *X, const long long *codes, const
     for (int f = 0; f < row; f++)
         g[f] = 0;
     double *gb = g + (long long)K * p;
-    const int pv = p & ~3;
     double loss = 0;
     /* scores, then residuals, of class c for the chunk's row i at
      * zc[c * CH4 + i] */
@@ -271,23 +276,8 @@ __global__ void em_logistic_multi_host(const T *X, const long long *codes, const
         for (int c = 0; c < K; c++) {
             double *gc = g + (long long)c * p;
             const double *rc = zc + c * CH4;
-            for (int i0 = 0; i0 < m; i0 += EM_LGH_R) {
-                const T *x[EM_LGH_R];
-                for (int i = 0; i < EM_LGH_R; i++)
-                    x[i] = xc + (i0 + (i0 + i < m ? i : 0)) * (long long)p;
-                const double *ri = rc + i0;
-                for (int f = 0; f < pv; f += 4) {
-                    em_lgh_vd gv = *(em_lgh_vd *)(gc + f);
-#pragma GCC unroll 4
-                    for (int i = 0; i < EM_LGH_R; i++)
-                        gv += ri[i] * __builtin_convertvector(*(const V *)(x[i] + f),
-                                                              em_lgh_vd);
-                    *(em_lgh_vd *)(gc + f) = gv;
-                }
-                for (int f = pv; f < p; f++)
-                    for (int i = 0; i < EM_LGH_R; i++)
-                        gc[f] += ri[i] * (double)x[i][f];
-            }
+            for (int i0 = 0; i0 < m; i0 += EM_LGH_R)
+                em_lgh_accumulate(xc, i0, m, p, rc + i0, gc);
         }
     }
     g[row - 1] = loss;
