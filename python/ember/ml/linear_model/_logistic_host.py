@@ -42,25 +42,33 @@ def _module(dev):
     return mod
 
 
-class MultiLoss:
+class _HostLoss:
+    """What both losses hold: X in C order, the weights in X's dtype, the
+    rows split into at most _BLOCKS blocks, the kernel for X's dtype and
+    its per-block partial sums (width float64 each)."""
+
+    def __init__(self, X, sw, fit_intercept, kernel, width):
+        self.X = ember.ascontiguousarray(X)
+        self.sw = None if sw is None else ember.ascontiguousarray(sw.astype(X.dtype))
+        self.fi = fit_intercept
+        self.n, self.p = X.shape
+        self.rpb = max(1, -(-self.n // _BLOCKS))
+        self.grid = max(1, -(-self.n // self.rpb))
+        self.f = _module(X.device).get_function(f"{kernel}<{_CTYPE[X.dtype.name]}>")
+        self.part = ember.empty((self.grid, width), dtype=ember.float64, device=X.device)
+
+
+class MultiLoss(_HostLoss):
     """loss(x) -> (sum of the weighted losses, gradient of W (K x p), of
     the intercepts (K)) as float64 device arrays, not yet divided by S; x
     is the flat parameter vector (W by rows, then the K intercepts when
     fit_intercept); codes the class of each row (0..K-1)."""
 
     def __init__(self, X, codes, K, sw, fit_intercept):
-        self.X = ember.ascontiguousarray(X)
+        super().__init__(X, sw, fit_intercept, "em_logistic_multi_host",
+                         K * (X.shape[1] + 1) + 1)
         self.codes = ember.ascontiguousarray(codes.astype(ember.int64))
-        self.sw = None if sw is None else ember.ascontiguousarray(sw.astype(X.dtype))
-        self.fi = fit_intercept
-        self.n, self.p = X.shape
         self.K = K
-        self.rpb = max(1, -(-self.n // _BLOCKS))
-        self.grid = max(1, -(-self.n // self.rpb))
-        self.f = _module(X.device).get_function(
-            f"em_logistic_multi_host<{_CTYPE[X.dtype.name]}>")
-        self.part = ember.empty((self.grid, K * (self.p + 1) + 1), dtype=ember.float64,
-                                device=X.device)
 
     def __call__(self, x):
         x = ember.ascontiguousarray(x.astype(self.X.dtype))
@@ -74,24 +82,15 @@ class MultiLoss:
         return tot[-1], tot[:kp].reshape(self.K, self.p), tot[kp:kp + self.K]
 
 
-class BinaryLoss:
+class BinaryLoss(_HostLoss):
     """loss(x) -> (sum of the weighted losses, gradient of the
     coefficients, of the intercept) as float64 device arrays, the sums
     not yet divided by S; x is the flat parameter vector (p coefficients,
     then the intercept when fit_intercept)."""
 
     def __init__(self, X, y, sw, fit_intercept):
-        self.X = ember.ascontiguousarray(X)
+        super().__init__(X, sw, fit_intercept, "em_logistic_host", X.shape[1] + 2)
         self.y = ember.ascontiguousarray(y.astype(X.dtype))
-        self.sw = None if sw is None else ember.ascontiguousarray(sw.astype(X.dtype))
-        self.fi = fit_intercept
-        self.n, self.p = X.shape
-        self.rpb = max(1, -(-self.n // _BLOCKS))
-        self.grid = max(1, -(-self.n // self.rpb))
-        self.f = _module(X.device).get_function(
-            f"em_logistic_host<{_CTYPE[X.dtype.name]}>")
-        self.part = ember.empty((self.grid, self.p + 2), dtype=ember.float64,
-                                device=X.device)
 
     def __call__(self, x):
         x = ember.ascontiguousarray(x.astype(self.X.dtype))
