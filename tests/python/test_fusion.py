@@ -339,8 +339,11 @@ def test_chain_of_ten_then_sum(dev):
     h = values("float32", seed=12)
     got = run_both(dev, lambda x: chain(x, 10), h, fused_launches=1)
     np.testing.assert_allclose(got[0], chain(h, 10), rtol=1e-5, atol=1e-5)
-    # a reduction of a recorded expression runs the expression first
-    got = run_both(dev, lambda x: chain(x, 10).sum(), h, fused_launches=1)
+    # a reduction of a recorded expression: on cuda the reduction's kernel
+    # computes the chain where it loads it (no fused launch); on cpu the
+    # chain runs first as one loop
+    got = run_both(dev, lambda x: chain(x, 10).sum(), h,
+                   fused_launches=0 if dev.startswith("cuda") else 1)
     np.testing.assert_allclose(float(got[0]), chain(h, 10).sum(dtype=np.float64),
                                rtol=1e-3)
 
@@ -589,7 +592,10 @@ def test_each_reader_runs_the_group(dev, reader):
             v = c.astype(ember.float64)
         else:
             v = ember.where(c > 0, c, a)
-        assert pending() == 0 or reader in ("astype", "where")
+        # astype and where join the group; on cuda a sum computes the
+        # expression inside its own kernel and leaves c pending
+        assert pending() == 0 or reader in ("astype", "where") or (
+            reader == "sum" and dev.startswith("cuda"))
         want = h * np.float32(2) - np.float32(1)
         if reader == "setitem":
             want[0] = 0
