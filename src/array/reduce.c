@@ -349,8 +349,9 @@ static em_status check_all_nan(const em_array *res, em_stream *s)
     return EM_OK;
 }
 
-em_status em_reduce(em_reduce_op op, const em_array *a,
-                    const em_reduce_args *args, em_array *out, em_stream *s)
+static em_status reduce(em_reduce_op op, const em_array *a,
+                        const em_reduce_args *args, em_array *out,
+                        em_stream *s)
 {
     const char *name = em_reduce_name(op);
     em_reduce_args none;
@@ -492,5 +493,26 @@ em_status em_reduce(em_reduce_op op, const em_array *a,
     }
     if (made)
         em_array_release(&res);
+    return st;
+}
+
+em_status em_reduce(em_reduce_op op, const em_array *a,
+                    const em_reduce_args *args, em_array *out, em_stream *s)
+{
+    em_reduce_args none;
+    em_status st;
+    if (__builtin_expect(!em_fuse_tl_tape, 1) || !a || !out)
+        return reduce(op, a, args, out, s);
+    /* ember.fuse is taping its function's body (src/fuse/tape.c): a
+     * replay makes this same call over the rebuilt group */
+    if (!args) {
+        memset(&none, 0, sizeof none);
+        args = &none;
+    }
+    if (s)
+        em_fz_tape_guarded();
+    em_fuse_tape_reduce_begin((int)op, a, args, out);
+    st = reduce(op, a, args, out, s);
+    em_fuse_tape_reduce_end(st, out);
     return st;
 }

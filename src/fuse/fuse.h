@@ -76,6 +76,22 @@ em_status em_fuse_reduce_begin(const em_array *a,
                                int *fused);
 void em_fuse_reduce_end(void);
 
+/* Taping (include/ember/fuse.h): the tape this thread builds, or NULL.
+ * em_reduce, while it is set, reports itself around its work: begin
+ * before (a: the input, out: where the result goes), end after with the
+ * status and the result. */
+struct em_fuse_tape;
+extern _Thread_local struct em_fuse_tape *em_fuse_tl_tape;
+struct em_reduce_args;
+void em_fuse_tape_reduce_begin(int op, const em_array *a,
+                               const struct em_reduce_args *args,
+                               const em_array *out);
+void em_fuse_tape_reduce_end(em_status st, const em_array *out);
+/* Marks this thread's tape as not replayable: one of its guards took the
+ * slow path outside a fused launch (something read or wrote memory), or
+ * a reduction ran on a stream it named. */
+void em_fz_tape_guarded(void);
+
 /* The storage release hook: storage (an em_storage whose fuse_node was
  * set) lost its last reference, maybe before its group ran. */
 void em_fuse_storage_dropped(void *storage);

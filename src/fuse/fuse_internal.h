@@ -46,6 +46,11 @@ extern pthread_mutex_t em_fz_mutex;
 void em_fz_lock(void);
 void em_fz_unlock(void);
 
+/* Groups that ran (or failed to) and groups started, since the process
+ * began; under the lock. A tape is kept only when no group ran while it
+ * was taken, and its snapshot is of the group it started with. */
+extern uint64_t em_fz_runs, em_fz_gen;
+
 /* Generates, compiles (through the per-device kernel table) and launches
  * g's kernel; name NULL for a generated one. Called with the lock held. */
 em_status em_fz_launch(fz_group *g, const char *name);

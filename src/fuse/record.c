@@ -25,6 +25,8 @@ static int64_t host_min(void)
 }
 
 atomic_int em_fuse_pending_n;
+atomic_int em_fuse_taping;
+uint64_t em_fz_runs, em_fz_gen;
 _Thread_local int em_fz_running;
 fz_group em_fz_open;
 pthread_mutex_t em_fz_mutex;
@@ -91,6 +93,7 @@ static em_status run_locked(const char *name)
      * lock: zeroing it first let another thread launch a reader of the
      * results before their kernel was in the stream (Dask's threads). */
     em_fz_running = 1;
+    em_fz_runs++;
     for (int i = 0; i < g->nnodes; i++)
         if (g->node[i].out)
             atomic_store_explicit(&g->node[i].out->fuse_node, NULL,
@@ -130,6 +133,8 @@ static em_status flush(const char *name)
     em_status st;
     if (em_fz_running)
         return EM_OK;
+    if (em_fuse_tl_tape)
+        em_fz_tape_guarded();
     em_fz_lock();
     if (atomic_load_explicit(&em_fuse_pending_n, memory_order_relaxed) < 0) {
         /* The failure of an earlier run, reported once. */
@@ -307,6 +312,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
             continue;
         }
         if (g->nnodes == 0) {
+            em_fz_gen++;
             g->dev = dev;
             g->s = s;
             g->nd = nd;

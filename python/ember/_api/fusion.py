@@ -10,6 +10,7 @@ The module lives in _api (not ember/fusion.py) because `ember.fusion` is
 the context manager: a submodule of that name would be bound over it by
 the first `import ember.fusion`."""
 import functools
+import numbers
 import re
 import threading
 
@@ -108,11 +109,40 @@ _nesting = _Nesting()
 _ndarray = _ember.ndarray
 _state, _pending, _flush = (_ember._fusion_state, _ember._fusion_pending,
                             _ember._fusion_flush)
+_tape_begin, _tape_end, _replay = (_ember._fuse_tape_begin,
+                                   _ember._fuse_tape_end, _ember._fuse_replay)
+# what a taped call's other arguments may be: values baked into the tape,
+# so part of its key (anything else, and the body runs every call)
+_SCALARS = numbers.Number
+_MAX_TAPES = 16         # per fused function: layouts and scalar values
+
+
+def _tape_key(args):
+    """The key of a call's layout of arguments beside the arrays' own (which
+    the tape checks in C): each scalar by type and value, in place; None
+    where a call cannot be taped."""
+    key = []
+    for a in args:
+        if isinstance(a, _ndarray):
+            key.append(None)
+        elif isinstance(a, _SCALARS):
+            key.append((type(a), a))
+        else:
+            return None
+    return tuple(key)
 
 
 class Fused:
     """What ember.fuse returns: func, run with fusion on and flushed as one
-    kernel named kernel_name when called with ember arrays."""
+    kernel named kernel_name when called with ember arrays.
+
+    The first call with a given layout of arrays (dtypes, shapes, strides,
+    device, aliasing) and given scalar values runs func and, when func did
+    nothing but elementwise operations on its array arguments (and one
+    reduction of their result at the end), keeps a tape of what it
+    recorded; later such calls rebuild that from the tape in C without
+    running func, as cupy.fuse runs its function only to trace it. Python
+    side effects of func then happen on the first call only."""
 
     def __init__(self, func, kernel_name=None):
         if not callable(func):
@@ -121,6 +151,7 @@ class Fused:
         self.func = func
         self.name = _kernel_name(kernel_name if kernel_name is not None
                                  else getattr(func, "__name__", "fused"))
+        self._tapes = []    # (key, tape capsule)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):
@@ -140,16 +171,39 @@ class Fused:
         # named kernel holds exactly this function's elementwise part
         if _pending():
             _flush()
+        key = None if kwargs else _tape_key(args)
+        if key is not None:
+            arrays = tuple(a for a in args if isinstance(a, _ndarray))
+            for k, tape in self._tapes:
+                if k == key:
+                    out = _replay(tape, arrays)
+                    if out is not None:
+                        if _pending():
+                            _flush(self.name)
+                        return out
         prev = _state(1)
         _nesting.depth = 1
+        taping = key is not None and len(self._tapes) < _MAX_TAPES
+        if taping:
+            try:
+                _tape_begin()
+            except ValueError:
+                taping = False  # another thread's group is open
         try:
             out = self.func(*args, **kwargs)
+            if taping:
+                taping = False
+                tape = _tape_end(arrays, out)
+                if tape is not None:
+                    self._tapes.append((key, tape))
             # a reduction at the end has already run the elementwise part
             # (under a generated name); this runs what is still pending
             if _pending():
                 _flush(self.name)
             return out
         finally:
+            if taping:
+                _tape_end(None, None)
             _nesting.depth = 0
             _state(prev)
 

@@ -56,7 +56,8 @@ static int empy_exec(PyObject *m)
         empy_dtype_init(m, st) < 0 || empy_ndarray_init(m, st) < 0 ||
         empy_ndarray_memory_init(m, st) < 0 ||
         empy_interop_init(m, st) < 0 || empy_creation_init(m, st) < 0 ||
-        empy_ufunc_init(m, st) < 0 || empy_reduction_init(m, st) < 0 ||
+        empy_ufunc_init(m, st) < 0 || empy_fusetape_init(m, st) < 0 ||
+        empy_reduction_init(m, st) < 0 ||
         empy_linalg_init(m, st) < 0 || empy_lapack_init(m, st) < 0 ||
         empy_manip_init(m, st) < 0 ||
         empy_ranges_init(m, st) < 0 || empy_indexfn_init(m, st) < 0 ||

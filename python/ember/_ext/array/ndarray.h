@@ -244,6 +244,8 @@ extern PyMethodDef empy_memory_nd_methods[];             /* ndarray_memory.c */
 /* ---- ufuncobj.c --------------------------------------------------------- */
 
 int empy_ufunc_init(PyObject *m, empy_state *st);
+/* fusetape.c: ember.fuse's tapes */
+int empy_fusetape_init(PyObject *m, empy_state *st);
 extern PyType_Slot empy_ndarray_number_slots[];
 PyObject *empy_ndarray_richcompare(PyObject *a, PyObject *b, int op);
 /* Apply op to n inputs into a new array (out NULL) or into out. */
