@@ -5,7 +5,11 @@ float32), a reduction (`x.sum()`) and a RawKernel; on a GPU with device
 times from events and, where CUPTI can be used, from CUPTI (what the
 default, device_times='auto', takes where it can; the last line printed
 says which the default took). The target is at most 10% more per launch
-while profiling, and nothing when not profiling.
+while profiling, and nothing when not profiling. CUPTI's rows come twice:
+as the profiler pairs CUPTI's records with its own (by each stream's order,
+no CUPTI call per launch) and, for comparison, as it did before
+(EMBER_PROFILE_CUPTI_MATCH=callback: a CUPTI callback on every launch
+call, to learn its correlation id).
 
 usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
        python bench/profiler_overhead.py --device cpu   (a check on the host)
@@ -19,8 +23,13 @@ profile can leave behind, so the two agree within noise when it costs
 nothing. "stop ms" is what leaving the with-block takes (waiting for the
 device, reading 2 x LAUNCHES events or CUPTI's records, merging the
 threads' records and writing their names, and building the Python
-records); the records column checks that the profile saw every launch."""
+records); the records column checks that the profile saw every launch
+and "timed" that each got a device time. "device us" is the profiled
+round's device span (first start to last end of its launches) per launch:
+where it is close to "profiling us" the GPU, not the host, set the pace
+while profiling."""
 import argparse
+import os
 import statistics
 import time
 
@@ -46,25 +55,41 @@ def timed(step, sync):
     return (time.perf_counter() - t0) / LAUNCHES
 
 
-def case(ember, step, sync, name_of_launch, device_times):
-    """(off before, off after, on, stop seconds, records) for one step,
-    profiling with device_times ('events' or 'cupti')."""
+_MATCH = "EMBER_PROFILE_CUPTI_MATCH"
+
+
+def case(ember, step, sync, name_of_launch, how):
+    """(off before, off after, on, stop seconds, records, timed records,
+    device span per launch) for one step, profiling as `how` says: 'events',
+    'cupti' or 'cupti, callback'."""
+    device_times = how.split(",")[0]
     step()                                  # compiles outside the timing
     sync()
     before = statistics.median(timed(step, sync) for _ in range(3))
-    off, on, stops, counts = [], [], [], []
+    off, on, stops, counts, timed_counts, spans = [], [], [], [], [], []
     for _ in range(ROUNDS):
         off.append(timed(step, sync))
         p = ember.profile(device_times=device_times)
-        p.start()
+        if how.endswith("callback"):
+            os.environ[_MATCH] = "callback"
+        try:
+            p.start()
+        finally:
+            os.environ.pop(_MATCH, None)
         on.append(timed(step, sync))
         t0 = time.perf_counter()
         p.stop()
         stops.append(time.perf_counter() - t0)
-        counts.append(sum(1 for r in p.records if r.kind == "kernel"
-                          and r.name == name_of_launch))
+        mine = [r for r in p.records if r.kind == "kernel" and r.name == name_of_launch]
+        counts.append(len(mine))
+        mine = [r for r in mine if r.device_start is not None]
+        timed_counts.append(len(mine))
+        if mine:
+            spans.append((max(r.device_end for r in mine)
+                          - min(r.device_start for r in mine)) * 1e-9 / LAUNCHES)
     return (before, statistics.median(off), statistics.median(on),
-            statistics.median(stops), min(counts))
+            statistics.median(stops), min(counts), min(timed_counts),
+            statistics.median(spans) if spans else float("nan"))
 
 
 def cupti_usable(ember):
@@ -99,18 +124,20 @@ def main():
     timings = ["events"]
     why_not = cupti_usable(ember) if dev.type == "cuda" else "cpu device"
     if not why_not:
-        timings.append("cupti")
+        timings += ["cupti", "cupti, callback"]
     lines = []
     for how in timings:
         for label, step, name in cases:
-            before, off, on, stop, count = case(ember, step, dev.synchronize, name, how)
+            before, off, on, stop, count, n_timed, span = case(
+                ember, step, dev.synchronize, name, how)
             # a reduction may launch a second (final) pass: launches per step
             per_step = count / LAUNCHES
-            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) |" % (
+            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) | %d | %.3f |" % (
                 label, args.device, how, before * 1e6, off * 1e6, on * 1e6,
-                100.0 * (on - off) / off, stop * 1e3, count, per_step))
+                100.0 * (on - off) / off, stop * 1e3, count, per_step, n_timed,
+                span * 1e6))
     columns = ("launch", "device", "device times", "off, before us", "off, after us",
-               "profiling us", "overhead", "stop ms", "records")
+               "profiling us", "overhead", "stop ms", "records", "timed", "device us")
     table = "\n".join(["| " + " | ".join(columns) + " |",
                        "|" + "---|" * len(columns)] + lines)
     print(table)

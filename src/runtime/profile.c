@@ -25,8 +25,11 @@
  * Device times (ember/profile.h): on the cpu device's default stream the
  * call's own host time (the operation runs inside it, backend/host.c);
  * with CUPTI the driver's activity records (profile_cupti.c; the hot path
- * keeps the call's correlation id); else a pair of timing events around
- * the operation on its stream. Events come from a stash per thread,
+ * keeps the stream's CUPTI id and the kernel name's key, each from a
+ * cache per thread, and stop pairs records and activities in each
+ * stream's order, profile_match.c; a graph replay keeps its call's
+ * correlation id); else a pair of timing events around the operation on
+ * its stream. Events come from a stash per thread,
  * refilled in batches from a free list per device (under dev_lock, once
  * per STASH_BATCH / 2 operations), and are resolved at stop, or by the
  * thread itself, without waiting, once RESOLVE_AFTER of its records wait,
@@ -96,13 +99,18 @@ struct hrec {
         } dev;
     } u;
     uint64_t bytes, size;   /* size: what the name ends with, if sized */
-    uint32_t corr;          /* CUPTI: the call's correlation id (0: none) */
+    uint32_t corr;          /* BY_CUPTI: its stream's CUPTI id; BY_CORR: the
+                               call's correlation id (0: none) */
     uint32_t own;           /* op NULL: the name's offset in tbuf names */
+    uint32_t key;           /* BY_CUPTI kernels: em_prof_name_key of the
+                               kernel's own name */
     uint8_t kind, sized, flags, depth;
 };
 _Static_assert(sizeof(struct hrec) <= 96, "a record fits in 96 bytes");
 
-enum { WAITING = 1, BY_CUPTI = 2 };   /* hrec flags */
+/* hrec flags: device times to come from its events, from CUPTI's records
+ * in its stream's order, or from CUPTI's records of its correlation id. */
+enum { WAITING = 1, BY_CUPTI = 2, BY_CORR = 4 };
 
 /* A host thread's buffer. Linked into `threads` (under lock) on its first
  * record and freed by a stop after its thread has exited. recs, the stash
@@ -142,6 +150,7 @@ static em_prof_record *out;             /* the last profile's records */
 static size_t n_out, cap_out;
 static unsigned gen;        /* bumped by each start; 0 before the first */
 static int cupti_on;        /* this profile's CUDA times come from CUPTI */
+static int cupti_cb;        /* ... matched by a callback per call */
 static em_prof_times times_how;
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
@@ -159,6 +168,16 @@ static __thread struct {
         size_t idx;             /* in the thread's buffer */
     } stack[MAX_DEPTH];
     int depth;
+    /* CUPTI: the last stream's id (in profile sk_gen) and the last kernel
+     * name's key, so a loop on one stream asks CUPTI once and hashes its
+     * kernel's name once */
+    const em_stream *sk_s;
+    const void *sk_impl;
+    unsigned sk_gen;
+    uint32_t sk_id;
+    const em_function *nk_f;
+    const char *nk_name;
+    uint32_t nk_key;
 } tl;
 
 enum { DIR_H2D = 1, DIR_D2H, DIR_D2D, DIR_PEER, DIR_H2H };
@@ -273,7 +292,7 @@ static struct hrec *tb_append(struct tbuf *tb)
     r->u.dev.start = r->u.dev.end = -1;
     r->op = r->detail = NULL;
     r->bytes = r->size = 0;
-    r->corr = r->own = 0;
+    r->corr = r->own = r->key = 0;
     r->sized = r->flags = r->depth = 0;
     return r;
 }
@@ -528,29 +547,34 @@ struct span {
     struct pdev *pd;
     em_event *e0, *e1;      /* timing events, e0 recorded */
     int host_sync;          /* the operation runs inside the call */
-    int cupti;              /* CUPTI times it */
+    int cupti;              /* CUPTI times it: 0 no, else BY_CUPTI or BY_CORR */
+    uint32_t key;           /* BY_CUPTI kernels: the name's key */
     int64_t t0;
 };
 
 /* Before the operation. The cpu device's default stream runs it on the
  * calling thread before the call returns (backend/host.c), so there the
- * call's own host time is the device time; CUPTI needs only the call's
- * correlation id, read after it; a capture refuses event records; the
- * rest get two events, the first recorded on s now. */
-static void span_begin(struct span *sp, em_device *d, em_stream *s)
+ * call's own host time is the device time; CUPTI needs only the stream's
+ * id (or for a graph replay, by_corr, the call's correlation id), read
+ * after it; a capture refuses event records; the rest get two events, the
+ * first recorded on s now. */
+static void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
 {
     int capture = em_rt_capture_of(s) != NULL || d->capturing != NULL;
     struct tbuf *tb;
     sp->pd = NULL;
     sp->e0 = sp->e1 = NULL;
     sp->host_sync = sp->cupti = 0;
+    sp->key = 0;
     sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
     if (d->type == EM_DEVICE_CPU && s->is_default && !capture) {
         sp->host_sync = 1;
     } else if (__atomic_load_n(&cupti_on, __ATOMIC_RELAXED) &&
                d->type == EM_DEVICE_CUDA && !capture) {
-        sp->cupti = 1;
-        (void)em_prof_cupti_take();   /* an id left by an earlier call */
+        sp->cupti = by_corr || __atomic_load_n(&cupti_cb, __ATOMIC_RELAXED)
+                  ? BY_CORR : BY_CUPTI;
+        if (sp->cupti == BY_CORR)
+            (void)em_prof_cupti_take();   /* an id left by an earlier call */
     } else if (!capture && (tb = tb_get()) && tb_enter(tb)) {
         sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
         if ((sp->pd = tb_timed_dev(tb, d, sp->gen)) &&
@@ -567,6 +591,32 @@ static void span_begin(struct span *sp, em_device *d, em_stream *s)
     sp->t0 = now_ns();
 }
 
+/* CUPTI's id of s, asked once per stream while a thread keeps launching
+ * on it (the launch has just made d's context current). */
+static uint32_t stream_key(em_device *d, em_stream *s, unsigned g)
+{
+    if (s == tl.sk_s && s->impl == tl.sk_impl && g == tl.sk_gen)
+        return tl.sk_id;
+    tl.sk_id = em_prof_cupti_stream(d, s);
+    tl.sk_s = s;
+    tl.sk_impl = s->impl;
+    tl.sk_gen = g;
+    return tl.sk_id;
+}
+
+/* The key of f's name, hashed once per run of launches of f (f and its
+ * name's copy both the same: a function freed and another made at its
+ * address would need its name copied to the same address too). */
+static uint32_t name_key(const em_function *f)
+{
+    if (f != tl.nk_f || f->name != tl.nk_name) {
+        tl.nk_f = f;
+        tl.nk_name = f->name;
+        tl.nk_key = em_prof_name_key(f->name);
+    }
+    return tl.nk_key;
+}
+
 /* After it: the second event, then the record, named op + " " + detail
  * or, with op NULL, a copy of own (dropped, events and all, when the
  * operation failed or the profile it began in has ended). */
@@ -575,7 +625,8 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
                      const char *own, uint64_t bytes, int sized, uint64_t size)
 {
     /* first: the backend's call must be the last driver call read */
-    uint32_t corr = sp->cupti ? em_prof_cupti_take() : 0;
+    uint32_t corr = sp->cupti == BY_CORR ? em_prof_cupti_take()
+                  : sp->cupti == BY_CUPTI ? stream_key(d, s, sp->gen) : 0;
     int64_t t1 = now_ns();
     int timed = sp->e0 && st == EM_OK && d->ops->event_record(sp->e1, s) == EM_OK;
     struct tbuf *tb = tb_get();
@@ -600,8 +651,9 @@ static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
                 r->u.dev.start = sp->t0;
                 r->u.dev.end = t1;
             }
-            r->flags = sp->cupti ? BY_CUPTI : 0;
+            r->flags = (uint8_t)sp->cupti;
             r->corr = corr;
+            r->key = sp->key;
             if (timed) {
                 r->flags |= WAITING;
                 r->u.ev.e0 = sp->e0;
@@ -660,7 +712,9 @@ em_status em_prof_launch(em_function *f, const em_launch_config *c,
         detail = tl.label_detail;
         tl.label_fn = NULL;
     }
-    span_begin(&sp, d, s);
+    span_begin(&sp, d, s, 0);
+    if (sp.cupti == BY_CUPTI)
+        sp.key = name_key(f);
     st = run(f, c, s, args);
     span_end(&sp, d, s, st, EM_PROF_KERNEL, op, detail, f->name, 0, 0, 0);
     return st;
@@ -703,7 +757,7 @@ em_status em_prof_copy(em_device *d, void *dst, const void *src, size_t n,
     uint64_t size = copy_size(dir, n);
     struct span sp;
     em_status st;
-    span_begin(&sp, d, s);
+    span_begin(&sp, d, s, 0);
     st = d->ops->memcpy_async(d, dst, src, n, s);
     span_end(&sp, d, s, st, EM_PROF_COPY, dir_names[dir], NULL, NULL, n, 1, size);
     return st;
@@ -714,7 +768,7 @@ em_status em_prof_fill(em_device *d, void *dst, int value, size_t n,
 {
     struct span sp;
     em_status st;
-    span_begin(&sp, d, s);
+    span_begin(&sp, d, s, 0);
     st = d->ops->memset_async(d, dst, value, n, s);
     span_end(&sp, d, s, st, EM_PROF_FILL, "memset", NULL, NULL, n, 1, n);
     return st;
@@ -724,7 +778,7 @@ em_status em_prof_graph(em_device *d, void *graph, em_stream *s)
 {
     struct span sp;
     em_status st;
-    span_begin(&sp, d, s);
+    span_begin(&sp, d, s, 1);
     st = d->ops->graph_launch(d, graph, s);
     span_end(&sp, d, s, st, EM_PROF_GRAPH, "graph replay", NULL, NULL, 0, 0, 0);
     return st;
@@ -802,6 +856,8 @@ em_status em_prof_start_with(em_prof_times how)
         pthread_mutex_unlock(&lock);
         return st;
     }
+    __atomic_store_n(&cupti_cb, how == EM_PROF_TIMES_CUPTI && em_prof_cupti_by_callback(),
+                     __ATOMIC_RELAXED);
     __atomic_store_n(&cupti_on, how == EM_PROF_TIMES_CUPTI, __ATOMIC_RELAXED);
     times_how = how;
     n_out = 0;
@@ -939,6 +995,52 @@ static em_status merge(struct tbuf *head)
     return EM_OK;
 }
 
+/* Device times from CUPTI for the records of the buffers from head on:
+ * by correlation id first (graph replays; every record when matching by
+ * callback), which sets those activities aside, then the rest in their
+ * streams' order. Out of memory for the pairing, records keep no times.
+ * Under lock, no thread busy, devices idle. */
+static void cupti_times(struct tbuf *head)
+{
+    struct tbuf *tb;
+    em_prof_call *calls;
+    size_t n = 0, k = 0;
+    em_prof_cupti_end();
+    em_prof_cupti_sort();
+    for (tb = head; tb; tb = tb->next)
+        for (size_t i = 0; i < tb->n; i++) {
+            struct hrec *r = &tb->recs[i];
+            if ((r->flags & BY_CORR) &&
+                (!r->corr || !em_prof_cupti_times(r->corr, &r->u.dev.start,
+                                                  &r->u.dev.end)))
+                r->u.dev.start = r->u.dev.end = -1;
+            n += (r->flags & BY_CUPTI) != 0;
+        }
+    if (!n || !(calls = malloc(n * sizeof *calls)))
+        return;
+    for (tb = head; tb; tb = tb->next)
+        for (size_t i = 0; i < tb->n; i++) {
+            struct hrec *r = &tb->recs[i];
+            if (!(r->flags & BY_CUPTI))
+                continue;
+            calls[k].device = r->d->id;
+            calls[k].stream = r->corr;
+            calls[k].kind = r->kind;
+            calls[k].key = r->key;
+            calls[k].bytes = r->bytes;
+            calls[k].order = r->host_start;
+            calls[k].tag = (size_t)(uintptr_t)r;
+            k++;
+        }
+    em_prof_cupti_match(calls, n);
+    for (k = 0; k < n; k++) {
+        struct hrec *r = (struct hrec *)(uintptr_t)calls[k].tag;
+        r->u.dev.start = calls[k].start;
+        r->u.dev.end = calls[k].end;
+    }
+    free(calls);
+}
+
 em_status em_prof_stop(void)
 {
     em_status st = EM_OK, rc;
@@ -965,7 +1067,7 @@ em_status em_prof_stop(void)
             int k;
             if (r->kind == EM_PROF_RANGE && r->host_end < 0)
                 r->host_end = t;   /* ranges still open end here */
-            if (!(r->flags & (WAITING | BY_CUPTI)))
+            if (!(r->flags & (WAITING | BY_CUPTI | BY_CORR)))
                 continue;
             for (k = 0; k < n_synced && synced[k] != r->d; k++)
                 ;
@@ -988,16 +1090,7 @@ em_status em_prof_stop(void)
         }
     }
     if (cupti_on) {
-        em_prof_cupti_end();
-        em_prof_cupti_sort();
-        for (tb = head; tb; tb = tb->next)
-            for (size_t i = 0; i < tb->n; i++) {
-                struct hrec *r = &tb->recs[i];
-                if ((r->flags & BY_CUPTI) &&
-                    (!r->corr || !em_prof_cupti_times(r->corr, &r->u.dev.start,
-                                                      &r->u.dev.end)))
-                    r->u.dev.start = r->u.dev.end = -1;
-            }
+        cupti_times(head);
         __atomic_store_n(&cupti_on, 0, __ATOMIC_RELAXED);
     }
     if ((rc = merge(head)) != EM_OK && st == EM_OK)

@@ -46,17 +46,85 @@ int64_t em_prof_transfer(em_device *d, int to_host, uint64_t nbytes);
 void em_prof_transfer_done(em_device *d, em_stream *s, int to_host,
                            uint64_t nbytes, int64_t t0);
 
-/* profile_cupti.c: CUPTI as the source of CUDA device times. begin
- * subscribes to driver-API exits and enables kernel, copy and fill
- * activity (EM_ERR_UNAVAILABLE naming why it cannot); take returns and
- * clears the calling thread's last driver call's correlation id; end
- * stops it all and flushes CUPTI's buffers (devices must be idle first);
- * sort, then times gives the first start and last end of the activities
- * of an id (a graph replay has several), on CLOCK_MONOTONIC. */
+/* profile_cupti.c: CUPTI as the source of CUDA device times.
+ *
+ * Kernels, copies and fills need no CUPTI call per launch: the hot path
+ * keeps the stream's CUPTI id (em_prof_cupti_stream, cached per thread by
+ * profile.c) and em_prof_cupti_match pairs ember's records with CUPTI's
+ * activities in each stream's order (em_prof_match below). Graph replays,
+ * whose kernels may run on streams of the graph's own, are matched by the
+ * correlation id of their cuGraphLaunch, which a CUPTI callback on that
+ * call alone keeps (em_prof_cupti_take). EMBER_PROFILE_CUPTI_MATCH=callback
+ * at the start of a profile puts every launch, copy and fill on that
+ * callback instead (the earlier design; kept to measure against).
+ *
+ * begin subscribes and enables kernel, copy and fill activity
+ * (EM_ERR_UNAVAILABLE naming why it cannot); by_callback says which way
+ * the profile matches; end stops it all and flushes CUPTI's buffers
+ * (devices must be idle first); sort, then times gives the first start and
+ * last end of the activities of an id (a graph replay has several) and
+ * sets them aside; then match pairs the rest with calls. Times on
+ * CLOCK_MONOTONIC. */
 em_status em_prof_cupti_begin(void);
+int em_prof_cupti_by_callback(void);
 uint32_t em_prof_cupti_take(void);
 void em_prof_cupti_end(void);
 void em_prof_cupti_sort(void);
 int em_prof_cupti_times(uint32_t corr, int64_t *start, int64_t *end);
+
+/* CUPTI's id of s (a CUDA stream of d; the default stream too), which its
+ * activity records carry; EM_PROF_NO_STREAM when CUPTI cannot say. Called
+ * on the launching thread right after the launch, with d's context current. */
+#define EM_PROF_NO_STREAM 0xffffffffu
+uint32_t em_prof_cupti_stream(em_device *d, em_stream *s);
+
+/* ---- profile_match.c: pairing ember's records with CUPTI's activities --- */
+
+/* One ember operation waiting for its device times (a kernel launch, copy
+ * or fill made on a CUDA stream while CUPTI records). */
+typedef struct em_prof_call {
+    int device;             /* the CUDA ordinal (CUPTI's deviceId) */
+    uint32_t stream;        /* CUPTI's stream id */
+    uint8_t kind;           /* EM_PROF_KERNEL, EM_PROF_COPY or EM_PROF_FILL */
+    uint32_t key;           /* kernels: em_prof_name_key of its name; 0 unknown */
+    uint64_t bytes;         /* copies and fills */
+    int64_t order;          /* when it was issued (host clock): the stream's
+                               order among the calls */
+    size_t tag;             /* the caller's, to find its record again */
+    int64_t start, end;     /* set by em_prof_match: -1 when unmatched */
+} em_prof_call;
+
+/* One of CUPTI's activity records, as profile_cupti.c keeps it. */
+typedef struct em_prof_act {
+    int device;
+    uint32_t stream, corr;
+    uint8_t kind;           /* as em_prof_call's */
+    uint8_t taken;          /* set aside (a graph replay's): not matched */
+    uint32_t key;           /* kernels: em_prof_name_key of CUPTI's name */
+    uint64_t bytes;
+    int64_t start, end;
+} em_prof_act;
+
+/* A kernel name's key: FNV-1a of its bytes, never 0. */
+uint32_t em_prof_name_key(const char *name);
+
+/* Give each call the device times of its CUPTI activity. The activities
+ * of one driver call (one correlation id: a pageable copy may be several)
+ * count as one, from first start to last end, bytes summed. On each
+ * stream of each device, work runs in the order it was issued, so the
+ * stream's calls (by order) and its activities (by start) are two lists
+ * of the same work: when they are as long and agree in kind they pair one
+ * to one; else each call takes the next activity of its kind, kernel name
+ * and size, passing over activities ember did not issue (a vendor
+ * library's kernels on ember's stream), at most EM_PROF_MATCH_AHEAD of
+ * them, and a call with none (CUPTI dropped it) gets no times. Reorders
+ * both arrays. Returns how many calls got times. */
+#define EM_PROF_MATCH_AHEAD 256
+size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,
+                     size_t n_acts);
+
+/* Pair calls with the activities of the last CUPTI profile that
+ * em_prof_cupti_times left (em_prof_match). */
+size_t em_prof_cupti_match(em_prof_call *calls, size_t n_calls);
 
 #endif

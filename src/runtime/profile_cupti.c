@@ -3,14 +3,20 @@
  * asked for with device_times "cupti").
  *
  * CUPTI times kernels, copies and fills in the driver, with no events in
- * the stream. Each record carries the correlation id of the driver call
- * that issued it; a driver-API callback on the calls that issue work
- * (enabled only while a profile records, and only for those calls) keeps
- * the calling thread's last id, which profile.c reads
- * right after the backend's call, so ember's record and CUPTI's meet by
- * that id at stop. A graph replay's kernels all carry the replay's id:
- * its time is theirs from first start to last end. A timestamp callback
- * makes CUPTI stamp records with CLOCK_MONOTONIC, the profile's clock.
+ * the stream. Each record carries its device, its stream's id and the
+ * correlation id of the driver call that issued it. ember's records of
+ * launches, copies and fills keep their stream's CUPTI id, and at stop
+ * profile_match.c pairs them with CUPTI's records stream by stream, in the
+ * order the work ran: no CUPTI call on the launch path. A graph replay's
+ * kernels may run on the graph's own streams; they all carry the
+ * replay's correlation id, which a driver-API callback on cuGraphLaunch
+ * alone (enabled only while a profile records) keeps for profile.c to
+ * read right after the call: the replay's time is theirs from first start
+ * to last end. With EMBER_PROFILE_CUPTI_MATCH=callback the callback is on
+ * every call that issues work and every record is matched by its id, as
+ * before the matching by order (a comparison for
+ * bench/profiler_overhead.py). A timestamp callback makes CUPTI stamp
+ * records with CLOCK_MONOTONIC, the profile's clock.
  *
  * libcupti is opened with dlopen (the toolkit's lib64 or extras/CUPTI/
  * lib64, pip's nvidia-cuda-cupti-cu12 or nvidia-cuda-cupti) and declared
@@ -18,9 +24,9 @@
  * read are the stable prefixes of CUpti_ActivityKernel4..10,
  * CUpti_ActivityMemcpy..6, CUpti_ActivityMemset..4 and
  * CUpti_ActivityMemcpyPtoP..4 (checked against CUDA 13.0's
- * cupti_activity.h: start at 16, end at 24, correlation id at 92, 44, 44
- * and 60). Only one CUPTI client can subscribe: under Nsight Systems the
- * subscription fails and the profile says why.
+ * cupti_activity.h; see the offsets in buffer_completed). Only one CUPTI
+ * client can subscribe: under Nsight Systems the subscription fails and
+ * the profile says why.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -32,6 +38,7 @@
 
 #include "runtime.h"
 #include "profile.h"
+#include "backend/cuda_api.h"
 
 enum {
     KIND_MEMCPY = 1, KIND_MEMSET = 2, KIND_KERNEL = 3,
@@ -57,6 +64,8 @@ static struct {
     cupti_result (*flush_all)(uint32_t flag);
     cupti_result (*next_record)(uint8_t *buf, size_t valid, void **record);
     cupti_result (*result_string)(cupti_result r, const char **s);
+    cupti_result (*stream_id)(void *ctx, void *stream, uint8_t per_thread,
+                              uint32_t *id);
 } cu;
 
 static const em_vendor_sym syms[] = {
@@ -70,48 +79,47 @@ static const em_vendor_sym syms[] = {
     {"cuptiActivityFlushAll", offsetof(__typeof__(cu), flush_all)},
     {"cuptiActivityGetNextRecord", offsetof(__typeof__(cu), next_record)},
     {"cuptiGetResultString", offsetof(__typeof__(cu), result_string)},
+    {"cuptiGetStreamIdEx", offsetof(__typeof__(cu), stream_id)},
 };
 static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUPTI, syms, &cu);
 
-/* One timed activity: CUPTI's correlation id and CLOCK_MONOTONIC ns. */
-struct act {
-    uint32_t corr;
-    int64_t start, end;
-};
-
+/* The timed activities (CLOCK_MONOTONIC ns), under acts_lock. */
 static pthread_mutex_t acts_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct act *acts;
+static em_prof_act *acts;
 static size_t n_acts, cap_acts;
 static int64_t stamp_offset;   /* monotonic - CUPTI's clock: 0 when the
                                   timestamp callback took */
 static void *subscriber;
+static int by_callback;        /* this profile matches every record by id */
 static __thread uint32_t last_corr;
 
 static const int kinds[] = {KIND_CONCURRENT_KERNEL, KIND_MEMCPY, KIND_MEMSET,
                             KIND_MEMCPY2};
 
-/* The driver calls whose correlation id a record needs: the ones the cuda
- * backend makes for the operations profile.c times (launches, copies,
- * fills, graph launches), and their per-thread-stream twins. Only these
- * call back: with the whole driver domain enabled, every driver call
- * (each launch's cuCtxGetCurrent too) went through CUPTI's callback twice,
- * which was most of what a CUPTI profile cost a launch. Ids from CUDA
- * 13.0's cupti_driver_cbid.h (stable across versions: ids are only ever
- * added). */
+/* The driver calls whose correlation id a record needs: graph launches
+ * and, matching by callback, also the calls the cuda backend makes for
+ * the other operations profile.c times (launches, copies, fills), with
+ * their per-thread-stream twins. Only these call back: with the whole
+ * driver domain enabled, every driver call (each launch's cuCtxGetCurrent
+ * too) went through CUPTI's callback twice. Ids from CUDA 13.0's
+ * cupti_driver_cbid.h (stable across versions: ids are only ever added). */
 static const uint32_t traced_calls[] = {
+    514, 515,   /* cuGraphLaunch, _ptsz: the graph calls come first */
     307, 442,   /* cuLaunchKernel, _ptsz */
     652, 653,   /* cuLaunchKernelEx, _ptsz */
     477, 478,   /* cuLaunchCooperativeKernel, _ptsz */
     306, 418,   /* cuMemcpyAsync, _ptsz */
     319,        /* cuMemcpyPeerAsync */
     216, 428,   /* cuMemsetD8Async, _ptsz */
-    514, 515,   /* cuGraphLaunch, _ptsz */
 };
+enum { GRAPH_CALLS = 2 };
 
-/* Callbacks on (enable 1) or off for traced_calls; 0 or CUPTI's error. */
+/* Callbacks on (enable 1) or off for the calls this profile traces; 0 or
+ * CUPTI's error. */
 static cupti_result trace_calls(uint32_t enable)
 {
-    for (size_t i = 0; i < sizeof traced_calls / sizeof *traced_calls; i++) {
+    size_t n = by_callback ? sizeof traced_calls / sizeof *traced_calls : GRAPH_CALLS;
+    for (size_t i = 0; i < n; i++) {
         cupti_result r = cu.enable_callback(enable, subscriber, DOMAIN_DRIVER_API,
                                             traced_calls[i]);
         if (r != 0 && enable)
@@ -145,30 +153,52 @@ static void buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
     *max_records = 0;
 }
 
-static void keep(uint32_t corr, uint64_t start, uint64_t end)
+/* One more activity, its times on CLOCK_MONOTONIC. Under acts_lock. */
+static void keep(const em_prof_act *a)
 {
-    if (start == 0 && end == 0)   /* CUPTI could not time it */
+    if (a->start == 0 && a->end == 0)   /* CUPTI could not time it */
         return;
     if (n_acts == cap_acts) {
         size_t cap = cap_acts ? 2 * cap_acts : 4096;
-        struct act *a = realloc(acts, cap * sizeof *a);
-        if (!a)
+        em_prof_act *na = realloc(acts, cap * sizeof *na);
+        if (!na)
             return;
-        acts = a;
+        acts = na;
         cap_acts = cap;
     }
-    acts[n_acts].corr = corr;
-    acts[n_acts].start = (int64_t)start + stamp_offset;
-    acts[n_acts].end = (int64_t)end + stamp_offset;
+    acts[n_acts] = *a;
+    acts[n_acts].start += stamp_offset;
+    acts[n_acts].end += stamp_offset;
     n_acts++;
 }
 
+static uint32_t u32_at(const char *r, size_t at)
+{
+    uint32_t v;
+    memcpy(&v, r + at, 4);
+    return v;
+}
+
+static uint64_t u64_at(const char *r, size_t at)
+{
+    uint64_t v;
+    memcpy(&v, r + at, 8);
+    return v;
+}
+
 /* CUPTI hands back a buffer of records (on its own thread, or inside
- * cuptiActivityFlushAll). */
+ * cuptiActivityFlushAll). Offsets: every kind has start at 16 and end at
+ * 24; kernels deviceId 40, streamId 48, correlationId 92 and the name's
+ * pointer at 104; copies, fills and peer copies bytes at 8, deviceId 32,
+ * streamId 40 and correlationId 44 (peer copies 60). A kernel's name is
+ * one string shared by its records while the buffer is read: its key is
+ * computed once per kernel and buffer. */
 static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t size,
                              size_t valid)
 {
     void *rec = NULL;
+    const char *last_name = NULL;
+    uint32_t last_key = 0;
     (void)ctx;
     (void)stream;
     (void)size;
@@ -176,17 +206,34 @@ static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t si
     while (buf && cu.next_record(buf, valid, &rec) == 0) {
         const char *r = rec;
         int kind = *(const int *)r;
-        size_t corr_at = kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL ? 92
-                       : kind == KIND_MEMCPY || kind == KIND_MEMSET ? 44
-                       : kind == KIND_MEMCPY2 ? 60 : 0;
-        uint64_t start, end;
-        uint32_t corr;
-        if (!corr_at)
+        em_prof_act a;
+        a.start = (int64_t)u64_at(r, 16);
+        a.end = (int64_t)u64_at(r, 24);
+        a.key = 0;
+        a.taken = 0;
+        if (kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL) {
+            const char *name;
+            memcpy(&name, r + 104, sizeof name);
+            if (name != last_name) {
+                last_name = name;
+                last_key = name ? em_prof_name_key(name) : 0;
+            }
+            a.kind = EM_PROF_KERNEL;
+            a.key = last_key;
+            a.bytes = 0;
+            a.device = (int)u32_at(r, 40);
+            a.stream = u32_at(r, 48);
+            a.corr = u32_at(r, 92);
+        } else if (kind == KIND_MEMCPY || kind == KIND_MEMSET || kind == KIND_MEMCPY2) {
+            a.kind = kind == KIND_MEMSET ? EM_PROF_FILL : EM_PROF_COPY;
+            a.bytes = u64_at(r, 8);
+            a.device = (int)u32_at(r, 32);
+            a.stream = u32_at(r, 40);
+            a.corr = u32_at(r, kind == KIND_MEMCPY2 ? 60 : 44);
+        } else {
             continue;
-        memcpy(&start, r + 16, 8);
-        memcpy(&end, r + 24, 8);
-        memcpy(&corr, r + corr_at, 4);
-        keep(corr, start, end);
+        }
+        keep(&a);
     }
     pthread_mutex_unlock(&acts_lock);
     free(buf);
@@ -247,6 +294,15 @@ static void setup(void)
     }
 }
 
+/* EMBER_PROFILE_CUPTI_MATCH=callback: match by a callback on every call
+ * that issues work (the earlier design), to measure against; read at each
+ * start. */
+static int match_env(void)
+{
+    const char *v = getenv("EMBER_PROFILE_CUPTI_MATCH");
+    return v && !strcmp(v, "callback");
+}
+
 em_status em_prof_cupti_begin(void)
 {
     cupti_result r;
@@ -257,6 +313,7 @@ em_status em_prof_cupti_begin(void)
     pthread_mutex_lock(&acts_lock);
     n_acts = 0;
     pthread_mutex_unlock(&acts_lock);
+    by_callback = match_env();
     if ((r = cu.subscribe(&subscriber, on_driver_call, NULL)) != 0) {
         subscriber = NULL;
         return cupti_error(r, "cuptiSubscribe");
@@ -286,6 +343,22 @@ uint32_t em_prof_cupti_take(void)
     return c;
 }
 
+int em_prof_cupti_by_callback(void) { return by_callback; }
+
+uint32_t em_prof_cupti_stream(em_device *d, em_stream *s)
+{
+    CUcontext ctx = NULL;
+    uint32_t id = EM_PROF_NO_STREAM;
+    (void)d;
+    /* the context the launch just used; with it CUPTI knows which
+     * context's default stream a NULL stream is */
+    if (em_cuda_drv.cuCtxGetCurrent && em_cuda_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
+        ctx = NULL;
+    if (!cu.stream_id || cu.stream_id(ctx, s ? s->impl : NULL, 0, &id) != 0)
+        return EM_PROF_NO_STREAM;
+    return id;
+}
+
 void em_prof_cupti_end(void)
 {
     if (!subscriber)
@@ -300,7 +373,7 @@ void em_prof_cupti_end(void)
 
 static int by_corr(const void *a, const void *b)
 {
-    uint32_t x = ((const struct act *)a)->corr, y = ((const struct act *)b)->corr;
+    uint32_t x = ((const em_prof_act *)a)->corr, y = ((const em_prof_act *)b)->corr;
     return x < y ? -1 : x > y;
 }
 
@@ -331,7 +404,17 @@ int em_prof_cupti_times(uint32_t corr, int64_t *start, int64_t *end)
         if (!found || acts[lo].end > *end)
             *end = acts[lo].end;
         found = 1;
+        acts[lo].taken = 1;   /* not matched by order */
     }
     pthread_mutex_unlock(&acts_lock);
     return found;
+}
+
+size_t em_prof_cupti_match(em_prof_call *calls, size_t n_calls)
+{
+    size_t n;
+    pthread_mutex_lock(&acts_lock);
+    n = em_prof_match(calls, n_calls, acts, n_acts);
+    pthread_mutex_unlock(&acts_lock);
+    return n;
 }

@@ -424,6 +424,62 @@ def test_device_time_against_events(dev, on, times):
     assert t >= ms * 0.5 - 0.05, why
 
 
+_TWICE = r'''
+extern "C" __global__ void prof_twice(float *y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] *= 2.0f;
+}
+'''
+
+
+@pytest.mark.parametrize("times", ["auto", "events"])
+def test_two_streams_interleaved(dev, times):
+    """Launches on two streams, interleaved, a kernel of its own on each,
+    and a copy and a fill on each: every record keeps its name and stream,
+    and each stream's device times are positive and in the order its work
+    was issued (on a GPU, with CUPTI, the default, ember's records and
+    CUPTI's are paired by each stream's order, not by a callback per
+    launch; with events, each pair is its own operation's)."""
+    n, rounds = 1 << 16, 12
+    x = ember.zeros(n, dtype=np.float32)
+    y = ember.ones(n, dtype=np.float32)
+    xs, ys = ember.empty(n, dtype=np.float32), ember.empty(n, dtype=np.float32)
+    add1 = ember.RawKernel(_ADD1, "prof_add1")
+    twice = ember.RawKernel(_TWICE, "prof_twice")
+    s1, s2 = ember.Stream(non_blocking=True), ember.Stream(non_blocking=True)
+    grid, n32 = ((n + 255) // 256,), np.int32(n)
+    add1(grid, (256,), (x, xs, n32))            # compiled outside the profile
+    twice(grid, (256,), (ys, n32))
+    dev.synchronize()
+    with ember.profile(device_times=times) as p:
+        for _ in range(rounds):
+            with s1:
+                add1(grid, (256,), (x, x, n32))
+            with s2:
+                twice(grid, (256,), (y, n32))
+        with s1:
+            xs[...] = x                         # a device-to-device copy
+        with s2:
+            ys.fill(0)
+        s1.synchronize()
+        s2.synchronize()
+    np.testing.assert_array_equal(ember.asnumpy(x), np.full(n, rounds, np.float32))
+    np.testing.assert_array_equal(ember.asnumpy(y), np.full(n, 2.0 ** rounds, np.float32))
+    np.testing.assert_array_equal(ember.asnumpy(xs), np.full(n, rounds, np.float32))
+    work = [r for r in p.records if r.kind in ("kernel", "copy", "memset")]
+    kernels = [(r.name, r.stream) for r in work if r.kind == "kernel"]
+    assert kernels == [("prof_add1", 1), ("prof_twice", 2)] * rounds
+    assert [r.stream for r in work if r.kind != "kernel"] == [1, 2]
+    for stream in (1, 2):
+        mine = [r for r in work if r.stream == stream]
+        assert len(mine) == rounds + 1
+        why = [(r.name, r.device_start, r.device_end) for r in mine]
+        assert all(r.device_start is not None and r.device_end > r.device_start > 0
+                   for r in mine), why
+        # a stream runs its work one operation after another
+        assert all(b.device_start >= a.device_end for a, b in zip(mine, mine[1:])), why
+
+
 def test_ranges_without_a_tool_and_with_a_missing_one(tmp_path):
     """No NVTX tool: ranges stay ember's own. A tool asked for (as Nsight
     Systems asks, through NVTX_INJECTION64_PATH) whose library or
