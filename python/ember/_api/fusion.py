@@ -119,17 +119,18 @@ _MAX_TAPES = 16         # per fused function: layouts and scalar values
 
 def _tape_key(args):
     """The key of a call's layout of arguments beside the arrays' own (which
-    the tape checks in C): each scalar by type and value, in place; None
-    where a call cannot be taped."""
-    key = []
+    the tape checks in C), each scalar by type and value, in place; and the
+    arrays. (None, None) where a call cannot be taped."""
+    key, arrays = [], []
     for a in args:
         if isinstance(a, _ndarray):
             key.append(None)
+            arrays.append(a)
         elif isinstance(a, _SCALARS):
             key.append((type(a), a))
         else:
-            return None
-    return tuple(key)
+            return None, None
+    return tuple(key), tuple(arrays)
 
 
 class Fused:
@@ -171,9 +172,8 @@ class Fused:
         # named kernel holds exactly this function's elementwise part
         if _pending():
             _flush()
-        key = None if kwargs else _tape_key(args)
+        key, arrays = (None, None) if kwargs else _tape_key(args)
         if key is not None:
-            arrays = tuple(a for a in args if isinstance(a, _ndarray))
             for k, tape in self._tapes:
                 if k == key:
                     out = _replay(tape, arrays)
