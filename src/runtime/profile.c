@@ -238,13 +238,18 @@ static void make_exit_key(void)
         exit_key = (pthread_key_t)-1;
 }
 
+/* The hot path's helpers are inlined into each hook (HOT), their rare
+ * branches kept out of line (COLD): a profiled launch then pays no calls
+ * but the backend's and the clock's, and one lookup of the thread's
+ * variables where a shared library reaches them through __tls_get_addr. */
+#define HOT static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline, cold))
+
 /* The calling thread's buffer, made and linked on its first use; NULL
  * out of memory (the operation then goes unrecorded). */
-static struct tbuf *tb_get(void)
+COLD struct tbuf *tb_make(void)
 {
-    struct tbuf *tb = tl.tb;
-    if (tb)
-        return tb;
+    struct tbuf *tb;
     if (!(tb = calloc(1, sizeof *tb)))
         return NULL;
     tb->tid = (long)syscall(SYS_gettid);
@@ -259,9 +264,15 @@ static struct tbuf *tb_get(void)
     return tb;
 }
 
+HOT struct tbuf *tb_get(void)
+{
+    struct tbuf *tb = tl.tb;
+    return tb ? tb : tb_make();
+}
+
 /* Enter the handshake: 1 when a profile records (leave with tb_leave),
  * 0 when none does (nothing to leave). */
-static int tb_enter(struct tbuf *tb)
+HOT int tb_enter(struct tbuf *tb)
 {
     __atomic_store_n(&tb->busy, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&em_prof_on, __ATOMIC_SEQ_CST))
@@ -270,24 +281,29 @@ static int tb_enter(struct tbuf *tb)
     return 0;
 }
 
-static void tb_leave(struct tbuf *tb)
+HOT void tb_leave(struct tbuf *tb)
 {
     __atomic_store_n(&tb->busy, 0, __ATOMIC_RELEASE);
 }
 
 /* A new record at the end of tb's buffer, its fields unset but for the
  * device times (-1: none) and the name parts; NULL out of memory. */
-static struct hrec *tb_append(struct tbuf *tb)
+COLD int tb_grow(struct tbuf *tb)
+{
+    size_t cap = tb->cap ? 2 * tb->cap : FIRST_CAP;
+    struct hrec *nr = realloc(tb->recs, cap * sizeof *nr);
+    if (!nr)
+        return 0;
+    tb->recs = nr;
+    tb->cap = cap;
+    return 1;
+}
+
+HOT struct hrec *tb_append(struct tbuf *tb)
 {
     struct hrec *r;
-    if (tb->n == tb->cap) {
-        size_t cap = tb->cap ? 2 * tb->cap : FIRST_CAP;
-        struct hrec *nr = realloc(tb->recs, cap * sizeof *nr);
-        if (!nr)
-            return NULL;
-        tb->recs = nr;
-        tb->cap = cap;
-    }
+    if (tb->n == tb->cap && !tb_grow(tb))
+        return NULL;
     r = &tb->recs[tb->n++];
     r->u.dev.start = r->u.dev.end = -1;
     r->op = r->detail = NULL;
@@ -558,7 +574,7 @@ struct span {
  * id (or for a graph replay, by_corr, the call's correlation id), read
  * after it; a capture refuses event records; the rest get two events, the
  * first recorded on s now. */
-static void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
+HOT void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
 {
     int capture = em_rt_capture_of(s) != NULL || d->capturing != NULL;
     struct tbuf *tb;
@@ -593,7 +609,7 @@ static void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
 
 /* CUPTI's id of s, asked once per stream while a thread keeps launching
  * on it (the launch has just made d's context current). */
-static uint32_t stream_key(em_device *d, em_stream *s, unsigned g)
+HOT uint32_t stream_key(em_device *d, em_stream *s, unsigned g)
 {
     if (s == tl.sk_s && s->impl == tl.sk_impl && g == tl.sk_gen)
         return tl.sk_id;
@@ -607,7 +623,7 @@ static uint32_t stream_key(em_device *d, em_stream *s, unsigned g)
 /* The key of f's name, hashed once per run of launches of f (f and its
  * name's copy both the same: a function freed and another made at its
  * address would need its name copied to the same address too). */
-static uint32_t name_key(const em_function *f)
+HOT uint32_t name_key(const em_function *f)
 {
     if (f != tl.nk_f || f->name != tl.nk_name) {
         tl.nk_f = f;
@@ -620,7 +636,7 @@ static uint32_t name_key(const em_function *f)
 /* After it: the second event, then the record, named op + " " + detail
  * or, with op NULL, a copy of own (dropped, events and all, when the
  * operation failed or the profile it began in has ended). */
-static void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
+HOT void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
                      em_prof_kind kind, const char *op, const char *detail,
                      const char *own, uint64_t bytes, int sized, uint64_t size)
 {
