@@ -146,9 +146,62 @@ static void on_driver_call(void *user, int domain, unsigned cbid, const void *da
         last_corr = *(const uint32_t *)((const char *)data + 64);
 }
 
+/* CUPTI's record buffers. CUPTI asks for one on the thread whose record
+ * needs it, a launching thread, and unless told they come zeroed it zeroes
+ * the buffer there: 4 MiB written, and a fresh allocation's pages faulted
+ * in, inside the first launch of each profile (a buffer holds about
+ * 19,000 kernel records, so about 1% of a loop of 10,000 small launches).
+ * So buffers are zeroed ahead of need: em_prof_cupti_begin keeps SPARE of
+ * them ready, buffer_completed zeroes each one CUPTI hands back (on
+ * CUPTI's thread, or in the stop's flush) and keeps it for the next
+ * request, at most KEEP, and CUPTI is told they come zeroed. */
+enum { SPARE = 2, KEEP = 4 };
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t *spare[KEEP];
+static int n_spare;
+
+static uint8_t *zeroed_buffer(void)
+{
+    uint8_t *b = aligned_alloc(8, BUF_BYTES);
+    if (b)
+        memset(b, 0, BUF_BYTES);
+    return b;
+}
+
+/* b (zeroed) for a later request; freed when KEEP are kept. */
+static void spare_put(uint8_t *b)
+{
+    pthread_mutex_lock(&spare_lock);
+    if (n_spare < KEEP) {
+        spare[n_spare++] = b;
+        b = NULL;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    free(b);
+}
+
+static void spare_fill(void)
+{
+    int n;
+    pthread_mutex_lock(&spare_lock);
+    n = SPARE - n_spare;
+    pthread_mutex_unlock(&spare_lock);
+    while (n-- > 0) {
+        uint8_t *b = zeroed_buffer();
+        if (!b)
+            break;
+        spare_put(b);
+    }
+}
+
 static void buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
 {
-    *buf = aligned_alloc(8, BUF_BYTES);
+    uint8_t *b = NULL;
+    pthread_mutex_lock(&spare_lock);
+    if (n_spare > 0)
+        b = spare[--n_spare];
+    pthread_mutex_unlock(&spare_lock);
+    *buf = b ? b : zeroed_buffer();
     *size = *buf ? BUF_BYTES : 0;
     *max_records = 0;
 }
@@ -236,7 +289,12 @@ static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t si
         keep(&a);
     }
     pthread_mutex_unlock(&acts_lock);
-    free(buf);
+    if (buf && size == BUF_BYTES) {
+        memset(buf, 0, size);
+        spare_put(buf);
+    } else {
+        free(buf);
+    }
 }
 
 static em_status cupti_error(cupti_result r, const char *call)
@@ -270,16 +328,26 @@ static void setup(void)
 {
     cupti_result (*set_stamp)(uint64_t (*)(void));
     cupti_result (*now)(uint64_t *);
+    cupti_result (*set_attr)(int attr, size_t *size, void *value);
     void *h = NULL;
     cupti_result r;
     add_toolkit_dirs();
     if ((once_status = em_vendor_ready(&lib)) != EM_OK)
         return;
+    em_vendor_open(EM_VENDOR_CUPTI, &h);
+    /* CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER (5): our buffers come
+     * zeroed. Refused (an old CUPTI), CUPTI zeroes them itself, pages
+     * already faulted in. */
+    *(void **)&set_attr = h ? dlsym(h, "cuptiActivitySetAttribute") : NULL;
+    if (set_attr) {
+        uint8_t yes = 1;
+        size_t n = sizeof yes;
+        (void)set_attr(5, &n, &yes);
+    }
     if ((r = cu.register_callbacks(buffer_requested, buffer_completed)) != 0) {
         once_status = cupti_error(r, "cuptiActivityRegisterCallbacks");
         return;
     }
-    em_vendor_open(EM_VENDOR_CUPTI, &h);
     *(void **)&set_stamp = h ? dlsym(h, "cuptiActivityRegisterTimestampCallback") : NULL;
     if (set_stamp && set_stamp(stamp) == 0)
         return;
@@ -314,6 +382,7 @@ em_status em_prof_cupti_begin(void)
     n_acts = 0;
     pthread_mutex_unlock(&acts_lock);
     by_callback = match_env();
+    spare_fill();
     if ((r = cu.subscribe(&subscriber, on_driver_call, NULL)) != 0) {
         subscriber = NULL;
         return cupti_error(r, "cuptiSubscribe");
