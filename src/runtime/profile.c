@@ -1021,6 +1021,8 @@ static void cupti_times(struct tbuf *head)
     struct tbuf *tb;
     em_prof_call *calls;
     size_t n = 0, k = 0;
+    const em_device *ctx_dev = NULL;
+    uint32_t ctx_id = EM_PROF_NO_CONTEXT;
     em_prof_cupti_end();
     em_prof_cupti_sort();
     for (tb = head; tb; tb = tb->next)
@@ -1039,7 +1041,11 @@ static void cupti_times(struct tbuf *head)
             struct hrec *r = &tb->recs[i];
             if (!(r->flags & BY_CUPTI))
                 continue;
-            calls[k].device = r->d->id;
+            if (r->d != ctx_dev) {   /* records run in long stretches per device */
+                ctx_dev = r->d;
+                ctx_id = em_prof_cupti_context(r->d);
+            }
+            calls[k].context = ctx_id;
             calls[k].stream = r->corr;
             calls[k].kind = r->kind;
             calls[k].key = r->key;

@@ -74,16 +74,21 @@ int em_prof_cupti_times(uint32_t corr, int64_t *start, int64_t *end);
 
 /* CUPTI's id of s (a CUDA stream of d; the default stream too), which its
  * activity records carry; EM_PROF_NO_STREAM when CUPTI cannot say. Called
- * on the launching thread right after the launch, with d's context current. */
+ * on the launching thread right after the launch, with d's context
+ * current; it also learns the id of that context, which
+ * em_prof_cupti_context gives for d afterwards (stream ids are unique
+ * within a context; EM_PROF_NO_CONTEXT when never learnt). */
 #define EM_PROF_NO_STREAM 0xffffffffu
+#define EM_PROF_NO_CONTEXT 0xffffffffu
 uint32_t em_prof_cupti_stream(em_device *d, em_stream *s);
+uint32_t em_prof_cupti_context(const em_device *d);
 
 /* ---- profile_match.c: pairing ember's records with CUPTI's activities --- */
 
 /* One ember operation waiting for its device times (a kernel launch, copy
  * or fill made on a CUDA stream while CUPTI records). */
 typedef struct em_prof_call {
-    int device;             /* the CUDA ordinal (CUPTI's deviceId) */
+    uint32_t context;       /* CUPTI's id of the device's context */
     uint32_t stream;        /* CUPTI's stream id */
     uint8_t kind;           /* EM_PROF_KERNEL, EM_PROF_COPY or EM_PROF_FILL */
     uint32_t key;           /* kernels: em_prof_name_key of its name; 0 unknown */
@@ -96,7 +101,7 @@ typedef struct em_prof_call {
 
 /* One of CUPTI's activity records, as profile_cupti.c keeps it. */
 typedef struct em_prof_act {
-    int device;
+    uint32_t context;
     uint32_t stream, corr;
     uint8_t kind;           /* as em_prof_call's */
     uint8_t taken;          /* set aside (a graph replay's): not matched */
@@ -111,14 +116,16 @@ uint32_t em_prof_name_key(const char *name);
 /* Give each call the device times of its CUPTI activity. The activities
  * of one driver call (one correlation id: a pageable copy may be several)
  * count as one, from first start to last end, bytes summed. On each
- * stream of each device, work runs in the order it was issued, so the
+ * stream (a stream id within a context), work runs in the order it was
+ * issued, so the
  * stream's calls (by order) and its activities (by start) are two lists
  * of the same work: when they are as long and agree in kind they pair one
  * to one; else each call takes the next activity of its kind, kernel name
  * and size, passing over activities ember did not issue (a vendor
  * library's kernels on ember's stream), at most EM_PROF_MATCH_AHEAD of
- * them, and a call with none (CUPTI dropped it) gets no times. Reorders
- * both arrays. Returns how many calls got times. */
+ * them, and a call with none (CUPTI dropped it) gets no times, as does
+ * a call of EM_PROF_NO_STREAM or EM_PROF_NO_CONTEXT. Reorders both
+ * arrays. Returns how many calls got times. */
 #define EM_PROF_MATCH_AHEAD 256
 size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,
                      size_t n_acts);

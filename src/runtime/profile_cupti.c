@@ -66,6 +66,7 @@ static struct {
     cupti_result (*result_string)(cupti_result r, const char **s);
     cupti_result (*stream_id)(void *ctx, void *stream, uint8_t per_thread,
                               uint32_t *id);
+    cupti_result (*context_id)(void *ctx, uint32_t *id);
 } cu;
 
 static const em_vendor_sym syms[] = {
@@ -80,6 +81,7 @@ static const em_vendor_sym syms[] = {
     {"cuptiActivityGetNextRecord", offsetof(__typeof__(cu), next_record)},
     {"cuptiGetResultString", offsetof(__typeof__(cu), result_string)},
     {"cuptiGetStreamIdEx", offsetof(__typeof__(cu), stream_id)},
+    {"cuptiGetContextId", offsetof(__typeof__(cu), context_id)},
 };
 static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUPTI, syms, &cu);
 
@@ -241,9 +243,9 @@ static uint64_t u64_at(const char *r, size_t at)
 
 /* CUPTI hands back a buffer of records (on its own thread, or inside
  * cuptiActivityFlushAll). Offsets: every kind has start at 16 and end at
- * 24; kernels deviceId 40, streamId 48, correlationId 92 and the name's
- * pointer at 104; copies, fills and peer copies bytes at 8, deviceId 32,
- * streamId 40 and correlationId 44 (peer copies 60). A kernel's name is
+ * 24; kernels contextId 44, streamId 48, correlationId 92 and the
+ * name's pointer at 104; copies, fills and peer copies bytes at 8,
+ * contextId 36, streamId 40 and correlationId 44 (peer copies 60). A kernel's name is
  * one string shared by its records while the buffer is read: its key is
  * computed once per kernel and buffer. */
 static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t size,
@@ -274,13 +276,13 @@ static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t si
             a.kind = EM_PROF_KERNEL;
             a.key = last_key;
             a.bytes = 0;
-            a.device = (int)u32_at(r, 40);
+            a.context = u32_at(r, 44);
             a.stream = u32_at(r, 48);
             a.corr = u32_at(r, 92);
         } else if (kind == KIND_MEMCPY || kind == KIND_MEMSET || kind == KIND_MEMCPY2) {
             a.kind = kind == KIND_MEMSET ? EM_PROF_FILL : EM_PROF_COPY;
             a.bytes = u64_at(r, 8);
-            a.device = (int)u32_at(r, 32);
+            a.context = u32_at(r, 36);
             a.stream = u32_at(r, 40);
             a.corr = u32_at(r, kind == KIND_MEMCPY2 ? 60 : 44);
         } else {
@@ -414,16 +416,55 @@ uint32_t em_prof_cupti_take(void)
 
 int em_prof_cupti_by_callback(void) { return by_callback; }
 
+/* The CUPTI context id of each device a profile has asked a stream's id
+ * on (a device keeps its one context, the primary one, for the process). */
+enum { MAX_CTX = 64 };
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    const em_device *d;
+    uint32_t id;
+} ctx_ids[MAX_CTX];
+static int n_ctx_ids;
+
+static void learn_context(const em_device *d, CUcontext ctx)
+{
+    uint32_t id;
+    int i;
+    if (!ctx || cu.context_id(ctx, &id) != 0)
+        return;
+    pthread_mutex_lock(&ctx_lock);
+    for (i = 0; i < n_ctx_ids && ctx_ids[i].d != d; i++)
+        ;
+    if (i < MAX_CTX) {
+        ctx_ids[i].d = d;
+        ctx_ids[i].id = id;
+        if (i == n_ctx_ids)
+            n_ctx_ids++;
+    }
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+uint32_t em_prof_cupti_context(const em_device *d)
+{
+    uint32_t id = EM_PROF_NO_CONTEXT;
+    pthread_mutex_lock(&ctx_lock);
+    for (int i = 0; i < n_ctx_ids; i++)
+        if (ctx_ids[i].d == d)
+            id = ctx_ids[i].id;
+    pthread_mutex_unlock(&ctx_lock);
+    return id;
+}
+
 uint32_t em_prof_cupti_stream(em_device *d, em_stream *s)
 {
     CUcontext ctx = NULL;
     uint32_t id = EM_PROF_NO_STREAM;
-    (void)d;
-    /* the context the launch just used; with it CUPTI knows which
+    /* the context the launch just used: d's; with it CUPTI knows which
      * context's default stream a NULL stream is */
     if (em_cuda_drv.cuCtxGetCurrent && em_cuda_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
         ctx = NULL;
-    if (!cu.stream_id || cu.stream_id(ctx, s ? s->impl : NULL, 0, &id) != 0)
+    learn_context(d, ctx);
+    if (cu.stream_id(ctx, s ? s->impl : NULL, 0, &id) != 0)
         return EM_PROF_NO_STREAM;
     return id;
 }

@@ -33,7 +33,7 @@ static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
 static int act_by_corr(const void *pa, const void *pb)
 {
     const em_prof_act *a = pa, *b = pb;
-    int c = cmp_i64(a->device, b->device);
+    int c = cmp_u32(a->context, b->context);
     if (!c)
         c = cmp_u32(a->stream, b->stream);
     if (!c)
@@ -44,7 +44,7 @@ static int act_by_corr(const void *pa, const void *pb)
 static int act_by_start(const void *pa, const void *pb)
 {
     const em_prof_act *a = pa, *b = pb;
-    int c = cmp_i64(a->device, b->device);
+    int c = cmp_u32(a->context, b->context);
     if (!c)
         c = cmp_u32(a->stream, b->stream);
     if (!c)
@@ -55,7 +55,7 @@ static int act_by_start(const void *pa, const void *pb)
 static int call_by_order(const void *pa, const void *pb)
 {
     const em_prof_call *a = pa, *b = pb;
-    int c = cmp_i64(a->device, b->device);
+    int c = cmp_u32(a->context, b->context);
     if (!c)
         c = cmp_u32(a->stream, b->stream);
     if (!c)
@@ -74,7 +74,7 @@ static size_t merge_calls(em_prof_act *acts, size_t n)
         em_prof_act *a = &acts[i], *last = out ? &acts[out - 1] : NULL;
         if (a->taken)
             continue;
-        if (last && last->device == a->device && last->stream == a->stream &&
+        if (last && last->context == a->context && last->stream == a->stream &&
             last->corr == a->corr) {
             if (a->start < last->start)
                 last->start = a->start;
@@ -148,20 +148,20 @@ size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,
     qsort(calls, n_calls, sizeof *calls, call_by_order);
     while (i < n_calls) {
         size_t ie = i, je;
-        while (ie < n_calls && calls[ie].device == calls[i].device &&
+        while (ie < n_calls && calls[ie].context == calls[i].context &&
                calls[ie].stream == calls[i].stream)
             ie++;
         /* the activities of the same stream (both lists are sorted by
-         * device, then stream) */
-        while (j < n_acts && (acts[j].device < calls[i].device ||
-                              (acts[j].device == calls[i].device &&
+         * context, then stream) */
+        while (j < n_acts && (acts[j].context < calls[i].context ||
+                              (acts[j].context == calls[i].context &&
                                acts[j].stream < calls[i].stream)))
             j++;
         je = j;
-        while (je < n_acts && acts[je].device == calls[i].device &&
+        while (je < n_acts && acts[je].context == calls[i].context &&
                acts[je].stream == calls[i].stream)
             je++;
-        if (calls[i].stream != EM_PROF_NO_STREAM)
+        if (calls[i].stream != EM_PROF_NO_STREAM && calls[i].context != EM_PROF_NO_CONTEXT)
             matched += match_stream(&calls[i], ie - i, &acts[j], je - j);
         i = ie;
         j = je;

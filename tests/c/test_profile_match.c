@@ -18,13 +18,13 @@ static size_t n_calls, n_acts;
 
 static void reset(void) { n_calls = n_acts = 0; }
 
-/* The next call ember issued: operation op on (device, stream). */
-static void call(int op, int device, uint32_t stream, em_prof_kind kind,
+/* The next call ember issued: operation op on (context, stream). */
+static void call(int op, uint32_t context, uint32_t stream, em_prof_kind kind,
                  const char *kernel, uint64_t bytes)
 {
     em_prof_call *c = &calls[n_calls++];
     memset(c, 0, sizeof *c);
-    c->device = device;
+    c->context = context;
     c->stream = stream;
     c->kind = (uint8_t)kind;
     c->key = kernel ? em_prof_name_key(kernel) : 0;
@@ -35,14 +35,14 @@ static void call(int op, int device, uint32_t stream, em_prof_kind kind,
 
 /* An activity CUPTI reports for operation op (correlation id corr),
  * running from its start for dur ns. */
-static void act(int op, int device, uint32_t stream, uint32_t corr,
+static void act(int op, uint32_t context, uint32_t stream, uint32_t corr,
                 em_prof_kind kind, const char *kernel, uint64_t bytes,
                 int64_t start, int64_t dur)
 {
     em_prof_act *a = &acts[n_acts++];
     memset(a, 0, sizeof *a);
     (void)op;
-    a->device = device;
+    a->context = context;
     a->stream = stream;
     a->corr = corr;
     a->kind = (uint8_t)kind;
@@ -162,20 +162,23 @@ static void test_split_copy_is_one_call(void)
 }
 
 /* A graph replay's activities, set aside by their correlation id, are no
- * one else's; the same stream id on another device is another stream; a
- * call whose stream CUPTI could not name gets nothing. */
+ * one else's; the same stream id in another context (another device) is
+ * another stream; a call whose stream or context CUPTI could not name
+ * gets nothing. */
 static void test_taken_devices_and_unknown_streams(void)
 {
     reset();
     call(0, 0, 9, EM_PROF_KERNEL, "k", 0);
     call(1, 1, 9, EM_PROF_KERNEL, "k", 0);
     call(2, 0, EM_PROF_NO_STREAM, EM_PROF_KERNEL, "k", 0);
+    call(3, EM_PROF_NO_CONTEXT, 9, EM_PROF_KERNEL, "k", 0);
     act(-1, 0, 9, 1, EM_PROF_KERNEL, "k", 0, 10, 5);    /* the replay's */
     acts[n_acts - 1].taken = 1;
     act(0, 0, 9, 2, EM_PROF_KERNEL, "k", 0, 1, 100);
     act(1, 1, 9, 3, EM_PROF_KERNEL, "k", 0, 1001, 100);
     CHECK(em_prof_match(calls, n_calls, acts, n_acts) == 2);
-    CHECK(start_of(0) == 1 && start_of(1) == 1001 && start_of(2) == -1);
+    CHECK(start_of(0) == 1 && start_of(1) == 1001);
+    CHECK(start_of(2) == -1 && start_of(3) == -1);
 }
 
 /* As many activities as calls, kinds agreeing: paired one to one even
