@@ -177,6 +177,17 @@ def top_rows(col, n, keep, largest):
         return ember.zeros(0, dtype="int64", device=dev)
     if n >= length:
         return sort_indexer([col], [not largest], "last")[:n]
+    from ember.frame._top_select import candidates
+    rows = candidates(col, n, largest)
+    if rows is not None:   # the rows that can be picked, then among them only
+        return rows[_select(col.take(rows), n, keep, largest)]
+    return _select(col, n, keep, largest)
+
+
+def _select(col, n, keep, largest):
+    """top_rows for 0 < n <= the length: a stable sort of the non-null
+    rows' keys, the first n (keep decides among ties at the edge), then
+    null rows if too few."""
     key, valid = _top_key(col, largest)
     rows, nan_rows = ember.flatnonzero(valid), ember.flatnonzero(~valid)
     key = key[rows]
@@ -215,19 +226,19 @@ def frame_top_rows(cols, n, keep, largest):
     ties settled by the next column, and so on; then a stable sort."""
     from ember.frame._order import sort_indexer
     dev = cols[0].device
-    cur = ember.arange(cols[0].length, dtype="int64", device=dev)
+    cur = None   # every row, until ties narrow them
     picked = ember.zeros(0, dtype="int64", device=dev)
     cur_n = int(n)
     for i, col in enumerate(cols):
         last = i == len(cols) - 1
-        sub = col.take(cur)
+        sub = col if cur is None else col.take(cur)
         pos = top_rows(sub, cur_n, keep if last else "all", largest)
-        got = cur[pos]
+        got = pos if cur is None else cur[pos]
         if last or pos.shape[0] <= cur_n:
             picked = _join(picked, got, largest)
             break
-        c, _ = codes(sub)
-        cp = c[pos]
+        # codes of the picked rows only: the edge's ties are equal codes
+        cp, _ = codes(sub.take(pos))
         edge = cp[pos.shape[0] - 1]
         border = (cp == edge) & (edge >= 0)
         picked = _join(picked, got[~border], largest)

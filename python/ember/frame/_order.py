@@ -173,39 +173,17 @@ def first_rows(c, k):
     return first[appear], counts[appear], sc[starts][appear]
 
 
-def first_rows_of_values(values):
-    """first_rows for values that are their own keys (ints, bools: no null
-    among them): one sort in unique, not codes' and first_rows' two."""
-    _, first, counts = ember.unique(values, return_index=True, return_counts=True)
-    appear = ember.argsort(first, kind="stable")
-    return first[appear].astype("int64"), counts[appear].astype("int64")
-
-
 def duplicated(cols, keep="first"):
-    """pandas' duplicated over several columns (nulls equal each other)."""
+    """pandas' duplicated over several columns (nulls equal each other),
+    by hashing the rows' keys (_hash_groups) as pandas does."""
     if keep not in ("first", "last", False):
         raise ValueError("keep must be either 'first', 'last' or False")
     n = cols[0].length if cols else 0
     dev = cols[0].device if cols else None
     if n == 0:
         return ember.zeros(0, dtype="bool", device=dev)
-    # ints and bools without a bitmap are their own keys (no null to equal
-    # another); other columns are ranked into codes
-    keys = [c.values if c.validity is None and c.dtype.kind in "biu" and
-            not c.dtype.is_categorical else codes(c)[0] for c in cols]
-    order = ember.lexsort(tuple(keys[::-1])) if len(keys) > 1 else \
-        ember.argsort(keys[0], kind="stable")
-    same = ember.ones(n - 1, dtype="bool", device=dev)   # row i+1 equals row i
-    for k in keys:
-        ks = k[order]
-        same = same & (ks[1:] == ks[:-1])
-    no = ember.zeros(1, dtype="bool", device=dev)
-    after = ember.concatenate([no, same])     # equals the row before it
-    before = ember.concatenate([same, no])    # equals the row after it
-    dup = after if keep == "first" else (before if keep == "last" else after | before)
-    out = ember.empty(n, dtype="bool", device=dev)
-    out[order] = dup
-    return out
+    from ember.frame._hash_groups import duplicated as hashed
+    return hashed(cols, keep)
 
 
 def isin(col, values, match_nulls):

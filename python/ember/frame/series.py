@@ -448,19 +448,15 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
             from ember.frame._categorical import value_counts
             return value_counts(self, normalize, sort, ascending, dropna)
         d = self._col.dtype
-        if self._col.validity is None and d.kind in "biu":   # no null to place
-            first, counts = _order.first_rows_of_values(self._col.values)
-            code = ember.zeros(first.shape[0], dtype="int64", device=self.device)
-        else:
-            c, k = _order.codes(self._col)
-            first, counts, code = _order.first_rows(c, k)
+        from ember.frame._hash_groups import first_rows
+        first, counts, null = first_rows(self._col)   # hashed, as pandas counts
         if dropna:
-            keep = ember.flatnonzero(code >= 0)
+            keep = ember.flatnonzero(~null)
             first, counts = first[keep], counts[keep]
         elif d.masked and not d.is_string:
             # pandas counts a masked column's NA after its values, so NA
             # comes last among equal counts
-            last = ember.argsort((code < 0).astype("int8"), kind="stable")
+            last = ember.argsort(null.astype("int8"), kind="stable")
             first, counts = first[last], counts[last]
         if sort:
             order = ember.argsort(counts if ascending else -counts, kind="stable")

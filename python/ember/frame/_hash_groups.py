@@ -1,0 +1,164 @@
+"""Rows grouped by hashing their keys (frame/kernels/key_hash.cuh), for
+the operations that need equal keys but not sorted ones: value_counts
+(counts, ties in order of first appearance), duplicated and
+drop_duplicates. pandas hashes there too; a sort of 10^6 keys costs more
+than one pass over a table that stays in cache.
+
+A key column becomes 64-bit keys plus null rows: integers, bools and
+times as themselves (a small range, max - min at most about 2n, is
+addressed directly, as key_codes does for groupby: no probing), floats by
+their bits with -0.0 made 0.0 and every NaN one NaN, strings and
+categoricals by their codes. Several columns: each one's slots renumbered
+densely, combined arithmetically, hashed again."""
+import os
+import pathlib
+
+import numpy as np
+
+import ember
+
+from ember.frame._keys import _small
+
+_modules = {}
+_BIG = 1 << 62
+
+
+def _module(dev):
+    key = str(dev)
+    m = _modules.get(key)
+    if m is None:
+        code = (pathlib.Path(__file__).parent / "kernels" / "key_hash.cuh").read_text()
+        with ember.Device(dev):
+            m = ember.RawModule(code=code)
+        _modules[key] = m
+    return m
+
+
+class Slots:
+    """slot (int64 a row) in [0, entries); first[s]: the first row of slot
+    s (n where none; with rev, n - 1 - the last row); null: the slot of
+    null rows."""
+    __slots__ = ("slot", "first", "entries", "null", "n", "rev")
+
+    def __init__(self, slot, first, entries, null, n, rev):
+        self.slot, self.first, self.entries = slot, first, entries
+        self.null, self.n, self.rev = null, n, rev
+
+    def counts(self):
+        return ember.bincount(self.slot, minlength=self.entries)
+
+
+def _bits(col):
+    """(int64 keys, null mask or None, (lo, hi) bounds of the keys or None)."""
+    d = col.dtype
+    if col.length == 0:
+        return ember.zeros(0, dtype="int64", device=col.device), None, (0, 0)
+    if d.is_categorical or d.is_string:
+        from ember.frame._order import codes
+        c, k = codes(col)
+        nulls = c < 0
+        return c, (nulls if bool(nulls.any()) else None), (0, max(k - 1, 0))
+    nulls = col.null_mask()
+    v = col.values
+    if d.kind == "f":
+        v = v.astype("float64") if str(v.dtype) != "float64" else v
+        # one NaN, and -0.0 + 0.0 is 0.0: equal floats, equal bits
+        v = ember.where(ember.isnan(v), float("nan"), v + 0.0)
+        return v.view("int64"), nulls, None
+    if d.kind == "b":
+        v = v.astype("int8")
+    if d.kind == "u" and str(v.dtype) == "uint64":
+        hi = int(v.max())
+        lo = int(v.min())
+        v = v.view("int64")
+        return v, nulls, ((lo, hi) if hi < 1 << 63 else None)
+    v = v.astype("int64") if str(v.dtype) != "int64" else v
+    return v, nulls, (int(v.min()), int(v.max()))
+
+
+def _insert(keys, nulls, bounds, rev):
+    """Slots of int64 keys (nulls: True where the row is null)."""
+    n = keys.shape[0]
+    dev = keys.device
+    direct = bounds is not None and _small(bounds[1] - bounds[0] + 1, n)
+    if direct:
+        lo = bounds[0]
+        cap = bounds[1] - lo + 1
+        tkeys = ember.zeros(1, dtype="int64", device=dev)
+    else:
+        lo = 0
+        cap = 1 << max((2 * n - 1).bit_length(), 10)   # at most half full
+        tkeys = ember.full(cap, -1, dtype="int64", device=dev)
+    first = ember.full(cap + 2, n, dtype="int64", device=dev)
+    slot = ember.empty(n, dtype="int64", device=dev)
+    valid = (~nulls).astype("uint8") if nulls is not None else \
+        ember.ones(1, dtype="uint8", device=dev)
+    cuda = dev.type != "cpu"
+    if cuda:
+        grid, block, chunk = (max(1, min((n + 255) // 256, 65536)),), (256,), 0
+    else:   # a contiguous run of rows a block, in order
+        parts = 4 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else 4 * (os.cpu_count() or 1)
+        chunk = max(-(-n // parts), 1 << 16)
+        grid, block = (max(-(-n // chunk), 1),), (1,)
+    if n:
+        with ember.Device(dev):
+            _module(dev).get_function("em_kh_insert")(grid, block, (
+                keys, valid, np.int32(nulls is not None), np.int64(n), np.int64(chunk),
+                np.int32(rev), np.uint64(lo & ((1 << 64) - 1)), np.int32(direct),
+                np.uint64(cap - 1), tkeys, first, slot))
+    return Slots(slot, first, cap + 2, cap, n, rev)
+
+
+def slots(cols, rev=False):
+    """The Slots of the rows of key columns (a null in a key is a value
+    equal to the other nulls of that column, as pandas' duplicated)."""
+    if len(cols) == 1:
+        keys, nulls, bounds = _bits(cols[0])
+        return _insert(keys, nulls, bounds, rev)
+    combined, span = None, 1
+    for col in cols:
+        s = _insert(*_bits(col), False)
+        ids, k = _dense(s)
+        if combined is not None and span * k >= _BIG:   # renumber before a wrap
+            ids0, span = _dense(_insert(combined, None, (0, span - 1), False))
+            combined = ids0
+        if combined is None:
+            combined, span = ids, k
+        else:
+            combined, span = combined * k + ids, span * k
+    return _insert(combined, None, (0, span - 1), rev)
+
+
+def _dense(s):
+    """(ids 0..k-1 of the occupied slots, k)."""
+    present = s.counts() > 0
+    remap = ember.cumsum(present.astype("int64")) - 1
+    return remap[s.slot], int(remap[s.entries - 1]) + 1
+
+
+def first_rows(col):
+    """(first row of each distinct value in order of appearance, its
+    count, True where that value is null): value_counts' groups."""
+    s = slots([col])
+    counts = s.counts()
+    occ = ember.flatnonzero(counts > 0)
+    first, counts = s.first[occ], counts[occ]
+    appear = ember.argsort(first)   # distinct rows: no ties to keep stable
+    return first[appear], counts[appear], (occ == s.null)[appear]
+
+
+def duplicated(cols, keep):
+    """pandas' duplicated of the rows of key columns (keep first, last or
+    False)."""
+    s = slots(cols, rev=keep == "last")
+    if keep is False:
+        counts = s.counts()
+        return counts[s.slot] > 1
+    out = ember.empty(s.n, dtype="bool", device=s.slot.device)
+    n = s.n
+    with ember.Device(s.slot.device):
+        _module(s.slot.device).get_function("em_kh_dup")(
+            (max(1, min((n + 255) // 256, 65536)),), (256,),
+            (s.slot, s.first, np.int64(n), np.int32(s.rev), out))
+    return out
