@@ -53,61 +53,21 @@ extern "C" __global__ void store_t(float4 *out, long long n4)
 """
 
 
-# float32 normals' variants, as text put in place of the lane kernel's
-# (what each costs; "timing only" ones do not draw the right values)
-PACKED = {  # the ziggurat's two tables as one of 8-byte rows: one load
-    "    __shared__ float zw[256];\n":
-    "    __shared__ float zw[256];\n    __shared__ uint2 zkw[256];\n",
-    "        zw[t] = rnd_zw[t];\n":
-    "        zw[t] = rnd_zw[t];\n"
-    "        zkw[t] = make_uint2(rnd_zk[t], __float_as_uint(rnd_zw[t]));\n",
-    "rnd_zig_now((unsigned int)x, &d, 0, zk, zw)":
-    "rnd_zig_pk((unsigned int)x, &d, 0, zkw)",
-    "rnd_zig_now((unsigned int)(x >> 32), &d, 1, zk, zw)":
-    "rnd_zig_pk((unsigned int)(x >> 32), &d, 1, zkw)",
-    'extern "C" __global__ void rnd_fill_lanes(': """
-__device__ __forceinline__ float rnd_zig_pk(unsigned int r, unsigned int *rest,
-                                            int k, const uint2 *zkw)
-{
-    const uint2 t = zkw[r & 255u];
-    const unsigned int a = r >> 9;
-    const float x = (float)a * __uint_as_float(t.y);
-    if (a >= t.x) {
-        *rest |= 1u << k;
-        return __int_as_float((int)r);
-    }
-    return (r & 256u) ? -x : x;
-}
-extern "C" __global__ void rnd_fill_lanes(""",
-}
-NO_DEFER = {"            rest |= d << (2 * r);\n": "            (void)d;\n"}
-NO_TABLES = {
-    "rnd_zig_now((unsigned int)x, &d, 0, zk, zw)":
-    "rnd_zig_c((unsigned int)x, &d, 0)",
-    "rnd_zig_now((unsigned int)(x >> 32), &d, 1, zk, zw)":
-    "rnd_zig_c((unsigned int)(x >> 32), &d, 1)",
-    'extern "C" __global__ void rnd_fill_lanes(': """
-__device__ __forceinline__ float rnd_zig_c(unsigned int r, unsigned int *rest,
-                                           int k)
-{
-    const unsigned int a = r >> 9;
-    const float x = (float)a * 4.6e-7f;
-    if (a >= 8300000u) {
-        *rest |= 1u << k;
-        return __int_as_float((int)r);
-    }
-    return (r & 256u) ? -x : x;
-}
-extern "C" __global__ void rnd_fill_lanes(""",
-}
+# variants, as text put in place of the lane kernel's (what each costs;
+# "timing only" ones do not draw the right values)
+NO_DEFER = {"    *rest |= d ? bit : 0u;\n": "    (void)bit;\n"}
+NO_TABLES = {  # a constant bound and width in place of the table's row
+    "    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));\n":
+    "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"}
 BOUNDS = {'extern "C" __global__ void rnd_fill_lanes(':
           'extern "C" __global__ void __launch_bounds__(256, 4) rnd_fill_lanes('}
+OPTIONS = ("--fmad=false", "--device-int128")  # src/math/random.c's
 
 
-def source(dist, lane_r=16, extra="", subst=None):
+def source(dist, lane_r=16, extra="", subst=None, kernels=KERNELS):
     files = ["random_bits.cuh", "random_math.cuh", "random_ziggurat.cuh",
              "random_fill.cuh", "random_lanes.cuh"]
-    body = "".join((KERNELS / f).read_text() for f in files)
+    body = "".join((kernels / f).read_text() for f in files)
     for old, new in (subst or {}).items():
         # the lane kernel's (random_lanes.cuh is the last file)
         head, found, tail = body.rpartition(old)
@@ -155,6 +115,9 @@ def main():
     ap.add_argument("--log2n", type=int, default=28)
     ap.add_argument("--device", default="cuda:0",
                     help="cpu: a check of the script (--log2n 16)")
+    ap.add_argument("--prev", default=None,
+                    help="a folder of an earlier tree's kernels/random_*.cuh, "
+                    "timed beside the current ones")
     args = ap.parse_args()
     n = 1 << args.log2n
     dev = ember.Device(args.device)
@@ -184,10 +147,10 @@ def main():
     out = ember.empty(n, dtype=np.float32)
     rows = []
 
-    def lanes(label, dist, lane_r=16, cap=4, extra="", subst=None):
-        k = ember.RawKernel(source(dist, lane_r, extra, subst),
-                            "lanes_t",
-                            options=("--fmad=false",))
+    def lanes(label, dist, lane_r=16, cap=4, extra="", subst=None,
+              kernels=KERNELS):
+        k = ember.RawKernel(source(dist, lane_r, extra, subst, kernels),
+                            "lanes_t", options=OPTIONS)
         segs = (nw + 32 * lane_r - 1) // (32 * lane_r)
         grid = min((segs * 32 + BLOCK - 1) // BLOCK, sms * cap)
         jm, ja = pcg_power(bg._inc, (grid * BLOCK - 32) * lane_r)
@@ -198,8 +161,7 @@ def main():
         report(label, dist, fn)
 
     def staged(label, dist):
-        k = ember.RawKernel(source(dist, 16), "staged_t",
-                            options=("--fmad=false",))
+        k = ember.RawKernel(source(dist, 16), "staged_t", options=OPTIONS)
         runs = n // 16
         grid = min((runs + BLOCK - 1) // BLOCK, sms * 8)
         jm, ja = pcg_power(bg._inc, grid * BLOCK * 8)
@@ -239,23 +201,24 @@ def main():
     print(f"{'store only (float4 zeros)':55s} {ms:8.4f} ms {gbs / ms:8.0f} GB/s",
           flush=True)
 
-    lanes("uniform lanes R16 cap4 (random.c's)", 3)
+    prev = pathlib.Path(args.prev) if args.prev else None
+    for rep in range(2):  # twice: the card's spread between runs
+        lanes(f"uniform lanes R16 cap4 (random.c's) [{rep}]", 3)
+        if prev:
+            lanes(f"uniform lanes, previous kernels [{rep}]", 3, kernels=prev)
+        lanes(f"normal lanes R16 cap4 (random.c's) [{rep}]", 4)
+        if prev:
+            lanes(f"normal lanes, previous kernels [{rep}]", 4, kernels=prev)
     lanes("uniform lanes R16 cap8", 3, cap=8)
-    lanes("uniform lanes R32 cap4", 3, lane_r=32)
+    lanes("uniform lanes R8 cap4", 3, lane_r=8)
     lanes("uniform lanes R16 cap4, launch bounds 4", 3, subst=BOUNDS)
-    lanes("normal lanes R16 cap4 (random.c's)", 4)
     lanes("normal lanes R8 cap4", 4, lane_r=8)
-    lanes("normal lanes R16 cap4, packed table", 4, subst=PACKED)
-    lanes("normal lanes R16 cap4, packed, launch bounds 4", 4,
-          subst=dict(PACKED, **{'extern "C" __global__ void rnd_fill_lanes(':
-                                PACKED['extern "C" __global__ void rnd_fill_lanes(']
-                                .replace("void rnd_fill_lanes(", "void "
-                                         "__launch_bounds__(256, 4) rnd_fill_lanes(")}))
+    lanes("normal lanes R16 cap4, launch bounds 4", 4, subst=BOUNDS)
     lanes("normal lanes R16 cap4, no deferral (timing only)", 4,
           subst=NO_DEFER)
     lanes("normal lanes R16 cap4, no tables (timing only)", 4,
           subst=NO_TABLES)
-    staged("normal staged runs (rnd_fill, before the lanes)", 4)
+    staged("normal staged runs (rnd_fill)", 4)
 
     for dist, name in ((3, "random"), (4, "standard_normal")):
         f = getattr(er.default_rng(0), name)

@@ -27,6 +27,29 @@ __device__ __forceinline__ rnd_u128 rnd_add128(rnd_u128 a, rnd_u128 b)
     return r;
 }
 
+/* m s + a (mod 2^128), an LCG step or a power of one. Where the
+ * compiler has 128-bit integers (the host's C++ compiler, nvcc, and
+ * NVRTC given --device-int128, as src/math/random.c gives it), theirs: on sm_90 ~16 instructions, 32-bit wide
+ * multiply-adds through the carry flag, where the 64-bit form compiled
+ * to ~26, its carries found by comparisons (and a chain of PTX's 32-bit
+ * mad.cc to ~30); the lane fills (random_lanes.cuh) take one step a word
+ * and are near the SM's issue rate. */
+__device__ __forceinline__ rnd_u128 rnd_madd128(rnd_u128 m, rnd_u128 s,
+                                                rnd_u128 a)
+{
+#if defined(__SIZEOF_INT128__) || defined(__CUDACC_RTC_INT128__)
+    typedef unsigned __int128 u128;
+    const u128 r = (((u128)m.hi << 64) | m.lo) * (((u128)s.hi << 64) | s.lo) +
+                   (((u128)a.hi << 64) | a.lo);
+    rnd_u128 o;
+    o.hi = (unsigned long long)(r >> 64);
+    o.lo = (unsigned long long)r;
+    return o;
+#else
+    return rnd_add128(rnd_mul128(m, s), a);
+#endif
+}
+
 #define RND_PCG 0
 #define RND_PHILOX 1
 
@@ -114,7 +137,21 @@ __device__ __forceinline__ unsigned long long rnd_pcg_out(rnd_u128 st)
 {
     const unsigned rot = (unsigned)(st.hi >> 58);
     const unsigned long long x = st.hi ^ st.lo;
+#ifdef __CUDA_ARCH__
+    /* the rotation as two funnel shifts of the halves, swapped first for
+     * a rotation of 32 or more (the 64-bit form compiled to ten
+     * instructions) */
+    unsigned int lo = (unsigned int)x, hi = (unsigned int)(x >> 32), t;
+    if ((long long)st.hi < 0) { /* rot & 32, tested by one compare */
+        t = lo;
+        lo = hi;
+        hi = t;
+    }
+    return ((unsigned long long)__funnelshift_r(hi, lo, rot) << 32) |
+           __funnelshift_r(lo, hi, rot);
+#else
     return (x >> rot) | (x << ((64u - rot) & 63u));
+#endif
 }
 #endif
 
@@ -169,7 +206,7 @@ __device__ __forceinline__ void rnd_src_seek(rnd_src *s, int fresh,
 {
 #if RND_GEN == RND_PCG
     if (!fresh) {
-        s->st = rnd_add128(rnd_mul128(jm, s->st), ja);
+        s->st = rnd_madd128(jm, s->st, ja);
         return;
     }
 #else
@@ -184,7 +221,7 @@ __device__ __forceinline__ unsigned long long rnd_next(rnd_src *s)
 {
 #if RND_GEN == RND_PCG
     rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
-    s->st = rnd_add128(rnd_mul128(s->st, m), s->inc);
+    s->st = rnd_madd128(m, s->st, s->inc);
     return rnd_pcg_out(s->st);
 #else
     unsigned long long x;

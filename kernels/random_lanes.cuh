@@ -1,7 +1,6 @@
 /* ember random: rnd_fill_lanes, the lane layout of rnd_fill's word draws
  * on cuda. src/math/random.c pastes it after random_fill.cuh for PCG64
- * word draws (float32 normals stay on the staged runs, whose deferred
- * draws the warp collects from the stage) and launches it where the
+ * word draws, float32 normals included, and launches it where the
  * stream starts on a word at element 0 and the output is aligned.
  *
  * A warp's segment is 32 RND_LANE_R words of the stream, and lane l takes
@@ -13,6 +12,13 @@
  * rnd_fill's; its parameters are rnd_fill's, so one argument list serves
  * both.
  *
+ * The segment's loop is made twice (rnd_lane_seg with `whole` a
+ * constant): a segment wholly inside the output stores without a test an
+ * element, and only the stream's last segment tests each. The fills are
+ * near the issue rate of the SM (about 50 instructions a word for
+ * uniforms, where the output's stores alone would take 0.25 ms for 2^28
+ * float32), so every instruction a word counts.
+ *
  * float32 normals (the ziggurat of each 32-bit half) store a deferred
  * draw's raw bits in its place and note it in the lane's mask for the
  * segment; at the segment's end the warp queues the deferred elements'
@@ -20,7 +26,12 @@
  * from out (the warp's own store, ordered by __syncwarp), finishes it
  * with rnd_zig_rest and stores it over the raw bits. About 1% of draws
  * are deferred, so a warp drains once every few segments, all lanes
- * busy. (Looking rnd_zk up only for the few abscissae past the least
+ * busy. The first test's table is one 8-byte row a layer ({bound,
+ * width}) in RND_ZC copies, lane l reading copy l % RND_ZC: a warp's
+ * 32 random layers then fall in distinct banks (two lanes a bank pair,
+ * in the two halves of the warp that a 64-bit load serves apart), where
+ * one copy of two 4-byte tables took two loads of ~3.5 bank passes each
+ * a draw. (Looking rnd_zk up only for the few abscissae past the least
  * of its bounds was slower on the H200, 0.65 ms against 0.60 for 2^28
  * draws.) */
 #if RND_KIND == 1
@@ -37,9 +48,28 @@
 #define RND_LQ 128 /* a warp's queue of deferred elements (a test sets fewer) */
 #endif
 #define RND_LANE_WARPS 8 /* a block's warps at most (random.c's 256 threads) */
+#define RND_ZC 16        /* copies of the first test's table */
 #if RND_LANE_R > 16
 #error "float32 normals note a segment's deferred draws in 32 bits"
 #endif
+/* Element value of 32-bit draw r by the ziggurat's first test
+ * (rnd_zig_now's), fa + fb z, from the lane's copy zb of the packed
+ * table (its rows RND_ZC 8 bytes apart); deferred, r's bits, and `bit`
+ * set in *rest. Written for few instructions: the fill is near the SM's
+ * issue rate. */
+__device__ __forceinline__ float rnd_lane_zig(unsigned int r, unsigned int *rest,
+                                              unsigned int bit, const char *zb,
+                                              float fa, float fb)
+{
+    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));
+    const unsigned int a = r >> 9;
+    const float x = (float)a * __uint_as_float(t.y);
+    const float v = fa + fb * ((r & 256u) ? -x : x);
+    const int d = a >= t.x;
+    *rest |= d ? bit : 0u;
+    return d ? __int_as_float((int)r) : v;
+}
+
 /* Finish the queue's deferred draws, 32 at a time (all: to the last). */
 __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out,
                                                float fa, float fb,
@@ -60,7 +90,76 @@ __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out
         __syncwarp();
     }
 }
+#define RND_LANE_AFFINE(z) ((RND_T)(fa + fb * (z)))
 #endif
+
+/* The lane's words of the segment from word wb: word wb + 32 r + lane
+ * for r < RND_LANE_R, *st the state that yields the first, moved on by
+ * the 32-word power (hm, ha) a word (a, b, pa, pb: rnd_fill's parameters,
+ * which RND_FROM_WORD reads, and dist; zt, fa, fb: float32 normals' table and
+ * scalar loc and scale). `whole` (a constant where it is
+ * called): the segment lies inside the output, so no element is tested.
+ * Returns float32 normals' deferred draws, bit 2r + h for word r's half
+ * h (0 for the rest). */
+__device__ __forceinline__ unsigned int rnd_lane_seg(RND_T *out, long long n,
+                                                     long long wb, int lane,
+                                                     rnd_u128 *st, rnd_u128 hm,
+                                                     rnd_u128 ha, const int whole,
+                                                     const void *zt, float fa,
+                                                     float fb, double a, double b,
+                                                     const double *pa,
+                                                     const double *pb, int dist)
+{
+    unsigned int rest = 0;
+    (void)zt;
+    (void)fa;
+    (void)fb;
+    (void)a;
+    (void)b;
+    (void)pa;
+    (void)pb;
+    (void)dist;
+#pragma unroll
+    for (int r = 0; r < RND_LANE_R; r++) {
+        const long long wd = wb + r * 32 + lane;
+        const unsigned long long x = rnd_pcg_out(*st);
+        *st = rnd_madd128(hm, *st, ha);
+#if RND_KIND == 1
+        /* two 32-bit draws: the pair as one 64-bit store */
+        union {
+            RND_T t[2];
+            unsigned long long u;
+        } two;
+        const long long e = 2 * wd;
+#if RND_DIST == 4
+        unsigned int d = 0;
+        two.t[0] = rnd_lane_zig((unsigned int)x, &d, 1u, (const char *)zt, fa, fb);
+        two.t[1] = rnd_lane_zig((unsigned int)(x >> 32), &d, 2u,
+                                (const char *)zt, fa, fb);
+#else
+        RND_LANE_PAIR(e, x, two.t[0], two.t[1]);
+#endif
+        if (whole || e + 1 < n) {
+            *(unsigned long long *)(out + e) = two.u;
+        } else if (e < n) { /* the stream's last element */
+            out[e] = two.t[0];
+#if RND_DIST == 4
+            d &= 1u;
+#endif
+        }
+#if RND_DIST == 4
+        else {
+            d = 0;
+        }
+        rest |= d << (2 * r);
+#endif
+#else
+        if (whole || wd < n)
+            out[wd] = RND_FROM_WORD(wd, x);
+#endif
+    }
+    return rest;
+}
 
 extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
 {
@@ -74,6 +173,8 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     const long long wid = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     rnd_u128 hm, ha;
     rnd_src src;
+    const void *zt = 0;
+    float fa = 0.0f, fb = 1.0f;
     (void)per;
     (void)s4;
     (void)s5;
@@ -92,88 +193,49 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     (void)pb;
     (void)dist;
 #if RND_KIND == 1 && RND_DIST == 4
-    /* the ziggurat's first test in shared memory (as rnd_fill's), and the
-     * warp's queue of deferred elements */
-    __shared__ unsigned int zk[256];
-    __shared__ float zw[256];
+    /* the first test's packed table in RND_ZC copies (copy c of row i at
+     * i RND_ZC + c), and the warp's queue of deferred elements */
+    __shared__ uint2 zrows[256 * RND_ZC];
     __shared__ long long lq[RND_LANE_WARPS][RND_LQ];
     __shared__ int lqn[RND_LANE_WARPS];
     long long *const q = lq[threadIdx.x >> 5];
     int *const qn = lqn + (threadIdx.x >> 5);
-    for (int t = threadIdx.x; t < 256; t += blockDim.x) {
-        zk[t] = rnd_zk[t];
-        zw[t] = rnd_zw[t];
-    }
+    for (int t = threadIdx.x; t < 256 * RND_ZC; t += blockDim.x)
+        zrows[t] = make_uint2(rnd_zk[t / RND_ZC],
+                              __float_as_uint(rnd_zw[t / RND_ZC]));
     if (lane == 0)
         *qn = 0;
     __syncthreads();
+    zt = zrows + (lane & (RND_ZC - 1));
     /* loc and scale are scalars here (random.c keeps per-element ones on
      * the staged runs), converted once: converted for each element, as
      * RND_AFFINE does, this fill took 1.03 ms for 2^28 draws on the H200
      * where a probe with them built in took 0.60; the same floats */
-    const float fa = (float)a, fb = (float)b;
-#define RND_LANE_AFFINE(z) ((RND_T)(fa + fb * (z)))
+    fa = (float)a;
+    fb = (float)b;
 #endif
     rnd_pcg_power(inc, 32, &hm, &ha);
     rnd_src_init(&src, w, (unsigned long long)(wid * seg + lane));
     (void)rnd_next(&src); /* the state that yields its first word */
     for (long long wb = wid * seg; wb < nw; wb += (T >> 5) * seg) {
-        const int full = (wb + seg) * wpe <= n;
-#if RND_KIND == 1 && RND_DIST == 4
-        unsigned int rest = 0; /* bit 2r + h: word r's half h deferred */
-#endif
-#pragma unroll
-        for (int r = 0; r < RND_LANE_R; r++) {
-            const long long wd = wb + r * 32 + lane;
-            const unsigned long long x = rnd_pcg_out(src.st);
-            src.st = rnd_add128(rnd_mul128(hm, src.st), ha);
-#if RND_KIND == 1 && RND_DIST == 4
-            union {
-                RND_T t[2];
-                unsigned long long u;
-            } two;
-            const long long e = 2 * wd;
-            unsigned int d = 0;
-            const float z0 = rnd_zig_now((unsigned int)x, &d, 0, zk, zw),
-                        z1 = rnd_zig_now((unsigned int)(x >> 32), &d, 1, zk, zw);
-            two.t[0] = d & 1u ? z0 : RND_LANE_AFFINE(z0);
-            two.t[1] = d & 2u ? z1 : RND_LANE_AFFINE(z1);
-            if (full || e + 1 < n) {
-                *(unsigned long long *)(out + e) = two.u;
-            } else if (e < n) { /* the stream's last element */
-                out[e] = two.t[0];
-                d &= 1u;
-            } else {
-                d = 0;
-            }
-            rest |= d << (2 * r);
-#elif RND_KIND == 1
-            /* 32-bit draws: the pair as one 64-bit store */
-            union {
-                RND_T t[2];
-                unsigned long long u;
-            } two;
-            const long long e = 2 * wd;
-            RND_LANE_PAIR(e, x, two.t[0], two.t[1]);
-            if (full || e + 1 < n)
-                *(unsigned long long *)(out + e) = two.u;
-            else if (e < n) /* the stream's last element */
-                out[e] = two.t[0];
-#else
-            if (full || wd < n)
-                out[wd] = RND_FROM_WORD(wd, x);
-#endif
-        }
+        const unsigned int rest =
+            (wb + seg) * wpe <= n
+                ? rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 1, zt, fa, fb,
+                               a, b, pa, pb, dist)
+                : rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 0, zt, fa, fb,
+                               a, b, pa, pb, dist);
+        (void)rest;
 #if RND_KIND == 1 && RND_DIST == 4
         {
             /* the segment's deferred elements to the queue, each lane's
              * in turn (a lane has one or two, a warp about ten); past the
              * queue's room a lane finishes its own at once */
+            unsigned int left = rest;
             int n0 = *qn;
-            while (__any_sync(0xffffffffu, rest != 0)) {
-                const unsigned int m = __ballot_sync(0xffffffffu, rest != 0);
-                if (rest) {
-                    const int k = __ffs((int)rest) - 1,
+            while (__any_sync(0xffffffffu, left != 0)) {
+                const unsigned int m = __ballot_sync(0xffffffffu, left != 0);
+                if (left) {
+                    const int k = __ffs((int)left) - 1,
                               at = n0 + __popc(m & ((1u << lane) - 1u));
                     const long long e = 2 * (wb + (k >> 1) * 32 + lane) + (k & 1);
                     if (at < RND_LQ) {
@@ -182,7 +244,7 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
                         const unsigned int r0 = (unsigned int)__float_as_int(out[e]);
                         out[e] = RND_LANE_AFFINE(rnd_zig_rest(e, r0, w));
                     }
-                    rest &= rest - 1u;
+                    left &= left - 1u;
                 }
                 n0 += __popc(m);
             }
@@ -192,7 +254,7 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
             rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);
         }
 #endif
-        src.st = rnd_add128(rnd_mul128(jm, src.st), ja);
+        src.st = rnd_madd128(jm, src.st, ja);
     }
 #if RND_KIND == 1 && RND_DIST == 4
     rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);

@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 11u
+#define RND_VERSION 12u
 /* A cuda thread's run of consecutive elements, in bytes (the kernel's
  * RND_PER elements), and the shared memory a thread stages it in (RND_SV
  * 16-byte vectors: the run and one that spreads the lanes over the banks;
@@ -157,8 +157,11 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
     static const char *const names[2] = {"rnd_fill", "rnd_fill_lanes"};
     static const char *const host_opts[] = {"-O2"};
-    /* No fused multiply-adds: the draws must round as on the host. */
-    static const char *const cuda_opts[] = {"--fmad=false"};
+    /* No fused multiply-adds: the draws must round as on the host. The
+     * PCG64 step is a 128-bit multiply (random_bits.cuh's rnd_madd128),
+     * which NVRTC compiles as such only with __int128 allowed. */
+    static const char *const cuda_opts[] = {"--fmad=false",
+                                            "--device-int128"};
     const rnd_desc *d = ctx;
     int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
     const char *check = em_knob_text(EM_KNOB_CKERNEL_CHECK_CUDA);
@@ -172,7 +175,7 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
         if (!(src = source(d, 1)))
             return em_error(EM_ERR_OUT_OF_MEMORY,
                             "out of memory generating a random kernel");
-        st = em_compile_cuda(src, "ember_random", cuda_opts, 1, 90,
+        st = em_compile_cuda(src, "ember_random", cuda_opts, 2, 90,
                              EM_CODE_PTX, &code, NULL);
         free(src);
         em_code_free(code);
@@ -182,7 +185,8 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
     if (!(src = source(d, cuda)))
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a random kernel");
-    return em_gen_kt_compile(dev, src, cuda ? cuda_opts : host_opts, 1,
+    return em_gen_kt_compile(dev, src, cuda ? cuda_opts : host_opts,
+                             cuda ? 2 : 1,
                              RND_VERSION, names, cuda && lane_kind(d) ? 2 : 1,
                              fn);
 }
