@@ -156,8 +156,10 @@ static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
 /* The calling thread's buffer, the label for its next launch, the
- * transfer its copies belong to, and its stack of open ranges. */
-static __thread struct {
+ * transfer its copies belong to, and its stack of open ranges. The hooks
+ * take its address once and pass it on: in a shared library each use of
+ * a thread-local variable may be a call to __tls_get_addr. */
+static __thread struct tstate {
     struct tbuf *tb;
     const em_function *label_fn;
     const char *label_op, *label_detail;
@@ -264,11 +266,23 @@ COLD struct tbuf *tb_make(void)
     return tb;
 }
 
-HOT struct tbuf *tb_get(void)
+/* &tl, looked up once: hidden from the compiler, which would otherwise
+ * look it up again (call __tls_get_addr) wherever it needs it, rather than
+ * keep it across a call. */
+HOT struct tstate *tstate(void)
 {
-    struct tbuf *tb = tl.tb;
+    struct tstate *t = &tl;
+    __asm__("" : "+r"(t));
+    return t;
+}
+
+HOT struct tbuf *tb_get_in(struct tstate *t)
+{
+    struct tbuf *tb = t->tb;
     return tb ? tb : tb_make();
 }
+
+HOT struct tbuf *tb_get(void) { return tb_get_in(&tl); }
 
 /* Enter the handshake: 1 when a profile records (leave with tb_leave),
  * 0 when none does (nothing to leave). */
@@ -562,6 +576,7 @@ struct span {
     unsigned gen;           /* the profile it began in */
     struct pdev *pd;
     em_event *e0, *e1;      /* timing events, e0 recorded */
+    struct tstate *t;       /* the calling thread's */
     int host_sync;          /* the operation runs inside the call */
     int cupti;              /* CUPTI times it: 0 no, else BY_CUPTI or BY_CORR */
     uint32_t key;           /* BY_CUPTI kernels: the name's key */
@@ -574,10 +589,12 @@ struct span {
  * id (or for a graph replay, by_corr, the call's correlation id), read
  * after it; a capture refuses event records; the rest get two events, the
  * first recorded on s now. */
-HOT void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
+HOT void span_begin(struct span *sp, struct tstate *t, em_device *d, em_stream *s,
+                    int by_corr)
 {
     int capture = em_rt_capture_of(s) != NULL || d->capturing != NULL;
     struct tbuf *tb;
+    sp->t = t;
     sp->pd = NULL;
     sp->e0 = sp->e1 = NULL;
     sp->host_sync = sp->cupti = 0;
@@ -591,7 +608,7 @@ HOT void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
                   ? BY_CORR : BY_CUPTI;
         if (sp->cupti == BY_CORR)
             (void)em_prof_cupti_take();   /* an id left by an earlier call */
-    } else if (!capture && (tb = tb_get()) && tb_enter(tb)) {
+    } else if (!capture && (tb = tb_get_in(t)) && tb_enter(tb)) {
         sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
         if ((sp->pd = tb_timed_dev(tb, d, sp->gen)) &&
             (sp->e0 = event_take(tb, sp->pd)) && !(sp->e1 = event_take(tb, sp->pd))) {
@@ -609,28 +626,28 @@ HOT void span_begin(struct span *sp, em_device *d, em_stream *s, int by_corr)
 
 /* CUPTI's id of s, asked once per stream while a thread keeps launching
  * on it (the launch has just made d's context current). */
-HOT uint32_t stream_key(em_device *d, em_stream *s, unsigned g)
+HOT uint32_t stream_key(struct tstate *t, em_device *d, em_stream *s, unsigned g)
 {
-    if (s == tl.sk_s && s->impl == tl.sk_impl && g == tl.sk_gen)
-        return tl.sk_id;
-    tl.sk_id = em_prof_cupti_stream(d, s);
-    tl.sk_s = s;
-    tl.sk_impl = s->impl;
-    tl.sk_gen = g;
-    return tl.sk_id;
+    if (s == t->sk_s && s->impl == t->sk_impl && g == t->sk_gen)
+        return t->sk_id;
+    t->sk_id = em_prof_cupti_stream(d, s);
+    t->sk_s = s;
+    t->sk_impl = s->impl;
+    t->sk_gen = g;
+    return t->sk_id;
 }
 
 /* The key of f's name, hashed once per run of launches of f (f and its
  * name's copy both the same: a function freed and another made at its
  * address would need its name copied to the same address too). */
-HOT uint32_t name_key(const em_function *f)
+HOT uint32_t name_key(struct tstate *t, const em_function *f)
 {
-    if (f != tl.nk_f || f->name != tl.nk_name) {
-        tl.nk_f = f;
-        tl.nk_name = f->name;
-        tl.nk_key = em_prof_name_key(f->name);
+    if (f != t->nk_f || f->name != t->nk_name) {
+        t->nk_f = f;
+        t->nk_name = f->name;
+        t->nk_key = em_prof_name_key(f->name);
     }
-    return tl.nk_key;
+    return t->nk_key;
 }
 
 /* After it: the second event, then the record, named op + " " + detail
@@ -642,10 +659,10 @@ HOT void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
 {
     /* first: the backend's call must be the last driver call read */
     uint32_t corr = sp->cupti == BY_CORR ? em_prof_cupti_take()
-                  : sp->cupti == BY_CUPTI ? stream_key(d, s, sp->gen) : 0;
+                  : sp->cupti == BY_CUPTI ? stream_key(sp->t, d, s, sp->gen) : 0;
     int64_t t1 = now_ns();
     int timed = sp->e0 && st == EM_OK && d->ops->event_record(sp->e1, s) == EM_OK;
-    struct tbuf *tb = tb_get();
+    struct tbuf *tb = tb_get_in(sp->t);
     struct hrec *r = NULL;
     if (tb && tb_enter(tb)) {
         if (st == EM_OK && sp->gen == gen && (r = tb_append(tb))) {
@@ -721,16 +738,17 @@ em_status em_prof_launch(em_function *f, const em_launch_config *c,
 {
     em_device *d = f->module->dev;
     const char *op = NULL, *detail = NULL;
+    struct tstate *t = tstate();
     struct span sp;
     em_status st;
-    if (tl.label_fn == f) {
-        op = tl.label_op;
-        detail = tl.label_detail;
-        tl.label_fn = NULL;
+    if (t->label_fn == f) {
+        op = t->label_op;
+        detail = t->label_detail;
+        t->label_fn = NULL;
     }
-    span_begin(&sp, d, s, 0);
+    span_begin(&sp, t, d, s, 0);
     if (sp.cupti == BY_CUPTI)
-        sp.key = name_key(f);
+        sp.key = name_key(t, f);
     st = run(f, c, s, args);
     span_end(&sp, d, s, st, EM_PROF_KERNEL, op, detail, f->name, 0, 0, 0);
     return st;
@@ -756,12 +774,12 @@ static int copy_dir(em_device *d, void *dst, const void *src)
 
 /* The size a copy's name shows ("H2D 4.0 MiB"): the transfer's this
  * thread is in, when the copy is part of it, else the copy's own. */
-static uint64_t copy_size(int dir, uint64_t bytes)
+static uint64_t copy_size(struct tstate *t, int dir, uint64_t bytes)
 {
-    if (tl.xfer_dir == dir && bytes <= tl.xfer_left) {
-        if ((tl.xfer_left -= bytes) == 0)
-            tl.xfer_dir = 0;
-        return tl.xfer_total;
+    if (t->xfer_dir == dir && bytes <= t->xfer_left) {
+        if ((t->xfer_left -= bytes) == 0)
+            t->xfer_dir = 0;
+        return t->xfer_total;
     }
     return bytes;
 }
@@ -769,11 +787,12 @@ static uint64_t copy_size(int dir, uint64_t bytes)
 em_status em_prof_copy(em_device *d, void *dst, const void *src, size_t n,
                        em_stream *s)
 {
+    struct tstate *t = tstate();
     int dir = copy_dir(d, dst, src);
-    uint64_t size = copy_size(dir, n);
+    uint64_t size = copy_size(t, dir, n);
     struct span sp;
     em_status st;
-    span_begin(&sp, d, s, 0);
+    span_begin(&sp, t, d, s, 0);
     st = d->ops->memcpy_async(d, dst, src, n, s);
     span_end(&sp, d, s, st, EM_PROF_COPY, dir_names[dir], NULL, NULL, n, 1, size);
     return st;
@@ -784,7 +803,7 @@ em_status em_prof_fill(em_device *d, void *dst, int value, size_t n,
 {
     struct span sp;
     em_status st;
-    span_begin(&sp, d, s, 0);
+    span_begin(&sp, tstate(), d, s, 0);
     st = d->ops->memset_async(d, dst, value, n, s);
     span_end(&sp, d, s, st, EM_PROF_FILL, "memset", NULL, NULL, n, 1, n);
     return st;
@@ -794,7 +813,7 @@ em_status em_prof_graph(em_device *d, void *graph, em_stream *s)
 {
     struct span sp;
     em_status st;
-    span_begin(&sp, d, s, 1);
+    span_begin(&sp, tstate(), d, s, 1);
     st = d->ops->graph_launch(d, graph, s);
     span_end(&sp, d, s, st, EM_PROF_GRAPH, "graph replay", NULL, NULL, 0, 0, 0);
     return st;
@@ -829,7 +848,7 @@ void em_prof_transfer_done(em_device *d, em_stream *s, int to_host,
                            uint64_t nbytes, int64_t t0)
 {
     int dir = to_host ? DIR_D2H : DIR_H2D;
-    uint64_t size = copy_size(dir, nbytes);
+    uint64_t size = copy_size(&tl, dir, nbytes);
     int64_t t1 = now_ns();
     host_record(EM_PROF_COPY, dir_names[dir], d, s, nbytes, 1, size, t0, t1, t0, t1);
 }

@@ -93,6 +93,7 @@ static int64_t stamp_offset;   /* monotonic - CUPTI's clock: 0 when the
                                   timestamp callback took */
 static void *subscriber;
 static int by_callback;        /* this profile matches every record by id */
+static int warned;             /* this profile said a stream has no id */
 static __thread uint32_t last_corr;
 
 static const int kinds[] = {KIND_CONCURRENT_KERNEL, KIND_MEMCPY, KIND_MEMSET,
@@ -384,6 +385,7 @@ em_status em_prof_cupti_begin(void)
     n_acts = 0;
     pthread_mutex_unlock(&acts_lock);
     by_callback = match_env();
+    __atomic_store_n(&warned, 0, __ATOMIC_RELAXED);
     spare_fill();
     if ((r = cu.subscribe(&subscriber, on_driver_call, NULL)) != 0) {
         subscriber = NULL;
@@ -459,13 +461,25 @@ uint32_t em_prof_cupti_stream(em_device *d, em_stream *s)
 {
     CUcontext ctx = NULL;
     uint32_t id = EM_PROF_NO_STREAM;
+    cupti_result r;
     /* the context the launch just used: d's; with it CUPTI knows which
      * context's default stream a NULL stream is */
     if (em_cuda_drv.cuCtxGetCurrent && em_cuda_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
         ctx = NULL;
     learn_context(d, ctx);
-    if (cu.stream_id(ctx, s ? s->impl : NULL, 0, &id) != 0)
+    if ((r = cu.stream_id(ctx, s ? s->impl : NULL, 0, &id)) != 0) {
+        /* its work goes without device times; say why, once a profile */
+        const char *why = NULL;
+        if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+            return EM_PROF_NO_STREAM;
+        if (cu.result_string)
+            cu.result_string(r, &why);
+        em_log(EM_LOG_WARN, "profile", "CUPTI gives no id for %s's %s stream "
+               "(%s, %d): its work gets no device times", d->name,
+               s && !s->is_default ? "a created" : "the default",
+               why ? why : "unknown error", r);
         return EM_PROF_NO_STREAM;
+    }
     return id;
 }
 
