@@ -94,6 +94,7 @@ static int64_t stamp_offset;   /* monotonic - CUPTI's clock: 0 when the
 static void *subscriber;
 static int by_callback;        /* this profile matches every record by id */
 static int warned;             /* this profile said a stream has no id */
+static int graph_ids;          /* kernel records carry graphId (CUPTI 11.0+) */
 static __thread uint32_t last_corr;
 
 static const int kinds[] = {KIND_CONCURRENT_KERNEL, KIND_MEMCPY, KIND_MEMSET,
@@ -246,7 +247,10 @@ static uint64_t u64_at(const char *r, size_t at)
  * cuptiActivityFlushAll). Offsets: every kind has start at 16 and end at
  * 24; kernels contextId 44, streamId 48, correlationId 92 and the
  * name's pointer at 104; copies, fills and peer copies bytes at 8,
- * contextId 36, streamId 40 and correlationId 44 (peer copies 60). A kernel's name is
+ * contextId 36, streamId 40 and correlationId 44 (peer copies 60). From
+ * CUDA 11.0 (CUpti_ActivityKernel5 on) a kernel's graphId is at 156,
+ * nonzero for a graph's kernel: set aside from the pairing by order even
+ * where its replay's correlation id was not caught. A kernel's name is
  * one string shared by its records while the buffer is read: its key is
  * computed once per kernel and buffer. */
 static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t size,
@@ -257,7 +261,6 @@ static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t si
     uint32_t last_key = 0;
     (void)ctx;
     (void)stream;
-    (void)size;
     pthread_mutex_lock(&acts_lock);
     while (buf && cu.next_record(buf, valid, &rec) == 0) {
         const char *r = rec;
@@ -280,6 +283,7 @@ static void buffer_completed(void *ctx, uint32_t stream, uint8_t *buf, size_t si
             a.context = u32_at(r, 44);
             a.stream = u32_at(r, 48);
             a.corr = u32_at(r, 92);
+            a.taken = graph_ids && u32_at(r, 156) != 0;
         } else if (kind == KIND_MEMCPY || kind == KIND_MEMSET || kind == KIND_MEMCPY2) {
             a.kind = kind == KIND_MEMSET ? EM_PROF_FILL : EM_PROF_COPY;
             a.bytes = u64_at(r, 8);
@@ -332,12 +336,18 @@ static void setup(void)
     cupti_result (*set_stamp)(uint64_t (*)(void));
     cupti_result (*now)(uint64_t *);
     cupti_result (*set_attr)(int attr, size_t *size, void *value);
+    cupti_result (*version)(uint32_t *v);
     void *h = NULL;
     cupti_result r;
     add_toolkit_dirs();
     if ((once_status = em_vendor_ready(&lib)) != EM_OK)
         return;
     em_vendor_open(EM_VENDOR_CUPTI, &h);
+    *(void **)&version = h ? dlsym(h, "cuptiGetVersion") : NULL;
+    if (version) {
+        uint32_t v = 0;
+        graph_ids = version(&v) == 0 && v >= 13;   /* 13: CUDA 11.0 */
+    }
     /* CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER (5): our buffers come
      * zeroed. Refused (an old CUPTI), CUPTI zeroes them itself, pages
      * already faulted in. */
