@@ -396,7 +396,6 @@ em_status em_prof_cupti_begin(void)
     pthread_mutex_unlock(&acts_lock);
     by_callback = match_env();
     __atomic_store_n(&warned, 0, __ATOMIC_RELAXED);
-    spare_fill();
     if ((r = cu.subscribe(&subscriber, on_driver_call, NULL)) != 0) {
         subscriber = NULL;
         return cupti_error(r, "cuptiSubscribe");
@@ -416,6 +415,7 @@ em_status em_prof_cupti_begin(void)
             subscriber = NULL;
             return cupti_error(r, "cuptiActivityEnable");
         }
+    spare_fill();
     return EM_OK;
 }
 
