@@ -117,15 +117,16 @@ uint32_t em_prof_name_key(const char *name);
  * of one driver call (one correlation id: a pageable copy may be several)
  * count as one, from first start to last end, bytes summed. On each
  * stream (a stream id within a context), work runs in the order it was
- * issued, so the
- * stream's calls (by order) and its activities (by start) are two lists
- * of the same work: when they are as long and agree in kind they pair one
- * to one; else each call takes the next activity of its kind, kernel name
- * and size, passing over activities ember did not issue (a vendor
- * library's kernels on ember's stream), at most EM_PROF_MATCH_AHEAD of
- * them, and a call with none (CUPTI dropped it) gets no times, as does
- * a call of EM_PROF_NO_STREAM or EM_PROF_NO_CONTEXT. Reorders both
- * arrays. Returns how many calls got times. */
+ * issued, so the stream's calls (by order) and its activities (by start)
+ * are two lists of the same work. Each call takes the first activity not
+ * yet taken of its kind, kernel name and size, passing over at most
+ * EM_PROF_MATCH_AHEAD others (work ember did not issue, such as a vendor
+ * library's kernels on ember's stream); a call with none (CUPTI dropped
+ * it) gets no times, as does a call of EM_PROF_NO_STREAM or
+ * EM_PROF_NO_CONTEXT. Where no kernel's name fits at all but the lists
+ * are as long and agree in kind, they pair one to one (CUPTI spelling
+ * names otherwise than ember loaded them). Reorders both arrays and uses
+ * acts[].taken. Returns how many calls got times. */
 #define EM_PROF_MATCH_AHEAD 256
 size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,
                      size_t n_acts);

@@ -105,36 +105,67 @@ static void take(em_prof_call *c, const em_prof_act *a)
     c->end = a->end;
 }
 
-/* One stream's calls and activities, both in issue order. */
-static size_t match_stream(em_prof_call *c, size_t nc, const em_prof_act *a, size_t na)
+/* Each call in turn takes the first activity not yet taken that fits it,
+ * passing over at most EM_PROF_MATCH_AHEAD that do not (work ember did
+ * not issue), and looking back at most that far behind the newest one
+ * taken: an activity left further behind is given up as not ember's.
+ * Taking the first unused fit, not the first fit after the last one
+ * taken, lets two calls swap: launches into one stream from two threads
+ * at once are in ember's list in the order the calls began, which need
+ * not be the order the driver queued them. a[].taken marks what is
+ * taken. Returns how many calls got times; *kernels how many of those
+ * were kernels. */
+static size_t match_checked(em_prof_call *c, size_t nc, em_prof_act *a, size_t na,
+                            size_t *kernels)
 {
-    size_t matched = 0, j = 0;
-    if (nc == na) {
-        /* The same work, unless some operation differs in kind: then the
-         * lists differ (something ember did not issue, and something
-         * CUPTI dropped) and the checked walk below sorts it out. Kernel
-         * names are not compared here, so a name CUPTI spells differently
-         * from the one ember loaded costs no times. */
-        size_t i = 0;
-        while (i < nc && c[i].kind == a[i].kind)
-            i++;
-        if (i == nc) {
-            for (i = 0; i < nc; i++)
-                take(&c[i], &a[i]);
-            return nc;
-        }
-    }
+    size_t matched = 0, lo = 0, newest = 0;   /* newest: past the newest taken */
+    *kernels = 0;
     for (size_t i = 0; i < nc; i++) {
-        size_t k, stop = na - j > EM_PROF_MATCH_AHEAD ? j + EM_PROF_MATCH_AHEAD : na;
-        for (k = j; k < stop && !fits(&c[i], &a[k]); k++)
-            ;
-        if (k < stop) {
+        size_t k, passed = 0;
+        if (newest > EM_PROF_MATCH_AHEAD && lo < newest - EM_PROF_MATCH_AHEAD)
+            lo = newest - EM_PROF_MATCH_AHEAD;
+        while (lo < na && a[lo].taken)
+            lo++;
+        for (k = lo; k < na; k++) {
+            if (a[k].taken)
+                continue;
+            if (fits(&c[i], &a[k]))
+                break;
+            if (++passed > EM_PROF_MATCH_AHEAD)
+                break;
+        }
+        if (k < na && passed <= EM_PROF_MATCH_AHEAD) {
             take(&c[i], &a[k]);
-            j = k + 1;
+            a[k].taken = 1;
             matched++;
+            *kernels += c[i].kind == EM_PROF_KERNEL;
+            if (k + 1 > newest)
+                newest = k + 1;
         }
     }
     return matched;
+}
+
+/* One stream's calls and activities, both in issue order. */
+static size_t match_stream(em_prof_call *c, size_t nc, em_prof_act *a, size_t na)
+{
+    size_t kernels, i, matched = match_checked(c, nc, a, na, &kernels);
+    int named = 0;
+    for (i = 0; i < nc; i++)
+        named |= c[i].kind == EM_PROF_KERNEL && c[i].key != 0;
+    if (matched == nc || nc != na || kernels > 0 || !named)
+        return matched;
+    /* As many activities as calls, kernels among them, and not one
+     * kernel's name fitted: CUPTI spells the names otherwise than ember
+     * loaded them. The lists are the same work where every operation
+     * agrees in kind; then they pair one to one. */
+    for (i = 0; i < nc && c[i].kind == a[i].kind; i++)
+        ;
+    if (i < nc)
+        return matched;
+    for (i = 0; i < nc; i++)
+        take(&c[i], &a[i]);
+    return nc;
 }
 
 size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,

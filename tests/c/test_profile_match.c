@@ -205,6 +205,60 @@ static void test_names_and_sizes(void)
     CHECK(start_of(0) == -1 && start_of(1) == 1001);
 }
 
+/* Two host threads launch into one stream at once: ember lists their
+ * calls in the order they began, the driver queued them the other way
+ * round. Each still gets its own kernel's times. */
+static void test_swapped_calls(void)
+{
+    reset();
+    call(0, 0, 4, EM_PROF_KERNEL, "add_f32", 0);
+    call(1, 0, 4, EM_PROF_KERNEL, "sum_f32", 0);
+    call(2, 0, 4, EM_PROF_KERNEL, "add_f32", 0);
+    act(1, 0, 4, 11, EM_PROF_KERNEL, "sum_f32", 0, 1001, 10);
+    act(0, 0, 4, 12, EM_PROF_KERNEL, "add_f32", 0, 1, 10);  /* ran second */
+    act(2, 0, 4, 13, EM_PROF_KERNEL, "add_f32", 0, 2001, 10);
+    acts[1].start = 1500;           /* the driver queued call 0 after call 1 */
+    acts[1].end = 1510;
+    CHECK(em_prof_match(calls, n_calls, acts, n_acts) == 3);
+    CHECK(start_of(0) == 1500 && start_of(1) == 1001 && start_of(2) == 2001);
+}
+
+/* A vendor library's kernel between every two of ember's, over a run
+ * several times EM_PROF_MATCH_AHEAD long: the foreign activities left
+ * behind are given up, never fill the window, and every call gets its
+ * own times to the end. */
+static void test_foreign_throughout(void)
+{
+    enum { RUN = 3 * EM_PROF_MATCH_AHEAD };
+    static em_prof_call many_calls[RUN];
+    static em_prof_act many_acts[2 * RUN];
+    int ok = 1;
+    memset(many_calls, 0, sizeof many_calls);
+    memset(many_acts, 0, sizeof many_acts);
+    for (int i = 0; i < RUN; i++) {
+        em_prof_act *f = &many_acts[2 * i], *e = &many_acts[2 * i + 1];
+        many_calls[i].stream = 1;
+        many_calls[i].kind = EM_PROF_KERNEL;
+        many_calls[i].key = em_prof_name_key("k");
+        many_calls[i].order = i;
+        many_calls[i].tag = (size_t)i;
+        f->stream = e->stream = 1;
+        f->kind = e->kind = EM_PROF_KERNEL;
+        f->key = em_prof_name_key("cublas_gemm");
+        e->key = many_calls[i].key;
+        f->corr = (uint32_t)(2 * i + 1);
+        e->corr = (uint32_t)(2 * i + 2);
+        f->start = 1000 * (int64_t)i - 500;
+        e->start = 1000 * (int64_t)i + 1;
+        f->end = f->start + 10;
+        e->end = e->start + 10;
+    }
+    CHECK(em_prof_match(many_calls, RUN, many_acts, 2 * RUN) == RUN);
+    for (int k = 0; k < RUN; k++)
+        ok &= many_calls[k].start == 1000 * (int64_t)many_calls[k].tag + 1;
+    CHECK(ok);
+}
+
 /* Keys: the same name the same key, never 0 (0 is "unknown"). */
 static void test_name_key(void)
 {
@@ -232,6 +286,8 @@ int main(void)
     test_split_copy_is_one_call();
     test_taken_devices_and_unknown_streams();
     test_names_and_sizes();
+    test_swapped_calls();
+    test_foreign_throughout();
     test_name_key();
     test_empty_inputs();
     return check_report("test_profile_match");
