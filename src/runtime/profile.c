@@ -579,7 +579,7 @@ struct span {
     struct tstate *t;       /* the calling thread's */
     int host_sync;          /* the operation runs inside the call */
     int cupti;              /* CUPTI times it: 0 no, else BY_CUPTI or BY_CORR */
-    uint32_t key;           /* BY_CUPTI kernels: the name's key */
+    const em_function *fn; /* a launch's kernel, for its name's key */
     int64_t t0;
 };
 
@@ -598,7 +598,7 @@ HOT void span_begin(struct span *sp, struct tstate *t, em_device *d, em_stream *
     sp->pd = NULL;
     sp->e0 = sp->e1 = NULL;
     sp->host_sync = sp->cupti = 0;
-    sp->key = 0;
+    sp->fn = NULL;
     sp->gen = __atomic_load_n(&gen, __ATOMIC_RELAXED);
     if (d->type == EM_DEVICE_CPU && s->is_default && !capture) {
         sp->host_sync = 1;
@@ -658,9 +658,13 @@ HOT void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
                      const char *own, uint64_t bytes, int sized, uint64_t size)
 {
     /* first: the backend's call must be the last driver call read */
-    uint32_t corr = sp->cupti == BY_CORR ? em_prof_cupti_take()
-                  : sp->cupti == BY_CUPTI ? stream_key(sp->t, d, s, sp->gen) : 0;
+    uint32_t corr = sp->cupti == BY_CORR ? em_prof_cupti_take() : 0, key = 0;
     int64_t t1 = now_ns();
+    if (sp->cupti == BY_CUPTI) {   /* outside the call's host time */
+        corr = stream_key(sp->t, d, s, sp->gen);
+        if (sp->fn)
+            key = name_key(sp->t, sp->fn);
+    }
     int timed = sp->e0 && st == EM_OK && d->ops->event_record(sp->e1, s) == EM_OK;
     struct tbuf *tb = tb_get_in(sp->t);
     struct hrec *r = NULL;
@@ -686,7 +690,7 @@ HOT void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
             }
             r->flags = (uint8_t)sp->cupti;
             r->corr = corr;
-            r->key = sp->key;
+            r->key = key;
             if (timed) {
                 r->flags |= WAITING;
                 r->u.ev.e0 = sp->e0;
@@ -747,8 +751,7 @@ em_status em_prof_launch(em_function *f, const em_launch_config *c,
         t->label_fn = NULL;
     }
     span_begin(&sp, t, d, s, 0);
-    if (sp.cupti == BY_CUPTI)
-        sp.key = name_key(t, f);
+    sp.fn = f;
     st = run(f, c, s, args);
     span_end(&sp, d, s, st, EM_PROF_KERNEL, op, detail, f->name, 0, 0, 0);
     return st;
