@@ -15,9 +15,10 @@
  * The segment's loop is made twice (rnd_lane_seg with `whole` a
  * constant): a segment wholly inside the output stores without a test an
  * element, and only the stream's last segment tests each. The fills are
- * near the issue rate of the SM (about 50 instructions a word for
- * uniforms, where the output's stores alone would take 0.25 ms for 2^28
- * float32), so every instruction a word counts.
+ * bound by the SM's issue rate, so every instruction a word counts: at
+ * the store's own time (0.25 ms for 2^28 float32 on the H200) an SM has
+ * ~62 issue slots a warp-word; the uniform fill takes ~32 (0.258 ms), the
+ * normal ~56 (0.483 ms; bench/README.md).
  *
  * float32 normals (the ziggurat of each 32-bit half) store a deferred
  * draw's raw bits in its place and note it in the lane's mask for the
@@ -70,7 +71,12 @@ __device__ __forceinline__ float rnd_lane_zig(unsigned int r, unsigned int *rest
     return d ? __int_as_float((int)r) : v;
 }
 
-/* Finish the queue's deferred draws, 32 at a time (all: to the last). */
+/* Finish the queue's deferred draws, 32 at a time (all: to the last).
+ * With them the H200 filled 2^28 in 0.48 ms, without (timing only) in
+ * 0.33: this, the queueing and their bits are the normals' cost over the
+ * uniforms'. Keeping a lane's last deferred draw's bits in a register
+ * for the queue, so that most were not read back from out, was slower
+ * (0.51 ms): the read-back is not what waits. */
 __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out,
                                                float fa, float fb,
                                                const unsigned long long *w,
