@@ -257,3 +257,26 @@ def test_values_of_strings_is_a_type_error_too(device):
         s.values
     with pytest.raises(NotImplementedError):
         s.values
+
+
+def test_dtype_as_numpy_and_pandas_take_it(device):
+    # pandas' numeric dtypes are NumPy's, so np.dtype(s.dtype) and
+    # pd.array(v, dtype=s.dtype) work on them; ember's Dtype converts the
+    # same way, strings to NumPy's StringDType; nullable ones do not, as
+    # pandas' Int64 does not
+    pdf = pd.DataFrame({
+        "f": [1.5, 2.5], "i": np.array([1, 2], np.int32), "b": [True, False],
+        "t": pd.to_datetime(["2026-01-01", "2026-01-02"]),
+        "s": pd.array(["a", "b"], dtype="str"), "n": pd.array([1, None], dtype="Int64")})
+    df = ef.from_pandas(pdf, device=device)
+    for c in "fibt":
+        want = pdf[c].dtype            # NumPy's, in pandas
+        v = np.array([0, 1]).astype(want)
+        assert np.dtype(df[c].dtype) == want
+        assert pd.array(v, dtype=df[c].dtype).dtype == pd.array(v, dtype=want).dtype
+    assert np.dtype(df["s"].dtype) == np.dtypes.StringDType()
+    assert list(pd.array(np.array(["x", "y"], object), dtype=df["s"].dtype)) == ["x", "y"]
+    # and back: a NumPy StringDType names ember's str
+    assert ef.Series(["x"], dtype=np.dtypes.StringDType(), device=device).dtype == "str"
+    with pytest.raises(TypeError):
+        np.dtype(df["n"].dtype)

@@ -37,6 +37,23 @@ class Dtype:
     def is_categorical(self):
         return self.kind == "O"
 
+    @property
+    def dtype(self):
+        """The NumPy dtype of these values where NumPy has one: numbers,
+        bools, datetimes and timedeltas as themselves, strings as NumPy's
+        StringDType. Through it np.dtype() and pandas' pandas_dtype() take
+        a Dtype, as they take a pandas Series' NumPy dtype (dask's
+        partition boundaries of a string column are built by
+        pd.array(values, dtype=<the partition's dtype>)). The nullable
+        numbers and categoricals have none (AttributeError), as pandas'
+        Int64 and category have none."""
+        import numpy as np
+        if self.kind == "U":
+            return np.dtypes.StringDType()
+        if self.masked or self.kind == "O":
+            raise AttributeError(f"the {self.name} dtype has no NumPy dtype")
+        return np.dtype(self.name)
+
     def __eq__(self, other):
         if isinstance(other, Dtype):
             return self.name == other.name
@@ -136,6 +153,8 @@ def lookup(spec):
     name = getattr(spec, "name", None) if not isinstance(spec, str) else spec
     if type(spec).__name__ == "StringDtype":   # pandas' two string dtypes
         name = "str" if isinstance(spec.na_value, float) else "string"
+    elif type(spec).__name__ == "StringDType":  # NumPy's (Dtype.dtype)
+        name = "str"
     if not isinstance(name, str):
         name = str(spec)
     name = _ALIASES.get(name, name)
