@@ -27,7 +27,9 @@ records); the records column checks that the profile saw every launch
 and "timed" that each got a device time. "device us" is the profiled
 round's device span (first start to last end of its launches) per launch:
 where it is close to "profiling us" the GPU, not the host, set the pace
-while profiling."""
+while profiling. "also per step" lists the other records a step made (an
+allocation, a copy or a fill beside the launch), each of which costs the
+profiler too."""
 import argparse
 import os
 import statistics
@@ -67,6 +69,7 @@ def case(ember, step, sync, name_of_launch, how):
     sync()
     before = statistics.median(timed(step, sync) for _ in range(3))
     off, on, stops, counts, timed_counts, spans = [], [], [], [], [], []
+    others = {}
     for _ in range(ROUNDS):
         off.append(timed(step, sync))
         p = ember.profile(device_times=device_times)
@@ -82,14 +85,20 @@ def case(ember, step, sync, name_of_launch, how):
         stops.append(time.perf_counter() - t0)
         mine = [r for r in p.records if r.kind == "kernel" and r.name == name_of_launch]
         counts.append(len(mine))
+        for r in p.records:
+            if r.kind != "kernel" or r.name != name_of_launch:
+                key = r.kind if r.kind != "kernel" else "kernel " + r.name
+                others[key] = others.get(key, 0) + 1
         mine = [r for r in mine if r.device_start is not None]
         timed_counts.append(len(mine))
         if mine:
             spans.append((max(r.device_end for r in mine)
                           - min(r.device_start for r in mine)) * 1e-9 / LAUNCHES)
+    also = ", ".join("%s %.2f" % (k, n / (ROUNDS * LAUNCHES))
+                     for k, n in sorted(others.items())) or "-"
     return (before, statistics.median(off), statistics.median(on),
             statistics.median(stops), min(counts), min(timed_counts),
-            statistics.median(spans) if spans else float("nan"))
+            statistics.median(spans) if spans else float("nan"), also)
 
 
 def cupti_usable(ember):
@@ -128,16 +137,17 @@ def main():
     lines = []
     for how in timings:
         for label, step, name in cases:
-            before, off, on, stop, count, n_timed, span = case(
+            before, off, on, stop, count, n_timed, span, also = case(
                 ember, step, dev.synchronize, name, how)
             # a reduction may launch a second (final) pass: launches per step
             per_step = count / LAUNCHES
-            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) | %d | %.3f |" % (
+            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) | %d | %.3f | %s |" % (
                 label, args.device, how, before * 1e6, off * 1e6, on * 1e6,
                 100.0 * (on - off) / off, stop * 1e3, count, per_step, n_timed,
-                span * 1e6))
+                span * 1e6, also))
     columns = ("launch", "device", "device times", "off, before us", "off, after us",
-               "profiling us", "overhead", "stop ms", "records", "timed", "device us")
+               "profiling us", "overhead", "stop ms", "records", "timed", "device us",
+               "also per step")
     table = "\n".join(["| " + " | ".join(columns) + " |",
                        "|" + "---|" * len(columns)] + lines)
     print(table)
