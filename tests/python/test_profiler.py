@@ -532,6 +532,37 @@ def test_capture_while_profiling(dev):
     assert rows["graph replay"].calls == 1 and rows["graph replay"].total >= 0
 
 
+def test_graph_replay_among_launches(dev):
+    """A graph replay between eager launches of the same kernel on the same
+    stream: each eager launch keeps its own device time and the replay its
+    own, in the stream's order (with CUPTI the replay's kernels are paired
+    by their call's correlation id and set aside from the pairing by
+    order, so an eager launch never takes one of them)."""
+    s = ember.Stream(non_blocking=True)
+    x = ember.ones(1 << 16, dtype=np.float32)
+    out = ember.zeros(1 << 16, dtype=np.float32)
+    with s:
+        ember.add(x, 1, out=out)
+        s.begin_capture()
+        ember.add(out, 1, out=out)
+        ember.add(out, 1, out=out)
+        g = s.end_capture()
+        s.synchronize()
+        with ember.profile() as p:
+            ember.add(out, 1, out=out)
+            g.launch(s)
+            ember.add(out, 1, out=out)
+            s.synchronize()
+    np.testing.assert_array_equal(ember.asnumpy(out), np.full(1 << 16, 6, np.float32))
+    work = [r for r in p.records if r.kind in ("kernel", "graph")]
+    assert [(r.name, r.stream) for r in work] == [
+        ("add float32", 1), ("graph replay", 1), ("add float32", 1)]
+    why = [(r.name, r.device_start, r.device_end) for r in work]
+    assert all(r.device_start is not None and r.device_end > r.device_start > 0
+               for r in work), why
+    assert all(b.device_start >= a.device_end for a, b in zip(work, work[1:])), why
+
+
 # A stand-in for Nsight Systems: an NVTX injection library, as NVTX's
 # loader finds one through NVTX_INJECTION64_PATH. Its entry point is
 # handed NVTX's export table; from the core module's function table it
