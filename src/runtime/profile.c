@@ -660,11 +660,6 @@ HOT void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
     /* first: the backend's call must be the last driver call read */
     uint32_t corr = sp->cupti == BY_CORR ? em_prof_cupti_take() : 0, key = 0;
     int64_t t1 = now_ns();
-    if (sp->cupti == BY_CUPTI) {   /* outside the call's host time */
-        corr = stream_key(sp->t, d, s, sp->gen);
-        if (sp->fn)
-            key = name_key(sp->t, sp->fn);
-    }
     int timed = sp->e0 && st == EM_OK && d->ops->event_record(sp->e1, s) == EM_OK;
     struct tbuf *tb = tb_get_in(sp->t);
     struct hrec *r = NULL;
@@ -687,6 +682,14 @@ HOT void span_end(struct span *sp, em_device *d, em_stream *s, em_status st,
             if (sp->host_sync) {
                 r->u.dev.start = sp->t0;
                 r->u.dev.end = t1;
+            }
+            /* CUPTI's stream id and the name's key: outside the call's host
+             * time, and while the stop waits for this thread, so CUPTI is
+             * still there to ask */
+            if (sp->cupti == BY_CUPTI) {
+                corr = stream_key(sp->t, d, s, sp->gen);
+                if (sp->fn)
+                    key = name_key(sp->t, sp->fn);
             }
             r->flags = (uint8_t)sp->cupti;
             r->corr = corr;
