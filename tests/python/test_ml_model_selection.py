@@ -37,6 +37,17 @@ def test_kfold_shuffled(device):
         np.testing.assert_array_equal(te, te2)
         assert set(tr) | set(te) == set(range(25)) and not set(tr) & set(te)
     assert not np.array_equal(np.concatenate([t for _, t in folds]), np.arange(25))
+    # scikit-learn's own folds for the same random_state (its NumPy draws)
+    for (a, b), (c, d) in zip(folds, skm.KFold(4, shuffle=True,
+                                               random_state=3).split(np.zeros(25))):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
+    # a RandomState instance is drawn from in turn, as scikit-learn's
+    ours = MS.KFold(3, shuffle=True, random_state=np.random.RandomState(5))
+    ref = skm.KFold(3, shuffle=True, random_state=np.random.RandomState(5))
+    for _ in range(2):
+        for (a, b), (c, d) in zip(ours.split(X), ref.split(np.zeros(25))):
+            np.testing.assert_array_equal(b, d)
 
 
 def test_kfold_errors():
@@ -61,12 +72,12 @@ def test_stratified_kfold(device, seed):
     for (a, b), (c, d) in zip(MS.StratifiedKFold(3).split(ys, ys),
                               skm.StratifiedKFold(3).split(ys, ys)):
         np.testing.assert_array_equal(b, d)
-    shuffled = list(MS.StratifiedKFold(4, shuffle=True, random_state=1).split(X, y))
-    per_class = [np.bincount(np.searchsorted([3, 5, 7], y[t]), minlength=3)
-                 for _, t in shuffled]
-    ref = [np.bincount(np.searchsorted([3, 5, 7], y[t]), minlength=3)
-           for _, t in skm.StratifiedKFold(4).split(X, y)]
-    assert sorted(map(tuple, per_class)) == sorted(map(tuple, ref))
+    shuffled = list(MS.StratifiedKFold(4, shuffle=True, random_state=seed).split(
+        X, ember.asarray(y, device=device)))
+    ref = list(skm.StratifiedKFold(4, shuffle=True, random_state=seed).split(X, y))
+    for (a, b), (c, d) in zip(shuffled, ref):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
     with pytest.raises(ValueError, match="cannot be greater than the number of members"):
         list(MS.StratifiedKFold(3).split(np.zeros(4), [0, 0, 1, 1]))
     with pytest.warns(UserWarning, match="least populated class"):
@@ -111,8 +122,8 @@ def test_train_test_split_sizes(sizes):
     y = np.arange(23)
     a, b = MS.train_test_split(y, random_state=1, **sizes)
     r = skm.train_test_split(y, random_state=1, **sizes)
-    assert (len(a), len(b)) == (len(r[0]), len(r[1]))
-    assert not set(a) & set(b)
+    np.testing.assert_array_equal(a, r[0])
+    np.testing.assert_array_equal(b, r[1])
 
 
 def test_train_test_split_stratify(device):
@@ -122,11 +133,16 @@ def test_train_test_split_stratify(device):
     a, b, ya, yb = MS.train_test_split(X, ember.asarray(y, device=device),
                                        stratify=y, test_size=0.25, random_state=4)
     r = skm.train_test_split(X, y, stratify=y, test_size=0.25, random_state=4)
-    assert np.array_equal(np.sort(np.bincount(_np(yb), minlength=3)),
-                          np.sort(np.bincount(r[3], minlength=3)))
-    assert np.array_equal(np.bincount(_np(ya), minlength=3) + np.bincount(
-        _np(yb), minlength=3), np.bincount(y))
-    np.testing.assert_array_equal(y[a], _np(ya))
+    for ours, ref in zip((a, b, ya, yb), r):
+        np.testing.assert_array_equal(_np(ours), ref)
+    # string labels and pandas input, as the examples split iris and wine
+    names = np.array(["setosa", "versicolor", "virginica"], dtype=object)[y]
+    df = pd.DataFrame({"x": np.arange(60.0)})
+    ours = MS.train_test_split(df, names, stratify=names, test_size=0.5, random_state=0)
+    ref = skm.train_test_split(df, names, stratify=names, test_size=0.5, random_state=0)
+    pd.testing.assert_frame_equal(ours[0], ref[0])
+    pd.testing.assert_frame_equal(ours[1], ref[1])
+    np.testing.assert_array_equal(ours[3], ref[3])
 
 
 def test_train_test_split_errors():
@@ -171,17 +187,17 @@ def test_shuffle_splits(device):
     for params in ({}, {"test_size": 0.3}, {"train_size": 20, "test_size": 10}):
         ours = list(MS.ShuffleSplit(4, random_state=0, **params).split(X))
         ref = list(skm.ShuffleSplit(4, random_state=0, **params).split(np.zeros(50)))
-        assert [(len(a), len(b)) for a, b in ours] == [(len(a), len(b)) for a, b in ref]
-        assert all(not set(a) & set(b) for a, b in ours)
+        for (a, b), (c, d) in zip(ours, ref):
+            np.testing.assert_array_equal(a, c)
+            np.testing.assert_array_equal(b, d)
         assert not np.array_equal(ours[0][1], ours[1][1])
         again = list(MS.ShuffleSplit(4, random_state=0, **params).split(X))
         assert all(np.array_equal(a[1], b[1]) for a, b in zip(ours, again))
     for (a, b), (c, d) in zip(
             MS.StratifiedShuffleSplit(3, test_size=0.2, random_state=1).split(X, y),
             skm.StratifiedShuffleSplit(3, test_size=0.2, random_state=1).split(X, y)):
-        assert len(a) == len(c) and len(b) == len(d)
-        assert sorted(np.bincount(y[b], minlength=3)) == sorted(
-            np.bincount(y[d], minlength=3))
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
 
 
 def test_cross_val_score_on_ember_arrays(device):

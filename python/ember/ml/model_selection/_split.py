@@ -1,9 +1,11 @@
-"""train_test_split, KFold and StratifiedKFold. Permutations come from
-ember.random on the data's device, so a given random_state always gives the
-same split, but not scikit-learn's split (its NumPy random stream is not
-reproduced). Unshuffled splits are scikit-learn's exactly. The splitters
-yield NumPy index arrays, which scikit-learn's cross-validation tools
-expect."""
+"""train_test_split, KFold, StratifiedKFold, ShuffleSplit and
+StratifiedShuffleSplit. The random draws are scikit-learn's own: the same
+NumPy RandomState calls in the same order (a permutation of n indices, or
+of each class's members), so a random_state gives scikit-learn's split, and
+a program that prints scores after a split prints the same ones. Only the
+indices are drawn on the host; the rows are gathered on the data's device.
+The splitters yield NumPy index arrays, which scikit-learn's
+cross-validation tools expect."""
 import numbers
 import warnings
 
@@ -42,21 +44,21 @@ def _device(arrays):
     return ember.Device("cpu")
 
 
-def _seed(random_state):
-    """An int seed (or None) for ember.random: NumPy generators and
-    RandomState instances give one draw of theirs."""
-    if random_state is None or isinstance(random_state, numbers.Integral):
+def _rng(random_state):
+    """scikit-learn's check_random_state: None is NumPy's global RandomState,
+    an int seeds a fresh one, a RandomState (or Generator) is used as is."""
+    if random_state is None:
+        return np.random.mtrand._rand
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return np.random.RandomState(random_state)
+    if isinstance(random_state, (np.random.RandomState, np.random.Generator)):
         return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return int(random_state.randint(2 ** 31 - 1))
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(2 ** 31 - 1))
-    raise ValueError(f"{random_state!r} cannot be used to seed a random generator")
+    raise ValueError(f"{random_state!r} cannot be used to seed a "
+                     "numpy.random.RandomState instance")
 
 
-def _permutation(n, seed, dev):
-    with ember.Device(dev):
-        return ember.random.default_rng(seed).permutation(n)
+def _permutation(n, rng, dev):
+    return ember.asarray(rng.permutation(n), device=dev)
 
 
 def _take(a, idx, idx_host):
@@ -145,10 +147,14 @@ def _ranked(codes, src, counts):
     return members, gc, rank
 
 
-def _stratified(stratify, n_train, n_test, seed, dev):
+def _stratified(stratify, n_train, n_test, rng, dev):
+    """scikit-learn's StratifiedShuffleSplit draw: the train and then the
+    test count of each class, a permutation of each class's members (in
+    index order, classes sorted), then a permutation of each part."""
     classes, codes = _labels.encode(stratify, dev)
     k = classes.shape[0]
-    counts = ember.asnumpy(ember.bincount(codes, minlength=k)).astype(np.int64)
+    codes_h = ember.asnumpy(codes).astype(np.int64)
+    counts = np.bincount(codes_h, minlength=k)
     if counts.min() < 2:
         raise ValueError("The least populated class in y has only 1 member, which is "
                          "too few. The minimum number of groups for any class cannot "
@@ -159,21 +165,18 @@ def _stratified(stratify, n_train, n_test, seed, dev):
     if n_test < k:
         raise ValueError(f"The test_size = {n_test} should be greater or equal to "
                          f"the number of classes = {k}")
-    hrng = np.random.default_rng(seed)
-    t = _approximate_mode(counts, n_test, hrng)
-    r = _approximate_mode(counts - t, n_train, hrng)
-    n = codes.shape[0]
-    dev = codes.device
-    grouped, gc, rank = _ranked(codes, _permutation(n, seed, dev), counts)
-    tc, rc = ember.asarray(t, device=dev), ember.asarray(r, device=dev)
-    lim = ember.take(tc, gc)
-    test = grouped[rank < lim]
-    train = grouped[(rank >= lim) & (rank < lim + ember.take(rc, gc))]
-    mix = ember.random.default_rng(None if seed is None else seed + 1)
-    with ember.Device(dev):
-        train = ember.take(train, mix.permutation(train.shape[0]))
-        test = ember.take(test, mix.permutation(test.shape[0]))
-    return train, test
+    r = _approximate_mode(counts, n_train, rng)
+    t = _approximate_mode(counts - r, n_test, rng)
+    members = np.argsort(codes_h, kind="stable")
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    train, test = [], []
+    for i in range(k):
+        own = members[start[i]:start[i] + counts[i]][rng.permutation(counts[i])]
+        train.append(own[:r[i]])
+        test.append(own[r[i]:r[i] + t[i]])
+    train = rng.permutation(np.concatenate(train))
+    test = rng.permutation(np.concatenate(test))
+    return ember.asarray(train, device=dev), ember.asarray(test, device=dev)
 
 
 def train_test_split(*arrays, test_size=None, train_size=None, random_state=None,
@@ -193,9 +196,9 @@ def train_test_split(*arrays, test_size=None, train_size=None, random_state=None
         train = ember.arange(n_train, device=dev)
         test = ember.arange(n_train, n_train + n_test, device=dev)
     elif stratify is not None:
-        train, test = _stratified(stratify, n_train, n_test, _seed(random_state), dev)
+        train, test = _stratified(stratify, n_train, n_test, _rng(random_state), dev)
     else:
-        perm = _permutation(n, _seed(random_state), dev)
+        perm = _permutation(n, _rng(random_state), dev)
         test, train = perm[:n_test], perm[n_test:n_test + n_train]
     th, sh = ember.asnumpy(train), ember.asnumpy(test)
     out = []
@@ -239,7 +242,7 @@ class _BaseKFold:
         fold = ember.asnumpy(self._folds(X, y, n))
         for i in range(self.n_splits):
             test = fold == i
-            yield np.flatnonzero(~test), self._test_order(test, i)
+            yield np.flatnonzero(~test), np.flatnonzero(test)
 
 
 class KFold(_BaseKFold):
@@ -253,22 +256,11 @@ class KFold(_BaseKFold):
         bounds = ember.asarray(np.cumsum(sizes), device=dev)
         pos = ember.searchsorted(bounds, ember.arange(n, device=dev), side="right")
         if not self.shuffle:
-            self._perm = None
             return pos
-        perm = _permutation(n, _seed(self.random_state), dev)
+        perm = _permutation(n, _rng(self.random_state), dev)
         fold = ember.empty(n, dtype=ember.int64, device=dev)
         fold[perm] = pos
-        self._perm = ember.asnumpy(perm)
-        self._sizes = sizes
         return fold
-
-    def _test_order(self, test, i):
-        # scikit-learn's test indices follow the permutation, not index order
-        if self._perm is None:
-            return np.flatnonzero(test)
-        start = int(self._sizes[:i].sum())
-        return self._perm[start:start + self._sizes[i]]
-
 
 class StratifiedKFold(_BaseKFold):
     """Folds that keep the class proportions, allotted as scikit-learn does
@@ -306,10 +298,13 @@ class StratifiedKFold(_BaseKFold):
         alloc = ember.bincount((ember.arange(n, device=dev) % s) * k + y_sorted,
                                minlength=s * k).reshape(s, k)
         cum = ember.asnumpy(ember.cumsum(alloc, axis=0))
-        src = ember.arange(n, device=dev)
+        members, gc, within = _ranked(codes, ember.arange(n, device=dev), counts)
         if self.shuffle:
-            src = _permutation(n, _seed(self.random_state), dev)
-        members, gc, within = _ranked(codes, src, counts)
+            # scikit-learn shuffles each class's list of folds in turn; the
+            # j-th member of class c then takes list entry perm_c[j]
+            rng = _rng(self.random_state)
+            within = ember.asarray(np.concatenate(
+                [rng.permutation(int(c)) for c in counts]), device=dev)
         # fold of the r-th member of class c: the first fold whose running
         # allotment for c exceeds r
         flat = ember.asarray((cum.T + np.arange(k)[:, None] * (n + 1)).reshape(-1),
@@ -319,13 +314,11 @@ class StratifiedKFold(_BaseKFold):
         fold[members] = f
         return fold
 
-    def _test_order(self, test, i):
-        return np.flatnonzero(test)
-
 
 class ShuffleSplit:
-    """n_splits independent random train/test splits of scikit-learn's
-    sizes (test_size defaults to 0.1), each a permutation on the device."""
+    """n_splits random train/test splits of scikit-learn's sizes (test_size
+    defaults to 0.1), scikit-learn's permutations in turn from one
+    RandomState."""
 
     _stratify = False
 
@@ -348,14 +341,12 @@ class ShuffleSplit:
         n = _check_lengths([X, y])
         n_train, n_test = _sizes(n, self.test_size, self.train_size, 0.1)
         dev = _device([X, y])
-        # one seed per split, drawn from the given one (a tiny host draw)
-        seed = _seed(self.random_state)
-        seeds = np.random.default_rng(seed).integers(0, 2 ** 31 - 1, self.n_splits)
-        for s in seeds.tolist():
+        rng = _rng(self.random_state)
+        for _ in range(self.n_splits):
             if self._stratify:
-                train, test = _stratified(y, n_train, n_test, s, dev)
+                train, test = _stratified(y, n_train, n_test, rng, dev)
             else:
-                perm = _permutation(n, s, dev)
+                perm = _permutation(n, rng, dev)
                 test, train = perm[:n_test], perm[n_test:n_test + n_train]
             yield ember.asnumpy(train), ember.asnumpy(test)
 
