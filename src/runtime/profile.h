@@ -122,11 +122,13 @@ uint32_t em_prof_name_key(const char *name);
  * yet taken of its kind, kernel name and size, passing over at most
  * EM_PROF_MATCH_AHEAD others (work ember did not issue, such as a vendor
  * library's kernels on ember's stream); a call with none (CUPTI dropped
- * it) gets no times, as does a call of EM_PROF_NO_STREAM or
- * EM_PROF_NO_CONTEXT. Where no kernel's name fits at all but the lists
- * are as long and agree in kind, they pair one to one (CUPTI spelling
- * names otherwise than ember loaded them). Reorders both arrays and uses
- * acts[].taken. Returns how many calls got times. */
+ * it) gets no times, as does a call of EM_PROF_NO_CONTEXT. Where no
+ * kernel's name fits at all but the lists are as long and agree in kind,
+ * they pair one to one (CUPTI spelling names otherwise than ember loaded
+ * them). In a context where one run of calls has a stream id no activity
+ * carries (or EM_PROF_NO_STREAM) and one run of activities a stream id no
+ * call names, the two are taken for one stream. Reorders both arrays and
+ * uses acts[].taken. Returns how many calls got times. */
 #define EM_PROF_MATCH_AHEAD 256
 size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,
                      size_t n_acts);

@@ -168,34 +168,111 @@ static size_t match_stream(em_prof_call *c, size_t nc, em_prof_act *a, size_t na
     return nc;
 }
 
+/* A stream's run of calls or activities: [at, end) of its sorted array. */
+struct run {
+    size_t at, end;
+};
+
+/* The end of the run of (context, stream) starting at calls[i] / acts[j]. */
+static size_t calls_run(const em_prof_call *c, size_t n, size_t i)
+{
+    size_t e = i;
+    while (e < n && c[e].context == c[i].context && c[e].stream == c[i].stream)
+        e++;
+    return e;
+}
+
+static size_t acts_run(const em_prof_act *a, size_t n, size_t j)
+{
+    size_t e = j;
+    while (e < n && a[e].context == a[j].context && a[e].stream == a[j].stream)
+        e++;
+    return e;
+}
+
+/* Runs with no counterpart: in one context, a run of calls whose stream id
+ * no activity carries (or that CUPTI could not name) and a run of
+ * activities of a stream no call names are the same stream when each is
+ * the only one of its kind there; such a pair is matched as a stream.
+ * This is what a stream id ember was told and CUPTI's records disagree on
+ * (or one CUPTI would not give) costs: nothing, where it can be told.
+ * oc, oa: the lone runs (calls', activities'), sorted by context. */
+static size_t adopt(em_prof_call *calls, const struct run *oc, size_t n_oc,
+                    em_prof_act *acts, const struct run *oa, size_t n_oa)
+{
+    size_t matched = 0, i = 0, j = 0;
+    while (i < n_oc && j < n_oa) {
+        uint32_t ci = calls[oc[i].at].context, cj = acts[oa[j].at].context;
+        size_t ie = i, je = j;
+        if (ci != cj) {
+            if (ci < cj)
+                i++;
+            else
+                j++;
+            continue;
+        }
+        while (ie < n_oc && calls[oc[ie].at].context == ci)
+            ie++;
+        while (je < n_oa && acts[oa[je].at].context == ci)
+            je++;
+        if (ie - i == 1 && je - j == 1)
+            matched += match_stream(&calls[oc[i].at], oc[i].end - oc[i].at,
+                                    &acts[oa[j].at], oa[j].end - oa[j].at);
+        i = ie;
+        j = je;
+    }
+    return matched;
+}
+
 size_t em_prof_match(em_prof_call *calls, size_t n_calls, em_prof_act *acts,
                      size_t n_acts)
 {
-    size_t matched = 0, i = 0, j = 0;
+    size_t matched = 0, i = 0, j = 0, n_oc = 0, n_oa = 0;
+    struct run *oc, *oa;
     for (size_t k = 0; k < n_calls; k++)
         calls[k].start = calls[k].end = -1;
     n_acts = merge_calls(acts, n_acts);
     qsort(acts, n_acts, sizeof *acts, act_by_start);
     qsort(calls, n_calls, sizeof *calls, call_by_order);
-    while (i < n_calls) {
-        size_t ie = i, je;
-        while (ie < n_calls && calls[ie].context == calls[i].context &&
-               calls[ie].stream == calls[i].stream)
-            ie++;
-        /* the activities of the same stream (both lists are sorted by
-         * context, then stream) */
-        while (j < n_acts && (acts[j].context < calls[i].context ||
-                              (acts[j].context == calls[i].context &&
-                               acts[j].stream < calls[i].stream)))
-            j++;
-        je = j;
-        while (je < n_acts && acts[je].context == calls[i].context &&
-               acts[je].stream == calls[i].stream)
-            je++;
-        if (calls[i].stream != EM_PROF_NO_STREAM && calls[i].context != EM_PROF_NO_CONTEXT)
+    /* at most one lone run per call and per activity; out of memory,
+     * none are adopted */
+    oc = malloc((n_calls ? n_calls : 1) * sizeof *oc);
+    oa = malloc((n_acts ? n_acts : 1) * sizeof *oa);
+    /* both arrays are sorted by context, then stream: walk their runs
+     * side by side */
+    while (i < n_calls || j < n_acts) {
+        int side;   /* <0 calls only, >0 activities only, 0 both */
+        size_t ie = i, je = j;
+        if (i == n_calls)
+            side = 1;
+        else if (j == n_acts)
+            side = -1;
+        else if (calls[i].context != acts[j].context)
+            side = calls[i].context < acts[j].context ? -1 : 1;
+        else
+            side = calls[i].stream < acts[j].stream ? -1
+                 : calls[i].stream > acts[j].stream;
+        if (side <= 0)
+            ie = calls_run(calls, n_calls, i);
+        if (side >= 0)
+            je = acts_run(acts, n_acts, j);
+        if (side == 0 && calls[i].stream != EM_PROF_NO_STREAM) {
             matched += match_stream(&calls[i], ie - i, &acts[j], je - j);
+        } else {
+            /* a run of calls CUPTI gave no stream id may only be adopted;
+             * activities with no stream (CUPTI's invalid id, the same
+             * value: synchronous copies) are no stream to adopt */
+            if (side <= 0 && calls[i].context != EM_PROF_NO_CONTEXT && oc)
+                oc[n_oc++] = (struct run){i, ie};
+            if (side > 0 && acts[j].stream != EM_PROF_NO_STREAM && oa)
+                oa[n_oa++] = (struct run){j, je};
+        }
         i = ie;
         j = je;
     }
+    if (oc && oa)
+        matched += adopt(calls, oc, n_oc, acts, oa, n_oa);
+    free(oc);
+    free(oa);
     return matched;
 }

@@ -259,6 +259,33 @@ static void test_foreign_throughout(void)
     CHECK(ok);
 }
 
+/* The stream id ember was told for a stream and the one CUPTI's records
+ * carry disagree (or CUPTI gave none): in a context where that run of
+ * calls and one run of activities are each the only ones without a
+ * counterpart, they are the same stream. Where two runs of activities are
+ * without one, nothing is guessed. Synchronous copies (no stream) are no
+ * stream to adopt. */
+static void test_stream_id_disagreement(void)
+{
+    reset();
+    call(0, 0, 10, EM_PROF_KERNEL, "a", 0);              /* named right */
+    call(1, 0, 99, EM_PROF_KERNEL, "b", 0);              /* CUPTI says 7 */
+    call(2, 0, 99, EM_PROF_COPY, NULL, 64);
+    call(3, 1, EM_PROF_NO_STREAM, EM_PROF_KERNEL, "c", 0);
+    call(4, 2, 99, EM_PROF_KERNEL, "d", 0);
+    act(0, 0, 10, 1, EM_PROF_KERNEL, "a", 0, 1, 10);
+    act(1, 0, 7, 2, EM_PROF_KERNEL, "b", 0, 1001, 10);
+    act(2, 0, 7, 3, EM_PROF_COPY, NULL, 64, 2001, 10);
+    act(3, 1, 7, 4, EM_PROF_KERNEL, "c", 0, 3001, 10);
+    act(-1, 1, EM_PROF_NO_STREAM, 5, EM_PROF_COPY, NULL, 8, 3500, 10);
+    act(4, 2, 7, 6, EM_PROF_KERNEL, "d", 0, 4001, 10);  /* two lone runs */
+    act(-1, 2, 8, 7, EM_PROF_KERNEL, "d", 0, 4501, 10);
+    CHECK(em_prof_match(calls, n_calls, acts, n_acts) == 4);
+    for (int i = 0; i < 4; i++)
+        CHECK(start_of(i) == 1000 * i + 1);
+    CHECK(start_of(4) == -1);
+}
+
 /* Keys: the same name the same key, never 0 (0 is "unknown"). */
 static void test_name_key(void)
 {
@@ -288,6 +315,7 @@ int main(void)
     test_names_and_sizes();
     test_swapped_calls();
     test_foreign_throughout();
+    test_stream_id_disagreement();
     test_name_key();
     test_empty_inputs();
     return check_report("test_profile_match");
