@@ -485,7 +485,8 @@ uint32_t em_prof_cupti_stream(em_device *d, em_stream *s)
         if (cu.result_string)
             cu.result_string(r, &why);
         em_log(EM_LOG_WARN, "profile", "CUPTI gives no id for %s's %s stream "
-               "(%s, %d): its work gets no device times", d->name,
+               "(%s, %d): its work gets device times only where one stream "
+               "of CUPTI's records is left over for it", d->name,
                s && !s->is_default ? "a created" : "the default",
                why ? why : "unknown error", r);
         return EM_PROF_NO_STREAM;
