@@ -34,17 +34,26 @@ def _module(dev):
     return m
 
 
-class Slots:
-    """slot (int64 a row) in [0, entries); first[s]: the first row of slot
-    s (n where none; with rev, n - 1 - the last row); null: the slot of
-    null rows."""
-    __slots__ = ("slot", "first", "entries", "null", "n", "rev")
+SLOTS, COUNTS = 1, 2   # what an insert records (kernels/key_hash.cuh's mode bits)
 
-    def __init__(self, slot, first, entries, null, n, rev):
-        self.slot, self.first, self.entries = slot, first, entries
+
+class Slots:
+    """slot (int32 or int64 a row, when recorded) in [0, entries); ent:
+    two int64 a slot, its first row (n where none; with rev, n - 1 - the
+    last row) and its rows (when counted); null: the slot of null rows."""
+    __slots__ = ("slot", "ent", "counted", "entries", "null", "n", "rev")
+
+    def __init__(self, slot, ent, counted, entries, null, n, rev):
+        self.slot, self.ent, self.counted, self.entries = slot, ent, counted, entries
         self.null, self.n, self.rev = null, n, rev
 
+    @property
+    def first(self):
+        return self.ent[0::2]
+
     def counts(self):
+        if self.counted:
+            return self.ent[1::2]
         return ember.bincount(self.slot, minlength=self.entries)
 
 
@@ -66,18 +75,48 @@ def _bits(col):
         v = ember.where(ember.isnan(v), float("nan"), v + 0.0)
         return v.view("int64"), nulls, None
     if d.kind == "b":
-        v = v.astype("int8")
+        return v.astype("int64"), nulls, (0, 1)
     if d.kind == "u" and str(v.dtype) == "uint64":
         hi = int(v.max())
         lo = int(v.min())
         v = v.view("int64")
         return v, nulls, ((lo, hi) if hi < 1 << 63 else None)
     v = v.astype("int64") if str(v.dtype) != "int64" else v
-    return v, nulls, (int(v.min()), int(v.max()))
+    return v, nulls, _bounds(v)
 
 
-def _insert(keys, nulls, bounds, rev):
-    """Slots of int64 keys (nulls: True where the row is null)."""
+def _geom(dev, n, most=65536):
+    """(grid, block, chunk) of a pass over n rows: on cuda 256 threads a
+    block, grid-stride (chunk 0); on cpu one thread a block, each block a
+    contiguous run of rows (four a pool thread, so that they even out)."""
+    if dev.type != "cpu":
+        return (max(1, min((n + 255) // 256, most)),), (256,), 0
+    threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else (os.cpu_count() or 1)
+    chunk = max(-(-n // (4 * threads)), 1 << 16)
+    return (max(-(-n // chunk), 1),), (1,), chunk
+
+
+def _bounds(keys):
+    """(min, max) of int64 keys in one pass."""
+    n = keys.shape[0]
+    dev = keys.device
+    grid, block, chunk = _geom(dev, n, most=1024)
+    t = grid[0] * block[0]
+    lo = ember.empty(t, dtype="int64", device=dev)
+    hi = ember.empty(t, dtype="int64", device=dev)
+    _launch(dev, "em_kh_bounds", grid, block, (keys, np.int64(n), np.int64(chunk), lo, hi))
+    return int(lo.min()), int(hi.max())
+
+
+def _launch(dev, name, grid, block, args):
+    with ember.Device(dev):
+        _module(dev).get_function(name)(grid, block, args)
+
+
+def _insert(keys, nulls, bounds, rev, mode):
+    """Slots of int64 keys (nulls: True where the row is null); mode:
+    SLOTS and/or COUNTS, what to record."""
     n = keys.shape[0]
     dev = keys.device
     direct = bounds is not None and _small(bounds[1] - bounds[0] + 1, n)
@@ -89,45 +128,42 @@ def _insert(keys, nulls, bounds, rev):
         lo = 0
         cap = 1 << max((2 * n - 1).bit_length(), 10)   # at most half full
         tkeys = ember.full(cap, -1, dtype="int64", device=dev)
-    first = ember.full(cap + 2, n, dtype="int64", device=dev)
-    slot = ember.empty(n, dtype="int64", device=dev)
+    ent = ember.zeros((cap + 2) * 2, dtype="int64", device=dev)
+    ent[0::2] = n
+    wide = cap + 2 >= 1 << 31
+    slot = ember.empty(n if mode & SLOTS else 1, dtype="int64" if wide else "int32",
+                       device=dev)
     valid = (~nulls).astype("uint8") if nulls is not None else \
         ember.ones(1, dtype="uint8", device=dev)
-    cuda = dev.type != "cpu"
-    if cuda:
-        grid, block, chunk = (max(1, min((n + 255) // 256, 65536)),), (256,), 0
-    else:   # a contiguous run of rows a block, in order
-        parts = 4 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
-            else 4 * (os.cpu_count() or 1)
-        chunk = max(-(-n // parts), 1 << 16)
-        grid, block = (max(-(-n // chunk), 1),), (1,)
+    grid, block, chunk = _geom(dev, n)
     if n:
-        with ember.Device(dev):
-            _module(dev).get_function("em_kh_insert")(grid, block, (
-                keys, valid, np.int32(nulls is not None), np.int64(n), np.int64(chunk),
-                np.int32(rev), np.uint64(lo & ((1 << 64) - 1)), np.int32(direct),
-                np.uint64(cap - 1), tkeys, first, slot))
-    return Slots(slot, first, cap + 2, cap, n, rev)
+        _launch(dev, "em_kh_insert" + ("64" if wide else "32"), grid, block, (
+            keys, valid, np.int32(nulls is not None), np.int64(n), np.int64(chunk),
+            np.int32(rev), np.uint64(lo & ((1 << 64) - 1)), np.int32(direct),
+            np.uint64(cap - 1), tkeys, ent, slot, np.int32(mode)))
+    return Slots(slot if mode & SLOTS else None, ent, bool(mode & COUNTS), cap + 2, cap,
+                 n, rev)
 
 
-def slots(cols, rev=False):
+def slots(cols, mode, rev=False):
     """The Slots of the rows of key columns (a null in a key is a value
     equal to the other nulls of that column, as pandas' duplicated)."""
     if len(cols) == 1:
         keys, nulls, bounds = _bits(cols[0])
-        return _insert(keys, nulls, bounds, rev)
+        return _insert(keys, nulls, bounds, rev, mode)
     combined, span = None, 1
     for col in cols:
-        s = _insert(*_bits(col), False)
+        s = _insert(*_bits(col), False, SLOTS | COUNTS)
         ids, k = _dense(s)
         if combined is not None and span * k >= _BIG:   # renumber before a wrap
-            ids0, span = _dense(_insert(combined, None, (0, span - 1), False))
+            ids0, span = _dense(_insert(combined, None, (0, span - 1), False,
+                                        SLOTS | COUNTS))
             combined = ids0
         if combined is None:
             combined, span = ids, k
         else:
             combined, span = combined * k + ids, span * k
-    return _insert(combined, None, (0, span - 1), rev)
+    return _insert(combined, None, (0, span - 1), rev, mode)
 
 
 def _dense(s):
@@ -140,7 +176,7 @@ def _dense(s):
 def first_rows(col):
     """(first row of each distinct value in order of appearance, its
     count, True where that value is null): value_counts' groups."""
-    s = slots([col])
+    s = slots([col], COUNTS)
     counts = s.counts()
     occ = ember.flatnonzero(counts > 0)
     first, counts = s.first[occ], counts[occ]
@@ -148,17 +184,27 @@ def first_rows(col):
     return first[appear], counts[appear], (occ == s.null)[appear]
 
 
+def distinct(col):
+    """(distinct non-null values, whether a row is null): nunique."""
+    if col.length == 0:
+        return 0, False
+    s = slots([col], COUNTS)
+    counts = s.counts()
+    null = bool(counts[s.null] > 0)
+    return int((counts > 0).sum()) - null, null
+
+
 def duplicated(cols, keep):
     """pandas' duplicated of the rows of key columns (keep first, last or
     False)."""
-    s = slots(cols, rev=keep == "last")
+    s = slots(cols, SLOTS | (COUNTS if keep is False else 0), rev=keep == "last")
     if keep is False:
         counts = s.counts()
         return counts[s.slot] > 1
     out = ember.empty(s.n, dtype="bool", device=s.slot.device)
-    n = s.n
-    with ember.Device(s.slot.device):
-        _module(s.slot.device).get_function("em_kh_dup")(
-            (max(1, min((n + 255) // 256, 65536)),), (256,),
-            (s.slot, s.first, np.int64(n), np.int32(s.rev), out))
+    if s.n:
+        wide = str(s.slot.dtype) == "int64"
+        grid, block, chunk = _geom(out.device, s.n)
+        _launch(out.device, "em_kh_dup" + ("64" if wide else "32"), grid, block,
+                (s.slot, s.ent, np.int64(s.n), np.int64(chunk), np.int32(s.rev), out))
     return out

@@ -432,16 +432,17 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     def unique(self):
         """The distinct values in order of appearance: an ember array for
         plain dtypes, a Series (default index) for nullable and str ones."""
-        c, k = _order.codes(self._col)
-        first, _, _ = _order.first_rows(c, k)
+        from ember.frame._hash_groups import first_rows
+        first, _, _ = first_rows(self._col)   # hashed, in order of appearance
         col = self._col.take(first)
         if self._col.dtype.masked or self._col.dtype.is_categorical:
             return Series._make(col, RangeIndex(0, col.length), self.name)
         return col.values
 
     def nunique(self, dropna=True):
-        c, k = _order.codes(self._col)
-        return k + (0 if dropna or not bool((c < 0).any()) else 1)
+        from ember.frame._hash_groups import distinct
+        k, null = distinct(self._col)
+        return k + (0 if dropna or not null else 1)
 
     def value_counts(self, normalize=False, sort=True, ascending=False, dropna=True):
         if self._col.dtype.is_categorical:   # every category, unused ones too

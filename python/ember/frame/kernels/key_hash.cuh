@@ -9,13 +9,35 @@
  * directly, no probing), cap the null rows' slot, cap + 1 the all-ones
  * key's (the table's empty marker). `order` numbers the rows as they are
  * taken: row i itself, or n - 1 - i when `rev` (keep='last' is keep='first'
- * of the reversed rows), and first[] holds the least such number.
+ * of the reversed rows), and a slot's first row is the least such number. Slots
+ * are int32 (S = int) while they fit, halving the bytes the row pass
+ * writes and the next one reads.
  *
  * Rows: with chunk > 0 (cpu) block b takes rows [b * chunk, (b + 1) *
- * chunk) in order, so the atomicMin check rarely fires; chunk == 0 (cuda)
- * is the grid-stride loop of coalesced loads. */
+ * chunk) in order, one thread a block, so the atomicMin check rarely
+ * fires and no call is made a row; chunk == 0 (cuda) is the grid-stride
+ * loop of coalesced loads. */
 
 #define EM_KH_EMPTY 0xffffffffffffffffull
+/* mode bits: write each row's slot; count the rows of each slot (value_counts
+ * needs no slots, only counts and first rows) */
+#define EM_KH_SLOTS 1
+#define EM_KH_COUNTS 2
+
+/* This thread's rows: i = *a; i < *e; i += *s. */
+__device__ __forceinline__ void em_kh_range(long long n, long long chunk, long long *a,
+                                            long long *e, long long *s)
+{
+    if (chunk > 0) {
+        *a = (long long)blockIdx.x * chunk;
+        *e = n - *a < chunk ? n : *a + chunk;
+        *s = 1;
+    } else {
+        *a = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+        *e = n;
+        *s = (long long)gridDim.x * blockDim.x;
+    }
+}
 
 __device__ __forceinline__ unsigned long long em_kh_mix(unsigned long long x)
 {
@@ -52,54 +74,111 @@ __device__ __forceinline__ long long em_kh_slot(unsigned long long k,
     }
 }
 
+template <typename S>
 __device__ __forceinline__ void em_kh_row(long long i, const unsigned long long *keys,
                                           const unsigned char *valid, int has_valid,
-                                          long long n, int rev, unsigned long long lo, int direct,
-                                          unsigned long long mask,
-                                          unsigned long long *tkeys, long long *first,
-                                          long long *slot)
+                                          long long n, int rev, unsigned long long lo,
+                                          int direct, unsigned long long mask,
+                                          unsigned long long *tkeys, long long *ent,
+                                          S *slot, int mode)
 {
     const long long s = has_valid && !valid[i] ? (long long)mask + 1
-                                           : em_kh_slot(keys[i], lo, direct, mask, tkeys);
+                                               : em_kh_slot(keys[i], lo, direct, mask, tkeys);
     const long long o = rev ? n - 1 - i : i;
-    slot[i] = s;
-    if (o < ((volatile long long *)first)[s])
-        atomicMin(first + s, o);
+    if (mode & EM_KH_SLOTS)
+        slot[i] = (S)s;
+    if (mode & EM_KH_COUNTS)
+        atomicAdd((unsigned long long *)ent + 2 * s + 1, 1ull);
+    if (o < ((volatile long long *)ent)[2 * s])
+        atomicMin(ent + 2 * s, o);
 }
 
 /* cap = mask + 1 table slots (a power of two, or the direct range);
- * first[] (cap + 2 entries) starts at n, tkeys at all ones. valid (one
+ * ent[] holds two long longs a slot (cap + 2 of them), its first row
+ * (starts at n) and its count (starts at 0), side by side so that a row
+ * touches one cache line of them; tkeys starts at all ones. valid (one
  * byte a row, 0: null) is read only when has_valid. */
-extern "C" __global__ void em_kh_insert(const unsigned long long *keys,
-                                        const unsigned char *valid, int has_valid,
-                                        long long n, long long chunk, int rev,
-                                        unsigned long long lo, int direct,
-                                        unsigned long long mask,
-                                        unsigned long long *tkeys, long long *first,
-                                        long long *slot)
+template <typename S>
+__device__ void em_kh_insert(const unsigned long long *keys, const unsigned char *valid,
+                             int has_valid, long long n, long long chunk, int rev,
+                             unsigned long long lo, int direct, unsigned long long mask,
+                             unsigned long long *tkeys, long long *ent, S *slot, int mode)
 {
-    if (chunk > 0) {
-        const long long a = (long long)blockIdx.x * chunk;
-        const long long b = n - a < chunk ? n : a + chunk;
-        if (rev) {   /* the reversed order's first rows are met first */
-            for (long long i = b - 1; i >= a; i--)
-                em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, first, slot);
-        } else {
-            for (long long i = a; i < b; i++)
-                em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, first, slot);
-        }
+    long long a, e, st;
+    em_kh_range(n, chunk, &a, &e, &st);
+    if (chunk > 0 && rev) {   /* the reversed order's first rows are met first */
+        for (long long i = e - 1; i >= a; i--)
+            em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, ent, slot,
+                      mode);
         return;
     }
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x)
-        em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, first, slot);
+    for (long long i = a; i < e; i += st)
+        em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, ent, slot,
+                      mode);
 }
 
 /* duplicated: a row repeats an earlier one (in `order`) of its slot. */
-extern "C" __global__ void em_kh_dup(const long long *slot, const long long *first,
-                                     long long n, int rev, unsigned char *out)
+template <typename S>
+__device__ void em_kh_dup(const S *slot, const long long *ent, long long n,
+                          long long chunk, int rev, unsigned char *out)
 {
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x)
-        out[i] = first[slot[i]] != (rev ? n - 1 - i : i);
+    long long a, e, st;
+    em_kh_range(n, chunk, &a, &e, &st);
+    for (long long i = a; i < e; i += st)
+        out[i] = ent[2 * (long long)slot[i]] != (rev ? n - 1 - i : i);
+}
+
+/* The kernels, one pair a slot width (written out: the cpu launcher
+ * reads each kernel's parameters from its own text). */
+extern "C" __global__ void em_kh_insert32(const unsigned long long *keys,
+                                          const unsigned char *valid, int has_valid,
+                                          long long n, long long chunk, int rev,
+                                          unsigned long long lo, int direct,
+                                          unsigned long long mask, unsigned long long *tkeys,
+                                          long long *ent, int *slot, int mode)
+{
+    em_kh_insert<int>(keys, valid, has_valid, n, chunk, rev, lo, direct, mask, tkeys, ent,
+                   slot, mode);
+}
+
+extern "C" __global__ void em_kh_dup32(const int *slot, const long long *ent, long long n,
+                                       long long chunk, int rev, unsigned char *out)
+{
+    em_kh_dup<int>(slot, ent, n, chunk, rev, out);
+}
+
+extern "C" __global__ void em_kh_insert64(const unsigned long long *keys,
+                                          const unsigned char *valid, int has_valid,
+                                          long long n, long long chunk, int rev,
+                                          unsigned long long lo, int direct,
+                                          unsigned long long mask, unsigned long long *tkeys,
+                                          long long *ent, long long *slot, int mode)
+{
+    em_kh_insert<long long>(keys, valid, has_valid, n, chunk, rev, lo, direct, mask, tkeys, ent,
+                   slot, mode);
+}
+
+extern "C" __global__ void em_kh_dup64(const long long *slot, const long long *ent, long long n,
+                                       long long chunk, int rev, unsigned char *out)
+{
+    em_kh_dup<long long>(slot, ent, n, chunk, rev, out);
+}
+
+/* The least and greatest key of this thread's rows (lo[t], hi[t]; none:
+ * the int64 extremes reversed), one pass where min() and max() take two:
+ * a small range is addressed directly. */
+extern "C" __global__ void em_kh_bounds(const long long *keys, long long n, long long chunk,
+                                        long long *lo, long long *hi)
+{
+    long long a, e, st;
+    em_kh_range(n, chunk, &a, &e, &st);
+    long long l = 0x7fffffffffffffffll, h = -0x7fffffffffffffffll - 1;
+    for (long long i = a; i < e; i += st) {
+        const long long k = keys[i];
+        l = k < l ? k : l;
+        h = k > h ? k : h;
+    }
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    lo[t] = l;
+    hi[t] = h;
 }
