@@ -5,7 +5,8 @@ ember arrays when an input is ember, NumPy otherwise, unless
 ember.ml.set_output says which.
 
 pairwise_distances and the other pairwise functions (metrics/pairwise.py)
-and silhouette_score (metrics/_cluster.py) are found on first use."""
+silhouette_score (metrics/_cluster.py) and the scores comparing two
+labellings (metrics/_supervised.py) are found on first use."""
 from ember.ml._lazy import lazy_names
 from ember.ml.metrics._classification import (accuracy_score, confusion_matrix,
                                               log_loss)
@@ -23,7 +24,13 @@ _LAZY = {"pairwise_distances": "pairwise", "euclidean_distances": "pairwise",
          "cosine_similarity": "pairwise", "pairwise_distances_argmin": "pairwise",
          "pairwise_distances_argmin_min": "pairwise",
          "pairwise_distances_chunked": "pairwise",
-         "silhouette_score": "_cluster", "silhouette_samples": "_cluster"}
+         "silhouette_score": "_cluster", "silhouette_samples": "_cluster",
+         **{name: "_supervised" for name in (
+             "contingency_matrix", "pair_confusion_matrix", "rand_score",
+             "adjusted_rand_score", "mutual_info_score",
+             "normalized_mutual_info_score", "adjusted_mutual_info_score",
+             "homogeneity_score", "completeness_score", "v_measure_score",
+             "homogeneity_completeness_v_measure", "fowlkes_mallows_score")}}
 
 
 __getattr__ = lazy_names(__name__, {**_LAZY, "pairwise": "pairwise"})
