@@ -71,6 +71,10 @@ CASES = {
     "merge_str": lambda d: d[["g", "x"]].merge(d[["g", "y"]], on="g", npartitions=3),
     "merge_broadcast": lambda d: d.merge(d.groupby("g").y.max().rename("y2")
                                          .reset_index(), on="g", broadcast=True),
+    # dask names the result's index with rename_axis when the sides' differ
+    "merge_right_index": lambda d: d.merge(
+        d.groupby("g").agg({"x": "sum", "y": "max"}).repartition(npartitions=1),
+        left_on="g", right_index=True, suffixes=("_o", "_a")),
     "sort_values": lambda d: d.sort_values("x"),
     "set_index": lambda d: d.set_index("x"),
     # dask's boundaries of a string column: pd.array(values, dtype=<the

@@ -165,6 +165,41 @@ def test_by_series_and_arrays(pair):
                            pdf.groupby(keys)["v"].sum())
 
 
+def test_by_index_level_name(device):
+    # pandas groups by an index level named as a key (dask's groupby.apply
+    # after set_index("name") does); a name both a level and a column is
+    # ambiguous (ValueError)
+    pdf = _pdf().set_index("ks")
+    df = ef.from_pandas(pdf, device=device)
+    _both(lambda d: d.groupby("ks")["v"].sum(), pdf, df)
+    _both(lambda d: d.groupby("ks", dropna=False)[["v", "f"]].mean(), pdf, df)
+    _both(lambda d: d.groupby(["ks", "k"])["v"].max(), pdf, df)
+    multi = _pdf().set_index(["k", "kb"])
+    dm = ef.from_pandas(multi, device=device)
+    _both(lambda d: d.groupby("kb")["v"].sum(), multi, dm)
+    both = _pdf().set_index("k", drop=False)
+    _both(lambda d: d.groupby("k")["v"].sum(), both, ef.from_pandas(both, device=device))
+    _both(lambda d: d.groupby("nope")["v"].sum(), pdf, df)
+
+
+def test_rename_axis(device):
+    pdf = _pdf()
+    df = ef.from_pandas(pdf, device=device)
+    for f in (lambda d: d.rename_axis("r"), lambda d: d.rename_axis(index="r"),
+              lambda d: d.rename_axis(index=str.upper).rename_axis(None),
+              lambda d: d["v"].rename_axis("r"),
+              lambda d: d.set_index(["k", "kb"]).rename_axis(["a", "b"]),
+              lambda d: d.set_index(["k", "kb"]).rename_axis(index={"kb": "z"}),
+              lambda d: d.rename_axis("r", axis="nope"),
+              lambda d: d.set_index(["k", "kb"]).rename_axis(["a"]),
+              lambda d: d.rename_axis("r", index="q"),
+              lambda d: d.rename_axis({"a": 1})):
+        _both(f, pdf, df)
+    got = df.copy()
+    assert got.rename_axis("w", inplace=True) is None
+    assert got.index.name == "w" and df.index.name is None
+
+
 @pytest.mark.parametrize("method", ["average", "min", "max", "first", "dense"])
 def test_rank(pair, method):
     pdf, df = pair

@@ -4,6 +4,7 @@ index's labels by a mapping, get(key, default), and row iteration by
 itertuples (the columns copied to the host once each, then zipped: the
 explicit host loop pandas' itertuples is)."""
 import ember
+from ember.frame._transpose import NO_VALUE   # pandas' no_default
 
 
 def drop(df, labels=None, axis=0, index=None, columns=None, errors="raise"):
@@ -60,6 +61,48 @@ def rename_index(df, mapping):
     out = df.copy()
     out._index = Index(new, name=ix.name)
     return out
+
+
+def rename_axis(obj, mapper=NO_VALUE, index=NO_VALUE, columns=NO_VALUE, axis=0,
+                inplace=False):
+    """pandas' rename_axis: new name(s) of the index (a scalar, a list for
+    a MultiIndex, or a dict or function of the old names); the values and
+    labels are shared, not copied."""
+    from ember.frame.series import Series
+    is_series = isinstance(obj, Series)
+    axes = {0: 0, "index": 0, "rows": 0} if is_series else \
+        {0: 0, "index": 0, "rows": 0, 1: 1, "columns": 1}
+    if axis not in axes:
+        raise ValueError(f"No axis named {axis} for object type {type(obj).__name__}")
+    if mapper is not NO_VALUE:
+        # as pandas: a name (or list of names) for the axis; index= and
+        # columns= are then not looked at
+        if callable(mapper) or isinstance(mapper, dict):
+            raise ValueError("Use `.rename` to alter labels with a mapper.")
+        index, columns = (mapper, NO_VALUE) if axes[axis] == 0 else (NO_VALUE, mapper)
+    if columns is not NO_VALUE:
+        raise NotImplementedError("rename_axis of the columns: ember.frame's column "
+                                  "labels have no name")
+    if index is NO_VALUE:
+        return None if inplace else obj
+    ix = obj.index
+    if callable(index) or isinstance(index, dict):
+        f = index if callable(index) else (lambda n: index.get(n, n))
+        names = [f(n) for n in ix.names]
+    elif isinstance(index, (list, tuple)):
+        names = list(index)
+    else:
+        names = [index]
+    if len(names) != ix.nlevels:
+        raise ValueError(f"Length of names must match number of levels in MultiIndex "
+                         f"({ix.nlevels}), got {len(names)}")
+    new = ix.rename(names if ix.nlevels > 1 else names[0])
+    if inplace:
+        obj._index = new
+        return None
+    if is_series:
+        return Series._make(obj._col, new, obj.name)
+    return type(obj)._make(dict(obj._cols), new)
 
 
 def get(obj, key, default=None):

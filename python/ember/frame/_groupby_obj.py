@@ -51,10 +51,20 @@ def resolve_keys(obj, by):
             raise NotImplementedError("groupby by a function or a mapping of the index "
                                       "labels; group by column names or Series")
         else:
-            if cols is None or not _hashable(b) or b not in cols:
+            level = _hashable(b) and b is not None and b in obj.index.names
+            if cols is not None and _hashable(b) and b in cols:
+                if level:
+                    raise ValueError(f"'{b}' is both an index level and a column "
+                                     "label, which is ambiguous.")
+                keys.append((b, cols[b]))
+                exclude.append(b)
+            elif level:
+                # an index level by name, as pandas groups by it
+                ix = obj.index
+                lev = ix if ix.nlevels == 1 else ix.get_level_values(b)
+                keys.append((b, lev._column(obj._dev())))
+            else:
                 raise KeyError(b)
-            keys.append((b, cols[b]))
-            exclude.append(b)
     return keys, exclude
 
 

@@ -6,7 +6,7 @@ from ember.frame._attrs import AttrMethods, set_column_names, set_index_labels
 from ember.frame._frame_ops import FrameOpsMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._replace import ReplaceMethods
-from ember.frame._transpose import FrameShapeMethods
+from ember.frame._transpose import NO_VALUE, FrameShapeMethods
 from ember.frame._ufunc import UfuncMethods
 from ember.frame._io import IOMethods
 from ember.frame._merge import MergeMethods
@@ -288,6 +288,11 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             from ember.frame._frame_labels import rename_index
             out = rename_index(out, index)
         return out
+
+    def rename_axis(self, mapper=NO_VALUE, *, index=NO_VALUE, columns=NO_VALUE,
+                    axis=0, copy=None, inplace=False):
+        from ember.frame._frame_labels import rename_axis
+        return rename_axis(self, mapper, index, columns, axis, inplace)
 
     def get(self, key, default=None):
         from ember.frame._frame_labels import get

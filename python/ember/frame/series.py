@@ -160,6 +160,12 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
                                       "inplace=True (relabelling rows)")
         return Series._make(self._col, self._index, index)
 
+    def rename_axis(self, mapper=NO_VALUE, *, index=NO_VALUE, axis=0, copy=None,
+                    inplace=False):
+        """The index's new name(s) (pandas' rename_axis), the values shared."""
+        from ember.frame._frame_labels import rename_axis
+        return rename_axis(self, mapper, index, NO_VALUE, axis, inplace)
+
     def to_frame(self, name=NO_VALUE):
         """A one-column DataFrame (the column named `name`, else the
         Series' name, else 0), on the same index."""
