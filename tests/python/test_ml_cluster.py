@@ -99,6 +99,39 @@ def test_kmeans_seeded_quality_near_sklearn(blobs, device, init, n_init):
         assert b.inertia_ == pytest.approx(((blobs - C[lab]) ** 2).sum(), rel=1e-9)
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("init,n_init", [("k-means++", 1), ("random", 1),
+                                         ("k-means++", 4), ("random", "auto")])
+def test_kmeans_seeding_equals_sklearn(device, dt, init, n_init):
+    # scikit-learn's draws (its RandomState, in its order, n_init seedings
+    # from one stream): the same centers, labels, inertia and n_iter_ for the
+    # same random_state, with and without sample_weight, on data where
+    # k-means has several local optima (scikit-learn's kmeans_assumptions)
+    X, y = make_blobs(1500, random_state=170)
+    Xs = [X, np.vstack((X[y == 0][:500], X[y == 1][:100], X[y == 2][:10]))]
+    w = np.random.RandomState(1).rand(1500)
+    for data in Xs:
+        data = data.astype(dt)
+        for k in (2, 3, 5):
+            for sw in (None, w[:len(data)]):
+                a = sk_cluster.KMeans(k, init=init, n_init=n_init,
+                                      random_state=170).fit(data, sample_weight=sw)
+                b = ec.KMeans(k, init=init, n_init=n_init, random_state=170).fit(
+                    _ed(data, device), sample_weight=sw)
+                np.testing.assert_array_equal(ember.asnumpy(b.labels_), a.labels_)
+                np.testing.assert_allclose(ember.asnumpy(b.cluster_centers_),
+                                           a.cluster_centers_, **_tol(dt))
+                assert b.inertia_ == pytest.approx(a.inertia_, rel=1e-5)
+                assert b.n_iter_ == a.n_iter_
+    # a RandomState instance is drawn from in turn, as scikit-learn's
+    rs_a, rs_b = np.random.RandomState(3), np.random.RandomState(3)
+    for _ in range(2):
+        a = sk_cluster.KMeans(3, init=init, n_init=n_init, random_state=rs_a).fit(X)
+        b = ec.KMeans(3, init=init, n_init=n_init, random_state=rs_b).fit(
+            _ed(X.astype(dt), device))
+        np.testing.assert_array_equal(ember.asnumpy(b.labels_), a.labels_)
+
+
 def test_kmeans_same_seed_same_result(blobs, device):
     a = ec.KMeans(6, random_state=7).fit(_ed(blobs, device))
     b = ec.KMeans(6, random_state=7).fit(_ed(blobs, device))

@@ -185,6 +185,16 @@ def test_silhouette_sample_size(device):
     a = EM.silhouette_score(X, lab, sample_size=150, random_state=0)
     assert a == EM.silhouette_score(X, lab, sample_size=150, random_state=0)
     assert abs(a - full) < 0.1 and a != full
+    # scikit-learn's subset for the same random_state (int or RandomState)
+    Xe = ember.asarray(X, device=device)
+    for seed in (0, 5):
+        assert EM.silhouette_score(Xe, lab, sample_size=150, random_state=seed) == \
+            pytest.approx(sk.silhouette_score(X, lab, sample_size=150,
+                                              random_state=seed), rel=1e-12)
+    got = EM.silhouette_score(Xe, ember.asarray(lab, device=device), sample_size=90,
+                              random_state=np.random.RandomState(2))
+    assert got == pytest.approx(sk.silhouette_score(
+        X, lab, sample_size=90, random_state=np.random.RandomState(2)), rel=1e-12)
 
 
 def test_silhouette_errors():

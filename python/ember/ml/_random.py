@@ -1,8 +1,15 @@
 """scikit-learn's random_state for ember: None, an int, a NumPy RandomState
 or Generator, or an ember Generator, turned into an ember Generator whose
 draws land on the estimator's device. The same int gives the same draws on
-every device; they are not NumPy's draws (ember's stream is its own)."""
+every device; they are not NumPy's draws (ember's stream is its own).
+
+numpy_random_state is scikit-learn's own check_random_state, for the few
+draws that are cheap on the host and decide a result (k-means seeding,
+silhouette_score's subset): those use scikit-learn's NumPy calls so a
+random_state gives its result."""
 import numbers
+
+import numpy as np
 
 import ember
 
@@ -43,3 +50,19 @@ def _generator(seed):
     if hasattr(seed, "integers"):         # numpy.random.Generator
         return ember.random.default_rng(int(seed.integers(2 ** 31 - 1)))
     raise ValueError(f"{seed!r} cannot be used to seed a random number generator")
+
+
+def numpy_random_state(seed):
+    """scikit-learn's check_random_state: NumPy's global RandomState for
+    None, a fresh RandomState for an int, a RandomState or NumPy Generator
+    as it is; None for an ember Generator (whose draws are ember's)."""
+    if seed is None:
+        return np.random.mtrand._rand
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        return np.random.RandomState(int(seed))
+    if isinstance(seed, (np.random.RandomState, np.random.Generator)):
+        return seed
+    if (type(seed).__module__ or "").startswith("ember"):
+        return None
+    raise ValueError(f"{seed!r} cannot be used to seed a numpy.random.RandomState "
+                     "instance")

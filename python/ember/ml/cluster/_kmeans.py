@@ -5,11 +5,20 @@ import numbers
 import ember
 from ember._progress import progress
 from ember.ml import _validation as V
-from ember.ml._random import check_random_state
+from ember.ml._random import check_random_state, numpy_random_state
 from ember.ml.base import BaseEstimator, ClusterMixin, TransformerMixin, fitted
 from ember.ml.cluster import _kmeans_steps as S
 from ember.ml.cluster._common import (row_blocks, sample_weight_of,
                                       sq_dist_block, sq_norms)
+
+
+def _same_clustering(a, b, k):
+    """Whether labels a map onto labels b by a function (each cluster of a
+    inside one cluster of b): scikit-learn's _is_same_clustering, from the
+    k x k table of label pairs (one bincount)."""
+    pairs = ember.bincount(a.astype(ember.int64) * k + b.astype(ember.int64),
+                           minlength=k * k).reshape(k, k)
+    return bool(((pairs > 0).sum(axis=1) <= 1).all())
 
 
 class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
@@ -61,7 +70,7 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.init == "k-means++":
             idx = S.kmeans_plusplus(X, k, xx, w, rng)
         else:
-            idx = S.random_rows(X.shape[0], k, rng, X.device)
+            idx = S.random_rows(X.shape[0], k, rng, X.device, w)
         return ember.take(X, idx, axis=0)
 
     def _predict_labels(self, X):
@@ -117,7 +126,12 @@ class KMeans(_KMeansBase):
         V.check_option(self.algorithm, "algorithm", ("lloyd", "elkan"), est=self)
         n_init = self._check_common(X, auto_random=10)
         w = sample_weight_of(sample_weight, X)
-        rng = check_random_state(self.random_state, X.device)
+        # scikit-learn's RandomState and its draws in its order (one
+        # RandomState for all n_init seedings), so a random_state seeds the
+        # same centers as scikit-learn's; an ember Generator draws its own
+        rng = numpy_random_state(self.random_state)
+        if rng is None:
+            rng = check_random_state(self.random_state, X.device)
         # Centered data keeps the GEMM expansion of the distances accurate
         # (scikit-learn centers too); the mean goes back on at the end.
         mean = X.mean(axis=0)
@@ -137,7 +151,11 @@ class KMeans(_KMeansBase):
                 labels, C, n_iter = S.lloyd(Xc, w, C0, self.max_iter, tol,
                                            unit=sample_weight is None, tick=bar.update)
                 inert = S.as_host_float(S.inertia(Xc, C, labels, w))
-                if best is None or inert < best[0]:
+                # scikit-learn keeps the earlier of two runs that found the
+                # same partition, even where the later one's inertia is a
+                # little lower (a run stopped by tol before converging)
+                if best is None or (inert < best[0] and not _same_clustering(
+                        labels, best[1], self.n_clusters)):
                     best = (inert, labels, C, n_iter)
                 bar.update(self.max_iter - n_iter)
         inert, labels, C, n_iter = best

@@ -15,37 +15,64 @@ from ember.ml.cluster._common import row_blocks, sq_dist_block, sq_norms
 def kmeans_plusplus(X, k, xx, w, rng, n_local_trials=None):
     """Greedy k-means++: each new center is the best (lowest potential) of
     n_local_trials candidates drawn in proportion to w * D^2. Returns the
-    indices of the chosen rows; one sync per center-less step is avoided by
-    keeping the choice on the device."""
+    indices of the chosen rows, kept on the device (no sync a center).
+    With a NumPy RandomState the draws are scikit-learn's (one uniform for
+    the first center, n_local_trials for each next, scaled by the current
+    potential), so a random_state gives its centers; the distances, sums
+    and searches stay on the device."""
     dev = X.device
     if n_local_trials is None:
         n_local_trials = 2 + int(math.log(k))
-    cw = ember.cumsum(w)
-    first = _draw(cw, rng, 1, dev)
+    first = _first(w, rng, dev)
     chosen = [first]
     closest = sq_dist_block(ember.take(X, first, axis=0), ember.take(xx, first), X, xx)[0]
+    pot = (closest * w).sum()
     for _ in range(1, k):
         cum = ember.cumsum(w * closest)
-        cand = _draw(cum, rng, n_local_trials, dev)
+        cand = _draw(cum, pot, rng, n_local_trials, dev)
         dc = sq_dist_block(ember.take(X, cand, axis=0), ember.take(xx, cand), X, xx)
         dc = ember.minimum(closest[None, :], dc)
         pots = (dc * w[None, :]).sum(axis=1)
         best = ember.argmin(pots).reshape(1)
         chosen.append(ember.take(cand, best))
         closest = ember.take(dc, best, axis=0)[0]
+        pot = ember.take(pots, best)[0]
     return ember.concatenate(chosen)
 
 
-def _draw(cum, rng, size, dev):
-    # Inverse-CDF sampling on the device: uniform draws scaled by the total
-    # and placed by searchsorted (the left side, clipped to the last row).
+def _first(w, rng, dev):
+    """The first center, drawn in proportion to w as NumPy's
+    choice(n, p=w / w.sum()) draws it: one uniform placed (right side) in
+    the normalised float64 cumulative sum of the probabilities."""
+    p = w.astype(ember.float64)
+    cdf = ember.cumsum(p / p.sum())
+    cdf = cdf / cdf[-1]
+    u = ember.asarray(np.asarray(rng.uniform(size=1), dtype=np.float64), device=dev)
+    idx = ember.searchsorted(cdf, u, side="right")
+    return ember.minimum(idx, cdf.shape[0] - 1)
+
+
+def _draw(cum, pot, rng, size, dev):
+    # Inverse-CDF sampling on the device: uniform draws scaled by the
+    # potential and placed by searchsorted (the left side, clipped to the
+    # last row), as scikit-learn's k-means++.
     u = ember.asarray(rng.uniform(size=size), device=dev).astype(cum.dtype)
-    idx = ember.searchsorted(cum, u * cum[-1])
+    idx = ember.searchsorted(cum, u * pot.astype(cum.dtype))
     return ember.minimum(idx, cum.shape[0] - 1)
 
 
-def random_rows(n, k, rng, dev):
-    """k distinct row indices, uniformly (init='random')."""
+def random_rows(n, k, rng, dev, w=None):
+    """k distinct row indices drawn in proportion to w (init='random'):
+    with a NumPy RandomState scikit-learn's choice(n, k, replace=False,
+    p=w / w.sum()) itself (w copied to the host: n values, once a
+    seeding), else ember's uniform choice."""
+    if isinstance(rng, (np.random.RandomState, np.random.Generator)):
+        p = None
+        if w is not None:
+            p = ember.asnumpy(w).astype(np.float64)
+            p = p / p.sum()
+        idx = rng.choice(n, size=k, replace=False, p=p)
+        return ember.asarray(np.asarray(idx, dtype=np.int64), device=dev)
     return ember.asarray(rng.choice(n, size=k, replace=False), device=dev).astype(ember.int64)
 
 

@@ -87,13 +87,16 @@ def silhouette_samples(X, labels, *, metric="euclidean", **kwds):
 def silhouette_score(X, labels, *, metric="euclidean", sample_size=None,
                      random_state=None, **kwds):
     """The mean silhouette coefficient (of a random subset of sample_size
-    samples when given; ember's random stream picks it, not NumPy's, so
-    the subset differs from scikit-learn's for the same seed)."""
+    samples when given: scikit-learn's subset for the same random_state)."""
     if sample_size is not None:
         V.check_scalar(sample_size, "sample_size", numbers.Integral, min_val=1)
         Xa = V.check_array(X, dtype=(ember.float64, ember.float32))
-        from ember.ml._random import check_random_state
-        idx = check_random_state(random_state).permutation(Xa.shape[0])[:sample_size]
+        from ember.ml._random import check_random_state, numpy_random_state
+        # scikit-learn's subset for the same random_state (its permutation
+        # of the n row indices, drawn on the host); an ember Generator
+        # draws its own
+        rng = numpy_random_state(random_state) or check_random_state(random_state)
+        idx = rng.permutation(Xa.shape[0])[:sample_size]
         idx = ember.asarray(idx, device=Xa.device)
         X = ember.take(Xa, idx, axis=0)
         if metric == "precomputed":
