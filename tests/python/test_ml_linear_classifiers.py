@@ -221,6 +221,59 @@ def test_sgd_weights_penalties_float32_strings(device):
     assert (z.coef_ == 0).all()
 
 
+@pytest.mark.parametrize("k", [2, 3])
+def test_sgd_early_stopping(device, k):
+    # scikit-learn's validation split is held out (the same rows, in its
+    # order): the fit equals one on the training rows alone for the epochs
+    # it ran, and stops when the held-out accuracy stops improving by tol
+    from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
+    X, y = _cls(k, n=600)
+    X = StandardScaler().fit_transform(X)
+    names = np.array(["a", "b", "c"], dtype=object)[y]
+    Xe = ember.asarray(X, device=device)
+    kw = dict(loss="log_loss", random_state=0, n_iter_no_change=3)
+    m = LM.SGDClassifier(early_stopping=True, validation_fraction=0.2, **kw).fit(
+        Xe, names)
+    ref = sk.SGDClassifier(early_stopping=True, validation_fraction=0.2, **kw).fit(
+        X, names)
+    assert m.n_iter_ < 1000 and abs(m.n_iter_ - ref.n_iter_) <= 10
+    assert m.score(X, names) >= ref.score(X, names) - 0.05
+    tr, _ = next(StratifiedShuffleSplit(test_size=0.2, random_state=0).split(X, names))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        alone = LM.SGDClassifier(tol=None, max_iter=m.n_iter_, **kw).fit(
+            ember.asarray(X[tr], device=device), names[tr])
+    np.testing.assert_allclose(_np(m.coef_), _np(alone.coef_), rtol=1e-10, atol=1e-12)
+    # the regressor's split is ShuffleSplit's, its score R^2
+    Xr, yr = make_regression(400, 6, noise=5.0, random_state=1)
+    r = LM.SGDRegressor(early_stopping=True, random_state=0).fit(
+        ember.asarray(Xr, device=device), ember.asarray(yr, device=device))
+    rr = sk.SGDRegressor(early_stopping=True, random_state=0).fit(Xr, yr)
+    assert abs(r.n_iter_ - rr.n_iter_) <= 5
+    assert r2_score(yr, _np(r.predict(ember.asarray(Xr, device=device)))) >= \
+        rr.score(Xr, yr) - 0.01
+    tr, _ = next(ShuffleSplit(test_size=0.1, random_state=0).split(Xr))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        alone = LM.SGDRegressor(tol=None, max_iter=r.n_iter_, random_state=0).fit(
+            ember.asarray(Xr[tr], device=device), ember.asarray(yr[tr], device=device))
+    np.testing.assert_allclose(_np(r.coef_), _np(alone.coef_), rtol=1e-10, atol=1e-12)
+    # scikit-learn's errors: a fraction outside (0, 1), a validation set
+    # whose weights are all zero
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="validation_fraction"):
+            LM.SGDClassifier(early_stopping=True, validation_fraction=bad).fit(X, y)
+        with pytest.raises(ValueError, match="validation_fraction"):
+            sk.SGDClassifier(early_stopping=True, validation_fraction=bad).fit(X, y)
+    _, va = next(ShuffleSplit(test_size=0.1, random_state=0).split(Xr))
+    w = np.ones(len(yr))
+    w[va] = 0
+    with pytest.raises(ValueError, match="validation set are all zero"):
+        LM.SGDRegressor(early_stopping=True, random_state=0).fit(Xr, yr, sample_weight=w)
+    with pytest.raises(ValueError, match="validation set are all zero"):
+        sk.SGDRegressor(early_stopping=True, random_state=0).fit(Xr, yr, sample_weight=w)
+
+
 def test_sgd_errors():
     X, y = _cls(2, n=100)
     with pytest.raises(NotImplementedError, match="perceptron"):

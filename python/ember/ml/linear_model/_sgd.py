@@ -16,9 +16,14 @@ per-sample steps. The l2 part of the penalty is weight decay; the l1
 part is scikit-learn's cumulative penalty (weights clipped at zero),
 applied after each block. An epoch ends with one sync for its objective (mean loss plus
 penalty); the stopping rule is scikit-learn's: n_iter_no_change epochs
-without an improvement of tol. The classifier trains the
-one-versus-rest problems of all classes together (targets -1 and 1 per
-class)."""
+without an improvement of tol. With early_stopping the rows of
+scikit-learn's validation split (its StratifiedShuffleSplit or ShuffleSplit
+of validation_fraction, seeded by random_state: the same rows) are held
+out, and the rule looks at their score (accuracy or R^2, with their sample
+weights) after each epoch instead of the objective. The classifier trains
+the one-versus-rest problems of all classes together (targets -1 and 1
+per class), so its early stop looks at the whole model's accuracy where
+scikit-learn stops each binary problem on its own."""
 import numbers
 import warnings
 
@@ -64,6 +69,27 @@ def _loss_and_grad(name, z, y, eps):
     return loss, y * (-2 * mid - 4 * low)
 
 
+def _accuracy(Z, codes, w):
+    """The (weighted) accuracy of the scores Z (n x rows; one row is the
+    binary problem's positive class) against class codes."""
+    pred = (Z[:, 0] > 0).astype(codes.dtype) if Z.shape[1] == 1 else ember.argmax(Z, axis=1)
+    hit = (pred == codes).astype(Z.dtype)
+    if w is None:
+        return float(hit.mean())
+    return float((hit * w).sum() / w.sum())
+
+
+def _r2(z, y, w):
+    """The (weighted) R^2 of predictions z against y."""
+    w = ember.ones_like(y) if w is None else w
+    ybar = (w * y).sum() / w.sum()
+    den = float((w * (y - ybar) ** 2).sum())
+    num = float((w * (y - z) ** 2).sum())
+    if den == 0:
+        return 1.0 if num == 0 else 0.0
+    return 1.0 - num / den
+
+
 def _slope_at(name, z):
     """|dloss/dz| at y = 1, score z, as a host float (the 'optimal' rate's
     heuristic)."""
@@ -106,13 +132,46 @@ class _SGDBase(BaseEstimator):
                              "alpha is used to compute the optimal learning rate.")
         if self.learning_rate != "optimal" and self.eta0 <= 0:
             raise ValueError("eta0 must be > 0")
-        if self.early_stopping or self.average:
-            raise NotImplementedError("early_stopping and average are not built in "
-                                      "ember.ml's SGD")
+        V.check_scalar(self.validation_fraction, "validation_fraction", numbers.Real,
+                       min_val=0, max_val=1, include_boundaries="neither", est=self)
+        if self.average:
+            raise NotImplementedError("average is not built in ember.ml's SGD")
 
-    def _sgd(self, X, Y, sw, W, b):
+    def _validation_split(self, X, y, sw):
+        """scikit-learn's held-out rows for early_stopping: (train index,
+        validation index) as ember arrays on X's device, or None."""
+        if not self.early_stopping:
+            return None
+        from ember.ml.model_selection import ShuffleSplit, StratifiedShuffleSplit
+        cv = (StratifiedShuffleSplit if isinstance(self, ClassifierMixin)
+              else ShuffleSplit)(test_size=self.validation_fraction,
+                                 random_state=self.random_state)
+        n = X.shape[0]
+        tr, va = next(cv.split(np.zeros((n, 1)), y))
+        if tr.shape[0] == 0 or va.shape[0] == 0:
+            raise ValueError(f"Splitting {n} samples into a train set and a validation "
+                             f"set with validation_fraction={self.validation_fraction} "
+                             f"led to an empty set ({tr.shape[0]} and {va.shape[0]} "
+                             "samples). Please either change validation_fraction, "
+                             "increase number of samples, or disable early_stopping.")
+        tr, va = (ember.asarray(i, device=X.device) for i in (tr, va))
+        if sw is not None and not bool((ember.take(sw, va) != 0).any()):
+            raise ValueError("The sample weights for validation set are all zero, "
+                             "consider using a different random state.")
+        return tr, va
+
+    @staticmethod
+    def _hold_out(split, *arrays):
+        """(train parts, validation parts) of arrays along rows."""
+        tr, va = split
+        take = (lambda a, i: None if a is None else ember.take(a, i, axis=0))
+        return [take(a, tr) for a in arrays], [take(a, va) for a in arrays]
+
+    def _sgd(self, X, Y, sw, W, b, val_score=None):
         """Mini-batch SGD on scores X @ W.T + b against targets Y (n x rows);
-        W and b are updated in place. Returns the epochs run."""
+        W and b are updated in place. val_score(W, b): the held-out score
+        that early stopping watches (None: the training objective).
+        Returns the epochs run."""
         n = X.shape[0]
         bs = min(max(32, n // 200), 4096, n)
         cap = self._step_cap(X, sw)
@@ -129,6 +188,7 @@ class _SGDBase(BaseEstimator):
         rng = check_random_state(self.random_state, X.device)
         tol = -np.inf if self.tol is None else float(self.tol)
         best, stale, t = np.inf, 0, getattr(self, "_steps", 0)
+        best_score = -np.inf
         eps = getattr(self, "epsilon", 0.1)
         epoch = 0
         # the cumulative l1 penalty (Tsuruoka et al. 2009), as scikit-learn:
@@ -182,8 +242,13 @@ class _SGDBase(BaseEstimator):
                     raise ValueError(f"Floating-point under-/overflow occurred at epoch "
                                      f"#{epoch}. Scaling input data with StandardScaler "
                                      "or MinMaxScaler might help.")
-                stale = stale + 1 if obj > best - tol else 0
-                best = min(best, obj)
+                if val_score is not None:
+                    score = val_score(W, b)
+                    stale = stale + 1 if score < best_score + tol else 0
+                    best_score = max(best_score, score)
+                else:
+                    stale = stale + 1 if obj > best - tol else 0
+                    best = min(best, obj)
                 bar.update()
                 if stale >= self.n_iter_no_change:
                     break
@@ -252,9 +317,14 @@ class SGDClassifier(ClassifierMixin, LinearClassifierMixin, _SGDBase):
             sw = cw if sw is None else sw * cw
         rows = 1 if k == 2 else k
         ks = ember.arange(k, device=X.device)[k - rows:]
+        split = self._validation_split(X, codes, sw)
+        val_score = None
+        if split is not None:
+            (X, codes, sw), (Xv, cv, swv) = self._hold_out(split, X, codes, sw)
+            val_score = (lambda W, b: _accuracy(Xv @ W.T + b, cv, swv))
         Y = (codes[:, None] == ks[None, :]).astype(X.dtype) * 2 - 1
         W, b = self._init_coef(rows, X)
-        self.n_iter_ = self._sgd(X, Y, sw, W, b)
+        self.n_iter_ = self._sgd(X, Y, sw, W, b, val_score)
         self.coef_ = W
         self.intercept_ = b
         return self
@@ -311,8 +381,13 @@ class SGDRegressor(RegressorMixin, LinearModel, _SGDBase):
         X, y = self._fit_input(X, y, y_numeric=True)
         y = y.astype(X.dtype) if y.dtype != X.dtype else y
         sw = check_sample_weight(sample_weight, X)
+        split = self._validation_split(X, None, sw)
+        val_score = None
+        if split is not None:
+            (X, y, sw), (Xv, yv, swv) = self._hold_out(split, X, y, sw)
+            val_score = (lambda W, b: _r2(Xv @ W[0] + b[0], yv, swv))
         W, b = self._init_coef(1, X)
-        self.n_iter_ = self._sgd(X, y[:, None], sw, W, b)
+        self.n_iter_ = self._sgd(X, y[:, None], sw, W, b, val_score)
         self.coef_ = W[0].copy()
         self.intercept_ = b
         return self
