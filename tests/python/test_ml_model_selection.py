@@ -145,6 +145,23 @@ def test_train_test_split_stratify(device):
     np.testing.assert_array_equal(ours[3], ref[3])
 
 
+def test_splitters_warn_of_ignored_groups():
+    X, y, g = np.zeros((12, 1)), np.arange(12) % 2, np.arange(12) // 3
+    for ours, ref in ((MS.KFold(3), skm.KFold(3)),
+                      (MS.StratifiedKFold(3), skm.StratifiedKFold(3)),
+                      (MS.ShuffleSplit(2, random_state=0), skm.ShuffleSplit(
+                          2, random_state=0)),
+                      (MS.StratifiedShuffleSplit(2, test_size=4, random_state=0),
+                       skm.StratifiedShuffleSplit(2, test_size=4, random_state=0))):
+        name = type(ours).__name__
+        with pytest.warns(UserWarning, match=f"groups parameter is ignored by {name}"):
+            got = list(ours.split(X, y, groups=g))
+        with pytest.warns(UserWarning, match=f"groups parameter is ignored by {name}"):
+            want = list(ref.split(X, y, groups=g))
+        for (a, b), (c, d) in zip(got, want):
+            np.testing.assert_array_equal(b, d)
+
+
 def test_train_test_split_errors():
     with pytest.raises(ValueError, match="At least one array"):
         MS.train_test_split()

@@ -61,6 +61,13 @@ def _permutation(n, rng, dev):
     return ember.asarray(rng.permutation(n), device=dev)
 
 
+def _ignored_groups(cv, groups):
+    # scikit-learn's warning for a splitter that has no use for groups
+    if groups is not None:
+        warnings.warn(f"The groups parameter is ignored by {type(cv).__name__}",
+                      UserWarning, stacklevel=3)
+
+
 def _take(a, idx, idx_host):
     """Rows idx of a, in a's own kind."""
     if a is None:
@@ -235,6 +242,7 @@ class _BaseKFold:
 
     def split(self, X, y=None, groups=None):
         """(train, test) NumPy index arrays for each fold; train sorted."""
+        _ignored_groups(self, groups)
         n = _check_lengths([X, y])
         if self.n_splits > n:
             raise ValueError(f"Cannot have number of splits n_splits={self.n_splits} "
@@ -338,6 +346,7 @@ class ShuffleSplit:
                 f"train_size={self.train_size!r})")
 
     def split(self, X, y=None, groups=None):
+        _ignored_groups(self, groups)
         n = _check_lengths([X, y])
         n_train, n_test = _sizes(n, self.test_size, self.train_size, 0.1)
         dev = _device([X, y])
