@@ -173,6 +173,14 @@ def test_csv_kernels_compile_for_the_gpu(need_nvrtc):
     assert ptx.count(b".entry") == 3
 
 
+def test_csv_rows_kernel_compiles_for_the_gpu(need_nvrtc):
+    """frame/kernels/csv_rows.cuh (read_csv's rows, a RawModule) through
+    NVRTC here."""
+    import pathlib
+    src = (pathlib.Path(ef.__file__).resolve().parent / "kernels" / "csv_rows.cuh").read_text()
+    assert ember.cuda.Program(src).compile("ptx").code.count(b".entry") == 1
+
+
 def _pdf_mixed():
     return pd.DataFrame({"i": [3, -1, 0, 7], "f": [0.1, np.nan, 1e20, -2.5e-7],
                          "b": [True, False, True, True], "s": ["x", None, "a,b", 'q"\nq'],

@@ -10,30 +10,15 @@ addressed directly, as key_codes does for groupby: no probing), floats by
 their bits with -0.0 made 0.0 and every NaN one NaN, strings and
 categoricals by their codes. Several columns: each one's slots renumbered
 densely, combined arithmetically, hashed again."""
-import os
-import pathlib
-
 import numpy as np
 
 import ember
 
+from ember.frame._kernels import geometry, launch
 from ember.frame._keys import _small
 
-_modules = {}
 _BIG = 1 << 62
-
-
-def _module(dev):
-    key = str(dev)
-    m = _modules.get(key)
-    if m is None:
-        code = (pathlib.Path(__file__).parent / "kernels" / "key_hash.cuh").read_text()
-        with ember.Device(dev):
-            m = ember.RawModule(code=code)
-        _modules[key] = m
-    return m
-
-
+_FILE = "key_hash.cuh"
 SLOTS, COUNTS = 1, 2   # what an insert records (kernels/key_hash.cuh's mode bits)
 
 
@@ -85,23 +70,11 @@ def _bits(col):
     return v, nulls, _bounds(v)
 
 
-def _geom(dev, n, most=65536):
-    """(grid, block, chunk) of a pass over n rows: on cuda 256 threads a
-    block, grid-stride (chunk 0); on cpu one thread a block, each block a
-    contiguous run of rows (four a pool thread, so that they even out)."""
-    if dev.type != "cpu":
-        return (max(1, min((n + 255) // 256, most)),), (256,), 0
-    threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
-        else (os.cpu_count() or 1)
-    chunk = max(-(-n // (4 * threads)), 1 << 16)
-    return (max(-(-n // chunk), 1),), (1,), chunk
-
-
 def _bounds(keys):
     """(min, max) of int64 keys in one pass."""
     n = keys.shape[0]
     dev = keys.device
-    grid, block, chunk = _geom(dev, n, most=1024)
+    grid, block, chunk = geometry(dev, n, most=1024)
     t = grid[0] * block[0]
     lo = ember.empty(t, dtype="int64", device=dev)
     hi = ember.empty(t, dtype="int64", device=dev)
@@ -109,9 +82,8 @@ def _bounds(keys):
     return int(lo.min()), int(hi.max())
 
 
-def _launch(dev, name, grid, block, args):
-    with ember.Device(dev):
-        _module(dev).get_function(name)(grid, block, args)
+def _launch(dev, kernel, grid, block, args):
+    launch(dev, _FILE, kernel, grid, block, args)
 
 
 def _insert(keys, nulls, bounds, rev, mode):
@@ -135,7 +107,7 @@ def _insert(keys, nulls, bounds, rev, mode):
                        device=dev)
     valid = (~nulls).astype("uint8") if nulls is not None else \
         ember.ones(1, dtype="uint8", device=dev)
-    grid, block, chunk = _geom(dev, n)
+    grid, block, chunk = geometry(dev, n)
     if n:
         _launch(dev, "em_kh_insert" + ("64" if wide else "32"), grid, block, (
             keys, valid, np.int32(nulls is not None), np.int64(n), np.int64(chunk),
@@ -204,7 +176,7 @@ def duplicated(cols, keep):
     out = ember.empty(s.n, dtype="bool", device=s.slot.device)
     if s.n:
         wide = str(s.slot.dtype) == "int64"
-        grid, block, chunk = _geom(out.device, s.n)
+        grid, block, chunk = geometry(out.device, s.n)
         _launch(out.device, "em_kh_dup" + ("64" if wide else "32"), grid, block,
                 (s.slot, s.ent, np.int64(s.n), np.int64(chunk), np.int32(s.rev), out))
     return out

@@ -167,15 +167,18 @@ class Rows:
         last = ember.flatnonzero(rowend)
         n = last.shape[0]
         dev = buf.device
-        nf = ember.diff(last, prepend=-1) if n else last
-        rs = ember.zeros(n, dtype="int64", device=dev)
-        if n > 1:
-            rs[1:] = ends[last[:-1]] + 1
-        re = ends[last] if n else last
-        # a row of one field is blank when it is empty or only spaces: the
-        # kernel looks only at those that are empty or start with a blank
-        fb = buf[ember.minimum(rs, buf.shape[0] - 1)] if n else rs
-        blank = (nf == 1) & ((re == rs) | (fb == 32) | (fb == 9) | (fb == 13))
+        # each row's field count, first and end byte, and whether it may be
+        # blank (one field, empty or starting with a blank), in one pass
+        # (frame/kernels/csv_rows.cuh); the parse's BLANK mode looks closer
+        nf, rs, re = (ember.empty(n, dtype="int64", device=dev) for _ in range(3))
+        blank = ember.zeros(n, dtype="bool", device=dev)
+        if n:
+            import numpy as np
+            from ember.frame._kernels import geometry, launch
+            grid, block, chunk = geometry(dev, n)
+            launch(dev, "csv_rows.cuh", "em_csv_rows", grid, block,
+                   (last, ends, buf, np.int64(buf.shape[0]), np.int64(n), np.int64(chunk),
+                    nf, rs, re, blank))
         one = ember.flatnonzero(blank)
         if one.shape[0]:
             sp = ember.empty(one.shape[0], dtype="uint8", device=dev)
