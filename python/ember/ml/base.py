@@ -4,6 +4,8 @@ GridSearchCV work), the input checks of fit and predict, the device an
 estimator lives on and the kind of array its results come back as."""
 import inspect
 
+import numpy as np
+
 import ember
 from ember.ml import _validation as V
 
@@ -204,8 +206,37 @@ class ClusterMixin:
 
 
 class TransformerMixin:
+    """fit_transform, and scikit-learn's set_output: set_output(transform=
+    "pandas") makes transform and fit_transform return a pandas DataFrame
+    (columns from get_feature_names_out, the index of a DataFrame input),
+    as scikit-learn's transformers do, so a ColumnTransformer or Pipeline
+    set to pandas output can hold ember's transformers. Like scikit-learn,
+    it exists only on transformers with get_feature_names_out, and with
+    no per-estimator setting scikit-learn's global transform_output
+    (sklearn.set_config) applies when scikit-learn is imported."""
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        for name in ("transform", "fit_transform"):
+            f = cls.__dict__.get(name)
+            if f is not None and not getattr(f, "_ember_set_output", False):
+                setattr(cls, name, _wrap_output(f))
+
     def fit_transform(self, X, y=None, **kw):
         return self.fit(X, y, **kw).transform(X)
+
+    @property
+    def set_output(self):
+        if not hasattr(self, "get_feature_names_out"):
+            raise AttributeError(f"'{type(self).__name__}' has no attribute 'set_output'")
+        return self._set_output
+
+    def _set_output(self, *, transform=None):
+        if transform is None:
+            return self
+        # checked when a transform uses it, as scikit-learn does
+        self._sklearn_output_config = {"transform": transform}
+        return self
 
     def __sklearn_tags__(self):
         from sklearn.utils._tags import TransformerTags
@@ -214,12 +245,60 @@ class TransformerMixin:
         return tags
 
 
+def _output_container(est):
+    """'pandas', 'polars' or 'default': the estimator's set_output, else
+    scikit-learn's global transform_output when scikit-learn is loaded."""
+    conf = est.__dict__.get("_sklearn_output_config", {}).get("transform")
+    if conf is None:
+        import sys
+        sk = sys.modules.get("sklearn")
+        conf = sk.get_config().get("transform_output", "default") if sk else "default"
+    if conf not in ("default", "pandas", "polars"):
+        raise ValueError("output config must be in ['default', 'pandas', 'polars'], "
+                         f"got {conf}")
+    return conf
+
+
+def _wrap_output(method):
+    import functools
+
+    @functools.wraps(method)
+    def wrapped(self, X, *args, **kwargs):
+        res = method(self, X, *args, **kwargs)
+        if not hasattr(self, "get_feature_names_out"):
+            return res
+        kind = _output_container(self)
+        if kind == "default" or isinstance(res, tuple):
+            return res
+        if kind == "pandas":
+            import pandas as pd
+            if isinstance(res, pd.DataFrame):
+                return res
+        if hasattr(res, "tocsr") or hasattr(res, "toarray"):
+            raise ValueError("Pandas output does not support sparse data. Set "
+                             "sparse_output=False to output pandas dataframes or "
+                             "disable Pandas output via set_output(transform=\"default\")")
+        data = ember.asnumpy(res) if isinstance(res, ember.ndarray) else np.asarray(res)
+        cols = list(self.get_feature_names_out())
+        if kind == "polars":
+            import polars as pl
+            return pl.DataFrame(data, schema=cols, orient="row")
+        import pandas as pd
+        index = X.index if isinstance(X, pd.DataFrame) else None
+        return pd.DataFrame(data, columns=cols, index=index)
+    wrapped._ember_set_output = True
+    return wrapped
+
+
 def clone(estimator):
     """A new unfitted estimator with the same parameters."""
     params = {k: v for k, v in estimator.get_params(deep=False).items()}
     params = {k: clone(v) if isinstance(v, BaseEstimator) else v
               for k, v in params.items()}
-    return type(estimator)(**params)
+    new = type(estimator)(**params)
+    if "_sklearn_output_config" in estimator.__dict__:
+        new._sklearn_output_config = dict(estimator._sklearn_output_config)
+    return new
 
 
 def is_classifier(est):

@@ -81,6 +81,13 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         X = self._predict_input(X)
         return self._out(self._predict_labels(X).astype(ember.int32))
 
+    def get_feature_names_out(self, input_features=None):
+        """scikit-learn's names of the distances transform gives: kmeans0, ..."""
+        import numpy as np
+        V.check_is_fitted(self)
+        name = type(self).__name__.lower()
+        return np.asarray([f"{name}{i}" for i in range(self.n_clusters)], dtype=object)
+
     def transform(self, X):
         """Euclidean distances of each row to each center (n x k)."""
         X = self._predict_input(X)

@@ -63,6 +63,13 @@ class TruncatedSVD(TransformerMixin, BaseEstimator):
         self.singular_values_ = S
         return self._out(Xt)
 
+    def get_feature_names_out(self, input_features=None):
+        """scikit-learn's names of the components: truncatedsvd0, ..."""
+        import numpy as np
+        V.check_is_fitted(self)
+        return np.asarray([f"truncatedsvd{i}" for i in range(self.components_.shape[0])],
+                          dtype=object)
+
     def transform(self, X):
         X = self._predict_input(X)
         return self._out(X @ self._dev("components_").astype(X.dtype).T)
