@@ -147,11 +147,22 @@ __device__ __forceinline__ unsigned long long csv_eight_digits(unsigned long lon
  * digits spell): 8 minus its number of digits. */
 __device__ __forceinline__ int csv_ndigits_below(unsigned long long x)
 {
-    int k = 8;
-    for (unsigned long long p = 1; p <= x && k > 0; p *= 10)
-        k--;
-    return k;
+    /* independent comparisons, not a chain of multiplies */
+    return (x < 10000000ull) + (x < 1000000ull) + (x < 100000ull) + (x < 10000ull) +
+           (x < 1000ull) + (x < 100ull) + (x < 10ull) + (x < 1ull);
 }
+
+/* The powers of ten the host's two short paths divide by, each exact (5^22
+ * < 2^53, 5^27 < 2^64): a load instead of a chain of squarings. */
+static const double csv_p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#if defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 64
+static const long double csv_p10l[28] = {
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+#endif
 #endif
 
 /* b[s, e) as a float64 as strtod reads it (decimal and exponent notation,
@@ -229,10 +240,14 @@ __device__ int csv_float(const unsigned char *b, long long s, long long e, doubl
     }
     if (!drop && w <= (1ull << 53) && q >= -22 && q <= 22) {
         /* Clinger: w and 10^|q| are exact doubles, one rounding */
+#if CSV_CUDA
         double p = 1, x = 10;
         for (int k = q < 0 ? -q : q; k; k >>= 1, x *= x)
             if (k & 1)
                 p *= x;
+#else
+        const double p = csv_p10[q < 0 ? -q : q];
+#endif
         *v = q < 0 ? (double)w / p : (double)w * p;
         *v = neg ? -*v : *v;
         return 1;
@@ -245,10 +260,7 @@ __device__ int csv_float(const unsigned char *b, long long s, long long e, doubl
          * landed on a midpoint of doubles (its low 11 bits 0x400), which
          * the exact path below decides. One division instead of the
          * comparisons that correct a double quotient. */
-        long double p = 1, t = 10;
-        for (int k = -q; k; k >>= 1, t *= t)
-            if (k & 1)
-                p *= t;
+        const long double p = csv_p10l[-q];
         union {
             long double f;
             unsigned long long m;
