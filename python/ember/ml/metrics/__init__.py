@@ -25,6 +25,7 @@ _LAZY = {"pairwise_distances": "pairwise", "euclidean_distances": "pairwise",
          "pairwise_distances_argmin_min": "pairwise",
          "pairwise_distances_chunked": "pairwise",
          "silhouette_score": "_cluster", "silhouette_samples": "_cluster",
+         "roc_curve": "_curves", "auc": "_curves",
          **{name: "_supervised" for name in (
              "contingency_matrix", "pair_confusion_matrix", "rand_score",
              "adjusted_rand_score", "mutual_info_score",
