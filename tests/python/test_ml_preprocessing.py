@@ -297,3 +297,49 @@ def test_scalers_refuse_infinity_and_zero_weights():
         P.MinMaxScaler().fit(X)
     with pytest.raises(ValueError, match="non-zero"):
         P.StandardScaler().fit(_X(), sample_weight=np.zeros(40))
+
+
+@pytest.mark.parametrize("kind", ["int", "str", "float"])
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_label_binarizer_equals_sklearn(device, kind, k):
+    rng = np.random.default_rng(k)
+    codes = rng.integers(0, k, 30)
+    y = {"int": codes * 3 - 2, "float": codes * 2.0,
+         "str": np.array(["virginica", "setosa", "versicolor", "ant"],
+                         dtype=object)[codes]}[kind]
+    ye = y if kind == "str" else ember.asarray(y, device=device)
+    for kw in ({}, {"neg_label": -1, "pos_label": 2}):
+        ours, ref = P.LabelBinarizer(**kw).fit(ye), skp.LabelBinarizer(**kw).fit(y)
+        np.testing.assert_array_equal(_np(ours.classes_), ref.classes_)
+        assert ours.y_type_ == ref.y_type_
+        got, want = ours.transform(ye), ref.transform(y)
+        assert isinstance(got, ember.ndarray) == (kind != "str")
+        np.testing.assert_array_equal(_np(got), want)
+        np.testing.assert_array_equal(_np(ours.inverse_transform(got)),
+                                      ref.inverse_transform(want))
+        # a label unseen at fit: a row of neg_label, as scikit-learn's
+        if k > 2:
+            probe = y[:3].copy()
+            probe[0] = "zzz" if kind == "str" else 99
+            np.testing.assert_array_equal(_np(ours.transform(probe)),
+                                          ref.transform(probe))
+    # the ROC example's use: string labels, a list, sparse output
+    sp = P.LabelBinarizer(sparse_output=True).fit(y).transform(list(y[:5]))
+    np.testing.assert_array_equal(sp.toarray(), skp.LabelBinarizer(
+        sparse_output=True).fit(y).transform(list(y[:5])).toarray())
+
+
+def test_label_binarizer_errors():
+    for mod in (P, skp):
+        with pytest.raises(ValueError, match="must be strictly less than"):
+            mod.LabelBinarizer(neg_label=1, pos_label=1).fit([0, 1])
+        with pytest.raises(ValueError, match="Sparse binarization"):
+            mod.LabelBinarizer(neg_label=-1, sparse_output=True).fit([0, 1])
+        with pytest.raises(ValueError, match="y has 0 samples"):
+            mod.LabelBinarizer().fit([])
+        with pytest.raises(ValueError, match="Unknown label type"):
+            mod.LabelBinarizer().fit([0.5, 1.0, 1.5])
+        with pytest.raises(ValueError, match="not fitted"):
+            mod.LabelBinarizer().transform([0, 1])
+    with pytest.raises(NotImplementedError, match="multilabel"):
+        P.LabelBinarizer().fit(np.eye(3, dtype=int))

@@ -25,7 +25,7 @@ MODULES = ("cluster", "decomposition", "ensemble", "linear_model", "naive_bayes"
 # scikit-learn's own code calls these on small host arrays (metrics encode
 # labels with LabelEncoder): sending those to the device would slow
 # scikit-learn down, not the user's program
-_KEEP = {"LabelEncoder"}
+_KEEP = {"LabelEncoder", "LabelBinarizer"}
 _METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function",
             "transform", "inverse_transform", "kneighbors", "kneighbors_graph",
             "radius_neighbors", "score_samples", "score", "get_feature_names_out")
