@@ -166,6 +166,19 @@ def distinct(col):
     return int((counts > 0).sum()) - null, null
 
 
+def kept_rows(cols, keep):
+    """drop_duplicates' rows, ascending (int64): the first (or last) row of
+    each distinct key, or with keep=False the rows whose key is theirs
+    alone. Only the slots' first rows are read (k of them, then sorted),
+    so no row's slot is written and no mask of n rows made."""
+    n = cols[0].length
+    s = slots(cols, COUNTS if keep is False else 0, rev=keep == "last")
+    first = s.first
+    occ = ember.flatnonzero(s.counts() == 1 if keep is False else first < n)
+    rows = first[occ]
+    return ember.sort(n - 1 - rows if s.rev else rows)
+
+
 def duplicated(cols, keep):
     """pandas' duplicated of the rows of key columns (keep first, last or
     False)."""

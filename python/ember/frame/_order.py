@@ -186,6 +186,17 @@ def duplicated(cols, keep="first"):
     return hashed(cols, keep)
 
 
+def unduplicated_rows(cols, keep="first"):
+    """drop_duplicates' rows (ascending int64 positions), by hashing."""
+    if keep not in ("first", "last", False):
+        raise ValueError("keep must be either 'first', 'last' or False")
+    dev = cols[0].device if cols else None
+    if not cols or cols[0].length == 0:
+        return ember.zeros(0, dtype="int64", device=dev)
+    from ember.frame._hash_groups import kept_rows
+    return kept_rows(cols, keep)
+
+
 def isin(col, values, match_nulls):
     """col's rows found among the values (a Column); a null row is found
     when match_nulls (pandas' rule depends on how the values were given:

@@ -241,8 +241,9 @@ class _ScalarIndexer:
 
 
 def keep_rows(obj, keep, ignore_index=False):
-    """The rows of a Series or DataFrame where the bool array `keep` holds."""
-    out = obj._take(ember.flatnonzero(keep))
+    """The rows of a Series or DataFrame where the bool array `keep` holds
+    (or at the ascending int64 positions `keep`)."""
+    out = obj._take(keep if str(keep.dtype) == "int64" else ember.flatnonzero(keep))
     if ignore_index:
         from ember.frame._index import RangeIndex
         out._index = RangeIndex(0, len(out))

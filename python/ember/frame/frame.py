@@ -531,8 +531,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                             self._index, None)
 
     def drop_duplicates(self, subset=None, keep="first", ignore_index=False):
-        dup = _order.duplicated(self._subset(subset), keep)
-        return _select.keep_rows(self, ~dup, ignore_index)
+        rows = _order.unduplicated_rows(self._subset(subset), keep)
+        return _select.keep_rows(self, rows, ignore_index)
 
     def _subset(self, subset):
         names = list(self._cols) if subset is None else (

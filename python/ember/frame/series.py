@@ -395,7 +395,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         return self._like(Column("bool", _order.duplicated([self._col], keep)))
 
     def drop_duplicates(self, keep="first", ignore_index=False):
-        return _select.keep_rows(self, ~_order.duplicated([self._col], keep), ignore_index)
+        return _select.keep_rows(self, _order.unduplicated_rows([self._col], keep),
+                                 ignore_index)
 
     def reindex(self, index=None, *, fill_value=None, method=None, level=None,
                 limit=None, tolerance=None):
