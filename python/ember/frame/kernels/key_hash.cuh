@@ -98,6 +98,23 @@ __device__ __forceinline__ void em_kh_row(long long i, const unsigned long long 
  * (starts at n) and its count (starts at 0), side by side so that a row
  * touches one cache line of them; tkeys starts at all ones. valid (one
  * byte a row, 0: null) is read only when has_valid. */
+/* The rows [a, e) (backwards when back) with direct and has_valid fixed
+ * at compile time: the row loop carries no test of them. */
+template <typename S, int D, int V>
+__device__ void em_kh_run(long long a, long long e, long long st, int back,
+                          const unsigned long long *keys, const unsigned char *valid,
+                          long long n, int rev, unsigned long long lo, unsigned long long mask,
+                          unsigned long long *tkeys, long long *ent, S *slot, int mode)
+{
+    if (back) {
+        for (long long i = e - 1; i >= a; i--)
+            em_kh_row(i, keys, valid, V, n, rev, lo, D, mask, tkeys, ent, slot, mode);
+    } else {
+        for (long long i = a; i < e; i += st)
+            em_kh_row(i, keys, valid, V, n, rev, lo, D, mask, tkeys, ent, slot, mode);
+    }
+}
+
 template <typename S>
 __device__ void em_kh_insert(const unsigned long long *keys, const unsigned char *valid,
                              int has_valid, long long n, long long chunk, int rev,
@@ -106,15 +123,16 @@ __device__ void em_kh_insert(const unsigned long long *keys, const unsigned char
 {
     long long a, e, st;
     em_kh_range(n, chunk, &a, &e, &st);
-    if (chunk > 0 && rev) {   /* the reversed order's first rows are met first */
-        for (long long i = e - 1; i >= a; i--)
-            em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, ent, slot,
-                      mode);
-        return;
-    }
-    for (long long i = a; i < e; i += st)
-        em_kh_row(i, keys, valid, has_valid, n, rev, lo, direct, mask, tkeys, ent, slot,
-                      mode);
+    /* a cpu run backwards when rev: the reversed order's first rows come first */
+    const int back = chunk > 0 && rev;
+    if (direct && has_valid)
+        em_kh_run<S, 1, 1>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+    else if (direct)
+        em_kh_run<S, 1, 0>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+    else if (has_valid)
+        em_kh_run<S, 0, 1>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+    else
+        em_kh_run<S, 0, 0>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
 }
 
 /* duplicated: a row repeats an earlier one (in `order`) of its slot. */
