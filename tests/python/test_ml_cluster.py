@@ -243,6 +243,37 @@ def test_minibatch_quality_near_sklearn(device, dt):
         assert b.n_steps_ >= 1 and b.n_iter_ >= 1
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("init", ["k-means++", "random"])
+def test_minibatch_equals_sklearn(device, dt, init):
+    # scikit-learn's draws in its order (validation rows, seeding subsets,
+    # batches drawn in proportion to the weights, uniform reassignments):
+    # the same steps, centers, labels and inertia for the same random_state
+    X, _ = make_blobs(2000, centers=[[1, 1], [-1, -1], [1, -1]], cluster_std=0.7,
+                      random_state=0)
+    X = X.astype(dt)
+    w = np.random.RandomState(1).rand(len(X))
+    for k in (3, 8):
+        for sw in (None, w):
+            a = sk_cluster.MiniBatchKMeans(k, init=init, batch_size=45,
+                                           random_state=3).fit(X, sample_weight=sw)
+            b = ec.MiniBatchKMeans(k, init=init, batch_size=45, random_state=3).fit(
+                _ed(X, device), sample_weight=sw)
+            assert b.n_steps_ == a.n_steps_ and b.n_iter_ == a.n_iter_
+            np.testing.assert_array_equal(ember.asnumpy(b.labels_), a.labels_)
+            np.testing.assert_allclose(ember.asnumpy(b.cluster_centers_),
+                                       a.cluster_centers_, **_tol(dt))
+            assert b.inertia_ == pytest.approx(a.inertia_, rel=1e-5)
+    # partial_fit on given batches: the same seeding and reassignments
+    a = sk_cluster.MiniBatchKMeans(5, random_state=0)
+    b = ec.MiniBatchKMeans(5, random_state=0)
+    for s in range(0, 2000, 250):
+        a.partial_fit(X[s:s + 250])
+        b.partial_fit(_ed(X[s:s + 250], device))
+    np.testing.assert_allclose(ember.asnumpy(b.cluster_centers_), a.cluster_centers_,
+                               **_tol(dt))
+
+
 def test_minibatch_partial_fit(device):
     X, _ = make_blobs(3000, 3, centers=4, random_state=5)
     a = sk_cluster.MiniBatchKMeans(4, random_state=0)

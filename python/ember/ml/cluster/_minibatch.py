@@ -9,10 +9,26 @@ import numpy as np
 import ember
 from ember._progress import progress
 from ember.ml import _validation as V
-from ember.ml._random import check_random_state
+from ember.ml._random import check_random_state, numpy_random_state
 from ember.ml.cluster import _kmeans_steps as S
 from ember.ml.cluster._common import sample_weight_of, sq_norms
 from ember.ml.cluster._kmeans import _KMeansBase
+
+
+def _rng(random_state, device):
+    """scikit-learn's RandomState for random_state (its draws, in its
+    order: the validation rows, each seeding's subset and centers, each
+    batch, each reassignment), or an ember Generator's own stream."""
+    rng = numpy_random_state(random_state)
+    return check_random_state(random_state, device) if rng is None else rng
+
+
+def _ints(rng, n, size):
+    """size indices in [0, n) with replacement: RandomState.randint as
+    scikit-learn draws them, or the Generator's integers."""
+    if isinstance(rng, np.random.RandomState):
+        return rng.randint(0, n, size)
+    return rng.integers(0, n, size)
 
 
 class MiniBatchKMeans(_KMeansBase):
@@ -63,7 +79,7 @@ class MiniBatchKMeans(_KMeansBase):
         """Centers from init on a random subset of init_size rows."""
         n = X.shape[0]
         if self._init_size < n:
-            idx = ember.asarray(rng.integers(0, n, self._init_size),
+            idx = ember.asarray(_ints(rng, n, self._init_size),
                                 device=X.device).astype(ember.int64)
             X, w = ember.take(X, idx, axis=0), ember.take(w, idx)
         C = self._init_centers(X, sq_norms(X), w, rng)
@@ -84,7 +100,7 @@ class MiniBatchKMeans(_KMeansBase):
         if any_empty is None:
             any_empty = bool((counts == 0).any())
         counts = tot
-        self._n_since_last_reassign += Xb.shape[0]
+        self._n_since_last_reassign += self._batch_size
         if self.reassignment_ratio > 0 and (
                 self._n_since_last_reassign >= 10 * self.n_clusters or any_empty):
             self._n_since_last_reassign = 0
@@ -94,8 +110,8 @@ class MiniBatchKMeans(_KMeansBase):
         return batch_inertia, shift
 
     def _reassign(self, Xb, wb, C, counts, rng):
-        # Centers with little weight move to random batch points (drawn in
-        # proportion to their weights), at most half the batch of them.
+        # Centers with little weight move to batch points drawn uniformly
+        # (scikit-learn 1.9's choice), at most half the batch of them.
         low = counts < self.reassignment_ratio * counts.max()
         cap = int(0.5 * Xb.shape[0])
         n_low = int(low.sum())
@@ -105,8 +121,7 @@ class MiniBatchKMeans(_KMeansBase):
             n_low = cap
         if n_low == 0:
             return C, counts
-        p = ember.asnumpy(wb / wb.sum()).astype(np.float64)
-        pick = rng.choice(Xb.shape[0], size=n_low, replace=False, p=p / p.sum())
+        pick = rng.choice(Xb.shape[0], size=n_low, replace=False)
         pick = ember.asarray(pick, device=Xb.device).astype(ember.int64)
         where = ember.nonzero(low)[0]
         C = C.copy()
@@ -120,9 +135,9 @@ class MiniBatchKMeans(_KMeansBase):
         X, _ = self._fit_input(X)
         n_init = self._check(X)
         w = sample_weight_of(sample_weight, X)
-        rng = check_random_state(self.random_state, X.device)
+        rng = _rng(self.random_state, X.device)
         n, k = X.shape[0], self.n_clusters
-        vidx = ember.asarray(rng.integers(0, n, self._init_size),
+        vidx = ember.asarray(_ints(rng, n, self._init_size),
                              device=X.device).astype(ember.int64)
         Xv, wv = ember.take(X, vidx, axis=0), ember.take(w, vidx)
         best = None
@@ -143,11 +158,20 @@ class MiniBatchKMeans(_KMeansBase):
         alpha = min(bs * 2.0 / (n + 1), 1.0)
         i = -1
         any_empty = None
+        # batches are drawn in proportion to the weights and then count
+        # as unit weights, as scikit-learn 1.9 draws them (NumPy's
+        # choice(n, bs, p=w / w.sum()): one uniform a row placed in the
+        # normalised float64 cumulative weights, here on the device)
+        p = (w / w.sum()).astype(ember.float64)
+        cdf = ember.cumsum(p)
+        cdf = cdf / cdf[-1]
+        unit = ember.ones(bs, dtype=X.dtype, device=X.device)
         with progress(n_steps, "MiniBatchKMeans.fit", "step") as bar:
             for i in range(n_steps):
-                idx = ember.asarray(rng.integers(0, n, bs), device=X.device).astype(ember.int64)
-                binert, shift = self._step(ember.take(X, idx, axis=0), ember.take(w, idx), rng,
-                                           any_empty)
+                u = ember.asarray(np.asarray(rng.uniform(size=bs), dtype=np.float64),
+                                  device=X.device)
+                idx = ember.minimum(ember.searchsorted(cdf, u, side="right"), n - 1)
+                binert, shift = self._step(ember.take(X, idx, axis=0), unit, rng, any_empty)
                 # One read a step: the batch inertia, the shift and whether a
                 # center still has no weight (for the next step's reassignment).
                 empty = (self._counts == 0).any()
@@ -189,7 +213,7 @@ class MiniBatchKMeans(_KMeansBase):
         self._check(X) if first else None
         w = sample_weight_of(sample_weight, X)
         if first or "_rng" not in self.__dict__:
-            self._rng = check_random_state(self.random_state, X.device)
+            self._rng = _rng(self.random_state, X.device)
         if first:
             self._C, _, _ = self._seed(X, w, self._rng)
             self._counts = ember.zeros(self.n_clusters, dtype=X.dtype, device=X.device)
