@@ -138,3 +138,29 @@ def test_incremental_pca(device, dtype):
     close(e2.components_, s2.components_, dtype)
     with pytest.raises(ValueError, match="batch number of samples"):
         IncrementalPCA(5).partial_fit(Xe[:3])
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(300, 40), (40, 300)])
+def test_randomized_solvers_equal_sklearn_for_a_seed(device, dt, shape):
+    # scikit-learn's Gaussian sketch for the same random_state (and its
+    # transposed sketch of a wide X): a spectrum without a gap, a single
+    # power iteration, so only the same sketch gives the same components
+    SkPCA, SkSVD = sk.PCA, sk.TruncatedSVD
+    rng = np.random.RandomState(0)
+    X = (rng.randn(*shape) * np.linspace(1.0, 0.9, shape[1])).astype(dt)
+    Xe = ember.asarray(X, device=device)
+    tol = dict(rtol=1e-4, atol=1e-4) if dt == np.float32 else dict(rtol=1e-8, atol=1e-10)
+    for seed in (0, np.random.RandomState(4)):
+        a = SkPCA(5, svd_solver="randomized", iterated_power=1,
+                  random_state=seed if isinstance(seed, int) else np.random.RandomState(4)
+                  ).fit(X)
+        b = PCA(5, svd_solver="randomized", iterated_power=1, random_state=seed).fit(Xe)
+        np.testing.assert_allclose(ember.asnumpy(b.components_), a.components_, **tol)
+        np.testing.assert_allclose(ember.asnumpy(b.explained_variance_),
+                                   a.explained_variance_, **tol)
+    c = SkSVD(5, n_iter=1, random_state=2).fit(X)
+    d = TruncatedSVD(5, n_iter=1, random_state=2).fit(Xe)
+    np.testing.assert_allclose(ember.asnumpy(d.components_), c.components_, **tol)
+    np.testing.assert_allclose(ember.asnumpy(d.singular_values_), c.singular_values_,
+                               **tol)

@@ -5,7 +5,7 @@ import numbers
 import ember
 from ember import linalg as la
 from ember.ml import _validation as V
-from ember.ml._random import check_random_state
+from ember.ml._random import check_random_state, numpy_random_state
 from ember.ml.base import BaseEstimator, TransformerMixin, fitted
 from ember.ml.decomposition import _svd
 
@@ -174,7 +174,10 @@ class PCA(_BasePCA):
             U, S, Vt = _svd.thin_svd(Xc)
             U, S, Vt = U[:, :nc], S[:nc], Vt[:nc]
         else:
-            rng = check_random_state(self.random_state, X.device)
+            # scikit-learn's Gaussian sketch for the same random_state
+            rng = numpy_random_state(self.random_state)
+            if rng is None:
+                rng = check_random_state(self.random_state, X.device)
             it = _svd.auto_iterations(self.iterated_power, nc, X.shape)
             U, S, Vt = _svd.randomized_svd(Xc, nc, self.n_oversamples, it, rng)
         U, Vt = _svd.flip_rows(U, Vt)

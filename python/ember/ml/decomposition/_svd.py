@@ -1,6 +1,8 @@
 """The SVDs the decompositions share, on ember arrays: an exact thin SVD
 that takes a tall matrix through its QR factor, the randomized range
 finder, and scikit-learn's sign rule."""
+import numpy as np
+
 import ember
 from ember import linalg as la
 
@@ -52,16 +54,30 @@ def randomized_svd(X, k, n_oversamples, n_iter, rng):
     Gaussian sketch of k + n_oversamples columns, n_iter power iterations
     re-orthonormalised by QR each half step (scikit-learn's 'QR'
     normalizer; its 'LU' spans the same subspace), then the exact SVD of
-    the small projection."""
+    the small projection. As scikit-learn's, a wide X is sketched through
+    its transpose, and with a NumPy RandomState the Gaussian matrix is
+    scikit-learn's own draw (rng.normal of (columns, k + n_oversamples),
+    made on the host and copied over), so the same random_state spans the
+    same subspace and gives its result to rounding."""
     n, p = X.shape
-    width = min(k + n_oversamples, min(n, p))
-    G = rng.standard_normal((p, width), dtype=X.dtype)
-    Q, _ = la.qr(X @ G)
+    transpose = n < p
+    M = X.T if transpose else X
+    cols = M.shape[1]
+    n_random = k + n_oversamples
+    width = min(n_random, min(n, p))
+    if isinstance(rng, (np.random.RandomState, np.random.Generator)):
+        G = ember.asarray(rng.normal(size=(cols, n_random))[:, :width],
+                          device=X.device).astype(X.dtype)
+    else:
+        G = rng.standard_normal((cols, width), dtype=X.dtype)
+    Q, _ = la.qr(M @ G)
     for _ in range(n_iter):
-        Q, _ = la.qr(X.T @ Q)
-        Q, _ = la.qr(X @ Q)
-    B = Q.T @ X
+        Q, _ = la.qr(M.T @ Q)
+        Q, _ = la.qr(M @ Q)
+    B = Q.T @ M
     Ub, S, Vt = la.svd(B, full_matrices=False)
+    if transpose:
+        return Vt[:k].T, S[:k], (Q @ Ub)[:, :k].T
     return (Q @ Ub)[:, :k], S[:k], Vt[:k]
 
 

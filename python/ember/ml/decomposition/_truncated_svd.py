@@ -4,7 +4,7 @@ import numbers
 
 import ember
 from ember.ml import _validation as V
-from ember.ml._random import check_random_state
+from ember.ml._random import check_random_state, numpy_random_state
 from ember.ml.base import BaseEstimator, TransformerMixin, fitted
 from ember.ml.decomposition import _svd
 
@@ -52,7 +52,10 @@ class TruncatedSVD(TransformerMixin, BaseEstimator):
         else:
             if k > p:
                 raise ValueError(f"n_components({k}) must be <= n_features({p}).")
-            rng = check_random_state(self.random_state, X.device)
+            # scikit-learn's Gaussian sketch for the same random_state
+            rng = numpy_random_state(self.random_state)
+            if rng is None:
+                rng = check_random_state(self.random_state, X.device)
             U, S, Vt = _svd.randomized_svd(X, k, self.n_oversamples, self.n_iter, rng)
         U, Vt = _svd.flip_rows(U, Vt)
         self.components_ = ember.ascontiguousarray(Vt)
