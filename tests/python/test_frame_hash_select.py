@@ -115,6 +115,35 @@ def test_duplicated(device, kind, keep):
                                p.drop_duplicates(keep=keep))
 
 
+@pytest.mark.parametrize("kind", ["str", "string"])
+def test_string_hash_collisions_fall_back(device, kind, monkeypatch):
+    # every string hashed alike: the check against each group's first row
+    # finds the clash and the strings' sorted codes group them instead
+    from ember.frame import _hash_groups
+    real = _hash_groups._string_hashes
+
+    def clash(col):
+        h, nulls = real(col)
+        return h * 0, nulls
+    monkeypatch.setattr(_hash_groups, "_string_hashes", clash)
+    p = _series(kind, 3000)
+    e = ef.from_pandas(p, device=device)
+    _same(e.value_counts(dropna=False).to_pandas(), p.value_counts(dropna=False), kind)
+    assert e.nunique() == p.nunique()
+    for keep in ("first", "last", False):
+        tm.assert_series_equal(e.drop_duplicates(keep=keep).to_pandas(),
+                               p.drop_duplicates(keep=keep))
+        tm.assert_series_equal(e.duplicated(keep=keep).to_pandas(), p.duplicated(keep=keep))
+
+
+def test_strings_that_differ_only_in_length_or_a_nul(device):
+    p = pd.Series(["a", "a\0", "", "a", "\0", "", "ab", "a\0\0", "b" * 9, "b" * 8 + "c",
+                   "b" * 9], dtype="str")
+    e = ef.from_pandas(p, device=device)
+    tm.assert_series_equal(e.value_counts().to_pandas(), p.value_counts())
+    tm.assert_series_equal(e.duplicated().to_pandas(), p.duplicated())
+
+
 @pytest.mark.parametrize("keep", ["first", "last", False])
 @pytest.mark.parametrize("subset", [None, ["s"], ["a", "s"], ["f", "I", "s"], ["a", "w"]])
 def test_drop_duplicates_frame(device, keep, subset):
@@ -200,3 +229,13 @@ def test_key_hash_kernels_compile_for_the_gpu(need_nvrtc):
     src = (root / "kernels" / "key_hash.cuh").read_text()
     ptx = ember.cuda.Program(src).compile("ptx").code
     assert ptx.count(b".entry") == 5   # insert and dup of each slot width, bounds
+
+
+def test_string_kernels_with_the_hash_compile_for_the_gpu(need_nvrtc):
+    """the string kernels' module (str_hash.cuh with the others, as
+    _str_kernels pastes them) as NVRTC compiles it for the GPU."""
+    from ember.frame import _str_kernels
+    root = pathlib.Path(ember.frame.__file__).resolve().parent / "kernels"
+    src = "\n".join((root / f).read_text() for f in _str_kernels._FILES)
+    ptx = ember.cuda.Program(src).compile("ptx").code
+    assert b"em_str_hash" in ptx and b"em_str_same" in ptx

@@ -48,10 +48,7 @@ def _bits(col):
     if col.length == 0:
         return ember.zeros(0, dtype="int64", device=col.device), None, (0, 0)
     if d.is_categorical or d.is_string:
-        from ember.frame._order import codes
-        c, k = codes(col)
-        nulls = c < 0
-        return c, (nulls if bool(nulls.any()) else None), (0, max(k - 1, 0))
+        return _codes(col)
     nulls = col.null_mask()
     v = col.values
     if d.kind == "f":
@@ -68,6 +65,52 @@ def _bits(col):
         return v, nulls, ((lo, hi) if hi < 1 << 63 else None)
     v = v.astype("int64") if str(v.dtype) != "int64" else v
     return v, nulls, _bounds(v)
+
+
+def _codes(col):
+    """_bits of a categorical's codes, or of a string column's sorted codes."""
+    from ember.frame._order import codes
+    c, k = codes(col)
+    nulls = c < 0
+    return c, (nulls if bool(nulls.any()) else None), (0, max(k - 1, 0))
+
+
+def _string_hashes(col):
+    """A string column's rows as 64-bit hashes of their bytes
+    (kernels/str_hash.cuh), and its null rows."""
+    from ember.frame import _str_kernels as sk
+    n = col.length
+    h = ember.empty(n, dtype="int64", device=col.device)
+    sk.launch(col.device, "em_str_hash", n, (sk.offsets(col), col.values, sk.i64(n), h))
+    return h, col.null_mask()
+
+
+def _exact(col, s):
+    """Whether every row of string column col has its slot's first row's
+    bytes (else two strings shared a hash)."""
+    from ember.frame import _str_kernels as sk
+    n = col.length
+    other = s.first[s.slot]
+    if s.rev:
+        other = n - 1 - other
+    same = ember.empty(n, dtype="uint8", device=col.device)
+    sk.launch(col.device, "em_str_same", n, (sk.offsets(col), col.values, sk.i64(n),
+                                             other, same))
+    return bool(same.all())
+
+
+def _column(col, rev, mode):
+    """The Slots of one key column. Strings hash their bytes, then every
+    row is checked against its group's first row: a hash two strings share
+    sends the column to its sorted codes instead, so groups are exact."""
+    d = col.dtype
+    if d.is_string and not d.is_categorical and col.length:
+        keys, nulls = _string_hashes(col)
+        s = _insert(keys, nulls, None, rev, mode | SLOTS)
+        if _exact(col, s):
+            return s
+        return _insert(*_codes(col), rev, mode)
+    return _insert(*_bits(col), rev, mode)
 
 
 def _bounds(keys):
@@ -121,11 +164,10 @@ def slots(cols, mode, rev=False):
     """The Slots of the rows of key columns (a null in a key is a value
     equal to the other nulls of that column, as pandas' duplicated)."""
     if len(cols) == 1:
-        keys, nulls, bounds = _bits(cols[0])
-        return _insert(keys, nulls, bounds, rev, mode)
+        return _column(cols[0], rev, mode)
     combined, span = None, 1
     for col in cols:
-        s = _insert(*_bits(col), False, SLOTS | COUNTS)
+        s = _column(col, False, SLOTS | COUNTS)
         ids, k = _dense(s)
         if combined is not None and span * k >= _BIG:   # renumber before a wrap
             ids0, span = _dense(_insert(combined, None, (0, span - 1), False,

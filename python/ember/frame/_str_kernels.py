@@ -12,7 +12,7 @@ from ember.frame import _bitmap
 from ember.frame._column import Column
 
 _FILES = ("str_utf8.cuh", "str_search.cuh", "str_regex.cuh", "str_capture.cuh",
-          "str_keys.cuh")
+          "str_keys.cuh", "str_hash.cuh")
 _modules = {}
 
 
