@@ -302,3 +302,17 @@ def test_frame_pieces_resample_relies_on(device):
                                           t.index.isin(other))
         late = t.index.as_unit("ns") + pd.Timedelta("1ns")   # not a us instant
         assert not ember.asnumpy(e.index.isin(late)).any()
+
+
+def test_to_parquet_of_ember_partitions(device, tmp_path):
+    # dask's pyarrow engine hands each partition to pa.Table.from_pandas,
+    # which reads a frame's attrs and its index dtype's .type
+    base, e = _pair(device, npartitions=3)
+    with dask.config.set(scheduler="sync"):
+        e.to_parquet(str(tmp_path / "e"), engine="pyarrow")
+        base.to_parquet(str(tmp_path / "p"), engine="pyarrow")
+    got = pd.read_parquet(tmp_path / "e").sort_index()
+    want = pd.read_parquet(tmp_path / "p").sort_index()
+    tm.assert_frame_equal(got, want, check_dtype=False)
+    back = dd.read_parquet(str(tmp_path / "e"), engine="pyarrow", device=device)
+    _same(back.compute(), want.reset_index(drop=True))

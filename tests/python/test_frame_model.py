@@ -280,3 +280,28 @@ def test_dtype_as_numpy_and_pandas_take_it(device):
     assert ef.Series(["x"], dtype=np.dtypes.StringDType(), device=device).dtype == "str"
     with pytest.raises(TypeError):
         np.dtype(df["n"].dtype)
+
+
+def test_index_uniqueness_levels_and_attrs(device):
+    pdf = pd.DataFrame({"a": [1, 2, 2], "s": ["x", "y", "x"]})
+    df = ef.from_pandas(pdf, device=device)
+    for col in ("a", "s"):
+        ix, pix = df.set_index(col).index, pdf.set_index(col).index
+        assert (ix.is_unique, ix.has_duplicates) == (pix.is_unique, pix.has_duplicates)
+        assert ix.get_level_values(0).equals(ix) and ix.get_level_values(col).equals(ix)
+        for bad in (1, -2, "nope"):
+            with pytest.raises(type(_raised(lambda: pix.get_level_values(bad)))):
+                ix.get_level_values(bad)
+    assert df.index.is_unique and df.columns.is_unique
+    assert ef.from_pandas(pdf.set_index("a").iloc[:2], device=device).index.is_unique
+    df.attrs["source"] = "test"
+    assert df.attrs == {"source": "test"} and df["a"].attrs == {}
+    assert df.index.dtype.type is np.int64 and df["s"].dtype.type is str
+
+
+def _raised(f):
+    try:
+        f()
+    except Exception as e:
+        return e
+    raise AssertionError("pandas did not raise")

@@ -60,6 +60,11 @@ def read_parquet(path, columns=None, device=None, **kwargs):
 
     import dask.dataframe as dd
     import pyarrow.parquet as pq
+    # pyarrow decodes the files whatever engine= says ("pyarrow", "auto":
+    # the only engines dask has left)
+    if kwargs.pop("engine", "pyarrow") not in ("pyarrow", "auto"):
+        raise NotImplementedError("dd.read_parquet with the ember backend reads "
+                                  "through pyarrow: engine='pyarrow'")
     if kwargs:
         raise NotImplementedError("dd.read_parquet with the ember backend: "
                                   + ", ".join(sorted(kwargs)))

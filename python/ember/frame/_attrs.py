@@ -1,6 +1,23 @@
-"""Columns as attributes (df.a, df.a = ...) by pandas' rule, and the
-index and columns setters."""
+"""Columns as attributes (df.a, df.a = ...) by pandas' rule, the index
+and columns setters, and pandas' `attrs` dict."""
 import warnings
+
+
+def _get_attrs(self):
+    a = self.__dict__.get("_attrs_dict")
+    if a is None:
+        a = self._attrs_dict = {}
+    return a
+
+
+def _set_attrs(self, value):
+    self._attrs_dict = dict(value)
+
+
+# pandas' DataFrame.attrs / Series.attrs: a dict of metadata about the
+# object (pyarrow's from_pandas reads it into a table's schema). pandas
+# copies it into the results of operations; here it stays with the object.
+attrs_property = property(_get_attrs, _set_attrs)
 
 
 class AttrMethods:

@@ -54,6 +54,18 @@ class Dtype:
             raise AttributeError(f"the {self.name} dtype has no NumPy dtype")
         return np.dtype(self.name)
 
+    @property
+    def type(self):
+        """The scalar type of the values, as a NumPy dtype's .type (str for
+        strings, as pandas' string dtypes give); pyarrow's from_pandas
+        reads it."""
+        import numpy as np
+        if self.kind == "U":
+            return str
+        if self.kind == "O":
+            raise AttributeError("a categorical dtype has no scalar type here")
+        return np.dtype(self.storage if self.masked else self.name).type
+
     def __eq__(self, other):
         if isinstance(other, Dtype):
             return self.name == other.name

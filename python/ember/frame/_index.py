@@ -48,6 +48,30 @@ class _OneLevel:
     def min(self, skipna=True):
         return self.to_series().min(skipna=skipna)
 
+    def get_level_values(self, level):
+        """This index, its only level (by number 0 or -1, or by its name),
+        with pandas' errors for any other."""
+        if isinstance(level, int) and not isinstance(level, bool):
+            if level < -1:
+                raise IndexError("Too many levels: Index has only 1 level, "
+                                 f"{level} is not a valid level number")
+            if level > 0:
+                raise IndexError("Too many levels: Index has only 1 level, "
+                                 f"not {level + 1}")
+        elif level != self.name:
+            raise KeyError(f"Requested level ({level}) does not match index name "
+                           f"({self.name})")
+        return self
+
+    @property
+    def has_duplicates(self):
+        """Whether a label repeats (nulls equal to each other, as pandas')."""
+        return len(self) > 1 and bool(self.to_series().duplicated()._col.values.any())
+
+    @property
+    def is_unique(self):
+        return not self.has_duplicates
+
     @property
     def is_monotonic_increasing(self):
         return _monotonic(self._labels(), True)
@@ -118,6 +142,7 @@ class RangeIndex(_OneLevel):
         self._range = range(start, stop, step)
         self.name = name
 
+    has_duplicates = False      # a range never repeats (its step is not 0)
     start = property(lambda self: self._range.start)
     stop = property(lambda self: self._range.stop)
     step = property(lambda self: self._range.step)

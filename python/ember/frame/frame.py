@@ -2,7 +2,8 @@
 import ember
 
 from ember.frame import _order, _select
-from ember.frame._attrs import AttrMethods, set_column_names, set_index_labels
+from ember.frame._attrs import (AttrMethods, attrs_property, set_column_names,
+                                set_index_labels)
 from ember.frame._frame_ops import FrameOpsMethods
 from ember.frame._groupby import GroupbyMethods
 from ember.frame._replace import ReplaceMethods
@@ -94,6 +95,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return ColumnLabels(self, names)
 
     columns = columns.setter(set_column_names)
+    attrs = attrs_property
 
     def _labels(self, names):
         """An Index of names (column names, statistics) on the frame's device,

@@ -2,6 +2,7 @@
 import ember
 
 from ember.frame import _bitmap, _ops, _order, _reduce, _select
+from ember.frame._attrs import attrs_property
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
 from ember.frame._index import Index, RangeIndex, on_device
@@ -97,6 +98,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         self._col = col
         self._index = _index_for(index, col.length, col.device)
         self.name = name
+
+    attrs = attrs_property
 
     @classmethod
     def _make(cls, col, index, name):
