@@ -45,6 +45,11 @@ static const knob knobs[EM_KNOB_COUNT] = {
     [EM_KNOB_COMPILE_LOG] = {"EMBER_COMPILE_LOG", "1: each Python kernel's "
                              "compile prints its phases' times to stderr "
                              "(read by ember.jit)", 1, 0},
+    [EM_KNOB_PROFILE_CUPTI_MATCH] = {"EMBER_PROFILE_CUPTI_MATCH", "callback: "
+                                     "the profiler pairs CUPTI's records with "
+                                     "launches by a callback on every launch "
+                                     "(the earlier way, for the overhead bench "
+                                     "to compare); read at each start", 1, 0},
     [EM_KNOB_FUSION] = {"EMBER_FUSION", "1: elementwise operations are "
                         "recorded and run fused as one kernel; 0: each "
                         "launches at once (default 1; read once)", 1, 0},

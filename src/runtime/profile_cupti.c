@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ember/util.h"
 #include "runtime.h"
 #include "profile.h"
 #include "backend/cuda_api.h"
@@ -380,7 +381,7 @@ static void setup(void)
  * start. */
 static int match_env(void)
 {
-    const char *v = getenv("EMBER_PROFILE_CUPTI_MATCH");
+    const char *v = em_knob_text(EM_KNOB_PROFILE_CUPTI_MATCH);
     return v && !strcmp(v, "callback");
 }
 
