@@ -539,9 +539,11 @@ def test_graph_replay_among_launches(dev):
     by their call's correlation id and set aside from the pairing by
     order, so an eager launch never takes one of them)."""
     s = ember.Stream(non_blocking=True)
-    x = ember.ones(1 << 16, dtype=np.float32)
-    out = ember.zeros(1 << 16, dtype=np.float32)
     with s:
+        # made on s: a non-blocking stream is not ordered after the
+        # default stream's fills (the GPU run read them half written)
+        x = ember.ones(1 << 16, dtype=np.float32)
+        out = ember.zeros(1 << 16, dtype=np.float32)
         ember.add(x, 1, out=out)
         s.begin_capture()
         ember.add(out, 1, out=out)
