@@ -10,6 +10,7 @@ import numpy as np
 import ember
 from ember.ml.exceptions import UndefinedMetricWarning
 from ember.ml.metrics import _base as B
+from ember.ml.metrics._ranking import _steps
 
 
 def _positive(yt, pos_label, dev):
@@ -54,40 +55,29 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
         # samples of weight 0 leave no threshold behind, as in scikit-learn
         keep = w != 0
         pos, sc, w = pos[keep], sc[keep], w[keep]
-    order = ember.argsort(-sc, stable=True)
-    s = sc[order]
-    wp = pos[order].astype(ember.float64)
-    wn = 1.0 - wp
-    if w is not None:
-        ww = w[order].astype(ember.float64)
-        wp, wn = wp * ww, wn * ww
-    tps, fps = ember.cumsum(wp), ember.cumsum(wn)
-    n = s.shape[0]
-    last = ember.concatenate([s[1:] != s[:-1], ember.ones(min(n, 1), dtype=ember.bool_,
-                                                          device=s.device)])
-    tps, fps, thr = tps[last], fps[last], s[last]
+    fps, tps, thr = _steps(pos, sc, w)
     if drop_intermediate and fps.shape[0] > 2:
         # the points where the curve turns (second differences not both 0)
         bend = ((fps[2:] - 2 * fps[1:-1] + fps[:-2]) != 0) | (
             (tps[2:] - 2 * tps[1:-1] + tps[:-2]) != 0)
-        one = ember.ones(1, dtype=ember.bool_, device=s.device)
+        one = ember.ones(1, dtype=ember.bool_, device=sc.device)
         keep = ember.concatenate([one, bend, one])
         tps, fps, thr = tps[keep], fps[keep], thr[keep]
-    zero = ember.zeros(1, dtype=ember.float64, device=s.device)
+    zero = ember.zeros(1, dtype=ember.float64, device=sc.device)
     tps, fps = ember.concatenate([zero, tps]), ember.concatenate([zero, fps])
-    thr = ember.concatenate([ember.full(1, np.inf, dtype=thr.dtype, device=s.device),
+    thr = ember.concatenate([ember.full(1, np.inf, dtype=thr.dtype, device=sc.device),
                              thr])
     n_neg, n_pos = (float(v) for v in ember.asnumpy(ember.stack([fps[-1], tps[-1]])))
     if n_neg <= 0:
         warnings.warn("No negative samples in y_true, false positive value should be "
                       "meaningless", UndefinedMetricWarning)
-        fpr = ember.full(fps.shape, np.nan, dtype=ember.float64, device=s.device)
+        fpr = ember.full(fps.shape, np.nan, dtype=ember.float64, device=sc.device)
     else:
         fpr = fps / n_neg
     if n_pos <= 0:
         warnings.warn("No positive samples in y_true, true positive value should be "
                       "meaningless", UndefinedMetricWarning)
-        tpr = ember.full(tps.shape, np.nan, dtype=ember.float64, device=s.device)
+        tpr = ember.full(tps.shape, np.nan, dtype=ember.float64, device=sc.device)
     else:
         tpr = tps / n_pos
     return (B.out(fpr, y_true, y_score), B.out(tpr, y_true, y_score),

@@ -13,9 +13,10 @@ from ember.ml.exceptions import UndefinedMetricWarning
 from ember.ml.metrics import _base as B
 
 
-def _curve(pos, score, w):
-    """(fpr, tpr) at the distinct scores, highest first, from (0, 0); and the
-    weighted counts of positives and negatives."""
+def _steps(pos, score, w):
+    """(fps, tps, thresholds): the weighted counts of negatives and
+    positives scoring at least each distinct score, highest score first
+    (one stable sort of the scores, cumulative sums, the ends of groups)."""
     order = ember.argsort(-score, stable=True)
     s = score[order]
     wp = pos[order].astype(ember.float64)
@@ -24,10 +25,18 @@ def _curve(pos, score, w):
         ww = w[order].astype(ember.float64)
         wp, wn = wp * ww, wn * ww
     tps, fps = ember.cumsum(wp), ember.cumsum(wn)
-    last = ember.concatenate([s[1:] != s[:-1], ember.ones(1, dtype=ember.bool_,
-                                                          device=s.device)])
+    last = ember.concatenate([s[1:] != s[:-1],
+                              ember.ones(min(s.shape[0], 1), dtype=ember.bool_,
+                                         device=s.device)])
+    return fps[last], tps[last], s[last]
+
+
+def _curve(pos, score, w):
+    """(fpr, tpr) at the distinct scores, highest first, from (0, 0); and the
+    weighted counts of positives and negatives."""
+    fps, tps, s = _steps(pos, score, w)
     zero = ember.zeros(1, dtype=ember.float64, device=s.device)
-    return ember.concatenate([zero, fps[last]]), ember.concatenate([zero, tps[last]])
+    return ember.concatenate([zero, fps]), ember.concatenate([zero, tps])
 
 
 def _binary_auc(pos, score, w=None, max_fpr=None):
