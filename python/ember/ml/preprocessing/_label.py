@@ -28,7 +28,17 @@ def _strings_to_host(y):
     return y
 
 
-class LabelEncoder(TransformerMixin, BaseEstimator):
+class _OneDLabels:
+    """scikit-learn's tags of a transformer of 1-d labels (not of X)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.target_tags.one_d_labels = True
+        return tags
+
+
+class LabelEncoder(_OneDLabels, TransformerMixin, BaseEstimator):
     """classes_ are the sorted distinct labels; transform gives each label's
     index in them, inverse_transform the label of each index."""
     classes_ = fitted()
@@ -95,14 +105,8 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
                              f"{ember.asnumpy(ember.unique(codes[bad]))}")
         return self._out(_labels.decode(classes, codes.astype(ember.int64)))
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.target_tags.one_d_labels = True
-        return tags
 
-
-class LabelBinarizer(TransformerMixin, BaseEstimator):
+class LabelBinarizer(_OneDLabels, TransformerMixin, BaseEstimator):
     """One column a class (pos_label where the sample has it, neg_label
     elsewhere); two classes give the one column of classes_[1], one class a
     column of neg_label, as scikit-learn's. A label unseen at fit gives a row
@@ -210,9 +214,3 @@ class LabelBinarizer(TransformerMixin, BaseEstimator):
             if k == 1:
                 codes = codes * 0
         return self._out(_labels.decode(classes, codes.astype(ember.int64)))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.target_tags.one_d_labels = True
-        return tags
