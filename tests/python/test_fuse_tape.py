@@ -13,15 +13,12 @@ import pytest
 import ember
 from ember import _ember
 
+import test_fusion
 from test_fusion import N, ROWS, COLS, assert_same_bits, put, values
 
-
-@pytest.fixture
-def dev(device):
-    with ember.Device(device):
-        yield device
-    _ember._fusion_flush()
-    _ember._fusion_state(-1)
+# test_fusion's fixture: the device current, no group or override left
+# behind by a failing test
+dev = test_fusion.dev
 
 
 def eager(fn, *args):
