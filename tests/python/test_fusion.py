@@ -1112,3 +1112,26 @@ def test_bad_kernel_name_leaves_the_group_intact(dev):
         assert_same_bits(ember.asnumpy(y), h * np.float32(2))
     with pytest.raises(TypeError):
         _ember._fusion_state("on")
+
+
+@pytest.mark.parametrize("n", [5, 17, 399, 4097, N])
+def test_any_of_a_difference_of_overlapping_views(dev, n):
+    # auc's monotonicity test, (x[1:] - x[:-1] < 0).any() over x copied from
+    # NumPy and cast: on cuda the reduction computes the comparison of the
+    # two views of one buffer where it loads it. The H200 run of
+    # 2026-11-28 saw True for a non-decreasing x (test_ml_metrics_curves)
+    rng = np.random.default_rng(n)
+    h = np.sort(rng.random(n))
+    h[1::7] = h[0::7][:len(h[1::7])]
+    h = np.sort(h)
+    for cast in (False, True):
+        x = ember.asarray(h, device=dev)
+        if cast:
+            x = x.astype(ember.float64)
+        d = x[1:] - x[:-1]
+        assert not bool((d < 0).any())
+        assert bool((d >= 0).all())
+        assert float(d.sum()) == pytest.approx(h[-1] - h[0], rel=1e-12, abs=1e-15)
+        r = -x
+        rd = r[1:] - r[:-1]
+        assert bool((rd <= 0).all()) and not bool((rd > 0).any())
