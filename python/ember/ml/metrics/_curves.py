@@ -35,6 +35,15 @@ def _positive(yt, pos_label, dev):
     return codes == int(hit[0])
 
 
+def _rate(counts, total, sample, rate):
+    """counts / total, or NaNs with scikit-learn's warning when total is 0."""
+    if total > 0:
+        return counts / total
+    warnings.warn(f"No {sample} samples in y_true, {rate} value should be "
+                  "meaningless", UndefinedMetricWarning)
+    return ember.full(counts.shape, np.nan, dtype=ember.float64, device=counts.device)
+
+
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
               drop_intermediate=True):
     """(fpr, tpr, thresholds) of a binary problem, as scikit-learn's."""
@@ -68,18 +77,8 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
     thr = ember.concatenate([ember.full(1, np.inf, dtype=thr.dtype, device=sc.device),
                              thr])
     n_neg, n_pos = (float(v) for v in ember.asnumpy(ember.stack([fps[-1], tps[-1]])))
-    if n_neg <= 0:
-        warnings.warn("No negative samples in y_true, false positive value should be "
-                      "meaningless", UndefinedMetricWarning)
-        fpr = ember.full(fps.shape, np.nan, dtype=ember.float64, device=sc.device)
-    else:
-        fpr = fps / n_neg
-    if n_pos <= 0:
-        warnings.warn("No positive samples in y_true, true positive value should be "
-                      "meaningless", UndefinedMetricWarning)
-        tpr = ember.full(tps.shape, np.nan, dtype=ember.float64, device=sc.device)
-    else:
-        tpr = tps / n_pos
+    fpr = _rate(fps, n_neg, "negative", "false positive")
+    tpr = _rate(tps, n_pos, "positive", "true positive")
     return (B.out(fpr, y_true, y_score), B.out(tpr, y_true, y_score),
             B.out(thr, y_true, y_score))
 
