@@ -65,6 +65,10 @@ int em_fuse_set_state(int state);
  * that launched eagerly, a leaf that is not an argument - leaves no tape,
  * and each call runs the body as before. */
 typedef struct em_fuse_tape em_fuse_tape;
+/* A tape's most array arguments and outputs (a call with more runs its
+ * body every time). */
+#define EM_FUSE_TAPE_MAX_ARGS EM_FUSE_MAX_LEAVES
+#define EM_FUSE_TAPE_MAX_OUTS 8
 struct em_array;
 
 /* Starts taping on this thread; the open group must be empty (flush

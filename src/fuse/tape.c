@@ -23,8 +23,6 @@
 #include "ember/reduce.h"
 #include "fuse/fuse_internal.h"
 
-#define TAPE_MAX_ARGS EM_FUSE_MAX_LEAVES
-#define TAPE_MAX_OUTS 8
 #define OUT_REDUCTION (-1)
 
 typedef struct tape_arg {
@@ -58,8 +56,8 @@ struct em_fuse_tape {
     int red_axes[EM_MAX_NDIM];
 
     int nargs, nouts;
-    tape_arg arg[TAPE_MAX_ARGS];
-    int out[TAPE_MAX_OUTS];    /* a node index or OUT_REDUCTION */
+    tape_arg arg[EM_FUSE_TAPE_MAX_ARGS];
+    int out[EM_FUSE_TAPE_MAX_OUTS];    /* a node index or OUT_REDUCTION */
 };
 
 _Thread_local em_fuse_tape *em_fuse_tl_tape;
@@ -227,8 +225,8 @@ static int take(em_fuse_tape *t, const em_array *const *args, int nargs,
     fz_group *g = &em_fz_open;
     int ok = 1;
 
-    if (t->broken || nargs < 1 || nargs > TAPE_MAX_ARGS || nouts < 1 ||
-        nouts > TAPE_MAX_OUTS)
+    if (t->broken || nargs < 1 || nargs > EM_FUSE_TAPE_MAX_ARGS || nouts < 1 ||
+        nouts > EM_FUSE_TAPE_MAX_OUTS)
         return 0;
     em_fz_lock();
     if (em_fz_runs != t->runs0)

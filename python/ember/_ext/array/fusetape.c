@@ -14,8 +14,6 @@
 #include "array/ndarray.h"
 
 #define TAPE_NAME "ember.fuse tape"
-#define MAX_ARRAYS EM_FUSE_MAX_LEAVES
-#define MAX_OUTS 8
 
 typedef struct tape_box {
     em_fuse_tape *t;
@@ -57,7 +55,7 @@ static PyObject *mod_tape_begin(PyObject *m, PyObject *unused)
 
 static PyObject *mod_tape_end(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
-    const em_array *in[MAX_ARRAYS], *out[MAX_OUTS];
+    const em_array *in[EM_FUSE_TAPE_MAX_ARGS], *out[EM_FUSE_TAPE_MAX_OUTS];
     em_fuse_tape *t = NULL;
     int nin = -1, nout = -1, tuple = 0;
     tape_box *b;
@@ -67,13 +65,13 @@ static PyObject *mod_tape_end(PyObject *m, PyObject *const *args, Py_ssize_t n)
         return NULL;
     }
     if (args[0] != Py_None) {
-        nin = arrays_of(args[0], in, MAX_ARRAYS);
+        nin = arrays_of(args[0], in, EM_FUSE_TAPE_MAX_ARGS);
         if (empy_is_ndarray(args[1])) {
             out[0] = EMPY_ARR_RAW(args[1]);
             nout = 1;
         } else {
             tuple = 1;
-            nout = arrays_of(args[1], out, MAX_OUTS);
+            nout = arrays_of(args[1], out, EM_FUSE_TAPE_MAX_OUTS);
         }
     }
     /* always called, so the thread stops taping whatever the body did */
@@ -96,9 +94,9 @@ static PyObject *mod_tape_end(PyObject *m, PyObject *const *args, Py_ssize_t n)
 static PyObject *mod_replay(PyObject *m, PyObject *const *args, Py_ssize_t n)
 {
     empy_state *st = empy_state_of_module(m);
-    const em_array *in[MAX_ARRAYS];
-    em_array outs[MAX_OUTS];
-    PyObject *objs[MAX_OUTS], *r;
+    const em_array *in[EM_FUSE_TAPE_MAX_ARGS];
+    em_array outs[EM_FUSE_TAPE_MAX_OUTS];
+    PyObject *objs[EM_FUSE_TAPE_MAX_OUTS], *r;
     tape_box *b;
     em_status rc;
     int nin, nout, done = 0;
@@ -108,7 +106,7 @@ static PyObject *mod_replay(PyObject *m, PyObject *const *args, Py_ssize_t n)
     }
     if (!(b = PyCapsule_GetPointer(args[0], TAPE_NAME)))
         return NULL;
-    if ((nin = arrays_of(args[1], in, MAX_ARRAYS)) < 0)
+    if ((nin = arrays_of(args[1], in, EM_FUSE_TAPE_MAX_ARGS)) < 0)
         Py_RETURN_NONE;
     nout = em_fuse_tape_nouts(b->t);
     memset(outs, 0, sizeof outs);
