@@ -81,3 +81,22 @@ def test_auc_errors_and_direction():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         M.auc(x, y)
+
+
+def test_weighted_curve_never_falls(device):
+    # Many float weights, several scan tiles on either device (the host's
+    # chunks are 65536 long): a tiled cumulative sum may step down by an ulp
+    # where a weight is 0 for that rate; roc_curve's rates must not, and auc
+    # must take its own curve.
+    rng = np.random.default_rng(7)
+    n = 300_000
+    y = rng.integers(0, 2, n)
+    s = rng.random(n)
+    w = rng.random(n) * 1e3 + rng.random(n)
+    fpr, tpr, _ = M.roc_curve(ember.asarray(y, device=device),
+                              ember.asarray(s, device=device), sample_weight=w,
+                              drop_intermediate=False)
+    for r in (ember.asnumpy(fpr), ember.asnumpy(tpr)):
+        assert (np.diff(r) >= 0).all()
+    want = sk.roc_auc_score(y, s, sample_weight=w)
+    assert M.auc(fpr, tpr) == pytest.approx(want, rel=1e-9)

@@ -25,6 +25,12 @@ def _steps(pos, score, w):
         ww = w[order].astype(ember.float64)
         wp, wn = wp * ww, wn * ww
     tps, fps = ember.cumsum(wp), ember.cumsum(wn)
+    if w is not None:
+        # A scan in tiles (the GPU's, or the host's in chunks of 65536) rounds
+        # each tile's carry apart from the running sum, so a weight of 0 can
+        # step the sum down by an ulp; the curve must not fall (auc refuses
+        # an x that does), so each count is at least the one before it.
+        tps, fps = ember.maximum.accumulate(tps), ember.maximum.accumulate(fps)
     last = ember.concatenate([s[1:] != s[:-1],
                               ember.ones(min(s.shape[0], 1), dtype=ember.bool_,
                                          device=s.device)])
