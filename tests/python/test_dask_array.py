@@ -3,10 +3,13 @@ device (ember.dask.LocalCluster): the same programs on ember chunks and on
 NumPy chunks give the same values, under dask's synchronous and threaded
 schedulers and on distributed clusters (threads and processes); the
 device store spills and honours its limit."""
+from collections import Counter
+
 import numpy as np
 import pytest
 
 import ember
+import ember.frame as ef
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -268,6 +271,42 @@ def test_cluster_processes():
         if not ember.cuda.runtime.getDeviceCount():
             assert sorted(cpus) == planned          # each process pinned
         _cluster_roundtrip(cl, "cpu")
+
+
+def test_cluster_places_persisted_chunks_evenly():
+    # root tasks go to the workers up front in contiguous runs (worker
+    # saturation inf): 16 chunks made on 2 workers of one thread each are
+    # 8 and 8, in a few long runs of neighbours (one at a time, by
+    # distributed's queuing, they go to whichever worker asks first)
+    with ed.LocalCluster(n_workers=_two(), processes=False,
+                         threads_per_worker=1) as c, distributed.Client(c) as cl:
+        assert c.scheduler.WORKER_SATURATION == float("inf")
+        with dask.config.set({"array.backend": "ember"}):
+            x = da.random.random((4, 64), chunks=(4, 4))
+        x = cl.persist(x)
+        distributed.wait(x)
+        owner = {k[2]: next(iter(w)) for k, w in cl.who_has(x).items()}
+        runs = [owner[i] for i in range(16)]
+        n = _two()
+        assert sorted(Counter(runs).values()) == [16 // n] * n
+        assert sum(a != b for a, b in zip(runs, runs[1:])) < 2 * n
+        got = cl.compute((x ** 2).sum()).result()
+        want = (ember.asnumpy(cl.compute(x).result()) ** 2).sum()
+        assert float(got) == pytest.approx(want, rel=1e-12)
+    with ed.LocalCluster(n_workers=1, processes=False,
+                         worker_saturation=1.1) as c:
+        assert c.scheduler.WORKER_SATURATION == 1.1
+
+
+def test_sizeof_counts_device_bytes(device):
+    from dask.sizeof import sizeof
+    a = ember.ones((1000, 8), device=device)
+    assert sizeof(a) == 64000
+    assert sizeof(a[:10]) == 640
+    df = ef.DataFrame({"a": ember.arange(100, device=device),
+                       "b": ember.ones(100, dtype=ember.float32, device=device)})
+    assert sizeof(df) == int(df.memory_usage().sum()) == 132 + 800 + 400
+    assert sizeof(df["b"]) == df["b"].memory_usage() == 132 + 400
 
 
 def test_cluster_bad_arguments():

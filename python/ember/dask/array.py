@@ -21,12 +21,15 @@ from dask.array import dispatch as _d
 from dask.array.backends import ArrayBackendEntrypoint
 from dask.array.backends import _nannumel, _numel_arraylike
 from dask.array.core import Array
+from dask.sizeof import sizeof
 from dask.tokenize import normalize_token
 from dask.utils import Dispatch
 
 import ember
+from ember.dask._sizeof import register as _register_sizeof
 
 chunk_types.register_chunk_type(ember.ndarray)
+_register_sizeof(sizeof)
 
 _d.concatenate_lookup.register(ember.ndarray, ember.concatenate)
 _d.take_lookup.register(ember.ndarray, ember.take)

@@ -5,6 +5,7 @@ above which chunks spill to host memory."""
 import copy
 from concurrent.futures import ThreadPoolExecutor
 
+import dask
 import distributed
 
 from ember.dask import worker as _w
@@ -13,7 +14,7 @@ from ember.dask.spill import DeviceSpillMap
 
 class LocalCluster(distributed.LocalCluster):
     """LocalCluster(n_workers=None, device_memory_limit=None,
-    threads_per_worker=None, processes=True, **kwargs)
+    threads_per_worker=None, processes=True, worker_saturation=inf, **kwargs)
 
     n_workers: the first n visible GPUs (default all); with no GPU the
     number of cpu workers (default one per NUMA node).
@@ -22,22 +23,40 @@ class LocalCluster(distributed.LocalCluster):
     (None: no limit, nothing spills).
     threads_per_worker: default 1 per GPU worker, the worker's CPUs for a
     cpu worker. processes=False runs the workers as threads of this process
-    (each worker's threads use its device). Other keywords are
-    distributed.LocalCluster's."""
+    (each worker's threads use its device).
+    worker_saturation: the scheduler's distributed.scheduler.worker-saturation.
+    The default, inf, hands tasks with no inputs (a chunk made by
+    da.random, a partition read from a file) to the workers at once, in
+    contiguous runs: the chunks of a persisted array split evenly over the
+    GPUs, neighbouring chunks reduce on one GPU without a transfer, and a
+    worker of one thread has its next task at hand instead of asking the
+    scheduler after each. A number (distributed's default is 1.1) queues
+    them on the scheduler, holding less in memory at once for a graph
+    that makes much more data than it keeps.
+    Other keywords are distributed.LocalCluster's."""
 
     def __init__(self, n_workers=None, device_memory_limit=None,
-                 threads_per_worker=None, processes=True, **kwargs):
+                 threads_per_worker=None, processes=True,
+                 worker_saturation=float("inf"), **kwargs):
         self.ember_plan = _w.plan(n_workers)
         self.device_memory_limit = device_memory_limit
         if device_memory_limit is not None:
             DeviceSpillMap(device_memory_limit)   # a bad limit fails here
         self._tpw = threads_per_worker
         kwargs.setdefault("dashboard_address", None)
+        self.worker_saturation = worker_saturation
         super().__init__(n_workers=0, threads_per_worker=threads_per_worker or 1,
                          processes=processes, **kwargs)
         self.scale(len(self.ember_plan))
         if not self.asynchronous:
             self.sync(self._correct_state)   # the workers are up on return
+
+    async def _start(self):
+        # the scheduler is made here (inside __init__, or when an
+        # asynchronous cluster is awaited) and reads the setting once
+        with dask.config.set({"distributed.scheduler.worker-saturation":
+                              self.worker_saturation}):
+            await super()._start()
 
     def new_worker_spec(self):
         name = self._new_worker_name(self._i)

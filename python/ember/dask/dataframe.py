@@ -19,11 +19,15 @@ import pandas as pd
 from dask.array.dispatch import percentile_lookup
 from dask.dataframe import dispatch as _d
 from dask.dataframe.backends import DataFrameBackendEntrypoint
+from dask.sizeof import sizeof
 from dask.tokenize import normalize_token
 
 import ember
 import ember.frame as ef
+from ember.dask._sizeof import register as _register_sizeof
 from ember.frame._index import Index, RangeIndex
+
+_register_sizeof(sizeof)
 
 _FRAMES = (ef.DataFrame, ef.Series)
 _INDEXES = (Index, RangeIndex)
