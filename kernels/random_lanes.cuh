@@ -22,13 +22,15 @@
  *
  * float32 normals (the ziggurat of each 32-bit half) store a deferred
  * draw's raw bits in its place and note it in the lane's mask for the
- * segment; at the segment's end the warp queues the deferred elements'
- * indices in shared memory and, 32 at a time, reads each raw draw back
- * from out (the warp's own store, ordered by __syncwarp), finishes it
- * with rnd_zig_rest and stores it over the raw bits. About 1% of draws
- * are deferred, so a warp drains once every few segments, all lanes
- * busy. The first test's table is one 8-byte row a layer ({bound,
- * width}) in RND_ZC copies, lane l reading copy l % RND_ZC: a warp's
+ * segment (about 1% of draws, a warp's segment ~10). On cuda random.c
+ * runs them in two passes (random_normal_lanes.cuh): this fill, which
+ * stores each lane's mask and nothing more, and a second kernel that
+ * finishes the masks' draws, all lanes busy. Queued per warp and
+ * finished inside the fill they cost 0.15 ms of its 0.48 (2^28 on the
+ * H200; bench/README.md). rnd_fill_lanes itself lets each lane finish
+ * its own at the segment's end, the simple form the tests compare
+ * against the host's. The first test's table is one 8-byte row a layer
+ * ({bound, width}) in RND_ZC copies, lane l reading copy l % RND_ZC: a warp's
  * 32 random layers then fall in distinct banks (two lanes a bank pair,
  * in the two halves of the warp that a 64-bit load serves apart), where
  * one copy of two 4-byte tables took two loads of ~3.5 bank passes each
@@ -45,11 +47,7 @@
 #endif
 
 #if RND_KIND == 1 && RND_DIST == 4
-#ifndef RND_LQ
-#define RND_LQ 128 /* a warp's queue of deferred elements (a test sets fewer) */
-#endif
-#define RND_LANE_WARPS 8 /* a block's warps at most (random.c's 256 threads) */
-#define RND_ZC 16        /* copies of the first test's table */
+#define RND_ZC 16 /* copies of the first test's table */
 #if RND_LANE_R > 16
 #error "float32 normals note a segment's deferred draws in 32 bits"
 #endif
@@ -71,32 +69,30 @@ __device__ __forceinline__ float rnd_lane_zig(unsigned int r, unsigned int *rest
     return d ? __int_as_float((int)r) : v;
 }
 
-/* Finish the queue's deferred draws, 32 at a time (all: to the last).
- * With them the H200 filled 2^28 in 0.48 ms, without (timing only) in
- * 0.33: this, the queueing and their bits are the normals' cost over the
- * uniforms'. Keeping a lane's last deferred draw's bits in a register
- * for the queue, so that most were not read back from out, was slower
- * (0.51 ms): the read-back is not what waits. */
-__device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out,
-                                               float fa, float fb,
-                                               const unsigned long long *w,
-                                               int lane, int all)
+/* The first test's packed table in RND_ZC copies, copy c of row i at
+ * i RND_ZC + c, to the block's shared zrows[256 RND_ZC]. */
+__device__ __forceinline__ void rnd_lane_ztable(uint2 *zrows)
 {
-    __syncwarp();
-    while (*qn >= 32 || (all && *qn > 0)) {
-        const int n = *qn, take = n < 32 ? n : 32;
-        if (lane < take) {
-            const long long e = q[n - take + lane];
-            const unsigned int r = (unsigned int)__float_as_int(out[e]);
-            out[e] = (RND_T)(fa + fb * rnd_zig_rest(e, r, w));
-        }
-        __syncwarp();
-        if (lane == 0)
-            *qn = n - take;
-        __syncwarp();
-    }
+    for (int t = threadIdx.x; t < 256 * RND_ZC; t += blockDim.x)
+        zrows[t] = make_uint2(rnd_zk[t / RND_ZC],
+                              __float_as_uint(rnd_zw[t / RND_ZC]));
+    __syncthreads();
 }
-#define RND_LANE_AFFINE(z) ((RND_T)(fa + fb * (z)))
+
+/* Element e's deferred draw finished: its raw bits, stored in out by the
+ * first pass, read back and replaced by loc + scale z. */
+__device__ __forceinline__ void rnd_lane_finish(RND_T *out, long long e,
+                                                float fa, float fb,
+                                                const unsigned long long *w)
+{
+    const unsigned int r = (unsigned int)__float_as_int(out[e]);
+    out[e] = (RND_T)(fa + fb * rnd_zig_rest(e, r, w));
+}
+
+/* The element of bit k of the deferred-draw mask of lane `lane` in the
+ * segment from word wb: word wb + 32 (k / 2) + lane, half k % 2. */
+#define RND_LANE_ELEM(wb, lane, k) \
+    (2 * ((wb) + ((k) >> 1) * 32 + (lane)) + ((k) & 1))
 #endif
 
 /* The lane's words of the segment from word wb: word wb + 32 r + lane
@@ -167,7 +163,20 @@ __device__ __forceinline__ unsigned int rnd_lane_seg(RND_T *out, long long n,
     return rest;
 }
 
-extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
+/* The lane fill (rnd_fill's parameters; see rnd_fill_lanes). Float32
+ * normals: zrows the block's shared table (rnd_lane_ztable), and a
+ * segment's deferred draws either finished by each lane at the segment's
+ * end (two_pass 0, a constant: the divergent slow path inside the fill)
+ * or their masks stored for rnd_normal_finish, lane l of segment s at
+ * defer[32 s + l] (two_pass 1, random_normal_lanes.cuh). */
+__device__ __forceinline__ void
+rnd_lanes_run(RND_T *out, long long n, unsigned long long s0,
+              unsigned long long s1, unsigned long long s2,
+              unsigned long long s3, double a, double b, const double *pa,
+              const double *pb, unsigned long long jm_hi,
+              unsigned long long jm_lo, unsigned long long ja_hi,
+              unsigned long long ja_lo, int dist, const void *zt,
+              unsigned int *defer, const int two_pass)
 {
     const unsigned long long w[4] = {s0, s1, s2, s3};
     const long long T = (long long)gridDim.x * blockDim.x;
@@ -179,8 +188,53 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     const long long wid = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     rnd_u128 hm, ha;
     rnd_src src;
-    const void *zt = 0;
     float fa = 0.0f, fb = 1.0f;
+    (void)defer;
+    (void)two_pass;
+#if RND_KIND == 1 && RND_DIST == 4
+    zt = (const uint2 *)zt + (lane & (RND_ZC - 1));
+    /* loc and scale are scalars here (random.c keeps per-element ones on
+     * the staged runs), converted once: converted for each element, as
+     * RND_AFFINE does, this fill took 1.03 ms for 2^28 draws on the H200
+     * where a probe with them built in took 0.60; the same floats */
+    fa = (float)a;
+    fb = (float)b;
+#endif
+    rnd_pcg_power(inc, 32, &hm, &ha);
+    rnd_src_init(&src, w, (unsigned long long)(wid * seg + lane));
+    (void)rnd_next(&src); /* the state that yields its first word */
+    /* sg: the segment's number, wb / seg */
+    for (long long wb = wid * seg, sg = wid; wb < nw;
+         wb += (T >> 5) * seg, sg += T >> 5) {
+        const unsigned int rest =
+            (wb + seg) * wpe <= n
+                ? rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 1, zt, fa, fb,
+                               a, b, pa, pb, dist)
+                : rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 0, zt, fa, fb,
+                               a, b, pa, pb, dist);
+        (void)rest;
+        (void)sg;
+#if RND_KIND == 1 && RND_DIST == 4
+        if (two_pass) {
+            defer[sg * 32 + lane] = rest;
+        } else {
+            for (unsigned int left = rest; left; left &= left - 1u) {
+                const int k = __ffs((int)left) - 1;
+                rnd_lane_finish(out, RND_LANE_ELEM(wb, lane, k), fa, fb, w);
+            }
+        }
+#endif
+        src.st = rnd_madd128(jm, src.st, ja);
+    }
+}
+
+/* The lane fill as one kernel (float32 normals finish their deferred
+ * draws inside it, each lane its own: the simple form, which the tests
+ * compare; src/math/random.c launches random_normal_lanes.cuh's two
+ * passes for them). */
+extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
+{
+    const void *zt = 0;
     (void)per;
     (void)s4;
     (void)s5;
@@ -193,76 +247,11 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     (void)c0;
     (void)c1;
     (void)vec;
-    (void)a;
-    (void)b;
-    (void)pa;
-    (void)pb;
-    (void)dist;
 #if RND_KIND == 1 && RND_DIST == 4
-    /* the first test's packed table in RND_ZC copies (copy c of row i at
-     * i RND_ZC + c), and the warp's queue of deferred elements */
     __shared__ uint2 zrows[256 * RND_ZC];
-    __shared__ long long lq[RND_LANE_WARPS][RND_LQ];
-    __shared__ int lqn[RND_LANE_WARPS];
-    long long *const q = lq[threadIdx.x >> 5];
-    int *const qn = lqn + (threadIdx.x >> 5);
-    for (int t = threadIdx.x; t < 256 * RND_ZC; t += blockDim.x)
-        zrows[t] = make_uint2(rnd_zk[t / RND_ZC],
-                              __float_as_uint(rnd_zw[t / RND_ZC]));
-    if (lane == 0)
-        *qn = 0;
-    __syncthreads();
-    zt = zrows + (lane & (RND_ZC - 1));
-    /* loc and scale are scalars here (random.c keeps per-element ones on
-     * the staged runs), converted once: converted for each element, as
-     * RND_AFFINE does, this fill took 1.03 ms for 2^28 draws on the H200
-     * where a probe with them built in took 0.60; the same floats */
-    fa = (float)a;
-    fb = (float)b;
+    rnd_lane_ztable(zrows);
+    zt = zrows;
 #endif
-    rnd_pcg_power(inc, 32, &hm, &ha);
-    rnd_src_init(&src, w, (unsigned long long)(wid * seg + lane));
-    (void)rnd_next(&src); /* the state that yields its first word */
-    for (long long wb = wid * seg; wb < nw; wb += (T >> 5) * seg) {
-        const unsigned int rest =
-            (wb + seg) * wpe <= n
-                ? rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 1, zt, fa, fb,
-                               a, b, pa, pb, dist)
-                : rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 0, zt, fa, fb,
-                               a, b, pa, pb, dist);
-        (void)rest;
-#if RND_KIND == 1 && RND_DIST == 4
-        {
-            /* the segment's deferred elements to the queue, each lane's
-             * in turn (a lane has one or two, a warp about ten); past the
-             * queue's room a lane finishes its own at once */
-            unsigned int left = rest;
-            int n0 = *qn;
-            while (__any_sync(0xffffffffu, left != 0)) {
-                const unsigned int m = __ballot_sync(0xffffffffu, left != 0);
-                if (left) {
-                    const int k = __ffs((int)left) - 1,
-                              at = n0 + __popc(m & ((1u << lane) - 1u));
-                    const long long e = 2 * (wb + (k >> 1) * 32 + lane) + (k & 1);
-                    if (at < RND_LQ) {
-                        q[at] = e;
-                    } else {
-                        const unsigned int r0 = (unsigned int)__float_as_int(out[e]);
-                        out[e] = RND_LANE_AFFINE(rnd_zig_rest(e, r0, w));
-                    }
-                    left &= left - 1u;
-                }
-                n0 += __popc(m);
-            }
-            __syncwarp();
-            if (lane == 0)
-                *qn = n0 < RND_LQ ? n0 : RND_LQ;
-            rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);
-        }
-#endif
-        src.st = rnd_madd128(jm, src.st, ja);
-    }
-#if RND_KIND == 1 && RND_DIST == 4
-    rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);
-#endif
+    rnd_lanes_run(out, n, s0, s1, s2, s3, a, b, pa, pb, jm_hi, jm_lo, ja_hi,
+                  ja_lo, dist, zt, 0, 0);
 }

@@ -1,0 +1,113 @@
+/* ember random: float32 normals on the lane layout in two passes.
+ * src/math/random.c pastes it after random_lanes.cuh for float32
+ * normals on cuda and launches both kernels where it would launch
+ * rnd_fill_lanes:
+ *
+ *   rnd_normal_lanes   the lane fill (rnd_lanes_run): every draw that
+ *                      the ziggurat's first test takes (about 99%) is
+ *                      stored as its value, the rest as their raw 32
+ *                      bits; each lane's mask of those for a segment
+ *                      goes to defer[32 s + lane] (s the segment), one
+ *                      coalesced 4-byte store a lane a segment (3% of
+ *                      the bytes the fill writes), so the fill has no
+ *                      slow path, no queue and no warp votes in it.
+ *   rnd_normal_finish  reads the masks 32 at a time (a warp's 32 lanes
+ *                      of one segment), queues their elements per warp in
+ *                      shared memory and finishes them 32 at a time with
+ *                      rnd_zig_rest from the raw bits in out.
+ *
+ * The values are rnd_fill_lanes's (and the host's): a deferred draw
+ * depends on its element, its raw bits and the call's state only.
+ * Finished inside the fill, the deferred draws cost 0.15 ms of its 0.48
+ * for 2^28 on the H200 (the queue's votes each segment, and a warp's
+ * stall on its drains); here the fill keeps the issue slots of the draws
+ * the first test takes, and the finish pays ~1% of the elements' sectors
+ * read and written again, the masks read, and a launch. */
+#ifndef RND_LQ
+#define RND_LQ 128 /* a warp's queue of deferred elements (a test sets fewer) */
+#endif
+#define RND_LANE_WARPS 8 /* a block's warps at most (random.c's 256 threads) */
+
+extern "C" __global__ void rnd_normal_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist, unsigned int *defer)
+{
+    __shared__ uint2 zrows[256 * RND_ZC];
+    (void)per;
+    (void)s4;
+    (void)s5;
+    (void)npre;
+    (void)p0;
+    (void)p1;
+    (void)p2;
+    (void)has32;
+    (void)h32;
+    (void)c0;
+    (void)c1;
+    (void)vec;
+    rnd_lane_ztable(zrows);
+    rnd_lanes_run(out, n, s0, s1, s2, s3, a, b, pa, pb, jm_hi, jm_lo, ja_hi,
+                  ja_lo, dist, zrows, defer, 1);
+}
+
+/* Finish the warp's queue q of qn elements, 32 at a time while 32 are
+ * there (all: to the last); returns how many are left. qn is the same
+ * in every lane. */
+__device__ __forceinline__ int rnd_lane_drain(const long long *q, int qn,
+                                              RND_T *out, float fa, float fb,
+                                              const unsigned long long *w,
+                                              int lane, int all)
+{
+    __syncwarp();
+    while (qn >= 32 || (all && qn > 0)) {
+        const int take = qn < 32 ? qn : 32;
+        if (lane < take)
+            rnd_lane_finish(out, q[qn - take + lane], fa, fb, w);
+        qn -= take;
+    }
+    __syncwarp();
+    return qn;
+}
+
+/* The deferred draws of rnd_normal_lanes's nm masks (nm a multiple of
+ * 32: whole segments). A warp takes 32 masks, one segment's, at a time,
+ * grid-stride; a lane's set bits go to the warp's queue at its offset
+ * (a prefix sum of the lanes' counts), or, past the queue's room, are
+ * finished by the lane at once. */
+extern "C" __global__ void rnd_normal_finish(RND_T *out, long long n, const unsigned int *defer, long long nm, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, double a, double b)
+{
+    __shared__ long long lq[RND_LANE_WARPS][RND_LQ];
+    const unsigned long long w[4] = {s0, s1, s2, s3};
+    const int lane = (int)(threadIdx.x & 31);
+    const long long W = ((long long)gridDim.x * blockDim.x) >> 5;
+    const float fa = (float)a, fb = (float)b;
+    long long *const q = lq[threadIdx.x >> 5];
+    int qn = 0;
+    (void)n;
+    for (long long sg = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+         sg * 32 < nm; sg += W) {
+        unsigned int left = defer[sg * 32 + lane];
+        const int c = __popc(left);
+        int at = c, total;
+        for (int d = 1; d < 32; d <<= 1) {
+            const int o = __shfl_up_sync(0xffffffffu, at, d);
+            if (lane >= d)
+                at += o;
+        }
+        total = __shfl_sync(0xffffffffu, at, 31);
+        at -= c;
+        if (qn + total <= RND_LQ) {
+            for (; left; left &= left - 1u, at++) {
+                const int k = __ffs((int)left) - 1;
+                q[qn + at] = RND_LANE_ELEM(sg * (32LL * RND_LANE_R), lane, k);
+            }
+            qn += total;
+        } else {
+            for (; left; left &= left - 1u) {
+                const int k = __ffs((int)left) - 1;
+                rnd_lane_finish(out, RND_LANE_ELEM(sg * (32LL * RND_LANE_R), lane, k),
+                                fa, fb, w);
+            }
+        }
+        qn = rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);
+    }
+    (void)rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);
+}
