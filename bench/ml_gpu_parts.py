@@ -19,6 +19,7 @@ from ember.ml.cluster import KMeans  # noqa: E402
 from ember.ml.cluster import _lloyd as L  # noqa: E402
 from ember.ml.neighbors import NearestNeighbors  # noqa: E402
 from ember.ml.neighbors import _search  # noqa: E402
+from ember.ml.neighbors import _split  # noqa: E402
 
 
 def timer(dev, repeat):
@@ -75,20 +76,31 @@ def kmeans(dev, t, scale):
 def knn(dev, t, scale):
     T = ember.asarray(blobs(int(10 ** 5 * scale), 64, 16, 2), device=dev)
     Q = ember.asarray(blobs(int(20000 * scale), 64, 16, 1), device=dev)
-    res = {"fit + kneighbors": t(lambda: NearestNeighbors(n_neighbors=10).fit(T)
-                                 .kneighbors(Q))}
+
+    def run():
+        return NearestNeighbors(n_neighbors=10).fit(T).kneighbors(Q)
+    res = {"fit + kneighbors": t(run)}
+    d_split, i_split = (ember.asnumpy(a) for a in run())
     saved = _search.STREAM_DEVICES
     _search.STREAM_DEVICES = set()
     try:
-        res["fit + kneighbors, one stream"] = t(
-            lambda: NearestNeighbors(n_neighbors=10).fit(T).kneighbors(Q))
+        res["fit + kneighbors, one stream"] = t(run)
     finally:
         _search.STREAM_DEVICES = saved
+    saved = _split.SPLIT_DEVICES
+    _split.SPLIT_DEVICES = set()
+    try:
+        res["fit + kneighbors, float32 GEMM (no 3xTF32 split)"] = t(run)
+        d_f32, i_f32 = (ember.asnumpy(a) for a in run())
+    finally:
+        _split.SPLIT_DEVICES = saved
     b = max(1, _search.GPU_BLOCK // T.shape[0])
     Qb = Q[:b]
     G = Qb @ (T.T * -2.0)
     yy = (T * T).sum(axis=1)
     res[f"GEMM of one block ({b} queries)"] = t(lambda: Qb @ (T.T * -2.0))
+    A3, B3T = _split.left(Qb), _split.right(T * -2.0).T
+    res["3xTF32 split GEMM of one block"] = t(lambda: _split.tf32_matmul(A3, B3T))
     res["top-k warp kernel, one block"] = t(lambda: _search.top_k_warp(G, 10, yy))
     res["top-k block-a-row kernel, one block"] = t(lambda: _search.top_k_kernel(G, 10, yy))
     a = ember.asnumpy(_search.top_k_warp(G, 10, yy)[1])
@@ -96,6 +108,10 @@ def knn(dev, t, scale):
     for k, v in res.items():
         print(f"kNN {Q.shape[0]} over {T.shape[0]} x 64, k=10: {k}: {v:.3f} ms", flush=True)
     print(f"kNN one block: warp and block-a-row indices equal {np.mean(a == c):.6f}",
+          flush=True)
+    print(f"kNN 3xTF32 split against float32 GEMM: indices equal "
+          f"{np.mean(i_split == i_f32):.6f}, largest distance difference "
+          f"{np.max(np.abs(d_split - d_f32)):.3g} (distances up to {d_f32.max():.3g})",
           flush=True)
 
 

@@ -448,3 +448,67 @@ def test_gpu_sizes(need_cuda, dtype):
     assert (ember.asnumpy(i) == wi).mean() > 0.995
     np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-4 if dtype == np.float32
                                else 1e-9)
+
+
+def _tf32(a):
+    """float32 as a TF32 tensor core reads it, toward zero (the worse of
+    the two roundings cuBLAS may use)."""
+    return (np.ascontiguousarray(a, dtype=np.float32).view(np.int32) &
+            np.int32(~0x1FFF)).view(np.float32)
+
+
+def test_split_pieces_keep_float32_products_on_tf32():
+    # _split's pieces through emulated TF32 inputs (products summed in
+    # float64): float32's error, where TF32 alone errs by ~2^-11
+    from ember.ml.neighbors import _split
+    rng = np.random.default_rng(3)
+    X = (rng.normal(size=(200, 64)) * 3 + 1).astype(np.float32)
+    Y = (rng.normal(size=(300, 64)) * 7 - 2).astype(np.float32)
+    A = ember.asnumpy(_split.left(ember.asarray(X)))
+    B = ember.asnumpy(_split.right(ember.asarray(Y)))
+    assert A.shape == (200, 192) and B.shape == (300, 192) and A.dtype == np.float32
+    hi, lo = A[:, :64], A[:, 64:128]
+    np.testing.assert_array_equal(A[:, 128:], hi)
+    np.testing.assert_array_equal(hi + lo, X)
+    np.testing.assert_array_equal(_tf32(hi), hi)
+    np.testing.assert_array_equal(B[:, 64:128], B[:, :64])
+    np.testing.assert_array_equal(B[:, :64] + B[:, 128:], Y)
+    exact = X.astype(np.float64) @ Y.T.astype(np.float64)
+    scale = np.abs(X).astype(np.float64) @ np.abs(Y).T.astype(np.float64)
+    split = _tf32(A).astype(np.float64) @ _tf32(B).T.astype(np.float64)
+    plain = _tf32(X).astype(np.float64) @ _tf32(Y).T.astype(np.float64)
+    assert np.max(np.abs(split - exact) / scale) < 2.0 ** -20
+    assert np.max(np.abs(plain - exact) / scale) > 2.0 ** -14
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "cosine",
+                                    "inner_product"])
+def test_split_product_path(monkeypatch, device, metric):
+    # float32 product metrics take _split's 3xTF32 product on a GPU; here
+    # on cpu too, over several blocks and with self-exclusion; the TF32
+    # knob is set only around the product
+    import os
+    from ember.ml.neighbors import _search, _split
+    monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu", "cuda"})
+    monkeypatch.delenv("EMBER_TF32", raising=False)
+    monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 9 * 400))
+    rng = np.random.default_rng(5)
+    X = (rng.normal(size=(400, 24)) * 4 + 2).astype(np.float32)
+    Q = (rng.normal(size=(90, 24)) * 4 + 2).astype(np.float32)
+    b = EN.NearestNeighbors(n_neighbors=7, metric=metric).fit(_e(X, device))
+    for q in (Q, None):
+        d, i = b.kneighbors(None if q is None else _e(q, device))
+        assert d.dtype == ember.float32 and "EMBER_TF32" not in os.environ
+        if metric == "inner_product":
+            Qq = X if q is None else q
+            P = Qq.astype(np.float64) @ X.T.astype(np.float64)
+            if q is None:
+                np.fill_diagonal(P, -np.inf)
+            wi = np.argsort(-P, axis=1, kind="stable")[:, :7]
+            wd = np.take_along_axis(P, wi, 1)
+        else:
+            a = skn.NearestNeighbors(n_neighbors=7, metric=metric).fit(
+                X.astype(np.float64))
+            wd, wi = a.kneighbors(None if q is None else q.astype(np.float64))
+        np.testing.assert_array_equal(ember.asnumpy(i), wi)
+        np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-4, atol=1e-4)

@@ -1,7 +1,7 @@
 """Brute-force k nearest neighbours: the queries in blocks sized so that a
 block's scores against every training row stay under BLOCK values, one
-matmul a block (Prepared.parts) and a top-k of each row; distances are
-never stored whole.
+matmul a block (Prepared.parts; float32 on a GPU _split.py's 3xTF32
+product) and a top-k of each row; distances are never stored whole.
 
 k <= 64 is one read of the scores by a kernel: kernels/topk_warp.cuh on
 a GPU (a warp a row, the k best in its registers), kernels/topk_host.cuh
@@ -17,6 +17,7 @@ import numpy
 import ember
 from ember.ml._launch import launch
 from ember.ml.metrics.pairwise import BLOCK, row_blocks
+from ember.ml.neighbors import _split
 
 _KERNEL_K = 64
 _KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "topk_rows.cuh"
@@ -159,10 +160,11 @@ def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=None):
     kk = k + 1 if exclude_self else k
     n_fit = prep.Y.shape[0]
     blocks = list(row_blocks(Q.shape[0], n_fit, budget))
+    parts = _split.parts_of(prep, Q)
 
     def one(s):
         Qb = Q[s]
-        G, add = prep.parts(Qb)
+        G, add = parts(Qb)
         vals, ind = top_k_rows(G, kk, add)
         dist = prep.finish(vals, Qb) if want_dist else vals
         if exclude_self:

@@ -1,0 +1,87 @@
+"""float32 kNN scores on a GPU through its TF32 tensor cores, at float32's
+accuracy ("3xTF32"): each operand is split into a head of 11 significant
+bits, which TF32 holds exactly, and the rest, x = hi + lo (Veltkamp's
+split, exact in float32), and one GEMM over the pieces laid side by side,
+[hi | lo | hi] @ [hi | hi | lo].T, sums hi.hi + lo.hi + hi.lo in float32.
+What is left out is lo.lo (at most 2^-22 of |x||y|) and the rounding of
+lo to TF32 (2^-21 at most): a float32 product's error, where a plain TF32
+GEMM errs by 2^-11 and swaps neighbours whose distances nearly tie.
+
+Why: cuBLAS's float32 GEMM of a block of kNN scores (K = 64, so a 4-byte
+score is written for every 128 flops) reached 31 TFLOP/s on the H200,
+8.9 of the 12.1 ms of bench/ml_gpu_parts.py's kNN row; three times the
+multiply-adds on tensor cores (~500 TFLOP/s dense TF32) leave the GEMM
+bound by writing its scores. The kernels read the pieces in TF32 however
+cuBLAS rounds (nearest or toward zero): hi exactly, lo to 11 bits.
+
+The products go through ember's matmul with EMBER_TF32=1 (docs/knobs.md;
+cuBLAS's COMPUTE_32F_FAST_TF32), read by the C layer when the product is
+queued; it is set only around that call, under a lock. A float32 product
+another thread queues on cuda at that moment may take TF32 as well."""
+import os
+import threading
+
+import ember
+from ember.ml.metrics.pairwise import normalize_rows
+
+# devices whose float32 product metrics take the split (tests add cpu,
+# where it checks the composition: OpenBLAS has no TF32)
+SPLIT_DEVICES = {"cuda"}
+# 2^13 + 1: x * C - (x * C - x) keeps the leading 24 - 13 = 11 bits of x
+_VELTKAMP = 8193.0
+_PRODUCTS = ("euclidean", "sqeuclidean", "cosine", "inner_product")
+_KNOB = "EMBER_TF32"
+_lock = threading.Lock()
+
+
+def pieces(X):
+    """(hi, lo), hi + lo == X exactly, hi of 11 significant bits (exact in
+    TF32), |lo| <= 2^-11 |X| in 12 bits (TF32 keeps 11 of them).
+    Four separate float32 operations: ember contracts none into a
+    multiply-add, which would break the split."""
+    t = X * _VELTKAMP
+    hi = t - (t - X)
+    return hi, X - hi
+
+
+def left(X):
+    """[hi | lo | hi] of the query rows."""
+    hi, lo = pieces(X)
+    return ember.concatenate([hi, lo, hi], axis=1)
+
+
+def right(W):
+    """[hi | hi | lo] of the training rows (scaled as Prepared.W is)."""
+    hi, lo = pieces(W)
+    return ember.concatenate([hi, hi, lo], axis=1)
+
+
+def tf32_matmul(A, B):
+    """A @ B with float32 products allowed on TF32 tensor cores."""
+    with _lock:
+        old = os.environ.get(_KNOB)
+        os.environ[_KNOB] = "1"
+        try:
+            return A @ B
+        finally:
+            if old is None:
+                del os.environ[_KNOB]
+            else:
+                os.environ[_KNOB] = old
+
+
+def parts_of(prep, Q):
+    """A function Qb -> (G, add) as prep.parts: the split product for
+    float32 product metrics on SPLIT_DEVICES, prep.parts otherwise. The
+    training pieces are made once a call (3 x the training rows' bytes)."""
+    if (Q.device.type not in SPLIT_DEVICES or Q.dtype != ember.float32
+            or prep.metric not in _PRODUCTS or prep.W.dtype != ember.float32):
+        return prep.parts
+    BT = right(prep.W).T
+    add = prep.YY if prep.metric in ("euclidean", "sqeuclidean") else None
+    cosine = prep.metric == "cosine"
+
+    def parts(Qb):
+        A = left(normalize_rows(Qb) if cosine else Qb)
+        return tf32_matmul(A, BT), add
+    return parts
