@@ -164,7 +164,7 @@ def kneighbors(prep, Q, k, exclude_self=False, want_dist=True, budget=None):
 
     def one(s):
         Qb = Q[s]
-        G, add = parts(Qb)
+        G, add = parts(s)
         vals, ind = top_k_rows(G, kk, add)
         dist = prep.finish(vals, Qb) if want_dist else vals
         if exclude_self:

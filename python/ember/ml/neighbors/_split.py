@@ -71,17 +71,14 @@ def tf32_matmul(A, B):
 
 
 def parts_of(prep, Q):
-    """A function Qb -> (G, add) as prep.parts: the split product for
-    float32 product metrics on SPLIT_DEVICES, prep.parts otherwise. The
-    training pieces are made once a call (3 x the training rows' bytes)."""
+    """A function of a slice of Q's rows -> (G, add) as prep.parts of those
+    rows: the split product for float32 product metrics on SPLIT_DEVICES
+    (the pieces of Q and of the training rows made once a call, 3 x their
+    bytes, so a block pays one GEMM), prep.parts otherwise."""
     if (Q.device.type not in SPLIT_DEVICES or Q.dtype != ember.float32
             or prep.metric not in _PRODUCTS or prep.W.dtype != ember.float32):
-        return prep.parts
+        return lambda s: prep.parts(Q[s])
     BT = right(prep.W).T
+    A = left(normalize_rows(Q) if prep.metric == "cosine" else Q)
     add = prep.YY if prep.metric in ("euclidean", "sqeuclidean") else None
-    cosine = prep.metric == "cosine"
-
-    def parts(Qb):
-        A = left(normalize_rows(Qb) if cosine else Qb)
-        return tf32_matmul(A, BT), add
-    return parts
+    return lambda s: (tf32_matmul(A[s], BT), add)
