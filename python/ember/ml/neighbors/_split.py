@@ -59,15 +59,16 @@ def right(W):
 def tf32_matmul(A, B):
     """A @ B with float32 products allowed on TF32 tensor cores."""
     with _lock:
-        old = os.environ.get(_KNOB)
+        old = os.environ.get(_KNOB, "")
         os.environ[_KNOB] = "1"
         try:
             return A @ B
         finally:
-            if old is None:
-                del os.environ[_KNOB]
-            else:
-                os.environ[_KNOB] = old
+            # an unset knob comes back empty (ember reads "" as unset), not
+            # removed: setenv then only swaps the entry's string, where
+            # adding and removing a name each call would grow and shrink
+            # the C environment under any thread reading it
+            os.environ[_KNOB] = old
 
 
 def parts_of(prep, Q):
