@@ -24,9 +24,11 @@
  * the first test takes, and the finish pays ~1% of the elements' sectors
  * read and written again, the masks read, and a launch. */
 #ifndef RND_LQ
-#define RND_LQ 128 /* a warp's queue of deferred elements (a test sets fewer) */
+#define RND_LQ 256 /* a warp's queue of deferred elements (a test sets fewer) */
 #endif
 #define RND_LANE_WARPS 8 /* a block's warps at most (random.c's 256 threads) */
+#define RND_FB 8 /* segments' masks a warp reads at once */
+#define RND_FD 4 /* deferred draws a lane reads back at once */
 
 extern "C" __global__ void rnd_normal_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist, unsigned int *defer)
 {
@@ -48,65 +50,105 @@ extern "C" __global__ void rnd_normal_lanes(RND_T *out, long long n, long long p
                   ja_lo, dist, zrows, defer, 1);
 }
 
-/* Finish the warp's queue q of qn elements, 32 at a time while 32 are
- * there (all: to the last); returns how many are left. qn is the same
- * in every lane. */
+/* A deferred draw finished where the warp's queue has no room (rare:
+ * a lane's own, divergent), out of line so that the unrolled loops
+ * below do not each carry a copy of rnd_zig_rest. */
+__device__ __noinline__ void rnd_lane_finish_now(RND_T *out, long long e,
+                                                 float fa, float fb,
+                                                 const unsigned long long *w)
+{
+    rnd_lane_finish(out, e, fa, fb, w);
+}
+
+/* Finish the warp's queue q of qn elements, 32 RND_FD at a time while
+ * as many are there (all: to the last); returns how many are left (qn
+ * is the same in every lane). A lane reads its RND_FD raw draws before
+ * it finishes any, so that their loads, scattered over out, wait
+ * together: the finish is bound by such waits, not by its arithmetic. */
 __device__ __forceinline__ int rnd_lane_drain(const long long *q, int qn,
                                               RND_T *out, float fa, float fb,
                                               const unsigned long long *w,
                                               int lane, int all)
 {
     __syncwarp();
-    while (qn >= 32 || (all && qn > 0)) {
-        const int take = qn < 32 ? qn : 32;
-        if (lane < take)
-            rnd_lane_finish(out, q[qn - take + lane], fa, fb, w);
-        qn -= take;
+    while (qn >= 32 * RND_FD || (all && qn > 0)) {
+        const int take = qn < 32 * RND_FD ? qn : 32 * RND_FD, q0 = qn - take;
+        long long e[RND_FD];
+        unsigned int r[RND_FD];
+#pragma unroll
+        for (int j = 0; j < RND_FD; j++) {
+            const int t = j * 32 + lane;
+            e[j] = t < take ? q[q0 + t] : -1;
+            r[j] = t < take ? (unsigned int)__float_as_int(out[e[j]]) : 0u;
+        }
+#pragma unroll
+        for (int j = 0; j < RND_FD; j++)
+            if (e[j] >= 0)
+                out[e[j]] = (RND_T)(fa + fb * rnd_zig_rest(e[j], r[j], w));
+        qn = q0;
     }
     __syncwarp();
     return qn;
 }
 
+/* Segment sg's masks (m, the lane's) to the warp's queue q of qn
+ * elements, each lane's at its offset (a prefix sum of the lanes'
+ * counts); where the queue has no room, drained first, and past that
+ * finished at once. Returns the new qn. */
+__device__ __forceinline__ int rnd_lane_queue(long long *q, int qn,
+                                              unsigned int m, long long sg,
+                                              int lane, RND_T *out, float fa,
+                                              float fb,
+                                              const unsigned long long *w)
+{
+    const long long wb = sg * (32LL * RND_LANE_R);
+    const int c = __popc(m);
+    int at = c, total;
+    for (int d = 1; d < 32; d <<= 1) {
+        const int o = __shfl_up_sync(0xffffffffu, at, d);
+        if (lane >= d)
+            at += o;
+    }
+    total = __shfl_sync(0xffffffffu, at, 31);
+    at -= c;
+    if (qn + total > RND_LQ)
+        qn = rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);
+    if (total > RND_LQ) {
+        for (; m; m &= m - 1u)
+            rnd_lane_finish_now(out, RND_LANE_ELEM(wb, lane, __ffs((int)m) - 1),
+                                fa, fb, w);
+        return qn;
+    }
+    for (; m; m &= m - 1u, at++)
+        q[qn + at] = RND_LANE_ELEM(wb, lane, __ffs((int)m) - 1);
+    return qn + total;
+}
+
 /* The deferred draws of rnd_normal_lanes's nm masks (nm a multiple of
- * 32: whole segments). A warp takes 32 masks, one segment's, at a time,
- * grid-stride; a lane's set bits go to the warp's queue at its offset
- * (a prefix sum of the lanes' counts), or, past the queue's room, are
- * finished by the lane at once. */
-extern "C" __global__ void rnd_normal_finish(RND_T *out, long long n, const unsigned int *defer, long long nm, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, double a, double b)
+ * 32: whole segments). A warp reads the masks of RND_FB segments at
+ * once (their loads wait together), grid-stride, queues their elements
+ * and finishes them from the queue. */
+extern "C" __global__ void __launch_bounds__(256, 4) rnd_normal_finish(RND_T *out, long long n, const unsigned int *defer, long long nm, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, double a, double b)
 {
     __shared__ long long lq[RND_LANE_WARPS][RND_LQ];
     const unsigned long long w[4] = {s0, s1, s2, s3};
     const int lane = (int)(threadIdx.x & 31);
-    const long long W = ((long long)gridDim.x * blockDim.x) >> 5;
+    const long long W = ((long long)gridDim.x * blockDim.x) >> 5,
+                    segs = nm / 32;
     const float fa = (float)a, fb = (float)b;
     long long *const q = lq[threadIdx.x >> 5];
     int qn = 0;
     (void)n;
-    for (long long sg = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-         sg * 32 < nm; sg += W) {
-        unsigned int left = defer[sg * 32 + lane];
-        const int c = __popc(left);
-        int at = c, total;
-        for (int d = 1; d < 32; d <<= 1) {
-            const int o = __shfl_up_sync(0xffffffffu, at, d);
-            if (lane >= d)
-                at += o;
-        }
-        total = __shfl_sync(0xffffffffu, at, 31);
-        at -= c;
-        if (qn + total <= RND_LQ) {
-            for (; left; left &= left - 1u, at++) {
-                const int k = __ffs((int)left) - 1;
-                q[qn + at] = RND_LANE_ELEM(sg * (32LL * RND_LANE_R), lane, k);
-            }
-            qn += total;
-        } else {
-            for (; left; left &= left - 1u) {
-                const int k = __ffs((int)left) - 1;
-                rnd_lane_finish(out, RND_LANE_ELEM(sg * (32LL * RND_LANE_R), lane, k),
-                                fa, fb, w);
-            }
-        }
+    for (long long sg = (((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5) *
+                        RND_FB;
+         sg < segs; sg += W * RND_FB) {
+        unsigned int m[RND_FB];
+#pragma unroll
+        for (int j = 0; j < RND_FB; j++)
+            m[j] = sg + j < segs ? defer[(sg + j) * 32 + lane] : 0u;
+#pragma unroll
+        for (int j = 0; j < RND_FB; j++)
+            qn = rnd_lane_queue(q, qn, m[j], sg + j, lane, out, fa, fb, w);
         qn = rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);
     }
     (void)rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);

@@ -28,6 +28,9 @@
  * RND_LANE_R, random_fill.cuh): on the H200, 16 wrote 4,200 GB/s of
  * float32 uniforms where 8 wrote 4,000 (bench/README.md). */
 #define RND_LANE_R 16
+/* The segments whose masks a warp of rnd_normal_finish reads at once
+ * (the kernel's RND_FB, random_normal_lanes.cuh). */
+#define RND_FINISH_SEGS 8
 
 static em_gen_ktable random_table = EM_GEN_KTABLE(64);
 
@@ -220,9 +223,12 @@ static em_status normal_lanes(em_function **fn, em_array *out, em_dim3 grid,
     em_device *dev = out->device;
     int64_t n = out->size, nw = (n + 1) / 2,
             segs = (nw + 32 * RND_LANE_R - 1) / (32 * RND_LANE_R),
-            nm = segs * 32, fblocks = (nm + RND_BLOCK - 1) / RND_BLOCK,
-            /* 8 blocks of 256 fill an SM's 2048 threads */
-            fcap = (int64_t)em_gen_device_units(dev) * 8;
+            nm = segs * 32,
+            /* a warp takes RND_FINISH_SEGS segments' masks at once */
+            fblocks = (segs + RND_BLOCK / 32 * RND_FINISH_SEGS - 1) /
+                      (RND_BLOCK / 32 * RND_FINISH_SEGS),
+            /* one wave: the kernel's launch bounds keep 4 blocks an SM */
+            fcap = (int64_t)em_gen_device_units(dev) * 4;
     void *op = out->data, *dp = NULL, *fargs[28];
     em_dim3 fgrid = {1, 1, 1};
     em_status rc, rf;

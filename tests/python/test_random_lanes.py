@@ -139,8 +139,10 @@ def test_two_pass_lane_normals_are_the_host_schedules(lane_r, lq):
                ember.RawKernel(src, "rnd_normal_finish"))
     zk = ziggurat_bounds()
     with ember.Device("cpu"):
+        # 60001: ~900 deferred draws, so a warp's queue fills past a
+        # drain's 128 (and past its room, 256) between segments
         for seed, n, a, b in ((17, 2001, 0.0, 1.0), (5, 4096, 2.0, 30.0),
-                              (9, 3333, -1.5, 0.25)):
+                              (9, 3333, -1.5, 0.25), (3, 60001, 0.5, 2.0)):
             bg = er.default_rng(seed).bit_generator
             want = host_normals(bg, n, a, b)
             deferred = first_test_defers(bg, n, zk)
