@@ -136,6 +136,66 @@ def test_string_hash_collisions_fall_back(device, kind, monkeypatch):
         tm.assert_series_equal(e.duplicated(keep=keep).to_pandas(), p.duplicated(keep=keep))
 
 
+def _sampled_few(kind, n=70_000, hidden=6000):
+    """A column past _hash_groups' sampling length whose sampled rows (every
+    n // 4096-th) hold three values while `hidden` other rows are all
+    distinct: the table sized from the sample overflows and the insert is
+    made again into the whole table."""
+    rng = np.random.default_rng(3)
+    step = n // 4096
+    pos = rng.choice(np.flatnonzero(np.arange(n) % step != 0), hidden, replace=False)
+    if kind == "wide":
+        v = rng.choice(np.array([-1, 2**62, 7]), n)
+        v[pos] = np.arange(hidden) * 10**9 + 11
+        return pd.Series(v)
+    words = np.array(["x", "yy", "é"], dtype=object)
+    v = words[rng.integers(0, 3, n)]
+    v[rng.random(n) < 0.01] = None
+    v[pos] = np.array([f"u{i}" for i in range(hidden)], dtype=object)
+    return pd.Series(v, dtype="str")
+
+
+@pytest.mark.parametrize("kind", ["wide", "str"])
+@pytest.mark.parametrize("hidden", [0, 6000])
+def test_table_sized_from_a_sample(device, kind, hidden):
+    # hidden=0: the guessed table holds every key; 6000: it overflows
+    p = _sampled_few(kind, hidden=hidden)
+    e = ef.from_pandas(p, device=device)
+    _same(e.value_counts(dropna=False).to_pandas(), p.value_counts(dropna=False), kind)
+    assert e.nunique() == p.nunique() == 3 + hidden
+    for keep in ("first", False):
+        tm.assert_series_equal(e.drop_duplicates(keep=keep).to_pandas(),
+                               p.drop_duplicates(keep=keep))
+    tm.assert_series_equal(e.duplicated(keep="last").to_pandas(), p.duplicated(keep="last"))
+    fp = pd.DataFrame({"k": p, "v": np.arange(len(p), dtype=np.float64)})
+    fe = ef.from_pandas(fp, device=device)
+    tm.assert_series_equal(fe.groupby("k")["v"].sum().to_pandas(),
+                           fp.groupby("k")["v"].sum())
+
+
+def test_string_keys_grouped_when_hashes_collide(device, monkeypatch):
+    # groupby and merge code string keys by hashing the rows and sorting
+    # only the distinct strings; a clash of hashes sorts every row instead
+    from ember.frame import _hash_groups
+    real = _hash_groups._string_hashes
+    p = _series("str", 3000)
+    fp = pd.DataFrame({"k": p, "v": np.arange(3000, dtype=np.float64)})
+    rp = pd.DataFrame({"k": ["b", "é", None, "zz", "b"], "w": [1.0, 2.0, 3.0, 4.0, 5.0]})
+    for clash in (False, True):
+        if clash:
+            monkeypatch.setattr(_hash_groups, "_string_hashes",
+                                lambda col: (real(col)[0] * 0, real(col)[1]))
+        fe, re_ = ef.from_pandas(fp, device=device), ef.from_pandas(rp, device=device)
+        tm.assert_frame_equal(fe.groupby("k", dropna=False).agg(s=("v", "sum"),
+                                                                 c=("v", "count")).to_pandas(),
+                              fp.groupby("k", dropna=False).agg(s=("v", "sum"),
+                                                                c=("v", "count")))
+        tm.assert_frame_equal(fe.merge(re_, on="k", how="outer").to_pandas(),
+                              fp.merge(rp, on="k", how="outer"))
+        tm.assert_series_equal(fe.sort_values("k")["v"].to_pandas(),
+                               fp.sort_values("k")["v"])
+
+
 def test_strings_that_differ_only_in_length_or_a_nul(device):
     p = pd.Series(["a", "a\0", "", "a", "\0", "", "ab", "a\0\0", "b" * 9, "b" * 8 + "c",
                    "b" * 9], dtype="str")

@@ -18,6 +18,8 @@ from ember.frame._kernels import geometry, launch
 from ember.frame._keys import _small
 
 _BIG = 1 << 62
+_SAMPLE = 4096   # keys _guess looks at
+_PROBES = 64     # probes of a guessed table before a row overflows
 _FILE = "key_hash.cuh"
 SLOTS, COUNTS = 1, 2   # what an insert records (kernels/key_hash.cuh's mode bits)
 
@@ -99,15 +101,22 @@ def _exact(col, s):
     return bool(same.all())
 
 
+def string_slots(col, rev=False, mode=SLOTS):
+    """The Slots of a (non-empty) string column by the hashes of its bytes,
+    or None when two strings share a hash: every row is checked against its
+    slot's first row, so the slots that come back are exact groups."""
+    keys, nulls = _string_hashes(col)
+    s = _insert(keys, nulls, None, rev, mode | SLOTS)
+    return s if _exact(col, s) else None
+
+
 def _column(col, rev, mode):
-    """The Slots of one key column. Strings hash their bytes, then every
-    row is checked against its group's first row: a hash two strings share
-    sends the column to its sorted codes instead, so groups are exact."""
+    """The Slots of one key column. Strings hash their bytes (string_slots);
+    a hash two strings share sends the column to its sorted codes instead."""
     d = col.dtype
     if d.is_string and not d.is_categorical and col.length:
-        keys, nulls = _string_hashes(col)
-        s = _insert(keys, nulls, None, rev, mode | SLOTS)
-        if _exact(col, s):
+        s = string_slots(col, rev, mode)
+        if s is not None:
             return s
         return _insert(*_codes(col), rev, mode)
     return _insert(*_bits(col), rev, mode)
@@ -129,9 +138,26 @@ def _launch(dev, kernel, grid, block, args):
     launch(dev, _FILE, kernel, grid, block, args)
 
 
-def _insert(keys, nulls, bounds, rev, mode):
+def _guess(keys):
+    """A table size for keys (a power of two), from the distinct keys of an
+    evenly spread sample: a table of twice the rows is tens of MB to set
+    up and misses cache on every probe, while a column of few distinct
+    keys (a groupby key) needs a few KB. Many distinct in the sample: the
+    whole table. A guess that proves short costs one more insert, of rows
+    that give up after _PROBES probes (key_hash.cuh's overflow slot)."""
+    n = keys.shape[0]
+    if n < _SAMPLE * 16:
+        return 1 << 62
+    d = ember.unique(keys[::n // _SAMPLE][:_SAMPLE]).shape[0]
+    if d * 16 > _SAMPLE:
+        return 1 << 62
+    return 1 << max((16 * d - 1).bit_length(), 12)
+
+
+def _insert(keys, nulls, bounds, rev, mode, whole=False):
     """Slots of int64 keys (nulls: True where the row is null); mode:
-    SLOTS and/or COUNTS, what to record."""
+    SLOTS and/or COUNTS, what to record; whole: a table of twice the rows
+    rather than one sized by _guess."""
     n = keys.shape[0]
     dev = keys.device
     direct = bounds is not None and _small(bounds[1] - bounds[0] + 1, n)
@@ -141,9 +167,12 @@ def _insert(keys, nulls, bounds, rev, mode):
         tkeys = ember.zeros(1, dtype="int64", device=dev)
     else:
         lo = 0
-        cap = 1 << max((2 * n - 1).bit_length(), 10)   # at most half full
+        full = 1 << max((2 * n - 1).bit_length(), 10)   # at most half full
+        cap = full if whole else min(full, _guess(keys))
         tkeys = ember.full(cap, -1, dtype="int64", device=dev)
-    ent = ember.zeros((cap + 2) * 2, dtype="int64", device=dev)
+    # two int64 an entry: the table, the null rows', the all-ones key's
+    # and the overflow's (a guessed table that filled up)
+    ent = ember.zeros((cap + 3) * 2, dtype="int64", device=dev)
     ent[0::2] = n
     wide = cap + 2 >= 1 << 31
     slot = ember.empty(n if mode & SLOTS else 1, dtype="int64" if wide else "int32",
@@ -155,7 +184,11 @@ def _insert(keys, nulls, bounds, rev, mode):
         _launch(dev, "em_kh_insert" + ("64" if wide else "32"), grid, block, (
             keys, valid, np.int32(nulls is not None), np.int64(n), np.int64(chunk),
             np.int32(rev), np.uint64(lo & ((1 << 64) - 1)), np.int32(direct),
-            np.uint64(cap - 1), tkeys, ent, slot, np.int32(mode)))
+            np.uint64(cap - 1), np.int64(cap if direct or cap == full else _PROBES),
+            tkeys, ent, slot, np.int32(mode)))
+        if not direct and cap < full and int(ent[2 * (cap + 2)]) < n:
+            # more distinct keys than the sample showed: the whole table
+            return _insert(keys, nulls, bounds, rev, mode, whole=True)
     return Slots(slot if mode & SLOTS else None, ent, bool(mode & COUNTS), cap + 2, cap,
                  n, rev)
 

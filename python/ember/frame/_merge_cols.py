@@ -53,12 +53,13 @@ def take(col, idx, missing):
     valid = _valid(col)
     valid = ~missing if valid is None else valid[safe] & ~missing
     if col.offsets is not None:   # a null row keeps no bytes
-        from ember.frame._strings import _gather_ranges, lengths
-        off = col.offsets.astype("int64")
-        pos, new_off = _gather_ranges(off[:-1][safe],
-                                      ember.where(missing, 0, lengths(col)[safe]), dev)
-        return Column(col.dtype, col.values[pos], _bitmap.pack(valid),
-                      new_off.astype(col.offsets.dtype))
+        from ember.frame._str_kernels import copy_segments
+        off = col.offsets
+        starts = off[:-1][safe].astype("int64", copy=False)
+        lens = ember.where(missing, 0, off[1:][safe] - starts)
+        values, new_off = copy_segments(col.values, starts, lens, dev)
+        return Column(col.dtype, values, _bitmap.pack(valid),
+                      new_off.astype(col.offsets.dtype, copy=False))
     values = col.values[safe].astype(to.storage)
     if to.masked:
         return Column(to, values, _bitmap.pack(valid))

@@ -49,9 +49,17 @@ def _gather_ranges(starts, counts, device):
 
 
 def take(col, idx):
-    off = col.offsets.astype("int64")
-    pos, new_off = _gather_ranges(off[:-1][idx], lengths(col)[idx], col.device)
-    return col.values[pos], new_off.astype(col.offsets.dtype)
+    """(bytes, offsets) of the rows at idx: the rows' bounds gathered (not
+    every row's offsets widened and differenced first), then one kernel
+    copies each row's bytes (copy_segments), where a gather of byte
+    positions made and read several arrays of the output's bytes."""
+    from ember.frame._str_kernels import copy_segments
+    off = col.offsets
+    starts = off[:-1][idx]
+    starts = starts if str(starts.dtype) == "int64" else starts.astype("int64")
+    lens = off[1:][idx] - starts
+    values, new_off = copy_segments(col.values, starts, lens, col.device)
+    return values, new_off.astype(col.offsets.dtype, copy=False)
 
 
 def equal_scalar(col, s):

@@ -7,7 +7,8 @@
  *
  * Slots: [0, cap) the table (or, for keys in a small range, key - lo
  * directly, no probing), cap the null rows' slot, cap + 1 the all-ones
- * key's (the table's empty marker). `order` numbers the rows as they are
+ * key's (the table's empty marker), cap + 2 the rows that found a
+ * guessed table full (see em_kh_slot). `order` numbers the rows as they are
  * taken: row i itself, or n - 1 - i when `rev` (keep='last' is keep='first'
  * of the reversed rows), and a slot's first row is the least such number. Slots
  * are int32 (S = int) while they fit, halving the bytes the row pass
@@ -50,10 +51,16 @@ __device__ __forceinline__ unsigned long long em_kh_mix(unsigned long long x)
     return x ^ (x >> 33);
 }
 
+/* A key's slot. A table sized from a guess of the distinct keys (the
+ * caller's sample) may fill up: after `limit` probes the row takes the
+ * overflow slot mask + 3 instead, whose first row then tells the caller
+ * to insert again into a table of twice the rows (where limit exceeds the
+ * table and is never reached). */
 __device__ __forceinline__ long long em_kh_slot(unsigned long long k,
                                                 unsigned long long lo,
                                                 int direct,
                                                 unsigned long long mask,
+                                                long long limit,
                                                 unsigned long long *tkeys)
 {
     if (k == EM_KH_EMPTY)
@@ -61,7 +68,9 @@ __device__ __forceinline__ long long em_kh_slot(unsigned long long k,
     if (direct)
         return (long long)(k - lo);
     unsigned long long h = em_kh_mix(k) & mask;
-    for (;;) {
+    for (long long probe = 0;; probe++) {
+        if (probe > limit)
+            return (long long)mask + 3;
         const unsigned long long cur = ((volatile unsigned long long *)tkeys)[h];
         if (cur == k)
             return (long long)h;
@@ -79,11 +88,12 @@ __device__ __forceinline__ void em_kh_row(long long i, const unsigned long long 
                                           const unsigned char *valid, int has_valid,
                                           long long n, int rev, unsigned long long lo,
                                           int direct, unsigned long long mask,
-                                          unsigned long long *tkeys, long long *ent,
-                                          S *slot, int mode)
+                                          long long limit, unsigned long long *tkeys,
+                                          long long *ent, S *slot, int mode)
 {
     const long long s = has_valid && !valid[i] ? (long long)mask + 1
-                                               : em_kh_slot(keys[i], lo, direct, mask, tkeys);
+                                               : em_kh_slot(keys[i], lo, direct, mask, limit,
+                                                            tkeys);
     const long long o = rev ? n - 1 - i : i;
     if (mode & EM_KH_SLOTS)
         slot[i] = (S)s;
@@ -94,7 +104,7 @@ __device__ __forceinline__ void em_kh_row(long long i, const unsigned long long 
 }
 
 /* cap = mask + 1 table slots (a power of two, or the direct range);
- * ent[] holds two long longs a slot (cap + 2 of them), its first row
+ * ent[] holds two long longs a slot (cap + 3 of them), its first row
  * (starts at n) and its count (starts at 0), side by side so that a row
  * touches one cache line of them; tkeys starts at all ones. valid (one
  * byte a row, 0: null) is read only when has_valid. */
@@ -104,14 +114,15 @@ template <typename S, int D, int V>
 __device__ void em_kh_run(long long a, long long e, long long st, int back,
                           const unsigned long long *keys, const unsigned char *valid,
                           long long n, int rev, unsigned long long lo, unsigned long long mask,
-                          unsigned long long *tkeys, long long *ent, S *slot, int mode)
+                          long long limit, unsigned long long *tkeys, long long *ent, S *slot,
+                          int mode)
 {
     if (back) {
         for (long long i = e - 1; i >= a; i--)
-            em_kh_row(i, keys, valid, V, n, rev, lo, D, mask, tkeys, ent, slot, mode);
+            em_kh_row(i, keys, valid, V, n, rev, lo, D, mask, limit, tkeys, ent, slot, mode);
     } else {
         for (long long i = a; i < e; i += st)
-            em_kh_row(i, keys, valid, V, n, rev, lo, D, mask, tkeys, ent, slot, mode);
+            em_kh_row(i, keys, valid, V, n, rev, lo, D, mask, limit, tkeys, ent, slot, mode);
     }
 }
 
@@ -119,20 +130,25 @@ template <typename S>
 __device__ void em_kh_insert(const unsigned long long *keys, const unsigned char *valid,
                              int has_valid, long long n, long long chunk, int rev,
                              unsigned long long lo, int direct, unsigned long long mask,
-                             unsigned long long *tkeys, long long *ent, S *slot, int mode)
+                             long long limit, unsigned long long *tkeys, long long *ent,
+                             S *slot, int mode)
 {
     long long a, e, st;
     em_kh_range(n, chunk, &a, &e, &st);
     /* a cpu run backwards when rev: the reversed order's first rows come first */
     const int back = chunk > 0 && rev;
     if (direct && has_valid)
-        em_kh_run<S, 1, 1>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+        em_kh_run<S, 1, 1>(a, e, st, back, keys, valid, n, rev, lo, mask, limit, tkeys,
+                                 ent, slot, mode);
     else if (direct)
-        em_kh_run<S, 1, 0>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+        em_kh_run<S, 1, 0>(a, e, st, back, keys, valid, n, rev, lo, mask, limit, tkeys,
+                                 ent, slot, mode);
     else if (has_valid)
-        em_kh_run<S, 0, 1>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+        em_kh_run<S, 0, 1>(a, e, st, back, keys, valid, n, rev, lo, mask, limit, tkeys,
+                                 ent, slot, mode);
     else
-        em_kh_run<S, 0, 0>(a, e, st, back, keys, valid, n, rev, lo, mask, tkeys, ent, slot, mode);
+        em_kh_run<S, 0, 0>(a, e, st, back, keys, valid, n, rev, lo, mask, limit, tkeys,
+                                 ent, slot, mode);
 }
 
 /* duplicated: a row repeats an earlier one (in `order`) of its slot. */
@@ -152,11 +168,12 @@ extern "C" __global__ void em_kh_insert32(const unsigned long long *keys,
                                           const unsigned char *valid, int has_valid,
                                           long long n, long long chunk, int rev,
                                           unsigned long long lo, int direct,
-                                          unsigned long long mask, unsigned long long *tkeys,
-                                          long long *ent, int *slot, int mode)
+                                          unsigned long long mask, long long limit,
+                                          unsigned long long *tkeys, long long *ent, int *slot,
+                                          int mode)
 {
-    em_kh_insert<int>(keys, valid, has_valid, n, chunk, rev, lo, direct, mask, tkeys, ent,
-                   slot, mode);
+    em_kh_insert<int>(keys, valid, has_valid, n, chunk, rev, lo, direct, mask, limit, tkeys,
+                   ent, slot, mode);
 }
 
 extern "C" __global__ void em_kh_dup32(const int *slot, const long long *ent, long long n,
@@ -169,11 +186,12 @@ extern "C" __global__ void em_kh_insert64(const unsigned long long *keys,
                                           const unsigned char *valid, int has_valid,
                                           long long n, long long chunk, int rev,
                                           unsigned long long lo, int direct,
-                                          unsigned long long mask, unsigned long long *tkeys,
-                                          long long *ent, long long *slot, int mode)
+                                          unsigned long long mask, long long limit,
+                                          unsigned long long *tkeys, long long *ent, long long *slot,
+                                          int mode)
 {
-    em_kh_insert<long long>(keys, valid, has_valid, n, chunk, rev, lo, direct, mask, tkeys, ent,
-                   slot, mode);
+    em_kh_insert<long long>(keys, valid, has_valid, n, chunk, rev, lo, direct, mask, limit, tkeys,
+                   ent, slot, mode);
 }
 
 extern "C" __global__ void em_kh_dup64(const long long *slot, const long long *ent, long long n,
