@@ -12,25 +12,39 @@ no CUPTI call per launch) and, for comparison, as it did before
 call, to learn its correlation id).
 
 usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
+            [--rounds N] [--launches N]
        python bench/profiler_overhead.py --device cpu   (a check on the host)
 
-Each figure is the median over 7 rounds of the wall time of LAUNCHES
-launches and one synchronize, divided by LAUNCHES. Rounds alternate off
-and on so drift of the clock or the GPU touches both alike. "off, before"
-is timed before any profile has run in the process and "off, after" once
-several have: the hot path's test of the flag is the only difference a
-profile can leave behind, so the two agree within noise when it costs
-nothing. "stop ms" is what leaving the with-block takes (waiting for the
-device, reading 2 x LAUNCHES events or CUPTI's records, merging the
-threads' records and writing their names, and building the Python
-records); the records column checks that the profile saw every launch
-and "timed" that each got a device time. "device us" is the profiled
-round's device span (first start to last end of its launches) per launch:
-where it is close to "profiling us" the GPU, not the host, set the pace
-while profiling. "also per step" lists the other records a step made (an
-allocation, a copy or a fill beside the launch), each of which costs the
-profiler too."""
+A round times LAUNCHES launches and one synchronize twice, once without a
+profile and once inside one, back to back, and takes the ratio of the
+two: the unprofiled time of a step drifts by more than the effect measured
+(on the H200 it moved by up to 1.5 us of 6 within one row, seconds apart),
+and two loops a tenth of a second apart see the same drift. Rounds
+alternate which of the two goes first (ABBA...), so a trend within a round
+falls on both sides alike. "overhead" is the median over ROUNDS of the
+per-round ratios less one, "IQR" their interquartile range, and "<= 10%"
+decides from both: met when even the upper quartile is at most 10%, not
+met when even the lower quartile is above, else the median's side with
+"within noise". "off, after us" and "profiling us" are the medians of the
+rounds' two loops, per launch. "off, before" is timed before any profile
+has run in the process (for the first row; later rows after the earlier
+rows' profiles): the hot path's test of the flag is the only difference a
+profile can leave behind, so it agrees with "off, after" within noise
+when that costs nothing. "stop ms" is what leaving the with-block takes
+(waiting for the device, reading 2 x LAUNCHES events or CUPTI's records,
+merging the threads' records and writing their names, and building the
+Python records); the records column checks that the profile saw every
+launch and "timed" that each got a device time. "device us" is the
+profiled loop's device span (first start to last end of its launches) per
+launch: where it is close to "profiling us" the GPU, not the host, set the
+pace while profiling. "also per step" lists the other records a step made
+(an allocation, a copy or a fill beside the launch), each of which costs
+the profiler too. The collector is off while loops are timed. The last
+lines give the host's clock source and what one read of CLOCK_MONOTONIC
+costs from Python: the profiler reads that clock twice per operation,
+which is cheap through the vDSO (tsc) and a system call otherwise."""
 import argparse
+import gc
 import os
 import statistics
 import time
@@ -38,7 +52,8 @@ import time
 import numpy as np
 
 LAUNCHES = 10_000
-ROUNDS = 7
+ROUNDS = 21
+TARGET = 0.10
 
 _ADD1 = r'''
 extern "C" __global__ void bench_add1(float *x, int n) {
@@ -48,57 +63,126 @@ extern "C" __global__ void bench_add1(float *x, int n) {
 '''
 
 
-def timed(step, sync):
+def timed(step, sync, launches):
+    """Seconds per step of `launches` steps and one synchronize."""
     sync()
     t0 = time.perf_counter()
-    for _ in range(LAUNCHES):
+    for _ in range(launches):
         step()
     sync()
-    return (time.perf_counter() - t0) / LAUNCHES
+    return (time.perf_counter() - t0) / launches
 
 
 _MATCH = "EMBER_PROFILE_CUPTI_MATCH"
 
 
-def case(ember, step, sync, name_of_launch, how):
-    """(off before, off after, on, stop seconds, records, timed records,
-    device span per launch) for one step, profiling as `how` says: 'events',
-    'cupti' or 'cupti, callback'."""
-    device_times = how.split(",")[0]
-    step()                                  # compiles outside the timing
-    sync()
-    before = statistics.median(timed(step, sync) for _ in range(3))
-    off, on, stops, counts, timed_counts, spans = [], [], [], [], [], []
-    others = {}
-    for _ in range(ROUNDS):
-        off.append(timed(step, sync))
-        p = ember.profile(device_times=device_times)
+def quartiles(xs):
+    """(lower quartile, median, upper quartile) of xs."""
+    if len(xs) < 2:
+        return xs[0], xs[0], xs[0]
+    q1, q2, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+    return q1, q2, q3
+
+
+def verdict(q1, med, q3):
+    """The target decided from a row's per-round overheads."""
+    if q3 <= TARGET:
+        return "met"
+    if q1 > TARGET:
+        return "not met"
+    return ("met" if med <= TARGET else "not met") + ", within noise"
+
+
+class Round:
+    """One profiled loop's figures."""
+
+    def __init__(self, ember, how, step, sync, name_of_launch, launches):
+        self.profile = ember.profile(device_times=how.split(",")[0])
         if how.endswith("callback"):
             os.environ[_MATCH] = "callback"
         try:
-            p.start()
+            self.profile.start()
         finally:
             os.environ.pop(_MATCH, None)
-        on.append(timed(step, sync))
+        self.time = timed(step, sync, launches)
         t0 = time.perf_counter()
-        p.stop()
-        stops.append(time.perf_counter() - t0)
-        mine = [r for r in p.records if r.kind == "kernel" and r.name == name_of_launch]
-        counts.append(len(mine))
-        for r in p.records:
+        self.profile.stop()
+        self.stop = time.perf_counter() - t0
+        recs = self.profile.records
+        mine = [r for r in recs if r.kind == "kernel" and r.name == name_of_launch]
+        self.count = len(mine)
+        self.others = {}
+        for r in recs:
             if r.kind != "kernel" or r.name != name_of_launch:
                 key = r.kind if r.kind != "kernel" else "kernel " + r.name
-                others[key] = others.get(key, 0) + 1
+                self.others[key] = self.others.get(key, 0) + 1
         mine = [r for r in mine if r.device_start is not None]
-        timed_counts.append(len(mine))
-        if mine:
-            spans.append((max(r.device_end for r in mine)
-                          - min(r.device_start for r in mine)) * 1e-9 / LAUNCHES)
-    also = ", ".join("%s %.2f" % (k, n / (ROUNDS * LAUNCHES))
+        self.timed = len(mine)
+        self.span = ((max(r.device_end for r in mine) - min(r.device_start for r in mine))
+                     * 1e-9 / launches if mine else None)
+
+
+def case(ember, step, sync, name_of_launch, how, rounds, launches):
+    """A row's figures for one step, profiling as `how` says: 'events',
+    'cupti' or 'cupti, callback'."""
+    step()                                  # compiles outside the timing
+    sync()
+    gc.collect()
+    gc.disable()
+    try:
+        before = statistics.median(timed(step, sync, launches) for _ in range(3))
+        off, on, ratios, profiled = [], [], [], []
+        for i in range(rounds):
+            if i % 2 == 0:
+                t_off = timed(step, sync, launches)
+                p = Round(ember, how, step, sync, name_of_launch, launches)
+            else:
+                p = Round(ember, how, step, sync, name_of_launch, launches)
+                t_off = timed(step, sync, launches)
+            off.append(t_off)
+            on.append(p.time)
+            ratios.append(p.time / t_off - 1.0)
+            p.profile = None                # its records are summed already
+            profiled.append(p)
+            gc.collect()
+    finally:
+        gc.enable()
+    others = {}
+    for p in profiled:
+        for k, n in p.others.items():
+            others[k] = others.get(k, 0) + n
+    also = ", ".join("%s %.2f" % (k, n / (rounds * launches))
                      for k, n in sorted(others.items())) or "-"
-    return (before, statistics.median(off), statistics.median(on),
-            statistics.median(stops), min(counts), min(timed_counts),
-            statistics.median(spans) if spans else float("nan"), also)
+    spans = [p.span for p in profiled if p.span is not None]
+    return {
+        "before": before, "off": statistics.median(off), "on": statistics.median(on),
+        "overhead": quartiles(ratios), "stop": statistics.median(p.stop for p in profiled),
+        "count": min(p.count for p in profiled), "timed": min(p.timed for p in profiled),
+        "span": statistics.median(spans) if spans else float("nan"), "also": also,
+    }
+
+
+def clock_cost():
+    """(clock source, ns per CLOCK_MONOTONIC read from Python less the
+    loop's own cost)."""
+    try:
+        with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as fh:
+            source = fh.read().strip()
+    except OSError:
+        source = "unknown"
+    n = 200_000
+    read, mono = time.clock_gettime_ns, time.CLOCK_MONOTONIC
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter_ns()
+        for _ in range(n):
+            read(mono)
+        t1 = time.perf_counter_ns()
+        for _ in range(n):
+            abs(mono)
+        t2 = time.perf_counter_ns()
+        best = min(best, ((t1 - t0) - (t2 - t1)) / n)
+    return source, best
 
 
 def cupti_usable(ember):
@@ -115,7 +199,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--out")
+    ap.add_argument("--rounds", type=int, default=ROUNDS,
+                    help="rounds per row (pairs of loops), default %d" % ROUNDS)
+    ap.add_argument("--launches", type=int, default=LAUNCHES,
+                    help="launches per loop, default %d" % LAUNCHES)
     args = ap.parse_args()
+    if args.rounds < 1 or args.launches < 1:
+        ap.error("--rounds and --launches must be at least 1")
     import ember
     dev = ember.Device(args.device)
     dev.use()
@@ -137,28 +227,33 @@ def main():
     lines = []
     for how in timings:
         for label, step, name in cases:
-            before, off, on, stop, count, n_timed, span, also = case(
-                ember, step, dev.synchronize, name, how)
+            r = case(ember, step, dev.synchronize, name, how, args.rounds, args.launches)
+            q1, med, q3 = r["overhead"]
             # a reduction may launch a second (final) pass: launches per step
-            per_step = count / LAUNCHES
-            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %.1f | %d (%.0f per step) | %d | %.3f | %s |" % (
-                label, args.device, how, before * 1e6, off * 1e6, on * 1e6,
-                100.0 * (on - off) / off, stop * 1e3, count, per_step, n_timed,
-                span * 1e6, also))
+            per_step = r["count"] / args.launches
+            lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %+.1f..%+.1f%% "
+                         "| %.1f | %d (%.0f per step) | %d | %.3f | %s | %s |" % (
+                             label, args.device, how, r["before"] * 1e6, r["off"] * 1e6,
+                             r["on"] * 1e6, 100.0 * med, 100.0 * q1, 100.0 * q3,
+                             r["stop"] * 1e3, r["count"], per_step, r["timed"],
+                             r["span"] * 1e6, r["also"], verdict(q1, med, q3)))
     columns = ("launch", "device", "device times", "off, before us", "off, after us",
-               "profiling us", "overhead", "stop ms", "records", "timed", "device us",
-               "also per step")
+               "profiling us", "overhead", "IQR", "stop ms", "records", "timed",
+               "device us", "also per step", "<= 10%")
     table = "\n".join(["| " + " | ".join(columns) + " |",
                        "|" + "---|" * len(columns)] + lines)
     print(table)
     if args.out:
         with open(args.out, "w") as fh:
             fh.write(table + "\n")
-    total = LAUNCHES * ROUNDS
-    print("(%d launches per round, %d rounds of each; %d profiled launches per case)"
-          % (LAUNCHES, ROUNDS, total))
+    print("(%d launches per loop; %d rounds per row, each an unprofiled and a "
+          "profiled loop, ABBA order; overhead: median of the rounds' ratios)"
+          % (args.launches, args.rounds))
     if why_not:
         print("device_times='cupti' not timed: %s" % why_not)
+    source, ns = clock_cost()
+    print("host clock source: %s; one CLOCK_MONOTONIC read from Python %.0f ns "
+          "(the profiler reads it twice per operation)" % (source, ns))
     with ember.profile() as p:
         pass
     print("ember.profile()'s default (device_times='auto') takes device times "
