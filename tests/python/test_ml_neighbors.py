@@ -481,15 +481,22 @@ def test_split_pieces_keep_float32_products_on_tf32():
     assert np.max(np.abs(plain - exact) / scale) > 2.0 ** -14
 
 
+@pytest.mark.parametrize("sliced", [False, True])
 @pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "cosine",
                                     "inner_product"])
-def test_split_product_path(monkeypatch, device, metric):
+def test_split_product_path(monkeypatch, device, metric, sliced):
     # float32 product metrics take _split's 3xTF32 product on a GPU; here
-    # on cpu too, over several blocks and with self-exclusion; the TF32
-    # knob is set only around the product
+    # on cpu too, over several blocks and with self-exclusion, in one GEMM
+    # a block or in column slices of 128 training rows (and a last of 16);
+    # the TF32 knob is set only around the product
     import os
     from ember.ml.neighbors import _search, _split
     monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu", "cuda"})
+    if sliced:
+        monkeypatch.setattr(_split, "L2_BYTES", 4 * 72 * 128)
+        assert _split.column_step(400, 72) == 128
+    else:
+        assert _split.column_step(400, 72) == 400
     monkeypatch.delenv("EMBER_TF32", raising=False)
     monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 9 * 400))
     rng = np.random.default_rng(5)

@@ -32,6 +32,9 @@ _VELTKAMP = 8193.0
 _PRODUCTS = ("euclidean", "sqeuclidean", "cosine", "inner_product")
 _KNOB = "EMBER_TF32"
 _lock = threading.Lock()
+# bytes of training pieces one GEMM reads: well inside an H200's 50 MB L2
+# (its output streams through L2 beside them)
+L2_BYTES = 16 << 20
 
 
 def pieces(X):
@@ -56,13 +59,13 @@ def right(W):
     return ember.concatenate([hi, hi, lo], axis=1)
 
 
-def tf32_matmul(A, B):
-    """A @ B with float32 products allowed on TF32 tensor cores."""
+def tf32_matmul(A, B, out=None):
+    """A @ B (into out) with float32 products allowed on TF32 tensor cores."""
     with _lock:
         old = os.environ.get(_KNOB, "")
         os.environ[_KNOB] = "1"
         try:
-            return A @ B
+            return ember.matmul(A, B, out=out)
         finally:
             # an unset knob comes back empty (ember reads "" as unset), not
             # removed: setenv then only swaps the entry's string, where
@@ -71,15 +74,38 @@ def tf32_matmul(A, B):
             os.environ[_KNOB] = old
 
 
+def column_step(n, K):
+    """Training rows a GEMM takes at once: their pieces (n x K float32)
+    within L2_BYTES, a multiple of 128 (the output slices stay 16-byte
+    aligned), all n when they fit."""
+    step = max(128, L2_BYTES // (4 * K) // 128 * 128)
+    return n if step >= n else step
+
+
+def split_scores(A, BT):
+    """A @ BT on TF32 tensor cores, in column slices of column_step: each
+    GEMM's training pieces stay in L2 while every query tile reads them
+    (the issue's 10^5 x 192 pieces are 77 MB, past an H200's 50 MB of
+    L2, where the float32 GEMM's 10^5 x 64 fitted)."""
+    n = BT.shape[1]
+    step = column_step(n, BT.shape[0])
+    if step >= n:
+        return tf32_matmul(A, BT)
+    G = ember.empty((A.shape[0], n), dtype=A.dtype, device=A.device)
+    for c in range(0, n, step):
+        tf32_matmul(A, BT[:, c:c + step], out=G[:, c:c + step])
+    return G
+
+
 def parts_of(prep, Q):
     """A function of a slice of Q's rows -> (G, add) as prep.parts of those
     rows: the split product for float32 product metrics on SPLIT_DEVICES
     (the pieces of Q and of the training rows made once a call, 3 x their
-    bytes, so a block pays one GEMM), prep.parts otherwise."""
+    bytes), prep.parts otherwise."""
     if (Q.device.type not in SPLIT_DEVICES or Q.dtype != ember.float32
             or prep.metric not in _PRODUCTS or prep.W.dtype != ember.float32):
         return lambda s: prep.parts(Q[s])
     BT = right(prep.W).T
     A = left(normalize_rows(Q) if prep.metric == "cosine" else Q)
     add = prep.YY if prep.metric in ("euclidean", "sqeuclidean") else None
-    return lambda s: (tf32_matmul(A[s], BT), add)
+    return lambda s: (split_scores(A[s], BT), add)
