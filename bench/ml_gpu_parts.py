@@ -87,6 +87,12 @@ def knn(dev, t, scale):
         res["fit + kneighbors, one stream"] = t(run)
     finally:
         _search.STREAM_DEVICES = saved
+    saved = _split.L2_BYTES
+    _split.L2_BYTES = 1 << 62
+    try:
+        res["fit + kneighbors, 3xTF32 in one GEMM a block (no column slices)"] = t(run)
+    finally:
+        _split.L2_BYTES = saved
     saved = _split.SPLIT_DEVICES
     _split.SPLIT_DEVICES = set()
     try:
@@ -100,7 +106,9 @@ def knn(dev, t, scale):
     yy = (T * T).sum(axis=1)
     res[f"GEMM of one block ({b} queries)"] = t(lambda: Qb @ (T.T * -2.0))
     A3, B3T = _split.left(Qb), _split.right(T * -2.0).T
-    res["3xTF32 split GEMM of one block"] = t(lambda: _split.tf32_matmul(A3, B3T))
+    res["3xTF32 split GEMM of one block, one call"] = t(lambda: _split.tf32_matmul(A3, B3T))
+    res["3xTF32 split GEMM of one block, column slices"] = t(
+        lambda: _split.split_scores(A3, B3T))
     res["top-k warp kernel, one block"] = t(lambda: _search.top_k_warp(G, 10, yy))
     res["top-k block-a-row kernel, one block"] = t(lambda: _search.top_k_kernel(G, 10, yy))
     a = ember.asnumpy(_search.top_k_warp(G, 10, yy)[1])
