@@ -518,3 +518,29 @@ def test_split_product_path(monkeypatch, device, metric, sliced):
             wd, wi = a.kneighbors(None if q is None else q.astype(np.float64))
         np.testing.assert_array_equal(ember.asnumpy(i), wi)
         np.testing.assert_allclose(ember.asnumpy(d), wd, rtol=1e-4, atol=1e-4)
+
+
+def test_split_product_only_where_it_applies(monkeypatch):
+    # the split takes float32 product metrics within MAX_PIECE_BYTES;
+    # float64, manhattan and larger pieces keep the plain product
+    from ember.ml.neighbors import _split
+    calls = []
+    real = _split.tf32_matmul
+    monkeypatch.setattr(_split, "tf32_matmul",
+                        lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu"})
+    X, Q, _, _ = _data(n=100, q=9, d=6, dtype=np.float32)
+
+    def used(dtype=np.float32, metric="euclidean"):
+        calls.clear()
+        b = EN.NearestNeighbors(n_neighbors=3, metric=metric).fit(X.astype(dtype))
+        i = b.kneighbors(Q.astype(dtype), return_distance=False)
+        wi = skn.NearestNeighbors(n_neighbors=3, metric=metric).fit(X).kneighbors(
+            Q, return_distance=False)
+        np.testing.assert_array_equal(i, wi)
+        return bool(calls)
+    assert used()
+    assert not used(np.float64)
+    assert not used(metric="manhattan")
+    monkeypatch.setattr(_split, "MAX_PIECE_BYTES", 3 * (100 + 9) * 6 * 4 - 1)
+    assert not used()

@@ -32,6 +32,9 @@ _VELTKAMP = 8193.0
 _PRODUCTS = ("euclidean", "sqeuclidean", "cosine", "inner_product")
 _KNOB = "EMBER_TF32"
 _lock = threading.Lock()
+# the most bytes the pieces of a call may take (3 x its operands'): past
+# it the float32 GEMM, which needs no copies (ember.ml bounds its memory)
+MAX_PIECE_BYTES = 4 << 30
 # bytes of training pieces one GEMM reads: well inside an H200's 50 MB L2
 # (its output streams through L2 beside them)
 L2_BYTES = 16 << 20
@@ -101,9 +104,10 @@ def parts_of(prep, Q):
     """A function of a slice of Q's rows -> (G, add) as prep.parts of those
     rows: the split product for float32 product metrics on SPLIT_DEVICES
     (the pieces of Q and of the training rows made once a call, 3 x their
-    bytes), prep.parts otherwise."""
+    bytes, up to MAX_PIECE_BYTES), prep.parts otherwise."""
     if (Q.device.type not in SPLIT_DEVICES or Q.dtype != ember.float32
-            or prep.metric not in _PRODUCTS or prep.W.dtype != ember.float32):
+            or prep.metric not in _PRODUCTS or prep.W.dtype != ember.float32
+            or 3 * (prep.W.nbytes + Q.nbytes) > MAX_PIECE_BYTES):
         return lambda s: prep.parts(Q[s])
     BT = right(prep.W).T
     A = left(normalize_rows(Q) if prep.metric == "cosine" else Q)
