@@ -22,6 +22,8 @@ class Groups:
         self._order = self._bins = None
         if kc.direct is not None:
             self.keys = [_from_slots(keys[0], *kc.direct)]
+        elif kc.rows is not None and len(keys) == 1:
+            self.keys = [keys[0].take(kc.rows)]
         else:
             self.keys = [col.take(self._representatives()) for col in keys]
         if not sort and self.k > 1:

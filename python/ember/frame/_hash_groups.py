@@ -139,19 +139,21 @@ def _launch(dev, kernel, grid, block, args):
 
 
 def _guess(keys):
-    """A table size for keys (a power of two), from the distinct keys of an
-    evenly spread sample: a table of twice the rows is tens of MB to set
-    up and misses cache on every probe, while a column of few distinct
-    keys (a groupby key) needs a few KB. Many distinct in the sample: the
-    whole table. A guess that proves short costs one more insert, of rows
-    that give up after _PROBES probes (key_hash.cuh's overflow slot)."""
+    """A table size for keys (a power of two), four times the distinct keys
+    an evenly spread sample suggests (Chao's estimate: the distinct keys
+    seen, plus those seen once squared over twice those seen twice, for
+    the keys the sample missed). A table of twice the rows is tens of MB
+    to set up and misses cache on every probe, while a groupby key of a
+    thousand values needs a few KB. A guess that proves short costs one
+    more insert, of rows that give up after _PROBES probes (key_hash.cuh's
+    overflow slot), into the whole table."""
     n = keys.shape[0]
     if n < _SAMPLE * 16:
         return 1 << 62
-    d = ember.unique(keys[::n // _SAMPLE][:_SAMPLE]).shape[0]
-    if d * 16 > _SAMPLE:
-        return 1 << 62
-    return 1 << max((16 * d - 1).bit_length(), 12)
+    _, counts = ember.unique(keys[::n // _SAMPLE][:_SAMPLE], return_counts=True)
+    f = ember.asnumpy(ember.bincount(ember.minimum(counts, 3), minlength=4))
+    est = counts.shape[0] + int(f[1]) * max(int(f[1]) - 1, 0) // (2 * (int(f[2]) + 1))
+    return 1 << max((4 * est - 1).bit_length(), 12)
 
 
 def _insert(keys, nulls, bounds, rev, mode, whole=False):

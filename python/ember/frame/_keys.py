@@ -23,12 +23,14 @@ class Codes:
     with a null key when nulls were dropped), complete (no -1), counts
     (rows a code when known, else None), and for one integer key coded
     by direct addressing with dense codes, direct = (min, occupied slots):
-    code i is the key slots[i] + min."""
-    __slots__ = ("codes", "k", "complete", "counts", "direct")
+    code i is the key slots[i] + min; for one string key, rows: a row of
+    each code in code order (or None), so its group keys need no pass to
+    find them."""
+    __slots__ = ("codes", "k", "complete", "counts", "direct", "rows")
 
-    def __init__(self, codes, k, complete, counts=None, direct=None):
+    def __init__(self, codes, k, complete, counts=None, direct=None, rows=None):
         self.codes, self.k, self.complete = codes, k, complete
-        self.counts, self.direct = counts, direct
+        self.counts, self.direct, self.rows = counts, direct, rows
 
 
 def _dense_range(c, span, complete):
@@ -105,11 +107,15 @@ def _one(col, nulls, dense):
         if has_null and nulls == "drop":
             return Codes(ember.where(c == k - 1, -1, c), k - 1, False)
         return Codes(c, k, True)
-    c, k = _order.codes(col)
+    rows = None
+    if d.is_string and not d.is_categorical:
+        c, k, rows = _order.string_codes(col)
+    else:
+        c, k = _order.codes(col)
     if not bool((c < 0).any()):
-        return Codes(c, k, True)
+        return Codes(c, k, True, rows=rows)
     if nulls == "drop":
-        return Codes(c, k, False)
+        return Codes(c, k, False, rows=rows)
     if nulls == "value" and d.kind in "Mm":   # pandas sorts NaT by its int64 value
         return Codes(c + 1, k + 1, True)
     return Codes(ember.where(c < 0, k, c), k + 1, True)

@@ -113,7 +113,7 @@ def match(lk, rk, size):
         row = ember.where(inside, table[at], -1)
         return Match(None, row, (row >= 0).astype("int64"), 1, m)
     start = ember.cumsum(counts) - counts
-    rorder = ember.argsort(rk, kind="stable")
+    rorder = stable_order(rk, size)
     cnt = _i64(ember.where(inside, counts[at], 0))
     return Match(rorder, _i64(start[at]), cnt, most, m)
 
@@ -198,6 +198,19 @@ def join_rows(lk, rk, size, how, sort):
         elif sort:
             key = lk[li]
     if sort and li.shape[0]:
-        order = ember.argsort(key, kind="stable")
+        order = stable_order(key, size)
         li, ri = li[order], ri[order]
     return li, ri
+
+
+def stable_order(key, size):
+    """The stable order of int64 keys; codes in [0, size) (size not None)
+    by a radix sort of only the bits a code has, with 4-byte positions
+    while they fit: an outer join's 10^6 output rows of 10^3 keys sort in
+    two passes instead of a full int64 argsort."""
+    n = key.shape[0]
+    if size is None or n == 0:
+        return ember.argsort(key, kind="stable")
+    pos = ember.arange(n, dtype="int32" if n < 2 ** 31 else "int64", device=key.device)
+    _, order = ember.parallel.radix_sort(key, pos, end_bit=max(int(size - 1).bit_length(), 1))
+    return _i64(order)

@@ -38,7 +38,13 @@ def _dense(c):
 
 
 def _string_codes(col):
-    """(codes, k) of a string column (-1 where null): its rows hashed into
+    """(codes, k) of a string column (-1 where null): string_codes' first two."""
+    return string_codes(col)[:2]
+
+
+def string_codes(col):
+    """(codes, k, rows) of a string column (-1 where null; rows: one row of
+    each code, in code order, or None): its rows hashed into
     groups (_hash_groups.string_slots, exact), and only the k distinct
     strings, one row of each group, sorted by their bytes. A key column
     with few distinct values (groupby's, merge's) sorts k strings instead
@@ -47,24 +53,27 @@ def _string_codes(col):
     from ember.frame._hash_groups import string_slots
     n = col.length
     if n == 0:
-        return ember.zeros(0, dtype="int64", device=col.device), 0
+        return ember.zeros(0, dtype="int64", device=col.device), 0, None
     s = string_slots(col)
     if s is None:
         nulls = col.null_mask()
         inv, k = _sorted_string_codes(col)
         if nulls is not None:
             inv, k = _dense(ember.where(nulls, -1, inv))
-        return inv, k
+        return inv, k, None
     first = s.first.copy()
     first[s.null] = n   # the null rows' slot is no value
     occ = ember.flatnonzero(first < n)
     k = occ.shape[0]
     if k == 0:   # every row null
-        return ember.full(n, -1, dtype="int64", device=col.device), 0
-    rank, _ = _sorted_string_codes(col.take(first[occ]))   # distinct: a permutation
+        return ember.full(n, -1, dtype="int64", device=col.device), 0, None
+    reps = first[occ]
+    rank, _ = _sorted_string_codes(col.take(reps))   # distinct: a permutation
     table = ember.full(s.entries, -1, dtype="int64", device=col.device)
     table[occ] = rank
-    return table[s.slot], k
+    rows = ember.empty(k, dtype="int64", device=col.device)
+    rows[rank] = reps
+    return table[s.slot], k, rows
 
 
 def _sorted_string_codes(col):
