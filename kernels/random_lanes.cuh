@@ -52,18 +52,24 @@
 #error "float32 normals note a segment's deferred draws in 32 bits"
 #endif
 /* Element value of 32-bit draw r by the ziggurat's first test
- * (rnd_zig_now's), fa + fb z, from the lane's copy zb of the packed
- * table (its rows RND_ZC 8 bytes apart); deferred, r's bits, and `bit`
- * set in *rest. Written for few instructions: the fill is near the SM's
- * issue rate. */
+ * (rnd_zig_now's), fa + fb z (unit, a constant: fb is 1, so fa + z,
+ * the same float), from the packed table zb (its rows RND_ZC
+ * 8 bytes apart), the lane's copy zo bytes into a row; deferred, r's
+ * bits, and `bit` set in *rest. Written for few instructions: the fill
+ * is near the SM's issue rate (the row's offset and the copy's have no
+ * bit in common, so one LOP3 joins them, and the shared table's base is
+ * the load's constant offset). */
 __device__ __forceinline__ float rnd_lane_zig(unsigned int r, unsigned int *rest,
                                               unsigned int bit, const char *zb,
+                                              unsigned int zo, const int unit,
                                               float fa, float fb)
 {
-    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));
+    const uint2 t =
+        *(const uint2 *)(zb + (((r & 255u) * (8u * RND_ZC)) | zo));
     const unsigned int a = r >> 9;
     const float x = (float)a * __uint_as_float(t.y);
-    const float v = fa + fb * ((r & 256u) ? -x : x);
+    const float z = (r & 256u) ? -x : x;
+    const float v = fa + (unit ? z : fb * z);
     const int d = a >= t.x;
     *rest |= d ? bit : 0u;
     return d ? __int_as_float((int)r) : v;
@@ -99,20 +105,23 @@ __device__ __forceinline__ void rnd_lane_finish(RND_T *out, long long e,
  * for r < RND_LANE_R, *st the state that yields the first, moved on by
  * the 32-word power (hm, ha) a word (a, b, pa, pb: rnd_fill's parameters,
  * which RND_FROM_WORD reads, and dist; zt, fa, fb: float32 normals' table and
- * scalar loc and scale). `whole` (a constant where it is
- * called): the segment lies inside the output, so no element is tested.
+ * scalar loc and scale). `whole` and `unit` (constants where it is
+ * called): the segment lies inside the output, so no element is tested;
+ * float32 normals' scale is 1, so not multiplied (fb z is z).
  * Returns float32 normals' deferred draws, bit 2r + h for word r's half
  * h (0 for the rest). */
 __device__ __forceinline__ unsigned int rnd_lane_seg(RND_T *out, long long n,
                                                      long long wb, int lane,
                                                      rnd_u128 *st, rnd_u128 hm,
                                                      rnd_u128 ha, const int whole,
+                                                     const int unit,
                                                      const void *zt, float fa,
                                                      float fb, double a, double b,
                                                      const double *pa,
                                                      const double *pb, int dist)
 {
     unsigned int rest = 0;
+    (void)unit;
     (void)zt;
     (void)fa;
     (void)fb;
@@ -135,9 +144,13 @@ __device__ __forceinline__ unsigned int rnd_lane_seg(RND_T *out, long long n,
         const long long e = 2 * wd;
 #if RND_DIST == 4
         unsigned int d = 0;
-        two.t[0] = rnd_lane_zig((unsigned int)x, &d, 1u, (const char *)zt, fa, fb);
+        two.t[0] = rnd_lane_zig((unsigned int)x, &d, 1u, (const char *)zt,
+                                (unsigned int)(lane & (RND_ZC - 1)) * 8u, unit,
+                                fa, fb);
         two.t[1] = rnd_lane_zig((unsigned int)(x >> 32), &d, 2u,
-                                (const char *)zt, fa, fb);
+                                (const char *)zt,
+                                (unsigned int)(lane & (RND_ZC - 1)) * 8u, unit,
+                                fa, fb);
 #else
         RND_LANE_PAIR(e, x, two.t[0], two.t[1]);
 #endif
@@ -192,13 +205,13 @@ rnd_lanes_run(RND_T *out, long long n, unsigned long long s0,
     (void)defer;
     (void)two_pass;
 #if RND_KIND == 1 && RND_DIST == 4
-    zt = (const uint2 *)zt + (lane & (RND_ZC - 1));
     /* loc and scale are scalars here (random.c keeps per-element ones on
      * the staged runs), converted once: converted for each element, as
      * RND_AFFINE does, this fill took 1.03 ms for 2^28 draws on the H200
      * where a probe with them built in took 0.60; the same floats */
     fa = (float)a;
     fb = (float)b;
+    const int unit = fb == 1.0f;
 #endif
     rnd_pcg_power(inc, 32, &hm, &ha);
     rnd_src_init(&src, w, (unsigned long long)(wid * seg + lane));
@@ -206,12 +219,21 @@ rnd_lanes_run(RND_T *out, long long n, unsigned long long s0,
     /* sg: the segment's number, wb / seg */
     for (long long wb = wid * seg, sg = wid; wb < nw;
          wb += (T >> 5) * seg, sg += T >> 5) {
+#define RND_LANE_SEG(whole, unit)                                           \
+    rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, whole, unit, zt, fa, fb, a, \
+                 b, pa, pb, dist)
+        const int inside = (wb + seg) * wpe <= n;
+#if RND_KIND == 1 && RND_DIST == 4
+        /* standard normals (scale 1) a multiply an element fewer: the
+         * fill is near the SM's issue rate */
+        const unsigned int rest = !inside  ? RND_LANE_SEG(0, 0)
+                                  : unit ? RND_LANE_SEG(1, 1)
+                                         : RND_LANE_SEG(1, 0);
+#else
         const unsigned int rest =
-            (wb + seg) * wpe <= n
-                ? rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 1, zt, fa, fb,
-                               a, b, pa, pb, dist)
-                : rnd_lane_seg(out, n, wb, lane, &src.st, hm, ha, 0, zt, fa, fb,
-                               a, b, pa, pb, dist);
+            inside ? RND_LANE_SEG(1, 0) : RND_LANE_SEG(0, 0);
+#endif
+#undef RND_LANE_SEG
         (void)rest;
         (void)sg;
 #if RND_KIND == 1 && RND_DIST == 4
