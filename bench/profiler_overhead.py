@@ -39,8 +39,12 @@ profiled loop's device span (first start to last end of its launches) per
 launch: where it is close to "profiling us" the GPU, not the host, set the
 pace while profiling. "also per step" lists the other records a step made
 (an allocation, a copy or a fill beside the launch), each of which costs
-the profiler too. The collector is off while loops are timed. The last
-lines give the host's clock source and what one read of CLOCK_MONOTONIC
+the profiler too. The collector is off while loops are timed. On a GPU a
+line after the table gives ember's own recording per launch on the same
+host (the `x += 1` loop on the cpu device, whose default stream runs the
+operation inside the call: the CUPTI path's recording but for two cached
+comparisons), and each CUPTI row's extra time per step beside it: the
+difference is CUPTI's work in the driver. The last lines give the host's clock source and what one read of CLOCK_MONOTONIC
 costs from Python: the profiler reads that clock twice per operation,
 which is cheap through the vDSO (tsc) and a system call otherwise."""
 import argparse
@@ -131,7 +135,7 @@ def case(ember, step, sync, name_of_launch, how, rounds, launches):
     gc.disable()
     try:
         before = statistics.median(timed(step, sync, launches) for _ in range(3))
-        off, on, ratios, profiled = [], [], [], []
+        off, on, ratios, diffs, profiled = [], [], [], [], []
         for i in range(rounds):
             if i % 2 == 0:
                 t_off = timed(step, sync, launches)
@@ -142,6 +146,7 @@ def case(ember, step, sync, name_of_launch, how, rounds, launches):
             off.append(t_off)
             on.append(p.time)
             ratios.append(p.time / t_off - 1.0)
+            diffs.append(p.time - t_off)
             p.profile = None                # its records are summed already
             profiled.append(p)
             gc.collect()
@@ -156,7 +161,7 @@ def case(ember, step, sync, name_of_launch, how, rounds, launches):
     spans = [p.span for p in profiled if p.span is not None]
     return {
         "before": before, "off": statistics.median(off), "on": statistics.median(on),
-        "overhead": quartiles(ratios), "stop": statistics.median(p.stop for p in profiled),
+        "overhead": quartiles(ratios), "extra": quartiles(diffs), "stop": statistics.median(p.stop for p in profiled),
         "count": min(p.count for p in profiled), "timed": min(p.timed for p in profiled),
         "span": statistics.median(spans) if spans else float("nan"), "also": also,
     }
@@ -195,6 +200,33 @@ def cupti_usable(ember):
     return ""
 
 
+def own_recording(ember, dev, rows, args):
+    """Print what ember's own recording costs a launch on this host: the
+    same `x += 1` loop on the cpu device, whose default stream runs the
+    operation inside the call and reads the host clock, is the CUPTI
+    path's recording but for two cached comparisons. What a CUPTI row adds
+    beyond it is CUPTI's work in the driver."""
+    cpu = ember.Device("cpu")
+    cpu.use()
+    try:
+        xc = ember.zeros(1000, dtype=np.float32)
+        r = case(ember, lambda: xc.__iadd__(1), cpu.synchronize, "add float32",
+                 "events", args.rounds, args.launches)
+    finally:
+        dev.use()
+    q1, med, q3 = r["extra"]
+    own = med
+    print("ember's own recording per launch on this host (x += 1 on the cpu "
+          "device, profiled less unprofiled, median of the rounds): %+.3f us "
+          "(IQR %+.3f..%+.3f)" % (med * 1e6, q1 * 1e6, q3 * 1e6))
+    for label, how, r in rows:
+        if how.startswith("cupti"):
+            q1, med, q3 = r["extra"]
+            print("  %s, %s: %+.3f us per step profiled (IQR %+.3f..%+.3f), "
+                  "CUPTI's share about %+.3f" % (label, how, med * 1e6, q1 * 1e6,
+                                                  q3 * 1e6, (med - own) * 1e6))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cuda:0")
@@ -224,11 +256,12 @@ def main():
     why_not = cupti_usable(ember) if dev.type == "cuda" else "cpu device"
     if not why_not:
         timings += ["cupti", "cupti, callback"]
-    lines = []
+    lines, rows = [], []
     for how in timings:
         for label, step, name in cases:
             r = case(ember, step, dev.synchronize, name, how, args.rounds, args.launches)
             q1, med, q3 = r["overhead"]
+            rows.append((label, how, r))
             # a reduction may launch a second (final) pass: launches per step
             per_step = r["count"] / args.launches
             lines.append("| %s | %s | %s | %.3f | %.3f | %.3f | %+.1f%% | %+.1f..%+.1f%% "
@@ -251,6 +284,8 @@ def main():
           % (args.launches, args.rounds))
     if why_not:
         print("device_times='cupti' not timed: %s" % why_not)
+    if dev.type == "cuda":
+        own_recording(ember, dev, rows, args)
     source, ns = clock_cost()
     print("host clock source: %s; one CLOCK_MONOTONIC read from Python %.0f ns "
           "(the profiler reads it twice per operation)" % (source, ns))
