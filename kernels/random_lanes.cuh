@@ -22,7 +22,7 @@
  *
  * float32 normals (the ziggurat of each 32-bit half) store a deferred
  * draw's raw bits in its place and note it in the lane's mask for the
- * segment (about 1% of draws, a warp's segment ~10). On cuda random.c
+ * segment (1.5% of draws, a warp's segment ~15). On cuda random.c
  * runs them in two passes (random_normal_lanes.cuh): this fill, which
  * stores each lane's mask and nothing more, and a second kernel that
  * finishes the masks' draws, all lanes busy. Queued per warp and

@@ -4,25 +4,27 @@
  * rnd_fill_lanes:
  *
  *   rnd_normal_lanes   the lane fill (rnd_lanes_run): every draw that
- *                      the ziggurat's first test takes (about 99%) is
+ *                      the ziggurat's first test takes (98.5%) is
  *                      stored as its value, the rest as their raw 32
  *                      bits; each lane's mask of those for a segment
  *                      goes to defer[32 s + lane] (s the segment), one
  *                      coalesced 4-byte store a lane a segment (3% of
  *                      the bytes the fill writes), so the fill has no
  *                      slow path, no queue and no warp votes in it.
- *   rnd_normal_finish  reads the masks 32 at a time (a warp's 32 lanes
- *                      of one segment), queues their elements per warp in
- *                      shared memory and finishes them 32 at a time with
- *                      rnd_zig_rest from the raw bits in out.
+ *   rnd_normal_finish  reads the masks of RND_FB segments at once (a
+ *                      warp's lanes, each its mask of each), queues
+ *                      their elements per warp in shared memory and
+ *                      finishes them with rnd_zig_rest from the raw bits
+ *                      in out, RND_FD a lane at once.
  *
  * The values are rnd_fill_lanes's (and the host's): a deferred draw
  * depends on its element, its raw bits and the call's state only.
  * Finished inside the fill, the deferred draws cost 0.15 ms of its 0.48
  * for 2^28 on the H200 (the queue's votes each segment, and a warp's
  * stall on its drains); here the fill keeps the issue slots of the draws
- * the first test takes, and the finish pays ~1% of the elements' sectors
- * read and written again, the masks read, and a launch. */
+ * the first test takes, and the finish pays ~11% of the output's 32-byte
+ * sectors read and written again (those holding a deferred draw), the
+ * masks read, and a launch. */
 #ifndef RND_LQ
 #define RND_LQ 256 /* a warp's queue of deferred elements (a test sets fewer) */
 #endif

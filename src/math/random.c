@@ -214,7 +214,7 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
 /* Float32 normals' lane fill in two passes (kernels/
  * random_normal_lanes.cuh): fn[1] with args (rnd_fill's) and the masks'
  * buffer, then fn[2] over the masks; w the stream's words, a and b loc
- * and scale. The buffer is one 32-bit mask a lane a segment, an eighth
+ * and scale. The buffer is one 32-bit mask a lane a segment, a 32nd
  * of the output's bytes, from the stream-ordered pool. */
 static em_status normal_lanes(em_function **fn, em_array *out, em_dim3 grid,
                               em_dim3 block, em_stream *s, void **args,
