@@ -252,12 +252,14 @@ def main():
         ("x.sum() (1,000 float32)", lambda: x.sum(), "sum float32"),
         ("RawKernel (1,000 float32)", lambda: k((4,), (256,), (x, n)), "bench_add1"),
     ]
-    timings = ["events"]
-    why_not = cupti_usable(ember) if dev.type == "cuda" else "cpu device"
-    if not why_not:
-        timings += ["cupti", "cupti, callback"]
     lines, rows = [], []
-    for how in timings:
+    why_not = ""
+    for how in ("events", "cupti", "cupti, callback"):
+        # asked only now, so the first row's "off, before" precedes any profile
+        if how == "cupti":
+            why_not = cupti_usable(ember) if dev.type == "cuda" else "cpu device"
+        if why_not:
+            break
         for label, step, name in cases:
             r = case(ember, step, dev.synchronize, name, how, args.rounds, args.launches)
             q1, med, q3 = r["overhead"]
