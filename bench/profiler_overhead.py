@@ -161,7 +161,8 @@ def case(ember, step, sync, name_of_launch, how, rounds, launches):
     spans = [p.span for p in profiled if p.span is not None]
     return {
         "before": before, "off": statistics.median(off), "on": statistics.median(on),
-        "overhead": quartiles(ratios), "extra": quartiles(diffs), "stop": statistics.median(p.stop for p in profiled),
+        "overhead": quartiles(ratios), "extra": quartiles(diffs),
+        "stop": statistics.median(p.stop for p in profiled),
         "count": min(p.count for p in profiled), "timed": min(p.timed for p in profiled),
         "span": statistics.median(spans) if spans else float("nan"), "also": also,
     }
