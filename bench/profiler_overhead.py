@@ -44,9 +44,10 @@ line after the table gives ember's own recording per launch on the same
 host (the `x += 1` loop on the cpu device, whose default stream runs the
 operation inside the call: the CUPTI path's recording but for two cached
 comparisons), and each CUPTI row's extra time per step beside it: the
-difference is CUPTI's work in the driver. The last lines give the host's clock source and what one read of CLOCK_MONOTONIC
-costs from Python: the profiler reads that clock twice per operation,
-which is cheap through the vDSO (tsc) and a system call otherwise."""
+difference is CUPTI's work in the driver. The last lines give the host's
+clock source and what one read of CLOCK_MONOTONIC costs from Python: the
+profiler reads that clock twice per operation, which is cheap through the
+vDSO (tsc) and a system call otherwise."""
 import argparse
 import gc
 import os
