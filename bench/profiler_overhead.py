@@ -39,7 +39,14 @@ profiled loop's device span (first start to last end of its launches) per
 launch: where it is close to "profiling us" the GPU, not the host, set the
 pace while profiling. "also per step" lists the other records a step made
 (an allocation, a copy or a fill beside the launch), each of which costs
-the profiler too. The collector is off while loops are timed. On a GPU a
+the profiler too. The collector is off while loops are timed. After the
+table, from the profiled loops' own records, each row's launch calls'
+host time: the first call of a round, the median and the mean call, and
+(mean - median) as a share of the step. A cost paid once per profile
+inside the loop (CUPTI readying itself at the first launch after its
+enable) shows there as a first call far above the median, and would
+shrink with longer loops (--launches), where a cost per launch would
+not. On a GPU a
 line after the table gives ember's own recording per launch on the same
 host (the `x += 1` loop on the cpu device, whose default stream runs the
 operation inside the call: the CUPTI path's recording but for two cached
@@ -121,6 +128,12 @@ class Round:
             if r.kind != "kernel" or r.name != name_of_launch:
                 key = r.kind if r.kind != "kernel" else "kernel " + r.name
                 self.others[key] = self.others.get(key, 0) + 1
+        # the launch calls' own host time: a cost paid once per profile
+        # (the first launch after CUPTI's enable) shows as a first call far
+        # above the median and a mean above it
+        host = [r.host_end - r.host_start for r in mine]
+        self.host = ((host[0], statistics.median(host), statistics.fmean(host))
+                     if host else None)
         mine = [r for r in mine if r.device_start is not None]
         self.timed = len(mine)
         self.span = ((max(r.device_end for r in mine) - min(r.device_start for r in mine))
@@ -160,12 +173,16 @@ def case(ember, step, sync, name_of_launch, how, rounds, launches):
     also = ", ".join("%s %.2f" % (k, n / (rounds * launches))
                      for k, n in sorted(others.items())) or "-"
     spans = [p.span for p in profiled if p.span is not None]
+    hosts = [p.host for p in profiled if p.host is not None]
     return {
         "before": before, "off": statistics.median(off), "on": statistics.median(on),
         "overhead": quartiles(ratios), "extra": quartiles(diffs),
         "stop": statistics.median(p.stop for p in profiled),
         "count": min(p.count for p in profiled), "timed": min(p.timed for p in profiled),
         "span": statistics.median(spans) if spans else float("nan"), "also": also,
+        # medians over rounds of: first call, median call, mean call (ns)
+        "host": tuple(statistics.median(h[k] for h in hosts) for k in range(3))
+        if hosts else None,
     }
 
 
@@ -288,6 +305,15 @@ def main():
           % (args.launches, args.rounds))
     if why_not:
         print("device_times='cupti' not timed: %s" % why_not)
+    print("The launch calls' host time while profiling, from the records "
+          "(medians over the rounds): first call of a round, median call, mean "
+          "call, and the calls above the median as a share of the profiled loop:")
+    for label, how, r in rows:
+        if r["host"]:
+            first, med, mean = r["host"]
+            print("  %s, %s: %.1f / %.2f / %.2f us, %.1f%%" % (
+                label, how, first * 1e-3, med * 1e-3, mean * 1e-3,
+                100.0 * (mean - med) * 1e-9 / r["on"]))
     if dev.type == "cuda":
         own_recording(ember, dev, rows, args)
     source, ns = clock_cost()
