@@ -105,11 +105,14 @@ def knn(dev, t, scale):
     G = Qb @ (T.T * -2.0)
     yy = (T * T).sum(axis=1)
     res[f"GEMM of one block ({b} queries)"] = t(lambda: Qb @ (T.T * -2.0))
-    A3, B3T = _split.left(Qb), _split.right(T * -2.0).T
+    A3, B3 = _split.with_norms(_split.left(Qb), _split.right(T * -2.0), yy)
+    B3T = B3.T
     res["3xTF32 split GEMM of one block, one call"] = t(lambda: _split.tf32_matmul(A3, B3T))
     res["3xTF32 split GEMM of one block, column slices"] = t(
         lambda: _split.split_scores(A3, B3T))
     res["top-k warp kernel, one block"] = t(lambda: _search.top_k_warp(G, 10, yy))
+    res["top-k warp kernel, one block, norms in the GEMM (one load a score)"] = t(
+        lambda: _search.top_k_warp(G, 10))
     res["top-k block-a-row kernel, one block"] = t(lambda: _search.top_k_kernel(G, 10, yy))
     a = ember.asnumpy(_search.top_k_warp(G, 10, yy)[1])
     c = ember.asnumpy(_search.top_k_kernel(G, 10, yy)[1])

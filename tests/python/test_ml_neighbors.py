@@ -147,9 +147,9 @@ def test_top_k_warp_kernel_compiles_for_the_gpu(need_nvrtc):
     inst = "".join(
         f"template __global__ void {e}(const {c} *, const {c} *, long long, "
         f"long long, int, {c} *, long long *);\n"
-        for e, c in zip(_search._warp_names(), ["float"] * 2 + ["double"] * 2))
+        for e, c in zip(_search._warp_names(), ["float"] * 4 + ["double"] * 4))
     ptx = ember.cuda.Program(_search._WARP_KERNEL.read_text() + inst).compile("ptx").code
-    assert ptx.count(b".entry") == 4
+    assert ptx.count(b".entry") == 8
 
 
 def test_float32_and_inner_product(device):
@@ -479,6 +479,17 @@ def test_split_pieces_keep_float32_products_on_tf32():
     plain = _tf32(X).astype(np.float64) @ _tf32(Y).T.astype(np.float64)
     assert np.max(np.abs(split - exact) / scale) < 2.0 ** -20
     assert np.max(np.abs(plain - exact) / scale) > 2.0 ** -14
+    # the training norms as three TF32-exact columns against three ones
+    YY = (Y.astype(np.float64) ** 2).sum(1).astype(np.float32)
+    A4, B4 = (ember.asnumpy(x) for x in _split.with_norms(
+        ember.asarray(A), ember.asarray(B), ember.asarray(YY)))
+    assert A4.shape == (200, 196) and B4.shape == (300, 196)
+    np.testing.assert_array_equal(A4[:, :192], A)
+    np.testing.assert_array_equal(A4[:, 192:], np.tile([1, 1, 1, 0], (200, 1)))
+    np.testing.assert_array_equal(B4[:, :192], B)
+    np.testing.assert_array_equal(B4[:, 195], 0)
+    np.testing.assert_array_equal(_tf32(B4[:, 192:195]), B4[:, 192:195])
+    np.testing.assert_array_equal(B4[:, 192:195].astype(np.float64).sum(1), YY)
 
 
 @pytest.mark.parametrize("sliced", [False, True])

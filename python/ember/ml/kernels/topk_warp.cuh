@@ -16,7 +16,10 @@
  * the entries past it move up one place (a shuffle from the lane below).
  * No shared memory, no block barrier. */
 
-template <typename T, int KPL, int WARPS, int UNROLL>
+/* ADD false: the scores are S alone (add unread), as when the GEMM has
+ * already summed the norms in (python/ember/ml/neighbors/_split.py), so a
+ * load a score rather than two. */
+template <typename T, int KPL, int WARPS, int UNROLL, bool ADD>
 __global__ void em_topk_warp(const T *S, const T *add, long long b,
                              long long n, int k, T *out_v, long long *out_i)
 {
@@ -41,7 +44,7 @@ __global__ void em_topk_warp(const T *S, const T *add, long long b,
         T nx[UNROLL];
         for (int u = 0; u < UNROLL; u++) {
             const long long j = u * 32 + lane;
-            nx[u] = j < n ? row[j] + add[j] : (T)0;
+            nx[u] = j < n ? (ADD ? row[j] + add[j] : row[j]) : (T)0;
         }
         for (long long j0 = 0; j0 < n; j0 += 32 * UNROLL) {
             T x[UNROLL];
@@ -50,7 +53,7 @@ __global__ void em_topk_warp(const T *S, const T *add, long long b,
             if (j0 + 32 * UNROLL < n)
                 for (int u = 0; u < UNROLL; u++) {
                     const long long j = j0 + 32 * UNROLL + u * 32 + lane;
-                    nx[u] = j < n ? row[j] + add[j] : (T)0;
+                    nx[u] = j < n ? (ADD ? row[j] + add[j] : row[j]) : (T)0;
                 }
             for (int u = 0; u < UNROLL; u++) {
                 const long long j = j0 + u * 32 + lane;

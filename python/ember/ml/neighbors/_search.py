@@ -57,8 +57,8 @@ def _host_names():
 
 
 def _warp_names():
-    return [f"em_topk_warp<{c}, {p}, {_WARPS}, {_UNROLL}>" for c in _CTYPE.values()
-            for p in (1, 2)]
+    return [f"em_topk_warp<{c}, {p}, {_WARPS}, {_UNROLL}, {a}>" for c in _CTYPE.values()
+            for p in (1, 2) for a in ("true", "false")]
 
 
 def top_k_warp(S, k, add=None):
@@ -75,13 +75,14 @@ def top_k_warp(S, k, add=None):
         _modules[key] = mod
     b, n = S.shape
     S = ember.ascontiguousarray(S)
-    add = ember.zeros(n, dtype=S.dtype, device=dev) if add is None else \
-        ember.ascontiguousarray(add.astype(S.dtype))
+    # without a row vector the kernel reads S alone (add is not read)
+    has_add = add is not None
+    add = ember.ascontiguousarray(add.astype(S.dtype)) if has_add else S
     vals = ember.empty((b, k), dtype=S.dtype, device=dev)
     idx = ember.empty((b, k), dtype=ember.int64, device=dev)
     kpl = 1 if k <= 32 else 2
     f = mod.get_function(f"em_topk_warp<{_CTYPE[S.dtype.name]}, {kpl}, {_WARPS}, "
-                         f"{_UNROLL}>")
+                         f"{_UNROLL}, {'true' if has_add else 'false'}>")
     launch(dev, f, (max(1, min(-(-b // _WARPS), 65536)),), (32 * _WARPS,),
            (S, add, numpy.int64(b), numpy.int64(n), numpy.int32(k), vals, idx))
     return vals, idx

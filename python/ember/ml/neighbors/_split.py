@@ -62,6 +62,25 @@ def right(W):
     return ember.concatenate([hi, hi, lo], axis=1)
 
 
+def with_norms(A, B, YY):
+    """The pieces with the training norms summed in by the GEMM itself:
+    [A | 1 1 1 0..] and [B | a b c 0..] with YY = a + b + c exactly, each
+    of at most 11 significant bits (Veltkamp's split of YY, then of its
+    rest), so TF32 reads them exactly; zero columns pad K to a
+    multiple of 4 (rows of 16-byte multiples). The top-k pass then reads
+    one float a score, not a score and the norm beside it."""
+    a, r = pieces(YY)
+    b, c = pieces(r)
+    K = A.shape[1] + 3
+    pad = -K % 4
+    ones = ember.ones((A.shape[0], 3 + pad), dtype=A.dtype, device=A.device)
+    if pad:
+        ones[:, 3:] = 0
+    cols = [a, b, c] + [ember.zeros_like(a)] * pad
+    return (ember.concatenate([A, ones], axis=1),
+            ember.concatenate([B] + [x.reshape(-1, 1) for x in cols], axis=1))
+
+
 def tf32_matmul(A, B, out=None):
     """A @ B (into out) with float32 products allowed on TF32 tensor cores."""
     with _lock:
@@ -104,12 +123,14 @@ def parts_of(prep, Q):
     """A function of a slice of Q's rows -> (G, add) as prep.parts of those
     rows: the split product for float32 product metrics on SPLIT_DEVICES
     (the pieces of Q and of the training rows made once a call, 3 x their
-    bytes, up to MAX_PIECE_BYTES), prep.parts otherwise."""
+    bytes, up to MAX_PIECE_BYTES; euclidean's norms summed in by the GEMM,
+    so add is None), prep.parts otherwise."""
     if (Q.device.type not in SPLIT_DEVICES or Q.dtype != ember.float32
             or prep.metric not in _PRODUCTS or prep.W.dtype != ember.float32
             or 3 * (prep.W.nbytes + Q.nbytes) > MAX_PIECE_BYTES):
         return lambda s: prep.parts(Q[s])
-    BT = right(prep.W).T
     A = left(normalize_rows(Q) if prep.metric == "cosine" else Q)
-    add = prep.YY if prep.metric in ("euclidean", "sqeuclidean") else None
-    return lambda s: (split_scores(A[s], BT), add)
+    B = right(prep.W)
+    if prep.metric in ("euclidean", "sqeuclidean"):
+        A, B = with_norms(A, B, prep.YY)
+    return lambda s: (split_scores(A[s], B.T), None)
