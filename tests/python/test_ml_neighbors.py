@@ -497,12 +497,14 @@ def test_split_pieces_keep_float32_products_on_tf32():
                                     "inner_product"])
 def test_split_product_path(monkeypatch, device, metric, sliced):
     # float32 product metrics take _split's 3xTF32 product on a GPU; here
-    # on cpu too, over several blocks and with self-exclusion, in one GEMM
-    # a block or in column slices of 128 training rows (and a last of 16);
-    # the TF32 knob is set only around the product
+    # on cpu too, over several blocks on two streams (as on a GPU) and with
+    # self-exclusion, in one GEMM a block or in column slices of 128
+    # training rows (and a last of 16); the TF32 knob is set only around
+    # the product
     import os
     from ember.ml.neighbors import _search, _split
     monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu", "cuda"})
+    monkeypatch.setattr(_search, "STREAM_DEVICES", {"cpu", "cuda"})
     if sliced:
         monkeypatch.setattr(_split, "L2_BYTES", 4 * 72 * 128)
         assert _split.column_step(400, 72) == 128
