@@ -439,3 +439,27 @@ def test_concat_axis1_aligns(device):
     s2 = pd.Series([3.0], index=["é"], name="t")
     _check(ef.concat([ef.from_pandas(s1, device=device), ef.from_pandas(s2, device=device)],
                      axis=1), pd.concat([s1, s2], axis=1))
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("sort", [False, True])
+@pytest.mark.parametrize("kind", ["int", "wide", "str"])
+def test_merge_many_repeated_keys(device, how, sort, kind):
+    # a sorted join orders the driving side's rows by key before matching,
+    # and an outer join merges the right rows that meet nobody in by key:
+    # many rows a key on both sides, keys on one side only, nulls
+    rng = np.random.default_rng(5)
+
+    def keys(lo, hi, n):
+        v = rng.integers(lo, hi, n)
+        if kind == "wide":
+            return v * 10**12 - 5 * 10**12
+        if kind == "str":
+            s = np.array([f"k{x:03d}" for x in v], dtype=object)
+            s[rng.random(n) < 0.05] = None
+            return pd.Series(s, dtype="str")
+        return v
+    pl = pd.DataFrame({"k": keys(0, 40, 600), "a": np.arange(600.0)})
+    pr = pd.DataFrame({"k": keys(-10, 50, 300), "b": np.arange(300)})   # below and above
+    el, er = ef.from_pandas(pl, device=device), ef.from_pandas(pr, device=device)
+    _check(el.merge(er, on="k", how=how, sort=sort), pl.merge(pr, on="k", how=how, sort=sort))
