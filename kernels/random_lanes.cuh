@@ -143,11 +143,13 @@ __device__ __forceinline__ unsigned int rnd_lane_seg(RND_T *out, long long n,
         } two;
         const long long e = 2 * wd;
 #if RND_DIST == 4
-        unsigned int d = 0;
-        two.t[0] = rnd_lane_zig((unsigned int)x, &d, 1u, (const char *)zt,
+        /* the pair's bits in rest, set by a predicated OR each (a
+         * constant bit: the loop is unrolled) */
+        const unsigned int b0 = 1u << (2 * r);
+        two.t[0] = rnd_lane_zig((unsigned int)x, &rest, b0, (const char *)zt,
                                 (unsigned int)(lane & (RND_ZC - 1)) * 8u, unit,
                                 fa, fb);
-        two.t[1] = rnd_lane_zig((unsigned int)(x >> 32), &d, 2u,
+        two.t[1] = rnd_lane_zig((unsigned int)(x >> 32), &rest, b0 << 1,
                                 (const char *)zt,
                                 (unsigned int)(lane & (RND_ZC - 1)) * 8u, unit,
                                 fa, fb);
@@ -159,14 +161,13 @@ __device__ __forceinline__ unsigned int rnd_lane_seg(RND_T *out, long long n,
         } else if (e < n) { /* the stream's last element */
             out[e] = two.t[0];
 #if RND_DIST == 4
-            d &= 1u;
+            rest &= ~(b0 << 1);
 #endif
         }
 #if RND_DIST == 4
         else {
-            d = 0;
+            rest &= ~(3u * b0);
         }
-        rest |= d << (2 * r);
 #endif
 #else
         if (whole || wd < n)
