@@ -463,3 +463,11 @@ def test_merge_many_repeated_keys(device, how, sort, kind):
     pr = pd.DataFrame({"k": keys(-10, 50, 300), "b": np.arange(300)})   # below and above
     el, er = ef.from_pandas(pl, device=device), ef.from_pandas(pr, device=device)
     _check(el.merge(er, on="k", how=how, sort=sort), pl.merge(pr, on="k", how=how, sort=sort))
+
+
+def test_join_expand_kernel_compiles_for_the_gpu(need_nvrtc):
+    """frame/kernels/join_expand.cuh as NVRTC compiles it for the GPU."""
+    import pathlib
+    root = pathlib.Path(ef.__file__).resolve().parent
+    src = (root / "kernels" / "join_expand.cuh").read_text()
+    assert b".entry em_join_expand" in ember.cuda.Program(src).compile("ptx").code

@@ -123,7 +123,6 @@ def expand(mt, n, keep_unmatched):
     order, each one's matches in right order; a left row without a match
     gives one row with ri = -1 when keep_unmatched, none otherwise. li is
     None when it would be 0..n-1 (see rows)."""
-    dev = mt.cnt.device
     m = mt.m
     if mt.most <= 1:
         if mt.rorder is None:
@@ -140,32 +139,22 @@ def expand(mt, n, keep_unmatched):
     end = ember.cumsum(c)
     total = int(end[n - 1])
     start = end - c
-    nz = ember.flatnonzero(c > 0)
-    at = start[nz]
-    # li and ri step by one row within a left row's run; between runs
-    # they jump: each jump is scattered at its run's first output row as
-    # a difference from the one before and summed up by a scan
-    li = _runs(ember.diff(_i64(nz), prepend=0), at, total, dev, 0)
-    jump = (mt.lo - start)[nz]
-    p = _runs(ember.diff(jump, prepend=0), at, total, dev, 1)
-    if not keep_unmatched:
-        return li, mt.rorder[p]
-    # an unmatched row's p is its run's start, which may be past the end
-    ri = ember.where((mt.cnt > 0)[li], mt.rorder[ember.minimum(p, m - 1)], -1)
+    return _expand_kernel(mt, start, n, total, keep_unmatched)
+
+
+def _expand_kernel(mt, start, n, total, keep_unmatched):
+    """Each driving row writes its own run of output rows
+    (frame/kernels/join_expand.cuh): one pass over the output."""
+    import numpy as np
+    from ember.frame._kernels import geometry, launch
+    dev = start.device
+    li = ember.empty(total, dtype="int64", device=dev)
+    ri = ember.empty(total, dtype="int64", device=dev)
+    grid, block, chunk = geometry(dev, n)
+    launch(dev, "join_expand.cuh", "em_join_expand", grid, block,
+           (start, _i64(mt.cnt), _i64(mt.lo), _i64(mt.rorder), np.int64(n), np.int64(chunk),
+            np.int32(bool(keep_unmatched)), li, ri))
     return li, ri
-
-
-def _runs(steps, at, total, dev, slope):
-    """The scan of `steps` scattered at positions `at` (the first is 0),
-    plus slope * position: the slope rides in the scanned array itself."""
-    if slope:
-        steps = steps + 1
-        steps[0] -= 1
-        d = ember.ones(total, dtype="int64", device=dev)
-    else:
-        d = ember.zeros(total, dtype="int64", device=dev)
-    d[at] = steps
-    return ember.cumsum(d)
 
 
 def rows(idx, n, device):
