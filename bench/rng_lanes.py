@@ -72,8 +72,10 @@ extern "C" __global__ void normal2_t(RND_T *out, long long n,
 # "timing only" ones do not draw the right values)
 NO_DEFER = {"    *rest |= d ? bit : 0u;\n": "    (void)bit;\n"}
 NO_TABLES = {  # a constant bound and width in place of the table's row
-    "    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));\n":
-    "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"}
+    "    const uint2 t =\n"
+    "        *(const uint2 *)(zb + (((r & 255u) * (8u * RND_ZC)) | zo));\n":
+    "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"
+    "    (void)zo;\n"}
 BOUNDS = {'extern "C" __global__ void rnd_fill_lanes(':
           'extern "C" __global__ void __launch_bounds__(256, 4) rnd_fill_lanes('}
 OPTIONS = ("--fmad=false", "--device-int128")  # src/math/random.c's
@@ -178,15 +180,16 @@ def main():
             k((grid,), (BLOCK,), (out, np.int64(n), *words, *j))
         report(label, dist, fn)
 
-    def two_pass(label, which="both", subst=None):
+    def two_pass(label, which="both", subst=None, cap=6):
         """float32 normals' fill and finish (which: "both", or one of
         them timed alone: "fill", or "finish" after one fill, whose
-        repeats finish finished values again: timing only)."""
+        repeats finish finished values again: timing only); the fill's
+        grid cap blocks an SM (random.c: 6 where they fit at once)."""
         src = source(4, 16, "", subst)
         fill = ember.RawKernel(src, "normal2_t", options=OPTIONS)
         finish = ember.RawKernel(src, "rnd_normal_finish", options=OPTIONS)
         segs = (nw + 32 * 16 - 1) // (32 * 16)
-        grid = min((segs * 32 + BLOCK - 1) // BLOCK, sms * 4)
+        grid = min((segs * 32 + BLOCK - 1) // BLOCK, sms * cap)
         # random.c's: a warp takes 8 segments' masks, one wave of 4 an SM
         fgrid = min((segs + 8 * (BLOCK // 32) - 1) // (8 * (BLOCK // 32)),
                     sms * 4)
@@ -263,6 +266,7 @@ def main():
         if prev:
             lanes(f"uniform lanes, previous kernels [{rep}]", 3, kernels=prev)
         two_pass(f"normal two passes (random.c's) [{rep}]")
+        two_pass(f"normal two passes, fill 4 blocks an SM [{rep}]", cap=4)
         lanes(f"normal one pass, each lane finishing its own [{rep}]", 4)
         if prev:
             lanes(f"normal lanes, previous kernels [{rep}]", 4, kernels=prev)
@@ -270,6 +274,7 @@ def main():
     lanes("uniform lanes R8 cap4", 3, lane_r=8)
     lanes("uniform lanes R16 cap4, launch bounds 4", 3, subst=BOUNDS)
     two_pass("normal two passes: the fill alone (timing only)", "fill")
+    two_pass("normal two passes: the fill alone, 4 blocks an SM", "fill", cap=4)
     two_pass("normal two passes: the finish alone (timing only)", "finish")
     two_pass("normal two passes, no deferral (timing only)", subst=NO_DEFER)
     lanes("normal lanes R8 cap4", 4, lane_r=8)

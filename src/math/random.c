@@ -333,6 +333,15 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
                 blocks = (segs * 32 + RND_BLOCK - 1) / RND_BLOCK,
                 /* 4 blocks an SM wrote 3,340 GB/s; 2: 3,100, 8: 3,320 */
                 cap = (int64_t)em_gen_device_units(dev) * 4;
+        int occ = 0;
+        /* the normal fill (34 registers, 32 KiB of table) runs below the
+         * SM's issue rate, waiting on its instructions' latencies, which
+         * more warps hide: up to 6 blocks an SM where they fit at once
+         * (not yet timed on a GPU; bench/rng_lanes.py compares 4) */
+        if (normal32(&d) &&
+            em_function_max_active_blocks(fn[1], RND_BLOCK, 0, &occ) == EM_OK &&
+            occ > 4)
+            cap = (int64_t)em_gen_device_units(dev) * (occ < 6 ? occ : 6);
         per = 0;
         block.x = RND_BLOCK;
         grid.x = (unsigned)(blocks < cap ? blocks : cap);
