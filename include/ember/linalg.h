@@ -37,6 +37,11 @@ extern "C" {
 typedef struct em_product_args {
     int has_dtype; /* convert inputs to `dtype` and compute in it */
     em_dtype dtype;
+    /* 1: a float32 or complex64 product on cuda may run on TF32 tensor
+     * cores (cuBLAS's FAST_TF32) whatever EMBER_TF32 says, for this call
+     * only: a caller that keeps float32's accuracy itself (split operands,
+     * ember.ml's kNN) asks without changing other threads' products. */
+    int tf32;
 } em_product_args;
 
 /* numpy.matmul: a 1-D first operand is a row (its dimension is dropped

@@ -95,7 +95,7 @@ static em_status as_dtype(const em_array *a, em_dtype t, int conj, em_stream *s,
 /* Run plan p over a and b (already checked) in dtype t into out. */
 static em_status run_plan(const char *fn, const plan *p, const em_array *a,
                           const em_array *b, em_dtype t, int conj_a,
-                          em_array *out, em_stream *s)
+                          int tf32, em_array *out, em_stream *s)
 {
     em_device *dev = a->device;
     em_array A = {0}, B = {0}, C = {0};
@@ -200,7 +200,8 @@ static em_status run_plan(const char *fn, const plan *p, const em_array *a,
             if (em_device_get_type(dev) == EM_DEVICE_CPU)
                 st = em_host_gemm(t, A.data, B.data, C.data, &g, on, &done);
             else
-                st = em_cuda_gemm(t, A.data, B.data, C.data, &g, on, &done);
+                st = em_cuda_gemm(t, A.data, B.data, C.data, &g, tf32, on,
+                                  &done);
             if (st == EM_OK && !done)
                 st = em_gen_matmul_run(dev, t, A.data, B.data, C.data, &g, on);
         }
@@ -314,7 +315,7 @@ em_status em_matmul(const em_array *a, const em_array *b,
     p.ka = na - 1;
     p.kb = nb == 1 ? 0 : nb - 2;
     p.K = ka;
-    return run_plan("matmul", &p, a, b, t, 0, out, s);
+    return run_plan("matmul", &p, a, b, t, 0, args && args->tf32, out, s);
 }
 
 /* ---- dot, inner, vdot, outer -------------------------------------------- */
@@ -415,7 +416,7 @@ static em_status dot_or_inner(const char *fn, const em_array *a,
     /* dot's result keeps b's last axis last: b's free axes are its
      * leading ones then its last, which plan_outer_axes already orders. */
     plan_outer_axes(&p, a, ka, b, kb);
-    return run_plan(fn, &p, a, b, t, 0, out, s);
+    return run_plan(fn, &p, a, b, t, 0, 0, out, s);
 }
 
 em_status em_dot(const em_array *a, const em_array *b, em_array *out,
@@ -495,7 +496,7 @@ em_status em_vdot(const em_array *a, const em_array *b, em_array *out,
         plan_init(&p);
         p.ka = p.kb = 0;
         p.K = a->size;
-        st = run_plan("vdot", &p, &fa, &fb, t, 1, out, on);
+        st = run_plan("vdot", &p, &fa, &fb, t, 1, 0, out, on);
     }
     em_array_release(&fa);
     em_array_release(&fb);
@@ -715,5 +716,5 @@ em_status em_vecdot(const em_array *a, const em_array *b, int axis,
     p.ka = xa;
     p.kb = xb;
     p.K = a->shape[xa];
-    return run_plan("vecdot", &p, a, b, t, 1, out, s);
+    return run_plan("vecdot", &p, a, b, t, 1, 0, out, s);
 }

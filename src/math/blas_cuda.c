@@ -83,7 +83,8 @@ static int uniform_batch(const em_gen_mm_geom *g, long long st[3])
 }
 
 em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
-                       const em_gen_mm_geom *g, em_stream *s, int *done)
+                       const em_gen_mm_geom *g, int tf32, em_stream *s,
+                       int *done)
 {
     static const double one[2] = {1, 0}, zero[2] = {0, 0};
     static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
@@ -103,8 +104,8 @@ em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
     compute = ti->blas == 1 || ti->blas == 3 ? COMPUTE_64F : COMPUTE_32F;
     if (t == EM_FLOAT32 || t == EM_COMPLEX64) {
         /* read at each call, as the configuration variables are */
-        const char *tf = em_knob_text(EM_KNOB_TF32);
-        if (tf && !strcmp(tf, "1"))
+        const char *tf = tf32 ? NULL : em_knob_text(EM_KNOB_TF32);
+        if (tf32 || (tf && !strcmp(tf, "1")))
             compute = COMPUTE_32F_FAST_TF32;
     }
     if (g->M <= 0 || g->N <= 0 || g->K <= 0 || g->nbatch <= 0 ||

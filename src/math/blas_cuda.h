@@ -17,8 +17,9 @@
  * or no cuBLAS (ember info says why); the caller then runs the generated
  * kernel. float16 and bfloat16 accumulate in float32, as the generated
  * kernel does; float32 and complex64 are not rounded to TF32 unless
- * EMBER_TF32=1 (CuPy's CUPY_TF32). */
+ * EMBER_TF32=1 (CuPy's CUPY_TF32) or tf32 is 1 (this call asks). */
 em_status em_cuda_gemm(em_dtype t, const void *A, const void *B, void *C,
-                       const em_gen_mm_geom *g, em_stream *s, int *done);
+                       const em_gen_mm_geom *g, int tf32, em_stream *s,
+                       int *done);
 
 #endif

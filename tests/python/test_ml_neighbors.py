@@ -499,9 +499,7 @@ def test_split_product_path(monkeypatch, device, metric, sliced):
     # float32 product metrics take _split's 3xTF32 product on a GPU; here
     # on cpu too, over several blocks on two streams (as on a GPU) and with
     # self-exclusion, in one GEMM a block or in column slices of 128
-    # training rows (and a last of 16); the TF32 knob is set only around
-    # the product
-    import os
+    # training rows (and a last of 16)
     from ember.ml.neighbors import _search, _split
     monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu", "cuda"})
     monkeypatch.setattr(_search, "STREAM_DEVICES", {"cpu", "cuda"})
@@ -510,7 +508,6 @@ def test_split_product_path(monkeypatch, device, metric, sliced):
         assert _split.column_step(400, 72) == 128
     else:
         assert _split.column_step(400, 72) == 400
-    monkeypatch.delenv("EMBER_TF32", raising=False)
     monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 9 * 400))
     rng = np.random.default_rng(5)
     X = (rng.normal(size=(400, 24)) * 4 + 2).astype(np.float32)
@@ -520,7 +517,7 @@ def test_split_product_path(monkeypatch, device, metric, sliced):
     # checked on the distances)
     for q in (Q,) if metric == "inner_product" else (Q, None):
         d, i = b.kneighbors(None if q is None else _e(q, device))
-        assert d.dtype == ember.float32 and os.environ.get("EMBER_TF32", "") == ""
+        assert d.dtype == ember.float32
         if metric == "inner_product":
             P = q.astype(np.float64) @ X.T.astype(np.float64)
             wi = np.argsort(-P, axis=1, kind="stable")[:, :7]

@@ -88,12 +88,13 @@ typedef em_status (*pair_fn)(const em_array *, const em_array *, em_array *,
 /* ---- products ------------------------------------------------------------- */
 
 static PyObject *matmul(empy_state *st, PyObject *a, PyObject *b, PyObject *out_obj,
-                      PyObject *dtype_obj)
+                      PyObject *dtype_obj, int tf32)
 {
     PyObject *ra, *rb, *out, *r;
     em_array res = {0};
     em_product_args args = {0};
     em_status s;
+    args.tf32 = tf32;
     if (out_arg(out_obj, &out) < 0 ||
         dtype_opt(st, dtype_obj, &args.has_dtype, &args.dtype) < 0 ||
         operands(st, a, b, out, &ra, &rb) < 0)
@@ -118,14 +119,16 @@ static int int_arg(PyObject *o, int *v)
     return 0;
 }
 
-/* _matmul(a, b, out, dtype): what ember.matmul calls once _api/products.py
- * has read casting= and axes=. */
+/* _matmul(a, b, out, dtype, tf32=False): what ember.matmul calls once
+ * _api/products.py has read casting= and axes=; tf32 lets this one
+ * float32 product use TF32 tensor cores (em_product_args). */
 static PyObject *la_matmul(PyObject *m, PyObject *args)
 {
     PyObject *a, *b, *out, *dtype;
-    if (!PyArg_ParseTuple(args, "OOOO:_matmul", &a, &b, &out, &dtype))
+    int tf32 = 0;
+    if (!PyArg_ParseTuple(args, "OOOO|p:_matmul", &a, &b, &out, &dtype, &tf32))
         return NULL;
-    return matmul(empy_state_of_module(m), a, b, out, dtype);
+    return matmul(empy_state_of_module(m), a, b, out, dtype, tf32);
 }
 
 /* _product(kind, a, b, out[, extra]): dot, vdot, inner, outer, tensordot
@@ -227,7 +230,7 @@ PyObject *empy_nd_matmul(PyObject *a, PyObject *b)
     PyObject *nd = empy_is_ndarray(a) ? a : b;
     if (!matmul_operand(a) || !matmul_operand(b))
         Py_RETURN_NOTIMPLEMENTED;
-    return matmul(empy_state_of(nd), a, b, NULL, NULL);
+    return matmul(empy_state_of(nd), a, b, NULL, NULL, 0);
 }
 
 /* a @= b: into a, which NumPy allows only when the result keeps a's
@@ -237,7 +240,7 @@ PyObject *empy_nd_imatmul(PyObject *a, PyObject *b)
 {
     if (!empy_is_ndarray(a) || !matmul_operand(b))
         Py_RETURN_NOTIMPLEMENTED;
-    return matmul(empy_state_of(a), a, b, a, NULL);
+    return matmul(empy_state_of(a), a, b, a, NULL, 0);
 }
 
 /* ---- tables -------------------------------------------------------------- */

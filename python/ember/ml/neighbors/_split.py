@@ -14,14 +14,11 @@ multiply-adds on tensor cores (~500 TFLOP/s dense TF32) leave the GEMM
 bound by writing its scores. The kernels read the pieces in TF32 however
 cuBLAS rounds (nearest or toward zero): hi exactly, lo to 11 bits.
 
-The products go through ember's matmul with EMBER_TF32=1 (docs/knobs.md;
-cuBLAS's COMPUTE_32F_FAST_TF32), read by the C layer when the product is
-queued; it is set only around that call, under a lock. A float32 product
-another thread queues on cuda at that moment may take TF32 as well."""
-import os
-import threading
-
+The products ask ember's matmul for TF32 (cuBLAS's COMPUTE_32F_FAST_TF32)
+for that call only (em_product_args.tf32): other products, of this thread
+or another, keep float32 unless EMBER_TF32=1."""
 import ember
+from ember import _ember as _e
 from ember.ml.metrics.pairwise import normalize_rows
 
 # devices whose float32 product metrics take the split (tests add cpu,
@@ -30,8 +27,6 @@ SPLIT_DEVICES = {"cuda"}
 # 2^13 + 1: x * C - (x * C - x) keeps the leading 24 - 13 = 11 bits of x
 _VELTKAMP = 8193.0
 _PRODUCTS = ("euclidean", "sqeuclidean", "cosine", "inner_product")
-_KNOB = "EMBER_TF32"
-_lock = threading.Lock()
 # the most bytes the pieces of a call may take (3 x its operands'): past
 # it the float32 GEMM, which needs no copies (ember.ml bounds its memory)
 MAX_PIECE_BYTES = 4 << 30
@@ -83,17 +78,7 @@ def with_norms(A, B, YY):
 
 def tf32_matmul(A, B, out=None):
     """A @ B (into out) with float32 products allowed on TF32 tensor cores."""
-    with _lock:
-        old = os.environ.get(_KNOB, "")
-        os.environ[_KNOB] = "1"
-        try:
-            return ember.matmul(A, B, out=out)
-        finally:
-            # an unset knob comes back empty (ember reads "" as unset), not
-            # removed: setenv then only swaps the entry's string, where
-            # adding and removing a name each call would grow and shrink
-            # the C environment under any thread reading it
-            os.environ[_KNOB] = old
+    return _e._matmul(A, B, out, None, True)
 
 
 def column_step(n, K):
