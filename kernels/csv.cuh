@@ -32,11 +32,34 @@ __device__ __forceinline__ unsigned long long csv_eq8(unsigned long long x, int 
     return ~(t | v | 0x7f7f7f7f7f7f7f7full);
 }
 
-/* The chunk's words are read 8 bytes at a time where the address allows;
- * a word without a quote byte needs no byte loop (most words). */
+/* The chunk's words are read 8 bytes at a time where the address allows
+ * (the bytes before a word boundary and after the last whole word one at
+ * a time): no word needs a byte loop, with quotes (csv_inside8) or
+ * without. */
 __device__ __forceinline__ unsigned long long csv_load8(const unsigned char *p)
 {
     return *(const unsigned long long *)p;
+}
+
+/* A byte mask of csv_eq8 (top bit of each byte) as 8 bits, byte j to bit
+ * j: one multiply gathers them into the top byte, no two partial
+ * products meeting (the shifts 56 - 7i never coincide). */
+__device__ __forceinline__ unsigned long long csv_bits8(unsigned long long m)
+{
+    return ((m >> 7) * 0x0102040810204080ull) >> 56;
+}
+
+/* Bit j set when an odd number of a word's quote bits q (8 bits) lie at
+ * or before byte j, flipped when the word starts inside quotes: the ends
+ * it sets are inside quotes (a separator or newline is no quote, so
+ * "at or before" is "before"). A word with quotes (every field of a
+ * quoted string column) then needs no byte loop either. */
+__device__ __forceinline__ unsigned long long csv_inside8(unsigned long long q, int in)
+{
+    q ^= q << 1;
+    q ^= q << 2;
+    q ^= q << 4;
+    return (q ^ (in ? 0xffull : 0ull)) & 0xffull;
 }
 
 extern "C" __global__ void csv_count(const unsigned char *b, long long n, long long chunk, long long nch, int sep, int quote, long long *counts)
@@ -58,13 +81,14 @@ extern "C" __global__ void csv_count(const unsigned char *b, long long n, long l
                 c1 += in ? k : 0;
                 continue;
             }
-            for (int j = 0; j < 8; j++) {
-                const int ch = b[p + j];
-                const int end = ch == sep || ch == '\n';
-                in ^= ch == quote;
-                q += ch == quote;
-                c0 += end & !in;
-                c1 += end & in;
+            {
+                const unsigned long long q8 = csv_bits8(qm), e8 = csv_bits8(em);
+                const unsigned long long inside = csv_inside8(q8, in);
+                const int nq = __popcll(q8);
+                c0 += __popcll(e8 & ~inside);
+                c1 += __popcll(e8 & inside);
+                q += nq;
+                in ^= nq & 1;
             }
         }
     for (; p < hi; p++) {
@@ -104,14 +128,16 @@ extern "C" __global__ void csv_fields(const unsigned char *b, long long n, long 
                 }
                 continue;
             }
-            for (int j = 0; j < 8; j++) {
-                const int ch = b[p + j];
-                in ^= ch == quote;
-                if (!in && (ch == sep || ch == '\n')) {
-                    ends[at] = p + j;
-                    rowend[at] = ch == '\n';
+            {
+                const unsigned long long q8 = csv_bits8(qm);
+                unsigned long long out = csv_bits8(em) & ~csv_inside8(q8, in);
+                for (; out; out &= out - 1) {
+                    const long long e = p + (__ffsll((long long)out) - 1);
+                    ends[at] = e;
+                    rowend[at] = b[e] == '\n';
                     at++;
                 }
+                in ^= __popcll(q8) & 1;
             }
         }
     for (; p < hi; p++) {

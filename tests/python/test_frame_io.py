@@ -153,7 +153,7 @@ def test_read_csv_paths_and_compression(device, tmp_path):
 
 def test_read_csv_many_rows(device):
     rng = np.random.default_rng(1)
-    n = 20000
+    n = 40000
     pdf = pd.DataFrame({"id1": rng.integers(0, 100, n), "id2": rng.integers(-5, 5, n),
                         "v1": rng.random(n), "v2": rng.standard_normal(n) * 1e3,
                         "s": rng.choice(["a", "bb", "日本", "x,y", 'q"q'], n)})
@@ -351,3 +351,20 @@ def test_parquet_many_row_groups(device, tmp_path):
     sliced = pa.Table.from_batches(pq.read_table(p).slice(5, n - 10).to_batches())
     tm.assert_frame_equal(ef.from_arrow(sliced, device=device).to_pandas(),
                           sliced.to_pandas())
+
+
+def test_read_csv_quoted_fields_long(device):
+    # quoted fields of every length, with separators, newlines and doubled
+    # quotes inside, over several host chunks (64 KiB and more): the
+    # tokenizer reads a word with quotes by the quotes' parity within it
+    rng = np.random.default_rng(11)
+    pieces = np.array(["a", ",", "\n", '""', "é", "xyz", " ", "12"], dtype=object)
+    n = 40000
+
+    def field():
+        k = int(rng.integers(0, 12))
+        return '"' + "".join(rng.choice(pieces, k)) + '"'
+    lines = ["s,v,t"] + [f"{field()},{i},{field() if i % 3 else 'plain'}" for i in range(n)]
+    text = "\n".join(lines) + "\n"
+    assert len(text) > 1 << 19
+    _same(text, device)
