@@ -1,7 +1,9 @@
 """The lane layout of ember.random's cuda fill (kernels/random_lanes.cuh)
-for float32 normals: the cuda kernel run by the host backend as a
-RawKernel must draw what the host schedule draws, value for value,
-including the ziggurat's deferred draws that a warp finishes from its
+for float32 normals: the cuda kernels run by the host backend as
+RawKernels must draw what the host schedule draws, value for value,
+including the ziggurat's deferred draws, which the one-kernel fill's
+lanes finish in place and which the two passes random.c launches
+(kernels/random_normal_lanes.cuh) leave to the second, from a warp's
 queue (and, past the queue's room, in place); and seeks far into a PCG64
 stream give NumPy's words."""
 import pathlib
@@ -193,7 +195,7 @@ def bg_state(bg):
 def test_lane_normals_include_deferred_draws():
     """The cases above reach the ziggurat's slow path: some elements'
     layer bound is not met by their first abscissa (those are the ones
-    rnd_lane_zig defers), so the queue and its drain are exercised."""
+    rnd_lane_zig defers), so the finishing paths are exercised."""
     src = (KERNELS / "random_ziggurat.cuh").read_text()
     zk = [int(x.rstrip("u")) for x in
           re.search(r"rnd_zk\[256\] = \{([^}]*)\}", src).group(1).split(",")]
