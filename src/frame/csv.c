@@ -18,7 +18,7 @@ extern const char em_embedded_csv_values_cuh[];
 extern const char em_embedded_csv_cuh[];
 
 /* Bump when kernels/csv.cuh changes meaning (it is in the cache key). */
-#define CSV_VERSION 15u
+#define CSV_VERSION 16u
 #define CSV_BLOCK 256      /* cuda threads a block */
 #define CSV_CUDA_CHUNK 256 /* bytes a cuda thread */
 #define CSV_HOST_CHUNK_MIN (1ll << 16)

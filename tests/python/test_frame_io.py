@@ -368,3 +368,15 @@ def test_read_csv_quoted_fields_long(device):
     text = "\n".join(lines) + "\n"
     assert len(text) > 1 << 19
     _same(text, device)
+
+
+def test_read_csv_number_fields_and_na_spellings(device):
+    # the classify pass reads plain numbers in one scan; fields that an NA
+    # string could be (same first byte and length) and everything else go
+    # the general way
+    rows = ["-999,1.5,0", "12,-1.#IND,7", "-0,-0.0,5.", "1,1.#QNAN,4",
+            "123456789012345678,0.1,9", "1234567890123456789,2.5,13 ",
+            "-123456789012345678,1e5,-3", "007,-.5,0.25"]
+    text = "a,b,c\n" + "\n".join(rows) + "\n"
+    _same(text, device)
+    _same(text, device, na_values=["-999", "1.5", "12"])
