@@ -1,5 +1,7 @@
 """Row labels: RangeIndex (start, stop, step; no memory) and Index (a
 column of labels)."""
+import numbers
+
 import ember
 
 from ember.frame._column import Column
@@ -95,6 +97,14 @@ class _OneLevel:
 
     def max(self, skipna=True):
         return self.to_series().max(skipna=skipna)
+
+    def __arrow_array__(self, type=None):
+        """pyarrow's hook (pa.array, and Table.from_pandas as dask's
+        to_parquet calls it): the labels as one host Arrow array, where
+        pyarrow would otherwise read an index label by label."""
+        from ember.frame._arrow import column_to_arrow
+        arr = column_to_arrow(self._labels())
+        return arr if type is None or arr.type == type else arr.cast(type)
 
     @property
     def unit(self):
@@ -306,8 +316,9 @@ class Index(_OneLevel):
             from ember.frame._strings import to_pylist
             return to_pylist(self._col)
         if self._col.dtype.kind in "Mm":   # Timestamps and Timedeltas, as pandas
+            import pandas as pd
             from ember.frame._pandas import column_to_pandas
-            return list(column_to_pandas(self._col))
+            return pd.Index(column_to_pandas(self._col)).tolist()
         return ember.asnumpy(self._col.values).tolist()
 
     def __repr__(self):
@@ -318,6 +329,17 @@ class Index(_OneLevel):
         return iter(self.tolist())
 
     def __getitem__(self, i):
+        if isinstance(i, numbers.Integral):
+            # one label: one element to the host, not the whole index
+            n = len(self)
+            j = i + n if i < 0 else int(i)
+            if not 0 <= j < n:
+                raise IndexError(f"index {i} is out of bounds for axis 0 with size {n}")
+            col = self._col
+            if col.validity is None and col.dtype.kind in "biuf" and not (
+                    col.dtype.is_categorical or col.dtype.is_string):
+                return ember.asnumpy(col.values[j:j + 1])[0]   # NumPy's scalar
+            return Index(col.take(ember.asarray([j], device=col.device))).tolist()[0]
         return self.tolist()[i]
 
 
