@@ -316,3 +316,9 @@ def test_to_parquet_of_ember_partitions(device, tmp_path):
     tm.assert_frame_equal(got, want, check_dtype=False)
     back = dd.read_parquet(str(tmp_path / "e"), engine="pyarrow", device=device)
     _same(back.compute(), want.reset_index(drop=True))
+    # the label to_parquet gave the unnamed index comes off, as in dask's
+    # own read_parquet
+    with dask.config.set({"dataframe.backend": "pandas"}):
+        pandas_back = dd.read_parquet(str(tmp_path / "e"), engine="pyarrow")
+    assert pandas_back.compute().index.name is None
+    assert back._meta.index.name is None and back.compute().index.name is None

@@ -47,9 +47,20 @@ def read_csv(urlpath, blocksize="default", sample=256_000, storage_options=None,
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
 
 
+# the name dask's to_parquet gives an index that had none; its own
+# read_parquet takes it off again
+_NONE_LABEL = "__null_dask_index__"
+
+
+def _unlabel(df):
+    if df.index.name == _NONE_LABEL:
+        df.index.name = None
+    return df
+
+
 def _read_parquet_file(path, columns, device):
     import ember.frame as ef
-    return ef.read_parquet(path, columns=columns, device=device)
+    return _unlabel(ef.read_parquet(path, columns=columns, device=device))
 
 
 def read_parquet(path, columns=None, device=None, **kwargs):
@@ -80,7 +91,7 @@ def read_parquet(path, columns=None, device=None, **kwargs):
             files.append(p)
     if not files:
         raise FileNotFoundError(f"no Parquet files at {path!r}")
-    meta = pq.read_schema(files[0]).empty_table().to_pandas()
+    meta = _unlabel(pq.read_schema(files[0]).empty_table().to_pandas())
     if columns is not None:
         meta = meta[list(columns)]
     return dd.from_map(_read_parquet_file, files, columns=columns, device=device,
