@@ -316,9 +316,14 @@ def test_to_parquet_of_ember_partitions(device, tmp_path):
     tm.assert_frame_equal(got, want, check_dtype=False)
     back = dd.read_parquet(str(tmp_path / "e"), engine="pyarrow", device=device)
     _same(back.compute(), want.reset_index(drop=True))
-    # the label to_parquet gave the unnamed index comes off, as in dask's
-    # own read_parquet
+    # the label to_parquet gives an unnamed index (here one held as a
+    # column, not a range) comes off, as in dask's own read_parquet
+    with dask.config.set(scheduler="sync"):
+        e.set_index("y", drop=False).rename_axis(None).to_parquet(
+            str(tmp_path / "e2"), engine="pyarrow")
+    with dask.config.set({"dataframe.backend": "ember"}):
+        back = dd.read_parquet(str(tmp_path / "e2"), engine="pyarrow", device=device)
     with dask.config.set({"dataframe.backend": "pandas"}):
-        pandas_back = dd.read_parquet(str(tmp_path / "e"), engine="pyarrow")
+        pandas_back = dd.read_parquet(str(tmp_path / "e2"), engine="pyarrow")
     assert pandas_back.compute().index.name is None
     assert back._meta.index.name is None and back.compute().index.name is None
