@@ -13,6 +13,7 @@
 #include "ember/ember.h"
 #include "backend/backend.h"
 #include "backend/cuda_api.h"
+#include "bench_time.h"
 
 #define BATCH 200
 #define BATCHES 101
@@ -21,18 +22,6 @@ static const char *src =
     "extern \"C\" __global__ void axpy4(const float *x, float *y, float a, int n)\n"
     "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }\n";
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef int (*launch_fn)(void *ctx);
 

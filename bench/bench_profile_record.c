@@ -25,6 +25,7 @@
 
 #include "ember/ember.h"
 #include "ember/profile.h"
+#include "bench_time.h"
 
 #define BATCH 2000
 #define MAX_PAIRS 1001
@@ -32,18 +33,6 @@
 static int pairs = 101;
 static em_prof_times how = EM_PROF_TIMES_AUTO;
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double median(double *v, int n)
 {

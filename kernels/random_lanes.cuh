@@ -251,25 +251,20 @@ rnd_lanes_run(RND_T *out, long long n, unsigned long long s0,
     }
 }
 
+/* rnd_fill's parameter list, which both lane kernels take (random.c
+ * passes one argument array), and the ones the lane layout leaves unused */
+#define RND_LANE_PARAMS RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist
+#define RND_LANE_UNUSED (void)per, (void)s4, (void)s5, (void)npre, (void)p0, (void)p1, \
+    (void)p2, (void)has32, (void)h32, (void)c0, (void)c1, (void)vec
+
 /* The lane fill as one kernel (float32 normals finish their deferred
  * draws inside it, each lane its own: the simple form, which the tests
  * compare; src/math/random.c launches random_normal_lanes.cuh's two
  * passes for them). */
-extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist)
+extern "C" __global__ void rnd_fill_lanes(RND_LANE_PARAMS)
 {
     const void *zt = 0;
-    (void)per;
-    (void)s4;
-    (void)s5;
-    (void)npre;
-    (void)p0;
-    (void)p1;
-    (void)p2;
-    (void)has32;
-    (void)h32;
-    (void)c0;
-    (void)c1;
-    (void)vec;
+    RND_LANE_UNUSED;
 #if RND_KIND == 1 && RND_DIST == 4
     __shared__ uint2 zrows[256 * RND_ZC];
     rnd_lane_ztable(zrows);

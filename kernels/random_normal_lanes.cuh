@@ -32,21 +32,10 @@
 #define RND_FB 8 /* segments' masks a warp reads at once */
 #define RND_FD 4 /* deferred draws a lane reads back at once */
 
-extern "C" __global__ void rnd_normal_lanes(RND_T *out, long long n, long long per, unsigned long long s0, unsigned long long s1, unsigned long long s2, unsigned long long s3, unsigned long long s4, unsigned long long s5, int npre, unsigned long long p0, unsigned long long p1, unsigned long long p2, int has32, unsigned int h32, double a, double b, unsigned long long c0, unsigned long long c1, int vec, const double *pa, const double *pb, unsigned long long jm_hi, unsigned long long jm_lo, unsigned long long ja_hi, unsigned long long ja_lo, int dist, unsigned int *defer)
+extern "C" __global__ void rnd_normal_lanes(RND_LANE_PARAMS, unsigned int *defer)
 {
     __shared__ uint2 zrows[256 * RND_ZC];
-    (void)per;
-    (void)s4;
-    (void)s5;
-    (void)npre;
-    (void)p0;
-    (void)p1;
-    (void)p2;
-    (void)has32;
-    (void)h32;
-    (void)c0;
-    (void)c1;
-    (void)vec;
+    RND_LANE_UNUSED;
     rnd_lane_ztable(zrows);
     rnd_lanes_run(out, n, s0, s1, s2, s3, a, b, pa, pb, jm_hi, jm_lo, ja_hi,
                   ja_lo, dist, zrows, defer, 1);
