@@ -553,18 +553,35 @@ static void emit_host_row_open(em_sb *b, const char *n)
 /* The end of a host row function: a sub-block's eight accumulators
  * merged pairwise, pushed on the binary counter of partial results, and
  * the counter's partials merged into the row's result. */
+/* The binary counter of partial results (st, lv, top; v the level of c,
+ * 0 for a new one): push c, merging equal levels, earlier partials first
+ * so arg-reductions keep the first index; then drain it into `dst`. */
+static void emit_counter_push(em_sb *b, const char *n, const char *ind)
+{
+    em_sb_printf(b,
+              "%swhile (top > 0 && lv[top - 1] == v) { c = comb_%s(st[top - 1], "
+              "c); top--; v++; }\n"
+              "%sst[top] = c; lv[top] = v; top++;\n",
+              ind, n, ind);
+}
+
+static void emit_counter_drain(em_sb *b, const char *n, const char *dst,
+                               const char *ind)
+{
+    em_sb_printf(b, "%swhile (top > 0) { top--; %s = comb_%s(st[top], %s); }\n",
+                 ind, dst, n, dst);
+}
+
 static void emit_host_row_merge(em_sb *b, const char *n)
 {
     em_sb_printf(b,
               "        c = comb_%s(comb_%s(comb_%s(L[0], L[1]), comb_%s(L[2], "
-              "L[3])), comb_%s(comb_%s(L[4], L[5]), comb_%s(L[6], L[7])));\n"
-              "        while (top > 0 && lv[top - 1] == v) { c = "
-              "comb_%s(st[top - 1], c); top--; v++; }\n"
-              "        st[top] = c; lv[top] = v; top++;\n"
-              "    }\n"
-              "    while (top > 0) { top--; r = comb_%s(st[top], r); }\n"
-              "    return r;\n}\n",
-              n, n, n, n, n, n, n, n, n);
+              "L[3])), comb_%s(comb_%s(L[4], L[5]), comb_%s(L[6], L[7])));\n",
+              n, n, n, n, n, n, n);
+    emit_counter_push(b, n, "        ");
+    em_sb_puts(b, "    }\n");
+    emit_counter_drain(b, n, "r", "    ");
+    em_sb_puts(b, "    return r;\n}\n");
 }
 
 /* min/max/argmin/argmax over a real type on the host: eight lanes as
@@ -765,11 +782,18 @@ static void emit_host(em_sb *b, const em_gen_reduce *d, const char *n)
                   "g.M;\n"
                   "    (void)in;\n"
                   "    for (long long m = m0; m < m1; m++) {\n"
-                  "        acc_%s a = init_%s();\n"
-                  "        for (long long s = 0; s < g.S; s++) a = comb_%s(a, "
-                  "part[s * g.M + m]);\n"
-                  "        fin_%s(out, m, a, g.count, g.ddof);\n    }\n}\n",
-                  n, n, n, n);
+                  "        acc_%s a = init_%s(), st[64], c;\n"
+                  "        int lv[64], top = 0, v;\n"
+                  "        for (long long s = 0; s < g.S; s++) {\n"
+                  "            c = part[s * g.M + m]; v = 0;\n",
+                  n, n);
+        /* the splits' partials merged pairwise, as a row's sub-blocks are:
+         * added in turn, the 256 partials of a 64-thread host lost 2 units
+         * in a million on ten million float32 0.1s */
+        emit_counter_push(b, n, "            ");
+        em_sb_puts(b, "        }\n");
+        emit_counter_drain(b, n, "a", "        ");
+        em_sb_printf(b, "        fin_%s(out, m, a, g.count, g.ddof);\n    }\n}\n", n);
     }
 }
 
