@@ -538,7 +538,8 @@ def test_split_product_only_where_it_applies(monkeypatch):
     real = _split.tf32_matmul
     monkeypatch.setattr(_split, "tf32_matmul",
                         lambda *a, **kw: calls.append(1) or real(*a, **kw))
-    monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu"})
+    # NumPy inputs run on the default device: cuda:0 on a GPU host
+    monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu", "cuda"})
     X, Q, _, _ = _data(n=100, q=9, d=6, dtype=np.float32)
 
     def used(dtype=np.float32, metric="euclidean"):

@@ -31,7 +31,22 @@ from ember.dask._sizeof import register as _register_sizeof
 chunk_types.register_chunk_type(ember.ndarray)
 _register_sizeof(sizeof)
 
-_d.concatenate_lookup.register(ember.ndarray, ember.concatenate)
+
+
+def _concatenate(arrays, axis=0):
+    """dask's concatenation of chunks (a tree reduction's partials, a
+    rechunk's pieces). Workers of one process (LocalCluster(processes=
+    False), one per GPU) hand each other chunks by reference, so partials
+    made on two GPUs can meet in one task: they go to the first one's
+    device, as a transfer between worker processes would have put them on
+    the receiving worker's."""
+    dev = next((a.device for a in arrays if isinstance(a, ember.ndarray)), None)
+    arrays = [a.to_device(dev) if isinstance(a, ember.ndarray) and a.device != dev
+              else a for a in arrays]
+    return ember.concatenate(arrays, axis=axis)
+
+
+_d.concatenate_lookup.register(ember.ndarray, _concatenate)
 _d.take_lookup.register(ember.ndarray, ember.take)
 _d.tensordot_lookup.register(ember.ndarray, ember.tensordot)
 _d.einsum_lookup.register(ember.ndarray, ember.einsum)
