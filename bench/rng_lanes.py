@@ -53,29 +53,12 @@ extern "C" __global__ void store_t(float4 *out, long long n4)
 """
 
 
-# float32 normals' two passes (kernels/random_normal_lanes.cuh), as
-# src/math/random.c launches them: the fill leaving the deferred draws'
-# masks, and the finish (launched as itself)
-WRAP2 = """
-extern "C" __global__ void normal2_t(RND_T *out, long long n,
-    unsigned long long s0, unsigned long long s1, unsigned long long s2,
-    unsigned long long s3, unsigned long long j0, unsigned long long j1,
-    unsigned long long j2, unsigned long long j3, unsigned int *defer)
-{
-    rnd_normal_lanes(out, n, 0, s0, s1, s2, s3, 0, 0, 0, 0, 0, 0, 0, 0, 0.0,
-                     1.0, 0, 0, 1, 0, 0, j0, j1, j2, j3, RND_DIST, defer);
-}
-"""
-
-
 # variants, as text put in place of the lane kernel's (what each costs;
 # "timing only" ones do not draw the right values)
 NO_DEFER = {"    *rest |= d ? bit : 0u;\n": "    (void)bit;\n"}
 NO_TABLES = {  # a constant bound and width in place of the table's row
-    "    const uint2 t =\n"
-    "        *(const uint2 *)(zb + (((r & 255u) * (8u * RND_ZC)) | zo));\n":
-    "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"
-    "    (void)zo;\n"}
+    "    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));\n":
+    "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"}
 BOUNDS = {'extern "C" __global__ void rnd_fill_lanes(':
           'extern "C" __global__ void __launch_bounds__(256, 4) rnd_fill_lanes('}
 OPTIONS = ("--fmad=false", "--device-int128")  # src/math/random.c's
@@ -84,10 +67,7 @@ OPTIONS = ("--fmad=false", "--device-int128")  # src/math/random.c's
 def source(dist, lane_r=16, extra="", subst=None, kernels=KERNELS):
     files = ["random_bits.cuh", "random_math.cuh", "random_ziggurat.cuh",
              "random_fill.cuh", "random_lanes.cuh"]
-    # the normals' two passes, where this tree of kernels has them
-    two = dist == 4 and (kernels / "random_normal_lanes.cuh").exists()
-    body = "".join((kernels / f).read_text() for f in files +
-                   ["random_normal_lanes.cuh"] * two)
+    body = "".join((kernels / f).read_text() for f in files)
     for old, new in (subst or {}).items():
         # the lane kernel's (random_lanes.cuh is the last file)
         head, found, tail = body.rpartition(old)
@@ -96,7 +76,7 @@ def source(dist, lane_r=16, extra="", subst=None, kernels=KERNELS):
     return (f"#define RND_CUDA 1\n#define RND_DIST {dist}\n#define RND_GEN 0\n"
             "#define RND_T float\n#define RND_F32 1\n#define RND_VEC float4\n"
             f"#define RND_VW 4\n#define RND_LANE_R {lane_r}\n{extra}" + body +
-            WRAP + WRAP2 * two)
+            WRAP)
 
 
 def timed(fn, reps=5, inner=10):
@@ -180,45 +160,6 @@ def main():
             k((grid,), (BLOCK,), (out, np.int64(n), *words, *j))
         report(label, dist, fn)
 
-    def two_pass(label, which="both", subst=None, cap=6):
-        """float32 normals' fill and finish (which: "both", or one of
-        them timed alone: "fill", or "finish" after one fill, whose
-        repeats finish finished values again: timing only); the fill's
-        grid cap blocks an SM (random.c: 6 where they fit at once)."""
-        src = source(4, 16, "", subst)
-        fill = ember.RawKernel(src, "normal2_t", options=OPTIONS)
-        finish = ember.RawKernel(src, "rnd_normal_finish", options=OPTIONS)
-        segs = (nw + 32 * 16 - 1) // (32 * 16)
-        grid = min((segs * 32 + BLOCK - 1) // BLOCK, sms * cap)
-        # random.c's: a warp takes 8 segments' masks, one wave of 4 an SM
-        fgrid = min((segs + 8 * (BLOCK // 32) - 1) // (8 * (BLOCK // 32)),
-                    sms * 4)
-        jm, ja = pcg_power(bg._inc, (grid * BLOCK - 32) * 16)
-        j = [np.uint64(x) for x in (jm >> 64, jm & M64, ja >> 64, ja & M64)]
-        defer = ember.empty(segs * 32, dtype=np.uint32)
-
-        def run_fill():
-            fill((grid,), (BLOCK,), (out, np.int64(n), *words, *j, defer))
-
-        def run_finish():
-            finish((fgrid,), (BLOCK,), (out, np.int64(n), defer,
-                                        np.int64(segs * 32), *words,
-                                        np.float64(0.0), np.float64(1.0)))
-
-        def both():
-            run_fill()
-            run_finish()
-        if which == "both":
-            report(label, 4, both)
-            return
-        out.fill(0)
-        both()
-        ok = np.array_equal(ember.asnumpy(out), want[4])
-        ms = timed(run_fill if which == "fill" else run_finish)
-        rows.append((label, ms, gbs / ms, ok))
-        print(f"{label:55s} {ms:8.4f} ms {gbs / ms:8.0f} GB/s  same as ember's: {ok}"
-              " (both passes)", flush=True)
-
     def staged(label, dist):
         k = ember.RawKernel(source(dist, 16), "staged_t", options=OPTIONS)
         runs = n // 16
@@ -253,7 +194,7 @@ def main():
                 print(f"{label:55s} failed: {type(exc).__name__}: "
                       f"{str(exc)[:300]}", flush=True)
         return g
-    lanes, staged, two_pass = guarded(lanes), guarded(staged), guarded(two_pass)
+    lanes, staged = guarded(lanes), guarded(staged)
 
     store = ember.RawKernel(source(3), "store_t")
     ms = timed(lambda: store((sms * 8,), (BLOCK,), (out, np.int64(n // 4))))
@@ -265,18 +206,12 @@ def main():
         lanes(f"uniform lanes R16 cap4 (random.c's) [{rep}]", 3)
         if prev:
             lanes(f"uniform lanes, previous kernels [{rep}]", 3, kernels=prev)
-        two_pass(f"normal two passes (random.c's) [{rep}]")
-        two_pass(f"normal two passes, fill 4 blocks an SM [{rep}]", cap=4)
-        lanes(f"normal one pass, each lane finishing its own [{rep}]", 4)
+        lanes(f"normal lanes R16 cap4 (random.c's) [{rep}]", 4)
         if prev:
             lanes(f"normal lanes, previous kernels [{rep}]", 4, kernels=prev)
     lanes("uniform lanes R16 cap8", 3, cap=8)
     lanes("uniform lanes R8 cap4", 3, lane_r=8)
     lanes("uniform lanes R16 cap4, launch bounds 4", 3, subst=BOUNDS)
-    two_pass("normal two passes: the fill alone (timing only)", "fill")
-    two_pass("normal two passes: the fill alone, 4 blocks an SM", "fill", cap=4)
-    two_pass("normal two passes: the finish alone (timing only)", "finish")
-    two_pass("normal two passes, no deferral (timing only)", subst=NO_DEFER)
     lanes("normal lanes R8 cap4", 4, lane_r=8)
     lanes("normal lanes R16 cap4, launch bounds 4", 4, subst=BOUNDS)
     lanes("normal lanes R16 cap4, no deferral (timing only)", 4,

@@ -18,7 +18,6 @@ extern const char em_embedded_random_bits_cuh[];
 extern const char em_embedded_random_fill_cuh[];
 extern const char em_embedded_random_lanes_cuh[];
 extern const char em_embedded_random_math_cuh[];
-extern const char em_embedded_random_normal_lanes_cuh[];
 extern const char em_embedded_random_ziggurat_cuh[];
 extern const char em_embedded_scan_cuda_cuh[];
 extern const char em_embedded_scan_host_cuh[];

@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 13u
+#define RND_VERSION 12u
 /* A cuda thread's run of consecutive elements, in bytes (the kernel's
  * RND_PER elements), and the shared memory a thread stages it in (RND_SV
  * 16-byte vectors: the run and one that spreads the lanes over the banks;
@@ -28,9 +28,6 @@
  * RND_LANE_R, random_fill.cuh): on the H200, 16 wrote 4,200 GB/s of
  * float32 uniforms where 8 wrote 4,000 (bench/README.md). */
 #define RND_LANE_R 16
-/* The segments whose masks a warp of rnd_normal_finish reads at once
- * (the kernel's RND_FB, random_normal_lanes.cuh). */
-#define RND_FINISH_SEGS 8
 
 static em_gen_ktable random_table = EM_GEN_KTABLE(64);
 
@@ -129,13 +126,6 @@ static int lane_kind(const rnd_desc *d)
            (d->dist <= EM_RANDOM_EXPONENTIAL || d->dist == EM_RANDOM_LOGNORMAL);
 }
 
-/* Whether d is float32 normals, whose lane fill on cuda is two kernels
- * (kernels/random_normal_lanes.cuh). */
-static int normal32(const rnd_desc *d)
-{
-    return d->dist == EM_RANDOM_NORMAL && d->dtype == EM_FLOAT32;
-}
-
 /* The kernel source of d for a cuda or a host device (NULL: out of
  * memory). */
 static char *source(const rnd_desc *d, int cuda)
@@ -156,8 +146,6 @@ static char *source(const rnd_desc *d, int cuda)
     em_sb_puts(&b, em_embedded_random_fill_cuh);
     if (cuda && lane_kind(d))
         em_sb_puts(&b, em_embedded_random_lanes_cuh);
-    if (cuda && lane_kind(d) && normal32(d))
-        em_sb_puts(&b, em_embedded_random_normal_lanes_cuh);
     if (b.oom) {
         free(b.p);
         return NULL;
@@ -165,17 +153,9 @@ static char *source(const rnd_desc *d, int cuda)
     return b.p;
 }
 
-/* The kernels of d's module: rnd_fill, and the lane fill's one or two. */
-static int kernels(const rnd_desc *d, int cuda)
-{
-    return !cuda || !lane_kind(d) ? 1 : normal32(d) ? 3 : 2;
-}
-
 static em_status load(const void *ctx, em_device *dev, em_function **fn)
 {
     static const char *const names[2] = {"rnd_fill", "rnd_fill_lanes"};
-    static const char *const nnames[3] = {"rnd_fill", "rnd_normal_lanes",
-                                          "rnd_normal_finish"};
     static const char *const host_opts[] = {"-O2"};
     /* No fused multiply-adds: the draws must round as on the host. The
      * PCG64 step is a 128-bit multiply (random_bits.cuh's rnd_madd128),
@@ -206,45 +186,9 @@ static em_status load(const void *ctx, em_device *dev, em_function **fn)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of memory generating a random kernel");
     return em_gen_kt_compile(dev, src, cuda ? cuda_opts : host_opts,
-                             cuda ? 2 : 1, RND_VERSION,
-                             cuda && normal32(d) ? nnames : names,
-                             kernels(d, cuda), fn);
-}
-
-/* Float32 normals' lane fill in two passes (kernels/
- * random_normal_lanes.cuh): fn[1] with args (rnd_fill's) and the masks'
- * buffer, then fn[2] over the masks; w the stream's words, a and b loc
- * and scale. The buffer is one 32-bit mask a lane a segment, a 32nd
- * of the output's bytes, from the stream-ordered pool. */
-static em_status normal_lanes(em_function **fn, em_array *out, em_dim3 grid,
-                              em_dim3 block, em_stream *s, void **args,
-                              unsigned long long *w, double a, double b)
-{
-    em_device *dev = out->device;
-    int64_t n = out->size, nw = (n + 1) / 2,
-            segs = (nw + 32 * RND_LANE_R - 1) / (32 * RND_LANE_R),
-            nm = segs * 32,
-            /* a warp takes RND_FINISH_SEGS segments' masks at once */
-            fblocks = (segs + RND_BLOCK / 32 * RND_FINISH_SEGS - 1) /
-                      (RND_BLOCK / 32 * RND_FINISH_SEGS),
-            /* one wave: the kernel's launch bounds keep 4 blocks an SM */
-            fcap = (int64_t)em_gen_device_units(dev) * 4;
-    void *op = out->data, *dp = NULL, *fargs[28];
-    em_dim3 fgrid = {1, 1, 1};
-    em_status rc, rf;
-    if ((rc = em_malloc(dev, (size_t)nm * 4, s, &dp)) != EM_OK)
-        return rc;
-    memcpy(fargs, args, 27 * sizeof *args);
-    fargs[27] = &dp;
-    rc = em_launch(fn[1], grid, block, 0, s, fargs);
-    if (rc == EM_OK) {
-        void *gargs[] = {&op, &n,     &dp,    &nm, &w[0],
-                         &w[1], &w[2], &w[3], &a,  &b};
-        fgrid.x = (unsigned)(fblocks < fcap ? fblocks : fcap);
-        rc = em_launch(fn[2], fgrid, block, 0, s, gargs);
-    }
-    rf = em_free(dev, dp, s);
-    return rc != EM_OK ? rc : rf;
+                             cuda ? 2 : 1,
+                             RND_VERSION, names, cuda && lane_kind(d) ? 2 : 1,
+                             fn);
 }
 
 em_status em_random_fill(em_array *out, const em_random_stream *st,
@@ -317,14 +261,13 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     vec = ((uintptr_t)out->data & 15) == 0;
     /* the lane layout where the stream starts on a word at element 0 and
      * the output is aligned for its pair stores (float32 normals: the
-     * ziggurat's deferred draws, about 1%, are read back from out by a
-     * second kernel, random_normal_lanes.cuh) */
+     * ziggurat's deferred draws, about 1%, are read back from out at a
+     * segment's end, random_lanes.cuh) */
     lanes = em_device_get_type(dev) == EM_DEVICE_CUDA && lane_kind(&d) &&
             st->npre == 0 && !(half && st->has32) && vec &&
             /* the lane normals take loc and scale as scalars only */
             !(dist == EM_RANDOM_NORMAL && half && (p->pa || p->pb));
-    if ((rc = em_gen_kt_get(&random_table, dev, &key,
-                            lanes ? kernels(&d, 1) : 1, fn, load,
+    if ((rc = em_gen_kt_get(&random_table, dev, &key, lanes ? 2 : 1, fn, load,
                             &d)) != EM_OK)
         return rc;
     if (lanes) {
@@ -333,15 +276,6 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
                 blocks = (segs * 32 + RND_BLOCK - 1) / RND_BLOCK,
                 /* 4 blocks an SM wrote 3,340 GB/s; 2: 3,100, 8: 3,320 */
                 cap = (int64_t)em_gen_device_units(dev) * 4;
-        int occ = 0;
-        /* the normal fill (34 registers, 32 KiB of table) runs below the
-         * SM's issue rate, waiting on its instructions' latencies, which
-         * more warps hide: up to 6 blocks an SM where they fit at once
-         * (not yet timed on a GPU; bench/rng_lanes.py compares 4) */
-        if (normal32(&d) &&
-            em_function_max_active_blocks(fn[1], RND_BLOCK, 0, &occ) == EM_OK &&
-            occ > 4)
-            cap = (int64_t)em_gen_device_units(dev) * (occ < 6 ? occ : 6);
         per = 0;
         block.x = RND_BLOCK;
         grid.x = (unsigned)(blocks < cap ? blocks : cap);
@@ -397,8 +331,6 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
             w[i] = st->words[i];
         for (int i = 0; i < 3; i++)
             pre[i] = st->pre[i];
-        if (lanes && normal32(&d))
-            return normal_lanes(fn, out, grid, block, s, args, w, a, b);
         return em_launch(fn[lanes ? 1 : 0], grid, block, shmem, s, args);
     }
 }

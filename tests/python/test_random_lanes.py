@@ -1,9 +1,7 @@
 """The lane layout of ember.random's cuda fill (kernels/random_lanes.cuh)
-for float32 normals: the cuda kernels run by the host backend as
-RawKernels must draw what the host schedule draws, value for value,
-including the ziggurat's deferred draws, which the one-kernel fill's
-lanes finish in place and which the two passes random.c launches
-(kernels/random_normal_lanes.cuh) leave to the second, from a warp's
+for float32 normals: the cuda kernel run by the host backend as a
+RawKernel must draw what the host schedule draws, value for value,
+including the ziggurat's deferred draws that a warp finishes from its
 queue (and, past the queue's room, in place); and seeks far into a PCG64
 stream give NumPy's words."""
 import pathlib
@@ -34,37 +32,16 @@ extern "C" __global__ void rnd_fill_lanes_t(RND_T *out, long long n,
 """
 
 
-# the two passes src/math/random.c launches for float32 normals
-# (kernels/random_normal_lanes.cuh): the fill storing the deferred draws'
-# masks, then the finish over them
-TWO_PASS_WRAP = """
-extern "C" __global__ void rnd_normal_lanes_t(RND_T *out, long long n,
-    unsigned long long s0, unsigned long long s1,
-    unsigned long long s2, unsigned long long s3, double a, double b,
-    unsigned long long j0, unsigned long long j1, unsigned long long j2,
-    unsigned long long j3, unsigned int *defer)
-{
-    rnd_normal_lanes(out, n, 0, s0, s1, s2, s3, 0, 0, 0, 0, 0, 0, 0, 0, a, b,
-                     0, 0, 1, 0, 0, j0, j1, j2, j3, 4, defer);
-}
-"""
-
-
-def lane_source(lane_r, lq=None, two_pass=False):
+def lane_kernel(lane_r, lq=None):
     body = "".join((KERNELS / f).read_text() for f in
                    ("random_bits.cuh", "random_math.cuh",
                     "random_ziggurat.cuh", "random_fill.cuh",
-                    "random_lanes.cuh") +
-                   (("random_normal_lanes.cuh",) if two_pass else ()))
-    return ("#define RND_CUDA 1\n#define RND_DIST 4\n#define RND_T float\n"
-            "#define RND_GEN 0\n#define RND_F32 1\n#define RND_VEC float4\n"
-            f"#define RND_VW 4\n#define RND_LANE_R {lane_r}\n" +
-            (f"#define RND_LQ {lq}\n" if lq else "")) + body + LANES_WRAP + \
-        (TWO_PASS_WRAP if two_pass else "")
-
-
-def lane_kernel(lane_r, lq=None):
-    return ember.RawKernel(lane_source(lane_r, lq), "rnd_fill_lanes_t")
+                    "random_lanes.cuh"))
+    src = ("#define RND_CUDA 1\n#define RND_DIST 4\n#define RND_T float\n"
+           "#define RND_GEN 0\n#define RND_F32 1\n#define RND_VEC float4\n"
+           f"#define RND_VW 4\n#define RND_LANE_R {lane_r}\n" +
+           (f"#define RND_LQ {lq}\n" if lq else "")) + body + LANES_WRAP
+    return ember.RawKernel(src, "rnd_fill_lanes_t")
 
 
 def host_normals(bg, n, a, b):
@@ -107,95 +84,10 @@ def test_lane_normals_are_the_host_schedules(lane_r, lq):
                     f"{blocks} x {threads}")
 
 
-def two_pass_normals(kernels, bg, n, a, b, blocks, threads, fgrid, lane_r):
-    fill, finish = kernels
-    words = bg._words()
-    got = ember.zeros(n, dtype=np.float32)
-    seg = 32 * lane_r                   # a segment's words
-    nm = (((n + 1) // 2 + seg - 1) // seg) * 32
-    # every mask set before the fill: one it failed to store would
-    # finish elements that were not deferred
-    defer = ember.asarray(np.full(nm, 0xFFFFFFFF, dtype=np.uint32))
-    jm, ja = pcg_power(bg._inc, (blocks * threads - 32) * lane_r)
-    w4 = [np.uint64(x) for x in words[:4]]
-    fill((blocks,), (threads,), (got, np.int64(n), *w4, np.float64(a),
-                                 np.float64(b),
-                                 *[np.uint64(x) for x in (jm >> 64, jm & M64,
-                                                          ja >> 64, ja & M64)],
-                                 defer))
-    masks = ember.asnumpy(defer)
-    finish((fgrid[0],), (fgrid[1],), (got, np.int64(n), defer, np.int64(nm),
-                                      *w4, np.float64(a), np.float64(b)))
-    return ember.asnumpy(got), masks
-
-
-@pytest.mark.parametrize("lane_r,lq", [(4, None), (16, None), (16, 4)])
-def test_two_pass_lane_normals_are_the_host_schedules(lane_r, lq):
-    """The fill that leaves the deferred draws' raw bits and masks, then
-    the finish over the masks, with grids of their own (a warp striding
-    over several segments' masks in both), draw what the host draws;
-    lq=4 leaves most deferred draws to the finish's in-place path. The
-    masks are those of the draws the first test does not take."""
-    src = lane_source(lane_r, lq, two_pass=True)
-    kernels = (ember.RawKernel(src, "rnd_normal_lanes_t"),
-               ember.RawKernel(src, "rnd_normal_finish"))
-    zk = ziggurat_bounds()
-    with ember.Device("cpu"):
-        # 60001: ~900 deferred draws, so a warp's queue fills past a
-        # drain's 128 (and past its room, 256) between segments
-        for seed, n, a, b in ((17, 2001, 0.0, 1.0), (5, 4096, 2.0, 30.0),
-                              (9, 3333, -1.5, 0.25), (3, 60001, 0.5, 2.0)):
-            bg = er.default_rng(seed).bit_generator
-            want = host_normals(bg, n, a, b)
-            deferred = first_test_defers(bg, n, zk)
-            for (blocks, threads), fgrid in (((2, 64), (1, 32)),
-                                             ((3, 32), (2, 64)),
-                                             ((1, 256), (3, 256))):
-                got, masks = two_pass_normals(kernels, bg, n, a, b, blocks,
-                                              threads, fgrid, lane_r)
-                np.testing.assert_array_equal(
-                    got, want, err_msg=f"n={n}, R={lane_r}, queue {lq}, "
-                    f"{blocks} x {threads}, finish {fgrid}")
-                # mask bit 2r + h of lane l in segment s: element
-                # 2 (s 32 R + 32 r + l) + h
-                bits = (masks[:, None] >> np.arange(32, dtype=np.uint32)) & 1
-                s_, l_ = np.divmod(np.arange(masks.size), 32)
-                r_, h_ = np.divmod(np.arange(32), 2)
-                e = 2 * (s_[:, None] * 32 * lane_r + 32 * r_[None, :] +
-                         l_[:, None]) + h_[None, :]
-                np.testing.assert_array_equal(
-                    np.sort(e[bits == 1]), np.flatnonzero(deferred),
-                    err_msg=f"masks n={n}, R={lane_r}")
-
-
-def ziggurat_bounds():
-    src = (KERNELS / "random_ziggurat.cuh").read_text()
-    return np.array([int(x.rstrip("u")) for x in
-                     re.search(r"rnd_zk\[256\] = \{([^}]*)\}",
-                               src).group(1).split(",")], dtype=np.uint64)
-
-
-def first_test_defers(bg, n, zk):
-    """Which of the first n float32 normals the ziggurat's first test
-    leaves to its slow path (layer r & 255, abscissa r >> 9 of each
-    32-bit half, low half first), from a copy of the stream."""
-    words = np.random.Generator(np.random.PCG64()).bit_generator
-    words.state = {"bit_generator": "PCG64", "state": bg_state(bg),
-                   "has_uint32": 0, "uinteger": 0}
-    raw = words.random_raw((n + 1) // 2)
-    halves = np.stack([raw & 0xFFFFFFFF, raw >> 32], axis=1).ravel()[:n]
-    return (halves >> 9) >= zk[halves & 255]
-
-
-def bg_state(bg):
-    w = [int(x) for x in bg._words()[:4]]
-    return {"state": (w[0] << 64) | w[1], "inc": (w[2] << 64) | w[3]}
-
-
 def test_lane_normals_include_deferred_draws():
     """The cases above reach the ziggurat's slow path: some elements'
     layer bound is not met by their first abscissa (those are the ones
-    rnd_lane_zig defers), so the finishing paths are exercised."""
+    rnd_lane_zig defers), so the queue and its drain are exercised."""
     src = (KERNELS / "random_ziggurat.cuh").read_text()
     zk = [int(x.rstrip("u")) for x in
           re.search(r"rnd_zk\[256\] = \{([^}]*)\}", src).group(1).split(",")]
