@@ -285,8 +285,8 @@ def test_frame_nlargest_long(device, keep, cols):
 
 def test_key_hash_kernels_compile_for_the_gpu(need_nvrtc):
     """frame/kernels/key_hash.cuh as NVRTC compiles it for the GPU."""
-    root = pathlib.Path(ember.frame.__file__).resolve().parent
-    src = (root / "kernels" / "key_hash.cuh").read_text()
+    from ember.frame._kernels import source
+    src = source("key_hash.cuh")
     ptx = ember.cuda.Program(src).compile("ptx").code
     assert ptx.count(b".entry") == 5   # insert and dup of each slot width, bounds
 

@@ -176,8 +176,8 @@ def test_csv_kernels_compile_for_the_gpu(need_nvrtc):
 def test_csv_rows_kernel_compiles_for_the_gpu(need_nvrtc):
     """frame/kernels/csv_rows.cuh (read_csv's rows, a RawModule) through
     NVRTC here."""
-    import pathlib
-    src = (pathlib.Path(ef.__file__).resolve().parent / "kernels" / "csv_rows.cuh").read_text()
+    from ember.frame._kernels import source
+    src = source("csv_rows.cuh")
     assert ember.cuda.Program(src).compile("ptx").code.count(b".entry") == 1
 
 

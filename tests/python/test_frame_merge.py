@@ -467,7 +467,6 @@ def test_merge_many_repeated_keys(device, how, sort, kind):
 
 def test_join_expand_kernel_compiles_for_the_gpu(need_nvrtc):
     """frame/kernels/join_expand.cuh as NVRTC compiles it for the GPU."""
-    import pathlib
-    root = pathlib.Path(ef.__file__).resolve().parent
-    src = (root / "kernels" / "join_expand.cuh").read_text()
+    from ember.frame._kernels import source
+    src = source("join_expand.cuh")
     assert b".entry em_join_expand" in ember.cuda.Program(src).compile("ptx").code

@@ -12,12 +12,21 @@ import ember
 _modules = {}
 
 
+_DIR = pathlib.Path(__file__).parent / "kernels"
+
+
+def source(name):
+    """frame/kernels/<name> as it is compiled: rows.cuh (the row range
+    every one of these kernels takes) and then the file."""
+    return (_DIR / "rows.cuh").read_text() + "\n" + (_DIR / name).read_text()
+
+
 def module(dev, name):
     """The RawModule of frame/kernels/<name> on device dev."""
     key = (str(dev), name)
     m = _modules.get(key)
     if m is None:
-        code = (pathlib.Path(__file__).parent / "kernels" / name).read_text()
+        code = source(name)
         with ember.Device(dev):
             m = ember.RawModule(code=code)
         _modules[key] = m

@@ -4,7 +4,7 @@
  * blank (one field, empty or starting with a space, a tab or a CR: the
  * CSV parse's BLANK mode looks closer at those). One pass instead of a
  * diff, three gathers and a handful of comparisons over the rows.
- * Rows as in key_hash.cuh: chunk > 0 a contiguous run a block (cpu),
+ * Rows as in rows.cuh: chunk > 0 a contiguous run a block (cpu),
  * chunk == 0 a grid stride (cuda). */
 
 extern "C" __global__ void em_csv_rows(const long long *last, const long long *ends,
@@ -13,15 +13,7 @@ extern "C" __global__ void em_csv_rows(const long long *last, const long long *e
                                        long long *rs, long long *re, unsigned char *blank)
 {
     long long a, e, st;
-    if (chunk > 0) {
-        a = (long long)blockIdx.x * chunk;
-        e = n - a < chunk ? n : a + chunk;
-        st = 1;
-    } else {
-        a = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-        e = n;
-        st = (long long)gridDim.x * blockDim.x;
-    }
+    em_rows_range(n, chunk, &a, &e, &st);
     for (long long r = a; r < e; r += st) {
         const long long l = last[r], p = r ? last[r - 1] : -1;
         const long long s = r ? ends[p] + 1 : 0, t = ends[l];

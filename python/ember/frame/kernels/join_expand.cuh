@@ -5,7 +5,7 @@
  * matches in order, or, when it meets none and keep_unmatched, one row
  * with no match (-1). One pass over the output instead of two scans of
  * jumps scattered over it and the gathers after them.
- * Rows as in key_hash.cuh: chunk > 0 a contiguous run a block (cpu, so
+ * Rows as in rows.cuh: chunk > 0 a contiguous run a block (cpu, so
  * each thread writes one stretch of the output), chunk == 0 a grid stride
  * (cuda). */
 
@@ -15,15 +15,7 @@ extern "C" __global__ void em_join_expand(const long long *start, const long lon
                                           long long *li, long long *ri)
 {
     long long a, e, st;
-    if (chunk > 0) {
-        a = (long long)blockIdx.x * chunk;
-        e = n - a < chunk ? n : a + chunk;
-        st = 1;
-    } else {
-        a = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-        e = n;
-        st = (long long)gridDim.x * blockDim.x;
-    }
+    em_rows_range(n, chunk, &a, &e, &st);
     for (long long i = a; i < e; i += st) {
         const long long s = start[i], c = cnt[i];
         if (c == 0) {

@@ -14,31 +14,14 @@
  * are int32 (S = int) while they fit, halving the bytes the row pass
  * writes and the next one reads.
  *
- * Rows: with chunk > 0 (cpu) block b takes rows [b * chunk, (b + 1) *
- * chunk) in order, one thread a block, so the atomicMin check rarely
- * fires and no call is made a row; chunk == 0 (cuda) is the grid-stride
- * loop of coalesced loads. */
+ * Rows as in rows.cuh (on cpu a block's rows in order, so the atomicMin
+ * check rarely fires and no call is made a row). */
 
 #define EM_KH_EMPTY 0xffffffffffffffffull
 /* mode bits: write each row's slot; count the rows of each slot (value_counts
  * needs no slots, only counts and first rows) */
 #define EM_KH_SLOTS 1
 #define EM_KH_COUNTS 2
-
-/* This thread's rows: i = *a; i < *e; i += *s. */
-__device__ __forceinline__ void em_kh_range(long long n, long long chunk, long long *a,
-                                            long long *e, long long *s)
-{
-    if (chunk > 0) {
-        *a = (long long)blockIdx.x * chunk;
-        *e = n - *a < chunk ? n : *a + chunk;
-        *s = 1;
-    } else {
-        *a = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-        *e = n;
-        *s = (long long)gridDim.x * blockDim.x;
-    }
-}
 
 __device__ __forceinline__ unsigned long long em_kh_mix(unsigned long long x)
 {
@@ -134,7 +117,7 @@ __device__ void em_kh_insert(const unsigned long long *keys, const unsigned char
                              S *slot, int mode)
 {
     long long a, e, st;
-    em_kh_range(n, chunk, &a, &e, &st);
+    em_rows_range(n, chunk, &a, &e, &st);
     /* a cpu run backwards when rev: the reversed order's first rows come first */
     const int back = chunk > 0 && rev;
     if (direct && has_valid)
@@ -157,7 +140,7 @@ __device__ void em_kh_dup(const S *slot, const long long *ent, long long n,
                           long long chunk, int rev, unsigned char *out)
 {
     long long a, e, st;
-    em_kh_range(n, chunk, &a, &e, &st);
+    em_rows_range(n, chunk, &a, &e, &st);
     for (long long i = a; i < e; i += st)
         out[i] = ent[2 * (long long)slot[i]] != (rev ? n - 1 - i : i);
 }
@@ -207,7 +190,7 @@ extern "C" __global__ void em_kh_bounds(const long long *keys, long long n, long
                                         long long *lo, long long *hi)
 {
     long long a, e, st;
-    em_kh_range(n, chunk, &a, &e, &st);
+    em_rows_range(n, chunk, &a, &e, &st);
     long long l = 0x7fffffffffffffffll, h = -0x7fffffffffffffffll - 1;
     for (long long i = a; i < e; i += st) {
         const long long k = keys[i];
