@@ -32,7 +32,6 @@ chunk_types.register_chunk_type(ember.ndarray)
 _register_sizeof(sizeof)
 
 
-
 def _concatenate(arrays, axis=0):
     """dask's concatenation of chunks (a tree reduction's partials, a
     rechunk's pieces). Workers of one process (LocalCluster(processes=
