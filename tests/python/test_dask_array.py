@@ -314,6 +314,9 @@ def test_cluster_bad_arguments():
         ed.LocalCluster(n_workers=1, processes=False, device_memory_limit=-5)
     with pytest.raises(ValueError, match="n_workers"):
         ed.LocalCluster(n_workers=0, processes=False)
+    for bad in (0, -1.5, "many", True):
+        with pytest.raises(ValueError, match="worker_saturation must be a number > 0"):
+            ed.LocalCluster(n_workers=1, processes=False, worker_saturation=bad)
 
 
 def test_cluster_one_worker_per_gpu(need_cuda):

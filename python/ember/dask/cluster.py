@@ -44,6 +44,10 @@ class LocalCluster(distributed.LocalCluster):
             DeviceSpillMap(device_memory_limit)   # a bad limit fails here
         self._tpw = threads_per_worker
         kwargs.setdefault("dashboard_address", None)
+        if not (isinstance(worker_saturation, (int, float)) and
+                not isinstance(worker_saturation, bool) and worker_saturation > 0):
+            raise ValueError("worker_saturation must be a number > 0 (or inf), "
+                             f"got {worker_saturation!r}")
         self.worker_saturation = worker_saturation
         super().__init__(n_workers=0, threads_per_worker=threads_per_worker or 1,
                          processes=processes, **kwargs)
