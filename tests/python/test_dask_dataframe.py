@@ -327,3 +327,29 @@ def test_to_parquet_of_ember_partitions(device, tmp_path):
         pandas_back = dd.read_parquet(str(tmp_path / "e2"), engine="pyarrow")
     assert pandas_back.compute().index.name is None
     assert back._meta.index.name is None and back.compute().index.name is None
+
+
+def test_dask_cudf_spellings(device, tmp_path):
+    """A dask_cudf program after `import ember.dask.dataframe as dask_cudf`
+    (cuDF's "10 minutes" notebook): from_cudf of a Series and a DataFrame,
+    concat, read_csv and read_parquet give ember partitions with pandas'
+    values."""
+    pdf = _data(300)
+    df = ef.from_pandas(pdf, device=device)
+    with dask.config.set(scheduler="sync"):
+        d = edd.from_cudf(df, npartitions=3)
+        assert d.npartitions == 3
+        assert isinstance(d.partitions[0].compute(), ef.DataFrame)
+        _same(d.compute(), pdf, sort=False)
+        s = edd.from_ember(df["x"], npartitions=2)
+        _same(s.head(n=4, npartitions=2), pdf["x"].head(4), sort=False)
+        _same(edd.concat([s, s]).compute(), pd.concat([pdf["x"], pdf["x"]]), sort=False)
+        pdf.to_csv(tmp_path / "a.csv", index=False)
+        pdf.to_parquet(tmp_path / "a.parquet")
+        c = edd.read_csv(str(tmp_path / "a.csv"), device=device)
+        q = edd.read_parquet(str(tmp_path / "a.parquet"), device=device)
+        assert isinstance(c.partitions[0].compute(), ef.DataFrame)
+        _same(c.compute().reset_index(drop=True), pdf, sort=False)
+        _same(q.compute().reset_index(drop=True), pdf, sort=False)
+    with pytest.raises(TypeError):
+        edd.from_cudf(df, npartitions=2, chunks=3)

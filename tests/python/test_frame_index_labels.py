@@ -49,3 +49,23 @@ def test_arrow_table_equals_pandas(device):
                 assert g.type == w.type and g.equals(w), name
         arr = pa.array(e.index)
         assert arr.to_pylist() == pa.array(p.index).to_pylist()
+
+
+def test_isna_notna_equal_pandas(device):
+    """Index.isna/notna as pandas' (dask's from_pandas asks them of a
+    frame's index), and Series.copy, whose copies a later write to the
+    original leaves alone (pandas 3's copy on write, deep or not)."""
+    for pidx in (pd.RangeIndex(2, 12, 3), pd.Index([1.5, np.nan, 3.0, np.nan]),
+                 pd.Index(["a", None, "c"]), pd.Index([], dtype="int64")):
+        e = ef.from_pandas(pd.Series(np.arange(len(pidx)), index=pidx), device=device).index
+        np.testing.assert_array_equal(ember.asnumpy(e.isna()), pidx.isna())
+        np.testing.assert_array_equal(ember.asnumpy(e.notna()), pidx.notna())
+    ps = pd.Series([1.0, 2.0, np.nan], index=[5, 6, 7], name="v")
+    s = ef.from_pandas(ps, device=device)
+    deep, shallow = s.copy(), s.copy(deep=False)
+    before, pshallow = ps.copy(), ps.copy(deep=False)
+    s[5] = 9.0
+    ps[5] = 9.0
+    pd.testing.assert_series_equal(s.to_pandas(), ps)
+    pd.testing.assert_series_equal(deep.to_pandas(), before)
+    pd.testing.assert_series_equal(shallow.to_pandas(), pshallow)

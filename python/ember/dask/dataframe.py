@@ -224,6 +224,36 @@ class EmberBackend(DataFrameBackendEntrypoint):
         return read_parquet(path, **kwargs)
 
 
+def from_ember(data, npartitions=None, chunksize=None, sort=True):
+    """An ember DataFrame or Series cut into a dask collection of
+    `npartitions` (or `chunksize`-row) ember partitions, dask_cudf's
+    from_cudf; dask's from_pandas does the cutting."""
+    import dask.dataframe as dd
+    return dd.from_pandas(data, npartitions=npartitions, chunksize=chunksize,
+                          sort=sort)
+
+
+# dask_cudf's spellings, so a dask_cudf program runs after its import
+# line becomes `import ember.dask.dataframe as dask_cudf`
+from_cudf = from_ember
+
+
+def read_csv(urlpath, **kwargs):
+    """dd.read_csv with ember partitions (EmberBackend.read_csv)."""
+    return EmberBackend.read_csv(urlpath, **kwargs)
+
+
+def read_parquet(path, **kwargs):
+    """dd.read_parquet with ember partitions, one a file."""
+    return EmberBackend.read_parquet(path, **kwargs)
+
+
+def concat(dfs, **kwargs):
+    """dd.concat of collections of ember partitions."""
+    import dask.dataframe as dd
+    return dd.concat(dfs, **kwargs)
+
+
 def _register_backend():
     """The 'ember' name in both of dask's dataframe creation dispatchers
     (dask-expr's, which dd.read_csv and friends use, and the legacy one),

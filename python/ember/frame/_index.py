@@ -47,6 +47,15 @@ class _OneLevel:
         """A bool ember array: whether each label is among values."""
         return self.to_series().isin(values)._col.values
 
+    def isna(self):
+        """A bool ember array: whether each label is missing (pandas'
+        Index.isna, which dask's from_pandas asks of an index)."""
+        return self.to_series().isna()._col.values
+
+    def notna(self):
+        """A bool ember array: whether each label is present."""
+        return self.to_series().notna()._col.values
+
     def min(self, skipna=True):
         return self.to_series().min(skipna=skipna)
 

@@ -155,6 +155,12 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         v = self._col.values
         return v if nulls is None else v[~nulls]
 
+    def copy(self, deep=True):
+        """A Series of the same labels and name; deep (the default) copies
+        the values, deep=False shares them, as pandas' copy."""
+        return Series._make(self._col.copy() if deep else self._col,
+                            self._index, self.name)
+
     def rename(self, index=None, *, inplace=False):
         """A new name (pandas' rename with a scalar); relabelling the rows
         by a mapping or function is not supported."""
