@@ -11,6 +11,11 @@ from ember.ml.cluster import _kmeans_steps as S
 from ember.ml.cluster._common import (row_blocks, sample_weight_of,
                                       sq_dist_block, sq_norms)
 
+# cuML's names of its seeding (k-means||, the parallel oversampling
+# k-means++): ember seeds those by k-means++ as scikit-learn does, the
+# same D^2-weighted choice made one center at a time
+_CUML_PLUSPLUS = ("k-means||", "scalable-k-means++")
+
 
 def _same_clustering(a, b, k):
     """Whether labels a map onto labels b by a function (each cluster of a
@@ -35,7 +40,8 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         V.check_scalar(self.tol, "tol", numbers.Real, min_val=0, est=self)
         init = self.init
         if isinstance(init, str):
-            V.check_option(init, "init", ("k-means++", "random"), est=self)
+            V.check_option(init, "init", ("k-means++", "random") + _CUML_PLUSPLUS,
+                           est=self)
         elif callable(init):
             raise NotImplementedError("init as a callable is not supported by ember's "
                                       f"{type(self).__name__}; pass 'k-means++', "
@@ -67,7 +73,7 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         k = self.n_clusters
         if not isinstance(self.init, str):
             return self._init_array
-        if self.init == "k-means++":
+        if self.init in ("k-means++",) + _CUML_PLUSPLUS:
             idx = S.kmeans_plusplus(X, k, xx, w, rng)
         else:
             idx = S.random_rows(X.shape[0], k, rng, X.device, w)
@@ -144,7 +150,7 @@ class KMeans(_KMeansBase):
         mean = X.mean(axis=0)
         Xc = X - mean[None, :]
         # the row norms are k-means++'s alone (a pass over X otherwise wasted)
-        xx = sq_norms(Xc) if isinstance(self.init, str) and self.init == "k-means++" \
+        xx = sq_norms(Xc) if isinstance(self.init, str) and self.init != "random" \
             else None
         tol = S.tolerance(X, self.tol)
         best = None

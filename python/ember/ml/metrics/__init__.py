@@ -34,7 +34,7 @@ _LAZY = {"pairwise_distances": "pairwise", "euclidean_distances": "pairwise",
              "homogeneity_completeness_v_measure", "fowlkes_mallows_score")}}
 
 
-__getattr__ = lazy_names(__name__, {**_LAZY, "pairwise": "pairwise"})
+__getattr__ = lazy_names(__name__, {**_LAZY, "pairwise": "pairwise", "cluster": "cluster"})
 
 __all__ = ["accuracy_score", "confusion_matrix", "explained_variance_score",
            "f1_score", "fbeta_score", "log_loss", "mean_absolute_error",
