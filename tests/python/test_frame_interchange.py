@@ -145,3 +145,31 @@ def test_nanoarrow(pair, device):
     if device == "cpu":
         na = pytest.importorskip("nanoarrow")
         assert na.Array(df["s"]).to_pylist() == ["x", None, "yé", "日本"]
+
+
+def test_from_dlpack_frames(device):
+    """ember.frame.from_dlpack (cuDF's): a 2-D array through DLPack is a
+    DataFrame of its columns, a 1-D one a Series, as pandas builds them
+    from the same NumPy array; C and Fortran order alike."""
+    host = np.arange(24.0).reshape(6, 4)
+    for a in (ember.asarray(host, device=device),
+              ember.asfortranarray(ember.asarray(host, device=device))):
+        tm.assert_frame_equal(ef.from_dlpack(a).to_pandas(), pd.DataFrame(host))
+    tm.assert_series_equal(ef.from_dlpack(np.arange(5)).to_pandas(),
+                           pd.Series(np.arange(5)))
+    moved = ef.from_dlpack(np.arange(3.0), device=device)
+    assert str(moved.device) == str(ember.Device(device))
+    with pytest.raises(ValueError, match=r"shape \(2, 2, 2\)"):
+        ef.from_dlpack(np.zeros((2, 2, 2)))
+    with pytest.raises(TypeError, match="__dlpack__"):
+        ef.from_dlpack([1, 2, 3])
+
+
+@pytest.mark.parametrize("shape,order", [((3, 4), "C"), ((3, 4), "F"), ((5,), "C"),
+                                         ((1, 4), "F"), ((3, 1), "C"), ((2, 3, 4), "F")])
+def test_isfortran_equals_numpy(device, shape, order):
+    h = np.zeros(shape, order=order)
+    assert ember.isfortran(ember.asarray(h, device=device, order=order)) == np.isfortran(h)
+    assert ember.isfortran(h) == np.isfortran(h)
+    t = ember.asarray(np.zeros((3, 4)), device=device).T
+    assert ember.isfortran(t) == np.isfortran(np.zeros((3, 4)).T)

@@ -28,7 +28,7 @@ for _mod, _names in {
     "window": "bartlett blackman hamming hanning kaiser",
     "manip": "append asfortranarray broadcast delete insert repeat resize "
              "rollaxis tile trim_zeros",
-    "typecheck": "iscomplex iscomplexobj isreal isrealobj isscalar ndim "
+    "typecheck": "iscomplex iscomplexobj isfortran isreal isrealobj isscalar ndim "
                  "real_if_close shape size",
     "histogramdd": "histogramdd",
     "histograms": "bincount digitize histogram histogram2d "

@@ -67,6 +67,16 @@ def size(a, axis=None):
     return n
 
 
+def isfortran(a):
+    """Whether a is Fortran-contiguous and not also C-contiguous (NumPy's
+    isfortran: False for one-dimensional arrays)."""
+    if not isinstance(a, _e.ndarray):
+        import numpy as np
+        return np.isfortran(a)
+    f = a.flags
+    return bool(f.f_contiguous and not f.c_contiguous)
+
+
 def iscomplexobj(x):
     """Whether x's dtype is complex (not whether any value has an imaginary
     part)."""

@@ -32,6 +32,23 @@ def from_arrow(obj, device=None):
     return f(obj, device)
 
 
+def from_dlpack(obj, device=None):
+    """A DataFrame (2-D) or Series (1-D) of an array exported through
+    DLPack (an object with __dlpack__, or a capsule), cuDF's from_dlpack:
+    the array is ember.from_dlpack's, without a copy where it can be
+    shared; the frame's columns are its columns."""
+    import ember
+    a = ember.from_dlpack(obj)
+    if device is not None:
+        a = ember.asarray(a, device=device)
+    if a.ndim == 1:
+        return Series(a)
+    if a.ndim == 2:
+        return DataFrame(a)
+    raise ValueError(f"from_dlpack: a frame holds 1 or 2 dimensions, got an array "
+                     f"of shape {a.shape}")
+
+
 # pandas' module-level functions, each loaded from the module that holds
 # its area on first use, so importing ember.frame stays cheap.
 _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
@@ -65,4 +82,4 @@ _PANDAS_VALUES = ("Timestamp", "Timedelta", "NaT", "NA", "Categorical",
                   "offsets", "DateOffset")
 
 __all__ = ["CategoricalDtype", "DataFrame", "Dtype", "Index", "RangeIndex", "Series",
-           "from_arrow", "from_pandas"] + sorted(_LAZY)
+           "from_arrow", "from_dlpack", "from_pandas"] + sorted(_LAZY)
