@@ -87,12 +87,6 @@ def knn(dev, t, scale):
         res["fit + kneighbors, one stream"] = t(run)
     finally:
         _search.STREAM_DEVICES = saved
-    saved = _split.L2_BYTES
-    _split.L2_BYTES = 1 << 62
-    try:
-        res["fit + kneighbors, 3xTF32 in one GEMM a block (no column slices)"] = t(run)
-    finally:
-        _split.L2_BYTES = saved
     saved = _split.SPLIT_DEVICES
     _split.SPLIT_DEVICES = set()
     try:
@@ -107,9 +101,7 @@ def knn(dev, t, scale):
     res[f"GEMM of one block ({b} queries)"] = t(lambda: Qb @ (T.T * -2.0))
     A3, B3 = _split.with_norms(_split.left(Qb), _split.right(T * -2.0), yy)
     B3T = B3.T
-    res["3xTF32 split GEMM of one block, one call"] = t(lambda: _split.tf32_matmul(A3, B3T))
-    res["3xTF32 split GEMM of one block, column slices"] = t(
-        lambda: _split.split_scores(A3, B3T))
+    res["3xTF32 split GEMM of one block"] = t(lambda: _split.split_scores(A3, B3T))
     res["top-k warp kernel, one block"] = t(lambda: _search.top_k_warp(G, 10, yy))
     res["top-k warp kernel, one block, norms in the GEMM (one load a score)"] = t(
         lambda: _search.top_k_warp(G, 10))

@@ -492,22 +492,15 @@ def test_split_pieces_keep_float32_products_on_tf32():
     np.testing.assert_array_equal(B4[:, 192:195].astype(np.float64).sum(1), YY)
 
 
-@pytest.mark.parametrize("sliced", [False, True])
 @pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "cosine",
                                     "inner_product"])
-def test_split_product_path(monkeypatch, device, metric, sliced):
+def test_split_product_path(monkeypatch, device, metric):
     # float32 product metrics take _split's 3xTF32 product on a GPU; here
-    # on cpu too, over several blocks on two streams (as on a GPU) and with
-    # self-exclusion, in one GEMM a block or in column slices of 128
-    # training rows (and a last of 16)
+    # on cpu too, over several blocks (the last short) on two streams (as
+    # on a GPU) and with self-exclusion
     from ember.ml.neighbors import _search, _split
     monkeypatch.setattr(_split, "SPLIT_DEVICES", {"cpu", "cuda"})
     monkeypatch.setattr(_search, "STREAM_DEVICES", {"cpu", "cuda"})
-    if sliced:
-        monkeypatch.setattr(_split, "L2_BYTES", 4 * 72 * 128)
-        assert _split.column_step(400, 72) == 128
-    else:
-        assert _split.column_step(400, 72) == 400
     monkeypatch.setattr(_search.kneighbors, "__defaults__", (False, True, 9 * 400))
     rng = np.random.default_rng(5)
     X = (rng.normal(size=(400, 24)) * 4 + 2).astype(np.float32)
