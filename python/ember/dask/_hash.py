@@ -24,6 +24,12 @@ def _finish(z):
     return z ^ (z >> 31)
 
 
+def _const(value, device):
+    """A uint64 scalar on the column's device (a cpu partition on a GPU
+    host hashes on cpu, not on the default cuda:0)."""
+    return ember.asarray(value, dtype="uint64", device=device)
+
+
 def _string_hash(col):
     """One uint64 a string: sum of byte b at position p of a string of
     length L times BASE^(L - 1 - p), plus L, all mod 2^64."""
@@ -60,12 +66,12 @@ def _column_hash(col):
         codes = codes_of(col).astype("int64")
         out = h[ember.maximum(codes, 0)] if len(cats) else \
             ember.zeros(col.length, dtype="uint64", device=col.device)
-        return ember.where(codes < 0, ember.asarray(_NULL, dtype="uint64"), out)
+        return ember.where(codes < 0, _const(_NULL, col.device), out)
     if d.is_string:
         h = _string_hash(col)
     elif d.kind == "f":
         v = col.values.astype("float64") + 0.0        # -0.0 -> 0.0
-        h = ember.where(ember.isnan(v), ember.asarray(_NAN, dtype="uint64"),
+        h = ember.where(ember.isnan(v), _const(_NAN, col.device),
                         v.view("uint64"))
     elif d.kind == "b":
         h = col.values.astype("uint64")
@@ -73,7 +79,7 @@ def _column_hash(col):
         h = col.values.astype("int64").view("uint64")
     if col.validity is not None:
         valid = _bitmap.unpack(col.validity, col.length)
-        h = ember.where(valid, h, ember.asarray(_NULL, dtype="uint64"))
+        h = ember.where(valid, h, _const(_NULL, col.device))
     return _finish(h)
 
 
