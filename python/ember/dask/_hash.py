@@ -93,13 +93,16 @@ def hash_rows(obj, index=True):
     else:
         cols = list(obj._cols.values()) if hasattr(obj, "_cols") else [obj._col]
         if index:
-            cols.append(obj.index._labels())
+            # on the frame's device (a RangeIndex makes its labels where
+            # it is asked; _labels() would make them on the current one)
+            dev = cols[0].device if cols else ember.get_device()
+            cols.append(obj.index._column(dev))
     h = None
     for c in cols:
         ch = _column_hash(c)
         h = ch if h is None else h * _MIX + ch
     if h is None:
-        h = ember.zeros(len(obj), dtype="uint64", device=obj.device)
+        h = ember.zeros(len(obj), dtype="uint64", device=ember.get_device())
     return Series(h, index=None if isinstance(obj, (Index, RangeIndex)) else obj.index)
 
 
