@@ -34,9 +34,10 @@ def from_arrow(obj, device=None):
 
 def from_dlpack(obj, device=None):
     """A DataFrame (2-D) or Series (1-D) of an array exported through
-    DLPack (an object with __dlpack__, or a capsule), cuDF's from_dlpack:
-    the array is ember.from_dlpack's, without a copy where it can be
-    shared; the frame's columns are its columns."""
+    DLPack (an object with __dlpack__; cuDF's older bare capsule is not
+    taken), cuDF's from_dlpack: the array is ember.from_dlpack's, then
+    moved to `device` if one is given; the frame's columns are its
+    columns."""
     import ember
     a = ember.from_dlpack(obj)
     if device is not None:
