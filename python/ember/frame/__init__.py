@@ -39,9 +39,7 @@ def from_dlpack(obj, device=None):
     moved to `device` if one is given; the frame's columns are its
     columns."""
     import ember
-    a = ember.from_dlpack(obj)
-    if device is not None:
-        a = ember.asarray(a, device=device)
+    a = ember.from_dlpack(obj, device=device)
     if a.ndim == 1:
         return Series(a)
     if a.ndim == 2:

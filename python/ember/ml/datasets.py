@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 import ember
+from ember.ml import _validation as V
 from ember.ml._random import check_random_state
 
 
@@ -29,10 +30,12 @@ def _float(dtype):
 
 
 def _int_param(value, name, low):
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-        raise ValueError(f"The '{name}' parameter must be an int in the range "
-                         f"[{low}, inf). Got {value!r} instead.")
-    return int(value)
+    return int(V.check_scalar(value, name, numbers.Integral, min_val=low))
+
+
+def _centers(centers, dev):
+    """Given centers (any array) as float64 on dev."""
+    return ember.asarray(np.asarray(ember.asnumpy(centers), dtype=np.float64), device=dev)
 
 
 def _shuffle_rows(gen, n, *arrays):
@@ -56,8 +59,7 @@ def make_blobs(n_samples=100, n_features=2, *, centers=None, cluster_std=1.0,
             n_centers = int(centers)
             c = gen.uniform(center_box[0], center_box[1], size=(n_centers, n_features))
         else:
-            c = ember.asarray(np.asarray(ember.asnumpy(centers), dtype=np.float64),
-                              device=dev)
+            c = _centers(centers, dev)
             n_features, n_centers = c.shape[1], c.shape[0]
         counts = [n_samples // n_centers] * n_centers
         for i in range(n_samples % n_centers):
@@ -68,8 +70,7 @@ def make_blobs(n_samples=100, n_features=2, *, centers=None, cluster_std=1.0,
         if centers is None:
             c = gen.uniform(center_box[0], center_box[1], size=(n_centers, n_features))
         else:
-            c = ember.asarray(np.asarray(ember.asnumpy(centers), dtype=np.float64),
-                              device=dev)
+            c = _centers(centers, dev)
             if c.shape[0] != n_centers:
                 raise ValueError("Length of `n_samples` not consistent with number of "
                                  f"centers. Got n_samples = {n_samples} and centers = "
@@ -124,8 +125,8 @@ def make_regression(n_samples=100, n_features=100, *, n_informative=10, n_target
         X = gen.standard_normal(size=(n_samples, n_features))
     else:
         X = make_low_rank_matrix(n_samples, n_features, effective_rank=effective_rank,
-                                 tail_strength=tail_strength, random_state=gen._gen
-                                 if hasattr(gen, "_gen") else gen, device=dev)
+                                 tail_strength=tail_strength, random_state=gen,
+                                 device=dev)
     w = 100 * gen.uniform(size=(n_informative, n_targets))
     if n_informative < n_features:
         w = ember.concatenate([w, ember.zeros((n_features - n_informative, n_targets),
