@@ -44,6 +44,14 @@ static inline em_status em_fuse_guard(void)
     return EM_OK;
 }
 
+/* A fused result's storage takes its memory only when its group runs
+ * (src/fuse/fuse.h), so until then the array's data is NULL; once the
+ * group ran this fills in the array's data from its storage. Arrays that
+ * are pending are always whole results, never views (making a view runs
+ * the group first), so the data is the storage's base. */
+struct em_array;
+void em_array_settle_slow(struct em_array *a);
+
 /* Whether this thread records: EMBER_FUSION (read once; "0" turns it
  * off) unless em_fuse_set_state overrode it for this thread. */
 int em_fuse_enabled(void);

@@ -97,9 +97,11 @@ static em_status check_dtype(em_dtype dtype, const char *fn)
     return EM_OK;
 }
 
-em_status em_array_empty(em_device *d, em_dtype dtype, int ndim,
-                         const int64_t *shape, char order, em_stream *s,
-                         em_array *out)
+/* defer: the storage gets its memory only when a fused group runs
+ * (em_arr_storage_defer). */
+static em_status empty(em_device *d, em_dtype dtype, int ndim,
+                       const int64_t *shape, char order, em_stream *s,
+                       em_array *out, int defer)
 {
     em_array a;
     em_stream *on = NULL;
@@ -133,8 +135,10 @@ em_status em_array_empty(em_device *d, em_dtype dtype, int ndim,
                         em_dtype_get(dtype)->name);
     if (!(on = em_arr_stream(d, s, "em_array_empty")))
         return EM_ERR_INVALID_VALUE;
-    rc = em_arr_storage_alloc(d, (size_t)size * (size_t)itemsize, on,
-                              &a.storage);
+    rc = defer ? em_arr_storage_defer(d, (size_t)size * (size_t)itemsize, on,
+                                      &a.storage)
+               : em_arr_storage_alloc(d, (size_t)size * (size_t)itemsize, on,
+                                      &a.storage);
     if (rc != EM_OK)
         return rc;
     a.device = d;
@@ -147,6 +151,20 @@ em_status em_array_empty(em_device *d, em_dtype dtype, int ndim,
     em_array_update_flags(&a);
     *out = a;
     return EM_OK;
+}
+
+em_status em_array_empty(em_device *d, em_dtype dtype, int ndim,
+                         const int64_t *shape, char order, em_stream *s,
+                         em_array *out)
+{
+    return empty(d, dtype, ndim, shape, order, s, out, 0);
+}
+
+em_status em_arr_empty_deferred(em_device *d, em_dtype dtype, int ndim,
+                                const int64_t *shape, em_stream *s,
+                                em_array *out)
+{
+    return empty(d, dtype, ndim, shape, 'C', s, out, 1);
 }
 
 em_status em_array_wrap(em_device *d, void *data, em_dtype dtype, int ndim,

@@ -40,6 +40,10 @@ struct em_storage {
     /* The status of the fused kernel that failed to write this storage
      * (0: none failed): its value is refused, never read (src/fuse). */
     atomic_int fuse_failed;
+    /* Memory taken only when the fused group that writes it runs, and
+     * only if the storage is still referenced then (em_arr_storage_defer):
+     * until then base is NULL, and so is the data of every array of it. */
+    int deferred;
 };
 
 /* nbytes of device memory from d's pool on stream s (already resolved,
@@ -52,6 +56,25 @@ em_status em_arr_storage_alloc(em_device *d, size_t nbytes, em_stream *s,
 em_status em_arr_storage_wrap(em_device *d, void *base,
                               void (*release)(void *), void *ctx,
                               em_storage **out);
+
+/* As em_arr_storage_alloc, without the memory yet: a fused result
+ * (src/fuse) gets it from em_arr_storage_materialize when its group runs;
+ * a result that dies first never touches the pool. */
+em_status em_arr_storage_defer(em_device *d, size_t nbytes, em_stream *s,
+                               em_storage **out);
+/* Takes a deferred storage's memory now (a no-op once it has it). */
+em_status em_arr_storage_materialize(em_storage *st);
+/* The base of st as other threads may see it: NULL while deferred. */
+static inline void *em_arr_storage_base(const em_storage *st)
+{
+    return __atomic_load_n(&((em_storage *)st)->base, __ATOMIC_ACQUIRE);
+}
+
+/* An uninitialised C-ordered array whose storage is deferred (above): its
+ * data is NULL until its group runs; em_array_settle fills it in. */
+em_status em_arr_empty_deferred(em_device *d, em_dtype dtype, int ndim,
+                                const int64_t *shape, em_stream *s,
+                                em_array *out);
 
 void em_arr_storage_retain(em_storage *st);
 void em_arr_storage_release(em_storage *st);

@@ -257,6 +257,12 @@ static em_status run(em_reduce_op op, const em_array *a, const view2 *v,
     if (cuda && (st = em_fuse_reduce_begin(a, &p.d, s, &fn, args + 4, &nx,
                                            &fused)) != EM_OK)
         goto done;
+    /* not fused: a pending input gets its memory (its group runs) */
+    if (!fused && !in && a->storage && a->storage->deferred) {
+        if ((st = em_fuse_flush()) != EM_OK)
+            goto done;
+        in = em_arr_storage_base(a->storage);
+    }
     if (!fused && (st = em_gen_reduce_function(dev, &p.d, &fn)) != EM_OK)
         goto done;
     args[0] = &in;
@@ -362,6 +368,7 @@ static em_status reduce(em_reduce_op op, const em_array *a,
     em_stream *on = NULL;
     em_status st;
     view2 v;
+    em_array settled;
     char b1[SHAPE_STR], b2[SHAPE_STR];
 
     if (!name)
@@ -455,6 +462,21 @@ static em_status reduce(em_reduce_op op, const em_array *a,
     if (!(on = em_arr_stream(a->device, s, name)))
         return EM_ERR_INVALID_VALUE;
 
+    /* A pending elementwise input (src/fuse/fuse.h) has no memory yet:
+     * run() may compute it inside its own kernel on cuda when it is a
+     * whole C-ordered result; anything else runs its group first. */
+    if (M > 0 && !a->data && a->storage && a->storage->deferred) {
+        if (em_device_get_type(a->device) != EM_DEVICE_CUDA ||
+            !(a->flags & EM_ARRAY_C_CONTIGUOUS) ||
+            em_arr_storage_base(a->storage)) {
+            if (!em_arr_storage_base(a->storage) &&
+                (st = em_fuse_flush()) != EM_OK)
+                return st;
+            settled = *a;
+            em_array_settle_slow(&settled);
+            a = &settled;
+        }
+    }
     /* The result: straight into out when it is C-contiguous of the
      * result's dtype and does not overlap the input. */
     memset(&res, 0, sizeof res);

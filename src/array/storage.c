@@ -49,6 +49,41 @@ em_status em_arr_storage_alloc(em_device *d, size_t nbytes, em_stream *s,
     return EM_OK;
 }
 
+em_status em_arr_storage_defer(em_device *d, size_t nbytes, em_stream *s,
+                               em_storage **out)
+{
+    em_storage *st = NULL;
+    em_status rc = storage_new(d, &st);
+    if (rc != EM_OK)
+        return rc;
+    st->nbytes = nbytes;
+    st->stream = s;
+    st->owned = 1;
+    st->deferred = 1;
+    *out = st;
+    return EM_OK;
+}
+
+em_status em_arr_storage_materialize(em_storage *st)
+{
+    void *p = NULL;
+    em_status rc;
+    if (st->base)
+        return EM_OK;
+    if ((rc = em_malloc(st->device, st->nbytes, st->stream, &p)) != EM_OK)
+        return rc;
+    /* release: a thread that sees the base (em_array_settle) sees the
+     * block as the pool handed it out */
+    __atomic_store_n(&st->base, p, __ATOMIC_RELEASE);
+    return EM_OK;
+}
+
+void em_array_settle_slow(em_array *a)
+{
+    if (a->storage && a->storage->deferred)
+        a->data = em_arr_storage_base(a->storage);
+}
+
 em_status em_arr_storage_wrap(em_device *d, void *base,
                               void (*release)(void *), void *ctx,
                               em_storage **out)
@@ -76,7 +111,7 @@ void em_arr_storage_release(em_storage *st)
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&st->fuse_node, memory_order_relaxed))
         em_fuse_storage_dropped(st);
-    if (st->owned) {
+    if (st->owned && st->base) { /* a deferred one may never have had it */
         /* Nobody can act on a failure here (this runs from destructors),
          * so it is logged; the pool only fails for a pointer it does not
          * know, which would be a bug in this file. */

@@ -416,6 +416,29 @@ static em_status record(em_op op, const operand_view *v, int nin,
                           nin, out, nd, shape, s);
 }
 
+/* Eager work reads its inputs' memory: an input that is a pending fused
+ * result (its storage deferred, data NULL: src/fuse/fuse.h) has its group
+ * run, which gives it memory, and is read through a copy whose data is
+ * filled in (local[k]). */
+static em_status settle_inputs(operand_view *v, int nin, em_array *local)
+{
+    int pending = 0;
+    em_status st;
+    for (int k = 0; k < nin; k++)
+        if (v[k].a && !v[k].a->data && v[k].a->storage &&
+            v[k].a->storage->deferred)
+            pending |= !em_arr_storage_base(v[k].a->storage);
+    if (pending && (st = em_fuse_flush()) != EM_OK)
+        return st;
+    for (int k = 0; k < nin; k++)
+        if (v[k].a && !v[k].a->data && v[k].a->storage) {
+            local[k] = *v[k].a;
+            em_array_settle_slow(&local[k]);
+            v[k].a = &local[k];
+        }
+    return EM_OK;
+}
+
 static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
                        const em_array *where, em_stream *s, int may_record)
 {
@@ -425,7 +448,7 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
     const char *dev_what = NULL;
     em_dtype loop_in[2] = {EM_BOOL, EM_BOOL}, loop_out;
     operand_view v[2];
-    em_array tmp[3];
+    em_array tmp[3], settled[2];
     int nd = 0, made_out = 0, ntmp = 0, in_nd[2];
     int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM];
     const int64_t *in_shape[2];
@@ -527,7 +550,15 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
         (st = check_negative_exponent(in[1].array, on)) != EM_OK)
         return st;
     if (!out->storage) {
-        st = em_array_empty(dev, loop_out, nd, shape, 'C', on, out);
+        /* A result that may be recorded gets its memory only when its
+         * group runs, and only if it is still referenced then. */
+        int64_t size = 1;
+        for (int k = 0; k < nd; k++)
+            size *= shape[k];
+        if (may_record && !where && size > 0 && em_fuse_enabled())
+            st = em_arr_empty_deferred(dev, loop_out, nd, shape, on, out);
+        else
+            st = em_array_empty(dev, loop_out, nd, shape, 'C', on, out);
         if (st != EM_OK)
             return st;
         made_out = 1;
@@ -552,13 +583,18 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
     for (int k = 0; k < nd; k++)
         if (shape[k] == 1)
             out_st[k] = 0;
-    st = EM_OK;
-    for (int k = 0; k < nin && st == EM_OK; k++) {
+    for (int k = 0; k < nin; k++)
         v[k].a = in[k].array;
+    /* only a result made here may be recorded: otherwise this is eager
+     * work, which reads its inputs (and may copy them) below */
+    st = made_out && may_record && !where ? EM_OK
+                                          : settle_inputs(v, nin, settled);
+    for (int k = 0; k < nin && st == EM_OK; k++) {
         if (!v[k].a)
             continue;
         broadcast_strides(v[k].a, nd, shape, v[k].strides);
-        if (needs_copy(out, out_st, v[k].a, v[k].strides, nd, shape)) {
+        /* a result made here overlaps nothing */
+        if (!made_out && needs_copy(out, out_st, v[k].a, v[k].strides, nd, shape)) {
             st = em_arr_copy_new(v[k].a, v[k].a->dtype, on, &tmp[ntmp]);
             if (st == EM_OK) {
                 v[k].a = &tmp[ntmp++];
@@ -569,7 +605,7 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
     if (st == EM_OK && where) {
         int64_t wst[EM_MAX_NDIM];
         broadcast_strides(where, nd, shape, wst);
-        if (needs_copy(out, out_st, where, wst, nd, shape) &&
+        if (!made_out && needs_copy(out, out_st, where, wst, nd, shape) &&
             (st = em_arr_copy_new(where, where->dtype, on, &tmp[ntmp])) ==
                 EM_OK)
             where = &tmp[ntmp++];
@@ -582,12 +618,23 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
     }
     if (st == EM_OK && may_record && made_out && !where && ntmp == 0) {
         st = record(op, v, nin, loop_in, loop_out, out, in, nd, shape, on);
-        if (st == EM_ERR_NOT_SUPPORTED)
+        if (st == EM_ERR_NOT_SUPPORTED) {
+            st = settle_inputs(v, nin, settled);
+            if (st == EM_OK && !out->data &&
+                (st = em_arr_storage_materialize(out->storage)) == EM_OK)
+                out->data = out->storage->base;
+            if (st == EM_OK)
+                st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd,
+                            shape, on);
+        }
+    } else if (st == EM_OK) {
+        st = settle_inputs(v, nin, settled);
+        if (st == EM_OK && !out->data && out->storage->deferred &&
+            (st = em_arr_storage_materialize(out->storage)) == EM_OK)
+            out->data = out->storage->base;
+        if (st == EM_OK)
             st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd,
                         shape, on);
-    } else if (st == EM_OK) {
-        st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd, shape,
-                    on);
     }
     for (int k = 0; k < ntmp; k++)
         em_array_release(&tmp[k]);

@@ -98,10 +98,16 @@ static em_status run_locked(const char *name)
         if (g->node[i].out)
             atomic_store_explicit(&g->node[i].out->fuse_node, NULL,
                                   memory_order_relaxed);
-    /* A group none of whose results is still referenced has nothing to
-     * show (its values went into a fused reduction, or nowhere). */
+    /* Only results still referenced get memory, now: a temporary that died
+     * before the group ran never touched the pool. A group none of whose
+     * results is referenced has nothing to show (its values went into a
+     * fused reduction, or nowhere). */
     st = EM_OK;
-    for (int i = 0; i < g->nnodes; i++)
+    for (int i = 0; i < g->nnodes && st == EM_OK; i++)
+        if (g->node[i].out &&
+            (st = em_arr_storage_materialize(g->node[i].out)) == EM_OK)
+            g->node[i].out_data = g->node[i].out->base;
+    for (int i = 0; i < g->nnodes && st == EM_OK; i++)
         if (g->node[i].out) {
             st = em_fz_launch(g, name);
             break;
@@ -212,10 +218,18 @@ static int is_node_result(const fz_group *g, const fz_node *n,
     return 1;
 }
 
+/* Where a's elements are: an input may be a result of a group that just
+ * ran (inside em_fuse_record), whose caller's copy has no data yet. */
+static char *leaf_data(const em_array *a)
+{
+    return a->data ? a->data : (char *)em_arr_storage_base(a->storage);
+}
+
 static int find_leaf(const fz_group *g, const em_array *a, const int64_t *st)
 {
+    char *data = leaf_data(a);
     for (int i = 0; i < g->nleaves; i++)
-        if (g->leaf[i].data == a->data && g->leaf[i].dtype == a->dtype &&
+        if (g->leaf[i].data == data && g->leaf[i].dtype == a->dtype &&
             g->leaf[i].storage == a->storage &&
             !memcmp(g->leaf_st[i], st, (size_t)g->nd * sizeof *st))
             return i;
@@ -251,6 +265,7 @@ static int classify(const fz_group *g, const em_array *const *in,
         if (idx[k] < 0) {
             /* the second input may be the first one again */
             if (k == 1 && kind[0] == FZ_LEAF && idx[0] < 0 &&
+                in[0]->storage == in[1]->storage &&
                 in[0]->data == in[1]->data && in[0]->dtype == in[1]->dtype &&
                 !memcmp(strides[0], strides[1],
                         (size_t)g->nd * sizeof **strides))
@@ -362,6 +377,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
             } else if (idx[k] < 0) {
                 idx[k] = g->nleaves++;
                 em_array_retain(in[k], &g->leaf[idx[k]]);
+                g->leaf[idx[k]].data = leaf_data(in[k]);
                 memcpy(g->leaf_st[idx[k]], strides[k],
                        (size_t)nd * sizeof **strides);
             }

@@ -353,8 +353,8 @@ em_status em_fuse_replay(const em_fuse_tape *t, const em_array *const *args,
         int k = i < t->nouts ? t->out[i] : t->red_target;
         if (k < 0 || made[k])
             continue;
-        st = em_array_empty(dev, (em_dtype)t->node[k].d.out, t->nd, t->shape,
-                            'C', s, &node_arr[k]);
+        st = em_arr_empty_deferred(dev, (em_dtype)t->node[k].d.out, t->nd,
+                                   t->shape, s, &node_arr[k]);
         made[k] = st == EM_OK;
     }
     em_fz_lock();

@@ -348,6 +348,24 @@ def test_chain_of_ten_then_sum(dev):
                                rtol=1e-3)
 
 
+def test_intermediates_never_take_pool_memory(dev):
+    # a chain's temporaries die before its group runs: only the result that
+    # is still referenced gets memory from the pool, once, when it runs
+    # (eager takes a block an operation)
+    x = put(values("float32", seed=13), dev)
+    pool = ember.get_default_memory_pool()   # the current device: dev
+    _ember._fusion_flush()
+    before = pool.stats()["n_allocs"]
+    y = chain(x, 10)
+    assert pool.stats()["n_allocs"] == before
+    ember.asnumpy(y)
+    assert pool.stats()["n_allocs"] == before + 1
+    with ember.fusion(False):
+        before = pool.stats()["n_allocs"]
+        chain(x, 10)
+        assert pool.stats()["n_allocs"] >= before + 10
+
+
 def test_chain_past_the_node_bound(dev):
     # 40 binary nodes where the bound is 32 (x * 0.25 is a node too): the
     # group runs when the 33rd arrives, then the rest at the read

@@ -78,10 +78,10 @@ static PyObject *put(PyObject *m, PyObject *args, int along)
                           st->ndarray, &v, &k))
         return NULL;
     if (along)
-        EMPY_NOGIL(rc, em_put_along_axis(&((empy_ndarray *)a)->a, EMPY_ARR(ind),
+        EMPY_NOGIL(rc, em_put_along_axis(EMPY_ARR(a), EMPY_ARR(ind),
                                          EMPY_ARR(v), k, NULL));
     else
-        EMPY_NOGIL(rc, em_put(&((empy_ndarray *)a)->a, EMPY_ARR(ind), EMPY_ARR(v),
+        EMPY_NOGIL(rc, em_put(EMPY_ARR(a), EMPY_ARR(ind), EMPY_ARR(v),
                               (em_index_mode)k, NULL));
     if (rc != EM_OK)
         return empy_raise(st, rc);

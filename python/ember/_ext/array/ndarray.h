@@ -44,12 +44,23 @@ typedef struct {
  * other operation) sees computed values. A failure to run it is kept by
  * the core and returned by the next operation that needs the values.
  * EMPY_ARR_RAW is for what only reads the layout (shape, dtype, making
- * the result object, freeing) and for the recording path itself. */
-#define EMPY_ARR_RAW(o) (&((empy_ndarray *)(o))->a)
+ * the result object, freeing) and for the recording path itself: its data
+ * is NULL while the array is a pending result whose memory is not taken
+ * yet (src/fuse/fuse.h). */
+static inline em_array *empy_arr_settled(PyObject *o)
+{
+    em_array *a = &((empy_ndarray *)o)->a;
+    /* a fused result gets its memory when its group runs: its data is
+     * NULL until then, and filled in at the first use after */
+    if (__builtin_expect(!a->data && a->storage, 0))
+        em_array_settle_slow(a);
+    return a;
+}
+#define EMPY_ARR_RAW(o) empy_arr_settled((PyObject *)(o))
 static inline em_array *empy_arr_ready(PyObject *o)
 {
     (void)em_fuse_guard();
-    return EMPY_ARR_RAW(o);
+    return empy_arr_settled(o);
 }
 #define EMPY_ARR(o) empy_arr_ready((PyObject *)(o))
 /* As EMPY_ARR for what hands the memory itself out of ember (the buffer
