@@ -5,14 +5,13 @@ readers, and each way ember can take the decoded columns to a device.
   read_table          pq.read_table (the dataset scanner): 128Ki-row chunks
   ParquetFile.read    pq.ParquetFile(...).read(): one chunk a column,
                       decoded a column a thread
-  scanner batches     the scanner's batches in order, as read_parquet
-                      takes them, nothing copied
   table then copy     read_table, then from_arrow (the chunks of a column
-                      by one staged copy: read_parquet before the overlap)
+                      by one staged copy)
   file then copy      ParquetFile.read, then from_arrow (on cpu nothing is
                       copied: the columns are shared)
-  ember.read_parquet  the scanner's batches copied as they come, while
-                      pyarrow decodes the next (frame/_io_parquet.py)
+  ember.read_parquet  one (row group, number column) a task on a thread,
+                      each piece copied as it finishes
+                      (frame/_io_parquet.py)
 
 Medians of --reps runs, interleaved so that load on the machine falls on
 every row alike; ms.
@@ -43,13 +42,8 @@ def main():
     path = os.path.join(tempfile.mkdtemp(prefix="ember-parquet-"), "t.parquet")
     pq.write_table(pa.table(cols), path)
 
-    def batches():   # the scanner read_parquet iterates, nothing copied
-        from ember.frame._io_parquet import _scanner
-        return list(_scanner(path, None)[1].to_batches())
-
     cases = {"read_table": lambda: pq.read_table(path),
-             "ParquetFile.read": lambda: pq.ParquetFile(path).read(),
-             "scanner batches in order": batches}
+             "ParquetFile.read": lambda: pq.ParquetFile(path).read()}
     syncs = {}
     for d in [d for d in args.devices.split(",") if d]:
         sync = ember.Device(d).synchronize

@@ -1,8 +1,12 @@
-"""read_parquet of one local file, whose batches are copied to the device
-while pyarrow decodes the next (frame/_io_parquet.py), against
-pandas.read_parquet of the same file, on every device: columns that turn
-out to hold nulls in a later row group, every dtype the frame reads, the
-index's columns with `columns=`, empty files and one-row files."""
+"""read_parquet of one local file, decoded in (row group, column) pieces
+on threads, each copied to the device as it finishes (frame/_io_parquet.py),
+against pandas.read_parquet of the same file, on every device: columns
+that turn out to hold nulls in a later row group, every dtype the frame
+reads, the index's columns with `columns=`, empty files and one-row files.
+Every test runs as on a host of many cores and of few (where the cpu
+device reads a column a thread and shares it)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -13,6 +17,11 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 ef = ember.frame
 tm = pd.testing
+
+
+@pytest.fixture(autouse=True, params=["many cores", "few cores"])
+def cores(request, monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 64 if request.param == "many cores" else 1)
 
 
 def _mixed(n, rng):
