@@ -111,7 +111,11 @@ def trace_events(recs, version):
     t0 = min([r.host_start for r in recs] +
              [r.device_start for r in recs if r.device_start is not None] or [0])
     devices = sorted({r.device for r in recs if r.device})
-    dev_pid = {d: 2 + i for i, d in enumerate(devices)}
+    # a device's tracks are its streams, tid = the stream's number; its
+    # pid is above every such number, since viewers (Perfetto) take the
+    # track whose tid equals its pid for the process's main thread
+    top = max([r.stream for r in recs if r.device and r.stream is not None] + [0])
+    dev_pid = {d: top + 2 + i for i, d in enumerate(devices)}
     host_pid = 1
     events = [{"ph": "M", "name": "process_name", "pid": host_pid, "tid": 0,
                "args": {"name": "host (pid %d)" % os.getpid()}},

@@ -143,6 +143,27 @@ def test_allocations_recorded(dev):
     assert allocs[0].device_start is None
 
 
+def test_trace_stream_tracks_are_not_the_main_thread(dev, tmp_path):
+    # Perfetto takes a process's track whose tid equals its pid for the
+    # main thread: a device's pid stays above its streams' numbers
+    x = ember.asarray(np.arange(1000, dtype=np.float32))
+    streams = [ember.Stream(non_blocking=True) for _ in range(4)]
+    with ember.profile() as p:
+        for s in streams:
+            with s:
+                x + 1
+            s.synchronize()
+    path = tmp_path / "trace.json"
+    p.export(str(path))
+    events = json.loads(path.read_text())["traceEvents"]
+    dev_pids = {e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"
+                and not e["args"]["name"].startswith("host")}
+    tracks = [(e["pid"], e["tid"]) for e in events
+              if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] in dev_pids]
+    assert len(tracks) >= 4
+    assert all(pid != tid for pid, tid in tracks)
+
+
 def test_trace_json_is_trace_event_format(dev, tmp_path):
     x = ember.asarray(np.arange(1000, dtype=np.float32))
     s = ember.Stream(non_blocking=True)
