@@ -13,7 +13,27 @@ call, to learn its correlation id).
 
 usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
             [--rounds N] [--launches N]
+            [--variants default,nocallback,notimestamp,nocb+nots,kernel]
+            [--variant-rounds N] [--variant-passes N] [--skip-base]
        python bench/profiler_overhead.py --device cpu   (a check on the host)
+
+--variants measures ways of running CUPTI side by side
+(EMBER_PROFILE_CUPTI_VARIANT, docs/knobs.md: nocallback, notimestamp,
+kernel, nocopy, '+' between parts). The knob is read once per process, so
+each variant runs in a process of its own: the three launches, each in
+rounds of an unprofiled and a CUPTI-profiled loop (ABBA) as in the main
+table, VARIANT_ROUNDS rounds in all, split over PASSES processes per
+variant, the passes walking the list forwards then backwards so a drift
+over the minutes of the run falls on the variants alike. After the main
+table (left out with --skip-base) a compact table gives each variant's
+overhead per launch path (median, IQR) and extra time per step, what
+CUPTI said it took (its log line at the first start), whether every
+launch got a device time, and "lag us", the median of device start less
+host start of the launches: a variant whose clock conversion were wrong
+would show there (and "early" counts launches whose device start came
+before their call began, which cannot be). On the cpu device there is no
+CUPTI: the variants' processes time events (the host clock), which checks
+the plumbing only.
 
 A round times LAUNCHES launches and one synchronize twice, once without a
 profile and once inside one, back to back, and takes the ratio of the
@@ -57,8 +77,11 @@ profiler reads that clock twice per operation, which is cheap through the
 vDSO (tsc) and a system call otherwise."""
 import argparse
 import gc
+import json
 import os
 import statistics
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -136,6 +159,12 @@ class Round:
                      if host else None)
         mine = [r for r in mine if r.device_start is not None]
         self.timed = len(mine)
+        # device start less host start: where CUPTI's times are put on the
+        # host clock wrongly this moves (a launch cannot start on the device
+        # before its call began: "early")
+        lags = [r.device_start - r.host_start for r in mine]
+        self.lag = statistics.median(lags) if lags else None
+        self.early = sum(1 for x in lags if x < 0)
         self.span = ((max(r.device_end for r in mine) - min(r.device_start for r in mine))
                      * 1e-9 / launches if mine else None)
 
@@ -143,6 +172,13 @@ class Round:
 def case(ember, step, sync, name_of_launch, how, rounds, launches):
     """A row's figures for one step, profiling as `how` says: 'events',
     'cupti' or 'cupti, callback'."""
+    return summarize(case_raw(ember, step, sync, name_of_launch, how, rounds,
+                              launches), launches)
+
+
+def case_raw(ember, step, sync, name_of_launch, how, rounds, launches):
+    """The rounds' own figures for one step (lists, one entry a round; JSON
+    as it is, so rounds from several processes can be pooled)."""
     step()                                  # compiles outside the timing
     sync()
     gc.collect()
@@ -170,19 +206,50 @@ def case(ember, step, sync, name_of_launch, how, rounds, launches):
     for p in profiled:
         for k, n in p.others.items():
             others[k] = others.get(k, 0) + n
-    also = ", ".join("%s %.2f" % (k, n / (rounds * launches))
-                     for k, n in sorted(others.items())) or "-"
-    spans = [p.span for p in profiled if p.span is not None]
-    hosts = [p.host for p in profiled if p.host is not None]
     return {
-        "before": before, "off": statistics.median(off), "on": statistics.median(on),
-        "overhead": quartiles(ratios), "extra": quartiles(diffs),
-        "stop": statistics.median(p.stop for p in profiled),
-        "count": min(p.count for p in profiled), "timed": min(p.timed for p in profiled),
+        "before": [before], "off": off, "on": on, "ratios": ratios, "diffs": diffs,
+        "stop": [p.stop for p in profiled], "count": [p.count for p in profiled],
+        "timed": [p.timed for p in profiled], "others": others,
+        "span": [p.span for p in profiled if p.span is not None],
+        "host": [list(p.host) for p in profiled if p.host is not None],
+        "lag": [p.lag for p in profiled if p.lag is not None],
+        "early": [p.early for p in profiled],
+    }
+
+
+def pool(raws):
+    """One case_raw of several (the same step, rounds from other processes)."""
+    out = {}
+    for raw in raws:
+        for k, v in raw.items():
+            if k == "others":
+                o = out.setdefault(k, {})
+                for name, n in v.items():
+                    o[name] = o.get(name, 0) + n
+            else:
+                out.setdefault(k, []).extend(v)
+    return out
+
+
+def summarize(raw, launches):
+    """A row's figures from its rounds (case_raw, or several pooled)."""
+    rounds = len(raw["ratios"])
+    also = ", ".join("%s %.2f" % (k, n / (rounds * launches))
+                     for k, n in sorted(raw["others"].items())) or "-"
+    spans, hosts = raw["span"], raw["host"]
+    return {
+        "before": statistics.median(raw["before"]),
+        "off": statistics.median(raw["off"]), "on": statistics.median(raw["on"]),
+        "overhead": quartiles(raw["ratios"]), "extra": quartiles(raw["diffs"]),
+        "stop": statistics.median(raw["stop"]),
+        "count": min(raw["count"]), "timed": min(raw["timed"]),
         "span": statistics.median(spans) if spans else float("nan"), "also": also,
         # medians over rounds of: first call, median call, mean call (ns)
         "host": tuple(statistics.median(h[k] for h in hosts) for k in range(3))
         if hosts else None,
+        "lag": statistics.median(raw["lag"]) if raw["lag"] else float("nan"),
+        "early": sum(raw["early"]),
+        "rounds": rounds,
     }
 
 
@@ -246,6 +313,156 @@ def own_recording(ember, dev, rows, args):
                                                   q3 * 1e6, (med - own) * 1e6))
 
 
+def make_cases(ember):
+    """The three launch paths on the current device: (row label, step,
+    the name its launches are recorded under)."""
+    fusion = getattr(ember, "fusion", None)
+    if fusion is not None:              # one launch per operation, as named
+        fusion(False).__enter__()
+    x = ember.zeros(1000, dtype=np.float32)
+    k = ember.RawKernel(_ADD1, "bench_add1")
+    n = np.int32(1000)
+    return [
+        ("x += 1 (1,000 float32)", lambda: x.__iadd__(1), "add float32"),
+        ("x.sum() (1,000 float32)", lambda: x.sum(), "sum float32"),
+        ("RawKernel (1,000 float32)", lambda: k((4,), (256,), (x, n)), "bench_add1"),
+    ]
+
+
+_VARIANT = "EMBER_PROFILE_CUPTI_VARIANT"
+_MARK = "VARIANT-JSON "
+
+
+def variant_child(args):
+    """--child-variant: the three launch paths' rounds with CUPTI run as
+    EMBER_PROFILE_CUPTI_VARIANT (set by the parent) says, printed as one
+    JSON line (events on the cpu device: the plumbing's check)."""
+    import ember
+    dev = ember.Device(args.device)
+    dev.use()
+    cases = make_cases(ember)
+    how, why = "events", ""
+    if dev.type == "cuda":
+        how, why = "cupti", cupti_usable(ember)
+    out = {"variant": args.child_variant, "why_not": why, "how": how, "cases": {}}
+    if not why:
+        for label, step, name in cases:
+            out["cases"][label] = case_raw(ember, step, dev.synchronize, name, how,
+                                           args.rounds, args.launches)
+    print(_MARK + json.dumps(out), flush=True)
+
+
+def run_variants(args, names):
+    """Each variant's rounds, from processes of its own: {name: [cases of a
+    process]}, what CUPTI said each took, why any was not timed, and the
+    warnings the processes printed."""
+    passes = min(args.variant_passes, args.variant_rounds)
+    raws = {n: [] for n in names}
+    took, why, warns = {}, {}, []
+    for k in range(passes):
+        # VARIANT_ROUNDS in all, shared out over the passes
+        per = args.variant_rounds // passes + (k < args.variant_rounds % passes)
+        for name in names if k % 2 == 0 else names[::-1]:
+            env = dict(os.environ, EMBER_LOG="info")
+            env[_VARIANT] = name
+            env.pop(_MATCH, None)
+            cmd = [sys.executable, os.path.abspath(__file__), "--device", args.device,
+                   "--rounds", str(per), "--launches", str(args.launches),
+                   "--child-variant", name]
+            try:
+                r = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                   timeout=600)
+            except subprocess.TimeoutExpired:
+                why[name] = "its process ran past 600 s"
+                continue
+            got = [ln for ln in r.stdout.splitlines() if ln.startswith(_MARK)]
+            for ln in r.stderr.splitlines():
+                if "CUPTI variant:" in ln:
+                    took[name] = ln.split("CUPTI variant:", 1)[1].strip()
+                elif "ember[warn]" in ln and ln not in warns:
+                    warns.append("%s: %s" % (name, ln))
+            if r.returncode != 0 or not got:
+                tail = r.stderr.strip().splitlines()[-1:] or ["no output"]
+                why[name] = "its process failed (rc %d): %s" % (r.returncode, tail[0])
+                continue
+            data = json.loads(got[-1][len(_MARK):])
+            if data["why_not"]:
+                why[name] = data["why_not"]
+                continue
+            if data["how"] != "cupti":
+                took.setdefault(name, "no CUPTI on %s: events" % args.device)
+            raws[name].append(data["cases"])
+    return raws, took, why, warns
+
+
+def print_variants(args, names, raws, took, why, warns, seconds):
+    """The compact table of the variants, and each one's time per step
+    against the default's."""
+    def short(label):
+        return label.split(" (")[0]
+
+    mark = {"met": "y", "not met": "n", "met, within noise": "~y",
+            "not met, within noise": "~n"}
+    rows, labels = {}, []
+    for name in names:
+        if not raws[name]:
+            continue
+        rows[name] = {}
+        for label in raws[name][0]:
+            if label not in labels:
+                labels.append(label)
+            rows[name][label] = summarize(pool(c[label] for c in raws[name]),
+                                          args.launches)
+    columns = (["variant", "CUPTI took"] + [short(lb) for lb in labels] +
+               ["<= 10%", "timed", "lag us", "early", "stop ms", "rounds"])
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for name in names:
+        if name not in rows:
+            lines.append("| %s | not timed: %s |" % (name, why.get(name, "?")))
+            continue
+        cells, verdicts, timed, lags, stops = [], [], [], [], []
+        for lb in labels:
+            r = rows[name][lb]
+            q1, med, q3 = r["overhead"]
+            cells.append("%+.1f%% (%+.1f..%+.1f) %+.2f us" % (
+                100 * med, 100 * q1, 100 * q3, r["extra"][1] * 1e6))
+            verdicts.append(mark[verdict(q1, med, q3)])
+            timed.append(r["timed"] == r["count"])
+            lags.append("%.1f" % (r["lag"] * 1e-3))
+            stops.append("%.1f" % (r["stop"] * 1e3))
+        first = rows[name][labels[0]]
+        lines.append("| %s | %s | %s | %s | %s | %s | %d | %s | %d |" % (
+            name, took.get(name, "?"), " | ".join(cells), "/".join(verdicts),
+            "all" if all(timed) else "NOT ALL",
+            "/".join(lags), sum(rows[name][lb]["early"] for lb in labels),
+            "/".join(stops), first["rounds"]))
+    table = "\n".join(lines)
+    print()
+    print("CUPTI variants (EMBER_PROFILE_CUPTI_VARIANT), %d launches per loop, "
+          "each variant's rounds from %d process(es), ABBA within each; a cell: "
+          "overhead median (IQR) and the extra time per step; <= 10%%: y met, n "
+          "not, ~ within noise; lag: device start less host start, median, per "
+          "launch path; %.0f s in all:" % (
+              args.launches, min(args.variant_passes, args.variant_rounds), seconds))
+    print(table)
+    if "default" in rows:
+        base = rows["default"]
+        print("extra time per step against default's (median of the rounds' "
+              "differences, us; negative: cheaper):")
+        for name in names:
+            if name == "default" or name not in rows:
+                continue
+            print("  %s: %s" % (name, ", ".join(
+                "%s %+.3f" % (short(lb), (rows[name][lb]["extra"][1] -
+                                          base[lb]["extra"][1]) * 1e6)
+                for lb in labels if lb in base)))
+    for w in warns:
+        print("  warning from " + w)
+    if args.out:
+        with open(args.out, "w" if args.skip_base else "a") as fh:
+            fh.write("\n" + table + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cuda:0")
@@ -254,23 +471,45 @@ def main():
                     help="rounds per row (pairs of loops), default %d" % ROUNDS)
     ap.add_argument("--launches", type=int, default=LAUNCHES,
                     help="launches per loop, default %d" % LAUNCHES)
+    ap.add_argument("--variants",
+                    help="EMBER_PROFILE_CUPTI_VARIANT values to compare, ',' "
+                         "between (e.g. default,nocallback,notimestamp,"
+                         "nocb+nots,kernel)")
+    ap.add_argument("--variant-rounds", type=int,
+                    help="rounds per variant and launch path (default --rounds)")
+    ap.add_argument("--variant-passes", type=int, default=2,
+                    help="processes per variant, the list walked forwards then "
+                         "backwards (default 2)")
+    ap.add_argument("--skip-base", action="store_true",
+                    help="with --variants: only the variants' table")
+    ap.add_argument("--child-variant", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.rounds < 1 or args.launches < 1:
         ap.error("--rounds and --launches must be at least 1")
+    if args.variant_rounds is None:
+        args.variant_rounds = args.rounds
+    if args.variant_rounds < 1 or args.variant_passes < 1:
+        ap.error("--variant-rounds and --variant-passes must be at least 1")
+    if args.child_variant is not None:
+        variant_child(args)
+        return
+    names = [v.strip() for v in (args.variants or "").split(",") if v.strip()]
+    if args.skip_base and not names:
+        ap.error("--skip-base needs --variants")
+    if not args.skip_base:
+        base(args)
+    if names:
+        t0 = time.perf_counter()
+        raws, took, why, warns = run_variants(args, names)
+        print_variants(args, names, raws, took, why, warns, time.perf_counter() - t0)
+
+
+def base(args):
+    """The main table and the lines after it."""
     import ember
     dev = ember.Device(args.device)
     dev.use()
-    fusion = getattr(ember, "fusion", None)
-    if fusion is not None:              # one launch per operation, as named
-        fusion(False).__enter__()
-    x = ember.zeros(1000, dtype=np.float32)
-    k = ember.RawKernel(_ADD1, "bench_add1")
-    n = np.int32(1000)
-    cases = [
-        ("x += 1 (1,000 float32)", lambda: x.__iadd__(1), "add float32"),
-        ("x.sum() (1,000 float32)", lambda: x.sum(), "sum float32"),
-        ("RawKernel (1,000 float32)", lambda: k((4,), (256,), (x, n)), "bench_add1"),
-    ]
+    cases = make_cases(ember)
     lines, rows = [], []
     why_not = ""
     for how in ("events", "cupti", "cupti, callback"):

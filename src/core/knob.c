@@ -50,6 +50,11 @@ static const knob knobs[EM_KNOB_COUNT] = {
                                      "launches by a callback on every launch "
                                      "(the earlier way, for the overhead bench "
                                      "to compare); read at each start", 1, 0},
+    [EM_KNOB_PROFILE_CUPTI_VARIANT] = {"EMBER_PROFILE_CUPTI_VARIANT", "how "
+                                       "a CUPTI profile runs, for the overhead "
+                                       "bench to compare: default, or '+' between "
+                                       "nocallback, notimestamp, kernel, nocopy "
+                                       "(read once, at the first CUPTI start)", 1, 0},
     [EM_KNOB_FUSION] = {"EMBER_FUSION", "1: elementwise operations are "
                         "recorded and run fused as one kernel; 0: each "
                         "launches at once (default 1; read once)", 1, 0},

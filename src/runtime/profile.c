@@ -606,6 +606,8 @@ HOT void span_begin(struct span *sp, struct tstate *t, em_device *d, em_stream *
                d->type == EM_DEVICE_CUDA && !capture) {
         sp->cupti = by_corr || __atomic_load_n(&cupti_cb, __ATOMIC_RELAXED)
                   ? BY_CORR : BY_CUPTI;
+        if (by_corr)
+            em_prof_cupti_need_corr();    /* a graph replay's call is caught */
         if (sp->cupti == BY_CORR)
             (void)em_prof_cupti_take();   /* an id left by an earlier call */
     } else if (!capture && (tb = tb_get_in(t)) && tb_enter(tb)) {

@@ -64,9 +64,13 @@ void em_prof_transfer_done(em_device *d, em_stream *s, int to_host,
  * (devices must be idle first); sort, then times gives the first start and
  * last end of the activities of an id (a graph replay has several) and
  * sets them aside; then match pairs the rest with calls. Times on
- * CLOCK_MONOTONIC. */
+ * CLOCK_MONOTONIC. need_corr, before a graph replay's launch: the call
+ * will be caught (the subscription is made there, once a profile, where
+ * EMBER_PROFILE_CUPTI_VARIANT=nocallback put it off; else a test of one
+ * flag). */
 em_status em_prof_cupti_begin(void);
 int em_prof_cupti_by_callback(void);
+void em_prof_cupti_need_corr(void);
 uint32_t em_prof_cupti_take(void);
 void em_prof_cupti_end(void);
 void em_prof_cupti_sort(void);

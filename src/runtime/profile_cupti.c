@@ -18,6 +18,24 @@
  * bench/profiler_overhead.py). A timestamp callback makes CUPTI stamp
  * records with CLOCK_MONOTONIC, the profile's clock.
  *
+ * EMBER_PROFILE_CUPTI_VARIANT (read once, at the first CUPTI start) runs
+ * CUPTI otherwise, for bench/profiler_overhead.py to weigh what each part
+ * costs a launch; '+' joins them:
+ *   nocallback   no driver-API subscription until the profile's first
+ *                graph replay (em_prof_cupti_need_corr), as a subscriber
+ *                may make the driver look for callbacks on every call;
+ *   notimestamp  no timestamp callback: CUPTI stamps records with its own
+ *                clock, read against CLOCK_MONOTONIC at the start and at
+ *                the stop, and records are moved onto CLOCK_MONOTONIC at
+ *                the stop by the offset between the readings, interpolated
+ *                (so CUPTI never calls into ember to stamp a record);
+ *   kernel       CUPTI_ACTIVITY_KIND_KERNEL, not CONCURRENT_KERNEL (a
+ *                comparison only: CUPTI then serializes all kernels);
+ *   nocopy       kernel activity only: copies and fills get no device
+ *                times (a comparison of what enabling their kinds costs).
+ * With EMBER_PROFILE_CUPTI_MATCH=callback the subscription is made at the
+ * start whatever the variant, as every launch needs it.
+ *
  * libcupti is opened with dlopen (the toolkit's lib64 or extras/CUPTI/
  * lib64, pip's nvidia-cuda-cupti-cu12 or nvidia-cuda-cupti) and declared
  * here, not from its headers, so building needs none. The record layouts
@@ -86,20 +104,52 @@ static const em_vendor_sym syms[] = {
 };
 static em_vendor_lazy lib = EM_VENDOR_LAZY(EM_VENDOR_CUPTI, syms, &cu);
 
-/* The timed activities (CLOCK_MONOTONIC ns), under acts_lock. */
+/* EMBER_PROFILE_CUPTI_VARIANT's parts (header comment); set once, in
+ * setup. */
+enum { V_LAZY_CALLS = 1, V_OWN_CLOCK = 2, V_KERNEL = 4, V_NO_COPIES = 8 };
+static const struct {
+    const char *name, *alias;
+    unsigned bit;
+} variant_names[] = {
+    {"default", "default", 0},
+    {"nocallback", "nocb", V_LAZY_CALLS},
+    {"notimestamp", "nots", V_OWN_CLOCK},
+    {"kernel", "kernel", V_KERNEL},
+    {"nocopy", "nocopy", V_NO_COPIES},
+};
+static unsigned variant;
+
+/* CUPTI's clock read against CLOCK_MONOTONIC (ns). */
+struct clock_pair {
+    int64_t mono, cupti;
+};
+
+/* The timed activities, under acts_lock: as CUPTI stamped them until
+ * `converted`, then on CLOCK_MONOTONIC. Where the timestamp callback took
+ * (`stamped`, set once in setup) CUPTI's clock is CLOCK_MONOTONIC; else
+ * the stop moves each time by the offset between the clocks, read at the
+ * start (clock0) and at the stop (clock1) and interpolated between. */
 static pthread_mutex_t acts_lock = PTHREAD_MUTEX_INITIALIZER;
 static em_prof_act *acts;
 static size_t n_acts, cap_acts;
-static int64_t stamp_offset;   /* monotonic - CUPTI's clock: 0 when the
-                                  timestamp callback took */
+static int stamped;
+static int converted;
+static struct clock_pair clock0, clock1;
+static cupti_result (*cupti_now)(uint64_t *);   /* cuptiGetTimestamp */
+
+/* The profile's subscription and enabled kinds, under sub_lock: made at
+ * the start, or with nocallback at the first graph replay (sub_done, read
+ * without the lock, says none is to be made now). */
+static pthread_mutex_t sub_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *subscriber;
+static int recording;          /* between a start that worked and its end */
+static int sub_done;
+static int on_kinds[4], n_on_kinds;
+
 static int by_callback;        /* this profile matches every record by id */
 static int warned;             /* this profile said a stream has no id */
 static int graph_ids;          /* kernel records carry graphId (CUPTI 11.0+) */
 static __thread uint32_t last_corr;
-
-static const int kinds[] = {KIND_CONCURRENT_KERNEL, KIND_MEMCPY, KIND_MEMSET,
-                            KIND_MEMCPY2};
 
 /* The driver calls whose correlation id a record needs: graph launches
  * and, matching by callback, also the calls the cuda backend makes for
@@ -211,7 +261,23 @@ static void buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
     *max_records = 0;
 }
 
-/* One more activity, its times on CLOCK_MONOTONIC. Under acts_lock. */
+/* t (CUPTI's clock) on CLOCK_MONOTONIC, from the start's and the stop's
+ * readings. Under acts_lock, clock1 read. */
+static int64_t to_mono(int64_t t)
+{
+    int64_t off0 = clock0.mono - clock0.cupti, off1 = clock1.mono - clock1.cupti;
+    int64_t span = clock1.cupti - clock0.cupti;
+    if (stamped)
+        return t;
+    if (span <= 0)
+        return t + off0;
+    return t + off0 + (int64_t)((double)(off1 - off0) *
+                                ((double)(t - clock0.cupti) / (double)span));
+}
+
+/* One more activity, its times as CUPTI gave them (on CLOCK_MONOTONIC once
+ * converted: a buffer handed back after the stop's conversion). Under
+ * acts_lock. */
 static void keep(const em_prof_act *a)
 {
     if (a->start == 0 && a->end == 0)   /* CUPTI could not time it */
@@ -225,8 +291,10 @@ static void keep(const em_prof_act *a)
         cap_acts = cap;
     }
     acts[n_acts] = *a;
-    acts[n_acts].start += stamp_offset;
-    acts[n_acts].end += stamp_offset;
+    if (converted) {
+        acts[n_acts].start = to_mono(a->start);
+        acts[n_acts].end = to_mono(a->end);
+    }
     n_acts++;
 }
 
@@ -331,18 +399,67 @@ static void add_toolkit_dirs(void)
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static em_status once_status;
 
+/* EMBER_PROFILE_CUPTI_VARIANT's parts into `variant`; an unknown part is
+ * said and left out. */
+static void read_variant(void)
+{
+    const char *v = em_knob_text(EM_KNOB_PROFILE_CUPTI_VARIANT);
+    const size_t n = sizeof variant_names / sizeof *variant_names;
+    while (v && *v) {
+        size_t len = strcspn(v, "+,"), i;
+        for (i = 0; i < n; i++)
+            if ((strlen(variant_names[i].name) == len &&
+                 !strncmp(v, variant_names[i].name, len)) ||
+                (strlen(variant_names[i].alias) == len &&
+                 !strncmp(v, variant_names[i].alias, len)))
+                break;
+        if (i < n)
+            variant |= variant_names[i].bit;
+        else if (len)
+            em_log(EM_LOG_WARN, "profile", "EMBER_PROFILE_CUPTI_VARIANT: '%.*s' "
+                   "is none of default, nocallback (nocb), notimestamp (nots), "
+                   "kernel, nocopy; left out", (int)len, v);
+        v += len;
+        if (*v)
+            v++;
+    }
+}
+
+/* CUPTI's clock against CLOCK_MONOTONIC: the narrowest of a few
+ * brackets, CUPTI's reading taken for the bracket's middle; {0, 0} (no
+ * offset) where CUPTI cannot be read. */
+static struct clock_pair read_clocks(void)
+{
+    struct clock_pair p = {0, 0};
+    int64_t best = -1;
+    for (int i = 0; cupti_now && i < 5; i++) {
+        uint64_t c = 0;
+        int64_t t0 = mono_ns(), t1;
+        if (cupti_now(&c) != 0)
+            break;
+        t1 = mono_ns();
+        if (best < 0 || t1 - t0 < best) {
+            best = t1 - t0;
+            p.mono = t0 + (t1 - t0) / 2;
+            p.cupti = (int64_t)c;
+        }
+    }
+    return p;
+}
+
 /* Bind once; the timestamp callback must precede the first enable. */
 static void setup(void)
 {
     cupti_result (*set_stamp)(uint64_t (*)(void));
-    cupti_result (*now)(uint64_t *);
     cupti_result (*set_attr)(int attr, size_t *size, void *value);
     cupti_result (*version)(uint32_t *v);
     void *h = NULL;
     cupti_result r;
+    char parts[96] = "";
     add_toolkit_dirs();
     if ((once_status = em_vendor_ready(&lib)) != EM_OK)
         return;
+    read_variant();
     em_vendor_open(EM_VENDOR_CUPTI, &h);
     *(void **)&version = h ? dlsym(h, "cuptiGetVersion") : NULL;
     if (version) {
@@ -362,18 +479,26 @@ static void setup(void)
         once_status = cupti_error(r, "cuptiActivityRegisterCallbacks");
         return;
     }
+    /* CLOCK_MONOTONIC stamped by CUPTI through our callback; else (an
+     * older CUPTI, or notimestamp) CUPTI's own clock, put on ours at the
+     * stop. notimestamp without cuptiGetTimestamp keeps the callback. */
+    *(void **)&cupti_now = h ? dlsym(h, "cuptiGetTimestamp") : NULL;
     *(void **)&set_stamp = h ? dlsym(h, "cuptiActivityRegisterTimestampCallback") : NULL;
-    if (set_stamp && set_stamp(stamp) == 0)
-        return;
-    /* an older CUPTI: its own clock, put on ours by one reading of each */
-    *(void **)&now = h ? dlsym(h, "cuptiGetTimestamp") : NULL;
-    if (now) {
-        uint64_t c = 0;
-        int64_t t0 = mono_ns(), t1;
-        now(&c);
-        t1 = mono_ns();
-        stamp_offset = t0 + (t1 - t0) / 2 - (int64_t)c;
-    }
+    if (!(variant & V_OWN_CLOCK) || !cupti_now)
+        stamped = set_stamp && set_stamp(stamp) == 0;
+    for (size_t i = 1; i < sizeof variant_names / sizeof *variant_names; i++)
+        if ((variant & variant_names[i].bit) &&
+            !(variant_names[i].bit == V_OWN_CLOCK && stamped))
+            snprintf(parts + strlen(parts), sizeof parts - strlen(parts), "%s%s",
+                     *parts ? "+" : "", variant_names[i].name);
+    em_log(EM_LOG_INFO, "profile", "CUPTI variant: %s (%s activity%s; driver-API "
+           "callbacks %s; records stamped %s)", *parts ? parts : "default",
+           variant & V_KERNEL ? "KERNEL" : "CONCURRENT_KERNEL",
+           variant & V_NO_COPIES ? " only" : ", copies and fills",
+           variant & V_LAZY_CALLS ? "from the first graph replay (from the start "
+                                    "when matching by callback)" : "from the start",
+           stamped ? "with CLOCK_MONOTONIC by callback"
+                   : "with CUPTI's clock, converted at the stop");
 }
 
 /* EMBER_PROFILE_CUPTI_MATCH=callback: match by a callback on every call
@@ -385,18 +510,11 @@ static int match_env(void)
     return v && !strcmp(v, "callback");
 }
 
-em_status em_prof_cupti_begin(void)
+/* Subscribe to the driver calls this profile traces; EM_OK, or CUPTI's
+ * error with nothing left subscribed. Under sub_lock. */
+static em_status subscribe_calls(void)
 {
     cupti_result r;
-    size_t i;
-    pthread_once(&once, setup);
-    if (once_status != EM_OK)
-        return em_error(once_status, "%s", em_last_error());
-    pthread_mutex_lock(&acts_lock);
-    n_acts = 0;
-    pthread_mutex_unlock(&acts_lock);
-    by_callback = match_env();
-    __atomic_store_n(&warned, 0, __ATOMIC_RELAXED);
     if ((r = cu.subscribe(&subscriber, on_driver_call, NULL)) != 0) {
         subscriber = NULL;
         return cupti_error(r, "cuptiSubscribe");
@@ -407,17 +525,92 @@ em_status em_prof_cupti_begin(void)
         subscriber = NULL;
         return cupti_error(r, "cuptiEnableCallback(driver API)");
     }
-    for (i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        if ((r = cu.enable(kinds[i])) != 0) {
+    return EM_OK;
+}
+
+/* Under sub_lock. */
+static void unsubscribe_calls(void)
+{
+    if (!subscriber)
+        return;
+    cu.enable_domain(0, subscriber, DOMAIN_DRIVER_API);
+    cu.unsubscribe(subscriber);
+    subscriber = NULL;
+}
+
+em_status em_prof_cupti_begin(void)
+{
+    cupti_result r;
+    em_status st;
+    struct clock_pair c0;
+    int lazy, i;
+    pthread_once(&once, setup);
+    if (once_status != EM_OK)
+        return em_error(once_status, "%s", em_last_error());
+    pthread_mutex_lock(&acts_lock);
+    n_acts = 0;
+    converted = 0;
+    pthread_mutex_unlock(&acts_lock);
+    by_callback = match_env();
+    __atomic_store_n(&warned, 0, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&sub_lock);
+    lazy = (variant & V_LAZY_CALLS) && !by_callback;
+    if (!lazy && (st = subscribe_calls()) != EM_OK) {
+        pthread_mutex_unlock(&sub_lock);
+        return st;
+    }
+    n_on_kinds = 0;
+    on_kinds[n_on_kinds++] = variant & V_KERNEL ? KIND_KERNEL : KIND_CONCURRENT_KERNEL;
+    if (!(variant & V_NO_COPIES)) {
+        on_kinds[n_on_kinds++] = KIND_MEMCPY;
+        on_kinds[n_on_kinds++] = KIND_MEMSET;
+        on_kinds[n_on_kinds++] = KIND_MEMCPY2;
+    }
+    for (i = 0; i < n_on_kinds; i++)
+        if ((r = cu.enable(on_kinds[i])) != 0) {
             while (i-- > 0)
-                cu.disable(kinds[i]);
-            cu.enable_domain(0, subscriber, DOMAIN_DRIVER_API);
-            cu.unsubscribe(subscriber);
-            subscriber = NULL;
+                cu.disable(on_kinds[i]);
+            n_on_kinds = 0;
+            unsubscribe_calls();
+            pthread_mutex_unlock(&sub_lock);
             return cupti_error(r, "cuptiActivityEnable");
         }
+    recording = 1;
+    __atomic_store_n(&sub_done, !lazy, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&sub_lock);
+    /* the clocks read with CUPTI enabled, as at the stop; records kept
+     * meanwhile wait, raw, for the stop's conversion */
+    c0 = stamped ? (struct clock_pair){0, 0} : read_clocks();
+    pthread_mutex_lock(&acts_lock);
+    clock0 = clock1 = c0;
+    pthread_mutex_unlock(&acts_lock);
     spare_fill();
     return EM_OK;
+}
+
+/* Where the subscription waits for the first graph replay (nocallback),
+ * it is made on the thread that is about to launch one, so that this call
+ * and later ones are caught; a graph replay when it failed gets no
+ * device time. A thread racing the stop finds the profile ended and
+ * subscribes nothing. */
+static void __attribute__((noinline, cold)) subscribe_late(void)
+{
+    em_status st = EM_OK;
+    pthread_mutex_lock(&sub_lock);
+    if (recording && !subscriber && !__atomic_load_n(&sub_done, __ATOMIC_RELAXED)) {
+        st = subscribe_calls();
+        __atomic_store_n(&sub_done, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&sub_lock);
+    if (st != EM_OK)
+        em_log(EM_LOG_WARN, "profile", "graph replays get no device times: %s",
+               em_last_error());
+}
+
+void em_prof_cupti_need_corr(void)
+{
+    if (!__atomic_load_n(&sub_done, __ATOMIC_ACQUIRE))
+        subscribe_late();
 }
 
 uint32_t em_prof_cupti_take(void)
@@ -497,14 +690,33 @@ uint32_t em_prof_cupti_stream(em_device *d, em_stream *s)
 
 void em_prof_cupti_end(void)
 {
-    if (!subscriber)
+    struct clock_pair c1;
+    pthread_mutex_lock(&sub_lock);
+    if (!recording) {
+        pthread_mutex_unlock(&sub_lock);
         return;
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-        cu.disable(kinds[i]);
-    cu.enable_domain(0, subscriber, DOMAIN_DRIVER_API);
-    cu.unsubscribe(subscriber);
-    subscriber = NULL;
+    }
+    recording = 0;
+    __atomic_store_n(&sub_done, 1, __ATOMIC_RELEASE);
+    /* the devices are idle: every record is older than this reading */
+    c1 = stamped ? (struct clock_pair){0, 0} : read_clocks();
+    for (int i = 0; i < n_on_kinds; i++)
+        cu.disable(on_kinds[i]);
+    n_on_kinds = 0;
+    unsubscribe_calls();
+    pthread_mutex_unlock(&sub_lock);
     cu.flush_all(FLUSH_FORCED);
+    /* every record CUPTI had is kept: onto CLOCK_MONOTONIC (a buffer
+     * handed back later is converted as it is kept) */
+    pthread_mutex_lock(&acts_lock);
+    clock1 = c1.cupti > clock0.cupti ? c1 : clock0;
+    if (!stamped)
+        for (size_t i = 0; i < n_acts; i++) {
+            acts[i].start = to_mono(acts[i].start);
+            acts[i].end = to_mono(acts[i].end);
+        }
+    converted = 1;
+    pthread_mutex_unlock(&acts_lock);
 }
 
 static int by_corr(const void *a, const void *b)
