@@ -97,6 +97,47 @@ static em_status check_dtype(em_dtype dtype, const char *fn)
     return EM_OK;
 }
 
+/* The layout of a fresh contiguous array straight into a (zeroed):
+ * strides, size and flags, in one pass over the shape instead of
+ * em_shape_size + em_strides_contiguous + em_array_update_flags (each
+ * checking and walking it again: a tenth of a recorded operation's
+ * time). 0 when the shape is not plainly valid (ndim out of range, a
+ * negative extent, a byte span past int64 or size_t): the caller then
+ * takes the checked path, which reports it. The flags are what
+ * em_array_update_flags computes for such strides: contiguous in the
+ * order asked, in the other order too when at most one extent exceeds 1
+ * or the array is empty; aligned since every stride is a multiple of
+ * the itemsize (data is checked once the storage is there). */
+static int fast_layout(int ndim, const int64_t *shape, int64_t itemsize,
+                       char order, em_array *a)
+{
+    int64_t step = itemsize, size = 1;
+    int big = 0, zero = 0;
+    if (ndim < 0 || ndim > EM_MAX_NDIM || itemsize <= 0)
+        return 0;
+    for (int k = 0; k < ndim; k++) {
+        int i = order == 'C' ? ndim - 1 - k : k;
+        int64_t e = shape[i];
+        if (e < 0)
+            return 0;
+        a->shape[i] = e; /* here, not a memcpy: GCC made that `rep movsq` */
+        a->strides[i] = step;
+        zero |= e == 0;
+        big += e > 1;
+        if (__builtin_mul_overflow(step, e ? e : 1, &step) ||
+            __builtin_mul_overflow(size, e ? e : 1, &size))
+            return 0;
+    }
+    if ((uint64_t)step > (uint64_t)SIZE_MAX)
+        return 0;
+    a->size = zero ? 0 : size;
+    a->flags = EM_ARRAY_WRITEABLE |
+               (order == 'C' ? EM_ARRAY_C_CONTIGUOUS : EM_ARRAY_F_CONTIGUOUS);
+    if (zero || big <= 1)
+        a->flags |= EM_ARRAY_C_CONTIGUOUS | EM_ARRAY_F_CONTIGUOUS;
+    return 1;
+}
+
 /* defer: the storage gets its memory only when a fused group runs
  * (em_arr_storage_defer). */
 static em_status empty(em_device *d, em_dtype dtype, int ndim,
@@ -110,7 +151,7 @@ static em_status empty(em_device *d, em_dtype dtype, int ndim,
     char buf[SHAPE_STR];
     if (!out)
         return em_error(EM_ERR_INVALID_VALUE, "em_array_empty: out is NULL");
-    memset(out, 0, sizeof *out);
+    em_arr_zero(out);
     if (!d)
         return em_error(EM_ERR_INVALID_VALUE, "em_array_empty: device is NULL");
     if ((rc = check_dtype(dtype, "em_array_empty")) != EM_OK)
@@ -118,10 +159,34 @@ static em_status empty(em_device *d, em_dtype dtype, int ndim,
     if (order != 'C' && order != 'F')
         return em_error(EM_ERR_INVALID_VALUE, "em_array_empty: order must be "
                         "'C' or 'F', not '%c'", order);
+    itemsize = (int64_t)em_dtype_size(dtype);
+    if (fast_layout(ndim, shape, itemsize, order, out)) {
+        /* filled in place: no second struct to clear and copy */
+        size_t nbytes = (size_t)out->size * (size_t)itemsize;
+        uintptr_t m = (uintptr_t)itemsize, p;
+        if (!(on = em_arr_stream(d, s, "em_array_empty")))
+            rc = EM_ERR_INVALID_VALUE;
+        else
+            rc = defer ? em_arr_storage_defer(d, nbytes, on, &out->storage)
+                       : em_arr_storage_alloc(d, nbytes, on, &out->storage);
+        if (rc != EM_OK) {
+            em_arr_zero(out);
+            return rc;
+        }
+        out->device = d;
+        out->data = out->storage->base;
+        out->dtype = dtype;
+        out->ndim = ndim;
+        /* itemsizes are powers of two: a mask, not a 64-bit divide */
+        p = (uintptr_t)out->data;
+        if (!out->size || ((m & (m - 1)) == 0 ? !(p & (m - 1)) : !(p % m)))
+            out->flags |= EM_ARRAY_ALIGNED;
+        return EM_OK;
+    }
+    em_arr_zero(out); /* fast_layout may have begun on it */
     memset(&a, 0, sizeof a);
     if ((rc = em_shape_size(ndim, shape, &size)) != EM_OK)
         return rc;
-    itemsize = (int64_t)em_dtype_size(dtype);
     if ((rc = em_strides_contiguous(ndim, shape, itemsize, order, a.strides))
         != EM_OK)
         return rc;
@@ -228,7 +293,7 @@ void em_array_release(em_array *a)
         return;
     if (a->storage)
         em_arr_storage_release(a->storage);
-    memset(a, 0, sizeof *a);
+    em_arr_zero(a);
 }
 
 /* Every element on an itemsize boundary: kernels load whole elements (and
