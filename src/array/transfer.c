@@ -674,6 +674,7 @@ static em_status host_transfer(int to_host, em_array *dst,
     em_status rc;
     int64_t t0;
     xlayout l;
+    em_array settled;
     if ((rc = em_arr_check(a, to_host ? "em_array_to_host: src"
                                       : "em_array_from_host: dst")) != EM_OK)
         return rc;
@@ -683,6 +684,20 @@ static em_status host_transfer(int to_host, em_array *dst,
         return EM_ERR_INVALID_VALUE;
     if (a->size == 0)
         return EM_OK;
+    /* A pending fused result (src/fuse/fuse.h) whose caller's struct has
+     * no data yet: its group runs, then its data is its storage's (a C
+     * caller of em_ufunc_apply_lazy reading the result back). */
+    if (!a->data && a->storage->deferred) {
+        if (!em_arr_storage_base(a->storage) && (rc = em_fuse_flush()) != EM_OK)
+            return rc;
+        settled = *a;
+        em_array_settle_slow(&settled);
+        a = &settled;
+        if (to_host)
+            src = &settled;
+        else
+            dst = &settled;
+    }
     /* staged and waited for: a graph could not replay it */
     if (em_device_is_capturing(a->device) && em_stream_is_capturing(on))
         return em_stream_refuse_capture(on, to_host
