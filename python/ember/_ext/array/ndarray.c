@@ -18,6 +18,16 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
 
 /* ---- making and dropping ----------------------------------------------- */
 
+/* Clears an em_array through libc's memset: GCC expands a constant-size
+ * memset this large (560 bytes) into `rep stosq`, several times slower
+ * here than libc's vector stores; the empty asm hides the constant. */
+static void zero_array(em_array *a)
+{
+    size_t n = sizeof *a;
+    __asm__("" : "+r"(n));
+    memset(a, 0, n);
+}
+
 empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a)
 {
     if (!o) {
@@ -25,7 +35,7 @@ empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a)
         return NULL;
     }
     o->a = *a;
-    memset(a, 0, sizeof *a);
+    zero_array(a);
     o->base = NULL;
     o->stream = NULL;
     return o;
@@ -66,6 +76,22 @@ PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base)
     return plain_new(st, a, base);
 }
 
+/* Fresh storage frees on the stream it was made on (the current one),
+ * so a non-default Stream object must outlive it. */
+static PyObject *keep_stream(empy_state *st, empy_ndarray *o)
+{
+    em_stream *cur = em_current_stream();
+    if (cur && em_stream_device(cur) == o->a.device &&
+        cur != em_stream_default(o->a.device)) {
+        o->stream = empy_current_stream(st);
+        if (!o->stream) {
+            Py_DECREF(o);
+            return NULL;
+        }
+    }
+    return (PyObject *)o;
+}
+
 static PyObject *plain_new(empy_state *st, em_array *a, PyObject *base)
 {
     empy_ndarray *o = empy_ndarray_hold(PyObject_New(empy_ndarray, st->ndarray), a);
@@ -74,20 +100,23 @@ static PyObject *plain_new(empy_state *st, em_array *a, PyObject *base)
     if (base && empy_is_ndarray(base) && NDA(base)->base)
         base = NDA(base)->base;
     o->base = base ? Py_NewRef(base) : NULL;
-    if (!base) {
-        /* Fresh storage frees on the stream it was made on (the current
-         * one), so a non-default Stream object must outlive it. */
-        em_stream *cur = em_current_stream();
-        if (cur && em_stream_device(cur) == o->a.device &&
-            cur != em_stream_default(o->a.device)) {
-            o->stream = empy_current_stream(st);
-            if (!o->stream) {
-                Py_DECREF(o);
-                return NULL;
-            }
-        }
-    }
-    return (PyObject *)o;
+    return base ? (PyObject *)o : keep_stream(st, o);
+}
+
+empy_ndarray *empy_ndarray_fresh(empy_state *st)
+{
+    empy_ndarray *o = PyObject_New(empy_ndarray, st->ndarray);
+    if (!o)
+        return NULL;
+    zero_array(&o->a);
+    o->base = NULL;
+    o->stream = NULL;
+    return o;
+}
+
+PyObject *empy_ndarray_fresh_done(empy_state *st, empy_ndarray *o)
+{
+    return keep_stream(st, o);
 }
 
 void empy_ndarray_dealloc(PyObject *self)

@@ -149,6 +149,17 @@ empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a);
  * for fresh storage. */
 PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base);
 
+/* The operator path's result, made in place: a new ndarray (plain type)
+ * with its em_array zeroed for a C call to fill directly, so no second
+ * em_array is cleared and copied (a 560-byte struct, twice per
+ * operation); NULL on allocation failure. On the call's failure the
+ * object is dropped with Py_DECREF (its zeroed array releases nothing);
+ * on success empy_ndarray_fresh_done gives it the Stream object its
+ * fresh storage frees on, as empy_ndarray_new does (NULL, o dropped, if
+ * that fails). */
+empy_ndarray *empy_ndarray_fresh(empy_state *st);
+PyObject *empy_ndarray_fresh_done(empy_state *st, empy_ndarray *o);
+
 /* Copy src into a fresh array on device d (NULL: src's) of dtype (src's
  * when dtype < 0) and order 'C'/'F'. */
 em_status empy_array_copy_new(const em_array *src, em_device *d, int dtype,

@@ -272,20 +272,28 @@ static PyObject *reduce_into(empy_state *st, em_reduce_op op, call *c,
                              PyObject *out)
 {
     em_array res;
+    empy_ndarray *o;
     em_status rc;
-    memset(&res, 0, sizeof res);
-    if (out)
-        res = *EMPY_ARR(out);
-    /* raw: a pending elementwise input may be computed inside the
-     * reduction (src/fuse/reduce.c); every other path runs it first */
-    EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR_RAW(c->a), &c->ra, &res, NULL));
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
     if (out) {
+        res = *EMPY_ARR(out);
+        /* raw: a pending elementwise input may be computed inside the
+         * reduction (src/fuse/reduce.c); every other path runs it first */
+        EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR_RAW(c->a), &c->ra, &res, NULL));
+        if (rc != EM_OK)
+            return empy_raise(st, rc);
         Py_INCREF(out);
         return out;
     }
-    return empy_ndarray_new(st, &res, NULL);
+    /* a new result is made in its object (empy_ndarray_fresh) */
+    if (!(o = empy_ndarray_fresh(st)))
+        return NULL;
+    EMPY_NOGIL(rc, em_reduce(op, EMPY_ARR_RAW(c->a), &c->ra, &o->a, NULL));
+    if (rc != EM_OK) {
+        PyObject *e = empy_raise(st, rc);
+        Py_DECREF(o);
+        return e;
+    }
+    return empy_ndarray_fresh_done(st, o);
 }
 
 static PyObject *do_reduce(empy_state *st, const spec *sp, call *c)

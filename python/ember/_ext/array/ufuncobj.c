@@ -32,6 +32,24 @@ static em_status apply_nogil(em_op op, const em_operand *in, int nin, em_array *
     return rc;
 }
 
+/* op into a new ndarray, made first so the call fills its em_array in
+ * place (empy_ndarray_fresh). With a scalar-only result's array already
+ * made in o when o is given. */
+static PyObject *apply_new(empy_state *st, em_op op, const em_operand *in, int nin,
+                           const em_array *where, empy_ndarray *o)
+{
+    em_status rc;
+    if (!o && !(o = empy_ndarray_fresh(st)))
+        return NULL;
+    rc = apply_nogil(op, in, nin, &o->a, where);
+    if (rc != EM_OK) {
+        PyObject *r = empy_raise(st, rc);
+        Py_DECREF(o);
+        return r;
+    }
+    return empy_ndarray_fresh_done(st, o);
+}
+
 /* ---- operands ----------------------------------------------------------- */
 
 /* Fill op from o without making objects: 1 done, 0 not an ember array or
@@ -175,7 +193,6 @@ static PyObject *apply(empy_state *st, em_op op, operands_t *o, PyObject *out_ob
             return empy_raise(st, rc);
         return Py_NewRef(out_obj);
     }
-    memset(&res, 0, sizeof res);
     for (i = 0; i < o->nin; i++)
         any_array |= o->ops[i].array != NULL;
     if (!any_array) {
@@ -183,22 +200,22 @@ static PyObject *apply(empy_state *st, em_op op, operands_t *o, PyObject *out_ob
          * made here since the inputs name no device. */
         em_dtype loop[MAX_IN], outd;
         em_device *d = o->dev;
+        empy_ndarray *r;
         if (!d && empy_device_arg(st, Py_None, &d) < 0)
+            return NULL;
+        if (!(r = empy_ndarray_fresh(st)))
             return NULL;
         rc = em_ufunc_resolve(op, o->ops, o->nin, loop, &outd);
         if (rc == EM_OK)
-            rc = em_array_empty(d, outd, 0, NULL, 'C', NULL, &res);
-        if (rc == EM_OK) {
-            rc = apply_nogil(op, o->ops, o->nin, &res, where);
-            if (rc != EM_OK)
-                em_array_release(&res);
+            rc = em_array_empty(d, outd, 0, NULL, 'C', NULL, &r->a);
+        if (rc != EM_OK) {
+            PyObject *e = empy_raise(st, rc);
+            Py_DECREF(r);
+            return e;
         }
-    } else {
-        rc = apply_nogil(op, o->ops, o->nin, &res, where);
+        return apply_new(st, op, o->ops, o->nin, where, r);
     }
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return empy_ndarray_new(st, &res, NULL);
+    return apply_new(st, op, o->ops, o->nin, where, NULL);
 }
 
 PyObject *empy_ufunc_call(empy_state *st, em_op op, PyObject *const *in, int nin,
@@ -259,8 +276,6 @@ static empy_state *state_of2(PyObject *a, PyObject *b)
 static PyObject *binary(PyObject *a, PyObject *b, em_op op)
 {
     em_operand ops[2];
-    em_array res;
-    em_status rc;
     empy_state *st;
     int ka, kb;
 
@@ -279,11 +294,7 @@ static PyObject *binary(PyObject *a, PyObject *b, em_op op)
             Py_RETURN_NOTIMPLEMENTED;
         return empy_ufunc_call(st, op, in, 2, NULL, NULL);
     }
-    memset(&res, 0, sizeof res);
-    rc = apply_nogil(op, ops, 2, &res, NULL);
-    if (rc != EM_OK)
-        return empy_raise(st, rc);
-    return empy_ndarray_new(st, &res, NULL);
+    return apply_new(st, op, ops, 2, NULL, NULL);
 }
 
 static PyObject *inplace(PyObject *a, PyObject *b, em_op op)
@@ -305,16 +316,10 @@ static PyObject *inplace(PyObject *a, PyObject *b, em_op op)
 static PyObject *unary(PyObject *a, em_op op)
 {
     em_operand in;
-    em_array res;
-    em_status rc;
     memset(&in, 0, sizeof in);
     in.array = EMPY_ARR_RAW(a);
     in.dtype = EMPY_ARR_RAW(a)->dtype;
-    memset(&res, 0, sizeof res);
-    rc = apply_nogil(op, &in, 1, &res, NULL);
-    if (rc != EM_OK)
-        return empy_raise(empy_state_of(a), rc);
-    return empy_ndarray_new(empy_state_of(a), &res, NULL);
+    return apply_new(empy_state_of(a), op, &in, 1, NULL, NULL);
 }
 
 #define BINOP(fn, OP)                                              \
