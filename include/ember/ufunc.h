@@ -169,6 +169,17 @@ em_status em_ufunc_apply_lazy(em_op op, const em_operand *in, int nin,
                               em_array *out, const em_array *where,
                               em_stream *s);
 
+/* em_ufunc_apply_lazy of a new result (out zeroed, no where, the current
+ * stream) for a caller holding a lock that other threads wait on
+ * (Python's GIL): does it only where it is recorded without waiting for
+ * another thread, launching or compiling. Then *done = 1 and the status
+ * is em_ufunc_apply_lazy's (so an error is the same one, from the same
+ * call); otherwise *done = 0, EM_OK and nothing is made: the caller calls
+ * em_ufunc_apply_lazy with its lock released. Saves the Python extension
+ * releasing and retaking the GIL around every recorded operation. */
+em_status em_ufunc_apply_try(em_op op, const em_operand *in, int nin,
+                             em_array *out, int *done);
+
 #ifdef __cplusplus
 }
 #endif

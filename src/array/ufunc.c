@@ -399,7 +399,7 @@ static em_status check_negative_exponent(const em_array *e, em_stream *on)
 static em_status record(em_op op, const operand_view *v, int nin,
                         const em_dtype *loop_in, em_dtype loop_out,
                         em_array *out, const em_operand *in, int nd,
-                        const int64_t *shape, em_stream *s)
+                        const int64_t *shape, em_stream *s, int nowait)
 {
     const em_array *ins[2];
     int64_t str[2][EM_MAX_NDIM];
@@ -413,7 +413,7 @@ static em_status record(em_op op, const operand_view *v, int nin,
     }
     return em_fuse_record(op, ins, (const int64_t(*)[EM_MAX_NDIM])str,
                           (const unsigned char(*)[16])sv, loop_in, loop_out,
-                          nin, out, nd, shape, s);
+                          nin, out, nd, shape, s, nowait);
 }
 
 /* Eager work reads its inputs' memory: an input that is a pending fused
@@ -439,8 +439,13 @@ static em_status settle_inputs(operand_view *v, int nin, em_array *local)
     return EM_OK;
 }
 
+/* may_record: 0 launches (em_ufunc_apply), 1 may record
+ * (em_ufunc_apply_lazy), TRY records without waiting or nothing is done
+ * and *blocked is set (em_ufunc_apply_try). */
+#define TRY 2
 static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
-                       const em_array *where, em_stream *s, int may_record)
+                       const em_array *where, em_stream *s, int may_record,
+                       int *blocked)
 {
     static const char *const in_names[2] = {"input 0", "input 1"};
     const em_op_info *info = em_op_get(op);
@@ -449,7 +454,7 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
     em_dtype loop_in[2] = {EM_BOOL, EM_BOOL}, loop_out;
     operand_view v[2];
     em_array tmp[3], settled[2];
-    int nd = 0, made_out = 0, ntmp = 0, in_nd[2];
+    int nd = 0, made_out = 0, ntmp = 0, in_nd[2], fz;
     int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM];
     const int64_t *in_shape[2];
     em_stream *on = NULL;
@@ -464,6 +469,15 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
                         nin != info->nin ? "wrong number of inputs"
                         : !in            ? "inputs are NULL"
                                          : "out is NULL");
+    /* Whether a new result may be recorded: asked once (a thread-local
+     * read, which a shared library pays a __tls_get_addr call for). A try
+     * that cannot record goes back to its caller as early as it can tell,
+     * so eager work does little of itself twice. */
+    fz = may_record && !where && !out->storage && em_fuse_enabled();
+    if (may_record == TRY && !fz) {
+        *blocked = 1;
+        return EM_OK;
+    }
     for (int k = 0; k < nin; k++)
         if (in[k].array &&
             (st = check_array(in[k].array, in_names[k], &dev, &dev_what)))
@@ -494,6 +508,15 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
         return em_error(
             st, "ufunc '%s': where= does not broadcast with the operands: %s",
             info->name, em_last_error());
+    if (may_record == TRY) {
+        int64_t size = 1;
+        for (int k = 0; k < nd; k++)
+            size *= shape[k];
+        if (size <= 0 || !em_fuse_size_ok(dev, size)) {
+            *blocked = 1;
+            return EM_OK;
+        }
+    }
     if (out->storage) {
         int n2;
         int64_t s2[EM_MAX_NDIM];
@@ -543,6 +566,22 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
                 "Integers to negative integer powers are not allowed.");
     }
 
+    if (may_record == TRY) {
+        /* Only a result that will be recorded is made without waiting;
+         * anything else (an eager launch, which may compile; the exponent
+         * check, which reads the device) goes back to the caller before
+         * any of it is made. */
+        const em_array *ins[2] = {in[0].array, nin > 1 ? in[1].array : NULL};
+        int64_t size = 1;
+        for (int k = 0; k < nd; k++)
+            size *= shape[k];
+        if (!em_fuse_may_record(dev, size, loop_in, loop_out, nin, ins) ||
+            (op == EM_OP_POWER && in[1].array && is_signed_int(loop_in[1]) &&
+             is_signed_int(in[1].array->dtype))) {
+            *blocked = 1;
+            return EM_OK;
+        }
+    }
     if (!(on = em_arr_stream(dev, s, info->name)))
         return EM_ERR_INVALID_VALUE;
     if (op == EM_OP_POWER && in[1].array && is_signed_int(loop_in[1]) &&
@@ -555,7 +594,7 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
         int64_t size = 1;
         for (int k = 0; k < nd; k++)
             size *= shape[k];
-        if (may_record && !where && size > 0 && em_fuse_enabled())
+        if (fz && size > 0)
             st = em_arr_empty_deferred(dev, loop_out, nd, shape, on, out);
         else
             st = em_array_empty(dev, loop_out, nd, shape, 'C', on, out);
@@ -616,8 +655,18 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
             if (v[k].a)
                 st = check_alignment(v[k].a, in_names[k]);
     }
-    if (st == EM_OK && may_record && made_out && !where && ntmp == 0) {
-        st = record(op, v, nin, loop_in, loop_out, out, in, nd, shape, on);
+    /* only a deferred result is recorded: it was made so because fusion
+     * is on for this thread (fz) */
+    if (st == EM_OK && may_record && made_out && !where && ntmp == 0 &&
+        out->storage->deferred) {
+        st = record(op, v, nin, loop_in, loop_out, out, in, nd, shape, on,
+                    may_record == TRY);
+        if (st == EM_ERR_NOT_SUPPORTED && may_record == TRY) {
+            /* it would wait or launch: the caller retries lazily */
+            em_array_release(out);
+            *blocked = 1;
+            return EM_OK;
+        }
         if (st == EM_ERR_NOT_SUPPORTED) {
             st = settle_inputs(v, nin, settled);
             if (st == EM_OK && !out->data &&
@@ -646,12 +695,21 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
 em_status em_ufunc_apply(em_op op, const em_operand *in, int nin, em_array *out,
                          const em_array *where, em_stream *s)
 {
-    return apply(op, in, nin, out, where, s, 0);
+    return apply(op, in, nin, out, where, s, 0, NULL);
 }
 
 em_status em_ufunc_apply_lazy(em_op op, const em_operand *in, int nin,
                               em_array *out, const em_array *where,
                               em_stream *s)
 {
-    return apply(op, in, nin, out, where, s, 1);
+    return apply(op, in, nin, out, where, s, 1, NULL);
+}
+
+em_status em_ufunc_apply_try(em_op op, const em_operand *in, int nin,
+                             em_array *out, int *done)
+{
+    int blocked = 0;
+    em_status st = apply(op, in, nin, out, NULL, NULL, TRY, &blocked);
+    *done = st == EM_OK && !blocked;
+    return st;
 }

@@ -55,13 +55,26 @@
  * EM_OK: recorded (out's storage now belongs to the group until it runs).
  * EM_ERR_NOT_SUPPORTED, without a message: not recordable here; the
  * caller launches eagerly. Anything else is an error of running the
- * previous group. */
+ * previous group. nowait: never wait for the lock nor run a group (which
+ * launches and may compile): EM_ERR_NOT_SUPPORTED where it would, for a
+ * caller that holds Python's GIL (em_ufunc_apply_try). The caller has
+ * checked em_fuse_enabled() (out's storage is deferred only then). */
 em_status em_fuse_record(em_op op, const em_array *const *in,
                          const int64_t (*strides)[EM_MAX_NDIM],
                          const unsigned char (*sval)[16],
                          const em_dtype *loop_in, em_dtype loop_out, int nin,
                          em_array *out, int nd, const int64_t *shape,
-                         em_stream *s);
+                         em_stream *s, int nowait);
+
+/* Whether em_fuse_record may take a new result of `size` elements on
+ * dev with these loop dtypes (its dtype loop_out) and array inputs
+ * (NULL for scalars), fusion being on: its cheap refusals, asked before
+ * the result is made. */
+int em_fuse_may_record(em_device *dev, int64_t size, const em_dtype *loop_in,
+                       em_dtype loop_out, int nin, const em_array *const *in);
+/* Its first refusal, by size alone: on the host a group of fewer than
+ * FZ_HOST_MIN_ELEMENTS (record.c) runs op by op. */
+int em_fuse_size_ok(em_device *dev, int64_t size);
 
 /* A reduction (src/array/reduce.c) of a, described by d, about to launch
  * on cuda: when a is a pending result of a contiguous group, *fused = 1,

@@ -278,12 +278,39 @@ static int classify(const fz_group *g, const em_array *const *in,
            g->nleaves + *newleaves > EM_FUSE_MAX_LEAVES;
 }
 
+int em_fuse_size_ok(em_device *dev, int64_t size)
+{
+    return em_device_get_type(dev) == EM_DEVICE_CUDA || size >= host_min();
+}
+
+int em_fuse_may_record(em_device *dev, int64_t size, const em_dtype *loop_in,
+                       em_dtype loop_out, int nin, const em_array *const *in)
+{
+    /* On the host, complex operations stay op by op too: GCC compiles a
+     * complex multiply inside a larger loop body into other instructions
+     * than in eager's one-op loop (seen with GCC 12 at -O3, with
+     * -ffp-contract=off), and fused results must keep eager's bits. (A
+     * new result's dtype is loop_out.) */
+    if (em_device_get_type(dev) != EM_DEVICE_CUDA &&
+        (size < host_min() || loop_out >= EM_COMPLEX64 ||
+         loop_in[0] >= EM_COMPLEX64 ||
+         (nin > 1 && loop_in[1] >= EM_COMPLEX64)))
+        return 0;
+    /* Memory ember does not own may change behind its back (a NumPy
+     * array under a zero-copy view, a tensor of another library): it is
+     * read at once, by the eager kernel. */
+    for (int k = 0; k < nin; k++)
+        if (in[k] && !in[k]->storage->owned)
+            return 0;
+    return 1;
+}
+
 em_status em_fuse_record(em_op op, const em_array *const *in,
                          const int64_t (*strides)[EM_MAX_NDIM],
                          const unsigned char (*sval)[16],
                          const em_dtype *loop_in, em_dtype loop_out, int nin,
                          em_array *out, int nd, const int64_t *shape,
-                         em_stream *s)
+                         em_stream *s, int nowait)
 {
     fz_group *g = &em_fz_open;
     em_device *dev = out->device;
@@ -294,34 +321,34 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
 
     /* Inside a graph capture groups record as outside, so the warm-up
      * run of the same code has compiled their kernels (nothing compiles
-     * inside a capture). */
-    if (!em_fuse_enabled() || nd > EM_MAX_NDIM)
+     * inside a capture). Whether fusion is on was asked by the caller. */
+    if (nd > EM_MAX_NDIM ||
+        !em_fuse_may_record(dev, out->size, loop_in, loop_out, nin, in) ||
+        (em_device_get_type(dev) != EM_DEVICE_CUDA &&
+         out->dtype >= EM_COMPLEX64))
         return EM_ERR_NOT_SUPPORTED;
-    /* On the host, complex operations stay op by op too: GCC compiles a
-     * complex multiply inside a larger loop body into other instructions
-     * than in eager's one-op loop (seen with GCC 12 at -O3, with
-     * -ffp-contract=off), and fused results must keep eager's bits. */
-    if (em_device_get_type(dev) != EM_DEVICE_CUDA &&
-        (out->size < host_min() || out->dtype >= EM_COMPLEX64 ||
-         loop_out >= EM_COMPLEX64 || loop_in[0] >= EM_COMPLEX64 ||
-         (nin > 1 && loop_in[1] >= EM_COMPLEX64)))
-        return EM_ERR_NOT_SUPPORTED;
-    /* Memory ember does not own may change behind its back (a NumPy
-     * array under a zero-copy view, a tensor of another library): it is
-     * read at once, by the eager kernel. */
-    for (int k = 0; k < nin; k++)
-        if (in[k] && !in[k]->storage->owned)
-            return EM_ERR_NOT_SUPPORTED;
 
-    em_fz_lock();
+    if (nowait) {
+        /* the caller holds a lock another thread may wait on while it
+         * holds this one (Python's GIL): never wait here */
+        pthread_once(&lock_once, lock_init);
+        if (pthread_mutex_trylock(&em_fz_mutex))
+            return EM_ERR_NOT_SUPPORTED;
+    } else {
+        em_fz_lock();
+    }
     if (atomic_load_explicit(&em_fuse_pending_n, memory_order_relaxed) < 0) {
         em_fz_unlock();
-        return em_fuse_flush();
+        return nowait ? EM_ERR_NOT_SUPPORTED : em_fuse_flush();
     }
     for (;;) {
         if (g->nnodes &&
             (g->dev != dev || g->s != s || g->nd != nd ||
              memcmp(g->shape, shape, (size_t)nd * sizeof *shape))) {
+            if (nowait) { /* running a group launches, may compile */
+                em_fz_unlock();
+                return EM_ERR_NOT_SUPPORTED;
+            }
             if ((st = run_locked(NULL)) != EM_OK)
                 break;
             continue;
@@ -335,7 +362,7 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
             g->n = out->size;
         }
         if (classify(g, in, strides, nin, kind, idx, &newleaves)) {
-            if (g->nnodes == 0) {
+            if (g->nnodes == 0 || nowait) {
                 /* a pending view that no group holds cannot happen;
                  * refuse rather than loop */
                 em_fz_unlock();

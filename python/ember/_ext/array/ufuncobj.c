@@ -24,10 +24,17 @@ static em_status apply_nogil(em_op op, const em_operand *in, int nin, em_array *
                              const em_array *where)
 {
     em_status rc;
-    /* A new result may be recorded for fusion (src/fuse/fuse.h). */
-    if (!out->storage && !where)
+    int done = 0;
+    /* A new result may be recorded for fusion (src/fuse/fuse.h). That is
+     * tried with the GIL held, as it never waits (dropping and retaking
+     * the GIL was a tenth of a recorded operation's time); where it
+     * would, the call is made again without the GIL. */
+    if (!out->storage && !where) {
+        rc = em_ufunc_apply_try(op, in, nin, out, &done);
+        if (rc != EM_OK || done)
+            return rc;
         EMPY_NOGIL(rc, em_ufunc_apply_lazy(op, in, nin, out, NULL, NULL));
-    else
+    } else
         EMPY_NOGIL(rc, em_ufunc_apply(op, in, nin, out, where, NULL));
     return rc;
 }
