@@ -22,13 +22,34 @@
 
 #include "array/ufunc_internal.h"
 
+/* Kind and size of each dtype, copied once from em_dtype_get: resolving
+ * one operation asks for them a dozen times, and each was a call into
+ * dtype.c (through the PLT in the extension's copy of the library). */
+static unsigned char kind_tab[EM_DTYPE_COUNT], size_tab[EM_DTYPE_COUNT];
+static pthread_once_t info_once = PTHREAD_ONCE_INIT;
+static atomic_int info_ready;
+
+static void info_init(void)
+{
+    for (int d = 0; d < EM_DTYPE_COUNT; d++) {
+        const em_dtype_info *i = em_dtype_get((em_dtype)d);
+        kind_tab[d] = i ? (unsigned char)i->kind_id : 0;
+        size_tab[d] = i ? (unsigned char)i->size : 0;
+    }
+    atomic_store_explicit(&info_ready, 1, memory_order_release);
+}
+
 static em_dtype_kind kind_of(em_dtype d)
 {
-    return em_dtype_get(d)->kind_id;
+    if (!atomic_load_explicit(&info_ready, memory_order_acquire))
+        pthread_once(&info_once, info_init);
+    return (em_dtype_kind)kind_tab[d];
 }
 static int size_of(em_dtype d)
 {
-    return em_dtype_get(d)->size;
+    if (!atomic_load_explicit(&info_ready, memory_order_acquire))
+        pthread_once(&info_once, info_init);
+    return size_tab[d];
 }
 static int is_int_kind(em_dtype d)
 {
