@@ -161,10 +161,13 @@ em_status em_ufunc_apply(em_op op, const em_operand *in, int nin,
 
 /* As em_ufunc_apply, but where it would allocate its result (no out, no
  * where) it may record the operation instead of launching it, to run
- * later fused with the ones after it (src/fuse/fuse.h): the result is
- * then an ordinary array whose contents are computed before anything
- * reads them. The extension's operators call this; C code that goes on
- * to read the result itself calls em_ufunc_apply. */
+ * later fused with the ones after it (src/fuse/fuse.h). A recorded
+ * result's memory is taken only when its group runs: until then its data
+ * is NULL, and a copy of the struct made before then keeps NULL. The
+ * extension's accessor (em_array_settle_slow after the guard) fills it
+ * in, and em_array_to_host/from_host settle it themselves; nothing else
+ * in the C API does. The extension's operators call this; C code that
+ * goes on to use the result itself calls em_ufunc_apply. */
 em_status em_ufunc_apply_lazy(em_op op, const em_operand *in, int nin,
                               em_array *out, const em_array *where,
                               em_stream *s);
