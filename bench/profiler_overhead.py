@@ -13,7 +13,7 @@ call, to learn its correlation id).
 
 usage: python bench/profiler_overhead.py [--device cuda:0] [--out FILE]
             [--rounds N] [--launches N]
-            [--variants default,nocallback,notimestamp,nocb+nots,kernel]
+            [--variants default,callback,notimestamp,nocb+nots,kernel]
             [--variant-rounds N] [--variant-passes N] [--skip-base]
        python bench/profiler_overhead.py --device cpu   (a check on the host)
 
