@@ -19,9 +19,9 @@ Cases (sizes from the issue; --small divides the large ones by 256):
   small   `a + b` followed by a host read on 1,000 float32, us per pair
           (with fusion on it must stay within 10% of eager).
 Each figure is the median of 7 rounds (a round of chains is 2,000 of
-them: 200, some 3 ms, moved by 25% between runs on one host); every result is checked against
-NumPy on the host, so a case that computes the wrong thing prints WRONG
-rather than a time."""
+them: rounds of 200, some 3 ms, moved by 25% between runs on one host);
+every result is checked against NumPy on the host, so a case that
+computes the wrong thing prints WRONG rather than a time."""
 import argparse
 import contextlib
 import statistics
