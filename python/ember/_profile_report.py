@@ -80,7 +80,8 @@ def summary_text(recs, device_times="events"):
     total = sum(r.total for r in dev_rows)
     lines = ["ember profile: %d operations on %s, %s us of device time%s"
              % (sum(r.calls for r in dev_rows), ", ".join(devices) or "no device",
-                _us(total), " (GPU times from CUPTI)" if device_times == "cupti" else "")]
+                _us(total), " (GPU times from CUPTI)" if device_times == "cupti" and
+                any(d != "cpu" for d in devices) else "")]
     head = "%-*s %6s %12s %12s %12s %6s %12s" % (
         width, "name", "calls", "total us", "mean us", "max us", "%", "launch us")
     lines += [head, "-" * len(head)]
