@@ -30,21 +30,31 @@ static em_status storage_new(em_device *d, em_storage **out)
     return EM_OK;
 }
 
+/* A storage ember owns, of nbytes on stream s, without its memory yet. */
+static em_status owned_new(em_device *d, size_t nbytes, em_stream *s,
+                           int deferred, em_storage **out)
+{
+    em_status rc = storage_new(d, out);
+    if (rc != EM_OK)
+        return rc;
+    (*out)->nbytes = nbytes;
+    (*out)->stream = s;
+    (*out)->owned = 1;
+    (*out)->deferred = deferred;
+    return EM_OK;
+}
+
 em_status em_arr_storage_alloc(em_device *d, size_t nbytes, em_stream *s,
                                em_storage **out)
 {
     em_storage *st = NULL;
-    em_status rc = storage_new(d, &st);
+    em_status rc = owned_new(d, nbytes, s, 0, &st);
     if (rc != EM_OK)
         return rc;
-    rc = em_malloc(d, nbytes, s, &st->base);
-    if (rc != EM_OK) {
+    if ((rc = em_malloc(d, nbytes, s, &st->base)) != EM_OK) {
         free(st);
         return rc;
     }
-    st->nbytes = nbytes;
-    st->stream = s;
-    st->owned = 1;
     *out = st;
     return EM_OK;
 }
@@ -52,16 +62,7 @@ em_status em_arr_storage_alloc(em_device *d, size_t nbytes, em_stream *s,
 em_status em_arr_storage_defer(em_device *d, size_t nbytes, em_stream *s,
                                em_storage **out)
 {
-    em_storage *st = NULL;
-    em_status rc = storage_new(d, &st);
-    if (rc != EM_OK)
-        return rc;
-    st->nbytes = nbytes;
-    st->stream = s;
-    st->owned = 1;
-    st->deferred = 1;
-    *out = st;
-    return EM_OK;
+    return owned_new(d, nbytes, s, 1, out);
 }
 
 em_status em_arr_storage_materialize(em_storage *st)
