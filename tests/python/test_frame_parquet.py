@@ -128,3 +128,40 @@ def test_int_column_labels(device, tmp_path):
     s.to_parquet(tmp_path / "s.parquet")
     tm.assert_frame_equal(ef.read_parquet(tmp_path / "s.parquet", device=device)
                           .to_pandas(), pd.read_parquet(tmp_path / "s.parquet"))
+
+
+@pytest.mark.parametrize("case", ["missing column", "missing file", "not parquet"])
+def test_bad_input_raises_as_pandas(device, tmp_path, case):
+    # the same exception class as pandas.read_parquet (both end in pyarrow)
+    p = tmp_path / "b.parquet"
+    pd.DataFrame({"a": [1, 2], "b": [0.5, 1.5]}).to_parquet(p, row_group_size=1)
+    columns = None
+    if case == "missing column":
+        columns = ["a", "nope"]
+    elif case == "missing file":
+        p = tmp_path / "none.parquet"
+    else:
+        p = tmp_path / "t.parquet"
+        p.write_text("a,b\n1,2\n")
+    with pytest.raises(Exception) as want:
+        pd.read_parquet(p, columns=columns)
+    with pytest.raises(type(want.value)):
+        ef.read_parquet(p, columns=columns, device=device)
+
+
+def test_engine_as_pandas(device, tmp_path):
+    # tutorials pass engine="pyarrow"; fastparquet is not ember's, and a
+    # name pandas does not know is pandas' ValueError
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": [0.5, 1.5, 2.5]})
+    p = tmp_path / "e.parquet"
+    ef.from_pandas(pdf, device=device).to_parquet(p, engine="pyarrow")
+    got = ef.read_parquet(p, engine="pyarrow", device=device)
+    tm.assert_frame_equal(got.to_pandas(), pd.read_parquet(p, engine="pyarrow"))
+    got = ef.read_parquet(p, "auto", ["b"], device=device)   # pandas' order
+    tm.assert_frame_equal(got.to_pandas(), pd.read_parquet(p, "auto", ["b"]))
+    with pytest.raises(NotImplementedError, match="fastparquet"):
+        ef.read_parquet(p, engine="fastparquet", device=device)
+    with pytest.raises(ValueError, match="engine must be one of"):
+        ef.read_parquet(p, engine="nope", device=device)
+    with pytest.raises(ValueError, match="engine must be one of"):
+        got.to_parquet(tmp_path / "f.parquet", engine="nope")

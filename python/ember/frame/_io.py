@@ -17,7 +17,7 @@ def _pa_module(name):
                           "(or pip install ember[frame])") from None
 
 
-def read_parquet(path, columns=None, device=None, **kw):
+def read_parquet(path, engine="auto", columns=None, device=None, **kw):
     """pandas' read_parquet: pyarrow decodes the file, the columns move to
     `device` (default: ember's current device) through Arrow. One local
     file is decoded in pieces on threads, each piece's number column copied
@@ -26,6 +26,7 @@ def read_parquet(path, columns=None, device=None, **kw):
     pq.read_table's, then copied."""
     if kw:
         raise NotImplementedError(f"read_parquet: {', '.join(sorted(kw))}")
+    _engine("read_parquet", engine)
     import os
     import ember
     from ember._progress import OFF, progress
@@ -35,11 +36,11 @@ def read_parquet(path, columns=None, device=None, **kw):
         return _from_table(pq.read_table(path, columns=columns, use_pandas_metadata=True),
                            device)
     from ember.frame import _io_parquet
+    pf = pq.ParquetFile(path)   # its metadata read once, for all below
     bar = progress(None, "read_parquet", "B")
-    total = 0 if bar is OFF else _io_parquet.total_bytes(path)
+    total = 0 if bar is OFF else _io_parquet.total_bytes(pf)
     if total:
         bar.total = total
-    pf = pq.ParquetFile(path)
     if ember.Device(device).type == "cpu" and (os.cpu_count() or 1) <= pf.metadata.num_columns \
             and all(c in pf.schema_arrow.names for c in columns or ()):
         # ParquetFile.read decodes a column a thread into one chunk, which
@@ -51,11 +52,21 @@ def read_parquet(path, columns=None, device=None, **kw):
             bar.update(total)
         return _from_table(table, device)
     with bar:
-        got = _io_parquet.read_file(path, columns, device, bar, total)
+        got = _io_parquet.read_file(pf, path, columns, device, bar, total)
     if got is None:   # a missing or doubled column: read_table's error
         return _from_table(pq.read_table(path, columns=columns, use_pandas_metadata=True),
                            device)
     return _from_table(got[0], device, got[1])
+
+
+def _engine(fn, engine):
+    """pandas' engine=: pyarrow is the one ember reads and writes with."""
+    if engine in ("auto", "pyarrow"):
+        return
+    if engine == "fastparquet":
+        raise NotImplementedError(f"{fn}: engine='fastparquet'; ember reads and "
+                                  "writes Parquet with pyarrow (engine='pyarrow')")
+    raise ValueError("engine must be one of 'pyarrow', 'fastparquet'")
 
 
 def _local_file(path):
@@ -147,12 +158,13 @@ class IOMethods:
         return to_csv(self, path_or_buf, sep=sep, na_rep=na_rep, header=header,
                       index=index, **kw)
 
-    def to_parquet(self, path, index=None, **kw):
+    def to_parquet(self, path, engine="auto", index=None, **kw):
         """Through pyarrow: the columns as Arrow, and the index as pandas
         stores it (a column and pandas' metadata) unless it is the default
         RangeIndex or index=False."""
         if kw:
             raise NotImplementedError(f"to_parquet: {', '.join(sorted(kw))}")
+        _engine("to_parquet", engine)
         pq = _pa_module("pyarrow.parquet")
         from ember.frame._io_write import arrow_with_index
         pq.write_table(arrow_with_index(self, index), path)

@@ -57,15 +57,15 @@ class _Dest:
         return Column(lookup(str(self.np_type)), self.out)
 
 
-def read_file(path, columns, device, bar, total=0):
-    """(table, built): the file's Arrow table (its pieces, not copied) and
+def read_file(pf, path, columns, device, bar, total=0):
+    """(table, built): the file's (`path`, open as ParquetFile `pf`) Arrow
+    table (its pieces, not copied) and
     the Columns already on `device`, by name, for _io._from_table; `bar`
     counts `total` bytes (total_bytes) as the pieces come. None when a
     column is named twice in the file or `columns` names one it lacks:
     read_table's path, and its errors, as pandas'."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-    pf = pq.ParquetFile(path)
     schema = pf.schema_arrow
     names = list(schema.names)
     if columns is not None:   # pandas reads the index's columns too
@@ -119,8 +119,7 @@ def read_file(path, columns, device, bar, total=0):
     return table, {name: d.column() for name, d in dests.items()}
 
 
-def total_bytes(path):
-    """The file's row groups' uncompressed bytes (what the bar counts)."""
-    import pyarrow.parquet as pq
-    md = pq.ParquetFile(path).metadata
+def total_bytes(pf):
+    """ParquetFile pf's row groups' uncompressed bytes (what the bar counts)."""
+    md = pf.metadata
     return sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
