@@ -454,8 +454,8 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
     em_dtype loop_in[2] = {EM_BOOL, EM_BOOL}, loop_out;
     operand_view v[2];
     em_array tmp[3], settled[2];
-    int nd = 0, made_out = 0, ntmp = 0, in_nd[2], fz;
-    int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM];
+    int nd = 0, made_out = 0, ntmp = 0, in_nd[2], fz, neg_check, recorded = 0;
+    int64_t shape[EM_MAX_NDIM], out_st[EM_MAX_NDIM], size = 1;
     const int64_t *in_shape[2];
     em_stream *on = NULL;
     em_status st;
@@ -508,10 +508,11 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
         return em_error(
             st, "ufunc '%s': where= does not broadcast with the operands: %s",
             info->name, em_last_error());
+    /* a new result's size (read only where there is no output given,
+     * whose shape may extend this one's) */
+    for (int k = 0; k < nd; k++)
+        size *= shape[k];
     if (may_record == TRY) {
-        int64_t size = 1;
-        for (int k = 0; k < nd; k++)
-            size *= shape[k];
         if (size <= 0 || !em_fuse_size_ok(dev, size)) {
             *blocked = 1;
             return EM_OK;
@@ -566,34 +567,27 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
                 "Integers to negative integer powers are not allowed.");
     }
 
+    /* an integer power of an array of signed exponents reads them */
+    neg_check = op == EM_OP_POWER && in[1].array && is_signed_int(loop_in[1]) &&
+                is_signed_int(in[1].array->dtype);
     if (may_record == TRY) {
         /* Only a result that will be recorded is made without waiting;
          * anything else (an eager launch, which may compile; the exponent
          * check, which reads the device) goes back to the caller before
          * any of it is made. */
         const em_array *ins[2] = {in[0].array, nin > 1 ? in[1].array : NULL};
-        int64_t size = 1;
-        for (int k = 0; k < nd; k++)
-            size *= shape[k];
-        if (!em_fuse_may_record(dev, size, loop_in, loop_out, nin, ins) ||
-            (op == EM_OP_POWER && in[1].array && is_signed_int(loop_in[1]) &&
-             is_signed_int(in[1].array->dtype))) {
+        if (!em_fuse_may_record(dev, size, loop_in, loop_out, nin, ins) || neg_check) {
             *blocked = 1;
             return EM_OK;
         }
     }
     if (!(on = em_arr_stream(dev, s, info->name)))
         return EM_ERR_INVALID_VALUE;
-    if (op == EM_OP_POWER && in[1].array && is_signed_int(loop_in[1]) &&
-        is_signed_int(in[1].array->dtype) &&
-        (st = check_negative_exponent(in[1].array, on)) != EM_OK)
+    if (neg_check && (st = check_negative_exponent(in[1].array, on)) != EM_OK)
         return st;
     if (!out->storage) {
         /* A result that may be recorded gets its memory only when its
          * group runs, and only if it is still referenced then. */
-        int64_t size = 1;
-        for (int k = 0; k < nd; k++)
-            size *= shape[k];
         if (fz && size > 0)
             st = em_arr_empty_deferred(dev, loop_out, nd, shape, on, out);
         else
@@ -667,16 +661,11 @@ static em_status apply(em_op op, const em_operand *in, int nin, em_array *out,
             *blocked = 1;
             return EM_OK;
         }
-        if (st == EM_ERR_NOT_SUPPORTED) {
-            st = settle_inputs(v, nin, settled);
-            if (st == EM_OK && !out->data &&
-                (st = em_arr_storage_materialize(out->storage)) == EM_OK)
-                out->data = out->storage->base;
-            if (st == EM_OK)
-                st = launch(op, v, nin, loop_in, loop_out, out, where, in, nd,
-                            shape, on);
-        }
-    } else if (st == EM_OK) {
+        recorded = st != EM_ERR_NOT_SUPPORTED;
+        if (!recorded)
+            st = EM_OK;
+    }
+    if (st == EM_OK && !recorded) {
         st = settle_inputs(v, nin, settled);
         if (st == EM_OK && !out->data && out->storage->deferred &&
             (st = em_arr_storage_materialize(out->storage)) == EM_OK)
