@@ -151,7 +151,7 @@ static em_status empty(em_device *d, em_dtype dtype, int ndim,
     char buf[SHAPE_STR];
     if (!out)
         return em_error(EM_ERR_INVALID_VALUE, "em_array_empty: out is NULL");
-    em_arr_zero(out);
+    em_array_zero(out);
     if (!d)
         return em_error(EM_ERR_INVALID_VALUE, "em_array_empty: device is NULL");
     if ((rc = check_dtype(dtype, "em_array_empty")) != EM_OK)
@@ -170,7 +170,7 @@ static em_status empty(em_device *d, em_dtype dtype, int ndim,
             rc = defer ? em_arr_storage_defer(d, nbytes, on, &out->storage)
                        : em_arr_storage_alloc(d, nbytes, on, &out->storage);
         if (rc != EM_OK) {
-            em_arr_zero(out);
+            em_array_zero(out);
             return rc;
         }
         out->device = d;
@@ -183,7 +183,7 @@ static em_status empty(em_device *d, em_dtype dtype, int ndim,
             out->flags |= EM_ARRAY_ALIGNED;
         return EM_OK;
     }
-    em_arr_zero(out); /* fast_layout may have begun on it */
+    em_array_zero(out); /* fast_layout may have begun on it */
     memset(&a, 0, sizeof a);
     if ((rc = em_shape_size(ndim, shape, &size)) != EM_OK)
         return rc;
@@ -293,7 +293,7 @@ void em_array_release(em_array *a)
         return;
     if (a->storage)
         em_arr_storage_release(a->storage);
-    em_arr_zero(a);
+    em_array_zero(a);
 }
 
 /* Every element on an itemsize boundary: kernels load whole elements (and

@@ -24,18 +24,6 @@
 #include "core/layout.h"
 #include "ember/ember.h"
 
-/* Clears an em_array (560 bytes) through libc's memset: GCC expands a
- * memset of a constant size this large into `rep stosq`, whose start-up
- * was a third of em_array_empty's time on the recording path; libc's
- * vector stores clear it several times faster. The empty asm hides the
- * constant so the call stays a call. */
-static inline void em_arr_zero(em_array *a)
-{
-    size_t n = sizeof *a;
-    __asm__("" : "+r"(n));
-    memset(a, 0, n);
-}
-
 /* ---- storage.c -------------------------------------------------------- */
 
 struct em_storage {

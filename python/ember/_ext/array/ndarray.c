@@ -18,16 +18,6 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t),
 
 /* ---- making and dropping ----------------------------------------------- */
 
-/* Clears an em_array through libc's memset: GCC expands a constant-size
- * memset this large (560 bytes) into `rep stosq`, several times slower
- * here than libc's vector stores; the empty asm hides the constant. */
-static void zero_array(em_array *a)
-{
-    size_t n = sizeof *a;
-    __asm__("" : "+r"(n));
-    memset(a, 0, n);
-}
-
 empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a)
 {
     if (!o) {
@@ -35,7 +25,7 @@ empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a)
         return NULL;
     }
     o->a = *a;
-    zero_array(a);
+    em_array_zero(a);
     o->base = NULL;
     o->stream = NULL;
     return o;
@@ -108,7 +98,7 @@ empy_ndarray *empy_ndarray_fresh(empy_state *st)
     empy_ndarray *o = PyObject_New(empy_ndarray, st->ndarray);
     if (!o)
         return NULL;
-    zero_array(&o->a);
+    em_array_zero(&o->a);
     o->base = NULL;
     o->stream = NULL;
     return o;
