@@ -59,6 +59,13 @@ NO_DEFER = {"    *rest |= d ? bit : 0u;\n": "    (void)bit;\n"}
 NO_TABLES = {  # a constant bound and width in place of the table's row
     "    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));\n":
     "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"}
+NO_DRAIN = {  # deferred draws queued and never finished
+    "            rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);\n":
+    "            __syncwarp();\n            if (lane == 0)\n                *qn = 0;\n"}
+NO_QUEUE = {  # deferred draws noted in the lane's bits and never queued
+    "            unsigned int left = rest;\n":
+    "            unsigned int left = 0u;\n            if (rest == 0xffffffffu)\n"
+    "                out[0] = 0.0f;\n"}
 BOUNDS = {'extern "C" __global__ void rnd_fill_lanes(':
           'extern "C" __global__ void __launch_bounds__(256, 4) rnd_fill_lanes('}
 OPTIONS = ("--fmad=false", "--device-int128")  # src/math/random.c's
@@ -218,6 +225,10 @@ def main():
           subst=NO_DEFER)
     lanes("normal lanes R16 cap4, no tables (timing only)", 4,
           subst=NO_TABLES)
+    lanes("normal lanes R16 cap4, noted, never queued (timing only)", 4,
+          subst=NO_QUEUE)
+    lanes("normal lanes R16 cap4, queued, never finished (timing only)", 4,
+          subst=NO_DRAIN)
     staged("normal staged runs (rnd_fill)", 4)
 
     for dist, name in ((3, "random"), (4, "standard_normal")):
