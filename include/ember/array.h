@@ -144,8 +144,11 @@ em_status em_array_slice(const em_array *a, const em_slice *slices,
 em_status em_array_broadcast_to(const em_array *a, int ndim,
                                 const int64_t *shape, em_array *out);
 
-/* Reinterpret as another dtype of the same itemsize (NumPy's view(dtype)
- * for equal sizes); other sizes are EM_ERR_INVALID_VALUE. */
+/* Reinterpret as another dtype (NumPy's view(dtype)). Another itemsize
+ * rescales the last axis, which must then be contiguous (or of extent 1,
+ * or the array empty) and hold a whole number of the new items; a 0-d
+ * array keeps its itemsize. Otherwise EM_ERR_INVALID_VALUE, worded as
+ * NumPy's ValueError. */
 em_status em_array_view_dtype(const em_array *a, em_dtype dtype,
                               em_array *out);
 

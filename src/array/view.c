@@ -349,14 +349,46 @@ em_status em_array_view_dtype(const em_array *a, em_dtype dtype,
         return em_error(EM_ERR_TYPE, "em_array_view_dtype: invalid dtype %d",
                         (int)dtype);
     from = em_dtype_get(a->dtype);
-    if (from->size != to->size)
-        return em_error(EM_ERR_INVALID_VALUE, "cannot view an array of dtype "
-                        "%s as %s: their item sizes differ (%u and %u bytes)",
-                        from->name, to->name, (unsigned)from->size,
-                        (unsigned)to->size);
     v = *a;
     v.dtype = dtype;
+    if (from->size != to->size) {
+        const int k = a->ndim - 1;
+        const int64_t bytes = k >= 0 ? a->shape[k] * (int64_t)from->size : 0;
+        if (k < 0)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "Changing the dtype of a 0d array is only supported "
+                            "if the itemsize is unchanged (%s is %u bytes, %s %u)",
+                            from->name, (unsigned)from->size, to->name,
+                            (unsigned)to->size);
+        if (a->shape[k] != 1 && a->size != 0 &&
+            a->strides[k] != (int64_t)from->size)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "To change to a dtype of a different size, the last "
+                            "axis must be contiguous (viewing %s as %s: its "
+                            "stride is %lld bytes)",
+                            from->name, to->name, (long long)a->strides[k]);
+        if (bytes % (int64_t)to->size)
+            return em_error(EM_ERR_INVALID_VALUE,
+                            "When changing to a %s dtype, its size must be a "
+                            "divisor of the %s (viewing %s as %s: %lld bytes on "
+                            "the last axis, items of %u)",
+                            to->size < from->size ? "smaller" : "larger",
+                            to->size < from->size
+                                ? "size of original dtype"
+                                : "total size in bytes of the last axis of the array",
+                            from->name, to->name, (long long)bytes,
+                            (unsigned)to->size);
+        v.shape[k] = bytes / (int64_t)to->size;
+        v.strides[k] = (int64_t)to->size;
+    }
     em_array_update_flags(&v);
+    /* NumPy hands out misaligned views; ember's kernels load whole items
+     * (a GPU faults on a misaligned one), so it refuses to make one */
+    if ((a->flags & EM_ARRAY_ALIGNED) && !(v.flags & EM_ARRAY_ALIGNED))
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "cannot view %s as %s here: the view's items would "
+                        "not be aligned to their size (copy it first)",
+                        from->name, to->name);
     em_arr_publish_view(a, &v, out);
     return EM_OK;
 }

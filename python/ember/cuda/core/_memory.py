@@ -141,7 +141,12 @@ class Buffer:
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
                    copy=None):
-        return self._array(numpy.int8).__dlpack__(stream=stream)
+        kw = {} if max_version is None else {"max_version": max_version}
+        if dl_device is not None:
+            kw["dl_device"] = dl_device
+        if copy is not None:
+            kw["copy"] = copy
+        return self._array(numpy.int8).__dlpack__(stream=stream, **kw)
 
     def __dlpack_device__(self):
         return self._array(numpy.int8).__dlpack_device__()
