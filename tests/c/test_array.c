@@ -494,8 +494,18 @@ static void test_view_dtype(void)
     CHECK_OK(em_array_view_dtype(&t, EM_UINT32, &t));
     CHECK(t.dtype == EM_UINT32 && t.flags & EM_ARRAY_F_CONTIGUOUS && refs(&a) == 2);
     em_array_release(&t);
-    CHECK_STATUS(em_array_view_dtype(&a, EM_INT16, &v), EM_ERR_INVALID_VALUE);
-    CHECK(msg_has("float32") && msg_has("int16"));
+    /* another itemsize rescales the last axis (NumPy's rule) */
+    CHECK_OK(em_array_view_dtype(&a, EM_INT16, &v));
+    CHECK(v.size == 12 && v.data == a.data);
+    CHECK_LAYOUT(v, L(2, 6), L(12, 2));
+    em_array_release(&v);
+    /* 12 bytes a row hold no whole float64 */
+    CHECK_STATUS(em_array_view_dtype(&a, EM_FLOAT64, &v), EM_ERR_INVALID_VALUE);
+    CHECK(msg_has("float32") && msg_has("float64") && msg_has("12 bytes"));
+    CHECK_OK(em_array_transpose(&a, NULL, &t));   /* last axis strided */
+    CHECK_STATUS(em_array_view_dtype(&t, EM_INT16, &v), EM_ERR_INVALID_VALUE);
+    CHECK(msg_has("last axis must be contiguous"));
+    em_array_release(&t);
     CHECK_STATUS(em_array_view_dtype(&a, EM_DTYPE_COUNT, &v), EM_ERR_TYPE);
     em_array_release(&a);
 }
