@@ -258,6 +258,8 @@ em_status em_device_stream_priority_range(em_device *d, int *least,
 
 /* The priority s runs at (after clamping; 0 for a default stream). */
 int em_stream_priority(const em_stream *s);
+/* 1 if s was made, or adopted, with EM_STREAM_NON_BLOCKING. */
+int em_stream_is_non_blocking(const em_stream *s);
 
 /* The device's default stream (never destroyed). */
 em_stream *em_stream_default(em_device *d);
@@ -276,6 +278,18 @@ em_status em_stream_wait_event(em_stream *s, em_event *e);
 em_device *em_stream_device(const em_stream *s);
 /* The backend's handle (a CUstream; NULL for a cuda default stream). */
 void *em_stream_native(const em_stream *s);
+
+/* A stream for a native handle (CuPy's ExternalStream): on cuda any
+ * CUstream of d's context, made by ember or by another library, which
+ * ember then queues work on and never destroys (its owner keeps it alive
+ * meanwhile; work queued after it is destroyed fails); on the cpu device
+ * the handle (em_stream_native) of one of d's own streams, which stays
+ * alive while adopted. NULL: d's default stream. Let go of the result
+ * with em_stream_release, not em_stream_destroy. A handle that is not a
+ * stream of d is EM_ERR_INVALID_VALUE. */
+em_status em_stream_adopt(em_device *d, void *native, em_stream **out);
+/* Let go of a stream from em_stream_adopt (the default stream: nothing). */
+void em_stream_release(em_stream *s);
 
 /* ---- graphs (docs/graphs.md) ------------------------------------------ */
 

@@ -49,6 +49,9 @@ struct em_stream {
     int orphaned;
     /* The runtime's (graph.c): the graph being captured on s, or NULL. */
     struct em_graph *capture;
+    /* em_stream_adopt's of a native stream made elsewhere: its teardown
+     * leaves the native stream to its owner. */
+    int external;
 };
 
 struct em_event {
@@ -111,6 +114,11 @@ struct em_backend_ops {
     em_status (*stream_create)(em_stream *s);
     em_status (*stream_priority_range)(em_device *d, int *least, int *greatest);
     em_status (*stream_destroy)(em_stream *s);
+    /* em_stream_adopt of `native` (not NULL): either *same, the device's
+     * own em_stream with that handle, with a reference (refs) taken for
+     * the adopter while it cannot be torn down, or s (dev set) filled in
+     * (impl, flags, priority) for a native stream made elsewhere. */
+    em_status (*stream_adopt)(em_stream *s, void *native, em_stream **same);
     em_status (*stream_synchronize)(em_stream *s);
     em_status (*stream_query)(em_stream *s, int *done);
     em_status (*stream_wait_event)(em_stream *s, em_event *e);

@@ -444,6 +444,42 @@ static em_status cu_stream_destroy(em_stream *s)
     return EM_OK;
 }
 
+/* A CUstream made elsewhere (or by ember: it is not looked up). The
+ * driver must know it and place it in this device's context: ember's
+ * launches on another context's stream would fail later, and further
+ * from the line that caused it. */
+static em_status cu_stream_adopt(em_stream *s, void *native, em_stream **same)
+{
+    CUstream cs = (CUstream)native;
+    CUcontext ctx = NULL;
+    unsigned flags = 0;
+    int prio = 0;
+    CUresult r;
+    (void)same;
+    CU_ENTER(s->dev, "cuStreamGetFlags");
+    if (!drv.cuStreamGetFlags)
+        return em_error(EM_ERR_NOT_SUPPORTED, "adopting a stream needs "
+                        "cuStreamGetFlags, which this driver lacks");
+    if ((r = drv.cuStreamGetFlags(cs, &flags)) != CUDA_SUCCESS)
+        return em_error_native(EM_ERR_INVALID_VALUE, r, em_cuda_error_name(r),
+                               "%p is not a CUstream the driver knows "
+                               "(cuStreamGetFlags: %s)", native,
+                               em_cuda_error_name(r));
+    if (drv.cuStreamGetCtx && drv.cuStreamGetCtx(cs, &ctx) == CUDA_SUCCESS &&
+        ctx && ctx != ((struct cu_dev *)s->dev->impl)->ctx)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "the CUstream %p belongs to another context than "
+                        "%s's (another device, or a context of its own)",
+                        native, s->dev->name);
+    if (drv.cuStreamGetPriority && drv.cuStreamGetPriority(cs, &prio) != CUDA_SUCCESS)
+        prio = 0;
+    s->impl = native;
+    s->flags = (flags & CU_STREAM_NON_BLOCKING) ? EM_STREAM_NON_BLOCKING
+                                                : EM_STREAM_DEFAULT;
+    s->priority = prio;
+    return EM_OK;
+}
+
 static em_status cu_stream_synchronize(em_stream *s)
 {
     CU_ENTER(s->dev, "cuStreamSynchronize");
@@ -1272,6 +1308,7 @@ const struct em_backend_ops em_cuda_backend = {
     .stream_create = cu_stream_create,
     .stream_priority_range = cu_stream_priority_range,
     .stream_destroy = cu_stream_destroy,
+    .stream_adopt = cu_stream_adopt,
     .stream_synchronize = cu_stream_synchronize,
     .capture_begin = cu_capture_begin,
     .capture_end = cu_capture_end,

@@ -204,6 +204,10 @@ struct em_cuda_driver {
                                            int priority);
     CUresult (*cuCtxGetStreamPriorityRange)(int *least, int *greatest);
     CUresult (*cuStreamDestroy_v2)(CUstream s);
+    /* What em_stream_adopt asks of a stream made elsewhere */
+    CUresult (*cuStreamGetFlags)(CUstream s, unsigned *flags);
+    CUresult (*cuStreamGetPriority)(CUstream s, int *priority);
+    CUresult (*cuStreamGetCtx)(CUstream s, CUcontext *ctx);
     CUresult (*cuStreamSynchronize)(CUstream s);
     CUresult (*cuStreamQuery)(CUstream s);
     CUresult (*cuStreamWaitEvent)(CUstream s, CUevent e, unsigned flags);

@@ -87,6 +87,7 @@ struct host_graph {
 struct host_stream {
     host_stream *next;         /* in the device's list */
     host_device *hd;
+    em_stream *owner;          /* the em_stream it was made for */
     int blocking;
     pthread_mutex_t lock;
     pthread_cond_t work;       /* an op was queued, or stop */
@@ -572,6 +573,7 @@ static em_status host_stream_create(em_stream *s)
         return em_error(EM_ERR_OUT_OF_MEMORY, "cpu stream_create: cannot "
                         "allocate %zu bytes", sizeof *hs);
     hs->hd = hd;
+    hs->owner = s;
     hs->blocking = !(s->flags & EM_STREAM_NON_BLOCKING);
     pthread_mutex_init(&hs->lock, NULL);
     pthread_cond_init(&hs->work, NULL);
@@ -596,6 +598,41 @@ static em_status host_stream_create(em_stream *s)
     hd->streams = hs;
     pthread_mutex_unlock(&hd->lock);
     s->impl = hs;
+    return EM_OK;
+}
+
+/* A cpu stream's native handle is its queue: only the device's own. The
+ * reference is taken under the list's lock, so a stream whose last holder
+ * is tearing it down (refs 0, about to leave the list) is not handed out. */
+static em_status host_stream_adopt(em_stream *s, void *native, em_stream **same)
+{
+    host_device *hd = device_of(s->dev);
+    em_stream *found = NULL;
+    if (!hd)
+        return em_error(EM_ERR_INVALID_VALUE, "cpu stream_adopt: the device "
+                        "is not open");
+    pthread_mutex_lock(&hd->lock);
+    for (host_stream *hs = hd->streams; hs; hs = hs->next) {
+        int refs;
+        if (hs != native)
+            continue;
+        refs = __atomic_load_n(&hs->owner->refs, __ATOMIC_ACQUIRE);
+        while (refs > 0 &&
+               !__atomic_compare_exchange_n(&hs->owner->refs, &refs, refs + 1,
+                                            0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+            ;
+        if (refs > 0)
+            found = hs->owner;
+        break;
+    }
+    pthread_mutex_unlock(&hd->lock);
+    if (!found)
+        return em_error(EM_ERR_INVALID_VALUE,
+                        "%p is not the handle of a live stream of %s (the cpu "
+                        "device adopts only its own streams)",
+                        native, s->dev->name);
+    *same = found;
     return EM_OK;
 }
 
@@ -1393,6 +1430,7 @@ const struct em_backend_ops em_host_backend = {
     .stream_create = host_stream_create,
     .stream_priority_range = host_stream_priority_range,
     .stream_destroy = host_stream_destroy,
+    .stream_adopt = host_stream_adopt,
     .stream_synchronize = host_stream_synchronize,
     .stream_query = host_stream_query,
     .stream_wait_event = host_stream_wait_event,

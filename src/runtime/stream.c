@@ -47,6 +47,11 @@ em_status em_device_stream_priority_range(em_device *d, int *least, int *greates
 
 int em_stream_priority(const em_stream *s) { return s ? s->priority : 0; }
 
+int em_stream_is_non_blocking(const em_stream *s)
+{
+    return s && (s->flags & EM_STREAM_NON_BLOCKING) != 0;
+}
+
 em_status em_stream_create_with_priority(em_device *d, unsigned flags,
                                          int priority, em_stream **out)
 {
@@ -92,7 +97,7 @@ static em_status stream_teardown(em_stream *s)
     /* The pool first: it waits for the stream and moves the blocks freed
      * on it, which must happen while the stream still exists. */
     em_rt_pool_forget_stream(s);
-    st = s->dev->ops->stream_destroy(s);
+    st = s->external ? EM_OK : s->dev->ops->stream_destroy(s);
     free(s);
     return st;
 }
@@ -132,6 +137,44 @@ em_status em_stream_destroy(em_stream *s)
     if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0)
         return EM_OK;
     return stream_teardown(s);
+}
+
+em_status em_stream_adopt(em_device *d, void *native, em_stream **out)
+{
+    em_stream *s, *same = NULL;
+    em_status st;
+    if (!d || !out)
+        return em_error(EM_ERR_INVALID_VALUE, "em_stream_adopt: %s is NULL",
+                        d ? "out" : "device");
+    *out = NULL;
+    if (!native) {
+        *out = d->default_stream;
+        return EM_OK;
+    }
+    if (!d->ops->stream_adopt)
+        return em_error(EM_ERR_NOT_SUPPORTED,
+                        "%s cannot adopt a native stream", d->name);
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return em_error(EM_ERR_OUT_OF_MEMORY,
+                        "out of host memory adopting a stream on %s", d->name);
+    s->dev = d;
+    s->refs = 1; /* the adopter's, dropped by em_stream_release */
+    s->external = 1;
+    if ((st = d->ops->stream_adopt(s, native, &same)) != EM_OK || same) {
+        free(s);
+        if (same)
+            *out = same; /* one of d's own, with the adopter's reference */
+        return st;
+    }
+    *out = s;
+    return EM_OK;
+}
+
+void em_stream_release(em_stream *s)
+{
+    if (s)
+        em_rt_stream_release(s);
 }
 
 em_status em_stream_synchronize(em_stream *s)

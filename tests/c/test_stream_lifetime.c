@@ -203,6 +203,48 @@ static void test_threads(void)
     check_balanced(d);
 }
 
+/* em_stream_adopt on cpu: the handle of a live stream gives that stream,
+ * which stays alive while adopted whichever side lets go first; NULL the
+ * default stream; any other pointer, or a stream torn down, an error. */
+static void test_adopt(void)
+{
+    em_device *d = cpu();
+    em_stream *s = NULL, *a = NULL, *b = NULL;
+    unsigned char host[64];
+    void *m = NULL;
+    int i, ok = 1;
+
+    CHECK(em_stream_adopt(d, NULL, &a) == EM_OK && a == em_stream_default(d));
+    em_stream_release(a);
+
+    CHECK_OK(em_stream_create(d, EM_STREAM_NON_BLOCKING, &s));
+    CHECK_OK(em_stream_adopt(d, em_stream_native(s), &a));
+    CHECK(a == s);
+    /* the creator lets go first: the adopter's handle still runs work */
+    CHECK_OK(em_stream_destroy(s));
+    CHECK_OK(em_malloc(d, 64, a, &m));
+    CHECK_OK(em_memset_async(d, m, 5, 64, a));
+    CHECK_OK(em_memcpy_async(d, host, m, 64, a));
+    CHECK_OK(em_stream_synchronize(a));
+    for (i = 0; i < 64; i++)
+        ok &= host[i] == 5;
+    CHECK(ok);
+    CHECK_OK(em_free(d, m, a));
+    em_stream_release(a);
+
+    /* the adopter lets go first */
+    CHECK_OK(em_stream_create(d, EM_STREAM_DEFAULT, &s));
+    CHECK_OK(em_stream_adopt(d, em_stream_native(s), &b));
+    em_stream_release(b);
+    CHECK_OK(em_stream_synchronize(s));
+    CHECK_OK(em_stream_destroy(s));
+
+    CHECK(em_stream_adopt(d, host, &b) == EM_ERR_INVALID_VALUE && b == NULL);
+    CHECK(CONTAINS(em_last_error(), "not the handle of a live stream"));
+    CHECK(em_stream_adopt(NULL, host, &b) == EM_ERR_INVALID_VALUE);
+    check_balanced(d);
+}
+
 int main(void)
 {
     setenv("EMBER_DEVICE", "cpu", 1);
@@ -212,5 +254,6 @@ int main(void)
     test_double_destroy();
     test_array_outlives_stream();
     test_threads();
+    test_adopt();
     return check_report("test_stream_lifetime");
 }

@@ -169,6 +169,37 @@ def test_device_zero_without_gpu():
     assert (major > 0) == HAVE_CUDA or major >= 0
 
 
+def test_create_stream_adopts_a_cuda_stream_protocol_object(cdev):
+    # Device.create_stream(obj) takes any object with __cuda_stream__: here
+    # another cuda.core Stream; launch() takes such an object as well
+    mine = cdev.create_stream()
+    other = cdev.create_stream(mine)
+    assert other.handle == mine.handle and other.is_nonblocking
+    prog = core.Program(VECTOR_ADD, code_type="c++")
+    ker = prog.compile("cubin", name_expressions=("vector_add<float>",)
+                       ).get_kernel("vector_add<float>")
+    h = np.arange(3000, dtype=np.float32)
+    a = ember.asarray(h)
+    c = ember.empty_like(a)
+    cdev.sync()
+
+    class Foreign:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __cuda_stream__(self):
+            return (0, self.handle)
+
+    core.launch(Foreign(mine.handle), core.LaunchConfig(grid=12, block=256),
+                ker, a, a, c, np.uint64(h.size))
+    other.sync()
+    np.testing.assert_array_equal(ember.asnumpy(c), h + h)
+    mine.close()
+    other.sync()
+    with pytest.raises(TypeError, match="__cuda_stream__"):
+        cdev.create_stream(object())
+
+
 def test_vector_add_lesson(cdev):
     s = cdev.create_stream()
     arch = "".join(str(i) for i in cdev.compute_capability)

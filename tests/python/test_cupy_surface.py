@@ -217,9 +217,58 @@ def test_struct_argument_as_numpy_array(device):
                                        rtol=1e-6)
 
 
-def test_external_stream_says_no():
-    with pytest.raises(NotImplementedError, match="adopt"):
-        ember.cuda.stream.ExternalStream(0x1234)
+def test_external_stream_of_ember_stream(device):
+    # cuda.core's memory_ops example: cupy.cuda.ExternalStream(s.handle)
+    with ember.Device(device):
+        s = ember.Stream(non_blocking=True)
+        e = ember.cuda.ExternalStream(s.ptr)
+        assert isinstance(e, ember.Stream) and e.non_blocking
+        assert e.ptr == s.ptr and e.device == s.device
+        if device == "cpu":
+            assert e == s       # the cpu device adopts its own stream
+        h = np.arange(1000, dtype=np.float32)
+        with e:
+            x = ember.asarray(h) * 2
+        del s                   # the creator lets go; the handle still runs
+        with e:
+            y = x + 1
+        e.synchronize()
+        np.testing.assert_array_equal(ember.asnumpy(y), h * 2 + 1)
+        assert ember.cuda.stream.ExternalStream(0).ptr == 0   # the default
+        assert ember.cuda.ExternalStream is ember.cuda.stream.ExternalStream
+
+
+def test_external_stream_refuses_what_is_not_a_stream():
+    with ember.Device("cpu"):
+        with pytest.raises(ValueError, match="not the handle of a live stream"):
+            ember.cuda.ExternalStream(0x1234)
+        s = ember.Stream()
+        ptr = s.ptr
+        del s                   # torn down: its handle is no stream now
+        with pytest.raises(ValueError, match="not the handle"):
+            ember.cuda.ExternalStream(ptr)
+
+
+def test_external_stream_of_another_librarys_stream(device):
+    if device == "cpu":
+        pytest.skip("the cpu device has no streams but ember's own")
+    cupy = pytest.importorskip("cupy")
+    cs = cupy.cuda.Stream(non_blocking=True)
+    h = np.arange(4096, dtype=np.float32)
+    with ember.Device(device):
+        e = ember.cuda.ExternalStream(cs.ptr)
+        assert e.ptr == cs.ptr and e.non_blocking
+        with e:
+            x = ember.asarray(h)
+            y = ember.sqrt(x) + x
+        e.synchronize()
+        np.testing.assert_allclose(ember.asnumpy(y), np.sqrt(h) + h, rtol=1e-6)
+        del e                   # ember lets go; CuPy's stream lives on
+    a = cupy.arange(10)
+    with cs:
+        b = a * 3
+    cs.synchronize()
+    assert int(b.sum()) == 135
 
 
 # ---- memory pools --------------------------------------------------------

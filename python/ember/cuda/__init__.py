@@ -21,7 +21,8 @@ from .devicearray import (  # noqa: E402
 # Numba's cuda.stream() and CuPy's cupy.cuda.stream module in one object,
 # with Numba's events (python/ember/cuda/stream.py).
 from . import stream  # noqa: E402
-from .stream import default_stream, event, event_elapsed_time  # noqa: E402
+from .stream import (default_stream, event, event_elapsed_time,  # noqa: E402
+                     ExternalStream)
 # Numba's context is the current device here (synchronize(), mem_info()).
 from ember._ember import get_current_device  # noqa: E402
 current_context = get_current_device

@@ -18,11 +18,14 @@ class _StreamModule(_types.ModuleType):
 
 
 def ExternalStream(ptr, device_id=-1):
-    """CuPy's ExternalStream wraps a foreign CUstream, which ember's runtime
-    cannot adopt: say so rather than hand back a stream that is not it."""
-    raise NotImplementedError(
-        "ember.cuda.stream.ExternalStream(%#x): ember cannot adopt a stream it "
-        "did not create; make one with ember.cuda.Stream()" % int(ptr))
+    """CuPy's ExternalStream: an ember Stream for a native stream handle
+    (an int, as Stream.ptr and torch.cuda.Stream.cuda_stream give). On a
+    GPU any CUstream of the device's context, which ember queues work on
+    and never destroys: its owner must keep it alive meanwhile. On the cpu
+    device the handle of one of ember's own streams, which is that stream
+    (kept alive while this one is). 0 is the default stream. device_id -1:
+    the current device; else that device (ember.Device(device_id))."""
+    return Stream._adopt(int(ptr), None if device_id == -1 else device_id)
 
 
 def default_stream():

@@ -74,12 +74,14 @@ typedef struct {
 } empy_Device;
 
 /* A Stream either owns its em_stream, wraps one it does not own (a
- * device's default stream), or is the dynamic `Stream.null`, which means
- * the default stream of whatever device is current when it is used. */
+ * device's default stream), holds one adopted from a native handle
+ * (ember.cuda.ExternalStream), or is the dynamic `Stream.null`, which
+ * means the default stream of whatever device is current when it is
+ * used. */
 typedef struct {
     PyObject_HEAD
     em_stream *s;      /* NULL only for the dynamic null stream */
-    int owned;
+    int owned;         /* 1: em_stream_destroy it, 2: em_stream_release it */
 } empy_Stream;
 
 typedef struct {

@@ -252,6 +252,33 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return obj;
 }
 
+/* Stream._adopt(ptr, device=None): the stream of a native handle
+ * (em_stream_adopt), for ember.cuda.ExternalStream. */
+static PyObject *Stream_adopt(PyObject *cls, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"ptr", "device", NULL};
+    empy_state *st = empy_state_of_type((PyTypeObject *)cls);
+    PyObject *ptr_arg, *dev_arg = Py_None, *obj;
+    em_device *d;
+    em_stream *s;
+    em_status rc;
+    void *native;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:_adopt", kwlist, &ptr_arg,
+                                     &dev_arg) ||
+        empy_device_arg(st, dev_arg, &d) < 0)
+        return NULL;
+    native = PyLong_AsVoidPtr(ptr_arg);
+    if (!native && PyErr_Occurred())
+        return NULL;
+    if ((rc = em_stream_adopt(d, native, &s)) != EM_OK)
+        return empy_raise(st, rc);
+    obj = stream_wrap(st, s, s == em_stream_default(d) ? 0 : 2);
+    if (!obj && s != em_stream_default(d))
+        em_stream_release(s);
+    return obj;
+}
+
 /* Stream.null lives in the type's dict and refers to the type: the
  * collector must see that cycle to free both at interpreter exit. */
 static int Stream_traverse(PyObject *self, visitproc visit, void *arg)
@@ -264,8 +291,10 @@ static void Stream_dealloc(PyObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
-    if (STREAM(self)->owned && STREAM(self)->s)
+    if (STREAM(self)->owned == 1 && STREAM(self)->s)
         (void)em_stream_destroy(STREAM(self)->s);
+    else if (STREAM(self)->owned == 2)
+        em_stream_release(STREAM(self)->s);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -395,7 +424,8 @@ PyObject *empy_context_exit(PyObject *self, PyObject *const *args, Py_ssize_t na
 }
 
 /* Stream.ptr (the closure is NULL), .device and .priority. */
-static const char stream_device[] = "device", stream_priority[] = "priority";
+static const char stream_device[] = "device", stream_priority[] = "priority",
+                  stream_nonblocking[] = "non_blocking";
 
 static PyObject *Stream_get(PyObject *self, void *which)
 {
@@ -407,6 +437,8 @@ static PyObject *Stream_get(PyObject *self, void *which)
         return empy_device_new(st, em_stream_device(s));
     if (which == stream_priority)
         return PyLong_FromLong(em_stream_priority(s));
+    if (which == stream_nonblocking)
+        return PyBool_FromLong(em_stream_is_non_blocking(s));
     return PyLong_FromVoidPtr(s == em_stream_default(em_stream_device(s)) ? NULL
                                                                           : em_stream_native(s));
 }
@@ -423,6 +455,9 @@ static PyMethodDef Stream_methods[] = {
     {"record", (PyCFunction)(void (*)(void))Stream_record,
      METH_FASTCALL | METH_KEYWORDS,
      "record(event=None) -> Event recorded at the current end of the stream."},
+    {"_adopt", (PyCFunction)(void (*)(void))Stream_adopt,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "The stream of a native handle (ember.cuda.ExternalStream)."},
     {"use", Stream_use, METH_NOARGS,
      "Make this the calling thread's current stream; returns self."},
     {"__enter__", Stream_enter, METH_NOARGS, NULL},
@@ -436,6 +471,8 @@ static PyGetSetDef Stream_getset[] = {
     {"ptr", Stream_get, NULL, "The native handle (a CUstream); 0 for a default stream.",
      NULL},
     {"device", Stream_get, NULL, "The stream's device.", (void *)stream_device},
+    {"non_blocking", Stream_get, NULL, "True if the stream does not wait for "
+     "the legacy default stream.", (void *)stream_nonblocking},
     {"priority", Stream_get, NULL, "The stream's priority (smaller is "
      "more urgent; the device's range clamps what was asked).", (void *)stream_priority},
     {NULL},

@@ -160,8 +160,7 @@ class Device:
     def create_stream(self, obj=None, options=None):
         from ._stream import Stream
         if obj is not None:
-            raise NotImplementedError("create_stream(obj): ember cannot adopt "
-                                      "a foreign stream")
+            return Stream._adopt(self, obj)
         return Stream._create(self, options)
 
     def create_event(self, options=None):

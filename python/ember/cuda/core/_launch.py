@@ -86,9 +86,10 @@ def launch(stream, config, kernel, *kernel_args):
     if not isinstance(kernel, Kernel):
         raise TypeError("launch(): kernel must be a Kernel (from "
                         "ObjectCode.get_kernel), not %s" % type(kernel).__name__)
-    if stream is None or not isinstance(stream, (Stream, ember.Stream)):
-        raise TypeError("launch(): stream must be a Stream, not %s"
-                        % type(stream).__name__)
+    if stream is None or not (isinstance(stream, (Stream, ember.Stream)) or
+                              hasattr(stream, "__cuda_stream__")):
+        raise TypeError("launch(): stream must be a Stream or have "
+                        "__cuda_stream__, not %s" % type(stream).__name__)
     kinds = kernel._fn.param_kinds
     if len(kernel_args) != len(kinds):
         raise TypeError("launch(): kernel %s takes %d arguments, %d given"

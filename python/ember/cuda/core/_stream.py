@@ -27,8 +27,12 @@ def _ember_stream(s):
         return s
     if isinstance(s, Stream):
         return s._s
-    raise TypeError("expected a Stream, not %s (ember cannot adopt a "
-                    "foreign stream)" % type(s).__name__)
+    proto = getattr(s, "__cuda_stream__", None)
+    if proto is not None:   # another library's stream (cuda.core's protocol)
+        info = proto() if callable(proto) else proto
+        return ember.Stream._adopt(int(info[1]))
+    raise TypeError("expected a Stream or an object with __cuda_stream__, "
+                    "not %s" % type(s).__name__)
 
 
 class Stream:
@@ -43,6 +47,21 @@ class Stream:
         obj = object.__new__(cls)
         obj._s, obj._device, obj._nonblocking = s, device, False
         return obj
+
+    @classmethod
+    def _adopt(cls, device, obj):
+        """Device.create_stream(obj): a stream of obj's __cuda_stream__
+        (version, handle), kept alive by its owner."""
+        proto = getattr(obj, "__cuda_stream__", None)
+        if proto is None:
+            raise TypeError("create_stream(obj): %s has no __cuda_stream__"
+                            % type(obj).__name__)
+        info = proto() if callable(proto) else proto
+        s = ember.Stream._adopt(int(info[1]), device._dev)
+        obj2 = cls._wrap(s, device)
+        obj2._nonblocking = s.non_blocking
+        obj2._owner = obj   # the foreign stream lives at least as long
+        return obj2
 
     @classmethod
     def _create(cls, device, options):
