@@ -279,14 +279,15 @@ em_device *em_stream_device(const em_stream *s);
 /* The backend's handle (a CUstream; NULL for a cuda default stream). */
 void *em_stream_native(const em_stream *s);
 
-/* A stream for a native handle (CuPy's ExternalStream): on cuda any
- * CUstream of d's context, made by ember or by another library, which
- * ember then queues work on and never destroys (its owner keeps it alive
- * meanwhile; work queued after it is destroyed fails); on the cpu device
- * the handle (em_stream_native) of one of d's own streams, which stays
- * alive while adopted. NULL: d's default stream. Let go of the result
- * with em_stream_release, not em_stream_destroy. A handle that is not a
- * stream of d is EM_ERR_INVALID_VALUE. */
+/* A stream for a native handle (CuPy's ExternalStream). The handle of
+ * one of d's own streams (em_stream_native) gives that stream, kept alive
+ * while adopted whichever side lets go first. On cuda any other CUstream
+ * of d's context, made by another library, is wrapped: ember queues work
+ * on it and never destroys it, so its owner must keep it alive meanwhile.
+ * On the cpu device only d's own streams have handles. NULL: d's default
+ * stream. Let go of the result with em_stream_release, not
+ * em_stream_destroy. A handle that is not a stream of d is
+ * EM_ERR_INVALID_VALUE. */
 em_status em_stream_adopt(em_device *d, void *native, em_stream **out);
 /* Let go of a stream from em_stream_adopt (the default stream: nothing). */
 void em_stream_release(em_stream *s);

@@ -38,6 +38,16 @@ struct cu_dev {
     atomic_int fault;        /* the sticky CUresult, 0 while healthy */
 };
 
+/* The streams ember made, all devices', so that em_stream_adopt of one's
+ * handle hands out that em_stream (kept alive while adopted) rather than
+ * a second handle that its creator's destroy would leave dangling. */
+struct cu_own {
+    struct cu_own *next;
+    em_stream *s;
+};
+static struct cu_own *own_streams;
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+
 struct cu_fn {
     CUfunction fn;
     /* The dynamic shared memory this function may use without another
@@ -416,8 +426,34 @@ static em_status cu_stream_create(em_stream *s)
     if (r != CUDA_SUCCESS)
         return cu_fail(s->dev, r, "cuStreamCreate(flags %u, priority %d)", flags,
                        s->priority);
+    struct cu_own *o = malloc(sizeof *o);
+    if (!o) {
+        (void)drv.cuStreamDestroy_v2(cs);
+        return em_error(EM_ERR_OUT_OF_MEMORY, "out of host memory creating a "
+                        "stream on %s", s->dev->name);
+    }
     s->impl = cs;
+    o->s = s;
+    pthread_mutex_lock(&own_lock);
+    o->next = own_streams;
+    own_streams = o;
+    pthread_mutex_unlock(&own_lock);
     return EM_OK;
+}
+
+/* Drop s from own_streams (a stream ember made). */
+static void own_forget(em_stream *s)
+{
+    struct cu_own *gone = NULL;
+    pthread_mutex_lock(&own_lock);
+    for (struct cu_own **p = &own_streams; *p; p = &(*p)->next)
+        if ((*p)->s == s) {
+            gone = *p;
+            *p = gone->next;
+            break;
+        }
+    pthread_mutex_unlock(&own_lock);
+    free(gone);
 }
 
 static em_status cu_stream_priority_range(em_device *d, int *least, int *greatest)
@@ -436,6 +472,7 @@ static em_status cu_stream_destroy(em_stream *s)
 {
     if (!s->impl)
         return EM_OK;
+    own_forget(s);
     CU_ENTER_RELEASE(s->dev, "cuStreamDestroy");
     CUresult r = drv.cuStreamDestroy_v2((CUstream)s->impl);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_DEINITIALIZED)
@@ -455,7 +492,36 @@ static em_status cu_stream_adopt(em_stream *s, void *native, em_stream **same)
     unsigned flags = 0;
     int prio = 0;
     CUresult r;
-    (void)same;
+    em_stream *mine = NULL;
+    em_device *other = NULL;
+    /* one of ember's own: a reference taken while it cannot be torn down
+     * (refs 0: its last holder is destroying it) */
+    pthread_mutex_lock(&own_lock);
+    for (struct cu_own *o = own_streams; o; o = o->next) {
+        int refs;
+        if (o->s->impl != native)
+            continue;
+        if (o->s->dev != s->dev) {
+            other = o->s->dev;
+            break;
+        }
+        refs = __atomic_load_n(&o->s->refs, __ATOMIC_ACQUIRE);
+        while (refs > 0 &&
+               !__atomic_compare_exchange_n(&o->s->refs, &refs, refs + 1, 0,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            ;
+        if (refs > 0)
+            mine = o->s;
+        break;
+    }
+    pthread_mutex_unlock(&own_lock);
+    if (other)
+        return em_error(EM_ERR_INVALID_VALUE, "the CUstream %p is a stream of "
+                        "%s, not of %s", native, other->name, s->dev->name);
+    if (mine) {
+        *same = mine;
+        return EM_OK;
+    }
     CU_ENTER(s->dev, "cuStreamGetFlags");
     if (!drv.cuStreamGetFlags)
         return em_error(EM_ERR_NOT_SUPPORTED, "adopting a stream needs "

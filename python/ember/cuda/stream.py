@@ -19,11 +19,11 @@ class _StreamModule(_types.ModuleType):
 
 def ExternalStream(ptr, device_id=-1):
     """CuPy's ExternalStream: an ember Stream for a native stream handle
-    (an int, as Stream.ptr and torch.cuda.Stream.cuda_stream give). On a
-    GPU any CUstream of the device's context, which ember queues work on
-    and never destroys: its owner must keep it alive meanwhile. On the cpu
-    device the handle of one of ember's own streams, which is that stream
-    (kept alive while this one is). 0 is the default stream. device_id -1:
+    (an int, as Stream.ptr and torch.cuda.Stream.cuda_stream give). One of
+    ember's own streams' handle gives that stream (kept alive while this
+    one is). On a GPU any other CUstream of the device's context is
+    wrapped: ember queues work on it and never destroys it, so its owner
+    must keep it alive meanwhile. 0 is the default stream. device_id -1:
     the current device; else that device (ember.Device(device_id))."""
     return Stream._adopt(int(ptr), None if device_id == -1 else device_id)
 
