@@ -200,6 +200,44 @@ def test_create_stream_adopts_a_cuda_stream_protocol_object(cdev):
         cdev.create_stream(object())
 
 
+def test_graph_builder_records_launches(cdev):
+    # cuda.core's cuda_graphs example: launch(builder, ...) three times,
+    # end_building().complete(), then upload and launch the Graph
+    s = cdev.create_stream()
+    ker = core.Program(VECTOR_ADD, code_type="c++").compile(
+        "cubin", name_expressions=("vector_add<float>",)
+    ).get_kernel("vector_add<float>")
+    n = 5000
+    h = np.arange(n, dtype=np.float32)
+    a = ember.array(h)      # a copy: on cpu asarray would share h
+    b, c = ember.empty_like(a), ember.empty_like(a)
+    cdev.sync()
+    cfg = core.LaunchConfig(grid=(n + 255) // 256, block=256)
+    builder = s.create_graph_builder()
+    with pytest.raises(RuntimeError, match="end_building"):
+        builder.complete()
+    builder.begin_building()
+    assert builder.is_building
+    core.launch(builder, cfg, ker, a, a, b, np.uint64(n))      # b = 2a
+    core.launch(builder, cfg, ker, b, a, c, np.uint64(n))      # c = 3a
+    graph = builder.end_building().complete()
+    assert not builder.is_building
+    graph.upload(s)
+    graph.launch(s)
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(c), 3 * h)
+    a[...] = ember.asarray(h + 1)          # a replay reads the inputs anew
+    cdev.sync()
+    graph.launch(s)
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(c), 3 * (h + 1))
+    graph.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        graph.launch(s)
+    with pytest.raises(ValueError, match="mode"):
+        s.create_graph_builder().begin_building(mode="eager")
+
+
 def test_vector_add_lesson(cdev):
     s = cdev.create_stream()
     arch = "".join(str(i) for i in cdev.compute_capability)

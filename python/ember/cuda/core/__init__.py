@@ -10,10 +10,11 @@ from ._memory import (Buffer, MemoryResource, DeviceMemoryResource,
                       LegacyPinnedMemoryResource)
 from ._program import Program, ProgramOptions, ObjectCode, Kernel
 from ._launch import LaunchConfig, launch
+from ._graph import GraphBuilder, Graph
 from .system import system, System
 
 __all__ = ["Device", "DeviceProperties", "Stream", "StreamOptions", "Event",
            "EventOptions", "Buffer", "MemoryResource", "DeviceMemoryResource",
            "LegacyPinnedMemoryResource", "Program", "ProgramOptions",
-           "ObjectCode", "Kernel", "LaunchConfig", "launch", "system",
-           "System"]
+           "ObjectCode", "Kernel", "LaunchConfig", "launch", "GraphBuilder",
+           "Graph", "system", "System"]

@@ -11,6 +11,7 @@ import ember
 
 from ._memory import Buffer
 from ._program import Kernel
+from ._graph import GraphBuilder
 from ._stream import Stream, _ember_stream
 
 __all__ = ["LaunchConfig", "launch"]
@@ -86,10 +87,11 @@ def launch(stream, config, kernel, *kernel_args):
     if not isinstance(kernel, Kernel):
         raise TypeError("launch(): kernel must be a Kernel (from "
                         "ObjectCode.get_kernel), not %s" % type(kernel).__name__)
-    if stream is None or not (isinstance(stream, (Stream, ember.Stream)) or
+    if stream is None or not (isinstance(stream, (Stream, ember.Stream,
+                                                  GraphBuilder)) or
                               hasattr(stream, "__cuda_stream__")):
-        raise TypeError("launch(): stream must be a Stream or have "
-                        "__cuda_stream__, not %s" % type(stream).__name__)
+        raise TypeError("launch(): stream must be a Stream, a GraphBuilder or "
+                        "have __cuda_stream__, not %s" % type(stream).__name__)
     kinds = kernel._fn.param_kinds
     if len(kernel_args) != len(kinds):
         raise TypeError("launch(): kernel %s takes %d arguments, %d given"

@@ -27,6 +27,9 @@ def _ember_stream(s):
         return s
     if isinstance(s, Stream):
         return s._s
+    from ._graph import GraphBuilder
+    if isinstance(s, GraphBuilder):   # launch(builder, ...): recorded
+        return s._s
     proto = getattr(s, "__cuda_stream__", None)
     if proto is not None:   # another library's stream (cuda.core's protocol)
         info = proto() if callable(proto) else proto
@@ -93,6 +96,11 @@ class Stream:
 
     def sync(self):
         self._s.synchronize()
+
+    def create_graph_builder(self):
+        """A GraphBuilder recording launches into a graph."""
+        from ._graph import GraphBuilder
+        return GraphBuilder._create(self)
 
     def record(self, event=None, options=None):
         """Record event (a new one made with options when None) at the
