@@ -742,3 +742,41 @@ def test_same_results_as_installed_cuda_core(need_cuda):
     theirs, _ = _cuda_core_program(real)
     np.testing.assert_array_equal(ours, theirs)
     np.testing.assert_array_equal(ours, expect)
+
+
+def test_strided_memory_view(device):
+    # cuda.core.utils' view: pointer, shape, element strides, dtype, device
+    import ctypes
+    from ember.cuda.core.utils import (StridedMemoryView,
+                                       args_viewable_as_strided_memory)
+    h = np.arange(24, dtype=np.int32).reshape(4, 6)
+    v = StridedMemoryView(h, -1)
+    assert (v.ptr, v.shape, v.strides, v.dtype) == \
+        (h.ctypes.data, (4, 6), None, np.dtype(np.int32))
+    assert v.device_id == -1 and not v.is_device_accessible and not v.readonly
+    w = StridedMemoryView(h[:, ::2], -1)
+    assert w.shape == (4, 3) and w.strides == (6, 2)
+    ctypes.memmove(w.ptr + 4 * 2, np.int32(-7).tobytes(), 4)   # h[0, 2]
+    assert h[0, 2] == -7
+    ro = h.copy()
+    ro.flags.writeable = False
+    assert StridedMemoryView(ro, -1).readonly
+
+    x = ember.asarray(np.arange(10, dtype=np.float64), device=device)
+    on_gpu = device != "cpu"
+    if on_gpu:
+        with pytest.raises(BufferError, match="stream_ptr"):
+            StridedMemoryView(x)
+    s = ember.Stream(device=device)
+    y = StridedMemoryView(x[::3], s.ptr)
+    assert y.ptr == x.data.ptr and y.shape == (4,) and y.strides == (3,)
+    assert y.is_device_accessible == on_gpu
+    assert y.device_id == (ember.Device(device).id if on_gpu else -1)
+
+    @args_viewable_as_strided_memory((0,))
+    def first_and_size(arr, stream_ptr):
+        view = arr.view(stream_ptr)
+        assert isinstance(view, StridedMemoryView)
+        return view.ptr, view.shape
+
+    assert first_and_size(x, s.ptr) == (x.data.ptr, (10,))
