@@ -74,6 +74,13 @@ typedef struct em_device_props {
 
 em_status em_device_get_props(em_device *d, em_device_props *out);
 
+/* CUDA's device attribute `attr` (a CUdevice_attribute number, which
+ * cudaDeviceAttr shares) of d: the driver's answer on cuda; on the cpu
+ * device the value em_device_props holds for the attributes it has, and
+ * 0 for CUDA's others (features a cpu device has not). A number CUDA
+ * does not know is EM_ERR_INVALID_VALUE. */
+em_status em_device_attribute(em_device *d, int attr, int *value);
+
 /* Free and total memory in bytes (cpu: available and total RAM). */
 em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_bytes);
 

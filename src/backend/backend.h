@@ -98,6 +98,8 @@ struct em_backend_ops {
     /* Fill d->impl, d->arch and d->props. */
     em_status (*device_open)(em_device *d);
     em_status (*mem_info)(em_device *d, size_t *free_b, size_t *total_b);
+    /* em_device_attribute */
+    em_status (*device_attribute)(em_device *d, int attr, int *value);
     em_status (*synchronize)(em_device *d);
 
     /* Raw device memory, no caching (the runtime's pool sits on top). */

@@ -233,6 +233,18 @@ static em_status get_attr(CUdevice dev, int id, int attr, const char *label,
     return EM_OK;
 }
 
+static em_status cu_device_attribute(em_device *d, int attr, int *value)
+{
+    CUresult r = drv.cuDeviceGetAttribute(value, attr,
+                                          ((struct cu_dev *)d->impl)->dev);
+    if (r == CUDA_ERROR_INVALID_VALUE)
+        return em_error(EM_ERR_INVALID_VALUE, "%d is not a device attribute "
+                        "the driver knows", attr);
+    if (r != CUDA_SUCCESS)
+        return cu_fail(d, r, "cuDeviceGetAttribute(%d)", attr);
+    return EM_OK;
+}
+
 static em_status cu_device_open(em_device *d)
 {
     em_status st = em_cuda_init_driver();
@@ -1366,6 +1378,7 @@ const struct em_backend_ops em_cuda_backend = {
     .device_count = cu_device_count,
     .device_open = cu_device_open,
     .mem_info = cu_mem_info,
+    .device_attribute = cu_device_attribute,
     .synchronize = cu_synchronize,
     .mem_alloc = cu_mem_alloc,
     .mem_free = cu_mem_free,

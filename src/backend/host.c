@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/cuda_api.h" /* CUDA's attribute numbers, which cpu answers */
 #include "backend/host_sim.h"
 #include "backend/host_names.h"
 #include "backend/threadpool.h"
@@ -984,6 +985,48 @@ static em_status host_mem_info(em_device *d, size_t *free_b, size_t *total_b)
     return EM_OK;
 }
 
+/* CUDA's device attributes on the cpu device: those its props hold (the
+ * limits of the blocks and grids it runs, its cores, cache, clock), 0 for
+ * the rest, which name GPU features it has not. */
+static em_status host_device_attribute(em_device *d, int attr, int *value)
+{
+    const em_device_props *p = &d->props;
+    if (attr < 1 || attr > CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED)
+        return em_error(EM_ERR_INVALID_VALUE, "%d is not a CUDA device "
+                        "attribute", attr);
+    switch (attr) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = p->max_threads_per_block; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: *value = p->max_block_dim[0]; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = p->max_block_dim[1]; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = p->max_block_dim[2]; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = p->max_grid_dim[0]; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: *value = p->max_grid_dim[1]; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = p->max_grid_dim[2]; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = p->max_shared_per_block; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = p->warp_size; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: *value = p->regs_per_block; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = p->clock_rate_khz; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = p->multiprocessor_count; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = p->pci_bus_id; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: *value = p->pci_device_id; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *value = p->memory_clock_rate_khz; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *value = p->memory_bus_width; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *value = p->l2_cache_size; break;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: *value = p->unified_addressing; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: *value = p->pci_domain_id; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = p->cc_major; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = p->cc_minor; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+        *value = p->max_shared_per_multiprocessor;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+        *value = p->max_shared_per_block_optin;
+        break;
+    default: *value = 0;
+    }
+    return EM_OK;
+}
+
 static em_status host_device_open(em_device *d)
 {
     em_device_props *p = &d->props;
@@ -1422,6 +1465,7 @@ const struct em_backend_ops em_host_backend = {
     .device_count = host_device_count,
     .device_open = host_device_open,
     .mem_info = host_mem_info,
+    .device_attribute = host_device_attribute,
     .synchronize = host_synchronize,
     .mem_alloc = host_mem_alloc,
     .mem_free = host_mem_free,

@@ -338,6 +338,18 @@ em_status em_device_get_props(em_device *d, em_device_props *out)
     return EM_OK;
 }
 
+em_status em_device_attribute(em_device *d, int attr, int *value)
+{
+    if (!d || !value)
+        return em_error(EM_ERR_INVALID_VALUE, "em_device_attribute: %s is NULL",
+                        d ? "value" : "device");
+    *value = 0;
+    if (!d->ops->device_attribute)
+        return em_error(EM_ERR_NOT_SUPPORTED, "%s has no device attributes",
+                        d->name);
+    return d->ops->device_attribute(d, attr, value);
+}
+
 em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_bytes)
 {
     size_t f = 0, t = 0;

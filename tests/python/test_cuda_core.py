@@ -780,3 +780,28 @@ def test_strided_memory_view(device):
         return view.ptr, view.shape
 
     assert first_and_size(x, s.ptr) == (x.data.ptr, (10,))
+
+
+def test_every_cuda_device_attribute(cdev):
+    # cuda.core's show_device_properties example reads ~100 of them
+    from ember.cuda._device_attributes import ATTRIBUTES
+    p, d = cdev.properties, cdev._dev
+    got = {n: getattr(p, n) for n in ATTRIBUTES}
+    assert all(isinstance(v, int) for v in got.values())
+    props = d.properties
+    assert got["max_threads_per_block"] == props["maxThreadsPerBlock"]
+    assert got["multiprocessor_count"] == props["multiProcessorCount"]
+    assert got["warp_size"] == props["warpSize"] and got["max_grid_dim_y"] == \
+        props["maxGridSize"][1]
+    assert got["compute_capability_major"] == cdev.compute_capability[0]
+    if d.type == "cpu":   # GPU features a cpu device has not
+        assert got["ecc_enabled"] == got["managed_memory"] == 0
+    assert ember.cuda.runtime.deviceGetAttribute(
+        ATTRIBUTES["max_block_dim_x"], d.id) == props["maxThreadsDim"][0]
+    with pytest.raises(ValueError, match="not a"):
+        d.attribute(100000)
+    with pytest.raises(TypeError):
+        d.attribute(True)
+    with pytest.raises(AttributeError, match="no_such_property"):
+        p.no_such_property
+    assert core.system.get_num_devices() == core.system.num_devices

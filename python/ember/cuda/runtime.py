@@ -46,6 +46,13 @@ def getDeviceProperties(n):
     return props
 
 
+def deviceGetAttribute(attrib, device):
+    """deviceGetAttribute(attrib, device) -> CUDA's device attribute number
+    attrib (a cudaDeviceAttr) of cuda:device (0 without a GPU: the cpu
+    device's, where GPU features it has not read 0)."""
+    return _device(device).attribute(attrib)
+
+
 def driverGetVersion():
     """The CUDA driver's version (12040 for 12.4); 0 without a driver."""
     return _ember._cuda_versions()[0]

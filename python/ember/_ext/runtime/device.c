@@ -3,6 +3,7 @@
  * A Device object is a small handle on an em_device (which ember owns for
  * the life of the process), so objects are made freely and compare by
  * (type, id) rather than by identity. */
+#include <limits.h>
 #include "runtime/module.h"
 #include "runtime/errors.h"
 #include "runtime/args.h"
@@ -177,6 +178,23 @@ static PyObject *Device_synchronize(PyObject *self, PyObject *unused)
     return empy_none_or_raise(empy_state_of(self), s);
 }
 
+/* Device.attribute(attr): CUDA's device attribute number attr
+ * (em_device_attribute; cupy.cuda.runtime.deviceGetAttribute). */
+static PyObject *Device_attribute(PyObject *self, PyObject *arg)
+{
+    int64_t attr;
+    int v = 0;
+    em_status s;
+    if (empy_index_arg(arg, "attr", 0, &attr) < 0)
+        return NULL;
+    if (attr < INT_MIN || attr > INT_MAX)
+        return PyErr_Format(PyExc_ValueError, "%lld is not a device attribute",
+                            (long long)attr);
+    if ((s = em_device_attribute(DEV(self), (int)attr, &v)) != EM_OK)
+        return empy_raise(empy_state_of(self), s);
+    return PyLong_FromLong(v);
+}
+
 static PyObject *Device_use(PyObject *self, PyObject *unused)
 {
     empy_set_device(empy_state_of(self), DEV(self));
@@ -200,6 +218,10 @@ static PyMethodDef Device_methods[] = {
      "Wait for all work on every stream of the device."},
     {"use", Device_use, METH_NOARGS,
      "Make this the calling thread's current device."},
+    {"attribute", Device_attribute, METH_O,
+     "attribute(attr): CUDA's device attribute number attr (a "
+     "CUdevice_attribute); on cpu what its properties hold, 0 for GPU "
+     "features it has not."},
     {"status", EMPY_FASTKW(Device_status),
      "status(): memory, utilisation, temperature, power, clocks, processes "
      "(NVML on cuda, /proc and /sys on cpu; None where unknown)."},

@@ -6,6 +6,7 @@ import threading
 import uuid as _uuid
 
 import ember
+from ember.cuda._device_attributes import ATTRIBUTES
 
 __all__ = ["Device", "DeviceProperties"]
 
@@ -34,11 +35,14 @@ _DIMS = {"max_block_dim_": "maxThreadsDim", "max_grid_dim_": "maxGridSize"}
 
 class DeviceProperties:
     """A device's properties as attributes named as cuda.core names them
-    (max_threads_per_block, multiprocessor_count, ...). Asking for one ember
-    does not report raises AttributeError naming it."""
+    (max_threads_per_block, multiprocessor_count, ...): each of CUDA's
+    device attributes (ember.Device.attribute), on cpu what its properties
+    hold and 0 for GPU features it has not. Another name raises
+    AttributeError naming it."""
 
     def __init__(self, dev):
         self._p = dev.properties
+        self._dev = dev
 
     def __getattr__(self, name):
         if name in _PROPS:
@@ -47,11 +51,12 @@ class DeviceProperties:
             if name.startswith(prefix) and name[-1] in "xyz" and \
                     len(name) == len(prefix) + 1:
                 return int(self._p[key]["xyz".index(name[-1])])
-        raise AttributeError("ember does not report the device property %r"
-                             % name)
+        if name in ATTRIBUTES:   # the rest of CUDA's, by number
+            return self._dev.attribute(ATTRIBUTES[name])
+        raise AttributeError("%r is not a device property CUDA names" % name)
 
     def __dir__(self):
-        return sorted(list(_PROPS) + [p + c for p in _DIMS for c in "xyz"])
+        return sorted(set(_PROPS) | set(ATTRIBUTES))
 
 
 _lock = threading.Lock()

@@ -12,6 +12,10 @@ class System:
         machine without one."""
         return max(ember.cuda.runtime.getDeviceCount(), 1)
 
+    def get_num_devices(self):
+        """num_devices, as a call (cuda.core's older spelling)."""
+        return self.num_devices
+
     @property
     def driver_version(self):
         """(major, minor) of the CUDA driver; (0, 0) without one."""
