@@ -54,6 +54,19 @@ struct em_stream {
     int external;
 };
 
+/* Take a reference on s for an adopter unless its last holder has let go
+ * (refs 0: it is being torn down); 1 when taken. Backends call it under
+ * the lock that keeps s in their list of streams. */
+static inline int em_stream_try_ref(em_stream *s)
+{
+    int refs = __atomic_load_n(&s->refs, __ATOMIC_ACQUIRE);
+    while (refs > 0 &&
+           !__atomic_compare_exchange_n(&s->refs, &refs, refs + 1, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ;
+    return refs > 0;
+}
+
 struct em_event {
     em_device *dev;
     unsigned flags;

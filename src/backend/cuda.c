@@ -506,23 +506,14 @@ static em_status cu_stream_adopt(em_stream *s, void *native, em_stream **same)
     CUresult r;
     em_stream *mine = NULL;
     em_device *other = NULL;
-    /* one of ember's own: a reference taken while it cannot be torn down
-     * (refs 0: its last holder is destroying it) */
+    /* one of ember's own, with the adopter's reference */
     pthread_mutex_lock(&own_lock);
     for (struct cu_own *o = own_streams; o; o = o->next) {
-        int refs;
         if (o->s->impl != native)
             continue;
-        if (o->s->dev != s->dev) {
+        if (o->s->dev != s->dev)
             other = o->s->dev;
-            break;
-        }
-        refs = __atomic_load_n(&o->s->refs, __ATOMIC_ACQUIRE);
-        while (refs > 0 &&
-               !__atomic_compare_exchange_n(&o->s->refs, &refs, refs + 1, 0,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-            ;
-        if (refs > 0)
+        else if (em_stream_try_ref(o->s))
             mine = o->s;
         break;
     }

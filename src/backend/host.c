@@ -602,9 +602,7 @@ static em_status host_stream_create(em_stream *s)
     return EM_OK;
 }
 
-/* A cpu stream's native handle is its queue: only the device's own. The
- * reference is taken under the list's lock, so a stream whose last holder
- * is tearing it down (refs 0, about to leave the list) is not handed out. */
+/* A cpu stream's native handle is its queue: only the device's own. */
 static em_status host_stream_adopt(em_stream *s, void *native, em_stream **same)
 {
     host_device *hd = device_of(s->dev);
@@ -613,20 +611,12 @@ static em_status host_stream_adopt(em_stream *s, void *native, em_stream **same)
         return em_error(EM_ERR_INVALID_VALUE, "cpu stream_adopt: the device "
                         "is not open");
     pthread_mutex_lock(&hd->lock);
-    for (host_stream *hs = hd->streams; hs; hs = hs->next) {
-        int refs;
-        if (hs != native)
-            continue;
-        refs = __atomic_load_n(&hs->owner->refs, __ATOMIC_ACQUIRE);
-        while (refs > 0 &&
-               !__atomic_compare_exchange_n(&hs->owner->refs, &refs, refs + 1,
-                                            0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE))
-            ;
-        if (refs > 0)
-            found = hs->owner;
-        break;
-    }
+    for (host_stream *hs = hd->streams; hs; hs = hs->next)
+        if (hs == native) {
+            if (em_stream_try_ref(hs->owner))
+                found = hs->owner;
+            break;
+        }
     pthread_mutex_unlock(&hd->lock);
     if (!found)
         return em_error(EM_ERR_INVALID_VALUE,
