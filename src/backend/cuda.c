@@ -493,10 +493,10 @@ static em_status cu_stream_destroy(em_stream *s)
     return EM_OK;
 }
 
-/* A CUstream made elsewhere (or by ember: it is not looked up). The
- * driver must know it and place it in this device's context: ember's
- * launches on another context's stream would fail later, and further
- * from the line that caused it. */
+/* One of ember's own streams' handle gives that stream. Any other
+ * CUstream the driver must know and place in this device's context:
+ * ember's launches on another context's stream would fail later, and
+ * further from the line that caused it. */
 static em_status cu_stream_adopt(em_stream *s, void *native, em_stream **same)
 {
     CUstream cs = (CUstream)native;
