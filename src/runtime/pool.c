@@ -654,11 +654,21 @@ void em_rt_pool_graph_release(em_device *d, struct em_graph *g, em_stream *on)
     pool_unlock(p);
 }
 
+/* Wait for the work queued on s. An adopted foreign stream's native
+ * handle may be gone when the last block allocated on it is freed (its
+ * owner destroyed it once done with it), so for one the device's whole
+ * work is waited for instead. */
+static em_status sync_stream_of_blocks(em_stream *s)
+{
+    return s->external ? s->dev->ops->synchronize(s->dev)
+                       : s->dev->ops->stream_synchronize(s);
+}
+
 /* No memory for a new stream's free lists: give the block straight back,
  * once the stream's work that may use it is done. */
 static em_status pool_free_uncached(em_device *d, struct rt_block *b, em_stream *s)
 {
-    em_status st = s->dev->ops->stream_synchronize(s);
+    em_status st = sync_stream_of_blocks(s);
     raw_free(d, b->ptr);
     free(b);
     return st;
@@ -743,7 +753,7 @@ void em_rt_pool_forget_stream(em_stream *s)
     pool_unlock(p);
     if (!bins)
         return;
-    if (d->ops->stream_synchronize(s) != EM_OK)
+    if (sync_stream_of_blocks(s) != EM_OK)
         em_log(EM_LOG_WARN, "pool", "synchronizing a stream of %s before destroying "
                "it: %s", d->name, em_last_error());
     pool_lock(p);

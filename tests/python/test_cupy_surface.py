@@ -263,11 +263,20 @@ def test_external_stream_of_another_librarys_stream(device):
         e.synchronize()
         np.testing.assert_allclose(ember.asnumpy(y), np.sqrt(h) + h, rtol=1e-6)
         del e                   # ember lets go; CuPy's stream lives on
-    a = cupy.arange(10)
-    with cs:
-        b = a * 3
-    cs.synchronize()
-    assert int(b.sum()) == 135
+        a = cupy.arange(10)
+        with cs:
+            b = a * 3
+        cs.synchronize()
+        assert int(b.sum()) == 135
+        # CuPy destroys its stream while ember's arrays made on it live:
+        # freeing them later must not touch the gone CUstream (the H200
+        # run of 2026-11-29 crashed here: the pool synchronized it)
+        del cs, a, b
+        import gc
+        gc.collect()
+        del x, y
+        z = ember.asarray(h) * 2
+        np.testing.assert_array_equal(ember.asnumpy(z), h * 2)
 
 
 # ---- memory pools --------------------------------------------------------
