@@ -30,12 +30,20 @@ def _ember_stream(s):
     from ._graph import GraphBuilder
     if isinstance(s, GraphBuilder):   # launch(builder, ...): recorded
         return s._s
-    proto = getattr(s, "__cuda_stream__", None)
-    if proto is not None:   # another library's stream (cuda.core's protocol)
-        info = proto() if callable(proto) else proto
-        return ember.Stream._adopt(int(info[1]))
+    if hasattr(s, "__cuda_stream__"):   # another library's stream
+        return _adopt_protocol(s)
     raise TypeError("expected a Stream or an object with __cuda_stream__, "
                     "not %s" % type(s).__name__)
+
+
+def _adopt_protocol(obj, device=None):
+    """The ember.Stream of obj's __cuda_stream__ (version, handle): cuda.core's
+    stream protocol, a method or an attribute."""
+    proto = getattr(obj, "__cuda_stream__", None)
+    if proto is None:
+        raise TypeError("%s has no __cuda_stream__" % type(obj).__name__)
+    info = proto() if callable(proto) else proto
+    return ember.Stream._adopt(int(info[1]), device)
 
 
 class Stream:
@@ -55,12 +63,7 @@ class Stream:
     def _adopt(cls, device, obj):
         """Device.create_stream(obj): a stream of obj's __cuda_stream__
         (version, handle), kept alive by its owner."""
-        proto = getattr(obj, "__cuda_stream__", None)
-        if proto is None:
-            raise TypeError("create_stream(obj): %s has no __cuda_stream__"
-                            % type(obj).__name__)
-        info = proto() if callable(proto) else proto
-        s = ember.Stream._adopt(int(info[1]), device._dev)
+        s = _adopt_protocol(obj, device._dev)
         obj2 = cls._wrap(s, device)
         obj2._nonblocking = s.non_blocking
         obj2._owner = obj   # the foreign stream lives at least as long
