@@ -237,6 +237,13 @@ def test_graph_builder_records_launches(cdev):
         graph.launch(s)
     with pytest.raises(ValueError, match="mode"):
         s.create_graph_builder().begin_building(mode="eager")
+    # the device's spelling, and begin_building's mode as cuda.core passes it
+    g2 = cdev.create_graph_builder().begin_building("relaxed")
+    core.launch(g2, cfg, ker, a, a, b, np.uint64(n))
+    graph = g2.end_building().complete()
+    graph.launch(s)
+    s.sync()
+    np.testing.assert_array_equal(ember.asnumpy(b), 2 * (h + 1))
 
 
 def test_vector_add_lesson(cdev):

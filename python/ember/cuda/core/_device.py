@@ -168,6 +168,11 @@ class Device:
             return Stream._adopt(self, obj)
         return Stream._create(self, options)
 
+    def create_graph_builder(self):
+        """A GraphBuilder on a stream of its own (Stream.create_graph_builder
+        of the default stream)."""
+        return self.default_stream.create_graph_builder()
+
     def create_event(self, options=None):
         from ._stream import Event
         return Event._create(self, options)
