@@ -10,27 +10,6 @@ from ember.cuda._device_attributes import ATTRIBUTES
 
 __all__ = ["Device", "DeviceProperties"]
 
-# cuda.core's DeviceProperties names -> ember.Device.properties keys
-_PROPS = {
-    "max_threads_per_block": "maxThreadsPerBlock",
-    "warp_size": "warpSize",
-    "multiprocessor_count": "multiProcessorCount",
-    "max_shared_memory_per_block": "sharedMemPerBlock",
-    "max_shared_memory_per_block_optin": "sharedMemPerBlockOptin",
-    "max_shared_memory_per_multiprocessor": "sharedMemPerMultiprocessor",
-    "max_registers_per_block": "regsPerBlock",
-    "clock_rate": "clockRate",
-    "memory_clock_rate": "memoryClockRate",
-    "global_memory_bus_width": "memoryBusWidth",
-    "l2_cache_size": "l2CacheSize",
-    "compute_capability_major": "major",
-    "compute_capability_minor": "minor",
-    "pci_bus_id": "pciBusID",
-    "pci_device_id": "pciDeviceID",
-    "pci_domain_id": "pciDomainID",
-    "unified_addressing": "unifiedAddressing",
-}
-_DIMS = {"max_block_dim_": "maxThreadsDim", "max_grid_dim_": "maxGridSize"}
 
 
 class DeviceProperties:
@@ -41,22 +20,15 @@ class DeviceProperties:
     AttributeError naming it."""
 
     def __init__(self, dev):
-        self._p = dev.properties
         self._dev = dev
 
     def __getattr__(self, name):
-        if name in _PROPS:
-            return int(self._p[_PROPS[name]])
-        for prefix, key in _DIMS.items():
-            if name.startswith(prefix) and name[-1] in "xyz" and \
-                    len(name) == len(prefix) + 1:
-                return int(self._p[key]["xyz".index(name[-1])])
-        if name in ATTRIBUTES:   # the rest of CUDA's, by number
+        if name in ATTRIBUTES:
             return self._dev.attribute(ATTRIBUTES[name])
         raise AttributeError("%r is not a device property CUDA names" % name)
 
     def __dir__(self):
-        return sorted(set(_PROPS) | set(ATTRIBUTES))
+        return sorted(ATTRIBUTES)
 
 
 _lock = threading.Lock()

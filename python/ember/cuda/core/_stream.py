@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import ember
+from ._graph import GraphBuilder
 
 __all__ = ["Stream", "StreamOptions", "Event", "EventOptions"]
 
@@ -27,7 +28,6 @@ def _ember_stream(s):
         return s
     if isinstance(s, Stream):
         return s._s
-    from ._graph import GraphBuilder
     if isinstance(s, GraphBuilder):   # launch(builder, ...): recorded
         return s._s
     if hasattr(s, "__cuda_stream__"):   # another library's stream
@@ -102,7 +102,6 @@ class Stream:
 
     def create_graph_builder(self):
         """A GraphBuilder recording launches into a graph."""
-        from ._graph import GraphBuilder
         return GraphBuilder._create(self)
 
     def record(self, event=None, options=None):

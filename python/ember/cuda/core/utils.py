@@ -45,7 +45,7 @@ class StridedMemoryView:
             self.ptr, self.device_id = x.data.ptr, x.device.id
             self.is_device_accessible = True
             self.readonly = not x.flags.writeable
-            shape, strides, dtype = x.shape, x.strides, numpy.dtype(x.dtype)
+            arr = x
         else:
             # host memory: an ember cpu array or anything NumPy views
             h = obj if isinstance(obj, ember.ndarray) else (
@@ -55,15 +55,10 @@ class StridedMemoryView:
                 h.__array_interface__["data"][0]
             self.device_id, self.is_device_accessible = -1, False
             self.readonly = not h.flags.writeable
-            shape, strides, dtype = h.shape, h.strides, numpy.dtype(h.dtype)
-        self.shape, self.dtype = tuple(shape), dtype
-        elems = tuple(s // dtype.itemsize for s in strides)
-        c_order, step = [], 1
-        for n in reversed(self.shape):
-            c_order.insert(0, step)
-            step *= n
-        self.strides = None if elems == tuple(c_order) or 0 in self.shape \
-            else elems
+            arr = h
+        self.shape, self.dtype = tuple(arr.shape), numpy.dtype(arr.dtype)
+        self.strides = None if arr.flags.c_contiguous else tuple(
+            st // self.dtype.itemsize for st in arr.strides)
 
     def __repr__(self):
         return ("StridedMemoryView(ptr=%#x, shape=%s, strides=%s, dtype=%s, "
