@@ -206,9 +206,14 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     __shared__ int lqn[RND_LANE_WARPS];
     long long *const q = lq[threadIdx.x >> 5];
     int *const qn = lqn + (threadIdx.x >> 5);
-    for (int t = threadIdx.x; t < 256 * RND_ZC; t += blockDim.x)
-        zrows[t] = make_uint2(rnd_zk[t / RND_ZC],
-                              __float_as_uint(rnd_zw[t / RND_ZC]));
+    /* a thread a row, its copies stored after one load (random.c's
+     * blocks have 256 threads): loaded a copy at a time, the rows' 16
+     * loads waited on each other at the start of every block */
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+        const uint2 row = make_uint2(rnd_zk[i], __float_as_uint(rnd_zw[i]));
+        for (int c = 0; c < RND_ZC; c++)
+            zrows[i * RND_ZC + c] = row;
+    }
     if (lane == 0)
         *qn = 0;
     __syncthreads();
