@@ -533,12 +533,78 @@ static em_status resolve_once(em_op op, const em_operand *in, int nin,
     return EM_OK;
 }
 
+/* Whole resolutions, remembered: every recorded operation of a fused
+ * chain resolved the same (op, dtypes) again, a fifth of its host time.
+ * The answer depends only on the op and, per operand, its dtype and weak
+ * category (effective_dtypes, the loop search, the logical and division
+ * rules); a Python int's value matters only to the overflow check, which
+ * a hit still makes. Only successes are kept, so a hit also stands for
+ * the checks of op, nin and dtypes that the slow path makes. A slot holds
+ * the key in its high half and the three dtypes in its low half, read in
+ * one atomic load; a collision only replaces an entry. */
+#define RESOLVE_CACHE_SLOTS 512
+static _Atomic uint64_t resolve_cache[RESOLVE_CACHE_SLOTS];
+
+/* The key of in[0..nin) under op (never 0), or 0 when it has none. */
+static uint32_t resolve_key(em_op op, const em_operand *in, int nin)
+{
+    uint32_t key;
+    if (!in || (unsigned)op >= EM_OP_COUNT || nin < 1 || nin > 2)
+        return 0;
+    key = (uint32_t)op | (uint32_t)(nin - 1) << 10;
+    for (int k = 0; k < nin; k++) {
+        em_dtype d = operand_dtype(&in[k]);
+        if ((unsigned)d >= EM_DTYPE_COUNT)
+            return 0;
+        key |= ((uint32_t)d | (uint32_t)weak_category(&in[k]) << 6)
+               << (11 + 8 * k);
+    }
+    return key + 1;
+}
+
+static int resolve_slot(uint32_t key) { return (int)((key * 2654435761u) >> 23); }
+
+/* A cached resolution of key into loop_in, loop_out: 1 when found and
+ * every Python int fits its loop dtype (else the slow path reports it). */
+static int resolve_cached(uint32_t key, const em_operand *in, int nin,
+                          em_dtype *loop_in, em_dtype *loop_out)
+{
+    uint64_t e = atomic_load_explicit(&resolve_cache[resolve_slot(key)],
+                                      memory_order_relaxed);
+    if (!key || (uint32_t)(e >> 32) != key)
+        return 0;
+    for (int k = 0; k < nin; k++)
+        if (weak_category(&in[k]) == W_INT &&
+            !int_fits(&in[k], (em_dtype)(e >> (8 * k) & 0xff)))
+            return 0;
+    for (int k = 0; k < nin; k++)
+        loop_in[k] = (em_dtype)(e >> (8 * k) & 0xff);
+    *loop_out = (em_dtype)(e >> 16 & 0xff);
+    return 1;
+}
+
+static void resolve_remember(uint32_t key, int nin, const em_dtype *loop_in,
+                             em_dtype loop_out)
+{
+    uint64_t v = (uint64_t)loop_in[0] | (uint64_t)loop_out << 16;
+    if (nin > 1)
+        v |= (uint64_t)loop_in[1] << 8;
+    atomic_store_explicit(&resolve_cache[resolve_slot(key)],
+                          (uint64_t)key << 32 | v, memory_order_relaxed);
+}
+_Static_assert(EM_OP_COUNT <= 1024 && EM_DTYPE_COUNT <= 64,
+               "resolve_key has 10 bits of op, 6 of each dtype");
+
 em_status em_ufunc_resolve_full(em_op op, const em_operand *in, int nin,
                                 em_dtype *loop_in, em_dtype *loop_out)
 {
-    const em_op_info *info = em_op_get(op);
+    const em_op_info *info;
+    uint32_t key = resolve_key(op, in, nin);
     int at;
     em_status st;
+    if (resolve_cached(key, in, nin, loop_in, loop_out))
+        return EM_OK;
+    info = em_op_get(op);
     if (!info)
         return em_error(EM_ERR_INVALID_VALUE, "invalid ufunc op %d", (int)op);
     if (nin != info->nin)
@@ -548,6 +614,8 @@ em_status em_ufunc_resolve_full(em_op op, const em_operand *in, int nin,
     if ((st = check_operands(info->name, in, nin)) != EM_OK)
         return st;
     st = resolve_once(op, in, nin, loop_in, loop_out, &at);
+    if (st == EM_OK && key)
+        resolve_remember(key, nin, loop_in, *loop_out);
     if (st == EM_ERR_OVERFLOW && (em_ufunc_flags(op) & EM_UF_COMPARE)) {
         /* Compare the value itself: as a strong int64 (or uint64), which
          * the exact qQ/Qq loops handle against any integer type. */
