@@ -60,7 +60,7 @@ NO_TABLES = {  # a constant bound and width in place of the table's row
     "    const uint2 t = *(const uint2 *)(zb + (r & 255u) * (8u * RND_ZC));\n":
     "    const uint2 t = make_uint2(8300000u, 0x34f7a6f1u);\n    (void)zb;\n"}
 NO_DRAIN = {  # deferred draws queued and never finished
-    "            rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);\n":
+    "            rnd_lane_drain(q, qn, out, fa, fb, w, &ztab, lane, 0);\n":
     "            __syncwarp();\n            if (lane == 0)\n                *qn = 0;\n"}
 NO_QUEUE = {  # deferred draws noted in the lane's bits and never queued
     "            unsigned int left = rest;\n":
@@ -167,6 +167,25 @@ def main():
             k((grid,), (BLOCK,), (out, np.int64(n), *words, *j))
         report(label, dist, fn)
 
+    def direct(label, dist, cap=4, extra="", subst=None, kernels=KERNELS):
+        """rnd_fill_lanes itself with random.c's arguments (lanes_t calls
+        it as a function, so its registers and bounds are lanes_t's)."""
+        k = ember.RawKernel(source(dist, 16, extra, subst, kernels),
+                            "rnd_fill_lanes", options=OPTIONS)
+        segs = (nw + 32 * 16 - 1) // (32 * 16)
+        grid = min((segs * 32 + BLOCK - 1) // BLOCK, sms * cap)
+        jm, ja = pcg_power(bg._inc, (grid * BLOCK - 32) * 16)
+        j = [np.uint64(x) for x in (jm >> 64, jm & M64, ja >> 64, ja & M64)]
+        z64, z32 = np.uint64(0), np.int32(0)
+
+        def fn():
+            k((grid,), (BLOCK,), (out, np.int64(n), np.int64(0), *words,
+                                  z64, z64, z32, z64, z64, z64, z32,
+                                  np.uint32(0), np.float64(0.0),
+                                  np.float64(1.0), z64, z64, np.int32(1),
+                                  out, out, *j, np.int32(dist)))  # pa, pb unread
+        report(label, dist, fn)
+
     def staged(label, dist):
         k = ember.RawKernel(source(dist, 16), "staged_t", options=OPTIONS)
         runs = n // 16
@@ -201,7 +220,7 @@ def main():
                 print(f"{label:55s} failed: {type(exc).__name__}: "
                       f"{str(exc)[:300]}", flush=True)
         return g
-    lanes, staged = guarded(lanes), guarded(staged)
+    lanes, staged, direct = guarded(lanes), guarded(staged), guarded(direct)
 
     store = ember.RawKernel(source(3), "store_t")
     ms = timed(lambda: store((sms * 8,), (BLOCK,), (out, np.int64(n // 4))))
@@ -216,6 +235,13 @@ def main():
         lanes(f"normal lanes R16 cap4 (random.c's) [{rep}]", 4)
         if prev:
             lanes(f"normal lanes, previous kernels [{rep}]", 4, kernels=prev)
+    for rep in range(2):
+        direct(f"normal, rnd_fill_lanes itself (random.c's) [{rep}]", 4)
+        if prev:
+            direct(f"normal, rnd_fill_lanes itself, previous [{rep}]", 4,
+                   kernels=prev)
+    direct("normal, itself, launch bounds 4", 4, subst=BOUNDS)
+    direct("uniform, rnd_fill_lanes itself (random.c's)", 3)
     lanes("uniform lanes R16 cap8", 3, cap=8)
     lanes("uniform lanes R8 cap4", 3, lane_r=8)
     lanes("uniform lanes R16 cap4, launch bounds 4", 3, subst=BOUNDS)

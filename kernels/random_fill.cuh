@@ -452,17 +452,19 @@ __device__ __forceinline__ float rnd_openf(unsigned long long x)
     return ((float)(unsigned int)(x >> 40) + 0.5f) * 5.9604644775390625e-08f;
 }
 
-__device__ float rnd_zig_rest(long long e, unsigned int r,
-                              const unsigned long long *w)
+__device__ float rnd_zig_rest_in(long long e, unsigned int r,
+                                 const unsigned long long *w,
+                                 const unsigned int *zk, const float *zw,
+                                 const float *zf)
 {
     const unsigned long long key = w[0] ^ (w[1] * 0xC2B2AE3D27D4EB4FULL) ^
                                    (w[2] << 1) ^ w[3];
     for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
         const int i = (int)(r & 255u);
         const unsigned int a = r >> 9;
-        const float s = (r & 256u) ? -1.0f : 1.0f, x = (float)a * rnd_zw[i];
+        const float s = (r & 256u) ? -1.0f : 1.0f, x = (float)a * zw[i];
         const unsigned long long h = rnd_zig_hash(e, 2 * j, key);
-        if (a < rnd_zk[i])
+        if (a < zk[i])
             return s * x;
         if (i == 0) {
             /* the tail: R + t with t exponential of rate R, accepted
@@ -471,7 +473,7 @@ __device__ float rnd_zig_rest(long long e, unsigned int r,
                         y = -rnd_logf(rnd_openf(h << 24));
             if (y + y >= t * t)
                 return s * (RND_ZR + t);
-        } else if (rnd_zf[i] + rnd_openf(h) * (rnd_zf[i - 1] - rnd_zf[i]) <
+        } else if (zf[i] + rnd_openf(h) * (zf[i - 1] - zf[i]) <
                    rnd_expf(-0.5f * x * x)) {
             return s * x;
         }
@@ -479,6 +481,14 @@ __device__ float rnd_zig_rest(long long e, unsigned int r,
         r = (unsigned int)rnd_zig_hash(e, 2 * j + 1, key);
     }
     return 0.0f / 0.0f; /* 10^5 rejections: not a draw's fate */
+}
+
+/* from the tables in global memory; the lane fill passes its block's
+ * copies in shared memory, where the drain's lookups wait less */
+__device__ __forceinline__ float rnd_zig_rest(long long e, unsigned int r,
+                                              const unsigned long long *w)
+{
+    return rnd_zig_rest_in(e, r, w, rnd_zk, rnd_zw, rnd_zf);
 }
 
 /* The draw when taken at once; else r's bits, and bit k of *rest set,

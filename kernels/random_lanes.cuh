@@ -25,7 +25,8 @@
  * segment; at the segment's end the warp queues the deferred elements'
  * indices in shared memory and, 32 at a time, reads each raw draw back
  * from out (the warp's own store, ordered by __syncwarp), finishes it
- * with rnd_zig_rest and stores it over the raw bits. About 1% of draws
+ * with rnd_zig_rest_in over the block's shared copy of the tables and
+ * stores it over the raw bits. About 1% of draws
  * are deferred, so a warp drains once every few segments, all lanes
  * busy. The first test's table is one 8-byte row a layer ({bound,
  * width}) in RND_ZC copies, lane l reading copy l % RND_ZC: a warp's
@@ -71,15 +72,26 @@ __device__ __forceinline__ float rnd_lane_zig(unsigned int r, unsigned int *rest
     return d ? __int_as_float((int)r) : v;
 }
 
-/* Finish the queue's deferred draws, 32 at a time (all: to the last).
- * With them the H200 filled 2^28 in 0.48 ms, without (timing only) in
- * 0.33: this, the queueing and their bits are the normals' cost over the
- * uniforms'. Keeping a lane's last deferred draw's bits in a register
- * for the queue, so that most were not read back from out, was slower
- * (0.51 ms): the read-back is not what waits. */
+/* The ziggurat's tables as rnd_zig_rest_in reads them, the block's copy
+ * in shared memory: from global memory a third of the drain's lookups
+ * missed L1 (Nsight Compute, session 17). */
+struct rnd_lane_zt {
+    unsigned int k[256];
+    float w[256], f[256];
+};
+
+/* Finish the queue's deferred draws, 32 at a time (all: to the last),
+ * from the block's copy of the tables. With them the H200 filled 2^28 in
+ * 0.455 ms, without (timing only) in 0.33: this, the queueing and their
+ * bits are the normals' cost over the uniforms'. Tried and slower: a
+ * lane's last deferred draw's bits kept in a register for the queue
+ * (0.51 ms, session 16), two draws a lane a round with both read-backs
+ * issued first (0.476 against 0.459: its registers, 68, or 63 under
+ * launch bounds, cost more than the waits it saved; session 17). */
 __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out,
                                                float fa, float fb,
                                                const unsigned long long *w,
+                                               const struct rnd_lane_zt *zt,
                                                int lane, int all)
 {
     __syncwarp();
@@ -88,7 +100,8 @@ __device__ __forceinline__ void rnd_lane_drain(long long *q, int *qn, RND_T *out
         if (lane < take) {
             const long long e = q[n - take + lane];
             const unsigned int r = (unsigned int)__float_as_int(out[e]);
-            out[e] = (RND_T)(fa + fb * rnd_zig_rest(e, r, w));
+            out[e] = (RND_T)(fa + fb * rnd_zig_rest_in(e, r, w, zt->k, zt->w,
+                                                       zt->f));
         }
         __syncwarp();
         if (lane == 0)
@@ -204,6 +217,7 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
     __shared__ uint2 zrows[256 * RND_ZC];
     __shared__ long long lq[RND_LANE_WARPS][RND_LQ];
     __shared__ int lqn[RND_LANE_WARPS];
+    __shared__ struct rnd_lane_zt ztab;
     long long *const q = lq[threadIdx.x >> 5];
     int *const qn = lqn + (threadIdx.x >> 5);
     /* a thread a row, its copies stored after one load (random.c's
@@ -213,6 +227,9 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
         const uint2 row = make_uint2(rnd_zk[i], __float_as_uint(rnd_zw[i]));
         for (int c = 0; c < RND_ZC; c++)
             zrows[i * RND_ZC + c] = row;
+        ztab.k[i] = row.x;
+        ztab.w[i] = rnd_zw[i];
+        ztab.f[i] = rnd_zf[i];
     }
     if (lane == 0)
         *qn = 0;
@@ -253,7 +270,8 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
                         q[at] = e;
                     } else {
                         const unsigned int r0 = (unsigned int)__float_as_int(out[e]);
-                        out[e] = RND_LANE_AFFINE(rnd_zig_rest(e, r0, w));
+                        out[e] = RND_LANE_AFFINE(
+                            rnd_zig_rest_in(e, r0, w, ztab.k, ztab.w, ztab.f));
                     }
                     left &= left - 1u;
                 }
@@ -262,12 +280,12 @@ extern "C" __global__ void rnd_fill_lanes(RND_T *out, long long n, long long per
             __syncwarp();
             if (lane == 0)
                 *qn = n0 < RND_LQ ? n0 : RND_LQ;
-            rnd_lane_drain(q, qn, out, fa, fb, w, lane, 0);
+            rnd_lane_drain(q, qn, out, fa, fb, w, &ztab, lane, 0);
         }
 #endif
         src.st = rnd_madd128(jm, src.st, ja);
     }
 #if RND_KIND == 1 && RND_DIST == 4
-    rnd_lane_drain(q, qn, out, fa, fb, w, lane, 1);
+    rnd_lane_drain(q, qn, out, fa, fb, w, &ztab, lane, 1);
 #endif
 }
