@@ -56,10 +56,11 @@ extern uint64_t em_fz_runs, em_fz_gen;
 em_status em_fz_launch(fz_group *g, const char *name);
 
 /* The cuda source of the fused reduction d of the open group's node
- * `target` (tests compile it with NVRTC where no GPU is). */
+ * `target`, vleaf: its leaves read a vector at a time (tests compile it
+ * with NVRTC where no GPU is). */
 struct em_gen_reduce;
 em_status em_fz_reduce_source(const struct em_gen_reduce *d, int target,
-                              char **src);
+                              int vleaf, char **src);
 
 /* The group's part of a kernel key (nodes 0..last: what they compute,
  * with stores what they write), each byte plus one; its length (run.c). */

@@ -142,7 +142,8 @@ static void test_shapes_and_switch(void)
 }
 
 /* The cuda source of a fused reduction over a recorded a * b + c, for
- * each schedule and vector width, compiles with NVRTC (no GPU needed). */
+ * each schedule and vector width, its leaves read an element or (with
+ * vectors) a vector at a time, compiles with NVRTC (no GPU needed). */
 static void test_reduce_sources_compile(void)
 {
     static const uint8_t scheds[][3] = {
@@ -158,19 +159,22 @@ static void test_reduce_sources_compile(void)
     bin(EM_OP_ADD, &t, &c, &u, 1);
     CHECK(atomic_load(&em_fuse_pending_n) == 2);
     for (size_t i = 0; i < sizeof scheds / sizeof *scheds; i++)
-        for (int op = 0; op < 2; op++) {
+        for (int op = 0; op < 4; op++) {
+            const int vleaf = op >> 1;
             em_gen_reduce d;
             em_code *code = NULL;
             char *src = NULL, *log = NULL;
             memset(&d, 0, sizeof d);
-            d.op = (uint8_t)(op ? EM_RED_MAX : EM_RED_SUM);
+            d.op = (uint8_t)(op & 1 ? EM_RED_MAX : EM_RED_SUM);
             d.in = EM_FLOAT32;
             d.compute = EM_FLOAT32;
             d.out = EM_FLOAT32;
             d.sched = scheds[i][0];
             d.vec = scheds[i][1];
             d.split = scheds[i][2];
-            CHECK_OK(em_fz_reduce_source(&d, 1, &src));
+            if (vleaf && d.vec == 1)
+                continue;
+            CHECK_OK(em_fz_reduce_source(&d, 1, vleaf, &src));
             if (src) {
                 em_status st = em_compile_cuda(src, "fused_reduce",
                                                sample_nvrtc_opts,

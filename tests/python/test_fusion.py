@@ -885,6 +885,35 @@ def test_reduction_of_a_pending_expression(dev):
     assert_same_bits(ember.asnumpy(m), ember.asnumpy(want_m))
 
 
+@pytest.mark.parametrize("case", ["aligned views", "unaligned views",
+                                  "mixed dtypes", "axis"])
+def test_reduction_of_a_pending_expression_over_views(dev, case):
+    # on cuda the fused sum reads its leaves a vector at a time only where
+    # each is of the reduced dtype and aligned as its vectors are; the
+    # other cases read them an element at a time: every way, eager's bits
+    h1, h2 = values("float32", seed=50), values("float32", seed=51)
+    a, b = put(h1, dev), put(h2, dev)
+    if case == "mixed dtypes":
+        b = put(h2.astype(np.float64), dev)
+
+    def expr(a, b):
+        if case == "aligned views":       # 16 bytes in: still aligned
+            return ((a[4:] - b[:-4]) ** 2).sum()
+        if case == "unaligned views":     # 4 bytes in
+            return ((a[1:] - b[:-1]) ** 2).sum()
+        if case == "mixed dtypes":
+            return ((a - b) * 3).sum()
+        return (a[:ROWS * COLS].reshape(ROWS, COLS) *
+                b[:ROWS * COLS].reshape(ROWS, COLS)).sum(axis=1)
+    with ember.fusion(True):
+        got = ember.asnumpy(expr(a, b))
+    with ember.fusion(False):
+        want = ember.asnumpy(expr(a, b))
+    assert_same_bits(got, want)
+    hb = h2.astype(np.float64) if case == "mixed dtypes" else h2
+    np.testing.assert_allclose(got, expr(h1.astype(np.float64), hb), rtol=1e-4)
+
+
 def test_fuse_scalars_tuples_and_reduction(dev):
     h1, h2 = values("float32", seed=46), values("float32", seed=47)
     a, b = put(h1, dev), put(h2, dev)
