@@ -296,6 +296,12 @@ void em_array_release(em_array *a)
     em_array_zero(a);
 }
 
+void em_array_drop(em_array *a)
+{
+    if (a && a->storage)
+        em_arr_storage_release(a->storage);
+}
+
 /* Every element on an itemsize boundary: kernels load whole elements (and
  * complex as two-component vectors), which misaligned data would fault
  * on the GPU. NumPy asks only for the component's alignment; this is the

@@ -150,7 +150,8 @@ empy_ndarray *empy_ndarray_hold(empy_ndarray *o, em_array *a);
 PyObject *empy_ndarray_new(empy_state *st, em_array *a, PyObject *base);
 
 /* The operator path's result, made in place: a new ndarray (plain type)
- * with its em_array zeroed for a C call to fill directly, so no second
+ * with its em_array's fields before the shape zeroed (storage NULL: not
+ * made) for a C call to fill directly, so no second
  * em_array is cleared and copied (a 560-byte struct, twice per
  * operation); NULL on allocation failure. On the call's failure the
  * object is dropped with Py_DECREF (its zeroed array releases nothing);
