@@ -2,9 +2,11 @@
 `config`). Assign to change them, as Numba's examples do.
 
 CUDA_NVRTC_EXTRA_SEARCH_PATHS
-    Directories, ':'-separated, searched for the `#include "..."` files of
-    the CUDA C++ sources that cuda.declare_device(link=...) links (after
-    the directory of the including file). Read when a kernel is translated.
+    Directories, ':'-separated, searched for the `#include "..."` and
+    `#include <...>` files of the CUDA C++ sources that
+    cuda.declare_device(link=...) links (quoted names first beside the
+    including file), as Numba passes them to NVRTC as -I options. Read
+    when a kernel is translated.
 """
 import os
 

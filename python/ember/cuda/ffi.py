@@ -75,7 +75,7 @@ def read_links(paths):
     return [(p, _expand(p, _search_paths(), [])) for p in paths]
 
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[ \t]*(//.*)?$')
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)[ \t]*(//.*|/\*.*?\*/[ \t]*)?$')
 
 
 def _search_paths():
@@ -86,9 +86,12 @@ def _search_paths():
 
 def _expand(path, search, stack):
     """The text of path with each `#include "name"` found beside the file
-    or in the search paths put in place (with #line marks), as a
-    preprocessor would. Inlined here, not left to the compiler, so the
-    kernel cache, keyed by the source, sees a header's edits."""
+    or in the search paths, and each `#include <name>` found in the search
+    paths, put in place (with #line marks), as a preprocessor given the
+    search paths as -I would (NVRTC is so given them in Numba). Inlined
+    here, not left to the compiler, so the kernel cache, keyed by the
+    source, sees a header's edits; a `<name>` in no search path (a system
+    or CUDA header) is left to the compiler."""
     if path in stack:
         raise ValueError("%s includes itself (through %s)" % (path, " -> ".join(stack)))
     with open(path, encoding="utf-8") as f:
@@ -98,8 +101,10 @@ def _expand(path, search, stack):
         m = _INCLUDE.match(line)
         found = None
         if m:
-            for d in [os.path.dirname(path)] + search:
-                cand = os.path.join(d, m.group(1))
+            name = m.group(1) or m.group(2)
+            dirs = ([os.path.dirname(path)] if m.group(1) else []) + search
+            for d in dirs:
+                cand = os.path.join(d, name)
                 if os.path.isfile(cand):
                     found = os.path.abspath(cand)
                     break
