@@ -4,7 +4,7 @@ ember.fusion exists, else eager only), CuPy (plain and cupy.fuse) and
 PyTorch in the same run. The small case has no decorated form: its
 ember.fuse and cupy.fuse rows repeat the plain `a + b`.
 
-usage: python bench/fusion.py [--out FILE] (on the GPU machine)
+usage: python bench/fusion.py [--out FILE] [--ember-only] (on the GPU machine)
        python bench/fusion.py --device cpu (a check of the script and the
                                             cpu overhead; ember only)
 
@@ -160,6 +160,8 @@ def main():
     ap.add_argument("--small", action="store_true",
                     help="2^20 instead of 2^28 for the large cases")
     ap.add_argument("--out", help="also write the table to this file")
+    ap.add_argument("--ember-only", action="store_true",
+                    help="ember's rows alone (a short call on the GPU)")
     args = ap.parse_args()
     big = BIG >> 8 if args.small or args.device == "cpu" else BIG
     runs = []
@@ -172,7 +174,7 @@ def main():
     else:
         runs += [("ember (no fusion yet)",
                   lambda: ember_rows(args.device, big, None))]
-    if args.device != "cpu":
+    if args.device != "cpu" and not args.ember_only:
         runs += [("CuPy", lambda: cupy_rows(big, False)),
                  ("cupy.fuse", lambda: cupy_rows(big, True)),
                  ("PyTorch", lambda: torch_rows(big))]
