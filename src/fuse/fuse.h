@@ -57,8 +57,9 @@
  * caller launches eagerly. Anything else is an error of running the
  * previous group. nowait: never wait for the lock nor run a group (which
  * launches and may compile): EM_ERR_NOT_SUPPORTED where it would, for a
- * caller that holds Python's GIL (em_ufunc_apply_try). The caller has
- * checked em_fuse_enabled() (out's storage is deferred only then). */
+ * caller that holds Python's GIL (em_ufunc_apply_try), which has also
+ * asked em_fuse_may_record for out (its dtype being loop_out). The caller
+ * has checked em_fuse_enabled() (out's storage is deferred only then). */
 em_status em_fuse_record(em_op op, const em_array *const *in,
                          const int64_t (*strides)[EM_MAX_NDIM],
                          const unsigned char (*sval)[16],

@@ -321,11 +321,14 @@ em_status em_fuse_record(em_op op, const em_array *const *in,
 
     /* Inside a graph capture groups record as outside, so the warm-up
      * run of the same code has compiled their kernels (nothing compiles
-     * inside a capture). Whether fusion is on was asked by the caller. */
+     * inside a capture). Whether fusion is on was asked by the caller,
+     * and with nowait whether it may record (each asking was a fortieth
+     * of a record's time). */
     if (nd > EM_MAX_NDIM ||
-        !em_fuse_may_record(dev, out->size, loop_in, loop_out, nin, in) ||
-        (em_device_get_type(dev) != EM_DEVICE_CUDA &&
-         out->dtype >= EM_COMPLEX64))
+        (!nowait &&
+         (!em_fuse_may_record(dev, out->size, loop_in, loop_out, nin, in) ||
+          (em_device_get_type(dev) != EM_DEVICE_CUDA &&
+           out->dtype >= EM_COMPLEX64))))
         return EM_ERR_NOT_SUPPORTED;
 
     if (nowait) {
