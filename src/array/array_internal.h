@@ -26,6 +26,8 @@
 
 /* ---- storage.c -------------------------------------------------------- */
 
+/* storage.c's storage_new sets each field by name (it mallocs): a new
+ * field is set there too. */
 struct em_storage {
     atomic_llong refs;
     em_device *device;
