@@ -42,6 +42,19 @@ static void check_balanced(em_device *d)
     CHECK(allocs == frees);
 }
 
+/* Work still runs on s: n bytes of m set to v there and read back. */
+static void check_fill(em_device *d, void *m, unsigned char *host, size_t n,
+                       int v, em_stream *s)
+{
+    int ok = 1;
+    CHECK_OK(em_memset_async(d, m, v, n, s));
+    CHECK_OK(em_memcpy_async(d, host, m, n, s));
+    CHECK_OK(em_stream_synchronize(s));
+    for (size_t i = 0; i < n; i++)
+        ok &= host[i] == (unsigned char)v;
+    CHECK(ok);
+}
+
 /* The plain case: allocate on s, destroy s, use and free the block on the
  * destroyed s. The freed block then serves the default stream. */
 static void test_free_after_destroy(void)
@@ -50,18 +63,12 @@ static void test_free_after_destroy(void)
     em_stream *s = NULL;
     unsigned char host[1000];
     void *a = NULL, *b = NULL;
-    int i, ok = 1;
 
     CHECK_OK(em_stream_create(d, EM_STREAM_DEFAULT, &s));
     CHECK_OK(em_malloc(d, 1000, s, &a));
     CHECK_OK(em_stream_destroy(s));
     /* The stream is alive for its block: work may still go on it. */
-    CHECK_OK(em_memset_async(d, a, 7, 1000, s));
-    CHECK_OK(em_memcpy_async(d, host, a, 1000, s));
-    CHECK_OK(em_stream_synchronize(s));
-    for (i = 0; i < 1000; i++)
-        ok &= host[i] == 7;
-    CHECK(ok);
+    check_fill(d, a, host, 1000, 7, s);
     CHECK_OK(em_free(d, a, s));
     /* s is gone now; its cached block went to the default stream. */
     CHECK_OK(em_malloc(d, 1000, NULL, &b));
@@ -212,7 +219,6 @@ static void test_adopt(void)
     em_stream *s = NULL, *a = NULL, *b = NULL;
     unsigned char host[64];
     void *m = NULL;
-    int i, ok = 1;
 
     CHECK(em_stream_adopt(d, NULL, &a) == EM_OK && a == em_stream_default(d));
     em_stream_release(a);
@@ -223,12 +229,7 @@ static void test_adopt(void)
     /* the creator lets go first: the adopter's handle still runs work */
     CHECK_OK(em_stream_destroy(s));
     CHECK_OK(em_malloc(d, 64, a, &m));
-    CHECK_OK(em_memset_async(d, m, 5, 64, a));
-    CHECK_OK(em_memcpy_async(d, host, m, 64, a));
-    CHECK_OK(em_stream_synchronize(a));
-    for (i = 0; i < 64; i++)
-        ok &= host[i] == 5;
-    CHECK(ok);
+    check_fill(d, m, host, 64, 5, a);
     CHECK_OK(em_free(d, m, a));
     em_stream_release(a);
 
