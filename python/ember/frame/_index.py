@@ -47,6 +47,10 @@ class _OneLevel:
         """A bool ember array: whether each label is among values."""
         return self.to_series().isin(values)._col.values
 
+    def factorize(self, sort=False, use_na_sentinel=True):
+        from ember.frame._factorize import factorize
+        return factorize(self, sort=sort, use_na_sentinel=use_na_sentinel)
+
     def isna(self):
         """A bool ember array: whether each label is missing (pandas'
         Index.isna, which dask's from_pandas asks of an index)."""

@@ -455,6 +455,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
             return Series._make(col, RangeIndex(0, col.length), self.name)
         return col.values
 
+    def factorize(self, sort=False, use_na_sentinel=True):
+        from ember.frame._factorize import factorize
+        return factorize(self, sort=sort, use_na_sentinel=use_na_sentinel)
+
     def nunique(self, dropna=True):
         from ember.frame._hash_groups import distinct
         k, null = distinct(self._col)
