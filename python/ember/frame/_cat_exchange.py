@@ -13,7 +13,12 @@ def from_pandas(s, device):
     from ember.frame._pandas import column_from_pandas, pandas
     pd = pandas()
     cat = s if isinstance(s, pd.Categorical) else s.array
-    cats = column_from_pandas(pd.Series(cat.categories), device)
+    cats = None
+    if isinstance(cat.categories, pd.IntervalIndex):   # cut's labels (_intervals)
+        from ember.frame._intervals import from_pandas as intervals
+        cats = intervals(cat.categories, device)
+    if cats is None:
+        cats = column_from_pandas(pd.Series(cat.categories), device)
     codes = ember.asarray(cat.codes, device=device)
     return Column(CategoricalDtype(cats, cat.ordered), codes)
 

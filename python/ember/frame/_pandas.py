@@ -46,6 +46,8 @@ def column_to_pandas(col):
     import numpy as np
     pd = pandas()
     d = col.dtype
+    if hasattr(col, "to_pandas_array"):   # interval categories (_intervals)
+        return col.to_pandas_array()
     if d.is_categorical:
         from ember.frame import _cat_exchange
         return _cat_exchange.to_pandas(col)
