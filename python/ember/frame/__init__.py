@@ -57,9 +57,9 @@ _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
          "to_datetime": "_dt_accessor", "date_range": "_dt_accessor",
          "MultiIndex": "_multiindex", "read_orc": "_unsupported",
          "isna": "_toplevel", "isnull": "_toplevel", "notna": "_toplevel",
-         "notnull": "_toplevel", "crosstab": "_unsupported",
-         "get_dummies": "_unsupported", "cut": "_unsupported", "qcut": "_unsupported",
-         "factorize": "_unsupported", "to_timedelta": "_unsupported"}
+         "notnull": "_toplevel", "crosstab": "_crosstab",
+         "get_dummies": "_dummies", "cut": "_cut", "qcut": "_cut",
+         "factorize": "_factorize", "to_timedelta": "_unsupported"}
 
 
 def __getattr__(name):

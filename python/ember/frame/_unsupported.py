@@ -23,15 +23,6 @@ def _refuse(what, why):
 # pandas' module-level functions the tutorials use that ember.frame does
 # not build, each with why and what to use instead (docs/frames.md lists
 # them under "What differs")
-crosstab = _refuse("crosstab", "use df.pivot_table(index=a, columns=b, values=v, "
-                   "aggfunc='count') or a groupby([a, b]).size()")
-get_dummies = _refuse("get_dummies", "use (s == value).astype('int64') a category, "
-                      "or to_pandas()")
-cut = _refuse("cut", "interval categories are not a dtype here; use "
-              "ember.digitize on the column's values for the bin numbers")
-qcut = _refuse("qcut", "interval categories are not a dtype here; use quantile() "
-               "and ember.digitize")
-factorize = _refuse("factorize", "use astype('category') and .cat.codes")
 to_timedelta = _refuse("to_timedelta", "build timedelta64 values with NumPy or "
                        "pandas and pass them in, or subtract two datetime columns")
 
