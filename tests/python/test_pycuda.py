@@ -289,3 +289,39 @@ def test_reduction_kernel(drv):
     part = dot(gpuarray.to_gpu(hx), gpuarray.to_gpu(np.ones(100, np.float32)),
                range=slice(10, 20))
     assert float(part.get()) == hx[10:20].sum()
+
+
+STRUCT_DOUBLE = r"""
+struct Op { int n, pad; float *ptr; };
+__global__ void double_op(Op *a)
+{
+    a += blockIdx.x;
+    for (int i = threadIdx.x; i < a->n; i += blockDim.x)
+        a->ptr[i] *= 2;
+}
+"""
+
+
+def test_address_inside_a_block_as_pointer_argument(drv):
+    """A pointer parameter given an address inside a mem_alloc block (a
+    NumPy uintp or an int, as PyCUDA's struct example passes) points the
+    kernel there; an empty view of that address was a null pointer on cpu
+    (a crash)."""
+    import struct
+    from ember.pycuda.compiler import SourceModule
+    f = SourceModule(STRUCT_DOUBLE).get_function("double_op")
+    xs = [np.array([1, 2, 3], np.float32), np.array([5, 7], np.float32)]
+    bufs = [drv.to_device(x) for x in xs]
+    size = 8 + np.uintp(0).nbytes
+    ops = drv.mem_alloc(2 * size)
+    for k, (x, b) in enumerate(zip(xs, bufs)):
+        drv.memcpy_htod(int(ops) + k * size,
+                        struct.pack("ixP", x.size, np.uintp(b)))
+    second = int(ops) + size
+    f(ops, block=(32, 1, 1), grid=(2, 1))                    # both
+    f(np.uintp(second), block=(32, 1, 1), grid=(1, 1))       # the second
+    f.prepare("P")
+    f.prepared_call((1, 1), (32, 1, 1), second)              # the second
+    got = [drv.from_device(b, x.shape, x.dtype) for x, b in zip(xs, bufs)]
+    np.testing.assert_array_equal(got[0], xs[0] * 2)
+    np.testing.assert_array_equal(got[1], xs[1] * 8)

@@ -405,7 +405,9 @@ def _pointer_arg(a, name, i):
                 (name, i, ptr))
         if ptr == base.ptr:
             return base._arg()
-        return _device_bytes(ptr, 0)
+        # the rest of the block from there: an empty view has no memory
+        # to point at (the cpu device passed a null pointer)
+        return _device_bytes(ptr, base.size - (ptr - base.ptr))
     return a
 
 
