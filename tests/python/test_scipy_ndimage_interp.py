@@ -347,3 +347,20 @@ def test_interp_kernels_compile_with_nvrtc():
         "ptx", name_expressions=names).code
     assert ptx.count(b".entry") == len(names) + 1
     assert b"em_spline_filter" in ptx
+
+
+def test_interp_after_spline_filter_in_a_fresh_module(device):
+    """interp.cuh's plain spline_filter kernel compiled first once left its
+    templates out of the module, so map_coordinates then raised
+    AttributeError: a module is recompiled with every instance asked."""
+    from ember.scipy import _kernels
+    for key in [k for k in _kernels._modules if k[1] == "interp.cuh"]:
+        del _kernels._modules[key]
+    a = np.arange(12.0).reshape(4, 3)
+    x = ember.asarray(a, device=device)
+    np.testing.assert_allclose(ember.asnumpy(en.spline_filter(x)),
+                               nd.spline_filter(a), rtol=1e-12, atol=1e-12)
+    c = [[0.5, 2], [0.5, 1]]
+    np.testing.assert_allclose(
+        ember.asnumpy(en.map_coordinates(x, ember.asarray(c, device=device))),
+        nd.map_coordinates(a, c), rtol=1e-12)

@@ -20,15 +20,20 @@ def source(file):
 
 
 def function(dev, file, name, name_expressions=()):
-    """Kernel `name` of kernels/`file`, compiled for dev on first use."""
+    """Kernel `name` of kernels/`file`, compiled for dev on first use.
+    One module a file and device holds every template instance asked of
+    it so far: a call that names an instance the module lacks compiles
+    it again with the union (else a file's plain kernel, used first,
+    would leave its templates out: spline_filter before map_coordinates
+    did)."""
     key = (str(dev), file)
-    m = _modules.get(key)
-    if m is None:
-        kw = {"name_expressions": tuple(name_expressions)} \
-            if name_expressions else {}
+    m, have = _modules.get(key, (None, frozenset()))
+    want = have | frozenset(name_expressions)
+    if m is None or want != have:
+        kw = {"name_expressions": tuple(sorted(want))} if want else {}
         with dev:
             m = _e.RawModule(code=source(file), **kw)
-        _modules[key] = m
+        _modules[key] = (m, want)
     return m.get_function(name)
 
 
