@@ -1,0 +1,401 @@
+"""cuda.compute's iterators over ember arrays.
+
+cuda.compute's iterators are lazy: the algorithm's kernel computes each
+element where it reads it. ember.parallel takes arrays, so an input
+iterator is materialized: the num_items elements it stands for become one
+ember array, made by one ember call (arange, full, take, a transform) per
+iterator in the chain. Output iterators are applied after the algorithm by
+one transform, reversed view or scatter into the array underneath
+(docs/algorithms.md, "cuda.compute's spelling", says what each costs)."""
+import numpy as np
+
+import ember
+from ember import _ember as _e
+from ember.cuda.compute import _ops
+
+P = ember.parallel
+
+
+class IteratorBase:
+    """What every iterator can do: give the first n elements (take) or the
+    elements at positions idx (gather, an ember int64 array) as an ember
+    array, on device dev."""
+    is_input = True
+
+    def take(self, n, dev, fn):
+        return self.gather(ember.arange(n, dtype="int64", device=dev), dev,
+                           fn)
+
+    def gather(self, idx, dev, fn):
+        raise NotImplementedError
+
+    def device(self):
+        return None
+
+    def __add__(self, k):   # cuda.compute's it + offset
+        return _Offset(self, k)
+
+
+def _np_scalar(v, fn, what):
+    if isinstance(v, np.ndarray) and v.size == 1:
+        v = v.reshape(())[()]
+    if isinstance(v, (bool, int, float)):
+        v = np.asarray(v)[()]
+    if not isinstance(v, np.generic) or v.dtype.kind not in "biuf":
+        raise TypeError(f"{fn}: {what} must be a NumPy scalar of a number "
+                        f"type, not {type(v).__name__}")
+    return v
+
+
+class CountingIterator(IteratorBase):
+    """start, start + 1, ... of start's dtype."""
+
+    def __init__(self, start):
+        self.start = _np_scalar(start, "CountingIterator", "start")
+        self.value_type = self.start.dtype
+
+    def take(self, n, dev, fn):
+        s = self.start.item()
+        return ember.arange(s, s + n, dtype=self.value_type.name,
+                            device=dev) if n else \
+            ember.empty(0, dtype=self.value_type.name, device=dev)
+
+    def gather(self, idx, dev, fn):
+        return (idx + ember.asarray(self.start, device=idx.device)).astype(
+            self.value_type.name)
+
+
+class ConstantIterator(IteratorBase):
+    """value, value, ..."""
+
+    def __init__(self, value):
+        self.value = _np_scalar(value, "ConstantIterator", "value")
+        self.value_type = self.value.dtype
+
+    def take(self, n, dev, fn):
+        return ember.full(n, self.value, dtype=self.value_type.name,
+                          device=dev)
+
+    def gather(self, idx, dev, fn):
+        return ember.full(idx.shape, self.value, dtype=self.value_type.name,
+                          device=idx.device)
+
+
+class ShuffleIterator(IteratorBase):
+    """A random permutation of 0 .. num_items - 1 (int64), fixed by seed:
+    ember's generator, so not cuda.compute's permutation for the same
+    seed."""
+
+    def __init__(self, num_items, seed=0):
+        num_items = int(num_items)
+        if num_items <= 0:
+            raise ValueError("num_items must be > 0")
+        self.num_items, self.seed = num_items, int(seed)
+        self.value_type = np.dtype("int64")
+        self._perm = {}
+
+    def _p(self, dev):
+        key = str(dev)
+        if key not in self._perm:
+            with ember.Device(dev) if dev is not None else _null():
+                rng = ember.random.default_rng(self.seed)
+                self._perm[key] = rng.permutation(self.num_items).astype(
+                    "int64")
+        return self._perm[key]
+
+    def take(self, n, dev, fn):
+        p = self._p(dev)
+        if n > p.size:
+            raise ValueError(f"{fn}: num_items {n} is past the ShuffleIterator"
+                             f"'s {p.size} items")
+        return p[:n]
+
+    def gather(self, idx, dev, fn):
+        return self._p(idx.device).take(idx)
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+def _array(a, fn, what):
+    """An array argument as a flat ember array (a view: outputs are written
+    through it)."""
+    if isinstance(a, np.ndarray):
+        raise TypeError(f"{fn}: {what} is a NumPy array (host memory): pass "
+                        "a device array (ember.asarray(x)) or an iterator")
+    if not isinstance(a, _e.ndarray):
+        if not (hasattr(a, "__cuda_array_interface__") or
+                hasattr(a, "__dlpack__")):
+            raise TypeError(f"{fn}: {what} must be a device array or an "
+                            f"iterator, not {type(a).__name__}")
+        a = ember.asarray(a)
+    if a.ndim != 1:
+        a = a.reshape(-1)
+    return a
+
+
+class _Pointer(IteratorBase):
+    """An array as an iterator (what an array argument is)."""
+
+    def __init__(self, a, fn="", what="d_in"):
+        self.a = _array(a, fn, what)
+        self.value_type = np.dtype(self.a.dtype.name)
+
+    def device(self):
+        return self.a.device
+
+    def take(self, n, dev, fn):
+        if n > self.a.size:
+            raise ValueError(f"{fn}: num_items is {n} but the array has "
+                             f"{self.a.size} elements")
+        return self.a[:n]
+
+    def gather(self, idx, dev, fn):
+        return self.a.take(idx)
+
+    def write(self, r, fn, what="d_out"):
+        if r.size > self.a.size:
+            raise ValueError(f"{fn}: {r.size} items to write into {what} of "
+                             f"{self.a.size} elements")
+        self.a[:r.size] = r
+
+
+class CacheModifiedInputIterator(_Pointer):
+    """An array read with a cache hint: ember's kernels choose their own
+    loads, so the modifier is checked and otherwise has no effect."""
+
+    def __init__(self, array, modifier="stream"):
+        if modifier not in ("stream", "global", "volatile"):
+            raise ValueError("CacheModifiedInputIterator: modifier must be "
+                             "'stream', 'global' or 'volatile', not "
+                             f"{modifier!r}")
+        super().__init__(array, "CacheModifiedInputIterator", "array")
+        self.modifier = modifier
+
+
+def as_iter(x, fn, what):
+    """An input argument as an iterator."""
+    if isinstance(x, IteratorBase):
+        if not x.is_input:
+            raise TypeError(f"{fn}: {what} is an output iterator "
+                            f"({type(x).__name__})")
+        return x
+    if x is None:
+        raise TypeError(f"{fn}: {what} must be a device array or an "
+                        "iterator, not None")
+    return _Pointer(x, fn, what)
+
+
+class TransformIterator(IteratorBase):
+    """op(x) for each element x of underlying (an array or an iterator):
+    one ember transform over the materialized elements."""
+
+    def __init__(self, underlying, transform_op, value_type=None):
+        self.it = as_iter(underlying, "TransformIterator", "underlying")
+        self.op = _ops.unary(transform_op, "TransformIterator",
+                             "transform_op")
+        self.value_type = None if value_type is None else np.dtype(value_type)
+
+    def device(self):
+        return self.it.device()
+
+    def _apply(self, x):
+        dt = None if self.value_type is None else self.value_type.name
+        return P.transform(self.op, x, dtype=dt)
+
+    def take(self, n, dev, fn):
+        return self._apply(self.it.take(n, dev, fn))
+
+    def gather(self, idx, dev, fn):
+        return self._apply(self.it.gather(idx, dev, fn))
+
+
+class PermutationIterator(IteratorBase):
+    """values[indices[i]]: a gather as input, a scatter as output."""
+
+    def __init__(self, values, indices):
+        self.values = values if isinstance(values, IteratorBase) else \
+            _Pointer(values, "PermutationIterator", "values")
+        self.indices = as_iter(indices, "PermutationIterator", "indices")
+
+    def device(self):
+        return self.values.device() or self.indices.device()
+
+    def _idx(self, i):
+        if i.dtype.kind not in "iu":
+            raise TypeError("PermutationIterator: indices must be integers, "
+                            f"not {i.dtype.name}")
+        return i
+
+    def take(self, n, dev, fn):
+        return self.values.gather(self._idx(self.indices.take(n, dev, fn)),
+                                  dev, fn)
+
+    def gather(self, idx, dev, fn):
+        return self.values.gather(self._idx(self.indices.gather(idx, dev,
+                                                                fn)),
+                                  dev, fn)
+
+    def write(self, r, fn):
+        if not isinstance(self.values, _Pointer):
+            raise TypeError(f"{fn}: a PermutationIterator written to must "
+                            "have an array as its values")
+        i = self._idx(self.indices.take(r.size, r.device, fn))
+        self.values.a[i] = r
+
+
+class ReverseIterator(IteratorBase):
+    """An array read or written from its last element backwards."""
+
+    def __init__(self, underlying):
+        if isinstance(underlying, IteratorBase) and \
+                not isinstance(underlying, _Pointer):
+            raise NotImplementedError(
+                "ReverseIterator: ember reverses arrays only (an iterator "
+                "has no last element to start from)")
+        self.it = underlying if isinstance(underlying, _Pointer) else \
+            _Pointer(underlying, "ReverseIterator", "underlying")
+
+    def device(self):
+        return self.it.device()
+
+    def take(self, n, dev, fn):
+        return self.it.take(self.it.a.size, dev, fn)[::-1][:n]
+
+    def gather(self, idx, dev, fn):
+        return self.it.a[::-1].take(idx)
+
+    def write(self, r, fn):
+        a = self.it.a
+        if r.size > a.size:
+            raise ValueError(f"{fn}: {r.size} items to write through a "
+                             f"ReverseIterator of {a.size}")
+        a[::-1][:r.size] = r
+
+
+ReverseInputIterator = ReverseOutputIterator = ReverseIterator
+
+
+class TransformOutputIterator(IteratorBase):
+    """Writes op(x) for each result x into underlying (an array)."""
+    is_input = False
+
+    def __init__(self, underlying, transform_op, output_value_type=None):
+        self.out = underlying if isinstance(underlying, IteratorBase) else \
+            _Pointer(underlying, "TransformOutputIterator", "underlying")
+        self.op = _ops.unary(transform_op, "TransformOutputIterator",
+                             "transform_op")
+
+    def device(self):
+        return self.out.device()
+
+    def write(self, r, fn):
+        write(self.out, P.transform(self.op, r), fn)
+
+
+class DiscardIterator(IteratorBase):
+    """Reads nothing meaningful, writes nowhere."""
+
+    def __init__(self, reference_iterator=None):
+        self.ref = reference_iterator
+
+    def take(self, n, dev, fn):
+        return None
+
+    def gather(self, idx, dev, fn):
+        return None
+
+    def write(self, r, fn):
+        pass
+
+
+class ZipIterator(IteratorBase):
+    """Tuples of several arrays or iterators: not supported by ember's
+    cuda.compute (see _zip_missing)."""
+
+    def __init__(self, *its):
+        raise NotImplementedError(_ZIP_MISSING)
+
+
+_ZIP_MISSING = (
+    "ZipIterator is not supported by ember.cuda.compute: its operators "
+    "take a struct value (p[0], p.field) and return a gpu_struct, which "
+    "ember's translator cannot type. ember.parallel has tuple values for "
+    "reduce, inclusive_scan, exclusive_scan, scan_by_key and reduce_by_key "
+    "with a device function over the components (a0, a1, ..., b0, b1, ...): "
+    "call ember.parallel.reduce((x, y), op) directly")
+
+
+class _Offset(IteratorBase):
+    def __init__(self, it, k):
+        self.it, self.k = it, int(k)
+
+    def device(self):
+        return self.it.device()
+
+    def take(self, n, dev, fn):
+        return self.gather(ember.arange(n, dtype="int64", device=dev), dev,
+                           fn)
+
+    def gather(self, idx, dev, fn):
+        if isinstance(self.it, _Pointer):
+            return self.it.a[self.k:].take(idx)
+        return self.it.gather(idx + self.k, dev, fn)
+
+
+def device_of(*xs):
+    """The device of the first array among the arguments (iterators
+    looked into), else the current device."""
+    for x in xs:
+        if isinstance(x, _e.ndarray):
+            return x.device
+        if isinstance(x, IteratorBase):
+            d = x.device()
+            if d is not None:
+                return d
+        elif hasattr(x, "__cuda_array_interface__") or \
+                hasattr(x, "__dlpack__"):
+            if not isinstance(x, np.ndarray):
+                return ember.asarray(x).device
+    return None
+
+
+def read(x, n, dev, fn, what="d_in"):
+    """The first n elements of an input argument as an ember array."""
+    return as_iter(x, fn, what).take(n, dev, fn)
+
+
+def out_iter(x, fn, what="d_out"):
+    if isinstance(x, IteratorBase):
+        if not hasattr(x, "write"):
+            raise TypeError(f"{fn}: {what} is an input iterator "
+                            f"({type(x).__name__}), not an output")
+        return x
+    if x is None:
+        raise TypeError(f"{fn}: {what} must be a device array or an output "
+                        "iterator, not None")
+    return _Pointer(x, fn, what)
+
+
+def out_dtype(x):
+    """The dtype an output stores (None: that of the result)."""
+    if isinstance(x, _Pointer):
+        return x.a.dtype
+    if isinstance(x, PermutationIterator) and isinstance(x.values, _Pointer):
+        return x.values.a.dtype
+    if isinstance(x, ReverseIterator):
+        return x.it.a.dtype
+    return None
+
+
+def write(out, r, fn, what="d_out"):
+    """Write the ember array r into an output argument, in place, cast to
+    its dtype."""
+    o = out_iter(out, fn, what)
+    o.write(r, fn)
+
