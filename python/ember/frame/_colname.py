@@ -26,7 +26,10 @@ class ColumnLabels(Index):
 
 
 def keep(src, out):
-    """out with src's columns name (a selection of src's rows)."""
+    """out with src's columns name (a selection of src's rows), and the
+    RangeIndex columns of a frame built without any (frame.py)."""
     if src._colname is not None:
         out._colname = src._colname
+    if src._range_columns and not out._cols:
+        out._range_columns = True
     return out

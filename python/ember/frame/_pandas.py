@@ -101,7 +101,10 @@ def from_pandas(obj, device=None):
             raise NotImplementedError("DataFrame with duplicate column names")
         index = index_from_pandas(obj.index, device)
         cols = {k: column_from_pandas(obj[k], device) for k in obj.columns}
-        return DataFrame._make(cols, index)
+        out = DataFrame._make(cols, index)
+        if not cols and isinstance(obj.columns, pd.RangeIndex):
+            out._range_columns = True     # pandas' DataFrame(index=...) (frame.py)
+        return out
     if isinstance(obj, pd.Series):
         return Series._make(column_from_pandas(obj, device),
                             index_from_pandas(obj.index, device), obj.name)

@@ -70,6 +70,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         dev = next(iter(cols.values())).device if cols else device
         self._cols = cols
         self._index = _index_for(index, n, dev)
+        if not cols and columns is None:
+            self._range_columns = True
 
     @classmethod
     def _make(cls, cols, index):
@@ -85,6 +87,10 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     empty = property(lambda self: len(self._index) == 0 or not self._cols)
 
     _colname = None   # pandas' columns.name (_colname.py)
+    # pandas numbers the columns of a frame built without any (DataFrame(),
+    # DataFrame(index=...)): RangeIndex(0, 0); an empty columns Index
+    # otherwise is str, the labels ember's frames have
+    _range_columns = False
 
     @property
     def columns(self):
@@ -92,6 +98,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         names = list(self._cols)
         if any(isinstance(n, tuple) for n in names):   # _labels' MultiIndex or object
             return self._labels(names)
+        if not names and self._range_columns:
+            return RangeIndex(0, 0)
         return ColumnLabels(self, names)
 
     columns = columns.setter(set_column_names)
@@ -143,7 +151,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         index = self._index.to_pandas()
         data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
                 for k, c in self._cols.items()}
-        out = pd.DataFrame(data, index=index, columns=list(self._cols), copy=False)
+        # no names to infer a dtype from: the columns Index says which (str)
+        names = list(self._cols) if self._cols else self.columns.to_pandas()
+        out = pd.DataFrame(data, index=index, columns=names, copy=False)
         if self._colname is not None:
             out.columns.name = self._colname
         return out
