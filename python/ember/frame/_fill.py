@@ -8,6 +8,24 @@ import ember
 from ember.frame._align import reindexed
 
 
+def last_valid(valid):
+    """For each row, the position of the last valid row at or before it,
+    -1 where none: a running maximum of the valid rows' positions."""
+    from ember.parallel import inclusive_scan
+    pos = ember.arange(valid.shape[0], dtype="int64", device=valid.device)
+    return inclusive_scan(ember.where(valid, pos, -1), "max")
+
+
+def next_valid(valid):
+    """For each row, the position of the first valid row at or after it,
+    n (the length) where none: a running minimum from the end."""
+    from ember.parallel import inclusive_scan
+    n = valid.shape[0]
+    pos = ember.arange(n, dtype="int64", device=valid.device)
+    rev = ember.ascontiguousarray(ember.where(valid, pos, n)[::-1])
+    return ember.ascontiguousarray(inclusive_scan(rev, "min")[::-1])
+
+
 def fill_column(col, backward=False, limit=None):
     if limit is not None:
         raise NotImplementedError("ffill/bfill(limit=): fill every null, or mask "
@@ -15,15 +33,11 @@ def fill_column(col, backward=False, limit=None):
     nulls = col.null_mask()
     if nulls is None or not bool(nulls.any()):
         return col
-    n = col.length
-    pos = ember.arange(n, dtype="int64", device=col.values.device)
-    from ember.parallel import inclusive_scan
     if not backward:
-        src = inclusive_scan(ember.where(nulls, -1, pos), "max")
+        src = last_valid(~nulls)
     else:
-        src = inclusive_scan(ember.ascontiguousarray(ember.where(nulls, n, pos)[::-1]),
-                             "min")[::-1]
-        src = ember.where(src == n, -1, src)
+        src = next_valid(~nulls)
+        src = ember.where(src == col.length, -1, src)
     return reindexed(col, ember.ascontiguousarray(src))
 
 

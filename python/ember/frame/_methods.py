@@ -294,6 +294,12 @@ class StatMethods:
     def bfill(self, axis=0, limit=None):
         return self._fill(True, axis, limit)
 
+    def interpolate(self, method="linear", *, axis=0, limit=None, inplace=False,
+                    limit_direction=None, limit_area=None, **kwargs):
+        from ember.frame._interpolate import interpolate
+        return interpolate(self, method, axis, limit, inplace, limit_direction,
+                           limit_area, **kwargs)
+
     def _fill(self, backward, axis, limit):
         from ember.frame._fill import fill_column
         if axis not in (0, "index"):

@@ -31,8 +31,6 @@ class RefusedMethods:
     """Series and DataFrame methods the tutorials use that ember.frame does
     not build: NotImplementedError naming them and what to use instead,
     rather than AttributeError, which reads as a typo."""
-    interpolate = _refuse("interpolate", "fill with ffill/bfill or fillna, or use "
-                          "to_pandas()")
     tz_localize = _refuse("tz_localize", "time zones are not a dtype here (datetimes "
                           "are naive)")
     tz_convert = _refuse("tz_convert", "time zones are not a dtype here (datetimes "
