@@ -227,7 +227,20 @@ class DatetimeFields:
             raise AttributeError(name)
         raise NotImplementedError(f".dt.{name} is not supported (supported: the "
                                   "calendar fields, is_*_start/end, floor, ceil, "
-                                  "round, normalize)")
+                                  "round, normalize, day_name, month_name, strftime)")
+
+    # ---- text: built on the device from the fields above (_dt_strftime)
+    def day_name(self, locale=None):
+        from ember.frame._dt_strftime import day_name
+        return day_name(self, locale)
+
+    def month_name(self, locale=None):
+        from ember.frame._dt_strftime import month_name
+        return month_name(self, locale)
+
+    def strftime(self, date_format):
+        from ember.frame._dt_strftime import strftime
+        return strftime(self, date_format)
 
     # ---- rounding to a fixed step
     def _step(self, freq, what):
