@@ -2,13 +2,15 @@
 through ember's kernel translator, query, where, mask."""
 import ember
 
+from ember.frame._time_select import TimeSelectMethods
 from ember.frame._unsupported import RefusedMethods
 
 
-class ReshapeMethods(RefusedMethods):
+class ReshapeMethods(RefusedMethods, TimeSelectMethods):
     """apply, map, melt, pivot, query, eval, where, mask, between, isin and
     the HTML repr, for Series and DataFrame (each method looks at ndim);
-    the methods refused with NotImplementedError come from RefusedMethods."""
+    the methods refused with NotImplementedError come from RefusedMethods,
+    the datetime-index selections from TimeSelectMethods."""
 
     def apply(self, func, *args_, by_row="compat", engine=None, engine_kwargs=None,
               **kwargs):

@@ -35,8 +35,4 @@ class RefusedMethods:
                           "are naive)")
     tz_convert = _refuse("tz_convert", "time zones are not a dtype here (datetimes "
                          "are naive)")
-    between_time = _refuse("between_time", "select with the index's hour field, e.g. "
-                           "h = s.index.to_series().dt.hour; s[((h >= 9) & (h < 11))"
-                           ".to_numpy()]")
-    asfreq = _refuse("asfreq", "use resample(freq).first() for a fixed frequency")
     explode = _refuse("explode", "list values are not a column type here")
