@@ -152,10 +152,8 @@ class GroupBy:
                                   "groups); use agg, transform or apply")
 
     def filter(self, func, dropna=True, *args, **kwargs):
-        raise NotImplementedError(
-            "GroupBy.filter (a Python function called on each group); keep the rows "
-            "by a transformed column instead, e.g. df[df.groupby(key)[col]"
-            ".transform('size') > 3]")
+        from ember.frame._groupby_filter import group_filter
+        return group_filter(self, func, dropna, args, kwargs)
 
     def describe(self, *args, **kwargs):
         raise NotImplementedError(

@@ -315,9 +315,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         return itertuples(self, index, name)
 
     def iterrows(self):
-        raise NotImplementedError("DataFrame.iterrows (a Series built a row); use "
-                                  "itertuples(), which copies each column to the host "
-                                  "once")
+        from ember.frame._iterrows import iterrows
+        return iterrows(self)
 
     # ---- rows
     def _take(self, pos):
