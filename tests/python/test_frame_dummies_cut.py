@@ -280,6 +280,8 @@ def keys(device):
 
 @pytest.mark.parametrize("kw", [
     {}, dict(margins=True), dict(margins=True, margins_name="Total"), dict(dropna=False),
+    dict(dropna=False, margins=True), dict(dropna=False, margins=True, values=True,
+                                           aggfunc="sum"),
     dict(rownames=["R"], colnames=["C"]),
     dict(values=True, aggfunc="mean"), dict(values=True, aggfunc="sum"),
     dict(values=True, aggfunc=np.sum), dict(values=True, aggfunc="count"),

@@ -130,9 +130,15 @@ def _margins(table, groups_r, groups_c, vcol, how, margins_name):
         return aggregate(Groups.from_codes(codes, groups.k), vcol, how)
 
     def picked(col, labels, key):
-        # the keys' values in table order: the groups' keys matched to labels
+        # the groups' results in table order: labels matched to the groups'
+        # keys, a missing label (dropna=False) to the missing key
         from ember.frame._categorical import recode
-        return col.take(ember.maximum(recode(labels, key), 0))
+        pos = recode(labels, key)
+        gone = labels.null_mask()
+        if gone is not None and bool(gone.any()):
+            at = ember.flatnonzero(key.isna())
+            pos = ember.where(gone, at[0], pos)
+        return col.take(ember.maximum(pos, 0))
 
     per_row = picked(by(groups_r), table.index._col, groups_r.keys[0])
     all_rows = Groups.from_codes(ember.where(both, 0, -1), 1)
