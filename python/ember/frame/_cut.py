@@ -43,7 +43,7 @@ def _numbers(col, what):
         return v.astype("int64"), null
     if d.masked:   # pandas bins nullable numbers as float64 with NaN
         v = ember.where(null, float("nan"), v.astype("float64"))
-    elif d.kind == "u" or d.kind == "i":
+    elif d.kind in "iu":
         v = v.astype("int64")
     else:
         v = v.astype("float64")
