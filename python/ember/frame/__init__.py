@@ -59,7 +59,7 @@ _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
          "isna": "_toplevel", "isnull": "_toplevel", "notna": "_toplevel",
          "notnull": "_toplevel", "crosstab": "_crosstab",
          "get_dummies": "_dummies", "cut": "_cut", "qcut": "_cut",
-         "factorize": "_factorize", "to_timedelta": "_unsupported"}
+         "factorize": "_factorize", "to_timedelta": "_timedelta"}
 
 
 def __getattr__(name):

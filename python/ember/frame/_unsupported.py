@@ -20,13 +20,6 @@ def _refuse(what, why):
     return f
 
 
-# pandas' module-level functions the tutorials use that ember.frame does
-# not build, each with why and what to use instead (docs/frames.md lists
-# them under "What differs")
-to_timedelta = _refuse("to_timedelta", "build timedelta64 values with NumPy or "
-                       "pandas and pass them in, or subtract two datetime columns")
-
-
 class RefusedMethods:
     """Series and DataFrame methods the tutorials use that ember.frame does
     not build: NotImplementedError naming them and what to use instead,
