@@ -13,7 +13,6 @@ import ember
 import ember.parallel as P
 
 from ember.frame import _bitmap
-from ember.frame._column import Column
 from ember.frame._dt_names import (AM_PM, DAYS, DAYS_ABBR, MONTHS, MONTHS_ABBR, am_pm,
                                    check_locale, table_piece)
 from ember.frame._str_slice import assemble
@@ -62,9 +61,10 @@ def _tokens(fmt, out=None):
             out.append(("num", c, pad))
         elif c in _NAMES:
             out.append(("name", c))
+        elif c and c in "%ntZz":   # plain text (no zone: naive datetimes)
+            out.append(("text", _COMPOSITE[c]))
         elif c in _COMPOSITE:
-            _tokens(_COMPOSITE[c], out) if c not in "%nt" else \
-                out.append(("text", _COMPOSITE[c]))
+            _tokens(_COMPOSITE[c], out)
         else:
             out.append(("text", fmt[j:k + 1]))
         i = k + 1
@@ -186,13 +186,13 @@ def _number_piece(v, most, width, pad):
     return grid, start, w
 
 
-def _text_piece(text, n, device):
+def _text_piece(text, device):
     raw = text.encode("utf-8")
     buf = ember.asarray(np.frombuffer(raw or b"\0", dtype=np.uint8), device=device)
     return buf, 0, len(raw)
 
 
-def _pieces(tokens, cal, n, device):
+def _pieces(tokens, cal, device):
     out = []
     for t in tokens:
         if t[0] == "text":
@@ -205,7 +205,7 @@ def _pieces(tokens, cal, n, device):
     pieces = []
     for t in out:
         if t[0] == "text":
-            pieces.append(_text_piece(t[1], n, device))
+            pieces.append(_text_piece(t[1], device))
         elif t[0] == "name":
             names, field = _NAMES[t[1]]
             pieces.append(table_piece(names, cal[field]))
@@ -213,7 +213,7 @@ def _pieces(tokens, cal, n, device):
             field, most, width, _ = _NUMBERS[t[1]]
             v = cal[field]
             if t[1] in "sYGC":   # may be negative: a '-' piece, then the digits
-                minus = _text_piece("-", n, device)
+                minus = _text_piece("-", device)
                 pieces.append((minus[0], 0, (v < 0).astype("int64")))
                 v = ember.abs(v)
             pieces.append(_number_piece(v, most, width, t[2]))
@@ -225,7 +225,7 @@ def _string_column(f, pieces):
     n, dev = f._v.shape[0], f._v.device
     keep = ~f._nat
     if not pieces:
-        pieces = [_text_piece("", n, dev)]
+        pieces = [_text_piece("", dev)]
     pieces = [(b, s, ember.where(keep, ln, 0)) for b, s, ln in pieces]
     validity = _bitmap.pack(keep) if bool(f._nat.any()) else None
     return f._s._like(assemble(pieces, n, "str", validity, dev))
@@ -234,8 +234,8 @@ def _string_column(f, pieces):
 def strftime(f, date_format):
     if not isinstance(date_format, str):
         raise TypeError(f"date_format must be a str, not {type(date_format).__name__}")
-    n, dev = f._v.shape[0], f._v.device
-    return _string_column(f, _pieces(_tokens(date_format), _Calendar(f), n, dev))
+    dev = f._v.device
+    return _string_column(f, _pieces(_tokens(date_format), _Calendar(f), dev))
 
 
 def day_name(f, locale=None):
