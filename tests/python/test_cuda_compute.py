@@ -177,6 +177,19 @@ def test_transforms(device):
     np.testing.assert_array_equal(host(d_out)[500:], a[500:] - b[500:])
 
 
+def test_lambdas_with_closures_and_on_one_line(device):
+    h = np.arange(10, dtype=np.int64)
+    k = 7
+    d_in = dev_array(h, device)
+    o1 = dev_array(np.zeros(10, np.int64), device)
+    o2 = dev_array(np.zeros(10, np.int64), device)
+    f, g = (lambda a: a + k), (lambda a: a * k)     # two lambdas, one line
+    cc.unary_transform(d_in=d_in, d_out=o1, op=f, num_items=10)
+    cc.unary_transform(d_in=d_in, d_out=o2, op=g, num_items=10)
+    np.testing.assert_array_equal(host(o1), h + 7)
+    np.testing.assert_array_equal(host(o2), h * 7)
+
+
 def test_transform_casts_to_output_dtype(device):
     d_out = dev_array(np.zeros(4, np.float32), device)
     cc.unary_transform(d_in=dev_array(np.arange(4.0), device), d_out=d_out,
@@ -441,6 +454,27 @@ def test_shuffle_iterator(device):
     assert not np.array_equal(got, vals)
 
 
+def dot_term(p):
+    return p[0] * p[1] - p[-1]
+
+
+def test_zip_iterator_in_transforms(device):
+    a = np.arange(1, 9, dtype=np.int32)
+    b = np.arange(10, 90, 10, dtype=np.int32)
+    d_out = dev_array(np.zeros(8, np.int32), device)
+    z = cc.ZipIterator(dev_array(a, device), dev_array(b, device))
+    cc.unary_transform(d_in=z, d_out=d_out, op=lambda p: p[0] + p[1],
+                       num_items=8)
+    np.testing.assert_array_equal(host(d_out), a + b)
+    # zipped with a counting iterator, reduced through a TransformIterator
+    z = cc.ZipIterator(dev_array(a, device), cc.CountingIterator(np.int32(3)))
+    out = dev_array(np.zeros(1, np.int64), device)
+    cc.reduce_into(d_in=cc.TransformIterator(z, dot_term), d_out=out,
+                   op=OpKind.PLUS, num_items=8, h_init=np.int64(0))
+    c = np.arange(3, 11)
+    assert host(out)[0] == (a * c - c).sum()
+
+
 def test_iterator_offset(device):
     d_out = dev_array(np.zeros(3, np.int64), device)
     cc.unary_transform(d_in=cc.CountingIterator(np.int64(0)) + 10,
@@ -615,7 +649,12 @@ def test_bad_arguments_elsewhere():
 def test_not_implemented_says_what_is_missing():
     d = ember.arange(4, dtype="int32")
     with pytest.raises(NotImplementedError, match="ZipIterator"):
-        cc.ZipIterator(d, d)
+        cc.reduce_into(d_in=cc.ZipIterator(d, d),
+                       d_out=ember.zeros(1, dtype="int32"), op=OpKind.PLUS,
+                       num_items=4, h_init=np.int32(0))
+    with pytest.raises(NotImplementedError, match="p.x"):
+        cc.unary_transform(d_in=cc.ZipIterator(d, d), d_out=d,
+                           op=lambda p: p.x, num_items=4)
     with pytest.raises(NotImplementedError, match="gpu_struct"):
         @cc.gpu_struct
         class Pair:

@@ -115,49 +115,137 @@ def device_function(o, fn, what="op"):
 _LAMBDAS = 0
 
 
-def _as_def(f, fn, what):
-    """A lambda as an equivalent def the translator can read (it reads a
-    function's source, and a lambda's line may hold several): its body
-    found in the source by its line and its code, written as a def into a
-    source kept by linecache, with the lambda's globals and its closure's
-    values as the def's closure."""
-    global _LAMBDAS
-    if f.__name__ != "<lambda>":
-        return f
+def _lambda_node(f, fn, what):
+    """The ast.Lambda of a lambda, found in its file by its line: the one
+    there with its parameters (several: the one whose code matches)."""
     code = f.__code__
     lines = linecache.getlines(code.co_filename)
-    node = None
-    if lines:
-        try:
-            tree = ast.parse("".join(lines))
-        except SyntaxError:
-            tree = None
-        for n in ast.walk(tree) if tree is not None else ():
-            if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno:
-                text = ast.unparse(n)
-                try:
-                    c = compile(text, "<lambda>", "eval").co_consts[0]
-                except SyntaxError:
-                    continue
-                if getattr(c, "co_code", None) == code.co_code and \
-                        c.co_varnames == code.co_varnames:
-                    node = n
-                    break
-    if node is None:
+    try:
+        tree = ast.parse("".join(lines)) if lines else None
+    except SyntaxError:
+        tree = None
+    params = code.co_varnames[:code.co_argcount]
+    found = [n for n in (ast.walk(tree) if tree is not None else ())
+             if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno
+             and tuple(a.arg for a in n.args.args) == params]
+    if len(found) > 1:
+        def same(n):
+            # compiled with the same free variables, so that a closure's
+            # loads match
+            free = ", ".join(code.co_freevars)
+            src = f"def _o({free}):\n    return {ast.unparse(n)}\n"
+            try:
+                outer = compile(src, "<lambda>", "exec").co_consts[0]
+            except SyntaxError:
+                return False
+            return any(getattr(c, "co_code", None) == code.co_code
+                       for c in outer.co_consts)
+        found = [n for n in found if same(n)]
+    if len(found) != 1:
         raise TypeError(f"{fn}: cannot read the source of the lambda given "
                         f"as {what} ({code.co_filename}:"
                         f"{code.co_firstlineno}): define it in a file, or "
                         "write a def")
+    return found[0]
+
+
+def _def_node(f, fn, what):
+    """(ast.FunctionDef, name) of a plain function or a lambda."""
+    if f.__name__ == "<lambda>":
+        lam = _lambda_node(f, fn, what)
+        d = ast.parse(f"def _lambda(a):\n    return 0\n").body[0]
+        d.args, d.body = lam.args, [ast.Return(lam.body)]
+        return d
+    import inspect
+    import textwrap
+    try:
+        text = textwrap.dedent(inspect.getsource(f))
+        d = ast.parse(text).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError) as e:
+        raise TypeError(f"{fn}: cannot read the source of {what} "
+                        f"'{f.__name__}': {e}") from None
+    if not isinstance(d, ast.FunctionDef):
+        raise TypeError(f"{fn}: {what} '{f.__name__}' is not a def")
+    d.decorator_list = []
+    return d
+
+
+def _const_int(e):
+    """The value of an int literal, -1 included (a unary minus); else
+    None."""
+    neg = isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub)
+    if neg:
+        e = e.operand
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return -e.value if neg else e.value
+    return None
+
+
+class _Unzip(ast.NodeTransformer):
+    """p[i] of a zipped parameter p becomes the parameter p_i."""
+
+    def __init__(self, zipped):
+        self.zipped = zipped    # name -> number of components
+        self.bad = None
+
+    def visit_Subscript(self, node):
+        v, i = node.value, node.slice
+        if isinstance(v, ast.Name) and v.id in self.zipped:
+            k = _const_int(i)
+            if k is not None and -self.zipped[v.id] <= k < self.zipped[v.id]:
+                k %= self.zipped[v.id]
+                return ast.copy_location(ast.Name(f"{v.id}_{k}", node.ctx),
+                                         node)
+            self.bad = self.bad or f"{v.id}[{ast.unparse(i)}]"
+        return self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id in self.zipped:
+            self.bad = self.bad or ast.unparse(node)
+            return node
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id in self.zipped:
+            self.bad = self.bad or node.id
+        return node
+
+
+def _as_def(f, fn, what, zipped=0):
+    """f as a def the translator can read (it reads a function's source,
+    and a lambda's line may hold several): a def as it is; a lambda, or a
+    function of a zipped value (zipped: its number of components, the
+    value used only as p[0], p[1], ...), rewritten as a def into a source
+    kept by linecache, with f's globals and its closure's values."""
+    global _LAMBDAS
+    if f.__name__ != "<lambda>" and not zipped:
+        return f
+    d = _def_node(f, fn, what)
+    if zipped:
+        names = [a.arg for a in d.args.args]
+        if len(names) != 1 or d.args.vararg or d.args.kwonlyargs:
+            raise TypeError(f"{fn}: {what} over a ZipIterator takes one "
+                            f"argument (the tuple), not {len(names)}")
+        u = _Unzip({names[0]: zipped})
+        d = u.visit(d)
+        if u.bad is not None:
+            raise NotImplementedError(
+                f"{fn}: {what} uses the zipped value as '{u.bad}': ember "
+                "passes a ZipIterator's components as separate values, so "
+                "only p[0], p[1], ... (constant indices) can be read")
+        d.args = ast.parse("def g(%s): pass" % ", ".join(
+            f"{names[0]}_{k}" for k in range(zipped))).body[0].args
     _LAMBDAS += 1
-    name = f"_lambda_{_LAMBDAS}"
-    args = ast.unparse(node.args)
-    free = code.co_freevars
-    body = f"def {name}({args}):\n    return {ast.unparse(node.body)}\n"
+    name = f"_op_{_LAMBDAS}"
+    d.name = name
+    ast.fix_missing_locations(d)
+    body = ast.unparse(d) + "\n"
+    free = f.__code__.co_freevars
     if free:
         body = f"def _outer({', '.join(free)}):\n" + "".join(
             "    " + ln + "\n" for ln in body.splitlines()) + \
             f"    return {name}\n"
-    filename = f"<ember.cuda.compute lambda {_LAMBDAS}>"
+    filename = f"<ember.cuda.compute op {_LAMBDAS}>"
     linecache.cache[filename] = (len(body), None, body.splitlines(True),
                                  filename)
     ns = {}
@@ -166,3 +254,19 @@ def _as_def(f, fn, what):
         cells = [c.cell_contents for c in f.__closure__]
         return ns["_outer"](*cells)
     return ns[name]
+
+
+def zipped_function(o, k, fn, what="op"):
+    """A device function of the k components of a ZipIterator's value, from
+    a Python function of the tuple (p[0], p[1], ...); made once per (f,
+    k)."""
+    if not isinstance(o, types.FunctionType):
+        raise TypeError(f"{fn}: {what} over a ZipIterator must be a Python "
+                        f"function, not {type(o).__name__}")
+    key = f"__ember_compute_zip{k}__"
+    d = o.__dict__.get(key)
+    if d is None:
+        from ember.cuda import jit
+        d = jit(device=True)(_as_def(o, fn, what, zipped=k))
+        o.__dict__[key] = d
+    return d

@@ -206,16 +206,17 @@ def unary_transform(*, d_in, d_out, op, num_items, stream=None):
     """d_out[i] = op(d_in[i]), cast to d_out's dtype."""
     fn = "unary_transform"
     n = _count(num_items, fn)
-    o = _ops.unary(op, fn)
+    if not isinstance(d_in, _it.ZipIterator):
+        _ops.unary(op, fn)     # checked before anything runs
     out = _it.out_iter(d_out, fn)
     dev = _it.device_of(d_in, d_out)
     with _stream(stream):
-        x = _it.read(d_in, n, dev, fn)
+        x = _it.read(d_in, n, dev, fn, zipped=True)
         if x is None:
             raise TypeError(f"{fn}: d_in is a DiscardIterator")
         if n:
-            _it.write(out, P.transform(o, x, dtype=_dt(_it.out_dtype(out))),
-                      fn)
+            _it.write(out, _it.apply_unary(op, x, fn, "op",
+                                           _dt(_it.out_dtype(out))), fn)
 
 
 def binary_transform(*, d_in1, d_in2, d_out, op, num_items, stream=None):

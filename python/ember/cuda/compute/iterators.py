@@ -197,8 +197,9 @@ class TransformIterator(IteratorBase):
 
     def __init__(self, underlying, transform_op, value_type=None):
         self.it = as_iter(underlying, "TransformIterator", "underlying")
-        self.op = _ops.unary(transform_op, "TransformIterator",
-                             "transform_op")
+        self.raw = transform_op
+        if not isinstance(self.it, ZipIterator):   # checked now
+            _ops.unary(transform_op, "TransformIterator", "transform_op")
         self.value_type = None if value_type is None else np.dtype(value_type)
 
     def device(self):
@@ -206,7 +207,8 @@ class TransformIterator(IteratorBase):
 
     def _apply(self, x):
         dt = None if self.value_type is None else self.value_type.name
-        return P.transform(self.op, x, dtype=dt)
+        return apply_unary(self.raw, x, "TransformIterator", "transform_op",
+                           dt)
 
     def take(self, n, dev, fn):
         return self._apply(self.it.take(n, dev, fn))
@@ -314,21 +316,58 @@ class DiscardIterator(IteratorBase):
         pass
 
 
+class Zipped(tuple):
+    """The materialized components of a ZipIterator, one array each."""
+
+
 class ZipIterator(IteratorBase):
-    """Tuples of several arrays or iterators: not supported by ember's
-    cuda.compute (see _zip_missing)."""
+    """Tuples of 2 to 8 arrays or iterators, element by element. ember keeps
+    the components as separate arrays: an operator reading the value as
+    p[0], p[1], ... and returning a number works in unary_transform and a
+    TransformIterator; algorithms whose values would be the tuples
+    themselves (reduce, scan, sort, select of zipped values) need struct
+    values, which ember does not have (NotImplementedError)."""
 
-    def __init__(self, *its):
-        raise NotImplementedError(_ZIP_MISSING)
+    def __init__(self, *iterators):
+        if len(iterators) == 1 and isinstance(iterators[0], (list, tuple)):
+            iterators = tuple(iterators[0])
+        if not 2 <= len(iterators) <= 8:
+            raise ValueError("ZipIterator: 2 to 8 iterators or arrays, not "
+                             f"{len(iterators)}")
+        self.its = [as_iter(x, "ZipIterator", f"argument {k}")
+                    for k, x in enumerate(iterators)]
+
+    def device(self):
+        for it in self.its:
+            if it.device() is not None:
+                return it.device()
+        return None
+
+    def take(self, n, dev, fn):
+        return Zipped(it.take(n, dev, fn) for it in self.its)
+
+    def gather(self, idx, dev, fn):
+        return Zipped(it.gather(idx, dev, fn) for it in self.its)
 
 
-_ZIP_MISSING = (
-    "ZipIterator is not supported by ember.cuda.compute: its operators "
-    "take a struct value (p[0], p.field) and return a gpu_struct, which "
-    "ember's translator cannot type. ember.parallel has tuple values for "
-    "reduce, inclusive_scan, exclusive_scan, scan_by_key and reduce_by_key "
-    "with a device function over the components (a0, a1, ..., b0, b1, ...): "
-    "call ember.parallel.reduce((x, y), op) directly")
+def zip_missing(fn):
+    return NotImplementedError(
+        f"{fn}: a ZipIterator's values are tuples, and ember has no struct "
+        "values to reduce, scan, sort or select them as cuda.compute does "
+        "(gpu_struct). A ZipIterator works as the input of unary_transform "
+        "and TransformIterator with an operator that reads p[0], p[1], ...; "
+        "for zipped reductions and scans call ember.parallel.reduce((x, y), "
+        "op) or inclusive_scan((x, y), op) with a device function over "
+        "(a0, a1, b0, b1)")
+
+
+def apply_unary(op, x, fn, what, dtype=None):
+    """op (a C expression or device function, or for zipped x a Python
+    function of the tuple) over x."""
+    if isinstance(x, Zipped):
+        op = _ops.zipped_function(op, len(x), fn, what)
+        return P.transform(op, *x, dtype=dtype)
+    return P.transform(_ops.unary(op, fn, what), x, dtype=dtype)
 
 
 class _Offset(IteratorBase):
@@ -365,9 +404,13 @@ def device_of(*xs):
     return None
 
 
-def read(x, n, dev, fn, what="d_in"):
-    """The first n elements of an input argument as an ember array."""
-    return as_iter(x, fn, what).take(n, dev, fn)
+def read(x, n, dev, fn, what="d_in", zipped=False):
+    """The first n elements of an input argument as an ember array (a
+    ZipIterator's: Zipped arrays, where zipped says they are taken)."""
+    r = as_iter(x, fn, what).take(n, dev, fn)
+    if isinstance(r, Zipped) and not zipped:
+        raise zip_missing(fn)
+    return r
 
 
 def out_iter(x, fn, what="d_out"):
