@@ -8,15 +8,23 @@ device on a machine without a GPU, so a PyCUDA program runs there too.
 Raw addresses (int(allocation) + offset) are accepted wherever PyCUDA takes
 one: an address inside a live mem_alloc block is resolved to that block;
 any other address is taken as memory ember does not own (UnownedMemory)."""
+import enum
 import weakref
 
 import numpy
 
 import ember
+from ember.cuda._device_attributes import ATTRIBUTES as _ATTRIBUTES
+
+# PyCUDA's exception names (_errors.py says how each maps onto ember's)
+from ._errors import (Error, LogicError, LaunchError, RuntimeError,
+                      MemoryError, CompileError)
 
 __all__ = [
     "init", "get_version", "get_driver_version", "Error", "LogicError",
-    "Device", "Context", "device_attribute", "mem_alloc", "mem_get_info",
+    "LaunchError", "RuntimeError", "MemoryError", "CompileError",
+    "Device", "Context", "device_attribute", "mem_alloc", "mem_alloc_like",
+    "mem_get_info",
     "DeviceAllocation", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod",
     "memcpy_htod_async", "memcpy_dtoh_async", "memcpy_dtod_async",
     "memset_d8", "memset_d16", "memset_d32", "to_device", "from_device",
@@ -26,8 +34,6 @@ __all__ = [
 ]
 
 In, Out, InOut = ember.In, ember.Out, ember.InOut
-Error = ember.CUDAError
-LogicError = ember.CUDAError
 
 
 def init(flags=0):
@@ -47,33 +53,22 @@ def get_version():
 
 # ---- devices and contexts -------------------------------------------------
 
-class device_attribute:
-    """CUDA's device attribute names (CU_DEVICE_ATTRIBUTE_ less its prefix),
-    for Device.get_attribute; each value is its own name."""
+class _AttributeNumber(enum.IntEnum):
+    """An IntEnum that prints its name, as PyCUDA's attributes do
+    (dump_properties.py prints str(attribute))."""
+
+    def __str__(self):
+        return self.name
 
 
-# PyCUDA's names -> ember.Device.attributes' keys (CuPy's names)
-_ATTRS = {
-    "MAX_THREADS_PER_BLOCK": "MaxThreadsPerBlock",
-    "MAX_BLOCK_DIM_X": "MaxBlockDimX", "MAX_BLOCK_DIM_Y": "MaxBlockDimY",
-    "MAX_BLOCK_DIM_Z": "MaxBlockDimZ", "MAX_GRID_DIM_X": "MaxGridDimX",
-    "MAX_GRID_DIM_Y": "MaxGridDimY", "MAX_GRID_DIM_Z": "MaxGridDimZ",
-    "MAX_SHARED_MEMORY_PER_BLOCK": "MaxSharedMemoryPerBlock",
-    "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": "MaxSharedMemoryPerBlockOptin",
-    "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR": "MaxSharedMemoryPerMultiprocessor",
-    "MAX_REGISTERS_PER_BLOCK": "MaxRegistersPerBlock",
-    "WARP_SIZE": "WarpSize", "CLOCK_RATE": "ClockRate",
-    "MEMORY_CLOCK_RATE": "MemoryClockRate",
-    "GLOBAL_MEMORY_BUS_WIDTH": "GlobalMemoryBusWidth",
-    "L2_CACHE_SIZE": "L2CacheSize",
-    "MULTIPROCESSOR_COUNT": "MultiProcessorCount",
-    "COMPUTE_CAPABILITY_MAJOR": "ComputeCapabilityMajor",
-    "COMPUTE_CAPABILITY_MINOR": "ComputeCapabilityMinor",
-    "PCI_BUS_ID": "PciBusId", "PCI_DEVICE_ID": "PciDeviceId",
-    "PCI_DOMAIN_ID": "PciDomainId", "UNIFIED_ADDRESSING": "UnifiedAddressing",
-}
-for _n in _ATTRS:
-    setattr(device_attribute, _n, _n)
+# CUDA's CUdevice_attribute numbers under PyCUDA's names (CU_DEVICE_ATTRIBUTE_
+# less its prefix), from ember's one table of them; names that share a
+# number (SHARED_MEMORY_PER_BLOCK, ...) are aliases, as in cuda.h.
+device_attribute = _AttributeNumber(
+    "device_attribute", [(n.upper(), v) for n, v in _ATTRIBUTES.items()],
+    module=__name__)
+device_attribute.__doc__ = ("CUDA's device attributes (CUdevice_attribute), "
+                            "for Device.get_attribute.")
 
 
 class Device:
@@ -104,14 +99,24 @@ class Device:
                                      p["pciDeviceID"])
 
     def get_attribute(self, attr):
-        key = _ATTRS.get(str(attr))
-        if key is None:
-            raise ValueError("unknown device attribute %r" % (attr,))
-        return self._dev.attributes[key]
+        """The value of a device_attribute (or its number): the driver's
+        answer on a GPU, the cpu device's from its properties (0 for the
+        GPU features it lacks)."""
+        if isinstance(attr, bool) or not isinstance(attr, (int, numpy.integer)):
+            raise TypeError("get_attribute() takes a device_attribute, not %s"
+                            % type(attr).__name__)
+        return self._dev.attribute(int(attr))
 
     def get_attributes(self):
-        a = self._dev.attributes
-        return {n: a[k] for n, k in _ATTRS.items()}
+        """{device_attribute: value} for every attribute the device
+        answers."""
+        out = {}
+        for a in device_attribute:
+            try:
+                out[a] = self._dev.attribute(int(a))
+            except (ValueError, Error):
+                pass      # a number newer than this driver knows
+        return out
 
     def make_context(self, flags=0):
         """Make this device current (PyCUDA pushes a context); Context.pop()
@@ -204,6 +209,12 @@ class DeviceAllocation:
 
 def mem_alloc(nbytes):
     return DeviceAllocation(ember.alloc(int(nbytes)))
+
+
+def mem_alloc_like(ary):
+    """Device memory of ary's byte size (PyCUDA's name)."""
+    return mem_alloc(numpy.asarray(ary).nbytes if not hasattr(ary, "nbytes")
+                     else ary.nbytes)
 
 
 def mem_get_info():
@@ -395,6 +406,9 @@ def _pointer_arg(a, name, i):
     """What ember's launcher takes for a pointer parameter."""
     if isinstance(a, DeviceAllocation):
         return a._arg()
+    dev = getattr(a, "_device_array", None)   # a gpuarray.VecGPUArray
+    if dev is not None:
+        return dev
     if isinstance(a, (int, numpy.integer)) and not isinstance(a, bool):
         ptr = int(a)
         base = _containing(ptr)
