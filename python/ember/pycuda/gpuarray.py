@@ -2,14 +2,18 @@
 ember.ndarray with PyCUDA's names (gpudata, ptr, mem_size, set, get,
 get_async, fill returning self); the functions here return GPUArrays.
 Arithmetic on them is ember's, and returns plain ember arrays, which have
-get() and shape/dtype too but no gpudata."""
+get() and shape/dtype too but no gpudata. An array of one of ``vec``'s
+dtypes (float3, ...) is a VecGPUArray (_vecarray.py): ember arrays hold
+numbers, not records."""
 import numpy
 
 import ember
 
 from .driver import DeviceAllocation, _stream
+from ._vec import vec, scalar_and_count
+from ._vecarray import VecGPUArray
 
-__all__ = ["GPUArray", "to_gpu", "to_gpu_async", "empty", "zeros",
+__all__ = ["GPUArray", "vec", "VecGPUArray", "to_gpu", "to_gpu_async", "empty", "zeros",
            "empty_like", "zeros_like", "ones_like", "arange", "sum", "dot",
            "max", "min", "maximum", "minimum", "if_positive"]
 
@@ -32,9 +36,15 @@ class GPUArray(ember.ndarray):
 
     def __new__(cls, shape, dtype=numpy.float64, allocator=None, base=None,
                 gpudata=None, strides=None, order="C"):
-        if allocator is not None:
-            raise NotImplementedError("GPUArray(allocator=...): ember arrays "
-                                      "come from ember's pool")
+        if scalar_and_count(dtype) is not None:
+            if gpudata is not None or strides is not None or \
+                    allocator is not None:
+                raise NotImplementedError(
+                    "GPUArray of %s: gpudata, strides and allocator are "
+                    "not taken for vec types" % (numpy.dtype(dtype),))
+            return VecGPUArray(shape, dtype)
+        if allocator is not None and gpudata is None:
+            gpudata = _allocate(allocator, shape, dtype)
         memptr = None
         if gpudata is not None:
             memptr = gpudata._memptr() if isinstance(
@@ -78,6 +88,19 @@ class GPUArray(ember.ndarray):
         return self
 
 
+def _allocate(allocator, shape, dtype):
+    """PyCUDA's allocator=: a callable from a byte count to device memory
+    (mem_alloc, DeviceMemoryPool.allocate); its DeviceAllocation becomes
+    the array's memory and lives as long as the array."""
+    shp = (shape,) if isinstance(shape, (int, numpy.integer)) else shape
+    n = int(numpy.prod(shp, dtype=numpy.int64)) * numpy.dtype(dtype).itemsize
+    mem = allocator(n)
+    if not isinstance(mem, DeviceAllocation):
+        raise TypeError("allocator(%d) returned %s, not a DeviceAllocation"
+                        % (n, type(mem).__name__))
+    return mem
+
+
 def _wrap(a):
     """a as a GPUArray over the same memory."""
     if isinstance(a, GPUArray):
@@ -88,14 +111,20 @@ def _wrap(a):
 def to_gpu(ary, allocator=None):
     ary = numpy.asarray(ary)
     g = GPUArray(ary.shape, ary.dtype, allocator)
-    g.copy_to_device(ary)
+    if isinstance(g, VecGPUArray):
+        g.set(ary)
+    else:
+        g.copy_to_device(ary)
     return g
 
 
 def to_gpu_async(ary, allocator=None, stream=None):
     ary = numpy.asarray(ary)
     g = GPUArray(ary.shape, ary.dtype, allocator)
-    g.copy_to_device(ary, stream=_stream(stream))
+    if isinstance(g, VecGPUArray):
+        g.set(ary)
+    else:
+        g.copy_to_device(ary, stream=_stream(stream))
     return g
 
 
@@ -108,6 +137,8 @@ def zeros(shape, dtype=numpy.float64, allocator=None, order="C"):
 
 
 def empty_like(other_ary, dtype=None, order="K"):
+    if isinstance(other_ary, VecGPUArray):
+        return empty(other_ary.shape, dtype or other_ary.dtype)
     order = "F" if order in ("F", "K", "A") and other_ary.flags.f_contiguous \
         and not other_ary.flags.c_contiguous else "C"
     return empty(other_ary.shape, dtype or other_ary.dtype, order=order)
