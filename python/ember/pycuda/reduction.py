@@ -8,14 +8,9 @@ import ember
 
 from . import gpuarray
 from .elementwise import ElementwiseKernel
+from .tools import dtype_to_ctype
 
 __all__ = ["ReductionKernel"]
-
-_C_NAMES = {"float32": "float", "float64": "double", "int8": "signed char",
-            "uint8": "unsigned char", "int16": "short",
-            "uint16": "unsigned short", "int32": "int",
-            "uint32": "unsigned int", "int64": "long long",
-            "uint64": "unsigned long long", "bool": "bool"}
 
 
 class ReductionKernel:
@@ -28,7 +23,11 @@ class ReductionKernel:
                  arguments=None, name="reduce_kernel", keep=False,
                  options=None, preamble="", allocator=None):
         self.dtype_out = numpy.dtype(dtype_out)
-        ctype = _C_NAMES.get(self.dtype_out.name)
+        try:
+            ctype = dtype_to_ctype(self.dtype_out) \
+                if self.dtype_out.kind in "biuf" else None
+        except ValueError:        # float16: no C type both devices share
+            ctype = None
         if ctype is None:
             raise NotImplementedError("ReductionKernel(dtype_out=%s): ember "
                                       "maps numbers and bools only"
