@@ -13,11 +13,15 @@ from ember.scipy.ndimage_morph import *  # noqa: F401,F403
 from ember.scipy import ndimage_morph as _morph
 from ember.scipy.ndimage_interp import *  # noqa: F401,F403
 from ember.scipy import ndimage_interp as _interp
+from ember.scipy.ndimage_fourier import *  # noqa: F401,F403
+from ember.scipy import ndimage_fourier as _fourier
 
 __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
-           "center_of_mass", "extrema", "histogram"] + _filters.__all__ + \
-    _morph.__all__ + _interp.__all__
+           "center_of_mass", "extrema", "histogram", "minimum_position",
+           "maximum_position", "median", "labeled_comprehension",
+           "value_indices"] + _filters.__all__ + \
+    _morph.__all__ + _interp.__all__ + _fourier.__all__
 
 def generate_binary_structure(rank, connectivity):
     """scipy.ndimage.generate_binary_structure, as a NumPy bool array:
@@ -137,7 +141,11 @@ def sum_labels(input, labels=None, index=None):
     v, lab, idx, scalar = _regions(input, labels, index)
     if idx is None:
         return _e.sum(v)
-    return _out(_per_label(v, lab, idx)[0], scalar)
+    if scalar:
+        # SciPy sums one region in the input's own type (int64 for ints),
+        # a list of them through bincount's float64
+        return _e.sum(v[lab == idx[0]])
+    return _per_label(v, lab, idx)[0]
 
 
 sum = sum_labels
@@ -229,8 +237,9 @@ def _positions(x, v, lab, idx, extreme):
     _e.minimum.at(first, lab_k[hit], flat[keep][hit])
     pos = _e.asnumpy(first[idx])
     import numpy
-    return [tuple(int(c) for c in numpy.unravel_index(min(p, max(x.size - 1, 0)),
-                                                      x.shape)) for p in pos]
+    # an empty region's position is the origin, as SciPy's
+    return [tuple(int(c) for c in numpy.unravel_index(
+        p if p < x.size else 0, x.shape)) for p in pos]
 
 
 def extrema(input, labels=None, index=None):
@@ -291,3 +300,109 @@ def histogram(input, min, max, bins, labels=None, index=None):
     if scalar:
         return rows[0]
     return [rows[i] for i in range(rows.shape[0])]
+
+
+def minimum_position(input, labels=None, index=None):
+    """scipy.ndimage.minimum_position: the coordinates of each region's
+    smallest value (the first in C order where several tie)."""
+    return extrema(input, labels, index)[2]
+
+
+def maximum_position(input, labels=None, index=None):
+    """scipy.ndimage.maximum_position: the coordinates of each region's
+    largest value."""
+    return extrema(input, labels, index)[3]
+
+
+def median(input, labels=None, index=None):
+    """scipy.ndimage.median: each region's median (the mean of the two
+    middle values of an even count; an empty region's is 0), in the
+    input's float type or float64: the values sorted by (label, value)
+    once, each region's middle read at its offset."""
+    v, lab, idx, scalar = _regions(input, labels, index)
+    ft = v.dtype if v.dtype.kind == "f" else _e.float64
+    if idx is None:
+        if v.size == 0:
+            return _e.asarray(float("nan"), dtype=ft, device=v.device)
+        s = _e.sort(v.astype(ft))
+        return (s[(v.size - 1) // 2] + s[v.size // 2]) / 2
+    top = max(int(_e.max(idx)) + 1 if idx.size else 1,
+              int(_e.max(lab)) + 1 if lab.size else 1)
+    keep = (lab >= 0) & (lab < top)
+    vk, lk = v[keep].astype(ft), lab[keep].astype(_e.int64)
+    counts = _e.bincount(lk, minlength=top)
+    c = counts[idx]
+    if vk.size == 0:
+        r = _e.zeros(idx.shape, dtype=ft, device=v.device)
+    else:
+        sv = vk[_e.lexsort((vk, lk))]
+        st = (_e.cumsum(counts) - counts)[idx]
+        last = vk.size - 1
+        lo = sv[_e.clip(st + (c - 1) // 2, 0, last)]
+        hi = sv[_e.clip(st + c // 2, 0, last)]
+        r = _e.where(c > 0, (lo + hi) / 2, 0).astype(ft)
+    return _out(r, scalar)
+
+
+def labeled_comprehension(input, labels, index, func, out_dtype, default,
+                          pass_positions=False):
+    """scipy.ndimage.labeled_comprehension: func(values) (and their flat
+    positions with pass_positions) of each region, as an array of
+    out_dtype holding default where a label is absent. func gets ember
+    arrays and runs once a region, as SciPy calls it."""
+    import numpy
+    x = _arr(input)
+    scalar = numpy.isscalar(index)
+    pos = _e.arange(x.size, device=x.device).reshape(x.shape) \
+        if pass_positions else None
+
+    def call(sel):
+        if sel is None:
+            return func(x.reshape(-1), pos.reshape(-1)) if pass_positions \
+                else func(x.reshape(-1))
+        return func(x[sel], pos[sel]) if pass_positions else func(x[sel])
+    if labels is None:
+        if index is not None:
+            raise ValueError("index without defined labels")
+        return call(None)
+    lab = _e.broadcast_to(_arr(labels), x.shape)
+    if index is None:
+        return call(lab > 0)
+    idx = _e.asnumpy(_e.asarray(index)).reshape(-1) \
+        if isinstance(index, _e.ndarray) else numpy.atleast_1d(index)
+    if numpy.any(idx.astype(_e.asnumpy(lab[:0]).dtype) != idx):
+        raise ValueError(f"Cannot convert index values from <{idx.dtype}> "
+                         f"to <{lab.dtype}> (labels' type) without loss of "
+                         "precision")
+    present = set(_e.asnumpy(_e.unique(lab)).tolist())
+    out = _e.full(idx.shape, default, dtype=out_dtype, device=x.device)
+    for i, v in enumerate(idx.tolist()):
+        if v in present:
+            out[i] = func(x[lab == v], pos[lab == v]) if pass_positions \
+                else func(x[lab == v])
+    return out[0] if scalar else out
+
+
+def value_indices(arr, *, ignore_value=None):
+    """scipy.ndimage.value_indices: {value: the tuple of index arrays of
+    its elements} for an integer array, from one stable sort of the
+    values (each value's indices in C order, as SciPy's)."""
+    import numpy
+    x = _arr(arr)
+    if x.dtype.kind not in "iu":
+        raise ValueError("Parameter 'arr' must be an integer array")
+    flat = x.reshape(-1)
+    order = _e.argsort(flat, kind="stable")
+    sv = flat[order]
+    vals, counts = _e.unique(sv, return_counts=True)
+    coords = [c.reshape(-1)[order] for c in
+              _e.indices(x.shape, dtype=_e.int64, device=x.device)]
+    hv = _e.asnumpy(vals)
+    ends = numpy.cumsum(_e.asnumpy(counts))
+    out = {}
+    start = 0
+    for v, end in zip(hv, ends):
+        if ignore_value is None or v != ignore_value:
+            out[v] = tuple(c[start:end] for c in coords)
+        start = int(end)
+    return out

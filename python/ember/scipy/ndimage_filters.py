@@ -17,6 +17,8 @@ __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "uniform_filter", "minimum_filter1d", "maximum_filter1d",
            "minimum_filter", "maximum_filter", "sobel", "prewitt", "laplace",
            "rank_filter", "median_filter", "percentile_filter",
+           "generic_laplace", "generic_gradient_magnitude",
+           "gaussian_laplace", "gaussian_gradient_magnitude",
            "distance_transform_edt"]
 
 _MODES = {"reflect": 0, "grid-mirror": 0, "mirror": 1, "nearest": 2,
@@ -288,6 +290,9 @@ def _box(input, size, output, mode, cval, origin, axes, one):
         [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
     n = len(axes)
     sz, md, og = _per_axis(size, n), _per_axis(mode, n), _per_axis(origin, n)
+    if not len(sz) == len(md) == len(og) == n:
+        raise RuntimeError("sequence argument must have length equal to "
+                           "input rank")
     passes = [(lambda y, t, a=a, s=s, m=m, o=o: one(y, s, a, t, m, o))
               for a, s, m, o in zip(axes, sz, md, og) if s > 1]
     return _separable(x, output, passes)
@@ -340,25 +345,88 @@ def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect",
 
 
 def _minmax(input, size, footprint, output, mode, cval, origin, ismax,
-            axes):
-    if footprint is not None:
+            axes, structure=None):
+    """SciPy's _min_or_max_filter: a box (size, or a footprint of all
+    ones) as 1-D passes; any other footprint, or a structure (grey
+    morphology: its values subtracted for the minimum, added for the
+    maximum), by em_minmax3d over the footprint's offsets."""
+    import numpy
+    if size is not None and footprint is not None:
+        import warnings
+        warnings.warn("ignoring size because footprint is set",
+                      UserWarning, stacklevel=3)
+    if structure is None and footprint is not None:
+        f = numpy.asarray(_e.asnumpy(footprint) if isinstance(
+            footprint, _e.ndarray) else footprint, bool)
+        if not f.any():
+            raise ValueError("All-zero footprint is not supported.")
+        if f.all():
+            size, footprint = f.shape, None
+    if structure is None and footprint is None:
+        if size is None:
+            raise RuntimeError("no footprint provided")
+        return _box(input, size, output, mode, cval, origin, axes,
+                    lambda y, s, a, t, m, o: _minmax1d(y, s, a, t, m, cval,
+                                                       o, ismax))
+    x = _arr(input)
+    if axes is not None:
+        raise NotImplementedError("minimum_filter/maximum_filter: axes= "
+                                  "with a footprint or structure")
+    sv = None
+    if structure is not None:
+        sv = numpy.asarray(_e.asnumpy(structure) if isinstance(
+            structure, _e.ndarray) else structure, numpy.float64)
+        if sv.ndim != x.ndim:
+            raise RuntimeError("structure array has incorrect shape")
+        f = numpy.ones(sv.shape, bool) if footprint is None else \
+            numpy.asarray(_e.asnumpy(footprint) if isinstance(
+                footprint, _e.ndarray) else footprint, bool)
+    if f.ndim != x.ndim:
+        raise RuntimeError("footprint array has incorrect shape.")
+    if x.ndim > 3 or x.ndim == 0:
         raise NotImplementedError("minimum_filter/maximum_filter with a "
-                                  "footprint: pass size (a box)")
-    return _box(input, size, output, mode, cval, origin, axes,
-                lambda y, s, a, t, m, o: _minmax1d(y, s, a, t, m, cval, o,
-                                                   ismax))
+                                  "footprint: 1 to 3 dimensions for now")
+    offs = _offsets(f, origin, x.ndim)
+    vals = numpy.zeros(len(offs) // 3) if sv is None else sv[f]
+    src = _e.ascontiguousarray(x.astype(_e.float64))
+    y = _e.empty(x.shape, dtype=_e.float64, device=x.device)
+    if x.size:
+        d = (1,) * (3 - x.ndim) + x.shape
+        _launch(x.device, "em_minmax3d", x.size,
+                (src, y) + tuple(numpy.int64(v) for v in d) +
+                (_e.asarray(numpy.array(offs, numpy.int64), device=x.device),
+                 _e.asarray(numpy.ascontiguousarray(vals), device=x.device),
+                 numpy.int32(len(vals)), numpy.int32(ismax),
+                 numpy.int32(_mode(mode)), numpy.float64(cval)))
+    return _finish(y, x, output)
+
+
+def _offsets(f, origin, ndim):
+    """The footprint's set elements as (3 x count) offsets from the output
+    element, in C order, padded to three dimensions."""
+    import numpy
+    org = _origins(origin, ndim)
+    if len(org) != ndim:
+        raise RuntimeError("origin must have one value per axis")
+    offs = []
+    for c in numpy.argwhere(f):
+        o = [int(v) - _shift(sz, og) for v, sz, og in zip(c, f.shape, org)]
+        offs.extend([0] * (3 - ndim) + o)
+    return offs
 
 
 def minimum_filter(input, size=None, footprint=None, output=None,
                    mode="reflect", cval=0.0, origin=0, *, axes=None):
-    """scipy.ndimage.minimum_filter over a box of `size`."""
+    """scipy.ndimage.minimum_filter over a box of `size` or a
+    footprint."""
     return _minmax(input, size, footprint, output, mode, cval, origin, 0,
                    axes)
 
 
 def maximum_filter(input, size=None, footprint=None, output=None,
                    mode="reflect", cval=0.0, origin=0, *, axes=None):
-    """scipy.ndimage.maximum_filter over a box of `size`."""
+    """scipy.ndimage.maximum_filter over a box of `size` or a
+    footprint."""
     return _minmax(input, size, footprint, output, mode, cval, origin, 1,
                    axes)
 
@@ -398,6 +466,104 @@ def laplace(input, output=None, mode="reflect", cval=0.0):
     return _deliver(y, output)
 
 
+def _get_output(output, x):
+    """SciPy's _get_output: output itself (an array) or a new array of
+    its dtype (default x's), for the generic filters' callbacks to write
+    into."""
+    if isinstance(output, _e.ndarray):
+        if tuple(output.shape) != tuple(x.shape):
+            raise RuntimeError("output shape not correct")
+        return output
+    return _e.empty(x.shape, dtype=_out_dtype(output, x), device=x.device)
+
+
+def _generic(x, derivative, output, mode, cval, extra_arguments,
+             extra_keywords, axes, square):
+    """generic_laplace (the sum of derivative's results along each axis)
+    and generic_gradient_magnitude (the root of the sum of their squares),
+    as SciPy calls derivative: into output first, then returning new
+    arrays of output's dtype."""
+    kw = {} if extra_keywords is None else extra_keywords
+    axes = list(range(x.ndim)) if axes is None else \
+        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
+    out = _get_output(output, x)
+    if not axes:
+        out[...] = x
+        return out
+    modes = _per_axis(mode, len(axes))
+    if len(modes) != len(axes):
+        raise RuntimeError("sequence argument must have length equal to "
+                           "input rank")
+    derivative(x, axes[0], out, modes[0], cval, *extra_arguments, **kw)
+    if square:
+        out[...] = out * out
+    for a, m in zip(axes[1:], modes[1:]):
+        t = _arr(derivative(x, a, out.dtype, m, cval, *extra_arguments,
+                            **kw))
+        out[...] = out + t * t if square else out + t
+    if square:
+        out[...] = _e.sqrt(out)
+    return out
+
+
+def generic_laplace(input, derivative2, output=None, mode="reflect",
+                    cval=0.0, extra_arguments=(), extra_keywords=None, *,
+                    axes=None):
+    """scipy.ndimage.generic_laplace: the sum over the axes of
+    derivative2(input, axis, output, mode, cval, *extra_arguments,
+    **extra_keywords), a function of ember arrays (the callback runs once
+    an axis, on whole arrays)."""
+    return _generic(_arr(input), derivative2, output, mode, cval,
+                    extra_arguments, extra_keywords, axes, False)
+
+
+def generic_gradient_magnitude(input, derivative, output=None,
+                               mode="reflect", cval=0.0, extra_arguments=(),
+                               extra_keywords=None, *, axes=None):
+    """scipy.ndimage.generic_gradient_magnitude: the root of the sum of
+    the squared derivative(input, axis, ...) over the axes (sobel and
+    prewitt fit its signature)."""
+    return _generic(_arr(input), derivative, output, mode, cval,
+                    extra_arguments, extra_keywords, axes, True)
+
+
+def _gaussian_derivative(input, sigma, output, mode, cval, axes, kwargs,
+                         order, square):
+    x = _arr(input)
+    axes_l = list(range(x.ndim)) if axes is None else \
+        [_axis(a, x.ndim) for a in _per_axis(axes, 1)]
+    sig = _per_axis(sigma, len(axes_l))
+    if len(sig) != len(axes_l):
+        raise RuntimeError("sequence argument must have length equal to "
+                           "input rank")
+    full = [0.0] * x.ndim
+    for s, a in zip(sig, axes_l):
+        full[a] = s
+
+    def derivative(y, axis, out, m, c, sigma, **kw):
+        od = [0] * y.ndim
+        od[axis] = order
+        return gaussian_filter(y, sigma, od, out, m, c, **kw)
+    return _generic(x, derivative, output, mode, cval, (full,), kwargs,
+                    axes_l, square)
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0,
+                     *, axes=None, **kwargs):
+    """scipy.ndimage.gaussian_laplace: the sum of the second Gaussian
+    derivatives along each axis."""
+    return _gaussian_derivative(input, sigma, output, mode, cval, axes,
+                                kwargs, 2, False)
+
+
+def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect",
+                                cval=0.0, *, axes=None, **kwargs):
+    """scipy.ndimage.gaussian_gradient_magnitude: the root of the sum of
+    the squared first Gaussian derivatives."""
+    return _gaussian_derivative(input, sigma, output, mode, cval, axes,
+                                kwargs, 1, True)
+
+
 def _footprint(x, size, footprint):
     import numpy
     if footprint is None:
@@ -429,11 +595,7 @@ def _rank(input, rank, size, footprint, output, mode, cval, origin, who):
     if n > 343:
         raise NotImplementedError(f"{who}: footprints of at most 343 "
                                   "elements for now")
-    org = _origins(origin, x.ndim)
-    offs = []
-    for c in numpy.argwhere(f):
-        o = [int(v) - _shift(sz, og) for v, sz, og in zip(c, f.shape, org)]
-        offs.extend([0] * (3 - x.ndim) + o)
+    offs = _offsets(f, origin, x.ndim)
     d = (1,) * (3 - x.ndim) + x.shape
     src = _e.ascontiguousarray(x.astype(_e.float64))
     y = _e.empty(x.shape, dtype=_e.float64, device=x.device)

@@ -9,7 +9,11 @@ import ember as _e
 from ember._api._util import as_array as _arr
 
 __all__ = ["binary_dilation", "binary_erosion", "binary_opening",
-           "binary_closing", "binary_fill_holes", "find_objects"]
+           "binary_closing", "binary_fill_holes", "find_objects",
+           "binary_propagation", "iterate_structure", "grey_erosion",
+           "grey_dilation", "grey_opening", "grey_closing",
+           "morphological_gradient", "morphological_laplace",
+           "white_tophat", "black_tophat"]
 
 
 
@@ -172,3 +176,178 @@ def find_objects(input, max_label=0):
             out.append(tuple(slice(int(lo[d][i]), int(hi[d][i]) + 1)
                              for d in range(x.ndim)))
     return out
+
+
+def binary_propagation(input, structure=None, mask=None, output=None,
+                       border_value=0, origin=0):
+    """scipy.ndimage.binary_propagation: binary_dilation repeated until
+    nothing changes, within mask."""
+    return binary_dilation(input, structure, -1, mask, output, border_value,
+                           origin)
+
+
+def iterate_structure(structure, iterations, origin=None):
+    """scipy.ndimage.iterate_structure: structure dilated by itself
+    iterations - 1 times (and the origin times iterations when one is
+    given). A NumPy structure gives a NumPy one, as
+    generate_binary_structure does; an ember one stays on its device."""
+    import numpy
+    host = not isinstance(structure, _e.ndarray)
+    s = _e.asarray(numpy.asarray(structure)) if host else structure
+    if iterations < 2:
+        out = s.copy()
+    else:
+        ni = iterations - 1
+        shape = [n + ni * (n - 1) for n in s.shape]
+        pos = [ni * (n // 2) for n in s.shape]
+        out = _e.zeros(shape, dtype=_e.bool_, device=s.device)
+        out[tuple(slice(p, p + n) for p, n in zip(pos, s.shape))] = s != 0
+        out = binary_dilation(out, s, iterations=ni)
+    if host:
+        out = _e.asnumpy(out)
+    if origin is None:
+        return out
+    org = [origin] * s.ndim if numpy.isscalar(origin) else list(origin)
+    return out, [iterations * o for o in org]
+
+
+def _grey(input, size, footprint, structure, output, mode, cval, origin,
+          dilate):
+    """SciPy's grey_erosion (the minimum of x - structure over the
+    footprint) and grey_dilation (the maximum of x + structure over the
+    mirrored footprint, the origin negated and moved one back along
+    even-sized axes), through the min/max filters' kernels."""
+    import numpy
+    from ember.scipy.ndimage_filters import _minmax
+    if size is None and footprint is None and structure is None:
+        raise ValueError("size, footprint, or structure must be specified")
+    x = _arr(input)
+    if not dilate:
+        return _minmax(x, size, footprint, output, mode, cval, origin, 0,
+                       None, structure)
+
+    def host(a):
+        return None if a is None else numpy.asarray(
+            _e.asnumpy(a) if isinstance(a, _e.ndarray) else a)
+    structure, footprint = host(structure), host(footprint)
+    if structure is not None:
+        structure = structure[(slice(None, None, -1),) * structure.ndim]
+    if footprint is not None:
+        footprint = footprint[(slice(None, None, -1),) * footprint.ndim]
+    org = [origin] * x.ndim if numpy.isscalar(origin) else list(origin)
+    if len(org) != x.ndim:
+        raise RuntimeError("sequence argument must have length equal to "
+                           "input rank")
+    for i in range(x.ndim):
+        org[i] = -org[i]
+        if footprint is not None:
+            sz = footprint.shape[i]
+        elif structure is not None:
+            sz = structure.shape[i]
+        elif numpy.isscalar(size):
+            sz = size
+        else:
+            sz = size[i]
+        if not sz & 1:
+            org[i] -= 1
+    return _minmax(x, size, footprint, output, mode, cval, org, 1, None,
+                   structure)
+
+
+def grey_erosion(input, size=None, footprint=None, structure=None,
+                 output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.grey_erosion: the minimum over the footprint of the
+    input less the structure (flat: minimum_filter)."""
+    return _grey(input, size, footprint, structure, output, mode, cval,
+                 origin, False)
+
+
+def grey_dilation(input, size=None, footprint=None, structure=None,
+                  output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.grey_dilation: the maximum over the mirrored
+    footprint of the input plus the mirrored structure."""
+    return _grey(input, size, footprint, structure, output, mode, cval,
+                 origin, True)
+
+
+def _warn_size(size, footprint):
+    if size is not None and footprint is not None:
+        import warnings
+        warnings.warn("ignoring size because footprint is set",
+                      UserWarning, stacklevel=3)
+
+
+def grey_opening(input, size=None, footprint=None, structure=None,
+                 output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.grey_opening: erosion, then dilation."""
+    _warn_size(size, footprint)
+    t = grey_erosion(input, size, footprint, structure, None, mode, cval,
+                     origin)
+    return grey_dilation(t, size, footprint, structure, output, mode, cval,
+                         origin)
+
+
+def grey_closing(input, size=None, footprint=None, structure=None,
+                 output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.grey_closing: dilation, then erosion."""
+    _warn_size(size, footprint)
+    t = grey_dilation(input, size, footprint, structure, None, mode, cval,
+                      origin)
+    return grey_erosion(t, size, footprint, structure, output, mode, cval,
+                        origin)
+
+
+def _into(y, output):
+    if isinstance(output, _e.ndarray):
+        output[...] = y
+        return output
+    return y
+
+
+def morphological_gradient(input, size=None, footprint=None,
+                           structure=None, output=None, mode="reflect",
+                           cval=0.0, origin=0):
+    """scipy.ndimage.morphological_gradient: dilation less erosion (in
+    the input's dtype, as SciPy subtracts)."""
+    a = (input, size, footprint, structure, None, mode, cval, origin)
+    return _into(grey_dilation(*a) - grey_erosion(*a), output)
+
+
+def morphological_laplace(input, size=None, footprint=None,
+                          structure=None, output=None, mode="reflect",
+                          cval=0.0, origin=0):
+    """scipy.ndimage.morphological_laplace: dilation plus erosion less
+    twice the input, term by term in the input's dtype as SciPy's."""
+    x = _arr(input)
+    a = (x, size, footprint, structure, None, mode, cval, origin)
+    return _into(grey_dilation(*a) + grey_erosion(*a) - x - x, output)
+
+
+def _tophat(input, size, footprint, structure, output, mode, cval, origin,
+            white):
+    _warn_size(size, footprint)
+    x = _arr(input)
+    a = (size, footprint, structure, None, mode, cval, origin)
+    if white:
+        t = grey_dilation(grey_erosion(x, *a), *a)
+    else:
+        t = grey_erosion(grey_dilation(x, *a), *a)
+    if x.dtype == _e.bool_ and t.dtype == _e.bool_:
+        y = x ^ t
+    else:
+        y = x - t if white else t - x
+    return _into(y, output)
+
+
+def white_tophat(input, size=None, footprint=None, structure=None,
+                 output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.white_tophat: the input less its grey opening."""
+    return _tophat(input, size, footprint, structure, output, mode, cval,
+                   origin, True)
+
+
+def black_tophat(input, size=None, footprint=None, structure=None,
+                 output=None, mode="reflect", cval=0.0, origin=0):
+    """scipy.ndimage.black_tophat: the grey closing less the input."""
+    return _tophat(input, size, footprint, structure, output, mode, cval,
+                   origin, False)

@@ -88,6 +88,37 @@ extern "C" __global__ void em_rank3d(const double *x, double *y,
     }
 }
 
+/* The minimum (ismax 0) or maximum (1) over the footprint's offsets of
+ * x - sv[k] (minimum) or x + sv[k] (maximum): minimum_filter and
+ * maximum_filter with a footprint (sv all 0) and grey erosion and dilation
+ * with a structure, one thread an output. As SciPy's, the first offset's
+ * value starts and a later one replaces it only where strictly smaller
+ * (larger), so a NaN counts only as the first. */
+extern "C" __global__ void em_minmax3d(const double *x, double *y,
+                                       long long d0, long long d1,
+                                       long long d2, const long long *off,
+                                       const double *sv, int noff,
+                                       int ismax, int mode, double cval)
+{
+    long long total = d0 * d1 * d2;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+         e < total; e += (long long)gridDim.x * blockDim.x) {
+        long long c = e % d2, b = (e / d2) % d1, a = e / (d1 * d2);
+        double acc = 0;
+        for (int k = 0; k < noff; k++) {
+            long long p = em_nd_index(a + off[3 * k], d0, mode),
+                      q = em_nd_index(b + off[3 * k + 1], d1, mode),
+                      s = em_nd_index(c + off[3 * k + 2], d2, mode);
+            double v = p < 0 || q < 0 || s < 0 ? cval
+                                                : x[(p * d1 + q) * d2 + s];
+            v = ismax ? v + sv[k] : v - sv[k];
+            if (k == 0 || (ismax ? v > acc : v < acc))
+                acc = v;
+        }
+        y[e] = acc;
+    }
+}
+
 /* One axis of the exact Euclidean distance transform (Felzenszwalb and
  * Huttenlocher's lower envelope of parabolas), one thread a line of the
  * outer x n x inner array: out[i] = min_j f[j] + w2 (i - j)^2 over the

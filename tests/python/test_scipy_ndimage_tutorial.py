@@ -1,0 +1,236 @@
+"""ember.scipy.ndimage's functions that SciPy's ndimage tutorial uses and
+ember lacked until it was tried (docs/scipy.md): the generic and Gaussian
+derivative filters, min/max filters with a footprint, grey morphology,
+iterate_structure and binary_propagation, the Fourier filters, and the
+measurements minimum_position, maximum_position, median,
+labeled_comprehension and value_indices, each against scipy.ndimage on
+the same data, bad inputs included."""
+import numpy as np
+import pytest
+import scipy.ndimage as nd
+
+import ember
+import ember.scipy.ndimage as en
+
+rng = np.random.default_rng(31)
+CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]])
+
+
+def host(a):
+    return ember.asnumpy(a) if isinstance(a, ember.ndarray) else a
+
+
+def check(got, want, rtol=1e-12, atol=1e-12):
+    got = host(got)
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+def test_generic_laplace_and_gradient_magnitude(device):
+    a = np.zeros((5, 5))
+    a[2, 2] = 1
+    x = ember.asarray(a, device=device)
+
+    def d2(s):
+        return lambda inp, axis, out, mode, cval, w=(1, -2, 1): \
+            s.correlate1d(inp, list(w), axis, out, mode, cval, 0)
+    check(en.generic_laplace(x, d2(en)), nd.generic_laplace(a, d2(nd)))
+    check(en.generic_laplace(x, d2(en), extra_keywords={"w": [1, -3, 1]}),
+          nd.generic_laplace(a, d2(nd), extra_keywords={"w": [1, -3, 1]}))
+    check(en.generic_gradient_magnitude(x, en.sobel),
+          nd.generic_gradient_magnitude(a, nd.sobel))
+    img = rng.integers(0, 50, (12, 14)).astype(np.int32)
+    xi = ember.asarray(img, device=device)
+    # an integer output: squares and the root cast as SciPy's
+    check(en.generic_gradient_magnitude(xi, en.prewitt),
+          nd.generic_gradient_magnitude(img, nd.prewitt))
+    out = ember.zeros(img.shape, dtype=ember.float64, device=device)
+    r = en.generic_laplace(xi, d2(en), output=out, mode="wrap")
+    assert r is out
+    check(out, nd.generic_laplace(img, d2(nd), output=np.float64,
+                                  mode="wrap"))
+    with pytest.raises(RuntimeError):
+        en.generic_laplace(xi, d2(en), mode=["wrap"] * 3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "uint8"])
+def test_gaussian_laplace_and_gradient(device, dtype):
+    img = (rng.random((17, 19)) * 200).astype(dtype)
+    x = ember.asarray(img, device=device)
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    for sigma in (1.0, [1.5, 0.7]):
+        check(en.gaussian_laplace(x, sigma), nd.gaussian_laplace(img, sigma),
+              tol, tol * 100)
+        want = nd.gaussian_gradient_magnitude(img, sigma, mode="nearest")
+        got = en.gaussian_gradient_magnitude(x, sigma, mode="nearest")
+        if dtype == "uint8":
+            # sums that land within rounding of an integer truncate apart
+            assert host(got).dtype == want.dtype
+            assert np.abs(host(got).astype(int) - want).max() <= 1
+        else:
+            check(got, want, tol, tol * 100)
+    check(en.gaussian_laplace(x, 2.0, axes=(1,), truncate=3.0),
+          nd.gaussian_laplace(img, 2.0, axes=(1,), truncate=3.0), tol,
+          tol * 100)
+
+
+@pytest.mark.parametrize("shape", [(40,), (15, 18), (6, 7, 8)])
+def test_min_max_filter_footprint(device, shape):
+    clean = rng.standard_normal(shape)
+    img = clean.copy()
+    # a NaN counts where SciPy's point loop meets it first (not so the box
+    # filters' 1-D passes, docs/scipy.md)
+    img.flat[3] = np.nan
+    x = ember.asarray(img, device=device)
+    fp = rng.random((3,) * len(shape)) < 0.6
+    fp.flat[0] = True
+    fp.flat[-1] = False
+    for f in ("minimum_filter", "maximum_filter"):
+        for mode in ("reflect", "constant", "wrap", "nearest", "mirror"):
+            check(getattr(en, f)(x, footprint=fp, mode=mode, cval=0.5),
+                  getattr(nd, f)(img, footprint=fp, mode=mode, cval=0.5))
+        # all ones: the separable box
+        check(getattr(en, f)(ember.asarray(clean, device=device),
+                             footprint=np.ones((2,) * len(shape))),
+              getattr(nd, f)(clean, footprint=np.ones((2,) * len(shape))))
+        check(getattr(en, f)(x, footprint=fp, origin=-1),
+              getattr(nd, f)(img, footprint=fp, origin=-1))
+        with pytest.raises(ValueError, match="All-zero"):
+            getattr(en, f)(x, footprint=np.zeros(fp.shape))
+        with pytest.raises(RuntimeError):
+            getattr(en, f)(x, footprint=np.ones((3,) * (len(shape) + 1)))
+    xi = ember.asarray((clean * 10).astype(np.int16), device=device)
+    check(en.maximum_filter(xi, footprint=fp),
+          nd.maximum_filter(host(xi), footprint=fp))
+
+
+@pytest.mark.parametrize("shape", [(13, 16), (7, 6, 9)])
+def test_grey_morphology(device, shape):
+    img = rng.integers(0, 100, shape).astype(np.int32)
+    x = ember.asarray(img, device=device)
+    nd_ = len(shape)
+    fp = rng.random((3,) * nd_) < 0.7
+    fp.flat[0] = True
+    st = rng.integers(0, 4, (3,) * nd_)
+    st_even = rng.integers(0, 4, (2,) * nd_)
+    cases = [dict(size=3), dict(size=(2,) * nd_), dict(footprint=fp),
+             dict(structure=st), dict(structure=st_even),
+             dict(footprint=fp, structure=st), dict(size=3, origin=1),
+             dict(footprint=fp, mode="constant", cval=7)]
+    for f in ("grey_erosion", "grey_dilation", "grey_opening",
+              "grey_closing", "morphological_gradient",
+              "morphological_laplace", "white_tophat", "black_tophat"):
+        for kw in cases:
+            check(getattr(en, f)(x, **kw), getattr(nd, f)(img, **kw))
+    b = rng.random(shape) < 0.5
+    check(en.white_tophat(ember.asarray(b, device=device), size=3),
+          nd.white_tophat(b, size=3))
+    out = ember.zeros(shape, dtype=ember.float64, device=device)
+    assert en.grey_dilation(x, size=3, output=out) is out
+    check(out, nd.grey_dilation(img, size=3, output=np.float64))
+    with pytest.raises(ValueError, match="size, footprint, or structure"):
+        en.grey_erosion(x)
+    with pytest.raises(RuntimeError):
+        en.grey_dilation(x, structure=np.ones((3,) * (nd_ + 1)))
+
+
+def test_iterate_structure_and_propagation(device):
+    s = nd.generate_binary_structure(2, 1)
+    for it in (1, 2, 3):
+        np.testing.assert_array_equal(en.iterate_structure(s, it),
+                                      nd.iterate_structure(s, it))
+    got, org = en.iterate_structure(s, 2, -1)
+    want, worg = nd.iterate_structure(s, 2, -1)
+    np.testing.assert_array_equal(got, want)
+    assert list(org) == list(worg)
+    s3 = nd.generate_binary_structure(3, 2)
+    got = en.iterate_structure(ember.asarray(s3, device=device), 3)
+    assert isinstance(got, ember.ndarray)
+    np.testing.assert_array_equal(host(got), nd.iterate_structure(s3, 3))
+    m = rng.random((20, 20)) < 0.6
+    seed = np.zeros_like(m)
+    seed[0] = True
+    check(en.binary_propagation(ember.asarray(seed, device=device),
+                                mask=ember.asarray(m, device=device)),
+          nd.binary_propagation(seed, mask=m))
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float64",
+                                   "float32", "int32"])
+def test_fourier_filters(device, dtype):
+    for shape in [(16,), (9, 12), (5, 6, 7), (1, 8)]:
+        img = rng.standard_normal(shape)
+        a = (np.fft.fftn(img) if dtype.startswith("complex")
+             else img * 10).astype(dtype)
+        x = ember.asarray(a, device=device)
+        tol = 1e-5 if dtype in ("complex64", "float32") else 1e-11
+        nd_ = len(shape)
+        for f, p in (("fourier_gaussian", 1.7), ("fourier_uniform", 3.0),
+                     ("fourier_shift", 1.25),
+                     ("fourier_gaussian", [0.5 * (i + 1) for i in
+                                           range(nd_)]),
+                     ("fourier_ellipsoid", 2.5)):
+            check(getattr(en, f)(x, p), getattr(nd, f)(a, p), tol, tol)
+        if nd_ > 1:
+            r = np.fft.rfft(img, axis=0).astype(
+                "complex64" if dtype in ("complex64", "float32") else
+                "complex128")
+            xr = ember.asarray(r, device=device)
+            for f in ("fourier_gaussian", "fourier_uniform",
+                      "fourier_shift", "fourier_ellipsoid"):
+                if f == "fourier_ellipsoid" and nd_ > 3:
+                    continue
+                check(getattr(en, f)(xr, 2.0, n=shape[0], axis=0),
+                      getattr(nd, f)(r, 2.0, n=shape[0], axis=0), tol, tol)
+    x = ember.asarray(np.ones((4, 4)), device=device)
+    with pytest.raises(RuntimeError):
+        en.fourier_gaussian(x, [1.0, 2.0, 3.0])
+    with pytest.raises(NotImplementedError):
+        en.fourier_ellipsoid(ember.ones((2, 2, 2, 2), device=device), 1.0)
+
+
+def test_positions_median_comprehension(device):
+    img = rng.integers(0, 30, (9, 11))
+    lab = rng.integers(0, 4, (9, 11))
+    lab[lab == 3] = 0  # label 3 absent
+    x = ember.asarray(img.astype(np.float64), device=device)
+    xl = ember.asarray(lab, device=device)
+    f = img.astype(np.float64)
+    # distinct values, so no tie picks an element
+    u = rng.permutation(99).reshape(9, 11).astype(np.float64)
+    xu = ember.asarray(u, device=device)
+    for fn in ("minimum_position", "maximum_position"):
+        for idx in (None, 1, [1, 2, 3]):
+            assert getattr(en, fn)(xu, xl, idx) == \
+                getattr(nd, fn)(u, lab, idx)
+        assert getattr(en, fn)(xu) == getattr(nd, fn)(u)
+    for idx in ([1, 2, 3], [2]):
+        check(en.median(x, xl, idx), nd.median(f, lab, idx))
+    assert float(en.median(x, xl, 2)) == nd.median(f, lab, 2)
+    assert float(en.median(x, xl)) == nd.median(f, lab)
+    assert float(en.median(x)) == nd.median(f)
+    f32 = f.astype(np.float32)
+    check(en.median(ember.asarray(f32, device=device), xl, [1, 2]),
+          nd.median(f32, lab, [1, 2]))
+    # the sum of one region keeps the input's type, of several float64
+    xi = ember.asarray(img, device=device)
+    assert host(en.sum(xi, xl, 2)).dtype == nd.sum(img, lab, 2).dtype
+    assert int(en.sum(xi, xl, 2)) == nd.sum(img, lab, 2)
+    check(en.sum(xi, xl, [1, 2]), nd.sum(img, lab, [1, 2]))
+    got = en.labeled_comprehension(x, xl, [1, 2, 3], ember.mean, float, -1)
+    check(got, nd.labeled_comprehension(f, lab, [1, 2, 3], np.mean, float,
+                                        -1))
+    got = en.labeled_comprehension(x, xl, 2, lambda v, p: ember.max(p),
+                                   int, 0, pass_positions=True)
+    assert int(got) == nd.labeled_comprehension(
+        f, lab, 2, lambda v, p: np.max(p), int, 0, pass_positions=True)
+    with pytest.raises(ValueError, match="index without defined labels"):
+        en.labeled_comprehension(x, None, [1], ember.mean, float, 0)
+    vi, wi = en.value_indices(xl), nd.value_indices(lab)
+    assert sorted(vi) == sorted(wi)
+    for k in wi:
+        for g, w in zip(vi[k], wi[k]):
+            np.testing.assert_array_equal(host(g), w)
+    assert 0 not in en.value_indices(xl, ignore_value=0)
+    with pytest.raises(ValueError, match="integer array"):
+        en.value_indices(x)
