@@ -6,9 +6,10 @@ import os
 
 import ember
 
+from .compiler import compile_options
 from .driver import Function
 
-__all__ = ["ElementwiseKernel"]
+__all__ = ["ElementwiseKernel", "get_linear_combination_kernel"]
 
 _TEMPLATE = None
 
@@ -35,8 +36,11 @@ def _source(arguments, operation, name, preamble="", loop_prep="",
 
 
 def _size(a):
-    """n for an array argument (GPUArray or any ember array), else None."""
-    return a.size if isinstance(a, ember.ndarray) else None
+    """n for an array argument (GPUArray, any ember array or a
+    VecGPUArray), else None."""
+    if isinstance(a, ember.ndarray) or hasattr(a, "_device_array"):
+        return a.size
+    return None
 
 
 class ElementwiseKernel:
@@ -54,7 +58,7 @@ class ElementwiseKernel:
         src = _source(arguments, operation, name, preamble, loop_prep,
                       after_loop)
         self._fn = Function(ember.RawModule(
-            code=src, options=tuple(options or ())).get_function(name))
+            code=src, options=compile_options(options)).get_function(name))
         self._nargs = len(self._fn._fn.param_kinds) - 4
 
     def __call__(self, *args, range=None, slice=None, stream=None):
@@ -75,3 +79,15 @@ class ElementwiseKernel:
         grid = max(1, min(-(-count // block), 4096))
         converted = self._fn._convert(args + (n, start, stop, step))
         self._fn._launch((grid,), (block,), converted, 0, stream)
+
+
+def get_linear_combination_kernel(summand_descriptors, dtype_z):
+    """PyCUDA's helper returns a kernel and the texture references that
+    carry its GPU-resident scalars. Texture references are gone from CUDA
+    12 and ember has none, so it is refused; an ElementwiseKernel that
+    reads the scalars through pointers does the same work."""
+    raise NotImplementedError(
+        "get_linear_combination_kernel: its scalars travel through texture "
+        "references, which CUDA 12 removed and ember does not have; write "
+        "the combination as an ElementwiseKernel taking the scalars by "
+        "pointer ('float *a, float *x, ...', 'z[i] = a[0]*x[i] + ...')")
