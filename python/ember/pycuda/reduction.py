@@ -7,6 +7,7 @@ import numpy
 import ember
 
 from . import gpuarray
+from .compiler import compile_options
 from .elementwise import ElementwiseKernel
 from .tools import dtype_to_ctype
 
@@ -43,7 +44,8 @@ class ReductionKernel:
             name + "_map", options=options, preamble=preamble)
         self._reduce = ember.ReductionKernel(
             "T x", "T y", "x", reduce_expr, "y = a", str(neutral),
-            name + "_reduce", preamble=preamble)
+            name + "_reduce", preamble=preamble,
+            options=compile_options(options))
 
     def __call__(self, *args, stream=None, out=None, range=None, slice=None):
         n = next((a.size for a in args if isinstance(a, ember.ndarray)), None)
