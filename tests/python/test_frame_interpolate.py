@@ -42,6 +42,8 @@ def _check(pobj, device, *args, **kwargs):
     [1.0, 2.5, -3.0],                               # none missing
     [np.nan, 5.0, np.nan],                          # one valid value
     [1.0, np.nan, np.inf, np.nan, -np.inf, np.nan],  # infinite ends
+    [np.inf, np.nan, np.inf, np.nan, -np.inf, np.nan, -np.inf],  # inf - inf
+    [np.inf, np.nan, 1.0, np.nan, -np.inf],         # from the upper end
     [],
 ])
 def test_linear_gaps(device, values):
@@ -73,6 +75,9 @@ def test_index_unsorted_and_repeated(device, method):
     _check(pd.Series([1.0, 3.0, np.nan, 4.0, np.nan], index=[0, 1, 1, 1, 5]),
            device, method=method)
     _check(pd.Series([1.0, np.nan, 3.0], index=[0, 0, 1]), device, method=method)
+    # at a valid row's label the value is that row's, even beside an inf
+    _check(pd.Series([0.0, 1.0, np.nan, np.inf], index=[0, 1, 1, 2]), device,
+           method=method)
 
 
 def test_index_not_numeric(device):
