@@ -30,6 +30,31 @@ from ember.cuda.compute.iterators import (
     TransformIterator, TransformOutputIterator, ZipIterator)
 
 
+_AOT_MISSING = (
+    "ember.cuda.compute has no ahead-of-time build objects to serialize: "
+    "ember compiles each kernel on first use and keeps it in its own disk "
+    "cache ($EMBER_CACHE_DIR), so a second process finds it there")
+
+
+def serialize(*args, **kwargs):
+    """cuda.compute's serialization of built algorithms: not supported."""
+    raise NotImplementedError(_AOT_MISSING)
+
+
+deserialize = serialize
+
+
+class ProxyArray:
+    """cuda.compute's stand-in arrays for ahead-of-time builds: not
+    supported."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(_AOT_MISSING)
+
+
+ProxyValue = ProxyArray
+
+
 def clear_all_caches():
     """cuda.compute's cache reset: ember's kernels live in ember's own
     cache (ember.cuda.jitcache), so there is nothing here to clear."""
@@ -37,7 +62,8 @@ def clear_all_caches():
 
 __all__ = [
     "CacheModifiedInputIterator", "ConstantIterator", "CountingIterator",
-    "DiscardIterator", "DoubleBuffer", "OpKind", "PermutationIterator",
+    "DiscardIterator", "DoubleBuffer", "OpKind", "ProxyArray", "ProxyValue",
+    "deserialize", "serialize", "PermutationIterator",
     "ReverseInputIterator", "ReverseIterator", "ReverseOutputIterator",
     "ShuffleIterator", "SortOrder", "TransformIterator",
     "TransformOutputIterator", "ZipIterator", "binary_transform",
