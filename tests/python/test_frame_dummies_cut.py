@@ -328,6 +328,15 @@ def test_crosstab_bad_input(keys):
         ef.crosstab([ea, eb], eb)
     with pytest.raises(NotImplementedError, match="margins"):
         ef.crosstab(ember.asarray([1, 2]), ember.asarray([3, 4]), margins=True)
+    with pytest.raises(NotImplementedError, match="unobserved categories"):
+        ef.crosstab(ea.astype("category"), eb, dropna=False)
+
+
+def test_crosstab_categorical_key(keys):
+    (a, b, v), (ea, eb, ev) = keys
+    ca = a.astype(pd.CategoricalDtype(["z", "y", "x", "w"]))
+    got = ef.crosstab(ef.from_pandas(ca), eb).to_pandas()
+    tm.assert_frame_equal(got, pd.crosstab(ca, b))
 
 
 def test_guide_lines(device):

@@ -191,6 +191,11 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
                                   "function)")
     objs = rows + cols + ([] if values is None else [values])
     kc, _ = _columns(objs)
+    if not dropna and (kc[0].dtype.is_categorical or kc[1].dtype.is_categorical):
+        raise NotImplementedError("crosstab(dropna=False) of a categorical key (pandas "
+                                  "lists its unobserved categories too); use "
+                                  "dropna=True, or astype the key to its categories' "
+                                  "dtype")
     n = kc[0].length
     dev = kc[0].device
     vcol = kc[2] if values is not None else Column("int64", ember.zeros(
