@@ -37,16 +37,17 @@ class Abscissae:
             self.run_start = last_valid(ember.concatenate([one, new]))
             self.run_end = next_valid(ember.concatenate([new, one]))
 
-    def neighbours(self, valid, first_of_equal=False):
+    def neighbours(self, valid, before, after, first_of_equal=False):
         """(lo, hi): for each row the row of the valid neighbour below and
         the one above in x order, -1 where there is none. Below is the
         greatest x <= the row's (the last of equal x), above the least x
         greater; with first_of_equal, below is the greatest x < the row's
-        and above the least x >= it (the first of equal x)."""
+        and above the least x >= it (the first of equal x). before/after:
+        the positional neighbours (fill_mask's), which they are when x
+        increases."""
         n = valid.shape[0]
         if self.order is None:
-            hi = next_valid(valid)
-            return last_valid(valid), ember.where(hi == n, -1, hi)
+            return before, ember.where(after == n, -1, after)
         vs = valid[self.order]
         dev = vs.device
         before = ember.concatenate([ember.full(1, -1, dtype="int64", device=dev),
@@ -62,14 +63,15 @@ class Abscissae:
         return lo[self.inverse], hi[self.inverse]
 
 
-def fill_mask(valid, limit, direction, area):
+def fill_mask(valid, before, after, limit, direction, area):
     """The nulls that get a value: pandas counts limits and areas in
     positions (whatever the method's x), from the nearest valid row
     before (forward) or after (backward); leading nulls have none before,
-    trailing none after, and the others are inside."""
+    trailing none after, and the others are inside. before/after: the
+    positions of the last valid row at or before each row (-1: none) and
+    of the first at or after it (n: none)."""
     n = valid.shape[0]
     pos = ember.arange(n, dtype="int64", device=valid.device)
-    before, after = last_valid(valid), next_valid(valid)
     has_before, has_after = before >= 0, after < n
     fwd, bwd = has_before, has_after
     if limit is not None:
@@ -118,14 +120,14 @@ def interpolated(y, valid, xs, method, limit, direction, area):
     n = valid.shape[0]
     if n == 0 or bool(ember.all(valid)) or not bool(ember.any(valid)):
         return None
-    fill = fill_mask(valid, limit, direction, area)
-    if xs is None:   # 'linear': x is the position
+    before, after = last_valid(valid), next_valid(valid)
+    fill = fill_mask(valid, before, after, limit, direction, area)
+    if xs is None:   # 'linear': x is the position, the neighbours are those
         x = ember.arange(n, dtype="float64", device=valid.device)
-        hi = next_valid(valid)
-        lo, hi = last_valid(valid), ember.where(hi == n, -1, hi)
+        lo, hi = before, ember.where(after == n, -1, after)
     else:
         x = xs.x
-        lo, hi = xs.neighbours(valid, first_of_equal=method == "nearest")
+        lo, hi = xs.neighbours(valid, before, after, method == "nearest")
     v = (_nearest if method == "nearest" else _linear)(y, x, lo, hi)
     # nearest's NaN outside the valid x counts as filled, as in pandas: a
     # nullable column gets a valid NaN there, not NA
