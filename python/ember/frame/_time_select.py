@@ -45,8 +45,7 @@ def _time(x):
                 ok = True
             if ok and h < 24 and mi < 60 and s < 60:
                 return ((h * 60 + mi) * 60 + s) * 10 ** 6 + us
-    raise ValueError(f"Cannot convert arg [{x!r}] to a time" if not isinstance(x, str)
-                     else f"Cannot convert arg ['{x}'] to a time")
+    raise ValueError(f"Cannot convert arg [{x!r}] to a time")
 
 
 def datetime_labels(obj):
