@@ -70,6 +70,21 @@ def test_reduce_into_opkind(device, dtype, kind):
     np.testing.assert_array_equal(host(d_out), [want, -7, -7])
 
 
+@pytest.mark.parametrize("kind", [OpKind.PLUS, OpKind.MULTIPLIES,
+                                  OpKind.MAXIMUM])
+def test_reduce_into_accumulates_in_init_dtype(device, kind):
+    h = RNG.integers(1, 120, 300).astype(np.int8)
+    f = {OpKind.PLUS: np.add, OpKind.MULTIPLIES: np.multiply,
+         OpKind.MAXIMUM: np.maximum}[kind]
+    for init in (np.array([3], np.int8), np.array([3], np.int64)):
+        d_out = dev_array(np.zeros(1, init.dtype), device)
+        cc.reduce_into(d_in=dev_array(h, device), d_out=d_out, op=kind,
+                       num_items=h.size, h_init=init)
+        want = f.reduce(np.concatenate([init, h.astype(init.dtype)]),
+                        dtype=init.dtype)    # int8 wraps, as NumPy's
+        assert host(d_out)[0] == want
+
+
 def test_reduce_into_function_and_lambda(device):
     h = np.arange(1, 101, dtype=np.int32)
     d_in = dev_array(h, device)

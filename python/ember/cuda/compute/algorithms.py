@@ -125,9 +125,21 @@ def reduce_into(*, d_in, d_out, num_items, op, h_init, stream=None,
         x = _it.read(d_in, n, dev, fn)
         if n == 0:
             r = ember.full(1, v, dtype=dt.name, device=dev)
+        elif o in _REDUCTION and dt.kind != "b":
+            # ember's reduction kernel (one read, no scratch of n), then
+            # init in front by the same operator
+            part = _REDUCTION[o](x, dt.name).reshape(1).astype(dt.name)
+            both = ember.concatenate(
+                [ember.full(1, v, dtype=dt.name, device=x.device), part])
+            r = P.inclusive_scan(both, o, dtype=dt.name)[1:]
         else:
             r = P.reduce(x, o, init=v, dtype=dt.name).reshape(1)
         _it.write(d_out, r, fn)
+
+
+_REDUCTION = {"add": lambda x, dt: x.sum(dtype=dt),
+              "mul": lambda x, dt: x.prod(dtype=dt),
+              "min": lambda x, dt: x.min(), "max": lambda x, dt: x.max()}
 
 
 def _scan(fn, d_in, d_out, op, init_value, num_items, stream, exclusive):
