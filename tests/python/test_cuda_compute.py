@@ -589,6 +589,20 @@ def test_object_api_needs_temp_storage_keyword():
 
 # ---- inputs and bad arguments -------------------------------------------
 
+def test_reachable_as_attribute_and_modules():
+    import subprocess
+    import sys
+    code = ("import ember; c = ember.cuda.compute; "
+            "from ember.cuda.compute.algorithms import select, make_select; "
+            "from ember.cuda.compute.iterators import TransformIterator; "
+            "from ember.cuda.compute.op import OpKind; "
+            "print(c.OpKind.PLUS is OpKind.PLUS, callable(select))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, env={**__import__("os").environ,
+                                         "EMBER_DEVICE": "cpu"})
+    assert out.stdout.strip() == "True True", out.stderr
+
+
 def test_cuda_array_interface_input(device):
     class Wrapped:   # a foreign array: only the interface ember.asarray reads
         def __init__(self, a):

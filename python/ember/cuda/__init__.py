@@ -37,7 +37,8 @@ def synchronize():
 # Imported on first use, so `import ember` does not pay for them: Python
 # kernels (Numba-CUDA's decorator and its types, dispatcher.py),
 # cupy.cuda.runtime's spellings (runtime.py), Numba's xoroshiro128p
-# generators (random.py), cuda.declare_device (ffi.py), and Program, ObjectCode,
+# generators (random.py), cuda.compute's algorithms (compute/),
+# cuda.declare_device (ffi.py), and Program, ObjectCode,
 # RawModule, In/Out/InOut, the pool's and events' functions and is_available
 # (ember/_api/program.py, rawmodule.py, wrappers.py, memorypool.py, devices.py).
 _DISPATCHER = ("jit", "Dispatcher", "LaunchConfig", "DeviceFunction")
@@ -47,7 +48,7 @@ def __getattr__(name):
     if name in _DISPATCHER:
         from . import dispatcher
         return getattr(dispatcher, name)
-    if name in ("runtime", "random", "nccl"):
+    if name in ("runtime", "random", "nccl", "compute"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name in ("CUDAGraph", "graph", "graphs"):   # graphs.py
