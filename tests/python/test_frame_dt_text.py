@@ -192,8 +192,10 @@ def test_to_timedelta_arrays_and_scalars(device):
     tm.assert_index_equal(ef.to_timedelta(ember.asarray(a, device=device),
                                           unit="h").to_pandas(),
                           pd.to_timedelta(a, unit="h"))
-    tm.assert_index_equal(ef.to_timedelta(["1h", "2 days"]).to_pandas(),
-                          pd.to_timedelta(["1h", "2 days"]))
+    for items, kw in ((["1h", "2 days"], {}), ([1, None, 3], {"unit": "s"}),
+                      ((1.5, 2), {"unit": "ms"}), (["1h", None], {}), ([], {})):
+        tm.assert_index_equal(ef.to_timedelta(items, **kw).to_pandas(),
+                              pd.to_timedelta(items, **kw))
     td = np.array([1, 2], dtype="m8[s]")
     e = ef.from_pandas(pd.Series(td), device=device)
     tm.assert_series_equal(ef.to_timedelta(e).to_pandas(), pd.to_timedelta(pd.Series(td)))

@@ -116,5 +116,13 @@ def to_timedelta(arg, unit=None, errors="raise"):
         raise TypeError("arg must be a string, timedelta, list, tuple, 1-d array, "
                         "or Series")
     from ember.frame._convert import column_from
-    return Index(convert(column_from(arg if not isinstance(arg, tuple) else list(arg)),
-                         unit, errors))
+    if isinstance(arg, (list, tuple)):
+        items = list(arg)
+        if not items:   # pandas: an empty object array, whose unit is seconds
+            return Index(Column("timedelta64[s]", ember.zeros(0, dtype="int64")))
+        # ints with None are pandas' object ints (unit us), not floats (ns)
+        ints = all(x is None or (isinstance(x, int) and not isinstance(x, bool))
+                   for x in items)
+        return Index(convert(column_from(items, dtype="Int64" if ints else None),
+                             unit, errors))
+    return Index(convert(column_from(arg), unit, errors))
