@@ -238,3 +238,33 @@ def test_ffill_scans_still_fill(device):
     e = ef.from_pandas(s, device=device)
     tm.assert_series_equal(e.ffill().to_pandas(), s.ffill())
     tm.assert_series_equal(e.bfill().to_pandas(), s.bfill())
+
+
+@pytest.mark.parametrize("limit", [None, 1, 2, np.int64(3)])
+def test_ffill_bfill_limit(device, limit):
+    # the gap lengths interpolate's limits read from the scans limit
+    # ffill/bfill the same way
+    for s in (pd.Series([np.nan, 1.0, np.nan, np.nan, np.nan, 4.0, np.nan, np.nan]),
+              pd.Series(["a", None, None, "b", None], dtype="str"),
+              pd.Series([1, None, None, None, 5], dtype="Int64"),
+              pd.Series([1, 2, 3])):
+        e = ef.from_pandas(s, device=device)
+        tm.assert_series_equal(e.ffill(limit=limit).to_pandas(), s.ffill(limit=limit))
+        tm.assert_series_equal(e.bfill(limit=limit).to_pandas(), s.bfill(limit=limit))
+    pdf = pd.DataFrame({"a": [np.nan, 1.0, np.nan, np.nan], "b": [1.0, np.nan, np.nan, 2.0]})
+    df = ef.from_pandas(pdf, device=device)
+    tm.assert_frame_equal(df.ffill(limit=limit).to_pandas(), pdf.ffill(limit=limit))
+
+
+@pytest.mark.parametrize("limit", [0, -2, 1.5, True, "1"])
+def test_ffill_limit_errors(device, limit):
+    s = pd.Series([1.0, np.nan])
+    e = ef.from_pandas(s, device=device)
+    for fill in ("ffill", "bfill"):
+        with pytest.raises(ValueError) as want:
+            getattr(s, fill)(limit=limit)
+        with pytest.raises(ValueError, match=str(want.value)):
+            getattr(e, fill)(limit=limit)
+    # no nulls to hold: pandas returns an int column before the check
+    tm.assert_series_equal(ef.from_pandas(pd.Series([1, 2]), device=device)
+                           .ffill(limit=limit).to_pandas(), pd.Series([1, 2]))

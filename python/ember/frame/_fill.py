@@ -1,8 +1,10 @@
 """ffill/bfill and combine_first: nulls filled from the nearest valid row
 before (or after) them, or from another Series of the same labels. The
 row each null takes is a running maximum (minimum, from the end) of the
-valid rows' positions, one ember.parallel scan on the device; the rows are then taken
-by _align.reindexed, which leaves a null where no valid row came yet."""
+valid rows' positions, one ember.parallel scan on the device
+(last_valid/next_valid, which interpolate shares); the rows are then
+taken by _align.reindexed, which leaves a null where no valid row came
+yet."""
 import ember
 
 from ember.frame._align import reindexed
@@ -26,19 +28,42 @@ def next_valid(valid):
     return ember.ascontiguousarray(inclusive_scan(rev, "min")[::-1])
 
 
+def check_limit(limit):
+    """pandas' check of a fill limit (ffill, bfill, interpolate): None or
+    an integer from 1."""
+    import numbers
+    if limit is None:
+        return None
+    if not isinstance(limit, numbers.Integral) or isinstance(limit, bool):
+        raise ValueError("Limit must be an integer")
+    if limit < 1:
+        raise ValueError("Limit must be greater than 0")
+    return int(limit)
+
+
 def fill_column(col, backward=False, limit=None):
-    if limit is not None:
-        raise NotImplementedError("ffill/bfill(limit=): fill every null, or mask "
-                                  "the result")
+    """col's nulls filled from the nearest valid row before (after) them;
+    with limit, only the first `limit` nulls after (before) a valid row,
+    as pandas: the distance to that row is the scan's position minus the
+    row's own. A column that holds no null is returned before the limit
+    is checked, as pandas returns int and bool columns."""
     nulls = col.null_mask()
-    if nulls is None or not bool(nulls.any()):
+    if nulls is None or col.length == 0:
         return col
+    limit = check_limit(limit)
+    if not bool(nulls.any()):
+        return col
+    n = col.length
     if not backward:
         src = last_valid(~nulls)
+        far = src < 0
     else:
         src = next_valid(~nulls)
-        src = ember.where(src == col.length, -1, src)
-    return reindexed(col, ember.ascontiguousarray(src))
+        far = src == n
+    if limit is not None:
+        pos = ember.arange(n, dtype="int64", device=src.device)
+        far = far | (ember.abs(src - pos) > limit)
+    return reindexed(col, ember.ascontiguousarray(ember.where(far, -1, src)))
 
 
 def combine_first(a, b):

@@ -99,14 +99,8 @@ class _Options:
             if self.area not in _AREAS:
                 raise ValueError(f"Invalid limit_area: expecting one of {_AREAS}, got "
                                  f"{self.area}.")
-        if self.limit is not None:
-            import numbers
-            if not isinstance(self.limit, numbers.Integral) or isinstance(self.limit,
-                                                                         bool):
-                raise ValueError("Limit must be an integer")
-            if self.limit < 1:
-                raise ValueError("Limit must be greater than 0")
-            self.limit = int(self.limit)
+        from ember.frame._fill import check_limit
+        self.limit = check_limit(self.limit)
         self._checked = True
 
     def abscissae(self, device):
