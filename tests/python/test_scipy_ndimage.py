@@ -188,6 +188,43 @@ def test_filter1d_tiles(device, dtype):
           nd.gaussian_filter1d(x2, 3.0, 0, output=np.float64), ftol)
 
 
+def test_filter1d_sums_in_scipys_order():
+    """The 1-D passes add their terms in SciPy's order (a symmetric
+    window's centre, then its pairs from the outside in; an antisymmetric
+    one's differences; else the last tap first), so on cpu (no FMA) the
+    float64 results are SciPy's bit for bit (not uniform_filter's: SciPy
+    keeps a running sum) and integer outputs truncate
+    the same way: SciPy's tutorial's uint8 volume through
+    gaussian_filter(sigma=1) once came out 1 or 2 apart where a sum landed
+    on an integer."""
+    v = np.zeros((10, 10, 10))
+    i = 1
+    for a in range(2):
+        for b in range(2):
+            for c in range(2):
+                v[a * 5:a * 5 + 5, b * 5:b * 5 + 5, c * 5:c * 5 + 5] = i
+                i += 1
+    v = np.uint8(v * 255 / 8)
+    e = ember.asarray(v, device="cpu")
+    for sigma in (1, 2, 3):
+        np.testing.assert_array_equal(ember.asnumpy(en.gaussian_filter(
+            e, sigma)), nd.gaussian_filter(v, sigma))
+    x = rng.standard_normal((30, 41))
+    ex = ember.asarray(x, device="cpu")
+    for w in ([1, 2, 3, 2, 1], [-1, 0, 1], [0.2, -0.7, 0.1, 1.5],
+              [3.0], [1, -2, 1]):
+        for axis in (0, 1):
+            for origin in {0, -(len(w) // 2)}:
+                got = ember.asnumpy(en.correlate1d(ex, w, axis,
+                                                   origin=origin))
+                assert np.array_equal(got, nd.correlate1d(
+                    x, w, axis, origin=origin))
+    for f in (lambda m: m.gaussian_filter(x if m is nd else ex, 1.5,
+                                          order=1),
+              lambda m: m.sobel(x if m is nd else ex)):
+        assert np.array_equal(ember.asnumpy(f(en)), f(nd))
+
+
 def test_filter1d_compiles_for_the_gpu(need_nvrtc):
     """Every instance of kernels/ndfilter1d.cuh (on cpu it runs only in
     the block simulator), through NVRTC here."""

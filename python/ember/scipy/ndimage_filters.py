@@ -62,7 +62,25 @@ _F1_NAMES = {(i, o): "em_filter1d_tile<%s, %s>" % (
     for i in _F1_TYPES for o in _F1_TYPES}
 
 
-def _pass1d(x, axis, w, size, shift, mode, cval, op, out):
+def _symmetry(w):
+    """SciPy's test of correlate1d's weights: 1 symmetric, -1
+    antisymmetric (an odd count, within DBL_EPSILON), else 0; it picks
+    the order of the kernel's sum."""
+    import numpy
+    n = w.size
+    if not n & 1:
+        return 0
+    c = n // 2
+    lo, hi = w[c - 1::-1] if c else w[:0], w[c + 1:]
+    eps = numpy.finfo(numpy.float64).eps
+    if numpy.all(numpy.abs(hi - lo) <= eps):
+        return 1
+    if numpy.all(numpy.abs(hi + lo) <= eps):
+        return -1
+    return 0
+
+
+def _pass1d(x, axis, w, size, shift, mode, cval, op, out, sym=0):
     """One pass of kernels/ndfilter1d.cuh along axis (op 0 correlates with
     w, 1 and 2 take the minimum and maximum over size), summed in double;
     the result in dtype out where the kernel writes it (float32, float64),
@@ -93,7 +111,7 @@ def _pass1d(x, axis, w, size, shift, mode, cval, op, out):
         shared, (src, y, numpy.int64(outer), numpy.int64(n),
                  numpy.int64(inner), w, numpy.int32(size),
                  numpy.int64(shift), numpy.int32(mode), numpy.float64(cval),
-                 numpy.int32(op), numpy.int32(cl)),
+                 numpy.int32(op), numpy.int32(cl), numpy.int32(sym)),
         name_expressions=_F1_NAMES.values())
     return y
 
@@ -136,7 +154,7 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect",
     axis = _axis(axis, x.ndim)
     wd = _device_weights(w, x.device)
     y = _pass1d(x, axis, wd, w.size, _shift(w.size, origin), _mode(mode),
-                cval, 0, _out_dtype(output, x))
+                cval, 0, _out_dtype(output, x), _symmetry(w))
     return _finish(y, x, output)
 
 

@@ -2,7 +2,13 @@
  * uniform_filter, sobel...; minimum and maximum filters), a block a tile
  * of a line at a time. The array is outer x n x inner, the filtered axis in
  * the middle; outputs are
- *   op 0: sum over j < L of w[j] x[o][i + j - shift][r]  (j ascending)
+ *   op 0: sum over j < L of w[j] x[o][i + j - shift][r], in SciPy's
+ *         order where the window fits one chunk (the usual case), so
+ *         sums that land on an integer truncate as SciPy's do: sym 1 (a
+ *         symmetric odd window) the centre tap, then the pairs
+ *         (x[j] + x[L-1-j]) w[j] from the outside in; sym -1
+ *         (antisymmetric) the same with x[j] - x[L-1-j]; sym 0 the last
+ *         tap, then j ascending. Longer windows: j ascending.
  *   op 1, 2: the minimum, maximum of those L values (w unread; a NaN
  *            wins, as in SciPy's comparisons),
  * the positions folded by the mode (ndindex.cuh), summed in double as
@@ -37,7 +43,7 @@ template <typename Tin, typename Tout>
 __global__ void __launch_bounds__(EM_F1_THREADS)
 em_filter1d_tile(const Tin *x, Tout *y, long long outer, long long n,
                  long long inner, const double *w, int L, long long shift,
-                 int mode, double cval, int op, int cl)
+                 int mode, double cval, int op, int cl, int sym)
 {
     extern __shared__ double em_f1_smem[];
     double *ws = em_f1_smem;
@@ -74,7 +80,27 @@ em_filter1d_tile(const Tin *x, Tout *y, long long outer, long long n,
             /* output i = nb + ty + BY k reads tile row ty + BY k + jj,
              * BY k BX = 256 k values on */
             const Tin *s = tile + ty * BX + tx;
-            if (op == 0) {
+            if (op == 0 && nc == L) {
+                int c = sym ? L / 2 : L - 1;
+                double wc = ws[c];
+                for (int k = 0; k < EM_F1_CN; k++)
+                    acc[k] = (double)s[c * BX + k * EM_F1_THREADS] * wc;
+                int top = sym ? c : L - 1;
+                for (int jj = 0; jj < top; jj++, s += BX) {
+                    double wj = ws[jj];
+                    for (int k = 0; k < EM_F1_CN; k++) {
+                        double a = (double)s[k * EM_F1_THREADS];
+                        if (sym) {
+                            /* tap L-1-jj, from tap jj where s is */
+                            double b = (double)s[(L - 1 - 2 * jj) * BX +
+                                                 k * EM_F1_THREADS];
+                            acc[k] += (sym > 0 ? a + b : a - b) * wj;
+                        } else {
+                            acc[k] += a * wj;
+                        }
+                    }
+                }
+            } else if (op == 0) {
                 for (int jj = 0; jj < nc; jj++, s += BX) {
                     double wj = ws[jj];
                     for (int k = 0; k < EM_F1_CN; k++)
