@@ -65,7 +65,7 @@ DIRECTIVES = "aAbBcCdDeFgGhHIjklmMnpPrRStTuUVwWxXyYZz%f"
 
 
 @pytest.mark.parametrize("d", list(DIRECTIVES))
-@pytest.mark.parametrize("unit", ["ns", "us"])
+@pytest.mark.parametrize("unit", ["ns", "us", "s"])
 def test_strftime_each_directive(device, d, unit):
     s = _times(unit)
     e = ef.from_pandas(s, device=device)
