@@ -648,6 +648,17 @@ def test_reduce_into_bad_arguments(kw, exc, match):
         _reduce(**kw)
 
 
+def test_multidimensional_arrays(device):
+    h = np.arange(12, dtype=np.int32).reshape(3, 4)
+    out = dev_array(np.zeros((3, 4), np.int32), device)
+    cc.unary_transform(d_in=dev_array(h, device), d_out=out, op=add_one,
+                       num_items=12)
+    np.testing.assert_array_equal(host(out), h + 1)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        cc.unary_transform(d_in=dev_array(h, device), d_out=out.T,
+                           op=add_one, num_items=12)
+
+
 def test_bad_arguments_elsewhere():
     d = ember.arange(4, dtype="int32")
     o = ember.zeros(4, dtype="int32")

@@ -7,6 +7,8 @@ ember array, made by one ember call (arange, full, take, a transform) per
 iterator in the chain. Output iterators are applied after the algorithm by
 one transform, reversed view or scatter into the array underneath
 (docs/algorithms.md, "cuda.compute's spelling", says what each costs)."""
+import contextlib
+
 import numpy as np
 
 import ember
@@ -97,7 +99,8 @@ class ShuffleIterator(IteratorBase):
     def _p(self, dev):
         key = str(dev)
         if key not in self._perm:
-            with ember.Device(dev) if dev is not None else _null():
+            with ember.Device(dev) if dev is not None else \
+                    contextlib.nullcontext():
                 rng = ember.random.default_rng(self.seed)
                 self._perm[key] = rng.permutation(self.num_items).astype(
                     "int64")
@@ -114,14 +117,6 @@ class ShuffleIterator(IteratorBase):
         return self._p(idx.device).take(idx)
 
 
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *a):
-        return False
-
-
 def _array(a, fn, what):
     """An array argument as a flat ember array (a view: outputs are written
     through it)."""
@@ -135,6 +130,10 @@ def _array(a, fn, what):
                             f"iterator, not {type(a).__name__}")
         a = ember.asarray(a)
     if a.ndim != 1:
+        if not a.flags.c_contiguous:    # a copy would drop what is written
+            raise ValueError(f"{fn}: {what} of shape {tuple(a.shape)} is not "
+                             "C-contiguous (cuda.compute reads and writes "
+                             "arrays as one run of elements)")
         a = a.reshape(-1)
     return a
 
