@@ -97,6 +97,25 @@ def test_reduce_into_function_and_lambda(device):
     assert host(d_out)[0] == 5 + h[:50].sum()
 
 
+@ember.cuda.jit(device=True)
+def jit_max(a, b):
+    return max(a, b)
+
+
+def test_device_function_and_stream(device):
+    h = RNG.integers(-1000, 1000, 999).astype(np.int32)
+    d_out = dev_array(np.zeros(1, np.int32), device)
+    with ember.Device(device):
+        s = ember.cuda.Stream()
+    cc.reduce_into(d_in=dev_array(h, device), d_out=d_out, op=jit_max,
+                   num_items=h.size, h_init=np.int32(-5000), stream=s)
+    s.synchronize()
+    assert host(d_out)[0] == h.max()
+    with pytest.raises(TypeError, match="stream"):
+        cc.reduce_into(d_in=dev_array(h, device), d_out=d_out, op=jit_max,
+                       num_items=h.size, h_init=np.int32(0), stream=5)
+
+
 def test_reduce_into_empty_gives_init(device):
     d_out = dev_array(np.zeros(1, np.float64), device)
     cc.reduce_into(d_in=dev_array(np.zeros(0), device), d_out=d_out,
