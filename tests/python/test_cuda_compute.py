@@ -150,12 +150,11 @@ def test_scans(device, n):
                                   np.maximum.accumulate(np.maximum(h, 4)))
     cc.exclusive_scan(d_in=d_in, d_out=d_out, op=OpKind.PLUS,
                       init_value=np.array(10, np.int32), num_items=n)
-    np.testing.assert_array_equal(host(d_out),
-                                  10 + np.concatenate([[0], np.cumsum(h)[:-1]]))
+    excl = np.concatenate([[0], np.cumsum(h)[:-1]])
+    np.testing.assert_array_equal(host(d_out), 10 + excl)
     cc.exclusive_scan(d_in=d_in, d_out=d_out, op=lambda a, b: a - b + 2 * b,
                       init_value=np.array([1], np.int32), num_items=n)
-    np.testing.assert_array_equal(host(d_out),
-                                  1 + np.concatenate([[0], np.cumsum(h)[:-1]]))
+    np.testing.assert_array_equal(host(d_out), 1 + excl)
 
 
 def test_segmented_reduce(device):
@@ -408,7 +407,8 @@ def test_transform_iterator(device):
                               lambda x: x * x)
     cc.inclusive_scan(d_in=it, d_out=d_out, op=OpKind.PLUS, init_value=None,
                       num_items=10)
-    np.testing.assert_array_equal(host(d_out), np.cumsum(np.arange(1, 11) ** 2))
+    np.testing.assert_array_equal(host(d_out),
+                                  np.cumsum(np.arange(1, 11) ** 2))
     h = np.arange(10, dtype=np.int32)
     it = cc.TransformIterator(dev_array(h, device), square)
     out = dev_array(np.zeros(1, np.int32), device)
