@@ -51,7 +51,8 @@ def asfreq(obj, freq, method=None, how=None, normalize=False, fill_value=None):
     import numpy as np
     first, last = ember.asnumpy(v[:1])[0], ember.asnumpy(v[-1:])[0]
     a, b = np.datetime64(int(first), unit), np.datetime64(int(last), unit)
-    new = date_range(a, b, freq=freq, name=idx.name, unit=unit)
+    # date_range builds on the current device; the rows are on the index's
+    new = date_range(a, b, freq=freq, name=idx.name, unit=unit).to_device(dev)
     target = new._col.values
     if method is None:
         pos = positions_in(idx, new, dev, "asfreq")
