@@ -223,6 +223,16 @@ def test_lambdas_with_closures_and_on_one_line(device):
     np.testing.assert_array_equal(host(o2), h * 7)
 
 
+def test_lambda_in_a_loop_is_translated_once():
+    from ember.cuda.compute import _ops
+    made = [_ops.device_function(lambda a, b: a + b, "t") for _ in range(3)]
+    assert made[0] is made[1] is made[2]
+    k = 2
+    f = [_ops.device_function(lambda a: a * k, "t") for k in (2, 3)]
+    assert f[0] is not f[1]           # other closure values, another one
+    assert k == 2
+
+
 def test_transform_casts_to_output_dtype(device):
     d_out = dev_array(np.zeros(4, np.float32), device)
     cc.unary_transform(d_in=dev_array(np.arange(4.0), device), d_out=d_out,

@@ -4,6 +4,7 @@ become ember device functions (ember.cuda.jit(device=True)), made once per
 function and kept on it."""
 import ast
 import enum
+import hashlib
 import linecache
 import types
 
@@ -101,9 +102,7 @@ def device_function(o, fn, what="op"):
     if isinstance(o, types.FunctionType):
         d = o.__dict__.get(_KEY)
         if d is None:
-            from ember.cuda import jit
-            d = jit(device=True)(_as_def(o, fn, what))
-            o.__dict__[_KEY] = d
+            d = o.__dict__[_KEY] = _by_code(o, 0, fn, what)
         return d
     if isinstance(o, (str, int)) or not callable(o):
         raise _bad_op(fn, what, o)
@@ -112,7 +111,28 @@ def device_function(o, fn, what="op"):
                     "RawOp and compiled operators are not supported)")
 
 
-_LAMBDAS = 0
+# Device functions of lambdas and zipped operators by (code, closure
+# values, components): a lambda written in a loop's call is a new function
+# object each time, but it is translated once.
+_BY_CODE = {}
+
+
+def _by_code(f, zipped, fn, what):
+    from ember.cuda import jit
+    if f.__name__ != "<lambda>" and not zipped:
+        return jit(device=True)(f)
+    try:
+        cells = tuple(c.cell_contents for c in f.__closure__ or ())
+        key = (f.__code__, cells, zipped, id(f.__globals__))
+        hash(key)
+    except (TypeError, ValueError):     # an unhashable or empty cell
+        key = None
+    d = _BY_CODE.get(key) if key is not None else None
+    if d is None:
+        d = jit(device=True)(_as_def(f, fn, what, zipped))
+        if key is not None:
+            _BY_CODE[key] = d
+    return d
 
 
 def _lambda_node(f, fn, what):
@@ -217,7 +237,6 @@ def _as_def(f, fn, what, zipped=0):
     function of a zipped value (zipped: its number of components, the
     value used only as p[0], p[1], ...), rewritten as a def into a source
     kept by linecache, with f's globals and its closure's values."""
-    global _LAMBDAS
     if f.__name__ != "<lambda>" and not zipped:
         return f
     d = _def_node(f, fn, what)
@@ -235,17 +254,19 @@ def _as_def(f, fn, what, zipped=0):
                 "only p[0], p[1], ... (constant indices) can be read")
         d.args = ast.parse("def g(%s): pass" % ", ".join(
             f"{names[0]}_{k}" for k in range(zipped))).body[0].args
-    _LAMBDAS += 1
-    name = f"_op_{_LAMBDAS}"
-    d.name = name
+    # named by its text, so the same operator gives the same kernel source
+    # (and finds the kernel in the disk cache) in every process
+    d.name = "_op"
     ast.fix_missing_locations(d)
-    body = ast.unparse(d) + "\n"
+    text = ast.unparse(d)
+    name = "_op_" + hashlib.sha1(text.encode()).hexdigest()[:16]
+    body = text.replace("def _op(", f"def {name}(", 1) + "\n"
     free = f.__code__.co_freevars
     if free:
         body = f"def _outer({', '.join(free)}):\n" + "".join(
             "    " + ln + "\n" for ln in body.splitlines()) + \
             f"    return {name}\n"
-    filename = f"<ember.cuda.compute op {_LAMBDAS}>"
+    filename = f"<ember.cuda.compute {name}>"
     linecache.cache[filename] = (len(body), None, body.splitlines(True),
                                  filename)
     ns = {}
@@ -266,7 +287,5 @@ def zipped_function(o, k, fn, what="op"):
     key = f"__ember_compute_zip{k}__"
     d = o.__dict__.get(key)
     if d is None:
-        from ember.cuda import jit
-        d = jit(device=True)(_as_def(o, fn, what, zipped=k))
-        o.__dict__[key] = d
+        d = o.__dict__[key] = _by_code(o, k, fn, what)
     return d
