@@ -16,10 +16,13 @@ from ember.scipy.signal_spectral import *  # noqa: F401,F403
 from ember.scipy import signal_spectral as _spectral
 from ember.scipy.signal_iir import *  # noqa: F401,F403
 from ember.scipy import signal_iir as _iir
+from ember.scipy.signal_design import *  # noqa: F401,F403
+from ember.scipy import signal_design as _design
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
-           "medfilt2d", "wiener"] + _spectral.__all__ + _iir.__all__
+           "medfilt2d", "wiener", "order_filter", "sepfir2d"] + \
+    _spectral.__all__ + _iir.__all__ + _design.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
@@ -307,3 +310,58 @@ def wiener(im, mysize=None, noise=None):
     res = (x - mean) * (1 - noise / var) + mean
     return _e.where(var < noise, mean, res)
 
+
+
+def order_filter(a, domain, rank):
+    """scipy.signal.order_filter: the rank-th smallest of the elements
+    under domain's nonzero ones, zero outside the array
+    (ember.scipy.ndimage.rank_filter with mode='constant')."""
+    from ember.scipy.ndimage import rank_filter
+    import numpy
+    d = numpy.asarray(_e.asnumpy(domain) if isinstance(domain, _e.ndarray)
+                      else domain)
+    if any(n % 2 != 1 for n in d.shape):
+        raise ValueError("Each dimension of domain argument should have an "
+                         "odd number of elements.")
+    x = _arr(a)
+    if not (x.dtype.kind in "iu" or x.dtype in (_e.float32, _e.float64)):
+        raise ValueError(f"dtype={x.dtype} is not supported by order_filter")
+    return rank_filter(x, rank, footprint=d, mode="constant")
+
+
+def sepfir2d(input, hrow, hcol):
+    """scipy.signal.sepfir2d: convolve a 2-D array with hrow along its
+    rows, then hcol down its columns, the edges mirrored with the edge
+    sample repeated (ndimage's 'reflect'); each pass in the result type
+    (float32 for float32 and small integers, else float64), summed in
+    double by ndimage's 1-D passes where SciPy sums in that type."""
+    from ember.scipy.ndimage import convolve1d
+    x = _arr(input)
+    if x.ndim != 2:
+        raise ValueError("object of too small depth for desired array"
+                         if x.ndim < 2 else
+                         "object too deep for desired array")
+    if x.dtype.kind == "c":
+        raise NotImplementedError("sepfir2d: complex input is not there "
+                                  "yet")
+    t = _e.result_type(x.dtype, _e.float32)
+    hr = _e.asnumpy(hrow) if isinstance(hrow, _e.ndarray) else hrow
+    hc = _e.asnumpy(hcol) if isinstance(hcol, _e.ndarray) else hcol
+    import numpy
+    for h in (hr, hc):
+        # SciPy converts an array of taps only where it casts safely
+        if isinstance(h, numpy.ndarray) and \
+                not numpy.can_cast(h.dtype, numpy.dtype(t.name)):
+            raise TypeError(f"Cannot cast array data from dtype('{h.dtype}')"
+                            f" to dtype('{t.name}') according to the rule "
+                            "'safe'")
+    hr, hc = numpy.atleast_1d(hr), numpy.atleast_1d(hc)
+    if hr.ndim != 1 or hc.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if hr.size % 2 != 1 or hc.size % 2 != 1:
+        raise ValueError("hrow and hcol must be odd length")
+    # the taps in the computation's type first, as SciPy converts them
+    hr = hr.astype(numpy.dtype(t.name))
+    hc = hc.astype(numpy.dtype(t.name))
+    y = convolve1d(x.astype(t), hr, axis=1, output=t, mode="reflect")
+    return convolve1d(y, hc, axis=0, output=t, mode="reflect")

@@ -1,0 +1,246 @@
+"""ember.scipy.signal's filter design and analysis, added when SciPy's
+signal tutorial was tried (docs/scipy.md): firwin, firwin2, freqz, freqs,
+lfiltic, lfilter_zi, filtfilt, tf2zpk, zpk2tf, normalize, iirfilter
+(Butterworth, Chebyshev I and II, every band), the zpk transforms,
+order_filter and sepfir2d, each against scipy.signal, bad inputs
+included."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+import ember
+import ember.scipy.signal as es
+
+rng = np.random.default_rng(44)
+
+
+def host(a):
+    return ember.asnumpy(a) if isinstance(a, ember.ndarray) else a
+
+
+def close(got, want, rtol=1e-10, atol=1e-12):
+    got = host(got)
+    assert np.asarray(got).dtype == np.asarray(want).dtype, \
+        (np.asarray(got).dtype, np.asarray(want).dtype)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+def sorted_roots(r):
+    r = np.asarray(host(r))
+    return r[np.lexsort((np.round(r.imag, 9), np.round(r.real, 9)))]
+
+
+def test_firwin(device):
+    cases = [((101, 2500), dict(fs=16000)), ((41, [0.2, 0.5]),
+                                            dict(pass_zero=False)),
+             ((40, 0.3), {}), ((41, 0.3), dict(pass_zero="highpass")),
+             ((51, [0.2, 0.4, 0.6]), {}),
+             ((65, 30), dict(width=20, fs=200)),
+             ((31, [0.1, 0.3]), dict(window=("kaiser", 5.0), scale=False)),
+             ((31, [0.1, 0.3]), dict(pass_zero="bandstop",
+                                     window="blackman"))]
+    for args, kw in cases:
+        close(es.firwin(*args, **kw, device=device), ss.firwin(*args, **kw))
+    assert str(es.firwin(11, 0.5, device=device).device) == device
+    for args, kw in [((40, 0.3), dict(pass_zero=False)),
+                     ((11, 1.5), {}), ((11, [0.5, 0.2]), {}),
+                     ((11, 0.3), dict(pass_zero="bandpass")),
+                     ((11, [0.2, 0.3]), dict(pass_zero="lowpass")),
+                     ((11, 0.3), dict(pass_zero="nope")), ((11, []), {})]:
+        with pytest.raises(ValueError):
+            ss.firwin(*args, **kw)
+        with pytest.raises(ValueError):
+            es.firwin(*args, **kw)
+    assert es.kaiser_beta(65) == ss.kaiser_beta(65)
+    assert es.kaiser_atten(31, 0.1) == ss.kaiser_atten(31, 0.1)
+
+
+def test_firwin2(device):
+    for args, kw in [((151, [0.0, 0.2, 0.3, 1.0], [1.0, 1.0, 0.0, 0.0]), {}),
+                     ((150, [0, 0.5, 0.5, 1], [1, 1, 0, 0]), {}),
+                     ((51, [0, 1000, 2000, 4000], [0, 1, 1, 0]),
+                      dict(fs=8000, window=None)),
+                     ((31, [0, 0.4, 1], [0, 1, 0]),
+                      dict(antisymmetric=True)),
+                     ((30, [0, 0.4, 1], [0, 1, 1]),
+                      dict(antisymmetric=True, nfreqs=129))]:
+        close(es.firwin2(*args, **kw, device=device),
+              ss.firwin2(*args, **kw), 1e-9, 1e-12)
+    for args in [(50, [0, 0.5, 1], [1, 1, 1]), (51, [0.1, 1], [1, 0]),
+                 (51, [0, 0.6, 0.5, 1], [1, 1, 0, 0]),
+                 (51, [0, 0.5, 0.5, 0.5, 1], [1, 1, 0, 0, 0]),
+                 (51, [0, 1], [1, 0, 0])]:
+        with pytest.raises(ValueError):
+            ss.firwin2(*args)
+        with pytest.raises(ValueError):
+            es.firwin2(*args)
+
+
+def test_freqz_freqs(device):
+    b = ss.firwin(101, 2500, fs=16000)
+    eb = ember.asarray(b, device=device)
+    for kw in [dict(fs=16000), {}, dict(worN=1000, whole=True),
+               dict(worN=257, include_nyquist=True),
+               dict(worN=np.linspace(0, 8000, 37), fs=16000)]:
+        w, h = ss.freqz(b, **kw)
+        gw, gh = es.freqz(eb, **kw)
+        close(gw, w, 1e-12, 1e-12)
+        close(gh, h, 1e-9, 1e-11)
+    assert str(gh.device) == device
+    bb, aa = ss.butter(4, 0.3)
+    ebb, eaa = ember.asarray(bb, device=device), ember.asarray(aa,
+                                                              device=device)
+    for kw in [{}, dict(worN=64, whole=True), dict(worN=[0.1, 0.5, 2.0])]:
+        w, h = ss.freqz(bb, aa, **kw)
+        gw, gh = es.freqz(ebb, eaa, **kw)
+        close(gw, w, 1e-12, 1e-12)
+        close(gh, h, 1e-9, 1e-11)
+    with pytest.raises(ValueError, match="nonnegative"):
+        es.freqz(eb, worN=-1)
+    with pytest.raises(ValueError):
+        es.freqz(eb, fs=-2)
+    ba, aa2 = ss.butter(3, 100.0, analog=True)
+    for worN in (None, 50, [1.0, 10, 100, 1000]):
+        w, h = ss.freqs(ba, aa2, worN=worN)
+        gw, gh = es.freqs(ember.asarray(ba, device=device),
+                          ember.asarray(aa2, device=device), worN=worN)
+        close(gw, w, 1e-12, 1e-12)
+        close(gh, h, 1e-9, 1e-12)
+
+
+def test_lfiltic_lfilter_zi_filtfilt(device):
+    b = np.array([0.5, 0.25])
+    a = np.array([1.0, -1.0 / 3])
+    e = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    close(es.lfiltic(e(b), e(a), e([2.])), ss.lfiltic(b, a, [2.]))
+    b5, a5 = ss.butter(4, 0.2)
+    y, x = rng.standard_normal(3), rng.standard_normal(5)
+    close(es.lfiltic(e(b5), e(a5), e(y), e(x)), ss.lfiltic(b5, a5, y, x))
+    close(es.lfiltic(e(b5), e(2 * a5), e(y)), ss.lfiltic(b5, 2 * a5, y))
+    with pytest.raises(ValueError, match="non-zero"):
+        es.lfiltic(e([1.0]), e([0.0, 1.0]), e([1.0]))
+    close(es.lfilter_zi(e(b5), e(a5)), ss.lfilter_zi(b5, a5), 1e-9, 1e-12)
+    close(es.lfilter_zi(e(b), e(a)), ss.lfilter_zi(b, a))
+    close(es.lfilter_zi(e([1.0, 2, 3]), e([2.0])),
+          ss.lfilter_zi([1.0, 2, 3], [2.0]))
+    with pytest.raises(ValueError):
+        es.lfilter_zi(e([[1.0]]), e([1.0]))
+    sig = rng.standard_normal((3, 200))
+    es_sig = e(sig)
+    for kw in [{}, dict(padtype="even"), dict(padtype="constant",
+                                              padlen=20),
+               dict(padtype=None), dict(padlen=0)]:
+        close(es.filtfilt(e(b5), e(a5), es_sig, **kw),
+              ss.filtfilt(b5, a5, sig, **kw), 1e-9, 1e-11)
+    close(es.filtfilt(e(b), e(a), e(sig.T), axis=0),
+          ss.filtfilt(b, a, sig.T, axis=0), 1e-9, 1e-11)
+    with pytest.raises(ValueError, match="padlen"):
+        es.filtfilt(e(b5), e(a5), e(sig[:, :10]))
+    with pytest.raises(ValueError, match="padtype"):
+        es.filtfilt(e(b5), e(a5), es_sig, padtype="bogus")
+    with pytest.raises(ValueError, match="method"):
+        es.filtfilt(e(b5), e(a5), es_sig, method="bogus")
+
+
+def test_tf_zpk(device):
+    e = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    for b, a in [([0.5, 0.25], [1.0, -1.0 / 3]), ss.butter(5, 0.3),
+                 ([2.0, 3, 1], [4.0, 1, 2, 1]), ([0.0, 1, 2], [2.0, 1])]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ss.BadCoefficients)
+            warnings.simplefilter("ignore", es.BadCoefficients)
+            z, p, k = ss.tf2zpk(b, a)
+            gz, gp, gk = es.tf2zpk(e(b), e(a))
+        np.testing.assert_allclose(sorted_roots(gz), sorted_roots(z),
+                                   atol=1e-9)
+        np.testing.assert_allclose(sorted_roots(gp), sorted_roots(p),
+                                   atol=1e-9)
+        assert abs(gk - k) <= 1e-12 * abs(k)
+        gb, ga = es.zpk2tf(gz, gp, gk)
+        wb, wa = ss.zpk2tf(z, p, k)
+        close(gb, wb, 1e-9, 1e-12)
+        close(ga, wa, 1e-9, 1e-12)
+    with pytest.warns(es.BadCoefficients):
+        nb, na = es.normalize(e([0.0, 1, 2]), e([2.0, 1]))
+    close(nb, np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match="nonzero"):
+        es.normalize(e([1.0]), e([0.0, 0.0]))
+    with pytest.raises(ValueError, match="Improper"):
+        es.bilinear_zpk(e([1.0, 2.0]), e([0.5]), 1.0, 2.0)
+
+
+@pytest.mark.parametrize("ftype,extra", [("butter", {}),
+                                         ("cheby1", dict(rp=1.5)),
+                                         ("cheby2", dict(rs=40))])
+def test_iirfilter(device, ftype, extra):
+    for N, Wn, btype, kw in [(4, 0.2, "lowpass", {}),
+                             (5, 0.35, "highpass", {}),
+                             (3, [0.1, 0.4], "bandpass", {}),
+                             (4, [0.2, 0.3], "bandstop", {}),
+                             (6, 2500, "lowpass", dict(fs=16000)),
+                             (3, 100.0, "lowpass", dict(analog=True)),
+                             (2, [10.0, 100.0], "bandstop",
+                              dict(analog=True))]:
+        want = ss.iirfilter(N, Wn, btype=btype, ftype=ftype, **extra, **kw)
+        got = es.iirfilter(N, Wn, btype=btype, ftype=ftype, **extra, **kw,
+                           device=device)
+        for g, w in zip(got, want):
+            close(g, w, 1e-8, 1e-12)
+        z, p, k = ss.iirfilter(N, Wn, btype=btype, ftype=ftype,
+                               output="zpk", **extra, **kw)
+        gz, gp, gk = es.iirfilter(N, Wn, btype=btype, ftype=ftype,
+                                  output="zpk", **extra, **kw)
+        np.testing.assert_allclose(sorted_roots(gp), sorted_roots(p),
+                                   atol=1e-9)
+        assert abs(gk - k) <= 1e-9 * abs(k)
+    f = getattr(es, ftype)
+    args = (4,) + tuple(extra.values()) + (0.3,)
+    for g, w in zip(f(*args, device=device),
+                    getattr(ss, ftype)(*args)):
+        close(g, w, 1e-8, 1e-12)
+    for kw in [dict(Wn=1.2), dict(Wn=-0.1), dict(Wn=[0.4, 0.2]),
+               dict(Wn=0.2, btype="bogus"), dict(Wn=0.2, output="bogus"),
+               dict(Wn=[0.1, 0.2], btype="low"),
+               dict(Wn=0.2, analog=True, fs=10)]:
+        with pytest.raises(ValueError):
+            ss.iirfilter(3, ftype=ftype, **extra, **kw)
+        with pytest.raises(ValueError):
+            es.iirfilter(3, ftype=ftype, **extra, **kw)
+    with pytest.raises(ValueError):
+        es.iirfilter(3, 0.2, ftype="nope")
+    with pytest.raises(NotImplementedError):
+        es.iirfilter(3, 0.2, rp=1, rs=40, ftype="ellip")
+
+
+def test_order_filter_sepfir2d(device):
+    im = rng.standard_normal((20, 23))
+    e = ember.asarray(im, device=device)
+    for dom, rank in [(np.ones((3, 3)), 4), ([[0, 1, 0], [1, 1, 1],
+                                              [0, 1, 0]], 0),
+                      (np.ones((1, 5)), 4)]:
+        close(es.order_filter(e, dom, rank), ss.order_filter(im, dom, rank))
+    with pytest.raises(ValueError, match="odd"):
+        es.order_filter(e, np.ones((2, 3)), 0)
+    with pytest.raises(ValueError, match="dtype"):
+        es.order_filter(ember.asarray(im.astype(np.float16), device=device),
+                        np.ones((3, 3)), 0)
+    w = ss.windows.gaussian(11, 2.0)
+    close(es.sepfir2d(e, w, w), ss.sepfir2d(im, w, w))
+    close(es.sepfir2d(e, [1.0, -2, 1], [1]), ss.sepfir2d(im, [1.0, -2, 1],
+                                                        [1]))
+    f32 = (rng.random((16, 19)) * 255).astype(np.float32)
+    h = np.array([1.0, -2, 1], np.float32)
+    close(es.sepfir2d(ember.asarray(f32, device=device), h, h),
+          ss.sepfir2d(f32, h, h), 1e-5, 1e-3)
+    u8 = (rng.random((12, 13)) * 255).astype(np.uint8)
+    close(es.sepfir2d(ember.asarray(u8, device=device), h, [1.0]),
+          ss.sepfir2d(u8, h, [1.0]), 1e-5, 1e-3)
+    with pytest.raises(ValueError, match="odd"):
+        es.sepfir2d(e, [1.0, 1.0], [1.0])
+    with pytest.raises(TypeError):
+        es.sepfir2d(ember.asarray(f32, device=device),
+                    np.array([1, 2, 1]), h)
+    with pytest.raises(ValueError):
+        es.sepfir2d(ember.asarray(im[0], device=device), w, w)
