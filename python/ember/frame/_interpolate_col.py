@@ -50,14 +50,16 @@ class Abscissae:
             return before, ember.where(after == n, -1, after)
         vs = valid[self.order]
         dev = vs.device
-        before = ember.concatenate([ember.full(1, -1, dtype="int64", device=dev),
-                                    last_valid(vs)])
-        after = ember.concatenate([next_valid(vs),
+        # in sorted order: upto[j] is the last valid row before sorted row j,
+        # from[j] the first valid row at or after it (n: none)
+        upto = ember.concatenate([ember.full(1, -1, dtype="int64", device=dev),
+                                  last_valid(vs)])
+        from_ = ember.concatenate([next_valid(vs),
                                    ember.full(1, n, dtype="int64", device=dev)])
-        if first_of_equal:       # index shifted by one: before[i] is row i - 1's
-            lo, hi = before[self.run_start], after[self.run_start]
+        if first_of_equal:
+            lo, hi = upto[self.run_start], from_[self.run_start]
         else:
-            lo, hi = before[self.run_end + 1], after[self.run_end + 1]
+            lo, hi = upto[self.run_end + 1], from_[self.run_end + 1]
         lo = ember.where(lo >= 0, self.order[ember.maximum(lo, 0)], -1)
         hi = ember.where(hi < n, self.order[ember.minimum(hi, n - 1)], -1)
         return lo[self.inverse], hi[self.inverse]
