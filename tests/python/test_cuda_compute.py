@@ -374,6 +374,19 @@ def test_histogram_even(device):
                       upper_level=np.float32(6), num_samples=2000)
     want, _ = np.histogram(h, bins=8, range=(-6, 6))
     np.testing.assert_array_equal(host(d_hist), want)
+    cc.histogram_even(d_samples=dev_array(h, device), d_histogram=d_hist,
+                      num_output_levels=5, lower_level=0, upper_level=4.0,
+                      num_samples=1000)
+    want, _ = np.histogram(h[:1000], bins=4, range=(0, 4))
+    np.testing.assert_array_equal(host(d_hist)[:4], want)
+    with pytest.raises(ValueError, match="lower_level"):
+        cc.histogram_even(d_samples=dev_array(h, device), d_histogram=d_hist,
+                          num_output_levels=5, lower_level=4.0,
+                          upper_level=0, num_samples=10)
+    with pytest.raises(ValueError, match="num_output_levels"):
+        cc.histogram_even(d_samples=dev_array(h, device), d_histogram=d_hist,
+                          num_output_levels=1, lower_level=0.0,
+                          upper_level=1.0, num_samples=10)
 
 
 @pytest.mark.parametrize("side", ["lower", "upper"])

@@ -543,8 +543,13 @@ def histogram_even(*, d_samples, d_histogram, num_output_levels,
     if levels < 2:
         raise ValueError(f"{fn}: num_output_levels must be >= 2, not "
                          f"{levels}")
-    lo = _init(lower_level, fn, "lower_level")[0]
-    hi = _init(upper_level, fn, "upper_level")[0]
+    lo, hi = (_init(np.asarray(v) if isinstance(v, (int, float)) and
+                    not isinstance(v, bool) else v, fn, w)[0]
+              for v, w in ((lower_level, "lower_level"),
+                           (upper_level, "upper_level")))
+    if not lo < hi:
+        raise ValueError(f"{fn}: lower_level ({lo}) must be below "
+                         f"upper_level ({hi})")
     dev = _it.device_of(d_samples, d_histogram)
     with _stream(stream):
         x = _it.read(d_samples, n, dev, fn, "d_samples")
