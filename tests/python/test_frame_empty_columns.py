@@ -59,3 +59,20 @@ def test_columns_added_after(device):
     pdf["a"] = 1.0
     df["a"] = 1.0
     tm.assert_frame_equal(df.to_pandas(), pdf)
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.DataFrame(columns=[]),
+    lambda m: m.DataFrame(index=[1, 2], columns=[]),
+    lambda m: m.DataFrame({"a": [1]}, columns=[]),
+    lambda m: m.Series([], dtype="str").str.get_dummies(),
+], ids=["columns=[]", "index-columns=[]", "columns-none-kept", "get_dummies-empty"])
+def test_built_from_no_labels(device, make):
+    # pandas types an Index made from an empty list as object
+    want = make(pd)
+    got = make(ef)
+    assert want.columns.dtype == object
+    got = got.to_pandas()
+    tm.assert_frame_equal(got, want)
+    back = ef.from_pandas(want, device=device)
+    tm.assert_frame_equal(back.copy().to_pandas(), want)

@@ -27,9 +27,9 @@ class ColumnLabels(Index):
 
 def keep(src, out):
     """out with src's columns name (a selection of src's rows), and the
-    RangeIndex columns of a frame built without any (frame.py)."""
+    kind of columns Index it has when it has no columns (frame.py)."""
     if src._colname is not None:
         out._colname = src._colname
-    if src._range_columns and not out._cols:
-        out._range_columns = True
+    if src._empty_columns is not None and not out._cols:
+        out._empty_columns = src._empty_columns
     return out

@@ -103,7 +103,9 @@ def from_pandas(obj, device=None):
         cols = {k: column_from_pandas(obj[k], device) for k in obj.columns}
         out = DataFrame._make(cols, index)
         if not cols and isinstance(obj.columns, pd.RangeIndex):
-            out._range_columns = True     # pandas' DataFrame(index=...) (frame.py)
+            out._empty_columns = "range"   # pandas' DataFrame(index=...) (frame.py)
+        elif not cols and obj.columns.dtype == object:
+            out._empty_columns = "object"
         return out
     if isinstance(obj, pd.Series):
         return Series._make(column_from_pandas(obj, device),

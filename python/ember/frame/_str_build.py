@@ -288,8 +288,10 @@ def get_dummies(series, sep):
         raise NotImplementedError("str.get_dummies by an empty or non-str separator")
     parts = split(series, sep, -1, True, False, False)._cols
     n, dev = len(series), series.device
-    if not n:
-        return DataFrame._make({}, series.index)
+    if not n:   # no labels to type: pandas' columns are an object Index
+        out = DataFrame._make({}, series.index)
+        out._empty_columns = "object"
+        return out
     tokens, rows = None, []
     for col in parts.values():
         tokens = col if tokens is None else concat(tokens, col)

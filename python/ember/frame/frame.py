@@ -70,8 +70,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         dev = next(iter(cols.values())).device if cols else device
         self._cols = cols
         self._index = _index_for(index, n, dev)
-        if not cols and columns is None:
-            self._range_columns = True
+        if not cols:   # pandas: RangeIndex without columns=, object from []
+            self._empty_columns = "range" if columns is None else "object"
 
     @classmethod
     def _make(cls, cols, index):
@@ -87,10 +87,13 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     empty = property(lambda self: len(self._index) == 0 or not self._cols)
 
     _colname = None   # pandas' columns.name (_colname.py)
-    # pandas numbers the columns of a frame built without any (DataFrame(),
-    # DataFrame(index=...)): RangeIndex(0, 0); an empty columns Index
-    # otherwise is str, the labels ember's frames have
-    _range_columns = False
+    # the columns Index of a frame without columns, which pandas types by
+    # the frame's history: str once str labels are all dropped (the
+    # default: ember's labels are mostly str), "range" (RangeIndex(0, 0))
+    # for a frame built without any, "object" for one built from an empty
+    # list of new labels (str.get_dummies of no rows). Row selections keep
+    # it (_colname.keep), from_pandas reads it.
+    _empty_columns = None
 
     @property
     def columns(self):
@@ -98,8 +101,11 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         names = list(self._cols)
         if any(isinstance(n, tuple) for n in names):   # _labels' MultiIndex or object
             return self._labels(names)
-        if not names and self._range_columns:
+        if not names and self._empty_columns == "range":
             return RangeIndex(0, 0)
+        if not names and self._empty_columns == "object":   # as _labels does
+            from ember.frame._pandas import pandas
+            return pandas().Index([], dtype=object)
         return ColumnLabels(self, names)
 
     columns = columns.setter(set_column_names)
@@ -152,7 +158,10 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
                 for k, c in self._cols.items()}
         # no names to infer a dtype from: the columns Index says which (str)
-        names = list(self._cols) if self._cols else self.columns.to_pandas()
+        names = list(self._cols)
+        if not names:
+            names = self.columns
+            names = names if isinstance(names, pd.Index) else names.to_pandas()
         out = pd.DataFrame(data, index=index, columns=names, copy=False)
         if self._colname is not None:
             out.columns.name = self._colname
