@@ -244,3 +244,72 @@ def test_order_filter_sepfir2d(device):
                     np.array([1, 2, 1]), h)
     with pytest.raises(ValueError):
         es.sepfir2d(ember.asarray(im[0], device=device), w, w)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_spectrogram(device, dtype):
+    x = rng.standard_normal((2, 1500))
+    if dtype == "complex128":
+        x = x + 1j * rng.standard_normal((2, 1500))
+    x = x.astype(dtype)
+    e = ember.asarray(x, device=device)
+    tol = 2e-5 if dtype == "float32" else 1e-10
+    for kw in [{}, dict(nperseg=100, noverlap=30, nfft=128),
+               dict(nperseg=101, window="hann", scaling="spectrum"),
+               dict(mode="magnitude"), dict(mode="complex"),
+               dict(mode="angle", nperseg=64), dict(mode="phase",
+                                                    nperseg=64),
+               dict(return_onesided=False, nperseg=64),
+               dict(detrend=False, nperseg=64), dict(axis=0, nperseg=2)]:
+        if dtype == "complex128" and kw.get("return_onesided", True) and \
+                kw.get("mode") == "phase":
+            continue
+        want = ss.spectrogram(x, 1000.0, **kw)
+        got = es.spectrogram(e, 1000.0, **kw)
+        for g, w in zip(got, want):
+            if np.iscomplexobj(w) or kw.get("mode") in ("angle", "phase"):
+                np.testing.assert_allclose(host(g), w, rtol=tol * 10,
+                                           atol=tol * 10)
+            else:
+                close(g, w, tol, tol * 1e-3)
+    with pytest.raises(ValueError, match="mode"):
+        es.spectrogram(e, mode="bogus")
+    with pytest.raises(ValueError, match="scaling"):
+        es.spectrogram(e, scaling="bogus")
+
+
+@pytest.mark.parametrize("shape,axis", [((1000,), -1), ((3, 700), -1),
+                                        ((650, 2), 0)])
+def test_istft_round_trip(device, shape, axis):
+    x = rng.standard_normal(shape)
+    e = ember.asarray(x, device=device)
+    for kw in [dict(nperseg=128), dict(window=("gaussian", 8.0),
+                                       nperseg=50, noverlap=40),
+               dict(nperseg=64, nfft=100, scaling="psd")]:
+        f, t, Z = ss.stft(x, 200.0, axis=axis, **kw)
+        _, _, Ze = es.stft(e, 200.0, axis=axis, **kw)
+        taxis = -1 if axis == -1 else -1
+        faxis = -2 if axis == -1 else 0
+        want = ss.istft(Z, 200.0, time_axis=taxis, freq_axis=faxis, **kw)
+        got = es.istft(Ze, 200.0, time_axis=taxis, freq_axis=faxis, **kw)
+        close(got[0], want[0])
+        close(got[1], want[1], 1e-9, 1e-11)
+    z = x[..., :400] + 1j * x[..., 1:401] if axis == -1 else None
+    if z is not None:
+        _, _, Z = ss.stft(z, return_onesided=False, nperseg=64)
+        want = ss.istft(Z, input_onesided=False, nperseg=64)
+        got = es.istft(ember.asarray(Z, device=device), input_onesided=False,
+                       nperseg=64)
+        close(got[1], want[1], 1e-9, 1e-11)
+    Z = ember.asarray(ss.stft(x.reshape(-1)[:300], nperseg=32)[2],
+                      device=device)
+    with pytest.raises(ValueError, match="noverlap"):
+        es.istft(Z, nperseg=32, noverlap=32)
+    with pytest.raises(ValueError, match="differing"):
+        es.istft(Z, time_axis=0, freq_axis=0)
+    with pytest.raises(ValueError, match="nfft"):
+        es.istft(Z, nperseg=32, nfft=16)
+    with pytest.raises(ValueError, match="at least 2d"):
+        es.istft(ember.ones(5, device=device))
+    with pytest.warns(UserWarning, match="NOLA"):
+        es.istft(Z, window=np.zeros(32), nperseg=32)

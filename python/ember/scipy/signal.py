@@ -18,11 +18,13 @@ from ember.scipy.signal_iir import *  # noqa: F401,F403
 from ember.scipy import signal_iir as _iir
 from ember.scipy.signal_design import *  # noqa: F401,F403
 from ember.scipy import signal_design as _design
+from ember.scipy.signal_stft import *  # noqa: F401,F403
+from ember.scipy import signal_stft as _stft
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
            "medfilt2d", "wiener", "order_filter", "sepfir2d"] + \
-    _spectral.__all__ + _iir.__all__ + _design.__all__
+    _spectral.__all__ + _iir.__all__ + _design.__all__ + _stft.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
