@@ -307,7 +307,7 @@ def unique_by_key(*, d_in_keys, d_in_items, d_out_keys, d_out_items,
     op; their number into d_out_num_selected[0]."""
     fn = "unique_by_key"
     n = _count(num_items, fn)
-    eq = None if op == OpKind.EQUAL_TO else _ops.binary(op, fn,
+    eq = None if op is OpKind.EQUAL_TO else _ops.binary(op, fn,
                                                         builtin=False)
     dev = _it.device_of(d_in_keys, d_out_keys)
     with _stream(stream):
