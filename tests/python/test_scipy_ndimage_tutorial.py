@@ -234,3 +234,22 @@ def test_positions_median_comprehension(device):
     assert 0 not in en.value_indices(xl, ignore_value=0)
     with pytest.raises(ValueError, match="integer array"):
         en.value_indices(x)
+
+
+def test_binary_hit_or_miss(device):
+    for shape in [(9, 10), (5, 6, 7)]:
+        for t in range(4):
+            a = rng.random(shape) < 0.5
+            x = ember.asarray(a, device=device)
+            s1 = rng.random((3,) * len(shape)) < 0.5
+            s1.flat[s1.size // 2] = True
+            check(en.binary_hit_or_miss(x, s1), nd.binary_hit_or_miss(a, s1))
+            s2 = rng.random((3,) * len(shape)) < 0.3
+            s2 &= ~s1
+            check(en.binary_hit_or_miss(x, s1, s2, origin1=1, origin2=-1),
+                  nd.binary_hit_or_miss(a, s1, s2, origin1=1, origin2=-1))
+        check(en.binary_hit_or_miss(x), nd.binary_hit_or_miss(a))
+        full = np.ones((3,) * len(shape), bool)
+        check(en.binary_hit_or_miss(x, full), nd.binary_hit_or_miss(a, full))
+    with pytest.raises(RuntimeError):
+        en.binary_hit_or_miss(x, np.ones((3, 3), bool))

@@ -13,7 +13,7 @@ __all__ = ["binary_dilation", "binary_erosion", "binary_opening",
            "binary_propagation", "iterate_structure", "grey_erosion",
            "grey_dilation", "grey_opening", "grey_closing",
            "morphological_gradient", "morphological_laplace",
-           "white_tophat", "black_tophat"]
+           "white_tophat", "black_tophat", "binary_hit_or_miss"]
 
 
 
@@ -351,3 +351,30 @@ def black_tophat(input, size=None, footprint=None, structure=None,
     """scipy.ndimage.black_tophat: the grey closing less the input."""
     return _tophat(input, size, footprint, structure, output, mode, cval,
                    origin, False)
+
+
+def binary_hit_or_miss(input, structure1=None, structure2=None, output=None,
+                       origin1=0, origin2=None):
+    """scipy.ndimage.binary_hit_or_miss: where structure1 fits the set
+    pixels and structure2 (default: structure1's complement) the unset
+    ones: the erosion of the input by structure1 and of its complement by
+    structure2, the border counting as unset for the first and as set for
+    the second, as SciPy's inverted erosion takes it. An all-zero
+    structure2 constrains nothing."""
+    import numpy
+    from ember.scipy.ndimage import generate_binary_structure
+    x = _arr(input).astype(_e.bool_)
+
+    def host(st):
+        return numpy.asarray(_e.asnumpy(st) if isinstance(st, _e.ndarray)
+                             else st, bool)
+    s1 = generate_binary_structure(x.ndim, 1) if structure1 is None \
+        else host(structure1)
+    s2 = ~s1 if structure2 is None else host(structure2)
+    if origin2 is None:
+        origin2 = origin1
+    hit = binary_erosion(x, s1, origin=origin1) if s1.any() else \
+        _e.ones(x.shape, dtype=_e.bool_, device=x.device)
+    if s2.any():
+        hit = hit & binary_erosion(~x, s2, border_value=1, origin=origin2)
+    return _deliver(hit, output)
