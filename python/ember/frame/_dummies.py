@@ -124,4 +124,6 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
     if not isinstance(data, Series):
         data = Series(data)
     cols = _one(data._col, prefix, prefix_sep, dummy_na, drop_first, dtype)
+    if not cols:   # pandas returns DataFrame(index=...), columns and all
+        return DataFrame(index=data.index)
     return DataFrame._make(cols, data.index)
