@@ -216,6 +216,12 @@ def test_lfilter_sosfilt(device):
     y2, z2 = ss.sosfilt(sos, x, zi=zs)
     close(y1, y2)
     close(z1, z2)
+    # along another axis zi[k] is x's shape with that axis 2 long
+    zs0 = rng.standard_normal((sos.shape[0], 2, 200))
+    y1, z1 = es.sosfilt(sos, E(x, device), axis=0, zi=E(zs0, device))
+    y2, z2 = ss.sosfilt(sos, x, axis=0, zi=zs0)
+    close(y1, y2)
+    close(z1, z2)
     with pytest.raises(ValueError, match="zi"):
         es.lfilter(b, a, E(x, device), zi=E(np.zeros((4, 3)), device))
     with pytest.raises(ValueError, match="sos"):

@@ -313,3 +313,52 @@ def test_istft_round_trip(device, shape, axis):
         es.istft(ember.ones(5, device=device))
     with pytest.warns(UserWarning, match="NOLA"):
         es.istft(Z, window=np.zeros(32), nperseg=32)
+
+
+def test_second_order_sections(device):
+    e = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    for ftype, extra in (("butter", {}), ("cheby1", dict(rp=1)),
+                         ("cheby2", dict(rs=50))):
+        for N, Wn, btype in ((5, 0.3, "low"), (4, 0.25, "high"),
+                             (3, [0.2, 0.5], "bandpass"),
+                             (4, [0.2, 0.5], "bandstop")):
+            want = ss.iirfilter(N, Wn, btype=btype, ftype=ftype,
+                                output="sos", **extra)
+            got = es.iirfilter(N, Wn, btype=btype, ftype=ftype,
+                               output="sos", **extra, device=device)
+            close(got, want, 1e-8, 1e-11)
+            z, p, k = ss.iirfilter(N, Wn, btype=btype, ftype=ftype,
+                                   output="zpk", **extra)
+            for pairing in ("nearest", "keep_odd", "minimal"):
+                close(es.zpk2sos(e(z), e(p), k, pairing=pairing),
+                      ss.zpk2sos(z, p, k, pairing=pairing), 1e-8, 1e-11)
+    za, pa, ka = ss.butter(5, 10.0, analog=True, output="zpk")
+    close(es.zpk2sos(e(za), e(pa), ka, analog=True),
+          ss.zpk2sos(za, pa, ka, analog=True), 1e-9, 1e-12)
+    close(es.zpk2sos(e([]), e([]), 2.0), ss.zpk2sos([], [], 2.0))
+    with pytest.raises(ValueError, match="pairing"):
+        es.zpk2sos(e(za), e(pa), ka, pairing="bogus")
+    with pytest.raises(ValueError, match="minimal"):
+        es.zpk2sos(e(za), e(pa), ka, pairing="nearest", analog=True)
+    with pytest.raises(ValueError, match="conjugate"):
+        es.zpk2sos(e([1j]), e([0.5, 0.2]), 1.0)
+    sos = ss.butter(6, [0.1, 0.3], btype="band", output="sos")
+    esos = e(sos)
+    close(es.sosfilt_zi(esos), ss.sosfilt_zi(sos), 1e-9, 1e-12)
+    for g, w in zip(es.sos2tf(esos), ss.sos2tf(sos)):
+        close(g, w, 1e-9, 1e-14)
+    gz, gp, gk = es.sos2zpk(esos)
+    wz, wp, wk = ss.sos2zpk(sos)
+    np.testing.assert_allclose(sorted_roots(gp), sorted_roots(wp), atol=1e-9)
+    np.testing.assert_allclose(sorted_roots(gz), sorted_roots(wz), atol=1e-6)
+    assert abs(gk - wk) <= 1e-9 * abs(wk)
+    x = rng.standard_normal((2, 300))
+    for kw in [{}, dict(padtype="even", padlen=40), dict(padtype=None)]:
+        close(es.sosfiltfilt(esos, e(x), **kw), ss.sosfiltfilt(sos, x, **kw),
+              1e-8, 1e-11)
+    close(es.sosfiltfilt(esos, e(x.T), axis=0),
+          ss.sosfiltfilt(sos, x.T, axis=0), 1e-8, 1e-11)
+    with pytest.raises(ValueError, match="padlen"):
+        es.sosfiltfilt(esos, e(x[:, :20]))
+    with pytest.raises(ValueError, match="n_sections, 6"):
+        es.sosfiltfilt(e(np.ones((2, 5))), e(x))

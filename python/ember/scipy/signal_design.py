@@ -22,7 +22,8 @@ __all__ = ["firwin", "firwin2", "kaiser_atten", "kaiser_beta", "freqz",
            "freqs", "lfiltic", "lfilter_zi", "filtfilt", "tf2zpk", "zpk2tf",
            "normalize", "iirfilter", "butter", "cheby1", "cheby2", "buttap",
            "cheb1ap", "cheb2ap", "bilinear_zpk", "lp2lp_zpk", "lp2hp_zpk",
-           "lp2bp_zpk", "lp2bs_zpk", "BadCoefficients"]
+           "lp2bp_zpk", "lp2bs_zpk", "BadCoefficients", "zpk2sos",
+           "sos2tf", "sos2zpk", "sosfilt_zi", "sosfiltfilt"]
 
 
 class BadCoefficients(UserWarning):
@@ -800,9 +801,6 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
         raise NotImplementedError(f"iirfilter: ftype={ftype!r} (the "
                                   f"{kind} prototype) is not there yet; "
                                   "butter, cheby1 and cheby2 are")
-    if output == "sos":
-        raise NotImplementedError("iirfilter: output='sos' (zpk2sos) is not "
-                                  "there yet; use 'ba' or 'zpk'")
     if not analog:
         if bool(_e.any(Wn <= 0)) or bool(_e.any(Wn >= 1)):
             if fs is not None:
@@ -833,6 +831,8 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
         z, p, k = bilinear_zpk(z, p, k, fs=fs)
     if output == "zpk":
         return _to(z, device), _to(p, device), k
+    if output == "sos":
+        return zpk2sos(z, p, k, analog=analog, device=device)
     b, a = zpk2tf(z, p, k)
     return _to(b, device), _to(a, device)
 
@@ -856,3 +856,253 @@ def cheby2(N, rs, Wn, btype="low", analog=False, output="ba", fs=None, *,
     """scipy.signal.cheby2: iirfilter with the Chebyshev II prototype."""
     return iirfilter(N, Wn, rs=rs, btype=btype, analog=analog,
                      output=output, ftype="cheby2", fs=fs, device=device)
+
+
+# ---- second-order sections --------------------------------------------------
+# zpk2sos pairs a filter's few poles and zeros one decision at a time
+# (SciPy's algorithm, step for step); the roots are parameters, a few
+# dozen numbers, so it reads them once and works on Python complex
+# numbers, and only the (n_sections, 6) result is an ember array.
+
+_TOL = 100 * 2.0 ** -52
+
+
+def _cplxreal(z):
+    """(complex roots with positive imaginary part, real roots), the
+    conjugates matched within 100 eps, sorted as SciPy's _cplxreal."""
+    if not z:
+        return [], []
+    z = sorted(z, key=lambda v: (v.real, abs(v.imag)))
+    real = [v for v in z if abs(v.imag) <= _TOL * abs(v)]
+    zr = [v.real for v in real]
+    if len(zr) == len(z):
+        return [], zr
+    rest = [v for v in z if not abs(v.imag) <= _TOL * abs(v)]
+    zp = [v for v in rest if v.imag > 0]
+    zn = [v for v in rest if v.imag < 0]
+    if len(zp) != len(zn):
+        raise ValueError("Array contains complex value with no matching "
+                         "conjugate.")
+    # runs of equal real part: ordered by |imag| within the run
+    i = 0
+    while i < len(zp):
+        j = i
+        while j + 1 < len(zp) and \
+                zp[j + 1].real - zp[j].real <= _TOL * abs(zp[j]):
+            j += 1
+        if j > i:
+            zp[i:j + 1] = sorted(zp[i:j + 1], key=lambda v: abs(v.imag))
+            zn[i:j + 1] = sorted(zn[i:j + 1], key=lambda v: abs(v.imag))
+        i = j + 1
+    if any(abs(a - b.conjugate()) > _TOL * abs(b) for a, b in zip(zp, zn)):
+        raise ValueError("Array contains complex value with no matching "
+                         "conjugate.")
+    return [(a + b.conjugate()) / 2 for a, b in zip(zp, zn)], zr
+
+
+def _isreal(v):
+    return complex(v).imag == 0
+
+
+def _nearest(fro, to, which):
+    order = sorted(range(len(fro)), key=lambda i: abs(fro[i] - to))
+    if which == "any":
+        return order[0]
+    want = which == "real"
+    return next(i for i in order if _isreal(fro[i]) == want)
+
+
+def _poly_small(roots):
+    a = [complex(1)]
+    for r in roots:
+        a = [x - r * y for x, y in zip(a + [0], [0] + a)]
+    return a
+
+
+def _single_zpksos(z, p):
+    b, a = _poly_small(z), _poly_small(p)
+    row = [0.0] * 6
+    for i, v in enumerate(b):
+        row[3 - len(b) + i] = v.real
+    for i, v in enumerate(a):
+        row[6 - len(a) + i] = v.real
+    return row
+
+
+def zpk2sos(z, p, k, pairing=None, *, analog=False, device=None):
+    """scipy.signal.zpk2sos: second-order sections from zeros, poles and
+    gain, the poles nearest the unit circle (the imaginary axis, analog)
+    paired with their nearest zeros into the last sections."""
+    dev = _where(z, p, device=device)
+    z = [complex(v) for v in _e.asnumpy(_cpu(z)).tolist()]
+    p = [complex(v) for v in _e.asnumpy(_cpu(p)).tolist()]
+    if pairing is None:
+        pairing = "minimal" if analog else "nearest"
+    if pairing not in ("nearest", "keep_odd", "minimal"):
+        raise ValueError("pairing must be one of ['nearest', 'keep_odd', "
+                         f"'minimal'], not {pairing}")
+    if analog and pairing != "minimal":
+        raise ValueError("for analog zpk2sos conversion, pairing must be "
+                         "\"minimal\"")
+    k = complex(k)
+    if not z and not p:
+        row = [0., 0., k.real, 0., 0., 1.] if analog else \
+            [k.real, 0., 0., 1., 0., 0.]
+        return _to(_e.asarray([row], device="cpu"), dev)
+    if pairing != "minimal":
+        p = p + [0j] * max(len(z) - len(p), 0)
+        z = z + [0j] * max(len(p) - len(z), 0)
+        n_sections = (max(len(p), len(z)) + 1) // 2
+        if len(p) % 2 == 1 and pairing == "nearest":
+            p, z = p + [0j], z + [0j]
+    else:
+        if len(p) < len(z):
+            raise ValueError("for analog zpk2sos conversion, must have "
+                             "len(p)>=len(z)")
+        n_sections = (len(p) + 1) // 2
+    zc, zr = _cplxreal(z)
+    pc, pr = _cplxreal(p)
+    z = [complex(v) for v in zc] + [complex(v) for v in zr]
+    p = [complex(v) for v in pc] + [complex(v) for v in pr]
+    if k.imag != 0:
+        raise ValueError("k must be real")
+    if analog:
+        def worst(q):
+            return min(range(len(q)), key=lambda i: abs(q[i].real))
+    else:
+        def worst(q):
+            return min(range(len(q)), key=lambda i: abs(1 - abs(q[i])))
+    sos = [None] * n_sections
+    for si in range(n_sections - 1, -1, -1):
+        p1 = p.pop(worst(p))
+        nreal_p = sum(_isreal(v) for v in p)
+        if _isreal(p1) and nreal_p == 0:
+            if pairing != "minimal":
+                z1 = z.pop(_nearest(z, p1, "real"))
+                sos[si] = _single_zpksos([z1, 0], [p1, 0])
+            elif z:
+                z1 = z.pop(_nearest(z, p1, "real"))
+                sos[si] = _single_zpksos([z1], [p1])
+            else:
+                sos[si] = _single_zpksos([], [p1])
+        elif (len(p) + 1 == len(z) and not _isreal(p1) and nreal_p == 1
+              and sum(_isreal(v) for v in z) == 1):
+            z1 = z.pop(_nearest(z, p1, "complex"))
+            sos[si] = _single_zpksos([z1, z1.conjugate()],
+                                     [p1, p1.conjugate()])
+        else:
+            if _isreal(p1):
+                ri = [i for i, v in enumerate(p) if _isreal(v)]
+                p2 = p.pop(ri[worst([p[i] for i in ri])])
+            else:
+                p2 = p1.conjugate()
+            if z:
+                z1 = z.pop(_nearest(z, p1, "any"))
+                if not _isreal(z1):
+                    sos[si] = _single_zpksos([z1, z1.conjugate()], [p1, p2])
+                elif z:
+                    z2 = z.pop(_nearest(z, p1, "real"))
+                    sos[si] = _single_zpksos([z1, z2], [p1, p2])
+                else:
+                    sos[si] = _single_zpksos([z1], [p1, p2])
+            else:
+                sos[si] = _single_zpksos([], [p1, p2])
+    sos[0][:3] = [v * k.real for v in sos[0][:3]]
+    return _to(_e.asarray(sos, dtype=_e.float64, device="cpu"), dev)
+
+
+def _sos(sos):
+    s = _cpu(sos)
+    if s.ndim != 2 or s.shape[1] != 6:
+        raise ValueError("sos array must be shape (n_sections, 6)")
+    if s.dtype.kind in "biu":
+        s = s.astype(_e.float64)
+    return s
+
+
+def sos2tf(sos):
+    """scipy.signal.sos2tf: (b, a), the sections' products."""
+    dev = _where(sos)
+    s = _sos(sos)
+    b = _e.ones(1, dtype=s.dtype, device="cpu")
+    a = _e.ones(1, dtype=s.dtype, device="cpu")
+    for i in range(s.shape[0]):
+        b = _e.convolve(b, s[i, :3])
+        a = _e.convolve(a, s[i, 3:])
+    return _to(b, dev), _to(a, dev)
+
+
+def sos2zpk(sos):
+    """scipy.signal.sos2zpk: each section's zeros and poles (two a
+    section, zeros where a section has fewer) and the gains' product."""
+    dev = _where(sos)
+    s = _sos(sos)
+    n = s.shape[0]
+    z = _e.zeros(2 * n, dtype=_e.complex128, device="cpu")
+    p = _e.zeros(2 * n, dtype=_e.complex128, device="cpu")
+    k = 1.
+    for i in range(n):
+        zz, pp, kk = tf2zpk(s[i, :3], s[i, 3:])
+        zz, pp = _cpu(zz), _cpu(pp)
+        z[2 * i:2 * i + zz.shape[0]] = zz
+        p[2 * i:2 * i + pp.shape[0]] = pp
+        k *= kk
+    return _to(z, dev), _to(p, dev), k
+
+
+def sosfilt_zi(sos):
+    """scipy.signal.sosfilt_zi: each section's lfilter_zi, scaled by the
+    DC gain of the sections before it."""
+    dev = _where(sos)
+    s = _sos(sos)
+    zi = _e.empty((s.shape[0], 2), dtype=s.dtype, device="cpu")
+    scale = 1.0
+    for i in range(s.shape[0]):
+        b, a = s[i, :3], s[i, 3:]
+        zi[i, :] = scale * _cpu(lfilter_zi(b, a))
+        scale *= float(_e.sum(b)) / float(_e.sum(a))
+    return _to(zi, dev)
+
+
+def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
+    """scipy.signal.sosfiltfilt: sosfilt forward and backward from
+    sosfilt_zi's state scaled by each end, over the padded signal."""
+    from ember.scipy.signal_iir import sosfilt
+    s = _sos(sos)
+    n_sections = s.shape[0]
+    x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("x must be at least 1-D")
+    if not -x.ndim <= axis < x.ndim:
+        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
+                           f"dimension {x.ndim}")
+    axis %= x.ndim
+    ntaps = 2 * n_sections + 1 - min(int(_e.sum(s[:, 2] == 0)),
+                                     int(_e.sum(s[:, 5] == 0)))
+    if padtype not in ("even", "odd", "constant", None):
+        raise ValueError(f"Unknown value '{padtype}' given to padtype. "
+                         "padtype must be 'even', 'odd', 'constant', or "
+                         "None.")
+    edge = 0 if padtype is None else (ntaps * 3 if padlen is None
+                                      else padlen)
+    if x.shape[axis] <= edge:
+        raise ValueError("The length of the input vector x must be greater "
+                         f"than padlen, which is {edge}.")
+    ext = x
+    if padtype is not None and edge > 0:
+        ext = {"even": _even_ext, "odd": _odd_ext,
+               "constant": _const_ext}[padtype](x, edge, axis)
+    zi = _e.asarray(sosfilt_zi(s), device=x.device)
+    shape = [1] * x.ndim
+    shape[axis] = 2
+    zi = zi.reshape([n_sections] + shape)
+    sd = _e.asarray(s, device=x.device)
+    n = ext.shape[axis]
+    y, _ = sosfilt(sd, ext, axis=axis,
+                   zi=zi * _e.take(ext, [0], axis=axis))
+    y, _ = sosfilt(sd, _e.flip(y, axis=axis), axis=axis,
+                   zi=zi * _e.take(y, [n - 1], axis=axis))
+    y = _e.flip(y, axis=axis)
+    if edge > 0:
+        y = _e.take(y, list(range(edge, n - edge)), axis=axis)
+    return y

@@ -96,7 +96,9 @@ def sosfilt(sos, x, axis=-1, zi=None):
         else:
             z = zi[k] if isinstance(zi, _e.ndarray) else _e.asarray(
                 zi[k], device=y.device)
-            y, zf = lfilter(sec[:3], sec[3:], y, axis, _e.moveaxis(z, -1,
-                                                                   axis))
-            zfs.append(_e.moveaxis(zf, axis, -1))
+            # SciPy's zi[k] is x's shape with the axis's length 2, as
+            # lfilter's state is (a last-axis state once read zi wrongly
+            # for axis != -1)
+            y, zf = lfilter(sec[:3], sec[3:], y, axis, z)
+            zfs.append(zf)
     return y if zi is None else (y, _e.stack(zfs))
