@@ -362,3 +362,90 @@ def test_second_order_sections(device):
         es.sosfiltfilt(esos, e(x[:, :20]))
     with pytest.raises(ValueError, match="n_sections, 6"):
         es.sosfiltfilt(e(np.ones((2, 5))), e(x))
+
+
+def test_waveforms(device):
+    t = np.linspace(-1, 6, 701)
+    e = ember.asarray(t, device=device)
+    for method, f0, f1 in (("linear", 6, 1), ("quadratic", 1, 9),
+                           ("logarithmic", 2, 20), ("hyperbolic", 3, 8)):
+        tt = t[t >= 0] if method == "hyperbolic" else t
+        et = ember.asarray(tt, device=device)
+        close(es.chirp(et, f0, 5.0, f1, method=method, phi=30),
+              ss.chirp(tt, f0, 5.0, f1, method=method, phi=30), 1e-9, 1e-9)
+    close(es.chirp(e, 1, 2, 5, method="quadratic", vertex_zero=False),
+          ss.chirp(t, 1, 2, 5, method="quadratic", vertex_zero=False),
+          1e-9, 1e-9)
+    close(es.chirp(e, 1, 2, 5, complex=True),
+          ss.chirp(t, 1, 2, 5, complex=True), 1e-9, 1e-9)
+    with pytest.raises(ValueError, match="method"):
+        es.chirp(e, 1, 2, 5, method="bogus")
+    with pytest.raises(ValueError, match="same sign"):
+        es.chirp(e, -1, 2, 5, method="log")
+    x = ember.asarray(np.linspace(-10, 30, 1000), device=device)
+    xs = np.linspace(-10, 30, 1000)
+    for w in (1, 0.5, 0.0, 0.2, 1.5, -0.1):
+        close(es.sawtooth(x, w), ss.sawtooth(xs, w), 1e-12, 1e-12)
+        close(es.square(x, w), ss.square(xs, w))
+    wv = np.linspace(0, 1, 1000)
+    close(es.square(x, ember.asarray(wv, device=device)), ss.square(xs, wv))
+    for args in [(8,), ((3, 4), "mid"), (7, 3), ((2, 3), (1, 2))]:
+        close(es.unit_impulse(*args, device=device), ss.unit_impulse(*args))
+
+
+def test_cola_csd_coherence_lombscargle(device):
+    for win, n, ov in (("hann", 64, 32), ("hann", 64, 16), ("boxcar", 10, 0),
+                       (("tukey", 0.3), 40, 20), ("hamming", 31, 10)):
+        assert es.check_COLA(win, n, ov) == ss.check_COLA(win, n, ov)
+        assert es.check_NOLA(win, n, ov) == ss.check_NOLA(win, n, ov)
+    assert es.check_NOLA(np.zeros(8), 8, 4) is False
+    with pytest.raises(ValueError):
+        es.check_COLA("hann", 8, 8)
+    with pytest.raises(ValueError):
+        es.check_NOLA("hann", 8, -1)
+    x = rng.standard_normal((2, 3000))
+    y = np.roll(x, 3, axis=-1) + 0.3 * rng.standard_normal((2, 3000))
+    ex, ey = ember.asarray(x, device=device), ember.asarray(y, device=device)
+    for kw in [{}, dict(nperseg=128, noverlap=100, nfft=256),
+               dict(scaling="spectrum", average="median"),
+               dict(return_onesided=False, detrend="linear", nperseg=100),
+               dict(window=np.hanning(64), detrend=False)]:
+        for g, w in zip(es.csd(ex, ey, 100.0, **kw),
+                        ss.csd(x, y, 100.0, **kw)):
+            close(g, w, 1e-9, 1e-12)
+    for g, w in zip(es.csd(ex, ex, 100.0), ss.csd(x, x, 100.0)):
+        close(g, w, 1e-9, 1e-12)
+    for g, w in zip(es.csd(ex[:, :2000], ey, axis=-1),
+                    ss.csd(x[:, :2000], y, axis=-1)):
+        close(g, w, 1e-9, 1e-12)
+    for g, w in zip(es.coherence(ex, ey, 100.0, nperseg=200),
+                    ss.coherence(x, y, 100.0, nperseg=200)):
+        close(g, w, 1e-9, 1e-12)
+    for g, w in zip(es.csd(ember.asarray(x.T, device=device),
+                           ember.asarray(y.T, device=device), axis=0),
+                    ss.csd(x.T, y.T, axis=0)):
+        close(g, w, 1e-9, 1e-12)
+    with pytest.raises(ValueError, match="noverlap"):
+        es.csd(ex, ey, nperseg=64, noverlap=64)
+    with pytest.raises(ValueError, match="scaling"):
+        es.csd(ex, ey, scaling="bogus")
+    t = np.sort(rng.random(300)) * 10
+    s = np.sin(2 * np.pi * 1.3 * t) + 0.2 * rng.standard_normal(300) + 0.5
+    f = np.linspace(0.1, 20, 400)
+    et, es_, ef = (ember.asarray(v, device=device) for v in (t, s, f))
+    wts = rng.random(300) + 0.1
+    for kw in [{}, dict(normalize=True), dict(normalize="amplitude"),
+               dict(floating_mean=True),
+               dict(floating_mean=True, normalize=True,
+                    weights=wts)]:
+        kw_e = dict(kw)
+        if "weights" in kw:
+            kw_e["weights"] = ember.asarray(kw["weights"], device=device)
+        close(es.lombscargle(et, es_, ef, **kw_e),
+              ss.lombscargle(t, s, f, **kw), 1e-8, 1e-10)
+    with pytest.raises(ValueError, match="equal non-zero length"):
+        es.lombscargle(et, es_[:10], ef)
+    with pytest.raises(ValueError, match="Normalize"):
+        es.lombscargle(et, es_, ef, normalize="bogus")
+    with pytest.raises(ValueError, match="weights"):
+        es.lombscargle(et, es_, ef, weights=-ember.ones(300, device=device))
