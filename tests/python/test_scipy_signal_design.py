@@ -449,3 +449,52 @@ def test_cola_csd_coherence_lombscargle(device):
         es.lombscargle(et, es_, ef, normalize="bogus")
     with pytest.raises(ValueError, match="weights"):
         es.lombscargle(et, es_, ef, weights=-ember.ones(300, device=device))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128",
+                                   "int64"])
+def test_upfirdn_resample_poly_decimate(device, dtype):
+    x = rng.standard_normal((3, 157)) * 10
+    if dtype == "complex128":
+        x = x + 1j * rng.standard_normal((3, 157))
+    x = x.astype(dtype)
+    e = ember.asarray(x, device=device)
+    tol = 1e-5 if dtype == "float32" else 1e-10
+    h = rng.standard_normal(7)
+    for up, down in ((1, 1), (3, 1), (1, 4), (3, 2), (2, 5)):
+        close(es.upfirdn(h, e, up, down), ss.upfirdn(h, x, up, down), tol,
+              tol)
+        close(es.upfirdn(ember.asarray(h, device=device), e.T, up, down,
+                         axis=0), ss.upfirdn(h, x.T, up, down, axis=0),
+              tol, tol)
+    if dtype == "int64":
+        return
+    for up, down, kw in ((3, 2, {}), (1, 3, {}), (5, 1, {}),
+                         (2, 3, dict(window=("kaiser", 8.0))),
+                         (2, 3, dict(padtype="mean")),
+                         (3, 4, dict(padtype="median")),
+                         (2, 1, dict(window=list(ss.firwin(21, 0.4))))):
+        if dtype == "complex128" and kw.get("padtype") == "median":
+            continue  # ember.median has no complex order
+        close(es.resample_poly(e, up, down, axis=1, **kw),
+              ss.resample_poly(x, up, down, axis=1, **kw), tol, tol)
+    if dtype != "complex128":
+        for kw in [dict(q=4), dict(q=3, ftype="fir"),
+                   dict(q=2, ftype="fir", zero_phase=False),
+                   dict(q=3, zero_phase=False), dict(q=2, n=6)]:
+            want = ss.decimate(x.astype("float64"), **kw)
+            got = es.decimate(ember.asarray(x.astype("float64"),
+                                            device=device), **kw)
+            close(got, want, 1e-8, 1e-9)
+    with pytest.raises(ValueError, match="1-D"):
+        es.upfirdn(np.ones((2, 2)), e)
+    with pytest.raises(ValueError, match=">= 1"):
+        es.upfirdn(h, e, 0, 1)
+    with pytest.raises(NotImplementedError):
+        es.upfirdn(h, e, mode="wrap")
+    with pytest.raises(ValueError, match="integer"):
+        es.resample_poly(e, 1.5, 2)
+    with pytest.raises(ValueError, match="padtype"):
+        es.resample_poly(e, 2, 3, padtype="bogus")
+    with pytest.raises(ValueError, match="ftype"):
+        es.decimate(e, 2, ftype="bogus")
