@@ -224,8 +224,8 @@ def test_ffill_bfill(device):
     empty = p.iloc[:0]
     tm.assert_frame_equal(ef.from_pandas(empty, device=device).ffill().to_pandas(),
                           empty.ffill())
-    with pytest.raises(NotImplementedError, match="limit"):
-        e.ffill(limit=1)
+    # limit= is built now (more cases in test_frame_interpolate.py)
+    tm.assert_frame_equal(e.ffill(limit=1).to_pandas(), p.ffill(limit=1))
 
 
 def test_fillna_str_and_combine_first(device):
