@@ -13,7 +13,8 @@ from ember.scipy import _kernels
 
 
 @pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not found")
-@pytest.mark.parametrize("name", ["label.cuh", "lfilter.cuh", "ndfilter.cuh"])
+@pytest.mark.parametrize("name", ["label.cuh", "lfilter.cuh", "ndfilter.cuh",
+                                  "watershed.cuh"])
 def test_compiles_with_nvrtc(name):
     src = _kernels.source(name)
     ptx = ember.cuda.Program(src).compile("ptx").code

@@ -253,3 +253,36 @@ def test_binary_hit_or_miss(device):
         check(en.binary_hit_or_miss(x, full), nd.binary_hit_or_miss(a, full))
     with pytest.raises(RuntimeError):
         en.binary_hit_or_miss(x, np.ones((3, 3), bool))
+
+
+@pytest.mark.parametrize("shape", [(40,), (23, 31), (7, 9, 11)])
+def test_watershed_ift(device, shape):
+    """SciPy's bucket queue in its order: the labels are SciPy's exactly,
+    ties and the flat-index neighbours across row ends included."""
+    for dtype, top in (("uint8", 255), ("uint16", 3000), ("uint8", 3)):
+        img = rng.integers(0, top + 1, shape).astype(dtype)
+        for mdtype in ("int8", "int32", "int64"):
+            mk = np.zeros(shape, mdtype)
+            flat = mk.reshape(-1)
+            pos = rng.choice(flat.size, 6, replace=False)
+            flat[pos] = [1, 2, 3, -1, 2, -2]
+            x = ember.asarray(img, device=device)
+            m = ember.asarray(mk, device=device)
+            check(en.watershed_ift(x, m), nd.watershed_ift(img, mk))
+            full = np.ones((3,) * len(shape), bool)
+            check(en.watershed_ift(x, m, structure=full),
+                  nd.watershed_ift(img, mk, structure=full))
+    out = ember.zeros(shape, dtype=ember.int16, device=device)
+    assert en.watershed_ift(x, m, output=out) is out
+    check(out, nd.watershed_ift(img, mk, output=np.zeros(shape, np.int16)))
+    with pytest.raises(TypeError, match="unsigned"):
+        en.watershed_ift(x.astype(ember.int32), m)
+    with pytest.raises(RuntimeError, match="marker"):
+        en.watershed_ift(x, m.astype(ember.uint8))
+    with pytest.raises(RuntimeError, match="equal shape"):
+        en.watershed_ift(x, m.reshape(-1)[:-1] if len(shape) == 1 else
+                         m[:-1])
+    with pytest.raises(RuntimeError, match="equal to 3"):
+        en.watershed_ift(x, m, structure=np.ones((5,) * len(shape)))
+    empty = ember.zeros((0,) * len(shape), dtype=ember.uint8, device=device)
+    assert en.watershed_ift(empty, empty.astype(ember.int32)).size == 0

@@ -4,6 +4,8 @@ parallel union-find, kernels/label.cuh), and sum_labels, mean, variance,
 standard_deviation, minimum, maximum and center_of_mass over labelled
 regions (bincounts and ufunc.at, composed); morphology
 (ndimage_morph.py) and geometric transforms (ndimage_interp.py)."""
+import math
+
 import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy._kernels import launch as _launch
@@ -20,7 +22,7 @@ __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
            "center_of_mass", "extrema", "histogram", "minimum_position",
            "maximum_position", "median", "labeled_comprehension",
-           "value_indices"] + _filters.__all__ + \
+           "value_indices", "watershed_ift"] + _filters.__all__ + \
     _morph.__all__ + _interp.__all__ + _fourier.__all__
 
 def generate_binary_structure(rank, connectivity):
@@ -406,3 +408,78 @@ def value_indices(arr, *, ignore_value=None):
             out[v] = tuple(c[start:end] for c in coords)
         start = int(end)
     return out
+
+
+_SIGNED = ("int8", "int16", "int32", "int64")
+
+
+def watershed_ift(input, markers, structure=None, output=None):
+    """scipy.ndimage.watershed_ift: labels grown from the markers by the
+    image foresting transform over a uint8 or uint16 input
+    (kernels/watershed.cuh: SciPy's bucket queue, in its order, on one
+    thread; negative markers are background, processed after the
+    others). The output has the markers' dtype unless output= says
+    otherwise."""
+    import numpy
+    x = _arr(input)
+    if x.dtype.name not in ("uint8", "uint16"):
+        raise TypeError("only 8 and 16 unsigned inputs are supported")
+    st = generate_binary_structure(x.ndim, 1) if structure is None else \
+        numpy.asarray(_e.asnumpy(structure) if isinstance(
+            structure, _e.ndarray) else structure, bool)
+    if st.ndim != x.ndim:
+        raise RuntimeError("structure and input must have equal rank")
+    if any(d != 3 for d in st.shape):
+        raise RuntimeError("structure dimensions must be equal to 3")
+    m = markers if isinstance(markers, _e.ndarray) else \
+        _e.asarray(markers, device=x.device)
+    if tuple(m.shape) != tuple(x.shape):
+        raise RuntimeError("input and markers must have equal shape")
+    if m.dtype.name not in _SIGNED:
+        raise RuntimeError("marker should be of integer type")
+    if isinstance(output, _e.ndarray):
+        if output.dtype.name not in _SIGNED:
+            raise RuntimeError("output should be of integer type")
+        if tuple(output.shape) != tuple(x.shape):
+            raise RuntimeError("output shape not correct")
+    if x.ndim > 7:
+        raise RuntimeError("too many dimensions")
+    out_t = output.dtype if isinstance(output, _e.ndarray) else \
+        (m.dtype if output is None else _e.dtype(output))
+    n = x.size
+    lab = _e.ascontiguousarray(m.astype(_e.int64))
+    if n:
+        dev = x.device
+        src = _e.ascontiguousarray(x.astype(_e.int32))
+        maxval = int(_e.max(src))
+        strides = [1] * x.ndim
+        for d in range(x.ndim - 2, -1, -1):
+            strides[d] = strides[d + 1] * x.shape[d + 1]
+        nstr = []
+        for c in numpy.argwhere(numpy.ones((3,) * x.ndim, bool)):
+            if st[tuple(c)]:
+                # (this module's sum is sum_labels)
+                off = math.fsum((int(v) - 1) * s for v, s in zip(c, strides))
+                off = int(off)
+                if off != 0:
+                    nstr.append(off)
+        i64 = numpy.int64
+        ws = [_e.empty(n, dtype=_e.int64, device=dev),
+              _e.empty(n, dtype=_e.int64, device=dev),
+              _e.empty(n, dtype=_e.int32, device=dev),
+              _e.empty(n, dtype=_e.uint8, device=dev),
+              _e.empty(maxval + 2, dtype=_e.int64, device=dev),
+              _e.empty(maxval + 2, dtype=_e.int64, device=dev)]
+        _launch(dev, "watershed.cuh", "em_watershed_ift", 1,
+                (src, lab, i64(n),
+                 _e.asarray(numpy.array(nstr + [0], numpy.int64), device=dev),
+                 numpy.int32(len(nstr)),
+                 _e.asarray(numpy.array(x.shape, numpy.int64), device=dev),
+                 _e.asarray(numpy.array(strides, numpy.int64), device=dev),
+                 numpy.int32(x.ndim), numpy.int32(maxval)) + tuple(ws),
+                threads=1)
+    y = lab.astype(out_t)
+    if isinstance(output, _e.ndarray):
+        output[...] = y
+        return output
+    return y
