@@ -178,6 +178,13 @@ def test_curandom_generators(drv):
     x = gpuarray.empty(100, np.float32)
     assert m1.fill_uniform(x) is x
     np.testing.assert_array_equal(x.get(), m2.gen_uniform(100, np.float32).get())
+    # the documented stream: one Philox seeded with the seeds and offset,
+    # drawn as 1 - u to land in CURAND's (0, 1]
+    n_seeds = m1.block_count * m1.generators_per_block
+    ref = ember.random.Generator(ember.random.Philox(
+        list(range(n_seeds)) + [0]))
+    np.testing.assert_array_equal(
+        x.get(), 1 - ref.random(100, dtype=np.float32).get())
     other = curandom.MRG32k3aRandomNumberGenerator(seeds, offset=1)
     assert (other.gen_uniform(100, np.float32).get() != x.get()).any()
     y = gpuarray.zeros(1000, np.float64)
