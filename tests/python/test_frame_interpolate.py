@@ -203,8 +203,12 @@ def test_inplace_and_axis(device):
     assert s.to_pandas().tolist() == [1.0, 1.5, 2.0]
     tm.assert_frame_equal(ef.from_pandas(pdf, device=device)
                           .interpolate(axis="index").to_pandas(), pdf.interpolate())
-    with pytest.raises(NotImplementedError, match="axis=1"):
-        ef.from_pandas(pdf, device=device).interpolate(axis=1)
+    for kwargs in ({}, dict(limit=1, limit_direction="both")):
+        _check(pdf, device, axis=1, **kwargs)    # along rows: pandas transposes
+        _check(pdf, device, axis="columns", **kwargs)
+    with pytest.raises(TypeError, match="index"):    # the str column labels as x
+        ef.from_pandas(pdf, device=device).interpolate(method="index", axis=1)
+    _check(pd.DataFrame({"a": [1, 2], "b": [np.nan, 2.0], "c": [3, 4]}), device, axis=1)
     with pytest.raises(ValueError, match="No axis named 1"):
         s.interpolate(axis=1)
 

@@ -170,11 +170,11 @@ def interpolate(obj, method="linear", axis=0, limit=None, inplace=False,
     axes = ("index", "rows", 0) if is_series else ("index", "rows", 0, "columns", 1)
     if axis not in axes:
         raise ValueError(f"No axis named {axis} for object type {type(obj).__name__}")
-    if axis in ("columns", 1):
-        raise NotImplementedError("interpolate(axis=1): across a row's columns (pandas "
-                                  "transposes the frame); interpolate df.T")
     if obj.empty:
         out = obj.copy()
+    elif axis in ("columns", 1):   # along each row: pandas transposes the frame
+        out = interpolate(obj.T, method, 0, limit, False, limit_direction, limit_area,
+                          **kwargs).T
     else:
         _check_method(method, obj.index)
         direction = _direction(limit_direction, method)
