@@ -286,3 +286,44 @@ def test_watershed_ift(device, shape):
         en.watershed_ift(x, m, structure=np.ones((5,) * len(shape)))
     empty = ember.zeros((0,) * len(shape), dtype=ember.uint8, device=device)
     assert en.watershed_ift(empty, empty.astype(ember.int32)).size == 0
+
+
+@pytest.mark.parametrize("shape", [(50,), (21, 26), (6, 7, 9)])
+def test_distance_transform_cdt(device, shape):
+    """SciPy's two chamfer passes in its order: distances and the nearest
+    zero's coordinates are SciPy's, ties included."""
+    for density in (0.9, 0.5):
+        a = (rng.random(shape) < density).astype(np.uint8)
+        x = ember.asarray(a, device=device)
+        # bool metric arrays: SciPy 1.17 reads another dtype's bytes as
+        # bools (an int64 1 is a set byte and seven clear ones), ember
+        # takes its nonzero elements
+        metrics = ["chessboard", "taxicab",
+                   nd.generate_binary_structure(len(shape), 1)]
+        if len(shape) == 2:
+            metrics.append(np.array([[0, 1, 1], [1, 1, 1], [1, 1, 0]],
+                                    bool))
+        for metric in metrics:
+            d, i = en.distance_transform_cdt(x, metric, return_indices=True)
+            wd, wi = nd.distance_transform_cdt(a, metric,
+                                               return_indices=True)
+            check(d, wd)
+            check(i, wi)
+    check(en.distance_transform_cdt(ember.ones(shape, device=device)),
+          nd.distance_transform_cdt(np.ones(shape)))
+    dist = ember.zeros(shape, dtype=ember.int32, device=device)
+    ind = ember.zeros((len(shape),) + shape, dtype=ember.int32,
+                      device=device)
+    assert en.distance_transform_cdt(x, return_indices=True, distances=dist,
+                                     indices=ind) is None
+    check(dist, nd.distance_transform_cdt(a))
+    check(ind, nd.distance_transform_cdt(a, return_distances=False,
+                                         return_indices=True))
+    with pytest.raises(ValueError, match="invalid metric"):
+        en.distance_transform_cdt(x, "bogus")
+    with pytest.raises(ValueError, match="equal to 3"):
+        en.distance_transform_cdt(x, np.ones((5,) * len(shape)))
+    with pytest.raises(RuntimeError, match="at least one"):
+        en.distance_transform_cdt(x, return_distances=False)
+    with pytest.raises(ValueError, match="int32"):
+        en.distance_transform_cdt(x, distances=dist.astype(ember.int64))

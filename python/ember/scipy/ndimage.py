@@ -22,7 +22,7 @@ __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
            "center_of_mass", "extrema", "histogram", "minimum_position",
            "maximum_position", "median", "labeled_comprehension",
-           "value_indices", "watershed_ift"] + _filters.__all__ + \
+           "value_indices", "watershed_ift", "distance_transform_cdt"] + _filters.__all__ + \
     _morph.__all__ + _interp.__all__ + _fourier.__all__
 
 def generate_binary_structure(rank, connectivity):
@@ -483,3 +483,90 @@ def watershed_ift(input, markers, structure=None, output=None):
         output[...] = y
         return output
     return y
+
+
+def distance_transform_cdt(input, metric="chessboard", return_distances=True,
+                           return_indices=False, distances=None,
+                           indices=None):
+    """scipy.ndimage.distance_transform_cdt: the chamfer distance (int32)
+    of each non-zero element to the nearest zero one over the metric's
+    structure ('chessboard': every neighbour, 'taxicab': the faces, or a
+    3 x ... x 3 array), and with return_indices the nearest zero's
+    coordinates: SciPy's two raster passes (kernels/watershed.cuh's
+    em_cdt_pass, sequential, so one thread), so ties pick SciPy's
+    element. -1 where no zero element is reachable, as SciPy's."""
+    import numpy
+    x = _arr(input)
+    ft_in = isinstance(indices, _e.ndarray)
+    dt_in = isinstance(distances, _e.ndarray)
+    if not return_distances and not return_indices:
+        raise RuntimeError("at least one of return_distances/return_indices "
+                           "must be True")
+    if dt_in and not return_distances:
+        raise RuntimeError("return_distances must be True if distances is "
+                           "supplied")
+    if ft_in and not return_indices:
+        raise RuntimeError("return_indices must be True if indices is "
+                           "supplied")
+    if isinstance(metric, str):
+        if metric in ("taxicab", "cityblock", "manhattan"):
+            st = generate_binary_structure(x.ndim, 1)
+        elif metric == "chessboard":
+            st = generate_binary_structure(x.ndim, x.ndim)
+        else:
+            raise ValueError("invalid metric provided")
+    else:
+        st = numpy.asarray(_e.asnumpy(metric) if isinstance(
+            metric, _e.ndarray) else metric)
+        if any(d != 3 for d in st.shape):
+            raise ValueError("metric sizes must be equal to 3")
+    if st.ndim != x.ndim:
+        raise RuntimeError("structure and input must have equal rank")
+    if x.ndim > 16:
+        raise RuntimeError("too many dimensions")
+    if dt_in:
+        if distances.dtype != _e.int32:
+            raise ValueError("distances must be of int32 type")
+        if tuple(distances.shape) != tuple(x.shape):
+            raise ValueError("distances has wrong shape")
+    dt = _e.ascontiguousarray(_e.where(x != 0, -1, 0).astype(_e.int32))
+    n = x.size
+    ft = _e.arange(n, dtype=_e.int32, device=x.device) if return_indices \
+        else _e.zeros(1, dtype=_e.int32, device=x.device)
+    flat = st.reshape(-1) != 0
+    offs = []
+    for k in range(flat.size // 2):
+        if flat[k]:
+            offs.extend(int(v) - 1 for v in numpy.unravel_index(k, st.shape))
+    if n and offs:
+        dev = x.device
+        args = (dt, ft, numpy.int32(return_indices), numpy.int64(n),
+                _e.asarray(numpy.array(x.shape, numpy.int64), device=dev),
+                numpy.int32(x.ndim),
+                _e.asarray(numpy.array(offs, numpy.int64), device=dev),
+                numpy.int32(len(offs) // x.ndim))
+        for rev in (0, 1):
+            _launch(dev, "watershed.cuh", "em_cdt_pass", 1,
+                    args + (numpy.int32(rev),), threads=1)
+    result = []
+    if return_distances:
+        if dt_in:
+            distances[...] = dt
+        else:
+            result.append(dt)
+    if return_indices:
+        if ft_in:
+            if indices.dtype != _e.int32:
+                raise ValueError("indices array must be int32")
+            if tuple(indices.shape) != (x.ndim,) + tuple(x.shape):
+                raise ValueError("indices array has wrong shape")
+        coords = _e.indices(x.shape, dtype=_e.int32, device=x.device)
+        idx = _e.stack([coords[d].reshape(-1)[ft].reshape(x.shape)
+                        for d in range(x.ndim)]) if x.ndim else coords
+        if ft_in:
+            indices[...] = idx
+        else:
+            result.append(idx)
+    if len(result) == 2:
+        return tuple(result)
+    return result[0] if result else None

@@ -107,3 +107,56 @@ extern "C" __global__ void em_watershed_ift(
         }
     }
 }
+
+/* One pass of ember.scipy.ndimage.distance_transform_cdt, SciPy's chamfer
+ * pass step for step: the elements in C order (reverse = 1: in reverse
+ * order, the offsets negated, as SciPy's second pass over the reversed
+ * array), each non-zero distance lowered to one more than the smallest
+ * non-negative one among the structure's first half of neighbours (the
+ * first such neighbour in the structure's order where they tie; -1 is
+ * "not reached yet", outside the array counts as -1), and with ft the
+ * index of the nearest background element carried along. A raster scan
+ * depends on the elements before it, so one thread runs it. */
+extern "C" __global__ void em_cdt_pass(int *dt, int *ft, int use_ft,
+                                       long long n, const long long *dims,
+                                       int ndim, const long long *offc,
+                                       int noff, int reverse)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0)
+        return;
+    long long c[16];
+    for (long long t = 0; t < n; t++) {
+        long long j = reverse ? n - 1 - t : t;
+        int value = dt[j];
+        if (value == 0)
+            continue;
+        long long rem = j;
+        for (int d = ndim - 1; d >= 0; d--) {
+            c[d] = rem % dims[d];
+            rem /= dims[d];
+        }
+        int mn = value;
+        long long best = -1;
+        for (int k = 0; k < noff; k++) {
+            long long idx = 0;
+            int out = 0;
+            for (int d = 0; d < ndim; d++) {
+                long long o = offc[k * ndim + d];
+                long long q = c[d] + (reverse ? -o : o);
+                if (q < 0 || q >= dims[d]) {
+                    out = 1;
+                    break;
+                }
+                idx = idx * dims[d] + q;
+            }
+            int tt = out ? -1 : dt[idx];
+            if (tt >= 0 && (mn < 0 || tt + 1 < mn)) {
+                mn = tt + 1;
+                best = idx;
+            }
+        }
+        dt[j] = mn;
+        if (use_ft && best >= 0)
+            ft[j] = ft[best];
+    }
+}
