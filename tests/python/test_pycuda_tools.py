@@ -227,6 +227,42 @@ def test_exception_names(drv):
         drv.Context.pop()
 
 
+def test_driver_failures_as_pycuda_reports_them(drv):
+    """ember's CUDAError, re-raised by the driver calls as the kind PyCUDA
+    reports for its CUresult; ember's own failures (no CUresult) stay
+    Error, and what is already a kind passes through."""
+    from ember.pycuda import _errors
+
+    def failing(name):
+        @_errors.translated
+        def call():
+            raise ember.CUDAError._from_c("cuCtxSynchronize: " + name, 1, name)
+        return call
+    cases = {"CUDA_ERROR_LAUNCH_FAILED": drv.LaunchError,
+             "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": drv.LaunchError,
+             "CUDA_ERROR_ILLEGAL_ADDRESS": drv.LogicError,
+             "CUDA_ERROR_INVALID_VALUE": drv.LogicError,
+             "CUDA_ERROR_NO_BINARY_FOR_GPU": drv.RuntimeError,
+             "CUDA_ERROR_UNKNOWN": drv.Error, "": drv.Error}
+    for name, cls in cases.items():
+        with pytest.raises(cls) as info:
+            failing(name)()
+        assert type(info.value) is cls and info.value.name == name
+        assert isinstance(info.value, ember.CUDAError)
+        assert str(info.value) == "cuCtxSynchronize: " + name
+
+    @_errors.translated
+    def already():
+        raise drv.LogicError("pop without push")
+    with pytest.raises(drv.LogicError, match="pop without push"):
+        already()
+    # the driver's entry points are wrapped
+    for f in (drv.mem_alloc, drv.memcpy_htod, drv.memcpy_dtoh_async,
+              drv.memset_d32, drv.Context.synchronize, drv.Stream.synchronize,
+              drv.Event.record, drv.Device.get_attribute):
+        assert f.__wrapped__ is not None, f
+
+
 def test_device_attribute_numbers(drv):
     da = drv.device_attribute
     # CUDA's CUdevice_attribute numbers, from cuda.h

@@ -10,15 +10,19 @@ catch what ember's runtime raises:
   built-in one everywhere (CuPy's OutOfMemoryError is the same alias).
 - CompileError is ember.CompileError, which SourceModule raises with the
   compiler's log.
-- LogicError, LaunchError and RuntimeError are kinds of Error that
-  ember.pycuda raises for its own checks (a call in the wrong state,
-  a launch it refuses, a failure of the runtime's bookkeeping)."""
+- LogicError, LaunchError and RuntimeError are kinds of Error. The
+  driver calls of ember.pycuda go through `translated`, which re-raises
+  ember's CUDAError as the kind PyCUDA reports for its CUresult (a
+  kernel that faulted is a LaunchError at the next synchronize, as in
+  PyCUDA), and ember.pycuda raises them for its own checks (a call in
+  the wrong state is a LogicError)."""
 import builtins
+import functools
 
 import ember
 
 __all__ = ["Error", "LogicError", "LaunchError", "RuntimeError",
-           "MemoryError", "CompileError"]
+           "MemoryError", "CompileError", "translated"]
 
 Error = ember.CUDAError
 MemoryError = builtins.MemoryError
@@ -39,3 +43,44 @@ class LaunchError(Error):
 class RuntimeError(Error):
     """A failure of the runtime that is not the caller's."""
     __module__ = "ember.pycuda.driver"
+
+
+# The CUresult names PyCUDA reports as LaunchError and as RuntimeError; it
+# reports CUDA_ERROR_UNKNOWN as plain Error and every other failure as
+# LogicError (an illegal address, an invalid value, ...).
+_LAUNCH = frozenset((
+    "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+    "CUDA_ERROR_LAUNCH_TIMEOUT", "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"))
+_RUNTIME = frozenset((
+    "CUDA_ERROR_NO_DEVICE", "CUDA_ERROR_NO_BINARY_FOR_GPU",
+    "CUDA_ERROR_FILE_NOT_FOUND", "CUDA_ERROR_NOT_READY",
+    "CUDA_ERROR_ECC_UNCORRECTABLE"))
+
+
+def kind_of(name):
+    """PyCUDA's class for a driver failure named name; Error for none (a
+    failure ember detected itself carries no CUresult)."""
+    if not name or name == "CUDA_ERROR_UNKNOWN":
+        return Error
+    if name in _LAUNCH:
+        return LaunchError
+    if name in _RUNTIME:
+        return RuntimeError
+    return LogicError
+
+
+def translated(func):
+    """func, with ember's CUDAError re-raised as PyCUDA's kind of it (the
+    same message, .code and .name; still a CUDAError)."""
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except Error as e:
+            cls = kind_of(e.name)
+            if type(e) is not Error or cls is Error:
+                raise
+            new = cls(*e.args)
+            new.code, new.name = e.code, e.name
+            raise new.with_traceback(e.__traceback__) from None
+    return call

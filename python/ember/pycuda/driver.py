@@ -18,7 +18,7 @@ from ember.cuda._device_attributes import ATTRIBUTES as _ATTRIBUTES
 
 # PyCUDA's exception names (_errors.py says how each maps onto ember's)
 from ._errors import (Error, LogicError, LaunchError, RuntimeError,
-                      MemoryError, CompileError)
+                      MemoryError, CompileError, translated)
 
 __all__ = [
     "init", "get_version", "get_driver_version", "Error", "LogicError",
@@ -98,6 +98,7 @@ class Device:
         return "%04X:%02X:%02X.0" % (p["pciDomainID"], p["pciBusID"],
                                      p["pciDeviceID"])
 
+    @translated
     def get_attribute(self, attr):
         """The value of a device_attribute (or its number): the driver's
         answer on a GPU, the cpu device's from its properties (0 for the
@@ -143,6 +144,7 @@ class Context:
     context), so these are the calls PyCUDA programs make on it."""
 
     @staticmethod
+    @translated
     def synchronize():
         ember.get_current_device().synchronize()
 
@@ -207,6 +209,7 @@ class DeviceAllocation:
         return "<DeviceAllocation %d bytes at %#x>" % (self.size, self.ptr)
 
 
+@translated
 def mem_alloc(nbytes):
     return DeviceAllocation(ember.alloc(int(nbytes)))
 
@@ -269,43 +272,52 @@ def _stream(s):
     return s._s if isinstance(s, Stream) else s
 
 
+@translated
 def memcpy_htod(dest, src):
     h = _host_bytes(src, False)
     _device_bytes(dest, h.nbytes).copy_to_device(h)
 
 
+@translated
 def memcpy_dtoh(dest, src):
     h = _host_bytes(dest, True)
     _device_bytes(src, h.nbytes).copy_to_host(h)
 
 
+@translated
 def memcpy_dtod(dest, src, size):
     _device_bytes(dest, size).copy_to_device(_device_bytes(src, size))
 
 
+@translated
 def memcpy_htod_async(dest, src, stream=None):
     h = _host_bytes(src, False)
     _device_bytes(dest, h.nbytes).copy_to_device(h, stream=_stream(stream))
 
 
+@translated
 def memcpy_dtoh_async(dest, src, stream=None):
     h = _host_bytes(dest, True)
     _device_bytes(src, h.nbytes).copy_to_host(h, stream=_stream(stream))
 
 
+@translated
 def memcpy_dtod_async(dest, src, size, stream=None):
     _device_bytes(dest, size).copy_to_device(_device_bytes(src, size),
                                              stream=_stream(stream))
 
 
+@translated
 def memset_d8(dest, data, count):
     _device_bytes(dest, count, numpy.uint8).fill(data)
 
 
+@translated
 def memset_d16(dest, data, count):
     _device_bytes(dest, 2 * count, numpy.uint16).fill(data)
 
 
+@translated
 def memset_d32(dest, data, count):
     _device_bytes(dest, 4 * count, numpy.uint32).fill(data)
 
@@ -362,9 +374,11 @@ class Stream:
     def __init__(self, flags=0):
         self._s = ember.Stream()
 
+    @translated
     def synchronize(self):
         self._s.synchronize()
 
+    @translated
     def is_done(self):
         return self._s.query()
 
@@ -380,21 +394,26 @@ class Event:
     def __init__(self, flags=0):
         self._e = ember.Event()
 
+    @translated
     def record(self, stream=None):
         self._e.record(_stream(stream))
         return self
 
+    @translated
     def synchronize(self):
         self._e.synchronize()
         return self
 
+    @translated
     def query(self):
         return self._e.query()
 
+    @translated
     def time_since(self, event):
         """Milliseconds from event to this one."""
         return ember.get_elapsed_time(event._e, self._e)
 
+    @translated
     def time_till(self, event):
         """Milliseconds from this event to event."""
         return ember.get_elapsed_time(self._e, event._e)
@@ -450,6 +469,7 @@ class Function:
         return tuple(_pointer_arg(a, self.name, i) if k == "pointer" else a
                      for i, (a, k) in enumerate(zip(args, kinds)))
 
+    @translated
     def _launch(self, grid, block, args, shared, stream, timed=False):
         grid = _dims(grid, "grid")
         block = _dims(block, "block")
