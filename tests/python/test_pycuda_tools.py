@@ -58,6 +58,11 @@ def test_device_memory_pool(drv):
     g = gpuarray.to_gpu(h, allocator=pool.allocate)
     np.testing.assert_array_equal(g.get(), h)
     np.testing.assert_array_equal((g * 2).get(), h * 2)
+    assert pool.active_blocks == 1 and pool.active_bytes == h.nbytes
+    del g
+    import gc
+    gc.collect()
+    assert pool.active_blocks == 0
     assert pool.held_blocks >= 0 and pool.managed_bytes >= 0
     pool.free_held()
     pool.stop_holding()

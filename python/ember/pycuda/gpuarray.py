@@ -49,8 +49,13 @@ class GPUArray(ember.ndarray):
         if gpudata is not None:
             memptr = gpudata._memptr() if isinstance(
                 gpudata, DeviceAllocation) else gpudata
-        return super().__new__(cls, shape, dtype, memptr=memptr,
-                               strides=strides, order=order)
+        a = super().__new__(cls, shape, dtype, memptr=memptr,
+                            strides=strides, order=order)
+        if isinstance(gpudata, DeviceAllocation):
+            # the memory lives through memptr; the allocation object too,
+            # so its pool counts it active and its address stays resolvable
+            a._allocation = gpudata
+        return a
 
     @property
     def gpudata(self):

@@ -2,10 +2,11 @@
 page-locked memory pools, the default context and the dtype -> C type
 names that PyCUDA programs build kernel source from.
 
-The pools are views of ember's own: DeviceMemoryPool allocates from the
-current device's caching pool (src/runtime/pool.c), PageLockedMemoryPool
-from ember.cuda's pinned-memory pool, so there is one cache of each kind
-however many PyCUDA pools a program makes."""
+The pools are ember's own: DeviceMemoryPool allocates from the current
+device's caching pool (src/runtime/pool.c), so there is one device cache
+however many PyCUDA pools a program makes; each PageLockedMemoryPool is
+one of ember.cuda's PinnedMemoryPools, holding its own page-locked blocks
+as PyCUDA's pools do."""
 import functools
 import weakref
 
