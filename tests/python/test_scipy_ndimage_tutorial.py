@@ -327,3 +327,31 @@ def test_distance_transform_cdt(device, shape):
         en.distance_transform_cdt(x, return_distances=False)
     with pytest.raises(ValueError, match="int32"):
         en.distance_transform_cdt(x, distances=dist.astype(ember.int64))
+
+
+@pytest.mark.parametrize("shape", [(40,), (17, 21), (6, 7, 8)])
+def test_distance_transform_bf(device, shape):
+    """Brute force over the border elements in SciPy's order: distances
+    and the nearest border element's coordinates (ties included) are
+    SciPy's, for every metric and a sampling."""
+    for density in (0.8, 0.4):
+        a = (rng.random(shape) < density).astype(np.int16)
+        x = ember.asarray(a, device=device)
+        for metric in ("euclidean", "taxicab", "chessboard"):
+            d, i = en.distance_transform_bf(x, metric, return_indices=True)
+            wd, wi = nd.distance_transform_bf(a, metric,
+                                              return_indices=True)
+            check(d, wd)
+            check(i, wi)
+        samp = [1.5, 0.5, 2.0][:len(shape)]
+        check(en.distance_transform_bf(x, sampling=samp),
+              nd.distance_transform_bf(a, sampling=samp))
+    dist = ember.zeros(shape, dtype=ember.uint32, device=device)
+    assert en.distance_transform_bf(x, "taxicab", distances=dist) is None
+    check(dist, nd.distance_transform_bf(a, "taxicab"))
+    with pytest.raises(RuntimeError, match="metric"):
+        en.distance_transform_bf(x, "bogus")
+    with pytest.raises(RuntimeError, match="float64"):
+        en.distance_transform_bf(x, distances=dist)
+    with pytest.raises(RuntimeError, match="at least one"):
+        en.distance_transform_bf(x, return_distances=False)

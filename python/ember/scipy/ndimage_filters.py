@@ -19,7 +19,7 @@ __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "rank_filter", "median_filter", "percentile_filter",
            "generic_laplace", "generic_gradient_magnitude",
            "gaussian_laplace", "gaussian_gradient_magnitude",
-           "distance_transform_edt"]
+           "distance_transform_edt", "distance_transform_bf"]
 
 _MODES = {"reflect": 0, "grid-mirror": 0, "mirror": 1, "nearest": 2,
           "wrap": 3, "grid-wrap": 3, "constant": 4, "grid-constant": 4}
@@ -716,3 +716,98 @@ def distance_transform_edt(input, sampling=None, return_distances=True,
     if return_indices and indices is None:
         got.append(ix)
     return None if not got else got[0] if len(got) == 1 else tuple(got)
+
+
+def distance_transform_bf(input, metric="euclidean", sampling=None,
+                          return_distances=True, return_indices=False,
+                          distances=None, indices=None):
+    """scipy.ndimage.distance_transform_bf: each non-zero element's
+    distance to the nearest background element that touches the
+    foreground, by brute force (em_dist_bf, one thread an element over
+    every such border element, in SciPy's order, so ties name SciPy's
+    element): 'euclidean' (float64, with sampling), 'taxicab' or
+    'chessboard' (uint32)."""
+    import numpy
+    from ember.scipy.ndimage_morph import binary_dilation
+    from ember.scipy.ndimage import generate_binary_structure
+    dt_in = isinstance(distances, _e.ndarray)
+    ft_in = isinstance(indices, _e.ndarray)
+    if not (return_distances or return_indices):
+        raise RuntimeError("at least one of return_distances/return_indices "
+                           "must be True")
+    if dt_in and not return_distances:
+        raise RuntimeError("return_distances must be True if distances is "
+                           "supplied")
+    if ft_in and not return_indices:
+        raise RuntimeError("return_indices must be True if indices is "
+                           "supplied")
+    x = _arr(input) != 0
+    if x.ndim > 16:
+        raise RuntimeError("too many dimensions")
+    border = binary_dilation(x, generate_binary_structure(x.ndim, x.ndim)) \
+        ^ x
+    kind = _e.ascontiguousarray(x.astype(_e.int8) - border.astype(_e.int8))
+    m = metric.lower()
+    code = {"euclidean": 1, "taxicab": 2, "cityblock": 2, "manhattan": 2,
+            "chessboard": 3}.get(m)
+    if code is None:
+        raise RuntimeError("distance metric not supported")
+    dev = x.device
+    samp = None
+    if sampling is not None:
+        samp = _per_axis(sampling, x.ndim)
+        if len(samp) != x.ndim:
+            raise RuntimeError("sequence argument must have length equal to "
+                               "input rank")
+    dt_t = _e.float64 if code == 1 else _e.uint32
+    if dt_in:
+        if tuple(distances.shape) != tuple(x.shape):
+            raise RuntimeError("distances array has wrong shape")
+        if distances.dtype != dt_t:
+            raise RuntimeError("distances array must be " + dt_t.name)
+    n = x.size
+    dd = _e.zeros(x.shape if code == 1 and return_distances else 1,
+                  dtype=_e.float64, device=dev)
+    du = _e.zeros(x.shape if code != 1 and return_distances else 1,
+                  dtype=_e.uint32, device=dev)
+    ft = _e.zeros(x.shape if return_indices else 1, dtype=_e.int32,
+                  device=dev)
+    if n:
+        flat = _e.nonzero(kind.reshape(-1) < 0)[0].astype(_e.int64)
+        coords = [c.reshape(-1)[flat] for c in
+                  _e.indices(x.shape, dtype=_e.int64, device=dev)]
+        bc = _e.ascontiguousarray(_e.stack(coords + [flat], axis=1)) \
+            if flat.size else _e.zeros((1, x.ndim + 1), dtype=_e.int64,
+                                       device=dev)
+        sd = _e.asarray(numpy.array(samp if samp else [1.0], numpy.float64),
+                        device=dev)
+        _launch(dev, "em_dist_bf", n,
+                (kind, _e.asarray(numpy.array(x.shape, numpy.int64),
+                                  device=dev), numpy.int32(x.ndim),
+                 numpy.int64(n), bc, numpy.int64(flat.size), sd,
+                 numpy.int32(samp is not None), numpy.int32(code), dd, du,
+                 ft, numpy.int32(return_distances),
+                 numpy.int32(return_indices)))
+    result = []
+    if return_distances:
+        d = dd if code == 1 else du
+        if dt_in:
+            distances[...] = d
+        else:
+            result.append(d)
+    if return_indices:
+        if ft_in:
+            if indices.dtype != _e.int32:
+                raise RuntimeError("indices array must be int32")
+            if tuple(indices.shape) != (x.ndim,) + tuple(x.shape):
+                raise RuntimeError("indices array has wrong shape")
+        c = _e.indices(x.shape, dtype=_e.int32, device=dev)
+        idx = _e.stack([c[k].reshape(-1)[ft.reshape(-1)].reshape(x.shape)
+                        for k in range(x.ndim)])
+        if ft_in:
+            indices[...] = idx
+        else:
+            result.append(idx)
+    if len(result) == 2:
+        return tuple(result)
+    return result[0] if result else None
