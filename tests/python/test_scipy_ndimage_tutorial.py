@@ -355,3 +355,75 @@ def test_distance_transform_bf(device, shape):
         en.distance_transform_bf(x, distances=dist)
     with pytest.raises(RuntimeError, match="at least one"):
         en.distance_transform_bf(x, return_distances=False)
+
+
+_RMS = r'''extern "C" __global__ void rms(const double *b, int n, double *r)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += b[i] * b[i] * (i + 1);
+    r[0] = s / n;
+}'''
+_LINE = r'''extern "C" __global__ void line3(double *il, ptrdiff_t L,
+                                   double *ol, ptrdiff_t n)
+{
+    for (ptrdiff_t i = 0; i < n; i++)
+        ol[i] = il[i] + 2 * il[i + 1] + 3 * il[i + 2] - (double)L;
+}'''
+
+
+def _rms(b):
+    return float((b * b * np.arange(1, b.size + 1)).sum() / b.size)
+
+
+def _line3(il, ol):
+    ol[...] = il[:-2] + 2 * il[1:-1] + 3 * il[2:] - il.size
+
+
+@pytest.mark.parametrize("shape", [(30,), (9, 12), (5, 6, 7)])
+def test_generic_filters_with_raw_kernels(device, shape):
+    """The tutorial's generic_filter/generic_filter1d examples as cupyx
+    users write them: the function an ember.RawKernel, against SciPy
+    calling the same function in Python."""
+    img = rng.standard_normal(shape)
+    x = ember.asarray(img, device=device)
+    k = ember.RawKernel(_RMS, "rms")
+    fp = rng.random((3,) * len(shape)) < 0.6
+    fp.flat[0] = True
+    for kw in [dict(size=3), dict(footprint=fp),
+               dict(footprint=fp, mode="constant", cval=1.5),
+               dict(size=2, mode="wrap", origin=-1),
+               dict(size=3, mode="mirror", output=np.float32)]:
+        check(en.generic_filter(x, k, **kw), nd.generic_filter(img, _rms,
+                                                               **kw),
+              1e-6 if kw.get("output") is np.float32 else 1e-12, 1e-6)
+    k1 = ember.RawKernel(_LINE, "line3")
+    ints = (img * 10).astype(np.int32)
+    xi = ember.asarray(ints, device=device)
+    for axis in range(len(shape)):
+        for kw in [{}, dict(mode="nearest", origin=1),
+                   dict(mode="constant", cval=-2.0)]:
+            check(en.generic_filter1d(xi, k1, 3, axis=axis, **kw),
+                  nd.generic_filter1d(ints, _line3, 3, axis=axis, **kw))
+    with pytest.raises(TypeError, match="RawKernel"):
+        en.generic_filter(x, _rms, size=3)
+    with pytest.raises(TypeError, match="RawKernel"):
+        en.generic_filter1d(x, _line3, 3)
+    with pytest.raises(RuntimeError):
+        en.generic_filter1d(x, k1, 0)
+    with pytest.raises(RuntimeError):
+        en.generic_filter(x, k)
+
+
+def test_generic_filter_sources_compile_for_the_gpu(need_nvrtc):
+    """The generated kernels (on cpu they run compiled by the host C
+    compiler) through NVRTC."""
+    from ember.scipy import ndimage_generic as g
+    from ember.scipy import _kernels
+    for code, name, body, n in ((_RMS, "rms", g._BODY_ND, 9),
+                                (_LINE, "line3", g._BODY_1D, 0)):
+        src = _kernels.source("ndindex.cuh") + "\n" + \
+            g._GLOBAL.sub("__device__", code) + "\n" + \
+            body.replace("USER", name).replace("EM_GF_N", str(max(n, 1)))
+        ptx = ember.cuda.Program(src).compile("ptx").code
+        assert ptx.count(b".entry") == 1

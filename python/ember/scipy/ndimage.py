@@ -17,13 +17,16 @@ from ember.scipy.ndimage_interp import *  # noqa: F401,F403
 from ember.scipy import ndimage_interp as _interp
 from ember.scipy.ndimage_fourier import *  # noqa: F401,F403
 from ember.scipy import ndimage_fourier as _fourier
+from ember.scipy.ndimage_generic import *  # noqa: F401,F403
+from ember.scipy import ndimage_generic as _generic
 
 __all__ = ["label", "generate_binary_structure", "sum_labels", "sum",
            "mean", "variance", "standard_deviation", "minimum", "maximum",
            "center_of_mass", "extrema", "histogram", "minimum_position",
            "maximum_position", "median", "labeled_comprehension",
-           "value_indices", "watershed_ift", "distance_transform_cdt"] + _filters.__all__ + \
-    _morph.__all__ + _interp.__all__ + _fourier.__all__
+           "value_indices", "watershed_ift", "distance_transform_cdt"] + \
+    _filters.__all__ + _morph.__all__ + _interp.__all__ + \
+    _fourier.__all__ + _generic.__all__
 
 def generate_binary_structure(rank, connectivity):
     """scipy.ndimage.generate_binary_structure, as a NumPy bool array:
