@@ -365,3 +365,51 @@ def test_cusparse_on_a_stream(need_cuda, dtype):
         np.testing.assert_allclose(N(ym), b @ xm, rtol=tol, atol=tol)
         np.testing.assert_allclose(N(a @ ev), b @ xv, rtol=tol, atol=tol)
         np.testing.assert_allclose(N(a @ em), b @ xm, rtol=tol, atol=tol)
+
+
+def test_tutorial_coo_argmax_canonical(device):
+    """What SciPy's sparse tutorial asks of a COO array: argmax/argmin over
+    the whole matrix (an implicit zero's position where zero wins),
+    todense, and has_canonical_format set by sum_duplicates."""
+    sps = ss
+    D = np.array([[1, 0, 0, 2], [0, 4, 1, 0], [0, 0, 5, 0]])
+    cases = [D, -D, np.ones((2, 3)), -np.ones((2, 3)), np.zeros((2, 2)),
+             np.array([[0, -1], [-2, 0]]), np.array([[3, 0], [0, 0]]),
+             np.array([[0.0, 2.0], [0.0, 0.0]])]
+    for a in cases:
+        for cls in ("coo_array", "csr_matrix", "csc_matrix"):
+            m = getattr(es, cls)(ember.asarray(a, device=device))
+            w = getattr(sps, cls)(a)
+            assert m.argmax() == w.argmax(), (cls, a)
+            assert m.argmin() == w.argmin(), (cls, a)
+    # explicit zeros stored: still SciPy's pick
+    z = sps.coo_array(([0.0, -1.0, 0.0], ([0, 0, 1], [1, 2, 0])),
+                      shape=(2, 3))
+    ez = es.coo_array((ember.asarray([0.0, -1.0, 0.0], device=device),
+                       (ember.asarray([0, 0, 1], device=device),
+                        ember.asarray([1, 2, 0], device=device))),
+                      shape=(2, 3))
+    assert ez.argmax() == z.argmax() and ez.argmin() == z.argmin()
+    with pytest.raises(ValueError, match="empty"):
+        es.csr_matrix(ember.zeros((0, 3), device=device)).argmax()
+    with pytest.raises(NotImplementedError):
+        es.csr_matrix(ember.asarray(D, device=device)).argmax(axis=0)
+    e = lambda v: ember.asarray(v, device=device)  # noqa: E731
+    d = es.coo_array((e([1, 2, 1, 3, 1, 5]), (e([0, 0, 1, 1, 1, 2]),
+                                              e([0, 3, 1, 1, 2, 2]))))
+    w = sps.coo_array(([1, 2, 1, 3, 1, 5], ([0, 0, 1, 1, 1, 2],
+                                            [0, 3, 1, 1, 2, 2])))
+    assert d.nnz == w.nnz == 6
+    np.testing.assert_array_equal(ember.asnumpy(d.todense()), w.todense())
+    assert d.has_canonical_format == w.has_canonical_format
+    d.sum_duplicates()
+    w.sum_duplicates()
+    assert d.nnz == w.nnz and d.has_canonical_format == \
+        w.has_canonical_format
+    np.testing.assert_array_equal(ember.asnumpy(d.toarray()), w.toarray())
+    assert es.coo_array(e(D)).has_canonical_format is True
+    assert es.csr_array(e(D)).tocoo().has_canonical_format is True
+    assert es.csc_array(e(D)).tocoo().has_canonical_format is False
+    assert es.coo_array(es.csr_array(e(D))).has_canonical_format is False
+    np.testing.assert_array_equal(
+        ember.asnumpy(es.csr_matrix(e(D)).todense()), D)

@@ -23,7 +23,7 @@ product and sum(axis) is 2-D for both.
 Not here yet: complex values beyond @ with dense operands on cuda;
 division of sparse by sparse; broadcasting of a (1, n) or (m, 1) sparse
 operand in multiply; assignment into a matrix; the dia, bsr, lil and dok
-formats; argmax/argmin.
+formats; argmax/argmin along an axis.
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
 the number of elements allow, else int64, as SciPy picks them (and half the
@@ -190,7 +190,11 @@ class _compressed:
 
     def tocoo(self, copy=False):
         d, r, c = self._rc_arrays()
-        return coo_matrix((d, (r, c)), shape=self._shape)
+        out = coo_matrix((d, (r, c)), shape=self._shape)
+        # row-major and unique only from a canonical CSR, as SciPy flags it
+        out.has_canonical_format = self.format == "csr" and \
+            self.has_canonical_format
+        return out
 
     def tocsr(self, copy=False):
         return self._as("csr", copy)
@@ -624,6 +628,46 @@ class _compressed:
     def min(self, axis=None, out=None):
         return self._reduce_extreme(axis, "minimum")
 
+    def _arg_extreme(self, axis, name):
+        """SciPy's argmax/argmin over the whole matrix: the C-order index
+        of the extreme, an implicit zero's (the first missing position)
+        where zero wins or ties first."""
+        if axis is not None:
+            raise NotImplementedError(f"{name}(axis={axis}): only over the "
+                                      "whole matrix for now")
+        m, n = self._shape
+        if m * n == 0:
+            raise ValueError("Cannot apply the operation to an empty "
+                             "matrix.")
+        if self.nnz == 0:
+            return 0
+        d, r, col = self._canonical()._rc_arrays()
+        am = int(getattr(_e, name)(d))
+        v = d[am]
+        zero = 0
+        better = bool(v > zero) if name == "argmax" else bool(v < zero)
+        idx = int(r[am]) * n + int(col[am])
+        if better or d.size == m * n:
+            return idx
+        flat = r.astype(_e.int64) * n + col.astype(_e.int64)
+        miss = flat != _e.arange(flat.size, dtype=_e.int64,
+                                 device=flat.device)
+        first = int(_e.argmax(miss)) if bool(_e.any(miss)) else flat.size
+        return min(first, idx) if bool(v == zero) else first
+
+    def argmax(self, axis=None, out=None):
+        """scipy.sparse's argmax over the whole matrix (axis=None)."""
+        return self._arg_extreme(axis, "argmax")
+
+    def argmin(self, axis=None, out=None):
+        """scipy.sparse's argmin over the whole matrix (axis=None)."""
+        return self._arg_extreme(axis, "argmin")
+
+    def todense(self, order=None, out=None):
+        """The dense matrix as a 2-D ember array (SciPy gives np.matrix,
+        cupyx a cupy.ndarray)."""
+        return self.toarray(order, out)
+
     def trace(self, offset=0):
         return self.diagonal(offset).sum()
 
@@ -731,6 +775,16 @@ class coo_matrix:
             self.row, self.col = (i.astype(_e.int64) for i in _e.nonzero(dense))
             self.data = dense[self.row, self.col]
             self._shape = tuple(dense.shape)
+        # SciPy's flag: set where the entries are known sorted and unique
+        # (from a dense array or a canonical matrix), else clear until
+        # sum_duplicates, even when the triplets happen to be canonical
+        if isinstance(arg1, coo_matrix):
+            self.has_canonical_format = arg1.has_canonical_format
+        else:
+            self.has_canonical_format = not issparse(arg1) and \
+                not _is_scipy_sparse(arg1) and not (
+                    isinstance(arg1, tuple) and len(arg1) == 2 and
+                    isinstance(arg1[1], tuple))
         if dtype is not None:
             self.data = self.data.astype(dtype)
         if copy:
@@ -742,17 +796,26 @@ class coo_matrix:
     device = property(lambda self: self.data.device)
 
     def copy(self):
-        return coo_matrix((self.data, (self.row, self.col)),
-                          shape=self._shape, copy=True)
+        c = coo_matrix((self.data, (self.row, self.col)),
+                       shape=self._shape, copy=True)
+        c.has_canonical_format = self.has_canonical_format
+        return c
 
     def astype(self, t):
-        return coo_matrix((self.data.astype(t), (self.row, self.col)),
-                          shape=self._shape)
+        c = coo_matrix((self.data.astype(t), (self.row, self.col)),
+                       shape=self._shape)
+        c.has_canonical_format = self.has_canonical_format
+        return c
 
     def sum_duplicates(self):
         """Sorts by (row, column) and sums duplicates, in place."""
         c = self.tocsr().tocoo()
         self.data, self.row, self.col = c.data, c.row, c.col
+        self.has_canonical_format = True
+
+    def todense(self, order=None, out=None):
+        """The dense matrix as a 2-D ember array."""
+        return self.toarray(order, out)
 
     def eliminate_zeros(self):
         keep = self.data != 0
@@ -820,7 +883,7 @@ for _n in _UNARY:
 for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "multiply",
            "maximum", "minimum", "__eq__", "__ne__", "__lt__", "__gt__",
            "__le__", "__ge__", "sum", "mean", "max", "min", "count_nonzero",
-           "trace", "diagonal", "__rmatmul__"):
+           "trace", "diagonal", "__rmatmul__", "argmax", "argmin"):
     setattr(coo_matrix, _n, _via_csr(_n))
 for _n in _UNARY + ("__abs__", "power", "__neg__"):
     setattr(coo_matrix, _n, _via_csr(_n, back=True))
