@@ -28,7 +28,9 @@ def close(got, want, rtol=1e-10, atol=1e-12):
 
 
 def sorted_roots(r):
-    r = np.asarray(host(r))
+    # (SciPy's ellipap(1, ...) gives its one pole as a 0-d array; ember's
+    # poles are 1-D always)
+    r = np.atleast_1d(np.asarray(host(r)))
     return r[np.lexsort((np.round(r.imag, 9), np.round(r.real, 9)))]
 
 
@@ -211,7 +213,7 @@ def test_iirfilter(device, ftype, extra):
     with pytest.raises(ValueError):
         es.iirfilter(3, 0.2, ftype="nope")
     with pytest.raises(NotImplementedError):
-        es.iirfilter(3, 0.2, rp=1, rs=40, ftype="ellip")
+        es.iirfilter(3, 0.2, ftype="bessel")
 
 
 def test_order_filter_sepfir2d(device):
@@ -498,3 +500,72 @@ def test_upfirdn_resample_poly_decimate(device, dtype):
         es.resample_poly(e, 2, 3, padtype="bogus")
     with pytest.raises(ValueError, match="ftype"):
         es.decimate(e, 2, ftype="bogus")
+
+
+def test_elliptic_and_order_selection(device):
+    """ellipap from the AGM and Jacobi's functions on Python floats, the
+    elliptic filters through iirfilter, and buttord, cheb1ord, cheb2ord,
+    ellipord and iirdesign, as the signal tutorial's iirfilter(ftype=
+    'ellip') and iirdesign(analog=True) examples use them."""
+    for N, rp, rs in ((1, 1, 40), (2, 0.5, 30), (3, 1, 40), (4, 5, 60),
+                      (5, 0.1, 80), (8, 2, 50)):
+        z, p, k = ss.ellipap(N, rp, rs)
+        gz, gp, gk = es.ellipap(N, rp, rs)
+        np.testing.assert_allclose(sorted_roots(gz), sorted_roots(z),
+                                   rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(sorted_roots(gp), sorted_roots(p),
+                                   rtol=1e-9, atol=1e-9)
+        assert abs(gk - k) <= 1e-9 * abs(k)
+    for kw in (dict(N=4, Wn=0.2, rp=5, rs=60, btype="lowpass"),
+               dict(N=5, Wn=0.3, rp=1, rs=40, btype="highpass"),
+               dict(N=3, Wn=[0.2, 0.5], rp=0.5, rs=50, btype="bandpass"),
+               dict(N=4, Wn=[0.2, 0.4], rp=1, rs=45, btype="bandstop"),
+               dict(N=4, Wn=100.0, rp=2, rs=40, analog=True, btype="low"),
+               dict(N=6, Wn=2500, rp=1, rs=60, fs=16000, btype="low")):
+        for out in ("ba", "sos"):
+            want = ss.iirfilter(ftype="ellip", output=out, **kw)
+            got = es.iirfilter(ftype="ellip", output=out, device=device,
+                               **kw)
+            for g, w in zip((got,) if out == "sos" else got,
+                            (want,) if out == "sos" else want):
+                close(g, w, 1e-7, 1e-10)
+    for g, w in zip(es.ellip(4, 1, 40, 0.3, device=device),
+                    ss.ellip(4, 1, 40, 0.3)):
+        close(g, w, 1e-7, 1e-10)
+    specs = [dict(wp=0.2, ws=0.3, gpass=1, gstop=40),
+             dict(wp=0.3, ws=0.2, gpass=2, gstop=50),
+             dict(wp=[0.2, 0.5], ws=[0.1, 0.6], gpass=1, gstop=45),
+             dict(wp=100, ws=200, gpass=2.0, gstop=40., analog=True),
+             dict(wp=1000, ws=1500, gpass=1, gstop=30, fs=8000)]
+    for spec in specs:
+        for f in ("buttord", "cheb1ord", "cheb2ord", "ellipord"):
+            n, wn = getattr(es, f)(**spec)
+            wn_, = [wn]
+            wn_want = getattr(ss, f)(**spec)
+            assert n == wn_want[0], (f, spec)
+            np.testing.assert_allclose(host(wn_), wn_want[1], rtol=1e-9)
+        for ftype in ("ellip", "butter", "cheby1", "cheby2"):
+            got = es.iirdesign(ftype=ftype, device=device, **spec)
+            want = ss.iirdesign(ftype=ftype, **spec)
+            for g, w in zip(got, want):
+                close(g, w, 1e-6, 1e-10)
+    w, h = ss.freqs(*ss.iirdesign(wp=100, ws=200, gpass=2.0, gstop=40.,
+                                  analog=True))
+    gw, gh = es.freqs(*es.iirdesign(wp=100, ws=200, gpass=2.0, gstop=40.,
+                                    analog=True, device=device))
+    close(gw, w, 1e-9, 1e-12)
+    close(gh, h, 1e-6, 1e-12)
+    with pytest.raises(NotImplementedError, match="band-stop"):
+        es.iirdesign([0.1, 0.6], [0.2, 0.5], 1, 40)
+    with pytest.raises(ValueError, match="gpass"):
+        es.buttord(0.2, 0.3, 50, 40)
+    with pytest.raises(ValueError, match="Invalid IIR"):
+        es.iirdesign(0.2, 0.3, 1, 40, ftype="bogus")
+    with pytest.raises(ValueError, match="order selection"):
+        es.iirdesign(0.2, 0.3, 1, 40, ftype="bessel")
+    with pytest.raises(ValueError, match="less than 1"):
+        es.iirdesign(0.2, 1.3, 1, 40)
+    with pytest.raises(ValueError, match="strictly inside"):
+        es.iirdesign([0.2, 0.5], [0.3, 0.6], 1, 40)
+    with pytest.raises(ValueError, match="rp and rs"):
+        es.iirfilter(3, 0.2, rp=1, ftype="ellip")

@@ -756,9 +756,9 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
               ftype="butter", output="ba", fs=None, *, device=None):
     """scipy.signal.iirfilter: the prototype's zpk moved to the band
     asked (frequencies prewarped), through the bilinear transform when
-    digital; as (b, a) or (z, p, k). Butterworth and Chebyshev I and II;
-    elliptic and Bessel prototypes, and output='sos', are not there yet
-    (NotImplementedError)."""
+    digital; as (b, a), (z, p, k) or second-order sections. Butterworth,
+    Chebyshev I and II and elliptic; the Bessel prototype is not there
+    yet (NotImplementedError)."""
     Wn = _cpu(Wn, _e.float64)
     fs = _validate_fs(fs)
     ftype, btype, output = (s.lower() for s in (ftype, btype, output))
@@ -794,13 +794,16 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
             raise ValueError("stopband attenuation (rs) must be provided to "
                              "design an Chebyshev II filter.")
         z, p, k = cheb2ap(N, rs, device="cpu")
-    else:
-        if kind == "ellip" and (rs is None or rp is None):
+    elif kind == "ellip":
+        if rs is None or rp is None:
             raise ValueError("Both rp and rs must be provided to design an "
                              "elliptic filter.")
+        from ember.scipy.signal_ellip import ellipap
+        z, p, k = ellipap(N, rp, rs, device="cpu")
+    else:
         raise NotImplementedError(f"iirfilter: ftype={ftype!r} (the "
                                   f"{kind} prototype) is not there yet; "
-                                  "butter, cheby1 and cheby2 are")
+                                  "butter, cheby1, cheby2 and ellip are")
     if not analog:
         if bool(_e.any(Wn <= 0)) or bool(_e.any(Wn >= 1)):
             if fs is not None:
