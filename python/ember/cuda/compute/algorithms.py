@@ -402,6 +402,29 @@ def _sort_io(d_in, d_out, n, dev, fn, what):
     return x, d_out, None
 
 
+def _sort_inputs(d_in_keys, d_out_keys, d_in_values, d_out_values, n, fn):
+    """The keys' and the values' _sort_io (the values' all None when
+    there are none): the two sorts read and write them alike."""
+    dev = _it.device_of(d_in_keys.current() if isinstance(
+        d_in_keys, DoubleBuffer) else d_in_keys)
+    keys = _sort_io(d_in_keys, d_out_keys, n, dev, fn, "keys")
+    if d_in_values is None:
+        return keys, (None, None, None)
+    return keys, _sort_io(d_in_values, d_out_values, n, dev, fn, "values")
+
+
+def _sort_outputs(keys, values, ks, vs, fn):
+    """Writes sorted keys (and values) where _sort_inputs said; each
+    DoubleBuffer then names the output as its current()."""
+    if ks is not None:
+        _it.write(keys[1], ks, fn, "d_out_keys")
+        if vs is not None:
+            _it.write(values[1], vs, fn, "d_out_values")
+    for db in (keys[2], values[2]):
+        if db is not None:
+            db.selector ^= 1
+
+
 def radix_sort(*, d_in_keys, d_out_keys, d_in_values=None,
                d_out_values=None, num_items, order, begin_bit=None,
                end_bit=None, stream=None):
@@ -410,25 +433,16 @@ def radix_sort(*, d_in_keys, d_out_keys, d_in_values=None,
     fn = "radix_sort"
     n = _count(num_items, fn)
     desc = _order(order, fn)
-    dev = _it.device_of(d_in_keys.current() if isinstance(
-        d_in_keys, DoubleBuffer) else d_in_keys)
     with _stream(stream):
-        k, ko, kdb = _sort_io(d_in_keys, d_out_keys, n, dev, fn, "keys")
-        if d_in_values is None:
-            v = vo = vdb = None
-        else:
-            v, vo, vdb = _sort_io(d_in_values, d_out_values, n, dev, fn,
-                                  "values")
+        keys, values = _sort_inputs(d_in_keys, d_out_keys, d_in_values,
+                                    d_out_values, n, fn)
+        k, v = keys[0], values[0]
+        ks = vs = None
         if n:
             r = P.radix_sort(k, v, descending=desc, begin_bit=begin_bit,
                              end_bit=end_bit)
             ks, vs = r if v is not None else (r, None)
-            _it.write(ko, ks, fn, "d_out_keys")
-            if vs is not None:
-                _it.write(vo, vs, fn, "d_out_values")
-        for db in (kdb, vdb):
-            if db is not None:
-                db.selector ^= 1
+        _sort_outputs(keys, values, ks, vs, fn)
 
 
 def segmented_sort(*, d_in_keys, d_out_keys=None, d_in_values=None,
@@ -441,25 +455,17 @@ def segmented_sort(*, d_in_keys, d_out_keys=None, d_in_values=None,
     n = _count(num_items, fn)
     k_seg = _count(num_segments, fn, "num_segments")
     desc = _order(order, fn)
-    dev = _it.device_of(d_in_keys.current() if isinstance(
-        d_in_keys, DoubleBuffer) else d_in_keys)
     with _stream(stream):
-        k, ko, kdb = _sort_io(d_in_keys, d_out_keys, n, dev, fn, "keys")
-        if d_in_values is None:
-            v = vo = vdb = None
-        else:
-            v, vo, vdb = _sort_io(d_in_values, d_out_values, n, dev, fn,
-                                  "values")
+        keys, values = _sort_inputs(d_in_keys, d_out_keys, d_in_values,
+                                    d_out_values, n, fn)
+        k, v = keys[0], values[0]
+        dev = k.device
         s = _it.read(start_offsets_in, k_seg, dev, fn, "start_offsets_in")
         e = _it.read(end_offsets_in, k_seg, dev, fn, "end_offsets_in")
+        ks = vs = None
         if n:
             ks, vs = _segmented_sort(k, v, s, e, n, desc, fn)
-            _it.write(ko, ks, fn, "d_out_keys")
-            if vs is not None:
-                _it.write(vo, vs, fn, "d_out_values")
-        for db in (kdb, vdb):
-            if db is not None:
-                db.selector ^= 1
+        _sort_outputs(keys, values, ks, vs, fn)
 
 
 def _segmented_sort(k, v, s, e, n, desc, fn):
