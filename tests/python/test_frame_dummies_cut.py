@@ -332,10 +332,10 @@ def test_crosstab_bad_input(keys):
         ef.crosstab(ea.astype("category"), eb, dropna=False)
 
 
-def test_crosstab_categorical_key(keys):
+def test_crosstab_categorical_key(keys, device):
     (a, b, v), (ea, eb, ev) = keys
     ca = a.astype(pd.CategoricalDtype(["z", "y", "x", "w"]))
-    got = ef.crosstab(ef.from_pandas(ca), eb).to_pandas()
+    got = ef.crosstab(ef.from_pandas(ca, device=device), eb).to_pandas()
     tm.assert_frame_equal(got, pd.crosstab(ca, b))
 
 
