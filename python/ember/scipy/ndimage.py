@@ -500,17 +500,8 @@ def distance_transform_cdt(input, metric="chessboard", return_distances=True,
     element. -1 where no zero element is reachable, as SciPy's."""
     import numpy
     x = _arr(input)
-    ft_in = isinstance(indices, _e.ndarray)
-    dt_in = isinstance(distances, _e.ndarray)
-    if not return_distances and not return_indices:
-        raise RuntimeError("at least one of return_distances/return_indices "
-                           "must be True")
-    if dt_in and not return_distances:
-        raise RuntimeError("return_distances must be True if distances is "
-                           "supplied")
-    if ft_in and not return_indices:
-        raise RuntimeError("return_indices must be True if indices is "
-                           "supplied")
+    dt_in, _ = _filters._transform_outputs(return_distances, return_indices,
+                                           distances, indices)
     if isinstance(metric, str):
         if metric in ("taxicab", "cityblock", "manhattan"):
             st = generate_binary_structure(x.ndim, 1)
@@ -551,25 +542,6 @@ def distance_transform_cdt(input, metric="chessboard", return_distances=True,
         for rev in (0, 1):
             _launch(dev, "watershed.cuh", "em_cdt_pass", 1,
                     args + (numpy.int32(rev),), threads=1)
-    result = []
-    if return_distances:
-        if dt_in:
-            distances[...] = dt
-        else:
-            result.append(dt)
-    if return_indices:
-        if ft_in:
-            if indices.dtype != _e.int32:
-                raise ValueError("indices array must be int32")
-            if tuple(indices.shape) != (x.ndim,) + tuple(x.shape):
-                raise ValueError("indices array has wrong shape")
-        coords = _e.indices(x.shape, dtype=_e.int32, device=x.device)
-        idx = _e.stack([coords[d].reshape(-1)[ft].reshape(x.shape)
-                        for d in range(x.ndim)]) if x.ndim else coords
-        if ft_in:
-            indices[...] = idx
-        else:
-            result.append(idx)
-    if len(result) == 2:
-        return tuple(result)
-    return result[0] if result else None
+    return _filters._transform_result(x, dt, ft, return_distances,
+                                      return_indices, distances, indices,
+                                      ValueError)

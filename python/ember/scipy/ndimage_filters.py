@@ -657,6 +657,56 @@ def percentile_filter(input, percentile, size=None, footprint=None,
                  "percentile_filter")
 
 
+def _transform_outputs(return_distances, return_indices, distances,
+                       indices):
+    """SciPy's checks of what a distance transform is asked to return;
+    (distances given, indices given)."""
+    dt_in = isinstance(distances, _e.ndarray)
+    ft_in = isinstance(indices, _e.ndarray)
+    if not (return_distances or return_indices):
+        raise RuntimeError("at least one of return_distances/return_indices "
+                           "must be True")
+    if dt_in and not return_distances:
+        raise RuntimeError("return_distances must be True if distances is "
+                           "supplied")
+    if ft_in and not return_indices:
+        raise RuntimeError("return_indices must be True if indices is "
+                           "supplied")
+    return dt_in, ft_in
+
+
+def _transform_result(x, dist, ft, return_distances, return_indices,
+                      distances, indices, error):
+    """A distance transform's answer as SciPy gives it: the distances and
+    the nearest zero's coordinates (from its flat index ft), each written
+    into distances=/indices= when given and returned otherwise (a pair,
+    one array or None). error: SciPy's class for a bad indices=, which
+    differs between its transforms."""
+    result = []
+    if return_distances:
+        if isinstance(distances, _e.ndarray):
+            distances[...] = dist
+        else:
+            result.append(dist)
+    if return_indices:
+        given = isinstance(indices, _e.ndarray)
+        if given:
+            if indices.dtype != _e.int32:
+                raise error("indices array must be int32")
+            if tuple(indices.shape) != (x.ndim,) + tuple(x.shape):
+                raise error("indices array has wrong shape")
+        c = _e.indices(x.shape, dtype=_e.int32, device=x.device)
+        idx = _e.stack([c[k].reshape(-1)[ft.reshape(-1)].reshape(x.shape)
+                        for k in range(x.ndim)]) if x.ndim else c
+        if given:
+            indices[...] = idx
+        else:
+            result.append(idx)
+    if len(result) == 2:
+        return tuple(result)
+    return result[0] if result else None
+
+
 def distance_transform_edt(input, sampling=None, return_distances=True,
                            return_indices=False, distances=None,
                            indices=None):
@@ -730,17 +780,8 @@ def distance_transform_bf(input, metric="euclidean", sampling=None,
     import numpy
     from ember.scipy.ndimage_morph import binary_dilation
     from ember.scipy.ndimage import generate_binary_structure
-    dt_in = isinstance(distances, _e.ndarray)
-    ft_in = isinstance(indices, _e.ndarray)
-    if not (return_distances or return_indices):
-        raise RuntimeError("at least one of return_distances/return_indices "
-                           "must be True")
-    if dt_in and not return_distances:
-        raise RuntimeError("return_distances must be True if distances is "
-                           "supplied")
-    if ft_in and not return_indices:
-        raise RuntimeError("return_indices must be True if indices is "
-                           "supplied")
+    dt_in, _ = _transform_outputs(return_distances, return_indices,
+                                  distances, indices)
     x = _arr(input) != 0
     if x.ndim > 16:
         raise RuntimeError("too many dimensions")
@@ -788,26 +829,6 @@ def distance_transform_bf(input, metric="euclidean", sampling=None,
                  numpy.int32(samp is not None), numpy.int32(code), dd, du,
                  ft, numpy.int32(return_distances),
                  numpy.int32(return_indices)))
-    result = []
-    if return_distances:
-        d = dd if code == 1 else du
-        if dt_in:
-            distances[...] = d
-        else:
-            result.append(d)
-    if return_indices:
-        if ft_in:
-            if indices.dtype != _e.int32:
-                raise RuntimeError("indices array must be int32")
-            if tuple(indices.shape) != (x.ndim,) + tuple(x.shape):
-                raise RuntimeError("indices array has wrong shape")
-        c = _e.indices(x.shape, dtype=_e.int32, device=dev)
-        idx = _e.stack([c[k].reshape(-1)[ft.reshape(-1)].reshape(x.shape)
-                        for k in range(x.ndim)])
-        if ft_in:
-            indices[...] = idx
-        else:
-            result.append(idx)
-    if len(result) == 2:
-        return tuple(result)
-    return result[0] if result else None
+    return _transform_result(x, dd if code == 1 else du, ft,
+                             return_distances, return_indices, distances,
+                             indices, RuntimeError)
