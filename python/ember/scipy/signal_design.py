@@ -461,6 +461,21 @@ def _const_ext(x, n, axis):
                            _e.take(x, [L - 1] * n, axis=axis)), axis=axis)
 
 
+def _filtfilt_pad(x, axis, padtype, padlen, ntaps):
+    """filtfilt's and sosfiltfilt's extension of x at both ends along axis
+    (3 * ntaps samples unless padlen says), and its length."""
+    edge = 0 if padtype is None else (ntaps * 3 if padlen is None
+                                      else padlen)
+    if x.shape[axis] <= edge:
+        raise ValueError("The length of the input vector x must be greater "
+                         f"than padlen, which is {edge}.")
+    ext = x
+    if padtype is not None and edge > 0:
+        ext = {"even": _even_ext, "odd": _odd_ext,
+               "constant": _const_ext}[padtype](x, edge, axis)
+    return ext, edge
+
+
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad",
              irlen=None):
     """scipy.signal.filtfilt: lfilter forward, then backward, from
@@ -482,15 +497,7 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad",
     axis %= x.ndim
     bc, ac = _cpu(b), _cpu(a)
     ntaps = max(ac.shape[0], bc.shape[0])
-    edge = 0 if padtype is None else (ntaps * 3 if padlen is None
-                                      else padlen)
-    if x.shape[axis] <= edge:
-        raise ValueError("The length of the input vector x must be greater "
-                         f"than padlen, which is {edge}.")
-    ext = x
-    if padtype is not None and edge > 0:
-        ext = {"even": _even_ext, "odd": _odd_ext,
-               "constant": _const_ext}[padtype](x, edge, axis)
+    ext, edge = _filtfilt_pad(x, axis, padtype, padlen, ntaps)
     zi = _e.asarray(lfilter_zi(bc, ac), device=x.device)
     shape = [1] * x.ndim
     shape[axis] = zi.size
@@ -1086,15 +1093,7 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
         raise ValueError(f"Unknown value '{padtype}' given to padtype. "
                          "padtype must be 'even', 'odd', 'constant', or "
                          "None.")
-    edge = 0 if padtype is None else (ntaps * 3 if padlen is None
-                                      else padlen)
-    if x.shape[axis] <= edge:
-        raise ValueError("The length of the input vector x must be greater "
-                         f"than padlen, which is {edge}.")
-    ext = x
-    if padtype is not None and edge > 0:
-        ext = {"even": _even_ext, "odd": _odd_ext,
-               "constant": _const_ext}[padtype](x, edge, axis)
+    ext, edge = _filtfilt_pad(x, axis, padtype, padlen, ntaps)
     zi = _e.asarray(sosfilt_zi(s), device=x.device)
     shape = [1] * x.ndim
     shape[axis] = 2
