@@ -75,42 +75,41 @@ def _separable(x, tables, output):
     return _apply(x, f, output, False)
 
 
-def fourier_gaussian(input, sigma, n=-1, axis=-1, output=None):
-    """scipy.ndimage.fourier_gaussian: times exp(-2 (pi sigma k / N)^2)
-    along each axis (0 where the exponent passes 50, as SciPy's)."""
+def _per_axis(input, param, n, axis, output, name, table):
+    """A separable filter: along each axis longer than 1, the factor
+    table(k, N, that axis' parameter) of its frequencies k."""
     x = _arr(input)
     n, axis = _axis_n(x, n, axis)
-    sig = _params(x, sigma, "fourier_gaussian")
+    ps = _params(x, param, name)
     tables = []
     for d in range(x.ndim):
         if x.shape[d] <= 1:
             tables.append(None)
             continue
         k, shape = _k(x, d, n, axis)
-        p = sig[d] * math.pi / shape
-        t = -2.0 * p * p * k * k
-        tables.append(_e.where(_e.abs(t) > 50.0, 0.0, _e.exp(t)))
+        tables.append(table(k, shape, ps[d]))
     return _separable(x, tables, output)
+
+
+def fourier_gaussian(input, sigma, n=-1, axis=-1, output=None):
+    """scipy.ndimage.fourier_gaussian: times exp(-2 (pi sigma k / N)^2)
+    along each axis (0 where the exponent passes 50, as SciPy's)."""
+    def table(k, shape, s):
+        p = s * math.pi / shape
+        t = -2.0 * p * p * k * k
+        return _e.where(_e.abs(t) > 50.0, 0.0, _e.exp(t))
+    return _per_axis(input, sigma, n, axis, output, "fourier_gaussian", table)
 
 
 def fourier_uniform(input, size, n=-1, axis=-1, output=None):
     """scipy.ndimage.fourier_uniform: times sin(a k) / (a k), a = pi size
     / N, along each axis."""
-    x = _arr(input)
-    n, axis = _axis_n(x, n, axis)
-    sz = _params(x, size, "fourier_uniform")
-    tables = []
-    for d in range(x.ndim):
-        if x.shape[d] <= 1:
-            tables.append(None)
-            continue
-        k, shape = _k(x, d, n, axis)
-        a = math.pi * sz[d] / shape
+    def table(k, shape, sz):
+        a = math.pi * sz / shape
         ak = a * k
-        t = _e.where(k == 0, 1.0, (_e.sin(ak) / _e.where(k == 0, 1.0, ak))
-                     if a > 0 else 0.0)
-        tables.append(t)
-    return _separable(x, tables, output)
+        return _e.where(k == 0, 1.0, (_e.sin(ak) / _e.where(k == 0, 1.0, ak))
+                        if a > 0 else 0.0)
+    return _per_axis(input, size, n, axis, output, "fourier_uniform", table)
 
 
 def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
