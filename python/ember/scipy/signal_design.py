@@ -424,13 +424,19 @@ def lfilter_zi(b, a):
     return _to(_e.linalg.solve(IminusA, B), dev)
 
 
-def _odd_ext(x, n, axis):
-    if n < 1:
-        return x
+def _check_ext(x, n, axis):
+    """SciPy's refusal of a mirrored extension longer than x has rows to
+    mirror."""
     if n > x.shape[axis] - 1:
         raise ValueError(f"The extension length n ({n}) is too big. It must "
                          f"not exceed x.shape[axis]-1, which is "
                          f"{x.shape[axis] - 1}.")
+
+
+def _odd_ext(x, n, axis):
+    if n < 1:
+        return x
+    _check_ext(x, n, axis)
     t = lambda s: _e.take(x, s, axis=axis)  # noqa: E731
     L = x.shape[axis]
     left_end, right_end = t([0]), t([L - 1])
@@ -443,10 +449,7 @@ def _odd_ext(x, n, axis):
 def _even_ext(x, n, axis):
     if n < 1:
         return x
-    if n > x.shape[axis] - 1:
-        raise ValueError(f"The extension length n ({n}) is too big. It must "
-                         f"not exceed x.shape[axis]-1, which is "
-                         f"{x.shape[axis] - 1}.")
+    _check_ext(x, n, axis)
     L = x.shape[axis]
     return _e.concatenate((_e.take(x, list(range(n, 0, -1)), axis=axis), x,
                            _e.take(x, list(range(L - 2, L - n - 2, -1)),
