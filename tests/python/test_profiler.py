@@ -678,10 +678,12 @@ def test_device_times_argument(dev, device):
 
 def test_cupti_times_agree_with_events(dev, device):
     """device_times='cupti': the same operations, each with a device time,
-    and a large kernel's time within a tolerance of the events' figure."""
+    and a large kernel's time within a tolerance of the events' figure
+    (medians of its five calls: one of them may wait in the events' pair
+    for the pool to grow, as it once did for 0.3 ms on the H200)."""
     if device == "cpu":
         pytest.skip("CUPTI times CUDA devices; the cpu device reads the host clock")
-    n = 1 << 22
+    n = 1 << 24
     x = ember.ones(n, dtype=np.float32)
     s = ember.Stream(non_blocking=True)
 
@@ -710,5 +712,8 @@ def test_cupti_times_agree_with_events(dev, device):
     re_, _ = _rows(pe)
     assert {k: r.calls for k, r in rc.items()} == {k: r.calls for k, r in re_.items()}
     assert {r.stream for r in pc.records if r.name == "add float32"} == {1}
-    a, b = rc["multiply float32"].mean, re_["multiply float32"].mean
+    def median(p):
+        return float(np.median([r.device_end - r.device_start for r in p.records
+                                if r.name == "multiply float32"]))
+    a, b = median(pc), median(pe)
     assert abs(a - b) <= 0.25 * b + 20e-6
