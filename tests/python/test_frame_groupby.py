@@ -358,8 +358,6 @@ def test_bad_inputs(pair):
         df.groupby("k", level=0)
     with pytest.raises(NotImplementedError):
         df.groupby(lambda i: i % 2)
-    with pytest.raises(NotImplementedError, match="group"):
-        iter(df.groupby("k"))
     with pytest.raises(ValueError):
         df.groupby("k")["v"].rank(method="nope")
     with pytest.raises(AttributeError):

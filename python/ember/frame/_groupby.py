@@ -30,7 +30,11 @@ class GroupbyMethods:
                                       "observed=True")
         if not as_index and not hasattr(self, "_cols"):
             raise TypeError("as_index=False only valid with DataFrame")
-        return GroupBy(self, keys, exclude, bool(as_index), bool(sort), bool(dropna))
+        one = level if level is not None else by
+        one_list = isinstance(one, (list, tuple) if level is not None else list) and \
+            len(one) == 1
+        return GroupBy(self, keys, exclude, bool(as_index), bool(sort), bool(dropna),
+                       one_list=one_list)
 
     def pivot_table(self, values=None, index=None, columns=None, aggfunc="mean",
                     fill_value=None, margins=False, dropna=True, margins_name="All",

@@ -1,22 +1,13 @@
 """GroupBy.filter: keep the groups for which a Python function of the
 group says True. Calling the user's function once a group is the API's
 nature; the groups it is handed are slices of one copy of the frame
-gathered into group order (Groups.order, the radix sort every grouped
-scan uses), not a boolean mask a group, and the answers (one bool a
-group) pick the kept rows, in their original order, by one gather of
-the group codes."""
+gathered into group order (_groupby_split.group_objects, which
+iteration and get_group share), not a boolean mask a group, and the
+answers (one bool a group) pick the kept rows, in their original order,
+by one gather of the group codes."""
 import ember
 
-
-def _group_objects(gb, obj):
-    """(key, sub-frame or sub-Series) for each group, in the groups' order."""
-    g = gb._g
-    rows, offsets = g.order()
-    ordered = obj._take(rows)
-    bounds = ember.asnumpy(offsets).tolist()     # one transfer for all groups
-    keys = gb._key_index().tolist()
-    for j, key in enumerate(keys):
-        yield key, ordered._slice(bounds[j], bounds[j + 1])
+from ember.frame._groupby_split import group_objects, selected
 
 
 def _kept_rows(gb, obj, keep, dropna):
@@ -86,18 +77,14 @@ def _series_verdict(res):
 
 
 def group_filter(gb, func, dropna, args, kwargs):
-    obj = gb._obj
+    obj = selected(gb)
     if gb._is_series:
-        if hasattr(obj, "_cols"):
-            obj = obj[gb._selection]
         call = (lambda x: getattr(x, func)(*args, **kwargs)) if isinstance(func, str) \
             else (lambda x: func(x, *args, **kwargs))
-        keep = [_series_verdict(call(s)) for _, s in _group_objects(gb, obj)]
+        keep = [_series_verdict(call(s)) for _, s in group_objects(gb, obj)]
     else:
-        if isinstance(gb._selection, list):
-            obj = obj[gb._selection]
         keep = []
-        for key, part in _group_objects(gb, obj):
+        for key, part in group_objects(gb, obj):
             object.__setattr__(part, "name", key)   # pandas names each group
             keep.append(_frame_verdict(func(part, *args, **kwargs)))
     return _kept_rows(gb, obj, keep, dropna)

@@ -93,11 +93,13 @@ class GroupBy:
     None (every column but the keys), a name (a Series result) or a list."""
 
     def __init__(self, obj, keys, exclude, as_index, sort, dropna, selection=None,
-                 shared=None):
+                 shared=None, one_list=False):
         self._obj, self._keys, self._exclude = obj, keys, exclude
         self.as_index, self.sort, self.dropna = as_index, sort, dropna
         self._selection = selection
         self._shared = shared if shared is not None else {}
+        # by=[one key] (or level=[one]): pandas 3 iterates one-element tuples
+        self._one_list = one_list
 
     # ---- the groups
     @property
@@ -115,18 +117,19 @@ class GroupBy:
 
     @property
     def groups(self):
-        """{key: Index of the group's row labels} (built on the host, one
-        transfer for all groups)."""
-        g = self._g
-        rows, offsets = g.order()
-        labels = self._obj.index._column(g.device).take(rows)
-        host = Index(labels).tolist()
-        off = ember.asnumpy(offsets).tolist()
-        keys = self._key_index().tolist()   # tuples for several keys
-        dtype = self._obj.index.dtype
-        return {k: Index(host[off[j]:off[j + 1]], name=self._obj.index.name, dtype=dtype,
-                         device=g.device)
-                for j, k in enumerate(keys)}
+        """{key: Index of the group's row labels}."""
+        from ember.frame._groupby_split import groups
+        return groups(self)
+
+    @property
+    def indices(self):
+        """{key: NumPy array of the group's row positions}."""
+        from ember.frame._groupby_split import indices
+        return indices(self)
+
+    def get_group(self, name):
+        from ember.frame._groupby_split import get_group
+        return get_group(self, name)
 
     def __len__(self):
         return self._g.k
@@ -148,8 +151,8 @@ class GroupBy:
         return SimpleNamespace(keys=[Series(c, index=idx, name=n) for n, c in self._keys])
 
     def __iter__(self):
-        raise NotImplementedError("iterating over groups (a Python loop over "
-                                  "groups); use agg, transform or apply")
+        from ember.frame._groupby_split import iterate
+        return iterate(self)
 
     def filter(self, func, dropna=True, *args, **kwargs):
         from ember.frame._groupby_filter import group_filter
@@ -181,7 +184,7 @@ class GroupBy:
             raise KeyError(f"Columns not found: {', '.join(map(str, missing))}"
                            if len(missing) > 1 or isinstance(key, list) else key)
         return GroupBy(self._obj, self._keys, self._exclude, self.as_index, self.sort,
-                       self.dropna, key, self._shared)
+                       self.dropna, key, self._shared, self._one_list)
 
     def __getattr__(self, name):
         if name.startswith("_"):
