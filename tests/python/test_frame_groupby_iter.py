@@ -232,6 +232,12 @@ def test_groups_list_of_one_key(pair):
         want = pdf.groupby(["s"]).groups
     _same_dicts(got, want, _same_index)
     _same_dicts(df.groupby(["s"]).indices, pdf.groupby(["s"]).indices, _same_positions)
+    pdf, df = pdf.set_index("s"), df.set_index("s")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")       # level=[0]: scalar keys, no warning
+        _same_dicts(df.groupby(level=[0]).groups, pdf.groupby(level=[0]).groups,
+                    _same_index)
 
 
 def test_categorical_null_group_indices(pair):

@@ -30,9 +30,11 @@ class GroupbyMethods:
                                       "observed=True")
         if not as_index and not hasattr(self, "_cols"):
             raise TypeError("as_index=False only valid with DataFrame")
-        one = level if level is not None else by
-        one_list = isinstance(one, (list, tuple) if level is not None else list) and \
-            len(one) == 1
+        # a list of one key: pandas 3 iterates one-element tuples ("by" or
+        # "level": only by= warns in groups)
+        one, how = (by, "by") if level is None else (level, "level")
+        one_list = how if isinstance(one, list if level is None else (list, tuple)) \
+            and len(one) == 1 else False
         return GroupBy(self, keys, exclude, bool(as_index), bool(sort), bool(dropna),
                        one_list=one_list)
 

@@ -98,7 +98,8 @@ class GroupBy:
         self.as_index, self.sort, self.dropna = as_index, sort, dropna
         self._selection = selection
         self._shared = shared if shared is not None else {}
-        # by=[one key] (or level=[one]): pandas 3 iterates one-element tuples
+        # "by" for by=[one key], "level" for level=[one]: pandas 3 iterates
+        # one-element tuples
         self._one_list = one_list
 
     # ---- the groups

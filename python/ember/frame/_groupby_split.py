@@ -88,7 +88,7 @@ def groups(gb):
     """{key: the group's row labels (an Index)}: the labels gathered once
     into group order on the frame's device, each group's a slice."""
     from ember.frame._index import Index
-    if gb._one_list:
+    if gb._one_list == "by":       # pandas warns for by=[key], not level=[n]
         import warnings
         key = gb._keys[0][0]
         warnings.warn(
