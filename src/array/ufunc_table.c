@@ -141,6 +141,16 @@ static const op_row op_rows[EM_OP_COUNT] = {
     /* zeta(x, q) is Hurwitz's; SciPy's zeta(x) calls _riemann_zeta */
     [EM_OP_ZETA] = {"zeta", 2, SCI, "ff:f dd:d"},
     [EM_OP_RIEMANN_ZETA] = {"_riemann_zeta", 1, SCI, "f:f d:d"},
+    /* Bessel functions of real order; yn's first loop is SciPy's 'ld->d'
+     * (so yn(2, float32) is float64, as SciPy's), its float loops
+     * truncate the order */
+    [EM_OP_JV] = {"jv", 2, SCI, "ff:f dd:d"},
+    [EM_OP_YV] = {"yv", 2, SCI, "ff:f dd:d"},
+    [EM_OP_YN] = {"yn", 2, SCI, "qd:d ff:f dd:d"},
+    [EM_OP_IV] = {"iv", 2, SCI, "ff:f dd:d"},
+    [EM_OP_KV] = {"kv", 2, SCI, "ff:f dd:d"},
+    /* the real loops: NaN below 0 (SciPy's complex loop is not there) */
+    [EM_OP_LOGGAMMA] = {"loggamma", 1, SCI, "f:f d:d"},
 };
 
 /* clang-format on */

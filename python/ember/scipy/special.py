@@ -6,13 +6,18 @@ so they broadcast, take out=, where= and dtype= and fuse with the rest),
 with SciPy's names, loops and answers at poles and ends: erf, erfc,
 gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
 xlogy, xlog1py, erfinv, erfcinv, digamma (psi), i1, zeta (Riemann's,
-or Hurwitz's with q); i0 is NumPy's. Their
+or Hurwitz's with q), the Bessel functions of real order jv (jn), yv,
+yn, iv, kv and the real loggamma; i0 is NumPy's. Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
 float32. The reductions over an
 axis (logsumexp, softmax, log_softmax) and beta/betaln are compositions
-of those and NumPy's ufuncs."""
+of those and NumPy's ufuncs; jn_zeros brackets the zeros on a grid and
+polishes them with jv."""
+import math as _math
+import numbers as _numbers
+
 import ember as _e
 from ember import _ember
 from ember._api._util import as_array as _arr
@@ -20,6 +25,7 @@ from ember._api._util import as_array as _arr
 __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
            "erfinv", "erfcinv", "digamma", "psi", "i0", "i1", "zeta", "ndtri",
+           "jv", "jn", "yv", "yn", "iv", "kv", "jn_zeros", "loggamma",
            "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
 
 erf = _ember._sp_erf
@@ -42,6 +48,13 @@ erfcinv = _ember._sp_erfcinv
 digamma = _ember._sp_digamma
 psi = digamma
 i1 = _ember._sp_i1
+jv = _ember._sp_jv
+jn = jv  # SciPy's jn is jv itself
+yv = _ember._sp_yv
+yn = _ember._sp_yn
+iv = _ember._sp_iv
+kv = _ember._sp_kv
+loggamma = _ember._sp_loggamma
 
 
 def zeta(x, q=None, out=None):
@@ -50,6 +63,46 @@ def zeta(x, q=None, out=None):
     if q is None:
         return _ember._sp__riemann_zeta(x, out=out)
     return _ember._sp_zeta(x, q, out=out)
+
+
+def _is_scalar(a):
+    return isinstance(a, _numbers.Number) or (
+        hasattr(a, "ndim") and a.ndim == 0 and not isinstance(a, _e.ndarray))
+
+
+def jn_zeros(n, nt):
+    """The first nt positive zeros of J_n (n an integer; J_-n has J_n's),
+    as scipy.special.jn_zeros, float64 on the default device: J_n sampled
+    every 1.0 from n (no zero lies below it, and neighbouring zeros are
+    more than 3 apart), the first nt sign changes bisected 8 times, then
+    4 Newton steps with J_n' = (J_n-1 - J_n+1) / 2, all over every zero
+    at once."""
+    if not (_is_scalar(n) and _is_scalar(nt)):
+        raise ValueError("Arguments must be scalars.")
+    if _math.floor(n) != n or _math.floor(nt) != nt:
+        raise ValueError("Arguments must be integers.")
+    if nt <= 0:
+        raise ValueError("nt > 0")
+    n, nt = abs(int(n)), int(nt)
+    # McMahon's leading term (k + n/2 - 1/4) pi bounds j_n,k from above
+    # for n >= 1/2 and falls short by under 0.1 below it
+    hi = (nt + 0.5 * n + 0.75) * _math.pi
+    x = _e.arange(float(n), hi + 1.0, 1.0, dtype=_e.float64)
+    pos = jv(n, x) > 0
+    at = _e.nonzero(pos[:-1] != pos[1:])[0][:nt]
+    if at.shape[0] < nt:
+        raise RuntimeError("jn_zeros: found %d of %d zeros of J_%d"
+                           % (at.shape[0], nt, n))
+    a, b = x[at], x[at + 1]
+    apos = pos[at]
+    for _ in range(8):
+        m = (a + b) * 0.5
+        same = (jv(n, m) > 0) == apos
+        a, b = _e.where(same, m, a), _e.where(same, b, m)
+    z = (a + b) * 0.5
+    for _ in range(4):
+        z = z - 2 * jv(n, z) / (jv(n - 1, z) - jv(n + 1, z))
+    return z
 
 
 def i0(x):
