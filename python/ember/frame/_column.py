@@ -63,9 +63,20 @@ class Column:
         return Column(self.dtype, self.values[idx], validity)
 
     def slice(self, start, stop):
-        if self.offsets is None and self.validity is None:
-            return Column(self.dtype, self.values[start:stop])
-        return self.take(ember.arange(start, stop, dtype="int64", device=self.device))
+        """Rows start..stop: views of the values (and of a string column's
+        bytes, under its offsets moved to 0: two offsets to the host), the
+        validity bits of only those rows, never a gather."""
+        stop = max(start, stop)
+        n = stop - start
+        validity = None if self.validity is None else \
+            _bitmap.pack(_bitmap.unpack(self.validity, n, start))
+        if self.offsets is None:
+            return Column(self.dtype, self.values[start:stop], validity, None, n)
+        off = self.offsets[start:stop + 1]
+        ends = ember.asnumpy(off[::max(n, 1)]).tolist()
+        lo, hi = ends[0], ends[-1]
+        return Column(self.dtype, self.values[lo:hi], validity,
+                      (off - lo).astype(off.dtype, copy=False), n)
 
     def with_validity(self, valid, dtype=None):
         """This column's values under a new bool validity array."""

@@ -276,9 +276,10 @@ class Index(_OneLevel):
         return Index(self._col.take(idx), self.name)
 
     def slice(self, start, stop, step=1):
-        n = len(self)
-        idx = ember.arange(*slice(start, stop, step).indices(n), dtype="int64",
-                           device=self._col.device)
+        start, stop, step = slice(start, stop, step).indices(len(self))
+        if step == 1:      # a view of the labels where the column allows one
+            return Index(self._col.slice(start, max(start, stop)), self.name)
+        idx = ember.arange(start, stop, step, dtype="int64", device=self._col.device)
         return self.take(idx)
 
     def positions(self, labels):
