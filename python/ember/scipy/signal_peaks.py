@@ -16,7 +16,6 @@ the later peak goes first, where SciPy's unstable argsort may pick
 another (it agrees below 17 peaks, where NumPy's sort is an insertion
 sort)."""
 import math
-import numbers
 import warnings
 
 import numpy
@@ -230,9 +229,10 @@ def find_peaks(x, height=None, threshold=None, distance=None,
         order = _e.ascontiguousarray(
             _e.argsort(x[peaks], kind="stable").astype(_e.int64))
         pk = _e.ascontiguousarray(peaks.astype(_e.int64))
-        _kernels.launch(dev, "peaks.cuh", "em_peak_distance", 1,
-                        (pk, order, _i64(mm), _i64(math.ceil(distance)),
-                         keep)) if mm else None
+        if mm:
+            _kernels.launch(dev, "peaks.cuh", "em_peak_distance", 1,
+                            (pk, order, _i64(mm), _i64(math.ceil(distance)),
+                             keep))
         keep_only(keep.astype(_e.bool_))
     if prominence is not None or width is not None:
         pk = _e.ascontiguousarray(peaks.astype(_e.int64))
