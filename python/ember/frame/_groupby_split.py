@@ -87,7 +87,6 @@ def indices(gb):
 def groups(gb):
     """{key: the group's row labels (an Index)}: the labels gathered once
     into group order on the frame's device, each group's a slice."""
-    from ember.frame._index import Index
     if gb._one_list == "by":       # pandas warns for by=[key], not level=[n]
         import warnings
         key = gb._keys[0][0]
@@ -98,13 +97,9 @@ def groups(gb):
             f"instead of ``df.groupby(by=['{key}']).groups`` to avoid this warning",
             DeprecationWarning, stacklevel=3)
     rows, bounds = _bounds(gb)
-    labels = gb._obj.index.take(rows)
-    if type(labels) is Index:     # a view a group where the column allows
-        col, name = labels._col, labels.name
-        part = (lambda a, b: Index(col.slice(a, b), name))
-    else:
-        part = labels.slice
-    return {k: part(bounds[j], bounds[j + 1]) for j, k in enumerate(host_keys(gb))}
+    labels = gb._obj.index.take(rows)      # each group's labels a view of these
+    return {k: labels.slice(bounds[j], bounds[j + 1])
+            for j, k in enumerate(host_keys(gb))}
 
 
 def _lookup_key(gb, name):
