@@ -69,3 +69,16 @@ def test_isna_notna_equal_pandas(device):
     pd.testing.assert_series_equal(s.to_pandas(), ps)
     pd.testing.assert_series_equal(deep.to_pandas(), before)
     pd.testing.assert_series_equal(shallow.to_pandas(), pshallow)
+
+
+def test_null_labels_as_pandas(device):
+    # a null label of a masked or str index reads as pandas' (NA or NaN),
+    # not the value under the null bit (0) or None
+    for p in (pd.Index(pd.array([1, None, 3], dtype="Int64")),
+              pd.Index(pd.array([1.5, None], dtype="Float64")),
+              pd.Index(pd.array([True, None], dtype="boolean")),
+              pd.Index(["a", None, "b"])):
+        e = ef.from_pandas(pd.Series(range(len(p)), index=p), device=device).index
+        got, want = e.tolist(), p.tolist()
+        assert [repr(x) for x in got] == [repr(x) for x in want]
+        assert repr(e[1]) == repr(p[1])

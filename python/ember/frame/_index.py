@@ -326,6 +326,8 @@ class Index(_OneLevel):
         if self._col.dtype.is_categorical:   # the values, not the codes
             from ember.frame._categorical import decode
             return Index(decode(self._col)).tolist()
+        if self._col.validity is not None:   # pandas' NA or NaN for a null, as pandas
+            return self.to_pandas().tolist()
         if self._col.dtype.is_string:
             from ember.frame._strings import to_pylist
             return to_pylist(self._col)
