@@ -6,6 +6,7 @@ PyCUDA's headers (include/pycuda-complex.hpp) on the include path.
 import os
 
 import ember
+from ember._api.toolkit import on_cuda
 
 from .driver import Function, DeviceAllocation
 
@@ -16,16 +17,23 @@ _INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 # this define names the headers' revision, so a change to them compiles
 # anew instead of reusing kernels built from the old text. Raise it with
 # every change to include/.
-_HEADERS_REVISION = "-DEMBER_PYCUDA_HEADERS=1"
+_HEADERS_REVISION = "-DEMBER_PYCUDA_HEADERS=2"
+# nvcc reads the host's C library headers, NVRTC has none: on a GPU these
+# stand in for them (include/nvrtc/README)
+_NVRTC = os.path.join(_INCLUDE, "nvrtc")
 
 
 def compile_options(options=(), include_dirs=()):
     """The options ember.RawModule gets for PyCUDA-style source: the
-    caller's, their include_dirs, then PyCUDA's headers."""
+    caller's, their include_dirs, then PyCUDA's headers, and on a GPU the
+    C library's headers and typedefs nvcc would have given."""
     if isinstance(options, str):
         raise TypeError("options must be a list of strings, not a string")
-    return tuple(options or ()) + tuple("-I" + d for d in include_dirs) + \
+    o = tuple(options or ()) + tuple("-I" + d for d in include_dirs) + \
         ("-I" + _INCLUDE, _HEADERS_REVISION)
+    if on_cuda():
+        o += ("-I" + _NVRTC, "--pre-include=" + os.path.join(_NVRTC, "prelude.h"))
+    return o
 
 
 class SourceModule:

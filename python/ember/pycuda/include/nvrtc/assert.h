@@ -1,0 +1,1 @@
+/* <assert.h> for NVRTC: assert() is one of its builtins. */

@@ -1,0 +1,1 @@
+/* <stdio.h> for NVRTC: printf is one of its builtins. */

@@ -1,0 +1,1 @@
+/* <stdlib.h> for NVRTC: malloc and free are among its builtins. */

@@ -1,0 +1,1 @@
+/* <string.h> for NVRTC: memcpy and memset are among its builtins. */
