@@ -358,4 +358,8 @@ def pack(o, tname, has_buffer, kernel, i, size, kind, ptype, pname, device,
     current one)."""
     a = _Arg(tname, has_buffer, kernel, i, size, kind, ptype, pname, device,
              stream)
+    if hasattr(type(o), "__ember_array__"):
+        # an array kept in an ember array of another dtype (a struct
+        # array, python/ember/_struct_array.py): that array's memory
+        o = o.__ember_array__
     return _BY_KIND.get(kind, _untyped)(a, o)

@@ -572,6 +572,66 @@ PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
     return from_python(st, obj, dtype, dev, copy, order);
 }
 
+/* ---- structured dtypes -------------------------------------------------- */
+
+static void drop_saved_error(empy_saved_error *e)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    Py_XDECREF(e->exc);
+#else
+    Py_XDECREF(e->type);
+    Py_XDECREF(e->value);
+    Py_XDECREF(e->tb);
+#endif
+}
+
+PyObject *empy_struct_fallback(const char *fname, PyObject *args, PyObject *kw)
+{
+    static const empy_pyattr w = {"ember._struct_array", "_route"};
+    empy_saved_error e;
+    PyObject *name, *r = NULL;
+    empy_error_save(&e);
+    if ((name = PyUnicode_FromString(fname)) != NULL) {
+        r = empy_py_method_tuple(&w, name, args, kw);
+        Py_DECREF(name);
+    }
+    if (r == Py_NotImplemented) {
+        Py_DECREF(r);
+        empy_error_restore(&e);
+        return NULL;
+    }
+    drop_saved_error(&e);
+    return r;
+}
+
+/* The fallback of a FASTCALL function: its arguments as a tuple and a
+ * dict. */
+static PyObject *struct_fallback_fast(const char *fname, PyObject *const *args,
+                                      Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *t, *kw = NULL, *r = NULL;
+    Py_ssize_t i, nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    empy_saved_error e;
+    empy_error_save(&e);
+    t = PyTuple_New(nargs);
+    if (t && nk && !(kw = PyDict_New()))
+        Py_CLEAR(t);
+    for (i = 0; t && i < nargs; i++)
+        PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
+    for (i = 0; t && i < nk; i++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+            Py_CLEAR(t);
+    if (t) {
+        empy_error_restore(&e);
+        r = empy_struct_fallback(fname, t, kw);
+    } else {
+        drop_saved_error(&e);   /* the MemoryError stands */
+    }
+    Py_XDECREF(t);
+    Py_XDECREF(kw);
+    return r;
+}
+
 /* ---- module functions ---------------------------------------------------- */
 
 #define FASTCALL_ARGS PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -677,8 +737,11 @@ static PyObject *make(empy_state *st, const char *fname, int kind, PyObject *con
                           vals) < 0) {
         return NULL;
     }
-    if (empy_shape_arg(vals[0], "shape", &ndim, shape) < 0 ||
-        dtype_kw(st, v[1], &dt) < 0 || order_kw(v[2], 'C', &order) < 0 ||
+    if (empy_shape_arg(vals[0], "shape", &ndim, shape) < 0)
+        return NULL;
+    if (dtype_kw(st, v[1], &dt) < 0)
+        return struct_fallback_fast(fname, args, nargs, kwnames);
+    if (order_kw(v[2], 'C', &order) < 0 ||
         empy_device_arg(st, v[3] ? v[3] : Py_None, &dev) < 0 || unused_like(v[4]) < 0)
         return NULL;
     if (dt >= 0)
@@ -710,17 +773,23 @@ MAKE_FN(full, MK_FULL)
 
 /* ---- asarray, array, ascontiguousarray ------------------------------------ */
 
+/* fname, args, nargs, kwnames: the call, for the structured-dtype
+ * fallback when the dtype or the object is refused. */
 static PyObject *asarray_common(empy_state *st, PyObject *obj, PyObject *dtype_o,
-                                PyObject *device_o, int copy, char order, int ndmin)
+                                PyObject *device_o, int copy, char order, int ndmin,
+                                const char *fname, PyObject *const *args,
+                                Py_ssize_t nargs, PyObject *kwnames)
 {
     em_device *dev = NULL;
     int dt;
     PyObject *r;
     if (dtype_kw(st, dtype_o, &dt) < 0)
-        return NULL;
+        return struct_fallback_fast(fname, args, nargs, kwnames);
     if (device_o && device_o != Py_None && empy_device_arg(st, device_o, &dev) < 0)
         return NULL;
     r = empy_asarray(st, obj, dt, dev, copy, order);
+    if (!r)
+        return struct_fallback_fast(fname, args, nargs, kwnames);
     if (r && ndmin > EMPY_ARR(r)->ndim) {
         /* NumPy's leading extent-1 axes: a rare, cold case. */
         static const empy_pyattr w = {"ember._api.nested", "ndmin"};
@@ -743,7 +812,8 @@ static PyObject *mod_asarray(FASTCALL_ARGS)
         empy_copy_arg(vals[4], EMPY_COPY_IF_NEEDED, &copy) < 0 ||
         order_kw(vals[2], 'K', &order) < 0 || unused_like(vals[5]) < 0)
         return NULL;
-    return asarray_common(st, vals[0], vals[1], vals[3], copy, order, 0);
+    return asarray_common(st, vals[0], vals[1], vals[3], copy, order, 0, "asarray", args,
+                          nargs, kwnames);
 }
 
 static PyObject *mod_array(FASTCALL_ARGS)
@@ -763,7 +833,8 @@ static PyObject *mod_array(FASTCALL_ARGS)
         if (ndmin == -1 && PyErr_Occurred())
             return NULL;
     }
-    return asarray_common(st, vals[0], vals[1], vals[6], copy, order, ndmin);
+    return asarray_common(st, vals[0], vals[1], vals[6], copy, order, ndmin, "array",
+                          args, nargs, kwnames);
 }
 
 static PyObject *mod_ascontiguousarray(FASTCALL_ARGS)
@@ -775,7 +846,8 @@ static PyObject *mod_ascontiguousarray(FASTCALL_ARGS)
         unused_like(vals[3]) < 0)
         return NULL;
     /* NumPy gives at least one dimension here. */
-    return asarray_common(st, vals[0], vals[1], vals[2], EMPY_COPY_IF_NEEDED, 'C', 1);
+    return asarray_common(st, vals[0], vals[1], vals[2], EMPY_COPY_IF_NEEDED, 'C', 1,
+                          "ascontiguousarray", args, nargs, kwnames);
 }
 
 static PyObject *mod_rebuild(PyObject *m, PyObject *args)

@@ -930,8 +930,15 @@ static PyObject *nd_view(PyObject *self, PyObject *args, PyObject *kw)
     }
     if (dt == Py_None)
         return new_view(self, EMPY_ARR(self));
-    if (empy_dtype_arg(st, dt, &d) < 0)
-        return NULL;
+    if (empy_dtype_arg(st, dt, &d) < 0) {
+        /* a structured dtype: python/ember/_struct_array.py's view */
+        PyObject *t = PyTuple_Pack(2, self, dt), *r;
+        if (!t)
+            return NULL;
+        r = empy_struct_fallback("view", t, NULL);
+        Py_DECREF(t);
+        return r;
+    }
     rc = em_array_view_dtype(EMPY_ARR(self), d, &v);
     if (rc != EM_OK)
         return empy_raise(st, rc);

@@ -235,6 +235,14 @@ static inline int empy_copy_arg(PyObject *o, int dflt, int *out)
 PyObject *empy_asarray(empy_state *st, PyObject *obj, int dtype, em_device *dev,
                        int copy, char order);
 
+/* The cold path of a constructor or view(dtype) that failed: ember's C
+ * arrays have no structured (record) dtype, so python/ember/_struct_array.py
+ * is asked whether the call was about one (a NumPy structured dtype or
+ * array, or a struct array) and makes its answer there. When it was not,
+ * the call's own error stands and NULL is returned. args is a tuple,
+ * kw a dict or NULL. */
+PyObject *empy_struct_fallback(const char *fname, PyObject *args, PyObject *kw);
+
 /* ---- the array functions, one file per family -------------------------
  * Each file adds its module functions in its init and lists the ndarray
  * methods it provides (x.sum(), x.take(), ...) in a NULL-ended table that
