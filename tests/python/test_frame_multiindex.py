@@ -263,8 +263,7 @@ def test_pivot_table_several_index_keys(pair):
         df.pivot_table(values="v", index=["ks", "kt"], columns="k", dropna=False)
     _both(_pivot(values="f", index=("kc", "kI", "ks"), columns="k", aggfunc="first"),
           pdf, df)
-    with pytest.raises(NotImplementedError, match="MultiIndex"):
-        df.pivot_table(values="v", index="k", columns=["ks", "kc"])
+    _both(_pivot(values="v", index="kc", columns=["ks", "k"]), pdf, df)   # MultiIndex columns
 
 
 def _unstack(f, **kw):

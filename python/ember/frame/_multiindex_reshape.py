@@ -37,7 +37,7 @@ def unstack(s, level=-1, fill_value=None):
     value of the last level, indexed by the other levels."""
     from ember.frame.frame import DataFrame
     from ember.frame._multiindex import MultiIndex
-    from ember.frame._pivot import _cell_column
+    from ember.frame._pivot_multi import _cell_column
     index = s.index
     if not isinstance(index, MultiIndex):
         raise ValueError("index must be a MultiIndex to unstack, "

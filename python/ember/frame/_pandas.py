@@ -106,6 +106,9 @@ def from_pandas(obj, device=None):
             out._empty_columns = "range"   # pandas' DataFrame(index=...) (frame.py)
         elif not cols and obj.columns.dtype == object:
             out._empty_columns = "object"
+        if isinstance(obj.columns, pd.MultiIndex):   # tuple labels, the levels' names
+            from ember.frame._column_levels import from_pandas_columns
+            from_pandas_columns(out, obj.columns, pd)
         return out
     if isinstance(obj, pd.Series):
         return Series._make(column_from_pandas(obj, device),

@@ -100,7 +100,11 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         from ember.frame._colname import ColumnLabels
         names = list(self._cols)
         if any(isinstance(n, tuple) for n in names):   # _labels' MultiIndex or object
-            return self._labels(names)
+            from ember.frame import _column_levels
+            labels = self._labels(names)
+            if _column_levels.is_multi(names):
+                labels.names = _column_levels.level_names(self, len(names[0]))
+            return labels
         if not names and self._empty_columns == "range":
             return RangeIndex(0, 0)
         if not names and self._empty_columns == "object":   # as _labels does
@@ -162,8 +166,11 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         if not names:
             names = self.columns
             names = names if isinstance(names, pd.Index) else names.to_pandas()
+        from ember.frame import _column_levels
+        if _column_levels.is_multi(names):   # tuple labels: pandas' MultiIndex columns
+            names = _column_levels.to_pandas_columns(self, pd)
         out = pd.DataFrame(data, index=index, columns=names, copy=False)
-        if self._colname is not None:
+        if self._colname is not None and not isinstance(self._colname, list):
             out.columns.name = self._colname
         return out
 
@@ -202,6 +209,14 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         except (KeyError, TypeError):
             raise KeyError(key) from None
 
+    def _top_level(self, key):
+        """df[key] of the first level of tuple labels (_column_levels), or None."""
+        if key in self._cols or not self._cols or \
+                not isinstance(next(iter(self._cols)), tuple):
+            return None
+        from ember.frame._column_levels import select
+        return select(self, key)
+
     def __getitem__(self, key):
         if callable(key):   # pandas: df[lambda d: ...] selects by its result
             key = key(self)
@@ -227,6 +242,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             if missing:
                 raise KeyError(f"{missing} not in index")
             return DataFrame._make({k: self._cols[k] for k in keys}, self._index)
+        top = self._top_level(key)
+        if top is not None:
+            return top
         return Series._make(self._column(key), self._index, key)
 
     def __setitem__(self, key, value):

@@ -1,0 +1,253 @@
+"""pivot_table in full: any number of index and columns keys, a list of
+values, a list or dict of aggregations, and margins. Every (index,
+columns) cell is one group of one set of codes; each (aggregation, value)
+pair is one aggregation of those groups (a block of columns), so the work
+is a few launches a block whatever the number of keys. Several levels of
+column labels are tuples, which the frame shows as a MultiIndex of its
+columns (_column_levels.py)."""
+import ember
+
+from ember.frame._column import Column, concat
+
+
+def _key_list(key, data):
+    """A key or list of keys: column names of data (KeyError naming a
+    missing one, as pandas)."""
+    if key is None:
+        return []
+    keys = list(key) if isinstance(key, (list, tuple)) else [key]
+    for k in keys:
+        if isinstance(k, (list, tuple)) or k not in data._cols:
+            raise KeyError(k)
+    return keys
+
+
+def _label(func):
+    """pandas' label of an aggregation in a list: a name, or the function's."""
+    return func if isinstance(func, str) else getattr(func, "__name__", func)
+
+
+def _how(func):
+    from ember.frame._groupby_agg import AGGS
+    from ember.frame._groupby_obj import how_name
+    how = how_name(func)
+    if how not in AGGS:
+        raise NotImplementedError(f"pivot_table with aggfunc={func!r} (supported: one of "
+                                  + ", ".join(AGGS) + ", by name or as the numpy "
+                                  "function, alone, in a list or in a dict)")
+    return how
+
+
+def _blocks(values, aggfunc, sort):
+    """[(label prefix, how, value)] in pandas' column order: aggregations of
+    a list outermost (in their order), values sorted when sort=True."""
+    if isinstance(aggfunc, dict):
+        for v in aggfunc:
+            if v not in values:
+                raise KeyError(v)
+        out = []
+        for v, f in aggfunc.items():
+            if isinstance(f, (list, tuple)):
+                raise NotImplementedError("pivot_table with a list in an aggfunc dict "
+                                          "(a level of aggregation names under the "
+                                          "value); pass one aggregation a value")
+            out.append(((v,), _how(f), v))
+        return sorted(out, key=lambda b: b[2]) if sort else out
+    vals = sorted(values) if sort else list(values)
+    if isinstance(aggfunc, (list, tuple)):
+        return [((_label(f), v), _how(f), v) for f in aggfunc for v in vals]
+    how = _how(aggfunc)
+    return [((v,), how, v) for v in vals]
+
+
+def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
+                fill_value=None, margins=False, dropna=True, margins_name="All",
+                observed=True, sort=True):
+    """pandas' pivot_table: index and columns a key or a list of keys,
+    values one column or a list, aggfunc a reduction (name or numpy
+    function), a list of them or a dict by value; margins adds
+    margins_name totals."""
+    from ember.frame._groupby_codes import Groups
+    from ember.frame._index import Index, RangeIndex
+    from ember.frame.frame import DataFrame
+    keys, ckeys = _key_list(index, data), _key_list(columns, data)
+    if not keys:
+        raise NotImplementedError("pivot_table without index= (a one-row frame or a "
+                                  "MultiIndex); pass index=")
+    for k in ckeys:
+        if k in keys:   # pandas groups by the pair of both, a 2-D key
+            raise ValueError(f"Grouper for '{k}' not 1-dimensional")
+    values_multi = values is None or isinstance(values, (list, tuple))
+    if values is None:
+        values = [k for k in data._cols if k not in keys and k not in ckeys]
+    vals = list(values) if values_multi else [values]
+    for v in vals:
+        if v not in data._cols:
+            raise KeyError(v)
+    if not dropna and (len(keys) > 1 or len(ckeys) > 1):
+        raise NotImplementedError("pivot_table(dropna=False) with several index or "
+                                  "columns keys (pandas lists every combination of the "
+                                  "keys' values); use dropna=True")
+    if margins and not dropna:
+        raise NotImplementedError("pivot_table(margins=True, dropna=False) (margins over "
+                                  "the null keys' rows); use dropna=True")
+    blocks = _blocks(vals, aggfunc, sort)
+    if ckeys and not values_multi and not isinstance(aggfunc, dict):
+        blocks = [(p[:-1], how, v) for p, how, v in blocks]   # no level for one value
+    dev = data._device()
+    gi = Groups([data._column(k) for k in keys], dropna, sort)
+    ki = gi.k
+    if ckeys:
+        gc = Groups([data._column(k) for k in ckeys], dropna, sort)
+        kc, ccodes = gc.k, gc.codes
+        cell = ember.where((gi.codes < 0) | (ccodes < 0), -1, gi.codes * kc + ccodes)
+    else:
+        gc, kc, ccodes, cell = None, 1, None, gi.codes
+    # only the cells that have rows are groups, so a cell's result keeps
+    # the dtype its aggregation gives (a missing cell is filled later)
+    slots = ember.unique(cell[ember.flatnonzero(cell >= 0)])
+    dense = ember.where(cell >= 0, ember.searchsorted(slots, cell), -1)
+    cells_g = Groups.from_codes(dense, slots.shape[0])
+    at = ember.full(ki * kc, -1, dtype="int64", device=dev)
+    at[slots] = ember.arange(slots.shape[0], dtype="int64", device=dev)
+    at0 = ember.maximum(at, 0)
+    results = [_aggregate(cells_g, data._column(v), how) for _, how, v in blocks]
+    present = at >= 0
+    if dropna and results:   # pandas drops the cells whose every result is null
+        some = None
+        for r in results:
+            ok = ~r.isna()[at0]
+            some = ok if some is None else some | ok
+        present = present & some
+    grid = present.reshape(ki, kc)
+    keep_r = ember.flatnonzero(grid.any(axis=1)) if dropna else \
+        ember.arange(ki, dtype="int64", device=dev)
+    used_c = grid.any(axis=0) if dropna else ember.ones(kc, dtype="bool", device=dev)
+    some_missing = bool((~grid[keep_r][:, ember.flatnonzero(used_c)]).any()) \
+        if ki and kc else False
+    # the columns each block keeps: with dropna, those with a value in a kept row
+    if dropna and results:
+        kept = ember.stack([(present & ~r.isna()[at0]).reshape(ki, kc)[keep_r].any(axis=0)
+                            for r in results])
+        kept = ember.asnumpy(kept)
+    else:
+        kept = [[True] * kc for _ in results]
+    clabels = _column_labels(gc, kc)
+    cells = ember.arange(ki * kc, dtype="int64", device=dev).reshape(ki, kc)
+    if margins:
+        marg = _Margins(data, keys, ckeys, vals, gi, gc, keep_r, margins_name)
+    out = {}
+    for b, ((prefix, how, v), res) in enumerate(zip(blocks, results)):
+        for j in range(kc):
+            if not kept[b][j]:
+                continue
+            c = cells[:, j][keep_r]
+            col = _cell_column(res.take(at0[c]), ~present[c], some_missing, fill_value)
+            if margins:
+                col = concat(col, marg.row(how, v, j))
+            out[_name(prefix + clabels[j])] = col
+        if margins and ckeys:
+            total = (margins_name,) + ("",) * (len(ckeys) - 1)
+            out[_name(prefix + total)] = marg.column(how, v)
+    if len(keys) > 1:
+        from ember.frame._multiindex import MultiIndex
+        levels = [k.take(keep_r) for k in gi.keys]
+        idx = MultiIndex._make(marg.index(levels) if margins else levels, keys)
+    else:
+        level = gi.keys[0].take(keep_r)
+        idx = Index(marg.index([level])[0] if margins else level, name=keys[0])
+    res = DataFrame._make(out, idx if ki or margins else RangeIndex(0, 0))
+    names = [None] * len(blocks[0][0] if blocks else ()) + ckeys
+    if len(names) > 1:
+        res._colname = names
+    elif names:
+        res._colname = names[0]
+    return res
+
+
+def _name(label):
+    return label[0] if len(label) == 1 else label
+
+
+def _aggregate(groups, col, how):
+    from ember.frame._groupby_agg import aggregate
+    if how == "size":   # pandas' pivot size counts rows as int64 whatever the values
+        return Column("int64", groups.count())
+    return aggregate(groups, col, how)
+
+
+def _column_labels(gc, kc):
+    """Each column key combination's labels, a tuple (host values)."""
+    from ember.frame._index import Index
+    if gc is None:
+        return [()]
+    levels = [Index(k).tolist() for k in gc.keys]
+    return [tuple(level[j] for level in levels) for j in range(kc)]
+
+
+def _cell_column(col, missing, some_missing, fill_value):
+    """One pivot column: missing cells null, or fill_value (pandas makes the
+    whole table float64 when a cell of an integer one is missing)."""
+    from ember.frame._groupby_scan import mask_rows
+    d = col.dtype
+    if fill_value is not None:   # pandas fills missing cells and null results
+        if d.is_string:
+            raise NotImplementedError("pivot_table fill_value for str values")
+        fill = missing | col.isna()
+        return Column(d, ember.where(fill, fill_value, col.values).astype(d.storage))
+    if some_missing and d.kind in "iub" and not d.masked:
+        col = Column("float64", col.values.astype("float64"))
+    return mask_rows(col, missing)
+
+
+class _Margins:
+    """pandas' margins: each value aggregated by the index keys alone (the
+    margins column), by the columns keys alone (the margins row) and over
+    all rows (their corner), over the rows where no key and no value is
+    missing (pandas drops those before it adds margins)."""
+
+    def __init__(self, data, keys, ckeys, vals, gi, gc, keep_r, name):
+        from ember.frame._groupby_codes import Groups
+        for k in keys:
+            if not data._column(k).dtype.is_string:
+                raise NotImplementedError(
+                    f"pivot_table(margins=True) with the {data._column(k).dtype.name} "
+                    f"index key {k!r} (pandas makes an object index of its values and "
+                    f"{name!r}); cast the key with astype(str)")
+        valid = gi.codes >= 0
+        if gc is not None:
+            valid = valid & (gc.codes >= 0)
+        for v in vals:
+            valid = valid & ~data._column(v).isna()
+        self.data, self.gi, self.gc, self.keep_r, self.name = data, gi, gc, keep_r, name
+        self.by_rows = Groups.from_codes(ember.where(valid, gi.codes, -1), gi.k)
+        self.by_cols = None if gc is None else \
+            Groups.from_codes(ember.where(valid, gc.codes, -1), gc.k)
+        self.all = Groups.from_codes(ember.where(valid, 0, -1), 1)
+        self._memo = {}
+
+    def _agg(self, groups, how, v):
+        key = (id(groups), how, v)
+        if key not in self._memo:
+            self._memo[key] = _aggregate(groups, self.data._column(v), how)
+        return self._memo[key]
+
+    def row(self, how, v, j):
+        """The margins row's cell under column key combination j."""
+        dev = self.gi.codes.device
+        if self.by_cols is None:
+            return self._agg(self.all, how, v)
+        return self._agg(self.by_cols, how, v).take(
+            ember.asarray([j], dtype="int64", device=dev))
+
+    def column(self, how, v):
+        return concat(self._agg(self.by_rows, how, v).take(self.keep_r),
+                      self._agg(self.all, how, v))
+
+    def index(self, levels):
+        """The index levels with the margins row's label: the name on the
+        first level, '' on the others (pandas' tuple ('All', '', ...))."""
+        from ember.frame._convert import column_from
+        dev = self.gi.codes.device
+        return [concat(level, column_from([self.name if i == 0 else ""], device=dev))
+                for i, level in enumerate(levels)]
