@@ -168,7 +168,7 @@ def _callable(cb, kind):
 def _user_info(cb, device, n):
     """The callback's user_info as an ember array on device."""
     data = cb.data
-    if data is None or data == 0:
+    if data is None or (isinstance(data, int) and data == 0):
         return ember.zeros(1, dtype=cb.ltoir.user_info_dtype or "float64", device=device)
     if not isinstance(data, int):
         return _utils.to_device(data, device).reshape(-1)

@@ -1,0 +1,213 @@
+"""ember.nvmath.fft (nvmath-python's fft, ifft, rfft, irfft and FFT) against
+numpy.fft: nvmath's transforms are unnormalised both ways, so an inverse
+is NumPy's times the number of points. Also the options (layout, in-place,
+parity), the execution spaces, the stateful object, callbacks as
+ember.cuda.jit passes, and nvmath's errors."""
+import ctypes
+
+import numpy as np
+import pytest
+
+import ember
+from ember import nvmath
+
+F = nvmath.fft
+RNG = np.random.default_rng(11)
+
+
+def rand(shape, dtype="complex128"):
+    x = RNG.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def check(got, want, device=None):
+    if device is not None:
+        assert isinstance(got, ember.ndarray) and got.device == ember.Device(device)
+        got = ember.asnumpy(got)
+    assert isinstance(got, np.ndarray)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, got.dtype, want.dtype)
+    t = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
+    np.testing.assert_allclose(got, want, rtol=0, atol=t * max(1.0, np.abs(want).max()))
+
+
+def npoints(shape, axes):
+    return int(np.prod([shape[a] for a in axes]))
+
+
+AXES = [None, (0, 1), (2,), (-1, 0), (1, 2, 0)]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("axes", AXES)
+def test_c2c(device, dtype, axes):
+    x = rand((4, 6, 5), dtype)
+    ex = ember.asarray(x, device=device)
+    ax = tuple(range(3)) if axes is None else axes
+    check(F.fft(ex, axes=axes), np.fft.fftn(x, axes=ax).astype(dtype), device)
+    check(F.ifft(ex, axes=axes), (np.fft.ifftn(x, axes=ax) * npoints(x.shape, ax)).astype(dtype), device)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axes", [None, (0, 2), (1,), (2, 0)])
+@pytest.mark.parametrize("parity", ["even", "odd"])
+def test_r2c_c2r(device, dtype, axes, parity):
+    shape = (4, 6, 7 if parity == "odd" else 8)
+    t = rand(shape, dtype)
+    et = ember.asarray(t, device=device)
+    ax = tuple(range(3)) if axes is None else axes
+    cdt = {"float32": "complex64", "float64": "complex128"}[dtype]
+    r = F.rfft(et, axes=axes)
+    check(r, np.fft.rfftn(t, axes=ax).astype(cdt), device)
+    back = F.irfft(r, axes=axes, options={"last_axis_parity": parity})
+    s = [shape[a] for a in ax]
+    if shape[ax[-1]] % 2 == (parity == "odd"):
+        check(back, (t * npoints(shape, ax)).astype(dtype), device)
+    else:   # the other parity: NumPy's irfftn with that length, unnormalised
+        s[-1] = 2 * (r.shape[ax[-1]] - 1) + (parity == "odd")
+        want = np.fft.irfftn(ember.asnumpy(r), s=s, axes=ax, norm="forward").astype(dtype)
+        check(back, want, device)
+
+
+def test_strided_operands(device):
+    x = rand((6, 8, 5))
+    ex = ember.asarray(x, device=device)
+    for view, nview in ((ex.T, x.T), (ex[::2, ::2, :], x[::2, ::2, :])):
+        check(F.fft(view, axes=(0, 1)), np.fft.fftn(nview, axes=(0, 1)), device)
+
+
+def test_numpy_in_numpy_out():
+    x = rand((4, 8, 6))
+    for execution in (None, "cpu", "cuda", F.ExecutionCPU(num_threads=2), {"name": "cpu"},
+                      F.ExecutionCUDA(device_id=0)):
+        r = F.fft(x, axes=(0, 1), execution=execution)
+        assert type(r) is np.ndarray
+        check(r, np.fft.fftn(x, axes=(0, 1)))
+
+
+def test_result_layout_natural(device):
+    x = rand((5, 6, 7)).transpose(2, 0, 1).copy().transpose(1, 2, 0)   # axis order (2, 0, 1)
+    ex = ember.asarray(x, device=device)
+    r = F.fft(ex, axes=(0, 1), options=F.FFTOptions(result_layout="natural"))
+    assert r.strides == ex.strides
+    check(r, np.fft.fftn(x, axes=(0, 1)), device)
+    rn = F.fft(x, axes=(0, 1), options={"result_layout": "natural"})
+    assert rn.strides == x.strides
+
+
+def test_inplace(device):
+    x = rand((4, 6, 8))
+    ex = ember.asarray(x.copy(), device=device)
+    r = F.fft(ex, axes=(0, 1), options={"inplace": True})
+    assert r is ex
+    check(ex, np.fft.fftn(x, axes=(0, 1)), device)
+    assert F.ifft(ex, axes=(0, 1), options={"inplace": True}) is ex
+    check(ex, x * 24, device)
+    xn = x.copy()
+    assert F.fft(xn, options={"inplace": True}) is xn
+    check(xn, np.fft.fftn(x))
+
+
+def test_stateful(device):
+    x = rand((4, 6, 8), "complex64")
+    ex = ember.asarray(x, device=device)
+    with F.FFT(ex, axes=(0, 1)) as f:
+        with pytest.raises(RuntimeError, match="plan"):
+            f.execute()
+        f.plan()
+        b = f.execute(direction=F.FFTDirection.FORWARD)
+        check(b, np.fft.fftn(x, axes=(0, 1)), device)
+        f.reset_operand(b)
+        check(f.execute(direction="inverse"), x * 24, device)
+        check(f.execute(direction=-1), np.fft.fftn(np.fft.fftn(x, axes=(0, 1)), axes=(0, 1)), device)
+        with pytest.raises(ValueError, match="shape"):
+            f.reset_operand(ember.asarray(rand((4, 6, 7), "complex64"), device=device))
+        with pytest.raises(ValueError, match="dtype"):
+            f.reset_operand(ember.asarray(rand((4, 6, 8)), device=device))
+        with pytest.raises(TypeError, match="package"):
+            f.reset_operand(x)
+        f.reset_operand()
+        with pytest.raises(RuntimeError, match="unset"):
+            f.execute()
+    with pytest.raises(RuntimeError, match="freed"):
+        f.execute()
+    # A real operand: R2C forward only.
+    t = rand((5, 8), "float64")
+    with F.FFT(ember.asarray(t, device=device)) as f:
+        f.plan()
+        check(f.execute(), np.fft.rfftn(t), device)
+        with pytest.raises(ValueError, match="forward"):
+            f.execute(direction=F.FFTDirection.INVERSE)
+    with F.FFT(ember.asarray(np.fft.rfftn(t), device=device), options={"fft_type": "C2R"}) as f:
+        f.plan()
+        check(f.execute(), t * 40, device)
+
+
+def _scale_load(data_in, offset, user, unused):
+    return data_in[offset] * user[offset]
+
+
+def _scale_store(data_out, offset, data, user, unused):
+    data_out[offset] = data * user[offset] + 1.0
+
+
+def test_callbacks(device):
+    x = rand((3, 16))
+    w = rand((3, 16))
+    ex, ew = ember.asarray(x, device=device), ember.asarray(w, device=device)
+    prolog = F.compile_prolog(_scale_load, "complex128", "complex128")
+    epilog = F.compile_epilog(_scale_store, "complex128", "complex128")
+    r = F.fft(ex, axes=[-1], prolog={"ltoir": prolog, "data": ew})
+    check(r, np.fft.fft(x * w, axis=-1), device)
+    r = F.fft(ex, axes=[-1], epilog=F.DeviceCallable(ltoir=epilog, data=ew))
+    check(r, np.fft.fft(x, axis=-1) * w + 1.0, device)
+    # user_info as a pointer, as nvmath takes it (memory on the execution device).
+    if device == "cpu":
+        wn = np.ascontiguousarray(w)
+        r = F.fft(x, axes=[-1], epilog={"ltoir": epilog, "data": wn.ctypes.data})
+        check(r, np.fft.fft(x, axis=-1) * w + 1.0)
+    with pytest.raises(NotImplementedError, match="LTO-IR"):
+        F.fft(ex, prolog={"ltoir": b"\x00LTO"})
+    with pytest.raises(ValueError, match="compile_epilog"):
+        F.fft(ex, prolog={"ltoir": epilog})
+
+
+def test_errors():
+    z, t = rand((4, 5)), rand((4, 5), "float64")
+    with pytest.raises(ValueError, match="expects a complex operand, found float64"):
+        F.fft(t)
+    with pytest.raises(RuntimeError, match="real input"):
+        F.rfft(z)
+    with pytest.raises(ValueError, match="out of bounds"):
+        F.fft(z, axes=(2,))
+    with pytest.raises(ValueError, match="duplicate"):
+        F.fft(z, axes=(0, 0))
+    with pytest.raises(ValueError, match="4-D"):
+        F.fft(rand((2, 2, 2, 2)))
+    with pytest.raises(ValueError, match="up to 3-D"):
+        F.fft(rand((2, 2, 2, 2)), axes=(0, 1, 2, 3))
+    with pytest.raises(ValueError, match="scalar"):
+        F.fft(np.array(1j))
+    with pytest.raises(ValueError, match="complex-to-complex"):
+        F.rfft(t, options={"inplace": True})
+    with pytest.raises(ValueError, match="result_layout"):
+        F.fft(z, options={"result_layout": "fast"})
+    with pytest.raises(ValueError, match="last_axis_parity"):
+        F.FFTOptions(last_axis_parity="one")
+    with pytest.raises(TypeError, match="valid names"):
+        F.fft(z, options={"norm": "ortho"})
+    with pytest.raises(ValueError, match="execution"):
+        F.fft(z, execution="tpu")
+    with pytest.raises(ValueError, match="direction"):
+        with F.FFT(z) as f:
+            f.plan()
+            f.execute(direction="sideways")
+    with pytest.raises(TypeError, match="complex32"):
+        F.rfft(t.astype("float16"))
+    with pytest.raises(ValueError, match="int64"):
+        F.FFT(np.arange(4))
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        F.fft([1j, 2j])
+    with pytest.raises(ValueError, match="last_axis_parity='odd'"):
+        F.irfft(rand((3, 1)))
