@@ -254,6 +254,19 @@ def _as_def(f, fn, what, zipped=0):
                 "only p[0], p[1], ... (constant indices) can be read")
         d.args = ast.parse("def g(%s): pass" % ", ".join(
             f"{names[0]}_{k}" for k in range(zipped))).body[0].args
+    return _compile_def(d, f)
+
+
+def jit_def(d, f):
+    """The ast.FunctionDef d (a rewrite of f) as an ember device
+    function."""
+    from ember.cuda import jit
+    return jit(device=True)(_compile_def(d, f))
+
+
+def _compile_def(d, f):
+    """The ast.FunctionDef d as a Python function with f's globals and
+    closure values, its source kept by linecache for the translator."""
     # named by its text, so the same operator gives the same kernel source
     # (and finds the kernel in the disk cache) in every process
     d.name = "_op"

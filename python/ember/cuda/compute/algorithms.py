@@ -12,8 +12,9 @@ import numpy as np
 
 import ember
 from ember import _ember as _e
-from ember.cuda.compute import _ops
+from ember.cuda.compute import _ops, _struct
 from ember.cuda.compute import iterators as _it
+from ember.cuda.compute._struct import gpu_struct
 from ember.cuda.compute._ops import OpKind
 
 P = ember.parallel
@@ -59,8 +60,6 @@ def _init(h, fn, what="h_init"):
     if isinstance(h, np.generic):
         h = np.asarray(h)
     elif not isinstance(h, np.ndarray):
-        if getattr(type(h), "_ember_gpu_struct", False):
-            raise NotImplementedError(_STRUCT_MISSING)
         if isinstance(h, _e.ndarray) or hasattr(h, "__cuda_array_interface__"):
             h = ember.asnumpy(ember.asarray(h))
         else:
@@ -70,23 +69,9 @@ def _init(h, fn, what="h_init"):
     if h.size != 1:
         raise ValueError(f"{fn}: {what} must hold one value, not {h.size}")
     if h.dtype.kind not in "biuf":
-        if h.dtype.fields:
-            raise NotImplementedError(_STRUCT_MISSING)
         raise TypeError(f"{fn}: {what} of dtype {h.dtype} is not supported "
                         "(bool, integers, float32, float64)")
     return h.reshape(()).item(), h.dtype
-
-
-_STRUCT_MISSING = (
-    "gpu_struct (struct values) is not supported by ember.cuda.compute: "
-    "ember.parallel has no struct dtype; its tuple values (a tuple of 2 to "
-    "4 arrays with a device function over their components) are the way to "
-    "scan or reduce several fields at once")
-
-
-def gpu_struct(cls):
-    """cuda.compute's struct decorator: not supported (see the message)."""
-    raise NotImplementedError(_STRUCT_MISSING)
 
 
 def _stream(s):
@@ -118,11 +103,16 @@ def reduce_into(*, d_in, d_out, num_items, op, h_init, stream=None,
     """d_out[0] = h_init op d_in[0] op ... op d_in[num_items - 1]."""
     fn = "reduce_into"
     n = _count(num_items, fn)
+    rec = _struct.init_record(h_init)
+    if rec is not None:
+        _reduce_struct(fn, d_in, d_out, n, op, rec, stream)
+        return
     v, dt = _init(h_init, fn)
     o = _ops.binary(op, fn)
     dev = _it.device_of(d_in, d_out)
     with _stream(stream):
         x = _it.read(d_in, n, dev, fn)
+        _not_struct(x, fn, "h_init")
         if n == 0:
             r = ember.full(1, v, dtype=dt.name, device=dev)
         elif o in _REDUCTION and dt.kind != "b":
@@ -137,6 +127,27 @@ def reduce_into(*, d_in, d_out, num_items, op, h_init, stream=None,
         _it.write(d_out, r, fn)
 
 
+def _not_struct(x, fn, what):
+    if isinstance(x, _struct.Fields):
+        raise TypeError(f"{fn}: the values are structs ({x.dtype}) but {what} "
+                        "is a number: give a struct init value (a gpu_struct "
+                        "instance or a NumPy record)")
+
+
+def _reduce_struct(fn, d_in, d_out, n, op, rec, stream):
+    """reduce_into over struct values: the tuple scan of their leaves
+    (ember.parallel), its last element kept."""
+    dev = _it.device_of(d_in, d_out)
+    with _stream(stream):
+        x = _it.read(d_in, n, dev, fn, zipped=True)
+        if n == 0:
+            r = _struct.constant_fields(rec, 1, dev)
+        else:
+            r = _struct.scan_values(fn, x, op, rec.dtype, rec, False,
+                                    reduce=True)
+        _it.write(d_out, r, fn)
+
+
 _REDUCTION = {"add": lambda x, dt: x.sum(dtype=dt),
               "mul": lambda x, dt: x.prod(dtype=dt),
               "min": lambda x, dt: x.min(), "max": lambda x, dt: x.max()}
@@ -144,10 +155,22 @@ _REDUCTION = {"add": lambda x, dt: x.sum(dtype=dt),
 
 def _scan(fn, d_in, d_out, op, init_value, num_items, stream, exclusive):
     n = _count(num_items, fn)
-    o = _ops.binary(op, fn)
+    if not callable(op) and not isinstance(op, OpKind):
+        _ops.binary(op, fn)     # the TypeError of a bad operator
     dev = _it.device_of(d_in, d_out)
     with _stream(stream):
-        x = _it.read(d_in, n, dev, fn)
+        x = _it.read(d_in, n, dev, fn, zipped=True)
+        rec = None if init_value is None else \
+            _struct.init_record(init_value)
+        if rec is not None or (init_value is None and
+                               isinstance(x, _struct.Fields)):
+            if n:
+                dt = rec.dtype if rec is not None else x.dtype
+                _it.write(d_out, _struct.scan_values(fn, x, op, dt, rec,
+                                                     exclusive), fn)
+            return
+        _not_struct(x, fn, "init_value")
+        o = _ops.binary(op, fn)
         if init_value is None:
             v, dt = None, np.dtype(x.dtype.name)
         else:
@@ -227,8 +250,12 @@ def unary_transform(*, d_in, d_out, op, num_items, stream=None):
         if x is None:
             raise TypeError(f"{fn}: d_in is a DiscardIterator")
         if n:
-            _it.write(out, _it.apply_unary(op, x, fn, "op",
-                                           _dt(_it.out_dtype(out))), fn)
+            od = _it.out_dtype(out)
+            if _is_struct_dt(od):
+                r = _struct.apply(op, [x], fn, "op", ret=od)
+            else:
+                r = _it.apply_unary(op, x, fn, "op", _dt(od))
+            _it.write(out, r, fn)
 
 
 def binary_transform(*, d_in1, d_in2, d_out, op, num_items, stream=None):
@@ -239,13 +266,26 @@ def binary_transform(*, d_in1, d_in2, d_out, op, num_items, stream=None):
     out = _it.out_iter(d_out, fn)
     dev = _it.device_of(d_in1, d_in2, d_out)
     with _stream(stream):
-        x = _it.read(d_in1, n, dev, fn, "d_in1")
-        y = _it.read(d_in2, n, dev, fn, "d_in2")
+        x = _it.read(d_in1, n, dev, fn, "d_in1", zipped=True)
+        y = _it.read(d_in2, n, dev, fn, "d_in2", zipped=True)
         if x is None or y is None:
             raise TypeError(f"{fn}: an input is a DiscardIterator")
         if n:
-            _it.write(out, P.transform(o, x, y,
-                                       dtype=_dt(_it.out_dtype(out))), fn)
+            od = _it.out_dtype(out)
+            if _is_struct_dt(od) or isinstance(x, _struct.Fields) or \
+                    isinstance(y, _struct.Fields) or \
+                    _struct.returns_struct(op):
+                r = _struct.apply(op, [x, y], fn, "op",
+                                  out_dtype=None if _is_struct_dt(od)
+                                  else od,
+                                  ret=od if _is_struct_dt(od) else None)
+            else:
+                r = P.transform(o, x, y, dtype=_dt(od))
+            _it.write(out, r, fn)
+
+
+def _is_struct_dt(d):
+    return getattr(d, "names", None) is not None
 
 
 # ---- selection ----------------------------------------------------------
@@ -608,7 +648,8 @@ def _make(run, temp, given, check=(), rename=None):
 
 
 def make_reduce_into(*, d_in, d_out, op, h_init, **kwargs):
-    _init(h_init, "make_reduce_into")
+    if _struct.init_record(h_init) is None:
+        _init(h_init, "make_reduce_into")
     return _make(reduce_into, True, dict(d_in=d_in, d_out=d_out, op=op,
                                          h_init=h_init), [("op", "binary")])
 

@@ -13,7 +13,9 @@ import numpy as np
 
 import ember
 from ember import _ember as _e
+from ember._struct_array import StructArray
 from ember.cuda.compute import _ops
+from ember.cuda.compute import _struct
 
 P = ember.parallel
 
@@ -158,6 +160,14 @@ class _Pointer(IteratorBase):
         return self.a.take(idx)
 
     def write(self, r, fn, what="d_out"):
+        if isinstance(r, _struct.Fields):
+            if len(r.arrays) != 1:
+                raise TypeError(f"{fn}: struct values of {len(r.arrays)} "
+                                f"fields ({r.dtype}) cannot be written into "
+                                f"{what} of dtype {self.a.dtype.name}: give "
+                                "a struct array (ember.empty(n, "
+                                "dtype=T.dtype))")
+            r = r.arrays[0]
         if r.size > self.a.size:
             raise ValueError(f"{fn}: {r.size} items to write into {what} of "
                              f"{self.a.size} elements")
@@ -177,6 +187,43 @@ class CacheModifiedInputIterator(_Pointer):
         self.modifier = modifier
 
 
+class _StructPointer(IteratorBase):
+    """A struct array as an iterator: its values are read and written
+    leaf by leaf (Fields, one array per scalar field)."""
+
+    def __init__(self, a, fn="", what="d_in"):
+        if a.ndim != 1:
+            if not a.flags.c_contiguous:
+                raise ValueError(f"{fn}: {what} of shape {a.shape} is not "
+                                 "C-contiguous")
+            a = a.reshape(-1)
+        self.a = a
+        self.value_type = a.dtype
+
+    def device(self):
+        return self.a.device
+
+    def take(self, n, dev, fn):
+        if n > self.a.size:
+            raise ValueError(f"{fn}: num_items is {n} but the array has "
+                             f"{self.a.size} elements")
+        return _struct.struct_array_fields(self.a, n)
+
+    def gather(self, idx, dev, fn):
+        return _struct.struct_array_fields(self.a[idx])
+
+    def write(self, r, fn, what="d_out"):
+        if not isinstance(r, _struct.Fields):
+            r = _struct.cast_fields(r, self.a.dtype, fn, what)
+        _struct.write_struct_array(self.a, r)
+
+
+def _pointer(x, fn, what):
+    if isinstance(x, StructArray):
+        return _StructPointer(x, fn, what)
+    return _Pointer(x, fn, what)
+
+
 def as_iter(x, fn, what):
     """An input argument as an iterator."""
     if isinstance(x, IteratorBase):
@@ -187,17 +234,18 @@ def as_iter(x, fn, what):
     if x is None:
         raise TypeError(f"{fn}: {what} must be a device array or an "
                         "iterator, not None")
-    return _Pointer(x, fn, what)
+    return _pointer(x, fn, what)
 
 
 class TransformIterator(IteratorBase):
     """op(x) for each element x of underlying (an array or an iterator):
-    one ember transform over the materialized elements."""
+    one ember transform over the materialized elements (a kernel of the
+    struct rewrite where the values or the result are structs)."""
 
     def __init__(self, underlying, transform_op, value_type=None):
         self.it = as_iter(underlying, "TransformIterator", "underlying")
         self.raw = transform_op
-        if not isinstance(self.it, ZipIterator):   # checked now
+        if not isinstance(self.it, (ZipIterator, _StructPointer)):
             _ops.unary(transform_op, "TransformIterator", "transform_op")
         self.value_type = None if value_type is None else np.dtype(value_type)
 
@@ -288,7 +336,8 @@ class TransformOutputIterator(IteratorBase):
 
     def __init__(self, underlying, transform_op, output_value_type=None):
         self.out = underlying if isinstance(underlying, IteratorBase) else \
-            _Pointer(underlying, "TransformOutputIterator", "underlying")
+            _pointer(underlying, "TransformOutputIterator", "underlying")
+        self.raw = transform_op
         self.op = _ops.unary(transform_op, "TransformOutputIterator",
                              "transform_op")
 
@@ -296,6 +345,14 @@ class TransformOutputIterator(IteratorBase):
         return self.out.device()
 
     def write(self, r, fn):
+        if isinstance(r, _struct.Fields) or _struct.returns_struct(self.raw):
+            od = out_dtype(self.out)
+            st = getattr(od, "names", None) is not None
+            r = _struct.apply(self.raw, [r], fn, "transform_op",
+                              out_dtype=None if st else od,
+                              ret=od if st else None)
+            write(self.out, r, fn)
+            return
         write(self.out, P.transform(self.op, r), fn)
 
 
@@ -320,12 +377,12 @@ class Zipped(tuple):
 
 
 class ZipIterator(IteratorBase):
-    """Tuples of 2 to 8 arrays or iterators, element by element. ember keeps
-    the components as separate arrays: an operator reading the value as
-    p[0], p[1], ... and returning a number works in unary_transform and a
-    TransformIterator; algorithms whose values would be the tuples
-    themselves (reduce, scan, sort, select of zipped values) need struct
-    values, which ember does not have (NotImplementedError)."""
+    """Tuples of 2 to 8 arrays or iterators, element by element: struct
+    values with fields f0, f1, ... (a struct array's component nested).
+    ember keeps each scalar field as its own array (Fields): operators read
+    them as p[0], p[1], p[0].x or p.f0 in transforms, reductions and scans
+    (python/ember/cuda/compute/_struct.py); sort and select of zipped
+    values are not supported (NotImplementedError)."""
 
     def __init__(self, *iterators):
         if len(iterators) == 1 and isinstance(iterators[0], (list, tuple)):
@@ -351,21 +408,26 @@ class ZipIterator(IteratorBase):
 
 def zip_missing(fn):
     return NotImplementedError(
-        f"{fn}: a ZipIterator's values are tuples, and ember has no struct "
-        "values to reduce, scan, sort or select them as cuda.compute does "
-        "(gpu_struct). A ZipIterator works as the input of unary_transform "
-        "and TransformIterator with an operator that reads p[0], p[1], ...; "
-        "for zipped reductions and scans call ember.parallel.reduce((x, y), "
-        "op) or inclusive_scan((x, y), op) with a device function over "
-        "(a0, a1, b0, b1)")
+        f"{fn}: struct values (a ZipIterator's or a struct array's) are "
+        "supported by the transforms, reduce_into, inclusive_scan and "
+        "exclusive_scan; ember cannot sort, select, partition or search "
+        "them")
+
+
+def struct_values(x):
+    """x as Fields when it holds struct values (a ZipIterator's
+    components, a struct array's), else x."""
+    if isinstance(x, Zipped):
+        return _struct.as_fields(x)
+    return x
 
 
 def apply_unary(op, x, fn, what, dtype=None):
-    """op (a C expression or device function, or for zipped x a Python
-    function of the tuple) over x."""
-    if isinstance(x, Zipped):
-        op = _ops.zipped_function(op, len(x), fn, what)
-        return P.transform(op, *x, dtype=dtype)
+    """op (a C expression or device function, or a Python function of a
+    struct value) over x."""
+    x = struct_values(x)
+    if isinstance(x, _struct.Fields) or _struct.returns_struct(op):
+        return _struct.apply(op, [x], fn, what, out_dtype=dtype)
     return P.transform(_ops.unary(op, fn, what), x, dtype=dtype)
 
 
@@ -390,7 +452,7 @@ def device_of(*xs):
     """The device of the first array among the arguments (iterators
     looked into), else the current device."""
     for x in xs:
-        if isinstance(x, _e.ndarray):
+        if isinstance(x, (_e.ndarray, StructArray)):
             return x.device
         if isinstance(x, IteratorBase):
             d = x.device()
@@ -407,9 +469,9 @@ def read(x, n, dev, fn, what="d_in", zipped=False):
     """The first n elements of an input argument as an ember array (a
     ZipIterator's: Zipped arrays, where zipped says they are taken)."""
     r = as_iter(x, fn, what).take(n, dev, fn)
-    if isinstance(r, Zipped) and not zipped:
+    if isinstance(r, (Zipped, _struct.Fields)) and not zipped:
         raise zip_missing(fn)
-    return r
+    return struct_values(r)
 
 
 def out_iter(x, fn, what="d_out"):
@@ -421,11 +483,13 @@ def out_iter(x, fn, what="d_out"):
     if x is None:
         raise TypeError(f"{fn}: {what} must be a device array or an output "
                         "iterator, not None")
-    return _Pointer(x, fn, what)
+    return _pointer(x, fn, what)
 
 
 def out_dtype(x):
     """The dtype an output stores (None: that of the result)."""
+    if isinstance(x, _StructPointer):
+        return x.a.dtype
     if isinstance(x, _Pointer):
         return x.a.dtype
     if isinstance(x, PermutationIterator) and isinstance(x.values, _Pointer):
