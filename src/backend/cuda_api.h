@@ -314,6 +314,9 @@ em_status em_cuda_load_nvrtc(void);
 
 /* The path NVRTC was opened from, or NULL if not loaded. */
 const char *em_cuda_nvrtc_path(void);
+/* The CUDA toolkit's include directory NVRTC compiles get with -I
+ * (nvrtc.c says which), or NULL when none was found. */
+const char *em_cuda_include_dir(void);
 
 /* "CUDA_ERROR_OUT_OF_MEMORY" for a CUresult; never NULL. */
 const char *em_cuda_error_name(CUresult r);

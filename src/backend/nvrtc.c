@@ -2,12 +2,14 @@
  *
  * Needs NVRTC only, never libcuda, so CI without a GPU compiles every
  * kernel the GPU would. The user's options are passed through unchanged;
- * ember adds only the target architecture, and only when the user did not
- * name one.
+ * ember adds the target architecture, when the user did not name one,
+ * and after the user's own -I the toolkit's include directory.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "backend/cuda_api.h"
 
 /* Used when no GPU tells us better: the lent GPUs are Hopper. */
@@ -25,6 +27,58 @@ static int is_arch_option(const char *opt)
 {
     return strncmp(opt, "-arch", 5) == 0
            || strncmp(opt, "--gpu-architecture", 18) == 0;
+}
+
+/* NVRTC has no include path: `#include <cuda_fp16.h>` or
+ * `<cuda/std/cstdint>` finds nothing unless the toolkit's include
+ * directory is named. CuPy names it for every kernel, and programs
+ * written for CuPy rely on that, so ember names it too: the first of
+ * $CUDA_HOME, $CUDA_PATH, the toolkit this NVRTC came from (its
+ * library's ../include: /usr/local/cuda, or pip's nvidia/cu13) and
+ * /usr/local/cuda whose include/ holds cuda_fp16.h, with CCCL's headers
+ * (include/cccl, CUDA 13) when there. Found once; none found, none
+ * added. */
+#define INC_MAX 4096
+static char inc_opt[2][INC_MAX + 16];
+static int n_inc_opts;
+static pthread_once_t inc_once = PTHREAD_ONCE_INIT;
+
+static int try_include(const char *root, const char *rel)
+{
+    char dir[INC_MAX], probe[INC_MAX + 16];
+    if (!root || !*root || snprintf(dir, sizeof dir, "%s/%s", root, rel) >= (int)sizeof dir)
+        return 0;
+    snprintf(probe, sizeof probe, "%s/cuda_fp16.h", dir);
+    if (access(probe, R_OK) != 0)
+        return 0;
+    snprintf(inc_opt[0], sizeof inc_opt[0], "-I%s", dir);
+    snprintf(probe, sizeof probe, "%s/cccl", dir);
+    n_inc_opts = 1;
+    if (access(probe, X_OK) == 0)
+        snprintf(inc_opt[n_inc_opts++], sizeof inc_opt[1], "-I%s/cccl", dir);
+    return 1;
+}
+
+static void find_includes(void)
+{
+    char lib[4096];
+    const char *p = em_cuda_nvrtc_path(), *slash;
+    if (try_include(getenv("CUDA_HOME"), "include") ||
+        try_include(getenv("CUDA_PATH"), "include"))
+        return;
+    if (p && (slash = strrchr(p, '/')) && (size_t)(slash - p) < sizeof lib) {
+        memcpy(lib, p, (size_t)(slash - p));
+        lib[slash - p] = 0;
+        if (try_include(lib, "../include"))
+            return;
+    }
+    (void)try_include("/usr/local/cuda", "include");
+}
+
+const char *em_cuda_include_dir(void)
+{
+    pthread_once(&inc_once, find_includes);
+    return n_inc_opts ? inc_opt[0] + 2 : NULL;
 }
 
 /* The newest architecture this NVRTC can target, or 0 if it cannot say
@@ -177,8 +231,9 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
     }
 
     char arch_opt[48];
-    /* room for the architecture and -dlto */
-    const char **opts = malloc(((size_t)n_options + 2) * sizeof *opts);
+    (void)em_cuda_include_dir();
+    /* room for the architecture, -dlto and the toolkit's includes */
+    const char **opts = malloc(((size_t)n_options + 4) * sizeof *opts);
     if (!opts)
         return em_error(EM_ERR_OUT_OF_MEMORY,
                         "out of host memory compiling '%s'", name);
@@ -209,6 +264,8 @@ em_status em_cuda_nvrtc_compile(const char *source, const char *name,
     /* NVRTC takes a repeated -dlto, so the user's own is no matter. */
     if (kind == EM_CODE_LTOIR)
         opts[n_opts++] = "-dlto";
+    for (int i = 0; i < n_inc_opts; i++)
+        opts[n_opts++] = inc_opt[i];
 
     nvrtcProgram prog = NULL;
     nvrtcResult r = em_cuda_nvrtc_fn.nvrtcCreateProgram(&prog, source, name,

@@ -539,7 +539,8 @@ extern "C" __global__ void half_ops(const __half *x, const __half *y, __half *ou
 
 
 def _cuda_include_options():
-    """NVRTC finds cuda_fp16.h only through -I (CuPy adds it too)."""
+    """The toolkit's include directory by name (ember also adds the one it
+    finds itself, after these)."""
     import os
     for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if root and os.path.exists(os.path.join(root, "include", "cuda_fp16.h")):

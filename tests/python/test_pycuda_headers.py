@@ -1,7 +1,8 @@
 """PyCUDA-style source that includes the C library's headers and uses
 glibc's typedefs, as nvcc lets it (PyCUDA's wiki examples do): it runs on
 every device, and its GPU side compiles under NVRTC on a machine without
-a GPU. RawKernel's toolkit include path (cuda_fp16.h, as CuPy gives it)."""
+a GPU. NVRTC's include path to the toolkit (cuda_fp16.h without -I, as
+CuPy gives it)."""
 import os
 
 import numpy as np
@@ -74,19 +75,6 @@ def test_pycuda_options_name_the_headers_on_a_gpu_only(device):
     assert gpu == (ember.Device(device).type != "cpu")
 
 
-def test_toolkit_include_found_once(tmp_path, monkeypatch):
-    from ember._api import toolkit
-    inc = tmp_path / "include"
-    (inc / "cccl").mkdir(parents=True)
-    (inc / "cuda_fp16.h").write_text("")
-    monkeypatch.setenv("CUDA_HOME", str(tmp_path))
-    monkeypatch.setattr(toolkit, "_found", None)
-    assert toolkit.cuda_include_options() == ("-I%s" % inc, "-I%s" % (inc / "cccl"))
-    monkeypatch.setenv("CUDA_HOME", str(tmp_path / "none"))
-    # found once: a later change of the environment is not looked at
-    assert toolkit.cuda_include_options() == ("-I%s" % inc, "-I%s" % (inc / "cccl"))
-
-
 HALF = r"""
 #include <cuda_fp16.h>
 extern "C" __global__ void twice(const float *x, float *y, int n)
@@ -98,11 +86,59 @@ extern "C" __global__ void twice(const float *x, float *y, int n)
 """
 
 
+def _toolkit_headers():
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                 "/usr/local/cuda"):
+        if root and os.path.exists(os.path.join(root, "include", "cuda_fp16.h")):
+            return root
+    return None
+
+
+def test_nvrtc_names_the_toolkit_headers():
+    """No -I from the program: NVRTC compiles (to LTO-IR, no GPU needed)
+    source including the toolkit's and CCCL's headers."""
+    from conftest import HAVE_NVRTC
+    if not HAVE_NVRTC or _toolkit_headers() is None:
+        pytest.skip("NVRTC or the CUDA toolkit's headers not found")
+    from ember.cuda.core import Program, ProgramOptions
+    src = HALF
+    if os.path.isdir(os.path.join(_toolkit_headers(), "include", "cccl")):
+        src = "#include <cuda/std/cstdint>\n" + src
+    code = Program(src, "c++", options=ProgramOptions(arch="sm_90")).compile("ltoir").code
+    assert len(code) > 0
+
+
+def test_cuda_home_comes_first(tmp_path):
+    """$CUDA_HOME's include directory (and its cccl/) is the one named,
+    found at the first compile of the process."""
+    import subprocess
+    import sys
+    from conftest import HAVE_NVRTC
+    if not HAVE_NVRTC:
+        pytest.skip("NVRTC not found")
+    inc = tmp_path / "include"
+    (inc / "cccl" / "cuda" / "std").mkdir(parents=True)
+    (inc / "cuda_fp16.h").write_text("#define EMBER_TEST_FP16 1\n")
+    (inc / "cccl" / "cuda" / "std" / "cstdint").write_text("#define EMBER_TEST_CCCL 1\n")
+    prog = (
+        "from ember.cuda.core import Program, ProgramOptions\n"
+        "src = '#include <cuda_fp16.h>\\n#include <cuda/std/cstdint>\\n"
+        "#if !EMBER_TEST_FP16 || !EMBER_TEST_CCCL\\n#error not the fake toolkit\\n"
+        "#endif\\nextern \"C\" __global__ void k() {}\\n'\n"
+        "print(len(Program(src, 'c++', options=ProgramOptions(arch='sm_90'))"
+        ".compile('ltoir').code) > 0)\n")
+    env = dict(os.environ, CUDA_HOME=str(tmp_path), EMBER_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr[-2000:]
+
+
+
+
 def test_rawkernel_finds_cuda_fp16_as_cupy_does(device):
     """No -I from the program: on a GPU ember names the toolkit's include
     directory itself (CuPy does); on cpu the host prelude has the names."""
-    from ember._api import toolkit
-    if device != "cpu" and not toolkit.cuda_include_options():
+    if device != "cpu" and _toolkit_headers() is None:
         pytest.skip("no CUDA toolkit headers on this machine")
     x = np.linspace(-3, 3, 100, dtype=np.float32)
     with ember.Device(device):

@@ -7,7 +7,6 @@ returns, whose items its attributes read."""
 from ember import _ember as _e
 from ember._api.program import options_tuple
 from ember._api.rawmodule import check_cupy_options
-from ember._api.toolkit import cuda_include_options, on_cuda
 
 
 def _str(who, what, v):
@@ -33,8 +32,8 @@ def rawkernel_function(k, device):
     """The Function of RawKernel k on device, for its first launch there:
     its source compiled through the kernel cache as a module's."""
     with device:
-        options = k.options + cuda_include_options() if on_cuda() else k.options
-        return _e._RawModule(k.code, None, None, options).get_function(k.name)
+        return _e._RawModule(k.code, None, None, k.options).get_function(
+            k.name)
 
 
 def elementwise(cls, in_params, out_params, operation, name="kernel",

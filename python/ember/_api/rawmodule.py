@@ -6,7 +6,6 @@ import os
 
 from ember import _ember as _e
 from ember._api.program import options_tuple, str_tuple
-from ember._api.toolkit import cuda_include_options, on_cuda
 
 
 def check_cupy_options(who, backend, translate_cucomplex,
@@ -52,8 +51,6 @@ class RawModule(_e._RawModule):
         if name is not None and not isinstance(name, str):
             raise TypeError("name must be a str")
         options = options_tuple(options)
-        if code is not None and on_cuda():
-            options += cuda_include_options()
         exprs = _name_expressions(name_expressions)
         if exprs is not None and code is None:
             raise ValueError("RawModule: name_expressions need code= (source "

@@ -6,7 +6,6 @@ PyCUDA's headers (include/pycuda-complex.hpp) on the include path.
 import os
 
 import ember
-from ember._api.toolkit import on_cuda
 
 from .driver import Function, DeviceAllocation
 
@@ -31,7 +30,7 @@ def compile_options(options=(), include_dirs=()):
         raise TypeError("options must be a list of strings, not a string")
     o = tuple(options or ()) + tuple("-I" + d for d in include_dirs) + \
         ("-I" + _INCLUDE, _HEADERS_REVISION)
-    if on_cuda():
+    if ember.get_current_device().type != "cpu":
         o += ("-I" + _NVRTC, "--pre-include=" + os.path.join(_NVRTC, "prelude.h"))
     return o
 
