@@ -273,10 +273,9 @@ def test_agg_forms(pair):
     _both(lambda d: d.groupby("k")["f"].agg(lo="min", hi="max"), pdf, df)
     _both(lambda d: d.groupby("k")["f"].agg(np.sum), pdf, df)
     _both(lambda d: d.groupby("k")[["v", "f"]].aggregate("mean"), pdf, df)
-    with pytest.raises(NotImplementedError, match="MultiIndex"):
-        df.groupby("k").agg(["sum", "mean"])
-    with pytest.raises(NotImplementedError, match="MultiIndex"):
-        df.groupby("k").agg({"v": ["sum", "mean"]})
+    # (column, aggregation) labels: pandas' MultiIndex columns
+    _both(lambda d: d.groupby("k")[["v", "f", "I"]].agg(["sum", "mean"]), pdf, df)
+    _both(lambda d: d.groupby("k").agg({"v": ["sum", "mean"], "f": "max"}), pdf, df)
     with pytest.raises(KeyError):
         df.groupby("k").agg(total=("nope", "sum"))
 

@@ -167,8 +167,7 @@ def test_groupby_agg(pair):
     _both(lambda d: d.groupby(keys)[["v"]].transform("sum"), pdf, df)
     _both(lambda d: d.groupby(keys)["v"].cumsum(), pdf, df)
     assert df.groupby(keys).ngroups == pdf.groupby(keys).ngroups
-    with pytest.raises(NotImplementedError, match="MultiIndex"):
-        df.groupby(keys).agg(["sum", "mean"])
+    _both(lambda d: d.groupby(keys)[["v", "f"]].agg(["sum", "mean"]), pdf, df)
 
 
 def test_groupby_many_groups_and_empty(device):

@@ -159,10 +159,13 @@ class GroupBy:
         from ember.frame._groupby_filter import group_filter
         return group_filter(self, func, dropna, args, kwargs)
 
-    def describe(self, *args, **kwargs):
-        raise NotImplementedError(
-            "GroupBy.describe (a MultiIndex of the columns); use agg(['count', "
-            "'mean', 'std', 'min', 'median', 'max'])")
+    def describe(self, percentiles=None, include=None, exclude=None):
+        from ember.frame._groupby_describe import group_describe
+        return group_describe(self, percentiles, include, exclude)
+
+    def quantile(self, q=0.5, interpolation="linear", numeric_only=False):
+        from ember.frame._groupby_describe import group_quantile
+        return group_quantile(self, q, interpolation, numeric_only)
 
     # ---- selection
     @property
@@ -302,10 +305,8 @@ class GroupBy:
                 raise TypeError("Must provide 'func' or tuples of '(column, aggfunc).")
             return self._named_agg(kwargs)
         if isinstance(func, list):
-            if not self._is_series:
-                raise NotImplementedError(
-                    "groupby agg with a list on a DataFrame (the columns would be a "
-                    "MultiIndex); select one column first or use named aggregation")
+            if not self._is_series:   # (column, aggregation) labels: MultiIndex columns
+                return self._agg_levels({k: func for k in self._values()}, kwargs)
             (name, col), = self._values().items()
             out = {}
             for f in func:
@@ -317,12 +318,10 @@ class GroupBy:
                 raise NotImplementedError("nested renamer is not supported (a dict "
                                           "in SeriesGroupBy.agg); use named "
                                           "aggregation")
+            if any(isinstance(f, (list, tuple)) for f in func.values()):
+                return self._agg_levels(func, kwargs)
             out = {}
             for name, f in func.items():
-                if isinstance(f, (list, tuple)):
-                    raise NotImplementedError(
-                        "groupby agg with a dict of lists (the columns would be a "
-                        "MultiIndex); use named aggregation")
                 if name not in self._obj._cols:
                     raise KeyError(f"Column(s) ['{name}'] do not exist")
                 out[name] = self._one(self._obj._cols[name], f)
@@ -337,6 +336,23 @@ class GroupBy:
         raise AttributeError(f"'GroupBy' object has no attribute {func!r}")
 
     aggregate = agg
+
+    def _agg_levels(self, spec, kwargs):
+        """agg of {column: aggregations} labelled (column, aggregation), pandas'
+        MultiIndex columns; the keys of as_index=False are (key, '')."""
+        out = {}
+        for name, fs in spec.items():
+            if name not in self._obj._cols:
+                raise KeyError(f"Column(s) ['{name}'] do not exist")
+            col = self._obj._cols[name]
+            for f in (fs if isinstance(fs, (list, tuple)) else [fs]):
+                label = how_name(f) or getattr(f, "__name__", "<lambda>")
+                out[(name, label)] = self._one(col, f, **kwargs)
+        res = self._wrap(out, force_frame=True)
+        if not self.as_index:
+            res._cols = {(k if isinstance(k, tuple) else (k, "")): c
+                         for k, c in res._cols.items()}
+        return res
 
     def _one(self, col, f, **kw):
         h = how_name(f)
