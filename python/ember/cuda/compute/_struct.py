@@ -741,6 +741,131 @@ def init_record(h):
 _MAX = 4     # ember.parallel's tuple components (EM_SCAN_MAX_TUPLE)
 
 
+def _layout(dts):
+    """How the leaves of dtypes dts travel as at most _MAX scan
+    components: a list of words, each ("raw", k) (leaf k as itself) or
+    ("packed", [(k, shift, bits, signed), ...]) (integer leaves side by
+    side in an int64, first fit in leaf order). None when they do not
+    fit."""
+    words = []
+    for k, d in enumerate(dts):
+        bits = 1 if d.kind == "b" else 8 * d.itemsize
+        if d.kind not in "biu" or bits >= 64:
+            words.append(("raw", k))
+            continue
+        for w in words:
+            if w[0] == "packed" and w[2] + bits <= 64:
+                w[1].append((k, w[2], bits, d.kind == "i"))
+                w[2] += bits
+                break
+        else:
+            words.append(["packed", [(k, 0, bits, d.kind == "i")], bits])
+    out = []
+    for w in words:
+        if w[0] == "packed" and len(w[1]) == 1:
+            out.append(("raw", w[1][0][0]))
+        else:
+            out.append((w[0], w[1]))
+    return out if len(out) <= _MAX else None
+
+
+def _unpack_expr(word, k, shift, bits, signed):
+    v = f"(({word} >> {shift}) & {(1 << bits) - 1})" if shift else \
+        f"({word} & {(1 << bits) - 1})"
+    if signed:
+        h = 1 << (bits - 1)
+        v = f"(({v} ^ {h}) - {h})"
+    return v
+
+
+def _packed_op(dfn, lay, n):
+    """A device function over the words of layout lay that unpacks both
+    operands' leaves, calls dfn (over the n leaves of each) and packs its
+    result back."""
+    cache = dfn.py_func.__dict__.setdefault("__ember_compute_packed__", {})
+    key = repr(lay)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    m = len(lay)
+
+    def leaves_of(side):
+        exprs = [None] * n
+        for j, w in enumerate(lay):
+            if w[0] == "raw":
+                exprs[w[1]] = f"{side}{j}"
+            else:
+                for k, s, b, sg in w[1]:
+                    exprs[k] = _unpack_expr(f"{side}{j}", k, s, b, sg)
+        return exprs
+
+    words = []
+    for w in lay:
+        if w[0] == "raw":
+            words.append(f"r[{w[1]}]")
+        else:
+            words.append(" | ".join(
+                f"((np.int64(r[{k}]) & {(1 << b) - 1}) << {s})" if s else
+                f"(np.int64(r[{k}]) & {(1 << b) - 1})" for k, s, b, _ in w[1]))
+    params = [f"a{j}" for j in range(m)] + [f"b{j}" for j in range(m)]
+    ret = words[0] if m == 1 else "(" + ", ".join(words) + ")"
+    src = (f"def _pk({', '.join(params)}):\n"
+           f"    r = _g({', '.join(leaves_of('a') + leaves_of('b'))})\n"
+           f"    return {ret}\n")
+    name = "_packed_" + hashlib.sha1(src.encode()).hexdigest()[:12]
+    src = src.replace("def _pk(", f"def {name}(", 1)
+    import linecache
+    filename = f"<ember.cuda.compute {name}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True),
+                                 filename)
+    ns = {"_g": dfn, "np": np}
+    exec(compile(src, filename, "exec"), ns)
+    hit = cache[key] = ember.cuda.jit(device=True)(ns[name])
+    return hit
+
+
+def _pack_arrays(arrs, dts, lay):
+    out = []
+    for w in lay:
+        if w[0] == "raw":
+            out.append(arrs[w[1]].astype(dts[w[1]].name))
+            continue
+        acc = None
+        for k, s, b, _ in w[1]:
+            v = arrs[k].astype(dts[k].name).astype("int64") & ((1 << b) - 1)
+            v = v << s if s else v
+            acc = v if acc is None else acc | v
+        out.append(acc)
+    return out
+
+
+def _unpack_arrays(words, dts, lay):
+    out = [None] * len(dts)
+    for w, a in zip(lay, words):
+        if w[0] == "raw":
+            out[w[1]] = a
+            continue
+        for k, s, b, sg in w[1]:
+            v = ((a >> s) if s else a) & ((1 << b) - 1)
+            if sg:
+                v = (v ^ (1 << (b - 1))) - (1 << (b - 1))
+            out[k] = v.astype(dts[k].name)
+    return out
+
+
+def _pack_values(vals, dts, lay):
+    out = []
+    for w in lay:
+        if w[0] == "raw":
+            out.append(vals[w[1]])
+            continue
+        acc = 0
+        for k, s, b, _ in w[1]:
+            acc |= (int(vals[k]) & ((1 << b) - 1)) << s
+        out.append(acc - (1 << 64) if acc >= 1 << 63 else acc)
+    return out
+
+
 def struct_op(op, dt, fn, what="op"):
     """The operator of a scan or reduction over struct values of dtype dt:
     a built-in name applied per leaf (OpKind.PLUS/MULTIPLIES/MINIMUM/
@@ -751,10 +876,6 @@ def struct_op(op, dt, fn, what="op"):
             return _ops._BUILTIN[op]
         raise TypeError(f"{fn}: OpKind.{op.name} over struct values: pass a "
                         "Python function of two structs")
-    if n > _MAX:
-        raise NotImplementedError(
-            f"{fn}: the struct {dt} has {n} scalar fields; ember.parallel "
-            f"scans tuples of at most {_MAX} components")
     return flatten(op, [dt, dt], dt, fn, what)[0]
 
 
@@ -764,8 +885,32 @@ def scan_values(fn, x, op, dt, init_rec, exclusive, reduce=False):
     P = ember.parallel
     x = cast_fields(x, dt, fn)
     o = struct_op(op, dt, fn)
-    dts = tuple(d.name for _, d in leaves(dt))
+    ldt = [d for _, d in leaves(dt)]
+    dts = tuple(d.name for d in ldt)
     init = None if init_rec is None else tuple(record_leaves(init_rec))
+    if len(dts) > _MAX:
+        # more leaves than tuple components: small integer leaves share
+        # int64 words, unpacked and packed around the operator
+        lay = _layout(ldt)
+        if lay is None or isinstance(o, str):
+            raise NotImplementedError(
+                f"{fn}: the struct {dt} has {len(dts)} scalar fields; "
+                f"ember.parallel scans tuples of at most {_MAX} components, "
+                "and its fields do not pack into that many 64-bit words")
+        po = _packed_op(o, lay, len(dts))
+        words = _pack_arrays(x.arrays, ldt, lay)
+        winit = None if init is None else tuple(_pack_values(init, ldt,
+                                                             lay))
+        wdts = tuple(dts[w[1]] if w[0] == "raw" else "int64" for w in lay)
+        f = P.exclusive_scan if exclusive else P.inclusive_scan
+        if len(lay) == 1:
+            r = [f(words[0], po, init=None if winit is None else winit[0],
+                   dtype=wdts[0])]
+        else:
+            r = list(f(tuple(words), po, init=winit, dtype=wdts))
+        if reduce:
+            r = [a[-1:] for a in r]
+        return Fields(dt, _unpack_arrays(r, ldt, lay))
     if len(dts) == 1:
         f = P.exclusive_scan if exclusive else P.inclusive_scan
         r = [f(x.arrays[0], o, init=None if init is None else init[0],
