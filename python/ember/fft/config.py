@@ -9,6 +9,7 @@ lock), so get_plan_cache() returns the same object wherever it is called.
 from ember import _ember
 
 __all__ = ["PlanCache", "get_plan_cache", "get_plan_cache_size",
+           "set_cufft_gpus", "set_cufft_callbacks", "use_multi_gpus",
            "set_plan_cache_size", "clear_plan_cache", "show_plan_cache_info"]
 
 
@@ -67,3 +68,29 @@ def clear_plan_cache():
 
 def show_plan_cache_info():
     _CACHE.show_info()
+
+
+# cupy.fft.config's multi-GPU switch: read by CuPy's fft when True. ember's
+# transforms run on the input's device only, so setting it changes nothing;
+# set_cufft_gpus, which would choose the devices, says so.
+use_multi_gpus = False
+
+
+def set_cufft_gpus(gpus):
+    """cupy.fft.config.set_cufft_gpus: multi-GPU transforms are not offered
+    by ember (NotImplementedError)."""
+    raise NotImplementedError(
+        "ember.fft.config.set_cufft_gpus: ember's FFTs run on the input's "
+        "one device; multi-GPU cuFFT transforms are not offered")
+
+
+def set_cufft_callbacks(cb_load="", cb_store="", cb_load_aux_arr=None,
+                        *, cb_store_aux_arr=None):
+    """cupy.fft.config.set_cufft_callbacks: cuFFT load/store callbacks are
+    not offered by ember (NotImplementedError)."""
+    raise NotImplementedError(
+        "ember.fft.config.set_cufft_callbacks: cuFFT load/store callbacks are "
+        "not offered by ember (they compile the callback into cuFFT itself, "
+        "which has no cpu counterpart); apply the pre- or post-processing "
+        "as an elementwise operation or ElementwiseKernel before or after "
+        "the transform")
