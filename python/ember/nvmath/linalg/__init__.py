@@ -1,12 +1,14 @@
-"""ember.nvmath.linalg: nvmath-python's linalg namespace (``advanced``)."""
-from ember.nvmath.linalg import advanced  # noqa: F401
+"""ember.nvmath.linalg: nvmath-python's linalg namespace: the generic
+matmul with matrix qualifiers (``matmul``, ``Matmul``, also as
+``linalg.generic``) and ``advanced`` (cuBLASLt-style matmul with epilogs)."""
+from ember.nvmath.linalg import advanced, generic  # noqa: F401
+from ember.nvmath.linalg.advanced import MatmulComputeType as ComputeType  # noqa: F401
+from ember.nvmath.linalg.generic import (  # noqa: F401
+    DiagonalMatrixQualifier, DiagType, ExecutionCPU, ExecutionCUDA, FillMode, GeneralMatrixQualifier,
+    HermitianMatrixQualifier, InvalidMatmulState, Matmul, MatmulOptions, MatrixQualifier, SideMode,
+    SymmetricMatrixQualifier, TriangularMatrixQualifier, matmul, matrix_qualifiers_dtype)
 
-__all__ = ["advanced"]
-
-
-def __getattr__(name):
-    if name == "generic":
-        raise ImportError("ember.nvmath.linalg.generic (nvmath's generic matmul with structure "
-                          "qualifiers) is not provided; use ember.nvmath.linalg.advanced.matmul "
-                          "or ember.matmul.")
-    raise AttributeError(f"module 'ember.nvmath.linalg' has no attribute {name!r}")
+__all__ = ["advanced", "generic", "ComputeType", "DiagonalMatrixQualifier", "DiagType", "ExecutionCPU",
+           "ExecutionCUDA", "FillMode", "GeneralMatrixQualifier", "HermitianMatrixQualifier",
+           "InvalidMatmulState", "Matmul", "MatmulOptions", "MatrixQualifier", "SideMode",
+           "SymmetricMatrixQualifier", "TriangularMatrixQualifier", "matmul", "matrix_qualifiers_dtype"]
