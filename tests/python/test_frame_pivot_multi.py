@@ -134,3 +134,42 @@ def test_errors(pair):
         df.pivot_table(values="D", index="A", columns="C", dropna=False, margins=True)
     with pytest.raises(NotImplementedError, match="list in an aggfunc dict"):
         df.pivot_table(values=["D", "E"], index="A", aggfunc={"D": ["sum", "max"]})
+
+
+def _xt_keys():
+    a = ["foo", "foo", "foo", "foo", "bar", "bar", "bar", "bar", "foo", "foo", None]
+    b = ["one", "one", "one", "two", "one", "one", "one", "two", "two", "two", "one"]
+    c = ["dull", "dull", "shiny", "dull", "dull", "shiny", "shiny", "dull", "shiny",
+         "shiny", "shiny"]
+    return (pd.Series(a, name="A"), pd.Series(b, name="B"), pd.Series(c, name="C"),
+            pd.Series(np.arange(11.0), name="V"))
+
+
+XT = [
+    lambda a, b, c, v, m: m.crosstab(a, [b, c]),
+    lambda a, b, c, v, m: m.crosstab(a, [b, c], rownames=["x"], colnames=["y", "z"]),
+    lambda a, b, c, v, m: m.crosstab([a, b], c, margins=True),
+    lambda a, b, c, v, m: m.crosstab([a, b], [c], margins=True, margins_name="T"),
+    lambda a, b, c, v, m: m.crosstab([a], [b, c], margins=True),
+    lambda a, b, c, v, m: m.crosstab([a, b], c, values=v, aggfunc="sum"),
+    lambda a, b, c, v, m: m.crosstab([a, b], c, values=v, aggfunc=np.mean, margins=True),
+]
+
+
+@pytest.mark.parametrize("i", range(len(XT)))
+def test_crosstab_several_keys(device, i):
+    keys = _xt_keys()
+    ekeys = [ef.from_pandas(k, device=device) for k in keys]
+    tm.assert_frame_equal(XT[i](*ekeys, ef).to_pandas(), XT[i](*keys, pd))
+
+
+def test_crosstab_several_keys_errors(device):
+    a, b, c, v = [ef.from_pandas(k, device=device) for k in _xt_keys()]
+    with pytest.raises(AssertionError):   # pandas' message for names of another length
+        ef.crosstab([a, b], c, rownames=["x"])
+    with pytest.raises(NotImplementedError, match="normalize"):
+        ef.crosstab([a, b], c, normalize="index")
+    with pytest.raises(NotImplementedError, match="categorical"):
+        ef.crosstab([a.astype("category"), b], c)
+    with pytest.raises(ValueError, match="one length"):
+        ef.crosstab([a, b], ["x"])

@@ -17,11 +17,8 @@ def _is_key_list(x):
 
 def _keys(keys, what):
     keys = list(keys) if _is_key_list(keys) else [keys]
-    if len(keys) != 1:
-        raise NotImplementedError(f"crosstab with several {what} keys (a MultiIndex of "
-                                  f"the {'rows' if what == 'index' else 'columns'}) is "
-                                  "not supported by ember.frame; pass one key, or "
-                                  "combine them into one (e.g. a + '_' + b)")
+    if not keys:
+        raise ValueError(f"crosstab: no {what} keys")
     return keys
 
 
@@ -182,8 +179,8 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
     if normalize is not False and normalize not in ("all", "index", "columns"):
         raise ValueError("Not a valid normalize argument")
     rows, cols = _keys(index, "index"), _keys(columns, "columns")
-    rname, = _names(rows, rownames, "row")
-    cname, = _names(cols, colnames, "col")
+    rnames = _names(rows, rownames, "row")
+    cnames = _names(cols, colnames, "col")
     how = "size" if values is None else how_name(aggfunc)
     if how not in AGGS:
         raise NotImplementedError(f"crosstab with aggfunc={aggfunc!r} (supported: one "
@@ -191,6 +188,10 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
                                   "function)")
     objs = rows + cols + ([] if values is None else [values])
     kc, _ = _columns(objs)
+    if len(rows) > 1 or len(cols) > 1:
+        return _several(kc, len(rows), len(cols), values is not None, rnames, cnames,
+                        how, margins, margins_name, dropna, normalize)
+    rname, cname = rnames[0], cnames[0]
     if not dropna and (kc[0].dtype.is_categorical or kc[1].dtype.is_categorical):
         raise NotImplementedError("crosstab(dropna=False) of a categorical key (pandas "
                                   "lists its unobserved categories too); use "
@@ -217,4 +218,38 @@ def crosstab(index, columns, values=None, rownames=None, colnames=None, aggfunc=
                          vcol, how, margins_name)
     if normalize is not False:
         table = _normalize(table, normalize, margins, margins_name)
+    return table
+
+
+def _several(kc, nr, nc, has_values, rnames, cnames, how, margins, margins_name, dropna,
+             normalize):
+    """crosstab of several row or column keys: pivot_table's MultiIndex rows
+    or columns (its margins are pandas' crosstab margins: each key set's
+    totals, over the rows where no key is missing)."""
+    from ember.frame._index import RangeIndex
+    from ember.frame._multiindex import MultiIndex
+    from ember.frame._pivot_multi import pivot_table
+    from ember.frame.frame import DataFrame
+    if normalize is not False:
+        raise NotImplementedError("crosstab(normalize=) with several row or column keys; "
+                                  "normalize the table's values yourself")
+    if any(c.dtype.is_categorical for c in kc[:nr + nc]):
+        raise NotImplementedError("crosstab of several keys with a categorical among "
+                                  "them (pandas' categorical levels); astype the key "
+                                  "to its categories' dtype")
+    n, dev = kc[0].length, kc[0].device
+    rk = [f"r{i}" for i in range(nr)]
+    ck = [f"c{i}" for i in range(nc)]
+    vcol = kc[nr + nc] if has_values else Column("int64", ember.zeros(n, dtype="int64",
+                                                                       device=dev))
+    data = DataFrame._make({**dict(zip(rk + ck, kc[:nr + nc])), "v": vcol},
+                           RangeIndex(0, n))
+    table = pivot_table(data, values="v", index=rk, columns=ck, aggfunc=how,
+                        fill_value=None if has_values else 0, margins=margins,
+                        dropna=dropna, margins_name=margins_name)
+    if isinstance(table.index, MultiIndex):
+        table.index.names = rnames
+    else:
+        table.index.name = rnames[0]
+    table._colname = cnames if nc > 1 else cnames[0]
     return table
