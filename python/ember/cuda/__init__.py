@@ -48,7 +48,7 @@ def __getattr__(name):
     if name in _DISPATCHER:
         from . import dispatcher
         return getattr(dispatcher, name)
-    if name in ("runtime", "random", "nccl", "compute"):
+    if name in ("runtime", "random", "nccl", "compute", "cufft"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name in ("CUDAGraph", "graph", "graphs"):   # graphs.py
@@ -76,7 +76,8 @@ def reduce(func):
 # CuPy's pools and allocator hooks (memory.py, pinned_memory.py say what
 # ember does with them).
 from . import memory, pinned_memory  # noqa: E402
-from .memory import MemoryPool, set_allocator, get_allocator  # noqa: E402
+from .memory import (MemoryPool, MemoryAsyncPool, set_allocator,  # noqa: E402
+                     get_allocator, malloc_managed, malloc_async)
 from .pinned_memory import (  # noqa: E402
     PinnedMemoryPool, PinnedMemoryPointer, set_pinned_memory_allocator)
 
@@ -92,7 +93,8 @@ __all__ = [
     "mapped_array", "DeviceNDArray", "is_cuda_ndarray",
     "stream", "default_stream", "event", "event_elapsed_time", "synchronize",
     "current_context", "get_current_device", "reduce",
-    "set_allocator", "get_allocator", "PinnedMemoryPool",
+    "set_allocator", "get_allocator", "PinnedMemoryPool", "MemoryAsyncPool",
+    "malloc_managed", "malloc_async", "cufft",
     "PinnedMemoryPointer", "set_pinned_memory_allocator",
     "CUDAGraph", "graph",
 ]

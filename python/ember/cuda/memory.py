@@ -10,11 +10,20 @@ and a per-call Python allocator would put a Python frame on the hot path
   - ``set_allocator(None)`` and ``set_allocator(pool.malloc)`` of any ember
     pool are accepted and change nothing: arrays keep coming from the pool;
   - any other allocator raises NotImplementedError, never silently ignored.
+
+CuPy's stream-ordered allocator (MemoryAsyncPool, malloc_async) is what
+ember's pool already is: each block is freed on, and reused in order with,
+the stream it was used on. So ``MemoryAsyncPool()`` is the same view of the
+same pool and ``malloc_async`` its malloc. What ember does not offer:
+managed (unified) memory, ``malloc_managed``, and the system memory of
+HMM/ATS machines, ``malloc_system``: both raise NotImplementedError saying
+so, as does a MemoryPool built over them.
 """
 from ember import _ember
 
-__all__ = ["MemoryPool", "set_allocator", "get_allocator",
-           "OutOfMemoryError"]
+__all__ = ["MemoryPool", "MemoryAsyncPool", "set_allocator",
+           "get_allocator", "malloc_managed", "malloc_async",
+           "malloc_system", "OutOfMemoryError"]
 
 # CuPy's cupy.cuda.memory.OutOfMemoryError: ember raises MemoryError (with
 # the requested, in-use, cached and free bytes), so catching this catches it.
@@ -27,7 +36,8 @@ class MemoryPool:
     in the same way)."""
 
     def __init__(self, allocator=None):
-        if allocator is not None:
+        _not_offered(allocator)
+        if allocator is not None and allocator is not malloc_async:
             raise NotImplementedError(
                 "ember.cuda.MemoryPool(allocator=%r): ember's pools take "
                 "memory from the device themselves; pass no allocator"
@@ -71,7 +81,63 @@ class MemoryPool:
 _allocator = None
 
 
+class MemoryAsyncPool(MemoryPool):
+    """cupy.cuda.MemoryAsyncPool(pool_handles='current'): CuPy's pool over
+    the driver's stream-ordered allocator. ember's own pool is already
+    stream-ordered (a block freed on a stream is reused in that stream's
+    order), so this is the same view of the current device's pool as
+    MemoryPool. Only 'current' and 'default' pool handles are taken."""
+
+    def __init__(self, pool_handles="current"):
+        if pool_handles not in ("current", "default"):
+            raise NotImplementedError(
+                "ember.cuda.MemoryAsyncPool(pool_handles=%r): ember allocates "
+                "from its own stream-ordered pool; only 'current' or "
+                "'default' is accepted" % (pool_handles,))
+
+    def __repr__(self):
+        return "<ember.cuda.MemoryAsyncPool of %s>" % _ember.get_current_device()
+
+
+_MANAGED = ("managed (unified) memory is not offered by ember: its pools "
+            "allocate device memory (cuMemAlloc), and host memory on the cpu "
+            "device; copy between them with ember.asarray / ember.asnumpy")
+_SYSTEM = ("system-allocated memory for CUDA (CuPy's experimental unified "
+           "memory programming on HMM/ATS machines) is not offered by ember; "
+           "copy between host and device with ember.asarray / ember.asnumpy")
+
+
+def malloc_managed(size):
+    """cupy.cuda.malloc_managed: managed (unified) memory is not offered by
+    ember; raises NotImplementedError."""
+    raise NotImplementedError(_MANAGED)
+
+
+def malloc_system(size):
+    """cupy.cuda.memory.malloc_system: the system memory of HMM/ATS
+    machines (CuPy's experimental unified memory programming) is not
+    offered by ember; raises NotImplementedError."""
+    raise NotImplementedError(_SYSTEM)
+
+
+def malloc_async(size):
+    """cupy.cuda.malloc_async: a Buffer of size bytes from the current
+    device's pool, which is stream-ordered (the block is reused in the
+    order of the stream it is used on)."""
+    return _ember.MemoryPool().malloc(size)
+
+
+def _not_offered(f):
+    """NotImplementedError when f is one of the allocators ember lacks."""
+    if f is malloc_managed:
+        raise NotImplementedError(_MANAGED)
+    if f is malloc_system:
+        raise NotImplementedError(_SYSTEM)
+
+
 def _is_ember_malloc(f):
+    if f is malloc_async:
+        return True
     owner = getattr(f, "__self__", None)
     return (isinstance(owner, (MemoryPool, _ember.MemoryPool))
             and getattr(f, "__name__", "") == "malloc")
@@ -81,6 +147,7 @@ def set_allocator(allocator=None):
     """Accepts None or an ember pool's malloc (both leave ember allocating
     from its pool); anything else raises NotImplementedError."""
     global _allocator
+    _not_offered(allocator)
     if allocator is not None and not _is_ember_malloc(allocator):
         raise NotImplementedError(
             "ember.cuda.set_allocator(%r): ember's arrays always come from its "

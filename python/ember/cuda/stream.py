@@ -28,6 +28,33 @@ def ExternalStream(ptr, device_id=-1):
     return Stream._adopt(int(ptr), None if device_id == -1 else device_id)
 
 
+def _stream_protocol(s):
+    """Stream.__cuda_stream__(): the CUDA stream protocol's (version 0,
+    native handle); the handle is 0 for a device's default stream, as
+    Stream.ptr is. On the cpu device it is ember's host stream, which only
+    ember (ExternalStream, Stream.from_external) can take back."""
+    return (0, s.ptr)
+
+
+def _stream_from_external(cls, obj):
+    """Stream.from_external(obj): the ember Stream of obj's CUDA stream
+    protocol (obj.__cuda_stream__(), a method or an attribute, giving
+    (version, handle)). obj is kept alive as long as the Stream is, so its
+    stream is not destroyed under ember's work."""
+    proto = getattr(obj, "__cuda_stream__", None)
+    if proto is None:
+        raise TypeError("Stream.from_external needs an object with "
+                        "__cuda_stream__ (the CUDA stream protocol), not %s"
+                        % type(obj).__name__)
+    info = proto() if callable(proto) else proto
+    if not isinstance(info, tuple) or len(info) != 2:
+        raise TypeError("%s.__cuda_stream__ must give (version, handle), not "
+                        "%r" % (type(obj).__name__, info))
+    if type(obj) is Stream:
+        return obj
+    return Stream._adopt(int(info[1]), None, obj)
+
+
 def default_stream():
     """Numba's cuda.default_stream(): the default stream (Stream.null)."""
     return Stream.null

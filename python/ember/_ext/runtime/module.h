@@ -82,6 +82,7 @@ typedef struct {
     PyObject_HEAD
     em_stream *s;      /* NULL only for the dynamic null stream */
     int owned;         /* 1: em_stream_destroy it, 2: em_stream_release it */
+    PyObject *owner;   /* Stream.from_external's foreign stream, kept alive */
 } empy_Stream;
 
 typedef struct {

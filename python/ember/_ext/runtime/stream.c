@@ -20,6 +20,7 @@ static PyObject *stream_wrap(empy_state *st, em_stream *s, int owned)
     if (o) {
         o->s = s;
         o->owned = owned;
+        o->owner = NULL;
         PyObject_GC_Track(o);
     }
     return (PyObject *)o;
@@ -256,16 +257,16 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
  * (em_stream_adopt), for ember.cuda.ExternalStream. */
 static PyObject *Stream_adopt(PyObject *cls, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"ptr", "device", NULL};
+    static char *kwlist[] = {"ptr", "device", "owner", NULL};
     empy_state *st = empy_state_of_type((PyTypeObject *)cls);
-    PyObject *ptr_arg, *dev_arg = Py_None, *obj;
+    PyObject *ptr_arg, *dev_arg = Py_None, *owner = Py_None, *obj;
     em_device *d;
     em_stream *s;
     em_status rc;
     void *native;
 
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:_adopt", kwlist, &ptr_arg,
-                                     &dev_arg) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO:_adopt", kwlist, &ptr_arg,
+                                     &dev_arg, &owner) ||
         empy_device_arg(st, dev_arg, &d) < 0)
         return NULL;
     native = PyLong_AsVoidPtr(ptr_arg);
@@ -276,6 +277,8 @@ static PyObject *Stream_adopt(PyObject *cls, PyObject *args, PyObject *kw)
     obj = stream_wrap(st, s, s == em_stream_default(d) ? 0 : 2);
     if (!obj && s != em_stream_default(d))
         em_stream_release(s);
+    if (obj && owner != Py_None)
+        STREAM(obj)->owner = Py_NewRef(owner);
     return obj;
 }
 
@@ -284,6 +287,7 @@ static PyObject *Stream_adopt(PyObject *cls, PyObject *args, PyObject *kw)
 static int Stream_traverse(PyObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(Py_TYPE(self));
+    Py_VISIT(STREAM(self)->owner);
     return 0;
 }
 
@@ -295,11 +299,17 @@ static void Stream_dealloc(PyObject *self)
         (void)em_stream_destroy(STREAM(self)->s);
     else if (STREAM(self)->owned == 2)
         em_stream_release(STREAM(self)->s);
+    /* after the release: the foreign stream outlives ember's use of it */
+    Py_CLEAR(STREAM(self)->owner);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
 
 EMPY_PY_SLOT(Stream_repr, "ember.cuda.stream", "_stream_repr")
+/* The CUDA stream protocol, both ways (CuPy's and cuda.core's spellings):
+ * cold, so Python's (ember/cuda/stream.py). */
+EMPY_PY_METHOD(Stream_cuda_stream, "ember.cuda.stream", "_stream_protocol")
+EMPY_PY_METHOD(Stream_from_external, "ember.cuda.stream", "_stream_from_external")
 
 static PyObject *Stream_richcompare(PyObject *a, PyObject *b, int op)
 {
@@ -460,6 +470,13 @@ static PyMethodDef Stream_methods[] = {
      "The stream of a native handle (ember.cuda.ExternalStream)."},
     {"use", Stream_use, METH_NOARGS,
      "Make this the calling thread's current stream; returns self."},
+    {"__cuda_stream__", EMPY_FASTKW(Stream_cuda_stream),
+     "__cuda_stream__() -> (0, ptr): the CUDA stream protocol's version and "
+     "native handle."},
+    {"from_external", (PyCFunction)(void (*)(void))Stream_from_external,
+     METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
+     "from_external(obj) -> Stream of another library's stream object (one "
+     "with __cuda_stream__), kept alive while this one is."},
     {"__enter__", Stream_enter, METH_NOARGS, NULL},
     {"__exit__", (PyCFunction)(void (*)(void))empy_context_exit, METH_FASTCALL, NULL},
     {NULL},

@@ -1,0 +1,129 @@
+"""The memory, CUDA-API, interoperability and performance pages of CuPy's
+user guide on ember: stream-ordered pools, the CUDA stream protocol both
+ways, RawModule.compile, and the allocators ember does not offer refused
+with NotImplementedError rather than an AttributeError."""
+import sys
+
+import numpy as np
+import pytest
+
+import ember
+
+
+# ---- memory.rst -------------------------------------------------------------
+
+def test_memory_async_pool_is_the_stream_ordered_pool(device):
+    with ember.Device(device):
+        pool = ember.cuda.MemoryAsyncPool()
+        ember.cuda.set_allocator(pool.malloc)
+        try:
+            s = ember.cuda.Stream()
+            with s:
+                a = ember.empty((100,), dtype=ember.float64)
+                a[...] = ember.arange(100.0)
+            s.synchronize()
+            assert a.device == ember.Device(device)
+            np.testing.assert_array_equal(ember.asnumpy(a), np.arange(100.0))
+            # the same pool as MemoryPool's: its figures count this array
+            assert pool.used_bytes() == ember.cuda.MemoryPool().used_bytes() >= 800
+            buf = ember.cuda.malloc_async(256)
+            assert buf.size >= 256
+            del buf
+            ember.cuda.set_allocator(ember.cuda.malloc_async)
+            assert ember.cuda.get_allocator() is ember.cuda.malloc_async
+            ember.cuda.MemoryPool(ember.cuda.malloc_async)
+        finally:
+            ember.cuda.set_allocator(None)
+    with pytest.raises(NotImplementedError, match="pool_handles"):
+        ember.cuda.MemoryAsyncPool(pool_handles=[0])
+
+
+def test_managed_and_system_memory_not_offered():
+    with pytest.raises(NotImplementedError, match="managed"):
+        ember.cuda.MemoryPool(ember.cuda.malloc_managed)
+    with pytest.raises(NotImplementedError, match="managed"):
+        ember.cuda.set_allocator(ember.cuda.malloc_managed)
+    with pytest.raises(NotImplementedError, match="managed"):
+        ember.cuda.malloc_managed(1024)
+    with pytest.raises(NotImplementedError, match="HMM/ATS"):
+        ember.cuda.MemoryPool(ember.cuda.memory.malloc_system)
+    with pytest.raises(NotImplementedError, match="HMM/ATS"):
+        ember.cuda.memory.malloc_system(1024)
+    # a refused allocator leaves the pool in charge
+    assert ember.cuda.get_allocator().__name__ == "malloc"
+
+
+# ---- interoperability.rst: the CUDA stream protocol ---------------------------
+
+class _Foreign:
+    """Another library's stream: the protocol only."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
+def test_stream_exports_protocol(device):
+    with ember.Device(device):
+        s = ember.cuda.Stream()
+        version, ptr = s.__cuda_stream__()
+        assert version == 0 and ptr == s.ptr and ptr != 0
+        # a default stream's handle is 0, as its ptr is
+        assert ember.cuda.Stream.null.__cuda_stream__() == (0, 0)
+
+
+def test_stream_from_external_round_trip(device):
+    with ember.Device(device):
+        s = ember.cuda.Stream()
+        foreign = _Foreign(s.ptr)
+        before = sys.getrefcount(foreign)
+        e = ember.cuda.Stream.from_external(foreign)
+        assert e == s and type(e) is ember.Stream
+        assert sys.getrefcount(foreign) == before + 1   # kept alive by e
+        with e:
+            assert ember.cuda.get_current_stream() == s
+            r = ember.arange(10).sum()
+        e.synchronize()
+        assert int(r) == 45
+        del e, r
+        ember.cuda.Stream.null.use()   # the thread's current-stream slot lets go of e
+        assert sys.getrefcount(foreign) == before
+        assert ember.cuda.Stream.from_external(s) is s
+        null = ember.cuda.Stream.from_external(_Foreign(0))
+        assert null == ember.cuda.Stream.null
+
+
+def test_stream_from_external_bad_inputs():
+    with pytest.raises(TypeError, match="__cuda_stream__"):
+        ember.cuda.Stream.from_external(12345)
+    with pytest.raises(TypeError, match="version, handle"):
+        ember.cuda.Stream.from_external(type("X", (), {"__cuda_stream__": lambda self: 7})())
+
+
+# ---- performance.rst: RawModule.compile -------------------------------------
+
+_SRC = r"""
+template<typename T>
+__global__ void fx3(T* arr, int N) {
+    unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < N) arr[tid] = arr[tid] * 3;
+}
+"""
+
+
+def test_rawmodule_compile_then_launch(device):
+    with ember.Device(device):
+        mod = ember.RawModule(code=_SRC, options=("-std=c++17",),
+                              name_expressions=["fx3<float>", "fx3<double>"])
+        assert mod.compile() is None
+        for dt in (np.float32, np.float64):
+            a = ember.arange(10, dtype=dt)
+            ker = mod.get_function("fx3<float>" if dt == np.float32 else "fx3<double>")
+            ker((1,), (10,), (a, np.int32(10)))
+            np.testing.assert_array_equal(ember.asnumpy(a), np.arange(10, dtype=dt) * 3)
+        with pytest.raises(TypeError, match="write"):
+            mod.compile(log_stream=3)
+    with pytest.raises(ember.CompileError):
+        ember.RawModule(code="__global__ void f( {").compile()
