@@ -82,6 +82,19 @@ class RawModule(_e._RawModule):
         name = "" if self._name is None else f" {self._name!r}"
         return f"<ember.RawModule{name} on {self.device}>"
 
+    def compile(self, log_stream=None):
+        """CuPy's RawModule.compile(): ember compiled (or loaded) the module
+        when it was made, so this only lowers the name expressions' names
+        on cuda (what get_function would do at its first call). A compile
+        error was raised then, as ember.CompileError with the log;
+        log_stream, where CuPy writes the log, gets nothing."""
+        if log_stream is not None and not callable(getattr(log_stream, "write", None)):
+            raise TypeError("log_stream must have a write() method, not "
+                            f"{type(log_stream).__name__}")
+        exprs = self._exprs
+        if exprs and self._lowered is None and self.device.type != "cpu":
+            self._lowered = _e._lowered_names(self.code, self.options, exprs)
+
     def get_function(self, name):
         """get_function(name) -> Function; AttributeError if the module has
         no kernel of that name. On cuda a name expression's kernel goes by
