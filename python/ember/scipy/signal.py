@@ -30,13 +30,15 @@ from ember.scipy.signal_peaks import *  # noqa: F401,F403
 from ember.scipy import signal_peaks as _peaks
 from ember.scipy.signal_shorttime import *  # noqa: F401,F403
 from ember.scipy import signal_shorttime as _shorttime
+from ember.scipy.signal_bspline import *  # noqa: F401,F403
+from ember.scipy import signal_bspline as _bspline
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
            "medfilt2d", "wiener", "order_filter", "sepfir2d"] + \
     _spectral.__all__ + _iir.__all__ + _design.__all__ + _stft.__all__ + \
     _waveforms.__all__ + _resample.__all__ + _ellip.__all__ + _peaks.__all__ + \
-    _shorttime.__all__
+    _shorttime.__all__ + _bspline.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
