@@ -501,7 +501,7 @@ del _name, _uf, _f
 def _subset_dtype(dt, names):
     for n in names:
         if n not in dt.fields:
-            raise ValueError(f"no field of name {n}")
+            raise KeyError(n)      # NumPy's error for a list of names
     return np.dtype({"names": list(names),
                      "formats": [dt.fields[n][0] for n in names],
                      "offsets": [dt.fields[n][1] for n in names],

@@ -313,10 +313,12 @@ class _Rewrite:
                                  f"{len(dt.names)} fields")
             key = dt.names[key]
         if key not in dt.names:
-            raise AttributeError(f"{self.fn}: {self.what} "
-                                 f"'{self.f.__name__}': the struct "
-                                 f"{list(dt.names)} has no field {key!r} "
-                                 f"(at '{ast.unparse(node)}')")
+            # p.zz as Python's attribute error, p['zz'] as NumPy's record
+            err = AttributeError if isinstance(node, ast.Attribute) else \
+                ValueError
+            raise err(f"{self.fn}: {self.what} '{self.f.__name__}': no "
+                      f"field of name {key} in the struct {list(dt.names)} "
+                      f"(at '{ast.unparse(node)}')")
         start = 0
         for name in dt.names:
             ft = dt.fields[name][0]

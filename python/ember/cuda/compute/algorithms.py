@@ -111,7 +111,7 @@ def reduce_into(*, d_in, d_out, num_items, op, h_init, stream=None,
     o = _ops.binary(op, fn)
     dev = _it.device_of(d_in, d_out)
     with _stream(stream):
-        x = _it.read(d_in, n, dev, fn)
+        x = _it.read(d_in, n, dev, fn, zipped=True)
         _not_struct(x, fn, "h_init")
         if n == 0:
             r = ember.full(1, v, dtype=dt.name, device=dev)
