@@ -7,6 +7,7 @@ returns, whose items its attributes read."""
 from ember import _ember as _e
 from ember._api.program import options_tuple
 from ember._api.rawmodule import check_cupy_options
+from ember._api.rawsource import expand_cupy_includes
 
 
 def _str(who, what, v):
@@ -32,8 +33,8 @@ def rawkernel_function(k, device):
     """The Function of RawKernel k on device, for its first launch there:
     its source compiled through the kernel cache as a module's."""
     with device:
-        return _e._RawModule(k.code, None, None, k.options).get_function(
-            k.name)
+        return _e._RawModule(expand_cupy_includes(k.code), None, None,
+                             k.options).get_function(k.name)
 
 
 def elementwise(cls, in_params, out_params, operation, name="kernel",

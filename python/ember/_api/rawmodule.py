@@ -6,6 +6,7 @@ import os
 
 from ember import _ember as _e
 from ember._api.program import options_tuple, str_tuple
+from ember._api.rawsource import expand_cupy_includes
 
 
 def check_cupy_options(who, backend, translate_cucomplex,
@@ -37,7 +38,7 @@ class RawModule(_e._RawModule):
     device: NVRTC on cuda, the host C++ compiler on cpu. name_expressions
     ('axpy<float>', ...) instantiate templates and C++ kernels for
     get_function by the same string."""
-    __slots__ = ("code", "options", "_name", "_exprs", "_lowered")
+    __slots__ = ("code", "options", "_name", "_exprs", "_lowered", "_src")
 
     def __new__(cls, code=None, path=None, options=(), backend="nvrtc",
                 translate_cucomplex=False, *, name=None, cubin=None,
@@ -72,9 +73,11 @@ class RawModule(_e._RawModule):
             data = cubin if cubin is not None else ptx
             data = data.encode() if isinstance(data, str) else bytes(data)
         # the compiler instantiates name expressions given as options
-        self = super().__new__(cls, code, kind, data, options + tuple(
+        src = expand_cupy_includes(code)
+        self = super().__new__(cls, src, kind, data, options + tuple(
             _e._NAME_EXPR_OPTION + e for e in exprs or ()))
         self.code, self.options, self._name = code, options, name
+        self._src = src
         self._exprs, self._lowered = exprs, None
         return self
 
@@ -93,7 +96,7 @@ class RawModule(_e._RawModule):
                             f"{type(log_stream).__name__}")
         exprs = self._exprs
         if exprs and self._lowered is None and self.device.type != "cpu":
-            self._lowered = _e._lowered_names(self.code, self.options, exprs)
+            self._lowered = _e._lowered_names(self._src, self.options, exprs)
 
     def get_function(self, name):
         """get_function(name) -> Function; AttributeError if the module has
@@ -103,7 +106,7 @@ class RawModule(_e._RawModule):
         if (exprs and isinstance(name, str) and name in exprs
                 and self.device.type != "cpu"):
             if self._lowered is None:
-                self._lowered = _e._lowered_names(self.code, self.options,
+                self._lowered = _e._lowered_names(self._src, self.options,
                                                   exprs)
             name = self._lowered[exprs.index(name)]
         return super().get_function(name)
