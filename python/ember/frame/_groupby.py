@@ -24,10 +24,6 @@ class GroupbyMethods:
             raise TypeError("You have to supply one of 'by' and 'level'")
         else:
             keys, exclude = resolve_keys(self, by)
-        if not observed and any(c.dtype.is_categorical for _, c in keys):
-            raise NotImplementedError("groupby(observed=False) by a categorical key "
-                                      "(groups for unused categories); use the default "
-                                      "observed=True")
         if not as_index and not hasattr(self, "_cols"):
             raise TypeError("as_index=False only valid with DataFrame")
         # a list of one key: pandas 3 iterates one-element tuples ("by" or
@@ -35,8 +31,12 @@ class GroupbyMethods:
         one, how = (by, "by") if level is None else (level, "level")
         one_list = how if isinstance(one, list if level is None else (list, tuple)) \
             and len(one) == 1 else False
-        return GroupBy(self, keys, exclude, bool(as_index), bool(sort), bool(dropna),
-                       one_list=one_list)
+        gb = GroupBy(self, keys, exclude, bool(as_index), bool(sort), bool(dropna),
+                     one_list=one_list)
+        if not observed and any(c.dtype.is_categorical for _, c in keys):
+            # every category is a group (_groupby_observed.py)
+            gb._shared["observed"] = False
+        return gb
 
     def pivot_table(self, values=None, index=None, columns=None, aggfunc="mean",
                     fill_value=None, margins=False, dropna=True, margins_name="All",

@@ -106,6 +106,10 @@ class GroupBy:
     @property
     def _g(self):
         g = self._shared.get("groups")
+        if g is None and self._shared.get("observed", True) is False:
+            from ember.frame._groupby_observed import unobserved_groups
+            g = unobserved_groups([c for _, c in self._keys], self.dropna, self.sort)
+            self._shared["groups"] = g
         if g is None:
             from ember.frame._groupby_codes import Groups
             g = Groups([c for _, c in self._keys], self.dropna, self.sort)

@@ -148,4 +148,6 @@ def get_group(gb, name):
         raise KeyError(name)
     rows, offsets = gb._g.order()
     lo, hi = ember.asnumpy(offsets[j:j + 2]).tolist()
+    if lo == hi:   # an unused category's group (observed=False): pandas has no rows
+        raise KeyError(name)
     return selected(gb)._take(rows[lo:hi])

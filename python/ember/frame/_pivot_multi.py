@@ -91,6 +91,10 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
     if margins and not dropna:
         raise NotImplementedError("pivot_table(margins=True, dropna=False) (margins over "
                                   "the null keys' rows); use dropna=True")
+    if not observed and any(data._column(k).dtype.is_categorical for k in keys + ckeys):
+        raise NotImplementedError("pivot_table(observed=False) with a categorical key "
+                                  "(rows and columns for unused categories); use the "
+                                  "default observed=True")
     blocks = _blocks(vals, aggfunc, sort)
     if ckeys and not values_multi and not isinstance(aggfunc, dict):
         blocks = [(p[:-1], how, v) for p, how, v in blocks]   # no level for one value
