@@ -523,7 +523,8 @@ def _by_position(src, dt):
 def _host_bytes(h):
     """A NumPy structured array's records as uint8 of shape shape +
     (itemsize,)."""
-    h = np.ascontiguousarray(h)
+    if not h.flags.c_contiguous:
+        h = h.copy()
     return h.reshape(-1).view(np.uint8).reshape(h.shape + (h.dtype.itemsize,))
 
 

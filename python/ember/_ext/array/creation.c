@@ -402,6 +402,15 @@ static PyObject *from_python(empy_state *st, PyObject *obj, int dtype, em_device
     PyObject *r = a[1] && a[3] ? empy_py_method(&w, obj, a, 4, NULL) : NULL;
     Py_XDECREF(a[1]);
     Py_XDECREF(a[3]);
+    if (r && !empy_is_ndarray(r)) {
+        /* a struct array (python/ember/_struct_array.py), made of a
+         * structured host array: not a number array for the C caller;
+         * ember.asarray's fallback makes it where that was asked for */
+        PyErr_Format(PyExc_TypeError, "an array of a structured dtype (from "
+                     "%.100s) is not an array of numbers: use one of its "
+                     "fields", Py_TYPE(obj)->tp_name);
+        Py_CLEAR(r);
+    }
     return r;
 }
 
