@@ -427,3 +427,73 @@ def test_generic_filter_sources_compile_for_the_gpu(need_nvrtc):
             body.replace("USER", name).replace("EM_GF_N", str(max(n, 1)))
         ptx = ember.cuda.Program(src).compile("ptx").code
         assert ptx.count(b".entry") == 1
+
+
+def test_geometric_transform(device):
+    """The tutorial's three geometric_transform calls (a shift as a Python
+    mapping, with extra_arguments and with extra_keywords), the docstring's
+    output_shape, every order and a few modes, and a mapping that needs
+    numbers (math.floor on a coordinate): TypeError saying why."""
+    import math
+    a = np.arange(12.).reshape((4, 3))
+    x = ember.asarray(a, device=device)
+
+    def shift_func(output_coords):
+        return (output_coords[0] - 0.5, output_coords[1] - 0.5)
+
+    def shift_func2(output_coords, s0, s1):
+        return (output_coords[0] - s0, output_coords[1] - s1)
+    check(en.geometric_transform(x, shift_func),
+          nd.geometric_transform(a, shift_func))
+    check(en.geometric_transform(x, shift_func2, extra_arguments=(0.5, 0.5)),
+          nd.geometric_transform(a, shift_func2, extra_arguments=(0.5, 0.5)))
+    kw = {"s0": 0.5, "s1": 0.5}
+    check(en.geometric_transform(x, shift_func2, extra_keywords=kw),
+          nd.geometric_transform(a, shift_func2, extra_keywords=kw))
+    img = rng.standard_normal((9, 11))
+    y = ember.asarray(img, device=device)
+
+    def zoom_rot(c):   # a scaled, sheared sampling: no affine shortcut used
+        return (c[0] * 0.8 + 0.1 * c[1], c[1] * 1.1 - 0.3)
+    for order in range(6):
+        for mode in ("constant", "nearest", "mirror", "wrap"):
+            check(en.geometric_transform(y, zoom_rot, (7, 12), order=order,
+                                         mode=mode, cval=1.5),
+                  nd.geometric_transform(img, zoom_rot, (7, 12),
+                                         order=order, mode=mode, cval=1.5),
+                  1e-10, 1e-10)
+    check(en.geometric_transform(y, zoom_rot, output=ember.float32),
+          nd.geometric_transform(img, zoom_rot, output=np.float32),
+          1e-5, 1e-5)
+    ints = (img * 10).astype(np.int32)
+    check(en.geometric_transform(ember.asarray(ints, device=device),
+                                 zoom_rot, order=1),
+          nd.geometric_transform(ints, zoom_rot, order=1))
+    # a constant coordinate broadcasts, as a number from SciPy's mapping
+    check(en.geometric_transform(y, lambda c: (c[0], 2.0), order=1),
+          nd.geometric_transform(img, lambda c: (c[0], 2.0), order=1))
+    with pytest.raises(TypeError, match="coordinate arrays"):
+        en.geometric_transform(y, lambda c: (math.floor(c[0]), c[1]))
+    with pytest.raises(TypeError):
+        en.geometric_transform(y, "shift")
+    with pytest.raises(RuntimeError):
+        en.geometric_transform(y, lambda c: (c[0],))
+    with pytest.raises(RuntimeError):
+        en.geometric_transform(y, shift_func, order=6)
+
+
+def test_spline_filter_orders(device):
+    """spline_filter's orders are SciPy's: 2 to 5 (0 and 1 a RuntimeError,
+    as SciPy's, where spline_filter1d gives the input back)."""
+    img = rng.standard_normal((5, 6)).astype(np.float32)
+    y = ember.asarray(img, device=device)
+    for order in (2, 3, 4, 5):
+        check(en.spline_filter(y, order), nd.spline_filter(img, order),
+              1e-6, 1e-6)
+        check(en.spline_filter(y, order, output=np.float32),
+              nd.spline_filter(img, order, output=np.float32), 1e-6, 1e-6)
+    for order in (0, 1):
+        check(en.spline_filter1d(y, order), nd.spline_filter1d(img, order))
+    for order in (-1, 0, 1, 6):
+        with pytest.raises(RuntimeError):
+            en.spline_filter(y, order)

@@ -18,6 +18,7 @@ from ember.scipy import _kernels
 from ember.scipy.ndimage_filters import _line
 
 __all__ = ["spline_filter1d", "spline_filter", "map_coordinates",
+           "geometric_transform",
            "affine_transform", "shift", "zoom", "rotate"]
 
 _FILE = "interp.cuh"
@@ -252,6 +253,51 @@ def map_coordinates(input, coordinates, output=None, order=3,
         return _interpolate(src, pads, out_shape, dt, 2, p, 0, order, mode,
                             cval)
     return _deliver(_real_or_complex(run, x, dt, cval), target)
+
+
+def geometric_transform(input, mapping, output_shape=None, output=None,
+                        order=3, mode="constant", cval=0.0, prefilter=True,
+                        extra_arguments=(), extra_keywords=None):
+    """scipy.ndimage.geometric_transform: out[o] = the input's spline at
+    mapping(o). SciPy calls mapping once an output element with a tuple of
+    ints; ember calls it once, with a tuple of int64 ember arrays (the
+    output's indices along each axis, each of the output's shape, as
+    ember.indices gives them), and takes back a sequence of input.ndim
+    coordinate arrays (or numbers), broadcast to the output's shape, which
+    map_coordinates then samples. So the mapping must work on arrays:
+    arithmetic, ember's functions (ember.sqrt, ember.where, ...), no
+    `if` on a coordinate's value and no math module; one that does not
+    raises TypeError saying so."""
+    if not callable(mapping):
+        raise TypeError("mapping must be a callable taking a tuple of "
+                        "coordinate arrays")
+    x = _input(input)
+    out_shape = tuple(x.shape) if output_shape is None else \
+        tuple(int(n) for n in output_shape)
+    _rank_ok(x, out_shape)
+    kw = {} if extra_keywords is None else dict(extra_keywords)
+    grid = tuple(_e.indices(out_shape, device=x.device))
+    try:
+        got = mapping(grid, *extra_arguments, **kw)
+        coords = [c if isinstance(c, _e.ndarray) else
+                  _e.asarray(c, device=x.device) for c in got]
+        coords = [_e.broadcast_to(c.astype(_e.float64), out_shape)
+                  for c in coords]
+    except Exception as exc:
+        raise TypeError(
+            "geometric_transform: ember calls mapping once with a tuple of "
+            "coordinate arrays (not once a point with a tuple of ints, as "
+            "SciPy does); this mapping failed on arrays "
+            f"({type(exc).__name__}: {exc}). Write it with array "
+            "arithmetic and ember's functions (ember.where in place of "
+            "if), or compute the coordinates and call "
+            "map_coordinates.") from exc
+    if len(coords) != x.ndim:
+        raise RuntimeError(f"geometric_transform: mapping returned "
+                           f"{len(coords)} coordinates for a {x.ndim}-d "
+                           "input")
+    return map_coordinates(x, _e.stack(coords), output=output, order=order,
+                           mode=mode, cval=cval, prefilter=prefilter)
 
 
 def _affine(x, matrix, offset, out_shape, dt, order, mode, cval,
