@@ -132,8 +132,10 @@ class _StructBase:
     __hash__ = None
 
     def __repr__(self):
+        def show(v):
+            return repr(v) if isinstance(v, _StructBase) else str(v)
         return f"{type(self).__name__}(" + ", ".join(
-            f"{k}={getattr(self, k)!r}" for k in self.dtype.names) + ")"
+            f"{k}={show(getattr(self, k))}" for k in self.dtype.names) + ")"
 
 
 def gpu_struct(fields, name="AnonymousStruct"):
