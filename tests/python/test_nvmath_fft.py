@@ -211,3 +211,17 @@ def test_errors():
         F.fft([1j, 2j])
     with pytest.raises(ValueError, match="last_axis_parity='odd'"):
         F.irfft(rand((3, 1)))
+
+
+def test_keys_and_direction_keyword(device):
+    x = rand((4, 8))
+    ex = ember.asarray(x, device=device)
+    k1 = F.FFT.create_key(ex, axes=(1,))
+    assert k1 == F.FFT.create_key(ember.asarray(rand((4, 8)), device=device), axes=(1,))
+    assert k1 != F.FFT.create_key(ex, axes=(0,))
+    assert k1 != F.FFT.create_key(ex[:, :4], axes=(1,))
+    with F.FFT(ex, axes=(1,)) as f:
+        assert f.get_key() == k1
+    # nvmath's fft and ifft take a direction, as fftn helpers pass one.
+    check(F.fft(ex, axes=(1,), direction="inverse"), np.fft.ifft(x, axis=1) * 8, device)
+    check(F.ifft(ex, axes=(1,), direction=F.FFTDirection.FORWARD), np.fft.fft(x, axis=1), device)

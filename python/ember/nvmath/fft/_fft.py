@@ -358,6 +358,26 @@ class FFT:
         self.logger.info(f"The FFT is planned (prolog: {self.prolog is not None}, epilog: "
                          f"{self.epilog is not None}).")
 
+    @staticmethod
+    def create_key(operand, *, axes=None, options=None, execution=None, prolog=None, epilog=None):
+        """A hashable key for the problem an FFT(operand, ...) would solve:
+        objects with equal keys can take each other's operands."""
+        options = _utils.check_or_create_options(FFTOptions, options, "FFT options")
+        ex = _execution(execution)
+        pkg = _utils.package_of(operand)
+        dev = str(operand.device) if pkg == "ember" else "cpu"
+        cbs = tuple(None if cb is None else (id(cb.ltoir), cb.data if isinstance(cb.data, int) else id(cb.data))
+                    for cb in (_callable(prolog, "prolog"), _callable(epilog, "epilog")))
+        return (pkg, dev, tuple(operand.shape), tuple(operand.strides), str(operand.dtype),
+                None if axes is None else tuple(axes),
+                (options.fft_type, options.inplace, options.last_axis_parity, options.result_layout),
+                None if ex is None else (ex.name, getattr(ex, "device_id", None)), cbs)
+
+    def get_key(self, *, prolog=None, epilog=None):
+        """create_key() of this object's operand and settings."""
+        return FFT.create_key(self.user_operand, axes=self.axes, options=self.options,
+                              execution=self.execution, prolog=prolog, epilog=epilog)
+
     def get_input_layout(self):
         return self.shape, self.strides
 
@@ -476,16 +496,18 @@ def _dtype_of(x):
     return x.dtype
 
 
-def fft(operand, *, axes=None, options=None, execution=None, prolog=None, epilog=None, stream=None):
+def fft(operand, *, axes=None, direction=FFTDirection.FORWARD, options=None, execution=None, prolog=None,
+        epilog=None, stream=None):
     """The forward complex-to-complex FFT over axes (all by default; up to
     three), unnormalised, as nvmath's."""
-    return _fft(operand, axes=axes, direction=FFTDirection.FORWARD, options=options, execution=execution,
+    return _fft(operand, axes=axes, direction=direction, options=options, execution=execution,
                 prolog=prolog, epilog=epilog, stream=stream, check_dtype="complex")
 
 
-def ifft(operand, *, axes=None, options=None, execution=None, prolog=None, epilog=None, stream=None):
+def ifft(operand, *, axes=None, direction=FFTDirection.INVERSE, options=None, execution=None, prolog=None,
+        epilog=None, stream=None):
     """The inverse complex-to-complex FFT, unnormalised (no 1/n), as nvmath's."""
-    return _fft(operand, axes=axes, direction=FFTDirection.INVERSE, options=options, execution=execution,
+    return _fft(operand, axes=axes, direction=direction, options=options, execution=execution,
                 prolog=prolog, epilog=epilog, stream=stream, check_dtype="complex")
 
 
@@ -503,7 +525,7 @@ def irfft(operand, *, axes=None, options=None, execution=None, prolog=None, epil
     FFTOptions(last_axis_parity='odd')."""
     options = _utils.check_or_create_options(FFTOptions, options, "FFT options")
     options.fft_type = "C2R"
-    return _fft(operand, axes=axes, direction=FFTDirection.INVERSE, options=options, execution=execution,
+    return _fft(operand, axes=axes, direction=direction, options=options, execution=execution,
                 prolog=prolog, epilog=epilog, stream=stream, check_dtype="complex")
 
 
