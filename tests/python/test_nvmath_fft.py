@@ -216,7 +216,7 @@ def test_errors():
 def test_keys_and_direction_keyword(device):
     x = rand((4, 8))
     ex = ember.asarray(x, device=device)
-    k1 = F.FFT.create_key(ex, axes=(1,))
+    k1 = F.FFT.create_key(ex, axes=(-1,))
     assert k1 == F.FFT.create_key(ember.asarray(rand((4, 8)), device=device), axes=(1,))
     assert k1 != F.FFT.create_key(ex, axes=(0,))
     assert k1 != F.FFT.create_key(ex[:, :4], axes=(1,))

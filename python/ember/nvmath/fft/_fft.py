@@ -302,6 +302,7 @@ class FFT:
         self.result_shape = tuple(out_shape)
 
         # Where it runs: the operand's device unless execution names another.
+        self._execution_arg = execution
         ex = _execution(execution)
         op_dev = operand.device if self.package == "ember" else ember.Device("cpu")
         if ex is None:
@@ -368,15 +369,16 @@ class FFT:
         dev = str(operand.device) if pkg == "ember" else "cpu"
         cbs = tuple(None if cb is None else (id(cb.ltoir), cb.data if isinstance(cb.data, int) else id(cb.data))
                     for cb in (_callable(prolog, "prolog"), _callable(epilog, "epilog")))
-        return (pkg, dev, tuple(operand.shape), tuple(operand.strides), str(operand.dtype),
-                None if axes is None else tuple(axes),
+        nd = operand.ndim
+        axes = tuple(range(nd)) if axes is None else tuple(a % nd if isinstance(a, int) and nd else a for a in axes)
+        return (pkg, dev, tuple(operand.shape), tuple(operand.strides), str(operand.dtype), axes,
                 (options.fft_type, options.inplace, options.last_axis_parity, options.result_layout),
                 None if ex is None else (ex.name, getattr(ex, "device_id", None)), cbs)
 
     def get_key(self, *, prolog=None, epilog=None):
         """create_key() of this object's operand and settings."""
         return FFT.create_key(self.user_operand, axes=self.axes, options=self.options,
-                              execution=self.execution, prolog=prolog, epilog=epilog)
+                              execution=self._execution_arg, prolog=prolog, epilog=epilog)
 
     def get_input_layout(self):
         return self.shape, self.strides
@@ -525,7 +527,7 @@ def irfft(operand, *, axes=None, options=None, execution=None, prolog=None, epil
     FFTOptions(last_axis_parity='odd')."""
     options = _utils.check_or_create_options(FFTOptions, options, "FFT options")
     options.fft_type = "C2R"
-    return _fft(operand, axes=axes, direction=direction, options=options, execution=execution,
+    return _fft(operand, axes=axes, direction=FFTDirection.INVERSE, options=options, execution=execution,
                 prolog=prolog, epilog=epilog, stream=stream, check_dtype="complex")
 
 
