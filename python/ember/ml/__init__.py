@@ -9,7 +9,7 @@ from ember.ml._lazy import lazy_names
 
 _SUBMODULES = ("accel", "base", "cluster", "datasets", "decomposition", "ensemble",
                "exceptions", "linear_model", "metrics", "model_selection",
-               "naive_bayes", "neighbors", "preprocessing")
+               "naive_bayes", "neighbors", "preprocessing", "tree")
 
 
 _submodule = lazy_names(__name__, {m: m for m in _SUBMODULES})

@@ -21,14 +21,15 @@ import threading
 
 # scikit-learn's public modules that ember.ml mirrors
 MODULES = ("cluster", "decomposition", "ensemble", "linear_model", "naive_bayes",
-           "neighbors", "preprocessing")
+           "neighbors", "preprocessing", "tree")
 # scikit-learn's own code calls these on small host arrays (metrics encode
 # labels with LabelEncoder): sending those to the device would slow
 # scikit-learn down, not the user's program
 _KEEP = {"LabelEncoder", "LabelBinarizer"}
 _METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function",
             "transform", "inverse_transform", "kneighbors", "kneighbors_graph",
-            "radius_neighbors", "score_samples", "score", "get_feature_names_out")
+            "radius_neighbors", "score_samples", "score", "get_feature_names_out",
+            "apply", "decision_path")
 # scikit-learn methods that read its own fitted internals (a forest's
 # trees): after an ember fit they say so instead of failing inside
 _SK_ONLY = ("apply", "decision_path")

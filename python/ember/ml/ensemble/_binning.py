@@ -5,9 +5,12 @@ split scikit-learn's exact search would consider."""
 import ember
 
 
-def edges(X, max_bins, rng, sample=200_000):
+def edges(X, max_bins, rng, sample=200_000, side="right"):
     """(E, counts): E is p x (max_bins - 1), each row's thresholds ascending
-    and padded with +inf; counts[f] the real thresholds of feature f."""
+    and padded with +inf; counts[f] the real thresholds of feature f. For
+    side='left' (x <= threshold goes left, scikit-learn's trees) a midpoint
+    that rounds up to the larger of its two values becomes the smaller one,
+    as scikit-learn's splitter does, so the two stay apart."""
     import numpy as np
     n, p = X.shape
     if n > sample:
@@ -28,20 +31,26 @@ def edges(X, max_bins, rng, sample=200_000):
         col = Sh[:, f]
         distinct = np.unique(col)
         if len(distinct) - 1 <= m:
-            cuts = (distinct[:-1] + distinct[1:]) / 2
+            lo, hi = distinct[:-1], distinct[1:]
         else:
             lo, hi = col[pos - 1], col[pos]
-            cuts = np.unique(((lo + hi) / 2)[lo < hi])
+            keep = lo < hi
+            lo, hi = lo[keep], hi[keep]
+        cuts = lo / 2 + hi / 2
+        if side == "left":
+            cuts = np.where(cuts >= hi, lo, cuts)
+        cuts = np.unique(cuts)
         E[f, :len(cuts)] = cuts
         counts[f] = len(cuts)
     return E, counts
 
 
-def transform(X, E):
-    """X binned: column f is the number of f's thresholds at or below x, as
-    uint8 (max_bins <= 256). A value below every threshold is bin 0."""
+def transform(X, E, side="right"):
+    """X binned: column f is the number of f's thresholds at or below x
+    (side='right'; below x for side='left'), as uint8 (max_bins <= 256). A
+    value below every threshold is bin 0."""
     p = X.shape[1]
     Ed = ember.asarray(E, device=X.device).astype(X.dtype)
-    cols = [ember.searchsorted(Ed[f], X[:, f], side="right").astype(ember.uint8)
+    cols = [ember.searchsorted(Ed[f], X[:, f], side=side).astype(ember.uint8)
             for f in range(p)]
     return ember.ascontiguousarray(ember.stack(cols, axis=1))

@@ -102,9 +102,14 @@ class _Forest(BaseEstimator):
                               max_depth=self.max_depth, min_samples_split=mss,
                               min_samples_leaf=msl,
                               min_weight_fraction_leaf=self.min_weight_fraction_leaf,
-                              min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng)
+                              min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng,
+                              **self._grow_options(X, E))
                 bar.update(g)
         self._pack(trees, E, p, X.device)
+
+    def _grow_options(self, X, E):
+        """Further arguments of grow (criterion, random cuts) for subclasses."""
+        return {}
 
     def _pack(self, trees, E, p, dev):
         """All trees as padded device tables (tree x node) for prediction,
@@ -224,6 +229,7 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
     (max_bins thresholds a feature, as cuML's n_bins)."""
 
     classes_ = fitted()
+    _criteria = ("gini",)
 
     def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
@@ -240,13 +246,14 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
 
     def fit(self, X, y, sample_weight=None):
         if y is None:
-            raise ValueError("RandomForestClassifier requires y to be passed, but the "
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the "
                              "target y is None")
-        if self.criterion != "gini":
+        if self.criterion not in self._criteria:
             V.check_option(self.criterion, "criterion", ("gini", "entropy", "log_loss"),
                            self)
-            raise NotImplementedError(f"RandomForestClassifier(criterion="
-                                      f"{self.criterion!r}): ember.ml has 'gini'")
+            raise NotImplementedError(f"{type(self).__name__}(criterion="
+                                      f"{self.criterion!r}): ember.ml has "
+                                      f"{', '.join(map(repr, self._criteria))}")
         X, _ = self._fit_input(X)
         classes, codes = _labels.fit_classes(y, X)
         self.classes_ = classes
@@ -279,6 +286,7 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
 
 class RandomForestRegressor(RegressorMixin, _Forest):
     """sklearn.ensemble.RandomForestRegressor over histogram trees."""
+    _criteria = ("squared_error",)
 
     def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
@@ -293,14 +301,15 @@ class RandomForestRegressor(RegressorMixin, _Forest):
                      monotonic_cst, max_bins)
 
     def fit(self, X, y, sample_weight=None):
-        if self.criterion != "squared_error":
+        if self.criterion not in self._criteria:
             V.check_option(self.criterion, "criterion",
                            ("squared_error", "absolute_error", "friedman_mse", "poisson"),
                            self)
-            raise NotImplementedError(f"RandomForestRegressor(criterion="
-                                      f"{self.criterion!r}): ember.ml has 'squared_error'")
+            raise NotImplementedError(f"{type(self).__name__}(criterion="
+                                      f"{self.criterion!r}): ember.ml has "
+                                      f"{', '.join(map(repr, self._criteria))}")
         if y is None:
-            raise ValueError("RandomForestRegressor requires y to be passed, but the "
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the "
                              "target y is None")
         X, y = self._fit_input(X, y, y_numeric=True)
         self._n_classes = 0

@@ -29,13 +29,25 @@ class Tree:
     depth: int
 
 
+def _xlog2x(a):
+    # x log2 x with 0 log 0 = 0: entropy in bits, as scikit-learn's
+    return a * ember.log2(ember.maximum(a, 1e-300))
+
+
 def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_leaf,
-            min_weight_leaf, counts):
+            min_weight_leaf, counts, criterion="gini", ranges=None):
     """Best split of each of m nodes from the pairs (ri, y, w) at local
     node `local`: device arrays best feature, best bin, gain, node weight,
     node value and node row count (None unless `counts`). Leaf sizes count
     rows, as scikit-learn's n_node_samples (a bootstrap draw's repeats are
-    one row); min_weight_leaf (per node) bounds their weight."""
+    one row); min_weight_leaf (per node) bounds their weight. The gain is
+    the weighted impurity decrease (gini or entropy in bits for classes,
+    squared error for targets). With `ranges` (lo, hi: p x B, each bin's
+    smallest and largest value) each drawn feature is cut at one random
+    place, as extra trees do: a threshold uniform between the node's
+    smallest and largest value, rounded to the bin edge that splits the
+    node's rows as that threshold would (the same rows where every distinct
+    value has its own bin)."""
     dev = ri.device
     C = max(n_classes, 1)
     if k >= p:
@@ -58,11 +70,18 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
         T = L[:, :, B - 1:, :]
         R = T - L
         WL, WR = L.sum(axis=3), R.sum(axis=3)
-        score = (L * L).sum(axis=3) / ember.maximum(WL, 1e-300) + \
-            (R * R).sum(axis=3) / ember.maximum(WR, 1e-300)
         T0 = T[:, 0, 0, :]
         WT = T0.sum(axis=1)
-        parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
+        if criterion == "entropy":
+            # minus the children's weighted entropy, up to terms the split
+            # does not change
+            score = _xlog2x(L).sum(axis=3) - _xlog2x(WL) + _xlog2x(R).sum(axis=3) - \
+                _xlog2x(WR)
+            parent = _xlog2x(T0).sum(axis=1) - _xlog2x(WT)
+        else:
+            score = (L * L).sum(axis=3) / ember.maximum(WL, 1e-300) + \
+                (R * R).sum(axis=3) / ember.maximum(WR, 1e-300)
+            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
         value = T0
     else:
         key = key.reshape(-1)
@@ -76,6 +95,8 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
         parent = ST * ST / ember.maximum(WT, 1e-300)
         value = (ST / ember.maximum(WT, 1e-300))[:, None]
     valid = (WL > 0) & (WR > 0)
+    if ranges is not None:
+        valid = valid & _random_cut(WL, WR, F, ranges, rng, m, kk, B)
     NT = None
     if counts:
         NL = ember.cumsum(ember.bincount(key.reshape(-1) // C if n_classes else key,
@@ -92,12 +113,35 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
     return bf, best % B, gain, WT, value, NT
 
 
+def _random_cut(WL, WR, F, ranges, rng, m, kk, B):
+    """m x kk x B mask of the one bin edge each (node, drawn feature) is
+    cut at: a threshold t drawn uniform between the node's smallest and
+    largest value of the feature, and the cut after the last bin whose
+    smallest value is at or below t (clipped inside the node's bins)."""
+    lo, hi = ranges
+    dev = WL.device
+    lo_f = ember.take(lo, F, axis=0).reshape(m, kk, B)                  # bins' minima
+    first = (WL <= 0).astype(ember.int64).sum(axis=2)                   # node's lowest bin
+    last = (WR > 0).astype(ember.int64).sum(axis=2)                     # and highest
+    bins = ember.arange(B, device=dev)
+    base = F.reshape(m, kk) * B
+    vmin = ember.take(lo.reshape(-1), base + first)
+    vmax = ember.take(hi.reshape(-1), base + last)
+    t = vmin + rng.random((m, kk)).astype(lo.dtype) * (vmax - vmin)
+    cut = (lo_f <= t[:, :, None]).astype(ember.int64).sum(axis=2) - 1
+    cut = ember.minimum(ember.maximum(cut, first), last - 1)
+    return bins == cut[:, :, None]
+
+
 def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
-         min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, k, rng):
+         min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, k, rng,
+         criterion="gini", ranges=None):
     """Grow one tree per row of W (trees x n sample weights: bootstrap
     counts times user weights) over Xb (n x p uint8 bins); y holds class
     codes (int64) or targets (float64); n_classes is 0 for regression.
-    Returns a list of Tree."""
+    criterion is 'gini' or 'entropy' for classes (the target's is squared
+    error); ranges (each bin's smallest and largest value, p x B) makes the
+    cuts random (_random_cut). Returns a list of Tree."""
     import numpy as np
     G, n0 = W.shape
     p = Xb.shape[1]
@@ -135,7 +179,8 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
                                     device=dev)
             parts.append(_search(Xflat, p, *args, sel_local, c1 - c0, n_classes=n_classes,
                                  B=B, k=k, rng=rng, min_samples_leaf=min_samples_leaf,
-                                 min_weight_leaf=mwl, counts=counts))
+                                 min_weight_leaf=mwl, counts=counts, criterion=criterion,
+                                 ranges=ranges))
         bf, bb, gain, WT, value, NT = (ember.concatenate([q[i] for q in parts])
                                        if len(parts) > 1 and parts[0][i] is not None
                                        else parts[0][i] for i in range(6))
