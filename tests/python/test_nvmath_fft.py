@@ -96,6 +96,25 @@ def test_result_layout_natural(device):
     assert rn.strides == x.strides
 
 
+def test_result_layout_optimized(device):
+    # nvmath's: where the batch interleaves the transformed axes, those axes
+    # go innermost (in the operand's order) and the batch outermost.
+    x = rand((6, 4, 5))
+    ex = ember.asarray(x, device=device)
+    with F.FFT(ex, axes=(0, 1)) as f:
+        shape, strides = f.get_output_layout()
+        assert shape == (6, 4, 5) and strides == (4, 1, 24)
+        f.plan()
+        r = f.execute()
+        assert tuple(s // 16 for s in r.strides) == strides
+        check(r, np.fft.fftn(x, axes=(0, 1)), device)
+    with F.FFT(ex, axes=(1, 2)) as f:   # no interleaving: the operand's order
+        assert f.get_output_layout()[1] == (20, 5, 1)
+    t = rand((6, 4, 5), "float64")
+    with F.FFT(ember.asarray(t, device=device), axes=(0, 1)) as f:
+        assert f.get_output_layout() == ((6, 3, 5), (3, 1, 18))
+
+
 def test_inplace(device):
     x = rand((4, 6, 8))
     ex = ember.asarray(x.copy(), device=device)
@@ -112,7 +131,9 @@ def test_inplace(device):
 def test_stateful(device):
     x = rand((4, 6, 8), "complex64")
     ex = ember.asarray(x, device=device)
-    with F.FFT(ex, axes=(0, 1)) as f:
+    # 'natural': the result can be the next operand (same strides), as nvmath's
+    # example05_stateful_reset does it.
+    with F.FFT(ex, axes=(0, 1), options={"result_layout": "natural"}) as f:
         with pytest.raises(RuntimeError, match="plan"):
             f.execute()
         f.plan()
@@ -150,6 +171,25 @@ def _scale_load(data_in, offset, user, unused):
 
 def _scale_store(data_out, offset, data, user, unused):
     data_out[offset] = data * user[offset] + 1.0
+
+
+def _layout_store(data_out, offset, data, user, unused):
+    data_out[offset] = data * user[offset]
+
+
+def test_callback_offsets_follow_the_layout(device):
+    # The epilog's offset is the element's place in the result's memory, as
+    # nvmath's: user_info must be laid out as get_output_layout() says.
+    x = rand((8, 4, 3))
+    w = rand((8, 4, 3))
+    ex = ember.asarray(x, device=device)
+    epilog = F.compile_epilog(_layout_store, "complex128", "complex128")
+    with F.FFT(ex, axes=(0, 1)) as f:
+        shape, strides = f.get_output_layout()
+        order = sorted(range(3), key=lambda i: -strides[i])
+        w_mem = np.ascontiguousarray(w.transpose(order)).reshape(-1)
+        f.plan(epilog={"ltoir": epilog, "data": ember.asarray(w_mem, device=device)})
+        check(f.execute(), np.fft.fftn(x, axes=(0, 1)) * w, device)
 
 
 def test_callbacks(device):

@@ -190,14 +190,30 @@ def _user_info(cb, device, n):
         return ember.asarray(_Ptr())
 
 
+def _memory_order(x):
+    """x's axes, slowest first, when x is a permutation of a contiguous
+    array (so x.transpose(order) is C-contiguous), else None."""
+    order = sorted(range(x.ndim), key=lambda i: (-x.strides[i], -x.shape[i]))
+    t = x.transpose(order)
+    return order if t.flags.c_contiguous else None
+
+
 def _run_callback(cb, x, device, out_dtype):
-    x = ember.ascontiguousarray(x)
-    flat = x.reshape(-1)
+    """cb over x with nvmath's offsets: an element's place in x's memory
+    (C order for an x that is not a permuted contiguous array)."""
+    order = _memory_order(x)
+    if order is None:
+        order = list(range(x.ndim))
+        t = ember.ascontiguousarray(x)
+    else:
+        t = x.transpose(order)
+    flat = t.reshape(-1)
     out = ember.empty(flat.shape, dtype=out_dtype, device=device)
     user = _user_info(cb, device, flat.size)
     n = flat.size
     cb.ltoir.kernel()[(n + 255) // 256, 256](out, flat, user, n)
-    return out.reshape(x.shape)
+    inverse = sorted(range(len(order)), key=order.__getitem__)
+    return out.reshape(t.shape).transpose(inverse)
 
 
 def _parse_direction(direction):
@@ -300,6 +316,11 @@ class FFT:
             raise ValueError(f"The size of the last FFT axis in the result for FFT type '{fft_type}' is 0 for "
                              f"operand shape {self.shape} and axes {axes}; give last_axis_parity='odd'.")
         self.result_shape = tuple(out_shape)
+        self._order = order = self._result_order()
+        st, acc = [0] * len(out_shape), 1
+        for i in order:
+            st[i], acc = acc, acc * out_shape[i]
+        self.result_strides = tuple(st)
 
         # Where it runs: the operand's device unless execution names another.
         self._execution_arg = execution
@@ -384,7 +405,21 @@ class FFT:
         return self.shape, self.strides
 
     def get_output_layout(self):
-        return self.result_shape, None
+        """The result's shape and strides (in elements), as nvmath gives them."""
+        return self.result_shape, self.result_strides
+
+    def _result_order(self):
+        """nvmath's result layout, as the axes from fastest to slowest: the
+        operand's order for 'natural', or where the batch does not
+        interleave the transformed axes; else ('optimized') the transformed
+        axes innermost, in the operand's order, then the batch axes."""
+        shape, strides = self.shape, [abs(s) for s in self.strides]
+        by_memory = lambda axes: sorted(axes, key=lambda i: (strides[i], shape[i]))  # noqa: E731
+        batch = [i for i in range(len(shape)) if i not in self.axes]
+        interleaved = batch and min(strides[i] for i in batch) <= max(strides[i] for i in self.axes)
+        if not interleaved or self.options.result_layout == "natural":
+            return by_memory(range(len(shape)))
+        return by_memory(self.axes) + by_memory(batch)
 
     def _transform(self, x, direction):
         axes = self.axes
@@ -397,9 +432,10 @@ class FFT:
             return ember.fft.fftn(x, axes=axes)
         return ember.fft.ifftn(x, axes=axes, norm="forward")
 
-    def _natural(self, r):
-        # The operand's axis order (largest stride first) for the result.
-        order = sorted(range(len(self.shape)), key=lambda i: -abs(self.strides[i]))
+    def _laid_out(self, r):
+        # r (C order, from ember.fft) in the result's layout: one copy
+        # where that is another order.
+        order = self._order[::-1]              # slowest first
         if order == list(range(len(order))):
             return r
         inverse = sorted(range(len(order)), key=order.__getitem__)
@@ -419,10 +455,12 @@ class FFT:
             if self.prolog is not None:
                 x = _run_callback(self.prolog, x, self.device, self.operand_dtype)
             r = self._transform(x, direction)
-            if self.epilog is not None:
-                r = _run_callback(self.epilog, r, self.device, self.result_dtype)
             if str(r.dtype) != self.result_dtype:
                 r = r.astype(self.result_dtype)
+            if not self.inplace:
+                r = self._laid_out(r)
+            if self.epilog is not None:
+                r = _run_callback(self.epilog, r, self.device, self.result_dtype)
             if self.inplace:
                 self.operand[...] = r
                 user = self.user_operand
@@ -434,8 +472,6 @@ class FFT:
                     user[...] = ember.asarray(self.operand, device=user.device)
                 result = user
             else:
-                if self.options.result_layout == "natural":
-                    r = self._natural(r)
                 result = _utils.to_package(r, self.package, self.operand_device)
         if str(self.device) != "cpu" and (self.options.blocking is True or self.package == "numpy"):
             ember.cuda.get_current_stream().synchronize()
