@@ -315,3 +315,18 @@ def test_errors():
         DecisionTreeClassifier(max_features="half").fit(X, y)
     with pytest.raises(NotImplementedError, match="max_leaf_nodes"):
         ExtraTreesClassifier(max_leaf_nodes=4).fit(X, y)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("est", [DecisionTreeClassifier, DecisionTreeRegressor,
+                                 ExtraTreeClassifier, ExtraTreeRegressor,
+                                 ExtraTreesClassifier, ExtraTreesRegressor],
+                         ids=lambda c: c.__name__)
+def test_check_estimator(est):
+    from sklearn.utils.estimator_checks import check_estimator
+    forest = est in (ExtraTreesClassifier, ExtraTreesRegressor)
+    expected = {"check_sample_weight_equivalence_on_dense_data":
+                "random cuts drawn over repeated rows are other draws, as for the "
+                "random forests"} if forest else {}
+    check_estimator(est(n_estimators=5) if forest else est(),
+                    expected_failed_checks=expected)
