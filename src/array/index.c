@@ -60,9 +60,12 @@ static em_status check_aligned(const char *p, int64_t align, int n,
 }
 
 /* The gather or scatter itself: src is the array addressed through g,
- * val the dense side (the gather's output, the scatter's values). */
+ * val the dense side (the gather's output, the scatter's values).
+ * check_only: read and check the indices only (mode EM_INDEX_RAISE), every
+ * element access pointed at a scratch word. */
 static em_status run(int op, const em_array *src, const em_index_geom *g,
-                     em_index_mode mode, const em_array *val, em_stream *on)
+                     em_index_mode mode, const em_array *val, em_stream *on,
+                     int check_only)
 {
     em_device *dev = src->device;
     int cuda = em_device_get_type(dev) == EM_DEVICE_CUDA;
@@ -77,7 +80,7 @@ static em_status run(int op, const em_array *src, const em_index_geom *g,
     unsigned long long host_err[3] = {0, 0, 0};
     em_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     em_status st;
-    int w = 0, na = 0, check_only = 0;
+    int w = 0, na = 0;
 
     for (int i = 0; i < g->ndim; i++)
         n *= g->shape[i];
@@ -170,11 +173,11 @@ static em_status run(int op, const em_array *src, const em_index_geom *g,
     memset(&err, 0, sizeof err);
     if (mode == EM_INDEX_RAISE) {
         /* the flag, which index, its value; then a check-only call's
-         * scratch element */
-        int64_t words_n = 5;
+         * scratch element (of the array's itemsize, at least 16 bytes) */
+        int64_t words_n = 3 + (esize > 16 ? (esize + 7) / 8 : 2);
         st = em_array_empty(dev, EM_UINT64, 1, &words_n, 'C', on, &err);
         if (st == EM_OK)
-            st = em_memset_async(dev, err.data, 0, 40, on);
+            st = em_memset_async(dev, err.data, 0, (size_t)words_n * 8, on);
         if (st != EM_OK) {
             em_array_release(&err);
             return st;
@@ -267,7 +270,7 @@ em_status em_index_gather(const em_array *src, const em_index_geom *g,
         if (!(out->flags & EM_ARRAY_WRITEABLE))
             return em_error(EM_ERR_INVALID_VALUE, "output array is read-only");
     }
-    st = run(EM_GEN_GATHER, src, g, mode, out, on);
+    st = run(EM_GEN_GATHER, src, g, mode, out, on, 0);
     if (st != EM_OK && made)
         em_array_release(out);
     return st;
@@ -301,7 +304,17 @@ em_status em_index_scatter(em_array *dst, const em_index_geom *g,
             em_shape_format(g->ndim, g->shape, b2, sizeof b2));
     if (!(on = em_arr_stream(dst->device, s, "scatter")))
         return EM_ERR_INVALID_VALUE;
-    return run(EM_GEN_SCATTER, dst, g, mode, values, on);
+    /* NumPy checks every index before it writes any (x[[1, 3]] = 10 on
+     * three elements raises and leaves x as it was): a check-only pass
+     * first, then the scatter with the indices known to be in range, where
+     * wrapping is NumPy's reading of a negative index and needs no second
+     * check (nor its synchronisation). */
+    if (mode == EM_INDEX_RAISE) {
+        if ((st = run(EM_GEN_GATHER, dst, g, EM_INDEX_RAISE, values, on, 1)) != EM_OK)
+            return st;
+        mode = EM_INDEX_WRAP;
+    }
+    return run(EM_GEN_SCATTER, dst, g, mode, values, on, 0);
 }
 
 /* ---- nonzero ------------------------------------------------------------ */
