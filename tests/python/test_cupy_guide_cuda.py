@@ -127,3 +127,31 @@ def test_rawmodule_compile_then_launch(device):
             mod.compile(log_stream=3)
     with pytest.raises(ember.CompileError):
         ember.RawModule(code="__global__ void f( {").compile()
+
+
+# ---- memory.rst: cupyx's pinned-memory constructors ----------------------------
+
+def test_cupyx_pinned_constructors(device):
+    import ember.cupyx as cupyx
+    z = cupyx.zeros_pinned((3, 4), dtype=np.float32)
+    assert type(z) is np.ndarray and z.dtype == np.float32 and z.shape == (3, 4)
+    np.testing.assert_array_equal(z, np.zeros((3, 4), np.float32))
+    z[1] = 5
+    g = ember.asarray(z, device=device)
+    np.testing.assert_array_equal(ember.asnumpy(g), z)
+    e = cupyx.empty_pinned(7, dtype=ember.int16, order="F")
+    assert e.shape == (7,) and e.dtype == np.int16 and e.flags.writeable
+    f = np.zeros((2, 3), order="F")
+    assert cupyx.empty_like_pinned(f).flags.f_contiguous
+    assert cupyx.empty_like_pinned(f, order="C").flags.c_contiguous
+    zl = cupyx.zeros_like_pinned(ember.arange(5, device=device), shape=(2, 2))
+    assert zl.dtype == np.int64 and zl.shape == (2, 2) and not zl.any()
+    assert cupyx.zeros_pinned(0).size == 0
+    with pytest.raises(ValueError, match="negative"):
+        cupyx.empty_pinned((-1, 2))
+    with pytest.raises(ValueError, match="order"):
+        cupyx.zeros_pinned(3, order="X")
+    with pytest.raises(TypeError):
+        cupyx.empty_pinned((2.5,))
+    with pytest.raises(TypeError, match="subok"):
+        cupyx.empty_like_pinned(f, subok=True)
