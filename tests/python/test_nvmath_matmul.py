@@ -9,6 +9,7 @@ import pytest
 
 import ember
 from ember import nvmath
+from helpers import run_python
 
 adv = nvmath.linalg.advanced
 E = adv.MatmulEpilog
@@ -254,3 +255,10 @@ def test_out_of_scope_modules():
             __import__(f"ember.nvmath.{name}")
     with pytest.raises(ImportError, match="not provided"):
         nvmath.device  # noqa: B018
+
+
+def test_attribute_access():
+    # `import ember` then ember.nvmath, as ember.fft: loaded on first use.
+    out = run_python("-c", "import sys, ember; assert 'ember.nvmath' not in sys.modules; "
+                     "print(ember.nvmath.linalg.advanced.matmul.__name__)")
+    assert out.returncode == 0 and out.stdout.strip() == "matmul", out.stderr
