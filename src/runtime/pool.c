@@ -332,8 +332,58 @@ static void pool_release_cached(em_device *d)
 
 /* ---- creation and statistics ------------------------------------------ */
 
+/* The pool's limit from the environment: EMBER_GPU_MEMORY_LIMIT, or
+ * CuPy's CUPY_GPU_MEMORY_LIMIT so a CuPy program's setting holds, as bytes
+ * ("1073741824") or a percentage of the device's memory ("50%"). Every
+ * device's pool reads it, the cpu device's too, so a program run there
+ * meets the limit it will meet on a GPU. 0 (no limit) when neither is set;
+ * a malformed value is an error, not ignored. */
+static em_status pool_limit_from_env(em_device *d, size_t *limit)
+{
+    const char *name = "EMBER_GPU_MEMORY_LIMIT", *v = getenv(name);
+    char *end;
+    *limit = 0;
+    if (!v || !*v) {
+        name = "CUPY_GPU_MEMORY_LIMIT";
+        v = getenv(name);
+    }
+    if (!v || !*v)
+        return EM_OK;
+    if (v[strlen(v) - 1] == '%') {
+        double pct = strtod(v, &end);
+        size_t avail = 0, total = 0;
+        em_status st;
+        if (end != v + strlen(v) - 1 || !(pct >= 0 && pct <= 100))
+            goto bad;
+        if ((st = d->ops->mem_info(d, &avail, &total)) != EM_OK)
+            return st;
+        /* 0% is no memory, as set_limit(fraction=0) is; 0 bytes is none */
+        *limit = (size_t)((double)total * (pct / 100.0));
+        if (!*limit)
+            *limit = 1;
+        return EM_OK;
+    }
+    if (*v < '0' || *v > '9')
+        goto bad;
+    {
+        unsigned long long n = strtoull(v, &end, 10);
+        if (*end)
+            goto bad;
+        *limit = (size_t)n;
+    }
+    return EM_OK;
+bad:
+    return em_error(EM_ERR_INVALID_VALUE, "%s='%s' is not a memory limit for %s: give "
+                    "bytes (1073741824) or a percentage of the device's memory (50%%)",
+                    name, v, d->name);
+}
+
 em_status em_rt_pool_create(em_device *d)
 {
+    size_t limit;
+    em_status st = pool_limit_from_env(d, &limit);
+    if (st != EM_OK)
+        return st;
     struct em_pool *p = calloc(1, sizeof *p);
     if (p) {
         p->bucket_bits = 8;
@@ -350,6 +400,7 @@ em_status em_rt_pool_create(em_device *d)
                         "out of host memory creating the memory pool of %s", d->name);
     }
     p->dflt->stream = d->default_stream;
+    p->limit = limit;
     d->pool = p;
     return EM_OK;
 }

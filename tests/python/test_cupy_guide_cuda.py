@@ -155,3 +155,48 @@ def test_cupyx_pinned_constructors(device):
         cupyx.empty_pinned((2.5,))
     with pytest.raises(TypeError, match="subok"):
         cupyx.empty_like_pinned(f, subok=True)
+
+
+# ---- memory.rst: the limit from the environment ----------------------------------
+
+def _limit_in_child(device, env):
+    import os
+    import subprocess
+    code = ("import ember\n"
+            "with ember.Device(%r):\n"
+            "    print(ember.get_default_memory_pool().get_limit())\n"
+            "    try:\n"
+            "        ember.zeros(100000)\n"
+            "        print('allocated')\n"
+            "    except MemoryError as e:\n"
+            "        print('MemoryError', 'over the pool' in str(e))\n" % device)
+    e = {k: v for k, v in os.environ.items()
+         if k not in ("EMBER_GPU_MEMORY_LIMIT", "CUPY_GPU_MEMORY_LIMIT")}
+    e.update(env)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, env=e, timeout=300)
+
+
+@pytest.mark.parametrize("env,limit", [
+    ({"CUPY_GPU_MEMORY_LIMIT": "4096"}, 4096),
+    ({"EMBER_GPU_MEMORY_LIMIT": "8192", "CUPY_GPU_MEMORY_LIMIT": "4096"}, 8192),
+    ({"CUPY_GPU_MEMORY_LIMIT": "0%"}, 1),
+    ({}, 0)])
+def test_memory_limit_from_environment(device, env, limit):
+    r = _limit_in_child(device, env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split()
+    assert int(lines[0]) == limit
+    assert r.stdout.strip().endswith("allocated" if limit == 0 else "True")
+
+
+def test_memory_limit_percentage_and_bad_values(device):
+    r = _limit_in_child(device, {"CUPY_GPU_MEMORY_LIMIT": "50%"})
+    assert r.returncode == 0, r.stderr
+    total = ember.Device(device).mem_info[1]
+    assert abs(int(r.stdout.split()[0]) - total // 2) <= 1
+    for bad in ("1GB", "150%", "-5", "x%"):
+        r = _limit_in_child(device, {"CUPY_GPU_MEMORY_LIMIT": bad})
+        assert r.returncode != 0
+        assert "CUPY_GPU_MEMORY_LIMIT='%s' is not a memory limit" % bad in r.stderr
