@@ -237,6 +237,9 @@ class StructArray:
         h = self.get()
         return h if dtype is None else h.astype(dtype)
 
+    def __reduce__(self):
+        return (_rebuild, (self.get(), str(self.device)))
+
     def tolist(self):
         return self.get().tolist()
 
@@ -496,6 +499,11 @@ for _name, _uf in (("add", "add"), ("radd", "add"), ("sub", "subtract"),
                                          "lt", "le", "gt", "ge"):
         setattr(StructArray, f"__i{_name}__", _f)
 del _name, _uf, _f
+
+
+def _rebuild(h, device):
+    """Unpickling: the host records onto a device."""
+    return asarray(h, device=device)
 
 
 def _subset_dtype(dt, names):

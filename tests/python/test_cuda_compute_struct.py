@@ -327,3 +327,54 @@ def test_errors(device):
         cc.reduce_into(d_in=h, d_out=ember.empty(1, "int32", device=device),
                        num_items=4, op=min_y_point, h_init=Point(0, 0))
     assert isinstance(out, StructArray)
+
+
+def test_permutation_and_reverse_of_struct_arrays(device):
+    h = np.zeros(6, Point.dtype)
+    h["x"], h["y"] = np.arange(6), np.arange(6) * 10
+    idx = np.array([5, 0, 3], np.int64)
+    d_out = ember.empty(1, Point.dtype, device=device)
+    cc.reduce_into(d_in=cc.PermutationIterator(dev(h, device),
+                                               dev(idx, device)),
+                   d_out=d_out, num_items=3, op=OpKind.PLUS,
+                   h_init=Point(0, 0))
+    assert d_out.get()[0] == np.array((8, 80), Point.dtype)
+    # scan written through a permutation and through a reversal
+    tgt = ember.zeros(6, Point.dtype, device=device)
+    cc.inclusive_scan(d_in=dev(h, device), op=OpKind.PLUS, num_items=3,
+                      d_out=cc.PermutationIterator(tgt, dev(idx, device)))
+    want = np.zeros(6, Point.dtype)
+    want[idx] = np.array([(0, 0), (1, 10), (3, 30)], Point.dtype)
+    np.testing.assert_array_equal(tgt.get(), want)
+    rev = ember.zeros(6, Point.dtype, device=device)
+    cc.inclusive_scan(d_in=cc.ReverseIterator(dev(h, device)), op=OpKind.PLUS,
+                      num_items=6, d_out=cc.ReverseIterator(rev))
+    want = np.zeros(6, Point.dtype)
+    want["x"] = np.cumsum(h["x"][::-1])[::-1]
+    want["y"] = np.cumsum(h["y"][::-1])[::-1]
+    np.testing.assert_array_equal(rev.get(), want)
+
+
+def test_lambda_over_structs_rewritten_once(device):
+    h = np.zeros(8, Point.dtype)
+    h["x"], h["y"] = np.arange(8), 1
+    d = dev(h, device)
+    d_out = ember.empty(1, Point.dtype, device=device)
+    seen = set()
+    for k in range(3):
+        cc.reduce_into(d_in=d, d_out=d_out, num_items=8,
+                       op=lambda a, b: Point(a.x + b.x, max(a.y, b.y) + k),
+                       h_init=Point(0, 0))
+        from ember.cuda.compute import _struct
+        seen.add(len(_struct._BY_CODE))
+        assert d_out.get()[0]["x"] == 28
+    assert len(seen) <= 3
+
+
+def test_unsupported_struct_algorithms(device):
+    h = dev(np.zeros(4, Point.dtype), device)
+    off = ember.asarray([0, 2], device=device)
+    with pytest.raises(NotImplementedError, match="segmented_reduce"):
+        cc.segmented_reduce(d_in=h, d_out=h, num_segments=1,
+                            start_offsets_in=off[:1], end_offsets_in=off[1:],
+                            op=OpKind.PLUS, h_init=Point(0, 0))

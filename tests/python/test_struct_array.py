@@ -356,3 +356,12 @@ def test_cuda_array_interface(device):
     assert cai["descr"] == PT.descr and cai["data"][0] == a.data.ptr
     assert cai["strides"] is None
     assert a[::2].__cuda_array_interface__["strides"] == (2 * PT.itemsize,)
+
+
+def test_pickle(device):
+    import pickle
+    h = records(NESTED, 3)
+    a = ember.asarray(h, device=device)
+    b = pickle.loads(pickle.dumps(a))
+    assert str(b.device) == str(a.device)
+    assert_records(b, h)

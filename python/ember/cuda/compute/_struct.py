@@ -592,6 +592,31 @@ def flatten(f, ptypes, ret, fn, what):
     hit = cache.get(key)
     if hit is not None:
         return hit
+    if f.__name__ == "<lambda>":
+        # a lambda written in a loop's call is a new object each time:
+        # rewritten once per (code, closure values, types)
+        try:
+            ck = (f.__code__, tuple(c.cell_contents for c in
+                                    f.__closure__ or ()),
+                  id(f.__globals__), key)
+            hash(ck)
+        except (TypeError, ValueError):
+            ck = None
+        hit = _BY_CODE.get(ck) if ck is not None else None
+        if hit is None:
+            hit = _flatten(f, ptypes, ret, fn, what)
+            if ck is not None:
+                _BY_CODE[ck] = hit
+        cache[key] = hit
+        return hit
+    hit = cache[key] = _flatten(f, ptypes, ret, fn, what)
+    return hit
+
+
+_BY_CODE = {}
+
+
+def _flatten(f, ptypes, ret, fn, what):
     d = _ops._def_node(f, fn, what)
     args = d.args
     params = [a.arg for a in args.args]
@@ -611,9 +636,7 @@ def flatten(f, ptypes, ret, fn, what):
     d.returns = None
     d.args = ast.parse("def g(%s): pass" % ", ".join(flat)).body[0].args
     out = rw.ret if rw.ret != "scalar" else None
-    dfn = _ops.jit_def(d, f)
-    cache[key] = (dfn, out)
-    return dfn, out
+    return _ops.jit_def(d, f), out
 
 
 def returns_struct(op):

@@ -57,6 +57,10 @@ def _count(n, fn, what="num_items"):
 def _init(h, fn, what="h_init"):
     """(Python value, NumPy dtype) of an init value: a NumPy array of one
     element or a NumPy scalar (a device array is read back once)."""
+    if _struct.init_record(h) is not None:
+        raise NotImplementedError(f"{fn}: struct values are supported by "
+                                  "reduce_into, the scans and the "
+                                  f"transforms, not by {fn}")
     if isinstance(h, np.generic):
         h = np.asarray(h)
     elif not isinstance(h, np.ndarray):

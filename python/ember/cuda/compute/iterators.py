@@ -217,6 +217,12 @@ class _StructPointer(IteratorBase):
             r = _struct.cast_fields(r, self.a.dtype, fn, what)
         _struct.write_struct_array(self.a, r)
 
+    def scatter(self, idx, r, fn):
+        """Struct values r into the records at idx."""
+        t = ember.empty(r.size, dtype=self.a.dtype, device=self.a.device)
+        _StructPointer(t).write(r, fn)
+        self.a[idx] = t
+
 
 def _pointer(x, fn, what):
     if isinstance(x, StructArray):
@@ -269,7 +275,7 @@ class PermutationIterator(IteratorBase):
 
     def __init__(self, values, indices):
         self.values = values if isinstance(values, IteratorBase) else \
-            _Pointer(values, "PermutationIterator", "values")
+            _pointer(values, "PermutationIterator", "values")
         self.indices = as_iter(indices, "PermutationIterator", "indices")
 
     def device(self):
@@ -291,24 +297,28 @@ class PermutationIterator(IteratorBase):
                                   dev, fn)
 
     def write(self, r, fn):
-        if not isinstance(self.values, _Pointer):
+        if not isinstance(self.values, (_Pointer, _StructPointer)):
             raise TypeError(f"{fn}: a PermutationIterator written to must "
                             "have an array as its values")
         i = self._idx(self.indices.take(r.size, r.device, fn))
-        self.values.a[i] = r
+        if isinstance(self.values, _StructPointer):
+            self.values.scatter(i, r, fn)
+        else:
+            self.values.a[i] = r
 
 
 class ReverseIterator(IteratorBase):
     """An array read or written from its last element backwards."""
 
     def __init__(self, underlying):
+        arrays = (_Pointer, _StructPointer)
         if isinstance(underlying, IteratorBase) and \
-                not isinstance(underlying, _Pointer):
+                not isinstance(underlying, arrays):
             raise NotImplementedError(
                 "ReverseIterator: ember reverses arrays only (an iterator "
                 "has no last element to start from)")
-        self.it = underlying if isinstance(underlying, _Pointer) else \
-            _Pointer(underlying, "ReverseIterator", "underlying")
+        self.it = underlying if isinstance(underlying, arrays) else \
+            _pointer(underlying, "ReverseIterator", "underlying")
 
     def device(self):
         return self.it.device()
@@ -317,6 +327,8 @@ class ReverseIterator(IteratorBase):
         return self.it.take(self.it.a.size, dev, fn)[::-1][:n]
 
     def gather(self, idx, dev, fn):
+        if isinstance(self.it, _StructPointer):
+            return _struct.struct_array_fields(self.it.a[::-1][idx])
         return self.it.a[::-1].take(idx)
 
     def write(self, r, fn):
@@ -324,7 +336,10 @@ class ReverseIterator(IteratorBase):
         if r.size > a.size:
             raise ValueError(f"{fn}: {r.size} items to write through a "
                              f"ReverseIterator of {a.size}")
-        a[::-1][:r.size] = r
+        if isinstance(self.it, _StructPointer):
+            _StructPointer(a[::-1]).write(r, fn)
+        else:
+            a[::-1][:r.size] = r
 
 
 ReverseInputIterator = ReverseOutputIterator = ReverseIterator
