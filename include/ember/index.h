@@ -65,7 +65,10 @@ em_status em_index_gather(const em_array *src, const em_index_geom *g,
 /* dst[address(i)] = values[i]. values has g's shape and dst's dtype (the
  * caller broadcasts and casts). With repeated addresses the last write in
  * C order wins on cpu; on cuda one of them wins (unspecified, as NumPy
- * leaves it). dst must be writeable. */
+ * leaves it). dst must be writeable. With EM_INDEX_RAISE the indices are
+ * checked in a pass of their own before any element is written, so an
+ * out-of-range index leaves dst as it was, as in NumPy (one more kernel,
+ * the same one synchronisation). */
 em_status em_index_scatter(em_array *dst, const em_index_geom *g,
                            em_index_mode mode, const em_array *values,
                            em_stream *s);
