@@ -3,7 +3,6 @@ numpy.fft: nvmath's transforms are unnormalised both ways, so an inverse
 is NumPy's times the number of points. Also the options (layout, in-place,
 parity), the execution spaces, the stateful object, callbacks as
 ember.cuda.jit passes, and nvmath's errors."""
-import ctypes
 
 import numpy as np
 import pytest

@@ -216,7 +216,8 @@ class Matmul:
         ex = _execution(execution)
         op_dev = users[0].device if self.package == "ember" else ember.Device("cpu")
         if self.package == "ember" and len({str(x.device) for x in users}) > 1:
-            raise ValueError(f"The operands must be on one device; they are on {sorted({str(x.device) for x in users})}.")
+            devs = sorted({str(x.device) for x in users})
+            raise ValueError(f"The operands must be on one device; they are on {devs}.")
         if ex is None:
             self.device = op_dev
         elif ex.name == "cpu":

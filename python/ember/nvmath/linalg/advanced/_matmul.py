@@ -215,8 +215,7 @@ class Matmul:
             self.device = users[0].device
         else:
             self.device = ember.Device(f"cuda:{options.device_id}" if _utils.default_is_cuda() else "cpu")
-        self.memory_space = "cuda" if str(users[0].device if self.package == "ember" else "cpu") != "cpu" \
-            else "cpu"
+        self.memory_space = "cpu" if self.package == "numpy" else str(self.device).split(":")[0]
         self.blocking = options.blocking is True or self.package == "numpy" or str(self.device) == "cpu"
         self.logger.info("= SPECIFICATION PHASE =")
         self.logger.info(f"The data type of operand A is '{a.dtype}', and that of operand B is '{b.dtype}'.")
