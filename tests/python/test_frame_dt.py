@@ -40,8 +40,8 @@ def test_fields(device, unit, nat):
             assert e.dt.unit == s.dt.unit
             continue
         tm.assert_series_equal(getattr(e.dt, f).to_pandas(), getattr(s.dt, f))
-    with pytest.raises(NotImplementedError, match="tz_localize"):
-        e.dt.tz_localize("UTC")
+    tm.assert_series_equal(e.dt.tz_localize("UTC").to_pandas(),   # test_frame_tz.py
+                           s.dt.tz_localize("UTC"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for f in ("dayofweek", "dayofyear"):

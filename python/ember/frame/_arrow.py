@@ -33,7 +33,9 @@ def _buffer(a):
 def _arrow_type(d):
     pa = _pa()
     if d.kind == "M":
-        return pa.timestamp(d.name[11:-1])
+        from ember.frame._tz import tz_of
+        tz = tz_of(d)
+        return pa.timestamp(d.name[11:-1].split(",")[0], tz=None if tz is None else str(tz))
     if d.kind == "m":
         return pa.duration(d.name[12:-1])
     if d.kind == "b":
@@ -153,9 +155,10 @@ def column_from_arrow(arr, device=None):
         values = _bitmap.unpack(bits, n, off)
         return Column("boolean" if validity is not None else "bool", values, validity)
     if pa.types.is_timestamp(t) or pa.types.is_duration(t):
-        if getattr(t, "tz", None):
-            raise TypeError(f"ember.frame does not support the dtype {t} (time zones) yet")
         name = ("datetime64" if pa.types.is_timestamp(t) else "timedelta64") + f"[{t.unit}]"
+        if getattr(t, "tz", None):   # UTC counts and the zone (_tz.py)
+            from ember.frame._tz import tz_dtype
+            name = tz_dtype(t.unit, t.tz)
         values = _host_array(bufs[1], np.int64, off + n, device)[off:]
         if validity is not None:
             values = ember.where(_bitmap.unpack(validity, n), values, -(2 ** 63))

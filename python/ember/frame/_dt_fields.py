@@ -17,8 +17,13 @@ _TICKS = {"D": 86400 * 10 ** 9, "h": 3600 * 10 ** 9, "min": 60 * 10 ** 9,
 _DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 
+def _local(values, unit, tz):
+    from ember.frame._tz import to_local
+    return to_local(values, unit, tz)
+
+
 def unit_of(dtype):
-    return dtype.name[dtype.name.index("[") + 1:-1]
+    return dtype.name[dtype.name.index("[") + 1:-1].split(",")[0]   # a zone after it
 
 
 def fixed_ns(freq, what):
@@ -106,11 +111,15 @@ class DatetimeFields:
     """The .dt accessor of a datetime64 Series."""
 
     def __init__(self, series):
+        from ember.frame._tz import tz_of
         self._s = series
         col = series._col
-        self._v = col.values
+        self._tz = tz_of(col.dtype)
         self._nat = col.values == _NAT
         self._unit = unit_of(col.dtype)
+        # an aware column's fields are those of its wall-clock times (_tz.py)
+        self._v = col.values if self._tz is None else \
+            _local(col.values, self._unit, self._tz)
         self._tpd = 86400 * _PER_SECOND[self._unit]
         self._day_count = None
 
@@ -252,7 +261,27 @@ class DatetimeFields:
         return ns // per
 
     def _rounded(self, values):
-        return self._s._like(Column(self._s.dtype, ember.where(self._nat, _NAT, values)))
+        values = ember.where(self._nat, _NAT, values)
+        if self._tz is not None:   # wall times rounded, then read in the zone again
+            from ember.frame._tz import localize
+            values = localize(values, self._unit, self._tz)
+        return self._s._like(Column(self._s.dtype, values))
+
+    # ---- time zones (_tz.py)
+    @property
+    def tz(self):
+        return self._tz
+
+    def tz_localize(self, tz, ambiguous="raise", nonexistent="raise"):
+        """The naive times read as wall times in tz (None: an aware column's
+        wall times, naive)."""
+        from ember.frame._tz import tz_localize
+        return self._s._like(tz_localize(self._s._col, tz, ambiguous, nonexistent))
+
+    def tz_convert(self, tz):
+        """The instants shown in tz (None: naive UTC)."""
+        from ember.frame._tz import tz_convert
+        return self._s._like(tz_convert(self._s._col, tz))
 
     def floor(self, freq):
         f = self._step(freq, "floor")

@@ -25,10 +25,11 @@ def to_datetime(arg, errors="raise", format=None, unit=None, **kw):
     from ember.frame.series import Series
     from ember.frame._index import Index
     _check_errors(errors)
+    utc = bool(kw.pop("utc", False))
     extra = [k for k, v in kw.items() if v not in (None, False)]
     if extra:
         raise NotImplementedError(f"to_datetime with {', '.join(extra)}= (supported: "
-                                  "errors, format, unit)")
+                                  "errors, format, unit, utc)")
     if isinstance(arg, (str, int, float)) or type(arg).__name__ == "Timestamp":
         raise NotImplementedError("to_datetime of a scalar (use pandas.Timestamp); "
                                   "ember.frame converts Series and arrays")
@@ -36,6 +37,11 @@ def to_datetime(arg, errors="raise", format=None, unit=None, **kw):
     s = arg if isinstance(arg, Series) else Series(
         arg._col if isinstance(arg, Index) else arg)
     col = _convert(s._col, errors, format, unit)
+    if utc:   # naive times read as UTC, aware ones shown in UTC (_tz.py)
+        from ember.frame._column import Column
+        from ember.frame._dt_fields import unit_of
+        from ember.frame._tz import tz_dtype
+        col = Column(tz_dtype(unit_of(col.dtype), "UTC"), col.values)
     if as_index:
         return Index(col, name=getattr(arg, "name", None))
     return s._like(col)

@@ -172,9 +172,15 @@ def lookup(spec):
     name = _ALIASES.get(name, name)
     if name in _TABLE:
         return _TABLE[name]
+    if name.startswith("datetime64[") and "," in name:   # a zone: _tz.py
+        from ember.frame._tz import parse_name
+        d = parse_name(name)
+        if d is not None:
+            return d
     raise TypeError(f"ember.frame does not support the dtype {name!r} yet "
                     "(supported: bool, int8..uint64, float32/64, their nullable "
-                    "forms, datetime64/timedelta64, str, string, category)")
+                    "forms, datetime64/timedelta64 (with a zone), str, string, "
+                    "category)")
 
 
 def masked_form(storage):

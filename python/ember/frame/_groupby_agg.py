@@ -44,7 +44,7 @@ def aggregate(groups, col, how, skipna=True, ddof=1, min_count=0, dropna=True):
     out = lookup(d.name if d.kind in "Mm" else
                  result_dtype(col, how if how != "median" else "mean"))
     if d.kind in "Mm" and how == "std":   # a spread of times is a timedelta
-        out = lookup("timedelta64" + d.name[d.name.index("["):])
+        out = lookup("timedelta64[" + d.name[d.name.index("[") + 1:-1].split(",")[0] + "]")
     if how in ("sum", "mean") and d.kind == "f" and not d.masked and skipna:
         # a NaN makes its group's sum NaN: without one, no value is null
         # and the null mask (two passes) is not needed

@@ -125,7 +125,7 @@ class _OneLevel:
         name = self.dtype.name if hasattr(self, "_col") else "int64"
         if "[" not in name:
             raise AttributeError(f"'{type(self).__name__}' of {name} has no unit")
-        return name[name.index("[") + 1:name.index("]")]
+        return name[name.index("[") + 1:name.index("]")].split(",")[0]
 
     def to_frame(self, index=True, name=None):
         """A one-column DataFrame of the labels (named `name`, else the

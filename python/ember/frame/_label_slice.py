@@ -36,7 +36,7 @@ def _time_bounds(start, stop, dtype):
     its first tick and ending at its last."""
     import numpy as np
     from ember.frame._dt_parse import scalar_datetime
-    unit = dtype.name[dtype.name.index("[") + 1:-1]
+    unit = dtype.name[dtype.name.index("[") + 1:-1].split(",")[0]
 
     def ticks(x, end):
         v = scalar_datetime(x)

@@ -36,8 +36,11 @@ def _time_scalar(d, x):
     """A Timestamp, Timedelta, datetime or numpy datetime64 as the int64
     count of the column's unit (NaT as its sentinel)."""
     import numpy as np
-    unit = d.name[d.name.index("[") + 1:-1]
+    unit = d.name[d.name.index("[") + 1:-1].split(",")[0]   # a zone after the unit
     kind = "M8" if d.kind == "M" else "m8"
+    if d.kind == "M":   # aware and naive times meet only as pandas lets them (_tz.py)
+        from ember.frame._tz import scalar_utc
+        x = scalar_utc(x, d)
     try:
         return np.int64(np.asarray(x).astype(f"{kind}[{unit}]").view(np.int64))
     except (TypeError, ValueError):

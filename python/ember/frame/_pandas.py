@@ -35,6 +35,9 @@ def column_from_pandas(s, device):
         values = s.to_numpy(dtype=d.storage, na_value=0)
         valid = ember.asarray(~mask, device=device)
         return Column(d, ember.asarray(values, device=device), _bitmap.pack(valid))
+    if getattr(d, "tz", None) is not None:   # UTC counts (_tz.py)
+        from ember.frame._tz import from_pandas_values
+        return Column(d, ember.asarray(from_pandas_values(s), device=device))
     values = s.to_numpy()
     if d.kind in "Mm":
         values = values.view(np.int64)
@@ -57,6 +60,9 @@ def column_to_pandas(col):
         sd = pd.StringDtype("pyarrow", na_value=np.nan if d.name == "str" else pd.NA)
         return pd.array(arr, dtype=sd)
     values = ember.asnumpy(col.values)
+    if getattr(d, "tz", None) is not None:
+        from ember.frame._tz import to_pandas_array
+        return to_pandas_array(values, d)
     if d.kind in "Mm":
         return values.view(d.name)
     if not d.masked:

@@ -54,6 +54,9 @@ def reduce(col, how, skipna=True, ddof=1, min_count=0):
         if n == 0:
             return _null(d, how)
         r = values.min() if how == "min" else values.max()
+        if getattr(d, "tz", None) is not None:   # an aware Timestamp (_tz.py)
+            from ember.frame._tz import scalar
+            return scalar(int(r), d)
         if d.kind in "Mm":
             return np.array(int(r), dtype=np.int64).view(d.name)[()]
         return _np_scalar(r)
@@ -92,7 +95,8 @@ def _null(d, how):
     if d.masked:
         return na()
     if d.kind in "Mm":
-        return np.array(-(2 ** 63), dtype=np.int64).view(d.name)[()]
+        return np.array(-(2 ** 63), dtype=np.int64).view(d.name.split(",")[0] + "]"
+                                                          if "," in d.name else d.name)[()]
     return np.float64("nan") if d.kind != "f" or how in ("mean", "std", "var") \
         else np.dtype(d.storage).type("nan")
 

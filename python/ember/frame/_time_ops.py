@@ -8,7 +8,7 @@ from ember.frame._column import Column, _NAT
 
 
 def _unit(d):
-    return d.name[d.name.index("[") + 1:-1]
+    return d.name[d.name.index("[") + 1:-1].split(",")[0]   # a zone after the unit
 
 
 def _operand(x, unit):
@@ -26,6 +26,9 @@ def _operand(x, unit):
         return None
     try:
         if isinstance(x, np.datetime64) or hasattr(x, "year"):
+            if getattr(x, "tzinfo", None) is not None:   # an aware one: its UTC time
+                from ember.frame._tz import scalar_utc, tz_dtype
+                x = scalar_utc(x, tz_dtype(unit, "UTC"))
             v = np.datetime64(x).astype(f"M8[{unit}]")
             return "M", int(v.view(np.int64)), bool(np.isnat(v))
         if isinstance(x, np.timedelta64) or hasattr(x, "days"):
@@ -50,6 +53,10 @@ def time_arith(op, a, b, reflected=False):
                     (op, kinds))
     if out_kind is None:
         raise TypeError(f"cannot {op} {kinds[0]}8 and {kinds[1]}8 values")
+    tzs = {str(getattr(c.dtype, "tz", None)) for c in (a, b)
+           if isinstance(c, Column) and c.dtype.kind == "M"}
+    if len(tzs) > 1 and "None" in tzs:   # pandas: an aware and a naive time
+        raise TypeError("Cannot subtract tz-naive and tz-aware datetime-like objects.")
     x, y = left[1], right[1]
     values = x - y if op == "sub" else x + y
     nat = None
@@ -63,4 +70,7 @@ def time_arith(op, a, b, reflected=False):
     if nat is not None:
         values = ember.where(nat, _NAT, values)
     name = ("datetime64" if out_kind == "M" else "timedelta64") + f"[{unit}]"
+    if out_kind == "M":   # a time moved by a timedelta keeps its zone
+        name = next((c.dtype for c in (a, b) if isinstance(c, Column) and
+                     c.dtype.kind == "M"), name)
     return Column(name, values.astype("int64"))

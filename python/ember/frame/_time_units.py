@@ -13,7 +13,7 @@ _UNITS = ("s", "ms", "us", "ns")
 
 def unit_of(name):
     """'us' of 'datetime64[us]'."""
-    return name[name.index("[") + 1:-1]
+    return name[name.index("[") + 1:-1].split(",")[0]   # a zone after the unit
 
 
 def _out_of_bounds(kind, unit, example):

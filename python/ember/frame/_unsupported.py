@@ -24,8 +24,8 @@ class RefusedMethods:
     """Series and DataFrame methods the tutorials use that ember.frame does
     not build: NotImplementedError naming them and what to use instead,
     rather than AttributeError, which reads as a typo."""
-    tz_localize = _refuse("tz_localize", "time zones are not a dtype here (datetimes "
-                          "are naive)")
-    tz_convert = _refuse("tz_convert", "time zones are not a dtype here (datetimes "
-                         "are naive)")
+    tz_localize = _refuse("tz_localize", "of the index (a zone of the labels); the "
+                          "values' is .dt.tz_localize")
+    tz_convert = _refuse("tz_convert", "of the index (a zone of the labels); the "
+                         "values' is .dt.tz_convert")
     explode = _refuse("explode", "list values are not a column type here")

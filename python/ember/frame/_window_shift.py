@@ -142,7 +142,7 @@ def diff(col, periods=1):
                         + (" (pandas makes an object column)" if d.kind == "b" else ""))
     prev = shift(col, periods)
     if d.kind == "M":
-        unit = d.name[d.name.index("["):]
+        unit = "[" + d.name[d.name.index("[") + 1:-1].split(",")[0] + "]"
         nulls = col.null_mask() | prev.null_mask()
         out = ember.where(nulls, _NAT, col.values - prev.values)
         return Column("timedelta64" + unit, out)

@@ -22,7 +22,8 @@ from ember.frame._ufunc import UfuncMethods
 
 def _unit_rank(dtype_name):
     """How fine a datetime64/timedelta64 dtype's unit is (s < ms < us < ns)."""
-    return ("s", "ms", "us", "ns").index(dtype_name[dtype_name.index("[") + 1:-1])
+    return ("s", "ms", "us", "ns").index(
+        dtype_name[dtype_name.index("[") + 1:-1].split(",")[0])
 
 
 def _in_unit(col, name):
