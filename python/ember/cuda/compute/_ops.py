@@ -102,7 +102,7 @@ def device_function(o, fn, what="op"):
     if isinstance(o, types.FunctionType):
         d = o.__dict__.get(_KEY)
         if d is None:
-            d = o.__dict__[_KEY] = _by_code(o, 0, fn, what)
+            d = o.__dict__[_KEY] = _by_code(o, fn, what)
         return d
     if isinstance(o, (str, int)) or not callable(o):
         raise _bad_op(fn, what, o)
@@ -111,25 +111,26 @@ def device_function(o, fn, what="op"):
                     "RawOp and compiled operators are not supported)")
 
 
-# Device functions of lambdas and zipped operators by (code, closure
-# values, components): a lambda written in a loop's call is a new function
-# object each time, but it is translated once.
+# Device functions of lambdas by (code, closure values): a lambda written
+# in a loop's call is a new function object each time, but it is
+# translated once. (Operators over zipped or struct values are
+# _struct.py's.)
 _BY_CODE = {}
 
 
-def _by_code(f, zipped, fn, what):
+def _by_code(f, fn, what):
     from ember.cuda import jit
-    if f.__name__ != "<lambda>" and not zipped:
+    if f.__name__ != "<lambda>":
         return jit(device=True)(f)
     try:
         cells = tuple(c.cell_contents for c in f.__closure__ or ())
-        key = (f.__code__, cells, zipped, id(f.__globals__))
+        key = (f.__code__, cells, id(f.__globals__))
         hash(key)
     except (TypeError, ValueError):     # an unhashable or empty cell
         key = None
     d = _BY_CODE.get(key) if key is not None else None
     if d is None:
-        d = jit(device=True)(_as_def(f, fn, what, zipped))
+        d = jit(device=True)(_as_def(f, fn, what))
         if key is not None:
             _BY_CODE[key] = d
     return d
@@ -201,59 +202,14 @@ def _const_int(e):
     return None
 
 
-class _Unzip(ast.NodeTransformer):
-    """p[i] of a zipped parameter p becomes the parameter p_i."""
-
-    def __init__(self, zipped):
-        self.zipped = zipped    # name -> number of components
-        self.bad = None
-
-    def visit_Subscript(self, node):
-        v, i = node.value, node.slice
-        if isinstance(v, ast.Name) and v.id in self.zipped:
-            k = _const_int(i)
-            if k is not None and -self.zipped[v.id] <= k < self.zipped[v.id]:
-                k %= self.zipped[v.id]
-                return ast.copy_location(ast.Name(f"{v.id}_{k}", node.ctx),
-                                         node)
-            self.bad = self.bad or f"{v.id}[{ast.unparse(i)}]"
-        return self.generic_visit(node)
-
-    def visit_Attribute(self, node):
-        if isinstance(node.value, ast.Name) and node.value.id in self.zipped:
-            self.bad = self.bad or ast.unparse(node)
-            return node
-        return self.generic_visit(node)
-
-    def visit_Name(self, node):
-        if node.id in self.zipped:
-            self.bad = self.bad or node.id
-        return node
-
-
-def _as_def(f, fn, what, zipped=0):
+def _as_def(f, fn, what):
     """f as a def the translator can read (it reads a function's source,
-    and a lambda's line may hold several): a def as it is; a lambda, or a
-    function of a zipped value (zipped: its number of components, the
-    value used only as p[0], p[1], ...), rewritten as a def into a source
-    kept by linecache, with f's globals and its closure's values."""
-    if f.__name__ != "<lambda>" and not zipped:
+    and a lambda's line may hold several): a def as it is; a lambda
+    rewritten as a def into a source kept by linecache, with f's globals
+    and its closure's values."""
+    if f.__name__ != "<lambda>":
         return f
     d = _def_node(f, fn, what)
-    if zipped:
-        names = [a.arg for a in d.args.args]
-        if len(names) != 1 or d.args.vararg or d.args.kwonlyargs:
-            raise TypeError(f"{fn}: {what} over a ZipIterator takes one "
-                            f"argument (the tuple), not {len(names)}")
-        u = _Unzip({names[0]: zipped})
-        d = u.visit(d)
-        if u.bad is not None:
-            raise NotImplementedError(
-                f"{fn}: {what} uses the zipped value as '{u.bad}': ember "
-                "passes a ZipIterator's components as separate values, so "
-                "only p[0], p[1], ... (constant indices) can be read")
-        d.args = ast.parse("def g(%s): pass" % ", ".join(
-            f"{names[0]}_{k}" for k in range(zipped))).body[0].args
     return _compile_def(d, f)
 
 
@@ -288,17 +244,3 @@ def _compile_def(d, f):
         cells = [c.cell_contents for c in f.__closure__]
         return ns["_outer"](*cells)
     return ns[name]
-
-
-def zipped_function(o, k, fn, what="op"):
-    """A device function of the k components of a ZipIterator's value, from
-    a Python function of the tuple (p[0], p[1], ...); made once per (f,
-    k)."""
-    if not isinstance(o, types.FunctionType):
-        raise TypeError(f"{fn}: {what} over a ZipIterator must be a Python "
-                        f"function, not {type(o).__name__}")
-    key = f"__ember_compute_zip{k}__"
-    d = o.__dict__.get(key)
-    if d is None:
-        d = o.__dict__[key] = _by_code(o, k, fn, what)
-    return d
