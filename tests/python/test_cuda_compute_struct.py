@@ -371,10 +371,45 @@ def test_lambda_over_structs_rewritten_once(device):
     assert len(seen) <= 3
 
 
+@pytest.mark.parametrize("struct", ["Point", "Pixel"])
+def test_segmented_reduce_structs(device, struct):
+    n = 40
+    h = np.zeros(n, Pixel.dtype)
+    h["pos"]["x"] = np.arange(n)
+    h["pos"]["y"] = -np.arange(n)
+    h["color"]["r"] = np.arange(n) * 7 % 256
+    h["color"]["g"], h["color"]["b"] = 1, np.arange(n)
+    starts = np.array([0, 5, 5, 12, 30], np.int64)   # an empty segment,
+    ends = np.array([5, 5, 12, 20, 40], np.int64)     # a gap (20..30)
+    if struct == "Point":
+        vals, init, op = h["pos"].copy(), Point(100, 0), OpKind.PLUS
+        dt = Point.dtype
+    else:       # 5 fields: packed words through the by-key scan
+        vals, init, op = h, Pixel(Point(100, 0), Color(0, 0, 0)), add_pixels
+        dt = Pixel.dtype
+    d_out = ember.empty(len(starts), dt, device=device)
+    cc.segmented_reduce(d_in=dev(vals, device), d_out=d_out,
+                        num_segments=len(starts),
+                        start_offsets_in=dev(starts, device),
+                        end_offsets_in=dev(ends, device), op=op, h_init=init)
+    got = d_out.get()
+    pos = got["pos"] if struct == "Pixel" else got
+    for i, (a, b) in enumerate(zip(starts, ends)):
+        p = h["pos"][a:b]
+        assert (pos["x"][i], pos["y"][i]) == (100 + p["x"].sum(),
+                                              p["y"].sum())
+        if struct == "Pixel":
+            c = h["color"][a:b]
+            assert got["color"]["r"][i] == c["r"].astype(int).sum() % 256
+            assert got["color"]["b"][i] == c["b"].astype(int).sum() % 256
+
+
 def test_unsupported_struct_algorithms(device):
     h = dev(np.zeros(4, Point.dtype), device)
-    off = ember.asarray([0, 2], device=device)
-    with pytest.raises(NotImplementedError, match="segmented_reduce"):
-        cc.segmented_reduce(d_in=h, d_out=h, num_segments=1,
-                            start_offsets_in=off[:1], end_offsets_in=off[1:],
-                            op=OpKind.PLUS, h_init=Point(0, 0))
+    with pytest.raises(NotImplementedError, match="histogram_even|struct"):
+        cc.histogram_even(d_samples=h, d_histogram=ember.zeros(
+            3, "int32", device=device), num_output_levels=4, lower_level=0.0,
+            upper_level=1.0, num_samples=4)
+    with pytest.raises(NotImplementedError, match="cannot sort"):
+        cc.radix_sort(d_in_keys=h, d_out_keys=h, num_items=4,
+                      order=cc.SortOrder.ASCENDING)

@@ -906,48 +906,67 @@ def struct_op(op, dt, fn, what="op"):
     return flatten(op, [dt, dt], dt, fn, what)[0]
 
 
-def scan_values(fn, x, op, dt, init_rec, exclusive, reduce=False):
+def scan_values(fn, x, op, dt, init_rec, exclusive, reduce=False,
+                keys=None):
     """Scan (or reduce) of Fields x as struct values of dtype dt with
-    init_rec in front (None: none): Fields of the results."""
+    init_rec in front (None: none); with keys, restarting at each run of
+    equal keys (init in front of each run). Fields of the results."""
     P = ember.parallel
     x = cast_fields(x, dt, fn)
     o = struct_op(op, dt, fn)
     ldt = [d for _, d in leaves(dt)]
     dts = tuple(d.name for d in ldt)
     init = None if init_rec is None else tuple(record_leaves(init_rec))
-    if len(dts) > _MAX:
-        # more leaves than tuple components: small integer leaves share
-        # int64 words, unpacked and packed around the operator
-        lay = _layout(ldt)
-        if lay is None or isinstance(o, str):
-            raise NotImplementedError(
-                f"{fn}: the struct {dt} has {len(dts)} scalar fields; "
-                f"ember.parallel scans tuples of at most {_MAX} components, "
-                "and its fields do not pack into that many 64-bit words")
-        po = _packed_op(o, lay, len(dts))
-        words = _pack_arrays(x.arrays, ldt, lay)
-        winit = None if init is None else tuple(_pack_values(init, ldt,
-                                                             lay))
-        wdts = tuple(dts[w[1]] if w[0] == "raw" else "int64" for w in lay)
-        f = P.exclusive_scan if exclusive else P.inclusive_scan
-        if len(lay) == 1:
-            r = [f(words[0], po, init=None if winit is None else winit[0],
-                   dtype=wdts[0])]
+
+    def run(values, o, init, dtype):
+        """ember.parallel's scan of one array or a tuple of them."""
+        one = len(values) == 1
+        v = values[0] if one else tuple(values)
+        i = None if init is None else (init[0] if one else init)
+        d = dtype[0] if one else dtype
+        if keys is not None:
+            r = P.scan_by_key(keys, v, o, init=i, exclusive=exclusive,
+                              dtype=d)
         else:
-            r = list(f(tuple(words), po, init=winit, dtype=wdts))
-        if reduce:
-            r = [a[-1:] for a in r]
-        return Fields(dt, _unpack_arrays(r, ldt, lay))
-    if len(dts) == 1:
-        f = P.exclusive_scan if exclusive else P.inclusive_scan
-        r = [f(x.arrays[0], o, init=None if init is None else init[0],
-               dtype=dts[0])]
-    else:
-        f = P.exclusive_scan if exclusive else P.inclusive_scan
-        r = list(f(tuple(x.arrays), o, init=init, dtype=dts))
-    if reduce:
-        r = [a[-1:] for a in r]
-    return Fields(dt, r)
+            f = P.exclusive_scan if exclusive else P.inclusive_scan
+            r = f(v, o, init=i, dtype=d)
+        r = [r] if one else list(r)
+        return [a[-1:] for a in r] if reduce else r
+
+    if len(dts) <= _MAX:
+        return Fields(dt, run(x.arrays, o, init, dts))
+    # more leaves than tuple components: small integer leaves share int64
+    # words, unpacked and packed around the operator
+    lay = _layout(ldt)
+    if lay is None or isinstance(o, str):
+        raise NotImplementedError(
+            f"{fn}: the struct {dt} has {len(dts)} scalar fields; "
+            f"ember.parallel scans tuples of at most {_MAX} components, "
+            "and its fields do not pack into that many 64-bit words")
+    po = _packed_op(o, lay, len(dts))
+    words = _pack_arrays(x.arrays, ldt, lay)
+    winit = None if init is None else tuple(_pack_values(init, ldt, lay))
+    wdts = tuple(dts[w[1]] if w[0] == "raw" else "int64" for w in lay)
+    return Fields(dt, _unpack_arrays(run(words, po, winit, wdts), ldt, lay))
+
+
+def segmented_values(fn, x, off, s, e, op, rec):
+    """One struct value per segment [s[i], e[i]) of Fields x: rec op
+    x[s[i]] op ... (rec alone for an empty segment). off interleaves s
+    and e (non-decreasing): the by-key scan over the segment each item
+    falls in (its place in off), then each segment's last item."""
+    dev = s.device
+    init = constant_fields(rec, s.size, dev)
+    if x.size == 0:
+        return init
+    pos = ember.arange(x.size, dtype="int64", device=dev)
+    keys = ember.searchsorted(off, pos, side="right")
+    r = scan_values(fn, x, op, rec.dtype, rec, False, keys=keys)
+    e = e.astype("int64")
+    last = ember.maximum(e - 1, 0)
+    full = e > s.astype("int64")
+    return Fields(rec.dtype, [ember.where(full, a.take(last), c)
+                              for a, c in zip(r.arrays, init.arrays)])
 
 
 def constant_fields(rec, n, dev):

@@ -59,8 +59,8 @@ def _init(h, fn, what="h_init"):
     element or a NumPy scalar (a device array is read back once)."""
     if _struct.init_record(h) is not None:
         raise NotImplementedError(f"{fn}: struct values are supported by "
-                                  "reduce_into, the scans and the "
-                                  f"transforms, not by {fn}")
+                                  "reduce_into, segmented_reduce, the scans "
+                                  f"and the transforms, not by {fn}")
     if isinstance(h, np.generic):
         h = np.asarray(h)
     elif not isinstance(h, np.ndarray):
@@ -209,8 +209,10 @@ def segmented_reduce(*, d_in, d_out, num_segments, start_offsets_in,
     checks it)."""
     fn = "segmented_reduce"
     k = _count(num_segments, fn, "num_segments")
-    v, dt = _init(h_init, fn)
-    o = _ops.binary(op, fn)
+    rec = _struct.init_record(h_init)
+    if rec is None:
+        v, dt = _init(h_init, fn)
+        o = _ops.binary(op, fn)
     dev = _it.device_of(d_in, start_offsets_in, d_out)
     with _stream(stream):
         s = _it.read(start_offsets_in, k, dev, fn, "start_offsets_in")
@@ -231,6 +233,11 @@ def segmented_reduce(*, d_in, d_out, num_segments, start_offsets_in,
                 "start are not supported (ember.parallel.segmented_reduce "
                 "takes one non-decreasing offset array)")
         it = _it.as_iter(d_in, fn, "d_in")
+        if rec is not None:     # struct values: a by-key scan of the leaves
+            x = _it.struct_values(it.take(int(e.max()), dev, fn))
+            _it.write(d_out, _struct.segmented_values(fn, x, off, s, e, op,
+                                                      rec), fn)
+            return
         if isinstance(it, _it._Pointer):
             x = it.a
         else:
