@@ -130,3 +130,22 @@ def test_cufft_features_not_offered_say_so():
                       (cf.XtPlanNd, ((256, 256),)), (cf.PlanNd, ())):
         with pytest.raises(NotImplementedError, match="ember.fft"):
             cls(*args)
+
+
+@pytest.mark.parametrize("norm", [None, "backward", "ortho", "forward"])
+def test_hermitian_nd_transforms_match_scipy(device, norm):
+    rng = np.random.default_rng(3)
+    c = rng.random((4, 5, 6)) + 1j * rng.random((4, 5, 6))
+    r = rng.random((4, 5, 6))
+    a, b = ember.asarray(c, device=device), ember.asarray(r, device=device)
+    for name, x, h, kw in (("hfftn", a, c, {"s": (4, 10), "axes": (0, 2)}),
+                           ("hfft2", a, c, {}),
+                           ("ihfftn", b, r, {"axes": (1, 2)}),
+                           ("ihfft2", b, r, {"s": (5, 8)})):
+        got = getattr(cufft, name)(x, norm=norm, **kw)
+        want = getattr(scipy_fft, name)(h, norm=norm, **kw)
+        assert got.shape == want.shape, name
+        np.testing.assert_allclose(ember.asnumpy(got), want, rtol=1e-10, atol=1e-10,
+                                   err_msg=name)
+    with pytest.raises(ValueError, match="norm"):
+        cufft.hfftn(a, norm="both")

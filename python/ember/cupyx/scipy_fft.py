@@ -21,7 +21,8 @@ import ember
 import ember.fft as _efft
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft",
-           "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq",
+           "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "hfft2",
+           "ihfft2", "hfftn", "ihfftn", "fftfreq",
            "rfftfreq", "fftshift", "ifftshift", "next_fast_len",
            "get_fft_plan"]
 
@@ -176,6 +177,50 @@ fft2, ifft2, rfft2, irfft2 = (
     _n_axes(n, (-2, -1)) for n in ("fft2", "ifft2", "rfft2", "irfft2"))
 fftn, ifftn, rfftn, irfftn = (
     _n_axes(n, None) for n in ("fftn", "ifftn", "rfftn", "irfftn"))
+
+
+_SWAP = {None: "forward", "backward": "forward", "forward": "backward",
+         "ortho": "ortho"}
+
+
+def _swap(norm, name):
+    try:
+        return _SWAP[norm]
+    except (KeyError, TypeError):
+        raise ValueError(f'{name}: invalid norm value {norm!r}; should be '
+                         '"backward", "ortho" or "forward"') from None
+
+
+def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+          *, plan=None):
+    """scipy.fft.hfftn: the n-D transform of a Hermitian-symmetric input,
+    irfftn of its conjugate with the norm's direction swapped."""
+    x = _as_array(x)
+    if plan is not None:
+        _check_plan(plan, x, s, _axes_of(x.ndim, axes, "hfftn"), "C2R", "hfftn")
+    return _efft.irfftn(ember.conj(x), s, axes, _swap(norm, "hfftn"))
+
+
+def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None,
+           *, plan=None):
+    """scipy.fft.ihfftn: hfftn's inverse, the conjugate of rfftn with the
+    norm's direction swapped."""
+    x = _as_array(x)
+    if plan is not None:
+        _check_plan(plan, x, s, _axes_of(x.ndim, axes, "ihfftn"), "R2C", "ihfftn")
+    return ember.conj(_efft.rfftn(x, s, axes, _swap(norm, "ihfftn")))
+
+
+def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False,
+          workers=None, *, plan=None):
+    """scipy.fft.hfft2: hfftn over two axes."""
+    return hfftn(x, s, axes, norm, overwrite_x, workers, plan=plan)
+
+
+def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False,
+           workers=None, *, plan=None):
+    """scipy.fft.ihfft2: ihfftn over two axes."""
+    return ihfftn(x, s, axes, norm, overwrite_x, workers, plan=plan)
 
 
 def fftfreq(n, d=1.0, *, xp=None, device=None):
