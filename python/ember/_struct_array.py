@@ -658,9 +658,12 @@ def _route(fname, *args, **kw):
         if fname == "empty":
             return empty(v["shape"], sd, order, device=dev)
         if fname == "zeros":
-            r = empty(v["shape"], sd, order, device=dev)
-            r._raw[...] = 0
-            return r
+            if order in ("F", "f"):
+                r = empty(v["shape"], sd, order, device=dev)
+                r._raw[...] = 0
+                return r
+            return StructArray(_e.zeros(_shape(v["shape"]) + (sd.itemsize,),
+                                        dtype=_U8, device=dev), sd)
         fill = np.ones((), sd) if fname == "ones" else v.get("fill_value")
         return _filled(v["shape"], sd, order, dev, fill)
     if fname in ("asarray", "array", "ascontiguousarray"):
