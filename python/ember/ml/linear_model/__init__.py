@@ -8,6 +8,7 @@ _WHERE = {
     "Lasso": "_cd", "ElasticNet": "_cd",
     "LogisticRegression": "_logistic",
     "SGDClassifier": "_sgd", "SGDRegressor": "_sgd",
+    "RidgeCV": "_cv", "LassoCV": "_cv", "ElasticNetCV": "_cv",
 }
 
 

@@ -107,10 +107,12 @@ class _Problem:
         return primal - dual
 
 
-def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram, tick=None):
+def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram, tick=None,
+            problem=None):
     """(w, gap, n_iter) for one target, w updated in place; gap is scikit-
-    learn's unnormalised one. tick() after each sweep (a progress bar's)."""
-    P = _Problem(Xc, yc, gram)
+    learn's unnormalised one. tick() after each sweep (a progress bar's).
+    A path of alphas passes the _Problem of (Xc, yc) it built once."""
+    P = problem if problem is not None else _Problem(Xc, yc, gram)
     P.start(w)
     d_tol, tol = tol, tol * float(P.yy)
     live = np.flatnonzero(ember.asnumpy(P.norm2) != 0)
