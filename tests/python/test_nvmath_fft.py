@@ -264,3 +264,21 @@ def test_keys_and_direction_keyword(device):
     # nvmath's fft and ifft take a direction, as fftn helpers pass one.
     check(F.fft(ex, axes=(1,), direction="inverse"), np.fft.ifft(x, axis=1) * 8, device)
     check(F.ifft(ex, axes=(1,), direction=F.FFTDirection.FORWARD), np.fft.fft(x, axis=1), device)
+
+
+def _double(data_out, offset, data, user, unused):
+    data_out[offset] = data * 2.0
+
+
+def test_callback_without_user_info_stream_and_logger(device, caplog):
+    import logging
+    x = rand((3, 8))
+    ex = ember.asarray(x, device=device)
+    epilog = F.compile_epilog(_double, "complex128", None)
+    with ember.Device(device):
+        s = ember.cuda.Stream()
+    logger = logging.getLogger("nvmath-test")
+    with caplog.at_level(logging.INFO, logger="nvmath-test"):
+        r = F.fft(ex, axes=(1,), epilog={"ltoir": epilog}, stream=s, options={"logger": logger})
+    check(r, np.fft.fft(x, axis=1) * 2.0, device)
+    assert any("FFT type is C2C" in m for m in caplog.messages)
