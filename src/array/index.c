@@ -310,7 +310,8 @@ em_status em_index_scatter(em_array *dst, const em_index_geom *g,
      * wrapping is NumPy's reading of a negative index and needs no second
      * check (nor its synchronisation). */
     if (mode == EM_INDEX_RAISE) {
-        if ((st = run(EM_GEN_GATHER, dst, g, EM_INDEX_RAISE, values, on, 1)) != EM_OK)
+        st = run(EM_GEN_GATHER, dst, g, EM_INDEX_RAISE, values, on, 1);
+        if (st != EM_OK)
             return st;
         mode = EM_INDEX_WRAP;
     }

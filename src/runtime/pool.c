@@ -373,8 +373,10 @@ static em_status pool_limit_from_env(em_device *d, size_t *limit)
     }
     return EM_OK;
 bad:
-    return em_error(EM_ERR_INVALID_VALUE, "%s='%s' is not a memory limit for %s: give "
-                    "bytes (1073741824) or a percentage of the device's memory (50%%)",
+    return em_error(EM_ERR_INVALID_VALUE,
+                    "%s='%s' is not a memory limit for %s: give bytes "
+                    "(1073741824) or a percentage of the device's memory "
+                    "(50%%)",
                     name, v, d->name);
 }
 

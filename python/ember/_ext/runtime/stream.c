@@ -309,7 +309,8 @@ EMPY_PY_SLOT(Stream_repr, "ember.cuda.stream", "_stream_repr")
 /* The CUDA stream protocol, both ways (CuPy's and cuda.core's spellings):
  * cold, so Python's (ember/cuda/stream.py). */
 EMPY_PY_METHOD(Stream_cuda_stream, "ember.cuda.stream", "_stream_protocol")
-EMPY_PY_METHOD(Stream_from_external, "ember.cuda.stream", "_stream_from_external")
+EMPY_PY_METHOD(Stream_from_external, "ember.cuda.stream",
+               "_stream_from_external")
 
 static PyObject *Stream_richcompare(PyObject *a, PyObject *b, int op)
 {
