@@ -167,3 +167,58 @@ def test_dtype_names():
     assert lookup("datetime64[s, +05:30]") == lookup("datetime64[s, UTC+05:30]")
     with pytest.raises(KeyError):   # zoneinfo's ZoneInfoNotFoundError
         lookup("datetime64[ns, Nope/Zone]")
+
+
+@pytest.mark.parametrize("tz", ["Europe/Paris", "UTC", "+05:30", "US/Eastern"])
+def test_resample_in_the_zone(device, tz):
+    """Days and calendar bins are the zone's (23 or 25 hours across a DST
+    change), shorter bins real time from the zone's midnight."""
+    for start, n in [("2020-03-28", 12), ("2020-10-24 13:00", 40), ("2020-01-30", 90)]:
+        idx = pd.date_range(start, periods=n, freq="97min", tz=tz)
+        pdf = pd.DataFrame({"t": idx, "v": np.arange(float(n))})
+        df = ef.from_pandas(pdf, device=device)
+        for rule in ["D", "2D", "6h", "45min", "ME", "W"]:
+            for how in ["sum", "count", "first"]:
+                got = getattr(df.set_index("t")["v"].resample(rule), how)().to_pandas()
+                want = getattr(pdf.set_index("t")["v"].resample(rule), how)()
+                tm.assert_series_equal(got, want, check_freq=False)
+
+
+RANGES = [dict(start="2020-03-28", periods=6, freq="12h", tz="Europe/Paris"),
+          dict(start="2020-03-28 22:00", periods=8, freq="h", tz="Europe/Paris"),
+          dict(start="2020-10-25 00:00", end="2020-10-25 05:00", freq="30min",
+               tz="Europe/Paris"),
+          dict(end="2020-10-26", periods=4, freq="D", tz="US/Eastern"),
+          dict(start="2020-01-31", periods=4, freq="ME", tz="Asia/Tokyo"),
+          dict(start="2020-01-01", periods=3, freq="D", tz="+05:30", name="x"),
+          dict(start="2020-03-29 02:30", periods=2, freq="D", tz="Europe/Paris"),
+          dict(start="2020-01-01", end="2020-01-02", periods=3, tz="UTC")]
+
+
+@pytest.mark.parametrize("i", range(len(RANGES)))
+def test_date_range_tz(i):
+    kw = RANGES[i]
+    try:
+        want = pd.date_range(**kw)
+    except ValueError:   # a nonexistent wall time, as pandas
+        with pytest.raises(ValueError, match="nonexistent"):
+            ef.date_range(**kw)
+        return
+    tm.assert_index_equal(ef.date_range(**kw).to_pandas(), want, exact=False,
+                          check_exact=True)
+
+
+def test_astype_fillna_to_csv(pair):
+    p, e = pair
+    _both(lambda s: s.dt.tz_localize("UTC").astype("datetime64[ns, Asia/Tokyo]"), p, e)
+    _both(lambda s: s.dt.tz_localize("UTC").astype("datetime64[ns]"), p, e)   # TypeError
+    _both(lambda s: s.astype("datetime64[ns, UTC]"), p, e)   # TypeError
+    _both(lambda s: s.dt.tz_localize("UTC").fillna(pd.Timestamp("2000-01-01",
+                                                                tz="Asia/Tokyo")), p, e)
+    _both(lambda s: s.fillna(np.datetime64("2000-01-01")), p, e)
+    for tz in ["Europe/Paris", "+05:30", "-03:00", "UTC"]:
+        q = pd.DataFrame({"t": pd.to_datetime(["2020-01-01 00:00", "2020-07-01 10:30",
+                                               None]).tz_localize(tz), "v": [1, 2, 3]})
+        d = ef.from_pandas(q, device=e._col.device)
+        assert d.to_csv(index=False) == q.to_csv(index=False)
+        assert d.set_index("t").to_csv() == q.set_index("t").to_csv()

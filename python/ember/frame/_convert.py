@@ -140,6 +140,12 @@ def astype(col, dtype):
                 (to.kind in "Mm" and src.kind in "iu")):
             raise TypeError(f"cannot astype {src.name} to {to.name}")
     elif src.kind in "Mm":   # counts of another unit: scaled, as pandas
+        if src.kind == "M" and to.kind == "M":   # a zone kept, changed, never added
+            from ember.frame._tz import astype_zone
+            col = astype_zone(col, to)
+            if col.dtype == to:
+                return col
+            src = col.dtype
         if src.kind != to.kind:
             raise TypeError(f"Cannot cast {'Datetime' if src.kind == 'M' else 'Timedelta'}"
                             f"Array to dtype {to.name}")

@@ -238,9 +238,12 @@ def _host_ticks(x, unit):
 def date_range(start=None, end=None, periods=None, freq=None, name=None,
                inclusive="both", unit=None, **kw):
     from ember.frame._index import Index
+    tz = kw.pop("tz", None)
     extra = [k for k, v in kw.items() if v not in (None, False)]
     if extra:
         raise NotImplementedError(f"date_range with {', '.join(extra)}=")
+    if tz is not None:
+        return _zoned_range(start, end, periods, freq, name, inclusive, unit, tz)
     given = sum(v is not None for v in (start, end, periods))
     if given == 3 and freq is None:
         return _spaced(start, end, periods, name, inclusive, unit or "us")
@@ -276,6 +279,41 @@ def date_range(start=None, end=None, periods=None, freq=None, name=None,
     hi = count if keep_last or not count or b is None or \
         int(values[count - 1]) != b else count - 1
     return Index(Column(f"datetime64[{unit}]", values[lo:hi]), name=name)
+
+
+def _zoned_range(start, end, periods, freq, name, inclusive, unit, tz):
+    """date_range(tz=): days and calendar steps are the zone's (wall times
+    read in it), shorter steps real time from the first wall time's
+    instant, as pandas makes them (_tz.py)."""
+    from ember.frame._index import Index
+    from ember.frame._tz import localize, tz_dtype, zone
+    z = zone(tz)
+    for x in (start, end):
+        if getattr(x, "tzinfo", None) is not None:
+            raise NotImplementedError("date_range(tz=) with an aware start or end; pass "
+                                      "naive wall times")
+    unit = unit or "us"
+    sub_day = False
+    if freq is not None and not (start is not None and end is not None and
+                                 periods is not None):
+        from ember.frame._resample_calendar import calendar_rule
+        sub_day = calendar_rule(freq) is None and \
+            fixed_ns(freq, "date_range") % 86400_000_000_000 != 0
+    if not sub_day:
+        idx = date_range(start, end, periods, freq, name, inclusive, unit)
+        c = idx._col
+        return Index(Column(tz_dtype(c.dtype.name[11:-1], z),
+                            localize(c.values, c.dtype.name[11:-1], z)), name=name)
+    ends = [x for x in (start, end) if x is not None]
+    ticks = [_host_ticks(x, unit) for x in ends]
+    utc = [int(v) for v in ember.asnumpy(localize(ember.asarray(ticks, dtype="int64"),
+                                                  unit, z))]
+    import numpy as np
+    conv = [np.datetime64(v, unit) for v in utc]
+    s2 = conv[0] if start is not None else None
+    e2 = conv[-1] if end is not None else None
+    idx = date_range(s2, e2, periods, freq, name, inclusive, unit)
+    return Index(Column(tz_dtype(unit, z), idx._col.values), name=name)
 
 
 def _spaced(start, end, periods, name, inclusive, unit):

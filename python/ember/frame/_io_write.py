@@ -51,11 +51,24 @@ def _datetimes(col, nulls):
     """pandas' text of a datetime column: dates alone when every time is
     midnight, else to the second (finer times are NotImplementedError)."""
     import numpy as np
-    unit = col.dtype.name[11:-1]
-    v = ember.asnumpy(col.values).view(f"M8[{unit}]")
+    unit = col.dtype.name[11:-1].split(",")[0]
+    tz = getattr(col.dtype, "tz", None)
+    values = col.values
+    if tz is not None:   # wall-clock times and their offsets (_tz.py)
+        from ember.frame._tz import to_local
+        values = to_local(values, unit, tz)
+    v = ember.asnumpy(values).view(f"M8[{unit}]")
     ok = v[~nulls]
     if (ok != ok.astype("M8[s]")).any():
         raise NotImplementedError("to_csv of datetimes with fractions of a second")
+    if tz is not None:   # pandas writes an aware time to the second, with its offset
+        off = (v.view(np.int64) - ember.asnumpy(col.values)) // \
+            {"s": 1, "ms": 10 ** 3, "us": 10 ** 6, "ns": 10 ** 9}[unit] // 60
+        sign = np.where(off < 0, "-", "+")
+        hh = np.char.zfill((np.abs(off) // 60).astype(str), 2)
+        mm = np.char.zfill((np.abs(off) % 60).astype(str), 2)
+        text = np.char.replace(np.datetime_as_string(v, unit="s"), "T", " ")
+        return np.char.add(np.char.add(np.char.add(text, sign), np.char.add(hh, ":")), mm)
     if (ok == ok.astype("M8[D]")).all():
         return np.datetime_as_string(v, unit="D")
     return np.char.replace(np.datetime_as_string(v, unit="s"), "T", " ")

@@ -213,8 +213,13 @@ def fill_nulls(col, value):
     if col.dtype.is_string:   # the where of strings: a str value fills them
         from ember.frame._where import choose
         return choose(col, ~nulls, value, "fillna")
+    if col.dtype.kind in "Mm" and (hasattr(value, "year") or hasattr(value, "days") or
+                                   type(value).__name__ in ("datetime64", "timedelta64")):
+        value = _time_scalar(col.dtype, value)   # a Timestamp's count (an aware one's UTC)
     v = ember.where(nulls, value, col.values)
     d = col.dtype
+    if d.kind in "Mm" and str(v.dtype) == "int64":
+        return Column(d, v)
     if str(v.dtype) != d.storage:
         d = lookup(str(v.dtype)) if not d.masked else masked_form(v.dtype)
     return Column(d, v)

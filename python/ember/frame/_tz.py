@@ -315,3 +315,22 @@ def scalar_utc(x, dtype):
         from ember.frame._pandas import pandas
         return pandas().Timestamp(x).tz_convert("UTC").tz_localize(None).to_datetime64()
     return x
+
+
+def astype_zone(col, to):
+    """astype between datetime dtypes, as pandas: aware to aware converts the
+    zone (same instants), aware and naive do not mix (TypeError); returns
+    col in to's zone, its unit still col's."""
+    a, b = tz_of(col.dtype), tz_of(to)
+    if a is None and b is None:
+        return col
+    if b is None:
+        raise TypeError("Cannot use .astype to convert from timezone-aware dtype to "
+                        "timezone-naive dtype. Use obj.tz_localize(None) or "
+                        "obj.tz_convert('UTC').tz_localize(None) instead.")
+    if a is None:
+        raise TypeError("Cannot use .astype to convert from timezone-naive dtype to "
+                        "timezone-aware dtype. Use obj.tz_localize instead or "
+                        "series.dt.tz_localize instead")
+    from ember.frame._dt_fields import unit_of
+    return Column(tz_dtype(unit_of(col.dtype), b), col.values)

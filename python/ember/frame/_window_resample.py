@@ -44,6 +44,7 @@ class Resampler:
         unit = unit_of(idx.dtype)
         tps = _PER_SECOND[unit]
         t = idx._col.values
+        self._tz = getattr(idx.dtype, "tz", None)
         keep = t != _NAT
         self._rows = None if bool(keep.all()) else ember.flatnonzero(keep)
         if self._rows is not None:
@@ -53,19 +54,31 @@ class Resampler:
             self._code, self._labels, self._order = t, t, None
             return
         tpd = 86400 * tps
+        step = None if cal is not None else fixed_ns(rule, "resample")
+        # an aware index: days and calendar bins are the zone's (wall-clock
+        # times, labels read back in the zone); shorter steps count real
+        # time from the zone's midnight, as pandas does (_tz.py)
+        self._wall = self._tz is not None and (step is None or step % 86400_000_000_000 == 0)
+        if self._tz is not None:
+            from ember.frame._tz import localize, to_local
+            if self._wall:
+                t = to_local(t, unit, self._tz)
         if cal is not None:
             # right-closed calendar bins end at the end of their last day, so
             # a row's bin is that of its date
             self._code, days = cal.bins(ember.floor_divide(t, tpd))
             self._labels = days * tpd
         else:
-            step = fixed_ns(rule, "resample")
             per = 10 ** 9 // tps
             if step % per:
                 raise ValueError(f"resample: {rule!r} is finer than the index's unit")
             step //= per
             tmin = int(t.min())
             o = {"epoch": 0, "start": tmin, "start_day": tmin // tpd * tpd}[origin]
+            if self._tz is not None and not self._wall and origin == "start_day":
+                day = to_local(t[ember.argmin(t):][:1], unit, self._tz)
+                o = int(ember.asnumpy(localize(ember.floor_divide(day, tpd) * tpd, unit,
+                                               self._tz, nonexistent="shift_forward"))[0])
             k = ember.floor_divide(t - o, step)
             k0 = int(k.min())
             self._code = k - k0
@@ -77,8 +90,13 @@ class Resampler:
 
     def _index(self):
         from ember.frame._index import Index
-        return Index(Column(f"datetime64[{self._unit}]", self._labels),
-                     name=self._obj.index.name)
+        labels, dtype = self._labels, f"datetime64[{self._unit}]"
+        if self._tz is not None:
+            from ember.frame._tz import localize, tz_dtype
+            dtype = tz_dtype(self._unit, self._tz)
+            if self._wall and labels.shape[0]:
+                labels = localize(labels, self._unit, self._tz, nonexistent="shift_forward")
+        return Index(Column(dtype, labels), name=self._obj.index.name)
 
     def _apply(self, how):
         from ember.frame.series import Series
