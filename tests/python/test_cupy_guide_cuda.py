@@ -200,3 +200,13 @@ def test_memory_limit_percentage_and_bad_values(device):
         r = _limit_in_child(device, {"CUPY_GPU_MEMORY_LIMIT": bad})
         assert r.returncode != 0
         assert "CUPY_GPU_MEMORY_LIMIT='%s' is not a memory limit" % bad in r.stderr
+
+
+# ---- kernel.rst: texture memory, which ember does not offer -------------------------
+
+def test_texture_objects_not_offered():
+    from ember.cuda import texture
+    assert ember.cuda.texture is texture
+    for name in texture.__all__:
+        with pytest.raises(NotImplementedError, match="texture and surface"):
+            getattr(texture, name)(None, None)

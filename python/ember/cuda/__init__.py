@@ -48,7 +48,7 @@ def __getattr__(name):
     if name in _DISPATCHER:
         from . import dispatcher
         return getattr(dispatcher, name)
-    if name in ("runtime", "random", "nccl", "compute", "cufft"):
+    if name in ("runtime", "random", "nccl", "compute", "cufft", "texture"):
         import importlib
         return importlib.import_module(__name__ + "." + name)
     if name in ("CUDAGraph", "graph", "graphs"):   # graphs.py
@@ -94,7 +94,7 @@ __all__ = [
     "stream", "default_stream", "event", "event_elapsed_time", "synchronize",
     "current_context", "get_current_device", "reduce",
     "set_allocator", "get_allocator", "PinnedMemoryPool", "MemoryAsyncPool",
-    "malloc_managed", "malloc_async", "cufft",
+    "malloc_managed", "malloc_async", "cufft", "texture",
     "PinnedMemoryPointer", "set_pinned_memory_allocator",
     "CUDAGraph", "graph",
 ]
