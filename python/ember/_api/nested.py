@@ -74,6 +74,11 @@ def from_python(obj, dtype, device, copy, order):
     (device is resolved, order one letter)."""
     if isinstance(obj, (list, tuple)):
         return _from_sequence(obj, dtype, device, copy, order)
+    if hasattr(type(obj), "__ember_array__"):
+        # a struct array (python/ember/_struct_array.py): not numbers, and
+        # not worth its __array__'s copy to the host to find that out
+        raise TypeError(f"an array of a structured dtype ({type(obj).__name__}) "
+                        "is not an array of numbers: use one of its fields")
     array = getattr(obj, "__array__", None)
     if array is not None:
         # pandas and friends: their NumPy array, then the buffer.
