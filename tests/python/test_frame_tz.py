@@ -222,3 +222,12 @@ def test_astype_fillna_to_csv(pair):
         d = ef.from_pandas(q, device=e._col.device)
         assert d.to_csv(index=False) == q.to_csv(index=False)
         assert d.set_index("t").to_csv() == q.set_index("t").to_csv()
+
+
+def test_loc_slices_of_wall_times(device):
+    idx = pd.date_range("2020-03-28", periods=6, freq="12h", tz="Europe/Paris")
+    pdf = pd.DataFrame({"t": idx, "v": np.arange(6.0)}).set_index("t")
+    df = ef.from_pandas(pdf, device=device)
+    _both(lambda d: d.loc["2020-03-29":"2020-03-30"], pdf, df)
+    _both(lambda d: d.loc["2020-03-29 01:00":], pdf, df)
+    _both(lambda d: d.loc[:"2020-03-29 12:59"], pdf, df)

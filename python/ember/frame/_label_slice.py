@@ -43,8 +43,19 @@ def _time_bounds(start, stop, dtype):
         if end and isinstance(x, str):   # the period's last tick
             return int((v + 1).astype(f"M8[{unit}]").astype(np.int64)) - 1
         return int(v.astype(f"M8[{unit}]").astype(np.int64))
-    return (None if start is None else ticks(start, False),
-            None if stop is None else ticks(stop, True))
+    lo = None if start is None else ticks(start, False)
+    hi = None if stop is None else ticks(stop, True)
+    tz = getattr(dtype, "tz", None)
+    if tz is not None:   # wall times in the index's zone: their instants (_tz.py)
+        from ember.frame._tz import localize
+        def utc(v, first):
+            if v is None:
+                return None
+            return int(ember.asnumpy(localize(
+                ember.asarray([v], dtype="int64"), unit, tz, ambiguous=first,
+                nonexistent="shift_forward" if first else "shift_backward"))[0])
+        lo, hi = utc(lo, True), utc(hi, False)
+    return lo, hi
 
 
 def _range_slice(r, start, stop):
