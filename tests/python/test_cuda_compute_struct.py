@@ -320,9 +320,9 @@ def test_errors(device):
     with pytest.raises(TypeError, match="struct init value"):
         cc.reduce_into(d_in=h, d_out=out, num_items=4, op=OpKind.PLUS,
                        h_init=np.int32(0))
-    with pytest.raises(NotImplementedError, match="cannot sort"):
-        cc.select(d_in=h, d_out=out, d_num_selected_out=out, cond=numbers,
-                  num_items=4)
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        cc.select(d_in=h, d_out=out, d_num_selected_out=ember.zeros(
+            1, "int64", device=device), cond=numbers, num_items=4)
     with pytest.raises(TypeError, match="cannot be written"):
         cc.reduce_into(d_in=h, d_out=ember.empty(1, "int32", device=device),
                        num_items=4, op=min_y_point, h_init=Point(0, 0))
@@ -410,6 +410,65 @@ def test_unsupported_struct_algorithms(device):
         cc.histogram_even(d_samples=h, d_histogram=ember.zeros(
             3, "int32", device=device), num_output_levels=4, lower_level=0.0,
             upper_level=1.0, num_samples=4)
-    with pytest.raises(NotImplementedError, match="cannot sort"):
+    with pytest.raises(NotImplementedError, match="sort keys"):
         cc.radix_sort(d_in_keys=h, d_out_keys=h, num_items=4,
                       order=cc.SortOrder.ASCENDING)
+
+
+def test_select_partition_of_structs(device):
+    h = np.zeros(30, Point.dtype)
+    h["x"], h["y"] = np.arange(30), RNG.integers(-10, 10, 30)
+
+    def y_positive(p):
+        return p.y > 0
+
+    def x_even(p):
+        return p.x % 2 == 0
+    d_out = ember.zeros(30, Point.dtype, device=device)
+    cnt = ember.zeros(2, "int64", device=device)
+    cc.select(d_in=dev(h, device), d_out=d_out, d_num_selected_out=cnt,
+              cond=y_positive, num_items=30)
+    want = h[h["y"] > 0]
+    assert int(ember.asnumpy(cnt)[0]) == want.size
+    np.testing.assert_array_equal(d_out.get()[:want.size], want)
+    parts = [ember.zeros(30, Point.dtype, device=device) for _ in range(3)]
+    cc.three_way_partition(d_in=dev(h, device), d_first_part_out=parts[0],
+                           d_second_part_out=parts[1],
+                           d_unselected_out=parts[2], d_num_selected_out=cnt,
+                           select_first_part_op=y_positive,
+                           select_second_part_op=x_even, num_items=30)
+    m1 = h["y"] > 0
+    m2 = (h["x"] % 2 == 0) & ~m1
+    for p, m in zip(parts, (m1, m2, ~(m1 | m2))):
+        np.testing.assert_array_equal(p.get()[:m.sum()], h[m])
+
+
+def test_sort_and_unique_with_struct_values(device):
+    keys = RNG.integers(0, 5, 25).astype(np.int32)
+    h = np.zeros(25, Point.dtype)
+    h["x"], h["y"] = np.arange(25), -np.arange(25)
+    order = np.argsort(keys, kind="stable")
+    for sort in ("merge", "radix"):
+        ko = ember.empty(25, "int32", device=device)
+        vo = ember.empty(25, Point.dtype, device=device)
+        if sort == "merge":
+            cc.merge_sort(d_in_keys=dev(keys, device), d_out_keys=ko,
+                          d_in_values=dev(h, device), d_out_values=vo,
+                          op=OpKind.LESS, num_items=25)
+        else:
+            cc.radix_sort(d_in_keys=dev(keys, device), d_out_keys=ko,
+                          d_in_values=dev(h, device), d_out_values=vo,
+                          order=cc.SortOrder.ASCENDING, num_items=25)
+        np.testing.assert_array_equal(ember.asnumpy(ko), keys[order])
+        np.testing.assert_array_equal(vo.get(), h[order])
+    sk = np.sort(keys)
+    uk = ember.empty(25, "int32", device=device)
+    uv = ember.empty(25, Point.dtype, device=device)
+    cnt = ember.zeros(1, "int64", device=device)
+    cc.unique_by_key(d_in_keys=dev(sk, device), d_in_items=dev(h, device),
+                     d_out_keys=uk, d_out_items=uv, d_out_num_selected=cnt,
+                     op=OpKind.EQUAL_TO, num_items=25)
+    first = np.r_[True, sk[1:] != sk[:-1]]
+    k = int(ember.asnumpy(cnt)[0])
+    assert k == first.sum()
+    np.testing.assert_array_equal(uv.get()[:k], h[first])

@@ -316,10 +316,26 @@ def select(*, d_in, d_out, d_num_selected_out, cond, num_items, stream=None):
     o = _ops.unary(cond, fn, "cond")
     dev = _it.device_of(d_in, d_out)
     with _stream(stream):
-        x = _it.read(d_in, n, dev, fn)
-        r = P.select(x, o) if n else x
+        x = _it.read(d_in, n, dev, fn, zipped=True)
+        if isinstance(x, _struct.Fields):
+            r = _select_rows(x, _struct_mask(cond, x, fn, "cond")) if n \
+                else x
+        else:
+            r = P.select(x, o) if n else x
         _it.write(d_out, r, fn)
         _counts_out(d_num_selected_out, [r.size], fn, "d_num_selected_out")
+
+
+def _struct_mask(cond, x, fn, what):
+    """The bool mask of a Python predicate over struct values."""
+    m = _struct.apply(cond, [x], fn, what)
+    return m if m.dtype.name == "bool" else m != 0
+
+
+def _select_rows(x, mask):
+    """The struct values where mask holds, in order (one compaction per
+    field)."""
+    return _struct.Fields(x.dtype, [P.select(a, mask) for a in x.arrays])
 
 
 def three_way_partition(*, d_in, d_first_part_out, d_second_part_out,
@@ -335,8 +351,15 @@ def three_way_partition(*, d_in, d_first_part_out, d_second_part_out,
     o2 = _ops.unary(select_second_part_op, fn, "select_second_part_op")
     dev = _it.device_of(d_in, d_first_part_out)
     with _stream(stream):
-        x = _it.read(d_in, n, dev, fn)
-        if n:
+        x = _it.read(d_in, n, dev, fn, zipped=True)
+        if n and isinstance(x, _struct.Fields):
+            m1 = _struct_mask(select_first_part_op, x, fn,
+                              "select_first_part_op")
+            m2 = _struct_mask(select_second_part_op, x, fn,
+                              "select_second_part_op") & ~m1
+            parts = (_select_rows(x, m1), _select_rows(x, m2),
+                     _select_rows(x, ~(m1 | m2)))
+        elif n:
             m1 = _mask(o1, x)
             m2 = _mask(o2, x) & ~m1
             parts = (P.select(x, m1), P.select(x, m2),
@@ -363,9 +386,10 @@ def unique_by_key(*, d_in_keys, d_in_items, d_out_keys, d_out_items,
     dev = _it.device_of(d_in_keys, d_out_keys)
     with _stream(stream):
         k = _it.read(d_in_keys, n, dev, fn, "d_in_keys")
-        v = _it.read(d_in_items, n, dev, fn, "d_in_items")
+        v = _it.read(d_in_items, n, dev, fn, "d_in_items", zipped=True)
         if k is None:
             raise TypeError(f"{fn}: d_in_keys is a DiscardIterator")
+        v, rows = _rows(v)
         if n == 0:
             uk, uv = k, v
         elif eq is None:
@@ -380,6 +404,7 @@ def unique_by_key(*, d_in_keys, d_in_items, d_out_keys, d_out_items,
                 heads[1:] = ~_mask(eq, k[:-1], k[1:])
             uk = P.select(k, heads)
             uv = None if v is None else P.select(v, heads)
+        uv = _gather_rows(rows, uv)
         _it.write(d_out_keys, uk, fn, "d_out_keys")
         if uv is not None:
             _it.write(d_out_items, uv, fn, "d_out_items")
@@ -401,18 +426,35 @@ def merge_sort(*, d_in_keys, d_in_values=None, d_out_keys,
     dev = _it.device_of(d_in_keys, d_out_keys)
     with _stream(stream):
         k = _it.read(d_in_keys, n, dev, fn, "d_in_keys")
-        v = None if d_in_values is None else _it.read(d_in_values, n, dev,
-                                                      fn, "d_in_values")
+        v = None if d_in_values is None else _it.read(
+            d_in_values, n, dev, fn, "d_in_values", zipped=True)
         if n == 0:
             return
+        v, rows = _rows(v)
         r = P.merge_sort(k, v, comparator=cmp)
         ks, vs = r if v is not None else (r, None)
+        vs = _gather_rows(rows, vs)
         _it.write(d_out_keys, ks, fn, "d_out_keys")
         if vs is not None:
             if d_out_values is None:
                 raise ValueError(f"{fn}: d_in_values given without "
                                  "d_out_values")
             _it.write(d_out_values, vs, fn, "d_out_values")
+
+
+def _rows(v):
+    """Struct values sorted along with keys travel as their positions:
+    (what the sort moves, the struct values or None)."""
+    if isinstance(v, _struct.Fields):
+        return ember.arange(v.size, dtype="int64", device=v.device), v
+    return v, None
+
+
+def _gather_rows(rows, vs):
+    """The struct values in the order of the sorted positions vs."""
+    if rows is None or vs is None:
+        return vs
+    return _struct.Fields(rows.dtype, [a.take(vs) for a in rows.arrays])
 
 
 def _comparator(op, fn):
@@ -445,9 +487,10 @@ def _sort_io(d_in, d_out, n, dev, fn, what):
         if d_out is not None:
             raise ValueError(f"{fn}: d_out_{what} must be None when "
                              f"d_in_{what} is a DoubleBuffer")
-        return (_it.read(d_in.current(), n, dev, fn, f"d_in_{what}"),
+        return (_it.read(d_in.current(), n, dev, fn, f"d_in_{what}",
+                         zipped=what == "values"),
                 d_in.alternate(), d_in)
-    x = _it.read(d_in, n, dev, fn, f"d_in_{what}")
+    x = _it.read(d_in, n, dev, fn, f"d_in_{what}", zipped=what == "values")
     if d_out is None:
         raise TypeError(f"{fn}: d_out_{what} must be a device array")
     return x, d_out, None
@@ -490,9 +533,11 @@ def radix_sort(*, d_in_keys, d_out_keys, d_in_values=None,
         k, v = keys[0], values[0]
         ks = vs = None
         if n:
+            v, rows = _rows(v)
             r = P.radix_sort(k, v, descending=desc, begin_bit=begin_bit,
                              end_bit=end_bit)
             ks, vs = r if v is not None else (r, None)
+            vs = _gather_rows(rows, vs)
         _sort_outputs(keys, values, ks, vs, fn)
 
 
@@ -515,7 +560,9 @@ def segmented_sort(*, d_in_keys, d_out_keys=None, d_in_values=None,
         e = _it.read(end_offsets_in, k_seg, dev, fn, "end_offsets_in")
         ks = vs = None
         if n:
+            v, rows = _rows(v)
             ks, vs = _segmented_sort(k, v, s, e, n, desc, fn)
+            vs = _gather_rows(rows, vs)
         _sort_outputs(keys, values, ks, vs, fn)
 
 

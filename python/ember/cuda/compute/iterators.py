@@ -423,10 +423,10 @@ class ZipIterator(IteratorBase):
 
 def zip_missing(fn):
     return NotImplementedError(
-        f"{fn}: struct values (a ZipIterator's or a struct array's) are "
-        "supported by the transforms, reduce_into, inclusive_scan and "
-        "exclusive_scan; ember cannot sort, select, partition or search "
-        "them")
+        f"{fn}: struct values (a ZipIterator's or a struct array's) cannot "
+        "be sort keys, searched data or histogram samples; ember cannot "
+        "sort or compare them as keys (they work as values, items and "
+        "inputs of the other algorithms)")
 
 
 def struct_values(x):
