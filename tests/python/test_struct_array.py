@@ -365,3 +365,18 @@ def test_pickle(device):
     b = pickle.loads(pickle.dumps(a))
     assert str(b.device) == str(a.device)
     assert_records(b, h)
+
+
+def test_pycuda_kernel_takes_a_struct_array(device):
+    from ember.pycuda.compiler import SourceModule
+    with ember.Device(device):
+        mod = SourceModule(r"""
+        struct pt { float x; int y; };
+        __global__ void inc(pt *p, int n) {
+            int i = threadIdx.x;
+            if (i < n) { p[i].y += 10; p[i].x = 0.5f; }
+        }""")
+        a = ember.zeros(5, PT)
+        mod.get_function("inc")(a, np.int32(5), block=(32, 1, 1),
+                                grid=(1, 1))
+    assert_records(a, np.array([(0.5, 10)] * 5, PT))
