@@ -472,3 +472,27 @@ def test_sort_and_unique_with_struct_values(device):
     k = int(ember.asnumpy(cnt)[0])
     assert k == first.sum()
     np.testing.assert_array_equal(uv.get()[:k], h[first])
+
+
+def test_packed_mixed_fields(device):
+    S = gpu_struct({"a": np.int8, "b": np.bool_, "c": np.int16,
+                    "d": np.uint32, "e": np.float32})
+
+    def op(p, q):
+        return S(p.a + q.a, p.b or q.b, p.c - q.c, p.d + q.d, p.e + q.e)
+    h = np.zeros(10, S.dtype)
+    h["a"], h["c"] = np.arange(10) - 5, np.arange(10) * 100
+    h["b"][3], h["d"], h["e"] = True, 4000000000, 0.5
+    out = ember.empty(1, S.dtype, device=device)
+    cc.reduce_into(d_in=dev(h, device), d_out=out, num_items=10, op=op,
+                   h_init=S(0, False, 0, 0, 0.0))
+    r = out.get()[0]
+    assert (r["a"], r["b"], r["c"]) == (-5, True, -h["c"].sum())
+    assert r["d"] == h["d"].astype(np.uint64).sum() % 2**32
+    assert r["e"] == 5.0
+    F = gpu_struct({k: np.float32 for k in "abcde"})
+    with pytest.raises(NotImplementedError, match="64-bit words"):
+        cc.reduce_into(d_in=ember.zeros(3, F.dtype, device=device),
+                       d_out=ember.empty(1, F.dtype, device=device),
+                       num_items=3, op=lambda p, q: p,
+                       h_init=F(0, 0, 0, 0, 0))
