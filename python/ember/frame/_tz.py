@@ -334,3 +334,21 @@ def astype_zone(col, to):
                         "series.dt.tz_localize instead")
     from ember.frame._dt_fields import unit_of
     return Column(tz_dtype(unit_of(col.dtype), b), col.values)
+
+
+def index_tz(obj, how, tz, axis=0, level=None, ambiguous="raise", nonexistent="raise"):
+    """Series/DataFrame.tz_localize and tz_convert: the same values under
+    the index's labels localized or converted."""
+    from ember.frame._index import Index
+    if axis not in (0, "index", "rows") or level is not None:
+        raise NotImplementedError(f"tz_{how} with axis= or level= (the columns or a "
+                                  "level of a MultiIndex); it works on the row index")
+    idx = obj.index
+    if not isinstance(idx, Index) or getattr(idx, "nlevels", 1) > 1 or \
+            idx.dtype.kind != "M":
+        raise TypeError(f"index is not a valid DatetimeIndex or PeriodIndex")
+    col = tz_localize(idx._col, tz, ambiguous, nonexistent) if how == "localize" else \
+        tz_convert(idx._col, tz)
+    out = obj.copy(deep=False)
+    out._index = Index(col, name=idx.name)
+    return out

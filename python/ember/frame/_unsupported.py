@@ -24,8 +24,15 @@ class RefusedMethods:
     """Series and DataFrame methods the tutorials use that ember.frame does
     not build: NotImplementedError naming them and what to use instead,
     rather than AttributeError, which reads as a typo."""
-    tz_localize = _refuse("tz_localize", "of the index (a zone of the labels); the "
-                          "values' is .dt.tz_localize")
-    tz_convert = _refuse("tz_convert", "of the index (a zone of the labels); the "
-                         "values' is .dt.tz_convert")
+    def tz_localize(self, tz, axis=0, level=None, copy=None, ambiguous="raise",
+                    nonexistent="raise"):
+        """pandas' tz_localize of the index's labels (the values' is
+        .dt.tz_localize) (_tz.py)."""
+        from ember.frame._tz import index_tz
+        return index_tz(self, "localize", tz, axis, level, ambiguous, nonexistent)
+
+    def tz_convert(self, tz, axis=0, level=None, copy=None):
+        """pandas' tz_convert of the index's labels (_tz.py)."""
+        from ember.frame._tz import index_tz
+        return index_tz(self, "convert", tz, axis, level)
     explode = _refuse("explode", "list values are not a column type here")
