@@ -16,12 +16,14 @@ an unpenalised direction, as scikit-learn's generalised cross-validation;
 with cv given, each fold's Ridge scored by R^2, as scikit-learn's
 GridSearchCV over Ridge."""
 import numbers
+import pathlib
 import warnings
 
 import numpy as np
 
 import ember
 from ember.ml import _validation as V
+from ember.ml._launch import launch
 from ember.ml.base import BaseEstimator, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
 from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
@@ -229,7 +231,10 @@ class ElasticNetCV(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         alph = np.repeat(np.asarray(grids), K, axis=0)                  # B x A
         L1 = alph * (r * np.tile(nt, L))[:, None]
         L2 = alph * ((1 - r) * np.tile(nt, L))[:, None]
-        W = _paths(G, q, yy, L1, L2, self.max_iter, self.tol, self.positive, rng)
+        if rng is None and G.dtype.name in _CTYPE:
+            W = _paths_kernel(G, q, yy, L1, L2, self.max_iter, self.tol, self.positive)
+        else:
+            W = _paths(G, q, yy, L1, L2, self.max_iter, self.tol, self.positive, rng)
         out = np.empty((L, K, A))
         for i in range(L):
             for f, P in enumerate(parts):
@@ -279,50 +284,107 @@ def _gaps(w, Gw, q, yy, l1, l2, positive):
     return np.where(l1 == 0, ridge, primal - dual)
 
 
+_KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "cd_path.cuh"
+_CTYPE = {"float32": "float", "float64": "double"}
+_modules = {}
+# threads a block on a GPU (one a problem)
+_GPU_THREADS = 32
+
+
+def _path_fn(dev, ctype):
+    mod = _modules.get(str(dev))
+    if mod is None:
+        with dev:
+            mod = ember.RawModule(code=_KERNEL.read_text(), name_expressions=[
+                f"em_cd_path<{c}>" for c in _CTYPE.values()])
+        _modules[str(dev)] = mod
+    return mod.get_function(f"em_cd_path<{ctype}>")
+
+
+def _paths_kernel(G, q, yy, L1, L2, max_iter, tol, positive):
+    """_paths by kernels/cd_path.cuh: one launch an alpha for all problems
+    (cyclic order only), the same updates and stopping rule."""
+    B, p = q.shape
+    dev, dt = q.device, q.dtype
+    f = _path_fn(dev, _CTYPE[dt.name])
+    G, q = ember.ascontiguousarray(G), ember.ascontiguousarray(q)
+    yy = ember.ascontiguousarray(yy.astype(ember.float64))
+    tols = yy * tol
+    w = ember.zeros((B, p), dtype=dt, device=dev)
+    Gw = ember.zeros((B, p), dtype=dt, device=dev)
+    n_iter = ember.zeros(B, dtype=ember.int32, device=dev)
+    L1d = ember.asarray(np.ascontiguousarray(L1.T), device=dev)       # alphas x B
+    L2d = ember.asarray(np.ascontiguousarray(L2.T), device=dev)
+    grid, block = ((B,), (1,)) if dev.type == "cpu" else \
+        ((-(-B // _GPU_THREADS),), (_GPU_THREADS,))
+    out = []
+    for a in range(L1.shape[1]):
+        launch(dev, f, grid, block, (G, q, yy, w, Gw, L1d[a], L2d[a], tols, np.int32(B),
+                                     np.int32(p), np.int32(max_iter), np.float64(tol),
+                                     np.int32(bool(positive)), n_iter))
+        out.append(w.copy())
+    return ember.stack(out, axis=1)
+
+
 def _paths(G, q, yy, L1, L2, max_iter, tol, positive, rng):
     """Coefficients (B x alphas x p) of B coordinate-descent paths on the
     covariance form (G: B x p x p, q: B x p, yy: B), penalties L1, L2
     (host, B x alphas) in scikit-learn's unnormalised scale, each alpha
-    warm-started from the last, each problem stopped by enet_cd's rule."""
+    warm-started from the last, each problem stopped by enet_cd's rule.
+    The state is kept feature-major (p x B) and split into row views once,
+    so a coordinate's update is a dozen launches whatever B is."""
     B, p = q.shape
     dev, dt = q.device, q.dtype
-    n2 = ember.stack([ember.diagonal(G[b]) for b in range(B)])
-    live = np.flatnonzero(ember.asnumpy(n2).max(axis=0) > 0).tolist()
+    GT = ember.ascontiguousarray(ember.moveaxis(G, 0, 2))           # p x p x B
+    qT = ember.ascontiguousarray(q.T)
+    n2 = ember.stack([GT[j, j] for j in range(p)])                  # p x B
+    n2h = ember.asnumpy(n2)
+    live = np.flatnonzero(n2h.max(axis=1) > 0).tolist()
+    nz = ember.asarray((n2h > 0).astype(np.float64), device=dev).astype(dt)
     tolB = tol * ember.asnumpy(yy).astype(np.float64)
-    w = ember.zeros((B, p), dtype=dt, device=dev)
-    Gw = ember.zeros((B, p), dtype=dt, device=dev)
+    w = ember.zeros((p, B), dtype=dt, device=dev)
+    Gw = ember.zeros((p, B), dtype=dt, device=dev)
+    wr = [w[j] for j in range(p)]
+    Gwr = [Gw[j] for j in range(p)]
+    Gr = [GT[j] for j in range(p)]
+    qr = [qT[j] for j in range(p)]
+    nr = [n2[j] for j in range(p)]
     out = []
     for a in range(L1.shape[1]):
         l1h, l2h = L1[:, a], L2[:, a]
         l1 = ember.asarray(l1h, device=dev).astype(dt)
-        l2 = ember.asarray(l2h, device=dev).astype(dt)
-        active = _gaps(w, Gw, q, yy, l1h, l2h, positive) > tolB
+        nl1 = -l1
+        inv = 1 / (n2 + ember.asarray(l2h, device=dev).astype(dt)[None, :])
+        invr = [inv[j] for j in range(p)]
+        active = _gaps(w.T, Gw.T, q, yy, l1h, l2h, positive) > tolB
         for it in range(max_iter):
             if not active.any():
                 break
-            act = ember.asarray(active.astype(np.float64), device=dev).astype(dt)
+            # problems already stopped at this alpha keep their coefficients,
+            # and a feature constant on a fold stays at zero there
+            mask = nz * ember.asarray(active.astype(np.float64), device=dev).astype(dt)
+            mr = [mask[j] for j in range(p)]
             w_old = w.copy()
             order = live if rng is None else [live[i] for i in
                                               rng.integers(0, len(live), len(live))]
             for j in order:
-                wj, nj = w[:, j], n2[:, j]
-                tmp = q[:, j] - Gw[:, j] + nj * wj
+                wj = wr[j]
+                tmp = qr[j] - Gwr[j] + nr[j] * wj
                 if positive:
-                    new = ember.maximum(tmp - l1, 0) / (nj + l2)
+                    new = ember.maximum(tmp - l1, 0) * invr[j]
                 else:
-                    new = ember.sign(tmp) * ember.maximum(ember.abs(tmp) - l1, 0) / (nj + l2)
-                # a feature constant on a fold stays at zero there
-                delta = ember.where(nj > 0, new - wj, 0) * act
-                Gw += delta[:, None] * G[:, j, :]
-                w[:, j] = wj + delta
-            d = ember.asnumpy(ember.stack([ember.abs(w - w_old).max(axis=1),
-                                           ember.abs(w).max(axis=1)]))
+                    new = (tmp - ember.minimum(ember.maximum(tmp, nl1), l1)) * invr[j]
+                delta = (new - wj) * mr[j]
+                Gw += Gr[j] * delta
+                wj += delta
+            d = ember.asnumpy(ember.stack([ember.abs(w - w_old).max(axis=0),
+                                           ember.abs(w).max(axis=0)]))
             with np.errstate(divide="ignore", invalid="ignore"):
                 due = active & ((d[1] == 0) | (d[0] / d[1] <= tol) | (it == max_iter - 1))
             if due.any():
-                done = due & (_gaps(w, Gw, q, yy, l1h, l2h, positive) <= tolB)
+                done = due & (_gaps(w.T, Gw.T, q, yy, l1h, l2h, positive) <= tolB)
                 active = active & ~done
-        out.append(w.copy())
+        out.append(w.T.copy())
     return ember.stack(out, axis=1)
 
 
