@@ -126,16 +126,16 @@ def test_pure_leaves_and_rounding_midpoint(device):
     leaves = t.children_left < 0
     assert_allclose(t.impurity[leaves], 0.0)
     assert e.score(E(X, device), E(y, device)) == 1.0
-    # two adjacent floats: their midpoint rounds to the larger one, and the
-    # threshold becomes the smaller, as scikit-learn's splitter does, so
-    # they still split (scikit-learn itself casts X to float32 first, which
-    # merges these two float64 values)
+    # two float64 values that are one float32: scikit-learn's trees compare
+    # X as float32, so they cannot be told apart at prediction, and the
+    # threshold (the smaller, as the midpoint rounds up to the larger) is
+    # the value itself
     a = 1.0
     b = np.nextafter(a, 2.0)
     X2 = np.array([[a], [a], [b], [b]])
     e2 = DecisionTreeClassifier().fit(E(X2, device), E([0, 0, 1, 1], device))
     assert e2.tree_.threshold[0] == a
-    assert_array_equal(host(e2.predict(E(X2, device))), [0, 0, 1, 1])
+    assert_array_equal(host(e2.predict(E(X2, device))), [0, 0, 0, 0])
     # float32 data: the midpoint taken in float64, as scikit-learn's (which
     # would not split values 1e-7 apart at all: its FEATURE_THRESHOLD)
     a32 = np.float32(1.0)

@@ -191,7 +191,9 @@ class BaseDecisionTree(BaseEstimator):
         node = ember.zeros(n, dtype=ember.int64, device=dev)
         for _ in range(self._levels):
             lc = ember.take(self._left, node)
-            x = ember.take(flat, rows + ember.take(self._feat, node)).astype(ember.float64)
+            # compared as float32, as scikit-learn's trees compare X
+            x = ember.take(flat, rows + ember.take(self._feat, node))
+            x = (x if x.dtype == ember.float32 else x.astype(ember.float32)).astype(ember.float64)
             go = ember.where(x <= ember.take(self._thr, node), lc,
                              ember.take(self._right, node))
             node = ember.where(lc >= 0, go, node)

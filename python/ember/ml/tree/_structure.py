@@ -125,8 +125,10 @@ def local_thresholds(Xb, rows, nodes, pos, feature, sbin, lo, hi):
     lb = np.where(occ & (bins <= sb), bins, -1).max(axis=1)
     rb = np.where(occ & (bins > sb), bins, B).min(axis=1)
     fs = feature[split]
-    a = hi[fs, np.maximum(lb, 0)].astype(np.float64)
-    c = lo[fs, np.minimum(rb, B - 1)].astype(np.float64)
+    # the two values as float32, as scikit-learn's trees see X, then their
+    # midpoint in float64, so a threshold is scikit-learn's to the bit
+    a = hi[fs, np.maximum(lb, 0)].astype(np.float32).astype(np.float64)
+    c = lo[fs, np.minimum(rb, B - 1)].astype(np.float32).astype(np.float64)
     t = a / 2 + c / 2
     thr[split] = np.where((t >= c) | ~np.isfinite(t), a, t)
     return thr
@@ -177,7 +179,8 @@ class Tree:
     value (node_count x 1 x classes: weighted class fractions, or the mean
     target), impurity, n_node_samples, weighted_n_node_samples, max_depth,
     n_leaves; apply, decision_path, predict, compute_feature_importances.
-    export_text, export_graphviz and plot_tree read it."""
+    export_text, export_graphviz and plot_tree read it. X is compared as
+    float32, as scikit-learn's trees compare it."""
 
     def __init__(self, n_features, n_classes, feature, threshold, left, right, value,
                  impurity, n_node_samples, weighted_n_node_samples):
@@ -207,7 +210,7 @@ class Tree:
         return d
 
     def apply(self, X):
-        X = np.asarray(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float32).astype(np.float64)
         node = np.zeros(X.shape[0], np.intp)
         rows = np.arange(X.shape[0])
         for _ in range(self.max_depth):
@@ -218,7 +221,7 @@ class Tree:
 
     def decision_path(self, X):
         import scipy.sparse as sp
-        X = np.asarray(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float32).astype(np.float64)
         n = X.shape[0]
         node = np.zeros(n, np.intp)
         rows = np.arange(n)
