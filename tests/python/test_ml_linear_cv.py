@@ -151,3 +151,41 @@ def test_errors():
 def test_check_estimator(est):
     from sklearn.utils.estimator_checks import check_estimator
     check_estimator(est(cv=3) if est is not RidgeCV else est())
+
+
+def test_path_kernel_equals_composition(device):
+    # kernels/cd_path.cuh against the composition it replaces (_paths), on
+    # stacked problems of several folds and l1_ratios, with a constant
+    # feature on one fold
+    from ember.ml.linear_model import _cv
+    rng = np.random.default_rng(0)
+    B, p, n = 4, 6, 50
+    Gs, qs, yys = [], [], []
+    for b in range(B):
+        X = rng.standard_normal((n, p))
+        if b == 1:
+            X[:, 2] = 0.0
+        y = X @ rng.standard_normal(p) + 0.5 * rng.standard_normal(n)
+        Gs.append(X.T @ X)
+        qs.append(X.T @ y)
+        yys.append(y @ y)
+    G, q, yy = (E(np.array(a), device) for a in (Gs, qs, yys))
+    amax = np.abs(np.array(qs)).max(axis=1) / n
+    grid = amax[:, None] * np.geomspace(1, 1e-3, 12)[None, :]
+    r = np.array([1.0, 0.5, 0.2, 1.0])[:, None]
+    L1, L2 = grid * r * n, grid * (1 - r) * n
+    for positive in (False, True):
+        a = host(_cv._paths_kernel(G, q, yy, L1, L2, 1000, 1e-4, positive))
+        b = host(_cv._paths(G, q, yy, L1, L2, 1000, 1e-4, positive, None))
+        assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+        assert (a[1, :, 2] == 0).all()
+
+
+def test_random_selection(device):
+    X, y = diabetes()
+    e = LassoCV(alphas=20, selection="random", random_state=0).fit(E(X, device),
+                                                                   E(y, device))
+    s = lm.LassoCV(alphas=20).fit(X, y)
+    # another order of coordinates, the same minimisers to the tolerance
+    assert_allclose(host(e.mse_path_), s.mse_path_, rtol=1e-3)
+    assert e.alpha_ == pytest.approx(s.alpha_)
