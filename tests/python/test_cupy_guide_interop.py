@@ -33,3 +33,43 @@ def test_marray_over_ember():
     s = mxp.sum(x)
     assert int(ember.asnumpy(s.data)) == 4 and not bool(ember.asnumpy(s.mask))
     assert str(x) == "[1 _ 3]"
+
+
+_NUMBA = r'''
+import numpy, numba
+from numba import cuda
+import ember as cupy
+
+@cuda.jit
+def add(x, y, out):
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        out[i] = x[i] + y[i]
+
+a = cupy.arange(10)
+b = a * 2
+out = cupy.zeros_like(a)
+add[1, 32](a, b, out)
+assert cupy.asnumpy(out).tolist() == list(range(0, 30, 3)), out
+x_numba = numba.cuda.to_device(numpy.arange(10))
+x_cupy = cupy.asarray(x_numba)
+assert type(x_cupy) is cupy.ndarray and cupy.asnumpy(x_cupy).tolist() == list(range(10))
+x_cupy[0] = 42                      # zero-copy: the same memory
+assert x_numba.copy_to_host()[0] == 42
+print("ok")
+'''
+
+
+def test_numba_snippets_under_cuda_simulator():
+    """Numba's kernels on ember's cpu arrays through Numba's CUDA simulator
+    (the arrays' __cuda_array_interface__ names host memory there)."""
+    import os
+    import subprocess
+    import sys
+    pytest.importorskip("numba")
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", EMBER_DEVICE="cpu",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, "-c", _NUMBA], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
