@@ -450,15 +450,23 @@ class FFT:
             raise RuntimeError("Execution cannot be performed while the operand is unset (reset_operand() was "
                                "called without one); give one with reset_operand(operand).")
         direction = self._default_direction(direction)
+        # Intermediates stay referenced until the synchronisation below: a
+        # created host stream frees an array's memory at once while kernels
+        # queued on it may still read it (docs/nvmath.md).
+        keep = []
         with _utils.StreamScope(stream):
             x = self.operand
             if self.prolog is not None:
                 x = _run_callback(self.prolog, x, self.device, self.operand_dtype)
+            keep.append(x)
             r = self._transform(x, direction)
+            keep.append(r)
             if str(r.dtype) != self.result_dtype:
                 r = r.astype(self.result_dtype)
+                keep.append(r)
             if not self.inplace:
                 r = self._laid_out(r)
+                keep.append(r)
             if self.epilog is not None:
                 r = _run_callback(self.epilog, r, self.device, self.result_dtype)
             if self.inplace:
@@ -473,8 +481,10 @@ class FFT:
                 result = user
             else:
                 result = _utils.to_package(r, self.package, self.operand_device)
-        if str(self.device) != "cpu" and (self.options.blocking is True or self.package == "numpy"):
-            ember.cuda.get_current_stream().synchronize()
+            # nvmath blocks for host operands and host execution; GPU work on
+            # GPU operands is left running unless blocking=True.
+            if self.options.blocking is True or self.package == "numpy" or str(self.device) == "cpu":
+                ember.cuda.get_current_stream().synchronize()
         return result
 
     def reset_operand(self, operand=None, *, stream=None):

@@ -128,8 +128,9 @@ class MatmulOptions:
 _SUPPORTED = ("float32", "float64", "complex64", "complex128")
 
 
-def _dense(x, q, name):
-    """The matrix operand x stands for under qualifier q (not a diagonal)."""
+def _dense(x, q, name, keep):
+    """The matrix operand x stands for under qualifier q (not a diagonal);
+    the intermediates go to keep (held until the stream has run them)."""
     kind = str(q["abbreviation"])
     if kind in ("sy", "he", "tr"):
         if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
@@ -139,6 +140,7 @@ def _dense(x, q, name):
             raise ValueError(f"Operand {name} qualified as '{kind}' needs uplo LOWER or UPPER, not FULL.")
         tri = ember.tril if lower else ember.triu
         strict = tri(x, -1 if lower else 1)
+        keep.append(strict)
         if kind == "tr":
             x = strict + ember.eye(x.shape[-1], dtype=x.dtype, device=x.device) \
                 if int(q["diag"]) == DiagType.UNIT else tri(x)
@@ -148,9 +150,11 @@ def _dense(x, q, name):
             if kind == "he" and x.dtype.kind == "c":
                 refl = ember.conj(refl)
                 diag = diag.real.astype(x.dtype)
+            keep += [strict, refl, diag]
             x = strict + refl + diag
     elif kind not in ("ge",):
         raise ValueError(f"Unknown matrix qualifier '{kind}' for operand {name}.")
+    keep.append(x)
     return ember.conj(x) if bool(q["conjugate"]) and x.dtype.kind == "c" else x
 
 
@@ -252,7 +256,7 @@ class Matmul:
         self._check("Planning")
         self._planned = True
 
-    def _compute(self):
+    def _compute(self, keep):
         a, b = self.operands[0], self.operands[1]
         q = self.qualifiers
         if self.diag[0] or self.diag[1]:
@@ -262,14 +266,16 @@ class Matmul:
                 v = v[::-1]
             if bool(q[i]["conjugate"]) and v.dtype.kind == "c":
                 v = ember.conj(v)
+            keep.append(v)
             if self.diag[0]:
-                d = v[:, None] * _dense(b, q[1], "B")
+                d = v[:, None] * _dense(b, q[1], "B", keep)
             else:
-                d = _dense(a, q[0], "A") * v
+                d = _dense(a, q[0], "A", keep) * v
             if d.ndim != len(self.result_shape):   # a 1-D other operand: a vector result
                 d = d.reshape(self.result_shape)
         else:
-            d = ember.matmul(_dense(a, q[0], "A"), _dense(b, q[1], "B"))
+            d = ember.matmul(_dense(a, q[0], "A", keep), _dense(b, q[1], "B", keep))
+        keep.append(d)
         c = self.operands[2] if self.num_operands == 3 else None
         has_c = c is not None and self.beta != 0
         if self.alpha != 1 or has_c:
@@ -279,8 +285,9 @@ class Matmul:
 
     def execute(self, *, stream=None):
         self._check("Execution")
+        keep = []
         with _utils.StreamScope(stream):
-            d = self._compute()
+            d = self._compute(keep)
             if self.options.inplace:
                 cdev, cuser = self.operands[2], self.user_operands[2]
                 cdev[...] = d.reshape(cdev.shape)
@@ -289,8 +296,10 @@ class Matmul:
                 result = cuser
             else:
                 result = _utils.to_package(d, self.package, self.operand_device)
-        if str(self.device) != "cpu" and (self.options.blocking is True or self.package == "numpy"):
-            ember.cuda.get_current_stream().synchronize()
+            # nvmath blocks for host operands and host execution; GPU work on
+            # GPU operands is left running unless blocking=True.
+            if self.options.blocking is True or self.package == "numpy" or str(self.device) == "cpu":
+                ember.cuda.get_current_stream().synchronize()
         return result
 
     def reset_operands(self, a=None, b=None, c=None, *, alpha=None, beta=None, stream=None):

@@ -370,7 +370,9 @@ class Matmul:
         return [0][:limit]
 
     # -- execution ----------------------------------------------------
-    def _compute(self):
+    def _compute(self, keep):
+        """The result and aux outputs; every intermediate is appended to
+        keep, which the caller holds until the stream has run past them."""
         a, b = self.operands[0], self.operands[1]
         q = self.qualifiers["is_conjugate"]
         if q[0] and a.dtype.kind == "c":
@@ -381,6 +383,7 @@ class Matmul:
             d = ember._ember._matmul(a, b, None, None, True)
         else:
             d = ember.matmul(a, b)
+        keep += [a, b, d]
         ep = self.epilog if self.epilog is not None else E.DEFAULT
         has_bias, act, aux_in, aux_out = _EPILOGS[ep]
         c = self.operands[2] if self.num_operands == 3 else None
@@ -398,18 +401,20 @@ class Matmul:
             else:
                 d = r
         if aux_out in ("drelu_bgrad", "dgelu_bgrad"):
-            aux[aux_out] = self._bgrad(d, -1)
+            aux[aux_out] = self._bgrad(d, -1, keep)
         elif aux_out == "bgrada":
-            aux[aux_out] = self._bgrad(a, -1)
+            aux[aux_out] = self._bgrad(a, -1, keep)
         elif aux_out == "bgradb":
-            aux[aux_out] = self._bgrad(b, -2)
+            aux[aux_out] = self._bgrad(b, -2, keep)
+        keep.append(d)
         if str(d.dtype) != self.result_dtype:
             d = d.astype(self.result_dtype)
         return d, aux
 
-    def _bgrad(self, x, axis):
+    def _bgrad(self, x, axis, keep):
         # nvmath's bias gradients: a vector unbatched, (batch..., n, 1) batched.
         g = x.sum(axis=axis).astype(self.result_dtype, copy=False)
+        keep.append(g)
         if self.batch_shape:
             g = ember.broadcast_to(g, self.batch_shape + g.shape[-1:])[..., None]
             g = ember.ascontiguousarray(g)
@@ -426,8 +431,9 @@ class Matmul:
                 for x in self._algorithms):
             raise ValueError("The algorithm given to execute() must be one of those plan() returned.")
         self.logger.info("= EXECUTION PHASE =")
+        keep = []
         with _utils.StreamScope(stream):
-            d, aux = self._compute()
+            d, aux = self._compute(keep)
             if self.inplace:
                 cdev, cuser = self.operands[2], self.user_operands[2]
                 cdev[...] = d.reshape(cdev.shape)
@@ -437,8 +443,8 @@ class Matmul:
             else:
                 result = _utils.to_package(d, self.package, self.device)
             aux = {k: _utils.to_package(v, self.package, self.device) for k, v in aux.items()}
-        if self.blocking and str(self.device) != "cpu":
-            ember.cuda.get_current_stream().synchronize()
+            if self.blocking:   # host operands or host execution, as nvmath
+                ember.cuda.get_current_stream().synchronize()
         ep = self.epilog if self.epilog is not None else E.DEFAULT
         return (result, aux) if _EPILOGS[ep][3] else result
 
@@ -455,10 +461,10 @@ class Matmul:
                 times = []
                 for _ in range(iterations):
                     t0 = time.perf_counter()
-                    d, aux = self._compute()
+                    keep = []
+                    d, aux = self._compute(keep)
                     ember._ember._fusion_flush()
-                    if str(self.device) != "cpu":
-                        ember.cuda.get_current_stream().synchronize()
+                    ember.cuda.get_current_stream().synchronize()
                     times.append((time.perf_counter() - t0) * 1e3)
                 alg.time_ms = sum(times) / len(times)
                 self.logger.info(f"Algorithm {alg.algorithm_id}: {alg.time_ms:.4g} ms a run "
