@@ -1031,48 +1031,33 @@ EW_FN void ew_temme_gamma_d(double mu, double *g1, double *g2, double *gp,
     *gm = e - mu * o;
 }
 
-/* Hankel's expansion's terms a_k(v) / x^k (A&S 9.2.9, 9.2.10): P and Q
- * for J and Y, or (kind 1) the sums with all signs + and alternating for
- * K and I (A&S 9.7.1, 9.7.2). Used for x >= 25 and v^2 <= x, where the
- * terms fall below 1e-17 before they start to grow. */
-EW_FN void ew_hankel_d(double v, double x, double *p, double *q)
+/* Hankel's expansion's terms a_k(v) u^k (A&S 9.2.5-9.2.10, 9.7.1-9.7.4),
+ * u = 1/x real or complex (ur + i ui), summed by k mod 4 into (sr[j],
+ * si[j]) from which each function takes its signs: P = s0 - s2 and Q =
+ * s1 - s3 for J and Y, s0 - s1 + s2 - s3 for I, the plain sum for K
+ * (with a complex u for the complex I and K). Used for |x| >= 25 and v^2
+ * <= |x|, where the terms fall below 1e-17 before they start to grow. */
+EW_FN void ew_hankel_sums(double v, double ur, double ui, double *sr,
+                          double *si)
 {
-    double m = 4 * v * v, t = 1, a = 1, b = 0, last = 2;
+    double m = 4 * v * v, tr = 1, ti = 0, last = 2, f, t;
     int k;
+    sr[0] = 1;
+    si[0] = sr[1] = si[1] = sr[2] = si[2] = sr[3] = si[3] = 0;
     for (k = 1; k < 500; k++) {
-        t *= (m - (2.0 * k - 1) * (2.0 * k - 1)) / (8.0 * k * x);
-        if (fabs(t) >= last)
+        f = (m - (2.0 * k - 1) * (2.0 * k - 1)) / (8.0 * k);
+        t = f * (tr * ur - ti * ui);
+        ti = f * (tr * ui + ti * ur);
+        tr = t;
+        t = fabs(tr) + fabs(ti);
+        if (t >= last)
             break;
-        last = fabs(t);
-        switch (k & 3) {
-        case 1: b += t; break;
-        case 2: a -= t; break;
-        case 3: b -= t; break;
-        default: a += t; break;
-        }
+        last = t;
+        sr[k & 3] += tr;
+        si[k & 3] += ti;
         if (last < 1e-17)
             break;
     }
-    *p = a;
-    *q = b;
-}
-
-EW_FN void ew_hankel_ik_d(double v, double x, double *si, double *sk)
-{
-    double m = 4 * v * v, t = 1, a = 1, b = 1, last = 2;
-    int k;
-    for (k = 1; k < 500; k++) {
-        t *= (m - (2.0 * k - 1) * (2.0 * k - 1)) / (8.0 * k * x);
-        if (fabs(t) >= last)
-            break;
-        last = fabs(t);
-        a += (k & 1) ? -t : t;
-        b += t;
-        if (last < 1e-17)
-            break;
-    }
-    *si = a;
-    *sk = b;
 }
 
 #define EW_BESSEL_MAXIT 1000000
@@ -1105,9 +1090,11 @@ EW_FN void ew_bessel_jy_d(double v, double x, double *jo, double *yo)
          * mu = v - floor(v) and mu + 1, then up: below x the recurrence
          * is stable for J, and always for Y */
         double n = v * v <= x ? 0 : floor(v), cx = cos(x), sx = sin(x);
-        double a = sqrt(w), p, q, cp, sp, j0, y0, j1, y1b, k;
+        double a = sqrt(w), p, q, cp, sp, j0, y0, j1, y1b, k, sr[4], si[4];
         mu = v - n;
-        ew_hankel_d(mu, x, &p, &q);
+        ew_hankel_sums(mu, xi, 0, sr, si);
+        p = sr[0] - sr[2];
+        q = sr[1] - sr[3];
         cp = ew_cospi_d(0.5 * mu + 0.25);
         sp = ew_sinpi_d(0.5 * mu + 0.25);
         /* cos and sin of x - (mu/2 + 1/4) pi */
@@ -1120,7 +1107,9 @@ EW_FN void ew_bessel_jy_d(double v, double x, double *jo, double *yo)
             *yo = y0;
             return;
         }
-        ew_hankel_d(mu + 1, x, &p, &q);
+        ew_hankel_sums(mu + 1, xi, 0, sr, si);
+        p = sr[0] - sr[2];
+        q = sr[1] - sr[3];
         cp = ew_cospi_d(0.5 * (mu + 1) + 0.25);
         sp = ew_sinpi_d(0.5 * (mu + 1) + 0.25);
         c = cx * cp + sx * sp;
@@ -1310,10 +1299,12 @@ EW_FN void ew_bessel_ik_d(double v, double x, double *io, double *ko)
         return;
     }
     if (x >= 25 && v * v <= x) {
-        double si, sk;
-        ew_hankel_ik_d(v, x, &si, &sk);
-        *io = ew_exp_scaled_d(si / sqrt(2 * EW_PI * x), x, 0);
-        *ko = ew_exp_scaled_d(sk * sqrt(EW_PI / (2 * x)), -x, 0);
+        double sr[4], si[4];
+        ew_hankel_sums(v, xi, 0, sr, si);
+        *io = ew_exp_scaled_d((sr[0] - sr[1] + sr[2] - sr[3]) /
+                                  sqrt(2 * EW_PI * x), x, 0);
+        *ko = ew_exp_scaled_d((sr[0] + sr[1] + sr[2] + sr[3]) *
+                                  sqrt(EW_PI / (2 * x)), -x, 0);
         return;
     }
     nl = (int)(v + 0.5);
@@ -2148,6 +2139,364 @@ EW_COMPLEX_OPS(c128, ew_c128, double, , f64)
 
 EW_COMPLEX_ATRIG(c64, ew_c64, float, f, f32)
 EW_COMPLEX_ATRIG(c128, ew_c128, double, , f64)
+
+/* ---- Bessel functions of complex argument: scipy.special's complex
+ * loops of jv, yv, iv, kv, hankel1 and hankel2 (real order). ember's own,
+ * in double on both devices, from the methods of the real ones carried
+ * into the complex plane (Temme, "On the numerical evaluation of the
+ * modified Bessel function of the third kind", J. Comput. Phys. 19, 1975;
+ * Campbell, "On Temme's algorithm for the modified Bessel function of the
+ * third kind", ACM TOMS 6, 1980): for Re w >= 0, K_mu and K_mu+1 (|mu| <=
+ * 1/2) by Temme's series below |w| = 2 and Steed's continued fraction CF2
+ * (Temme's form) past it, the ratio I_v+1/I_v by CF1, I recurred down to
+ * mu and fixed by the Wronskian I_mu K_mu+1 + I_mu+1 K_mu = 1/w, K
+ * recurred up; for |w| >= 25 with v^2 <= |w| Hankel's expansions (DLMF
+ * 10.40.2, 10.40.5). The rest by the connection formulas (Abramowitz and
+ * Stegun 9.6.3, 9.6.4, 9.6.30, 9.6.31, 9.1.35, 9.1.36): J and H1 from I
+ * and K at -iz in the upper half plane, Y = i (J - H1), H2 = 2J - H1,
+ * the lower half plane by conjugation, the left half plane of I and K by
+ * analytic continuation, negative orders by reflection with exact
+ * sin(pi v) and cos(pi v). The negative real axis takes the upper side,
+ * as SciPy's AMOS does for -x - 0j too. They need the real ones' helpers
+ * of the float section, which a kernel has when it has these loops (the
+ * order is real) and need not have for other complex loops. */
+#ifdef EW_BESSEL_MAXIT
+
+EW_FN ew_c128 ew_zb_scale(ew_c128 a, double s) { return ew_mk_c128(a.re * s, a.im * s); }
+EW_FN double ew_zb_abs(ew_c128 a) { return fabs(a.re) + fabs(a.im); }
+EW_FN ew_c128 ew_zb_nan(void) { return ew_mk_c128(ew_inf_f64() * 0, ew_inf_f64() * 0); }
+/* a e^(i pi t), e^(i pi t) exact at the multiples of 1/2, and its zero
+ * parts left out of the product (so an infinite part of a, past an
+ * overflow, meets no 0 to make a NaN) */
+EW_FN ew_c128 ew_zb_mulcis(ew_c128 a, double t)
+{
+    double c = ew_cospi_d(t), s = ew_sinpi_d(t);
+    if (s == 0)
+        return ew_zb_scale(a, c);
+    if (c == 0)
+        return ew_mk_c128(-a.im * s, a.re * s);
+    return ew_multiply_c128(a, ew_mk_c128(c, s));
+}
+
+/* one part of m e^x 2^e2: an exact 0 stays 0 past an overflow of e^x */
+EW_FN double ew_zb_expart(double r, double x, int e2)
+{
+    return r == 0 ? r : ew_exp_scaled_d(r, x, e2);
+}
+
+/* m e^w 2^e2 with no overflow on the way */
+EW_FN ew_c128 ew_zb_expmul(ew_c128 m, ew_c128 w, int e2)
+{
+    ew_c128 r = w.im == 0 ? m : ew_multiply_c128(m, ew_mk_c128(cos(w.im), sin(w.im)));
+    return ew_mk_c128(ew_zb_expart(r.re, w.re, e2), ew_zb_expart(r.im, w.re, e2));
+}
+
+/* One step of the recurrence both I (down) and K (up) obey: (a, b) <-
+ * (2n/w a + b, a), scaled by 2^-600 (counted in *e) as it grows. */
+EW_FN void ew_zb_recur(ew_c128 wi, double n, ew_c128 *a, ew_c128 *b, int *e)
+{
+    ew_c128 t = ew_add_c128(ew_multiply_c128(ew_zb_scale(wi, 2 * n), *a), *b);
+    *b = *a;
+    *a = t;
+    if (ew_zb_abs(t) > 1e250) {
+        *a = ew_zb_scale(*a, ldexp(1.0, -600));
+        *b = ew_zb_scale(*b, ldexp(1.0, -600));
+        *e += 600;
+    }
+}
+
+/* I_v(w) and K_v(w) for v >= 0, Re w >= 0, 0 < |w| < inf. */
+EW_FN void ew_bessel_ik_z(double v, ew_c128 w, ew_c128 *io, ew_c128 *ko)
+{
+    const double eps = EW_BESSEL_EPS, tiny = EW_BESSEL_TINY;
+    const ew_c128 one = ew_mk_c128(1, 0);
+    ew_c128 wi = ew_true_divide_c128(one, w), h, b, c, d, del, il, ipl, t;
+    ew_c128 kmu, k1, r, imu, ex = ew_mk_c128(0, 0);
+    double mu, aw = ew_absolute_c128(w);
+    int nl, i, e2 = 0, ek = 0;
+    if (v > 1e7) {
+        *io = *ko = ew_zb_nan();
+        return;
+    }
+    if (aw >= 25 && v * v <= aw) {
+        /* Hankel's expansions (DLMF 10.40.2, 10.40.5): K from the sum
+         * with all signs +, I from the alternating one times e^w and, on
+         * the side of the imaginary axis where e^-w is not negligible,
+         * +-i e^(+-i pi v) e^-w times K's sum */
+        double sr[4], si[4], sg = w.im >= 0 ? 1 : -1;
+        ew_c128 sk, sa, rt;
+        ew_hankel_sums(v, wi.re, wi.im, sr, si);
+        sk = ew_mk_c128(sr[0] + sr[1] + sr[2] + sr[3],
+                        si[0] + si[1] + si[2] + si[3]);
+        sa = ew_mk_c128(sr[0] - sr[1] + sr[2] - sr[3],
+                        si[0] - si[1] + si[2] - si[3]);
+        rt = ew_sqrt_c128(ew_zb_scale(w, 2 * EW_PI));
+        *ko = ew_zb_expmul(ew_zb_scale(ew_true_divide_c128(sk, rt), EW_PI),
+                           ew_negative_c128(w), 0);
+        *io = ew_add_c128(
+            ew_zb_expmul(ew_true_divide_c128(sa, rt), w, 0),
+            ew_zb_expmul(ew_zb_mulcis(ew_true_divide_c128(sk, rt),
+                                      sg * (v + 0.5)),
+                         ew_negative_c128(w), 0));
+        return;
+    }
+    nl = (int)(v + 0.5);
+    mu = v - nl;
+    /* CF1: I_v+1/I_v = 1/(2(v+1)/w + 1/(2(v+2)/w + ...)), Lentz */
+    b = ew_zb_scale(wi, 2 * (v + 1));
+    h = c = b;
+    d = ew_mk_c128(0, 0);
+    for (i = 2; i <= EW_BESSEL_MAXIT; i++) {
+        b = ew_zb_scale(wi, 2 * (v + i));
+        d = ew_add_c128(b, d);
+        if (ew_zb_abs(d) < tiny)
+            d = ew_mk_c128(tiny, 0);
+        d = ew_true_divide_c128(one, d);
+        c = ew_add_c128(b, ew_true_divide_c128(one, c));
+        if (ew_zb_abs(c) < tiny)
+            c = ew_mk_c128(tiny, 0);
+        del = ew_multiply_c128(c, d);
+        h = ew_multiply_c128(h, del);
+        if (ew_zb_abs(ew_subtract_c128(del, one)) < eps)
+            break;
+    }
+    if (i > EW_BESSEL_MAXIT) {
+        *io = *ko = ew_zb_nan();
+        return;
+    }
+    /* I down from v (taken as 1) to mu, rescaled as it grows */
+    il = one;
+    ipl = ew_true_divide_c128(one, h);
+    for (i = nl; i >= 1; i--)
+        ew_zb_recur(wi, mu + i, &il, &ipl, &e2);
+    r = ew_true_divide_c128(ipl, il);
+    if (aw < 2) {
+        /* Temme's series for K_mu and K_mu+1 */
+        ew_c128 x2 = ew_zb_scale(w, 0.5), dd, e, f2, ff, p, q, s, s1, cc, x4;
+        double pimu = EW_PI * mu, g1, g2, gp, gm, fc;
+        ew_temme_gamma_d(mu, &g1, &g2, &gp, &gm);
+        fc = fabs(pimu) < eps ? 1 : pimu / sin(pimu);
+        dd = ew_negative_c128(ew_log_c128(x2));
+        e = ew_zb_scale(dd, mu);
+        f2 = ew_zb_abs(e) < eps ? one : ew_true_divide_c128(ew_sinh_c128(e), e);
+        ff = ew_zb_scale(ew_add_c128(ew_zb_scale(ew_cosh_c128(e), g1),
+                                     ew_zb_scale(ew_multiply_c128(f2, dd), g2)),
+                         fc);
+        s = ff;
+        e = ew_exp_c128(e);
+        p = ew_zb_scale(e, 0.5 / gp);
+        q = ew_true_divide_c128(ew_mk_c128(0.5 / gm, 0), e);
+        cc = one;
+        x4 = ew_multiply_c128(x2, x2);
+        s1 = p;
+        for (i = 1; i <= EW_BESSEL_MAXIT; i++) {
+            ff = ew_zb_scale(ew_add_c128(ew_zb_scale(ff, i), ew_add_c128(p, q)),
+                             1 / ((double)i * i - mu * mu));
+            cc = ew_zb_scale(ew_multiply_c128(cc, x4), 1.0 / i);
+            p = ew_zb_scale(p, 1 / (i - mu));
+            q = ew_zb_scale(q, 1 / (i + mu));
+            del = ew_multiply_c128(cc, ff);
+            s = ew_add_c128(s, del);
+            s1 = ew_add_c128(s1, ew_multiply_c128(
+                                     cc, ew_subtract_c128(p, ew_zb_scale(ff, i))));
+            if (ew_zb_abs(del) < ew_zb_abs(s) * eps)
+                break;
+        }
+        kmu = s;
+        k1 = ew_zb_scale(ew_multiply_c128(s1, wi), 2);
+    } else {
+        /* Steed's CF2 for K (Temme's form), scaled by e^w */
+        double a1 = 0.25 - mu * mu, a = -a1, cr = a1, ds;
+        ew_c128 q1 = ew_mk_c128(0, 0), q2 = one, q = ew_mk_c128(a1, 0);
+        ew_c128 s, dh, qn;
+        b = ew_add_c128(ew_zb_scale(w, 2), ew_mk_c128(2, 0));
+        d = ew_true_divide_c128(one, b);
+        h = dh = d;
+        s = ew_add_c128(one, ew_multiply_c128(q, dh));
+        for (i = 2; i <= EW_BESSEL_MAXIT; i++) {
+            a -= 2 * (i - 1);
+            cr = -a * cr / i;
+            qn = ew_zb_scale(ew_subtract_c128(q1, ew_multiply_c128(b, q2)), 1 / a);
+            q1 = q2;
+            q2 = qn;
+            q = ew_add_c128(q, ew_zb_scale(qn, cr));
+            b = ew_add_c128(b, ew_mk_c128(2, 0));
+            d = ew_true_divide_c128(one, ew_add_c128(b, ew_zb_scale(d, a)));
+            dh = ew_multiply_c128(ew_subtract_c128(ew_multiply_c128(b, d), one), dh);
+            h = ew_add_c128(h, dh);
+            t = ew_multiply_c128(q, dh);
+            s = ew_add_c128(s, t);
+            ds = ew_zb_abs(t) / ew_zb_abs(s);
+            if (ds < eps)
+                break;
+        }
+        h = ew_zb_scale(h, a1);
+        kmu = ew_true_divide_c128(
+            ew_sqrt_c128(ew_zb_scale(wi, 0.5 * EW_PI)), s);
+        k1 = ew_multiply_c128(
+            ew_multiply_c128(kmu, ew_subtract_c128(
+                                      ew_add_c128(w, ew_mk_c128(mu + 0.5, 0)), h)),
+            wi);
+        ex = w;
+    }
+    /* the Wronskian I_mu K_mu+1 + I_mu+1 K_mu = 1/w gives I_mu */
+    imu = ew_true_divide_c128(
+        wi, ew_add_c128(k1, ew_multiply_c128(r, kmu)));
+    *io = ew_zb_expmul(ew_true_divide_c128(imu, il), ex, -e2);
+    for (i = 1; i <= nl; i++)
+        ew_zb_recur(wi, mu + i, &k1, &kmu, &ek);
+    *ko = ew_zb_expmul(kmu, ew_negative_c128(ex), ek);
+}
+
+/* I_a(z) and K_a(z), a >= 0, anywhere off 0: the left half plane by
+ * I(w e^(+-i pi)) = e^(+-i pi a) I(w), K(w e^(+-i pi)) = e^(-+i pi a)
+ * K(w) -+ i pi I(w), the upper sign for Im z >= 0. */
+EW_FN void ew_bessel_ik_zz(double a, ew_c128 z, ew_c128 *io, ew_c128 *ko)
+{
+    ew_c128 i, k, w;
+    double sg;
+    if (z.re >= 0) {
+        ew_bessel_ik_z(a, z, io, ko);
+        return;
+    }
+    w = ew_negative_c128(z);
+    sg = z.im >= 0 ? 1 : -1;
+    ew_bessel_ik_z(a, w, &i, &k);
+    *io = ew_zb_mulcis(i, sg * a);
+    *ko = ew_subtract_c128(ew_zb_mulcis(k, -sg * a),
+                           ew_zb_mulcis(ew_zb_scale(i, EW_PI), sg * 0.5));
+}
+
+/* J_a, Y_a, H1_a, H2_a (a >= 0) at z with Im z >= 0 (w = -iz has
+ * Re w >= 0); conjugated for Im z < 0. */
+EW_FN void ew_bessel_jyh_z(double a, ew_c128 z, ew_c128 *jo, ew_c128 *yo,
+                           ew_c128 *h1o, ew_c128 *h2o)
+{
+    int low = z.im < 0;
+    ew_c128 w, i, k, j, h1, h2, y;
+    if (low)
+        z = ew_conjugate_c128(z);
+    w = ew_mk_c128(z.im, -z.re);
+    ew_bessel_ik_z(a, w, &i, &k);
+    j = ew_zb_mulcis(i, 0.5 * a);
+    /* H1 = 2/(pi i) e^(-i pi a/2) K */
+    h1 = ew_zb_mulcis(ew_zb_scale(k, 2 / EW_PI), -0.5 * a - 0.5);
+    y = ew_zb_mulcis(ew_subtract_c128(j, h1), 0.5);
+    h2 = ew_subtract_c128(ew_zb_scale(j, 2), h1);
+    if (low) {
+        ew_c128 t = h1;
+        j = ew_conjugate_c128(j);
+        y = ew_conjugate_c128(y);
+        h1 = ew_conjugate_c128(h2);
+        h2 = ew_conjugate_c128(t);
+    }
+    *jo = j;
+    *yo = y;
+    *h1o = h1;
+    *h2o = h2;
+}
+
+/* NaN order or argument, an infinite one, or 0 (answered by the caller):
+ * 1 when the function's value is settled in *out. */
+EW_FN int ew_zb_edge(double v, ew_c128 z, ew_c128 *out)
+{
+    if (v != v || z.re != z.re || z.im != z.im || ew_fisinf_f64(v) ||
+        ew_fisinf_f64(z.re) || ew_fisinf_f64(z.im)) {
+        *out = ew_zb_nan();
+        return 1;
+    }
+    return 0;
+}
+
+/* which: 0 J, 1 Y, 2 H1, 3 H2 */
+EW_FN ew_c128 ew_jyh_z(double v, ew_c128 z, int which)
+{
+    double a = fabs(v), cs, sn;
+    int vint = v == floor(v);
+    ew_c128 j, y, h1, h2, out;
+    /* SciPy's Y of an infinite order at 0 is -inf, as for finite ones */
+    if (which == 1 && ew_fisinf_f64(v) && z.re == 0 && z.im == 0)
+        return ew_mk_c128(-ew_inf_f64(), 0);
+    if (ew_zb_edge(v, z, &out))
+        return out;
+    if (z.re == 0 && z.im == 0) {
+        if (which == 0) {
+            if (v == 0)
+                return ew_mk_c128(1, 0);
+            if (v > 0 || vint) {
+                double zr = v < 0 && ew_isodd_d(a) ? -0.0 : 0.0;
+                return ew_mk_c128(zr, zr);
+            }
+            return ew_zb_nan();
+        }
+        if (which == 1) {
+            if (v >= 0)
+                return ew_mk_c128(-ew_inf_f64(), 0);
+            if (vint)
+                return ew_mk_c128(ew_isodd_d(a) ? ew_inf_f64() : -ew_inf_f64(), 0);
+            return ew_mk_c128(ew_inf_f64() * 0, 0);
+        }
+        return ew_zb_nan();
+    }
+    ew_bessel_jyh_z(a, z, &j, &y, &h1, &h2);
+    if (v < 0) {
+        if (which == 2)
+            return ew_zb_mulcis(h1, a);
+        if (which == 3)
+            return ew_zb_mulcis(h2, -a);
+        if (vint) {
+            double sg = ew_isodd_d(a) ? -1 : 1;
+            return ew_zb_scale(which == 0 ? j : y, sg);
+        }
+        cs = ew_cospi_d(a);
+        sn = ew_sinpi_d(a);
+        if (which == 0)
+            return ew_subtract_c128(ew_zb_scale(j, cs), ew_zb_scale(y, sn));
+        return ew_add_c128(ew_zb_scale(j, sn), ew_zb_scale(y, cs));
+    }
+    return which == 0 ? j : which == 1 ? y : which == 2 ? h1 : h2;
+}
+
+/* which: 0 I, 1 K */
+EW_FN ew_c128 ew_ik_z(double v, ew_c128 z, int which)
+{
+    double a = fabs(v);
+    int vint = v == floor(v);
+    ew_c128 i, k, out;
+    if (ew_zb_edge(v, z, &out))
+        return out;
+    if (z.re == 0 && z.im == 0) {
+        if (which == 0 && (v == 0 || v > 0 || vint))
+            return ew_mk_c128(v == 0 ? 1 : 0, 0);
+        return ew_zb_nan();
+    }
+    ew_bessel_ik_zz(a, z, &i, &k);
+    if (which == 1)
+        return k;
+    if (v < 0 && !vint)
+        i = ew_add_c128(i, ew_zb_scale(k, 2 / EW_PI * ew_sinpi_d(a)));
+    return i;
+}
+
+/* ew_<name>_<real order type>_<complex type>: SciPy's fF->F and dD->D
+ * loops, computed in double. */
+#define EW_ZBESSEL_OP(NAME, FN, WHICH, S, T, C, CS)                           \
+    EW_FN C ew_##NAME##_##S##_##CS(T v, C z)                                  \
+    {                                                                         \
+        ew_c128 r = FN((double)v, ew_mk_c128(z.re, z.im), WHICH);             \
+        return ew_mk_##CS((T)r.re, (T)r.im);                                  \
+    }
+#define EW_ZBESSEL_OPS(S, T, C, CS)                                           \
+    EW_ZBESSEL_OP(jv, ew_jyh_z, 0, S, T, C, CS)                               \
+    EW_ZBESSEL_OP(yv, ew_jyh_z, 1, S, T, C, CS)                               \
+    EW_ZBESSEL_OP(hankel1, ew_jyh_z, 2, S, T, C, CS)                          \
+    EW_ZBESSEL_OP(hankel2, ew_jyh_z, 3, S, T, C, CS)                          \
+    EW_ZBESSEL_OP(iv, ew_ik_z, 0, S, T, C, CS)                                \
+    EW_ZBESSEL_OP(kv, ew_ik_z, 1, S, T, C, CS)
+EW_ZBESSEL_OPS(f32, float, ew_c64, c64)
+EW_ZBESSEL_OPS(f64, double, ew_c128, c128)
+
+#endif
 
 #endif
 

@@ -143,12 +143,15 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_RIEMANN_ZETA] = {"_riemann_zeta", 1, SCI, "f:f d:d"},
     /* Bessel functions of real order; yn's first loop is SciPy's 'ld->d'
      * (so yn(2, float32) is float64, as SciPy's), its float loops
-     * truncate the order */
-    [EM_OP_JV] = {"jv", 2, SCI, "ff:f dd:d"},
-    [EM_OP_YV] = {"yv", 2, SCI, "ff:f dd:d"},
+     * truncate the order; the complex loops take a real order and a
+     * complex argument, as SciPy's */
+    [EM_OP_JV] = {"jv", 2, SCI, "ff:f dd:d fF:F dD:D"},
+    [EM_OP_YV] = {"yv", 2, SCI, "ff:f dd:d fF:F dD:D"},
     [EM_OP_YN] = {"yn", 2, SCI, "qd:d ff:f dd:d"},
-    [EM_OP_IV] = {"iv", 2, SCI, "ff:f dd:d"},
-    [EM_OP_KV] = {"kv", 2, SCI, "ff:f dd:d"},
+    [EM_OP_IV] = {"iv", 2, SCI, "ff:f dd:d fF:F dD:D"},
+    [EM_OP_KV] = {"kv", 2, SCI, "ff:f dd:d fF:F dD:D"},
+    [EM_OP_HANKEL1] = {"hankel1", 2, SCI, "fF:F dD:D"},
+    [EM_OP_HANKEL2] = {"hankel2", 2, SCI, "fF:F dD:D"},
     /* the real loops: NaN below 0 (SciPy's complex loop is not there) */
     [EM_OP_LOGGAMMA] = {"loggamma", 1, SCI, "f:f d:d"},
 };

@@ -7,7 +7,8 @@ with SciPy's names, loops and answers at poles and ends: erf, erfc,
 gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
 xlogy, xlog1py, erfinv, erfcinv, digamma (psi), i1, zeta (Riemann's,
 or Hurwitz's with q), the Bessel functions of real order jv (jn), yv,
-yn, iv, kv and the real loggamma; i0 is NumPy's. Their
+yn, iv, kv (real and complex arguments), hankel1 and hankel2 (complex
+arguments, as SciPy's) and the real loggamma; i0 is NumPy's. Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
@@ -25,7 +26,8 @@ from ember._api._util import as_array as _arr
 __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtr", "j0", "j1", "y0", "y1", "sinc", "xlogy", "xlog1py",
            "erfinv", "erfcinv", "digamma", "psi", "i0", "i1", "zeta", "ndtri",
-           "jv", "jn", "yv", "yn", "iv", "kv", "jn_zeros", "loggamma",
+           "jv", "jn", "yv", "yn", "iv", "kv", "hankel1", "hankel2",
+           "jn_zeros", "loggamma",
            "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
 
 erf = _ember._sp_erf
@@ -54,6 +56,8 @@ yv = _ember._sp_yv
 yn = _ember._sp_yn
 iv = _ember._sp_iv
 kv = _ember._sp_kv
+hankel1 = _ember._sp_hankel1
+hankel2 = _ember._sp_hankel2
 loggamma = _ember._sp_loggamma
 
 
