@@ -336,3 +336,31 @@ def test_errors(device):
     if device != "cpu":
         with pytest.raises(ValueError):
             B.stft(E(rng.standard_normal(30), "cpu"))
+
+
+def test_closest_dual_window(device):
+    win = ss.windows.hann(16)
+    for desired in (None, ss.windows.gaussian(16, 3), np.ones(16) * 0.5):
+        for scaled in (True, False):
+            want, wa = ss.closest_STFT_dual_window(win, 4, desired,
+                                                   scaled=scaled)
+            got, ga = es.closest_STFT_dual_window(
+                E(win, device), 4,
+                None if desired is None else E(desired, device),
+                scaled=scaled)
+            close(got, want)
+            assert ga == pytest.approx(wa, rel=1e-12)
+    zwin = win * np.exp(0.3j * np.arange(16))
+    want, wa = ss.closest_STFT_dual_window(zwin, 5, np.ones(16) + 0j)
+    got, ga = es.closest_STFT_dual_window(E(zwin, device), 5,
+                                          E(np.ones(16) + 0j, device))
+    close(got, want)
+    assert ga == pytest.approx(wa, rel=1e-12)
+    for args in ((E(win, device), 0), (E(win, device), 17),
+                 (E(win, device), 4, E(np.ones(15), device)),
+                 (E(np.r_[win[:-1], np.nan], device), 4)):
+        with pytest.raises(ValueError):
+            es.closest_STFT_dual_window(*args)
+    with pytest.raises(ValueError):   # not invertible
+        es.closest_STFT_dual_window(E(np.r_[np.ones(4), np.zeros(12)],
+                                      device), 8)

@@ -23,7 +23,7 @@ from ember._api._util import as_array as _arr
 from ember.scipy.signal_spectral import get_window
 from ember.scipy.signal_spectral import detrend as _detrend
 
-__all__ = ["ShortTimeFFT"]
+__all__ = ["ShortTimeFFT", "closest_STFT_dual_window"]
 
 _FFT_MODES = ("twosided", "centered", "onesided", "onesided2X")
 _PADDINGS = {"zeros": ("constant", {}), "edge": ("edge", {}),
@@ -75,6 +75,41 @@ def _canonical_dual(win, hop):
     if not bool(_e.all(dd >= floor)):
         raise ValueError("Short-time Fourier Transform not invertible!")
     return win / dd
+
+
+def closest_STFT_dual_window(win, hop, desired_dual=None, *, scaled=True):
+    """scipy.signal.closest_STFT_dual_window: (the dual window of win for
+    hop closest to desired_dual (ones by default) in the least-squares
+    sense, the factor alpha it was scaled by for the closest scaled one
+    when scaled, else 1.0)."""
+    win = _arr(win)
+    dd = _e.ones_like(win) if desired_dual is None else \
+        _arr(desired_dual, win.device)
+    if not (win.ndim == 1 and win.shape == dd.shape):
+        raise ValueError("Parameters `win` and `desired_dual` are not 1d "
+                         f"arrays of equal length (win.shape={win.shape}, "
+                         f"desired_dual.shape={dd.shape})!")
+    if not bool(_e.all(_e.isfinite(win))):
+        raise ValueError("Parameter win must have finite entries!")
+    if not bool(_e.all(_e.isfinite(dd))):
+        raise ValueError("Parameter desired_dual must have finite entries!")
+    if not (_is_int(hop) and 1 <= hop <= win.shape[0]):
+        raise ValueError(f"Parameter hop={hop!r} is not an integer between "
+                         f"1 and len(win)={win.shape[0]}!")
+    w_d = _canonical_dual(win, hop)
+    # the desired dual's projection onto the duals' affine space
+    q_d = w_d * _residue_sums(_e.conj(win) * dd, hop)
+    if not scaled:
+        return w_d + dd - q_d, 1.0
+    num = _e.sum(_e.conj(q_d) * w_d)
+    num = complex(num) if num.dtype.kind == "c" else float(num)
+    den = float(_e.sum(_abs2(q_d)))
+    if not (abs(num) > 0 and den > _RESOLUTION.get(str(w_d.dtype), 1e-15)):
+        raise ValueError("Unable to calculate scaled closest dual window "
+                         "due to numerically unstable scaling factor! Try "
+                         "setting parameter `scaled` to False.")
+    alpha = num / den
+    return w_d + alpha * (dd - q_d), alpha
 
 
 class ShortTimeFFT:
