@@ -173,3 +173,54 @@ def test_crosstab_several_keys_errors(device):
         ef.crosstab([a.astype("category"), b], c)
     with pytest.raises(ValueError, match="one length"):
         ef.crosstab([a, b], ["x"])
+
+
+def _fuzz_pdf():
+    rng = np.random.default_rng(5)
+    n = 40
+    return pd.DataFrame({
+        "a": rng.choice(["x", "y", "z", None], n), "b": rng.choice(["p", "q"], n),
+        "c": rng.choice(["u", "v", "w"], n), "k": rng.integers(0, 3, n),
+        "f": np.where(rng.random(n) < 0.2, np.nan, rng.standard_normal(n)),
+        "i": rng.integers(-5, 5, n),
+        "I": pd.array(np.where(rng.random(n) < 0.2, None, rng.integers(0, 9, n)),
+                      dtype="Int64")})
+
+
+LAYOUT = [   # each once found to differ from pandas
+    dict(index="a", columns="b", values=["f", "i"], aggfunc="sum", margins=True),
+    dict(index="a", values=["f", "i"], aggfunc="sum", margins=True),
+    dict(index="a", columns=["c", "k"], values="I", aggfunc="sum", margins=True),
+    dict(index="a", columns=["c", "k"], values=["I"], aggfunc="nunique", margins=True,
+         fill_value=0),
+    dict(index="a", columns=["c", "k"], values=["f", "i"], aggfunc="std", fill_value=0),
+    dict(index="a", columns=["c", "k"], values=["f", "i"], aggfunc="std", margins=True),
+    dict(index=["a", "b"], columns=["c", "k"], values="f", aggfunc="std"),
+    dict(index="a", columns=["b", "c"], values=["f", "i"], aggfunc=["min", "max"],
+         margins=True),
+]
+
+
+@pytest.mark.parametrize("i", range(len(LAYOUT)))
+def test_layout_details(device, i):
+    pdf = _fuzz_pdf()
+    kw = LAYOUT[i]
+    got = ef.pivot_table(ef.from_pandas(pdf, device=device), **kw).to_pandas()
+    want = pd.pivot_table(pdf, **kw)
+    tm.assert_frame_equal(got, want, check_index_type=bool(len(want.columns)),
+                          check_column_type=bool(len(want.columns)))
+
+
+def test_quirks_refused(device):
+    df = ef.from_pandas(_fuzz_pdf(), device=device)
+    with pytest.raises(NotImplementedError, match="size"):   # pandas' layout varies
+        df.pivot_table(index="a", values=["f", "i"], aggfunc="size")
+    with pytest.raises(NotImplementedError, match="AttributeError"):
+        df.pivot_table(index="a", columns="b", values="f", aggfunc="first", margins=True)
+    with pytest.raises(NotImplementedError, match="sort=False"):
+        df.pivot_table(index="a", columns=["b", "c"], values="f", sort=False)
+    pdf = _fuzz_pdf()   # one columns key and one value: size as pandas
+    tm.assert_frame_equal(df.pivot_table(index="a", columns="b", values="f",
+                                         aggfunc="size").to_pandas(),
+                          pdf.pivot_table(index="a", columns="b", values="f",
+                                          aggfunc="size"))

@@ -19,6 +19,14 @@ def level_names(df, nlevels):
     return [None] * nlevels
 
 
+def empty_columns(df, pd):
+    """pandas' empty MultiIndex of the columns of a frame whose columns name
+    is a list of level names (a pivot_table with nothing left), or None."""
+    if df._cols or not isinstance(df._colname, list):
+        return None
+    return pd.MultiIndex.from_arrays([[] for _ in df._colname], names=df._colname)
+
+
 def to_pandas_columns(df, pd):
     """The pandas MultiIndex of df's tuple labels, with the levels' names."""
     names = list(df._cols)

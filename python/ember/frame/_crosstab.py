@@ -244,7 +244,9 @@ def _several(kc, nr, nc, has_values, rnames, cnames, how, margins, margins_name,
                                                                        device=dev))
     data = DataFrame._make({**dict(zip(rk + ck, kc[:nr + nc])), "v": vcol},
                            RangeIndex(0, n))
-    table = pivot_table(data, values="v", index=rk, columns=ck, aggfunc=how,
+    # counting: "count" of the never-null zeros ("size" is laid out otherwise)
+    table = pivot_table(data, values="v", index=rk, columns=ck,
+                        aggfunc="count" if how == "size" else how,
                         fill_value=None if has_values else 0, margins=margins,
                         dropna=dropna, margins_name=margins_name)
     if isinstance(table.index, MultiIndex):

@@ -88,6 +88,10 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
         raise NotImplementedError("pivot_table(dropna=False) with several index or "
                                   "columns keys (pandas lists every combination of the "
                                   "keys' values); use dropna=True")
+    if not sort and ckeys and (len(keys) > 1 or len(ckeys) > 1):
+        raise NotImplementedError("pivot_table(sort=False) with several index or columns "
+                                  "keys (pandas orders them by the cells' first rows); "
+                                  "use sort=True")
     if margins and not dropna:
         raise NotImplementedError("pivot_table(margins=True, dropna=False) (margins over "
                                   "the null keys' rows); use dropna=True")
@@ -96,6 +100,17 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
                                   "(rows and columns for unused categories); use the "
                                   "default observed=True")
     blocks = _blocks(vals, aggfunc, sort)
+    hows = {how for _, how, _ in blocks}
+    if "size" in hows and (isinstance(aggfunc, (list, tuple, dict)) or len(ckeys) != 1
+                           or values_multi or margins):
+        raise NotImplementedError("pivot_table(aggfunc='size') other than with one "
+                                  "columns key and one value without margins (pandas' "
+                                  "layout of it differs case by case); use "
+                                  "aggfunc='count' of a column without nulls")
+    if margins and hows & {"first", "last"}:
+        raise NotImplementedError("pivot_table(margins=True) with aggfunc first or last "
+                                  "(pandas raises AttributeError there)")
+
     if ckeys and not values_multi and not isinstance(aggfunc, dict):
         blocks = [(p[:-1], how, v) for p, how, v in blocks]   # no level for one value
     dev = data._device()
@@ -129,8 +144,12 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
     used_c = grid.any(axis=0) if dropna else ember.ones(kc, dtype="bool", device=dev)
     some_missing = bool((~grid[keep_r][:, ember.flatnonzero(used_c)]).any()) \
         if ki and kc else False
-    # the columns each block keeps: with dropna, those with a value in a kept row
-    if dropna and results:
+    # the columns each block keeps: with dropna, those with a value in a kept
+    # row; with fill_value, pandas' unstack has filled every combination of
+    # columns keys some block has, so all blocks keep those
+    if dropna and results and fill_value is not None:
+        kept = [ember.asnumpy(used_c).tolist()] * len(results)
+    elif dropna and results:
         kept = ember.stack([(present & ~r.isna()[at0]).reshape(ki, kc)[keep_r].any(axis=0)
                             for r in results])
         kept = ember.asnumpy(kept)
@@ -138,21 +157,37 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
         kept = [[True] * kc for _ in results]
     clabels = _column_labels(gc, kc)
     cells = ember.arange(ki * kc, dtype="int64", device=dev).reshape(ki, kc)
+    if margins and keep_r.shape[0] == 0:   # pandas: an empty table has no margins
+        margins = False
     if margins:
-        marg = _Margins(data, keys, ckeys, vals, gi, gc, keep_r, margins_name)
+        marg = _Margins(data, keys, ckeys, vals, gi, gc, keep_r, margins_name, fill_value)
+        if dropna and ckeys and fill_value is None:
+            # pandas drops the empty columns after adding the margins row: a
+            # column with a margins value stays
+            used = ember.asnumpy(used_c)
+            with_margin = ember.asnumpy(ember.stack(
+                [~marg._agg(marg.by_cols, how, v).isna() for _, how, v in blocks]))
+            kept = [[bool(k) or bool(m and u) for k, m, u in zip(kb, mb, used)]
+                    for kb, mb in zip(kept, with_margin)]
     out = {}
+    tables = {}   # the columns of each aggregation of a list (pandas' tables)
     for b, ((prefix, how, v), res) in enumerate(zip(blocks, results)):
+        table = tables.setdefault(prefix[0] if isinstance(aggfunc, (list, tuple)) else
+                                  None, [])
         for j in range(kc):
             if not kept[b][j]:
                 continue
             c = cells[:, j][keep_r]
             col = _cell_column(res.take(at0[c]), ~present[c], some_missing, fill_value)
-            if margins:
-                col = concat(col, marg.row(how, v, j))
-            out[_name(prefix + clabels[j])] = col
+            label = _name(prefix + clabels[j])
+            out[label] = col if not margins else (col, marg.row(how, v, j))
+            table.append(label)
         if margins and ckeys:
-            total = (margins_name,) + ("",) * (len(ckeys) - 1)
-            out[_name(prefix + total)] = marg.column(how, v)
+            total = _name(prefix + (margins_name,) + ("",) * (len(ckeys) - 1))
+            out[total] = marg.column(how, v)
+    if margins:   # the margins row under each column, in the table's common dtype
+        for labels in tables.values():
+            _add_margins_row(out, labels, bool(ckeys))
     if len(keys) > 1:
         from ember.frame._multiindex import MultiIndex
         levels = [k.take(keep_r) for k in gi.keys]
@@ -167,6 +202,30 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean",
     elif names:
         res._colname = names[0]
     return res
+
+
+def _add_margins_row(out, labels, common):
+    """Each (column, its margins cell) of one table made one column; pandas
+    adds the row as one Series, so a float cell among integer ones makes
+    the integer columns float (Float64 for a nullable one)."""
+    from ember.frame._column import Column as C
+    cells = [out[k][1] if isinstance(out[k], tuple) else None for k in labels]
+    kinds = {c.dtype.kind for c in cells if c is not None}
+    kinds |= {out[k].dtype.kind for k in labels if not isinstance(out[k], tuple)}
+    to_float = common and "f" in kinds and kinds & set("iub")
+    for k in labels:
+        if isinstance(out[k], tuple):
+            col, cell = out[k]
+            col = concat(col, cell)
+        else:
+            col = out[k]
+        if to_float and col.dtype.kind in "iub":
+            d = "Float64" if col.dtype.masked else "float64"
+            if col.dtype.masked:
+                col = C(d, col.values.astype("float64"), col.validity)
+            else:
+                col = C(d, col.values.astype("float64"))
+        out[k] = col
 
 
 def _name(label):
@@ -195,6 +254,12 @@ def _cell_column(col, missing, some_missing, fill_value):
     from ember.frame._groupby_scan import mask_rows
     d = col.dtype
     if fill_value is not None:   # pandas fills missing cells and null results
+        if d.kind in "Mm":
+            if not bool((missing | col.isna()).any()):
+                return col
+            raise TypeError(f"pivot_table fill_value={fill_value!r} in a {d.name} "
+                            "column (pandas: 'Cannot change data-type for array of "
+                            "references')")
         if d.is_string:
             raise NotImplementedError("pivot_table fill_value for str values")
         fill = missing | col.isna()
@@ -210,7 +275,7 @@ class _Margins:
     all rows (their corner), over the rows where no key and no value is
     missing (pandas drops those before it adds margins)."""
 
-    def __init__(self, data, keys, ckeys, vals, gi, gc, keep_r, name):
+    def __init__(self, data, keys, ckeys, vals, gi, gc, keep_r, name, fill_value=None):
         from ember.frame._groupby_codes import Groups
         for k in keys:
             if not data._column(k).dtype.is_string:
@@ -229,11 +294,21 @@ class _Margins:
             Groups.from_codes(ember.where(valid, gc.codes, -1), gc.k)
         self.all = Groups.from_codes(ember.where(valid, 0, -1), 1)
         self._memo = {}
+        self.fill_value = fill_value
 
     def _agg(self, groups, how, v):
+        """The aggregation, null for a group without a row (pandas' margins
+        groupby has no such group and reindexes it to NaN)."""
+        from ember.frame._groupby_scan import mask_rows
         key = (id(groups), how, v)
         if key not in self._memo:
-            self._memo[key] = _aggregate(groups, self.data._column(v), how)
+            res = _aggregate(groups, self.data._column(v), how)
+            empty = groups.count() == 0
+            if self.fill_value is not None:   # pandas fills the margins' nulls too
+                res = _cell_column(res, empty, False, self.fill_value)
+            else:
+                res = mask_rows(res, empty)
+            self._memo[key] = res
         return self._memo[key]
 
     def row(self, how, v, j):

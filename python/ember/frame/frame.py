@@ -163,10 +163,12 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                 for k, c in self._cols.items()}
         # no names to infer a dtype from: the columns Index says which (str)
         names = list(self._cols)
+        from ember.frame import _column_levels
         if not names:
+            names = _column_levels.empty_columns(self, pd)
+        if names is None or (not len(names) and not isinstance(names, pd.MultiIndex)):
             names = self.columns
             names = names if isinstance(names, pd.Index) else names.to_pandas()
-        from ember.frame import _column_levels
         if _column_levels.is_multi(names):   # tuple labels: pandas' MultiIndex columns
             names = _column_levels.to_pandas_columns(self, pd)
         out = pd.DataFrame(data, index=index, columns=names, copy=False)
