@@ -20,7 +20,11 @@ def test_jax_dlpack_round_trip():
     jnp = pytest.importorskip("jax.numpy")
     x = jnp.arange(5.0)
     y = ember.from_dlpack(x)
-    assert y.device == ember.Device("cpu") and y.dtype == np.float32
+    # the data stays where JAX keeps it: host memory (kDLCPU, 1) on cpu,
+    # a GPU JAX's on that GPU
+    kind, ordinal = x.__dlpack_device__()
+    want = ember.Device("cpu") if kind == 1 else ember.Device("cuda:%d" % ordinal)
+    assert y.device == want and y.dtype == np.float32
     np.testing.assert_array_equal(ember.asnumpy(y), np.arange(5.0, dtype=np.float32))
     z = jnp.from_dlpack(y)
     np.testing.assert_array_equal(np.asarray(z), np.arange(5.0, dtype=np.float32))
