@@ -330,3 +330,42 @@ def test_check_estimator(est):
                 "random forests"} if forest else {}
     check_estimator(est(n_estimators=5) if forest else est(),
                     expected_failed_checks=expected)
+
+
+@pytest.mark.parametrize("cls,params", [
+    (DecisionTreeClassifier, {}), (DecisionTreeClassifier, {"criterion": "entropy",
+                                                            "min_samples_leaf": 3}),
+    (DecisionTreeClassifier, {"max_features": 2, "class_weight": "balanced"}),
+    (DecisionTreeRegressor, {"min_samples_split": 6}), (ExtraTreeClassifier, {}),
+    (ExtraTreeRegressor, {"max_features": None}),
+])
+def test_sparse_levels_grow_the_same_tree(device, monkeypatch, cls, params):
+    # levels of many small nodes search only the occupied (node, feature,
+    # bin) cells (_grow._search_sparse): the same splits as the dense
+    # histogram, the same draws; six classes take one scan a column
+    from ember.ml.ensemble import _grow
+    X, y = datasets.make_classification(600, 6, n_informative=4, n_classes=6,
+                                        n_clusters_per_class=1, random_state=2)
+    if cls in (DecisionTreeRegressor, ExtraTreeRegressor):
+        y = X[:, 0] * 3 + np.sin(X[:, 1]) + (X[:, 2] > 0)
+    trees = []
+    for ratio in (float("inf"), 0):
+        monkeypatch.setattr(_grow, "SPARSE_RATIO", ratio)
+        trees.append(cls(random_state=0, **params).fit(E(X, device), E(y, device)))
+    a, b = trees
+    assert_array_equal(a.tree_.feature, b.tree_.feature)
+    assert_array_equal(a.tree_.children_left, b.tree_.children_left)
+    assert_allclose(a.tree_.threshold, b.tree_.threshold)
+    assert_array_equal(a.tree_.n_node_samples, b.tree_.n_node_samples)
+    assert_allclose(a.tree_.impurity, b.tree_.impurity, atol=1e-9)
+
+
+def test_sparse_levels_forest(device, monkeypatch):
+    from ember.ml.ensemble import RandomForestClassifier, _grow
+    X, y = datasets.make_classification(500, 8, n_informative=5, random_state=4)
+    P = []
+    for ratio in (float("inf"), 0):
+        monkeypatch.setattr(_grow, "SPARSE_RATIO", ratio)
+        f = RandomForestClassifier(6, random_state=0).fit(E(X, device), E(y, device))
+        P.append(host(f.predict_proba(E(X + 0.01, device))))
+    assert_allclose(P[0], P[1])

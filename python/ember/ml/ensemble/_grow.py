@@ -12,6 +12,9 @@ import ember
 # bound on one level's histogram (nodes x features x bins x classes);
 # levels with more nodes are searched in chunks of nodes
 _HIST_LIMIT = 1 << 25
+# a level's histogram cells (nodes x bins x classes) over its pairs above
+# which the search takes only the occupied cells (_search_sparse)
+SPARSE_RATIO = 1
 
 
 @dataclass
@@ -113,6 +116,135 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
     return bf, best % B, gain, WT, value, NT
 
 
+def _search_sparse(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng,
+                   min_samples_leaf, min_weight_leaf, counts, criterion="gini",
+                   ranges=None):
+    """_search for levels of many small nodes: the histogram over only the
+    occupied (node, feature, bin) cells. The (pair, drawn feature) entries
+    are sorted by that key (a stable sort, so a cell's entries stay in pair
+    order and sum as bincount sums them), reduced to one sum a cell, and
+    the cells summed along each (node, feature) run by one scan by key, as
+    _search's cumulative sum along the bins; the split after each occupied
+    cell is scored and a node's best is its first highest score. So the
+    choice, the draws and the returned arrays are _search's, and a level
+    costs O(pairs x features) instead of O(nodes x features x bins)."""
+    from ember import parallel as par
+    dev = ri.device
+    C = max(n_classes, 1)
+    if k >= p:
+        F = ember.broadcast_to(ember.arange(p, device=dev), (m, p))
+    else:
+        F = ember.argsort(rng.random((m, p)), axis=1)[:, :k]
+    kk = F.shape[1]
+    F = ember.ascontiguousarray(F).reshape(-1)
+    n = ri.shape[0]
+    js = ember.arange(kk, device=dev)[:, None]
+    segk = local[None, :] * kk + js                                     # kk x n
+    fr = ember.take(F, segk)
+    bins = ember.take(Xflat, (ri * p)[None, :] + fr).astype(ember.int64)
+    key = (segk * B + bins).reshape(-1)
+    order = ember.argsort(key, kind="stable")
+    ks = ember.take(key, order)
+    pi = order % n                                                      # the pair
+    ww = ember.take(w, pi)
+    if n_classes:
+        yc = ember.take(y, pi)
+        cols = tuple((ww * (yc == c)) for c in range(C))
+    else:
+        cols = (ww, ww * ember.take(y, pi))
+    if counts:
+        cols = cols + (ember.ones(ks.shape[0], dtype=ww.dtype, device=dev),)
+
+    def by_key(fn, keys, vals):
+        # one call for 2 to 4 columns (what a tuple takes), else one each
+        if 2 <= len(vals) <= 4:
+            return fn(keys, vals)
+        outs = [fn(keys, v) for v in vals]
+        if fn is par.scan_by_key:
+            return tuple(outs)
+        return outs[0][0], tuple(o[1] for o in outs)
+
+    ks, sums = by_key(par.reduce_by_key, ks, cols)                      # one a cell
+    seg = ks // B
+    N = ks.shape[0]
+    cum = by_key(par.scan_by_key, seg, sums)
+    nxt = ember.concatenate([ks[1:], ember.full(1, -1, dtype=ks.dtype, device=dev)])
+    seg_end = seg != nxt // B
+    ends = ember.nonzero(seg_end)[0]
+    # each cell's (node, feature) run, numbered: a scan of the run ends
+    segno = ember.cumsum(ember.concatenate([ember.zeros(1, dtype=ember.int64, device=dev),
+                                            seg_end[:-1].astype(ember.int64)]))
+    at_end = ember.take(ends, segno)
+    nodes = seg // kk
+    # the node's totals come from its first drawn feature's run, as
+    # _search reads them off its histogram (its classes' totals from each
+    # feature's own run)
+    first_end = ember.take(ends, ember.arange(m, device=dev) * kk)
+    tot_at = at_end if n_classes else ember.take(first_end, nodes)
+    Ls = list(cum)
+    Rs = [ember.take(c, tot_at) - c for c in cum]
+    ncl = C if n_classes else 2
+    if n_classes:
+        WL = sum(Ls[1:C], Ls[0])
+        WR = sum(Rs[1:C], Rs[0])
+        if criterion == "entropy":
+            score = sum((_xlog2x(a) for a in Ls[1:C]), _xlog2x(Ls[0])) - _xlog2x(WL) + \
+                sum((_xlog2x(a) for a in Rs[1:C]), _xlog2x(Rs[0])) - _xlog2x(WR)
+        else:
+            score = sum((a * a for a in Ls[1:C]), Ls[0] * Ls[0]) / ember.maximum(WL, 1e-300) \
+                + sum((a * a for a in Rs[1:C]), Rs[0] * Rs[0]) / ember.maximum(WR, 1e-300)
+    else:
+        WL, WR = Ls[0], Rs[0]
+        score = Ls[1] * Ls[1] / ember.maximum(WL, 1e-300) + \
+            Rs[1] * Rs[1] / ember.maximum(WR, 1e-300)
+    valid = ~seg_end & (WL > 0) & (WR > 0)
+    if counts:
+        valid = valid & (Ls[ncl] >= min_samples_leaf) & (Rs[ncl] >= min_samples_leaf)
+    if min_weight_leaf is not None:
+        mw = ember.take(min_weight_leaf, nodes)
+        valid = valid & (WL >= mw) & (WR >= mw)
+    if ranges is not None:
+        lo, hi = ranges
+        u = rng.random((m, kk)).astype(lo.dtype).reshape(-1)
+        f_e = ember.take(F, seg)
+        b_e = ks % B
+        starts = ember.concatenate([ember.zeros(1, dtype=ends.dtype, device=dev),
+                                    ends[:-1] + 1])
+        first = ember.take(ember.take(ks, starts) % B, segno)
+        last = ember.take(ks, at_end) % B
+        lof = lo.reshape(-1)
+        vmin = ember.take(lof, f_e * B + first)
+        vmax = ember.take(hi.reshape(-1), f_e * B + last)
+        t = vmin + ember.take(u, seg) * (vmax - vmin)
+        b_next = nxt % B
+        # the cell whose bins up to the next occupied one hold the cut
+        # _random_cut makes (the same split of the node's rows)
+        lo_n = ember.take(lof, f_e * B + ember.minimum(b_next, B - 1))
+        valid = valid & (ember.take(lof, f_e * B + b_e) <= t) & \
+            ((lo_n > t) | (b_next == last))
+    score = ember.where(valid, score, -ember.inf)
+    _, mx = par.reduce_by_key(nodes, score, op="max")
+    best_at = ember.where(valid & (score == ember.take(mx, nodes)),
+                          ember.arange(N, device=dev), N)
+    _, pos = par.reduce_by_key(nodes, best_at, op="min")
+    kb = ember.take(ks, ember.minimum(pos, N - 1))
+    bf = ember.take(F, ember.arange(m, device=dev) * kk + (kb // B) % kk)
+    if n_classes:
+        T0 = ember.stack([ember.take(c, first_end) for c in cum[:C]], axis=1)
+        WT = T0.sum(axis=1)
+        if criterion == "entropy":
+            parent = _xlog2x(T0).sum(axis=1) - _xlog2x(WT)
+        else:
+            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
+        value = T0
+    else:
+        WT, ST = ember.take(cum[0], first_end), ember.take(cum[1], first_end)
+        parent = ST * ST / ember.maximum(WT, 1e-300)
+        value = (ST / ember.maximum(WT, 1e-300))[:, None]
+    NT = ember.take(cum[ncl], first_end).astype(ember.int64) if counts else None
+    return bf, kb % B, mx - parent, WT, value, NT
+
+
 def _random_cut(WL, WR, F, ranges, rng, m, kk, B):
     """m x kk x B mask of the one bin edge each (node, drawn feature) is
     cut at: a threshold t drawn uniform between the node's smallest and
@@ -177,7 +309,10 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
             if min_weight_fraction_leaf:
                 mwl = ember.asarray(min_weight_fraction_leaf * total_w[tree_of[c0:c1]],
                                     device=dev)
-            parts.append(_search(Xflat, p, *args, sel_local, c1 - c0, n_classes=n_classes,
+            # a level of many small nodes takes the occupied cells only
+            search = _search_sparse if (c1 - c0) * B * C > SPARSE_RATIO * args[0].shape[0] \
+                else _search
+            parts.append(search(Xflat, p, *args, sel_local, c1 - c0, n_classes=n_classes,
                                  B=B, k=k, rng=rng, min_samples_leaf=min_samples_leaf,
                                  min_weight_leaf=mwl, counts=counts, criterion=criterion,
                                  ranges=ranges))
