@@ -2242,6 +2242,18 @@ EW_FN void ew_bessel_ik_z(double v, ew_c128 w, ew_c128 *io, ew_c128 *ko)
     }
     nl = (int)(v + 0.5);
     mu = v - nl;
+    if (aw < 1e-5) {
+        /* the series' first two terms, (w/2)^v / G(v+1) (1 + (w/2)^2 /
+         * (v+1)) (CF1 and the recurrence would overflow on the way) */
+        ew_c128 x2 = ew_zb_scale(w, 0.5);
+        t = ew_exp_c128(ew_subtract_c128(ew_zb_scale(ew_log_c128(x2), v),
+                                         ew_mk_c128(EW_LGAMMA(, v + 1), 0)));
+        *io = ew_multiply_c128(t, ew_add_c128(one, ew_zb_scale(
+                                                      ew_multiply_c128(x2, x2),
+                                                      1 / (v + 1))));
+        r = il = one;
+        goto kpair;
+    }
     /* CF1: I_v+1/I_v = 1/(2(v+1)/w + 1/(2(v+2)/w + ...)), Lentz */
     b = ew_zb_scale(wi, 2 * (v + 1));
     h = c = b;
@@ -2270,6 +2282,7 @@ EW_FN void ew_bessel_ik_z(double v, ew_c128 w, ew_c128 *io, ew_c128 *ko)
     for (i = nl; i >= 1; i--)
         ew_zb_recur(wi, mu + i, &il, &ipl, &e2);
     r = ew_true_divide_c128(ipl, il);
+kpair:
     if (aw < 2) {
         /* Temme's series for K_mu and K_mu+1 */
         ew_c128 x2 = ew_zb_scale(w, 0.5), dd, e, f2, ff, p, q, s, s1, cc, x4;
@@ -2340,9 +2353,11 @@ EW_FN void ew_bessel_ik_z(double v, ew_c128 w, ew_c128 *io, ew_c128 *ko)
         ex = w;
     }
     /* the Wronskian I_mu K_mu+1 + I_mu+1 K_mu = 1/w gives I_mu */
-    imu = ew_true_divide_c128(
-        wi, ew_add_c128(k1, ew_multiply_c128(r, kmu)));
-    *io = ew_zb_expmul(ew_true_divide_c128(imu, il), ex, -e2);
+    if (aw >= 1e-5) {
+        imu = ew_true_divide_c128(
+            wi, ew_add_c128(k1, ew_multiply_c128(r, kmu)));
+        *io = ew_zb_expmul(ew_true_divide_c128(imu, il), ex, -e2);
+    }
     for (i = 1; i <= nl; i++)
         ew_zb_recur(wi, mu + i, &k1, &kmu, &ek);
     *ko = ew_zb_expmul(kmu, ew_negative_c128(ex), ek);
@@ -2439,6 +2454,11 @@ EW_FN ew_c128 ew_jyh_z(double v, ew_c128 z, int which)
         return ew_zb_nan();
     }
     ew_bessel_jyh_z(a, z, &j, &y, &h1, &h2);
+    if (z.im == 0 && z.re > 0) {
+        /* real there: no imaginary part, even past an overflow */
+        j.im = 0;
+        y.im = 0;
+    }
     if (v < 0) {
         if (which == 2)
             return ew_zb_mulcis(h1, a);
@@ -2471,6 +2491,8 @@ EW_FN ew_c128 ew_ik_z(double v, ew_c128 z, int which)
         return ew_zb_nan();
     }
     ew_bessel_ik_zz(a, z, &i, &k);
+    if (z.im == 0 && z.re > 0)
+        i.im = k.im = 0;   /* real there, as for J and Y */
     if (which == 1)
         return k;
     if (v < 0 && !vint)

@@ -79,6 +79,21 @@ def test_axes_and_quadrants(device, name):
     check(name, v, z, getattr(es, name)(E(v, device), E(z, device)))
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_tiny_arguments(device, name):
+    """Below |z| = 1e-5 I (and J through it) is its series' first two
+    terms: CF1 and the downward recurrence would overflow there."""
+    v = np.array([[0.0], [0.3], [1.0], [2.5], [-1.5], [-2.0], [7.0]])
+    z = np.array([1e-6 + 2e-6j, -3e-6 + 1e-7j, 9e-6j, -9.9e-6 - 1e-8j,
+                  1e-12 + 0j, 1.1e-5 + 0j, 1e-5j, 1e-300 + 1e-300j,
+                  -2e-200 + 0j])
+    with np.errstate(all="ignore"):
+        got, want = check(name, v, z, getattr(es, name)(E(v, device),
+                                                         E(z, device)))
+    if name in ("jv", "iv"):   # (z/2)^v underflows to 0, as SciPy's
+        assert np.all(got[[3, 6], 7] == 0) and np.all(want[[3, 6], 7] == 0)
+
+
 def test_real_axis_matches_real_loops(device):
     v = np.array([[0.0], [0.7], [-1.3], [3.0], [-4.0], [12.5]])
     x = np.array([0.05, 1.0, 3.0, 10.0, 40.0])
@@ -89,6 +104,11 @@ def test_real_axis_matches_real_loops(device):
         np.testing.assert_allclose(ember.asnumpy(zc).real,
                                    ember.asnumpy(zr),
                                    rtol=1e-12, atol=1e-300)
+        # real there: the imaginary part is 0, past an overflow too
+        assert np.all(ember.asnumpy(zc).imag == 0)
+    big = es.yv(E(np.array([180.5]), device), E(np.array([1e-12 + 0j]),
+                                                    device))
+    assert ember.asnumpy(big)[0] == complex(-np.inf, 0)
 
 
 def test_identities(device):
