@@ -54,6 +54,9 @@ STEPS = [
     lambda d: d.groupby("A")["D"].quantile(),
     lambda d: d.groupby(["A", "B"])["D"].quantile(0),
     lambda d: d.groupby("A")["D"].quantile(1),
+    lambda d: d.groupby("A")["C"].quantile([0.25, 0.75]),   # a level of q
+    lambda d: d.groupby(["A", "B"])[["C", "D", "I"]].quantile([0.5, 0.1, 1]),
+    lambda d: d.groupby("B", sort=False)["u"].quantile(np.array([0.3])),
     lambda d: d.groupby("A")[["C", "D"]].agg(["sum", "mean"]),
     lambda d: d.groupby("A").agg({"C": ["sum", "max"], "D": "min"}),
     lambda d: d.groupby("A", as_index=False).agg({"C": ["sum", "max"], "D": "min"}),
@@ -87,6 +90,6 @@ def test_not_supported(pair):
     with pytest.raises(NotImplementedError, match="numeric"):
         df.groupby("A")[["B"]].describe()
     with pytest.raises(NotImplementedError, match="list of q"):
-        df.groupby("A")["C"].quantile([0.25, 0.75])
+        df.groupby("A", as_index=False)[["C"]].quantile([0.25, 0.75])
     with pytest.raises(NotImplementedError, match="interpolation"):
         df.groupby("A")["C"].quantile(0.5, interpolation="nearest")

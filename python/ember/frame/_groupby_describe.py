@@ -84,9 +84,9 @@ def group_quantile(gb, q=0.5, interpolation="linear", numeric_only=False):
         raise NotImplementedError(f"groupby quantile(interpolation={interpolation!r}) "
                                   "(supported: 'linear')")
     qs, many = _check_q(q)
-    if many:
-        raise NotImplementedError("groupby quantile of a list of q (a MultiIndex of "
-                                  "the rows); call it once a q")
+    if many and not gb.as_index:
+        raise NotImplementedError("groupby(as_index=False) quantile of a list of q; "
+                                  "use as_index=True and reset_index()")
     out = {}
     for name, col in gb._values().items():
         if numeric_only and not col.dtype.is_numeric:
@@ -95,9 +95,33 @@ def group_quantile(gb, q=0.5, interpolation="linear", numeric_only=False):
             raise TypeError(f"dtype '{col.dtype.name}' does not support operation "
                             "'quantile'")
         _numeric(col, "quantile")
-        (vals,), _ = quantiles(gb._g, col, qs)
+        vals, _ = quantiles(gb._g, col, qs)
+        # several q: each group's quantiles together, in the order of q
+        vals = ember.stack(vals, axis=1).reshape(-1) if many else vals[0]
         out[name] = _float_column(vals, _result_dtype(col))
-    return gb._wrap(out)
+    if not many:
+        return gb._wrap(out)
+    return _with_q_level(gb, out, qs)
+
+
+def _with_q_level(gb, out, qs):
+    """The per-(group, q) columns under the keys' MultiIndex plus a level
+    of q, as pandas indexes a quantile of several q."""
+    from ember.frame._multiindex import MultiIndex
+    from ember.frame.frame import DataFrame
+    from ember.frame.series import Series
+    g = gb._g
+    nq = len(qs)
+    dev = g.device
+    rows = ember.repeat(ember.arange(g.k, dtype="int64", device=dev), nq)
+    qcol = Column("float64", ember.tile(ember.asarray(qs, dtype="float64", device=dev),
+                                        g.k))
+    levels = [k.take(rows) for k in g.keys] + [qcol]
+    idx = MultiIndex._make(levels, [n for n, _ in gb._keys] + [None])
+    if gb._is_series:
+        (name, col), = out.items()
+        return Series._make(col, idx, name)
+    return DataFrame._make(out, idx)
 
 
 def _percent(p):
