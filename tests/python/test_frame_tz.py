@@ -243,3 +243,18 @@ def test_index_tz_localize_convert(device):
         _both(lambda s: s.tz_localize("Asia/Tokyo").tz_localize(None), p, e)
         _both(lambda s: s.tz_convert("UTC"), p, e)   # TypeError: naive labels
         _both(lambda s: s.tz_localize("UTC").tz_localize("UTC"), p, e)   # TypeError
+
+
+@pytest.mark.parametrize("tz", [None, "Europe/Paris", "UTC"])
+def test_loc_partial_date_strings(device, tz):
+    """loc[str] of a datetime index by pandas' partial string rule: a period
+    longer than the labels' resolution is a slice, one as fine an exact
+    label, a period outside the labels KeyError (naive or aware)."""
+    for freq in ["12h", "D", "17min"]:
+        idx = pd.date_range("2020-03-27", periods=200, freq=freq, tz=tz)
+        pdf = pd.DataFrame({"v": np.arange(200.0)}, index=idx)
+        df = ef.from_pandas(pdf, device=device)
+        for key in ["2020-03-29", "2020-03", "2020", "2020-03-28 00:00",
+                    "2020-03-28 00:00:00", "2019-01-01", "2020-03-28 00:05", "2030"]:
+            _both(lambda d: d.loc[key], pdf, df)
+            _both(lambda d: d["v"].loc[key], pdf, df)

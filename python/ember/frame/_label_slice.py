@@ -134,3 +134,37 @@ def name_slice(key, names):
     lo = 0 if key.start is None else at(key.start, "left")
     hi = len(names) if key.stop is None else at(key.stop, "right") + 1
     return names[lo:hi:key.step]
+
+
+def partial_date(key, index, device):
+    """loc[str] of a datetime index by pandas' partial string rule: a string
+    naming a period longer than the labels' resolution (a day of hourly
+    labels, a month of daily ones) selects the period's rows as a slice;
+    None when the string is as fine as the labels (an exact label)."""
+    from ember.frame._column import _NAT
+    d = index.dtype
+    lo, hi = _time_bounds(key, key, d)
+    unit = d.name[d.name.index("[") + 1:-1].split(",")[0]
+    tps = {"s": 1, "ms": 10 ** 3, "us": 10 ** 6, "ns": 10 ** 9}[unit]
+    v = index._col.values
+    tz = getattr(d, "tz", None)
+    if tz is not None:   # the resolution of the wall times (pandas')
+        from ember.frame._tz import to_local
+        v = to_local(v, unit, tz)
+    v = v[ember.flatnonzero(v != _NAT)]
+    reso = 1
+    for step in (86400 * tps, 3600 * tps, 60 * tps, tps, tps // 1000, tps // 10 ** 6):
+        if step >= 1 and (v.shape[0] == 0 or not bool((v % step != 0).any())):
+            reso = step
+            break
+    if hi - lo + 1 <= reso:   # an exact label: its rows, KeyError for none
+        at = ember.flatnonzero(index._col.values == lo)
+        if at.shape[0] == 0:
+            raise KeyError(key)
+        return "label", at
+    sl = label_slice(slice(key, key), index, device)
+    if sl.stop <= sl.start:   # pandas: a period wholly before or after the labels
+        w = index._col.values[ember.flatnonzero(index._col.values != _NAT)]
+        if w.shape[0] == 0 or hi < int(w.min()) or lo > int(w.max()):
+            raise KeyError(key)
+    return "slice", sl

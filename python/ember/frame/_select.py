@@ -77,6 +77,9 @@ def loc_rows(key, index, device):
             from ember.frame._multiindex import MultiIndex
             return "take", index.positions(MultiIndex.from_tuples(key, device=device))
     from ember.frame._convert import column_from
+    if isinstance(key, str) and getattr(getattr(index, "dtype", None), "kind", None) == "M":
+        from ember.frame._label_slice import partial_date   # a day of hourly labels...
+        return partial_date(key, index, device)
     if _is_scalar(key):
         return "label", index.positions(column_from([key], device=device))
     from ember.frame.series import Series
