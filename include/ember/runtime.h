@@ -87,6 +87,17 @@ em_status em_device_mem_info(em_device *d, size_t *free_bytes, size_t *total_byt
 /* Wait for all work on every stream of the device. */
 em_status em_device_synchronize(em_device *d);
 
+/* Before memory ember does not own (em_array_wrap's) goes back to its
+ * owner: wait for the work already queued that may still read it. On the
+ * cpu device a created stream runs its queue on its own thread, and a
+ * NumPy array adopted without a copy could otherwise be freed under a
+ * queued kernel; this waits for those queues (not the calling thread's
+ * own, when it is one of them) and is one atomic load when none has work.
+ * On a GPU it does nothing: foreign device memory lives as long as its
+ * owner keeps it, as with CuPy. Never fails; errors stay with the stream
+ * for its next synchronize. */
+void em_device_settle_foreign(em_device *d);
+
 /* Make d's context (CUDA's primary context of the device) current on the
  * calling thread, as a CUDA library (cuBLAS, cuFFT, cuSOLVER) called next
  * expects; nothing on cpu. */

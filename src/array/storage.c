@@ -132,6 +132,7 @@ void em_arr_storage_release(em_storage *st)
             em_log(EM_LOG_WARN, "array", "freeing an array's memory on %s: %s",
                    em_device_name(st->device), em_last_error());
     } else if (st->release) {
+        em_device_settle_foreign(st->device);
         st->release(st->release_ctx);
     }
     free(st);

@@ -191,6 +191,8 @@ struct em_backend_ops {
      * the default stream). */
     em_status (*host_call)(em_stream *s, em_status (*fn)(void *ctx),
                            const void *ctx, size_t n);
+    /* Optional (cpu only): em_device_settle_foreign's wait. */
+    void (*settle_foreign)(em_device *d);
 };
 
 extern const struct em_backend_ops em_cuda_backend;

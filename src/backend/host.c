@@ -42,6 +42,7 @@ typedef struct host_device {
     pthread_mutex_t lock;      /* guards the stream list */
     host_stream *streams;      /* created streams, newest first */
     int busy_blocking;         /* atomic: blocking streams with queued work */
+    int busy;                  /* atomic: streams with queued work */
 } host_device;
 
 typedef struct host_event {
@@ -474,9 +475,13 @@ static em_status op_run(host_op *op)
     }
 }
 
+/* The stream whose queue the calling thread runs, if it is a worker. */
+static __thread host_stream *own_queue;
+
 static void *stream_main(void *arg)
 {
     host_stream *hs = arg;
+    own_queue = hs;
     pthread_mutex_lock(&hs->lock);
     for (;;) {
         host_op *op;
@@ -498,8 +503,11 @@ static void *stream_main(void *arg)
             snprintf(hs->errmsg, sizeof hs->errmsg, "%s", em_last_error());
         }
         hs->completed++;
-        if (hs->completed == hs->enqueued && hs->blocking)
-            __atomic_sub_fetch(&hs->hd->busy_blocking, 1, __ATOMIC_RELEASE);
+        if (hs->completed == hs->enqueued) {
+            if (hs->blocking)
+                __atomic_sub_fetch(&hs->hd->busy_blocking, 1, __ATOMIC_RELEASE);
+            __atomic_sub_fetch(&hs->hd->busy, 1, __ATOMIC_RELEASE);
+        }
         pthread_cond_broadcast(&hs->drained);
     }
     pthread_mutex_unlock(&hs->lock);
@@ -510,8 +518,11 @@ static void enqueue(host_stream *hs, host_op *op)
 {
     op->next = NULL;
     pthread_mutex_lock(&hs->lock);
-    if (hs->completed == hs->enqueued && hs->blocking)
-        __atomic_add_fetch(&hs->hd->busy_blocking, 1, __ATOMIC_RELAXED);
+    if (hs->completed == hs->enqueued) {
+        if (hs->blocking)
+            __atomic_add_fetch(&hs->hd->busy_blocking, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&hs->hd->busy, 1, __ATOMIC_RELAXED);
+    }
     hs->enqueued++;
     if (hs->tail)
         hs->tail->next = op;
@@ -1087,6 +1098,20 @@ static em_status device_drain(em_device *d, int report_errors)
 
 static em_status host_synchronize(em_device *d) { return device_drain(d, 1); }
 
+/* em_device_settle_foreign: drain every queue with work but the calling
+ * worker's own (its later ops cannot run before it returns). */
+static void host_settle_foreign(em_device *d)
+{
+    host_device *hd = device_of(d);
+    if (!hd || __atomic_load_n(&hd->busy, __ATOMIC_ACQUIRE) == 0)
+        return;
+    pthread_mutex_lock(&hd->lock);
+    for (host_stream *hs = hd->streams; hs; hs = hs->next)
+        if (hs != own_queue)
+            queue_drain(hs);
+    pthread_mutex_unlock(&hd->lock);
+}
+
 /* ---- modules ------------------------------------------------------------ */
 
 static em_status host_module_load(em_module *m, const em_code *code)
@@ -1487,4 +1512,5 @@ const struct em_backend_ops em_host_backend = {
     .graph_upload = host_graph_upload,
     .graph_destroy = host_graph_destroy,
     .host_call = host_host_call,
+    .settle_foreign = host_settle_foreign,
 };

@@ -406,6 +406,12 @@ em_status em_device_enter(em_device *d)
     return d->ops->enter ? d->ops->enter(d) : EM_OK;
 }
 
+void em_device_settle_foreign(em_device *d)
+{
+    if (d && d->ops->settle_foreign)
+        d->ops->settle_foreign(d);
+}
+
 em_status em_device_synchronize(em_device *d)
 {
     em_status fz;

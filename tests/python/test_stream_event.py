@@ -160,3 +160,26 @@ def test_stream_of_other_device_rejected(need_cuda):
     s = ember.Stream(device="cuda:0")
     with pytest.raises(ValueError):
         ember.Event(device="cpu").record(s)
+
+
+def test_adopted_numpy_memory_outlives_queued_reads(device):
+    """On cpu, ember.asarray(numpy) adopts NumPy's memory without a copy and
+    a created stream runs its queue on its own thread: dropping the last
+    reference while a kernel that reads it is still queued must not hand
+    the memory back to NumPy first (it used to: the product read freed,
+    reused pages, and nvmath's streams example crashed)."""
+    with ember.Device(device):
+        s = ember.cuda.Stream()
+        big = ember.ones(2**23)
+        with s:
+            for _ in range(6):
+                big = big * 1.0001          # queued work ahead of the read
+            h = np.random.default_rng(0).random(2**22)
+            want = 2 * h.sum()
+            x = ember.asarray(h)            # on cpu NumPy's memory itself
+            y = x * 2                       # queued behind
+            del x, h                        # NumPy's buffer goes back
+            junk = np.full(2**22, 7.0)      # most likely its pages again
+        s.synchronize()
+        assert junk[0] == 7.0
+        assert abs(float(y.sum()) - want) <= 1e-9 * want
