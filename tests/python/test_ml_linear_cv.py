@@ -65,13 +65,20 @@ def test_elastic_net_cv_as_sklearn(device):
         assert e.l1_ratio_ == s.l1_ratio_
 
 
-def test_cv_wide_data_residual_form_and_splitters(device):
-    # fewer training rows than features: each fold runs the residual form
+def test_cv_wide_data_and_splitters(device, monkeypatch):
+    # fewer training rows than features: the stacked Gram matrices (the
+    # kernel), and with them over _GRAM_BYTES each fold on the residual
+    # form, as scikit-learn's
+    from ember.ml.linear_model import _cv
     X, y, _ = datasets.make_regression(40, 60, n_informative=5, noise=1.0, coef=True,
                                        random_state=0)
-    e = LassoCV(alphas=15, cv=4).fit(E(X, device), E(y, device))
     s = lm.LassoCV(alphas=15, cv=4).fit(X, y)
+    e = LassoCV(alphas=15, cv=4).fit(E(X, device), E(y, device))
     assert_cv_equal(e, s, rtol=1e-6)
+    monkeypatch.setattr(_cv, "_GRAM_BYTES", 0)
+    e = LassoCV(alphas=15, cv=4).fit(E(X, device), E(y, device))
+    assert_cv_equal(e, s, rtol=1e-6)
+    monkeypatch.undo()
     # a scikit-learn splitter object and a list of folds give the same folds
     X, y = diabetes()
     kf = KFold(4, shuffle=True, random_state=0)

@@ -159,7 +159,10 @@ class ElasticNetCV(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         folds = _folds(self.cv, X, y)
         rng = _feature_rng(self.random_state) if self.selection == "random" else None
         mse = np.empty((len(l1s), len(folds), len(grids[0])))
-        if min(len(tr) for tr, _ in folds) >= p:
+        # the covariance form for every fold when the stacked Gram matrices
+        # fit (_GRAM_BYTES); wide data too: the same updates as the residual
+        # form scikit-learn takes there, O(p) a coordinate instead of O(n)
+        if len(l1s) * len(folds) * p * p * X.dtype.itemsize <= _GRAM_BYTES:
             mse[:] = self._batched_paths(X, y, sw, folds, l1s, grids, rng)
         else:
             with warnings.catch_warnings():
@@ -287,6 +290,9 @@ def _gaps(w, Gw, q, yy, l1, l2, positive):
 _KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "cd_path.cuh"
 _CTYPE = {"float32": "float", "float64": "double"}
 _modules = {}
+# the stacked Gram matrices of all (l1_ratio, fold) problems at most; past
+# it each fold runs ElasticNet's solver on its own form
+_GRAM_BYTES = 1 << 28
 # threads a block on a GPU (one a problem)
 _GPU_THREADS = 32
 
