@@ -167,9 +167,9 @@ def test_methods_behave_as_scikit_learns(tmp_path):
 
 def test_summary_when_no_estimator_of_embers_ran(tmp_path):
     f = tmp_path / "cv.py"
-    f.write_text("import numpy as np\nfrom sklearn.linear_model import LassoCV\n"
+    f.write_text("import numpy as np\nfrom sklearn.linear_model import LassoLarsCV\n"
                  "X = np.arange(40.).reshape(20, 2); y = X[:, 0]\n"
-                 "print(round(LassoCV(cv=3).fit(X, y).score(X, y), 3))\n")
+                 "print(round(LassoLarsCV(cv=3).fit(X, y).score(X, y), 3))\n")
     r = run_python("-m", "ember.ml.accel", str(f))
     assert r.returncode == 0, r.stderr
     last = r.stderr.strip().splitlines()[-1]
