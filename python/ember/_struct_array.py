@@ -569,6 +569,23 @@ def empty(shape, dtype, order="C", *, device=None):
     return StructArray(raw, dt)
 
 
+def concatenate(arrays, axis=0):
+    """Struct arrays of one dtype joined along axis, as NumPy's
+    concatenate: one concatenation of their bytes (dask joins a tree
+    reduction's partials so, its arg reductions' among them)."""
+    arrays = [asarray(a) for a in arrays]
+    dt = arrays[0].dtype
+    if any(a.dtype != dt for a in arrays):
+        raise TypeError("concatenate: the struct arrays' dtypes differ: %s"
+                        % ", ".join(sorted({str(a.dtype) for a in arrays})))
+    nd = arrays[0].ndim
+    if axis is None:
+        arrays, axis, nd = [a.ravel() for a in arrays], 0, 1
+    if not -nd <= axis < nd:
+        raise np.exceptions.AxisError(axis, nd)
+    return StructArray(_e.concatenate([a._raw for a in arrays], axis=axis % nd), dt)
+
+
 def _filled(shape, dtype, order, device, value):
     r = empty(shape, dtype, order, device=device)
     rec = np.asarray(value, dtype=r.dtype)

@@ -27,6 +27,7 @@ from dask.utils import Dispatch
 
 import ember
 from ember.dask._sizeof import register as _register_sizeof
+from ember._struct_array import StructArray as _StructArray, concatenate as _struct_concatenate
 
 chunk_types.register_chunk_type(ember.ndarray)
 _register_sizeof(sizeof)
@@ -46,6 +47,9 @@ def _concatenate(arrays, axis=0):
 
 
 _d.concatenate_lookup.register(ember.ndarray, _concatenate)
+# dask's arg reductions make their partials structured arrays (values and
+# indices) with empty_like of the chunk, which gives struct arrays here
+_d.concatenate_lookup.register(_StructArray, _struct_concatenate)
 _d.take_lookup.register(ember.ndarray, ember.take)
 _d.tensordot_lookup.register(ember.ndarray, ember.tensordot)
 _d.einsum_lookup.register(ember.ndarray, ember.einsum)
