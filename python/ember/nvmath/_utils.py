@@ -42,13 +42,18 @@ def to_device(x, device):
     """x (ember or NumPy) as an ember array on device: the array itself
     when it is already there, a zero-copy view for NumPy on cpu, else a
     copy."""
-    if isinstance(x, ember.ndarray):
-        if x.device == device:
-            return x
-        return ember.asarray(x, device=device)
-    if str(device) == "cpu":
-        return ember.asarray(x)
+    if isinstance(x, ember.ndarray) and x.device == device:
+        return x
+    # device named even for cpu: without it a NumPy array goes to the
+    # current device, a GPU on a GPU host (cpu still adopts it uncopied)
     return ember.asarray(x, device=device)
+
+
+def memory_order(x):
+    """x's axes, slowest first, when x is a permutation of a contiguous
+    array (so x.transpose(order) is C-contiguous), else None."""
+    order = sorted(range(x.ndim), key=lambda i: (-x.strides[i], -x.shape[i]))
+    return order if x.transpose(order).flags.c_contiguous else None
 
 
 def is_view_of(view, np_array):
@@ -63,7 +68,12 @@ def to_package(r, package, device):
         import numpy as np
         if str(r.device) == "cpu":
             return np.asarray(r)        # no copy: NumPy keeps ember's buffer alive
-        return ember.asnumpy(r)
+        order = memory_order(r)
+        if order is None:
+            return ember.asnumpy(r)
+        # the copy keeps r's layout (a 'natural' result's strides)
+        inverse = sorted(range(len(order)), key=order.__getitem__)
+        return ember.asnumpy(r.transpose(order)).transpose(inverse)
     if r.device != device:
         return ember.asarray(r, device=device)
     return r

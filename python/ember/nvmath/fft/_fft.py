@@ -190,18 +190,10 @@ def _user_info(cb, device, n):
         return ember.asarray(_Ptr())
 
 
-def _memory_order(x):
-    """x's axes, slowest first, when x is a permutation of a contiguous
-    array (so x.transpose(order) is C-contiguous), else None."""
-    order = sorted(range(x.ndim), key=lambda i: (-x.strides[i], -x.shape[i]))
-    t = x.transpose(order)
-    return order if t.flags.c_contiguous else None
-
-
 def _run_callback(cb, x, device, out_dtype):
     """cb over x with nvmath's offsets: an element's place in x's memory
     (C order for an x that is not a permuted contiguous array)."""
-    order = _memory_order(x)
+    order = _utils.memory_order(x)
     if order is None:
         order = list(range(x.ndim))
         t = ember.ascontiguousarray(x)
@@ -433,10 +425,11 @@ class FFT:
         return ember.fft.ifftn(x, axes=axes, norm="forward")
 
     def _laid_out(self, r):
-        # r (C order, from ember.fft) in the result's layout: one copy
-        # where that is another order.
+        # r in the result's layout: one copy where ember.fft's result has
+        # another (pocketfft keeps the operand's layout, cuFFT's batches
+        # may not be C order either)
         order = self._order[::-1]              # slowest first
-        if order == list(range(len(order))):
+        if r.transpose(order).flags.c_contiguous:
             return r
         inverse = sorted(range(len(order)), key=order.__getitem__)
         return ember.ascontiguousarray(r.transpose(order)).transpose(inverse)
