@@ -49,6 +49,18 @@ def to_device(x, device):
     return ember.asarray(x, device=device)
 
 
+class Stateful:
+    """nvmath's stateful objects (Matmul, FFT) as context managers: leaving
+    the block frees them."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
+        return False
+
+
 def memory_order(x):
     """x's axes, slowest first, when x is a permutation of a contiguous
     array (so x.transpose(order) is C-contiguous), else None."""

@@ -244,7 +244,7 @@ _R2C = {"float32": "complex64", "float64": "complex128"}
 _C2R = {"complex64": "float32", "complex128": "float64"}
 
 
-class FFT:
+class FFT(_utils.Stateful):
     """nvmath's stateful FFT over ember.fft (see the module's docstring)."""
 
     def __init__(self, operand, *, axes=None, options=None, execution=None, stream=None):
@@ -512,13 +512,6 @@ class FFT:
     def free(self):
         self.operand = self.user_operand = None
         self._valid = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.free()
-        return False
 
 
 def _fft(x, *, axes=None, direction=None, options=None, execution=None, prolog=None, epilog=None,

@@ -158,7 +158,7 @@ def _dense(x, q, name, keep):
     return ember.conj(x) if bool(q["conjugate"]) and x.dtype.kind == "c" else x
 
 
-class Matmul:
+class Matmul(_utils.Stateful):
     """nvmath's generic stateful matmul: alpha * a @ b + beta * c, a and b
     possibly structured (qualifiers)."""
 
@@ -336,13 +336,6 @@ class Matmul:
     def free(self):
         self.operands = self.user_operands = None
         self._valid = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.free()
-        return False
 
 
 def matmul(a, b, /, c=None, *, alpha=None, beta=None, qualifiers=None, options=None, execution=None,

@@ -161,7 +161,7 @@ def _scalar(value, dtype, name):
                          f"scalar of the operands' dtype '{dtype}'.") from None
 
 
-class Matmul:
+class Matmul(_utils.Stateful):
     """nvmath's stateful matrix multiplication, alpha * a @ b + beta * c
     followed by an epilog, over ember's matmul. Use it as a context
     manager, or call free() at the end (docs/nvmath.md)."""
@@ -530,13 +530,6 @@ class Matmul:
         self.operands = self.user_operands = None
         self.epilog_operands = {}
         self._valid = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.free()
-        return False
 
 
 def matmul(a, b, /, c=None, *, alpha=None, beta=None, epilog=None, epilog_inputs=None, qualifiers=None,
