@@ -55,6 +55,11 @@ static const knob knobs[EM_KNOB_COUNT] = {
                                        "bench to compare: default, or '+' between "
                                        "nocallback, notimestamp, kernel, nocopy "
                                        "(read once, at the first CUPTI start)", 1, 0},
+    [EM_KNOB_GPU_MEMORY_LIMIT] = {"EMBER_GPU_MEMORY_LIMIT", "every device's "
+                                  "pool limit, in bytes or a percentage of "
+                                  "the device's memory (50%); CuPy's "
+                                  "CUPY_GPU_MEMORY_LIMIT when unset; read as "
+                                  "each device's pool is made", 1, 0},
     [EM_KNOB_FUSION] = {"EMBER_FUSION", "1: elementwise operations are "
                         "recorded and run fused as one kernel; 0: each "
                         "launches at once (default 1; read once)", 1, 0},

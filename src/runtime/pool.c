@@ -340,7 +340,8 @@ static void pool_release_cached(em_device *d)
  * a malformed value is an error, not ignored. */
 static em_status pool_limit_from_env(em_device *d, size_t *limit)
 {
-    const char *name = "EMBER_GPU_MEMORY_LIMIT", *v = getenv(name);
+    const char *name = em_knob_name(EM_KNOB_GPU_MEMORY_LIMIT),
+               *v = em_knob_text(EM_KNOB_GPU_MEMORY_LIMIT);
     char *end;
     *limit = 0;
     if (!v || !*v) {
