@@ -84,3 +84,23 @@ def in_threads(items, fn):
     if err:
         raise err[0]
     return out
+
+
+def random_values(rng, shape, dtype):
+    """Standard normal values of dtype (real and imaginary parts drawn
+    apart for a complex one)."""
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def assert_close_scaled(got, want, tol, rtol=0):
+    """got (ember or NumPy) has want's dtype and shape, and its values
+    within tol times want's largest magnitude (at least 1), plus rtol."""
+    got = ember.asnumpy(got)
+    want = np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, \
+        (got.dtype, want.dtype, got.shape, want.shape)
+    scale = max(np.abs(want).max(initial=0), 1.0)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=tol * scale)

@@ -9,17 +9,14 @@ import pytest
 
 import ember
 from ember import nvmath
-from helpers import run_python
+from helpers import assert_close_scaled, random_values, run_python
 
 F = nvmath.fft
 RNG = np.random.default_rng(11)
 
 
 def rand(shape, dtype="complex128"):
-    x = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * RNG.standard_normal(shape)
-    return x.astype(dtype)
+    return random_values(RNG, shape, dtype)
 
 
 def check(got, want, device=None):
@@ -27,9 +24,7 @@ def check(got, want, device=None):
         assert isinstance(got, ember.ndarray) and got.device == ember.Device(device)
         got = ember.asnumpy(got)
     assert isinstance(got, np.ndarray)
-    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, got.dtype, want.dtype)
-    t = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
-    np.testing.assert_allclose(got, want, rtol=0, atol=t * max(1.0, np.abs(want).max()))
+    assert_close_scaled(got, want, 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12)
 
 
 def npoints(shape, axes):

@@ -11,6 +11,7 @@ import scipy.signal as ss
 
 import ember
 import ember.scipy.signal as es
+from helpers import assert_close_scaled
 
 rng = np.random.default_rng(5)
 
@@ -20,12 +21,7 @@ def E(x, device):
 
 
 def close(got, want, tol=1e-11):
-    got = ember.asnumpy(got)
-    want = np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape, \
-        (got.dtype, want.dtype, got.shape, want.shape)
-    scale = max(np.abs(want).max(initial=0), 1.0)
-    np.testing.assert_allclose(got, want, rtol=0, atol=tol * scale)
+    assert_close_scaled(got, want, tol)
 
 
 def pair(win, hop, fs, device, **kw):
