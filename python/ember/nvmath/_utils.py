@@ -74,6 +74,21 @@ def is_view_of(view, np_array):
             and view.data.ptr == np_array.__array_interface__["data"][0])
 
 
+def deliver(d, inplace, operands, users, package, device):
+    """A matmul's product d as the caller gets it: written into C (the
+    third of operands, the caller's its third of users: copied back when
+    NumPy's memory is not operands') when in place, else as the caller's
+    package on device."""
+    if not inplace:
+        return to_package(d, package, device)
+    cdev, cuser = operands[2], users[2]
+    cdev[...] = d.reshape(cdev.shape)
+    if package == "numpy" and not is_view_of(cdev, cuser):
+        import numpy as np
+        np.copyto(cuser, ember.asnumpy(cdev))
+    return cuser
+
+
 def to_package(r, package, device):
     """The result r (ember) as the caller's package and device."""
     if package == "numpy":

@@ -288,14 +288,8 @@ class Matmul(_utils.Stateful):
         keep = []
         with _utils.StreamScope(stream):
             d = self._compute(keep)
-            if self.options.inplace:
-                cdev, cuser = self.operands[2], self.user_operands[2]
-                cdev[...] = d.reshape(cdev.shape)
-                if self.package == "numpy" and not _utils.is_view_of(cdev, cuser):
-                    np.copyto(cuser, ember.asnumpy(cdev))
-                result = cuser
-            else:
-                result = _utils.to_package(d, self.package, self.operand_device)
+            result = _utils.deliver(d, self.options.inplace, self.operands,
+                                    self.user_operands, self.package, self.operand_device)
             # nvmath blocks for host operands and host execution; GPU work on
             # GPU operands is left running unless blocking=True.
             if self.options.blocking is True or self.package == "numpy" or str(self.device) == "cpu":

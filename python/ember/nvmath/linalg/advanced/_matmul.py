@@ -434,14 +434,8 @@ class Matmul(_utils.Stateful):
         keep = []
         with _utils.StreamScope(stream):
             d, aux = self._compute(keep)
-            if self.inplace:
-                cdev, cuser = self.operands[2], self.user_operands[2]
-                cdev[...] = d.reshape(cdev.shape)
-                if self.package == "numpy" and not _utils.is_view_of(cdev, cuser):
-                    _np.copyto(cuser, ember.asnumpy(cdev))
-                result = cuser
-            else:
-                result = _utils.to_package(d, self.package, self.device)
+            result = _utils.deliver(d, self.inplace, self.operands, self.user_operands,
+                                    self.package, self.device)
             aux = {k: _utils.to_package(v, self.package, self.device) for k, v in aux.items()}
             if self.blocking:   # host operands or host execution, as nvmath
                 ember.cuda.get_current_stream().synchronize()
