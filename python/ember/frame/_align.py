@@ -53,6 +53,8 @@ def positions_in(source, target, dev, what="alignment"):
 
 def _distinct(c, what):
     if c.shape[0] and ember.unique(c).shape[0] != c.shape[0]:
+        if what == "reindex":   # pandas refuses it too
+            raise ValueError("cannot reindex on an axis with duplicate labels")
         raise NotImplementedError(f"{what} aligned on indexes with duplicate labels")
 
 

@@ -75,7 +75,6 @@ def set_column_names(df, names):
     if len(names) != len(df._cols):
         raise ValueError(f"Length mismatch: Expected axis has {len(df._cols)} elements, "
                          f"new values have {len(names)} elements")
-    if len(set(names)) != len(names):
-        raise NotImplementedError("duplicate column names")
-    df._cols = dict(zip(names, df._cols.values()))
+    from ember.frame._dup_labels import keys_for
+    df._cols = dict(zip(keys_for(names), df._cols.values()))
     df._colname = name   # an Index's name, as pandas takes it; a list has none

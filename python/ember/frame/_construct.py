@@ -8,6 +8,7 @@ import ember
 from ember.frame import _bitmap
 from ember.frame._column import Column
 from ember.frame._dtypes import masked_form
+from ember.frame._dup_labels import keys_for
 
 
 def is_pandas(x):
@@ -40,7 +41,7 @@ def _from_2d(data, columns):
     # one copy makes every column one contiguous row of the transpose
     t = ember.ascontiguousarray(data.T) if isinstance(data, ember.ndarray) else \
         np.ascontiguousarray(data.T)
-    return {k: t[j] for j, k in enumerate(names)}
+    return {k: t[j] for j, k in enumerate(keys_for(names))}   # a label may repeat
 
 
 def _from_rows(rows, columns):
@@ -57,7 +58,7 @@ def _from_rows(rows, columns):
     if len(names) != len(cols):
         raise ValueError(f"{len(names)} columns passed, passed data had "
                          f"{len(cols)} columns")
-    return {k: list(c) for k, c in zip(names, cols)}
+    return {k: list(c) for k, c in zip(keys_for(names), cols)}
 
 
 def _from_2d_list(items, columns):

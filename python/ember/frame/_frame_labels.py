@@ -23,11 +23,13 @@ def drop(df, labels=None, axis=0, index=None, columns=None, errors="raise"):
             raise ValueError(f"No axis named {axis} for object type DataFrame")
     out = df
     if columns is not None:
+        from ember.frame._dup_labels import keys_of
         names = list(columns) if isinstance(columns, (list, tuple)) else [columns]
-        missing = [k for k in names if k not in df._cols]
+        missing = [k for k in names if not keys_of(df._cols, k)]
         if missing and errors == "raise":
             raise KeyError(f"{missing} not found in axis")
-        out = DataFrame._make({k: c for k, c in out._cols.items() if k not in names},
+        gone = {k for n in names for k in keys_of(df._cols, n)}   # every occurrence
+        out = DataFrame._make({k: c for k, c in out._cols.items() if k not in gone},
                               out._index)
     if index is not None:
         rows = list(index) if isinstance(index, (list, tuple)) else [index]

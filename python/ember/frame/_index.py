@@ -78,6 +78,12 @@ class _OneLevel:
                            f"({self.name})")
         return self
 
+    def duplicated(self, keep="first"):
+        """A bool ember array: whether each label repeats an earlier one
+        (keep="first"), a later one ("last"), or any (False), as pandas'
+        Index.duplicated (a NumPy array there)."""
+        return self.to_series().duplicated(keep=keep)._col.values
+
     @property
     def has_duplicates(self):
         """Whether a label repeats (nulls equal to each other, as pandas')."""

@@ -134,7 +134,8 @@ def _side_by_side(objs, dev, ignore_index, join, sort):
     where = None
     if not all(o.index.equals(first) for o in objs[1:]):
         first, where = _aligned(objs, dev, join, sort)
-    cols, unnamed = {}, 0
+    from ember.frame._dup_labels import rekeyed
+    cols, unnamed = [], 0
     for j, o in enumerate(objs):
         if isinstance(o, Series):
             name = o.name
@@ -147,11 +148,7 @@ def _side_by_side(objs, dev, ignore_index, join, sort):
             miss = where[j] < 0
             miss = miss if bool(miss.any()) else None
             items = [(k, _merge_cols.take(c, where[j], miss)) for k, c in items]
-        for k, c in items:
-            if k in cols:
-                raise NotImplementedError(f"concat(axis=1) giving the column name {k!r} "
-                                          "twice (ember.frame has unique column names)")
-            cols[k] = c
+        cols += items
     if ignore_index:
-        cols = {i: c for i, c in enumerate(cols.values())}
-    return DataFrame._make(cols, first)
+        return DataFrame._make({i: c for i, (_, c) in enumerate(cols)}, first)
+    return DataFrame._make(rekeyed(cols), first)   # a shared name repeats, as pandas

@@ -91,21 +91,21 @@ def _spec_list(x):
 class FrameMethods(StatMethods):
 
     def insert(self, loc, column, value, allow_duplicates=False):
-        if allow_duplicates:
-            raise NotImplementedError("insert with allow_duplicates=True (column "
-                                      "names are unique in ember.frame)")
-        if column in self._cols:
+        from ember.frame._dup_labels import label, rekeyed
+        if column in self and not allow_duplicates:
             raise ValueError(f"cannot insert {column}, already exists")
         if isinstance(loc, bool) or not isinstance(loc, int):
             raise TypeError("loc must be int")
         n = len(self._cols)
         if not 0 <= loc <= n:
             raise IndexError(f"index {loc} is out of bounds for axis 0 with size {n}")
-        tmp = type(self)._make(self._cols, self._index)
+        # without the label's columns, so that the value is made, not assigned
+        tmp = type(self)._make({k: c for k, c in self._cols.items()
+                                if label(k) != column}, self._index)
         tmp[column] = value
         items = list(self._cols.items())
         items.insert(loc, (column, tmp._cols[column]))
-        self._cols = dict(items)
+        self._cols = rekeyed(items)   # allow_duplicates: the label repeats
         if len(tmp._index) != len(self._index) or not n:
             self._index = tmp._index
 

@@ -103,10 +103,11 @@ def from_pandas(obj, device=None):
     if device is None:   # one device for every column, strings included
         device = str(ember.get_device())
     if isinstance(obj, pd.DataFrame):
-        if not obj.columns.is_unique:
-            raise NotImplementedError("DataFrame with duplicate column names")
+        from ember.frame._dup_labels import keys_for
         index = index_from_pandas(obj.index, device)
-        cols = {k: column_from_pandas(obj[k], device) for k in obj.columns}
+        # by position: a repeated label is a frame, not a column, in pandas
+        cols = {k: column_from_pandas(obj.iloc[:, j], device)
+                for j, k in enumerate(keys_for(list(obj.columns)))}
         out = DataFrame._make(cols, index)
         if not cols and isinstance(obj.columns, pd.RangeIndex):
             out._empty_columns = "range"   # pandas' DataFrame(index=...) (frame.py)

@@ -1,7 +1,7 @@
 """DataFrame: named columns of one length sharing one index."""
 import ember
 
-from ember.frame import _order, _select
+from ember.frame import _dup_labels as _dup, _order, _select
 from ember.frame._attrs import (AttrMethods, attrs_property, set_column_names,
                                 set_index_labels)
 from ember.frame._frame_ops import FrameOpsMethods
@@ -76,7 +76,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     @classmethod
     def _make(cls, cols, index):
         df = cls.__new__(cls)
-        df._cols, df._index = dict(cols), index
+        df._cols, df._index = _dup.normal(dict(cols)), index
         return df
 
     # ---- attributes
@@ -98,7 +98,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     @property
     def columns(self):
         from ember.frame._colname import ColumnLabels
-        names = list(self._cols)
+        names = _dup.labels(self._cols)
         if any(isinstance(n, tuple) for n in names):   # _labels' MultiIndex or object
             from ember.frame import _column_levels
             labels = self._labels(names)
@@ -121,6 +121,7 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         MultiIndex; names of mixed kinds with tuples among them (dask's
         groupby var names its partial sums (name, "-x2")) are host labels
         only, pandas' object Index."""
+        names = _dup.labels(names)
         if any(isinstance(n, tuple) for n in names):
             if all(isinstance(n, tuple) and len(n) == len(names[0]) for n in names):
                 from ember.frame._multiindex import MultiIndex
@@ -132,6 +133,10 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     @property
     def dtypes(self):
         """{column name: Dtype} (pandas gives a Series of dtype objects)."""
+        if _dup.has_reps(self._cols):   # a dict cannot repeat a key: pandas' Series
+            from ember.frame._pandas import pandas
+            return pandas().Series([c.dtype for c in self._cols.values()],
+                                   index=_dup.labels(self._cols), dtype=object)
         return {k: c.dtype for k, c in self._cols.items()}
 
     def __len__(self):
@@ -142,23 +147,26 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
                          "a.bool(), a.item(), a.any() or a.all().")
 
     def __contains__(self, key):
-        return key in self._cols
+        return bool(_dup.keys_of(self._cols, key))
 
     def __iter__(self):
-        return iter(self._cols)
+        return iter(_dup.labels(self._cols))
 
     def keys(self):
         return self.columns
 
     def items(self):
-        for k in self._cols:
-            yield k, self[k]
+        for k, c in self._cols.items():   # a repeated label once per occurrence
+            yield _dup.label(k), Series._make(c, self._index, k)
 
     # ---- exchange
     def to_pandas(self):
         from ember.frame._pandas import column_to_pandas, pandas
         pd = pandas()
         index = self._index.to_pandas()
+        if _dup.has_reps(self._cols):
+            from ember.frame._dup_frame import to_pandas
+            return to_pandas(self, pd, index)
         data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
                 for k, c in self._cols.items()}
         # no names to infer a dtype from: the columns Index says which (str)
@@ -209,6 +217,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         try:
             return self._cols[key]
         except (KeyError, TypeError):
+            if _dup.is_repeated(self._cols, key):
+                raise _dup.not_unique(key) from None
             raise KeyError(key) from None
 
     def _top_level(self, key):
@@ -239,14 +249,19 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
             key = list(key)             # pandas' Index of names, as dask passes
         if isinstance(key, (list, tuple, Index)) and not (isinstance(key, tuple)
                                                           and key in self._cols):
-            keys = list(key)
-            missing = [k for k in keys if k not in self._cols]
+            keys = [_dup.keys_of(self._cols, k) for k in key]
+            missing = [k for k, ks in zip(key, keys) if not ks]
             if missing:
                 raise KeyError(f"{missing} not in index")
-            return DataFrame._make({k: self._cols[k] for k in keys}, self._index)
+            from ember.frame._dup_frame import select
+            return select(self, [k for ks in keys for k in ks])
         top = self._top_level(key)
         if top is not None:
             return top
+        keys = _dup.keys_of(self._cols, key)
+        if len(keys) > 1:   # a repeated label: a frame of its columns, as pandas
+            from ember.frame._dup_frame import select
+            return select(self, keys)
         return Series._make(self._column(key), self._index, key)
 
     def __setitem__(self, key, value):
@@ -288,11 +303,16 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         if dev is not None and str(col.device) != str(dev):
             raise ValueError(f"the column is on {col.device}, the frame on {dev}; "
                              "move it with to_device")
-        self._cols[key] = col
+        for k in _dup.keys_of(self._cols, key) or [key]:   # every occurrence, as pandas
+            self._cols[k] = col
 
     def __delitem__(self, key):
-        self._column(key)
-        del self._cols[key]
+        keys = _dup.keys_of(self._cols, key)
+        if not keys:
+            raise KeyError(key)
+        for k in keys:   # every occurrence of a repeated label, as pandas
+            del self._cols[k]
+        self._cols = _dup.normal(self._cols)
 
     def _device(self):
         for c in self._cols.values():
@@ -312,6 +332,8 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     def reindex(self, index=None, columns=None, fill_value=None):
         from ember.frame._reindex import reindex_frame
+        if columns is not None:
+            _dup.check_unique(self, "reindex")
         return reindex_frame(self, index, columns, fill_value)
 
     def drop(self, labels=None, *, axis=0, index=None, columns=None, errors="raise"):
@@ -324,7 +346,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         out = self
         if columns is not None:
             new = columns if callable(columns) else (lambda k: columns.get(k, k))
-            out = DataFrame._make({new(k): c for k, c in out._cols.items()}, out._index)
+            # pairs, not a dict: a new name may repeat one there (pandas keeps both)
+            out = DataFrame._make(_dup.rekeyed((new(_dup.label(k)), c)
+                                               for k, c in out._cols.items()), out._index)
         if index is not None:
             from ember.frame._frame_labels import rename_index
             out = rename_index(out, index)
@@ -369,6 +393,9 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
     def _pick(self, cols, by_label):
         """The columns of a [rows, columns] key: one name gives a Series."""
         names = list(self._cols)
+        if _dup.is_mask(cols):   # loc[:, ~df.columns.duplicated()]
+            from ember.frame._dup_frame import select_mask
+            return select_mask(self, cols)
         if isinstance(cols, slice):
             if by_label and cols != slice(None):
                 from ember.frame._label_slice import name_slice

@@ -105,7 +105,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     @classmethod
     def _make(cls, col, index, name):
         s = cls.__new__(cls)
-        s._col, s._index, s.name = col, index, name
+        from ember.frame._dup_labels import label
+        s._col, s._index, s.name = col, index, label(name)   # a repeated column's label
         return s
 
     def _like(self, col, index=None):
