@@ -72,6 +72,9 @@ for _mod, _names in {
     "dlpack": "from_dlpack",
     "interop": "asnumpy",
     "fusion": "fuse fusion",
+    "polynomial_legacy": "poly polyadd polyder polydiv polyfit polyint "
+                         "polymul polysub polyval roots",
+    "poly1d": "poly1d",
 }.items():
     for _name in _names.split():
         _WHERE[_name] = _mod
