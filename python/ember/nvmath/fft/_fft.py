@@ -181,7 +181,7 @@ def _user_info(cb, device, n):
 
         import numpy as np
         buf = (ctypes.c_char * (n * item)).from_address(data)
-        return ember.asarray(np.frombuffer(buf, dtype=dtype))
+        return ember.asarray(np.frombuffer(buf, dtype=dtype), device=device)
 
     class _Ptr:
         __cuda_array_interface__ = {"shape": (n,), "typestr": ember.dtype(dtype).str,
