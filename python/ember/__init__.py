@@ -130,6 +130,18 @@ def _linalg_dir():
 _ember.linalg.__getattr__ = _linalg_getattr
 _ember.linalg.__dir__ = _linalg_dir
 
+# NumPy's C-named aliases of the sized dtypes, as ember dtypes like
+# ember.single and ember.double (C's long is 64 bits on LP64 hosts)
+import struct as _struct  # noqa: E402
+byte, ubyte, short, ushort, intc, uintc = int8, uint8, int16, uint16, int32, uint32
+long, ulong = {4: (int32, uint32), 8: (int64, uint64)}[_struct.calcsize("l")]
+longlong, ulonglong, uint = int64, uint64, uintp
+del _struct
+_C_ALIASES = ["byte", "ubyte", "short", "ushort", "intc", "uintc", "long", "ulong",
+              "longlong", "ulonglong", "uint"]
+
+little_endian = _sys.byteorder == "little"
+euler_gamma = 0.577215664901532860606512090082402431
 newaxis = None
 inf = float("inf")
 nan = float("nan")
@@ -138,6 +150,7 @@ e = 2.718281828459045
 __array_api_version__ = "2024.12"
 
 __all__ = (["__version__", "cuda", "runtime", "newaxis", "inf", "nan", "pi", "e",
-            "get_default_pinned_memory_pool"] + _public
+            "little_endian", "euler_gamma",
+            "get_default_pinned_memory_pool"] + _C_ALIASES + _public
            + list(_np_exception_names)
            + [name for name in _api.__all__ if name not in _public])

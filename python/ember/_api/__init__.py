@@ -72,6 +72,30 @@ for _mod, _names in {
     "dlpack": "from_dlpack",
     "interop": "asnumpy",
     "fusion": "fuse fusion",
+    "covariance": "corrcoef cov",
+    "vector_products": "cross kron matvec vecmat",
+    "real_float": "fabs isneginf isposinf",
+    "complex_sort": "sort_complex",
+    "bits": "bitwise_count packbits unpackbits",
+    "functional": "apply_along_axis apply_over_axes mask_indices piecewise",
+    "block": "block row_stack",
+    "emath": "emath",
+    "fromdata": "asanyarray asarray_chkfinite frombuffer fromfile fromfunction "
+                "fromiter fromregex fromstring require",
+    "grids": "index_exp iterable mgrid ndenumerate ndindex ogrid s_",
+    "npyio": "genfromtxt load loadtxt save savetxt savez savez_compressed",
+    "array_print": "array2string array_repr array_str",
+    "printing": "base_repr binary_repr format_float_positional "
+                "format_float_scientific get_printoptions printoptions "
+                "set_printoptions",
+    "fperr": "errstate getbufsize geterr geterrcall setbufsize seterr seterrcall",
+    "scalar_types": "False_ ScalarType True_ bytes_ character common_type "
+                    "complexfloating flexible floating generic inexact integer "
+                    "issubdtype min_scalar_type mintypecode number object_ "
+                    "sctypeDict signedinteger str_ typecodes typename "
+                    "unsignedinteger void",
+    "memshare": "may_share_memory shares_memory",
+    "showinfo": "show_config show_runtime",
     "polynomial_legacy": "poly polyadd polyder polydiv polyfit polyint "
                          "polymul polysub polyval roots",
     "poly1d": "poly1d",
