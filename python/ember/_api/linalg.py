@@ -476,13 +476,8 @@ def cross(x1, x2, /, *, axis=-1):
                          "3-dimensional vectors, but they are "
                          f"{x1.shape[a1]} and {x2.shape[a2]} dimensional "
                          "instead.")
-    u = _e.moveaxis(x1, a1, -1)
-    v = _e.moveaxis(x2, a2, -1)
-    c0 = u[..., 1] * v[..., 2] - u[..., 2] * v[..., 1]
-    c1 = u[..., 2] * v[..., 0] - u[..., 0] * v[..., 2]
-    c2 = u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
-    r = _e.stack([c0, c1, c2], axis=-1)
-    return _e.moveaxis(r, -1, axis if axis >= 0 else r.ndim + axis)
+    from ember._api.vector_products import cross as np_cross
+    return np_cross(x1, x2, axis=axis)
 
 
 def diagonal(x, /, *, offset=0):
