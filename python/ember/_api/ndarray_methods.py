@@ -99,3 +99,141 @@ def flatten(a, order="C"):
     """A 1-d copy: ravel's view copied, a copy it made kept."""
     r = a.ravel(order)
     return r.copy() if r is a or r.base is not None else r
+
+
+def clip(a, min=None, max=None, out=None, **kwargs):
+    from ember._api.elementwise import clip
+    return clip(a, min, max, out, **kwargs)
+
+
+def contains(a, x):
+    """`x in a`, NumPy's (a == x).any(): a broadcast comparison, so a row
+    of a 2-d array is found anywhere it matches along the last axis."""
+    return bool(_e.any(a == x))
+
+
+# ---- bytes, files and pickles ------------------------------------------
+# The host copy is one contiguous transfer of a C-ordered ember copy's
+# bytes (CuPy's methods hand the array to NumPy on the host instead).
+
+def tobytes(a, order="C"):
+    if order is None:
+        order = "C"
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    fortran = order == "F" or (order in ("A", "K") and a.flags.f_contiguous
+                               and not a.flags.c_contiguous)
+    # a's F-order bytes are its transpose's C-order bytes
+    c = (a.T if fortran else a).copy("C")
+    if c.nbytes == 0:
+        return b""
+    return _e.ndarray((c.nbytes,), _e.uint8, c.data).get().tobytes()
+
+
+def _host_file(fid, mode):
+    import os
+    if isinstance(fid, (str, bytes, os.PathLike)):
+        return open(fid, mode), True
+    return fid, False
+
+
+def tofile(a, fid, sep="", format="%s"):
+    """As NumPy's: the raw C-ordered bytes when sep is '', else each
+    element as text (format % element, joined by sep), which is NumPy's
+    own formatting of the host copy's scalars (float32's shortest repr,
+    for one, is not Python float's)."""
+    f, close = _host_file(fid, "wb" if sep == "" else "w")
+    try:
+        if sep == "":
+            f.write(tobytes(a, "C"))
+        else:
+            a.get().tofile(f, sep=sep, format=format)
+    finally:
+        if close:
+            f.close()
+
+
+def dumps(a):
+    import pickle
+    return pickle.dumps(a, protocol=2)
+
+
+def dump(a, file):
+    import pickle
+    f, close = _host_file(file, "wb")
+    try:
+        pickle.dump(a, f, protocol=2)
+    finally:
+        if close:
+            f.close()
+
+
+# ---- fields --------------------------------------------------------------
+
+def getfield(a, dtype, offset=0):
+    """Each element's bytes at offset read as dtype: a view of a's memory.
+    ember's kernels load an element at its own alignment, so offset must
+    be a multiple of dtype's size (NumPy allows any offset)."""
+    t = _e.dtype(dtype)
+    offset = operator.index(offset)
+    if offset < 0:
+        raise ValueError("offset is negative")
+    if offset + t.itemsize > a.itemsize:
+        raise ValueError("new type plus offset is larger than original type")
+    if offset % t.itemsize:
+        raise ValueError(f"getfield: offset {offset} is not a multiple of "
+                         f"{t.name}'s size {t.itemsize} (ember reads aligned "
+                         "fields only)")
+    v = _e.ndarray(a.shape, t, a.data + offset, a.strides)
+    if not a.flags.writeable:
+        v.setflags(write=False)
+    return v
+
+
+def setfield(a, val, dtype, offset=0):
+    if not a.flags.writeable:
+        raise ValueError("assignment destination is read-only")
+    getfield(a, dtype, offset)[...] = val
+
+
+# ---- resize ----------------------------------------------------------------
+
+def _new_shape(args):
+    if len(args) == 1 and not hasattr(args[0], "__index__"):
+        args = tuple(args[0])
+    shape = tuple(operator.index(n) for n in args)
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions not allowed")
+    return shape
+
+
+_REFERENCED = ("cannot resize an array that references or is referenced\nby another "
+               "object in this way.\nUse the np.resize function to get a new resized "
+               "copy or\n set refcheck=False to disable this check")
+
+
+def resized(a, refs, *new_shape, refcheck=True):
+    """ndarray.resize's rules (the C method swaps the result in): None
+    for no shape (nothing changes), the new shape alone when the size stays (a's memory read in C order, as NumPy
+    reinterprets it), else a fresh array with a's elements in memory order
+    followed by zeros. refs is a's reference count at the call: above two
+    (the caller's name and the call), something else holds a."""
+    if not new_shape or new_shape == (None,):
+        return None
+    shape = _new_shape(new_shape)
+    if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
+    size = 1
+    for n in shape:
+        size *= n
+    if size == a.size:
+        return shape
+    if a.base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if refcheck and refs > 2:
+        raise ValueError(_REFERENCED)
+    new = _e.zeros(shape, a.dtype, device=a.device)
+    k = min(size, a.size)
+    if k:
+        new.reshape(-1)[:k] = a.ravel("K")[:k]
+    return new

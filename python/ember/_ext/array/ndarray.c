@@ -493,6 +493,23 @@ static PyObject *nd_str(PyObject *self)
     return empy_py_getter(self, (void *)&cold_str);
 }
 
+/* `x in a`: NumPy's (a == x).any(), in ndarray_methods.contains; without
+ * this slot Python would iterate a row by row. */
+static int nd_contains(PyObject *self, PyObject *x)
+{
+    PyObject *args = PyTuple_Pack(1, x), *r;
+    int t;
+    if (!args)
+        return -1;
+    r = empy_call_python(METHODS, "contains", self, args, NULL);
+    Py_DECREF(args);
+    if (!r)
+        return -1;
+    t = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return t;
+}
+
 /* ---- one element ------------------------------------------------------- */
 
 /* The whole of a (C order) into host memory at buf. */
@@ -1060,6 +1077,7 @@ static PyType_Slot nd_base_slots[] = {
     {Py_mp_ass_subscript, empy_ndarray_ass_subscript},
     {Py_sq_length, nd_len},
     {Py_sq_item, empy_ndarray_item},
+    {Py_sq_contains, nd_contains},
     {Py_nb_bool, nd_bool},
     {Py_nb_int, nd_int},
     {Py_nb_float, nd_float},
