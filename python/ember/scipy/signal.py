@@ -32,13 +32,20 @@ from ember.scipy.signal_shorttime import *  # noqa: F401,F403
 from ember.scipy import signal_shorttime as _shorttime
 from ember.scipy.signal_bspline import *  # noqa: F401,F403
 from ember.scipy import signal_bspline as _bspline
+from ember.scipy.signal_argrel import *  # noqa: F401,F403
+from ember.scipy import signal_argrel as _argrel
+from ember.scipy.signal_convmore import *  # noqa: F401,F403
+from ember.scipy import signal_convmore as _convmore
+from ember.scipy.signal_envelope import *  # noqa: F401,F403
+from ember.scipy import signal_envelope as _envelope
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
            "medfilt2d", "wiener", "order_filter", "sepfir2d"] + \
     _spectral.__all__ + _iir.__all__ + _design.__all__ + _stft.__all__ + \
     _waveforms.__all__ + _resample.__all__ + _ellip.__all__ + _peaks.__all__ + \
-    _shorttime.__all__ + _bspline.__all__
+    _shorttime.__all__ + _bspline.__all__ + _argrel.__all__ + \
+    _convmore.__all__ + _envelope.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
