@@ -767,8 +767,7 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
     """scipy.signal.iirfilter: the prototype's zpk moved to the band
     asked (frequencies prewarped), through the bilinear transform when
     digital; as (b, a), (z, p, k) or second-order sections. Butterworth,
-    Chebyshev I and II and elliptic; the Bessel prototype is not there
-    yet (NotImplementedError)."""
+    Chebyshev I and II, elliptic and Bessel (signal_iirspecial.py)."""
     Wn = _cpu(Wn, _e.float64)
     fs = _validate_fs(fs)
     ftype, btype, output = (s.lower() for s in (ftype, btype, output))
@@ -811,9 +810,9 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False,
         from ember.scipy.signal_ellip import ellipap
         z, p, k = ellipap(N, rp, rs, device="cpu")
     else:
-        raise NotImplementedError(f"iirfilter: ftype={ftype!r} (the "
-                                  f"{kind} prototype) is not there yet; "
-                                  "butter, cheby1, cheby2 and ellip are")
+        from ember.scipy.signal_iirspecial import besselap
+        norm = ftype[7:] if ftype.startswith("bessel_") else "phase"
+        z, p, k = besselap(N, norm=norm, device="cpu")
     if not analog:
         if bool(_e.any(Wn <= 0)) or bool(_e.any(Wn >= 1)):
             if fs is not None:
