@@ -20,9 +20,14 @@ np.matrix (sparse + dense, mean(axis)) the result here is a 2-D ember
 array. The *_array names are the *_matrix classes: `*` is the matrix
 product and sum(axis) is 2-D for both.
 
+Construction (sparse_construct.py, sparse_dia.py, sparse_random.py,
+sparse_io.py): eye, identity, diags, spdiags, the dia format, hstack,
+vstack, bmat, block_diag, kron, kronsum, tril, triu, find, random, rand,
+save_npz and load_npz, with their *_array spellings.
+
 Not here yet: complex values beyond @ with dense operands on cuda;
 division of sparse by sparse; broadcasting of a (1, n) or (m, 1) sparse
-operand in multiply; assignment into a matrix; the dia, bsr, lil and dok
+operand in multiply; assignment into a matrix; the bsr, lil and dok
 formats; argmax/argmin along an axis.
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
@@ -38,6 +43,7 @@ from ember.scipy import sparse_ops as _ops
 
 __all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array",
            "csc_array", "coo_array", "issparse", "isspmatrix", "linalg"]
+# and the construction functions' names, added at the end
 
 _C_TYPES = {"float32": "float", "float64": "double", "int64": "long long",
             "int32": "int"}
@@ -893,7 +899,7 @@ csr_array, csc_array, coo_array = csr_matrix, csc_matrix, coo_matrix
 
 
 def issparse(x):
-    return isinstance(x, (_compressed, coo_matrix))
+    return isinstance(x, (_compressed, coo_matrix, dia_matrix))
 
 
 isspmatrix = issparse
@@ -962,3 +968,13 @@ import sys as _sys  # noqa: E402
 # `import ember.scipy.sparse.linalg` and `from ... .sparse.linalg import cg`,
 # as SciPy's package layout allows them
 _sys.modules[__name__ + ".linalg"] = linalg
+
+# the construction functions and the DIA format (dia_matrix is in
+# issparse's classes); these modules read this one's classes at call time
+from ember.scipy.sparse_construct import *  # noqa: E402,F401,F403
+from ember.scipy.sparse_construct import __all__ as _construct_all  # noqa: E402
+from ember.scipy.sparse_random import *  # noqa: E402,F401,F403
+from ember.scipy.sparse_io import *  # noqa: E402,F401,F403
+
+__all__ += _construct_all + ["random", "rand", "random_array", "save_npz",
+                             "load_npz"]
