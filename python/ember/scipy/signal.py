@@ -46,6 +46,8 @@ from ember.scipy.signal_residue import *  # noqa: F401,F403
 from ember.scipy import signal_residue as _residue
 from ember.scipy.signal_freqresp import *  # noqa: F401,F403
 from ember.scipy import signal_freqresp as _freqresp
+from ember.scipy.signal_firmore import *  # noqa: F401,F403
+from ember.scipy import signal_firmore as _firmore
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
@@ -54,7 +56,8 @@ __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
     _waveforms.__all__ + _resample.__all__ + _ellip.__all__ + _peaks.__all__ + \
     _shorttime.__all__ + _bspline.__all__ + _argrel.__all__ + \
     _convmore.__all__ + _envelope.__all__ + _iirspecial.__all__ + \
-    _convert.__all__ + _residue.__all__ + _freqresp.__all__
+    _convert.__all__ + _residue.__all__ + _freqresp.__all__ + \
+    _firmore.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
