@@ -231,7 +231,7 @@ def test_errors():
         adv.matmul(a, b, epilog=E.DRELU, epilog_inputs={"relu_aux": rand((5, 3))})
     with pytest.raises(ValueError, match="not a MatmulEpilog"):
         adv.matmul(a, b, epilog=12345)
-    with pytest.raises(TypeError, match="ember.ndarray or a numpy.ndarray"):
+    with pytest.raises(TypeError, match="ember.ndarray, a numpy.ndarray or an array with __dlpack__"):
         adv.matmul(a.tolist(), b)
     with pytest.raises(TypeError, match="one package"):
         adv.matmul(ember.asarray(a), b)

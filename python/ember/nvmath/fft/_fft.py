@@ -171,7 +171,7 @@ def _user_info(cb, device, n):
     if data is None or (isinstance(data, int) and data == 0):
         return ember.zeros(1, dtype=cb.ltoir.user_info_dtype or "float64", device=device)
     if not isinstance(data, int):
-        return _utils.to_device(data, device).reshape(-1)
+        return _utils.to_device(_utils.as_ember(data, "user_info"), device).reshape(-1)
     dtype = cb.ltoir.user_info_dtype
     if dtype is None:
         raise ValueError("A user_info pointer needs the user_info_dtype given to compile_prolog/epilog.")
@@ -253,6 +253,29 @@ class FFT(_utils.Stateful):
         self.logger = _utils.get_logger(options)
         self._valid = True
         self.package = _utils.package_of(operand)
+        # Where it runs: the operand's device unless execution names another.
+        self._execution_arg = execution
+        ex = _execution(execution)
+        op_dev = ember.Device(_utils.device_name(operand))
+        if ex is None:
+            ex = ExecutionCPU() if str(op_dev) == "cpu" else ExecutionCUDA(device_id=op_dev.id)
+        self.execution = ex
+        if ex.name == "cpu":
+            self.device = ember.Device("cpu")
+        elif str(op_dev) != "cpu":
+            self.device = op_dev
+        elif _utils.default_is_cuda():
+            dev_id = ex.device_id if ex.device_id is not None else (options.device_id or 0)
+            self.device = ember.Device(f"cuda:{dev_id}")
+        else:
+            self.device = ember.Device("cpu")
+            self.logger.info("Execution 'cuda' was asked for, but ember's default device is cpu: the FFT "
+                             "runs on cpu.")
+        self.operand_device = op_dev
+        user = operand
+        scope = _utils.StreamScope(stream, self.device)
+        with scope:
+            operand = _utils.as_ember(operand)
         ndim = operand.ndim
         if ndim == 0:
             raise ValueError("The tensor is 0-D (i.e. a scalar). FFT does not support scalars.")
@@ -272,8 +295,8 @@ class FFT(_utils.Stateful):
         self.axes = axes
         dt = str(operand.dtype)
         if dt == "float16" or dt == "complex32":
-            raise TypeError(f"The FFT of {dt} is not supported: its result (complex32) is not a dtype of "
-                            f"{self.package}.")
+            raise TypeError(f"The FFT of {dt} is not supported: its result (complex32) is not an ember "
+                            f"dtype.")
         fft_type = options.fft_type
         if fft_type is None:
             if dt in _REAL:
@@ -314,37 +337,18 @@ class FFT(_utils.Stateful):
             st[i], acc = acc, acc * out_shape[i]
         self.result_strides = tuple(st)
 
-        # Where it runs: the operand's device unless execution names another.
-        self._execution_arg = execution
-        ex = _execution(execution)
-        op_dev = operand.device if self.package == "ember" else ember.Device("cpu")
-        if ex is None:
-            ex = ExecutionCPU() if str(op_dev) == "cpu" else ExecutionCUDA(device_id=op_dev.id)
-        self.execution = ex
-        if ex.name == "cpu":
-            self.device = ember.Device("cpu")
-        elif str(op_dev) != "cpu":
-            self.device = op_dev
-        elif _utils.default_is_cuda():
-            dev_id = ex.device_id if ex.device_id is not None else (options.device_id or 0)
-            self.device = ember.Device(f"cuda:{dev_id}")
-        else:
-            self.device = ember.Device("cpu")
-            self.logger.info("Execution 'cuda' was asked for, but ember's default device is cpu: the FFT "
-                             "runs on cpu.")
-        self.operand_device = op_dev
         self.logger.info(f"The FFT type is {fft_type}; the input dtype is {dt} and the result dtype is "
                          f"{self.result_dtype}.")
         self.logger.info(f"The FFT axes are {axes}; the operand is on {op_dev}, the FFT runs on {self.device}.")
-        with _utils.StreamScope(stream):
-            self._bind(operand)
+        with scope:
+            self._bind(user, operand)
         self.prolog = self.epilog = None
         self._planned = False
         self._last_direction = None
 
-    def _bind(self, operand):
-        self.user_operand = operand
-        self.operand = _utils.to_device(operand, self.device)
+    def _bind(self, user, view):
+        self.user_operand = user
+        self.operand = _utils.to_device(view, self.device)
 
     def _check_valid(self):
         if not self._valid:
@@ -379,7 +383,8 @@ class FFT(_utils.Stateful):
         options = _utils.check_or_create_options(FFTOptions, options, "FFT options")
         ex = _execution(execution)
         pkg = _utils.package_of(operand)
-        dev = str(operand.device) if pkg == "ember" else "cpu"
+        dev = _utils.device_name(operand)
+        operand = _utils.as_ember(operand)
         cbs = tuple(None if cb is None else (id(cb.ltoir), cb.data if isinstance(cb.data, int) else id(cb.data))
                     for cb in (_callable(prolog, "prolog"), _callable(epilog, "epilog")))
         nd = operand.ndim
@@ -447,7 +452,7 @@ class FFT(_utils.Stateful):
         # created host stream frees an array's memory at once while kernels
         # queued on it may still read it (docs/nvmath.md).
         keep = []
-        with _utils.StreamScope(stream):
+        with _utils.StreamScope(stream, self.device):
             x = self.operand
             if self.prolog is not None:
                 x = _run_callback(self.prolog, x, self.device, self.operand_dtype)
@@ -464,19 +469,13 @@ class FFT(_utils.Stateful):
                 r = _run_callback(self.epilog, r, self.device, self.result_dtype)
             if self.inplace:
                 self.operand[...] = r
-                user = self.user_operand
-                if self.package == "numpy":
-                    if not _utils.is_view_of(self.operand, user):
-                        import numpy as np
-                        np.copyto(user, ember.asnumpy(self.operand))
-                elif self.operand is not user:
-                    user[...] = ember.asarray(self.operand, device=user.device)
-                result = user
+                _utils.write_back(self.operand, self.user_operand)
+                result = self.user_operand
             else:
                 result = _utils.to_package(r, self.package, self.operand_device)
             # nvmath blocks for host operands and host execution; GPU work on
             # GPU operands is left running unless blocking=True.
-            if self.options.blocking is True or self.package == "numpy" or str(self.device) == "cpu":
+            if self.options.blocking is True or str(self.operand_device) == "cpu" or str(self.device) == "cpu":
                 ember.cuda.get_current_stream().synchronize()
         return result
 
@@ -491,19 +490,21 @@ class FFT(_utils.Stateful):
         pkg = _utils.package_of(operand)
         if pkg != self.package:
             raise TypeError(f"The new operand's package ({pkg}) must be the original one's ({self.package}).")
-        if str(operand.dtype) != self.operand_dtype:
-            raise ValueError(f"The new operand's dtype ({operand.dtype}) must be the original one's "
-                             f"({self.operand_dtype}).")
-        if tuple(operand.shape) != self.shape:
-            raise ValueError(f"The new operand's shape {tuple(operand.shape)} must be the original one's "
-                             f"{self.shape}.")
-        if tuple(operand.strides) != self.strides:
-            raise ValueError(f"The new operand's strides {tuple(operand.strides)} must be the original "
-                             f"one's {self.strides}.")
-        if pkg == "ember" and operand.device != self.operand_device:
-            raise ValueError(f"The new operand is on {operand.device}; the original was on {self.operand_device}.")
-        with _utils.StreamScope(stream):
-            self._bind(operand)
+        dev = _utils.device_name(operand)
+        if dev != str(self.operand_device):
+            raise ValueError(f"The new operand is on {dev}; the original was on {self.operand_device}.")
+        with _utils.StreamScope(stream, self.device):
+            view = _utils.as_ember(operand)
+            if str(view.dtype) != self.operand_dtype:
+                raise ValueError(f"The new operand's dtype ({view.dtype}) must be the original one's "
+                                 f"({self.operand_dtype}).")
+            if tuple(view.shape) != self.shape:
+                raise ValueError(f"The new operand's shape {tuple(view.shape)} must be the original one's "
+                                 f"{self.shape}.")
+            if tuple(view.strides) != self.strides:
+                raise ValueError(f"The new operand's strides {tuple(view.strides)} must be the original "
+                                 f"one's {self.strides}.")
+            self._bind(operand, view)
         self.logger.info("The operand has been reset.")
 
     def reset_operand_unchecked(self, operand, *, stream=None):
@@ -527,7 +528,7 @@ def _fft(x, *, axes=None, direction=None, options=None, execution=None, prolog=N
 
 def _dtype_of(x):
     _utils.package_of(x)
-    return x.dtype
+    return _utils.as_ember(x).dtype
 
 
 def fft(operand, *, axes=None, direction=FFTDirection.FORWARD, options=None, execution=None, prolog=None,
@@ -548,7 +549,8 @@ def ifft(operand, *, axes=None, direction=FFTDirection.INVERSE, options=None, ex
 def rfft(operand, *, axes=None, options=None, execution=None, prolog=None, epilog=None, stream=None):
     """The forward real-to-complex FFT; the last axis of axes becomes n // 2 + 1 long."""
     if str(_dtype_of(operand)).startswith("complex"):
-        raise RuntimeError(f"rfft expects a real input, but got {operand.dtype}; use fft for complex input.")
+        raise RuntimeError(f"rfft expects a real input, but got {_dtype_of(operand)}; use fft for complex "
+                           f"input.")
     return _fft(operand, axes=axes, options=options, execution=execution, prolog=prolog, epilog=epilog,
                 stream=stream, check_dtype="real")
 

@@ -173,11 +173,31 @@ class Matmul(_utils.Stateful):
         users = [a, b] + ([c] if c is not None else [])
         names = ["A", "B", "C"][:len(users)]
         self.package = _utils.same_package(users, [f"operand {n}" for n in names])
-        for x, n in zip(users, names):
+        op_dev = ember.Device(_utils.common_device(users))
+        ex = _execution(execution)
+        if ex is None:
+            self.device = op_dev
+        elif ex.name == "cpu":
+            self.device = ember.Device("cpu")
+        elif str(op_dev) != "cpu":
+            self.device = op_dev
+        elif _utils.default_is_cuda():
+            self.device = ember.Device(f"cuda:{ex.device_id or 0}")
+        else:
+            self.device = ember.Device("cpu")
+            self.logger.info("Execution 'cuda' was asked for, but ember's default device is cpu: the product "
+                             "runs on cpu.")
+        self.operand_device = op_dev
+        scope = _utils.StreamScope(stream, self.device)
+        with scope:
+            a, b, *rest = [_utils.as_ember(x, f"operand {n}") for x, n in zip(users, names)]
+        c = rest[0] if rest else None
+        views = [a, b] + rest
+        for x, n in zip(views, names):
             if str(x.dtype) not in _SUPPORTED:
                 raise ValueError(f"The dtype of operand {n} ({x.dtype}) is not supported; ember.nvmath.linalg."
                                  f"matmul multiplies {', '.join(_SUPPORTED)}.")
-        if len({str(x.dtype) for x in users}) > 1:
+        if len({str(x.dtype) for x in views}) > 1:
             raise ValueError("Unsupported combination of dtypes: A ({}), B ({}) and C ({}) must all have the "
                              "same dtype.".format(a.dtype, b.dtype, getattr(c, "dtype", None)))
         self.dtype = str(a.dtype)
@@ -217,28 +237,10 @@ class Matmul(_utils.Stateful):
         self.M, self.N, self.K, self.batch_shape, self.result_shape = _mm_traits(
             shapes[0], shapes[1], tuple(c.shape) if c is not None else None, options.inplace)
 
-        ex = _execution(execution)
-        op_dev = users[0].device if self.package == "ember" else ember.Device("cpu")
-        if self.package == "ember" and len({str(x.device) for x in users}) > 1:
-            devs = sorted({str(x.device) for x in users})
-            raise ValueError(f"The operands must be on one device; they are on {devs}.")
-        if ex is None:
-            self.device = op_dev
-        elif ex.name == "cpu":
-            self.device = ember.Device("cpu")
-        elif str(op_dev) != "cpu":
-            self.device = op_dev
-        elif _utils.default_is_cuda():
-            self.device = ember.Device(f"cuda:{ex.device_id or 0}")
-        else:
-            self.device = ember.Device("cpu")
-            self.logger.info("Execution 'cuda' was asked for, but ember's default device is cpu: the product "
-                             "runs on cpu.")
-        self.operand_device = op_dev
-        self._spec = [(str(x.dtype), tuple(x.shape)) for x in users]
+        self._spec = [(str(x.dtype), tuple(x.shape)) for x in views]
         self.user_operands = users
-        with _utils.StreamScope(stream):
-            self.operands = [_utils.to_device(x, self.device) for x in users]
+        with scope:
+            self.operands = [_utils.to_device(x, self.device) for x in views]
         self._planned = False
         self.logger.info(f"Generic matmul: A {GeneralMatrixQualifier.to_string(q[0])}, "
                          f"B {GeneralMatrixQualifier.to_string(q[1])}; runs on {self.device}.")
@@ -286,13 +288,13 @@ class Matmul(_utils.Stateful):
     def execute(self, *, stream=None):
         self._check("Execution")
         keep = []
-        with _utils.StreamScope(stream):
+        with _utils.StreamScope(stream, self.device):
             d = self._compute(keep)
             result = _utils.deliver(d, self.options.inplace, self.operands,
                                     self.user_operands, self.package, self.operand_device)
             # nvmath blocks for host operands and host execution; GPU work on
             # GPU operands is left running unless blocking=True.
-            if self.options.blocking is True or self.package == "numpy" or str(self.device) == "cpu":
+            if self.options.blocking is True or str(self.operand_device) == "cpu" or str(self.device) == "cpu":
                 ember.cuda.get_current_stream().synchronize()
         return result
 
@@ -312,20 +314,25 @@ class Matmul(_utils.Stateful):
         if beta is not None and self.num_operands == 3:
             self.beta = _scalar(beta, self.dtype, "beta")
         users = list(self.user_operands) if self.user_operands is not None else [None] * self.num_operands
-        for i, (x, n) in enumerate(zip((a, b, c), "ABC")):
-            if x is None or i >= self.num_operands:
-                continue
-            pkg = _utils.package_of(x, f"operand {n}")
-            if pkg != self.package:
-                raise TypeError(f"The operand {n} must belong to the package {self.package}; it is {pkg}.")
-            dt, shape = self._spec[i]
-            if str(x.dtype) != dt or tuple(x.shape) != shape:
-                raise ValueError(f"The new operand {n} (shape {tuple(x.shape)}, dtype {x.dtype}) must match the "
-                                 f"original one (shape {shape}, dtype {dt}).")
-            users[i] = x
-        self.user_operands = users
-        with _utils.StreamScope(stream):
-            self.operands = [_utils.to_device(x, self.device) for x in users]
+        with _utils.StreamScope(stream, self.device):
+            for i, (x, n) in enumerate(zip((a, b, c), "ABC")):
+                if x is None or i >= self.num_operands:
+                    continue
+                pkg = _utils.package_of(x, f"operand {n}")
+                if pkg != self.package:
+                    raise TypeError(f"The operand {n} must belong to the package {self.package}; it is {pkg}.")
+                dev = _utils.device_name(x)
+                if dev != str(self.operand_device):
+                    raise ValueError(f"The new operand {n} is on {dev}; the original operands are on "
+                                     f"{self.operand_device}.")
+                v = _utils.as_ember(x, f"operand {n}")
+                dt, shape = self._spec[i]
+                if str(v.dtype) != dt or tuple(v.shape) != shape:
+                    raise ValueError(f"The new operand {n} (shape {tuple(v.shape)}, dtype {v.dtype}) must match "
+                                     f"the original one (shape {shape}, dtype {dt}).")
+                users[i] = x
+            self.user_operands = users
+            self.operands = [_utils.to_device(_utils.as_ember(x), self.device) for x in users]
 
     def free(self):
         self.operands = self.user_operands = None

@@ -182,12 +182,27 @@ class Matmul(_utils.Stateful):
         names = ["A", "B"] + (["C"] if c is not None else [])
         users = [a, b] + ([c] if c is not None else [])
         self.package = _utils.same_package(users, [f"operand {n}" for n in names])
-        for x, n in zip(users, names):
+        # The execution device: the operands' own; a host operand of another
+        # package (NumPy, a torch cpu tensor) runs on a GPU (options.device_id)
+        # when ember runs on one, as nvmath copies host operands to the GPU,
+        # else on ember's cpu device.
+        op_dev = _utils.common_device(users)
+        self.operand_device = ember.Device(op_dev)
+        if self.package != "ember" and op_dev == "cpu":
+            self.device = ember.Device(f"cuda:{options.device_id}" if _utils.default_is_cuda() else "cpu")
+        else:
+            self.device = self.operand_device
+        scope = _utils.StreamScope(stream, self.device)
+        with scope:
+            views = [_utils.as_ember(x, f"operand {n}") for x, n in zip(users, names)]
+        for x, n in zip(views, names):
             if _dtype_name(x) not in _SUPPORTED:
                 raise ValueError(f"The dtype of operand {n} ({x.dtype}) is not supported; ember.nvmath "
                                  f"multiplies {', '.join(_SUPPORTED)}.")
             if any(s == 0 for s in x.shape):
                 raise ValueError(f"The extents of operand {n} must be positive; its shape is {tuple(x.shape)}.")
+        a, b = views[0], views[1]
+        c = views[2] if c is not None else None
         if _dtype_name(a) != _dtype_name(b):
             raise ValueError(f"Unsupported combination of dtypes for operands A {a.dtype} and B {b.dtype}: "
                              f"they must be the same.")
@@ -205,18 +220,8 @@ class Matmul(_utils.Stateful):
         self.traits = _mm_traits(a.shape, b.shape, c.shape if c is not None else None, self.inplace)
         self.M, self.N, self.K, self.batch_shape, self.result_shape = self.traits
 
-        # The execution device: an ember operand's own; a NumPy operand's is
-        # a GPU (options.device_id) when ember runs on one, as nvmath copies
-        # host operands to the GPU, else ember's cpu device.
-        if self.package == "ember":
-            devs = {str(x.device) for x in users}
-            if len(devs) > 1:
-                raise ValueError(f"The operands must be on one device; they are on {sorted(devs)}.")
-            self.device = users[0].device
-        else:
-            self.device = ember.Device(f"cuda:{options.device_id}" if _utils.default_is_cuda() else "cpu")
-        self.memory_space = "cpu" if self.package == "numpy" else str(self.device).split(":")[0]
-        self.blocking = options.blocking is True or self.package == "numpy" or str(self.device) == "cpu"
+        self.memory_space = "cpu" if op_dev == "cpu" else "cuda"
+        self.blocking = options.blocking is True or op_dev == "cpu" or str(self.device) == "cpu"
         self.logger.info("= SPECIFICATION PHASE =")
         self.logger.info(f"The data type of operand A is '{a.dtype}', and that of operand B is '{b.dtype}'.")
         self.logger.info(f"The operands' package is {self.package}; the execution device is {self.device}.")
@@ -259,8 +264,10 @@ class Matmul(_utils.Stateful):
         self.alpha = _scalar(1 if alpha is None else alpha, self.dtype, "alpha")
         self.beta = _scalar(beta, self.dtype, "beta") if c is not None else None
 
-        with _utils.StreamScope(stream):
-            self._set_operands(users)
+        self._spec = [(_dtype_name(x), tuple(x.shape)) for x in views]
+        self.user_operands = users
+        with scope:
+            self.operands = [_utils.to_device(x, self.device) for x in views]
         self.epilog = None
         self.epilog_operands = {}
         self._algorithms = None
@@ -280,17 +287,13 @@ class Matmul(_utils.Stateful):
             raise RuntimeError(f"{what} cannot be performed while the operands are unset (reset_operands() "
                                f"was called without operands); give them with reset_operands(a, b, ...).")
 
-    def _set_operands(self, users):
-        self._spec = [(_dtype_name(x), tuple(x.shape)) for x in users]
-        self.user_operands = list(users)
-        self.operands = [_utils.to_device(x, self.device) for x in users]
-
     # -- planning -----------------------------------------------------
     def _epilog_input(self, name, x):
         pkg = _utils.package_of(x, f"epilog input '{name}'")
         if pkg != self.package:
             raise TypeError(f"The epilog input '{name}' ({pkg}) must belong to the operands' package "
                             f"({self.package}).")
+        x = _utils.as_ember(x, f"epilog input '{name}'")
         shape = tuple(x.shape)
         if name == "bias":
             ok = (shape == (self.M,) or (len(shape) >= 2 and shape[-2:] == (self.M, 1)
@@ -346,7 +349,8 @@ class Matmul(_utils.Stateful):
         if epilog not in (None, E.DEFAULT) and self.K == 1 and spec[2] is not None:
             raise ValueError(f"K=1 is not supported for the {epilog.name} epilog.")
         required = ["bias"] if spec[0] else ([spec[2]] if spec[2] else [])
-        self._set_epilog_inputs(epilog_inputs, required)
+        with _utils.StreamScope(stream, self.device):
+            self._set_epilog_inputs(epilog_inputs, required)
         self.logger.info(f"The epilog is {epilog.name if epilog is not None else None}.")
         if algorithms is not None:
             algorithms = list(algorithms)
@@ -432,11 +436,11 @@ class Matmul(_utils.Stateful):
             raise ValueError("The algorithm given to execute() must be one of those plan() returned.")
         self.logger.info("= EXECUTION PHASE =")
         keep = []
-        with _utils.StreamScope(stream):
+        with _utils.StreamScope(stream, self.device):
             d, aux = self._compute(keep)
             result = _utils.deliver(d, self.inplace, self.operands, self.user_operands,
-                                    self.package, self.device)
-            aux = {k: _utils.to_package(v, self.package, self.device) for k, v in aux.items()}
+                                    self.package, self.operand_device)
+            aux = {k: _utils.to_package(v, self.package, self.operand_device) for k, v in aux.items()}
             if self.blocking:   # host operands or host execution, as nvmath
                 ember.cuda.get_current_stream().synchronize()
         ep = self.epilog if self.epilog is not None else E.DEFAULT
@@ -450,7 +454,7 @@ class Matmul(_utils.Stateful):
         if not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations must be a positive int; got {iterations!r}.")
         self.logger.info("= AUTOTUNING PHASE =")
-        with _utils.StreamScope(stream):
+        with _utils.StreamScope(stream, self.device):
             for alg in self._algorithms:
                 times = []
                 for _ in range(iterations):
@@ -494,22 +498,25 @@ class Matmul(_utils.Stateful):
             else:
                 self.beta = _scalar(beta, self.dtype, "beta")
         users = list(self.user_operands) if self.user_operands is not None else [None] * self.num_operands
-        with _utils.StreamScope(stream):
+        with _utils.StreamScope(stream, self.device):
             for i, (x, n) in enumerate(zip((a, b, c), "ABC")):
                 if x is None or i >= self.num_operands:
                     continue
                 pkg = _utils.package_of(x, f"operand {n}")
                 if pkg != self.package:
                     raise TypeError(f"The operand {n} must belong to the package {self.package}; it is {pkg}.")
+                dev = _utils.device_name(x)
+                if dev != str(self.operand_device):
+                    raise ValueError(f"The new operand {n} is on {dev}; the original operands are on "
+                                     f"{self.operand_device}.")
+                v = _utils.as_ember(x, f"operand {n}")
                 dt, shape = self._spec[i]
-                if _dtype_name(x) != dt or tuple(x.shape) != shape:
-                    raise ValueError(f"The new operand {n} (shape {tuple(x.shape)}, dtype {x.dtype}) must "
+                if _dtype_name(v) != dt or tuple(v.shape) != shape:
+                    raise ValueError(f"The new operand {n} (shape {tuple(v.shape)}, dtype {v.dtype}) must "
                                      f"match the original one (shape {shape}, dtype {dt}).")
-                if self.package == "ember" and x.device != self.device:
-                    raise ValueError(f"The new operand {n} is on {x.device}; the Matmul runs on {self.device}.")
                 users[i] = x
             self.user_operands = users
-            self.operands = [_utils.to_device(x, self.device) for x in users]
+            self.operands = [_utils.to_device(_utils.as_ember(x), self.device) for x in users]
             spec = _EPILOGS[self.epilog if self.epilog is not None else E.DEFAULT]
             required = ["bias"] if spec[0] else ([spec[2]] if spec[2] else [])
             if epilog_inputs is None and required and not self.epilog_operands:
