@@ -639,3 +639,149 @@ def test_polynomial_errors(device):
         P(E([1.0], device)) // P(E([0.0], device))
     with pytest.raises(ValueError, match="deg must be non-negative"):
         P.basis(-1)
+
+
+# ---- Chebyshev and Legendre ----------------------------------------------------
+
+import numpy.polynomial.chebyshev as NC  # noqa: E402
+import numpy.polynomial.legendre as NL  # noqa: E402
+import ember.polynomial.chebyshev as EC  # noqa: E402
+import ember.polynomial.legendre as EL  # noqa: E402
+
+BASES = [pytest.param((EC, NC, "cheb", ember.polynomial.Chebyshev,
+                       np.polynomial.Chebyshev), id="chebyshev"),
+         pytest.param((EL, NL, "leg", ember.polynomial.Legendre,
+                       np.polynomial.Legendre), id="legendre")]
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_ortho_eval_vander(device, basis):
+    em, nm, p = basis[:3]
+    rng = np.random.default_rng(11)
+    c, x = rng.standard_normal(7), np.linspace(-1.5, 1.5, 9)
+    val, nval = getattr(em, p + "val"), getattr(nm, p + "val")
+    close(val(E(x, device), E(c, device)), nval(x, c), device)
+    close(val(E(x + 0.5j, device), E(c - 1j, device)), nval(x + 0.5j, c - 1j), device)
+    close(val(E(x, device), E(c[:1], device)), nval(x, c[:1]), device)
+    close(val(E(x, device), E([1, 2, 3], device)), nval(x, [1, 2, 3]), device)
+    c32 = c.astype(np.float32)
+    close(val(1.5, E(c32, device)), np.asarray(nval(1.5, c32)), device, rtol=1e-5)
+    cc = rng.standard_normal((5, 2, 3))
+    close(val(E(x[:4], device), E(cc, device)), nval(x[:4], cc), device)
+    xx = rng.standard_normal((2, 3))
+    close(val(E(xx, device), E(cc, device), tensor=False), nval(xx, cc, tensor=False),
+          device)
+    for deg in (0, 1, 5):
+        close(getattr(em, p + "vander")(E(x, device), deg),
+              getattr(nm, p + "vander")(x, deg), device)
+    close(getattr(em, p + "vander2d")(E(x, device), E(x, device), [2, 3]),
+          getattr(nm, p + "vander2d")(x, x, [2, 3]), device)
+    close(getattr(em, p + "val2d")(E(x, device), E(x, device), E(cc[:, :, 0], device)),
+          getattr(nm, p + "val2d")(x, x, cc[:, :, 0]), device)
+    close(getattr(em, p + "grid2d")(E(x[:2], device), E(x, device), E(cc[:, :, 0], device)),
+          getattr(nm, p + "grid2d")(x[:2], x, cc[:, :, 0]), device)
+
+
+@pytest.mark.parametrize("basis", BASES)
+@pytest.mark.parametrize("a,b", [([1.0, 2.0, 3.0, -1.0, 0.5, 2.0], [0.5, -1.0, 2.0]),
+                                 ([1.0, 2.0], [3.0, 4.0, 5.0]), ([2.0, 1.0], [4.0]),
+                                 ([1j, 2.0, 1.0], [1.0, 1.0])])
+def test_ortho_arithmetic(device, basis, a, b):
+    em, nm, p = basis[:3]
+    for op in ("add", "sub", "mul"):
+        close(getattr(em, p + op)(E(a, device), E(b, device)),
+              getattr(nm, p + op)(a, b), device, rtol=1e-9, atol=1e-12)
+    q, r = getattr(em, p + "div")(E(a, device), E(b, device))
+    wq, wr = getattr(nm, p + "div")(a, b)
+    close(q, wq, device, rtol=1e-9, atol=1e-12)
+    close(r, wr, device, rtol=1e-9, atol=1e-12)
+    close(getattr(em, p + "mulx")(E(a, device)), getattr(nm, p + "mulx")(a), device)
+    for n in (0, 1, 3):
+        close(getattr(em, p + "pow")(E(b, device), n), getattr(nm, p + "pow")(b, n),
+              device, rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match="Power is too large"):
+        getattr(em, p + "pow")(E(b, device), 17)
+    with pytest.raises(ZeroDivisionError):
+        getattr(em, p + "div")(E(a, device), E([0.0], device))
+
+
+@pytest.mark.parametrize("basis", BASES)
+@pytest.mark.parametrize("m", [0, 1, 2, 3, 8])
+def test_ortho_calculus(device, basis, m):
+    em, nm, p = basis[:3]
+    rng = np.random.default_rng(m)
+    c, cc = rng.standard_normal(7), rng.standard_normal((5, 2, 3))
+    der, nder = getattr(em, p + "der"), getattr(nm, p + "der")
+    itg, nitg = getattr(em, p + "int"), getattr(nm, p + "int")
+    for kw in ({}, {"scl": 1.5}):
+        close(der(E(c, device), m, **kw), nder(c, m, **kw), device)
+    close(der(E(cc, device), m, axis=1), nder(cc, m, axis=1), device)
+    for kw in ({}, {"k": [1.0] * m, "lbnd": 0.3, "scl": 2.0}):
+        close(itg(E(c, device), m, **kw), nitg(c, m, **kw), device)
+    close(itg(E(cc, device), m, axis=2), nitg(cc, m, axis=2), device)
+    close(itg(E([0.0], device), m, k=list(range(m))), nitg([0.0], m, k=list(range(m))),
+          device)
+    with pytest.raises(ValueError, match="order of derivation"):
+        der(E(c, device), -1)
+    with pytest.raises(ValueError, match="Too many integration constants"):
+        itg(E(c, device), 1, k=[1, 2])
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_ortho_roots_fit(device, basis):
+    em, nm, p = basis[:3]
+    for c in ([0.3, -1.2, 0.5, 2.0, 1.0], [1.0, 0.0, 1.0], [2.0, 4.0], [3.0],
+              [1j, 0.5, 2.0]):
+        got, want = getattr(em, p + "roots")(E(c, device)), getattr(nm, p + "roots")(c)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(ember.asnumpy(got), want, rtol=1e-8, atol=1e-10)
+        if len(c) > 1:
+            close(getattr(em, p + "companion")(E(c, device)),
+                  getattr(nm, p + "companion")(c), device)
+    for r in ([0.1, 0.5, -0.3, 2.0], [1j, -1j, 0.5], [], [2, 2]):
+        close(getattr(em, p + "fromroots")(E(r, device)), getattr(nm, p + "fromroots")(r),
+              device, rtol=1e-9, atol=1e-12)
+    x = np.linspace(-1, 1, 30)
+    y = np.stack([np.exp(x), np.cos(3 * x)], axis=1)
+    for deg in (5, [0, 2, 4]):
+        close(getattr(em, p + "fit")(E(x, device), E(y, device), deg, w=E(x * 0 + 2, device)),
+              getattr(nm, p + "fit")(x, y, deg, w=x * 0 + 2), device, rtol=1e-8, atol=1e-10)
+    with pytest.warns(RankWarning, match="The fit may be poorly conditioned"):
+        getattr(em, p + "fit")(E([0.0, 1.0], device), E([1.0, 2.0], device), 4)
+    close(getattr(em, p + "line")(E(np.float64(2.0), device), E(np.float64(3.0), device)),
+          getattr(nm, p + "line")(2.0, 3.0), device)
+    close(getattr(em, p + "trim")(E([1.0, 1e-5, 0.0], device), 1e-4),
+          getattr(nm, p + "trim")([1.0, 1e-5, 0.0], 1e-4), device)
+    for name in ("zero", "one", "x", "domain"):
+        assert (ember.asnumpy(getattr(em, p + name)).tolist() ==
+                getattr(nm, p + name).tolist())
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_ortho_class(device, basis):
+    K, NK = basis[3:]
+    rng = np.random.default_rng(5)
+    c, c2 = rng.standard_normal(6), rng.standard_normal(3)
+    a, b = K(E(c, device), domain=[0, 3]), NK(c, domain=[0, 3])
+    s, t = K(E(c2, device), domain=[0, 3]), NK(c2, domain=[0, 3])
+    assert repr(a) == repr(b) and str(a) == str(b)
+    assert format(a, "ascii") == format(b, "ascii")
+    for got, want in [(a + s, b + t), (a - s, b - t), (a * s, b * t), (a // s, b // t),
+                      (a % s, b % t), (s ** 2, t ** 2), (a.deriv(2), b.deriv(2)),
+                      (a.integ(2, lbnd=1), b.integ(2, lbnd=1)),
+                      (a.convert(), b.convert()),
+                      (K.fromroots(E([0.5, 2.0], device)), NK.fromroots([0.5, 2.0])),
+                      (K.identity(domain=[1, 2]), NK.identity(domain=[1, 2]))]:
+        _same_series(got, want, device, rtol=1e-8)
+    close(a(E(XS, device)), b(XS), device)
+    close_roots(a.roots(), b.roots(), device)
+    conv = a.convert(kind=ember.polynomial.Polynomial)
+    wconv = b.convert(kind=np.polynomial.Polynomial)
+    _same_series(conv, wconv, device, rtol=1e-8)
+    back = ember.polynomial.Polynomial(E(c, device)).convert(kind=K)
+    _same_series(back, np.polynomial.Polynomial(c).convert(kind=NK), device, rtol=1e-8)
+    x = np.linspace(0, 3, 40)
+    y = np.exp(-x)
+    _same_series(K.fit(E(x, device), E(y, device), 5), NK.fit(x, y, 5), device, rtol=1e-7)
+    with pytest.raises(TypeError, match="Polynomial types differ"):
+        a + ember.polynomial.Polynomial(E(c, device), domain=[0, 3])

@@ -229,7 +229,7 @@ def polyvander(x, deg):
     return _e.concatenate((ones, _e.cumprod(reps, axis=-1)), axis=-1)
 
 
-def _vander_nd_flat(points, degrees):
+def _vander_nd_flat(points, degrees, vander_f=None):
     if len(points) != len(degrees):
         raise ValueError(f"Expected {len(points)} dimensions of degrees, got "
                          f"{len(degrees)}")
@@ -239,7 +239,7 @@ def _vander_nd_flat(points, degrees):
     n = len(pts)
     v = None
     for i, (p, d) in enumerate(zip(pts, degrees)):
-        vi = polyvander(p.astype(dt), d)
+        vi = (vander_f or polyvander)(p.astype(dt), d)
         vi = vi.reshape(vi.shape[:-1] + (1,) * i + (vi.shape[-1],) +
                         (1,) * (n - 1 - i))
         v = vi if v is None else v * vi

@@ -1,0 +1,192 @@
+"""numpy.polynomial.chebyshev over ember arrays: Chebyshev series of the
+first kind (c[k] multiplies T_k), and the Chebyshev class. chebval is
+one Clenshaw kernel (ember/_api/horner.py); products go through the
+z-series convolution NumPy uses; quotients, series from roots,
+derivatives and integrals are _ortho.py's array forms of NumPy's loops."""
+import ember as _e
+from ember._api._util import as_array, device_of, real_dtype
+from ember._api.horner import horner
+from ember.polynomial import _ortho
+from ember.polynomial import polyutils as pu
+from ember.polynomial._polybase import PolyBase
+
+__all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline",
+           "chebadd", "chebsub", "chebmulx", "chebmul", "chebdiv", "chebpow",
+           "chebval", "chebder", "chebint", "chebfromroots", "chebvander",
+           "chebfit", "chebtrim", "chebroots", "chebcompanion", "chebval2d",
+           "chebgrid2d", "chebvander2d", "Chebyshev"]
+
+chebtrim = pu.trimcoef
+chebdomain = _e.asarray([-1.0, 1.0])
+chebzero = _e.asarray([0])
+chebone = _e.asarray([1])
+chebx = _e.asarray([0, 1])
+chebline = _ortho.line
+
+
+def _inexact(c):
+    c = _e.atleast_1d(as_array(c, device_of(c)))
+    return c.astype(_e.float64) if c.dtype.kind in "biu" else c
+
+
+def chebval(x, c, tensor=True):
+    """The Chebyshev series c at x (NumPy's shapes: see polyval); one
+    Clenshaw kernel. A series object x gives the composition."""
+    c = _inexact(c)
+    if isinstance(x, PolyBase):
+        x2 = 2 * x
+        c0 = x * 0 + c[-2] if c.shape[0] > 1 else x * 0 + c[0]
+        c1 = x * 0 + c[-1] if c.shape[0] > 1 else x * 0
+        for i in range(3, c.shape[0] + 1):
+            c0, c1 = -c1 + c[-i], c1 * x2 + c0
+        return c0 + c1 * x
+    dt = _e.result_type(x if isinstance(x, (int, float, complex, _e.ndarray))
+                        else as_array(x, c.device), c)
+    xa = as_array(x, c.device)
+    return horner(c, xa.astype(dt, copy=False), dt, tensor, basis="chebyshev")
+
+
+def chebvander(x, deg):
+    """T_0(x) .. T_deg(x) along a new last axis (the recurrence
+    T_i = 2x T_{i-1} - T_{i-2}, one step a degree as NumPy's)."""
+    return _ortho.vander(x, deg, lambda x: x,
+                         lambda i, b1, b2, x: b1 * (2 * x) - b2)
+
+
+def chebadd(c1, c2):
+    return pu._add(c1, c2)
+
+
+def chebsub(c1, c2):
+    return pu._sub(c1, c2)
+
+
+def chebmulx(c):
+    """c times x: x T_i = (T_{i+1} + T_{i-1}) / 2."""
+    return _ortho.mulx_terms(c, 0.5, 0.5)
+
+
+def _to_z(c):
+    # c as the symmetric z-series sum c_k (z**k + z**-k) / 2
+    half = c / 2
+    return _e.concatenate((_e.flip(half[1:]), half[:1] * 2, half[1:]))
+
+
+def _from_z(z):
+    n = (z.shape[0] + 1) // 2
+    c = z[n - 1:]
+    return _e.concatenate((c[:1], c[1:] * 2))
+
+
+def chebmul(c1, c2):
+    """The product, by convolving the series' z-series (NumPy's way)."""
+    [c1, c2] = pu.as_series([c1, c2])
+    return pu.trimseq(_from_z(_e.convolve(_to_z(c1), _to_z(c2))))
+
+
+def chebdiv(c1, c2):
+    """(quotient, remainder); ZeroDivisionError for the zero series."""
+    return _ortho.div(chebval, chebvander, c1, c2)
+
+
+def chebpow(c, pow, maxpower=16):
+    return pu._pow(chebmul, c, pow, maxpower)
+
+
+def _der_step(c):
+    n = c.shape[0] - 1
+    j = _e.arange(1, n + 1, dtype=real_dtype(c.dtype), device=c.device)
+    s = _ortho.skip_cumsum(c[1:] * _ortho.column(2 * j, c.ndim))
+    return _e.concatenate((s[:1] / 2, s[1:]))
+
+
+def chebder(c, m=1, scl=1, axis=0):
+    """The m-th derivative along axis, each step times scl."""
+    return _ortho.deriv(c, m, scl, axis, _der_step)
+
+
+def _int_step(c):
+    n = c.shape[0]
+    rt = real_dtype(c.dtype)
+    tmp = _e.zeros((n + 1,) + c.shape[1:], dtype=c.dtype, device=c.device)
+    tmp[1] = c[0]
+    if n > 1:
+        j = _e.arange(1, n, dtype=rt, device=c.device)
+        tmp[2:] = c[1:] / _ortho.column(2 * (j + 1), c.ndim)
+        if n > 2:
+            tmp[1:n - 1] = tmp[1:n - 1] - c[2:] / _ortho.column(2 * (j[1:] - 1),
+                                                               c.ndim)
+    return tmp
+
+
+def chebint(c, m=1, k=[], lbnd=0, scl=1, axis=0):
+    """The m-th integral along axis (constants k, zero at lbnd, times scl)."""
+    return _ortho.integ(c, m, k, lbnd, scl, axis, _int_step, chebval)
+
+
+def chebcompanion(c):
+    """The scaled companion matrix (symmetric for a T_n), as NumPy's."""
+    [c] = pu.as_series([c])
+    n = c.shape[0] - 1
+    if n < 1:
+        raise ValueError("Series must have maximum degree of at least 1.")
+    if n == 1:
+        return (-c[0] / c[1]).reshape(1, 1)
+    dev, dt = c.device, c.dtype
+    half = 0.5 ** 0.5
+    scl = _e.asarray([1.0] + [half] * (n - 1), device=dev)
+    top = _e.asarray([half] + [0.5] * (n - 2), device=dev)
+    mat = (_e.diag(top, 1) + _e.diag(top, -1)).astype(dt)
+    last = (c[:-1] / c[-1]) * (scl / scl[-1]) * .5
+    return _e.concatenate((mat[:, :-1], (mat[:, -1] - last)[:, None]), axis=1)
+
+
+def chebroots(c):
+    """The roots, sorted (real when c is and every root is)."""
+    return _ortho.roots(chebcompanion, c)
+
+
+def chebfromroots(roots):
+    """The Chebyshev series of prod(x - r)."""
+    return _ortho.fromroots(chebvander, as_array(roots, device_of(roots)))
+
+
+def chebfit(x, y, deg, rcond=None, full=False, w=None):
+    """Least-squares Chebyshev series (see polyfit)."""
+    return pu._fit(chebvander, x, y, deg, rcond, full, w)
+
+
+def chebval2d(x, y, c):
+    from ember.polynomial.polynomial import _valnd
+    return _valnd(chebval, c, x, y)
+
+
+def chebgrid2d(x, y, c):
+    for xi in (x, y):
+        c = chebval(xi, c)
+    return c
+
+
+def chebvander2d(x, y, deg):
+    from ember.polynomial.polynomial import _vander_nd_flat
+    return _vander_nd_flat((x, y), deg, chebvander)
+
+
+class Chebyshev(PolyBase):
+    """A Chebyshev series, numpy.polynomial.Chebyshev's interface over
+    ember arrays."""
+    _add = staticmethod(chebadd)
+    _sub = staticmethod(chebsub)
+    _mul = staticmethod(chebmul)
+    _div = staticmethod(chebdiv)
+    _pow = staticmethod(chebpow)
+    _val = staticmethod(chebval)
+    _int = staticmethod(chebint)
+    _der = staticmethod(chebder)
+    _fit = staticmethod(chebfit)
+    _line = staticmethod(chebline)
+    _roots = staticmethod(chebroots)
+    _fromroots = staticmethod(chebfromroots)
+    domain = chebdomain
+    window = chebdomain
+    basis_name = "T"

@@ -1,0 +1,182 @@
+"""numpy.polynomial.legendre over ember arrays: Legendre series (c[k]
+multiplies P_k), and the Legendre class. legval is one Clenshaw kernel
+(ember/_api/horner.py); products, quotients and series from roots go
+through values at Chebyshev points and one solve (_ortho.py), where
+NumPy loops over the degree; derivatives and integrals are the closed
+forms of NumPy's loops."""
+import ember as _e
+from ember._api._util import as_array, device_of, real_dtype
+from ember._api.horner import horner
+from ember.polynomial import _ortho
+from ember.polynomial import polyutils as pu
+from ember.polynomial._polybase import PolyBase
+
+__all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd",
+           "legsub", "legmulx", "legmul", "legdiv", "legpow", "legval",
+           "legder", "legint", "legfromroots", "legvander", "legfit",
+           "legtrim", "legroots", "legcompanion", "legval2d", "leggrid2d",
+           "legvander2d", "Legendre"]
+
+legtrim = pu.trimcoef
+legdomain = _e.asarray([-1.0, 1.0])
+legzero = _e.asarray([0])
+legone = _e.asarray([1])
+legx = _e.asarray([0, 1])
+legline = _ortho.line
+
+
+def _inexact(c):
+    c = _e.atleast_1d(as_array(c, device_of(c)))
+    return c.astype(_e.float64) if c.dtype.kind in "biu" else c
+
+
+def legval(x, c, tensor=True):
+    """The Legendre series c at x (NumPy's shapes: see polyval); one
+    Clenshaw kernel. A series object x gives the composition."""
+    c = _inexact(c)
+    if isinstance(x, PolyBase):
+        n = c.shape[0]
+        if n == 1:
+            return x * 0 + c[0]
+        c0, c1, nd = x * 0 + c[-2], x * 0 + c[-1], n
+        for i in range(3, n + 1):
+            nd -= 1
+            c0, c1 = (c1 * (-(nd - 1) / nd) + c[-i],
+                      c1 * x * ((2 * nd - 1) / nd) + c0)
+        return c0 + c1 * x
+    dt = _e.result_type(x if isinstance(x, (int, float, complex, _e.ndarray))
+                        else as_array(x, c.device), c)
+    xa = as_array(x, c.device)
+    return horner(c, xa.astype(dt, copy=False), dt, tensor, basis="legendre")
+
+
+def legvander(x, deg):
+    """P_0(x) .. P_deg(x) along a new last axis (Bonnet's recurrence, one
+    step a degree as NumPy's)."""
+    return _ortho.vander(
+        x, deg, lambda x: x,
+        lambda i, b1, b2, x: (b1 * x * (2 * i - 1) - b2 * (i - 1)) / i)
+
+
+def legadd(c1, c2):
+    return pu._add(c1, c2)
+
+
+def legsub(c1, c2):
+    return pu._sub(c1, c2)
+
+
+def legmulx(c):
+    """c times x: x P_i = ((i + 1) P_{i+1} + i P_{i-1}) / (2i + 1)."""
+    [c] = pu.as_series([c])
+    i = _e.arange(1, c.shape[0], dtype=real_dtype(c.dtype), device=c.device)
+    return _ortho.mulx_terms(c, (i + 1) / (2 * i + 1), i / (2 * i + 1))
+
+
+def legmul(c1, c2):
+    """The product (through values at Chebyshev points)."""
+    return _ortho.mul(legval, legvander, c1, c2)
+
+
+def legdiv(c1, c2):
+    """(quotient, remainder); ZeroDivisionError for the zero series."""
+    return _ortho.div(legval, legvander, c1, c2)
+
+
+def legpow(c, pow, maxpower=16):
+    return pu._pow(legmul, c, pow, maxpower)
+
+
+def _der_step(c):
+    n = c.shape[0] - 1
+    k = _e.arange(n, dtype=real_dtype(c.dtype), device=c.device)
+    return _ortho.skip_cumsum(c[1:]) * _ortho.column(2 * k + 1, c.ndim)
+
+
+def legder(c, m=1, scl=1, axis=0):
+    """The m-th derivative along axis, each step times scl."""
+    return _ortho.deriv(c, m, scl, axis, _der_step)
+
+
+def _int_step(c):
+    n = c.shape[0]
+    tmp = _e.zeros((n + 1,) + c.shape[1:], dtype=c.dtype, device=c.device)
+    tmp[1] = c[0]
+    if n > 1:
+        j = _e.arange(1, n, dtype=real_dtype(c.dtype), device=c.device)
+        t = c[1:] / _ortho.column(2 * j + 1, c.ndim)
+        tmp[2:] = t
+        tmp[:n - 1] = tmp[:n - 1] - t
+    return tmp
+
+
+def legint(c, m=1, k=[], lbnd=0, scl=1, axis=0):
+    """The m-th integral along axis (constants k, zero at lbnd, times scl)."""
+    return _ortho.integ(c, m, k, lbnd, scl, axis, _int_step, legval)
+
+
+def legcompanion(c):
+    """The scaled (symmetric) companion matrix, as NumPy's."""
+    [c] = pu.as_series([c])
+    n = c.shape[0] - 1
+    if n < 1:
+        raise ValueError("Series must have maximum degree of at least 1.")
+    if n == 1:
+        return (-c[0] / c[1]).reshape(1, 1)
+    dev = c.device
+    scl = 1. / _e.sqrt(2 * _e.arange(n, dtype=_e.float64, device=dev) + 1)
+    top = _e.arange(1, n, dtype=_e.float64, device=dev) * scl[:n - 1] * scl[1:n]
+    mat = (_e.diag(top, 1) + _e.diag(top, -1)).astype(c.dtype)
+    last = (c[:-1] / c[-1]) * (scl / scl[-1]) * (n / (2 * n - 1))
+    return _e.concatenate((mat[:, :-1], (mat[:, -1] - last)[:, None]), axis=1)
+
+
+def legroots(c):
+    """The roots, sorted (real when c is and every root is)."""
+    return _ortho.roots(legcompanion, c)
+
+
+def legfromroots(roots):
+    """The Legendre series of prod(x - r)."""
+    return _ortho.fromroots(legvander, as_array(roots, device_of(roots)))
+
+
+def legfit(x, y, deg, rcond=None, full=False, w=None):
+    """Least-squares Legendre series (see polyfit)."""
+    return pu._fit(legvander, x, y, deg, rcond, full, w)
+
+
+def legval2d(x, y, c):
+    from ember.polynomial.polynomial import _valnd
+    return _valnd(legval, c, x, y)
+
+
+def leggrid2d(x, y, c):
+    for xi in (x, y):
+        c = legval(xi, c)
+    return c
+
+
+def legvander2d(x, y, deg):
+    from ember.polynomial.polynomial import _vander_nd_flat
+    return _vander_nd_flat((x, y), deg, legvander)
+
+
+class Legendre(PolyBase):
+    """A Legendre series, numpy.polynomial.Legendre's interface over ember
+    arrays."""
+    _add = staticmethod(legadd)
+    _sub = staticmethod(legsub)
+    _mul = staticmethod(legmul)
+    _div = staticmethod(legdiv)
+    _pow = staticmethod(legpow)
+    _val = staticmethod(legval)
+    _int = staticmethod(legint)
+    _der = staticmethod(legder)
+    _fit = staticmethod(legfit)
+    _line = staticmethod(legline)
+    _roots = staticmethod(legroots)
+    _fromroots = staticmethod(legfromroots)
+    domain = legdomain
+    window = legdomain
+    basis_name = "P"
