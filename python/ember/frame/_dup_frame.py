@@ -37,8 +37,8 @@ def select_mask(df, mask):
 def to_pandas(df, pd, index):
     """A pandas frame whose columns repeat labels: built column by position
     (a dict cannot hold the repeats), then given its labels."""
-    from ember.frame._pandas import column_to_pandas
-    series = [pd.Series(column_to_pandas(c), index=index, copy=False)
+    from ember.frame._pandas import column_to_pandas, held_as
+    series = [pd.Series(column_to_pandas(c), index=index, copy=False, dtype=held_as(c))
               for c in df._cols.values()]
     out = pd.concat(series, axis=1, ignore_index=True)
     out.columns = pd.Index(_dup.labels(df._cols), name=df._colname

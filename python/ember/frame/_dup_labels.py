@@ -105,8 +105,9 @@ def is_mask(key):
     import ember
     if isinstance(key, ember.ndarray) or type(key).__name__ in ("ndarray", "Series", "Index"):
         return str(getattr(key, "dtype", "")) in ("bool", "boolean")
+    import numpy as np
     return isinstance(key, list) and len(key) > 0 and \
-        all(isinstance(k, bool) or type(k).__name__ == "bool_" for k in key)
+        all(isinstance(k, (bool, np.bool_)) for k in key)
 
 
 def not_unique(name):
