@@ -415,10 +415,11 @@ def test_describe_include_and_list_values_refused(device):
                           p.describe(include="number"))
     tm.assert_frame_equal(e.describe(percentiles=[0.25, 0.5, 0.75]).to_pandas(),
                           p.describe(percentiles=[0.25, 0.5, 0.75]))
-    with pytest.raises(NotImplementedError, match="number columns only"):
-        e.describe(include="all")
-    with pytest.raises(NotImplementedError, match="lists"):
-        ef.Series([[1, 2], [3]], device=device)
+    # pandas' object table, and list values (test_frame_object.py)
+    tm.assert_frame_equal(e.describe(include="all").to_pandas(), p.describe(include="all"))
+    tm.assert_frame_equal(e[["s"]].describe().to_pandas(), p[["s"]].describe())
+    tm.assert_series_equal(ef.Series([[1, 2], [3]], device=device).to_pandas(),
+                           pd.Series([[1, 2], [3]]))
 
 
 def test_columns_name(device):

@@ -26,6 +26,16 @@ def _is_str_list(items):
         _is_null(x) or _is_nan(x) or isinstance(x, str) for x in items)
 
 
+def _is_objects(items):
+    """Whether pandas makes an object column of these cells: lists, dicts,
+    sets or tuples among them, or strings beside other values."""
+    if any(isinstance(x, (list, dict, set, tuple)) for x in items):
+        return True
+    strs = [isinstance(x, str) for x in items]
+    return any(strs) and not all(s or _is_null(x) or _is_nan(x)
+                                 for s, x in zip(strs, items))
+
+
 def repeat_scalar(value, n, dtype=None, device=None):
     """A column of n copies of a scalar: one row made, then gathered."""
     col = column_from([value], dtype=dtype, device=device)
@@ -37,6 +47,12 @@ def column_from(data, dtype=None, device=None):
     values of a Series or Index are taken as they are)."""
     import numpy as np
     want = None if dtype is None else lookup(dtype)
+    if want is not None and want.is_object:   # pandas' object column (_object_column)
+        from ember.frame import _object_column as obj
+        if isinstance(data, (Column, ember.ndarray)) or type(data).__module__.split(".")[0] \
+                in ("pandas", "ember"):
+            return astype(column_from(data, device=device), want)
+        return obj.from_objects(data, device)
     if want is not None and want.is_categorical:   # the values, then their codes
         if isinstance(data, (list, tuple)) and want.categories is None and \
                 any(_is_null(x) for x in data):
@@ -73,10 +89,10 @@ def column_from(data, dtype=None, device=None):
         col = column_from_pandas(data, device)
     elif isinstance(data, (list, tuple, range)):
         items = list(data)
-        if any(isinstance(x, (list, dict, set)) for x in items):
-            raise NotImplementedError("a column of lists, dicts or sets "
-                                      "(pandas' object column), which ember.frame does "
-                                      "not hold")
+        if _is_objects(items):   # lists, dicts, mixed kinds: pandas' object column
+            from ember.frame._object_column import from_objects
+            return from_objects(items, device) if want is None else \
+                astype(from_objects(items, device), want)
         if any(_is_time(x) for x in items):   # pandas' own scalars: pandas' units
             from ember.frame._pandas import pandas
             return column_from(pandas().Series(items), dtype, device)
@@ -112,8 +128,8 @@ def _from_numpy(arr, want, device):
             if kind == "U" or _is_str_list(items):
                 from ember.frame import _strings
                 return _strings.from_pylist(items, want or "str", device)
-            raise TypeError("ember.frame does not support the dtype 'object' "
-                            "(only columns of str)")
+            from ember.frame._object_column import from_objects
+            return from_objects(items, device)
         unit = np.datetime_data(arr.dtype)[0]
         name = ("datetime64" if kind == "M" else "timedelta64") + f"[{unit}]"
         return Column(name, ember.asarray(arr.view(np.int64), device=device))
@@ -125,6 +141,9 @@ def astype(col, dtype):
     """pandas' astype for the dtypes ember.frame holds."""
     to = lookup(dtype)
     src = col.dtype
+    if to.is_object or src.is_object:
+        from ember.frame._object_astype import astype as obj_astype
+        return obj_astype(col, to)
     if to.is_categorical or src.is_categorical:
         from ember.frame._categorical import astype as cat_astype
         return cat_astype(col, to)

@@ -14,7 +14,8 @@ _UNITS = ("s", "ms", "us", "ns")
 class Dtype:
     """name: pandas' spelling; storage: the ember dtype of the values (uint8
     bytes for strings); masked: nulls in a validity bitmap; kind: NumPy's
-    kind letter ('b', 'i', 'u', 'f', 'M', 'm') or 'U' for strings."""
+    kind letter ('b', 'i', 'u', 'f', 'M', 'm'), 'U' for strings, 'P' for
+    pandas' object columns (Python objects: _object_column.py)."""
     __slots__ = ("name", "storage", "masked", "kind")
 
     def __init__(self, name, storage, masked, kind):
@@ -38,6 +39,10 @@ class Dtype:
         return self.kind == "O"
 
     @property
+    def is_object(self):
+        return self.kind == "P"
+
+    @property
     def dtype(self):
         """The NumPy dtype of these values where NumPy has one: numbers,
         bools, datetimes and timedeltas as themselves, strings as NumPy's
@@ -50,6 +55,8 @@ class Dtype:
         import numpy as np
         if self.kind == "U":
             return np.dtypes.StringDType()
+        if self.kind == "P":
+            return np.dtype(object)
         if self.masked or self.kind == "O":
             raise AttributeError(f"the {self.name} dtype has no NumPy dtype")
         return np.dtype(self.name)
@@ -62,6 +69,8 @@ class Dtype:
         import numpy as np
         if self.kind == "U":
             return str
+        if self.kind == "P":
+            return object
         if self.kind == "O":
             raise AttributeError("a categorical dtype has no scalar type here")
         return np.dtype(self.storage if self.masked else self.name).type
@@ -102,13 +111,14 @@ for _u in _UNITS:
     _add(f"timedelta64[{_u}]", "int64", False, "m")
 _add("str", "uint8", True, "U")
 _add("string", "uint8", True, "U")
+_add("object", "object", False, "P")
 del _n, _u
 
 # other spellings pandas and NumPy accept for the same dtypes
 _ALIASES = {"bool_": "bool", "?": "bool", "float": "float64", "int": "int64",
             "double": "float64", "<M8[ns]": "datetime64[ns]", "<m8[ns]": "timedelta64[ns]",
             "M8[ns]": "datetime64[ns]", "m8[ns]": "timedelta64[ns]",
-            "string[python]": "string", "string[pyarrow]": "string"}
+            "string[python]": "string", "string[pyarrow]": "string", "O": "object"}
 
 
 class CategoricalDtype(Dtype):
@@ -162,6 +172,8 @@ def lookup(spec):
         return _TABLE["float64"]
     if spec is str:
         return _TABLE["str"]
+    if spec is object:
+        return _TABLE["object"]
     name = getattr(spec, "name", None) if not isinstance(spec, str) else spec
     if type(spec).__name__ == "StringDtype":   # pandas' two string dtypes
         name = "str" if isinstance(spec.na_value, float) else "string"
@@ -180,7 +192,7 @@ def lookup(spec):
     raise TypeError(f"ember.frame does not support the dtype {name!r} yet "
                     "(supported: bool, int8..uint64, float32/64, their nullable "
                     "forms, datetime64/timedelta64 (with a zone), str, string, "
-                    "category)")
+                    "category, object)")
 
 
 def masked_form(storage):

@@ -88,11 +88,23 @@ def common_dtype(dtypes):
     return masked_form(storage) if any(d.masked for d in ds) else lookup(storage)
 
 
+def _mixed(ds):
+    """Whether pandas makes an object column of these dtypes (strings or
+    bools beside other kinds)."""
+    kinds = {"U" if d.is_string else "b" if d.kind == "b" else "n" if d.is_numeric
+             else d.name for d in ds if not d.is_categorical}
+    return len(kinds) > 1 and bool(kinds & {"U", "b"}) and all(
+        k in ("U", "b", "n") for k in kinds)
+
+
 def concat(pieces, lengths, device):
     """The rows of the pieces (Columns, or None for a piece of null rows of
     the given length) one after another, in their common dtype."""
     from ember.frame._convert import astype
     present = [p.dtype for p in pieces if p is not None]
+    if any(d.is_object for d in present) or _mixed(present):
+        from ember.frame._object_concat import concat as objects   # pandas' object
+        return objects(pieces, lengths, device)
     to = common_dtype(present)
     if len(present) < len(pieces):
         to = nullable(to)

@@ -21,6 +21,9 @@ def pandas():
 def column_from_pandas(s, device):
     """A Column from a pandas Series or Index."""
     import numpy as np
+    if s.dtype == object:   # Python objects: _object_column picks the layout
+        from ember.frame._object_column import from_objects
+        return from_objects(s.to_numpy(dtype=object), device)
     d = lookup(s.dtype)
     if d.is_categorical:
         from ember.frame import _cat_exchange
@@ -42,6 +45,13 @@ def column_from_pandas(s, device):
     if d.kind in "Mm":
         values = values.view(np.int64)
     return Column(d, ember.asarray(values, device=device))
+
+
+def held_as(col):
+    """The dtype= pandas' Series and Index constructors need for the
+    column's array: object for an object column (pandas 3 would read an
+    object array of str as its str dtype), else None (the array's own)."""
+    return object if col.dtype.is_object else None
 
 
 def column_to_pandas(col):
@@ -81,7 +91,7 @@ def index_to_pandas(index):
         return pd.RangeIndex(index.start, index.stop, index.step, name=index.name)
     if getattr(index, "nlevels", 1) > 1:
         return index.to_pandas()
-    return pd.Index(column_to_pandas(index._col), name=index.name)
+    return pd.Index(column_to_pandas(index._col), name=index.name, dtype=held_as(index._col))
 
 
 def index_from_pandas(pidx, device):

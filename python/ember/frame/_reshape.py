@@ -33,6 +33,9 @@ class ReshapeMethods(RefusedMethods, TimeSelectMethods):
         if self.ndim == 1:
             if by_row is False:   # pandas hands func the whole Series
                 return func(self, *args, **kwargs)
+            if func is len and not args and not kwargs:   # of lists and strings
+                from ember.frame._object_ops import lengths
+                return lengths(self)
             return _apply.series_apply(self, func, args, kwargs)
         return _apply.frame_apply(self, func, opts.get("axis", 0), opts.get("raw", False),
                                   opts.get("result_type"), args, kwargs)
@@ -42,6 +45,9 @@ class ReshapeMethods(RefusedMethods, TimeSelectMethods):
         (unmatched values give NaN); DataFrame: a function of each value."""
         from ember.frame import _apply
         if self.ndim == 1:
+            if arg is len and not kwargs and na_action is None:
+                from ember.frame._object_ops import lengths
+                return lengths(self)
             return _apply.series_map(self, arg, na_action, kwargs)
         return _apply.frame_map(self, arg, na_action, kwargs)
 

@@ -13,6 +13,9 @@ class StrMethods:
 
     @property
     def str(self):
+        if self.dtype.is_object:   # lists, or strings kept as objects
+            from ember.frame._object_str import ObjectStrMethods
+            return ObjectStrMethods(self)
         return StringMethods(self)
 
 
@@ -184,8 +187,9 @@ class StringMethods:
         return extractall(self._s, pat, flags)
 
     def findall(self, pat, flags=0):
-        raise NotImplementedError("str.findall (lists of strings are not a column type "
-                                  "here): use str.extractall, a row a match")
+        """Each row's matches as a list (an object column, _object_str)."""
+        from ember.frame._object_str import findall
+        return findall(self._s, pat, flags)
 
     def count(self, pat, flags=0):
         from ember.frame import _str_regex, _str_regex_first

@@ -186,9 +186,10 @@ def split(series, pat, n, expand, regex, right):
     from ember.frame import _str_regex, _str_regex_first
     from ember.frame.frame import DataFrame
     what = "rsplit" if right else "split"
-    if not expand:
-        raise NotImplementedError(f"str.{what} with expand=False (lists of strings are "
-                                  f"not a column type here): use expand=True")
+    if not expand:   # the parts of expand=True, a list a row (_object_str)
+        from ember.frame._object_str import split_lists
+        parts = split(series, pat, n, True, regex, right)
+        return type(series)._make(split_lists(series, parts), series.index, series.name)
     col = series._col
     n = -1 if n is None or n <= 0 else _int(n, "n")
     right = right and n > 0   # every split: the same from either side

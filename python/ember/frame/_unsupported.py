@@ -35,4 +35,14 @@ class RefusedMethods:
         """pandas' tz_convert of the index's labels (_tz.py)."""
         from ember.frame._tz import index_tz
         return index_tz(self, "convert", tz, axis, level)
-    explode = _refuse("explode", "list values are not a column type here")
+    def explode(self, column=None, ignore_index=False):
+        """DataFrame.explode(column, ignore_index=False) and
+        Series.explode(ignore_index=False): a row an item of each list
+        (_object_ops.py)."""
+        from ember.frame import _object_ops
+        if self.ndim == 1:   # Series.explode's one argument is ignore_index
+            return _object_ops.explode_series(self, ignore_index if column is None
+                                              else bool(column))
+        if column is None:
+            raise TypeError("explode() missing 1 required positional argument: 'column'")
+        return _object_ops.explode_frame(self, column, ignore_index)

@@ -161,13 +161,13 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
 
     # ---- exchange
     def to_pandas(self):
-        from ember.frame._pandas import column_to_pandas, pandas
+        from ember.frame._pandas import column_to_pandas, held_as, pandas
         pd = pandas()
         index = self._index.to_pandas()
         if _dup.has_reps(self._cols):
             from ember.frame._dup_frame import to_pandas
             return to_pandas(self, pd, index)
-        data = {k: pd.Series(column_to_pandas(c), index=index, copy=False)
+        data = {k: pd.Series(column_to_pandas(c), index=index, copy=False, dtype=held_as(c))
                 for k, c in self._cols.items()}
         # no names to infer a dtype from: the columns Index says which (str)
         names = list(self._cols)
@@ -619,6 +619,12 @@ class DataFrame(_select.Rows, GroupbyMethods, MergeMethods, WindowMethods,
         import numpy as np
         if percentiles is not None and list(percentiles) != [0.25, 0.5, 0.75]:
             raise NotImplementedError("describe(percentiles=): the quartiles only")
+        numbers = any(c.dtype.is_numeric and c.dtype.kind != "b"
+                      for c in self._cols.values())
+        if exclude is None and (include == "all" or include in (object, "O", "object", [
+                object], ["O"], ["object"]) or (include is None and not numbers)):
+            from ember.frame._describe_all import describe   # pandas' object frame
+            return describe(self, include)
         if exclude is not None or include not in (None, "number", np.number, [np.number],
                                                   ["number"]):
             raise NotImplementedError(f"describe(include={include!r}, exclude="

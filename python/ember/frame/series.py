@@ -187,10 +187,10 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
 
     # ---- exchange
     def to_pandas(self):
-        from ember.frame._pandas import column_to_pandas, pandas
+        from ember.frame._pandas import column_to_pandas, held_as, pandas
         pd = pandas()
         return pd.Series(column_to_pandas(self._col), index=self._index.to_pandas(),
-                         name=self.name, copy=False)
+                         name=self.name, copy=False, dtype=held_as(self._col))
 
     def to_numpy(self, dtype=None, copy=False, na_value=NO_VALUE):
         return series_to_numpy(self, dtype, copy, na_value)
