@@ -145,3 +145,13 @@ def test_pandas_errors_on_repeats(device):
         with pytest.raises(ValueError, match="cannot reindex on an axis with duplicate "
                                              "labels"):
             obj.reindex([0, 1, 2, 3])
+
+
+def test_transpose_repeats(device):
+    p = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [4.0, 5.0, 6.0]}, index=["x", "y", "x"])
+    e = ef.from_pandas(p, device=device)
+    _eq(e.T, p.T)                     # a repeated row label: repeated columns
+    _eq(e.T.T, p.T.T)
+    _eq(e.T["x"], p.T["x"])
+    f, q = _pair(device)
+    _eq(f.T, q.T)

@@ -51,10 +51,8 @@ class FrameShapeMethods:
             raise NotImplementedError("transpose of a frame indexed by a MultiIndex "
                                       "(the columns would be a MultiIndex); "
                                       "reset_index first")
-        labels = self.index.tolist()
-        if len(set(labels)) != len(labels):
-            raise NotImplementedError("transpose of a frame whose index repeats a label "
-                                      "(duplicate column names)")
+        from ember.frame._dup_labels import keys_for
+        labels = keys_for(self.index.tolist())   # a repeated row label: repeated columns
         index = self._labels(list(self._cols))
         if not cols:
             return DataFrame._make({}, index)
