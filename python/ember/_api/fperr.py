@@ -68,7 +68,7 @@ def setbufsize(size):
     if size < 0:
         raise ValueError("buffer size must be non-negative")
     size = operator.index(size)
-    if size < 16:
+    if size < 5:
         raise ValueError(f"Buffer size, {size}, is too small")
     if size % 16:
         raise ValueError(f"Buffer size, {size}, is not a multiple of 16")

@@ -15,10 +15,10 @@ def _axis(sl):
     start = 0 if sl.start is None else sl.start
     step = 1 if sl.step is None else sl.step
     if isinstance(step, complex):
-        count = int(abs(step))
-        if count != 1:
-            step = (sl.stop - start) / float(count - 1)
-        return start, step, count, (start, sl.stop, abs(step))
+        mag = abs(step)
+        count = int(mag)
+        step = 1 if count == 1 else (sl.stop - start) / float(count - 1)
+        return start, step, count, (start, sl.stop, mag)
     # NumPy's count, float division included
     count = int(math.ceil((sl.stop - start) / (step * 1.0)))
     return start, step, count, (start, sl.stop, step)
@@ -64,9 +64,6 @@ class _Grid:
             typ = _e.result_type(*nums)
             return _e.arange(0, count, 1, dtype=typ) * step + start
         return _e.arange(start, sl.stop, sl.step)
-
-    def __len__(self):
-        return 0
 
 
 class _MGrid(_Grid):
