@@ -52,6 +52,10 @@ from ember.scipy.signal_waveforms_more import *  # noqa: F401,F403
 from ember.scipy import signal_waveforms_more as _waveforms_more
 from ember.scipy.signal_czt import *  # noqa: F401,F403
 from ember.scipy import signal_czt as _czt
+from ember.scipy.signal_lti import *  # noqa: F401,F403
+from ember.scipy import signal_lti as _lti
+from ember.scipy.signal_ltisim import *  # noqa: F401,F403
+from ember.scipy import signal_ltisim as _ltisim
 
 __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
            "correlate", "choose_conv_method", "windows", "medfilt",
@@ -61,7 +65,8 @@ __all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve",
     _shorttime.__all__ + _bspline.__all__ + _argrel.__all__ + \
     _convmore.__all__ + _envelope.__all__ + _iirspecial.__all__ + \
     _convert.__all__ + _residue.__all__ + _freqresp.__all__ + \
-    _firmore.__all__ + _waveforms_more.__all__ + _czt.__all__
+    _firmore.__all__ + _waveforms_more.__all__ + _czt.__all__ + \
+    _lti.__all__ + _ltisim.__all__
 
 windows = _spectral  # scipy.signal.windows.hann and the rest
 
