@@ -157,6 +157,11 @@ def test_fromstring(device):
                               np.fromstring(s, **kw), device)
     with pytest.raises(TypeError):
         ember.fromstring("1 2")          # sep is keyword-only and required
+    with pytest.raises(ValueError) as theirs:
+        np.fromstring(b"\x00\x00\x80?", dtype=np.float32, sep="")
+    with pytest.raises(ValueError) as ours:
+        ember.fromstring(b"\x00\x00\x80?", dtype=np.float32, sep="", device=device)
+    assert str(ours.value) == str(theirs.value)
 
 
 def test_fromregex(device, tmp_path):
@@ -251,6 +256,9 @@ def test_ndenumerate(device, dtype):
     assert all(type(v) is type(w) for (_, v), (_, w) in zip(got, want))
     assert list(ember.ndenumerate([[1, 2]])) == list(np.ndenumerate([[1, 2]]))
     assert list(ember.ndenumerate(E(np.float64(2.5), device))) == [((), 2.5)]
+    b = ember.asarray([0.5, -2.0], dtype=ember.bfloat16, device=device)
+    got = list(ember.ndenumerate(b))
+    assert got == [((0,), 0.5), ((1,), -2.0)] and type(got[0][1]) is np.float32
 
 
 def test_iterable(device):

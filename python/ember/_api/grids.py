@@ -130,7 +130,12 @@ class ndenumerate:
     def __init__(self, arr):
         from ember._api.interop import _numpy, to_numpy
         np = _numpy("ndenumerate")
-        host = to_numpy(arr) if isinstance(arr, _e.ndarray) else np.asarray(arr)
+        if isinstance(arr, _e.ndarray):
+            # NumPy has no bfloat16: its values come as float32 (exact)
+            host = to_numpy(arr.astype(_e.float32) if arr.dtype == _e.bfloat16
+                            else arr)
+        else:
+            host = np.asarray(arr)
         self._it = np.ndenumerate(host)
 
     def __iter__(self):
