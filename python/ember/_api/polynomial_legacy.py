@@ -7,7 +7,6 @@ Horner kernel (horner.py), polymul a convolution, poly a product tree
 ember.linalg.lstsq and roots ember.linalg.eigvals of the companion
 matrix (cuSOLVER's geev on a GPU). Data-dependent shapes (leading zeros,
 trailing zero roots) are read on the host, as NumPy reads them."""
-import operator
 import warnings
 
 from ember import _ember as _e

@@ -9,7 +9,6 @@ from ember._api._util import as_array, device_of, normalize_axis, real_dtype
 from ember._api.horner import horner
 from ember._api.polyprod import product
 from ember._api.polynomial_legacy import _quotient
-from ember._api.polynomial_legacy import _rank_warning  # noqa: F401
 from ember.polynomial import polyutils as pu
 from ember.polynomial._polybase import PolyBase
 
