@@ -80,6 +80,21 @@ def test_flags_repr_and_errors(device):
         hash(ember.zeros(1, device=device))
 
 
+@pytest.mark.parametrize("make", [lambda m: m.zeros((3, 4)), lambda m: m.zeros((3, 4)).T,
+                                  lambda m: m.zeros((3, 4))[:, ::2], lambda m: m.zeros((1, 4)).T,
+                                  lambda m: m.zeros(5)])
+def test_flags_derived_as_numpy(device, make):
+    """NumPy's derived flags (np.isfortran reads a.flags.fnc of an ember array)."""
+    want = make(np).flags
+    with ember.Device(device):
+        got = make(ember).flags
+    for name in ["fnc", "forc", "behaved", "carray", "farray", "writebackifcopy"]:
+        assert getattr(got, name) == getattr(want, name), name
+    for key in ["FNC", "FORC", "B", "BEHAVED", "CA", "CARRAY", "FA", "FARRAY", "X"]:
+        assert got[key] == want[key], key
+        assert np.isfortran(make(ember)) == np.isfortran(make(np))
+
+
 # ---- one element ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", NUMPY_DTYPES)
