@@ -432,6 +432,32 @@ def test_array_repr_str_array2string(device):
         ember.array2string(x, formatter={"float": 3}, nosuch=1)
 
 
+@pytest.mark.parametrize("shape", [(2000,), (40, 50), (3, 400, 2), (7, 3, 9, 11), (1001,)])
+def test_summarised_repr_copies_only_the_edges(device, shape, monkeypatch):
+    from ember._api import array_print
+    n = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) * 1.5 - 7
+    x = E(n, device)
+    copied = []
+
+    def counting(a, *args):
+        copied.append(a.size)
+        return real(a, *args)
+    real = array_print.to_numpy
+    monkeypatch.setattr(array_print, "to_numpy", counting)
+    assert repr(x) == _with_device(repr(n), device)
+    assert str(x[..., ::-1]) == str(n[..., ::-1])
+    assert max(copied) <= 6 ** len(shape) < n.size
+    with ember.printoptions(edgeitems=1, threshold=10):
+        assert str(x) == str(n)
+    assert ember.array2string(x, threshold=50, edgeitems=4, separator=",") == \
+        np.array2string(n, threshold=50, edgeitems=4, separator=",")
+    with ember.printoptions(threshold=n.size):
+        copied.clear()
+        assert str(x) == str(n) and copied == [n.size]
+    b = x.astype(ember.bfloat16)
+    assert str(b) == str(ember.asnumpy(b.astype(ember.float32)))
+
+
 def test_number_formatting(device):
     for v in (np.float32(0.1), np.float64(1 / 3), 1e300, 0.0, -2.5):
         assert ember.format_float_positional(v, precision=4) == \

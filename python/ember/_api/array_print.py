@@ -6,9 +6,56 @@ from ember import _ember as _e
 from ember._api.interop import _numpy, to_numpy
 
 
-def _host(a):
+def _host(a, threshold=None, edgeitems=None):
+    """A host array that NumPy prints as it would print a's values. Past
+    the print options' threshold NumPy reads only `edgeitems` from each end
+    of each long axis, so only those come from the device (gathered there,
+    one copy) into an otherwise unread host array: printing a large GPU
+    array does not copy it all."""
+    np = _numpy("printing an array")
+    opts = np.get_printoptions()
+    threshold = opts["threshold"] if threshold is None else threshold
+    edge = opts["edgeitems"] if edgeitems is None else edgeitems
+    if a.size <= threshold or opts.get("override_repr") is not None:
+        return to_numpy(_printable(a))
+    corners, picks = a, []
+    for axis, n in enumerate(a.shape):
+        if n > 2 * edge:
+            idx = list(range(edge)) + list(range(n - edge, n))
+            corners = corners.take(_e.asarray(idx, dtype=_e.intp, device=a.device),
+                                   axis=axis)
+            picks.append(idx)
+        else:
+            picks.append(list(range(n)))
+    corners = to_numpy(_printable(corners))
+    host = _unread(np, a.shape, corners.dtype)
+    if host is None:
+        return to_numpy(_printable(a))
+    host[np.ix_(*picks)] = corners
+    return host
+
+
+def _printable(a):
     # NumPy has no bfloat16: printed as its exact float32 widening.
-    return to_numpy(a.astype(_e.float32) if a.dtype == _e.bfloat16 else a)
+    return a.astype(_e.float32) if a.dtype == _e.bfloat16 else a
+
+
+def _unread(np, shape, dtype):
+    """An uninitialised host array of shape whose untouched pages cost no
+    memory (a private anonymous mapping without swap reservation), or
+    None when even that cannot be had."""
+    import math
+    import mmap
+    nbytes = math.prod(shape) * dtype.itemsize
+    try:
+        mm = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+                       | getattr(mmap, "MAP_NORESERVE", 0))
+        return np.frombuffer(mm, dtype=dtype).reshape(shape)
+    except (OSError, ValueError, OverflowError):
+        try:
+            return np.empty(shape, dtype)
+        except MemoryError:
+            return None
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
@@ -34,7 +81,9 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
 def array2string(a, *args, **kwargs):
     """NumPy's array2string of a's values, with all its keywords."""
     np = _numpy("printing an array")
-    return np.array2string(_host(a) if isinstance(a, _e.ndarray) else a,
+    if not isinstance(a, _e.ndarray):
+        return np.array2string(a, *args, **kwargs)
+    return np.array2string(_host(a, kwargs.get("threshold"), kwargs.get("edgeitems")),
                            *args, **kwargs)
 
 
