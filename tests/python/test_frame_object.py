@@ -171,3 +171,18 @@ def test_split_and_findall(device):
         _eq(fs.str.findall(pat), fp.str.findall(pat))
     with pytest.raises(NotImplementedError, match="several groups"):
         fs.str.findall(r"([a-z])(\d)")
+
+
+def test_describe_object_table(device):
+    p = pd.DataFrame({"s": ["x", "y", "x", None], "n": [1.0, 2.0, 3.0, 4.0],
+                      "b": [True, False, True, True],
+                      "c": pd.Categorical(["a", "b", "a", "a"])})
+    e = ef.from_pandas(p, device=device)
+    for frame, q in ((e, p), (e[["s", "b", "c"]], p[["s", "b", "c"]])):
+        _eq(frame.describe(include="all"), q.describe(include="all"))
+        _eq(frame.describe(include=object), q.describe(include=object))
+    _eq(e[["s"]].describe(), p[["s"]].describe())
+    _eq(e.describe(), p.describe())
+    t = p.assign(t=pd.to_datetime(["2020-01-01"] * 4))
+    with pytest.raises(NotImplementedError, match="datetime"):
+        ef.from_pandas(t, device=device).describe(include="all")

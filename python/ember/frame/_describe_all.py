@@ -43,8 +43,11 @@ def describe(df, include):
             raise NotImplementedError("describe(include='all') of datetime columns "
                                       f"({other}): describe them on their own")
         keep = names
-    else:
+    elif include is None:   # a frame without numbers: all of its columns
         keep, nums = cats, []
+    else:   # object: str columns too, as pandas 3's select_dtypes
+        keep = [k for k in cats if df._cols[k].dtype.is_string or df._cols[k].dtype.is_object]
+        nums = []
     if not keep:
         raise ValueError("No objects to concatenate")
     if nums and cats:

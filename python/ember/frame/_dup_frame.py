@@ -12,11 +12,8 @@ from ember.frame import _dup_labels as _dup
 def select(df, keys):
     """The columns of these keys (each the key of one column), in order; a
     key named twice gives its column twice, as pandas' df[['a', 'a']]."""
-    from ember.frame._colname import keep
     pairs = [(_dup.label(k), df._cols[k]) for k in keys]
-    out = type(df)._make(_dup.rekeyed(pairs), df._index)
-    out._colname = df._colname
-    return keep(df, out)
+    return type(df)._make(_dup.rekeyed(pairs), df._index)
 
 
 def select_mask(df, mask):
