@@ -11,8 +11,12 @@ _RANGE_INDEX_BYTES = 132   # what pandas reports for any RangeIndex
 
 
 def _nbytes(col):
-    return sum(int(a.nbytes) for a in (col.values, col.validity, col.offsets)
-               if a is not None)
+    own = sum(int(a.nbytes) for a in (col.values, col.validity, col.offsets)
+              if a is not None)
+    if col.dtype.is_object:   # its child column, or pandas' pointer a host cell
+        child = getattr(col, "child", None)
+        own += _nbytes(child) if child is not None else 8 * col.length
+    return own
 
 
 def _index_bytes(obj):
