@@ -790,3 +790,34 @@ def test_ortho_class(device, basis):
     _same_series(K.fit(E(x, device), E(y, device), 5), NK.fit(x, y, 5), device, rtol=1e-7)
     with pytest.raises(TypeError, match="Polynomial types differ"):
         a + ember.polynomial.Polynomial(E(c, device), domain=[0, 3])
+
+
+# ---- the evaluation kernels as NVRTC compiles them for a GPU ---------------------
+
+@pytest.mark.parametrize("name,params,outs", [
+    ("horner", "const T x, const long long col, const T *c, long long n, long long m",
+     "T &y"),
+    ("clenshaw", "const T x, const long long col, const T *c, long long n, long long m, "
+     "long long basis", "T &y"),
+    ("horner_complex", "const T xr, const T xi, const long long col, const T *cr, "
+     "const T *ci, long long n, long long m", "T &yr, T &yi"),
+    ("clenshaw_complex", "const T xr, const T xi, const long long col, const T *cr, "
+     "const T *ci, long long n, long long m, long long basis", "T &yr, T &yi")])
+@pytest.mark.parametrize("ctype", ["float", "double"])
+def test_eval_kernels_compile_for_the_gpu(need_nvrtc, name, params, outs, ctype):
+    """Each operation (kernels/<name>.c) in a device function with the
+    parameters ElementwiseKernel gives it, for both real element types."""
+    import pathlib
+    import ember._api as api
+    body = (pathlib.Path(api.__file__).parent / "kernels" / f"{name}.c").read_text()
+    body = body.split("/* operation */", 1)[1]
+    src = (f"typedef {ctype} T;\n"
+           f"__device__ void op(long long i, {params}, {outs}) {{\n{body}\n}}\n"
+           f"extern \"C\" __global__ void probe(T *o, const T *c) {{\n"
+           f"  T a = 0, b = 0;\n"
+           f"  op(threadIdx.x, (T)1, {'(T)0, ' if 'complex' in name else ''}0, c, "
+           f"{'c, ' if 'complex' in name else ''}3, 1"
+           f"{', 1' if 'clenshaw' in name else ''}, a{', b' if 'complex' in name else ''});\n"
+           f"  o[threadIdx.x] = a + b;\n}}\n")
+    ptx = ember.cuda.Program(src).compile("ptx").code
+    assert b".entry probe" in ptx
