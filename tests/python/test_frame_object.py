@@ -186,3 +186,19 @@ def test_describe_object_table(device):
     t = p.assign(t=pd.to_datetime(["2020-01-01"] * 4))
     with pytest.raises(NotImplementedError, match="datetime"):
         ef.from_pandas(t, device=device).describe(include="all")
+
+
+def test_arrow_and_parquet(device, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    data = {"l": [[1, 2], [], None], "s": [["a"], ["b", "cé"], []], "n": [1.5, 2.5, 3.5]}
+    e, p = ef.DataFrame(data, device=device), pd.DataFrame(data)
+    t = e.to_arrow()
+    assert t.to_pydict() == pa.Table.from_pandas(p, preserve_index=False).to_pydict()
+    assert pa.types.is_large_list(t.schema.field("l").type)
+    f = str(tmp_path / "lists.parquet")
+    e.to_parquet(f)
+    _eq(ef.read_parquet(f, device=device), pd.read_parquet(f))
+    sliced = pa.array([[1, 2], None, [3], []]).slice(1)
+    _eq(ef.from_arrow(sliced, device=device), pd.Series(sliced.to_pandas().tolist()))
+    with pytest.raises(pa.ArrowInvalid):   # mixed cells: pyarrow's own refusal
+        ef.Series([1, "a"], device=device).to_arrow()

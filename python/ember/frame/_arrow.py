@@ -72,6 +72,9 @@ def column_to_arrow(col):
     if d.is_categorical:
         from ember.frame import _cat_exchange
         return _cat_exchange.to_arrow(col)
+    if d.is_object:   # Arrow's list type, the box's values, or pyarrow's reading
+        from ember.frame._object_column import to_arrow
+        return to_arrow(col, column_to_arrow, pa)
     bufs = [_buffer(b) for b in arrow_buffers(col)]
     if d.is_string:
         t = pa.large_string() if str(col.offsets.dtype) == "int64" else pa.string()
@@ -131,6 +134,9 @@ def column_from_arrow(arr, device=None):
         # of an 8 MB column that cpu would otherwise share)
         arr = arr.chunk(0) if arr.num_chunks == 1 else arr.combine_chunks()
     t = arr.type
+    if pa.types.is_list(t) or pa.types.is_large_list(t):   # an object column of lists
+        from ember.frame._object_column import from_arrow_lists
+        return from_arrow_lists(arr, column_from_arrow, device)
     n, off = len(arr), arr.offset
     bufs = arr.buffers()
     validity = None

@@ -250,6 +250,37 @@ def _lists(items, nulls, vals, validity, nan_nulls, device):
                         validity, None, nan_nulls)
 
 
+def to_arrow(col, child_to_arrow, pa):
+    """An Arrow array of the cells: a list column as Arrow's large_list
+    over its child (the layout it already has), a box as its typed values
+    with the box's nulls, host objects as pyarrow reads them (ArrowInvalid
+    or ArrowTypeError for cells of mixed types, as pyarrow's own)."""
+    mask = col.null_mask()
+    if col.layout == "host":
+        return pa.array(col.host, from_pandas=True)
+    if col.layout == "box":
+        child = col.child if mask is None else col.child.with_validity(~mask)
+        return child_to_arrow(child)
+    mask = None if mask is None else pa.array(ember.asnumpy(mask))
+    return pa.LargeListArray.from_arrays(pa.array(ember.asnumpy(col.offsets)),
+                                         child_to_arrow(col.child), mask=mask)
+
+
+def from_arrow_lists(arr, child_from_arrow, device):
+    """A list column from an Arrow list array: its offsets (from 0) and its
+    items as a child column; nulls read as None, as pandas' to_pandas of
+    such an array gives them."""
+    off = np.asarray(arr.offsets, dtype=np.int64)
+    items = arr.values.slice(int(off[0]), int(off[-1] - off[0])) if len(off) else arr.values
+    child = child_from_arrow(items, device)
+    if child.dtype.is_object:   # lists of lists: pandas' cells are Python lists
+        return from_objects(arr.to_pylist(), device)
+    valid = None
+    if arr.null_count:
+        valid = ember.asarray(~np.asarray(arr.is_null()), device=device)
+    return from_lists(ember.asarray(off - off[0], device=device), child, valid, False)
+
+
 def from_lists(offsets, child, valid, nan_nulls=True):
     """A list column of child's items cut by offsets (int64, n + 1), null
     where valid (a bool ember array, or None) is False."""
