@@ -50,9 +50,12 @@ def czt_points(m, w=None, a=1 + 0j, *, device=None):
     a = 1.0 * a
     if w is None:
         return a * _e.exp(2j * math.pi * k / m)
-    w = complex(1.0 * w)
-    # w ** -k as exp(-k log w): NumPy's complex power to a real exponent
-    return a * _e.exp(-k * cmath.log(w))
+    w = 1.0 * w
+    if isinstance(w, complex) or isinstance(a, complex):
+        # w ** -k as exp(-k log w): NumPy's complex power to a real
+        # exponent
+        return a * _e.exp(-k * cmath.log(complex(w)))
+    return a * w ** -k
 
 
 class CZT:
