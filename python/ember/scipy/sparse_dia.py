@@ -319,6 +319,8 @@ class dia_matrix:
                 raise ValueError(f"inconsistent shapes {self._shape} and "
                                  f"{other.shape}")
             return self._add_dia(other, sign)
+        if _is_scalar(other) and other == 0:
+            return self.copy()
         r = self.tocsr()
         return r + other if sign > 0 else r - other
 
