@@ -12,6 +12,7 @@ import scipy.sparse as ss
 
 import ember
 import ember.scipy.sparse as es
+from helpers import run_python
 
 rng = np.random.default_rng(11)
 
@@ -614,3 +615,22 @@ def test_predicates_and_index_dtype(device):
     for args in [dict(maxval=5), dict(arrays=(np.ones(2, np.int64),)),
                  dict(arrays=(np.ones(2, np.int64),), check_contents=True)]:
         assert es.get_index_dtype(**args) == ss.get_index_dtype(**args)
+
+
+def test_exports():
+    """Every name ember.scipy.sparse lists resolves (the construction
+    modules load on first use), and the modules load in any order."""
+    import ember.scipy.sparse_construct as construct
+    import ember.scipy.sparse_io as sio
+    import ember.scipy.sparse_random as srandom
+    for mod in (construct, sio, srandom):
+        assert set(mod.__all__) <= set(es.__all__)
+    for name in es.__all__:
+        assert getattr(es, name) is not None
+    assert "eye" in dir(es)
+    for first in ("sparse_random", "sparse_io", "sparse_construct",
+                  "sparse_dia"):
+        r = run_python("-c", f"import ember.scipy.{first}; "
+                       "import ember.scipy.sparse as s; "
+                       "print(s.issparse(s.eye(2, device='cpu')))")
+        assert r.returncode == 0 and r.stdout.strip() == "True", r.stderr

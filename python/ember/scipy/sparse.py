@@ -898,8 +898,12 @@ coo_matrix.__hash__ = None
 csr_array, csc_array, coo_array = csr_matrix, csc_matrix, coo_matrix
 
 
+# sparse_dia.py adds dia_matrix when it loads
+_SPARSE_TYPES = (_compressed, coo_matrix)
+
+
 def issparse(x):
-    return isinstance(x, (_compressed, coo_matrix, dia_matrix))
+    return isinstance(x, _SPARSE_TYPES)
 
 
 isspmatrix = issparse
@@ -969,12 +973,35 @@ import sys as _sys  # noqa: E402
 # as SciPy's package layout allows them
 _sys.modules[__name__ + ".linalg"] = linalg
 
-# the construction functions and the DIA format (dia_matrix is in
-# issparse's classes); these modules read this one's classes at call time
-from ember.scipy.sparse_construct import *  # noqa: E402,F401,F403
-from ember.scipy.sparse_construct import __all__ as _construct_all  # noqa: E402
-from ember.scipy.sparse_random import *  # noqa: E402,F401,F403
-from ember.scipy.sparse_io import *  # noqa: E402,F401,F403
+# The construction functions and the DIA format live in modules of their
+# own, loaded on first use: they build on this module's classes, so an
+# import of them here would be a cycle.
+_LAZY = {
+    **dict.fromkeys(["get_index_dtype", "isspmatrix_csr", "isspmatrix_csc",
+                     "isspmatrix_coo", "isspmatrix_dia", "diags_array",
+                     "diags", "spdiags", "eye", "eye_array", "identity",
+                     "hstack", "vstack", "bmat", "block_array", "block_diag",
+                     "kron", "kronsum", "tril", "triu", "find"],
+                    "sparse_construct"),
+    **dict.fromkeys(["dia_matrix", "dia_array", "SparseWarning",
+                     "SparseEfficiencyWarning", "SparseFormatWarning"],
+                    "sparse_dia"),
+    **dict.fromkeys(["random", "rand", "random_array"], "sparse_random"),
+    **dict.fromkeys(["save_npz", "load_npz"], "sparse_io"),
+}
+__all__ += list(_LAZY)
 
-__all__ += _construct_all + ["random", "rand", "random_array", "save_npz",
-                             "load_npz"]
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute "
+                             f"{name!r}")
+    import importlib
+    value = getattr(importlib.import_module("ember.scipy." + _LAZY[name]),
+                    name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

@@ -7,8 +7,8 @@ or CSC, kronsum CSR). Each is a few ember array operations: the blocks'
 index and data arrays offset and concatenated once, one scatter for a
 band of diagonals, broadcast products for kron, a mask for tril/triu, and
 one sort where a compressed result needs it. The Python loops run over
-blocks and diagonals, never over rows or elements. Imported by
-ember.scipy.sparse.
+blocks and diagonals, never over rows or elements. ember.scipy.sparse
+loads it on first use.
 
 The *_array spellings are the *_matrix functions (ember's *_array classes
 are the *_matrix classes). SciPy's BSR result of kron (format=None with a

@@ -10,7 +10,7 @@ compress with one sort. Results keep SciPy's formats: scalar products,
 negation and the elementwise functions of the values stay DIA, as do
 dia + dia, dia - dia, dia.multiply(dia or dense) and dia @ dia (the last
 through CSR and back); other arithmetic goes through CSR and gives what
-ember's CSR gives. Imported by ember.scipy.sparse."""
+ember's CSR gives. ember.scipy.sparse loads it on first use."""
 import warnings
 
 import numpy as _np
@@ -432,3 +432,4 @@ for _n in _sp._UNARY:
     setattr(dia_matrix, _n, _of_data(_n))
 
 dia_array = dia_matrix
+_sp._SPARSE_TYPES += (dia_matrix,)

@@ -3,8 +3,8 @@ format's arrays by SciPy's names, `format`, `shape`, `data`), written and
 read with NumPy on the host, so files pass between ember and SciPy both
 ways. ember writes no `_is_array` flag (its *_array classes are the
 *_matrix ones), so SciPy reads an ember file as a *_matrix; ember reads
-either kind into its one class per format. Imported by
-ember.scipy.sparse."""
+either kind into its one class per format. ember.scipy.sparse
+loads it on first use."""
 import numpy as _np
 
 import ember as _e

@@ -11,8 +11,8 @@ Positions: where the matrix is at least a third full, the first k of a
 random permutation of all positions; else rounds of random integers
 over the positions, made distinct by one unique each round, until k
 exist, and a random k of those (a uniform k-subset: the distinct values
-of uniform draws are a uniform subset of their count). Imported by
-ember.scipy.sparse."""
+of uniform draws are a uniform subset of their count). ember.scipy.sparse
+loads it on first use."""
 from contextlib import nullcontext as _nullcontext
 
 import numpy as _np
