@@ -121,7 +121,8 @@ def tobytes(a, order="C"):
         order = "C"
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    fortran = order == "F" or (order in ("A", "K") and a.flags.f_contiguous
+    # NumPy reads 'K' as 'C' here
+    fortran = order == "F" or (order == "A" and a.flags.f_contiguous
                                and not a.flags.c_contiguous)
     # a's F-order bytes are its transpose's C-order bytes
     c = (a.T if fortran else a).copy("C")
@@ -214,9 +215,11 @@ _REFERENCED = ("cannot resize an array that references or is referenced\nby anot
 
 def resized(a, refs, *new_shape, refcheck=True):
     """ndarray.resize's rules (the C method swaps the result in): None
-    for no shape (nothing changes), the new shape alone when the size stays (a's memory read in C order, as NumPy
-    reinterprets it), else a fresh array with a's elements in memory order
-    followed by zeros. refs is a's reference count at the call: above two
+    for no shape (nothing changes); the new shape alone when the size
+    stays (the C method reads a's memory in a's order, as NumPy
+    reinterprets it); else a fresh array holding a's elements in memory
+    order followed by zeros, laid out in a's order (Fortran for a Fortran
+    array, as NumPy's). refs is a's reference count at the call: above two
     (the caller's name and the call), something else holds a."""
     if not new_shape or new_shape == (None,):
         return None
@@ -232,8 +235,13 @@ def resized(a, refs, *new_shape, refcheck=True):
         raise ValueError("cannot resize this array: it does not own its data")
     if refcheck and refs > 2:
         raise ValueError(_REFERENCED)
-    new = _e.zeros(shape, a.dtype, device=a.device)
+    flat = _e.zeros(size, a.dtype, device=a.device)
     k = min(size, a.size)
     if k:
-        new.reshape(-1)[:k] = a.ravel("K")[:k]
-    return new
+        flat[:k] = a.ravel("K")[:k]
+    return flat.reshape(shape, order="F" if _fortran(a) else "C")
+
+
+def _fortran(a):
+    """Whether NumPy lays a's resized memory out in Fortran order."""
+    return a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous

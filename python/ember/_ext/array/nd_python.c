@@ -57,9 +57,9 @@ EMPY_PY_METHOD(nd_setfield, METHODS, "setfield")
 /* a.resize(*shape, refcheck=True), in place as NumPy's. The reference
  * count NumPy's refcheck reads is taken here, before any Python frame
  * adds to it; ndarray_methods.resized checks NumPy's rules and answers
- * with the new shape (same size: a's memory reinterpreted in C order, no
- * copy) or a fresh array holding the new contents, whose em_array then
- * trades places with a's. A METH_VARARGS method, as NumPy's, so a call
+ * with the new shape (same size: a's memory reinterpreted in a's order,
+ * C unless a is Fortran-ordered, no copy) or a fresh array holding the
+ * new contents, whose em_array then trades places with a's. A METH_VARARGS method, as NumPy's, so a call
  * `a.resize(...)` on a name holds two references: the name's and the
  * call's. */
 static PyObject *nd_resize(PyObject *self, PyObject *args, PyObject *kw)
@@ -93,7 +93,10 @@ static PyObject *nd_resize(PyObject *self, PyObject *args, PyObject *kw)
         Py_DECREF(r);
         if (PyErr_Occurred())
             return NULL;
-        rc = em_strides_contiguous(nd, shape, (int64_t)em_dtype_size(a->dtype), 'C',
+        /* NumPy keeps a Fortran array's order: its memory read as F */
+        char order = a->ndim > 1 && (a->flags & EM_ARRAY_F_CONTIGUOUS) &&
+                     !(a->flags & EM_ARRAY_C_CONTIGUOUS) ? 'F' : 'C';
+        rc = em_strides_contiguous(nd, shape, (int64_t)em_dtype_size(a->dtype), order,
                                    a->strides);
         if (rc != EM_OK)
             return empy_raise(empy_state_of(self), rc);
