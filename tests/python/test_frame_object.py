@@ -202,3 +202,15 @@ def test_arrow_and_parquet(device, tmp_path):
     _eq(ef.from_arrow(sliced, device=device), pd.Series(sliced.to_pandas().tolist()))
     with pytest.raises(pa.ArrowInvalid):   # mixed cells: pyarrow's own refusal
         ef.Series([1, "a"], device=device).to_arrow()
+
+
+def test_unsupported_operations_say_so(device):
+    s = ef.Series([[1, 2], [3]], device=device)
+    mixed = ef.Series([1, "a"], device=device)
+    for f in (lambda: s.value_counts(), lambda: s.sort_values(), lambda: s == s,
+              lambda: mixed + 1, lambda: mixed.sum(), lambda: s.unique()):
+        with pytest.raises(NotImplementedError, match="object column"):
+            f()
+    kept = ef.Series(["x", "y", "x"], dtype=object, device=device)
+    _eq(kept.to_frame("s").describe(), pd.Series(["x", "y", "x"], dtype=object)
+        .to_frame("s").describe())

@@ -21,6 +21,8 @@ def _cat_stats(df, k, col):
     """[count, unique, top, freq] of one column: ember's count, nunique and
     value_counts (most frequent first, ties in order of appearance)."""
     from ember.frame.series import Series
+    if col.dtype.is_object and col.layout == "box":   # the typed values, its nulls
+        col = col.child if col.validity is None else col.child.with_validity(~col.null_mask())
     s = Series._make(col, df.index, k)
     count = int(s.count())
     if not count:

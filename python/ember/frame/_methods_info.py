@@ -11,12 +11,11 @@ _RANGE_INDEX_BYTES = 132   # what pandas reports for any RangeIndex
 
 
 def _nbytes(col):
-    own = sum(int(a.nbytes) for a in (col.values, col.validity, col.offsets)
-              if a is not None)
     if col.dtype.is_object:   # its child column, or pandas' pointer a host cell
-        child = getattr(col, "child", None)
-        own += _nbytes(child) if child is not None else 8 * col.length
-    return own
+        own = sum(int(a.nbytes) for a in (col.validity, col.offsets) if a is not None)
+        return own + (_nbytes(col.child) if col.child is not None else 8 * col.length)
+    return sum(int(a.nbytes) for a in (col.values, col.validity, col.offsets)
+               if a is not None)
 
 
 def _index_bytes(obj):

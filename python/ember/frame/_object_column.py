@@ -44,6 +44,16 @@ class ObjectColumn(Column):
     def device(self):
         return self.home
 
+    # Code written for typed columns reads `values`; an object column has
+    # none, and says so rather than failing on a None somewhere inside.
+    def _no_values(self):
+        raise NotImplementedError(
+            "this operation is not supported on an object column (dtype object: "
+            "lists or mixed Python objects) by ember.frame; docs/frames.md 'Object "
+            "columns' lists what is, or use to_pandas()")
+
+    values = property(_no_values, lambda self, v: None)
+
     def null_mask(self):
         if self.validity is None:
             return None
