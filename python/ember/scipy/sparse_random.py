@@ -124,12 +124,11 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None,
                     format)
 
 
-def random(m, n=None, density=0.01, format="coo", dtype=None, rng=_UNSET,
+def random(m, n, density=0.01, format="coo", dtype=None, rng=_UNSET,
            data_rvs=None, *, random_state=_UNSET, device=None):
     """SciPy's random: an m x n random sparse matrix; data_rvs(k) draws
     the values when given."""
     seed = _rng_arg("random", rng, random_state)
-    n = m if n is None else n
     return asformat(_random((m, n), density, dtype, seed, data_rvs, device),
                     format)
 
