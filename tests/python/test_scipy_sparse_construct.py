@@ -555,7 +555,7 @@ def test_random_arguments(device):
         es.random(3, 3, format="xyz", device=device)
 
 
-# -- files ----------------------------------------------------------------------
+# -- files ------------------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
 @pytest.mark.parametrize("compressed", [True, False])
