@@ -45,7 +45,7 @@ def raises_like(exc, f, g):
         g()
 
 
-# ---- arrays and utilities ------------------------------------------------------
+# ---- arrays and utilities ---------------------------------------------------
 
 def test_argrel(device):
     x = rng.standard_normal((3, 60))
@@ -157,7 +157,7 @@ def test_envelope_hilbert2_vectorstrength(device):
                 lambda: ss.vectorstrength(np.ones((2, 2)), 1.0))
 
 
-# ---- special IIR designs and Bessel ----------------------------------------------
+# ---- special IIR designs and Bessel -----------------------------------------
 
 def test_notch_peak_comb(device):
     allclose(es.iirnotch(60, 30, fs=1000, device=device),
@@ -206,7 +206,7 @@ def test_bessel(device):
                 lambda: ss.bessel(3, 0.2, norm="x"))
 
 
-# ---- conversions ---------------------------------------------------------------
+# ---- conversions ------------------------------------------------------------
 
 A2 = np.array([[0, 1], [-2, -3.]])
 B2 = np.array([[0, 1], [1, 0.]])
@@ -295,7 +295,7 @@ def test_residues(device):
                 lambda: ss.residuez([1], [0, 1]))
 
 
-# ---- frequency responses ----------------------------------------------------------
+# ---- frequency responses ----------------------------------------------------
 
 def test_freq_responses(device):
     z, p, k = ss.butter(4, 0.3, output="zpk")
@@ -341,7 +341,7 @@ def test_freq_responses(device):
                 lambda: ss.findfreqs(b, a, 10, "ss"))
 
 
-# ---- FIR design -------------------------------------------------------------------
+# ---- FIR design -------------------------------------------------------------
 
 def test_fir_design(device):
     assert es.kaiserord(65, 0.05) == ss.kaiserord(65, 0.05)
@@ -380,7 +380,7 @@ def test_fir_design(device):
                 lambda: ss.minimum_phase(h, "hilbert", half=False))
 
 
-# ---- waveforms --------------------------------------------------------------------
+# ---- waveforms --------------------------------------------------------------
 
 def test_waveforms(device):
     t = np.linspace(-1e-3, 1e-3, 201)
@@ -422,7 +422,7 @@ def test_waveforms(device):
                     lambda: ss.max_len_seq(*args, **kw))
 
 
-# ---- chirp z-transform --------------------------------------------------------------
+# ---- chirp z-transform ------------------------------------------------------
 
 def test_czt(device):
     x = rng.standard_normal((3, 100))

@@ -145,7 +145,7 @@ def tf2sos(b, a, pairing=None, *, analog=False):
     return put(_e.asnumpy(sos), dev)
 
 
-# ---- transforms of transfer functions ----------------------------------------
+# ---- transforms of transfer functions ---------------------------------------
 
 def _ba(b, a):
     import numpy

@@ -85,7 +85,7 @@ def iircomb(w0, Q, ftype="notch", fs=2.0, *, pass_zero=False, device=None):
     return _out(b, device), _out(a, device)
 
 
-# ---- Bessel ------------------------------------------------------------------
+# ---- Bessel -----------------------------------------------------------------
 
 def _falling_factorial(x, n):
     v = 1

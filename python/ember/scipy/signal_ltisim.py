@@ -68,7 +68,7 @@ def _squeeze(a):
     return _e.squeeze(a)
 
 
-# ---- continuous ---------------------------------------------------------------
+# ---- continuous -------------------------------------------------------------
 
 def _continuous_ss(system, name):
     if isinstance(system, lti):
@@ -218,7 +218,7 @@ def bode(system, w=None, n=100):
     return w, mag, phase
 
 
-# ---- discrete -------------------------------------------------------------------
+# ---- discrete ---------------------------------------------------------------
 
 def _discrete(system, name):
     if isinstance(system, dlti):

@@ -3,7 +3,6 @@ ember.scipy.signal): residue, residuez, invres, invresz and
 unique_roots, SciPy's algorithms on the host with NumPy (polynomial
 division and products of a few dozen coefficients; see
 _signal_host.py), the results as ember arrays on the inputs' device."""
-import ember as _e
 from ember.scipy._signal_host import device_of, host, put
 
 __all__ = ["residue", "residuez", "invres", "invresz", "unique_roots"]
