@@ -115,6 +115,14 @@ class dia_matrix:
             self.data = self.data.copy()
             self.offsets = self.offsets.copy()
 
+    @classmethod
+    def _raw(cls, data, offsets, shape):
+        """A matrix of arrays that are already right (unique offsets, one
+        per row of data), without the checks' wait for the device."""
+        self = cls.__new__(cls)
+        self.data, self.offsets, self._shape = data, offsets, tuple(shape)
+        return self
+
     def _from_coo(self, coo):
         """SciPy's todia: a row of data per distinct column - row, as wide
         as the last stored column."""
@@ -218,15 +226,15 @@ class dia_matrix:
                                        shape=self._shape)
 
     def copy(self):
-        return dia_matrix((self.data, self.offsets), shape=self._shape,
-                          copy=True)
+        return dia_matrix._raw(self.data.copy(), self.offsets.copy(),
+                               self._shape)
 
     def astype(self, t, copy=True):
         return self._with_data(self.data.astype(t))
 
     def _with_data(self, data, offsets=None):
-        return dia_matrix((data, self.offsets if offsets is None
-                           else offsets), shape=self._shape)
+        return dia_matrix._raw(data, self.offsets if offsets is None
+                               else offsets, self._shape)
 
     # -- structure -----------------------------------------------------
 
@@ -242,8 +250,8 @@ class dia_matrix:
         wide = max(width, m, n)
         dev = self.device
         if not (nd and wide):
-            return dia_matrix((_e.zeros((nd, m), dtype=self.dtype, device=dev),
-                               -self.offsets), shape=(n, m))
+            return dia_matrix._raw(_e.zeros((nd, m), dtype=self.dtype,
+                                            device=dev), -self.offsets, (n, m))
         data = self.data
         if wide > width:
             data = _e.concatenate([data, _e.zeros((nd, wide - width),
@@ -254,7 +262,7 @@ class dia_matrix:
         r = _e.arange(nd, dtype=_e.int64, device=dev)[:, None]
         c = (_e.arange(m, dtype=_e.int64, device=dev)[None, :] -
              (-self.offsets.astype(_e.int64) % max(m, n))[:, None]) % wide
-        return dia_matrix((data[r, c], -self.offsets), shape=(n, m))
+        return dia_matrix._raw(data[r, c], -self.offsets, (n, m))
 
     T = property(transpose)
 
@@ -346,7 +354,7 @@ class dia_matrix:
         if b.offsets.size and wb:
             bd = b.data[:, :wb].astype(t)
             out[ib, :wb] = out[ib, :wb] + (bd if sign > 0 else -bd)
-        return dia_matrix((out, both), shape=self._shape)
+        return dia_matrix._raw(out, both, self._shape)
 
     def __add__(self, other):
         return self._add(other, 1)
