@@ -205,6 +205,9 @@ def test_dlsim(device):
     tt = np.arange(0, 20, 0.25)
     allclose(es.dlsim(dsys, on(device, np.sin(tt)), t=on(device, tt)),
              ss.dlsim(dsys, np.sin(tt), t=tt))
+    t2 = np.arange(0.33, 10, 0.3)  # the input extended before t[0]
+    allclose(es.dlsim(dsys, on(device, np.cos(t2)), t=t2),
+             ss.dlsim(dsys, np.cos(t2), t=t2))
     sd = es.dlti(Ad, Bd, Cd, Dd, dt=0.05)
     allclose(sd.output(on(device, U), None),
              ss.dlti(Ad, Bd, Cd, Dd, dt=0.05).output(U, None))

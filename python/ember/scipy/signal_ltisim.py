@@ -253,9 +253,18 @@ def dlsim(system, u, t=None, x0=None):
         out = int(numpy.floor(stop / dt)) + 1
     tout = _e.linspace(0.0, stop, out, device=dev)
     if t is not None:
+        # SciPy's order-1 spline: linear between the samples, and the
+        # first segment extended before t[0] (interp alone would hold)
         td = put(th, dev)
-        u = _e.stack([_e.interp(tout, td, u[:, j])
-                      for j in range(u.shape[1])], axis=1)
+        cols = []
+        for j in range(u.shape[1]):
+            c = _e.interp(tout, td, u[:, j])
+            if th.size > 1 and th[0] > 0:
+                slope = (u[1, j] - u[0, j]) / (th[1] - th[0])
+                c = _e.where(tout < th[0], u[0, j] + (tout - th[0]) * slope,
+                             c)
+            cols.append(c)
+        u = _e.stack(cols, axis=1)
     if u.shape[1] != B.shape[1]:
         raise ValueError(f"u has {u.shape[1]} columns, the system "
                          f"{B.shape[1]} inputs")
