@@ -8,7 +8,15 @@ gamma, gammaln, expit, logit, log_expit, ndtr, j0, j1, y0, y1, sinc,
 xlogy, xlog1py, erfinv, erfcinv, digamma (psi), i1, zeta (Riemann's,
 or Hurwitz's with q), the Bessel functions of real order jv (jn), yv,
 yn, iv, kv (real and complex arguments), hankel1 and hankel2 (complex
-arguments, as SciPy's) and the real loggamma; i0 is NumPy's. Their
+arguments, as SciPy's) and the real loggamma; exp10, cosm1, round,
+sindg, cosdg, tandg, cotdg, entr, rel_entr, kl_div, huber, pseudo_huber,
+boxcox, boxcox1p, inv_boxcox, inv_boxcox1p, erfcx, erfi, log_ndtr,
+ndtri_exp, binom, poch, expn, exp1, expi, i0e, i1e, k0, k0e, k1, k1e,
+gammainc, gammaincc, gammasgn, rgamma, zetac, pdtr, pdtrc, chdtr and
+chdtrc (kernels/ewise_ops.h, ember's own numerics in double); i0 is
+NumPy's, and cbrt, exp2, expm1 and log1p are NumPy's kernels on SciPy's
+dtypes (_special_compose.py, with SciPy's Python compositions radian,
+polygamma, multigammaln, spherical_jn and spherical_yn). Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
@@ -28,7 +36,15 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "erfinv", "erfcinv", "digamma", "psi", "i0", "i1", "zeta", "ndtri",
            "jv", "jn", "yv", "yn", "iv", "kv", "hankel1", "hankel2",
            "jn_zeros", "loggamma",
-           "beta", "betaln", "logsumexp", "softmax", "log_softmax"]
+           "beta", "betaln", "logsumexp", "softmax", "log_softmax",
+           "cbrt", "exp10", "exp2", "expm1", "log1p", "cosm1", "round",
+           "sindg", "cosdg", "tandg", "cotdg", "radian", "entr", "rel_entr",
+           "kl_div", "huber", "pseudo_huber", "boxcox", "boxcox1p",
+           "inv_boxcox", "inv_boxcox1p", "erfcx", "erfi", "log_ndtr",
+           "ndtri_exp", "binom", "poch", "expn", "exp1", "expi", "i0e",
+           "i1e", "k0", "k0e", "k1", "k1e", "spherical_jn", "spherical_yn",
+           "gammainc", "gammaincc", "gammasgn", "rgamma", "polygamma",
+           "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -59,6 +75,50 @@ kv = _ember._sp_kv
 hankel1 = _ember._sp_hankel1
 hankel2 = _ember._sp_hankel2
 loggamma = _ember._sp_loggamma
+# the second tranche, ufuncs as SciPy's (kernels/ewise_ops.h)
+exp10 = _ember._sp_exp10
+cosm1 = _ember._sp_cosm1
+round = _ember._sp_round  # noqa: A001  (SciPy's name)
+sindg = _ember._sp_sindg
+cosdg = _ember._sp_cosdg
+tandg = _ember._sp_tandg
+cotdg = _ember._sp_cotdg
+entr = _ember._sp_entr
+rel_entr = _ember._sp_rel_entr
+kl_div = _ember._sp_kl_div
+huber = _ember._sp_huber
+pseudo_huber = _ember._sp_pseudo_huber
+boxcox = _ember._sp_boxcox
+boxcox1p = _ember._sp_boxcox1p
+inv_boxcox = _ember._sp_inv_boxcox
+inv_boxcox1p = _ember._sp_inv_boxcox1p
+erfcx = _ember._sp_erfcx
+erfi = _ember._sp_erfi
+log_ndtr = _ember._sp_log_ndtr
+ndtri_exp = _ember._sp_ndtri_exp
+binom = _ember._sp_binom
+poch = _ember._sp_poch
+expn = _ember._sp_expn
+exp1 = _ember._sp_exp1
+expi = _ember._sp_expi
+i0e = _ember._sp_i0e
+i1e = _ember._sp_i1e
+k0 = _ember._sp_k0
+k0e = _ember._sp_k0e
+k1 = _ember._sp_k1
+k1e = _ember._sp_k1e
+gammainc = _ember._sp_gammainc
+gammaincc = _ember._sp_gammaincc
+gammasgn = _ember._sp_gammasgn
+rgamma = _ember._sp_rgamma
+zetac = _ember._sp_zetac
+pdtr = _ember._sp_pdtr
+pdtrc = _ember._sp_pdtrc
+chdtr = _ember._sp_chdtr
+chdtrc = _ember._sp_chdtrc
+from ember.scipy._special_compose import (  # noqa: E402
+    cbrt, exp2, expm1, log1p, radian, polygamma, multigammaln,
+    spherical_jn, spherical_yn)
 
 
 def zeta(x, q=None, out=None):
