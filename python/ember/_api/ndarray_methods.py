@@ -235,11 +235,14 @@ def resized(a, refs, *new_shape, refcheck=True):
         raise ValueError("cannot resize this array: it does not own its data")
     if refcheck and refs > 2:
         raise ValueError(_REFERENCED)
-    flat = _e.zeros(size, a.dtype, device=a.device)
+    # the new array owns its memory (and the stream it came from), as the
+    # C method's swap needs
+    order = "F" if _fortran(a) else "C"
+    new = _e.zeros(shape, a.dtype, order=order, device=a.device)
     k = min(size, a.size)
     if k:
-        flat[:k] = a.ravel("K")[:k]
-    return flat.reshape(shape, order="F" if _fortran(a) else "C")
+        new.reshape(-1, order=order, copy=False)[:k] = a.ravel("K")[:k]
+    return new
 
 
 def _fortran(a):

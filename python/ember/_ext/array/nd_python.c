@@ -103,7 +103,7 @@ static PyObject *nd_resize(PyObject *self, PyObject *args, PyObject *kw)
         a->ndim = nd;
         memcpy(a->shape, shape, sizeof(int64_t) * (size_t)nd);
         em_array_update_flags(a);
-    } else if (empy_is_ndarray(r)) {
+    } else if (empy_is_ndarray(r) && ((empy_ndarray *)r)->base == NULL) {
         empy_ndarray *fresh = (empy_ndarray *)r;
         em_array t;
         PyObject *st;
