@@ -559,8 +559,8 @@ def test_resize(device, new, fortran):
     x = np.arange(6.0).reshape(2, 3).copy()
     if fortran:
         x = np.asfortranarray(x)
-    # an array owning its memory (E's cpu arrays adopt NumPy's)
-    xe = E(x, device).copy("K")
+    # an array owning its memory (E's cpu arrays adopt NumPy's), in x's order
+    xe = E(x, device).copy("F" if fortran else "C")
     if new == ():
         x = np.arange(1.0)
         xe = E(x, device).copy()
