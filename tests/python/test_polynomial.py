@@ -43,9 +43,20 @@ def close_roots(got, want, device, rtol=1e-8):
     """Roots as multisets: the dtype, then the values in one order."""
     want = np.asarray(want)
     assert got.device == ember.Device(device)
-    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype)
-    np.testing.assert_allclose(_root_order(ember.asnumpy(got)), _root_order(want),
-                               rtol=rtol, atol=1e-9)
+    g = ember.asnumpy(got)
+    if g.dtype != want.dtype:
+        # NumPy's roots are real only when every eigenvalue's imaginary part
+        # is exactly 0, which rests on the eigensolver's rounding (the GPU
+        # host's NumPy gave complex roots with 0j-looking parts where this
+        # one gives real ones): a real and a complex answer agree when the
+        # complex one's imaginary parts are rounding noise.
+        assert {g.dtype.kind, want.dtype.kind} == {"f", "c"}, (g.dtype, want.dtype)
+        assert np.finfo(g.dtype).bits == np.finfo(want.dtype).bits
+        c = g if g.dtype.kind == "c" else want
+        assert np.abs(c.imag).max() <= 1e-7 * max(1.0, np.abs(c).max()), c
+        g, want = g.real, want.real
+    assert g.shape == want.shape, (g.shape, want.shape)
+    np.testing.assert_allclose(_root_order(g), _root_order(want), rtol=rtol, atol=1e-9)
 
 
 RNG = np.random.default_rng(7)
@@ -577,6 +588,8 @@ def test_polynomial_class(device):
     a, b = [1.0, 2.0, 3.0], [-1.0, 1.0]
     p, q = P(E(a, device), domain=[0, 2]), P(E(b, device), domain=[0, 2])
     np_, nq = NPoly(a, domain=[0, 2]), NPoly(b, domain=[0, 2])
+    with ember.Device(device):   # made from no array: on the current device
+        ident, basis = P.identity(domain=[1, 3]), P.basis(3, window=[0, 1])
     for got, want in [(p + q, np_ + nq), (p - q, np_ - nq), (p * q, np_ * nq),
                       (p + 2.0, np_ + 2.0), (2.0 - p, 2.0 - np_), (3 * p, 3 * np_),
                       (p // q, np_ // nq), (p % q, np_ % nq), (p / 2, np_ / 2),
@@ -585,8 +598,8 @@ def test_polynomial_class(device):
                       (p.convert(), np_.convert()), (p.trim(2.5), np_.trim(2.5)),
                       (p.truncate(2), np_.truncate(2)), (p.cutdeg(1), np_.cutdeg(1)),
                       (p.copy(), np_.copy()),
-                      (P.identity(domain=[1, 3]), NPoly.identity(domain=[1, 3])),
-                      (P.basis(3, window=[0, 1]), NPoly.basis(3, window=[0, 1])),
+                      (ident, NPoly.identity(domain=[1, 3])),
+                      (basis, NPoly.basis(3, window=[0, 1])),
                       (P.cast(p), NPoly.cast(np_))]:
         _same_series(got, want, device)
     assert p.degree() == 2 and len(p) == 3
@@ -767,6 +780,8 @@ def test_ortho_class(device, basis):
     K, NK = basis[3:]
     rng = np.random.default_rng(5)
     c, c2 = rng.standard_normal(6), rng.standard_normal(3)
+    with ember.Device(device):   # made from no array: on the current device
+        kid = K.identity(domain=[1, 2])
     a, b = K(E(c, device), domain=[0, 3]), NK(c, domain=[0, 3])
     s, t = K(E(c2, device), domain=[0, 3]), NK(c2, domain=[0, 3])
     assert repr(a) == repr(b) and str(a) == str(b)
@@ -776,7 +791,7 @@ def test_ortho_class(device, basis):
                       (a.integ(2, lbnd=1), b.integ(2, lbnd=1)),
                       (a.convert(), b.convert()),
                       (K.fromroots(E([0.5, 2.0], device)), NK.fromroots([0.5, 2.0])),
-                      (K.identity(domain=[1, 2]), NK.identity(domain=[1, 2]))]:
+                      (kid, NK.identity(domain=[1, 2]))]:
         _same_series(got, want, device, rtol=1e-8)
     close(a(E(XS, device)), b(XS), device)
     close_roots(a.roots(), b.roots(), device)

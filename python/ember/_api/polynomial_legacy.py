@@ -203,8 +203,10 @@ def polyval(p, x):
     if isinstance(p, _poly1d()):
         p = p.coeffs
     if isinstance(x, _poly1d()):
-        y = _poly1d()(0)
-        for pv in _e.atleast_1d(as_array(p, device_of(x.coeffs))):
+        dev = device_of(x.coeffs)
+        # the zero polynomial on x's device, not the current one
+        y = _poly1d()(_e.zeros(1, dtype=_e.int64, device=dev))
+        for pv in _e.atleast_1d(as_array(p, dev)):
             y = y * x + pv
         return y
     dev = device_of(x, p)
