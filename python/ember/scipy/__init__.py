@@ -1,9 +1,9 @@
 """ember.scipy: SciPy's functions over ember arrays, as cupyx.scipy is
-CuPy's (issue 21): special, signal, ndimage and sparse (docs/scipy.md
+CuPy's (issue 21): special, signal, ndimage, sparse and linalg (docs/scipy.md
 says what each holds and lacks). Submodules load on first use."""
 import importlib
 
-__all__ = ["special", "signal", "ndimage", "sparse"]
+__all__ = ["special", "signal", "ndimage", "sparse", "linalg"]
 
 
 def __getattr__(name):
