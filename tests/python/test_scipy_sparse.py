@@ -77,6 +77,10 @@ def test_construction_forms(device):
     assert es.issparse(s) and not es.issparse(E(val))
     z = es.csr_matrix((3, 4), device=device)
     assert z.nnz == 0 and N(z.toarray()).shape == (3, 4)
+    # an ember array already on the device named by its string
+    d = es.csr_matrix(E(b.toarray()), device=device)
+    np.testing.assert_array_equal(N(d.toarray()), b.toarray())
+    assert d.data.device == ember.Device(device)
     coo = es.coo_matrix((E(val), (E(row), E(col))), shape=(5, 6))
     np.testing.assert_array_equal(N(coo.toarray()), b.toarray())
     np.testing.assert_array_equal(coo.get().toarray(), b.toarray())

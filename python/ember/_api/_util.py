@@ -23,6 +23,8 @@ def as_array(a, device=None, dtype=None):
     ValueError naming both: ember never moves data between devices
     silently."""
     if isinstance(a, _e.ndarray):
+        if isinstance(device, str):   # 'cpu' names the Device a.device is
+            device = _e.Device(device)
         if device is not None and a.device != device:
             raise ValueError(f"operands are on different devices: {a.device} "
                              f"and {device}")
