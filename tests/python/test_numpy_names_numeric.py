@@ -686,3 +686,22 @@ def test_bitwise_count_kernel_compiles_for_the_gpu(need_nvrtc):
                   "ys[threadIdx.x] = y; }\n" for i, t in enumerate(types))
     ptx = ember.cuda.Program(src).compile("ptx").code
     assert ptx.count(b".entry") == len(types)
+
+
+def test_numpy_spellings_dispatch(device):
+    """np.fabs, np.bitwise_count, np.matvec, np.vecmat and np.emath's functions
+    on ember arrays run ember's (NumPy's ufunc and module dispatch)."""
+    h = np.array([-4.0, 2.5, -0.0])
+    x = E(h, device)
+    assert_array_equal_np(np.fabs(x), np.fabs(h), device)
+    for got, want in [(np.emath.sqrt(x), np.emath.sqrt(h)), (np.emath.log(x), np.emath.log(h)),
+                      (np.emath.power(x, 2), np.emath.power(h, 2))]:
+        close(got, want, device, rtol=1e-14, atol=0)
+    b = np.array([7, 255, 0], dtype=np.uint8)
+    got = np.bitwise_count(E(b, device))
+    assert isinstance(got, ember.ndarray)
+    assert_array_equal_np(got, np.bitwise_count(b), device)
+    a, v = np.arange(6.0).reshape(2, 3), np.arange(3.0)
+    assert_array_equal_np(np.matvec(E(a, device), E(v, device)), np.matvec(a, v), device)
+    w = np.array([1.0, 2.0])
+    assert_array_equal_np(np.vecmat(E(w, device), E(a, device)), np.vecmat(w, a), device)

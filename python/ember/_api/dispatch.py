@@ -6,12 +6,18 @@ import sys
 from ember import _ember
 
 
+# NumPy modules whose functions ember holds under another path: numpy.emath's
+# functions say they are numpy.lib.scimath's.
+_RENAMED = {"numpy.lib.scimath": "numpy.emath"}
+
+
 def _ember_function(func):
     """ember's function answering NumPy's `func`, or None. numpy.linalg.norm
     is ember.linalg.norm; numpy.where is ember.where."""
     import ember
     mod = ember
-    for part in (getattr(func, "__module__", None) or "numpy").split(".")[1:]:
+    path = getattr(func, "__module__", None) or "numpy"
+    for part in _RENAMED.get(path, path).split(".")[1:]:
         if part.startswith("_"):      # numpy._core.fromnumeric and the like
             continue
         mod = getattr(mod, part, None)

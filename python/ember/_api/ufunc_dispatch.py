@@ -6,7 +6,9 @@ from ember import _ember as _e
 _METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 # NumPy ufuncs that ember composes (two outputs, or a gufunc): the ember
 # function of the same name takes the same arguments.
-_COMPOSED = ("modf", "frexp", "divmod", "matmul")
+# NumPy ufuncs that ember holds as functions over other operations
+_COMPOSED = ("modf", "frexp", "divmod", "matmul", "fabs", "bitwise_count", "matvec",
+             "vecmat")
 _KEYWORDS = ("out", "where", "dtype", "casting")
 _IGNORED = ("order", "subok", "signature")
 
