@@ -2507,6 +2507,175 @@ EW_FN double ew_chdtr_d(double v, double x, int upper)
 EW_SCIPY_MORE_OPS(f32, float)
 EW_SCIPY_MORE_OPS(f64, double)
 
+/* ---- scipy.special's complete elliptic integrals and Student's t
+ * distribution (the second tranche's tail), in double on both devices. */
+#if defined(EW_CUDA) || defined(EMBER_HOST_PRELUDE_H)
+/* The arithmetic-geometric mean of 1 and sqrt(p), p = 1 - m given
+ * exactly (ellipkm1's argument): K(m) = pi / (2 AGM), and with esum the
+ * Legendre sum sum 2^(n-1) c_n^2 (c_0^2 = m, c_n = (a_n-1 - b_n-1) / 2)
+ * that gives E(m) = K(m) (1 - esum). */
+EW_FN double ew_ellip_agm_d(double p, double *esum)
+{
+    double a = 1, b = sqrt(p), c, an, w = 1, s = 0.5 * (1 - p);
+    int n;
+    for (n = 0; n < 60; n++) {
+        c = 0.5 * (a - b);
+        an = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = an;
+        s += w * c * c;
+        w *= 2;
+        if (fabs(c) <= 1e-17 * a)
+            break;
+    }
+    *esum = s;
+    return 0.5 * EW_PI / a;
+}
+
+/* K(1 - p): NaN below p = 0, inf at 0, 0 at +inf. */
+EW_FN double ew_ellipkm1_d(double p)
+{
+    double s;
+    if (p != p || p < 0)
+        return ew_inf_f64() * 0;
+    if (p == 0)
+        return ew_inf_f64();
+    if (p == ew_inf_f64())
+        return 0;
+    return ew_ellip_agm_d(p, &s);
+}
+
+/* K(m) = ellipkm1(1 - m); NaN past m = 1. */
+EW_FN double ew_ellipk_d(double m)
+{
+    if (m > 1)
+        return ew_inf_f64() * 0;
+    return ew_ellipkm1_d(1 - m);
+}
+
+/* E(m) = K(m) (1 - esum) on [0, 1), 1 at m = 1; below 0 the imaginary
+ * modulus transformation E(m) = sqrt(1 - m) E(m / (m - 1)). */
+EW_FN double ew_ellipe_d(double m)
+{
+    double s, k, f = 1;
+    if (m != m || m > 1)
+        return ew_inf_f64() * 0;
+    if (m == 1)
+        return 1;
+    if (m == -ew_inf_f64())
+        return ew_inf_f64();
+    if (m < 0) {
+        /* m / (m - 1) is in (0, 1), and 1 minus it is 1 / (1 - m) */
+        f = sqrt(1 - m);
+        k = ew_ellip_agm_d(1 / (1 - m), &s);
+        return f * k * (1 - s);
+    }
+    k = ew_ellip_agm_d(1 - m, &s);
+    return k * (1 - s);
+}
+
+/* log B(a, 1/2) = log Gamma(a) + log sqrt(pi) - log Gamma(a + 1/2),
+ * through Stirling's ratio for a >= 10 (no large logarithms cancel). */
+EW_FN double ew_lbeta_half_d(double a)
+{
+    if (a >= 10)
+        return 0.572364942924700087071713675676529356 -
+               ew_lgam_ratio_d(a + 0.5, a);
+    return EW_LGAMMA(, a) + 0.572364942924700087071713675676529356 -
+           EW_LGAMMA(, a + 0.5);
+}
+
+/* The regularized incomplete beta I_x(a, 1/2) with y = 1 - x given
+ * exactly, by its continued fraction (Lentz's method) where x < (a + 1)
+ * / (a + 5/2), else 1 - I_y(1/2, a); the prefactor x^a y^(1/2) / (a
+ * B(a, 1/2)) as one exponential, a log x as a log1p(-y). */
+EW_FN double ew_ibeta_half_d(double a, double x, double y)
+{
+    double b = 0.5, aa, c, d, h, del, f, lx, ly, lb = ew_lbeta_half_d(a);
+    int m, flip = 0;
+    if (x >= (a + 1) / (a + b + 2)) {
+        double t = a;
+        a = b;
+        b = t;
+        t = x;
+        x = y;
+        y = t;
+        flip = 1;
+    }
+    lx = x < 0.5 ? log(x) : log1p(-y);
+    ly = y < 0.5 ? log(y) : log1p(-x);
+    f = exp(a * lx + b * ly - lb) / a;
+    c = 1;
+    d = 1 - (a + b) * x / (a + 1);
+    if (fabs(d) < EW_BESSEL_TINY)
+        d = EW_BESSEL_TINY;
+    d = 1 / d;
+    h = d;
+    for (m = 1; m < 10000; m++) {
+        aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+        d = 1 + aa * d;
+        if (fabs(d) < EW_BESSEL_TINY)
+            d = EW_BESSEL_TINY;
+        c = 1 + aa / c;
+        if (fabs(c) < EW_BESSEL_TINY)
+            c = EW_BESSEL_TINY;
+        d = 1 / d;
+        h *= d * c;
+        aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+        d = 1 + aa * d;
+        if (fabs(d) < EW_BESSEL_TINY)
+            d = EW_BESSEL_TINY;
+        c = 1 + aa / c;
+        if (fabs(c) < EW_BESSEL_TINY)
+            c = EW_BESSEL_TINY;
+        d = 1 / d;
+        del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-16)
+            break;
+    }
+    return flip ? 1 - f * h : f * h;
+}
+
+/* Student's t distribution function with df degrees of freedom: for t <
+ * 0, I_x(df/2, 1/2) / 2 with x = df / (df + t^2) (and 1 - x = t^2 / (df +
+ * t^2) computed as such), the complement for t > 0; ndtr at df = inf;
+ * SciPy's NaN for df <= 0. */
+EW_FN double ew_stdtr_d(double df, double t)
+{
+    double q, x, y, p;
+    if (df != df || t != t || df <= 0)
+        return ew_inf_f64() * 0;
+    if (t == 0)
+        return 0.5;
+    if (ew_fisinf_f64(t))
+        return t > 0 ? 1 : 0;
+    if (df == ew_inf_f64())
+        return 0.5 * erfc(-t * 0.707106781186547524400844362104849);
+    q = t * t;
+    if (q > 1e300) {
+        x = df / q;
+        y = 1;
+    } else {
+        x = df / (df + q);
+        y = q / (df + q);
+    }
+    p = 0.5 * ew_ibeta_half_d(0.5 * df, x, y);
+    return t < 0 ? p : 1 - p;
+}
+
+#define EW_SCIPY_TAIL_OPS(S, T)                                               \
+    EW_FN T ew_ellipk_##S(T a) { return (T)ew_ellipk_d((double)a); }         \
+    EW_FN T ew_ellipkm1_##S(T a) { return (T)ew_ellipkm1_d((double)a); }     \
+    EW_FN T ew_ellipe_##S(T a) { return (T)ew_ellipe_d((double)a); }         \
+    EW_FN T ew_stdtr_##S(T df, T t) { return (T)ew_stdtr_d(df, t); }
+#else
+#define EW_SCIPY_TAIL_OPS(S, T)
+#endif
+EW_SCIPY_TAIL_OPS(f32, float)
+EW_SCIPY_TAIL_OPS(f64, double)
+
+
 
 EW_FN ew_b ew_signbit_f32(float a) { return (ew_b)(ew_f32_bits(a) >> 31); }
 EW_FN ew_b ew_signbit_f64(double a) { return (ew_b)(ew_f64_bits(a) >> 63); }

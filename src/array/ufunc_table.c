@@ -198,6 +198,10 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_PDTRC] = {"pdtrc", 2, SCI, "ff:f dd:d"},
     [EM_OP_CHDTR] = {"chdtr", 2, SCI, "ff:f dd:d"},
     [EM_OP_CHDTRC] = {"chdtrc", 2, SCI, "ff:f dd:d"},
+    [EM_OP_ELLIPK] = {"ellipk", 1, SCI, "f:f d:d"},
+    [EM_OP_ELLIPKM1] = {"ellipkm1", 1, SCI, "f:f d:d"},
+    [EM_OP_ELLIPE] = {"ellipe", 1, SCI, "f:f d:d"},
+    [EM_OP_STDTR] = {"stdtr", 2, SCI, "ff:f dd:d"},
 };
 
 /* clang-format on */
