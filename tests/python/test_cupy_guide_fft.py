@@ -7,6 +7,7 @@ import pytest
 
 import ember
 import ember.cupyx.scipy.fft as cufft
+from helpers import run_python
 
 scipy_fft = pytest.importorskip("scipy.fft")
 
@@ -20,6 +21,18 @@ def test_import_spellings_reach_one_module():
     import ember.cupyx.scipy.fft as a
     from ember.cupyx.scipy import fft as b
     assert a is b is cufft is ember.cupyx.scipy.fft
+
+
+def test_scipy_fft_is_that_module_without_cupyx():
+    """`import scipy.fft` becomes `import ember.scipy.fft` (a fresh process:
+    nothing of ember.cupyx imported first)."""
+    r = run_python("-c", "import sys, ember.scipy.fft as f, ember.scipy as s\n"
+                   "from ember.scipy import fft as g\n"
+                   "first = 'ember.cupyx.scipy' not in sys.modules\n"
+                   "import ember.cupyx.scipy.fft as c\n"
+                   "print(first, f is g is s.fft is c, callable(f.rfftn))")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "True", "True"], r.stdout
 
 
 def test_set_backend_runs_ember_transform(device):

@@ -3,7 +3,7 @@
 line changes. The names are ember.scipy's own modules, not copies, so
 arrays and matrices from either spelling are one type. cupyx.scipy.fft
 (scipy.fft's transforms and SciPy's FFT backend protocol) is
-ember/cupyx/scipy_fft.py, unless ember.scipy has an fft of its own."""
+ember/cupyx/scipy_fft.py, which ember.scipy.fft names too."""
 import sys
 
 import ember.scipy
@@ -13,8 +13,5 @@ for _name, _mod in (("ndimage", ndimage), ("signal", signal),
                     ("sparse", sparse), ("sparse.linalg", sparse.linalg),
                     ("special", special)):
     sys.modules[f"{__name__}.{_name}"] = _mod
-if not hasattr(ember.scipy, "fft"):
-    from ember.cupyx import scipy_fft as _fft
-    ember.scipy.fft = _fft
 sys.modules[f"{__name__}.fft"] = ember.scipy.fft
 sys.modules[__name__] = ember.scipy

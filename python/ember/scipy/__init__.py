@@ -3,7 +3,7 @@ CuPy's (issue 21): special, signal, ndimage, sparse and linalg (docs/scipy.md
 says what each holds and lacks). Submodules load on first use."""
 import importlib
 
-__all__ = ["special", "signal", "ndimage", "sparse", "interpolate", "linalg"]
+__all__ = ["special", "signal", "ndimage", "sparse", "interpolate", "linalg", "fft"]
 
 
 def __getattr__(name):
