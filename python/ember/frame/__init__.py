@@ -59,10 +59,14 @@ _LAZY = {"read_csv": "_io", "read_parquet": "_io", "read_json": "_io",
          "isna": "_toplevel", "isnull": "_toplevel", "notna": "_toplevel",
          "notnull": "_toplevel", "crosstab": "_crosstab",
          "get_dummies": "_dummies", "cut": "_cut", "qcut": "_cut",
-         "factorize": "_factorize", "to_timedelta": "_timedelta"}
+         "factorize": "_factorize", "to_timedelta": "_timedelta",
+         "DateOffset": "offsets"}
 
 
 def __getattr__(name):
+    if name == "offsets":   # ember's spellings of pandas.tseries.offsets
+        import importlib
+        return importlib.import_module("ember.frame.offsets")
     mod = _LAZY.get(name)
     if mod is None and name in _PANDAS_VALUES:
         from ember.frame._toplevel import pandas_value
@@ -77,8 +81,7 @@ def __getattr__(name):
 
 # pandas' host value types (Timestamp, NA, Categorical...), taken from pandas
 # on first use: ember's constructors and operators take them (_toplevel)
-_PANDAS_VALUES = ("Timestamp", "Timedelta", "NaT", "NA", "Categorical",
-                  "offsets", "DateOffset")
+_PANDAS_VALUES = ("Timestamp", "Timedelta", "NaT", "NA", "Categorical")
 
 __all__ = ["CategoricalDtype", "DataFrame", "Dtype", "Index", "RangeIndex", "Series",
            "from_arrow", "from_dlpack", "from_pandas"] + sorted(_LAZY)

@@ -239,6 +239,9 @@ def date_range(start=None, end=None, periods=None, freq=None, name=None,
                inclusive="both", unit=None, **kw):
     from ember.frame._index import Index
     tz = kw.pop("tz", None)
+    from ember.frame._offsets import is_offset
+    if is_offset(freq):   # pandas' or ember's offset object: its frequency string
+        freq = freq.freqstr
     extra = [k for k, v in kw.items() if v not in (None, False)]
     if extra:
         raise NotImplementedError(f"date_range with {', '.join(extra)}=")

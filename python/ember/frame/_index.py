@@ -364,6 +364,27 @@ class Index(_OneLevel):
             return Index(col.take(ember.asarray([j], device=col.device))).tolist()[0]
         return self.tolist()[i]
 
+    # labels moved by a scalar: a date offset, a Timedelta, a number
+    # (pandas' Index arithmetic); a container is not taken here
+    def _arith(self, op, other, reflected=False):
+        if isinstance(other, (list, tuple, _OneLevel)) or hasattr(other, "_col") or \
+                hasattr(other, "shape"):
+            return NotImplemented
+        from ember.frame._ops import binary
+        return Index(binary(op, self._col, other, reflected), self.name)
+
+    def __add__(self, other):
+        return self._arith("add", other)
+
+    def __radd__(self, other):
+        return self._arith("add", other, True)
+
+    def __sub__(self, other):
+        return self._arith("sub", other)
+
+    def __rsub__(self, other):
+        return self._arith("sub", other, True)
+
 
 def _same_device(a, b):
     return str(a) == str(ember.Device(b))

@@ -52,6 +52,10 @@ def binary(op, a, b, reflected=False):
     """a op b for a Column `a` and a Column or Python scalar `b`."""
     if isinstance(b, Column) and a.length != b.length:
         raise ValueError(f"lengths must match: {a.length} and {b.length}")
+    if op in ("add", "sub") and not isinstance(b, Column):
+        from ember.frame._offsets import apply, is_offset
+        if is_offset(b):   # pandas' or ember's date offsets (_offsets.py)
+            return apply(a, b, op, reflected)
     if a.dtype.is_categorical or (isinstance(b, Column) and b.dtype.is_categorical):
         from ember.frame._categorical import compare
         return compare(op, a, b)

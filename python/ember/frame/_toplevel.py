@@ -1,6 +1,7 @@
 """pandas' module-level names that tutorials reach for besides the
 constructors: isna/notna of any object, and pandas' own host value types
-(Timestamp, Timedelta, NaT, NA, Categorical, offsets, DateOffset), which
+(Timestamp, Timedelta, NaT, NA, Categorical; date offsets are
+ember.frame.offsets', and pandas' own are taken too), which
 ember's constructors, comparisons and date arithmetic take as they are.
 These are values built on the host, as a list is, never computation:
 taking one loads pandas, as from_pandas does."""
