@@ -62,6 +62,8 @@ def apply(col, off, op, reflected=False):
         raise TypeError(f"cannot subtract a {col.dtype.name} column from "
                         f"{type(off).__name__}")
     name = _kind(off)
+    if col.dtype.kind not in "Mm":
+        raise TypeError(f"cannot add a date offset ({name}) to a {col.dtype.name} column")
     n = -int(off.n) if op == "sub" else int(off.n)
     unit = unit_of(col.dtype)
     per = 10 ** 9 // _PER_SECOND[unit]   # ns a count of the column's unit
@@ -70,8 +72,6 @@ def apply(col, off, op, reflected=False):
             raise TypeError(f"cannot add {name} to a {col.dtype.name} column "
                             "(only fixed offsets: Day, Hour, Minute, Second, ...)")
         return Column(col.dtype, _shift_ticks(col.values, n * _ns(name), per, name))
-    if col.dtype.kind != "M":
-        raise TypeError(f"cannot add a date offset ({name}) to a {col.dtype.name} column")
     v = col.values
     if name in _TICK_NS:
         return Column(col.dtype, _shift_ticks(v, n * _TICK_NS[name], per, name))

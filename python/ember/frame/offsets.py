@@ -16,6 +16,7 @@ class BaseOffset:
     _code = None          # pandas' frequency code (freqstr)
     _attrs = ()           # the anchor attributes, with their defaults below
     _defaults = {}
+    _display = None       # pandas' name in the repr, where not the class's
 
     def __init__(self, n=1, normalize=False, **attrs):
         if isinstance(n, bool) or not isinstance(n, int) and not \
@@ -54,11 +55,12 @@ class BaseOffset:
         return hash(self._key())
 
     def __repr__(self):
-        # pandas shows an anchor always, an offset= or weekday= when set
+        # pandas shows an anchor and weekday= always, offset= when set
         extra = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._attrs
-                          if getattr(self, k) not in (None, datetime.timedelta(0)))
-        name = type(self).__name__
-        head = f"<{name}" if self.n == 1 else f"<{self.n} * {name}s"
+                          if getattr(self, k) != datetime.timedelta(0))
+        name = self._display or type(self).__name__
+        head = f"<{name}" if self.n == 1 else \
+            f"<{self.n} * {name}{'s' if abs(self.n) != 1 else ''}"
         return head + (f": {extra}>" if extra else ">")
 
     @property
@@ -175,10 +177,12 @@ class QuarterBegin(_Anchored):
 
 
 class BQuarterEnd(_Anchored):
+    _display = "BusinessQuarterEnd"
     _code, _attrs, _defaults = "BQE", ("startingMonth",), {"startingMonth": 3}
 
 
 class BQuarterBegin(_Anchored):
+    _display = "BusinessQuarterBegin"
     _code, _attrs, _defaults = "BQS", ("startingMonth",), {"startingMonth": 3}
 
 
@@ -215,8 +219,9 @@ class DateOffset(BaseOffset):
 
     def __repr__(self):
         kw = ", ".join(f"{k}={v}" for k, v in sorted(self.kwds.items()))
+        plural = "s" if abs(self.n) != 1 else ""
         return f"<DateOffset{': ' + kw if kw else ''}>" if self.n == 1 else \
-            f"<{self.n} * DateOffsets{': ' + kw if kw else ''}>"
+            f"<{self.n} * DateOffset{plural}{': ' + kw if kw else ''}>"
 
     @property
     def freqstr(self):
