@@ -62,7 +62,7 @@ def close(got, want, dtype, rtol=None, atol=0.0, signs=True):
         assert np.array_equal(np.signbit(got[z]), np.signbit(want[z]))
 
 
-UNARY = ["exp10", "cosm1", "round", "sindg", "cosdg", "tandg", "cotdg",
+UNARY = ["ellipk", "ellipkm1", "ellipe", "exp10", "cosm1", "round", "sindg", "cosdg", "tandg", "cotdg",
          "entr", "erfcx", "erfi", "log_ndtr", "ndtri_exp", "exp1", "expi",
          "i0e", "i1e", "k0", "k0e", "k1", "k1e", "gammasgn", "rgamma",
          "zetac", "cbrt", "exp2", "expm1", "log1p"]
@@ -70,6 +70,10 @@ UNARY = ["exp10", "cosm1", "round", "sindg", "cosdg", "tandg", "cotdg",
 
 def unary_points(name):
     x = POINTS
+    if name in ("ellipk", "ellipe"):  # m near 1, where K has its log
+        x = np.concatenate([x, 1 - np.geomspace(1e-300, 1, 40)])
+    if name == "ellipkm1":
+        x = np.concatenate([x, np.geomspace(1e-300, 1e300, 60)])
     if name == "ndtri_exp":  # log-probabilities, down to e^-1e5
         x = np.concatenate([EDGES, -rng.exponential(3, 100),
                             -np.geomspace(1e-300, 1e5, 80), -rng.uniform(0, 1, 30)])
@@ -101,6 +105,10 @@ def test_unary_against_scipy(device, name):
         atol = 1e-15 * (1 + np.abs(x))
     if name == "zetac":
         rtol = 1e-12  # SciPy's reflection below -20
+    if name == "ellipe":
+        # K (1 - the Legendre sum): the sum's rounding times K, 1e-14 of
+        # E near m = 1
+        rtol = 2e-14
     if name == "rgamma":
         atol = 1e-300  # ember keeps 1/Gamma's subnormals past 171.6
     if name == "ndtri_exp":
@@ -171,14 +179,22 @@ BINARY = {
              np.r_[-1.0, 0, 1e-3, 0.5, 1, 5, 30, 101, 1e3, np.inf, np.nan]),
     "chdtr": (np.r_[-1.0, 0, 1e-3, 0.5, 1, 2, 7, 30, 100, np.inf, np.nan],
               np.r_[-1.0, 0, 1e-3, 0.5, 1, 5, 30, 101, 1e3, np.inf, np.nan]),
+    "stdtr": (np.r_[-1.0, 0, 1e-3, 0.5, 1, 2, 3.5, 10, 30, 300, 1e3, np.inf,
+                    np.nan],
+              # (SciPy's stdtr is 0.5 for |t| < 1e-8 or so: its 1 + t^2/df
+              # rounds to 1; test_stdtr_small_t)
+              np.r_[-np.inf, -1e200, -300, -30, -5, -2, -0.3, 0, 0.3, 2, 5,
+                    30, 300, 1e200, np.inf, np.nan]),
 }
 BINARY["gammaincc"] = BINARY["gammainc"]
 BINARY["pdtrc"] = BINARY["pdtr"]
 BINARY["chdtrc"] = BINARY["chdtr"]
+# stdtr's tails are e^-300 and beyond at t = -30: the exponent's
+# rounding (t^2 times an ulp) is the 4e-13.
 # SciPy's own error on these grids, measured against mpmath (its
 # logarithms of large gammas; kl_div's x log(x/y) - x + y cancels when x
 # is near y: an absolute error, in units of x + y)
-RTOL = {"binom": 2e-12, "poch": 2e-12, "gammainc": 4e-13, "gammaincc": 4e-13,
+RTOL = {"stdtr": 4e-13, "binom": 2e-12, "poch": 2e-12, "gammainc": 4e-13, "gammaincc": 4e-13,
         "pdtr": 4e-13, "pdtrc": 4e-13, "chdtr": 4e-13, "chdtrc": 4e-13}
 
 
@@ -224,6 +240,29 @@ def test_poch_infinite_z(device):
     close(es.poch(ember.asarray(np.r_[np.inf, np.inf, np.inf, np.nan], device=device),
                   ember.asarray(np.r_[-1.0, 0.5, 2, 0], device=device)), want,
           "float64")
+
+
+def test_stdtr_small_t(device):
+    """Near t = 0 the distribution function is 1/2 + t f(0), f(0) =
+    1/pi for one degree of freedom and 1/sqrt(2 pi) as df -> inf."""
+    t = np.r_[-1e-10, 1e-12, 3e-9]
+    got = es.stdtr(ember.asarray([[1.0], [np.inf]], device=device),
+                   ember.asarray(t, device=device))
+    want = 0.5 + t * np.array([[1 / np.pi], [1 / np.sqrt(2 * np.pi)]])
+    close(got, want, "float64", 1e-15)
+
+
+def test_gdtr(device):
+    """gdtr(a, b, x) = gammainc(b, a x) and its complement, NaN below x = 0,
+    float32 kept."""
+    a = np.r_[-1.0, 0, 0.5, 2, 10][:, None, None]
+    b = np.r_[0.0, 0.5, 3, 40][None, :, None]
+    x = np.r_[-1.0, 0, 0.3, 2, 25, np.inf][None, None, :]
+    ea, eb, ex = (ember.asarray(v, device=device) for v in (a, b, x))
+    close(es.gdtr(ea, eb, ex), sp.gdtr(a, b, x), "float64")
+    close(es.gdtrc(ea, eb, ex), sp.gdtrc(a, b, x), "float64")
+    f32 = [ember.asarray(v.astype(np.float32), device=device) for v in (a, b, x)]
+    close(es.gdtr(*f32), sp.gdtr(a, b, x), "float32")
 
 
 def test_expn_whole_orders(device):

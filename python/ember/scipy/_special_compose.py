@@ -142,3 +142,21 @@ def spherical_yn(n, z, derivative=False):
     if z.dtype.kind != "c":
         v = _e.where(z == 0, -_e.inf, _e.where(_e.isinf(z), 0.0, v))
     return _e.where(n < 0, _e.nan, v)
+
+
+def _gdtr(a, b, x, upper):
+    a, b, x = _real_float(a), _real_float(b), _real_float(x)
+    f = _ember._sp_gammaincc if upper else _ember._sp_gammainc
+    p = f(b, a * x)
+    return _e.where(x < 0, _e.nan, p).astype(p.dtype)
+
+
+def gdtr(a, b, x):
+    """The gamma distribution function (rate a, shape b) at x: SciPy's
+    gammainc(b, a x), NaN for x < 0."""
+    return _gdtr(a, b, x, False)
+
+
+def gdtrc(a, b, x):
+    """gdtr's complement: gammaincc(b, a x), NaN for x < 0."""
+    return _gdtr(a, b, x, True)

@@ -12,11 +12,12 @@ arguments, as SciPy's) and the real loggamma; exp10, cosm1, round,
 sindg, cosdg, tandg, cotdg, entr, rel_entr, kl_div, huber, pseudo_huber,
 boxcox, boxcox1p, inv_boxcox, inv_boxcox1p, erfcx, erfi, log_ndtr,
 ndtri_exp, binom, poch, expn, exp1, expi, i0e, i1e, k0, k0e, k1, k1e,
-gammainc, gammaincc, gammasgn, rgamma, zetac, pdtr, pdtrc, chdtr and
-chdtrc (kernels/ewise_ops.h, ember's own numerics in double); i0 is
+gammainc, gammaincc, gammasgn, rgamma, zetac, pdtr, pdtrc, chdtr,
+chdtrc, ellipk, ellipkm1, ellipe and stdtr (kernels/ewise_ops.h, ember's own numerics in double); i0 is
 NumPy's, and cbrt, exp2, expm1 and log1p are NumPy's kernels on SciPy's
 dtypes (_special_compose.py, with SciPy's Python compositions radian,
-polygamma, multigammaln, spherical_jn and spherical_yn). Their
+polygamma, multigammaln, spherical_jn, spherical_yn, and gdtr and
+gdtrc over gammainc). Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
@@ -44,7 +45,8 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "ndtri_exp", "binom", "poch", "expn", "exp1", "expi", "i0e",
            "i1e", "k0", "k0e", "k1", "k1e", "spherical_jn", "spherical_yn",
            "gammainc", "gammaincc", "gammasgn", "rgamma", "polygamma",
-           "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc"]
+           "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc",
+           "gdtr", "gdtrc", "ellipk", "ellipkm1", "ellipe", "stdtr"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -116,9 +118,13 @@ pdtr = _ember._sp_pdtr
 pdtrc = _ember._sp_pdtrc
 chdtr = _ember._sp_chdtr
 chdtrc = _ember._sp_chdtrc
+ellipk = _ember._sp_ellipk
+ellipkm1 = _ember._sp_ellipkm1
+ellipe = _ember._sp_ellipe
+stdtr = _ember._sp_stdtr
 from ember.scipy._special_compose import (  # noqa: E402
     cbrt, exp2, expm1, log1p, radian, polygamma, multigammaln,
-    spherical_jn, spherical_yn)
+    spherical_jn, spherical_yn, gdtr, gdtrc)
 
 
 def zeta(x, q=None, out=None):
