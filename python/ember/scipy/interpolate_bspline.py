@@ -118,10 +118,11 @@ class BSpline:
             del n
         sp = self if nu == 0 else self.derivative(nu)
         y = sp._values(xf)
+        out = _e.isnan(xf)
         if not extrapolate:
-            out = ((xf < self._lo) | (xf > self._hi))[:, None]
-            y = _e.where(out, _e.asarray(np.nan, dtype=y.dtype,
-                                         device=y.device), y)
+            out = out | (xf < self._lo) | (xf > self._hi)
+        y = _e.where(out[:, None], _e.asarray(np.nan, dtype=y.dtype,
+                                              device=y.device), y)
         y = y.reshape(xshape + self.c.shape[1:])
         if self.axis != 0:
             order = list(range(y.ndim))

@@ -322,10 +322,11 @@ def _spline_slopes(x, y, n, bc):
     c = _e.concatenate((c0, c_mid, 0 * one))
     r = _e.concatenate((r0[None], rhs_in, rn[None]))
     if n == 2:
-        det = b[0] * b[1] - c[0] * a[1]
-        det = det.reshape((1,) * (y.ndim - 1)) if y.ndim > 1 else det
-        return _e.stack(((r[0] * b[1] - c[0] * r[1]) / det,
-                         (b[0] * r[1] - a[1] * r[0]) / det))
+        # Elimination in LAPACK's order (no pivot is needed: |b0| >= |a1|
+        # for every end condition), so a straight line comes out exact.
+        lo = a[1] / b[0]
+        s1 = (r[1] - lo * r[0]) / (b[1] - lo * c[0])
+        return _e.stack(((r[0] - c[0] * s1) / b[0], s1))
     # Fold the corners: row 1 minus (a1/b0) row 0 and row n-2 minus
     # (c_{n-2}/b_{n-1}) row n-1 (exact eliminations; they leave a
     # dominant system whatever the end conditions).

@@ -51,12 +51,13 @@ def eval_horner(c, x, xnew, extrapolate, descending=False):
     y = cg[0]
     for j in range(1, c.shape[0]):
         y = y * dx + cg[j]
+    # NaN points give NaN even where the piece is a constant.
+    out = _e.isnan(xnew)
     if not extrapolate:
         lo, hi = (x[-1], x[0]) if descending else (x[0], x[-1])
-        out = ((xnew < lo) | (xnew > hi))[:, None]
-        nan = _e.asarray(math.nan, dtype=y.dtype, device=y.device)
-        y = _e.where(out, nan, y)
-    return y
+        out = out | (xnew < lo) | (xnew > hi)
+    nan = _e.asarray(math.nan, dtype=y.dtype, device=y.device)
+    return _e.where(out[:, None], nan, y)
 
 
 def poch_factors(k1, nu, device):
@@ -114,6 +115,10 @@ class PPoly:
         if not 0 <= axis < c.ndim - 1:
             raise ValueError(f"axis={axis} must be between 0 and "
                              f"{c.ndim - 1}")
+        if axis != 0:
+            # c arrives as (..., k+1, m, ...) with k+1 at axis: the two
+            # polynomial axes move to the front, as SciPy stores them.
+            c = _e.moveaxis(_e.moveaxis(c, axis + 1, 0), axis + 1, 0)
         if x.ndim != 1:
             raise ValueError("x must be 1-dimensional")
         if x.size < 2:
@@ -128,10 +133,6 @@ class PPoly:
         if not ((dx >= 0).all() or (dx <= 0).all()):
             raise ValueError("`x` must be strictly increasing or "
                              "decreasing.")
-        if axis != 0:
-            # c arrives as (..., k+1, m, ...) with k+1 at axis: the two
-            # polynomial axes move to the front, as SciPy stores them.
-            c = _e.moveaxis(_e.moveaxis(c, axis + 1, 0), axis + 1, 0)
         self._setup(c, x, extrapolate, axis)
 
     def _setup(self, c, x, extrapolate, axis):
