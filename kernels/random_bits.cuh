@@ -5,7 +5,9 @@
  *   by squaring, log2 g steps).
  *   Philox4x64-10 (Salmon et al.): word g is lane g % 4 of the block of
  *   counter base + g / 4 (256-bit counter, carry included).
- * Both match NumPy's bit generators word for word.
+ *   PCG64DXSM (NumPy's): the same LCG with the 64-bit multiplier, and
+ *   the DXSM output of the state before its step; jumped as PCG64.
+ * All match NumPy's bit generators word for word.
  */
 typedef struct rnd_u128 {
     unsigned long long hi, lo;
@@ -52,6 +54,15 @@ __device__ __forceinline__ rnd_u128 rnd_madd128(rnd_u128 m, rnd_u128 s,
 
 #define RND_PCG 0
 #define RND_PHILOX 1
+#define RND_DXSM 2
+/* the LCG's multiplier: PCG64's, or PCG64DXSM's 64-bit one */
+#if RND_GEN == RND_DXSM
+#define RND_LCG_MHI 0ULL
+#define RND_LCG_MLO 0xDA942042E4DD58B5ULL
+#else
+#define RND_LCG_MHI 0x2360ED051FC65DA4ULL
+#define RND_LCG_MLO 0x4385DF649FCCF645ULL
+#endif
 
 /* RND_GEN, the generator a kernel reads (src/math/random.c defines it),
  * is fixed at compile time: a source holds one generator's state, all in
@@ -59,7 +70,7 @@ __device__ __forceinline__ rnd_u128 rnd_madd128(rnd_u128 m, rnd_u128 s,
  * the two states, would put it on the stack, in local memory, which the
  * profiler showed as the fill's bottleneck). */
 typedef struct rnd_src {
-#if RND_GEN == RND_PCG
+#if RND_GEN != RND_PHILOX
     rnd_u128 st, inc;
 #else
     unsigned long long c0, c1, c2, c3, k0, k1; /* the next block's counter, key */
@@ -110,13 +121,13 @@ __device__ __forceinline__ void rnd_philox_block(rnd_src *s)
 }
 #endif
 
-#if RND_GEN == RND_PCG
+#if RND_GEN != RND_PHILOX
 /* The LCG's g-th power for increment inc: g steps are st -> am st + aa. */
 __device__ __forceinline__ void rnd_pcg_power(rnd_u128 inc,
                                               unsigned long long g,
                                               rnd_u128 *am, rnd_u128 *aa)
 {
-    rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
+    rnd_u128 m = {RND_LCG_MHI, RND_LCG_MLO};
     rnd_u128 a = inc, one = {0, 1};
     am->hi = 0;
     am->lo = 1;
@@ -153,6 +164,17 @@ __device__ __forceinline__ unsigned long long rnd_pcg_out(rnd_u128 st)
     return (x >> rot) | (x << ((64u - rot) & 63u));
 #endif
 }
+
+/* PCG64DXSM's word of a state (before the state's step): the high half
+ * xorshifted, multiplied, xorshifted again, times the odd low half. */
+__device__ __forceinline__ unsigned long long rnd_dxsm_out(rnd_u128 st)
+{
+    unsigned long long hi = st.hi;
+    hi ^= hi >> 32;
+    hi *= 0xDA942042E4DD58B5ULL;
+    hi ^= hi >> 48;
+    return hi * (st.lo | 1ULL);
+}
 #endif
 
 /* A source at word g of the stream the state words w[] describe:
@@ -163,7 +185,7 @@ __device__ __forceinline__ void rnd_src_init(rnd_src *s,
                                              const unsigned long long *w,
                                              unsigned long long g)
 {
-#if RND_GEN == RND_PCG
+#if RND_GEN != RND_PHILOX
     rnd_u128 am, aa;
     s->st.hi = w[0];
     s->st.lo = w[1];
@@ -204,7 +226,7 @@ __device__ __forceinline__ void rnd_src_seek(rnd_src *s, int fresh,
                                              unsigned long long g,
                                              rnd_u128 jm, rnd_u128 ja)
 {
-#if RND_GEN == RND_PCG
+#if RND_GEN != RND_PHILOX
     if (!fresh) {
         s->st = rnd_madd128(jm, s->st, ja);
         return;
@@ -219,7 +241,12 @@ __device__ __forceinline__ void rnd_src_seek(rnd_src *s, int fresh,
 
 __device__ __forceinline__ unsigned long long rnd_next(rnd_src *s)
 {
-#if RND_GEN == RND_PCG
+#if RND_GEN == RND_DXSM
+    const rnd_u128 m = {RND_LCG_MHI, RND_LCG_MLO};
+    const unsigned long long x = rnd_dxsm_out(s->st);
+    s->st = rnd_madd128(m, s->st, s->inc);
+    return x;
+#elif RND_GEN == RND_PCG
     rnd_u128 m = {0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL};
     s->st = rnd_madd128(m, s->st, s->inc);
     return rnd_pcg_out(s->st);

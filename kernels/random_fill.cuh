@@ -231,6 +231,73 @@ __device__ unsigned long long rnd_value(long long e, const unsigned long long *w
     }
     return low;
 }
+#elif RND_DIST == 23
+/* von Mises(mu, kappa) on [-pi, pi]: Best and Fisher's rejection from the
+ * wrapped Cauchy (s from rho = (r - sqrt(2r)) / (2 kappa), r = 1 + sqrt(1
+ * + 4 kappa^2); s = 1/kappa + kappa below kappa = 1e-5, where rho
+ * vanishes), attempt j from block (e, j): Z = cos(pi U), W = (1 + s Z) /
+ * (s + Z), accepted by Y (2 - Y) >= V or log(Y / V) + 1 >= Y, Y = kappa
+ * (s - W); the angle acos(W), negated by the attempt's third uniform below
+ * 1/2, plus mu, reduced to [-pi, pi] by fmod (exact everywhere). As
+ * NumPy's: a uniform angle below kappa = 1e-8 (mu does not matter to it),
+ * a wrapped normal of variance 1/kappa above 1e6; NaN kappa gives NaN. */
+#define RND_PI 3.14159265358979323846
+__device__ double rnd_value(long long e, const unsigned long long *w,
+                            double mu, double kappa, unsigned long long c0,
+                            unsigned long long c1)
+{
+    unsigned long long r[4];
+    double s, res, m;
+    (void)c0;
+    (void)c1;
+    if (kappa != kappa)
+        return kappa;
+    rnd_attempt(e, 0, w, r);
+    if (kappa < 1e-8)
+        return RND_PI * (2.0 * rnd_open(r[0]) - 1.0);
+    if (kappa > 1e6) {
+        res = mu + sqrt(1.0 / kappa) * rnd_ppnd(rnd_open(r[0]));
+    } else {
+        if (kappa < 1e-5) {
+            s = 1.0 / kappa + kappa;
+        } else {
+            const double rr = 1.0 + sqrt(1.0 + 4.0 * kappa * kappa),
+                         rho = (rr - sqrt(2.0 * rr)) / (2.0 * kappa);
+            s = (1.0 + rho * rho) / (2.0 * rho);
+        }
+        res = 0.0 / 0.0;
+        for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+            double u, z, wv, y, v, t, sn, cs;
+            if (j)
+                rnd_attempt(e, j, w, r);
+            /* cos(pi u), u folded to [0, 1/4] (each fold exact) */
+            u = rnd_open(r[0]);
+            t = u > 0.5 ? 1.0 - u : u;
+            if (t > 0.25) {
+                rnd_sincospi_q(0.5 - t, &sn, &cs);
+                z = sn;
+            } else {
+                rnd_sincospi_q(t, &sn, &cs);
+                z = cs;
+            }
+            if (u > 0.5)
+                z = -z;
+            wv = (1.0 + s * z) / (s + z);
+            y = kappa * (s - wv);
+            v = rnd_open(r[1]);
+            if (y * (2.0 - y) - v >= 0.0 ||
+                rnd_log(y / v) + 1.0 - y >= 0.0) {
+                res = rnd_acos(wv);
+                if (rnd_open(r[2]) < 0.5)
+                    res = -res;
+                res = res + mu;
+                break;
+            }
+        }
+    }
+    m = fmod(fabs(res) + RND_PI, 2.0 * RND_PI) - RND_PI;
+    return res < 0.0 ? -m : m;
+}
 #elif RND_DIST == 20
 #define RND_ZIPF 20
 #define RND_LOGSERIES 21
@@ -240,13 +307,110 @@ __device__ __forceinline__ double rnd_pow(double x, double y)
     return rnd_exp(rnd_log(x) * y);
 }
 
+#define RND_HYPERGEOMETRIC 22
+
+/* log(k!) */
+__device__ __forceinline__ double rnd_logfact(double k)
+{
+    return rnd_loggam(k + 1.0);
+}
+
+/* The number of good items in a sample of nsample drawn without
+ * replacement from ngood good and nbad bad ones (packed: ngood << 32 |
+ * nbad). It draws the count of the scarcer kind in the smaller of the
+ * sample and its complement (cs <= total / 2), then maps it back. Below
+ * cs = 10, inversion of one uniform along the probability's recurrence
+ * from k = 0 (at most 10 steps); above, Stadlober's ratio of uniforms
+ * with the table-mountain hat (a = mean + 1/2, h = 2 sqrt(2/e) c + 3 -
+ * 2 sqrt(3/e), c = sqrt(variance + 1/2)), its two squeezes from the
+ * bounds U(4 - U) - 3 >= 2 log U >= U - 1/U on (0, 1], and candidates
+ * refused only past the support, so the draw is exact. Attempt j reads
+ * block (e, j). */
+__device__ long long rnd_hypergeometric(long long e,
+                                        const unsigned long long *w,
+                                        unsigned long long packed,
+                                        double nsample)
+{
+    const long long good = (long long)(packed >> 32),
+                    bad = (long long)(packed & 0xFFFFFFFFULL),
+                    tot = good + bad, n = (long long)nsample,
+                    cs = n < tot - n ? n : tot - n,
+                    mg = good < bad ? good : bad, big = tot - mg;
+    const long long kmax = cs < mg ? cs : mg;
+    unsigned long long r[4];
+    long long k = -1;
+    if (kmax <= 0) {
+        k = 0;
+    } else if (cs < 10) {
+        /* P(0) = C(big, cs) / C(tot, cs); big >= cs, so it is not 0 */
+        double p = 1.0, f, u;
+        for (long long i = 0; i < cs; i++)
+            p = p * ((double)(big - i) / (double)(tot - i));
+        rnd_attempt(e, 0, w, r);
+        u = rnd_open(r[0]);
+        f = p;
+        k = 0;
+        while (u > f && k < kmax) {
+            p = p * ((double)(mg - k) * (double)(cs - k)) /
+                ((double)(k + 1) * (double)(big - cs + k + 1));
+            k++;
+            f = f + p;
+        }
+    } else {
+        const double dt = (double)tot, dn = (double)cs, dm = (double)mg,
+                     db = (double)big, p = dm / dt, q = db / dt,
+                     var = (dt - dn) * dn * p * q / (dt - 1.0),
+                     c = sqrt(var + 0.5),
+                     h = 1.7155277699214135 * c + 0.8989161620588988,
+                     a = dn * p + 0.5, top = (double)kmax + 1.0;
+        /* the mode, in integers so that no rounding moves it */
+        const double mode = (double)(((unsigned long long)(cs + 1) *
+                                      (unsigned long long)(mg + 1)) /
+                                     (unsigned long long)(tot + 2));
+        const double g = rnd_logfact(mode) + rnd_logfact(dm - mode) +
+                         rnd_logfact(dn - mode) + rnd_logfact(db - dn + mode);
+        for (unsigned long long j = 0; j < RND_MAX_ATTEMPTS; j++) {
+            double u, v, x, kk, t;
+            rnd_attempt(e, j, w, r);
+            u = rnd_open(r[0]);
+            v = rnd_open(r[1]);
+            x = a + h * (v - 0.5) / u;
+            if (!(x >= 0.0 && x < top))
+                continue;
+            kk = floor(x);
+            t = g - (rnd_logfact(kk) + rnd_logfact(dm - kk) +
+                     rnd_logfact(dn - kk) + rnd_logfact(db - dn + kk));
+            if (u * (4.0 - u) - 3.0 <= t) {
+                k = (long long)kk;
+                break;
+            }
+            if (u * (u - t) >= 1.0)
+                continue;
+            if (2.0 * rnd_log(u) <= t) {
+                k = (long long)kk;
+                break;
+            }
+        }
+        if (k < 0)
+            return -1;
+    }
+    if (good > bad)
+        k = cs - k; /* the good are the plentiful kind */
+    if (cs < n)
+        k = good - k; /* the complement was drawn */
+    return k;
+}
+
 /* Zipf(a) (a in c: NumPy's rejection from a uniform on (Umin, 1], so
  * no draw is rejected only for being past INT64_MAX) or logseries(p = a)
  * (Kemp's method, as NumPy's), attempt j from block (e, j). */
 __device__ long long rnd_keyed_family(int dist, long long e,
-                                      const unsigned long long *w, double a)
+                                      const unsigned long long *w, double a,
+                                      double b, unsigned long long packed)
 {
     unsigned long long r[4];
+    if (dist == RND_HYPERGEOMETRIC)
+        return rnd_hypergeometric(e, w, packed, b);
     if (dist == RND_ZIPF) {
         double am1, b, umin;
         if (a >= 1025.0)
@@ -317,24 +481,15 @@ __device__ __forceinline__ double rnd_stdexp(unsigned long long x)
 #define RND_GEOMETRIC 19
 
 /* tan(pi t) for t in (-1/2, 1/2): sin and cos of pi s, s = |t| folded to
- * [0, 1/4] (0.5 - |t| is exact there), by their Taylor series to x^17
- * and x^18 (terms below 1e-19 past those), and cot for the fold. */
+ * [0, 1/4] (0.5 - |t| is exact there; rnd_sincospi_q), and cot for the
+ * fold. */
 __device__ double rnd_tanpi(double t)
 {
-    double s = t < 0.0 ? -t : t, x, x2, sn, cs, r;
+    double s = t < 0.0 ? -t : t, sn, cs, r;
     int fold = s > 0.25;
     if (fold)
         s = 0.5 - s;
-    x = s * 3.14159265358979323846;
-    x2 = x * x;
-    sn = rnd_poly7(x2, -1.0 / 355687428096000.0, 1.0 / 1307674368000.0,
-                   -1.0 / 6227020800.0, 1.0 / 39916800.0, -1.0 / 362880.0,
-                   1.0 / 5040.0, -1.0 / 120.0, 1.0 / 6.0);
-    sn = (1.0 - sn * x2) * x;
-    cs = rnd_poly7(x2, 1.0 / 6402373705728000.0, -1.0 / 20922789888000.0,
-                   1.0 / 87178291200.0, -1.0 / 479001600.0, 1.0 / 3628800.0,
-                   -1.0 / 40320.0, 1.0 / 720.0, -1.0 / 24.0);
-    cs = 1.0 - (cs * x2 + 0.5) * x2;
+    rnd_sincospi_q(s, &sn, &cs);
     r = fold ? cs / sn : sn / cs;
     return t < 0.0 ? -r : r;
 }
@@ -790,10 +945,11 @@ extern "C" __global__ void rnd_fill(RND_T *out, long long n, long long per, unsi
                 e0w = (unsigned long long)eb;
 #endif
 #if RND_DIST == 20
-            (void)eb;
             (void)e0w;
             (void)e1w;
-            out[e] = (RND_T)rnd_keyed_family(dist, e, w, ea);
+            out[e] = (RND_T)rnd_keyed_family(
+                dist, e, w, ea, eb,
+                pa ? (unsigned long long)__double_as_longlong(ea) : c0);
 #else
             out[e] = (RND_T)rnd_value(e, w, ea, eb, e0w, e1w);
 #endif

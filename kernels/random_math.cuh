@@ -144,6 +144,60 @@ __device__ __forceinline__ double rnd_poly7(double r, double c7, double c6,
             c1) * r + c0;
 }
 
+/* sin and cos of pi s for s in [0, 1/4], by their Taylor series to x^17
+ * and x^18 (terms below 1e-19 past those). */
+__device__ __forceinline__ void rnd_sincospi_q(double s, double *sn,
+                                               double *cs)
+{
+    const double x = s * 3.14159265358979323846, x2 = x * x;
+    double p = rnd_poly7(x2, -1.0 / 355687428096000.0, 1.0 / 1307674368000.0,
+                         -1.0 / 6227020800.0, 1.0 / 39916800.0,
+                         -1.0 / 362880.0, 1.0 / 5040.0, -1.0 / 120.0,
+                         1.0 / 6.0);
+    *sn = (1.0 - p * x2) * x;
+    p = rnd_poly7(x2, 1.0 / 6402373705728000.0, -1.0 / 20922789888000.0,
+                  1.0 / 87178291200.0, -1.0 / 479001600.0, 1.0 / 3628800.0,
+                  -1.0 / 40320.0, 1.0 / 720.0, -1.0 / 24.0);
+    *cs = 1.0 - (p * x2 + 0.5) * x2;
+}
+
+/* atan(x) for x >= 0 (+inf included): past 1 as pi/2 - atan(1/x), past
+ * tan(pi/8) as pi/4 + atan((x - 1)/(x + 1)), then halved once more by
+ * atan(y) = 2 atan(y / (1 + sqrt(1 + y^2))) to |z| < 0.2, where the odd
+ * series to z^23 leaves less than 1e-17. */
+__device__ double rnd_atan(double x)
+{
+    double off = 0.0, sg = 1.0, z, z2, p;
+    if (x > 1.0) {
+        off = 1.5707963267948966;
+        sg = -1.0;
+        x = 1.0 / x;
+    }
+    if (x > 0.41421356237309503) {
+        off = off + sg * 0.78539816339744831;
+        x = (x - 1.0) / (x + 1.0);
+    }
+    z = x / (1.0 + sqrt(1.0 + x * x));
+    z2 = z * z;
+    p = rnd_poly7(z2, -1.0 / 23.0, 1.0 / 21.0, -1.0 / 19.0, 1.0 / 17.0,
+                  -1.0 / 15.0, 1.0 / 13.0, -1.0 / 11.0, 1.0 / 9.0);
+    p = ((((p * z2 - 1.0 / 7.0) * z2 + 1.0 / 5.0) * z2 - 1.0 / 3.0) * z2 +
+         1.0) * z;
+    return off + sg * (p + p);
+}
+
+/* acos(w) for w in [-1, 1] (a rounding past either end: the end), as
+ * 2 atan(sqrt((1 - w) / (1 + w))): 1 - w is exact near 1 and 1 + w near
+ * -1, where acos is steepest. */
+__device__ __forceinline__ double rnd_acos(double w)
+{
+    if (w >= 1.0)
+        return 0.0;
+    if (w <= -1.0)
+        return 3.14159265358979323846;
+    return 2.0 * rnd_atan(sqrt((1.0 - w) / (1.0 + w)));
+}
+
 /* The standard normal quantile of p in (0, 1): Wichura's AS241 (PPND16),
  * relative error about 1e-16. */
 __device__ double rnd_ppnd(double p)

@@ -4,9 +4,9 @@
  * its place in the stream, so generation is parallel and the same seed
  * gives the same bits on the host and on a GPU.
  *
- * The stream is NumPy's for both generators: word k of a PCG64 stream is
+ * The stream is NumPy's for every generator: word k of a PCG64 stream is
  * what NumPy's PCG64 returns on its (k+1)-th next64 from the same state,
- * and likewise for Philox4x64-10, so raw words and the uniform floats
+ * and likewise for PCG64DXSM and Philox4x64-10, so raw words and the uniform floats
  * built from them as NumPy builds them are NumPy's bit for bit. The
  * caller keeps the state and moves it past the words a fill used (the
  * Python layer does: python/ember/random/).
@@ -24,7 +24,11 @@ extern "C" {
 
 typedef enum em_random_gen {
     EM_RANDOM_PCG64 = 0,  /* words: state hi, lo, increment hi, lo */
-    EM_RANDOM_PHILOX = 1  /* words: counter of the first block (4), key (2) */
+    EM_RANDOM_PHILOX = 1, /* words: counter of the first block (4), key (2) */
+    EM_RANDOM_PCG64DXSM = 2 /* words as PCG64's: the same 128-bit LCG with
+                               the 64-bit ("cheap") multiplier; word k is
+                               the DXSM output of the state k steps on,
+                               taken before the step (NumPy's order) */
 } em_random_gen;
 
 /* What a fill draws, and the output dtypes it accepts. "Word" draws use
@@ -58,9 +62,22 @@ typedef enum em_random_dist {
     EM_RANDOM_CAUCHY = 18,     /* tan(pi (u - 1/2)) */
     EM_RANDOM_GEOMETRIC = 19,  /* p a: ceil(log u / log1p(-p)), >= 1, to
                                   INT64_MAX; int64 */
-    /* Keyed integer draws (int64; one kernel serves both): */
+    /* Keyed integer draws (int64; one kernel serves the three): */
     EM_RANDOM_ZIPF = 20,       /* a: NumPy's rejection method */
     EM_RANDOM_LOGSERIES = 21,  /* p a: Kemp's method, as NumPy's */
+    EM_RANDOM_HYPERGEOMETRIC = 22, /* c0 (or the bits of pa[e], an int64
+                                      viewed as float64) is ngood << 32 |
+                                      nbad, each below 2^31; nsample b (or
+                                      pb[e]), at most ngood + nbad:
+                                      inversion where the smaller of
+                                      nsample and its complement is below
+                                      10, else Stadlober's ratio of
+                                      uniforms */
+    /* keyed, float64: */
+    EM_RANDOM_VONMISES = 23,   /* mu a, kappa b: Best and Fisher's rejection
+                                  (uniform below kappa 1e-8, a wrapped
+                                  normal above 1e6, as NumPy's), in
+                                  [-pi, pi] */
     EM_RANDOM_DIST_COUNT
 } em_random_dist;
 

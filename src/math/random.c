@@ -13,7 +13,7 @@
 #include "ember/runtime.h"
 #include "ember/util.h"
 
-#define RND_VERSION 12u
+#define RND_VERSION 13u
 /* A cuda thread's run of consecutive elements, in bytes (the kernel's
  * RND_PER elements), and the shared memory a thread stages it in (RND_SV
  * 16-byte vectors: the run and one that spreads the lanes over the banks;
@@ -61,11 +61,14 @@ static int dtype_ok(em_random_dist dist, em_dtype t)
     case EM_RANDOM_POWER:
     case EM_RANDOM_CAUCHY:
         return t == EM_FLOAT32 || t == EM_FLOAT64;
+    case EM_RANDOM_VONMISES:
+        return t == EM_FLOAT64;
     case EM_RANDOM_POISSON:
     case EM_RANDOM_BINOMIAL:
     case EM_RANDOM_GEOMETRIC:
     case EM_RANDOM_ZIPF:
     case EM_RANDOM_LOGSERIES:
+    case EM_RANDOM_HYPERGEOMETRIC:
         return t == EM_INT64;
     case EM_RANDOM_INTEGERS:
         return t == EM_INT32 || t == EM_INT64 || t == EM_UINT32 ||
@@ -94,15 +97,17 @@ static const char *vec_type(em_dtype t)
     }
 }
 
-/* The LCG power for k PCG64 steps with increment inc: state' = m state
- * + a (Brown's method, as the kernels' jump). 128-bit integers are a GCC
- * and Clang extension, which every host ember builds on has. */
-static void pcg_power(uint64_t inc_hi, uint64_t inc_lo, uint64_t k,
+/* The LCG power for k steps of PCG64's LCG (or PCG64DXSM's, `cheap`:
+ * its 64-bit multiplier) with increment inc: state' = m state + a
+ * (Brown's method, as the kernels' jump). 128-bit integers are a GCC and
+ * Clang extension, which every host ember builds on has. */
+static void pcg_power(int cheap, uint64_t inc_hi, uint64_t inc_lo, uint64_t k,
                       uint64_t out[4])
 {
     typedef unsigned __int128 u128;
-    u128 am = 1, aa = 0, m = ((u128)0x2360ED051FC65DA4ULL << 64) |
-                             0x4385DF649FCCF645ULL,
+    u128 am = 1, aa = 0,
+         m = cheap ? (u128)0xDA942042E4DD58B5ULL
+                   : ((u128)0x2360ED051FC65DA4ULL << 64) | 0x4385DF649FCCF645ULL,
          a = ((u128)inc_hi << 64) | inc_lo;
     for (; k; k >>= 1) {
         if (k & 1) {
@@ -210,7 +215,8 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     if (!out || !st || !p)
         return em_error(EM_ERR_INVALID_VALUE, "em_random_fill: NULL argument");
     if ((unsigned)dist >= EM_RANDOM_DIST_COUNT ||
-        (st->gen != EM_RANDOM_PCG64 && st->gen != EM_RANDOM_PHILOX) ||
+        (st->gen != EM_RANDOM_PCG64 && st->gen != EM_RANDOM_PHILOX &&
+         st->gen != EM_RANDOM_PCG64DXSM) ||
         st->npre < 0 || st->npre > 3)
         return em_error(EM_ERR_INVALID_VALUE,
                         "em_random_fill: distribution %d, generator %d, %d "
@@ -246,9 +252,12 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     dev = out->device;
     /* a family shares its kernel (dist is an argument): the one-word
      * transforms, and the keyed integer draws */
-    d.dist = (uint32_t)(dist >= EM_RANDOM_ZIPF        ? EM_RANDOM_ZIPF
-                        : dist >= EM_RANDOM_LOGNORMAL ? EM_RANDOM_LOGNORMAL
-                                                      : dist);
+    d.dist = (uint32_t)((dist >= EM_RANDOM_ZIPF &&
+                         dist <= EM_RANDOM_HYPERGEOMETRIC)
+                            ? EM_RANDOM_ZIPF
+                        : (dist >= EM_RANDOM_LOGNORMAL && dist < EM_RANDOM_ZIPF)
+                            ? EM_RANDOM_LOGNORMAL
+                            : dist);
     d.dtype = (uint32_t)out->dtype;
     /* the draws from the word stream (the rest are keyed) */
     words = d.dist <= EM_RANDOM_EXPONENTIAL || d.dist == EM_RANDOM_LOGNORMAL;
@@ -304,14 +313,15 @@ em_status em_random_fill(em_array *out, const em_random_stream *st,
     }
     if (lanes) {
         /* from a lane's word past its segment to its next segment's */
-        pcg_power(st->words[2], st->words[3],
+        pcg_power(0, st->words[2], st->words[3],
                   ((uint64_t)grid.x * block.x - 32) * RND_LANE_R, jump);
-    } else if (st->gen == EM_RANDOM_PCG64) {
+    } else if (st->gen == EM_RANDOM_PCG64 || st->gen == EM_RANDOM_PCG64DXSM) {
         /* the words between a thread's successive runs' starts */
         uint64_t stride = (uint64_t)grid.x * block.x * (uint64_t)per;
         if (half)
             stride /= 2;
-        pcg_power(st->words[2], st->words[3], stride, jump);
+        pcg_power(st->gen == EM_RANDOM_PCG64DXSM, st->words[2], st->words[3],
+                  stride, jump);
     }
     {
         void *op = out->data, *pa = p->pa ? p->pa->data : NULL,

@@ -1,5 +1,5 @@
-"""The bit generators: NumPy's PCG64 and Philox, seeded and stated as
-NumPy's, whose words ember's kernels draw (em_random_fill).
+"""The bit generators: NumPy's PCG64, PCG64DXSM and Philox, seeded and
+stated as NumPy's, whose words ember's kernels draw (em_random_fill).
 
 A bit generator here holds only its state, as Python integers; a fill
 passes the state to the kernel, which draws every word from its place in
@@ -21,7 +21,7 @@ BITS64, BITS32, UNIFORM, UNIFORM32, NORMAL, EXPONENTIAL = range(6)
 GAMMA, POISSON, BINOMIAL, INTEGERS = range(6, 10)
 (LOGNORMAL, LAPLACE, LOGISTIC, GUMBEL, RAYLEIGH, WEIBULL, PARETO, POWER,
  CAUCHY, GEOMETRIC) = range(10, 20)
-ZIPF, LOGSERIES = 20, 21
+ZIPF, LOGSERIES, HYPERGEOMETRIC, VONMISES = 20, 21, 22, 23
 _HALVES = (BITS32, UNIFORM32)
 
 _M64 = _s.M64
@@ -79,6 +79,33 @@ class BitGenerator:
         self._fill(out, BITS64)
         return out if output else None
 
+    @property
+    def seed_seq(self):
+        """The SeedSequence this generator was seeded from (NumPy's)."""
+        return self._seed_seq
+
+    def spawn(self, n_children):
+        """n_children new, independent bit generators of this type, seeded
+        from this one's SeedSequence's children (NumPy's spawn)."""
+        if not isinstance(self._seed_seq, _np.random.bit_generator.
+                          ISpawnableSeedSequence):
+            raise TypeError("The underlying SeedSequence does not implement "
+                            "spawning.")
+        return [type(self)(seed=s) for s in self._seed_seq.spawn(n_children)]
+
+    def jumped(self, jumps=1):
+        """A new bit generator of this type with this one's state moved
+        jumps * (NumPy's jump) ahead, as NumPy's jumped; like NumPy's, it
+        gets a fresh SeedSequence."""
+        j = int(jumps)
+        if j < 0:
+            raise ValueError("jumps must be non-negative")
+        new = type(self)()
+        with self.lock:
+            new.state = self.state
+        new._jump(j)
+        return new
+
     def _state_common(self, d):
         d["has_uint32"] = int(self._has32)
         d["uinteger"] = int(self._half)
@@ -97,22 +124,24 @@ class PCG64(BitGenerator):
     `Generator(PCG64(seed))` draws NumPy's raw words and uniforms."""
 
     _gen = 0
+    _name = "PCG64"
+    _mult = _s.PCG_MULT
 
     def __init__(self, seed=None):
         super().__init__()
-        ref = _np.random.PCG64(seed)
-        self.seed_seq = self._seed_seq = ref.seed_seq
+        ref = getattr(_np.random, self._name)(seed)
+        self._seed_seq = ref.seed_seq
         self.state = ref.state
 
     @property
     def state(self):
         return self._state_common({
-            "bit_generator": "PCG64",
+            "bit_generator": self._name,
             "state": {"state": self._st, "inc": self._inc}})
 
     @state.setter
     def state(self, value):
-        st = self._set_common(value, "PCG64")
+        st = self._set_common(value, self._name)
         self._st = int(st["state"]) & _s.M128
         self._inc = int(st["inc"]) & _s.M128
 
@@ -124,7 +153,7 @@ class PCG64(BitGenerator):
         return ()
 
     def _advance(self, k):
-        self._st = _s.pcg_advance(self._st, self._inc, k)
+        self._st = _s.pcg_advance(self._st, self._inc, k, self._mult)
         return _s.pcg_output(self._st)
 
     def _next64(self, k):
@@ -134,13 +163,34 @@ class PCG64(BitGenerator):
         return out
 
     def advance(self, delta):
-        """Move the state delta words ahead, as NumPy's PCG64.advance."""
-        self._st = _s.pcg_advance(self._st, self._inc, int(delta) % (1 << 128))
+        """Move the state delta words ahead, as NumPy's advance."""
+        self._st = _s.pcg_advance(self._st, self._inc,
+                                  int(delta) % (1 << 128), self._mult)
         self._has32, self._half = False, 0
         return self
 
+    def _jump(self, jumps):
+        self.advance(_s.PCG_JUMP * jumps)
+
     def __repr__(self):
-        return "PCG64"
+        return self._name
+
+
+class PCG64DXSM(PCG64):
+    """NumPy's PCG64DXSM: PCG64's 128-bit LCG with the 64-bit multiplier,
+    and the DXSM output of the state before its step. Seeded, stated and
+    jumped as NumPy's, and drawn in parallel as PCG64 is (every thread
+    jumps to its place), so its words and uniforms are NumPy's."""
+
+    _gen = 2
+    _name = "PCG64DXSM"
+    _mult = _s.DXSM_MULT
+
+    def _advance(self, k):
+        # word k - 1 is the output of the state k - 1 steps on
+        prev = _s.pcg_advance(self._st, self._inc, k - 1, self._mult)
+        self._st = _s.pcg_advance(prev, self._inc, 1, self._mult)
+        return _s.dxsm_output(prev)
 
 
 class Philox(BitGenerator):
@@ -151,7 +201,7 @@ class Philox(BitGenerator):
     def __init__(self, seed=None, counter=None, key=None):
         super().__init__()
         ref = _np.random.Philox(seed, counter=counter, key=key)
-        self.seed_seq = self._seed_seq = ref.seed_seq
+        self._seed_seq = ref.seed_seq
         self.state = ref.state
 
     @property
@@ -196,6 +246,18 @@ class Philox(BitGenerator):
 
     def _next64(self, k):
         return [self._advance(1) for _ in range(k)]
+
+    def advance(self, delta):
+        """Move the counter delta blocks (4 delta words) ahead, as NumPy's
+        Philox.advance: the buffered block and half are dropped."""
+        self._ctr = (self._ctr + int(delta)) & ((1 << 256) - 1)
+        self._buf, self._pos = [0, 0, 0, 0], 4
+        self._has32, self._half = False, 0
+        return self
+
+    def _jump(self, jumps):
+        # NumPy's jump: 2^128 blocks
+        self.advance(jumps << 128)
 
     def __repr__(self):
         return "Philox"

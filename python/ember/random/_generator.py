@@ -43,7 +43,7 @@ class Generator:
     def __init__(self, bit_generator):
         if not isinstance(bit_generator, _b.BitGenerator):
             raise TypeError("Generator requires an ember.random bit generator"
-                            " (PCG64 or Philox), not "
+                            " (PCG64, PCG64DXSM or Philox), not "
                             f"{type(bit_generator).__name__}")
         self._bit_generator = bit_generator
 
@@ -307,6 +307,184 @@ class Generator:
     def logseries(self, p, size=None):
         _all(p, lambda v: (v >= 0) & (v < 1), "p < 0, p >= 1 or p is NaN")
         return self._keyed_int(_b.LOGSERIES, size, p)
+
+    def vonmises(self, mu, kappa, size=None):
+        _nonneg(kappa, "kappa < 0")
+        if is_array(mu) or is_array(kappa):
+            shp, (pa, pb) = self._per_element(self._cshape_host(size, mu,
+                                                                kappa),
+                                              mu, kappa)
+            return self._keyed(_b.VONMISES, _F64, shp, pa=pa, pb=pb)
+        return self._keyed(_b.VONMISES, _F64, size, scalar(mu, "mu"),
+                           scalar(kappa, "kappa"))
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        return self._hypergeometric(ngood, nbad, nsample, size, False)
+
+    def _hypergeometric(self, ngood, nbad, nsample, size, legacy):
+        g, b, n = (_np.asarray(host(x)).astype(_np.int64)
+                   for x in (ngood, nbad, nsample))
+        # NumPy's checks, in its order
+        check(not _np.any(g + b < n), "ngood + nbad < nsample")
+        check(not _np.any(g < 0), "ngood < 0")
+        check(not _np.any(b < 0), "nbad < 0")
+        if legacy:
+            check(not _np.any(n < 1), "nsample < 1 or nsample is NaN")
+        else:
+            check(not _np.any(n < 0), "nsample < 0")
+        # (the kernel packs ngood and nbad into one 64-bit word)
+        check(not (_np.any(g >= _HYPER_MAX) or _np.any(b >= _HYPER_MAX)),
+              f"both ngood and nbad must be less than {_HYPER_MAX}")
+        i64 = _np.dtype(_np.int64)
+        if not (is_array(ngood) or is_array(nbad) or is_array(nsample)):
+            return self._keyed(_b.HYPERGEOMETRIC, i64, size, 0.0, float(n),
+                               c0=(int(g) << 32) | int(b))
+        shape = self._cshape_host(size, ngood, nbad, nsample)
+        return self._hyper_fill(shape, g, b, n)
+
+    def _hyper_fill(self, shape, g, b, n):
+        """Hypergeometric draws of shape; g, b, n NumPy int64 arrays (or
+        0-d) that broadcast to it. ngood and nbad go to the kernel as one
+        word, ngood << 32 | nbad, per element as an int64 array viewed as
+        float64 (the kernel reads its bits), or as c0 when both are
+        scalars; nsample as float64 (exact: below 2^31)."""
+        i64 = _np.dtype(_np.int64)
+        o = ember.empty(shape, dtype=i64)
+        c0, pa, pb, bn = 0, None, None, 0.0
+        if g.ndim or b.ndim:
+            w = _np.broadcast_to((g << 32) | b, shape)
+            pa = ember.asarray(_np.ascontiguousarray(w)).view(_F64)
+        else:
+            c0 = (int(g) << 32) | int(b)
+        if isinstance(n, ember.ndarray):
+            pb = n
+        elif n.ndim:
+            pb = ember.asarray(_np.ascontiguousarray(
+                _np.broadcast_to(n, shape), dtype=_F64))
+        else:
+            bn = float(n)
+        k0, k1 = self._bit_generator._key()
+        _ember_fill(o, _b.HYPERGEOMETRIC, (0, 0, 0, 0, k0, k1), 0.0, bn, c0,
+                    0, pa, pb)
+        return o
+
+    @staticmethod
+    def _cshape_host(size, *params):
+        """As _cshape, with the parameters' shapes from the host."""
+        b = _np.broadcast_shapes(*(tuple(q.shape) if isinstance(
+            q, ember.ndarray) else _np.shape(q) for q in params))
+        if size is None:
+            return b
+        s = shape_of(size)
+        if _np.broadcast_shapes(s, b) != s:
+            raise ValueError("shape mismatch: objects cannot be broadcast "
+                             "to a single shape")
+        return s
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None,
+                                    method="marginals"):
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        try:
+            ns = operator.index(nsample)
+        except TypeError:
+            raise ValueError("nsample must be an integer") from None
+        check(ns >= 0, "nsample must be nonnegative.")
+        c = host(colors)
+        bad = c.ndim != 1 or (c.size > 0 and c.dtype.kind not in "iu") or \
+            bool(_np.any(c < 0))
+        check(not bad, "colors must be a one-dimensional sequence of "
+              "nonnegative integers not exceeding 9223372036854775807.")
+        c = c.astype(_np.int64)
+        total = int(sum(int(v) for v in c))
+        check(total <= _np.iinfo(_np.int64).max,
+              "sum(colors) must not exceed the maximum value of a 64 bit "
+              "signed integer (9223372036854775807)")
+        if method == "marginals":
+            check(total < _HYPER_MAX, 'When method is "marginals", '
+                  f'sum(colors) must be less than {_HYPER_MAX}.')
+        check(ns <= total, "nsample > sum(colors)")
+        shape = shape_of(size)
+        k = c.size
+        i64 = _np.dtype(_np.int64)
+        if k == 0 or 0 in shape:
+            return ember.zeros(shape + (k,), dtype=i64)
+        if method == "count":
+            return self._mvh_count(c, ns, shape)
+        # NumPy's marginals: color j's count is Hypergeometric(colors[j],
+        # the colors after it, what is left to sample); the last color
+        # takes the rest. One keyed fill a color, over all samples.
+        left = ember.zeros(shape, dtype=_F64) + float(ns)
+        after = total
+        cols = []
+        for j in range(k - 1):
+            after -= int(c[j])
+            x = self._hyper_fill(shape, _np.int64(c[j]), _np.int64(after),
+                                 left)
+            cols.append(x)
+            left = left - x.astype(_F64)  # exact: counts below 2^31
+        cols.append(left.astype(i64))
+        return ember.stack(cols, axis=-1)
+
+    def _mvh_count(self, c, ns, shape):
+        """ember's 'count' method: each sample takes the nsample items of
+        smallest random key among sum(colors) items (one argsort along
+        the items), and counts each color's among them; memory grows as
+        samples times sum(colors), as NumPy's method grows as
+        sum(colors)."""
+        m = int(_np.prod(shape))
+        total = int(c.sum())
+        keys = ember.empty((m, total), dtype=_np.uint64)
+        k0, k1 = self._bit_generator._key()
+        _ember_fill(keys, _b.INTEGERS, (0, 0, 0, 0, k0, k1), 0.0, 1.0, 0, 0)
+        pick = ember.argsort(keys, axis=-1, kind="stable")[:, :ns]
+        color_of = ember.asarray(_np.repeat(_np.arange(c.size), c))
+        chosen = ember.take(color_of, pick)
+        counts = [(chosen == j).sum(axis=-1).astype(_np.int64)
+                  for j in range(c.size)]
+        return ember.stack(counts, axis=-1).reshape(shape + (c.size,))
+
+    def permuted(self, x, *, axis=None, out=None):
+        """x with each slice along axis shuffled independently (axis None:
+        all its elements): ember's method, the order of random 64-bit keys
+        along the axis (one argsort), not NumPy's numbers."""
+        arr = x if isinstance(x, ember.ndarray) else ember.asarray(x)
+        if arr.ndim == 0:
+            raise TypeError("len() of unsized object")
+        if out is not None:
+            if not isinstance(out, ember.ndarray):
+                raise TypeError("out must be an ember.ndarray, not "
+                                f"{type(out).__name__}")
+            if tuple(out.shape) != tuple(arr.shape):
+                raise ValueError("out must have the same shape as x")
+            src, dst = _np.dtype(str(arr.dtype)), _np.dtype(str(out.dtype))
+            if not _np.can_cast(src, dst, "safe"):
+                raise TypeError(f"Cannot cast array data from {src!r} to "
+                                f"{dst!r} according to the rule 'safe'")
+        if axis is None:
+            flat = arr.reshape(-1)
+            res = ember.take(flat, self._perm_index(flat.size)).reshape(
+                arr.shape)
+        else:
+            ax = operator.index(axis)
+            if not -arr.ndim <= ax < arr.ndim:
+                raise ember.AxisError(f"axis {ax} is out of bounds for array "
+                                      f"of dimension {arr.ndim}")
+            keys = ember.empty(arr.shape, dtype=_np.uint64)
+            k0, k1 = self._bit_generator._key()
+            _ember_fill(keys, _b.INTEGERS, (0, 0, 0, 0, k0, k1), 0.0, 1.0, 0,
+                        0)
+            order = ember.argsort(keys, axis=ax, kind="stable")
+            res = ember.take_along_axis(arr, order, axis=ax)
+        if out is None:
+            return res
+        out[...] = res
+        return out
+
+    def spawn(self, n_children):
+        """n_children new Generators over bit generators seeded from this
+        one's SeedSequence's children (NumPy's spawn)."""
+        return [type(self)(g) for g in self._bit_generator.spawn(n_children)]
 
     # ---- compositions: existing fills and single-operation ufunc steps --
     # Each arithmetic step below is one ember ufunc call of one IEEE
@@ -694,6 +872,9 @@ def _ember_fill(out, dist, words, a, b, c0, c1, pa=None, pb=None):
     _ember._random_fill(out, 1, words, (), None, dist, float(a), float(b),
                         c0 & _b._M64, c1 & _b._M64, pa, pb)
 
+
+# NumPy's bound on ngood and nbad (and on sum(colors), 'marginals')
+_HYPER_MAX = 1000000000
 
 _POISSON_LAM_MAX = float(_np.iinfo(_np.int64).max) - \
     _np.sqrt(float(_np.iinfo(_np.int64).max)) * 10

@@ -177,6 +177,16 @@ class RandomState:
         dt = _idt(dtype)
         return _as(self._gen.logseries(p, size), dt)
 
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=int):
+        dt = _idt(dtype)
+        # legacy NumPy's checks (nsample at least 1)
+        return _as(self._gen._hypergeometric(ngood, nbad, nsample, size,
+                                             True), dt)
+
+    def vonmises(self, mu, kappa, size=None, dtype=float):
+        dt = _fdt(dtype)
+        return _as(self._gen.vonmises(mu, kappa, size), dt)
+
     def multinomial(self, n, pvals, size=None):
         return self._gen.multinomial(n, pvals, size)
 
@@ -268,5 +278,6 @@ _NAMES = ("rand", "randn", "randint", "random_integers", "random_sample",
           "weibull", "pareto", "power", "standard_cauchy", "geometric",
           "chisquare", "standard_t", "f", "noncentral_chisquare",
           "noncentral_f", "triangular", "wald", "dirichlet",
-          "negative_binomial", "multinomial", "zipf", "logseries")
+          "negative_binomial", "multinomial", "zipf", "logseries",
+          "hypergeometric", "vonmises")
 FUNCTIONS = {n: _forward(n) for n in _NAMES}

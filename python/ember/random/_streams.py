@@ -3,21 +3,27 @@
 The kernels draw the words; these few lines only move a state past the
 words a fill used and produce the one or two words a state keeps buffered
 (NumPy's half-used 32-bit draw, Philox's block), so a state after a call
-is NumPy's own. PCG64 jumps by Brown's LCG power method (log2(k) steps);
+is NumPy's own. PCG64 and PCG64DXSM (the same LCG with a 64-bit multiplier, and another
+output function) jump by Brown's LCG power method (log2(k) steps);
 Philox4x64-10 is Salmon et al.'s counter-based function.
 """
 
 M64 = (1 << 64) - 1
 M128 = (1 << 128) - 1
 PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
+# PCG64DXSM's LCG multiplier, also its output's (NumPy's "cheap" one)
+DXSM_MULT = 0xDA942042E4DD58B5
+# NumPy's jumped(): the LCG moves by this many steps a jump (about
+# 2^128 / phi), for PCG64 and PCG64DXSM alike
+PCG_JUMP = 0x9E3779B97F4A7C15F39CC0605CEDC835
 
 PHILOX_M = (0xD2E7470EE14C6C93, 0xCA5A826395121157)
 PHILOX_W = (0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B)
 
 
-def pcg_power(inc, k):
+def pcg_power(inc, k, mult=PCG_MULT):
     """(m, a): k LCG steps take a state s to m s + a."""
-    acc_m, acc_a, m, a = 1, 0, PCG_MULT, inc
+    acc_m, acc_a, m, a = 1, 0, mult, inc
     while k:
         if k & 1:
             acc_m = acc_m * m & M128
@@ -28,9 +34,9 @@ def pcg_power(inc, k):
     return acc_m, acc_a
 
 
-def pcg_advance(state, inc, k):
+def pcg_advance(state, inc, k, mult=PCG_MULT):
     """The LCG state k steps after state."""
-    m, a = pcg_power(inc, k)
+    m, a = pcg_power(inc, k, mult)
     return (m * state + a) & M128
 
 
@@ -39,6 +45,15 @@ def pcg_output(state):
     rot = state >> 122
     x = ((state >> 64) ^ state) & M64
     return ((x >> rot) | (x << (-rot & 63))) & M64
+
+
+def dxsm_output(state):
+    """PCG64DXSM's word of a state, taken before the state's step."""
+    hi, lo = state >> 64, state & M64
+    hi ^= hi >> 32
+    hi = hi * DXSM_MULT & M64
+    hi ^= hi >> 48
+    return hi * (lo | 1) & M64
 
 
 def philox_block(ctr, key):
