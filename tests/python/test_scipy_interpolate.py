@@ -304,3 +304,57 @@ def test_regular_grid_errors(device):
         rgi(g, v, method="bogus")
     with pytest.raises(ValueError, match="only understands the methods"):
         ei.interpn(g, v, E([[0.5, 0.5]], device), method="bogus")
+
+
+@pytest.mark.parametrize("method", ["slinear", "cubic", "quintic"])
+def test_regular_grid_splines(device, method):
+    """SciPy solves its spline methods iteratively (gcrotmk, within its
+    tolerance) unless given a direct solver; ember solves directly, so the
+    comparison is with SciPy's spsolve."""
+    import scipy.sparse.linalg as ssl
+    g = (np.sort(rng.random(7)), np.arange(8.0)[::-1], np.linspace(0, 1, 6))
+    v = rng.standard_normal((7, 8, 6, 2))
+    pts = rng.random((9, 3)) * np.array([1.2, 8, 1.1]) - 0.05
+    kw = {} if method == "slinear" else dict(solver=ssl.spsolve)
+    Gs = tuple(E(a, device) for a in g)
+    for fv in (np.nan, None):
+        want = si.RegularGridInterpolator(g, v, method=method,
+                                          bounds_error=False, fill_value=fv,
+                                          **kw)(pts)
+        got = ei.RegularGridInterpolator(Gs, E(v, device), method=method,
+                                         bounds_error=False,
+                                         fill_value=fv)(E(pts, device))
+        close(got, want, 1e-9)
+    with pytest.raises(ValueError, match="requires at least 6 points"):
+        ei.interpn((np.arange(5.0),), E(np.ones(5), device),
+                   E([[1.0]], device), method="quintic")
+    with pytest.raises(ValueError, match="does not accept the 'solver'"):
+        ei.RegularGridInterpolator(Gs, E(v, device), solver=ssl.spsolve)
+
+
+def test_barycentric_krogh(device):
+    x = np.sort(rng.random(9)) * 3
+    y = rng.standard_normal((2, 9))
+    xn = np.r_[np.linspace(-0.5, 3.5, 20), x[3]]
+    X, Y, XN_ = E(x, device), E(y, device), E(xn, device)
+    close(ei.BarycentricInterpolator(X, Y, axis=1)(XN_),
+          si.BarycentricInterpolator(x, y, axis=1)(xn), 1e-9)
+    close(ei.barycentric_interpolate(X, Y[0], E(1.5, device)),
+          si.barycentric_interpolate(x, y[0], 1.5), 1e-9)
+    b = ei.BarycentricInterpolator(X)
+    b.set_yi(E(y.T, device))
+    close(b(XN_), si.BarycentricInterpolator(x, y.T)(xn), 1e-9)
+    close(ei.KroghInterpolator(X, E(y.T, device))(XN_),
+          si.KroghInterpolator(x, y.T)(xn), 1e-9)
+    # repeated nodes take derivatives, as SciPy's
+    xr = np.array([0, 0, 1, 1, 1, 2.0])
+    yr = rng.standard_normal((6, 2)) + 1j * rng.standard_normal((6, 2))
+    close(ei.krogh_interpolate(E(xr, device), E(yr, device), XN_),
+          si.krogh_interpolate(xr, yr, xn), 1e-9)
+    with pytest.raises(ValueError, match="can't be equal"):
+        ei.KroghInterpolator(E([0.0, 1, 0], device), E([1.0, 2, 3], device))
+    with pytest.raises(ValueError, match="must be distinct"):
+        ei.BarycentricInterpolator(E([0.0, 1, 0], device),
+                                   E([1.0, 2, 3], device))
+    with pytest.raises(ValueError, match="equal in length"):
+        ei.BarycentricInterpolator(X, E(y[:, :5], device), axis=1)

@@ -4,7 +4,8 @@ and evaluation run on the data's device as array operations; the families
 live in interpolate_ppoly (PPoly), interpolate_cubic (CubicSpline, PCHIP,
 Akima, CubicHermiteSpline), interpolate_bspline (BSpline,
 make_interp_spline), interpolate_1d (interp1d) and interpolate_grid
-(RegularGridInterpolator, interpn). docs/scipy.md says what is missing."""
+(RegularGridInterpolator, interpn) and interpolate_poly
+(BarycentricInterpolator, KroghInterpolator). docs/scipy.md says what is missing."""
 from ember.scipy.interpolate_1d import interp1d
 from ember.scipy.interpolate_bspline import BSpline, make_interp_spline
 from ember.scipy.interpolate_cubic import (Akima1DInterpolator,
@@ -12,9 +13,14 @@ from ember.scipy.interpolate_cubic import (Akima1DInterpolator,
                                            PchipInterpolator,
                                            pchip_interpolate)
 from ember.scipy.interpolate_grid import RegularGridInterpolator, interpn
+from ember.scipy.interpolate_poly import (BarycentricInterpolator,
+                                          KroghInterpolator,
+                                          barycentric_interpolate,
+                                          krogh_interpolate)
 from ember.scipy.interpolate_ppoly import PPoly
 
 __all__ = ["interp1d", "PPoly", "CubicHermiteSpline", "CubicSpline",
            "PchipInterpolator", "pchip_interpolate", "Akima1DInterpolator",
            "BSpline", "make_interp_spline", "RegularGridInterpolator",
-           "interpn"]
+           "interpn", "BarycentricInterpolator", "barycentric_interpolate",
+           "KroghInterpolator", "krogh_interpolate"]
