@@ -78,8 +78,9 @@ def _check_choice(name, value, choices):
 @dataclasses.dataclass
 class MatmulOptions:
     """nvmath's MatmulOptions. ember reads inplace, compute_type,
-    result_type, device_id (the GPU a NumPy operand is copied to when
-    ember's default device is a GPU), logger and blocking; the others are
+    result_type, device_id (the GPU a host operand, NumPy's or a torch cpu
+    tensor, is copied to when ember's default device is a GPU), logger and
+    blocking; the others are
     accepted and have no effect (sm_count_target, handle, memory_limit,
     allocator, scale_type) or raise NotImplementedError when asked for
     (FP8's result_amax and block_scaling)."""
