@@ -17,7 +17,9 @@ chdtrc, ellipk, ellipkm1, ellipe and stdtr (kernels/ewise_ops.h, ember's own num
 NumPy's, and cbrt, exp2, expm1 and log1p are NumPy's kernels on SciPy's
 dtypes (_special_compose.py, with SciPy's Python compositions radian,
 polygamma, multigammaln, spherical_jn, spherical_yn, and gdtr and
-gdtrc over gammainc). Their
+gdtrc over gammainc); betainc is an ElementwiseKernel (three inputs:
+ember's ufuncs take two), with bdtr, bdtrc, nbdtr, nbdtrc, fdtr and
+fdtrc over it (_special_beta.py). Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
@@ -46,7 +48,8 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "i1e", "k0", "k0e", "k1", "k1e", "spherical_jn", "spherical_yn",
            "gammainc", "gammaincc", "gammasgn", "rgamma", "polygamma",
            "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc",
-           "gdtr", "gdtrc", "ellipk", "ellipkm1", "ellipe", "stdtr"]
+           "gdtr", "gdtrc", "ellipk", "ellipkm1", "ellipe", "stdtr",
+           "betainc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "fdtr", "fdtrc"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -125,6 +128,8 @@ stdtr = _ember._sp_stdtr
 from ember.scipy._special_compose import (  # noqa: E402
     cbrt, exp2, expm1, log1p, radian, polygamma, multigammaln,
     spherical_jn, spherical_yn, gdtr, gdtrc)
+from ember.scipy._special_beta import (  # noqa: E402
+    betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc)
 
 
 def zeta(x, q=None, out=None):
