@@ -26,8 +26,9 @@
 extern "C" {
 #endif
 
-/* LU with partial pivoting of each n x n matrix of a, in place; ipiv is an
- * int64 (batch..., n) array of LAPACK's 1-based pivots. */
+/* LU with partial pivoting of each rows x cols matrix of a (rectangular
+ * allowed: scipy.linalg.lu), in place; ipiv is an int64 (batch...,
+ * min(rows, cols)) array of LAPACK's 1-based pivots. */
 em_status em_cusolver_getrf(em_array *a, em_array *ipiv, em_array *info);
 
 /* Solve op(A) X = B for each batch entry with getrf's lu and ipiv; b is a

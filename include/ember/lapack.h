@@ -92,6 +92,21 @@ em_status em_linalg_lstsq(const em_array *a, const em_array *b, double rcond,
                           em_array *x, em_array *resid, em_array *rank,
                           em_array *s);
 
+/* The raw LU pair, with cuSOLVER's conventions (ember/cusolver.h's
+ * em_cusolver_getrf and em_cusolver_getrs), for scipy.linalg's lu_factor
+ * and lu_solve on the cpu device: in place on writeable C-contiguous
+ * stacks of column-major matrices ((batch..., cols, rows) in C order),
+ * LAPACK's info of each matrix into the int32 (batch...) array info
+ * (positive: U's first zero diagonal entry, 1-based), not raised.
+ * getrf factors each rows x cols matrix of a (rectangular allowed) into
+ * P L U, ipiv an int64 (batch..., min(rows, cols)) array of 1-based
+ * pivots. getrs solves op(A) X = B with getrf's factors of square
+ * matrices; b is (batch..., nrhs, n), overwritten by X; trans 0 (A),
+ * 1 (A^T) or 2 (A^H). */
+em_status em_linalg_getrf(em_array *a, em_array *ipiv, em_array *info);
+em_status em_linalg_getrs(const em_array *lu, const em_array *ipiv,
+                          em_array *b, int trans, em_array *info);
+
 #ifdef __cplusplus
 }
 #endif

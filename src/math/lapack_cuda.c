@@ -245,30 +245,29 @@ em_status em_cusolver_getrf(em_array *a, em_array *ipiv, em_array *info)
     static const char what[] = "em_cusolver_getrf";
     call c;
     size_t nd = 0, nh = 0;
-    int64_t n;
+    int64_t m, n, k;
     int r;
     em_status st = begin(&c, a, info, what);
     if (st != EM_OK)
         return st;
-    n = a->shape[a->ndim - 1];
-    if (a->shape[a->ndim - 2] != n)
-        st = em_error(EM_ERR_INVALID_VALUE, "%s: the matrices are not square",
-                      what);
-    else if ((st = check_part(a, ipiv, 1, EM_INT64, what, "ipiv")) == EM_OK &&
-             ipiv->shape[ipiv->ndim - 1] != n)
+    m = a->shape[a->ndim - 1]; /* column-major: rows are the last axis */
+    n = a->shape[a->ndim - 2];
+    k = m < n ? m : n;
+    if ((st = check_part(a, ipiv, 1, EM_INT64, what, "ipiv")) == EM_OK &&
+        ipiv->shape[ipiv->ndim - 1] != k)
         st = em_error(EM_ERR_INVALID_VALUE, "%s: ipiv's last axis has %lld "
                       "entries, not %lld", what,
-                      (long long)ipiv->shape[ipiv->ndim - 1], (long long)n);
-    if (st != EM_OK || c.batch == 0 || n == 0)
+                      (long long)ipiv->shape[ipiv->ndim - 1], (long long)k);
+    if (st != EM_OK || c.batch == 0 || k == 0)
         return end(&c, st);
-    if ((r = cu.getrf_size(c.dh->h, c.dh->aux, n, n, c.type, a->data, n, c.type,
+    if ((r = cu.getrf_size(c.dh->h, c.dh->aux, m, n, c.type, a->data, m, c.type,
                            &nd, &nh)) != 0)
         return end(&c, fail(r, "cusolverDnXgetrf_bufferSize"));
     if ((st = workspace(&c, nd, nh)) != EM_OK)
         return end(&c, st);
     for (int64_t i = 0; i < c.batch && st == EM_OK; i++)
-        if ((r = cu.getrf(c.dh->h, c.dh->aux, n, n, c.type, AT(a, i, n * n * c.esz),
-                          n, (int64_t *)(void *)AT(ipiv, i, n * 8), c.type,
+        if ((r = cu.getrf(c.dh->h, c.dh->aux, m, n, c.type, AT(a, i, m * n * c.esz),
+                          m, (int64_t *)(void *)AT(ipiv, i, k * 8), c.type,
                           c.wdev, nd, c.whost, nh,
                           (int *)(void *)AT(info, i, 4))) != 0)
             st = fail(r, "cusolverDnXgetrf");

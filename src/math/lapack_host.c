@@ -22,7 +22,7 @@ typedef int64_t lint; /* LAPACK's INTEGER in the ILP64 build */
  * uses. Character arguments get Fortran's hidden lengths at the end. */
 enum {
     R_GESV, R_GETRF, R_POTRF, R_GEQRF, R_ORGQR, R_SYEVD, R_GEEV,
-    R_GESDD, R_GELSD, R_COUNT
+    R_GESDD, R_GELSD, R_GETRS, R_COUNT
 };
 static const char *const rnames[R_COUNT][4] = {
     [R_GESV] = {"sgesv", "dgesv", "cgesv", "zgesv"},
@@ -34,6 +34,7 @@ static const char *const rnames[R_COUNT][4] = {
     [R_GEEV] = {"sgeev", "dgeev", "cgeev", "zgeev"},
     [R_GESDD] = {"sgesdd", "dgesdd", "cgesdd", "zgesdd"},
     [R_GELSD] = {"sgelsd", "dgelsd", "cgelsd", "zgelsd"},
+    [R_GETRS] = {"sgetrs", "dgetrs", "cgetrs", "zgetrs"},
 };
 
 typedef void (*lfn)(void);
@@ -986,4 +987,107 @@ em_status em_linalg_lstsq(const em_array *a, const em_array *b, double rcond,
     }
 done:
     return finish(&j, rc, x, resid, rank, s);
+}
+
+/* ---- getrf, getrs: the raw LU pair, as cuSOLVER's ------------------ */
+
+/* A raw call's array: writeable, C-contiguous, of a's device and of the
+ * dtype t (-1: a's), with a's batch axes then core axes. */
+static em_status raw_part(const job *j, const em_array *a, const em_array *x,
+                          int t, int ncore, const char *name)
+{
+    if (!x || !x->storage || x->device != a->device ||
+        !(x->flags & EM_ARRAY_C_CONTIGUOUS) || !(x->flags & EM_ARRAY_WRITEABLE) ||
+        x->dtype != (t >= 0 ? (em_dtype)t : a->dtype) ||
+        x->ndim != j->nb + ncore)
+        return em_error(EM_ERR_INVALID_VALUE, "%s: %s must be a writeable "
+                        "C-contiguous %s array of %d dimensions on %s",
+                        j->name, name, em_dtype_get(t >= 0 ? (em_dtype)t
+                                                           : a->dtype)->name,
+                        j->nb + ncore, em_device_name(a->device));
+    for (int d = 0; d < j->nb; d++)
+        if (x->shape[d] != j->bshape[d])
+            return em_error(EM_ERR_INVALID_VALUE, "%s: %s's batch axis %d has "
+                            "%lld entries, the matrices' %lld", j->name, name,
+                            d, (long long)x->shape[d], (long long)j->bshape[d]);
+    return EM_OK;
+}
+
+em_status em_linalg_getrf(em_array *a, em_array *ipiv, em_array *info)
+{
+    job j;
+    em_status rc;
+    lint rows, cols, k, ld, inf = 0;
+    size_t es;
+    if ((rc = start(&j, "getrf", a, 0)) != EM_OK ||
+        (rc = raw_part(&j, a, a, -1, 2, "a")) != EM_OK ||
+        (rc = raw_part(&j, a, ipiv, EM_INT64, 1, "ipiv")) != EM_OK ||
+        (rc = raw_part(&j, a, info, EM_INT32, 0, "info")) != EM_OK)
+        return rc;
+    cols = j.m; /* column-major: each matrix is (cols, rows) in C order */
+    rows = j.n;
+    k = rows < cols ? rows : cols;
+    ld = MAX1(rows);
+    es = t_size[j.t];
+    if (ipiv->shape[j.nb] != k)
+        return em_error(EM_ERR_INVALID_VALUE, "getrf: ipiv's last axis has "
+                        "%lld entries, not %lld", (long long)ipiv->shape[j.nb],
+                        (long long)k);
+    for (int64_t i = 0; i < j.batch; i++) {
+        inf = 0;
+        if (k > 0)
+            ((getrf_fn)fns[R_GETRF][j.t])(&rows, &cols,
+                                          a->data + i * rows * cols * (int64_t)es,
+                                          &ld, (lint *)(void *)ipiv->data + i * k,
+                                          &inf);
+        if (inf < 0)
+            return bad_arg(&j, "getrf", inf);
+        ((int32_t *)(void *)info->data)[i] = (int32_t)inf;
+    }
+    return EM_OK;
+}
+
+typedef void (*getrs_fn)(char *, lint *, lint *, const void *, lint *,
+                         const lint *, void *, lint *, lint *, size_t);
+
+em_status em_linalg_getrs(const em_array *lu, const em_array *ipiv,
+                          em_array *b, int trans, em_array *info)
+{
+    job j;
+    em_status rc;
+    lint n, nrhs, ld, inf = 0;
+    size_t es;
+    char tr = trans == 1 ? 'T' : trans == 2 ? 'C' : 'N';
+    if (trans < 0 || trans > 2)
+        return em_error(EM_ERR_INVALID_VALUE, "getrs: trans is 0, 1 or 2, not "
+                        "%d", trans);
+    if ((rc = start(&j, "getrs", b, 0)) != EM_OK ||
+        (rc = raw_part(&j, b, b, -1, 2, "b")) != EM_OK ||
+        (rc = raw_part(&j, b, (em_array *)lu, -1, 2, "lu")) != EM_OK ||
+        (rc = raw_part(&j, b, (em_array *)ipiv, EM_INT64, 1, "ipiv")) != EM_OK ||
+        (rc = raw_part(&j, b, info, EM_INT32, 0, "info")) != EM_OK)
+        return rc;
+    n = j.n; /* b is (nrhs, n) in C order: n x nrhs column-major */
+    nrhs = j.m;
+    ld = MAX1(n);
+    es = t_size[j.t];
+    if (lu->shape[j.nb] != n || lu->shape[j.nb + 1] != n ||
+        ipiv->shape[j.nb] != n)
+        return em_error(EM_ERR_INVALID_VALUE, "getrs: lu must be %lld x %lld "
+                        "and ipiv %lld long, as b's columns", (long long)n,
+                        (long long)n, (long long)n);
+    for (int64_t i = 0; i < j.batch; i++) {
+        inf = 0;
+        if (n > 0 && nrhs > 0)
+            ((getrs_fn)fns[R_GETRS][j.t])(&tr, &n, &nrhs,
+                                          lu->data + i * n * n * (int64_t)es,
+                                          &ld, (const lint *)(const void *)
+                                          ipiv->data + i * n,
+                                          b->data + i * n * nrhs * (int64_t)es,
+                                          &ld, &inf, 1);
+        if (inf < 0)
+            return bad_arg(&j, "getrs", inf);
+        ((int32_t *)(void *)info->data)[i] = (int32_t)inf;
+    }
+    return EM_OK;
 }

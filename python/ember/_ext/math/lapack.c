@@ -122,6 +122,44 @@ CALL(la_eig, EIG)
 CALL(la_svd, SVD)
 CALL(la_lstsq, LSTSQ)
 
+/* _la_getrf(a, ipiv, info) and _la_getrs(lu, ipiv, b, trans, info): the
+ * raw LU pair in place, with _cus_getrf's and _cus_getrs's arguments, so
+ * that scipy/linalg.py calls one or the other by device. */
+static PyObject *raw_lu(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                        int getrs)
+{
+    empy_state *st = empy_state_of_module(m);
+    const char *name = getrs ? "_la_getrs" : "_la_getrf";
+    em_array *a[5] = {NULL};
+    long trans = 0;
+    em_status rc;
+    int n = getrs ? 5 : 3;
+    if (nargs != n)
+        return PyErr_Format(PyExc_TypeError, "%s takes %d arguments (%zd "
+                            "given)", name, n, nargs);
+    for (int i = 0; i < n; i++) {
+        if (getrs && i == 3)
+            continue;
+        if (!empy_is_ndarray(args[i]))
+            return PyErr_Format(PyExc_TypeError, "%s: argument %d must be an "
+                                "ember.ndarray, not %s", name, i + 1,
+                                Py_TYPE(args[i])->tp_name);
+        a[i] = EMPY_ARR(args[i]);
+    }
+    if (getrs && (trans = PyLong_AsLong(args[3])) == -1 && PyErr_Occurred())
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = getrs ? em_linalg_getrs(a[0], a[1], a[2], (int)trans, a[4])
+               : em_linalg_getrf(a[0], a[1], a[2]);
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+EMPY_TABLE_FUNCTION(la_getrf, raw_lu, 0)
+EMPY_TABLE_FUNCTION(la_getrs, raw_lu, 1)
+
 #define F(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 static PyMethodDef lapack_functions[] = {
     F("_la_solve", la_solve, "_la_solve(a, b): em_linalg_solve."),
@@ -133,6 +171,9 @@ static PyMethodDef lapack_functions[] = {
     F("_la_eig", la_eig, "_la_eig(a, vectors): em_linalg_eig."),
     F("_la_svd", la_svd, "_la_svd(a, full, vectors): em_linalg_svd."),
     F("_la_lstsq", la_lstsq, "_la_lstsq(a, b, rcond): em_linalg_lstsq."),
+    F("_la_getrf", la_getrf, "_la_getrf(a, ipiv, info): em_linalg_getrf."),
+    F("_la_getrs", la_getrs, "_la_getrs(lu, ipiv, b, trans, info): "
+      "em_linalg_getrs."),
     {NULL},
 };
 
