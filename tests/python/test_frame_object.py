@@ -205,10 +205,10 @@ def test_arrow_and_parquet(device, tmp_path):
 
 
 def test_unsupported_operations_say_so(device):
+    # keys, ==, isin and fillna of object columns: test_frame_object_keys.py
     s = ef.Series([[1, 2], [3]], device=device)
     mixed = ef.Series([1, "a"], device=device)
-    for f in (lambda: s.value_counts(), lambda: s.sort_values(), lambda: s == s,
-              lambda: mixed + 1, lambda: mixed.sum(), lambda: s.unique()):
+    for f in (lambda: s + s, lambda: mixed + 1, lambda: mixed.sum(), lambda: mixed < 1):
         with pytest.raises(NotImplementedError, match="object column"):
             f()
     kept = ef.Series(["x", "y", "x"], dtype=object, device=device)

@@ -114,6 +114,10 @@ def _column(col, rev, mode):
     """The Slots of one key column. Strings hash their bytes (string_slots);
     a hash two strings share sends the column to its sorted codes instead."""
     d = col.dtype
+    if d.is_object:   # Python objects: their codes, factorized once (_object_keys)
+        from ember.frame._object_keys import proxy
+        col = proxy(col, "hash")
+        d = col.dtype
     if d.is_string and not d.is_categorical and col.length:
         s = string_slots(col, rev, mode)
         if s is not None:

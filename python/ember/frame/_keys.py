@@ -98,7 +98,13 @@ def _one(col, nulls, dense):
     n = col.length
     if n == 0:
         return Codes(ember.zeros(0, dtype="int64", device=col.device), 0, True)
-    if d.kind in "biu" and col.validity is None:
+    obj = d.is_object
+    if obj:   # Python objects: codes in pandas' group order (_object_keys);
+        # no direct addressing, whose keys would be the codes, not the cells
+        from ember.frame._object_keys import proxy
+        col = proxy(col, "group")
+        d = col.dtype
+    if d.kind in "biu" and col.validity is None and not obj:
         out = _direct(col, dense)
         if out is not None:
             return out

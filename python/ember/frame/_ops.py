@@ -56,6 +56,10 @@ def binary(op, a, b, reflected=False):
         from ember.frame._offsets import apply, is_offset
         if is_offset(b):   # pandas' or ember's date offsets (_offsets.py)
             return apply(a, b, op, reflected)
+    if op in ("eq", "ne") and (a.dtype.is_object or (isinstance(b, Column) and
+                                                   b.dtype.is_object)):
+        from ember.frame._object_keys import compare
+        return compare(op, a, b)
     if a.dtype.is_categorical or (isinstance(b, Column) and b.dtype.is_categorical):
         from ember.frame._categorical import compare
         return compare(op, a, b)
@@ -211,6 +215,9 @@ def fill_nulls(col, value):
     nulls = col.null_mask()
     if nulls is None:
         return col
+    if col.dtype.is_object:
+        from ember.frame._object_keys import fillna
+        return fillna(col, value)
     if col.dtype.is_categorical:
         from ember.frame._categorical import fillna
         return fillna(col, value)

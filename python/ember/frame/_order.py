@@ -8,6 +8,9 @@ def codes(col):
     """(codes, k): int64 codes ordered as the values, -1 where null, and
     the number of distinct non-null values."""
     dev = col.device
+    if col.dtype.is_object:   # Python's order of the cells (_object_keys)
+        from ember.frame._object_keys import proxy
+        col = proxy(col, "sort")
     if col.dtype.is_categorical:   # category order is the codes' order
         from ember.frame._categorical import dense_codes
         return dense_codes(col)

@@ -379,6 +379,9 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     def sort_values(self, ascending=True, na_position="last", kind="stable",
                     ignore_index=False):
         pos, col = _order.sorted_key([self._col], [bool(ascending)], na_position)
+        if self._col.dtype.is_object:   # pandas 3 reads sorted strings as str
+            from ember.frame._object_keys import sorted_strings
+            col = sorted_strings(self._col.take(pos))
         return Series._make(self._col.take(pos) if col is None else col,
                             RangeIndex(0, len(self)) if ignore_index else
                             self._index.take(pos), self.name)
@@ -423,6 +426,9 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
     def isin(self, values):
         from ember.frame._convert import column_from
         d = self._col.dtype
+        if d.is_object:   # Python's equality of the cells (_object_keys)
+            from ember.frame._object_keys import isin
+            return self._like(isin(self._col, values))
         if isinstance(values, Series):
             values = values._col
         nulls_in = None
@@ -451,8 +457,14 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         """The distinct values in order of appearance: an ember array for
         plain dtypes, a Series (default index) for nullable and str ones."""
         from ember.frame._hash_groups import first_rows
-        first, _, _ = first_rows(self._col)   # hashed, in order of appearance
+        key = self._col
+        if key.dtype.is_object:   # hashable cells only, as pandas (_object_keys)
+            from ember.frame._object_keys import proxy
+            key = proxy(key, "unique")
+        first, _, _ = first_rows(key)   # hashed, in order of appearance
         col = self._col.take(first)
+        if col.dtype.is_object:   # pandas' object array of the cells
+            return col.to_pandas_array()
         if self._col.dtype.masked or self._col.dtype.is_categorical:
             return Series._make(col, RangeIndex(0, col.length), self.name)
         return col.values
@@ -463,7 +475,15 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
 
     def nunique(self, dropna=True):
         from ember.frame._hash_groups import distinct
-        k, null = distinct(self._col)
+        key = self._col
+        if key.dtype.is_object:
+            from ember.frame._object_keys import proxy
+            key = proxy(key, "unique")
+        k, null = distinct(key)
+        if self._col.dtype.is_object and key.validity is None:   # nulls coded by kind
+            from ember.frame._object_keys import null_kinds
+            nk = null_kinds(self._col)
+            return k - nk if dropna else k
         return k + (0 if dropna or not null else 1)
 
     def value_counts(self, normalize=False, sort=True, ascending=False, dropna=True):
@@ -473,6 +493,8 @@ class Series(_select.Rows, GroupbyMethods, WindowMethods, StrMethods, DtMethods,
         d = self._col.dtype
         from ember.frame._hash_groups import first_rows
         first, counts, null = first_rows(self._col)   # hashed, as pandas counts
+        if d.is_object and self._col.validity is not None:   # nulls coded by kind
+            null = self._col.null_mask()[first]
         if dropna:
             keep = ember.flatnonzero(~null)
             first, counts = first[keep], counts[keep]
