@@ -358,3 +358,29 @@ def test_barycentric_krogh(device):
                                    E([1.0, 2, 3], device))
     with pytest.raises(ValueError, match="equal in length"):
         ei.BarycentricInterpolator(X, E(y[:, :5], device), axis=1)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_splrep_splev(device, k):
+    x = np.sort(rng.random(10)) * 5
+    y = np.sin(x) + rng.standard_normal(10) * 0.1
+    tw = si.splrep(x, y, k=k)
+    tg = ei.splrep(E(x, device), E(y, device), k=k)
+    close(tg[0], tw[0])
+    assert tg[2] == tw[2] and tg[1].shape == tw[1].shape
+    xs = np.linspace(-1, 6, 29)
+    for ext in (0, 1, 3):
+        close(ei.splev(E(xs, device), tg, ext=ext), si.splev(xs, tw,
+                                                             ext=ext))
+    close(ei.splev(E(xs, device), tg, der=1), si.splev(xs, tw, der=1))
+    close(ei.splint(0.5, 7.0, tg), si.splint(0.5, 7.0, tw))
+    close(ei.splev(E(xs, device), ei.splder(tg)),
+          si.splev(xs, si.splder(tw)))
+    close(ei.splev(E(xs, device), ei.splantider(tg, 2)),
+          si.splev(xs, si.splantider(tw, 2)))
+    with pytest.raises(ValueError, match="not in the domain"):
+        ei.splev(E(xs, device), tg, ext=2)
+    with pytest.raises(TypeError, match="m > k must hold"):
+        ei.splrep(E(x[:k], device), E(y[:k], device), k=k)
+    with pytest.raises(NotImplementedError, match="s=0"):
+        ei.splrep(E(x, device), E(y, device), s=1.0)

@@ -5,13 +5,16 @@ live in interpolate_ppoly (PPoly), interpolate_cubic (CubicSpline, PCHIP,
 Akima, CubicHermiteSpline), interpolate_bspline (BSpline,
 make_interp_spline), interpolate_1d (interp1d) and interpolate_grid
 (RegularGridInterpolator, interpn) and interpolate_poly
-(BarycentricInterpolator, KroghInterpolator). docs/scipy.md says what is missing."""
+(BarycentricInterpolator, KroghInterpolator) and interpolate_fitpack
+(splrep/splev for s=0). docs/scipy.md says what is missing."""
 from ember.scipy.interpolate_1d import interp1d
 from ember.scipy.interpolate_bspline import BSpline, make_interp_spline
 from ember.scipy.interpolate_cubic import (Akima1DInterpolator,
                                            CubicHermiteSpline, CubicSpline,
                                            PchipInterpolator,
                                            pchip_interpolate)
+from ember.scipy.interpolate_fitpack import (splantider, splder, splev,
+                                            splint, splrep)
 from ember.scipy.interpolate_grid import RegularGridInterpolator, interpn
 from ember.scipy.interpolate_poly import (BarycentricInterpolator,
                                           KroghInterpolator,
@@ -23,4 +26,5 @@ __all__ = ["interp1d", "PPoly", "CubicHermiteSpline", "CubicSpline",
            "PchipInterpolator", "pchip_interpolate", "Akima1DInterpolator",
            "BSpline", "make_interp_spline", "RegularGridInterpolator",
            "interpn", "BarycentricInterpolator", "barycentric_interpolate",
-           "KroghInterpolator", "krogh_interpolate"]
+           "KroghInterpolator", "krogh_interpolate", "splrep", "splev",
+           "splint", "splder", "splantider"]
