@@ -1,0 +1,33 @@
+"""ember.scipy.linalg: scipy.linalg's functions over ember arrays, as
+cupyx.scipy.linalg is CuPy's. The families live in their own files:
+linalg_lu (LU, Cholesky, triangular and general solvers, inv, det),
+linalg_decomp (lstsq, pinv, qr, svd, eigh, norm, banded and Toeplitz
+solvers), linalg_expm, linalg_special (special matrices). Factorisations
+are the vendor's (LAPACK on cpu, cuSOLVER on CUDA); docs/scipy.md says
+where results and errors differ from SciPy's."""
+from ember.scipy.linalg_lu import (  # noqa: F401
+    LinAlgWarning, cho_factor, cho_solve, cholesky, det, inv, lu, lu_factor,
+    lu_solve, solve, solve_triangular)
+from ember.scipy.linalg_decomp import (  # noqa: F401
+    eigh, lstsq, norm, pinv, qr, solve_banded, solve_toeplitz, svd)
+from ember.scipy.linalg_expm import expm  # noqa: F401
+from ember.scipy.linalg_special import (  # noqa: F401
+    block_diag, circulant, companion, convolution_matrix, dft, fiedler,
+    fiedler_companion, hadamard, hankel, helmert, hilbert, invhilbert,
+    khatri_rao, kron, leslie, toeplitz)
+
+__all__ = ["LinAlgError", "LinAlgWarning",
+           "lu_factor", "lu_solve", "lu", "solve_triangular", "cho_factor",
+           "cho_solve", "cholesky", "solve", "inv", "det", "lstsq", "pinv",
+           "qr", "svd", "eigh", "norm", "solve_banded", "solve_toeplitz",
+           "expm", "block_diag", "toeplitz", "circulant", "hankel",
+           "hadamard", "leslie", "companion", "helmert", "hilbert",
+           "invhilbert", "dft", "fiedler", "fiedler_companion",
+           "convolution_matrix", "kron", "khatri_rao"]
+
+
+def __getattr__(name):
+    if name == "LinAlgError":  # numpy.linalg's, as scipy.linalg's is
+        from ember import _ember
+        return _ember._np_exception("LinAlgError")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
