@@ -6,8 +6,11 @@ Evaluation finds every point's knot interval with one searchsorted, forms
 the k+1 non-zero basis values there by the Cox-de Boor recursion (O(k^2)
 elementwise operations over all points at once, gathering the knots they
 need) and sums them against the k+1 gathered coefficients. The
-interpolating spline's collocation matrix is those basis values scattered
-into a dense n-by-n matrix on the device, solved by ember.linalg.solve."""
+interpolating cubic (SciPy's default knots) is CubicSpline's, whose
+slopes are a tridiagonal solve on the device, turned into B-spline
+coefficients by blossoming each piece at the knots; other degrees solve
+the collocation matrix (the basis values scattered into a dense n-by-n
+matrix on the device) with ember.linalg.solve."""
 import operator
 
 import numpy as np
@@ -250,6 +253,26 @@ def _collocation(t, k, xf, n):
     return a
 
 
+def _cubic_coefficients(x, y, t, bc_type, n):
+    """The B-spline coefficients (n, ...) on the knots t of the cubic
+    spline through (x, y): c_j is the blossom of the piece over t[j+1..j+3]
+    at those three knots (de Boor-Fix), for every j at once."""
+    from ember.scipy.interpolate_cubic import CubicSpline
+    pp = CubicSpline(x, y, bc_type=bc_type or "not-a-knot")
+    u = _e.stack((t[1:n + 1], t[2:n + 2], t[3:n + 3]))
+    mid = 0.5 * (u[0] + u[2])
+    m = pp.c.shape[1]
+    i = _e.clip(_e.searchsorted(pp.x, mid, side="right") - 1, 0, m - 1)
+    v = u - _e.take(pp.x, i, mode="clip")[None, :]
+    e1 = v[0] + v[1] + v[2]
+    e2 = v[0] * v[1] + v[0] * v[2] + v[1] * v[2]
+    e3 = v[0] * v[1] * v[2]
+    cg = _e.take(pp.c, i, axis=1, mode="clip")
+    shape = (n,) + (1,) * (cg.ndim - 2)
+    return (cg[0] * e3.reshape(shape) + cg[1] * (e2 / 3).reshape(shape) +
+            cg[2] * (e1 / 3).reshape(shape) + cg[3])
+
+
 def _not_a_knot(hx, k):
     if k % 2 != 1:
         raise ValueError(f"Odd degree for now only. Got {k}.")
@@ -326,6 +349,9 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0,
         raise ValueError(f"Need at least {k + 1} points for degree {k}")
     tt = _e.asarray(ht, device=x.device)
     n = ht.size - k - 1
+    if k == 3 and t is None and x.shape[0] >= 4:
+        c = _cubic_coefficients(x, y, tt, bc_type, n)
+        return BSpline.construct_fast(tt, c, k, axis=axis)
     a = _collocation(tt, k, x, n)
     rhs = y.reshape((y.shape[0], -1))
     if extra:
