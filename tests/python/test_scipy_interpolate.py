@@ -384,3 +384,42 @@ def test_splrep_splev(device, k):
         ei.splrep(E(x[:k], device), E(y[:k], device), k=k)
     with pytest.raises(NotImplementedError, match="s=0"):
         ei.splrep(E(x, device), E(y, device), s=1.0)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "thin_plate_spline", "cubic",
+                                    "quintic", "multiquadric",
+                                    "inverse_multiquadric",
+                                    "inverse_quadratic", "gaussian"])
+def test_rbf(device, kernel):
+    y = rng.random((30, 2)) * 3
+    d = np.sin(y[:, 0]) * np.cos(y[:, 1])
+    x = rng.random((25, 2)) * 3.4 - 0.2
+    kw = dict(kernel=kernel, epsilon=1.3)
+    want = si.RBFInterpolator(y, d, **kw)(x)
+    got = ei.RBFInterpolator(E(y, device), E(d, device), **kw)(E(x, device))
+    close(got, want, 1e-8)
+    # vector data, smoothing per point, a given degree
+    dd = np.stack((d, y[:, 0] ** 2), axis=1) + 1j
+    sm = rng.random(30) * 1e-3
+    want = si.RBFInterpolator(y, dd, smoothing=sm, degree=2, **kw)(x)
+    got = ei.RBFInterpolator(E(y, device), E(dd, device),
+                             smoothing=E(sm, device), degree=2, **kw)(
+                                 E(x, device))
+    close(got, want, 1e-8)
+
+
+def test_rbf_errors(device):
+    y = E(rng.random((5, 2)), device)
+    d = E(rng.random(5), device)
+    with pytest.raises(ValueError, match="`epsilon` must be specified"):
+        ei.RBFInterpolator(y, d, kernel="gaussian")
+    with pytest.raises(ValueError, match="`kernel` must be one of"):
+        ei.RBFInterpolator(y, d, kernel="bogus")
+    with pytest.raises(ValueError, match="first axis of `d`"):
+        ei.RBFInterpolator(y, E(rng.random(4), device))
+    with pytest.raises(ValueError, match="At least 10 data points"):
+        ei.RBFInterpolator(y, d, degree=3)
+    with pytest.raises(ValueError, match="second axis of `x`"):
+        ei.RBFInterpolator(y, d)(E(np.ones((3, 3)), device))
+    with pytest.raises(np.linalg.LinAlgError, match="full column rank"):
+        ei.RBFInterpolator(E(np.ones((5, 2)), device), d)

@@ -6,7 +6,8 @@ Akima, CubicHermiteSpline), interpolate_bspline (BSpline,
 make_interp_spline), interpolate_1d (interp1d) and interpolate_grid
 (RegularGridInterpolator, interpn) and interpolate_poly
 (BarycentricInterpolator, KroghInterpolator) and interpolate_fitpack
-(splrep/splev for s=0). docs/scipy.md says what is missing."""
+(splrep/splev for s=0) and interpolate_rbf
+(RBFInterpolator). docs/scipy.md says what is missing."""
 from ember.scipy.interpolate_1d import interp1d
 from ember.scipy.interpolate_bspline import BSpline, make_interp_spline
 from ember.scipy.interpolate_cubic import (Akima1DInterpolator,
@@ -21,10 +22,11 @@ from ember.scipy.interpolate_poly import (BarycentricInterpolator,
                                           barycentric_interpolate,
                                           krogh_interpolate)
 from ember.scipy.interpolate_ppoly import PPoly
+from ember.scipy.interpolate_rbf import RBFInterpolator
 
 __all__ = ["interp1d", "PPoly", "CubicHermiteSpline", "CubicSpline",
            "PchipInterpolator", "pchip_interpolate", "Akima1DInterpolator",
            "BSpline", "make_interp_spline", "RegularGridInterpolator",
            "interpn", "BarycentricInterpolator", "barycentric_interpolate",
            "KroghInterpolator", "krogh_interpolate", "splrep", "splev",
-           "splint", "splder", "splantider"]
+           "splint", "splder", "splantider", "RBFInterpolator"]
