@@ -463,14 +463,15 @@ class Generator:
                                 f"{dst!r} according to the rule 'safe'")
         if axis is None:
             flat = arr.reshape(-1)
-            res = ember.take(flat, self._perm_index(flat.size)).reshape(
-                arr.shape)
+            res = ember.take(flat, self._perm_index(
+                flat.size, arr.device)).reshape(arr.shape)
         else:
             ax = operator.index(axis)
             if not -arr.ndim <= ax < arr.ndim:
                 raise ember.AxisError(f"axis {ax} is out of bounds for array "
                                       f"of dimension {arr.ndim}")
-            keys = ember.empty(arr.shape, dtype=_np.uint64)
+            keys = ember.empty(arr.shape, dtype=_np.uint64,
+                               device=arr.device)
             k0, k1 = self._bit_generator._key()
             _ember_fill(keys, _b.INTEGERS, (0, 0, 0, 0, k0, k1), 0.0, 1.0, 0,
                         0)
@@ -698,11 +699,11 @@ class Generator:
         return ember.stack(cols, axis=-1)
 
     # ---- composites ------------------------------------------------------
-    def _perm_index(self, n):
+    def _perm_index(self, n, device=None):
         """A uniformly random permutation of range(n): the order of n
         random 64-bit keys (ties, about n^2/2^65 likely, keep index
-        order)."""
-        keys = ember.empty(n, dtype=_np.uint64)
+        order), on device (None: the current one)."""
+        keys = ember.empty(n, dtype=_np.uint64, device=device)
         k0, k1 = self._bit_generator._key()
         _ember_fill(keys, _b.INTEGERS, (0, 0, 0, 0, k0, k1), 0.0, 1.0, 0, 0)
         return ember.argsort(keys, kind="stable")
