@@ -423,3 +423,32 @@ def test_rbf_errors(device):
         ei.RBFInterpolator(y, d)(E(np.ones((3, 3)), device))
     with pytest.raises(np.linalg.LinAlgError, match="full column rank"):
         ei.RBFInterpolator(E(np.ones((5, 2)), device), d)
+
+
+def test_bpoly(device):
+    x = np.sort(rng.random(7)) * 4
+    c = rng.standard_normal((4, 6, 2))
+    # Far outside short intervals t is large: the Bernstein sums, added in
+    # another order than SciPy's, agree to about 1e-10 of their size.
+    for xx in (x, x[::-1]):
+        for ext in (True, False, "periodic"):
+            close(ei.BPoly(E(c, device), E(xx, device), extrapolate=ext)(
+                E(XN, device)), si.BPoly(c, xx, extrapolate=ext)(XN), 1e-9)
+    want = si.BPoly(c, x)
+    got = ei.BPoly(E(c, device), E(x, device))
+    for nu in (1, 2, 4):
+        close(got(E(XN, device), nu), want(XN, nu), 1e-9)
+        close(got.derivative(nu)(E(XN, device)), want.derivative(nu)(XN),
+              1e-9)
+    close(got.antiderivative(2)(E(XN, device)), want.antiderivative(2)(XN))
+    close(got.integrate(0.3, 5.0), want.integrate(0.3, 5.0))
+    close(got.integrate(3.0, -1.0, extrapolate=False),
+          want.integrate(3.0, -1.0, extrapolate=False))
+    pp = si.PPoly.from_bernstein_basis(want)
+    gp = ei.PPoly.from_bernstein_basis(got)
+    assert type(gp) is ei.PPoly
+    close(gp.c, pp.c, 1e-9)
+    close(ei.BPoly.from_power_basis(gp).c,
+          si.BPoly.from_power_basis(pp).c, 1e-9)
+    with pytest.raises(TypeError, match="only accepts PPoly"):
+        ei.BPoly.from_power_basis(got)

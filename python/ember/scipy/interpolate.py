@@ -1,14 +1,15 @@
 """ember.scipy.interpolate: SciPy's interpolation over ember arrays, as
 cupyx.scipy.interpolate is CuPy's. Setup (slopes, spline coefficients)
-and evaluation run on the data's device as array operations; the families
-live in interpolate_ppoly (PPoly), interpolate_cubic (CubicSpline, PCHIP,
-Akima, CubicHermiteSpline), interpolate_bspline (BSpline,
-make_interp_spline), interpolate_1d (interp1d) and interpolate_grid
-(RegularGridInterpolator, interpn) and interpolate_poly
-(BarycentricInterpolator, KroghInterpolator) and interpolate_fitpack
-(splrep/splev for s=0) and interpolate_rbf
-(RBFInterpolator). docs/scipy.md says what is missing."""
+and evaluation run on the data's device as array operations. The
+families: interpolate_ppoly (PPoly), interpolate_bpoly (BPoly),
+interpolate_cubic (CubicSpline, PCHIP, Akima, CubicHermiteSpline),
+interpolate_bspline (BSpline, make_interp_spline), interpolate_fitpack
+(splrep/splev for s=0), interpolate_1d (interp1d), interpolate_grid
+(RegularGridInterpolator, interpn), interpolate_poly (Barycentric,
+Krogh) and interpolate_rbf (RBFInterpolator). docs/scipy.md says what
+is missing."""
 from ember.scipy.interpolate_1d import interp1d
+from ember.scipy.interpolate_bpoly import BPoly
 from ember.scipy.interpolate_bspline import BSpline, make_interp_spline
 from ember.scipy.interpolate_cubic import (Akima1DInterpolator,
                                            CubicHermiteSpline, CubicSpline,
@@ -24,7 +25,7 @@ from ember.scipy.interpolate_poly import (BarycentricInterpolator,
 from ember.scipy.interpolate_ppoly import PPoly
 from ember.scipy.interpolate_rbf import RBFInterpolator
 
-__all__ = ["interp1d", "PPoly", "CubicHermiteSpline", "CubicSpline",
+__all__ = ["interp1d", "PPoly", "BPoly", "CubicHermiteSpline", "CubicSpline",
            "PchipInterpolator", "pchip_interpolate", "Akima1DInterpolator",
            "BSpline", "make_interp_spline", "RegularGridInterpolator",
            "interpn", "BarycentricInterpolator", "barycentric_interpolate",

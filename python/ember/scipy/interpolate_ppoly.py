@@ -181,9 +181,12 @@ class PPoly:
             x0 = self._x0
             xf = x0 + _e.remainder(xf - x0, self._x1 - x0)
             extrapolate = False
-        c = pp.c.reshape(pp.c.shape[:2] + (-1,))
-        y = eval_horner(c, self.x, xf, extrapolate, self._descending)
-        return self._finish(y, xshape)
+        return self._finish(pp._flat(xf, extrapolate), xshape)
+
+    def _flat(self, xf, extrapolate):
+        """(N, R) values at the flat float64 points."""
+        c = self.c.reshape(self.c.shape[:2] + (-1,))
+        return eval_horner(c, self.x, xf, extrapolate, self._descending)
 
     def derivative(self, nu=1):
         if nu < 0:
@@ -222,8 +225,7 @@ class PPoly:
 
         def at(p, q, ext):
             pts = _e.asarray([p, q], dtype=_e.float64, device=dev)
-            c = ad.c.reshape(ad.c.shape[:2] + (-1,))
-            v = eval_horner(c, self.x, pts, ext, self._descending)
+            v = ad._flat(pts, ext)
             return (v[1] - v[0]).reshape(trail)
 
         if extrapolate == "periodic":
@@ -242,9 +244,29 @@ class PPoly:
             res = at(a, b, bool(extrapolate)) * sign
         return res
 
-    def roots(self, discontinuity=True, extrapolate=None):
-        raise NotImplementedError(
-            "ember.scipy.interpolate.PPoly.roots is not implemented")
+    @classmethod
+    def from_bernstein_basis(cls, bp, extrapolate=None):
+        """The same pieces in the power basis: the coefficient of
+        (x - x_i)**s is sum_a c_a C(k, a) C(k-a, s-a) (-1)**(s-a) / h**s."""
+        from ember.scipy.interpolate_bpoly import BPoly
+        if not isinstance(bp, BPoly):
+            raise TypeError(".from_bernstein_basis only accepts BPoly "
+                            f"instances. Got {type(bp)} instead.")
+        k = bp.c.shape[0] - 1
+        h = (bp.x[1:] - bp.x[:-1]).reshape((-1,) + (1,) *
+                                           (bp.c.ndim - 2))
+        rows = []
+        for s in range(k + 1):
+            acc = None
+            for a in range(s + 1):
+                f = math.comb(k, a) * math.comb(k - a, s - a) * \
+                    (-1) ** (s - a)
+                term = bp.c[a] * float(f)
+                acc = term if acc is None else acc + term
+            rows.append(acc / h ** s)
+        c = _e.stack(rows[::-1])
+        ext = bp.extrapolate if extrapolate is None else extrapolate
+        return cls.construct_fast(c, bp.x, ext, bp.axis)
 
 
 def _integrate_once(c, x):
