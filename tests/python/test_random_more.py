@@ -116,9 +116,15 @@ def test_spawn_and_seed_seq_are_numpys(device, name):
             np.testing.assert_array_equal(host(a.random(100)), b.random(100))
         d = er.default_rng(5).spawn(1)[0]
         np.testing.assert_array_equal(
-            host(d.random(10)), np.random.default_rng(5).spawn(1)[0].random(10))
+            host(d.random(10)),
+            np.random.default_rng(5).spawn(1)[0].random(10))
     with pytest.raises(AttributeError):
         e.seed_seq = None
+    # a Philox keyed by hand has no SeedSequence to spawn from
+    with pytest.raises(TypeError, match="does not implement spawning"):
+        er.Philox(key=7).spawn(1)
+    with pytest.raises(TypeError, match="does not implement spawning"):
+        er.Generator(er.Philox(key=7)).spawn(1)
 
 
 # ---- vonmises ----------------------------------------------------------
@@ -433,7 +439,8 @@ g.vonmises(0.5, 2.0, 8); g.hypergeometric(30, 50, 7, 8)
 g.hypergeometric(300, 500, 70, 8)
 d = er.Generator(er.PCG64DXSM(1))
 d.bit_generator.random_raw(8); d.random(8); d.random(8, dtype=np.float32)
-d.standard_normal(8); d.standard_normal(8, dtype=np.float32); d.lognormal(size=8)
+d.standard_normal(8); d.standard_normal(8, dtype=np.float32)
+d.lognormal(size=8)
 print("ok")
 """
 

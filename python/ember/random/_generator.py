@@ -343,8 +343,10 @@ class Generator:
         return self._hyper_fill(shape, g, b, n)
 
     def _hyper_fill(self, shape, g, b, n):
-        """Hypergeometric draws of shape; g, b, n NumPy int64 arrays (or
-        0-d) that broadcast to it. ngood and nbad go to the kernel as one
+        """Hypergeometric draws of shape; g, b NumPy int64 arrays (or
+        0-d) that broadcast to it, n one too or an ember float64 array of
+        the shape (multivariate_hypergeometric's samples' remainders).
+        ngood and nbad go to the kernel as one
         word, ngood << 32 | nbad, per element as an int64 array viewed as
         float64 (the kernel reads its bits), or as c0 when both are
         scalars; nsample as float64 (exact: below 2^31)."""

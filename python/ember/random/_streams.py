@@ -3,8 +3,9 @@
 The kernels draw the words; these few lines only move a state past the
 words a fill used and produce the one or two words a state keeps buffered
 (NumPy's half-used 32-bit draw, Philox's block), so a state after a call
-is NumPy's own. PCG64 and PCG64DXSM (the same LCG with a 64-bit multiplier, and another
-output function) jump by Brown's LCG power method (log2(k) steps);
+is NumPy's own. PCG64 and PCG64DXSM (the same LCG with a 64-bit
+multiplier, and another output function) jump by Brown's LCG power
+method (log2(k) steps);
 Philox4x64-10 is Salmon et al.'s counter-based function.
 """
 
