@@ -28,7 +28,8 @@
  * holds n; for integers, pa the low end and pb the range).
  * RND_DIST 10 is the family of one-word transforms (lognormal through
  * geometric), and RND_DIST 20 that of the keyed integer draws (zipf,
- * logseries): one kernel per dtype serves a family, the distribution
+ * logseries, hypergeometric, whose ngood << 32 | nbad is c0 or pa[e]'s
+ * bits): one kernel per dtype serves a family, the distribution
  * chosen at run time by the `dist` argument, so adding one costs no
  * compile.
  */
