@@ -452,3 +452,24 @@ def test_bpoly(device):
           si.BPoly.from_power_basis(pp).c, 1e-9)
     with pytest.raises(TypeError, match="only accepts PPoly"):
         ei.BPoly.from_power_basis(got)
+
+
+@pytest.mark.parametrize("kind", ["linear", "nearest", "cubic", "previous"])
+def test_complex_axis_scalar_and_empty(device, kind):
+    """Complex y with the axis in the middle, a scalar x (SciPy's shape
+    drops the axis) and an empty x_new."""
+    x = np.sort(rng.random(8)) * 5
+    y = rng.standard_normal((2, 8, 3)) + 1j * rng.standard_normal((2, 8, 3))
+    X, Y = E(x, device), E(y, device)
+    f, g = ei.interp1d(X, Y, kind=kind, axis=1), si.interp1d(x, y, kind=kind,
+                                                             axis=1)
+    close(f(E(2.5, device)), g(2.5))
+    close(f(E(np.zeros((0, 2)), device)), g(np.zeros((0, 2))))
+    close(ei.CubicSpline(X, Y, axis=1)(E([[1.0, 2], [3, 4]], device)),
+          si.CubicSpline(x, y, axis=1)([[1.0, 2], [3, 4]]))
+    close(ei.CubicSpline(X, Y, axis=1).integrate(1, 2),
+          si.CubicSpline(x, y, axis=1).integrate(1, 2))
+    close(ei.make_interp_spline(X, Y, axis=1)(E(2.5, device)),
+          si.make_interp_spline(x, y, axis=1)(2.5))
+    close(ei.BarycentricInterpolator(X, Y, axis=1)(E(2.5, device)),
+          si.BarycentricInterpolator(x, y, axis=1)(2.5), 1e-9)

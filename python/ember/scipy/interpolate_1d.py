@@ -153,7 +153,7 @@ class interp1d:
         ys = self._y.reshape((n, -1))
         kind = self._kind
         if self._spline is not None:
-            y = self._spline(xn).reshape((xn.shape[0], -1))
+            y = self._spline(xn).reshape((xn.shape[0], ys.shape[1]))
             if self._nan_all:
                 y = y * math.nan
         elif kind == "linear":
