@@ -66,11 +66,11 @@ def check_finite(*xs):
 
 def square(a, name="a"):
     if a.ndim < 2:
-        raise ValueError(f"Expected at least ndim=2, got {a.ndim=}"
+        raise ValueError(f"Expected at least ndim=2, got a1.ndim={a.ndim}"
                          if name == "a" else
                          f"expected at least 2-D {name}, got {a.ndim}-D")
     if a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"Expected square matrix, got {a.shape=}"
+        raise ValueError(f"Expected square matrix, got a1.shape={a.shape}"
                          if name == "a" else
                          f"expected square matrix {name}, got {a.shape}")
 

@@ -27,7 +27,7 @@ __all__ = ["LinAlgError", "LinAlgWarning",
 
 
 def __getattr__(name):
-    if name == "LinAlgError":  # numpy.linalg's, as scipy.linalg's is
+    if name == "LinAlgError":  # ember.linalg's: numpy.linalg's subclass
         from ember import _ember
         return _ember._np_exception("LinAlgError")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,13 +33,16 @@ def _ctrans(x):
 
 def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False,
           check_finite=True, lapack_driver=None):
-    """scipy.linalg.lstsq: (x, residues, rank, s) for 2-D a. Every driver
-    is the SVD's (gelsd on cpu; the SVD composed on CUDA): 'gelsy' returns
-    s None, as SciPy's. residues: the squared residual norms where M > N
-    and rank is N (a scalar for 1-D b), else an empty array."""
+    """scipy.linalg.lstsq: (x, residues, rank, s) for (..., M, N) a.
+    Every driver is the SVD's (gelsd on cpu; the SVD composed on CUDA):
+    'gelsy' returns s None, as SciPy's. residues: the squared residual
+    norms where M > N and rank is N (a scalar for 1-D b), else an empty
+    array."""
     a, b = arrs(a, b)
     if check_finite:
         _check(a, b)
+    if a.ndim > 2 or b.ndim > 2:
+        return _lstsq_batch(a, b, cond, lapack_driver)
     if a.ndim != 2:
         raise ValueError("Input array a should be 2D")
     m, n = a.shape
@@ -64,6 +67,32 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False,
     else:
         res = _e.empty((0,), dtype=dt, device=a.device)
     return x, res, rank, (None if driver == "gelsy" else s)
+
+
+def _lstsq_batch(a, b, cond, driver):
+    """lstsq over broadcast batches, b's core 2-D when b is: a loop over
+    the matrices (ember.linalg.lstsq is 2-D), results stacked as SciPy's
+    (rank an int64 array; residues of one shape across the batch)."""
+    import itertools
+    if a.ndim < 2:
+        raise ValueError("Input array a should be 2D")
+    core = 2 if b.ndim >= 2 else 1
+    batch = _e.broadcast_shapes(a.shape[:-2], b.shape[:b.ndim - core])
+    a = _e.broadcast_to(a, batch + a.shape[-2:])
+    b = _e.broadcast_to(b, batch + b.shape[b.ndim - core:])
+    parts = [lstsq(a[i], b[i], cond, check_finite=False,
+                   lapack_driver=driver)
+             for i in itertools.product(*(range(d) for d in batch))]
+    if len({tuple(p[1].shape) for p in parts}) > 1:
+        raise ValueError("all input arrays must have the same shape")
+
+    def stack(k):
+        return _e.stack([p[k] for p in parts]).reshape(
+            batch + tuple(parts[0][k].shape))
+    ranks = _e.asarray([p[2] for p in parts], dtype=_e.int64,
+                       device=a.device).reshape(batch)
+    return (stack(0), stack(1), ranks,
+            None if parts[0][3] is None else stack(3))
 
 
 def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
