@@ -24,6 +24,8 @@ static void make(em_array *a, em_dtype t, int nd, const int64_t *shape,
             ((float *)a->data)[i] = (float)vals[i];
         else if (t == EM_INT32)
             ((int32_t *)a->data)[i] = (int32_t)vals[i];
+        else if (t == EM_INT64)
+            ((int64_t *)a->data)[i] = (int64_t)vals[i];
     }
 }
 
@@ -126,6 +128,54 @@ static void test_solve_det_cholesky(void)
         em_array_release(all[k]);
 }
 
+/* The raw pair (scipy.linalg's lu_factor/lu_solve): column-major stacks
+ * in place, LAPACK's pivots and info, cuSOLVER's conventions. */
+static void test_getrf_getrs(void)
+{
+    /* A = [[4, 1], [2, 3]] column-major: LU [[4, 1], [0.5, 2.5]], no
+     * interchange; A x = [1, 2] at x = [0.1, 0.6], A^T x at [-0.1, 0.7] */
+    static const double acm[] = {4, 2, 1, 3}, bv[] = {1, 2},
+                        sing[] = {1, 2, 2, 4}, tall[] = {1, 5, 3, 2, 4, 6};
+    int64_t s22[2] = {2, 2}, s12[2] = {1, 2}, s2[1] = {2}, s0[1] = {0},
+            s23[2] = {2, 3}, s1[1] = {1};
+    em_array a = {0}, ip = {0}, info = {0}, b = {0}, t = {0}, ip3 = {0};
+    double *lu, *x;
+    make(&a, EM_FLOAT64, 2, s22, acm);
+    make(&ip, EM_INT64, 1, s2, NULL);
+    make(&info, EM_INT32, 0, s0, NULL);
+    CHECK_OK(em_linalg_getrf(&a, &ip, &info));
+    lu = (double *)a.data;
+    CHECK(lu[0] == 4 && lu[1] == 0.5 && lu[2] == 1 && lu[3] == 2.5);
+    CHECK(((int64_t *)ip.data)[0] == 1 && ((int64_t *)ip.data)[1] == 2);
+    CHECK(*(int32_t *)info.data == 0);
+    make(&b, EM_FLOAT64, 2, s12, bv);
+    CHECK_OK(em_linalg_getrs(&a, &ip, &b, 0, &info));
+    x = (double *)b.data;
+    CHECK(fabs(x[0] - 0.1) < 1e-15 && fabs(x[1] - 0.6) < 1e-15);
+    x[0] = 1;
+    x[1] = 2;
+    CHECK_OK(em_linalg_getrs(&a, &ip, &b, 1, &info));
+    CHECK(fabs(x[0] + 0.1) < 1e-15 && fabs(x[1] - 0.7) < 1e-15);
+    CHECK_STATUS(em_linalg_getrs(&a, &ip, &b, 3, &info), EM_ERR_INVALID_VALUE);
+    /* a singular matrix is info, not an error: U's zero at (2, 2) */
+    em_array_release(&a);
+    make(&a, EM_FLOAT64, 2, s22, sing);
+    CHECK_OK(em_linalg_getrf(&a, &ip, &info));
+    CHECK(*(int32_t *)info.data == 2);
+    /* rectangular: 3 rows, 2 columns, min(3, 2) pivots; the 3-row
+     * column-major stack is (2, 3) in C order */
+    make(&t, EM_FLOAT64, 2, s23, tall);
+    CHECK_OK(em_linalg_getrf(&t, &ip, &info));
+    CHECK(((int64_t *)ip.data)[0] == 2); /* |5| leads the first column */
+    make(&ip3, EM_INT64, 1, s1, NULL);
+    CHECK_STATUS(em_linalg_getrf(&t, &ip3, &info), EM_ERR_INVALID_VALUE);
+    CHECK(strstr(em_last_error(), "ipiv") != NULL);
+    CHECK_STATUS(em_linalg_getrf(&t, &info, &info), EM_ERR_INVALID_VALUE);
+    em_array *all[] = {&a, &ip, &info, &b, &t, &ip3};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+        em_array_release(all[k]);
+}
+
 int main(void)
 {
     if (em_device_parse("cpu", &dev) != EM_OK) {
@@ -134,7 +184,9 @@ int main(void)
     }
     add_dirs();
     test_checks();
-    if (find_openblas())
+    if (find_openblas()) {
         test_solve_det_cholesky();
+        test_getrf_getrs();
+    }
     return check_report("test_lapack");
 }
