@@ -3,7 +3,7 @@ _offsets.py) against pandas on every device: pandas' own offset objects
 and ember.frame.offsets' spellings, added and subtracted, over dates
 that cover every weekday, month ends, leap days, times of day, dates
 before 1970 and NaT."""
-import datetime
+import datetime  # noqa: F401 (the offsets under test name it)
 
 import numpy as np
 import pytest
@@ -153,10 +153,28 @@ def test_offset_errors(device):
     num = ef.Series(ember.arange(3, device=device))
     with pytest.raises(TypeError, match="int64"):
         num + o.BDay(1)
-    aware = ef.from_pandas(pd.Series(pd.date_range("2024-01-01", periods=3,
-                                                   tz="UTC")), device=device)
-    with pytest.raises(NotImplementedError, match="time-zone-aware"):
-        aware + o.BDay(1)
-    tm.assert_series_equal((aware + o.Hour(1)).to_pandas(),
-                           pd.Series(pd.date_range("2024-01-01", periods=3, tz="UTC"))
-                           + o.Hour(1))
+    # a wall time the shift lands on that a zone skips or repeats: pandas' errors
+    p = pd.Series(pd.to_datetime(["2024-03-09 02:30", "2024-11-02 01:30"])
+                  .tz_localize("US/Eastern"))
+    a = ef.from_pandas(p, device=device)
+    for i, what in ((0, "nonexistent"), (1, "infer dst")):
+        with pytest.raises(ValueError, match=what):
+            p.iloc[[i]] + o.Day(1)
+        with pytest.raises(ValueError, match=what):
+            a.iloc[[i]] + o.Day(1)
+
+
+@pytest.mark.parametrize("spelling", ["BDay(3)", "BDay(-2)", "Day(1)", "Day(-3)",
+                                      "MonthEnd(1)", "Week(1, weekday=6)", "Hour(5)",
+                                      "DateOffset(months=1, hours=2)", "YearBegin(-1)",
+                                      "BDay(1, normalize=True)"])
+def test_aware_columns(device, spelling):
+    # calendar offsets move the wall times (across the DST changes of
+    # 2024-03-10 and 2024-11-03), ticks the instants, as pandas
+    s = pd.Series(pd.date_range("2024-02-25 01:30", periods=60, freq="29h",
+                                tz="US/Eastern"))
+    s[2] = pd.NaT
+    e = ef.from_pandas(s, device=device)
+    off = eval("o." + spelling)
+    tm.assert_series_equal((e + off).to_pandas(), s + off)
+    tm.assert_series_equal((e - off).to_pandas(), s - off)

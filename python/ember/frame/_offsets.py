@@ -7,7 +7,8 @@ the weekday as (days + 3) mod 7 (1970-01-01 was a Thursday), months
 through the civil-from-days arithmetic of the dt accessor. The rules
 (roll forward or back before shifting, by the sign of n) are pandas'
 own, stated in its liboffsets; NaT stays NaT; normalize=True drops the
-time of day after the shift, as pandas does."""
+time of day after the shift; on an aware column a calendar offset moves
+the wall times and localizes them again, as pandas does."""
 import ember
 import ember.parallel as P
 
@@ -75,10 +76,18 @@ def apply(col, off, op, reflected=False):
     v = col.values
     if name in _TICK_NS:
         return Column(col.dtype, _shift_ticks(v, n * _TICK_NS[name], per, name))
-    if getattr(col.dtype, "tz", None) is not None:
-        raise NotImplementedError(
-            f"{name} on a time-zone-aware column (pandas moves its wall times); "
-            "tz_localize(None), add, then tz_localize")
+    tz = getattr(col.dtype, "tz", None)
+    if tz is not None:   # pandas moves the wall times, then localizes them again
+        from ember.frame._tz import localize, to_local
+        v = to_local(v, unit, tz)
+    out = _calendar(v, off, name, n, unit, per)
+    if tz is not None:
+        out = localize(out, unit, tz)
+    return Column(col.dtype, out)
+
+
+def _calendar(v, off, name, n, unit, per):
+    """The int64 counts v moved by a calendar offset (n steps)."""
     tpd = 86400 * _PER_SECOND[unit]
     days = P.transform(f"a == {_NAT_C} ? 0LL : {_fdiv('a', tpd)}", v)
     tod = ember.where(v == _NAT, 0, v - days * tpd)
@@ -98,7 +107,7 @@ def apply(col, off, op, reflected=False):
         anchor = default if attr is None else int(getattr(off, attr) or default)
         new = _anchored(days, n, months, anchor, opt)
     out = new * tpd + (0 if off.normalize else tod) + extra
-    return Column(col.dtype, ember.where(v == _NAT, _NAT, out))
+    return ember.where(v == _NAT, _NAT, out)
 
 
 def _ns(name):
