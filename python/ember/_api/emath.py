@@ -12,13 +12,14 @@ python/ember/emath.py."""
 import sys
 
 from ember import _ember as _e
+from ember._api._util import device_of
 
 __all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin",
            "arctanh"]
 
 
-def _arr(x):
-    return x if isinstance(x, _e.ndarray) else _e.asarray(x)
+def _arr(x, device=None):
+    return x if isinstance(x, _e.ndarray) else _e.asarray(x, device=device)
 
 
 def _to_complex(x):
@@ -36,13 +37,13 @@ def _real_and(x, test):
     return bool(_e.any(test(x)))
 
 
-def _fix_real_lt_zero(x):
-    x = _arr(x)
+def _fix_real_lt_zero(x, device=None):
+    x = _arr(x, device)
     return _to_complex(x) if _real_and(x, lambda v: v < 0) else x
 
 
-def _fix_int_lt_zero(x):
-    x = _arr(x)
+def _fix_int_lt_zero(x, device=None):
+    x = _arr(x, device)
     return x * 1.0 if _real_and(x, lambda v: v < 0) else x
 
 
@@ -71,13 +72,15 @@ def log2(x):
 
 def logn(n, x):
     """The logarithm of x to base n, complex where either is negative."""
-    return _e.log(_fix_real_lt_zero(x)) / _e.log(_fix_real_lt_zero(n))
+    dev = device_of(x, n)   # a scalar joins the array operand's device
+    return _e.log(_fix_real_lt_zero(x, dev)) / _e.log(_fix_real_lt_zero(n, dev))
 
 
 def power(x, p):
     """x**p, complex for a negative real x; a negative integer power makes
     the integers float64 (NumPy's integer power would refuse it)."""
-    return _e.power(_fix_real_lt_zero(x), _fix_int_lt_zero(p))
+    dev = device_of(x, p)   # a scalar joins the array operand's device
+    return _e.power(_fix_real_lt_zero(x, dev), _fix_int_lt_zero(p, dev))
 
 
 def arccos(x):
