@@ -166,3 +166,15 @@ def test_frame_fillna_and_errors(device):
         e == [1, 2]
     with pytest.raises(NotImplementedError, match="object column"):
         e < 1
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+def test_merge_on_object_keys(device, how):
+    a = pd.DataFrame({"k": pd.Series([1, "a", 2.5, "a", None, 7.0], dtype=object),
+                      "v": range(6)})
+    b = pd.DataFrame({"k": pd.Series(["a", 1, 7, None], dtype=object),
+                      "w": [10, 20, 30, 40]})
+    c = pd.DataFrame({"k": pd.Series(["a", "zz", "b"], dtype=object), "w": [1, 2, 3]})
+    e = {id(x): ef.from_pandas(x, device=device) for x in (a, b, c)}
+    for x, y in ((a, b), (c, a), (c, c), (b, c)):
+        _same(e[id(x)].merge(e[id(y)], on="k", how=how), x.merge(y, on="k", how=how))

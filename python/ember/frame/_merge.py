@@ -3,9 +3,8 @@ pandas' order (docs/frames.md, "Merge, join and concat")."""
 import ember
 
 from ember.frame import _merge_cols
-from ember.frame._column import concat as _concat2
 from ember.frame._merge_concat import concat
-from ember.frame._merge_core import check_pair, join_rows, key_codes, rows
+from ember.frame._merge_core import check_pair, join_rows, key_codes, rows, stacked
 
 __all__ = ["MergeError", "merge", "concat"]
 
@@ -118,7 +117,7 @@ def _joined_key(lcol, rcol, li, ri, lmiss, rmiss):
     if rmiss is None and lcol.dtype == rcol.dtype:
         return _take(rcol, ri, None)
     ri = rows(ri, rcol.length, lmiss.device)
-    return _concat2(lcol, rcol).take(ember.where(lmiss, ri + lcol.length, li))
+    return stacked(lcol, rcol).take(ember.where(lmiss, ri + lcol.length, li))
 
 
 def _take(col, idx, miss):

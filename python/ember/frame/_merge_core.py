@@ -44,6 +44,15 @@ def _raw(a, b):
         a.dtype.kind in "biu" and b.dtype.kind in "biu"
 
 
+def stacked(a, b):
+    """Both sides' keys in one column; object keys stay objects, so that
+    _keys codes their cells (_object_keys)."""
+    if a.dtype.is_object or b.dtype.is_object:
+        from ember.frame._object_concat import concat as objects
+        return objects([a, b], [a.length, b.length], a.device)
+    return concat(a, b)
+
+
 def key_codes(lcols, rcols):
     """(lk, rk, K): int64 keys of the left and right rows, equal where the
     rows' keys are equal (a null meets a null, as in pandas) and ordered as
@@ -52,7 +61,7 @@ def key_codes(lcols, rcols):
     if len(lcols) == 1 and _raw(lcols[0], rcols[0]):
         return _i64(lcols[0].values), _i64(rcols[0].values), None
     n = lcols[0].length
-    kc = _keys.key_codes([concat(a, b) for a, b in zip(lcols, rcols)], "value",
+    kc = _keys.key_codes([stacked(a, b) for a, b in zip(lcols, rcols)], "value",
                          dense=False)
     return kc.codes[:n], kc.codes[n:], kc.k
 
