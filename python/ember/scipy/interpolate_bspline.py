@@ -115,10 +115,8 @@ class BSpline:
         xshape = x.shape
         xf = x.reshape(-1).astype(_e.float64)
         if extrapolate == "periodic":
-            n = self.t.shape[0] - self.k - 1
             xf = self._lo + _e.remainder(xf - self._lo, self._hi - self._lo)
             extrapolate = False
-            del n
         sp = self if nu == 0 else self.derivative(nu)
         y = sp._values(xf)
         out = _e.isnan(xf)
@@ -299,7 +297,7 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0,
     y = y.astype(dt)
     x = x.astype(_e.float64)
     hx = _e.asnumpy(x)
-    if x.ndim != 1 or (np.diff(hx) <= 0).any() if hx.ndim == 1 else True:
+    if x.ndim != 1 or (np.diff(hx) <= 0).any():
         raise ValueError("Expect x to be a 1D strictly increasing sequence.")
     if x.shape[0] != y.shape[0]:
         raise ValueError(f"Shapes of x {x.shape} and y {y.shape} are "
