@@ -17,6 +17,14 @@ import ember.scipy.interpolate as ei
 from helpers import assert_close_scaled
 
 rng = np.random.default_rng(5)
+
+
+@pytest.fixture(autouse=True)
+def _same_data():
+    """Every test draws its data from a fresh generator, so the cpu and
+    cuda runs of a test (and a test run alone) see the same numbers."""
+    global rng
+    rng = np.random.default_rng(5)
 KINDS = ["linear", "nearest", "nearest-up", "zero", "slinear", "quadratic",
          "cubic", "previous", "next"]
 
@@ -401,7 +409,9 @@ def test_rbf(device, kernel):
     kw = dict(kernel=kernel, epsilon=1.3)
     want = si.RBFInterpolator(y, d, **kw)(x)
     got = ei.RBFInterpolator(E(y, device), E(d, device), **kw)(E(x, device))
-    close(got, want, 1e-8)
+    # A GPU's solver rounds differently; the interpolant's values are far
+    # less sensitive to that than its coefficients.
+    close(got, want, 1e-7)
     # vector data, smoothing per point, a given degree
     dd = np.stack((d, y[:, 0] ** 2), axis=1) + 1j
     sm = rng.random(30) * 1e-3
@@ -409,7 +419,7 @@ def test_rbf(device, kernel):
     got = ei.RBFInterpolator(E(y, device), E(dd, device),
                              smoothing=E(sm, device), degree=2, **kw)(
                                  E(x, device))
-    close(got, want, 1e-8)
+    close(got, want, 1e-7)
 
 
 def test_rbf_errors(device):
@@ -444,7 +454,8 @@ def test_bpoly(device):
         close(got(E(XN, device), nu), want(XN, nu), 1e-9)
         close(got.derivative(nu)(E(XN, device)), want.derivative(nu)(XN),
               1e-9)
-    close(got.antiderivative(2)(E(XN, device)), want.antiderivative(2)(XN))
+    close(got.antiderivative(2)(E(XN, device)), want.antiderivative(2)(XN),
+          1e-9)
     close(got.integrate(0.3, 5.0), want.integrate(0.3, 5.0))
     close(got.integrate(3.0, -1.0, extrapolate=False),
           want.integrate(3.0, -1.0, extrapolate=False))
