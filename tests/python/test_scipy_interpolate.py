@@ -490,3 +490,17 @@ def test_complex_axis_scalar_and_empty(device, kind):
           si.BarycentricInterpolator(x, y, axis=1,
                                      rng=np.random.default_rng(0))(2.5),
           1e-9)
+
+
+def test_ppoly_from_spline(device):
+    x = np.sort(rng.random(9)) * 4
+    y = rng.standard_normal(9)
+    tck = si.splrep(x, y)
+    want = si.PPoly.from_spline(tck)
+    got = ei.PPoly.from_spline(ei.splrep(E(x, device), E(y, device)))
+    close(got.x, want.x)
+    close(got(E(XN, device)), want(XN))
+    b = si.make_interp_spline(x, y, k=5)
+    gb = ei.make_interp_spline(E(x, device), E(y, device), k=5)
+    close(ei.PPoly.from_spline(gb, extrapolate=False)(E(XN, device)),
+          si.PPoly.from_spline(b, extrapolate=False)(XN), 1e-9)

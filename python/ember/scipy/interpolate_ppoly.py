@@ -245,6 +245,21 @@ class PPoly:
         return res
 
     @classmethod
+    def from_spline(cls, tck, extrapolate=None):
+        """The B-spline's pieces with every knot a breakpoint: row k-m is
+        the m-th derivative at the knots over m!, as SciPy's."""
+        from ember.scipy.interpolate_fitpack import _spline
+        from ember.scipy.interpolate_bspline import BSpline
+        spl = _spline(tck)
+        if isinstance(tck, BSpline) and extrapolate is None:
+            extrapolate = tck.extrapolate
+        k = spl.k
+        left = spl.t[:-1]
+        rows = [spl(left, nu=m, extrapolate=True) / float(math.factorial(m))
+                for m in range(k, -1, -1)]
+        return cls.construct_fast(_e.stack(rows), spl.t, extrapolate)
+
+    @classmethod
     def from_bernstein_basis(cls, bp, extrapolate=None):
         """The same pieces in the power basis: the coefficient of
         (x - x_i)**s is sum_a c_a C(k, a) C(k-a, s-a) (-1)**(s-a) / h**s."""
