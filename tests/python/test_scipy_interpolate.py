@@ -241,10 +241,17 @@ def test_make_interp_spline(device, k):
     close(got.integrate(9.0, -2.0, extrapolate=False),
           want.integrate(9.0, -2.0, extrapolate=False))
     if k == 3:
-        for bc in ("natural", "clamped"):
-            close(ei.make_interp_spline(E(x, device), E(y, device),
-                                        bc_type=bc)(E(XN, device)),
-                  si.make_interp_spline(x, y, bc_type=bc)(XN))
+        d1 = rng.standard_normal(2)
+        for bc in ("natural", "clamped", ("clamped", "natural"),
+                   ([(1, d1)], [(2, 2 * d1)])):
+            for m in (2, 3, 11):
+                close(ei.make_interp_spline(E(x[:m], device),
+                                            E(y[:m], device),
+                                            bc_type=bc)(E(XN, device)),
+                      si.make_interp_spline(x[:m], y[:m], bc_type=bc)(XN))
+        with pytest.raises(NotImplementedError, match="bc_type only"):
+            ei.make_interp_spline(E(x, device), E(y, device), k=5,
+                                  bc_type="natural")
 
 
 def test_bspline_direct(device):

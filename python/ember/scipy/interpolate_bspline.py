@@ -271,6 +271,31 @@ def _cubic_coefficients(x, y, t, bc_type, n):
             cg[2] * (e1 / 3).reshape(shape) + cg[3])
 
 
+def _cubic_bc(bc_type):
+    """make_interp_spline's end conditions for k=3 as CubicSpline's
+    bc_type, or None where they have no such counterpart."""
+    if bc_type in ("natural", "clamped"):
+        return bc_type
+    try:
+        sides = list(bc_type)
+    except TypeError:
+        return None
+    if len(sides) != 2:
+        return None
+    out = []
+    for side in sides:
+        if isinstance(side, str):
+            if side not in ("natural", "clamped"):
+                return None
+            out.append(side)
+            continue
+        side = list(side)
+        if len(side) != 1 or len(side[0]) != 2:
+            return None
+        out.append(tuple(side[0]))
+    return tuple(out)
+
+
 def _not_a_knot(hx, k):
     if k % 2 != 1:
         raise ValueError(f"Odd degree for now only. Got {k}.")
@@ -281,9 +306,10 @@ def _not_a_knot(hx, k):
 
 def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0,
                        check_finite=True):
-    """SciPy's make_interp_spline for bc_type None / 'not-a-knot' (any k;
-    quadratic knots at the midpoints) and, for k = 3, 'natural' and
-    'clamped'; t may be given."""
+    """SciPy's make_interp_spline for bc_type None / 'not-a-knot' (odd k,
+    k = 0, 1, and 2 with knots at the midpoints; t may be given) and, for
+    k = 3, end derivatives ('natural', 'clamped', or [(order, value)] at
+    each end)."""
     dev = _device(x, y, t)
     x = _arr(x, dev)
     y = _arr(y, x.device)
@@ -321,46 +347,40 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0,
         ht = np.r_[hx[0], hx, hx[-1]]
         return BSpline.construct_fast(_e.asarray(ht, device=x.device), y,
                                       k, axis=axis)
-    extra = []
     if bc_type is not None:
-        if k != 3 or bc_type not in ("natural", "clamped"):
+        cubic_bc = _cubic_bc(bc_type) if k == 3 and t is None else None
+        if cubic_bc is None:
             raise NotImplementedError(
-                f"ember's make_interp_spline takes bc_type None, "
-                f"'not-a-knot', or for k=3 'natural' and 'clamped' (got "
-                f"{bc_type!r} with k={k})")
-        nu = 2 if bc_type == "natural" else 1
-        extra = [(nu, nu)]
+                "ember's make_interp_spline takes bc_type only for k=3 "
+                "without t: 'natural', 'clamped', or a pair of those or of "
+                f"one-element [(order, value)] lists (got {bc_type!r}, "
+                f"k={k})")
+        # The cubic with end derivatives lives on the knots at every
+        # inner sample: it is CubicSpline's function.
+        ht = np.r_[(hx[0],) * 4, hx[1:-1], (hx[-1],) * 4]
+        tt = _e.asarray(ht, device=x.device)
+        c = _cubic_coefficients(x, y, tt, cubic_bc, ht.size - 4)
+        return BSpline.construct_fast(tt, c, k, axis=axis)
     if t is None:
-        if bc_type is not None:
-            ht = np.r_[(hx[0],) * (k + 1), hx[1:-1], (hx[-1],) * (k + 1)]
-        elif k == 2:
+        if k == 2:
             mid = (hx[1:] + hx[:-1]) / 2.0
             ht = np.r_[(hx[0],) * 3, mid[1:-1], (hx[-1],) * 3]
         else:
             ht = _not_a_knot(hx, k)
     else:
         ht = _e.asnumpy(_arr(t, x.device)).astype(float)
-    if x.shape[0] + 2 * len(extra) != ht.size - k - 1:
+    if x.shape[0] != ht.size - k - 1:
         raise ValueError(f"Number of knots and data points do not match "
                          f"(len(t) = {ht.size}, n = {x.shape[0]}, k = {k})")
-    if hx.size < k + 1 and not extra:
+    if hx.size < k + 1:
         raise ValueError(f"Need at least {k + 1} points for degree {k}")
     tt = _e.asarray(ht, device=x.device)
     n = ht.size - k - 1
     if k == 3 and t is None and x.shape[0] >= 4:
-        c = _cubic_coefficients(x, y, tt, bc_type, n)
+        c = _cubic_coefficients(x, y, tt, None, n)
         return BSpline.construct_fast(tt, c, k, axis=axis)
     a = _collocation(tt, k, x, n)
     rhs = y.reshape((y.shape[0], -1))
-    if extra:
-        # Derivative rows at both ends, with zero right-hand sides.
-        ends = _e.asarray([hx[0], hx[-1]], device=x.device)
-        probe = BSpline.construct_fast(
-            tt, _e.eye(n, dtype=_e.float64, device=x.device), k)
-        d = probe(ends, nu=extra[0][0])
-        a = _e.concatenate((d[:1], a, d[1:]))
-        z = _e.zeros((1, rhs.shape[1]), dtype=rhs.dtype, device=x.device)
-        rhs = _e.concatenate((z, rhs, z))
     if rhs.dtype.kind == "c":
         c = _e.linalg.solve(a.astype(rhs.dtype), rhs)
     else:
