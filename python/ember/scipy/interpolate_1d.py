@@ -71,7 +71,6 @@ class interp1d:
                           device=y.device)
             fill_value = (nan, self._y[-1]) if kind == "previous" else \
                 (self._y[0], nan)
-            self._prev_next_fill = True
         if order is not None:
             minval = order + 1
         if x.shape[0] < minval:
