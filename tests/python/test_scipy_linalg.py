@@ -241,6 +241,12 @@ def test_lstsq_pinv(device, dtype):
     x, res, rank, s = el.lstsq(E(a, device), E(b, device))
     x2, res2, rank2, s2 = sl.lstsq(a, b)
     close(x, x2, dtype)
+    if np.iscomplexobj(res2):
+        # older SciPy (the GPU host's) sums the complex residual's squares
+        # as complex numbers: real sums with rounding-size imaginary parts;
+        # SciPy 1.17 returns them real, as ember does
+        assert np.abs(res2.imag).max() <= 1e-5 * np.abs(res2).max()
+        res2 = res2.real
     close(res, res2, dtype)
     assert rank == rank2
     close(s, s2, dtype)

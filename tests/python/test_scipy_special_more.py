@@ -119,7 +119,11 @@ def test_unary_against_scipy(device, name):
         # log_ndtr of ember's answer is y to 4e-16, of SciPy's to 1e-12);
         # test_ndtri_exp_round_trip holds ember to its inverse
         rtol = 1e-12
-    close(got, want, "float64", rtol, atol, signs=name != "log_ndtr")
+    # the sign of sindg/tandg/cotdg's zeros at multiples of 180 degrees
+    # changed between SciPy 1.17 (this host's, which ember follows) and the
+    # GPU host's
+    close(got, want, "float64", rtol, atol,
+          signs=name not in ("log_ndtr", "sindg", "tandg", "cotdg"))
     x32 = x.astype(np.float32)
     want32 = getattr(sp, name)(x32.astype(np.float64))
     got32 = f(ember.asarray(x32, device=device))

@@ -8,7 +8,7 @@ _METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 # function of the same name takes the same arguments.
 # NumPy ufuncs that ember holds as functions over other operations
 _COMPOSED = ("modf", "frexp", "divmod", "matmul", "fabs", "bitwise_count", "matvec",
-             "vecmat")
+             "vecmat", "vecdot", "deg2rad", "degrees", "rad2deg", "radians")
 _KEYWORDS = ("out", "where", "dtype", "casting")
 _IGNORED = ("order", "subok", "signature")
 

@@ -27,8 +27,9 @@ class Groups:
         else:
             self.keys = [col.take(self._representatives()) for col in keys]
         if any(c.dtype.is_object for c in keys):   # pandas 3: string keys as str
-            from ember.frame._object_keys import sorted_strings
-            self.keys = [sorted_strings(c) if c.dtype.is_object else c for c in self.keys]
+            from ember.frame._object_keys import nan_nulls, sorted_strings
+            self.keys = [sorted_strings(nan_nulls(c)) if c.dtype.is_object else c
+                         for c in self.keys]
         if not sort and self.k > 1:
             self._appearance_order()
 

@@ -149,6 +149,20 @@ def sorted_strings(col):
     return col
 
 
+def nan_nulls(col):
+    """A group key column with every null cell NaN: pandas labels the null
+    group of object keys NaN whatever kind of null its rows held
+    (factorize's na_value), and which row represents a group is any."""
+    nulls = col.null_mask()
+    if nulls is None or not bool(ember.any(nulls)):
+        return col
+    from ember.frame._object_column import from_objects
+    cells, nulls = host_cells(col)
+    cells = cells.copy()
+    cells[nulls] = np.nan
+    return from_objects(cells, device=col.device)
+
+
 def as_key(col, mode):
     return proxy(col, mode) if is_object(col) else col
 

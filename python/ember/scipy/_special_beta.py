@@ -7,6 +7,7 @@ import numbers as _numbers
 import os as _os
 
 import ember as _e
+from ember._api._util import device_of
 
 _kernel = None
 
@@ -29,9 +30,10 @@ def _floats(*args):
     ddd->d': float32 when every array argument computes in float32
     (Python numbers are weak), else float64."""
     arrs, strong = [], []
+    dev = device_of(*args)   # scalars join the array operands' device
     for v in args:
         weak = isinstance(v, _numbers.Number) and not hasattr(v, "dtype")
-        a = v if isinstance(v, _e.ndarray) else _e.asarray(v)
+        a = v if isinstance(v, _e.ndarray) else _e.asarray(v, device=dev)
         arrs.append(a)
         if not weak:
             strong.append(a.dtype)

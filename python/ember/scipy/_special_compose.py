@@ -7,6 +7,7 @@ import numbers as _numbers
 
 import ember as _e
 from ember import _ember
+from ember._api._util import device_of
 
 
 def _real_float(x):
@@ -52,8 +53,9 @@ def polygamma(n, x):
     """psi's n-th derivative, SciPy's composition: (-1)^(n+1) n!
     zeta(n + 1, x), and digamma at n = 0 (NaN for a fractional or negative
     n)."""
-    n = n if isinstance(n, _e.ndarray) else _e.asarray(n)
-    x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
+    dev = device_of(n, x)   # a scalar joins the array operand's device
+    n = n if isinstance(n, _e.ndarray) else _e.asarray(n, device=dev)
+    x = x if isinstance(x, _e.ndarray) else _e.asarray(x, device=dev)
     gamma, zeta = _ember._sp_gamma, _ember._sp_zeta
     n1 = n + 1.0
     fac = _e.power(-1.0, n1) * gamma(n1) * zeta(n1, x)
@@ -81,8 +83,9 @@ def _spherical(n, z, bessel, odd_shift):
     """sqrt(pi / 2|z|) C_(n+1/2)(|z|) for C = jv or yv, with the parity
     (-1)^(n + odd_shift) below 0; n truncated to an integer as SciPy's
     'ld->d' loop does."""
-    n = n if isinstance(n, _e.ndarray) else _e.asarray(n)
-    z = z if isinstance(z, _e.ndarray) else _e.asarray(z)
+    dev = device_of(n, z)   # a scalar joins the array operand's device
+    n = n if isinstance(n, _e.ndarray) else _e.asarray(n, device=dev)
+    z = z if isinstance(z, _e.ndarray) else _e.asarray(z, device=dev)
     if n.dtype.kind == "f":
         n = _e.trunc(n)
     n = n.astype(_e.float64)
@@ -104,11 +107,12 @@ def spherical_jn(n, z, derivative=False):
     1 at z = 0 for n = 0 (the derivative: 1/3 at n = 1, else 0, whatever
     n), 0 at the infinities, NaN for n < 0."""
     if derivative:
-        n0 = n if isinstance(n, _e.ndarray) else _e.asarray(n)
+        dev = device_of(n, z)
+        n0 = n if isinstance(n, _e.ndarray) else _e.asarray(n, device=dev)
         if n0.dtype.kind == "f":
             n0 = _e.trunc(n0)
         n0 = n0.astype(_e.float64)
-        z0 = z if isinstance(z, _e.ndarray) else _e.asarray(z)
+        z0 = z if isinstance(z, _e.ndarray) else _e.asarray(z, device=dev)
         jm = spherical_jn(_e.where(n0 == 0, 1.0, n0 - 1), z0)
         j = spherical_jn(n0, z0)
         v = _e.where(n0 == 0, -jm, jm - (n0 + 1) / z0 * j)
@@ -128,11 +132,12 @@ def spherical_yn(n, z, derivative=False):
     subtracts infinities), (-1)^(n+1) y_n(|z|) below 0, 0 at the
     infinities, NaN for n < 0."""
     if derivative:
-        n0 = n if isinstance(n, _e.ndarray) else _e.asarray(n)
+        dev = device_of(n, z)
+        n0 = n if isinstance(n, _e.ndarray) else _e.asarray(n, device=dev)
         if n0.dtype.kind == "f":
             n0 = _e.trunc(n0)
         n0 = n0.astype(_e.float64)
-        z0 = z if isinstance(z, _e.ndarray) else _e.asarray(z)
+        z0 = z if isinstance(z, _e.ndarray) else _e.asarray(z, device=dev)
         ym = spherical_yn(_e.where(n0 == 0, 1.0, n0 - 1), z0)
         y = spherical_yn(n0, z0)
         v = _e.where(n0 == 0, -ym, ym - (n0 + 1) / z0 * y)
