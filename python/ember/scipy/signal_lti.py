@@ -19,6 +19,24 @@ __all__ = ["lti", "dlti", "TransferFunction", "ZerosPolesGain",
            "StateSpace", "cont2discrete"]
 
 
+def _held(name, doc, sets_shape=False, settable=True):
+    """A coefficient property: kept on the host as NumPy, at least 1-d,
+    handed out on the system's device. The one that sets_shape (num,
+    zeros) gives the system its outputs and inputs from its rows."""
+    attr = "_" + name
+
+    def get(self):
+        return self._put(getattr(self, attr))
+
+    def set(self, value):
+        import numpy
+        a = numpy.atleast_1d(host(value))
+        setattr(self, attr, a)
+        if sets_shape:
+            self.outputs, self.inputs = a.shape if a.ndim > 1 else (1, 1)
+    return property(get, set if settable else None, doc=doc)
+
+
 def _expm(a):
     """exp(a) of a small square matrix: Pade 13 with scaling and squaring
     (Higham 2005), on the host."""
@@ -95,6 +113,11 @@ class LinearTimeInvariant:
 
     def _put(self, a):
         return put(a, getattr(self, "_device", None))
+
+    def _on(self, device):
+        """This system, its coefficients handed out on device from now."""
+        self._device = device
+        return self
 
     def _clone(self):
         # copy.deepcopy would copy the device handle too; the coefficient
@@ -247,29 +270,8 @@ class TransferFunction(LinearTimeInvariant):
         return (f"{self.__class__.__name__}(\n{self.num!r},\n{self.den!r},"
                 f"\ndt: {self.dt!r}\n)")
 
-    @property
-    def num(self):
-        """The numerator (a row an output)."""
-        return self._put(self._num)
-
-    @num.setter
-    def num(self, num):
-        import numpy
-        self._num = numpy.atleast_1d(host(num))
-        if self._num.ndim > 1:
-            self.outputs, self.inputs = self._num.shape
-        else:
-            self.outputs = self.inputs = 1
-
-    @property
-    def den(self):
-        """The denominator."""
-        return self._put(self._den)
-
-    @den.setter
-    def den(self, den):
-        import numpy
-        self._den = numpy.atleast_1d(host(den))
+    num = _held("num", "The numerator (a row an output).", sets_shape=True)
+    den = _held("den", "The denominator.")
 
     def _copy(self, system):
         self._num, self._den = system._num, system._den
@@ -291,10 +293,6 @@ class TransferFunction(LinearTimeInvariant):
         from ember.scipy.signal_convert import _tf2ss
         return StateSpace(*_tf2ss(self._num, self._den),
                           **self._dt_dict)._on(self._device)
-
-    def _on(self, device):
-        self._device = device
-        return self
 
     @staticmethod
     def _z_to_zinv(num, den):
@@ -358,33 +356,8 @@ class ZerosPolesGain(LinearTimeInvariant):
         return (f"{self.__class__.__name__}(\n{self.zeros!r},\n"
                 f"{self.poles!r},\n{self.gain!r},\ndt: {self.dt!r}\n)")
 
-    def _on(self, device):
-        self._device = device
-        return self
-
-    @property
-    def zeros(self):
-        """The zeros."""
-        return self._put(self._zeros)
-
-    @zeros.setter
-    def zeros(self, zeros):
-        import numpy
-        self._zeros = numpy.atleast_1d(host(zeros))
-        if self._zeros.ndim > 1:
-            self.outputs, self.inputs = self._zeros.shape
-        else:
-            self.outputs = self.inputs = 1
-
-    @property
-    def poles(self):
-        """The poles."""
-        return self._put(self._poles)
-
-    @poles.setter
-    def poles(self, poles):
-        import numpy
-        self._poles = numpy.atleast_1d(host(poles))
+    zeros = _held("zeros", "The zeros.", sets_shape=True)
+    poles = _held("poles", "The poles.")
 
     @property
     def gain(self):
@@ -462,29 +435,10 @@ class StateSpace(LinearTimeInvariant):
         return (f"{self.__class__.__name__}(\n{self.A!r},\n{self.B!r},\n"
                 f"{self.C!r},\n{self.D!r},\ndt: {self.dt!r}\n)")
 
-    def _on(self, device):
-        self._device = device
-        return self
-
-    @property
-    def A(self):
-        """The state matrix."""
-        return self._put(self._A)
-
-    @property
-    def B(self):
-        """The input matrix."""
-        return self._put(self._B)
-
-    @property
-    def C(self):
-        """The output matrix."""
-        return self._put(self._C)
-
-    @property
-    def D(self):
-        """The feedthrough matrix."""
-        return self._put(self._D)
+    A = _held("A", "The state matrix.", settable=False)
+    B = _held("B", "The input matrix.", settable=False)
+    C = _held("C", "The output matrix.", settable=False)
+    D = _held("D", "The feedthrough matrix.", settable=False)
 
     def _copy(self, system):
         self._A, self._B, self._C, self._D = (system._A, system._B,
