@@ -10,7 +10,7 @@ few array operations where NumPy loops over coefficients:
   coefficients are sums over every other higher coefficient: one
   cumulative sum on a two-column view)."""
 import ember as _e
-from ember._api._util import normalize_axis, real_dtype
+from ember._api._util import as_array, device_of, normalize_axis, real_dtype
 from ember.polynomial import polyutils as pu
 
 
@@ -199,3 +199,39 @@ def mulx_terms(c, up, down):
         prd[2:] = c[1:] * up
         prd[:n - 1] = prd[:n - 1] + c[1:] * down
     return prd
+
+
+def common(module, prefix, what, vander_f, val_f, companion_f):
+    """The functions a basis module writes the same way over its own
+    vander, val and companion: (roots, fromroots, fit, val2d, grid2d,
+    vander2d), named prefix + 'roots' ... (what names the basis in docs)."""
+    from ember.polynomial.polynomial import _valnd, _vander_nd_flat
+
+    def roots_(c):
+        """The roots, sorted (real when c is and every root is)."""
+        return roots(companion_f, c)
+
+    def fromroots_(r):
+        return fromroots(vander_f, as_array(r, device_of(r)))
+    fromroots_.__doc__ = f"The {what} series of prod(x - r)."
+
+    def fit(x, y, deg, rcond=None, full=False, w=None):
+        return pu._fit(vander_f, x, y, deg, rcond, full, w)
+    fit.__doc__ = f"Least-squares {what} series (see polyfit)."
+
+    def val2d(x, y, c):
+        return _valnd(val_f, c, x, y)
+
+    def grid2d(x, y, c):
+        for xi in (x, y):
+            c = val_f(xi, c)
+        return c
+
+    def vander2d(x, y, deg):
+        return _vander_nd_flat((x, y), deg, vander_f)
+
+    fs = (roots_, fromroots_, fit, val2d, grid2d, vander2d)
+    for suffix, f in zip(("roots", "fromroots", "fit", "val2d", "grid2d", "vander2d"), fs):
+        f.__name__ = f.__qualname__ = prefix + suffix
+        f.__module__ = module
+    return fs

@@ -365,3 +365,17 @@ class PolyBase:
     @classmethod
     def cast(cls, series, domain=None, window=None):
         return series.convert(domain, cls, window)
+
+
+_OPS = ("add", "sub", "mul", "div", "pow", "val", "int", "der", "fit", "line",
+        "roots", "fromroots")
+
+
+def series_class(name, doc, ns, prefix, basis_name):
+    """The series class of a basis module (namespace ns, functions named
+    prefix + 'add' ...): PolyBase over that module's functions and domain."""
+    attrs = {"_" + op: staticmethod(ns[prefix + op]) for op in _OPS}
+    attrs.update(__doc__=doc, __module__=ns["__name__"], __qualname__=name,
+                 domain=ns[prefix + "domain"], window=ns[prefix + "domain"],
+                 basis_name=basis_name)
+    return type(name, (PolyBase,), attrs)

@@ -8,7 +8,7 @@ from ember._api._util import as_array, device_of, real_dtype
 from ember._api.horner import horner
 from ember.polynomial import _ortho
 from ember.polynomial import polyutils as pu
-from ember.polynomial._polybase import PolyBase
+from ember.polynomial._polybase import PolyBase, series_class
 
 __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline",
            "chebadd", "chebsub", "chebmulx", "chebmul", "chebdiv", "chebpow",
@@ -141,52 +141,11 @@ def chebcompanion(c):
     return _e.concatenate((mat[:, :-1], (mat[:, -1] - last)[:, None]), axis=1)
 
 
-def chebroots(c):
-    """The roots, sorted (real when c is and every root is)."""
-    return _ortho.roots(chebcompanion, c)
+(chebroots, chebfromroots, chebfit, chebval2d, chebgrid2d,
+ chebvander2d) = _ortho.common(__name__, "cheb", "Chebyshev", chebvander,
+                                  chebval, chebcompanion)
 
 
-def chebfromroots(roots):
-    """The Chebyshev series of prod(x - r)."""
-    return _ortho.fromroots(chebvander, as_array(roots, device_of(roots)))
-
-
-def chebfit(x, y, deg, rcond=None, full=False, w=None):
-    """Least-squares Chebyshev series (see polyfit)."""
-    return pu._fit(chebvander, x, y, deg, rcond, full, w)
-
-
-def chebval2d(x, y, c):
-    from ember.polynomial.polynomial import _valnd
-    return _valnd(chebval, c, x, y)
-
-
-def chebgrid2d(x, y, c):
-    for xi in (x, y):
-        c = chebval(xi, c)
-    return c
-
-
-def chebvander2d(x, y, deg):
-    from ember.polynomial.polynomial import _vander_nd_flat
-    return _vander_nd_flat((x, y), deg, chebvander)
-
-
-class Chebyshev(PolyBase):
-    """A Chebyshev series, numpy.polynomial.Chebyshev's interface over
-    ember arrays."""
-    _add = staticmethod(chebadd)
-    _sub = staticmethod(chebsub)
-    _mul = staticmethod(chebmul)
-    _div = staticmethod(chebdiv)
-    _pow = staticmethod(chebpow)
-    _val = staticmethod(chebval)
-    _int = staticmethod(chebint)
-    _der = staticmethod(chebder)
-    _fit = staticmethod(chebfit)
-    _line = staticmethod(chebline)
-    _roots = staticmethod(chebroots)
-    _fromroots = staticmethod(chebfromroots)
-    domain = chebdomain
-    window = chebdomain
-    basis_name = "T"
+Chebyshev = series_class(
+    "Chebyshev", "A Chebyshev series, numpy.polynomial.Chebyshev's interface over ember "
+    "arrays.", globals(), "cheb", "T")

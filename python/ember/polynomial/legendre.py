@@ -9,7 +9,7 @@ from ember._api._util import as_array, device_of, real_dtype
 from ember._api.horner import horner
 from ember.polynomial import _ortho
 from ember.polynomial import polyutils as pu
-from ember.polynomial._polybase import PolyBase
+from ember.polynomial._polybase import PolyBase, series_class
 
 __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd",
            "legsub", "legmulx", "legmul", "legdiv", "legpow", "legval",
@@ -131,52 +131,11 @@ def legcompanion(c):
     return _e.concatenate((mat[:, :-1], (mat[:, -1] - last)[:, None]), axis=1)
 
 
-def legroots(c):
-    """The roots, sorted (real when c is and every root is)."""
-    return _ortho.roots(legcompanion, c)
+(legroots, legfromroots, legfit, legval2d, leggrid2d,
+ legvander2d) = _ortho.common(__name__, "leg", "Legendre", legvander,
+                                  legval, legcompanion)
 
 
-def legfromroots(roots):
-    """The Legendre series of prod(x - r)."""
-    return _ortho.fromroots(legvander, as_array(roots, device_of(roots)))
-
-
-def legfit(x, y, deg, rcond=None, full=False, w=None):
-    """Least-squares Legendre series (see polyfit)."""
-    return pu._fit(legvander, x, y, deg, rcond, full, w)
-
-
-def legval2d(x, y, c):
-    from ember.polynomial.polynomial import _valnd
-    return _valnd(legval, c, x, y)
-
-
-def leggrid2d(x, y, c):
-    for xi in (x, y):
-        c = legval(xi, c)
-    return c
-
-
-def legvander2d(x, y, deg):
-    from ember.polynomial.polynomial import _vander_nd_flat
-    return _vander_nd_flat((x, y), deg, legvander)
-
-
-class Legendre(PolyBase):
-    """A Legendre series, numpy.polynomial.Legendre's interface over ember
-    arrays."""
-    _add = staticmethod(legadd)
-    _sub = staticmethod(legsub)
-    _mul = staticmethod(legmul)
-    _div = staticmethod(legdiv)
-    _pow = staticmethod(legpow)
-    _val = staticmethod(legval)
-    _int = staticmethod(legint)
-    _der = staticmethod(legder)
-    _fit = staticmethod(legfit)
-    _line = staticmethod(legline)
-    _roots = staticmethod(legroots)
-    _fromroots = staticmethod(legfromroots)
-    domain = legdomain
-    window = legdomain
-    basis_name = "P"
+Legendre = series_class(
+    "Legendre", "A Legendre series, numpy.polynomial.Legendre's interface over ember "
+    "arrays.", globals(), "leg", "P")

@@ -10,7 +10,7 @@ from ember._api.horner import horner
 from ember._api.polyprod import product
 from ember._api.polynomial_legacy import _quotient
 from ember.polynomial import polyutils as pu
-from ember.polynomial._polybase import PolyBase
+from ember.polynomial._polybase import PolyBase, series_class
 
 __all__ = ["polyzero", "polyone", "polyx", "polydomain", "polyline",
            "polyadd", "polysub", "polymulx", "polymul", "polydiv", "polypow",
@@ -295,21 +295,6 @@ def polyfromroots(roots):
     return product(_e.stack((-roots, _e.ones_like(roots)), axis=1))
 
 
-class Polynomial(PolyBase):
-    """A power series, numpy.polynomial.Polynomial's interface over ember
-    arrays: Polynomial([1, 2, 3]) is 1 + 2x + 3x**2."""
-    _add = staticmethod(polyadd)
-    _sub = staticmethod(polysub)
-    _mul = staticmethod(polymul)
-    _div = staticmethod(polydiv)
-    _pow = staticmethod(polypow)
-    _val = staticmethod(polyval)
-    _int = staticmethod(polyint)
-    _der = staticmethod(polyder)
-    _fit = staticmethod(polyfit)
-    _line = staticmethod(polyline)
-    _roots = staticmethod(polyroots)
-    _fromroots = staticmethod(polyfromroots)
-    domain = polydomain
-    window = polydomain
-    basis_name = None
+Polynomial = series_class(
+    "Polynomial", "A power series, numpy.polynomial.Polynomial's interface over ember "
+    "arrays: Polynomial([1, 2, 3]) is 1 + 2x + 3x**2.", globals(), "poly", None)
