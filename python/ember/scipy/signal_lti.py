@@ -244,18 +244,25 @@ class dlti(LinearTimeInvariant):
         return dfreqresp(self, w=w, n=n, whole=whole)
 
 
+def _representation(cls, base, convert, system, kwargs):
+    """A new system of representation base (TransferFunction ...): another
+    system converted by its method `convert`, base itself as its continuous
+    or discrete subclass by dt, as SciPy's constructors."""
+    if len(system) == 1 and isinstance(system[0], LinearTimeInvariant):
+        return getattr(system[0], convert)()
+    if cls is base:
+        sub = globals()[base.__name__ + ("Continuous" if kwargs.get("dt") is None
+                                         else "Discrete")]
+        return sub.__new__(sub, *system, **kwargs)
+    return super(base, cls).__new__(cls)
+
+
 class TransferFunction(LinearTimeInvariant):
     """scipy.signal.TransferFunction: num(s)/den(s) (or in z), num a row
     an output for several outputs."""
 
     def __new__(cls, *system, **kwargs):
-        if len(system) == 1 and isinstance(system[0], LinearTimeInvariant):
-            return system[0].to_tf()
-        if cls is TransferFunction:
-            sub = TransferFunctionContinuous if kwargs.get("dt") is None \
-                else TransferFunctionDiscrete
-            return sub.__new__(sub, *system, **kwargs)
-        return super().__new__(cls)
+        return _representation(cls, TransferFunction, "to_tf", system, kwargs)
 
     def __init__(self, *system, **kwargs):
         if isinstance(system[0], LinearTimeInvariant):
@@ -334,13 +341,7 @@ class ZerosPolesGain(LinearTimeInvariant):
     """scipy.signal.ZerosPolesGain: zeros, poles and gain."""
 
     def __new__(cls, *system, **kwargs):
-        if len(system) == 1 and isinstance(system[0], LinearTimeInvariant):
-            return system[0].to_zpk()
-        if cls is ZerosPolesGain:
-            sub = ZerosPolesGainContinuous if kwargs.get("dt") is None \
-                else ZerosPolesGainDiscrete
-            return sub.__new__(sub, *system, **kwargs)
-        return super().__new__(cls)
+        return _representation(cls, ZerosPolesGain, "to_zpk", system, kwargs)
 
     def __init__(self, *system, **kwargs):
         if isinstance(system[0], LinearTimeInvariant):
@@ -413,13 +414,7 @@ class StateSpace(LinearTimeInvariant):
     __array_ufunc__ = None
 
     def __new__(cls, *system, **kwargs):
-        if len(system) == 1 and isinstance(system[0], LinearTimeInvariant):
-            return system[0].to_ss()
-        if cls is StateSpace:
-            sub = StateSpaceContinuous if kwargs.get("dt") is None \
-                else StateSpaceDiscrete
-            return sub.__new__(sub, *system, **kwargs)
-        return super().__new__(cls)
+        return _representation(cls, StateSpace, "to_ss", system, kwargs)
 
     def __init__(self, *system, **kwargs):
         from ember.scipy.signal_convert import _abcd
