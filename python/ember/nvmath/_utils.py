@@ -277,3 +277,29 @@ class StreamScope:
         if self.stream is not None:
             self.stream.__exit__(*exc)
         return False
+
+
+def replace_operands(mm, new):
+    """Matmul.reset_operands' common step: each operand of `new` (A, B, C;
+    None keeps the one held) checked against mm's originals (package,
+    device, dtype, shape), then mm.user_operands and mm.operands updated.
+    Runs inside the call's StreamScope."""
+    users = list(mm.user_operands) if mm.user_operands is not None else [None] * mm.num_operands
+    for i, (x, n) in enumerate(zip(new, "ABC")):
+        if x is None or i >= mm.num_operands:
+            continue
+        pkg = package_of(x, f"operand {n}")
+        if pkg != mm.package:
+            raise TypeError(f"The operand {n} must belong to the package {mm.package}; it is {pkg}.")
+        dev = device_name(x)
+        if dev != str(mm.operand_device):
+            raise ValueError(f"The new operand {n} is on {dev}; the original operands are on "
+                             f"{mm.operand_device}.")
+        v = as_ember(x, f"operand {n}")
+        dt, shape = mm._spec[i]
+        if str(v.dtype) != dt or tuple(v.shape) != shape:
+            raise ValueError(f"The new operand {n} (shape {tuple(v.shape)}, dtype {v.dtype}) must match "
+                             f"the original one (shape {shape}, dtype {dt}).")
+        users[i] = x
+    mm.user_operands = users
+    mm.operands = [to_device(as_ember(x), mm.device) for x in users]

@@ -497,26 +497,8 @@ class Matmul(_utils.Stateful):
                                     f"not specified.")
             else:
                 self.beta = _scalar(beta, self.dtype, "beta")
-        users = list(self.user_operands) if self.user_operands is not None else [None] * self.num_operands
         with _utils.StreamScope(stream, self.device):
-            for i, (x, n) in enumerate(zip((a, b, c), "ABC")):
-                if x is None or i >= self.num_operands:
-                    continue
-                pkg = _utils.package_of(x, f"operand {n}")
-                if pkg != self.package:
-                    raise TypeError(f"The operand {n} must belong to the package {self.package}; it is {pkg}.")
-                dev = _utils.device_name(x)
-                if dev != str(self.operand_device):
-                    raise ValueError(f"The new operand {n} is on {dev}; the original operands are on "
-                                     f"{self.operand_device}.")
-                v = _utils.as_ember(x, f"operand {n}")
-                dt, shape = self._spec[i]
-                if _dtype_name(v) != dt or tuple(v.shape) != shape:
-                    raise ValueError(f"The new operand {n} (shape {tuple(v.shape)}, dtype {v.dtype}) must "
-                                     f"match the original one (shape {shape}, dtype {dt}).")
-                users[i] = x
-            self.user_operands = users
-            self.operands = [_utils.to_device(_utils.as_ember(x), self.device) for x in users]
+            _utils.replace_operands(self, (a, b, c))
             spec = _EPILOGS[self.epilog if self.epilog is not None else E.DEFAULT]
             required = ["bias"] if spec[0] else ([spec[2]] if spec[2] else [])
             if epilog_inputs is None and required and not self.epilog_operands:
