@@ -1635,6 +1635,65 @@ EW_FN double ew_loggamma_d(double x)
 EW_SCIPY_OPS(f32, float, f)
 EW_SCIPY_OPS(f64, double, )
 
+
+EW_FN ew_b ew_signbit_f32(float a) { return (ew_b)(ew_f32_bits(a) >> 31); }
+EW_FN ew_b ew_signbit_f64(double a) { return (ew_b)(ew_f64_bits(a) >> 63); }
+
+/* The 16-bit float loops (bfloat16 too) differ from float32's in
+ * corners, as NumPy's float16 loops do: of two equal values maximum,
+ * minimum, fmax and fmin return the first, and nextafter(x, x) is x.
+ * nextafter steps one unit of the 16-bit type, so it steps the bits (sign
+ * and magnitude: away from zero is +1). */
+EW_FN float ew_maximum_f16(float a, float b) { return (a >= b || a != a) ? a : b; }
+EW_FN float ew_minimum_f16(float a, float b) { return (a <= b || a != a) ? a : b; }
+EW_FN float ew_fmax_f16(float a, float b) { return (a >= b || b != b) ? a : b; }
+EW_FN float ew_fmin_f16(float a, float b) { return (a <= b || b != b) ? a : b; }
+
+#define EW_NEXTAFTER_16(S, TO16, FROM16)                                      \
+    EW_FN float ew_nextafter_##S(float a, float b)                            \
+    {                                                                         \
+        unsigned short x;                                                     \
+        if (a != a || b != b)                                                 \
+            return a + b;                                                     \
+        if (a == b)                                                           \
+            return a;                                                         \
+        if (a == 0)                                                           \
+            return FROM16((unsigned short)(ew_signbit_f32(b) ? 0x8001u : 1u)); \
+        x = TO16(a);                                                          \
+        x = (unsigned short)(((a < b) == (a > 0)) ? x + 1u : x - 1u);         \
+        return FROM16(x);                                                     \
+    }
+EW_NEXTAFTER_16(f16, ew_f32_to_f16, ew_f16_to_f32)
+EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
+
+/* NumPy's float16 spacing is its own: the step towards +inf, so it is
+ * positive for negative x too (spacing(-1) is 2^-11, the step below 1 in
+ * magnitude). bfloat16, which NumPy lacks, follows float32's definition:
+ * the step away from zero with x's sign. Differences of neighbours are
+ * exact in float. */
+EW_FN float ew_spacing_f16(float a)
+{
+    if (!ew_fisfinite_f32(a))
+        return ew_nan_f32();
+    return ew_nextafter_f16(a, ew_inf_f32()) - a;
+}
+EW_FN float ew_spacing_bf16(float a)
+{
+    if (!ew_fisfinite_f32(a))
+        return ew_nan_f32();
+    if (a == 0)
+        return ew_nextafter_bf16(a, ew_inf_f32());
+    return ew_nextafter_bf16(a, copysignf(ew_inf_f32(), a)) - a;
+}
+
+#endif
+
+/* @ew-section scipy */
+/* scipy.special's second tranche, a section of its own: only kernels of
+ * scipy.special's ufuncs (em_op_info.scipy) take it, so the float
+ * kernels of NumPy's ufuncs do not compile it (it doubled their source). */
+#ifndef EMBER_EWISE_OPS_SCIPY
+#define EMBER_EWISE_OPS_SCIPY
 /* ---- scipy.special's elementary, exponential-integral, Bessel-scaled and
  * incomplete-gamma ufuncs (the second tranche): ember's own, in double on
  * both devices, from the published series, continued fractions and
@@ -2674,59 +2733,6 @@ EW_FN double ew_stdtr_d(double df, double t)
 #endif
 EW_SCIPY_TAIL_OPS(f32, float)
 EW_SCIPY_TAIL_OPS(f64, double)
-
-
-
-EW_FN ew_b ew_signbit_f32(float a) { return (ew_b)(ew_f32_bits(a) >> 31); }
-EW_FN ew_b ew_signbit_f64(double a) { return (ew_b)(ew_f64_bits(a) >> 63); }
-
-/* The 16-bit float loops (bfloat16 too) differ from float32's in
- * corners, as NumPy's float16 loops do: of two equal values maximum,
- * minimum, fmax and fmin return the first, and nextafter(x, x) is x.
- * nextafter steps one unit of the 16-bit type, so it steps the bits (sign
- * and magnitude: away from zero is +1). */
-EW_FN float ew_maximum_f16(float a, float b) { return (a >= b || a != a) ? a : b; }
-EW_FN float ew_minimum_f16(float a, float b) { return (a <= b || a != a) ? a : b; }
-EW_FN float ew_fmax_f16(float a, float b) { return (a >= b || b != b) ? a : b; }
-EW_FN float ew_fmin_f16(float a, float b) { return (a <= b || b != b) ? a : b; }
-
-#define EW_NEXTAFTER_16(S, TO16, FROM16)                                      \
-    EW_FN float ew_nextafter_##S(float a, float b)                            \
-    {                                                                         \
-        unsigned short x;                                                     \
-        if (a != a || b != b)                                                 \
-            return a + b;                                                     \
-        if (a == b)                                                           \
-            return a;                                                         \
-        if (a == 0)                                                           \
-            return FROM16((unsigned short)(ew_signbit_f32(b) ? 0x8001u : 1u)); \
-        x = TO16(a);                                                          \
-        x = (unsigned short)(((a < b) == (a > 0)) ? x + 1u : x - 1u);         \
-        return FROM16(x);                                                     \
-    }
-EW_NEXTAFTER_16(f16, ew_f32_to_f16, ew_f16_to_f32)
-EW_NEXTAFTER_16(bf16, ew_f32_to_bf16, ew_bf16_to_f32)
-
-/* NumPy's float16 spacing is its own: the step towards +inf, so it is
- * positive for negative x too (spacing(-1) is 2^-11, the step below 1 in
- * magnitude). bfloat16, which NumPy lacks, follows float32's definition:
- * the step away from zero with x's sign. Differences of neighbours are
- * exact in float. */
-EW_FN float ew_spacing_f16(float a)
-{
-    if (!ew_fisfinite_f32(a))
-        return ew_nan_f32();
-    return ew_nextafter_f16(a, ew_inf_f32()) - a;
-}
-EW_FN float ew_spacing_bf16(float a)
-{
-    if (!ew_fisfinite_f32(a))
-        return ew_nan_f32();
-    if (a == 0)
-        return ew_nextafter_bf16(a, ew_inf_f32());
-    return ew_nextafter_bf16(a, copysignf(ew_inf_f32(), a)) - a;
-}
-
 #endif
 
 /* @ew-section complex */

@@ -21,7 +21,8 @@
 
 /* kernels/ewise_ops.h in pieces: the base (types, conversions) that every
  * kernel needs, then the op sections, of which a kernel takes only those
- * of its loop's types, comments stripped. The cache keeps each kernel's
+ * of its loop's types (and scipy.special's own section for its ufuncs),
+ * comments stripped. The cache keeps each kernel's
  * source in memory and on disk, so this keeps a float32 add at a third of
  * the whole header's size. */
 enum {
@@ -29,12 +30,13 @@ enum {
     SEC_BOOL,
     SEC_INT,
     SEC_FLOAT,
+    SEC_SCIPY,
     SEC_COMPLEX,
     SEC_END,
     SEC_COUNT
 };
-static const char *const section_names[SEC_COUNT] = {"",      "bool",    "int",
-                                                     "float", "complex", "end"};
+static const char *const section_names[SEC_COUNT] = {
+    "", "bool", "int", "float", "scipy", "complex", "end"};
 static char *sections[SEC_COUNT];
 static pthread_once_t sections_once = PTHREAD_ONCE_INIT;
 
@@ -872,6 +874,8 @@ void em_gen_ewise_emit_ops(em_sb *b, const em_gen_ewise *d, int n)
             continue;
         for (int k = 0; info && k < info->nin; k++)
             need[section_of(d[i].loop_in[k])] = 1;
+        if (info && info->scipy)
+            need[SEC_SCIPY] = 1;
     }
     for (int k = 0; k < SEC_COUNT; k++)
         if (need[k])
