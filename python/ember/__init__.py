@@ -68,7 +68,7 @@ _ember.__getattr__ = _ember_getattr
 
 
 _LAZY_SUBMODULES = frozenset({"testing", "profiler", "cupyx", "pycuda", "jit",
-                              "random", "fft", "parallel", "frame", "nvml", "nvmath", "polynomial"})
+                              "random", "fft", "parallel", "frame", "nvml", "nvmath", "polynomial", "ma"})
 # pandas' spellings at the top level, as cuDF has them; ember.frame (and
 # with it NumPy) is imported on the first use of one.
 _FRAME_NAMES = frozenset({"DataFrame", "Series", "Index", "RangeIndex",
