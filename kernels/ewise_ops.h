@@ -2723,11 +2723,77 @@ EW_FN double ew_stdtr_d(double df, double t)
     return t < 0 ? p : 1 - p;
 }
 
+/* The inverses of P(a, x) (upper = 0) and Q(a, x) (upper = 1) in x:
+ * Newton's iteration on whichever of P = p and Q = q has the smaller
+ * target, on its logarithm, which is linear in log x for P's tail (P ~
+ * c x^a) and in x for Q's (Q ~ c x^(a-1) e^-x), so the tails take a few
+ * steps; both with the derivative +-x^(a-1) e^-x / Gamma(a), inside the
+ * root's bracket. The start: Wilson and Hilferty's cube x = a (1 - 1/(9a)
+ * + z / sqrt(9a))^3 (z the normal quantile of p) for a > 1, below that P
+ * ~ x^a / Gamma(a + 1) on the left and Q ~ e^-x x^(a-1) / Gamma(a) on
+ * the right. SciPy's edges: NaN for a < 0, an infinite a or y outside
+ * [0, 1]; 0 and inf at the ends; NaN at a = 0 between them. */
+EW_FN double ew_igami_d(double a, double y, int upper)
+{
+    double p, q, x, f, d, t, lo = 0, hi = ew_inf_f64(), z, s;
+    int k, left;
+    if (a != a || y != y || a < 0 || y < 0 || y > 1 || ew_fisinf_f64(a))
+        return ew_inf_f64() * 0;
+    if (y == 0 || y == 1)
+        return (y == 0) != (upper != 0) ? 0 : ew_inf_f64();
+    if (a == 0)
+        return ew_inf_f64() * 0;
+    p = upper ? 1 - y : y;
+    q = upper ? y : 1 - y;
+    left = p <= 0.5; /* solve P = p, else Q = q */
+    if (a > 1) {
+        z = ew_ndtri_exp_d(left ? log(p) : log(q));
+        z = left ? z : -z;
+        s = 1 / (9 * a);
+        t = 1 - s + z * sqrt(s);
+        x = t > 0.05 ? a * t * t * t : a * 0.05 * 0.05 * 0.05;
+    } else if (left) {
+        x = exp((log(p) + EW_LGAMMA(, a + 1)) / a);
+    } else {
+        /* Q's tail past x = 1, else P's leading term for P = 1 - q */
+        x = -log(q) - EW_LGAMMA(, a);
+        x = x > 1 ? x + (a - 1) * log(x)
+                  : exp((log1p(-q) + EW_LGAMMA(, a + 1)) / a);
+    }
+    if (!(x > 0))
+        return 0; /* below the smallest double */
+    for (k = 0; k < 200; k++) {
+        f = ew_igam_d(a, x, !left);
+        if (f == (left ? p : q))
+            break;
+        if (left ? f > p : f < q)
+            hi = x;
+        else
+            lo = x;
+        d = exp(ew_igam_lfac_d(a, x)) / x;
+        if (left)
+            t = x * exp(-log(f / p) * f / (x * d));
+        else
+            t = x + log(f / q) * f / d;
+        /* a step out of the bracket (or a NaN one) halves it instead */
+        if (!(t > lo && t < hi))
+            t = hi == ew_inf_f64() ? 2 * x : lo == 0 ? 0.0625 * x
+                                                     : 0.5 * (lo + hi);
+        s = fabs(t - x);
+        x = t;
+        if (s <= 1e-14 * x)
+            break;
+    }
+    return x;
+}
+
 #define EW_SCIPY_TAIL_OPS(S, T)                                               \
     EW_FN T ew_ellipk_##S(T a) { return (T)ew_ellipk_d((double)a); }         \
     EW_FN T ew_ellipkm1_##S(T a) { return (T)ew_ellipkm1_d((double)a); }     \
     EW_FN T ew_ellipe_##S(T a) { return (T)ew_ellipe_d((double)a); }         \
-    EW_FN T ew_stdtr_##S(T df, T t) { return (T)ew_stdtr_d(df, t); }
+    EW_FN T ew_stdtr_##S(T df, T t) { return (T)ew_stdtr_d(df, t); }         \
+    EW_FN T ew_gammaincinv_##S(T a, T y) { return (T)ew_igami_d(a, y, 0); }  \
+    EW_FN T ew_gammainccinv_##S(T a, T y) { return (T)ew_igami_d(a, y, 1); }
 #else
 #define EW_SCIPY_TAIL_OPS(S, T)
 #endif

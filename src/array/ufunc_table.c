@@ -202,6 +202,8 @@ static const op_row op_rows[EM_OP_COUNT] = {
     [EM_OP_ELLIPKM1] = {"ellipkm1", 1, SCI, "f:f d:d"},
     [EM_OP_ELLIPE] = {"ellipe", 1, SCI, "f:f d:d"},
     [EM_OP_STDTR] = {"stdtr", 2, SCI, "ff:f dd:d"},
+    [EM_OP_GAMMAINCINV] = {"gammaincinv", 2, SCI, "ff:f dd:d"},
+    [EM_OP_GAMMAINCCINV] = {"gammainccinv", 2, SCI, "ff:f dd:d"},
 };
 
 /* clang-format on */

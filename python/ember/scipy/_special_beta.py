@@ -1,6 +1,7 @@
 """scipy.special's three-argument functions over the regularized
-incomplete beta function: betainc (an ElementwiseKernel over
-kernels/incbeta.h, since ember's ufuncs take two inputs) and the
+incomplete beta function: betainc and its inverse betaincinv
+(ElementwiseKernels over kernels/incbeta.h and incbetainv.h, since
+ember's ufuncs take two inputs) and the
 binomial, negative binomial and F distributions as SciPy defines them
 over it, with SciPy's answers at the ends."""
 import numbers as _numbers
@@ -9,23 +10,31 @@ import os as _os
 import ember as _e
 from ember._api._util import device_of
 
-_kernel = None
+_kernels = {}
+
+
+def _kernel(name, params, out, headers):
+    """The ElementwiseKernel kernels/<name>.c over the given headers, built
+    once."""
+    k = _kernels.get(name)
+    if k is None:
+        here = _os.path.join(_os.path.dirname(__file__), "kernels")
+        pre = ""
+        for h in headers:
+            with open(_os.path.join(here, h)) as f:
+                pre += f.read() + "\n"
+        with open(_os.path.join(here, name + ".c")) as f:
+            body = f.read().partition("/* operation */")[2]
+        k = _kernels[name] = _e.ElementwiseKernel(
+            params, out, body, "ember_sp_" + name, preamble=pre)
+    return k
 
 
 def _betainc_kernel():
-    global _kernel
-    if _kernel is None:
-        here = _os.path.join(_os.path.dirname(__file__), "kernels")
-        with open(_os.path.join(here, "incbeta.h")) as f:
-            pre = f.read()
-        with open(_os.path.join(here, "betainc.c")) as f:
-            body = f.read().partition("/* operation */")[2]
-        _kernel = _e.ElementwiseKernel("T a, T b, T x", "T y", body,
-                                       "ember_sp_betainc", preamble=pre)
-    return _kernel
+    return _kernel("betainc", "T a, T b, T x", "T y", ["incbeta.h"])
 
 
-def _floats(*args):
+def _floats(*args, name="betainc"):
     """The arguments as ember arrays of one float dtype, SciPy's 'fff->f,
     ddd->d': float32 when every array argument computes in float32
     (Python numbers are weak), else float64."""
@@ -41,7 +50,7 @@ def _floats(*args):
         t.kind == "b" or (t.kind in "iu" and t.itemsize <= 2)
         or (t.kind == "f" and t.itemsize <= 4) for t in strong)
     if any(t.kind == "c" for t in strong):
-        raise TypeError("ufunc 'betainc' not supported for the input types")
+        raise TypeError(f"ufunc '{name}' not supported for the input types")
     dt = _e.float32 if f32 else _e.float64
     return [a.astype(dt) for a in arrs], dt
 
@@ -53,6 +62,15 @@ def betainc(a, b, x, out=None):
     (a, b, x), _ = _floats(a, b, x)
     return _betainc_kernel()(a, b, x, out) if out is not None else \
         _betainc_kernel()(a, b, x)
+
+
+def betaincinv(a, b, y, out=None):
+    """The inverse of betainc in x: I_x(a, b) = y, SciPy's domain (NaN for
+    a or b <= 0 and y outside [0, 1]; 0 and 1 at the ends)."""
+    (a, b, y), _ = _floats(a, b, y, name="betaincinv")
+    k = _kernel("betaincinv", "T a, T b, T y", "T x",
+                ["incbeta.h", "incbetainv.h"])
+    return k(a, b, y, out) if out is not None else k(a, b, y)
 
 
 def _nan_where(cond, v):

@@ -46,10 +46,11 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "inv_boxcox", "inv_boxcox1p", "erfcx", "erfi", "log_ndtr",
            "ndtri_exp", "binom", "poch", "expn", "exp1", "expi", "i0e",
            "i1e", "k0", "k0e", "k1", "k1e", "spherical_jn", "spherical_yn",
-           "gammainc", "gammaincc", "gammasgn", "rgamma", "polygamma",
-           "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc",
+           "gammainc", "gammaincc", "gammaincinv", "gammainccinv",
+           "gammasgn", "rgamma", "polygamma", "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc",
            "gdtr", "gdtrc", "ellipk", "ellipkm1", "ellipe", "stdtr",
-           "betainc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "fdtr", "fdtrc"]
+           "betainc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "fdtr", "fdtrc",
+           "betaincinv", "lambertw"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -114,6 +115,8 @@ k1 = _ember._sp_k1
 k1e = _ember._sp_k1e
 gammainc = _ember._sp_gammainc
 gammaincc = _ember._sp_gammaincc
+gammaincinv = _ember._sp_gammaincinv
+gammainccinv = _ember._sp_gammainccinv
 gammasgn = _ember._sp_gammasgn
 rgamma = _ember._sp_rgamma
 zetac = _ember._sp_zetac
@@ -129,7 +132,8 @@ from ember.scipy._special_compose import (  # noqa: E402
     cbrt, exp2, expm1, log1p, radian, polygamma, multigammaln,
     spherical_jn, spherical_yn, gdtr, gdtrc)
 from ember.scipy._special_beta import (  # noqa: E402
-    betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc)
+    betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc, betaincinv)
+from ember.scipy._special_lambertw import lambertw  # noqa: E402
 
 
 def zeta(x, q=None, out=None):
