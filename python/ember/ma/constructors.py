@@ -75,7 +75,10 @@ def _cmp(name, opname):
 
     def f(x, value, copy=True):
         x = x if isinstance(x, MaskedArray) else MaskedArray(x)
-        return masked_where(op(x.data, value), x, copy=copy)
+        out = masked_where(op(x.data, value), x, copy=copy)
+        if opname == "equal":   # numpy.ma's masked_equal fills with value
+            out.fill_value = value
+        return out
     f.__name__ = name
     f.__doc__ = f"x masked where x {opname.replace('_', ' ')} value."
     return f

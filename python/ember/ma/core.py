@@ -25,11 +25,14 @@ def default_fill_value(dtype):
     dt = _np_dtype(dtype)
     if dt.kind == "b":
         return np.True_
-    if dt.kind in "iu":
-        return np.array(999999).astype(dt)[()]
+    # numpy.ma's defaults are 64-bit scalars whatever the itemsize
+    if dt.kind == "i":
+        return np.int64(999999)
+    if dt.kind == "u":
+        return np.uint64(999999)
     if dt.kind == "c":
-        return dt.type(1e20 + 0j)
-    return dt.type(1e20)
+        return np.complex128(1e20 + 0j)
+    return np.float64(1e20)
 
 
 def _check_fill_value(value, dtype):
@@ -113,6 +116,8 @@ class MaskedArray:
             if src._data.shape != d.shape:
                 old = old.reshape(d.shape)
             new = old if new is nomask else ember.logical_or(old, new)
+        if new is nomask and not shrink:
+            new = _full_mask(d.shape, d.device)
         self._mask = new
         if fill_value is None and src is not None:
             fill_value = src._fill_value

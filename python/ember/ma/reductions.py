@@ -273,6 +273,10 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
         anydead = bool(ember.any(dead))
         avg = MaskedArray._wrap(res, dead if anydead or a._mask is not nomask else nomask,
                                 None, False)
+    if returned and scl.ndim:
+        # numpy.ma's sum of the zeroed weights keeps the all-masked slices masked
+        smask = nomask if a._mask is nomask else ember.all(a._mask, axis=axis, keepdims=keepdims)
+        scl = MaskedArray._wrap(scl, smask, None, False)
     return (avg, scl) if returned else avg
 
 

@@ -23,7 +23,6 @@ UNARY_DOMAINS = {
     "log": lambda x: ember.less_equal(x, 0),
     "log2": lambda x: ember.less_equal(x, 0),
     "log10": lambda x: ember.less_equal(x, 0),
-    "log1p": lambda x: ember.less_equal(x, -1),
     "tan": lambda x: ember.less(ember.absolute(ember.cos(x)), 1e-35),
     "arcsin": lambda x: ember.logical_or(ember.less(x, -1), ember.greater(x, 1)),
     "arccos": lambda x: ember.logical_or(ember.less(x, -1), ember.greater(x, 1)),
@@ -74,8 +73,10 @@ def _fill_value_of(args):
     return None
 
 
-def apply(uf, *args, **kwargs):
-    """uf (an ember ufunc) on MaskedArrays, with numpy.ma's masking."""
+def apply(uf, *args, invalid=True, **kwargs):
+    """uf (an ember ufunc) on MaskedArrays, with numpy.ma's masking. The
+    ember.ma functions (invalid=True) also mask a domained ufunc's
+    non-finite results; NumPy's ufuncs on a MaskedArray mask the domain only."""
     name = uf.__name__
     device = _first_device(args)
     ops = [_operand(a, device) for a in args]
@@ -90,7 +91,7 @@ def apply(uf, *args, **kwargs):
     dom = UNARY_DOMAINS.get(name) if uf.nin == 1 else BINARY_DOMAINS.get(name)
     if dom is not None:
         bad = dom(*datas)
-        if res.dtype.kind in "fc":
+        if invalid and res.dtype.kind in "fc":
             bad = ember.logical_or(bad, ember.logical_not(ember.isfinite(res)))
         m = _or(m, bad)
     if m is not nomask and m.shape != res.shape:
@@ -196,7 +197,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     kwargs.pop("out", None)
     if euf.nout != 1:
         return NotImplemented
-    return apply(euf, *inputs, **kwargs)
+    return apply(euf, *inputs, invalid=False, **kwargs)
 
 
 _install()
