@@ -1,5 +1,5 @@
 """Series evaluation shared by numpy's legacy polyval (poly1d's call) and
-numpy.polynomial's polyval, chebval and legval: one kernel over every
+numpy.polynomial's polyval and the orthogonal bases' *val: one kernel over every
 output element (Horner's rule, kernels/horner.c, or Clenshaw's,
 kernels/clenshaw.c), with the coefficients read from device memory, so
 an evaluation is one launch whatever the degree."""
@@ -7,12 +7,14 @@ from ember import _ember as _e
 from ember._api._util import kernel
 
 
-_BASES = {"power": 0, "chebyshev": 1, "legendre": 2}
+_BASES = {"power": 0, "chebyshev": 1, "legendre": 2, "hermite": 3,
+          "hermite_e": 4, "laguerre": 5}
 
 
 def horner(c, x, dtype, tensor, basis="power"):
     """sum_k c[k] * B_k(x) in `dtype`, B_k = x**k (basis 'power'), T_k
-    ('chebyshev') or P_k ('legendre'). c is an ember array (n, *rest) with
+    ('chebyshev'), P_k ('legendre'), H_k ('hermite'), He_k ('hermite_e')
+    or L_k ('laguerre'). c is an ember array (n, *rest) with
     n >= 1 on x's device. With tensor the result is rest + x.shape (each
     column of c at every x, numpy.polynomial's default), else rest and
     x.shape broadcast together (legacy polyval and tensor=False)."""

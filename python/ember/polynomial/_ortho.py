@@ -1,4 +1,5 @@
-"""Steps the orthogonal bases (chebyshev.py, legendre.py) share, each a
+"""Steps the orthogonal bases (chebyshev.py, legendre.py, hermite.py,
+hermite_e.py, laguerre.py) share, each a
 few array operations where NumPy loops over coefficients:
 
 - products, quotients and series from roots through values: a series of
@@ -23,21 +24,50 @@ def nodes(n, dtype, device):
     return _e.cos(3.141592653589793 * (k + 0.5) / n).astype(rt)
 
 
-def from_values(vander_f, x, f, dtype):
+def points(n, dtype, device, rule=None):
+    """(x, w): n points where a series of degree < n is fixed by its
+    values. Without a rule Chebyshev points (w None: values are solved
+    for); with rule (a basis' companion function) the basis' own Gauss
+    points and weights, where its Vandermonde matrix is orthogonal under
+    the weights, so values are projected. Hermite and Laguerre need the
+    latter: their Vandermonde matrices at Chebyshev points reach
+    condition numbers of 1e18 by degree 20."""
+    if rule is None:
+        return nodes(n, dtype, device), None
+    x, w = gauss(n, rule, 1.0, False, device)
+    rt = real_dtype(dtype)
+    if rt not in (_e.float32, _e.float64):
+        rt = _e.float64
+    return x.astype(rt), w.astype(rt)
+
+
+def solve_values(v, w, f):
+    """c with v c = f (v square): a solve, or with Gauss weights w the
+    projection c_k = sum_i w_i v_ik f_i / sum_i w_i v_ik**2."""
+    if w is None:
+        return _e.linalg.solve(v, f)
+    vw = v * w[:, None]
+    norm = _e.sum(vw * v, axis=0)
+    c = _e.matmul(_e.moveaxis(vw, -1, 0), f)
+    return c / (norm if c.ndim == 1 else norm[:, None])
+
+
+def from_values(vander_f, x, f, dtype, w=None):
     """The series of degree < len(x) with values f at the points x."""
     v = vander_f(x, x.shape[0] - 1)
-    return _e.linalg.solve(v.astype(dtype), f.astype(dtype))
+    return solve_values(v.astype(dtype), w, f.astype(dtype))
 
 
-def mul(val_f, vander_f, c1, c2):
+def mul(val_f, vander_f, c1, c2, rule=None):
     [c1, c2] = pu.as_series([c1, c2])
     dt = _e.result_type(c1, c2)
     n = c1.shape[0] + c2.shape[0] - 1
-    x = nodes(n, dt, c1.device)
-    return pu.trimseq(from_values(vander_f, x, val_f(x, c1) * val_f(x, c2), dt))
+    x, w = points(n, dt, c1.device, rule)
+    return pu.trimseq(from_values(vander_f, x, val_f(x, c1) * val_f(x, c2), dt,
+                                  w))
 
 
-def div(val_f, vander_f, c1, c2):
+def div(val_f, vander_f, c1, c2, rule=None):
     """(quotient, remainder): the product matrix M (columns: c2 times
     each basis series of the quotient's degree) from values, then the
     triangular top rows of M q = c1 solved for q."""
@@ -51,15 +81,15 @@ def div(val_f, vander_f, c1, c2):
         return c1 / c2[-1], c1[:1] * 0
     dt = c1.dtype
     lq = lc1 - lc2 + 1
-    x = nodes(lc1, dt, c1.device)
+    x, w = points(lc1, dt, c1.device, rule)
     v = vander_f(x, lc1 - 1).astype(dt)
-    m = _e.linalg.solve(v, val_f(x, c2)[:, None] * v[:, :lq])
+    m = solve_values(v, w, val_f(x, c2)[:, None] * v[:, :lq])
     quo = _e.linalg.solve(m[lc2 - 1:], c1[lc2 - 1:])
     rem = (c1 - _e.matmul(m, quo))[:lc2 - 1]
     return quo.astype(dt), pu.trimseq(rem.astype(dt))
 
 
-def fromroots(vander_f, roots):
+def fromroots(vander_f, roots, rule=None):
     """The series of prod(x - r), from its values at len(roots) + 1
     points."""
     roots = _e.atleast_1d(_e.asarray(roots) if not isinstance(roots, _e.ndarray)
@@ -69,9 +99,9 @@ def fromroots(vander_f, roots):
     [roots] = pu.as_series([roots], trim=False)
     roots = _e.sort(roots)
     n = roots.shape[0] + 1
-    x = nodes(n, roots.dtype, roots.device)
+    x, w = points(n, roots.dtype, roots.device, rule)
     f = _e.prod(x[:, None] - roots[None, :], axis=1)
-    return from_values(vander_f, x, f, roots.dtype)
+    return from_values(vander_f, x, f, roots.dtype, w)
 
 
 def skip_cumsum(a):
@@ -168,8 +198,8 @@ def roots(companion_f, c):
     [c] = pu.as_series([c])
     if c.shape[0] < 2:
         return _e.empty(0, dtype=c.dtype, device=c.device)
-    if c.shape[0] == 2:
-        return _e.atleast_1d(-c[0] / c[1])
+    if c.shape[0] == 2:   # the 1x1 companion is the root in every basis
+        return companion_f(c).reshape(1)
     mat = _e.flip(companion_f(c), axis=(0, 1))
     r = _e.linalg.eigvals(mat)
     if c.dtype.kind != "c" and not bool(_e.any(_e.imag(r) != 0)):
@@ -186,25 +216,134 @@ def line(off, scl):
     return _e.atleast_1d(as_array(off, dev)).copy()
 
 
-def mulx_terms(c, up, down):
-    """The series c times x when x B_i = up_i B_{i+1} + down_i B_{i-1}
-    (up, down: arrays over i >= 1) and x B_0 = B_1."""
+def mulx_terms(c, up, down, up0=1, mid=None):
+    """The series c times x when x B_i = up_i B_{i+1} + mid_i B_i +
+    down_i B_{i-1} (up, down: arrays over i >= 1, mid over i >= 0 or None
+    for 0) and x B_0 = up0 B_1 + mid_0 B_0."""
     [c] = pu.as_series([c])
     if c.shape[0] == 1 and not bool(c[0] != 0):
         return c
     n = c.shape[0]
-    prd = _e.concatenate((c[:1] * 0, c[:1], _e.zeros(n - 1, dtype=c.dtype,
-                                                      device=c.device)))
+    prd = _e.concatenate((c[:1] * 0, c[:1] * up0,
+                          _e.zeros(n - 1, dtype=c.dtype, device=c.device)))
     if n > 1:
         prd[2:] = c[1:] * up
         prd[:n - 1] = prd[:n - 1] + c[1:] * down
+    if mid is not None:
+        prd[:n] = prd[:n] + c * mid
     return prd
 
 
-def common(module, prefix, what, vander_f, val_f, companion_f):
+def inexact(c):
+    c = _e.atleast_1d(as_array(c, device_of(c)))
+    return c.astype(_e.float64) if c.dtype.kind in "biu" else c
+
+
+def compose(x, c, first, step):
+    """sum_k c[k] B_k(x) for a series object x: B_k(x) built by the
+    recurrence vander() uses, one series product a degree as NumPy's
+    Clenshaw loop over series."""
+    b2 = x * 0 + 1
+    out = b2 * c[0]
+    if c.shape[0] > 1:
+        b1 = first(x)
+        out = out + b1 * c[1]
+        for i in range(2, c.shape[0]):
+            b2, b1 = b1, step(i, b1, b2, x)
+            out = out + b1 * c[i]
+    return out
+
+
+def evaluator(basis, prefix, first, step):
+    """A basis' val(x, c, tensor): one Clenshaw kernel (`basis` names its
+    recurrence in ember/_api/horner.py); a series object x composes."""
+    from ember._api.horner import horner
+    from ember.polynomial._polybase import PolyBase
+
+    def val(x, c, tensor=True):
+        c = inexact(c)
+        if isinstance(x, PolyBase):
+            return compose(x, c, first, step)
+        dt = _e.result_type(x if isinstance(x, (int, float, complex, _e.ndarray))
+                            else as_array(x, c.device), c)
+        xa = as_array(x, c.device)
+        return horner(c, xa.astype(dt, copy=False), dt, tensor, basis=basis)
+    val.__name__ = val.__qualname__ = prefix + "val"
+    val.__doc__ = (f"The {basis} series c at x (NumPy's shapes: see polyval); "
+                   "one Clenshaw kernel. A series object x gives the "
+                   "composition.")
+    return val
+
+
+def gauss(deg, companion_f, mu0, symmetric, device=None):
+    """(points, weights) of the deg-point Gauss rule of a basis whose
+    scaled companion matrix of B_deg is the symmetric Jacobi matrix:
+    points its eigenvalues (ember.linalg.eigvalsh), one Newton step on
+    the orthonormal p_deg, then NumPy's weights 1 / (p_{deg-1} p_deg')
+    scaled to sum to mu0 (the weight function's integral); a symmetric
+    rule is symmetrized as NumPy does."""
+    ideg = pu._as_int(deg, "deg")
+    if ideg <= 0:
+        raise ValueError("deg must be a positive integer")
+    c = _e.zeros(ideg + 1, dtype=_e.float64, device=device)   # None: current
+    c[-1] = 1
+    jac = companion_f(c)
+    x = _e.linalg.eigvalsh(jac)
+    if ideg == 1:
+        return x, _e.full(1, float(mu0), dtype=_e.float64, device=x.device)
+    a, b = _e.diagonal(jac), _e.diagonal(jac, 1)
+
+    def p_and_der(x):
+        # the recurrence x p_k = b_k p_{k+1} + a_k p_k + b_{k-1} p_{k-1}
+        # with p_deg's own scale dropped (its zeros are what counts)
+        p0, p1 = x * 0, x * 0 + 1
+        d0, d1 = x * 0, x * 0
+        for k in range(ideg):
+            bk = b[k] if k < ideg - 1 else 1.0
+            bp = b[k - 1] if k > 0 else 0.0
+            p0, p1, d0, d1 = (p1, ((x - a[k]) * p1 - bp * p0) / bk,
+                              d1, ((x - a[k]) * d1 + p1 - bp * d0) / bk)
+        return p1, d1, p0
+    dy, df, _ = p_and_der(x)
+    x = x - dy / df
+    _, df, fm = p_and_der(x)
+    fm = fm / _e.max(_e.abs(fm))
+    df = df / _e.max(_e.abs(df))
+    w = 1 / (fm * df)
+    if symmetric:
+        w = (w + _e.flip(w)) / 2
+        x = (x - _e.flip(x)) / 2
+    return x, w * (mu0 / _e.sum(w))
+
+
+def conversions(module, prefix, val_f, vander_f, rule=None):
+    """(prefix2poly, poly2prefix): the other basis' series with the same
+    values at len(c) Chebyshev points (one kernel and one solve), where
+    NumPy loops over the degree with series products."""
+    from ember.polynomial.polynomial import polyval, polyvander
+
+    def to_poly(c):
+        [c] = pu.as_series([c])
+        x = nodes(c.shape[0], c.dtype, c.device)
+        return from_values(polyvander, x, val_f(x, c), c.dtype)
+
+    def from_poly(pol):
+        [pol] = pu.as_series([pol])
+        x, w = points(pol.shape[0], pol.dtype, pol.device, rule)
+        return from_values(vander_f, x, polyval(x, pol), pol.dtype, w)
+    to_poly.__doc__ = f"The power series of a {prefix} series."
+    from_poly.__doc__ = f"The {prefix} series of a power series."
+    for name, f in ((prefix + "2poly", to_poly), ("poly2" + prefix, from_poly)):
+        f.__name__ = f.__qualname__ = name
+        f.__module__ = module
+    return to_poly, from_poly
+
+
+def common(module, prefix, what, vander_f, val_f, companion_f, rule=None):
     """The functions a basis module writes the same way over its own
     vander, val and companion: (roots, fromroots, fit, val2d, grid2d,
-    vander2d), named prefix + 'roots' ... (what names the basis in docs)."""
+    vander2d), named prefix + 'roots' ... (what names the basis in docs;
+    rule: see points())."""
     from ember.polynomial.polynomial import _valnd, _vander_nd_flat
 
     def roots_(c):
@@ -212,7 +351,7 @@ def common(module, prefix, what, vander_f, val_f, companion_f):
         return roots(companion_f, c)
 
     def fromroots_(r):
-        return fromroots(vander_f, as_array(r, device_of(r)))
+        return fromroots(vander_f, as_array(r, device_of(r)), rule)
     fromroots_.__doc__ = f"The {what} series of prod(x - r)."
 
     def fit(x, y, deg, rcond=None, full=False, w=None):

@@ -375,6 +375,8 @@ def series_class(name, doc, ns, prefix, basis_name):
     """The series class of a basis module (namespace ns, functions named
     prefix + 'add' ...): PolyBase over that module's functions and domain."""
     attrs = {"_" + op: staticmethod(ns[prefix + op]) for op in _OPS}
+    # the default domain and window (Laguerre's is [0, 1])
+    attrs["_default"] = tuple(_host(ns[prefix + "domain"]).tolist())
     attrs.update(__doc__=doc, __module__=ns["__name__"], __qualname__=name,
                  domain=ns[prefix + "domain"], window=ns[prefix + "domain"],
                  basis_name=basis_name)

@@ -3,6 +3,8 @@ first kind (c[k] multiplies T_k), and the Chebyshev class. chebval is
 one Clenshaw kernel (ember/_api/horner.py); products go through the
 z-series convolution NumPy uses; quotients, series from roots,
 derivatives and integrals are _ortho.py's array forms of NumPy's loops."""
+import operator
+
 import ember as _e
 from ember._api._util import as_array, device_of, real_dtype
 from ember._api.horner import horner
@@ -14,7 +16,9 @@ __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline",
            "chebadd", "chebsub", "chebmulx", "chebmul", "chebdiv", "chebpow",
            "chebval", "chebder", "chebint", "chebfromroots", "chebvander",
            "chebfit", "chebtrim", "chebroots", "chebcompanion", "chebval2d",
-           "chebgrid2d", "chebvander2d", "Chebyshev"]
+           "chebgrid2d", "chebvander2d", "cheb2poly", "poly2cheb",
+           "chebgauss", "chebpts1", "chebpts2", "chebinterpolate",
+           "Chebyshev"]
 
 chebtrim = pu.trimcoef
 chebdomain = _e.asarray([-1.0, 1.0])
@@ -144,6 +148,61 @@ def chebcompanion(c):
 (chebroots, chebfromroots, chebfit, chebval2d, chebgrid2d,
  chebvander2d) = _ortho.common(__name__, "cheb", "Chebyshev", chebvander,
                                   chebval, chebcompanion)
+
+cheb2poly, poly2cheb = _ortho.conversions(__name__, "cheb", chebval, chebvander)
+
+_PI = 3.141592653589793
+
+
+def _npts(npts, least):
+    n = int(npts)
+    if n != npts:
+        raise ValueError("npts must be integer")
+    if n < least:
+        raise ValueError(f"npts must be >= {least}")
+    return n
+
+
+def chebgauss(deg):
+    """Gauss-Chebyshev points and weights (weight 1 / sqrt(1 - x**2)):
+    NumPy's closed forms, on the current device."""
+    ideg = pu._as_int(deg, "deg")
+    if ideg <= 0:
+        raise ValueError("deg must be a positive integer")
+    k = _e.arange(1, 2 * ideg, 2, dtype=_e.float64)
+    return _e.cos(_PI * k / (2.0 * ideg)), _e.full(ideg, _PI / ideg)
+
+
+def chebpts1(npts):
+    """The Chebyshev points of the first kind, ascending."""
+    n = _npts(npts, 1)
+    k = _e.arange(-n + 1, n + 1, 2, dtype=_e.float64)
+    return _e.sin(0.5 * _PI / n * k)
+
+
+def chebpts2(npts):
+    """The Chebyshev points of the second kind, ascending."""
+    n = _npts(npts, 2)
+    return _e.cos(_e.linspace(-_PI, 0, n))
+
+
+def chebinterpolate(func, deg, args=()):
+    """The Chebyshev series of degree deg interpolating func (called once
+    on an ember array of the deg + 1 first-kind points) there: the
+    transposed Vandermonde product NumPy uses."""
+    try:
+        ideg = operator.index(deg)
+    except TypeError:
+        raise TypeError("deg must be an int") from None
+    if ideg < 0:
+        raise ValueError("expected deg >= 0")
+    order = ideg + 1
+    x = chebpts1(order)
+    y = func(x, *args)
+    c = _e.matmul(_e.moveaxis(chebvander(x, ideg), -1, 0), y)
+    scale = _e.full(order, 0.5 * order, dtype=_e.float64, device=c.device)
+    scale[0] = order
+    return c / _ortho.column(scale, c.ndim)
 
 
 Chebyshev = series_class(

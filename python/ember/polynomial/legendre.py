@@ -15,7 +15,7 @@ __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd",
            "legsub", "legmulx", "legmul", "legdiv", "legpow", "legval",
            "legder", "legint", "legfromroots", "legvander", "legfit",
            "legtrim", "legroots", "legcompanion", "legval2d", "leggrid2d",
-           "legvander2d", "Legendre"]
+           "legvander2d", "leg2poly", "poly2leg", "leggauss", "Legendre"]
 
 legtrim = pu.trimcoef
 legdomain = _e.asarray([-1.0, 1.0])
@@ -134,6 +134,13 @@ def legcompanion(c):
 (legroots, legfromroots, legfit, legval2d, leggrid2d,
  legvander2d) = _ortho.common(__name__, "leg", "Legendre", legvander,
                                   legval, legcompanion)
+
+leg2poly, poly2leg = _ortho.conversions(__name__, "leg", legval, legvander)
+
+
+def leggauss(deg):
+    """Gauss-Legendre points and weights (weight 1 on [-1, 1])."""
+    return _ortho.gauss(deg, legcompanion, 2.0, True)
 
 
 Legendre = series_class(
