@@ -416,3 +416,60 @@ def test_tutorial_ma_numeric_table(device):
     np.testing.assert_allclose(ember.asnumpy(model(et)), want(t), rtol=1e-9)
     np.testing.assert_allclose(ember.asnumpy(model.convert().coef),
                                want.convert().coef, rtol=1e-7, atol=1e-7)
+
+
+# ---- dtypes, hard masks with masked values, helpers ----------------------------------
+
+def test_float32_int_bool(device):
+    x = np.array([1.0, 2, 3, 4], np.float32)
+    a, n = pair(device, x, np.array([0, 1, 0, 0], bool))
+    assert repr(a) == repr(n)
+    for name in ("mean", "var", "std", "sum", "max"):
+        same(getattr(a, name)(axis=0, keepdims=True), getattr(n, name)(axis=0, keepdims=True),
+             device, rtol=1e-6, fill=False)
+        assert np.dtype(str(ember.asarray(getattr(a, name)()).dtype)) == \
+            np.asarray(getattr(n, name)()).dtype, name
+    i, ni = pair(device, np.array([1, 2, 3, 4]), np.array([0, 1, 0, 0], bool))
+    j, nj = pair(device, np.array([0, 1, 2, 0]), np.zeros(4, bool))
+    same(i / j, ni / nj, device)
+    same(i // j, ni // nj, device)
+    same(i % j, ni % nj, device)
+    b, nb = pair(device, np.array([True, False, True]), np.array([0, 0, 1], bool))
+    assert bool(b.any()) == bool(nb.any()) and bool(b.all()) == bool(nb.all())
+    assert int(b.sum()) == int(nb.sum())
+
+
+def test_hard_mask_assign_masked_values(device):
+    h, nh = pair(device, np.array([1.0, 2, 3]), np.array([0, 1, 0], bool))
+    h.harden_mask()
+    nh.harden_mask()
+    h[:] = ma.array(E([5.0, 5, 5], device), mask=E([1, 0, 0], device))
+    nh[:] = nma.array([5.0, 5, 5], mask=[1, 0, 0])
+    same(h, nh, device)
+    with ember.Device(device):
+        z = ma.zeros((2, 3))
+    z[0, 1] = ma.masked          # the first masked entry makes the mask
+    nz = nma.zeros((2, 3))
+    nz[0, 1] = nma.masked
+    same(z, nz, device)
+
+
+def test_where_sort_concatenate(device):
+    a, n = pair(device)
+    same(ma.where(a > 1, a, -a), nma.where(n > 1, n, -n), device, fill=False)
+    for axis in (0, 1, -1, None):
+        same(ma.sort(a, axis=axis), nma.sort(n, axis=axis), device, fill=False)
+        np.testing.assert_array_equal(ember.asnumpy(ma.argsort(a, axis=axis)),
+                                      nma.argsort(n, axis=axis))
+    same(ma.concatenate([a, a[:1]]), nma.concatenate([n, n[:1]]), device, fill=False)
+    same(ma.concatenate([ma.array(E(X, device))] * 2, axis=1),
+         nma.concatenate([nma.array(X)] * 2, axis=1), device, fill=False)
+
+
+def test_masked_constant(device):
+    a, n = pair(device)
+    assert ma.masked + 1 is ma.masked
+    same(a * ma.masked, n * nma.masked, device, fill=False)
+    assert float(ma.masked) != float(ma.masked)     # nan, as NumPy's
+    assert not bool(ma.masked)
+    assert ma.masked.tolist() is None and nma.masked.tolist() is None

@@ -356,8 +356,10 @@ class MaskedArray:
 
     def _host(self):
         m = nomask if self._mask is nomask else ember.asnumpy(self._mask)
+        # an unset fill value is left to NumPy, which prints its 64-bit default
+        # (np.float64(1e+20) beside a float32 array) as numpy.ma does
         return np.ma.MaskedArray(ember.asnumpy(self._data), mask=m,
-                                 fill_value=self.fill_value)
+                                 fill_value=self._fill_value)
 
     # Printing formats a host copy with NumPy's masked printer, as
     # ember.ndarray's repr formats a host copy with NumPy's (cold path).

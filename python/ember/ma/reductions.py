@@ -158,6 +158,11 @@ def _mean_dtype(a, dtype):
     k = a.dtype.kind
     if k in "biu":
         return ember.float64
+    # numpy.ma divides a masked float32 sum by an int64 count: float64
+    if a._mask is not nomask and k == "f" and a.dtype.itemsize == 4:
+        return ember.float64
+    if a._mask is not nomask and k == "c" and a.dtype.itemsize == 8:
+        return ember.complex128
     return a.dtype
 
 
