@@ -317,15 +317,21 @@ def gauss(deg, companion_f, mu0, symmetric, device=None):
 
 
 def conversions(module, prefix, val_f, vander_f, rule=None):
-    """(prefix2poly, poly2prefix): the other basis' series with the same
-    values at len(c) Chebyshev points (one kernel and one solve), where
-    NumPy loops over the degree with series products."""
-    from ember.polynomial.polynomial import polyval, polyvander
+    """(prefix2poly, poly2prefix). To the power basis: the series at the
+    power series x (val's composition), NumPy's loop of series products
+    over the degree, which stays exact where a solve at points would lose
+    digits past degree 20. From it: the series with the same values at
+    len(c) points (see points(); one kernel and one solve or projection)."""
+    from ember.polynomial.polynomial import Polynomial, polyval, polyvander
 
     def to_poly(c):
         [c] = pu.as_series([c])
-        x = nodes(c.shape[0], c.dtype, c.device)
-        return from_values(polyvander, x, val_f(x, c), c.dtype)
+        x = Polynomial(_e.asarray([0.0, 1.0], device=c.device))
+        out = val_f(x, c).coef.astype(c.dtype)
+        if out.shape[0] < c.shape[0]:   # the products trimmed zero terms
+            out = _e.concatenate((out, _e.zeros(c.shape[0] - out.shape[0],
+                                                dtype=c.dtype, device=c.device)))
+        return out
 
     def from_poly(pol):
         [pol] = pu.as_series([pol])
