@@ -386,36 +386,61 @@ def test_reduction_axis_error(device):
 
 # ---- numpy-tutorials' tutorial-ma ------------------------------------------------
 
-def test_tutorial_ma_numeric_table(device):
-    """tutorial-ma's steps on its kind of table: cases per day and region,
-    -1 where a report is missing; masked_values hides those, regions are
-    summed per day, invalid days are picked out with .mask, and a cubic is
-    fitted to the valid days."""
+def _tutorial_table():
+    """tutorial-ma's table in shape: cumulative cases, one row per location
+    (rows 0-5 in China, 4 and 5 of them Hong Kong and Macau), one column per
+    day for 14 days, -1 where genfromtxt met a missing report; mainland
+    China reported nothing on days 4-6."""
     rng = np.random.default_rng(7)
-    days, regions = 40, 6
-    t = np.arange(days, dtype=float)
-    table = np.round(50 + 3 * t[:, None] + 0.2 * t[:, None] ** 2
-                     + rng.integers(0, 5, (days, regions)))
-    table[rng.random((days, regions)) < 0.1] = -1
-    table[5, :] = -1                      # a day with no report anywhere
-    nb, enb = nma.masked_values(table, -1), ma.masked_values(E(table, device), -1)
-    same(enb, nb, device)
-    want_total, got_total = nb.sum(axis=1), enb.sum(axis=1)
-    same(got_total, want_total, device)
-    same(got_total[got_total.mask], want_total[want_total.mask], device, fill=False)
-    valid, nvalid = got_total[~got_total.mask], want_total[~want_total.mask]
-    same(valid, nvalid, device, fill=False)
-    same(enb[:, 2].sum(), nb[:, 2].sum(), device)
-    same(enb.mean(axis=0), nb.mean(axis=0), device, fill=False)
-    assert enb.count() == nb.count()
+    t = np.arange(14)
+    growth = np.array([40, 12, 9, 7, 2, 1, 5, 3, 2, 1])[:, None]
+    table = np.cumsum(growth * (1 + t[None, :] // 3) + rng.integers(0, 4, (10, 14)), axis=1)
+    table[:4, 4:7] = -1
+    table[7, 2] = -1
+    table[8, 10:12] = -1
+    return table.astype(np.int64)
+
+
+def test_tutorial_ma_numeric_table(device):
+    """numpy-tutorials' tutorial-ma without its string arrays: masked_values
+    hides the -1 entries, the rows of a country are summed per day, the
+    masked and valid days are selected with .mask, and a cubic is fitted to
+    the valid days and evaluated on the missing ones."""
+    nbcases = _tutorial_table()
+    in_china = np.arange(10) < 6            # locations[:, 1] == 'China'
+    mainland = in_china & (np.arange(10) < 4)
+    nbcases_ma = ma.masked_values(E(nbcases, device), -1)
+    want_ma = nma.masked_values(nbcases, -1)
+    same(nbcases_ma, want_ma, device)
+    assert repr(nbcases_ma[1:3, :5]) == repr(want_ma[1:3, :5])
+    same(nbcases_ma[1:].T, want_ma[1:].T, device)
+    rows = np.where(in_china)
+    china_masked = nbcases_ma[(E(rows[0], device),)].sum(axis=0)
+    same(china_masked, want_ma[rows].sum(axis=0), device)
+    np.testing.assert_array_equal(ember.asnumpy(china_masked.data),
+                                  want_ma[rows].sum(axis=0).data)
+    rows = np.where(mainland)
+    china_total = nbcases_ma[(E(rows[0], device),)].sum(axis=0)
+    want_total = want_ma[rows].sum(axis=0)
+    same(china_total, want_total, device)
+    np.testing.assert_array_equal(ember.asnumpy(china_total.mask), want_total.mask)
+    same(china_total[china_total.mask], want_total[want_total.mask], device)
+    valid, want_valid = china_total[~china_total.mask], want_total[~want_total.mask]
+    same(valid, want_valid, device)
     with ember.Device(device):
-        et = ember.arange(days, dtype=ember.float64)
-    tt = et[~got_total.mask]
-    model = ember.polynomial.Polynomial.fit(tt, valid.data, deg=3)
-    want = np.polynomial.Polynomial.fit(t[~want_total.mask], nvalid.data, deg=3)
-    np.testing.assert_allclose(ember.asnumpy(model(et)), want(t), rtol=1e-9)
-    np.testing.assert_allclose(ember.asnumpy(model.convert().coef),
-                               want.convert().coef, rtol=1e-7, atol=1e-7)
+        t = ember.arange(len(china_total))
+    nt = np.arange(len(want_total))
+    params = ember.polyfit(t[~china_total.mask], valid.data, 3)
+    want_params = np.polyfit(nt[~want_total.mask], want_valid.data, 3)
+    np.testing.assert_allclose(ember.asnumpy(params), want_params, rtol=1e-7)
+    cubic_fit = ember.polyval(params, t)
+    want_fit = np.polyval(want_params, nt)
+    np.testing.assert_allclose(ember.asnumpy(cubic_fit[china_total.mask]),
+                               want_fit[want_total.mask], rtol=1e-9)
+    model = ember.polynomial.Polynomial.fit(t[~china_total.mask], valid.data, deg=3)
+    want_model = np.polynomial.Polynomial.fit(nt[~want_total.mask], want_valid.data, deg=3)
+    np.testing.assert_allclose(ember.asnumpy(model(t)), want_model(nt), rtol=1e-9)
+    np.testing.assert_allclose(float(model(7.0)), want_model(7.0), rtol=1e-9)
 
 
 # ---- dtypes, hard masks with masked values, helpers ----------------------------------
