@@ -897,6 +897,28 @@ def test_laguerre_default_domain(device):
     close(EH.hermroots(E([1.0, 2.0], device)), NH.hermroots([1.0, 2.0]), device)
 
 
+@pytest.mark.parametrize("basis", BASES)
+def test_ortho_bad_inputs(device, basis):
+    em, nm, p, K = basis[:4]
+    with pytest.raises(ValueError, match="maximum degree of at least 1"):
+        getattr(em, p + "companion")(E([2.0], device))
+    with pytest.raises(ValueError, match="deg must be non-negative"):
+        getattr(em, p + "vander")(E(XS, device), -1)
+    with pytest.raises(TypeError, match="deg must be an integer"):
+        getattr(em, p + "vander")(E(XS, device), 1.5)
+    other = (ember.polynomial.Hermite if K is not ember.polynomial.Hermite
+             else ember.polynomial.Laguerre)
+    with pytest.raises(TypeError, match="Polynomial types differ"):
+        K(E([1.0, 2.0], device)) + other(E([1.0, 2.0], device))
+    # a series in one basis through another's class: NumPy's values
+    c = [0.5, -1.0, 2.0]
+    got = K(E(c, device)).convert(kind=other, domain=[-1, 1], window=[-1, 1])
+    NO = np.polynomial.Hermite if other is ember.polynomial.Hermite \
+        else np.polynomial.Laguerre
+    want = basis[4](c).convert(kind=NO, domain=[-1, 1], window=[-1, 1])
+    close(got.coef, want.coef, device, atol=1e-12)
+
+
 def test_cheb_points_and_interpolate(device):
     with ember.Device(device):
         for n in (1, 2, 7):
