@@ -3,10 +3,11 @@ hermite_e.py, laguerre.py) share, each a
 few array operations where NumPy loops over coefficients:
 
 - products, quotients and series from roots through values: a series of
-  degree < N is fixed by its values at N Chebyshev points, and the
-  basis' Vandermonde matrix there is well conditioned, so the product of
-  two series is one solve of V c = f1 * f2 (one launch of the evaluation
-  kernel per factor);
+  degree < N is fixed by its values at N points where the basis'
+  Vandermonde matrix is well conditioned (Chebyshev points for T and P,
+  the basis' own Gauss points for H, He and L), so the product of two
+  series is one solve (or projection) of V c = f1 * f2 (one launch of
+  the evaluation kernel per factor);
 - derivatives and integrals through their closed forms (a derivative's
   coefficients are sums over every other higher coefficient: one
   cumulative sum on a two-column view)."""
@@ -208,7 +209,8 @@ def roots(companion_f, c):
 
 
 def line(off, scl):
-    """off + scl B_1 (B_1 = x in both bases); just off when scl is 0."""
+    """off + scl B_1 where B_1 = x (Chebyshev, Legendre, HermiteE); just
+    off when scl is 0."""
     from ember._api._util import as_array, device_of
     dev = device_of(off, scl)
     if bool(scl != 0):
