@@ -498,3 +498,15 @@ def test_masked_constant(device):
     assert float(ma.masked) != float(ma.masked)     # nan, as NumPy's
     assert not bool(ma.masked)
     assert ma.masked.tolist() is None and nma.masked.tolist() is None
+
+
+def test_numpy_functions_call_the_methods(device):
+    # np.sum(a) and friends call a.sum(axis=..., out=None, ...)
+    a, n = pair(device, X, DEAD)
+    same(np.sum(a, axis=0), np.sum(n, axis=0), device, fill=False)
+    same(np.mean(a), np.mean(n), device)
+    same(np.var(a, axis=1, ddof=1), np.var(n, axis=1, ddof=1), device, fill=False)
+    same(np.max(a, axis=1, keepdims=True), np.max(n, axis=1, keepdims=True), device,
+         fill=False)
+    with pytest.raises(NotImplementedError, match="out="):
+        a.sum(out=a)

@@ -11,6 +11,11 @@ from ember.ma.core import (MaskedArray, masked, nomask, _full_mask, getmask,
                            asanyarray)
 
 
+def _no_out(out):
+    if out is not None:
+        raise NotImplementedError("ember.ma's reductions take no out= argument")
+
+
 def _axes(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
@@ -72,13 +77,15 @@ def _sum_dtype(dt, dtype):
     return dtype
 
 
-def sum(a, axis=None, dtype=None, keepdims=False):
+def sum(a, axis=None, dtype=None, keepdims=False, out=None):
+    _no_out(out)
     a = asanyarray(a)
     res = ember.sum(_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
     return _finish(a, res, _all, axis, keepdims)
 
 
-def prod(a, axis=None, dtype=None, keepdims=False):
+def prod(a, axis=None, dtype=None, keepdims=False, out=None):
+    _no_out(out)
     a = asanyarray(a)
     res = ember.prod(_filled(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
     return _finish(a, res, _all, axis, keepdims)
@@ -98,14 +105,16 @@ def _extreme(dt, high):
     return float("inf") if high else float("-inf")
 
 
-def min(a, axis=None, keepdims=False, fill_value=None):
+def min(a, axis=None, keepdims=False, fill_value=None, out=None):
+    _no_out(out)
     a = asanyarray(a)
     fv = _extreme(a.dtype, True) if fill_value is None else fill_value
     res = ember.min(_filled(a, fv), axis=axis, keepdims=keepdims)
     return _finish(a, res, _all, axis, keepdims)
 
 
-def max(a, axis=None, keepdims=False, fill_value=None):
+def max(a, axis=None, keepdims=False, fill_value=None, out=None):
+    _no_out(out)
     a = asanyarray(a)
     fv = _extreme(a.dtype, False) if fill_value is None else fill_value
     res = ember.max(_filled(a, fv), axis=axis, keepdims=keepdims)
@@ -119,26 +128,30 @@ def ptp(a, axis=None, keepdims=False):
     return max(a, axis, keepdims) - min(a, axis, keepdims)
 
 
-def argmin(a, axis=None, fill_value=None, keepdims=False):
+def argmin(a, axis=None, fill_value=None, keepdims=False, out=None):
     """Index of the least unmasked entry (masked entries never win)."""
+    _no_out(out)
     a = asanyarray(a)
     fv = _extreme(a.dtype, True) if fill_value is None else fill_value
     return ember.argmin(_filled(a, fv), axis=axis, keepdims=keepdims)
 
 
-def argmax(a, axis=None, fill_value=None, keepdims=False):
+def argmax(a, axis=None, fill_value=None, keepdims=False, out=None):
+    _no_out(out)
     a = asanyarray(a)
     fv = _extreme(a.dtype, False) if fill_value is None else fill_value
     return ember.argmax(_filled(a, fv), axis=axis, keepdims=keepdims)
 
 
-def any(a, axis=None, keepdims=False):
+def any(a, axis=None, keepdims=False, out=None):
+    _no_out(out)
     a = asanyarray(a)
     res = ember.any(_filled(a, False), axis=axis, keepdims=keepdims)
     return _finish(a, res, _all, axis, keepdims)
 
 
-def all(a, axis=None, keepdims=False):
+def all(a, axis=None, keepdims=False, out=None):
+    _no_out(out)
     a = asanyarray(a)
     res = ember.all(_filled(a, True), axis=axis, keepdims=keepdims)
     return _finish(a, res, _all, axis, keepdims)
@@ -166,8 +179,9 @@ def _mean_dtype(a, dtype):
     return a.dtype
 
 
-def mean(a, axis=None, dtype=None, keepdims=False):
+def mean(a, axis=None, dtype=None, keepdims=False, out=None):
     """Sum of the unmasked entries over their count; masked where none."""
+    _no_out(out)
     a = asanyarray(a)
     dt = _mean_dtype(a, dtype)
     if a._mask is nomask:
@@ -217,8 +231,9 @@ def std(a, axis=None, dtype=None, ddof=0, keepdims=False):
     return ember.sqrt(v)
 
 
-def cumsum(a, axis=None, dtype=None):
+def cumsum(a, axis=None, dtype=None, out=None):
     """Running sums that skip masked entries; the mask stays elementwise."""
+    _no_out(out)
     a = asanyarray(a)
     res = ember.cumsum(_filled(a, 0), axis=axis, dtype=dtype)
     m = a._mask
@@ -227,7 +242,8 @@ def cumsum(a, axis=None, dtype=None):
     return MaskedArray._wrap(res, m if m is nomask else m.copy(), a._fill_value, False)
 
 
-def cumprod(a, axis=None, dtype=None):
+def cumprod(a, axis=None, dtype=None, out=None):
+    _no_out(out)
     a = asanyarray(a)
     res = ember.cumprod(_filled(a, 1), axis=axis, dtype=dtype)
     m = a._mask
@@ -285,9 +301,10 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
     return (avg, scl) if returned else avg
 
 
-def median(a, axis=None, keepdims=False, overwrite_input=False):
+def median(a, axis=None, keepdims=False, overwrite_input=False, out=None):
     """Median of the unmasked entries: masked entries sort last (filled
     with +inf), then the middle of each slice's count is taken."""
+    _no_out(out)
     a = asanyarray(a)
     if a._mask is nomask:
         res = ember.median(a._data.astype(_mean_dtype(a, None)), axis=axis, keepdims=keepdims)
@@ -329,9 +346,11 @@ def _install():
         setattr(MaskedArray, name, fn)
 
     def _var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        _no_out(out)
         return var(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
 
     def _std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        _no_out(out)
         return std(self, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     MaskedArray.var, MaskedArray.std = _var, _std
 
