@@ -34,6 +34,11 @@ def _betainc_kernel():
     return _kernel("betainc", "T a, T b, T x", "T y", ["incbeta.h"])
 
 
+def _betaincinv_kernel():
+    return _kernel("betaincinv", "T a, T b, T y", "T x",
+                   ["incbeta.h", "incbetainv.h"])
+
+
 def _floats(*args, name="betainc"):
     """The arguments as ember arrays of one float dtype, SciPy's 'fff->f,
     ddd->d': float32 when every array argument computes in float32
@@ -68,8 +73,7 @@ def betaincinv(a, b, y, out=None):
     """The inverse of betainc in x: I_x(a, b) = y, SciPy's domain (NaN for
     a or b <= 0 and y outside [0, 1]; 0 and 1 at the ends)."""
     (a, b, y), _ = _floats(a, b, y, name="betaincinv")
-    k = _kernel("betaincinv", "T a, T b, T y", "T x",
-                ["incbeta.h", "incbetainv.h"])
+    k = _betaincinv_kernel()
     return k(a, b, y, out) if out is not None else k(a, b, y)
 
 

@@ -10,16 +10,21 @@ from ember._api._util import device_of
 from ember.scipy._special_beta import _kernel
 
 
+def _lambertw_kernel():
+    return _kernel("lambertw", "float64 zr, float64 zi, int64 k, "
+                   "float64 tol", "float64 wr, float64 wi", ["lambertw.h"])
+
+
 def lambertw(z, k=0, tol=1e-8):
     """The Lambert W function, branch k (an integer, scalar or array,
-    broadcast against z), of real or complex z, as complex128: Halley's
+    broadcast against z; a float k truncated as SciPy's cast), of real or complex z, as complex128: Halley's
     iteration to a step below tol relative to w. SciPy's ends: W_k(0) is
     0 for k = 0 and -inf otherwise, an infinite z gives inf + i (arg z +
     2 pi k), NaN stays NaN."""
     dev = device_of(z, k)
     z = z if isinstance(z, _e.ndarray) else _e.asarray(z, device=dev)
     k = k if isinstance(k, _e.ndarray) else _e.asarray(k, device=dev)
-    if k.dtype.kind not in "biu":
+    if k.dtype.kind not in "biuf":
         raise TypeError("ufunc 'lambertw' not supported for the input "
                         f"types: k must be an integer, not {k.dtype}")
     if z.dtype.kind not in "biufc":
@@ -35,7 +40,5 @@ def lambertw(z, k=0, tol=1e-8):
         zi = _e.zeros(zr.shape, _e.float64, device=zr.device)
     zr, zi, k = _e.broadcast_arrays(zr, zi, k.astype(_e.int64))
     w = _e.empty(zr.shape, _e.complex128, device=zr.device)
-    kern = _kernel("lambertw", "float64 zr, float64 zi, int64 k, "
-                   "float64 tol", "float64 wr, float64 wi", ["lambertw.h"])
-    kern(zr, zi, k, float(tol), _e.real(w), _e.imag(w))
+    _lambertw_kernel()(zr, zi, k, float(tol), _e.real(w), _e.imag(w))
     return w

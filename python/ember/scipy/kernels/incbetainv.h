@@ -7,14 +7,16 @@
  * the derivative x^(a-1) (1-x)^(b-1) / B. SciPy's edges: NaN for a or b <= 0 or both infinite, y outside [0, 1];
  * 0 and 1 at y = 0 and 1; 1 for an infinite a, 0 for an infinite b. */
 /* Newton's iteration on log I_x = log y in log x (I's left tail is
- * linear there, I ~ c x^a), from x inside the bracket (0, 1) that each
+ * linear there, I ~ c x^a), from x inside the bracket (lo, hi) that each
  * residual narrows (a step outside halves it instead). */
 __device__ double ember_incbetainv_newton(double a, double b, double y,
-                                          double x)
+                                          double x, double lo, double hi)
 {
-    double lo = 0, hi = 1, f, d, t, s;
+    double f, d, t, s, r;
     double lbeta = lgamma(a) + lgamma(b) - lgamma(a + b);
     int k;
+    if (!(x > lo && x < hi))
+        x = 0.5 * (lo + hi);
     for (k = 0; k < 300; k++) {
         f = ember_incbeta(a, b, x);
         if (f == y)
@@ -24,23 +26,29 @@ __device__ double ember_incbetainv_newton(double a, double b, double y,
         else
             lo = x;
         d = exp((a - 1) * log(x) + (b - 1) * log1p(-x) - lbeta);
-        t = x * exp(-log(f / y) * f / (x * d));
-        if (!(t > lo && t < hi))
+        r = log(f / y);
+        t = x * exp(-r * f / (x * d));
+        /* a step out of the bracket, or a crawl far from the root (I flat
+         * where b is tiny), halves the bracket instead */
+        if (!(t > lo && t < hi) ||
+            (fabs(r) > 0.1 && fabs(t - x) < 1e-3 * (hi - lo)))
             t = lo == 0 ? 0.0625 * x : 0.5 * (lo + hi);
         s = fabs(t - x);
         x = t;
-        if (s <= 1e-14 * x || hi - lo <= 1e-16 * hi)
+        if ((s <= 1e-14 * x && fabs(r) < 1e-6) || hi - lo <= 4e-16 * hi)
             break;
     }
     return x;
 }
 
-/* I_x(a, b) = y for y <= 1/2, else 1 - x for I_(1-x)(b, a) = 1 - y, so
- * each solves the tail it computes to full relative accuracy */
+/* I_x(a, b) = y where the root is at most 1/2 (y <= I_(1/2)) or the
+ * target is (y < 1/2: 1 - y would lose y's digits), else 1 - x for
+ * I_(1-x)(b, a) = 1 - y (1 - y exact there): each solve keeps its
+ * target's digits and, where it can, its root's */
 __device__ double ember_incbetainv(double a, double b, double y)
 {
     double inf = 1e308 * 10, nan = inf - inf;
-    double x, t, u, w, h, lab, r, lbeta;
+    double x, t, u, w, h, lab, r, m, lbeta;
     if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1 ||
         (a == inf && b == inf))
         return nan;
@@ -71,9 +79,10 @@ __device__ double ember_incbetainv(double a, double b, double y)
         else
             x = -expm1((log((1 - y) * b) + lbeta) / b);
     }
-    if (!(x > 0 && x < 1))
-        x = 0.5;
-    if (y <= 0.5)
-        return ember_incbetainv_newton(a, b, y, x);
-    return 1 - ember_incbetainv_newton(b, a, 1 - y, 1 - x);
+    m = ember_incbeta(a, b, 0.5);
+    if (y <= m)
+        return ember_incbetainv_newton(a, b, y, x, 0, 0.5);
+    if (y < 0.5)
+        return ember_incbetainv_newton(a, b, y, x, 0.5, 1);
+    return 1 - ember_incbetainv_newton(b, a, 1 - y, 1 - x, 0, 0.5);
 }

@@ -87,7 +87,8 @@ __device__ ember_cx ember_lambertw_start(ember_cx z, long long k)
     if (k == 0 && z.r >= 0 && hypot(z.r, z.i) < 3)
         return ember_cx_log(ember_cx_make(1 + z.r, z.i));
     /* the real lower branch on (-1/e, 0): the real asymptotic form */
-    if (z.i == 0 && z.r < 0 && ((k == -1 && up) || (k == 1 && down))) {
+    if (z.i == 0 && z.r < 0 && d.r > 0 &&
+        ((k == -1 && up) || (k == 1 && down))) {
         double a = log(-z.r), b = log(-a);
         return ember_cx_make(a - b + b / a, 0);
     }
