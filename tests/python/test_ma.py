@@ -510,3 +510,15 @@ def test_numpy_functions_call_the_methods(device):
          fill=False)
     with pytest.raises(NotImplementedError, match="out="):
         a.sum(out=a)
+
+
+def test_scalar_operands(device):
+    # Python scalars beside a MaskedArray stay on its device
+    a, n = pair(device)
+    with np.errstate(all="ignore"):
+        same(2.0 / a, 2.0 / n, device)
+        same(a / 0, n / 0, device)
+        same(0 // a, 0 // n, device)
+    same(ma.where(a > 1, a, 0.0), nma.where(n > 1, n, 0.0), device, fill=False)
+    same(ma.where(a > 1, ma.masked, a), nma.where(n > 1, nma.masked, n), device, fill=False)
+    same(ma.where(E(X > 1, device), 1.0, 0.0), nma.where(X > 1, 1.0, 0.0), device, fill=False)

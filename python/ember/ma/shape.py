@@ -49,18 +49,24 @@ def where(condition, x, y):
     the condition is."""
     c = asanyarray(condition)
     cd = c.filled(False).astype(ember.bool_)
-    xs = masked if x is masked else asanyarray(x)
-    ys = masked if y is masked else asanyarray(y)
     dev = cd.device
 
     def part(v):
+        # Python scalars stay scalars (wrapped, they would land on the
+        # current device rather than the condition's)
         if v is masked:
-            return 0, ember.ones(cd.shape, dtype=ember.bool_, device=dev)
+            return 0, True
+        if isinstance(v, (bool, int, float, complex)):
+            return v, False
+        v = v if isinstance(v, MaskedArray) else MaskedArray(ember.asarray(v, device=dev))
         return v._data, getmaskarray(v)
+    xs, ys = x, y
     xd, xm = part(xs)
     yd, ym = part(ys)
     d = ember.where(cd, xd, yd)
     m = ember.where(cd, xm, ym)
+    if not isinstance(m, ember.ndarray) or m.shape != d.shape:
+        m = ember.broadcast_to(ember.asarray(m, device=dev), d.shape)
     if c._mask is not nomask:
         m = ember.logical_or(m, c._mask)
     return MaskedArray._wrap(d, ember.broadcast_to(m, d.shape).copy(), None, False)

@@ -11,11 +11,18 @@ from ember.ma.core import (MaskedArray, MaskedConstant, masked, nomask,
 _TINY = float(np.finfo(np.float64).tiny)
 
 
+def _abs64(x):
+    # a Python scalar stays one: wrapped alone it would land on the current
+    # device, not the other operand's
+    if isinstance(x, (bool, int, float, complex)):
+        return abs(complex(x)) if isinstance(x, complex) else abs(float(x))
+    return ember.absolute(x).astype(ember.float64)
+
+
 def _safe_divide(a, b):
     # numpy.ma's _DomainSafeDivide: |a| * tiny >= |b| (b zero, or tiny
     # enough that the quotient overflows)
-    return ember.greater_equal(ember.absolute(a).astype(ember.float64) * _TINY,
-                               ember.absolute(b).astype(ember.float64))
+    return ember.greater_equal(_abs64(a) * _TINY, _abs64(b))
 
 
 UNARY_DOMAINS = {
