@@ -54,13 +54,8 @@ def _check_fill_value(value, dtype):
 def _as_data(x, dtype=None, device=None, copy=False):
     if isinstance(x, MaskedArray):
         x = x._data
-    if isinstance(x, ember.ndarray) and device is None:
-        out = ember.asarray(x, dtype=dtype)
-    else:
-        if device is None:
-            out = ember.asarray(x, dtype=dtype)
-        else:
-            out = ember.asarray(x, dtype=dtype, device=device)
+    kw = {} if device is None else {"device": device}
+    out = ember.asarray(x, dtype=dtype, **kw)
     if copy and out is x:
         out = out.copy()
     return out
@@ -461,10 +456,6 @@ class MaskedConstant(MaskedArray):
     @property
     def mask(self):
         return ember.asarray(True)
-
-    @property
-    def _mask_b(self):
-        return True
 
     def filled(self, fill_value=None):
         return ember.asarray(default_fill_value(ember.float64) if fill_value is None

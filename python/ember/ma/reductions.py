@@ -7,8 +7,7 @@ import builtins
 import numpy as np
 
 import ember
-from ember.ma.core import (MaskedArray, masked, nomask, _full_mask, getmask,
-                           asanyarray)
+from ember.ma.core import MaskedArray, MaskedConstant, masked, nomask, asanyarray
 
 
 def _no_out(out):
@@ -71,10 +70,6 @@ def count(a, axis=None, keepdims=False):
     if axis is None and not keepdims:
         return int(c)
     return c
-
-
-def _sum_dtype(dt, dtype):
-    return dtype
 
 
 def sum(a, axis=None, dtype=None, keepdims=False, out=None):
@@ -334,9 +329,6 @@ def median(a, axis=None, keepdims=False, overwrite_input=False, out=None):
     return MaskedArray._wrap(res, dead, None, False)
 
 
-from ember.ma.core import MaskedConstant  # noqa: E402  (used by average)
-
-
 def _install():
     """The reductions as MaskedArray methods too."""
     for name, fn in (("sum", sum), ("prod", prod), ("product", prod), ("min", min),
@@ -356,4 +348,3 @@ def _install():
 
 
 _install()
-_ = getmask, _full_mask

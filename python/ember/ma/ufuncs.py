@@ -5,8 +5,7 @@ entries keep the first operand's data, as numpy.ma leaves them."""
 import numpy as np
 
 import ember
-from ember.ma.core import (MaskedArray, MaskedConstant, masked, nomask,
-                           getmask, _full_mask)
+from ember.ma.core import MaskedArray, MaskedConstant, masked, nomask, _full_mask
 
 _TINY = float(np.finfo(np.float64).tiny)
 
