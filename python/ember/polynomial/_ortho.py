@@ -324,7 +324,7 @@ def conversions(module, prefix, val_f, vander_f, rule=None):
     over the degree, which stays exact where a solve at points would lose
     digits past degree 20. From it: the series with the same values at
     len(c) points (see points(); one kernel and one solve or projection)."""
-    from ember.polynomial.polynomial import Polynomial, polyval, polyvander
+    from ember.polynomial.polynomial import Polynomial, polyval
 
     def to_poly(c):
         [c] = pu.as_series([c])

@@ -6,10 +6,11 @@ derivatives and integrals are _ortho.py's array forms of NumPy's loops."""
 import operator
 
 import ember as _e
-from ember._api._util import as_array, device_of, real_dtype
+from ember._api._util import as_array, real_dtype
 from ember._api.horner import horner
 from ember.polynomial import _ortho
 from ember.polynomial import polyutils as pu
+from ember.polynomial.polynomial import _inexact
 from ember.polynomial._polybase import PolyBase, series_class
 
 __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline",
@@ -26,11 +27,6 @@ chebzero = _e.asarray([0])
 chebone = _e.asarray([1])
 chebx = _e.asarray([0, 1])
 chebline = _ortho.line
-
-
-def _inexact(c):
-    c = _e.atleast_1d(as_array(c, device_of(c)))
-    return c.astype(_e.float64) if c.dtype.kind in "biu" else c
 
 
 def chebval(x, c, tensor=True):

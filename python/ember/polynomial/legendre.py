@@ -5,10 +5,11 @@ through values at Chebyshev points and one solve (_ortho.py), where
 NumPy loops over the degree; derivatives and integrals are the closed
 forms of NumPy's loops."""
 import ember as _e
-from ember._api._util import as_array, device_of, real_dtype
+from ember._api._util import as_array, real_dtype
 from ember._api.horner import horner
 from ember.polynomial import _ortho
 from ember.polynomial import polyutils as pu
+from ember.polynomial.polynomial import _inexact
 from ember.polynomial._polybase import PolyBase, series_class
 
 __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd",
@@ -23,11 +24,6 @@ legzero = _e.asarray([0])
 legone = _e.asarray([1])
 legx = _e.asarray([0, 1])
 legline = _ortho.line
-
-
-def _inexact(c):
-    c = _e.atleast_1d(as_array(c, device_of(c)))
-    return c.astype(_e.float64) if c.dtype.kind in "biu" else c
 
 
 def legval(x, c, tensor=True):
