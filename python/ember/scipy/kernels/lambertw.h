@@ -84,7 +84,8 @@ __device__ ember_cx ember_lambertw_start(ember_cx z, long long k)
     if (k == 0 && hypot(z.r, z.i) < 0.5)
         return ember_cx_div(ember_cx_mul(z, ember_cx_make(2 + z.r, z.i)),
                             ember_cx_make(2 + 3 * z.r, 3 * z.i));
-    if (k == 0 && z.r >= 0 && hypot(z.r, z.i) < 3)
+    /* log(1 + z) follows W_0 wherever 1 + z keeps clear of 0 */
+    if (k == 0 && hypot(z.r, z.i) < 3 && hypot(1 + z.r, z.i) >= 0.5)
         return ember_cx_log(ember_cx_make(1 + z.r, z.i));
     /* the real lower branch on (-1/e, 0): the real asymptotic form */
     if (z.i == 0 && z.r < 0 && d.r > 0 &&
