@@ -1726,7 +1726,8 @@ EW_FN double ew_dg_quad_d(double r, int q, int cosine)
     return q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
 }
 
-EW_FN double ew_sindg_d(double x)
+/* sin (cosine = 0, odd in x) or cos (cosine = 1, even) of x degrees */
+EW_FN double ew_sincosdg_d(double x, int cosine)
 {
     double a = fabs(x), r;
     int q;
@@ -1737,23 +1738,12 @@ EW_FN double ew_sindg_d(double x)
     r = fmod(a, 360.0);
     q = (int)(r / 90);
     r -= 90.0 * q;
-    r = ew_dg_quad_d(r, q, 0);
-    return x < 0 ? -r : r;
+    r = ew_dg_quad_d(r, q, cosine);
+    return x < 0 && !cosine ? -r : r;
 }
 
-EW_FN double ew_cosdg_d(double x)
-{
-    double a = fabs(x), r;
-    int q;
-    if (x != x)
-        return x;
-    if (a > 1e14)
-        return 0;
-    r = fmod(a, 360.0);
-    q = (int)(r / 90);
-    r -= 90.0 * q;
-    return ew_dg_quad_d(r, q, 1);
-}
+EW_FN double ew_sindg_d(double x) { return ew_sincosdg_d(x, 0); }
+EW_FN double ew_cosdg_d(double x) { return ew_sincosdg_d(x, 1); }
 
 /* tan (cot = 0) or cot (cot = 1) of x degrees: |x| mod 180, folded to
  * [0, 90] with the sign; exact at 0, 45 and 90, where SciPy gives +0 and
