@@ -12,14 +12,17 @@ arguments, as SciPy's) and the real loggamma; exp10, cosm1, round,
 sindg, cosdg, tandg, cotdg, entr, rel_entr, kl_div, huber, pseudo_huber,
 boxcox, boxcox1p, inv_boxcox, inv_boxcox1p, erfcx, erfi, log_ndtr,
 ndtri_exp, binom, poch, expn, exp1, expi, i0e, i1e, k0, k0e, k1, k1e,
-gammainc, gammaincc, gammasgn, rgamma, zetac, pdtr, pdtrc, chdtr,
-chdtrc, ellipk, ellipkm1, ellipe and stdtr (kernels/ewise_ops.h, ember's own numerics in double); i0 is
+gammainc, gammaincc, gammaincinv, gammainccinv, gammasgn, rgamma,
+zetac, pdtr, pdtrc, chdtr, chdtrc, ellipk, ellipkm1, ellipe and stdtr
+(kernels/ewise_ops.h, ember's own numerics in double); i0 is
 NumPy's, and cbrt, exp2, expm1 and log1p are NumPy's kernels on SciPy's
 dtypes (_special_compose.py, with SciPy's Python compositions radian,
 polygamma, multigammaln, spherical_jn, spherical_yn, and gdtr and
-gdtrc over gammainc); betainc is an ElementwiseKernel (three inputs:
-ember's ufuncs take two), with bdtr, bdtrc, nbdtr, nbdtrc, fdtr and
-fdtrc over it (_special_beta.py). Their
+gdtrc over gammainc); betainc and betaincinv are ElementwiseKernels
+(three inputs: ember's ufuncs take two), with bdtr, bdtrc, nbdtr,
+nbdtrc, fdtr and fdtrc over betainc (_special_beta.py), and so is
+lambertw (complex128 out through its two float64 views, an integer
+branch k and tol; _special_lambertw.py). Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
