@@ -17,8 +17,9 @@ def _lambertw_kernel():
 
 def lambertw(z, k=0, tol=1e-8):
     """The Lambert W function, branch k (an integer, scalar or array,
-    broadcast against z; a float k truncated as SciPy's cast), of real or complex z, as complex128: Halley's
-    iteration to a step below tol relative to w. SciPy's ends: W_k(0) is
+    broadcast against z; a float k truncated as SciPy's cast), of real
+    or complex z, as complex128: Halley's iteration to a step below tol
+    relative to w. SciPy's ends: W_k(0) is
     0 for k = 0 and -inf otherwise, an infinite z gives inf + i (arg z +
     2 pi k), NaN stays NaN."""
     dev = device_of(z, k)

@@ -4,8 +4,9 @@
  * then x = a / (a + b e^(2w))) for a, b >= 1; below that the two tails'
  * leading terms, I ~ x^a / (a B) and 1 - I ~ (1-x)^b / (b B) with B
  * weighed as their sum at x = a / (a + b). Then Newton's iteration with
- * the derivative x^(a-1) (1-x)^(b-1) / B. SciPy's edges: NaN for a or b <= 0 or both infinite, y outside [0, 1];
- * 0 and 1 at y = 0 and 1; 1 for an infinite a, 0 for an infinite b. */
+ * the derivative x^(a-1) (1-x)^(b-1) / B. SciPy's edges: NaN for a or b
+ * <= 0 or both infinite, y outside [0, 1]; 0 and 1 at y = 0 and 1; 1
+ * for an infinite a, 0 for an infinite b. */
 /* Newton's iteration on log I_x = log y in log x (I's left tail is
  * linear there, I ~ c x^a), from x inside the bracket (lo, hi) that each
  * residual narrows (a step outside halves it instead). */
@@ -67,8 +68,8 @@ __device__ double ember_incbetainv(double a, double b, double y)
             u = -u;
         lab = (u * u - 3) / 6;
         h = 2 / (1 / (2 * a - 1) + 1 / (2 * b - 1));
-        w = u * sqrt(lab + h) / h -
-            (1 / (2 * b - 1) - 1 / (2 * a - 1)) * (lab + 5.0 / 6 - 2 / (3 * h));
+        w = u * sqrt(lab + h) / h - (1 / (2 * b - 1) - 1 / (2 * a - 1)) *
+                                        (lab + 5.0 / 6 - 2 / (3 * h));
         x = 2 * w < 700 ? a / (a + b * exp(2 * w)) : 0;
     } else {
         t = exp(a * log(a / (a + b)) - lbeta) / a;

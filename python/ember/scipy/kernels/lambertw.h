@@ -3,11 +3,11 @@
  * Knuth, "On the Lambert W function" (1996): Halley's iteration on
  * w e^w = z from the series at the branch point -1/e in p = +-sqrt(2 (e z
  * + 1)), -1 + p - p^2/3 + 11/72 p^3 (the sign picks the branch: + for k =
- * 0, - for k = -1 from z's upper side and k = 1 from its lower side,
- * the real axis's zero as SciPy signs it), from the asymptotic L1 - L2 + L2 / L1 (L1 = log
- * z + 2 pi i k, L2 = log L1) elsewhere, and near 0 on the principal
- * branch from the Pade form z (2 + z) / (2 + 3 z) or log(1 + z). The
- * iteration stops when a step is below tol relative to w. */
+ * 0, - for k = -1 from z's upper side and k = 1 from its lower side, the
+ * real axis's zero as SciPy signs it), from the asymptotic L1 - L2 + L2 /
+ * L1 (L1 = log z + 2 pi i k, L2 = log L1) elsewhere, and near 0 on the
+ * principal branch from the Pade form z (2 + z) / (2 + 3 z) or log(1 +
+ * z). The iteration stops when a step is below tol relative to w. */
 struct ember_cx { double r, i; };
 
 __device__ ember_cx ember_cx_make(double r, double i)
@@ -112,10 +112,15 @@ __device__ void ember_lambertw(double zr, double zi, long long k, double tol,
         *wi = zi;
         return;
     }
-    if (zr == inf || zr == -inf || zi == inf || zi == -inf) {
+    /* SciPy's: z + 2 pi k i at +inf, -z + (2 k + 1) pi i at -inf */
+    if (zr == inf || zr == -inf) {
         *wr = inf;
-        *wi = (zr == -inf ? pi : zr == inf ? 0 : atan2(zi, zr)) +
-              2 * pi * (double)k + (zr == inf || zr == -inf ? (zr < 0 ? -zi : zi) : 0);
+        *wi = (zr < 0 ? pi - zi : zi) + 2 * pi * (double)k;
+        return;
+    }
+    if (zi == inf || zi == -inf) {
+        *wr = inf;
+        *wi = atan2(zi, zr) + 2 * pi * (double)k;
         return;
     }
     if (zr == 0 && zi == 0) {
