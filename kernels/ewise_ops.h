@@ -2411,6 +2411,21 @@ EW_FN double ew_igamc_small_d(double a, double x)
  * ((a + 1) ... (a + k)) for x < a + 1, else the continued fraction for Q
  * (Lentz's method); the other as one minus it. SciPy's domain: NaN for a
  * or x below 0 and at a = x = 0; P(0, x > 0) = 1. */
+/* One step of Lentz's method for a continued fraction's next term
+ * an / (bn + ...): c and d updated (kept off zero), and the factor the
+ * running value is multiplied by returned. */
+EW_FN double ew_lentz_d(double an, double bn, double *c, double *d)
+{
+    *d = an * *d + bn;
+    if (fabs(*d) < EW_BESSEL_TINY)
+        *d = EW_BESSEL_TINY;
+    *c = bn + an / *c;
+    if (fabs(*c) < EW_BESSEL_TINY)
+        *c = EW_BESSEL_TINY;
+    *d = 1 / *d;
+    return *d * *c;
+}
+
 EW_FN double ew_igam_d(double a, double x, int upper)
 {
     double p, s, t, b, c, d, h, an, del;
@@ -2447,14 +2462,7 @@ EW_FN double ew_igam_d(double a, double x, int upper)
     for (k = 1; k < 100000; k++) {
         an = -(double)k * (k - a);
         b += 2;
-        d = an * d + b;
-        if (fabs(d) < EW_BESSEL_TINY)
-            d = EW_BESSEL_TINY;
-        c = b + an / c;
-        if (fabs(c) < EW_BESSEL_TINY)
-            c = EW_BESSEL_TINY;
-        d = 1 / d;
-        del = d * c;
+        del = ew_lentz_d(an, b, &c, &d);
         h *= del;
         if (fabs(del - 1) < 1e-16)
             break;
@@ -2662,23 +2670,9 @@ EW_FN double ew_ibeta_half_d(double a, double x, double y)
     h = d;
     for (m = 1; m < 10000; m++) {
         aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-        d = 1 + aa * d;
-        if (fabs(d) < EW_BESSEL_TINY)
-            d = EW_BESSEL_TINY;
-        c = 1 + aa / c;
-        if (fabs(c) < EW_BESSEL_TINY)
-            c = EW_BESSEL_TINY;
-        d = 1 / d;
-        h *= d * c;
+        h *= ew_lentz_d(aa, 1, &c, &d);
         aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-        d = 1 + aa * d;
-        if (fabs(d) < EW_BESSEL_TINY)
-            d = EW_BESSEL_TINY;
-        c = 1 + aa / c;
-        if (fabs(c) < EW_BESSEL_TINY)
-            c = EW_BESSEL_TINY;
-        d = 1 / d;
-        del = d * c;
+        del = ew_lentz_d(aa, 1, &c, &d);
         h *= del;
         if (fabs(del - 1) < 1e-16)
             break;
