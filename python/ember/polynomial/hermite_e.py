@@ -95,10 +95,7 @@ def hermeint(c, m=1, k=[], lbnd=0, scl=1, axis=0):
 
 def hermecompanion(c):
     """The scaled (symmetric) companion matrix, as NumPy's."""
-    [c] = pu.as_series([c])
-    n = c.shape[0] - 1
-    if n < 1:
-        raise ValueError("Series must have maximum degree of at least 1.")
+    c, n = pu._companion_series(c)
     if n == 1:
         return (-c[0] / c[1]).reshape(1, 1)
     dev = c.device

@@ -261,10 +261,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None):
 
 def polycompanion(c):
     """The companion matrix, whose eigenvalues are c's roots."""
-    [c] = pu.as_series([c])
-    n = c.shape[0] - 1
-    if n < 1:
-        raise ValueError("Series must have maximum degree of at least 1.")
+    c, n = pu._companion_series(c)
     if n == 1:
         return (-c[0] / c[1]).reshape(1, 1)
     sub = _e.eye(n, n - 1, k=-1, dtype=c.dtype, device=c.device)

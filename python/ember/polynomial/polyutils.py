@@ -247,3 +247,13 @@ def _fit(vander_f, x, y, deg, rcond=None, full=False, w=None):
     if full:
         return c, [resids, rank, s, rcond]
     return c
+
+
+def _companion_series(c):
+    """c as a series for a companion matrix, and its degree n (NumPy's
+    ValueError below degree 1)."""
+    [c] = as_series([c])
+    n = c.shape[0] - 1
+    if n < 1:
+        raise ValueError("Series must have maximum degree of at least 1.")
+    return c, n
