@@ -235,14 +235,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     y = as_array(y, dev) + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    from ember.polynomial.polyutils import _check_fit_points
+    _check_fit_points(x, y)
     if rcond is None:
         rcond = x.shape[0] * float(_e.finfo(x.dtype).eps)
     lhs = _e.vander(x, order)

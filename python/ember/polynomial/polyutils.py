@@ -203,14 +203,7 @@ def _fit(vander_f, x, y, deg, rcond=None, full=False, w=None):
                         "int") from None
     if min(degs if many else [degs]) < 0:
         raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    _check_fit_points(x, y)
     if many:
         degs = sorted(degs)
         lmax, order = degs[-1], len(degs)
@@ -257,3 +250,16 @@ def _companion_series(c):
     if n < 1:
         raise ValueError("Series must have maximum degree of at least 1.")
     return c, n
+
+
+def _check_fit_points(x, y):
+    """NumPy's TypeErrors for a least-squares fit's sample points x (1-d,
+    not empty) and values y (1-d or 2-d, as many rows as x)."""
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
