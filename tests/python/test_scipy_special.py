@@ -9,6 +9,8 @@ import scipy.special as sp
 
 import ember
 import ember.scipy.special as es
+from conftest import HAVE_NVRTC
+from ember.scipy import _special_beta
 
 UNARY = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
          "ndtr", "j0", "j1", "y0", "y1", "sinc", "erfinv", "erfcinv", "digamma",
@@ -189,3 +191,42 @@ def test_compositions(device):
           "float64")
     close(es.beta(ember.asarray(p, device=device),
                   ember.asarray(q, device=device)), sp.beta(p, q), "float64")
+
+
+def test_betaln_large(device):
+    """log B(a, b) where an argument is large: the gammas' logarithms are
+    80,000 and more there, log B a few tens, and a plain difference of them
+    is 8e-13 off at (2, 1e4). At an integer a, B(a, b) = (a-1)! / (b (b+1)
+    ... (b+a-1)) gives the answer to an ulp or two (SciPy 1.17's betaln is
+    itself 5e-13 off at (2, 1e4), 2e-11 at (1e6, 3) and 1.3e-11 at (1/2,
+    1e5)); elsewhere
+    SciPy's to its 1e-11; float32 in float32."""
+    import math
+    if device == "cpu" and HAVE_NVRTC:   # the same source through NVRTC
+        _special_beta._betaln_kernel()._set_check_cuda(True)
+    ia = np.r_[1, 2, 3, 5, 2, 3, 4]
+    ib = np.r_[1e4, 1e4, 1e3, 123456.5, 1e6, 3e5, 20.0]
+    want = [math.log(math.factorial(k - 1)) - math.fsum(math.log(v + j) for j in range(k))
+            for k, v in zip(ia, ib)]
+    got = host(es.betaln(ember.asarray(ia.astype(np.float64), device=device),
+                         ember.asarray(ib, device=device)))
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    got = host(es.betaln(ember.asarray(ib, device=device),   # b >= 10 first
+                         ember.asarray(ia.astype(np.float64), device=device)))
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    # B(1/2, b) = sqrt(pi) Gamma(b) / Gamma(b + 1/2), whose ratio's
+    # logarithm is (log b) / 2 - 1 / (8 b) + 1 / (192 b^3) + O(b^-5)
+    b = 1e5
+    got = host(es.betaln(ember.asarray([0.5], device=device), b))
+    np.testing.assert_allclose(got, [math.log(math.pi) / 2 - (
+        math.log(b) / 2 - 1 / (8 * b) + 1 / (192 * b ** 3))], rtol=1e-14)
+    a = np.r_[30, 1e4, 1e-3, 7.5, 1e-300, 12.0, 3e5]
+    b = np.r_[1e3, 1e4, 50, 9.5, 1e4, 10.0, 3e5]
+    got = host(es.betaln(ember.asarray(a, device=device),
+                         ember.asarray(b, device=device)))
+    np.testing.assert_allclose(got, sp.betaln(a, b), rtol=1e-11)
+    got32 = es.betaln(ember.asarray(a.astype(np.float32), device=device), 2.0)
+    close(got32, sp.betaln(a.astype(np.float32), np.float32(2.0)), "float32")
+    with pytest.raises(TypeError, match="betaln"):
+        es.betaln(ember.asarray([1j], device=device), 1.0)

@@ -110,7 +110,8 @@ def test_betaincinv(device):
     yl = ab(y, got.shape)[lost]
     back = sp.betainc(ab(a, got.shape)[lost], ab(b, got.shape)[lost],
                       got[lost])
-    assert np.allclose(back, yl, rtol=1e-11, atol=0)
+    # 1e-13 here since log B comes from Stirling's series (3e-12 before)
+    assert np.allclose(back, yl, rtol=1e-12, atol=0)
     want = np.where(lost, got, want)
     # where SciPy's betainc does not take its own answer back to y (it
     # underflows at a = 1e4, b = 10, y = 1e-300), ember's betainc must

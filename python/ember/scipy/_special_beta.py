@@ -1,5 +1,5 @@
-"""scipy.special's three-argument functions over the regularized
-incomplete beta function: betainc and its inverse betaincinv
+"""scipy.special's functions over the beta function: betaln, the
+regularized incomplete beta function betainc and its inverse betaincinv
 (ElementwiseKernels over kernels/incbeta.h and incbetainv.h, since
 ember's ufuncs take two inputs) and the
 binomial, negative binomial and F distributions as SciPy defines them
@@ -34,6 +34,10 @@ def _betainc_kernel():
     return _kernel("betainc", "T a, T b, T x", "T y", ["incbeta.h"])
 
 
+def _betaln_kernel():
+    return _kernel("betaln", "T a, T b", "T y", ["incbeta.h"])
+
+
 def _betaincinv_kernel():
     return _kernel("betaincinv", "T a, T b, T y", "T x",
                    ["incbeta.h", "incbetainv.h"])
@@ -58,6 +62,13 @@ def _floats(*args, name="betainc"):
         raise TypeError(f"ufunc '{name}' not supported for the input types")
     dt = _e.float32 if f32 else _e.float64
     return [a.astype(dt) for a in arrs], dt
+
+
+def betaln(a, b):
+    """log|B(a, b)|, to a few ulps where a or b is large (Stirling's
+    series for the large argument's gammas, whose leading terms cancel)."""
+    (a, b), _ = _floats(a, b, name="betaln")
+    return _betaln_kernel()(a, b)
 
 
 def betainc(a, b, x, out=None):

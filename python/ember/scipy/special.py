@@ -18,16 +18,17 @@ zetac, pdtr, pdtrc, chdtr, chdtrc, ellipk, ellipkm1, ellipe and stdtr
 NumPy's, and cbrt, exp2, expm1 and log1p are NumPy's kernels on SciPy's
 dtypes (_special_compose.py, with SciPy's Python compositions radian,
 polygamma, multigammaln, spherical_jn, spherical_yn, and gdtr and
-gdtrc over gammainc); betainc and betaincinv are ElementwiseKernels
-(three inputs: ember's ufuncs take two), with bdtr, bdtrc, nbdtr,
-nbdtrc, fdtr and fdtrc over betainc (_special_beta.py), and so is
+gdtrc over gammainc); betaln, betainc and betaincinv are
+ElementwiseKernels (three inputs, or a large argument's Stirling series:
+_special_beta.py), with bdtr, bdtrc, nbdtr,
+nbdtrc, fdtr and fdtrc over betainc, and so is
 lambertw (complex128 out through its two float64 views, an integer
 branch k and tol; _special_lambertw.py). Their
 dtypes are SciPy 1.18's (and CuPy's): the float32 loop comes first, so
 float16, bools and 8- and 16-bit integers compute in float32, wider
 integers in float64, and a Python float beside a float32 array stays
 float32. The reductions over an
-axis (logsumexp, softmax, log_softmax) and beta/betaln are compositions
+axis (logsumexp, softmax, log_softmax) and beta are compositions
 of those and NumPy's ufuncs; jn_zeros brackets the zeros on a grid and
 polishes them with jv."""
 import math as _math
@@ -135,7 +136,7 @@ from ember.scipy._special_compose import (  # noqa: E402
     cbrt, exp2, expm1, log1p, radian, polygamma, multigammaln,
     spherical_jn, spherical_yn, gdtr, gdtrc)
 from ember.scipy._special_beta import (  # noqa: E402
-    betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc, betaincinv)
+    betaln, betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc, betaincinv)
 from ember.scipy._special_lambertw import lambertw  # noqa: E402
 
 
@@ -200,11 +201,6 @@ def ndtri(y):
     the digits of the tails on both sides."""
     y = y if isinstance(y, _e.ndarray) else _e.asarray(y)
     return erfcinv(y * 2) * -1.4142135623730951
-
-
-def betaln(a, b):
-    """log|B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b)."""
-    return gammaln(a) + gammaln(b) - gammaln(_e.add(a, b))
 
 
 def beta(a, b):

@@ -14,7 +14,7 @@ __device__ double ember_incbetainv_newton(double a, double b, double y,
                                           double x, double lo, double hi)
 {
     double f, d, t, s, r;
-    double lbeta = lgamma(a) + lgamma(b) - lgamma(a + b);
+    double lbeta = ember_lbeta(a, b);
     int k;
     if (!(x > lo && x < hi))
         x = 0.5 * (lo + hi);
@@ -59,7 +59,7 @@ __device__ double ember_incbetainv(double a, double b, double y)
         return 1;
     if (b == inf)
         return 0;
-    lbeta = lgamma(a) + lgamma(b) - lgamma(a + b);
+    lbeta = ember_lbeta(a, b);
     if (a >= 1 && b >= 1) {
         r = y < 0.5 ? y : 1 - y;
         t = sqrt(-2 * log(r));
