@@ -519,6 +519,11 @@ def test_fromroots_line_trim(device):
     for name in ("polyzero", "polyone", "polyx", "polydomain"):
         assert ember.asnumpy(getattr(EP, name)).tolist() == getattr(NP, name).tolist()
         assert getattr(EP, name).dtype == getattr(NP, name).dtype
+    # host constants (importing the module starts no device) that go to
+    # the other operand's device
+    close(EP.polyadd(EP.polyx, E([1.0, 2.0, 3.0], device)),
+          NP.polyadd(NP.polyx, [1.0, 2.0, 3.0]), device)
+    close(EL.legmul(EL.legx, E([1.0, 2.0], device)), NL.legmul(NL.legx, [1.0, 2.0]), device)
 
 
 # ---- polyutils ----------------------------------------------------------------
@@ -841,7 +846,9 @@ def test_ortho_gauss(device, basis, deg):
     wx, ww = getattr(nm, p + "gauss")(deg)
     scale = np.abs(wx).max()
     close(x, wx, device, rtol=0, atol=1e-13 * max(scale, 1.0))
-    close(w, ww, device, rtol=0, atol=1e-12 * ww.max())
+    # the weights come through the degree-deg derivative at each node: on
+    # cuda (cuSOLVER's eigh) Laguerre's first at degree 100 is 6e-12 off
+    close(w, ww, device, rtol=0, atol=1e-11 * ww.max())
     if nweight is not None:
         close(getattr(em, p + "weight")(E(XS, device)), nweight(XS), device)
 

@@ -277,11 +277,14 @@ class PolyBase:
         window (default the kind's)."""
         if kind is None:
             kind = self.__class__
+        # lists and NumPy intervals go to this series' device, not the
+        # current one, so the identity below composes with self
         dev = self.coef.device
-        if domain is None:
-            domain = _e.asarray(kind._default, dtype=_e.float64, device=dev)
-        if window is None:
-            window = _e.asarray(kind._default, dtype=_e.float64, device=dev)
+        domain = kind._default if domain is None else domain
+        window = kind._default if window is None else window
+        domain, window = (_e.asarray(v, dtype=_e.float64, device=dev)
+                          if not isinstance(v, _e.ndarray) else v
+                          for v in (domain, window))
         return self(kind.identity(domain, window=window, symbol=self.symbol))
 
     def mapparms(self):

@@ -22,10 +22,7 @@ __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline",
            "Chebyshev"]
 
 chebtrim = pu.trimcoef
-chebdomain = _e.asarray([-1.0, 1.0])
-chebzero = _e.asarray([0])
-chebone = _e.asarray([1])
-chebx = _e.asarray([0, 1])
+chebdomain, chebzero, chebone, chebx = pu._constants([0, 1])
 chebline = _ortho.line
 
 

@@ -17,10 +17,7 @@ __all__ = ["hermzero", "hermone", "hermx", "hermdomain", "hermline",
            "hermgauss", "hermweight", "Hermite"]
 
 hermtrim = pu.trimcoef
-hermdomain = _e.asarray([-1.0, 1.0])
-hermzero = _e.asarray([0])
-hermone = _e.asarray([1])
-hermx = _e.asarray([0, 1 / 2])
+hermdomain, hermzero, hermone, hermx = pu._constants([0, 1 / 2])
 
 
 def _first(x):

@@ -19,10 +19,7 @@ __all__ = ["hermezero", "hermeone", "hermex", "hermedomain", "hermeline",
            "HermiteE"]
 
 hermetrim = pu.trimcoef
-hermedomain = _e.asarray([-1.0, 1.0])
-hermezero = _e.asarray([0])
-hermeone = _e.asarray([1])
-hermex = _e.asarray([0, 1])
+hermedomain, hermezero, hermeone, hermex = pu._constants([0, 1])
 hermeline = _ortho.line
 
 

@@ -18,10 +18,7 @@ __all__ = ["lagzero", "lagone", "lagx", "lagdomain", "lagline", "lagadd",
            "Laguerre"]
 
 lagtrim = pu.trimcoef
-lagdomain = _e.asarray([0.0, 1.0])
-lagzero = _e.asarray([0])
-lagone = _e.asarray([1])
-lagx = _e.asarray([1, -1])
+lagdomain, lagzero, lagone, lagx = pu._constants([1, -1], (0.0, 1.0))
 
 
 def _first(x):

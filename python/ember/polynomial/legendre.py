@@ -19,10 +19,7 @@ __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd",
            "legvander2d", "leg2poly", "poly2leg", "leggauss", "Legendre"]
 
 legtrim = pu.trimcoef
-legdomain = _e.asarray([-1.0, 1.0])
-legzero = _e.asarray([0])
-legone = _e.asarray([1])
-legx = _e.asarray([0, 1])
+legdomain, legzero, legone, legx = pu._constants([0, 1])
 legline = _ortho.line
 
 

@@ -20,10 +20,7 @@ __all__ = ["polyzero", "polyone", "polyx", "polydomain", "polyline",
            "polyvander2d", "polyvander3d", "polycompanion"]
 
 polytrim = pu.trimcoef
-polydomain = _e.asarray([-1.0, 1.0])
-polyzero = _e.asarray([0])
-polyone = _e.asarray([1])
-polyx = _e.asarray([0, 1])
+polydomain, polyzero, polyone, polyx = pu._constants([0, 1])
 
 _INTS = "biu"
 

@@ -41,6 +41,15 @@ def _common_type(arrays):
     return {2: _e.float16, 4: _e.float32}.get(size, _e.float64)
 
 
+def _constants(x, domain=(-1.0, 1.0)):
+    """A basis module's domain, zero, one and x series, NumPy's values and
+    dtypes as host arrays: importing a basis starts no device, and every
+    function here takes host arrays to the device of its other operands."""
+    import numpy as np
+    return (np.array(domain, dtype=np.float64), np.array([0]), np.array([1]),
+            np.array(x))
+
+
 def _dev(items):
     return device_of(*[x for x in items if isinstance(x, _e.ndarray)])
 
