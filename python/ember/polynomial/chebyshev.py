@@ -6,12 +6,10 @@ derivatives and integrals are _ortho.py's array forms of NumPy's loops."""
 import operator
 
 import ember as _e
-from ember._api._util import as_array, real_dtype
-from ember._api.horner import horner
+from ember._api._util import real_dtype
 from ember.polynomial import _ortho
 from ember.polynomial import polyutils as pu
-from ember.polynomial.polynomial import _inexact
-from ember.polynomial._polybase import PolyBase, series_class
+from ember.polynomial._polybase import series_class
 
 __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline",
            "chebadd", "chebsub", "chebmulx", "chebmul", "chebdiv", "chebpow",
@@ -26,28 +24,22 @@ chebdomain, chebzero, chebone, chebx = pu._constants([0, 1])
 chebline = _ortho.line
 
 
-def chebval(x, c, tensor=True):
-    """The Chebyshev series c at x (NumPy's shapes: see polyval); one
-    Clenshaw kernel. A series object x gives the composition."""
-    c = _inexact(c)
-    if isinstance(x, PolyBase):
-        x2 = 2 * x
-        c0 = x * 0 + c[-2] if c.shape[0] > 1 else x * 0 + c[0]
-        c1 = x * 0 + c[-1] if c.shape[0] > 1 else x * 0
-        for i in range(3, c.shape[0] + 1):
-            c0, c1 = -c1 + c[-i], c1 * x2 + c0
-        return c0 + c1 * x
-    dt = _e.result_type(x if isinstance(x, (int, float, complex, _e.ndarray))
-                        else as_array(x, c.device), c)
-    xa = as_array(x, c.device)
-    return horner(c, xa.astype(dt, copy=False), dt, tensor, basis="chebyshev")
+def _first(x):
+    return x
+
+
+def _step(i, b1, b2, x):
+    # T_i = 2x T_{i-1} - T_{i-2}, NumPy's grouping
+    return b1 * (2 * x) - b2
+
+
+chebval = _ortho.evaluator("chebyshev", "cheb", _first, _step)
 
 
 def chebvander(x, deg):
     """T_0(x) .. T_deg(x) along a new last axis (the recurrence
     T_i = 2x T_{i-1} - T_{i-2}, one step a degree as NumPy's)."""
-    return _ortho.vander(x, deg, lambda x: x,
-                         lambda i, b1, b2, x: b1 * (2 * x) - b2)
+    return _ortho.vander(x, deg, _first, _step)
 
 
 def chebadd(c1, c2):

@@ -5,12 +5,10 @@ through values at Chebyshev points and one solve (_ortho.py), where
 NumPy loops over the degree; derivatives and integrals are the closed
 forms of NumPy's loops."""
 import ember as _e
-from ember._api._util import as_array, real_dtype
-from ember._api.horner import horner
+from ember._api._util import real_dtype
 from ember.polynomial import _ortho
 from ember.polynomial import polyutils as pu
-from ember.polynomial.polynomial import _inexact
-from ember.polynomial._polybase import PolyBase, series_class
+from ember.polynomial._polybase import series_class
 
 __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd",
            "legsub", "legmulx", "legmul", "legdiv", "legpow", "legval",
@@ -23,32 +21,22 @@ legdomain, legzero, legone, legx = pu._constants([0, 1])
 legline = _ortho.line
 
 
-def legval(x, c, tensor=True):
-    """The Legendre series c at x (NumPy's shapes: see polyval); one
-    Clenshaw kernel. A series object x gives the composition."""
-    c = _inexact(c)
-    if isinstance(x, PolyBase):
-        n = c.shape[0]
-        if n == 1:
-            return x * 0 + c[0]
-        c0, c1, nd = x * 0 + c[-2], x * 0 + c[-1], n
-        for i in range(3, n + 1):
-            nd -= 1
-            c0, c1 = (c1 * (-(nd - 1) / nd) + c[-i],
-                      c1 * x * ((2 * nd - 1) / nd) + c0)
-        return c0 + c1 * x
-    dt = _e.result_type(x if isinstance(x, (int, float, complex, _e.ndarray))
-                        else as_array(x, c.device), c)
-    xa = as_array(x, c.device)
-    return horner(c, xa.astype(dt, copy=False), dt, tensor, basis="legendre")
+def _first(x):
+    return x
+
+
+def _step(i, b1, b2, x):
+    # Bonnet's recurrence, NumPy's grouping
+    return (b1 * x * (2 * i - 1) - b2 * (i - 1)) / i
+
+
+legval = _ortho.evaluator("legendre", "leg", _first, _step)
 
 
 def legvander(x, deg):
     """P_0(x) .. P_deg(x) along a new last axis (Bonnet's recurrence, one
     step a degree as NumPy's)."""
-    return _ortho.vander(
-        x, deg, lambda x: x,
-        lambda i, b1, b2, x: (b1 * x * (2 * i - 1) - b2 * (i - 1)) / i)
+    return _ortho.vander(x, deg, _first, _step)
 
 
 def legadd(c1, c2):
