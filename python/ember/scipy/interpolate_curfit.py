@@ -1,0 +1,281 @@
+"""FITPACK's curfit (Dierckx's fpcurf) for ember.scipy.interpolate's
+UnivariateSpline: the knots and coefficients of the smoothing spline
+with sum((w (y - s(x)))^2) = s.
+
+Part 1 places knots: starting from the least-squares polynomial, it fits
+the least-squares spline on the current knots, and while its residual
+sum fp exceeds s adds knots at data points in the intervals whose
+residual sums are largest (Dierckx's fpknot), nplus of them per round.
+Part 2 adds to the fit the jumps of the k-th derivative at the interior
+knots, weighted 1/p, and finds p with f(p) = s by Dierckx's rational
+interpolation.
+
+Each fit is array work on the data's device (interpolate_lsq's QR of
+the weighted collocation matrix; part 2 re-factors the small stacked
+system [R; B/p]); the residuals and their sums per knot interval are
+device reductions. What stays on the host is FITPACK's own scalar
+bookkeeping, sequential by nature: the knot list, the count of samples
+and the residual sum of each interval (a few numbers per knot), and
+p's bracket."""
+import warnings
+
+import numpy as np
+
+import ember as _e
+from ember.scipy.interpolate_bspline import BSpline
+from ember.scipy.interpolate_lsq import lsq_fit, residuals
+
+TOL = 0.001   # curfit's relative tolerance on |fp - s|
+MAXIT = 20    # curfit's limit on the iterations for p
+
+MESSAGES = {
+    1: "The required storage space exceeds the available storage space, "
+       "as specified by the parameter nest: nest too small. If nest is "
+       "already large (say nest > m/2), it may also indicate that s is too "
+       "small. The approximation returned is the weighted least-squares "
+       "spline according to the knots t[0],t[1],...,t[n-1]. (n=nest) the "
+       "parameter fp gives the corresponding weighted sum of squared "
+       "residuals (fp>s).",
+    2: "A theoretically impossible result was found during the iteration "
+       "process for finding a smoothing spline with fp = s: s too small. "
+       "There is an approximation returned but the corresponding weighted "
+       "sum of squared residuals does not satisfy the condition "
+       "abs(fp-s)/s < tol.",
+    3: "The maximal number of iterations maxit (set to 20 by the program) "
+       "allowed for finding a smoothing spline with fp=s has been reached: "
+       "s too small. There is an approximation returned but the "
+       "corresponding weighted sum of squared residuals does not satisfy "
+       "the condition abs(fp-s)/s < tol.",
+}
+
+
+class Fit:
+    """The spline on one knot vector: coefficients, fp, residuals."""
+
+    def __init__(self, x, y, w, ht, k):
+        self.ht = ht
+        t = _e.asarray(ht, device=x.device)
+        c, self.r, self.qty = lsq_fit(x, y, w, t, k)
+        self.spl = BSpline.construct_fast(t, c, k)
+        self.res = residuals(self.spl, x, y, w)
+        self.fp = float(_e.asnumpy(_e.sum(self.res)))
+
+
+def knots(xb, xe, inner, k):
+    return np.r_[(xb,) * (k + 1), inner, (xe,) * (k + 1)]
+
+
+def interpolation_knots(hx, xb, xe, k):
+    """FITPACK's knots for s = 0: the inner samples for odd k, midpoints
+    of neighbours for even k."""
+    m = hx.size
+    h = k // 2
+    if k % 2:
+        inner = hx[h + 1:m - h - 1]
+    else:
+        j = np.arange(h + 1, m - h)
+        inner = (hx[j] + hx[j - 1]) * 0.5
+    return knots(xb, xe, inner, k)
+
+
+def interval_sums(res, hx, inner):
+    """fpint: the residual sum of each knot interval, a sample at a knot
+    shared half and half by the intervals on its sides (fpcurf's rule;
+    FITPACK's knots sit on samples)."""
+    m = hx.size
+    cut = np.searchsorted(hx, inner, side="left")
+    csum = _e.concatenate((_e.zeros((1,), dtype=res.dtype,
+                                    device=res.device), _e.cumsum(res)))
+    lo = np.r_[0, cut]
+    hi = np.r_[cut, m]
+    idx = _e.asarray(np.r_[lo, hi], device=res.device)
+    s = _e.asnumpy(_e.take(csum, idx))
+    sums = s[lo.size:] - s[:lo.size]
+    halves = 0.5 * _e.asnumpy(_e.take(res, _e.asarray(cut,
+                                                      device=res.device)))
+    # A knot's sample counts half in the interval it ends, half in the next.
+    sums[:-1] += halves
+    sums[1:] -= halves
+    return sums
+
+
+def add_knot(hx, inner, fpint, nrdata):
+    """fpknot: a new knot at the middle sample of the interval with the
+    largest residual sum among those with samples inside; the interval's
+    sum and count are split between its halves."""
+    fpmax, number, jbegin = 0.0, -1, 0
+    for j, (f, cnt) in enumerate(zip(fpint, nrdata)):
+        if cnt and f > fpmax:
+            fpmax, number, maxpt, maxbeg = f, j, cnt, jbegin
+        jbegin += cnt + 1
+    if number < 0:
+        raise RuntimeError("curfit: no knot interval has samples inside")
+    ihalf = maxpt // 2 + 1
+    inner = np.insert(inner, number, hx[maxbeg + ihalf])
+    nrdata[number:number + 1] = [ihalf - 1, maxpt - ihalf]
+    fpint[number:number + 1] = [fpmax * (ihalf - 1) / maxpt,
+                                fpmax * (maxpt - ihalf) / maxpt]
+    return inner
+
+
+def disc(ht, k):
+    """fpdisc: the jumps of the k-th derivative of the B-splines at the
+    interior knots ((n - 2k - 2) rows of k + 2 values, row j's first at
+    column j), scaled by (span / intervals)^k as FITPACK's are."""
+    n = ht.size
+    nrint = n - 2 * k - 1
+    jj = np.arange(nrint - 1)[:, None, None]
+    ii = np.arange(k + 2)[None, :, None]
+    s = np.arange(k + 2)[None, None, :]
+    i = jj + ii
+    j = jj + k + 1
+    # the product over the k + 2 knots of row j's B-spline but t[j]
+    diff = np.where(i + s == j, 1.0, ht[j] - ht[np.minimum(i + s, n - 1)])
+    rows = (ht[i[..., 0] + k + 1] - ht[i[..., 0]]) / np.prod(diff, axis=2)
+    return rows * ((ht[n - k - 1] - ht[k]) / nrint) ** k
+
+
+def smooth(fit, x, y, w, k, s, fp0, acc):
+    """Part 2: p with f(p) = s on fit's knots. Returns (spline, fp, ier)."""
+    ht = fit.ht
+    nc = ht.size - k - 1
+    b = disc(ht, k)
+    nb = b.shape[0]
+    bfull = np.zeros((nb, nc))
+    rows = np.arange(nb)[:, None]
+    bfull[rows, rows + np.arange(k + 2)[None, :]] = b
+    bdev = _e.asarray(bfull, device=x.device)
+    zero = _e.zeros((nb, fit.qty.shape[1]), dtype=_e.float64,
+                    device=x.device)
+    rhs = _e.concatenate((fit.qty, zero))
+    t = fit.spl.t
+    from ember.scipy.linalg_lu import solve_triangular
+
+    def f(p):
+        a = _e.concatenate((fit.r, bdev * (1.0 / p)))
+        q, r = _e.linalg.qr(a)
+        c = solve_triangular(r, _e.matmul(_e.transpose(q), rhs),
+                             check_finite=False)
+        spl = BSpline.construct_fast(t, c, k)
+        fp = float(_e.asnumpy(_e.sum(residuals(spl, x, y, w))))
+        return spl, fp
+
+    # FITPACK's rotations leave R's diagonal positive: p0 = nc / trace.
+    p = nc / float(_e.asnumpy(_e.sum(_e.abs(_e.diagonal(fit.r)))))
+    p1, f1 = 0.0, fp0 - s
+    p3, f3 = -1.0, fit.fp - s       # p3 < 0 stands for p = infinity
+    ich1 = ich3 = 0
+    for it in range(1, MAXIT + 1):
+        spl, fp = f(p)
+        fpms = fp - s
+        if abs(fpms) < acc:
+            return spl, fp, 0
+        if it == MAXIT:
+            return spl, fp, 3
+        p2, f2 = p, fpms
+        if not ich3:
+            if f2 - f3 <= acc:
+                # the first p was too large
+                p3, f3 = p2, f2
+                p *= 0.04
+                if p <= p1:
+                    p = p1 * 0.9 + p2 * 0.1
+                continue
+            if f2 < 0:
+                ich3 = 1
+        if not ich1:
+            if f1 - f2 <= acc:
+                # the first p was too small
+                p1, f1 = p2, f2
+                p /= 0.04
+                if p3 >= 0 and p >= p3:
+                    p = p2 * 0.1 + p3 * 0.9
+                continue
+            if f2 > 0:
+                ich1 = 1
+        if f2 >= f1 or f2 <= f3:
+            return spl, fp, 2
+        p = rational_step(p1, f1, p2, f2, p3, f3)
+        if f2 < 0:
+            p3, f3 = p2, f2
+        else:
+            p1, f1 = p2, f2
+    return spl, fp, 3
+
+
+def rational_step(p1, f1, p2, f2, p3, f3):
+    """fprati: the zero of the rational r(p) = (u p + v) / (p + w)
+    through (p1, f1), (p2, f2), (p3, f3); p3 < 0 stands for infinity."""
+    if p3 < 0:
+        return (p1 * (f1 - f3) * f2 - p2 * (f2 - f3) * f1) / \
+            ((f1 - f2) * f3)
+    h1 = f1 * (f2 - f3)
+    h2 = f2 * (f3 - f1)
+    h3 = f3 * (f1 - f2)
+    return -(p1 * p2 * h3 + p2 * p3 * h1 + p3 * p1 * h2) / \
+        (p1 * h1 + p2 * h2 + p3 * h3)
+
+
+def curfit(x, y, w, hx, xb, xe, k, s, nest=None):
+    """The smoothing spline of FITPACK's curfit (iopt = 0) as SciPy's
+    UnivariateSpline calls it: nest = max(m // 2, 2k + 2), and where that
+    many knots do not reach fp <= s, the search goes on with nest =
+    m + k + 1, as SciPy restarts it. x, y (m, 1), w are float64 device
+    arrays, hx x's host copy. Returns (spline, fp, ier) with FITPACK's
+    ier: 0, -1 (interpolating), -2 (polynomial), 1, 2 or 3."""
+    m = hx.size
+    nmin, nmax = 2 * k + 2, m + k + 1
+    if s == 0:
+        fit = Fit(x, y, w, interpolation_knots(hx, xb, xe, k), k)
+        return fit.spl, fit.fp, -1
+    acc = TOL * s
+    nest = max(m // 2, nmin) if nest is None else nest
+    inner = np.empty(0)
+    nrdata = [m - 2]
+    fpold, nplus, first, restart = 0.0, 0, True, False
+    for _ in range(2 * m + 2):
+        n = inner.size + nmin
+        fit = Fit(x, y, w, knots(xb, xe, inner, k), k)
+        fp = fit.fp
+        if first:
+            fp0 = fp
+        fpms = fp - s
+        if abs(fpms) < acc:
+            return fit.spl, fp, (-2 if first else 0)
+        if fpms < 0:
+            if first:
+                return fit.spl, fp, -2
+            return smooth(fit, x, y, w, k, s, fp0, acc)
+        if n == nmax:
+            return fit.spl, fp, -1
+        if n == nest:
+            if nest == nmax:
+                return fit.spl, fp, 1
+            # SciPy's restart with the largest nest; fpcurf, re-entered
+            # with ier = 1, starts adding one knot at a time again.
+            nest, restart = nmax, True
+        if first or restart:
+            nplus, restart = 1, False
+        else:
+            npl1 = nplus * 2
+            if fpold - fp > acc:
+                npl1 = int(nplus * fpms / (fpold - fp))
+            nplus = min(nplus * 2, max(npl1, nplus // 2, 1))
+        first = False
+        fpold = fp
+        fpint = list(interval_sums(fit.res, hx, inner))
+        for _ in range(nplus):
+            inner = add_knot(hx, inner, fpint, nrdata)
+            if inner.size + nmin == nmax:
+                # as many knots as samples: the interpolation's knots,
+                # fitted and tested at the top of the loop
+                inner = interpolation_knots(hx, xb, xe, k)[k + 1:-k - 1]
+                break
+            if inner.size + nmin == nest:
+                break
+    raise RuntimeError("curfit: the knot search did not end")
+
+
+def warn(ier):
+    if ier in MESSAGES:
+        warnings.warn(MESSAGES[ier], stacklevel=3)
