@@ -1,9 +1,11 @@
 """ember.scipy: SciPy's functions over ember arrays, as cupyx.scipy is
-CuPy's (issue 21): special, signal, ndimage, sparse and linalg (docs/scipy.md
-says what each holds and lacks). Submodules load on first use."""
+CuPy's (issue 21): special, signal, ndimage, sparse, linalg, stats and
+spatial (docs/scipy.md says what each holds and lacks). Submodules load
+on first use."""
 import importlib
 
-__all__ = ["special", "signal", "ndimage", "sparse", "interpolate", "linalg", "fft"]
+__all__ = ["special", "signal", "ndimage", "sparse", "interpolate", "linalg", "fft",
+           "stats", "spatial"]
 
 
 def __getattr__(name):
