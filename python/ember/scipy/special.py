@@ -54,7 +54,8 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "gammasgn", "rgamma", "polygamma", "multigammaln", "zetac", "pdtr", "pdtrc", "chdtr", "chdtrc",
            "gdtr", "gdtrc", "ellipk", "ellipkm1", "ellipe", "stdtr",
            "betainc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "fdtr", "fdtrc",
-           "betaincinv", "lambertw"]
+           "betaincinv", "lambertw", "bdtri", "btdtr", "btdtri", "chdtri",
+           "fdtri", "nbdtri", "pdtri", "exprel"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -138,6 +139,8 @@ from ember.scipy._special_compose import (  # noqa: E402
 from ember.scipy._special_beta import (  # noqa: E402
     betaln, betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc, betaincinv)
 from ember.scipy._special_lambertw import lambertw  # noqa: E402
+from ember.scipy._special_dist import (  # noqa: E402
+    bdtri, btdtr, btdtri, chdtri, fdtri, nbdtri, pdtri, exprel)
 
 
 def zeta(x, q=None, out=None):
