@@ -368,3 +368,45 @@ def test_lists_on_the_current_device(device):
         check(ed.cdist([[1.0, 2.0]], [[3.0, 4.0]]), ssd.cdist([[1.0, 2.0]], [[3.0, 4.0]]))
         check(es.distance_matrix([[1.0, 2.0]], [[3.0, 4.0]]),
               ssp.distance_matrix([[1.0, 2.0]], [[3.0, 4.0]]))
+
+
+# ---- blocks and sizes that fuse ------------------------------------------------------
+
+def test_blocks(device, monkeypatch):
+    """Small budgets, so that every blocked loop takes several blocks."""
+    from ember.scipy.spatial import _kdtree, _metrics
+    monkeypatch.setattr(_metrics, "_BLOCK", {"cpu": 200})
+    monkeypatch.setattr(_metrics, "_GPU_BLOCK", 200)
+    monkeypatch.setattr(_metrics, "ROWS_BUDGET", 100)
+    monkeypatch.setattr(_kdtree, "KNN_BUDGET", 150)
+    A, B = rng.standard_normal((37, 3)), rng.standard_normal((29, 3))
+    for metric in ("euclidean", "canberra", "hamming", "cosine"):
+        check(ed.cdist(E(A, device), E(B, device), metric), ssd.cdist(A, B, metric))
+    check(ed.pdist(E(A, device), "cityblock"), ssd.pdist(A, "cityblock"))
+    T, S = es.KDTree(E(B, device)), ssp.KDTree(B)
+    for p in (2, 3):
+        d, i = T.query(E(A, device), k=4, p=p)
+        d2, i2 = S.query(A, k=4, p=p)
+        check(d, d2)
+        assert (N(i) == i2).all()
+    got, want = T.query_ball_point(E(A, device), 0.9), S.query_ball_point(A, 0.9)
+    assert all(a == sorted(b) for a, b in zip(got, want))
+    r = np.array([0.3, 1.0, 2.5])
+    check(T.count_neighbors(es.KDTree(E(A, device)), r), S.count_neighbors(ssp.KDTree(A), r))
+
+
+def test_fused_sizes(device):
+    # hundreds of thousands of elements a step: fused expressions on cpu too
+    A, B = rng.standard_normal((300, 6)), rng.standard_normal((250, 6))
+    for metric, kw in (("euclidean", {}), ("minkowski", {"p": 3}), ("canberra", {}),
+                       ("braycurtis", {})):
+        check(ed.cdist(E(A, device), E(B, device), metric, **kw),
+              ssd.cdist(A, B, metric, **kw), 1e-11)
+    check(ed.cdist(E(A > 0, device), E(B > 0, device), "jaccard"),
+          ssd.cdist(A > 0, B > 0, "jaccard"))
+    X = rng.uniform(size=(3000, 3))
+    Q = rng.uniform(size=(500, 3))
+    d, i = es.KDTree(E(X, device)).query(E(Q, device), k=8)
+    d2, i2 = ssp.KDTree(X).query(Q, k=8)
+    check(d, d2)
+    assert (N(i) == i2).all()

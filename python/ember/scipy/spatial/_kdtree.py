@@ -20,6 +20,9 @@ import ember
 from ember.scipy.spatial import _metrics
 from ember.scipy.spatial.distance import as_array, device_of
 
+# values in a block of kNN scores; None: ember.ml's choice for the device
+KNN_BUDGET = None
+
 
 def _check_p(p):
     if not isinstance(p, numbers.Real) or not p >= 1:
@@ -128,7 +131,7 @@ class KDTree:
         from ember.ml.neighbors import _search
         prep, centre = _prepared(self, p)
         _, ind = _search.kneighbors(prep, Q if centre is None else Q - centre, kk,
-                                    want_dist=False)
+                                    want_dist=False, budget=KNN_BUDGET)
         # the chosen k, measured pair by pair, in p-th powers as SciPy compares
         diff = ember.abs(self.data[ind] - Q[:, None, :])
         if p == math.inf:
@@ -157,8 +160,7 @@ class KDTree:
         p-th power sums, as SciPy compares)."""
         # a negative radius holds nothing (its p-th power would be positive)
         rp = r if p == math.inf else ember.where(r < 0, -math.inf, ember.abs(r) ** p)
-        n = max(1, self.n)
-        step = max(1, (1 << 22) // n)
+        step = _metrics.row_step(self.n)
         for s in range(0, Q.shape[0], step):
             b = slice(s, min(Q.shape[0], s + step))
             S = _metrics.power_sums(Q[b], self.data, p)
@@ -226,7 +228,7 @@ class KDTree:
         rp = ember.asarray(rs if p == math.inf else rs_p, device=dev)
         hist = ember.zeros((rs.size + 1,), dtype=ember.int64, device=dev)
         if self.n and other.n and rs.size:
-            step = max(1, (1 << 22) // other.n)
+            step = _metrics.row_step(other.n)
             for s in range(0, self.n, step):
                 S = _metrics.power_sums(self.data[s:s + step], other.data, p)
                 # pairs first counted at each sorted radius

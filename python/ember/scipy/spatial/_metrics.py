@@ -16,6 +16,9 @@ from ember.ml.metrics.pairwise import row_blocks
 # temporaries of it per metric on a cpu host; a GPU affords more
 _BLOCK = {"cpu": 1 << 24}
 _GPU_BLOCK = 1 << 27
+# values in one 2-D block of distances that a caller keeps a part of
+# (pdist's upper triangle, the ball and pair counts): 32 MiB of float64
+ROWS_BUDGET = 1 << 22
 
 # SciPy's names and aliases (scipy.spatial.distance._METRICS' aka sets)
 _ALIASES = {
@@ -64,6 +67,11 @@ def check_p(metric, p):
     if p <= 0:
         raise ValueError("p must be greater than 0")
     return p
+
+
+def row_step(n_cols):
+    """Rows a block of a caller's (rows, n_cols) distances may hold."""
+    return max(1, ROWS_BUDGET // max(1, n_cols))
 
 
 def _budget(dev):

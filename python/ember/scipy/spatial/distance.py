@@ -91,7 +91,7 @@ def pdist(X, metric="euclidean", *, out=None, **kwargs):
     A = _operand(A, m)
     n = A.shape[0]
     parts = []
-    step = max(1, (1 << 22) // max(1, n))
+    step = _metrics.row_step(n)
     for s in range(0, max(0, n - 1), step):
         rows = slice(s, min(n - 1, s + step))
         D = _metrics.pairwise(A[rows], A, m, p)
