@@ -24,10 +24,18 @@ from ember.scipy.interpolate_poly import (BarycentricInterpolator,
                                           krogh_interpolate)
 from ember.scipy.interpolate_ppoly import PPoly
 from ember.scipy.interpolate_rbf import RBFInterpolator
+from ember.scipy.interpolate_lsq import make_lsq_spline
+from ember.scipy.interpolate_univariate import (InterpolatedUnivariateSpline,
+                                                LSQUnivariateSpline,
+                                                UnivariateSpline)
+from ember.scipy.interpolate_nd import NdBSpline, NearestNDInterpolator
 
 __all__ = ["interp1d", "PPoly", "BPoly", "CubicHermiteSpline", "CubicSpline",
            "PchipInterpolator", "pchip_interpolate", "Akima1DInterpolator",
            "BSpline", "make_interp_spline", "RegularGridInterpolator",
            "interpn", "BarycentricInterpolator", "barycentric_interpolate",
            "KroghInterpolator", "krogh_interpolate", "splrep", "splev",
-           "splint", "splder", "splantider", "RBFInterpolator"]
+           "splint", "splder", "splantider", "RBFInterpolator",
+           "make_lsq_spline", "UnivariateSpline",
+           "InterpolatedUnivariateSpline", "LSQUnivariateSpline",
+           "NdBSpline", "NearestNDInterpolator"]

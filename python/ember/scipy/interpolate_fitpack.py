@@ -67,7 +67,9 @@ def splev(x, tck, der=0, ext=0):
     x = _arr(x, spl.c.device)
     xf = x.astype(_e.float64)
     y = spl(xf, nu=der, extrapolate=True)
-    if ext == 0:
+    # FITPACK's splder extrapolates derivatives under ext=3 (SciPy's
+    # splev(..., der>0, ext=3) is ext=0's answer).
+    if ext == 0 or (ext == 3 and der != 0):
         return y
     out = (xf < spl._lo) | (xf > spl._hi)
     if ext == 2:

@@ -4,10 +4,12 @@ UnivariateSpline.roots() calls), as array work on the spline's device.
 Each knot interval is cut at the zeros of the spline's derivative (a
 quadratic there), so that the spline is monotone on every piece. A
 piece whose ends have opposite signs holds one simple zero, found by
-bisection on all pieces at once; an end where the spline is zero (within
-rounding of the coefficients) is a zero unless the spline vanishes on both sides. Like sproot, this
-reports no zero where the spline only touches the axis inside a piece
-(a double zero without a change of sign)."""
+bisection on all pieces at once; a knot where the spline is zero
+(within rounding of the coefficients) is a zero unless the spline
+vanishes on both sides. Like sproot, this reports no zero where the
+spline only touches the axis inside a piece (a double zero without a
+change of sign); at the ends of the base interval, where the value is
+zero only to rounding, sproot may report a zero or not."""
 import ember as _e
 
 __all__ = ["sproot"]

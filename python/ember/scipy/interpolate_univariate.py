@@ -175,8 +175,9 @@ class UnivariateSpline:
         x = float(x)
         spl = self._spl
         if not spl._lo <= x <= spl._hi:
-            raise ValueError(f"x = {x} is outside the spline's interval "
-                             f"[{spl._lo}, {spl._hi}]")
+            # SciPy's spalde raises TypeError here
+            raise TypeError(f"Invalid input data. t(k)<=x<=t(n-k+1) must "
+                            f"hold (x = {x}, [{spl._lo}, {spl._hi}]).")
         pts = _e.asarray([x], dtype=_e.float64, device=spl.c.device)
         return _e.concatenate([spl(pts, nu=j) for j in range(spl.k + 1)])
 
