@@ -11,6 +11,7 @@ from ember.scipy.linalg_lu import (  # noqa: F401
 from ember.scipy.linalg_decomp import (  # noqa: F401
     eigh, lstsq, norm, pinv, qr, solve_banded, solve_toeplitz, svd)
 from ember.scipy.linalg_expm import expm  # noqa: F401
+from ember.scipy.linalg_bandwidth import bandwidth  # noqa: F401
 from ember.scipy.linalg_special import (  # noqa: F401
     block_diag, circulant, companion, convolution_matrix, dft, fiedler,
     fiedler_companion, hadamard, hankel, helmert, hilbert, invhilbert,
@@ -23,7 +24,7 @@ __all__ = ["LinAlgError", "LinAlgWarning",
            "expm", "block_diag", "toeplitz", "circulant", "hankel",
            "hadamard", "leslie", "companion", "helmert", "hilbert",
            "invhilbert", "dft", "fiedler", "fiedler_companion",
-           "convolution_matrix", "kron", "khatri_rao"]
+           "convolution_matrix", "kron", "khatri_rao", "bandwidth"]
 
 
 def __getattr__(name):

@@ -988,6 +988,9 @@ _LAZY = {
                     "sparse_dia"),
     **dict.fromkeys(["random", "rand", "random_array"], "sparse_random"),
     **dict.fromkeys(["save_npz", "load_npz"], "sparse_io"),
+    **dict.fromkeys(["spmatrix", "sparray", "swapaxes", "permute_dims",
+                     "matrix_transpose", "safely_cast_index_arrays"],
+                    "sparse_names"),
 }
 __all__ += list(_LAZY)
 
