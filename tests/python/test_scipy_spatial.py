@@ -347,6 +347,28 @@ def test_count_neighbors(device, p):
     assert T.count_neighbors(U, 1.0, p=p) == S.count_neighbors(V, 1.0, p=p)
     r = np.array([2.0, 0.0, 1.0, 1.5, 0.5])
     check(T.count_neighbors(U, r, p=p), S.count_neighbors(V, r, p=p))
+    # non-cumulative bins, weights (a tuple, one side None, one array for self)
+    rs = np.array([0.0, 0.5, 1.0, 1.0, 2.5])
+    check(T.count_neighbors(U, rs, p=p, cumulative=False),
+          S.count_neighbors(V, rs, p=p, cumulative=False))
+    assert T.count_neighbors(U, 1.0, p=p, cumulative=False) == \
+        S.count_neighbors(V, 1.0, p=p, cumulative=False)
+    wa, wb = rng.uniform(size=30), rng.uniform(size=25)
+    check(T.count_neighbors(U, r, p=p, weights=(E(wa, device), E(wb, device))),
+          S.count_neighbors(V, r, p=p, weights=(wa, wb)))
+    check(T.count_neighbors(U, rs, p=p, weights=(None, E(wb, device)), cumulative=False),
+          S.count_neighbors(V, rs, p=p, weights=(None, wb), cumulative=False))
+    check(T.count_neighbors(T, rs, p=p, weights=E(wa, device)),
+          S.count_neighbors(S, rs, p=p, weights=wa))
+    got = T.count_neighbors(U, 1.5, p=p, weights=(E(wa, device), None))
+    assert isinstance(got, float)
+    assert got == pytest.approx(S.count_neighbors(V, 1.5, p=p, weights=(wa, None)), rel=1e-12)
+    with pytest.raises(ValueError, match="r must be non-decreasing for non-cumulative"):
+        T.count_neighbors(U, [1.0, 0.5], cumulative=False)
+    with pytest.raises(ValueError, match="Two different trees are used. Specify weights"):
+        T.count_neighbors(U, 1.0, weights=E(wa, device))
+    with pytest.raises(ValueError, match="Number of weights differ from the number"):
+        T.count_neighbors(U, 1.0, weights=(E(wb, device), E(wb, device)))
     with pytest.raises(ValueError, match="r must be either a single value or a "
                                          "one-dimensional array of values"):
         T.count_neighbors(U, [[1.0]])

@@ -204,17 +204,17 @@ class KDTree:
 
     def count_neighbors(self, other, r, p=2.0, weights=None, cumulative=True):
         """The number of pairs (x from self, y from other) with
-        distance(x, y) <= r, for a scalar r (an int) or each of a 1-D r (an
-        int64 array). Unweighted and cumulative only."""
+        distance(x, y) <= r, for a scalar r or each of a 1-D r; with
+        weights (w_self, w_other), or one array when other is self, the
+        sum of w_self[x] * w_other[y] over those pairs (float64). Not
+        cumulative: the pairs with r[i-1] < distance <= r[i] (r sorted).
+        Each block of distances is binned against the sorted radii."""
         if not isinstance(other, KDTree):
             raise TypeError(f"Argument 'other' has incorrect type (expected KDTree, "
                             f"got {type(other).__name__})")
         if other.m != self.m:
             raise ValueError("Trees passed to count_neighbors have different "
                              "dimensionality")
-        if weights is not None or not cumulative:
-            raise NotImplementedError("count_neighbors: weights and cumulative=False "
-                                      "are not supported")
         p = _check_p(p)
         dev = self.data.device
         rh = numpy.asarray(ember.asnumpy(r) if isinstance(r, ember.ndarray) else r,
@@ -222,24 +222,55 @@ class KDTree:
         if rh.ndim > 1:
             raise ValueError("r must be either a single value or a one-dimensional "
                              "array of values")
-        rs = numpy.sort(rh.reshape(-1))
-        if p != math.inf:
-            rs_p = numpy.where(rs < 0, -numpy.inf, numpy.abs(rs) ** p)
-        rp = ember.asarray(rs if p == math.inf else rs_p, device=dev)
-        hist = ember.zeros((rs.size + 1,), dtype=ember.int64, device=dev)
+        flat = rh.reshape(-1)
+        if not cumulative and (numpy.diff(flat) < 0).any():
+            raise ValueError("r must be non-decreasing for non-cumulative counting.")
+        w1, w2 = self._pair_weights(other, weights)
+        order = numpy.argsort(flat, kind="stable")
+        rs = flat[order]
+        rp = rs if p == math.inf else numpy.where(rs < 0, -numpy.inf, numpy.abs(rs) ** p)
+        rp = ember.asarray(rp, device=dev)
+        weighted = weights is not None
+        hist = ember.zeros((rs.size + 1,), dtype=ember.float64 if weighted else ember.int64,
+                           device=dev)
         if self.n and other.n and rs.size:
             step = _metrics.row_step(other.n)
             for s in range(0, self.n, step):
                 S = _metrics.power_sums(self.data[s:s + step], other.data, p)
-                # pairs first counted at each sorted radius
+                # each pair lands at the first sorted radius that holds it
                 at = ember.searchsorted(rp, S.reshape(-1), side="left")
-                hist += ember.bincount(at, minlength=rs.size + 1)
-        cum = ember.asnumpy(ember.cumsum(hist))[:rs.size]
-        res = numpy.empty_like(cum)
-        res[numpy.argsort(rh.reshape(-1), kind="stable")] = cum
+                w = None
+                if weighted:
+                    w = (w1[s:s + step].reshape(-1, 1) * w2.reshape(1, -1)).reshape(-1)
+                hist += ember.bincount(at, weights=w, minlength=rs.size + 1)
+        counts = ember.asnumpy(ember.cumsum(hist) if cumulative else hist)[:rs.size]
+        res = numpy.empty_like(counts)
+        res[order] = counts
         if rh.ndim == 0:
-            return int(res[0])
+            return float(res[0]) if weighted else int(res[0])
         return ember.asarray(res, device=dev)
+
+    def _pair_weights(self, other, weights):
+        """(w_self, w_other) as float64 arrays on the device (ones where
+        None), with SciPy's checks."""
+        if weights is None:
+            return None, None
+        if not isinstance(weights, tuple):
+            if other is not self:
+                raise ValueError("Two different trees are used. Specify weights for "
+                                 "both in a tuple.")
+            weights = (weights, weights)
+        dev = self.data.device
+        out = []
+        for tree, w in zip((self, other), weights):
+            if w is None:
+                out.append(ember.ones((tree.n,), dtype=ember.float64, device=dev))
+                continue
+            w = as_array(w, dev).astype(ember.float64, copy=False).reshape(-1)
+            if w.shape[0] != tree.n:
+                raise ValueError("Number of weights differ from the number of data points")
+            out.append(w)
+        return out
 
 
 def distance_matrix(x, y, p=2, threshold=1000000):
