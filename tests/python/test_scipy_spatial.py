@@ -339,6 +339,28 @@ def test_query_ball_point_ties_empty(device):
     assert T0.query_ball_point(E([0.0, 0.0], device), 1.0) == []
 
 
+@pytest.mark.parametrize("p", [1, 2, 3, math.inf])
+def test_query_pairs_ball_tree(device, p):
+    A, B = grid_points(30, 2), rng.uniform(0, 3, size=(12, 2))
+    T, U = es.KDTree(E(A, device)), es.KDTree(E(B, device))
+    S, V = ssp.KDTree(A), ssp.KDTree(B)
+    for r in (1.0, 1.5, 0.0):   # grid distances exactly at r count
+        assert T.query_pairs(r, p=p) == S.query_pairs(r, p=p)
+        got = T.query_pairs(r, p=p, output_type="ndarray")
+        want = S.query_pairs(r, p=p, output_type="ndarray")
+        # SciPy's rows come in its tree's order; ember's by (i, j)
+        check(got, want[np.lexsort((want[:, 1], want[:, 0]))])
+        assert U.query_ball_tree(T, r, p=p) == \
+            [sorted(v) for v in V.query_ball_tree(S, r, p=p)]
+    one = es.KDTree(E(A[:1], device))
+    assert one.query_pairs(5.0) == set()
+    assert one.query_pairs(5.0, output_type="ndarray").shape == (0, 2)
+    with pytest.raises(ValueError, match="Invalid output type"):
+        T.query_pairs(1.0, output_type="foo")
+    with pytest.raises(ValueError, match="different dimensionality"):
+        T.query_ball_tree(es.KDTree(E(np.ones((3, 1)), device)), 1.0)
+
+
 @pytest.mark.parametrize("p", [1, 2, math.inf])
 def test_count_neighbors(device, p):
     A, B = grid_points(30, 2), grid_points(25, 2)

@@ -17,7 +17,7 @@ import numbers
 import numpy
 
 import ember
-from ember.scipy.spatial import _metrics
+from ember.scipy.spatial import _metrics, _ranges
 from ember.scipy.spatial.distance import as_array, device_of
 
 # values in a block of kNN scores; None: ember.ml's choice for the device
@@ -46,6 +46,14 @@ def _ks(k):
     if not ks or min(ks) < 1:
         raise ValueError(f"k must be at least 1 (got {k!r})")
     return ks, single
+
+
+def _check_tree(tree, other, fn):
+    if not isinstance(other, KDTree):
+        raise TypeError(f"Argument 'other' has incorrect type (expected KDTree, "
+                        f"got {type(other).__name__})")
+    if other.m != tree.m:
+        raise ValueError(f"Trees passed to {fn} have different dimensionality")
 
 
 def _prepared(tree, p):
@@ -154,18 +162,6 @@ class KDTree:
         i[:, :kk] = ind
         return d, i
 
-    def _inside(self, Q, r, p, each):
-        """each(block slice, inside mask) over blocks of rows of Q, where
-        inside[j, c] says point c is within r[j] of Q[j] (r^p against the
-        p-th power sums, as SciPy compares)."""
-        # a negative radius holds nothing (its p-th power would be positive)
-        rp = r if p == math.inf else ember.where(r < 0, -math.inf, ember.abs(r) ** p)
-        step = _metrics.row_step(self.n)
-        for s in range(0, Q.shape[0], step):
-            b = slice(s, min(Q.shape[0], s + step))
-            S = _metrics.power_sums(Q[b], self.data, p)
-            each(b, S <= rp[b].reshape(-1, 1))
-
     def query_ball_point(self, x, r, p=2.0, eps=0, workers=1, return_sorted=None,
                          return_length=False):
         """The indices of the points within r of each point of x: a list
@@ -177,46 +173,45 @@ class KDTree:
         q = self._points(x)
         lead = tuple(q.shape[:-1])
         Q = q.reshape(-1, self.m)
-        dev = Q.device
-        rr = r if isinstance(r, ember.ndarray) else ember.asarray(r, device=dev)
+        rr = r if isinstance(r, ember.ndarray) else ember.asarray(r, device=Q.device)
         rr = ember.broadcast_to(rr.astype(ember.float64), lead).reshape(-1)
-        counts = ember.zeros((Q.shape[0],), dtype=ember.int64, device=dev)
-        cols = []
-
-        def each(b, inside):
-            counts[b] = inside.sum(axis=1)
-            if not return_length:
-                cols.append(ember.nonzero(inside)[1])
-        if self.n:
-            self._inside(Q, rr, p, each)
+        counts, lists = _ranges.ball(self.data, Q, rr, p, return_length)
         if return_length:
             return counts.reshape(lead) if lead else counts[0]
-        # the split into Python lists is host bookkeeping, as SciPy's
-        c = numpy.concatenate([ember.asnumpy(v) for v in cols]) if cols else \
-            numpy.zeros(0, dtype=numpy.int64)
-        cuts = numpy.cumsum(ember.asnumpy(counts))[:-1]
-        lists = [v.tolist() for v in numpy.split(c, cuts)] if Q.shape[0] else []
         if not lead:
             return lists[0]
         out = numpy.empty(len(lists), dtype=object)
         out[:] = lists
         return out.reshape(lead)
 
+    def query_ball_tree(self, other, r, p=2.0, eps=0):
+        """For each point of this tree, the list of indices of other's
+        points within r (ascending)."""
+        _check_tree(self, other, "query_ball_tree")
+        p = _check_p(p)
+        rr = ember.full((self.n,), float(r), dtype=ember.float64, device=self.data.device)
+        return _ranges.ball(other.data, self.data, rr, p, False)[1]
+
+    def query_pairs(self, r, p=2.0, eps=0, output_type="set"):
+        """The pairs (i, j), i < j, of points within r of each other: a set
+        of tuples, or an (npairs, 2) int64 array ordered by (i, j) for
+        output_type='ndarray'."""
+        if output_type not in ("set", "ndarray"):
+            raise ValueError("Invalid output type")
+        p = _check_p(p)
+        pairs = _ranges.pairs(self.data, float(r), p)
+        if output_type == "ndarray":
+            return pairs
+        return set(map(tuple, ember.asnumpy(pairs).tolist()))
+
     def count_neighbors(self, other, r, p=2.0, weights=None, cumulative=True):
         """The number of pairs (x from self, y from other) with
         distance(x, y) <= r, for a scalar r or each of a 1-D r; with
         weights (w_self, w_other), or one array when other is self, the
         sum of w_self[x] * w_other[y] over those pairs (float64). Not
-        cumulative: the pairs with r[i-1] < distance <= r[i] (r sorted).
-        Each block of distances is binned against the sorted radii."""
-        if not isinstance(other, KDTree):
-            raise TypeError(f"Argument 'other' has incorrect type (expected KDTree, "
-                            f"got {type(other).__name__})")
-        if other.m != self.m:
-            raise ValueError("Trees passed to count_neighbors have different "
-                             "dimensionality")
+        cumulative: the pairs with r[i-1] < distance <= r[i] (r sorted)."""
+        _check_tree(self, other, "count_neighbors")
         p = _check_p(p)
-        dev = self.data.device
         rh = numpy.asarray(ember.asnumpy(r) if isinstance(r, ember.ndarray) else r,
                            dtype=numpy.float64)
         if rh.ndim > 1:
@@ -226,29 +221,10 @@ class KDTree:
         if not cumulative and (numpy.diff(flat) < 0).any():
             raise ValueError("r must be non-decreasing for non-cumulative counting.")
         w1, w2 = self._pair_weights(other, weights)
-        order = numpy.argsort(flat, kind="stable")
-        rs = flat[order]
-        rp = rs if p == math.inf else numpy.where(rs < 0, -numpy.inf, numpy.abs(rs) ** p)
-        rp = ember.asarray(rp, device=dev)
-        weighted = weights is not None
-        hist = ember.zeros((rs.size + 1,), dtype=ember.float64 if weighted else ember.int64,
-                           device=dev)
-        if self.n and other.n and rs.size:
-            step = _metrics.row_step(other.n)
-            for s in range(0, self.n, step):
-                S = _metrics.power_sums(self.data[s:s + step], other.data, p)
-                # each pair lands at the first sorted radius that holds it
-                at = ember.searchsorted(rp, S.reshape(-1), side="left")
-                w = None
-                if weighted:
-                    w = (w1[s:s + step].reshape(-1, 1) * w2.reshape(1, -1)).reshape(-1)
-                hist += ember.bincount(at, weights=w, minlength=rs.size + 1)
-        counts = ember.asnumpy(ember.cumsum(hist) if cumulative else hist)[:rs.size]
-        res = numpy.empty_like(counts)
-        res[order] = counts
+        res = _ranges.count(self.data, other.data, flat, p, w1, w2, cumulative)
         if rh.ndim == 0:
-            return float(res[0]) if weighted else int(res[0])
-        return ember.asarray(res, device=dev)
+            return float(res[0]) if weights is not None else int(res[0])
+        return ember.asarray(res, device=self.data.device)
 
     def _pair_weights(self, other, weights):
         """(w_self, w_other) as float64 arrays on the device (ones where
