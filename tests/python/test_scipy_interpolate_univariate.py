@@ -278,3 +278,29 @@ def test_univariate_spline_errors(device):
     with pytest.raises(ValueError, match="Order of derivative"):
         spl.derivative(3)
     assert spl(E(np.array([]), device)).shape == (0,)
+
+
+@pytest.mark.parametrize("case", [(50, 5.0, (0.5, 0.05, 2.0, 0.01, 40.0), 3),
+                                  (200, 100.0, (10.0, 1.0, 0.3), 3),
+                                  (80, 0.2, (1.0, 0.02, 0.0, 0.3), 2)])
+def test_set_smoothing_factor(device, case):
+    m, s0, seq, k = case
+    x, y = noisy(m)
+    want = si.UnivariateSpline(x, y, s=s0, k=k)
+    got = ei.UnivariateSpline(E(x, device), E(y, device), s=s0, k=k)
+    for s in seq:
+        # FITPACK's iopt = 1: the search goes on from the last knots
+        want.set_smoothing_factor(s)
+        got.set_smoothing_factor(s)
+        assert type(got).__name__ == type(want).__name__
+        assert got.get_knots().shape == want.get_knots().shape
+        close(got.get_knots(), want.get_knots(), 1e-12)
+        close(got.get_coeffs(), want.get_coeffs())
+        assert abs(got.get_residual() - want.get_residual()) <= \
+            1e-8 * max(s, 1e-3)
+    lsq = ei.LSQUnivariateSpline(E(x, device), E(y, device),
+                                 E(np.array([3.0, 6.0]), device))
+    with pytest.warns(UserWarning, match="smoothing factor unchanged"):
+        lsq.set_smoothing_factor(1.0)
+    with pytest.raises(ValueError, match="s >= 0.0"):
+        got.set_smoothing_factor(-1.0)

@@ -216,64 +216,110 @@ def rational_step(p1, f1, p2, f2, p3, f3):
         (p1 * h1 + p2 * h2 + p3 * h3)
 
 
-def curfit(x, y, w, hx, xb, xe, k, s, nest=None):
-    """The smoothing spline of FITPACK's curfit (iopt = 0) as SciPy's
-    UnivariateSpline calls it: nest = max(m // 2, 2k + 2), and where that
-    many knots do not reach fp <= s, the search goes on with nest =
-    m + k + 1, as SciPy restarts it. x, y (m, 1), w are float64 device
-    arrays, hx x's host copy. Returns (spline, fp, ier) with FITPACK's
-    ier: 0, -1 (interpolating), -2 (polynomial), 1, 2 or 3."""
-    m = hx.size
-    nmin, nmax = 2 * k + 2, m + k + 1
-    if s == 0:
-        fit = Fit(x, y, w, interpolation_knots(hx, xb, xe, k), k)
-        return fit.spl, fit.fp, -1
-    acc = TOL * s
-    nest = max(m // 2, nmin) if nest is None else nest
-    inner = np.empty(0)
-    nrdata = [m - 2]
-    fpold, nplus, first, restart = 0.0, 0, True, False
-    for _ in range(2 * m + 2):
-        n = inner.size + nmin
-        fit = Fit(x, y, w, knots(xb, xe, inner, k), k)
-        fp = fit.fp
-        if first:
-            fp0 = fp
-        fpms = fp - s
-        if abs(fpms) < acc:
-            return fit.spl, fp, (-2 if first else 0)
-        if fpms < 0:
-            if first:
-                return fit.spl, fp, -2
-            return smooth(fit, x, y, w, k, s, fp0, acc)
-        if n == nmax:
-            return fit.spl, fp, -1
-        if n == nest:
-            if nest == nmax:
+class Curfit:
+    """FITPACK's fpcurf with the state it keeps between calls (the knots,
+    the sample count of each knot interval, fp0, fpold, nplus and ier),
+    so that a later call with iopt = 1 continues from the knots found,
+    as SciPy's set_smoothing_factor and its restart with a larger nest
+    do. x, y (m, 1), w are float64 device arrays, hx x's host copy."""
+
+    def __init__(self, x, y, w, hx, xb, xe, k):
+        self.data = (x, y, w)
+        self.hx, self.xb, self.xe, self.k = hx, xb, xe, k
+        m = hx.size
+        self.nmin, self.nmax = 2 * k + 2, m + k + 1
+        self.inner = np.empty(0)
+        self.nrdata = [m - 2]
+        self.fp0 = self.fpold = 0.0
+        self.nplus = 0
+        self.ier = 0
+        self.nest = self.nmax
+
+    def _fit(self, inner):
+        x, y, w = self.data
+        return Fit(x, y, w, knots(self.xb, self.xe, inner, self.k), self.k)
+
+    def run(self, s, iopt=0, nest=None):
+        """(spline, fp, ier) for the smoothing factor s, with FITPACK's
+        ier: 0, -1 (interpolating), -2 (polynomial), 1 (nest knots are
+        not enough), 2 or 3 (p's iteration failed)."""
+        if nest is not None:
+            self.nest = nest
+        hx, k, m = self.hx, self.k, self.hx.size
+        nmin, nmax = self.nmin, self.nmax
+        if s == 0:
+            ht = interpolation_knots(hx, self.xb, self.xe, k)
+            self.inner = ht[k + 1:-k - 1]
+            # fpcurf leaves fp0 unset here; SciPy's next iopt = 1 call
+            # starts afresh, as with fp0 = 0
+            self.ier, self.fp0 = -1, 0.0
+            fit = self._fit(self.inner)
+            return fit.spl, fit.fp, -1
+        acc = TOL * s
+        fresh = (iopt == 0 or self.inner.size == 0 or self.fp0 <= s)
+        if fresh:
+            self.inner = np.empty(0)
+            self.fpold, self.nplus = 0.0, 0
+            self.nrdata = [m - 2]
+        for _ in range(2 * m + 2):
+            n = self.inner.size + nmin
+            if n == nmin:
+                self.ier = -2
+            fit = self._fit(self.inner)
+            fp = fit.fp
+            if self.ier == -2:
+                self.fp0 = fp
+            fpms = fp - s
+            if abs(fpms) < acc:
+                return fit.spl, fp, self.ier
+            if fpms < 0:
+                if self.ier == -2:
+                    return fit.spl, fp, -2
+                x, y, w = self.data
+                spl, fp, self.ier = smooth(fit, x, y, w, k, s, self.fp0,
+                                           acc)
+                return spl, fp, self.ier
+            if n == nmax:
+                self.ier = -1
+                return fit.spl, fp, -1
+            if n == self.nest:
+                self.ier = 1
                 return fit.spl, fp, 1
-            # SciPy's restart with the largest nest; fpcurf, re-entered
-            # with ier = 1, starts adding one knot at a time again.
-            nest, restart = nmax, True
-        if first or restart:
-            nplus, restart = 1, False
-        else:
-            npl1 = nplus * 2
-            if fpold - fp > acc:
-                npl1 = int(nplus * fpms / (fpold - fp))
-            nplus = min(nplus * 2, max(npl1, nplus // 2, 1))
-        first = False
-        fpold = fp
-        fpint = list(interval_sums(fit.res, hx, inner))
-        for _ in range(nplus):
-            inner = add_knot(hx, inner, fpint, nrdata)
-            if inner.size + nmin == nmax:
-                # as many knots as samples: the interpolation's knots,
-                # fitted and tested at the top of the loop
-                inner = interpolation_knots(hx, xb, xe, k)[k + 1:-k - 1]
-                break
-            if inner.size + nmin == nest:
-                break
-    raise RuntimeError("curfit: the knot search did not end")
+            # After a first fit, or on re-entry after any ier but 0,
+            # fpcurf adds one knot; else as many as the last round's
+            # gain in fp suggests.
+            if self.ier != 0:
+                self.nplus, self.ier = 1, 0
+            else:
+                npl1 = self.nplus * 2
+                if self.fpold - fp > acc:
+                    npl1 = int(self.nplus * fpms / (self.fpold - fp))
+                self.nplus = min(self.nplus * 2,
+                                 max(npl1, self.nplus // 2, 1))
+            self.fpold = fp
+            fpint = list(interval_sums(fit.res, hx, self.inner))
+            for _ in range(self.nplus):
+                self.inner = add_knot(hx, self.inner, fpint, self.nrdata)
+                if self.inner.size + nmin == nmax:
+                    # as many knots as samples: the interpolation's
+                    # knots, fitted and tested at the top of the loop
+                    ht = interpolation_knots(hx, self.xb, self.xe, k)
+                    self.inner = ht[k + 1:-k - 1]
+                    break
+                if self.inner.size + nmin == self.nest:
+                    break
+        raise RuntimeError("curfit: the knot search did not end")
+
+
+def curfit(state, s, iopt=0):
+    """The smoothing spline of FITPACK's curfit as SciPy's
+    UnivariateSpline drives it: where the nest knots of the call are not
+    enough (ier = 1), SciPy calls again with iopt = 1 and nest = m + k + 1,
+    which restarts the search from those knots one knot at a time."""
+    spl, fp, ier = state.run(s, iopt)
+    if ier == 1 and state.nest < state.nmax:
+        spl, fp, ier = state.run(s, 1, nest=state.nmax)
+    return spl, fp, ier
 
 
 def warn(ier):

@@ -7,6 +7,7 @@ derivatives are BSpline's (interpolate_fitpack's splev modes); roots()
 is interpolate_sproot's. Knots, coefficients and the residual come back
 as arrays on the data's device; get_residual() is a float."""
 import operator
+import warnings
 
 import numpy as np
 
@@ -111,14 +112,32 @@ class UnivariateSpline:
                                                   check_finite)
         if s is None:
             s = float(hx.size)
-        spl, fp, ier = _cf.curfit(x, y, w, hx, xb, xe, k, float(s))
+        self._curfit = _cf.Curfit(x, y, w, hx, xb, xe, k)
+        # SciPy's first call leaves room for max(m // 2, 2k + 2) knots
+        if s > 0:
+            self._curfit.nest = max(hx.size // 2, 2 * k + 2)
+        self._smooth(float(s), 0)
+
+    def _smooth(self, s, iopt):
+        spl, fp, ier = _cf.curfit(self._curfit, s, iopt)
         self._set(spl, fp)
-        self._ier = ier
         if ier == -1:
             self._retype(InterpolatedUnivariateSpline)
         elif ier in (-2, 1):
             self._retype(LSQUnivariateSpline)
         _cf.warn(ier)
+
+    def set_smoothing_factor(self, s):
+        """Continue the knot search with the smoothing factor s from
+        the knots found at the last call (FITPACK's iopt = 1); in
+        place."""
+        if getattr(self, "_curfit", None) is None:
+            warnings.warn("smoothing factor unchanged for LSQ spline with "
+                          "fixed knots", stacklevel=2)
+            return
+        if not s >= 0.0:
+            raise ValueError("s should be s >= 0.0")
+        self._smooth(float(s), 1)
 
     def _set(self, spl, fp):
         c = spl.c.reshape((spl.c.shape[0],))
@@ -141,6 +160,7 @@ class UnivariateSpline:
         n = t.shape[0] - k - 1
         self._spl = BSpline.construct_fast(t, c[:n], int(k))
         self._fp = None
+        self._curfit = None
         self.ext = ext
         return self
 
@@ -211,7 +231,8 @@ class InterpolatedUnivariateSpline(UnivariateSpline):
                                                   ext, check_finite)
         if not np.all(np.diff(hx) > 0.0):
             raise ValueError("x must be strictly increasing")
-        spl, fp, _ = _cf.curfit(x, y, w, hx, xb, xe, k, 0.0)
+        self._curfit = _cf.Curfit(x, y, w, hx, xb, xe, k)
+        spl, fp, _ = self._curfit.run(0.0)
         self._set(spl, fp)
 
 
@@ -237,3 +258,4 @@ class LSQUnivariateSpline(UnivariateSpline):
             raise ValueError(_FPCHEC)
         fit = _cf.Fit(x, y, w, ht, k)
         self._set(fit.spl, fit.fp)
+        self._curfit = None
