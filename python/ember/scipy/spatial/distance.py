@@ -82,8 +82,8 @@ def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
 
 def pdist(X, metric="euclidean", *, out=None, **kwargs):
     """The condensed distances of the rows of X (m, n): the m(m-1)/2 pairs
-    i < j in row-major order, float64. Each block of rows is measured
-    against all rows and its upper-triangle part kept."""
+    i < j in row-major order, float64. A block of rows i0..i1 is measured
+    against the rows after i0 only, and its upper-triangle part kept."""
     A = as_array(X, device_of(X))
     if A.ndim != 2:
         raise ValueError(f"A 2-dimensional array must be passed. (Shape was {tuple(A.shape)}).")
@@ -93,11 +93,12 @@ def pdist(X, metric="euclidean", *, out=None, **kwargs):
     parts = []
     step = _metrics.row_step(n)
     for s in range(0, max(0, n - 1), step):
-        rows = slice(s, min(n - 1, s + step))
-        D = _metrics.pairwise(A[rows], A, m, p)
-        r = ember.arange(rows.start, rows.stop, device=A.device).reshape(-1, 1)
-        c = ember.arange(n, device=A.device).reshape(1, -1)
-        parts.append(D[c > r])
+        e = min(n - 1, s + step)
+        D = _metrics.pairwise(A[s:e], A[s + 1:], m, p)
+        # row s + a against column s + 1 + b: kept where b >= a
+        r = ember.arange(e - s, device=A.device).reshape(-1, 1)
+        c = ember.arange(n - s - 1, device=A.device).reshape(1, -1)
+        parts.append(D[c >= r])
     if not parts:
         return _into(out, ember.empty((0,), dtype=ember.float64, device=A.device))
     return _into(out, parts[0] if len(parts) == 1 else ember.concatenate(parts))
