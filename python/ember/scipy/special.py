@@ -55,7 +55,9 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "gdtr", "gdtrc", "ellipk", "ellipkm1", "ellipe", "stdtr",
            "betainc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "fdtr", "fdtrc",
            "betaincinv", "lambertw", "bdtri", "btdtr", "btdtri", "chdtri",
-           "fdtri", "nbdtri", "pdtri", "exprel"]
+           "fdtri", "nbdtri", "pdtri", "exprel", "elliprf", "elliprd",
+           "elliprc", "elliprj", "elliprg", "ellipkinc", "ellipeinc",
+           "ellipj", "sici", "shichi"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -139,6 +141,9 @@ from ember.scipy._special_compose import (  # noqa: E402
 from ember.scipy._special_beta import (  # noqa: E402
     betaln, betainc, bdtr, bdtrc, nbdtr, nbdtrc, fdtr, fdtrc, betaincinv)
 from ember.scipy._special_lambertw import lambertw  # noqa: E402
+from ember.scipy._special_ellip import (  # noqa: E402
+    elliprf, elliprd, elliprc, elliprj, elliprg, ellipkinc, ellipeinc,
+    ellipj, sici, shichi)
 from ember.scipy._special_dist import (  # noqa: E402
     bdtri, btdtr, btdtri, chdtri, fdtri, nbdtri, pdtri, exprel)
 
