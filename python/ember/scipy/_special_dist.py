@@ -1,8 +1,10 @@
 """scipy.special's inverse distribution functions (bdtri, nbdtri, pdtri,
 chdtri, fdtri), CuPy's btdtr and btdtri (SciPy 1.17 no longer has them:
 they were betainc and betaincinv under other names) and exprel, composed
-over ember's betaincinv, betainc and gammainccinv as SciPy's cephes
-writes them, with SciPy's answers at the ends and outside the domains."""
+over ember's betaincinv, betainc and gammainccinv with SciPy's casts,
+dtypes and answers at the ends and outside the domains; the inverses
+solve in the distribution's small tail, where SciPy's cephes does not
+always."""
 import ember as _e
 from ember import _ember
 from ember._api._util import device_of
@@ -31,8 +33,7 @@ def _args(*args, name, ints=0):
     return [a.astype(_e.float64) for a in arrs], dt
 
 
-def _bad(*args):
-    """Where any argument is NaN."""
+def _any_nan(*args):
     m = _e.isnan(args[0])
     for a in args[1:]:
         m = m | _e.isnan(a)
@@ -62,7 +63,7 @@ def bdtri(k, n, y):
     digits in the tails: SciPy 1.17's bdtri(1, 1000, 1e-10) is 4e-6 off,
     bdtri(1, 1000, 1e-100) 0.9999... for 0.2101."""
     (k, n, y), dt = _args(k, n, y, name="bdtri")
-    bad = (k < 0) | _bad(k, n, y)   # SciPy tests k before flooring it
+    bad = (k < 0) | _any_nan(k, n, y)   # SciPy tests k before flooring it
     k, n = _e.floor(k), _e.trunc(n)
     bad = bad | (n <= k) | _e.isinf(k) | _e.isinf(n) | (y < 0) | (y > 1)
     dn = _e.maximum(n - k, 1)       # a safe argument where bad
@@ -87,7 +88,7 @@ def nbdtri(k, n, y):
     and n give float64 (SciPy's 'lld->d' loop comes first)."""
     (k, n, y), dt = _args(k, n, y, name="nbdtri", ints=2)
     k, n = _e.trunc(k), _e.trunc(n)
-    bad = (k < 0) | _e.isinf(k) | (y < 0) | (y > 1) | _bad(k, n, y)
+    bad = (k < 0) | _e.isinf(k) | (y < 0) | (y > 1) | _any_nan(k, n, y)
     bad = bad | (((n <= 0) | _e.isinf(n)) & (y > 0) & (y < 1))
     n1, k1 = _e.where(n > 0, n, 1).astype(n.dtype), _e.maximum(k + 1, 1)
     p = betaincinv(n1, k1, y)
@@ -105,7 +106,7 @@ def pdtri(k, y):
     'ld->d' loop comes first)."""
     (k, y), dt = _args(k, y, name="pdtri", ints=1)
     k = _e.trunc(k)
-    bad = (k < 0) | _e.isinf(k) | (y < 0) | (y >= 1) | _bad(k, y)
+    bad = (k < 0) | _e.isinf(k) | (y < 0) | (y >= 1) | _any_nan(k, y)
     m = _gammainccinv(_e.maximum(k + 1, 1), y)
     return _nan_where(bad, m).astype(dt)
 
@@ -117,7 +118,7 @@ def chdtri(v, y):
     mass at 0, x is 0 for every y > 0: SciPy's is 0 below y ~ 3e-5 and
     NaN above (its Newton iteration gives up)."""
     (v, y), dt = _args(v, y, name="chdtri")
-    bad = (v < 0) | (y < 0) | (y > 1) | _bad(v, y)
+    bad = (v < 0) | (y < 0) | (y > 1) | _any_nan(v, y)
     x = _gammainccinv(_e.where((v > 0) & ~_e.isinf(v), v * 0.5,
                                1).astype(v.dtype), y) * 2
     x = _e.where(v == 0, 0.0, x).astype(x.dtype)
@@ -137,7 +138,7 @@ def fdtri(dfn, dfd, p):
     1)."""
     (a, b, y), dt = _args(dfn, dfd, p, name="fdtri")
     bad = (a <= 0) | (b <= 0) | _e.isinf(a) | _e.isinf(b) | (y < 0) \
-        | (y > 1) | _bad(a, b, y)
+        | (y > 1) | _any_nan(a, b, y)
     a = _e.where(bad, 1, a).astype(a.dtype)
     b = _e.where(bad, 1, b).astype(b.dtype)
     ha, hb = a * 0.5, b * 0.5
