@@ -38,10 +38,11 @@ __device__ int ember_carlson_scale(double mx)
     return mx > 1 ? (e - 200) / 2 : (e + 200) / 2;
 }
 
-/* SciPy's library counts a subnormal argument of R_F, R_D, R_C and R_J
- * as 0 (R_F(0, 1e-310, 1) is infinite there, as R_F(0, 0, 1), and a
- * negative one as negative, so NaN); so does ember. R_G's are taken as
- * they are, as SciPy's. */
+/* SciPy's library counts a subnormal x, y or z of R_F, R_D and R_J and
+ * R_C's y as 0 (R_F(0, 1e-310, 1) is infinite there, as R_F(0, 0, 1);
+ * a negative one is still negative, so NaN); so does ember, and R_J's p
+ * likewise (NaN, as at p = 0; SciPy's answers for a subnormal p vary).
+ * R_C's x and R_G's arguments are taken as they are, as SciPy's. */
 __device__ double ember_carlson_flush(double a)
 {
     return fabs(a) < 2.2250738585072014e-308 ? 0 : a;
