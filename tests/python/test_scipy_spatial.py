@@ -83,7 +83,8 @@ def test_pdist_squareform(device, metric):
 def test_cdist_pdist_empty(device):
     for metric in ("euclidean", "chebyshev", "cosine", "hamming", "braycurtis",
                    "canberra", "correlation"):
-        for a, b in ((np.zeros((0, 2)), np.ones((3, 2))), (np.ones((2, 0)), np.ones((3, 0)))):
+        for a, b in ((np.zeros((0, 2)), np.ones((3, 2))),
+                     (np.ones((2, 0)), np.ones((3, 0)))):
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 want = ssd.cdist(a, b, metric)
@@ -105,7 +106,8 @@ def test_cdist_out_and_aliases(device):
             ed.cdist(E(A, device), E(B, device), out=ember.zeros((4, 3)))
     with pytest.raises(ValueError, match="wrong out dtype, expected float64"):
         with ember.Device(device):
-            ed.cdist(E(A, device), E(B, device), out=ember.zeros((4, 2), dtype=ember.float32))
+            ed.cdist(E(A, device), E(B, device),
+                     out=ember.zeros((4, 2), dtype=ember.float32))
 
 
 def test_cdist_errors(device):
@@ -120,7 +122,8 @@ def test_cdist_errors(device):
         ed.cdist(A, E(np.ones((1, 2, 2)), device))
     with pytest.raises(ValueError, match=r"XA and XB must have the same number of columns"):
         ed.cdist(A, E(np.ones((2, 3)), device))
-    with pytest.raises(ValueError, match=r"A 2-dimensional array must be passed. \(Shape was \(2,\)\)."):
+    with pytest.raises(ValueError, match=r"A 2-dimensional array must be passed. "
+                                         r"\(Shape was \(2,\)\)."):
         ed.pdist(E(np.ones(2), device))
     with pytest.raises(TypeError, match="2nd argument metric must be a string identifier"):
         ed.cdist(A, B, 3)
@@ -145,7 +148,8 @@ def test_squareform_edges_errors(device):
     check(ed.squareform(E(np.array([[0.0, 2], [3, 0]]), device), checks=False),
           ssd.squareform(np.array([[0.0, 2], [3, 0]]), checks=False))
     cases = [(np.array([1.0, 2.0]), {}, "Incompatible vector size. It must be a binomial"),
-             (np.array([[1.0, 2], [2, 1]]), {}, "Distance matrix 'X' diagonal must be zero."),
+             (np.array([[1.0, 2], [2, 1]]), {},
+              "Distance matrix 'X' diagonal must be zero."),
              (np.array([[0.0, 2], [3, 0]]), {}, "Distance matrix 'X' must be symmetric."),
              (np.zeros((2, 3)), {}, "The matrix argument must be square."),
              (np.zeros((2, 2, 2)), {}, "The first argument must be one or two dimensional"),
@@ -384,7 +388,8 @@ def test_count_neighbors(device, p):
           S.count_neighbors(S, rs, p=p, weights=wa))
     got = T.count_neighbors(U, 1.5, p=p, weights=(E(wa, device), None))
     assert isinstance(got, float)
-    assert got == pytest.approx(S.count_neighbors(V, 1.5, p=p, weights=(wa, None)), rel=1e-12)
+    want = S.count_neighbors(V, 1.5, p=p, weights=(wa, None))
+    assert got == pytest.approx(want, rel=1e-12)
     with pytest.raises(ValueError, match="r must be non-decreasing for non-cumulative"):
         T.count_neighbors(U, [1.0, 0.5], cumulative=False)
     with pytest.raises(ValueError, match="Two different trees are used. Specify weights"):
@@ -436,7 +441,8 @@ def test_blocks(device, monkeypatch):
     got, want = T.query_ball_point(E(A, device), 0.9), S.query_ball_point(A, 0.9)
     assert all(a == sorted(b) for a, b in zip(got, want))
     r = np.array([0.3, 1.0, 2.5])
-    check(T.count_neighbors(es.KDTree(E(A, device)), r), S.count_neighbors(ssp.KDTree(A), r))
+    check(T.count_neighbors(es.KDTree(E(A, device)), r),
+          S.count_neighbors(ssp.KDTree(A), r))
 
 
 def test_fused_sizes(device):

@@ -172,7 +172,8 @@ def test_zscore_nan_policy(device, axis, policy):
 def test_zscore_edges(device):
     for a in ([1.0, 1.0, 1.0], [1e10, 1e10 + 1e-5, 1e10], np.zeros(0)):
         check(es.zscore(E(a, device)), ref(ss.zscore, a))
-    check(es.zscore(E([1.0, 2.0, 3.0], device), ddof=3), ref(ss.zscore, [1.0, 2.0, 3.0], ddof=3))
+    check(es.zscore(E([1.0, 2.0, 3.0], device), ddof=3),
+          ref(ss.zscore, [1.0, 2.0, 3.0], ddof=3))
     a32 = np.array([1, 2, 3], np.float32)
     check(es.zscore(E(a32, device), nan_policy="omit"), ss.zscore(a32, nan_policy="omit"))
 

@@ -64,7 +64,8 @@ def _prepared(tree, p):
     from ember.ml.metrics.pairwise import Prepared
     got = tree._prep.get(p)
     if got is None:
-        m = {1.0: "manhattan", 2.0: "sqeuclidean", math.inf: "chebyshev"}.get(p, "minkowski")
+        m = {1.0: "manhattan", 2.0: "sqeuclidean",
+             math.inf: "chebyshev"}.get(p, "minkowski")
         centre = tree.data.mean(axis=0, keepdims=True) if p == 2 else None
         pts = tree.data if centre is None else tree.data - centre
         got = tree._prep[p] = (Prepared(pts, m, p), centre)

@@ -86,7 +86,8 @@ def pdist(X, metric="euclidean", *, out=None, **kwargs):
     against the rows after i0 only, and its upper-triangle part kept."""
     A = as_array(X, device_of(X))
     if A.ndim != 2:
-        raise ValueError(f"A 2-dimensional array must be passed. (Shape was {tuple(A.shape)}).")
+        raise ValueError(f"A 2-dimensional array must be passed. "
+                         f"(Shape was {tuple(A.shape)}).")
     m, p = _metric_args(metric, kwargs)
     A = _operand(A, m)
     n = A.shape[0]
