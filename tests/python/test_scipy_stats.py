@@ -139,6 +139,14 @@ def test_trim_mean_edges(device):
           ss.trim_mean(a, 0.2, axis=1, keepdims=True))
 
 
+def test_trim_mean_nan(device):
+    a = np.array([[1.0, 2.0, np.nan], [1.0, 2.0, 3.0]])
+    check(es.trim_mean(E(a, device), 0.34, axis=1), ss.trim_mean(a, 0.34, axis=1))
+    check(es.trim_mean(E(a, device), 0.34, axis=None), ss.trim_mean(a, 0.34, axis=None))
+    with pytest.raises(ValueError, match="The input contains nan values"):
+        es.trim_mean(E(a, device), 0.1, nan_policy="raise")
+
+
 def test_trim_mean_errors(device):
     with pytest.raises(ValueError, match="Proportion too big."):
         es.trim_mean(E([1.0, 2.0, 3.0], device), 0.9)

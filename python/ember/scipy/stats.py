@@ -155,6 +155,9 @@ def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=Fa
     count = uppercut - lowercut
     # mean of an empty slice is NaN (SciPy's, through NumPy's mean)
     res = kept.sum(axis=axis) / count if count else _nan_result(kept, axis, False)
+    if x.dtype.kind == "f":
+        # a NaN sorts last and may be cut off; SciPy's slice is NaN then
+        res = ember.where(ember.isnan(x).any(axis=axis), numpy.nan, res)
     return _keep(res.astype(out_dtype, copy=False), axis, keepdims)
 
 
