@@ -238,7 +238,7 @@ def test_ellipinc_identities(device):
         for f, full in ((es.ellipkinc, es.ellipk), (es.ellipeinc, es.ellipe)):
             shift = host(f(p + np.pi, m)) - host(f(p, m))
             check(shift, host(2 * full(m)), 1e-13)
-            check(f(-p, m), -host(f(p, m)), 0)
+            check(f(-p, m), -host(f(p, m)), 1e-15)
 
 
 U = np.array([0, -0.0, 0.3, -1.0, 5.0, 20.0, -37.5, INF, -INF, NAN])
@@ -296,7 +296,7 @@ def test_ellipj_far(device):
         np.array([1.0, 1.0, 1 - 1e-12])))
     assert np.array_equal(sn[:2], [1, -1]) and np.array_equal(cn[:2], [0, 0])
     assert np.array_equal(dn[:2], [0, 0])
-    assert np.array_equal(ph[:2], [np.pi / 2, -np.pi / 2])
+    assert np.allclose(ph[:2], [np.pi / 2, -np.pi / 2], rtol=1e-15, atol=0)
     assert abs(sn[2] ** 2 + cn[2] ** 2 - 1) < 1e-15
     assert abs(dn[2] ** 2 + (1 - 1e-12) * sn[2] ** 2 - 1) < 1e-15
     assert abs(sp.ellipj(100.0, 1 - 1e-12)[1]) > 1e30
