@@ -304,6 +304,10 @@ def test_kdtree_errors(device):
         es.KDTree(E([[np.nan, 1.0]], device))
     with pytest.raises(ValueError, match="leafsize must be at least 1"):
         es.KDTree(X, leafsize=0)
+    with pytest.raises(ValueError, match="'x' must be finite, check for nan or inf"):
+        T.query(E([[np.nan, 0.0]], device))
+    with pytest.raises(ValueError, match="'x' must be finite, check for nan or inf"):
+        T.query_ball_point(E([np.inf, 0.0], device), 1.0)
     with pytest.raises(ValueError, match="Only p-norms"):
         T.query_ball_point(X, 1.0, p=0.5)
     with pytest.raises(ValueError, match="x must consist of vectors of length 2"):

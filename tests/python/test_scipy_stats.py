@@ -222,6 +222,16 @@ def test_zscore_zmap_errors(device):
         es.zmap(E([1.0, 2.0, 3.0], device), E([[1.0, 2.0], [3.0, 4.0]], device))
 
 
+def test_zero_dim(device):
+    # one sample: SciPy's functions take a 0-d input as a 1-element one
+    x = E(np.float64(3.0), device)
+    check(es.entropy(x), ss.entropy(3.0))
+    check(es.entropy(x, E(np.float64(2.0), device)), ss.entropy(3.0, 2.0))
+    check(es.trim_mean(x, 0.1), ss.trim_mean(3.0, 0.1))
+    check(es.boxcox_llf(0.5, x), ref(ss.boxcox_llf, 0.5, 3.0))
+    check(es.zscore(x, axis=None), ref(ss.zscore, 3.0, axis=None))
+
+
 def test_lists_on_the_current_device(device):
     with ember.Device(device):
         z = es.zscore([1.0, 2.0, 4.0])

@@ -51,8 +51,9 @@ def _policy(nan_policy, a, omit_ok):
 
 
 def _axis(a, axis):
-    """(a, axis): axis None reduces over the flattened array."""
-    if axis is None:
+    """(a, axis): axis None reduces over the flattened array, as does a
+    0-d a (SciPy's one-sample case)."""
+    if axis is None or a.ndim == 0:
         return a.reshape(-1), 0
     return a, normalize_axis_index(axis, a.ndim)
 
@@ -117,7 +118,7 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate",
     _policy(nan_policy, p, omit_ok=False)
     if q is not None:
         _policy(nan_policy, q, omit_ok=False)
-    if axis is None:
+    if axis is None or p.ndim == 0:
         p = p.reshape(-1)
         q = None if q is None else q.reshape(-1)
         axis = 0

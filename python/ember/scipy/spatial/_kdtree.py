@@ -106,7 +106,10 @@ class KDTree:
         if q.ndim == 0 or q.shape[-1] != self.m:
             raise ValueError(f"x must consist of vectors of length {self.m} but has "
                              f"shape {tuple(q.shape)}")
-        return q.astype(ember.float64, copy=False)
+        q = q.astype(ember.float64, copy=False)
+        if q.size and not bool(ember.isfinite(q).all()):
+            raise ValueError("'x' must be finite, check for nan or inf values")
+        return q
 
     def query(self, x, k=1, eps=0, p=2, distance_upper_bound=math.inf, workers=1):
         """(d, i): the distances to and indices of the k nearest points of
@@ -118,7 +121,7 @@ class KDTree:
         ks, single = _ks(k)
         q = self._points(x)
         lead = tuple(q.shape[:-1])
-        Q = q.reshape(-1, self.m)
+        Q = q.reshape((math.prod(lead), self.m))
         kmax = max(ks)
         d, i = self._nearest(Q, kmax, p, distance_upper_bound)
         cols = list(range(kmax)) if single else [v - 1 for v in ks]
@@ -173,7 +176,7 @@ class KDTree:
         p = _check_p(p)
         q = self._points(x)
         lead = tuple(q.shape[:-1])
-        Q = q.reshape(-1, self.m)
+        Q = q.reshape((math.prod(lead), self.m))
         rr = r if isinstance(r, ember.ndarray) else ember.asarray(r, device=Q.device)
         rr = ember.broadcast_to(rr.astype(ember.float64), lead).reshape(-1)
         counts, lists = _ranges.ball(self.data, Q, rr, p, return_length)
