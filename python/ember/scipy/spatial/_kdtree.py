@@ -1,16 +1,18 @@
 """KDTree with scipy.spatial.KDTree's queries, answered by brute force on
 the device: for the sizes people query on a GPU, a blocked distance pass
 and a per-row k-selection beat walking a tree (no divergent traversal,
-one read of the points per block of queries), as cuML's and CuPy's
-brute-force neighbours do. No tree is built; leafsize is checked and kept.
+one read of the points per block of queries), the choice cuML's brute
+NearestNeighbors makes (CuPy's KDTree builds a tree). No tree is built;
+leafsize is checked and kept. The radius queries are _ranges.py.
 
 query() selects through ember.ml's kNN search (neighbors/_search.py:
-blocks of scores, one matmul each for p = 2, and its top-k kernel), then
-recomputes the k chosen distances pair by pair, so they are SciPy's
-values, not the matmul identity's (which loses small distances between
-far-out points) and re-sorts them by distance, then index. Within the
-few ulps where the identity's order and the exact one differ near the
-k-th neighbour, the set kept may differ from SciPy's tree."""
+blocks of scores, one matmul each for p = 2 on points centred at their
+mean, and its top-k kernel), then recomputes the k chosen distances
+pair by pair, so they are SciPy's values, not the matmul identity's
+(which loses small distances between far-out points), and re-sorts them
+by distance, then index. Within the few ulps where the identity's order
+and the exact one differ near the k-th neighbour, the set kept may
+differ from SciPy's tree."""
 import math
 import numbers
 
