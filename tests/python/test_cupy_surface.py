@@ -592,6 +592,14 @@ def test_cupyx_scipy_is_ember_scipy(device):
     from ember.scipy.sparse import linalg as splinalg
     assert cupyx.scipy is ember.scipy and nd is ember.scipy.ndimage
     assert cg is splinalg.cg
+    import ember.cupyx.scipy.interpolate as ci
+    import ember.cupyx.scipy.spatial.distance as cdist
+    import ember.cupyx.scipy.stats as cs
+    assert ci is ember.scipy.interpolate and cs is ember.scipy.stats
+    assert cdist is ember.scipy.spatial.distance
+    got = cs.zscore(ember.asarray([1.0, 2.0, 4.0], device=device))
+    np.testing.assert_allclose(ember.asnumpy(got), [-1.0690449676496976,
+                               -0.2672612419124244, 1.3363062095621219])
     d = np.array([[4.0, 1.0], [1.0, 3.0]])
     m = cupyx.scipy.sparse.csr_matrix(ember.asarray(d, device=device))
     assert isinstance(m, ember.scipy.sparse.csr_matrix)
