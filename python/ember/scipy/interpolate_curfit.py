@@ -55,10 +55,11 @@ class Fit:
     def __init__(self, x, y, w, ht, k):
         self.ht = ht
         t = _e.asarray(ht, device=x.device)
-        c, self.r, self.qty = lsq_fit(x, y, w, t, k)
+        c, self.r, self.qty, self.fp = lsq_fit(x, y, w, t, k)
         self.spl = BSpline.construct_fast(t, c, k)
+        # the per-sample residuals of the computed spline, from which
+        # fpcurf sums each interval's share
         self.res = residuals(self.spl, x, y, w)
-        self.fp = float(_e.asnumpy(_e.sum(self.res)))
 
 
 def knots(xb, xe, inner, k):
@@ -109,7 +110,12 @@ def add_knot(hx, inner, fpint, nrdata):
             fpmax, number, maxpt, maxbeg = f, j, cnt, jbegin
         jbegin += cnt + 1
     if number < 0:
-        raise RuntimeError("curfit: no knot interval has samples inside")
+        # Every interval with samples inside has a zero sum: the fit is
+        # exact to rounding there. fpknot's choice is then undefined (it
+        # reads stale locals); split the interval with the most samples.
+        number = int(np.argmax(nrdata))
+        maxpt, fpmax = nrdata[number], fpint[number]
+        maxbeg = int(np.sum(np.asarray(nrdata[:number]) + 1))
     ihalf = maxpt // 2 + 1
     inner = np.insert(inner, number, hx[maxbeg + ihalf])
     nrdata[number:number + 1] = [ihalf - 1, maxpt - ihalf]

@@ -45,16 +45,34 @@ def schoenberg_whitney(hx, ht, k):
 
 def lsq_fit(x, y, w, t, k):
     """The weighted least-squares spline on the knots t at (x, y, w), all
-    float64 device arrays (y is (m, R)). Returns (c, r, qty): the (n, R)
-    coefficients, the triangular factor of W A and Q^T W y, which the
-    smoothing iteration reuses."""
+    float64 device arrays (y is (m, R)). Returns (c, r, qty, fp): the
+    (n, R) coefficients, the triangular factor of W A, Q^T W y (which
+    the smoothing iteration reuses) and the residual sum of squares of
+    the factorisation, |W y - Q Q^T W y|^2, which FITPACK reports: where
+    W A is nearly singular, c is large and inaccurate (FITPACK's
+    too), but this sum is still the least-squares residual."""
+    from ember.scipy.linalg_lu import solve_triangular
     n = t.shape[0] - k - 1
     a = _collocation(t, k, x, n) * w[:, None]
     q, r = _e.linalg.qr(a)
-    qty = _e.matmul(_e.transpose(q), y * w[:, None])
-    from ember.scipy.linalg_lu import solve_triangular
-    c = solve_triangular(r, qty, check_finite=False)
-    return c, r, qty
+    yw = y * w[:, None]
+    qty = _e.matmul(_e.transpose(q), yw)
+    d = yw - _e.matmul(q, qty)
+    # A column whose pivot is rounding noise (a B-spline with no sample
+    # of its own) would fit one sample by accident: its share of Q^T W y
+    # counts as residual, as FITPACK's rotations leave it.
+    diag = _e.abs(_e.diagonal(r))
+    noise = diag <= n * 2.220446049250313e-16 * _e.max(diag)
+    lost = _e.sum(_e.where(noise[:, None], qty * qty, 0.0))
+    fp = float(_e.asnumpy(_e.sum(d * d) + lost))
+    try:
+        c = solve_triangular(r, qty, check_finite=False)
+    except _e.linalg.LinAlgError:
+        raise ValueError(f"the least-squares system on these {n + k + 1} "
+                         "knots is singular (knots at repeated x leave a "
+                         "B-spline without samples; FITPACK returns NaN "
+                         "coefficients here)") from None
+    return c, r, qty, fp
 
 
 def residuals(spl, x, y, w):
@@ -130,7 +148,7 @@ def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *,
     # A complex fit is the real and imaginary fits side by side.
     rhs = (_e.concatenate((_e.real(yc), _e.imag(yc)), axis=1) if cplx
            else yc).astype(_e.float64)
-    c, _, _ = lsq_fit(x, rhs, w, t, k)
+    c = lsq_fit(x, rhs, w, t, k)[0]
     if cplx:
         half = yc.shape[1]
         c = c[:, :half] + 1j * c[:, half:]
