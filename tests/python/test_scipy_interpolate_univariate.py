@@ -338,3 +338,14 @@ def test_univariate_spline_hard_searches(device, trial):
     assert type(got).__name__ == type(want).__name__
     close(got.get_knots(), want.get_knots(), 1e-12)
     close(got.get_coeffs(), want.get_coeffs())
+
+
+def test_univariate_spline_singular(device):
+    # repeated x and s near 0: FITPACK ends on the interpolation's knots,
+    # where W A is singular, and returns NaN coefficients
+    x, y, w, k, s = sweep_case(32)
+    want = si.UnivariateSpline(x, y, w=w, k=k, s=s)
+    assert np.isnan(want.get_coeffs()).any()
+    with pytest.raises(ValueError, match="singular"):
+        ei.UnivariateSpline(E(x, device), E(y, device),
+                            w=None if w is None else E(w, device), k=k, s=s)
