@@ -155,3 +155,21 @@ def test_nearest_errors(device):
             f(E(np.ones((4, 3)), device))
         with pytest.raises(TypeError, match="unexpected query options"):
             f(E(np.ones((4, 2)), device), k=3)
+
+
+def test_ndbspline_design_matrix(device):
+    t = (knots(3), knots(2, 3))
+    xv = rng.random((9, 2)) * 1.2 - 0.1
+    want = si.NdBSpline.design_matrix(xv, t, (3, 2)).toarray()
+    got = ei.NdBSpline.design_matrix(E(xv, device),
+                                     tuple(E(ti, device) for ti in t), (3, 2))
+    ncoef = (t[0].size - 4) * (t[1].size - 3)
+    assert got.shape == (9, ncoef)
+    close(got[:, :want.shape[1]], want)
+    assert not np.any(ember.asnumpy(got[:, want.shape[1]:]))
+    # the matrix times the coefficients is the spline
+    c = rng.standard_normal(ncoef)
+    spl = si.NdBSpline(t, c.reshape(t[0].size - 4, t[1].size - 3), (3, 2))
+    close(ember.matmul(got, E(c, device)), spl(xv))
+    with pytest.raises(ValueError, match="Data and knots are inconsistent"):
+        ei.NdBSpline.design_matrix(E(xv, device), (E(t[0], device),), 3)

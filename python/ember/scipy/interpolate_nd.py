@@ -155,34 +155,68 @@ class NdBSpline:
         if xi.ndim == 0 or xshape[-1] != ndim:
             raise ValueError(f"Shapes: xi.shape={xshape} and ndim={ndim}")
         xf = xi.reshape((-1, ndim))
-        npts = xf.shape[0]
         c = self._c.reshape(self._c.shape[:ndim] + (-1,))
-        strides = [math.prod(c.shape[d + 1:ndim]) for d in range(ndim)]
         cflat = c.reshape((-1, c.shape[-1]))
-        ells, bases = [], []
-        bad = _e.zeros((npts,), dtype=_e.bool_, device=xf.device)
-        for d in range(ndim):
-            x = xf[:, d]
-            kd, td = self._k[d], self._t[d]
-            ell = _intervals(td, kd, td.shape[0] - kd - 1, x)
-            ells.append(ell)
-            bases.append(_basis(td, kd, x, ell))
-            bad = bad | _e.isnan(x)
-            if not extrapolate:
-                bad = bad | (x < self._lo[d]) | (x > self._hi[d])
         out = None
-        for js in itertools.product(*[range(kd + 1) for kd in self._k]):
-            idx = None
-            w = None
-            for d, j in enumerate(js):
-                i = (ells[d] - self._k[d] + j) * strides[d]
-                idx = i if idx is None else idx + i
-                w = bases[d][j] if w is None else w * bases[d][j]
+        for idx, w in _terms(self._t, self._k, xf):
             term = w[:, None] * _e.take(cflat, idx, axis=0, mode="clip")
             out = term if out is None else out + term
+        bad = _e.any(_e.isnan(xf), axis=1)
+        if not extrapolate:
+            for d in range(ndim):
+                bad = bad | (xf[:, d] < self._lo[d]) | \
+                    (xf[:, d] > self._hi[d])
         nan = _e.asarray(np.nan, dtype=out.dtype, device=out.device)
         out = _e.where(bad[:, None], nan, out)
         return out.reshape(xshape[:-1] + self._c.shape[ndim:])
+
+    @classmethod
+    def design_matrix(cls, xvals, t, k, extrapolate=True):
+        """The dense (npts, n_1 ... n_d) matrix of the tensor-product
+        B-splines at the points xvals (npts, d), coefficients in C order.
+        SciPy returns it as a CSR array (and, as SciPy 1.17's, values
+        outside the knots are extrapolated whatever extrapolate says)."""
+        dev = _device(xvals, *t) if isinstance(t, tuple) else \
+            _device(xvals)
+        xvals = _arr(xvals, dev).astype(_e.float64)
+        ndim = xvals.shape[-1]
+        if len(t) != ndim:
+            raise ValueError(f"Data and knots are inconsistent: len(t) = "
+                             f"{len(t)} for  ndim = {ndim}.")
+        k = _check_knots(t, k)
+        t = tuple(_arr(td, xvals.device).astype(_e.float64) for td in t)
+        xf = xvals.reshape((-1, ndim))
+        npts = xf.shape[0]
+        ncoef = math.prod(td.shape[0] - kd - 1 for td, kd in zip(t, k))
+        out = _e.zeros((npts, ncoef), dtype=_e.float64, device=xf.device)
+        rows = _e.arange(npts, device=xf.device)
+        # each combination of offsets is a different column of a row:
+        # one scatter per combination, never two writes to one place
+        for idx, w in _terms(t, k, xf):
+            out[rows, idx] = w
+        return out
+
+
+def _terms(t, k, xf):
+    """For each combination of the per-dimension offsets j_d in 0..k_d,
+    (flat coefficient index, product of basis values) at the points xf
+    (N, d): the non-zero terms of the tensor-product sum."""
+    ndim = len(t)
+    ns = [td.shape[0] - kd - 1 for td, kd in zip(t, k)]
+    strides = [math.prod(ns[d + 1:]) for d in range(ndim)]
+    ells, bases = [], []
+    for d in range(ndim):
+        x = xf[:, d]
+        ell = _intervals(t[d], k[d], ns[d], x)
+        ells.append(ell)
+        bases.append(_basis(t[d], k[d], x, ell))
+    for js in itertools.product(*[range(kd + 1) for kd in k]):
+        idx = w = None
+        for d, j in enumerate(js):
+            i = (ells[d] - k[d] + j) * strides[d]
+            idx = i if idx is None else idx + i
+            w = bases[d][j] if w is None else w * bases[d][j]
+        yield idx, w
 
 
 def _coords(args, ndim, dev):
