@@ -6,8 +6,11 @@ interpolate_cubic (CubicSpline, PCHIP, Akima, CubicHermiteSpline),
 interpolate_bspline (BSpline, make_interp_spline), interpolate_fitpack
 (splrep/splev for s=0), interpolate_1d (interp1d), interpolate_grid
 (RegularGridInterpolator, interpn), interpolate_poly (Barycentric,
-Krogh) and interpolate_rbf (RBFInterpolator). docs/scipy.md says what
-is missing."""
+Krogh), interpolate_rbf (RBFInterpolator), interpolate_lsq
+(make_lsq_spline), interpolate_univariate (FITPACK's UnivariateSpline,
+LSQUnivariateSpline, InterpolatedUnivariateSpline over
+interpolate_curfit's knot search) and interpolate_nd (NdBSpline,
+NearestNDInterpolator). docs/scipy.md says what is missing."""
 from ember.scipy.interpolate_1d import interp1d
 from ember.scipy.interpolate_bpoly import BPoly
 from ember.scipy.interpolate_bspline import BSpline, make_interp_spline
