@@ -50,7 +50,8 @@ MESSAGES = {
 
 
 class Fit:
-    """The spline on one knot vector: coefficients, fp, residuals."""
+    """The least-squares spline on one knot vector, FITPACK's fp (the
+    factorisation's residual) and the per-sample residuals."""
 
     def __init__(self, x, y, w, ht, k):
         self.ht = ht
@@ -114,6 +115,8 @@ def add_knot(hx, inner, fpint, nrdata):
         # exact to rounding there. fpknot's choice is then undefined (it
         # reads stale locals); split the interval with the most samples.
         number = int(np.argmax(nrdata))
+        if nrdata[number] == 0:
+            raise RuntimeError("curfit: every sample is a knot already")
         maxpt, fpmax = nrdata[number], fpint[number]
         maxbeg = int(np.sum(np.asarray(nrdata[:number]) + 1))
     ihalf = maxpt // 2 + 1
