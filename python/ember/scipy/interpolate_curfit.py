@@ -83,22 +83,24 @@ def interpolation_knots(hx, xb, xe, k):
 def interval_sums(res, hx, inner):
     """fpint: the residual sum of each knot interval, a sample at a knot
     shared half and half by the intervals on its sides (fpcurf's rule;
-    FITPACK's knots sit on samples)."""
+    FITPACK's knots sit on samples). Summed per interval (a weighted
+    bincount), not as differences of a running sum, which a huge
+    residual elsewhere would wipe out."""
+    dev = res.device
     m = hx.size
-    cut = np.searchsorted(hx, inner, side="left")
-    csum = _e.concatenate((_e.zeros((1,), dtype=res.dtype,
-                                    device=res.device), _e.cumsum(res)))
-    lo = np.r_[0, cut]
-    hi = np.r_[cut, m]
-    idx = _e.asarray(np.r_[lo, hi], device=res.device)
-    s = _e.asnumpy(_e.take(csum, idx))
-    sums = s[lo.size:] - s[:lo.size]
-    halves = 0.5 * _e.asnumpy(_e.take(res, _e.asarray(cut,
-                                                      device=res.device)))
-    # A knot's sample counts half in the interval it ends, half in the next.
-    sums[:-1] += halves
-    sums[1:] -= halves
-    return sums
+    cut = _e.asarray(np.searchsorted(hx, inner, side="left"), device=dev)
+    # interval of each sample: how many knots' samples are at or before it
+    ids_d = _e.searchsorted(cut, _e.arange(m, device=dev), side="right")
+    at_d = _e.zeros((m,), dtype=_e.bool_, device=dev)
+    at_d[cut] = True
+    nint = inner.size + 1
+    own = _e.where(at_d, 0.5 * res, res)
+    sums = _e.bincount(ids_d, weights=own, minlength=nint)
+    # the other half of a knot's sample goes to the interval it ends
+    prev = _e.where(at_d, ids_d - 1, 0)
+    sums = sums + _e.bincount(prev, weights=_e.where(at_d, 0.5 * res, 0.0),
+                              minlength=nint)
+    return _e.asnumpy(sums)
 
 
 def add_knot(hx, inner, fpint, nrdata):
