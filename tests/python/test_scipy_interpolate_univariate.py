@@ -308,10 +308,11 @@ def test_set_smoothing_factor(device, case):
 
 def sweep_case(want):
     """Trial `want` of a seeded sweep over m, k, noise, weights and s:
-    trials 4 and 48 end with every sampled interval fitted exactly, 6
-    and 31 pass through knots where W A is singular to rounding (FITPACK
-    reports the factorisation's residual there, not the re-evaluated
-    one), 31 also outgrows nest = m // 2."""
+    in trials 4 and 48 near-singular fits leave huge residuals beside
+    small ones in the interval sums, 6 and 31 pass through knots where
+    W A is singular to rounding (FITPACK reports the factorisation's
+    residual there, not the re-evaluated one), 31 also outgrows
+    nest = m // 2."""
     g = np.random.default_rng(123)
     for trial in range(want + 1):
         m = int(g.integers(8, 150))
