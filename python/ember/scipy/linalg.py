@@ -16,6 +16,16 @@ from ember.scipy.linalg_special import (  # noqa: F401
     block_diag, circulant, companion, convolution_matrix, dft, fiedler,
     fiedler_companion, hadamard, hankel, helmert, hilbert, invhilbert,
     khatri_rao, kron, leslie, toeplitz)
+from ember.scipy.linalg_eig import (  # noqa: F401
+    cdf2rdf, eig, eigvals, eigvalsh)
+from ember.scipy.linalg_more import (  # noqa: F401
+    diagsvd, ishermitian, issymmetric, null_space, orth,
+    orthogonal_procrustes, pinvh, polar, rq, subspace_angles, svdvals)
+from ember.scipy.linalg_matfuncs import (  # noqa: F401
+    cosm, coshm, sinhm, sinm, tanhm, tanm)
+from ember.scipy.linalg_fftsolve import (  # noqa: F401
+    matmul_toeplitz, solve_circulant)
+from ember.scipy.linalg_pascal import invpascal, pascal  # noqa: F401
 
 __all__ = ["LinAlgError", "LinAlgWarning",
            "lu_factor", "lu_solve", "lu", "solve_triangular", "cho_factor",
@@ -24,7 +34,12 @@ __all__ = ["LinAlgError", "LinAlgWarning",
            "expm", "block_diag", "toeplitz", "circulant", "hankel",
            "hadamard", "leslie", "companion", "helmert", "hilbert",
            "invhilbert", "dft", "fiedler", "fiedler_companion",
-           "convolution_matrix", "kron", "khatri_rao", "bandwidth"]
+           "convolution_matrix", "kron", "khatri_rao", "bandwidth",
+           "eig", "eigvals", "eigvalsh", "cdf2rdf", "null_space", "orth",
+           "svdvals", "diagsvd", "polar", "pinvh", "subspace_angles",
+           "orthogonal_procrustes", "rq", "issymmetric", "ishermitian",
+           "sinm", "cosm", "tanm", "sinhm", "coshm", "tanhm",
+           "solve_circulant", "matmul_toeplitz", "pascal", "invpascal"]
 
 
 def __getattr__(name):
