@@ -385,3 +385,57 @@ def test_pascal_errors(device):
         el.pascal(40, device=device)
     got = N(el.pascal(40, exact=False, device=device))
     np.testing.assert_allclose(got, sl.pascal(40, exact=False), rtol=1e-12)
+
+
+# ---- Hermitian banded ---------------------------------------------------
+
+def band_of(a, u, lower):
+    n = a.shape[-1]
+    ab = np.zeros(a.shape[:-2] + (u + 1, n), a.dtype)
+    for k in range(u + 1):
+        if lower:
+            ab[..., k, :n - k] = np.diagonal(a, -k, axis1=-2, axis2=-1)
+        else:
+            ab[..., u - k, k:] = np.diagonal(a, k, axis1=-2, axis2=-1)
+    return ab
+
+
+def hpd_band(n, u, dtype, batch=()):
+    a = rand(batch + (n, n), dtype)
+    a = (a + a.conj().swapaxes(-1, -2)) / 2
+    a = np.triu(np.tril(a, u), -u) + (2 * u + 4) * np.eye(n)
+    return a.astype(dtype)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+def test_hermitian_banded(device, lower, dtype):
+    ab = band_of(hpd_band(6, 2, dtype), 2, lower)
+    b = rand((6, 2), dtype)
+    c = el.cholesky_banded(E(ab, device), lower=lower)
+    sc = sl.cholesky_banded(ab, lower=lower)
+    close(c, sc, dtype, 10)
+    close(el.cho_solve_banded((c, lower), E(b, device)),
+          sl.cho_solve_banded((sc, lower), b), dtype, 10)
+    close(el.solveh_banded(E(ab, device), E(b[:, 0], device), lower=lower),
+          sl.solveh_banded(ab, b[:, 0], lower=lower), dtype, 10)
+    tri = band_of(hpd_band(5, 1, dtype), 1, lower)     # SciPy's ptsv path
+    close(el.solveh_banded(E(tri, device), E(b[:5], device), lower=lower),
+          sl.solveh_banded(tri, b[:5], lower=lower), dtype, 10)
+
+
+def test_hermitian_banded_batch_errors(device):
+    ab = band_of(hpd_band(5, 1, "float64", (3,)), 1, False)
+    b = rand((3, 5, 2), "float64")
+    close(el.solveh_banded(E(ab, device), E(b, device)),
+          sl.solveh_banded(ab, b), "float64")
+    close(el.cholesky_banded(E(ab, device)), sl.cholesky_banded(ab),
+          "float64")
+    with pytest.raises(LinAlgError, match="not positive definite"):
+        el.solveh_banded(E(-ab[0], device), E(b[0], device))
+    with pytest.raises(LinAlgError, match="not positive definite"):
+        el.cholesky_banded(E(-ab[0], device))
+    with pytest.raises(ValueError, match="not compatible"):
+        el.solveh_banded(E(ab[0], device), E(b[0, :4], device))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        el.solveh_banded(E(ab[0] * np.nan, device), E(b[0], device))

@@ -26,6 +26,8 @@ from ember.scipy.linalg_matfuncs import (  # noqa: F401
 from ember.scipy.linalg_fftsolve import (  # noqa: F401
     matmul_toeplitz, solve_circulant)
 from ember.scipy.linalg_pascal import invpascal, pascal  # noqa: F401
+from ember.scipy.linalg_hbanded import (  # noqa: F401
+    cho_solve_banded, cholesky_banded, solveh_banded)
 
 __all__ = ["LinAlgError", "LinAlgWarning",
            "lu_factor", "lu_solve", "lu", "solve_triangular", "cho_factor",
@@ -39,7 +41,8 @@ __all__ = ["LinAlgError", "LinAlgWarning",
            "svdvals", "diagsvd", "polar", "pinvh", "subspace_angles",
            "orthogonal_procrustes", "rq", "issymmetric", "ishermitian",
            "sinm", "cosm", "tanm", "sinhm", "coshm", "tanhm",
-           "solve_circulant", "matmul_toeplitz", "pascal", "invpascal"]
+           "solve_circulant", "matmul_toeplitz", "pascal", "invpascal",
+           "cholesky_banded", "cho_solve_banded", "solveh_banded"]
 
 
 def __getattr__(name):
