@@ -177,6 +177,18 @@ def test_range_kernels_match_numpy():
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
 
 
+def test_arange_zero_d_array_bounds(device):
+    # the lectures' np.arange(labels.max() + 1): a 0-d array is its number
+    with ember.Device(device):
+        labels = ember.asarray([[0, 2], [3, 1]])
+        half = ember.asarray(0.5)
+    assert_array_equal_np(ember.arange(labels.max() + 1, device=device), np.arange(4))
+    assert_array_equal_np(ember.arange(half, labels.max(), half, device=device),
+                          np.arange(np.float64(0.5), np.int64(3), np.float64(0.5)))
+    with pytest.raises(TypeError):
+        ember.arange(labels, device=device)
+
+
 def test_arange_errors(device):
     with pytest.raises(ZeroDivisionError):
         ember.arange(0, 5, 0, device=device)

@@ -77,6 +77,10 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     dtype = None if dtype is None else _e.dtype(dtype)
     if stop is None:     # arange(stop), arange(stop, step=s) as NumPy reads them
         start, stop = 0, start
+    # A 0-d array bound (np.arange(labels.max() + 1)) is its number, as in
+    # NumPy; reading it is one device-to-host copy of the scalar.
+    start, stop, step = (x.item() if isinstance(x, _e.ndarray) and x.ndim == 0 else x
+                         for x in (start, stop, step))
     kind = max(_number_kind(x) for x in (start, stop, step) if x is not None)
     if step is None:
         step = 1
