@@ -81,8 +81,68 @@ def test_pca_errors(device):
         PCA(2).fit(np.array([[1.0, np.nan], [2.0, 3.0], [0.0, 1.0]]))
     with pytest.raises(ValueError, match="2 features, but PCA is expecting 12"):
         PCA(2).fit(X).transform(X[:, :2])
-    with pytest.raises(NotImplementedError, match="mle"):
-        PCA("mle").fit(X)
+    with pytest.raises(ValueError, match="only supported if n_samples >= n_features"):
+        PCA("mle").fit(X[:10])
+    with pytest.raises(ValueError, match="cannot be a string with svd_solver='arpack'"):
+        PCA("mle", svd_solver="arpack").fit(X)
+    with pytest.raises(NotFittedError):
+        PCA(2).score(X)
+
+
+def low_rank(n=500, p=25, rank=5, seed=42):
+    # scikit-learn's plot_pca_vs_fa_model_selection: a rank-5 signal in
+    # homoscedastic noise, whose MLE dimension is the rank
+    rng = np.random.RandomState(seed)
+    U = np.linalg.svd(rng.randn(p, p))[0]
+    return rng.randn(n, rank) @ U[:, :rank].T + rng.randn(n, p)
+
+
+@pytest.mark.parametrize("kw", [
+    dict(n_components="mle", svd_solver="full"),
+    dict(n_components="mle", svd_solver="covariance_eigh"),
+    dict(n_components="mle"),
+    dict(n_components=0, svd_solver="full"),
+    dict(n_components=5, svd_solver="full", whiten=True),
+    dict(n_components=25, svd_solver="full"),
+    dict(n_components=0.6, svd_solver="full"),
+    dict(n_components=4, svd_solver="randomized", random_state=0),
+])
+def test_pca_mle_and_likelihood_match_sklearn(device, kw):
+    X = low_rank()
+    e = PCA(**kw).fit(ember.asarray(X, device=device))
+    s = sk.PCA(**kw).fit(X)
+    assert e.n_components_ == s.n_components_
+    # an inferred count is NumPy's integer in both
+    assert isinstance(e.n_components_, np.integer) == isinstance(s.n_components_, np.integer)
+    assert e.noise_variance_ == pytest.approx(s.noise_variance_, rel=1e-10)
+    close(e.get_precision(), s.get_precision())
+    Xt = ember.asarray(X[:50] * 1.5, device=device)
+    close(e.score_samples(Xt), s.score_samples(X[:50] * 1.5))
+    assert e.score(Xt) == pytest.approx(s.score(X[:50] * 1.5), rel=1e-10)
+
+
+def test_pca_mle_dimension_over_spectra():
+    # the evidence over many shapes of spectrum, zero tails included
+    from ember.ml.decomposition._mle import infer_dimension
+    from sklearn.decomposition._pca import _infer_dimension
+    rng = np.random.default_rng(0)
+    for t in range(40):
+        p = int(rng.integers(1, 30))
+        n = int(rng.integers(p, 300))
+        spectrum = np.sort(rng.exponential(size=p) * rng.choice([1e-3, 1, 100]))[::-1]
+        if t % 3 == 0:
+            spectrum[rng.integers(0, p):] = 0.0
+        assert infer_dimension(spectrum, n) == _infer_dimension(spectrum, n)
+
+
+def test_pca_score_in_cross_val_score(device):
+    # scikit-learn's model selection by held-out likelihood, as in its example
+    from sklearn.model_selection import cross_val_score
+    X = low_rank()
+    with ember.Device(device):
+        got = [cross_val_score(PCA(k, svd_solver="full"), X).mean() for k in (0, 5, 10)]
+    want = [cross_val_score(sk.PCA(k, svd_solver="full"), X).mean() for k in (0, 5, 10)]
+    assert_allclose(got, want, rtol=1e-10)
 
 
 def test_pca_pickle_clone_pipeline(device):

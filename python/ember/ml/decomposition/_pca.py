@@ -1,6 +1,9 @@
 """PCA as scikit-learn computes it: its solver choice ('auto' picks
 'covariance_eigh' for tall data), its sign rule and its attributes."""
+import math
 import numbers
+
+import numpy as np
 
 import ember
 from ember import linalg as la
@@ -8,6 +11,7 @@ from ember.ml import _validation as V
 from ember.ml._random import check_random_state, numpy_random_state
 from ember.ml.base import BaseEstimator, TransformerMixin, fitted
 from ember.ml.decomposition import _svd
+from ember.ml.decomposition._mle import infer_dimension
 
 _SOLVERS = ("auto", "full", "covariance_eigh", "arpack", "randomized")
 
@@ -36,6 +40,9 @@ class _BasePCA(TransformerMixin, BaseEstimator):
         return self._out(X @ comp + self._dev("mean_").astype(X.dtype))
 
     def get_covariance(self):
+        return self._out(self._covariance())
+
+    def _covariance(self):
         V.check_is_fitted(self)
         comp = self._dev("components_")
         ev = self._dev("explained_variance_")
@@ -44,8 +51,29 @@ class _BasePCA(TransformerMixin, BaseEstimator):
         ev = ember.maximum(ev - self.noise_variance_, 0.0)
         cov = (comp.T * ev) @ comp
         p = cov.shape[0]
-        cov = cov + self.noise_variance_ * ember.eye(p, dtype=cov.dtype, device=cov.device)
-        return self._out(cov)
+        return cov + self.noise_variance_ * ember.eye(p, dtype=cov.dtype, device=cov.device)
+
+    def get_precision(self):
+        return self._out(self._precision())
+
+    def _precision(self):
+        """The model covariance's inverse by the matrix inversion lemma (a
+        k x k inverse), as scikit-learn's get_precision."""
+        V.check_is_fitted(self)
+        comp = self._dev("components_")
+        p = comp.shape[1]
+        nv = float(self.noise_variance_)
+        if self.n_components_ == 0:
+            return ember.eye(p, dtype=comp.dtype, device=comp.device) / nv
+        if nv == 0.0:
+            return la.inv(self._covariance())
+        ev = self._dev("explained_variance_")
+        if getattr(self, "whiten", False):
+            comp = comp * ember.sqrt(ev)[:, None]
+        ev_diff = ember.where(ev > nv, ev - nv, 0.0)
+        inner = comp @ comp.T / nv + ember.diag(1.0 / ev_diff)
+        prec = comp.T @ la.inv(inner) @ comp / -(nv * nv)
+        return prec + ember.eye(p, dtype=prec.dtype, device=prec.device) / nv
 
     def get_feature_names_out(self, input_features=None):
         import numpy as np
@@ -75,9 +103,8 @@ class PCA(_BasePCA):
         V.check_option(self.power_iteration_normalizer, "power_iteration_normalizer",
                        ("auto", "QR", "LU", "none"), self)
         nc = self.n_components
-        if nc == "mle":
-            raise NotImplementedError("PCA(n_components='mle') (Minka's MLE) is not "
-                                      "in ember.ml: give an int or a variance fraction")
+        if isinstance(nc, str) and nc == "mle":
+            return
         if nc is not None and (isinstance(nc, bool) or not isinstance(nc, numbers.Real)
                                or nc < 0):
             raise ValueError("The 'n_components' parameter of PCA must be an int in "
@@ -102,6 +129,25 @@ class PCA(_BasePCA):
             return self._out(Xt.astype(Xc.dtype))
         return self.transform(X)
 
+    def score_samples(self, X):
+        """Each row's log-likelihood under the probabilistic PCA model
+        (Tipping and Bishop), as scikit-learn's."""
+        return self._out(self._score_rows(X))
+
+    def score(self, X, y=None):
+        """The mean log-likelihood of the rows of X."""
+        return float(self._score_rows(X).mean())
+
+    def _score_rows(self, X):
+        X = self._predict_input(X)
+        Xr = X - self._dev("mean_").astype(X.dtype)
+        prec = self._precision().astype(X.dtype)
+        sign, logdet = la.slogdet(prec)
+        logdet = float(logdet) if float(sign) > 0 else -math.inf
+        p = X.shape[1]
+        return -0.5 * (Xr * (Xr @ prec)).sum(axis=1) - 0.5 * (p * math.log(2.0 * math.pi)
+                                                             - logdet)
+
     def _fit(self, X, want_u):
         self._check_params()
         X, _ = self._fit_input(X, ensure_min_samples=2)
@@ -111,7 +157,7 @@ class PCA(_BasePCA):
         if solver == "auto":
             if p <= 1000 and n >= 10 * p:
                 solver = "covariance_eigh"
-            elif max(n, p) <= 500:
+            elif max(n, p) <= 500 or nc == "mle":
                 solver = "full"
             elif 1 <= nc < 0.8 * min(n, p):
                 solver = "randomized"
@@ -119,11 +165,18 @@ class PCA(_BasePCA):
                 solver = "full"
         self._fit_svd_solver = solver
         if solver in ("full", "covariance_eigh"):
-            if not 0 <= nc <= min(n, p):
+            if nc == "mle":
+                if n < p:
+                    raise ValueError("n_components='mle' is only supported if "
+                                     "n_samples >= n_features")
+            elif not 0 <= nc <= min(n, p):
                 raise ValueError(f"n_components={nc} must be between 0 and "
                                  f"min(n_samples, n_features)={min(n, p)} with "
                                  f"svd_solver={solver!r}")
             return self._fit_full(X, nc, solver, want_u)
+        if isinstance(nc, str):
+            raise ValueError(f"n_components={nc!r} cannot be a string with "
+                             f"svd_solver='{solver}'")
         if not 1 <= nc <= min(n, p) or isinstance(nc, float) and not nc.is_integer():
             raise ValueError(f"n_components={nc!r} must be between 1 and "
                              f"min(n_samples, n_features)={min(n, p)!r} with "
@@ -154,13 +207,18 @@ class PCA(_BasePCA):
             Xc = X
         U, Vt = _svd.flip_rows(U, Vt)
         ratio = ev / ev.sum()
-        if isinstance(nc, float) and 0 < nc < 1.0:
+        # a chosen count is NumPy's integer, as scikit-learn's argmax and
+        # searchsorted give it ("label %d" % n_components_ and the like)
+        if nc == "mle":
+            nc = np.int64(infer_dimension(ember.asnumpy(ev), n))
+        elif isinstance(nc, float) and 0 < nc < 1.0:
             csum = ember.cumsum(ratio)
-            nc = int(ember.searchsorted(csum, ember.asarray(nc, dtype=csum.dtype,
-                                                            device=csum.device),
-                                        side="right")) + 1
-        nc = int(nc)
-        self.noise_variance_ = float(ev[nc:].mean()) if nc < min(n, p) else 0.0
+            nc = np.int64(int(ember.searchsorted(
+                csum, ember.asarray(nc, dtype=csum.dtype, device=csum.device),
+                side="right")) + 1)
+        else:
+            nc = int(nc)
+        self.noise_variance_ = float(ev[int(nc):].mean()) if nc < min(n, p) else 0.0
         self._store(n, nc, Vt, ev, ratio, S, mean)
         return U, S, Xc
 
