@@ -439,3 +439,25 @@ def test_hermitian_banded_batch_errors(device):
         el.solveh_banded(E(ab[0], device), E(b[0, :4], device))
     with pytest.raises(ValueError, match="infs or NaNs"):
         el.solveh_banded(E(ab[0] * np.nan, device), E(b[0], device))
+
+
+def test_return_forms_and_mixed_dtypes(device):
+    a = rand((2, 4, 4), "float32")
+    w, vl = el.eig(E(a, device), left=True, right=False)
+    sw, svl = sl.eig(a, left=True, right=False)
+    assert N(vl).dtype == svl.dtype and N(vl).shape == svl.shape
+    vl = N(vl)
+    np.testing.assert_allclose(a.swapaxes(-1, -2) @ vl,
+                               vl * N(w).conj()[..., None, :], atol=2e-3)
+    ev = el.eigvals(E(a, device), homogeneous_eigvals=True)
+    assert N(ev).shape == sl.eigvals(a, homogeneous_eigvals=True).shape
+    c = np.array([4.0, 1.0, 0.0])
+    b = np.array([1j, 2, 3])
+    close(el.solve_circulant(E(c, device), E(b, device)),
+          sl.solve_circulant(c, b), "complex128")
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        el.matmul_toeplitz(E(np.array([1.0, np.nan]), device),
+                           E(np.ones(2), device), check_finite=True)
+    h = rand((4, 4), "float64")
+    close(el.pinvh(E(h, device), lower=False), sl.pinvh(h, lower=False),
+          "float64", 100)

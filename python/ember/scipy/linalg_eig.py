@@ -6,7 +6,7 @@ algorithm (LAPACK's ggev), which ember does not bind."""
 import ember as _e
 import ember.linalg as _la
 from ember.scipy._linalg_common import (
-    arr, arrs, check_finite as _check, lapack_dtype, linalg_error, real_of)
+    arrs, check_finite as _check, lapack_dtype, linalg_error, real_of)
 from ember.scipy.linalg_decomp import eigh
 
 __all__ = ["eig", "eigvals", "eigvalsh", "cdf2rdf"]

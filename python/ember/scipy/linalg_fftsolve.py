@@ -10,7 +10,7 @@ import numpy as _np
 import ember as _e
 import ember.fft as _fft
 from ember.scipy._linalg_common import (
-    arr, arrs, check_finite as _check, linalg_error)
+    arrs, check_finite as _check, linalg_error)
 
 __all__ = ["solve_circulant", "matmul_toeplitz"]
 
