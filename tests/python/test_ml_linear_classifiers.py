@@ -274,6 +274,47 @@ def test_sgd_early_stopping(device, k):
         sk.SGDRegressor(early_stopping=True, random_state=0).fit(Xr, yr, sample_weight=w)
 
 
+@pytest.mark.parametrize("k", [2, 3])
+def test_sgd_average(device, k):
+    X, y = _cls(k, n=1000)
+    X = StandardScaler().fit_transform(X)
+    Xe, ye = ember.asarray(X, device=device), ember.asarray(y, device=device)
+    kw = dict(loss="modified_huber", penalty="elasticnet", random_state=0)
+    # averaged SGD classifies as well as scikit-learn's averaged SGD
+    m = LM.SGDClassifier(average=True, **kw).fit(Xe, ye)
+    ref = sk.SGDClassifier(average=True, **kw).fit(X, y)
+    assert accuracy_score(y, _np(m.predict(Xe))) >= ref.score(X, y) - 0.05
+    # averaging that never starts leaves the plain iterate, as scikit-learn
+    plain = LM.SGDClassifier(**kw).fit(Xe, ye)
+    late = LM.SGDClassifier(average=10**9, **kw).fit(Xe, ye)
+    np.testing.assert_array_equal(_np(late.coef_), _np(plain.coef_))
+    # coef_ is the mean of the iterates: with one block an epoch (32 rows)
+    # and no shuffle, two epochs average the first and second epochs' ends
+    kw = dict(learning_rate="constant", eta0=0.01, shuffle=False, tol=None)
+    Xs, ys = Xe[:32], ye[:32]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = LM.SGDClassifier(max_iter=1, **kw).fit(Xs, ys)
+        two = LM.SGDClassifier(max_iter=2, **kw).fit(Xs, ys)
+        avg = LM.SGDClassifier(max_iter=2, average=True, **kw).fit(Xs, ys)
+        # warm_start goes on from the plain iterate and the running mean
+        warm = LM.SGDClassifier(max_iter=1, average=True, warm_start=True, **kw)
+        warm.fit(Xs, ys).fit(Xs, ys)
+    want = (_np(one.coef_) + _np(two.coef_)) / 2
+    np.testing.assert_allclose(_np(avg.coef_), want, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(_np(avg.intercept_),
+                               (_np(one.intercept_) + _np(two.intercept_)) / 2,
+                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(_np(warm.coef_), want, rtol=1e-12, atol=1e-15)
+    # the regressor: R^2 as scikit-learn's averaged SGD
+    Xr, yr = make_regression(2000, 20, noise=10.0, random_state=0)
+    r = LM.SGDRegressor(average=True, random_state=0).fit(
+        ember.asarray(Xr, device=device), ember.asarray(yr, device=device))
+    rr = sk.SGDRegressor(average=True, random_state=0).fit(Xr, yr)
+    assert r2_score(yr, _np(r.predict(ember.asarray(Xr, device=device)))) >= \
+        rr.score(Xr, yr) - 0.005
+
+
 def test_sgd_errors():
     X, y = _cls(2, n=100)
     with pytest.raises(NotImplementedError, match="perceptron"):
@@ -282,8 +323,11 @@ def test_sgd_errors():
         LM.SGDClassifier(loss="nope").fit(X, y)
     with pytest.raises(ValueError, match="penalty"):
         LM.SGDRegressor(penalty="l3").fit(X, y)
-    with pytest.raises(NotImplementedError):
-        LM.SGDRegressor(average=True).fit(X, y)
+    for bad in (-1, 0, 1.5):
+        with pytest.raises(ValueError, match="'average' parameter of SGDRegressor"):
+            LM.SGDRegressor(average=bad).fit(X, y * 1.0)
+        with pytest.raises(ValueError, match="'average' parameter of SGDRegressor"):
+            sk.SGDRegressor(average=bad).fit(X, y * 1.0)
     with pytest.raises(ValueError, match="one"):
         LM.SGDClassifier().fit(X, np.ones(len(y)))
     with pytest.warns(ConvergenceWarning):

@@ -23,7 +23,10 @@ out, and the rule looks at their score (accuracy or R^2, with their sample
 weights) after each epoch instead of the objective. The classifier trains
 the one-versus-rest problems of all classes together (targets -1 and 1
 per class), so its early stop looks at the whole model's accuracy where
-scikit-learn stops each binary problem on its own."""
+scikit-learn stops each binary problem on its own. average (True or a
+sample count) makes coef_ and intercept_ the mean of the iterates from
+that sample on, as scikit-learn's averaged SGD, a block's iterate weighted
+by its rows; early stopping then scores the averaged model, as there."""
 import numbers
 import warnings
 
@@ -134,8 +137,12 @@ class _SGDBase(BaseEstimator):
             raise ValueError("eta0 must be > 0")
         V.check_scalar(self.validation_fraction, "validation_fraction", numbers.Real,
                        min_val=0, max_val=1, include_boundaries="neither", est=self)
-        if self.average:
-            raise NotImplementedError("average is not built in ember.ml's SGD")
+        avg = self.average
+        if not isinstance(avg, (bool, np.bool_)) and (
+                not isinstance(avg, numbers.Integral) or avg <= 0):
+            raise ValueError(f"The 'average' parameter of {type(self).__name__} must be "
+                             "an int in the range (0, inf) or an instance of 'bool' or "
+                             f"an instance of 'numpy.bool'. Got {avg!r} instead.")
 
     def _validation_split(self, X, y, sw):
         """scikit-learn's held-out rows for early_stopping: (train index,
@@ -194,6 +201,14 @@ class _SGDBase(BaseEstimator):
         # the cumulative l1 penalty (Tsuruoka et al. 2009), as scikit-learn:
         # u the penalty each weight could have had, Q what it has had
         u, Q = 0.0, ember.zeros_like(W) if l1 else None
+        # averaged SGD (scikit-learn's average): the mean of the iterates from
+        # the average-th sample on, a block's iterate counted once for each
+        # of its samples past that point
+        avg_from = int(self.average)
+        Wa, ba, cnt = self.__dict__.get("_average", (None, None, 0)) if avg_from \
+            else (None, None, 0)
+        if avg_from and Wa is None:
+            Wa, ba = ember.zeros_like(W), ember.zeros_like(b)
         with progress(self.max_iter, type(self).__name__ + ".fit", "epoch") as bar:
             for epoch in range(1, self.max_iter + 1):
                 if self.shuffle:
@@ -232,6 +247,11 @@ class _SGDBase(BaseEstimator):
                         Q += W - Wz
                     if self.fit_intercept:
                         b -= (lr / m) * d.sum(axis=0)
+                    k = min(m, t + m - avg_from + 1) if avg_from else 0
+                    if k > 0:
+                        cnt += k
+                        Wa += (k / cnt) * (W - Wa)
+                        ba += (k / cnt) * (b - ba)
                     t += m
                 obj = total / n
                 if pen is not None:
@@ -243,7 +263,7 @@ class _SGDBase(BaseEstimator):
                                      f"#{epoch}. Scaling input data with StandardScaler "
                                      "or MinMaxScaler might help.")
                 if val_score is not None:
-                    score = val_score(W, b)
+                    score = val_score(Wa, ba) if cnt else val_score(W, b)
                     stale = stale + 1 if score < best_score + tol else 0
                     best_score = max(best_score, score)
                 else:
@@ -259,6 +279,13 @@ class _SGDBase(BaseEstimator):
                                   ConvergenceWarning, stacklevel=3)
         self._steps = t
         self.t_ = float(t + 1)
+        if avg_from:
+            # warm_start goes on from the plain iterate and the running mean
+            self._average = (Wa, ba, cnt)
+            self._standard = (W.copy(), b.copy())
+            if cnt:
+                W[...] = Wa
+                b[...] = ba
         return epoch
 
     def _step_cap(self, X, sw):
@@ -275,6 +302,11 @@ class _SGDBase(BaseEstimator):
     def _init_coef(self, rows, X):
         prev = self.__dict__.get("coef_") if self.warm_start else None
         p = X.shape[1]
+        std = self.__dict__.get("_standard") if self.average else None
+        if prev is not None and std is not None and tuple(std[0].shape) == (rows, p):
+            return std[0].astype(X.dtype).copy(), std[1].astype(X.dtype).copy()
+        self.__dict__.pop("_average", None)
+        self.__dict__.pop("_standard", None)
         if prev is not None and tuple(prev.shape) in ((rows, p), (p,)):
             W = self._dev("coef_").astype(X.dtype).reshape(rows, p).copy()
             b = ember.asarray(self.__dict__["intercept_"], device=X.device).astype(
