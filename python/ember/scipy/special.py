@@ -57,7 +57,7 @@ __all__ = ["erf", "erfc", "gamma", "gammaln", "expit", "logit", "log_expit",
            "betaincinv", "lambertw", "bdtri", "btdtr", "btdtri", "chdtri",
            "fdtri", "nbdtri", "pdtri", "exprel", "elliprf", "elliprd",
            "elliprc", "elliprj", "elliprg", "ellipkinc", "ellipeinc",
-           "ellipj", "sici", "shichi"]
+           "ellipj", "sici", "shichi", "factorial"]
 
 erf = _ember._sp_erf
 erfc = _ember._sp_erfc
@@ -146,6 +146,7 @@ from ember.scipy._special_ellip import (  # noqa: E402
     ellipj, sici, shichi)
 from ember.scipy._special_dist import (  # noqa: E402
     bdtri, btdtr, btdtri, chdtri, fdtri, nbdtri, pdtri, exprel)
+from ember.scipy._special_factorial import factorial  # noqa: E402
 
 
 def zeta(x, q=None, out=None):

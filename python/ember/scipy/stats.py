@@ -214,3 +214,12 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     """(scores - mean(compare)) / std(compare), compare reduced along axis
     and broadcast against scores."""
     return _z(scores, compare, axis, ddof, nan_policy, False)
+
+
+# after the helpers above, which these modules import
+from ember.scipy.stats_means import gmean  # noqa: E402
+from ember.scipy.stats_norm import norm  # noqa: E402
+from ember.scipy.stats_normaltest import (  # noqa: E402
+    kurtosistest, normaltest, skewtest)
+
+__all__ += ["gmean", "norm", "normaltest", "skewtest", "kurtosistest"]
