@@ -315,6 +315,28 @@ def test_sgd_average(device, k):
         rr.score(Xr, yr) - 0.005
 
 
+def test_sgd_proba_in_scorers(device):
+    # scikit-learn's scorers call the response method by its __name__ (its
+    # plot_randomized_search scored every candidate NaN with "roc_auc_ovr")
+    from sklearn.metrics import get_scorer, roc_auc_score
+    from sklearn.model_selection import cross_val_score
+    X, y = _cls(3, n=300)
+    X = StandardScaler().fit_transform(X)
+    with ember.Device(device):
+        m = LM.SGDClassifier(loss="modified_huber", random_state=0)
+        scores = cross_val_score(m, X, y, scoring="roc_auc_ovr", error_score="raise")
+        m.fit(X, y)
+    ref = cross_val_score(sk.SGDClassifier(loss="modified_huber", random_state=0), X, y,
+                          scoring="roc_auc_ovr")
+    assert np.isfinite(scores).all() and scores.mean() >= ref.mean() - 0.05
+    assert m.predict_proba.__name__ == "predict_proba"
+    assert m.predict_log_proba.__name__ == "predict_log_proba"
+    assert get_scorer("roc_auc_ovr")(m, X, y) == pytest.approx(
+        roc_auc_score(y, _np(m.predict_proba(X)), multi_class="ovr"), rel=1e-12)
+    assert get_scorer("neg_log_loss")(LM.SGDClassifier(loss="log_loss", random_state=0)
+                                      .fit(X, y), X, y) < 0
+
+
 def test_sgd_errors():
     X, y = _cls(2, n=100)
     with pytest.raises(NotImplementedError, match="perceptron"):

@@ -380,15 +380,26 @@ class SGDClassifier(ClassifierMixin, LinearClassifierMixin, _SGDBase):
             raise AttributeError(f"probability estimates are not available for loss="
                                  f"{self.loss!r}")
 
+    # the functions carry the methods' names: scikit-learn's scorers call a
+    # response method by the __name__ of what getattr gave them
     @property
     def predict_proba(self):
         self._check_proba()
-        return lambda X: self._out(self._proba(X))
+
+        def predict_proba(X):
+            """Class probabilities (log_loss: the logistic; modified_huber:
+            scikit-learn's clipped scores, normalised)."""
+            return self._out(self._proba(X))
+        return predict_proba
 
     @property
     def predict_log_proba(self):
         self._check_proba()
-        return lambda X: self._out(ember.log(self._proba(X)))
+
+        def predict_log_proba(X):
+            """The log of predict_proba."""
+            return self._out(ember.log(self._proba(X)))
+        return predict_log_proba
 
 
 class SGDRegressor(RegressorMixin, LinearModel, _SGDBase):
