@@ -371,6 +371,20 @@ def test_cusparse_on_a_stream(need_cuda, dtype):
         np.testing.assert_allclose(N(a @ em), b @ xm, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.float64, None])
+def test_coo_from_shape(device, dtype):
+    # the lectures' sp.sparse.coo_array((3, 4), dtype=np.int8)
+    a = es.coo_array((3, 4), dtype=dtype, device=device)
+    b = ss.coo_array((3, 4), dtype=dtype)
+    assert a.shape == b.shape and a.nnz == b.nnz == 0 and a.dtype == b.dtype
+    assert a.has_canonical_format == b.has_canonical_format
+    assert a.data.device == ember.Device(device)
+    np.testing.assert_array_equal(N(a.toarray()), b.toarray())
+    np.testing.assert_array_equal(N(a.tocsr().toarray()), b.toarray())
+    with pytest.raises(ValueError, match="dimension"):
+        es.coo_array(ember.zeros(3, device=device))
+
+
 def test_tutorial_coo_argmax_canonical(device):
     """What SciPy's sparse tutorial asks of a COO array: argmax/argmin over
     the whole matrix (an implicit zero's position where zero wins),

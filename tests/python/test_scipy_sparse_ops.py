@@ -442,6 +442,11 @@ def test_linear_operator(device):
     np.testing.assert_allclose(N(only @ X), m @ np.ones((20, 3)))
     with pytest.raises(ValueError, match="dimension mismatch"):
         only.matvec(ember.asarray(np.ones(3), device=device))
+    # SciPy's `A * x` (the lectures' solvers page): dot, and a scalar scales
+    np.testing.assert_allclose(N(only * x), m @ np.arange(20.0))
+    np.testing.assert_allclose(N(only.dot(X)), m @ np.ones((20, 3)))
+    np.testing.assert_allclose(N((2.5 * only) * x), 2.5 * (m @ np.arange(20.0)))
+    np.testing.assert_allclose(N((only * -1.0).matvec(x)), -(m @ np.arange(20.0)))
     # the solvers take operators, as SciPy's
     spd = m @ m.T + 20 * np.eye(20)
     sop = es.linalg.aslinearoperator(ember.asarray(spd, device=device))

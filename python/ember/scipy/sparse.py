@@ -774,6 +774,13 @@ class coo_matrix:
                 shape = (int(_e.max(self.row)) + 1 if self.row.size else 0,
                          int(_e.max(self.col)) + 1 if self.col.size else 0)
             self._shape = tuple(int(s) for s in shape)
+        elif isinstance(arg1, tuple) and len(arg1) == 2 and \
+                all(_is_int(k) for k in arg1):
+            # coo_array((M, N), dtype=...): an empty matrix of that shape
+            self._shape = tuple(int(s) for s in arg1)
+            self.data = _e.empty(0, dtype=dtype or _e.float64, device=device)
+            self.row = _e.empty(0, dtype=_e.int64, device=device)
+            self.col = _e.empty(0, dtype=_e.int64, device=device)
         else:
             dense = _arr(arg1, device)
             if dense.ndim != 2:

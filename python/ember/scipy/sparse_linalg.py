@@ -108,8 +108,25 @@ class LinearOperator:
         x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
         return self.matvec(x) if x.ndim == 1 else self.matmat(x)
 
-    dot = __matmul__
     __call__ = __matmul__
+
+    def dot(self, x):
+        """SciPy's `A * x` / A.dot(x): the product with a vector or a
+        matrix, or the operator scaled by a scalar."""
+        if _e.ndim(x) == 0 and not isinstance(x, LinearOperator):
+            c = x
+            return LinearOperator(self.shape, matvec=lambda v: c * self._matvec(v),
+                                  rmatvec=lambda v: _e.conj(c) * self._rmatvec(v),
+                                  dtype=_e.result_type(self.dtype, c),
+                                  device=self.device)
+        return self @ x
+
+    __mul__ = dot
+
+    def __rmul__(self, x):
+        if _e.ndim(x) == 0:
+            return self.dot(x)
+        return NotImplemented
 
     def adjoint(self):
         """The conjugate transpose: rmatvec and matvec swapped."""
