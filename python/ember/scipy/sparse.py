@@ -994,6 +994,7 @@ _LAZY = {
                      "SparseEfficiencyWarning", "SparseFormatWarning"],
                     "sparse_dia"),
     **dict.fromkeys(["random", "rand", "random_array"], "sparse_random"),
+    **dict.fromkeys(["bsr_matrix", "bsr_array"], "sparse_bsr"),
     **dict.fromkeys(["save_npz", "load_npz"], "sparse_io"),
     **dict.fromkeys(["spmatrix", "sparray", "swapaxes", "permute_dims",
                      "matrix_transpose", "safely_cast_index_arrays"],
