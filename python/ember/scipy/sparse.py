@@ -995,6 +995,8 @@ _LAZY = {
                     "sparse_dia"),
     **dict.fromkeys(["random", "rand", "random_array"], "sparse_random"),
     **dict.fromkeys(["bsr_matrix", "bsr_array"], "sparse_bsr"),
+    **dict.fromkeys(["dok_matrix", "dok_array", "lil_matrix", "lil_array"],
+                    "sparse_build"),
     **dict.fromkeys(["save_npz", "load_npz"], "sparse_io"),
     **dict.fromkeys(["spmatrix", "sparray", "swapaxes", "permute_dims",
                      "matrix_transpose", "safely_cast_index_arrays"],
