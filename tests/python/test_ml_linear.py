@@ -271,6 +271,39 @@ def test_enet_float32(device):
     _close(m.coef_, ref.coef_, rtol=0, atol=1e-4)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_enet_precomputed_gram_with_weights(device, dtype):
+    # scikit-learn's plot_elastic_net_precomputed_gram_matrix_with_weighted_samples:
+    # X centred with the weights' means, the Gram of X scaled by sqrt(weights)
+    from sklearn.datasets import make_regression
+    rng = np.random.RandomState(0)
+    n = 2000
+    X, y = make_regression(n_samples=n, n_features=30, noise=0.5, random_state=rng)
+    sw = rng.lognormal(size=n)
+    sw = sw * (n / sw.sum())
+    Xc = (X - np.average(X, axis=0, weights=sw)).astype(dtype)
+    y = y.astype(dtype)
+    Xs = Xc * np.sqrt(sw).astype(dtype)[:, None]
+    G = Xs.T @ Xs
+    m = LM.ElasticNet(alpha=0.01, precompute=G).fit(
+        ember.asarray(Xc, device=device), ember.asarray(y, device=device),
+        sample_weight=ember.asarray(sw, device=device))
+    ref = sk.ElasticNet(alpha=0.01, precompute=G).fit(Xc, y, sample_weight=sw)
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    _close(m.coef_, ref.coef_, rtol=tol, atol=tol)
+    assert float(m.intercept_) == pytest.approx(float(ref.intercept_), rel=tol)
+    assert m.n_iter_ == ref.n_iter_
+    # a Gram that X's offsets would move is recomputed, with scikit-learn's warning
+    with pytest.warns(UserWarning, match="recomputing Gram matrix"):
+        moved = LM.ElasticNet(alpha=0.01, precompute=G).fit(Xc + 1, y, sample_weight=sw)
+    _close(moved.coef_, ref.coef_, rtol=tol, atol=tol)
+    # one wrong element is scikit-learn's ValueError
+    with pytest.raises(ValueError, match=r"For element \(15,16\)"):
+        LM.ElasticNet(precompute=2 * G, fit_intercept=False).fit(Xc, y, sample_weight=sw)
+    with pytest.raises(ValueError, match=r"For element \(15,16\)"):
+        sk.ElasticNet(precompute=2 * G, fit_intercept=False).fit(Xc, y, sample_weight=sw)
+
+
 def test_enet_errors_and_warnings():
     from ember.ml.exceptions import ConvergenceWarning
     X, y, _ = _sparse_data(30, 4)
@@ -280,8 +313,12 @@ def test_enet_errors_and_warnings():
         LM.Lasso(alpha=-0.1).fit(X, y)
     with pytest.raises(ValueError, match="selection"):
         LM.Lasso(selection="best").fit(X, y)
-    with pytest.raises(NotImplementedError, match="Gram"):
-        LM.Lasso(precompute=np.eye(4)).fit(X, y)
+    with pytest.raises(ValueError, match="did not pass validation"):
+        LM.Lasso(precompute=np.eye(4), fit_intercept=False).fit(X, y)
+    with pytest.raises(ValueError, match=r"shape \(3, 3\).*must be \(4, 4\)"):
+        LM.Lasso(precompute=np.eye(3), fit_intercept=False).fit(X, y)
+    with pytest.raises(ValueError, match="'precompute' parameter"):
+        LM.Lasso(precompute="always").fit(X, y)
     with pytest.warns(ConvergenceWarning):
         LM.Lasso(alpha=1e-4, max_iter=2, tol=1e-12).fit(X, y)
     with warnings.catch_warnings():

@@ -42,11 +42,11 @@ class _Problem:
     """One target's data in the chosen form: the quantities a sweep and the
     gap need, and the sweep itself."""
 
-    def __init__(self, Xc, yc, gram):
+    def __init__(self, Xc, yc, gram, G=None):
         self.gram = gram
         self.yy = yc @ yc
         if gram:
-            self.G = Xc.T @ Xc
+            self.G = Xc.T @ Xc if G is None else G
             self.q = Xc.T @ yc
             self.norm2 = ember.diagonal(self.G).copy()
         else:
@@ -152,8 +152,8 @@ def _feature_rng(seed):
 
 
 class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
-    """scikit-learn's ElasticNet (coordinate descent; precompute arrays are
-    not built)."""
+    """scikit-learn's ElasticNet (coordinate descent; a precompute array is
+    checked as scikit-learn checks it and stands in for X^T X)."""
 
     def __init__(self, alpha=1.0, *, l1_ratio=0.5, fit_intercept=True,
                  precompute=False, max_iter=1000, copy_X=True, tol=1e-4,
@@ -179,11 +179,39 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         V.check_scalar(self.tol, "tol", numbers.Real, min_val=0, est=self)
         V.check_option(self.selection, "selection", ("cyclic", "random"), self)
         pre = self.precompute
-        if not (isinstance(pre, (bool, np.bool_)) or (isinstance(pre, str)
-                                                       and pre == "auto")):
-            raise NotImplementedError("a precomputed Gram matrix (precompute=array) is "
-                                      "not built in ember.ml; ember picks the Gram form "
-                                      "itself when n_samples >= n_features")
+        if isinstance(pre, str) and pre != "auto":
+            raise ValueError("The 'precompute' parameter of "
+                             f"{type(self).__name__} must be an instance of 'bool', an "
+                             "array-like or a str among {'auto'}. "
+                             f"Got {pre!r} instead.")
+
+    def _user_gram(self, Xc, Xo):
+        """The Gram matrix given as precompute, checked as scikit-learn checks
+        it (one element against the centred, weight-scaled X), or None:
+        not given, or X's offsets moved it (scikit-learn's warning)."""
+        pre = self.precompute
+        if isinstance(pre, (bool, np.bool_, str)):
+            return None
+        if self.fit_intercept and not np.allclose(ember.asnumpy(Xo), 0):
+            warnings.warn("Gram matrix was provided but X was centered to fit "
+                          "intercept: recomputing Gram matrix.", UserWarning, stacklevel=3)
+            return None
+        G = V.check_array(pre, dtype=Xc.dtype, device=Xc.device, estimator=self)
+        p = Xc.shape[1]
+        if G.shape != (p, p):
+            raise ValueError(f"precompute has shape {G.shape}, but X has {p} features: "
+                             f"the Gram matrix must be ({p}, {p})")
+        f1 = p // 2
+        f2 = min(f1 + 1, p - 1)
+        want, got = _host(Xc[:, f1] @ Xc[:, f2], G[f1, f2])
+        rtol = 1e-4 if Xc.dtype == ember.float32 else 1e-7
+        if not np.isclose(want, got, rtol=rtol):
+            raise ValueError("Gram matrix passed in via 'precompute' parameter did not "
+                             "pass validation when a single element was checked - "
+                             "please check that it was computed properly. For element "
+                             f"({f1},{f2}) we computed {want} but the user-supplied value "
+                             f"was {got}.")
+        return G
 
     def fit(self, X, y, sample_weight=None, check_input=True):
         self._check_params()
@@ -201,6 +229,7 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
                           "You are advised to use the LinearRegression estimator",
                           stacklevel=2)
         Xc, yc, Xo, yo = center(X, y, sw, self.fit_intercept)
+        G = self._user_gram(Xc, Xo)
         Y = as_2d_target(yc)
         k = Y.shape[1]
         prev = self.__dict__.get("coef_") if self.warm_start else None
@@ -216,9 +245,12 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         with progress(k * self.max_iter, type(self).__name__ + ".fit", "sweep") as bar:
             for t in range(k):
                 w = W0[t].copy()
-                w, gap, it = enet_cd(Xc, Y[:, t].copy(), w, l1, l2, self.max_iter,
+                yt = Y[:, t].copy()
+                w, gap, it = enet_cd(Xc, yt, w, l1, l2, self.max_iter,
                                      self.tol, self.positive, rng, gram=n >= p,
-                                     tick=bar.update)
+                                     tick=bar.update,
+                                     problem=None if G is None else _Problem(Xc, yt,
+                                                                             True, G))
                 bar.update(self.max_iter - it)
                 cols.append(w)
                 gaps.append(gap / n)
