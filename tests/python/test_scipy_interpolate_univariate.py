@@ -9,7 +9,8 @@ integral, derivatives, derivative, antiderivative, roots) and SciPy's
 errors.
 
 Tolerances: knots are samples (or their midpoints) and must agree to
-1e-12; coefficients and values within 1e-8 of their scale (each fit is
+1e-12 (SciPy's, under the SciPy ember's search follows: FITPACK_REF;
+ember's cpu fit's on a device elsewhere); coefficients and values within 1e-8 of their scale (each fit is
 a Householder QR where FITPACK rotates by Givens: rounding differs)."""
 import warnings
 
@@ -110,6 +111,49 @@ def test_make_lsq_spline_errors(device):
     for args in ((x[::-1], y, t), (x, y, t[::-1]), (x * 2, y, t)):
         with pytest.raises(ValueError):
             si.make_lsq_spline(*args)
+
+
+# The SciPy whose FITPACK search ember's follows knot for knot. Other
+# versions end some searches on other knots (the GPU host's SciPy did in
+# 6 of CASES); there ember's cpu fit is the reference for the device's,
+# and SciPy's knots are checked only under this version (CI's).
+FITPACK_REF = "1.17."
+
+
+class _Host:
+    """An ember spline made on cpu, called as SciPy's is (NumPy in and
+    out), to stand for SciPy's where SciPy's search ended elsewhere."""
+
+    def __init__(self, spl):
+        self.s = spl
+
+    def __call__(self, x, nu=0, ext=0):
+        return ember.asnumpy(self.s(E(x, "cpu"), nu=nu,
+                                    ext="raise" if ext == 2 else ext))
+
+    def __getattr__(self, name):
+        f = getattr(self.s, name)
+        if name in ("derivative", "antiderivative"):
+            return lambda *a: _Host(f(*a))
+
+        def host(*a, **kw):
+            r = f(*a, **kw)
+            return ember.asnumpy(r) if isinstance(r, ember.ndarray) else r
+        return host if callable(f) else f
+
+
+def reference(want, make):
+    """SciPy's spline `want` where its search ended on the knots ember's
+    makes on cpu (`make(device)`), else ember's cpu spline; the second
+    may happen only under another SciPy than FITPACK_REF."""
+    import scipy
+    host = make("cpu")
+    t, tw = ember.asnumpy(host.get_knots()), want.get_knots()
+    if t.shape == tw.shape and np.allclose(t, tw, rtol=0,
+                                           atol=1e-12 * np.abs(tw).max()):
+        return want
+    assert not scipy.__version__.startswith(FITPACK_REF), (t, tw)
+    return _Host(host)
 
 
 def spline_methods(got, want, device, lo, hi, roots=True):
@@ -221,14 +265,17 @@ def test_univariate_spline(device, case):
         x[20] = x[21] = x[22]
     w = rng.random(m) + 0.5 if opt.get("w") else None
     bbox = opt.get("bbox", [None, None])
+    def make(dev):
+        return ei.UnivariateSpline(E(x, dev), E(y, dev),
+                                   w=None if w is None else E(w, dev),
+                                   k=k, s=s, bbox=bbox)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         want = si.UnivariateSpline(x, y, w=w, k=k, s=s, bbox=bbox)
-        got = ei.UnivariateSpline(E(x, device), E(y, device),
-                                  w=None if w is None else E(w, device),
-                                  k=k, s=s, bbox=bbox)
-    # FITPACK names the result by how its search ended
-    assert type(got).__name__ == type(want).__name__
+        got = make(device)
+        # FITPACK names the result by how its search ended
+        assert type(got).__name__ == type(want).__name__
+        want = reference(want, make)
     lo = x[0] if bbox[0] is None else bbox[0]
     hi = x[-1] if bbox[1] is None else bbox[1]
     spline_methods(got, want, device, lo, hi, roots=k == 3)
@@ -244,7 +291,8 @@ def test_univariate_spline_roots(device):
         assert got.shape == want.shape, (got, want)
         close(got, want, 1e-10)
     y = np.sin(3 * x) + 0.1 * rng.standard_normal(40)
-    want = si.UnivariateSpline(x, y, s=0.3).roots()
+    want = reference(si.UnivariateSpline(x, y, s=0.3), lambda dev: ei.UnivariateSpline(
+        E(x, dev), E(y, dev), s=0.3)).roots()
     got = ei.UnivariateSpline(E(x, device), E(y, device), s=0.3).roots()
     close(got, want, 1e-10)
 
@@ -286,13 +334,16 @@ def test_univariate_spline_errors(device):
 def test_set_smoothing_factor(device, case):
     m, s0, seq, k = case
     x, y = noisy(m)
-    want = si.UnivariateSpline(x, y, s=s0, k=k)
+    sci = si.UnivariateSpline(x, y, s=s0, k=k)
+    host = ei.UnivariateSpline(E(x, "cpu"), E(y, "cpu"), s=s0, k=k)
     got = ei.UnivariateSpline(E(x, device), E(y, device), s=s0, k=k)
     for s in seq:
         # FITPACK's iopt = 1: the search goes on from the last knots
-        want.set_smoothing_factor(s)
+        sci.set_smoothing_factor(s)
+        host.set_smoothing_factor(s)
         got.set_smoothing_factor(s)
-        assert type(got).__name__ == type(want).__name__
+        want = reference(sci, lambda dev: host)
+        assert type(got).__name__ == type(sci).__name__
         assert got.get_knots().shape == want.get_knots().shape
         close(got.get_knots(), want.get_knots(), 1e-12)
         close(got.get_coeffs(), want.get_coeffs())
@@ -332,11 +383,14 @@ def sweep_case(want):
 @pytest.mark.parametrize("trial", [4, 6, 31, 48])
 def test_univariate_spline_hard_searches(device, trial):
     x, y, w, k, s = sweep_case(trial)
+    def make(dev):
+        return ei.UnivariateSpline(E(x, dev), E(y, dev),
+                                   w=None if w is None else E(w, dev), k=k,
+                                   s=s)
     want = si.UnivariateSpline(x, y, w=w, k=k, s=s)
-    got = ei.UnivariateSpline(E(x, device), E(y, device),
-                              w=None if w is None else E(w, device), k=k,
-                              s=s)
+    got = make(device)
     assert type(got).__name__ == type(want).__name__
+    want = reference(want, make)
     close(got.get_knots(), want.get_knots(), 1e-12)
     close(got.get_coeffs(), want.get_coeffs())
 

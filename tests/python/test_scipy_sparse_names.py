@@ -221,6 +221,6 @@ def test_bandwidth(device):
         el.bandwidth(ember.zeros((0, 3, 3), device=device))
     with pytest.raises(TypeError, match="No matching signature.*float16"):
         el.bandwidth(ember.ones((2, 2), dtype=ember.float16, device=device))
-    with pytest.raises(TypeError, match="No matching signature"):
+    with pytest.raises(TypeError):   # SciPy's wording varies by version
         sl.bandwidth(np.ones((2, 2), np.float16))
     assert "bandwidth" in el.__all__

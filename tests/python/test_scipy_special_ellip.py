@@ -379,18 +379,25 @@ DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.float16,
           np.float32, np.float64]
 
 
-@pytest.mark.parametrize("name", ["elliprc", "ellipkinc"])
+@pytest.mark.parametrize("name", ["elliprc", "ellipkinc", "ellipj"])
 def test_dtypes(device, name):
-    """SciPy's result dtype for every pair of input dtypes and Python
-    numbers: its loop order ('ff' first for the Carlson integrals, 'dd'
-    first for ellipkinc) with NumPy 2's promotion of Python scalars."""
+    """SciPy 1.18's result dtype for every pair of input dtypes and Python
+    numbers: its loop order ('ff' first) with NumPy 2's promotion of
+    Python scalars. SciPy 1.17 (CI's) lists 'dd' first for ellipkinc and
+    ellipj; there elliprc, another two-argument function with 'ff' first,
+    gives 1.18's answer."""
+    ref = getattr(sp, name)
+    if ref.types[0].startswith("d"):
+        ref = sp.elliprc
     for t1 in DTYPES:
         for t2 in DTYPES + [float, int]:
             a = np.ones(2, t1)
             b = t2(1) if t2 in (float, int) else np.ones(2, t2)
-            want = getattr(sp, name)(a, b).dtype
+            want = ref(a, b)
+            want = (want[0] if isinstance(want, tuple) else want).dtype
             eb = b if t2 in (float, int) else ember.asarray(b, device=device)
             got = getattr(es, name)(ember.asarray(a, device=device), eb)
+            got = got[0] if isinstance(got, tuple) else got
             assert str(host(got).dtype) == str(want), (t1, t2)
 
 

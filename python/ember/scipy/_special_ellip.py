@@ -7,13 +7,12 @@ Jacobi's ellipj (four outputs) and sici and shichi (two outputs).
 Arguments are real: SciPy's complex loops of the Carlson integrals and of
 sici and shichi are not here (a complex argument is a TypeError naming
 it), and ellipkinc, ellipeinc and ellipj have no complex loop in SciPy
-either. Dtypes are SciPy's: its loop order decides them. The Carlson
-integrals, sici and shichi list 'f' first, so an argument that casts
-safely to float32 (bool, 8- and 16-bit integers, float16, float32; a
-Python number as NumPy 2 promotes it beside the arrays) computes in
-float32 if all do; ellipkinc, ellipeinc and ellipj list 'd' first, so
-only float32 arrays alone stay float32 (a Python float beside them makes
-float64, as in SciPy)."""
+either. Dtypes are SciPy 1.18's, as the rest of ember.scipy.special's:
+every loop list has 'f' first, so an argument that casts safely to
+float32 (bool, 8- and 16-bit integers, float16, float32; a Python number
+as NumPy 2 promotes it beside the arrays) computes in float32 if all do.
+(SciPy 1.17 listed 'd' first for ellipkinc, ellipeinc and ellipj, so
+there only float32 arrays alone stayed float32.)"""
 import numbers as _numbers
 
 import ember as _e
@@ -22,16 +21,17 @@ from ember.scipy._special_beta import _kernel
 
 _CARLSON = ["carlson.h"]
 _LEGENDRE = ["carlson.h", "ellipinc.h"]
-# name: (inputs, outputs, headers, whether SciPy's float32 loop is first)
+# name: (inputs, outputs, headers, whether SciPy 1.18's float32 loop is
+# first: all are, and the flag stays for a function whose is not)
 _SIGS = {
     "elliprf": ("T x, T y, T z", "T r", _CARLSON, True),
     "elliprd": ("T x, T y, T z", "T r", _CARLSON, True),
     "elliprc": ("T x, T y", "T r", _CARLSON, True),
     "elliprj": ("T x, T y, T z, T p", "T r", _CARLSON, True),
     "elliprg": ("T x, T y, T z", "T r", _CARLSON, True),
-    "ellipkinc": ("T phi, T m", "T r", _LEGENDRE, False),
-    "ellipeinc": ("T phi, T m", "T r", _LEGENDRE, False),
-    "ellipj": ("T u, T m", "T sn, T cn, T dn, T ph", ["ellipj.h"], False),
+    "ellipkinc": ("T phi, T m", "T r", _LEGENDRE, True),
+    "ellipeinc": ("T phi, T m", "T r", _LEGENDRE, True),
+    "ellipj": ("T u, T m", "T sn, T cn, T dn, T ph", ["ellipj.h"], True),
     "sici": ("T x", "T si, T ci", ["sici.h"], True),
     "shichi": ("T x", "T shi, T chi", ["sici.h"], True),
 }
