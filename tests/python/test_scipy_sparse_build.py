@@ -35,10 +35,14 @@ def test_assignments_match_scipy(device, fmt):
              ((slice(None), 0), 0.0),                           # zeros erase
              (([1, 1], [2, 2]), [3.0, 9.0]),                    # the last write wins
              ((-1, -1), 5.5),
-             ((slice(1, 4), slice(2, 5)), ember.asarray(np.eye(3), device=device))]
+             ((slice(1, 4), slice(2, 5)), ember.asarray(np.eye(3), device=device)),
+             ((2, slice(3, 6)), "row 1's first three")]          # a sparse value
     for key, value in steps:
-        a[key] = value
-        b[key] = N(value) if isinstance(value, ember.ndarray) else value
+        if isinstance(value, str):             # the lectures' mtx[1, 100:200] = mtx[[0], :100]
+            a[key], b[key] = a[[1], :3], b[[1], :3]
+        else:
+            a[key] = value
+            b[key] = N(value) if isinstance(value, ember.ndarray) else value
         np.testing.assert_array_equal(N(a.toarray()), b.toarray())
     assert a.nnz == b.nnz and a.shape == b.shape and a.format == b.format
     assert a.toarray().device == ember.Device(device)
@@ -66,6 +70,19 @@ def test_indexing_and_construction(device, fmt):
                                     dtype=np.float32)
     assert c.dtype == np.float32
     np.testing.assert_array_equal(N(c.toarray()), d)
+
+
+@pytest.mark.parametrize("fmt", ["dok", "lil"])
+def test_setdiag(device, fmt):
+    a = getattr(es, f"{fmt}_array")((4, 6), device=device)
+    b = getattr(ss, f"{fmt}_array")((4, 6))
+    for values, k in [(2.0, 0), (np.arange(1.0, 3.0), 1), (np.arange(1.0, 9.0), -1),
+                      (0.0, 0), (7.0, 5)]:
+        a.setdiag(ember.asarray(values, device=device) if np.ndim(values) else values, k)
+        b.setdiag(values, k)
+        np.testing.assert_array_equal(N(a.toarray()), b.toarray())
+    with pytest.raises(ValueError, match="exceeds"):
+        a.setdiag(1.0, 6)
 
 
 def test_bad_indices(device):

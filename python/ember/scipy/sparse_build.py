@@ -124,6 +124,8 @@ class _builder:
             r, c = numpy.broadcast_arrays(r[:, None], c[None, :])
         dev = self.device
         keys = _e.asarray((r * self._shape[1] + c).reshape(-1), device=dev)
+        if _sp.issparse(value):                # mtx[1, 100:200] = mtx[[0], :100]
+            value = value.toarray()
         v = value if isinstance(value, _e.ndarray) else _e.asarray(value, device=dev)
         if v.ndim > len(target) and all(s == 1 for s in v.shape[:v.ndim - len(target)]):
             v = v.reshape(v.shape[v.ndim - len(target):])
@@ -138,6 +140,20 @@ class _builder:
         order = _e.argsort(k)
         self._key = k[order]
         self._val = _e.concatenate([self._val[stay], vals[new]])[order]
+
+    def setdiag(self, values, k=0):
+        """SciPy's setdiag: the k-th diagonal from values (a scalar fills
+        it; a shorter array sets its first len(values) entries)."""
+        m, n = self._shape
+        i0, j0 = max(0, -k), max(0, k)
+        length = min(m - i0, n - j0)
+        if length <= 0:
+            raise ValueError("k exceeds array dimensions")
+        if _e.ndim(values) != 0:
+            length = min(length, len(values))
+            values = values[:length]
+        idx = numpy.arange(length)
+        self[idx + i0, idx + j0] = values
 
     def __matmul__(self, other):
         return self.tocsr() @ other
