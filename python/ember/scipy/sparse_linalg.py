@@ -533,3 +533,9 @@ def _spsolve_cuda(A, B):
             singular = True
         x[:, j] = col
     return x, singular
+
+
+# last: lobpcg's module imports aslinearoperator from this one
+from ember.scipy.sparse_lobpcg import lobpcg  # noqa: E402
+
+__all__ += ["lobpcg"]
