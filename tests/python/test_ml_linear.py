@@ -113,12 +113,42 @@ def test_linear_regression_ember_frame(device):
     _close(m.coef_, sk.LinearRegression().fit(X, y).coef_)
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_linear_regression_positive(device, fit_intercept, weighted, dtype):
+    # scikit-learn's plot_nnls: half the true coefficients zero, so the
+    # bound is active on several; SciPy's nnls is the reference
+    rng = np.random.RandomState(42)
+    X = rng.randn(200, 50)
+    true = 3 * rng.randn(50)
+    true[true < 0] = 0
+    y = X @ true + 5 * rng.normal(size=200)
+    Y = np.c_[y, X[:, 0] - y]
+    sw = rng.rand(200) if weighted else None
+    X, Y = X.astype(dtype), Y.astype(dtype)
+    tol = 2e-3 if dtype == np.float32 else 1e-9
+    for yy in (Y[:, 0], Y):
+        m = LM.LinearRegression(positive=True, fit_intercept=fit_intercept).fit(
+            ember.asarray(X, device=device), ember.asarray(yy, device=device),
+            sample_weight=sw)
+        ref = sk.LinearRegression(positive=True, fit_intercept=fit_intercept).fit(
+            X, yy, sample_weight=sw)
+        assert m.coef_.shape == ref.coef_.shape
+        _close(m.coef_, ref.coef_, rtol=tol, atol=tol)
+        _close(m.intercept_, ref.intercept_, rtol=tol, atol=tol)
+        assert (ember.asnumpy(m.coef_) >= 0).all()
+        # the same active set (the weights held at zero)
+        np.testing.assert_array_equal(ember.asnumpy(m.coef_) == 0, ref.coef_ == 0)
+        assert not hasattr(m, "rank_") and not hasattr(m, "singular_")
+
+
 def test_linear_regression_errors():
     X, y, _ = _data()
     with pytest.raises(NotFittedError):
         LM.LinearRegression().predict(X)
-    with pytest.raises(NotImplementedError, match="positive"):
-        LM.LinearRegression(positive=True).fit(X, y)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        LM.LinearRegression(positive=True).fit(X, y[:-1])
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         LM.LinearRegression().fit(X, y[:-1])
     Xn = X.copy()

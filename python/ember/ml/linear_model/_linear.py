@@ -16,6 +16,7 @@ import ember
 from ember.ml.base import BaseEstimator, RegressorMixin, fitted
 from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
                                          center, check_sample_weight, require_y)
+from ember.ml.linear_model._nnls import nnls
 
 
 def normal_solve(Xc, Yc, reg=None, tol=0.0):
@@ -46,7 +47,8 @@ def normal_solve(Xc, Yc, reg=None, tol=0.0):
 
 
 class LinearRegression(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
-    """scikit-learn's LinearRegression (positive=True is not built)."""
+    """scikit-learn's LinearRegression (positive=True: non-negative least
+    squares by Lawson and Hanson's active set, as scikit-learn's)."""
 
     singular_ = fitted()
 
@@ -59,9 +61,6 @@ class LinearRegression(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimat
         self.positive = positive
 
     def fit(self, X, y, sample_weight=None):
-        if self.positive:
-            raise NotImplementedError("LinearRegression(positive=True) (non-negative "
-                                      "least squares) is not built in ember.ml")
         require_y(self, y)
         X, y = self._fit_input(X, y, y_numeric=True, multi_output=True)
         if y.dtype != X.dtype:
@@ -70,6 +69,13 @@ class LinearRegression(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimat
         Xc, yc, Xo, yo = center(X, y, sw, self.fit_intercept)
         Y = as_2d_target(yc)
         n, p = Xc.shape
+        if self.positive:
+            # scikit-learn sets neither rank_ nor singular_ here
+            W = ember.stack([nnls(Xc, Y[:, t]) for t in range(Y.shape[1])], axis=1)
+            for name in ("rank_", "singular_", "_gram"):
+                self.__dict__.pop(name, None)
+            self._set_coef(W, Xo, yo, y.ndim == 1)
+            return self
         W, G = normal_solve(Xc, Y, tol=self.tol) if n >= p else (None, None)
         if W is not None:
             self._gram = G
