@@ -33,6 +33,9 @@ SCRIPT = textwrap.dedent("""
         pickle.dump((p, X), f)
     m = PCA(n_components="mle").fit(X)
     print("mle", m.n_components_)
+    import scipy.sparse as sp
+    m = PCA(2, svd_solver="arpack").fit(sp.csr_matrix(X))
+    print("sparse", round(float(m.explained_variance_ratio_.sum()), 6))
 """)
 
 
@@ -67,11 +70,15 @@ def test_runs_on_ember_and_reports(tmp_path):
     assert out["same"] == "True" and out["pickle"] == "True"
     cv = cross_val_score(make_pipeline(PCA(4), GaussianNB()), X, y, cv=3).mean()
     assert out["cv"] == str(round(float(cv), 6))
+    # n_components='mle' runs on ember now; sparse input falls back
     assert out["mle"] == str(PCA(n_components="mle").fit(X).n_components_)
+    import scipy.sparse as sp
+    ref = PCA(2, svd_solver="arpack").fit(sp.csr_matrix(X))
+    assert out["sparse"] == str(round(float(ref.explained_variance_ratio_.sum()), 6))
     # the fallback is named once, with its reason, and the summary says
     # what ran where
     assert r.stderr.count("PCA runs on scikit-learn") == 1, r.stderr
-    assert "mle" in r.stderr
+    assert "sparse input" in r.stderr
     last = r.stderr.strip().splitlines()[-1]
     assert last.startswith("ember.ml.accel: on ember ("), last
     assert "PCA.fit x" in last and "GaussianNB.fit x3" in last, last
