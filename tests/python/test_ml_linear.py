@@ -324,12 +324,15 @@ def test_enet_precomputed_gram_with_weights(device, dtype):
     assert float(m.intercept_) == pytest.approx(float(ref.intercept_), rel=tol)
     assert m.n_iter_ == ref.n_iter_
     # a Gram that X's offsets would move is recomputed, with scikit-learn's warning
-    with pytest.warns(UserWarning, match="recomputing Gram matrix"):
-        moved = LM.ElasticNet(alpha=0.01, precompute=G).fit(Xc + 1, y, sample_weight=sw)
-    _close(moved.coef_, ref.coef_, rtol=tol, atol=tol)
-    # one wrong element is scikit-learn's ValueError
-    with pytest.raises(ValueError, match=r"For element \(15,16\)"):
-        LM.ElasticNet(precompute=2 * G, fit_intercept=False).fit(Xc, y, sample_weight=sw)
+    with ember.Device(device):
+        with pytest.warns(UserWarning, match="recomputing Gram matrix"):
+            moved = LM.ElasticNet(alpha=0.01, precompute=G).fit(Xc + 1, y,
+                                                                sample_weight=sw)
+        _close(moved.coef_, ref.coef_, rtol=tol, atol=tol)
+        # one wrong element is scikit-learn's ValueError
+        with pytest.raises(ValueError, match=r"For element \(15,16\)"):
+            LM.ElasticNet(precompute=2 * G, fit_intercept=False).fit(Xc, y,
+                                                                     sample_weight=sw)
     with pytest.raises(ValueError, match=r"For element \(15,16\)"):
         sk.ElasticNet(precompute=2 * G, fit_intercept=False).fit(Xc, y, sample_weight=sw)
 
