@@ -28,6 +28,7 @@ from ember.scipy.interpolate_poly import (BarycentricInterpolator,
 from ember.scipy.interpolate_ppoly import PPoly
 from ember.scipy.interpolate_rbf import RBFInterpolator
 from ember.scipy.interpolate_lsq import make_lsq_spline
+from ember.scipy.interpolate_smoothing import make_smoothing_spline
 from ember.scipy.interpolate_univariate import (InterpolatedUnivariateSpline,
                                                 LSQUnivariateSpline,
                                                 UnivariateSpline)
@@ -39,6 +40,6 @@ __all__ = ["interp1d", "PPoly", "BPoly", "CubicHermiteSpline", "CubicSpline",
            "interpn", "BarycentricInterpolator", "barycentric_interpolate",
            "KroghInterpolator", "krogh_interpolate", "splrep", "splev",
            "splint", "splder", "splantider", "RBFInterpolator",
-           "make_lsq_spline", "UnivariateSpline",
+           "make_lsq_spline", "make_smoothing_spline", "UnivariateSpline",
            "InterpolatedUnivariateSpline", "LSQUnivariateSpline",
            "NdBSpline", "NearestNDInterpolator"]
