@@ -151,7 +151,8 @@ def test_gcv_criterion_and_minimiser(device):
             assert abs(gcv(lam) - scipy_gcv(lam, w)) <= 1e-8 * gcv(lam)
         lam = ism._fminbound(gcv, 0.0, 80.0)
     ref = so.minimize_scalar(gcv, bounds=(0, 80), method="bounded")
-    assert lam == ref.x
+    # the same steps; a device's unordered sums may round GCV apart
+    assert abs(lam - ref.x) <= 1e-6
 
 
 def test_fminbound_matches_scipy():
