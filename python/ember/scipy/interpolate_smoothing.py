@@ -183,8 +183,8 @@ def _solve(a, p, lam, ys):
 
 def _checked(x, y, w, lam, axis):
     """SciPy's argument checks, in SciPy's order and with its classes;
-    returns float64 x, y (n, ...) with the data axis first, w, and the
-    normalised axis."""
+    returns float64 x, y (n, ...) with the data axis first, w, lam as a
+    float (or None) and the normalised axis."""
     dev = _device(x, y, w)
     x = _arr(x, dev)
     y = _arr(y, x.device)
