@@ -64,6 +64,20 @@ def check_finite(*xs):
             raise ValueError("array must not contain infs or NaNs")
 
 
+def prepared(a, finite):
+    """a as an ember array in SciPy's LAPACK dtype, checked for NaN and
+    infinities when finite (check_finite=True)."""
+    a = arr(a)
+    if finite:
+        check_finite(a)
+    return a.astype(lapack_dtype(a), copy=False)
+
+
+def ctrans(x):
+    """The conjugate transpose of the last two axes."""
+    return _e.conj(_e.matrix_transpose(x))
+
+
 def square(a, name="a"):
     if a.ndim < 2:
         raise ValueError(f"Expected at least ndim=2, got a1.ndim={a.ndim}"

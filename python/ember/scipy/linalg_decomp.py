@@ -5,8 +5,8 @@ cuSOLVER on CUDA)."""
 import ember as _e
 import ember.linalg as _la
 from ember.scipy._linalg_common import (
-    arr, arrs, broadcast_batch, check_finite as _check, lapack_dtype,
-    linalg_error, real_of, upper_solve)
+    arr, arrs, broadcast_batch, check_finite as _check, ctrans as _ctrans,
+    lapack_dtype, linalg_error, prepared as _prep, real_of, upper_solve)
 from ember.scipy.linalg_lu import (_column, _general, _hermitian_from,
                                    _triangular)
 
@@ -16,17 +16,6 @@ __all__ = ["lstsq", "pinv", "qr", "svd", "eigh", "norm", "solve_banded",
 
 def _LinAlgError():
     return type(linalg_error(""))
-
-
-def _prep(a, finite):
-    a = arr(a)
-    if finite:
-        _check(a)
-    return a.astype(lapack_dtype(a), copy=False)
-
-
-def _ctrans(x):
-    return _e.conj(_e.matrix_transpose(x))
 
 
 # ---- least squares and the pseudo-inverse ------------------------------

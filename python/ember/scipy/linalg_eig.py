@@ -6,14 +6,11 @@ algorithm (LAPACK's ggev), which ember does not bind."""
 import ember as _e
 import ember.linalg as _la
 from ember.scipy._linalg_common import (
-    arrs, check_finite as _check, lapack_dtype, linalg_error, real_of)
+    arrs, check_finite as _check, ctrans as _ctrans, lapack_dtype,
+    linalg_error, real_of)
 from ember.scipy.linalg_decomp import eigh
 
 __all__ = ["eig", "eigvals", "eigvalsh", "cdf2rdf"]
-
-
-def _ctrans(x):
-    return _e.conj(_e.matrix_transpose(x))
 
 
 def _square_or_raise(x):

@@ -10,9 +10,9 @@ import warnings
 import ember as _e
 import ember.linalg as _la
 from ember.scipy._linalg_common import (
-    arr, arrs, broadcast_batch, check_finite as _check, colmajor, getrf,
-    getrs, lapack_dtype, linalg_error, real_of, singular_slices, square,
-    upper_solve)
+    arrs, broadcast_batch, check_finite as _check, colmajor, getrf, getrs,
+    lapack_dtype, linalg_error, prepared as _prep, real_of, singular_slices,
+    square, upper_solve)
 
 __all__ = ["LinAlgWarning", "lu_factor", "lu_solve", "lu",
            "solve_triangular", "cho_factor", "cho_solve", "cholesky",
@@ -32,13 +32,6 @@ def _trans(trans):
     except (KeyError, TypeError):
         raise ValueError(f"trans must be 0, 1, 2, 'N', 'T' or 'C', not "
                          f"{trans!r}") from None
-
-
-def _prep(a, finite, name="a"):
-    a = arr(a)
-    if finite:
-        _check(a)
-    return a.astype(lapack_dtype(a), copy=False)
 
 
 def _column(b):

@@ -7,23 +7,13 @@ batch whose ranks differ is SciPy's ValueError from stacking them."""
 import ember as _e
 import ember.linalg as _la
 from ember.scipy._linalg_common import (
-    arr, arrs, check_finite as _check, lapack_dtype, real_of)
+    arr, arrs, check_finite as _check, ctrans as _ctrans, lapack_dtype,
+    prepared as _prep, real_of)
 from ember.scipy.linalg_decomp import eigh
 
 __all__ = ["null_space", "orth", "svdvals", "diagsvd", "polar", "pinvh",
            "subspace_angles", "orthogonal_procrustes", "rq", "issymmetric",
            "ishermitian"]
-
-
-def _ctrans(x):
-    return _e.conj(_e.matrix_transpose(x))
-
-
-def _prep(a, finite):
-    a = arr(a)
-    if finite:
-        _check(a)
-    return a.astype(lapack_dtype(a), copy=False)
 
 
 def _eps(dt):

@@ -39,10 +39,30 @@ __device__ void ember_crecip(double re, double im, double *or_, double *oi)
     }
 }
 
+/* The power series at ax > 0 of Si and of Ci less gamma + log ax (sgn =
+ * -1), or of Shi and Chi less the same (sgn = 1): t runs through sgn^k
+ * ax^(2k+1) / (2k+1)!, whose (2k+1)-th part is the sine integral's term
+ * and whose (2k+1) / (2k ax) part the cosine integral's. */
+__device__ void ember_sici_series(double ax, double sgn, int kmax,
+                                  double *s, double *c)
+{
+    double x2 = ax * ax, t = ax;
+    int k;
+    *s = ax;
+    *c = 0;
+    for (k = 1; k < kmax; k++) {
+        t *= sgn * x2 / ((2 * k) * (2 * k + 1));
+        *c += t * (2 * k + 1) / (ax * 2 * k);
+        *s += t / (2 * k + 1);
+        if (fabs(t) < 1e-18 * fabs(*s))
+            break;
+    }
+}
+
 __device__ void ember_sici(double x, double *si, double *ci)
 {
     const double pi = 3.14159265358979323846, tiny = 1e-300;
-    double inf = 1e308 * 10, nan = inf - inf, ax = fabs(x), x2, t, s, c;
+    double inf = 1e308 * 10, nan = inf - inf, ax = fabs(x), t, s, c;
     double br, bi, cr, ci_, dr, di, hr, hi, ar, er, ei, qr, qi;
     int k;
     if (x != x) {
@@ -60,18 +80,7 @@ __device__ void ember_sici(double x, double *si, double *ci)
         return;
     }
     if (ax <= 4) {
-        x2 = ax * ax;
-        t = ax;          /* (-1)^k x^(2k+1) / (2k+1)! */
-        s = ax;
-        c = 0;
-        for (k = 1; k < 40; k++) {
-            t *= -x2 / ((2 * k) * (2 * k + 1));
-            /* Ci's term (-1)^k x^(2k) / (2k (2k)!) from the same t */
-            c += t * (2 * k + 1) / (ax * 2 * k);
-            s += t / (2 * k + 1);
-            if (fabs(t) < 1e-18 * fabs(s))
-                break;
-        }
+        ember_sici_series(ax, -1, 40, &s, &c);
         *si = x < 0 ? -s : s;
         *ci = EMBER_EULER + log(ax) + c;
         return;
@@ -114,7 +123,7 @@ __device__ void ember_sici(double x, double *si, double *ci)
 
 __device__ void ember_shichi(double x, double *shi, double *chi)
 {
-    double inf = 1e308 * 10, nan = inf - inf, ax = fabs(x), x2, t, s, c, h;
+    double inf = 1e308 * 10, nan = inf - inf, ax = fabs(x), t, s, c, h;
     int k;
     if (x != x) {
         *shi = *chi = nan;
@@ -131,17 +140,7 @@ __device__ void ember_shichi(double x, double *shi, double *chi)
         return;
     }
     if (ax <= 45) {
-        x2 = ax * ax;
-        t = ax;          /* x^(2k+1) / (2k+1)! */
-        s = ax;
-        c = 0;
-        for (k = 1; k < 200; k++) {
-            t *= x2 / ((2 * k) * (2 * k + 1));
-            c += t * (2 * k + 1) / (ax * 2 * k);
-            s += t / (2 * k + 1);
-            if (t < 1e-18 * s)
-                break;
-        }
+        ember_sici_series(ax, 1, 200, &s, &c);
         *shi = x < 0 ? -s : s;
         *chi = EMBER_EULER + log(ax) + c;
         return;
