@@ -40,9 +40,9 @@ __device__ void ember_crecip(double re, double im, double *or_, double *oi)
 }
 
 /* The power series at ax > 0 of Si and of Ci less gamma + log ax (sgn =
- * -1), or of Shi and Chi less the same (sgn = 1): t runs through sgn^k
- * ax^(2k+1) / (2k+1)!, whose (2k+1)-th part is the sine integral's term
- * and whose (2k+1) / (2k ax) part the cosine integral's. */
+ * -1), or of Shi and Chi less the same (sgn = 1): one running term t =
+ * sgn^k ax^(2k+1) / (2k+1)! gives both, t / (2k+1) to the sine integral
+ * and t (2k+1) / (2k ax) to the cosine integral. */
 __device__ void ember_sici_series(double ax, double sgn, int kmax,
                                   double *s, double *c)
 {
