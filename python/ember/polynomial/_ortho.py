@@ -347,6 +347,35 @@ def conversions(module, prefix, val_f, vander_f, rule=None):
     return to_poly, from_poly
 
 
+def arithmetic(module, prefix, val_f, vander_f, rule=None, mul_f=None):
+    """A basis module's (add, sub, mul, div, pow), named prefix + 'add' ...:
+    sums termwise, products through values at points (see points(); rule
+    as there) unless mul_f is the basis' own, quotients by div()."""
+    def add(c1, c2):
+        return pu._add(c1, c2)
+
+    def sub(c1, c2):
+        return pu._sub(c1, c2)
+
+    if mul_f is None:
+        def mul_f(c1, c2):
+            return mul(val_f, vander_f, c1, c2, rule)
+        mul_f.__doc__ = "The product (through values at the basis' points)."
+
+    def div_(c1, c2):
+        """(quotient, remainder); ZeroDivisionError for the zero series."""
+        return div(val_f, vander_f, c1, c2, rule)
+
+    def pow_(c, pow, maxpower=16):
+        return pu._pow(mul_f, c, pow, maxpower)
+
+    fs = (add, sub, mul_f, div_, pow_)
+    for suffix, f in zip(("add", "sub", "mul", "div", "pow"), fs):
+        f.__name__ = f.__qualname__ = prefix + suffix
+        f.__module__ = module
+    return fs
+
+
 def common(module, prefix, what, vander_f, val_f, companion_f, rule=None):
     """The functions a basis module writes the same way over its own
     vander, val and companion: (roots, fromroots, fit, val2d, grid2d,

@@ -42,14 +42,6 @@ def chebvander(x, deg):
     return _ortho.vander(x, deg, _first, _step)
 
 
-def chebadd(c1, c2):
-    return pu._add(c1, c2)
-
-
-def chebsub(c1, c2):
-    return pu._sub(c1, c2)
-
-
 def chebmulx(c):
     """c times x: x T_i = (T_{i+1} + T_{i-1}) / 2."""
     return _ortho.mulx_terms(c, 0.5, 0.5)
@@ -71,15 +63,6 @@ def chebmul(c1, c2):
     """The product, by convolving the series' z-series (NumPy's way)."""
     [c1, c2] = pu.as_series([c1, c2])
     return pu.trimseq(_from_z(_e.convolve(_to_z(c1), _to_z(c2))))
-
-
-def chebdiv(c1, c2):
-    """(quotient, remainder); ZeroDivisionError for the zero series."""
-    return _ortho.div(chebval, chebvander, c1, c2)
-
-
-def chebpow(c, pow, maxpower=16):
-    return pu._pow(chebmul, c, pow, maxpower)
 
 
 def _der_step(c):
@@ -132,6 +115,8 @@ def chebcompanion(c):
                                   chebval, chebcompanion)
 
 cheb2poly, poly2cheb = _ortho.conversions(__name__, "cheb", chebval, chebvander)
+(chebadd, chebsub, chebmul, chebdiv, chebpow) = _ortho.arithmetic(
+    __name__, "cheb", chebval, chebvander, mul_f=chebmul)
 
 _PI = 3.141592653589793
 

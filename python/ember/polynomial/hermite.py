@@ -45,33 +45,11 @@ def hermline(off, scl):
     return _e.atleast_1d(as_array(off, dev)).copy()
 
 
-def hermadd(c1, c2):
-    return pu._add(c1, c2)
-
-
-def hermsub(c1, c2):
-    return pu._sub(c1, c2)
-
-
 def hermmulx(c):
     """c times x: x H_i = H_{i+1} / 2 + i H_{i-1}."""
     [c] = pu.as_series([c])
     i = _e.arange(1, c.shape[0], dtype=real_dtype(c.dtype), device=c.device)
     return _ortho.mulx_terms(c, 0.5, i, up0=0.5)
-
-
-def hermmul(c1, c2):
-    """The product (through values at Chebyshev points)."""
-    return _ortho.mul(hermval, hermvander, c1, c2, hermcompanion)
-
-
-def hermdiv(c1, c2):
-    """(quotient, remainder); ZeroDivisionError for the zero series."""
-    return _ortho.div(hermval, hermvander, c1, c2, hermcompanion)
-
-
-def hermpow(c, pow, maxpower=16):
-    return pu._pow(hermmul, c, pow, maxpower)
 
 
 def _der_step(c):
@@ -126,6 +104,8 @@ def hermweight(x):
                                    hermval, hermcompanion, hermcompanion)
 herm2poly, poly2herm = _ortho.conversions(__name__, "herm", hermval, hermvander,
                                      hermcompanion)
+(hermadd, hermsub, hermmul, hermdiv, hermpow) = _ortho.arithmetic(
+    __name__, "herm", hermval, hermvander, hermcompanion)
 
 
 Hermite = series_class(

@@ -40,33 +40,11 @@ def hermevander(x, deg):
     return _ortho.vander(x, deg, _first, _step)
 
 
-def hermeadd(c1, c2):
-    return pu._add(c1, c2)
-
-
-def hermesub(c1, c2):
-    return pu._sub(c1, c2)
-
-
 def hermemulx(c):
     """c times x: x He_i = He_{i+1} + i He_{i-1}."""
     [c] = pu.as_series([c])
     i = _e.arange(1, c.shape[0], dtype=real_dtype(c.dtype), device=c.device)
     return _ortho.mulx_terms(c, 1.0, i)
-
-
-def hermemul(c1, c2):
-    """The product (through values at Chebyshev points)."""
-    return _ortho.mul(hermeval, hermevander, c1, c2, hermecompanion)
-
-
-def hermediv(c1, c2):
-    """(quotient, remainder); ZeroDivisionError for the zero series."""
-    return _ortho.div(hermeval, hermevander, c1, c2, hermecompanion)
-
-
-def hermepow(c, pow, maxpower=16):
-    return pu._pow(hermemul, c, pow, maxpower)
 
 
 def _der_step(c):
@@ -121,6 +99,8 @@ def hermeweight(x):
                                     hermeval, hermecompanion, hermecompanion)
 herme2poly, poly2herme = _ortho.conversions(__name__, "herme", hermeval,
                                             hermevander, hermecompanion)
+(hermeadd, hermesub, hermemul, hermediv, hermepow) = _ortho.arithmetic(
+    __name__, "herme", hermeval, hermevander, hermecompanion)
 
 
 HermiteE = series_class(

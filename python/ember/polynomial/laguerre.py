@@ -47,33 +47,11 @@ def lagline(off, scl):
     return _e.atleast_1d(off).copy()
 
 
-def lagadd(c1, c2):
-    return pu._add(c1, c2)
-
-
-def lagsub(c1, c2):
-    return pu._sub(c1, c2)
-
-
 def lagmulx(c):
     """c times x: x L_i = -(i + 1) L_{i+1} + (2i + 1) L_i - i L_{i-1}."""
     [c] = pu.as_series([c])
     i = _e.arange(c.shape[0], dtype=real_dtype(c.dtype), device=c.device)
     return _ortho.mulx_terms(c, -(i[1:] + 1), -i[1:], up0=-1, mid=2 * i + 1)
-
-
-def lagmul(c1, c2):
-    """The product (through values at Chebyshev points)."""
-    return _ortho.mul(lagval, lagvander, c1, c2, lagcompanion)
-
-
-def lagdiv(c1, c2):
-    """(quotient, remainder); ZeroDivisionError for the zero series."""
-    return _ortho.div(lagval, lagvander, c1, c2, lagcompanion)
-
-
-def lagpow(c, pow, maxpower=16):
-    return pu._pow(lagmul, c, pow, maxpower)
 
 
 def _der_step(c):
@@ -126,6 +104,8 @@ def lagweight(x):
                                   lagval, lagcompanion, lagcompanion)
 lag2poly, poly2lag = _ortho.conversions(__name__, "lag", lagval, lagvander,
                                    lagcompanion)
+(lagadd, lagsub, lagmul, lagdiv, lagpow) = _ortho.arithmetic(
+    __name__, "lag", lagval, lagvander, lagcompanion)
 
 
 Laguerre = series_class(

@@ -39,33 +39,11 @@ def legvander(x, deg):
     return _ortho.vander(x, deg, _first, _step)
 
 
-def legadd(c1, c2):
-    return pu._add(c1, c2)
-
-
-def legsub(c1, c2):
-    return pu._sub(c1, c2)
-
-
 def legmulx(c):
     """c times x: x P_i = ((i + 1) P_{i+1} + i P_{i-1}) / (2i + 1)."""
     [c] = pu.as_series([c])
     i = _e.arange(1, c.shape[0], dtype=real_dtype(c.dtype), device=c.device)
     return _ortho.mulx_terms(c, (i + 1) / (2 * i + 1), i / (2 * i + 1))
-
-
-def legmul(c1, c2):
-    """The product (through values at Chebyshev points)."""
-    return _ortho.mul(legval, legvander, c1, c2)
-
-
-def legdiv(c1, c2):
-    """(quotient, remainder); ZeroDivisionError for the zero series."""
-    return _ortho.div(legval, legvander, c1, c2)
-
-
-def legpow(c, pow, maxpower=16):
-    return pu._pow(legmul, c, pow, maxpower)
 
 
 def _der_step(c):
@@ -114,6 +92,8 @@ def legcompanion(c):
                                   legval, legcompanion)
 
 leg2poly, poly2leg = _ortho.conversions(__name__, "leg", legval, legvander)
+(legadd, legsub, legmul, legdiv, legpow) = _ortho.arithmetic(
+    __name__, "leg", legval, legvander)
 
 
 def leggauss(deg):
