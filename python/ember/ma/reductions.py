@@ -226,25 +226,26 @@ def std(a, axis=None, dtype=None, ddof=0, keepdims=False):
     return ember.sqrt(v)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Running sums that skip masked entries; the mask stays elementwise."""
+def _running(fn, skip, a, axis, dtype, out):
+    """fn (cumsum or cumprod) over a with masked entries as `skip`, the
+    operation's identity; the mask stays elementwise."""
     _no_out(out)
     a = asanyarray(a)
-    res = ember.cumsum(_filled(a, 0), axis=axis, dtype=dtype)
+    res = fn(_filled(a, skip), axis=axis, dtype=dtype)
     m = a._mask
     if m is not nomask and axis is None:
         m = m.ravel()
     return MaskedArray._wrap(res, m if m is nomask else m.copy(), a._fill_value, False)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Running sums that skip masked entries; the mask stays elementwise."""
+    return _running(ember.cumsum, 0, a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    _no_out(out)
-    a = asanyarray(a)
-    res = ember.cumprod(_filled(a, 1), axis=axis, dtype=dtype)
-    m = a._mask
-    if m is not nomask and axis is None:
-        m = m.ravel()
-    return MaskedArray._wrap(res, m if m is nomask else m.copy(), a._fill_value, False)
+    """Running products that skip masked entries."""
+    return _running(ember.cumprod, 1, a, axis, dtype, out)
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
