@@ -142,8 +142,8 @@ def test_spmv_compiles_for_the_gpu(need_nvrtc):
     assert ptx.count(b".entry") == len(names) == 6
 
 
-# cuSPARSE's value types: every one on cuda; complex values have no product
-# on cpu yet
+# cuSPARSE's value types on cuda; on cpu kernels/spmv.cuh's template, the
+# complex ones through spmv_complex.cuh
 CUS_DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
 
 
@@ -169,25 +169,16 @@ def cus_operand(shape, dtype):
     return x.astype(dtype)
 
 
-def skip_complex_on_cpu(device, dtype):
-    if device == "cpu" and np.dtype(dtype).kind == "c":
-        pytest.skip("complex sparse products run on cuda (cuSPARSE) only")
-
-
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
 @pytest.mark.parametrize("dtype", CUS_DTYPES)
 def test_products_every_dtype(device, fmt, dtype):
     """@ with a vector, a matrix and a one-column matrix against SciPy's,
     non-square with empty rows: cuSPARSE's SpMV and SpMM on cuda (a CSC
     matrix times a vector the transposed SpMV of its arrays, times a matrix
-    and COO through CSR); a complex matrix on cpu is refused."""
+    and COO through CSR); ember's kernel on cpu, complex values too."""
     d = cus_matrix(41, 29, dtype)
     a = getattr(es, f"{fmt}_matrix")(ember.asarray(d, device=device))
     b = ss.csr_matrix(d)
-    if device == "cpu" and np.dtype(dtype).kind == "c":
-        with pytest.raises(NotImplementedError, match="complex"):
-            a @ ember.asarray(cus_operand(29, dtype), device=device)
-        return
     tol = cus_tol(dtype)
     for shape in ((29,), (29, 6), (29, 1)):
         x = cus_operand(shape, dtype)
@@ -212,7 +203,6 @@ def test_products_every_dtype(device, fmt, dtype):
 def test_products_int64_indices(device, fmt, dtype):
     """int64 index arrays (SciPy's for the largest matrices; cuSPARSE's
     64-bit index type) give the same products as int32 ones."""
-    skip_complex_on_cpu(device, dtype)
     d = cus_matrix(33, 50, dtype)
     a = getattr(es, f"{fmt}_matrix")(ember.asarray(d, device=device))
     a.indices = a.indices.astype(ember.int64)
@@ -231,7 +221,6 @@ def test_products_unsorted_duplicates(device, fmt, dtype):
     """(data, indices, indptr) kept as given, a row's (a column's) indices
     out of order and repeated: the product sums every stored entry, as
     SciPy's."""
-    skip_complex_on_cpu(device, dtype)
     indptr = np.array([0, 3, 3, 7, 8])
     indices = np.array([4, 0, 4, 5, 1, 5, 2, 0])
     data = cus_operand(8, dtype)

@@ -46,7 +46,8 @@ __all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array",
 # and the construction functions' names, added at the end
 
 _C_TYPES = {"float32": "float", "float64": "double", "int64": "long long",
-            "int32": "int"}
+            "int32": "int", "complex64": "complex<float>",
+            "complex128": "complex<double>"}
 _INT32_MAX = 2 ** 31 - 1
 
 
@@ -54,11 +55,13 @@ def _kernel(kind, t, it):
     return f"{kind}<{_C_TYPES[t]}, {_C_TYPES[it]}>"
 
 
-def _kernel_names():
-    """Every instance spmv.cuh is compiled with."""
+def _kernel_names(complex_values=False):
+    """Every instance spmv.cuh is compiled with, or with complex_values
+    those of spmv_complex.cuh (the host's complex products)."""
+    types = ("complex64", "complex128") if complex_values else \
+        ("float32", "float64", "int64")
     return [_kernel("em_csr_matmul", t, it)
-            for t in ("float32", "float64", "int64")
-            for it in ("int32", "int64")]
+            for t in types for it in ("int32", "int64")]
 
 
 # the value types cuSPARSE multiplies: float16 computes in float32, as the
@@ -77,8 +80,8 @@ def _index_dtype(shape, nnz):
 def _compute(dtype):
     k = _e.dtype(dtype).kind
     if k == "c":
-        raise NotImplementedError("ember.scipy.sparse: complex values are "
-                                  "not there yet")
+        return "complex64" if _e.dtype(dtype) == _e.complex64 \
+            else "complex128"
     if k == "f":
         return "float32" if _e.dtype(dtype) == _e.float32 else "float64"
     return "int64"
@@ -317,13 +320,15 @@ class _compressed:
             import numpy
             it = str(self.indices.dtype)
             data = _e.ascontiguousarray(self.data.astype(t, copy=False))
-            _kernels.launch(self.device, "spmv.cuh",
+            cplx = t.startswith("complex")
+            _kernels.launch(self.device,
+                            "spmv_complex.cuh" if cplx else "spmv.cuh",
                             _kernel("em_csr_matmul", t, it), y.size,
                             (data, _e.ascontiguousarray(self.indices),
                              _e.ascontiguousarray(self.indptr),
                              numpy.int64(self._shape[0]), xx,
                              numpy.int64(k), y),
-                            name_expressions=_kernel_names())
+                            name_expressions=_kernel_names(cplx))
         y = y.astype(rt, copy=False)
         return y[:, 0] if vec else y
 
