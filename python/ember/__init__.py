@@ -88,6 +88,10 @@ def __getattr__(name):
     if name == "profile":   # `with ember.profile() as p:` (ember/profiler.py)
         from ember.profiler import profile
         return profile
+    if name == "memmap":   # NumPy's file-backed array (ember/_memmap.py)
+        from ember._memmap import memmap
+        globals()[name] = memmap
+        return memmap
     if name == "njit":   # `from numba import njit` after the import change
         from ember.jit.host import njit
         return njit
@@ -151,6 +155,6 @@ __array_api_version__ = "2024.12"
 
 __all__ = (["__version__", "cuda", "runtime", "newaxis", "inf", "nan", "pi", "e",
             "little_endian", "euler_gamma",
-            "get_default_pinned_memory_pool"] + _C_ALIASES + _public
+            "get_default_pinned_memory_pool", "memmap"] + _C_ALIASES + _public
            + list(_np_exception_names)
            + [name for name in _api.__all__ if name not in _public])

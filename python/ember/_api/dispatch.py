@@ -42,7 +42,45 @@ def array_function(self, func, types, args, kwargs):
         raise TypeError(f"no implementation of {mod}.{name} for ember arrays "
                         "(ember has no function of that name; convert with "
                         "ember.asnumpy to run NumPy's on the host)")
-    return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except TypeError:
+        # NumPy makes object or string arrays of None and str operands
+        # (matplotlib's bar broadcasts hatch=None with the heights); ember
+        # arrays hold numbers only, so such a call is NumPy's own, run on
+        # zero-copy host views of cpu operands. A GPU operand would be a
+        # silent copy to the host: the error says so instead.
+        impl = getattr(func, "_implementation", None)
+        leaves = list(_leaves(args, kwargs))
+        if impl is None or not any(_object_like(v, nd) for v in leaves):
+            raise
+        gpu = [v.device for v in leaves
+               if isinstance(v, _ember.ndarray) and v.device.type != "cpu"]
+        if gpu:
+            raise TypeError(
+                f"{getattr(func, '__name__', func)}: an argument is None, str or "
+                f"an object array, which ember arrays do not hold, so this is "
+                f"NumPy's call on the host; an ember operand is on {gpu[0]}: "
+                "pass ember.asnumpy() of it to copy it there") from None
+    return impl(*args, **kwargs)
+
+
+def _leaves(args, kwargs):
+    """The arguments, with the items of list and tuple arguments."""
+    stack = list(args) + list(kwargs.values())
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        else:
+            yield v
+
+
+def _object_like(v, nd):
+    """Whether NumPy keeps v in an object or string array."""
+    if v is None or isinstance(v, (str, bytes)):
+        return True
+    return nd is not None and isinstance(v, nd.ndarray) and v.dtype.kind in "OSU"
 
 
 def get_array_module(*args):

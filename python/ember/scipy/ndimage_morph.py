@@ -5,6 +5,8 @@ erosion the correlation reaching the structure's full count, both with
 the border taken as border_value; fill_holes labels the background and
 keeps what does not touch the border; find_objects reads each label's
 smallest and largest coordinates."""
+import operator
+
 import ember as _e
 from ember._api._util import as_array as _arr
 
@@ -150,14 +152,33 @@ def find_objects(input, max_label=0):
     largest present when 0), the tuple of slices bounding its pixels, or
     None where it has none."""
     x = _arr(input)
-    if x.dtype.kind not in "iu":
-        raise TypeError("find_objects: input must be an integer array")
-    top = max_label if max_label > 0 else (int(_e.max(x)) if x.size else 0)
+    max_label = operator.index(max_label)
+    if x.dtype.kind == "c":
+        raise TypeError("Complex type not supported")
+    if max_label < 1 and x.dtype.kind not in "iu":
+        # SciPy takes the input's largest value as the label count and
+        # refuses one that is not an integer ("'numpy.float64' object
+        # cannot be interpreted as an integer"); with max_label it reads
+        # any real input, each value truncated to an integer label
+        raise TypeError(f"find_objects: the largest label of a {x.dtype} "
+                        "input cannot be interpreted as an integer; give "
+                        "max_label or an integer input")
+    if max_label < 1 and not x.size:
+        raise ValueError("zero-size array to reduction operation maximum "
+                         "which has no identity")
+    if x.dtype.kind == "b":
+        x = x.astype(_e.uint8)
+    top = max_label if max_label > 0 else int(_e.max(x))
     if top <= 0:
         return []
+    nd = x.ndim
     flat = x.reshape(-1)
-    keep = (flat >= 1) & (flat <= top)
-    lab = flat[keep].astype(_e.int64) - 1
+    x = flat if nd == 0 else x      # a 0-d label's box is ()
+    # SciPy's label index is the value less one, truncated: 0.5 is label
+    # 1 and -0.5 none; compared before the cast, so NaN and values past
+    # int64 are no label
+    keep = (flat > 0) & (flat < top + 1)
+    lab = (flat[keep] - 1).astype(_e.int64)
     coords = _e.indices(x.shape, dtype=_e.int64, device=x.device)
     lo, hi = [], []
     for d in range(x.ndim):
@@ -174,7 +195,7 @@ def find_objects(input, max_label=0):
             out.append(None)
         else:
             out.append(tuple(slice(int(lo[d][i]), int(hi[d][i]) + 1)
-                             for d in range(x.ndim)))
+                             for d in range(nd)))
     return out
 
 

@@ -330,6 +330,32 @@ static PyObject *get_shape(PyObject *self, void *c)
     return tuple_of(NDA(self)->a.ndim, NDA(self)->a.shape);
 }
 
+/* NumPy's in-place a.shape = ...: only as a C-order view of the same
+ * memory (never a copy, so views of a keep seeing it); NumPy 2.4 neither
+ * warns nor takes another order here. */
+static int set_shape(PyObject *self, PyObject *value, void *c)
+{
+    int64_t shape[EM_MAX_NDIM];
+    em_array *a;
+    em_status rc;
+    int ndim;
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "Cannot delete array shape");
+        return -1;
+    }
+    if (empy_shape_arg(value, "shape", &ndim, shape) < 0)
+        return -1;
+    a = EMPY_ARR(self);
+    rc = em_array_reshape_view(a, ndim, shape, 'C', a);
+    if (rc == EM_ERR_NOT_SUPPORTED) {
+        PyErr_SetString(PyExc_AttributeError, "Incompatible shape for in-place "
+                        "modification. Use `.reshape()` to make a copy with "
+                        "the desired shape.");
+        return -1;
+    }
+    return rc == EM_OK ? 0 : empy_fail(empy_state_of(self), rc);
+}
+
 static PyObject *get_strides(PyObject *self, void *c)
 {
     return tuple_of(NDA(self)->a.ndim, NDA(self)->a.strides);
@@ -1033,7 +1059,8 @@ static PyMethodDef nd_methods[] = {
 };
 
 static PyGetSetDef nd_getset[] = {
-    {"shape", get_shape, NULL, "The extents, a tuple of ints.", NULL},
+    {"shape", get_shape, set_shape, "The extents, a tuple of ints; assigning one "
+     "reshapes in place where a view can.", NULL},
     {"strides", get_strides, NULL, "Bytes between elements along each axis.", NULL},
     {"ndim", get_ndim, NULL, "Number of axes.", NULL},
     {"__array_priority__", get_array_priority, NULL,
