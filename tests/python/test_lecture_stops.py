@@ -264,6 +264,7 @@ LABELS = np.array([[0, 1, 1, 0], [0, 0, 3, 0], [2, 0, 3, 3]])
     (LABELS * 1.5, 4), (np.array([0, -1.5, 2.0, 0.5, 1.99]), 2),
     (np.array([0, np.nan, 1.0, 1e30, -np.inf]), 2),
     (np.array(3), 0), (np.array(3.0), 4), (np.zeros((2, 2), int), 0),
+    (np.array([0, 1, 2, -3], np.int8), 300),                # max_label past int8
 ])
 def test_find_objects_inputs(device, a, max_label):
     want = scipy.ndimage.find_objects(a, max_label=max_label)
