@@ -1,41 +1,34 @@
-"""AgglomerativeClustering with single linkage: the dendrogram of single
-linkage is the minimum spanning tree with its edges in increasing order, so
-cutting it into k clusters is dropping the k-1 longest edges of the tree
-and labelling the components that remain."""
+"""AgglomerativeClustering (scikit-learn's, connectivity=None): the whole
+tree by ember.scipy.cluster's kernels (the nearest-neighbour chain, or
+Prim for single linkage, in one launch over the n x n dissimilarity
+matrix; _linkage.py), in scikit-learn's children_ convention, and the
+labels of its cut as the components of the first n - k merges."""
 import numbers
 
 import ember
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, ClusterMixin, fitted
 from ember.ml.cluster._common import compress, hook, ranks_of_roots
+from ember.scipy.cluster import _linkage
 
 _LINKAGES = ("ward", "complete", "average", "single")
-
-
-def minimum_spanning_tree(X):
-    """Prim's algorithm from row 0: n-1 steps, each a whole-array update of
-    the distances to the tree and an argmin (one host sync a step). Returns
-    the edges (u, v) and their euclidean lengths in the order they were
-    added."""
-    n = X.shape[0]
-    dev = X.device
-    inf = ember.asarray(float("inf"), dtype=X.dtype, device=dev)
-    d = ember.full(n, float("inf"), dtype=X.dtype, device=dev)
-    src = ember.zeros(n, dtype=ember.int64, device=dev)
-    intree = ember.zeros(n, dtype=ember.bool_, device=dev)
-    order = []
-    cur = 0
-    for _ in range(n - 1):
-        intree[cur] = True
-        diff = X - X[cur:cur + 1]
-        dc = (diff * diff).sum(axis=1)
-        better = (dc < d) & ~intree
-        d = ember.where(better, dc, d)
-        src = ember.where(better, cur, src)
-        cur = int(ember.argmin(ember.where(intree, inf, d)))
-        order.append(cur)
-    v = ember.asarray(order, device=dev).astype(ember.int64)
-    return ember.take(src, v), v, ember.sqrt(ember.take(d, v))
+# scikit-learn's metric names (sklearn.metrics.pairwise._VALID_METRICS)
+_SK_METRICS = ("euclidean", "l2", "l1", "manhattan", "cityblock", "braycurtis",
+               "canberra", "chebyshev", "correlation", "cosine", "dice", "hamming",
+               "jaccard", "mahalanobis", "matching", "minkowski", "rogerstanimoto",
+               "russellrao", "seuclidean", "sokalsneath", "sqeuclidean", "yule",
+               "wminkowski", "nan_euclidean", "haversine")
+# scikit-learn hands SciPy its aliases' names
+_SCIPY_NAME = {"l2": "euclidean", "l1": "cityblock", "manhattan": "cityblock"}
+# the metrics ember.scipy.spatial.distance.cdist measures besides the
+# kernel's own
+_CDIST = ("braycurtis", "canberra", "correlation", "hamming", "jaccard", "minkowski")
+# single linkage with these goes through scikit-learn's own spanning tree
+# (its DistanceMetric names), which lists each merge's clusters in the
+# order the tree reached them; every other case is SciPy's linkage, which
+# lists the smaller cluster id first
+_SK_TREE = ("euclidean", "cityblock", "chebyshev", "braycurtis", "canberra", "hamming",
+            "jaccard", "minkowski")
 
 
 def forest_labels(n, u, v, dev):
@@ -54,12 +47,31 @@ def forest_labels(n, u, v, dev):
     return ranks_of_roots(parent, ember.ones(n, dtype=ember.bool_, device=dev))
 
 
+def _dissimilarity(X, metric):
+    """The n x n float64 matrix the merges are made on (a fresh one: the
+    kernel overwrites it)."""
+    if callable(metric) or metric == "precomputed":
+        D = metric(X) if callable(metric) else X
+        D = ember.asarray(D, device=X.device)
+        if D.ndim != 2 or D.shape[0] != D.shape[1]:
+            raise ValueError("Distance matrix should be square, got matrix of shape "
+                             f"{tuple(D.shape)}")
+        return _linkage.symmetric(D)
+    name = _SCIPY_NAME.get(metric, metric)
+    if name in _linkage.DIST_METRICS:
+        return _linkage.distances(X, name)
+    from ember.scipy.spatial.distance import cdist
+    return _linkage.symmetric(cdist(X, X, name))
+
+
 class AgglomerativeClustering(ClusterMixin, BaseEstimator):
-    """Hierarchical clustering (scikit-learn's AgglomerativeClustering) with
-    linkage='single' and the euclidean metric."""
+    """Hierarchical clustering (scikit-learn's AgglomerativeClustering),
+    connectivity=None: linkage ward (euclidean), complete, average or
+    single, with a metric name, 'precomputed' or a callable."""
 
     labels_ = fitted()
     distances_ = fitted()
+    children_ = fitted()
 
     def __init__(self, n_clusters=2, *, metric="euclidean", memory=None,
                  connectivity=None, compute_full_tree="auto", linkage="ward",
@@ -75,51 +87,71 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
 
     def _check_params(self):
         V.check_option(self.linkage, "linkage", _LINKAGES, est=self)
-        if self.linkage != "single":
-            raise NotImplementedError(f"AgglomerativeClustering(linkage={self.linkage!r}): "
-                                      "ember builds linkage='single' only")
-        if self.metric not in ("euclidean", "l2"):
-            raise NotImplementedError(f"AgglomerativeClustering(metric={self.metric!r}): "
-                                      "ember builds metric='euclidean' only")
-        if self.connectivity is not None:
-            raise NotImplementedError("AgglomerativeClustering: connectivity is not "
-                                      "supported by ember")
+        if not callable(self.metric):
+            V.check_option(self.metric, "metric", _SK_METRICS + ("precomputed",), est=self)
         if self.n_clusters is not None:
             V.check_scalar(self.n_clusters, "n_clusters", numbers.Integral, min_val=1,
                            est=self)
-        if (self.n_clusters is None) == (self.distance_threshold is None):
-            raise ValueError("Exactly one of n_clusters and distance_threshold has to "
-                             "be set, and the other needs to be None.")
         if self.distance_threshold is not None:
             V.check_scalar(self.distance_threshold, "distance_threshold", numbers.Real,
                            min_val=0, est=self)
-            if not self.compute_full_tree:
-                raise ValueError("compute_full_tree must be True if distance_threshold "
-                                 "is set.")
+        if self.compute_full_tree != "auto" and not isinstance(self.compute_full_tree,
+                                                               bool):
+            raise ValueError("The 'compute_full_tree' parameter of "
+                             "AgglomerativeClustering must be a str among {'auto'} or an "
+                             f"instance of 'bool'. Got {self.compute_full_tree!r} instead.")
+        if (self.n_clusters is None) == (self.distance_threshold is None):
+            raise ValueError("Exactly one of n_clusters and distance_threshold has to "
+                             "be set, and the other needs to be None.")
+        if self.distance_threshold is not None and not self.compute_full_tree:
+            raise ValueError("compute_full_tree must be True if distance_threshold "
+                             "is set.")
+        if self.linkage == "ward" and self.metric not in ("euclidean", "l2"):
+            raise ValueError(f"{self.metric} was provided as metric. Ward can only "
+                             "work with euclidean distances (i.e. 'euclidean' and 'l2').")
+        if self.connectivity is not None:
+            raise NotImplementedError("AgglomerativeClustering(connectivity=...): ember "
+                                      "builds the unstructured tree only "
+                                      "(connectivity=None)")
+        m = self.metric
+        if not (callable(m) or m == "precomputed" or _SCIPY_NAME.get(m, m) in
+                tuple(_linkage.DIST_METRICS) + _CDIST):
+            raise NotImplementedError(f"AgglomerativeClustering(metric={m!r}) is not "
+                                      "supported by ember")
 
     def fit(self, X, y=None):
         self._check_params()
         X, _ = self._fit_input(X, ensure_min_samples=2)
         n = X.shape[0]
-        u, v, w = minimum_spanning_tree(X)
-        # The merges of single linkage are the tree's edges by length (a
-        # stable sort, so equal lengths keep the order they were added in).
-        order = ember.argsort(w, kind="stable")
-        u, v, w = ember.take(u, order), ember.take(v, order), ember.take(w, order)
+        if self.n_clusters is not None and self.n_clusters > n:
+            raise ValueError("Cannot extract more clusters than samples: "
+                             f"{self.n_clusters} clusters were given for a tree with "
+                             f"{n} leaves.")
+        metric = self.metric
+        if metric == "cosine" and not bool((X != 0).any(axis=1).all()):
+            raise ValueError("Cosine affinity cannot be used when X contains zero vectors")
+        D = _dissimilarity(X, metric)
+        name = _SCIPY_NAME.get(metric, metric) if isinstance(metric, str) else None
+        ordered = not (self.linkage == "single" and name in _SK_TREE)
+        Z, u, v = _linkage.tree(D, self.linkage, ordered=ordered)
+        del D
+        w = Z[:, 2]
+        self.children_ = Z[:, :2].astype(ember.int64)
         if self.distance_threshold is not None:
             k = int((w >= self.distance_threshold).sum()) + 1
         else:
             k = self.n_clusters
-            if k > n:
-                raise ValueError("Cannot extract more clusters than samples: "
-                                 f"{k} clusters were given for a tree with {n} leaves.")
+        # scikit-learn cuts off the k - 1 highest clusters: what stays
+        # joined is what the first n - k merges joined
         keep = n - k
         self.labels_ = forest_labels(n, u[:keep], v[:keep], X.device)
         self.n_clusters_ = k
         self.n_leaves_ = n
         self.n_connected_components_ = 1
         if self.distance_threshold is not None or self.compute_distances:
-            self.distances_ = w
+            self.distances_ = ember.ascontiguousarray(w)
+        else:
+            self.__dict__.pop("distances_", None)
         return self
 
     def fit_predict(self, X, y=None):

@@ -1,0 +1,179 @@
+"""ember.scipy.cluster.hierarchy: SciPy's linkage (the reducible methods),
+fcluster and leaves_list over ember arrays, on the input's device, with
+SciPy's linkage matrix Z ((n - 1) x 4 float64: the two cluster ids, the
+distance, the size), its numbering and its errors. The merges are
+_linkage.py's kernels (one launch for the whole tree)."""
+import numbers
+
+import ember
+from ember.scipy.cluster import _linkage
+
+__all__ = ["linkage", "single", "complete", "average", "weighted", "ward", "centroid",
+           "median", "fcluster", "leaves_list", "is_valid_linkage"]
+
+_METHODS = ("single", "complete", "average", "centroid", "median", "ward", "weighted")
+_EUCLIDEAN_METHODS = ("centroid", "median", "ward")
+
+
+def _device_of(x):
+    return x.device if isinstance(x, ember.ndarray) else None
+
+
+def _square(y, method, metric):
+    """The n x n float64 dissimilarities of y: a condensed distance vector,
+    or observations measured with metric."""
+    y = ember.asarray(y, device=_device_of(y))
+    if y.dtype.kind not in "biuf":
+        raise ValueError(f"Unsupported dtype {y.dtype}")
+    y = y.astype(ember.float64, copy=False)
+    if method in _EUCLIDEAN_METHODS and metric != "euclidean" and y.ndim == 2:
+        raise ValueError(f"`method={method}` requires the distance metric to be "
+                         "Euclidean")
+    if y.ndim == 1:
+        k = y.shape[0]
+        d = int((1 + (1 + 8 * k) ** 0.5) / 2)
+        if d * (d - 1) != 2 * k:
+            raise ValueError("Length n of condensed distance matrix 'y' must be a "
+                             "binomial coefficient, i.e. there must be a k such that "
+                             "(k \\choose 2)=n)!")
+        if k == 0:
+            raise ValueError("The number of observations cannot be determined on an "
+                             "empty distance matrix.")
+        from ember.scipy.spatial.distance import squareform
+        return ember.ascontiguousarray(squareform(y, checks=False))
+    if y.ndim != 2:
+        raise ValueError("`y` must be 1 or 2 dimensional.")
+    if y.shape[0] < 2:
+        raise ValueError("The number of observations cannot be determined on an "
+                         "empty distance matrix.")
+    if isinstance(metric, str) and metric in _linkage.DIST_METRICS:
+        return _linkage.distances(y, metric)
+    from ember.scipy.spatial.distance import cdist
+    return _linkage.symmetric(cdist(y, y, metric))
+
+
+def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
+    """SciPy's hierarchical clustering of y (a condensed distance vector or
+    an n x m observation matrix measured with metric): Z on y's device.
+    Methods single, complete, average, weighted and ward; centroid and
+    median raise NotImplementedError, as does optimal_ordering."""
+    if method not in _METHODS:
+        raise ValueError(f"Invalid method: {method}")
+    if method in ("centroid", "median"):
+        raise NotImplementedError(f"linkage(method={method!r}): ember builds the "
+                                  "reducible methods only (single, complete, average, "
+                                  "weighted, ward)")
+    if optimal_ordering:
+        raise NotImplementedError("linkage(optimal_ordering=True) is not supported by "
+                                  "ember")
+    D = _square(y, method, metric)
+    if not bool(ember.isfinite(D).all()):
+        raise ValueError("The condensed distance matrix must contain only finite "
+                         "values.")
+    return _linkage.tree(D, method)[0]
+
+
+def _method(name):
+    def f(y):
+        return linkage(y, method=name, metric="euclidean")
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"linkage(y, method={name!r}, metric='euclidean')"
+    return f
+
+
+single = _method("single")
+complete = _method("complete")
+average = _method("average")
+weighted = _method("weighted")
+ward = _method("ward")
+centroid = _method("centroid")
+median = _method("median")
+
+
+def _check_linkage(Z, name="Z"):
+    """SciPy's is_valid_linkage(Z, throw=True): ValueError or TypeError
+    naming what is wrong. The content checks are one device read."""
+    if Z.dtype != ember.float64:
+        raise TypeError(f"Linkage matrix '{name}' must contain doubles.")
+    if Z.ndim != 2:
+        raise ValueError(f"Linkage matrix '{name}' must have shape=2 (i.e. be "
+                         "two-dimensional).")
+    if Z.shape[1] != 4:
+        raise ValueError(f"Linkage matrix '{name}' must have 4 columns.")
+    m = Z.shape[0]
+    if m == 0:
+        raise ValueError("Linkage must be computed on at least two observations.")
+    if m < 2:
+        return
+    dev = Z.device
+    ids = Z[:, :2]
+    formed = ember.arange(m + 1, 2 * m + 1, device=dev).astype(ember.float64)
+    used = ember.unique(ids.reshape(-1)).shape[0]
+    bad = ember.stack([(ids < 0).any(), (Z[:, 2] < 0).any(), (Z[:, 3] < 0).any(),
+                       (Z[:, 3] > m + 1).any(), (ids.max(axis=1) >= formed).any()])
+    flags = [bool(b) for b in ember.asnumpy(bad)] + [used < 2 * m]
+    for bad, what in zip(flags, ("contains negative indices.",
+                                 "contains negative distances.",
+                                 "contains negative counts.",
+                                 "contains excessive observations in a cluster",
+                                 "uses non-singleton cluster before it is formed.",
+                                 "uses the same cluster more than once.")):
+        if bad:
+            raise ValueError(f"Linkage '{name}' {what}")
+
+
+def is_valid_linkage(Z, warning=False, throw=False, name=None):
+    """Whether Z is a valid linkage matrix (SciPy's checks)."""
+    Z = ember.asarray(Z, device=_device_of(Z))
+    try:
+        _check_linkage(Z, name or "Z")
+    except (TypeError, ValueError) as e:
+        if throw:
+            raise
+        if warning:
+            import warnings
+            warnings.warn(str(e), stacklevel=2)
+        return False
+    return True
+
+
+def leaves_list(Z):
+    """The leaf ids of Z left to right (int32), SciPy's leaves_list."""
+    Z = ember.ascontiguousarray(ember.asarray(Z, device=_device_of(Z)))
+    _check_linkage(Z)
+    return _linkage.leaves(Z)
+
+
+def fcluster(Z, t, criterion="inconsistent", depth=2, R=None, monocrit=None):
+    """SciPy's flat clusters of Z (int32, numbered from 1, in SciPy's order)
+    by criterion 'distance' (cophenetic distance <= t), 'maxclust' (at most
+    t clusters), 'monocrit' or 'maxclust_monocrit' (monocrit's values per
+    cluster). 'inconsistent' (SciPy's default) raises
+    NotImplementedError."""
+    Z = ember.asarray(Z, device=_device_of(Z))
+    Z = ember.ascontiguousarray(Z.astype(ember.float64, copy=False))
+    _check_linkage(Z)
+    if criterion == "inconsistent":
+        raise NotImplementedError("fcluster(criterion='inconsistent') is not supported "
+                                  "by ember: use 'distance', 'maxclust', 'monocrit' or "
+                                  "'maxclust_monocrit'")
+    if criterion not in ("distance", "maxclust", "monocrit", "maxclust_monocrit"):
+        raise ValueError(f"Invalid cluster formation criterion: {criterion}")
+    if criterion in ("monocrit", "maxclust_monocrit"):
+        if monocrit is None:
+            raise ValueError(f"fcluster(criterion={criterion!r}) needs monocrit")
+        MC = ember.ascontiguousarray(ember.asarray(monocrit, device=Z.device)
+                                     .astype(ember.float64, copy=False))
+        if MC.shape != (Z.shape[0],):
+            raise ValueError(f"monocrit must have shape ({Z.shape[0]},), got "
+                             f"{tuple(MC.shape)}")
+    else:
+        MC = _linkage.max_dists(Z)
+    if criterion.startswith("maxclust"):
+        maxc = int(t)
+        if maxc <= 0:
+            # SciPy's bisection then reads past MC's end; what it gives is
+            # every point on its own, numbered in its walk's order
+            return _linkage.flat(Z, MC, cut=-float("inf"))
+        return _linkage.flat(Z, MC, maxclust=maxc)
+    return _linkage.flat(Z, MC, cut=float(t))
