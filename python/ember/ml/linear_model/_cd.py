@@ -3,32 +3,33 @@
     1/(2n) |y - X w|^2 + alpha l1_ratio |w|_1 + alpha (1 - l1_ratio)/2 |w|^2
 
 with its stopping rule: a sweep over the features, and when the largest
-coefficient change of a sweep falls to tol times the largest coefficient,
-the duality gap, which must reach tol |y|^2.
+coefficient change of a sweep falls to tol times the largest coefficient
+(or on the last sweep), the duality gap, which must reach tol |y|^2.
 
-A sweep is sequential over features; each coordinate update is a handful
-of device operations on 0-d arrays and one vector update, with no sync.
-Two forms, chosen by shape:
+A sweep is sequential over features, so the whole fit (every sweep and
+gap until the rule stops it) is one launch of kernels/cd_fit.cuh
+(_cd_kernel.py), one block a target, the block's threads sharing each
+coordinate's work. Two forms, chosen by shape:
 - n >= p (the covariance form): G = X^T X and q = X^T y are formed once
-  (one matmul), the sweep keeps G w and costs O(p) per coordinate;
-- n < p (the residual form): the sweep keeps the residual R = y - X w and
-  costs O(n) per coordinate (a dot and an axpy on a row of X^T).
-One sync a sweep reads the change and the size of w; the gap costs one more
-when it is due. Both forms make the same updates in the same order as
-scikit-learn's, so the coefficients agree to rounding where both stop at
-the same sweep. scikit-learn also screens out features proved zero
-(gap-safe rules); ember does not, which changes when, not where, it
-converges."""
+  (one matmul), the kernel keeps G w and a coordinate costs O(p);
+- n < p (the residual form): the kernel keeps the residual R = y - X w and
+  a coordinate costs O(n) (a dot and an axpy on a row of X^T).
+Both make the same updates in the same order as scikit-learn's, so the
+coefficients agree to rounding where both stop at the same sweep.
+scikit-learn also screens out features proved zero (gap-safe rules);
+ember does not, which changes when, not where, it converges.
+selection='random' draws its features inside the kernel from a hash of
+a seed taken from random_state: ember's own order, not scikit-learn's."""
 import numbers
 import warnings
 
 import numpy as np
 
 import ember
-from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
+from ember.ml.linear_model import _cd_kernel
 from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
                                          center, check_sample_weight, require_y)
 
@@ -39,110 +40,62 @@ def _host(*xs):
 
 
 class _Problem:
-    """One target's data in the chosen form: the quantities a sweep and the
-    gap need, and the sweep itself."""
+    """The data of one or more targets (yc: n, or n x k) in the chosen
+    form, as kernels/cd_fit.cuh reads it: the covariance form's G (p x p;
+    a given Gram matrix stands in) and Q = (X^T y)^T (k x p), or the
+    residual form's X^T (p x n), its rows' squared norms and Y^T (k x n);
+    and |y|^2 of each target in double. A path of alphas builds it once."""
 
     def __init__(self, Xc, yc, gram, G=None):
         self.gram = gram
-        self.yy = yc @ yc
+        Y = yc[:, None] if yc.ndim == 1 else yc
+        self.yy = ember.ascontiguousarray((Y * Y).sum(axis=0).astype(ember.float64))
         if gram:
-            self.G = Xc.T @ Xc if G is None else G
-            self.q = Xc.T @ yc
-            self.norm2 = ember.diagonal(self.G).copy()
+            self.G = ember.ascontiguousarray(Xc.T @ Xc if G is None else G)
+            self.Q = ember.ascontiguousarray((Xc.T @ Y).T)
         else:
             self.XT = ember.ascontiguousarray(Xc.T)
-            self.y = yc
-            self.norm2 = (self.XT * self.XT).sum(axis=1)
-
-    def start(self, w):
-        if self.gram:
-            self.Gw = self.G @ w
-        else:
-            self.R = self.y - self.XT.T @ w
-
-    def sweep(self, w, order, l1, l2, positive):
-        dt = w.dtype
-        l1 = ember.asarray(l1, dtype=dt, device=w.device)
-        for j in order:
-            wj = w[j]
-            nj = self.norm2[j]
-            if self.gram:
-                tmp = self.q[j] - self.Gw[j] + nj * wj
-            else:
-                tmp = self.XT[j] @ self.R + nj * wj
-            if positive:
-                new = ember.maximum(tmp - l1, 0) / (nj + l2)
-            else:
-                new = ember.sign(tmp) * ember.maximum(ember.abs(tmp) - l1, 0) / (nj + l2)
-            delta = new - wj
-            if self.gram:
-                self.Gw += delta * self.G[j]
-            else:
-                self.R -= delta * self.XT[j]
-            w[j] = new
-
-    def gap(self, w, l1, l2, positive):
-        """scikit-learn's duality gap (formulation A; B for l1 == 0)."""
-        if self.gram:
-            wq = w @ self.q
-            R2 = self.yy - 2 * wq + w @ self.Gw
-            Ry = self.yy - wq
-            XtR = self.q - self.Gw
-        else:
-            R2 = self.R @ self.R
-            Ry = self.R @ self.y
-            XtR = self.XT @ self.R
-        w2 = w @ w
-        if l1 == 0:
-            R2, Ry, w2, dn = _host(R2, Ry, w2, XtR @ XtR)
-            if l2 == 0:
-                return dn
-            return R2 + 0.5 * l2 * w2 - Ry + dn / (2 * l2)
-        XtA = XtR - l2 * w
-        dn = XtA.max() if positive else ember.abs(XtA).max()
-        R2, Ry, w2, dn, wl1 = _host(R2, Ry, w2, dn, ember.abs(w).sum())
-        primal = 0.5 * (R2 + l2 * w2) + l1 * wl1
-        scale = l1 / dn if dn > l1 else 1.0
-        dual = -0.5 * scale ** 2 * (R2 + l2 * w2) + scale * Ry
-        return primal - dual
+            self.norm2 = ember.ascontiguousarray((self.XT * self.XT).sum(axis=1))
+            self.Y = ember.ascontiguousarray(Y.T)
 
 
-def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram, tick=None,
-            problem=None):
-    """(w, gap, n_iter) for one target, w updated in place; gap is scikit-
-    learn's unnormalised one. tick() after each sweep (a progress bar's).
-    A path of alphas passes the _Problem of (Xc, yc) it built once."""
+def _seed(rng):
+    """The kernel's seed of one fit: 0 (cyclic order) without rng, else a
+    nonzero draw of it, so that each fit (each target set, each alpha of a
+    path) visits its own random order."""
+    return 0 if rng is None else int(rng.integers(1, 2**63, dtype=np.int64))
+
+
+def enet_fit(P, W, l1, l2, max_iter, tol, positive, rng):
+    """(gaps, n_iters) of P's targets, host arrays, the coefficients W
+    (k x p, C order) updated in place by one launch; a gap is scikit-
+    learn's unnormalised one. Warns for each target that did not reach
+    tol |y|^2, with its gap, as scikit-learn does."""
+    gaps, iters = _cd_kernel.fit(P, W, l1, l2, max_iter, tol, positive, _seed(rng))
+    if (iters >= max_iter).any():
+        yy = ember.asnumpy(P.yy)
+        for g, it, t in zip(gaps, iters, tol * yy):
+            if it >= max_iter and not g <= t:
+                warnings.warn("Objective did not converge. You might want to increase "
+                              f"the number of iterations. Duality gap: {g:.3e}, "
+                              f"tolerance: {t:.3e}", ConvergenceWarning, stacklevel=3)
+    return gaps, iters
+
+
+def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram, problem=None):
+    """(w, gap, n_iter) for one target (w the start, left as it was when not
+    contiguous; the fit is the w returned); gap is scikit-
+    learn's unnormalised one. A path of alphas passes the _Problem of
+    (Xc, yc) it built once."""
     P = problem if problem is not None else _Problem(Xc, yc, gram)
-    P.start(w)
-    d_tol, tol = tol, tol * float(P.yy)
-    live = np.flatnonzero(ember.asnumpy(P.norm2) != 0)
-    zero = np.flatnonzero(ember.asnumpy(P.norm2) == 0)
-    if zero.size:
-        w[ember.asarray(zero, device=w.device)] = 0
-        P.start(w)
-    gap = P.gap(w, l1, l2, positive)
-    if gap <= tol:
-        return w, gap, 0
-    for it in range(max_iter):
-        w_old = w.copy()
-        order = live if rng is None else live[rng.integers(0, live.size, live.size)]
-        P.sweep(w, order.tolist(), l1, l2, positive)
-        d_max, w_max = _host(ember.abs(w - w_old).max(), ember.abs(w).max())
-        if tick is not None:
-            tick()
-        if w_max == 0 or d_max / w_max <= d_tol or it == max_iter - 1:
-            gap = P.gap(w, l1, l2, positive)
-            if gap <= tol:
-                return w, gap, it + 1
-    warnings.warn("Objective did not converge. You might want to increase the "
-                  f"number of iterations. Duality gap: {gap:.3e}, tolerance: "
-                  f"{tol:.3e}", ConvergenceWarning)
-    return w, gap, max_iter
+    W = ember.ascontiguousarray(w.reshape(1, -1))
+    gaps, iters = enet_fit(P, W, l1, l2, max_iter, tol, positive, rng)
+    return W[0], float(gaps[0]), int(iters[0])
 
 
 def _feature_rng(seed):
-    """A host generator for the order of features (p small ints a sweep)
-    from scikit-learn's random_state forms."""
+    """A host generator for the random order's seeds from scikit-learn's
+    random_state forms."""
     if isinstance(seed, (np.random.RandomState, np.random.Generator)):
         seed = int(seed.integers(2**31) if hasattr(seed, "integers")
                    else seed.randint(2**31))
@@ -240,25 +193,15 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         l1 = float(self.alpha * self.l1_ratio * n)
         l2 = float(self.alpha * (1 - self.l1_ratio) * n)
         rng = _feature_rng(self.random_state) if self.selection == "random" else None
-        cols, gaps, iters = [], [], []
-        # max_iter sweeps a target; one that converges early skips ahead
-        with progress(k * self.max_iter, type(self).__name__ + ".fit", "sweep") as bar:
-            for t in range(k):
-                w = W0[t].copy()
-                yt = Y[:, t].copy()
-                w, gap, it = enet_cd(Xc, yt, w, l1, l2, self.max_iter,
-                                     self.tol, self.positive, rng, gram=n >= p,
-                                     tick=bar.update,
-                                     problem=None if G is None else _Problem(Xc, yt,
-                                                                             True, G))
-                bar.update(self.max_iter - it)
-                cols.append(w)
-                gaps.append(gap / n)
-                iters.append(it)
-        W = ember.stack(cols, axis=1)
+        # every target in one launch, a block each
+        P = _Problem(Xc, Y, n >= p or G is not None, G)
+        W = ember.ascontiguousarray(W0)
+        gaps, iters = enet_fit(P, W, l1, l2, self.max_iter, self.tol, self.positive, rng)
+        gaps = gaps / n
+        iters = [int(i) for i in iters]
         one = k == 1
-        self._set_coef(W, Xo, yo if y.ndim == 2 else yo[None], one)
-        self.dual_gap_ = gaps[0] if one else np.asarray(gaps)
+        self._set_coef(W.T, Xo, yo if y.ndim == 2 else yo[None], one)
+        self.dual_gap_ = float(gaps[0]) if one else gaps
         self.n_iter_ = iters[0] if one else iters
         return self
 
