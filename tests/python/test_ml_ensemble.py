@@ -82,8 +82,8 @@ def test_labels_float32_pickle_and_errors():
         RandomForestClassifier(criterion="entropy").fit(X, y)
     with pytest.raises(ValueError, match="criterion"):
         RandomForestClassifier(criterion="nope").fit(X, y)
-    with pytest.raises(NotImplementedError, match="oob_score"):
-        RandomForestClassifier(oob_score=True).fit(X, y)
+    with pytest.raises(ValueError, match="bootstrap=True"):
+        RandomForestClassifier(oob_score=True, bootstrap=False).fit(X, y)
     with pytest.raises(ValueError, match="max_features"):
         RandomForestClassifier(max_features="half").fit(X, y)
     with pytest.raises(ValueError, match="continuous"):

@@ -298,8 +298,8 @@ def test_errors():
             cls(splitter="worst").fit(X, y)
         with pytest.raises(ValueError, match="criterion"):
             cls(criterion="nope").fit(X, y)
-        with pytest.raises(NotImplementedError, match="ccp_alpha"):
-            cls(ccp_alpha=0.1).fit(X, y)
+        with pytest.raises(ValueError, match="ccp_alpha"):
+            cls(ccp_alpha=-0.1).fit(X, y)
         with pytest.raises(ValueError, match="contains NaN"):
             cls().fit(np.array([[np.nan], [1.0]]), [1, 2])
         est = cls().fit(X, y)

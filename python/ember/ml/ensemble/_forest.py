@@ -1,9 +1,16 @@
 """RandomForestClassifier and RandomForestRegressor: scikit-learn's
 parameters over histogram trees (_grow.py) on binned features
 (_binning.py). Prediction walks every tree at once, one gather a level,
-over blocks of rows."""
+over blocks of rows.
+
+Each batch of trees draws its bootstrap from its own seed, kept with the
+forest, so the in-bag counts can be drawn again on the device for the
+out-of-bag estimate and estimators_samples_ instead of being stored
+(trees x rows); warm_start keeps the grown tables, the bins and the next
+seed, and grows only the trees added."""
 import math
 import numbers
+import warnings
 
 import ember
 from ember._progress import progress
@@ -13,10 +20,16 @@ from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin, fitted
 from ember.ml.ensemble import _binning
 from ember.ml.ensemble._grow import grow
+from ember.ml.tree import _outputs, _pruning
 
 
 class _Forest(BaseEstimator):
     feature_importances_ = fitted()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
 
     def _check(self, n, p):
         V.check_scalar(self.n_estimators, "n_estimators", numbers.Integral, min_val=1,
@@ -26,17 +39,13 @@ class _Forest(BaseEstimator):
                            est=self)
         V.check_scalar(self.max_bins, "max_bins", numbers.Integral, min_val=2,
                        max_val=256, est=self)
-        for name in ("oob_score", "warm_start"):
-            if getattr(self, name):
-                raise NotImplementedError(f"{type(self).__name__}({name}=True) is not in "
-                                          "ember.ml")
         for name in ("max_leaf_nodes", "monotonic_cst"):
             if getattr(self, name) is not None:
                 raise NotImplementedError(f"{type(self).__name__}: {name} is not in "
                                           "ember.ml")
-        if self.ccp_alpha:
-            raise NotImplementedError(f"{type(self).__name__}: ccp_alpha (pruning) is "
-                                      "not in ember.ml")
+        V.check_scalar(self.ccp_alpha, "ccp_alpha", numbers.Real, min_val=0.0, est=self)
+        if self.oob_score and not self.bootstrap:
+            raise ValueError("Out of bag estimation only available if bootstrap=True")
         mss = self.min_samples_split
         mss = math.ceil(mss * n) if isinstance(mss, float) else mss
         msl = self.min_samples_leaf
@@ -71,12 +80,12 @@ class _Forest(BaseEstimator):
         return mss, msl, k
 
     def _fit_trees(self, X, y, w, n_classes):
+        """Grow the trees (or, warm_start, the ones n_estimators adds), prune
+        them (ccp_alpha), lay them out for prediction and score the
+        out-of-bag rows (oob_score)."""
         n, p = X.shape
         mss, msl, k = self._check(n, p)
-        rng = check_random_state(self.random_state, X.device)
-        E, _ = _binning.edges(X, self.max_bins, rng)
-        Xb = _binning.transform(X, E)
-        self._edges = E
+        dev = X.device
         ns = n
         if self.max_samples is not None:
             ms = self.max_samples
@@ -84,28 +93,88 @@ class _Forest(BaseEstimator):
             if not 1 <= ns <= n:
                 raise ValueError(f"max_samples must be in (0, n_samples] = (0, {n}], got "
                                  f"{ms!r}")
-        trees = []
+        old = self.__dict__.get("_trees") if self.warm_start else None
+        if old:
+            n_more = self.n_estimators - len(old)
+            if n_more < 0:
+                raise ValueError(f"n_estimators={self.n_estimators} must be larger or equal "
+                                 f"to len(estimators_)={len(old)} when warm_start==True")
+            if n_more == 0:
+                warnings.warn("Warm-start fitting without increasing n_estimators does not "
+                              "fit new trees.", UserWarning)
+            rng = check_random_state(self._next_seed, dev)
+            E = self._edges
+        else:
+            n_more = self.n_estimators
+            rng = check_random_state(self.random_state, dev)
+            E, _ = _binning.edges(X, self.max_bins, rng)
+            self._edges = E
+            self._trees, self._batches = [], []
+        Xb = _binning.transform(X, E)
         # trees of a batch share each level's launches; a batch's
         # (tree, row) pairs stay near 2^23
-        per = max(1, min(self.n_estimators, (1 << 23) // max(n, 1)))
-        with progress(self.n_estimators, type(self).__name__ + ".fit", "tree") as bar:
-            for t0 in range(0, self.n_estimators, per):
-                g = min(per, self.n_estimators - t0)
+        per = max(1, min(n_more, (1 << 23) // max(n, 1)))
+        with progress(n_more, type(self).__name__ + ".fit", "tree") as bar:
+            for t0 in range(0, n_more, per):
+                g = min(per, n_more - t0)
                 if self.bootstrap:
-                    draw = rng.integers(0, n, (g, ns))
-                    draw = draw + (ember.arange(g, device=X.device) * n)[:, None]
-                    W = ember.bincount(draw.reshape(-1), minlength=g * n).reshape(g, n)
-                    W = W.astype(w.dtype) * w[None, :]
+                    seed = _seed(rng)
+                    W = _inbag(seed, g, ns, n, dev)[1].astype(w.dtype) * w[None, :]
+                    self._batches.append((seed, g, ns))
                 else:
                     W = ember.broadcast_to(w, (g, n))
-                trees += grow(Xb, y, W, n_classes=n_classes, max_bins=self.max_bins,
-                              max_depth=self.max_depth, min_samples_split=mss,
-                              min_samples_leaf=msl,
-                              min_weight_fraction_leaf=self.min_weight_fraction_leaf,
-                              min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng,
-                              **self._grow_options(X, E))
+                    self._batches.append((None, g, n))
+                new = grow(Xb, y, W, n_classes=n_classes, max_bins=self.max_bins,
+                           max_depth=self.max_depth, min_samples_split=mss,
+                           min_samples_leaf=msl,
+                           min_weight_fraction_leaf=self.min_weight_fraction_leaf,
+                           min_impurity_decrease=self.min_impurity_decrease, k=k, rng=rng,
+                           **self._grow_options(X, E))
+                if self.ccp_alpha > 0:
+                    tw = ember.asnumpy(W.sum(axis=1))
+                    for t, total in zip(new, tw):
+                        _pruning.prune_grown(t, self.ccp_alpha, total)
+                self._trees += new
                 bar.update(g)
-        self._pack(trees, E, p, X.device)
+        self._next_seed = _seed(rng)
+        self._pack(self._trees, E, p, dev)
+        if self.oob_score and (n_more > 0 or not hasattr(self, "oob_score_")):
+            self._set_oob(X, y)
+
+    def _oob_values(self, X):
+        """Each training row's mean leaf value over the trees whose
+        bootstrap left it out (n x columns), as scikit-learn's
+        _compute_oob_predictions, with its warning where no tree did."""
+        n = X.shape[0]
+        dev = X.device
+        acc = ember.zeros((n, self._val.shape[1]), dtype=ember.float64, device=dev)
+        cnt = ember.zeros(n, dtype=ember.float64, device=dev)
+        t = 0
+        for seed, g, ns in self._batches:
+            oob = (_inbag(seed, g, ns, n, dev)[1] == 0).astype(ember.float64)
+            acc = acc + self._leaf_values(X, (t, t + g), weights=oob)
+            cnt = cnt + oob.sum(axis=0)
+            t += g
+        if bool((cnt == 0).any()):
+            warnings.warn("Some inputs do not have OOB scores. This probably means too few "
+                          "trees were used to compute any reliable OOB estimates.",
+                          UserWarning)
+        return acc / ember.where(cnt == 0, 1.0, cnt)[:, None]
+
+    @property
+    def estimators_samples_(self):
+        """The rows each tree was grown on: its bootstrap draw (row indices,
+        repeats included), or every row without bootstrap."""
+        V.check_is_fitted(self, "feature_importances_")
+        import numpy as np
+        n, out = self._n_rows, []
+        for seed, g, ns in self._batches:
+            if seed is None:
+                out += [np.arange(n)] * g
+            else:
+                draw = ember.asnumpy(_inbag(seed, g, ns, n, self._device)[0])
+                out += list(draw)
+        return out
 
     def _grow_options(self, X, E):
         """Further arguments of grow (criterion, random cuts) for subclasses."""
@@ -132,13 +201,13 @@ class _Forest(BaseEstimator):
             left[i, :m] = t.left
             v = t.value
             if self._n_classes:
-                v = v / np.maximum(v.sum(axis=1, keepdims=True), 1e-300)
+                v = _outputs.normalize(v, self._ncs)
             val[i, :m] = v
             g = np.bincount(t.feature[sp], weights=t.gain[sp], minlength=p)
             if g.sum() > 0:
                 imp += g / g.sum()
                 self._tree_imp[i] = g / g.sum()
-            self._tree_shape[i] = (_depth(t.left), int((t.left < 0).sum()))
+            self._tree_shape[i] = _depth(t.left)
         self._feat = ember.asarray(feat, device=dev)
         self._thr = ember.asarray(thr, device=dev)
         self._left = ember.asarray(left, device=dev)
@@ -159,9 +228,9 @@ class _Forest(BaseEstimator):
         from ember.ml.ensemble._tree_view import TreeView
         return [TreeView(self, t) for t in range(self.n_estimators_)]
 
-    def _leaf_values(self, X, trees=None):
+    def _leaf_values(self, X, trees=None, weights=None):
         """Mean over trees (all, or the range `trees`) of each row's leaf
-        value: n x C."""
+        value: n x C; with weights (trees x n), their weighted sum."""
         n, p = X.shape
         t0, t1 = trees or (0, self._feat.shape[0])
         T, N = t1 - t0, self._feat.shape[1]
@@ -182,21 +251,39 @@ class _Forest(BaseEstimator):
                 lc = ember.take(self._left.reshape(-1), idx)
                 go = lc + (x >= ember.take(self._thr.reshape(-1), idx).astype(x.dtype))
                 node = ember.where(lc >= 0, go, node)
-            v = ember.take(self._val, (tN + node).reshape(-1), axis=0)
-            out.append(v.reshape(T, e - s, C).sum(axis=0) / T)
+            v = ember.take(self._val, (tN + node).reshape(-1), axis=0).reshape(T, e - s, C)
+            if weights is None:
+                out.append(v.sum(axis=0) / T)
+            else:
+                out.append((v * weights[:, s:e, None]).sum(axis=0))
         return ember.concatenate(out) if len(out) > 1 else out[0]
 
 
 def _depth(left):
-    """Levels below the root of a tree given its left-child array."""
+    """(levels below the root, leaves) of a tree given its left-child array
+    (a pruned tree's tables keep nodes no longer reached)."""
     import numpy as np
-    front, d = np.array([0]), 0
+    front, d, leaves = np.array([0]), 0, 0
     while True:
         lc = left[front]
+        leaves += int((lc < 0).sum())
         lc = lc[lc >= 0]
         if not len(lc):
-            return d
+            return d, leaves
         front, d = np.concatenate([lc, lc + 1]), d + 1
+
+
+def _seed(rng):
+    """A host seed drawn from the forest's generator."""
+    return int(ember.asnumpy(rng.integers(0, 2 ** 31 - 1, 1))[0])
+
+
+def _inbag(seed, g, ns, n, dev):
+    """(draws, counts) of a batch's bootstrap from its seed: g x ns row
+    indices and g x n in-bag counts."""
+    draw = check_random_state(seed, dev).integers(0, n, (g, ns))
+    flat = draw + (ember.arange(g, device=dev) * n)[:, None]
+    return draw, ember.bincount(flat.reshape(-1), minlength=g * n).reshape(g, n)
 
 
 def _common_init(self, n_estimators, criterion, max_depth, min_samples_split,
@@ -229,6 +316,7 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
     (max_bins thresholds a feature, as cuML's n_bins)."""
 
     classes_ = fitted()
+    oob_decision_function_ = fitted()
     _criteria = ("gini",)
 
     def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None,
@@ -255,37 +343,59 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
                                       f"{self.criterion!r}): ember.ml has "
                                       f"{', '.join(map(repr, self._criteria))}")
         X, _ = self._fit_input(X)
-        classes, codes = _labels.fit_classes(y, X)
-        self.classes_ = classes
-        self.n_classes_ = len(classes)
-        self._n_classes = len(classes)
+        classes, codes, ncs = _outputs.encode_classes(y, X)
+        multi = isinstance(ncs, list)
+        self._classes, self._ncs = classes, ncs
+        self.classes_ = [self._out(c) for c in classes] if multi else classes
+        self.n_classes_ = ncs
+        self._n_classes = sum(ncs) if multi else ncs
         w = V.check_sample_weight(sample_weight, X, ember.float64)
+        if self.class_weight is not None and multi:
+            raise NotImplementedError(f"{type(self).__name__}: class_weight with several "
+                                      "outputs is not in ember.ml")
         if self.class_weight is not None:
             from ember.ml.linear_model._base import class_weights
             if self.class_weight == "balanced_subsample":
                 raise NotImplementedError("class_weight='balanced_subsample' is not in "
                                           "ember.ml; use 'balanced'")
             w = w * class_weights(self.class_weight, classes, codes, ember.float64)
-        self.n_outputs_ = 1
-        self._fit_trees(X, codes, w, len(classes))
+        self.n_outputs_ = len(ncs) if multi else 1
+        self._n_rows = X.shape[0]
+        self._fit_trees(X, codes, w, ncs)
         return self
+
+    def _set_oob(self, X, codes):
+        if isinstance(self._ncs, list):
+            # scikit-learn scores the out-of-bag labels with accuracy_score,
+            # which refuses several outputs of several classes
+            raise ValueError("multiclass-multioutput is not supported")
+        P = self._oob_values(X)
+        self.oob_decision_function_ = P
+        hit = ember.argmax(P, axis=1) == codes
+        self.oob_score_ = float(hit.astype(ember.float64).mean())
+
+    def _per_output(self, v):
+        if isinstance(self._ncs, list):
+            return [self._out(c) for c in _outputs.columns(v, self._ncs)]
+        return self._out(v)
 
     def predict_proba(self, X):
         X = self._predict_input(X)
-        return self._out(self._leaf_values(X))
+        return self._per_output(self._leaf_values(X))
 
     def predict_log_proba(self, X):
         X = self._predict_input(X)
-        return self._out(ember.log(self._leaf_values(X)))
+        return self._per_output(ember.log(self._leaf_values(X)))
 
     def predict(self, X):
         X = self._predict_input(X)
-        best = ember.argmax(self._leaf_values(X), axis=1)
-        return self._out(_labels.decode(self.__dict__["classes_"], best))
+        return self._out(_outputs.predict_labels(self._leaf_values(X), self._classes,
+                                                 self._ncs))
 
 
 class RandomForestRegressor(RegressorMixin, _Forest):
     """sklearn.ensemble.RandomForestRegressor over histogram trees."""
+    oob_prediction_ = fitted()
     _criteria = ("squared_error",)
 
     def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None,
@@ -311,13 +421,25 @@ class RandomForestRegressor(RegressorMixin, _Forest):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the "
                              "target y is None")
-        X, y = self._fit_input(X, y, y_numeric=True)
+        X, y = self._fit_input(X, y, y_numeric=True, multi_output=True)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.reshape(-1)
         self._n_classes = 0
-        self.n_outputs_ = 1
+        self._ncs = 0
+        self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
+        self._n_rows = X.shape[0]
         w = V.check_sample_weight(sample_weight, X, ember.float64)
         self._fit_trees(X, y.astype(ember.float64), w, 0)
         return self
 
+    def _set_oob(self, X, y):
+        from ember.ml.metrics import r2_score
+        P = self._oob_values(X)
+        P = P[:, 0] if self.n_outputs_ == 1 else P
+        self.oob_prediction_ = P
+        self.oob_score_ = float(r2_score(y, P))
+
     def predict(self, X):
         X = self._predict_input(X)
-        return self._out(self._leaf_values(X)[:, 0].astype(X.dtype))
+        v = self._leaf_values(X)
+        return self._out((v[:, 0] if self.n_outputs_ == 1 else v).astype(X.dtype))

@@ -38,7 +38,7 @@ def _xlog2x(a):
 
 
 def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_leaf,
-            min_weight_leaf, counts, criterion="gini", ranges=None):
+            min_weight_leaf, counts, criterion="gini", ranges=None, class_out=()):
     """Best split of each of m nodes from the pairs (ri, y, w) at local
     node `local`: device arrays best feature, best bin, gain, node weight,
     node value and node row count (None unless `counts`). Leaf sizes count
@@ -62,48 +62,56 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
     js = ember.arange(kk, device=dev)[:, None]
     fr = ember.take(F, local[None, :] * kk + js)                        # kk x n
     bins = ember.take(Xflat, (ri * p)[None, :] + fr).astype(ember.int64)
-    key = (local[None, :] * kk + js) * B + bins
-    n = ri.shape[0]
+    kb = (local[None, :] * kk + js) * B + bins
+    n, O = y.shape
     ww = ember.broadcast_to(w, (kk, n)).reshape(-1)
     size = m * kk * B
     if n_classes:
-        key = (key * C + y[None, :]).reshape(-1)
-        H = ember.bincount(key, weights=ww, minlength=size * C).reshape(m, kk, B, C)
+        # one key an output: each output's classes hold their own columns
+        # (y holds global class numbers), so a cell's counts over all
+        # columns sum to O times its weight
+        key = ((kb * C)[:, :, None] + y[None, :, :]).reshape(-1)
+        wo = ember.broadcast_to(w[None, :, None], (kk, n, O)).reshape(-1)
+        H = ember.bincount(key, weights=wo, minlength=size * C).reshape(m, kk, B, C)
         L = ember.cumsum(H, axis=2)
         T = L[:, :, B - 1:, :]
         R = T - L
-        WL, WR = L.sum(axis=3), R.sum(axis=3)
+        WL, WR = L.sum(axis=3) / O, R.sum(axis=3) / O
         T0 = T[:, 0, 0, :]
-        WT = T0.sum(axis=1)
+        WT = T0.sum(axis=1) / O
+        # impurity is the mean over outputs of each output's, as
+        # scikit-learn's multi-output criteria
         if criterion == "entropy":
             # minus the children's weighted entropy, up to terms the split
             # does not change
-            score = _xlog2x(L).sum(axis=3) - _xlog2x(WL) + _xlog2x(R).sum(axis=3) - \
-                _xlog2x(WR)
-            parent = _xlog2x(T0).sum(axis=1) - _xlog2x(WT)
+            score = (_xlog2x(L).sum(axis=3) - O * _xlog2x(WL) + _xlog2x(R).sum(axis=3) -
+                     O * _xlog2x(WR)) / O
+            parent = (_xlog2x(T0).sum(axis=1) - O * _xlog2x(WT)) / O
         else:
-            score = (L * L).sum(axis=3) / ember.maximum(WL, 1e-300) + \
-                (R * R).sum(axis=3) / ember.maximum(WR, 1e-300)
-            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
+            score = ((L * L).sum(axis=3) / ember.maximum(WL, 1e-300) +
+                     (R * R).sum(axis=3) / ember.maximum(WR, 1e-300)) / O
+            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300) / O
         value = T0
     else:
-        key = key.reshape(-1)
-        ws = ember.broadcast_to(w * y, (kk, n)).reshape(-1)
+        key = kb.reshape(-1)
+        keyo = ((kb * O)[:, :, None] + ember.arange(O, device=dev)).reshape(-1)
+        ws = ember.broadcast_to((w[:, None] * y)[None, :, :], (kk, n, O)).reshape(-1)
         Hw = ember.bincount(key, weights=ww, minlength=size).reshape(m, kk, B)
-        Hs = ember.bincount(key, weights=ws, minlength=size).reshape(m, kk, B)
+        Hs = ember.bincount(keyo, weights=ws, minlength=size * O).reshape(m, kk, B, O)
         WL, SL = ember.cumsum(Hw, axis=2), ember.cumsum(Hs, axis=2)
-        WT, ST = WL[:, 0, B - 1], SL[:, 0, B - 1]
-        WR, SR = WT[:, None, None] - WL, ST[:, None, None] - SL
-        score = SL * SL / ember.maximum(WL, 1e-300) + SR * SR / ember.maximum(WR, 1e-300)
-        parent = ST * ST / ember.maximum(WT, 1e-300)
-        value = (ST / ember.maximum(WT, 1e-300))[:, None]
+        WT, ST = WL[:, 0, B - 1], SL[:, 0, B - 1, :]
+        WR, SR = WT[:, None, None] - WL, ST[:, None, None, :] - SL
+        score = ((SL * SL).sum(axis=3) / ember.maximum(WL, 1e-300) +
+                 (SR * SR).sum(axis=3) / ember.maximum(WR, 1e-300)) / O
+        parent = (ST * ST).sum(axis=1) / ember.maximum(WT, 1e-300) / O
+        value = ST / ember.maximum(WT, 1e-300)[:, None]
     valid = (WL > 0) & (WR > 0)
     if ranges is not None:
         valid = valid & _random_cut(WL, WR, F, ranges, rng, m, kk, B)
     NT = None
     if counts:
-        NL = ember.cumsum(ember.bincount(key.reshape(-1) // C if n_classes else key,
-                                         minlength=size).reshape(m, kk, B), axis=2)
+        NL = ember.cumsum(ember.bincount(kb.reshape(-1), minlength=size).reshape(m, kk, B),
+                          axis=2)
         NT = NL[:, 0, B - 1]
         valid = valid & (NL >= min_samples_leaf) & (NT[:, None, None] - NL >= min_samples_leaf)
     if min_weight_leaf is not None:
@@ -118,7 +126,7 @@ def _search(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng, min_samples_l
 
 def _search_sparse(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng,
                    min_samples_leaf, min_weight_leaf, counts, criterion="gini",
-                   ranges=None):
+                   ranges=None, class_out=()):
     """_search for levels of many small nodes: the histogram over only the
     occupied (node, feature, bin) cells. The (pair, drawn feature) entries
     are sorted by that key (a stable sort, so a cell's entries stay in pair
@@ -147,11 +155,14 @@ def _search_sparse(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng,
     ks = ember.take(key, order)
     pi = order % n                                                      # the pair
     ww = ember.take(w, pi)
+    O = y.shape[1]
+    yc = [ember.take(y[:, o], pi) for o in range(O)]
     if n_classes:
-        yc = ember.take(y, pi)
-        cols = tuple((ww * (yc == c)) for c in range(C))
+        # column c counts the class c of its output (y holds global class
+        # numbers, outputs' classes side by side)
+        cols = tuple((ww * (yc[class_out[c]] == c)) for c in range(C))
     else:
-        cols = (ww, ww * ember.take(y, pi))
+        cols = (ww,) + tuple(ww * a for a in yc)
     if counts:
         cols = cols + (ember.ones(ks.shape[0], dtype=ww.dtype, device=dev),)
 
@@ -183,20 +194,21 @@ def _search_sparse(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng,
     tot_at = at_end if n_classes else ember.take(first_end, nodes)
     Ls = list(cum)
     Rs = [ember.take(c, tot_at) - c for c in cum]
-    ncl = C if n_classes else 2
+    ncl = C if n_classes else 1 + O
     if n_classes:
-        WL = sum(Ls[1:C], Ls[0])
-        WR = sum(Rs[1:C], Rs[0])
+        WL = sum(Ls[1:C], Ls[0]) / O
+        WR = sum(Rs[1:C], Rs[0]) / O
         if criterion == "entropy":
-            score = sum((_xlog2x(a) for a in Ls[1:C]), _xlog2x(Ls[0])) - _xlog2x(WL) + \
-                sum((_xlog2x(a) for a in Rs[1:C]), _xlog2x(Rs[0])) - _xlog2x(WR)
+            score = (sum((_xlog2x(a) for a in Ls[1:C]), _xlog2x(Ls[0])) - O * _xlog2x(WL) +
+                     sum((_xlog2x(a) for a in Rs[1:C]), _xlog2x(Rs[0])) - O * _xlog2x(WR)) / O
         else:
-            score = sum((a * a for a in Ls[1:C]), Ls[0] * Ls[0]) / ember.maximum(WL, 1e-300) \
-                + sum((a * a for a in Rs[1:C]), Rs[0] * Rs[0]) / ember.maximum(WR, 1e-300)
+            score = (sum((a * a for a in Ls[1:C]), Ls[0] * Ls[0]) / ember.maximum(WL, 1e-300)
+                     + sum((a * a for a in Rs[1:C]), Rs[0] * Rs[0]) /
+                     ember.maximum(WR, 1e-300)) / O
     else:
         WL, WR = Ls[0], Rs[0]
-        score = Ls[1] * Ls[1] / ember.maximum(WL, 1e-300) + \
-            Rs[1] * Rs[1] / ember.maximum(WR, 1e-300)
+        score = (sum((a * a for a in Ls[2:ncl]), Ls[1] * Ls[1]) / ember.maximum(WL, 1e-300) +
+                 sum((a * a for a in Rs[2:ncl]), Rs[1] * Rs[1]) / ember.maximum(WR, 1e-300)) / O
     valid = ~seg_end & (WL > 0) & (WR > 0)
     if counts:
         valid = valid & (Ls[ncl] >= min_samples_leaf) & (Rs[ncl] >= min_samples_leaf)
@@ -231,16 +243,17 @@ def _search_sparse(Xflat, p, ri, y, w, local, m, *, n_classes, B, k, rng,
     bf = ember.take(F, ember.arange(m, device=dev) * kk + (kb // B) % kk)
     if n_classes:
         T0 = ember.stack([ember.take(c, first_end) for c in cum[:C]], axis=1)
-        WT = T0.sum(axis=1)
+        WT = T0.sum(axis=1) / O
         if criterion == "entropy":
-            parent = _xlog2x(T0).sum(axis=1) - _xlog2x(WT)
+            parent = (_xlog2x(T0).sum(axis=1) - O * _xlog2x(WT)) / O
         else:
-            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300)
+            parent = (T0 * T0).sum(axis=1) / ember.maximum(WT, 1e-300) / O
         value = T0
     else:
-        WT, ST = ember.take(cum[0], first_end), ember.take(cum[1], first_end)
-        parent = ST * ST / ember.maximum(WT, 1e-300)
-        value = (ST / ember.maximum(WT, 1e-300))[:, None]
+        WT = ember.take(cum[0], first_end)
+        ST = ember.stack([ember.take(c, first_end) for c in cum[1:ncl]], axis=1)
+        parent = (ST * ST).sum(axis=1) / ember.maximum(WT, 1e-300) / O
+        value = ST / ember.maximum(WT, 1e-300)[:, None]
     NT = ember.take(cum[ncl], first_end).astype(ember.int64) if counts else None
     return bf, kb % B, mx - parent, WT, value, NT
 
@@ -270,7 +283,10 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
          criterion="gini", ranges=None):
     """Grow one tree per row of W (trees x n sample weights: bootstrap
     counts times user weights) over Xb (n x p uint8 bins); y holds class
-    codes (int64) or targets (float64); n_classes is 0 for regression.
+    codes (int64) or targets (float64), n or n x outputs; n_classes is 0
+    for regression, else the classes (a list of each output's for several
+    outputs, whose Tree.value then holds the outputs' class columns side by
+    side).
     criterion is 'gini' or 'entropy' for classes (the target's is squared
     error); ranges (each bin's smallest and largest value, p x B) makes the
     cuts random (_random_cut). Returns a list of Tree."""
@@ -280,13 +296,22 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
     Xflat = Xb.reshape(-1)
     dev = Xb.device
     B = max_bins
-    C = max(n_classes, 1)
+    if y.ndim == 1:
+        y = y[:, None]
+    ncs = list(n_classes) if isinstance(n_classes, (list, tuple)) else \
+        [n_classes] * y.shape[1]
+    n_classes = sum(ncs)
+    class_out = tuple(o for o, c in enumerate(ncs) for _ in range(c))
+    if n_classes and y.shape[1] > 1:
+        offs = np.concatenate([[0], np.cumsum(ncs)[:-1]]).astype(np.int64)
+        y = y + ember.asarray(offs, device=dev)[None, :]
+    C = n_classes or y.shape[1]
     # the (tree, row) pairs with weight: node g is tree g's root
     pair = ember.nonzero(W.reshape(-1) > 0)[0]
     node = pair // n0
     ri = pair - node * n0
     w = ember.take(W.reshape(-1), pair)
-    yy = ember.take(y, ri)
+    yy = ember.take(y, ri, axis=0)
     total_w = ember.asnumpy(W.sum(axis=1))
     counts = min_samples_leaf > 1 or min_samples_split > 2
     recs, lefts, trees_of = [], [], []
@@ -304,7 +329,8 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
                 sel = ember.nonzero((local >= c0) & (local < c1))[0]
                 sel_local = ember.take(local, sel) - c0
             args = (ri, yy, w) if sel is None else (ember.take(ri, sel),
-                                                    ember.take(yy, sel), ember.take(w, sel))
+                                                    ember.take(yy, sel, axis=0),
+                                                    ember.take(w, sel))
             mwl = None
             if min_weight_fraction_leaf:
                 mwl = ember.asarray(min_weight_fraction_leaf * total_w[tree_of[c0:c1]],
@@ -315,7 +341,7 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
             parts.append(search(Xflat, p, *args, sel_local, c1 - c0, n_classes=n_classes,
                                  B=B, k=k, rng=rng, min_samples_leaf=min_samples_leaf,
                                  min_weight_leaf=mwl, counts=counts, criterion=criterion,
-                                 ranges=ranges))
+                                 ranges=ranges, class_out=class_out))
         bf, bb, gain, WT, value, NT = (ember.concatenate([q[i] for q in parts])
                                        if len(parts) > 1 and parts[0][i] is not None
                                        else parts[0][i] for i in range(6))
@@ -350,8 +376,8 @@ def grow(Xb, y, W, *, n_classes, max_bins, max_depth, min_samples_split,
         live = new >= 0
         if not bool(live.all()):
             idx = ember.nonzero(live)[0]
-            ri, yy, w, new = (ember.take(ri, idx), ember.take(yy, idx), ember.take(w, idx),
-                              ember.take(new, idx))
+            ri, yy, w, new = (ember.take(ri, idx), ember.take(yy, idx, axis=0),
+                              ember.take(w, idx), ember.take(new, idx))
         node = new
         tree_of = np.repeat(tree_of[split], 2)
         start, m, depth = nxt, 2 * nsplit, depth + 1

@@ -2,17 +2,22 @@
 estimators inside its forests are: per-tree feature importances, depth and
 leaves, and predictions. The forest keeps its trees as one set of tables;
 a view reads its own rows of them."""
+import numpy as np
+
 import ember
+from ember.ml.tree import _outputs
 
 
 class TreeView:
     def __init__(self, forest, t):
         self._forest, self._t = forest, t
         self.n_features_in_ = forest.n_features_in_
-        self.n_outputs_ = 1
+        self.n_outputs_ = forest.n_outputs_
         if forest._n_classes:
             self.n_classes_ = forest.n_classes_
-            self.classes_ = ember.asnumpy(ember.arange(forest.n_classes_)).astype(float)
+            ncs = forest._ncs
+            self.classes_ = [np.arange(c, dtype=float) for c in ncs] \
+                if isinstance(ncs, list) else np.arange(ncs, dtype=float)
 
     @property
     def feature_importances_(self):
@@ -33,14 +38,20 @@ class TreeView:
         if not self._forest._n_classes:
             raise AttributeError("a regression tree has no predict_proba")
         _, v = self._values(X)
-        return self._forest._out(v)
+        return self._forest._per_output(v)
 
     def predict(self, X):
         X, v = self._values(X)
-        if self._forest._n_classes:
+        f = self._forest
+        if f._n_classes:
             # class indices, as the trees inside scikit-learn's forests give
-            return self._forest._out(ember.argmax(v, axis=1).astype(ember.float64))
-        return self._forest._out(v[:, 0].astype(X.dtype))
+            if isinstance(f._ncs, list):
+                idx = ember.stack([ember.argmax(c, axis=1)
+                                   for c in _outputs.columns(v, f._ncs)], axis=1)
+            else:
+                idx = ember.argmax(v, axis=1)
+            return f._out(idx.astype(ember.float64))
+        return f._out((v[:, 0] if f.n_outputs_ == 1 else v).astype(X.dtype))
 
     def __repr__(self):
         kind = "Classifier" if self._forest._n_classes else "Regressor"

@@ -15,7 +15,7 @@ from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin, fitted
 from ember.ml.ensemble import _binning
 from ember.ml.ensemble._grow import grow
-from ember.ml.tree import _structure
+from ember.ml.tree import _outputs, _pruning, _structure
 
 _CLF_CRITERIA = ("gini", "entropy", "log_loss")
 _REG_CRITERIA = ("squared_error", "friedman_mse", "absolute_error", "poisson")
@@ -117,16 +117,21 @@ class BaseDecisionTree(BaseEstimator):
     feature_importances_ = fitted()
     _splitter_default = "best"
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
     def _check_unsupported(self):
         name = type(self).__name__
         if self.monotonic_cst is not None:
             raise NotImplementedError(f"{name}: monotonic_cst is not in ember.ml")
         V.check_scalar(self.ccp_alpha, "ccp_alpha", numbers.Real, min_val=0.0, est=self)
-        if self.ccp_alpha:
-            raise NotImplementedError(f"{name}: ccp_alpha (pruning) is not in ember.ml")
         V.check_option(self.splitter, "splitter", ("best", "random"), self)
 
     def _fit_tree(self, X, y, w, n_classes):
+        """Grow, lay out and (ccp_alpha) prune the tree; n_classes is 0, an
+        int (one output) or each output's classes (y n x outputs)."""
         n, p = X.shape
         self._check_unsupported()
         crit = check_criterion(self, n_classes)
@@ -155,8 +160,11 @@ class BaseDecisionTree(BaseEstimator):
             (ember.asnumpy(ranges[0]), ember.asnumpy(ranges[1])))
         self.tree_ = _structure.Tree(p, n_classes, feat, thr, left, right, value, imp, cnt,
                                      wn)
+        if self.ccp_alpha > 0:
+            self.tree_ = _pruning.prune_tree(self.tree_, self.ccp_alpha)
         self.max_features_ = k
-        self.n_outputs_ = 1
+        self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
+        self._ncs = n_classes
         self._to_device(X.device)
         self.feature_importances_ = ember.asarray(
             self.tree_.compute_feature_importances(), device=X.device)
@@ -167,7 +175,9 @@ class BaseDecisionTree(BaseEstimator):
         self._thr = ember.asarray(t.threshold, device=dev)
         self._left = ember.asarray(t.children_left.astype(np.int64), device=dev)
         self._right = ember.asarray(t.children_right.astype(np.int64), device=dev)
-        self._val = ember.asarray(t.value[:, 0, :], device=dev)
+        ncs = self.__dict__.get("_ncs", 1)
+        self._val = ember.asarray(_outputs.side_by_side(t.value, ncs) if ncs else
+                                  t.value[:, :, 0], device=dev)
         self._levels = t.max_depth
 
     def __setstate__(self, state):
@@ -225,6 +235,20 @@ class BaseDecisionTree(BaseEstimator):
     def _values(self, X):
         return ember.take(self._val, self._apply(X), axis=0)
 
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """scikit-learn's minimal cost-complexity pruning path: a Bunch of
+        ccp_alphas (the effective alphas at which the grown tree's
+        weakest links are pruned, ascending, from 0) and impurities (the
+        total weighted leaf impurity of each pruned tree). The tree grows on
+        the device; the pruning sequence is bookkeeping over its node arrays
+        (at most a few thousand nodes), run on the host as scikit-learn runs
+        it (tree/_pruning.py)."""
+        from ember.ml.base import clone
+        est = clone(self).set_params(ccp_alpha=0.0)
+        est.fit(X, y, sample_weight=sample_weight)
+        alphas, imps = _pruning.pruning_path(est.tree_)
+        return _pruning.Bunch(ccp_alphas=alphas, impurities=imps)
+
 
 def _depth_of(left, right):
     d = np.zeros(len(left), np.int64)
@@ -268,31 +292,43 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             raise ValueError(f"{name} requires y to be passed, but the target y is None")
         V.check_option(self.criterion, "criterion", _CLF_CRITERIA, self)
         X, _ = self._fit_input(X)
-        classes, codes = _labels.fit_classes(y, X)
+        classes, codes, ncs = _outputs.encode_classes(y, X)
         if codes.shape[0] != X.shape[0]:
             raise ValueError("Found input variables with inconsistent numbers of samples: "
                              f"[{X.shape[0]}, {codes.shape[0]}]")
-        self.classes_ = classes
-        self.n_classes_ = len(classes)
+        self._classes = classes
+        if isinstance(ncs, list):
+            self.classes_ = [self._out(c) for c in classes]
+        else:
+            self.classes_ = classes
+        self.n_classes_ = ncs
         w = V.check_sample_weight(sample_weight, X, ember.float64)
         if self.class_weight is not None:
+            if isinstance(ncs, list):
+                raise NotImplementedError(f"{name}: class_weight with several outputs is "
+                                          "not in ember.ml")
             from ember.ml.linear_model._base import class_weights
             w = w * class_weights(self.class_weight, classes, codes, ember.float64)
-        self._fit_tree(X, codes, w, len(classes))
+        self._fit_tree(X, codes, w, ncs)
         return self
+
+    def _per_output(self, v):
+        if isinstance(self._ncs, list):
+            return [self._out(c) for c in _outputs.columns(v, self._ncs)]
+        return self._out(v)
 
     def predict_proba(self, X, check_input=True):
         X = self._check_fitted_input(X)
-        return self._out(self._values(X))
+        return self._per_output(self._values(X))
 
     def predict_log_proba(self, X):
         X = self._check_fitted_input(X)
-        return self._out(ember.log(self._values(X)))
+        return self._per_output(ember.log(self._values(X)))
 
     def predict(self, X, check_input=True):
         X = self._check_fitted_input(X)
-        best = ember.argmax(self._values(X), axis=1)
-        return self._out(_labels.decode(self.__dict__["classes_"], best))
+        return self._out(_outputs.predict_labels(self._values(X), self._classes,
+                                                 self._ncs))
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
@@ -323,14 +359,17 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         if y is None:
             raise ValueError(f"{name} requires y to be passed, but the target y is None")
         V.check_option(self.criterion, "criterion", _REG_CRITERIA, self)
-        X, y = self._fit_input(X, y, y_numeric=True)
+        X, y = self._fit_input(X, y, y_numeric=True, multi_output=True)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.reshape(-1)
         w = V.check_sample_weight(sample_weight, X, ember.float64)
         self._fit_tree(X, y.astype(ember.float64), w, 0)
         return self
 
     def predict(self, X, check_input=True):
         X = self._check_fitted_input(X)
-        return self._out(self._values(X)[:, 0].astype(X.dtype))
+        v = self._values(X)
+        return self._out((v[:, 0] if self.n_outputs_ == 1 else v).astype(X.dtype))
 
 
 class ExtraTreeClassifier(DecisionTreeClassifier):

@@ -137,8 +137,11 @@ def local_thresholds(Xb, rows, nodes, pos, feature, sbin, lo, hi):
 def node_stats(Xb, y, w, feature, sbin, left, right, depth, n_classes, criterion,
                ranges):
     """Per node, from the training rows of positive weight: n_node_samples,
-    weighted_n_node_samples, value (class fractions or the mean: nodes x C),
-    impurity and the threshold (local_thresholds), as host arrays."""
+    weighted_n_node_samples, value (nodes x outputs x classes: class
+    fractions, zero past an output's classes, or the mean), impurity (the
+    mean over outputs, as scikit-learn's) and the threshold
+    (local_thresholds), as host arrays. y is n or n x outputs; n_classes
+    0, or the classes of each output (an int for one output)."""
     N = len(feature)
     rows, nodes = walk(Xb, feature, sbin, left, right, depth)
     ww = ember.take(w, rows)
@@ -146,29 +149,36 @@ def node_stats(Xb, y, w, feature, sbin, left, right, depth, n_classes, criterion
     thr = local_thresholds(Xb, rows, nodes, pos, feature, sbin, *ranges)
     cnt = ember.bincount(nodes, weights=pos.astype(ember.float64), minlength=N)
     W = ember.bincount(nodes, weights=ww, minlength=N)
-    if n_classes:
-        C = n_classes
-        key = nodes * C + ember.take(y, rows)
-        counts = ember.asnumpy(ember.bincount(key, weights=ww, minlength=N * C)).reshape(N, C)
-        Wh = counts.sum(axis=1)
-        frac = counts / np.maximum(Wh, 1e-300)[:, None]
-        if criterion == "entropy":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                imp = -np.where(frac > 0, frac * np.log2(np.where(frac > 0, frac, 1)),
-                                0).sum(axis=1)
+    Wh = ember.asnumpy(W)
+    Y = y[:, None] if y.ndim == 1 else y
+    O = Y.shape[1]
+    ncs = list(n_classes) if isinstance(n_classes, (list, tuple)) else [n_classes] * O
+    value = np.zeros((N, O, max(max(ncs), 1)))
+    imp = np.zeros(N)
+    for o in range(O):             # a few outputs: one pass over the rows each
+        yo = ember.take(Y[:, o], rows)
+        if ncs[o]:
+            C = ncs[o]
+            counts = ember.asnumpy(ember.bincount(nodes * C + yo, weights=ww,
+                                                  minlength=N * C)).reshape(N, C)
+            frac = counts / np.maximum(counts.sum(axis=1), 1e-300)[:, None]
+            if criterion == "entropy":
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    imp += -np.where(frac > 0, frac * np.log2(np.where(frac > 0, frac, 1)),
+                                     0).sum(axis=1)
+            else:
+                imp += 1.0 - (frac * frac).sum(axis=1)
+            value[:, o, :C] = frac
         else:
-            imp = 1.0 - (frac * frac).sum(axis=1)
-        value = frac
-    else:
-        yy = ember.take(y, rows)
-        S1 = ember.asnumpy(ember.bincount(nodes, weights=ww * yy, minlength=N))
-        Wh = ember.asnumpy(W)
-        mean = S1 / np.maximum(Wh, 1e-300)
-        # the spread about each node's mean, summed on the device in one pass
-        d = yy - ember.take(ember.asarray(mean, device=yy.device), nodes)
-        S2 = ember.asnumpy(ember.bincount(nodes, weights=ww * d * d, minlength=N))
-        imp = S2 / np.maximum(Wh, 1e-300)
-        value = mean[:, None]
+            S1 = ember.asnumpy(ember.bincount(nodes, weights=ww * yo, minlength=N))
+            mean = S1 / np.maximum(Wh, 1e-300)
+            # the spread about each node's mean, summed on the device in one pass
+            d = yo - ember.take(ember.asarray(mean, device=yo.device), nodes)
+            S2 = ember.asnumpy(ember.bincount(nodes, weights=ww * d * d, minlength=N))
+            imp += S2 / np.maximum(Wh, 1e-300)
+            value[:, o, 0] = mean
+    if O > 1:
+        imp = imp / O
     return (ember.asnumpy(cnt).round().astype(np.int64), Wh, value, imp, thr)
 
 
@@ -176,23 +186,26 @@ class Tree:
     """scikit-learn's `tree_` (sklearn.tree._tree.Tree) as host NumPy
     arrays: node_count, children_left/right (-1 at a leaf), feature and
     threshold (-2 at a leaf; a row goes left when x[feature] <= threshold),
-    value (node_count x 1 x classes: weighted class fractions, or the mean
-    target), impurity, n_node_samples, weighted_n_node_samples, max_depth,
+    value (node_count x outputs x classes: weighted class fractions, or the
+    mean target), impurity, n_node_samples, weighted_n_node_samples, max_depth,
     n_leaves; apply, decision_path, predict, compute_feature_importances.
     export_text, export_graphviz and plot_tree read it. X is compared as
     float32, as scikit-learn's trees compare it."""
 
     def __init__(self, n_features, n_classes, feature, threshold, left, right, value,
                  impurity, n_node_samples, weighted_n_node_samples):
+        # n_classes: an int (one output) or each output's; value N x O x K
+        O = value.shape[1]
+        ncs = list(n_classes) if isinstance(n_classes, (list, tuple)) else [n_classes] * O
         self.n_features = n_features
-        self.n_outputs = 1
-        self.n_classes = np.array([max(n_classes, 1)], dtype=np.intp)
-        self.max_n_classes = max(n_classes, 1)
+        self.n_outputs = O
+        self.n_classes = np.array([max(c, 1) for c in ncs], dtype=np.intp)
+        self.max_n_classes = int(self.n_classes.max())
         self.children_left = left.astype(np.intp)
         self.children_right = right.astype(np.intp)
         self.feature = feature.astype(np.intp)
         self.threshold = threshold.astype(np.float64)
-        self.value = value.astype(np.float64)[:, None, :]
+        self.value = value.astype(np.float64)
         self.impurity = impurity.astype(np.float64)
         self.n_node_samples = n_node_samples.astype(np.intp)
         self.weighted_n_node_samples = weighted_n_node_samples.astype(np.float64)
