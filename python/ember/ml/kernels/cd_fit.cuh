@@ -130,22 +130,23 @@ __device__ inline T em_cdf_shrink(T tmp, T l1, T den, int positive)
     return (m > 0 ? (tmp > 0 ? m : (tmp < 0 ? -m : (T)0)) : (T)0) / den;
 }
 
-/* this thread's part of x.r over k = t, t + nt, ... < n, in four
- * running sums (k's place mod 4) added at the end: on cpu (nt == 1) a
- * single sum's chain of dependent adds took most of a coordinate's time */
-template <typename T>
-__device__ inline T em_cdf_dot(const T *x, const T *r, int t, int n, int nt)
+/* this thread's part of x.r over k = t, t + nt, ... < n, summed in A,
+ * in four running sums (k's place mod 4) added at the end: on cpu
+ * (nt == 1) a single sum's chain of dependent adds took most of a
+ * coordinate's time */
+template <typename A, typename T>
+__device__ inline A em_cdf_dot(const T *x, const T *r, int t, int n, int nt)
 {
-    T a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    A a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     int k = t;
     for (; k + 3 * nt < n; k += 4 * nt) {
-        a0 += x[k] * r[k];
-        a1 += x[k + nt] * r[k + nt];
-        a2 += x[k + 2 * nt] * r[k + 2 * nt];
-        a3 += x[k + 3 * nt] * r[k + 3 * nt];
+        a0 += (A)x[k] * (A)r[k];
+        a1 += (A)x[k + nt] * (A)r[k + nt];
+        a2 += (A)x[k + 2 * nt] * (A)r[k + 2 * nt];
+        a3 += (A)x[k + 3 * nt] * (A)r[k + 3 * nt];
     }
     for (; k < n; k += nt)
-        a0 += x[k] * r[k];
+        a0 += (A)x[k] * (A)r[k];
     return (a0 + a1) + (a2 + a3);
 }
 
@@ -191,12 +192,15 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
         if (norm2[j] == 0)
             wb[j] = 0;
     em_cdf_sync();
-    for (int k = t; k < n; k += nt) {
-        T r = y[k];
-        for (int j = 0; j < p; j++)
-            if (wb[j] != 0)
-                r -= XT[(long long)j * n + k] * wb[j];
-        Rb[k] = r;
+    /* R = y - X w, each entry's terms in the order of j, rows of X^T
+     * read along (a warm start's; a cold one skips them all) */
+    for (int k = t; k < n; k += nt)
+        Rb[k] = y[k];
+    for (int j = 0; j < p; j++) {
+        const T wj = wb[j];
+        if (wj != 0)
+            for (int k = t; k < n; k += nt)
+                Rb[k] -= XT[(long long)j * n + k] * wj;
     }
 
     int par = 0;
@@ -210,7 +214,7 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
                 if (nj == 0)
                     continue;
                 const T *xj = XT + (long long)j * n;
-                T dot = em_cdf_dot<T>(xj, Rb, t, n, nt), wj;
+                T dot = em_cdf_dot<T, T>(xj, Rb, t, n, nt), wj;
                 if (nt == 1) {
                     wj = wb[j];
                 } else {
@@ -250,10 +254,7 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
             s[1] += r * (double)y[k];
         }
         for (int j = t; j < p; j += nt) {
-            const T *xj = XT + (long long)j * n;
-            double xr = 0;
-            for (int k = 0; k < n; k++)
-                xr += (double)xj[k] * (double)Rb[k];
+            const double xr = em_cdf_dot<double, T>(XT + (long long)j * n, Rb, 0, n, 1);
             const double wj = (double)wb[j];
             double a = xr - l2 * wj;
             if (!positive)
@@ -300,12 +301,13 @@ __global__ void em_cd_gram(const T *G, const T *Q, const double *yy, T *w, T *Gw
         if (G[(long long)j * p + j] == 0)
             wb[j] = 0;
     em_cdf_sync();
-    for (int k = t; k < p; k += nt) {
-        T s = 0;
-        for (int j = 0; j < p; j++)
-            if (wb[j] != 0)
-                s += G[(long long)j * p + k] * wb[j];
-        Gwb[k] = s;
+    for (int k = t; k < p; k += nt)
+        Gwb[k] = 0;
+    for (int j = 0; j < p; j++) {
+        const T wj = wb[j];
+        if (wj != 0)
+            for (int k = t; k < p; k += nt)
+                Gwb[k] += G[(long long)j * p + k] * wj;
     }
     /* every thread has read all of w before its owners change it */
     em_cdf_sync();
