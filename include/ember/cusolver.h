@@ -59,11 +59,12 @@ em_status em_cusolver_syevd(em_array *a, em_array *w, int lower, int vectors,
 em_status em_cusolver_geev(em_array *a, em_array *w, em_array *vr,
                            em_array *info);
 
-/* Solve A x = b for one square sparse matrix in CSR form (float32 or
- * float64 data, zero-based int32 indptr and indices, no duplicates) by
- * cuSOLVER's sparse QR (cusolverSp csrlsvqr), on the thread's current
- * stream of the arrays' device. A diagonal of R at or below tol counts as
- * zero; reorder is 0 (none), 1 (symrcm), 2 (symamd) or 3 (metis).
+/* Solve A x = b for one square sparse matrix in CSR form (float32,
+ * float64, complex64 or complex128 data, b and x of the same dtype;
+ * zero-based int32 indptr and indices, no duplicates) by cuSOLVER's
+ * sparse QR (cusolverSp csrlsvqr), on the thread's current stream of the
+ * arrays' device. A diagonal of R whose magnitude is at or below tol
+ * counts as zero; reorder is 0 (none), 1 (symrcm), 2 (symamd) or 3 (metis).
  * *singular is -1 for an invertible A, else the first zero pivot's row
  * (x is then undefined). The call returns once x is computed: cuSOLVER's
  * sparse API reports singularity to the host. */

@@ -17,10 +17,16 @@ typedef struct sp_fns {
     int (*create)(void **);
     int (*set_stream)(void *, void *);
     /* (handle, m, nnz, descr, values, indptr, indices, b, tol, reorder,
-     * x, singularity): float for S, double for D */
+     * x, singularity): tol is a float for S and C, a double for D and Z;
+     * values, b and x are passed by pointer, so the complex calls have
+     * the real ones' signatures */
     int (*s_lsvqr)(void *, int, int, void *, const void *, const void *,
                    const void *, const void *, float, int, void *, int *);
     int (*d_lsvqr)(void *, int, int, void *, const void *, const void *,
+                   const void *, const void *, double, int, void *, int *);
+    int (*c_lsvqr)(void *, int, int, void *, const void *, const void *,
+                   const void *, const void *, float, int, void *, int *);
+    int (*z_lsvqr)(void *, int, int, void *, const void *, const void *,
                    const void *, const void *, double, int, void *, int *);
     int (*create_descr)(void **);
 } sp_fns;
@@ -32,6 +38,8 @@ static const em_vendor_sym solver_syms[] = {
     {"cusolverSpSetStream", offsetof(sp_fns, set_stream)},
     {"cusolverSpScsrlsvqr", offsetof(sp_fns, s_lsvqr)},
     {"cusolverSpDcsrlsvqr", offsetof(sp_fns, d_lsvqr)},
+    {"cusolverSpCcsrlsvqr", offsetof(sp_fns, c_lsvqr)},
+    {"cusolverSpZcsrlsvqr", offsetof(sp_fns, z_lsvqr)},
 };
 static const em_vendor_sym sparse_syms[] = {
     {"cusparseCreateMatDescr", offsetof(sp_fns, create_descr)},
@@ -93,16 +101,18 @@ em_status em_cusolver_csrlsvqr(const em_array *data, const em_array *indptr,
     em_stream *s;
     em_status st;
     int64_t n, nnz;
+    const char *what;
     int r;
 
     *singular = -1;
     if (!data || !indptr || data->ndim != 1 || indptr->ndim != 1)
         return em_error(EM_ERR_INVALID_VALUE, "em_cusolver_csrlsvqr: data and "
                         "indptr must be 1-D arrays");
-    if (data->dtype != EM_FLOAT32 && data->dtype != EM_FLOAT64)
+    if (data->dtype != EM_FLOAT32 && data->dtype != EM_FLOAT64 &&
+        data->dtype != EM_COMPLEX64 && data->dtype != EM_COMPLEX128)
         return em_error(EM_ERR_TYPE, "em_cusolver_csrlsvqr: no sparse QR for "
-                        "%s (float32 and float64 only)",
-                        em_dtype_get(data->dtype)->name);
+                        "%s (float32, float64, complex64 and complex128 "
+                        "only)", em_dtype_get(data->dtype)->name);
     if (em_device_get_type(data->device) != EM_DEVICE_CUDA)
         return em_error(EM_ERR_NOT_SUPPORTED, "em_cusolver_csrlsvqr runs on "
                         "CUDA devices, not %s", em_device_name(data->device));
@@ -131,16 +141,32 @@ em_status em_cusolver_csrlsvqr(const em_array *data, const em_array *indptr,
         s = em_stream_default(data->device);
     if ((st = em_lib_handle_take(&handles, s, &slot)) != EM_OK)
         return st;
-    if (data->dtype == EM_FLOAT32)
+    switch (data->dtype) {
+    case EM_FLOAT32:
         r = cu.s_lsvqr(slot->h, (int)n, (int)nnz, slot->aux, data->data,
                        indptr->data, indices->data, b->data, (float)tol,
                        reorder, x->data, singular);
-    else
+        what = "cusolverSpScsrlsvqr";
+        break;
+    case EM_FLOAT64:
         r = cu.d_lsvqr(slot->h, (int)n, (int)nnz, slot->aux, data->data,
                        indptr->data, indices->data, b->data, tol, reorder,
                        x->data, singular);
+        what = "cusolverSpDcsrlsvqr";
+        break;
+    case EM_COMPLEX64:
+        r = cu.c_lsvqr(slot->h, (int)n, (int)nnz, slot->aux, data->data,
+                       indptr->data, indices->data, b->data, (float)tol,
+                       reorder, x->data, singular);
+        what = "cusolverSpCcsrlsvqr";
+        break;
+    default:
+        r = cu.z_lsvqr(slot->h, (int)n, (int)nnz, slot->aux, data->data,
+                       indptr->data, indices->data, b->data, tol, reorder,
+                       x->data, singular);
+        what = "cusolverSpZcsrlsvqr";
+        break;
+    }
     em_lib_handle_give(slot);
-    return r == 0 ? EM_OK : fail(r, data->dtype == EM_FLOAT32
-                                        ? "cusolverSpScsrlsvqr"
-                                        : "cusolverSpDcsrlsvqr");
+    return r == 0 ? EM_OK : fail(r, what);
 }

@@ -254,7 +254,8 @@ class _compressed:
         d, r, c = self._rc_arrays()
         idx = c if axis == 0 else r
         n = self._shape[1 - axis]
-        acc_t = _e.float64 if self.dtype.kind == "f" else _e.int64
+        acc_t = {"f": _e.float64, "c": _e.complex128}.get(self.dtype.kind,
+                                                           _e.int64)
         out = _e.zeros(n, dtype=acc_t, device=self.device)
         _e.add.at(out, idx, d.astype(acc_t))
         rt = dtype or (_e.int64 if self.dtype.kind in "biu" else self.dtype)
@@ -294,6 +295,20 @@ class _compressed:
 
     def __neg__(self):
         return self._map_data(_e.negative)
+
+    # the complex parts, as SciPy's: the stored structure kept, explicit
+    # zeros and duplicates too
+    def conjugate(self, copy=True):
+        return self._with_data(_e.conj(self.data)) \
+            if self.dtype.kind == "c" else (self.copy() if copy else self)
+
+    conj = conjugate
+    real = property(lambda self: self._with_data(_e.real(self.data)))
+    imag = property(lambda self: self._with_data(_e.imag(self.data)))
+
+    def getH(self):
+        """The conjugate transpose (SciPy's spmatrix.getH)."""
+        return self.transpose().conjugate()
 
     def dot(self, other):
         return self @ other
@@ -905,6 +920,20 @@ for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "multiply",
     setattr(coo_matrix, _n, _via_csr(_n))
 for _n in _UNARY + ("__abs__", "power", "__neg__"):
     setattr(coo_matrix, _n, _via_csr(_n, back=True))
+
+
+def _coo_part(f):
+    """A COO matrix of f of each stored value, duplicates kept (SciPy's
+    real, imag and conjugate of a coo_matrix)."""
+    return lambda self: coo_matrix((f(self.data), (self.row, self.col)),
+                                   shape=self._shape)
+
+
+coo_matrix.real = property(_coo_part(_e.real))
+coo_matrix.imag = property(_coo_part(_e.imag))
+coo_matrix.conjugate = coo_matrix.conj = \
+    lambda self, copy=True: _coo_part(_e.conj)(self)
+coo_matrix.getH = lambda self: self.transpose().conjugate()
 coo_matrix.__hash__ = None
 
 csr_array, csc_array, coo_array = csr_matrix, csc_matrix, coo_matrix

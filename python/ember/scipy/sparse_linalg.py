@@ -14,7 +14,9 @@ thick-restart Lanczos method (Wu and Simon), not ARPACK: its eigenvalues
 come in ascending order for every `which`; sigma (shift-invert), M
 (generalized problems) and which='BE' are not there yet.
 
-spsolve is a direct solver: on cuda cuSOLVER's sparse QR (csrlsvqr, as
+spsolve is a direct solver, for real and complex systems (a real matrix
+with a complex right-hand side solves in complex, as SciPy's): on cuda
+cuSOLVER's sparse QR (csrlsvqr and its complex ccsrlsvqr/zcsrlsvqr, as
 cupyx's spsolve), one right-hand side at a time; on cpu SciPy's SuperLU
 over the matrix's host arrays (SciPy is then required). A singular matrix
 warns MatrixRankWarning and gives NaNs, as SciPy's spsolve."""
@@ -153,11 +155,14 @@ def aslinearoperator(A):
         if A.ndim != 2:
             raise ValueError(f"expected a 2-d operator, got shape "
                              f"{A.shape}")
+        # rmatvec is the adjoint's product, A^H x, as SciPy's
+        if A.dtype.kind == "c":
+            adj = lambda X: _e.conj(A.T @ _e.conj(X))  # noqa: E731
+        else:
+            adj = lambda X: A.T @ X  # noqa: E731
         return LinearOperator(A.shape, matvec=lambda x: A @ x,
-                              rmatvec=lambda x: A.T @ x,
-                              matmat=lambda X: A @ X,
-                              rmatmat=lambda X: A.T @ X, dtype=A.dtype,
-                              device=A.device)
+                              rmatvec=adj, matmat=lambda X: A @ X,
+                              rmatmat=adj, dtype=A.dtype, device=A.device)
     if hasattr(A, "shape") and hasattr(A, "matvec"):
         return LinearOperator(A.shape, matvec=A.matvec,
                               rmatvec=getattr(A, "rmatvec", None),
@@ -238,12 +243,16 @@ def _orthogonalize(V, w):
     """w less its projection on the rows of V, twice over (classical
     Gram-Schmidt, repeated, keeps the basis orthogonal to rounding as
     modified Gram-Schmidt would, with two matrix products instead of a
-    product a vector); the coefficients come back on the host."""
-    h = V @ w
+    product a vector); the coefficients come back on the host, complex
+    128 for a complex basis (the projections conj(V) w), else float64."""
+    cplx = V.dtype.kind == "c"
+    Vc = _e.conj(V) if cplx else V
+    h = Vc @ w
     w = w - V.T @ h
-    h2 = V @ w
+    h2 = Vc @ w
     w = w - V.T @ h2
-    return w, _e.asnumpy(h + h2).astype(numpy.float64)
+    return w, _e.asnumpy(h + h2).astype(numpy.complex128 if cplx
+                                        else numpy.float64)
 
 
 def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None,
@@ -275,10 +284,15 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None,
     for _ in range(maxiter):
         V = _e.zeros((m + 1, n), dtype=t, device=b.device)
         V[0] = r / beta
-        H = numpy.zeros((m + 1, m))
-        g = numpy.zeros(m + 1)
+        # the host's Hessenberg least squares, complex for a complex
+        # system: the rotations [[conj(c), conj(s)], [-s, c]] with
+        # c, s = (a, b) / |(a, b)| are unitary and zero b, and are the
+        # real Givens rotations when a and b are real
+        ht = numpy.complex128 if t.kind == "c" else numpy.float64
+        H = numpy.zeros((m + 1, m), ht)
+        g = numpy.zeros(m + 1, ht)
         g[0] = beta
-        cs, sn = numpy.zeros(m), numpy.zeros(m)
+        cs, sn = numpy.zeros(m, ht), numpy.zeros(m, ht)
         k = m
         for j in range(m):
             v = V[j] if Mop is None else Mop @ V[j]
@@ -287,12 +301,13 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None,
             col = numpy.concatenate([h, [hn]])
             # the earlier rotations, then one that zeroes the new subdiagonal
             for i in range(j):
-                col[i], col[i + 1] = cs[i] * col[i] + sn[i] * col[i + 1], \
-                    -sn[i] * col[i] + cs[i] * col[i + 1]
-            d = numpy.hypot(col[j], col[j + 1])
+                col[i], col[i + 1] = \
+                    numpy.conj(cs[i]) * col[i] + numpy.conj(sn[i]) * \
+                    col[i + 1], -sn[i] * col[i] + cs[i] * col[i + 1]
+            d = numpy.hypot(abs(col[j]), abs(col[j + 1]))
             cs[j], sn[j] = (col[j] / d, col[j + 1] / d) if d else (1.0, 0.0)
             col[j], col[j + 1] = d, 0.0
-            g[j + 1], g[j] = -sn[j] * g[j], cs[j] * g[j]
+            g[j + 1], g[j] = -sn[j] * g[j], numpy.conj(cs[j]) * g[j]
             H[:j + 2, j] = col
             if callback_type in ("pr_norm", "legacy"):
                 callback(abs(g[j + 1]) / bnorm)
@@ -338,7 +353,8 @@ _ORDER = {
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
           maxiter=None, tol=0, return_eigenvectors=True, Minv=None,
           OPinv=None, mode="normal", rng=None):
-    """k eigenvalues of a real symmetric A (largest or smallest algebraic:
+    """k eigenvalues of a real symmetric or complex Hermitian A (real
+    either way; largest or smallest algebraic:
     'LA', 'SA'; magnitude: 'LM', 'SM'), ascending, and with
     return_eigenvectors the (n, k) matrix of their vectors, by
     thick-restart Lanczos: ncv basis vectors (default max(2k + 1, 20)),
@@ -369,7 +385,12 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
         w, V = _e.linalg.eigh(A)
         return (w, V) if return_eigenvectors else w
     op = aslinearoperator(A)
-    t = _e.float32 if op.dtype == _e.float32 else _e.float64
+    # a complex Hermitian A: a complex basis, a Hermitian projection, real
+    # eigenvalues (SciPy's answer through eigs, the real parts)
+    t = {_e.float32: _e.float32, _e.complex64: _e.complex64,
+         _e.complex128: _e.complex128}.get(_e.dtype(op.dtype), _e.float64)
+    rt = _e.float32 if t in (_e.float32, _e.complex64) else _e.float64
+    ht = numpy.complex128 if t.kind == "c" else numpy.float64
     # the basis lives where A does (or v0, for an operator that does not
     # say), else on the default device
     dev = getattr(v0, "device", None) if isinstance(v0, _e.ndarray) \
@@ -386,24 +407,26 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
                             dtype=t, device=v.device)
         _, X = eigsh(sq, k, which="SA", v0=v, ncv=ncv, maxiter=maxiter,
                      tol=tol, rng=gen)
-        lam = _e.sum(X * (op @ X), axis=0)
+        lam = _e.sum(_e.conj(X) * (op @ X), axis=0)
+        lam = _e.real(lam) if lam.dtype.kind == "c" else lam
         o = _e.argsort(lam)
         return (lam[o], X[:, o]) if return_eigenvectors else lam[o]
     ncv = min(n, max(2 * k + 1, 20)) if ncv is None else ncv
     if not k < ncv <= n:
         raise ValueError(f"ncv must be k<ncv<=n, ncv={ncv}")
     maxiter = 10 * n if maxiter is None else maxiter
-    eps = float(numpy.finfo(str(t)).eps)
+    eps = float(numpy.finfo(str(rt)).eps)
     rtol = tol if tol > 0 else eps
     dev = v.device
     V = _e.zeros((ncv + 1, n), dtype=t, device=dev)
     V[0] = v / _norm(v)
-    T = numpy.zeros((ncv, ncv))
+    T = numpy.zeros((ncv, ncv), ht)
     p, order = 0, _ORDER[which]
     for _ in range(maxiter):
         for j in range(p, ncv):
             w, h = _orthogonalize(V[:j + 1], op @ V[j])
-            T[:j + 1, j] = T[j, :j + 1] = h
+            T[:j + 1, j] = h
+            T[j, :j + 1] = numpy.conj(h)
             beta = _norm(w)
             if beta > eps * max(numpy.abs(h).sum(), 1.0):
                 V[j + 1] = w / beta
@@ -431,17 +454,17 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None,
         keep = ranked[:p]
         V[:p] = _e.asarray(S[:, keep].T, device=dev).astype(t) @ V[:ncv]
         V[p] = V[ncv]
-        T = numpy.zeros((ncv, ncv))
+        T = numpy.zeros((ncv, ncv), ht)
         T[numpy.arange(p), numpy.arange(p)] = theta[keep]
     else:
         got = want[done]
         raise ArpackNoConvergence(
             f"ARPACK error -1: No convergence ({maxiter} iterations, "
             f"{int(done.sum())}/{k} eigenvectors converged)",
-            _e.asarray(theta[got], device=dev).astype(t),
+            _e.asarray(theta[got], device=dev).astype(rt),
             V[:ncv].T @ _e.asarray(S[:, got], device=dev).astype(t))
     want = want[numpy.argsort(theta[want], kind="stable")]
-    w = _e.asarray(theta[want], device=dev).astype(t)
+    w = _e.asarray(theta[want], device=dev).astype(rt)
     if not return_eigenvectors:
         return w
     return w, V[:ncv].T @ _e.asarray(S[:, want], device=dev).astype(t)
@@ -472,8 +495,6 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
                          f"{b.shape[0] if b.ndim else b.shape})")
     vector = b.ndim == 1 or b.shape[1] == 1
     t = _e.result_type(A.dtype, b.dtype, _e.float32)
-    if t.kind == "c":
-        raise TypeError(f"spsolve: complex systems ({t}) are not supported")
     A = A.astype(t) if A.dtype != t else A
     A.sum_duplicates()
     B = b.reshape(n, -1).astype(t)

@@ -1,6 +1,7 @@
 """scipy.sparse.linalg.lobpcg over ember arrays: Knyazev's locally
 optimal block preconditioned conjugate gradient for the extreme
-eigenpairs of A x = lambda B x (A, B symmetric, B positive definite).
+eigenpairs of A x = lambda B x (A, B symmetric or complex Hermitian, B
+positive definite).
 Each iteration is block products with the operators (sparse, dense or
 LinearOperator) and a Rayleigh-Ritz step on the [X, R, P] basis: its
 3k x 3k Gram matrices are reduced by Cholesky and solved with eigh, so
@@ -22,34 +23,40 @@ def _apply(op, X):
     return aslinearoperator(op).matmat(X)
 
 
+def _H(V):
+    """The conjugate transpose (the transpose of real values): the Gram
+    matrices of a complex Hermitian problem are V^H A V."""
+    return _e.conj(V).T if V.dtype.kind == "c" else V.T
+
+
 def _borth(V, BV):
-    """V and B V with V's columns made B-orthonormal (Cholesky of V' B V),
+    """V and B V with V's columns made B-orthonormal (Cholesky of V^H B V),
     and that transform; None where they are numerically dependent."""
-    G = V.T @ BV
-    G = 0.5 * (G + G.T)
+    G = _H(V) @ BV
+    G = 0.5 * (G + _H(G))
     try:
         L = _e.linalg.cholesky(G)
     except _e.linalg.LinAlgError:
         return None
     if not bool(_e.all(_e.isfinite(L))):
         return None
-    Linv_t = _e.linalg.inv(L).T
+    Linv_t = _H(_e.linalg.inv(L))
     return V @ Linv_t, BV @ Linv_t, Linv_t
 
 
 def _rayleigh_ritz(S, AS, BS, k, largest):
-    GA = S.T @ AS
-    GA = 0.5 * (GA + GA.T)
-    GB = S.T @ BS
-    GB = 0.5 * (GB + GB.T)
+    GA = _H(S) @ AS
+    GA = 0.5 * (GA + _H(GA))
+    GB = _H(S) @ BS
+    GB = 0.5 * (GB + _H(GB))
     L = _e.linalg.cholesky(GB)
     if not bool(_e.all(_e.isfinite(L))):
         raise _e.linalg.LinAlgError("Gram matrix is not positive definite")
     Li = _e.linalg.inv(L)
-    w, v = _e.linalg.eigh(Li @ GA @ Li.T)
+    w, v = _e.linalg.eigh(Li @ GA @ _H(Li))
     pick = _e.arange(w.shape[0] - 1, w.shape[0] - 1 - k, -1, device=w.device) \
         if largest else _e.arange(k, device=w.device)
-    return w[pick], Li.T @ v[:, pick]
+    return w[pick], _H(Li) @ v[:, pick]
 
 
 def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
@@ -68,8 +75,12 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
     if X.ndim == 1:
         X = X.reshape(-1, 1)
     n, k = X.shape
-    if X.dtype.kind != "f":
-        X = X.astype(_e.float64)
+    # complex where A is (a Hermitian A from a real start, as SciPy's)
+    t = X.dtype if X.dtype.kind in "fc" else _e.float64
+    a_t = getattr(A, "dtype", None)
+    if a_t is not None and _e.dtype(a_t).kind == "c":
+        t = _e.result_type(t, a_t)
+    X = X.astype(t, copy=False)
     if 5 * k > n:
         raise ValueError(f"the block size {k} is too large for an operator of "
                          f"size {n} (lobpcg needs 5 * k <= n here)")
@@ -86,7 +97,7 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
     history = []
     for _ in range(maxiter + 1):
         R = AX - BX * lam
-        rnorm = _e.sqrt(_e.sum(R * R, axis=0))
+        rnorm = _e.linalg.vector_norm(R, axis=0)
         history.append(rnorm)
         active = rnorm > tol
         if not bool(_e.any(active)):
@@ -101,7 +112,7 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
         Ra = R[:, idx]
         if M is not None:
             Ra = _apply(M, Ra)
-        Ra = Ra - X @ (BX.T @ Ra)
+        Ra = Ra - X @ (_H(BX) @ Ra)
         got = _borth(Ra, _apply(B, Ra))
         if got is None:
             break
