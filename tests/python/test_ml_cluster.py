@@ -409,10 +409,9 @@ def test_single_linkage_numpy_out_and_compute_distances():
 
 def test_agglomerative_errors():
     X, _ = make_blobs(30, 2, random_state=0)
-    with pytest.raises(NotImplementedError, match="single"):
-        ec.AgglomerativeClustering().fit(X)  # ward, scikit-learn's default
-    with pytest.raises(NotImplementedError, match="single"):
-        ec.AgglomerativeClustering(linkage="average").fit(X)
+    # every linkage is built now (test_ml_agglomerative.py); connectivity not
+    with pytest.raises(NotImplementedError, match="connectivity"):
+        ec.AgglomerativeClustering(connectivity=np.eye(30)).fit(X)
     with pytest.raises(ValueError, match="Exactly one"):
         ec.AgglomerativeClustering(n_clusters=None, linkage="single").fit(X)
     with pytest.raises(ValueError, match="compute_full_tree"):
@@ -422,8 +421,8 @@ def test_agglomerative_errors():
         ec.AgglomerativeClustering(n_clusters=31, linkage="single").fit(X)
     with pytest.raises(ValueError):
         ec.AgglomerativeClustering(linkage="single").fit(X[:1])
-    with pytest.raises(NotImplementedError, match="euclidean"):
-        ec.AgglomerativeClustering(linkage="single", metric="manhattan").fit(X)
+    with pytest.raises(ValueError, match="Ward can only work with euclidean"):
+        ec.AgglomerativeClustering(metric="manhattan").fit(X)
 
 
 def test_larger_sizes_on_device(device):
