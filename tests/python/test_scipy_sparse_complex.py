@@ -317,3 +317,21 @@ def test_lobpcg_hermitian(device, largest, dtype):
     np.testing.assert_allclose(N(lam), want, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(np.sort(N(lam)), np.sort(ref), rtol=1e-4,
                                atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64] + CDTYPES)
+def test_spsolve_lecture_system(device, dtype):
+    """The Scientific Python Lectures' bidiagonal CSC system (float32
+    right-hand side) in each precision: its exact solution, SciPy's
+    dtype."""
+    import ember.scipy as esp
+    with ember.Device(device):
+        mtx = esp.sparse.spdiags([[1, 2, 3, 4, 5], [6, 5, 8, 9, 10]], [0, 1],
+                                 5, 5, "csc")
+    rhs = np.array([1, 2, 3, 4, 5], dtype=np.float32)
+    got = el.spsolve(mtx.astype(dtype), ember.asarray(rhs, device=device))
+    want = ssl.spsolve(ss.spdiags([[1, 2, 3, 4, 5], [6, 5, 8, 9, 10]],
+                                  [0, 1], 5, 5, "csc").astype(dtype), rhs)
+    assert got.dtype == want.dtype
+    t = tol(dtype)
+    np.testing.assert_allclose(N(got), [106, -21, 5.5, -1.5, 1], rtol=t)

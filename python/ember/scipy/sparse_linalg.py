@@ -482,7 +482,10 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     from ember.scipy import sparse as _sp
     if not _sp.issparse(A):
         A = _sp.csr_matrix(A)
-    A = A.tocsr()
+    # SuperLU is handed CSC as CSC (SciPy factors a CSR matrix's
+    # transpose, which rounds differently); cuSOLVER takes CSR
+    if A.format not in ("csr", "csc"):
+        A = A.tocsr()
     n = A.shape[0]
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"matrix must be square (has shape {A.shape})")
@@ -517,9 +520,10 @@ def _spsolve_scipy(A, B):
     except ImportError:
         raise ImportError("ember.scipy.sparse.linalg.spsolve on cpu uses "
                           "SciPy's SuperLU: pip install scipy") from None
-    h = scipy.sparse.csr_matrix(
-        (_e.asnumpy(A.data), _e.asnumpy(A.indices), _e.asnumpy(A.indptr)),
-        shape=A.shape)
+    cls = scipy.sparse.csc_matrix if A.format == "csc" else \
+        scipy.sparse.csr_matrix
+    h = cls((_e.asnumpy(A.data), _e.asnumpy(A.indices),
+             _e.asnumpy(A.indptr)), shape=A.shape)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always", scipy.sparse.linalg.MatrixRankWarning)
         x = scipy.sparse.linalg.spsolve(h, _e.asnumpy(B))
@@ -536,6 +540,7 @@ def _spsolve_cuda(A, B):
     zero pivot, so R's diagonal counts as zero at or below n eps max|A|,
     the threshold of numpy.linalg.matrix_rank."""
     from ember import _ember
+    A = A.tocsr()
     n = A.shape[0]
     if A.data.size > 2**31 - 1:
         raise ValueError(f"spsolve: {A.data.size} stored entries; cuSOLVER "
