@@ -2,7 +2,8 @@
 scipy.sparse's and cupyx.scipy.sparse's, on every device: csr_matrix (and
 csr_array), csc_matrix and coo_matrix built from dense arrays, triplets,
 (data, indices, indptr) or SciPy's own; @ with vectors and dense matrices
-(cuSPARSE on cuda, kernels/spmv.cuh on cpu and for integer values) and
+(cuSPARSE on cuda, kernels/spmv.cuh on cpu and for integer values,
+complex ones through spmv_complex.cuh) and
 with sparse matrices (expand, sort, compress in sparse_ops.py);
 elementwise +, -, multiply, maximum, minimum and the comparisons with
 sparse, dense and scalar operands; abs, power, -, and the elementwise
@@ -25,10 +26,11 @@ sparse_io.py): eye, identity, diags, spdiags, the dia format, hstack,
 vstack, bmat, block_diag, kron, kronsum, tril, triu, find, random, rand,
 save_npz and load_npz, with their *_array spellings.
 
-Not here yet: complex values beyond @ with dense operands on cuda;
-division of sparse by sparse; broadcasting of a (1, n) or (m, 1) sparse
-operand in multiply; assignment into a matrix; the bsr, lil and dok
-formats; argmax/argmin along an axis.
+complex64 and complex128 values work on every device, with SciPy's
+conj, real, imag and getH. Not here yet: division of sparse by sparse;
+broadcasting of a (1, n) or (m, 1) sparse operand in multiply;
+assignment into a matrix; the bsr, lil and dok formats; argmax/argmin
+along an axis.
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
 the number of elements allow, else int64, as SciPy picks them (and half the

@@ -5,7 +5,10 @@ eigenvalues (and vectors) that `which` names. The vectors stay on the
 device; each step reads a few scalars back (a norm, a column of
 projections), and the small dense problems (GMRES's Hessenberg least
 squares, the Lanczos projection's eigenproblem) are solved on the host
-in float64, as ARPACK and SciPy's gmres solve theirs.
+in float64 (complex128 for a complex system), as ARPACK and SciPy's
+gmres solve theirs. Complex matrices are taken as SciPy takes them: cg
+for Hermitian positive definite ones, gmres for any, eigsh (and lobpcg)
+for Hermitian ones, with real eigenvalues and complex vectors.
 
 Differences from SciPy: gmres applies M on the right (A M y = b, x = M y),
 so the residual it tests is b - A x itself, where SciPy's left
