@@ -72,7 +72,7 @@ def test_equals_sklearn(device, blobs, linkage, metric):
         _same_fit(a, b)
 
 
-def test_default_is_ward_and_numpy_out(blobs):
+def test_default_is_ward_and_numpy_out(blobs, on_cpu):
     a = sk_cluster.AgglomerativeClustering(n_clusters=3).fit(blobs)
     b = ec.AgglomerativeClustering(n_clusters=3).fit(blobs)
     assert isinstance(b.labels_, np.ndarray) and isinstance(b.children_, np.ndarray)
@@ -118,7 +118,7 @@ def test_larger_on_device(device):
         _same_fit(a, b)
 
 
-def test_sklearn_errors(blobs):
+def test_sklearn_errors(blobs, on_cpu):
     X = blobs[:30]
     A = ec.AgglomerativeClustering
     with pytest.raises(ValueError, match="'linkage' parameter"):
@@ -189,10 +189,14 @@ def test_linkage_metrics(device, blobs, metric):
         np.testing.assert_allclose(Ze[:, 2], Zs[:, 2], **TOL)
 
 
-def test_linkage_shortcuts_and_numpy_in(blobs):
-    for name in ("single", "complete", "average", "weighted", "ward"):
-        np.testing.assert_array_equal(ember.asnumpy(getattr(eh, name)(blobs)),
-                                      getattr(H, name)(blobs))
+def test_linkage_shortcuts_and_numpy_in(device, blobs):
+    with ember.Device(device):
+        for name in ("single", "complete", "average", "weighted", "ward"):
+            Z = getattr(eh, name)(blobs)
+            assert Z.device == ember.Device(device)
+            Zs = getattr(H, name)(blobs)
+            np.testing.assert_array_equal(ember.asnumpy(Z)[:, [0, 1, 3]], Zs[:, [0, 1, 3]])
+            np.testing.assert_allclose(ember.asnumpy(Z)[:, 2], Zs[:, 2], **TOL)
 
 
 def test_ties_follow_scipy(device):
@@ -241,13 +245,25 @@ def test_block_kernels_on_cpu(monkeypatch, blobs):
     # the GPU's schedule (a block of threads reducing each row together) in
     # the block simulator: the same merges as one thread's
     monkeypatch.setattr(_linkage, "THREADS", dict(_linkage.THREADS, cpu=32))
-    X = blobs[:90]
+    X = _e(blobs[:90], "cpu")
     for method in METHODS:
-        np.testing.assert_array_equal(ember.asnumpy(eh.linkage(X, method)),
-                                      H.linkage(X, method))
+        for metric in ("euclidean", "cosine"):
+            if method == "ward" and metric != "euclidean":
+                continue
+            Ze = ember.asnumpy(eh.linkage(X, method, metric))
+            Zs = H.linkage(blobs[:90], method, metric)
+            # SciPy's cosine is another formula, equal to rounding
+            np.testing.assert_array_equal(Ze[:, [0, 1, 3]], Zs[:, [0, 1, 3]])
+            np.testing.assert_allclose(Ze[:, 2], Zs[:, 2], **TOL)
 
 
-def test_scipy_errors(blobs):
+@pytest.fixture
+def on_cpu():
+    with ember.Device("cpu"):
+        yield
+
+
+def test_scipy_errors(blobs, on_cpu):
     X = blobs[:20]
     with pytest.raises(ValueError, match="Invalid method: nope"):
         eh.linkage(X, "nope")
@@ -262,8 +278,11 @@ def test_scipy_errors(blobs):
         eh.linkage(np.ones(7))
     with pytest.raises(ValueError, match="finite"):
         eh.linkage(np.array([1.0, np.inf, 2.0]))
-    with pytest.raises(ValueError, match="finite"):
-        eh.linkage(np.vstack([X[:3], np.zeros((1, 4))]), "average", "cosine")
+    for method in ("average", "single"):
+        with pytest.raises(ValueError, match="finite"):
+            eh.linkage(np.vstack([X[:3], np.zeros((1, 4))]), method, "cosine")
+        with pytest.raises(ValueError):
+            H.linkage(np.vstack([X[:3], np.zeros((1, 4))]), method, "cosine")
     with pytest.raises(ValueError, match="1 or 2 dimensional"):
         eh.linkage(np.ones((2, 2, 2)))
     with pytest.raises(NotImplementedError, match="optimal_ordering"):
@@ -297,21 +316,25 @@ def test_scipy_errors(blobs):
 
 
 def test_kernels_compile_for_the_gpu(need_nvrtc):
-    # every instantiation the GPU uses, through NVRTC (no GPU needed)
+    # every instantiation the GPU uses, through NVRTC (no GPU needed);
+    # linkage.cuh is compiled after linkage_dist.cuh, as _linkage does
     kdir = pathlib.Path(_linkage._DIR)
     t = _linkage.THREADS["cuda"]
+    dist = (kdir / "linkage_dist.cuh").read_text()
     inst = "".join(
         f"template __global__ void em_linkage_chain<{m}, {t}>(double *, long long, "
         "int *, int *, long long *, long long *, double *);\n" for m in range(1, 5))
     inst += (f"template __global__ void em_linkage_prim<{t}>(const double *, long long, "
              "double *, int *, long long *, long long *, double *);\n")
-    ptx = ember.cuda.Program((kdir / "linkage.cuh").read_text() + inst,
+    inst += "".join(
+        f"template __global__ void em_linkage_prim_x<{m}, {t}>(const double *, long long, "
+        "int, double *, int *, long long *, long long *, double *);\n" for m in range(5))
+    ptx = ember.cuda.Program(dist + (kdir / "linkage.cuh").read_text() + inst,
                              ).compile("ptx").code
-    assert ptx.count(b".entry") == 6
+    assert ptx.count(b".entry") == 11
     ptx = ember.cuda.Program((kdir / "linkage_tree.cuh").read_text()).compile("ptx").code
     assert ptx.count(b".entry") == 3
     inst = "".join(f"template __global__ void em_linkage_dist<{m}>(const double *, "
                    "long long, int, double *);\n" for m in range(5))
-    ptx = ember.cuda.Program((kdir / "linkage_dist.cuh").read_text() + inst
-                             ).compile("ptx").code
+    ptx = ember.cuda.Program(dist + inst).compile("ptx").code
     assert ptx.count(b".entry") == 5

@@ -1,8 +1,9 @@
 """AgglomerativeClustering (scikit-learn's, connectivity=None): the whole
-tree by ember.scipy.cluster's kernels (the nearest-neighbour chain, or
-Prim for single linkage, in one launch over the n x n dissimilarity
-matrix; _linkage.py), in scikit-learn's children_ convention, and the
-labels of its cut as the components of the first n - k merges."""
+tree by ember.scipy.cluster's kernels (_linkage.py: the nearest-neighbour
+chain in one launch over the n x n dissimilarity matrix; single linkage
+by Prim's in one launch, measuring from X as the tree grows), in
+scikit-learn's children_ convention, and the labels of its cut as the
+components of the first n - k merges."""
 import numbers
 
 import ember
@@ -130,11 +131,15 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         metric = self.metric
         if metric == "cosine" and not bool((X != 0).any(axis=1).all()):
             raise ValueError("Cosine affinity cannot be used when X contains zero vectors")
-        D = _dissimilarity(X, metric)
         name = _SCIPY_NAME.get(metric, metric) if isinstance(metric, str) else None
         ordered = not (self.linkage == "single" and name in _SK_TREE)
-        Z, u, v = _linkage.tree(D, self.linkage, ordered=ordered)
-        del D
+        if self.linkage == "single" and name in _linkage.DIST_METRICS:
+            # the spanning tree measures as it grows: no n x n matrix
+            Z, u, v = _linkage.numbered(*_linkage.single_from_points(X, name),
+                                        ordered=ordered)
+        else:
+            Z, u, v = _linkage.tree(_dissimilarity(X, metric), self.linkage,
+                                    ordered=ordered)
         w = Z[:, 2]
         self.children_ = Z[:, :2].astype(ember.int64)
         if self.distance_threshold is not None:

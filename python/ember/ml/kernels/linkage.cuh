@@ -21,7 +21,11 @@
  * now, its distance to the tree): the edges SciPy's mst_single_linkage and
  * scikit-learn's mst_linkage_core record.
  *
- * Both write the merges in the order made (zx, zy: slots or points,
+ * em_linkage_prim_x: the same tree measured from the observations X as it
+ * grows (em_ld_pair of kernels/linkage_dist.cuh, which the caller compiles
+ * ahead of this file), with no n x n matrix: n^2 d work for n d memory.
+ *
+ * All write the merges in the order made (zx, zy: slots or points,
  * zd: distances); the caller sorts them stably by distance and
  * em_linkage_label (one thread) numbers the clusters. */
 
@@ -187,14 +191,49 @@ em_linkage_chain(double *D, long long n, int *size, int *chain, long long *zx,
     }
 }
 
-template <int THREADS>
-__global__ void __launch_bounds__(THREADS)
-em_linkage_prim(const double *D, long long n, double *dmin, int *merged, long long *zx,
-                long long *zy, double *zd)
+/* one step of Prim's: the distances to the tree lowered by those to x
+ * (DIST(i): d(x, i)), the nearest point outside it into sv[0], si[0] */
+template <int THREADS, typename DIST>
+__device__ __forceinline__ void em_lk_prim_step(long long n, long long x, DIST dist,
+                                                double *dmin, const int *merged,
+                                                double *sv, long long *si)
 {
-    __shared__ double sv[THREADS];
-    __shared__ long long si[THREADS];
-    __shared__ long long s_x;
+    double bv = 1e308 * 10;
+    long long bi = n;
+    for (long long i = threadIdx.x; i < n; i += THREADS) {
+        if (i == x || merged[i])
+            continue;
+        const double dd = dist(i);
+        if (dmin[i] > dd)
+            dmin[i] = dd;
+        if (bi == n || dmin[i] < bv) {
+            bv = dmin[i];
+            bi = i;
+        }
+    }
+    em_lk_argmin<THREADS>(bv, bi, sv, si);
+}
+
+struct em_lk_row {
+    const double *row;
+    __device__ double operator()(long long i) const { return row[i]; }
+};
+
+template <int MET>
+struct em_lk_points {
+    const double *X, *x;
+    int d;
+    __device__ double operator()(long long i) const { return em_ld_pair<MET>(x, X + i * d, d); }
+};
+
+/* Prim's loop: point 0 first; each step records (x, nearest, distance)
+ * and adds the nearest (merged[x] is set after the step reads the flags;
+ * the step skips x itself) */
+template <int THREADS, typename MAKE>
+__device__ __forceinline__ void em_lk_prim(long long n, MAKE make, double *dmin, int *merged,
+                                           long long *zx, long long *zy, double *zd,
+                                           double *sv, long long *si, long long &s_x)
+{
     const int t = threadIdx.x;
     for (long long i = t; i < n; i += THREADS) {
         dmin[i] = 1e308 * 10;
@@ -205,21 +244,7 @@ em_linkage_prim(const double *D, long long n, double *dmin, int *merged, long lo
     __syncthreads();
     for (long long k = 0; k < n - 1; k++) {
         const long long x = s_x;
-        const double *row = D + x * n;
-        double bv = 1e308 * 10;
-        long long bi = n;
-        for (long long i = t; i < n; i += THREADS) {
-            if (i == x || merged[i])
-                continue;
-            const double dd = row[i];
-            if (dmin[i] > dd)
-                dmin[i] = dd;
-            if (bi == n || dmin[i] < bv) {
-                bv = dmin[i];
-                bi = i;
-            }
-        }
-        em_lk_argmin<THREADS>(bv, bi, sv, si);
+        em_lk_prim_step<THREADS>(n, x, make(x), dmin, merged, sv, si);
         if (t == 0) {
             merged[x] = 1;
             zx[k] = x;
@@ -229,6 +254,45 @@ em_linkage_prim(const double *D, long long n, double *dmin, int *merged, long lo
         }
         __syncthreads();
     }
+}
+
+struct em_lk_make_row {
+    const double *D;
+    long long n;
+    __device__ em_lk_row operator()(long long x) const { return em_lk_row{D + x * n}; }
+};
+
+template <int MET>
+struct em_lk_make_points {
+    const double *X;
+    int d;
+    __device__ em_lk_points<MET> operator()(long long x) const
+    {
+        return em_lk_points<MET>{X, X + x * d, d};
+    }
+};
+
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+em_linkage_prim(const double *D, long long n, double *dmin, int *merged, long long *zx,
+                long long *zy, double *zd)
+{
+    __shared__ double sv[THREADS];
+    __shared__ long long si[THREADS];
+    __shared__ long long s_x;
+    em_lk_prim<THREADS>(n, em_lk_make_row{D, n}, dmin, merged, zx, zy, zd, sv, si, s_x);
+}
+
+template <int MET, int THREADS>
+__global__ void __launch_bounds__(THREADS)
+em_linkage_prim_x(const double *X, long long n, int d, double *dmin, int *merged,
+                  long long *zx, long long *zy, double *zd)
+{
+    __shared__ double sv[THREADS];
+    __shared__ long long si[THREADS];
+    __shared__ long long s_x;
+    em_lk_prim<THREADS>(n, em_lk_make_points<MET>{X, d}, dmin, merged, zx, zy, zd, sv, si,
+                        s_x);
 }
 
 /* SciPy's linkage matrix Z ((n - 1) x 4: the two cluster ids, distance,

@@ -29,7 +29,8 @@ def _threads(dev):
 
 def _names(t):
     return ([f"em_linkage_chain<{m}, {t}>" for m in range(1, 5)]
-            + [f"em_linkage_prim<{t}>", "em_linkage_label"])
+            + [f"em_linkage_prim<{t}>", "em_linkage_label"]
+            + [f"em_linkage_prim_x<{m}, {t}>" for m in DIST_METRICS.values()])
 
 
 # kernels/linkage_dist.cuh's metrics, under SciPy's names
@@ -43,11 +44,15 @@ def _fn(dev, file, name, exprs):
     key = (str(dev), file, tuple(exprs))
     mod = _modules.get(key)
     if mod is None:
+        # linkage.cuh measures single linkage's pairs with linkage_dist.cuh's
+        # em_ld_pair, so both give the same bits
+        files = ("linkage_dist.cuh", file) if file == "linkage.cuh" else (file,)
+        code = "\n".join((_DIR / f).read_text() for f in files)
         # SciPy rounds every product and sum on its own: no contraction
         # into fused multiply-adds (the host compiler drops the option;
         # ember's host build never contracts)
         with dev:
-            mod = ember.RawModule(code=(_DIR / file).read_text(), options=("--fmad=false",),
+            mod = ember.RawModule(code=code, options=("--fmad=false",),
                                   name_expressions=exprs)
         _modules[key] = mod
     return mod.get_function(name)
@@ -101,14 +106,37 @@ def merges(D, method):
     return zx, zy, zd
 
 
+def single_from_points(X, metric):
+    """Single linkage's merges (as merges() returns them) measured from the
+    rows of X with metric (a DIST_METRICS name) as the tree grows."""
+    dev = X.device
+    X = ember.ascontiguousarray(X.astype(ember.float64, copy=False))
+    n, d = X.shape
+    t = _threads(dev)
+    zx = ember.empty(n - 1, dtype=ember.int64, device=dev)
+    zy = ember.empty(n - 1, dtype=ember.int64, device=dev)
+    zd = ember.empty(n - 1, dtype=ember.float64, device=dev)
+    dmin = ember.empty(n, dtype=ember.float64, device=dev)
+    merged = ember.empty(n, dtype=ember.int32, device=dev)
+    f = _fn(dev, "linkage.cuh", f"em_linkage_prim_x<{DIST_METRICS[metric]}, {t}>",
+            _names(t))
+    launch(dev, f, (1,), (t,), (X, numpy.int64(n), numpy.int32(d), dmin, merged, zx, zy,
+                               zd))
+    return zx, zy, zd
+
+
 def tree(D, method, ordered=True):
     """SciPy's linkage matrix Z of D (as merges() takes it) and the merges'
     two points in Z's row order (each lies in its row's two clusters).
     ordered=False: each row names first the cluster of the point its merge
     came from (scikit-learn's single-linkage labelling), not the smaller."""
-    dev = D.device
-    n = D.shape[0]
-    zx, zy, zd = merges(D, method)
+    return numbered(*merges(D, method), ordered=ordered)
+
+
+def numbered(zx, zy, zd, ordered=True):
+    """tree()'s result from merges in the order made."""
+    dev = zx.device
+    n = zx.shape[0] + 1
     order = ember.argsort(zd, kind="stable")
     Z = ember.empty((n - 1, 4), dtype=ember.float64, device=dev)
     parent = ember.empty(2 * n - 1, dtype=ember.int64, device=dev)

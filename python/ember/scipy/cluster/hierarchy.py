@@ -19,13 +19,21 @@ def _device_of(x):
     return x.device if isinstance(x, ember.ndarray) else None
 
 
-def _square(y, method, metric):
-    """The n x n float64 dissimilarities of y: a condensed distance vector,
-    or observations measured with metric."""
+_NOT_FINITE = "The condensed distance matrix must contain only finite values."
+
+
+def _observations(y):
     y = ember.asarray(y, device=_device_of(y))
     if y.dtype.kind not in "biuf":
         raise ValueError(f"Unsupported dtype {y.dtype}")
-    y = y.astype(ember.float64, copy=False)
+    return y.astype(ember.float64, copy=False)
+
+
+def _square(y, method, metric):
+    """The n x n float64 dissimilarities of y: a condensed distance vector,
+    or observations measured with metric; None where single linkage
+    measures the observations itself."""
+    y = _observations(y)
     if method in _EUCLIDEAN_METHODS and metric != "euclidean" and y.ndim == 2:
         raise ValueError(f"`method={method}` requires the distance metric to be "
                          "Euclidean")
@@ -47,7 +55,7 @@ def _square(y, method, metric):
         raise ValueError("The number of observations cannot be determined on an "
                          "empty distance matrix.")
     if isinstance(metric, str) and metric in _linkage.DIST_METRICS:
-        return _linkage.distances(y, metric)
+        return None if method == "single" else _linkage.distances(y, metric)
     from ember.scipy.spatial.distance import cdist
     return _linkage.symmetric(cdist(y, y, metric))
 
@@ -67,9 +75,16 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
         raise NotImplementedError("linkage(optimal_ordering=True) is not supported by "
                                   "ember")
     D = _square(y, method, metric)
+    if D is None:
+        # single linkage of observations: the spanning tree measures as it
+        # grows, with no n x n matrix; a non-finite distance on it (the
+        # only ones it sees) is SciPy's error
+        zx, zy, zd = _linkage.single_from_points(_observations(y), metric)
+        if not bool(ember.isfinite(zd).all()):
+            raise ValueError(_NOT_FINITE)
+        return _linkage.numbered(zx, zy, zd)[0]
     if not bool(ember.isfinite(D).all()):
-        raise ValueError("The condensed distance matrix must contain only finite "
-                         "values.")
+        raise ValueError(_NOT_FINITE)
     return _linkage.tree(D, method)[0]
 
 
