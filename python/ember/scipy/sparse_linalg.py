@@ -564,7 +564,8 @@ def _spsolve_cuda(A, B):
     return x, singular
 
 
-# last: lobpcg's module imports aslinearoperator from this one
+# last: lobpcg's and the Krylov methods' modules import from this one
 from ember.scipy.sparse_lobpcg import lobpcg  # noqa: E402
+from ember.scipy.sparse_krylov import bicg, bicgstab, cgs  # noqa: E402
 
-__all__ += ["lobpcg"]
+__all__ += ["lobpcg", "bicg", "bicgstab", "cgs"]
