@@ -1,6 +1,7 @@
 """ember.scipy.sparse.linalg: iterative methods over anything with @
 (ember.scipy.sparse matrices, ember arrays, LinearOperator), as
-scipy.sparse.linalg's: cg and gmres return (x, info), eigsh the k
+scipy.sparse.linalg's: cg and gmres (and bicg, bicgstab, cgs from
+sparse_krylov.py) return (x, info), eigsh the k
 eigenvalues (and vectors) that `which` names. The vectors stay on the
 device; each step reads a few scalars back (a norm, a column of
 projections), and the small dense problems (GMRES's Hessenberg least
