@@ -50,7 +50,11 @@ def weakest_links(left, right, r_node, ccp_alpha=None):
         sub = (r_node[c] - r_branch[c]) / (n_leaves[c] - 1)
         j = int(np.argmin(sub))    # the first of equal alphas, as scikit-learn
         eff, i = float(sub[j]), int(c[j])
-        if ccp_alpha is not None and ccp_alpha < eff:
+        # scikit-learn stops where ccp_alpha < eff; a relative 1e-10 of
+        # slack keeps an alpha read off the path pruning its own step when
+        # the tree is refit with its sums added in another order (a GPU's
+        # atomics)
+        if ccp_alpha is not None and eff - ccp_alpha > 1e-10 * ccp_alpha + 1e-17:
             break
         stack = [i]
         while stack:
