@@ -199,7 +199,7 @@ def test_linkage_shortcuts_and_numpy_in(device, blobs):
             np.testing.assert_allclose(ember.asnumpy(Z)[:, 2], Zs[:, 2], **TOL)
 
 
-def test_ties_follow_scipy(device):
+def test_ties_follow_scipy_and_sklearn(device):
     # a grid: every distance ties with many others, so the order of the
     # merges is SciPy's tie rules (the chain's previous element, then the
     # lowest index; a stable sort by distance)
@@ -212,6 +212,12 @@ def test_ties_follow_scipy(device):
         for k in (2, 4, 7):
             np.testing.assert_array_equal(ember.asnumpy(eh.fcluster(Ze, k, "maxclust")),
                                           H.fcluster(Zs, k, "maxclust"))
+    for linkage in ("ward", "complete", "average", "single"):
+        a = sk_cluster.AgglomerativeClustering(n_clusters=5, linkage=linkage,
+                                               compute_distances=True).fit(g)
+        b = ec.AgglomerativeClustering(n_clusters=5, linkage=linkage,
+                                       compute_distances=True).fit(_e(g, device))
+        _same_fit(a, b)
 
 
 @pytest.mark.parametrize("method", ["single", "average", "ward", "centroid"])
@@ -338,3 +344,10 @@ def test_kernels_compile_for_the_gpu(need_nvrtc):
                    "long long, int, double *);\n" for m in range(5))
     ptx = ember.cuda.Program(dist + inst).compile("ptx").code
     assert ptx.count(b".entry") == 5
+
+
+def test_namespace():
+    import ember.scipy
+    assert "cluster" in ember.scipy.__all__
+    assert ember.scipy.cluster.hierarchy is eh
+    assert {"linkage", "fcluster", "leaves_list"} <= set(eh.__all__)

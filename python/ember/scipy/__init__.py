@@ -5,7 +5,7 @@ on first use."""
 import importlib
 
 __all__ = ["special", "signal", "ndimage", "sparse", "interpolate", "linalg", "fft",
-           "stats", "spatial"]
+           "stats", "spatial", "cluster"]
 
 
 def __getattr__(name):
