@@ -104,12 +104,13 @@ class _Forest(BaseEstimator):
                               "fit new trees.", UserWarning)
             rng = check_random_state(self._next_seed, dev)
             E = self._edges
+            trees = list(old)
         else:
             n_more = self.n_estimators
             rng = check_random_state(self.random_state, dev)
             E, _ = _binning.edges(X, self.max_bins, rng)
             self._edges = E
-            self._trees, self._batches = [], []
+            self._batches, trees = [], []
         Xb = _binning.transform(X, E)
         # trees of a batch share each level's launches; a batch's
         # (tree, row) pairs stay near 2^23
@@ -134,10 +135,13 @@ class _Forest(BaseEstimator):
                     tw = ember.asnumpy(W.sum(axis=1))
                     for t, total in zip(new, tw):
                         _pruning.prune_grown(t, self.ccp_alpha, total)
-                self._trees += new
+                trees += new
                 bar.update(g)
         self._next_seed = _seed(rng)
-        self._pack(self._trees, E, p, dev)
+        self._pack(trees, E, p, dev)
+        # the grown tables (host arrays, ~2 nodes a leaf) are kept only for
+        # a warm start to add to
+        self._trees = trees if self.warm_start else None
         if self.oob_score and (n_more > 0 or not hasattr(self, "oob_score_")):
             self._set_oob(X, y)
 
