@@ -106,6 +106,28 @@ def test_multioutput_regressor_is_sklearns_tree(device, params):
     assert_allclose(P, s.predict(X), atol=1e-9)
 
 
+@pytest.mark.parametrize("cls,data", [(DecisionTreeClassifier, two_labels),
+                                      (DecisionTreeRegressor, two_targets)])
+def test_multioutput_sparse_levels_grow_the_same_tree(device, monkeypatch, cls, data):
+    # levels of many small nodes search only their occupied cells, one
+    # scan a (output, class) column or a (weight, each output's sum)
+    from ember.ml.ensemble import _grow
+    X, Y = data()
+    trees = []
+    for ratio in (float("inf"), 0):
+        monkeypatch.setattr(_grow, "SPARSE_RATIO", ratio)
+        trees.append(cls(max_depth=6).fit(E(X, device), E(Y, device)))
+    a, b = trees
+    if device != "cpu" and cls is DecisionTreeRegressor:
+        # float sums in no set order on a GPU: a near-tie may go either way
+        assert a.tree_.feature[0] == b.tree_.feature[0]
+        return
+    assert_array_equal(a.tree_.feature, b.tree_.feature)
+    assert_array_equal(a.tree_.children_left, b.tree_.children_left)
+    assert_allclose(a.tree_.threshold, b.tree_.threshold)
+    assert_allclose(a.tree_.impurity, b.tree_.impurity, atol=1e-9)
+
+
 def test_single_column_y_is_one_output(device):
     X, Y = two_targets()
     e = DecisionTreeRegressor(max_depth=3).fit(E(X, device), E(Y[:, :1], device))
