@@ -247,10 +247,12 @@ def test_fcluster_and_leaves_equal_scipy(device, blobs, method):
         H.fcluster(Zs, 5, "maxclust_monocrit", monocrit=mc))
 
 
-def test_block_kernels_on_cpu(monkeypatch, blobs):
-    # the GPU's schedule (a block of threads reducing each row together) in
-    # the block simulator: the same merges as one thread's
-    monkeypatch.setattr(_linkage, "THREADS", dict(_linkage.THREADS, cpu=32))
+@pytest.mark.parametrize("threads", [8, 32, 64])
+def test_block_kernels_on_cpu(monkeypatch, blobs, threads):
+    # the GPU's schedule (a block of threads reducing each row together:
+    # by halving below a warp, by shuffles from one) in the block
+    # simulator: the same merges as one thread's
+    monkeypatch.setattr(_linkage, "THREADS", dict(_linkage.THREADS, cpu=threads))
     X = _e(blobs[:90], "cpu")
     for method in METHODS:
         for metric in ("euclidean", "cosine"):

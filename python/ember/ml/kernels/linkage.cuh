@@ -53,13 +53,48 @@ __device__ __forceinline__ double em_lk_update(double dxi, double dyi, double dx
     return sqrt((ni + nx) * t * dxi * dxi + (ni + ny) * t * dyi * dyi - ni * t * dxy * dxy);
 }
 
+/* (v, i) of a warp into lane 0: the smaller v, the lower i among equals */
+__device__ __forceinline__ void em_lk_warp_min(double *v, long long *i)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        const double w = __shfl_down_sync(0xffffffffu, *v, off);
+        const long long j = __shfl_down_sync(0xffffffffu, *i, off);
+        if (w < *v || (w == *v && j < *i)) {
+            *v = w;
+            *i = j;
+        }
+    }
+}
+
 /* (v, i) of the whole block into sv[0], si[0]: the smallest v, the lowest
- * i among equals; every thread may read them after the call */
+ * i among equals; every thread may read them after the call. Whole warps
+ * reduce by shuffles and then their leaders (two barriers, not one a
+ * halving); a block smaller than a warp (cpu's one thread) by halving. */
 template <int THREADS>
 __device__ __forceinline__ void em_lk_argmin(double v, long long i, double *sv,
                                              long long *si)
 {
     const int t = threadIdx.x;
+    if (THREADS >= 32) {
+        const int lane = t & 31, warp = t >> 5;
+        em_lk_warp_min(&v, &i);
+        if (lane == 0) {
+            sv[warp] = v;
+            si[warp] = i;
+        }
+        __syncthreads();
+        if (warp == 0) {
+            v = lane < THREADS / 32 ? sv[lane] : 1e308 * 10;
+            i = lane < THREADS / 32 ? si[lane] : 0x7fffffffffffffffLL;
+            em_lk_warp_min(&v, &i);
+            if (lane == 0) {
+                sv[0] = v;
+                si[0] = i;
+            }
+        }
+        __syncthreads();
+        return;
+    }
     sv[t] = v;
     si[t] = i;
     __syncthreads();
