@@ -147,7 +147,8 @@ def test_sklearn_errors(blobs, on_cpu):
     Z0[3] = 0
     with pytest.raises(ValueError, match="zero vectors"):
         A(metric="cosine", linkage="average").fit(Z0)
-    with pytest.raises(ValueError, match=r"should be square, got matrix of shape \(30, 4\)"):
+    with pytest.raises(ValueError,
+                       match=r"should be square, got matrix of shape \(30, 4\)"):
         A(metric="precomputed", linkage="average").fit(X)
     with pytest.raises(NotImplementedError, match="connectivity"):
         A(connectivity=np.eye(30)).fit(X)

@@ -258,16 +258,20 @@ template <int MET>
 struct em_lk_points {
     const double *X, *x;
     int d;
-    __device__ double operator()(long long i) const { return em_ld_pair<MET>(x, X + i * d, d); }
+    __device__ double operator()(long long i) const
+    {
+        return em_ld_pair<MET>(x, X + i * d, d);
+    }
 };
 
 /* Prim's loop: point 0 first; each step records (x, nearest, distance)
  * and adds the nearest (merged[x] is set after the step reads the flags;
  * the step skips x itself) */
 template <int THREADS, typename MAKE>
-__device__ __forceinline__ void em_lk_prim(long long n, MAKE make, double *dmin, int *merged,
-                                           long long *zx, long long *zy, double *zd,
-                                           double *sv, long long *si, long long &s_x)
+__device__ __forceinline__ void em_lk_prim(long long n, MAKE make, double *dmin,
+                                           int *merged, long long *zx, long long *zy,
+                                           double *zd, double *sv, long long *si,
+                                           long long &s_x)
 {
     const int t = threadIdx.x;
     for (long long i = t; i < n; i += THREADS) {
