@@ -536,6 +536,47 @@ def test_ufunc_at(device):
         ember.add.at(e, [7], 1)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.float64, np.complex128, bool])
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "subtract",
+                                  "bitwise_xor"])
+def test_ufunc_at_repeats(device, dtype, name):
+    """Many repeats of few positions (folded by key, or applied in rounds)
+    give NumPy's values; a float operand on an integer array casts each
+    step back as NumPy's at() does."""
+    rng = np.random.default_rng(3)
+    idx = rng.integers(0, 7, 400)
+    b = rng.integers(0, 3, 400).astype(dtype)
+    n = (np.arange(7) % 3 + 1).astype(dtype)
+    try:
+        getattr(np, name).at(n, idx, b)
+    except TypeError:
+        with pytest.raises(TypeError):
+            getattr(ember, name).at(ember.asarray(n, device=device), idx,
+                                    ember.asarray(b, device=device))
+        return
+    e = ember.asarray((np.arange(7) % 3 + 1).astype(dtype), device=device)
+    getattr(ember, name).at(e, ember.asarray(idx, device=device),
+                            ember.asarray(b, device=device))
+    if np.dtype(dtype).kind in "fc":
+        np.testing.assert_allclose(ember.asnumpy(e), n, rtol=1e-12)
+    else:
+        assert_array_equal_np(e, n)
+
+
+def test_ufunc_at_unsafe_step_cast(device):
+    n = np.zeros(3, np.int64)
+    np.add.at(n, [0, 0, 2], 1.5)
+    e = ember.zeros(3, dtype=ember.int64, device=device)
+    ember.add.at(e, [0, 0, 2], 1.5)
+    assert_array_equal_np(e, n)                  # 0 + 1.5 -> 1, 1 + 1.5 -> 2
+    with ember.Device(device):
+        x = ember.arange(12.0).reshape(3, 4)
+    ember.add.at(x, (slice(None), [1, 1]), ember.ones((3, 2), device=device))
+    m = np.arange(12.0).reshape(3, 4)
+    np.add.at(m, (slice(None), [1, 1]), np.ones((3, 2)))
+    assert_array_equal_np(x, m)
+
+
 def test_ufunc_dtype_argument(device):
     i8 = np.array([100, 100, -3], np.int8)
     e8 = ember.asarray(i8, device=device)

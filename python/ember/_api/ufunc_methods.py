@@ -296,12 +296,26 @@ def outer(u, *args, **kw):
     return u(a.reshape(a.shape + (1,) * b.ndim), b, **kw)
 
 
+# at()'s ufuncs whose repeated occurrences fold first (associative and
+# commutative, so a[p] op b1 op b2 = a[p] op (b1 op b2)) and the operator
+# of reduce_by_key doing it; maximum and minimum only for integers, as
+# the operator's comparison does not propagate NaN as theirs do
+_AT_FOLD = {"add": "add", "multiply": "mul", "bitwise_and": "and",
+            "bitwise_or": "or", "bitwise_xor": "xor", "maximum": "max",
+            "minimum": "min"}
+
+
 def at(u, a, indices, b=None):
     """u in place at each index, once per occurrence (a repeated index
     accumulates, unlike a[i] = u(a[i], b)). The flat positions come from
-    indexing an arange of a's shape, so every index NumPy takes works;
-    occurrences of one position are applied in rounds of distinct
-    positions, in index order, as NumPy applies them."""
+    indexing an arange of a's shape, so every index NumPy takes works.
+    They are sorted (stably, so a position's occurrences keep their
+    order); a foldable ufunc (_AT_FOLD) whose result keeps a's dtype
+    combines each position's operands by key and applies the result once
+    (floats then round in another order than NumPy's one at a time),
+    others apply in rounds of distinct positions: round r takes every
+    position's r-th occurrence."""
+    from ember.parallel import inclusive_scan, reduce_by_key
     if not isinstance(a, _e.ndarray):
         raise TypeError(f"{u.__name__}.at: the first argument must be an "
                         f"ember array (it is changed in place), not "
@@ -312,31 +326,42 @@ def at(u, a, indices, b=None):
             "second operand provided when ufunc is unary"))
     if not a.flags.writeable:
         raise ValueError("output array is read-only")
-    pos = ember.arange(a.size, device=a.device).reshape(a.shape)[indices]
+    dev = a.device
+    pos = ember.arange(a.size, device=dev).reshape(a.shape)[indices]
     if not isinstance(pos, _e.ndarray):
-        pos = _e.asarray(pos, device=a.device)
-    flat = pos.ravel()
+        pos = _e.asarray(pos, device=dev)
+    flat = pos.ravel().astype(_e.int64, copy=False)
+    if flat.size == 0:
+        return
     bf = None
     if b is not None:
-        bf = ember.broadcast_to(_e.asarray(b, device=a.device), pos.shape).ravel()
-    # the occurrence rank of each index, on the host
-    host = flat.tolist()
-    seen, rank = {}, []
-    for p in host:
-        rank.append(seen.get(p, 0))
-        seen[p] = rank[-1] + 1
-    rounds = max(rank, default=-1) + 1
-    for rd in range(rounds):
-        sel = [k for k in range(len(host)) if rank[k] == rd]
-        p_r = _e.asarray([host[k] for k in sel], dtype=_e.int64,
-                         device=a.device)
+        bf = ember.broadcast_to(_e.asarray(b, device=dev), pos.shape).ravel()
+    order = ember.argsort(flat, kind="stable")
+    ps = take(flat, order)
+    op = _AT_FOLD.get(u.__name__)
+    if (op is not None and a.dtype.kind in ("iu" if op in ("min", "max")
+                                            else "iufc")
+            and ember.result_type(a.dtype, bf.dtype) == a.dtype
+            and not (op == "mul" and a.dtype.kind == "c")):
+        keys, folded = reduce_by_key(ps, take(bf, order).astype(a.dtype), op)
+        vals = take(a, keys)
+        u(vals, folded, out=vals)
+        put(a, keys, vals)
+        return
+    # each sorted entry's rank among its position's occurrences: its index
+    # less the index where its run of equal positions starts
+    idx = ember.arange(ps.size, device=dev)
+    first = ember.concatenate([ember.ones(1, dtype=_e.bool_, device=dev),
+                               ps[1:] != ps[:-1]])
+    rank = idx - inclusive_scan(_where(first, idx, 0), "max")
+    bs = None if bf is None else take(bf, order)
+    for rd in range(int(rank.max()) + 1):
+        sel = ember.flatnonzero(rank == rd)
+        p_r = take(ps, sel)
         vals = take(a, p_r)
-        args = (vals,)
-        if bf is not None:
-            args += (bf if rounds == 1 else take(bf, _e.asarray(
-                sel, dtype=_e.int64, device=a.device)),)
-        u(*args, out=vals)
-        put(a, p_r, vals)
+        args = (vals,) if bs is None else (vals, take(bs, sel))
+        # NumPy's at() casts each result back to a's dtype unsafely
+        put(a, p_r, u(*args).astype(a.dtype, copy=False))
 
 
 def nargs(u):
