@@ -270,6 +270,26 @@ def test_oob_regressor_is_its_trees_out_of_bag_mean(device, outputs):
     assert all(len(r) == 280 for r in f.estimators_samples_)
 
 
+def test_oob_multilabel_indicator(device):
+    # several 0/1 outputs: scikit-learn's n x 2 x outputs decision function,
+    # scored by the rows whose every label is right
+    X, Y = two_labels()
+    Y = np.stack([Y[:, 0] > 0, Y[:, 1] == 7], axis=1).astype(int)
+    f = RandomForestClassifier(25, oob_score=True, random_state=0).fit(E(X, device),
+                                                                      E(Y, device))
+    D = host(f.oob_decision_function_)
+    assert D.shape == (400, 2, 2)
+    S = np.zeros((400, 2, 2))
+    c = np.zeros(400)
+    for t, rows in zip(f.estimators_, f.estimators_samples_):
+        out = np.bincount(rows, minlength=400) == 0
+        v = np.stack([host(p) for p in t.predict_proba(E(X, device))], axis=2)
+        S[out] += v[out]
+        c[out] += 1
+    assert_allclose(D, S / np.maximum(c, 1)[:, None, None], atol=1e-12)
+    assert f.oob_score_ == pytest.approx(np.mean((D.argmax(axis=1) == Y).all(axis=1)))
+
+
 def test_oob_warns_where_a_row_is_never_out_of_bag(device):
     X, y = few_values()
     with pytest.warns(UserWarning, match="Some inputs do not have OOB scores"):
@@ -317,7 +337,7 @@ def test_bad_inputs():
         with pytest.raises(ValueError, match="only available if bootstrap=True"):
             est.fit(X, y)
     X2, Y2 = two_labels()
-    with pytest.raises(ValueError, match="multiclass-multioutput"):
+    with pytest.raises(ValueError, match="Got multiclass-multioutput"):
         RandomForestClassifier(5, oob_score=True, random_state=0).fit(X2, Y2)
     with pytest.raises(NotImplementedError, match="class_weight"):
         DecisionTreeClassifier(class_weight="balanced").fit(X2, Y2)

@@ -370,9 +370,25 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
 
     def _set_oob(self, X, codes):
         if isinstance(self._ncs, list):
-            # scikit-learn scores the out-of-bag labels with accuracy_score,
-            # which refuses several outputs of several classes
-            raise ValueError("multiclass-multioutput is not supported")
+            import numpy as np
+            # scikit-learn takes several outputs only as 0/1 labels (a
+            # multilabel indicator), scored by rows whose every label is right
+            labels = [np.asarray(ember.asnumpy(c) if isinstance(c, ember.ndarray) else c)
+                      for c in self._classes]
+            indicator = all(c.dtype.kind in "biuf" and len(c) == 2 and
+                            set(c.tolist()) == {0, 1} for c in labels)
+            if not indicator:
+                raise ValueError("The type of target cannot be used to compute OOB "
+                                 "estimates. Got multiclass-multioutput while only the "
+                                 "following are supported: continuous, "
+                                 "continuous-multioutput, binary, multiclass, "
+                                 "multilabel-indicator.")
+            P = self._oob_values(X)
+            cols = _outputs.columns(P, self._ncs)
+            self.oob_decision_function_ = ember.stack(cols, axis=2)
+            hit = ember.stack([ember.argmax(c, axis=1) for c in cols], axis=1) == codes
+            self.oob_score_ = float(hit.all(axis=1).astype(ember.float64).mean())
+            return
         P = self._oob_values(X)
         self.oob_decision_function_ = P
         hit = ember.argmax(P, axis=1) == codes
