@@ -316,6 +316,11 @@ def test_scipy_errors(blobs, on_cpu):
     bad[0, 1] = len(Z) + 5
     with pytest.raises(ValueError, match="before it is formed"):
         eh.leaves_list(bad)
+    for v in (np.nan, 2.5):
+        bad = Z.copy()
+        bad[3, 1] = v
+        with pytest.raises(ValueError, match="not integers"):
+            eh.fcluster(bad, 2, "distance")
     bad = Z.copy()
     bad[5, :2] = bad[4, :2]
     with pytest.raises(ValueError, match="more than once"):

@@ -1,8 +1,10 @@
 """The merges of hierarchical clustering and the walks of its tree, on the
 device of the data, for ember.scipy.cluster.hierarchy and ember.ml's
 AgglomerativeClustering: python/ember/ml/kernels/linkage.cuh (one launch
-of one block for all n - 1 merges: the nearest-neighbour chain, or Prim
-for single linkage, over the n x n dissimilarity matrix), a stable sort
+of one block for all n - 1 merges: the nearest-neighbour chain over the
+n x n dissimilarity matrix of linkage_dist.cuh, or Prim's tree for single
+linkage, over that matrix or measured from the observations as it
+grows), a stable sort
 of the merges by distance (ember.argsort), and one-thread kernels that
 number the clusters (linkage.cuh's em_linkage_label) and walk the tree
 (linkage_tree.cuh). Everything is float64, as SciPy and scikit-learn
@@ -17,9 +19,15 @@ from ember.ml._launch import launch
 _DIR = pathlib.Path(__file__).resolve().parent.parent.parent / "ml" / "kernels"
 METHODS = {"single": 0, "complete": 1, "average": 2, "weighted": 3, "ward": 4}
 # threads of the one block: a GPU's largest block reads a row in n/1024
-# steps; on cpu one thread (the simulator would switch fibers at every
-# barrier). Tests set cpu higher to run the block's reductions there.
+# steps; on cpu one thread (the simulator runs a block's threads as fibers
+# of one core, so more would only add switches at the barriers). Tests set
+# cpu higher to run the block's reductions there.
 THREADS = {"cpu": 1, "cuda": 1024}
+# kernels/linkage_dist.cuh's metrics, under SciPy's names
+DIST_METRICS = {"euclidean": 0, "sqeuclidean": 1, "cityblock": 2, "chebyshev": 3,
+                "cosine": 4}
+_DIST_THREADS = 256
+_TREE_NAMES = ["em_linkage_leaves", "em_linkage_maxdist", "em_linkage_fcluster"]
 _modules = {}
 
 
@@ -32,12 +40,6 @@ def _names(t):
             + [f"em_linkage_prim<{t}>", "em_linkage_label"]
             + [f"em_linkage_prim_x<{m}, {t}>" for m in DIST_METRICS.values()])
 
-
-# kernels/linkage_dist.cuh's metrics, under SciPy's names
-DIST_METRICS = {"euclidean": 0, "sqeuclidean": 1, "cityblock": 2, "chebyshev": 3,
-                "cosine": 4}
-_DIST_THREADS = 256
-_TREE_NAMES = ["em_linkage_leaves", "em_linkage_maxdist", "em_linkage_fcluster"]
 
 
 def _fn(dev, file, name, exprs):

@@ -125,13 +125,17 @@ def _check_linkage(Z, name="Z"):
     formed = ember.arange(m + 1, 2 * m + 1, device=dev).astype(ember.float64)
     used = ember.unique(ids.reshape(-1)).shape[0]
     bad = ember.stack([(ids < 0).any(), (Z[:, 2] < 0).any(), (Z[:, 3] < 0).any(),
-                       (Z[:, 3] > m + 1).any(), (ids.max(axis=1) >= formed).any()])
+                       (Z[:, 3] > m + 1).any(), (ids.max(axis=1) >= formed).any(),
+                       (ember.floor(ids) != ids).any()])
     flags = [bool(b) for b in ember.asnumpy(bad)] + [used < 2 * m]
+    # the last but one is ember's own: the kernels index with the ids
+    # (SciPy's casts NaN or 2.5 to some integer)
     for bad, what in zip(flags, ("contains negative indices.",
                                  "contains negative distances.",
                                  "contains negative counts.",
                                  "contains excessive observations in a cluster",
                                  "uses non-singleton cluster before it is formed.",
+                                 "contains cluster ids that are not integers.",
                                  "uses the same cluster more than once.")):
         if bad:
             raise ValueError(f"Linkage '{name}' {what}")
