@@ -301,7 +301,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             self.classes_ = [self._out(c) for c in classes]
         else:
             self.classes_ = classes
-        self.n_classes_ = ncs
+        # an intp array for several outputs, as scikit-learn's trees (its
+        # forests keep a list)
+        self.n_classes_ = np.array(ncs, dtype=np.intp) if isinstance(ncs, list) else ncs
         w = V.check_sample_weight(sample_weight, X, ember.float64)
         if self.class_weight is not None:
             if isinstance(ncs, list):
