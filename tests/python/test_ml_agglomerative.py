@@ -190,6 +190,20 @@ def test_linkage_metrics(device, blobs, metric):
         np.testing.assert_allclose(Ze[:, 2], Zs[:, 2], **TOL)
 
 
+def test_linkage_metric_aliases_and_errors(device, blobs):
+    X = _e(blobs[:40], device)
+    for alias, name in (("cos", "cosine"), ("cb", "cityblock"), ("sqe", "sqeuclidean")):
+        for method in ("single", "complete"):
+            np.testing.assert_array_equal(ember.asnumpy(eh.linkage(X, method, alias)),
+                                          ember.asnumpy(eh.linkage(X, method, name)))
+    with pytest.raises(ValueError, match="Unknown Distance Metric"):
+        eh.linkage(X, "single", "nope")
+    with pytest.raises(ValueError):
+        H.linkage(blobs[:40], "single", "nope")
+    with pytest.raises(NotImplementedError, match="mahalanobis"):
+        eh.linkage(X, "average", "mahalanobis")
+
+
 def test_linkage_shortcuts_and_numpy_in(device, blobs):
     with ember.Device(device):
         for name in ("single", "complete", "average", "weighted", "ward"):

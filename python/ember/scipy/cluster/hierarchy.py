@@ -7,6 +7,7 @@ import numbers
 
 import ember
 from ember.scipy.cluster import _linkage
+from ember.scipy.spatial import _metrics
 
 __all__ = ["linkage", "single", "complete", "average", "weighted", "ward", "centroid",
            "median", "fcluster", "leaves_list", "is_valid_linkage"]
@@ -54,8 +55,9 @@ def _square(y, method, metric):
     if y.shape[0] < 2:
         raise ValueError("The number of observations cannot be determined on an "
                          "empty distance matrix.")
-    if isinstance(metric, str) and metric in _linkage.DIST_METRICS:
-        return None if method == "single" else _linkage.distances(y, metric)
+    name = _metrics.resolve(metric)
+    if name in _linkage.DIST_METRICS:
+        return None if method == "single" else _linkage.distances(y, name)
     from ember.scipy.spatial.distance import cdist
     return _linkage.symmetric(cdist(y, y, metric))
 
@@ -79,7 +81,8 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
         # single linkage of observations: the spanning tree measures as it
         # grows, with no n x n matrix; a non-finite distance on it (the
         # only ones it sees) is SciPy's error
-        zx, zy, zd = _linkage.single_from_points(_observations(y), metric)
+        zx, zy, zd = _linkage.single_from_points(_observations(y),
+                                                 _metrics.resolve(metric))
         if not bool(ember.isfinite(zd).all()):
             raise ValueError(_NOT_FINITE)
         return _linkage.numbered(zx, zy, zd)[0]
