@@ -14,7 +14,6 @@ import warnings
 
 import ember
 from ember._progress import progress
-from ember.ml import _labels
 from ember.ml import _validation as V
 from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin, fitted

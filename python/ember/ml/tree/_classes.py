@@ -9,7 +9,6 @@ import numbers
 import numpy as np
 
 import ember
-from ember.ml import _labels
 from ember.ml import _validation as V
 from ember.ml._random import check_random_state
 from ember.ml.base import BaseEstimator, ClassifierMixin, RegressorMixin, fitted
