@@ -1,7 +1,8 @@
 """Hierarchical clustering on every device: ember.ml's AgglomerativeClustering
 against scikit-learn's (labels as a partition, children_ and distances_) and
 ember.scipy.cluster.hierarchy against SciPy's (Z, fcluster's numbering,
-leaves_list), including the block kernels on cpu and their errors."""
+inconsistent, leaves_list), including the block kernels on cpu and their
+errors."""
 import pathlib
 
 import numpy as np
@@ -262,6 +263,34 @@ def test_fcluster_and_leaves_equal_scipy(device, blobs, method):
         H.fcluster(Zs, 5, "maxclust_monocrit", monocrit=mc))
 
 
+@pytest.mark.parametrize("method", ["single", "average", "ward", "centroid"])
+def test_inconsistent_and_fclusterdata(device, blobs, method):
+    Zs = H.linkage(blobs, method)
+    Ze = _e(Zs, device)
+    for d in (0, 1, 2, 3, 6, 500):
+        Re = eh.inconsistent(Ze, d)
+        assert Re.device == ember.Device(device)
+        np.testing.assert_allclose(ember.asnumpy(Re), H.inconsistent(Zs, d), **TOL)
+    for depth in (1, 2, 4):
+        for t in (0.6, 0.9, 1.1, 1.5, 3.0):
+            np.testing.assert_array_equal(ember.asnumpy(eh.fcluster(Ze, t, depth=depth)),
+                                          H.fcluster(Zs, t, depth=depth))
+    R = H.inconsistent(Zs, 3)
+    np.testing.assert_array_equal(ember.asnumpy(eh.fcluster(Ze, 1.0, R=_e(R, device))),
+                                  H.fcluster(Zs, 1.0, R=R))
+    if method == "centroid":
+        return
+    X = _e(blobs, device)
+    for metric in ("euclidean", "cityblock"):
+        # ward over another metric's distances, as SciPy's fclusterdata
+        np.testing.assert_array_equal(
+            ember.asnumpy(eh.fclusterdata(X, 1.0, metric=metric, method=method)),
+            H.fclusterdata(blobs, 1.0, metric=metric, method=method))
+        np.testing.assert_array_equal(
+            ember.asnumpy(eh.fclusterdata(X, 4, "maxclust", metric=metric, method=method)),
+            H.fclusterdata(blobs, 4, "maxclust", metric=metric, method=method))
+
+
 @pytest.mark.parametrize("threads", [8, 32, 64])
 def test_block_kernels_on_cpu(monkeypatch, blobs, threads):
     # the GPU's schedule (a block of threads reducing each row together:
@@ -316,8 +345,23 @@ def test_scipy_errors(blobs, on_cpu):
     Z = H.linkage(X, "average")
     with pytest.raises(ValueError, match="Invalid cluster formation criterion: nope"):
         eh.fcluster(Z, 2, "nope")
-    with pytest.raises(NotImplementedError, match="inconsistent"):
-        eh.fcluster(Z, 2)
+    with pytest.raises(ValueError, match="nonnegative integer"):
+        eh.inconsistent(Z, -1)
+    with pytest.raises(ValueError, match="nonnegative integer"):
+        H.inconsistent(Z, -1)
+    R = H.inconsistent(Z)
+    with pytest.raises(ValueError, match="4 columns"):
+        eh.fcluster(Z, 1.0, R=R[:, :3])
+    badR = R.copy()
+    badR[0, 2] = -1
+    with pytest.raises(ValueError, match="negative link counts"):
+        eh.fcluster(Z, 1.0, R=badR)
+    assert not eh.is_valid_im(badR) and not H.is_valid_im(badR)
+    assert eh.is_valid_im(R) and H.is_valid_im(R)
+    with pytest.raises(ValueError, match="rows"):
+        eh.fcluster(Z, 1.0, R=R[:5])
+    with pytest.raises(TypeError, match="n by m"):
+        eh.fclusterdata(np.ones(5), 1.0)
     with pytest.raises(TypeError, match="must contain doubles"):
         eh.leaves_list(Z.astype(np.int64))
     with pytest.raises(ValueError, match="4 columns"):
@@ -361,7 +405,7 @@ def test_kernels_compile_for_the_gpu(need_nvrtc):
                              ).compile("ptx").code
     assert ptx.count(b".entry") == 11
     ptx = ember.cuda.Program((kdir / "linkage_tree.cuh").read_text()).compile("ptx").code
-    assert ptx.count(b".entry") == 3
+    assert ptx.count(b".entry") == 5
     inst = "".join(f"template __global__ void em_linkage_dist<{m}>(const double *, "
                    "long long, int, double *);\n" for m in range(5))
     ptx = ember.cuda.Program(dist + inst).compile("ptx").code
@@ -372,4 +416,5 @@ def test_namespace():
     import ember.scipy
     assert "cluster" in ember.scipy.__all__
     assert ember.scipy.cluster.hierarchy is eh
-    assert {"linkage", "fcluster", "leaves_list"} <= set(eh.__all__)
+    assert {"linkage", "fcluster", "fclusterdata", "inconsistent",
+            "leaves_list"} <= set(eh.__all__)

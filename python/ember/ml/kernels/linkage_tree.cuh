@@ -31,14 +31,17 @@ __global__ void em_linkage_leaves(const double *Z, long long n, long long *stack
     }
 }
 
-/* MC[i]: the largest distance in the subtree of cluster n + i. A valid Z
- * names only earlier rows as children, so one forward pass is enough. */
-__global__ void em_linkage_maxdist(const double *Z, long long n, double *MC)
+/* MC[i]: the largest V[j * 4 + col] over the clusters n + j under cluster
+ * n + i (col 2 of Z: the distances; col 3 of R: the inconsistencies). A
+ * valid Z names only earlier rows as children, so one forward pass is
+ * enough. */
+__global__ void em_linkage_maxdist(const double *Z, long long n, const double *V, int col,
+                                   double *MC)
 {
     if (threadIdx.x != 0 || blockIdx.x != 0)
         return;
     for (long long i = 0; i < n - 1; i++) {
-        double m = Z[i * 4 + 2];
+        double m = V[i * 4 + col];
         for (int s = 0; s < 2; s++) {
             const long long c = (long long)Z[i * 4 + s];
             if (c >= n && MC[c - n] > m)
@@ -46,6 +49,84 @@ __global__ void em_linkage_maxdist(const double *Z, long long n, double *MC)
         }
         MC[i] = m;
     }
+}
+
+/* up[j]: the row whose merge uses cluster n + j (-1 for the root) */
+__global__ void em_linkage_parents(const double *Z, long long n, long long *up)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n - 1)
+        return;
+    if (i == n - 2)
+        up[i] = -1;
+    for (int s = 0; s < 2; s++) {
+        const long long c = (long long)Z[i * 4 + s];
+        if (c >= n)
+            up[c - n] = i;
+    }
+}
+
+/* the deepest first node of a post-order walk from row v at depth k,
+ * going no deeper than depth d - 1 */
+__device__ __forceinline__ long long em_lt_first(const double *Z, long long n, long long v,
+                                                 long long *k, long long d)
+{
+    while (*k < d - 1) {
+        const long long l = (long long)Z[v * 4], r = (long long)Z[v * 4 + 1];
+        if (l >= n)
+            v = l - n;
+        else if (r >= n)
+            v = r - n;
+        else
+            break;
+        (*k)++;
+    }
+    return v;
+}
+
+/* R[i] = SciPy's inconsistency statistics of row i over the links at most
+ * d - 1 levels below it (mean, standard deviation, count, coefficient),
+ * a thread a row. The links are added in the order of SciPy's walk (left
+ * subtree, right subtree, the link itself), so the sums are its own; the
+ * walk climbs by `up` and needs no stack. */
+__global__ void em_linkage_inconsistent(const double *Z, long long n, long long d,
+                                        const long long *up, double *R)
+{
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n - 1)
+        return;
+    double sum = 0, sq = 0, count = 0;
+    long long k = 0;
+    long long v = em_lt_first(Z, n, i, &k, d);
+    for (;;) {
+        const double dist = Z[v * 4 + 2];
+        count += 1;
+        sum += dist;
+        sq += dist * dist;
+        if (k == 0)
+            break;
+        const long long p = up[v];
+        const long long r = (long long)Z[p * 4 + 1];
+        if ((long long)Z[p * 4] == v + n && r >= n) {
+            v = em_lt_first(Z, n, r - n, &k, d);
+        } else {
+            v = p;
+            k--;
+        }
+    }
+    const double mean = sum / count;
+    double sd = count < 2 ? (sq - sum * sum) / count : (sq - sum * sum / count) / (count - 1);
+    double coef = 0;
+    if (sd > 0) {
+        sd = sqrt(sd);
+        coef = (Z[i * 4 + 2] - mean) / sd;
+    } else {
+        sd = 0;
+    }
+    R[i * 4 + 0] = mean;
+    R[i * 4 + 1] = sd;
+    R[i * 4 + 2] = count;
+    R[i * 4 + 3] = coef;
 }
 
 /* the flat clusters at a cutoff, up to the first `stop` + 1 (the walk

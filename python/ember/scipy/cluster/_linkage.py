@@ -27,7 +27,9 @@ THREADS = {"cpu": 1, "cuda": 1024}
 DIST_METRICS = {"euclidean": 0, "sqeuclidean": 1, "cityblock": 2, "chebyshev": 3,
                 "cosine": 4}
 _DIST_THREADS = 256
-_TREE_NAMES = ["em_linkage_leaves", "em_linkage_maxdist", "em_linkage_fcluster"]
+_TREE_NAMES = ["em_linkage_leaves", "em_linkage_maxdist", "em_linkage_fcluster",
+               "em_linkage_parents", "em_linkage_inconsistent"]
+_ROW_THREADS = 256
 _modules = {}
 
 
@@ -164,13 +166,29 @@ def leaves(Z):
     return out
 
 
-def max_dists(Z):
-    """The largest merge distance under each cluster of Z."""
+def max_dists(Z, V=None, col=2):
+    """The largest V[:, col] (default: Z's distances) under each cluster of
+    Z, as SciPy's fcluster takes its criterion."""
     dev = Z.device
     n = Z.shape[0] + 1
     MC = ember.empty(n - 1, dtype=ember.float64, device=dev)
-    launch(dev, _tree_fn(dev, "em_linkage_maxdist"), (1,), (1,), (Z, numpy.int64(n), MC))
+    launch(dev, _tree_fn(dev, "em_linkage_maxdist"), (1,), (1,),
+           (Z, numpy.int64(n), Z if V is None else V, numpy.int32(col), MC))
     return MC
+
+
+def inconsistent(Z, d):
+    """SciPy's inconsistency matrix R of Z over d levels: a thread a row."""
+    dev = Z.device
+    n = Z.shape[0] + 1
+    up = ember.empty(n - 1, dtype=ember.int64, device=dev)
+    R = ember.empty((n - 1, 4), dtype=ember.float64, device=dev)
+    grid = (-(-(n - 1) // _ROW_THREADS),)
+    launch(dev, _tree_fn(dev, "em_linkage_parents"), grid, (_ROW_THREADS,),
+           (Z, numpy.int64(n), up))
+    launch(dev, _tree_fn(dev, "em_linkage_inconsistent"), grid, (_ROW_THREADS,),
+           (Z, numpy.int64(n), numpy.int64(d), up, R))
+    return R
 
 
 def flat(Z, MC, cut=0.0, maxclust=0):

@@ -10,7 +10,8 @@ from ember.scipy.cluster import _linkage
 from ember.scipy.spatial import _metrics
 
 __all__ = ["linkage", "single", "complete", "average", "weighted", "ward", "centroid",
-           "median", "fcluster", "leaves_list", "is_valid_linkage"]
+           "median", "fcluster", "fclusterdata", "inconsistent", "leaves_list",
+           "is_valid_linkage", "is_valid_im"]
 
 _METHODS = ("single", "complete", "average", "centroid", "median", "ward", "weighted")
 _EUCLIDEAN_METHODS = ("centroid", "median", "ward")
@@ -30,12 +31,12 @@ def _observations(y):
     return y.astype(ember.float64, copy=False)
 
 
-def _square(y, method, metric):
+def _square(y, method, metric, check=True):
     """The n x n float64 dissimilarities of y: a condensed distance vector,
     or observations measured with metric; None where single linkage
     measures the observations itself."""
     y = _observations(y)
-    if method in _EUCLIDEAN_METHODS and metric != "euclidean" and y.ndim == 2:
+    if check and method in _EUCLIDEAN_METHODS and metric != "euclidean" and y.ndim == 2:
         raise ValueError(f"`method={method}` requires the distance metric to be "
                          "Euclidean")
     if y.ndim == 1:
@@ -67,6 +68,10 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
     an n x m observation matrix measured with metric): Z on y's device.
     Methods single, complete, average, weighted and ward; centroid and
     median raise NotImplementedError, as does optimal_ordering."""
+    return _linkage_of(y, method, metric, optimal_ordering, True)
+
+
+def _linkage_of(y, method, metric, optimal_ordering, check):
     if method not in _METHODS:
         raise ValueError(f"Invalid method: {method}")
     if method in ("centroid", "median"):
@@ -76,7 +81,7 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
     if optimal_ordering:
         raise NotImplementedError("linkage(optimal_ordering=True) is not supported by "
                                   "ember")
-    D = _square(y, method, metric)
+    D = _square(y, method, metric, check)
     if D is None:
         # single linkage of observations: the spanning tree measures as it
         # grows, with no n x n matrix; a non-finite distance on it (the
@@ -166,19 +171,73 @@ def leaves_list(Z):
     return _linkage.leaves(Z)
 
 
-def fcluster(Z, t, criterion="inconsistent", depth=2, R=None, monocrit=None):
-    """SciPy's flat clusters of Z (int32, numbered from 1, in SciPy's order)
-    by criterion 'distance' (cophenetic distance <= t), 'maxclust' (at most
-    t clusters), 'monocrit' or 'maxclust_monocrit' (monocrit's values per
-    cluster). 'inconsistent' (SciPy's default) raises
-    NotImplementedError."""
+def _linkage_arg(Z):
     Z = ember.asarray(Z, device=_device_of(Z))
     Z = ember.ascontiguousarray(Z.astype(ember.float64, copy=False))
     _check_linkage(Z)
+    return Z
+
+
+def _check_im(R, name="R"):
+    """SciPy's is_valid_im(R, throw=True)."""
+    if R.dtype != ember.float64:
+        raise TypeError(f"Inconsistency matrix '{name}' must contain doubles (double).")
+    if R.ndim != 2:
+        raise ValueError(f"Inconsistency matrix '{name}' must have shape=2 (i.e. be "
+                         "two-dimensional).")
+    if R.shape[1] != 4:
+        raise ValueError(f"Inconsistency matrix '{name}' must have 4 columns.")
+    if R.shape[0] < 1:
+        raise ValueError(f"Inconsistency matrix '{name}' must have at least one row.")
+    bad = ember.asnumpy(ember.stack([(R[:, c] < 0).any() for c in range(3)]))
+    for b, what in zip(bad, ("link height means", "link height standard deviations",
+                             "link counts")):
+        if b:
+            raise ValueError(f"Inconsistency matrix '{name}' contains negative {what}.")
+
+
+def is_valid_im(R, warning=False, throw=False, name=None):
+    """Whether R is a valid inconsistency matrix (SciPy's checks)."""
+    R = ember.asarray(R, device=_device_of(R))
+    try:
+        _check_im(R, name or "R")
+    except (TypeError, ValueError) as e:
+        if throw:
+            raise
+        if warning:
+            import warnings
+            warnings.warn(str(e), stacklevel=2)
+        return False
+    return True
+
+
+def inconsistent(Z, d=2):
+    """SciPy's inconsistency statistics of each link of Z over the links up
+    to d - 1 levels below it: (n - 1) x 4 float64 (mean, standard
+    deviation, count, coefficient), a device thread a link."""
+    Z = _linkage_arg(Z)
+    if d != int(d) or d < 0:
+        raise ValueError("The second argument d must be a nonnegative integer value.")
+    return _linkage.inconsistent(Z, int(d))
+
+
+def fcluster(Z, t, criterion="inconsistent", depth=2, R=None, monocrit=None):
+    """SciPy's flat clusters of Z (int32, numbered from 1, in SciPy's order)
+    by criterion 'inconsistent' (R's coefficients, R = inconsistent(Z,
+    depth) unless given, <= t), 'distance' (cophenetic distance <= t),
+    'maxclust' (at most t clusters), 'monocrit' or 'maxclust_monocrit'
+    (monocrit's values per cluster)."""
+    Z = _linkage_arg(Z)
     if criterion == "inconsistent":
-        raise NotImplementedError("fcluster(criterion='inconsistent') is not supported "
-                                  "by ember: use 'distance', 'maxclust', 'monocrit' or "
-                                  "'maxclust_monocrit'")
+        if R is None:
+            R = inconsistent(Z, depth)
+        else:
+            R = ember.ascontiguousarray(ember.asarray(R, device=Z.device))
+            _check_im(R)
+            if R.shape[0] != Z.shape[0]:
+                raise ValueError(f"Inconsistency matrix 'R' has {R.shape[0]} rows; the "
+                                 f"linkage matrix has {Z.shape[0]}.")
+        return _linkage.flat(Z, _linkage.max_dists(Z, R, 3), cut=float(t))
     if criterion not in ("distance", "maxclust", "monocrit", "maxclust_monocrit"):
         raise ValueError(f"Invalid cluster formation criterion: {criterion}")
     if criterion in ("monocrit", "maxclust_monocrit"):
@@ -199,3 +258,14 @@ def fcluster(Z, t, criterion="inconsistent", depth=2, R=None, monocrit=None):
             return _linkage.flat(Z, MC, cut=-float("inf"))
         return _linkage.flat(Z, MC, maxclust=maxc)
     return _linkage.flat(Z, MC, cut=float(t))
+
+
+def fclusterdata(X, t, criterion="inconsistent", metric="euclidean", depth=2,
+                 method="single", R=None):
+    """SciPy's fclusterdata: fcluster of the linkage of X's condensed
+    distances under metric (so ward takes any metric here, as SciPy's)."""
+    X = _observations(X)
+    if X.ndim != 2:
+        raise TypeError("The observation matrix X must be an n by m array.")
+    Z = _linkage_of(X, method, metric, False, False)
+    return fcluster(Z, t, criterion=criterion, depth=depth, R=R)
