@@ -563,6 +563,31 @@ def test_ufunc_at_repeats(device, dtype, name):
         assert_array_equal_np(e, n)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, np.uint16, bool])
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_and",
+                                  "logical_or", "subtract"])
+def test_ufunc_reduceat_every_axis(device, dtype, name):
+    """reduceat along each axis, with repeated and decreasing bounds (a
+    bound that does not increase takes its first element): one segmented
+    reduction for the ufuncs that have one, NumPy's values and dtypes."""
+    a = np.random.default_rng(1).integers(0, 5, (4, 13, 3)).astype(dtype)
+    e = ember.asarray(a, device=device)
+    for axis in (0, 1, 2):
+        n = a.shape[axis]
+        idx = [0, 2, 2, 1, n - 1] if n > 2 else [0, 1, 1, 0]
+        try:
+            want = getattr(np, name).reduceat(a, idx, axis=axis)
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(ember, name).reduceat(e, idx, axis=axis)
+            return
+        got = getattr(ember, name).reduceat(e, idx, axis=axis)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(ember.asnumpy(got), want, rtol=1e-12)
+    with pytest.raises(IndexError):
+        getattr(ember, name).reduceat(e, [0, 99], axis=1)
+
+
 def test_ufunc_at_unsafe_step_cast(device):
     n = np.zeros(3, np.int64)
     np.add.at(n, [0, 0, 2], 1.5)

@@ -240,6 +240,45 @@ def accumulate(u, array, axis=0, dtype=None, out=None):
     return _deliver(res, out)
 
 
+# reduceat's ufuncs that reduce all segments at once (segmented_reduce's
+# operator); the logical ones on bool values, max and min on integers
+# (the operator's comparison does not propagate NaN as they do)
+_SEGMENTED = {"add": "add", "multiply": "mul", "maximum": "max",
+              "minimum": "min", "logical_and": "and", "logical_or": "or"}
+
+
+def _segmented(op, c, bounds, axis):
+    """reduceat of c (already of the accumulator's dtype) in one segmented
+    reduction: the axis moved last and every row's segments laid end to
+    end, each row's k bounds followed by its end, so the reduction also
+    makes one segment between rows, which is dropped; a segment whose
+    bound does not increase takes its first element, as NumPy's."""
+    from ember.parallel import segmented_reduce
+    dev = c.device
+    n, k = c.shape[axis], len(bounds)
+    m = ember.ascontiguousarray(ember.moveaxis(c, axis, -1))
+    rows = m.size // n
+    starts = _e.asarray(bounds + [n], dtype=_e.int64, device=dev)
+    offs = (ember.arange(rows, dtype=_e.int64, device=dev)[:, None] * n
+            + starts[None, :]).ravel()
+    dt = c.dtype
+    if op == "max":
+        init = ember.iinfo(dt).min
+    elif op == "min":
+        init = ember.iinfo(dt).max
+    else:
+        init = {"add": 0, "mul": 1, "and": True, "or": False}[op]
+    red = segmented_reduce(m.reshape(-1), offs, op, init, dtype=dt)
+    red = ember.concatenate([red, red[:1]]).reshape(rows, k + 1)[:, :k]
+    red = red.reshape(m.shape[:-1] + (k,))
+    ends = bounds[1:] + [n]
+    if any(s >= e for s, e in zip(bounds, ends)):
+        first = take(m, _e.asarray(bounds, dtype=_e.int64, device=dev), axis=-1)
+        grow = _e.asarray([s >= e for s, e in zip(bounds, ends)], device=dev)
+        red = _where(grow, red, first)
+    return ember.moveaxis(red, -1, axis)
+
+
 def reduceat(u, array, indices, axis=0, dtype=None, out=None):
     _binary(u, "reduceat")
     a, out = _array_and_out(array, out)
@@ -260,15 +299,24 @@ def reduceat(u, array, indices, axis=0, dtype=None, out=None):
     c = a if red in ("sum", "prod", "all", "any") else a.astype(otype,
                                                                 copy=False)
     rtype = _e.bool_ if red in ("all", "any") and dtype is None else otype
-    shape = list(a.shape)
-    shape[axis] = len(bounds)
-    res = _e.empty(tuple(shape), dtype=rtype, device=a.device)
     for i, s in enumerate(bounds):
         e = bounds[i + 1] if i + 1 < len(bounds) else n
         if not (0 <= s < n and 0 <= e <= n):
             raise IndexError(f"index {s if not 0 <= s < n else e} "
                              f"out-of-bounds in {u.__name__}.reduceat "
                              f"[0, {n})")
+    seg = _SEGMENTED.get(u.__name__)
+    if seg is not None and bounds and (
+            (seg[0] in ("and", "or") and rtype == _e.bool_)
+            or (seg[0] in ("add", "mul") and otype.kind in "iuf")
+            or (seg[0] in ("min", "max") and otype.kind in "iu")):
+        res = _segmented(seg, a.astype(otype, copy=False), bounds, axis)
+        return _deliver(res.astype(rtype, copy=False), out)
+    shape = list(a.shape)
+    shape[axis] = len(bounds)
+    res = _e.empty(tuple(shape), dtype=rtype, device=a.device)
+    for i, s in enumerate(bounds):
+        e = bounds[i + 1] if i + 1 < len(bounds) else n
         w = res[_at(axis, i)]
         if s >= e:
             w[...] = c[_at(axis, s)]
