@@ -588,6 +588,29 @@ def test_ufunc_reduceat_every_axis(device, dtype, name):
         getattr(ember, name).reduceat(e, [0, 99], axis=1)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int8, np.uint16, bool])
+@pytest.mark.parametrize("name", ["maximum", "minimum", "logical_and", "logical_xor",
+                                  "bitwise_or", "fmax"])
+def test_ufunc_accumulate_scans(device, dtype, name):
+    """accumulate along each axis (one scan for maximum, minimum and the
+    logical and bitwise ufuncs, a NaN carried forward as NumPy's maximum
+    carries it), NumPy's values and dtypes."""
+    a = np.random.default_rng(2).integers(0, 5, (4, 13, 3)).astype(dtype)
+    if a.dtype.kind == "f":
+        a[1, 3, 1], a[2, 0, 0] = np.nan, -np.inf
+    e = ember.asarray(a, device=device)
+    for axis in (0, 1, 2):
+        try:
+            want = getattr(np, name).accumulate(a, axis=axis)
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(ember, name).accumulate(e, axis=axis)
+            return
+        got = getattr(ember, name).accumulate(e, axis=axis)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(ember.asnumpy(got), want)
+
+
 def test_ufunc_at_unsafe_step_cast(device):
     n = np.zeros(3, np.int64)
     np.add.at(n, [0, 0, 2], 1.5)

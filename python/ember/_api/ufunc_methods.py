@@ -211,6 +211,13 @@ def _size(shape):
     return n
 
 
+# accumulate's ufuncs that are one inclusive scan (its operator); the scan's
+# max and min propagate NaN as maximum and minimum do
+_SCANNED = {"maximum": "max", "minimum": "min", "logical_and": "and",
+            "logical_or": "or", "logical_xor": "xor", "bitwise_and": "and",
+            "bitwise_or": "or", "bitwise_xor": "xor"}
+
+
 def accumulate(u, array, axis=0, dtype=None, out=None):
     _binary(u, "accumulate")
     a, out = _array_and_out(array, out)
@@ -231,6 +238,12 @@ def accumulate(u, array, axis=0, dtype=None, out=None):
         return _deliver(res, out)
     _check_loop(u, otype, a.device)
     c = a.astype(otype, copy=False)
+    scan = _SCANNED.get(name)
+    if scan is not None and c.size and (
+            otype.kind in "iub" if scan in ("and", "or", "xor")
+            else otype.kind in "iufb"):
+        from ember.parallel import inclusive_scan
+        return _deliver(inclusive_scan(c, scan, axis=axis, dtype=otype), out)
     res = _e.empty(a.shape, dtype=otype, device=a.device)
     for i in range(a.shape[axis]):
         if i == 0:
