@@ -611,6 +611,24 @@ def test_ufunc_accumulate_scans(device, dtype, name):
         np.testing.assert_array_equal(ember.asnumpy(got), want)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64, bool])
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor"])
+def test_ufunc_bitwise_reduce(device, dtype, name):
+    """The bitwise and logical reductions (one parallel reduction each),
+    over one axis, several and all, keepdims and initial (cast to the
+    reduction's dtype first, as NumPy's), NumPy's values, dtypes, shapes."""
+    a = np.random.default_rng(4).integers(0, 50, (4, 13, 3)).astype(dtype)
+    e = ember.asarray(a, device=device)
+    for axis in (0, 2, (0, 2), None):
+        for keepdims in (False, True):
+            for initial in (None, 5):
+                kw = dict(axis=axis, keepdims=keepdims, initial=initial)
+                want = getattr(np, name).reduce(a, **kw)
+                got = getattr(ember, name).reduce(e, **kw)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                np.testing.assert_array_equal(ember.asnumpy(got), want)
+
+
 def test_ufunc_at_unsafe_step_cast(device):
     n = np.zeros(3, np.int64)
     np.add.at(n, [0, 0, 2], 1.5)

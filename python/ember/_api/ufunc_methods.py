@@ -161,6 +161,14 @@ def _reduce(red, a, axis, otype, dtype, **kw):
     return res
 
 
+# the ufuncs that accumulate as one inclusive scan (its operator), and of
+# them the bitwise and logical ones reduce as one; the scan's max and min
+# propagate NaN as maximum and minimum do
+_SCANNED = {"maximum": "max", "minimum": "min", "logical_and": "and",
+            "logical_or": "or", "logical_xor": "xor", "bitwise_and": "and",
+            "bitwise_or": "or", "bitwise_xor": "xor"}
+
+
 def reduce(u, array, axis=_FIRST, dtype=None, out=None, keepdims=False,
            initial=None, where=True):
     _binary(u, "reduce")
@@ -198,6 +206,13 @@ def reduce(u, array, axis=_FIRST, dtype=None, out=None, keepdims=False,
     rest = [i for i in range(a.ndim) if i not in axes]
     m = a.astype(otype, copy=False).transpose(axes + rest).reshape(
         (count,) + tuple(a.shape[i] for i in rest))
+    scan = _SCANNED.get(u.__name__)
+    if scan in ("and", "or", "xor") and otype.kind in "iub" and count:
+        from ember.parallel import reduce as par_reduce
+        res = par_reduce(m, scan, axis=0, dtype=otype).reshape(shape)
+        if initial is not None:   # cast to the reduction's dtype first
+            res = u(res, _e.asarray(initial, device=a.device).astype(otype))
+        return _deliver(res, out)
     res = _e.empty(shape, dtype=otype, device=a.device)
     # keepdims' extent-1 axes take no part in the fold
     _fold(u, m, 0, initial, res.reshape(m.shape[1:]))
@@ -209,13 +224,6 @@ def _size(shape):
     for s in shape:
         n *= s
     return n
-
-
-# accumulate's ufuncs that are one inclusive scan (its operator); the scan's
-# max and min propagate NaN as maximum and minimum do
-_SCANNED = {"maximum": "max", "minimum": "min", "logical_and": "and",
-            "logical_or": "or", "logical_xor": "xor", "bitwise_and": "and",
-            "bitwise_or": "or", "bitwise_xor": "xor"}
 
 
 def accumulate(u, array, axis=0, dtype=None, out=None):
