@@ -379,12 +379,21 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default,
         raise ValueError(f"Cannot convert index values from <{idx.dtype}> "
                          f"to <{lab.dtype}> (labels' type) without loss of "
                          "precision")
-    present = set(_e.asnumpy(_e.unique(lab)).tolist())
+    # One stable sort puts each region's elements together in C order;
+    # every region is then a slice (SciPy sorts once too), not a mask of
+    # the whole input a region. func still runs once a region.
+    flat = lab.reshape(-1)
+    order = _e.argsort(flat, kind="stable")
+    keys = flat[order]
+    want = _e.asarray(idx.astype(_e.asnumpy(lab[:0]).dtype), device=x.device)
+    bounds = _e.asnumpy(_e.stack([_e.searchsorted(keys, want, side="left"),
+                                  _e.searchsorted(keys, want, side="right")]))
+    xs = x.reshape(-1)[order]
     out = _e.full(idx.shape, default, dtype=out_dtype, device=x.device)
-    for i, v in enumerate(idx.tolist()):
-        if v in present:
-            out[i] = func(x[lab == v], pos[lab == v]) if pass_positions \
-                else func(x[lab == v])
+    for i, (lo, hi) in enumerate(zip(bounds[0].tolist(), bounds[1].tolist())):
+        if lo < hi:
+            out[i] = func(xs[lo:hi], order[lo:hi]) if pass_positions \
+                else func(xs[lo:hi])
     return out[0] if scalar else out
 
 
