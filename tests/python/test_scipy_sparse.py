@@ -399,8 +399,10 @@ def test_tutorial_coo_argmax_canonical(device):
     assert ez.argmax() == z.argmax() and ez.argmin() == z.argmin()
     with pytest.raises(ValueError, match="empty"):
         es.csr_matrix(ember.zeros((0, 3), device=device)).argmax()
-    with pytest.raises(NotImplementedError):
-        es.csr_matrix(ember.asarray(D, device=device)).argmax(axis=0)
+    # along an axis too now, (1, n) as SciPy's np.matrix
+    np.testing.assert_array_equal(
+        ember.asnumpy(es.csr_matrix(ember.asarray(D, device=device))
+                      .argmax(axis=0)), sps.csr_matrix(D).argmax(axis=0))
     e = lambda v: ember.asarray(v, device=device)  # noqa: E731
     d = es.coo_array((e([1, 2, 1, 3, 1, 5]), (e([0, 0, 1, 1, 1, 2]),
                                               e([0, 3, 1, 1, 2, 2]))))

@@ -25,14 +25,15 @@ def made(device):
 
 
 def test_base_classes(device):
-    """Every ember sparse object is an spmatrix and an sparray (its
-    *_array names are the *_matrix classes); dense arrays and SciPy's
+    """As SciPy's: the *_matrix objects are spmatrix and not sparray,
+    the *_array objects the other way round; dense arrays and SciPy's
     objects are neither; the bases are not made directly."""
     for m in made(device).values():
-        assert isinstance(m, es.spmatrix) and isinstance(m, es.sparray)
+        assert isinstance(m, es.spmatrix) and not isinstance(m, es.sparray)
         assert issubclass(type(m), es.spmatrix)
     a = es.csr_array(ember.asarray(DENSE, device=device))
-    assert isinstance(a, es.sparray)
+    assert isinstance(a, es.sparray) and not isinstance(a, es.spmatrix)
+    assert issubclass(type(a), es.sparray)
     assert isinstance(ss.csr_array(DENSE), ss.sparray)   # SciPy's own
     for x in (ember.asarray(DENSE, device=device), DENSE,
               ss.csr_matrix(DENSE), 3):

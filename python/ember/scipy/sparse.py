@@ -529,7 +529,11 @@ class _compressed:
             x = _arr(other, self.device)
             if x.ndim > 2:
                 return self.toarray() * x
-            x = _e.broadcast_to(x, self._shape)
+            try:
+                x = _e.broadcast_to(x, self._shape)
+            except ValueError:
+                raise ValueError(f"inconsistent shapes {self._shape} and "
+                                 f"{tuple(x.shape)}") from None
             d, r, c = self._rc_arrays()
             return coo_matrix((d * x[r, c], (r, c)), shape=self._shape)
         return self._binop(other, _e.multiply)
@@ -661,8 +665,7 @@ class _compressed:
         of the extreme, an implicit zero's (the first missing position)
         where zero wins or ties first."""
         if axis is not None:
-            raise NotImplementedError(f"{name}(axis={axis}): only over the "
-                                      "whole matrix for now")
+            return self._arg_extreme_axis(_axis(axis), name)
         m, n = self._shape
         if m * n == 0:
             raise ValueError("Cannot apply the operation to an empty "
@@ -682,6 +685,47 @@ class _compressed:
                                  device=flat.device)
         first = int(_e.argmax(miss)) if bool(_e.any(miss)) else flat.size
         return min(first, idx) if bool(v == zero) else first
+
+    def _arg_extreme_axis(self, axis, name):
+        """SciPy's argmax/argmin along axis, a (1, n) or (m, 1) int64
+        array: per line the first stored extreme, or the first implicit
+        zero where zero beats it; where they tie, SciPy's min of the
+        extreme's place among the line's stored values and the zero's
+        index (its rule, kept). Over the line-major canonical form."""
+        if self._shape[axis] == 0:
+            raise ValueError(f"Cannot apply {name} along a zero-sized "
+                             "dimension.")
+        c = (self.tocsc() if axis == 0 else self.tocsr())._canonical()
+        d, line, pos = c._coo_arrays()
+        nlines, length = c._mm_shape()
+        dev = self.device
+        counts = c.indptr[1:] - c.indptr[:-1]
+        out = _e.zeros(nlines, dtype=_e.int64, device=dev)
+        if d.size:
+            uf = _e.maximum if name == "argmax" else _e.minimum
+            best = _ops.extreme(d, line, nlines, 0, uf)   # stored only
+            rank = _e.arange(d.size, dtype=_e.int64, device=dev) - \
+                c.indptr[:-1].astype(_e.int64)[line]
+            big = _e.full(nlines, d.size + length, dtype=_e.int64,
+                          device=dev)
+            hit = d == best[line]
+            first_rank, first_pos = big.copy(), big.copy()
+            _e.minimum.at(first_rank, line[hit], rank[hit])
+            _e.minimum.at(first_pos, line[hit], pos[hit].astype(_e.int64))
+            # the first implicit zero: the first place a stored index
+            # leaves its rank, else just past the stored ones
+            gap = pos.astype(_e.int64) != rank
+            zero_at = counts.astype(_e.int64)
+            _e.minimum.at(zero_at, line[gap], rank[gap])
+            zero = _e.zeros((), dtype=d.dtype, device=dev)
+            wins = (best > zero) if name == "argmax" else (best < zero)
+            full = counts == length
+            out = _e.where(wins | full, first_pos,
+                           _e.where(best == zero,
+                                    _e.minimum(first_rank, zero_at),
+                                    zero_at))
+            out = _e.where(counts > 0, out, 0)
+        return out.reshape((1, nlines) if axis == 0 else (nlines, 1))
 
     def argmax(self, axis=None, out=None):
         """scipy.sparse's argmax over the whole matrix (axis=None)."""
@@ -938,7 +982,30 @@ coo_matrix.conjugate = coo_matrix.conj = \
 coo_matrix.getH = lambda self: self.transpose().conjugate()
 coo_matrix.__hash__ = None
 
-csr_array, csc_array, coo_array = csr_matrix, csc_matrix, coo_matrix
+
+
+def _coo_mul(self, other):
+    """SciPy's coo_matrix `*`: a scalar scales the stored values (COO
+    kept), anything else is the matrix product."""
+    if _e.ndim(other) == 0 and not issparse(other):
+        c = self.copy()
+        c.data = self.data * other
+        return c
+    return self @ other
+
+
+def _coo_div(self, other):
+    if _e.ndim(other) == 0 and not issparse(other):
+        c = self.copy()
+        c.data = self.data / other
+        return c
+    return self.tocsr() / other
+
+
+coo_matrix.__mul__ = _coo_mul
+coo_matrix.__truediv__ = _coo_div
+coo_matrix.__rmul__ = lambda self, other: _coo_mul(self, other) \
+    if _e.ndim(other) == 0 else self.__rmatmul__(other)
 
 
 # sparse_dia.py adds dia_matrix when it loads
@@ -949,7 +1016,9 @@ def issparse(x):
     return isinstance(x, _SPARSE_TYPES)
 
 
-isspmatrix = issparse
+def isspmatrix(x):
+    """A sparse matrix, not a sparse array (SciPy's)."""
+    return issparse(x) and not _sparray.is_sparray(x)
 
 
 def _is_scipy_sparse(x):
@@ -1010,6 +1079,11 @@ def _selection(k, n, dev):
 
 
 from ember.scipy import sparse_linalg as linalg  # noqa: E402 (sparse.linalg.cg)
+from ember.scipy import sparse_sparray as _sparray  # noqa: E402
+
+csr_array = _sparray.array_class(csr_matrix)
+csc_array = _sparray.array_class(csc_matrix)
+coo_array = _sparray.array_class(coo_matrix)
 import sys as _sys  # noqa: E402
 
 # `import ember.scipy.sparse.linalg` and `from ... .sparse.linalg import cg`,

@@ -173,8 +173,8 @@ class bsr_matrix:
         return other @ self.tocsr()
 
     def __mul__(self, other):
-        # ember's *_array names are its matrix classes: `*` is the matrix
-        # product, as for csr_matrix (docs/scipy.md)
+        # a matrix's `*` is the matrix product, as for csr_matrix
+        # (bsr_array's is elementwise: sparse_sparray.py)
         if _e.ndim(other) == 0:
             return bsr_matrix((self.data * other, self.indices, self.indptr),
                               shape=self._shape)
@@ -190,5 +190,5 @@ class bsr_matrix:
                                        shape=self._shape)
 
 
-bsr_array = bsr_matrix
+bsr_array = _sp._sparray.array_class(bsr_matrix)
 _sp._SPARSE_TYPES += (bsr_matrix,)

@@ -159,8 +159,8 @@ class _builder:
         return self.tocsr() @ other
 
     def __mul__(self, other):
-        # ember's *_array names are its matrix classes: `*` is the matrix
-        # product (docs/scipy.md)
+        # a matrix's `*` is the matrix product (the *_array classes' is
+        # elementwise: sparse_sparray.py)
         if _e.ndim(other) == 0:
             c = self.copy()
             c._val = c._val * other
@@ -178,6 +178,6 @@ class lil_matrix(_builder):
     format = "lil"
 
 
-dok_array = dok_matrix
-lil_array = lil_matrix
+dok_array = _sp._sparray.array_class(dok_matrix)
+lil_array = _sp._sparray.array_class(lil_matrix)
 _sp._SPARSE_TYPES += (_builder,)

@@ -10,9 +10,11 @@ one sort where a compressed result needs it. The Python loops run over
 blocks and diagonals, never over rows or elements. ember.scipy.sparse
 loads it on first use.
 
-The *_array spellings are the *_matrix functions (ember's *_array classes
-are the *_matrix classes). SciPy's BSR result of kron (format=None with a
+The *_array functions give sparse arrays and eye, identity, diags and
+spdiags sparse matrices; the stacks, kron, kronsum, block_diag, tril
+and triu give arrays where an input is an array, as SciPy's. SciPy's BSR result of kron (format=None with a
 B at least half full) is CSR here, as there is no BSR format."""
+import functools
 import numbers
 import warnings
 
@@ -21,6 +23,7 @@ import numpy as _np
 import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy import sparse as _sp
+from ember.scipy import sparse_sparray as _as
 from ember.scipy.sparse_dia import (SparseEfficiencyWarning,  # noqa: F401
                                     SparseFormatWarning, SparseWarning,
                                     device_arg, dia_array, dia_matrix,
@@ -99,20 +102,61 @@ def get_index_dtype(arrays=(), maxval=None, check_contents=False):
     return _e.int32
 
 
+# a *_array class is its *_matrix class's subclass here: an array is
+# never an spmatrix, as in SciPy
 def isspmatrix_csr(x):
-    return isinstance(x, _sp.csr_matrix)
+    return isinstance(x, _sp.csr_matrix) and not _as.is_sparray(x)
 
 
 def isspmatrix_csc(x):
-    return isinstance(x, _sp.csc_matrix)
+    return isinstance(x, _sp.csc_matrix) and not _as.is_sparray(x)
 
 
 def isspmatrix_coo(x):
-    return isinstance(x, _sp.coo_matrix)
+    return isinstance(x, _sp.coo_matrix) and not _as.is_sparray(x)
 
 
 def isspmatrix_dia(x):
-    return isinstance(x, dia_matrix)
+    return isinstance(x, dia_matrix) and not _as.is_sparray(x)
+
+
+def _kind_of(inputs, result):
+    """result as a sparse array where an input is one, else a matrix
+    (SciPy's rule for the stacks, kron and the rest)."""
+    arrays = any(_as.is_sparray(x) for x in inputs)
+    return _as.as_array(result) if arrays else _as.as_matrix(result)
+
+
+def _flat_blocks(blocks):
+    if isinstance(blocks, _np.ndarray):
+        return list(blocks.flat)
+    out = []
+    for b in blocks:
+        out.extend(_flat_blocks(b) if isinstance(b, (list, tuple)) or (
+            isinstance(b, _np.ndarray) and b.dtype == object) else [b])
+    return out
+
+
+def _gives(kind):
+    """A construction function's result as a sparse array (kind
+    "array"), a matrix ("matrix"), or an array where a block or operand
+    is one ("inputs")."""
+    def wrap(f):
+        @functools.wraps(f)
+        def g(*args, **kw):
+            r = f(*args, **kw)
+            if kind == "array":
+                return _as.as_array(r)
+            if kind == "matrix":
+                return _as.as_matrix(r)
+            ins = []
+            for x in list(args) + list(kw.values()):
+                blocks = isinstance(x, (list, tuple)) or (
+                    isinstance(x, _np.ndarray) and x.dtype == object)
+                ins.extend(_flat_blocks(x) if blocks else [x])
+            return _kind_of(ins, r)
+        return g
+    return wrap
 
 
 # -- diagonals --------------------------------------------------------------
@@ -139,6 +183,7 @@ def _diag_dtype(diagonals, dtype):
     return _e.dtype(old)
 
 
+@_gives("array")
 def diags_array(diagonals, /, *, offsets=0, shape=None, format=None,
                 dtype=_NoValue, device=None):
     """SciPy's diags_array: diagonal i of `diagonals` on diagonal
@@ -194,6 +239,7 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None,
                                shape=(m, n)), format)
 
 
+@_gives("matrix")
 def diags(diagonals, offsets=0, shape=None, format=None, dtype=_NoValue,
           device=None):
     """SciPy's diags: diags_array with offsets and shape by position."""
@@ -201,6 +247,7 @@ def diags(diagonals, offsets=0, shape=None, format=None, dtype=_NoValue,
                        format=format, dtype=dtype, device=device)
 
 
+@_gives("matrix")
 def spdiags(data, diags, m=None, n=None, format=None, device=None):
     """SciPy's spdiags: dia_matrix((data, diags), shape=(m, n)), the rows
     of data padded as DIA stores them; square of len(data[0]) by
@@ -231,16 +278,19 @@ def _eye(m, n, k, dtype, format, device):
                        format=format)
 
 
+@_gives("matrix")
 def eye(m, n=None, k=0, dtype=float, format=None, device=None):
     """SciPy's eye: ones on diagonal k of an m x n matrix, DIA by
     default (CSR, CSC or COO straight from ranges for a square k=0)."""
     return _eye(m, n, k, dtype, format, device)
 
 
+@_gives("array")
 def eye_array(m, n=None, *, k=0, dtype=float, format=None, device=None):
     return _eye(m, n, k, dtype, format, device)
 
 
+@_gives("matrix")
 def identity(n, dtype="d", format=None, device=None):
     return _eye(n, n, 0, dtype, format, device)
 
@@ -377,26 +427,31 @@ def _stack_major(mats, fmt, t, shape):
                 _e.concatenate(ptrs)), shape=shape)
 
 
+@_gives("inputs")
 def hstack(blocks, format=None, dtype=None):
     """SciPy's hstack: the blocks side by side; CSC for CSC blocks, CSR
     for CSR blocks, else COO, unless format says."""
     return _block([list(blocks)], format, dtype)
 
 
+@_gives("inputs")
 def vstack(blocks, format=None, dtype=None):
     """SciPy's vstack: the blocks on top of each other."""
     return _block([[b] for b in blocks], format, dtype)
 
 
+@_gives("inputs")
 def bmat(blocks, format=None, dtype=None):
     """SciPy's bmat: a 2-D grid of sparse or dense blocks and Nones."""
     return _block(blocks, format, dtype)
 
 
+@_gives("array")
 def block_array(blocks, *, format=None, dtype=None):
     return _block(blocks, format, dtype)
 
 
+@_gives("inputs")
 def block_diag(mats, format=None, dtype=None):
     """SciPy's block_diag: the matrices along the diagonal, COO unless
     format says; a dense block is stored whole, zeros and all, and a list
@@ -431,6 +486,7 @@ def block_diag(mats, format=None, dtype=None):
 
 # -- products ---------------------------------------------------------------
 
+@_gives("inputs")
 def kron(A, B, format=None):
     """SciPy's kron: every stored a_ij times every stored element of B,
     by two broadcast products; COO, or CSR where SciPy gives BSR (format
@@ -453,6 +509,7 @@ def kron(A, B, format=None):
         asformat(out, format)
 
 
+@_gives("inputs")
 def kronsum(A, B, format=None):
     """SciPy's kronsum: kron(I_n, A) + kron(B, I_m), CSR by default."""
     dev = _device([A, B])
@@ -480,12 +537,14 @@ def _triangle(A, k, format, lower):
     return asformat(out, format)
 
 
+@_gives("inputs")
 def tril(A, k=0, format=None):
     """SciPy's tril: the elements on and below diagonal k, COO unless
     format says."""
     return _triangle(A, k, format, True)
 
 
+@_gives("inputs")
 def triu(A, k=0, format=None):
     """SciPy's triu: the elements on and above diagonal k."""
     return _triangle(A, k, format, False)

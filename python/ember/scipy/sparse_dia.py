@@ -439,5 +439,5 @@ for _n in ("maximum", "minimum", "__eq__", "__ne__", "__lt__", "__gt__",
 for _n in _sp._UNARY:
     setattr(dia_matrix, _n, _of_data(_n))
 
-dia_array = dia_matrix
+dia_array = _sp._sparray.array_class(dia_matrix)
 _sp._SPARSE_TYPES += (dia_matrix,)

@@ -4,16 +4,16 @@ swapaxes, permute_dims, matrix_transpose (CuPy's, which SciPy 1.17
 lacks) and safely_cast_index_arrays. ember's sparse objects are 2-D,
 so the axis functions are a transpose or a copy.
 
-ember's *_array names are its *_matrix classes (sparse.py), so one
-object is both: isinstance(x, spmatrix) and isinstance(x, sparray) are
-true for every ember sparse object, where SciPy tells the two kinds
-apart."""
+ember's *_array classes are its *_matrix classes with sparse-array
+semantics (sparse_sparray.py); isinstance(x, spmatrix) is true for the
+matrices and isinstance(x, sparray) for the arrays, as SciPy's."""
 import numbers
 import operator
 
 import numpy as np
 
 from ember.scipy import sparse as _sp
+from ember.scipy import sparse_sparray as _sparray
 
 __all__ = ["spmatrix", "sparray", "swapaxes", "permute_dims",
            "matrix_transpose", "safely_cast_index_arrays"]
@@ -21,14 +21,19 @@ __all__ = ["spmatrix", "sparray", "swapaxes", "permute_dims",
 
 class _SparseBase(type):
     """isinstance and issubclass answer for ember's sparse classes as
-    they are when asked (sparse_dia adds dia_matrix when it loads)."""
+    they are when asked (sparse_dia adds dia_matrix when it loads): an
+    array class for sparray, a matrix class for spmatrix."""
 
     def __instancecheck__(cls, x):
-        return _sp.issparse(x)
+        return _sp.issparse(x) and \
+            _sparray.is_sparray(x) == (cls.__name__ == "sparray")
 
     def __subclasscheck__(cls, sub):
-        return sub is cls or (isinstance(sub, type)
-                              and issubclass(sub, _sp._SPARSE_TYPES))
+        if sub is cls:
+            return True
+        return isinstance(sub, type) and \
+            issubclass(sub, _sp._SPARSE_TYPES) and \
+            (sub in _sparray._MATRIX_OF) == (cls.__name__ == "sparray")
 
 
 class spmatrix(metaclass=_SparseBase):

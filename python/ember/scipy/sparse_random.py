@@ -120,8 +120,9 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None,
     seed = _rng_arg("random_array", rng, random_state)
     sampler = None if data_sampler is None else \
         (lambda k: data_sampler(size=k))
-    return asformat(_random(shape, density, dtype, seed, sampler, device),
-                    format)
+    return _sp._sparray.as_array(
+        asformat(_random(shape, density, dtype, seed, sampler, device),
+                 format))
 
 
 def random(m, n, density=0.01, format="coo", dtype=None, rng=_UNSET,
