@@ -18,8 +18,10 @@ is csr, csr.multiply(dense) is coo, max(axis) is a coo_matrix), the same
 elements stored (which zeros an operation drops, which it keeps) and,
 once in canonical form, the same index order. Where SciPy gives an
 np.matrix (sparse + dense, mean(axis)) the result here is a 2-D ember
-array. The *_array names are the *_matrix classes: `*` is the matrix
-product and sum(axis) is 2-D for both.
+array (todense too). The *_array classes are the *_matrix classes with
+SciPy's sparse-array semantics (sparse_sparray.py): `*` and `**`
+elementwise, sum/mean/argmax/argmin(axis) 1-D, sparse results arrays; a
+matrix's `*` is the matrix product and its `**` a matrix power.
 
 Construction (sparse_construct.py, sparse_dia.py, sparse_random.py,
 sparse_io.py): eye, identity, diags, spdiags, the dia format, hstack,
@@ -29,8 +31,9 @@ save_npz and load_npz, with their *_array spellings.
 complex64 and complex128 values work on every device, with SciPy's
 conj, real, imag and getH. Not here yet: division of sparse by sparse;
 broadcasting of a (1, n) or (m, 1) sparse operand in multiply;
-assignment into a matrix; the bsr, lil and dok formats; argmax/argmin
-along an axis.
+assignment into a csr, csc or coo matrix (dok and lil take it); 1-D
+sparse arrays (where SciPy gives one, ember's result is the 2-D
+coo_array: sparse_sparray.py).
 
 The arrays are ember's. CSR and CSC indices are int32 where the shape and
 the number of elements allow, else int64, as SciPy picks them (and half the
