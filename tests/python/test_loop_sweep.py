@@ -59,3 +59,64 @@ def test_labeled_comprehension_scalar_index_and_bad_index(device):
         x, lab, 2, np.max, np.float64, 0.0)
     with pytest.raises(ValueError, match="labels' type"):
         ndimage.labeled_comprehension(X, L, [1.5], np.max, np.float64, 0.0)
+
+
+# ---- DataFrame.corr / cov: one Gram matrix when no column has a null ----
+
+def _wide_frame(rows=20_000, cols=40, seed=2):
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    base = rng.standard_normal((rows, 1))
+    data = {f"f{j}": rng.standard_normal(rows) + j / 10 * base[:, 0]
+            for j in range(cols)}
+    data["i"] = rng.integers(-50, 50, rows)
+    data["b"] = rng.random(rows) < 0.3
+    data["const"] = np.full(rows, 2.5)
+    return pd.DataFrame(data)
+
+
+@pytest.mark.parametrize("method", ["pearson", "spearman"])
+def test_frame_corr_wide(device, method):
+    import pandas.testing as tm
+    from ember import frame as ef
+    pdf = _wide_frame()
+    df = ef.from_pandas(pdf, device=device)
+    tm.assert_frame_equal(df.corr(method=method).to_pandas(),
+                          pdf.corr(method=method), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("ddof", [0, 1, 5])
+def test_frame_cov_wide(device, ddof):
+    import pandas.testing as tm
+    from ember import frame as ef
+    pdf = _wide_frame(cols=25)
+    df = ef.from_pandas(pdf, device=device)
+    tm.assert_frame_equal(df.cov(ddof=ddof).to_pandas(), pdf.cov(ddof=ddof),
+                          rtol=1e-10, atol=1e-12)
+
+
+def test_frame_corr_edges(device):
+    import pandas as pd
+    import pandas.testing as tm
+    from ember import frame as ef
+    pdf = _wide_frame(rows=30, cols=3)
+    df = ef.from_pandas(pdf, device=device)
+    for kw in ({"min_periods": 31}, {"min_periods": 30}):
+        tm.assert_frame_equal(df.corr(**kw).to_pandas(), pdf.corr(**kw))
+        tm.assert_frame_equal(df.cov(**kw).to_pandas(), pdf.cov(**kw))
+    tm.assert_frame_equal(df.cov(ddof=30).to_pandas(), pdf.cov(ddof=30))
+    one = pd.DataFrame({"x": [2.5], "y": [7]})
+    d1 = ef.from_pandas(one, device=device)
+    tm.assert_frame_equal(d1.corr().to_pandas(), one.corr())
+    tm.assert_frame_equal(d1.cov().to_pandas(), one.cov())
+    # a null anywhere: each pair over its own complete rows, as before
+    nul = pdf.copy()
+    nul.loc[3, "f1"] = np.nan
+    dn = ef.from_pandas(nul, device=device)
+    tm.assert_frame_equal(dn.corr().to_pandas(), nul.corr(), rtol=1e-10)
+    tm.assert_frame_equal(dn.cov(ddof=0).to_pandas(), nul.cov(ddof=0),
+                          rtol=1e-10)
+    s = ef.from_pandas(pd.DataFrame({"x": [1.0, 2.0], "t": ["a", "b"]}),
+                       device=device)
+    with pytest.raises(ValueError, match="could not convert column 't'"):
+        s.corr()

@@ -1,5 +1,6 @@
-"""Pearson (and Spearman: Pearson of ranks) correlation and covariance over pairwise complete rows: one
-pass of ember reductions for each pair of columns (c^2/2 pairs), the
+"""Pearson (and Spearman: Pearson of ranks) correlation and covariance over pairwise complete rows:
+one matrix product for all pairs when no column has a null, else one
+pass of ember reductions for each pair of columns (c^2/2 pairs); the
 small result matrix assembled on the host."""
 import ember
 
@@ -44,6 +45,46 @@ def _pair(x, okx, y, oky, how, min_periods, ddof, method="pearson"):
     return max(-1.0, min(1.0, sxy / den))
 
 
+def _pairs(data, how, min_periods, ddof, method):
+    """Pairwise complete rows: each pair's own rows, one pair at a time."""
+    import numpy as np
+    m = len(data)
+    out = np.full((m, m), np.nan)
+    for i in range(m):
+        for j in range(i, m):
+            r = _pair(*data[i], *data[j], how, min_periods, ddof, method)
+            if how == "corr" and i == j and r == r:
+                r = 1.0
+            out[i, j] = out[j, i] = r
+    return out
+
+
+def _gram(data, how, min_periods, ddof, method):
+    """Every pair at once when no column has a null: the centred columns'
+    Gram matrix from one product (pandas' matrix path), the m x m
+    normalisation on the host."""
+    import numpy as np
+    m = len(data)
+    if m == 0:
+        return np.empty((0, 0))
+    cols = [_ranked(v) if method == "spearman" else v for v, _ in data]
+    x = ember.stack(cols, axis=1)
+    n = x.shape[0]
+    if n < max(min_periods, 1) or (how == "corr" and n < 2):
+        return np.full((m, m), np.nan)
+    xc = x - x.mean(axis=0)
+    g = ember.asnumpy(ember.matmul(xc.T, xc))
+    if how == "cov":   # ddof >= n divides by 0 (inf), as pandas' np.cov
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g / max(n - ddof, 0)
+    d = np.sqrt(np.diag(g))
+    den = np.outer(d, d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(den == 0, np.nan, np.clip(g / np.where(den == 0, 1, den), -1, 1))
+    np.fill_diagonal(r, np.where(d == 0, np.nan, 1.0))
+    return r
+
+
 def _check(method):
     if method not in ("pearson", "spearman"):
         if method == "kendall" or callable(method):
@@ -64,16 +105,11 @@ def frame_matrix(df, how, method, min_periods, numeric_only, ddof=1):
             continue
         names.append(k)
         data.append(_numeric(c, k))
-    if how == "cov" and any(not bool(ok.all()) for _, ok in data):
-        ddof = 1   # pandas' pairwise path (any null) ignores ddof
     m = len(names)
-    out = np.full((m, m), np.nan)
-    for i in range(m):
-        for j in range(i, m):
-            r = _pair(*data[i], *data[j], how, mp, ddof, method)
-            if how == "corr" and i == j and r == r:
-                r = 1.0
-            out[i, j] = out[j, i] = r
+    full = m == 0 or bool(ember.stack([ok.all() for _, ok in data]).all())
+    if how == "cov" and not full:
+        ddof = 1   # pandas' pairwise path (any null) ignores ddof
+    out = (_gram if full else _pairs)(data, how, mp, ddof, method)
     dev = df._dev()
     cols = {k: Column("float64", ember.asarray(np.ascontiguousarray(out[:, j]),
                                                 device=dev))
