@@ -107,6 +107,50 @@ em_status em_linalg_getrf(em_array *a, em_array *ipiv, em_array *info);
 em_status em_linalg_getrs(const em_array *lu, const em_array *ipiv,
                           em_array *b, int trans, em_array *info);
 
+
+/* The Schur family's raw calls, for scipy.linalg's schur, hessenberg, qz,
+ * ordqz, ldl and the matrix equation solvers on the cpu device. As
+ * getrf's: in place on writeable C-contiguous stacks of column-major
+ * n x n matrices ((batch..., n, n) in C order), every result made by the
+ * caller, LAPACK's info of each matrix into an int32 (batch...) array,
+ * not raised. Eigenvalue outputs (w, alpha) are complex (complex64 for
+ * float32 and complex64 matrices), beta of the matrices' dtype.
+ *
+ * gees: the Schur form T into a, Schur vectors into vs, eigenvalues w
+ * (batch..., n), unsorted. trsen: reorders such a (t, q) pair so that the
+ * eigenvalues whose int64 select (batch..., n) entry is nonzero lead; w
+ * gets the new order, m (int64, batch...) their count (a real pair that
+ * is partly selected moves whole, as LAPACK does). gehrd: the Hessenberg
+ * form into a (zeros below the subdiagonal) and, when q is not NULL, the
+ * unitary q with a = q h q^H. gges: the generalized Schur forms of (a, b)
+ * in place, vsl and vsr the left and right Schur vectors, alpha/beta the
+ * generalized eigenvalues. tgsen: gges's output reordered by select as
+ * trsen does. sytrf: the Bunch-Kaufman factorisation of a symmetric
+ * (hermitian = 0) or Hermitian matrix read from the lower (lower != 0)
+ * or upper triangle, LAPACK's ipiv (int64, batch..., n) as it leaves it.
+ * trsyl: solves op(a) x + isgn x op(b) = scale c for quasi-triangular a
+ * (m x m) and b (n x n), c (m x n) overwritten by x, scale (the real
+ * dtype, batch...); trana/tranb 0 (N), 1 (T) or 2 (C). gebal: balances
+ * a by diagonal scaling only (job 'S', no permutation), the factors into
+ * scale (the real dtype, batch..., n). */
+em_status em_linalg_gees(em_array *a, em_array *w, em_array *vs,
+                         em_array *info);
+em_status em_linalg_trsen(em_array *t, em_array *q, const em_array *select,
+                          em_array *w, em_array *m, em_array *info);
+em_status em_linalg_gehrd(em_array *a, em_array *q, em_array *info);
+em_status em_linalg_gges(em_array *a, em_array *b, em_array *alpha,
+                         em_array *beta, em_array *vsl, em_array *vsr,
+                         em_array *info);
+em_status em_linalg_tgsen(em_array *a, em_array *b, em_array *q, em_array *z,
+                          const em_array *select, em_array *alpha,
+                          em_array *beta, em_array *info);
+em_status em_linalg_sytrf(em_array *a, int lower, int hermitian,
+                          em_array *ipiv, em_array *info);
+em_status em_linalg_trsyl(const em_array *a, const em_array *b, em_array *c,
+                          int trana, int tranb, int isgn, em_array *scale,
+                          em_array *info);
+em_status em_linalg_gebal(em_array *a, em_array *scale, em_array *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,7 +22,8 @@ typedef int64_t lint; /* LAPACK's INTEGER in the ILP64 build */
  * uses. Character arguments get Fortran's hidden lengths at the end. */
 enum {
     R_GESV, R_GETRF, R_POTRF, R_GEQRF, R_ORGQR, R_SYEVD, R_GEEV,
-    R_GESDD, R_GELSD, R_GETRS, R_COUNT
+    R_GESDD, R_GELSD, R_GETRS, R_GEES, R_TRSEN, R_GEHRD, R_ORGHR, R_GGES,
+    R_TGSEN, R_SYTRF, R_HETRF, R_TRSYL, R_GEBAL, R_COUNT
 };
 static const char *const rnames[R_COUNT][4] = {
     [R_GESV] = {"sgesv", "dgesv", "cgesv", "zgesv"},
@@ -35,6 +36,17 @@ static const char *const rnames[R_COUNT][4] = {
     [R_GESDD] = {"sgesdd", "dgesdd", "cgesdd", "zgesdd"},
     [R_GELSD] = {"sgelsd", "dgelsd", "cgelsd", "zgelsd"},
     [R_GETRS] = {"sgetrs", "dgetrs", "cgetrs", "zgetrs"},
+    [R_GEES] = {"sgees", "dgees", "cgees", "zgees"},
+    [R_TRSEN] = {"strsen", "dtrsen", "ctrsen", "ztrsen"},
+    [R_GEHRD] = {"sgehrd", "dgehrd", "cgehrd", "zgehrd"},
+    [R_ORGHR] = {"sorghr", "dorghr", "cunghr", "zunghr"},
+    [R_GGES] = {"sgges", "dgges", "cgges", "zgges"},
+    [R_TGSEN] = {"stgsen", "dtgsen", "ctgsen", "ztgsen"},
+    [R_SYTRF] = {"ssytrf", "dsytrf", "csytrf", "zsytrf"},
+    /* real symmetric is Hermitian: hetrf's real slots are sytrf */
+    [R_HETRF] = {"ssytrf", "dsytrf", "chetrf", "zhetrf"},
+    [R_TRSYL] = {"strsyl", "dtrsyl", "ctrsyl", "ztrsyl"},
+    [R_GEBAL] = {"sgebal", "dgebal", "cgebal", "zgebal"},
 };
 
 typedef void (*lfn)(void);
@@ -1088,6 +1100,486 @@ em_status em_linalg_getrs(const em_array *lu, const em_array *ipiv,
         if (inf < 0)
             return bad_arg(&j, "getrs", inf);
         ((int32_t *)(void *)info->data)[i] = (int32_t)inf;
+    }
+    return EM_OK;
+}
+
+/* ---- the Schur family: raw calls in place, as getrf's --------------- */
+
+/* raw_part, and x's core axes are (d0[, d1]) (-1: not checked). */
+static em_status raw_mat(const job *j, const em_array *a, const em_array *x,
+                         int t, int ncore, int64_t d0, int64_t d1,
+                         const char *name)
+{
+    em_status rc = raw_part(j, a, x, t, ncore, name);
+    if (rc != EM_OK)
+        return rc;
+    if ((ncore > 0 && d0 >= 0 && x->shape[j->nb] != d0) ||
+        (ncore > 1 && d1 >= 0 && x->shape[j->nb + 1] != d1))
+        return em_error(EM_ERR_INVALID_VALUE, "%s: %s's core shape does not "
+                        "match the matrices' %lld", j->name, name,
+                        (long long)j->n);
+    return EM_OK;
+}
+
+/* A square matrix stack and its int32 info: the common start. */
+static em_status raw_start(job *j, const char *name, em_array *a,
+                           em_array *info)
+{
+    em_status rc;
+    if ((rc = start(j, name, a, 1)) != EM_OK ||
+        (rc = raw_part(j, a, a, -1, 2, "a")) != EM_OK ||
+        (rc = raw_part(j, a, info, EM_INT32, 0, "info")) != EM_OK)
+        return rc;
+    return EM_OK;
+}
+
+/* Eigenvalue c of a routine's output into the complex w: real routines
+ * give real and imaginary parts apart. */
+static void put_eig(int t, char *w, lint c, const char *re, const char *im)
+{
+    double x, y;
+    if (CPLX(t)) {
+        get(t, re, c, &x, &y);
+        put(t, w, c, x, y);
+    } else
+        put(t | 2, w, c, get_real(t, re, c), get_real(t, im, c));
+}
+
+static void set_info(em_array *info, int64_t i, lint v)
+{
+    ((int32_t *)(void *)info->data)[i] = (int32_t)v;
+}
+
+typedef void (*gees_r_fn)(char *, char *, void *, lint *, void *, lint *,
+                          lint *, void *, void *, void *, lint *, void *,
+                          lint *, lint *, lint *, size_t, size_t);
+typedef void (*gees_c_fn)(char *, char *, void *, lint *, void *, lint *,
+                          lint *, void *, void *, lint *, void *, lint *,
+                          void *, lint *, lint *, size_t, size_t);
+
+em_status em_linalg_gees(em_array *a, em_array *w, em_array *vs,
+                         em_array *info)
+{
+    job j;
+    em_status rc;
+    void *wr = NULL, *wi = NULL, *work = NULL, *rwork = NULL, *bwork = NULL;
+    lint n, sdim = 0, inf = 0, lw = -1;
+    char jv = 'V', so = 'N', qw[32];
+    size_t es;
+    if ((rc = raw_start(&j, "gees", a, info)) != EM_OK ||
+        (rc = raw_mat(&j, a, w, t_cplx[j.t], 1, j.n, -1, "w")) != EM_OK ||
+        (rc = raw_mat(&j, a, vs, -1, 2, j.n, j.n, "vs")) != EM_OK)
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    if (j.batch == 0 || n == 0)
+        return EM_OK;
+    if ((rc = walloc(&j, &wr, n, es)) != EM_OK ||
+        (rc = walloc(&j, &wi, n, es)) != EM_OK ||
+        (rc = walloc(&j, &rwork, n, t_size[j.t & 1])) != EM_OK ||
+        (rc = walloc(&j, &bwork, n, sizeof(lint))) != EM_OK)
+        goto done;
+    for (int pass = 0; pass < 2; pass++) /* the query, then each matrix */
+        for (int64_t i = 0; i < (pass ? j.batch : 1); i++) {
+            /* the query gets real matrices too: some LAPACKs look */
+            char *pa = a->data + i * n * n * (int64_t)es;
+            char *pv = vs->data + i * n * n * (int64_t)es;
+            void *wk = pass ? work : qw;
+            inf = 0;
+            if (CPLX(j.t))
+                ((gees_c_fn)fns[R_GEES][j.t])(&jv, &so, NULL, &n, pa, &n, &sdim,
+                                              wr, pv, &n, wk, &lw, rwork, bwork,
+                                              &inf, 1, 1);
+            else
+                ((gees_r_fn)fns[R_GEES][j.t])(&jv, &so, NULL, &n, pa, &n, &sdim,
+                                              wr, wi, pv, &n, wk, &lw, bwork,
+                                              &inf, 1, 1);
+            if (inf < 0) {
+                rc = bad_arg(&j, "gees", inf);
+                goto done;
+            }
+            if (!pass) {
+                lw = query_len(j.t, qw);
+                if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
+                    goto done;
+                continue;
+            }
+            set_info(info, i, inf);
+            for (lint c = 0; c < n; c++)
+                put_eig(j.t, w->data + i * n * (int64_t)t_size[j.t | 2], c, wr, wi);
+        }
+done:
+    return finish(&j, rc, NULL, NULL, NULL, NULL);
+}
+
+typedef void (*trsen_r_fn)(char *, char *, const lint *, lint *, void *,
+                           lint *, void *, lint *, void *, void *, lint *,
+                           void *, void *, void *, lint *, lint *, lint *,
+                           lint *, size_t, size_t);
+typedef void (*trsen_c_fn)(char *, char *, const lint *, lint *, void *,
+                           lint *, void *, lint *, void *, lint *, void *,
+                           void *, void *, lint *, lint *, size_t, size_t);
+
+em_status em_linalg_trsen(em_array *t, em_array *q, const em_array *select,
+                          em_array *w, em_array *m, em_array *info)
+{
+    job j;
+    em_status rc;
+    void *wr = NULL, *wi = NULL, *work = NULL;
+    lint n, mm = 0, inf = 0, lw = 0, iw = 1, liw = 1;
+    char jb = 'N', cq = 'V';
+    double s[2], sep[2];
+    size_t es;
+    if ((rc = raw_start(&j, "trsen", t, info)) != EM_OK ||
+        (rc = raw_mat(&j, t, q, -1, 2, j.n, j.n, "q")) != EM_OK ||
+        (rc = raw_mat(&j, t, select, EM_INT64, 1, j.n, -1, "select")) != EM_OK ||
+        (rc = raw_mat(&j, t, w, t_cplx[j.t], 1, j.n, -1, "w")) != EM_OK ||
+        (rc = raw_part(&j, t, m, EM_INT64, 0, "m")) != EM_OK)
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    lw = MAX1(n); /* enough for job 'N' */
+    if (j.batch == 0 || n == 0)
+        return EM_OK;
+    if ((rc = walloc(&j, &wr, n, es)) != EM_OK ||
+        (rc = walloc(&j, &wi, n, es)) != EM_OK ||
+        (rc = walloc(&j, &work, lw, es)) != EM_OK)
+        goto done;
+    for (int64_t i = 0; i < j.batch; i++) {
+        char *pt = t->data + i * n * n * (int64_t)es;
+        char *pq = q->data + i * n * n * (int64_t)es;
+        const lint *sel = (const lint *)(const void *)select->data + i * n;
+        inf = 0;
+        if (CPLX(j.t))
+            ((trsen_c_fn)fns[R_TRSEN][j.t])(&jb, &cq, sel, &n, pt, &n, pq, &n,
+                                            wr, &mm, s, sep, work, &lw, &inf,
+                                            1, 1);
+        else
+            ((trsen_r_fn)fns[R_TRSEN][j.t])(&jb, &cq, sel, &n, pt, &n, pq, &n,
+                                            wr, wi, &mm, s, sep, work, &lw, &iw,
+                                            &liw, &inf, 1, 1);
+        if (inf < 0) {
+            rc = bad_arg(&j, "trsen", inf);
+            goto done;
+        }
+        set_info(info, i, inf);
+        ((int64_t *)(void *)m->data)[i] = mm;
+        for (lint c = 0; c < n; c++)
+            put_eig(j.t, w->data + i * n * (int64_t)t_size[j.t | 2], c, wr, wi);
+    }
+done:
+    return finish(&j, rc, NULL, NULL, NULL, NULL);
+}
+
+typedef void (*gehrd_fn)(lint *, lint *, lint *, void *, lint *, void *,
+                         void *, lint *, lint *);
+
+em_status em_linalg_gehrd(em_array *a, em_array *q, em_array *info)
+{
+    job j;
+    em_status rc;
+    void *tau = NULL, *work = NULL;
+    lint n, one = 1, inf = 0, lw = -1, l2 = -1;
+    char qw[32], q2[32];
+    size_t es;
+    if ((rc = raw_start(&j, "gehrd", a, info)) != EM_OK ||
+        (q && (rc = raw_mat(&j, a, q, -1, 2, j.n, j.n, "q")) != EM_OK))
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    if (j.batch == 0 || n == 0)
+        return EM_OK;
+    if ((rc = walloc(&j, &tau, n, es)) != EM_OK)
+        goto done;
+    ((gehrd_fn)fns[R_GEHRD][j.t])(&n, &one, &n, NULL, &n, tau, qw, &lw, &inf);
+    ((gehrd_fn)fns[R_ORGHR][j.t])(&n, &one, &n, NULL, &n, tau, q2, &l2, &inf);
+    lw = query_len(j.t, qw);
+    l2 = query_len(j.t, q2);
+    lw = lw > l2 ? lw : l2;
+    if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
+        goto done;
+    for (int64_t i = 0; i < j.batch; i++) {
+        char *pa = a->data + i * n * n * (int64_t)es;
+        inf = 0;
+        ((gehrd_fn)fns[R_GEHRD][j.t])(&n, &one, &n, pa, &n, tau, work, &lw, &inf);
+        if (inf < 0) {
+            rc = bad_arg(&j, "gehrd", inf);
+            goto done;
+        }
+        if (q) {
+            char *pq = q->data + i * n * n * (int64_t)es;
+            memcpy(pq, pa, (size_t)(n * n) * es);
+            ((gehrd_fn)fns[R_ORGHR][j.t])(&n, &one, &n, pq, &n, tau, work, &lw,
+                                          &inf);
+            if (inf < 0) {
+                rc = bad_arg(&j, "orghr", inf);
+                goto done;
+            }
+        }
+        /* gehrd leaves its reflectors below the subdiagonal */
+        for (lint c = 0; c < n; c++)
+            for (lint r = c + 2; r < n; r++)
+                put(j.t, pa, r + c * n, 0, 0);
+        set_info(info, i, inf);
+    }
+done:
+    return finish(&j, rc, NULL, NULL, NULL, NULL);
+}
+
+typedef void (*gges_r_fn)(char *, char *, char *, void *, lint *, void *,
+                          lint *, void *, lint *, lint *, void *, void *,
+                          void *, void *, lint *, void *, lint *, void *,
+                          lint *, lint *, lint *, size_t, size_t, size_t);
+typedef void (*gges_c_fn)(char *, char *, char *, void *, lint *, void *,
+                          lint *, void *, lint *, lint *, void *, void *,
+                          void *, lint *, void *, lint *, void *, lint *,
+                          void *, lint *, lint *, size_t, size_t, size_t);
+
+em_status em_linalg_gges(em_array *a, em_array *b, em_array *alpha,
+                         em_array *beta, em_array *vsl, em_array *vsr,
+                         em_array *info)
+{
+    job j;
+    em_status rc;
+    void *ar = NULL, *ai = NULL, *work = NULL, *rwork = NULL, *bwork = NULL;
+    lint n, sdim = 0, inf = 0, lw = -1;
+    char jv = 'V', so = 'N', qw[32];
+    size_t es, cs;
+    if ((rc = raw_start(&j, "gges", a, info)) != EM_OK ||
+        (rc = raw_mat(&j, a, b, -1, 2, j.n, j.n, "b")) != EM_OK ||
+        (rc = raw_mat(&j, a, alpha, t_cplx[j.t], 1, j.n, -1, "alpha")) != EM_OK ||
+        (rc = raw_mat(&j, a, beta, -1, 1, j.n, -1, "beta")) != EM_OK ||
+        (rc = raw_mat(&j, a, vsl, -1, 2, j.n, j.n, "vsl")) != EM_OK ||
+        (rc = raw_mat(&j, a, vsr, -1, 2, j.n, j.n, "vsr")) != EM_OK)
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    cs = t_size[j.t | 2];
+    if (j.batch == 0 || n == 0)
+        return EM_OK;
+    if ((rc = walloc(&j, &ar, n, es)) != EM_OK ||
+        (rc = walloc(&j, &ai, n, es)) != EM_OK ||
+        (rc = walloc(&j, &rwork, 8 * n, t_size[j.t & 1])) != EM_OK ||
+        (rc = walloc(&j, &bwork, n, sizeof(lint))) != EM_OK)
+        goto done;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; i < (pass ? j.batch : 1); i++) {
+            int64_t o = i * n * n * (int64_t)es;
+            char *pa = a->data + o, *pb = b->data + o;
+            char *pl = vsl->data + o, *pr = vsr->data + o;
+            char *pbe = beta->data + i * n * (int64_t)es;
+            void *wk = pass ? work : qw;
+            inf = 0;
+            if (CPLX(j.t))
+                ((gges_c_fn)fns[R_GGES][j.t])(&jv, &jv, &so, NULL, &n, pa, &n, pb,
+                                              &n, &sdim, ar, pbe, pl, &n, pr, &n,
+                                              wk, &lw, rwork, bwork, &inf, 1, 1, 1);
+            else
+                ((gges_r_fn)fns[R_GGES][j.t])(&jv, &jv, &so, NULL, &n, pa, &n, pb,
+                                              &n, &sdim, ar, ai, pbe, pl, &n, pr,
+                                              &n, wk, &lw, bwork, &inf, 1, 1, 1);
+            if (inf < 0) {
+                rc = bad_arg(&j, "gges", inf);
+                goto done;
+            }
+            if (!pass) {
+                lw = query_len(j.t, qw);
+                if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
+                    goto done;
+                continue;
+            }
+            set_info(info, i, inf);
+            for (lint c = 0; c < n; c++)
+                put_eig(j.t, alpha->data + i * n * (int64_t)cs, c, ar, ai);
+        }
+done:
+    return finish(&j, rc, NULL, NULL, NULL, NULL);
+}
+
+typedef void (*tgsen_r_fn)(lint *, lint *, lint *, const lint *, lint *,
+                           void *, lint *, void *, lint *, void *, void *,
+                           void *, void *, lint *, void *, lint *, lint *,
+                           void *, void *, void *, void *, lint *, lint *,
+                           lint *, lint *);
+typedef void (*tgsen_c_fn)(lint *, lint *, lint *, const lint *, lint *,
+                           void *, lint *, void *, lint *, void *, void *,
+                           void *, lint *, void *, lint *, lint *, void *,
+                           void *, void *, void *, lint *, lint *, lint *,
+                           lint *);
+
+em_status em_linalg_tgsen(em_array *a, em_array *b, em_array *q, em_array *z,
+                          const em_array *select, em_array *alpha,
+                          em_array *beta, em_array *info)
+{
+    job j;
+    em_status rc;
+    void *ar = NULL, *ai = NULL, *work = NULL;
+    lint n, mm = 0, inf = 0, lw, ijob = 0, yes = 1, iw = 1, liw = 1;
+    double pl[2], pr[2], dif[4];
+    size_t es, cs;
+    if ((rc = raw_start(&j, "tgsen", a, info)) != EM_OK ||
+        (rc = raw_mat(&j, a, b, -1, 2, j.n, j.n, "b")) != EM_OK ||
+        (rc = raw_mat(&j, a, q, -1, 2, j.n, j.n, "q")) != EM_OK ||
+        (rc = raw_mat(&j, a, z, -1, 2, j.n, j.n, "z")) != EM_OK ||
+        (rc = raw_mat(&j, a, select, EM_INT64, 1, j.n, -1, "select")) != EM_OK ||
+        (rc = raw_mat(&j, a, alpha, t_cplx[j.t], 1, j.n, -1, "alpha")) != EM_OK ||
+        (rc = raw_mat(&j, a, beta, -1, 1, j.n, -1, "beta")) != EM_OK)
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    cs = t_size[j.t | 2];
+    lw = 4 * n + 16; /* ijob 0's need, for real and complex */
+    if (j.batch == 0 || n == 0)
+        return EM_OK;
+    if ((rc = walloc(&j, &ar, n, es)) != EM_OK ||
+        (rc = walloc(&j, &ai, n, es)) != EM_OK ||
+        (rc = walloc(&j, &work, lw, es)) != EM_OK)
+        goto done;
+    for (int64_t i = 0; i < j.batch; i++) {
+        int64_t o = i * n * n * (int64_t)es;
+        char *pbe = beta->data + i * n * (int64_t)es;
+        const lint *sel = (const lint *)(const void *)select->data + i * n;
+        inf = 0;
+        if (CPLX(j.t))
+            ((tgsen_c_fn)fns[R_TGSEN][j.t])(&ijob, &yes, &yes, sel, &n,
+                                            a->data + o, &n, b->data + o, &n, ar,
+                                            pbe, q->data + o, &n, z->data + o, &n,
+                                            &mm, pl, pr, dif, work, &lw, &iw,
+                                            &liw, &inf);
+        else
+            ((tgsen_r_fn)fns[R_TGSEN][j.t])(&ijob, &yes, &yes, sel, &n,
+                                            a->data + o, &n, b->data + o, &n, ar,
+                                            ai, pbe, q->data + o, &n, z->data + o,
+                                            &n, &mm, pl, pr, dif, work, &lw, &iw,
+                                            &liw, &inf);
+        if (inf < 0) {
+            rc = bad_arg(&j, "tgsen", inf);
+            goto done;
+        }
+        set_info(info, i, inf);
+        for (lint c = 0; c < n; c++)
+            put_eig(j.t, alpha->data + i * n * (int64_t)cs, c, ar, ai);
+    }
+done:
+    return finish(&j, rc, NULL, NULL, NULL, NULL);
+}
+
+typedef void (*sytrf_fn)(char *, lint *, void *, lint *, lint *, void *,
+                         lint *, lint *, size_t);
+
+em_status em_linalg_sytrf(em_array *a, int lower, int hermitian,
+                          em_array *ipiv, em_array *info)
+{
+    job j;
+    em_status rc;
+    void *work = NULL;
+    lint n, inf = 0, lw = -1;
+    char uplo = lower ? 'L' : 'U', qw[32];
+    size_t es;
+    int r;
+    if ((rc = raw_start(&j, "sytrf", a, info)) != EM_OK ||
+        (rc = raw_mat(&j, a, ipiv, EM_INT64, 1, j.n, -1, "ipiv")) != EM_OK)
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    r = hermitian ? R_HETRF : R_SYTRF;
+    if (j.batch == 0 || n == 0)
+        return EM_OK;
+    ((sytrf_fn)fns[r][j.t])(&uplo, &n, NULL, &n, NULL, qw, &lw, &inf, 1);
+    lw = query_len(j.t, qw);
+    if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
+        goto done;
+    for (int64_t i = 0; i < j.batch; i++) {
+        inf = 0;
+        ((sytrf_fn)fns[r][j.t])(&uplo, &n, a->data + i * n * n * (int64_t)es, &n,
+                                (lint *)(void *)ipiv->data + i * n, work, &lw,
+                                &inf, 1);
+        if (inf < 0) {
+            rc = bad_arg(&j, "sytrf", inf);
+            goto done;
+        }
+        set_info(info, i, inf);
+    }
+done:
+    return finish(&j, rc, NULL, NULL, NULL, NULL);
+}
+
+typedef void (*trsyl_fn)(char *, char *, lint *, lint *, lint *, const void *,
+                         lint *, const void *, lint *, void *, lint *, void *,
+                         lint *, size_t, size_t);
+
+em_status em_linalg_trsyl(const em_array *a, const em_array *b, em_array *c,
+                          int trana, int tranb, int isgn, em_array *scale,
+                          em_array *info)
+{
+    job j;
+    em_status rc;
+    lint m, n, sg = isgn < 0 ? -1 : 1, inf = 0;
+    const char *ops = "NTC";
+    char ta, tb;
+    union { double d; float f; } sc; /* LAPACK's real of a's precision */
+    size_t es;
+    if (trana < 0 || trana > 2 || tranb < 0 || tranb > 2)
+        return em_error(EM_ERR_INVALID_VALUE, "trsyl: trana and tranb are 0, "
+                        "1 or 2, not %d and %d", trana, tranb);
+    if ((rc = start(&j, "trsyl", c, 0)) != EM_OK ||
+        (rc = raw_part(&j, c, c, -1, 2, "c")) != EM_OK ||
+        (rc = raw_part(&j, c, info, EM_INT32, 0, "info")) != EM_OK)
+        return rc;
+    n = j.m; /* c is column-major: (n, m) in C order */
+    m = j.n;
+    if ((rc = raw_mat(&j, c, a, -1, 2, m, m, "a")) != EM_OK ||
+        (rc = raw_mat(&j, c, b, -1, 2, n, n, "b")) != EM_OK ||
+        (rc = raw_part(&j, c, scale, t_real[j.t], 0, "scale")) != EM_OK)
+        return rc;
+    /* a real matrix's conjugate transpose is its transpose */
+    ta = ops[trana == 2 && !CPLX(j.t) ? 1 : trana];
+    tb = ops[tranb == 2 && !CPLX(j.t) ? 1 : tranb];
+    es = t_size[j.t];
+    for (int64_t i = 0; i < j.batch; i++) {
+        inf = 0;
+        if (DBL(j.t))
+            sc.d = 1;
+        else
+            sc.f = 1;
+        if (m > 0 && n > 0)
+            ((trsyl_fn)fns[R_TRSYL][j.t])(&ta, &tb, &sg, &m, &n,
+                                          a->data + i * m * m * (int64_t)es,
+                                          &m, b->data + i * n * n * (int64_t)es,
+                                          &n, c->data + i * m * n * (int64_t)es,
+                                          &m, &sc, &inf, 1, 1);
+        if (inf < 0)
+            return bad_arg(&j, "trsyl", inf);
+        put_real(j.t, scale->data, i, DBL(j.t) ? sc.d : sc.f);
+        set_info(info, i, inf);
+    }
+    return EM_OK;
+}
+
+typedef void (*gebal_fn)(char *, lint *, void *, lint *, lint *, lint *,
+                         void *, lint *, size_t);
+
+em_status em_linalg_gebal(em_array *a, em_array *scale, em_array *info)
+{
+    job j;
+    em_status rc;
+    lint n, lo = 0, hi = 0, inf = 0;
+    char jb = 'S';
+    size_t es;
+    if ((rc = raw_start(&j, "gebal", a, info)) != EM_OK ||
+        (rc = raw_mat(&j, a, scale, t_real[j.t], 1, j.n, -1, "scale")) != EM_OK)
+        return rc;
+    n = j.n;
+    es = t_size[j.t];
+    for (int64_t i = 0; i < j.batch && n > 0; i++) {
+        inf = 0;
+        ((gebal_fn)fns[R_GEBAL][j.t])(&jb, &n, a->data + i * n * n * (int64_t)es,
+                                      &n, &lo, &hi, scale->data +
+                                      i * n * (int64_t)t_size[j.t & 1], &inf, 1);
+        if (inf < 0)
+            return bad_arg(&j, "gebal", inf);
+        set_info(info, i, inf);
     }
     return EM_OK;
 }

@@ -160,6 +160,79 @@ static PyObject *raw_lu(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 EMPY_TABLE_FUNCTION(la_getrf, raw_lu, 0)
 EMPY_TABLE_FUNCTION(la_getrs, raw_lu, 1)
 
+/* The Schur family's raw calls (em_linalg_gees ... em_linalg_trsyl): in
+ * place on arrays the caller made, ints after the arrays, None for an
+ * optional array; each returns None. */
+enum { GEES, TRSEN, GEHRD, GGES, TGSEN, SYTRF, TRSYL, GEBAL };
+static const struct {
+    const char *name;
+    int narr, nint;
+} raws[] = {
+    [GEES] = {"_la_gees", 4, 0},   [TRSEN] = {"_la_trsen", 6, 0},
+    [GEHRD] = {"_la_gehrd", 3, 0}, [GGES] = {"_la_gges", 7, 0},
+    [TGSEN] = {"_la_tgsen", 8, 0}, [SYTRF] = {"_la_sytrf", 3, 2},
+    [TRSYL] = {"_la_trsyl", 5, 3}, [GEBAL] = {"_la_gebal", 3, 0},
+};
+
+static PyObject *raw_schur(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           int which)
+{
+    empy_state *st = empy_state_of_module(m);
+    em_array *a[8] = {NULL};
+    long iv[3] = {0, 0, 0};
+    em_status rc;
+    int narr = raws[which].narr, nint = raws[which].nint;
+    if (nargs != narr + nint)
+        return PyErr_Format(PyExc_TypeError, "%s takes %d arguments (%zd "
+                            "given)", raws[which].name, narr + nint, nargs);
+    for (int i = 0; i < narr; i++) {
+        if (args[i] == Py_None && which == GEHRD && i == 1)
+            continue;
+        if (!empy_is_ndarray(args[i]))
+            return PyErr_Format(PyExc_TypeError, "%s: argument %d must be an "
+                                "ember.ndarray, not %s", raws[which].name,
+                                i + 1, Py_TYPE(args[i])->tp_name);
+        a[i] = EMPY_ARR(args[i]);
+    }
+    for (int i = 0; i < nint; i++)
+        if ((iv[i] = PyLong_AsLong(args[narr + i])) == -1 && PyErr_Occurred())
+            return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    switch (which) {
+    case GEES: rc = em_linalg_gees(a[0], a[1], a[2], a[3]); break;
+    case TRSEN: rc = em_linalg_trsen(a[0], a[1], a[2], a[3], a[4], a[5]); break;
+    case GEHRD: rc = em_linalg_gehrd(a[0], a[1], a[2]); break;
+    case GGES:
+        rc = em_linalg_gges(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+        break;
+    case TGSEN:
+        rc = em_linalg_tgsen(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+        break;
+    case SYTRF:
+        rc = em_linalg_sytrf(a[0], iv[0] != 0, iv[1] != 0, a[1], a[2]);
+        break;
+    case GEBAL: rc = em_linalg_gebal(a[0], a[1], a[2]); break;
+    default:
+        rc = em_linalg_trsyl(a[0], a[1], a[2], (int)iv[0], (int)iv[1],
+                             (int)iv[2], a[3], a[4]);
+        break;
+    }
+    Py_END_ALLOW_THREADS
+    if (rc != EM_OK)
+        return empy_raise(st, rc);
+    Py_RETURN_NONE;
+}
+
+#define RAW(fn, which) EMPY_TABLE_FUNCTION(fn, raw_schur, which)
+RAW(la_gees, GEES)
+RAW(la_trsen, TRSEN)
+RAW(la_gehrd, GEHRD)
+RAW(la_gges, GGES)
+RAW(la_tgsen, TGSEN)
+RAW(la_sytrf, SYTRF)
+RAW(la_trsyl, TRSYL)
+RAW(la_gebal, GEBAL)
+
 #define F(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 static PyMethodDef lapack_functions[] = {
     F("_la_solve", la_solve, "_la_solve(a, b): em_linalg_solve."),
@@ -174,6 +247,19 @@ static PyMethodDef lapack_functions[] = {
     F("_la_getrf", la_getrf, "_la_getrf(a, ipiv, info): em_linalg_getrf."),
     F("_la_getrs", la_getrs, "_la_getrs(lu, ipiv, b, trans, info): "
       "em_linalg_getrs."),
+    F("_la_gees", la_gees, "_la_gees(a, w, vs, info): em_linalg_gees."),
+    F("_la_trsen", la_trsen, "_la_trsen(t, q, select, w, m, info): "
+      "em_linalg_trsen."),
+    F("_la_gehrd", la_gehrd, "_la_gehrd(a, q|None, info): em_linalg_gehrd."),
+    F("_la_gges", la_gges, "_la_gges(a, b, alpha, beta, vsl, vsr, info): "
+      "em_linalg_gges."),
+    F("_la_tgsen", la_tgsen, "_la_tgsen(a, b, q, z, select, alpha, beta, "
+      "info): em_linalg_tgsen."),
+    F("_la_sytrf", la_sytrf, "_la_sytrf(a, ipiv, info, lower, hermitian): "
+      "em_linalg_sytrf."),
+    F("_la_trsyl", la_trsyl, "_la_trsyl(a, b, c, scale, info, trana, tranb, "
+      "isgn): em_linalg_trsyl."),
+    F("_la_gebal", la_gebal, "_la_gebal(a, scale, info): em_linalg_gebal."),
     {NULL},
 };
 
