@@ -130,24 +130,47 @@ __device__ inline T em_cdf_shrink(T tmp, T l1, T den, int positive)
     return (m > 0 ? (tmp > 0 ? m : (tmp < 0 ? -m : (T)0)) : (T)0) / den;
 }
 
-/* this thread's part of x.r over k = t, t + nt, ... < n, summed in A,
- * in four running sums (k's place mod 4) added at the end: on cpu
- * (nt == 1) a single sum's chain of dependent adds took most of a
- * coordinate's time */
+/* this thread's part of x.r over k = t, t + nt, ... < n, summed in A in
+ * several running sums added at the end: on cpu (nt == 1) one sum's
+ * chain of dependent adds took most of a coordinate's time, and there
+ * eight sums over consecutive k are two vector registers' lanes */
 template <typename A, typename T>
 __device__ inline A em_cdf_dot(const T *x, const T *r, int t, int n, int nt)
 {
-    A a0 = 0, a1 = 0, a2 = 0, a3 = 0;
     int k = t;
-    for (; k + 3 * nt < n; k += 4 * nt) {
-        a0 += (A)x[k] * (A)r[k];
-        a1 += (A)x[k + nt] * (A)r[k + nt];
-        a2 += (A)x[k + 2 * nt] * (A)r[k + 2 * nt];
-        a3 += (A)x[k + 3 * nt] * (A)r[k + 3 * nt];
+    A s = 0;
+    if (nt == 1) {
+        A a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (; k + 8 <= n; k += 8)
+            for (int i = 0; i < 8; i++)
+                a[i] += (A)x[k + i] * (A)r[k + i];
+        s = ((a[0] + a[4]) + (a[1] + a[5])) + ((a[2] + a[6]) + (a[3] + a[7]));
+    } else {
+        A a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (; k + 3 * nt < n; k += 4 * nt) {
+            a0 += (A)x[k] * (A)r[k];
+            a1 += (A)x[k + nt] * (A)r[k + nt];
+            a2 += (A)x[k + 2 * nt] * (A)r[k + 2 * nt];
+            a3 += (A)x[k + 3 * nt] * (A)r[k + 3 * nt];
+        }
+        s = (a0 + a1) + (a2 + a3);
     }
     for (; k < n; k += nt)
-        a0 += (A)x[k] * (A)r[k];
-    return (a0 + a1) + (a2 + a3);
+        s += (A)x[k] * (A)r[k];
+    return s;
+}
+
+/* r[k] += d x[k] over this thread's k; the loop over consecutive k
+ * (cpu's one thread) vectorises, the strided one does not */
+template <typename T>
+__device__ inline void em_cdf_axpy(T *r, const T *x, T d, int t, int n, int nt)
+{
+    if (nt == 1)
+        for (int k = 0; k < n; k++)
+            r[k] += d * x[k];
+    else
+        for (int k = t; k < n; k += nt)
+            r[k] += d * x[k];
 }
 
 /* feature k of sweep `it` of problem b: k itself (cyclic) or a draw from
@@ -199,8 +222,7 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
     for (int j = 0; j < p; j++) {
         const T wj = wb[j];
         if (wj != 0)
-            for (int k = t; k < n; k += nt)
-                Rb[k] -= XT[(long long)j * n + k] * wj;
+            em_cdf_axpy<T>(Rb, XT + (long long)j * n, -wj, t, n, nt);
     }
 
     int par = 0;
@@ -234,8 +256,7 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
                 const T nw = em_cdf_shrink<T>(dot + nj * wj, l1t, nj + l2t, positive);
                 const T d = nw - wj;
                 if (d != 0)
-                    for (int k = t; k < n; k += nt)
-                        Rb[k] -= d * xj[k];
+                    em_cdf_axpy<T>(Rb, xj, -d, t, n, nt);
                 if (t == j % nt)
                     wb[j] = nw;
                 const T ad = EM_CDF_ABS(d), aw = EM_CDF_ABS(nw);
@@ -306,8 +327,7 @@ __global__ void em_cd_gram(const T *G, const T *Q, const double *yy, T *w, T *Gw
     for (int j = 0; j < p; j++) {
         const T wj = wb[j];
         if (wj != 0)
-            for (int k = t; k < p; k += nt)
-                Gwb[k] += G[(long long)j * p + k] * wj;
+            em_cdf_axpy<T>(Gwb, G + (long long)j * p, wj, t, p, nt);
     }
     /* every thread has read all of w before its owners change it */
     em_cdf_sync();
@@ -343,8 +363,7 @@ __global__ void em_cd_gram(const T *G, const T *Q, const double *yy, T *w, T *Gw
                 }
                 const T d = nw - wj;
                 if (d != 0)
-                    for (int k = t; k < p; k += nt)
-                        Gwb[k] += d * Gj[k];
+                    em_cdf_axpy<T>(Gwb, Gj, d, t, p, nt);
                 if (t == j % nt)
                     wb[j] = nw;
                 const T ad = EM_CDF_ABS(d), aw = EM_CDF_ABS(nw);
