@@ -106,6 +106,10 @@ def _base(self, name):
 class _sparray:
     """What a sparse array answers differently from a sparse matrix."""
 
+    def __repr__(self):
+        return super().__repr__().replace("sparse matrix", "sparse array",
+                                          1)
+
     def _elementwise(self):
         # the formats that have no elementwise product of their own (lil,
         # dok, bsr) take CSR's, as SciPy's lil and dok do
