@@ -55,16 +55,30 @@ def test_array_mul_is_elementwise(device, fmt):
     same(a * ember.asarray(v, device=device), b * v)
     same(a * ember.asarray(col, device=device), b * col)
     same(a * ember.asarray(D, device=device), b * D)
-    # sparse * sparse: SciPy keeps bsr; ember's bsr multiplies in CSR
-    same(a * a, b * b, kind_name=fmt != "bsr")
-    if fmt == "bsr":
-        assert type(a * a).__name__ == "csr_array"
-    same(a ** 2, b ** 2, kind_name=fmt != "bsr")
+    same(a * a, b * b)
+    same(a ** 2, b ** 2)
+    if fmt == "bsr":                # the block structure kept, as SciPy's
+        assert (a ** 2).nnz == (b ** 2).nnz
+        assert (a * a).blocksize == (b * b).blocksize
     same(a @ a.T if fmt not in ("dok", "lil") else a @ a.tocsr().T,
          b @ b.T, kind_name=False)
     x = np.arange(4.0)
     np.testing.assert_allclose(N(a @ ember.asarray(x, device=device)),
                                b @ x, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+def test_mixed_operands(device, fmt):
+    """A matrix on the left keeps its own `*` (the matrix product) and
+    result class; an array on the left multiplies elementwise."""
+    a, b = pair(fmt, "array", D, device)
+    m, sm = pair(fmt, "matrix", D, device)
+    same(m * a.T, sm * b.T)
+    same(m @ a.T, sm @ b.T)
+    same(a * m, b * sm)
+    same(a @ m.T, b @ sm.T)
+    same(m + a, sm + b, kind_name=False)
+    assert es.isspmatrix(m + a) == ss.isspmatrix(sm + b)
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])

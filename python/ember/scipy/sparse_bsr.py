@@ -182,6 +182,35 @@ class bsr_matrix:
 
     __rmul__ = __mul__
 
+    def _with_data(self, data):
+        return type(self)((data, self.indices, self.indptr),
+                          shape=self._shape)
+
+    def multiply(self, other):
+        """SciPy's elementwise product: the blocks scaled by a scalar; a
+        sparse operand's product through CSR, back in this blocksize (BSR,
+        as SciPy's); a dense one's as CSR gives it (COO)."""
+        if _e.ndim(other) == 0 and not _sp.issparse(other):
+            return self._with_data(self.data * other)
+        got = self.tocsr().multiply(other)
+        if _sp._operand(other) == "sparse":
+            return type(self)(got, blocksize=self.blocksize)
+        return got
+
+    def power(self, n, dtype=None):
+        """Each stored value (block zeros too) to the scalar power n, the
+        block structure kept, as SciPy's; its NotImplementedError for a
+        power of 0 or a non-scalar n."""
+        if _e.ndim(n) != 0:
+            raise NotImplementedError("input is not scalar")
+        if n == 0:
+            raise NotImplementedError(
+                "zero power is not supported as it would densify the "
+                "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
+                "case.")
+        d = self.data if dtype is None else self.data.astype(dtype)
+        return self._with_data(d ** n)
+
     def get(self):
         import scipy.sparse
         return scipy.sparse.bsr_matrix((_e.asnumpy(self.data),

@@ -121,6 +121,8 @@ class _sparray:
         return as_array(self._elementwise().multiply(other))
 
     def __rmul__(self, other):
+        if _defers(other):
+            return NotImplemented
         if _scalar(other):
             return as_array(super().__rmul__(other))
         return as_array(self._elementwise().multiply(other))
@@ -162,8 +164,20 @@ _OPERATORS = {"__add__", "__radd__", "__sub__", "__rsub__", "__neg__",
               "__gt__", "__le__", "__ge__"}
 
 
-def _returning_arrays(f):
+def _defers(other):
+    """Whether a reflected operator of an array leaves `other` to its own
+    forward operator: Python asks a subclass's reflected method first, and
+    a sparse matrix on the left keeps its own semantics (M * A is the
+    matrix product, a matrix, as SciPy's)."""
+    from ember.scipy.sparse import issparse
+    return issparse(other) and not is_sparray(other)
+
+
+def _returning_arrays(f, reflected=False):
+
     def g(self, *args, **kw):
+        if reflected and args and _defers(args[0]):
+            return NotImplemented
         return as_array(f(self, *args, **kw))
     g.__name__, g.__doc__ = f.__name__, f.__doc__
     return g
@@ -187,7 +201,8 @@ def array_class(mcls):
         if isinstance(v, property) and v.fget is not None:
             setattr(cls, attr, property(_returning_arrays(v.fget)))
         elif inspect.isfunction(v):
-            setattr(cls, attr, _returning_arrays(v))
+            setattr(cls, attr, _returning_arrays(
+                v, reflected=attr.startswith("__r")))
     if "__pow__" not in dir(mcls):
         mcls.__pow__ = matrix_power
     _ARRAY_OF[mcls], _MATRIX_OF[cls] = cls, mcls
