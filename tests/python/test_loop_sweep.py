@@ -120,3 +120,81 @@ def test_frame_corr_edges(device):
                        device=device)
     with pytest.raises(ValueError, match="could not convert column 't'"):
         s.corr()
+
+
+# ---- trees: preorder and depths a level at a time, not a node at a time ----
+
+def _random_tree(n_splits, seed):
+    """left/right tables of a random binary tree whose node ids are
+    shuffled (parents need not come before their children)."""
+    rng = np.random.default_rng(seed)
+    left, right, leaves = [-1], [-1], [0]
+    for _ in range(n_splits):
+        i = leaves.pop(int(rng.integers(len(leaves))))
+        a, b = len(left), len(left) + 1
+        left[i], right[i] = a, b
+        left += [-1, -1]
+        right += [-1, -1]
+        leaves += [a, b]
+    left, right = np.array(left), np.array(right)
+    perm = rng.permutation(len(left))
+    perm[perm == 0], perm[0] = perm[0], 0        # the root stays 0
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(len(perm))
+    nl = np.where(left[inv] >= 0, perm[np.maximum(left[inv], 0)], -1)
+    nr = np.where(right[inv] >= 0, perm[np.maximum(right[inv], 0)], -1)
+    return nl, nr
+
+
+def _ref_preorder(left, right):
+    order, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        if left[i] >= 0:
+            stack += [right[i], left[i]]
+    return np.array(order)
+
+
+def _ref_depths(left, right, order):
+    d = np.zeros(len(left), np.int64)
+    for i in order:            # preorder: parents first
+        if left[i] >= 0:
+            d[left[i]] = d[right[i]] = d[i] + 1
+    return d
+
+
+@pytest.mark.parametrize("n_splits", [0, 1, 5, 60_000])
+def test_tree_preorder_and_depths(n_splits):
+    from ember.ml.tree import _structure
+    left, right = _random_tree(n_splits, n_splits)
+    want = _ref_preorder(left, right)
+    np.testing.assert_array_equal(_structure.preorder(left, right), want)
+    np.testing.assert_array_equal(_structure.node_depths(left, right),
+                                  _ref_depths(left, right, want))
+    # a node no path reaches is left out of the order, as the walk did
+    l2, r2 = np.append(left, -1), np.append(right, -1)
+    np.testing.assert_array_equal(_structure.preorder(l2, r2), want)
+
+
+def test_deep_tree_matches_sklearn(device):
+    tree = pytest.importorskip("sklearn.tree")
+    from ember.ml.tree import DecisionTreeRegressor
+    rng = np.random.default_rng(3)
+    # few distinct values a feature: the histogram tree's bins are exact
+    X = rng.integers(0, 60, (20_000, 3)).astype(np.float64)
+    y = rng.random(20_000)
+    ref = tree.DecisionTreeRegressor(random_state=0).fit(X, y).tree_
+    got = DecisionTreeRegressor(random_state=0).fit(
+        ember.asarray(X, device=device), ember.asarray(y, device=device)).tree_
+    assert got.node_count == ref.node_count and got.max_depth == ref.max_depth
+    # (ties between features' splits may pick other features than
+    # scikit-learn's draw does: compare the numbering, not the picks)
+    left, right = got.children_left, got.children_right
+    inner = np.nonzero(left >= 0)[0]
+    np.testing.assert_array_equal(left[inner], inner + 1)   # depth-first ids
+    np.testing.assert_array_equal(
+        got.compute_node_depths(),
+        _ref_depths(left, right, _ref_preorder(left, right)) + 1)
+    np.testing.assert_array_equal(_ref_preorder(left, right),
+                                  np.arange(got.node_count))

@@ -250,11 +250,7 @@ class BaseDecisionTree(BaseEstimator):
 
 
 def _depth_of(left, right):
-    d = np.zeros(len(left), np.int64)
-    for i in range(len(left)):
-        if left[i] >= 0:
-            d[left[i]] = d[right[i]] = d[i] + 1
-    return int(d.max()) if len(d) else 0
+    return int(_structure.node_depths(left, right).max()) if len(left) else 0
 
 
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):

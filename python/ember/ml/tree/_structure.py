@@ -18,16 +18,44 @@ TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
 
+def _levels(left, right):
+    """The nodes reachable from the root 0, one array a level: a step a
+    level of the tree, not a Python step a node."""
+    left, right = np.asarray(left), np.asarray(right)
+    levels = [np.zeros(1 if len(left) else 0, np.int64)]
+    while levels[-1].size:
+        inner = levels[-1][left[levels[-1]] >= 0]
+        levels.append(np.concatenate([left[inner], right[inner]]).astype(np.int64))
+    return levels[:-1]
+
+
+def node_depths(left, right):
+    """Each node's depth, the root's 0 (0 too for a node not reachable)."""
+    d = np.zeros(len(left), np.int64)
+    for k, level in enumerate(_levels(left, right)):
+        d[level] = k
+    return d
+
+
 def preorder(left, right):
-    """Old node ids in preorder from the root 0."""
-    order, stack = [], [0]
-    while stack:
-        i = stack.pop()
-        order.append(i)
-        if left[i] >= 0:
-            stack.append(right[i])
-            stack.append(left[i])
-    return np.asarray(order, np.int64)
+    """Old node ids in preorder from the root 0: each node's place is its
+    parent's + 1, and a right child's also the left subtree's size after
+    that; sizes summed up the levels, places handed down them."""
+    left, right = np.asarray(left), np.asarray(right)
+    levels = _levels(left, right)
+    size = np.ones(len(left), np.int64)
+    for level in reversed(levels):
+        inner = level[left[level] >= 0]
+        size[inner] += size[left[inner]] + size[right[inner]]
+    place = np.zeros(len(left), np.int64)
+    for level in levels:
+        inner = level[left[level] >= 0]
+        place[left[inner]] = place[inner] + 1
+        place[right[inner]] = place[inner] + 1 + size[left[inner]]
+    order = np.empty(int(size[0]) if len(left) else 0, np.int64)
+    for level in levels:
+        order[place[level]] = level
+    return order
 
 
 def best_first(left, right, gain, max_leaf_nodes):
@@ -216,11 +244,7 @@ class Tree:
 
     def compute_node_depths(self):
         """Each node's depth, the root's 1 (scikit-learn's convention)."""
-        d = np.ones(self.node_count, np.int64)
-        for i in range(self.node_count):          # parents precede children
-            if self.children_left[i] >= 0:
-                d[self.children_left[i]] = d[self.children_right[i]] = d[i] + 1
-        return d
+        return node_depths(self.children_left, self.children_right) + 1
 
     def apply(self, X):
         X = np.asarray(X, dtype=np.float32).astype(np.float64)
