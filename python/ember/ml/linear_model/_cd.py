@@ -83,10 +83,10 @@ def enet_fit(P, W, l1, l2, max_iter, tol, positive, rng):
 
 
 def enet_cd(Xc, yc, w, l1, l2, max_iter, tol, positive, rng, gram, problem=None):
-    """(w, gap, n_iter) for one target (w the start, left as it was when not
-    contiguous; the fit is the w returned); gap is scikit-
-    learn's unnormalised one. A path of alphas passes the _Problem of
-    (Xc, yc) it built once."""
+    """(w, gap, n_iter) for one target from the start w (a contiguous w is
+    updated in place; the fit is the w returned); gap is scikit-learn's
+    unnormalised one. A path of alphas passes the _Problem of (Xc, yc) it
+    built once."""
     P = problem if problem is not None else _Problem(Xc, yc, gram)
     W = ember.ascontiguousarray(w.reshape(1, -1))
     gaps, iters = enet_fit(P, W, l1, l2, max_iter, tol, positive, rng)
