@@ -198,3 +198,37 @@ def test_deep_tree_matches_sklearn(device):
         _ref_depths(left, right, _ref_preorder(left, right)) + 1)
     np.testing.assert_array_equal(_ref_preorder(left, right),
                                   np.arange(got.node_count))
+
+
+# ---- Generator.multivariate_hypergeometric(method="count"): one bincount ----
+
+def test_multivariate_hypergeometric_count_many_colors(device):
+    colors = np.random.default_rng(4).integers(0, 6, 400)
+    total, ns, m = int(colors.sum()), 300, 3000
+    with ember.Device(device):
+        x = ember.asnumpy(ember.random.default_rng(5).multivariate_hypergeometric(
+            colors, ns, size=(m // 3, 3), method="count"))
+    assert x.shape == (m // 3, 3, colors.size) and x.dtype == np.int64
+    x = x.reshape(m, colors.size)
+    assert np.all(x.sum(axis=1) == ns)
+    assert np.all((x >= 0) & (x <= colors))
+    # each color's mean against the hypergeometric's, within 5 sigma
+    p = colors / total
+    sd = np.sqrt(ns * p * (1 - p) * (total - ns) / (total - 1) / m)
+    assert np.all(np.abs(x.mean(axis=0) - ns * p) <= 5 * sd + 1e-12)
+    # the NumPy Generator's means agree too
+    ref = np.random.default_rng(5).multivariate_hypergeometric(
+        colors, ns, size=m, method="count")
+    assert np.all(np.abs(x.mean(axis=0) - ref.mean(axis=0)) <= 8 * sd + 1e-12)
+
+
+def test_multivariate_hypergeometric_count_bad(device):
+    with ember.Device(device):
+        g = ember.random.default_rng(0)
+        for args, msg in ((([3, 4], 8), "nsample > sum"),
+                          (([3, -1], 1), "colors")):
+            with pytest.raises(ValueError, match=msg):
+                g.multivariate_hypergeometric(*args, method="count")
+            with pytest.raises(ValueError, match=msg):
+                np.random.default_rng(0).multivariate_hypergeometric(
+                    *args, method="count")

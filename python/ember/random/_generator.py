@@ -441,10 +441,12 @@ class Generator:
         _ember_fill(keys, _b.INTEGERS, (0, 0, 0, 0, k0, k1), 0.0, 1.0, 0, 0)
         pick = ember.argsort(keys, axis=-1, kind="stable")[:, :ns]
         color_of = ember.asarray(_np.repeat(_np.arange(c.size), c))
-        chosen = ember.take(color_of, pick)
-        counts = [(chosen == j).sum(axis=-1).astype(_np.int64)
-                  for j in range(c.size)]
-        return ember.stack(counts, axis=-1).reshape(shape + (c.size,))
+        # every sample's colors counted in one bincount of (sample, color)
+        # keys, not one pass over all the picks a color
+        row = ember.arange(m, dtype=_np.int64).reshape(m, 1) * c.size
+        keys = (ember.take(color_of, pick) + row).reshape(-1)
+        counts = ember.bincount(keys, minlength=m * c.size).astype(_np.int64)
+        return counts.reshape(shape + (c.size,))
 
     def permuted(self, x, *, axis=None, out=None):
         """x with each slice along axis shuffled independently (axis None:
