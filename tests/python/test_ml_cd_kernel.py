@@ -197,6 +197,16 @@ def test_block_threads_on_cpu(monkeypatch, shape, kw):
     _close_coef(one.coef_, ref.coef_)
 
 
+def test_block_shapes():
+    # whole warps on a GPU (the kernels' shuffles take full masks), up to
+    # what the coordinate's length fills; one thread on cpu
+    class Cuda:
+        type = "cuda"
+    assert _cd_kernel._threads(ember.Device("cpu"), 5000) == 1
+    assert [_cd_kernel._threads(Cuda, m) for m in (1, 32, 33, 60, 200, 5000)] == \
+        [32, 32, 64, 64, 224, 256]
+
+
 def test_kernels_compile_for_the_gpu(need_nvrtc):
     src = pathlib.Path(_cd_kernel._KERNEL).read_text()
     inst = ""

@@ -38,8 +38,9 @@
 #define EM_CDF_WARPS 32 /* warps a block at most (1024 threads) */
 #define EM_CDF_GAPN 6   /* the gap's block-wide sums */
 
-/* the sweep's shared slots (two coordinates' worth: the warps' partial
- * sums, then the coefficient's old and new values) and the gap's */
+/* the sweep's shared slots, two coordinates' worth (the residual form's
+ * warp sums and, at EM_CDF_WARPS, the coefficient's old value; the
+ * covariance form's old and new value in the first two), and the gap's */
 struct em_cdf_shared {
     double part[2][EM_CDF_WARPS + 2];
     double gap[EM_CDF_GAPN][EM_CDF_WARPS];
