@@ -232,3 +232,40 @@ def test_multivariate_hypergeometric_count_bad(device):
             with pytest.raises(ValueError, match=msg):
                 np.random.default_rng(0).multivariate_hypergeometric(
                     *args, method="count")
+
+
+# ---- OneHotEncoder: values that do not order against the categories ----
+
+def test_onehot_unorderable_values_many_categories(device):
+    skp = pytest.importorskip("sklearn.preprocessing")
+    from ember.ml.preprocessing import OneHotEncoder
+    cats = np.array([f"c{i:04d}" for i in range(1500)], dtype=object)
+    rng = np.random.default_rng(6)
+    X = cats[rng.integers(0, 1500, 20_000)].reshape(-1, 1).copy()
+    X[::7, 0] = None            # None does not order against strings
+    X[3::11, 0] = "zz-unseen"
+    fit_on = cats[::-1].reshape(-1, 1)
+    with ember.Device(device):
+        got = OneHotEncoder(handle_unknown="ignore", sparse_output=False
+                            ).fit(fit_on).transform(X)
+        with pytest.raises(ValueError, match="unknown categories"):
+            OneHotEncoder(sparse_output=False).fit(fit_on).transform(X)
+    got = ember.asnumpy(got) if isinstance(got, ember.ndarray) else got
+    want = skp.OneHotEncoder(handle_unknown="ignore", sparse_output=False
+                             ).fit(fit_on).transform(X)
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="unknown categories"):
+        skp.OneHotEncoder(sparse_output=False).fit(fit_on).transform(X)
+
+
+def test_onehot_unknown_message_with_none(device):
+    skp = pytest.importorskip("sklearn.preprocessing")
+    from ember.ml.preprocessing import OneHotEncoder
+    fit_on = np.array([["a"], ["b"]], dtype=object)
+    X = np.array([["a"], [None], ["q"]], dtype=object)
+    with pytest.raises(ValueError) as want:
+        skp.OneHotEncoder().fit(fit_on).transform(X)
+    with ember.Device(device):
+        with pytest.raises(ValueError) as got:
+            OneHotEncoder().fit(fit_on).transform(X)
+    assert str(got.value) == str(want.value)

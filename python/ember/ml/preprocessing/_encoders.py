@@ -68,6 +68,16 @@ def _host_unique(col, j):
                         f"strings or numbers. Got {kinds}") from None
 
 
+def _sorted_unknown(vals):
+    """The unknown values for the message, sorted; None (which does not
+    order against strings) last, as scikit-learn lists it."""
+    try:
+        return list(np.unique(vals))
+    except TypeError:
+        seen = set(vals.tolist())
+        return sorted(v for v in seen if v is not None) + [None] * (None in seen)
+
+
 def _codes(col, cats, cats_dev):
     """int64 codes of col's values in cats (-1 where absent), on the device."""
     k = len(cats)
@@ -86,8 +96,15 @@ def _codes(col, cats, cats_dev):
         pos = np.minimum(np.searchsorted(s, col), max(k - 1, 0))
         hit = (s[pos] == col) if k else np.zeros(len(col), bool)
     except TypeError:
-        hit = np.array([v in set(cats.tolist()) for v in col.tolist()])
-        pos = np.array([list(s).index(v) if h else 0 for v, h in zip(col, hit)])
+        # values that do not order against the categories (None among
+        # strings): one table of first places, as scikit-learn's set lookups,
+        # not a scan of the categories for every value
+        first = {}
+        for i, v in enumerate(s.tolist()):
+            first.setdefault(v, i)
+        at = np.fromiter((first.get(v, -1) for v in col.tolist()), np.int64,
+                         count=len(col))
+        hit, pos = at >= 0, np.maximum(at, 0)
     code = np.where(hit, order[pos] if k else 0, -1).astype(np.int64)
     return code
 
@@ -177,8 +194,8 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
             bad = codes < 0
             if bool(bad.any()):
                 vals = col[bad]
-                vals = np.unique(ember.asnumpy(vals) if numeric else vals)
-                raise ValueError(f"Found unknown categories {list(vals)} in column {j} "
+                vals = _sorted_unknown(ember.asnumpy(vals) if numeric else vals)
+                raise ValueError(f"Found unknown categories {vals} in column {j} "
                                  "during fit")
         return c
 
@@ -239,7 +256,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
             mask = unknown[j][1]
             vals = ember.asnumpy(col[mask]) if isinstance(col, ember.ndarray) else \
                 col[ember.asnumpy(mask)]
-            raise ValueError(f"Found unknown categories {list(np.unique(vals))} in "
+            raise ValueError(f"Found unknown categories {_sorted_unknown(vals)} in "
                              f"column {j} during transform")
         if self.handle_unknown == "warn" or self.drop_idx_ is not None:
             warnings.warn(f"Found unknown categories in columns "
