@@ -274,6 +274,18 @@ def test_construction_functions_kinds(device):
             "coo_matrix"
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+def test_save_load_keeps_the_kind(device, fmt, tmp_path):
+    """SciPy's _is_array flag both ways: an array loads as an array."""
+    for kind in ("array", "matrix"):
+        a, b = pair(fmt, kind, D, device)
+        es.save_npz(tmp_path / "e.npz", a)
+        ss.save_npz(tmp_path / "s.npz", b)
+        same(ss.load_npz(tmp_path / "e.npz"), b)
+        same(es.load_npz(tmp_path / "s.npz", device=device), b)
+        same(es.load_npz(tmp_path / "e.npz", device=device), b)
+
+
 def test_lecture_dia_array_product(device):
     """The Scientific Python Lectures' dia_array page: mtx * vec is the
     elementwise product, a sparse array."""

@@ -1,10 +1,9 @@
 """scipy.sparse's save_npz and load_npz: SciPy's .npz layout (the
 format's arrays by SciPy's names, `format`, `shape`, `data`), written and
 read with NumPy on the host, so files pass between ember and SciPy both
-ways. ember writes no `_is_array` flag (its *_array classes are the
-*_matrix ones), so SciPy reads an ember file as a *_matrix; ember reads
-either kind into its one class per format. ember.scipy.sparse
-loads it on first use."""
+ways, with SciPy's `_is_array` flag: a sparse array saved by either
+loads as an array, a matrix as a matrix. ember.scipy.sparse loads it on
+first use."""
 import numpy as _np
 
 import ember as _e
@@ -35,7 +34,9 @@ def save_npz(file, matrix, compressed=True):
                                   f"matrix of format {fmt}.")
     arrays.update(format=fmt.encode("ascii"), shape=matrix.shape,
                   data=_host(matrix.data))
-    if _sp._is_scipy_sparse(matrix):
+    if _sp._sparray.is_sparray(matrix):
+        arrays.update(_is_array=True)
+    elif _sp._is_scipy_sparse(matrix):
         import scipy.sparse
         if isinstance(matrix, scipy.sparse.sparray):
             arrays.update(_is_array=True)
@@ -43,8 +44,8 @@ def save_npz(file, matrix, compressed=True):
 
 
 def load_npz(file, device=None):
-    """SciPy's load_npz into ember's matrix of the file's format, its
-    arrays on `device` (the current one by default)."""
+    """SciPy's load_npz into ember's array or matrix of the file's
+    format, its arrays on `device` (the current one by default)."""
     dev = device_arg(device)
     with _np.load(file, allow_pickle=False) as f:
         fmt = f.get("format")
@@ -62,15 +63,19 @@ def load_npz(file, device=None):
                                       "format: load_npz reads csr, csc, "
                                       "coo and dia files")
 
+        kind_of = _sp._sparray.as_array if f.get("_is_array") else \
+            (lambda m: m)
+
         def up(name):
             return _e.asarray(f[name], device=dev)
         shape = tuple(int(s) for s in f["shape"])
         if fmt in ("csr", "csc"):
             cls = _sp.csr_matrix if fmt == "csr" else _sp.csc_matrix
-            return cls((up("data"), up("indices"), up("indptr")),
-                       shape=shape)
+            return kind_of(cls((up("data"), up("indices"), up("indptr")),
+                               shape=shape))
         if fmt == "dia":
-            return dia_matrix((up("data"), up("offsets")), shape=shape)
+            return kind_of(dia_matrix((up("data"), up("offsets")),
+                                      shape=shape))
         if "coords" in f:
             coords = f["coords"]
             if len(coords) != 2:
@@ -80,7 +85,8 @@ def load_npz(file, device=None):
             row, col = (_e.asarray(c, device=dev) for c in coords)
         else:
             row, col = up("row"), up("col")
-        return _sp.coo_matrix((up("data"), (row, col)), shape=shape)
+        return kind_of(_sp.coo_matrix((up("data"), (row, col)),
+                                      shape=shape))
 
 
 __all__ = ["save_npz", "load_npz"]
