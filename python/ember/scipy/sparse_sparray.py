@@ -111,8 +111,8 @@ class _sparray:
                                           1)
 
     def _elementwise(self):
-        # the formats that have no elementwise product of their own (lil,
-        # dok, bsr) take CSR's, as SciPy's lil and dok do
+        # lil and dok have no elementwise product of their own: CSR's, as
+        # SciPy's lil and dok (their results are CSR there too)
         return self if hasattr(self, "multiply") else self.tocsr()
 
     def __mul__(self, other):
