@@ -3,7 +3,6 @@ linear_model/_cd_kernel.py) on wide data (n < p, the residual form) and
 on the covariance form, against scikit-learn's coefficients at tight tol;
 the launch count of a fit; the block's threaded path (run on cpu by the
 block simulator); the kernels' GPU build through NVRTC."""
-import pathlib
 import warnings
 
 import numpy as np
@@ -208,7 +207,7 @@ def test_block_shapes():
 
 
 def test_kernels_compile_for_the_gpu(need_nvrtc):
-    src = pathlib.Path(_cd_kernel._KERNEL).read_text()
+    src = _cd_kernel.kernel_source("cd_fit.cuh")
     inst = ""
     for c in ("float", "double"):
         inst += (f"template __global__ void em_cd_resid<{c}>(const {c} *, const {c} *, "

@@ -71,21 +71,10 @@ __device__ inline double em_cdf_warp_max(double v)
     return v;
 }
 
-/* scikit-learn's duality gap from the block's sums (formulation A; B for
- * l1 == 0): s = R2, Ry, w2, wl1, dn2, and dn the largest |X^T R - l2 w|
- * (X^T R - l2 w with positive). */
+/* The gap (cd_gap.cuh) from the block's sums s = R2, Ry, w2, wl1, dn2. */
 __device__ double em_cdf_gap_of(const double *s, double dn, double l1, double l2)
 {
-    const double R2 = s[0], Ry = s[1], w2 = s[2], wl1 = s[3], dn2 = s[4];
-    if (l1 == 0) {
-        if (l2 == 0)
-            return dn2;
-        return R2 + 0.5 * l2 * w2 - Ry + dn2 / (2 * l2);
-    }
-    const double primal = 0.5 * (R2 + l2 * w2) + l1 * wl1;
-    const double scale = dn > l1 ? l1 / dn : 1.0;
-    const double dual = -0.5 * scale * scale * (R2 + l2 * w2) + scale * Ry;
-    return primal - dual;
+    return em_cd_gap(s[0], s[1], s[2], s[3], s[4], dn, l1, l2);
 }
 
 /* The threads' five partial sums s and largest dn summed (in warp order)

@@ -33,16 +33,7 @@ __device__ double em_cdp_gap(const T *q, const T *Gw, const T *w, int p, double 
         if (k == 0 || a > dn)
             dn = a;
     }
-    const double R2 = yy - 2 * wq + wGw, Ry = yy - wq;
-    if (l1 == 0) {
-        if (l2 == 0)
-            return dn2;
-        return R2 + 0.5 * l2 * w2 - Ry + dn2 / (2 * l2);
-    }
-    const double primal = 0.5 * (R2 + l2 * w2) + l1 * wl1;
-    const double scale = dn > l1 ? l1 / dn : 1.0;
-    const double dual = -0.5 * scale * scale * (R2 + l2 * w2) + scale * Ry;
-    return primal - dual;
+    return em_cd_gap(yy - 2 * wq + wGw, yy - wq, w2, wl1, dn2, dn, l1, l2);
 }
 
 template <typename T>

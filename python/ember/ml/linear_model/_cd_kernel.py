@@ -10,10 +10,17 @@ import numpy as np
 import ember
 from ember.ml._launch import launch
 
-_KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "cd_fit.cuh"
+_DIR = pathlib.Path(__file__).parent.parent / "kernels"
 _CTYPE = {"float32": "float", "float64": "double"}
 _NAMES = [f"em_cd_{form}<{c}>" for form in ("resid", "gram") for c in _CTYPE.values()]
 _modules = {}
+
+
+def kernel_source(name):
+    """kernels/<name> with cd_gap.cuh, the duality gap that cd_fit.cuh and
+    cd_path.cuh share, pasted in front."""
+    return (_DIR / "cd_gap.cuh").read_text() + (_DIR / name).read_text()
+
 # threads a block on a GPU: a multiple of the warp, up to what the
 # coordinate's length (n or p) fills; the kernel's shared slots allow 1024
 _GPU_THREADS = 256
@@ -23,7 +30,7 @@ def _fn(dev, form, dtype):
     mod = _modules.get(str(dev))
     if mod is None:
         with dev:
-            mod = ember.RawModule(code=_KERNEL.read_text(), name_expressions=_NAMES)
+            mod = ember.RawModule(code=kernel_source("cd_fit.cuh"), name_expressions=_NAMES)
         _modules[str(dev)] = mod
     return mod.get_function(f"em_cd_{form}<{_CTYPE[dtype.name]}>")
 

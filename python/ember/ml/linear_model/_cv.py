@@ -16,7 +16,6 @@ an unpenalised direction, as scikit-learn's generalised cross-validation;
 with cv given, each fold's Ridge scored by R^2, as scikit-learn's
 GridSearchCV over Ridge."""
 import numbers
-import pathlib
 import warnings
 
 import numpy as np
@@ -29,6 +28,7 @@ from ember.ml.exceptions import ConvergenceWarning
 from ember.ml.linear_model._base import (LinearModel, MultiOutputTags, as_2d_target,
                                          center, check_sample_weight, require_y)
 from ember.ml.linear_model._cd import ElasticNet, _feature_rng, _Problem, enet_cd
+from ember.ml.linear_model._cd_kernel import kernel_source
 
 
 def _folds(cv, X, y):
@@ -287,7 +287,6 @@ def _gaps(w, Gw, q, yy, l1, l2, positive):
     return np.where(l1 == 0, ridge, primal - dual)
 
 
-_KERNEL = pathlib.Path(__file__).parent.parent / "kernels" / "cd_path.cuh"
 _CTYPE = {"float32": "float", "float64": "double"}
 _modules = {}
 # the stacked Gram matrices of all (l1_ratio, fold) problems at most; past
@@ -301,7 +300,7 @@ def _path_fn(dev, ctype):
     mod = _modules.get(str(dev))
     if mod is None:
         with dev:
-            mod = ember.RawModule(code=_KERNEL.read_text(), name_expressions=[
+            mod = ember.RawModule(code=kernel_source("cd_path.cuh"), name_expressions=[
                 f"em_cd_path<{c}>" for c in _CTYPE.values()])
         _modules[str(dev)] = mod
     return mod.get_function(f"em_cd_path<{ctype}>")
