@@ -28,6 +28,14 @@ from ember.scipy.linalg_fftsolve import (  # noqa: F401
 from ember.scipy.linalg_pascal import invpascal, pascal  # noqa: F401
 from ember.scipy.linalg_hbanded import (  # noqa: F401
     cho_solve_banded, cholesky_banded, solveh_banded)
+from ember.scipy.linalg_schur import (  # noqa: F401
+    hessenberg, ordqz, qz, rsf2csf, schur)
+from ember.scipy.linalg_ldl import ldl  # noqa: F401
+from ember.scipy.linalg_matfuncs2 import (  # noqa: F401
+    funm, logm, signm, sqrtm)
+from ember.scipy.linalg_solvers import (  # noqa: F401
+    solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
+    solve_discrete_lyapunov, solve_lyapunov, solve_sylvester)
 
 __all__ = ["LinAlgError", "LinAlgWarning",
            "lu_factor", "lu_solve", "lu", "solve_triangular", "cho_factor",
@@ -42,7 +50,12 @@ __all__ = ["LinAlgError", "LinAlgWarning",
            "orthogonal_procrustes", "rq", "issymmetric", "ishermitian",
            "sinm", "cosm", "tanm", "sinhm", "coshm", "tanhm",
            "solve_circulant", "matmul_toeplitz", "pascal", "invpascal",
-           "cholesky_banded", "cho_solve_banded", "solveh_banded"]
+           "cholesky_banded", "cho_solve_banded", "solveh_banded",
+           "schur", "rsf2csf", "hessenberg", "qz", "ordqz", "ldl", "sqrtm",
+           "logm", "funm", "signm", "solve_sylvester",
+           "solve_continuous_lyapunov", "solve_lyapunov",
+           "solve_discrete_lyapunov", "solve_continuous_are",
+           "solve_discrete_are"]
 
 
 def __getattr__(name):
