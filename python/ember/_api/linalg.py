@@ -395,10 +395,20 @@ def matrix_power(a, n):
 def _inv_or_nan(x):
     # NumPy's cond inverts with errors ignored: a singular matrix's
     # inverse is NaN and its condition number infinite.
+    err = _c._np_exception("LinAlgError")
     try:
         return _inv_raw(x)
-    except _c._np_exception("LinAlgError"):
+    except err:
         pass
+    # The singular matrices are those with a zero pivot, slogdet's sign 0
+    # (the same LU): invert the stack once with them as the identity.
+    bad = (slogdet(x)[0] == 0)[..., None, None]
+    try:
+        r = _inv_raw(_e.where(bad, _e.eye(x.shape[-1], dtype=x.dtype,
+                                          device=x.device), x))
+        return _e.where(bad, float("nan"), r).astype(x.dtype, copy=False)
+    except err:
+        pass   # LUs that round apart: one matrix at a time
     flat = x.reshape((-1,) + x.shape[-2:])
     parts = []
     for i in range(flat.shape[0]):
