@@ -36,7 +36,9 @@ def _info(x):
 
 
 def _host(x):
-    return _np.asarray(x.to_numpy() if hasattr(x, "to_numpy") else x)
+    """A small array read back for host bookkeeping (eigenvalues, flags,
+    a diagonal), as SciPy reads them."""
+    return _e.asnumpy(x) if isinstance(x, _e.ndarray) else _np.asarray(x)
 
 
 def _output(output):
