@@ -69,8 +69,9 @@ def _frac_superdiag(l1, l2, t12, p):
     f_far = t12 * (l2 ** p - l1 ** p) / dl
     z = (l2 - l1) / _e.where(l1 + l2 == 0, 1, l1 + l2)
     lg1, lg2 = _e.log(l1), _e.log(l2)
-    u = _unwind(lg2 - lg1)
-    tmp_b = p * (_e.arctanh(z) + _np.pi * 1j * u)
+    # real eigenvalues here are positive: no unwinding, no complex term
+    tmp_b = p * (_e.arctanh(z) + _np.pi * 1j * _unwind(lg2 - lg1)) \
+        if l1.dtype.kind == "c" else p * _e.arctanh(z)
     f_near = t12 * _e.exp(p / 2 * (lg2 + lg1)) * 2 * _e.sinh(tmp_b) / dl
     return _e.where(same, f_same, _e.where(far, f_far, f_near))
 
@@ -82,8 +83,9 @@ def _logm_superdiag(l1, l2, t12):
     lg1, lg2 = _e.log(l1), _e.log(l2)
     f_far = t12 * (lg2 - lg1) / dl
     z = (l2 - l1) / _e.where(l1 + l2 == 0, 1, l1 + l2)
-    u = _unwind(lg2 - lg1)
-    f_near = t12 * 2 * (_e.arctanh(z) + _np.pi * 1j * u) / dl
+    at = _e.arctanh(z) + _np.pi * 1j * _unwind(lg2 - lg1) \
+        if l1.dtype.kind == "c" else _e.arctanh(z)
+    f_near = t12 * 2 * at / dl
     return _e.where(same, t12 / l1, _e.where(far, f_far, f_near))
 
 

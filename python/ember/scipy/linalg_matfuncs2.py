@@ -148,6 +148,17 @@ def sqrtm(A, disp=_NoValue, blocksize=_NoValue):
     cpu_only("sqrtm", "Schur decomposition (LAPACK's gees)", a)
 
     def one(a):
+        if bool(_e.all(a == _e.triu(a))):
+            # triangular already, as SciPy's C code takes it: no Schur
+            # vectors to multiply an infinite entry by zero
+            neg = a.dtype.kind != "c" and bool(_e.any(_e.diagonal(a) < 0))
+            T = a.astype(_COMPLEX[a.dtype.name]) if neg else a
+            R = sqrtm_triu(T)
+            if bool(_e.any(_e.diagonal(T) == 0)):
+                warnings.warn("Matrix is singular. The result might be "
+                              "inaccurate or the array might not have a "
+                              "square root.", _lin_warning(), stacklevel=3)
+            return R
         T, Z, neg = _complex_schur(a)
         if bool(_e.any(_e.diagonal(T) == 0)):
             warnings.warn("Matrix is singular. The result might be "
