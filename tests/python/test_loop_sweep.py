@@ -299,3 +299,69 @@ def test_cond_bad_input(device):
         np.linalg.cond(np.ones((4, 2, 3)), "fro")
     with pytest.raises(np.linalg.LinAlgError):
         ember.linalg.cond(ember.ones((4, 2, 3), device=device), "fro")
+
+
+# ---- make_lsq_spline's Schoenberg-Whitney check: an accumulate, not a loop ----
+
+def _ref_schoenberg_whitney(hx, ht, k):
+    n, m = ht.size - k - 1, hx.size
+    if not k + 1 <= n <= m or hx[0] >= ht[k + 1] or hx[-1] <= ht[n - 1]:
+        return False
+    i = 0
+    for j in range(1, n - 1):
+        i = max(i + 1, int(np.searchsorted(hx, ht[j], side="right")))
+        if i >= m - 1 or hx[i] >= ht[j + k + 1]:
+            return False
+    return True
+
+
+def test_schoenberg_whitney_matches_greedy_loop():
+    from ember.scipy.interpolate_lsq import schoenberg_whitney
+    rng = np.random.default_rng(8)
+    seen = set()
+    for trial in range(400):
+        k = int(rng.integers(0, 5))
+        m = int(rng.integers(1, 40))
+        x = np.sort(rng.integers(0, 30, m).astype(float))   # repeats too
+        inner = np.sort(rng.choice(np.arange(1, 30) - 0.5,
+                                   int(rng.integers(0, 25)), replace=False))
+        t = np.r_[[x[0] - 1] * (k + 1), inner, [x[-1] + 1] * (k + 1)]
+        want = _ref_schoenberg_whitney(x, t, k)
+        assert schoenberg_whitney(x, t, k) == want, (trial, k, x, t)
+        seen.add(want)
+    assert seen == {True, False}
+
+
+def test_make_lsq_spline_many_knots(device):
+    si = pytest.importorskip("scipy.interpolate")
+    from ember.scipy.interpolate import make_lsq_spline
+    rng = np.random.default_rng(9)
+    x = np.sort(rng.random(5000))
+    y = np.sin(6 * x) + 0.1 * rng.standard_normal(x.size)
+    k = 3
+    t = np.r_[[x[0]] * (k + 1), np.linspace(x[0], x[-1], 400)[1:-1],
+              [x[-1]] * (k + 1)]
+    want = si.make_lsq_spline(x, y, t, k)
+    got = make_lsq_spline(ember.asarray(x, device=device),
+                          ember.asarray(y, device=device),
+                          ember.asarray(t, device=device), k)
+    np.testing.assert_allclose(ember.asnumpy(got.c), want.c, rtol=1e-7,
+                               atol=1e-9)
+    # more inner knots than samples can separate: none in (0.4999, 0.6)
+    bad = np.r_[t[:k + 1], np.linspace(0.5, 0.55, 8), t[-(k + 1):]]
+    x2 = np.r_[x[x < 0.4999], x[x > 0.6]]
+    y2 = np.sin(6 * x2)
+    # (SciPy 1.17's make_lsq_spline no longer checks; its
+    # LSQUnivariateSpline does, and ember's make_lsq_spline still does)
+    from ember.scipy.interpolate import LSQUnivariateSpline
+    inner = bad[k + 1:-(k + 1)]
+    with pytest.raises(ValueError) as want_err:
+        si.LSQUnivariateSpline(x2, y2, inner, k=k)
+    with pytest.raises(ValueError) as got_err:
+        LSQUnivariateSpline(ember.asarray(x2, device=device),
+                            ember.asarray(y2, device=device), inner, k=k)
+    assert str(got_err.value) == str(want_err.value)
+    with pytest.raises(ValueError, match="Schoenberg-Whitney"):
+        make_lsq_spline(ember.asarray(x2, device=device),
+                        ember.asarray(y2, device=device),
+                        ember.asarray(bad, device=device), k)

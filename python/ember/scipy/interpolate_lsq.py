@@ -27,20 +27,24 @@ def schoenberg_whitney(hx, ht, k):
     """Whether some increasing choice of samples x[i_j] puts one inside
     each basis element's support, which makes W A full rank (FITPACK's
     fpchec, condition 5): x[0] < t[k+1], x[-1] > t[n-1], and greedily
-    t[j] < x[i_j] < t[j+k+1] for the inner j. A loop over the
-    coefficients on host copies, as FITPACK's check is."""
+    t[j] < x[i_j] < t[j+k+1] for the inner j. On host copies, as
+    FITPACK's check is; the greedy choice i_j = max(i_{j-1} + 1, s_j)
+    (s_j the first sample past t[j]) is j plus a running maximum of
+    s_j - j, so one searchsorted and one accumulate replace the loop."""
     n = ht.size - k - 1
     m = hx.size
     if not k + 1 <= n <= m:
         return False
     if hx[0] >= ht[k + 1] or hx[-1] <= ht[n - 1]:
         return False
-    i = 0
-    for j in range(1, n - 1):
-        i = max(i + 1, int(np.searchsorted(hx, ht[j], side="right")))
-        if i >= m - 1 or hx[i] >= ht[j + k + 1]:
-            return False
-    return True
+    j = np.arange(1, n - 1)
+    if j.size == 0:
+        return True
+    s = np.searchsorted(hx, ht[1:n - 1], side="right")
+    i = j + np.maximum(np.maximum.accumulate(s - j), 0)
+    if np.any(i >= m - 1):
+        return False
+    return not np.any(hx[i] >= ht[j + k + 1])
 
 
 def lsq_fit(x, y, w, t, k):
