@@ -472,3 +472,43 @@ def test_cuda_not_implemented(device, name):
     with pytest.raises(NotImplementedError, match="cpu device") as err:
         CPU_ONLY_CALLS[name](a)
     assert "cuSOLVER" in str(err.value)
+
+
+# ---- SciPy's warnings and failures ----------------------------------------
+
+def test_singular_and_failing_cases(device):
+    cpu_only(device)
+    D = lambda x: E(np.asarray(x, dtype=float), device)  # noqa: E731
+    with pytest.warns(el.LinAlgWarning, match="singular"):
+        got = el.sqrtm(D([[0, 1], [0, 0]]))
+    np.testing.assert_array_equal(N(got), [[0, np.inf], [0, 0]])
+    s = np.array([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.warns(el.LinAlgWarning, match="singular"):
+        close(el.sqrtm(D(s)), sl.sqrtm(s), "float64")
+    with pytest.warns(UserWarning, match="exactly singular"):
+        got = el.logm(D(s))
+    with pytest.warns(UserWarning):
+        want = sl.logm(s)
+    close(got, want, "float64", 1e3)
+    with pytest.warns(RuntimeWarning, match="eigenvalue pair"):
+        got = el.solve_continuous_lyapunov(D([[1, 0], [0, -1]]), D(np.eye(2)))
+    np.testing.assert_allclose(N(got), [[0.5, 0], [0, -0.5]])
+    b = D([[1], [0]])
+    with pytest.raises(LinAlgError, match="finite solution"):
+        el.solve_continuous_are(D(np.eye(2)), b, D(np.eye(2)), D([[1]]))
+    with pytest.raises(LinAlgError, match="finite solution"):
+        el.solve_discrete_are(D(2 * np.eye(2)), b, D(np.eye(2)), D([[1]]))
+
+
+def test_matfuncs_batch_and_triangular(device):
+    cpu_only(device)
+    a = rand((2, 4, 4), "float64") + 3 * np.eye(4)
+    close(el.logm(E(a, device)), sl.logm(a), "float64", 10)
+    close(el.signm(E(a, device)), sl.signm(a), "float64", 10)
+    t = np.array([[-4.0, 1.0], [0.0, 9.0]])  # triangular, negative: complex
+    close(el.sqrtm(E(t, device)), sl.sqrtm(t), "float64")
+    close(el.logm(E(t, device)), sl.logm(t), "float64")
+    q = rand((2, 4, 3), "float64")
+    b = rand((2, 3, 3), "float64")
+    close(el.solve_sylvester(E(a, device), E(b, device), E(q, device)),
+          sl.solve_sylvester(a, b, q), "float64", 30)

@@ -20,11 +20,15 @@ _THETA = (None, 1.59e-05, 2.31e-03, 1.94e-02, 6.21e-02, 1.28e-01,
           6.09e-01, 6.52e-01, 6.89e-01, 7.21e-01, 7.49e-01)
 
 
-class LogmExactlySingularWarning(RuntimeWarning):
+class LogmRankWarning(UserWarning):
+    """SciPy's hierarchy: a UserWarning, not a RuntimeWarning."""
+
+
+class LogmExactlySingularWarning(LogmRankWarning):
     pass
 
 
-class LogmNearlySingularWarning(RuntimeWarning):
+class LogmNearlySingularWarning(LogmRankWarning):
     pass
 
 
