@@ -130,7 +130,7 @@ em_status em_linalg_getrs(const em_array *lu, const em_array *ipiv,
  * or upper triangle, LAPACK's ipiv (int64, batch..., n) as it leaves it.
  * trsyl: solves op(a) x + isgn x op(b) = scale c for quasi-triangular a
  * (m x m) and b (n x n), c (m x n) overwritten by x, scale (the real
- * dtype, batch...); trana/tranb 0 (N), 1 (T) or 2 (C). gebal: balances
+ * dtype, batch...); trana/tranb 0 (N), 1 (T; real only) or 2 (C). gebal: balances
  * a by diagonal scaling only (job 'S', no permutation), the factors into
  * scale (the real dtype, batch..., n). */
 em_status em_linalg_gees(em_array *a, em_array *w, em_array *vs,

@@ -1533,6 +1533,9 @@ em_status em_linalg_trsyl(const em_array *a, const em_array *b, em_array *c,
         (rc = raw_mat(&j, c, b, -1, 2, n, n, "b")) != EM_OK ||
         (rc = raw_part(&j, c, scale, t_real[j.t], 0, "scale")) != EM_OK)
         return rc;
+    if (CPLX(j.t) && (trana == 1 || tranb == 1))
+        return em_error(EM_ERR_INVALID_VALUE, "trsyl: complex matrices take "
+                        "trana/tranb 0 (N) or 2 (C), not 1 (T)");
     /* a real matrix's conjugate transpose is its transpose */
     ta = ops[trana == 2 && !CPLX(j.t) ? 1 : trana];
     tb = ops[tranb == 2 && !CPLX(j.t) ? 1 : tranb];
