@@ -132,6 +132,7 @@ def ldl(A, lower=True, hermitian=True, overwrite_a=False, check_finite=True):
                       _np.exceptions.ComplexWarning, stacklevel=2)
     if a.ndim == 2:
         return _ldl_one(a, lower, hermitian)
-    outs = [_ldl_one(a[i], lower, hermitian) for i in _np.ndindex(a.shape[:-2])]
+    outs = [_ldl_one(a[i], lower, hermitian)
+            for i in _np.ndindex(a.shape[:-2])]
     return tuple(_e.stack([o[k] for o in outs]).reshape(
         a.shape[:-2] + tuple(outs[0][k].shape)) for k in range(3))

@@ -77,7 +77,6 @@ def schur(a, output="real", lwork=None, overwrite_a=False, sort=None,
     dt = lapack_dtype(a)
     if cplx:
         dt = _COMPLEX[_e.dtype(dt).name]
-    n = a.shape[-1]
     if a.size == 0:
         t = _e.empty(a.shape, dtype=dt, device=a.device)
         z = _e.empty(a.shape, dtype=dt, device=a.device)
@@ -101,7 +100,6 @@ def schur(a, output="real", lwork=None, overwrite_a=False, sort=None,
         raise linalg_error("Eigenvalues could not be separated for "
                            "reordering.")
     sdim = int(m) if m.ndim == 0 else m
-    del n
     return _e.matrix_transpose(t), _e.matrix_transpose(z), sdim
 
 
