@@ -56,6 +56,16 @@ _C_TYPES = {"float32": "float", "float64": "double", "int64": "long long",
 _INT32_MAX = 2 ** 31 - 1
 
 
+def check_power(n):
+    """SciPy's refusals of an elementwise power: n must be a scalar, and 0
+    would fill the matrix (every format's power() asks here)."""
+    if _e.ndim(n) != 0:
+        raise NotImplementedError("input is not scalar")
+    if n == 0:
+        raise NotImplementedError(
+            "zero power is not supported as it would densify the "
+            "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this case.")
+
 def _kernel(kind, t, it):
     return f"{kind}<{_C_TYPES[t]}, {_C_TYPES[it]}>"
 
@@ -231,8 +241,6 @@ class _compressed:
         if d.size:
             dense[r, c] = d
         return dense
-
-    todense = toarray
 
     def astype(self, t):
         return type(self)((self.data.astype(t), self.indices, self.indptr),
@@ -597,13 +605,7 @@ class _compressed:
     def power(self, n, dtype=None):
         """Each stored value to the scalar power n (0 would fill the
         matrix: NotImplementedError, as SciPy's)."""
-        if _e.ndim(n) != 0:
-            raise NotImplementedError("input is not scalar")
-        if n == 0:
-            raise NotImplementedError(
-                "zero power is not supported as it would densify the "
-                "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
-                "case.")
+        check_power(n)
         return self._map_data(lambda d: (d if dtype is None else
                                          d.astype(dtype)) ** n)
 

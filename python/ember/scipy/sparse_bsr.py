@@ -201,13 +201,7 @@ class bsr_matrix:
         """Each stored value (block zeros too) to the scalar power n, the
         block structure kept, as SciPy's; its NotImplementedError for a
         power of 0 or a non-scalar n."""
-        if _e.ndim(n) != 0:
-            raise NotImplementedError("input is not scalar")
-        if n == 0:
-            raise NotImplementedError(
-                "zero power is not supported as it would densify the "
-                "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
-                "case.")
+        _sp.check_power(n)
         d = self.data if dtype is None else self.data.astype(dtype)
         return self._with_data(d ** n)
 

@@ -311,13 +311,7 @@ class dia_matrix:
         return self._with_data(_e.abs(self.data))
 
     def power(self, n, dtype=None):
-        if not _is_scalar(n):
-            raise NotImplementedError("input is not scalar")
-        if n == 0:
-            raise NotImplementedError(
-                "zero power is not supported as it would densify the "
-                "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
-                "case.")
+        _sp.check_power(n)
         d = self.data if dtype is None else self.data.astype(dtype)
         return self._with_data(d ** n)
 
