@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 
 import ember
+from ember._progress import progress
 from ember.ml import _validation as V
 from ember.ml.base import BaseEstimator, RegressorMixin
 from ember.ml.exceptions import ConvergenceWarning
@@ -196,7 +197,11 @@ class ElasticNet(MultiOutputTags, RegressorMixin, LinearModel, BaseEstimator):
         # every target in one launch, a block each
         P = _Problem(Xc, Y, n >= p or G is not None, G)
         W = ember.ascontiguousarray(W0)
-        gaps, iters = enet_fit(P, W, l1, l2, self.max_iter, self.tol, self.positive, rng)
+        # the launch holds every sweep: the bar can count targets only
+        with progress(k, type(self).__name__ + ".fit", "target") as bar:
+            gaps, iters = enet_fit(P, W, l1, l2, self.max_iter, self.tol, self.positive,
+                                   rng)
+            bar.update(k)
         gaps = gaps / n
         iters = [int(i) for i in iters]
         one = k == 1
