@@ -1151,6 +1151,32 @@ static void set_info(em_array *info, int64_t i, lint v)
     ((int32_t *)(void *)info->data)[i] = (int32_t)v;
 }
 
+/* A raw call's info, as check_info is the other entries': negative is
+ * ember passing a bad argument; else it goes to info[i] (info NULL: the
+ * caller stores it later). */
+static em_status raw_info(const job *j, const char *routine, lint inf,
+                          em_array *info, int64_t i)
+{
+    if (inf < 0)
+        return bad_arg(j, routine, inf);
+    if (info)
+        set_info(info, i, inf);
+    return EM_OK;
+}
+
+/* The loops that query their workspace run twice: pass 0 is the query
+ * (on the first matrix: some LAPACKs look at it), whose answer in qw
+ * sizes work; pass 1 calls on each matrix. */
+static em_status raw_pass(job *j, int pass, const char *routine, lint inf,
+                          em_array *info, int64_t i, const void *qw, lint *lw,
+                          void **work)
+{
+    if (pass || inf < 0)
+        return raw_info(j, routine, inf, info, i);
+    *lw = query_len(j->t, qw);
+    return walloc(j, work, *lw, t_size[j->t]);
+}
+
 typedef void (*gees_r_fn)(char *, char *, void *, lint *, void *, lint *,
                           lint *, void *, void *, void *, lint *, void *,
                           lint *, lint *, lint *, size_t, size_t);
@@ -1195,17 +1221,11 @@ em_status em_linalg_gees(em_array *a, em_array *w, em_array *vs,
                 ((gees_r_fn)fns[R_GEES][j.t])(&jv, &so, NULL, &n, pa, &n, &sdim,
                                               wr, wi, pv, &n, wk, &lw, bwork,
                                               &inf, 1, 1);
-            if (inf < 0) {
-                rc = bad_arg(&j, "gees", inf);
+            if ((rc = raw_pass(&j, pass, "gees", inf, info, i, qw, &lw,
+                               &work)) != EM_OK)
                 goto done;
-            }
-            if (!pass) {
-                lw = query_len(j.t, qw);
-                if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
-                    goto done;
+            if (!pass)
                 continue;
-            }
-            set_info(info, i, inf);
             for (lint c = 0; c < n; c++)
                 put_eig(j.t, w->data + i * n * (int64_t)t_size[j.t | 2], c, wr, wi);
         }
@@ -1259,11 +1279,8 @@ em_status em_linalg_trsen(em_array *t, em_array *q, const em_array *select,
             ((trsen_r_fn)fns[R_TRSEN][j.t])(&jb, &cq, sel, &n, pt, &n, pq, &n,
                                             wr, wi, &mm, s, sep, work, &lw, &iw,
                                             &liw, &inf, 1, 1);
-        if (inf < 0) {
-            rc = bad_arg(&j, "trsen", inf);
+        if ((rc = raw_info(&j, "trsen", inf, info, i)) != EM_OK)
             goto done;
-        }
-        set_info(info, i, inf);
         ((int64_t *)(void *)m->data)[i] = mm;
         for (lint c = 0; c < n; c++)
             put_eig(j.t, w->data + i * n * (int64_t)t_size[j.t | 2], c, wr, wi);
@@ -1303,19 +1320,15 @@ em_status em_linalg_gehrd(em_array *a, em_array *q, em_array *info)
         char *pa = a->data + i * n * n * (int64_t)es;
         inf = 0;
         ((gehrd_fn)fns[R_GEHRD][j.t])(&n, &one, &n, pa, &n, tau, work, &lw, &inf);
-        if (inf < 0) {
-            rc = bad_arg(&j, "gehrd", inf);
+        if ((rc = raw_info(&j, "gehrd", inf, NULL, i)) != EM_OK)
             goto done;
-        }
         if (q) {
             char *pq = q->data + i * n * n * (int64_t)es;
             memcpy(pq, pa, (size_t)(n * n) * es);
             ((gehrd_fn)fns[R_ORGHR][j.t])(&n, &one, &n, pq, &n, tau, work, &lw,
                                           &inf);
-            if (inf < 0) {
-                rc = bad_arg(&j, "orghr", inf);
+            if ((rc = raw_info(&j, "orghr", inf, NULL, i)) != EM_OK)
                 goto done;
-            }
         }
         /* gehrd leaves its reflectors below the subdiagonal */
         for (lint c = 0; c < n; c++)
@@ -1379,17 +1392,11 @@ em_status em_linalg_gges(em_array *a, em_array *b, em_array *alpha,
                 ((gges_r_fn)fns[R_GGES][j.t])(&jv, &jv, &so, NULL, &n, pa, &n, pb,
                                               &n, &sdim, ar, ai, pbe, pl, &n, pr,
                                               &n, wk, &lw, bwork, &inf, 1, 1, 1);
-            if (inf < 0) {
-                rc = bad_arg(&j, "gges", inf);
+            if ((rc = raw_pass(&j, pass, "gges", inf, info, i, qw, &lw,
+                               &work)) != EM_OK)
                 goto done;
-            }
-            if (!pass) {
-                lw = query_len(j.t, qw);
-                if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
-                    goto done;
+            if (!pass)
                 continue;
-            }
-            set_info(info, i, inf);
             for (lint c = 0; c < n; c++)
                 put_eig(j.t, alpha->data + i * n * (int64_t)cs, c, ar, ai);
         }
@@ -1453,11 +1460,8 @@ em_status em_linalg_tgsen(em_array *a, em_array *b, em_array *q, em_array *z,
                                             ai, pbe, q->data + o, &n, z->data + o,
                                             &n, &mm, pl, pr, dif, work, &lw, &iw,
                                             &liw, &inf);
-        if (inf < 0) {
-            rc = bad_arg(&j, "tgsen", inf);
+        if ((rc = raw_info(&j, "tgsen", inf, info, i)) != EM_OK)
             goto done;
-        }
-        set_info(info, i, inf);
         for (lint c = 0; c < n; c++)
             put_eig(j.t, alpha->data + i * n * (int64_t)cs, c, ar, ai);
     }
@@ -1487,19 +1491,15 @@ em_status em_linalg_sytrf(em_array *a, int lower, int hermitian,
     if (j.batch == 0 || n == 0)
         return EM_OK;
     ((sytrf_fn)fns[r][j.t])(&uplo, &n, NULL, &n, NULL, qw, &lw, &inf, 1);
-    lw = query_len(j.t, qw);
-    if ((rc = walloc(&j, &work, lw, es)) != EM_OK)
+    if ((rc = raw_pass(&j, 0, "sytrf", inf, info, 0, qw, &lw, &work)) != EM_OK)
         goto done;
     for (int64_t i = 0; i < j.batch; i++) {
         inf = 0;
         ((sytrf_fn)fns[r][j.t])(&uplo, &n, a->data + i * n * n * (int64_t)es, &n,
                                 (lint *)(void *)ipiv->data + i * n, work, &lw,
                                 &inf, 1);
-        if (inf < 0) {
-            rc = bad_arg(&j, "sytrf", inf);
+        if ((rc = raw_info(&j, "sytrf", inf, info, i)) != EM_OK)
             goto done;
-        }
-        set_info(info, i, inf);
     }
 done:
     return finish(&j, rc, NULL, NULL, NULL, NULL);
@@ -1552,10 +1552,9 @@ em_status em_linalg_trsyl(const em_array *a, const em_array *b, em_array *c,
                                           &m, b->data + i * n * n * (int64_t)es,
                                           &n, c->data + i * m * n * (int64_t)es,
                                           &m, &sc, &inf, 1, 1);
-        if (inf < 0)
-            return bad_arg(&j, "trsyl", inf);
+        if ((rc = raw_info(&j, "trsyl", inf, info, i)) != EM_OK)
+            return rc;
         put_real(j.t, scale->data, i, DBL(j.t) ? sc.d : sc.f);
-        set_info(info, i, inf);
     }
     return EM_OK;
 }
@@ -1580,9 +1579,8 @@ em_status em_linalg_gebal(em_array *a, em_array *scale, em_array *info)
         ((gebal_fn)fns[R_GEBAL][j.t])(&jb, &n, a->data + i * n * n * (int64_t)es,
                                       &n, &lo, &hi, scale->data +
                                       i * n * (int64_t)t_size[j.t & 1], &inf, 1);
-        if (inf < 0)
-            return bad_arg(&j, "gebal", inf);
-        set_info(info, i, inf);
+        if ((rc = raw_info(&j, "gebal", inf, info, i)) != EM_OK)
+            return rc;
     }
     return EM_OK;
 }
