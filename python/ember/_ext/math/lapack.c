@@ -9,12 +9,14 @@
 
 enum { SOLVE, INV, DET, CHOLESKY, QR, EIGH, EIG, SVD, LSTSQ };
 
-/* Per call: its name and how many arrays and ints it takes (LSTSQ's last
- * argument is a float). */
-static const struct {
+/* A call's name and how many arrays then ints it takes. */
+typedef struct {
     const char *name;
     int narr, nint;
-} calls[] = {
+} call_args;
+
+/* The calls that return new arrays (LSTSQ's last argument is a float). */
+static const call_args calls[] = {
     [SOLVE] = {"_la_solve", 2, 0},   [INV] = {"_la_inv", 1, 0},
     [DET] = {"_la_det", 1, 1},       [CHOLESKY] = {"_la_cholesky", 1, 1},
     [QR] = {"_la_qr", 1, 1},         [EIGH] = {"_la_eigh", 1, 2},
@@ -164,10 +166,7 @@ EMPY_TABLE_FUNCTION(la_getrs, raw_lu, 1)
  * place on arrays the caller made, ints after the arrays, None for an
  * optional array; each returns None. */
 enum { GEES, TRSEN, GEHRD, GGES, TGSEN, SYTRF, TRSYL, GEBAL };
-static const struct {
-    const char *name;
-    int narr, nint;
-} raws[] = {
+static const call_args raws[] = {
     [GEES] = {"_la_gees", 4, 0},   [TRSEN] = {"_la_trsen", 6, 0},
     [GEHRD] = {"_la_gehrd", 3, 0}, [GGES] = {"_la_gges", 7, 0},
     [TGSEN] = {"_la_tgsen", 8, 0}, [SYTRF] = {"_la_sytrf", 3, 2},
