@@ -2,32 +2,10 @@
  * library, then, where the scipy-openblas64 wheel is found (the checkout's
  * .venv, or the folder in $EMBER_TEST_OPENBLAS), small solves, a singular
  * matrix and a Cholesky factor against hand-computed values. */
-#include <glob.h>
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
-
-static em_device *dev;
-
-static void make(em_array *a, em_dtype t, int nd, const int64_t *shape,
-                 const double *vals)
-{
-    int64_t n = 1;
-    CHECK_OK(em_array_empty(dev, t, nd, shape, 'C', NULL, a));
-    for (int i = 0; i < nd; i++)
-        n *= shape[i];
-    for (int64_t i = 0; i < n && vals; i++) {
-        if (t == EM_FLOAT64)
-            ((double *)a->data)[i] = vals[i];
-        else if (t == EM_FLOAT32)
-            ((float *)a->data)[i] = (float)vals[i];
-        else if (t == EM_INT32)
-            ((int32_t *)a->data)[i] = (int32_t)vals[i];
-        else if (t == EM_INT64)
-            ((int64_t *)a->data)[i] = (int64_t)vals[i];
-    }
-}
+#include "lapack_check.h"
 
 static void test_checks(void)
 {
@@ -47,39 +25,6 @@ static void test_checks(void)
     em_array_release(&a);
     em_array_release(&v);
     em_array_release(&i);
-}
-
-/* The wheel's folder, added before any LAPACK call: a vendor library is
- * looked for once. */
-static void add_dirs(void)
-{
-    const char *env = getenv("EMBER_TEST_OPENBLAS"), *tail;
-    char pat[4096];
-    glob_t g;
-    if (env && *env)
-        em_vendor_add_dir(env);
-    /* the checkout's root, from this file's path as the build gave it */
-    tail = strstr(__FILE__, "tests/c/test_lapack.c");
-    snprintf(pat, sizeof pat, "%.*s.venv/lib/python3*/site-packages/"
-             "scipy_openblas64/lib", tail ? (int)(tail - __FILE__) : 0,
-             __FILE__);
-    if (glob(pat, 0, NULL, &g) == 0) {
-        for (size_t k = 0; k < g.gl_pathc; k++)
-            em_vendor_add_dir(g.gl_pathv[k]);
-        globfree(&g);
-    }
-}
-
-static int find_openblas(void)
-{
-    void *h;
-    int found = em_vendor_open(EM_VENDOR_OPENBLAS, &h) == EM_OK;
-    if (!found) {
-        /* the message names the pip package */
-        CHECK(strstr(em_last_error(), "pip install scipy-openblas64") != NULL);
-        printf("SKIP the LAPACK calls: %s\n", em_last_error());
-    }
-    return found;
 }
 
 static void test_solve_det_cholesky(void)

@@ -3,47 +3,10 @@
  * checkout's .venv, or $EMBER_TEST_OPENBLAS), small problems with
  * hand-computed answers: gees of a triangular matrix, trsen's swap,
  * hessenberg of a 2x2, trsyl of scalars, gebal's scaling. */
-#include <glob.h>
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
-
-static em_device *dev;
-
-static void make(em_array *a, em_dtype t, int nd, const int64_t *shape,
-                 const double *vals)
-{
-    int64_t n = 1;
-    CHECK_OK(em_array_empty(dev, t, nd, shape, 'C', NULL, a));
-    for (int i = 0; i < nd; i++)
-        n *= shape[i];
-    memset(a->data, 0, (size_t)n * (t == EM_COMPLEX128 ? 16 : 8));
-    for (int64_t i = 0; i < n && vals; i++) {
-        if (t == EM_FLOAT64)
-            ((double *)a->data)[i] = vals[i];
-        else if (t == EM_INT64)
-            ((int64_t *)a->data)[i] = (int64_t)vals[i];
-    }
-}
-
-static void add_dirs(void)
-{
-    const char *env = getenv("EMBER_TEST_OPENBLAS"), *tail;
-    char pat[4096];
-    glob_t g;
-    if (env && *env)
-        em_vendor_add_dir(env);
-    tail = strstr(__FILE__, "tests/c/test_lapack_schur.c");
-    snprintf(pat, sizeof pat, "%.*s.venv/lib/python3*/site-packages/"
-             "scipy_openblas64/lib", tail ? (int)(tail - __FILE__) : 0,
-             __FILE__);
-    if (glob(pat, 0, NULL, &g) == 0) {
-        for (size_t k = 0; k < g.gl_pathc; k++)
-            em_vendor_add_dir(g.gl_pathv[k]);
-        globfree(&g);
-    }
-}
+#include "lapack_check.h"
 
 static void test_schur(void)
 {
@@ -119,16 +82,14 @@ static void test_trsyl_gehrd_gebal(void)
 
 int main(void)
 {
-    void *h;
     if (em_device_parse("cpu", &dev) != EM_OK) {
         fprintf(stderr, "test_lapack_schur: %s\n", em_last_error());
         return 1;
     }
     add_dirs();
-    if (em_vendor_open(EM_VENDOR_OPENBLAS, &h) == EM_OK) {
+    if (find_openblas()) {
         test_schur();
         test_trsyl_gehrd_gebal();
-    } else
-        printf("SKIP the LAPACK calls: %s\n", em_last_error());
+    }
     return check_report("test_lapack_schur");
 }
