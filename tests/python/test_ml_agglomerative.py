@@ -245,7 +245,9 @@ def test_fcluster_and_leaves_equal_scipy(device, blobs, method):
     ll = eh.leaves_list(Ze)
     assert ll.dtype == np.int32
     np.testing.assert_array_equal(ember.asnumpy(ll), H.leaves_list(Zs))
-    for k in (0, 1, 2, 3, 7, 40, 159, 160, 500):
+    with pytest.raises(ValueError, match="t >= 1"):
+        eh.fcluster(Ze, 0, "maxclust")   # SciPy's answer there is undefined
+    for k in (1, 2, 3, 7, 40, 159, 160, 500):
         T = eh.fcluster(Ze, k, "maxclust")
         assert T.dtype == np.int32 and T.device == ember.Device(device)
         np.testing.assert_array_equal(ember.asnumpy(T), H.fcluster(Zs, k, "maxclust"))

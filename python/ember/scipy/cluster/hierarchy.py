@@ -149,19 +149,25 @@ def _check_linkage(Z, name="Z"):
             raise ValueError(f"Linkage '{name}' {what}")
 
 
-def is_valid_linkage(Z, warning=False, throw=False, name=None):
-    """Whether Z is a valid linkage matrix (SciPy's checks)."""
-    Z = ember.asarray(Z, device=_device_of(Z))
+def _is_valid(check, X, warning, throw, name):
+    """SciPy's is_valid_* around a _check_*: its error raised with throw,
+    else warned with warning, and False."""
+    X = ember.asarray(X, device=_device_of(X))
     try:
-        _check_linkage(Z, name or "Z")
+        check(X, name)
     except (TypeError, ValueError) as e:
         if throw:
             raise
         if warning:
             import warnings
-            warnings.warn(str(e), stacklevel=2)
+            warnings.warn(str(e), stacklevel=3)
         return False
     return True
+
+
+def is_valid_linkage(Z, warning=False, throw=False, name=None):
+    """Whether Z is a valid linkage matrix (SciPy's checks)."""
+    return _is_valid(_check_linkage, Z, warning, throw, name or "Z")
 
 
 def leaves_list(Z):
@@ -198,17 +204,7 @@ def _check_im(R, name="R"):
 
 def is_valid_im(R, warning=False, throw=False, name=None):
     """Whether R is a valid inconsistency matrix (SciPy's checks)."""
-    R = ember.asarray(R, device=_device_of(R))
-    try:
-        _check_im(R, name or "R")
-    except (TypeError, ValueError) as e:
-        if throw:
-            raise
-        if warning:
-            import warnings
-            warnings.warn(str(e), stacklevel=2)
-        return False
-    return True
+    return _is_valid(_check_im, R, warning, throw, name or "R")
 
 
 def inconsistent(Z, d=2):
@@ -253,9 +249,10 @@ def fcluster(Z, t, criterion="inconsistent", depth=2, R=None, monocrit=None):
     if criterion.startswith("maxclust"):
         maxc = int(t)
         if maxc <= 0:
-            # SciPy's bisection then reads past MC's end; what it gives is
-            # every point on its own, numbered in its walk's order
-            return _linkage.flat(Z, MC, cut=-float("inf"))
+            # SciPy's bisection then reads past MC's end and answers
+            # whatever lies there (it differs from run to run)
+            raise ValueError(f"fcluster: criterion {criterion!r} needs t >= 1 "
+                             f"clusters, got {t!r}")
         return _linkage.flat(Z, MC, maxclust=maxc)
     return _linkage.flat(Z, MC, cut=float(t))
 
