@@ -5,6 +5,7 @@ import numbers
 
 import ember
 from ember.ml._config import get_config
+from ember.ml._sparse_input import densify, is_sparse
 from ember.ml.exceptions import DataConversionWarning, NotFittedError, flavoured
 
 
@@ -14,7 +15,7 @@ def input_kind(X):
     if isinstance(X, ember.ndarray):
         return "ember"
     mod = type(X).__module__ or ""
-    return "ember" if mod.startswith("ember.frame") else "numpy"
+    return "ember" if mod.startswith(("ember.frame", "ember.scipy")) else "numpy"
 
 
 def _frame_to_array(X):
@@ -48,11 +49,15 @@ def feature_names(X):
     return None
 
 
-def to_ember(X, device=None, dtype=None):
+def to_ember(X, device=None, dtype=None, accept_sparse=False):
     """X as an ember array: ember arrays stay on their device (an explicit
     device other than theirs is a ValueError naming both), everything else is
-    copied to `device` or ember's current device."""
-    if isinstance(X, ember.ndarray):
+    copied to `device` or ember's current device. A sparse X is made dense
+    there when accept_sparse (the estimators scikit-learn lets take it;
+    _sparse_input.py), else refused with scikit-learn's TypeError."""
+    if accept_sparse and is_sparse(X):
+        a = densify(X, device)
+    elif isinstance(X, ember.ndarray):
         if device is not None and X.device != device:
             raise ValueError(f"input is on {X.device} but the estimator was fitted "
                              f"on {device}; move it with ember.asarray(x, device=...)")
@@ -64,7 +69,7 @@ def to_ember(X, device=None, dtype=None):
                              f"on {device}")
     else:
         import numpy as np
-        if hasattr(X, "toarray") and hasattr(X, "nnz"):
+        if is_sparse(X) or hasattr(X, "toarray") and hasattr(X, "nnz"):
             raise TypeError("Sparse data was passed, but dense data is required. "
                             "Use '.toarray()' to convert to a dense array.")
         h = np.asarray(X)
@@ -98,13 +103,14 @@ def _float_dtype(a, dtype):
 
 def check_array(X, *, dtype=(ember.float64, ember.float32), ensure_2d=True,
                 allow_nd=False, ensure_min_samples=1, ensure_min_features=1,
-                allow_nan=False, device=None, input_name="X", estimator=None):
+                allow_nan=False, device=None, input_name="X", estimator=None,
+                accept_sparse=False):
     """X validated as scikit-learn's check_array does, as an ember array."""
     if hasattr(X, "dtype") and getattr(X.dtype, "kind", "") == "c":
         raise ValueError("Complex data not supported")
     if X is None:
         raise ValueError(f"Expected 2D array, got scalar array instead:\narray={X}.")
-    a = to_ember(X, device)
+    a = to_ember(X, device, accept_sparse=accept_sparse)
     if a.dtype.kind == "c":
         raise ValueError("Complex data not supported")
     a = _float_dtype(a, dtype)
@@ -171,13 +177,14 @@ def column_or_1d(y, *, device=None, dtype=None, input_name="y"):
 
 
 def check_X_y(X, y, *, dtype=(ember.float64, ember.float32), y_numeric=False,
-              multi_output=False, allow_nan=False, device=None, estimator=None):
+              multi_output=False, allow_nan=False, device=None, estimator=None,
+              accept_sparse=False):
     """X and y checked together; y on X's device, the same number of rows."""
     if y is None:
         name = type(estimator).__name__ if estimator is not None else "estimator"
         raise ValueError(f"{name} requires y to be passed, but the target y is None")
     Xa = check_array(X, dtype=dtype, allow_nan=allow_nan, device=device,
-                     estimator=estimator)
+                     estimator=estimator, accept_sparse=accept_sparse)
     if multi_output:
         ya = check_array(y, dtype=None, ensure_2d=False, device=Xa.device,
                          input_name="y", allow_nan=allow_nan)

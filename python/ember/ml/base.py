@@ -40,6 +40,10 @@ class fitted:
 class BaseEstimator:
     """get_params/set_params/repr as scikit-learn's BaseEstimator."""
 
+    # True where scikit-learn takes a sparse X: it is then made dense on
+    # the estimator's device (_sparse_input.py), else refused as there
+    _accept_sparse = False
+
     @classmethod
     def _param_names(cls):
         init = cls.__init__
@@ -112,6 +116,7 @@ class BaseEstimator:
                    y_numeric=False, multi_output=False, reset=True, **kw):
         """Check fit's X (and y); remember its device, output kind, feature
         count and names; return ember arrays."""
+        kw.setdefault("accept_sparse", self._accept_sparse)
         if y is None:
             Xa = V.check_array(X, dtype=dtype, estimator=self, **kw)
             ya = None
@@ -132,6 +137,7 @@ class BaseEstimator:
     def _predict_input(self, X, *, dtype=(ember.float64, ember.float32), **kw):
         """Check predict's or transform's X against what fit saw."""
         V.check_is_fitted(self)
+        kw.setdefault("accept_sparse", self._accept_sparse)
         Xa = V.check_array(X, dtype=dtype, estimator=self,
                            device=getattr(self, "_device", None), **kw)
         n = getattr(self, "n_features_in_", None)

@@ -30,6 +30,9 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
     """What KMeans and MiniBatchKMeans share: parameter checks, seeding,
     predict, transform and score."""
 
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
+
     cluster_centers_ = fitted()
     labels_ = fitted()
 

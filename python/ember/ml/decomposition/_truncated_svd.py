@@ -12,6 +12,9 @@ from ember.ml.decomposition import _svd
 class TruncatedSVD(TransformerMixin, BaseEstimator):
     """sklearn.decomposition.TruncatedSVD on dense ember arrays."""
 
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
+
     components_ = fitted()
     explained_variance_ = fitted()
     explained_variance_ratio_ = fitted()

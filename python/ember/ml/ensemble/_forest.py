@@ -23,6 +23,9 @@ from ember.ml.tree import _outputs, _pruning
 
 
 class _Forest(BaseEstimator):
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
+
     feature_importances_ = fitted()
 
     def __sklearn_tags__(self):

@@ -60,6 +60,9 @@ def as_2d_target(y):
 class LinearModel:
     """predict = X @ coef_.T + intercept_ for regressors."""
 
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
+
     coef_ = fitted()
     intercept_ = fitted()
 
@@ -92,6 +95,9 @@ class LinearModel:
 class LinearClassifierMixin:
     """decision_function, predict from coef_ (classes x features; one row for
     two classes) and classes_."""
+
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
 
     coef_ = fitted()
     intercept_ = fitted()

@@ -8,6 +8,7 @@ scikit-learn's trees, found the same way as 'brute')."""
 import numbers
 
 import ember
+from ember.ml import _sparse_input as S
 from ember.ml import _validation as V
 from ember.ml.metrics.pairwise import Prepared, resolve_metric
 from ember.ml.neighbors import _search
@@ -19,6 +20,9 @@ _EXTRA_METRICS = ("precomputed", "inner_product")
 class NeighborsBase:
     """Mixed into BaseEstimator subclasses whose __init__ sets n_neighbors
     (or not), algorithm, leaf_size, metric, p, metric_params, n_jobs."""
+
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
 
     def _check_params(self):
         if getattr(self, "n_neighbors", None) is not None:
@@ -53,7 +57,12 @@ class NeighborsBase:
     def _fit_rows(self, X, y=None, **kw):
         """Checked X (and y) kept for the queries."""
         self._check_params()
-        Xa, ya = self._fit_input(X, y, **kw)
+        self._graph_min = None
+        if self._metric == "precomputed" and S.is_sparse(X):
+            Xa, ya = self._fit_input(self._graph_dense(X, None), y, allow_nan=True, **kw)
+            self._output_kind = V.input_kind(X)
+        else:
+            Xa, ya = self._fit_input(X, y, **kw)
         if self._metric == "precomputed" and Xa.shape[0] != Xa.shape[1]:
             raise ValueError(f"Precomputed matrix must be square. Input is a "
                              f"{Xa.shape[0]}x{Xa.shape[1]} matrix.")
@@ -63,6 +72,20 @@ class NeighborsBase:
         # query does not change the estimator; a pickle leaves them out
         self._prep = Prepared(Xa, self._metric, self._p)
         return Xa, ya
+
+    def _graph_dense(self, G, device, where="_graph_min"):
+        """A sparse precomputed graph (scikit-learn's KNeighborsTransformer
+        output) as a dense distance matrix: the pairs it leaves out are at
+        infinity, so they are never among the neighbours found."""
+        rows = S.stored_per_row(G)
+        setattr(self, where, int(rows.min()) if rows.size else 0)
+        D = S.densify(G, device, fill=float("inf"))
+        if bool(ember.isnan(D).any()):
+            raise ValueError("Input X contains NaN.")
+        if bool((D < 0).any()):
+            raise ValueError("Negative values in data passed to precomputed "
+                             "distance matrix.")
+        return D
 
     def __getstate__(self):
         state = super().__getstate__()
@@ -83,7 +106,13 @@ class NeighborsBase:
         if X is None:
             V.check_is_fitted(self)
             return self._fit_X, True
-        Q = self._predict_input(X)
+        self._query_min = None
+        if self._metric == "precomputed" and S.is_sparse(X):
+            V.check_is_fitted(self)
+            Q = self._predict_input(self._graph_dense(X, self._device, "_query_min"),
+                                    allow_nan=True)
+        else:
+            Q = self._predict_input(X)
         if self._metric == "precomputed" and Q.shape[1] != self.n_samples_fit_:
             raise ValueError(f"Precomputed metric requires shape (n_queries, "
                              f"n_indexed). Got ({Q.shape[0]}, {Q.shape[1]}) for "
@@ -101,6 +130,12 @@ class NeighborsBase:
             raise ValueError(f"Expected n_neighbors > 0. Got {n_neighbors}")
         Q, is_train = self._queries(X)
         need = n_neighbors + 1 if is_train else n_neighbors
+        have = self._graph_min if is_train else self._query_min
+        if have is not None and have < need:
+            raise ValueError(f"{need} neighbors per samples are required, "
+                             f"but some samples have only {have} neighbors in "
+                             "precomputed graph matrix. Decrease number of neighbors "
+                             "used or recompute the graph with more neighbors.")
         if need > self.n_samples_fit_:
             rel = "<" if is_train else "<="
             raise ValueError(f"Expected n_neighbors {rel} n_samples_fit, but "

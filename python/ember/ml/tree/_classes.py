@@ -113,6 +113,9 @@ def check_criterion(est, classes):
 
 
 class BaseDecisionTree(BaseEstimator):
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
+
     feature_importances_ = fitted()
     _splitter_default = "best"
 
