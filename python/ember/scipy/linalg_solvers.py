@@ -275,19 +275,8 @@ def _scale(H, J, sca):
     return H * ew, J * ew
 
 
-def solve_continuous_are(a, b, q, r, e=None, s=None, balanced=True):
-    """scipy.linalg.solve_continuous_are: the stabilising solution of
-    a^H x + x a - (x b + s) r^-1 (b^H x + s^H) + q = 0 (with e: a^H x e +
-    e^H x a ...), by SciPy's extended Hamiltonian pencil, balanced, QR
-    compressed and ordered by ordqz ('lhp'). cpu only (QZ)."""
-    a, b, q, r, e, s = arrs(a, b, q, r, e, s)
-    if any(x is not None and x.ndim > 2 for x in (a, b, q, r, e, s)):
-        return _batched(lambda *x: solve_continuous_are(*x, balanced),
-                        2, a, b, q, r, e, s)
-    a, b, q, r, e, s, m, n, dt = _are_args(a, b, q, r, e, s, True)
-    cpu_only("solve_continuous_are",
-             "generalized Schur (QZ) decomposition (LAPACK's gges)", a)
-    z = lambda i, j: _e.zeros((i, j), dtype=dt, device=a.device)  # noqa
+def _hamiltonian(a, b, q, r, e, s, m, n, dt, z):
+    """SciPy's extended Hamiltonian pencil (H, J) of the continuous ARE."""
     H = _e.concatenate([
         _e.concatenate([a, z(m, m), b], axis=1),
         _e.concatenate([-q, -_ct(a), z(m, n) if s is None else -s], axis=1),
@@ -302,28 +291,11 @@ def solve_continuous_are(a, b, q, r, e=None, s=None, balanced=True):
         J = _e.concatenate([
             _e.concatenate([_e.eye(2 * m, dtype=dt, device=a.device),
                             z(2 * m, n)], axis=1), z(n, 2 * m + n)])
-    sca = _balance_scale(H, J, m) if balanced else None
-    H, J = _scale(H, J, sca)
-    H, J = _compress(H, J, n, False)
-    out = "real" if dt == _e.float64 else "complex"
-    u = ordqz(H, J, sort="lhp", output=out, check_finite=False)[-1]
-    return _are_finish(u, m, e, sca, "The associated Hamiltonian pencil "
-                       "has eigenvalues too close to the imaginary axis")
+    return H, J
 
 
-def solve_discrete_are(a, b, q, r, e=None, s=None, balanced=True):
-    """scipy.linalg.solve_discrete_are: the stabilising solution of
-    a^H x a - x - (a^H x b + s)(r + b^H x b)^-1 (b^H x a + s^H) + q = 0
-    (e generalises x to e^H x e), by SciPy's extended symplectic pencil,
-    balanced, QR compressed and ordered by ordqz ('iuc'). cpu only."""
-    a, b, q, r, e, s = arrs(a, b, q, r, e, s)
-    if any(x is not None and x.ndim > 2 for x in (a, b, q, r, e, s)):
-        return _batched(lambda *x: solve_discrete_are(*x, balanced),
-                        2, a, b, q, r, e, s)
-    a, b, q, r, e, s, m, n, dt = _are_args(a, b, q, r, e, s, False)
-    cpu_only("solve_discrete_are",
-             "generalized Schur (QZ) decomposition (LAPACK's gges)", a)
-    z = lambda i, j: _e.zeros((i, j), dtype=dt, device=a.device)  # noqa
+def _symplectic(a, b, q, r, e, s, m, n, dt, z):
+    """SciPy's extended symplectic pencil (H, J) of the discrete ARE."""
     eye = _e.eye(m, dtype=dt, device=a.device)
     H = _e.concatenate([
         _e.concatenate([a, z(m, m), b], axis=1),
@@ -335,10 +307,46 @@ def solve_discrete_are(a, b, q, r, e=None, s=None, balanced=True):
         _e.concatenate([eye if e is None else e, z(m, m), z(m, n)], axis=1),
         _e.concatenate([z(m, m), _ct(a), z(m, n)], axis=1),
         _e.concatenate([z(n, m), -_ct(b), z(n, n)], axis=1)])
+    return H, J
+
+
+def _solve_are(care, a, b, q, r, e, s, balanced):
+    """The two ARE solvers' one course, as SciPy's: batches, the checks,
+    the pencil, balanced and QR compressed, ordered by ordqz (stable
+    half-plane for the continuous equation, unit disc for the discrete)."""
+    a, b, q, r, e, s = arrs(a, b, q, r, e, s)
+    if any(x is not None and x.ndim > 2 for x in (a, b, q, r, e, s)):
+        return _batched(lambda *x: _solve_are(care, *x, balanced),
+                        2, a, b, q, r, e, s)
+    a, b, q, r, e, s, m, n, dt = _are_args(a, b, q, r, e, s, care)
+    cpu_only("solve_continuous_are" if care else "solve_discrete_are",
+             "generalized Schur (QZ) decomposition (LAPACK's gges)", a)
+    z = lambda i, j: _e.zeros((i, j), dtype=dt, device=a.device)  # noqa
+    H, J = (_hamiltonian if care else _symplectic)(a, b, q, r, e, s, m, n,
+                                                   dt, z)
     sca = _balance_scale(H, J, m) if balanced else None
     H, J = _scale(H, J, sca)
-    H, J = _compress(H, J, n, True)
+    H, J = _compress(H, J, n, not care)
     out = "real" if dt == _e.float64 else "complex"
-    u = ordqz(H, J, sort="iuc", output=out, check_finite=False)[-1]
-    return _are_finish(u, m, e, sca, "The associated symplectic pencil "
+    u = ordqz(H, J, sort="lhp" if care else "iuc", output=out,
+              check_finite=False)[-1]
+    return _are_finish(u, m, e, sca, "The associated Hamiltonian pencil "
+                       "has eigenvalues too close to the imaginary axis"
+                       if care else "The associated symplectic pencil "
                        "has eigenvalues too close to the unit circle")
+
+
+def solve_continuous_are(a, b, q, r, e=None, s=None, balanced=True):
+    """scipy.linalg.solve_continuous_are: the stabilising solution of
+    a^H x + x a - (x b + s) r^-1 (b^H x + s^H) + q = 0 (with e: a^H x e +
+    e^H x a ...), by SciPy's extended Hamiltonian pencil, balanced, QR
+    compressed and ordered by ordqz ('lhp'). cpu only (QZ)."""
+    return _solve_are(True, a, b, q, r, e, s, balanced)
+
+
+def solve_discrete_are(a, b, q, r, e=None, s=None, balanced=True):
+    """scipy.linalg.solve_discrete_are: the stabilising solution of
+    a^H x a - x - (a^H x b + s)(r + b^H x b)^-1 (b^H x a + s^H) + q = 0
+    (e generalises x to e^H x e), by SciPy's extended symplectic pencil,
+    balanced, QR compressed and ordered by ordqz ('iuc'). cpu only."""
+    return _solve_are(False, a, b, q, r, e, s, balanced)
