@@ -108,6 +108,27 @@ __device__ void em_cdf_gap_sums(double *s, double *dn, em_cdf_shared *sh)
     __syncthreads();
 }
 
+/* After coordinate j moved by d to nw (the caller has moved its vector):
+ * its owner stores nw, and the sweep's largest step and coefficient. */
+template <typename T>
+__device__ inline void em_cdf_moved(T *wb, int j, T d, T nw, T *dmax, T *wmax)
+{
+    if ((int)threadIdx.x == j % (int)blockDim.x)
+        wb[j] = nw;
+    const T ad = EM_CDF_ABS(d), aw = EM_CDF_ABS(nw);
+    *dmax = ad > *dmax ? ad : *dmax;
+    *wmax = aw > *wmax ? aw : *wmax;
+}
+
+/* thread 0 writes the block's last gap and how many sweeps it took */
+__device__ inline void em_cdf_record(double g, int sweeps, double *gap, int *n_iter)
+{
+    if (threadIdx.x == 0) {
+        gap[blockIdx.x] = g;
+        n_iter[blockIdx.x] = sweeps;
+    }
+}
+
 /* the coordinate update: soft thresholding (or its positive half) */
 template <typename T>
 __device__ inline T em_cdf_shrink(T tmp, T l1, T den, int positive)
@@ -247,11 +268,7 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
                 const T d = nw - wj;
                 if (d != 0)
                     em_cdf_axpy<T>(Rb, xj, -d, t, n, nt);
-                if (t == j % nt)
-                    wb[j] = nw;
-                const T ad = EM_CDF_ABS(d), aw = EM_CDF_ABS(nw);
-                dmax = ad > dmax ? ad : dmax;
-                wmax = aw > wmax ? aw : wmax;
+                em_cdf_moved<T>(wb, j, d, nw, &dmax, &wmax);
             }
             if (!(wmax == 0 || (double)dmax / (double)wmax <= tol || it == max_iter - 1))
                 continue;
@@ -278,17 +295,11 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
         em_cdf_gap_sums(s, &dn, &sh);
         g = em_cdf_gap_of(s, dn, l1, l2);
         if (g <= tolg) {
-            if (t == 0) {
-                gap[b] = g;
-                n_iter[b] = it + 1;
-            }
+            em_cdf_record(g, it + 1, gap, n_iter);
             return;
         }
     }
-    if (t == 0) {
-        gap[b] = g;
-        n_iter[b] = max_iter;
-    }
+    em_cdf_record(g, max_iter, gap, n_iter);
 }
 
 /* The covariance form. G: p x p (symmetric; its diagonal the columns'
@@ -354,11 +365,7 @@ __global__ void em_cd_gram(const T *G, const T *Q, const double *yy, T *w, T *Gw
                 const T d = nw - wj;
                 if (d != 0)
                     em_cdf_axpy<T>(Gwb, Gj, d, t, p, nt);
-                if (t == j % nt)
-                    wb[j] = nw;
-                const T ad = EM_CDF_ABS(d), aw = EM_CDF_ABS(nw);
-                dmax = ad > dmax ? ad : dmax;
-                wmax = aw > wmax ? aw : wmax;
+                em_cdf_moved<T>(wb, j, d, nw, &dmax, &wmax);
             }
             if (!(wmax == 0 || (double)dmax / (double)wmax <= tol || it == max_iter - 1))
                 continue;
@@ -384,15 +391,9 @@ __global__ void em_cd_gram(const T *G, const T *Q, const double *yy, T *w, T *Gw
         s[1] += yy[b];
         g = em_cdf_gap_of(s, dn, l1, l2);
         if (g <= tolg) {
-            if (t == 0) {
-                gap[b] = g;
-                n_iter[b] = it + 1;
-            }
+            em_cdf_record(g, it + 1, gap, n_iter);
             return;
         }
     }
-    if (t == 0) {
-        gap[b] = g;
-        n_iter[b] = max_iter;
-    }
+    em_cdf_record(g, max_iter, gap, n_iter);
 }
