@@ -80,6 +80,17 @@ def _pade(a, powers, m, eye):
     return _e.matmul(a, u), v
 
 
+def square_stack(a):
+    """A matrix function's operand as SciPy checks it (LinAlgError unless
+    a (..., n, n) stack), cast to its LAPACK dtype; expm's and sqrtm's."""
+    if a.ndim < 2:
+        raise linalg_error("The input array must be at least "
+                           "two-dimensional")
+    if a.shape[-1] != a.shape[-2]:
+        raise linalg_error("Last 2 dimensions of the array must be square")
+    return a.astype(lapack_dtype(a), copy=False)
+
+
 def expm(A):
     """scipy.linalg.expm: exp of each (..., N, N) matrix of A, in A's
     precision (float16 as float32, integers as float64, as SciPy)."""
@@ -87,13 +98,8 @@ def expm(A):
     if a.size == 1 and a.ndim < 2:
         return _e.exp(a.astype(_e.complex128 if a.dtype.kind == "c"
                                else _e.float64)).reshape((1, 1))
-    if a.ndim < 2:
-        raise linalg_error("The input array must be at least "
-                           "two-dimensional")
-    if a.shape[-1] != a.shape[-2]:
-        raise linalg_error("Last 2 dimensions of the array must be square")
-    dt = lapack_dtype(a)
-    a = a.astype(dt, copy=False)
+    a = square_stack(a)
+    dt = a.dtype
     n = a.shape[-1]
     if a.size == 0:
         return _e.empty(a.shape, dtype=dt, device=a.device)

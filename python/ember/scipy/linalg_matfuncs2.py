@@ -14,7 +14,8 @@ import warnings
 import numpy as _np
 
 import ember as _e
-from ember.scipy._linalg_common import arrs, lapack_dtype, linalg_error
+from ember.scipy._linalg_common import arrs, lapack_dtype
+from ember.scipy.linalg_expm import square_stack
 from ember.scipy.linalg_schur import _COMPLEX, _host, cpu_only, rsf2csf, schur
 from ember.scipy.linalg_solvers import _trsyl
 
@@ -132,13 +133,8 @@ def sqrtm(A, disp=_NoValue, blocksize=_NoValue):
     (a,) = arrs(A)
     if a.size == 1 and a.ndim < 2:
         return _e.exp(a.astype(lapack_dtype(a))).reshape(1, 1)
-    if a.ndim < 2:
-        raise linalg_error("The input array must be at least "
-                           "two-dimensional")
-    if a.shape[-1] != a.shape[-2]:
-        raise linalg_error("Last 2 dimensions of the array must be square")
-    dt = lapack_dtype(a)
-    a = a.astype(dt, copy=False)
+    a = square_stack(a)
+    dt = a.dtype
     if min(a.shape) == 0:
         return _e.empty(a.shape, dtype=dt, device=a.device)
     if a.shape[-2:] == (1, 1) and a.ndim == 2:
