@@ -10,10 +10,10 @@ import warnings
 import numpy as _np
 
 import ember as _e
-from ember.scipy._linalg_common import arrs, lapack_dtype
-from ember.scipy.linalg_schur import _host, cpu_only, rsf2csf, schur
+from ember.scipy.linalg_schur import _host, rsf2csf, schur
 from ember.scipy.linalg_matfuncs2 import (
-    _EPS, _NoValue, _deprecated, _maybe_real, _over_batch, sqrtm_triu)
+    _EPS, _NoValue, _deprecated, _maybe_real, _over_batch, _schur_operand,
+    sqrtm_triu)
 
 _THETA = (None, 1.59e-05, 2.31e-03, 1.94e-02, 6.21e-02, 1.28e-01,
           2.06e-01, 2.88e-01, 3.67e-01, 4.39e-01, 5.03e-01, 5.60e-01,
@@ -210,11 +210,7 @@ def logm(A, disp=_NoValue):
     where ||expm(F) - A||_1 / ||A||_1 is not below 1000 eps."""
     _deprecated("disp", disp)
     disp = True if disp is _NoValue else disp
-    (a,) = arrs(A)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("expected a square matrix")
-    a = a.astype(lapack_dtype(a), copy=False)
-    cpu_only("logm", "Schur decomposition (LAPACK's gees)", a)
+    a = _schur_operand(A, "logm", "expected a square matrix")
     from ember.scipy.linalg_decomp import norm
     from ember.scipy.linalg_expm import expm
 

@@ -35,6 +35,18 @@ def _deprecated(name, value):
                       stacklevel=3)
 
 
+def _schur_operand(A, name, not_square):
+    """funm's, signm's and logm's operand: a (..., n, n) stack in its
+    LAPACK dtype, on the cpu (they need schur); else ValueError(not_square)
+    in SciPy's words for that function."""
+    (a,) = arrs(A)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(not_square)
+    a = a.astype(lapack_dtype(a), copy=False)
+    cpu_only(name, "Schur decomposition (LAPACK's gees)", a)
+    return a
+
+
 def _over_batch(fn, a):
     """SciPy's _apply_over_batch for one (..., n, n) operand."""
     if a.ndim <= 2:
@@ -222,11 +234,7 @@ def funm(A, func, disp=True):
     """scipy.linalg.funm: f(A) for a scalar function func (applied to an
     ember array of eigenvalues) by Schur-Parlett; (F, err) when disp is
     False, where err is SciPy's estimate."""
-    (a,) = arrs(A)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("expected square array_like input")
-    a = a.astype(lapack_dtype(a), copy=False)
-    cpu_only("funm", "Schur decomposition (LAPACK's gees)", a)
+    a = _schur_operand(A, "funm", "expected square array_like input")
 
     def one(a):
         T, Z, _ = _complex_schur(a)
@@ -262,11 +270,7 @@ def signm(A, disp=_NoValue):
     error estimate is too large SciPy's Newton iteration on a shifted A."""
     _deprecated("disp", disp)
     disp = True if disp is _NoValue else disp
-    (a,) = arrs(A)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("expected square array_like input")
-    a = a.astype(lapack_dtype(a), copy=False)
-    cpu_only("signm", "Schur decomposition (LAPACK's gees)", a)
+    a = _schur_operand(A, "signm", "expected square array_like input")
     return _over_batch(lambda x: _signm_one(x, disp), a)
 
 
