@@ -113,16 +113,23 @@ centroid = _method("centroid")
 median = _method("median")
 
 
+def _check_four_columns(X, kind, name, doubles):
+    """The checks SciPy's is_valid_linkage and is_valid_im share: float64,
+    two-dimensional, 4 columns, in SciPy's words (doubles: its dtype
+    message's tail, which differs between the two)."""
+    if X.dtype != ember.float64:
+        raise TypeError(f"{kind} '{name}' must contain doubles{doubles}.")
+    if X.ndim != 2:
+        raise ValueError(f"{kind} '{name}' must have shape=2 (i.e. be "
+                         "two-dimensional).")
+    if X.shape[1] != 4:
+        raise ValueError(f"{kind} '{name}' must have 4 columns.")
+
+
 def _check_linkage(Z, name="Z"):
     """SciPy's is_valid_linkage(Z, throw=True): ValueError or TypeError
     naming what is wrong. The content checks are one device read."""
-    if Z.dtype != ember.float64:
-        raise TypeError(f"Linkage matrix '{name}' must contain doubles.")
-    if Z.ndim != 2:
-        raise ValueError(f"Linkage matrix '{name}' must have shape=2 (i.e. be "
-                         "two-dimensional).")
-    if Z.shape[1] != 4:
-        raise ValueError(f"Linkage matrix '{name}' must have 4 columns.")
+    _check_four_columns(Z, "Linkage matrix", name, "")
     m = Z.shape[0]
     if m == 0:
         raise ValueError("Linkage must be computed on at least two observations.")
@@ -186,13 +193,7 @@ def _linkage_arg(Z):
 
 def _check_im(R, name="R"):
     """SciPy's is_valid_im(R, throw=True)."""
-    if R.dtype != ember.float64:
-        raise TypeError(f"Inconsistency matrix '{name}' must contain doubles (double).")
-    if R.ndim != 2:
-        raise ValueError(f"Inconsistency matrix '{name}' must have shape=2 (i.e. be "
-                         "two-dimensional).")
-    if R.shape[1] != 4:
-        raise ValueError(f"Inconsistency matrix '{name}' must have 4 columns.")
+    _check_four_columns(R, "Inconsistency matrix", name, " (double)")
     if R.shape[0] < 1:
         raise ValueError(f"Inconsistency matrix '{name}' must have at least one row.")
     bad = ember.asnumpy(ember.stack([(R[:, c] < 0).any() for c in range(3)]))
