@@ -120,6 +120,21 @@ __device__ inline void em_cdf_moved(T *wb, int j, T d, T nw, T *dmax, T *wmax)
     *wmax = aw > *wmax ? aw : *wmax;
 }
 
+/* Coordinate j's terms of the gap: w_j and its correlation c_j = x_j.R
+ * (the covariance form's q_j - (G w)_j) into the sums s[2..4] and the
+ * dual norm's candidate |c_j - l2 w_j| (signed when positive) into dn. */
+__device__ inline void em_cdf_gap_add(double *s, double *dn, double wj, double cj,
+                                      double l2, int positive)
+{
+    double a = cj - l2 * wj;
+    if (!positive)
+        a = EM_CDF_ABS(a);
+    *dn = a > *dn ? a : *dn;
+    s[2] += wj * wj;
+    s[3] += EM_CDF_ABS(wj);
+    s[4] += cj * cj;
+}
+
 /* thread 0 writes the block's last gap and how many sweeps it took */
 __device__ inline void em_cdf_record(double g, int sweeps, double *gap, int *n_iter)
 {
@@ -283,14 +298,7 @@ __global__ void em_cd_resid(const T *XT, const T *norm2, const T *Y, const doubl
         }
         for (int j = t; j < p; j += nt) {
             const double xr = em_cdf_dot<double, T>(XT + (long long)j * n, Rb, 0, n, 1);
-            const double wj = (double)wb[j];
-            double a = xr - l2 * wj;
-            if (!positive)
-                a = EM_CDF_ABS(a);
-            dn = a > dn ? a : dn;
-            s[2] += wj * wj;
-            s[3] += EM_CDF_ABS(wj);
-            s[4] += xr * xr;
+            em_cdf_gap_add(s, &dn, (double)wb[j], xr, l2, positive);
         }
         em_cdf_gap_sums(s, &dn, &sh);
         g = em_cdf_gap_of(s, dn, l1, l2);
@@ -377,13 +385,7 @@ __global__ void em_cd_gram(const T *G, const T *Q, const double *yy, T *w, T *Gw
             const double r = qk - gk;
             wq += wk * qk;
             s[0] += wk * gk - 2 * wk * qk; /* R2 = |y|^2 - 2 w.q + w.Gw */
-            s[2] += wk * wk;
-            s[3] += EM_CDF_ABS(wk);
-            s[4] += r * r;
-            double a = r - l2 * wk;
-            if (!positive)
-                a = EM_CDF_ABS(a);
-            dn = a > dn ? a : dn;
+            em_cdf_gap_add(s, &dn, wk, r, l2, positive);
         }
         s[1] = -wq; /* R.y = |y|^2 - w.q */
         em_cdf_gap_sums(s, &dn, &sh);
