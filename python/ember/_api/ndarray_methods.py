@@ -6,8 +6,6 @@ import operator
 from ember import _ember as _e
 from ember._api._util import normalize_axis
 
-_ONLY_ONE = "only length-1 arrays can be converted to Python scalars"
-
 
 def swapaxes(a, axis1, axis2):
     perm = list(range(a.ndim))
@@ -51,8 +49,9 @@ def deepcopy(a, memo=None):
 
 
 def complex_(a):
-    if a.size != 1:
-        raise TypeError(_ONLY_ONE)
+    if a.ndim != 0:     # NumPy 2.4's rule, as int() and float() (ndarray.c)
+        raise TypeError("only 0-dimensional arrays can be converted to Python "
+                        "scalars")
     return complex(a.item())
 
 

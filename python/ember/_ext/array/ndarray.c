@@ -566,6 +566,19 @@ static PyObject *one_item(PyObject *self, PyObject *exc, const char *why)
 
 static const char only_one[] = "only length-1 arrays can be converted to "
                                "Python scalars";
+/* NumPy 2.4's int(), float() and complex(): a one-element array of ndim > 0
+ * is refused too (deprecated since NumPy 1.25), where bool() still takes it */
+static const char only_0d[] = "only 0-dimensional arrays can be converted to "
+                              "Python scalars";
+
+static PyObject *scalar_item(PyObject *self)
+{
+    if (EMPY_ARR(self)->ndim != 0) {
+        PyErr_SetString(PyExc_TypeError, only_0d);
+        return NULL;
+    }
+    return one_item(self, PyExc_TypeError, only_one);
+}
 
 static int nd_bool(PyObject *self)
 {
@@ -589,7 +602,7 @@ static int nd_bool(PyObject *self)
 
 static PyObject *nd_int(PyObject *self)
 {
-    PyObject *v = one_item(self, PyExc_TypeError, only_one), *r;
+    PyObject *v = scalar_item(self), *r;
     if (!v)
         return NULL;
     r = PyNumber_Long(v);
@@ -599,7 +612,7 @@ static PyObject *nd_int(PyObject *self)
 
 static PyObject *nd_float(PyObject *self)
 {
-    PyObject *v = one_item(self, PyExc_TypeError, only_one), *r;
+    PyObject *v = scalar_item(self), *r;
     if (!v)
         return NULL;
     r = PyNumber_Float(v);
