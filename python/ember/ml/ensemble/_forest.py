@@ -248,21 +248,44 @@ class _Forest(BaseEstimator):
         tN = (ember.arange(t0, t1, device=dev) * N)[:, None]
         for s in range(0, n, block):
             e = min(n, s + block)
-            rows = ember.arange(s, e, device=dev)[None, :] * p
-            node = ember.zeros((T, e - s), dtype=ember.int64, device=dev)
-            for _ in range(self._depth):
-                idx = tN + node
-                f = ember.take(self._feat.reshape(-1), idx)
-                x = ember.take(flat, rows + f)
-                lc = ember.take(self._left.reshape(-1), idx)
-                go = lc + (x >= ember.take(self._thr.reshape(-1), idx).astype(x.dtype))
-                node = ember.where(lc >= 0, go, node)
+            node = self._walk(flat, p, s, e, tN)
             v = ember.take(self._val, (tN + node).reshape(-1), axis=0).reshape(T, e - s, C)
             if weights is None:
                 out.append(v.sum(axis=0) / T)
             else:
                 out.append((v * weights[:, s:e, None]).sum(axis=0))
         return ember.concatenate(out) if len(out) > 1 else out[0]
+
+    def _walk(self, flat, p, s, e, tN):
+        """The leaf (node index within its tree) that rows s..e of the
+        flattened X (p columns) reach in each tree of tN: trees x rows."""
+        dev = flat.device
+        rows = ember.arange(s, e, device=dev)[None, :] * p
+        node = ember.zeros((tN.shape[0], e - s), dtype=ember.int64, device=dev)
+        for _ in range(self._depth):
+            idx = tN + node
+            f = ember.take(self._feat.reshape(-1), idx)
+            x = ember.take(flat, rows + f)
+            lc = ember.take(self._left.reshape(-1), idx)
+            go = lc + (x >= ember.take(self._thr.reshape(-1), idx).astype(x.dtype))
+            node = ember.where(lc >= 0, go, node)
+        return node
+
+    def apply(self, X):
+        """The leaf each row reaches in each tree (n_samples x n_estimators),
+        as scikit-learn's apply; leaves are numbered in ember's trees,
+        which are grown level by level, so the numbers are not
+        scikit-learn's (its trees differ too) but name the same leaf for
+        the same row every time (a leaf embedding's one-hot columns)."""
+        X = self._predict_input(X)
+        n, p = X.shape
+        T, N = self._feat.shape
+        tN = (ember.arange(T, device=X.device) * N)[:, None]
+        flat = X.reshape(-1)
+        block = max(1, (1 << 24) // max(T, 1))
+        out = [self._walk(flat, p, s, min(n, s + block), tN).T
+               for s in range(0, n, block)]
+        return self._out(ember.concatenate(out) if len(out) > 1 else out[0])
 
 
 def _depth(left):
