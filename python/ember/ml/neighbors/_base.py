@@ -59,7 +59,8 @@ class NeighborsBase:
         self._check_params()
         self._graph_min = None
         if self._metric == "precomputed" and S.is_sparse(X):
-            Xa, ya = self._fit_input(self._graph_dense(X, None), y, allow_nan=True, **kw)
+            D, self._graph_min = self._graph_dense(X, None)
+            Xa, ya = self._fit_input(D, y, allow_nan=True, **kw)
             self._output_kind = V.input_kind(X)
         else:
             Xa, ya = self._fit_input(X, y, **kw)
@@ -73,19 +74,19 @@ class NeighborsBase:
         self._prep = Prepared(Xa, self._metric, self._p)
         return Xa, ya
 
-    def _graph_dense(self, G, device, where="_graph_min"):
+    def _graph_dense(self, G, device):
         """A sparse precomputed graph (scikit-learn's KNeighborsTransformer
-        output) as a dense distance matrix: the pairs it leaves out are at
-        infinity, so they are never among the neighbours found."""
+        output) as a dense distance matrix, the pairs it leaves out at
+        infinity so they are never among the neighbours found; and the
+        fewest pairs a row of it holds."""
         rows = S.stored_per_row(G)
-        setattr(self, where, int(rows.min()) if rows.size else 0)
         D = S.densify(G, device, fill=float("inf"))
         if bool(ember.isnan(D).any()):
             raise ValueError("Input X contains NaN.")
         if bool((D < 0).any()):
             raise ValueError("Negative values in data passed to precomputed "
                              "distance matrix.")
-        return D
+        return D, int(rows.min()) if rows.size else 0
 
     def __getstate__(self):
         state = super().__getstate__()
@@ -103,21 +104,23 @@ class NeighborsBase:
                              "the target y is None")
 
     def _queries(self, X):
+        """The checked queries, whether they are the training rows, and the
+        fewest pairs a row holds where they are a sparse graph (else None)."""
         if X is None:
             V.check_is_fitted(self)
-            return self._fit_X, True
-        self._query_min = None
-        if self._metric == "precomputed" and S.is_sparse(X):
+            return self._fit_X, True, getattr(self, "_graph_min", None)
+        have = None
+        if getattr(self, "_metric", None) == "precomputed" and S.is_sparse(X):
             V.check_is_fitted(self)
-            Q = self._predict_input(self._graph_dense(X, self._device, "_query_min"),
-                                    allow_nan=True)
+            D, have = self._graph_dense(X, self._device)
+            Q = self._predict_input(D, allow_nan=True)
         else:
             Q = self._predict_input(X)
         if self._metric == "precomputed" and Q.shape[1] != self.n_samples_fit_:
             raise ValueError(f"Precomputed metric requires shape (n_queries, "
                              f"n_indexed). Got ({Q.shape[0]}, {Q.shape[1]}) for "
                              f"{self.n_samples_fit_} indexed.")
-        return Q, False
+        return Q, False, have
 
     def _kneighbors(self, X=None, n_neighbors=None, return_distance=True):
         """(distances, indices) as ember arrays, or indices alone."""
@@ -128,9 +131,8 @@ class NeighborsBase:
                             "enter integer value")
         if n_neighbors <= 0:
             raise ValueError(f"Expected n_neighbors > 0. Got {n_neighbors}")
-        Q, is_train = self._queries(X)
+        Q, is_train, have = self._queries(X)
         need = n_neighbors + 1 if is_train else n_neighbors
-        have = self._graph_min if is_train else self._query_min
         if have is not None and have < need:
             raise ValueError(f"{need} neighbors per samples are required, "
                              f"but some samples have only {have} neighbors in "
@@ -175,7 +177,7 @@ class NeighborsBase:
     def _radius(self, X, radius, sort_results):
         if radius is None:
             radius = self.radius
-        Q, is_train = self._queries(X)
+        Q, is_train, _ = self._queries(X)
         return _search.radius_neighbors(self._prep, Q, radius,
                                         exclude_self=is_train,
                                         sort_results=sort_results)
