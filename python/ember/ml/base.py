@@ -95,8 +95,10 @@ class BaseEstimator:
         # Only scikit-learn calls this, so importing it here costs nothing
         # to a program that does not use it.
         from sklearn.utils._tags import Tags, TargetTags
-        return Tags(estimator_type=getattr(self, "_estimator_type", None),
+        tags = Tags(estimator_type=getattr(self, "_estimator_type", None),
                     target_tags=TargetTags(required=False))
+        tags.input_tags.sparse = self._accept_sparse
+        return tags
 
     def __getstate__(self):
         # Devices pickle by name; the arrays pickle themselves.
