@@ -325,9 +325,10 @@ def test_errors():
 def test_check_estimator(est):
     from sklearn.utils.estimator_checks import check_estimator
     forest = est in (ExtraTreesClassifier, ExtraTreesRegressor)
-    expected = {"check_sample_weight_equivalence_on_dense_data":
-                "random cuts drawn over repeated rows are other draws, as for the "
-                "random forests"} if forest else {}
+    why = "random cuts drawn over repeated rows are other draws, as for the random forests"
+    # sparse X is made dense (test_ml_sparse_input.py): the sparse twin too
+    expected = {"check_sample_weight_equivalence_on_dense_data": why,
+                "check_sample_weight_equivalence_on_sparse_data": why} if forest else {}
     check_estimator(est(n_estimators=5) if forest else est(),
                     expected_failed_checks=expected)
 
