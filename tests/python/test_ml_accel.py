@@ -131,10 +131,11 @@ METHODS = textwrap.dedent("""
     out = StandardScaler().set_output(transform="pandas").fit(X).transform(X)
     print("pandas", type(out).__name__)
     rf = RandomForestClassifier(3, random_state=0).fit(X, y)
+    print("apply", np.asarray(rf.apply(X)).shape == (120, 3))
     try:
-        rf.apply(X)
+        rf.decision_path(X)
     except NotImplementedError as e:
-        print("apply", "apply()" in str(e))
+        print("dpath", "decision_path()" in str(e))
 """)
 
 
@@ -164,7 +165,9 @@ def test_methods_behave_as_scikit_learns(tmp_path):
     assert float(out["kmscore"]) == pytest.approx(want, rel=1e-9)
     codes = (np.abs(X[:, :2]) * 2).astype(int)
     assert out["names"] == " ".join(OneHotEncoder().fit(codes).get_feature_names_out())
+    # ember's forests have apply (their own leaf numbers), not decision_path
     assert out["pandas"] == "DataFrame" and out["apply"] == "True"
+    assert out["dpath"] == "True"
     last = r.stderr.strip().splitlines()[-1]
     for what in ("GaussianNB.fit x4", "KMeans.score x1", "StandardScaler.transform x1",
                  "OneHotEncoder.get_feature_names_out x1"):
