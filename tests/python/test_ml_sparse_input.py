@@ -163,6 +163,21 @@ def test_forest_on_sparse_is_forest_on_dense(device):
     _close(a.predict_proba(X), _np(b.predict_proba(X.toarray())), atol=1e-12)
 
 
+def test_multinomial_nb_on_sparse_counts(device):
+    from ember.ml.naive_bayes import MultinomialNB
+    from sklearn.naive_bayes import MultinomialNB as SkMultinomialNB
+    rng = np.random.default_rng(8)
+    C = sp.random(90, 30, density=0.1, format="csr", random_state=8,
+                  data_rvs=lambda k: rng.integers(1, 5, k))
+    y = rng.integers(0, 3, 90)
+    ref = SkMultinomialNB(alpha=0.5).fit(C, y)
+    with ember.Device(device):
+        m = MultinomialNB(alpha=0.5).fit(C, y)
+    _close(m.feature_log_prob_, ref.feature_log_prob_, rtol=1e-12)
+    _close(m.predict_proba(C), ref.predict_proba(C), rtol=1e-10)
+    np.testing.assert_array_equal(m.predict(C), ref.predict(C))
+
+
 # ---- neighbours and TruncatedSVD ----------------------------------------------
 
 def test_kneighbors_on_sparse_matches_sklearn(device):

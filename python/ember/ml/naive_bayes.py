@@ -182,7 +182,11 @@ class GaussianNB(_BaseNB):
 
 
 class MultinomialNB(_BaseNB):
-    """sklearn.naive_bayes.MultinomialNB (dense counts)."""
+    """sklearn.naive_bayes.MultinomialNB (dense counts; sparse counts, a bag
+    of words, are made dense first)."""
+
+    # scikit-learn takes a sparse X here; ember.ml makes it dense (_sparse_input.py)
+    _accept_sparse = True
 
     feature_count_ = fitted()
     feature_log_prob_ = fitted()
