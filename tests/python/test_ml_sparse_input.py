@@ -178,6 +178,20 @@ def test_multinomial_nb_on_sparse_counts(device):
     np.testing.assert_array_equal(m.predict(C), ref.predict(C))
 
 
+def test_dbscan_on_sparse(device):
+    from ember.ml.cluster import DBSCAN
+    from sklearn.cluster import DBSCAN as SkDBSCAN
+    X = sp.random(150, 5, density=0.6, format="csr", random_state=9)
+    ref = SkDBSCAN(eps=0.35, min_samples=4).fit(X)
+    with ember.Device(device):
+        m = DBSCAN(eps=0.35, min_samples=4).fit(X)
+    assert len(set(ref.labels_)) > 2
+    np.testing.assert_array_equal(m.labels_, ref.labels_)
+    np.testing.assert_array_equal(m.core_sample_indices_, ref.core_sample_indices_)
+    # scikit-learn's components_ stay sparse, ember's are dense
+    np.testing.assert_array_equal(m.components_, ref.components_.toarray())
+
+
 # ---- neighbours and TruncatedSVD ----------------------------------------------
 
 def test_kneighbors_on_sparse_matches_sklearn(device):

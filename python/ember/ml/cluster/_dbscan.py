@@ -26,6 +26,10 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     smallest core index and a border point takes the first of them among its
     core neighbours, which is the order of scikit-learn's expansion."""
 
+    # scikit-learn takes a sparse X here; ember.ml makes it dense
+    # (_sparse_input.py), so components_ is dense where scikit-learn's is sparse
+    _accept_sparse = True
+
     labels_ = fitted()
     core_sample_indices_ = fitted()
     components_ = fitted()
