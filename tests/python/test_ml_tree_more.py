@@ -11,30 +11,12 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-import ember
 from ember.ml.ensemble import (ExtraTreesClassifier, ExtraTreesRegressor,
                                RandomForestClassifier, RandomForestRegressor)
 from ember.ml.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from test_ml_tree import E, few_values, host  # the tree tests' data and helpers
 
 sk_tree = pytest.importorskip("sklearn.tree")
-
-
-def host(a):
-    return ember.asnumpy(a) if isinstance(a, ember.ndarray) else np.asarray(a)
-
-
-def E(a, device):
-    return ember.asarray(a, device=device)
-
-
-def few_values(seed=4, n=400, noise=0.1):
-    # integer features (every threshold scikit-learn considers is a bin
-    # edge), labels with no tied best splits at the depths used below
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 100, (n, 3)).astype(float)
-    y = ((X[:, 0] > 45) ^ (X[:, 1] > 70)).astype(int) + (X[:, 2] > 85)
-    flip = rng.random(n) < noise
-    return X, np.where(flip, rng.integers(0, 3, n), y)
 
 
 def two_labels(seed=4):
