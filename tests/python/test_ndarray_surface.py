@@ -567,14 +567,16 @@ def test_ufunc_at_repeats(device, dtype, name):
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_and",
                                   "logical_or", "subtract"])
 def test_ufunc_reduceat_every_axis(device, dtype, name):
-    """reduceat along each axis, with repeated and decreasing bounds (a
-    bound that does not increase takes its first element): one segmented
-    reduction for the ufuncs that have one, NumPy's values and dtypes."""
+    """reduceat along each axis: increasing bounds (one segmented reduction
+    for the ufuncs that have one, the first bound past 0 too), and
+    repeated and decreasing ones (a bound that does not increase takes its
+    first element); NumPy's values and dtypes."""
     a = np.random.default_rng(1).integers(0, 5, (4, 13, 3)).astype(dtype)
     e = ember.asarray(a, device=device)
-    for axis in (0, 1, 2):
+    for axis, idx in itertools.product((0, 1, 2), ("rising", "late", "mixed")):
         n = a.shape[axis]
-        idx = [0, 2, 2, 1, n - 1] if n > 2 else [0, 1, 1, 0]
+        idx = {"rising": [0, 1, n - 1], "late": [1, 2] if n > 2 else [1],
+               "mixed": [0, 2, 2, 1, n - 1] if n > 2 else [0, 1, 1, 0]}[idx]
         try:
             want = getattr(np, name).reduceat(a, idx, axis=axis)
         except TypeError:

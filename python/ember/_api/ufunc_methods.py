@@ -269,11 +269,11 @@ _SEGMENTED = {"add": "add", "multiply": "mul", "maximum": "max",
 
 
 def _segmented(op, c, bounds, axis):
-    """reduceat of c (already of the accumulator's dtype) in one segmented
-    reduction: the axis moved last and every row's segments laid end to
-    end, each row's k bounds followed by its end, so the reduction also
-    makes one segment between rows, which is dropped; a segment whose
-    bound does not increase takes its first element, as NumPy's."""
+    """reduceat of c (already of the accumulator's dtype) over strictly
+    increasing bounds in one segmented reduction: the axis moved last and
+    every row's segments laid end to end, each row's k bounds followed by
+    its end, so the reduction also makes one segment between rows, which
+    is dropped."""
     from ember.parallel import segmented_reduce
     dev = c.device
     n, k = c.shape[axis], len(bounds)
@@ -291,13 +291,7 @@ def _segmented(op, c, bounds, axis):
         init = {"add": 0, "mul": 1, "and": True, "or": False}[op]
     red = segmented_reduce(m.reshape(-1), offs, op, init, dtype=dt)
     red = ember.concatenate([red, red[:1]]).reshape(rows, k + 1)[:, :k]
-    red = red.reshape(m.shape[:-1] + (k,))
-    ends = bounds[1:] + [n]
-    if any(s >= e for s, e in zip(bounds, ends)):
-        first = take(m, _e.asarray(bounds, dtype=_e.int64, device=dev), axis=-1)
-        grow = _e.asarray([s >= e for s, e in zip(bounds, ends)], device=dev)
-        red = _where(grow, red, first)
-    return ember.moveaxis(red, -1, axis)
+    return ember.moveaxis(red.reshape(m.shape[:-1] + (k,)), -1, axis)
 
 
 def reduceat(u, array, indices, axis=0, dtype=None, out=None):
@@ -327,10 +321,13 @@ def reduceat(u, array, indices, axis=0, dtype=None, out=None):
                              f"out-of-bounds in {u.__name__}.reduceat "
                              f"[0, {n})")
     seg = _SEGMENTED.get(u.__name__)
-    if seg is not None and bounds and (
-            (seg[0] in ("and", "or") and rtype == _e.bool_)
-            or (seg[0] in ("add", "mul") and otype.kind in "iuf")
-            or (seg[0] in ("min", "max") and otype.kind in "iu")):
+    # segmented_reduce's segments must follow one another: strictly
+    # increasing bounds (a repeated or decreasing one folds below)
+    rising = all(s < e for s, e in zip(bounds, bounds[1:]))
+    if seg is not None and bounds and rising and (
+            (seg in ("and", "or") and rtype == _e.bool_)
+            or (seg in ("add", "mul") and otype.kind in "iuf")
+            or (seg in ("min", "max") and otype.kind in "iu")):
         res = _segmented(seg, a.astype(otype, copy=False), bounds, axis)
         return _deliver(res.astype(rtype, copy=False), out)
     shape = list(a.shape)
