@@ -498,6 +498,10 @@ def test_segmented_reduce_bad(device):
         P.segmented_reduce(ev, ember.asarray([0.0, 1.0], device=device), "add", 0)
     with pytest.raises(TypeError, match="segmented_reduce.*xor.*float64"):
         P.segmented_reduce(ev, ember.asarray([0, 1], device=device), "xor", 0)
+    # segments are read off one segmented scan: one going back over another
+    # would be summed wrong ([3, 7) as 11), so it is refused
+    with pytest.raises(ValueError, match="must not decrease"):
+        P.segmented_reduce(ev, ember.asarray([0, 3, 7, 5, 10], device=device), "add", 0.0)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])

@@ -274,7 +274,7 @@ def _segmented(op, c, bounds, axis):
     every row's segments laid end to end, each row's k bounds followed by
     its end, so the reduction also makes one segment between rows, which
     is dropped."""
-    from ember.parallel import segmented_reduce
+    from ember.parallel._scan import rising_segmented_reduce
     dev = c.device
     n, k = c.shape[axis], len(bounds)
     m = ember.ascontiguousarray(ember.moveaxis(c, axis, -1))
@@ -289,7 +289,7 @@ def _segmented(op, c, bounds, axis):
         init = ember.iinfo(dt).max
     else:
         init = {"add": 0, "mul": 1, "and": True, "or": False}[op]
-    red = segmented_reduce(m.reshape(-1), offs, op, init, dtype=dt)
+    red = rising_segmented_reduce(m.reshape(-1), offs, op, init, dtype=dt)
     red = ember.concatenate([red, red[:1]]).reshape(rows, k + 1)[:, :k]
     return ember.moveaxis(red.reshape(m.shape[:-1] + (k,)), -1, axis)
 

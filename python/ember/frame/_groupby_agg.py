@@ -10,6 +10,7 @@ import ember
 from ember.frame._column import Column
 from ember.frame._dtypes import lookup
 from ember.frame._reduce import result_dtype
+from ember.parallel._scan import rising_segmented_reduce
 
 AGGS = ("sum", "mean", "count", "size", "min", "max", "std", "var", "median",
         "nunique", "first", "last", "prod")
@@ -197,8 +198,8 @@ def _segmented(groups, col, valid, op):
     counts = groups.count(valid)
     offsets = ember.concatenate([ember.zeros(1, dtype="int64", device=groups.device),
                                  ember.cumsum(counts)])
-    return ember.parallel.segmented_reduce(groups.sort_by_group(v, valid), offsets, op,
-                                           identity(op, str(v.dtype)), dtype=v.dtype)
+    return rising_segmented_reduce(groups.sort_by_group(v, valid), offsets, op,
+                                   identity(op, str(v.dtype)), dtype=v.dtype)
 
 
 def identity(op, storage):
@@ -240,8 +241,8 @@ def _string_extreme(groups, col, valid, counts, how):
     rows, offsets = valid_order(groups, valid)
     if rows.shape[0] == 0:
         return _take_rows(groups, col, valid, counts, True)
-    best = ember.parallel.segmented_reduce(vc[rows], offsets, how,
-                                           identity(how, "int64"), dtype="int64")
+    best = rising_segmented_reduce(vc[rows], offsets, how, identity(how, "int64"),
+                                   dtype="int64")
     rep = ember.zeros(kv, dtype="int64", device=groups.device)
     rep[vc[rows]] = rows
     picked = col.take(rep[ember.clip(best, 0, kv - 1)])

@@ -370,7 +370,20 @@ def unique_by_key(keys, values=None):
 def segmented_reduce(values, offsets, op, init, dtype=None):
     """One value per segment [offsets[i], offsets[i+1]): init op
     values[begin] op ... (init alone for an empty segment). Offsets are
-    clamped to [0, len(values)]."""
+    clamped to [0, len(values)] and must not decrease (ValueError): the
+    segments are read off one segmented scan, so one cannot go back over
+    another. Checking reads one value back; callers whose offsets rise by
+    construction use rising_segmented_reduce."""
+    values = as_nd(values)
+    o = as_nd(offsets, values.device)
+    if o.size > 2 and bool((o[1:] < o[:-1]).any()):
+        raise ValueError("segmented_reduce: offsets must not decrease (segment "
+                         "[offsets[i], offsets[i+1]) follows segment i-1)")
+    return rising_segmented_reduce(values, o, op, init, dtype)
+
+
+def rising_segmented_reduce(values, offsets, op, init, dtype=None):
+    """segmented_reduce for offsets known not to decrease, unchecked."""
     fn = "segmented_reduce"
     opo = op_arg(op, fn)
     v = as_nd(values)
