@@ -1,5 +1,5 @@
 """ember.scipy.linalg's Schur family (linalg_schur, linalg_ldl,
-linalg_matfuncs2, linalg_logm, linalg_solvers) against scipy.linalg.
+linalg_schurfuncs, linalg_logm, linalg_solvers) against scipy.linalg.
 Schur and QZ forms are checked through reconstruction, (quasi-)
 triangularity and unitarity, never entry by entry (Schur vectors are not
 unique); matrix functions, ldl and the equation solvers against SciPy's

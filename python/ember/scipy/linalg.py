@@ -31,7 +31,7 @@ from ember.scipy.linalg_hbanded import (  # noqa: F401
 from ember.scipy.linalg_schur import (  # noqa: F401
     hessenberg, ordqz, qz, rsf2csf, schur)
 from ember.scipy.linalg_ldl import ldl  # noqa: F401
-from ember.scipy.linalg_matfuncs2 import (  # noqa: F401
+from ember.scipy.linalg_schurfuncs import (  # noqa: F401
     funm, logm, signm, sqrtm)
 from ember.scipy.linalg_solvers import (  # noqa: F401
     solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,

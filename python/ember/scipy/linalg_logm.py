@@ -11,7 +11,7 @@ import numpy as _np
 
 import ember as _e
 from ember.scipy.linalg_schur import _host, rsf2csf, schur
-from ember.scipy.linalg_matfuncs2 import (
+from ember.scipy.linalg_schurfuncs import (
     _EPS, _NoValue, _deprecated, _maybe_real, _over_batch, _schur_operand,
     sqrtm_triu)
 
