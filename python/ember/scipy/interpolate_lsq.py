@@ -19,6 +19,7 @@ import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy.interpolate_bspline import BSpline, _collocation
 from ember.scipy.interpolate_ppoly import _device
+from ember._api._util import normalize_axis
 
 __all__ = ["make_lsq_spline"]
 
@@ -115,10 +116,8 @@ def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *,
     if y.ndim == 0:
         raise ValueError(f"y must be at least 1-dimensional (got shape "
                          f"{y.shape})")
-    if not -y.ndim <= axis < y.ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {y.ndim}")
-    y = _e.moveaxis(y, axis % y.ndim, 0)
+    axis = normalize_axis(axis, y.ndim)
+    y = _e.moveaxis(y, axis, 0)
     if x.ndim != 1:
         raise ValueError("Expect x to be a 1-D sequence.")
     if x.shape[0] < k + 1:

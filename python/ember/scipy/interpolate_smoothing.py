@@ -31,6 +31,7 @@ import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy.interpolate_bspline import BSpline
 from ember.scipy.interpolate_ppoly import _device
+from ember._api._util import normalize_axis
 
 __all__ = ["make_smoothing_spline"]
 
@@ -201,10 +202,7 @@ def _checked(x, y, w, lam, axis):
     if y.ndim == 0:
         raise ValueError(f"``x`` should be 1D and x.shape = {x.shape} == "
                          f"y.shape = {y.shape}")
-    if not -y.ndim <= axis < y.ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {y.ndim}")
-    axis %= y.ndim
+    axis = normalize_axis(axis, y.ndim)
     if x.ndim != 1 or x.shape[0] != y.shape[axis]:
         raise ValueError(f"``x`` should be 1D and x.shape = {x.shape} == "
                          f"y.shape = {y.shape}")

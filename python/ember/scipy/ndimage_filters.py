@@ -11,6 +11,7 @@ import math
 import ember as _e
 from ember._api._util import as_array as _arr
 from ember.scipy import _kernels
+from ember._api._util import normalize_axis
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve",
            "gaussian_filter1d", "gaussian_filter", "uniform_filter1d",
@@ -36,10 +37,7 @@ def _mode(mode):
 
 
 def _axis(axis, ndim):
-    if not -ndim <= axis < ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {ndim}")
-    return axis % ndim
+    return normalize_axis(axis, ndim)
 
 
 def _finish(y, like, output):

@@ -10,6 +10,7 @@ import math
 
 import ember as _e
 from ember._api._util import as_array as _arr
+from ember._api._util import normalize_axis
 
 __all__ = ["fourier_gaussian", "fourier_uniform", "fourier_ellipsoid",
            "fourier_shift"]
@@ -37,10 +38,7 @@ def _k(x, d, n, axis):
 def _axis_n(x, n, axis):
     if x.ndim == 0:
         return n, 0
-    if not -x.ndim <= axis < x.ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {x.ndim}")
-    return n, axis % x.ndim
+    return n, normalize_axis(axis, x.ndim)
 
 
 def _shaped(t, d, ndim):

@@ -17,6 +17,7 @@ SciPy's order of operations is kept, so results agree to rounding."""
 import math
 
 import ember as _e
+from ember._api._util import normalize_axis
 
 __all__ = ["firwin", "firwin2", "kaiser_atten", "kaiser_beta", "freqz",
            "freqs", "lfiltic", "lfilter_zi", "filtfilt", "tf2zpk", "zpk2tf",
@@ -494,10 +495,7 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad",
         raise ValueError(f"Unknown value '{padtype}' given to padtype. "
                          "padtype must be 'even', 'odd', 'constant', or "
                          "None.")
-    if not -x.ndim <= axis < x.ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {x.ndim}")
-    axis %= x.ndim
+    axis = normalize_axis(axis, x.ndim)
     bc, ac = _cpu(b), _cpu(a)
     ntaps = max(ac.shape[0], bc.shape[0])
     ext, edge = _filtfilt_pad(x, axis, padtype, padlen, ntaps)
@@ -1085,10 +1083,7 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     x = x if isinstance(x, _e.ndarray) else _e.asarray(x)
     if x.ndim == 0:
         raise ValueError("x must be at least 1-D")
-    if not -x.ndim <= axis < x.ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {x.ndim}")
-    axis %= x.ndim
+    axis = normalize_axis(axis, x.ndim)
     ntaps = 2 * n_sections + 1 - min(int(_e.sum(s[:, 2] == 0)),
                                      int(_e.sum(s[:, 5] == 0)))
     if padtype not in ("even", "odd", "constant", None):

@@ -8,6 +8,7 @@ import math
 
 import ember as _e
 from ember._api._util import as_array as _arr
+from ember._api._util import normalize_axis
 
 __all__ = ["upfirdn", "resample_poly", "decimate"]
 
@@ -37,9 +38,7 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
     if mode != "constant" or cval != 0:
         raise NotImplementedError("upfirdn: only mode='constant' with cval=0 "
                                   "for now")
-    if not -x.ndim <= axis < x.ndim:
-        raise _e.AxisError(f"axis {axis} is out of bounds for array of "
-                           f"dimension {x.ndim}")
+    axis = normalize_axis(axis, x.ndim)
     x = _e.moveaxis(x.astype(out_t), axis, -1)
     n, L = x.shape[-1], hh.size
     if out_t.kind == "c" or hh.dtype.kind == "c":
